@@ -1,0 +1,127 @@
+// Package matcher implements robots.txt pattern matching as RFC 9309 and
+// Google's reference parser define it: normalisation of rule values,
+// anchored wildcard matching of paths, and the precedence between matching
+// rules.
+//
+// Matching never backtracks and uses no regular expressions: a pattern is
+// a run of literal segments separated by '*', and each segment is found at
+// its leftmost place after the previous one, which is exact for patterns
+// whose only wildcard is '*'. A check costs O(len(pattern)+len(path)).
+package matcher
+
+import "strings"
+
+// Shape classifies a pattern so that the common cases skip the general
+// wildcard matcher. The zero Shape is Empty. Compute it once with ShapeOf
+// and keep it beside the pattern.
+type Shape uint8
+
+// The shapes of a pattern.
+const (
+	Empty   Shape = iota // "": matches nothing
+	Prefix               // no '*', no final '$': a plain prefix
+	Exact                // no '*', final '$': the whole path
+	Wild                 // contains '*', no final '$'
+	WildEnd              // contains '*' and a final '$'
+)
+
+// ShapeOf returns the shape of pattern.
+func ShapeOf(pattern string) Shape {
+	if pattern == "" {
+		return Empty
+	}
+	end := pattern[len(pattern)-1] == '$'
+	body := pattern
+	if end {
+		body = pattern[:len(pattern)-1]
+	}
+	switch wild := strings.IndexByte(body, '*') >= 0; {
+	case wild && end:
+		return WildEnd
+	case wild:
+		return Wild
+	case end:
+		return Exact
+	}
+	return Prefix
+}
+
+// Match reports whether pattern matches path. '*' matches any run of
+// bytes, including none; '$' anchors the end of the path, but only as the
+// last byte of the pattern. Matching starts at the beginning of path and is
+// case-sensitive. An empty pattern matches nothing.
+func Match(pattern, path string) bool {
+	return ShapeOf(pattern).Match(pattern, path)
+}
+
+// Match reports whether pattern, whose shape is s, matches path. The
+// result is undefined when s is not ShapeOf(pattern).
+func (s Shape) Match(pattern, path string) bool {
+	switch s {
+	case Prefix:
+		return strings.HasPrefix(path, pattern)
+	case Exact:
+		return path == pattern[:len(pattern)-1]
+	case Wild:
+		return matchWild(pattern, path, false)
+	case WildEnd:
+		return matchWild(pattern[:len(pattern)-1], path, true)
+	}
+	return false
+}
+
+// matchWild matches a pattern that may contain '*' and has no final '$';
+// end says whether the match must reach the end of path.
+func matchWild(pat, path string, end bool) bool {
+	i := strings.IndexByte(pat, '*')
+	if i < 0 {
+		if end {
+			return path == pat
+		}
+		return strings.HasPrefix(path, pat)
+	}
+	if !strings.HasPrefix(path, pat[:i]) {
+		return false
+	}
+	pos := i
+	pat = pat[i+1:]
+	for {
+		j := strings.IndexByte(pat, '*')
+		if j < 0 {
+			break
+		}
+		if seg := pat[:j]; seg != "" {
+			k := strings.Index(path[pos:], seg)
+			if k < 0 {
+				return false
+			}
+			pos += k + len(seg)
+		}
+		pat = pat[j+1:]
+	}
+	// pat is now the last segment, after the last '*'.
+	if end {
+		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
+	}
+	return strings.Contains(path[pos:], pat)
+}
+
+// IndexDir reports whether pattern is an allow pattern that Google's
+// parser widens to its directory: one whose last path segment begins with
+// "index.htm" (so /d/index.htm and /d/index.html). It returns the length of
+// the directory part, "/d/", or 0 when the pattern is not of this kind.
+// Such a rule also allows the directory itself, as if "Allow: /d/$" were
+// present.
+func IndexDir(pattern string) int {
+	i := strings.LastIndexByte(pattern, '/')
+	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {
+		return 0
+	}
+	return i + 1
+}
+
+// MatchDir reports whether the directory rule dir+"$" matches path, where
+// dir is the part of an index pattern that IndexDir measured.
+func MatchDir(dir, path string) bool {
+	return matchWild(dir, path, true)
+}

@@ -1,0 +1,40 @@
+package matcher
+
+import "strings"
+
+// Path returns the part of url that rules are matched against: the path,
+// ;params and query, always starting with "/". Scheme, authority and
+// fragment are dropped; a URL with no path gives "/". url may be absolute,
+// scheme-relative ("//host/p") or a path. It is not decoded or escaped.
+//
+// Path allocates only when the result must gain a leading "/" (a URL whose
+// path part begins with "?" or ";").
+func Path(url string) string {
+	start := 0
+	if strings.HasPrefix(url, "//") {
+		start = 2
+	}
+	rest := url[start:]
+	early := strings.IndexAny(rest, "/?;")
+	proto := strings.Index(rest, "://")
+	authEnd := 0
+	if proto >= 0 && (early < 0 || proto < early) {
+		authEnd = proto + 3
+	}
+	i := strings.IndexAny(rest[authEnd:], "/?;")
+	if i < 0 {
+		return "/"
+	}
+	i += authEnd
+	if h := strings.IndexByte(rest, '#'); h >= 0 {
+		if h < i {
+			return "/"
+		}
+		rest = rest[:h]
+	}
+	p := rest[i:]
+	if p[0] != '/' {
+		return "/" + p
+	}
+	return p
+}

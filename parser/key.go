@@ -1,0 +1,88 @@
+package parser
+
+import "strings"
+
+// Key says what the key of a line names.
+type Key uint8
+
+// The keys the parser tells apart. Every key that is not one of the four
+// directives is KeyOther and becomes an Extension record.
+const (
+	KeyNone      Key = iota // the line has no key
+	KeyUserAgent            // user-agent, and the accepted misspellings
+	KeyAllow
+	KeyDisallow
+	KeySitemap
+	KeyOther
+)
+
+var keyNames = [...]string{"", "user-agent", "allow", "disallow", "sitemap", "other"}
+
+// String returns the standard spelling of the key, such as "user-agent".
+func (k Key) String() string {
+	if int(k) < len(keyNames) {
+		return keyNames[k]
+	}
+	return "Key(?)"
+}
+
+// classify names a key as Google's parser does: case-insensitively, by
+// prefix (so "Disallowed" is disallow), accepting some frequent typos.
+func classify(key string) (k Key, typo bool) {
+	switch {
+	case hasPrefixFold(key, "user-agent"):
+		return KeyUserAgent, false
+	case hasPrefixFold(key, "useragent"), hasPrefixFold(key, "user agent"):
+		return KeyUserAgent, true
+	case hasPrefixFold(key, "allow"):
+		return KeyAllow, false
+	case hasPrefixFold(key, "disallow"):
+		return KeyDisallow, false
+	case hasPrefixFold(key, "dissallow"), hasPrefixFold(key, "dissalow"),
+		hasPrefixFold(key, "disalow"), hasPrefixFold(key, "diasllow"),
+		hasPrefixFold(key, "disallaw"):
+		return KeyDisallow, true
+	case hasPrefixFold(key, "sitemap"):
+		return KeySitemap, false
+	case hasPrefixFold(key, "site-map"):
+		return KeySitemap, true
+	}
+	return KeyOther, false
+}
+
+// hasPrefixFold reports whether s begins with the lower-case ASCII prefix,
+// ignoring ASCII case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// knownExtensions are the non-standard records that crawlers commonly
+// honour; any other key is reported as unknown (and still kept).
+var knownExtensions = [...]string{
+	"crawl-delay", "request-rate", "visit-time", "host", "clean-param",
+	"noindex", "nofollow", "noarchive",
+}
+
+// extensionKey returns the canonical, lower-case name of an extension key
+// and whether it is one of the known extensions. Known names do not
+// allocate.
+func extensionKey(raw string) (string, bool) {
+	for _, k := range knownExtensions {
+		if len(raw) == len(k) && hasPrefixFold(raw, k) {
+			return k, true
+		}
+	}
+	return strings.ToLower(raw), false
+}

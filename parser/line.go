@@ -1,0 +1,184 @@
+package parser
+
+import (
+	"iter"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxLineLength is the number of bytes of a line that the parser keeps, as
+// Google's parser does (2083·8 − 1); the rest of a longer line is dropped
+// and the truncated line is still parsed.
+const MaxLineLength = 2083*8 - 1
+
+// A Line is one line of a robots.txt body as the parser splits it.
+type Line struct {
+	// Num is the 1-based line number. LF, CR and CRLF each end a line, and
+	// the text after the last line ending is a line too, even when empty.
+	Num int
+	// Key is what the key names; KeyNone when the line has no key.
+	Key Key
+	// RawKey is the key as written, white space trimmed.
+	RawKey string
+	// Value is the value with white space trimmed, not yet normalised.
+	Value string
+	// Flags describe what the parser noticed or tolerated.
+	Flags LineFlags
+}
+
+// LineFlags is a set of observations about one line.
+type LineFlags uint16
+
+// The flags of a Line.
+const (
+	FlagEmpty        LineFlags = 1 << iota // nothing but white space
+	FlagComment                            // has a '#' comment
+	FlagCommentOnly                        // nothing but a comment
+	FlagMissingColon                       // "key value" accepted without ':'
+	FlagTypo                               // a misspelt key that is accepted
+	FlagTooLong                            // cut at MaxLineLength bytes
+	FlagNUL                                // cut at a NUL byte
+	FlagInvalidUTF8                        // the kept text is not valid UTF-8
+	FlagNoKey                              // text that is not a key-value pair
+)
+
+// Lines returns an iterator over the lines of a robots.txt body, split and
+// classified as Parse reads them: a UTF-8 byte-order mark (also a partial
+// one) is skipped at the start, comments are removed, and key and value
+// are separated and trimmed.
+func Lines(body string) iter.Seq[Line] {
+	return func(yield func(Line) bool) {
+		sc := newScanner(body)
+		for {
+			l, ok := sc.next()
+			if !ok || !yield(l) {
+				return
+			}
+		}
+	}
+}
+
+// scanner splits a body into Lines. It remembers where the next CR and LF
+// are, so each byte is searched at most once for each of them.
+type scanner struct {
+	s      string
+	pos    int
+	num    int
+	nextCR int // index of the next '\r' at or after pos, or len(s)
+	nextLF int // likewise for '\n'
+	done       bool
+}
+
+func newScanner(s string) *scanner {
+	// Skip a UTF-8 byte-order mark, or the leading part of one.
+	for _, b := range []byte{0xEF, 0xBB, 0xBF} {
+		if s == "" || s[0] != b {
+			break
+		}
+		s = s[1:]
+	}
+	return &scanner{s: s, nextCR: -1, nextLF: -1}
+}
+
+func (sc *scanner) next() (Line, bool) {
+	if sc.done {
+		return Line{}, false
+	}
+	if sc.nextLF < sc.pos {
+		sc.nextLF = indexFrom(sc.s, sc.pos, '\n')
+	}
+	if sc.nextCR < sc.pos {
+		sc.nextCR = indexFrom(sc.s, sc.pos, '\r')
+	}
+	end := min(sc.nextLF, sc.nextCR)
+	text := sc.s[sc.pos:end]
+	if end == len(sc.s) {
+		sc.done = true
+	} else {
+		sc.pos = end + 1
+		if sc.s[end] == '\r' && sc.pos < len(sc.s) && sc.s[sc.pos] == '\n' {
+			sc.pos++ // CRLF ends one line
+		}
+	}
+	sc.num++
+	return parseLine(sc.num, text), true
+}
+
+// indexFrom returns the index of c in s at or after from, or len(s).
+func indexFrom(s string, from int, c byte) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(s)
+}
+
+// parseLine splits one line into key and value as Google's parser does:
+// a comment runs from '#' to the end, key and value are split at the first
+// ':', and when there is no ':' a line of exactly two white-space separated
+// words is read as key and value.
+func parseLine(num int, text string) Line {
+	l := Line{Num: num}
+	if len(text) > MaxLineLength {
+		text = text[:MaxLineLength]
+		l.Flags |= FlagTooLong
+	}
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		text = text[:i]
+		l.Flags |= FlagNUL
+	}
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		text = text[:i]
+		l.Flags |= FlagComment
+	}
+	text = trimSpace(text)
+	if text == "" {
+		if l.Flags&FlagComment != 0 {
+			l.Flags |= FlagCommentOnly
+		} else {
+			l.Flags |= FlagEmpty
+		}
+		return l
+	}
+	if !utf8.ValidString(text) {
+		l.Flags |= FlagInvalidUTF8
+	}
+	sep := strings.IndexByte(text, ':')
+	if sep < 0 {
+		sep = strings.IndexAny(text, " \t")
+		if sep < 0 || strings.ContainsAny(strings.TrimLeft(text[sep:], " \t"), " \t") {
+			l.Flags |= FlagNoKey
+			return l
+		}
+		l.Flags |= FlagMissingColon
+	}
+	key := trimSpace(text[:sep])
+	if key == "" {
+		l.Flags |= FlagNoKey
+		l.Flags &^= FlagMissingColon
+		return l
+	}
+	l.RawKey = key
+	l.Value = trimSpace(text[sep+1:])
+	var typo bool
+	l.Key, typo = classify(key)
+	if typo {
+		l.Flags |= FlagTypo
+	}
+	return l
+}
+
+// isSpace reports whether c is ASCII white space as C's isspace defines it.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}

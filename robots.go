@@ -1,0 +1,234 @@
+package robotstxt
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// Mode selects how a robots.txt is read where RFC 9309 and Google's
+// reference parser differ.
+type Mode uint8
+
+const (
+	// Google reads as Google's reference parser does. It is the default.
+	Google Mode = iota
+	// RFC9309 is the strict reading of RFC 9309: /robots.txt itself is
+	// always allowed, and percent-escaped unreserved characters are decoded
+	// in rules and URLs before they are compared (/%7Efred is /~fred; %2F
+	// stays encoded).
+	RFC9309
+)
+
+// String returns "google" or "rfc9309".
+func (m Mode) String() string {
+	if m == RFC9309 {
+		return "rfc9309"
+	}
+	return "google"
+}
+
+// Types of the parsed form, defined in package parser.
+type (
+	// Rule is one allow or disallow line: its normalised pattern and line.
+	Rule = parser.Rule
+	// Extension is a non-standard record such as crawl-delay or host.
+	Extension = parser.Record
+	// Diagnostic reports a line that was skipped, tolerated or cut.
+	Diagnostic = parser.Diagnostic
+)
+
+// Robots is a parsed robots.txt. It is immutable and safe for concurrent
+// use.
+type Robots struct {
+	file    *parser.File
+	mode    Mode
+	byAgent map[string][]int // lower-case product token → groups naming it
+	global  []int            // groups naming "*"
+}
+
+// Parse parses a robots.txt body as Google's parser does. It never fails
+// and never panics: lines it cannot use are skipped and reported by
+// Diagnostics. Parse keeps its own copy of body.
+func Parse(body []byte) *Robots { return ParseMode(body, Google) }
+
+// ParseMode is like Parse but reads the body in the given mode.
+func ParseMode(body []byte, mode Mode) *Robots {
+	f := parser.Parser{RFC9309: mode == RFC9309}.Parse(body)
+	r := &Robots{file: f, mode: mode}
+	for i, g := range f.Groups {
+		for _, a := range g.Agents {
+			switch {
+			case a.Global:
+				r.global = appendOnce(r.global, i)
+			case a.Token != "":
+				if r.byAgent == nil {
+					r.byAgent = make(map[string][]int, len(f.Groups))
+				}
+				k := strings.ToLower(a.Token)
+				r.byAgent[k] = appendOnce(r.byAgent[k], i)
+			}
+		}
+	}
+	return r
+}
+
+func appendOnce(s []int, i int) []int {
+	if len(s) > 0 && s[len(s)-1] == i {
+		return s
+	}
+	return append(s, i)
+}
+
+// Mode returns the mode the rules were read in.
+func (r *Robots) Mode() Mode { return r.mode }
+
+// A Verdict is the outcome of checking one URL for one crawler.
+type Verdict struct {
+	// Allowed reports whether the crawler may fetch the URL.
+	Allowed bool
+	// Rule is the deciding rule, or nil when no rule matched (and the URL
+	// is allowed). For an allow of …/index.html that decides for its
+	// directory, Rule is that allow.
+	Rule *Rule
+}
+
+// Allowed reports whether the crawler whose product token is agent may
+// fetch url. The token is compared case-insensitively with the user-agent
+// lines; it is not cut or cleaned, so pass "FooBot", not "FooBot/1.2".
+// url is an absolute URL or a path, already percent-escaped; it is
+// matched as given.
+func (r *Robots) Allowed(agent, url string) bool {
+	return r.Check(agent, url).Allowed
+}
+
+// Check is like Allowed but also reports the deciding rule. It does not
+// allocate in the default mode.
+func (r *Robots) Check(agent, url string) Verdict {
+	path := matcher.Path(url)
+	if r.mode == RFC9309 {
+		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
+			return Verdict{Allowed: true}
+		}
+		path = matcher.Unescape(path)
+	}
+	var best matcher.Best
+	var rule *Rule
+	for _, gi := range r.groups(agent) {
+		rules := r.file.Groups[gi].Rules
+		for i := range rules {
+			ru := &rules[i]
+			if !best.Beats(len(ru.Pattern), ru.Allow) {
+				continue // a match could not win, nor could its directory form
+			}
+			if n, ok := ru.Match(path); ok && best.Beats(n, ru.Allow) {
+				best.Take(n, ru.Allow)
+				rule = ru
+			}
+		}
+	}
+	return Verdict{Allowed: best.Allowed(), Rule: rule}
+}
+
+// groups returns the groups that apply to agent: every group that names
+// it, or else every "*" group.
+func (r *Robots) groups(agent string) []int {
+	if agent == "" || r.byAgent == nil {
+		return r.global
+	}
+	var g []int
+	var ok bool
+	if !hasUpper(agent) {
+		g, ok = r.byAgent[agent]
+	} else if len(agent) <= 64 {
+		var buf [64]byte
+		n := copy(buf[:], agent)
+		for i := range n {
+			if 'A' <= buf[i] && buf[i] <= 'Z' {
+				buf[i] += 'a' - 'A'
+			}
+		}
+		g, ok = r.byAgent[string(buf[:n])]
+	} else {
+		g, ok = r.byAgent[strings.ToLower(agent)]
+	}
+	if ok {
+		return g
+	}
+	return r.global
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// Rules returns the rules that apply to agent, in file order: those of
+// every group that names it, or else those of the "*" groups.
+func (r *Robots) Rules(agent string) []Rule {
+	var out []Rule
+	for _, gi := range r.groups(agent) {
+		out = append(out, r.file.Groups[gi].Rules...)
+	}
+	return out
+}
+
+// Extensions returns the extension records (crawl-delay, request-rate,
+// host, …) of the groups that apply to agent, in file order.
+func (r *Robots) Extensions(agent string) []Extension {
+	var out []Extension
+	for _, gi := range r.groups(agent) {
+		out = append(out, r.file.Groups[gi].Extensions...)
+	}
+	return out
+}
+
+// CrawlDelay returns the first crawl-delay of the groups that apply to
+// agent. Fractional seconds are kept; values that do not parse, are
+// negative or exceed a day are skipped.
+func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
+	for _, gi := range r.groups(agent) {
+		for _, e := range r.file.Groups[gi].Extensions {
+			if e.Key != "crawl-delay" {
+				continue
+			}
+			s, err := strconv.ParseFloat(e.Value, 64)
+			if err != nil || s < 0 || math.IsNaN(s) || s > maxCrawlDelay.Seconds() {
+				continue
+			}
+			return time.Duration(s * float64(time.Second)), true
+		}
+	}
+	return 0, false
+}
+
+// maxCrawlDelay bounds the crawl-delay values CrawlDelay accepts.
+const maxCrawlDelay = 24 * time.Hour
+
+// Sitemaps returns the sitemap URLs in file order.
+func (r *Robots) Sitemaps() []string {
+	out := make([]string, len(r.file.Sitemaps))
+	for i, s := range r.file.Sitemaps {
+		out[i] = s.Value
+	}
+	return out
+}
+
+// Diagnostics returns what the parser skipped, tolerated or cut, in line
+// order.
+func (r *Robots) Diagnostics() []Diagnostic {
+	return slices.Clone(r.file.Diagnostics)
+}
+
+// File returns the parsed form: groups, rules, agents, records and
+// diagnostics. The caller must not modify it.
+func (r *Robots) File() *parser.File { return r.file }
