@@ -24,18 +24,18 @@ type Kind uint8
 // The kinds of Diagnostic. Skipped lines have no effect on the rules;
 // tolerated lines are read as their author most likely meant them.
 const (
-	NoKey           Kind = iota + 1 // skipped: text that is not a key-value pair
-	UnknownKey                      // kept as an extension record: a key no crawler is known to read
-	RuleOutsideGroup                // skipped: allow or disallow before any user-agent line
-	MissingColon                    // tolerated: "key value" without ':'
-	MisspeltKey                     // tolerated: a misspelling such as "dissallow"
-	LineTooLong                     // cut: the line is longer than MaxLineLength bytes
-	NULByte                         // cut: the line holds a NUL byte and ends there
-	InvalidUTF8                     // tolerated: the line is not valid UTF-8
-	AgentCut                        // tolerated: a user-agent value cut to its product token
-	EmptyAgent                      // a user-agent value with no product token: it names no crawler
-	NoLeadingSlash                  // a rule pattern that starts with neither '/' nor '*': it can match no path
-	BadValue                        // an extension value that does not parse, such as crawl-delay: soon
+	NoKey            Kind = iota + 1 // skipped: text that is not a key-value pair
+	UnknownKey                       // kept as an extension record: a key no crawler is known to read
+	RuleOutsideGroup                 // skipped: allow or disallow before any user-agent line
+	MissingColon                     // tolerated: "key value" without ':'
+	MisspeltKey                      // tolerated: a misspelling such as "dissallow"
+	LineTooLong                      // cut: the line is longer than MaxLineLength bytes
+	NULByte                          // cut: the line holds a NUL byte and ends there
+	InvalidUTF8                      // tolerated: the line is not valid UTF-8
+	AgentCut                         // tolerated: a user-agent value cut to its product token
+	EmptyAgent                       // a user-agent value with no product token: it names no crawler
+	NoLeadingSlash                   // a rule pattern that starts with neither '/' nor '*': it can match no path
+	BadValue                         // an extension value that does not parse, such as crawl-delay: soon
 )
 
 var kindNames = [...]string{

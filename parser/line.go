@@ -66,7 +66,7 @@ type scanner struct {
 	num    int
 	nextCR int // index of the next '\r' at or after pos, or len(s)
 	nextLF int // likewise for '\n'
-	done       bool
+	done   bool
 }
 
 func newScanner(s string) *scanner {
