@@ -1,9 +1,7 @@
 package robotstxt
 
 import (
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,43 +44,19 @@ type (
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
 // use.
 type Robots struct {
-	file    *parser.File
-	mode    Mode
-	byAgent map[string][]int // lower-case product token → groups naming it
-	global  []int            // groups naming "*"
+	file *parser.File
+	mode Mode
 }
 
 // Parse parses a robots.txt body as Google's parser does. It never fails
 // and never panics: lines it cannot use are skipped and reported by
-// Diagnostics. Parse keeps its own copy of body.
+// Diagnostics. The result does not refer to body.
 func Parse(body []byte) *Robots { return ParseMode(body, Google) }
 
 // ParseMode is like Parse but reads the body in the given mode.
 func ParseMode(body []byte, mode Mode) *Robots {
 	f := parser.Parser{RFC9309: mode == RFC9309}.Parse(body)
-	r := &Robots{file: f, mode: mode}
-	for i, g := range f.Groups {
-		for _, a := range g.Agents {
-			switch {
-			case a.Global:
-				r.global = appendOnce(r.global, i)
-			case a.Token != "":
-				if r.byAgent == nil {
-					r.byAgent = make(map[string][]int, len(f.Groups))
-				}
-				k := strings.ToLower(a.Token)
-				r.byAgent[k] = appendOnce(r.byAgent[k], i)
-			}
-		}
-	}
-	return r
-}
-
-func appendOnce(s []int, i int) []int {
-	if len(s) > 0 && s[len(s)-1] == i {
-		return s
-	}
-	return append(s, i)
+	return &Robots{file: f, mode: mode}
 }
 
 // Mode returns the mode the rules were read in.
@@ -110,6 +84,12 @@ func (r *Robots) Allowed(agent, url string) bool {
 // Check is like Allowed but also reports the deciding rule. It does not
 // allocate in the default mode.
 func (r *Robots) Check(agent, url string) Verdict {
+	var buf [8]int
+	return r.decide(r.appendGroups(buf[:0], agent), url)
+}
+
+// decide checks url against the rules of the given groups.
+func (r *Robots) decide(groups []int, url string) Verdict {
 	path := matcher.Path(url)
 	if r.mode == RFC9309 {
 		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
@@ -119,7 +99,7 @@ func (r *Robots) Check(agent, url string) Verdict {
 	}
 	var best matcher.Best
 	var rule *Rule
-	for _, gi := range r.groups(agent) {
+	for _, gi := range groups {
 		rules := r.file.Groups[gi].Rules
 		for i := range rules {
 			ru := &rules[i]
@@ -135,80 +115,61 @@ func (r *Robots) Check(agent, url string) Verdict {
 	return Verdict{Allowed: best.Allowed(), Rule: rule}
 }
 
-// groups returns the groups that apply to agent: every group that names
-// it, or else every "*" group.
-func (r *Robots) groups(agent string) []int {
-	if agent == "" || r.byAgent == nil {
-		return r.global
-	}
-	var g []int
-	var ok bool
-	if !hasUpper(agent) {
-		g, ok = r.byAgent[agent]
-	} else if len(agent) <= 64 {
-		var buf [64]byte
-		n := copy(buf[:], agent)
-		for i := range n {
-			if 'A' <= buf[i] && buf[i] <= 'Z' {
-				buf[i] += 'a' - 'A'
+// appendGroups appends the indices of the groups that apply to agent:
+// every group that names it, or else every "*" group.
+func (r *Robots) appendGroups(dst []int, agent string) []int {
+	n := len(dst)
+	if agent != "" {
+		for i := range r.file.Groups {
+			if names(&r.file.Groups[i], agent) {
+				dst = append(dst, i)
 			}
 		}
-		g, ok = r.byAgent[string(buf[:n])]
-	} else {
-		g, ok = r.byAgent[strings.ToLower(agent)]
+		if len(dst) > n {
+			return dst
+		}
 	}
-	if ok {
-		return g
+	for i := range r.file.Groups {
+		for _, a := range r.file.Groups[i].Agents {
+			if a.Global {
+				dst = append(dst, i)
+				break
+			}
+		}
 	}
-	return r.global
+	return dst
 }
 
-func hasUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
+// names reports whether a user-agent line of g names the crawler agent.
+func names(g *parser.Group, agent string) bool {
+	for _, a := range g.Agents {
+		if len(a.Token) == len(agent) && strings.EqualFold(a.Token, agent) {
 			return true
 		}
 	}
 	return false
 }
 
+// Agent returns the view of the rules that the crawler whose product
+// token is agent obeys. A crawler that checks many URLs against one file
+// saves looking up its groups each time.
+func (r *Robots) Agent(agent string) *Agent {
+	return &Agent{r: r, groups: r.appendGroups(nil, agent)}
+}
+
 // Rules returns the rules that apply to agent, in file order: those of
 // every group that names it, or else those of the "*" groups.
-func (r *Robots) Rules(agent string) []Rule {
-	var out []Rule
-	for _, gi := range r.groups(agent) {
-		out = append(out, r.file.Groups[gi].Rules...)
-	}
-	return out
-}
+func (r *Robots) Rules(agent string) []Rule { return r.Agent(agent).Rules() }
 
 // Extensions returns the extension records (crawl-delay, request-rate,
 // host, …) of the groups that apply to agent, in file order.
-func (r *Robots) Extensions(agent string) []Extension {
-	var out []Extension
-	for _, gi := range r.groups(agent) {
-		out = append(out, r.file.Groups[gi].Extensions...)
-	}
-	return out
-}
+func (r *Robots) Extensions(agent string) []Extension { return r.Agent(agent).Extensions() }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
 // agent. Fractional seconds are kept; values that do not parse, are
 // negative or exceed a day are skipped.
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
-	for _, gi := range r.groups(agent) {
-		for _, e := range r.file.Groups[gi].Extensions {
-			if e.Key != "crawl-delay" {
-				continue
-			}
-			s, err := strconv.ParseFloat(e.Value, 64)
-			if err != nil || s < 0 || math.IsNaN(s) || s > maxCrawlDelay.Seconds() {
-				continue
-			}
-			return time.Duration(s * float64(time.Second)), true
-		}
-	}
-	return 0, false
+	return r.Agent(agent).CrawlDelay()
 }
 
 // maxCrawlDelay bounds the crawl-delay values CrawlDelay accepts.

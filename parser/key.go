@@ -1,7 +1,5 @@
 package parser
 
-import "strings"
-
 // Key says what the key of a line names.
 type Key uint8
 
@@ -76,13 +74,12 @@ var knownExtensions = [...]string{
 }
 
 // extensionKey returns the canonical, lower-case name of an extension key
-// and whether it is one of the known extensions. Known names do not
-// allocate.
+// when it is one of the known extensions.
 func extensionKey(raw string) (string, bool) {
 	for _, k := range knownExtensions {
 		if len(raw) == len(k) && hasPrefixFold(raw, k) {
 			return k, true
 		}
 	}
-	return strings.ToLower(raw), false
+	return "", false
 }

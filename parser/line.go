@@ -62,7 +62,8 @@ func Lines(body string) iter.Seq[Line] {
 // are, so each byte is searched at most once for each of them.
 type scanner struct {
 	s      string
-	pos    int
+	pos    int // where the next line starts
+	start  int // where the current line starts
 	num    int
 	nextCR int // index of the next '\r' at or after pos, or len(s)
 	nextLF int // likewise for '\n'
@@ -91,6 +92,7 @@ func (sc *scanner) next() (Line, bool) {
 		sc.nextCR = indexFrom(sc.s, sc.pos, '\r')
 	}
 	end := min(sc.nextLF, sc.nextCR)
+	sc.start = sc.pos
 	text := sc.s[sc.pos:end]
 	if end == len(sc.s) {
 		sc.done = true

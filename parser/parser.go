@@ -7,6 +7,7 @@ package parser
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/robotsgate/robotstxt/matcher"
 )
@@ -50,7 +51,7 @@ type Agent struct {
 type Rule struct {
 	// Pattern is the normalised pattern (see matcher.Escape).
 	Pattern string
-	Line    int
+	Line    int32
 	Allow   bool
 	shape   matcher.Shape
 	dir     bool // an allow of …/index.htm*, which also allows its directory
@@ -93,16 +94,27 @@ type Parser struct {
 func Parse(body []byte) *File { return Parser{}.Parse(body) }
 
 // Parse parses body. It never fails: lines it cannot use are skipped and
-// reported in the File's Diagnostics.
+// reported in the File's Diagnostics. The File does not refer to body.
 func (p Parser) Parse(body []byte) *File {
-	b := builder{p: p}
-	b.f.Groups = make([]Group, 0, 4)
-	sc := newScanner(string(body))
+	s := view(body)
+	b := builder{p: p, f: new(File)}
+	// Reserving room for every line that may be a rule costs less than
+	// growing the slice many times over. Allow and disallow keys contain
+	// "llow" in any common spelling; a miscount only means growing.
+	// Likewise every group and agent has a user-agent line.
+	rules := strings.Count(s, "llow") + strings.Count(s, "LLOW") + 1
+	agents := strings.Count(s, "ser-agent") + strings.Count(s, "SER-AGENT") +
+		strings.Count(s, "ser-Agent") + 1
+	b.rules = make([]Rule, 0, rules)
+	b.agents = make([]Agent, 0, agents)
+	b.f.Groups = make([]Group, 0, agents)
+	sc := newScanner(s)
 	for {
 		l, ok := sc.next()
 		if !ok {
 			break
 		}
+		b.left = len(sc.s) - sc.start
 		b.line(l)
 	}
 	return b.finish(sc.num)
@@ -110,36 +122,40 @@ func (p Parser) Parse(body []byte) *File {
 
 // builder collects the records of a file. Rules and agents go to flat
 // slices that the groups slice at the end, which keeps allocations few.
+// The Lines it is given are views of the caller's body: every string it
+// stores goes through keep first.
 type builder struct {
 	p      Parser
-	f      File
+	f      *File
+	arena  arena
+	left   int // body bytes from the current line to the end
 	agents []Agent
 	rules  []Rule
-	bounds []bounds
-	inRule bool // the current group has a rule, so a user-agent starts a new one
+	starts []int // per group: index of its first agent, then of its first rule
+	inRule bool  // the current group has a rule, so a user-agent starts a new one
 }
 
-type bounds struct{ agents, rules int }
+func (b *builder) keep(s string) string { return b.arena.keep(s, b.left) }
 
 func (b *builder) line(l Line) {
 	b.flag(l)
 	switch l.Key {
 	case KeyUserAgent:
-		if len(b.bounds) == 0 || b.inRule {
-			b.bounds = append(b.bounds, bounds{len(b.agents), len(b.rules)})
+		if len(b.f.Groups) == 0 || b.inRule {
+			b.starts = append(b.starts, len(b.agents), len(b.rules))
 			b.f.Groups = append(b.f.Groups, Group{})
 			b.inRule = false
 		}
 		b.agents = append(b.agents, b.agent(l))
 	case KeyAllow, KeyDisallow:
-		if len(b.bounds) == 0 {
-			b.diag(l.Num, RuleOutsideGroup, l.Value)
+		if len(b.f.Groups) == 0 {
+			b.diag(l.Num, RuleOutsideGroup, b.keep(l.Value))
 			return
 		}
 		b.inRule = true
 		b.rules = append(b.rules, b.rule(l))
 	case KeySitemap:
-		b.f.Sitemaps = append(b.f.Sitemaps, Record{Key: "sitemap", Value: l.Value, Line: l.Num})
+		b.f.Sitemaps = append(b.f.Sitemaps, Record{Key: "sitemap", Value: b.keep(l.Value), Line: l.Num})
 	case KeyOther:
 		b.extension(l)
 	}
@@ -151,10 +167,10 @@ func (b *builder) flag(l Line) {
 	case l.Flags&FlagNoKey != 0:
 		b.diag(l.Num, NoKey, "")
 	case l.Flags&FlagMissingColon != 0:
-		b.diag(l.Num, MissingColon, l.RawKey)
+		b.diag(l.Num, MissingColon, b.keep(l.RawKey))
 	}
 	if l.Flags&FlagTypo != 0 {
-		b.diag(l.Num, MisspeltKey, l.RawKey)
+		b.diag(l.Num, MisspeltKey, b.keep(l.RawKey))
 	}
 	if l.Flags&FlagTooLong != 0 {
 		b.diag(l.Num, LineTooLong, "")
@@ -168,8 +184,8 @@ func (b *builder) flag(l Line) {
 }
 
 func (b *builder) agent(l Line) Agent {
-	a := Agent{Value: l.Value, Line: l.Num}
-	v := l.Value
+	v := b.keep(l.Value)
+	a := Agent{Value: v, Line: l.Num}
 	if v != "" && v[0] == '*' && (len(v) == 1 || isSpace(v[1])) {
 		a.Global = true
 		return a
@@ -185,7 +201,7 @@ func (b *builder) agent(l Line) Agent {
 }
 
 func (b *builder) rule(l Line) Rule {
-	p := matcher.Escape(l.Value)
+	p := matcher.Escape(b.keep(l.Value))
 	if b.p.RFC9309 {
 		p = matcher.Unescape(p)
 	}
@@ -195,7 +211,7 @@ func (b *builder) rule(l Line) Rule {
 	allow := l.Key == KeyAllow
 	return Rule{
 		Pattern: p,
-		Line:    l.Num,
+		Line:    int32(l.Num),
 		Allow:   allow,
 		shape:   matcher.ShapeOf(p),
 		dir:     allow && matcher.IndexDir(p) > 0,
@@ -205,14 +221,15 @@ func (b *builder) rule(l Line) Rule {
 func (b *builder) extension(l Line) {
 	key, known := extensionKey(l.RawKey)
 	if !known {
-		b.diag(l.Num, UnknownKey, l.RawKey)
+		key = b.arena.keepLower(l.RawKey, b.left)
+		b.diag(l.Num, UnknownKey, key)
 	}
+	r := Record{Key: key, Value: b.keep(l.Value), Line: l.Num}
 	if key == "crawl-delay" {
-		if d, err := strconv.ParseFloat(l.Value, 64); err != nil || d < 0 {
-			b.diag(l.Num, BadValue, l.Value)
+		if d, err := strconv.ParseFloat(r.Value, 64); err != nil || d < 0 {
+			b.diag(l.Num, BadValue, r.Value)
 		}
 	}
-	r := Record{Key: key, Value: l.Value, Line: l.Num}
 	if len(b.f.Groups) == 0 {
 		b.f.Extensions = append(b.f.Extensions, r)
 		return
@@ -226,15 +243,16 @@ func (b *builder) diag(line int, k Kind, text string) {
 }
 
 func (b *builder) finish(lines int) *File {
-	f := &b.f
+	f := b.f
 	f.Lines = lines
 	for i := range f.Groups {
-		lo, hi := b.bounds[i], bounds{len(b.agents), len(b.rules)}
-		if i+1 < len(b.bounds) {
-			hi = b.bounds[i+1]
+		a, r := b.starts[2*i], b.starts[2*i+1]
+		a2, r2 := len(b.agents), len(b.rules)
+		if 2*i+2 < len(b.starts) {
+			a2, r2 = b.starts[2*i+2], b.starts[2*i+3]
 		}
-		f.Groups[i].Agents = b.agents[lo.agents:hi.agents:hi.agents]
-		f.Groups[i].Rules = b.rules[lo.rules:hi.rules:hi.rules]
+		f.Groups[i].Agents = b.agents[a:a2:a2]
+		f.Groups[i].Rules = b.rules[r:r2:r2]
 	}
 	return f
 }
