@@ -1,0 +1,28 @@
+package meta_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/robotsgate/robotstxt/meta"
+)
+
+func ExampleFromHTML() {
+	page := `<html><head>
+<meta name="robots" content="noarchive">
+<meta name="examplebot" content="noindex, nofollow">
+</head><body>…</body></html>`
+	d, err := meta.FromHTML(strings.NewReader(page), "ExampleBot")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("index:", d.Index(), "follow:", d.Follow(), "archive:", !d.NoArchive)
+	// Output: index: false follow: false archive: false
+}
+
+func ExampleParse() {
+	d := meta.Parse("none")
+	fmt.Println(d.NoIndex, d.NoFollow)
+	// Output: true true
+}

@@ -1,0 +1,109 @@
+// Package meta reads the page-level robots directives that complement
+// robots.txt: the HTML robots META tag (<meta name="robots"
+// content="noindex, nofollow">, or one named for a crawler) and the
+// X-Robots-Tag HTTP header.
+//
+// robots.txt says whether a crawler may fetch a URL; these directives say
+// what it may do with the page once fetched.
+package meta
+
+import (
+	"strings"
+	"time"
+)
+
+// Directives are the robots directives that apply to one page. The zero
+// value allows everything: index the page, follow its links, keep a copy.
+type Directives struct {
+	NoIndex      bool // noindex or none: do not index the page
+	NoFollow     bool // nofollow or none: do not follow its links
+	NoArchive    bool // noarchive: keep no cached copy
+	NoSnippet    bool // nosnippet: show no snippet
+	NoImageIndex bool // noimageindex: do not index its images
+	NoTranslate  bool // notranslate: offer no translation
+	// UnavailableAfter is the time after which the page is not to be
+	// shown; zero when not given or when it does not parse.
+	UnavailableAfter time.Time
+	// Other holds the directives not listed above, lower-cased, such as
+	// "max-snippet:50".
+	Other []string
+}
+
+// Index reports whether the page may be indexed.
+func (d Directives) Index() bool { return !d.NoIndex }
+
+// Follow reports whether the page's links may be followed.
+func (d Directives) Follow() bool { return !d.NoFollow }
+
+// Parse reads the value of a robots META tag's content attribute or of one
+// X-Robots-Tag header: comma-separated directives, case-insensitive.
+// "all" is index, follow; "none" is noindex, nofollow. Unknown directives
+// are kept in Other; Parse never fails.
+func Parse(content string) Directives {
+	var d Directives
+	d.add(content)
+	return d
+}
+
+// add merges the directives of content into d. Restrictions only add up:
+// a later "index" does not undo an earlier "noindex", so that when several
+// tags disagree the most restrictive reading wins.
+func (d *Directives) add(content string) {
+	rest := content
+	for rest != "" {
+		var raw string
+		raw, rest, _ = strings.Cut(rest, ",")
+		raw = strings.TrimSpace(raw)
+		item := strings.ToLower(raw)
+		switch item {
+		case "", "index", "follow", "all", "archive":
+		case "noindex":
+			d.NoIndex = true
+		case "nofollow":
+			d.NoFollow = true
+		case "none":
+			d.NoIndex, d.NoFollow = true, true
+		case "noarchive", "nocache":
+			d.NoArchive = true
+		case "nosnippet":
+			d.NoSnippet = true
+		case "noimageindex":
+			d.NoImageIndex = true
+		case "notranslate":
+			d.NoTranslate = true
+		default:
+			if strings.HasPrefix(item, "unavailable_after:") {
+				// The date may itself contain commas (RFC 850 style);
+				// take the rest of the value then.
+				v := raw[len("unavailable_after:"):]
+				if t, ok := parseDate(strings.TrimSpace(v)); ok {
+					d.UnavailableAfter = t
+					continue
+				}
+				next, after, _ := strings.Cut(rest, ",")
+				if t, ok := parseDate(strings.TrimSpace(v + "," + next)); ok {
+					d.UnavailableAfter = t
+					rest = after
+					continue
+				}
+			}
+			d.Other = append(d.Other, item)
+		}
+	}
+}
+
+// dateLayouts are the forms that unavailable_after dates take in the wild.
+var dateLayouts = []string{
+	time.RFC3339, time.RFC1123, time.RFC1123Z, time.RFC850, time.RFC822,
+	"2006-01-02", "02 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04:05 MST",
+	"Monday, 02-Jan-2006 15:04:05 MST",
+}
+
+func parseDate(s string) (time.Time, bool) {
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}

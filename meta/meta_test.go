@@ -1,0 +1,136 @@
+package meta
+
+import (
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Directives
+	}{
+		{"", Directives{}},
+		{"index, follow", Directives{}},
+		{"all", Directives{}},
+		{"noindex", Directives{NoIndex: true}},
+		{"NOINDEX,NoFollow", Directives{NoIndex: true, NoFollow: true}},
+		{"none", Directives{NoIndex: true, NoFollow: true}},
+		{" noarchive , nosnippet ", Directives{NoArchive: true, NoSnippet: true}},
+		{"noimageindex, notranslate", Directives{NoImageIndex: true, NoTranslate: true}},
+		{"noindex, index", Directives{NoIndex: true}}, // restrictions add up
+		{"max-snippet:50, noindex", Directives{NoIndex: true, Other: []string{"max-snippet:50"}}},
+		{"unavailable_after: 2027-01-02", Directives{UnavailableAfter: time.Date(2027, 1, 2, 0, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Monday, 25-Jun-2029 15:00:00 UTC, nofollow", Directives{
+			UnavailableAfter: time.Date(2029, 6, 25, 15, 0, 0, 0, time.UTC), NoFollow: true}},
+		{"unavailable_after: someday", Directives{Other: []string{"unavailable_after: someday"}}},
+	}
+	for _, tt := range tests {
+		got := Parse(tt.in)
+		if !got.UnavailableAfter.Equal(tt.want.UnavailableAfter) {
+			t.Errorf("Parse(%q).UnavailableAfter = %v, want %v", tt.in, got.UnavailableAfter, tt.want.UnavailableAfter)
+		}
+		got.UnavailableAfter, tt.want.UnavailableAfter = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+	if d := Parse("none"); d.Index() || d.Follow() {
+		t.Error("none: Index or Follow true")
+	}
+	if d := Parse(""); !d.Index() || !d.Follow() {
+		t.Error("zero Directives must allow index and follow")
+	}
+}
+
+func TestFromHTML(t *testing.T) {
+	page := `<!doctype html><html><head>
+<title>x</title>
+<META NAME="Robots" CONTENT="noarchive">
+<meta name="googlebot" content="noindex">
+<meta name="otherbot" content="nofollow">
+<meta property="og:title" content="none">
+</head><body><meta name="robots" content="none"></body></html>`
+	tests := []struct {
+		agent string
+		want  Directives
+	}{
+		{"Googlebot", Directives{NoArchive: true, NoIndex: true}},
+		{"otherbot", Directives{NoArchive: true, NoFollow: true}},
+		{"ExampleBot", Directives{NoArchive: true}},
+		{"", Directives{NoArchive: true}},
+	}
+	for _, tt := range tests {
+		got, err := FromHTML(strings.NewReader(page), tt.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("agent %q: %+v, want %+v", tt.agent, got, tt.want)
+		}
+	}
+}
+
+func TestFromHTMLBroken(t *testing.T) {
+	for _, page := range []string{"", "<meta", "<meta name=robots content=noindex", "\x00\xff<<<>>>", "<meta name=robots content=noindex>"} {
+		d, err := FromHTML(strings.NewReader(page), "x")
+		if err != nil {
+			t.Errorf("%q: %v", page, err)
+		}
+		if strings.HasSuffix(page, "content=noindex>") && !d.NoIndex {
+			t.Errorf("%q: tag without quotes not read", page)
+		}
+	}
+}
+
+func TestFromHTMLStopsAtLimit(t *testing.T) {
+	page := "<html><head>" + strings.Repeat("<!-- pad -->", MaxHTMLBytes/12+1) + `<meta name="robots" content="noindex">`
+	d, err := FromHTML(strings.NewReader(page), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.NoIndex {
+		t.Error("read past MaxHTMLBytes")
+	}
+}
+
+func TestFromHeader(t *testing.T) {
+	h := http.Header{}
+	h.Add("X-Robots-Tag", "noarchive")
+	h.Add("X-Robots-Tag", "googlebot: noindex, nofollow")
+	h.Add("X-Robots-Tag", "otherbot: nosnippet")
+	h.Add("X-Robots-Tag", "unavailable_after: 2030-05-01")
+	got := FromHeader(h, "Googlebot")
+	want := Directives{NoArchive: true, NoIndex: true, NoFollow: true, UnavailableAfter: time.Date(2030, 5, 1, 0, 0, 0, 0, time.UTC)}
+	if !got.UnavailableAfter.Equal(want.UnavailableAfter) {
+		t.Fatalf("UnavailableAfter = %v", got.UnavailableAfter)
+	}
+	got.UnavailableAfter, want.UnavailableAfter = time.Time{}, time.Time{}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if d := FromHeader(h, "ExampleBot"); d.NoIndex || !d.NoArchive {
+		t.Errorf("ExampleBot: %+v", d)
+	}
+}
+
+func FuzzFromHTML(f *testing.F) {
+	f.Add(`<meta name="robots" content="noindex">`, "bot")
+	f.Add("<html><head><meta name=bot content='none, unavailable_after: 2020-01-01'>", "bot")
+	f.Fuzz(func(t *testing.T, page, agent string) {
+		d, err := FromHTML(strings.NewReader(page), agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = d
+		// Directives only add up: reading a value twice changes nothing.
+		once, twice := Parse(page), Parse(page+","+page)
+		if once.NoIndex != twice.NoIndex || once.NoFollow != twice.NoFollow ||
+			once.NoArchive != twice.NoArchive || once.NoSnippet != twice.NoSnippet {
+			t.Fatalf("Parse(%q) = %+v but doubled %+v", page, once, twice)
+		}
+	})
+}
