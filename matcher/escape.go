@@ -1,5 +1,7 @@
 package matcher
 
+import "strings"
+
 const upperHex = "0123456789ABCDEF"
 
 // Escape normalises a rule value the way Google's parser does before any
@@ -8,6 +10,9 @@ const upperHex = "0123456789ABCDEF"
 // upper-cased. Nothing is decoded. When no change is needed, Escape returns
 // its argument without allocating.
 func Escape(pattern string) string {
+	if strings.IndexByte(pattern, '%') < 0 && isASCII(pattern) {
+		return pattern // the common case
+	}
 	extra, fix := 0, false
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
@@ -105,4 +110,23 @@ func unhex(c byte) byte {
 func isUnreserved(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// isASCII reports whether s has no byte at or above 0x80, eight bytes at a
+// time.
+func isASCII(s string) bool {
+	for len(s) >= 8 {
+		v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if v&0x8080808080808080 != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

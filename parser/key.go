@@ -27,23 +27,34 @@ func (k Key) String() string {
 // classify names a key as Google's parser does: case-insensitively, by
 // prefix (so "Disallowed" is disallow), accepting some frequent typos.
 func classify(key string) (k Key, typo bool) {
-	switch {
-	case hasPrefixFold(key, "user-agent"):
-		return KeyUserAgent, false
-	case hasPrefixFold(key, "useragent"), hasPrefixFold(key, "user agent"):
-		return KeyUserAgent, true
-	case hasPrefixFold(key, "allow"):
-		return KeyAllow, false
-	case hasPrefixFold(key, "disallow"):
-		return KeyDisallow, false
-	case hasPrefixFold(key, "dissallow"), hasPrefixFold(key, "dissalow"),
-		hasPrefixFold(key, "disalow"), hasPrefixFold(key, "diasllow"),
-		hasPrefixFold(key, "disallaw"):
-		return KeyDisallow, true
-	case hasPrefixFold(key, "sitemap"):
-		return KeySitemap, false
-	case hasPrefixFold(key, "site-map"):
-		return KeySitemap, true
+	switch key[0] | 0x20 { // lower-cases ASCII letters; key is never empty
+	case 'u':
+		switch {
+		case hasPrefixFold(key, "user-agent"):
+			return KeyUserAgent, false
+		case hasPrefixFold(key, "useragent"), hasPrefixFold(key, "user agent"):
+			return KeyUserAgent, true
+		}
+	case 'a':
+		if hasPrefixFold(key, "allow") {
+			return KeyAllow, false
+		}
+	case 'd':
+		switch {
+		case hasPrefixFold(key, "disallow"):
+			return KeyDisallow, false
+		case hasPrefixFold(key, "dissallow"), hasPrefixFold(key, "dissalow"),
+			hasPrefixFold(key, "disalow"), hasPrefixFold(key, "diasllow"),
+			hasPrefixFold(key, "disallaw"):
+			return KeyDisallow, true
+		}
+	case 's':
+		switch {
+		case hasPrefixFold(key, "sitemap"):
+			return KeySitemap, false
+		case hasPrefixFold(key, "site-map"):
+			return KeySitemap, true
+		}
 	}
 	return KeyOther, false
 }
