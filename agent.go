@@ -12,6 +12,7 @@ import (
 type Agent struct {
 	r      *Robots
 	groups []int
+	named  bool
 }
 
 // Allowed reports whether the crawler may fetch url, which is an absolute
@@ -24,18 +25,7 @@ func (a *Agent) Check(url string) Verdict { return a.r.decide(a.groups, url) }
 
 // Named reports whether some group names the crawler, so that the "*"
 // groups do not apply to it.
-func (a *Agent) Named() bool {
-	return len(a.groups) > 0 && !isGlobal(a.r, a.groups[0])
-}
-
-func isGlobal(r *Robots, gi int) bool {
-	for _, ag := range r.file.Groups[gi].Agents {
-		if ag.Global {
-			return true
-		}
-	}
-	return false
-}
+func (a *Agent) Named() bool { return a.named }
 
 // Rules returns the rules that apply, in file order.
 func (a *Agent) Rules() []Rule {

@@ -92,10 +92,10 @@ func (r *Robots) Check(agent, url string) Verdict {
 func (r *Robots) decide(groups []int, url string) Verdict {
 	path := matcher.Path(url)
 	if r.mode == RFC9309 {
+		path = matcher.UnescapePath(path) // first, so /%72obots.txt is /robots.txt too
 		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
 			return Verdict{Allowed: true}
 		}
-		path = matcher.Unescape(path)
 	}
 	var best matcher.Best
 	var rule *Rule
@@ -154,7 +154,9 @@ func names(g *parser.Group, agent string) bool {
 // token is agent obeys. A crawler that checks many URLs against one file
 // saves looking up its groups each time.
 func (r *Robots) Agent(agent string) *Agent {
-	return &Agent{r: r, groups: r.appendGroups(nil, agent)}
+	a := &Agent{r: r, groups: r.appendGroups(nil, agent)}
+	a.named = agent != "" && len(a.groups) > 0 && names(&r.file.Groups[a.groups[0]], agent)
+	return a
 }
 
 // Rules returns the rules that apply to agent, in file order: those of

@@ -65,6 +65,29 @@ func Unescape(s string) string {
 	return string(AppendUnescaped(make([]byte, 0, len(s)), s))
 }
 
+// UnescapePath is Unescape for the path of a URL that is compared with
+// patterns read by Unescape: it also encodes a literal '*' as %2A and '$'
+// as %24, since in a URL they are plain characters, and RFC 9309 §2.2.3
+// has a pattern match them literally only in that encoded form.
+func UnescapePath(s string) string {
+	if strings.IndexAny(s, "*$") < 0 {
+		return Unescape(s)
+	}
+	b := AppendUnescaped(make([]byte, 0, len(s)+8), s)
+	out := make([]byte, 0, len(b)+8)
+	for _, c := range b {
+		switch c {
+		case '*':
+			out = append(out, "%2A"...)
+		case '$':
+			out = append(out, "%24"...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
 // AppendUnescaped appends Unescape(s) to dst and returns the result.
 func AppendUnescaped(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {

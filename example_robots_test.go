@@ -1,0 +1,109 @@
+package robotstxt_test
+
+import (
+	"fmt"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+const exampleBody = `# robots.txt for www.example.com
+User-agent: *
+Disallow: /private/
+Allow: /private/press/
+Crawl-delay: 2
+
+User-agent: FooBot
+Disallow: /*.pdf$
+Crawl-delay: 0.5
+
+Sitemap: https://www.example.com/sitemap.xml
+`
+
+func ExampleParse() {
+	r := robotstxt.Parse([]byte(exampleBody))
+	for _, g := range r.File().Groups {
+		fmt.Printf("group for %q: %d rules\n", g.Agents[0].Value, len(g.Rules))
+	}
+	// Output:
+	// group for "*": 2 rules
+	// group for "FooBot": 1 rules
+}
+
+func ExampleRobots_Allowed() {
+	r := robotstxt.Parse([]byte(exampleBody))
+	fmt.Println(r.Allowed("OtherBot", "https://www.example.com/private/plans.html"))
+	fmt.Println(r.Allowed("OtherBot", "https://www.example.com/private/press/today.html"))
+	// FooBot has its own group, so the "*" rules do not apply to it.
+	fmt.Println(r.Allowed("FooBot", "https://www.example.com/private/plans.html"))
+	fmt.Println(r.Allowed("FooBot", "https://www.example.com/report.pdf"))
+	// Output:
+	// false
+	// true
+	// true
+	// false
+}
+
+func ExampleRobots_Check() {
+	r := robotstxt.Parse([]byte(exampleBody))
+	for _, url := range []string{"/private/press/today.html", "/private/plans.html", "/index.html"} {
+		v := r.Check("OtherBot", url)
+		if v.Rule == nil {
+			fmt.Printf("%s: allowed=%v, no rule matches\n", url, v.Allowed)
+			continue
+		}
+		fmt.Printf("%s: allowed=%v by %q on line %d\n", url, v.Allowed, v.Rule.Pattern, v.Rule.Line)
+	}
+	// Output:
+	// /private/press/today.html: allowed=true by "/private/press/" on line 4
+	// /private/plans.html: allowed=false by "/private/" on line 3
+	// /index.html: allowed=true, no rule matches
+}
+
+func ExampleRobots_CrawlDelay() {
+	r := robotstxt.Parse([]byte(exampleBody))
+	d, ok := r.CrawlDelay("FooBot")
+	fmt.Println(d, ok)
+	d, ok = r.CrawlDelay("OtherBot")
+	fmt.Println(d, ok)
+	// Output:
+	// 500ms true
+	// 2s true
+}
+
+func ExampleRobots_Sitemaps() {
+	r := robotstxt.Parse([]byte(exampleBody))
+	fmt.Println(r.Sitemaps())
+	// Output:
+	// [https://www.example.com/sitemap.xml]
+}
+
+func ExampleRobots_Diagnostics() {
+	r := robotstxt.Parse([]byte("Disallow: /early\n" +
+		"User-agent FooBot\n" +
+		"dissallow: /tmp\n" +
+		"<html>\n" +
+		"Crawl-delay: soon\n"))
+	for _, d := range r.Diagnostics() {
+		fmt.Println(d)
+	}
+	// Output:
+	// line 1: rule outside any group: "/early"
+	// line 2: missing colon accepted: "User-agent"
+	// line 3: misspelt key accepted: "dissallow"
+	// line 4: not a key-value line
+	// line 5: value does not parse: "soon"
+}
+
+func ExampleParseMode() {
+	body := []byte("User-agent: *\nDisallow: /\nDisallow: /~fred/\n")
+	google := robotstxt.Parse(body)
+	rfc := robotstxt.ParseMode(body, robotstxt.RFC9309)
+	// RFC 9309 always allows /robots.txt itself.
+	fmt.Println(google.Allowed("FooBot", "/robots.txt"), rfc.Allowed("FooBot", "/robots.txt"))
+	// It decodes escaped unreserved characters before comparing, so
+	// /%7Efred/ is /~fred/: the longer rule decides.
+	fmt.Println(google.Check("FooBot", "/%7Efred/").Rule.Pattern, rfc.Check("FooBot", "/%7Efred/").Rule.Pattern)
+	// Output:
+	// false true
+	// / /~fred/
+}

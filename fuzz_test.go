@@ -1,0 +1,143 @@
+package robotstxt
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt/matcher"
+)
+
+// fuzzSeeds adds the shared conformance vectors and the corpus's fuzz-seed
+// subset (index.tsv column 17) to f, each where present.
+func fuzzSeeds(f *testing.F) {
+	shared := filepath.Join("..", "shared")
+	if data, err := os.ReadFile(filepath.Join(shared, "conformance", "conformance.json")); err == nil {
+		var vs []vector
+		if err := json.Unmarshal(data, &vs); err != nil {
+			f.Fatal(err)
+		}
+		for _, v := range vs {
+			var body []byte
+			switch {
+			case v.Robots != nil:
+				body = []byte(*v.Robots)
+			case v.RobotsGen != nil:
+				body = []byte(v.RobotsGen.body())
+			default:
+				if body, err = base64.StdEncoding.DecodeString(v.RobotsBase64); err != nil {
+					f.Fatalf("%s: %v", v.ID, err)
+				}
+			}
+			f.Add(body, v.Agent, v.url())
+		}
+	}
+	dir := filepath.Join(shared, "corpus")
+	idx, err := os.Open(filepath.Join(dir, "index.tsv"))
+	if err != nil {
+		return
+	}
+	defer idx.Close()
+	sc := bufio.NewScanner(idx)
+	for sc.Scan() {
+		col := strings.Split(sc.Text(), "\t")
+		if len(col) < 17 || col[16] != "1" {
+			continue
+		}
+		body, err := os.ReadFile(filepath.Join(dir, col[0]))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(body, "Googlebot", "https://example.com/")
+	}
+	if err := sc.Err(); err != nil {
+		f.Fatal(err)
+	}
+}
+
+// lineEndings returns body with every line end (CRLF, CR or LF) written
+// as nl.
+func lineEndings(body []byte, nl string) []byte {
+	b := bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n"))
+	b = bytes.ReplaceAll(b, []byte("\r"), []byte("\n"))
+	return bytes.ReplaceAll(b, []byte("\n"), []byte(nl))
+}
+
+// FuzzParseAllowed parses any body in both modes and checks a decision
+// for any crawler and URL. Beyond not panicking: diagnostics point at real
+// lines in order, the deciding rule agrees with the decision and is one
+// of the rules that apply, no rules means allowed, the line-end style
+// changes nothing, and small inputs decide as the reference does.
+func FuzzParseAllowed(f *testing.F) {
+	f.Add([]byte("User-agent: *\nDisallow: /\n"), "FooBot", "/")
+	f.Add([]byte("user-agent FooBot\r\nallow /a*b$\rdisallow: /\n"), "foobot", "http://x/ab?c#d")
+	f.Add([]byte("\xEF\xBBUser-agent: *\nAllow: /d/index.html\nDisallow: /d/\n"), "", "/d/")
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
+		for _, mode := range []Mode{Google, RFC9309} {
+			r := ParseMode(body, mode)
+			file := r.File()
+			last := 0
+			for _, d := range r.Diagnostics() {
+				if d.Line < 1 || d.Line > file.Lines || d.Line < last {
+					t.Fatalf("diagnostic %v out of 1..%d or out of order", d, file.Lines)
+				}
+				last = d.Line
+			}
+			v := r.Check(agent, url)
+			rules := r.Rules(agent)
+			if v.Rule == nil {
+				if !v.Allowed {
+					t.Fatalf("disallowed with no deciding rule")
+				}
+			} else {
+				if v.Rule.Allow != v.Allowed {
+					t.Fatalf("verdict %v decided by a rule with Allow=%v", v.Allowed, v.Rule.Allow)
+				}
+				if v.Rule.Line < 1 || int(v.Rule.Line) > file.Lines {
+					t.Fatalf("deciding rule on line %d of %d", v.Rule.Line, file.Lines)
+				}
+				found := false
+				for i := range rules {
+					found = found || rules[i] == *v.Rule
+				}
+				if !found {
+					t.Fatalf("deciding rule %+v is not among the %d rules that apply", *v.Rule, len(rules))
+				}
+			}
+			if len(rules) == 0 && (!v.Allowed || v.Rule != nil) {
+				t.Fatalf("no rules apply, yet %+v", v)
+			}
+			if r.Allowed(agent, url) != v.Allowed {
+				t.Fatalf("Allowed and Check disagree")
+			}
+			if av := r.Agent(agent).Check(url); !sameVerdict(av, v) {
+				t.Fatalf("Agent.Check %+v, Check %+v", av, v)
+			}
+			for _, nl := range []string{"\n", "\r\n", "\r"} {
+				if v2 := ParseMode(lineEndings(body, nl), mode).Check(agent, url); !sameVerdict(v2, v) {
+					t.Fatalf("with line ends %q: %+v, as given: %+v", nl, v2, v)
+				}
+			}
+			if mode != Google || len(url) > 300 || len(rules) > 64 {
+				continue
+			}
+			small := true
+			for _, ru := range rules {
+				small = small && len(ru.Pattern) <= 300
+			}
+			if !small {
+				continue
+			}
+			allow, line := refDecide(rules, matcher.Path(url))
+			if err := verdictMismatch(v, allow, line); err != "" {
+				t.Fatalf("Check(%q, %q) differs from the reference: %s", agent, url, err)
+			}
+		}
+	})
+}
