@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"hash/maphash"
 	"time"
 )
 
@@ -38,4 +39,41 @@ type Leaser interface {
 	// effect, and a lease not released expires after ttl). When another
 	// holder has it, ok is false and err is nil.
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
+}
+
+// The in-process cache is an LRU of *entry keyed by a hash of the
+// normalised authority (so the hot path need not build the key string);
+// every lookup compares the entry's own key, and a hash collision is a miss.
+
+// publish puts e in the in-memory cache, in place of the entry it
+// follows.
+func (c *Client) publish(e *entry) *entry {
+	h := maphash.String(c.seed, e.key)
+	if !c.cfg.clockSet {
+		e.arm(time.Now())
+	}
+	if old, ok := c.cache.Peek(h); ok {
+		old.disarm()
+	}
+	c.cache.Add(h, e)
+	return e
+}
+
+// peek returns the in-memory entry for key without touching recency.
+func (c *Client) peek(key string) *entry {
+	e, ok := c.cache.Peek(maphash.String(c.seed, key))
+	if !ok || e.key != key {
+		return nil
+	}
+	return e
+}
+
+// fresh reports whether e may be used without asking the server. With
+// the real clock it reads the flag e's timer sets, which is cheaper than
+// reading the clock.
+func (c *Client) fresh(e *entry) bool {
+	if !c.cfg.clockSet {
+		return !e.expired.Load()
+	}
+	return e.fresh(c.cfg.now())
 }

@@ -1,0 +1,197 @@
+package robotstxt
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+)
+
+// ErrBadURL is wrapped by every error the Client returns for a URL it
+// cannot check: not http or https, no host, a malformed host or port.
+var ErrBadURL = errors.New("robotstxt: bad URL")
+
+func badURL(raw, why string) error {
+	return fmt.Errorf("%w %q: %s", ErrBadURL, raw, why)
+}
+
+// splitTarget checks raw and splits it into the normalised authority key,
+// appended to buf (scheme and host lower-cased, default port explicit,
+// userinfo dropped, internationalised names in punycode), the scheme
+// ("http" or "https"), and the path+params+query to match, escaped and
+// without fragment. It allocates only when the host or path needs
+// rewriting.
+func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, err error) {
+	s := raw
+	if len(s) == 0 || s[0] <= ' ' || s[len(s)-1] <= ' ' {
+		s = strings.TrimSpace(s)
+	}
+	var rest string
+	switch {
+	case strings.HasPrefix(s, "https://"):
+		https, rest = true, s[len("https://"):]
+	case strings.HasPrefix(s, "http://"):
+		rest = s[len("http://"):]
+	default:
+		colon := strings.IndexByte(s, ':')
+		if colon < 0 {
+			return nil, false, "", badURL(raw, "no scheme")
+		}
+		switch scheme := s[:colon]; {
+		case strings.EqualFold(scheme, "https"):
+			https = true
+		case strings.EqualFold(scheme, "http"):
+		default:
+			return nil, false, "", badURL(raw, "scheme is not http or https")
+		}
+		rest = s[colon+1:]
+		if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+			return nil, false, "", badURL(raw, "no authority")
+		}
+		rest = rest[2:]
+	}
+	end := 0
+	for end < len(rest) && rest[end] != '/' && rest[end] != '?' && rest[end] != '#' {
+		end++
+	}
+	auth, tail := rest[:end], rest[end:]
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		auth = auth[at+1:]
+	}
+	host, port, ok := splitHostPort(auth)
+	if !ok {
+		return nil, false, "", badURL(raw, "malformed port")
+	}
+	if https {
+		key = append(buf[:0], "https://"...)
+	} else {
+		key = append(buf[:0], "http://"...)
+	}
+	key, err = appendHost(key, host)
+	if err != nil {
+		return nil, false, "", badURL(raw, err.Error())
+	}
+	key = append(key, ':')
+	switch {
+	case port != "":
+		key = append(key, port...)
+	case https:
+		key = append(key, "443"...)
+	default:
+		key = append(key, "80"...)
+	}
+	return key, https, escapePath(tail), nil
+}
+
+// splitHostPort splits an authority without userinfo. The port is returned
+// without leading zeros, or empty when absent; ok is false when it is not a
+// number from 1 to 65535.
+func splitHostPort(auth string) (host, port string, ok bool) {
+	host = auth
+	after := ""
+	if strings.HasPrefix(auth, "[") {
+		end := strings.IndexByte(auth, ']')
+		if end < 0 {
+			return "", "", false
+		}
+		host, after = auth[:end+1], auth[end+1:]
+		if after != "" && after[0] != ':' {
+			return "", "", false
+		}
+	} else if i := strings.LastIndexByte(auth, ':'); i >= 0 {
+		host, after = auth[:i], auth[i:]
+	}
+	if after == "" || after == ":" {
+		return host, "", true
+	}
+	port = strings.TrimLeft(after[1:], "0")
+	if len(port) == 0 || len(port) > 5 {
+		return "", "", false
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return "", "", false
+		}
+	}
+	if len(port) == 5 && port > "65535" {
+		return "", "", false
+	}
+	return host, port, true
+}
+
+// appendHost appends the normalised form of host to key. Plain ASCII names
+// are lower-cased in place; anything else takes the slow path.
+func appendHost(key []byte, host string) ([]byte, error) {
+	if host == "" {
+		return nil, errors.New("empty host")
+	}
+	if host[0] == '[' {
+		return appendIPv6(key, host)
+	}
+	start := len(key)
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '.', c == '_':
+			key = append(key, c)
+		case c >= 'A' && c <= 'Z':
+			key = append(key, c+'a'-'A')
+		case c >= 0x80 || c == '%':
+			name, err := idnaHost(host)
+			if err != nil {
+				return nil, err
+			}
+			return append(key[:start], name...), nil
+		default:
+			return nil, fmt.Errorf("invalid character %q in host", c)
+		}
+	}
+	return key, nil
+}
+
+func appendIPv6(key []byte, host string) ([]byte, error) {
+	addr, err := netip.ParseAddr(host[1 : len(host)-1])
+	if err != nil || !addr.Is6() || addr.Zone() != "" {
+		return nil, fmt.Errorf("invalid IPv6 literal %q", host)
+	}
+	key = append(key, '[')
+	key = addr.AppendTo(key)
+	return append(key, ']'), nil
+}
+
+// idnaHost turns a host with percent escapes or non-ASCII characters into
+// its lower-case ASCII (punycode) form by the IDNA lookup profile (UTS #46
+// mapping, so "Bücher.DE" and "bücher.de" are one authority).
+func idnaHost(host string) (string, error) {
+	if strings.IndexByte(host, '%') >= 0 {
+		dec, err := url.PathUnescape(host)
+		if err != nil {
+			return "", fmt.Errorf("invalid escape in host: %w", err)
+		}
+		host = dec
+	}
+	if !utf8.ValidString(host) {
+		return "", errors.New("host is not valid UTF-8")
+	}
+	name, err := idnaProfile.ToASCII(host)
+	if err != nil {
+		return "", fmt.Errorf("invalid internationalised host: %w", err)
+	}
+	if name == "" {
+		return "", errors.New("empty host")
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return "", fmt.Errorf("invalid character %q in host", c)
+		}
+	}
+	return name, nil
+}
+
+// idnaProfile maps and converts host names as browsers do for lookups,
+// but lets underscores through, which real hosts use.
+var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))

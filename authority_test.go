@@ -1,0 +1,115 @@
+package robotstxt
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestClientURLSplitting(t *testing.T) {
+	for _, tc := range []struct{ raw, key, path string }{
+		{"http://example.com", "http://example.com:80", "/"},
+		{"https://example.com", "https://example.com:443", "/"},
+		{"HTTPS://Example.COM/A/b?Q=1", "https://example.com:443", "/A/b?Q=1"},
+		{"http://example.com:8080/x", "http://example.com:8080", "/x"},
+		{"http://example.com:080/x", "http://example.com:80", "/x"},
+		{"http://example.com:/x", "http://example.com:80", "/x"},
+		{"https://user:pass@example.com/x", "https://example.com:443", "/x"},
+		{"http://example.com?q=1", "http://example.com:80", "/?q=1"},
+		{"http://example.com#top", "http://example.com:80", "/"},
+		{"http://example.com/a#b?c", "http://example.com:80", "/a"},
+		{"http://example.com/a;p=1?q#f", "http://example.com:80", "/a;p=1?q"},
+		{"  http://example.com/x  ", "http://example.com:80", "/x"},
+		{"http://[::1]/x", "http://[::1]:80", "/x"},
+		{"http://[2001:DB8:0::1]:8080/", "http://[2001:db8::1]:8080", "/"},
+		{"http://127.0.0.1:9/", "http://127.0.0.1:9", "/"},
+		{"http://bücher.example/x", "http://xn--bcher-kva.example:80", "/x"},
+		{"http://MÜNCHEN.de/", "http://xn--mnchen-3ya.de:80", "/"},
+		{"http://b%C3%BCcher.example/", "http://xn--bcher-kva.example:80", "/"},
+		{"http://例え.テスト/", "http://xn--r8jz45g.xn--zckzah:80", "/"},
+		{"http://under_score.example/", "http://under_score.example:80", "/"},
+		{"http://example.com/caf\u00e9", "http://example.com:80", "/caf%C3%A9"},
+		{"http://example.com/caf%c3%a9?x=%7e", "http://example.com:80", "/caf%C3%A9?x=%7E"},
+		{"http://example.com/a b\t", "http://example.com:80", "/a%20b"},
+		{"http://example.com/%zz/%", "http://example.com:80", "/%zz/%"},
+		{"http://example.com/%2f", "http://example.com:80", "/%2F"},
+	} {
+		key, _, path, err := splitTarget(tc.raw, nil)
+		if err != nil || string(key) != tc.key || path != tc.path {
+			t.Errorf("splitTarget(%q) = %q, %q, %v; want %q, %q", tc.raw, key, path, err, tc.key, tc.path)
+		}
+	}
+}
+
+func TestClientURLRejects(t *testing.T) {
+	for _, raw := range []string{
+		"", "/path", "example.com", "ftp://example.com/", "file:///etc/passwd", "http//example.com",
+		"http:example.com", "http://", "http:///x", "http://:8080/", "http://user@/x",
+		"http://example.com:65536/", "http://example.com:-1/", "http://example.com:1:2/",
+		"http://[::1", "http://[::1]x/", "http://[fe80::1%25eth0]/", "http://[1.2.3.4]/",
+		"http://exa<mple.com/", "http://example.com\x00/", "http://%zz/", "http://%00/",
+		"http://ab\xff/",
+	} {
+		if key, _, _, err := splitTarget(raw, nil); !errors.Is(err, ErrBadURL) {
+			t.Errorf("splitTarget(%q) = %q, %v; want ErrBadURL", raw, key, err)
+		}
+	}
+}
+
+func TestClientIDNAHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"bücher.de":        "xn--bcher-kva.de",
+		"Bücher.DE":        "xn--bcher-kva.de",
+		"MÜNCHEN.example":  "xn--mnchen-3ya.example",
+		"例え.jp":            "xn--r8jz45g.jp",
+		"b%C3%BCcher.de":   "xn--bcher-kva.de",
+		"bücher\u3002de":   "xn--bcher-kva.de",
+		"under_score.ü.de": "under_score.xn--tda.de",
+	} {
+		if got, err := idnaHost(in); err != nil || got != want {
+			t.Errorf("idnaHost(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"%zz.de", "b\xffcher.de"} {
+		if got, err := idnaHost(bad); err == nil {
+			t.Errorf("idnaHost(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestClientEscapeNoAlloc(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		_, _, _, _ = splitTarget("https://www.example.com/search/results?q=robots#frag", make([]byte, 0, 64))
+	})
+	if n != 0 {
+		t.Errorf("splitTarget of a plain URL allocates %v times", n)
+	}
+}
+
+func FuzzSplitTarget(f *testing.F) {
+	for _, s := range []string{"http://example.com/a?b#c", "https://[::1]:8443/x", "http://bücher.de/é",
+		"HTTP://u:p@EXAMPLE.com:0080", "http://%41.example/", "http://[", "http://a:b:c/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		key, _, path, err := splitTarget(raw, nil)
+		if err != nil {
+			if !errors.Is(err, ErrBadURL) {
+				t.Fatalf("error %v does not wrap ErrBadURL", err)
+			}
+			return
+		}
+		k := string(key)
+		if !strings.HasPrefix(k, "http://") && !strings.HasPrefix(k, "https://") || !strings.Contains(k[8:], ":") {
+			t.Fatalf("key %q", k)
+		}
+		if path == "" || path[0] != '/' {
+			t.Fatalf("path %q", path)
+		}
+		for i := 0; i < len(path); i++ {
+			if c := path[i]; c <= ' ' || c >= 0x7f || c == '#' {
+				t.Fatalf("path %q has byte %#x", path, c)
+			}
+		}
+	})
+}

@@ -1,0 +1,250 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestCacheFreshness(t *testing.T) {
+	checkLeaks(t)
+	date := time.Now().UTC()
+	for _, tc := range []struct {
+		name    string
+		headers []string
+		opts    []Option
+		want    time.Duration
+	}{
+		{"max-age", []string{"Cache-Control", "max-age=3600"}, nil, time.Hour},
+		{"s-maxage wins", []string{"Cache-Control", "max-age=60, s-maxage=7200"}, nil, 2 * time.Hour},
+		{"Expires against Date", []string{"Date", date.Format(http.TimeFormat),
+			"Expires", date.Add(2 * time.Hour).Format(http.TimeFormat)}, nil, 2 * time.Hour},
+		{"max-age over Expires", []string{"Cache-Control", "max-age=600",
+			"Expires", date.Add(2 * time.Hour).Format(http.TimeFormat)}, nil, 10 * time.Minute},
+		{"capped at 24 h", []string{"Cache-Control", "max-age=604800"}, nil, 24 * time.Hour},
+		{"no header", nil, nil, 24 * time.Hour},
+		{"Last-Modified alone", []string{"Last-Modified", date.Add(-1000 * time.Hour).Format(http.TimeFormat)}, nil, 24 * time.Hour},
+		{"cap option", []string{"Cache-Control", "max-age=7200"}, []Option{WithMaxFreshness(time.Hour)}, time.Hour},
+		{"no header, cap option", nil, []Option{WithMaxFreshness(3 * time.Hour)}, 3 * time.Hour},
+		{"max-age=0 floored", []string{"Cache-Control", "max-age=0"}, nil, time.Minute},
+		{"no-store floored", []string{"Cache-Control", "no-store"}, nil, time.Minute},
+		{"Expires in the past", []string{"Expires", "0"}, nil, time.Minute},
+		{"garbage Cache-Control", []string{"Cache-Control", `max-age="`}, nil, 24 * time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := newTestClock()
+			s := newSite(t, serve(200, privateRules, tc.headers...))
+			c := newTestClient(t, append([]Option{WithClock(clock.Now)}, tc.opts...)...)
+			d, err := c.Check(context.Background(), s.URL+"/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.Expires.Sub(clock.Now()); got != tc.want {
+				t.Errorf("fresh for %v, want %v", got, tc.want)
+			}
+			clock.Advance(tc.want - time.Second)
+			_, _ = c.Allowed(context.Background(), s.URL+"/")
+			if s.hits.Load() != 1 {
+				t.Errorf("refetched before expiry")
+			}
+			clock.Advance(time.Second)
+			_, _ = c.Allowed(context.Background(), s.URL+"/")
+			if s.hits.Load() != 2 {
+				t.Errorf("not refetched at expiry")
+			}
+		})
+	}
+}
+
+// TestCacheRevalidation checks that an expired entry is revalidated with
+// its validators and that a 304 keeps the rules and renews freshness.
+func TestCacheRevalidation(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	lastMod := "Sat, 01 Mar 2025 10:00:00 GMT"
+	var mu sync.Mutex
+	var conditional []string
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		conditional = append(conditional, r.Header.Get("If-None-Match")+"|"+r.Header.Get("If-Modified-Since"))
+		mu.Unlock()
+		w.Header().Set("Cache-Control", "max-age=3600")
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Last-Modified", lastMod)
+		_, _ = w.Write([]byte(privateRules))
+	})
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if ok, _ := c.Allowed(ctx, s.URL+"/private"); ok {
+		t.Fatal("first fetch: /private allowed")
+	}
+	clock.Advance(time.Hour)
+	d, err := c.Check(ctx, s.URL+"/private")
+	if d.Allowed || err != nil || d.Status != 200 || !d.Expires.Equal(clock.Now().Add(time.Hour)) || d.Stale {
+		t.Fatalf("after 304: %+v, %v", d, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(conditional) != 2 || conditional[0] != "|" || conditional[1] != `"v1"|`+lastMod {
+		t.Errorf("requests carried validators %q", conditional)
+	}
+	if st := c.Stats(); st.Fetches.NotModified != 1 || st.Fetches.Rules != 1 {
+		t.Errorf("Stats = %+v", st)
+	}
+}
+
+func TestCacheStaleOnError(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if ok, _ := c.Allowed(ctx, s.URL+"/private"); ok {
+		t.Fatal("/private allowed")
+	}
+	fetched := clock.Now()
+	for _, fail := range []http.HandlerFunc{serve(503, ""), serve(429, ""), func(w http.ResponseWriter, r *http.Request) {
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		_ = conn.Close()
+	}} {
+		s.set(fail)
+		clock.Advance(2 * time.Hour)
+		d, err := c.Check(ctx, s.URL+"/private")
+		if d.Allowed || err != nil || !d.Stale || d.Deferred || d.Status != 200 || d.Rule == nil {
+			t.Fatalf("unreachable with a good copy: %+v, %v", d, err)
+		}
+		if ok, err := c.Allowed(ctx, s.URL+"/public"); !ok || err != nil {
+			t.Fatalf("/public from the stale copy: %v, %v", ok, err)
+		}
+	}
+	info, _ := c.Cached(s.URL)
+	if !info.Stale || info.Failures != 3 || info.Err == nil || !info.FetchedAt.Equal(fetched) {
+		t.Errorf("Info = %+v", info)
+	}
+	// The copy stays usable up to 30 days after it was fetched.
+	clock.Advance(30*24*time.Hour - 7*time.Hour)
+	if d, err := c.Check(ctx, s.URL+"/public"); !d.Stale || err != nil {
+		t.Fatalf("29 days on: %+v, %v", d, err)
+	}
+	clock.Advance(2 * time.Hour)
+	d, err := c.Check(ctx, s.URL+"/public")
+	if d.Allowed || !d.Deferred || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("past 30 days: %+v, %v; want deferred", d, err)
+	}
+	s.set(serve(200, "User-agent: *\nDisallow: /public\n"))
+	clock.Advance(2 * time.Hour)
+	if d, err := c.Check(ctx, s.URL+"/public"); d.Allowed || d.Stale || err != nil || d.Rule == nil {
+		t.Fatalf("recovered: %+v, %v", d, err)
+	}
+}
+
+// TestCacheStaleWhileRefreshing checks that while an expired entry is
+// being fetched again, other callers get the old copy at once.
+func TestCacheStaleWhileRefreshing(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	arrived, gate := make(chan struct{}), make(chan struct{})
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-gate
+		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
+	})
+	clock.Advance(time.Minute)
+	refreshed := make(chan Decision)
+	go func() {
+		d, _ := c.Check(ctx, s.URL+"/public")
+		refreshed <- d
+	}()
+	<-arrived
+	d, err := c.Check(ctx, s.URL+"/public")
+	if !d.Allowed || !d.Stale || err != nil {
+		t.Errorf("during refresh: %+v, %v; want the old rules, marked stale", d, err)
+	}
+	close(gate)
+	if d := <-refreshed; d.Allowed || d.Stale {
+		t.Errorf("refreshing caller: %+v; want the new rules", d)
+	}
+	if ok, _ := c.Allowed(ctx, s.URL+"/public"); ok {
+		t.Error("after refresh: old rules")
+	}
+}
+
+func TestCacheLRUEviction(t *testing.T) {
+	checkLeaks(t)
+	c := newTestClient(t, WithCacheSize(2))
+	var sites []*site
+	for range 3 {
+		sites = append(sites, newSite(t, serve(200, privateRules)))
+	}
+	ctx := context.Background()
+	for _, s := range sites {
+		if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := c.Cached(sites[0].URL); ok {
+		t.Error("least recently used authority still cached")
+	}
+	if st := c.Stats(); st.Evictions != 1 || st.Entries != 2 {
+		t.Errorf("Stats = %+v", st)
+	}
+	_, _ = c.Allowed(ctx, sites[0].URL+"/")
+	if sites[0].hits.Load() != 2 {
+		t.Errorf("evicted authority fetched %d times, want 2", sites[0].hits.Load())
+	}
+}
+
+// TestCacheRealClockExpiry checks expiry with the real clock, where a
+// timer marks entries stale.
+func TestCacheRealClockExpiry(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t, WithMaxFreshness(20*time.Millisecond))
+	ctx := context.Background()
+	_, _ = c.Allowed(ctx, s.URL+"/")
+	for s.hits.Load() < 2 {
+		if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := c.Stats(); st.Fetches.Rules < 2 {
+		t.Errorf("Stats = %+v", st)
+	}
+}
+
+func TestCacheAuthorityKeys(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t)
+	ctx := context.Background()
+	port := s.URL[len("http://127.0.0.1:"):]
+	for _, u := range []string{
+		s.URL + "/a", "HTTP://127.0.0.1:" + port + "/b", "http://user:pw@127.0.0.1:" + port + "/c",
+		"http://127.0.0.1:0" + port + "/d#frag",
+	} {
+		if _, err := c.Allowed(ctx, u); err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	if s.hits.Load() != 1 {
+		t.Errorf("one authority fetched %d times", s.hits.Load())
+	}
+	if _, err := strconv.Atoi(port); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,353 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// site is a loopback HTTP server whose handler a test can swap, counting
+// the requests it gets.
+type site struct {
+	*httptest.Server
+	hits atomic.Int64
+	mu   sync.Mutex
+	h    http.HandlerFunc
+}
+
+func newSite(t testing.TB, h http.HandlerFunc) *site {
+	t.Helper()
+	s := &site{h: h}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.hits.Add(1)
+		s.mu.Lock()
+		h := s.h
+		s.mu.Unlock()
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *site) set(h http.HandlerFunc) {
+	s.mu.Lock()
+	s.h = h
+	s.mu.Unlock()
+}
+
+// serve answers every request with status, headers and body.
+func serve(status int, body string, headers ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i+1 < len(headers); i += 2 {
+			w.Header().Set(headers[i], headers[i+1])
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}
+}
+
+// testClock is a clock a test moves by hand.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock {
+	return &testClock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// newTestClient makes a Client on its own transport, closed with the test.
+func newTestClient(t testing.TB, opts ...Option) *Client {
+	t.Helper()
+	tr := &http.Transport{}
+	c := NewClient(append([]Option{WithHTTPClient(&http.Client{Transport: tr})}, opts...)...)
+	t.Cleanup(func() {
+		_ = c.Close()
+		tr.CloseIdleConnections()
+	})
+	return c
+}
+
+// checkLeaks fails the test if it leaves goroutines behind; call it first
+// so it runs after every other cleanup.
+func checkLeaks(t *testing.T) {
+	t.Helper()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+}
+
+const privateRules = "User-agent: *\nDisallow: /private\n"
+
+func TestClientAllowedBasics(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: ExampleBot\nDisallow: /nobot\n\n"+privateRules+
+		"Sitemap: https://example.com/sitemap.xml\n"))
+	c := newTestClient(t, WithUserAgent("ExampleBot/1.0 (+https://example.com/bot)"))
+	ctx := context.Background()
+	if c.Agent() != "ExampleBot" {
+		t.Fatalf("Agent() = %q, want ExampleBot", c.Agent())
+	}
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{"/", true}, {"/nobot", false}, {"/nobot/x?y", false},
+		{"/private", true}, // the named group replaces "*"
+		{"/nobot#fragment", false}, {"?q=1", true},
+	} {
+		got, err := c.Allowed(ctx, s.URL+tc.path)
+		if err != nil || got != tc.want {
+			t.Errorf("Allowed(%q) = %v, %v; want %v", tc.path, got, err, tc.want)
+		}
+	}
+	if n := s.hits.Load(); n != 1 {
+		t.Errorf("server hit %d times, want 1", n)
+	}
+	d, err := c.Check(ctx, s.URL+"/nobot/page")
+	if err != nil || d.Allowed || d.Status != 200 || d.Rule == nil || d.Line != 2 ||
+		d.Rule.Pattern != "/nobot" || d.Outcome != OutcomeRules || d.Deferred || d.Stale {
+		t.Errorf("Check = %+v, %v", d, err)
+	}
+	other := newTestClient(t, WithUserAgent("ExampleBot/1.0"), WithAgent("OtherBot"))
+	if ok, _ := other.Allowed(ctx, s.URL+"/private"); ok {
+		t.Error("WithAgent(OtherBot): /private allowed, want the * group to apply")
+	}
+	if d, _ := c.CheckAgent(ctx, "OtherBot", s.URL+"/private"); d.Allowed {
+		t.Error("CheckAgent(OtherBot): /private allowed")
+	}
+	st := c.Stats()
+	if st.Fetches.Rules != 1 || st.Hits == 0 || st.Misses != 1 || st.Entries != 1 {
+		t.Errorf("Stats = %+v", st)
+	}
+}
+
+func TestClientSendsHeaders(t *testing.T) {
+	checkLeaks(t)
+	got := make(chan http.Header, 1)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			t.Errorf("fetched %q, want /robots.txt", r.URL.Path)
+		}
+		got <- r.Header.Clone()
+		w.WriteHeader(404)
+	})
+	c := newTestClient(t, WithUserAgent("ExampleBot/2.0"), WithFrom("ops@example.com"))
+	if _, err := c.Allowed(context.Background(), s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	h := <-got
+	if h.Get("User-Agent") != "ExampleBot/2.0" || h.Get("From") != "ops@example.com" {
+		t.Errorf("request headers %v", h)
+	}
+}
+
+func TestClientConcurrentColdFetchOnce(t *testing.T) {
+	checkLeaks(t)
+	gate := make(chan struct{})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		<-gate
+		_, _ = w.Write([]byte(privateRules))
+	})
+	c := newTestClient(t)
+	const n = 200
+	var started, done sync.WaitGroup
+	started.Add(n)
+	done.Add(n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			defer done.Done()
+			started.Done()
+			path := "/public"
+			if i%2 == 1 {
+				path = "/private/x"
+			}
+			ok, err := c.Allowed(context.Background(), s.URL+path)
+			if err == nil && ok != (i%2 == 0) {
+				err = errors.New("wrong answer for " + path)
+			}
+			errs <- err
+		}()
+	}
+	started.Wait()
+	for c.Stats().Misses < n/2 { // let most of them queue on the fetch
+		time.Sleep(time.Millisecond)
+	}
+	close(gate)
+	done.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := s.hits.Load(); got != 1 {
+		t.Errorf("robots.txt fetched %d times by %d concurrent checks, want 1", got, n)
+	}
+	if st := c.Stats(); st.Fetches.Total() != 1 || st.InFlight != 0 {
+		t.Errorf("Stats = %+v", st)
+	}
+}
+
+func TestClientCancelledCallerDoesNotCancelFetch(t *testing.T) {
+	checkLeaks(t)
+	arrived := make(chan struct{})
+	gate := make(chan struct{})
+	serverSawCancel := make(chan bool, 1)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-gate
+		serverSawCancel <- r.Context().Err() != nil
+		_, _ = w.Write([]byte(privateRules))
+	})
+	c := newTestClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.Allowed(ctx, s.URL+"/private")
+		first <- err
+	}()
+	<-arrived
+	second := make(chan bool, 1)
+	go func() {
+		ok, _ := c.Allowed(context.Background(), s.URL+"/private")
+		second <- ok
+	}()
+	cancel()
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled caller got %v, want context.Canceled", err)
+	}
+	close(gate)
+	if <-serverSawCancel {
+		t.Error("the shared fetch was cancelled with the first caller")
+	}
+	if ok := <-second; ok {
+		t.Error("second caller: /private allowed")
+	}
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Errorf("after the fetch: %v, %v", ok, err)
+	}
+	if got := s.hits.Load(); got != 1 {
+		t.Errorf("fetched %d times, want 1", got)
+	}
+}
+
+func TestClientHangingServer(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+
+	t.Run("caller context", func(t *testing.T) {
+		c := newTestClient(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		ok, err := c.Allowed(ctx, s.URL+"/x")
+		if ok || !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrDeferred) {
+			t.Errorf("Allowed = %v, %v; want false and the caller's deadline", ok, err)
+		}
+	})
+	t.Run("fetch timeout", func(t *testing.T) {
+		c := newTestClient(t, WithFetchTimeout(50*time.Millisecond))
+		d, err := c.Check(context.Background(), s.URL+"/x")
+		var de *DeferredError
+		if d.Allowed || !d.Deferred || !errors.Is(err, ErrDeferred) ||
+			!errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &de) {
+			t.Fatalf("Check = %+v, %v; want deferred by the fetch timeout", d, err)
+		}
+		if de.Status != 0 || !de.RetryAt.After(time.Now()) {
+			t.Errorf("DeferredError = %+v", de)
+		}
+	})
+}
+
+func TestClientBadURLs(t *testing.T) {
+	c := newTestClient(t)
+	for _, raw := range []string{
+		"", "example.com/x", "ftp://example.com/x", "mailto:a@example.com",
+		"http:/example.com", "http://", "http://:80/x", "http://exa mple.com/",
+		"http://example.com:99999/", "http://example.com:8x/", "http://[::1/",
+		"http://[zz::1]/", "http://ex%zzample.com/", "javascript:alert(1)",
+	} {
+		ok, err := c.Allowed(context.Background(), raw)
+		if ok || !errors.Is(err, ErrBadURL) {
+			t.Errorf("Allowed(%q) = %v, %v; want ErrBadURL", raw, ok, err)
+		}
+	}
+}
+
+func TestClientClosed(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t)
+	if _, err := c.Allowed(context.Background(), s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close()
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Errorf("cached answer after Close = %v, %v", ok, err)
+	}
+	other := httptest.NewServer(serve(200, ""))
+	defer other.Close()
+	if _, err := c.Allowed(context.Background(), other.URL+"/"); !errors.Is(err, ErrClosed) {
+		t.Errorf("uncached after Close: %v, want ErrClosed", err)
+	}
+}
+
+func TestClientIntrospection(t *testing.T) {
+	checkLeaks(t)
+	body := "User-agent: *\nCrawl-delay: 2.5\nDisallow: /x\nSitemap: https://a.example/s.xml\n"
+	s := newSite(t, serve(200, body, "ETag", `"v1"`, "Cache-Control", "max-age=600"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	if _, ok := c.Cached(s.URL + "/"); ok {
+		t.Fatal("Cached before any check")
+	}
+	info, err := c.Lookup(context.Background(), s.URL+"/anything")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Status != 200 || info.Outcome != OutcomeRules || string(info.Body) != body ||
+		info.FinalURL != s.URL+"/robots.txt" || info.ETag != `"v1"` ||
+		!info.FetchedAt.Equal(clock.Now()) || !info.Expires.Equal(clock.Now().Add(10*time.Minute)) ||
+		info.Expired() || info.Robots == nil || info.Err != nil {
+		t.Errorf("Lookup = %+v", info)
+	}
+	if d, ok := info.CrawlDelay(); !ok || d != 2500*time.Millisecond {
+		t.Errorf("CrawlDelay = %v, %v", d, ok)
+	}
+	if sm := info.Sitemaps(); len(sm) != 1 || sm[0] != "https://a.example/s.xml" {
+		t.Errorf("Sitemaps = %v", sm)
+	}
+	wantKey := "http://" + strings.TrimPrefix(s.URL, "http://")
+	if info.Authority != wantKey {
+		t.Errorf("Authority = %q, want %q", info.Authority, wantKey)
+	}
+	clock.Advance(11 * time.Minute)
+	cached, ok := c.Cached(s.URL + "/")
+	if !ok || !cached.Expired() {
+		t.Errorf("Cached after expiry = %+v, %v", cached, ok)
+	}
+	c.Forget(s.URL)
+	if _, ok := c.Cached(s.URL + "/"); ok {
+		t.Error("Cached after Forget")
+	}
+}

@@ -1,0 +1,85 @@
+package robotstxt
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// A Decision is the Client's answer for one URL and what it rests on.
+type Decision struct {
+	// Allowed reports whether the crawler may fetch the URL.
+	Allowed bool
+	// Status is the HTTP status of the robots.txt response the decision
+	// rests on (after redirects), or 0 when none arrived.
+	Status int
+	// Outcome is how that response was read.
+	Outcome Outcome
+	// Expires is when the cached robots.txt goes stale (for a deferred or
+	// stale answer: when the server is asked again).
+	Expires time.Time
+	// Rule is the deciding rule, nil when no rule matched or the outcome
+	// is not OutcomeRules.
+	Rule *Rule
+	// Line is the deciding rule's line in robots.txt, 0 when Rule is nil.
+	Line int
+	// Deferred reports that robots.txt is unreachable and no usable copy
+	// is cached: Allowed is false and the error is a *DeferredError.
+	Deferred bool
+	// Stale reports that the answer comes from an expired or last good
+	// copy, because the server is unreachable or is being asked again.
+	Stale bool
+	// Authority is the normalised authority whose robots.txt applies,
+	// such as "https://example.com:443".
+	Authority string
+}
+
+// ErrDeferred is matched (with errors.Is) by the error returned when
+// robots.txt is unreachable and no usable copy is cached. The crawler
+// should not fetch the URL now and should come back later; errors.As with
+// a *DeferredError tells when.
+var ErrDeferred = errors.New("robotstxt: robots.txt unreachable, try later")
+
+// ErrClosed is returned by checks that need a fetch after Close.
+var ErrClosed = errors.New("robotstxt: client closed")
+
+// A DeferredError says that an authority's robots.txt is unreachable and
+// when to come back.
+type DeferredError struct {
+	// Authority is the normalised authority.
+	Authority string
+	// Status is the HTTP status that made it unreachable (429, 503, …), or
+	// 0 for a network error or timeout.
+	Status int
+	// RetryAt is when the Client will ask the server again; checks before
+	// then get the same answer from cache.
+	RetryAt time.Time
+	// Err is the underlying failure, if known.
+	Err error
+}
+
+// Error describes the failure and when to retry.
+func (e *DeferredError) Error() string {
+	msg := fmt.Sprintf("robotstxt: %s/robots.txt unreachable", e.Authority)
+	if e.Status != 0 {
+		msg += fmt.Sprintf(" (status %d)", e.Status)
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg + "; retry after " + e.RetryAt.UTC().Format(time.RFC3339)
+}
+
+// Unwrap returns ErrDeferred and the underlying failure, so errors.Is
+// matches both.
+func (e *DeferredError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrDeferred}
+	}
+	return []error{ErrDeferred, e.Err}
+}
+
+// RetryAfter returns how long after now to come back.
+func (e *DeferredError) RetryAfter(now time.Time) time.Duration {
+	return max(e.RetryAt.Sub(now), 0)
+}

@@ -1,0 +1,168 @@
+package robotstxt
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// fetchResult is what one robots.txt fetch, redirects included, gave.
+type fetchResult struct {
+	outcome     Outcome
+	status      int // final status; 0 when no response arrived
+	notModified bool
+	body        []byte // UTF-8, at most the body limit
+	header      http.Header
+	finalURL    string
+	err         error // why the result is unreachable or allow-all
+}
+
+// errRedirects is wrapped when redirects cannot lead to a robots.txt.
+var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
+
+// robotsURL turns a normalised authority into the robots.txt URL, leaving
+// out a default port.
+func robotsURL(key string) string {
+	switch {
+	case strings.HasPrefix(key, "https://") && strings.HasSuffix(key, ":443"):
+		key = key[:len(key)-len(":443")]
+	case strings.HasPrefix(key, "http://") && strings.HasSuffix(key, ":80"):
+		key = key[:len(key)-len(":80")]
+	}
+	return key + "/robots.txt"
+}
+
+// fetch gets the robots.txt of the authority key, following redirects, and
+// classifies the response. prev, if not nil, supplies validators for a
+// conditional request.
+func (c *Client) fetch(ctx context.Context, key string, prev *entry) fetchResult {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.fetchTimeout)
+	defer cancel()
+	target := robotsURL(key)
+	seen := map[string]bool{target: true}
+	for hop := 0; ; hop++ {
+		resp, err := c.get(ctx, target, prev)
+		if err != nil {
+			return fetchResult{outcome: OutcomeUnreachable, finalURL: target, err: err}
+		}
+		res := fetchResult{status: resp.StatusCode, header: resp.Header, finalURL: target}
+		if !isRedirect(resp.StatusCode) {
+			c.finish(&res, resp, prev)
+			return res
+		}
+		discard(resp)
+		next, err := resp.Request.URL.Parse(resp.Header.Get("Location"))
+		switch {
+		case resp.Header.Get("Location") == "" || err != nil:
+			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
+		case next.Scheme != "http" && next.Scheme != "https":
+			res.err = fmt.Errorf("%w: redirect to %q", errRedirects, next.Scheme)
+		case hop >= c.cfg.maxRedirects:
+			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, c.cfg.maxRedirects)
+		case seen[next.String()]:
+			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, next)
+		}
+		if res.err != nil {
+			res.outcome = OutcomeAllowAll
+			return res
+		}
+		next.Fragment, next.RawFragment = "", ""
+		target = next.String()
+		seen[target] = true
+	}
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
+}
+
+// get sends one GET with the configured headers and, when prev has them,
+// validators.
+func (c *Client) get(ctx context.Context, target string, prev *entry) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return nil, fmt.Errorf("robotstxt: request for %s: %w", target, err)
+	}
+	req.Header.Set("User-Agent", c.cfg.userAgent)
+	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	if c.cfg.from != "" {
+		req.Header.Set("From", c.cfg.from)
+	}
+	if prev != nil && prev.good() {
+		if prev.etag != "" {
+			req.Header.Set("If-None-Match", prev.etag)
+		}
+		if prev.lastMod != "" {
+			req.Header.Set("If-Modified-Since", prev.lastMod)
+		}
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w", target, err)
+	}
+	return resp, nil
+}
+
+// finish classifies a final response and reads its body when needed.
+func (c *Client) finish(res *fetchResult, resp *http.Response, prev *entry) {
+	defer discard(resp)
+	conditional := resp.Request.Header.Get("If-None-Match") != "" ||
+		resp.Request.Header.Get("If-Modified-Since") != ""
+	if resp.StatusCode == http.StatusNotModified && conditional {
+		res.notModified = true
+		return
+	}
+	res.outcome = c.cfg.policy(resp.StatusCode)
+	if res.outcome != OutcomeRules {
+		if res.outcome == OutcomeUnreachable {
+			res.err = fmt.Errorf("robotstxt: %s answered %s", res.finalURL, resp.Status)
+		}
+		return
+	}
+	body, err := c.readBody(resp)
+	if err != nil {
+		res.outcome = OutcomeUnreachable
+		res.err = fmt.Errorf("robotstxt: reading %s: %w", res.finalURL, err)
+		return
+	}
+	res.body = toUTF8(body, resp.Header.Get("Content-Type"))
+}
+
+// readBody reads at most the body limit after content decoding: the
+// transport's own gzip decoding, or ours when a server sends gzip the
+// transport did not ask for.
+func (c *Client) readBody(resp *http.Response) ([]byte, error) {
+	var r io.Reader = resp.Body
+	if !resp.Uncompressed && strings.EqualFold(strings.TrimSpace(resp.Header.Get("Content-Encoding")), "gzip") {
+		gz, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	body, err := io.ReadAll(io.LimitReader(r, c.cfg.bodyLimit))
+	if err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// discard drains a little of what is left of a body, so the connection
+// can be reused, and closes it.
+func discard(resp *http.Response) {
+	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
+	_ = resp.Body.Close()
+}
+
+// noRedirects is installed as CheckRedirect on the Client's copy of the
+// HTTP client: the Client follows redirects itself.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

@@ -1,0 +1,88 @@
+package robotstxt
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pquerna/cachecontrol/cacheobject"
+)
+
+// freshness returns how long a response with header h may be used,
+// read from Cache-Control (s-maxage, max-age, no-store, no-cache) and
+// Expires against Date, and clamped to [one minute, the freshness cap].
+// A response without such headers is fresh for the cap. ok is false when
+// the response has no freshness headers at all.
+func (c *Client) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
+	cc, err := cacheobject.ParseResponseCacheControl(h.Get("Cache-Control"))
+	explicit := h.Get("Cache-Control") != "" || h.Get("Expires") != ""
+	switch {
+	case err != nil:
+		d = c.cfg.maxFresh
+	case cc.NoStore || cc.NoCachePresent:
+		d = 0
+	default:
+		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
+		if v := h.Get("Expires"); v != "" {
+			t, perr := http.ParseTime(v)
+			if perr != nil {
+				t = time.Unix(1, 0) // "0", "-1": already expired
+			}
+			obj.RespExpiresHeader = t.UTC()
+		}
+		if t, perr := http.ParseTime(h.Get("Date")); perr == nil {
+			obj.RespDateHeader = t.UTC()
+		}
+		var rv cacheobject.ObjectResults
+		cacheobject.ExpirationObject(&obj, &rv)
+		if rv.OutExpirationTime.IsZero() {
+			d, explicit = c.cfg.maxFresh, false
+		} else {
+			d = rv.OutExpirationTime.Sub(now)
+		}
+	}
+	return c.clampFresh(d), explicit
+}
+
+func (c *Client) clampFresh(d time.Duration) time.Duration {
+	low := min(minFreshness, c.cfg.maxFresh)
+	return min(max(d, low), c.cfg.maxFresh)
+}
+
+// backoff returns how long an unreachable result is kept: the server's
+// Retry-After (between one second and the freshness cap) if it sent one,
+// else the base back-off doubled for each earlier consecutive failure, up
+// to the maximum.
+func (c *Client) backoff(now time.Time, h http.Header, failures int) time.Duration {
+	if d, ok := retryAfter(now, h); ok {
+		return min(max(d, time.Second), c.cfg.maxFresh)
+	}
+	d := c.cfg.backoff
+	for i := 1; i < failures && d < c.cfg.maxBackoff; i++ {
+		d *= 2
+	}
+	return min(d, c.cfg.maxBackoff)
+}
+
+// retryAfter reads a Retry-After header in seconds or as an HTTP date.
+func retryAfter(now time.Time, h http.Header) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		return time.Duration(min(secs, int64(1<<33))) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	if date, err := http.ParseTime(h.Get("Date")); err == nil {
+		return t.Sub(date), true
+	}
+	return t.Sub(now), true
+}

@@ -1,0 +1,127 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"hash/maphash"
+	"time"
+)
+
+// Info describes the cached robots.txt of one authority.
+type Info struct {
+	// Authority is the normalised authority, e.g. "https://example.com:443".
+	Authority string
+	// Outcome is how the response was read.
+	Outcome Outcome
+	// Status is the HTTP status the rules rest on, 0 if none arrived.
+	Status int
+	// Robots holds the parsed rules; nil unless Outcome is OutcomeRules.
+	Robots *Robots
+	// Body is the body as parsed, converted to UTF-8 and cut at the body
+	// limit. It is shared with the cache and must not be modified.
+	Body []byte
+	// FinalURL is the robots.txt URL after redirects.
+	FinalURL string
+	// FetchedAt is when the rules were fetched (or last revalidated).
+	FetchedAt time.Time
+	// CheckedAt is when the server was last asked.
+	CheckedAt time.Time
+	// Expires is when the Client asks the server again.
+	Expires time.Time
+	// ETag and LastModified are the validators used to revalidate.
+	ETag, LastModified string
+	// Stale reports that the rules are a last good copy kept while the
+	// server is unreachable.
+	Stale bool
+	// Failures counts consecutive unreachable fetches.
+	Failures int
+	// Err is the last fetch failure, nil after a successful fetch.
+	Err error
+
+	agent string
+	now   func() time.Time
+}
+
+// Expired reports whether the rules are past their expiry.
+func (i *Info) Expired() bool { return !i.now().Before(i.Expires) }
+
+// Sitemaps returns the sitemap URLs listed in robots.txt.
+func (i *Info) Sitemaps() []string {
+	if i.Robots == nil {
+		return nil
+	}
+	return i.Robots.Sitemaps()
+}
+
+// CrawlDelay returns the crawl-delay that applies to the Client's agent.
+func (i *Info) CrawlDelay() (time.Duration, bool) {
+	if i.Robots == nil {
+		return 0, false
+	}
+	return i.Robots.CrawlDelay(i.agent)
+}
+
+// Lookup returns what the Client knows of the robots.txt for rawURL's
+// authority, fetching it first if no fresh copy is cached. Its error is
+// about the lookup (a bad URL, ctx ending, a closed Client); an
+// unreachable robots.txt is reported in Info.Err and Info.Outcome.
+func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
+	var buf [128]byte
+	keyb, _, _, err := splitTarget(rawURL, buf[:0])
+	if err != nil {
+		return nil, err
+	}
+	key := string(keyb)
+	e := c.peek(key)
+	if e == nil || !c.fresh(e) {
+		if e, err = c.load(ctx, key, e); err != nil {
+			return nil, err
+		}
+	}
+	return c.info(e), nil
+}
+
+// Cached is like Lookup but never fetches: it reports what memory holds
+// for rawURL's authority, fresh or not.
+func (c *Client) Cached(rawURL string) (*Info, bool) {
+	var buf [128]byte
+	keyb, _, _, err := splitTarget(rawURL, buf[:0])
+	if err != nil {
+		return nil, false
+	}
+	e := c.peek(string(keyb))
+	if e == nil {
+		return nil, false
+	}
+	return c.info(e), true
+}
+
+// Forget drops rawURL's authority from memory, so the next check fetches
+// its robots.txt again (or reads it from the Store).
+func (c *Client) Forget(rawURL string) {
+	var buf [128]byte
+	if keyb, _, _, err := splitTarget(rawURL, buf[:0]); err == nil {
+		if e := c.peek(string(keyb)); e != nil && c.cache.Remove(maphash.Bytes(c.seed, keyb)) {
+			c.stats.evictions.Add(^uint64(0)) // not an eviction
+		}
+	}
+}
+
+func (c *Client) info(e *entry) *Info {
+	i := &Info{
+		Authority: e.key, Outcome: e.outcome, Status: e.status,
+		Robots: e.robots, Body: e.body, FinalURL: e.finalURL,
+		FetchedAt: e.fetched, CheckedAt: e.checked, Expires: e.expires,
+		ETag: e.etag, LastModified: e.lastMod, Stale: e.stale,
+		Failures: e.failures, agent: c.agent, now: c.cfg.now,
+	}
+	if e.deferErr != nil {
+		i.Err = e.deferErr
+	} else if e.stale {
+		i.Err = e.cause
+		if i.Err == nil && e.errText != "" {
+			i.Err = errors.New(e.errText)
+		}
+	}
+	return i
+}

@@ -1,0 +1,264 @@
+package robotstxt
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Defaults used by NewClient when no option overrides them.
+const (
+	// DefaultUserAgent is the User-Agent header sent by default; its
+	// product token, used for matching, is "robotstxt".
+	DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
+	// DefaultCacheSize is how many authorities the in-process cache holds.
+	DefaultCacheSize = 10000
+	// DefaultMaxFreshness caps how long a robots.txt is used unrevalidated.
+	DefaultMaxFreshness = 24 * time.Hour
+	// DefaultFetchTimeout bounds one robots.txt fetch.
+	DefaultFetchTimeout = 10 * time.Second
+	// DefaultBodyLimit is how many bytes of a body are read (500 KiB).
+	DefaultBodyLimit = 500 << 10
+	// DefaultMaxRedirects is how many consecutive redirects are followed.
+	DefaultMaxRedirects = 5
+	// DefaultStaleWindow is how old a last good copy may be and still
+	// stand in for an unreachable robots.txt.
+	DefaultStaleWindow = 30 * 24 * time.Hour
+	// DefaultBackoff is how long the first unreachable result is cached.
+	DefaultBackoff = time.Minute
+	// DefaultMaxBackoff caps the doubling back-off for unreachable hosts.
+	DefaultMaxBackoff = time.Hour
+	// DefaultStoreTimeout bounds every Store call.
+	DefaultStoreTimeout = 200 * time.Millisecond
+	// DefaultLeasePoll is how often a Client polls the Store while another
+	// process holds the lease.
+	DefaultLeasePoll = 50 * time.Millisecond
+)
+
+const (
+	minFreshness     = time.Minute     // floor for max-age=0, no-store, past Expires
+	storeLogInterval = 5 * time.Second // at most one Store error logged per interval
+	leaseMargin      = 5 * time.Second // lease TTL beyond the fetch timeout
+)
+
+// An Option configures a Client. Options are applied in order by NewClient.
+type Option func(*config)
+
+type config struct {
+	httpClient   *http.Client
+	userAgent    string
+	agent        string
+	agentSet     bool
+	from         string
+	cacheSize    int
+	maxFresh     time.Duration
+	fetchTimeout time.Duration
+	bodyLimit    int64
+	maxRedirects int
+	staleWindow  time.Duration
+	backoff      time.Duration
+	maxBackoff   time.Duration
+	policy       StatusPolicy
+	mode         Mode
+	store        Store
+	storeTimeout time.Duration
+	leaseWait    time.Duration
+	leaseWaitSet bool
+	leasePoll    time.Duration
+	logger       *slog.Logger
+	now          func() time.Time
+	clockSet     bool
+}
+
+func defaultConfig() config {
+	return config{
+		userAgent:    DefaultUserAgent,
+		cacheSize:    DefaultCacheSize,
+		maxFresh:     DefaultMaxFreshness,
+		fetchTimeout: DefaultFetchTimeout,
+		bodyLimit:    DefaultBodyLimit,
+		maxRedirects: DefaultMaxRedirects,
+		staleWindow:  DefaultStaleWindow,
+		backoff:      DefaultBackoff,
+		maxBackoff:   DefaultMaxBackoff,
+		policy:       DefaultStatusPolicy,
+		storeTimeout: DefaultStoreTimeout,
+		leasePoll:    DefaultLeasePoll,
+		now:          time.Now,
+	}
+}
+
+// WithHTTPClient makes the Client fetch robots.txt through hc, so its
+// transport, proxy settings and keep-alive connections are reused. The
+// Client follows redirects itself (see WithMaxRedirects) and ignores
+// hc.CheckRedirect. The default is a client on http.DefaultTransport.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *config) {
+		if hc != nil {
+			c.httpClient = hc
+		}
+	}
+}
+
+// WithUserAgent sets the User-Agent header sent with every robots.txt
+// request. Unless WithAgent is given, the product token used for matching
+// groups is the leading run of [A-Za-z_-] of ua, so
+// "ExampleBot/1.0 (+https://example.com/bot)" matches as "ExampleBot".
+func WithUserAgent(ua string) Option {
+	return func(c *config) { c.userAgent = ua }
+}
+
+// WithAgent sets the product token matched against user-agent lines,
+// overriding the one derived from the User-Agent header.
+func WithAgent(token string) Option {
+	return func(c *config) { c.agent, c.agentSet = token, true }
+}
+
+// WithFrom sets the From header (an e-mail address for the crawler's
+// operator) sent with every robots.txt request. By default none is sent.
+func WithFrom(email string) Option {
+	return func(c *config) { c.from = email }
+}
+
+// WithCacheSize bounds the in-process cache to n authorities (default
+// 10,000). The least recently used authority is evicted first.
+func WithCacheSize(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.cacheSize = n
+		}
+	}
+}
+
+// WithMaxFreshness caps how long a fetched robots.txt is used before it is
+// revalidated (default 24 hours, as RFC 9309 asks). Responses without
+// caching headers are fresh for this long.
+func WithMaxFreshness(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.maxFresh = d
+		}
+	}
+}
+
+// WithFetchTimeout bounds one robots.txt fetch, redirects and body
+// included (default 10 seconds). A fetch that times out counts as
+// unreachable.
+func WithFetchTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.fetchTimeout = d
+		}
+	}
+}
+
+// WithBodyLimit sets how many bytes of a robots.txt body are read, after
+// content decoding (default 500 KiB, the minimum RFC 9309 allows). The rest
+// of a longer body is ignored.
+func WithBodyLimit(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.bodyLimit = n
+		}
+	}
+}
+
+// WithMaxRedirects sets how many consecutive redirects are followed
+// (default 5). A robots.txt behind more redirects is treated as
+// unavailable, which allows everything. Zero follows none.
+func WithMaxRedirects(n int) Option {
+	return func(c *config) {
+		if n >= 0 {
+			c.maxRedirects = n
+		}
+	}
+}
+
+// WithStaleWindow sets how old the last good copy of a robots.txt may be
+// and still be used while the host is unreachable (default 30 days).
+func WithStaleWindow(d time.Duration) Option {
+	return func(c *config) {
+		if d >= 0 {
+			c.staleWindow = d
+		}
+	}
+}
+
+// WithBackoff sets how long an unreachable result is cached before the
+// host is asked again: base after the first failure, doubling with each
+// further consecutive failure up to max (defaults 1 minute and 1 hour). A
+// Retry-After header overrides it, up to the freshness cap.
+func WithBackoff(base, max time.Duration) Option {
+	return func(c *config) {
+		if base > 0 {
+			c.backoff = base
+		}
+		if max > 0 {
+			c.maxBackoff = max
+		}
+	}
+}
+
+// WithStatusPolicy replaces the mapping from HTTP status codes to
+// outcomes (default DefaultStatusPolicy; LegacyStatusPolicy treats 401 and
+// 403 as disallow all).
+func WithStatusPolicy(p StatusPolicy) Option {
+	return func(c *config) {
+		if p != nil {
+			c.policy = p
+		}
+	}
+}
+
+// WithMode selects how fetched files are parsed and matched: Google
+// (default) or RFC9309.
+func WithMode(m Mode) Option {
+	return func(c *config) { c.mode = m }
+}
+
+// WithStore adds a shared second-level cache, consulted on a memory miss
+// and written after every fetch. If s also implements Leaser, processes
+// sharing s fetch each robots.txt once between them.
+func WithStore(s Store) Option {
+	return func(c *config) { c.store = s }
+}
+
+// WithStoreTimeout bounds every single Store call (default 200 ms). A Store
+// that is slower counts as failing, and the Client goes on without it.
+func WithStoreTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.storeTimeout = d
+		}
+	}
+}
+
+// WithLeaseWait bounds how long a Client waits for another process that
+// holds the Store lease on an authority to publish its result, before it
+// fetches the robots.txt itself (default: the fetch timeout). Polling
+// happens every poll interval (default 50 ms; zero keeps it).
+func WithLeaseWait(wait, poll time.Duration) Option {
+	return func(c *config) {
+		if wait >= 0 {
+			c.leaseWait, c.leaseWaitSet = wait, true
+		}
+		if poll > 0 {
+			c.leasePoll = poll
+		}
+	}
+}
+
+// WithLogger sets where the Client logs fetch failures and Store errors
+// (rate-limited). The default discards everything.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.logger = l }
+}
+
+// WithClock replaces time.Now, for tests that move time forward.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now != nil {
+			c.now, c.clockSet = now, true
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package robotstxt
+
+import "sync/atomic"
+
+// Stats counts what a Client has done since it was made.
+type Stats struct {
+	// Hits are checks answered from a fresh in-memory entry.
+	Hits uint64
+	// Misses are checks that found no fresh in-memory entry.
+	Misses uint64
+	// StaleServed are checks answered from an expired copy while it was
+	// being fetched again, or from a last good copy of an unreachable host.
+	StaleServed uint64
+	// Deferred are checks answered with ErrDeferred.
+	Deferred uint64
+	// Fetches counts completed robots.txt fetches by result.
+	Fetches FetchStats
+	// Evictions are entries dropped by the LRU to make room.
+	Evictions uint64
+	// InFlight is the number of fetches under way now.
+	InFlight int64
+	// Entries is the number of authorities in memory now.
+	Entries int
+	// Store counts traffic to the shared Store.
+	Store StoreStats
+}
+
+// FetchStats counts fetches by what they gave.
+type FetchStats struct {
+	Rules       uint64 // 2xx, parsed
+	AllowAll    uint64 // unavailable: 4xx, too many redirects
+	DisallowAll uint64 // e.g. 401/403 under LegacyStatusPolicy
+	Unreachable uint64 // 429, 5xx, network errors, timeouts
+	NotModified uint64 // 304 on revalidation
+}
+
+// Total returns the number of fetches.
+func (f FetchStats) Total() uint64 {
+	return f.Rules + f.AllowAll + f.DisallowAll + f.Unreachable + f.NotModified
+}
+
+// StoreStats counts Store traffic.
+type StoreStats struct {
+	Hits       uint64 // fresh entries found in the Store
+	Misses     uint64 // nothing usable found (absent, expired, corrupt)
+	Errors     uint64 // failed or timed-out Store calls
+	Sets       uint64 // entries written
+	LeaseWaits uint64 // times another process held the lease and we waited
+}
+
+type counters struct {
+	hits, misses, stale, deferred, evictions atomic.Uint64
+	rules, allowAll, disallowAll             atomic.Uint64
+	unreachable, notModified                 atomic.Uint64
+	inFlight                                 atomic.Int64
+	storeHits, storeMisses, storeErrors      atomic.Uint64
+	storeSets, leaseWaits                    atomic.Uint64
+}
+
+// Stats returns a snapshot of the Client's counters.
+func (c *Client) Stats() Stats {
+	s := &c.stats
+	return Stats{
+		Hits: s.hits.Load(), Misses: s.misses.Load(),
+		StaleServed: s.stale.Load(), Deferred: s.deferred.Load(),
+		Fetches: FetchStats{
+			Rules: s.rules.Load(), AllowAll: s.allowAll.Load(),
+			DisallowAll: s.disallowAll.Load(), Unreachable: s.unreachable.Load(),
+			NotModified: s.notModified.Load(),
+		},
+		Evictions: s.evictions.Load(),
+		InFlight:  s.inFlight.Load(),
+		Entries:   c.cache.Len(),
+		Store:     c.StoreStats(),
+	}
+}
+
+// StoreStats returns a snapshot of the Store counters alone, for fleet
+// tests that count shared-cache traffic.
+func (c *Client) StoreStats() StoreStats {
+	s := &c.stats
+	return StoreStats{
+		Hits: s.storeHits.Load(), Misses: s.storeMisses.Load(),
+		Errors: s.storeErrors.Load(), Sets: s.storeSets.Load(),
+		LeaseWaits: s.leaseWaits.Load(),
+	}
+}
+
+func (s *counters) countFetch(o Outcome, notModified bool) {
+	switch {
+	case notModified:
+		s.notModified.Add(1)
+	case o == OutcomeRules:
+		s.rules.Add(1)
+	case o == OutcomeAllowAll:
+		s.allowAll.Add(1)
+	case o == OutcomeDisallowAll:
+		s.disallowAll.Add(1)
+	default:
+		s.unreachable.Add(1)
+	}
+}

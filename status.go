@@ -1,0 +1,68 @@
+package robotstxt
+
+// An Outcome is what a robots.txt response means for crawling its
+// authority.
+type Outcome uint8
+
+const (
+	// OutcomeRules means the body was parsed and its rules apply (2xx).
+	OutcomeRules Outcome = iota
+	// OutcomeAllowAll means robots.txt is unavailable (most 4xx, too many
+	// redirects): everything may be crawled.
+	OutcomeAllowAll
+	// OutcomeDisallowAll means nothing may be crawled, and the answer is
+	// final for as long as it is fresh (401 and 403 under
+	// LegacyStatusPolicy).
+	OutcomeDisallowAll
+	// OutcomeUnreachable means robots.txt could not be obtained (429, 5xx,
+	// network errors, timeouts): the last good copy is used if there is
+	// one, otherwise nothing may be crawled and the caller is told to come
+	// back later.
+	OutcomeUnreachable
+)
+
+// String returns the outcome's name.
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeRules:
+		return "rules"
+	case OutcomeAllowAll:
+		return "allow-all"
+	case OutcomeDisallowAll:
+		return "disallow-all"
+	case OutcomeUnreachable:
+		return "unreachable"
+	}
+	return "unknown"
+}
+
+// A StatusPolicy maps the HTTP status of a final (non-redirect) robots.txt
+// response to an outcome. The Client handles redirects and 304 Not
+// Modified itself before consulting the policy; network errors and
+// timeouts are always OutcomeUnreachable.
+type StatusPolicy func(status int) Outcome
+
+// DefaultStatusPolicy follows RFC 9309: 2xx parses the body, 4xx other
+// than 429 (401 and 403 included) allows everything, and 429, 5xx and any
+// other code are unreachable.
+func DefaultStatusPolicy(status int) Outcome {
+	switch {
+	case status >= 200 && status <= 299:
+		return OutcomeRules
+	case status == 429:
+		return OutcomeUnreachable
+	case status >= 400 && status <= 499:
+		return OutcomeAllowAll
+	}
+	return OutcomeUnreachable
+}
+
+// LegacyStatusPolicy is DefaultStatusPolicy except that 401 Unauthorized
+// and 403 Forbidden disallow everything, as the 1996 draft and many older
+// crawlers read them.
+func LegacyStatusPolicy(status int) Outcome {
+	if status == 401 || status == 403 {
+		return OutcomeDisallowAll
+	}
+	return DefaultStatusPolicy(status)
+}

@@ -1,0 +1,248 @@
+package robotstxt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// memStore is an in-process Store and Leaser, standing in for Redis.
+type memStore struct {
+	mu     sync.Mutex
+	vals   map[string][]byte
+	leases map[string]bool
+	fail   error         // returned by every call when set
+	block  chan struct{} // every call waits on it (and its context) when set
+}
+
+func newMemStore() *memStore {
+	return &memStore{vals: map[string][]byte{}, leases: map[string]bool{}}
+}
+
+func (m *memStore) wait(ctx context.Context) error {
+	m.mu.Lock()
+	block, fail := m.block, m.fail
+	m.mu.Unlock()
+	if block != nil {
+		select {
+		case <-block:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return fail
+}
+
+func (m *memStore) Get(ctx context.Context, key string) ([]byte, error) {
+	if err := m.wait(ctx); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.vals[key]
+	if !ok {
+		return nil, ErrCacheMiss
+	}
+	return bytes.Clone(v), nil
+}
+
+func (m *memStore) Set(ctx context.Context, key string, v []byte, ttl time.Duration) error {
+	if err := m.wait(ctx); err != nil {
+		return err
+	}
+	if ttl <= 0 {
+		return errors.New("memStore: ttl must be positive")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.vals[key] = bytes.Clone(v)
+	return nil
+}
+
+func (m *memStore) Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error) {
+	if err := m.wait(ctx); err != nil {
+		return nil, false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.leases[key] {
+		return nil, false, nil
+	}
+	m.leases[key] = true
+	return func() {
+		m.mu.Lock()
+		delete(m.leases, key)
+		m.mu.Unlock()
+	}, true, nil
+}
+
+func (m *memStore) get(key string) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.vals[key]
+}
+
+func authorityOf(s *site) string { return s.URL }
+
+func TestCacheStoreSharedBetweenClients(t *testing.T) {
+	checkLeaks(t)
+	store := newMemStore()
+	s := newSite(t, serve(200, privateRules, "ETag", `"e"`))
+	a := newTestClient(t, WithStore(store))
+	b := newTestClient(t, WithStore(store))
+	ctx := context.Background()
+	if ok, err := a.Allowed(ctx, s.URL+"/private"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if store.get(authorityOf(s)) == nil {
+		t.Fatalf("nothing stored under %q", authorityOf(s))
+	}
+	if ok, err := b.Allowed(ctx, s.URL+"/private"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if s.hits.Load() != 1 {
+		t.Errorf("fetched %d times by two clients sharing a Store", s.hits.Load())
+	}
+	if st := b.StoreStats(); st.Hits != 1 || st.Misses != 0 || st.Errors != 0 {
+		t.Errorf("second client StoreStats = %+v", st)
+	}
+	if st := a.Stats().Store; st.Misses != 1 || st.Sets != 1 {
+		t.Errorf("first client Store stats = %+v", st)
+	}
+	info, _ := b.Cached(s.URL)
+	if info.ETag != `"e"` || info.Status != 200 || string(info.Body) != privateRules {
+		t.Errorf("entry from the Store: %+v", info)
+	}
+}
+
+func TestCacheStoreCorruptValueIsAMiss(t *testing.T) {
+	checkLeaks(t)
+	store := newMemStore()
+	s := newSite(t, serve(200, privateRules))
+	for _, bad := range [][]byte{nil, {0}, {EntryEncodingVersion + 1, 0, 0}, {EntryEncodingVersion, 9, 0, 1}, []byte("garbage garbage")} {
+		_ = store.Set(context.Background(), authorityOf(s), bad, time.Minute)
+		c := newTestClient(t, WithStore(store))
+		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+			t.Fatalf("value %q: %v, %v", bad, ok, err)
+		}
+		if st := c.StoreStats(); st.Misses != 1 || st.Sets != 1 {
+			t.Errorf("value %q: %+v", bad, st)
+		}
+		if v := store.get(authorityOf(s)); len(v) == 0 || v[0] != EntryEncodingVersion {
+			t.Errorf("value %q not overwritten", bad)
+		}
+	}
+}
+
+func TestCacheStoreErrorsNeverReachCaller(t *testing.T) {
+	checkLeaks(t)
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	store := newMemStore()
+	store.fail = errors.New("connection refused")
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t, WithStore(store), WithLogger(logger))
+	ctx := context.Background()
+	for i := range 3 {
+		c.Forget(s.URL)
+		if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil {
+			t.Fatalf("check %d with a failing Store: %v, %v", i, ok, err)
+		}
+	}
+	if st := c.StoreStats(); st.Errors != 9 { // Get, Lease, Set per fetch
+		t.Errorf("StoreStats = %+v", st)
+	}
+	if n := strings.Count(logs.String(), "robots.txt store failed"); n != 1 {
+		t.Errorf("logged %d store errors, want 1 (rate-limited):\n%s", n, logs.String())
+	}
+}
+
+func TestCacheStoreTimeout(t *testing.T) {
+	checkLeaks(t)
+	store := newMemStore()
+	store.block = make(chan struct{}) // never closed: every call hangs
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t, WithStore(store), WithStoreTimeout(20*time.Millisecond))
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Fatalf("hanging Store: %v, %v", ok, err)
+	}
+	if st := c.StoreStats(); st.Errors != 3 {
+		t.Errorf("StoreStats = %+v", st)
+	}
+}
+
+func TestCacheStoreLeaseWait(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	s := newSite(t, serve(200, privateRules))
+	key := authorityOf(s)
+
+	t.Run("holder delivers", func(t *testing.T) {
+		store := newMemStore()
+		release, ok, _ := store.Lease(context.Background(), key, time.Minute)
+		if !ok {
+			t.Fatal("could not take the lease")
+		}
+		defer release()
+		c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithLeaseWait(time.Minute, 5*time.Millisecond))
+		done := make(chan error, 1)
+		go func() {
+			ok, err := c.Allowed(context.Background(), s.URL+"/private")
+			if err == nil && ok {
+				err = errors.New("/private allowed")
+			}
+			done <- err
+		}()
+		for c.StoreStats().LeaseWaits == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		other := &entry{key: key, outcome: OutcomeRules, status: 200, body: []byte(privateRules),
+			fetched: clock.Now(), checked: clock.Now(), expires: clock.Now().Add(time.Hour)}
+		_ = store.Set(context.Background(), key, encodeEntry(other), time.Hour)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if s.hits.Load() != 0 {
+			t.Errorf("fetched %d times though the lease holder delivered", s.hits.Load())
+		}
+		if st := c.StoreStats(); st.LeaseWaits != 1 || st.Hits != 1 {
+			t.Errorf("StoreStats = %+v", st)
+		}
+	})
+	t.Run("holder never delivers", func(t *testing.T) {
+		store := newMemStore()
+		_, _, _ = store.Lease(context.Background(), key, time.Minute)
+		c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithLeaseWait(20*time.Millisecond, 5*time.Millisecond))
+		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+			t.Fatalf("Allowed = %v, %v", ok, err)
+		}
+		if s.hits.Load() != 1 || store.get(key) == nil {
+			t.Errorf("after the wait: %d fetches, stored %v", s.hits.Load(), store.get(key) != nil)
+		}
+	})
+}
+
+func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	store := newMemStore()
+	s := newSite(t, serve(503, ""))
+	key := authorityOf(s)
+	old := &entry{key: key, outcome: OutcomeRules, status: 200, body: []byte(privateRules),
+		fetched: clock.Now().Add(-48 * time.Hour), checked: clock.Now().Add(-48 * time.Hour),
+		expires: clock.Now().Add(-24 * time.Hour), etag: `"old"`}
+	_ = store.Set(context.Background(), key, encodeEntry(old), time.Hour)
+	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	d, err := c.Check(context.Background(), s.URL+"/private")
+	if d.Allowed || !d.Stale || err != nil {
+		t.Fatalf("unreachable with an expired Store copy: %+v, %v", d, err)
+	}
+	if st := c.StoreStats(); st.Misses != 1 || st.Sets != 1 {
+		t.Errorf("StoreStats = %+v", st)
+	}
+}

@@ -1,0 +1,126 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+)
+
+// fromStore looks key up in the Store. It returns a fresh entry, or else
+// nil and whichever of prev and the Store's expired copy is more recent,
+// to revalidate from and fall back on.
+func (c *Client) fromStore(key string, prev *entry) (fresh, newer *entry) {
+	e := c.storeGet(key)
+	switch {
+	case e == nil:
+		c.stats.storeMisses.Add(1)
+		return nil, prev
+	case e.fresh(c.cfg.now()):
+		c.stats.storeHits.Add(1)
+		return e, nil
+	}
+	c.stats.storeMisses.Add(1)
+	if prev == nil || e.checked.After(prev.checked) {
+		return nil, e
+	}
+	return nil, prev
+}
+
+// storeGet fetches and decodes key's value; nil when absent, unreadable
+// or the Store fails.
+func (c *Client) storeGet(key string) *entry {
+	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
+	defer cancel()
+	b, err := c.cfg.store.Get(ctx, key)
+	if errors.Is(err, ErrCacheMiss) {
+		return nil
+	}
+	if err != nil {
+		c.storeError("get", key, err)
+		return nil
+	}
+	e, err := decodeEntry(key, b)
+	if err != nil {
+		c.logStore("decode", key, err)
+		return nil
+	}
+	return e.finish(c.cfg.mode)
+}
+
+// awaitLease takes the Store's lease on key when the Store is a Leaser. If
+// it gets the lease it returns release, to call after publishing. If
+// another process holds it, it polls the Store for that process's result
+// for up to the lease wait; nil means fetch anyway.
+func (c *Client) awaitLease(key string) (e *entry, release func()) {
+	l, ok := c.cfg.store.(Leaser)
+	if !ok {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
+	release, got, err := l.Lease(ctx, key, c.cfg.fetchTimeout+leaseMargin)
+	cancel()
+	switch {
+	case err != nil:
+		c.storeError("lease", key, err)
+		return nil, nil
+	case got:
+		return nil, release
+	}
+	c.stats.leaseWaits.Add(1)
+	deadline := time.Now().Add(c.cfg.leaseWait)
+	tick := time.NewTicker(c.cfg.leasePoll)
+	defer tick.Stop()
+	for time.Now().Before(deadline) {
+		select {
+		case <-c.base.Done():
+			return nil, nil
+		case <-tick.C:
+		}
+		if e := c.storeGet(key); e != nil && e.fresh(c.cfg.now()) {
+			c.stats.storeHits.Add(1)
+			return e, nil
+		}
+	}
+	return nil, nil
+}
+
+// storeSet writes e to the Store, kept for its freshness plus, for a good
+// copy, the stale window in which it may stand in for an unreachable host.
+func (c *Client) storeSet(key string, e *entry) {
+	if c.cfg.store == nil {
+		return
+	}
+	ttl := e.expires.Sub(c.cfg.now())
+	if e.good() {
+		ttl += c.cfg.staleWindow
+	}
+	ttl = max(ttl, time.Second)
+	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
+	defer cancel()
+	if err := c.cfg.store.Set(ctx, key, encodeEntry(e), ttl); err != nil {
+		c.storeError("set", key, err)
+		return
+	}
+	c.stats.storeSets.Add(1)
+}
+
+func (c *Client) storeError(op, key string, err error) {
+	c.stats.storeErrors.Add(1)
+	c.logStore(op, key, err)
+}
+
+// logStore logs a Store problem, at most one line per storeLogInterval;
+// the line counts the ones left out since the previous.
+func (c *Client) logStore(op, key string, err error) {
+	now := time.Now().UnixNano()
+	last := c.lastStoreLog.Load()
+	if now-last < int64(storeLogInterval) || !c.lastStoreLog.CompareAndSwap(last, now) {
+		c.quietErrors.Add(1)
+		return
+	}
+	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt store failed",
+		slog.String("op", op), slog.String("authority", key),
+		slog.String("error", err.Error()),
+		slog.Int64("suppressed", c.quietErrors.Swap(0)))
+}
