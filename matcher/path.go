@@ -15,13 +15,13 @@ func Path(url string) string {
 		start = 2
 	}
 	rest := url[start:]
-	early := strings.IndexAny(rest, "/?;")
+	early := indexPathStart(rest)
 	proto := strings.Index(rest, "://")
 	authEnd := 0
 	if proto >= 0 && (early < 0 || proto < early) {
 		authEnd = proto + 3
 	}
-	i := strings.IndexAny(rest[authEnd:], "/?;")
+	i := indexPathStart(rest[authEnd:])
 	if i < 0 {
 		return "/"
 	}
@@ -37,4 +37,16 @@ func Path(url string) string {
 		return "/" + p
 	}
 	return p
+}
+
+// indexPathStart returns the index of the first '/', '?' or ';' in s, or
+// -1. A plain loop: strings.IndexAny builds a table on every call, which
+// costs more than the short scans here.
+func indexPathStart(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
+			return i
+		}
+	}
+	return -1
 }
