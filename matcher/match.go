@@ -73,7 +73,7 @@ func (s Shape) Match(pattern, path string) bool {
 // matchWild matches a pattern that may contain '*' and has no final '$';
 // end says whether the match must reach the end of path.
 func matchWild(pat, path string, end bool) bool {
-	i := strings.IndexByte(pat, '*')
+	i := indexStar(pat)
 	if i < 0 {
 		if end {
 			return path == pat
@@ -86,7 +86,7 @@ func matchWild(pat, path string, end bool) bool {
 	pos := i
 	pat = pat[i+1:]
 	for {
-		j := strings.IndexByte(pat, '*')
+		j := indexStar(pat)
 		if j < 0 {
 			break
 		}
@@ -104,6 +104,17 @@ func matchWild(pat, path string, end bool) bool {
 		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
 	}
 	return strings.Contains(path[pos:], pat)
+}
+
+// indexStar returns the index of the first '*' in pat, or -1. Patterns
+// are short, and a plain loop beats the set-up of a vectorised search.
+func indexStar(pat string) int {
+	for i := 0; i < len(pat); i++ {
+		if pat[i] == '*' {
+			return i
+		}
+	}
+	return -1
 }
 
 // IndexDir reports whether pattern is an allow pattern that Google's
