@@ -11,7 +11,7 @@ import (
 // nil and whichever of prev and the Store's expired copy is more recent,
 // to revalidate from and fall back on.
 func (c *Client) fromStore(key string, prev *entry) (fresh, newer *entry) {
-	e := c.storeGet(key)
+	e, _ := c.storeGet(key)
 	switch {
 	case e == nil:
 		c.stats.storeMisses.Add(1)
@@ -28,24 +28,24 @@ func (c *Client) fromStore(key string, prev *entry) (fresh, newer *entry) {
 }
 
 // storeGet fetches and decodes key's value; nil when absent, unreadable
-// or the Store fails.
-func (c *Client) storeGet(key string) *entry {
+// or the Store fails. failed reports a Store failure (not a miss).
+func (c *Client) storeGet(key string) (e *entry, failed bool) {
 	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
 	defer cancel()
 	b, err := c.cfg.store.Get(ctx, key)
 	if errors.Is(err, ErrCacheMiss) {
-		return nil
+		return nil, false
 	}
 	if err != nil {
 		c.storeError("get", key, err)
-		return nil
+		return nil, true
 	}
-	e, err := decodeEntry(key, b)
+	e, err = decodeEntry(key, b)
 	if err != nil {
 		c.logStore("decode", key, err)
-		return nil
+		return nil, false
 	}
-	return e.finish(c.cfg.mode)
+	return e.finish(c.cfg.mode), false
 }
 
 // awaitLease takes the Store's lease on key when the Store is a Leaser. If
@@ -65,6 +65,13 @@ func (c *Client) awaitLease(key string) (e *entry, release func()) {
 		c.storeError("lease", key, err)
 		return nil, nil
 	case got:
+		// The previous holder may have published between our miss and
+		// our lease: look once more before fetching.
+		if e, _ := c.storeGet(key); e != nil && e.fresh(c.cfg.now()) {
+			release()
+			c.stats.storeHits.Add(1)
+			return e, nil
+		}
 		return nil, release
 	}
 	c.stats.leaseWaits.Add(1)
@@ -77,9 +84,15 @@ func (c *Client) awaitLease(key string) (e *entry, release func()) {
 			return nil, nil
 		case <-tick.C:
 		}
-		if e := c.storeGet(key); e != nil && e.fresh(c.cfg.now()) {
+		e, failed := c.storeGet(key)
+		if e != nil && e.fresh(c.cfg.now()) {
 			c.stats.storeHits.Add(1)
 			return e, nil
+		}
+		if failed {
+			// The Store is failing: the holder's result cannot reach us
+			// through it, so fetch ourselves now.
+			return nil, nil
 		}
 	}
 	return nil, nil

@@ -1,0 +1,126 @@
+package redisstore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// benchFleet serves the median corpus file as every site's robots.txt and
+// returns the web and a Redis client.
+func benchFleet(b *testing.B) (*web, string, *redis.Client) {
+	b.Helper()
+	name, body := medianCorpusFile(b)
+	b.Logf("robots.txt: corpus %s, %d bytes", name, len(body))
+	srv, rdb := newRedis(b)
+	w := newWeb(b, 0)
+	w.body = body
+	return w, srv.Addr(), rdb
+}
+
+// BenchmarkAllowedMemoryHit: Allowed answered from the process's memory,
+// with a Redis Store configured (Redis is not touched).
+func BenchmarkAllowedMemoryHit(b *testing.B) {
+	w, addr, _ := benchFleet(b)
+	c := newProcess(b, addr, w)
+	url := "http://bench.test/some/path/page.html"
+	if _, err := c.Allowed(b.Context(), url); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Allowed(b.Context(), url); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAllowedRedisHit: Allowed missing memory and served from Redis
+// (GET, decode, parse the median file, match). The process caches one
+// site and alternates between two, so every check misses memory.
+func BenchmarkAllowedRedisHit(b *testing.B) {
+	w, addr, _ := benchFleet(b)
+	urls := []string{"http://bench-a.test/some/path/page.html", "http://bench-b.test/some/path/page.html"}
+	warm := newProcess(b, addr, w)
+	for _, u := range urls {
+		if _, err := warm.Allowed(b.Context(), u); err != nil {
+			b.Fatal(err)
+		}
+	}
+	c := newProcess(b, addr, w, robotstxt.WithCacheSize(1))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := c.Allowed(b.Context(), urls[i%2]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.StopTimer()
+	if n := w.fetchCount(""); n != len(urls) {
+		b.Fatalf("%d robots.txt fetches, want %d: checks were not served from Redis", n, len(urls))
+	}
+	if st := c.Stats().Store; st.Hits < uint64(i) {
+		b.Fatalf("%d Store hits for %d checks", st.Hits, i)
+	}
+}
+
+// BenchmarkRedisBytesPerAuthority stores the median corpus file for 1000
+// sites through the Client and reports what one site costs in Redis: the
+// encoded value, MEMORY USAGE of its key, and the growth of used_memory
+// divided by the sites. The timed loop is a Store Get of one such value.
+func BenchmarkRedisBytesPerAuthority(b *testing.B) {
+	w, addr, rdb := benchFleet(b)
+	const sites = 1000
+	before := usedMemory(b, rdb)
+	c := newProcess(b, addr, w)
+	for _, h := range hosts("mem", sites) {
+		if _, err := c.Allowed(b.Context(), "http://"+h+"/"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	after := usedMemory(b, rdb)
+	key := DefaultPrefix + "{http://mem0.test:80}"
+	value := rdb.StrLen(b.Context(), key).Val()
+	usage, err := rdb.MemoryUsage(b.Context(), key).Result()
+	if err != nil || value == 0 {
+		b.Fatalf("key %s: %d bytes, MEMORY USAGE %d, %v", key, value, usage, err)
+	}
+
+	s := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Get(b.Context(), "http://mem0.test:80"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// After the loop: b.Loop's timer reset clears metrics reported before.
+	b.ReportMetric(float64(value), "value-B/site")
+	b.ReportMetric(float64(usage), "key-B/site")
+	b.ReportMetric(float64(after-before)/sites, "used-B/site")
+}
+
+// usedMemory returns Redis' used_memory in bytes.
+func usedMemory(b *testing.B, rdb *redis.Client) int64 {
+	b.Helper()
+	info, err := rdb.Info(b.Context(), "memory").Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(info) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		}
+	}
+	b.Fatal(fmt.Errorf("no used_memory in INFO memory"))
+	return 0
+}

@@ -1,0 +1,70 @@
+package redisstore
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/robotsgate/robotstxt/internal/redistest"
+)
+
+// newCluster starts a one-node Redis Cluster owning all 16384 slots and
+// returns a cluster client on it.
+func newCluster(t *testing.T) *redis.ClusterClient {
+	t.Helper()
+	srv := redistest.Start(t, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+	node := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	defer node.Close()
+	if err := node.ClusterAddSlotsRange(t.Context(), 0, 16383).Err(); err != nil {
+		t.Fatalf("CLUSTER ADDSLOTSRANGE: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(node.ClusterInfo(t.Context()).Val(), "cluster_state:ok") {
+		if time.Now().After(deadline) {
+			t.Fatal("one-node cluster never reached cluster_state:ok")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{srv.Addr()}})
+	t.Cleanup(func() { _ = cc.Close() })
+	return cc
+}
+
+// TestClusterSlotsAndCommands: on Redis Cluster, an authority's value and
+// lease keys hash to one slot (so a future multi-key script stays legal and
+// a resharding moves them together), and every Store operation works
+// through a ClusterClient.
+func TestClusterSlotsAndCommands(t *testing.T) {
+	cc := newCluster(t)
+	ctx := t.Context()
+	for _, prefix := range []string{DefaultPrefix, "fleet-a:"} {
+		s := New(cc, WithPrefix(prefix), WithLogger(quietLogger))
+		for _, auth := range []string{authority, "http://[::1]:8080", "https://xn--bcher-kva.example:443", "http://a:80"} {
+			v := cc.ClusterKeySlot(ctx, s.valueKey(auth)).Val()
+			l := cc.ClusterKeySlot(ctx, s.leaseKey(auth)).Val()
+			tag := cc.ClusterKeySlot(ctx, auth).Val()
+			if v != l || v != tag {
+				t.Errorf("prefix %q, %s: value slot %d, lease slot %d, authority slot %d; want all equal", prefix, auth, v, l, tag)
+			}
+		}
+		if err := s.Set(ctx, authority, []byte("v"), time.Minute); err != nil {
+			t.Fatalf("Set on cluster: %v", err)
+		}
+		if got, err := s.Get(ctx, authority); err != nil || string(got) != "v" {
+			t.Fatalf("Get on cluster = %q, %v", got, err)
+		}
+		release, ok, err := s.Lease(ctx, authority, time.Minute)
+		if err != nil || !ok {
+			t.Fatalf("Lease on cluster: ok=%v err=%v", ok, err)
+		}
+		if _, ok, err := s.Lease(ctx, authority, time.Minute); err != nil || ok {
+			t.Fatalf("second Lease on cluster: ok=%v err=%v", ok, err)
+		}
+		release()
+		if n := cc.Exists(ctx, s.leaseKey(authority)).Val(); n != 0 {
+			t.Fatal("release on cluster left the lease")
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package redisstore
+
+import (
+	"testing"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/redistest"
+)
+
+// faultFleet starts Redis, a web of 20 sites and three processes with the
+// default timeouts whose in-memory caches hold only two sites, so most
+// checks go to Redis.
+func faultFleet(t *testing.T, tag string) (*redistest.Server, *web, []*robotstxt.Client, []string) {
+	t.Helper()
+	srv, _ := newRedis(t)
+	w := newWeb(t, 0)
+	var clients []*robotstxt.Client
+	for range 3 {
+		clients = append(clients, newDefaultProcess(t, srv.Addr(), w,
+			robotstxt.WithCacheSize(2)))
+	}
+	return srv, w, clients, hosts(tag, 20)
+}
+
+// TestFleetRedisKilledMidRun: Redis dies under load; every check still
+// gets the right answer, no error, within the latency ceiling.
+func TestFleetRedisKilledMidRun(t *testing.T) {
+	srv, _, clients, hs := faultFleet(t, "killed")
+	r := startRun(clients, hs, 10)
+	r.await(t, 1000)
+	srv.Kill()
+	r.await(t, 3000)
+	r.finish(t)
+}
+
+// TestFleetRedisHungMidRun: Redis stops answering (SIGSTOP) under load;
+// checks stay right and error-free, each within the latency ceiling.
+func TestFleetRedisHungMidRun(t *testing.T) {
+	srv, _, clients, hs := faultFleet(t, "hung")
+	r := startRun(clients, hs, 10)
+	r.await(t, 1000)
+	srv.Pause()
+	defer srv.Resume()
+	r.await(t, 3000)
+	r.finish(t)
+}
+
+// TestFleetRedisErrors: Redis refuses every write (maxmemory reached);
+// checks stay right and error-free, and the refusals were really met.
+func TestFleetRedisErrors(t *testing.T) {
+	srv, _, clients, hs := faultFleet(t, "oom")
+	rdb := newAdmin(t, srv)
+	if err := rdb.ConfigSet(t.Context(), "maxmemory", "1").Err(); err != nil {
+		t.Fatal(err)
+	}
+	r := startRun(clients, hs, 10)
+	r.await(t, 2000)
+	r.finish(t)
+	var errs uint64
+	for _, c := range clients {
+		errs += c.Stats().Store.Errors
+	}
+	if errs == 0 {
+		t.Error("no Store errors counted: the fault was not exercised")
+	}
+}

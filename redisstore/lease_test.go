@@ -1,0 +1,129 @@
+package redisstore
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestLeaseIsExclusive: of many concurrent takers on two Stores (two
+// processes, say), exactly one gets the lease and the others get ok=false
+// with no error.
+func TestLeaseIsExclusive(t *testing.T) {
+	_, rdb := newRedis(t)
+	stores := []*Store{New(rdb, WithLogger(quietLogger), WithTimeout(generous)), New(rdb, WithLogger(quietLogger), WithTimeout(generous))}
+	var taken atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Go(func() {
+			_, ok, err := stores[i%2].Lease(t.Context(), authority, time.Minute)
+			if err != nil {
+				t.Errorf("Lease: %v", err)
+			}
+			if ok {
+				taken.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := taken.Load(); n != 1 {
+		t.Fatalf("%d takers got the lease, want 1", n)
+	}
+}
+
+func TestLeaseReleaseFreesIt(t *testing.T) {
+	s, _, _ := newStore(t)
+	release, ok, err := s.Lease(t.Context(), authority, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("first Lease: ok=%v err=%v", ok, err)
+	}
+	if _, ok, err := s.Lease(t.Context(), authority, time.Minute); err != nil || ok {
+		t.Fatalf("Lease while held: ok=%v err=%v, want false, nil", ok, err)
+	}
+	release()
+	release() // a second release does nothing
+	if _, ok, err := s.Lease(t.Context(), authority, time.Minute); err != nil || !ok {
+		t.Fatalf("Lease after release: ok=%v err=%v, want true, nil", ok, err)
+	}
+}
+
+// TestLeaseReleasedOnlyByHolder: a holder whose lease expired (simulated by
+// deleting the key) must not release the lease of the next holder.
+func TestLeaseReleasedOnlyByHolder(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	releaseA, ok, err := s.Lease(t.Context(), authority, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Lease A: ok=%v err=%v", ok, err)
+	}
+	rdb.Del(t.Context(), s.leaseKey(authority)) // A's lease expires
+	_, ok, err = s.Lease(t.Context(), authority, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Lease B: ok=%v err=%v", ok, err)
+	}
+	releaseA()
+	if _, ok, err := s.Lease(t.Context(), authority, time.Minute); err != nil || ok {
+		t.Fatalf("after the old holder released, Lease C: ok=%v err=%v, want false, nil (B still holds it)", ok, err)
+	}
+}
+
+func TestLeaseSetsTTL(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	ttl := 5 * time.Second
+	if _, ok, err := s.Lease(t.Context(), authority, ttl); err != nil || !ok {
+		t.Fatalf("Lease: ok=%v err=%v", ok, err)
+	}
+	got := rdb.PTTL(t.Context(), s.leaseKey(authority)).Val()
+	if got <= 0 || got > ttl {
+		t.Fatalf("lease PTTL = %v, want in (0, %v]", got, ttl)
+	}
+	if _, _, err := s.Lease(t.Context(), "other", 0); err == nil {
+		t.Fatal("Lease with ttl 0: no error")
+	}
+}
+
+// TestLeaseTakesOverGarbage: a lease key without expiry (or of another
+// type) was not written by a Store and must not block leasing forever; a
+// lease key with an expiry is someone's lease and is respected.
+func TestLeaseTakesOverGarbage(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	key := s.leaseKey(authority)
+	ctx := t.Context()
+	spoil := map[string]func() error{
+		"string without expiry": func() error { return rdb.Set(ctx, key, "junk", 0).Err() },
+		"list":                  func() error { return rdb.RPush(ctx, key, "a").Err() },
+		"hash":                  func() error { return rdb.HSet(ctx, key, "f", "v").Err() },
+	}
+	for name, spoilKey := range spoil {
+		rdb.Del(ctx, key)
+		if err := spoilKey(); err != nil {
+			t.Fatal(err)
+		}
+		release, ok, err := s.Lease(ctx, authority, time.Minute)
+		if err != nil || !ok {
+			t.Fatalf("%s at the lease key: ok=%v err=%v, want the lease taken", name, ok, err)
+		}
+		release()
+	}
+	rdb.Set(ctx, key, "another-holder", time.Minute)
+	if _, ok, err := s.Lease(ctx, authority, time.Minute); err != nil || ok {
+		t.Fatalf("lease held by another: ok=%v err=%v, want false, nil", ok, err)
+	}
+}
+
+// TestLeaseReleaseOutlivesContext: release works after the context given
+// to Lease is cancelled (a caller that gave up still frees the lease).
+func TestLeaseReleaseOutlivesContext(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	release, ok, err := s.Lease(ctx, authority, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Lease: ok=%v err=%v", ok, err)
+	}
+	cancel()
+	release()
+	if n := rdb.Exists(t.Context(), s.leaseKey(authority)).Val(); n != 0 {
+		t.Fatal("lease still held after release")
+	}
+}

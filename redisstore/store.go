@@ -1,0 +1,93 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// A Store keeps robots.txt entries in Redis for a fleet of Clients. It
+// implements robotstxt.Store and robotstxt.Leaser, and is safe for
+// concurrent use.
+type Store struct {
+	rdb     redis.UniversalClient
+	cfg     config
+	brk     *breaker
+	log     *throttledLog
+	acquire *redis.Script
+	release *redis.Script
+}
+
+var _ robotstxt.Leaser = (*Store)(nil)
+
+// New returns a Store that keeps entries in Redis through client, which
+// must not be nil. The caller keeps ownership of client and closes it.
+func New(client redis.UniversalClient, opts ...Option) *Store {
+	if client == nil {
+		panic("redisstore: New with a nil client")
+	}
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	log := newThrottledLog(cfg.logger)
+	return &Store{
+		rdb:     client,
+		cfg:     cfg,
+		brk:     &breaker{log: log},
+		log:     log,
+		acquire: redis.NewScript(acquireScript),
+		release: redis.NewScript(releaseScript),
+	}
+}
+
+// Get returns the value stored under key. It returns an error wrapping
+// robotstxt.ErrCacheMiss when there is none, or when the Redis key holds
+// another type than a string (the next Set replaces it).
+func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
+	k := s.valueKey(key)
+	var val []byte
+	err := s.call(ctx, "GET", k, func(ctx context.Context) error {
+		var err error
+		val, err = s.rdb.Get(ctx, k).Bytes()
+		return err
+	})
+	switch {
+	case errors.Is(err, redis.Nil), isWrongType(err):
+		return nil, fmt.Errorf("redisstore: GET %s: %w", k, robotstxt.ErrCacheMiss)
+	case err != nil:
+		return nil, err
+	}
+	return val, nil
+}
+
+// Set stores value under key for ttl, replacing whatever the Redis key
+// held, of any type. A ttl under a millisecond counts as one millisecond;
+// a non-positive ttl is an error, since entries must expire.
+func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	k := s.valueKey(key)
+	if ttl <= 0 {
+		return fmt.Errorf("redisstore: SET %s: non-positive ttl %v", k, ttl)
+	}
+	ttl = max(ttl, time.Millisecond)
+	return s.call(ctx, "SET", k, func(ctx context.Context) error {
+		return s.rdb.Set(ctx, k, value, ttl).Err()
+	})
+}
+
+// valueKey is the Redis key of key's value: prefix + "{" + key + "}". The
+// braces make key the Redis Cluster hash tag.
+func (s *Store) valueKey(key string) string {
+	return s.cfg.prefix + "{" + key + "}"
+}
+
+// leaseKey is the Redis key of key's fetch lease. It starts with valueKey,
+// so both keys have the same hash tag and live in the same cluster slot.
+func (s *Store) leaseKey(key string) string {
+	return s.valueKey(key) + ":lease"
+}
