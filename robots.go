@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/robotsgate/robotstxt/matcher"
@@ -46,6 +48,22 @@ type (
 type Robots struct {
 	file *parser.File
 	mode Mode
+
+	// order holds, per group, the indices of its rules by pattern length,
+	// longest first and allow first on a tie, so that a check can stop
+	// at the first rule too short to win. It is built on the first check.
+	orderOnce sync.Once
+	order     [][]int32
+
+	// first remembers the groups of the first crawler checked, since most
+	// callers check every URL for one crawler.
+	first atomic.Pointer[resolved]
+}
+
+// resolved is the list of groups that apply to one crawler.
+type resolved struct {
+	agent  string
+	groups []int
 }
 
 // Parse parses a robots.txt body as Google's parser does. It never fails
@@ -81,9 +99,17 @@ func (r *Robots) Allowed(agent, url string) bool {
 	return r.Check(agent, url).Allowed
 }
 
-// Check is like Allowed but also reports the deciding rule. It does not
-// allocate in the default mode.
+// Check is like Allowed but also reports the deciding rule. In the default
+// mode it allocates only on the first call for a Robots, when it builds
+// the indexes that later checks use.
 func (r *Robots) Check(agent, url string) Verdict {
+	if f := r.first.Load(); f != nil && f.agent == agent {
+		return r.decide(f.groups, url)
+	} else if f == nil {
+		f = &resolved{agent: strings.Clone(agent), groups: r.appendGroups(nil, agent)}
+		r.first.CompareAndSwap(nil, f)
+		return r.decide(f.groups, url)
+	}
 	var buf [8]int
 	return r.decide(r.appendGroups(buf[:0], agent), url)
 }
@@ -97,22 +123,59 @@ func (r *Robots) decide(groups []int, url string) Verdict {
 			return Verdict{Allowed: true}
 		}
 	}
+	r.orderOnce.Do(r.sortRules)
 	var best matcher.Best
 	var rule *Rule
 	for _, gi := range groups {
 		rules := r.file.Groups[gi].Rules
-		for i := range rules {
+		for _, i := range r.order[gi] {
 			ru := &rules[i]
-			if !best.Beats(len(ru.Pattern), ru.Allow) {
-				continue // a match could not win, nor could its directory form
+			n := len(ru.Pattern)
+			if best.Found && n < best.Len {
+				break // no rule from here on is long enough to win
 			}
-			if n, ok := ru.Match(path); ok && best.Beats(n, ru.Allow) {
-				best.Take(n, ru.Allow)
+			if !best.Beats(n, ru.Allow) {
+				continue
+			}
+			if m, ok := ru.Match(path); ok && best.Beats(m, ru.Allow) {
+				best.Take(m, ru.Allow)
 				rule = ru
 			}
 		}
 	}
 	return Verdict{Allowed: best.Allowed(), Rule: rule}
+}
+
+// sortRules builds r.order.
+func (r *Robots) sortRules() {
+	n := 0
+	for _, g := range r.file.Groups {
+		n += len(g.Rules)
+	}
+	flat := make([]int32, n)
+	r.order = make([][]int32, len(r.file.Groups))
+	for gi, g := range r.file.Groups {
+		o := flat[:len(g.Rules):len(g.Rules)]
+		flat = flat[len(g.Rules):]
+		for i := range o {
+			o[i] = int32(i)
+		}
+		rules := g.Rules
+		slices.SortStableFunc(o, func(a, b int32) int {
+			ra, rb := &rules[a], &rules[b]
+			if d := len(rb.Pattern) - len(ra.Pattern); d != 0 {
+				return d
+			}
+			switch {
+			case ra.Allow == rb.Allow:
+				return 0
+			case ra.Allow:
+				return -1
+			}
+			return 1
+		})
+		r.order[gi] = o
+	}
 }
 
 // appendGroups appends the indices of the groups that apply to agent:
@@ -130,8 +193,8 @@ func (r *Robots) appendGroups(dst []int, agent string) []int {
 		}
 	}
 	for i := range r.file.Groups {
-		for _, a := range r.file.Groups[i].Agents {
-			if a.Global {
+		for j := range r.file.Groups[i].Agents {
+			if r.file.Groups[i].Agents[j].Global {
 				dst = append(dst, i)
 				break
 			}
@@ -142,8 +205,9 @@ func (r *Robots) appendGroups(dst []int, agent string) []int {
 
 // names reports whether a user-agent line of g names the crawler agent.
 func names(g *parser.Group, agent string) bool {
-	for _, a := range g.Agents {
-		if len(a.Token) == len(agent) && strings.EqualFold(a.Token, agent) {
+	for i := range g.Agents {
+		t := g.Agents[i].Token
+		if len(t) == len(agent) && (t == agent || strings.EqualFold(t, agent)) {
 			return true
 		}
 	}

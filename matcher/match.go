@@ -21,8 +21,10 @@ const (
 	Empty   Shape = iota // "": matches nothing
 	Prefix               // no '*', no final '$': a plain prefix
 	Exact                // no '*', final '$': the whole path
-	Wild                 // contains '*', no final '$'
-	WildEnd              // contains '*' and a final '$'
+	Wild                 // two or more '*', no final '$'
+	WildEnd              // two or more '*' and a final '$'
+	Star                 // exactly one '*', no final '$'
+	StarEnd              // exactly one '*' and a final '$'
 )
 
 // ShapeOf returns the shape of pattern.
@@ -35,15 +37,19 @@ func ShapeOf(pattern string) Shape {
 	if end {
 		body = pattern[:len(pattern)-1]
 	}
-	switch wild := strings.IndexByte(body, '*') >= 0; {
-	case wild && end:
-		return WildEnd
-	case wild:
-		return Wild
-	case end:
+	switch stars := strings.Count(body, "*"); {
+	case stars == 0 && end:
 		return Exact
+	case stars == 0:
+		return Prefix
+	case stars == 1 && end:
+		return StarEnd
+	case stars == 1:
+		return Star
+	case end:
+		return WildEnd
 	}
-	return Prefix
+	return Wild
 }
 
 // Match reports whether pattern matches path. '*' matches any run of
@@ -57,23 +63,37 @@ func Match(pattern, path string) bool {
 // Match reports whether pattern, whose shape is s, matches path. The
 // result is undefined when s is not ShapeOf(pattern).
 func (s Shape) Match(pattern, path string) bool {
+	return s.MatchAt(pattern, indexStar(pattern), path)
+}
+
+// MatchAt is Match for a caller that knows star, the index of the first
+// '*' in pattern (any value when there is none). Keeping it beside the
+// pattern spares a search on every match.
+func (s Shape) MatchAt(pattern string, star int, path string) bool {
 	switch s {
 	case Prefix:
 		return strings.HasPrefix(path, pattern)
 	case Exact:
 		return path == pattern[:len(pattern)-1]
+	case Star:
+		return strings.HasPrefix(path, pattern[:star]) &&
+			strings.Contains(path[star:], pattern[star+1:])
+	case StarEnd:
+		suffix := pattern[star+1 : len(pattern)-1]
+		return strings.HasPrefix(path, pattern[:star]) &&
+			len(path)-star >= len(suffix) && strings.HasSuffix(path, suffix)
 	case Wild:
-		return matchWild(pattern, path, false)
+		return matchWild(pattern, star, path, false)
 	case WildEnd:
-		return matchWild(pattern[:len(pattern)-1], path, true)
+		return matchWild(pattern[:len(pattern)-1], star, path, true)
 	}
 	return false
 }
 
-// matchWild matches a pattern that may contain '*' and has no final '$';
-// end says whether the match must reach the end of path.
-func matchWild(pat, path string, end bool) bool {
-	i := indexStar(pat)
+// matchWild matches a pattern that may contain '*', the first at index i
+// (-1 for none), and has no final '$'; end says whether the match must
+// reach the end of path.
+func matchWild(pat string, i int, path string, end bool) bool {
 	if i < 0 {
 		if end {
 			return path == pat
@@ -134,5 +154,5 @@ func IndexDir(pattern string) int {
 // MatchDir reports whether the directory rule dir+"$" matches path, where
 // dir is the part of an index pattern that IndexDir measured.
 func MatchDir(dir, path string) bool {
-	return matchWild(dir, path, true)
+	return matchWild(dir, indexStar(dir), path, true)
 }

@@ -158,10 +158,15 @@ func TestShapeOf(t *testing.T) {
 		{"/a$b", Prefix},
 		{"$", Exact},
 		{"/a$", Exact},
-		{"*", Wild},
-		{"/a*b", Wild},
-		{"*$", WildEnd},
-		{"/a*b$", WildEnd},
+		{"*", Star},
+		{"/a*b", Star},
+		{"*$", StarEnd},
+		{"/a*b$", StarEnd},
+		{"**", Wild},
+		{"/a*b*c", Wild},
+		{"*a*$", WildEnd},
+		{"/a*b*$", WildEnd},
+		{"/a*b$c", Star},
 	} {
 		if got := ShapeOf(c.pat); got != c.want {
 			t.Errorf("ShapeOf(%q) = %v, want %v", c.pat, got, c.want)

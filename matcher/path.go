@@ -10,6 +10,13 @@ import "strings"
 // Path allocates only when the result must gain a leading "/" (a URL whose
 // path part begins with "?" or ";").
 func Path(url string) string {
+	if len(url) > 0 && url[0] == '/' && (len(url) == 1 || url[1] != '/') {
+		// A path already: only a fragment can follow.
+		if h := strings.IndexByte(url, '#'); h >= 0 {
+			return url[:h]
+		}
+		return url
+	}
 	start := 0
 	if strings.HasPrefix(url, "//") {
 		start = 2

@@ -46,3 +46,25 @@ func TestArenaBlocks(t *testing.T) {
 		t.Fatalf("keepLower = %q", got)
 	}
 }
+
+// TestRuleMatchFarStar covers patterns whose first '*' lies beyond what a
+// Rule keeps (index 255), which take the general path.
+func TestRuleMatchFarStar(t *testing.T) {
+	long := "/" + string(bytes.Repeat([]byte{'a'}, 300))
+	f := Parse([]byte("user-agent: *\ndisallow: " + long + "*z\ndisallow: " + long + "*z*y$\n"))
+	rules := f.Groups[0].Rules
+	for _, c := range []struct {
+		rule int
+		path string
+		want bool
+	}{
+		{0, long + "xxz", true},
+		{0, long + "xx", false},
+		{1, long + "zzy", true},
+		{1, long + "zzyq", false},
+	} {
+		if _, got := rules[c.rule].Match(c.path); got != c.want {
+			t.Errorf("rule %d on %.20q…: %v, want %v", c.rule, c.path[len(c.path)-5:], got, c.want)
+		}
+	}
+}

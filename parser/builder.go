@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/robotsgate/robotstxt/matcher"
@@ -133,14 +134,17 @@ func (b *builder) rule(l Line) Rule {
 	if p != "" && p[0] != '/' && p[0] != '*' {
 		b.diag(l.Num, NoLeadingSlash, p)
 	}
-	allow := l.Key == KeyAllow
-	return Rule{
-		Pattern: p,
-		Line:    int32(l.Num),
-		Allow:   allow,
-		shape:   matcher.ShapeOf(p),
-		dir:     allow && matcher.IndexDir(p) > 0,
+	r := Rule{Pattern: p, Line: int32(l.Num), Allow: l.Key == KeyAllow, shape: matcher.ShapeOf(p), star: 255}
+	if i := strings.IndexByte(p, '*'); i >= 0 && i < 255 {
+		r.star = uint8(i)
 	}
+	if r.Allow && matcher.IndexDir(p) > 0 {
+		r.flags |= ruleDir
+	}
+	if len(p) >= 2 && p[0] != '*' && p[1] != '*' && (r.shape != matcher.Exact || len(p) >= 3) {
+		r.flags |= ruleQuick
+	}
+	return r
 }
 
 func (b *builder) extension(l Line) {

@@ -49,24 +49,40 @@ type Rule struct {
 	Line    int32
 	Allow   bool
 	shape   matcher.Shape
-	dir     bool // an allow of …/index.htm*, which also allows its directory
+	flags   uint8 // ruleDir, ruleQuick
+	star    uint8 // index of the first '*' (see Match), when under 255
 }
+
+const (
+	ruleDir   = 1 << iota // an allow of …/index.htm*, which also allows its directory
+	ruleQuick             // the first two bytes are literal: compare them before matching
+)
 
 // Match reports whether the rule's pattern matches path, and the length
 // of the pattern that matched for precedence. An allow of …/index.html
 // that does not match may still match its directory, with the length of
 // the directory pattern "…/$".
 func (r *Rule) Match(path string) (length int, ok bool) {
-	if r.shape.Match(r.Pattern, path) {
-		return len(r.Pattern), true
+	// Most rules fail on their first two bytes; test those inline.
+	if r.flags&ruleQuick == 0 || len(path) >= 2 && path[0] == r.Pattern[0] && path[1] == r.Pattern[1] {
+		if r.match(path) {
+			return len(r.Pattern), true
+		}
 	}
-	if r.dir {
+	if r.flags&ruleDir != 0 {
 		n := matcher.IndexDir(r.Pattern)
 		if matcher.MatchDir(r.Pattern[:n], path) {
 			return n + 1, true
 		}
 	}
 	return 0, false
+}
+
+func (r *Rule) match(path string) bool {
+	if r.star == 255 {
+		return r.shape.Match(r.Pattern, path) // '*' too far in to keep
+	}
+	return r.shape.MatchAt(r.Pattern, int(r.star), path)
 }
 
 // A Record is a key-value line other than a rule or user-agent: a sitemap
