@@ -10,7 +10,7 @@ const upperHex = "0123456789ABCDEF"
 // upper-cased. Nothing is decoded. When no change is needed, Escape returns
 // its argument without allocating.
 func Escape(pattern string) string {
-	if strings.IndexByte(pattern, '%') < 0 && isASCII(pattern) {
+	if strings.IndexByte(pattern, '%') < 0 && IsASCII(pattern) {
 		return pattern // the common case
 	}
 	extra, fix := 0, false
@@ -135,9 +135,9 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// isASCII reports whether s has no byte at or above 0x80, eight bytes at a
-// time.
-func isASCII(s string) bool {
+// IsASCII reports whether s has no byte at or above 0x80. It reads eight
+// bytes at a time.
+func IsASCII(s string) bool {
 	for len(s) >= 8 {
 		v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56

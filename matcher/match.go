@@ -29,27 +29,36 @@ const (
 
 // ShapeOf returns the shape of pattern.
 func ShapeOf(pattern string) Shape {
+	s, _ := Analyze(pattern)
+	return s
+}
+
+// Analyze returns the shape of pattern and the index of its first '*'
+// (-1 when it has none), for use with Shape.MatchAt.
+func Analyze(pattern string) (Shape, int) {
 	if pattern == "" {
-		return Empty
+		return Empty, -1
 	}
-	end := pattern[len(pattern)-1] == '$'
 	body := pattern
+	end := pattern[len(pattern)-1] == '$'
 	if end {
 		body = pattern[:len(pattern)-1]
 	}
-	switch stars := strings.Count(body, "*"); {
-	case stars == 0 && end:
-		return Exact
-	case stars == 0:
-		return Prefix
-	case stars == 1 && end:
-		return StarEnd
-	case stars == 1:
-		return Star
+	star := strings.IndexByte(body, '*')
+	switch {
+	case star < 0 && end:
+		return Exact, star
+	case star < 0:
+		return Prefix, star
+	case strings.IndexByte(body[star+1:], '*') < 0:
+		if end {
+			return StarEnd, star
+		}
+		return Star, star
 	case end:
-		return WildEnd
+		return WildEnd, star
 	}
-	return Wild
+	return Wild, star
 }
 
 // Match reports whether pattern matches path. '*' matches any run of

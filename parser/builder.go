@@ -2,7 +2,6 @@ package parser
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/robotsgate/robotstxt/matcher"
@@ -41,8 +40,8 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // does not pin its memory.
 const maxPooled = 1 << 17
 
-func newBuilder(p Parser) *builder {
-	return &builder{scratch: scratchPool.Get().(*scratch), p: p, f: new(File)}
+func newBuilder(p Parser) builder {
+	return builder{scratch: scratchPool.Get().(*scratch), p: p, f: new(File)}
 }
 
 // release returns the scratch slices to the pool, cleared so they keep
@@ -63,7 +62,7 @@ func (b *builder) release() {
 
 func (b *builder) keep(s string) string { return b.arena.keep(s, b.left) }
 
-func (b *builder) line(l Line) {
+func (b *builder) line(l *Line) {
 	b.flag(l)
 	switch l.Key {
 	case KeyUserAgent:
@@ -88,7 +87,7 @@ func (b *builder) line(l Line) {
 }
 
 // flag turns the scanner's line flags into diagnostics.
-func (b *builder) flag(l Line) {
+func (b *builder) flag(l *Line) {
 	switch {
 	case l.Flags&FlagNoKey != 0:
 		b.diag(l.Num, NoKey, "")
@@ -109,7 +108,7 @@ func (b *builder) flag(l Line) {
 	}
 }
 
-func (b *builder) agent(l Line) Agent {
+func (b *builder) agent(l *Line) Agent {
 	v := b.keep(l.Value)
 	a := Agent{Value: v, Line: l.Num}
 	if v != "" && v[0] == '*' && (len(v) == 1 || isSpace(v[1])) {
@@ -126,7 +125,7 @@ func (b *builder) agent(l Line) Agent {
 	return a
 }
 
-func (b *builder) rule(l Line) Rule {
+func (b *builder) rule(l *Line) Rule {
 	p := matcher.Escape(b.keep(l.Value))
 	if b.p.RFC9309 {
 		p = matcher.Unescape(p)
@@ -134,9 +133,10 @@ func (b *builder) rule(l Line) Rule {
 	if p != "" && p[0] != '/' && p[0] != '*' {
 		b.diag(l.Num, NoLeadingSlash, p)
 	}
-	r := Rule{Pattern: p, Line: int32(l.Num), Allow: l.Key == KeyAllow, shape: matcher.ShapeOf(p), star: 255}
-	if i := strings.IndexByte(p, '*'); i >= 0 && i < 255 {
-		r.star = uint8(i)
+	shape, star := matcher.Analyze(p)
+	r := Rule{Pattern: p, Line: int32(l.Num), Allow: l.Key == KeyAllow, shape: shape, star: 255}
+	if star >= 0 && star < 255 {
+		r.star = uint8(star)
 	}
 	if r.Allow && matcher.IndexDir(p) > 0 {
 		r.flags |= ruleDir
@@ -147,7 +147,7 @@ func (b *builder) rule(l Line) Rule {
 	return r
 }
 
-func (b *builder) extension(l Line) {
+func (b *builder) extension(l *Line) {
 	key, known := extensionKey(l.RawKey)
 	if !known {
 		key = b.arena.keepLower(l.RawKey, b.left)

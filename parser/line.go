@@ -4,6 +4,8 @@ import (
 	"iter"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // MaxLineLength is the number of bytes of a line that the parser keeps, as
@@ -50,8 +52,8 @@ func Lines(body string) iter.Seq[Line] {
 	return func(yield func(Line) bool) {
 		sc := newScanner(body)
 		for {
-			l, ok := sc.next()
-			if !ok || !yield(l) {
+			var l Line
+			if !sc.next(&l) || !yield(l) {
 				return
 			}
 		}
@@ -68,9 +70,11 @@ type scanner struct {
 	nextCR int // index of the next '\r' at or after pos, or len(s)
 	nextLF int // likewise for '\n'
 	done   bool
+	ascii  bool // the body has no byte at or above 0x80
+	noNUL  bool // the body has no NUL byte
 }
 
-func newScanner(s string) *scanner {
+func newScanner(s string) scanner {
 	// Skip a UTF-8 byte-order mark, or the leading part of one.
 	for _, b := range []byte{0xEF, 0xBB, 0xBF} {
 		if s == "" || s[0] != b {
@@ -78,12 +82,15 @@ func newScanner(s string) *scanner {
 		}
 		s = s[1:]
 	}
-	return &scanner{s: s, nextCR: -1, nextLF: -1}
+	// Two passes over the whole body spare two checks on every line.
+	return scanner{s: s, nextCR: -1, nextLF: -1,
+		ascii: matcher.IsASCII(s), noNUL: strings.IndexByte(s, 0) < 0}
 }
 
-func (sc *scanner) next() (Line, bool) {
+// next reads the next line into l and reports whether there was one.
+func (sc *scanner) next(l *Line) bool {
 	if sc.done {
-		return Line{}, false
+		return false
 	}
 	if sc.nextLF < sc.pos {
 		sc.nextLF = indexFrom(sc.s, sc.pos, '\n')
@@ -103,7 +110,8 @@ func (sc *scanner) next() (Line, bool) {
 		}
 	}
 	sc.num++
-	return parseLine(sc.num, text), true
+	sc.parseLine(l, text)
+	return true
 }
 
 // indexFrom returns the index of c in s at or after from, or len(s).
@@ -118,15 +126,17 @@ func indexFrom(s string, from int, c byte) int {
 // a comment runs from '#' to the end, key and value are split at the first
 // ':', and when there is no ':' a line of exactly two white-space separated
 // words is read as key and value.
-func parseLine(num int, text string) Line {
-	l := Line{Num: num}
+func (sc *scanner) parseLine(l *Line, text string) {
+	*l = Line{Num: sc.num}
 	if len(text) > MaxLineLength {
 		text = text[:MaxLineLength]
 		l.Flags |= FlagTooLong
 	}
-	if i := strings.IndexByte(text, 0); i >= 0 {
-		text = text[:i]
-		l.Flags |= FlagNUL
+	if !sc.noNUL {
+		if i := strings.IndexByte(text, 0); i >= 0 {
+			text = text[:i]
+			l.Flags |= FlagNUL
+		}
 	}
 	if i := strings.IndexByte(text, '#'); i >= 0 {
 		text = text[:i]
@@ -139,9 +149,9 @@ func parseLine(num int, text string) Line {
 		} else {
 			l.Flags |= FlagEmpty
 		}
-		return l
+		return
 	}
-	if !utf8.ValidString(text) {
+	if !sc.ascii && !utf8.ValidString(text) {
 		l.Flags |= FlagInvalidUTF8
 	}
 	sep := strings.IndexByte(text, ':')
@@ -149,7 +159,7 @@ func parseLine(num int, text string) Line {
 		sep = strings.IndexAny(text, " \t")
 		if sep < 0 || strings.ContainsAny(strings.TrimLeft(text[sep:], " \t"), " \t") {
 			l.Flags |= FlagNoKey
-			return l
+			return
 		}
 		l.Flags |= FlagMissingColon
 	}
@@ -157,7 +167,7 @@ func parseLine(num int, text string) Line {
 	if key == "" {
 		l.Flags |= FlagNoKey
 		l.Flags &^= FlagMissingColon
-		return l
+		return
 	}
 	l.RawKey = key
 	l.Value = trimSpace(text[sep+1:])
@@ -166,7 +176,6 @@ func parseLine(num int, text string) Line {
 	if typo {
 		l.Flags |= FlagTypo
 	}
-	return l
 }
 
 // isSpace reports whether c is ASCII white space as C's isspace defines it.

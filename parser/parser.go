@@ -110,13 +110,13 @@ func (p Parser) Parse(body []byte) *File {
 	b := newBuilder(p)
 	defer b.release()
 	sc := newScanner(view(body))
+	var l Line
 	for {
-		l, ok := sc.next()
-		if !ok {
+		if !sc.next(&l) {
 			break
 		}
 		b.left = len(sc.s) - sc.start
-		b.line(l)
+		b.line(&l)
 	}
 	return b.finish(sc.num)
 }
