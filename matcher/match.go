@@ -86,7 +86,7 @@ func (s Shape) MatchAt(pattern string, star int, path string) bool {
 		return path == pattern[:len(pattern)-1]
 	case Star:
 		return strings.HasPrefix(path, pattern[:star]) &&
-			strings.Contains(path[star:], pattern[star+1:])
+			contains(path[star:], pattern[star+1:])
 	case StarEnd:
 		suffix := pattern[star+1 : len(pattern)-1]
 		return strings.HasPrefix(path, pattern[:star]) &&
@@ -120,7 +120,12 @@ func matchWild(pat string, i int, path string, end bool) bool {
 			break
 		}
 		if seg := pat[:j]; seg != "" {
-			k := strings.Index(path[pos:], seg)
+			k := -1
+			if rest := path[pos:]; len(rest) > longPath {
+				k = index(rest, seg)
+			} else {
+				k = strings.Index(rest, seg)
+			}
 			if k < 0 {
 				return false
 			}
@@ -132,7 +137,53 @@ func matchWild(pat string, i int, path string, end bool) bool {
 	if end {
 		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
 	}
-	return strings.Contains(path[pos:], pat)
+	return contains(path[pos:], pat)
+}
+
+func contains(s, seg string) bool {
+	if len(s) > longPath {
+		return index(s, seg) >= 0
+	}
+	return strings.Contains(s, seg)
+}
+
+// longPath is the length from which index beats strings.Index.
+const longPath = 64
+
+// index is strings.Index tuned for long paths and segments that are
+// absent: it first looks for the segment's last byte, which a vectorised
+// byte search finds or rules out far faster than a substring search can,
+// and verifies the few places it is found. When the byte is common it goes
+// back to strings.Index for the rest, so it is never much slower. On
+// short paths strings.Index is quicker.
+//
+// Callers test len(s) > longPath themselves, which keeps the short case
+// inline.
+func index(s, seg string) int {
+	n := len(seg)
+	if n < 4 {
+		return strings.Index(s, seg)
+	}
+	last := seg[n-1]
+	end := n - 1 // the least index at which seg can end
+	for range 4 {
+		if end >= len(s) {
+			return -1
+		}
+		j := strings.IndexByte(s[end:], last)
+		if j < 0 {
+			return -1
+		}
+		end += j
+		if s[end-n+1:end+1] == seg {
+			return end - n + 1
+		}
+		end++
+	}
+	if k := strings.Index(s[end-n+1:], seg); k >= 0 {
+		return end - n + 1 + k
+	}
+	return -1
 }
 
 // indexStar returns the index of the first '*' in pat, or -1. Patterns
