@@ -135,13 +135,17 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// IsASCII reports whether s has no byte at or above 0x80. It reads eight
+// IsASCII reports whether s has no byte at or above 0x80. It reads 32
 // bytes at a time.
 func IsASCII(s string) bool {
+	for len(s) >= 32 {
+		if (load64(s)|load64(s[8:])|load64(s[16:])|load64(s[24:]))&0x8080808080808080 != 0 {
+			return false
+		}
+		s = s[32:]
+	}
 	for len(s) >= 8 {
-		v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-		if v&0x8080808080808080 != 0 {
+		if load64(s)&0x8080808080808080 != 0 {
 			return false
 		}
 		s = s[8:]
@@ -152,4 +156,12 @@ func IsASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// load64 reads the first eight bytes of s as a little-endian word; the
+// compiler turns it into one load.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }

@@ -18,6 +18,7 @@ import (
 type builder struct {
 	*scratch
 	p      Parser
+	plain  bool // no rule needs escaping (see scanner.plain)
 	f      *File
 	arena  arena
 	left   int  // body bytes from the current line to the end
@@ -126,7 +127,10 @@ func (b *builder) agent(l *Line) Agent {
 }
 
 func (b *builder) rule(l *Line) Rule {
-	p := matcher.Escape(b.keep(l.Value))
+	p := b.keep(l.Value)
+	if !b.plain {
+		p = matcher.Escape(p)
+	}
 	if b.p.RFC9309 {
 		p = matcher.Unescape(p)
 	}

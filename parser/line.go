@@ -72,6 +72,7 @@ type scanner struct {
 	done   bool
 	ascii  bool // the body has no byte at or above 0x80
 	noNUL  bool // the body has no NUL byte
+	plain  bool // ascii and no '%': no rule of the body needs escaping
 }
 
 func newScanner(s string) scanner {
@@ -82,9 +83,11 @@ func newScanner(s string) scanner {
 		}
 		s = s[1:]
 	}
-	// Two passes over the whole body spare two checks on every line.
-	return scanner{s: s, nextCR: -1, nextLF: -1,
-		ascii: matcher.IsASCII(s), noNUL: strings.IndexByte(s, 0) < 0}
+	// A few quick passes over the whole body spare checks on every line.
+	ascii := matcher.IsASCII(s)
+	return scanner{s: s, nextCR: -1, nextLF: -1, ascii: ascii,
+		noNUL: strings.IndexByte(s, 0) < 0,
+		plain: ascii && strings.IndexByte(s, '%') < 0}
 }
 
 // next reads the next line into l and reports whether there was one.

@@ -110,6 +110,7 @@ func (p Parser) Parse(body []byte) *File {
 	b := newBuilder(p)
 	defer b.release()
 	sc := newScanner(view(body))
+	b.plain = sc.plain
 	var l Line
 	for {
 		if !sc.next(&l) {
