@@ -103,11 +103,14 @@ func (r *Robots) Allowed(agent, url string) bool {
 // mode it allocates only on the first call for a Robots, when it builds
 // the indexes that later checks use.
 func (r *Robots) Check(agent, url string) Verdict {
-	if f := r.first.Load(); f != nil && f.agent == agent {
-		return r.decide(f.groups, url)
-	} else if f == nil {
+	f := r.first.Load()
+	if f == nil {
 		f = &resolved{agent: strings.Clone(agent), groups: r.appendGroups(nil, agent)}
-		r.first.CompareAndSwap(nil, f)
+		if !r.first.CompareAndSwap(nil, f) {
+			f = r.first.Load()
+		}
+	}
+	if f.agent == agent {
 		return r.decide(f.groups, url)
 	}
 	var buf [8]int
