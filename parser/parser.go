@@ -49,11 +49,11 @@ type Rule struct {
 	// Line is the 1-based line number. It is an int32, unlike the other
 	// line numbers, to keep a Rule at 24 bytes: files hold many rules, and
 	// the smaller Rule parses about 15 % faster.
-	Line int32
-	Allow   bool
-	shape   matcher.Shape
-	flags   uint8 // ruleDir, ruleQuick
-	star    uint8 // index of the first '*' (see Match), when under 255
+	Line  int32
+	Allow bool
+	shape matcher.Shape
+	flags uint8 // ruleDir, ruleQuick
+	star  uint8 // index of the first '*' (see Match), when under 255
 }
 
 const (
