@@ -12,8 +12,10 @@ import (
 )
 
 // toUTF8 bridges a body that is not UTF-8: a UTF-16 byte-order mark wins,
-// then valid UTF-8 is kept as it is, then the charset named by the
-// Content-Type header is used, and Windows-1252 otherwise.
+// then a body that is valid UTF-8, or that the Content-Type header says
+// is UTF-8, is kept as it is (bytes that are not UTF-8 are then escaped
+// like any other, as Google's parser does), then the charset named by the
+// header is used, and Windows-1252 otherwise.
 func toUTF8(body []byte, contentType string) []byte {
 	var enc encoding.Encoding
 	switch {
@@ -21,7 +23,7 @@ func toUTF8(body []byte, contentType string) []byte {
 		enc = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM)
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
 		enc = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM)
-	case utf8.Valid(body):
+	case utf8.Valid(body), declaresUTF8(contentType):
 		return body
 	default:
 		enc = headerCharset(contentType)
@@ -31,6 +33,36 @@ func toUTF8(body []byte, contentType string) []byte {
 		return body
 	}
 	return out
+}
+
+// dropCutRune removes an incomplete UTF-8 sequence from the end of b, as
+// the body limit may leave one: the rest of a UTF-8 body is then still
+// UTF-8. Cutting a legacy-charset body there drops at most its last
+// character, which the limit cut anyway.
+func dropCutRune(b []byte) []byte {
+	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
+		c := b[len(b)-i]
+		if c < 0x80 {
+			return b // ASCII: nothing cut
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return b[:len(b)-i]
+			}
+			return b
+		}
+	}
+	return b
+}
+
+// declaresUTF8 reports whether a Content-Type header names UTF-8.
+func declaresUTF8(contentType string) bool {
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	enc, err := htmlindex.Get(params["charset"])
+	return err == nil && enc == unicode.UTF8
 }
 
 // headerCharset returns the encoding named by a Content-Type header, or

@@ -153,6 +153,9 @@ func (c *Client) readBody(resp *http.Response) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if int64(len(body)) == c.cfg.bodyLimit {
+		body = dropCutRune(body)
+	}
 	return body, nil
 }
 

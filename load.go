@@ -17,6 +17,11 @@ func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entr
 	}
 	e, err := c.load(ctx, key, cached)
 	if err != nil {
+		if cached != nil && ctx.Err() != nil {
+			// The caller gave up on the revalidation, which goes on;
+			// the expired copy is still a usable answer.
+			return c.answer(cached, agent, path, true)
+		}
 		return Decision{}, err
 	}
 	return c.answer(e, agent, path, false)
@@ -75,7 +80,7 @@ func (c *Client) fill(key string, prev *entry) (*entry, error) {
 		prev = newer
 		e, release = c.awaitLease(key)
 		if e != nil {
-			return c.publish(e), nil
+			return c.publish(c.keepGood(e, prev)), nil
 		}
 	}
 	e, err := c.refresh(key, prev)

@@ -18,13 +18,30 @@ func (c *Client) fromStore(key string, prev *entry) (fresh, newer *entry) {
 		return nil, prev
 	case e.fresh(c.cfg.now()):
 		c.stats.storeHits.Add(1)
-		return e, nil
+		return c.keepGood(e, prev), nil
 	}
 	c.stats.storeMisses.Add(1)
-	if prev == nil || e.checked.After(prev.checked) {
+	if prev == nil || e.checked.After(prev.checked) && (e.good() || !prev.good()) {
 		return nil, e
 	}
 	return nil, prev
+}
+
+// keepGood returns stored, unless stored is a deferral written by another
+// process and prev is a good copy still inside the stale window: then the
+// good copy stands in for the unreachable host, as it would had this
+// process failed to fetch itself (SPEC §4.4), for as long as the deferral.
+func (c *Client) keepGood(stored, prev *entry) *entry {
+	if stored.good() || prev == nil || !prev.good() || c.cfg.now().Sub(prev.fetched) >= c.cfg.staleWindow {
+		return stored
+	}
+	e := prev.clone()
+	e.stale, e.failStatus, e.failures, e.errText = true, stored.failStatus, stored.failures, stored.errText
+	e.checked, e.expires = stored.checked, stored.expires
+	if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
+		e.expires = limit
+	}
+	return e.finish(c.cfg.mode)
 }
 
 // storeGet fetches and decodes key's value; nil when absent, unreadable

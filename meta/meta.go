@@ -77,18 +77,26 @@ func (d *Directives) add(content string) {
 				// take the rest of the value then.
 				v := raw[len("unavailable_after:"):]
 				if t, ok := parseDate(strings.TrimSpace(v)); ok {
-					d.UnavailableAfter = t
+					d.unavailableAfter(t)
 					continue
 				}
 				next, after, _ := strings.Cut(rest, ",")
 				if t, ok := parseDate(strings.TrimSpace(v + "," + next)); ok {
-					d.UnavailableAfter = t
+					d.unavailableAfter(t)
 					rest = after
 					continue
 				}
 			}
 			d.Other = append(d.Other, item)
 		}
+	}
+}
+
+// unavailableAfter keeps the earlier of t and the date already set, the
+// more restrictive reading.
+func (d *Directives) unavailableAfter(t time.Time) {
+	if d.UnavailableAfter.IsZero() || t.Before(d.UnavailableAfter) {
+		d.UnavailableAfter = t
 	}
 }
 

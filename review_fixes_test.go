@@ -1,0 +1,123 @@
+package robotstxt
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestClientStaleWhenCallerGivesUpOnRevalidation: the first check after
+// expiry waits for the revalidation; if its context ends first it still
+// gets the expired copy, marked stale, not an error.
+func TestClientStaleWhenCallerGivesUpOnRevalidation(t *testing.T) {
+	checkLeaks(t)
+	var n atomic.Int32
+	release := make(chan struct{})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) > 1 {
+			<-release // a slow revalidation
+		}
+		w.Header().Set("Cache-Control", "max-age=60")
+		_, _ = w.Write([]byte(privateRules))
+	})
+	defer close(release)
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	clock.Advance(2 * time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	d, err := c.Check(ctx, s.URL+"/private/x")
+	if err != nil || d.Allowed || !d.Stale || d.Rule == nil {
+		t.Fatalf("first check after expiry, caller gave up: %+v, %v; want the stale copy's disallow", d, err)
+	}
+}
+
+// TestCacheStoreDeferralKeepsLocalGoodCopy: another process that could
+// not reach the host writes a deferral to the Store; this process still
+// holds a good copy inside the stale window and keeps using it.
+func TestCacheStoreDeferralKeepsLocalGoodCopy(t *testing.T) {
+	checkLeaks(t)
+	var down atomic.Bool
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=600")
+		_, _ = w.Write([]byte(privateRules))
+	})
+	store := newMemStore()
+	clock := newTestClock()
+	a := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	b := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	ctx := context.Background()
+	if ok, err := a.Allowed(ctx, s.URL+"/public"); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	store.mu.Lock()
+	clear(store.vals) // Redis restarted, or the key evicted
+	store.mu.Unlock()
+	down.Store(true)
+	clock.Advance(11 * time.Minute)
+	if d, err := b.Check(ctx, s.URL+"/public"); !d.Deferred || err == nil {
+		t.Fatalf("cold client, host down: %+v, %v; want deferred", d, err)
+	}
+	d, err := a.Check(ctx, s.URL+"/public")
+	if err != nil || !d.Allowed || !d.Stale || d.Deferred {
+		t.Fatalf("client with a good copy: %+v, %v; want the stale good copy", d, err)
+	}
+	if d, _ := a.Check(ctx, s.URL+"/private"); d.Allowed {
+		t.Fatalf("stale good copy lost its rules: %+v", d)
+	}
+}
+
+// TestCharsetBodyCutAtLimit: a UTF-8 body cut in the middle of a character
+// by the body limit stays UTF-8, and a non-ASCII rule before the cut
+// still matches.
+func TestCharsetBodyCutAtLimit(t *testing.T) {
+	checkLeaks(t)
+	rules := "User-agent: *\nDisallow: /café\n# "
+	pad := 1000 - len(rules) - 1 // the limit falls inside the next "é"
+	body := rules + strings.Repeat("x", pad) + "é and more\n"
+	s := newSite(t, serve(200, body, "Content-Type", "text/plain"))
+	c := newTestClient(t, WithBodyLimit(1000))
+	d, err := c.Check(context.Background(), s.URL+"/café")
+	if err != nil || d.Allowed || d.Rule == nil || d.Rule.Pattern != "/caf%C3%A9" {
+		t.Fatalf("Check(/café) = %+v, %v; want disallowed by /caf%%C3%%A9", d, err)
+	}
+}
+
+func TestCharsetDropCutRune(t *testing.T) {
+	for in, want := range map[string]string{
+		"a/é\xE2\x82": "a/é", "a/é\xE2": "a/é", "a/é": "a/é", "abc": "abc", "": "",
+		"\xF0\x9F\x98": "", "a\x82": "a\x82",
+	} {
+		if got := string(dropCutRune([]byte(in))); got != want {
+			t.Errorf("dropCutRune(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCharsetToUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, ctype, want string
+	}{
+		{"valid UTF-8 kept", "a/é", "", "a/é"},
+		{"declared UTF-8 kept with a stray byte", "a/\xE9/é", "text/plain; charset=UTF-8", "a/\xE9/é"},
+		{"Latin-1 declared", "a/caf\xE9", "text/plain; charset=iso-8859-1", "a/café"},
+		{"Windows-1252 fallback", "a/\x80", "text/plain", "a/€"},
+		{"UTF-16LE with BOM", "\xFF\xFEa\x00/\x00", "", "\uFEFFa/"},
+	} {
+		got := string(toUTF8([]byte(tc.body), tc.ctype))
+		got = strings.TrimPrefix(got, "\uFEFF")
+		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
+			t.Errorf("%s: toUTF8(%q, %q) = %q, want %q", tc.name, tc.body, tc.ctype, got, want)
+		}
+	}
+}
