@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // ErrBadURL is wrapped by every error the Client returns for a URL it
@@ -84,7 +86,7 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	default:
 		key = append(key, "80"...)
 	}
-	return key, https, escapePath(tail), nil
+	return key, https, matcher.EscapePath(tail), nil
 }
 
 // splitHostPort splits an authority without userinfo. The port is returned

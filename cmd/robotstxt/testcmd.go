@@ -50,7 +50,7 @@ func runTest(args []string, e env) int {
 	for _, u := range urls {
 		// Escape as the Client does, so a URL typed with raw non-ASCII
 		// characters matches the normalised rules.
-		v := r.Check(tok, matcher.Escape(matcher.Path(u)))
+		v := r.Check(tok, matcher.EscapePath(matcher.Path(u)))
 		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s)\n", decisionWord(v.Allowed), width, u, ruleText(v.Rule))
 		if !v.Allowed {
 			code = worst(code, exitDisallowed)

@@ -85,3 +85,12 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+func TestTestEscapesLikeTheClient(t *testing.T) {
+	// A space is escaped as the Client escapes it, so "/a b" meets the rule
+	// written as /a%20b.
+	r := runCmd(t, "User-agent: *\nDisallow: /a%20b\n", "test", "-file", "-", "/a b")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "Disallow: /a%20b") {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	}
+}
