@@ -15,6 +15,10 @@ type Info struct {
 	Outcome Outcome
 	// Status is the HTTP status the rules rest on, 0 if none arrived.
 	Status int
+	// LastStatus is the HTTP status of the most recent fetch attempt: the
+	// same as Status, unless a stale copy stands in for a server that last
+	// answered, say, 503 (0 for a network error or timeout).
+	LastStatus int
 	// Robots holds the parsed rules; nil unless Outcome is OutcomeRules.
 	Robots *Robots
 	// Body is the body as parsed, converted to UTF-8 and cut at the body
@@ -42,8 +46,15 @@ type Info struct {
 	now   func() time.Time
 }
 
-// Expired reports whether the rules are past their expiry.
-func (i *Info) Expired() bool { return !i.now().Before(i.Expires) }
+// Expired reports whether the rules are past their expiry, by the
+// Client's clock (time.Now for an Info the Client did not make).
+func (i *Info) Expired() bool {
+	now := time.Now
+	if i.now != nil {
+		now = i.now
+	}
+	return !now().Before(i.Expires)
+}
 
 // Sitemaps returns the sitemap URLs listed in robots.txt.
 func (i *Info) Sitemaps() []string {
@@ -114,6 +125,10 @@ func (c *Client) info(e *entry) *Info {
 		FetchedAt: e.fetched, CheckedAt: e.checked, Expires: e.expires,
 		ETag: e.etag, LastModified: e.lastMod, Stale: e.stale,
 		Failures: e.failures, agent: c.agent, now: c.cfg.now,
+		LastStatus: e.status,
+	}
+	if e.stale || e.outcome == OutcomeUnreachable {
+		i.LastStatus = e.failStatus
 	}
 	if e.deferErr != nil {
 		i.Err = e.deferErr

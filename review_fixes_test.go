@@ -121,3 +121,54 @@ func TestCharsetToUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheStoreImplausibleEntryIsAMiss: a stored value that this Client
+// could not have written (a huge body, or fresh for years) is a miss.
+func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	store := newMemStore()
+	clock := newTestClock()
+	c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithBodyLimit(1000))
+	now := clock.Now()
+	for name, e := range map[string]*entry{
+		"huge body": {key: s.URL, outcome: OutcomeRules, status: 200, body: []byte(strings.Repeat("#", 5000)),
+			fetched: now, checked: now, expires: now.Add(time.Hour)},
+		"fresh for years": {key: s.URL, outcome: OutcomeAllowAll, status: 404,
+			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)},
+	} {
+		store.mu.Lock()
+		store.vals[s.URL] = encodeEntry(e)
+		store.mu.Unlock()
+		c.Forget(s.URL)
+		before := s.hits.Load()
+		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+			t.Errorf("%s: Allowed = %v, %v; want the fetched rules", name, ok, err)
+		}
+		if s.hits.Load() != before+1 {
+			t.Errorf("%s: the stored value was used instead of fetching", name)
+		}
+	}
+}
+
+// TestClientInfoLastStatus: while a stale copy stands in, Status is the
+// copy's and LastStatus the failing server's.
+func TestClientInfoLastStatus(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	info, err := c.Lookup(ctx, s.URL)
+	if err != nil || info.Status != 200 || info.LastStatus != 200 {
+		t.Fatalf("fresh: %+v, %v", info, err)
+	}
+	s.set(serve(503, "down"))
+	clock.Advance(2 * time.Minute)
+	if info, err = c.Lookup(ctx, s.URL); err != nil || !info.Stale || info.Status != 200 || info.LastStatus != 503 {
+		t.Fatalf("stale: Status %d LastStatus %d Stale %v, %v", info.Status, info.LastStatus, info.Stale, err)
+	}
+	if (&Info{Expires: time.Now().Add(time.Hour)}).Expired() {
+		t.Error("an Info made by hand: Expired() is true an hour before expiry")
+	}
+}

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -58,11 +59,28 @@ func (c *Client) storeGet(key string) (e *entry, failed bool) {
 		return nil, true
 	}
 	e, err = decodeEntry(key, b)
+	if err == nil {
+		err = c.plausible(e)
+	}
 	if err != nil {
 		c.logStore("decode", key, err)
 		return nil, false
 	}
 	return e.finish(c.cfg.mode), false
+}
+
+// plausible rejects a stored entry that this Client would never have
+// written: a body far over the limit (bodies grow at most threefold when
+// converted to UTF-8), or a freshness beyond the cap and the longest
+// back-off. Such a value is a miss, and the next fetch overwrites it.
+func (c *Client) plausible(e *entry) error {
+	if int64(len(e.body)) > 3*c.cfg.bodyLimit {
+		return fmt.Errorf("stored body of %d bytes is over three times the body limit", len(e.body))
+	}
+	if e.expires.Sub(e.checked) > max(c.cfg.maxFresh, c.cfg.maxBackoff)+c.cfg.staleWindow {
+		return fmt.Errorf("stored entry fresh until %v, far past its fetch at %v", e.expires, e.checked)
+	}
+	return nil
 }
 
 // awaitLease takes the Store's lease on key when the Store is a Leaser. If

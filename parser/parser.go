@@ -25,8 +25,8 @@ type File struct {
 // A Group is one or more user-agent lines and the records that follow
 // them, up to the next user-agent line that follows a rule.
 type Group struct {
-	Agents     []Agent
-	Rules      []Rule
+	Agents     []Agent  // the user-agent lines, in file order
+	Rules      []Rule   // the allow and disallow lines, in file order
 	Extensions []Record // crawl-delay, request-rate, … in file order
 }
 
@@ -39,17 +39,20 @@ type Agent struct {
 	Token string
 	// Global is set for "*" (alone or followed by white space).
 	Global bool
-	Line   int
+	// Line is the 1-based line number.
+	Line int
 }
 
-// A Rule is one allow or disallow line.
+// A Rule is one allow or disallow line. Rules are made by the parser,
+// which prepares them for matching; a Rule built by hand does not match.
 type Rule struct {
 	// Pattern is the normalised pattern (see matcher.Escape).
 	Pattern string
 	// Line is the 1-based line number. It is an int32, unlike the other
 	// line numbers, to keep a Rule at 24 bytes: files hold many rules, and
 	// the smaller Rule parses about 15 % faster.
-	Line  int32
+	Line int32
+	// Allow is true for an allow rule, false for a disallow.
 	Allow bool
 	shape matcher.Shape
 	flags uint8 // ruleDir, ruleQuick
@@ -89,11 +92,11 @@ func (r *Rule) match(path string) bool {
 }
 
 // A Record is a key-value line other than a rule or user-agent: a sitemap
-// or an extension such as crawl-delay. Key is lower case.
+// or an extension such as crawl-delay.
 type Record struct {
-	Key   string
-	Value string
-	Line  int
+	Key   string // lower case, such as "crawl-delay"
+	Value string // as written, white space trimmed
+	Line  int    // 1-based line number
 }
 
 // A Parser holds the settings for reading a robots.txt body. The zero

@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 )
 
@@ -26,11 +27,11 @@ func defaultConfig() config {
 
 // WithPrefix sets the prefix of every key the Store writes (default
 // "robotstxt:"). Processes that should share entries must use the same
-// prefix; different prefixes keep separate caches in one Redis. The prefix
-// must not contain '{' or '}', which would change the keys' cluster hash
-// tag.
+// prefix; different prefixes keep separate caches in one Redis. Braces
+// are removed from the prefix, since '{' or '}' would change the keys'
+// cluster hash tag.
 func WithPrefix(prefix string) Option {
-	return func(c *config) { c.prefix = prefix }
+	return func(c *config) { c.prefix = strings.NewReplacer("{", "", "}", "").Replace(prefix) }
 }
 
 // WithTimeout bounds every Redis call the Store makes, on top of any

@@ -76,6 +76,7 @@ func TestKeyLayout(t *testing.T) {
 	}{
 		{nil, "robotstxt:{https://example.com:443}", "robotstxt:{https://example.com:443}:lease"},
 		{[]Option{WithPrefix("crawl:v2:")}, "crawl:v2:{https://example.com:443}", "crawl:v2:{https://example.com:443}:lease"},
+		{[]Option{WithPrefix("bad{tag}:")}, "badtag:{https://example.com:443}", "badtag:{https://example.com:443}:lease"},
 	}
 	for _, tt := range tests {
 		s, rdb, _ := newStore(t, tt.opts...)
