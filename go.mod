@@ -1,6 +1,6 @@
 module github.com/robotsgate/robotstxt
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/hashicorp/golang-lru/v2 v2.0.7

@@ -1,6 +1,6 @@
 module github.com/robotsgate/robotstxt/internal/bench
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/robotsgate/robotstxt v0.0.0
