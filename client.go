@@ -150,6 +150,14 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 	case OutcomeUnreachable:
 		c.stats.deferred.Add(1)
 		d.Deferred, d.Stale = true, false
+		if stale {
+			// The deferral has expired and is being retried: come back
+			// after a short pause, not at a time already past.
+			de := *e.deferErr
+			de.RetryAt = c.cfg.now().Add(retryingPause)
+			d.Expires = de.RetryAt
+			return d, &de
+		}
 		return d, e.deferErr
 	}
 	if d.Stale {

@@ -39,6 +39,7 @@ const (
 	minFreshness     = time.Minute     // floor for max-age=0, no-store, past Expires
 	storeLogInterval = 5 * time.Second // at most one Store error logged per interval
 	leaseMargin      = 5 * time.Second // lease TTL beyond the fetch timeout
+	retryingPause    = time.Second     // RetryAt of a deferral being retried
 )
 
 // An Option configures a Client. Options are applied in order by NewClient.
@@ -91,7 +92,9 @@ func defaultConfig() config {
 // WithHTTPClient makes the Client fetch robots.txt through hc, so its
 // transport, proxy settings and keep-alive connections are reused. The
 // Client follows redirects itself (see WithMaxRedirects) and ignores
-// hc.CheckRedirect. The default is a client on http.DefaultTransport.
+// hc.CheckRedirect. NewClient copies *hc: its Transport (and so its
+// connections) is shared, but later changes to hc's fields are not seen.
+// The default is a client on http.DefaultTransport.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) {
 		if hc != nil {

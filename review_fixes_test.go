@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -171,4 +172,41 @@ func TestClientInfoLastStatus(t *testing.T) {
 	if (&Info{Expires: time.Now().Add(time.Hour)}).Expired() {
 		t.Error("an Info made by hand: Expired() is true an hour before expiry")
 	}
+}
+
+// TestClientRetryAtNotPastWhileRetrying: while an expired deferral is
+// being retried, other callers are told to come back shortly, not at a
+// time already past.
+func TestClientRetryAtNotPastWhileRetrying(t *testing.T) {
+	checkLeaks(t)
+	release := make(chan struct{})
+	var n atomic.Int32
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) > 1 {
+			<-release // the retry hangs
+		}
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, s.URL+"/x"); err == nil {
+		t.Fatal("want a deferral")
+	}
+	clock.Advance(2 * time.Minute)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = c.Allowed(ctx, s.URL+"/x") // starts the retry and waits for it
+	}()
+	for n.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	_, err := c.Allowed(ctx, s.URL+"/x")
+	var de *DeferredError
+	if !errors.As(err, &de) || !de.RetryAt.After(clock.Now()) {
+		t.Errorf("while retrying: %v; want a DeferredError with RetryAt after now", err)
+	}
+	close(release)
+	<-done
 }
