@@ -68,7 +68,7 @@ type vector struct {
 	Note         string    `json:"note"`
 }
 
-func (v *vector) body(t *testing.T) []byte {
+func (v *vector) body(t testing.TB) []byte {
 	switch {
 	case v.Robots != nil:
 		return []byte(*v.Robots)

@@ -3,7 +3,6 @@ package robotstxt
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -23,18 +22,7 @@ func fuzzSeeds(f *testing.F) {
 			f.Fatal(err)
 		}
 		for _, v := range vs {
-			var body []byte
-			switch {
-			case v.Robots != nil:
-				body = []byte(*v.Robots)
-			case v.RobotsGen != nil:
-				body = []byte(v.RobotsGen.body())
-			default:
-				if body, err = base64.StdEncoding.DecodeString(v.RobotsBase64); err != nil {
-					f.Fatalf("%s: %v", v.ID, err)
-				}
-			}
-			f.Add(body, v.Agent, v.url())
+			f.Add(v.body(f), v.Agent, v.url())
 		}
 	}
 	dir := filepath.Join(shared, "corpus")
