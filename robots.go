@@ -101,7 +101,9 @@ func (r *Robots) Allowed(agent, url string) bool {
 
 // Check is like Allowed but also reports the deciding rule. In the default
 // mode it allocates only on the first call for a Robots, when it builds
-// the indexes that later checks use.
+// the indexes that later checks use, and for a URL whose path starts with
+// '?' or ';' (see matcher.Path). In RFC9309 mode a path with escapes to
+// decode allocates too.
 func (r *Robots) Check(agent, url string) Verdict {
 	f := r.first.Load()
 	if f == nil {
