@@ -189,15 +189,15 @@ func WithStaleWindow(d time.Duration) Option {
 
 // WithBackoff sets how long an unreachable result is cached before the
 // host is asked again: base after the first failure, doubling with each
-// further consecutive failure up to max (defaults 1 minute and 1 hour). A
+// further consecutive failure up to limit (defaults 1 minute and 1 hour). A
 // Retry-After header overrides it, up to the freshness cap.
-func WithBackoff(base, max time.Duration) Option {
+func WithBackoff(base, limit time.Duration) Option {
 	return func(c *config) {
 		if base > 0 {
 			c.backoff = base
 		}
-		if max > 0 {
-			c.maxBackoff = max
+		if limit > 0 {
+			c.maxBackoff = limit
 		}
 	}
 }
