@@ -70,23 +70,16 @@ func Unescape(s string) string {
 // as %24, since in a URL they are plain characters, and RFC 9309 §2.2.3
 // has a pattern match them literally only in that encoded form.
 func UnescapePath(s string) string {
-	if strings.IndexAny(s, "*$") < 0 {
-		return Unescape(s)
+	if strings.ContainsAny(s, "*$") {
+		// Decoding yields only unreserved characters, never '*' or '$',
+		// so encoding them first is the same as encoding them after.
+		s = literalSpecials.Replace(s)
 	}
-	b := AppendUnescaped(make([]byte, 0, len(s)+8), s)
-	out := make([]byte, 0, len(b)+8)
-	for _, c := range b {
-		switch c {
-		case '*':
-			out = append(out, "%2A"...)
-		case '$':
-			out = append(out, "%24"...)
-		default:
-			out = append(out, c)
-		}
-	}
-	return string(out)
+	return Unescape(s)
 }
+
+// literalSpecials encodes the characters that are special in patterns.
+var literalSpecials = strings.NewReplacer("*", "%2A", "$", "%24")
 
 // AppendUnescaped appends Unescape(s) to dst and returns the result.
 func AppendUnescaped(dst []byte, s string) []byte {
