@@ -97,7 +97,7 @@ func ExampleRobots_Diagnostics() {
 func ExampleParseMode() {
 	body := []byte("User-agent: *\nDisallow: /\nDisallow: /~fred/\n")
 	google := robotstxt.Parse(body)
-	rfc := robotstxt.ParseMode(body, robotstxt.RFC9309)
+	rfc := robotstxt.ParseMode(body, robotstxt.ModeRFC9309)
 	// RFC 9309 always allows /robots.txt itself.
 	fmt.Println(google.Allowed("FooBot", "/robots.txt"), rfc.Allowed("FooBot", "/robots.txt"))
 	// It decodes escaped unreserved characters before comparing, so

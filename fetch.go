@@ -87,7 +87,7 @@ func isRedirect(status int) bool {
 // get sends one GET with the configured headers and, when prev has them,
 // validators.
 func (c *Client) get(ctx context.Context, target string, prev *entry) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, c), http.MethodGet, target, nil)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: request for %s: %w", target, err)
 	}
@@ -164,6 +164,17 @@ func (c *Client) readBody(resp *http.Response) ([]byte, error) {
 func discard(resp *http.Response) {
 	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
 	_ = resp.Body.Close()
+}
+
+// fetchKey marks the context of the Client's own robots.txt requests; its
+// value is the *Client that sent them.
+type fetchKey struct{}
+
+// sentBy reports whether req is one of c's own robots.txt requests (any
+// hop of one), so that a Transport that carries it does not check it
+// against the robots.txt it is fetching.
+func (c *Client) sentBy(req *http.Request) bool {
+	return req.Context().Value(fetchKey{}) == c
 }
 
 // noRedirects is installed as CheckRedirect on the Client's copy of the

@@ -67,7 +67,7 @@ func FuzzParseAllowed(f *testing.F) {
 	f.Add([]byte("\xEF\xBBUser-agent: *\nAllow: /d/index.html\nDisallow: /d/\n"), "", "/d/")
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
-		for _, mode := range []Mode{Google, RFC9309} {
+		for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
 			r := ParseMode(body, mode)
 			file := r.File()
 			last := 0
@@ -104,15 +104,15 @@ func FuzzParseAllowed(f *testing.F) {
 			if r.Allowed(agent, url) != v.Allowed {
 				t.Fatalf("Allowed and Check disagree")
 			}
-			if av := r.Agent(agent).Check(url); !sameVerdict(av, v) {
-				t.Fatalf("Agent.Check %+v, Check %+v", av, v)
+			if av := r.Crawler(agent).Check(url); !sameVerdict(av, v) {
+				t.Fatalf("Crawler.Check %+v, Check %+v", av, v)
 			}
 			for _, nl := range []string{"\n", "\r\n", "\r"} {
 				if v2 := ParseMode(lineEndings(body, nl), mode).Check(agent, url); !sameVerdict(v2, v) {
 					t.Fatalf("with line ends %q: %+v, as given: %+v", nl, v2, v)
 				}
 			}
-			if mode != Google || len(url) > 300 || len(rules) > 64 {
+			if mode != ModeGoogle || len(url) > 300 || len(rules) > 64 {
 				continue
 			}
 			small := true

@@ -10,8 +10,8 @@ import "testing"
 // modes.
 func bothModes(t *testing.T, ds []decision) {
 	t.Helper()
-	checkDecisions(t, Google, ds)
-	checkDecisions(t, RFC9309, ds)
+	checkDecisions(t, ModeGoogle, ds)
+	checkDecisions(t, ModeRFC9309, ds)
 }
 
 func TestRFC9309_2_2_1_MergedGroups(t *testing.T) {
@@ -44,11 +44,11 @@ func TestRFC9309_2_2_2_Encoding(t *testing.T) {
 	// Last row: /foo/bar/%62%61%7A is /foo/bar/baz for the RFC, not for
 	// Google.
 	const baz = "user-agent: *\ndisallow: /foo/bar/%62%61%7A"
-	checkDecisions(t, Google, []decision{{"decoded unreserved (google)", baz, "ExampleBot", "https://www.example.com/foo/bar/baz", true, 0}})
-	checkDecisions(t, RFC9309, []decision{{"decoded unreserved (rfc)", baz, "ExampleBot", "https://www.example.com/foo/bar/baz", false, 2}})
+	checkDecisions(t, ModeGoogle, []decision{{"decoded unreserved (google)", baz, "ExampleBot", "https://www.example.com/foo/bar/baz", true, 0}})
+	checkDecisions(t, ModeRFC9309, []decision{{"decoded unreserved (rfc)", baz, "ExampleBot", "https://www.example.com/foo/bar/baz", false, 2}})
 	const plain = "user-agent: *\ndisallow: /foo/bar/baz"
-	checkDecisions(t, Google, []decision{{"encoded URL (google)", plain, "ExampleBot", "https://www.example.com/foo/bar/%62%61%7a", true, 0}})
-	checkDecisions(t, RFC9309, []decision{{"encoded URL (rfc)", plain, "ExampleBot", "https://www.example.com/foo/bar/%62%61%7a", false, 2}})
+	checkDecisions(t, ModeGoogle, []decision{{"encoded URL (google)", plain, "ExampleBot", "https://www.example.com/foo/bar/%62%61%7a", true, 0}})
+	checkDecisions(t, ModeRFC9309, []decision{{"encoded URL (rfc)", plain, "ExampleBot", "https://www.example.com/foo/bar/%62%61%7a", false, 2}})
 }
 
 func TestRFC9309_2_2_2_Precedence(t *testing.T) {
@@ -62,8 +62,8 @@ func TestRFC9309_2_2_2_Precedence(t *testing.T) {
 	// /robots.txt is implicitly allowed by the RFC; Google's matcher
 	// leaves that to the crawler.
 	const all = "user-agent: *\ndisallow: /\n"
-	checkDecisions(t, Google, []decision{{"robots.txt (google)", all, "a", "https://www.example.com/robots.txt", false, 2}})
-	checkDecisions(t, RFC9309, []decision{{"robots.txt (rfc)", all, "a", "https://www.example.com/robots.txt", true, 0}})
+	checkDecisions(t, ModeGoogle, []decision{{"robots.txt (google)", all, "a", "https://www.example.com/robots.txt", false, 2}})
+	checkDecisions(t, ModeRFC9309, []decision{{"robots.txt (rfc)", all, "a", "https://www.example.com/robots.txt", true, 0}})
 }
 
 func TestRFC9309_2_2_3_SpecialCharacters(t *testing.T) {
@@ -97,7 +97,7 @@ func TestRFC9309_2_2_3_PercentEncodedSpecials(t *testing.T) {
 		{"%24 is not an anchor", dollar, "ExampleBot", "https://www.example.com/path/foo-", true, 0},
 		{"%24 is not an anchor", dollar, "ExampleBot", "https://www.example.com/path/foo-%24x", false, 2},
 	})
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"raw * in the URL (google)", star, "ExampleBot", "https://www.example.com/path/file-with-a-*.html", true, 0},
 		{"raw $ in the URL (google)", dollar, "ExampleBot", "https://www.example.com/path/foo-$", true, 0},
 	})
@@ -108,7 +108,7 @@ func TestRFC9309_2_2_3_PercentEncodedSpecials(t *testing.T) {
 func TestRFC9309_2_2_3_PercentEncodedSpecialsRFCMode(t *testing.T) {
 	const star = "user-agent: *\ndisallow: /path/file-with-a-%2A.html\n"
 	const dollar = "user-agent: *\ndisallow: /path/foo-%24\n"
-	checkDecisions(t, RFC9309, []decision{
+	checkDecisions(t, ModeRFC9309, []decision{
 		{"raw * in the URL (rfc)", star, "ExampleBot", "https://www.example.com/path/file-with-a-*.html", false, 2},
 		{"raw $ in the URL (rfc)", dollar, "ExampleBot", "https://www.example.com/path/foo-$", false, 2},
 	})

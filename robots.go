@@ -16,18 +16,18 @@ import (
 type Mode uint8
 
 const (
-	// Google reads as Google's reference parser does. It is the default.
-	Google Mode = iota
-	// RFC9309 is the strict reading of RFC 9309: /robots.txt itself is
+	// ModeGoogle reads as Google's reference parser does. It is the default.
+	ModeGoogle Mode = iota
+	// ModeRFC9309 is the strict reading of RFC 9309: /robots.txt itself is
 	// always allowed, and percent-escaped unreserved characters are decoded
 	// in rules and URLs before they are compared (/%7Efred is /~fred; %2F
 	// stays encoded).
-	RFC9309
+	ModeRFC9309
 )
 
 // String returns "google" or "rfc9309".
 func (m Mode) String() string {
-	if m == RFC9309 {
+	if m == ModeRFC9309 {
 		return "rfc9309"
 	}
 	return "google"
@@ -69,11 +69,11 @@ type resolved struct {
 // Parse parses a robots.txt body as Google's parser does. It never fails
 // and never panics: lines it cannot use are skipped and reported by
 // Diagnostics. The result does not refer to body.
-func Parse(body []byte) *Robots { return ParseMode(body, Google) }
+func Parse(body []byte) *Robots { return ParseMode(body, ModeGoogle) }
 
 // ParseMode is like Parse but reads the body in the given mode.
 func ParseMode(body []byte, mode Mode) *Robots {
-	f := parser.Parser{RFC9309: mode == RFC9309}.Parse(body)
+	f := parser.Parser{RFC9309: mode == ModeRFC9309}.Parse(body)
 	return &Robots{file: f, mode: mode}
 }
 
@@ -122,7 +122,7 @@ func (r *Robots) Check(agent, url string) Verdict {
 // decide checks url against the rules of the given groups.
 func (r *Robots) decide(groups []int, url string) Verdict {
 	path := matcher.Path(url)
-	if r.mode == RFC9309 {
+	if r.mode == ModeRFC9309 {
 		path = matcher.UnescapePath(path) // first, so /%72obots.txt is /robots.txt too
 		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
 			return Verdict{Allowed: true}
@@ -219,28 +219,28 @@ func names(g *parser.Group, agent string) bool {
 	return false
 }
 
-// Agent returns the view of the rules that the crawler whose product
+// Crawler returns the view of the rules that the crawler whose product
 // token is agent obeys. A crawler that checks many URLs against one file
 // saves looking up its groups each time.
-func (r *Robots) Agent(agent string) *Agent {
-	a := &Agent{r: r, groups: r.appendGroups(nil, agent)}
+func (r *Robots) Crawler(agent string) *Crawler {
+	a := &Crawler{r: r, groups: r.appendGroups(nil, agent)}
 	a.named = agent != "" && len(a.groups) > 0 && names(&r.file.Groups[a.groups[0]], agent)
 	return a
 }
 
 // Rules returns the rules that apply to agent, in file order: those of
 // every group that names it, or else those of the "*" groups.
-func (r *Robots) Rules(agent string) []Rule { return r.Agent(agent).Rules() }
+func (r *Robots) Rules(agent string) []Rule { return r.Crawler(agent).Rules() }
 
 // Extensions returns the extension records (crawl-delay, request-rate,
 // host, …) of the groups that apply to agent, in file order.
-func (r *Robots) Extensions(agent string) []Extension { return r.Agent(agent).Extensions() }
+func (r *Robots) Extensions(agent string) []Extension { return r.Crawler(agent).Extensions() }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
 // agent. Fractional seconds are kept; values that do not parse, are
 // negative or exceed a day are skipped.
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
-	return r.Agent(agent).CrawlDelay()
+	return r.Crawler(agent).CrawlDelay()
 }
 
 // maxCrawlDelay bounds the crawl-delay values CrawlDelay accepts.

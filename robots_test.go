@@ -321,7 +321,7 @@ func TestPropertyConcurrentChecks(t *testing.T) {
 					errs <- fmt.Sprintf("goroutine %d: %v: %+v, want %+v", g, qs[j], v, want[j])
 					return
 				}
-				r.Agent(qs[j].agent).Rules()
+				r.Crawler(qs[j].agent).Rules()
 				r.CrawlDelay(qs[j].agent)
 				r.Diagnostics()
 				r.Sitemaps()
@@ -377,16 +377,16 @@ func TestAgentView(t *testing.T) {
 		{"foobot", true, 3}, {"FOOBOT", true, 3}, {"bazbot", true, 1}, {"quxbot", true, 0},
 		{"other", false, 3}, {"", false, 3},
 	} {
-		a := r.Agent(c.agent)
+		a := r.Crawler(c.agent)
 		if a.Named() != c.named || len(a.Rules()) != c.rules {
-			t.Errorf("Agent(%q): Named %v, %d rules; want %v, %d", c.agent, a.Named(), len(a.Rules()), c.named, c.rules)
+			t.Errorf("Crawler(%q): Named %v, %d rules; want %v, %d", c.agent, a.Named(), len(a.Rules()), c.named, c.rules)
 		}
 		if !slices.Equal(a.Rules(), r.Rules(c.agent)) {
-			t.Errorf("Agent(%q).Rules() differs from Robots.Rules", c.agent)
+			t.Errorf("Crawler(%q).Rules() differs from Robots.Rules", c.agent)
 		}
 		for _, u := range []string{"/", "/example/page.html", "/images/x.gif", "/publications/"} {
 			if a.Allowed(u) != r.Allowed(c.agent, u) || !sameVerdict(a.Check(u), r.Check(c.agent, u)) {
-				t.Errorf("Agent(%q) disagrees with Robots on %s", c.agent, u)
+				t.Errorf("Crawler(%q) disagrees with Robots on %s", c.agent, u)
 			}
 		}
 	}
@@ -396,11 +396,11 @@ func TestAgentView(t *testing.T) {
 // crawler still names the crawler.
 func TestAgentNamedSharedWithStar(t *testing.T) {
 	r := Parse([]byte("User-agent: *\nUser-agent: FooBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n"))
-	if !r.Agent(fooBot).Named() {
-		t.Error("Agent(FooBot).Named() = false, but line 2 names FooBot")
+	if !r.Crawler(fooBot).Named() {
+		t.Error("Crawler(FooBot).Named() = false, but line 2 names FooBot")
 	}
-	if r.Agent("Other").Named() {
-		t.Error("Agent(Other).Named() = true")
+	if r.Crawler("Other").Named() {
+		t.Error("Crawler(Other).Named() = true")
 	}
 	if !r.Allowed(fooBot, "/b") {
 		t.Error("FooBot is named, so the second * group must not apply")

@@ -27,7 +27,7 @@ type decision struct {
 }
 
 // checkDecisions parses each body in mode and checks the verdict of
-// Robots.Check, Robots.Allowed and Agent.Check against it.
+// Robots.Check, Robots.Allowed and Crawler.Check against it.
 func checkDecisions(t *testing.T, mode Mode, ds []decision) {
 	t.Helper()
 	for _, d := range ds {
@@ -40,8 +40,8 @@ func checkDecisions(t *testing.T, mode Mode, ds []decision) {
 		if got := r.Allowed(d.agent, d.url); got != d.allow {
 			t.Errorf("%s: Allowed(%q, %q) = %v, Check said %v", d.name, d.agent, d.url, got, d.allow)
 		}
-		if av := r.Agent(d.agent).Check(d.url); av != v {
-			t.Errorf("%s: Agent(%q).Check(%q) = %+v, Robots.Check = %+v", d.name, d.agent, d.url, av, v)
+		if av := r.Crawler(d.agent).Check(d.url); av != v {
+			t.Errorf("%s: Crawler(%q).Check(%q) = %+v, Robots.Check = %+v", d.name, d.agent, d.url, av, v)
 		}
 	}
 }
@@ -109,7 +109,7 @@ func TestSpec1_1_LineEndingsAndBOM(t *testing.T) {
 		decision{"broken BOM spoils line 1", "\xEF\x11\xBFUser-agent: FooBot\nDisallow: /a", fooBot, "/a", true, 0},
 		decision{"BOM only at the start", "User-agent: FooBot\n\xEF\xBB\xBFDisallow: /a", fooBot, "/a", true, 0},
 	)
-	checkDecisions(t, Google, ds)
+	checkDecisions(t, ModeGoogle, ds)
 	checkDiags(t, "full BOM", "\xEF\xBB\xBFUser-agent: FooBot\nDisallow: /a")
 	checkDiags(t, "BOM only at the start", "User-agent: FooBot\n\xEF\xBB\xBFDisallow: /a", dg(2, parser.UnknownKey))
 	checkDiags(t, "broken BOM", "\xEF\x11\xBFUser-agent: FooBot\nDisallow: /a",
@@ -139,7 +139,7 @@ func TestSpec1_2_ParseReadsEveryByte(t *testing.T) {
 	}
 	b.WriteString("Disallow: /late\n")
 	n++
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"rule after 600 KiB", b.String(), fooBot, "/late", false, n},
 		{"rule after 600 KiB", b.String(), fooBot, "/early", true, 0},
 	})
@@ -154,7 +154,7 @@ func TestSpec1_3_LongLinesTruncated(t *testing.T) {
 	// stored pattern is the long value followed by "/".
 	long := "/x/" + strings.Repeat("a", max-len("disallow: ")-len("/x/")-1)
 	body := "user-agent: FooBot\ndisallow: " + long + "/qux\nallow: /x/\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"truncated rule still applies", body, fooBot, long + "/fux", false, 2},
 		{"truncated rule still applies", body, fooBot, long + "/qux", false, 2},
 		{"shorter path", body, fooBot, long, true, 3},
@@ -173,11 +173,11 @@ func TestSpec1_3_LongLinesTruncated(t *testing.T) {
 	}
 	// Only the too-long line is cut: the next one is read normally.
 	body = "user-agent: FooBot\n# " + strings.Repeat("c", 3*max) + "\ndisallow: /next\n"
-	checkDecisions(t, Google, []decision{{"line after a long one", body, fooBot, "/next", false, 3}})
+	checkDecisions(t, ModeGoogle, []decision{{"line after a long one", body, fooBot, "/next", false, 3}})
 }
 
 func TestSpec1_4_CommentsAndWhitespace(t *testing.T) {
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"trailing comments", "User-agent: FooBot # me\nDisallow: /a # not /a#b", fooBot, "/a", false, 2},
 		{"comment inside a value", "User-agent: FooBot\nDisallow: /a#b", fooBot, "/ax", false, 2},
 		{"comment inside a value", "User-agent: FooBot\nDisallow: /a#b", fooBot, "/", true, 0},
@@ -194,7 +194,7 @@ func TestSpec1_4_CommentsAndWhitespace(t *testing.T) {
 }
 
 func TestSpec1_5_MissingColon(t *testing.T) {
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"no colon, two tokens", "User-agent FooBot\nDisallow /a", fooBot, "/a", false, 2},
 		{"no colon, tab", "User-agent\tFooBot\nDisallow\t/a", fooBot, "/a", false, 2},
 		{"no colon, comment after", "User-agent FooBot # x\nDisallow /a # y", fooBot, "/a", false, 2},
@@ -229,7 +229,7 @@ func TestSpec1_6_KeysAndTypos(t *testing.T) {
 		decision{"unknown spelling useg-agent", "useg-agent: FooBot\nDisallow: /a", fooBot, "/a", true, 0},
 		decision{"unknown spelling dis-allow", "User-agent: FooBot\nDis-allow: /a", fooBot, "/a", true, 0},
 	)
-	checkDecisions(t, Google, ds)
+	checkDecisions(t, ModeGoogle, ds)
 	checkDiags(t, "standard spellings", "USER-AGENT: FooBot\nDisallow: /a\nALLOW: /b\nSITEMAP: /s")
 	checkDiags(t, "typos", "useragent: FooBot\nuser agent: Bar\ndissallow: /a\ndissalow: /a\ndisalow: /a\ndiasllow: /a\ndisallaw: /a\nsite-map: /s",
 		dg(1, parser.MisspeltKey), dg(2, parser.MisspeltKey), dg(3, parser.MisspeltKey), dg(4, parser.MisspeltKey),
@@ -256,7 +256,7 @@ func TestSpec1_7_BadLinesNeverFailTheFile(t *testing.T) {
 		"Disallow /e",                          // 12 missing colon
 		"</body></html>",                       // 13 junk
 	}, "\n")
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"rules among junk", body, fooBot, "/a", false, 4},
 		{"rule with invalid UTF-8", body, fooBot, "/b%FF", false, 6},
 		{"rule cut at NUL", body, fooBot, "/c", false, 8},
@@ -278,7 +278,7 @@ func TestSpec1_7_BadLinesNeverFailTheFile(t *testing.T) {
 func TestSpec1_8_Groups(t *testing.T) {
 	const two = "User-agent: FooBot\nUser-agent: BarBot\nDisallow: /x\n"
 	const split = "User-agent: FooBot\nDisallow: /x\nUser-agent: BarBot\nDisallow: /y\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"several user-agents, one group", two, fooBot, "/x", false, 3},
 		{"several user-agents, one group", two, "BarBot", "/x", false, 3},
 		{"user-agent after a rule starts a group", split, fooBot, "/y", true, 0},
@@ -298,7 +298,7 @@ func TestSpec1_8_Groups(t *testing.T) {
 
 func TestSpec1_9_RulesBeforeFirstGroup(t *testing.T) {
 	const body = "Disallow: /\nAllow: /a\nUser-agent: FooBot\nDisallow: /b\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"leading rules ignored", body, fooBot, "/", true, 0},
 		{"leading rules ignored", body, fooBot, "/b", false, 4},
 		{"leading rules ignored for others", body, "Other", "/", true, 0},
@@ -311,7 +311,7 @@ func TestSpec1_9_RulesBeforeFirstGroup(t *testing.T) {
 
 func TestSpec1_10_UserAgentValues(t *testing.T) {
 	const star = "User-agent: *\nDisallow: /s\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"* is global", star, fooBot, "/s", false, 2},
 		{"* then space", "User-agent: * \nDisallow: /s", fooBot, "/s", false, 2},
 		{"* then words", "User-agent: * everyone\nDisallow: /s", fooBot, "/s", false, 2},
@@ -346,7 +346,7 @@ func TestSpec1_11_GroupMerging(t *testing.T) {
 	const merged = "User-agent: FooBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /s\n\nUser-agent: FooBot\nAllow: /a/b\nDisallow: /c\n\nUser-agent: *\nDisallow: /t\n"
 	const emptyNamed = "User-agent: *\nDisallow: /\n\nUser-agent: FooBot\n"
 	const sharedWithStar = "User-agent: FooBot\nUser-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"first group", merged, fooBot, "/a", false, 2},
 		{"second group", merged, fooBot, "/c", false, 9},
 		{"precedence across groups", merged, fooBot, "/a/b", true, 8},
@@ -382,7 +382,7 @@ func TestSpec1_11_GroupMerging(t *testing.T) {
 }
 
 func TestSpec1_12_NoMatchingGroup(t *testing.T) {
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"empty crawler gets *", "User-agent: *\nDisallow: /", "", "/", false, 2},
 		{"empty crawler does not match an empty token", "User-agent: *bot\nDisallow: /", "", "/", true, 0},
 		{"empty crawler does not match an empty value", "User-agent:\nDisallow: /", "", "/", true, 0},
@@ -425,7 +425,7 @@ func TestSpec1_13_Sitemaps(t *testing.T) {
 		}
 	}
 	// The sitemap on line 3 did not end FooBot's group.
-	checkDecisions(t, Google, []decision{{"sitemap inside a group", body, fooBot, "/x", false, 5}})
+	checkDecisions(t, ModeGoogle, []decision{{"sitemap inside a group", body, fooBot, "/x", false, 5}})
 	if got := Parse([]byte("User-agent: *\nDisallow: /")).Sitemaps(); len(got) != 0 {
 		t.Errorf("no sitemaps: got %q", got)
 	}
@@ -530,7 +530,7 @@ func TestSpec1_14_Extensions(t *testing.T) {
 
 func TestSpec2_1_URLForms(t *testing.T) {
 	const body = "User-agent: FooBot\nDisallow: /$\nDisallow: /*frag\nDisallow: /*?q=\nDisallow: /p;\nDisallow: /example.com\nDisallow: /*http\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"empty path is /", body, fooBot, "http://example.com", false, 2},
 		{"empty URL is /", body, fooBot, "", false, 2},
 		{"root", body, fooBot, "https://example.com/", false, 2},
@@ -550,7 +550,7 @@ func TestSpec2_1_URLForms(t *testing.T) {
 }
 
 func TestSpec2_2_Normalisation(t *testing.T) {
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"non-ASCII rule encoded", "User-agent: FooBot\nDisallow: /ä", fooBot, "/%C3%A4", false, 2},
 		{"non-ASCII URL not encoded by Check", "User-agent: FooBot\nDisallow: /ä", fooBot, "/ä", true, 0},
 		{"lower-case URL escape differs", "User-agent: FooBot\nDisallow: /ä", fooBot, "/%c3%a4", true, 0},
@@ -571,7 +571,7 @@ func TestSpec2_2_Normalisation(t *testing.T) {
 
 func TestSpec2_3_Wildcards(t *testing.T) {
 	const b = "User-agent: FooBot\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"anchored at the start", b + "Disallow: /fish", fooBot, "/catfish", true, 0},
 		{"prefix", b + "Disallow: /fish", fooBot, "/fish/salmon", false, 2},
 		{"case-sensitive", b + "Disallow: /fish", fooBot, "/Fish", true, 0},
@@ -599,7 +599,7 @@ func TestSpec2_3_Wildcards(t *testing.T) {
 
 func TestSpec2_4_Precedence(t *testing.T) {
 	const b = "User-agent: FooBot\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"longest wins", b + "Allow: /p\nDisallow: /", fooBot, "/page", true, 2},
 		{"longest wins, order does not matter", b + "Disallow: /\nAllow: /p", fooBot, "/page", true, 3},
 		{"longest disallow wins", b + "Allow: /folder\nDisallow: /folder/", fooBot, "/folder/page", false, 3},
@@ -621,7 +621,7 @@ func TestSpec2_4_Precedence(t *testing.T) {
 
 func TestSpec2_5_IndexHTML(t *testing.T) {
 	const body = "User-agent: FooBot\nDisallow: /d/\nAllow: /d/index.html\nAllow: /e/index.htm\nDisallow: /e/\nDisallow: /f/index.html\n"
-	checkDecisions(t, Google, []decision{
+	checkDecisions(t, ModeGoogle, []decision{
 		{"index.html allows its directory", body, fooBot, "/d/", true, 3},
 		{"and itself", body, fooBot, "/d/index.html", true, 3},
 		{"but nothing else in it", body, fooBot, "/d/other", false, 2},
@@ -646,7 +646,7 @@ func TestSpec2_6_HostileFile(t *testing.T) {
 	}
 	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
 	url := "/" + strings.Repeat("a", 16000)
-	checkDecisions(t, Google, []decision{{"hostile patterns", b.String(), fooBot, url, true, 202}})
+	checkDecisions(t, ModeGoogle, []decision{{"hostile patterns", b.String(), fooBot, url, true, 202}})
 }
 
 func TestSpec2_7_DecidingRule(t *testing.T) {
@@ -700,13 +700,13 @@ func TestSpec3_RFC9309Mode(t *testing.T) {
 		{"unreserved letters decoded", fred, "/baz", true, false, 0, 5},
 		{"non-ASCII stays encoded", fred, "/%E3%83%84x", false, false, 6, 6},
 	} {
-		checkDecisions(t, Google, []decision{{c.name + " (google)", c.body, fooBot, c.url, c.google, c.gline}})
-		checkDecisions(t, RFC9309, []decision{{c.name + " (rfc9309)", c.body, fooBot, c.url, c.rfc, c.rline}})
+		checkDecisions(t, ModeGoogle, []decision{{c.name + " (google)", c.body, fooBot, c.url, c.google, c.gline}})
+		checkDecisions(t, ModeRFC9309, []decision{{c.name + " (rfc9309)", c.body, fooBot, c.url, c.rfc, c.rline}})
 	}
-	if Parse(nil).Mode() != Google || ParseMode(nil, RFC9309).Mode() != RFC9309 {
+	if Parse(nil).Mode() != ModeGoogle || ParseMode(nil, ModeRFC9309).Mode() != ModeRFC9309 {
 		t.Error("Mode() does not report the mode")
 	}
-	if Google.String() != "google" || RFC9309.String() != "rfc9309" {
-		t.Errorf("mode names %q %q", Google, RFC9309)
+	if ModeGoogle.String() != "google" || ModeRFC9309.String() != "rfc9309" {
+		t.Errorf("mode names %q %q", ModeGoogle, ModeRFC9309)
 	}
 }

@@ -26,7 +26,7 @@ type builder struct {
 }
 
 type scratch struct {
-	agents []Agent
+	agents []UserAgent
 	rules  []Rule
 	groups []Group
 	diags  []Diagnostic
@@ -109,9 +109,9 @@ func (b *builder) flag(l *Line) {
 	}
 }
 
-func (b *builder) agent(l *Line) Agent {
+func (b *builder) agent(l *Line) UserAgent {
 	v := b.keep(l.Value)
-	a := Agent{Value: v, Line: l.Num}
+	a := UserAgent{Value: v, Line: l.Num}
 	if v != "" && v[0] == '*' && (len(v) == 1 || isSpace(v[1])) {
 		a.Global = true
 		return a

@@ -25,13 +25,13 @@ type File struct {
 // A Group is one or more user-agent lines and the records that follow
 // them, up to the next user-agent line that follows a rule.
 type Group struct {
-	Agents     []Agent  // the user-agent lines, in file order
-	Rules      []Rule   // the allow and disallow lines, in file order
-	Extensions []Record // crawl-delay, request-rate, … in file order
+	Agents     []UserAgent // the user-agent lines, in file order
+	Rules      []Rule      // the allow and disallow lines, in file order
+	Extensions []Record    // crawl-delay, request-rate, … in file order
 }
 
-// An Agent is one user-agent line of a group.
-type Agent struct {
+// A UserAgent is one user-agent line of a group.
+type UserAgent struct {
 	// Value is the value as written.
 	Value string
 	// Token is the product token compared with a crawler's name: the

@@ -49,7 +49,7 @@ func runCheck(args []string, e env) int {
 		opts = append(opts, robotstxt.WithAgent(tok))
 	}
 	if *rfc {
-		opts = append(opts, robotstxt.WithMode(robotstxt.RFC9309))
+		opts = append(opts, robotstxt.WithMode(robotstxt.ModeRFC9309))
 	}
 	if *legacy {
 		opts = append(opts, robotstxt.WithStatusPolicy(robotstxt.LegacyStatusPolicy))

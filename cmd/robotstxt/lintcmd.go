@@ -23,9 +23,9 @@ func runLint(args []string, e env) int {
 		e.errorf("lint: no file given")
 		return exitUsage
 	}
-	mode := robotstxt.Google
+	mode := robotstxt.ModeGoogle
 	if *rfc {
-		mode = robotstxt.RFC9309
+		mode = robotstxt.ModeRFC9309
 	}
 	code := exitOK
 	for _, name := range files {

@@ -40,9 +40,9 @@ func runTest(args []string, e env) int {
 		e.errorf("test: %v", err)
 		return exitUsage
 	}
-	mode := robotstxt.Google
+	mode := robotstxt.ModeGoogle
 	if *rfc {
-		mode = robotstxt.RFC9309
+		mode = robotstxt.ModeRFC9309
 	}
 	r := robotstxt.ParseMode(body, mode)
 	width := columnWidth(urls)

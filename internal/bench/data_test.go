@@ -30,7 +30,7 @@ Allow: /docs/*.pdf$
 Disallow: /account
 
 User-agent: Googlebot-Image
-User-agent: AdsBot-Google
+User-agent: AdsBot-ModeGoogle
 Disallow: /images/private/
 Disallow: /*.gif$
 Allow: /images/

@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// An Agent is the part of a robots.txt that one crawler obeys: the groups
+// A Crawler is the part of a robots.txt that one crawler obeys: the groups
 // that name its product token, merged, or else the "*" groups. It is
 // immutable and safe for concurrent use.
-type Agent struct {
+type Crawler struct {
 	r      *Robots
 	groups []int
 	named  bool
@@ -17,18 +17,18 @@ type Agent struct {
 
 // Allowed reports whether the crawler may fetch url, which is an absolute
 // URL or a path, already percent-escaped.
-func (a *Agent) Allowed(url string) bool { return a.r.decide(a.groups, url).Allowed }
+func (a *Crawler) Allowed(url string) bool { return a.r.decide(a.groups, url).Allowed }
 
 // Check is like Allowed but also reports the deciding rule. It does not
 // allocate in the default mode.
-func (a *Agent) Check(url string) Verdict { return a.r.decide(a.groups, url) }
+func (a *Crawler) Check(url string) Verdict { return a.r.decide(a.groups, url) }
 
 // Named reports whether some group names the crawler, so that the "*"
 // groups do not apply to it.
-func (a *Agent) Named() bool { return a.named }
+func (a *Crawler) Named() bool { return a.named }
 
 // Rules returns the rules that apply, in file order.
-func (a *Agent) Rules() []Rule {
+func (a *Crawler) Rules() []Rule {
 	var out []Rule
 	for _, gi := range a.groups {
 		out = append(out, a.r.file.Groups[gi].Rules...)
@@ -38,7 +38,7 @@ func (a *Agent) Rules() []Rule {
 
 // Extensions returns the extension records (crawl-delay, request-rate,
 // host, …) of the groups that apply, in file order.
-func (a *Agent) Extensions() []Extension {
+func (a *Crawler) Extensions() []Extension {
 	var out []Extension
 	for _, gi := range a.groups {
 		out = append(out, a.r.file.Groups[gi].Extensions...)
@@ -49,7 +49,7 @@ func (a *Agent) Extensions() []Extension {
 // CrawlDelay returns the first crawl-delay of the groups that apply.
 // Fractional seconds are kept; values that do not parse, are negative or
 // exceed a day are skipped.
-func (a *Agent) CrawlDelay() (time.Duration, bool) {
+func (a *Crawler) CrawlDelay() (time.Duration, bool) {
 	for _, gi := range a.groups {
 		for _, e := range a.r.file.Groups[gi].Extensions {
 			if e.Key != "crawl-delay" {
