@@ -1,7 +1,6 @@
 package robotstxt
 
 import (
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -71,6 +70,7 @@ func (c *Client) fetch(ctx context.Context, key string, prev *entry) fetchResult
 			return res
 		}
 		next.Fragment, next.RawFragment = "", ""
+		next.User = nil // credentials from a Location header are neither sent nor shown
 		target = next.String()
 		seen[target] = true
 	}
@@ -108,6 +108,11 @@ func (c *Client) get(ctx context.Context, target string, prev *entry) (*http.Res
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", target, err)
 	}
+	// Reading a body is not always bounded by the request's context: the
+	// body of an unsolicited 101 Switching Protocols is the raw
+	// connection. Close it when the fetch ends, whatever the peer does.
+	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+	resp.Body = &stopBody{ReadCloser: resp.Body, stop: stop}
 	return resp, nil
 }
 
@@ -127,42 +132,25 @@ func (c *Client) finish(res *fetchResult, resp *http.Response, prev *entry) {
 		}
 		return
 	}
-	body, err := c.readBody(resp)
+	b, err := ReadBody(resp.Body, resp.Header, c.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable
 		res.err = fmt.Errorf("robotstxt: reading %s: %w", res.finalURL, err)
 		return
 	}
-	res.body = toUTF8(body, resp.Header.Get("Content-Type"))
+	res.body = b.Text
 }
 
-// readBody reads at most the body limit after content decoding: the
-// transport's own gzip decoding, or ours when a server sends gzip the
-// transport did not ask for.
-func (c *Client) readBody(resp *http.Response) ([]byte, error) {
-	var r io.Reader = resp.Body
-	if !resp.Uncompressed && strings.EqualFold(strings.TrimSpace(resp.Header.Get("Content-Encoding")), "gzip") {
-		gz, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
-		}
-		defer gz.Close()
-		r = gz
-	}
-	body, err := io.ReadAll(io.LimitReader(r, c.cfg.bodyLimit))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(body)) == c.cfg.bodyLimit {
-		body = dropCutRune(body)
-	}
-	return body, nil
-}
+// drainLimit is how much of an unneeded body is read so that its
+// connection can be reused: enough for a typical HTML error page.
+const drainLimit = 64 << 10
 
-// discard drains a little of what is left of a body, so the connection
-// can be reused, and closes it.
+// discard drains what is left of a body, up to drainLimit, so the
+// connection can be reused, and closes it. The body is closed anyway when
+// the fetch's deadline passes (see get), so a peer that never ends its
+// body cannot hold the drain beyond it.
 func discard(resp *http.Response) {
-	_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
+	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	_ = resp.Body.Close()
 }
 
@@ -175,6 +163,18 @@ type fetchKey struct{}
 // against the robots.txt it is fetching.
 func (c *Client) sentBy(req *http.Request) bool {
 	return req.Context().Value(fetchKey{}) == c
+}
+
+// stopBody is a response body whose Close also stops the watch that
+// closes it at the fetch's deadline.
+type stopBody struct {
+	io.ReadCloser
+	stop func() bool
+}
+
+func (b *stopBody) Close() error {
+	b.stop()
+	return b.ReadCloser.Close()
 }
 
 // noRedirects is installed as CheckRedirect on the Client's copy of the

@@ -115,7 +115,8 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"Windows-1252 fallback", "a/\x80", "text/plain", "a/€"},
 		{"UTF-16LE with BOM", "\xFF\xFEa\x00/\x00", "", "\uFEFFa/"},
 	} {
-		got := string(toUTF8([]byte(tc.body), tc.ctype))
+		text, _ := toUTF8([]byte(tc.body), tc.ctype)
+		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
 			t.Errorf("%s: toUTF8(%q, %q) = %q, want %q", tc.name, tc.body, tc.ctype, got, want)

@@ -1,0 +1,223 @@
+package robotstxt
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/unicode"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// ErrContentCoding is wrapped by the error of [ReadBody] for a body whose
+// Content-Encoding the Client cannot decode (anything but gzip, x-gzip,
+// deflate and identity). The Client treats such a robots.txt as
+// unreachable: bytes it cannot read are never parsed as text.
+var ErrContentCoding = errors.New("robotstxt: unsupported content coding")
+
+// A Body is a robots.txt body as the Client reads it from a response, and
+// as [ReadBody] reads it from any source.
+type Body struct {
+	// Text is the body as parsed: content coding undone, cut at the size
+	// limit at a line boundary, converted to UTF-8.
+	Text []byte
+	// Charset names the encoding the body was read in: "utf-8",
+	// "utf-16le", "utf-16be", or the charset the Content-Type names
+	// (windows-1252 when it names none and the body is not UTF-8).
+	Charset string
+	// Truncated reports that the body was longer than the limit. Text
+	// then ends with the last whole line within the limit.
+	Truncated bool
+}
+
+// maxCodings bounds how many content codings ReadBody undoes in a row.
+const maxCodings = 4
+
+// ReadBody reads a robots.txt body from r the way the Client reads a
+// response body, so that a tool reading a file sees exactly what a crawler
+// would.
+//
+// header, which may be nil, supplies Content-Encoding and Content-Type.
+// gzip, x-gzip and deflate (zlib or raw) are decoded; any other coding
+// gives an error wrapping [ErrContentCoding]. At most limit bytes of the
+// decoded body are read (limit ≤ 0 reads everything); when the body is
+// longer, the line that the limit cuts is dropped, since a partial rule can
+// say the opposite of the whole one (a cut "Allow: /public/page.html"
+// reads "Allow: /"). A line too long for the parser to keep whole
+// ([parser.MaxLineLength]) reads the same cut or not, and is kept. The
+// text is then converted to UTF-8: a UTF-16 byte-order mark wins; a body
+// that is valid UTF-8, or that the Content-Type declares UTF-8, is kept as
+// it is; otherwise the Content-Type's charset, or Windows-1252, is
+// converted.
+//
+// An error means the body could not be read whole (a cut connection, a
+// corrupt compressed stream); the Client treats it as unreachable.
+func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
+	r, err := decoded(r, header.Get("Content-Encoding"))
+	if err != nil {
+		return Body{}, err
+	}
+	var raw []byte
+	if limit > 0 {
+		raw, err = io.ReadAll(io.LimitReader(r, limit+1))
+	} else {
+		raw, err = io.ReadAll(r)
+	}
+	if err != nil {
+		return Body{}, err
+	}
+	var b Body
+	if limit > 0 && int64(len(raw)) > limit {
+		b.Truncated = true
+		raw = raw[:limit]
+	}
+	utf16 := bytes.HasPrefix(raw, []byte{0xFF, 0xFE}) || bytes.HasPrefix(raw, []byte{0xFE, 0xFF})
+	if b.Truncated && !utf16 {
+		// Line ends are single ASCII bytes in UTF-8 and in the
+		// ASCII-compatible charsets: cut before converting.
+		raw = dropCutLine(raw)
+	}
+	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"))
+	if b.Truncated && utf16 {
+		b.Text = dropCutLine(b.Text)
+	}
+	return b, nil
+}
+
+// decoded returns r with the content codings of a Content-Encoding header
+// undone, the last applied first.
+func decoded(r io.Reader, codings string) (io.Reader, error) {
+	if strings.TrimSpace(codings) == "" {
+		return r, nil
+	}
+	list := strings.Split(codings, ",")
+	if len(list) > maxCodings {
+		return nil, fmt.Errorf("%w: %d codings", ErrContentCoding, len(list))
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		switch c := strings.ToLower(strings.TrimSpace(list[i])); c {
+		case "identity", "":
+		case "gzip", "x-gzip":
+			zr, err := gzip.NewReader(r)
+			if err != nil {
+				return nil, fmt.Errorf("gzip: %w", err)
+			}
+			r = zr
+		case "deflate":
+			r = inflater(r)
+		default:
+			return nil, fmt.Errorf("%w %q", ErrContentCoding, c)
+		}
+	}
+	return r, nil
+}
+
+// inflater reads a deflate body. RFC 9110 defines "deflate" as a zlib
+// stream, but many servers send raw deflate; a zlib header tells them
+// apart, since its first two bytes, read as a big-endian number, are a
+// multiple of 31 with compression method 8.
+func inflater(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if h, err := br.Peek(2); err == nil && h[0]&0x0F == 8 && (uint16(h[0])<<8|uint16(h[1]))%31 == 0 {
+		if zr, err := zlib.NewReader(br); err == nil {
+			return zr
+		}
+	}
+	return flate.NewReader(br)
+}
+
+// dropCutLine removes the line that a size limit cut from the end of b:
+// everything after the last line end. A cut line longer than the parser
+// keeps reads the same cut or not; it is kept, less an incomplete UTF-8
+// sequence at the very end.
+func dropCutLine(b []byte) []byte {
+	i := bytes.LastIndexAny(b, "\r\n")
+	if len(b)-(i+1) > parser.MaxLineLength {
+		return dropCutRune(b)
+	}
+	return b[:i+1]
+}
+
+// dropCutRune removes an incomplete UTF-8 sequence from the end of b.
+func dropCutRune(b []byte) []byte {
+	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
+		c := b[len(b)-i]
+		if c < 0x80 {
+			return b // ASCII: nothing cut
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return b[:len(b)-i]
+			}
+			return b
+		}
+	}
+	return b
+}
+
+// toUTF8 converts body to UTF-8 and names the charset it was read in. A
+// UTF-16 byte-order mark wins; then a body that is valid UTF-8, or that
+// the Content-Type header says is UTF-8, is kept as it is (bytes that are
+// not UTF-8 are then escaped like any other, as Google's parser does);
+// then the charset the header names is used, and Windows-1252 otherwise.
+func toUTF8(body []byte, contentType string) ([]byte, string) {
+	var enc encoding.Encoding
+	var name string
+	switch {
+	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
+		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
+	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
+		enc, name = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
+	case utf8.Valid(body), declaresUTF8(contentType):
+		return body, "utf-8"
+	default:
+		enc, name = headerCharset(contentType)
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		// The x/text decoders replace what they cannot read rather than
+		// fail; keep the bytes as they are if one ever does.
+		return body, "utf-8"
+	}
+	return out, name
+}
+
+// declaresUTF8 reports whether a Content-Type header names UTF-8.
+func declaresUTF8(contentType string) bool {
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	enc, err := htmlindex.Get(params["charset"])
+	return err == nil && enc == unicode.UTF8
+}
+
+// headerCharset returns the encoding named by a Content-Type header and
+// its name, or Windows-1252 when the header names none, an unknown one,
+// or UTF-8 (which the body has just been found not to be).
+func headerCharset(contentType string) (encoding.Encoding, string) {
+	if _, params, err := mime.ParseMediaType(contentType); err == nil {
+		if label := params["charset"]; label != "" {
+			if enc, err := htmlindex.Get(label); err == nil && enc != unicode.UTF8 {
+				if name, err := htmlindex.Name(enc); err == nil {
+					return enc, name
+				}
+				return enc, strings.ToLower(label)
+			}
+		}
+	}
+	return charmap.Windows1252, "windows-1252"
+}
