@@ -197,3 +197,17 @@ func idnaHost(host string) (string, error) {
 // idnaProfile maps and converts host names as browsers do for lookups,
 // but lets underscores through, which real hosts use.
 var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))
+
+// SplitURL splits rawURL as the Client does before every check: it
+// returns the normalised authority whose robots.txt applies (scheme and
+// host lower-cased, default port explicit, userinfo dropped, an
+// internationalised name in punycode, such as "https://example.com:443")
+// and the path, params and query that rules are matched against. A URL the
+// Client cannot check gives an error wrapping [ErrBadURL].
+func SplitURL(rawURL string) (authority, path string, err error) {
+	key, _, path, err := splitTarget(rawURL, nil)
+	if err != nil {
+		return "", "", err
+	}
+	return string(key), path, nil
+}
