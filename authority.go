@@ -18,20 +18,44 @@ import (
 var ErrBadURL = errors.New("robotstxt: bad URL")
 
 func badURL(raw, why string) error {
-	return fmt.Errorf("%w %q: %s", ErrBadURL, raw, why)
+	return fmt.Errorf("%w %q: %s", ErrBadURL, redact(raw), why)
+}
+
+// redact removes the userinfo (user name and password) from a URL that is
+// to appear in an error, whether or not the URL is well formed.
+func redact(raw string) string {
+	colon := strings.IndexByte(raw, ':')
+	if colon < 0 {
+		if strings.IndexByte(raw, '@') >= 0 {
+			return "(URL withheld: it may hold credentials)"
+		}
+		return raw
+	}
+	start := colon + 1
+	for start < len(raw) && (raw[start] == '/' || raw[start] == '\\') {
+		start++
+	}
+	end := start
+	for end < len(raw) && raw[end] != '/' && raw[end] != '?' && raw[end] != '#' {
+		end++
+	}
+	if at := strings.LastIndexByte(raw[start:end], '@'); at >= 0 {
+		return raw[:start] + raw[start+at+1:]
+	}
+	return raw
 }
 
 // splitTarget checks raw and splits it into the normalised authority key,
 // appended to buf (scheme and host lower-cased, default port explicit,
 // userinfo dropped, internationalised names in punycode), the scheme
-// ("http" or "https"), and the path+params+query to match, escaped and
-// without fragment. It allocates only when the host or path needs
-// rewriting.
+// ("http" or "https"), and the path+params+query to match, without
+// fragment and with bytes that are not printable ASCII escaped (existing
+// escapes are kept byte for byte, as Google's matcher reads them). It
+// rejects every URL that net/url rejects, since the fetcher could not
+// request it, and some more (hosts with characters no DNS name has, ports
+// over 65535). It allocates only when the host or path needs rewriting.
 func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, err error) {
 	s := raw
-	if len(s) == 0 || s[0] <= ' ' || s[len(s)-1] <= ' ' {
-		s = strings.TrimSpace(s)
-	}
 	var rest string
 	switch {
 	case strings.HasPrefix(s, "https://"):
@@ -62,6 +86,9 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	}
 	auth, tail := rest[:end], rest[end:]
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		if why := checkUserinfo(auth[:at]); why != "" {
+			return nil, false, "", badURL(raw, why)
+		}
 		auth = auth[at+1:]
 	}
 	host, port, ok := splitHostPort(auth)
@@ -86,7 +113,53 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	default:
 		key = append(key, "80"...)
 	}
+	if why := checkTail(tail); why != "" {
+		return nil, false, "", badURL(raw, why)
+	}
 	return key, https, matcher.EscapePath(tail), nil
+}
+
+// checkUserinfo reports why net/url would reject u as the userinfo of a
+// URL, or "" when it would not.
+func checkUserinfo(u string) string {
+	for i := 0; i < len(u); i++ {
+		switch c := u[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-._:~!$&'()*+,;=@", c) >= 0:
+		case c == '%' && i+2 < len(u) && isHexDigit(u[i+1]) && isHexDigit(u[i+2]):
+			i += 2
+		default:
+			return "invalid userinfo"
+		}
+	}
+	return ""
+}
+
+// checkTail reports why net/url would reject tail, the part of a URL
+// after the authority, or "" when it would not: no control characters
+// anywhere, and every '%' of the path and fragment begins an escape (the
+// query is not checked, as net/url does not check it).
+func checkTail(tail string) string {
+	query, fragment := false, false
+	for i := 0; i < len(tail); i++ {
+		switch c := tail[i]; {
+		case c < ' ' || c == 0x7f:
+			return "control character"
+		case c == '?' && !fragment:
+			query = true
+		case c == '#':
+			query, fragment = false, true
+		case c == '%' && !query:
+			if i+2 >= len(tail) || !isHexDigit(tail[i+1]) || !isHexDigit(tail[i+2]) {
+				return "invalid escape"
+			}
+		}
+	}
+	return ""
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // splitHostPort splits an authority without userinfo. The port is returned
@@ -170,6 +243,13 @@ func appendIPv6(key []byte, host string) ([]byte, error) {
 // mapping, so "Bücher.DE" and "bücher.de" are one authority).
 func idnaHost(host string) (string, error) {
 	if strings.IndexByte(host, '%') >= 0 {
+		// As net/url does, take escapes in a host only for the bytes of
+		// non-ASCII characters.
+		for i := 0; i < len(host); i++ {
+			if host[i] == '%' && (i+2 >= len(host) || !isHexDigit(host[i+2]) || !strings.ContainsRune("89abcdefABCDEF", rune(host[i+1]))) {
+				return "", fmt.Errorf("invalid escape in host")
+			}
+		}
 		dec, err := url.PathUnescape(host)
 		if err != nil {
 			return "", fmt.Errorf("invalid escape in host: %w", err)

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,6 @@ func TestClientURLSplitting(t *testing.T) {
 		{"http://example.com#top", "http://example.com:80", "/"},
 		{"http://example.com/a#b?c", "http://example.com:80", "/a"},
 		{"http://example.com/a;p=1?q#f", "http://example.com:80", "/a;p=1?q"},
-		{"  http://example.com/x  ", "http://example.com:80", "/x"},
 		{"http://[::1]/x", "http://[::1]:80", "/x"},
 		{"http://[2001:DB8:0::1]:8080/", "http://[2001:db8::1]:8080", "/"},
 		{"http://127.0.0.1:9/", "http://127.0.0.1:9", "/"},
@@ -29,10 +29,12 @@ func TestClientURLSplitting(t *testing.T) {
 		{"http://例え.テスト/", "http://xn--r8jz45g.xn--zckzah:80", "/"},
 		{"http://under_score.example/", "http://under_score.example:80", "/"},
 		{"http://example.com/caf\u00e9", "http://example.com:80", "/caf%C3%A9"},
-		{"http://example.com/caf%c3%a9?x=%7e", "http://example.com:80", "/caf%C3%A9?x=%7E"},
-		{"http://example.com/a b\t", "http://example.com:80", "/a%20b"},
-		{"http://example.com/%zz/%", "http://example.com:80", "/%zz/%"},
-		{"http://example.com/%2f", "http://example.com:80", "/%2F"},
+		{"http://example.com/caf%c3%a9?x=%7e", "http://example.com:80", "/caf%c3%a9?x=%7e"},
+		{"http://example.com/a b", "http://example.com:80", "/a%20b"},
+		{"http://example.com/%2f", "http://example.com:80", "/%2f"},
+		{"http://example.com/a?q=%zz&r=%", "http://example.com:80", "/a?q=%zz&r=%"},
+		{"http://example.com/a#f?q=%7E", "http://example.com:80", "/a"},
+		{"http://a%40b:p%3A@example.com/", "http://example.com:80", "/"},
 	} {
 		key, _, path, err := splitTarget(tc.raw, nil)
 		if err != nil || string(key) != tc.key || path != tc.path {
@@ -49,6 +51,11 @@ func TestClientURLRejects(t *testing.T) {
 		"http://[::1", "http://[::1]x/", "http://[fe80::1%25eth0]/", "http://[1.2.3.4]/",
 		"http://exa<mple.com/", "http://example.com\x00/", "http://%zz/", "http://%00/",
 		"http://ab\xff/",
+		// net/url rejects these, so the fetcher could not request them.
+		"  http://example.com/x", "http://example.com/x\n", "http://example.com/a\tb",
+		"http://example.com/%zz/", "http://example.com/100%", "http://example.com/x#%zz",
+		"http://evil.example\\@good.example/x", "http://us er@example.com/", "http://u%zz@example.com/",
+		"http://example.com/\x7f",
 	} {
 		if key, _, _, err := splitTarget(raw, nil); !errors.Is(err, ErrBadURL) {
 			t.Errorf("splitTarget(%q) = %q, %v; want ErrBadURL", raw, key, err)
@@ -88,7 +95,8 @@ func TestClientEscapeNoAlloc(t *testing.T) {
 
 func FuzzSplitTarget(f *testing.F) {
 	for _, s := range []string{"http://example.com/a?b#c", "https://[::1]:8443/x", "http://bücher.de/é",
-		"HTTP://u:p@EXAMPLE.com:0080", "http://%41.example/", "http://[", "http://a:b:c/"} {
+		"HTTP://u:p@EXAMPLE.com:0080", "http://%41.example/", "http://b%C3%BCcher.de/", "http://[", "http://a:b:c/",
+		"http://evil.example\\@good.example/x", "http://a@b@c/", "http://x/%zz", "http://x/?%zz#%41"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -98,6 +106,16 @@ func FuzzSplitTarget(f *testing.F) {
 				t.Fatalf("error %v does not wrap ErrBadURL", err)
 			}
 			return
+		}
+		// Every URL the Client checks is one the fetcher can request,
+		// and its host is the one net/url sees.
+		u, perr := url.Parse(raw)
+		if perr != nil {
+			t.Fatalf("splitTarget accepts %q, net/url rejects it: %v", raw, perr)
+		}
+		if h := strings.ToLower(u.Hostname()); h != "" && isASCII(h) && !strings.ContainsAny(h, "%:") &&
+			!strings.Contains(string(key), "//"+h+":") {
+			t.Fatalf("splitTarget(%q) key %q, net/url host %q", raw, key, u.Hostname())
 		}
 		k := string(key)
 		if !strings.HasPrefix(k, "http://") && !strings.HasPrefix(k, "https://") || !strings.Contains(k[8:], ":") {
@@ -112,4 +130,13 @@ func FuzzSplitTarget(f *testing.F) {
 			}
 		}
 	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

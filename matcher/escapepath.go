@@ -3,15 +3,12 @@ package matcher
 import "strings"
 
 // escapeClass tells EscapePath what to do with each byte: 0 keep, 1 escape
-// (controls, space, DEL, non-ASCII), 2 a '%' whose hex may need
-// upper-casing, 3 '#' (end of the part to match).
+// (controls, space, DEL, non-ASCII), 3 '#' (end of the part to match).
 var escapeClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
 		case c <= ' ' || c >= 0x7f:
 			t[c] = 1
-		case c == '%':
-			t[c] = 2
 		case c == '#':
 			t[c] = 3
 		}
@@ -21,11 +18,12 @@ var escapeClass = func() (t [256]uint8) {
 
 // EscapePath turns the part of a URL after the authority (or a path) into
 // the string matched against rules, as the Client does with every URL:
-// the fragment is dropped, an empty path becomes "/", bytes that are not
-// printable ASCII (controls, space, DEL, bytes ≥ 0x80) are percent-encoded
-// and existing escapes get upper-case hex, the normalisation that rule
-// patterns get too. It returns a substring of its input (no allocation)
-// when nothing needs rewriting.
+// the fragment is dropped, an empty path becomes "/", and bytes that are
+// not printable ASCII (controls, space, DEL, bytes ≥ 0x80) are
+// percent-encoded with upper-case hex, as a fetcher sends them. Existing
+// escapes are kept byte for byte: Google's matcher compares the URL as
+// given, so "%2b" in a URL does not match "%2B" in a rule. It returns a
+// substring of its input (no allocation) when nothing needs rewriting.
 func EscapePath(tail string) string {
 	i := 0
 	for i < len(tail) && escapeClass[tail[i]] == 0 {
@@ -39,11 +37,6 @@ func EscapePath(tail string) string {
 		switch escapeClass[tail[i]] {
 		case 1:
 			rewrite = true
-		case 2:
-			if i+2 < len(tail) && (isLowerHex(tail[i+1]) && isHex(tail[i+2]) ||
-				isHex(tail[i+1]) && isLowerHex(tail[i+2])) {
-				rewrite = true
-			}
 		case 3:
 			tail = tail[:i]
 		}
@@ -78,11 +71,6 @@ func rewritePath(tail string) string {
 			b.WriteByte('%')
 			b.WriteByte(upperHex[c>>4])
 			b.WriteByte(upperHex[c&15])
-		case c == '%' && i+2 < len(tail) && isHex(tail[i+1]) && isHex(tail[i+2]):
-			b.WriteByte('%')
-			b.WriteByte(upper(tail[i+1]))
-			b.WriteByte(upper(tail[i+2]))
-			i += 2
 		default:
 			b.WriteByte(c)
 		}
