@@ -194,7 +194,7 @@ func TestFetchCharsets(t *testing.T) {
 				// Existing escapes are matched as given, as Google's
 				// matcher does: the rule's pattern has upper-case hex.
 				"/caf%c3%a9": true,
-				"/naïve": false, "/naïve/x": true, "/caf\xe9": true,
+				"/naïve":     false, "/naïve/x": true, "/caf\xe9": true,
 			} {
 				if ok, err := c.Allowed(ctx, s.URL+path); ok != want || err != nil {
 					t.Errorf("Allowed(%q) = %v, %v; want %v", path, ok, err, want)
