@@ -33,7 +33,13 @@ func TestCacheFreshness(t *testing.T) {
 		{"max-age=0 floored", []string{"Cache-Control", "max-age=0"}, nil, time.Minute},
 		{"no-store floored", []string{"Cache-Control", "no-store"}, nil, time.Minute},
 		{"Expires in the past", []string{"Expires", "0"}, nil, time.Minute},
-		{"garbage Cache-Control", []string{"Cache-Control", `max-age="`}, nil, 24 * time.Hour},
+		// RFC 9111 §4.2.1: an invalid freshness value makes the
+		// response stale, so it is kept for the floor only.
+		{"garbage Cache-Control", []string{"Cache-Control", `max-age="`}, nil, time.Minute},
+		{"negative max-age", []string{"Cache-Control", "max-age=-5"}, nil, time.Minute},
+		{"max-age below the floor", []string{"Cache-Control", "max-age=2"}, nil, time.Minute},
+		{"floor option", []string{"Cache-Control", "max-age=2"}, []Option{WithMinFreshness(2 * time.Second)}, 2 * time.Second},
+		{"floor option, invalid", []string{"Cache-Control", "max-age=-5"}, []Option{WithMinFreshness(5 * time.Second)}, 5 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newTestClock()

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"context"
+	"fmt"
 	"hash/maphash"
 	"log/slog"
 	"net/http"
@@ -21,8 +22,9 @@ import (
 //
 // The zero value is not usable; make one with NewClient.
 type Client struct {
-	cfg    config
-	agent  string
+	cfg      config
+	tokens   []string // product tokens matched against user-agent lines
+	tokenErr error    // why there is no usable token, or nil
 	hc     http.Client
 	seed   maphash.Seed
 	cache  *lru.Cache[uint64, *entry]
@@ -59,9 +61,12 @@ func NewClient(opts ...Option) *Client {
 		c.hc = *cfg.httpClient
 	}
 	c.hc.CheckRedirect = noRedirects
-	c.agent = parser.Token(cfg.userAgent)
-	if cfg.agentSet {
-		c.agent = cfg.agent
+	if cfg.tokens != nil {
+		c.tokens, c.tokenErr = cfg.tokens, checkTokens(cfg.tokens)
+	} else if tok, err := ProductToken(cfg.userAgent); err == nil {
+		c.tokens = []string{tok}
+	} else {
+		c.tokenErr = err
 	}
 	c.logger = cfg.logger
 	if c.logger == nil {
@@ -75,8 +80,14 @@ func NewClient(opts ...Option) *Client {
 	return c
 }
 
-// Agent returns the product token matched against user-agent lines.
-func (c *Client) Agent() string { return c.agent }
+// ProductTokens returns the product tokens matched against user-agent
+// lines (see [WithProductTokens]); none when they are not usable.
+func (c *Client) ProductTokens() []string {
+	if c.tokenErr != nil {
+		return nil
+	}
+	return append([]string(nil), c.tokens...)
+}
 
 // Allowed reports whether the crawler may fetch rawURL. It fetches the
 // authority's robots.txt if no fresh copy is cached, waiting at most until
@@ -85,7 +96,7 @@ func (c *Client) Agent() string { return c.agent }
 // when to come back. A URL that is not http or https, or is malformed,
 // gives an error matching ErrBadURL.
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
-	d, err := c.decide(ctx, c.agent, rawURL)
+	d, err := c.decide(ctx, "", rawURL)
 	return d.Allowed, err
 }
 
@@ -93,14 +104,17 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 // rests on, when it expires, the deciding rule and whether it was deferred
 // or served from a stale copy.
 func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
-	return c.decide(ctx, c.agent, rawURL)
+	return c.decide(ctx, "", rawURL)
 }
 
-// CheckAgent is like Check for another product token than the Client's,
-// for a crawler known by several (such as "Googlebot-Image" and
-// "Googlebot").
-func (c *Client) CheckAgent(ctx context.Context, agent, rawURL string) (Decision, error) {
-	return c.decide(ctx, agent, rawURL)
+// CheckToken is like Check for the crawler whose product token is token,
+// instead of the Client's own, for a process that fetches for several
+// crawlers through one Client.
+func (c *Client) CheckToken(ctx context.Context, token, rawURL string) (Decision, error) {
+	if !parser.ValidToken(token) {
+		return Decision{}, fmt.Errorf("%w: %q is not a product token ([A-Za-z_-]+)", ErrProductToken, token)
+	}
+	return c.decide(ctx, token, rawURL)
 }
 
 // Close stops fetches under way and waits for them to end. Checks that
@@ -114,8 +128,12 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// decide is the hot path: split the URL, find a fresh entry, match.
+// decide is the hot path: split the URL, find a fresh entry, match. An
+// empty token stands for the Client's own tokens.
 func (c *Client) decide(ctx context.Context, agent, rawURL string) (Decision, error) {
+	if agent == "" && c.tokenErr != nil {
+		return Decision{}, c.tokenErr
+	}
 	var buf [128]byte
 	key, _, path, err := splitTarget(rawURL, buf[:0])
 	if err != nil {
@@ -140,6 +158,9 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 	}
 	switch e.outcome {
 	case OutcomeRules:
+		if agent == "" {
+			agent = c.tokens[0]
+		}
 		v := e.robots.Check(agent, checkable(path))
 		d.Allowed = v.Allowed
 		if v.Rule != nil {

@@ -104,8 +104,8 @@ func TestClientAllowedBasics(t *testing.T) {
 		"Sitemap: https://example.com/sitemap.xml\n"))
 	c := newTestClient(t, WithUserAgent("ExampleBot/1.0 (+https://example.com/bot)"))
 	ctx := context.Background()
-	if c.Agent() != "ExampleBot" {
-		t.Fatalf("Agent() = %q, want ExampleBot", c.Agent())
+	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != "ExampleBot" {
+		t.Fatalf("ProductTokens() = %q, want [ExampleBot]", toks)
 	}
 	for _, tc := range []struct {
 		path string
@@ -128,12 +128,12 @@ func TestClientAllowedBasics(t *testing.T) {
 		d.Rule.Pattern != "/nobot" || d.Outcome != OutcomeRules || d.Deferred || d.Stale {
 		t.Errorf("Check = %+v, %v", d, err)
 	}
-	other := newTestClient(t, WithUserAgent("ExampleBot/1.0"), WithAgent("OtherBot"))
+	other := newTestClient(t, WithUserAgent("ExampleBot/1.0"), WithProductTokens("OtherBot"))
 	if ok, _ := other.Allowed(ctx, s.URL+"/private"); ok {
-		t.Error("WithAgent(OtherBot): /private allowed, want the * group to apply")
+		t.Error("WithProductTokens(OtherBot): /private allowed, want the * group to apply")
 	}
-	if d, _ := c.CheckAgent(ctx, "OtherBot", s.URL+"/private"); d.Allowed {
-		t.Error("CheckAgent(OtherBot): /private allowed")
+	if d, _ := c.CheckToken(ctx, "OtherBot", s.URL+"/private"); d.Allowed {
+		t.Error("CheckToken(OtherBot): /private allowed")
 	}
 	st := c.Stats()
 	if st.Fetches.Rules != 1 || st.Hits == 0 || st.Misses != 1 || st.Entries != 1 {

@@ -13,7 +13,8 @@ type Decision struct {
 	// Status is the HTTP status of the robots.txt response the decision
 	// rests on (after redirects), or 0 when none arrived.
 	Status int
-	// Outcome is how that response was read.
+	// Outcome is how that response was read; OutcomeNone when no decision
+	// was made (the error says why).
 	Outcome Outcome
 	// Expires is when the cached robots.txt goes stale (for a deferred or
 	// stale answer: when the server is asked again).

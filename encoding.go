@@ -11,7 +11,7 @@ import (
 // to a Store. Values with another first byte are treated as a miss (and
 // overwritten by the next fetch), so processes of different versions can
 // share a Store.
-const EntryEncodingVersion = 1
+const EntryEncodingVersion = 2
 
 // errCorruptEntry is wrapped by every decoding failure.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
@@ -21,7 +21,7 @@ const flagStale = 1
 // encodeEntry serialises the stored fields of e: a version byte, outcome
 // and flag bytes, then varints and length-prefixed strings, the body last.
 func encodeEntry(e *entry) []byte {
-	n := 3 + 6*binary.MaxVarintLen64 + len(e.etag) + len(e.lastMod) +
+	n := 3 + 7*binary.MaxVarintLen64 + len(e.etag) + len(e.lastMod) +
 		len(e.finalURL) + len(e.errText) + len(e.body) + 5*binary.MaxVarintLen32
 	b := make([]byte, 0, n)
 	var flags byte
@@ -35,6 +35,7 @@ func encodeEntry(e *entry) []byte {
 	b = binary.AppendVarint(b, unixMilli(e.fetched))
 	b = binary.AppendVarint(b, unixMilli(e.checked))
 	b = binary.AppendVarint(b, unixMilli(e.expires))
+	b = binary.AppendVarint(b, unixMilli(e.since))
 	for _, s := range []string{e.etag, e.lastMod, e.finalURL, e.errText} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -54,7 +55,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 		return nil, fmt.Errorf("%w: version %d", errCorruptEntry, b[0])
 	}
 	e := &entry{key: key, outcome: Outcome(b[1]), stale: b[2]&flagStale != 0}
-	if e.outcome > OutcomeUnreachable || b[2]&^flagStale != 0 {
+	if e.outcome == OutcomeNone || e.outcome > OutcomeUnreachable || b[2]&^flagStale != 0 {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, b[1], b[2])
 	}
 	d.b = b[3:]
@@ -64,6 +65,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	e.fetched = d.time()
 	e.checked = d.time()
 	e.expires = d.time()
+	e.since = d.time()
 	e.etag = string(d.bytes())
 	e.lastMod = string(d.bytes())
 	e.finalURL = string(d.bytes())

@@ -27,6 +27,7 @@ type entry struct {
 	stale      bool
 	failStatus int
 	failures   int
+	since      time.Time // when the failures began
 	errText    string
 	cause      error // the failure itself, when it happened in this process
 
@@ -58,8 +59,12 @@ func (e *entry) disarm() {
 	}
 }
 
-// good reports whether e holds a usable answer from a reachable server.
-func (e *entry) good() bool { return e.outcome != OutcomeUnreachable }
+// good reports whether e holds a usable answer from a reachable server:
+// not a deferral, and not the allow-all that stands in for a server
+// unreachable for too long (see WithUnreachableAllowAfter).
+func (e *entry) good() bool {
+	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale)
+}
 
 // fresh reports whether e may be used at now without asking the server.
 func (e *entry) fresh(now time.Time) bool { return now.Before(e.expires) }
@@ -85,6 +90,6 @@ func (e *entry) clone() *entry {
 		key: e.key, outcome: e.outcome, status: e.status, robots: e.robots,
 		body: e.body, fetched: e.fetched, checked: e.checked, expires: e.expires,
 		etag: e.etag, lastMod: e.lastMod, finalURL: e.finalURL, stale: e.stale,
-		failStatus: e.failStatus, failures: e.failures, errText: e.errText,
+		failStatus: e.failStatus, failures: e.failures, since: e.since, errText: e.errText,
 	}
 }

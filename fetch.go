@@ -46,7 +46,7 @@ func (c *Client) fetch(ctx context.Context, key string, prev *entry) fetchResult
 	for hop := 0; ; hop++ {
 		resp, err := c.get(ctx, target, prev)
 		if err != nil {
-			return fetchResult{outcome: OutcomeUnreachable, finalURL: target, err: err}
+			return fetchResult{outcome: valid(c.cfg.errPolicy(err)), finalURL: target, err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, finalURL: target}
 		if !isRedirect(resp.StatusCode) {
@@ -74,6 +74,15 @@ func (c *Client) fetch(ctx context.Context, key string, prev *entry) fetchResult
 		target = next.String()
 		seen[target] = true
 	}
+}
+
+// valid returns o, or OutcomeUnreachable when a policy gave an outcome
+// that a response cannot have.
+func valid(o Outcome) Outcome {
+	if o == OutcomeNone || o > OutcomeUnreachable {
+		return OutcomeUnreachable
+	}
+	return o
 }
 
 func isRedirect(status int) bool {
@@ -125,7 +134,7 @@ func (c *Client) finish(res *fetchResult, resp *http.Response, prev *entry) {
 		res.notModified = true
 		return
 	}
-	res.outcome = c.cfg.policy(resp.StatusCode)
+	res.outcome = valid(c.cfg.policy(resp.StatusCode))
 	if res.outcome != OutcomeRules {
 		if res.outcome == OutcomeUnreachable {
 			res.err = fmt.Errorf("robotstxt: %s answered %s", res.finalURL, resp.Status)

@@ -11,7 +11,10 @@ import (
 
 // freshness returns how long a response with header h may be used,
 // read from Cache-Control (s-maxage, max-age, no-store, no-cache) and
-// Expires against Date, and clamped to [one minute, the freshness cap].
+// Expires against Date, and clamped between the freshness floor (see
+// WithMinFreshness) and the cap. A Cache-Control that does not parse, such
+// as max-age=-5, makes the response stale (RFC 9111 §4.2.1), so it is
+// kept for the floor only.
 // A response without such headers is fresh for the cap. ok is false when
 // the response has no freshness headers at all.
 func (c *Client) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
@@ -19,7 +22,7 @@ func (c *Client) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 	explicit := h.Get("Cache-Control") != "" || h.Get("Expires") != ""
 	switch {
 	case err != nil:
-		d = c.cfg.maxFresh
+		d = 0
 	case cc.NoStore || cc.NoCachePresent:
 		d = 0
 	default:
@@ -46,7 +49,7 @@ func (c *Client) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 }
 
 func (c *Client) clampFresh(d time.Duration) time.Duration {
-	low := min(minFreshness, c.cfg.maxFresh)
+	low := min(c.cfg.minFresh, c.cfg.maxFresh)
 	return min(max(d, low), c.cfg.maxFresh)
 }
 

@@ -42,8 +42,8 @@ type Info struct {
 	// Err is the last fetch failure, nil after a successful fetch.
 	Err error
 
-	agent string
-	now   func() time.Time
+	tokens []string
+	now    func() time.Time
 }
 
 // Expired reports whether the rules are past their expiry, by the
@@ -69,7 +69,10 @@ func (i *Info) CrawlDelay() (time.Duration, bool) {
 	if i.Robots == nil {
 		return 0, false
 	}
-	return i.Robots.CrawlDelay(i.agent)
+	if len(i.tokens) == 0 {
+		return 0, false
+	}
+	return i.Robots.CrawlDelay(i.tokens[0])
 }
 
 // Lookup returns what the Client knows of the robots.txt for rawURL's
@@ -124,7 +127,7 @@ func (c *Client) info(e *entry) *Info {
 		Robots: e.robots, Body: e.body, FinalURL: e.finalURL,
 		FetchedAt: e.fetched, CheckedAt: e.checked, Expires: e.expires,
 		ETag: e.etag, LastModified: e.lastMod, Stale: e.stale,
-		Failures: e.failures, agent: c.agent, now: c.cfg.now,
+		Failures: e.failures, tokens: c.tokens, now: c.cfg.now,
 		LastStatus: e.status,
 	}
 	if e.stale || e.outcome == OutcomeUnreachable {
@@ -132,7 +135,7 @@ func (c *Client) info(e *entry) *Info {
 	}
 	if e.deferErr != nil {
 		i.Err = e.deferErr
-	} else if e.stale {
+	} else if e.stale || e.failures > 0 {
 		i.Err = e.cause
 		if i.Err == nil && e.errText != "" {
 			i.Err = errors.New(e.errText)

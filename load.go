@@ -140,9 +140,12 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 // marked stale while it is younger than the stale window, otherwise a
 // deferral. Either lasts for the back-off period.
 func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.Time) *entry {
-	failures := 1
-	if prev != nil {
-		failures = prev.failures + 1
+	failures, since := 1, now
+	if prev != nil && prev.failures > 0 {
+		failures, since = prev.failures+1, prev.since
+		if since.IsZero() || since.After(now) {
+			since = prev.checked
+		}
 	}
 	wait := c.backoff(now, res.header, failures)
 	errText := ""
@@ -156,7 +159,7 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	if prev != nil && prev.good() && now.Sub(prev.fetched) < c.cfg.staleWindow {
 		e := prev.clone()
 		e.stale, e.failStatus, e.failures, e.errText = true, res.status, failures, errText
-		e.cause = res.err
+		e.since, e.cause = since, res.err
 		e.checked = now
 		e.expires = now.Add(wait)
 		if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
@@ -164,11 +167,17 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		}
 		return e.finish(c.cfg.mode)
 	}
+	outcome := OutcomeUnreachable
+	if c.cfg.allowAfter > 0 && now.Sub(since) >= c.cfg.allowAfter {
+		// Unreachable for long enough with no usable copy: crawl as if
+		// there were no robots.txt, and keep asking.
+		outcome = OutcomeAllowAll
+	}
 	e := &entry{
-		key: key, outcome: OutcomeUnreachable, status: res.status,
+		key: key, outcome: outcome, status: res.status,
 		fetched: now, checked: now, expires: now.Add(wait),
 		finalURL: res.finalURL, failStatus: res.status, failures: failures,
-		errText: errText, cause: res.err,
+		since: since, errText: errText, cause: res.err,
 	}
 	return e.finish(c.cfg.mode)
 }

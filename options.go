@@ -30,13 +30,16 @@ const (
 	DefaultMaxBackoff = time.Hour
 	// DefaultStoreTimeout bounds every Store call.
 	DefaultStoreTimeout = 200 * time.Millisecond
+	// DefaultMinFreshness is the shortest time a fetched robots.txt is
+	// used before it is asked for again, whatever its headers say
+	// (max-age=0, no-cache, a past Expires, an invalid Cache-Control).
+	DefaultMinFreshness = time.Minute
 	// DefaultLeasePoll is how often a Client polls the Store while another
 	// process holds the lease.
 	DefaultLeasePoll = 50 * time.Millisecond
 )
 
 const (
-	minFreshness     = time.Minute     // floor for max-age=0, no-store, past Expires
 	storeLogInterval = 5 * time.Second // at most one Store error logged per interval
 	leaseMargin      = 5 * time.Second // lease TTL beyond the fetch timeout
 	retryingPause    = time.Second     // RetryAt of a deferral being retried
@@ -48,11 +51,11 @@ type Option func(*config)
 type config struct {
 	httpClient   *http.Client
 	userAgent    string
-	agent        string
-	agentSet     bool
+	tokens       []string
 	from         string
 	cacheSize    int
 	maxFresh     time.Duration
+	minFresh     time.Duration
 	fetchTimeout time.Duration
 	bodyLimit    int64
 	maxRedirects int
@@ -60,6 +63,8 @@ type config struct {
 	backoff      time.Duration
 	maxBackoff   time.Duration
 	policy       StatusPolicy
+	errPolicy    ErrorPolicy
+	allowAfter   time.Duration
 	mode         Mode
 	store        Store
 	storeTimeout time.Duration
@@ -76,6 +81,7 @@ func defaultConfig() config {
 		userAgent:    DefaultUserAgent,
 		cacheSize:    DefaultCacheSize,
 		maxFresh:     DefaultMaxFreshness,
+		minFresh:     DefaultMinFreshness,
 		fetchTimeout: DefaultFetchTimeout,
 		bodyLimit:    DefaultBodyLimit,
 		maxRedirects: DefaultMaxRedirects,
@@ -83,6 +89,7 @@ func defaultConfig() config {
 		backoff:      DefaultBackoff,
 		maxBackoff:   DefaultMaxBackoff,
 		policy:       DefaultStatusPolicy,
+		errPolicy:    DefaultErrorPolicy,
 		storeTimeout: DefaultStoreTimeout,
 		leasePoll:    DefaultLeasePoll,
 		now:          time.Now,
@@ -104,17 +111,25 @@ func WithHTTPClient(hc *http.Client) Option {
 }
 
 // WithUserAgent sets the User-Agent header sent with every robots.txt
-// request. Unless WithAgent is given, the product token used for matching
-// groups is the leading run of [A-Za-z_-] of ua, so
-// "ExampleBot/1.0 (+https://example.com/bot)" matches as "ExampleBot".
+// request. Unless [WithProductTokens] is given, the product token matched
+// against user-agent lines is derived from it by [ProductToken], so
+// "ExampleBot/1.0 (+https://example.com/bot)" and
+// "Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)"
+// both match as "ExampleBot". A header from which no token can be derived
+// makes every check fail with [ErrProductToken].
 func WithUserAgent(ua string) Option {
 	return func(c *config) { c.userAgent = ua }
 }
 
-// WithAgent sets the product token matched against user-agent lines,
-// overriding the one derived from the User-Agent header.
-func WithAgent(token string) Option {
-	return func(c *config) { c.agent, c.agentSet = token, true }
+// WithProductTokens sets the product tokens matched against user-agent
+// lines, overriding the one derived from the User-Agent header. A crawler
+// known by several tokens names them all, most specific first (such as
+// "Googlebot-Image", "Googlebot"): the groups that name any of them apply,
+// merged, as in Google's reference parser; only when none does do the "*"
+// groups apply. Each token must be [A-Za-z_-]+, or every check fails with
+// [ErrProductToken].
+func WithProductTokens(tokens ...string) Option {
+	return func(c *config) { c.tokens = append([]string(nil), tokens...) }
 }
 
 // WithFrom sets the From header (an e-mail address for the crawler's
@@ -140,6 +155,20 @@ func WithMaxFreshness(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
 			c.maxFresh = d
+		}
+	}
+}
+
+// WithMinFreshness sets the shortest time a fetched robots.txt is used
+// before the server is asked again (default [DefaultMinFreshness], one
+// minute), so that a server answering max-age=0, no-cache, a past Expires
+// or a Cache-Control the Client cannot read (which RFC 9111 §4.2.1 counts
+// as stale) is not fetched on every check. Zero asks on every check. It
+// never exceeds the freshness cap.
+func WithMinFreshness(d time.Duration) Option {
+	return func(c *config) {
+		if d >= 0 {
+			c.minFresh = d
 		}
 	}
 }
@@ -209,6 +238,31 @@ func WithStatusPolicy(p StatusPolicy) Option {
 	return func(c *config) {
 		if p != nil {
 			c.policy = p
+		}
+	}
+}
+
+// WithErrorPolicy replaces the mapping from network errors (no response
+// at all) to outcomes (default [DefaultErrorPolicy]: unreachable).
+func WithErrorPolicy(p ErrorPolicy) Option {
+	return func(c *config) {
+		if p != nil {
+			c.errPolicy = p
+		}
+	}
+}
+
+// WithUnreachableAllowAfter sets what happens to an authority whose
+// robots.txt stays unreachable with no usable copy: by default (d = 0) its
+// URLs are deferred for as long as that lasts. With d > 0, once robots.txt
+// has been unreachable for d and no good copy younger than the stale
+// window stands in, the authority is crawled as if it had no robots.txt
+// (Decision.Outcome is OutcomeAllowAll), while the Client keeps asking on
+// its back-off. Google documents this behaviour with d = 30 days.
+func WithUnreachableAllowAfter(d time.Duration) Option {
+	return func(c *config) {
+		if d >= 0 {
+			c.allowAfter = d
 		}
 	}
 }

@@ -5,8 +5,12 @@ package robotstxt
 type Outcome uint8
 
 const (
+	// OutcomeNone is the zero Outcome: no decision was made, as in the
+	// Decision returned with an error for a bad URL, a closed Client or a
+	// caller's context that ended.
+	OutcomeNone Outcome = iota
 	// OutcomeRules means the body was parsed and its rules apply (2xx).
-	OutcomeRules Outcome = iota
+	OutcomeRules
 	// OutcomeAllowAll means robots.txt is unavailable (most 4xx, too many
 	// redirects): everything may be crawled.
 	OutcomeAllowAll
@@ -24,6 +28,8 @@ const (
 // String returns the outcome's name.
 func (o Outcome) String() string {
 	switch o {
+	case OutcomeNone:
+		return "none"
 	case OutcomeRules:
 		return "rules"
 	case OutcomeAllowAll:
@@ -35,6 +41,18 @@ func (o Outcome) String() string {
 	}
 	return "unknown"
 }
+
+// An ErrorPolicy maps a robots.txt fetch that got no response at all (a
+// DNS failure, a refused or reset connection, a TLS failure, a timeout) to
+// an outcome. The error is the one the HTTP client returned; errors.As
+// finds a *net.DNSError or *net.OpError in it.
+type ErrorPolicy func(err error) Outcome
+
+// DefaultErrorPolicy reads every network error as OutcomeUnreachable, as
+// RFC 9309 §2.3.1.4 asks. An archiver that wants a host that no longer
+// resolves to count as having no robots.txt can install its own policy
+// with [WithErrorPolicy].
+func DefaultErrorPolicy(error) Outcome { return OutcomeUnreachable }
 
 // A StatusPolicy maps the HTTP status of a final (non-redirect) robots.txt
 // response to an outcome. The Client handles redirects and 304 Not

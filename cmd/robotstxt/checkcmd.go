@@ -46,7 +46,7 @@ func runCheck(args []string, e env) int {
 			e.errorf("check: %v", err)
 			return exitUsage
 		}
-		opts = append(opts, robotstxt.WithAgent(tok))
+		opts = append(opts, robotstxt.WithProductTokens(tok))
 	}
 	if *rfc {
 		opts = append(opts, robotstxt.WithMode(robotstxt.ModeRFC9309))
@@ -56,7 +56,7 @@ func runCheck(args []string, e env) int {
 	}
 	c := robotstxt.NewClient(opts...)
 	defer c.Close()
-	if c.Agent() == "" {
+	if len(c.ProductTokens()) == 0 {
 		e.errorf("check: user agent %q has no product token; give -agent", *ua)
 		return exitUsage
 	}

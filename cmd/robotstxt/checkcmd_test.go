@@ -163,7 +163,7 @@ func TestCheckBadInput(t *testing.T) {
 func TestDefaultAgentIsClientDefault(t *testing.T) {
 	c := robotstxt.NewClient()
 	defer c.Close()
-	if c.Agent() != defaultAgent || defaultAgent != parser.Token(robotstxt.DefaultUserAgent) {
-		t.Errorf("defaultAgent %q, client agent %q", defaultAgent, c.Agent())
+	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != defaultAgent || defaultAgent != parser.Token(robotstxt.DefaultUserAgent) {
+		t.Errorf("defaultAgent %q, client tokens %q", defaultAgent, toks)
 	}
 }

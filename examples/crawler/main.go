@@ -43,7 +43,7 @@ func run(out io.Writer, maxPages int) error {
 	hc := &http.Client{Timeout: 5 * time.Second}
 	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent), robotstxt.WithHTTPClient(hc))
 	defer rc.Close()
-	fmt.Fprintf(out, "demo site at %s, crawling as %q\n", s.URL(), rc.Agent())
+	fmt.Fprintf(out, "demo site at %s, crawling as %q\n", s.URL(), rc.ProductTokens())
 
 	c := &crawler{robots: rc, http: hc, userAgent: userAgent, maxPages: maxPages, out: out}
 	res, err := c.crawl(ctx, s.URL()+"/")

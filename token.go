@@ -1,0 +1,102 @@
+package robotstxt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// ErrProductToken is wrapped by the error of every check made by a Client
+// that has no usable product token: one could not be derived from its
+// User-Agent header (see [ProductToken]), or [WithProductTokens] was given
+// one that is not a token. Such a Client decides nothing rather than
+// silently obey another crawler's group.
+var ErrProductToken = errors.New("robotstxt: no usable product token")
+
+// browserProducts are the products of browser User-Agent strings that
+// crawlers copy before their own product: none of them names a crawler.
+var browserProducts = []string{
+	"Mozilla", "AppleWebKit", "KHTML", "Gecko", "Chrome", "Chromium", "Safari",
+	"Version", "Mobile", "Firefox", "Edg", "Edge", "OPR", "Opera", "HeadlessChrome",
+}
+
+// ProductToken returns the product token that a crawler sending userAgent
+// as its User-Agent header is known by in robots.txt, the way such headers
+// are written:
+//
+//   - "ExampleBot/1.0 (+https://example.com/bot)" gives "ExampleBot": the
+//     first product's name;
+//   - "Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)" gives
+//     "XBot": the product named after "compatible;" in a comment, as for
+//     Googlebot and bingbot;
+//   - browser products (Mozilla, AppleWebKit, Chrome, Safari, …) are
+//     skipped, so "Mozilla/5.0 (X11) Gecko/20100101 XBot/2" gives "XBot".
+//
+// A product token has only the characters robots.txt user-agent lines can
+// name ([A-Za-z_-], RFC 9309 §2.2.1). When no product qualifies, as in
+// "123bot/1.0" or a plain browser string, the error wraps
+// [ErrProductToken]: name the tokens with [WithProductTokens] instead.
+func ProductToken(userAgent string) (string, error) {
+	if tok, ok := compatibleProduct(userAgent); ok {
+		return tok, nil
+	}
+	depth := 0
+	for _, field := range strings.Fields(userAgent) {
+		// Skip comments, which may nest and hold spaces.
+		if depth > 0 || strings.HasPrefix(field, "(") {
+			depth += strings.Count(field, "(") - strings.Count(field, ")")
+			depth = max(depth, 0)
+			continue
+		}
+		name, _, _ := strings.Cut(field, "/")
+		name = strings.TrimRight(name, ";,")
+		if isBrowserProduct(name) {
+			continue
+		}
+		if parser.ValidToken(name) {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
+}
+
+// compatibleProduct finds the product named after "compatible;" in a
+// comment of a User-Agent header.
+func compatibleProduct(ua string) (string, bool) {
+	i := strings.Index(strings.ToLower(ua), "compatible;")
+	if i < 0 || strings.LastIndexByte(ua[:i], '(') < strings.LastIndexByte(ua[:i], ')') {
+		return "", false
+	}
+	rest := strings.TrimLeft(ua[i+len("compatible;"):], " ")
+	end := strings.IndexAny(rest, "/; )")
+	if end < 0 {
+		end = len(rest)
+	}
+	name := rest[:end]
+	return name, parser.ValidToken(name)
+}
+
+func isBrowserProduct(name string) bool {
+	for _, b := range browserProducts {
+		if strings.EqualFold(name, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkTokens returns an error wrapping ErrProductToken unless every token
+// is a product token.
+func checkTokens(tokens []string) error {
+	if len(tokens) == 0 {
+		return fmt.Errorf("%w: no token given", ErrProductToken)
+	}
+	for _, t := range tokens {
+		if !parser.ValidToken(t) {
+			return fmt.Errorf("%w: %q is not a product token ([A-Za-z_-]+)", ErrProductToken, t)
+		}
+	}
+	return nil
+}
