@@ -351,3 +351,69 @@ func TestClientIntrospection(t *testing.T) {
 		t.Error("Cached after Forget")
 	}
 }
+
+// TestClientStaleWhenCallerGivesUpOnRevalidation: the first check after
+// expiry waits for the revalidation; if its context ends first it still
+// gets the expired copy, marked stale, not an error.
+func TestClientStaleWhenCallerGivesUpOnRevalidation(t *testing.T) {
+	checkLeaks(t)
+	var n atomic.Int32
+	release := make(chan struct{})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) > 1 {
+			<-release // a slow revalidation
+		}
+		w.Header().Set("Cache-Control", "max-age=60")
+		_, _ = w.Write([]byte(privateRules))
+	})
+	defer close(release)
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	clock.Advance(2 * time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	d, err := c.Check(ctx, s.URL+"/private/x")
+	if err != nil || d.Allowed || !d.Stale || d.Rule == nil {
+		t.Fatalf("first check after expiry, caller gave up: %+v, %v; want the stale copy's disallow", d, err)
+	}
+}
+
+// TestClientRetryAtNotPastWhileRetrying: while an expired deferral is
+// being retried, other callers are told to come back shortly, not at a
+// time already past.
+func TestClientRetryAtNotPastWhileRetrying(t *testing.T) {
+	checkLeaks(t)
+	release := make(chan struct{})
+	var n atomic.Int32
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) > 1 {
+			<-release // the retry hangs
+		}
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, s.URL+"/x"); err == nil {
+		t.Fatal("want a deferral")
+	}
+	clock.Advance(2 * time.Minute)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = c.Allowed(ctx, s.URL+"/x") // starts the retry and waits for it
+	}()
+	for n.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	_, err := c.Allowed(ctx, s.URL+"/x")
+	var de *DeferredError
+	if !errors.As(err, &de) || !de.RetryAt.After(clock.Now()) {
+		t.Errorf("while retrying: %v; want a DeferredError with RetryAt after now", err)
+	}
+	close(release)
+	<-done
+}

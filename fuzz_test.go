@@ -1,50 +1,29 @@
 package robotstxt
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/robotsgate/robotstxt/matcher"
 )
 
-// fuzzSeeds adds the shared conformance vectors and the corpus's fuzz-seed
-// subset (index.tsv column 17) to f, each where present.
+// fuzzSeeds adds the conformance vectors and the corpus sample's
+// fuzz-seed files (index.tsv column seed) to f.
 func fuzzSeeds(f *testing.F) {
-	shared := filepath.Join("..", "shared")
-	if data, err := os.ReadFile(filepath.Join(shared, "conformance", "conformance.json")); err == nil {
-		var vs []vector
-		if err := json.Unmarshal(data, &vs); err != nil {
-			f.Fatal(err)
-		}
-		for _, v := range vs {
-			f.Add(v.body(f), v.Agent, v.url())
-		}
+	for _, v := range loadVectors(f) {
+		f.Add(v.body(f), v.Agent, v.url())
 	}
-	dir := filepath.Join(shared, "corpus")
-	idx, err := os.Open(filepath.Join(dir, "index.tsv"))
-	if err != nil {
-		return
-	}
-	defer idx.Close()
-	sc := bufio.NewScanner(idx)
-	for sc.Scan() {
-		col := strings.Split(sc.Text(), "\t")
-		if len(col) < 17 || col[16] != "1" {
+	for _, r := range readCorpusIndex(f, corpusSample) {
+		if !r.seed {
 			continue
 		}
-		body, err := os.ReadFile(filepath.Join(dir, col[0]))
+		body, err := os.ReadFile(filepath.Join(corpusSample, r.file))
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(body, "Googlebot", "https://example.com/")
-	}
-	if err := sc.Err(); err != nil {
-		f.Fatal(err)
 	}
 }
 

@@ -1,8 +1,9 @@
 package robotstxt
 
-// One test per numbered point of SPEC.md sections 1 to 3. Each table
-// checks the decision, the deciding rule's line (Verdict.Rule) and, where
-// the point is about tolerance, the diagnostics.
+// One test per numbered point of the library's behaviour: TestSpec1_*
+// for parsing a body, TestSpec2_* for matching a URL, TestSpec3_* for the
+// RFC 9309 mode. Each table checks the decision, the deciding rule's line
+// (Verdict.Rule) and, where the point is about tolerance, the diagnostics.
 
 import (
 	"fmt"

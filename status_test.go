@@ -9,8 +9,10 @@ import (
 	"time"
 )
 
-// TestStatusTable walks every row of SPEC §4's status table (304 and the
-// redirects have tests of their own) under both policies.
+// TestStatusTable checks how the Client reads each HTTP status of a
+// robots.txt response (success, each 4xx, 429 and 5xx, codes outside any
+// class) under both policies; 304 after a conditional request and the
+// redirects have tests of their own.
 func TestStatusTable(t *testing.T) {
 	checkLeaks(t)
 	type want struct {

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -244,5 +246,73 @@ func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	}
 	if st := c.StoreStats(); st.Misses != 1 || st.Sets != 1 {
 		t.Errorf("StoreStats = %+v", st)
+	}
+}
+
+// TestCacheStoreDeferralKeepsLocalGoodCopy: another process that could
+// not reach the host writes a deferral to the Store; this process still
+// holds a good copy inside the stale window and keeps using it.
+func TestCacheStoreDeferralKeepsLocalGoodCopy(t *testing.T) {
+	checkLeaks(t)
+	var down atomic.Bool
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=600")
+		_, _ = w.Write([]byte(privateRules))
+	})
+	store := newMemStore()
+	clock := newTestClock()
+	a := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	b := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	ctx := context.Background()
+	if ok, err := a.Allowed(ctx, s.URL+"/public"); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	store.mu.Lock()
+	clear(store.vals) // Redis restarted, or the key evicted
+	store.mu.Unlock()
+	down.Store(true)
+	clock.Advance(11 * time.Minute)
+	if d, err := b.Check(ctx, s.URL+"/public"); !d.Deferred || err == nil {
+		t.Fatalf("cold client, host down: %+v, %v; want deferred", d, err)
+	}
+	d, err := a.Check(ctx, s.URL+"/public")
+	if err != nil || !d.Allowed || !d.Stale || d.Deferred {
+		t.Fatalf("client with a good copy: %+v, %v; want the stale good copy", d, err)
+	}
+	if d, _ := a.Check(ctx, s.URL+"/private"); d.Allowed {
+		t.Fatalf("stale good copy lost its rules: %+v", d)
+	}
+}
+
+// TestCacheStoreImplausibleEntryIsAMiss: a stored value that this Client
+// could not have written (a huge body, or fresh for years) is a miss.
+func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	store := newMemStore()
+	clock := newTestClock()
+	c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithBodyLimit(1000))
+	now := clock.Now()
+	for name, e := range map[string]*entry{
+		"huge body": {key: s.URL, outcome: OutcomeRules, status: 200, body: []byte(strings.Repeat("#", 5000)),
+			fetched: now, checked: now, expires: now.Add(time.Hour)},
+		"fresh for years": {key: s.URL, outcome: OutcomeAllowAll, status: 404,
+			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)},
+	} {
+		store.mu.Lock()
+		store.vals[s.URL] = encodeEntry(e)
+		store.mu.Unlock()
+		c.Forget(s.URL)
+		before := s.hits.Load()
+		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+			t.Errorf("%s: Allowed = %v, %v; want the fetched rules", name, ok, err)
+		}
+		if s.hits.Load() != before+1 {
+			t.Errorf("%s: the stored value was used instead of fetching", name)
+		}
 	}
 }

@@ -1,8 +1,82 @@
 package redisstore
 
 import (
+	"context"
+	"fmt"
+	"net/http"
 	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/robotsgate/robotstxt"
 )
+
+// newProcess returns a Client as one crawler process would set it up: its
+// own Redis connection pool and Store on the server at addr, fetching from
+// w, with generous Store timeouts. Extra options are applied last.
+func newProcess(t testing.TB, addr string, w *web, opts ...robotstxt.Option) *robotstxt.Client {
+	t.Helper()
+	opts = append([]robotstxt.Option{robotstxt.WithStoreTimeout(generous)}, opts...)
+	return newClient(t, dialStore(t, addr, WithTimeout(generous)), w.httpClient(), opts...)
+}
+
+// newDefaultProcess is newProcess with the library's default timeouts, for
+// fault tests.
+func newDefaultProcess(t testing.TB, addr string, w *web, opts ...robotstxt.Option) *robotstxt.Client {
+	t.Helper()
+	return newClient(t, dialStore(t, addr), w.httpClient(), opts...)
+}
+
+// dialStore returns a Store on its own connection pool to addr, closed
+// when the test ends.
+func dialStore(t testing.TB, addr string, opts ...Option) *Store {
+	t.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	t.Cleanup(func() { _ = rdb.Close() })
+	return New(rdb, append([]Option{WithLogger(quietLogger)}, opts...)...)
+}
+
+// newClient returns a Client on store fetching through hc, closed when the
+// test ends.
+func newClient(t testing.TB, store *Store, hc *http.Client, opts ...robotstxt.Option) *robotstxt.Client {
+	t.Helper()
+	c := robotstxt.NewClient(append([]robotstxt.Option{
+		robotstxt.WithStore(store),
+		robotstxt.WithHTTPClient(hc),
+		robotstxt.WithUserAgent("fleettest/1.0"),
+	}, opts...)...)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// checkAll checks every probe of every host with c and reports wrong
+// answers and errors.
+func checkAll(t testing.TB, c *robotstxt.Client, hs []string) {
+	t.Helper()
+	for _, h := range hs {
+		for _, p := range probesFor(h) {
+			if err := checkOne(c, p); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
+
+// checkOne checks one probe and returns an error if the answer is wrong or
+// Allowed failed.
+func checkOne(c *robotstxt.Client, p probe) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got, err := c.Allowed(ctx, p.url)
+	switch {
+	case err != nil:
+		return fmt.Errorf("Allowed(%s): %w", p.url, err)
+	case got != p.want:
+		return fmt.Errorf("Allowed(%s) = %v, want %v", p.url, got, p.want)
+	}
+	return nil
+}
 
 // TestFleetSharesFetches: a second process finds in Redis what the first
 // fetched, and fetches nothing itself.

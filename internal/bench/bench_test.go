@@ -98,8 +98,8 @@ func BenchmarkParse(b *testing.B) {
 //     lookup by agent, path extraction, matching).
 //   - robotsgate-absURL: the same with an absolute URL, which Allowed
 //     reduces to its path itself.
-//   - robotsgate-Agent-view: Agent.Allowed(path) on the view that
-//     Robots.Agent(agent) returned beforehand, outside the timed loop: the
+//   - robotsgate-Crawler-view: Crawler.Allowed(path) on the view that
+//     Robots.Crawler(agent) returned beforehand, outside the timed loop: the
 //     counterpart of temoto-Test-only.
 //   - temoto-FindGroup+Test: data.FindGroup(agent).Test(path), the
 //     equivalent of robotsgate's call (temoto's TestAgent does the same).
@@ -123,8 +123,8 @@ func BenchmarkCheck(b *testing.B) {
 			sinkBool = rg.Allowed(checkAgent, checkURL)
 		}
 	})
-	b.Run("robotsgate-Agent-view", func(b *testing.B) {
-		a := rg.Agent(checkAgent)
+	b.Run("robotsgate-Crawler-view", func(b *testing.B) {
+		a := rg.Crawler(checkAgent)
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkBool = a.Allowed(checkPath)
@@ -154,7 +154,7 @@ func allocRatio(b *testing.B, before *runtime.MemStats, input int64) {
 	}
 }
 
-// BenchmarkCorpusParse parses every file of the shared corpus (all kinds,
+// BenchmarkCorpusParse parses every file of the corpus (all kinds,
 // junk included, each file whole: Parse has no size limit). One op is one
 // pass over the whole corpus.
 func BenchmarkCorpusParse(b *testing.B) {
