@@ -1,79 +1,243 @@
 package robotstxt
 
 import (
-	"context"
-	"errors"
 	"hash/maphash"
+	"math"
+	"math/bits"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
-// ErrCacheMiss is returned by a Store's Get when it holds nothing under the
-// key.
-var ErrCacheMiss = errors.New("robotstxt: cache miss")
+// memCache is the Client's in-memory cache: the parsed robots.txt of each
+// authority it has seen, bounded by an entry count and a byte budget, with
+// the least recently used entries evicted first.
+//
+// A hit takes no lock and writes no shared memory: authorities are found
+// through an index of copy-on-write shards, read with one atomic load, and
+// freshness is judged against a clock that one goroutine advances every
+// [clockTick] (no timer per entry). Recency is approximate: an entry is
+// moved to the front of the LRU at most once per generation, a generation
+// ending after every eighth of the capacity has been filled anew. Between
+// those moves hits do not reorder entries, so an entry used only within
+// the current generation may be evicted before one used in the last.
+//
+// Entries are found by a hash of the normalised authority, so the hot path
+// need not build the key string; the entry's own key is compared, and a
+// hash collision is a miss.
+type memCache struct {
+	seed   maphash.Seed
+	shards []shard // the index: entries by hash, read without locks
+	mask   uint64
 
-// A Store is a shared, second-level cache of robots.txt entries, such as a
-// Redis server that a fleet of crawler processes shares. The Client keeps
-// parsed entries in memory and consults the Store only on a memory miss.
-//
-// Values are opaque, versioned encodings made by the Client; a Store keeps
-// them byte for byte. Keys are normalised authorities such as
-// "https://example.com:443". A Store must be safe for concurrent use.
-//
-// Errors from a Store never reach the caller of Client.Allowed: the Client
-// logs them and falls back to fetching robots.txt itself.
-type Store interface {
-	// Get returns the value stored under key, or ErrCacheMiss.
-	Get(ctx context.Context, key string) ([]byte, error)
-	// Set stores value under key for at least ttl.
-	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
+	mu      sync.Mutex                     // guards order and bytes, and serialises writers of the index
+	order   *simplelru.LRU[uint64, *entry] // recency
+	bytes   int64                          // retained size of the entries
+	puts    int                            // puts in this generation
+	gen     atomic.Uint32                  // current generation
+	max     int                            // entry bound
+	budget  int64                          // byte bound
+	evicted atomic.Uint64
+
+	clock  func() time.Time // the Client's clock
+	coarse *coarseClock     // nil with a clock given by WithClock
 }
 
-// A Leaser is a Store that can hand out short exclusive leases, so that
-// when many processes miss the same authority at once only one of them
-// fetches its robots.txt while the others wait for the result to appear in
-// the Store.
-type Leaser interface {
-	Store
-	// Lease tries to take the lease on key for ttl. When it is taken, ok is
-	// true and release gives it back (only the holder's release has any
-	// effect, and a lease not released expires after ttl). When another
-	// holder has it, ok is false and err is nil.
-	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
+// shard is one part of the index. Its map is never modified once
+// published: a writer copies it.
+type shard struct {
+	m atomic.Pointer[map[uint64]*entry]
+	_ [56]byte // a cache line each, so writers do not slow readers of a neighbour
 }
 
-// The in-process cache is an LRU of *entry keyed by a hash of the
-// normalised authority (so the hot path need not build the key string);
-// every lookup compares the entry's own key, and a hash collision is a miss.
+// newMemCache returns a cache of at most maxEntries entries retaining at
+// most maxBytes. With real true, now is time.Now and freshness is read
+// from a coarse clock; stop it with close.
+func newMemCache(maxEntries int, maxBytes int64, now func() time.Time, real bool) *memCache {
+	n := 1 << bits.Len(uint(max(maxEntries/32, 16)-1)) // about 32 entries a shard
+	m := &memCache{
+		seed:   maphash.MakeSeed(),
+		shards: make([]shard, n),
+		mask:   uint64(n - 1),
+		max:    maxEntries,
+		budget: maxBytes,
+		clock:  now,
+	}
+	m.order, _ = simplelru.NewLRU[uint64, *entry](math.MaxInt32, nil)
+	if real {
+		m.coarse = startCoarseClock()
+	}
+	return m
+}
 
-// publish puts e in the in-memory cache, in place of the entry it
-// follows.
-func (c *Client) publish(e *entry) *entry {
-	h := maphash.String(c.seed, e.key)
-	if !c.cfg.clockSet {
-		e.arm(time.Now())
+// close stops the coarse clock; the cache keeps working on the exact one.
+func (m *memCache) close() {
+	if m.coarse != nil {
+		m.coarse.stop()
 	}
-	if old, ok := c.cache.Peek(h); ok {
-		old.disarm()
+}
+
+// get returns the entry for key, fresh or not, or nil.
+func (m *memCache) get(key []byte) *entry {
+	h := maphash.Bytes(m.seed, key)
+	e := m.lookup(h)
+	if e == nil || e.key != string(key) {
+		return nil
 	}
-	c.cache.Add(h, e)
+	if g := m.gen.Load(); e.gen.Load() != g {
+		m.promote(h, e, g)
+	}
 	return e
 }
 
-// peek returns the in-memory entry for key without touching recency.
-func (c *Client) peek(key string) *entry {
-	e, ok := c.cache.Peek(maphash.String(c.seed, key))
-	if !ok || e.key != key {
+// peek is get without counting as a use.
+func (m *memCache) peek(key string) *entry {
+	e := m.lookup(maphash.String(m.seed, key))
+	if e == nil || e.key != key {
 		return nil
 	}
 	return e
 }
 
-// fresh reports whether e may be used without asking the server. With
-// the real clock it reads the flag e's timer sets, which is cheaper than
-// reading the clock.
-func (c *Client) fresh(e *entry) bool {
-	if !c.cfg.clockSet {
-		return !e.expired.Load()
+func (m *memCache) lookup(h uint64) *entry {
+	p := m.shards[h&m.mask].m.Load()
+	if p == nil {
+		return nil
 	}
-	return e.fresh(c.cfg.now())
+	return (*p)[h]
 }
+
+// promote moves e to the front of the LRU, once per generation.
+func (m *memCache) promote(h uint64, e *entry, g uint32) {
+	if old := e.gen.Load(); old == g || !e.gen.CompareAndSwap(old, g) {
+		return // another hit is promoting it
+	}
+	m.mu.Lock()
+	if cur, ok := m.order.Peek(h); ok && cur == e {
+		m.order.Get(h)
+	}
+	m.mu.Unlock()
+}
+
+// fresh reports whether e may be used without asking the server.
+func (m *memCache) fresh(e *entry) bool {
+	if m.coarse != nil {
+		if now := m.coarse.now.Load(); now != 0 {
+			return now < e.expiresAt
+		}
+	}
+	return m.clock().UnixNano() < e.expiresAt
+}
+
+// put publishes e in place of any entry for its key and evicts the least
+// recently used entries beyond the bounds. It returns e.
+func (m *memCache) put(e *entry) *entry {
+	h := maphash.String(m.seed, e.key)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e.gen.Store(m.gen.Load())
+	if old, ok := m.order.Peek(h); ok {
+		m.bytes -= old.size
+	}
+	m.order.Add(h, e)
+	m.setIndex(h, e)
+	m.bytes += e.size
+	if m.puts++; m.puts >= max(m.max/8, 1) {
+		m.puts = 0
+		m.gen.Add(1)
+	}
+	for m.order.Len() > m.max || m.bytes > m.budget && m.order.Len() > 1 {
+		oh, old, _ := m.order.RemoveOldest()
+		m.bytes -= old.size
+		m.setIndex(oh, nil)
+		m.evicted.Add(1)
+	}
+	return e
+}
+
+// forget removes key's entry, if any; it is not an eviction.
+func (m *memCache) forget(key string) {
+	h := maphash.String(m.seed, key)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.order.Peek(h); ok && e.key == key {
+		m.order.Remove(h)
+		m.bytes -= e.size
+		m.setIndex(h, nil)
+	}
+}
+
+// setIndex publishes a copy of h's shard with h mapped to e, or removed
+// when e is nil. The caller holds mu.
+func (m *memCache) setIndex(h uint64, e *entry) {
+	s := &m.shards[h&m.mask]
+	var cur map[uint64]*entry
+	if p := s.m.Load(); p != nil {
+		cur = *p
+	}
+	next := make(map[uint64]*entry, len(cur)+1)
+	for k, v := range cur {
+		next[k] = v
+	}
+	if e != nil {
+		next[h] = e
+	} else {
+		delete(next, h)
+	}
+	s.m.Store(&next)
+}
+
+// len returns the number of entries.
+func (m *memCache) len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.order.Len()
+}
+
+// retained returns the retained size of the entries, in bytes.
+func (m *memCache) retained() int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.bytes
+}
+
+// evictions returns the number of entries evicted to keep the bounds.
+func (m *memCache) evictions() uint64 { return m.evicted.Load() }
+
+// clockTick is how often the coarse clock advances: expiry is noticed at
+// most this late.
+const clockTick = 20 * time.Millisecond
+
+// coarseClock is the time in Unix nanoseconds, advanced every clockTick by
+// one goroutine, so that a hit reads the time with one atomic load rather
+// than a clock call that costs more than the rest of the check.
+type coarseClock struct {
+	now  atomic.Int64 // 0 once stopped
+	done chan struct{}
+	once sync.Once
+}
+
+func startCoarseClock() *coarseClock {
+	c := &coarseClock{done: make(chan struct{})}
+	c.now.Store(time.Now().UnixNano())
+	go c.run()
+	return c
+}
+
+func (c *coarseClock) run() {
+	t := time.NewTicker(clockTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			c.now.Store(0)
+			return
+		case now := <-t.C:
+			c.now.Store(now.UnixNano())
+		}
+	}
+}
+
+func (c *coarseClock) stop() { c.once.Do(func() { close(c.done) }) }

@@ -3,13 +3,13 @@ package robotstxt
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -25,12 +25,11 @@ type Client struct {
 	cfg      config
 	tokens   []string // product tokens matched against user-agent lines
 	tokenErr error    // why there is no usable token, or nil
-	hc     http.Client
-	seed   maphash.Seed
-	cache  *lru.Cache[uint64, *entry]
-	group  singleflight.Group
-	stats  counters
-	logger *slog.Logger
+	hc       http.Client
+	cache    *memCache
+	group    singleflight.Group
+	stats    counters
+	logger   *slog.Logger
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -56,7 +55,7 @@ func NewClient(opts ...Option) *Client {
 	if !cfg.leaseWaitSet {
 		cfg.leaseWait = cfg.fetchTimeout
 	}
-	c := &Client{cfg: cfg, seed: maphash.MakeSeed()}
+	c := &Client{cfg: cfg}
 	if cfg.httpClient != nil {
 		c.hc = *cfg.httpClient
 	}
@@ -72,10 +71,11 @@ func NewClient(opts ...Option) *Client {
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
-	c.cache, _ = lru.NewWithEvict(cfg.cacheSize, func(_ uint64, e *entry) {
-		e.disarm()
-		c.stats.evictions.Add(1)
-	})
+	c.cache = newMemCache(cfg.cacheSize, cfg.cacheBytes, cfg.now, !cfg.clockSet)
+	if c.cache.coarse != nil {
+		// A Client dropped without Close stops its clock too.
+		runtime.AddCleanup(c, (*coarseClock).stop, c.cache.coarse)
+	}
 	c.base, c.cancel = context.WithCancel(context.Background())
 	return c
 }
@@ -125,6 +125,7 @@ func (c *Client) Close() error {
 	c.mu.Unlock()
 	c.cancel()
 	c.fetches.Wait()
+	c.cache.close()
 	return nil
 }
 
@@ -139,13 +140,10 @@ func (c *Client) decide(ctx context.Context, agent, rawURL string) (Decision, er
 	if err != nil {
 		return Decision{}, err
 	}
-	e, ok := c.cache.Get(maphash.Bytes(c.seed, key))
-	if ok && e.key == string(key) && c.fresh(e) {
+	e := c.cache.get(key)
+	if e != nil && c.cache.fresh(e) {
 		c.stats.hits.Add(1)
 		return c.answer(e, agent, path, false)
-	}
-	if ok && e.key != string(key) {
-		e = nil // another authority with the same hash
 	}
 	return c.miss(ctx, agent, string(key), path, e)
 }
@@ -185,4 +183,179 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 		c.stats.stale.Add(1)
 	}
 	return d, nil
+}
+
+// miss handles a check without a fresh in-memory entry. cached, if not
+// nil, is the expired entry for key.
+func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entry) (Decision, error) {
+	c.stats.misses.Add(1)
+	if cached != nil && !cached.refreshing.CompareAndSwap(false, true) {
+		// Someone is already fetching it again: do not wait for them.
+		return c.answer(cached, agent, path, true)
+	}
+	e, err := c.load(ctx, key, cached)
+	if err != nil {
+		if cached != nil && ctx.Err() != nil {
+			// The caller gave up on the revalidation, which goes on;
+			// the expired copy is still a usable answer.
+			return c.answer(cached, agent, path, true)
+		}
+		return Decision{}, err
+	}
+	return c.answer(e, agent, path, false)
+}
+
+// load returns a current entry for key, fetching it if needed. Concurrent
+// loads of one key share a single fill, which runs detached from ctx: a
+// caller that gives up gets ctx's error at once while the fill completes
+// for everyone else.
+func (c *Client) load(ctx context.Context, key string, prev *entry) (*entry, error) {
+	ch := c.group.DoChan(key, func() (any, error) { return c.fill(key, prev) })
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.(*entry), nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", key, context.Cause(ctx))
+	}
+}
+
+// enter registers a fill so Close can wait for it; it fails once closed.
+func (c *Client) enter() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.fetches.Add(1)
+	return true
+}
+
+// fill produces and publishes a new entry for key: from the Store if it
+// has a fresh one, else by fetching (after waiting for another process's
+// lease if the Store is a Leaser).
+func (c *Client) fill(key string, prev *entry) (*entry, error) {
+	if !c.enter() {
+		return nil, ErrClosed
+	}
+	defer c.fetches.Done()
+	// A fill that finished between our caller's miss and this one has
+	// already published a fresh entry: use it rather than fetch again.
+	if e := c.cache.peek(key); e != nil && e != prev && c.cache.fresh(e) {
+		return e, nil
+	}
+	c.stats.inFlight.Add(1)
+	defer c.stats.inFlight.Add(-1)
+
+	var release func()
+	if c.cfg.store != nil {
+		e, newer := c.fromStore(key, prev)
+		if e != nil {
+			return c.cache.put(e), nil
+		}
+		prev = newer
+		e, release = c.awaitLease(key)
+		if e != nil {
+			return c.cache.put(c.keepGood(e, prev)), nil
+		}
+	}
+	e, err := c.refresh(key, prev)
+	if err == nil {
+		c.cache.put(e)
+		c.storeSet(key, e)
+	}
+	if release != nil {
+		release()
+	}
+	return e, err
+}
+
+// refresh fetches key's robots.txt and builds the entry that follows prev.
+func (c *Client) refresh(key string, prev *entry) (*entry, error) {
+	res := c.fetch(c.base, key, prev)
+	if c.base.Err() != nil {
+		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt: %w", key, ErrClosed)
+	}
+	now := c.cfg.now()
+	c.stats.countFetch(res.outcome, res.notModified)
+	switch {
+	case res.notModified:
+		e := prev.clone()
+		lifetime, explicit := c.freshness(now, res.header)
+		if !explicit {
+			lifetime = c.clampFresh(prev.expires.Sub(prev.fetched))
+			if prev.stale {
+				lifetime = c.cfg.maxFresh
+			}
+		}
+		e.fetched, e.checked, e.expires = now, now, now.Add(lifetime)
+		e.stale, e.failStatus, e.failures, e.errText = false, 0, 0, ""
+		return e.finish(c.cfg.mode), nil
+	case res.outcome == OutcomeUnreachable:
+		return c.unreachable(key, prev, res, now), nil
+	}
+	lifetime, _ := c.freshness(now, res.header)
+	e := &entry{
+		key: key, outcome: res.outcome, status: res.status,
+		fetched: now, checked: now, expires: now.Add(lifetime),
+		finalURL: res.finalURL,
+	}
+	if res.outcome == OutcomeRules {
+		e.body = res.body
+		e.robots = ParseMode(res.body, c.cfg.mode)
+		e.etag = res.header.Get("ETag")
+		e.lastMod = res.header.Get("Last-Modified")
+	}
+	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
+		slog.String("authority", key), slog.Int("status", res.status),
+		slog.String("outcome", res.outcome.String()), slog.Duration("fresh", lifetime))
+	return e.finish(c.cfg.mode), nil
+}
+
+// unreachable builds the entry for a failed fetch: the last good copy
+// marked stale while it is younger than the stale window, otherwise a
+// deferral. Either lasts for the back-off period.
+func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.Time) *entry {
+	failures, since := 1, now
+	if prev != nil && prev.failures > 0 {
+		failures, since = prev.failures+1, prev.since
+		if since.IsZero() || since.After(now) {
+			since = prev.checked
+		}
+	}
+	wait := c.backoff(now, res.header, failures)
+	errText := ""
+	if res.err != nil {
+		errText = res.err.Error()
+	}
+	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt unreachable",
+		slog.String("authority", key), slog.Int("status", res.status),
+		slog.Int("failures", failures), slog.Duration("retry_in", wait),
+		slog.String("error", errText))
+	if prev != nil && prev.good() && now.Sub(prev.fetched) < c.cfg.staleWindow {
+		e := prev.clone()
+		e.stale, e.failStatus, e.failures, e.errText = true, res.status, failures, errText
+		e.since, e.cause = since, res.err
+		e.checked = now
+		e.expires = now.Add(wait)
+		if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
+			e.expires = limit
+		}
+		return e.finish(c.cfg.mode)
+	}
+	outcome := OutcomeUnreachable
+	if c.cfg.allowAfter > 0 && now.Sub(since) >= c.cfg.allowAfter {
+		// Unreachable for long enough with no usable copy: crawl as if
+		// there were no robots.txt, and keep asking.
+		outcome = OutcomeAllowAll
+	}
+	e := &entry{
+		key: key, outcome: outcome, status: res.status,
+		fetched: now, checked: now, expires: now.Add(wait),
+		finalURL: res.finalURL, failStatus: res.status, failures: failures,
+		since: since, errText: errText, cause: res.err,
+	}
+	return e.finish(c.cfg.mode)
 }

@@ -1,10 +1,11 @@
 package robotstxt
 
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
-	"weak"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
@@ -34,29 +35,11 @@ type entry struct {
 	deferErr   *DeferredError // set for OutcomeUnreachable
 	refreshing atomic.Bool
 
-	// With the real clock, a timer sets expired at expires, so the hot
-	// path need not read the clock.
-	expired atomic.Bool
-	timer   *time.Timer
-}
+	// Derived by finish, for the cache.
+	expiresAt int64 // expires in Unix nanoseconds
+	size      int64 // bytes retained by the entry
 
-// arm starts the timer that marks e expired. The timer holds e weakly,
-// so an entry dropped from the cache is not kept alive until it fires.
-func (e *entry) arm(now time.Time) {
-	wp := weak.Make(e)
-	e.timer = time.AfterFunc(e.expires.Sub(now), func() {
-		if e := wp.Value(); e != nil {
-			e.expired.Store(true)
-		}
-	})
-}
-
-// disarm stops the timer of an entry leaving the cache, so the timer does
-// not keep it alive.
-func (e *entry) disarm() {
-	if e.timer != nil {
-		e.timer.Stop()
-	}
+	gen atomic.Uint32 // the cache generation in which e was last promoted
 }
 
 // good reports whether e holds a usable answer from a reachable server:
@@ -81,7 +64,50 @@ func (e *entry) finish(mode Mode) *entry {
 		}
 		e.deferErr = &DeferredError{Authority: e.key, Status: e.status, RetryAt: e.expires, Err: cause}
 	}
+	e.expiresAt = e.expires.UnixNano()
+	e.size = e.retainedSize()
 	return e
+}
+
+// entryOverhead estimates what an entry costs beyond its own fields and
+// text: the LRU node and index slot that hold it, and its deferral.
+const entryOverhead = 256
+
+// retainedSize estimates the bytes e keeps alive, for the cache's byte
+// budget.
+func (e *entry) retainedSize() int64 {
+	n := int64(entryOverhead) + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText))
+	n += int64(cap(e.body))
+	if e.robots != nil {
+		n += robotsSize(e.robots)
+	}
+	return n
+}
+
+// robotsSize estimates the bytes a parsed file retains.
+func robotsSize(r *Robots) int64 {
+	f := r.File()
+	n := int64(256 + 24*len(f.Sitemaps) + 48*len(f.Extensions) + 64*len(f.Diagnostics))
+	for _, s := range f.Sitemaps {
+		n += int64(len(s.Value))
+	}
+	for i := range f.Groups {
+		g := &f.Groups[i]
+		n += 80 + int64(56*len(g.Agents)+40*len(g.Rules)+48*len(g.Extensions))
+		for _, r := range g.Rules {
+			n += int64(len(r.Pattern))
+		}
+		for _, a := range g.Agents {
+			n += int64(len(a.Value))
+		}
+		for _, x := range g.Extensions {
+			n += int64(len(x.Key) + len(x.Value))
+		}
+	}
+	for _, x := range f.Extensions {
+		n += int64(len(x.Key) + len(x.Value))
+	}
+	return n
 }
 
 // clone copies the stored fields of e (not the refreshing flag).
@@ -92,4 +118,146 @@ func (e *entry) clone() *entry {
 		etag: e.etag, lastMod: e.lastMod, finalURL: e.finalURL, stale: e.stale,
 		failStatus: e.failStatus, failures: e.failures, since: e.since, errText: e.errText,
 	}
+}
+
+// EntryEncodingVersion is the first byte of every value the Client writes
+// to a Store. Values with another first byte are treated as a miss (and
+// overwritten by the next fetch), so processes of different versions can
+// share a Store.
+const EntryEncodingVersion = 2
+
+// errCorruptEntry is wrapped by every decoding failure.
+var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
+
+const flagStale = 1
+
+// encodeEntry serialises the stored fields of e: a version byte, outcome
+// and flag bytes, then varints and length-prefixed strings, the body last.
+func encodeEntry(e *entry) []byte {
+	n := 3 + 7*binary.MaxVarintLen64 + len(e.etag) + len(e.lastMod) +
+		len(e.finalURL) + len(e.errText) + len(e.body) + 5*binary.MaxVarintLen32
+	b := make([]byte, 0, n)
+	var flags byte
+	if e.stale {
+		flags |= flagStale
+	}
+	b = append(b, EntryEncodingVersion, byte(e.outcome), flags)
+	b = binary.AppendUvarint(b, uint64(e.status))
+	b = binary.AppendUvarint(b, uint64(e.failStatus))
+	b = binary.AppendUvarint(b, uint64(e.failures))
+	b = binary.AppendVarint(b, unixMilli(e.fetched))
+	b = binary.AppendVarint(b, unixMilli(e.checked))
+	b = binary.AppendVarint(b, unixMilli(e.expires))
+	b = binary.AppendVarint(b, unixMilli(e.since))
+	for _, s := range []string{e.etag, e.lastMod, e.finalURL, e.errText} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(e.body)))
+	return append(b, e.body...)
+}
+
+// decodeEntry parses a value made by encodeEntry. It never panics; any
+// value it does not fully understand is an error.
+func decodeEntry(key string, b []byte) (*entry, error) {
+	d := decoder{b: b}
+	if len(b) < 3 {
+		return nil, fmt.Errorf("%w: %d bytes", errCorruptEntry, len(b))
+	}
+	if b[0] != EntryEncodingVersion {
+		return nil, fmt.Errorf("%w: version %d", errCorruptEntry, b[0])
+	}
+	e := &entry{key: key, outcome: Outcome(b[1]), stale: b[2]&flagStale != 0}
+	if e.outcome == OutcomeNone || e.outcome > OutcomeUnreachable || b[2]&^flagStale != 0 {
+		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, b[1], b[2])
+	}
+	d.b = b[3:]
+	e.status = d.small(999)
+	e.failStatus = d.small(999)
+	e.failures = d.small(1 << 20)
+	e.fetched = d.time()
+	e.checked = d.time()
+	e.expires = d.time()
+	e.since = d.time()
+	e.etag = string(d.bytes())
+	e.lastMod = string(d.bytes())
+	e.finalURL = string(d.bytes())
+	e.errText = string(d.bytes())
+	if body := d.bytes(); len(body) > 0 {
+		e.body = append([]byte(nil), body...)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.b) != 0 {
+		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
+	}
+	if e.outcome != OutcomeRules && len(e.body) > 0 {
+		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
+	}
+	return e, nil
+}
+
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = fmt.Errorf("%w: bad varint", errCorruptEntry)
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) small(limit uint64) int {
+	v := d.uvarint()
+	if v > limit {
+		d.err = fmt.Errorf("%w: value %d out of range", errCorruptEntry, v)
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) time() time.Time {
+	if d.err != nil {
+		return time.Time{}
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = fmt.Errorf("%w: bad time", errCorruptEntry)
+		return time.Time{}
+	}
+	d.b = d.b[n:]
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v)
+}
+
+func (d *decoder) bytes() []byte {
+	n := d.uvarint()
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.b)) {
+		d.err = fmt.Errorf("%w: length %d beyond end", errCorruptEntry, n)
+		return nil
+	}
+	s := d.b[:n]
+	d.b = d.b[n:]
+	return s
+}
+
+func unixMilli(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
 }

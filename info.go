@@ -3,7 +3,6 @@ package robotstxt
 import (
 	"context"
 	"errors"
-	"hash/maphash"
 	"time"
 )
 
@@ -86,8 +85,8 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
 		return nil, err
 	}
 	key := string(keyb)
-	e := c.peek(key)
-	if e == nil || !c.fresh(e) {
+	e := c.cache.peek(key)
+	if e == nil || !c.cache.fresh(e) {
 		if e, err = c.load(ctx, key, e); err != nil {
 			return nil, err
 		}
@@ -103,7 +102,7 @@ func (c *Client) Cached(rawURL string) (*Info, bool) {
 	if err != nil {
 		return nil, false
 	}
-	e := c.peek(string(keyb))
+	e := c.cache.peek(string(keyb))
 	if e == nil {
 		return nil, false
 	}
@@ -115,9 +114,7 @@ func (c *Client) Cached(rawURL string) (*Info, bool) {
 func (c *Client) Forget(rawURL string) {
 	var buf [128]byte
 	if keyb, _, _, err := splitTarget(rawURL, buf[:0]); err == nil {
-		if e := c.peek(string(keyb)); e != nil && c.cache.Remove(maphash.Bytes(c.seed, keyb)) {
-			c.stats.evictions.Add(^uint64(0)) // not an eviction
-		}
+		c.cache.forget(string(keyb))
 	}
 }
 

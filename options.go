@@ -13,6 +13,9 @@ const (
 	DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
 	// DefaultCacheSize is how many authorities the in-process cache holds.
 	DefaultCacheSize = 10000
+	// DefaultCacheBytes is how many bytes the in-process cache retains at
+	// most (128 MiB), counting each entry's real retained size.
+	DefaultCacheBytes = 128 << 20
 	// DefaultMaxFreshness caps how long a robots.txt is used unrevalidated.
 	DefaultMaxFreshness = 24 * time.Hour
 	// DefaultFetchTimeout bounds one robots.txt fetch.
@@ -54,6 +57,7 @@ type config struct {
 	tokens       []string
 	from         string
 	cacheSize    int
+	cacheBytes   int64
 	maxFresh     time.Duration
 	minFresh     time.Duration
 	fetchTimeout time.Duration
@@ -80,6 +84,7 @@ func defaultConfig() config {
 	return config{
 		userAgent:    DefaultUserAgent,
 		cacheSize:    DefaultCacheSize,
+		cacheBytes:   DefaultCacheBytes,
 		maxFresh:     DefaultMaxFreshness,
 		minFresh:     DefaultMinFreshness,
 		fetchTimeout: DefaultFetchTimeout,
@@ -144,6 +149,20 @@ func WithCacheSize(n int) Option {
 	return func(c *config) {
 		if n > 0 {
 			c.cacheSize = n
+		}
+	}
+}
+
+// WithCacheBytes bounds what the in-process cache retains to n bytes
+// (default [DefaultCacheBytes]), counting each entry's retained size: its
+// parsed rules, its kept body and bookkeeping. It works together with
+// [WithCacheSize]: the least recently used authorities are evicted until
+// both bounds hold. The most recent entry is kept even when it alone
+// exceeds n.
+func WithCacheBytes(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.cacheBytes = n
 		}
 	}
 }

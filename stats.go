@@ -49,12 +49,12 @@ type StoreStats struct {
 }
 
 type counters struct {
-	hits, misses, stale, deferred, evictions atomic.Uint64
-	rules, allowAll, disallowAll             atomic.Uint64
-	unreachable, notModified                 atomic.Uint64
-	inFlight                                 atomic.Int64
-	storeHits, storeMisses, storeErrors      atomic.Uint64
-	storeSets, leaseWaits                    atomic.Uint64
+	hits, misses, stale, deferred       atomic.Uint64
+	rules, allowAll, disallowAll        atomic.Uint64
+	unreachable, notModified            atomic.Uint64
+	inFlight                            atomic.Int64
+	storeHits, storeMisses, storeErrors atomic.Uint64
+	storeSets, leaseWaits               atomic.Uint64
 }
 
 // Stats returns a snapshot of the Client's counters.
@@ -68,9 +68,9 @@ func (c *Client) Stats() Stats {
 			DisallowAll: s.disallowAll.Load(), Unreachable: s.unreachable.Load(),
 			NotModified: s.notModified.Load(),
 		},
-		Evictions: s.evictions.Load(),
+		Evictions: c.cache.evictions(),
 		InFlight:  s.inFlight.Load(),
-		Entries:   c.cache.Len(),
+		Entries:   c.cache.len(),
 		Store:     c.StoreStats(),
 	}
 }
