@@ -113,10 +113,11 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	default:
 		key = append(key, "80"...)
 	}
-	if why := checkTail(tail); why != "" {
+	path, why := matchPath(tail)
+	if why != "" {
 		return nil, false, "", badURL(raw, why)
 	}
-	return key, https, matcher.EscapePath(tail), nil
+	return key, https, path, nil
 }
 
 // checkUserinfo reports why net/url would reject u as the userinfo of a
@@ -135,27 +136,59 @@ func checkUserinfo(u string) string {
 	return ""
 }
 
-// checkTail reports why net/url would reject tail, the part of a URL
-// after the authority, or "" when it would not: no control characters
-// anywhere, and every '%' of the path and fragment begins an escape (the
-// query is not checked, as net/url does not check it).
-func checkTail(tail string) string {
-	query, fragment := false, false
-	for i := 0; i < len(tail); i++ {
-		switch c := tail[i]; {
+// tailClass sorts the bytes of the part of a URL after the authority for
+// matchPath: 0 for the bytes that need no look, 1 for those net/url
+// rejects, 2 for those that end or change a part, 3 for those to escape.
+var tailClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
 		case c < ' ' || c == 0x7f:
-			return "control character"
+			t[c] = 1
+		case c == '%', c == '?', c == '#':
+			t[c] = 2
+		case c == ' ' || c >= 0x80:
+			t[c] = 3
+		}
+	}
+	return t
+}()
+
+// matchPath returns the path, params and query of tail, the part of a URL
+// after the authority, as rules are matched against it (see
+// matcher.EscapePath), or why net/url would reject tail: a control
+// character anywhere, or a '%' of the path or fragment that begins no
+// escape (the query is not checked, as net/url does not check it). It
+// reads tail once and allocates only when the path needs rewriting.
+func matchPath(tail string) (path, why string) {
+	query, fragment, rewrite := false, false, len(tail) == 0 || tail[0] != '/'
+	end := len(tail)
+	for i := 0; i < len(tail); i++ {
+		k := tailClass[tail[i]]
+		if k == 0 {
+			continue
+		}
+		switch c := tail[i]; {
+		case k == 1:
+			return "", "control character"
+		case k == 3:
+			rewrite = rewrite || !fragment
 		case c == '?' && !fragment:
 			query = true
 		case c == '#':
+			if !fragment {
+				end = i
+			}
 			query, fragment = false, true
 		case c == '%' && !query:
 			if i+2 >= len(tail) || !isHexDigit(tail[i+1]) || !isHexDigit(tail[i+2]) {
-				return "invalid escape"
+				return "", "invalid escape"
 			}
 		}
 	}
-	return ""
+	if rewrite {
+		return matcher.EscapePath(tail), ""
+	}
+	return tail[:end], ""
 }
 
 func isHexDigit(c byte) bool {

@@ -142,7 +142,7 @@ func (c *Client) decide(ctx context.Context, agent, rawURL string) (Decision, er
 	}
 	e := c.cache.get(key)
 	if e != nil && c.cache.fresh(e) {
-		c.stats.hits.Add(1)
+		c.stats.hits.add()
 		return c.answer(e, agent, path, false)
 	}
 	return c.miss(ctx, agent, string(key), path, e)

@@ -78,3 +78,30 @@ func BenchmarkClientCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClientBaselineCrawler is the baseline of the Client benchmarks:
+// the same check on the same rules, parsed once, with no Client around it.
+func BenchmarkClientBaselineCrawler(b *testing.B) {
+	a := Parse([]byte(benchRules)).Crawler("ExampleBot")
+	u := "/search/results/page?q=robots&lang=en"
+	b.ReportAllocs()
+	for b.Loop() {
+		if a.Allowed(u) {
+			b.Fatal("allowed")
+		}
+	}
+}
+
+func BenchmarkClientBaselineCrawlerParallel(b *testing.B) {
+	a := Parse([]byte(benchRules)).Crawler("ExampleBot")
+	u := "/search/results/page?q=robots&lang=en"
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if a.Allowed(u) {
+				b.Error("allowed")
+				return
+			}
+		}
+	})
+}
