@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -25,8 +23,9 @@ type Client struct {
 	cfg      config
 	tokens   []string // product tokens matched against user-agent lines
 	tokenErr error    // why there is no usable token, or nil
-	hc       http.Client
+	fetcher  fetcher
 	cache    *memCache
+	tier     *sharedTier // the Store's use; nil without a Store
 	group    singleflight.Group
 	stats    counters
 	logger   *slog.Logger
@@ -36,9 +35,6 @@ type Client struct {
 	mu      sync.Mutex // guards closed and the Add side of fetches
 	closed  bool
 	fetches sync.WaitGroup
-
-	lastStoreLog atomic.Int64 // unix nanos of the last Store error logged
-	quietErrors  atomic.Int64 // Store errors not logged since then
 }
 
 // NewClient returns a Client configured by opts. Without options it
@@ -56,10 +52,11 @@ func NewClient(opts ...Option) *Client {
 		cfg.leaseWait = cfg.fetchTimeout
 	}
 	c := &Client{cfg: cfg}
+	c.fetcher.cfg = &c.cfg
 	if cfg.httpClient != nil {
-		c.hc = *cfg.httpClient
+		c.fetcher.hc = *cfg.httpClient
 	}
-	c.hc.CheckRedirect = noRedirects
+	c.fetcher.hc.CheckRedirect = noRedirects
 	if cfg.tokens != nil {
 		c.tokens, c.tokenErr = cfg.tokens, checkTokens(cfg.tokens)
 	} else if tok, err := ProductToken(cfg.userAgent); err == nil {
@@ -77,6 +74,9 @@ func NewClient(opts ...Option) *Client {
 		runtime.AddCleanup(c, (*coarseClock).stop, c.cache.coarse)
 	}
 	c.base, c.cancel = context.WithCancel(context.Background())
+	if cfg.store != nil {
+		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, base: c.base, stats: &c.stats, logger: c.logger}
+	}
 	return c
 }
 
@@ -250,21 +250,23 @@ func (c *Client) fill(key string, prev *entry) (*entry, error) {
 	defer c.stats.inFlight.Add(-1)
 
 	var release func()
-	if c.cfg.store != nil {
-		e, newer := c.fromStore(key, prev)
+	if c.tier != nil {
+		e, newer := c.tier.lookup(key, prev)
 		if e != nil {
 			return c.cache.put(e), nil
 		}
 		prev = newer
-		e, release = c.awaitLease(key)
+		e, release = c.tier.awaitLease(key)
 		if e != nil {
-			return c.cache.put(c.keepGood(e, prev)), nil
+			return c.cache.put(c.tier.keepGood(e, prev)), nil
 		}
 	}
 	e, err := c.refresh(key, prev)
 	if err == nil {
 		c.cache.put(e)
-		c.storeSet(key, e)
+		if c.tier != nil {
+			c.tier.set(key, e)
+		}
 	}
 	if release != nil {
 		release()
@@ -274,7 +276,7 @@ func (c *Client) fill(key string, prev *entry) (*entry, error) {
 
 // refresh fetches key's robots.txt and builds the entry that follows prev.
 func (c *Client) refresh(key string, prev *entry) (*entry, error) {
-	res := c.fetch(c.base, key, prev)
+	res := c.fetcher.fetch(c.base, key, prev)
 	if c.base.Err() != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt: %w", key, ErrClosed)
 	}
@@ -283,20 +285,20 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 	switch {
 	case res.notModified:
 		e := prev.clone()
-		lifetime, explicit := c.freshness(now, res.header)
+		lifetime, explicit := c.cfg.freshness(now, res.header)
 		if !explicit {
-			lifetime = c.clampFresh(prev.expires.Sub(prev.fetched))
+			lifetime = c.cfg.clampFresh(prev.expires.Sub(prev.fetched))
 			if prev.stale {
 				lifetime = c.cfg.maxFresh
 			}
 		}
 		e.fetched, e.checked, e.expires = now, now, now.Add(lifetime)
 		e.stale, e.failStatus, e.failures, e.errText = false, 0, 0, ""
-		return e.finish(c.cfg.mode), nil
+		return e.derive(c.cfg.mode), nil
 	case res.outcome == OutcomeUnreachable:
 		return c.unreachable(key, prev, res, now), nil
 	}
-	lifetime, _ := c.freshness(now, res.header)
+	lifetime, _ := c.cfg.freshness(now, res.header)
 	e := &entry{
 		key: key, outcome: res.outcome, status: res.status,
 		fetched: now, checked: now, expires: now.Add(lifetime),
@@ -311,7 +313,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
 		slog.String("authority", key), slog.Int("status", res.status),
 		slog.String("outcome", res.outcome.String()), slog.Duration("fresh", lifetime))
-	return e.finish(c.cfg.mode), nil
+	return e.derive(c.cfg.mode), nil
 }
 
 // unreachable builds the entry for a failed fetch: the last good copy
@@ -325,7 +327,7 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 			since = prev.checked
 		}
 	}
-	wait := c.backoff(now, res.header, failures)
+	wait := c.cfg.retryIn(now, res.header, failures)
 	errText := ""
 	if res.err != nil {
 		errText = res.err.Error()
@@ -343,7 +345,7 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
 			e.expires = limit
 		}
-		return e.finish(c.cfg.mode)
+		return e.derive(c.cfg.mode)
 	}
 	outcome := OutcomeUnreachable
 	if c.cfg.allowAfter > 0 && now.Sub(since) >= c.cfg.allowAfter {
@@ -357,5 +359,5 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		finalURL: res.finalURL, failStatus: res.status, failures: failures,
 		since: since, errText: errText, cause: res.err,
 	}
-	return e.finish(c.cfg.mode)
+	return e.derive(c.cfg.mode)
 }

@@ -35,7 +35,7 @@ type entry struct {
 	deferErr   *DeferredError // set for OutcomeUnreachable
 	refreshing atomic.Bool
 
-	// Derived by finish, for the cache.
+	// Derived by derive, for the cache.
 	expiresAt int64 // expires in Unix nanoseconds
 	size      int64 // bytes retained by the entry
 
@@ -52,8 +52,8 @@ func (e *entry) good() bool {
 // fresh reports whether e may be used at now without asking the server.
 func (e *entry) fresh(now time.Time) bool { return now.Before(e.expires) }
 
-// finish computes the fields derived from the stored ones.
-func (e *entry) finish(mode Mode) *entry {
+// derive computes the fields derived from the stored ones.
+func (e *entry) derive(mode Mode) *entry {
 	if e.outcome == OutcomeRules && e.robots == nil {
 		e.robots = ParseMode(e.body, mode)
 	}

@@ -48,7 +48,7 @@ func TestEntryRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(stored(got), stored(e)) {
 			t.Errorf("round trip:\n got %v\nwant %v", stored(got), stored(e))
 		}
-		got.finish(ModeGoogle)
+		got.derive(ModeGoogle)
 		if (got.robots != nil) != (e.outcome == OutcomeRules) {
 			t.Errorf("%s: robots %v after finish", e.key, got.robots)
 		}
@@ -98,6 +98,6 @@ func FuzzDecodeEntry(f *testing.F) {
 		if !reflect.DeepEqual(stored(again), stored(e)) {
 			t.Fatalf("round trip:\n got %v\nwant %v", stored(again), stored(e))
 		}
-		e.finish(ModeGoogle) // must not panic either
+		e.derive(ModeGoogle) // must not panic either
 	})
 }

@@ -35,22 +35,30 @@ func robotsURL(key string) string {
 	return key + "/robots.txt"
 }
 
+// A fetcher gets robots.txt files for a Client: one GET per hop through
+// the Client's copy of the caller's http.Client, redirects followed by
+// hand, the status read by the policies, the body by ReadBody.
+type fetcher struct {
+	hc  http.Client
+	cfg *config
+}
+
 // fetch gets the robots.txt of the authority key, following redirects, and
 // classifies the response. prev, if not nil, supplies validators for a
 // conditional request.
-func (c *Client) fetch(ctx context.Context, key string, prev *entry) fetchResult {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.fetchTimeout)
+func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResult {
+	ctx, cancel := context.WithTimeout(ctx, f.cfg.fetchTimeout)
 	defer cancel()
 	target := robotsURL(key)
 	seen := map[string]bool{target: true}
 	for hop := 0; ; hop++ {
-		resp, err := c.get(ctx, target, prev)
+		resp, err := f.get(ctx, target, prev)
 		if err != nil {
-			return fetchResult{outcome: valid(c.cfg.errPolicy(err)), finalURL: target, err: err}
+			return fetchResult{outcome: valid(f.cfg.errPolicy(err)), finalURL: target, err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, finalURL: target}
 		if !isRedirect(resp.StatusCode) {
-			c.finish(&res, resp, prev)
+			f.classify(&res, resp, prev)
 			return res
 		}
 		discard(resp)
@@ -60,8 +68,8 @@ func (c *Client) fetch(ctx context.Context, key string, prev *entry) fetchResult
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
 		case next.Scheme != "http" && next.Scheme != "https":
 			res.err = fmt.Errorf("%w: redirect to %q", errRedirects, next.Scheme)
-		case hop >= c.cfg.maxRedirects:
-			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, c.cfg.maxRedirects)
+		case hop >= f.cfg.maxRedirects:
+			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.cfg.maxRedirects)
 		case seen[next.String()]:
 			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, next)
 		}
@@ -95,15 +103,15 @@ func isRedirect(status int) bool {
 
 // get sends one GET with the configured headers and, when prev has them,
 // validators.
-func (c *Client) get(ctx context.Context, target string, prev *entry) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, c), http.MethodGet, target, nil)
+func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, f), http.MethodGet, target, nil)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: request for %s: %w", target, err)
 	}
-	req.Header.Set("User-Agent", c.cfg.userAgent)
+	req.Header.Set("User-Agent", f.cfg.userAgent)
 	req.Header.Set("Accept", "text/plain, */*;q=0.5")
-	if c.cfg.from != "" {
-		req.Header.Set("From", c.cfg.from)
+	if f.cfg.from != "" {
+		req.Header.Set("From", f.cfg.from)
 	}
 	if prev != nil && prev.good() {
 		if prev.etag != "" {
@@ -113,7 +121,7 @@ func (c *Client) get(ctx context.Context, target string, prev *entry) (*http.Res
 			req.Header.Set("If-Modified-Since", prev.lastMod)
 		}
 	}
-	resp, err := c.hc.Do(req)
+	resp, err := f.hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", target, err)
 	}
@@ -125,8 +133,8 @@ func (c *Client) get(ctx context.Context, target string, prev *entry) (*http.Res
 	return resp, nil
 }
 
-// finish classifies a final response and reads its body when needed.
-func (c *Client) finish(res *fetchResult, resp *http.Response, prev *entry) {
+// classify reads a final response: its status and, when needed, its body and reads its body when needed.
+func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 	defer discard(resp)
 	conditional := resp.Request.Header.Get("If-None-Match") != "" ||
 		resp.Request.Header.Get("If-Modified-Since") != ""
@@ -134,14 +142,14 @@ func (c *Client) finish(res *fetchResult, resp *http.Response, prev *entry) {
 		res.notModified = true
 		return
 	}
-	res.outcome = valid(c.cfg.policy(resp.StatusCode))
+	res.outcome = valid(f.cfg.policy(resp.StatusCode))
 	if res.outcome != OutcomeRules {
 		if res.outcome == OutcomeUnreachable {
 			res.err = fmt.Errorf("robotstxt: %s answered %s", res.finalURL, resp.Status)
 		}
 		return
 	}
-	b, err := ReadBody(resp.Body, resp.Header, c.cfg.bodyLimit)
+	b, err := ReadBody(resp.Body, resp.Header, f.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable
 		res.err = fmt.Errorf("robotstxt: reading %s: %w", res.finalURL, err)
@@ -164,14 +172,14 @@ func discard(resp *http.Response) {
 }
 
 // fetchKey marks the context of the Client's own robots.txt requests; its
-// value is the *Client that sent them.
+// value is the *fetcher that sent them.
 type fetchKey struct{}
 
 // sentBy reports whether req is one of c's own robots.txt requests (any
 // hop of one), so that a Transport that carries it does not check it
 // against the robots.txt it is fetching.
 func (c *Client) sentBy(req *http.Request) bool {
-	return req.Context().Value(fetchKey{}) == c
+	return req.Context().Value(fetchKey{}) == &c.fetcher
 }
 
 // stopBody is a response body whose Close also stops the watch that

@@ -17,7 +17,7 @@ import (
 // kept for the floor only.
 // A response without such headers is fresh for the cap. ok is false when
 // the response has no freshness headers at all.
-func (c *Client) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
+func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
 	cc, err := cacheobject.ParseResponseCacheControl(h.Get("Cache-Control"))
 	explicit := h.Get("Cache-Control") != "" || h.Get("Expires") != ""
 	switch {
@@ -40,7 +40,7 @@ func (c *Client) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		var rv cacheobject.ObjectResults
 		cacheobject.ExpirationObject(&obj, &rv)
 		if rv.OutExpirationTime.IsZero() {
-			d, explicit = c.cfg.maxFresh, false
+			d, explicit = c.maxFresh, false
 		} else {
 			d = rv.OutExpirationTime.Sub(now)
 		}
@@ -48,24 +48,24 @@ func (c *Client) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 	return c.clampFresh(d), explicit
 }
 
-func (c *Client) clampFresh(d time.Duration) time.Duration {
-	low := min(c.cfg.minFresh, c.cfg.maxFresh)
-	return min(max(d, low), c.cfg.maxFresh)
+func (c *config) clampFresh(d time.Duration) time.Duration {
+	low := min(c.minFresh, c.maxFresh)
+	return min(max(d, low), c.maxFresh)
 }
 
-// backoff returns how long an unreachable result is kept: the server's
+// retryIn returns how long an unreachable result is kept: the server's
 // Retry-After (between one second and the freshness cap) if it sent one,
 // else the base back-off doubled for each earlier consecutive failure, up
 // to the maximum.
-func (c *Client) backoff(now time.Time, h http.Header, failures int) time.Duration {
+func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Duration {
 	if d, ok := retryAfter(now, h); ok {
-		return min(max(d, time.Second), c.cfg.maxFresh)
+		return min(max(d, time.Second), c.maxFresh)
 	}
-	d := c.cfg.backoff
-	for i := 1; i < failures && d < c.cfg.maxBackoff; i++ {
+	d := c.backoff
+	for i := 1; i < failures && d < c.maxBackoff; i++ {
 		d *= 2
 	}
-	return min(d, c.cfg.maxBackoff)
+	return min(d, c.maxBackoff)
 }
 
 // retryAfter reads a Retry-After header in seconds or as an HTTP date.

@@ -75,18 +75,11 @@ func (c *Client) Stats() Stats {
 		Evictions: c.cache.evictions(),
 		InFlight:  s.inFlight.Load(),
 		Entries:   c.cache.len(),
-		Store:     c.StoreStats(),
-	}
-}
-
-// StoreStats returns a snapshot of the Store counters alone, for fleet
-// tests that count shared-cache traffic.
-func (c *Client) StoreStats() StoreStats {
-	s := &c.stats
-	return StoreStats{
-		Hits: s.storeHits.Load(), Misses: s.storeMisses.Load(),
-		Errors: s.storeErrors.Load(), Sets: s.storeSets.Load(),
-		LeaseWaits: s.leaseWaits.Load(),
+		Store: StoreStats{
+			Hits: s.storeHits.Load(), Misses: s.storeMisses.Load(),
+			Errors: s.storeErrors.Load(), Sets: s.storeSets.Load(),
+			LeaseWaits: s.leaseWaits.Load(),
+		},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,20 +43,36 @@ type Leaser interface {
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 
-// fromStore looks key up in the Store. It returns a fresh entry, or else
+// A sharedTier is how a Client uses its Store: reads that stand in for a
+// fetch, writes after one, the lease that lets one process of a fleet
+// fetch for all, and throttled logging of the Store's failures. Every call
+// is bounded by the Store timeout, and a failing Store never fails a
+// check: the Client fetches itself.
+type sharedTier struct {
+	store  Store
+	cfg    *config
+	base   context.Context // cancelled by Client.Close
+	stats  *counters
+	logger *slog.Logger
+
+	lastLog atomic.Int64 // unix nanos of the last Store error logged
+	quiet   atomic.Int64 // Store errors not logged since then
+}
+
+// lookup looks key up in the Store. It returns a fresh entry, or else
 // nil and whichever of prev and the Store's expired copy is more recent,
 // to revalidate from and fall back on.
-func (c *Client) fromStore(key string, prev *entry) (fresh, newer *entry) {
-	e, _ := c.storeGet(key)
+func (t *sharedTier) lookup(key string, prev *entry) (fresh, newer *entry) {
+	e, _ := t.get(key)
 	switch {
 	case e == nil:
-		c.stats.storeMisses.Add(1)
+		t.stats.storeMisses.Add(1)
 		return nil, prev
-	case e.fresh(c.cfg.now()):
-		c.stats.storeHits.Add(1)
-		return c.keepGood(e, prev), nil
+	case e.fresh(t.cfg.now()):
+		t.stats.storeHits.Add(1)
+		return t.keepGood(e, prev), nil
 	}
-	c.stats.storeMisses.Add(1)
+	t.stats.storeMisses.Add(1)
 	if prev == nil || e.checked.After(prev.checked) && (e.good() || !prev.good()) {
 		return nil, e
 	}
@@ -66,52 +83,52 @@ func (c *Client) fromStore(key string, prev *entry) (fresh, newer *entry) {
 // process and prev is a good copy still inside the stale window: then the
 // good copy stands in for the unreachable host, as it would had this
 // process failed to fetch itself (SPEC §4.4), for as long as the deferral.
-func (c *Client) keepGood(stored, prev *entry) *entry {
-	if stored.good() || prev == nil || !prev.good() || c.cfg.now().Sub(prev.fetched) >= c.cfg.staleWindow {
+func (t *sharedTier) keepGood(stored, prev *entry) *entry {
+	if stored.good() || prev == nil || !prev.good() || t.cfg.now().Sub(prev.fetched) >= t.cfg.staleWindow {
 		return stored
 	}
 	e := prev.clone()
 	e.stale, e.failStatus, e.failures, e.errText = true, stored.failStatus, stored.failures, stored.errText
 	e.checked, e.expires = stored.checked, stored.expires
-	if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
+	if limit := prev.fetched.Add(t.cfg.staleWindow); e.expires.After(limit) {
 		e.expires = limit
 	}
-	return e.finish(c.cfg.mode)
+	return e.derive(t.cfg.mode)
 }
 
 // storeGet fetches and decodes key's value; nil when absent, unreadable
 // or the Store fails. failed reports a Store failure (not a miss).
-func (c *Client) storeGet(key string) (e *entry, failed bool) {
-	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
+func (t *sharedTier) get(key string) (e *entry, failed bool) {
+	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()
-	b, err := c.cfg.store.Get(ctx, key)
+	b, err := t.store.Get(ctx, key)
 	if errors.Is(err, ErrCacheMiss) {
 		return nil, false
 	}
 	if err != nil {
-		c.storeError("get", key, err)
+		t.fail("get", key, err)
 		return nil, true
 	}
 	e, err = decodeEntry(key, b)
 	if err == nil {
-		err = c.plausible(e)
+		err = t.plausible(e)
 	}
 	if err != nil {
-		c.logStore("decode", key, err)
+		t.log("decode", key, err)
 		return nil, false
 	}
-	return e.finish(c.cfg.mode), false
+	return e.derive(t.cfg.mode), false
 }
 
 // plausible rejects a stored entry that this Client would never have
 // written: a body far over the limit (bodies grow at most threefold when
 // converted to UTF-8), or a freshness beyond the cap and the longest
 // back-off. Such a value is a miss, and the next fetch overwrites it.
-func (c *Client) plausible(e *entry) error {
-	if int64(len(e.body)) > 3*c.cfg.bodyLimit {
+func (t *sharedTier) plausible(e *entry) error {
+	if int64(len(e.body)) > 3*t.cfg.bodyLimit {
 		return fmt.Errorf("stored body of %d bytes is over three times the body limit", len(e.body))
 	}
-	if e.expires.Sub(e.checked) > max(c.cfg.maxFresh, c.cfg.maxBackoff)+c.cfg.staleWindow {
+	if e.expires.Sub(e.checked) > max(t.cfg.maxFresh, t.cfg.maxBackoff)+t.cfg.staleWindow {
 		return fmt.Errorf("stored entry fresh until %v, far past its fetch at %v", e.expires, e.checked)
 	}
 	return nil
@@ -121,41 +138,41 @@ func (c *Client) plausible(e *entry) error {
 // it gets the lease it returns release, to call after publishing. If
 // another process holds it, it polls the Store for that process's result
 // for up to the lease wait; nil means fetch anyway.
-func (c *Client) awaitLease(key string) (e *entry, release func()) {
-	l, ok := c.cfg.store.(Leaser)
+func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
+	l, ok := t.store.(Leaser)
 	if !ok {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
-	release, got, err := l.Lease(ctx, key, c.cfg.fetchTimeout+leaseMargin)
+	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
+	release, got, err := l.Lease(ctx, key, t.cfg.fetchTimeout+leaseMargin)
 	cancel()
 	switch {
 	case err != nil:
-		c.storeError("lease", key, err)
+		t.fail("lease", key, err)
 		return nil, nil
 	case got:
 		// The previous holder may have published between our miss and
 		// our lease: look once more before fetching.
-		if e, _ := c.storeGet(key); e != nil && e.fresh(c.cfg.now()) {
+		if e, _ := t.get(key); e != nil && e.fresh(t.cfg.now()) {
 			release()
-			c.stats.storeHits.Add(1)
+			t.stats.storeHits.Add(1)
 			return e, nil
 		}
 		return nil, release
 	}
-	c.stats.leaseWaits.Add(1)
-	deadline := time.Now().Add(c.cfg.leaseWait)
-	tick := time.NewTicker(c.cfg.leasePoll)
+	t.stats.leaseWaits.Add(1)
+	deadline := time.Now().Add(t.cfg.leaseWait)
+	tick := time.NewTicker(t.cfg.leasePoll)
 	defer tick.Stop()
 	for time.Now().Before(deadline) {
 		select {
-		case <-c.base.Done():
+		case <-t.base.Done():
 			return nil, nil
 		case <-tick.C:
 		}
-		e, failed := c.storeGet(key)
-		if e != nil && e.fresh(c.cfg.now()) {
-			c.stats.storeHits.Add(1)
+		e, failed := t.get(key)
+		if e != nil && e.fresh(t.cfg.now()) {
+			t.stats.storeHits.Add(1)
 			return e, nil
 		}
 		if failed {
@@ -169,40 +186,37 @@ func (c *Client) awaitLease(key string) (e *entry, release func()) {
 
 // storeSet writes e to the Store, kept for its freshness plus, for a good
 // copy, the stale window in which it may stand in for an unreachable host.
-func (c *Client) storeSet(key string, e *entry) {
-	if c.cfg.store == nil {
-		return
-	}
-	ttl := e.expires.Sub(c.cfg.now())
+func (t *sharedTier) set(key string, e *entry) {
+	ttl := e.expires.Sub(t.cfg.now())
 	if e.good() {
-		ttl += c.cfg.staleWindow
+		ttl += t.cfg.staleWindow
 	}
 	ttl = max(ttl, time.Second)
-	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
+	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()
-	if err := c.cfg.store.Set(ctx, key, encodeEntry(e), ttl); err != nil {
-		c.storeError("set", key, err)
+	if err := t.store.Set(ctx, key, encodeEntry(e), ttl); err != nil {
+		t.fail("set", key, err)
 		return
 	}
-	c.stats.storeSets.Add(1)
+	t.stats.storeSets.Add(1)
 }
 
-func (c *Client) storeError(op, key string, err error) {
-	c.stats.storeErrors.Add(1)
-	c.logStore(op, key, err)
+func (t *sharedTier) fail(op, key string, err error) {
+	t.stats.storeErrors.Add(1)
+	t.log(op, key, err)
 }
 
 // logStore logs a Store problem, at most one line per storeLogInterval;
 // the line counts the ones left out since the previous.
-func (c *Client) logStore(op, key string, err error) {
+func (t *sharedTier) log(op, key string, err error) {
 	now := time.Now().UnixNano()
-	last := c.lastStoreLog.Load()
-	if now-last < int64(storeLogInterval) || !c.lastStoreLog.CompareAndSwap(last, now) {
-		c.quietErrors.Add(1)
+	last := t.lastLog.Load()
+	if now-last < int64(storeLogInterval) || !t.lastLog.CompareAndSwap(last, now) {
+		t.quiet.Add(1)
 		return
 	}
-	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt store failed",
+	t.logger.LogAttrs(t.base, slog.LevelWarn, "robots.txt store failed",
 		slog.String("op", op), slog.String("authority", key),
 		slog.String("error", err.Error()),
-		slog.Int64("suppressed", c.quietErrors.Swap(0)))
+		slog.Int64("suppressed", t.quiet.Swap(0)))
 }

@@ -110,7 +110,7 @@ func TestCacheStoreSharedBetweenClients(t *testing.T) {
 	if s.hits.Load() != 1 {
 		t.Errorf("fetched %d times by two clients sharing a Store", s.hits.Load())
 	}
-	if st := b.StoreStats(); st.Hits != 1 || st.Misses != 0 || st.Errors != 0 {
+	if st := b.Stats().Store; st.Hits != 1 || st.Misses != 0 || st.Errors != 0 {
 		t.Errorf("second client StoreStats = %+v", st)
 	}
 	if st := a.Stats().Store; st.Misses != 1 || st.Sets != 1 {
@@ -132,7 +132,7 @@ func TestCacheStoreCorruptValueIsAMiss(t *testing.T) {
 		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
 			t.Fatalf("value %q: %v, %v", bad, ok, err)
 		}
-		if st := c.StoreStats(); st.Misses != 1 || st.Sets != 1 {
+		if st := c.Stats().Store; st.Misses != 1 || st.Sets != 1 {
 			t.Errorf("value %q: %+v", bad, st)
 		}
 		if v := store.get(authorityOf(s)); len(v) == 0 || v[0] != EntryEncodingVersion {
@@ -156,7 +156,7 @@ func TestCacheStoreErrorsNeverReachCaller(t *testing.T) {
 			t.Fatalf("check %d with a failing Store: %v, %v", i, ok, err)
 		}
 	}
-	if st := c.StoreStats(); st.Errors != 9 { // Get, Lease, Set per fetch
+	if st := c.Stats().Store; st.Errors != 9 { // Get, Lease, Set per fetch
 		t.Errorf("StoreStats = %+v", st)
 	}
 	if n := strings.Count(logs.String(), "robots.txt store failed"); n != 1 {
@@ -173,7 +173,7 @@ func TestCacheStoreTimeout(t *testing.T) {
 	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
 		t.Fatalf("hanging Store: %v, %v", ok, err)
 	}
-	if st := c.StoreStats(); st.Errors != 3 {
+	if st := c.Stats().Store; st.Errors != 3 {
 		t.Errorf("StoreStats = %+v", st)
 	}
 }
@@ -200,7 +200,7 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 			}
 			done <- err
 		}()
-		for c.StoreStats().LeaseWaits == 0 {
+		for c.Stats().Store.LeaseWaits == 0 {
 			time.Sleep(time.Millisecond)
 		}
 		other := &entry{key: key, outcome: OutcomeRules, status: 200, body: []byte(privateRules),
@@ -212,7 +212,7 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 		if s.hits.Load() != 0 {
 			t.Errorf("fetched %d times though the lease holder delivered", s.hits.Load())
 		}
-		if st := c.StoreStats(); st.LeaseWaits != 1 || st.Hits != 1 {
+		if st := c.Stats().Store; st.LeaseWaits != 1 || st.Hits != 1 {
 			t.Errorf("StoreStats = %+v", st)
 		}
 	})
@@ -244,7 +244,7 @@ func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	if d.Allowed || !d.Stale || err != nil {
 		t.Fatalf("unreachable with an expired Store copy: %+v, %v", d, err)
 	}
-	if st := c.StoreStats(); st.Misses != 1 || st.Sets != 1 {
+	if st := c.Stats().Store; st.Misses != 1 || st.Sets != 1 {
 		t.Errorf("StoreStats = %+v", st)
 	}
 }
