@@ -16,23 +16,23 @@ import (
 // starts, so two requests never reach a server closer together than the
 // interval, however long dialling or the network takes.
 //
-// Wait takes a turn only when the request may be sent at once: it never
-// books a slot ahead. It blocks until no other request to authority is in
-// flight (when interval > 0), interval has passed since the previous one
-// ended, and no hold set by [Pacer.Done] is in force; or until ctx ends, or
-// is known to end before the turn can come, when it returns an error and
-// the request is not sent. Waiters are not served in any particular order.
-//
-// Done ends a turn Wait gave: the next request may be sent interval after
-// now, and not before hold (from a Retry-After header) has passed. The
-// Transport calls Done exactly once for every turn, also when the request
-// failed. An error from Done is not returned to the crawler: the response
-// has already arrived.
-//
 // [NewMemPacer] is the in-process Pacer; *redisstore.Store is a Pacer
 // shared by every process that uses the same Redis.
 type Pacer interface {
+	// Wait blocks until a request to authority may be sent now, and takes
+	// that turn: no other request to authority is in flight (when interval
+	// > 0), interval has passed since the previous one ended, and no hold
+	// set by Done is in force. It never books a slot ahead. When ctx ends,
+	// or its deadline comes before the turn can, Wait returns an error
+	// and the request is not sent. Waiters are served in no particular
+	// order.
 	Wait(ctx context.Context, authority string, interval time.Duration) (Turn, error)
+	// Done ends a turn Wait gave: the next request may be sent t.Interval
+	// after now, and not before hold (from a Retry-After header) has
+	// passed. The Transport calls Done exactly once for every turn, also
+	// when the request failed, with the request's context, which may have
+	// ended: Done must end the turn all the same. Its error is not
+	// returned to the crawler, whose response has already arrived.
 	Done(ctx context.Context, t Turn, hold time.Duration) error
 }
 
