@@ -4,5 +4,7 @@
 //
 // Parse and Robots work on a body the caller already has, with no HTTP.
 // Client fetches, caches and revalidates robots.txt per authority and is
-// what a crawler normally uses.
+// what a crawler normally uses. Transport puts a Client in front of any
+// net/http crawler (colly included): every request and redirect hop
+// checked, each authority's crawl-delay kept.
 package robotstxt

@@ -1,0 +1,96 @@
+// Command colly crawls a small web site on 127.0.0.1 with colly, obeying
+// robots.txt through a robotstxt.Transport: one line of wiring,
+//
+//	c.WithTransport(robotstxt.NewTransport(rc, nil))
+//
+// after which no request colly sends, nor any redirect it follows, reaches
+// a page robots.txt disallows. The site's pages link to disallowed pages
+// directly and through same-host and cross-host redirects; the demo prints
+// what was fetched, what was refused and why. It needs no network access.
+// It is a module of its own, so that the library does not depend on
+// colly.
+//
+//	cd examples/colly && go run .
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+
+	"github.com/gocolly/colly/v2"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// userAgent is the demo crawler's User-Agent; it matches robots.txt groups
+// as "DemoCrawler".
+const userAgent = "DemoCrawler/1.0 (+https://github.com/robotsgate/robotstxt)"
+
+func main() {
+	w := newWeb()
+	defer w.Close()
+	if _, err := run(os.Stdout, w); err != nil {
+		fmt.Fprintln(os.Stderr, "colly:", err)
+		os.Exit(1)
+	}
+}
+
+// result is what a crawl did, with site addresses replaced by names.
+type result struct {
+	Fetched    []string // URLs fetched
+	Disallowed []string // URLs robots.txt disallowed (the hop refused)
+	Deferred   []string // URLs not fetched because robots.txt was unreachable
+}
+
+// run crawls w from its start page and prints one line per page to out.
+func run(out io.Writer, w *web) (result, error) {
+	var res result
+	next := &http.Transport{}
+	defer next.CloseIdleConnections()
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}))
+	defer rc.Close()
+
+	c := colly.NewCollector(colly.UserAgent(userAgent), colly.MaxDepth(4))
+	c.WithTransport(robotstxt.NewTransport(rc, next))
+
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
+		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
+	})
+	c.OnResponse(func(r *colly.Response) {
+		u := w.name(r.Request.URL.String())
+		res.Fetched = append(res.Fetched, u)
+		fmt.Fprintf(out, "FETCHED   %s\n", u)
+	})
+	c.OnError(func(r *colly.Response, err error) {
+		from := w.name(r.Request.URL.String())
+		var de *robotstxt.DisallowedError
+		var deferred *robotstxt.DeferredError
+		switch {
+		case errors.As(err, &de):
+			u := w.name(de.URL)
+			res.Disallowed = append(res.Disallowed, u)
+			via := ""
+			if u != from {
+				via = " (redirected from " + from + ")"
+			}
+			fmt.Fprintf(out, "REFUSED   %s%s: robots.txt line %d, Disallow: %s\n",
+				u, via, de.Decision.Line, de.Decision.Rule.Pattern)
+		case errors.As(err, &deferred):
+			res.Deferred = append(res.Deferred, from)
+			fmt.Fprintf(out, "DEFERRED  %s: robots.txt answered %d; not fetched, come back later\n",
+				from, deferred.Status)
+		default:
+			fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+		}
+	})
+	if err := c.Visit(w.start.URL + "/"); err != nil {
+		return res, fmt.Errorf("start page: %w", err)
+	}
+	fmt.Fprintf(out, "\n%d fetched, %d refused by robots.txt, %d deferred\n",
+		len(res.Fetched), len(res.Disallowed), len(res.Deferred))
+	return res, nil
+}

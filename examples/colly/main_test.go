@@ -1,0 +1,64 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestCrawlObeysRobots crawls the demo web with colly through the
+// Transport and checks, on the servers' side, that every allowed page was
+// fetched and none of the disallowed ones, whether linked directly or
+// reached through a same-host or a cross-host redirect, and that a site
+// whose robots.txt answers 503 got no request but that one.
+func TestCrawlObeysRobots(t *testing.T) {
+	w := newWeb()
+	defer w.Close()
+	var out strings.Builder
+	res, err := run(&out, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s    *site
+		want []string
+	}{
+		{w.start, []string{"/robots.txt", "/", "/about.html", "/blog/", "/go/inside", "/go/partner", "/go/welcome"}},
+		{w.partner, []string{"/robots.txt", "/welcome.html"}},
+		{w.down, []string{"/robots.txt"}},
+	} {
+		got := tc.s.requested()
+		slices.Sort(got)
+		slices.Sort(tc.want)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("site %s was asked for %q, want %q", tc.s.name, got, tc.want)
+		}
+	}
+	wantFetched := []string{"start/", "start/about.html", "start/blog/", "partner/welcome.html"}
+	if !slices.Equal(res.Fetched, wantFetched) {
+		t.Errorf("fetched %q, want %q", res.Fetched, wantFetched)
+	}
+	wantRefused := []string{
+		"start/private/secret.html", "start/private/inside.html", "partner/hidden/page.html",
+		"start/go/out", "partner/hidden/link.html",
+	}
+	if !slices.Equal(res.Disallowed, wantRefused) {
+		t.Errorf("refused %q, want %q", res.Disallowed, wantRefused)
+	}
+	if !slices.Equal(res.Deferred, []string{"down/news.html"}) {
+		t.Errorf("deferred %q, want down/news.html", res.Deferred)
+	}
+	for _, line := range []string{
+		"REFUSED   start/private/inside.html (redirected from start/go/inside): robots.txt line 2, Disallow: /private/",
+		"REFUSED   partner/hidden/page.html (redirected from start/go/partner): robots.txt line 2, Disallow: /hidden/",
+		"DEFERRED  down/news.html: robots.txt answered 503",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("output lacks %q:\n%s", line, out.String())
+		}
+	}
+}

@@ -1,0 +1,232 @@
+package robotstxt
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"sync"
+	"time"
+)
+
+// A Pacer spaces the requests a [Transport] sends to each authority. The
+// spacing is measured as the server sees it: from the moment a request's
+// response arrives (so after the server has received the request) to the
+// moment the next request to the same authority is sent. While a request
+// with a non-zero interval is in flight no other request to its authority
+// starts, so two requests never reach a server closer together than the
+// interval, however long dialling or the network takes.
+//
+// [NewMemPacer] is the in-process Pacer; *redisstore.Store is a Pacer
+// shared by every process that uses the same Redis.
+type Pacer interface {
+	// Wait blocks until a request to authority may be sent now, and takes
+	// that turn: no other request to authority is in flight (when interval
+	// > 0), interval has passed since the previous one ended, and no hold
+	// set by Done is in force. It never books a slot ahead. When ctx ends,
+	// or its deadline comes before the turn can, Wait returns an error
+	// and the request is not sent. Waiters are served in no particular
+	// order.
+	Wait(ctx context.Context, authority string, interval time.Duration) (Turn, error)
+	// Done ends a turn Wait gave: the next request may be sent t.Interval
+	// after now, and not before hold (from a Retry-After header) has
+	// passed. The Transport calls Done exactly once for every turn, also
+	// when the request failed, with the request's context, which may have
+	// ended: Done must end the turn all the same. Its error is not
+	// returned to the crawler, whose response has already arrived.
+	Done(ctx context.Context, t Turn, hold time.Duration) error
+}
+
+// A Turn is a permission, given by [Pacer.Wait], to send one request to
+// Authority now.
+type Turn struct {
+	// Authority is the normalised authority, e.g. "https://example.com:443".
+	Authority string
+	// Interval is the interval Wait was given.
+	Interval time.Duration
+	// ID tells this turn from other turns of the same authority, so that
+	// ending a turn whose lease has run out does not end a later one. It
+	// is 0 for a turn that holds no exclusive slot (an interval of 0).
+	ID uint64
+}
+
+// FlightLease bounds how long one request in flight keeps the next
+// request to its authority waiting when its turn is not ended (a
+// RoundTripper that never returns, a process that died): the next request
+// may start FlightLease, or its interval if that is longer, after the turn
+// began. The spacing as the server sees it is kept either way.
+const FlightLease = 30 * time.Second
+
+// memShards is the number of independently locked parts of a MemPacer.
+const memShards = 64
+
+// minSweep is the least number of authorities a shard holds before it
+// looks for state it can drop.
+const minSweep = 64
+
+// A MemPacer is the in-process [Pacer]: it spaces the requests of one
+// process. It keeps state only for authorities with a request in flight,
+// an interval not yet passed or a hold in force, and drops the rest lazily
+// as new authorities arrive, so its memory follows the authorities active
+// at a time, not all it has seen. It starts no goroutines or timers of its
+// own and holds no lock while a request waits. The zero value is not
+// usable; make one with NewMemPacer.
+type MemPacer struct {
+	seed   maphash.Seed
+	epoch  time.Time     // origin of the monotonic nanoseconds below
+	lease  time.Duration // FlightLease, shorter in tests
+	shards [memShards]memShard
+}
+
+type memShard struct {
+	mu      sync.Mutex
+	m       map[string]paceState
+	sweepAt int // sweep when the map reaches this size
+	lastID  uint64
+	_       [32]byte // one 64-byte cache line per shard
+}
+
+// paceState is what a MemPacer knows of one authority, in nanoseconds
+// since its epoch.
+type paceState struct {
+	busy      uint64 // ID of the turn in flight, 0 for none
+	busyUntil int64  // when the turn in flight stops holding others back
+	end       int64  // when the previous turn ended
+	interval  int64  // the interval the previous turn ended with
+	hold      int64  // no turn before this
+}
+
+// dropAt is when s no longer affects any Wait with an interval no longer
+// than the one it was last given.
+func (s *paceState) dropAt() int64 {
+	t := max(s.hold, s.end+s.interval)
+	if s.busy != 0 {
+		t = max(t, s.busyUntil)
+	}
+	return t
+}
+
+// NewMemPacer returns an empty in-process Pacer.
+func NewMemPacer() *MemPacer {
+	p := &MemPacer{seed: maphash.MakeSeed(), epoch: time.Now(), lease: FlightLease}
+	for i := range p.shards {
+		p.shards[i].m = make(map[string]paceState)
+		p.shards[i].sweepAt = minSweep
+	}
+	return p
+}
+
+func (p *MemPacer) now() int64 { return int64(time.Since(p.epoch)) }
+
+func (p *MemPacer) shard(authority string) *memShard {
+	return &p.shards[maphash.String(p.seed, authority)%memShards]
+}
+
+// Wait implements [Pacer].
+func (p *MemPacer) Wait(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
+	interval = max(interval, 0)
+	sh := p.shard(authority)
+	for {
+		if err := ctx.Err(); err != nil {
+			return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
+		}
+		id, wait := sh.take(authority, int64(interval), int64(p.lease), p.now())
+		if wait == 0 {
+			return Turn{Authority: authority, Interval: interval, ID: id}, nil
+		}
+		if err := sleep(ctx, authority, time.Duration(wait)); err != nil {
+			return Turn{}, err
+		}
+	}
+}
+
+// take gives authority the turn if it may be sent at now, returning its
+// ID; otherwise it returns how long to sleep before asking again. The
+// sleep never overshoots the turn: while another request is in flight the
+// earliest turn is interval after it ends, so at least interval from now.
+func (sh *memShard) take(authority string, interval, lease, now int64) (id uint64, wait int64) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	s, ok := sh.m[authority]
+	if ok {
+		if s.busy != 0 && now < s.busyUntil && interval > 0 {
+			return 0, min(interval, s.busyUntil-now)
+		}
+		if t := max(s.hold, s.end+interval); now < t {
+			return 0, t - now
+		}
+	}
+	if interval == 0 {
+		return 0, 0 // no exclusive slot, nothing to record
+	}
+	if !ok {
+		sh.sweep(now)
+	}
+	sh.lastID++
+	s.busy, s.busyUntil = sh.lastID, now+max(lease, interval)
+	sh.m[authority] = s
+	return sh.lastID, 0
+}
+
+// sweep drops the state that no longer holds anything back once the map
+// has doubled since the last sweep, copying the rest to a new map so that
+// the memory of a burst of authorities is given back.
+func (sh *memShard) sweep(now int64) {
+	if len(sh.m) < sh.sweepAt {
+		return
+	}
+	live := make(map[string]paceState, len(sh.m)/2)
+	for k, s := range sh.m {
+		if now < s.dropAt() {
+			live[k] = s
+		}
+	}
+	sh.m = live
+	sh.sweepAt = max(2*len(live), minSweep)
+}
+
+// Done implements [Pacer].
+func (p *MemPacer) Done(_ context.Context, t Turn, hold time.Duration) error {
+	if t.ID == 0 && hold <= 0 {
+		return nil
+	}
+	now := p.now()
+	sh := p.shard(t.Authority)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	s, ok := sh.m[t.Authority]
+	if !ok {
+		sh.sweep(now)
+	}
+	if t.ID != 0 && (s.busy == t.ID || s.busy == 0 || now >= s.busyUntil) {
+		// This turn's lease may have run out and another turn begun and
+		// ended since; ending later than it did is only more cautious.
+		s.busy, s.busyUntil = 0, 0
+		s.end, s.interval = now, int64(max(t.Interval, 0))
+	}
+	if hold > 0 {
+		s.hold = max(s.hold, now+int64(hold))
+	}
+	if now >= s.dropAt() {
+		delete(sh.m, t.Authority)
+		return nil
+	}
+	sh.m[t.Authority] = s
+	return nil
+}
+
+// sleep waits for d or until ctx ends. It fails at once when ctx's
+// deadline comes before d has passed: the turn could not be used.
+func sleep(ctx context.Context, authority string, d time.Duration) error {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return fmt.Errorf("robotstxt: next turn at %s is in %v, after the request's deadline: %w",
+			authority, d.Round(time.Millisecond), context.DeadlineExceeded)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+	}
+}

@@ -1,0 +1,263 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// turnLog records, for turns taken through a Pacer, when each began and
+// ended, and fails the test if two exclusive turns overlap.
+type turnLog struct {
+	t        *testing.T
+	mu       sync.Mutex
+	inFlight int
+	starts   []time.Time
+	ends     []time.Time
+}
+
+func (l *turnLog) begin() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inFlight++
+	if l.inFlight > 1 {
+		l.t.Errorf("%d turns in flight at once", l.inFlight)
+	}
+	l.starts = append(l.starts, time.Now())
+}
+
+func (l *turnLog) end() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inFlight--
+	l.ends = append(l.ends, time.Now())
+}
+
+// checkGaps fails unless every turn began at least interval after the
+// previous one ended.
+func (l *turnLog) checkGaps(interval time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := 1; i < len(l.starts); i++ {
+		if gap := l.starts[i].Sub(l.ends[i-1]); gap < interval {
+			l.t.Errorf("turn %d began %v after turn %d ended, want >= %v", i, gap, i-1, interval)
+		}
+	}
+}
+
+func TestMemPacerSpacesAndExcludes(t *testing.T) {
+	checkLeaks(t)
+	p := NewMemPacer()
+	const interval = 40 * time.Millisecond
+	log := &turnLog{t: t}
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			turn, err := p.Wait(context.Background(), "https://a.example:443", interval)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if turn.ID == 0 || turn.Interval != interval || turn.Authority != "https://a.example:443" {
+				t.Errorf("turn = %+v", turn)
+			}
+			log.begin()
+			time.Sleep(5 * time.Millisecond) // the request in flight
+			log.end()
+			if err := p.Done(context.Background(), turn, 0); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if len(log.starts) != 6 {
+		t.Fatalf("%d turns, want 6", len(log.starts))
+	}
+	log.checkGaps(interval)
+}
+
+func TestMemPacerZeroIntervalTakesNoSlot(t *testing.T) {
+	p := NewMemPacer()
+	ctx := context.Background()
+	var turns []Turn
+	for range 5 { // none ended: they would block each other if exclusive
+		turn, err := p.Wait(ctx, "https://a.example:443", 0)
+		if err != nil || turn.ID != 0 {
+			t.Fatalf("Wait = %+v, %v; want a turn with ID 0", turn, err)
+		}
+		turns = append(turns, turn)
+	}
+	for _, turn := range turns {
+		if err := p.Done(ctx, turn, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := p.authorities(); n != 0 {
+		t.Errorf("pacer keeps %d authorities for zero intervals, want 0", n)
+	}
+}
+
+func TestMemPacerHold(t *testing.T) {
+	checkLeaks(t)
+	p := NewMemPacer()
+	ctx := context.Background()
+	const a = "https://a.example:443"
+	for _, interval := range []time.Duration{0, 10 * time.Millisecond} {
+		turn, err := p.Wait(ctx, a, interval)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const hold = 150 * time.Millisecond
+		held := time.Now()
+		if err := p.Done(ctx, turn, hold); err != nil {
+			t.Fatal(err)
+		}
+		// A deadline before the hold ends fails at once, without waiting.
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		_, err = p.Wait(short, a, interval)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("interval %v: Wait with a deadline inside the hold = %v, want DeadlineExceeded", interval, err)
+		}
+		turn, err = p.Wait(ctx, a, interval)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if waited := time.Since(held); waited < hold {
+			t.Errorf("interval %v: next turn %v after the hold began, want >= %v", interval, waited, hold)
+		}
+		if err := p.Done(ctx, turn, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestMemPacerCancel(t *testing.T) {
+	checkLeaks(t)
+	p := NewMemPacer()
+	const a = "https://a.example:443"
+	turn, err := p.Wait(context.Background(), a, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Wait(ctx, a, time.Hour)
+		done <- err
+	}()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Wait after cancel = %v, want Canceled", err)
+	}
+	_ = p.Done(context.Background(), turn, 0)
+}
+
+// TestMemPacerOtherAuthorities checks that a request waiting for its turn
+// at one authority does not hold up another authority.
+func TestMemPacerOtherAuthorities(t *testing.T) {
+	checkLeaks(t)
+	p := NewMemPacer()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first, err := p.Wait(ctx, "https://slow.example:443", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waiting atomic.Bool
+	waiting.Store(true)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = p.Wait(ctx, "https://slow.example:443", time.Hour) // sleeps until cancel
+		waiting.Store(false)
+	}()
+	// Every authority, also those in the slow one's shard, gets its turn
+	// while the slow one waits.
+	for i := range 4 * memShards {
+		a := fmt.Sprintf("https://fast%d.example:443", i)
+		turn, err := p.Wait(ctx, a, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = p.Done(ctx, turn, 0)
+	}
+	if !waiting.Load() {
+		t.Error("the slow authority's waiter got a turn during an hour's interval")
+	}
+	cancel()
+	<-done
+	_ = p.Done(context.Background(), first, 0)
+}
+
+func TestMemPacerLeaseRunsOut(t *testing.T) {
+	checkLeaks(t)
+	p := NewMemPacer()
+	p.lease = 50 * time.Millisecond
+	ctx := context.Background()
+	const a = "https://a.example:443"
+	stuck, err := p.Wait(ctx, a, 10*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	next, err := p.Wait(ctx, a, 10*time.Millisecond) // the stuck turn is never ended in time
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(began); d < p.lease {
+		t.Errorf("next turn after %v, want >= the lease %v", d, p.lease)
+	}
+	// The stuck turn ending late must not end the next one.
+	_ = p.Done(ctx, stuck, 0)
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	_, err = p.Wait(short, a, 10*time.Millisecond)
+	cancel()
+	if err == nil {
+		t.Error("a third turn began while the second was in flight")
+	}
+	_ = p.Done(ctx, next, 0)
+}
+
+// TestMemPacerBoundedMemory runs through many authorities and checks that
+// the state of those whose interval has passed is dropped.
+func TestMemPacerBoundedMemory(t *testing.T) {
+	p := NewMemPacer()
+	ctx := context.Background()
+	const n = 200_000
+	for i := range n {
+		turn, err := p.Wait(ctx, fmt.Sprintf("https://h%d.example:443", i), time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Done(ctx, turn, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each shard keeps at most what arrived since its last sweep, which
+	// at most doubles what was live then.
+	if got, limit := p.authorities(), n/4; got > limit {
+		t.Errorf("pacer keeps %d of %d authorities after their intervals, want <= %d", got, n, limit)
+	}
+	for i := range p.shards {
+		if s := p.shards[i].sweepAt; s > 8*minSweep {
+			t.Errorf("shard %d sweeps at %d entries: state was not dropped", i, s)
+			break
+		}
+	}
+}
+
+// authorities counts the authorities p keeps state for.
+func (p *MemPacer) authorities() int {
+	n := 0
+	for i := range p.shards {
+		p.shards[i].mu.Lock()
+		n += len(p.shards[i].m)
+		p.shards[i].mu.Unlock()
+	}
+	return n
+}

@@ -1,0 +1,286 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/goleak"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// checkLeaks fails the test if it leaves goroutines behind; call it first
+// so it runs after every other cleanup.
+func checkLeaks(t *testing.T) {
+	t.Helper()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+}
+
+// pagedSite is a loopback site with a crawl-delay that records when each
+// page request arrives.
+type pagedSite struct {
+	*httptest.Server
+	mu    sync.Mutex
+	pages []time.Time
+}
+
+func newPagedSite(t *testing.T, robots string) *pagedSite {
+	t.Helper()
+	s := &pagedSite{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, robots)
+			return
+		}
+		now := time.Now()
+		s.mu.Lock()
+		s.pages = append(s.pages, now)
+		s.mu.Unlock()
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// arrivals returns the page arrival times, sorted.
+func (s *pagedSite) arrivals() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at := slices.Clone(s.pages)
+	slices.SortFunc(at, func(a, b time.Time) int { return a.Compare(b) })
+	return at
+}
+
+// fleetMember is one crawler process of a fleet: its own Redis client and
+// Store, Client and Transport.
+func fleetMember(t *testing.T, addr string) *http.Client {
+	t.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+	t.Cleanup(func() { _ = rc.Close() })
+	return &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+}
+
+// TestPacerFleetKeepsCrawlDelay: three Clients, each with its own
+// Transport and its own Store on one Redis, send all their requests to one
+// authority at once; the server sees them at least the crawl-delay apart.
+func TestPacerFleetKeepsCrawlDelay(t *testing.T) {
+	checkLeaks(t)
+	srv, _ := newRedis(t)
+	const delay = 250 * time.Millisecond
+	site := newPagedSite(t, "User-agent: *\nCrawl-delay: 0.25\n")
+	const members, each = 3, 3
+	var wg sync.WaitGroup
+	for m := range members {
+		hc := fleetMember(t, srv.Addr())
+		for i := range each {
+			wg.Go(func() {
+				resp, err := hc.Get(fmt.Sprintf("%s/m%d/p%d.html", site.URL, m, i))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				_ = resp.Body.Close()
+			})
+		}
+	}
+	wg.Wait()
+	at := site.arrivals()
+	if len(at) != members*each {
+		t.Fatalf("server got %d pages, want %d", len(at), members*each)
+	}
+	for i := 1; i < len(at); i++ {
+		if gap := at[i].Sub(at[i-1]); gap < delay {
+			t.Errorf("pages %d and %d reached the server %v apart, want >= %v", i-1, i, gap, delay)
+		}
+	}
+}
+
+// TestPacerHoldShared: a hold one Store records holds the others.
+func TestPacerHoldShared(t *testing.T) {
+	checkLeaks(t)
+	a, _, srv := newStore(t)
+	b := New(newAdmin(t, srv), WithLogger(quietLogger), WithTimeout(generous))
+	ctx := context.Background()
+	turn, err := a.Wait(ctx, authority, 0)
+	if err != nil || turn.ID != 0 {
+		t.Fatalf("Wait = %+v, %v", turn, err)
+	}
+	const hold = 300 * time.Millisecond
+	held := time.Now()
+	if err := a.Done(ctx, turn, hold); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	_, err = b.Wait(short, authority, 0)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait with a deadline inside the hold = %v, want DeadlineExceeded", err)
+	}
+	if _, err := b.Wait(ctx, authority, 0); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(held); waited < hold {
+		t.Errorf("turn %v after the hold began, want >= %v", waited, hold)
+	}
+}
+
+// TestPacerLateDoneLeavesNextTurn: a turn whose lease ran out and which
+// ends late does not end the turn that began after it.
+func TestPacerLateDoneLeavesNextTurn(t *testing.T) {
+	checkLeaks(t)
+	s, admin, _ := newStore(t)
+	ctx := context.Background()
+	const interval = 50 * time.Millisecond
+	stuck, err := s.Wait(ctx, authority, interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := s.paceKey(authority)
+	if busy, err := admin.HGet(ctx, k, "busy").Result(); err != nil || busy == "" {
+		t.Fatalf("key %s: busy = %q, %v; want the turn's token", k, busy, err)
+	}
+	// Let the stuck turn's lease run out.
+	if err := admin.HSet(ctx, k, "until", "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	next, err := s.Wait(ctx, authority, interval)
+	if err != nil || next.ID == stuck.ID {
+		t.Fatalf("Wait after the lease = %+v, %v", next, err)
+	}
+	if err := s.Done(ctx, stuck, 0); err != nil {
+		t.Fatal(err)
+	}
+	// Once the interval after that late end has passed, only the next
+	// turn, still in flight, keeps a third from starting.
+	time.Sleep(2 * interval)
+	short, cancel := context.WithTimeout(ctx, interval/2)
+	_, err = s.Wait(short, authority, interval)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait while the next turn is in flight = %v, want DeadlineExceeded", err)
+	}
+	ended := time.Now()
+	if err := s.Done(ctx, next, 0); err != nil {
+		t.Fatal(err)
+	}
+	third, err := s.Wait(ctx, authority, interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gap := time.Since(ended); gap < interval {
+		t.Errorf("third turn %v after the second ended, want >= %v", gap, interval)
+	}
+	_ = s.Done(ctx, third, 0)
+}
+
+// TestPacerKeyExpires: the pacing state expires once it holds nothing back.
+func TestPacerKeyExpires(t *testing.T) {
+	checkLeaks(t)
+	s, admin, _ := newStore(t)
+	ctx := context.Background()
+	turn, err := s.Wait(ctx, authority, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := s.paceKey(authority)
+	if want := DefaultPrefix + "{" + authority + "}:pace"; k != want {
+		t.Errorf("pace key %q, want %q", k, want)
+	}
+	if ttl := admin.PTTL(ctx, k).Val(); ttl < robotstxt.FlightLease-time.Second || ttl > robotstxt.FlightLease {
+		t.Errorf("TTL during a turn = %v, want the flight lease %v", ttl, robotstxt.FlightLease)
+	}
+	if err := s.Done(ctx, turn, 0); err != nil {
+		t.Fatal(err)
+	}
+	if ttl := admin.PTTL(ctx, k).Val(); ttl <= 0 || ttl > 100*time.Millisecond {
+		t.Errorf("TTL after the turn = %v, want the interval", ttl)
+	}
+	waitUntil(t, "the pace key to expire", func() bool { return admin.Exists(ctx, k).Val() == 0 })
+	// A zero interval and no hold write nothing.
+	turn, err = s.Wait(ctx, authority, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Done(ctx, turn, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := admin.Exists(ctx, k).Val(); n != 0 {
+		t.Error("a zero-interval turn wrote pacing state")
+	}
+}
+
+// TestPacerReplacesGarbage: a key of another type is replaced.
+func TestPacerReplacesGarbage(t *testing.T) {
+	checkLeaks(t)
+	s, admin, _ := newStore(t)
+	ctx := context.Background()
+	k := s.paceKey(authority)
+	for _, put := range []func() error{
+		func() error { return admin.Set(ctx, k, "garbage", 0).Err() },
+		func() error { return admin.RPush(ctx, k, "x").Err() },
+		func() error { return admin.HSet(ctx, k, "end", "not a number", "until", "x").Err() },
+	} {
+		if err := put(); err != nil {
+			t.Fatal(err)
+		}
+		turn, err := s.Wait(ctx, authority, 10*time.Millisecond)
+		if err != nil {
+			t.Fatalf("Wait over garbage: %v", err)
+		}
+		if err := s.Done(ctx, turn, 0); err != nil {
+			t.Fatal(err)
+		}
+		admin.Del(ctx, k)
+	}
+}
+
+// TestPacerFailsClosed: with Redis down a Transport paced by the Store
+// sends nothing and returns the Store's error, at once.
+func TestPacerFailsClosed(t *testing.T) {
+	checkLeaks(t)
+	s, _, srv := newStore(t, WithTimeout(DefaultTimeout))
+	site := newPagedSite(t, "User-agent: *\nAllow: /\n")
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	rc := robotstxt.NewClient(robotstxt.WithHTTPClient(&http.Client{Transport: next}))
+	t.Cleanup(func() { _ = rc.Close() })
+	hc := &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(s))}
+	if _, err := rc.Check(context.Background(), site.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+	for i := range tripAfter + 1 {
+		err := timed(t, "a paced request with Redis down", func() error {
+			resp, err := hc.Get(site.URL + "/page.html")
+			if err == nil {
+				_ = resp.Body.Close()
+			}
+			return err
+		})
+		if err == nil {
+			t.Fatalf("request %d with Redis down was sent", i)
+		}
+		if i == tripAfter && !errors.Is(err, ErrUnavailable) {
+			t.Errorf("after %d failures: err = %v, want ErrUnavailable", tripAfter, err)
+		}
+	}
+	if n := len(site.arrivals()); n != 0 {
+		t.Errorf("server got %d pages with Redis down, want 0", n)
+	}
+}

@@ -1,0 +1,332 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+)
+
+// ErrDisallowed is matched (with errors.Is) by the error a [Transport]
+// returns for a request that robots.txt disallows; errors.As with a
+// *[DisallowedError] gives the decision.
+var ErrDisallowed = errors.New("robotstxt: disallowed by robots.txt")
+
+// A DisallowedError reports a request that a [Transport] did not send
+// because robots.txt disallows it.
+type DisallowedError struct {
+	// Decision is the Client's decision, with the deciding rule.
+	Decision Decision
+	// URL is the request's URL without its userinfo.
+	URL string
+}
+
+// Error names the URL and the rule, or the status, that disallows it.
+func (e *DisallowedError) Error() string {
+	d := e.Decision
+	switch {
+	case d.Rule != nil:
+		return fmt.Sprintf("robotstxt: %s disallowed by robots.txt line %d (Disallow: %s)",
+			e.URL, d.Line, d.Rule.Pattern)
+	case d.Outcome == OutcomeDisallowAll:
+		return fmt.Sprintf("robotstxt: %s disallowed: robots.txt answered status %d (disallow all)",
+			e.URL, d.Status)
+	}
+	return fmt.Sprintf("robotstxt: %s disallowed by robots.txt", e.URL)
+}
+
+// Unwrap returns ErrDisallowed.
+func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
+
+// A Transport is an http.RoundTripper that obeys robots.txt: give it to
+// the http.Client (or the colly Collector, through WithTransport) a
+// crawler sends its requests with, and the crawler cannot disobey by
+// accident. Use a Transport when requests go through net/http; use
+// [Client.Check] directly when the crawler needs the decision before it
+// builds a request, or does not use net/http.
+//
+// Every request it carries, each redirect hop an http.Client follows
+// included, is first checked with its Client against the robots.txt of
+// its authority, as the Client's agent. A request robots.txt disallows is
+// not sent: RoundTrip returns a *[DisallowedError] (matching
+// [ErrDisallowed]). While robots.txt is unreachable RoundTrip returns the
+// Client's *[DeferredError] (matching [ErrDeferred]) and sends nothing; a
+// URL the Client cannot check gives an error matching [ErrBadURL]. These
+// errors reach the caller of http.Client.Do inside a *url.Error, through
+// which errors.Is and errors.As see them.
+//
+// Allowed requests are paced by a [Pacer] (by default an in-process
+// [MemPacer]): requests to one authority reach its server at least the
+// Crawl-delay robots.txt gives the Client's agent apart (or the default
+// interval, see [WithDefaultInterval]), measured from the arrival of one
+// request's response to the sending of the next; requests to other
+// authorities are not held up. A response with status 429 or 503 and a
+// Retry-After header holds further requests to its authority for that long
+// (at most [WithMaxHold]). Waiting is bounded by the request's context.
+//
+// The Client's own robots.txt requests (each hop of one) may go through
+// the same Transport: they are recognised from the request and passed to
+// next unchecked and unpaced; [NewClientTransport] wires a Client and a
+// Transport that way. Requests whose context comes from [SkipRobots] are
+// passed to next as they are.
+//
+// A Transport is safe for concurrent use.
+type Transport struct {
+	c      *Client
+	next   http.RoundTripper
+	cfg    transportConfig
+	delays *lru.Cache[string, crawlDelay] // by authority
+}
+
+// crawlDelay is the crawl-delay of one authority's robots.txt for the
+// Client's agent, as of the cached copy that expires at expires.
+type crawlDelay struct {
+	expires time.Time
+	delay   time.Duration
+	set     bool
+}
+
+// delayCacheSize bounds the number of authorities whose crawl-delay a
+// Transport remembers; a forgotten one is read from the Client again.
+const delayCacheSize = 4096
+
+// NewTransport returns a Transport that checks requests with c and sends
+// those allowed through next (http.DefaultTransport when next is nil).
+// It panics if c is nil.
+func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
+	if c == nil {
+		panic("robotstxt: NewTransport with a nil Client")
+	}
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cfg := defaultTransportConfig()
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.pacer == nil {
+		cfg.pacer = NewMemPacer()
+	}
+	delays, _ := lru.New[string, crawlDelay](delayCacheSize)
+	return &Transport{c: c, next: next, cfg: cfg, delays: delays}
+}
+
+// NewClientTransport returns a Client configured by clientOpts and a
+// Transport for it whose robots.txt fetches go through the Transport
+// itself, and so through next and any proxy or TLS settings it has: for a
+// crawler that sends everything through one RoundTripper. The Client's
+// HTTP client is one with the Transport and no timeout of its own (the
+// Client's fetch timeout bounds each fetch); a WithHTTPClient among
+// clientOpts is overridden. The Transport passes the Client's own
+// requests, every redirect hop included, straight to next.
+func NewClientTransport(next http.RoundTripper, clientOpts []Option, opts ...TransportOption) (*Client, *Transport) {
+	fwd := new(forwarder)
+	c := NewClient(append(slices.Clone(clientOpts), WithHTTPClient(&http.Client{Transport: fwd}))...)
+	t := NewTransport(c, next, opts...)
+	fwd.t = t // set before c is returned, so before it can send anything
+	return c, t
+}
+
+// forwarder hands the requests of NewClientTransport's Client to its
+// Transport, which does not exist yet when the Client is made.
+type forwarder struct{ t *Transport }
+
+func (f *forwarder) RoundTrip(req *http.Request) (*http.Response, error) { return f.t.RoundTrip(req) }
+
+// skipKey marks contexts made by SkipRobots.
+type skipKey struct{}
+
+// SkipRobots returns a copy of ctx under which a Transport passes
+// requests straight to the next RoundTripper: no robots.txt check, no
+// pacing. It is for the fetches a crawler is entitled to make whatever
+// robots.txt says, such as a page a person asked for by hand (a link
+// preview, a one-off fetch a user triggered) or a URL the site's owner
+// asked the crawler to fetch; not for the crawl itself.
+func SkipRobots(ctx context.Context) context.Context {
+	return context.WithValue(ctx, skipKey{}, true)
+}
+
+// RoundTrip checks req against robots.txt, waits for its turn and sends
+// it through next. See [Transport] for the errors it returns; a request it
+// does not send has its body closed.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if t.c.sentBy(req) || ctx.Value(skipKey{}) != nil {
+		return t.next.RoundTrip(req)
+	}
+	if req.URL == nil {
+		closeBody(req)
+		return nil, fmt.Errorf("%w: request without a URL", ErrBadURL)
+	}
+	rawURL := withoutUserinfo(req.URL)
+	d, err := t.c.Check(ctx, rawURL)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	if !d.Allowed {
+		closeBody(req)
+		return nil, &DisallowedError{Decision: d, URL: rawURL}
+	}
+	interval := t.interval(rawURL, d)
+	wctx := ctx
+	if interval > 0 && t.cfg.maxWait > 0 {
+		if _, ok := ctx.Deadline(); !ok {
+			var cancel context.CancelFunc
+			wctx, cancel = context.WithTimeout(ctx, t.cfg.maxWait)
+			defer cancel()
+		}
+	}
+	turn, err := t.cfg.pacer.Wait(wctx, d.Authority, interval)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	resp, err := t.next.RoundTrip(req)
+	var hold time.Duration
+	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		if h, ok := retryAfter(time.Now(), resp.Header); ok && h > 0 {
+			hold = min(h, t.cfg.maxHold)
+		}
+	}
+	// An error here cannot be the caller's: the response has arrived.
+	_ = t.cfg.pacer.Done(ctx, turn, hold)
+	return resp, err
+}
+
+// interval returns the pacing interval for the authority of d: the
+// crawl-delay its robots.txt gives the Client's agent, or the default,
+// within the bounds. The crawl-delay is read from the Client once per
+// cached copy of robots.txt.
+func (t *Transport) interval(rawURL string, d Decision) time.Duration {
+	cd, ok := t.delays.Get(d.Authority)
+	if !ok || !cd.expires.Equal(d.Expires) {
+		cd = crawlDelay{expires: d.Expires}
+		if info, found := t.c.Cached(rawURL); found {
+			cd.expires = info.Expires
+			cd.delay, cd.set = info.CrawlDelay()
+		}
+		t.delays.Add(d.Authority, cd)
+	}
+	iv := t.cfg.defaultInterval
+	if cd.set {
+		iv = cd.delay
+	}
+	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
+}
+
+// CloseIdleConnections closes the idle connections of next, if it has a
+// CloseIdleConnections method, as http.Client.CloseIdleConnections expects
+// of its transport.
+func (t *Transport) CloseIdleConnections() {
+	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
+// withoutUserinfo returns u as a string, leaving out any userinfo, which
+// robots.txt does not depend on and no error text should carry.
+func withoutUserinfo(u *url.URL) string {
+	if u.User == nil {
+		return u.String()
+	}
+	v := *u
+	v.User = nil
+	return v.String()
+}
+
+// closeBody closes the body of a request that is not sent, as
+// http.RoundTripper requires.
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
+
+// A TransportOption configures a Transport made by NewTransport.
+type TransportOption func(*transportConfig)
+
+type transportConfig struct {
+	pacer           Pacer
+	defaultInterval time.Duration
+	minInterval     time.Duration
+	maxInterval     time.Duration
+	maxHold         time.Duration
+	maxWait         time.Duration
+}
+
+// Defaults of the Transport's options.
+const (
+	// DefaultMaxHold bounds the hold a Retry-After header sets.
+	DefaultMaxHold = time.Hour
+	// DefaultMaxWait bounds the wait for a turn of a request whose context
+	// has no deadline.
+	DefaultMaxWait = 5 * time.Minute
+)
+
+func defaultTransportConfig() transportConfig {
+	return transportConfig{maxInterval: maxCrawlDelay, maxHold: DefaultMaxHold, maxWait: DefaultMaxWait}
+}
+
+// WithPacer sets the Pacer that spaces requests (default: a new
+// [MemPacer] for the Transport). A *redisstore.Store keeps the spacing
+// across every process that uses the same Redis; Transports that share an
+// in-process Pacer keep it between them.
+func WithPacer(p Pacer) TransportOption {
+	return func(c *transportConfig) {
+		if p != nil {
+			c.pacer = p
+		}
+	}
+}
+
+// WithDefaultInterval sets the interval between requests to an authority
+// whose robots.txt gives the Client's agent no crawl-delay, or that has no
+// robots.txt (default 0: no pacing). A negative d counts as 0.
+func WithDefaultInterval(d time.Duration) TransportOption {
+	return func(c *transportConfig) { c.defaultInterval = max(d, 0) }
+}
+
+// WithIntervalBounds keeps every interval, from a crawl-delay or the
+// default, within [lo, hi] (default 0 and 24 hours, the longest
+// crawl-delay read): lo makes the crawler politer than robots.txt asks, hi
+// caps a crawl-delay the crawler will not keep, at the price of
+// disobeying it. A negative bound counts as 0; hi below lo counts as lo.
+func WithIntervalBounds(lo, hi time.Duration) TransportOption {
+	return func(c *transportConfig) {
+		c.minInterval = max(lo, 0)
+		c.maxInterval = max(hi, c.minInterval)
+	}
+}
+
+// WithMaxHold bounds how long a Retry-After header of a 429 or 503
+// response holds further requests to its authority (default
+// DefaultMaxHold). A non-positive d keeps the default.
+func WithMaxHold(d time.Duration) TransportOption {
+	return func(c *transportConfig) {
+		if d > 0 {
+			c.maxHold = d
+		}
+	}
+}
+
+// WithMaxWait bounds how long a request to an authority with a non-zero
+// interval waits for its turn when its context has no deadline (default
+// DefaultMaxWait); the request then fails with an error matching
+// context.DeadlineExceeded. A request whose context has a deadline, as
+// those of an http.Client with a Timeout do, waits until that deadline.
+// A non-positive d keeps the default.
+func WithMaxWait(d time.Duration) TransportOption {
+	return func(c *transportConfig) {
+		if d > 0 {
+			c.maxWait = d
+		}
+	}
+}

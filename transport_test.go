@@ -1,0 +1,518 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// arrival is one request as a testSite received it.
+type arrival struct {
+	path string
+	at   time.Time
+}
+
+// A testSite is a loopback web site whose routes a test sets, recording
+// every request it receives. Paths without a route answer 200 "page".
+type testSite struct {
+	*httptest.Server
+	mu       sync.Mutex
+	routes   map[string]http.HandlerFunc
+	arrivals []arrival
+}
+
+func newTestSite(t testing.TB, robots string) *testSite {
+	t.Helper()
+	s := &testSite{routes: map[string]http.HandlerFunc{}}
+	if robots != "" {
+		s.routes["/robots.txt"] = serve(200, robots)
+	}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		now := time.Now()
+		s.mu.Lock()
+		s.arrivals = append(s.arrivals, arrival{r.URL.Path, now})
+		h := s.routes[r.URL.Path]
+		s.mu.Unlock()
+		if h == nil {
+			h = serve(200, "page")
+		}
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *testSite) route(path string, h http.HandlerFunc) {
+	s.mu.Lock()
+	s.routes[path] = h
+	s.mu.Unlock()
+}
+
+// got returns the paths requested so far, robots.txt fetches included.
+func (s *testSite) got() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var paths []string
+	for _, a := range s.arrivals {
+		paths = append(paths, a.path)
+	}
+	return paths
+}
+
+// times returns when path was requested, in order.
+func (s *testSite) times(path string) []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var at []time.Time
+	for _, a := range s.arrivals {
+		if a.path == path {
+			at = append(at, a.at)
+		}
+	}
+	return at
+}
+
+// checkSpacing fails unless consecutive times are at least gap apart.
+func checkSpacing(t *testing.T, what string, times []time.Time, gap time.Duration) {
+	t.Helper()
+	times = slices.Clone(times)
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	for i := 1; i < len(times); i++ {
+		if d := times[i].Sub(times[i-1]); d < gap {
+			t.Errorf("%s: requests %d and %d reached the server %v apart, want >= %v", what, i-1, i, d, gap)
+		}
+	}
+}
+
+func redirectTo(target string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, target, http.StatusFound) }
+}
+
+const testUA = "ExampleBot/1.0 (+https://example.com/bot)"
+
+// newTestTransport returns a Client as ExampleBot and a Transport for it
+// over a transport of its own, both closed with the test, and an
+// http.Client using the Transport.
+func newTestTransport(t testing.TB, opts ...TransportOption) (*Client, *Transport, *http.Client) {
+	t.Helper()
+	c := newTestClient(t, WithUserAgent(testUA))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	tr := NewTransport(c, next, opts...)
+	return c, tr, &http.Client{Transport: tr}
+}
+
+// get fetches rawURL through hc and returns its body.
+func get(ctx context.Context, hc *http.Client, rawURL string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
+
+func TestTransportRefusesDisallowed(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /\n\nUser-agent: ExampleBot\nAllow: /\nDisallow: /private/\n")
+	_, _, hc := newTestTransport(t)
+	ctx := context.Background()
+
+	if body, err := get(ctx, hc, s.URL+"/public.html"); err != nil || body != "page" {
+		t.Fatalf("allowed page: %q, %v", body, err)
+	}
+	_, err := get(ctx, hc, s.URL+"/private/x.html")
+	if !errors.Is(err, ErrDisallowed) {
+		t.Fatalf("disallowed page: err = %v, want ErrDisallowed", err)
+	}
+	var ue *url.Error
+	var de *DisallowedError
+	if !errors.As(err, &ue) || !errors.As(err, &de) {
+		t.Fatalf("err = %T %v, want a *url.Error around a *DisallowedError", err, err)
+	}
+	d := de.Decision
+	if d.Allowed || d.Rule == nil || d.Rule.Pattern != "/private/" || d.Line != 6 ||
+		d.Authority != "http://"+s.Listener.Addr().String() {
+		t.Errorf("Decision = %+v", d)
+	}
+	if de.URL != s.URL+"/private/x.html" || !strings.Contains(de.Error(), "line 6 (Disallow: /private/)") {
+		t.Errorf("DisallowedError: URL %q, text %q", de.URL, de.Error())
+	}
+	if got, want := s.got(), []string{"/robots.txt", "/public.html"}; !slices.Equal(got, want) {
+		t.Errorf("server got %q, want %q", got, want)
+	}
+}
+
+// closeRecorder is a request body that records being closed.
+type closeRecorder struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
+
+func TestTransportDisallowedBodyClosedAndUserinfoHidden(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /form\n")
+	_, tr, _ := newTestTransport(t)
+	u, _ := url.Parse(s.URL + "/form")
+	u.User = url.UserPassword("alice", "s3cret")
+	body := &closeRecorder{Reader: strings.NewReader("a=1")}
+	req, _ := http.NewRequest(http.MethodPost, u.String(), body)
+	resp, err := tr.RoundTrip(req)
+	if resp != nil || !errors.Is(err, ErrDisallowed) {
+		t.Fatalf("RoundTrip = %v, %v; want ErrDisallowed", resp, err)
+	}
+	if !body.closed {
+		t.Error("the body of a request not sent was not closed")
+	}
+	if msg := err.Error(); strings.Contains(msg, "alice") || strings.Contains(msg, "s3cret") {
+		t.Errorf("error text carries the userinfo: %q", msg)
+	}
+	if slices.Contains(s.got(), "/form") {
+		t.Error("the disallowed POST reached the server")
+	}
+}
+
+// TestTransportRedirectHops checks that every hop an http.Client follows
+// is checked: a disallowed target is not fetched whether linked directly
+// or reached through a same-host or a cross-host redirect.
+func TestTransportRedirectHops(t *testing.T) {
+	checkLeaks(t)
+	other := newTestSite(t, "User-agent: *\nDisallow: /secret/\n")
+	s := newTestSite(t, "User-agent: *\nDisallow: /private/\n")
+	s.route("/go/same", redirectTo("/private/secret.html"))
+	s.route("/go/cross", redirectTo(other.URL+"/secret/x.html"))
+	s.route("/go/fine", redirectTo(other.URL+"/open.html"))
+	_, _, hc := newTestTransport(t)
+	ctx := context.Background()
+
+	for _, path := range []string{"/go/same", "/go/cross"} {
+		_, err := get(ctx, hc, s.URL+path)
+		var de *DisallowedError
+		if !errors.As(err, &de) {
+			t.Errorf("%s: err = %v, want a *DisallowedError", path, err)
+		}
+	}
+	if body, err := get(ctx, hc, s.URL+"/go/fine"); err != nil || body != "page" {
+		t.Errorf("/go/fine: %q, %v", body, err)
+	}
+	if got, want := s.got(), []string{"/robots.txt", "/go/same", "/go/cross", "/go/fine"}; !slices.Equal(got, want) {
+		t.Errorf("site got %q, want %q", got, want)
+	}
+	if got, want := other.got(), []string{"/robots.txt", "/open.html"}; !slices.Equal(got, want) {
+		t.Errorf("other site got %q, want %q", got, want)
+	}
+}
+
+func TestTransportDeferredSendsNothing(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "")
+	s.route("/robots.txt", serve(503, "down", "Retry-After", "120"))
+	_, _, hc := newTestTransport(t)
+	_, err := get(context.Background(), hc, s.URL+"/page.html")
+	var de *DeferredError
+	if !errors.Is(err, ErrDeferred) || !errors.As(err, &de) || de.Status != 503 || de.RetryAt.IsZero() {
+		t.Fatalf("err = %v, want a *DeferredError for status 503", err)
+	}
+	if got := s.got(); !slices.Equal(got, []string{"/robots.txt"}) {
+		t.Errorf("server got %q, want only robots.txt", got)
+	}
+}
+
+func TestTransportBadURLNotSent(t *testing.T) {
+	checkLeaks(t)
+	_, tr, _ := newTestTransport(t)
+	for _, raw := range []string{"ftp://example.com/x", "http://exa mple.com/x"} {
+		req := &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: "http", Host: "exa mple.com", Path: "/x"}, Header: http.Header{}}
+		if u, err := url.Parse(raw); err == nil {
+			req.URL = u
+		}
+		req = req.WithContext(context.Background())
+		if resp, err := tr.RoundTrip(req); resp != nil || !errors.Is(err, ErrBadURL) {
+			t.Errorf("RoundTrip(%q) = %v, %v; want ErrBadURL", raw, resp, err)
+		}
+	}
+	if resp, err := tr.RoundTrip(&http.Request{Method: http.MethodGet}); resp != nil || !errors.Is(err, ErrBadURL) {
+		t.Errorf("RoundTrip without a URL = %v, %v; want ErrBadURL", resp, err)
+	}
+}
+
+func TestTransportSkipRobots(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /\nCrawl-delay: 3600\n")
+	_, _, hc := newTestTransport(t)
+	ctx := SkipRobots(context.Background())
+	for range 2 { // neither checked nor paced by the hour's crawl-delay
+		if body, err := get(ctx, hc, s.URL+"/asked-for.html"); err != nil || body != "page" {
+			t.Fatalf("skipped check: %q, %v", body, err)
+		}
+	}
+	if got := s.got(); !slices.Equal(got, []string{"/asked-for.html", "/asked-for.html"}) {
+		t.Errorf("server got %q, want the page twice and no robots.txt", got)
+	}
+	if _, err := get(context.Background(), hc, s.URL+"/asked-for.html"); !errors.Is(err, ErrDisallowed) {
+		t.Errorf("without SkipRobots: err = %v, want ErrDisallowed", err)
+	}
+}
+
+// TestClientTransportSelfFetch has the Client fetch robots.txt through
+// its own Transport while robots.txt redirects within its host and
+// disallows everything, its own path included: the fetch must be
+// recognised as the Client's (not checked against the robots.txt being
+// fetched) and must not deadlock.
+func TestClientTransportSelfFetch(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "")
+	s.route("/robots.txt", redirectTo("/other/robots.txt"))
+	s.route("/other/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err := get(ctx, hc, s.URL+"/page.html")
+	var de *DisallowedError
+	if !errors.As(err, &de) || de.Decision.Status != 200 || de.Decision.Outcome != OutcomeRules {
+		t.Fatalf("err = %v, want a *DisallowedError resting on the redirected robots.txt", err)
+	}
+	if info, ok := c.Cached(s.URL); !ok || info.FinalURL != s.URL+"/other/robots.txt" {
+		t.Errorf("Cached = %+v, %v", info, ok)
+	}
+	if got, want := s.got(), []string{"/robots.txt", "/other/robots.txt"}; !slices.Equal(got, want) {
+		t.Errorf("server got %q, want %q", got, want)
+	}
+}
+
+// TestTransportCrawlDelay sends 8 concurrent requests to an authority with
+// Crawl-delay: 0.3 and checks that they reach the server at least 0.3 s
+// apart, while another authority is served in the meantime.
+func TestTransportCrawlDelay(t *testing.T) {
+	checkLeaks(t)
+	slow := newTestSite(t, "User-agent: *\nCrawl-delay: 0.3\n")
+	fast := newTestSite(t, "User-agent: *\nDisallow: /private/\n")
+	_, _, hc := newTestTransport(t)
+	ctx := context.Background()
+	const n = 8
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if _, err := get(ctx, hc, fmt.Sprintf("%s/p%d.html", slow.URL, i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	// The slow authority needs at least 7 × 0.3 s for its 8 requests; all
+	// the fast one's requests are answered while it is still busy.
+	for i := range 20 {
+		if _, err := get(ctx, hc, fmt.Sprintf("%s/f%d.html", fast.URL, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(slow.got()) - 1; got == n {
+		t.Errorf("all %d slow requests were sent before 20 fast ones were served", n)
+	}
+	wg.Wait()
+	var pages []time.Time
+	slow.mu.Lock()
+	for _, a := range slow.arrivals {
+		if a.path != "/robots.txt" {
+			pages = append(pages, a.at)
+		}
+	}
+	slow.mu.Unlock()
+	if len(pages) != n {
+		t.Fatalf("slow site got %d pages, want %d", len(pages), n)
+	}
+	checkSpacing(t, "Crawl-delay: 0.3", pages, 300*time.Millisecond)
+}
+
+func TestTransportRetryAfterHolds(t *testing.T) {
+	checkLeaks(t)
+	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			s := newTestSite(t, "User-agent: *\nAllow: /\n")
+			var mu sync.Mutex
+			answered := false
+			s.route("/busy.html", func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				first := !answered
+				answered = true
+				mu.Unlock()
+				if first {
+					w.Header().Set("Retry-After", "1")
+					w.WriteHeader(status)
+					return
+				}
+				_, _ = io.WriteString(w, "page")
+			})
+			_, _, hc := newTestTransport(t)
+			ctx := context.Background()
+			if _, err := get(ctx, hc, s.URL+"/busy.html"); err != nil {
+				t.Fatal(err)
+			}
+			// A request whose deadline comes before the hold ends is
+			// refused at once and not sent.
+			short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			_, err := get(short, hc, s.URL+"/other.html")
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("request during the hold: err = %v, want DeadlineExceeded", err)
+			}
+			if body, err := get(ctx, hc, s.URL+"/busy.html"); err != nil || body != "page" {
+				t.Fatalf("after the hold: %q, %v", body, err)
+			}
+			checkSpacing(t, "Retry-After: 1", s.times("/busy.html"), time.Second)
+			if slices.Contains(s.got(), "/other.html") {
+				t.Error("the request refused during the hold reached the server")
+			}
+		})
+	}
+}
+
+func TestTransportRetryAfterIgnoredOnSuccess(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/ok.html", serve(200, "page", "Retry-After", "3600"))
+	_, _, hc := newTestTransport(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for range 3 {
+		if _, err := get(ctx, hc, s.URL+"/ok.html"); err != nil {
+			t.Fatalf("a Retry-After on a 200 held the next request: %v", err)
+		}
+	}
+}
+
+func TestTransportMaxWait(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 600\n")
+	_, _, hc := newTestTransport(t, WithMaxWait(50*time.Millisecond))
+	ctx := context.Background() // no deadline: WithMaxWait bounds the wait
+	if _, err := get(ctx, hc, s.URL+"/a.html"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := get(ctx, hc, s.URL+"/b.html"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("second request within the crawl-delay: err = %v, want DeadlineExceeded", err)
+	}
+	if slices.Contains(s.got(), "/b.html") {
+		t.Error("the request that timed out waiting reached the server")
+	}
+}
+
+func TestTransportInterval(t *testing.T) {
+	checkLeaks(t)
+	delayed := newTestSite(t, "User-agent: ExampleBot\nCrawl-delay: 2\n\nUser-agent: *\nCrawl-delay: 30\n")
+	plain := newTestSite(t, "User-agent: *\nDisallow: /private/\n")
+	none := newTestSite(t, "")
+	none.route("/robots.txt", serve(404, "not found"))
+	for _, tc := range []struct {
+		name string
+		opts []TransportOption
+		site *testSite
+		want time.Duration
+	}{
+		{"crawl-delay for the agent", nil, delayed, 2 * time.Second},
+		{"no crawl-delay", nil, plain, 0},
+		{"default interval", []TransportOption{WithDefaultInterval(time.Second)}, plain, time.Second},
+		{"default interval, no robots.txt", []TransportOption{WithDefaultInterval(time.Second)}, none, time.Second},
+		{"crawl-delay beats the default", []TransportOption{WithDefaultInterval(time.Second)}, delayed, 2 * time.Second},
+		{"lower bound", []TransportOption{WithIntervalBounds(5*time.Second, time.Minute)}, delayed, 5 * time.Second},
+		{"upper bound", []TransportOption{WithIntervalBounds(0, time.Second)}, delayed, time.Second},
+		{"upper bound below lower", []TransportOption{WithIntervalBounds(3*time.Second, time.Second)}, plain, 3 * time.Second},
+		{"negative default", []TransportOption{WithDefaultInterval(-time.Second)}, plain, 0},
+	} {
+		c, tr, _ := newTestTransport(t, tc.opts...)
+		u := tc.site.URL + "/page.html"
+		d, err := c.Check(context.Background(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // from the Client, then from the Transport's memory
+			if got := tr.interval(u, d); got != tc.want {
+				t.Errorf("%s: interval = %v, want %v", tc.name, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestTransportIntervalFollowsRobots checks that a changed crawl-delay is
+// picked up once the Client holds the new robots.txt.
+func TestTransportIntervalFollowsRobots(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 2\n")
+	c, tr, _ := newTestTransport(t)
+	ctx := context.Background()
+	u := s.URL + "/page.html"
+	d, err := c.Check(ctx, u)
+	if err != nil || tr.interval(u, d) != 2*time.Second {
+		t.Fatalf("interval = %v, %v; want 2s", tr.interval(u, d), err)
+	}
+	s.route("/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.5\n"))
+	c.Forget(u)
+	time.Sleep(time.Millisecond) // a new copy expires at a later instant
+	if d, err = c.Check(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.interval(u, d); got != 500*time.Millisecond {
+		t.Errorf("interval after robots.txt changed = %v, want 500ms", got)
+	}
+}
+
+func TestTransportDirectives(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/tagged.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("X-Robots-Tag", "noarchive")
+		w.Header().Add("X-Robots-Tag", "examplebot: nofollow")
+		w.Header().Add("X-Robots-Tag", "otherbot: noindex")
+		_, _ = io.WriteString(w, "page")
+	})
+	_, tr, hc := newTestTransport(t)
+	resp, err := hc.Get(s.URL + "/tagged.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	d := tr.Directives(resp)
+	if !d.Index() || d.Follow() || !d.NoArchive {
+		t.Errorf("Directives = %+v, want index, nofollow, noarchive", d)
+	}
+	if d := tr.Directives(nil); !d.Index() || !d.Follow() {
+		t.Errorf("Directives(nil) = %+v, want the zero value", d)
+	}
+}
+
+func TestNewTransportDefaults(t *testing.T) {
+	c := newTestClient(t)
+	tr := NewTransport(c, nil, nil)
+	if tr.next != http.DefaultTransport {
+		t.Errorf("next = %v, want http.DefaultTransport", tr.next)
+	}
+	if _, ok := tr.cfg.pacer.(*MemPacer); !ok {
+		t.Errorf("pacer = %T, want *MemPacer", tr.cfg.pacer)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("NewTransport(nil, …) did not panic")
+		}
+	}()
+	NewTransport(nil, nil)
+}
