@@ -7,7 +7,7 @@ import (
 )
 
 // Directives reads the X-Robots-Tag headers of resp, a response the
-// Transport returned, for the Client's agent: whether the page may be
+// Transport returned, for the Client's product tokens: whether the page may be
 // indexed, its links followed, and the like (see [meta.FromHeader]). A nil
 // resp gives the zero Directives, which allow everything. For the robots
 // META tags in the page itself use [meta.FromHTML].
@@ -15,5 +15,5 @@ func (t *Transport) Directives(resp *http.Response) meta.Directives {
 	if resp == nil {
 		return meta.Directives{}
 	}
-	return meta.FromHeader(resp.Header, t.c.Agent())
+	return meta.FromHeader(resp.Header, t.c.tokens...)
 }

@@ -7,14 +7,14 @@ import (
 
 // FromHeader reads the X-Robots-Tag headers of a response. A value may
 // name a crawler first ("googlebot: noindex"), in which case it applies
-// only to the crawler whose product token is agent; other values apply to
-// every crawler. Several values add up, the most restrictive reading
-// winning.
-func FromHeader(h http.Header, agent string) Directives {
+// only to the crawler known by that product token, one of tokens; other
+// values apply to every crawler. Several values add up, the most
+// restrictive reading winning.
+func FromHeader(h http.Header, tokens ...string) Directives {
 	var d Directives
 	for _, v := range h.Values("X-Robots-Tag") {
 		if who, rest, ok := strings.Cut(v, ":"); ok && isAgentName(who) {
-			if !strings.EqualFold(strings.TrimSpace(who), agent) {
+			if !namesAny(strings.TrimSpace(who), tokens) {
 				continue
 			}
 			v = rest
@@ -36,4 +36,13 @@ func isAgentName(s string) bool {
 		return false
 	}
 	return true
+}
+
+func namesAny(who string, tokens []string) bool {
+	for _, t := range tokens {
+		if strings.EqualFold(who, t) {
+			return true
+		}
+	}
+	return false
 }
