@@ -1,10 +1,121 @@
-// Package robotstxt reads robots.txt files the way Google's reference
-// parser does (RFC 9309 plus Google's tolerance for real-world files) and
-// answers whether a crawler may fetch a URL.
+// Package robotstxt tells a crawler whether it may fetch a URL, reading
+// robots.txt exactly as Google's reference parser does (RFC 9309 plus
+// Google's tolerance for real-world files), and fetching, caching and
+// sharing each site's robots.txt so that a crawler, or a fleet of them,
+// asks each site once.
 //
-// Parse and Robots work on a body the caller already has, with no HTTP.
-// Client fetches, caches and revalidates robots.txt per authority and is
-// what a crawler normally uses. Transport puts a Client in front of any
-// net/http crawler (colly included): every request and redirect hop
-// checked, each authority's crawl-delay kept.
+// # Which type to use
+//
+// Most crawlers want a [Client]: it fetches /robots.txt once per
+// authority, caches it by its HTTP freshness, maps failures to the
+// behaviour RFC 9309 asks for, and answers [Client.Allowed] or
+// [Client.Check] in well under a microsecond once warm:
+//
+//	c := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0 (+https://example.com/bot)"))
+//	defer c.Close()
+//	ok, err := c.Allowed(ctx, "https://example.com/some/page")
+//
+// A crawler built on net/http (colly included) can instead send its
+// requests through a [Transport]: every request and every redirect hop is
+// checked before it is sent, and requests to one site keep its
+// Crawl-delay and Retry-After. Nothing disallowed leaves the process.
+//
+// [Parse] and [Robots] are for a body the caller already has: a tool, a
+// test, or a crawler with its own fetching. They do no I/O.
+// [Robots.Crawler] gives the view of one crawler (its merged groups), which
+// is the fastest way to check many URLs against one file.
+//
+// Subpackages: parser (the line reader, with diagnostics for linting),
+// matcher (patterns and precedence), meta (robots META tags and
+// X-Robots-Tag), redisstore (a [Store] on Redis for fleets), storetest (the
+// contract every Store passes), and the robotstxt command in cmd/robotstxt.
+//
+// # How a file is read
+//
+// A body is read as Google's parser reads it. Lines end at LF, CR or CRLF;
+// a UTF-8 byte-order mark (also a partial one) is skipped; a line keeps at
+// most 16,663 bytes ([parser.MaxLineLength]); '#' starts a comment. Keys
+// are matched case-insensitively by prefix, with common typos accepted
+// ("useragent", "dissallow", "site-map"), and a line of two words without
+// a colon is read as key and value. A bad line is skipped, never fatal.
+//
+// A group is one or more user-agent lines and the rules after them. A
+// user-agent value is cut to its product token, the leading run of
+// [A-Za-z_-] ("Googlebot/2.1" names Googlebot, "MJ12bot" names MJ), and
+// compared case-insensitively. All groups that name the crawler are
+// merged; only when none does do the "*" groups apply. Rules before the
+// first user-agent line are ignored. Sitemap lines belong to no group;
+// other records (crawl-delay, host, clean-param, ...) are kept, scoped to
+// their group, and never change a decision.
+//
+// A URL is matched by its path, params and query. Rule patterns are
+// normalised once: bytes at or above 0x80 are percent-encoded, and
+// existing escapes get upper-case hex; the URL is compared as given (the
+// Client escapes only bytes that are not printable ASCII, as a fetcher
+// sends them, and keeps every existing escape byte for byte). '*' matches
+// any run of bytes, and '$' at the end of a pattern anchors the end. The
+// longest matching pattern wins, counted in bytes of the normalised
+// pattern; an allow wins a tie; no match allows. An allow of
+// ".../index.html" also allows its directory. Matching never backtracks:
+// a check costs time linear in the path for each pattern that can match.
+//
+// [ModeRFC9309] reads the two points where RFC 9309 and Google's parser
+// differ the RFC's way: /robots.txt itself is always allowed, and
+// percent-encoded unreserved characters are decoded on both sides
+// (/%7Efred is /~fred; %2F stays encoded).
+//
+// # How a robots.txt is fetched
+//
+// The Client fetches scheme://host:port/robots.txt through the caller's
+// *http.Client (so keep-alive connections are reused), with its
+// User-Agent header, following up to five redirects across hosts; the
+// rules apply to the authority first asked. The authority is normalised:
+// scheme and host lower-cased, the default port made explicit,
+// internationalised names in punycode, userinfo dropped. A URL that
+// net/url would reject, or that is not http or https, is [ErrBadURL].
+//
+// The status decides ([DefaultStatusPolicy], replaceable):
+//
+//	2xx                           parse the body
+//	304 on revalidation           keep the rules, renew their freshness
+//	4xx but 429 (401, 403 too)    unavailable: allow everything
+//	more than five redirects      unavailable: allow everything
+//	429, 5xx, other codes,        unreachable: the last good copy younger than
+//	network errors, timeouts      30 days stands in; without one, nothing is
+//	                              allowed and the check returns ErrDeferred
+//
+// The body is read by [ReadBody]: gzip and deflate content codings are
+// undone (any other coding is unreachable: bytes that cannot be read are
+// never parsed as text), at most 500 KiB of the decoded body is read and
+// the line the limit cuts is dropped, and the text is converted to UTF-8
+// (a UTF-16 byte-order mark, else UTF-8, else the Content-Type charset,
+// else Windows-1252). HTML served as robots.txt is parsed like any text;
+// its lines simply do not match.
+//
+// # Caching and failure
+//
+// Rules are fresh for as long as Cache-Control or Expires say, at least a
+// minute ([WithMinFreshness]) and at most 24 hours ([WithMaxFreshness]),
+// then revalidated with the server's validators. Concurrent checks of a
+// cold authority share one fetch; a caller that gives up does not cancel
+// it. An unreachable robots.txt is asked again after a back-off that
+// doubles up to an hour, or after the server's Retry-After.
+//
+// The Client fails closed. A fault never becomes "allow everything"
+// unless the status rules above say so: a deferral ([ErrDeferred], with a
+// [DeferredError] saying when to come back) disallows, a cut or undecodable
+// body is unreachable, and a Decision returned with an error has
+// [OutcomeNone]. Every wait is bounded: fetches by the fetch timeout, Store
+// calls by the Store timeout, checks by the caller's context, and
+// [Client.Close] stops fetches whatever a server does. A site that stays
+// unreachable with no usable copy is deferred for as long as that lasts;
+// [WithUnreachableAllowAfter] gives Google's documented behaviour instead
+// (after 30 days, crawl as if there were no robots.txt), and
+// [WithErrorPolicy] lets an archiver read network errors its own way.
+//
+// The in-memory cache is bounded by an entry count and a byte budget
+// ([WithCacheSize], [WithCacheBytes]), least recently used first. A
+// [Store] adds a shared second level: a fleet of crawlers with one Redis
+// (see package redisstore) fetches each robots.txt once between them, and a
+// failing Store is skipped, never fatal.
 package robotstxt

@@ -82,7 +82,7 @@ func (t *sharedTier) lookup(key string, prev *entry) (fresh, newer *entry) {
 // keepGood returns stored, unless stored is a deferral written by another
 // process and prev is a good copy still inside the stale window: then the
 // good copy stands in for the unreachable host, as it would had this
-// process failed to fetch itself (SPEC §4.4), for as long as the deferral.
+// process failed to fetch itself, for as long as the deferral.
 func (t *sharedTier) keepGood(stored, prev *entry) *entry {
 	if stored.good() || prev == nil || !prev.good() || t.cfg.now().Sub(prev.fetched) >= t.cfg.staleWindow {
 		return stored

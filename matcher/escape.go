@@ -46,7 +46,7 @@ func Escape(pattern string) string {
 // Unescape decodes the percent-escapes of RFC 3986 unreserved characters
 // (A-Z a-z 0-9 - . _ ~) and upper-cases the hex digits of every other
 // escape, so that /%7Efred and /~fred compare equal while %2F stays
-// encoded. It is the RFC 9309 reading of both rules and URLs (SPEC §3).
+// encoded. It is the RFC 9309 reading of both rules and URLs.
 // When no change is needed, Unescape returns its argument without
 // allocating.
 func Unescape(s string) string {
