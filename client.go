@@ -210,7 +210,16 @@ func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entr
 // caller that gives up gets ctx's error at once while the fill completes
 // for everyone else.
 func (c *Client) load(ctx context.Context, key string, prev *entry) (*entry, error) {
-	ch := c.group.DoChan(key, func() (any, error) { return c.fill(key, prev) })
+	fill := func() (any, error) { return c.fill(key, prev) }
+	if ctx.Done() == nil {
+		// The caller cannot give up: fill in its goroutine.
+		v, err, _ := c.group.Do(key, fill)
+		if err != nil {
+			return nil, err
+		}
+		return v.(*entry), nil
+	}
+	ch := c.group.DoChan(key, fill)
 	select {
 	case r := <-ch:
 		if r.Err != nil {

@@ -21,6 +21,7 @@ type Store struct {
 	log     *throttledLog
 	acquire *redis.Script
 	release *redis.Script
+	direct  bool // client obeys context deadlines: call Redis in the caller's goroutine
 }
 
 var _ robotstxt.Leaser = (*Store)(nil)
@@ -38,6 +39,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	log := newThrottledLog(cfg.logger)
 	return &Store{
 		rdb:     client,
+		direct:  honoursDeadlines(client),
 		cfg:     cfg,
 		brk:     &breaker{log: log},
 		log:     log,
