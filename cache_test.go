@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -214,8 +215,8 @@ func TestCacheLRUEviction(t *testing.T) {
 	}
 }
 
-// TestCacheRealClockExpiry checks expiry with the real clock, where a
-// timer marks entries stale.
+// TestCacheRealClockExpiry checks expiry with the real clock, read from
+// the coarse clock.
 func TestCacheRealClockExpiry(t *testing.T) {
 	checkLeaks(t)
 	s := newSite(t, serve(200, privateRules))
@@ -252,5 +253,147 @@ func TestCacheAuthorityKeys(t *testing.T) {
 	}
 	if _, err := strconv.Atoi(port); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// memEntry returns an entry for key retaining size bytes, fresh for an
+// hour by the real clock.
+func memEntry(key string, size int64) *entry {
+	e := &entry{key: key, outcome: OutcomeAllowAll, expires: time.Now().Add(time.Hour)}
+	e.derive(ModeGoogle)
+	e.size = size
+	return e
+}
+
+func TestMemCacheBounds(t *testing.T) {
+	m := newMemCache(4, 1000, time.Now, false)
+	for i := range 6 {
+		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 100))
+	}
+	if n, ev := m.len(), m.evictions(); n != 4 || ev != 2 {
+		t.Errorf("count bound: %d entries, %d evictions; want 4, 2", n, ev)
+	}
+	for _, k := range []string{"http://h0:80", "http://h1:80"} {
+		if m.peek(k) != nil {
+			t.Errorf("%s kept, want the oldest evicted", k)
+		}
+	}
+	// The byte budget: 1000 bytes hold two entries of 400 and two of 100,
+	// and a third of 400 evicts the two small ones.
+	m.put(memEntry("http://big1:80", 400))
+	m.put(memEntry("http://big2:80", 400))
+	m.put(memEntry("http://big3:80", 400))
+	if n, b := m.len(), m.retained(); b > 1000 || n != 2 || m.peek("http://big1:80") != nil {
+		t.Errorf("byte bound: %d entries retaining %d bytes; want big2 and big3 within 1000", n, b)
+	}
+	// An entry over the whole budget is still kept, alone.
+	m.put(memEntry("http://huge:80", 5000))
+	if n := m.len(); n != 1 || m.peek("http://huge:80") == nil {
+		t.Errorf("an entry over the budget: %d entries, want it alone", n)
+	}
+	// Replacing an entry accounts for the old one's size.
+	m.put(memEntry("http://huge:80", 10))
+	if b := m.retained(); b != 10 {
+		t.Errorf("after replacement retained %d bytes, want 10", b)
+	}
+}
+
+func TestMemCacheForgetIsNotEviction(t *testing.T) {
+	m := newMemCache(10, 1<<20, time.Now, false)
+	m.put(memEntry("http://a:80", 100))
+	m.forget("http://a:80")
+	m.forget("http://never:80")
+	if m.len() != 0 || m.retained() != 0 || m.evictions() != 0 || m.peek("http://a:80") != nil {
+		t.Errorf("after forget: %d entries, %d bytes, %d evictions", m.len(), m.retained(), m.evictions())
+	}
+}
+
+// TestMemCacheRecency checks the approximate LRU: an entry used since the
+// last generation turned survives the eviction of one that was not.
+func TestMemCacheRecency(t *testing.T) {
+	m := newMemCache(8, 1<<20, time.Now, false)
+	for i := range 8 {
+		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 1))
+	}
+	// h0 is the oldest; use it, then fill the cache anew.
+	if m.get([]byte("http://h0:80")) == nil {
+		t.Fatal("h0 missing")
+	}
+	for i := 8; i < 15; i++ {
+		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 1))
+	}
+	if m.peek("http://h0:80") == nil {
+		t.Error("h0, used, was evicted before entries never used")
+	}
+	if m.peek("http://h1:80") != nil {
+		t.Error("h1, never used, survived")
+	}
+}
+
+func TestMemCacheCollision(t *testing.T) {
+	m := newMemCache(10, 1<<20, time.Now, false)
+	m.put(memEntry("http://a:80", 1))
+	if m.get([]byte("http://b:80")) != nil || m.peek("http://b:80") != nil {
+		t.Error("lookup of another key found an entry")
+	}
+}
+
+func TestMemCacheConcurrent(t *testing.T) {
+	m := newMemCache(50, 1<<20, time.Now, true)
+	defer m.close()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2000 {
+				k := fmt.Sprintf("http://h%d:80", (i*7+g)%80)
+				if e := m.get([]byte(k)); e != nil && (e.key != k || !m.fresh(e)) {
+					t.Errorf("get(%s) = entry of %s, fresh %v", k, e.key, m.fresh(e))
+					return
+				}
+				if i%3 == g%3 {
+					m.put(memEntry(k, 10))
+				}
+				if i%97 == 0 {
+					m.forget(k)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := m.len(); n > 50 {
+		t.Errorf("%d entries, bound 50", n)
+	}
+	var sum int64
+	for i := range 80 {
+		if e := m.peek(fmt.Sprintf("http://h%d:80", i)); e != nil {
+			sum += e.size
+		}
+	}
+	if sum != m.retained() {
+		t.Errorf("retained %d, entries sum to %d", m.retained(), sum)
+	}
+}
+
+func TestMemCacheCoarseClock(t *testing.T) {
+	m := newMemCache(10, 1<<20, time.Now, true)
+	e := memEntry("http://a:80", 1)
+	e.expiresAt = time.Now().Add(50 * time.Millisecond).UnixNano()
+	m.put(e)
+	if !m.fresh(e) {
+		t.Fatal("fresh entry read as expired")
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for m.fresh(e) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if m.fresh(e) {
+		t.Error("entry still fresh 2 s after its expiry")
+	}
+	m.close()
+	e.expiresAt = time.Now().Add(-time.Second).UnixNano()
+	if m.fresh(e) {
+		t.Error("after close, an expired entry is read as fresh")
 	}
 }
