@@ -79,7 +79,7 @@ func loopback(tb testing.TB) *http.Client {
 // newWarmClient returns a robotsgate Client that has fetched the
 // robots.txt of every authority of urls.
 func newWarmClient(tb testing.TB, hc *http.Client, urls []string) *robotsgate.Client {
-	c := robotsgate.NewClient(robotsgate.WithHTTPClient(hc), robotsgate.WithAgent(checkAgent))
+	c := robotsgate.NewClient(robotsgate.WithHTTPClient(hc), robotsgate.WithProductTokens(checkAgent))
 	tb.Cleanup(func() { c.Close() })
 	for _, u := range urls[:warmHosts] {
 		if _, err := c.Allowed(context.Background(), u); err != nil {
