@@ -196,8 +196,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			hold = min(h, t.cfg.maxHold)
 		}
 	}
-	// An error here cannot be the caller's: the response has arrived.
-	_ = t.cfg.pacer.Done(ctx, turn, hold)
+	// The turn ends whatever becomes of the caller's context: a turn
+	// left open would hold the authority until its lease ran out. An
+	// error here cannot be the caller's: the response has arrived.
+	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, hold)
 	return resp, err
 }
 
