@@ -18,8 +18,12 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // parsed entries in memory and consults the Store only on a memory miss.
 //
 // Values are opaque, versioned encodings made by the Client; a Store keeps
-// them byte for byte. Keys are normalised authorities such as
-// "https://example.com:443". A Store must be safe for concurrent use.
+// them byte for byte, in its own copy (an empty value is a value, not a
+// miss), and expires them after their TTL. Keys are normalised
+// authorities such as "https://example.com:443", compared exactly. A Store
+// must be safe for concurrent use, and return promptly once ctx is done,
+// with an error wrapping ctx.Err() unless the call completed. Package
+// [github.com/robotsgate/robotstxt/storetest] checks all of this.
 //
 // Errors from a Store never reach the caller of Client.Allowed: the Client
 // logs them and falls back to fetching robots.txt itself.
@@ -39,7 +43,7 @@ type Leaser interface {
 	// Lease tries to take the lease on key for ttl. When it is taken, ok is
 	// true and release gives it back (only the holder's release has any
 	// effect, and a lease not released expires after ttl). When another
-	// holder has it, ok is false and err is nil.
+	// holder has it, release is nil, ok is false and err is nil.
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 

@@ -7,87 +7,10 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
-
-// memStore is an in-process Store and Leaser, standing in for Redis.
-type memStore struct {
-	mu     sync.Mutex
-	vals   map[string][]byte
-	leases map[string]bool
-	fail   error         // returned by every call when set
-	block  chan struct{} // every call waits on it (and its context) when set
-}
-
-func newMemStore() *memStore {
-	return &memStore{vals: map[string][]byte{}, leases: map[string]bool{}}
-}
-
-func (m *memStore) wait(ctx context.Context) error {
-	m.mu.Lock()
-	block, fail := m.block, m.fail
-	m.mu.Unlock()
-	if block != nil {
-		select {
-		case <-block:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	return fail
-}
-
-func (m *memStore) Get(ctx context.Context, key string) ([]byte, error) {
-	if err := m.wait(ctx); err != nil {
-		return nil, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v, ok := m.vals[key]
-	if !ok {
-		return nil, ErrCacheMiss
-	}
-	return bytes.Clone(v), nil
-}
-
-func (m *memStore) Set(ctx context.Context, key string, v []byte, ttl time.Duration) error {
-	if err := m.wait(ctx); err != nil {
-		return err
-	}
-	if ttl <= 0 {
-		return errors.New("memStore: ttl must be positive")
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.vals[key] = bytes.Clone(v)
-	return nil
-}
-
-func (m *memStore) Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error) {
-	if err := m.wait(ctx); err != nil {
-		return nil, false, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.leases[key] {
-		return nil, false, nil
-	}
-	m.leases[key] = true
-	return func() {
-		m.mu.Lock()
-		delete(m.leases, key)
-		m.mu.Unlock()
-	}, true, nil
-}
-
-func (m *memStore) get(key string) []byte {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.vals[key]
-}
 
 func authorityOf(s *site) string { return s.URL }
 
@@ -271,9 +194,7 @@ func TestCacheStoreDeferralKeepsLocalGoodCopy(t *testing.T) {
 	if ok, err := a.Allowed(ctx, s.URL+"/public"); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	store.mu.Lock()
-	clear(store.vals) // Redis restarted, or the key evicted
-	store.mu.Unlock()
+	store.clearValues() // Redis restarted, or the key evicted
 	down.Store(true)
 	clock.Advance(11 * time.Minute)
 	if d, err := b.Check(ctx, s.URL+"/public"); !d.Deferred || err == nil {
@@ -303,9 +224,7 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 		"fresh for years": {key: s.URL, outcome: OutcomeAllowAll, status: 404,
 			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)},
 	} {
-		store.mu.Lock()
-		store.vals[s.URL] = encodeEntry(e)
-		store.mu.Unlock()
+		store.put(s.URL, encodeEntry(e), time.Hour)
 		c.Forget(s.URL)
 		before := s.hits.Load()
 		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {

@@ -1,43 +1,36 @@
 package redisstore
 
 import (
-	"bytes"
 	"errors"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/storetest"
 )
 
 const authority = "https://example.com:443"
 
-func TestGetMissing(t *testing.T) {
-	s, _, _ := newStore(t)
-	_, err := s.Get(t.Context(), authority)
-	if !errors.Is(err, robotstxt.ErrCacheMiss) {
-		t.Fatalf("Get of a missing key: err = %v, want ErrCacheMiss", err)
-	}
-}
-
-func TestSetGetKeepsBytes(t *testing.T) {
-	s, _, _ := newStore(t)
-	values := [][]byte{
-		[]byte("User-agent: *\nDisallow: /private\n"),
-		{0, 1, 2, 0xff, 0xfe, '\r', '\n', 0},
-		{},
-		bytes.Repeat([]byte("x"), 600<<10),
-	}
-	for i, want := range values {
-		if err := s.Set(t.Context(), authority, want, time.Minute); err != nil {
-			t.Fatalf("value %d: Set: %v", i, err)
-		}
-		got, err := s.Get(t.Context(), authority)
-		if err != nil {
-			t.Fatalf("value %d: Get: %v", i, err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("value %d: Get returned %d bytes differing from the %d set", i, len(got), len(want))
-		}
+// TestStoreContract runs the Store contract (storetest) against a Store on
+// a real Redis, standalone and as a one-node cluster. Every Store gets its
+// own key prefix on the server, so each check starts empty.
+func TestStoreContract(t *testing.T) {
+	_, standalone := newRedis(t)
+	for _, c := range []struct {
+		name string
+		rdb  redis.UniversalClient
+	}{{"standalone", standalone}, {"cluster", newCluster(t)}} {
+		t.Run(c.name, func(t *testing.T) {
+			var n atomic.Int64
+			storetest.Run(t, func(*testing.T) robotstxt.Store {
+				prefix := fmt.Sprintf("contract%d:", n.Add(1))
+				return New(c.rdb, WithPrefix(prefix), WithLogger(quietLogger), WithTimeout(generous))
+			})
+		})
 	}
 }
 

@@ -1,0 +1,195 @@
+package storetest_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/storetest"
+)
+
+// A flaw is one way a Store can break the contract.
+type flaw string
+
+const (
+	flawless         flaw = ""
+	keepsSetSlice    flaw = "KeepsSetSlice"    // stores the caller's slice
+	sharesGetSlice   flaw = "SharesGetSlice"   // returns its own slice
+	neverExpires     flaw = "NeverExpires"     // ignores every TTL
+	emptyIsMiss      flaw = "EmptyIsMiss"      // an empty value reads as a miss
+	missUnwrapped    flaw = "MissUnwrapped"    // a miss is not ErrCacheMiss
+	foldsCase        flaw = "FoldsCase"        // keys are case-insensitive
+	ctxErrUnwrapped  flaw = "CtxErrUnwrapped"  // a done context's error is lost
+	releaseAnyHolder flaw = "ReleaseAnyHolder" // any release frees the lease
+	heldIsError      flaw = "HeldIsError"      // a held lease is an error
+	leaseIsValue     flaw = "LeaseIsValue"     // a lease lives among the values
+)
+
+// mapStore is a Store and Leaser in a map that keeps the contract, unless
+// it is given a flaw. Unlike the root package's test store, it checks the
+// context before every call.
+type mapStore struct {
+	flaw flaw
+
+	mu     sync.Mutex
+	vals   map[string]mapValue
+	leases map[string]mapValue // b is the holder's token
+	tokens int
+}
+
+type mapValue struct {
+	b       []byte
+	expires time.Time
+}
+
+func newMapStore(f flaw) *mapStore {
+	return &mapStore{flaw: f, vals: map[string]mapValue{}, leases: map[string]mapValue{}}
+}
+
+func (m *mapStore) key(k string) string {
+	if m.flaw == foldsCase {
+		return strings.ToLower(k)
+	}
+	return k
+}
+
+func (m *mapStore) check(ctx context.Context) error {
+	if ctx.Err() != nil && m.flaw == ctxErrUnwrapped {
+		return errors.New("mapStore: context done")
+	}
+	return ctx.Err()
+}
+
+func (m *mapStore) live(v mapValue, ok bool) bool {
+	return ok && (m.flaw == neverExpires || time.Now().Before(v.expires))
+}
+
+func (m *mapStore) Get(ctx context.Context, k string) ([]byte, error) {
+	if err := m.check(ctx); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.vals[m.key(k)]
+	switch {
+	case !m.live(v, ok), m.flaw == emptyIsMiss && len(v.b) == 0:
+		if m.flaw == missUnwrapped {
+			return nil, errors.New("mapStore: not found")
+		}
+		return nil, robotstxt.ErrCacheMiss
+	case m.flaw == sharesGetSlice:
+		return v.b, nil
+	}
+	return append([]byte{}, v.b...), nil
+}
+
+func (m *mapStore) Set(ctx context.Context, k string, b []byte, ttl time.Duration) error {
+	if err := m.check(ctx); err != nil {
+		return err
+	}
+	if m.flaw != keepsSetSlice {
+		b = append([]byte{}, b...)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.vals[m.key(k)] = mapValue{b: b, expires: time.Now().Add(ttl)}
+	return nil
+}
+
+func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func(), bool, error) {
+	if err := m.check(ctx); err != nil {
+		return nil, false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	leases := m.leases
+	if m.flaw == leaseIsValue {
+		leases = m.vals
+	}
+	k = m.key(k)
+	if l, ok := leases[k]; m.live(l, ok) {
+		if m.flaw == heldIsError {
+			return nil, false, errors.New("mapStore: lease held")
+		}
+		return nil, false, nil
+	}
+	m.tokens++
+	token := strconv.Itoa(m.tokens)
+	leases[k] = mapValue{b: []byte(token), expires: time.Now().Add(ttl)}
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if string(leases[k].b) == token || m.flaw == releaseAnyHolder {
+			delete(leases, k)
+		}
+	}, true, nil
+}
+
+// TestRun: a Store that keeps the contract passes.
+func TestRun(t *testing.T) {
+	storetest.Run(t, func(*testing.T) robotstxt.Store { return newMapStore(flawless) })
+}
+
+// TestRunWithoutLeaser: a Store that is not a Leaser passes, the lease
+// checks skipped.
+func TestRunWithoutLeaser(t *testing.T) {
+	storetest.Run(t, func(*testing.T) robotstxt.Store {
+		return struct{ robotstxt.Store }{newMapStore(flawless)}
+	})
+}
+
+// flawEnv names the flaw TestFlawedStore gives its Store.
+const flawEnv = "STORETEST_FLAW"
+
+// TestFlawedStore runs the suite against a Store with the flaw in
+// flawEnv, when TestRunFindsFlaws starts this test binary for it.
+func TestFlawedStore(t *testing.T) {
+	f := flaw(os.Getenv(flawEnv))
+	if f == flawless {
+		t.Skip("runs only in the subprocess of TestRunFindsFlaws")
+	}
+	storetest.Run(t, func(*testing.T) robotstxt.Store { return newMapStore(f) },
+		storetest.WithTTLResolution(20*time.Millisecond))
+}
+
+// TestRunFindsFlaws: for every flaw, the suite fails the checks that
+// should catch it.
+func TestRunFindsFlaws(t *testing.T) {
+	for f, checks := range map[flaw][]string{
+		keepsSetSlice:    {"Copies"},
+		sharesGetSlice:   {"Copies"},
+		neverExpires:     {"Expiry", "LeaseExpiry"},
+		emptyIsMiss:      {"Values", "Overwrite"},
+		missUnwrapped:    {"Miss", "Expiry", "LeaseApartFromValues"},
+		foldsCase:        {"Keys"},
+		ctxErrUnwrapped:  {"ContextCanceled", "ContextDeadline"},
+		releaseAnyHolder: {"LeaseStaleRelease", "LeaseExpiry"},
+		heldIsError:      {"LeaseExclusive", "LeaseRelease", "LeaseStaleRelease", "LeaseApartFromValues"},
+		leaseIsValue:     {"LeaseApartFromValues"},
+	} {
+		t.Run(string(f), func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestFlawedStore$", "-test.v", "-test.count=1")
+			cmd.Env = append(os.Environ(), flawEnv+"="+string(f))
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("the suite passed a Store that %s:\n%s", f, out)
+			}
+			for _, c := range checks {
+				if !strings.Contains(string(out), "--- FAIL: TestFlawedStore/"+c+" ") {
+					t.Errorf("check %s did not fail for a Store that %s", c, f)
+				}
+			}
+			if t.Failed() {
+				t.Logf("suite output:\n%s", out)
+			}
+		})
+	}
+}
