@@ -25,7 +25,9 @@ func badURL(raw, why string) error {
 // to appear in an error, whether or not the URL is well formed.
 func redact(raw string) string {
 	colon := strings.IndexByte(raw, ':')
-	if colon < 0 {
+	if colon < 0 || !isScheme(raw[:colon]) {
+		// No scheme, as in "//alice:secret@example.com/x": the colon, if
+		// any, may be the one between a user name and a password.
 		if strings.IndexByte(raw, '@') >= 0 {
 			return "(URL withheld: it may hold credentials)"
 		}
@@ -43,6 +45,20 @@ func redact(raw string) string {
 		return raw[:start] + raw[start+at+1:]
 	}
 	return raw
+}
+
+// isScheme reports whether s is a URL scheme: a letter, then letters,
+// digits, '+', '-' and '.' (RFC 3986 §3.1).
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
 }
 
 // splitTarget checks raw and splits it into the normalised authority key,

@@ -1,9 +1,19 @@
 package robotstxt
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -139,4 +149,283 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestClientNoCredentialsInErrors: no error, log line, Decision or Info
+// carries the userinfo of a URL, whether the caller's URL is malformed or
+// a redirect names credentials.
+func TestClientNoCredentialsInErrors(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, WithLogger(logger))
+	for _, raw := range []string{
+		"http://alice:secret@example.com:99999/x",
+		"http://alice:secret@example.com:8x/x",
+		"http://alice:secret@exa mple.com/x",
+		"http://alice:secret@ex%zzample.com/x",
+		"http://alice:secret@[::1/x",
+		"http://alice:secret@example.com/%zz",
+		"http://alice:secret@example.com/x\n",
+		"http://alice:sec ret@example.com/x",
+		"http://alice:secret\\@example.com/x",
+		"http://alice:secret@/x",
+		"https://alice:secret@example.com:0/x",
+		"ftp://alice:secret@example.com/x",
+		"http:alice:secret@example.com/x",
+		"http:/alice:secret@example.com/x",
+		"http:\\\\alice:secret@example.com/x",
+		"//alice:secret@example.com/x",
+		" http://alice:secret@example.com/x",
+	} {
+		d, err := c.Check(ctx, raw)
+		if !errors.Is(err, ErrBadURL) {
+			t.Errorf("Check(%q) = %v, want ErrBadURL", raw, err)
+		}
+		_, lerr := c.Lookup(ctx, raw)
+		_, terr := c.CheckToken(ctx, "OtherBot", raw)
+		for _, text := range []string{fmt.Sprint(err), fmt.Sprint(lerr), fmt.Sprint(terr), fmt.Sprintf("%+v", d)} {
+			if strings.Contains(text, "secret") || strings.Contains(text, "alice") {
+				t.Errorf("Check(%q): %q shows the credentials", raw, text)
+			}
+		}
+	}
+
+	// A robots.txt that redirects to a URL with credentials: they are
+	// neither sent nor shown.
+	var sentAuth atomic.Bool
+	target := newSite(t, nil)
+	good := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://bob:hunter2@"+target.Listener.Addr().String()+"/robots.txt", http.StatusFound)
+	})
+	looping := newSite(t, nil)
+	looping.set(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://bob:hunter2@"+looping.Listener.Addr().String()+"/robots.txt", http.StatusMovedPermanently)
+	})
+	closed := newSite(t, nil)
+	closedAddr := closed.Listener.Addr().String()
+	closed.Close()
+	refused := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://bob:hunter2@"+closedAddr+"/robots.txt", http.StatusTemporaryRedirect)
+	})
+	for _, tc := range []struct {
+		name    string
+		status  int // the target's answer
+		origin  *site
+		outcome Outcome
+	}{
+		{"to rules", 200, good, OutcomeRules},
+		{"to 503", 503, good, OutcomeUnreachable},
+		{"to a closed port", 0, refused, OutcomeUnreachable},
+		{"in a loop", 0, looping, OutcomeAllowAll},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target.set(func(w http.ResponseWriter, r *http.Request) {
+				if _, _, ok := r.BasicAuth(); ok {
+					sentAuth.Store(true)
+				}
+				w.WriteHeader(tc.status)
+				_, _ = io.WriteString(w, privateRules)
+			})
+			c.Forget(tc.origin.URL)
+			d, err := c.Check(ctx, tc.origin.URL+"/private")
+			info, _ := c.Cached(tc.origin.URL)
+			if d.Outcome != tc.outcome || d.Allowed != (tc.outcome == OutcomeAllowAll) {
+				t.Errorf("Check = %+v, %v; want %v", d, err, tc.outcome)
+			}
+			shown := []string{fmt.Sprint(err), fmt.Sprintf("%+v", d), fmt.Sprintf("%+v", info), fmt.Sprint(info.Err), info.FinalURL}
+			var de *DeferredError
+			if errors.As(err, &de) {
+				shown = append(shown, fmt.Sprintf("%+v", de))
+			}
+			for _, text := range append(shown, logs.String()) {
+				if strings.Contains(text, "hunter2") || strings.Contains(text, "bob") {
+					t.Errorf("%q shows the credentials", text)
+				}
+			}
+		})
+	}
+	if sentAuth.Load() {
+		t.Error("credentials from a Location header were sent")
+	}
+	if !strings.Contains(logs.String(), "robots.txt unreachable") {
+		t.Errorf("log %q has no unreachable line; the test expects to see one", logs.String())
+	}
+}
+
+// TestClientEscapesAsGiven: in the default mode the Client escapes only
+// bytes that are not printable ASCII and keeps existing escapes byte for
+// byte, as Google's matcher reads URLs; and it takes the authority as
+// net/url takes it.
+func TestClientEscapesAsGiven(t *testing.T) {
+	checkLeaks(t)
+	const rules = "User-agent: *\nDisallow: /collections/*%2B*\nDisallow: /caf%C3%A9\nDisallow: /a%20b\n"
+	s := newSite(t, serve(200, rules))
+	c := newTestClient(t)
+	robots := Parse([]byte(rules))
+	ctx := context.Background()
+	for path, want := range map[string]bool{
+		"/collections/zzwp%2be4j": true, // de.dreametech.com (corpus 1406): Google allows it
+		"/collections/zzwp%2Be4j": false,
+		"/collections/zzwp+e4j":   true,
+		"/caf%C3%A9":              false,
+		"/caf%c3%a9":              true,
+		"/caf%C3%a9":              true,
+		"/café":                   false, // raw bytes are escaped, upper-case
+		"/a b":                    false, // a space is escaped
+		"/a%20b":                  false,
+		"/a%2520b":                true,
+		"/a+b":                    true,
+	} {
+		d, err := c.Check(ctx, s.URL+path)
+		if err != nil || d.Allowed != want {
+			t.Errorf("Check(%q) = %+v, %v; want allowed %v", path, d, err, want)
+		}
+		if isASCII(path) && !strings.Contains(path, " ") && robots.Allowed("robotstxt", path) != want {
+			t.Errorf("Parse(body).Allowed(%q) = %v, disagrees with the Client", path, !want)
+		}
+	}
+	for _, raw := range []string{
+		"http://evil.example\\@good.example/x",
+		"http://evil.example\\@" + s.Listener.Addr().String() + "/x",
+		s.URL + "/caf%zz", s.URL + "/100%", s.URL + "/x\x7f",
+	} {
+		if ok, err := c.Allowed(ctx, raw); ok || !errors.Is(err, ErrBadURL) {
+			t.Errorf("Allowed(%q) = %v, %v; want ErrBadURL (net/url rejects it)", raw, ok, err)
+		}
+		if _, err := url.Parse(raw); err == nil {
+			t.Errorf("net/url accepts %q; the test expects it not to", raw)
+		}
+	}
+	if n := s.hits.Load(); n != 1 {
+		t.Errorf("server asked %d times, want once", n)
+	}
+}
+
+// escapeVariants returns path with its bytes that are not printable ASCII
+// escaped, and its escapes' hex digits in upper case, in lower case and
+// mixed.
+func escapeVariants(path string) []string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; c <= ' ' || c >= 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	upper := b.String()
+	lower, mixed := []byte(upper), []byte(upper)
+	for i := 0; i+2 < len(upper); i++ {
+		if upper[i] == '%' && isHexDigit(upper[i+1]) && isHexDigit(upper[i+2]) {
+			lower[i+1], lower[i+2] = toLowerASCII(upper[i+1]), toLowerASCII(upper[i+2])
+			mixed[i+1], mixed[i+2] = toLowerASCII(upper[i+1]), toUpperASCII(upper[i+2])
+		}
+	}
+	return []string{upper, string(lower), string(mixed)}
+}
+
+func toLowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func toUpperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// TestClientCorpusEscapesAgree serves every robots.txt of the corpus
+// sample with an escape in a rule, and checks URLs made from those rules
+// with upper-case, lower-case and mixed hex: the Client and Parse(body)
+// on the body as ReadBody reads it agree on every one.
+func TestClientCorpusEscapesAgree(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	header := http.Header{"Content-Type": {"text/plain"}}
+	c := newTestClient(t)
+	files, compared := 0, 0
+	for _, row := range readCorpusIndex(t, corpusSample) {
+		if row.kind != "robots" {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(corpusSample, row.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var patterns []string
+		for _, line := range strings.FieldsFunc(string(raw), func(r rune) bool { return r == '\n' || r == '\r' }) {
+			field, value, ok := strings.Cut(line, ":")
+			field = strings.ToLower(strings.TrimSpace(field))
+			if !ok || field != "allow" && field != "disallow" {
+				continue
+			}
+			value, _, _ = strings.Cut(value, "#")
+			if value = strings.TrimSpace(value); strings.Contains(value, "%") {
+				patterns = append(patterns, value)
+			}
+		}
+		if len(patterns) == 0 {
+			continue
+		}
+		files++
+		body, err := ReadBody(bytes.NewReader(raw), header, DefaultBodyLimit)
+		if err != nil {
+			t.Fatalf("%s: %v", row.file, err)
+		}
+		robots := Parse(body.Text)
+		s := newSite(t, serve(200, string(raw), "Content-Type", "text/plain"))
+		for _, p := range patterns {
+			p = strings.TrimSuffix(strings.ReplaceAll(p, "*", "zz"), "$")
+			if !strings.HasPrefix(p, "/") {
+				p = "/" + p
+			}
+			for _, path := range escapeVariants(p) {
+				for _, path := range []string{path, path + "x", path + "?q=%2b"} {
+					d, err := c.Check(ctx, s.URL+path)
+					if errors.Is(err, ErrBadURL) {
+						if checkTail(path) == "" {
+							t.Errorf("%s: Check(%q): %v", row.file, path, err)
+						}
+						continue
+					}
+					compared++
+					if want := robots.Allowed("robotstxt", path); err != nil || d.Allowed != want {
+						t.Errorf("%s: Client says %q allowed %v (%v), Parse(body) says %v", row.file, path, d.Allowed, err, want)
+					}
+					d, err = c.CheckToken(ctx, "Googlebot", s.URL+path)
+					if want := robots.Allowed("Googlebot", path); err != nil || d.Allowed != want {
+						t.Errorf("%s: Googlebot: Client says %q allowed %v (%v), Parse(body) says %v", row.file, path, d.Allowed, err, want)
+					}
+				}
+			}
+		}
+	}
+	if files < 10 || compared < 1000 {
+		t.Errorf("compared %d URLs from %d files; the test expects more", compared, files)
+	}
+	t.Logf("%d URLs from %d files agree", compared, files)
 }

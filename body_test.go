@@ -1,9 +1,15 @@
 package robotstxt
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // TestCharsetBodyCutAtLimit: a UTF-8 body cut in the middle of a character
@@ -50,4 +56,78 @@ func TestCharsetToUTF8(t *testing.T) {
 			t.Errorf("%s: toUTF8(%q, %q) = %q, want %q", tc.name, tc.body, tc.ctype, got, want)
 		}
 	}
+}
+
+// fuzzCodings are the Content-Encoding headers FuzzReadBody tries; the
+// first ones it can also apply to its input.
+var fuzzCodings = []string{"", "identity", "gzip", "x-gzip", "deflate", "gzip, identity", "deflate, gzip", "br", "compress", "zz"}
+
+// fuzzContentTypes are Content-Type headers whose charsets never shorten
+// a line when converting it, so the cut-line property is exact.
+var fuzzContentTypes = []string{"", "text/plain", "text/plain; charset=utf-8", "text/plain; charset=iso-8859-1"}
+
+func FuzzReadBody(f *testing.F) {
+	f.Add([]byte("User-agent: *\nDisallow: /\n"), uint8(0), uint8(0), true, uint32(10))
+	f.Add([]byte("User-agent: *\nDisallow: /\nAllow: /public/page.html\n"), uint8(2), uint8(1), true, uint32(35))
+	f.Add([]byte(utf16LE("User-agent: *\nDisallow: /café\n")), uint8(4), uint8(0), true, uint32(31))
+	f.Add([]byte("a/é\r\nb/\xE2\x82\xAC\rc"), uint8(3), uint8(3), false, uint32(7))
+	f.Add([]byte("\x1f\x8b\x08\x00garbage"), uint8(2), uint8(0), false, uint32(0))
+	f.Add(bytes.Repeat([]byte("x"), parser.MaxLineLength+10), uint8(0), uint8(2), true, uint32(parser.MaxLineLength+5))
+	f.Fuzz(func(t *testing.T, data []byte, coding, ctype uint8, encodeIt bool, lim uint32) {
+		header := http.Header{}
+		header.Set("Content-Encoding", fuzzCodings[int(coding)%len(fuzzCodings)])
+		header.Set("Content-Type", fuzzContentTypes[int(ctype)%len(fuzzContentTypes)])
+		// limit from -1 (read everything) to just past the input.
+		limit := int64(lim)%(int64(len(data))+3) - 1
+		codings := strings.Split(header.Get("Content-Encoding"), ", ")
+		supported := int(coding)%len(fuzzCodings) < 7
+		body := data
+		if encodeIt && supported {
+			for _, c := range codings {
+				if c != "" {
+					body = encode(t, body, c)
+				}
+			}
+		}
+		b, err := ReadBody(bytes.NewReader(body), header, limit)
+		if !supported {
+			if !errors.Is(err, ErrContentCoding) {
+				t.Fatalf("coding %q: error %v, want ErrContentCoding", header.Get("Content-Encoding"), err)
+			}
+			return
+		}
+		decoded := encodeIt || header.Get("Content-Encoding") == "" || header.Get("Content-Encoding") == "identity"
+		if !decoded {
+			return // random bytes labelled compressed: only not panicking counts
+		}
+		if err != nil {
+			t.Fatalf("ReadBody of a well-formed %q body: %v", header.Get("Content-Encoding"), err)
+		}
+		n := int64(len(data))
+		if limit > 0 {
+			n = min(n, limit)
+		}
+		if int64(len(b.Text)) > 3*n {
+			t.Fatalf("Text is %d bytes from %d bytes read", len(b.Text), n)
+		}
+		if b.Truncated != (limit > 0 && int64(len(data)) > limit) {
+			t.Fatalf("Truncated = %v for %d bytes and limit %d", b.Truncated, len(data), limit)
+		}
+		if b.Truncated && len(b.Text) > 0 {
+			last := bytes.LastIndexAny(b.Text, "\r\n")
+			// A cut line longer than the parser keeps is kept, less an
+			// incomplete UTF-8 sequence (at most 3 bytes) at the end.
+			if last != len(b.Text)-1 && len(b.Text)-(last+1) <= parser.MaxLineLength-3 {
+				t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(b.Text)-(last+1), b.Text[last+1:])
+			}
+		}
+		if utf8.Valid(data) {
+			if !b.Truncated && !bytes.Equal(b.Text, data) {
+				t.Fatalf("valid UTF-8 read as %q, want it unchanged", b.Text)
+			}
+			if b.Truncated && !bytes.HasPrefix(data, b.Text) {
+				t.Fatalf("valid UTF-8 cut to %q, not a prefix of the input", b.Text)
+			}
+		}
+	})
 }

@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -416,4 +418,174 @@ func TestClientRetryAtNotPastWhileRetrying(t *testing.T) {
 	}
 	close(release)
 	<-done
+}
+
+// TestClientZeroDecision: a check that decides nothing returns a Decision
+// whose Outcome is OutcomeNone, never one that reads as a decision.
+func TestClientZeroDecision(t *testing.T) {
+	checkLeaks(t)
+	if OutcomeNone != 0 || (Decision{}).Outcome != OutcomeNone || OutcomeNone.String() != "none" {
+		t.Fatalf("OutcomeNone = %d %q, want the zero Outcome, \"none\"", OutcomeNone, OutcomeNone)
+	}
+	hanging := newSite(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	c := newTestClient(t)
+	closed := newTestClient(t)
+	_ = closed.Close()
+	noToken := newTestClient(t, WithUserAgent("123bot/1.0"))
+	for _, tc := range []struct {
+		name  string
+		check func(context.Context) (Decision, error)
+		want  error
+	}{
+		{"bad URL", func(ctx context.Context) (Decision, error) { return c.Check(ctx, "ftp://example.com/x") }, ErrBadURL},
+		{"bad URL, CheckToken", func(ctx context.Context) (Decision, error) {
+			return c.CheckToken(ctx, "OtherBot", "http://example.com:99999/x")
+		}, ErrBadURL},
+		{"closed", func(ctx context.Context) (Decision, error) { return closed.Check(ctx, hanging.URL+"/x") }, ErrClosed},
+		{"caller's context ends", func(ctx context.Context) (Decision, error) {
+			ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+			defer cancel()
+			return c.Check(ctx, hanging.URL+"/x")
+		}, context.DeadlineExceeded},
+		{"caller's context cancelled", func(ctx context.Context) (Decision, error) {
+			ctx, cancel := context.WithCancel(ctx)
+			cancel()
+			return c.Check(ctx, hanging.URL+"/y")
+		}, context.Canceled},
+		{"no product token", func(ctx context.Context) (Decision, error) { return noToken.Check(ctx, hanging.URL+"/x") }, ErrProductToken},
+		{"bad token, CheckToken", func(ctx context.Context) (Decision, error) {
+			return c.CheckToken(ctx, "Bot/1.0", hanging.URL+"/x")
+		}, ErrProductToken},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := tc.check(context.Background())
+			if !errors.Is(err, tc.want) || d.Outcome != OutcomeNone || d.Allowed || d.Outcome.String() != "none" {
+				t.Errorf("Check = %+v (Outcome %v), %v; want OutcomeNone and %v", d, d.Outcome, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestClientUnreachablePolicy: by default an authority whose robots.txt
+// stays unreachable with no usable copy is deferred for as long as that
+// lasts; WithUnreachableAllowAfter crawls it as if it had no robots.txt
+// after that long, while still asking on the back-off; WithErrorPolicy
+// maps network errors.
+func TestClientUnreachablePolicy(t *testing.T) {
+	checkLeaks(t)
+	const day = 24 * time.Hour
+	ctx := context.Background()
+	gone := newSite(t, nil)
+	refusedURL := gone.URL
+	gone.Close()
+	deferred := func(t *testing.T, c *Client, rawURL, when string) {
+		t.Helper()
+		d, err := c.Check(ctx, rawURL)
+		if d.Allowed || !d.Deferred || d.Outcome != OutcomeUnreachable || !errors.Is(err, ErrDeferred) {
+			t.Errorf("%s: Check = %+v, %v; want deferred", when, d, err)
+		}
+	}
+	allowedAll := func(t *testing.T, c *Client, rawURL, when string) {
+		t.Helper()
+		d, err := c.Check(ctx, rawURL)
+		if !d.Allowed || d.Deferred || d.Outcome != OutcomeAllowAll || err != nil {
+			t.Errorf("%s: Check = %+v, %v; want allowed as with no robots.txt", when, d, err)
+		}
+	}
+
+	t.Run("default defers forever", func(t *testing.T) {
+		s := newSite(t, serve(503, "down"))
+		clock := newTestClock()
+		c := newTestClient(t, WithClock(clock.Now))
+		for i := range 5 {
+			deferred(t, c, s.URL+"/x", fmt.Sprintf("503, day %d", i*10))
+			deferred(t, c, refusedURL+"/x", fmt.Sprintf("refused, day %d", i*10))
+			clock.Advance(10 * day)
+		}
+		if n := s.hits.Load(); n != 5 {
+			t.Errorf("server asked %d times, want 5 (once per expired deferral)", n)
+		}
+	})
+
+	t.Run("allow after 30 days", func(t *testing.T) {
+		for _, tc := range []struct {
+			name string
+			url  func(*site) string
+		}{
+			{"503", func(s *site) string { return s.URL }},
+			{"refused", func(*site) string { return refusedURL }},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				s := newSite(t, serve(503, "down"))
+				clock := newTestClock()
+				c := newTestClient(t, WithClock(clock.Now), WithUnreachableAllowAfter(30*day))
+				u := tc.url(s) + "/x"
+				deferred(t, c, u, "first failure")
+				clock.Advance(15 * day)
+				deferred(t, c, u, "after 15 days")
+				clock.Advance(15*day - time.Minute)
+				deferred(t, c, u, "a minute short of 30 days")
+				clock.Advance(time.Hour)
+				allowedAll(t, c, u, "after 30 days")
+				if tc.name != "503" {
+					return
+				}
+				// The Client keeps asking on its back-off, and the rules
+				// apply once the server answers again.
+				hits := s.hits.Load()
+				clock.Advance(time.Minute)
+				allowedAll(t, c, u, "a minute later")
+				if n := s.hits.Load(); n != hits {
+					t.Errorf("server asked again within the back-off")
+				}
+				clock.Advance(DefaultMaxBackoff)
+				allowedAll(t, c, u, "after the back-off")
+				if n := s.hits.Load(); n != hits+1 {
+					t.Errorf("server asked %d times after the back-off, want once", n-hits)
+				}
+				s.set(serve(200, "User-agent: *\nDisallow: /x\n"))
+				clock.Advance(DefaultMaxBackoff + time.Second)
+				if d, err := c.Check(ctx, u); d.Allowed || d.Outcome != OutcomeRules || err != nil {
+					t.Errorf("server back: Check = %+v, %v; want the rules", d, err)
+				}
+			})
+		}
+	})
+
+	t.Run("a good copy in the stale window wins", func(t *testing.T) {
+		s := newSite(t, serve(200, "User-agent: *\nDisallow: /x\n"))
+		clock := newTestClock()
+		c := newTestClient(t, WithClock(clock.Now), WithUnreachableAllowAfter(30*day), WithStaleWindow(60*day))
+		if ok, err := c.Allowed(ctx, s.URL+"/x"); ok || err != nil {
+			t.Fatalf("Allowed = %v, %v; want the rules", ok, err)
+		}
+		s.set(serve(503, "down"))
+		for _, after := range []time.Duration{2 * day, 20 * day, 20 * day} { // days 2, 22, 42
+			clock.Advance(after)
+			if d, err := c.Check(ctx, s.URL+"/x"); d.Allowed || !d.Stale || d.Outcome != OutcomeRules || err != nil {
+				t.Errorf("Check = %+v, %v; want the stale copy's rules", d, err)
+			}
+		}
+		clock.Advance(20 * day) // day 62: the copy is too old, the failures older than 30 days
+		allowedAll(t, c, s.URL+"/x", "after the stale window")
+	})
+
+	t.Run("error policy", func(t *testing.T) {
+		var sawOpError atomic.Bool
+		c := newTestClient(t, WithErrorPolicy(func(err error) Outcome {
+			var op *net.OpError
+			sawOpError.Store(errors.As(err, &op))
+			return OutcomeAllowAll
+		}))
+		allowedAll(t, c, refusedURL+"/x", "refused, policy allow-all")
+		if !sawOpError.Load() {
+			t.Error("the policy's error has no *net.OpError")
+		}
+		s := newSite(t, serve(503, "down"))
+		deferred(t, c, s.URL+"/x", "503 under an error policy") // a response is not a network error
+		for _, o := range []Outcome{OutcomeNone, Outcome(99)} {
+			bad := newTestClient(t, WithErrorPolicy(func(error) Outcome { return o }))
+			deferred(t, bad, refusedURL+"/x", fmt.Sprintf("policy giving %v", o))
+		}
+	})
 }

@@ -128,8 +128,11 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 	// Reading a body is not always bounded by the request's context: the
 	// body of an unsolicited 101 Switching Protocols is the raw
 	// connection. Close it when the fetch ends, whatever the peer does.
-	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
-	resp.Body = &stopBody{ReadCloser: resp.Body, stop: stop}
+	// The watch closes the transport's body, captured before resp.Body
+	// is replaced: it must not read resp.Body, which this goroutine writes.
+	body := resp.Body
+	stop := context.AfterFunc(ctx, func() { _ = body.Close() })
+	resp.Body = &stopBody{ReadCloser: body, stop: stop}
 	return resp, nil
 }
 

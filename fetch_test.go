@@ -1,12 +1,27 @@
 package robotstxt
 
 import (
+	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
+	"compress/zlib"
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // redirectChain makes hops servers that each redirect to the next (each
@@ -230,5 +245,506 @@ func TestFetchDoubleSlashPath(t *testing.T) {
 		if ok, err := c.Allowed(ctx, s.URL+path); ok != want || err != nil {
 			t.Errorf("Allowed(%q) = %v, %v; want %v", path, ok, err, want)
 		}
+	}
+}
+
+// hostilePeer is a raw TCP server on loopback that reads each request's
+// head, lets respond write whatever it likes, and then holds the
+// connection open until the test ends.
+type hostilePeer struct {
+	ln       net.Listener
+	url      string
+	accepted chan struct{} // one value per accepted connection, if room
+	done     chan struct{}
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	conns    []net.Conn
+}
+
+// newHostilePeer starts a hostilePeer; respond writes to the connection
+// and returns early when done is closed or a write fails.
+func newHostilePeer(t *testing.T, respond func(w io.Writer, done <-chan struct{})) *hostilePeer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &hostilePeer{
+		ln: ln, url: "http://" + ln.Addr().String(),
+		accepted: make(chan struct{}, 16), done: make(chan struct{}),
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, conn)
+			p.mu.Unlock()
+			select {
+			case p.accepted <- struct{}{}:
+			default:
+			}
+			p.wg.Add(1)
+			go func() {
+				defer p.wg.Done()
+				if readRequestHead(conn) != nil {
+					return
+				}
+				respond(conn, p.done)
+				<-p.done
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		close(p.done)
+		_ = ln.Close()
+		p.mu.Lock()
+		for _, c := range p.conns {
+			_ = c.Close()
+		}
+		p.mu.Unlock()
+		p.wg.Wait()
+	})
+	return p
+}
+
+// readRequestHead reads a request up to the blank line after its headers.
+func readRequestHead(conn net.Conn) error {
+	br := bufio.NewReader(conn)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		if line == "\r\n" || line == "\n" {
+			return nil
+		}
+	}
+}
+
+// writeSlowly writes s one byte every interval, until done is closed or a
+// write fails.
+func writeSlowly(w io.Writer, s string, interval time.Duration, done <-chan struct{}) bool {
+	for i := 0; i < len(s); i++ {
+		select {
+		case <-done:
+			return false
+		case <-time.After(interval):
+		}
+		if _, err := w.Write([]byte{s[i]}); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// chunk frames s as one HTTP/1.1 chunk.
+func chunk(s string) string { return fmt.Sprintf("%x\r\n%s\r\n", len(s), s) }
+
+// withinBound runs f and fails the test unless it returns within bound.
+// A call still running well past the bound is left to the test's cleanup
+// (which closes the peers it waits on) rather than hanging the test.
+func withinBound(t *testing.T, what string, bound time.Duration, f func()) {
+	t.Helper()
+	ended := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(ended)
+		f()
+	}()
+	select {
+	case <-ended:
+		if elapsed := time.Since(start); elapsed >= bound {
+			t.Errorf("%s took %v, want < %v", what, elapsed, bound)
+		}
+	case <-time.After(bound + 3*time.Second):
+		t.Fatalf("%s still running after %v, want < %v", what, bound+3*time.Second, bound)
+	}
+}
+
+// TestFetchHostilePeers: whatever a peer does, a check is decided within
+// the fetch timeout (plus a margin), no fetch stays in flight, and Close
+// returns at once even while a peer holds a fetch open.
+func TestFetchHostilePeers(t *testing.T) {
+	checkLeaks(t)
+	const limit = DefaultBodyLimit
+	c := newTestClient(t, WithFetchTimeout(time.Second))
+	// Made after the Client so that their cleanups, which close every
+	// connection, run before the Client's Close.
+	switching := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n")
+	})
+	slowloris := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		writeSlowly(w, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Never: "+strings.Repeat("z", 1000), 200*time.Millisecond, done)
+	})
+	trickle := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"+
+			chunk("User-agent: *\nDisallow: /x\n"))
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			if _, err := io.WriteString(w, chunk("# more\n")); err != nil {
+				return
+			}
+		}
+	})
+	endless := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"+
+			chunk("User-agent: *\n"))
+		block := chunk(strings.Repeat("Disallow: /x\n", 1000))
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if _, err := io.WriteString(w, block); err != nil {
+				return
+			}
+		}
+	})
+	notFound := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n")
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			if _, err := io.WriteString(w, chunk("<p>not here</p>\n")); err != nil {
+				return
+			}
+		}
+	})
+
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		peer *hostilePeer
+	}{
+		{"101 and silence", switching},
+		{"slowloris head", slowloris},
+		{"trickling body", trickle},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d Decision
+			var err error
+			withinBound(t, "Check", 2*time.Second, func() { d, err = c.Check(ctx, tc.peer.url+"/x") })
+			if d.Allowed || !d.Deferred || d.Outcome != OutcomeUnreachable || !errors.Is(err, ErrDeferred) {
+				t.Errorf("Check = %+v, %v; want deferred", d, err)
+			}
+			if n := c.Stats().InFlight; n != 0 {
+				t.Errorf("Stats().InFlight = %d after the check, want 0", n)
+			}
+		})
+	}
+	t.Run("endless body", func(t *testing.T) {
+		var d Decision
+		var err error
+		withinBound(t, "Check", 2*time.Second, func() { d, err = c.Check(ctx, endless.url+"/x") })
+		if d.Allowed || d.Outcome != OutcomeRules || err != nil || d.Rule == nil || d.Rule.Pattern != "/x" {
+			t.Errorf("Check(/x) = %+v, %v; want disallowed by the rules read", d, err)
+		}
+		if ok, err := c.Allowed(ctx, endless.url+"/y"); !ok || err != nil {
+			t.Errorf("Allowed(/y) = %v, %v; want allowed", ok, err)
+		}
+		info, _ := c.Cached(endless.url)
+		if n := len(info.Body); n > limit || n < limit-len("Disallow: /x\n") || info.Body[n-1] != '\n' {
+			t.Errorf("kept %d bytes, want the whole lines within %d", n, limit)
+		}
+		if n := c.Stats().InFlight; n != 0 {
+			t.Errorf("Stats().InFlight = %d after the check, want 0", n)
+		}
+	})
+	t.Run("404 without end", func(t *testing.T) {
+		var d Decision
+		var err error
+		withinBound(t, "Check", 2*time.Second, func() { d, err = c.Check(ctx, notFound.url+"/x") })
+		if !d.Allowed || d.Outcome != OutcomeAllowAll || d.Status != 404 || err != nil {
+			t.Errorf("Check = %+v, %v; want allowed by the 404", d, err)
+		}
+		if n := c.Stats().InFlight; n != 0 {
+			t.Errorf("Stats().InFlight = %d after the check, want 0", n)
+		}
+	})
+	t.Run("Close while a peer holds a fetch", func(t *testing.T) {
+		tr := &http.Transport{}
+		defer tr.CloseIdleConnections()
+		got := make(chan struct{}, 1)
+		hc := &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			resp, err := tr.RoundTrip(req)
+			select {
+			case got <- struct{}{}:
+			default:
+			}
+			return resp, err
+		})}
+		slow := NewClient(WithHTTPClient(hc), WithFetchTimeout(time.Minute))
+		t.Cleanup(func() { _ = slow.Close() }) // after the peer's cleanup, if the test stops early
+		peer := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+			_, _ = io.WriteString(w, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n")
+		})
+		type result struct {
+			d   Decision
+			err error
+		}
+		checked := make(chan result, 1)
+		go func() {
+			d, err := slow.Check(ctx, peer.url+"/x")
+			checked <- result{d, err}
+		}()
+		select {
+		case <-got: // the 101 arrived: the Client now reads the peer's connection
+		case <-time.After(5 * time.Second):
+			t.Fatal("no response from the peer")
+		}
+		withinBound(t, "Close", time.Second, func() { _ = slow.Close() })
+		select {
+		case r := <-checked:
+			if r.d.Allowed || !errors.Is(r.err, ErrClosed) && !errors.Is(r.err, ErrDeferred) {
+				t.Errorf("Check = %+v, %v; want ErrClosed or a deferral", r.d, r.err)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("Check still waiting after Close")
+		}
+	})
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// encode applies the content codings of a Content-Encoding header to body,
+// the first named first. "deflate" is a zlib stream; "deflate-raw" (not a
+// real coding name) is sent as "deflate" without the zlib wrapper.
+func encode(t testing.TB, body []byte, codings ...string) []byte {
+	t.Helper()
+	for _, coding := range codings {
+		var buf bytes.Buffer
+		var w io.WriteCloser
+		switch coding {
+		case "gzip", "x-gzip":
+			w = gzip.NewWriter(&buf)
+		case "deflate":
+			w = zlib.NewWriter(&buf)
+		case "deflate-raw":
+			w, _ = flate.NewWriter(&buf, flate.DefaultCompression)
+		case "identity":
+			continue
+		default:
+			t.Fatalf("encode: no coding %q", coding)
+		}
+		if _, err := w.Write(body); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		body = buf.Bytes()
+	}
+	return body
+}
+
+// TestFetchContentCodings: gzip, x-gzip and deflate (zlib or raw) bodies
+// are decoded; any other coding, or a body its coding cannot read, is
+// unreachable, never parsed as text; the size limit applies after
+// decoding.
+func TestFetchContentCodings(t *testing.T) {
+	checkLeaks(t)
+	const rules = "User-agent: *\nDisallow: /\n"
+	ctx := context.Background()
+	newClient := func(t *testing.T, opts ...Option) *Client {
+		tr := &http.Transport{DisableCompression: true}
+		t.Cleanup(tr.CloseIdleConnections)
+		return newTestClient(t, append([]Option{WithHTTPClient(&http.Client{Transport: tr})}, opts...)...)
+	}
+	for _, tc := range []struct {
+		name, header string
+		body         []byte
+	}{
+		{"gzip", "gzip", encode(t, []byte(rules), "gzip")},
+		{"x-gzip", "x-gzip", encode(t, []byte(rules), "x-gzip")},
+		{"X-GZIP", "X-GZIP", encode(t, []byte(rules), "x-gzip")},
+		{"deflate zlib", "deflate", encode(t, []byte(rules), "deflate")},
+		{"deflate raw", "deflate", encode(t, []byte(rules), "deflate-raw")},
+		{"gzip then identity", "gzip, identity", encode(t, []byte(rules), "gzip")},
+		{"identity then x-gzip", "identity, x-gzip", encode(t, []byte(rules), "x-gzip")},
+		{"deflate then gzip", "deflate, gzip", encode(t, []byte(rules), "deflate", "gzip")},
+		{"identity", "identity", []byte(rules)},
+	} {
+		t.Run("decoded "+tc.name, func(t *testing.T) {
+			s := newSite(t, serve(200, string(tc.body), "Content-Encoding", tc.header, "Content-Type", "text/plain"))
+			d, err := newClient(t).Check(ctx, s.URL+"/x")
+			if d.Allowed || d.Outcome != OutcomeRules || d.Rule == nil || d.Rule.Pattern != "/" || err != nil {
+				t.Errorf("Check(/x) = %+v, %v; want disallowed by Disallow: /", d, err)
+			}
+		})
+	}
+	gzipped := encode(t, []byte(rules), "gzip")
+	for _, tc := range []struct {
+		name, header string
+		body         []byte
+		coding       bool // the error wraps ErrContentCoding
+	}{
+		{"br", "br", []byte(rules), true},
+		{"compress", "compress", []byte(rules), true},
+		{"unknown coding", "zz-unknown", []byte(rules), true},
+		{"unknown coding in a chain", "gzip, zz-unknown", gzipped, true},
+		{"too many codings", "identity, identity, identity, identity, gzip", gzipped, true},
+		{"corrupt gzip header", "gzip", append([]byte("\x1f\x8cXXXX"), rules...), false},
+		{"gzip cut short", "gzip", gzipped[:len(gzipped)-12], false},
+		{"corrupt gzip stream", "gzip", append(append([]byte(nil), gzipped[:10]...), bytes.Repeat([]byte{0xff}, 40)...), false},
+		{"plain text labelled gzip", "x-gzip", []byte(rules), false},
+	} {
+		t.Run("unreadable "+tc.name, func(t *testing.T) {
+			s := newSite(t, serve(200, string(tc.body), "Content-Encoding", tc.header, "Content-Type", "text/plain"))
+			d, err := newClient(t).Check(ctx, s.URL+"/x")
+			if d.Allowed || !d.Deferred || d.Outcome != OutcomeUnreachable || !errors.Is(err, ErrDeferred) {
+				t.Errorf("Check(/x) = %+v, %v; want deferred", d, err)
+			}
+			if tc.coding && !errors.Is(err, ErrContentCoding) {
+				t.Errorf("error %v does not wrap ErrContentCoding", err)
+			}
+		})
+	}
+	t.Run("gzip bomb", func(t *testing.T) {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write([]byte(rules))
+		zeros := make([]byte, 1<<20)
+		for range 50 {
+			_, _ = zw.Write(zeros)
+		}
+		_ = zw.Close()
+		bomb := buf.Bytes()
+		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			_, _ = w.Write(bomb)
+		})
+		c := newClient(t)
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		d, err := c.Check(ctx, s.URL+"/x")
+		runtime.ReadMemStats(&after)
+		if d.Allowed || d.Outcome != OutcomeRules || err != nil {
+			t.Errorf("Check(/x) = %+v, %v; want disallowed by the rules before the zeros", d, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= 20<<20 {
+			t.Errorf("reading a %d-byte gzip of 50 MB allocated %d bytes, want < 20 MB", len(bomb), alloc)
+		}
+		info, _ := c.Cached(s.URL)
+		if n := len(info.Body); n > DefaultBodyLimit || n < DefaultBodyLimit-parser.MaxLineLength {
+			t.Errorf("kept %d bytes, want at most the limit, %d", n, DefaultBodyLimit)
+		}
+	})
+}
+
+// TestFetchCutLine: the line a body limit cuts is dropped, never parsed:
+// a cut "Allow: /public/page.html" would read "Allow: /" and allow the
+// whole site.
+func TestFetchCutLine(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const head = "User-agent: *\nDisallow: /\nAllow: /"
+	const body = head + "public/page.html\nAllow: /more\n"
+	for _, tc := range []struct {
+		name, body string
+		limit      int64
+	}{
+		{"UTF-8", body, int64(len(head))},
+		{"UTF-16LE", utf16LE(body), int64(len(utf16LE(head)))},
+		{"UTF-16LE cut inside a code unit", utf16LE(body), int64(len(utf16LE(head))) + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSite(t, serve(200, tc.body, "Content-Type", "text/plain"))
+			c := newTestClient(t, WithBodyLimit(tc.limit))
+			for path, want := range map[string]bool{"/private": false, "/public/page.html": false, "/": false} {
+				if d, err := c.Check(ctx, s.URL+path); d.Allowed != want || err != nil {
+					t.Errorf("Check(%q) = %+v, %v; want allowed %v", path, d, err, want)
+				}
+			}
+			info, _ := c.Cached(s.URL)
+			if got := strings.TrimPrefix(string(info.Body), "\uFEFF"); got != "User-agent: *\nDisallow: /\n" {
+				t.Errorf("Body = %q, want the two whole lines", got)
+			}
+		})
+	}
+
+	// docs.oracle.com's 853 KB file: the default limit falls inside line
+	// 19,134, "Disallow: /html/E12243_01/", which read cut would be
+	// "Disallow: /html/E" and disallow 11,000 manuals the file allows.
+	file, err := os.ReadFile("testdata/corpus/files/0085.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut := file[:DefaultBodyLimit]; !bytes.HasSuffix(cut, []byte("\nDisallow: /html/E")) {
+		t.Fatalf("0085.txt cut at the limit ends %q; the test expects the cut inside /html/E12243_01/", cut[len(cut)-30:])
+	}
+	lines := file[:bytes.LastIndexByte(file[:DefaultBodyLimit], '\n')+1]
+	if b, err := ReadBody(bytes.NewReader(file), nil, DefaultBodyLimit); err != nil || !b.Truncated || !bytes.Equal(b.Text, lines) {
+		t.Errorf("ReadBody(0085.txt) = %d bytes ending %q, truncated %v, %v; want the %d bytes of whole lines",
+			len(b.Text), b.Text[max(len(b.Text)-30, 0):], b.Truncated, err, len(lines))
+	}
+	whole := Parse(lines)
+	s := newSite(t, serve(200, string(file), "Content-Type", "text/plain"))
+	c := newTestClient(t)
+	for _, path := range []string{"/html/E999", "/html/E12243_01/index.html", "/html/E12078_01/x", "/html/E", "/cds/x"} {
+		d, err := c.Check(ctx, s.URL+path)
+		if err != nil || d.Allowed != whole.Allowed("robotstxt", path) {
+			t.Errorf("Check(%q) = %+v, %v; want %v as the whole lines read", path, d, err, whole.Allowed("robotstxt", path))
+		}
+	}
+	if !whole.Allowed("robotstxt", "/html/E999") || whole.Allowed("robotstxt", "/html/E12078_01/x") {
+		t.Error("the whole lines of 0085.txt do not read as the test expects")
+	}
+}
+
+// TestFetchDrainKeepsConnection: the body of a robots.txt 404, a typical
+// 12 KB HTML page, is drained so that the crawler's next request reuses
+// the connection.
+func TestFetchDrainKeepsConnection(t *testing.T) {
+	checkLeaks(t)
+	page := "<!doctype html><title>Not found</title>\n" + strings.Repeat("<p>Nothing here, sorry.</p>\n", 12<<10/28)
+	var conns atomic.Int64
+	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, page)
+			return
+		}
+		_, _ = io.WriteString(w, "a page")
+	}))
+	s.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	s.Start()
+	t.Cleanup(s.Close)
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	hc := &http.Client{Transport: tr}
+	c := newTestClient(t, WithHTTPClient(hc))
+	if ok, err := c.Allowed(context.Background(), s.URL+"/page"); !ok || err != nil {
+		t.Fatalf("Allowed = %v, %v; want allowed by the 404", ok, err)
+	}
+	resp, err := hc.Get(s.URL + "/page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections for the robots.txt and the page, want 1 (the %d-byte 404 body drained)", n, len(page))
 	}
 }

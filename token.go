@@ -52,7 +52,9 @@ func ProductToken(userAgent string) (string, error) {
 		}
 		name, _, _ := strings.Cut(field, "/")
 		name = strings.TrimRight(name, ";,")
-		if isBrowserProduct(name) {
+		// "compatible;" outside a comment, as in GPTBot's header, is the
+		// marker before the crawler's product, not a product.
+		if isBrowserProduct(name) || strings.EqualFold(name, "compatible") {
 			continue
 		}
 		if parser.ValidToken(name) {
