@@ -140,10 +140,11 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 	}
 	switch e.outcome {
 	case OutcomeRules:
-		v := e.robots.Check(agent, checkable(path))
+		v := e.robots.checkPath(agent, path)
 		d.Allowed = v.Allowed
-		if v.Rule != nil {
-			d.Rule, d.Line = v.Rule, int(v.Rule.Line)
+		if v.Matched() {
+			rule := v.Rule
+			d.Rule, d.Line = &rule, rule.Line
 		}
 	case OutcomeAllowAll:
 		d.Allowed = true

@@ -62,7 +62,7 @@ func TestAgree(t *testing.T) {
 			t.Fatalf("hostile %s: path is %d bytes", in.name, len(path))
 		}
 		r := robotsgate.Parse(body)
-		if v := r.Check("AnyBot", path); !v.Allowed || v.Rule != nil {
+		if v := r.Check("AnyBot", path); !v.Allowed || v.Matched() {
 			t.Errorf("hostile %s: robotsgate %+v, want allowed by no rule", in.name, v)
 		}
 		t.Logf("hostile %s: %d bytes, %d rules", in.name, len(body), len(r.Rules("AnyBot")))
@@ -98,8 +98,8 @@ func BenchmarkParse(b *testing.B) {
 //     lookup by agent, path extraction, matching).
 //   - robotsgate-absURL: the same with an absolute URL, which Allowed
 //     reduces to its path itself.
-//   - robotsgate-Agent-view: Agent.Allowed(path) on the view that
-//     Robots.Agent(agent) returned beforehand, outside the timed loop: the
+//   - robotsgate-Crawler-view: Crawler.Allowed(path) on the view that
+//     Robots.Crawler(agent) returned beforehand, outside the timed loop: the
 //     counterpart of temoto-Test-only.
 //   - temoto-FindGroup+Test: data.FindGroup(agent).Test(path), the
 //     equivalent of robotsgate's call (temoto's TestAgent does the same).
@@ -123,8 +123,8 @@ func BenchmarkCheck(b *testing.B) {
 			sinkBool = rg.Allowed(checkAgent, checkURL)
 		}
 	})
-	b.Run("robotsgate-Agent-view", func(b *testing.B) {
-		a := rg.Agent(checkAgent)
+	b.Run("robotsgate-Crawler-view", func(b *testing.B) {
+		a := rg.Crawler(checkAgent)
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkBool = a.Allowed(checkPath)
