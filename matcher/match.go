@@ -186,9 +186,13 @@ func index(s, seg string) int {
 	return -1
 }
 
-// indexStar returns the index of the first '*' in pat, or -1. Patterns
-// are short, and a plain loop beats the set-up of a vectorised search.
+// indexStar returns the index of the first '*' in pat, or -1. Most
+// patterns are short, and on them a plain loop beats the set-up of a
+// vectorised search; long ones get the vectorised search.
 func indexStar(pat string) int {
+	if len(pat) > 32 {
+		return strings.IndexByte(pat, '*')
+	}
 	for i := 0; i < len(pat); i++ {
 		if pat[i] == '*' {
 			return i

@@ -27,9 +27,16 @@ import (
 // binary search plus the blocks along that chain, which are bounded by
 // the length of the path, and the rules in them that can still win.
 //
-// rule.link holds the chain: at the first rule of a block, the index of
-// the first rule of the linked block, or -1; at the other rules of a
-// block, -2 minus the index of the block's first rule.
+// Blocks of many rules hold mostly rules with a '*' after their prefix,
+// which the prefix alone does not rule out; "/*x" is in the block of "/".
+// For each of them the index keeps two byte pairs of its required run
+// (matcher.Rule.Required), which any path it matches contains; a check
+// notes the byte pairs of the path in a small bit set, and passes over
+// the rules whose pairs it lacks without matching them.
+//
+// rule.link holds the chain and the pairs: at the first rule of a block,
+// the index of the first rule of the linked block, or -1; at the other
+// rules, the pairs (see pairsOf).
 
 // sortRules sorts rules, whose patterns are in text, into index order and
 // links their blocks.
@@ -53,12 +60,11 @@ func sortRules(text string, rules []rule) {
 	// current block.
 	var buf [32]int32
 	stack := buf[:0]
-	start := int32(-1)
 	prev := ""
 	for i := range rules {
 		p := rules[i].m.Prefix(text)
-		if start >= 0 && p == prev {
-			rules[i].link = -2 - start
+		if i > 0 && p == prev {
+			rules[i].link = pairsOf(rules[i].m.Required(text), rules[i-1].m.Required(text))
 			continue
 		}
 		for len(stack) > 0 && !strings.HasPrefix(p, rules[stack[len(stack)-1]].m.Prefix(text)) {
@@ -68,35 +74,82 @@ func sortRules(text string, rules []rule) {
 		if len(stack) > 0 {
 			rules[i].link = stack[len(stack)-1]
 		}
-		start, prev = int32(i), p
-		stack = append(stack, start)
+		prev = p
+		stack = append(stack, int32(i))
 	}
+}
+
+// pairSet is a set of byte pairs, hashed to pairBits bits.
+type pairSet [pairBits / 64]uint64
+
+const pairBits = 4096
+
+func pairHash(a, b byte) uint32 { return (uint32(a)<<4 ^ uint32(b)*37) % pairBits }
+
+// pairsOf returns two byte pairs of req, hashed, with bit 30 set, or 0
+// when req is shorter than a pair. Rules of a block often differ from
+// their neighbours in a small part only ("/*?id=1&name=a", "/*?id=1&name=b"),
+// so the pairs are taken where req first and last differs from prev, the
+// required run of the rule before it, which makes them tell the rules
+// apart.
+func pairsOf(req, prev string) int32 {
+	if len(req) < 2 {
+		return 0
+	}
+	i := min(commonPrefix(req, prev), len(req)-2)
+	j := max(len(req)-2-commonSuffix(req, prev), 0)
+	h1, h2 := pairHash(req[i], req[i+1]), pairHash(req[j], req[j+1])
+	return int32(1<<30 | h1<<12 | h2)
+}
+
+// fill notes the byte pairs of s.
+func (ps *pairSet) fill(s string) {
+	for i := 1; i < len(s); i++ {
+		h := pairHash(s[i-1], s[i])
+		ps[h/64] |= 1 << (h % 64)
+	}
+}
+
+// admits reports whether the pairs of a rule's link are all in the set.
+func (ps *pairSet) admits(link int32) bool {
+	if link&(1<<30) == 0 {
+		return true
+	}
+	h1, h2 := uint32(link>>12)&(pairBits-1), uint32(link)&(pairBits-1)
+	return ps[h1/64]&(1<<(h1%64)) != 0 && ps[h2/64]&(1<<(h2%64)) != 0
 }
 
 // Decide finds the rule that decides for path among the rules of the
-// given groups: the longest match, an
-// allow on a tie, the first in file order on a full tie (see
-// [matcher.Best]). path is what rules are matched against, as
-// matcher.Path or matcher.EscapePath return it. ok is false when no rule
-// matches, and the path is allowed.
+// given groups: the longest match, an allow on a tie, the first in file
+// order on a full tie (see [matcher.Best]). path is what rules are
+// matched against, as matcher.Path or matcher.EscapePath return it. ok is
+// false when no rule matches, and the path is allowed.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
-	var best matcher.Best
-	at := -1
+	c := check{t: t, path: path, at: -1}
 	for _, g := range groups {
-		t.decide(g, path, &best, &at)
+		c.group(g)
 	}
-	if at < 0 {
+	if c.at < 0 {
 		return Rule{}, false
 	}
-	return t.rule(&t.rules[at]), true
+	return t.rule(&t.rules[c.at]), true
 }
 
-// decide looks for a better rule than best among group g's.
-func (t *Table) decide(g int, path string, best *matcher.Best, at *int) {
+// check is the state of one Decide.
+type check struct {
+	t    *Table
+	path string
+	best matcher.Best
+	at   int // the deciding rule, or -1
+}
+
+// group looks for a better rule than the best so far among group g's.
+func (c *check) group(g int) {
+	t := c.t
 	s, e := t.span(g)
 	rules := t.rules[s.rules:e.rules]
 	// The last rule whose prefix sorts at or before path.
-	i, _ := slices.BinarySearchFunc(rules, path, func(r rule, p string) int {
+	i, _ := slices.BinarySearchFunc(rules, c.path, func(r rule, p string) int {
 		if r.m.Prefix(t.text) <= p {
 			return -1
 		}
@@ -106,39 +159,74 @@ func (t *Table) decide(g int, path string, best *matcher.Best, at *int) {
 	if i < 0 {
 		return
 	}
-	b := blockOf(rules, i)
-	common := commonPrefix(rules[b].m.Prefix(t.text), path)
+	key := rules[i].m.Prefix(t.text)
+	b, _ := slices.BinarySearchFunc(rules[:i], key, func(r rule, k string) int {
+		return strings.Compare(r.m.Prefix(t.text), k)
+	})
+	common := commonPrefix(key, c.path)
 	for ; b >= 0; b = int(rules[b].link) {
-		r := &rules[b]
-		if len(r.m.Prefix(t.text)) > common {
-			continue
+		key := rules[b].m.Prefix(t.text)
+		if len(key) > common || !c.best.Beats(rules[b].m.Len(), rules[b].m.Allow(), int(rules[b].line)) {
+			continue // not a prefix of path, or its longest rule cannot win
 		}
-		if !best.Beats(r.m.Len(), r.m.Allow(), int(r.line)) {
-			continue // the block's longest rule cannot win
-		}
-		for j := b; j < len(rules) && (j == b || blockOf(rules, j) == b); j++ {
-			r := &rules[j]
-			n, allow := r.m.Len(), r.m.Allow()
-			if best.Found && n < best.Len {
-				break // no rule from here on is long enough to win
-			}
-			if !best.Beats(n, allow, int(r.line)) {
-				continue
-			}
-			if m, ok := r.m.Match(t.text, path); ok && best.Beats(m, allow, int(r.line)) {
-				best.Take(m, allow, int(r.line))
-				*at = int(s.rules) + j
-			}
-		}
+		c.block(rules, b, key, int(s.rules))
 	}
 }
 
-// blockOf returns the index of the first rule of rule i's block.
-func blockOf(rules []rule, i int) int {
-	if l := rules[i].link; l <= -2 {
-		return int(-2 - l)
+// block looks for a better rule among the rules of the block that starts
+// at rules[b], whose prefix is key and starts the path; base is the index
+// of rules[0] in the table. It notes the byte pairs of the path only when
+// a rule needs them, so that checks that need none do not pay for them.
+func (c *check) block(rules []rule, b int, key string, base int) {
+	if j := c.scan(rules, b, b, key, base, nil); j >= 0 {
+		var ps pairSet
+		ps.fill(c.path)
+		c.scan(rules, b, j, key, base, &ps)
 	}
-	return i
+}
+
+// scan is block from rules[from] on. When pairs is nil, it stops at the
+// first rule that needs them and returns its index; otherwise it returns
+// -1.
+func (c *check) scan(rules []rule, b, from int, key string, base int, pairs *pairSet) int {
+	text := c.t.text
+	for j := from; j < len(rules); j++ {
+		r := &rules[j]
+		if j > b && r.m.Prefix(text) != key {
+			break // the next block
+		}
+		n, allow := r.m.Len(), r.m.Allow()
+		if c.best.Found && n < c.best.Len {
+			break // no rule from here on is long enough to win
+		}
+		if !c.best.Beats(n, allow, int(r.line)) {
+			continue
+		}
+		if j > b && r.link != 0 {
+			if pairs == nil {
+				return j
+			}
+			if !pairs.admits(r.link) {
+				continue // the path lacks a byte pair the rule needs
+			}
+		}
+		if m, ok := r.m.Match(text, c.path); ok && c.best.Beats(m, allow, int(r.line)) {
+			c.best.Take(m, allow, int(r.line))
+			c.at = base + j
+		}
+	}
+	return -1
+}
+
+// commonSuffix returns the length of the longest common suffix of a and b.
+func commonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[len(a)-1-i] != b[len(b)-1-i] {
+			return i
+		}
+	}
+	return n
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.
