@@ -54,8 +54,14 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // does not pin its memory.
 const maxPooled = 1 << 17
 
-func newBuilder(p Parser, lint bool) builder {
-	return builder{scratch: scratchPool.Get().(*scratch), p: p, lint: lint, droppedAt: -1, unknownAt: -1}
+func newBuilder(p Parser, lint bool, size int) builder {
+	s := scratchPool.Get().(*scratch)
+	if cap(s.text) < size {
+		// What a parse keeps is seldom more than the body: one allocation
+		// instead of a series of ever larger ones.
+		s.text = make([]byte, 0, size)
+	}
+	return builder{scratch: s, p: p, lint: lint, droppedAt: -1, unknownAt: -1}
 }
 
 // release returns the scratch slices to the pool, cleared so they keep
@@ -63,7 +69,7 @@ func newBuilder(p Parser, lint bool) builder {
 func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
-	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.diags), cap(s.text)/16) > maxPooled {
+	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.diags), cap(s.text)/64) > maxPooled {
 		return
 	}
 	clear(s.diags)
@@ -258,10 +264,6 @@ func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 		records:  clone(b.records),
 		sitemaps: clone(b.sitemaps),
 		lines:    lines,
-	}
-	for g := range t.groups {
-		s, e := t.span(g)
-		sortRules(t.text, t.rules[s.rules:e.rules])
 	}
 	if !b.lint {
 		return t, nil

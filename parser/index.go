@@ -125,6 +125,7 @@ func (ps *pairSet) admits(link int32) bool {
 // matched against, as matcher.Path or matcher.EscapePath return it. ok is
 // false when no rule matches, and the path is allowed.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
+	t.index()
 	c := check{t: t, path: path, at: -1}
 	for _, g := range groups {
 		c.group(g)
@@ -143,11 +144,29 @@ type check struct {
 	at   int // the deciding rule, or -1
 }
 
+// smallGroup is the number of rules up to which a group is searched
+// rule by rule, which is quicker than the index for so few.
+const smallGroup = 16
+
 // group looks for a better rule than the best so far among group g's.
 func (c *check) group(g int) {
 	t := c.t
 	s, e := t.span(g)
 	rules := t.rules[s.rules:e.rules]
+	if len(rules) <= smallGroup {
+		for j := range rules {
+			r := &rules[j]
+			n, allow := r.m.Len(), r.m.Allow()
+			if !c.best.Beats(n, allow, int(r.line)) || !strings.HasPrefix(c.path, r.m.Prefix(t.text)) {
+				continue
+			}
+			if m, ok := r.m.Match(t.text, c.path); ok && c.best.Beats(m, allow, int(r.line)) {
+				c.best.Take(m, allow, int(r.line))
+				c.at = int(s.rules) + j
+			}
+		}
+		return
+	}
 	// The last rule whose prefix sorts at or before path.
 	i, _ := slices.BinarySearchFunc(rules, c.path, func(r rule, p string) int {
 		if r.m.Prefix(t.text) <= p {
@@ -175,8 +194,9 @@ func (c *check) group(g int) {
 
 // block looks for a better rule among the rules of the block that starts
 // at rules[b], whose prefix is key and starts the path; base is the index
-// of rules[0] in the table. It notes the byte pairs of the path only when
-// a rule needs them, so that checks that need none do not pay for them.
+// of rules[0] in the table. It notes the byte pairs of the path only once
+// unfilteredRules rules that could use them have been matched, so that
+// checks against small blocks do not pay for them.
 func (c *check) block(rules []rule, b int, key string, base int) {
 	if j := c.scan(rules, b, b, key, base, nil); j >= 0 {
 		var ps pairSet
@@ -185,11 +205,16 @@ func (c *check) block(rules []rule, b int, key string, base int) {
 	}
 }
 
+// unfilteredRules is the number of rules with byte pairs that a block
+// matches before it notes the pairs of the path.
+const unfilteredRules = 8
+
 // scan is block from rules[from] on. When pairs is nil, it stops at the
-// first rule that needs them and returns its index; otherwise it returns
-// -1.
+// rule with byte pairs after unfilteredRules of them and returns its
+// index; otherwise it returns -1.
 func (c *check) scan(rules []rule, b, from int, key string, base int, pairs *pairSet) int {
 	text := c.t.text
+	unfiltered := 0
 	for j := from; j < len(rules); j++ {
 		r := &rules[j]
 		if j > b && r.m.Prefix(text) != key {
@@ -203,11 +228,15 @@ func (c *check) scan(rules []rule, b, from int, key string, base int, pairs *pai
 			continue
 		}
 		if j > b && r.link != 0 {
-			if pairs == nil {
+			switch {
+			case pairs != nil:
+				if !pairs.admits(r.link) {
+					continue // the path lacks a byte pair the rule needs
+				}
+			case unfiltered == unfilteredRules:
 				return j
-			}
-			if !pairs.admits(r.link) {
-				continue // the path lacks a byte pair the rule needs
+			default:
+				unfiltered++
 			}
 		}
 		if m, ok := r.m.Match(text, c.path); ok && c.best.Beats(m, allow, int(r.line)) {
@@ -248,6 +277,7 @@ func (t *Table) Select(groups []int) *Table {
 	var rules []rule
 	var records []record
 	size := 0
+	t.index()
 	t.eachGroup(groups, func(s, e group) {
 		rules = append(rules, t.rules[s.rules:e.rules]...)
 		records = append(records, t.records[s.records:e.records]...)
@@ -288,5 +318,7 @@ func (t *Table) Select(groups []int) *Table {
 			buf = append(buf, k...)
 		}
 	}
-	return &Table{text: view(buf), groups: []group{{}}, rules: rules, records: records, lines: t.lines}
+	out := &Table{text: view(buf), groups: []group{{}}, rules: rules, records: records, lines: t.lines}
+	out.indexed.Do(func() {}) // sorted above
+	return out
 }

@@ -98,7 +98,7 @@ func (p Parser) Compile(body []byte) *Table {
 }
 
 func (p Parser) build(body []byte, lint bool) (*Table, []Diagnostic) {
-	b := newBuilder(p, lint)
+	b := newBuilder(p, lint, len(body))
 	defer b.release()
 	sc := newScanner(view(body))
 	b.plain = sc.plain

@@ -3,6 +3,7 @@ package parser
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/robotsgate/robotstxt/matcher"
 )
@@ -13,14 +14,19 @@ import (
 // handful of pointers whatever the size of the file, so it costs the
 // garbage collector next to nothing, and it keeps no diagnostics.
 //
-// The rules of each group are kept in the order of an index by their
-// literal prefix ([matcher.Rule.Prefix]), so that [Table.Decide] looks only
-// at the rules whose prefix starts the path.
+// The rules of each group are sorted, on the first use of the Table that
+// needs them, into the order of an index by their literal prefix
+// ([matcher.Rule.Prefix]), so that [Table.Decide] looks only at the rules
+// whose prefix starts the path.
 //
 // A Table is immutable and safe for concurrent use. [Parser.Compile] makes
 // one, [Table.Select] a smaller one for some groups, and [Table.File] the
 // rich form with strings.
 type Table struct {
+	// indexed sorts the rules of each group into index order; everything
+	// that reads rules calls it first.
+	indexed sync.Once
+
 	text     string
 	groups   []group
 	agents   []agent
@@ -86,6 +92,16 @@ func (t *Table) rule(r *rule) Rule {
 	return Rule{Pattern: r.m.Pattern(t.text), Line: int(r.line), Allow: r.m.Allow()}
 }
 
+// index sorts the rules of each group into index order, once.
+func (t *Table) index() {
+	t.indexed.Do(func() {
+		for g := range t.groups {
+			s, e := t.span(g)
+			sortRules(t.text, t.rules[s.rules:e.rules])
+		}
+	})
+}
+
 // span returns the bounds of group g's agents, rules and records.
 func (t *Table) span(g int) (start, end group) {
 	start = t.groups[g]
@@ -145,6 +161,7 @@ func (t *Table) names(g int, tokens []string) bool {
 
 // Rules returns the rules of the given groups, in file order.
 func (t *Table) Rules(groups []int) []Rule {
+	t.index()
 	var out []Rule
 	t.eachGroup(groups, func(s, e group) {
 		start := len(out)
@@ -209,7 +226,7 @@ func (t *Table) File() *File {
 	for g := range all {
 		all[g] = g
 	}
-	rules := t.Rules(all)
+	rules := t.Rules(all) // calls t.index
 	for g := range t.groups {
 		s, e := t.span(g)
 		f.Groups[g] = Group{

@@ -99,7 +99,7 @@ func genIndexed(rnd *rand.Rand) (body string, paths []string) {
 	agents := []string{"*", "FooBot", "BarBot"}
 	for range 1 + rnd.IntN(4) {
 		b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
-		for range rnd.IntN(30) {
+		for range rnd.IntN(60) {
 			p := gen()
 			switch rnd.IntN(8) {
 			case 0:
