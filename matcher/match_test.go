@@ -341,6 +341,24 @@ func FuzzMatch(f *testing.F) {
 				t.Fatalf("matchDir(%q, %q) = %v, reference says %v", dir, path, got, ref)
 			}
 		}
+		// The compiled rule, as a disallow and as an allow, agrees; the
+		// paths it matches start with its prefix and hold its required run.
+		for _, allow := range []bool{false, true} {
+			r, text := rule(pat, allow)
+			n, ok := r.Match(text, path)
+			wantN := len(pat)
+			if allow && !want {
+				if d := indexDir(pat); d > 0 && refMatch(pat[:d]+"$", path) {
+					want, wantN = true, d+1
+				}
+			}
+			if ok != want || ok && n != wantN {
+				t.Fatalf("Rule %q (allow %v) Match(%q) = %d %v, reference %d %v", pat, allow, path, n, ok, wantN, want)
+			}
+			if ok && (!strings.HasPrefix(path, r.Prefix(text)) || !strings.Contains(path[len(r.Prefix(text)):], r.Required(text))) {
+				t.Fatalf("Rule %q matches %q outside its prefix %q or required run %q", pat, path, r.Prefix(text), r.Required(text))
+			}
+		}
 	})
 }
 

@@ -41,8 +41,11 @@ import (
 // sortRules sorts rules, whose patterns are in text, into index order and
 // links their blocks.
 func sortRules(text string, rules []rule) {
+	small := len(rules) <= smallGroup
 	slices.SortFunc(rules, func(a, b rule) int {
-		if c := strings.Compare(a.m.Prefix(text), b.m.Prefix(text)); c != 0 {
+		if small {
+			// No index: by precedence only (see smallGroup).
+		} else if c := strings.Compare(a.m.Prefix(text), b.m.Prefix(text)); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(b.m.Len(), a.m.Len()); c != 0 {
@@ -56,6 +59,9 @@ func sortRules(text string, rules []rule) {
 		}
 		return cmp.Compare(a.line, b.line)
 	})
+	if small {
+		return
+	}
 	// stack holds the first rule of each block on the chain of the
 	// current block.
 	var buf [32]int32
@@ -144,9 +150,11 @@ type check struct {
 	at   int // the deciding rule, or -1
 }
 
-// smallGroup is the number of rules up to which a group is searched
-// rule by rule, which is quicker than the index for so few.
-const smallGroup = 16
+// smallGroup is the number of rules up to which a group has no index:
+// its rules are sorted by precedence alone (longest first, allow first on
+// a tie, then file order) and searched one by one up to the first that is
+// too short to win, which is quicker than the index for so few.
+const smallGroup = 32
 
 // group looks for a better rule than the best so far among group g's.
 func (c *check) group(g int) {
@@ -157,6 +165,9 @@ func (c *check) group(g int) {
 		for j := range rules {
 			r := &rules[j]
 			n, allow := r.m.Len(), r.m.Allow()
+			if c.best.Found && n < c.best.Len {
+				return // no rule from here on is long enough to win
+			}
 			if !c.best.Beats(n, allow, int(r.line)) || !strings.HasPrefix(c.path, r.m.Prefix(t.text)) {
 				continue
 			}
