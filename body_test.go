@@ -23,7 +23,7 @@ func TestCharsetBodyCutAtLimit(t *testing.T) {
 	s := newSite(t, serve(200, body, "Content-Type", "text/plain"))
 	c := newTestClient(t, WithBodyLimit(1000))
 	d, err := c.Check(context.Background(), s.URL+"/café")
-	if err != nil || d.Allowed || d.Rule == nil || d.Rule.Pattern != "/caf%C3%A9" {
+	if err != nil || d.Allowed || !d.Matched() || d.Rule.Pattern != "/caf%C3%A9" {
 		t.Fatalf("Check(/café) = %+v, %v; want disallowed by /caf%%C3%%A9", d, err)
 	}
 }

@@ -125,7 +125,7 @@ func TestCacheStaleOnError(t *testing.T) {
 		s.set(fail)
 		clock.Advance(2 * time.Hour)
 		d, err := c.Check(ctx, s.URL+"/private")
-		if d.Allowed || err != nil || !d.Stale || d.Deferred || d.Status != 200 || d.Rule == nil {
+		if d.Allowed || err != nil || !d.Stale || d.Deferred || d.Status != 200 || !d.Matched() {
 			t.Fatalf("unreachable with a good copy: %+v, %v", d, err)
 		}
 		if ok, err := c.Allowed(ctx, s.URL+"/public"); !ok || err != nil {
@@ -148,7 +148,7 @@ func TestCacheStaleOnError(t *testing.T) {
 	}
 	s.set(serve(200, "User-agent: *\nDisallow: /public\n"))
 	clock.Advance(2 * time.Hour)
-	if d, err := c.Check(ctx, s.URL+"/public"); d.Allowed || d.Stale || err != nil || d.Rule == nil {
+	if d, err := c.Check(ctx, s.URL+"/public"); d.Allowed || d.Stale || err != nil || !d.Matched() {
 		t.Fatalf("recovered: %+v, %v", d, err)
 	}
 }
@@ -260,7 +260,7 @@ func TestCacheAuthorityKeys(t *testing.T) {
 // hour by the real clock.
 func memEntry(key string, size int64) *entry {
 	e := &entry{key: key, outcome: OutcomeAllowAll, expires: time.Now().Add(time.Hour)}
-	e.derive(ModeGoogle)
+	e.derive()
 	e.size = size
 	return e
 }

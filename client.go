@@ -25,6 +25,7 @@ type Client struct {
 	tokenErr error    // why there is no usable token, or nil
 	fetcher  fetcher
 	cache    *memCache
+	zip      compressor  // of the bodies the Client keeps
 	tier     *sharedTier // the Store's use; nil without a Store
 	group    singleflight.Group
 	stats    counters
@@ -75,7 +76,7 @@ func NewClient(opts ...Option) *Client {
 	}
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
-		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, base: c.base, stats: &c.stats, logger: c.logger}
+		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, tokens: c.tokens, base: c.base, stats: &c.stats, logger: c.logger}
 	}
 	return c
 }
@@ -156,14 +157,13 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 	}
 	switch e.outcome {
 	case OutcomeRules:
+		var v Verdict
 		if agent == "" {
-			agent = c.tokens[0]
+			v = e.crawler.checkPath(path)
+		} else {
+			v = e.robots(c.cfg.mode).checkPath(agent, path)
 		}
-		v := e.robots.Check(agent, checkable(path))
-		d.Allowed = v.Allowed
-		if v.Rule != nil {
-			d.Rule, d.Line = v.Rule, int(v.Rule.Line)
-		}
+		d.Allowed, d.Rule = v.Allowed, v.Rule
 	case OutcomeAllowAll:
 		d.Allowed = true
 	case OutcomeUnreachable:
@@ -303,7 +303,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		}
 		e.fetched, e.checked, e.expires = now, now, now.Add(lifetime)
 		e.stale, e.failStatus, e.failures, e.errText = false, 0, 0, ""
-		return e.derive(c.cfg.mode), nil
+		return e.derive(), nil
 	case res.outcome == OutcomeUnreachable:
 		return c.unreachable(key, prev, res, now), nil
 	}
@@ -314,15 +314,14 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		finalURL: res.finalURL,
 	}
 	if res.outcome == OutcomeRules {
-		e.body = res.body
-		e.robots = ParseMode(res.body, c.cfg.mode)
+		e.setRules(res.body, c.zip.deflate(res.body), c.cfg.mode, c.tokens)
 		e.etag = res.header.Get("ETag")
 		e.lastMod = res.header.Get("Last-Modified")
 	}
 	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
 		slog.String("authority", key), slog.Int("status", res.status),
 		slog.String("outcome", res.outcome.String()), slog.Duration("fresh", lifetime))
-	return e.derive(c.cfg.mode), nil
+	return e.derive(), nil
 }
 
 // unreachable builds the entry for a failed fetch: the last good copy
@@ -354,7 +353,7 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
 			e.expires = limit
 		}
-		return e.derive(c.cfg.mode)
+		return e.derive()
 	}
 	outcome := OutcomeUnreachable
 	if c.cfg.allowAfter > 0 && now.Sub(since) >= c.cfg.allowAfter {
@@ -368,5 +367,5 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		finalURL: res.finalURL, failStatus: res.status, failures: failures,
 		since: since, errText: errText, cause: res.err,
 	}
-	return e.derive(c.cfg.mode)
+	return e.derive()
 }

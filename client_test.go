@@ -126,7 +126,7 @@ func TestClientAllowedBasics(t *testing.T) {
 		t.Errorf("server hit %d times, want 1", n)
 	}
 	d, err := c.Check(ctx, s.URL+"/nobot/page")
-	if err != nil || d.Allowed || d.Status != 200 || d.Rule == nil || d.Line != 2 ||
+	if err != nil || d.Allowed || d.Status != 200 || !d.Matched() || d.Rule.Line != 2 ||
 		d.Rule.Pattern != "/nobot" || d.Outcome != OutcomeRules || d.Deferred || d.Stale {
 		t.Errorf("Check = %+v, %v", d, err)
 	}
@@ -327,10 +327,10 @@ func TestClientIntrospection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Status != 200 || info.Outcome != OutcomeRules || string(info.Body) != body ||
+	if info.Status != 200 || info.Outcome != OutcomeRules || string(info.Body()) != body ||
 		info.FinalURL != s.URL+"/robots.txt" || info.ETag != `"v1"` ||
 		!info.FetchedAt.Equal(clock.Now()) || !info.Expires.Equal(clock.Now().Add(10*time.Minute)) ||
-		info.Expired() || info.Robots == nil || info.Err != nil {
+		info.Expired() || info.Robots() == nil || info.Err != nil {
 		t.Errorf("Lookup = %+v", info)
 	}
 	if d, ok := info.CrawlDelay(); !ok || d != 2500*time.Millisecond {
@@ -378,7 +378,7 @@ func TestClientStaleWhenCallerGivesUpOnRevalidation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	d, err := c.Check(ctx, s.URL+"/private/x")
-	if err != nil || d.Allowed || !d.Stale || d.Rule == nil {
+	if err != nil || d.Allowed || !d.Stale || !d.Matched() {
 		t.Fatalf("first check after expiry, caller gave up: %+v, %v; want the stale copy's disallow", d, err)
 	}
 }

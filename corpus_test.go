@@ -186,7 +186,7 @@ func checkCorpus(t *testing.T, dir string, rows []corpusRow, minRules, minSitema
 		r := Parse(body)
 		lines := r.File().Lines
 		last := 0
-		for _, d := range r.Diagnostics() {
+		for _, d := range lint(body, ModeGoogle) {
 			if d.Line < 1 || d.Line > lines || d.Line < last {
 				t.Errorf("%s: diagnostic %v out of 1..%d or out of order", name, d, lines)
 				break
@@ -204,7 +204,7 @@ func checkCorpus(t *testing.T, dir string, rows []corpusRow, minRules, minSitema
 				if !v.Allowed {
 					disallowed++
 				}
-				if v.Rule == nil && !v.Allowed || v.Rule != nil && (v.Rule.Allow != v.Allowed || v.Rule.Line < 1 || int(v.Rule.Line) > lines) {
+				if !v.Matched() && !v.Allowed || v.Matched() && (v.Rule.Allow != v.Allowed || v.Rule.Line < 1 || v.Rule.Line > lines) {
 					t.Errorf("%s: Check(%q, %q) = %+v (lines %d)", name, agent, u, v, lines)
 				}
 				if v2 := crlf.Check(agent, u); !sameVerdict(v, v2) {

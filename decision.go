@@ -19,11 +19,10 @@ type Decision struct {
 	// Expires is when the cached robots.txt goes stale (for a deferred or
 	// stale answer: when the server is asked again).
 	Expires time.Time
-	// Rule is the deciding rule, nil when no rule matched or the outcome
-	// is not OutcomeRules.
-	Rule *Rule
-	// Line is the deciding rule's line in robots.txt, 0 when Rule is nil.
-	Line int
+	// Rule is the deciding rule, with its pattern and line; the zero Rule
+	// when no rule matched or the outcome is not OutcomeRules (see
+	// Matched).
+	Rule Rule
 	// Deferred reports that robots.txt is unreachable and no usable copy
 	// is cached: Allowed is false and the error is a *DeferredError.
 	Deferred bool
@@ -34,6 +33,9 @@ type Decision struct {
 	// such as "https://example.com:443".
 	Authority string
 }
+
+// Matched reports whether a rule decided, so that Rule holds it.
+func (d Decision) Matched() bool { return d.Rule.Line != 0 }
 
 // ErrDeferred is matched (with errors.Is) by the error returned when
 // robots.txt is unreachable and no usable copy is cached. The crawler

@@ -1,21 +1,35 @@
 package robotstxt
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"math"
+	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
-// published, except for the refreshing flag.
+// published, except for the refreshing flag and the memo of its parsed
+// file.
+//
+// An entry keeps the rules its Client checks hot, in the compact form of a
+// [Crawler] for the Client's product tokens, and the body only
+// flate-compressed: the rest of the file is parsed again from it when
+// another token is checked or the whole file is asked for, and kept only
+// while someone holds it.
 type entry struct {
 	key      string // normalised authority
 	outcome  Outcome
-	status   int     // status of the response the rules rest on
-	robots   *Robots // parsed body; nil unless outcome is OutcomeRules
-	body     []byte  // body as parsed (UTF-8); nil unless OutcomeRules
+	status   int      // status of the response the rules rest on
+	crawler  *Crawler // the Client's rules; nil unless outcome is OutcomeRules
+	zbody    []byte   // the body as parsed (UTF-8), compressed; nil unless OutcomeRules
+	file     *fileMemo
 	fetched  time.Time
 	checked  time.Time // last fetch attempt
 	expires  time.Time // when to revalidate or retry
@@ -42,6 +56,51 @@ type entry struct {
 	gen atomic.Uint32 // the cache generation in which e was last promoted
 }
 
+// fileMemo holds the whole parsed file of an entry, weakly: while someone
+// uses it, and no longer. Clones of an entry share it.
+type fileMemo struct {
+	mu sync.Mutex
+	p  weak.Pointer[Robots]
+}
+
+// setRules gives e the rules of text, the body as parsed, for the product
+// tokens, and keeps text compressed.
+func (e *entry) setRules(text []byte, zbody []byte, mode Mode, tokens []string) {
+	r := ParseMode(text, mode)
+	e.crawler = r.Crawler(tokens...)
+	e.zbody = zbody
+	e.file = &fileMemo{p: weak.Make(r)}
+}
+
+// body returns the body as parsed, decompressed; nil unless the outcome
+// is OutcomeRules.
+func (e *entry) body() []byte {
+	if e.zbody == nil {
+		return nil
+	}
+	b, err := inflate(e.zbody, math.MaxInt64)
+	if err != nil {
+		return nil // e.zbody was made by deflate or checked by inflate
+	}
+	return b
+}
+
+// robots returns the whole parsed file, parsing it again if nobody holds
+// it; nil unless the outcome is OutcomeRules.
+func (e *entry) robots(mode Mode) *Robots {
+	if e.file == nil {
+		return nil
+	}
+	e.file.mu.Lock()
+	defer e.file.mu.Unlock()
+	if r := e.file.p.Value(); r != nil {
+		return r
+	}
+	r := ParseMode(e.body(), mode)
+	e.file.p = weak.Make(r)
+	return r
+}
+
 // good reports whether e holds a usable answer from a reachable server:
 // not a deferral, and not the allow-all that stands in for a server
 // unreachable for too long (see WithUnreachableAllowAfter).
@@ -53,10 +112,7 @@ func (e *entry) good() bool {
 func (e *entry) fresh(now time.Time) bool { return now.Before(e.expires) }
 
 // derive computes the fields derived from the stored ones.
-func (e *entry) derive(mode Mode) *entry {
-	if e.outcome == OutcomeRules && e.robots == nil {
-		e.robots = ParseMode(e.body, mode)
-	}
+func (e *entry) derive() *entry {
 	if e.outcome == OutcomeUnreachable {
 		cause := e.cause
 		if cause == nil && e.errText != "" {
@@ -70,42 +126,17 @@ func (e *entry) derive(mode Mode) *entry {
 }
 
 // entryOverhead estimates what an entry costs beyond its own fields and
-// text: the LRU node and index slot that hold it, and its deferral.
-const entryOverhead = 256
+// text: the LRU node and index slot that hold it, its deferral, and the
+// Crawler's fixed part.
+const entryOverhead = 384
 
 // retainedSize estimates the bytes e keeps alive, for the cache's byte
 // budget.
 func (e *entry) retainedSize() int64 {
 	n := int64(entryOverhead) + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText))
-	n += int64(cap(e.body))
-	if e.robots != nil {
-		n += robotsSize(e.robots)
-	}
-	return n
-}
-
-// robotsSize estimates the bytes a parsed file retains.
-func robotsSize(r *Robots) int64 {
-	f := r.File()
-	n := int64(256 + 24*len(f.Sitemaps) + 48*len(f.Extensions) + 64*len(f.Diagnostics))
-	for _, s := range f.Sitemaps {
-		n += int64(len(s.Value))
-	}
-	for i := range f.Groups {
-		g := &f.Groups[i]
-		n += 80 + int64(56*len(g.Agents)+40*len(g.Rules)+48*len(g.Extensions))
-		for _, r := range g.Rules {
-			n += int64(len(r.Pattern))
-		}
-		for _, a := range g.Agents {
-			n += int64(len(a.Value))
-		}
-		for _, x := range g.Extensions {
-			n += int64(len(x.Key) + len(x.Value))
-		}
-	}
-	for _, x := range f.Extensions {
-		n += int64(len(x.Key) + len(x.Value))
+	n += int64(cap(e.zbody))
+	if e.crawler != nil {
+		n += int64(e.crawler.t.Size())
 	}
 	return n
 }
@@ -113,11 +144,55 @@ func robotsSize(r *Robots) int64 {
 // clone copies the stored fields of e (not the refreshing flag).
 func (e *entry) clone() *entry {
 	return &entry{
-		key: e.key, outcome: e.outcome, status: e.status, robots: e.robots,
-		body: e.body, fetched: e.fetched, checked: e.checked, expires: e.expires,
+		key: e.key, outcome: e.outcome, status: e.status, crawler: e.crawler,
+		zbody: e.zbody, file: e.file, fetched: e.fetched, checked: e.checked, expires: e.expires,
 		etag: e.etag, lastMod: e.lastMod, finalURL: e.finalURL, stale: e.stale,
 		failStatus: e.failStatus, failures: e.failures, since: e.since, errText: e.errText,
 	}
+}
+
+// A compressor compresses bodies for the entries of one Client, reusing
+// its flate writers.
+type compressor struct {
+	pool sync.Pool // of *flate.Writer
+}
+
+// deflate returns text compressed at flate's fastest level, which shrinks
+// real robots.txt files to about a sixth.
+func (c *compressor) deflate(text []byte) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(text)/4 + 64)
+	w, _ := c.pool.Get().(*flate.Writer)
+	if w == nil {
+		w, _ = flate.NewWriter(&buf, flate.BestSpeed)
+	} else {
+		w.Reset(&buf)
+	}
+	_, _ = w.Write(text)
+	_ = w.Close()
+	c.pool.Put(w)
+	return bytes.Clone(buf.Bytes()) // of exact size: the buffer grew past it
+}
+
+// errInflate is wrapped when a compressed body does not decompress within
+// its limit.
+var errInflate = errors.New("robotstxt: compressed body unreadable")
+
+// inflate decompresses a body made by deflate, failing when it does not
+// decompress or is longer than limit.
+func inflate(z []byte, limit int64) ([]byte, error) {
+	r := flate.NewReader(bytes.NewReader(z))
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, limit))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errInflate, err)
+	}
+	if int64(len(b)) == limit {
+		if n, _ := r.Read(make([]byte, 1)); n > 0 {
+			return nil, fmt.Errorf("%w: longer than %d bytes", errInflate, limit)
+		}
+	}
+	return b, nil
 }
 
 // EntryEncodingVersion is the first byte of every value the Client writes
@@ -132,10 +207,11 @@ var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 const flagStale = 1
 
 // encodeEntry serialises the stored fields of e: a version byte, outcome
-// and flag bytes, then varints and length-prefixed strings, the body last.
+// and flag bytes, then varints and length-prefixed strings, the
+// compressed body last.
 func encodeEntry(e *entry) []byte {
 	n := 3 + 7*binary.MaxVarintLen64 + len(e.etag) + len(e.lastMod) +
-		len(e.finalURL) + len(e.errText) + len(e.body) + 5*binary.MaxVarintLen32
+		len(e.finalURL) + len(e.errText) + len(e.zbody) + 5*binary.MaxVarintLen32
 	b := make([]byte, 0, n)
 	var flags byte
 	if e.stale {
@@ -153,8 +229,8 @@ func encodeEntry(e *entry) []byte {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = binary.AppendUvarint(b, uint64(len(e.body)))
-	return append(b, e.body...)
+	b = binary.AppendUvarint(b, uint64(len(e.zbody)))
+	return append(b, e.zbody...)
 }
 
 // decodeEntry parses a value made by encodeEntry. It never panics; any
@@ -184,7 +260,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	e.finalURL = string(d.bytes())
 	e.errText = string(d.bytes())
 	if body := d.bytes(); len(body) > 0 {
-		e.body = append([]byte(nil), body...)
+		e.zbody = body[:len(body):len(body)] // b is the caller's to keep
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -192,7 +268,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	if len(d.b) != 0 {
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
 	}
-	if e.outcome != OutcomeRules && len(e.body) > 0 {
+	if e.outcome != OutcomeRules && len(e.zbody) > 0 {
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
 	}
 	return e, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -11,14 +12,14 @@ import (
 func sampleEntries() []*entry {
 	t0 := time.UnixMilli(1740830400123)
 	return []*entry{
-		{key: "https://example.com:443", outcome: OutcomeRules, status: 200, body: []byte(privateRules),
+		{key: "https://example.com:443", outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
 			fetched: t0, checked: t0, expires: t0.Add(24 * time.Hour), etag: `"abc"`,
 			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", finalURL: "https://www.example.com/robots.txt"},
 		{key: "http://a.example:80", outcome: OutcomeAllowAll, status: 404, fetched: t0, checked: t0,
 			expires: t0.Add(time.Hour), finalURL: "http://a.example/robots.txt"},
 		{key: "http://b.example:8080", outcome: OutcomeUnreachable, status: 503, failStatus: 503,
 			failures: 3, fetched: t0, checked: t0, expires: t0.Add(4 * time.Minute), errText: "boom"},
-		{key: "https://c.example:443", outcome: OutcomeRules, status: 200, body: []byte("User-agent: *\n"),
+		{key: "https://c.example:443", outcome: OutcomeRules, status: 200, zbody: zipped("User-agent: *\n"),
 			fetched: t0.Add(-72 * time.Hour), checked: t0, expires: t0.Add(time.Minute), stale: true,
 			failStatus: 0, failures: 1, errText: "dial tcp: refused"},
 		{key: "https://d.example:443", outcome: OutcomeDisallowAll, status: 403},
@@ -27,7 +28,7 @@ func sampleEntries() []*entry {
 
 // stored returns the fields the encoding keeps, for comparison.
 func stored(e *entry) []any {
-	return []any{e.key, e.outcome, e.status, string(e.body), e.fetched.UnixMilli(), e.fetched.IsZero(),
+	return []any{e.key, e.outcome, e.status, string(e.zbody), e.fetched.UnixMilli(), e.since.UnixMilli(), e.fetched.IsZero(),
 		e.checked.UnixMilli(), e.expires.UnixMilli(), e.etag, e.lastMod, e.finalURL,
 		e.stale, e.failStatus, e.failures, e.errText}
 }
@@ -38,7 +39,7 @@ func TestEntryRoundTrip(t *testing.T) {
 		if b[0] != EntryEncodingVersion {
 			t.Fatalf("first byte %d", b[0])
 		}
-		if len(b) > len(e.body)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+40 {
+		if len(b) > len(e.zbody)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+40 {
 			t.Errorf("encoding of %s is %d bytes: not compact", e.key, len(b))
 		}
 		got, err := decodeEntry(e.key, b)
@@ -48,9 +49,9 @@ func TestEntryRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(stored(got), stored(e)) {
 			t.Errorf("round trip:\n got %v\nwant %v", stored(got), stored(e))
 		}
-		got.derive(ModeGoogle)
-		if (got.robots != nil) != (e.outcome == OutcomeRules) {
-			t.Errorf("%s: robots %v after finish", e.key, got.robots)
+		got.derive()
+		if text, err := inflate(got.zbody, 1<<20); e.outcome == OutcomeRules && (err != nil || len(text) == 0) {
+			t.Errorf("%s: body %q, %v after decoding", e.key, text, err)
 		}
 		if e.outcome == OutcomeUnreachable && (got.deferErr == nil || !errors.Is(got.deferErr, ErrDeferred)) {
 			t.Errorf("%s: deferErr %v", e.key, got.deferErr)
@@ -70,7 +71,7 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"truncated":      good[:len(good)-1],
 		"trailing":       append(bytes.Clone(good), 0),
 		"huge length":    {EntryEncodingVersion, 0, 0, 1, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f},
-		"body on 404":    encodeEntry(&entry{outcome: OutcomeAllowAll, status: 404, body: []byte("x")}),
+		"body on 404":    encodeEntry(&entry{outcome: OutcomeAllowAll, status: 404, zbody: []byte("x")}),
 		"status 5000":    {EntryEncodingVersion, 0, 0, 0x88, 0x27},
 	}
 	for name, b := range cases {
@@ -98,6 +99,35 @@ func FuzzDecodeEntry(f *testing.F) {
 		if !reflect.DeepEqual(stored(again), stored(e)) {
 			t.Fatalf("round trip:\n got %v\nwant %v", stored(again), stored(e))
 		}
-		e.derive(ModeGoogle) // must not panic either
+		e.derive() // must not panic either
 	})
+}
+
+// zipped returns s compressed as the Client keeps bodies.
+func zipped(s string) []byte {
+	var c compressor
+	return c.deflate([]byte(s))
+}
+
+func TestEntryBodyCompression(t *testing.T) {
+	var c compressor
+	for _, s := range []string{"", privateRules, strings.Repeat("Disallow: /x\n", 5000)} {
+		z := c.deflate([]byte(s))
+		got, err := inflate(z, int64(len(s))+1)
+		if err != nil || string(got) != s {
+			t.Errorf("inflate(deflate(%d bytes)) = %d bytes, %v", len(s), len(got), err)
+		}
+		if len(s) > 1000 && len(z) > len(s)/4 {
+			t.Errorf("%d bytes compressed to %d", len(s), len(z))
+		}
+	}
+	// A body longer than the limit does not decompress: a Store value
+	// cannot make the Client inflate without bound.
+	z := c.deflate(bytes.Repeat([]byte("a"), 1<<20))
+	if _, err := inflate(z, 1000); !errors.Is(err, errInflate) {
+		t.Errorf("inflate past its limit: %v", err)
+	}
+	if _, err := inflate([]byte("not flate"), 1000); !errors.Is(err, errInflate) {
+		t.Errorf("inflate of garbage: %v", err)
+	}
 }

@@ -67,7 +67,7 @@ func ExampleClient_Check() {
 	}
 	fmt.Println("allowed:", d.Allowed)
 	fmt.Println("status:", d.Status)
-	fmt.Printf("rule: line %d, allow=%v, pattern %s\n", d.Line, d.Rule.Allow, d.Rule.Pattern)
+	fmt.Printf("rule: line %d, allow=%v, pattern %s\n", d.Rule.Line, d.Rule.Allow, d.Rule.Pattern)
 	// Output:
 	// allowed: false
 	// status: 200

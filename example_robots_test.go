@@ -47,7 +47,7 @@ func ExampleRobots_Check() {
 	r := robotstxt.Parse([]byte(exampleBody))
 	for _, url := range []string{"/private/press/today.html", "/private/plans.html", "/index.html"} {
 		v := r.Check("OtherBot", url)
-		if v.Rule == nil {
+		if !v.Matched() {
 			fmt.Printf("%s: allowed=%v, no rule matches\n", url, v.Allowed)
 			continue
 		}
@@ -75,23 +75,6 @@ func ExampleRobots_Sitemaps() {
 	fmt.Println(r.Sitemaps())
 	// Output:
 	// [https://www.example.com/sitemap.xml]
-}
-
-func ExampleRobots_Diagnostics() {
-	r := robotstxt.Parse([]byte("Disallow: /early\n" +
-		"User-agent FooBot\n" +
-		"dissallow: /tmp\n" +
-		"<html>\n" +
-		"Crawl-delay: soon\n"))
-	for _, d := range r.Diagnostics() {
-		fmt.Println(d)
-	}
-	// Output:
-	// line 1: rule outside any group: "/early"
-	// line 2: missing colon accepted: "User-agent"
-	// line 3: misspelt key accepted: "dissallow"
-	// line 4: not a key-value line
-	// line 5: value does not parse: "soon"
 }
 
 func ExampleParseMode() {

@@ -36,7 +36,7 @@ func ExampleNewTransport() {
 		var de *robotstxt.DisallowedError
 		switch {
 		case errors.As(err, &de):
-			fmt.Printf("%s: refused by line %d (Disallow: %s)\n", path, de.Decision.Line, de.Decision.Rule.Pattern)
+			fmt.Printf("%s: refused by line %d (Disallow: %s)\n", path, de.Decision.Rule.Line, de.Decision.Rule.Pattern)
 		case err != nil:
 			fmt.Println(path, "error:", err)
 		default:

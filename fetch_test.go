@@ -168,8 +168,8 @@ func TestFetchBodyLimitAfterGzip(t *testing.T) {
 			info, _ := c.Cached(s.URL)
 			// The line the limit cuts is dropped: the body ends with the
 			// last whole line within 500 KiB.
-			if n := len(info.Body); n > DefaultBodyLimit || n < DefaultBodyLimit-60 || info.Body[n-1] != '\n' {
-				t.Errorf("kept %d bytes ending %q, want the whole lines within %d", n, info.Body[max(n-10, 0):], DefaultBodyLimit)
+			if n := len(info.Body()); n > DefaultBodyLimit || n < DefaultBodyLimit-60 || info.Body()[n-1] != '\n' {
+				t.Errorf("kept %d bytes ending %q, want the whole lines within %d", n, info.Body()[max(n-10, 0):], DefaultBodyLimit)
 			}
 		})
 	}
@@ -449,14 +449,14 @@ func TestFetchHostilePeers(t *testing.T) {
 		var d Decision
 		var err error
 		withinBound(t, "Check", 2*time.Second, func() { d, err = c.Check(ctx, endless.url+"/x") })
-		if d.Allowed || d.Outcome != OutcomeRules || err != nil || d.Rule == nil || d.Rule.Pattern != "/x" {
+		if d.Allowed || d.Outcome != OutcomeRules || err != nil || !d.Matched() || d.Rule.Pattern != "/x" {
 			t.Errorf("Check(/x) = %+v, %v; want disallowed by the rules read", d, err)
 		}
 		if ok, err := c.Allowed(ctx, endless.url+"/y"); !ok || err != nil {
 			t.Errorf("Allowed(/y) = %v, %v; want allowed", ok, err)
 		}
 		info, _ := c.Cached(endless.url)
-		if n := len(info.Body); n > limit || n < limit-len("Disallow: /x\n") || info.Body[n-1] != '\n' {
+		if n := len(info.Body()); n > limit || n < limit-len("Disallow: /x\n") || info.Body()[n-1] != '\n' {
 			t.Errorf("kept %d bytes, want the whole lines within %d", n, limit)
 		}
 		if n := c.Stats().InFlight; n != 0 {
@@ -583,7 +583,7 @@ func TestFetchContentCodings(t *testing.T) {
 		t.Run("decoded "+tc.name, func(t *testing.T) {
 			s := newSite(t, serve(200, string(tc.body), "Content-Encoding", tc.header, "Content-Type", "text/plain"))
 			d, err := newClient(t).Check(ctx, s.URL+"/x")
-			if d.Allowed || d.Outcome != OutcomeRules || d.Rule == nil || d.Rule.Pattern != "/" || err != nil {
+			if d.Allowed || d.Outcome != OutcomeRules || !d.Matched() || d.Rule.Pattern != "/" || err != nil {
 				t.Errorf("Check(/x) = %+v, %v; want disallowed by Disallow: /", d, err)
 			}
 		})
@@ -642,7 +642,7 @@ func TestFetchContentCodings(t *testing.T) {
 			t.Errorf("reading a %d-byte gzip of 50 MB allocated %d bytes, want < 20 MB", len(bomb), alloc)
 		}
 		info, _ := c.Cached(s.URL)
-		if n := len(info.Body); n > DefaultBodyLimit || n < DefaultBodyLimit-parser.MaxLineLength {
+		if n := len(info.Body()); n > DefaultBodyLimit || n < DefaultBodyLimit-parser.MaxLineLength {
 			t.Errorf("kept %d bytes, want at most the limit, %d", n, DefaultBodyLimit)
 		}
 	})
@@ -673,7 +673,7 @@ func TestFetchCutLine(t *testing.T) {
 				}
 			}
 			info, _ := c.Cached(s.URL)
-			if got := strings.TrimPrefix(string(info.Body), "\uFEFF"); got != "User-agent: *\nDisallow: /\n" {
+			if got := strings.TrimPrefix(string(info.Body()), "\uFEFF"); got != "User-agent: *\nDisallow: /\n" {
 				t.Errorf("Body = %q, want the two whole lines", got)
 			}
 		})

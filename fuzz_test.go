@@ -50,7 +50,7 @@ func FuzzParseAllowed(f *testing.F) {
 			r := ParseMode(body, mode)
 			file := r.File()
 			last := 0
-			for _, d := range r.Diagnostics() {
+			for _, d := range lint(body, mode) {
 				if d.Line < 1 || d.Line > file.Lines || d.Line < last {
 					t.Fatalf("diagnostic %v out of 1..%d or out of order", d, file.Lines)
 				}
@@ -58,7 +58,7 @@ func FuzzParseAllowed(f *testing.F) {
 			}
 			v := r.Check(agent, url)
 			rules := r.Rules(agent)
-			if v.Rule == nil {
+			if !v.Matched() {
 				if !v.Allowed {
 					t.Fatalf("disallowed with no deciding rule")
 				}
@@ -66,18 +66,18 @@ func FuzzParseAllowed(f *testing.F) {
 				if v.Rule.Allow != v.Allowed {
 					t.Fatalf("verdict %v decided by a rule with Allow=%v", v.Allowed, v.Rule.Allow)
 				}
-				if v.Rule.Line < 1 || int(v.Rule.Line) > file.Lines {
+				if v.Rule.Line < 1 || v.Rule.Line > file.Lines {
 					t.Fatalf("deciding rule on line %d of %d", v.Rule.Line, file.Lines)
 				}
 				found := false
 				for i := range rules {
-					found = found || rules[i] == *v.Rule
+					found = found || rules[i] == v.Rule
 				}
 				if !found {
-					t.Fatalf("deciding rule %+v is not among the %d rules that apply", *v.Rule, len(rules))
+					t.Fatalf("deciding rule %+v is not among the %d rules that apply", v.Rule, len(rules))
 				}
 			}
-			if len(rules) == 0 && (!v.Allowed || v.Rule != nil) {
+			if len(rules) == 0 && (!v.Allowed || v.Matched()) {
 				t.Fatalf("no rules apply, yet %+v", v)
 			}
 			if r.Allowed(agent, url) != v.Allowed {

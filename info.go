@@ -18,11 +18,6 @@ type Info struct {
 	// same as Status, unless a stale copy stands in for a server that last
 	// answered, say, 503 (0 for a network error or timeout).
 	LastStatus int
-	// Robots holds the parsed rules; nil unless Outcome is OutcomeRules.
-	Robots *Robots
-	// Body is the body as parsed, converted to UTF-8 and cut at the body
-	// limit. It is shared with the cache and must not be modified.
-	Body []byte
 	// FinalURL is the robots.txt URL after redirects.
 	FinalURL string
 	// FetchedAt is when the rules were fetched (or last revalidated).
@@ -41,8 +36,29 @@ type Info struct {
 	// Err is the last fetch failure, nil after a successful fetch.
 	Err error
 
-	tokens []string
-	now    func() time.Time
+	e    *entry
+	mode Mode
+	now  func() time.Time
+}
+
+// Robots returns the whole parsed file; nil unless Outcome is
+// OutcomeRules. The Client keeps only the rules of its own product tokens
+// at hand, so the first call may parse the body again.
+func (i *Info) Robots() *Robots {
+	if i.e == nil {
+		return nil
+	}
+	return i.e.robots(i.mode)
+}
+
+// Body returns the body as parsed: converted to UTF-8 and cut at the body
+// limit (see [ReadBody]); nil unless Outcome is OutcomeRules. Each call
+// returns a new copy.
+func (i *Info) Body() []byte {
+	if i.e == nil {
+		return nil
+	}
+	return i.e.body()
 }
 
 // Expired reports whether the rules are past their expiry, by the
@@ -57,21 +73,19 @@ func (i *Info) Expired() bool {
 
 // Sitemaps returns the sitemap URLs listed in robots.txt.
 func (i *Info) Sitemaps() []string {
-	if i.Robots == nil {
-		return nil
+	if r := i.Robots(); r != nil {
+		return r.Sitemaps()
 	}
-	return i.Robots.Sitemaps()
+	return nil
 }
 
-// CrawlDelay returns the crawl-delay that applies to the Client's agent.
+// CrawlDelay returns the crawl-delay that applies to the Client's product
+// tokens.
 func (i *Info) CrawlDelay() (time.Duration, bool) {
-	if i.Robots == nil {
+	if i.e == nil || i.e.crawler == nil {
 		return 0, false
 	}
-	if len(i.tokens) == 0 {
-		return 0, false
-	}
-	return i.Robots.CrawlDelay(i.tokens[0])
+	return i.e.crawler.CrawlDelay()
 }
 
 // Lookup returns what the Client knows of the robots.txt for rawURL's
@@ -121,10 +135,10 @@ func (c *Client) Forget(rawURL string) {
 func (c *Client) info(e *entry) *Info {
 	i := &Info{
 		Authority: e.key, Outcome: e.outcome, Status: e.status,
-		Robots: e.robots, Body: e.body, FinalURL: e.finalURL,
+		FinalURL: e.finalURL, e: e, mode: c.cfg.mode,
 		FetchedAt: e.fetched, CheckedAt: e.checked, Expires: e.expires,
 		ETag: e.etag, LastModified: e.lastMod, Stale: e.stale,
-		Failures: e.failures, tokens: c.tokens, now: c.cfg.now,
+		Failures: e.failures, now: c.cfg.now,
 		LastStatus: e.status,
 	}
 	if e.stale || e.outcome == OutcomeUnreachable {

@@ -1,9 +1,7 @@
 package robotstxt
 
 import (
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,7 +33,8 @@ func (m Mode) String() string {
 
 // Types of the parsed form, defined in package parser.
 type (
-	// Rule is one allow or disallow line: its normalised pattern and line.
+	// Rule is one allow or disallow line: its normalised pattern, kind and
+	// line.
 	Rule = parser.Rule
 	// Extension is a non-standard record such as crawl-delay or host.
 	Extension = parser.Record
@@ -45,15 +44,14 @@ type (
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
 // use.
+//
+// It holds the rules and records in a compact form (a [parser.Table]: one
+// text and small records that point into it), indexed so that a check
+// looks only at the rules that can match the path, and no diagnostics:
+// [parser.Parser.Parse] reports those.
 type Robots struct {
-	file *parser.File
+	t    *parser.Table
 	mode Mode
-
-	// order holds, per group, the indices of its rules by pattern length,
-	// longest first and allow first on a tie, so that a check can stop
-	// at the first rule too short to win. It is built on the first check.
-	orderOnce sync.Once
-	order     [][]int32
 
 	// first remembers the groups of the first crawler checked, since most
 	// callers check every URL for one crawler.
@@ -67,14 +65,13 @@ type resolved struct {
 }
 
 // Parse parses a robots.txt body as Google's parser does. It never fails
-// and never panics: lines it cannot use are skipped and reported by
-// Diagnostics. The result does not refer to body.
+// and never panics: lines it cannot use are skipped. The result does not
+// refer to body.
 func Parse(body []byte) *Robots { return ParseMode(body, ModeGoogle) }
 
 // ParseMode is like Parse but reads the body in the given mode.
 func ParseMode(body []byte, mode Mode) *Robots {
-	f := parser.Parser{RFC9309: mode == ModeRFC9309}.Parse(body)
-	return &Robots{file: f, mode: mode}
+	return &Robots{t: parser.Parser{RFC9309: mode == ModeRFC9309}.Compile(body), mode: mode}
 }
 
 // Mode returns the mode the rules were read in.
@@ -84,11 +81,14 @@ func (r *Robots) Mode() Mode { return r.mode }
 type Verdict struct {
 	// Allowed reports whether the crawler may fetch the URL.
 	Allowed bool
-	// Rule is the deciding rule, or nil when no rule matched (and the URL
-	// is allowed). For an allow of …/index.html that decides for its
-	// directory, Rule is that allow.
-	Rule *Rule
+	// Rule is the deciding rule, or the zero Rule when no rule matched
+	// (and the URL is allowed; see Matched). For an allow of …/index.html
+	// that decides for its directory, Rule is that allow.
+	Rule Rule
 }
+
+// Matched reports whether a rule decided, which Rule then holds.
+func (v Verdict) Matched() bool { return v.Rule.Line != 0 }
 
 // Allowed reports whether the crawler whose product token is agent may
 // fetch url. The token is compared case-insensitively with the user-agent
@@ -100,167 +100,105 @@ func (r *Robots) Allowed(agent, url string) bool {
 }
 
 // Check is like Allowed but also reports the deciding rule. In the default
-// mode it allocates only on the first call for a Robots, when it builds
-// the indexes that later checks use, and for a URL whose path starts with
-// '?' or ';' (see matcher.Path). In RFC9309 mode a path with escapes to
-// decode allocates too.
+// mode it does not allocate, except for a URL whose path starts with '?'
+// or ';' (see matcher.Path). In RFC9309 mode a path with escapes to decode
+// allocates too.
 func (r *Robots) Check(agent, url string) Verdict {
+	return r.checkPath(agent, matcher.Path(url))
+}
+
+// checkPath is Check for path, the part of a URL that rules are matched
+// against, as matcher.Path or matcher.EscapePath return it.
+func (r *Robots) checkPath(agent, path string) Verdict {
 	f := r.first.Load()
 	if f == nil {
-		f = &resolved{agent: strings.Clone(agent), groups: r.appendGroups(nil, agent)}
+		groups, _ := r.t.AppendGroups(nil, agent)
+		f = &resolved{agent: strings.Clone(agent), groups: groups}
 		if !r.first.CompareAndSwap(nil, f) {
 			f = r.first.Load()
 		}
 	}
 	if f.agent == agent {
-		return r.decide(f.groups, url)
+		return decide(r.t, r.mode, f.groups, path)
 	}
 	var buf [8]int
-	return r.decide(r.appendGroups(buf[:0], agent), url)
+	groups, _ := r.t.AppendGroups(buf[:0], agent)
+	return decide(r.t, r.mode, groups, path)
 }
 
-// decide checks url against the rules of the given groups.
-func (r *Robots) decide(groups []int, url string) Verdict {
-	path := matcher.Path(url)
-	if r.mode == ModeRFC9309 {
+// decide checks path against the rules of the given groups of t.
+func decide(t *parser.Table, mode Mode, groups []int, path string) Verdict {
+	if mode == ModeRFC9309 {
 		path = matcher.UnescapePath(path) // first, so /%72obots.txt is /robots.txt too
 		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
 			return Verdict{Allowed: true}
 		}
 	}
-	r.orderOnce.Do(r.sortRules)
-	var best matcher.Best
-	var rule *Rule
-	for _, gi := range groups {
-		rules := r.file.Groups[gi].Rules
-		for _, i := range r.order[gi] {
-			ru := &rules[i]
-			n := len(ru.Pattern)
-			if best.Found && n < best.Len {
-				break // no rule from here on is long enough to win
-			}
-			if !best.Beats(n, ru.Allow) {
-				continue
-			}
-			if m, ok := ru.Match(path); ok && best.Beats(m, ru.Allow) {
-				best.Take(m, ru.Allow)
-				rule = ru
-			}
-		}
-	}
-	return Verdict{Allowed: best.Allowed(), Rule: rule}
+	rule, ok := t.Decide(groups, path)
+	return Verdict{Allowed: !ok || rule.Allow, Rule: rule}
 }
 
-// sortRules builds r.order.
-func (r *Robots) sortRules() {
-	n := 0
-	for _, g := range r.file.Groups {
-		n += len(g.Rules)
+// groups returns the groups that apply to agent.
+func (r *Robots) groups(agent string) []int {
+	if f := r.first.Load(); f != nil && f.agent == agent {
+		return f.groups
 	}
-	flat := make([]int32, n)
-	r.order = make([][]int32, len(r.file.Groups))
-	for gi, g := range r.file.Groups {
-		o := flat[:len(g.Rules):len(g.Rules)]
-		flat = flat[len(g.Rules):]
-		for i := range o {
-			o[i] = int32(i)
-		}
-		rules := g.Rules
-		slices.SortStableFunc(o, func(a, b int32) int {
-			ra, rb := &rules[a], &rules[b]
-			if d := len(rb.Pattern) - len(ra.Pattern); d != 0 {
-				return d
-			}
-			switch {
-			case ra.Allow == rb.Allow:
-				return 0
-			case ra.Allow:
-				return -1
-			}
-			return 1
-		})
-		r.order[gi] = o
-	}
+	groups, _ := r.t.AppendGroups(nil, agent)
+	return groups
 }
 
-// appendGroups appends the indices of the groups that apply to agent:
-// every group that names it, or else every "*" group.
-func (r *Robots) appendGroups(dst []int, agent string) []int {
-	n := len(dst)
-	if agent != "" {
-		for i := range r.file.Groups {
-			if names(&r.file.Groups[i], agent) {
-				dst = append(dst, i)
-			}
-		}
-		if len(dst) > n {
-			return dst
-		}
-	}
-	for i := range r.file.Groups {
-		for j := range r.file.Groups[i].Agents {
-			if r.file.Groups[i].Agents[j].Global {
-				dst = append(dst, i)
-				break
-			}
-		}
-	}
-	return dst
-}
-
-// names reports whether a user-agent line of g names the crawler agent.
-func names(g *parser.Group, agent string) bool {
-	for i := range g.Agents {
-		t := g.Agents[i].Token
-		if len(t) == len(agent) && (t == agent || strings.EqualFold(t, agent)) {
-			return true
-		}
-	}
-	return false
-}
-
-// Crawler returns the view of the rules that the crawler whose product
-// token is agent obeys. A crawler that checks many URLs against one file
-// saves looking up its groups each time.
-func (r *Robots) Crawler(agent string) *Crawler {
-	a := &Crawler{r: r, groups: r.appendGroups(nil, agent)}
-	a.named = agent != "" && len(a.groups) > 0 && names(&r.file.Groups[a.groups[0]], agent)
-	return a
+// Crawler returns the rules that a crawler known by the given product
+// tokens obeys: those of every group that names one of the tokens, merged,
+// or when none does, those of the "*" groups. Google's crawlers are known
+// by several tokens, such as "Googlebot-Image" and "Googlebot".
+//
+// The Crawler is a copy of just those rules and records, indexed for
+// checks: it does not keep the Robots alive, so a caller that checks many
+// URLs for one crawler can keep the Crawler alone.
+func (r *Robots) Crawler(tokens ...string) *Crawler {
+	groups, named := r.t.AppendGroups(nil, tokens...)
+	return &Crawler{t: r.t.Select(groups), mode: r.mode, named: named}
 }
 
 // Rules returns the rules that apply to agent, in file order: those of
 // every group that names it, or else those of the "*" groups.
-func (r *Robots) Rules(agent string) []Rule { return r.Crawler(agent).Rules() }
+func (r *Robots) Rules(agent string) []Rule { return r.t.Rules(r.groups(agent)) }
 
 // Extensions returns the extension records (crawl-delay, request-rate,
 // host, …) of the groups that apply to agent, in file order.
-func (r *Robots) Extensions(agent string) []Extension { return r.Crawler(agent).Extensions() }
+func (r *Robots) Extensions(agent string) []Extension { return r.t.Extensions(r.groups(agent)) }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
-// agent. Fractional seconds are kept; values that do not parse, are
-// negative or exceed a day are skipped.
+// agent that [parser.CrawlDelay] accepts: fractional seconds are kept;
+// values that do not parse, are negative or exceed a day are skipped.
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
-	return r.Crawler(agent).CrawlDelay()
+	return crawlDelay(r.Extensions(agent))
 }
 
-// maxCrawlDelay bounds the crawl-delay values CrawlDelay accepts.
-const maxCrawlDelay = 24 * time.Hour
+// crawlDelay returns the first crawl-delay of records that parses.
+func crawlDelay(records []Extension) (time.Duration, bool) {
+	for _, e := range records {
+		if e.Key != "crawl-delay" {
+			continue
+		}
+		if d, err := parser.CrawlDelay(e.Value); err == nil {
+			return d, true
+		}
+	}
+	return 0, false
+}
 
 // Sitemaps returns the sitemap URLs in file order.
 func (r *Robots) Sitemaps() []string {
-	out := make([]string, len(r.file.Sitemaps))
-	for i, s := range r.file.Sitemaps {
-		out[i] = s.Value
+	s := r.t.Sitemaps()
+	out := make([]string, len(s))
+	for i := range s {
+		out[i] = s[i].Value
 	}
 	return out
 }
 
-// Diagnostics returns what the parser skipped, tolerated or cut, in line
-// order.
-func (r *Robots) Diagnostics() []Diagnostic {
-	return slices.Clone(r.file.Diagnostics)
-}
-
-// File returns the parsed form: groups, rules, agents, records and
-// diagnostics. The caller must not modify it.
-func (r *Robots) File() *parser.File { return r.file }
+// File returns the parsed form with strings: groups, rules, agents and
+// records, made on each call. Its Diagnostics are empty; parse the body
+// with [parser.Parser.Parse] to have them.
+func (r *Robots) File() *parser.File { return r.t.File() }

@@ -48,9 +48,9 @@ func dpMatch(pattern, path string) bool {
 // returns the decision and the line of the deciding rule (0: none).
 func refDecide(rules []Rule, path string) (bool, int) {
 	bestLen, bestAllow, line := -1, true, 0
-	take := func(n int, allow bool, l int32) {
+	take := func(n int, allow bool, l int) {
 		if n > bestLen || (n == bestLen && allow && !bestAllow) {
-			bestLen, bestAllow, line = n, allow, int(l)
+			bestLen, bestAllow, line = n, allow, l
 		}
 	}
 	for _, r := range rules {
@@ -126,10 +126,7 @@ var propAgents = []string{"FooBot", "foobot", "BarBot", "bot", "Other", ""}
 // sameVerdict reports whether two verdicts give the same decision with the
 // same deciding rule.
 func sameVerdict(a, b Verdict) bool {
-	if a.Allowed != b.Allowed || (a.Rule == nil) != (b.Rule == nil) {
-		return false
-	}
-	return a.Rule == nil || (a.Rule.Line == b.Rule.Line && a.Rule.Pattern == b.Rule.Pattern && a.Rule.Allow == b.Rule.Allow)
+	return a == b
 }
 
 func propRuns(t *testing.T) int {
@@ -167,8 +164,11 @@ func TestPropertyLineEndings(t *testing.T) {
 	for range propRuns(t) {
 		lines := genBody(rnd)
 		var rs []*Robots
+		var diags [][]Diagnostic
 		for _, nl := range []string{"\n", "\r\n", "\r"} {
-			rs = append(rs, Parse([]byte(strings.Join(lines, nl)+nl)))
+			body := []byte(strings.Join(lines, nl) + nl)
+			rs = append(rs, Parse(body))
+			diags = append(diags, lint(body, ModeGoogle))
 		}
 		for _, agent := range propAgents {
 			for range 4 {
@@ -181,9 +181,9 @@ func TestPropertyLineEndings(t *testing.T) {
 				}
 			}
 		}
-		for _, r := range rs[1:] {
-			if !slices.Equal(r.Diagnostics(), rs[0].Diagnostics()) {
-				t.Fatalf("diagnostics differ: %v vs %v\nlines: %q", r.Diagnostics(), rs[0].Diagnostics(), lines)
+		for _, d := range diags[1:] {
+			if !slices.Equal(d, diags[0]) {
+				t.Fatalf("diagnostics differ: %v vs %v\nlines: %q", d, diags[0], lines)
 			}
 		}
 	}
@@ -216,7 +216,7 @@ func TestPropertyNoRulesAllowsAll(t *testing.T) {
 		for _, agent := range propAgents {
 			for range 3 {
 				url := genURL(rnd)
-				if v := r.Check(agent, url); !v.Allowed || v.Rule != nil {
+				if v := r.Check(agent, url); !v.Allowed || v.Matched() {
 					t.Fatalf("Check(%q, %q) = %+v in a file without rules: %q", agent, url, v, body)
 				}
 			}
@@ -261,7 +261,7 @@ func TestPropertyAllowAndDisallowSamePattern(t *testing.T) {
 			if !v.Allowed && (matches || extra == 0) {
 				t.Fatalf("Check(%q) = %+v\nbody: %q", url, v, body)
 			}
-			if matches && (v.Rule == nil || !v.Rule.Allow || v.Rule.Pattern != p) {
+			if matches && (!v.Matched() || !v.Rule.Allow || v.Rule.Pattern != p) {
 				t.Fatalf("Check(%q): deciding rule %+v, want the allow %q\nbody: %q", url, v.Rule, p, body)
 			}
 		}
@@ -279,8 +279,8 @@ func TestPropertyCommentsChangeNothing(t *testing.T) {
 		for i, l := range lines {
 			commented[i] = l + comments[rnd.IntN(len(comments))]
 		}
-		a := Parse([]byte(strings.Join(lines, "\n")))
-		b := Parse([]byte(strings.Join(commented, "\n")))
+		plain, withComments := []byte(strings.Join(lines, "\n")), []byte(strings.Join(commented, "\n"))
+		a, b := Parse(plain), Parse(withComments)
 		for _, agent := range propAgents {
 			for range 4 {
 				url := genURL(rnd)
@@ -289,8 +289,8 @@ func TestPropertyCommentsChangeNothing(t *testing.T) {
 				}
 			}
 		}
-		if !slices.Equal(a.Diagnostics(), b.Diagnostics()) {
-			t.Fatalf("diagnostics differ: %v vs %v\nlines: %q", a.Diagnostics(), b.Diagnostics(), commented)
+		if da, db := lint(plain, ModeGoogle), lint(withComments, ModeGoogle); !slices.Equal(da, db) {
+			t.Fatalf("diagnostics differ: %v vs %v\nlines: %q", da, db, commented)
 		}
 		if !slices.Equal(a.Sitemaps(), b.Sitemaps()) {
 			t.Fatalf("sitemaps differ: %q vs %q", a.Sitemaps(), b.Sitemaps())
@@ -323,7 +323,6 @@ func TestPropertyConcurrentChecks(t *testing.T) {
 				}
 				r.Crawler(qs[j].agent).Rules()
 				r.CrawlDelay(qs[j].agent)
-				r.Diagnostics()
 				r.Sitemaps()
 			}
 		})
@@ -355,16 +354,9 @@ func TestParseCopiesBody(t *testing.T) {
 	}
 }
 
-func TestDiagnosticsIsACopy(t *testing.T) {
-	r := Parse([]byte("junk line here\nUser-agent: a b c"))
-	d := r.Diagnostics()
-	if len(d) == 0 {
-		t.Fatal("no diagnostics")
-	}
-	d[0].Line = 99
-	if r.Diagnostics()[0].Line == 99 {
-		t.Error("Diagnostics() shares its slice with the Robots")
-	}
+// lint returns the diagnostics of body, as the lint command gets them.
+func lint(body []byte, mode Mode) []Diagnostic {
+	return parser.Parser{RFC9309: mode == ModeRFC9309}.Parse(body).Diagnostics
 }
 
 func TestAgentView(t *testing.T) {

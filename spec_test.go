@@ -51,7 +51,7 @@ func checkDecisions(t *testing.T, mode Mode, ds []decision) {
 // returns "".
 func verdictMismatch(v Verdict, allow bool, line int) string {
 	got := "no rule"
-	if v.Rule != nil {
+	if v.Matched() {
 		kind := "disallow"
 		if v.Rule.Allow {
 			kind = "allow"
@@ -61,9 +61,9 @@ func verdictMismatch(v Verdict, allow bool, line int) string {
 	switch {
 	case v.Allowed != allow:
 		return fmt.Sprintf("allowed = %v (%s), want %v (line %d)", v.Allowed, got, allow, line)
-	case line == 0 && v.Rule != nil:
+	case line == 0 && v.Matched():
 		return fmt.Sprintf("decided by %s, want no rule", got)
-	case line != 0 && v.Rule == nil:
+	case line != 0 && !v.Matched():
 		return fmt.Sprintf("no deciding rule, want line %d", line)
 	case line != 0 && (int(v.Rule.Line) != line || v.Rule.Allow != allow):
 		return fmt.Sprintf("decided by %s, want the %v rule on line %d", got, map[bool]string{true: "allow", false: "disallow"}[allow], line)
@@ -74,9 +74,9 @@ func verdictMismatch(v Verdict, allow bool, line int) string {
 // dg formats a diagnostic the way diagsOf does.
 func dg(line int, k parser.Kind) string { return fmt.Sprintf("%d:%v", line, k) }
 
-func diagsOf(r *Robots) []string {
+func diagsOf(body []byte) []string {
 	var out []string
-	for _, d := range r.Diagnostics() {
+	for _, d := range lint(body, ModeGoogle) {
 		out = append(out, dg(d.Line, d.Kind))
 	}
 	return out
@@ -85,7 +85,7 @@ func diagsOf(r *Robots) []string {
 // checkDiags checks the diagnostics of body, in order.
 func checkDiags(t *testing.T, name, body string, want ...string) {
 	t.Helper()
-	if got := diagsOf(Parse([]byte(body))); !slices.Equal(got, want) {
+	if got := diagsOf([]byte(body)); !slices.Equal(got, want) {
 		t.Errorf("%s: diagnostics %q, want %q\nbody: %q", name, got, want, body)
 	}
 }
@@ -363,18 +363,18 @@ func TestSpec1_11_GroupMerging(t *testing.T) {
 		{"group naming FooBot and *: others merge both", sharedWithStar, "Other", "/b", false, 6},
 		{"same crawler twice in one group", "User-agent: FooBot\nUser-agent: foobot\nDisallow: /a", fooBot, "/a", false, 3},
 	})
-	var lines []int32
+	var lines []int
 	for _, r := range Parse([]byte(merged)).Rules(fooBot) {
 		lines = append(lines, r.Line)
 	}
-	if !slices.Equal(lines, []int32{2, 8, 9}) {
+	if !slices.Equal(lines, []int{2, 8, 9}) {
 		t.Errorf("Rules(FooBot) on lines %v, want [2 8 9]", lines)
 	}
 	lines = nil
 	for _, r := range Parse([]byte(merged)).Rules("Other") {
 		lines = append(lines, r.Line)
 	}
-	if !slices.Equal(lines, []int32{5, 12}) {
+	if !slices.Equal(lines, []int{5, 12}) {
 		t.Errorf("Rules(Other) on lines %v, want [5 12]", lines)
 	}
 	if n := len(Parse([]byte(sharedWithStar)).Rules("foobot")); n != 1 {
@@ -521,8 +521,7 @@ func TestSpec1_14_Extensions(t *testing.T) {
 	rp := Parse([]byte(strings.Join(plain, "\n")))
 	for _, agent := range []string{fooBot, "Other", ""} {
 		for _, u := range []string{"/", "/a", "/b", "/c", "/articles/x"} {
-			if a, b := r.Check(agent, u), rp.Check(agent, u); a.Allowed != b.Allowed || (a.Rule == nil) != (b.Rule == nil) ||
-				(a.Rule != nil && a.Rule.Line != b.Rule.Line) {
+			if a, b := r.Check(agent, u), rp.Check(agent, u); a.Allowed != b.Allowed || a.Rule.Line != b.Rule.Line {
 				t.Errorf("%s %s: with records %+v, without %+v", agent, u, a, b)
 			}
 		}
@@ -654,22 +653,22 @@ func TestSpec2_7_DecidingRule(t *testing.T) {
 	const body = "User-agent: FooBot\nDisallow: /a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /\n"
 	r := Parse([]byte(body))
 	v := r.Check(fooBot, "http://example.com/a/b/c")
-	if !v.Allowed || v.Rule == nil || v.Rule.Pattern != "/a/b" || v.Rule.Line != 3 || !v.Rule.Allow {
+	if !v.Allowed || !v.Matched() || v.Rule.Pattern != "/a/b" || v.Rule.Line != 3 || !v.Rule.Allow {
 		t.Fatalf("Check = %+v, want the allow /a/b on line 3", v)
 	}
 	// The deciding rule is one of the rules that apply, not a copy made up.
 	rules := r.Rules(fooBot)
-	if *v.Rule != rules[1] {
-		t.Errorf("deciding rule %+v is not Rules()[1] %+v", *v.Rule, rules[1])
+	if v.Rule != rules[1] {
+		t.Errorf("deciding rule %+v is not Rules()[1] %+v", v.Rule, rules[1])
 	}
 	v = r.Check("Other", "/x")
-	if v.Allowed || v.Rule == nil || v.Rule.Pattern != "/" || v.Rule.Line != 6 || v.Rule.Allow {
+	if v.Allowed || !v.Matched() || v.Rule.Pattern != "/" || v.Rule.Line != 6 || v.Rule.Allow {
 		t.Errorf("Check(Other) = %+v, want disallow / on line 6", v)
 	}
-	if v := r.Check(fooBot, "/z"); !v.Allowed || v.Rule != nil {
+	if v := r.Check(fooBot, "/z"); !v.Allowed || v.Matched() {
 		t.Errorf("no matching rule: %+v", v)
 	}
-	if v := Parse(nil).Check(fooBot, "/"); !v.Allowed || v.Rule != nil {
+	if v := Parse(nil).Check(fooBot, "/"); !v.Allowed || v.Matched() {
 		t.Errorf("empty file: %+v", v)
 	}
 }

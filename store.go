@@ -55,6 +55,7 @@ type Leaser interface {
 type sharedTier struct {
 	store  Store
 	cfg    *config
+	tokens []string        // the Client's product tokens
 	base   context.Context // cancelled by Client.Close
 	stats  *counters
 	logger *slog.Logger
@@ -97,7 +98,7 @@ func (t *sharedTier) keepGood(stored, prev *entry) *entry {
 	if limit := prev.fetched.Add(t.cfg.staleWindow); e.expires.After(limit) {
 		e.expires = limit
 	}
-	return e.derive(t.cfg.mode)
+	return e.derive()
 }
 
 // storeGet fetches and decodes key's value; nil when absent, unreadable
@@ -117,20 +118,29 @@ func (t *sharedTier) get(key string) (e *entry, failed bool) {
 	if err == nil {
 		err = t.plausible(e)
 	}
+	if err == nil && e.zbody != nil {
+		// A body over three times the limit (bodies grow at most
+		// threefold when converted to UTF-8) was not written by a
+		// Client: decompress no further.
+		var text []byte
+		if text, err = inflate(e.zbody, 3*t.cfg.bodyLimit); err == nil {
+			e.setRules(text, e.zbody, t.cfg.mode, t.tokens)
+		}
+	}
 	if err != nil {
 		t.log("decode", key, err)
 		return nil, false
 	}
-	return e.derive(t.cfg.mode), false
+	return e.derive(), false
 }
 
 // plausible rejects a stored entry that this Client would never have
-// written: a body far over the limit (bodies grow at most threefold when
-// converted to UTF-8), or a freshness beyond the cap and the longest
-// back-off. Such a value is a miss, and the next fetch overwrites it.
+// written: a freshness beyond the cap and the longest back-off, or a
+// rules entry without a body (the body's size is checked as it is
+// decompressed). Such a value is a miss, and the next fetch overwrites it.
 func (t *sharedTier) plausible(e *entry) error {
-	if int64(len(e.body)) > 3*t.cfg.bodyLimit {
-		return fmt.Errorf("stored body of %d bytes is over three times the body limit", len(e.body))
+	if e.outcome == OutcomeRules && e.zbody == nil {
+		return errors.New("stored rules without a body")
 	}
 	if e.expires.Sub(e.checked) > max(t.cfg.maxFresh, t.cfg.maxBackoff)+t.cfg.staleWindow {
 		return fmt.Errorf("stored entry fresh until %v, far past its fetch at %v", e.expires, e.checked)

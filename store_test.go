@@ -40,7 +40,7 @@ func TestCacheStoreSharedBetweenClients(t *testing.T) {
 		t.Errorf("first client Store stats = %+v", st)
 	}
 	info, _ := b.Cached(s.URL)
-	if info.ETag != `"e"` || info.Status != 200 || string(info.Body) != privateRules {
+	if info.ETag != `"e"` || info.Status != 200 || string(info.Body()) != privateRules {
 		t.Errorf("entry from the Store: %+v", info)
 	}
 }
@@ -126,7 +126,7 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 		for c.Stats().Store.LeaseWaits == 0 {
 			time.Sleep(time.Millisecond)
 		}
-		other := &entry{key: key, outcome: OutcomeRules, status: 200, body: []byte(privateRules),
+		other := &entry{key: key, outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
 			fetched: clock.Now(), checked: clock.Now(), expires: clock.Now().Add(time.Hour)}
 		_ = store.Set(context.Background(), key, encodeEntry(other), time.Hour)
 		if err := <-done; err != nil {
@@ -158,7 +158,7 @@ func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	store := newMemStore()
 	s := newSite(t, serve(503, ""))
 	key := authorityOf(s)
-	old := &entry{key: key, outcome: OutcomeRules, status: 200, body: []byte(privateRules),
+	old := &entry{key: key, outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
 		fetched: clock.Now().Add(-48 * time.Hour), checked: clock.Now().Add(-48 * time.Hour),
 		expires: clock.Now().Add(-24 * time.Hour), etag: `"old"`}
 	_ = store.Set(context.Background(), key, encodeEntry(old), time.Hour)
@@ -219,7 +219,7 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithBodyLimit(1000))
 	now := clock.Now()
 	for name, e := range map[string]*entry{
-		"huge body": {key: s.URL, outcome: OutcomeRules, status: 200, body: []byte(strings.Repeat("#", 5000)),
+		"huge body": {key: s.URL, outcome: OutcomeRules, status: 200, zbody: zipped(strings.Repeat("#", 5000)),
 			fetched: now, checked: now, expires: now.Add(time.Hour)},
 		"fresh for years": {key: s.URL, outcome: OutcomeAllowAll, status: 404,
 			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)},

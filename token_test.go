@@ -112,7 +112,7 @@ func TestClientSeveralProductTokens(t *testing.T) {
 		{"/a", false, 2}, {"/b", false, 5}, {"/c", true, 0}, {"/d", true, 0},
 	} {
 		d, err := c.Check(ctx, s.URL+tc.path)
-		if err != nil || d.Allowed != tc.want || d.Line != tc.line {
+		if err != nil || d.Allowed != tc.want || d.Rule.Line != tc.line {
 			t.Errorf("Check(%q) = %+v, %v; want allowed %v by line %d", tc.path, d, err, tc.want, tc.line)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // ErrDisallowed is matched (with errors.Is) by the error a [Transport]
@@ -30,9 +32,9 @@ type DisallowedError struct {
 func (e *DisallowedError) Error() string {
 	d := e.Decision
 	switch {
-	case d.Rule != nil:
+	case d.Matched():
 		return fmt.Sprintf("robotstxt: %s disallowed by robots.txt line %d (Disallow: %s)",
-			e.URL, d.Line, d.Rule.Pattern)
+			e.URL, d.Rule.Line, d.Rule.Pattern)
 	case d.Outcome == OutcomeDisallowAll:
 		return fmt.Sprintf("robotstxt: %s disallowed: robots.txt answered status %d (disallow all)",
 			e.URL, d.Status)
@@ -80,12 +82,12 @@ type Transport struct {
 	c      *Client
 	next   http.RoundTripper
 	cfg    transportConfig
-	delays *lru.Cache[string, crawlDelay] // by authority
+	delays *lru.Cache[string, delayMemo] // by authority
 }
 
-// crawlDelay is the crawl-delay of one authority's robots.txt for the
+// delayMemo is the crawl-delay of one authority's robots.txt for the
 // Client's agent, as of the cached copy that expires at expires.
-type crawlDelay struct {
+type delayMemo struct {
 	expires time.Time
 	delay   time.Duration
 	set     bool
@@ -114,7 +116,7 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 	if cfg.pacer == nil {
 		cfg.pacer = NewMemPacer()
 	}
-	delays, _ := lru.New[string, crawlDelay](delayCacheSize)
+	delays, _ := lru.New[string, delayMemo](delayCacheSize)
 	return &Transport{c: c, next: next, cfg: cfg, delays: delays}
 }
 
@@ -210,7 +212,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 func (t *Transport) interval(rawURL string, d Decision) time.Duration {
 	cd, ok := t.delays.Get(d.Authority)
 	if !ok || !cd.expires.Equal(d.Expires) {
-		cd = crawlDelay{expires: d.Expires}
+		cd = delayMemo{expires: d.Expires}
 		if info, found := t.c.Cached(rawURL); found {
 			cd.expires = info.Expires
 			cd.delay, cd.set = info.CrawlDelay()
@@ -274,7 +276,7 @@ const (
 )
 
 func defaultTransportConfig() transportConfig {
-	return transportConfig{maxInterval: maxCrawlDelay, maxHold: DefaultMaxHold, maxWait: DefaultMaxWait}
+	return transportConfig{maxInterval: parser.MaxCrawlDelay, maxHold: DefaultMaxHold, maxWait: DefaultMaxWait}
 }
 
 // WithPacer sets the Pacer that spaces requests (default: a new

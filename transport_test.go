@@ -145,7 +145,7 @@ func TestTransportRefusesDisallowed(t *testing.T) {
 		t.Fatalf("err = %T %v, want a *url.Error around a *DisallowedError", err, err)
 	}
 	d := de.Decision
-	if d.Allowed || d.Rule == nil || d.Rule.Pattern != "/private/" || d.Line != 6 ||
+	if d.Allowed || !d.Matched() || d.Rule.Pattern != "/private/" || d.Rule.Line != 6 ||
 		d.Authority != "http://"+s.Listener.Addr().String() {
 		t.Errorf("Decision = %+v", d)
 	}

@@ -10,7 +10,7 @@ const upperHex = "0123456789ABCDEF"
 // upper-cased. Nothing is decoded. When no change is needed, Escape returns
 // its argument without allocating.
 func Escape(pattern string) string {
-	if strings.IndexByte(pattern, '%') < 0 && IsASCII(pattern) {
+	if strings.IndexByte(pattern, '%') < 0 && !hasHighByte(pattern) {
 		return pattern // the common case
 	}
 	extra, fix := 0, false
@@ -62,7 +62,7 @@ func Unescape(s string) string {
 	if i+2 >= len(s) {
 		return s
 	}
-	return string(AppendUnescaped(make([]byte, 0, len(s)), s))
+	return string(appendUnescaped(make([]byte, 0, len(s)), s))
 }
 
 // UnescapePath is Unescape for the path of a URL that is compared with
@@ -81,8 +81,8 @@ func UnescapePath(s string) string {
 // literalSpecials encodes the characters that are special in patterns.
 var literalSpecials = strings.NewReplacer("*", "%2A", "$", "%24")
 
-// AppendUnescaped appends Unescape(s) to dst and returns the result.
-func AppendUnescaped(dst []byte, s string) []byte {
+// appendUnescaped appends Unescape(s) to dst and returns the result.
+func appendUnescaped(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
@@ -128,33 +128,12 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// IsASCII reports whether s has no byte at or above 0x80. It reads 32
-// bytes at a time.
-func IsASCII(s string) bool {
-	for len(s) >= 32 {
-		if (load64(s)|load64(s[8:])|load64(s[16:])|load64(s[24:]))&0x8080808080808080 != 0 {
-			return false
-		}
-		s = s[32:]
-	}
-	for len(s) >= 8 {
-		if load64(s)&0x8080808080808080 != 0 {
-			return false
-		}
-		s = s[8:]
-	}
+// hasHighByte reports whether s has a byte at or above 0x80.
+func hasHighByte(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			return false
+			return true
 		}
 	}
-	return true
-}
-
-// load64 reads the first eight bytes of s as a little-endian word; the
-// compiler turns it into one load.
-func load64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return false
 }

@@ -2,7 +2,6 @@ package matcher
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
@@ -61,8 +60,8 @@ func TestUnescape(t *testing.T) {
 		if got := Unescape(c.in); got != c.want {
 			t.Errorf("Unescape(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if got := string(AppendUnescaped([]byte("x"), c.in)); got != "x"+c.want {
-			t.Errorf("AppendUnescaped(x, %q) = %q, want %q", c.in, got, "x"+c.want)
+		if got := string(appendUnescaped([]byte("x"), c.in)); got != "x"+c.want {
+			t.Errorf("appendUnescaped(x, %q) = %q, want %q", c.in, got, "x"+c.want)
 		}
 	}
 }
@@ -92,24 +91,6 @@ func TestPropertyEscapeIdempotent(t *testing.T) {
 			// Decoding an unreserved byte can never form a new escape,
 			// since '%' is not unreserved.
 			t.Fatalf("Unescape not idempotent on %q: %q then %q", e, u, Unescape(u))
-		}
-	}
-}
-
-// TestIsASCII puts one high byte at every position of strings of every
-// length up to 80, so each of the word-wise loops sees it.
-func TestIsASCII(t *testing.T) {
-	for n := 0; n <= 80; n++ {
-		b := []byte(strings.Repeat("a", n))
-		if !IsASCII(string(b)) {
-			t.Fatalf("IsASCII of %d ASCII bytes = false", n)
-		}
-		for i := range b {
-			b[i] = 0x80
-			if IsASCII(string(b)) {
-				t.Fatalf("IsASCII with 0x80 at %d of %d = true", i, n)
-			}
-			b[i] = 'a'
 		}
 	}
 }

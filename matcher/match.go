@@ -11,33 +11,33 @@ package matcher
 
 import "strings"
 
-// Shape classifies a pattern so that the common cases skip the general
-// wildcard matcher. The zero Shape is Empty. Compute it once with ShapeOf
+// shape classifies a pattern so that the common cases skip the general
+// wildcard matcher. The zero shape is shapeEmpty. Compute it once with shapeOf
 // and keep it beside the pattern.
-type Shape uint8
+type shape uint8
 
 // The shapes of a pattern.
 const (
-	Empty   Shape = iota // "": matches nothing
-	Prefix               // no '*', no final '$': a plain prefix
-	Exact                // no '*', final '$': the whole path
-	Wild                 // two or more '*', no final '$'
-	WildEnd              // two or more '*' and a final '$'
-	Star                 // exactly one '*', no final '$'
-	StarEnd              // exactly one '*' and a final '$'
+	shapeEmpty   shape = iota // "": matches nothing
+	shapePrefix               // no '*', no final '$': a plain prefix
+	shapeExact                // no '*', final '$': the whole path
+	shapeWild                 // two or more '*', no final '$'
+	shapeWildEnd              // two or more '*' and a final '$'
+	shapeStar                 // exactly one '*', no final '$'
+	shapeStarEnd              // exactly one '*' and a final '$'
 )
 
-// ShapeOf returns the shape of pattern.
-func ShapeOf(pattern string) Shape {
-	s, _ := Analyze(pattern)
+// shapeOf returns the shape of pattern.
+func shapeOf(pattern string) shape {
+	s, _ := analyze(pattern)
 	return s
 }
 
-// Analyze returns the shape of pattern and the index of its first '*'
-// (-1 when it has none), for use with Shape.MatchAt.
-func Analyze(pattern string) (Shape, int) {
+// analyze returns the shape of pattern and the index of its first '*'
+// (-1 when it has none), for use with shape.matchAt.
+func analyze(pattern string) (shape, int) {
 	if pattern == "" {
-		return Empty, -1
+		return shapeEmpty, -1
 	}
 	body := pattern
 	end := pattern[len(pattern)-1] == '$'
@@ -47,18 +47,18 @@ func Analyze(pattern string) (Shape, int) {
 	star := strings.IndexByte(body, '*')
 	switch {
 	case star < 0 && end:
-		return Exact, star
+		return shapeExact, star
 	case star < 0:
-		return Prefix, star
+		return shapePrefix, star
 	case strings.IndexByte(body[star+1:], '*') < 0:
 		if end {
-			return StarEnd, star
+			return shapeStarEnd, star
 		}
-		return Star, star
+		return shapeStar, star
 	case end:
-		return WildEnd, star
+		return shapeWildEnd, star
 	}
-	return Wild, star
+	return shapeWild, star
 }
 
 // Match reports whether pattern matches path. '*' matches any run of
@@ -66,34 +66,34 @@ func Analyze(pattern string) (Shape, int) {
 // last byte of the pattern. Matching starts at the beginning of path and is
 // case-sensitive. An empty pattern matches nothing.
 func Match(pattern, path string) bool {
-	return ShapeOf(pattern).Match(pattern, path)
+	return shapeOf(pattern).match(pattern, path)
 }
 
 // Match reports whether pattern, whose shape is s, matches path. The
-// result is undefined when s is not ShapeOf(pattern).
-func (s Shape) Match(pattern, path string) bool {
-	return s.MatchAt(pattern, indexStar(pattern), path)
+// result is undefined when s is not shapeOf(pattern).
+func (s shape) match(pattern, path string) bool {
+	return s.matchAt(pattern, indexStar(pattern), path)
 }
 
-// MatchAt is Match for a caller that knows star, the index of the first
+// matchAt is Match for a caller that knows star, the index of the first
 // '*' in pattern (any value when there is none). Keeping it beside the
 // pattern spares a search on every match.
-func (s Shape) MatchAt(pattern string, star int, path string) bool {
+func (s shape) matchAt(pattern string, star int, path string) bool {
 	switch s {
-	case Prefix:
+	case shapePrefix:
 		return strings.HasPrefix(path, pattern)
-	case Exact:
+	case shapeExact:
 		return path == pattern[:len(pattern)-1]
-	case Star:
+	case shapeStar:
 		return strings.HasPrefix(path, pattern[:star]) &&
 			contains(path[star:], pattern[star+1:])
-	case StarEnd:
+	case shapeStarEnd:
 		suffix := pattern[star+1 : len(pattern)-1]
 		return strings.HasPrefix(path, pattern[:star]) &&
 			len(path)-star >= len(suffix) && strings.HasSuffix(path, suffix)
-	case Wild:
+	case shapeWild:
 		return matchWild(pattern, star, path, false)
-	case WildEnd:
+	case shapeWildEnd:
 		return matchWild(pattern[:len(pattern)-1], star, path, true)
 	}
 	return false
@@ -186,9 +186,13 @@ func index(s, seg string) int {
 	return -1
 }
 
-// indexStar returns the index of the first '*' in pat, or -1. Patterns
-// are short, and a plain loop beats the set-up of a vectorised search.
+// indexStar returns the index of the first '*' in pat, or -1. Most
+// patterns are short, and on them a plain loop beats the set-up of a
+// vectorised search; long ones get the vectorised search.
 func indexStar(pat string) int {
+	if len(pat) > 32 {
+		return strings.IndexByte(pat, '*')
+	}
 	for i := 0; i < len(pat); i++ {
 		if pat[i] == '*' {
 			return i
@@ -197,13 +201,13 @@ func indexStar(pat string) int {
 	return -1
 }
 
-// IndexDir reports whether pattern is an allow pattern that Google's
+// indexDir reports whether pattern is an allow pattern that Google's
 // parser widens to its directory: one whose last path segment begins with
 // "index.htm" (so /d/index.htm and /d/index.html). It returns the length of
 // the directory part, "/d/", or 0 when the pattern is not of this kind.
 // Such a rule also allows the directory itself, as if "Allow: /d/$" were
 // present.
-func IndexDir(pattern string) int {
+func indexDir(pattern string) int {
 	i := strings.LastIndexByte(pattern, '/')
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {
 		return 0
@@ -211,8 +215,8 @@ func IndexDir(pattern string) int {
 	return i + 1
 }
 
-// MatchDir reports whether the directory rule dir+"$" matches path, where
-// dir is the part of an index pattern that IndexDir measured.
-func MatchDir(dir, path string) bool {
+// matchDir reports whether the directory rule dir+"$" matches path, where
+// dir is the part of an index pattern that indexDir measured.
+func matchDir(dir, path string) bool {
 	return matchWild(dir, indexStar(dir), path, true)
 }

@@ -151,25 +151,25 @@ func TestMatch(t *testing.T) {
 func TestShapeOf(t *testing.T) {
 	for _, c := range []struct {
 		pat  string
-		want Shape
+		want shape
 	}{
-		{"", Empty},
-		{"/", Prefix},
-		{"/a$b", Prefix},
-		{"$", Exact},
-		{"/a$", Exact},
-		{"*", Star},
-		{"/a*b", Star},
-		{"*$", StarEnd},
-		{"/a*b$", StarEnd},
-		{"**", Wild},
-		{"/a*b*c", Wild},
-		{"*a*$", WildEnd},
-		{"/a*b*$", WildEnd},
-		{"/a*b$c", Star},
+		{"", shapeEmpty},
+		{"/", shapePrefix},
+		{"/a$b", shapePrefix},
+		{"$", shapeExact},
+		{"/a$", shapeExact},
+		{"*", shapeStar},
+		{"/a*b", shapeStar},
+		{"*$", shapeStarEnd},
+		{"/a*b$", shapeStarEnd},
+		{"**", shapeWild},
+		{"/a*b*c", shapeWild},
+		{"*a*$", shapeWildEnd},
+		{"/a*b*$", shapeWildEnd},
+		{"/a*b$c", shapeStar},
 	} {
-		if got := ShapeOf(c.pat); got != c.want {
-			t.Errorf("ShapeOf(%q) = %v, want %v", c.pat, got, c.want)
+		if got := shapeOf(c.pat); got != c.want {
+			t.Errorf("shapeOf(%q) = %v, want %v", c.pat, got, c.want)
 		}
 	}
 }
@@ -184,8 +184,8 @@ func randomString(r *rand.Rand, alphabet string, max int) string {
 	return string(b)
 }
 
-// TestPropertyMatchAgreesWithReference compares Match, and Shape.Match
-// with the shape ShapeOf computes, with the dynamic-programming reference
+// TestPropertyMatchAgreesWithReference compares Match, and shape.Match
+// with the shape shapeOf computes, with the dynamic-programming reference
 // on random patterns and paths over a small alphabet, where collisions of
 // literals, wildcards and anchors are frequent.
 func TestPropertyMatchAgreesWithReference(t *testing.T) {
@@ -204,8 +204,8 @@ func TestPropertyMatchAgreesWithReference(t *testing.T) {
 		if got := Match(pat, path); got != want {
 			t.Fatalf("Match(%q, %q) = %v, reference says %v", pat, path, got, want)
 		}
-		if got := ShapeOf(pat).Match(pat, path); got != want {
-			t.Fatalf("ShapeOf(%q).Match(%q) = %v, reference says %v", pat, path, got, want)
+		if got := shapeOf(pat).match(pat, path); got != want {
+			t.Fatalf("shapeOf(%q).Match(%q) = %v, reference says %v", pat, path, got, want)
 		}
 	}
 }
@@ -285,8 +285,8 @@ func TestIndexDir(t *testing.T) {
 		{"", 0},
 		{"/*/index.html", 3},
 	} {
-		if got := IndexDir(c.pat); got != c.want {
-			t.Errorf("IndexDir(%q) = %d, want %d", c.pat, got, c.want)
+		if got := indexDir(c.pat); got != c.want {
+			t.Errorf("indexDir(%q) = %d, want %d", c.pat, got, c.want)
 		}
 	}
 }
@@ -304,8 +304,8 @@ func TestMatchDir(t *testing.T) {
 		{"/*/", "/a/b/", true},
 		{"/*/", "/a/b", false},
 	} {
-		if got := MatchDir(c.dir, c.path); got != c.want {
-			t.Errorf("MatchDir(%q, %q) = %v, want %v", c.dir, c.path, got, c.want)
+		if got := matchDir(c.dir, c.path); got != c.want {
+			t.Errorf("matchDir(%q, %q) = %v, want %v", c.dir, c.path, got, c.want)
 		}
 		if ref := refMatch(c.dir+"$", c.path); ref != c.want {
 			t.Errorf("test table wrong for %q %q", c.dir, c.path)
@@ -336,10 +336,28 @@ func FuzzMatch(f *testing.F) {
 		if got := Match(pat, path); got != want {
 			t.Fatalf("Match(%q, %q) = %v, reference says %v", pat, path, got, want)
 		}
-		if n := IndexDir(pat); n > 0 {
+		if n := indexDir(pat); n > 0 {
 			dir := pat[:n]
-			if got, ref := MatchDir(dir, path), refMatch(dir+"$", path); got != ref {
-				t.Fatalf("MatchDir(%q, %q) = %v, reference says %v", dir, path, got, ref)
+			if got, ref := matchDir(dir, path), refMatch(dir+"$", path); got != ref {
+				t.Fatalf("matchDir(%q, %q) = %v, reference says %v", dir, path, got, ref)
+			}
+		}
+		// The compiled rule, as a disallow and as an allow, agrees; the
+		// paths it matches start with its prefix and hold its required run.
+		for _, allow := range []bool{false, true} {
+			r, text := rule(pat, allow)
+			n, ok := r.Match(text, path)
+			wantN := len(pat)
+			if allow && !want {
+				if d := indexDir(pat); d > 0 && refMatch(pat[:d]+"$", path) {
+					want, wantN = true, d+1
+				}
+			}
+			if ok != want || ok && n != wantN {
+				t.Fatalf("Rule %q (allow %v) Match(%q) = %d %v, reference %d %v", pat, allow, path, n, ok, wantN, want)
+			}
+			if ok && (!strings.HasPrefix(path, r.Prefix(text)) || !strings.Contains(path[len(r.Prefix(text)):], r.Required(text))) {
+				t.Fatalf("Rule %q matches %q outside its prefix %q or required run %q", pat, path, r.Prefix(text), r.Required(text))
 			}
 		}
 	})

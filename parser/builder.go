@@ -2,35 +2,48 @@ package parser
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/robotsgate/robotstxt/matcher"
 )
 
-// builder collects the records of a file. Agents, rules, groups and
-// diagnostics go to scratch slices that are reused from parse to parse;
-// finish copies them into slices of the exact size, so a File costs no
-// more memory than it holds and growing slices costs no garbage. The
-// groups' agents and rules are slices of two flat arrays.
+// MaxDiagnostics bounds the diagnostics of one file: after that many, one
+// more diagnostic of kind [TooManyDiagnostics] counts the rest.
+const MaxDiagnostics = 1000
+
+// MaxUnknownRecords bounds the extension records with an unknown key that
+// one file keeps; one diagnostic of kind [UnknownRecordsDropped] counts
+// the rest. Records with a known key, such as crawl-delay, are all kept.
+const MaxUnknownRecords = 1000
+
+// builder collects the records of a file into a Table. Text and records
+// go to scratch slices that are reused from parse to parse; finish copies
+// them into slices of the exact size, so a Table costs no more memory than
+// it holds and growing slices costs no garbage.
 //
-// The Lines a builder is given are views of the caller's body: every
-// string it stores goes through keep first.
+// The Lines a builder is given are views of the caller's body: what it
+// keeps it copies into its text first.
 type builder struct {
 	*scratch
-	p      Parser
-	plain  bool // no rule needs escaping (see scanner.plain)
-	f      *File
-	arena  arena
-	left   int  // body bytes from the current line to the end
-	inRule bool // the current group has a rule, so a user-agent starts a new one
+	p       Parser
+	plain   bool // no rule needs escaping (see scanner.plain)
+	lint    bool // collect diagnostics
+	inRule  bool // the current group has a rule, so a user-agent starts a new one
+	unknown int  // extension records with an unknown key
+	dropped int  // diagnostics past MaxDiagnostics
+	// Where the diagnostics that count what was dropped are, or -1.
+	droppedAt, unknownAt int
 }
 
 type scratch struct {
-	agents []UserAgent
-	rules  []Rule
-	groups []Group
-	diags  []Diagnostic
-	starts []int // per group: index of its first agent, then of its first rule
+	text     []byte
+	groups   []group
+	agents   []agent
+	rules    []rule
+	records  []record
+	sitemaps []record
+	diags    []Diagnostic
 }
 
 // scratchPool holds scratch slices between parses. It is the parser's
@@ -41,8 +54,14 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // does not pin its memory.
 const maxPooled = 1 << 17
 
-func newBuilder(p Parser) builder {
-	return builder{scratch: scratchPool.Get().(*scratch), p: p, f: new(File)}
+func newBuilder(p Parser, lint bool, size int) builder {
+	s := scratchPool.Get().(*scratch)
+	if cap(s.text) < size {
+		// What a parse keeps is seldom more than the body: one allocation
+		// instead of a series of ever larger ones.
+		s.text = make([]byte, 0, size)
+	}
+	return builder{scratch: s, p: p, lint: lint, droppedAt: -1, unknownAt: -1}
 }
 
 // release returns the scratch slices to the pool, cleared so they keep
@@ -50,38 +69,41 @@ func newBuilder(p Parser) builder {
 func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
-	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.diags)) > maxPooled {
+	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.diags), cap(s.text)/64) > maxPooled {
 		return
 	}
-	clear(s.agents)
-	clear(s.rules)
-	clear(s.groups)
 	clear(s.diags)
-	s.agents, s.rules, s.groups, s.diags, s.starts = s.agents[:0], s.rules[:0], s.groups[:0], s.diags[:0], s.starts[:0]
+	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
+	s.records, s.sitemaps, s.diags = s.records[:0], s.sitemaps[:0], s.diags[:0]
 	scratchPool.Put(s)
 }
 
-func (b *builder) keep(s string) string { return b.arena.keep(s, b.left) }
+// keep appends s to the text and returns its offset, or false when the
+// text would grow past what a Table can address.
+func (b *builder) keep(s string) (uint32, bool) {
+	if uint64(len(b.text)+len(s)) > matcher.MaxTextLen {
+		return 0, false
+	}
+	off := uint32(len(b.text))
+	b.text = append(b.text, s...)
+	return off, true
+}
 
 func (b *builder) line(l *Line) {
 	b.flag(l)
 	switch l.Key {
 	case KeyUserAgent:
-		if len(b.groups) == 0 || b.inRule {
-			b.starts = append(b.starts, len(b.agents), len(b.rules))
-			b.groups = append(b.groups, Group{})
-			b.inRule = false
-		}
-		b.agents = append(b.agents, b.agent(l))
+		b.agent(l)
 	case KeyAllow, KeyDisallow:
 		if len(b.groups) == 0 {
-			b.diag(l.Num, RuleOutsideGroup, b.keep(l.Value))
+			b.diag(l.Num, RuleOutsideGroup, l.Value)
 			return
 		}
-		b.inRule = true
-		b.rules = append(b.rules, b.rule(l))
+		b.rule(l)
 	case KeySitemap:
-		b.f.Sitemaps = append(b.f.Sitemaps, Record{Key: "sitemap", Value: b.keep(l.Value), Line: l.Num})
+		if off, ok := b.keep(l.Value); ok {
+			b.sitemaps = append(b.sitemaps, record{off: off, key: sitemapKey, n: uint16(len(l.Value)), line: uint32(l.Num)})
+		}
 	case KeyOther:
 		b.extension(l)
 	}
@@ -89,14 +111,17 @@ func (b *builder) line(l *Line) {
 
 // flag turns the scanner's line flags into diagnostics.
 func (b *builder) flag(l *Line) {
+	if !b.lint || l.Flags&^(FlagEmpty|FlagComment|FlagCommentOnly) == 0 {
+		return
+	}
 	switch {
 	case l.Flags&FlagNoKey != 0:
 		b.diag(l.Num, NoKey, "")
 	case l.Flags&FlagMissingColon != 0:
-		b.diag(l.Num, MissingColon, b.keep(l.RawKey))
+		b.diag(l.Num, MissingColon, l.RawKey)
 	}
 	if l.Flags&FlagTypo != 0 {
-		b.diag(l.Num, MisspeltKey, b.keep(l.RawKey))
+		b.diag(l.Num, MisspeltKey, l.RawKey)
 	}
 	if l.Flags&FlagTooLong != 0 {
 		b.diag(l.Num, LineTooLong, "")
@@ -109,25 +134,34 @@ func (b *builder) flag(l *Line) {
 	}
 }
 
-func (b *builder) agent(l *Line) UserAgent {
-	v := b.keep(l.Value)
-	a := UserAgent{Value: v, Line: l.Num}
+func (b *builder) agent(l *Line) {
+	if len(b.groups) == 0 || b.inRule {
+		b.groups = append(b.groups, group{uint32(len(b.agents)), uint32(len(b.rules)), uint32(len(b.records))})
+		b.inRule = false
+	}
+	v := l.Value
+	off, ok := b.keep(v)
+	if !ok {
+		return
+	}
+	a := agent{off: off, n: uint16(len(v)), line: uint32(l.Num)}
 	if v != "" && v[0] == '*' && (len(v) == 1 || isSpace(v[1])) {
-		a.Global = true
-		return a
+		a.global = true
+	} else {
+		a.tok = uint16(len(Token(v)))
+		switch {
+		case a.tok == 0:
+			b.diag(l.Num, EmptyAgent, v)
+		case int(a.tok) < len(v):
+			b.diag(l.Num, AgentCut, v)
+		}
 	}
-	a.Token = Token(v)
-	switch n := len(a.Token); {
-	case n == 0:
-		b.diag(l.Num, EmptyAgent, v)
-	case n < len(v):
-		b.diag(l.Num, AgentCut, v)
-	}
-	return a
+	b.agents = append(b.agents, a)
 }
 
-func (b *builder) rule(l *Line) Rule {
-	p := b.keep(l.Value)
+func (b *builder) rule(l *Line) {
+	b.inRule = true
+	p := l.Value
 	if !b.plain {
 		p = matcher.Escape(p)
 	}
@@ -137,63 +171,110 @@ func (b *builder) rule(l *Line) Rule {
 	if p != "" && p[0] != '/' && p[0] != '*' {
 		b.diag(l.Num, NoLeadingSlash, p)
 	}
-	shape, star := matcher.Analyze(p)
-	r := Rule{Pattern: p, Line: int32(l.Num), Allow: l.Key == KeyAllow, shape: shape, star: 255}
-	if star >= 0 && star < 255 {
-		r.star = uint8(star)
+	off, ok := b.keep(p)
+	if !ok {
+		return
 	}
-	if r.Allow && matcher.IndexDir(p) > 0 {
-		r.flags |= ruleDir
-	}
-	if len(p) >= 2 && p[0] != '*' && p[1] != '*' && (r.shape != matcher.Exact || len(p) >= 3) {
-		r.flags |= ruleQuick
-	}
-	return r
+	m := matcher.NewRule(view(b.text), int(off), int(off)+len(p), l.Key == KeyAllow)
+	b.rules = append(b.rules, rule{m: m, line: uint32(l.Num)})
 }
 
 func (b *builder) extension(l *Line) {
-	key, known := extensionKey(l.RawKey)
-	if !known {
-		key = b.arena.keepLower(l.RawKey, b.left)
-		b.diag(l.Num, UnknownKey, key)
-	}
-	r := Record{Key: key, Value: b.keep(l.Value), Line: l.Num}
-	if key == "crawl-delay" {
-		if d, err := strconv.ParseFloat(r.Value, 64); err != nil || d < 0 {
-			b.diag(l.Num, BadValue, r.Value)
+	r := record{line: uint32(l.Num), n: uint16(len(l.Value))}
+	id, known := extensionKey(l.RawKey)
+	if known {
+		r.key = uint32(id)
+		if id == crawlDelayKey {
+			if _, err := CrawlDelay(l.Value); err != nil {
+				b.diag(l.Num, BadValue, l.Value)
+			}
 		}
+	} else {
+		b.unknown++
+		if b.lint {
+			b.diag(l.Num, UnknownKey, strings.ToLower(l.RawKey))
+		}
+		if b.unknown > MaxUnknownRecords {
+			if b.lint && b.unknownAt < 0 {
+				b.unknownAt = len(b.diags)
+				b.diags = append(b.diags, Diagnostic{Line: l.Num, Kind: UnknownRecordsDropped})
+			}
+			return
+		}
+		off, ok := b.keep(l.RawKey)
+		if !ok {
+			return
+		}
+		lowerASCII(b.text[off:])
+		r.key, r.keyN = off, uint16(len(l.RawKey))
 	}
-	if len(b.groups) == 0 {
-		b.f.Extensions = append(b.f.Extensions, r)
+	off, ok := b.keep(l.Value)
+	if !ok {
 		return
 	}
-	g := &b.groups[len(b.groups)-1]
-	g.Extensions = append(g.Extensions, r)
+	r.off = off
+	b.records = append(b.records, r)
 }
 
-func (b *builder) diag(line int, k Kind, text string) {
-	b.diags = append(b.diags, Diagnostic{Line: line, Kind: k, Text: text})
-}
-
-func (b *builder) finish(lines int) *File {
-	f := b.f
-	f.Lines = lines
-	f.Diagnostics = clone(b.diags)
-	if len(b.groups) == 0 {
-		return f
-	}
-	f.Groups = clone(b.groups)
-	agents, rules := clone(b.agents), clone(b.rules)
-	for i := range f.Groups {
-		a, r := b.starts[2*i], b.starts[2*i+1]
-		a2, r2 := len(agents), len(rules)
-		if 2*i+2 < len(b.starts) {
-			a2, r2 = b.starts[2*i+2], b.starts[2*i+3]
+// lowerASCII maps the ASCII letters of s to lower case.
+func lowerASCII(s []byte) {
+	for i, c := range s {
+		if 'A' <= c && c <= 'Z' {
+			s[i] = c + 'a' - 'A'
 		}
-		f.Groups[i].Agents = agents[a:a2:a2]
-		f.Groups[i].Rules = rules[r:r2:r2]
 	}
-	return f
+}
+
+// diag records a diagnostic, when the builder collects them, up to
+// MaxDiagnostics, and counts the rest.
+func (b *builder) diag(line int, k Kind, text string) {
+	if !b.lint {
+		return
+	}
+	if len(b.diags)-b.extra() >= MaxDiagnostics {
+		if b.dropped == 0 {
+			b.droppedAt = len(b.diags)
+			b.diags = append(b.diags, Diagnostic{Line: line, Kind: TooManyDiagnostics})
+		}
+		b.dropped++
+		return
+	}
+	b.diags = append(b.diags, Diagnostic{Line: line, Kind: k, Text: strings.Clone(text)})
+}
+
+// extra returns the number of diagnostics that count what was dropped.
+func (b *builder) extra() int {
+	n := 0
+	if b.droppedAt >= 0 {
+		n++
+	}
+	if b.unknownAt >= 0 {
+		n++
+	}
+	return n
+}
+
+// finish returns the Table, and the diagnostics when it collects them.
+func (b *builder) finish(lines int) (*Table, []Diagnostic) {
+	t := &Table{
+		text:     string(b.text),
+		groups:   clone(b.groups),
+		agents:   clone(b.agents),
+		rules:    clone(b.rules),
+		records:  clone(b.records),
+		sitemaps: clone(b.sitemaps),
+		lines:    lines,
+	}
+	if !b.lint {
+		return t, nil
+	}
+	if b.droppedAt >= 0 {
+		b.diags[b.droppedAt].Text = strconv.Itoa(b.dropped)
+	}
+	if b.unknownAt >= 0 {
+		b.diags[b.unknownAt].Text = strconv.Itoa(b.unknown - MaxUnknownRecords)
+	}
+	return t, clone(b.diags)
 }
 
 // clone copies s into a new slice of its exact length; nil when empty.

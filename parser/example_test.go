@@ -25,3 +25,21 @@ func ExampleLines() {
 	// 4 ""         ""         missing-colon=false typo=false comment=false junk=true empty=false
 	// 5 ""         ""         missing-colon=false typo=false comment=false junk=false empty=true
 }
+
+func ExampleParse() {
+	// Parse reports what it skipped, tolerated or cut, for a linter.
+	f := parser.Parse([]byte("Disallow: /early\n" +
+		"User-agent FooBot\n" +
+		"dissallow: /tmp\n" +
+		"<html>\n" +
+		"Crawl-delay: soon\n"))
+	for _, d := range f.Diagnostics {
+		fmt.Println(d)
+	}
+	// Output:
+	// line 1: rule outside any group: "/early"
+	// line 2: missing colon accepted: "User-agent"
+	// line 3: misspelt key accepted: "dissallow"
+	// line 4: not a key-value line
+	// line 5: value does not parse: "soon"
+}

@@ -84,13 +84,16 @@ var knownExtensions = [...]string{
 	"noindex", "nofollow", "noarchive",
 }
 
-// extensionKey returns the canonical, lower-case name of an extension key
-// when it is one of the known extensions.
-func extensionKey(raw string) (string, bool) {
-	for _, k := range knownExtensions {
+// extensionKey returns the number in knownKeys of a key when it is one
+// of the known extensions.
+func extensionKey(raw string) (int, bool) {
+	for i, k := range knownExtensions {
 		if len(raw) == len(k) && hasPrefixFold(raw, k) {
-			return k, true
+			return 1 + i, true
 		}
 	}
-	return "", false
+	return 0, false
 }
+
+// crawlDelayKey is the number of "crawl-delay" in knownKeys.
+const crawlDelayKey = 1

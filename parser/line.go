@@ -4,8 +4,6 @@ import (
 	"iter"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // MaxLineLength is the number of bytes of a line that the parser keeps, as
@@ -84,7 +82,7 @@ func newScanner(s string) scanner {
 		s = s[1:]
 	}
 	// A few quick passes over the whole body spare checks on every line.
-	ascii := matcher.IsASCII(s)
+	ascii := isASCII(s)
 	return scanner{s: s, nextCR: -1, nextLF: -1, ascii: ascii,
 		noNUL: strings.IndexByte(s, 0) < 0,
 		plain: ascii && strings.IndexByte(s, '%') < 0}

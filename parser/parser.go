@@ -5,7 +5,14 @@
 // Parsing never fails: any sequence of bytes gives a File.
 package parser
 
-import "github.com/robotsgate/robotstxt/matcher"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unsafe"
+)
 
 // A File is a parsed robots.txt body.
 type File struct {
@@ -43,52 +50,14 @@ type UserAgent struct {
 	Line int
 }
 
-// A Rule is one allow or disallow line. Rules are made by the parser,
-// which prepares them for matching; a Rule built by hand does not match.
+// A Rule is one allow or disallow line.
 type Rule struct {
 	// Pattern is the normalised pattern (see matcher.Escape).
 	Pattern string
-	// Line is the 1-based line number. It is an int32, unlike the other
-	// line numbers, to keep a Rule at 24 bytes: files hold many rules, and
-	// the smaller Rule parses about 15 % faster.
-	Line int32
+	// Line is the 1-based line number.
+	Line int
 	// Allow is true for an allow rule, false for a disallow.
 	Allow bool
-	shape matcher.Shape
-	flags uint8 // ruleDir, ruleQuick
-	star  uint8 // index of the first '*' (see Match), when under 255
-}
-
-const (
-	ruleDir   = 1 << iota // an allow of …/index.htm*, which also allows its directory
-	ruleQuick             // the first two bytes are literal: compare them before matching
-)
-
-// Match reports whether the rule's pattern matches path, and the length
-// of the pattern that matched for precedence. An allow of …/index.html
-// that does not match may still match its directory, with the length of
-// the directory pattern "…/$".
-func (r *Rule) Match(path string) (length int, ok bool) {
-	// Most rules fail on their first two bytes; test those inline.
-	if r.flags&ruleQuick == 0 || len(path) >= 2 && path[0] == r.Pattern[0] && path[1] == r.Pattern[1] {
-		if r.match(path) {
-			return len(r.Pattern), true
-		}
-	}
-	if r.flags&ruleDir != 0 {
-		n := matcher.IndexDir(r.Pattern)
-		if matcher.MatchDir(r.Pattern[:n], path) {
-			return n + 1, true
-		}
-	}
-	return 0, false
-}
-
-func (r *Rule) match(path string) bool {
-	if r.star == 255 {
-		return r.shape.Match(r.Pattern, path) // '*' too far in to keep
-	}
-	return r.shape.MatchAt(r.Pattern, int(r.star), path)
 }
 
 // A Record is a key-value line other than a rule or user-agent: a sitemap
@@ -110,22 +79,58 @@ type Parser struct {
 // Parse parses body with the zero Parser.
 func Parse(body []byte) *File { return Parser{}.Parse(body) }
 
-// Parse parses body. It never fails: lines it cannot use are skipped and
-// reported in the File's Diagnostics. The File does not refer to body.
+// Parse parses body into the rich form, with the diagnostics (at most
+// [MaxDiagnostics] of them, and one that counts the rest). It never fails:
+// lines it cannot use are skipped and reported. The File does not refer to
+// body.
 func (p Parser) Parse(body []byte) *File {
-	b := newBuilder(p)
+	t, diags := p.build(body, true)
+	f := t.File()
+	f.Diagnostics = diags
+	return f
+}
+
+// Compile parses body into a Table, without diagnostics. It never fails.
+// The Table does not refer to body.
+func (p Parser) Compile(body []byte) *Table {
+	t, _ := p.build(body, false)
+	return t
+}
+
+func (p Parser) build(body []byte, lint bool) (*Table, []Diagnostic) {
+	b := newBuilder(p, lint, len(body))
 	defer b.release()
 	sc := newScanner(view(body))
 	b.plain = sc.plain
 	var l Line
-	for {
-		if !sc.next(&l) {
-			break
-		}
-		b.left = len(sc.s) - sc.start
+	for sc.next(&l) {
 		b.line(&l)
 	}
 	return b.finish(sc.num)
+}
+
+// view returns body as a string without copying it. The parser reads the
+// view and keeps nothing of it beyond Parse except through copies.
+func view(body []byte) string {
+	return unsafe.String(unsafe.SliceData(body), len(body))
+}
+
+// MaxCrawlDelay bounds the crawl-delay values that [CrawlDelay] accepts.
+const MaxCrawlDelay = 24 * time.Hour
+
+// ErrBadValue is returned for an extension value that cannot be used.
+var ErrBadValue = errors.New("parser: bad value")
+
+// CrawlDelay reads the value of a crawl-delay record: a number of seconds,
+// fractional ones kept. A value that does not parse as a number, or is
+// negative, not a number or beyond [MaxCrawlDelay], is an error that
+// wraps [ErrBadValue]; the parser reports it as a [BadValue] diagnostic.
+func CrawlDelay(value string) (time.Duration, error) {
+	s, err := strconv.ParseFloat(value, 64)
+	if err != nil || s < 0 || math.IsNaN(s) || s > MaxCrawlDelay.Seconds() {
+		return 0, fmt.Errorf("%w: crawl-delay %q is not a number of seconds from 0 to %v", ErrBadValue, value, MaxCrawlDelay)
+	}
+	return time.Duration(s * float64(time.Second)), nil
 }
 
 func isTokenByte(c byte) bool {

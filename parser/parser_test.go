@@ -235,32 +235,6 @@ func TestValidToken(t *testing.T) {
 	}
 }
 
-func TestRuleMatch(t *testing.T) {
-	f := Parse([]byte("User-agent: a\nAllow: /d/index.html\nAllow: /e/index.htm\nDisallow: /d/index.html\nAllow: /f/\nDisallow:"))
-	rs := f.Groups[0].Rules
-	for _, c := range []struct {
-		rule int
-		path string
-		n    int
-		ok   bool
-	}{
-		{0, "/d/index.html", 13, true},
-		{0, "/d/index.html?x", 13, true},
-		{0, "/d/", 4, true}, // as "/d/$"
-		{0, "/d/?x", 0, false},
-		{0, "/d/x", 0, false},
-		{1, "/e/", 4, true},
-		{2, "/d/", 0, false}, // only allows widen to the directory
-		{3, "/f/x", 3, true},
-		{4, "/", 0, false}, // empty pattern matches nothing
-	} {
-		n, ok := rs[c.rule].Match(c.path)
-		if n != c.n || ok != c.ok {
-			t.Errorf("rule %q Match(%q) = %d %v, want %d %v", rs[c.rule].Pattern, c.path, n, ok, c.n, c.ok)
-		}
-	}
-}
-
 // TestParserRFC9309 checks the parser's RFC 9309 setting: rule patterns
 // have escaped unreserved characters decoded.
 func TestParserRFC9309(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // runLint is "robotstxt lint": it prints the parser's diagnostics for each
@@ -41,14 +42,14 @@ func lintFile(name string, mode robotstxt.Mode, quiet bool, e env) int {
 		e.errorf("lint: %v", err)
 		return exitUsage
 	}
-	r := robotstxt.ParseMode(body, mode)
-	diags := r.Diagnostics()
+	f := parser.Parser{RFC9309: mode == robotstxt.ModeRFC9309}.Parse(body)
+	diags := f.Diagnostics
 	if !quiet {
 		shown := displayName(name)
 		for _, d := range diags {
 			fmt.Fprintln(e.stdout, diagnosticLine(shown, d))
 		}
-		fmt.Fprintln(e.stdout, summaryLine(shown, r))
+		fmt.Fprintln(e.stdout, summaryLine(shown, f))
 	}
 	if len(diags) > 0 {
 		return exitDisallowed
@@ -67,8 +68,7 @@ func diagnosticLine(file string, d robotstxt.Diagnostic) string {
 
 // summaryLine counts what the file holds:
 // "FILE: 2 groups, 5 rules, 1 sitemap, 0 diagnostics".
-func summaryLine(file string, r *robotstxt.Robots) string {
-	f := r.File()
+func summaryLine(file string, f *parser.File) string {
 	rules := 0
 	for _, g := range f.Groups {
 		rules += len(g.Rules)

@@ -51,7 +51,11 @@ func runTest(args []string, e env) int {
 		// Escape as the Client does, so a URL typed with raw non-ASCII
 		// characters matches the normalised rules.
 		v := r.Check(tok, matcher.EscapePath(matcher.Path(u)))
-		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s)\n", decisionWord(v.Allowed), width, u, ruleText(v.Rule))
+		var rule *robotstxt.Rule
+		if v.Matched() {
+			rule = &v.Rule
+		}
+		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s)\n", decisionWord(v.Allowed), width, u, ruleText(rule))
 		if !v.Allowed {
 			code = worst(code, exitDisallowed)
 		}

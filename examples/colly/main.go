@@ -78,7 +78,7 @@ func run(out io.Writer, w *web) (result, error) {
 				via = " (redirected from " + from + ")"
 			}
 			fmt.Fprintf(out, "REFUSED   %s%s: robots.txt line %d, Disallow: %s\n",
-				u, via, de.Decision.Line, de.Decision.Rule.Pattern)
+				u, via, de.Decision.Rule.Line, de.Decision.Rule.Pattern)
 		case errors.As(err, &deferred):
 			res.Deferred = append(res.Deferred, from)
 			fmt.Fprintf(out, "DEFERRED  %s: robots.txt answered %d; not fetched, come back later\n",

@@ -114,14 +114,14 @@ func ruleText(d robotstxt.Decision) string {
 	switch {
 	case d.Outcome == robotstxt.OutcomeAllowAll:
 		return "no robots.txt: allow all"
-	case d.Rule == nil:
+	case !d.Matched():
 		return "no rule matched"
 	}
 	kind := "Disallow"
 	if d.Rule.Allow {
 		kind = "Allow"
 	}
-	return fmt.Sprintf("line %d: %s: %s", d.Line, kind, d.Rule.Pattern)
+	return fmt.Sprintf("line %d: %s: %s", d.Rule.Line, kind, d.Rule.Pattern)
 }
 
 // decisionWord is ALLOW or DISALLOW.

@@ -154,7 +154,7 @@ func run(out io.Writer, s *sites) (result, error) {
 			refused := s.name(de.URL)
 			res.Disallowed = append(res.Disallowed, refused)
 			fmt.Fprintf(out, "REFUSED  %-28s %s by robots.txt line %d (Disallow: %s)\n",
-				s.name(u), refused, de.Decision.Line, de.Decision.Rule.Pattern)
+				s.name(u), refused, de.Decision.Rule.Line, de.Decision.Rule.Pattern)
 		case err != nil:
 			return res, err
 		default:

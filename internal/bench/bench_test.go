@@ -62,7 +62,7 @@ func TestAgree(t *testing.T) {
 			t.Fatalf("hostile %s: path is %d bytes", in.name, len(path))
 		}
 		r := robotsgate.Parse(body)
-		if v := r.Check("AnyBot", path); !v.Allowed || v.Rule != nil {
+		if v := r.Check("AnyBot", path); !v.Allowed || v.Matched() {
 			t.Errorf("hostile %s: robotsgate %+v, want allowed by no rule", in.name, v)
 		}
 		t.Logf("hostile %s: %d bytes, %d rules", in.name, len(body), len(r.Rules("AnyBot")))

@@ -1,0 +1,192 @@
+package bench
+
+import (
+	"bytes"
+	"cmp"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	robotsgate "github.com/robotsgate/robotstxt"
+)
+
+// These benchmarks measure robotsgate's engine alone (no temoto side): how
+// a check's cost spreads over the corpus files, and what a parsed file
+// keeps on the heap. They use only API that older versions of the engine
+// had too, so that the same file measures a baseline checkout.
+
+// engineAgent is the crawler the engine benchmarks check for.
+const engineAgent = "Googlebot"
+
+// maxBody is the most of a body the Client keeps (Google reads 500 KiB).
+const maxBody = 500 << 10
+
+// fixedQueries are checked against every file, beside its own rules.
+var fixedQueries = []string{
+	"/", "/index.html", "/search?q=robots", "/wp-admin/admin-ajax.php",
+	"/products/item-1234.html?color=green", "https://example.com/a/b/c/d/e",
+}
+
+// queriesOf derives checks from a file's own rules: each pattern (up to
+// 32, spread over the file) with its wildcards filled in and a suffix, so
+// that the checks reach the rules a real crawl would, plus fixedQueries.
+func queriesOf(r *robotsgate.Robots) []string {
+	rules := r.Rules(engineAgent)
+	qs := slices.Clone(fixedQueries)
+	step := max(1, len(rules)/32)
+	for i := 0; i < len(rules); i += step {
+		p := strings.TrimSuffix(rules[i].Pattern, "$")
+		p = strings.ReplaceAll(p, "*", "x")
+		if p == "" || p[0] != '/' {
+			p = "/" + p
+		}
+		qs = append(qs, p, p+"x/y.html")
+	}
+	return qs
+}
+
+// BenchmarkCorpusCheck times, for every corpus file, one check averaged
+// over that file's queries (queriesOf), and reports the median and the
+// maximum over the files and their ratio: how much more a check against
+// the costliest file costs than one against a typical file. One op is one
+// pass over the corpus; run it with -benchtime=1x.
+func BenchmarkCorpusCheck(b *testing.B) {
+	files, _ := loadCorpus(b)
+	type prepared struct {
+		name string
+		r    *robotsgate.Robots
+		qs   []string
+	}
+	ps := make([]prepared, len(files))
+	for i, f := range files {
+		r := robotsgate.Parse(f.body)
+		ps[i] = prepared{f.name, r, queriesOf(r)}
+		for _, q := range ps[i].qs {
+			sinkBool = r.Allowed(engineAgent, q) // build what the first check builds
+		}
+	}
+	perFile := make([]float64, len(ps))
+	for b.Loop() {
+		for i, p := range ps {
+			// The least of three timings, each of at least 20 µs, so that
+			// a GC or a preemption does not make a file look costly.
+			perFile[i] = math.Inf(1)
+			for range 3 {
+				n := 0
+				t0 := time.Now()
+				for time.Since(t0) < 20*time.Microsecond || n < 2 {
+					for _, q := range p.qs {
+						sinkBool = p.r.Allowed(engineAgent, q)
+					}
+					n++
+				}
+				perFile[i] = min(perFile[i], float64(time.Since(t0).Nanoseconds())/float64(n*len(p.qs)))
+			}
+		}
+	}
+	sorted := slices.Clone(perFile)
+	slices.Sort(sorted)
+	median, worst := sorted[len(sorted)/2], sorted[len(sorted)-1]
+	b.ReportMetric(median, "median-ns/check")
+	b.ReportMetric(sorted[len(sorted)*99/100], "p99-ns/check")
+	b.ReportMetric(worst, "max-ns/check")
+	b.ReportMetric(worst/median, "max/median")
+	order := make([]int, len(ps))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(perFile[b], perFile[a]) })
+	for _, i := range order[:5] {
+		b.Logf("%s: %.0f ns/check (%.1f× the median), %d rules for %s", ps[i].name, perFile[i],
+			perFile[i]/median, len(ps[i].r.Rules(engineAgent)), engineAgent)
+	}
+}
+
+// retained parses bodies (cycling through them until n files are held),
+// keeps what keep returns for each, and reports the heap they hold after
+// a GC per body byte held.
+func retained(bodies [][]byte, n int, keep func([]byte) any) float64 {
+	held := make([]any, 0, n)
+	var in int64
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range n {
+		body := bodies[i%len(bodies)]
+		held = append(held, keep(body))
+		in += int64(len(body))
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(held)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(in)
+}
+
+// keepRobots parses body, checks a path (so that what the first check
+// builds is counted) and keeps the Robots.
+func keepRobots(body []byte) any {
+	r := robotsgate.Parse(body)
+	sinkBool = r.Allowed(engineAgent, "/x")
+	return r
+}
+
+// keepCrawler keeps only the Crawler of engineAgent, after a check.
+func keepCrawler(body []byte) any {
+	c := robotsgate.Parse(body).Crawler(engineAgent)
+	sinkBool = c.Allowed("/x")
+	return c
+}
+
+// hostileUnknown is a 500 KiB body of unknown-key lines.
+func hostileUnknown() []byte { return bytes.Repeat([]byte("b:\n"), maxBody/3) }
+
+// ruleDense is the corpus's largest rule file, 0085.txt, cut to 500 KiB.
+func ruleDense(b *testing.B) []byte {
+	body, err := os.ReadFile(filepath.Join(corpusDir, "0085.txt"))
+	if err != nil {
+		b.Skipf("corpus not available: %v", err)
+	}
+	return body[:min(len(body), maxBody)]
+}
+
+// BenchmarkRetained reports the heap a parsed Robots, and a Crawler on
+// its own, keep per body byte: over the corpus (each body cut at 500 KiB
+// as the Client cuts it, 2 passes), and for a 500 KiB body of unknown
+// keys and a 500 KiB rule-dense body (16 copies each). Run it with
+// -benchtime=1x.
+func BenchmarkRetained(b *testing.B) {
+	files, _ := loadCorpus(b)
+	corpus := make([][]byte, len(files))
+	for i, f := range files {
+		corpus[i] = f.body[:min(len(f.body), maxBody)]
+	}
+	inputs := []struct {
+		name   string
+		bodies [][]byte
+		n      int
+	}{
+		{"corpus", corpus, 2 * len(corpus)},
+		{"unknown-keys-500KiB", [][]byte{hostileUnknown()}, 16},
+		{"rule-dense-500KiB", [][]byte{ruleDense(b)}, 16},
+	}
+	for _, in := range inputs {
+		for _, kind := range []struct {
+			name string
+			keep func([]byte) any
+		}{{"Robots", keepRobots}, {"Crawler", keepCrawler}} {
+			b.Run(in.name+"/"+kind.name, func(b *testing.B) {
+				var ratio float64
+				for b.Loop() {
+					ratio = retained(in.bodies, in.n, kind.keep)
+				}
+				b.ReportMetric(ratio, "heapB/bodyB")
+			})
+		}
+	}
+}

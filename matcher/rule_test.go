@@ -1,0 +1,147 @@
+package matcher
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// rule compiles pattern on its own, at an offset in a longer text so that
+// offsets are exercised.
+func rule(pattern string, allow bool) (Rule, string) {
+	text := "#junk#" + pattern + "#junk#"
+	return NewRule(text, 6, 6+len(pattern), allow), text
+}
+
+func TestRuleMatch(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		allow   bool
+		path    string
+		n       int
+		ok      bool
+	}{
+		{"/d/index.html", true, "/d/index.html", 13, true},
+		{"/d/index.html", true, "/d/index.html?x", 13, true},
+		{"/d/index.html", true, "/d/", 4, true}, // as "/d/$"
+		{"/d/index.html", true, "/d/?x", 0, false},
+		{"/d/index.html", true, "/d/x", 0, false},
+		{"/e/index.htm", true, "/e/", 4, true},
+		{"/d/index.html", false, "/d/", 0, false}, // only allows widen to the directory
+		{"/*/index.html", true, "/x/y/", 4, true},
+		{"/f/", true, "/f/x", 3, true},
+		{"", false, "/", 0, false}, // empty pattern matches nothing
+		{"/a$", false, "/a", 3, true},
+		{"/a$", false, "/ab", 0, false},
+		{"/a*c", false, "/abc", 4, true},
+		{"/a*c$", false, "/abcd", 0, false},
+		{"/a*c*e", false, "/abcde", 6, true},
+	} {
+		r, text := rule(c.pattern, c.allow)
+		n, ok := r.Match(text, c.path)
+		if n != c.n || ok != c.ok {
+			t.Errorf("rule %q (allow %v) Match(%q) = %d %v, want %d %v", c.pattern, c.allow, c.path, n, ok, c.n, c.ok)
+		}
+		if r.Pattern(text) != c.pattern || r.Len() != len(c.pattern) || r.Allow() != c.allow {
+			t.Errorf("rule %q: Pattern %q, Len %d, Allow %v", c.pattern, r.Pattern(text), r.Len(), r.Allow())
+		}
+	}
+}
+
+func TestRulePrefix(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		allow   bool
+		want    string
+	}{
+		{"", false, ""},
+		{"/", false, "/"},
+		{"/a/b", false, "/a/b"},
+		{"/a/b$", false, "/a/b"},
+		{"/a$b", false, "/a$b"},
+		{"/a*b", false, "/a"},
+		{"*", false, ""},
+		{"/a*b*c$", false, "/a"},
+		{"/d/index.html", true, "/d/"},
+		{"/d/index.html", false, "/d/index.html"},
+		{"/d*/index.html", true, "/d"},
+		{"/d/index.htm*", true, "/d/"},
+	} {
+		r, text := rule(c.pattern, c.allow)
+		if got := r.Prefix(text); got != c.want {
+			t.Errorf("Prefix of %q (allow %v) = %q, want %q", c.pattern, c.allow, got, c.want)
+		}
+	}
+}
+
+// TestPropertyRulePrefixStartsEveryMatch: every path a rule matches begins
+// with its prefix, which is what indexing rules by prefix rests on; and
+// Rule.Match agrees with the reference.
+func TestPropertyRulePrefixStartsEveryMatch(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(31, 32))
+	const alphabet = "ab/*$."
+	gen := func(n int) string {
+		var b strings.Builder
+		b.WriteByte('/')
+		for range rnd.IntN(n) {
+			b.WriteByte(alphabet[rnd.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	for range 20000 {
+		p := gen(8)
+		if rnd.IntN(4) == 0 {
+			p += "/index.html"
+		}
+		allow := rnd.IntN(2) == 0
+		r, text := rule(p, allow)
+		path := gen(12)
+		n, ok := r.Match(text, path)
+		if ok && !strings.HasPrefix(path, r.Prefix(text)) {
+			t.Fatalf("%q matches %q, which does not start with its prefix %q", p, path, r.Prefix(text))
+		}
+		if req := r.Required(text); ok && !strings.Contains(path[len(r.Prefix(text)):], req) {
+			t.Fatalf("%q matches %q, which does not contain its required %q after the prefix", p, path, req)
+		}
+		want, wantN := refMatch(p, path), len(p)
+		if !want && allow {
+			if d := indexDir(p); d > 0 && refMatch(p[:d]+"$", path) {
+				want, wantN = true, d+1
+			}
+		}
+		if ok != want || ok && n != wantN {
+			t.Fatalf("%q (allow %v) Match(%q) = %d %v, reference %d %v", p, allow, path, n, ok, wantN, want)
+		}
+	}
+}
+
+func TestRuleRequired(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		allow   bool
+		want    string
+	}{
+		{"/a/b", false, ""},
+		{"/a$", false, ""},
+		{"/a*bc*d$", false, "bc"},
+		{"*x*yyy*", false, "yyy"},
+		{"/a*", false, ""},
+		{"/*/index.html", true, ""},
+		{"/*/index.html", false, "/index.html"},
+	} {
+		r, text := rule(c.pattern, c.allow)
+		if got := r.Required(text); got != c.want {
+			t.Errorf("Required of %q (allow %v) = %q, want %q", c.pattern, c.allow, got, c.want)
+		}
+	}
+}
+
+func TestNewRuleTooLong(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("NewRule accepted a pattern longer than MaxPatternLen")
+		}
+	}()
+	p := strings.Repeat("a", MaxPatternLen+1)
+	NewRule(p, 0, len(p), false)
+}

@@ -1,0 +1,241 @@
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robotsgate/robotstxt/matcher"
+)
+
+// TestParseDoesNotAliasBody proves that a File and a Table keep their own
+// copy of every string: overwriting the caller's buffer after parsing
+// changes nothing.
+func TestParseDoesNotAliasBody(t *testing.T) {
+	src := "Sitemap: https://example.com/s.xml\nhost: example.com\n" +
+		"User-agent: FooBot/1.0\nDisallow: /private/ # no\nAllow: /private/index.html\n" +
+		"Crawl-delay: 2\nunknown-key: value\nUser agent: *\ndissallow: /x\n" +
+		"Disallow: /ümlaut\nallow relative\n"
+	body := []byte(src)
+	got := Parse(body)
+	table := Compile(body)
+	want := Parse([]byte(src))
+	copy(body, bytes.Repeat([]byte{'X'}, len(body)))
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("File changed when the body was overwritten:\n got %+v\nwant %+v", got, want)
+	}
+	want.Diagnostics = nil
+	if f := table.File(); !reflect.DeepEqual(f, want) {
+		t.Fatalf("Table.File() after the body was overwritten:\n got %+v\nwant %+v", f, want)
+	}
+	if len(got.Groups) != 2 || len(got.Sitemaps) != 1 || len(got.Diagnostics) == 0 {
+		t.Fatalf("unexpected parse: %+v", got)
+	}
+}
+
+// Compile compiles body with the zero Parser.
+func Compile(body []byte) *Table { return Parser{}.Compile(body) }
+
+// TestDecideFarStar covers patterns whose first '*' lies far into them.
+func TestDecideFarStar(t *testing.T) {
+	long := "/" + strings.Repeat("a", 300)
+	tb := Compile([]byte("user-agent: *\ndisallow: " + long + "*z\nallow: " + long + "*z*y$\n"))
+	for _, c := range []struct {
+		path string
+		line int
+	}{
+		{long + "xxz", 2},
+		{long + "xx", 0},
+		{long + "zzy", 3},
+		{long + "zzyq", 2},
+	} {
+		r, ok := tb.Decide([]int{0}, c.path)
+		if ok != (c.line != 0) || r.Line != c.line {
+			t.Errorf("Decide(…%s) = %+v %v, want line %d", c.path[len(c.path)-5:], r, ok, c.line)
+		}
+	}
+}
+
+// bruteDecide decides path by matching every rule of the given groups in
+// file order, with no index: the longest match wins, allow on a tie, the
+// first on a full tie.
+func bruteDecide(f *File, groups []int, path string) (Rule, bool) {
+	var best matcher.Best
+	var at Rule
+	for _, g := range groups {
+		for _, r := range f.Groups[g].Rules {
+			m := matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow)
+			if n, ok := m.Match(r.Pattern, path); ok && best.Beats(n, r.Allow, r.Line) {
+				best.Take(n, r.Allow, r.Line)
+				at = r
+			}
+		}
+	}
+	return at, best.Found
+}
+
+// genIndexed draws a file whose patterns share prefixes at many depths,
+// in several groups, with wildcards, '$' ends, index.html allows and
+// duplicates, and paths that run along the same prefixes.
+func genIndexed(rnd *rand.Rand) (body string, paths []string) {
+	segs := []string{"a", "ab", "abc", "b", "", "x/y", "a/b"}
+	gen := func() string {
+		var b strings.Builder
+		b.WriteByte('/')
+		for range rnd.IntN(5) {
+			b.WriteString(segs[rnd.IntN(len(segs))])
+			if rnd.IntN(3) == 0 {
+				b.WriteByte('/')
+			}
+		}
+		return b.String()
+	}
+	var b strings.Builder
+	agents := []string{"*", "FooBot", "BarBot"}
+	for range 1 + rnd.IntN(4) {
+		b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
+		for range rnd.IntN(60) {
+			p := gen()
+			switch rnd.IntN(8) {
+			case 0:
+				p += "*" + segs[rnd.IntN(len(segs))]
+			case 1:
+				p += "$"
+			case 2:
+				p = "*" + p
+			case 3:
+				p += "index.html"
+			case 4:
+				p = p[:rnd.IntN(len(p)+1)]
+			}
+			kind := "Disallow: "
+			if rnd.IntN(2) == 0 {
+				kind = "Allow: "
+			}
+			b.WriteString(kind + p + "\n")
+		}
+	}
+	for range 20 {
+		paths = append(paths, gen()+segs[rnd.IntN(len(segs))])
+	}
+	return b.String(), paths
+}
+
+// TestPropertyDecideAgreesWithBruteForce: the indexed check decides as
+// matching every rule does, with the same deciding rule, for any choice of
+// groups, and so does the table that Select makes for those groups.
+func TestPropertyDecideAgreesWithBruteForce(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(41, 42))
+	for range 3000 {
+		body, paths := genIndexed(rnd)
+		tb := Compile([]byte(body))
+		f := tb.File()
+		for _, tokens := range [][]string{{"FooBot"}, {"BarBot"}, {"FooBot", "BarBot"}, {"Other"}} {
+			groups, _ := tb.AppendGroups(nil, tokens...)
+			sel := tb.Select(groups)
+			if got, want := sel.Rules([]int{0}), tb.Rules(groups); !reflect.DeepEqual(got, want) {
+				t.Fatalf("Select(%v).Rules = %v, want %v\nbody:\n%s", groups, got, want, body)
+			}
+			for _, p := range paths {
+				want, wok := bruteDecide(f, groups, p)
+				got, ok := tb.Decide(groups, p)
+				if ok != wok || got != want {
+					t.Fatalf("Decide(%v, %q) = %+v %v, brute force %+v %v\nbody:\n%s", groups, p, got, ok, want, wok, body)
+				}
+				if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
+					t.Fatalf("Select(%v).Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", groups, p, got, ok, want, wok, body)
+				}
+			}
+		}
+	}
+}
+
+// TestSelectDropsTheRest: the table of a few groups holds only their text.
+func TestSelectDropsTheRest(t *testing.T) {
+	body := "User-agent: FooBot\nDisallow: /foo\nDisallow: /foo\nCrawl-delay: 3\nx-key: v\n" +
+		"User-agent: *\nDisallow: /" + strings.Repeat("z", 1000) + "\n"
+	tb := Compile([]byte(body))
+	groups, named := tb.AppendGroups(nil, "foobot")
+	if !named || len(groups) != 1 {
+		t.Fatalf("AppendGroups = %v %v", groups, named)
+	}
+	sel := tb.Select(groups)
+	if want := len("/foo") + len("3") + len("x-key") + len("v"); len(sel.text) != want {
+		t.Errorf("selected text %q, want %d bytes", sel.text, want)
+	}
+	if got := sel.Extensions([]int{0}); len(got) != 2 || got[0] != (Record{"crawl-delay", "3", 4}) || got[1] != (Record{"x-key", "v", 5}) {
+		t.Errorf("Extensions = %v", got)
+	}
+	if r, ok := sel.Decide([]int{0}, "/foo/bar"); !ok || r != (Rule{"/foo", 2, false}) {
+		t.Errorf("Decide = %+v %v", r, ok)
+	}
+}
+
+func TestDiagnosticsAndUnknownRecordsAreCapped(t *testing.T) {
+	const n = 5000
+	body := []byte(strings.Repeat("b:\n", n) + "User-agent: *\nDisallow: /x\nCrawl-delay: 1\n")
+	f := Parse(body)
+	if len(f.Diagnostics) != MaxDiagnostics+2 {
+		t.Fatalf("%d diagnostics, want %d", len(f.Diagnostics), MaxDiagnostics+2)
+	}
+	for i, d := range f.Diagnostics[:MaxDiagnostics] {
+		if d.Kind != UnknownKey || d.Line != i+1 {
+			t.Fatalf("diagnostic %d: %v", i, d)
+		}
+	}
+	want := []Diagnostic{
+		{Line: MaxDiagnostics + 1, Kind: TooManyDiagnostics, Text: strconv.Itoa(n - MaxDiagnostics)},
+		{Line: MaxUnknownRecords + 1, Kind: UnknownRecordsDropped, Text: strconv.Itoa(n - MaxUnknownRecords)},
+	}
+	if got := f.Diagnostics[MaxDiagnostics:]; !reflect.DeepEqual(got, want) {
+		t.Errorf("last diagnostics %v, want %v", got, want)
+	}
+	if len(f.Extensions) != MaxUnknownRecords {
+		t.Errorf("%d unknown records kept, want %d", len(f.Extensions), MaxUnknownRecords)
+	}
+	if len(f.Groups) != 1 || len(f.Groups[0].Extensions) != 1 || len(f.Groups[0].Rules) != 1 {
+		t.Errorf("known records and rules must all be kept: %+v", f.Groups)
+	}
+	// Known records are never dropped.
+	f = Parse([]byte("User-agent: *\n" + strings.Repeat("crawl-delay: 1\n", 2*MaxUnknownRecords)))
+	if len(f.Groups[0].Extensions) != 2*MaxUnknownRecords || len(f.Diagnostics) != 0 {
+		t.Errorf("%d crawl-delays kept, %d diagnostics", len(f.Groups[0].Extensions), len(f.Diagnostics))
+	}
+}
+
+func TestCrawlDelay(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"1", time.Second, true},
+		{"0.5", 500 * time.Millisecond, true},
+		{"0", 0, true},
+		{"86400", 24 * time.Hour, true},
+		{"86401", 0, false},
+		{"-1", 0, false},
+		{"NaN", 0, false},
+		{"nan", 0, false},
+		{"Inf", 0, false},
+		{"soon", 0, false},
+		{"", 0, false},
+	} {
+		got, err := CrawlDelay(c.in)
+		if got != c.want || (err == nil) != c.ok {
+			t.Errorf("CrawlDelay(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
+		}
+		if err != nil && !errors.Is(err, ErrBadValue) {
+			t.Errorf("CrawlDelay(%q): %v does not wrap ErrBadValue", c.in, err)
+		}
+		diags := Parse([]byte("User-agent: *\nCrawl-delay: " + c.in)).Diagnostics
+		if bad := len(diags) == 1 && diags[0].Kind == BadValue; bad == c.ok {
+			t.Errorf("crawl-delay: %q gives diagnostics %v", c.in, diags)
+		}
+	}
+}
