@@ -200,7 +200,8 @@ func cause(status int, err error) string {
 		return "TLS: invalid certificate: " + invalid.Error()
 	case errors.As(err, &verify):
 		return "TLS: certificate not verified: " + errText(verify.Err)
-	case errors.As(err, &record):
+	case errors.As(err, &record), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		// net/http replaces the RecordHeaderError with a plain error.
 		return "TLS: the server does not speak TLS"
 	case errors.As(err, &alert):
 		return "TLS: the server refused the handshake: " + alert.Error()

@@ -47,42 +47,93 @@ func parseSeverity(s string) (severity, error) {
 	return 0, fmt.Errorf("-level %q: want error, warning or info", s)
 }
 
-// The codes of lint findings, stable names for scripts, and the severity of
-// each with the reason for it.
+// The codes of lint findings: stable names for scripts. severityOf gives
+// each its severity.
 const (
-	// Errors.
-	codeNotRobots     = "not-robots-txt"     // an HTML page, XML, JSON or binary body: the owner has no robots.txt in effect
-	codeOverLimit     = "over-limit"         // rules past 500 KiB: crawlers never read them (a warning when only non-rules are past it)
-	codeOutsideGroup  = "rule-outside-group" // a rule before any user-agent line: no crawler obeys it
-	codeAgentCut      = "agent-cut"          // MJ12bot is read as MJ: the group names another crawler than written
-	codeAgentNoToken  = "agent-no-token"     // a user-agent with no product token: its group applies to no crawler
-	codeNoSlash       = "no-leading-slash"   // a pattern that starts with neither / nor *: it matches no URL
-	codeShadowed      = "shadowed-rule"      // a rule that another always beats: it can never decide
-	codeDirectiveLost = "directive-skipped"  // "Disallow /a /b" is no key-value line: a rule the owner wrote is skipped
-
-	// Warnings.
-	codeKeyTypo         = "key-typo"            // an unknown key close to a known one: the line is ignored, likely by mistake
-	codeSitemapRelative = "sitemap-relative"    // a Sitemap that is not an absolute http(s) URL: crawlers skip it
-	codeCrawlDelay      = "crawl-delay"         // Google ignores Crawl-delay; Bing and Yandex read it
-	codeUnsupported     = "unsupported-rule"    // Noindex, Nofollow, Noarchive: no major crawler reads them in robots.txt
-	codeDuplicate       = "duplicate-rule"      // the same rule twice: harmless, but a sign of a stale edit
-	codeBadValue        = "bad-value"           // a crawl-delay that does not parse: crawlers that read it skip it
-	codeNoRules         = "agent-without-rules" // a named group with no rules: that crawler may fetch all, the * rules do not bind it
-	codeUTF16           = "utf-16"              // Google reads robots.txt as UTF-8; many tools cannot read UTF-16
-	codeLineTooLong     = "line-too-long"       // a line cut at 16,663 bytes: a cut rule matches more than written
-	codeNUL             = "nul-byte"            // a NUL byte ends its line: the rest of the line is lost
-	codeInvalidUTF8     = "invalid-utf8"        // bytes that are not UTF-8 though declared so: rules may not match
-	codeNoDirectives    = "no-directives"       // text with no robots.txt line at all ("Not Found"): allows everything, as no file does
-
-	// Infos.
-	codeUnknownKey   = "unknown-key"     // a key no major crawler reads (Host, Clean-param, …): kept, harmless
-	codeMisspeltKey  = "misspelt-key"    // "Dissallow" is read as Disallow, as Google does
-	codeMissingColon = "missing-colon"   // "Disallow /x" is read as Disallow: /x, as Google does
-	codeAgentToken   = "agent-token"     // "Googlebot/2.1" is read as Googlebot: the version is dropped, as meant
-	codeNotDirective = "not-a-directive" // a line that is no key-value pair: skipped, no effect
-	codeCharset      = "charset"         // not UTF-8: converted from Windows-1252 or the declared charset
-	codeDisallowAll  = "disallow-all"    // the * group disallows everything: fine for staging, fatal in production
+	codeNotRobots        = "not-robots-txt"
+	codeOverLimit        = "over-limit"
+	codeOverLimitNoRules = "over-limit-no-rules"
+	codeOutsideGroup     = "rule-outside-group"
+	codeAgentCut         = "agent-cut"
+	codeAgentNoToken     = "agent-no-token"
+	codeNoSlash          = "no-leading-slash"
+	codeShadowed         = "shadowed-rule"
+	codeDirectiveLost    = "directive-skipped"
+	codeKeyTypo          = "key-typo"
+	codeSitemapRelative  = "sitemap-relative"
+	codeCrawlDelay       = "crawl-delay"
+	codeUnsupported      = "unsupported-rule"
+	codeDuplicate        = "duplicate-rule"
+	codeBadValue         = "bad-value"
+	codeNoRules          = "agent-without-rules"
+	codeUTF16            = "utf-16"
+	codeLineTooLong      = "line-too-long"
+	codeNUL              = "nul-byte"
+	codeInvalidUTF8      = "invalid-utf8"
+	codeNoDirectives     = "no-directives"
+	codeUnknownKey       = "unknown-key"
+	codeMisspeltKey      = "misspelt-key"
+	codeMissingColon     = "missing-colon"
+	codeAgentToken       = "agent-token"
+	codeNotDirective     = "not-a-directive"
+	codeCharset          = "charset"
+	codeDisallowAll      = "disallow-all"
+	codeParser           = "parser"
 )
+
+// severityOf returns the severity of a finding code. An error changes
+// what crawlers do or will surprise the file's owner; a warning is likely
+// a mistake, or concerns some crawlers only; an info is tolerated.
+func severityOf(code string) severity {
+	switch code {
+	case codeNotRobots: // an HTML page or error body: the site has no robots.txt in effect
+		return sevError
+	case codeOverLimit: // rules past 500 KiB: no crawler reads them
+		return sevError
+	case codeOutsideGroup: // a rule before any user-agent line: no crawler obeys it
+		return sevError
+	case codeAgentCut: // MJ12bot is read as MJ: the group names another crawler than written
+		return sevError
+	case codeAgentNoToken: // "360Spider" has no token: its group applies to no crawler
+		return sevError
+	case codeNoSlash: // "Disallow: private" matches no URL: the rule does nothing
+		return sevError
+	case codeShadowed: // another rule always wins over it: the rule can never decide
+		return sevError
+	case codeDirectiveLost: // "Disallow /a /b" is no key-value line: a rule the owner wrote is skipped
+		return sevError
+	case codeKeyTypo: // an unknown key close to a known one: likely a mistake, the line is ignored
+		return sevWarning
+	case codeSitemapRelative: // not an absolute http(s) URL: crawlers skip the sitemap
+		return sevWarning
+	case codeCrawlDelay: // Google ignores Crawl-delay; Bing and Yandex read it
+		return sevWarning
+	case codeUnsupported: // Noindex, Nofollow, Noarchive: no major crawler reads them in robots.txt
+		return sevWarning
+	case codeDuplicate: // the same rule twice: harmless, but a sign of a stale edit
+		return sevWarning
+	case codeBadValue: // a crawl-delay that does not parse: crawlers that read the key skip it
+		return sevWarning
+	case codeNoRules: // a named group without rules frees its crawler from the * rules: often unmeant
+		return sevWarning
+	case codeUTF16: // Google reads robots.txt as UTF-8; many tools cannot read UTF-16
+		return sevWarning
+	case codeLineTooLong: // a line cut at 16,663 bytes: a cut rule matches more than written
+		return sevWarning
+	case codeNUL: // a NUL byte ends its line: the rest of the line is lost
+		return sevWarning
+	case codeInvalidUTF8: // declared UTF-8 but is not: non-ASCII rules may not match
+		return sevWarning
+	case codeNoDirectives: // "Not Found" served as robots.txt: allows everything, as no file does
+		return sevWarning
+	case codeOverLimitNoRules: // over 500 KiB, but only comments or records past it: nothing lost yet
+		return sevWarning
+	}
+	// unknown-key, misspelt-key, missing-colon, agent-token,
+	// not-a-directive, charset, disallow-all and parser: read as meant, or
+	// worth knowing but harmless.
+	return sevInfo
+}
 
 // A finding is one thing lint reports about a file. Line 0 is about the
 // whole file.
@@ -128,9 +179,9 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 }
 
 // add records a finding on line n, whose text is the line as written.
-func (lt *linter) add(n int, sev severity, code, format string, args ...any) {
+func (lt *linter) add(n int, code, format string, args ...any) {
 	lt.findings = append(lt.findings, finding{
-		Line: n, Severity: sev, Code: code,
+		Line: n, Severity: severityOf(code), Code: code,
 		Message: fmt.Sprintf(format, args...), Text: lt.lines.text(n),
 	})
 }
@@ -157,7 +208,7 @@ func (lt *linter) notRobots() bool {
 	} else {
 		msg += " and find no rule: everything is allowed"
 	}
-	lt.findings = append(lt.findings, finding{Severity: sevError, Code: codeNotRobots, Message: msg})
+	lt.findings = append(lt.findings, finding{Severity: severityOf(codeNotRobots), Code: codeNotRobots, Message: msg})
 	return true
 }
 
@@ -198,24 +249,36 @@ func hasAny(s []byte, subs ...string) bool {
 	return false
 }
 
-// noDirectives reports, as one finding, text with lines but no record
-// at all, such as a "Not Found" page served as robots.txt.
+// noDirectives reports, as one finding, text with lines but no
+// robots.txt record at all, such as a "Not Found" page served as
+// robots.txt: no group, no sitemap, no extension a crawler knows.
 func (lt *linter) noDirectives() bool {
 	f := lt.file
-	if len(f.Groups) > 0 || len(f.Sitemaps) > 0 || len(f.Extensions) > 0 {
+	if len(f.Groups) > 0 || len(f.Sitemaps) > 0 {
 		return false
 	}
+	unknown := make(map[int]bool)
 	first := 0
 	for _, dg := range f.Diagnostics {
-		if dg.Kind == parser.NoKey || dg.Kind == parser.RuleOutsideGroup {
-			first = dg.Line
-			break
+		switch dg.Kind {
+		case parser.UnknownKey:
+			unknown[dg.Line] = true
+			fallthrough
+		case parser.NoKey, parser.RuleOutsideGroup:
+			if first == 0 {
+				first = dg.Line
+			}
+		}
+	}
+	for _, r := range f.Extensions {
+		if !unknown[r.Line] {
+			return false // a record some crawler reads
 		}
 	}
 	if first == 0 {
 		return false // empty, or comments only: a valid file that allows all
 	}
-	lt.add(first, sevWarning, codeNoDirectives, "no robots.txt line in this body: it allows everything, as no robots.txt does")
+	lt.add(first, codeNoDirectives, "no robots.txt line in this body: it allows everything, as no robots.txt does")
 	return true
 }
 
@@ -247,12 +310,12 @@ func (lt *linter) overLimit() {
 	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
 		kib(len(d.whole.Text)), kib(robotstxt.DefaultBodyLimit), first-1)
 	if past == 0 {
-		lt.add(first, sevWarning, codeOverLimit, "%s; no rule is past it", size)
+		lt.add(first, codeOverLimitNoRules, "%s; no rule is past it", size)
 		return
 	}
 	wl := newListing(d.whole.Text)
 	lt.findings = append(lt.findings, finding{
-		Line: firstPast, Severity: sevError, Code: codeOverLimit, Text: wl.text(firstPast),
+		Line: firstPast, Severity: severityOf(codeOverLimit), Code: codeOverLimit, Text: wl.text(firstPast),
 		Message: fmt.Sprintf("%s: %s from this line on are never read", size, plural(past, "rule")),
 	})
 }
@@ -261,9 +324,9 @@ func (lt *linter) overLimit() {
 func (lt *linter) charset() {
 	switch cs := lt.doc.body.Charset; {
 	case strings.HasPrefix(cs, "utf-16"):
-		lt.add(0, sevWarning, codeUTF16, "the file is %s: Google reads robots.txt as UTF-8, and many tools cannot read UTF-16; save it as UTF-8", strings.ToUpper(cs))
+		lt.add(0, codeUTF16, "the file is %s: Google reads robots.txt as UTF-8, and many tools cannot read UTF-16; save it as UTF-8", strings.ToUpper(cs))
 	case cs != "utf-8" && cs != "":
-		lt.add(0, sevInfo, codeCharset, "the file is not UTF-8; it is read as %s, so non-ASCII characters in rules match their UTF-8 form in URLs", cs)
+		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s, so non-ASCII characters in rules match their UTF-8 form in URLs", cs)
 	}
 }
 
@@ -273,38 +336,38 @@ func (lt *linter) diagnostics() {
 		switch dg.Kind {
 		case parser.NoKey:
 			if k := directiveWord(lt.lines.text(dg.Line)); k != "" {
-				lt.add(dg.Line, sevError, codeDirectiveLost, "looks like a %s line but is not \"key: value\": crawlers skip it", k)
+				lt.add(dg.Line, codeDirectiveLost, "looks like a %s line but is not \"key: value\": crawlers skip it", k)
 			} else {
-				lt.add(dg.Line, sevInfo, codeNotDirective, "not a robots.txt line: skipped")
+				lt.add(dg.Line, codeNotDirective, "not a robots.txt line: skipped")
 			}
 		case parser.UnknownKey:
 			if want := nearKey(dg.Text); want != "" {
-				lt.add(dg.Line, sevWarning, codeKeyTypo, "unknown key %q, perhaps %s: crawlers ignore the line", dg.Text, want)
+				lt.add(dg.Line, codeKeyTypo, "unknown key %q, perhaps %s: crawlers ignore the line", dg.Text, want)
 			} else {
-				lt.add(dg.Line, sevInfo, codeUnknownKey, "key %q is not read by major crawlers", dg.Text)
+				lt.add(dg.Line, codeUnknownKey, "key %q is not read by major crawlers", dg.Text)
 			}
 		case parser.RuleOutsideGroup:
-			lt.add(dg.Line, sevError, codeOutsideGroup, "rule before any user-agent line: no crawler obeys it")
+			lt.add(dg.Line, codeOutsideGroup, "rule before any user-agent line: no crawler obeys it")
 		case parser.MissingColon:
-			lt.add(dg.Line, sevInfo, codeMissingColon, "no colon after the key; read as if there were one")
+			lt.add(dg.Line, codeMissingColon, "no colon after the key; read as if there were one")
 		case parser.MisspeltKey:
-			lt.add(dg.Line, sevInfo, codeMisspeltKey, "misspelt key %q; read as meant, as Google does", dg.Text)
+			lt.add(dg.Line, codeMisspeltKey, "misspelt key %q; read as meant, as Google does", dg.Text)
 		case parser.LineTooLong:
-			lt.add(dg.Line, sevWarning, codeLineTooLong, "line over %d bytes: the rest is dropped", parser.MaxLineLength)
+			lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped", parser.MaxLineLength)
 		case parser.NULByte:
-			lt.add(dg.Line, sevWarning, codeNUL, "a NUL byte ends the line: the rest of it is dropped")
+			lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped")
 		case parser.InvalidUTF8:
-			lt.add(dg.Line, sevWarning, codeInvalidUTF8, "the line is not valid UTF-8")
+			lt.add(dg.Line, codeInvalidUTF8, "the line is not valid UTF-8")
 		case parser.AgentCut:
 			lt.agentCut(dg)
 		case parser.EmptyAgent:
-			lt.add(dg.Line, sevError, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
+			lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
 		case parser.NoLeadingSlash:
-			lt.add(dg.Line, sevError, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
+			lt.add(dg.Line, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
 		case parser.BadValue:
-			lt.add(dg.Line, sevWarning, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
+			lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
 		default:
-			lt.add(dg.Line, sevInfo, "parser", "%s", dg.Kind)
+			lt.add(dg.Line, codeParser, "%s", dg.Kind)
 		}
 	}
 }
@@ -317,9 +380,9 @@ func (lt *linter) agentCut(dg parser.Diagnostic) {
 	next := dg.Text[len(tok)]
 	switch next {
 	case ' ', '\t', '/', '(', ';', ',', '+', '*':
-		lt.add(dg.Line, sevInfo, codeAgentToken, "user-agent %q is read as %s", dg.Text, tok)
+		lt.add(dg.Line, codeAgentToken, "user-agent %q is read as %s", dg.Text, tok)
 	default:
-		lt.add(dg.Line, sevError, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", dg.Text, tok)
+		lt.add(dg.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", dg.Text, tok)
 	}
 }
 
@@ -393,16 +456,16 @@ func (lt *linter) records() {
 				firstDelay = r.Line
 			}
 		case "noindex", "nofollow", "noarchive":
-			lt.add(r.Line, sevWarning, codeUnsupported, "no major crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or X-Robots-Tag", r.Key)
+			lt.add(r.Line, codeUnsupported, "no major crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or X-Robots-Tag", r.Key)
 		}
 	}
 	if delays > 0 {
-		lt.add(firstDelay, sevWarning, codeCrawlDelay, "Google ignores Crawl-delay (%s in this file); Bing and Yandex read it", plural(delays, "line"))
+		lt.add(firstDelay, codeCrawlDelay, "Google ignores Crawl-delay (%s in this file); Bing and Yandex read it", plural(delays, "line"))
 	}
 	for _, s := range f.Sitemaps {
 		u, err := url.Parse(s.Value)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			lt.add(s.Line, sevWarning, codeSitemapRelative, "sitemap %q is not an absolute http or https URL: crawlers skip it", s.Value)
+			lt.add(s.Line, codeSitemapRelative, "sitemap %q is not an absolute http or https URL: crawlers skip it", s.Value)
 		}
 	}
 }
@@ -443,10 +506,10 @@ func (lt *linter) groups() {
 			if len(b.Pattern) == len(r.Pattern) {
 				why = "allow wins a tie"
 			}
-			lt.add(int(r.Line), sevError, codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",
+			lt.add(int(r.Line), codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",
 				b.Line, writtenRule(b, lt.lines), why)
 		} else if by := dups[ref]; len(by) == in[ref.group] {
-			lt.add(int(r.Line), sevWarning, codeDuplicate, "the same rule as line %d", by[0].Line)
+			lt.add(int(r.Line), codeDuplicate, "the same rule as line %d", by[0].Line)
 		}
 	}
 	lt.emptyGroups(sets, global)
@@ -477,7 +540,7 @@ func (lt *linter) emptyGroups(sets [][]int, global []int) {
 					break
 				}
 			}
-			lt.add(line, sevWarning, codeNoRules, "this group has no rules: the crawler it names may fetch everything, and the * rules do not apply to it")
+			lt.add(line, codeNoRules, "this group has no rules: the crawler it names may fetch everything, and the * rules do not apply to it")
 		}
 	}
 	if len(global) == 0 {
@@ -485,7 +548,7 @@ func (lt *linter) emptyGroups(sets [][]int, global []int) {
 	}
 	v := robotstxt.ParseMode(lt.text, lt.mode).Check("", "/")
 	if !v.Allowed && v.Rule != nil {
-		lt.add(int(v.Rule.Line), sevInfo, codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
+		lt.add(int(v.Rule.Line), codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
 	}
 }
 

@@ -20,9 +20,9 @@ Errors: not-robots-txt, over-limit, rule-outside-group, agent-cut,
   agent-no-token, no-leading-slash, shadowed-rule, directive-skipped.
 Warnings: key-typo, sitemap-relative, crawl-delay, unsupported-rule,
   duplicate-rule, bad-value, agent-without-rules, utf-16, line-too-long,
-  nul-byte, invalid-utf8, no-directives (over-limit when no rule is past it).
+  nul-byte, invalid-utf8, no-directives, over-limit-no-rules.
 Infos: unknown-key, misspelt-key, missing-colon, agent-token,
-  not-a-directive, charset, disallow-all.
+  not-a-directive, charset, disallow-all, parser.
 
 With -json, each file gives one JSON object on one line:
   {"file": "robots.txt", "bytes": 1234, "charset": "utf-8",

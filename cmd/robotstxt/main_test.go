@@ -39,18 +39,18 @@ func outputLines(s string) []string {
 }
 
 // corpusDir holds the real-world robots.txt corpus. It is read only
-// through corpusFile.
+// through corpusFiles.
 const corpusDir = "/work/shared/corpus/files"
 
-// corpusFile returns the path of the named corpus file ("0153.txt"),
-// skipping the test when the corpus is not at hand.
-func corpusFile(t testing.TB, name string) string {
+// corpusFiles returns the corpus files whose names match pattern
+// ("0153.txt", "*.txt"), skipping the test when there are none at hand.
+func corpusFiles(t testing.TB, pattern string) []string {
 	t.Helper()
-	p := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("corpus file %s not available: %v", name, err)
+	files, err := filepath.Glob(filepath.Join(corpusDir, pattern))
+	if err != nil || len(files) == 0 {
+		t.Skipf("corpus files %s not available in %s", pattern, corpusDir)
 	}
-	return p
+	return files
 }
 
 // golden compares got with testdata/golden/name, or rewrites the file
@@ -131,7 +131,7 @@ func TestUsageErrors(t *testing.T) {
 		{"frobnicate"},
 		{"test", "-nosuchflag"},
 		{"lint", "-timeout"},
-		{"lint", "-level", "loud", "testdata/clean.txt"},
+		{"lint", "-level", "loud", "testdata/lint/clean.txt"},
 		{"check"},
 		{"explain"},
 		{"test", "-file", "testdata/robots.txt", "-expect", "maybe", "/"},
