@@ -105,7 +105,11 @@ func (x *explainer) more(format string, args ...any) {
 func (x *explainer) explain(t target) int {
 	d := x.doc
 	x.field("URL", "%s", t.arg)
-	x.field("path", "%s", t.path)
+	if p := matchPath(t.checkURL(), x.mode); p != t.path {
+		x.field("path", "%s, compared as %s (RFC 9309 decodes %%-escaped letters, digits and -._~)", t.path, p)
+	} else {
+		x.field("path", "%s", t.path)
+	}
 	x.field("agent", "%s", x.agent)
 	x.field("robots", "%s", x.source())
 	if !d.readable() {

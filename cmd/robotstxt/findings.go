@@ -231,7 +231,7 @@ func bodyKind(text []byte, hasRules bool) string {
 		return "a binary file"
 	case bytes.HasPrefix(head, []byte("<")) && hasAny(head, "<!doctype html", "<html", "<head", "<body"):
 		return "an HTML page"
-	case bytes.HasPrefix(head, []byte("<")):
+	case bytes.HasPrefix(head, []byte("<?xml")), bytes.HasPrefix(head, []byte("<")) && !hasRules:
 		return "an XML document"
 	case (bytes.HasPrefix(t, []byte("{")) || bytes.HasPrefix(t, []byte("["))) && json.Valid(t):
 		return "a JSON document"
@@ -546,9 +546,9 @@ func (lt *linter) emptyGroups(sets [][]int, global []int) {
 	if len(global) == 0 {
 		return
 	}
-	v := robotstxt.ParseMode(lt.text, lt.mode).Check("", "/")
-	if !v.Allowed && v.Rule != nil {
-		lt.add(int(v.Rule.Line), codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
+	// The first of the matching rules, in order of precedence, decides.
+	if ms := matches(f, global, "/"); len(ms) > 0 && !ms[0].rule.Allow {
+		lt.add(int(ms[0].rule.Line), codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
 	}
 }
 
