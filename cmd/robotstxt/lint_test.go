@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -236,24 +235,4 @@ func TestLintCorpus(t *testing.T) {
 		top = append(top, fmt.Sprintf("%s %d", c, errs[c]))
 	}
 	t.Logf("%d of %d files have errors; errors by kind: %s", withErrs, len(files), strings.Join(top, ", "))
-}
-
-// TestListingNumbersLinesAsTheParser checks, over the corpus, that the
-// listing has as many lines as the parser counts, so that a line number
-// shows the line it names.
-func TestListingNumbersLinesAsTheParser(t *testing.T) {
-	for _, f := range corpusFiles(t, "*.txt") {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := robotstxt.ReadBody(bytes.NewReader(b), nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := robotstxt.Parse(body.Text).File()
-		if n := newListing(body.Text).len(); n != p.Lines {
-			t.Errorf("%s: listing has %d lines, the parser %d", f, n, p.Lines)
-		}
-	}
 }
