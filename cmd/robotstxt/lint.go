@@ -29,7 +29,8 @@ With -json, each file gives one JSON object on one line:
    "truncated": false, "errors": 1, "warnings": 0, "infos": 2,
    "diagnostics": [{"line": 3, "severity": "error",
      "code": "rule-outside-group", "message": "…", "text": "Disallow: /x"}]}
-bytes is the size read before decoding; truncated is true when the file is
+bytes is the size of the file, or of the body as received, before
+ReadBody decodes it; charset is the encoding it was read in; truncated is true when the file is
 over the 500 KiB crawlers read; line 0 is about the whole file; text is the
 line as written. -level does not change the counts.
 

@@ -116,9 +116,10 @@ Commands:
   version
       Print the version.
 
-Flags may come before or after the arguments. The default crawler token is
-%q. Add -rfc9309 to read as RFC 9309 strictly does instead of as Google's
-parser, and -full to test or explain a file past the 500 KiB crawlers read.
+Flags may come before or after the arguments. The default crawler token
+is %q. Add -rfc9309 to read as RFC 9309 strictly does instead of
+as Google's parser, and -full to test or explain a file past the 500 KiB
+that crawlers read.
 
 Exit codes:
   0  every URL allowed, or as -expect says; lint found no error
