@@ -30,7 +30,7 @@ func TestBinaryBuilds(t *testing.T) {
 	if !strings.Contains(string(out), "Exit codes:") {
 		t.Errorf("help output lacks the exit codes:\n%s", out)
 	}
-	err = exec.Command(bin, "lint", "testdata/problems.txt").Run()
+	err = exec.Command(bin, "lint", "testdata/lint/problems.txt").Run()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitDisallowed {
 		t.Errorf("lint of a file with problems: %v, want exit status %d", err, exitDisallowed)

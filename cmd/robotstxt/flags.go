@@ -15,27 +15,43 @@ func newFlags(name, synopsis, about string) *flag.FlagSet {
 		w := fs.Output()
 		fmt.Fprintf(w, "Usage: robotstxt %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
 		fs.PrintDefaults()
-		fmt.Fprintf(w, "\nRun \"robotstxt help\" for the exit codes.\n")
+		fmt.Fprintf(w, "\nFlags may come before or after the arguments; \"--\" ends them.\nRun \"robotstxt help\" for the exit codes.\n")
 	}
 	return fs
 }
 
-// parseFlags parses args into fs. With -h it prints the usage to standard
-// output and returns exitOK; on a bad flag it prints the error and usage to
-// standard error and returns exitUsage. done is false when the command
-// should go on.
-func parseFlags(fs *flag.FlagSet, args []string, e env) (code int, done bool) {
+// parseArgs parses args into fs, with flags allowed anywhere among the
+// arguments ("test /x -file f" as well as "test -file f /x"), and returns
+// the arguments that are not flags, in order. Everything after "--" is an
+// argument. With -h it prints the usage to standard output and returns
+// exitOK; on a bad flag it prints the error and usage to standard error and
+// returns exitUsage. done is false when the command should go on.
+func parseArgs(fs *flag.FlagSet, args []string, e env) (pos []string, code int, done bool) {
 	var buf bytes.Buffer
 	fs.SetOutput(&buf)
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		e.stdout.Write(buf.Bytes())
-		return exitOK, true
-	case err != nil:
-		e.stderr.Write(buf.Bytes())
-		return exitUsage, true
+	for {
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			e.stdout.Write(buf.Bytes())
+			return nil, exitOK, true
+		case err != nil:
+			e.stderr.Write(buf.Bytes())
+			return nil, exitUsage, true
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		// The flag package stops at the first argument that is not a
+		// flag, and after a "--" it has consumed.
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 	fs.SetOutput(e.stderr)
-	return exitOK, false
+	return pos, exitOK, false
 }

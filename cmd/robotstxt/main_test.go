@@ -2,9 +2,21 @@ package main
 
 import (
 	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.uber.org/goleak"
 )
+
+// update rewrites the golden files: go test ./cmd/robotstxt -run Golden -update
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
 
 // result is what one in-process run of the command produced.
 type result struct {
@@ -21,13 +33,60 @@ func runCmd(t *testing.T, stdin string, args ...string) result {
 	return result{code, out.String(), errOut.String()}
 }
 
-func TestHelpListsCommandsAndExitCodes(t *testing.T) {
+// outputLines splits output into its lines.
+func outputLines(s string) []string {
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// corpusDir holds the real-world robots.txt corpus. It is read only
+// through corpusFiles.
+const corpusDir = "/work/shared/corpus/files"
+
+// corpusFiles returns the corpus files whose names match pattern
+// ("0153.txt", "*.txt"), skipping the test when there are none at hand.
+func corpusFiles(t testing.TB, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpusDir, pattern))
+	if err != nil || len(files) == 0 {
+		t.Skipf("corpus files %s not available in %s", pattern, corpusDir)
+	}
+	return files
+}
+
+// golden compares got with testdata/golden/name, or rewrites the file
+// with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update to accept):\n--- got\n%s\n--- want\n%s", p, got, want)
+	}
+}
+
+func TestHelpListsCommandsExamplesAndExitCodes(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
 		r := runCmd(t, "", args...)
 		if r.code != exitOK {
 			t.Errorf("%v: exit %d, want 0", args, r.code)
 		}
-		for _, want := range []string{"check", "test", "lint", "Exit codes:", "  0  ", "  1  ", "  2  ", "  3  "} {
+		for _, want := range []string{
+			"check ", "test ", "explain ", "lint ", "version",
+			"robotstxt check -agent", "robotstxt test -file", "robotstxt explain -file", "robotstxt lint -json",
+			"Exit codes:", "  0  ", "  1  ", "  2  ", "  3  ",
+		} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("%v: usage lacks %q:\n%s", args, want, r.stdout)
 			}
@@ -36,12 +95,33 @@ func TestHelpListsCommandsAndExitCodes(t *testing.T) {
 }
 
 func TestHelpForCommand(t *testing.T) {
-	r := runCmd(t, "", "help", "test")
-	if r.code != exitOK || !strings.Contains(r.stdout, "-file") {
-		t.Errorf("help test: exit %d, stdout:\n%s", r.code, r.stdout)
+	for cmd, want := range map[string]string{
+		"test":    "-expect",
+		"check":   "-v",
+		"explain": "Example:",
+		"lint":    `"diagnostics"`,
+		"version": "Usage: robotstxt version",
+	} {
+		r := runCmd(t, "", "help", cmd)
+		if r.code != exitOK || !strings.Contains(r.stdout, want) {
+			t.Errorf("help %s: exit %d, stdout lacks %q:\n%s", cmd, r.code, want, r.stdout)
+		}
 	}
 	if r := runCmd(t, "", "help", "nope"); r.code != exitUsage {
 		t.Errorf("help nope: exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		r := runCmd(t, "", args...)
+		// Test binaries carry no module version: "(devel)".
+		if r.code != exitOK || !strings.HasPrefix(r.stdout, "robotstxt (devel) go") {
+			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.stdout)
+		}
+	}
+	if r := runCmd(t, "", "version", "x"); r.code != exitUsage {
+		t.Errorf("version x: exit %d, want %d", r.code, exitUsage)
 	}
 }
 
@@ -51,7 +131,10 @@ func TestUsageErrors(t *testing.T) {
 		{"frobnicate"},
 		{"test", "-nosuchflag"},
 		{"lint", "-timeout"},
+		{"lint", "-level", "loud", "testdata/lint/clean.txt"},
 		{"check"},
+		{"explain"},
+		{"test", "-file", "testdata/robots.txt", "-expect", "maybe", "/"},
 	} {
 		r := runCmd(t, "", args...)
 		if r.code != exitUsage {
@@ -59,6 +142,22 @@ func TestUsageErrors(t *testing.T) {
 		}
 		if r.stderr == "" {
 			t.Errorf("%q: nothing on stderr", args)
+		}
+	}
+}
+
+// TestErrorsSaidOnce checks that no error repeats the "robotstxt: "
+// prefix that the library's errors carry.
+func TestErrorsSaidOnce(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "ftp://example.com/x"},
+		{"test", "-file", "testdata/robots.txt", "not a url"},
+		{"explain", "http://exa mple.com/"},
+		{"lint", "testdata/missing.txt"},
+	} {
+		r := runCmd(t, "", args...)
+		if r.code != exitUsage || strings.Count(r.stderr, "robotstxt:") != 1 || !strings.HasPrefix(r.stderr, "robotstxt: ") {
+			t.Errorf("%q: exit %d, stderr %q; want %d and one prefixed line", args, r.code, r.stderr, exitUsage)
 		}
 	}
 }

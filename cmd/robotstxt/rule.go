@@ -7,16 +7,29 @@ import (
 )
 
 // ruleText describes the deciding rule as "line 7: Disallow: /private/",
-// or "no rule matched" when r is nil.
-func ruleText(r *robotstxt.Rule) string {
+// the rule as written in l, or "no rule matched" when r is nil.
+func ruleText(r *robotstxt.Rule, l listing) string {
 	if r == nil {
 		return "no rule matched"
 	}
-	kind := "Disallow"
-	if r.Allow {
-		kind = "Allow"
+	return fmt.Sprintf("line %d: %s", r.Line, writtenRule(r, l))
+}
+
+// writtenRule is the rule's line as written, "Disallow: /café", or its
+// normalised form when the listing does not hold the line.
+func writtenRule(r *robotstxt.Rule, l listing) string {
+	if w := l.directive(int(r.Line)); w != "" {
+		return w
 	}
-	return fmt.Sprintf("line %d: %s: %s", r.Line, kind, r.Pattern)
+	return kindWord(r.Allow) + ": " + r.Pattern
+}
+
+// kindWord is Allow or Disallow.
+func kindWord(allow bool) string {
+	if allow {
+		return "Allow"
+	}
+	return "Disallow"
 }
 
 // decisionWord is ALLOW or DISALLOW.
@@ -25,4 +38,61 @@ func decisionWord(allowed bool) string {
 		return "ALLOW"
 	}
 	return "DISALLOW"
+}
+
+// An expectation is the -expect flag: the decision every URL must get.
+type expectation struct {
+	set, allow bool
+}
+
+// parseExpectation reads "allow", "disallow" or "" (none).
+func parseExpectation(s string) (expectation, error) {
+	switch s {
+	case "":
+		return expectation{}, nil
+	case "allow":
+		return expectation{set: true, allow: true}, nil
+	case "disallow":
+		return expectation{set: true}, nil
+	}
+	return expectation{}, fmt.Errorf("-expect %q: want allow or disallow", s)
+}
+
+// code returns the exit code of one decision: without an expectation,
+// exitDisallowed for a disallowed URL; with one, exitDisallowed for a
+// decision that does not meet it.
+func (x expectation) code(allowed bool) int {
+	if x.set && allowed != x.allow || !x.set && !allowed {
+		return exitDisallowed
+	}
+	return exitOK
+}
+
+// note returns "; expected allow" when a decision does not meet x, else "".
+func (x expectation) note(allowed bool) string {
+	if x.set && allowed != x.allow {
+		if x.allow {
+			return "; expected allow"
+		}
+		return "; expected disallow"
+	}
+	return ""
+}
+
+// columnWidth is the width that aligns the given strings, capped so one
+// long URL does not push every line far to the right.
+func columnWidth(ss []string) int {
+	w := 0
+	for _, s := range ss {
+		w = max(w, len(s))
+	}
+	return min(w, 60)
+}
+
+// modeOf returns the mode the -rfc9309 flag selects.
+func modeOf(rfc bool) robotstxt.Mode {
+	if rfc {
+		return robotstxt.ModeRFC9309
+	}
+	return robotstxt.ModeGoogle
 }

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// answer is one command's decision for one URL: its word and the line of
+// the deciding rule (0 for none).
+type answer struct {
+	word string
+	line int
+}
+
+func (a answer) String() string { return fmt.Sprintf("%s line %d", a.word, a.line) }
+
+var (
+	lineOf     = regexp.MustCompile(`\(.*?line (\d+): `)
+	decisionOf = regexp.MustCompile(`(?m)^decision  (ALLOW|DISALLOW)(?: by line (\d+))?`)
+)
+
+// lineAnswers reads the one-line-per-URL output of test and check.
+func lineAnswers(t *testing.T, out string) []answer {
+	t.Helper()
+	var as []answer
+	for _, l := range outputLines(out) {
+		a := answer{word: strings.Fields(l)[0]}
+		if m := lineOf.FindStringSubmatch(l); m != nil {
+			a.line, _ = strconv.Atoi(m[1])
+		}
+		as = append(as, a)
+	}
+	return as
+}
+
+// explainAnswers reads the decision of each block of explain's output.
+func explainAnswers(out string) []answer {
+	var as []answer
+	for _, m := range decisionOf.FindAllStringSubmatch(out, -1) {
+		a := answer{word: m[1]}
+		a.line, _ = strconv.Atoi(m[2])
+		as = append(as, a)
+	}
+	return as
+}
+
+// probePaths returns paths that rules of body match, spread over the
+// file and the first rule past the body limit included, plus extra.
+func probePaths(body []byte, extra ...string) []string {
+	f := parser.Parse(body)
+	var all []*parser.Rule
+	for gi := range f.Groups {
+		for i := range f.Groups[gi].Rules {
+			all = append(all, &f.Groups[gi].Rules[i])
+		}
+	}
+	paths := append([]string{"/"}, extra...)
+	step := max(1, len(all)/12)
+	for i, r := range all {
+		if i%step != 0 && i != len(all)-1 {
+			continue
+		}
+		p := literalStart(r)
+		if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
+			continue
+		}
+		paths = append(paths, p+"x")
+	}
+	return paths
+}
+
+// TestCommandsAgreeWithClient serves corpus files that are not UTF-8 or
+// are over the body limit over loopback, and checks that test -file (on
+// the file and on the URL), check and explain give, for every probed
+// URL, the decision and deciding line of robotstxt.Client.Check.
+func TestCommandsAgreeWithClient(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		extra []string
+	}{
+		{"0153.txt", []string{"/store/cart/x"}}, // UTF-16LE
+		{"0701.txt", nil},                       // UTF-16LE
+		{"0757.txt", []string{"/Notre-société/Press-Releases/Red-Oxygen-Press-Kit", "/Notre-soci%E9t%E9/"}}, // Latin-1
+		{"0449.txt", nil}, // legacy 8-bit
+		{"0605.txt", nil}, // CJK
+		{"0987.txt", nil},
+		{"1296.txt", nil},
+		{"0085.txt", []string{"/cd/E19853_01/x"}}, // 833 KiB: this rule is at byte 832,367
+		{"1341.txt", nil},                         // 630 KiB
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := corpusFiles(t, tc.file)[0]
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" {
+					w.Header().Set("Content-Type", "text/plain")
+					w.Write(raw)
+				}
+			}))
+			defer srv.Close()
+			paths := probePaths(raw, tc.extra...)
+			for _, agent := range []string{"Googlebot", defaultAgent} {
+				agreeWithClient(t, path, srv.URL, agent, paths)
+			}
+		})
+	}
+}
+
+// agreeWithClient checks test, check and explain against the Client for
+// one agent.
+func agreeWithClient(t *testing.T, file, site, agent string, paths []string) {
+	t.Helper()
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	defer tr.CloseIdleConnections()
+	c := robotstxt.NewClient(robotstxt.WithProductTokens(agent), robotstxt.WithHTTPClient(&http.Client{Transport: tr}))
+	defer c.Close()
+	var urls, abs []string
+	var want []answer
+	for _, p := range paths {
+		u := site + p
+		d, err := c.Check(context.Background(), u)
+		if err != nil {
+			t.Fatalf("Client.Check(%s): %v", u, err)
+		}
+		urls = append(urls, u)
+		abs = append(abs, "http://example.com"+p)
+		want = append(want, answer{decisionWord(d.Allowed), d.Line})
+	}
+	runs := map[string]result{
+		"test -file FILE": runCmd(t, "", append([]string{"test", "-agent", agent, "-file", file}, abs...)...),
+		"test -file URL":  runCmd(t, "", append([]string{"test", "-agent", agent, "-file", site + "/robots.txt"}, abs...)...),
+		"check":           runCmd(t, "", append([]string{"check", "-agent", agent}, urls...)...),
+		"explain":         runCmd(t, "", append([]string{"explain", "-agent", agent, "-file", file}, abs...)...),
+		"explain live":    runCmd(t, "", append([]string{"explain", "-agent", agent}, urls...)...),
+	}
+	for name, r := range runs {
+		if r.code == exitUsage || r.code == exitDeferred {
+			t.Errorf("%s: exit %d, stderr %q", name, r.code, r.stderr)
+			continue
+		}
+		var got []answer
+		if strings.HasPrefix(name, "explain") {
+			got = explainAnswers(r.stdout)
+		} else {
+			got = lineAnswers(t, r.stdout)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d answers for %d URLs:\n%s", name, len(got), len(want), r.stdout)
+			continue
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s, agent %s, %s: %v; the Client says %v", name, agent, paths[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestOverLimitRuleIgnored checks the case of the issue: corpus 0085.txt
+// (833 KiB) has a rule at byte 832,367 that no crawler reads. test and the
+// Client ignore it, test -full obeys it, and lint reports the rules past
+// the limit as an error.
+func TestOverLimitRuleIgnored(t *testing.T) {
+	path := corpusFiles(t, "0085.txt")[0]
+	if r := runCmd(t, "", "test", "-file", path, "/cd/E19853_01/x"); r.code != exitOK || !strings.HasPrefix(r.stdout, "ALLOW ") {
+		t.Errorf("test: exit %d, stdout %q", r.code, r.stdout)
+	}
+	if r := runCmd(t, "", "test", "-full", "-file", path, "/cd/E19853_01/x"); r.code != exitDisallowed || !strings.Contains(r.stdout, "line 31035: Disallow: /cd/E19853_01/") {
+		t.Errorf("test -full: exit %d, stdout %q", r.code, r.stdout)
+	}
+	r := runCmd(t, "", "explain", "-file", path, "/cd/E19853_01/x")
+	if !strings.Contains(r.stdout, "DISALLOW (line 31035: Disallow: /cd/E19853_01/), which no crawler sees") {
+		t.Errorf("explain does not tell of the rule past the limit:\n%s", r.stdout)
+	}
+	r = runCmd(t, "", "lint", "-json", path)
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, `"code":"over-limit"`) || !strings.Contains(r.stdout, `"truncated":true`) {
+		t.Errorf("lint: exit %d, stdout %q", r.code, r.stdout)
+	}
+}

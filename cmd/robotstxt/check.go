@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// runCheck is "robotstxt check": it checks live URLs through the caching
+// Client, as a crawler would, and prints one line per URL:
+//
+//	DISALLOW  https://example.com/private/x  (status 200; line 7: Disallow: /private/)
+//	DEFER     https://down.example/          (no response; robots.txt unreachable: connection refused; retry after …)
+func runCheck(args []string, e env) int {
+	fs := newFlags("check", "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...",
+		"Fetch each URL's robots.txt (once per site, as a crawler would) and print\n"+
+			"the decision, the HTTP status, the deciding rule as written and its line,\n"+
+			"why a robots.txt could not be read, and stale or deferred answers.\n\n"+
+			"Example:\n  robotstxt check -agent Googlebot -v https://example.com/ https://example.com/cart")
+	agent := fs.String("agent", "", "crawler product token matched against user-agent lines (default: the token of -ua)")
+	ua := fs.String("ua", robotstxt.DefaultUserAgent, "User-Agent header sent with robots.txt requests")
+	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of one robots.txt fetch, redirects included")
+	rfc := fs.Bool("rfc9309", false, "match as RFC 9309 strictly reads robots.txt instead of as Google's parser")
+	legacy := fs.Bool("legacy", false, "treat 401 and 403 as disallow all, as older crawlers do")
+	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision")
+	verbose := fs.Bool("v", false, "also print the robots.txt requests and redirects, outcome, expiry, crawl-delay and sitemaps")
+	urls, code, done := parseArgs(fs, args, e)
+	if done {
+		return code
+	}
+	if len(urls) == 0 {
+		e.errorf("check: no URL given")
+		return exitUsage
+	}
+	if *timeout <= 0 {
+		e.errorf("check: -timeout must be positive")
+		return exitUsage
+	}
+	x, err := parseExpectation(*expect)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	if _, err := parseTargets(urls, false); err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	rec, closeIdle := newRecorder(false)
+	defer closeIdle()
+	opts := append(fetchConfig{*ua, *timeout}.options(),
+		robotstxt.WithHTTPClient(&http.Client{Transport: rec}),
+		robotstxt.WithMode(modeOf(*rfc)))
+	if *agent != "" {
+		tok, err := agentToken(*agent, e)
+		if err != nil {
+			e.fail(err)
+			return exitUsage
+		}
+		opts = append(opts, robotstxt.WithProductTokens(tok))
+	}
+	if *legacy {
+		opts = append(opts, robotstxt.WithStatusPolicy(robotstxt.LegacyStatusPolicy))
+	}
+	c := robotstxt.NewClient(opts...)
+	defer c.Close()
+	if len(c.ProductTokens()) == 0 {
+		e.errorf("user agent %q has no product token; give -agent", *ua)
+		return exitUsage
+	}
+
+	ck := checker{c: c, rec: rec, e: e, x: x, width: columnWidth(urls), timeout: *timeout,
+		verbose: *verbose, sites: make(map[string]*site)}
+	code = exitOK
+	for _, u := range urls {
+		code = worst(code, ck.check(u))
+	}
+	return code
+}
+
+// A checker checks URLs one by one through a Client and prints them.
+type checker struct {
+	c       *robotstxt.Client
+	rec     *recorder
+	e       env
+	x       expectation
+	width   int
+	timeout time.Duration
+	verbose bool
+	sites   map[string]*site // by authority
+}
+
+// A site is what check learnt of one authority's robots.txt.
+type site struct {
+	hops  []hop
+	lines listing
+	shown bool
+}
+
+// check checks one URL, prints its line (and with -v what is known of its
+// site, once) and returns its exit code.
+func (ck *checker) check(u string) int {
+	// The Client bounds the fetch itself and reports a timeout as
+	// unreachable; the context only guards against a fetch that never
+	// returns.
+	ctx, cancel := context.WithTimeout(context.Background(), ck.timeout+time.Second)
+	defer cancel()
+	mark := ck.rec.mark()
+	d, err := ck.c.Check(ctx, u)
+	if errors.Is(err, robotstxt.ErrBadURL) {
+		ck.e.fail(err)
+		return exitUsage
+	}
+	s := ck.sites[d.Authority]
+	if s == nil {
+		s = &site{}
+		if info, ok := ck.c.Cached(u); ok {
+			s.lines = newListing(info.Body)
+		}
+		ck.sites[d.Authority] = s
+	}
+	if hops := ck.rec.since(mark); len(hops) > 0 {
+		s.hops = hops
+	}
+	word, code := decisionWord(d.Allowed), ck.x.code(d.Allowed)
+	detail := checkDetail(d, err, s.lines)
+	if err != nil || d.Deferred {
+		word, code = "DEFER", exitDeferred
+	} else {
+		detail += ck.x.note(d.Allowed)
+	}
+	fmt.Fprintf(ck.e.stdout, "%-8s  %-*s  (%s)\n", word, ck.width, u, detail)
+	if ck.verbose && !s.shown {
+		s.shown = true
+		ck.describe(u, s)
+	}
+	return code
+}
+
+// checkDetail explains a decision: the status, then the deciding rule or
+// why there is none, then whether the answer is stale.
+func checkDetail(d robotstxt.Decision, err error, l listing) string {
+	status := "no response"
+	if d.Status != 0 {
+		status = fmt.Sprintf("status %d", d.Status)
+	}
+	var why string
+	var de *robotstxt.DeferredError
+	switch {
+	case errors.As(err, &de):
+		why = "robots.txt unreachable: " + cause(de.Status, de.Err) + "; retry after " + de.RetryAt.UTC().Format(time.RFC3339)
+	case err != nil:
+		why = "deferred: " + errText(err)
+	case d.Outcome == robotstxt.OutcomeAllowAll:
+		why = "no robots.txt: allow all"
+	case d.Outcome == robotstxt.OutcomeDisallowAll:
+		why = "robots.txt forbidden: disallow all"
+	default:
+		why = ruleText(d.Rule, l)
+	}
+	s := status + "; " + why
+	if d.Stale {
+		s += "; stale copy"
+	}
+	return s
+}
+
+// indent starts the lines printed under a URL's line.
+const indent = "          "
+
+// describe prints, under a URL's line, the robots.txt requests of its
+// site and what the Client holds for it. It never fetches.
+func (ck *checker) describe(u string, s *site) {
+	w := ck.e.stdout
+	for i, h := range s.hops {
+		label := "robots.txt"
+		if i > 0 {
+			label = "redirect  "
+		}
+		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, h.url, hopResult(h))
+	}
+	info, ok := ck.c.Cached(u)
+	if !ok {
+		return
+	}
+	fmt.Fprintf(w, "%sauthority %s, outcome %s, expires %s\n",
+		indent, info.Authority, info.Outcome, info.Expires.UTC().Format(time.RFC3339))
+	if info.Err != nil && info.Outcome != robotstxt.OutcomeUnreachable {
+		fmt.Fprintf(w, "%sbecause %s\n", indent, errText(info.Err))
+	}
+	if cd, ok := info.CrawlDelay(); ok {
+		fmt.Fprintf(w, "%scrawl-delay %s\n", indent, cd)
+	}
+	for _, sm := range info.Sitemaps() {
+		fmt.Fprintf(w, "%ssitemap %s\n", indent, sm)
+	}
+}
+
+// hopResult is what one request gave: "301 Moved Permanently" or the
+// cause of its failure.
+func hopResult(h hop) string {
+	if h.err != nil {
+		return cause(0, h.err)
+	}
+	return strings.TrimPrefix(cause(h.status, nil), "status ")
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// robotsServer serves body as /robots.txt with the given status and 200
+// for every other path, and counts robots.txt requests and the last
+// User-Agent header.
+type robotsServer struct {
+	*httptest.Server
+	fetches atomic.Int32
+	ua      atomic.Value
+}
+
+func newRobotsServer(t *testing.T, status int, body string) *robotsServer {
+	t.Helper()
+	s := &robotsServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			fmt.Fprintln(w, "page")
+			return
+		}
+		s.fetches.Add(1)
+		s.ua.Store(r.UserAgent())
+		w.WriteHeader(status)
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+const liveRobots = `User-agent: *
+Disallow: /private/
+Allow: /private/ok.html
+Crawl-delay: 2
+
+User-agent: ExampleBot
+Disallow: /
+
+Sitemap: https://example.com/sitemap.xml
+`
+
+func TestCheckLive(t *testing.T) {
+	s := newRobotsServer(t, http.StatusOK, liveRobots)
+	r := runCmd(t, "", "check", "-ua", "TestBot/1.0", s.URL+"/", s.URL+"/private/x", s.URL+"/private/ok.html")
+	if r.code != exitDisallowed {
+		t.Errorf("exit %d, want %d; stderr %q", r.code, exitDisallowed, r.stderr)
+	}
+	lines := outputLines(r.stdout)
+	want := []struct{ prefix, detail string }{
+		{"ALLOW ", "(status 200; no rule matched)"},
+		{"DISALLOW ", "(status 200; line 2: Disallow: /private/)"},
+		{"ALLOW ", "(status 200; line 3: Allow: /private/ok.html)"},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), r.stdout)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w.prefix) || !strings.HasSuffix(lines[i], w.detail) {
+			t.Errorf("line %d = %q, want %q … %q", i, lines[i], w.prefix, w.detail)
+		}
+	}
+	if n := s.fetches.Load(); n != 1 {
+		t.Errorf("robots.txt fetched %d times, want once for three URLs", n)
+	}
+	if ua := s.ua.Load(); ua != "TestBot/1.0" {
+		t.Errorf("User-Agent %q, want TestBot/1.0", ua)
+	}
+}
+
+func TestCheckVerboseAgentGroup(t *testing.T) {
+	s := newRobotsServer(t, http.StatusOK, liveRobots)
+	r := runCmd(t, "", "check", "-agent", "ExampleBot", s.URL+"/", "-v")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "line 7: Disallow: /") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	for _, want := range []string{
+		"robots.txt " + s.URL + "/robots.txt → 200 OK",
+		"outcome rules",
+		"sitemap https://example.com/sitemap.xml",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("-v output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	// ExampleBot's own group has no crawl-delay; the * group's does not
+	// apply to it.
+	if strings.Contains(r.stdout, "crawl-delay") {
+		t.Errorf("-v shows the * group's crawl-delay for ExampleBot:\n%s", r.stdout)
+	}
+}
+
+func TestCheckVerboseRedirectChain(t *testing.T) {
+	final := newRobotsServer(t, http.StatusOK, liveRobots)
+	mux := http.NewServeMux()
+	mux.Handle("/robots.txt", http.RedirectHandler("/moved.txt", http.StatusMovedPermanently))
+	mux.Handle("/moved.txt", http.RedirectHandler(final.URL+"/robots.txt", http.StatusFound))
+	first := httptest.NewServer(mux)
+	defer first.Close()
+	r := runCmd(t, "", "check", "-v", first.URL+"/private/x")
+	if r.code != exitDisallowed {
+		t.Errorf("exit %d, want %d; stdout:\n%s", r.code, exitDisallowed, r.stdout)
+	}
+	want := []string{
+		indent + "robots.txt " + first.URL + "/robots.txt → 301 Moved Permanently",
+		indent + "redirect   " + first.URL + "/moved.txt → 302 Found",
+		indent + "redirect   " + final.URL + "/robots.txt → 200 OK",
+	}
+	lines := outputLines(r.stdout)
+	if len(lines) < 4 || !slices.Equal(lines[1:4], want) {
+		t.Errorf("stdout:\n%s\nwant the chain:\n%s", r.stdout, strings.Join(want, "\n"))
+	}
+}
+
+func TestCheckNoRobotsAllowsAll(t *testing.T) {
+	s := newRobotsServer(t, http.StatusNotFound, "")
+	r := runCmd(t, "", "check", s.URL+"/anything")
+	if r.code != exitOK || !strings.Contains(r.stdout, "(status 404; no robots.txt: allow all)") {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+func TestCheckLegacyForbidden(t *testing.T) {
+	s := newRobotsServer(t, http.StatusForbidden, "")
+	if r := runCmd(t, "", "check", s.URL+"/"); r.code != exitOK {
+		t.Errorf("403 by default: exit %d, want 0", r.code)
+	}
+	r := runCmd(t, "", "check", "-legacy", s.URL+"/")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "robots.txt forbidden: disallow all") {
+		t.Errorf("403 with -legacy: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// TestCheckUnreachableNamesCause checks that every kind of unreachable
+// robots.txt is named, in the URL's line, by its cause.
+func TestCheckUnreachableNamesCause(t *testing.T) {
+	down := newRobotsServer(t, http.StatusServiceUnavailable, "down")
+	tlsServer := httptest.NewUnstartedServer(http.NotFoundHandler())
+	tlsServer.Config.ErrorLog = log.New(io.Discard, "", 0) // the failed handshakes are expected
+	tlsServer.StartTLS()
+	defer tlsServer.Close()
+	plain := httptest.NewServer(http.NotFoundHandler()) // no TLS, asked for https
+	defer plain.Close()
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+
+	for _, tc := range []struct {
+		name, url, want string
+	}{
+		{"status", down.URL + "/", "status 503; robots.txt unreachable: status 503 Service Unavailable; retry after "},
+		{"refused", "http://" + closedPort(t) + "/", "no response; robots.txt unreachable: connection refused; retry after "},
+		{"dns", "http://no-such-host.invalid/", "no response; robots.txt unreachable: DNS: no such host no-such-host.invalid"},
+		{"timeout", slow.URL + "/", "no response; robots.txt unreachable: timed out; retry after "},
+		{"tls", tlsServer.URL + "/", "no response; robots.txt unreachable: TLS: certificate signed by an unknown authority"},
+		{"not tls", "https://" + strings.TrimPrefix(plain.URL, "http://") + "/", "no response; robots.txt unreachable: TLS: the server does not speak TLS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCmd(t, "", "check", "-timeout", "300ms", "-v", tc.url)
+			if r.code != exitDeferred || !strings.HasPrefix(r.stdout, "DEFER ") || !strings.Contains(r.stdout, tc.want) {
+				t.Errorf("exit %d, stdout:\n%s\nwant %d and %q", r.code, r.stdout, exitDeferred, tc.want)
+			}
+		})
+	}
+}
+
+// closedPort returns a loopback address that refuses connections.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+func TestCheckExpect(t *testing.T) {
+	s := newRobotsServer(t, http.StatusOK, liveRobots)
+	down := newRobotsServer(t, http.StatusServiceUnavailable, "")
+	for _, tc := range []struct {
+		expect string
+		urls   []string
+		code   int
+	}{
+		{"disallow", []string{s.URL + "/private/x"}, exitOK},
+		{"disallow", []string{s.URL + "/private/x", s.URL + "/"}, exitDisallowed},
+		{"allow", []string{s.URL + "/", s.URL + "/private/ok.html"}, exitOK},
+		{"allow", []string{s.URL + "/private/x"}, exitDisallowed},
+		{"allow", []string{s.URL + "/", down.URL + "/"}, exitDeferred},
+	} {
+		args := append([]string{"check", "-expect", tc.expect}, tc.urls...)
+		if r := runCmd(t, "", args...); r.code != tc.code {
+			t.Errorf("-expect %s %q: exit %d, want %d; stdout:\n%s", tc.expect, tc.urls, r.code, tc.code, r.stdout)
+		}
+	}
+}
+
+func TestCheckMixedOutcomesWorstWins(t *testing.T) {
+	ok := newRobotsServer(t, http.StatusOK, liveRobots)
+	down := newRobotsServer(t, http.StatusServiceUnavailable, "")
+	r := runCmd(t, "", "check", ok.URL+"/private/x", down.URL+"/")
+	if r.code != exitDeferred {
+		t.Errorf("disallowed + deferred: exit %d, want %d", r.code, exitDeferred)
+	}
+}
+
+func TestCheckBadInput(t *testing.T) {
+	s := newRobotsServer(t, http.StatusOK, liveRobots)
+	for _, args := range [][]string{
+		{"check", "ftp://example.com/x"},
+		{"check", "not a url"},
+		{"check", ""},
+		{"check", s.URL + "/", "mailto:x@example.com"}, // checked before any fetch
+		{"check", "-timeout", "0s", "http://127.0.0.1:1/"},
+		{"check", "-agent", "/1.0", "http://127.0.0.1:1/"},
+		{"check", "-ua", "", "http://127.0.0.1:1/"},
+	} {
+		if r := runCmd(t, "", args...); r.code != exitUsage || r.stderr == "" || r.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, no output and a message", args, r.code, r.stdout, r.stderr, exitUsage)
+		}
+	}
+	if n := s.fetches.Load(); n != 0 {
+		t.Errorf("robots.txt fetched %d times for a command line with a bad URL", n)
+	}
+}
+
+// TestDefaultAgentIsClientDefault keeps the documented default token in
+// step with the client's.
+func TestDefaultAgentIsClientDefault(t *testing.T) {
+	c := robotstxt.NewClient()
+	defer c.Close()
+	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != defaultAgent || defaultAgent != parser.Token(robotstxt.DefaultUserAgent) {
+		t.Errorf("defaultAgent %q, client tokens %q", defaultAgent, toks)
+	}
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// zeros is an endless reader of zero bytes, like /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func TestDocumentBounded(t *testing.T) {
+	var out, errOut strings.Builder
+	code := runIO([]string{"lint", "-"}, io.LimitReader(zeros{}, maxInput+10), &out, &errOut)
+	if code != exitUsage || !strings.Contains(errOut.String(), "<stdin> is over 64 MiB") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestDocumentPipeline checks that files are read as the Client reads
+// bodies: UTF-16 with a byte-order mark, Windows-1252 when not UTF-8.
+func TestDocumentPipeline(t *testing.T) {
+	utf16 := "\xff\xfeU\x00s\x00e\x00r\x00-\x00a\x00g\x00e\x00n\x00t\x00:\x00 \x00*\x00\n\x00D\x00i\x00s\x00a\x00l\x00l\x00o\x00w\x00:\x00 \x00/\x00x\x00\n\x00"
+	r := runCmd(t, utf16, "test", "-file", "-", "/x")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "(line 2: Disallow: /x)") {
+		t.Errorf("UTF-16: exit %d, stdout %q", r.code, r.stdout)
+	}
+	r = runCmd(t, "User-agent: *\nDisallow: /caf\xe9\n", "test", "-file", "-", "/café", "/caf%E9")
+	want := []string{
+		"DISALLOW  /café    (line 2: Disallow: /café)",
+		"ALLOW     /caf%E9  (no rule matched)",
+	}
+	if got := outputLines(r.stdout); r.code != exitDisallowed || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("Windows-1252: exit %d, stdout:\n%s\nwant:\n%s", r.code, r.stdout, strings.Join(want, "\n"))
+	}
+}

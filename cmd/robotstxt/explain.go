@@ -1,0 +1,402 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// runExplain is "robotstxt explain": for each URL it shows the groups that
+// apply to the agent and why, every rule that matches with its line, text
+// as written and length, which one decides and why, rules of other groups
+// that would match, and where Google's reading and RFC 9309's differ. Its
+// exit code is test's (check's when it fetches).
+func runExplain(args []string, e env) int {
+	fs := newFlags("explain", "[-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] URL|PATH...",
+		"Explain the decision for each URL: the groups that apply to the agent and\n"+
+			"why (its own groups, merged, or the * group), every rule that matches with\n"+
+			"its line, its text as written and its length, which rule decides and why\n"+
+			"(longest match; allow wins a tie), and where RFC 9309 reads the URL\n"+
+			"otherwise. With -file, URLs may be paths that start with /; without it,\n"+
+			"each URL's robots.txt is fetched as check does.\n\n"+
+			"Example:\n  robotstxt explain -file robots.txt -agent FooBot /private/x")
+	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (default: each URL's own robots.txt)")
+	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
+	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
+	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
+	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of one robots.txt fetch")
+	args, code, done := parseArgs(fs, args, e)
+	if done {
+		return code
+	}
+	if len(args) == 0 {
+		e.errorf("explain: no URL given")
+		return exitUsage
+	}
+	tok, err := agentToken(*agent, e)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	targets, err := parseTargets(args, *file != "")
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	cfg := fetchConfig{robotstxt.DefaultUserAgent, *timeout}
+	docs := make(map[string]*document) // by authority, or "" for -file
+	code = exitOK
+	for i, t := range targets {
+		d := docs[t.authority]
+		if *file != "" {
+			d = docs[""]
+		}
+		if d == nil {
+			name := *file
+			if name == "" {
+				name = t.arg
+			}
+			d, err = readDocument(context.Background(), name, cfg, e)
+			if err != nil {
+				e.fail(err)
+				return worst(code, exitUsage)
+			}
+			d.noteLimit(*full, e)
+			docs[t.authority] = d
+			if *file != "" {
+				docs[""] = d
+			}
+		}
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		x := explainer{doc: d, agent: tok, mode: modeOf(*rfc), full: *full, w: e.stdout}
+		code = worst(code, x.explain(t))
+	}
+	return code
+}
+
+// An explainer explains decisions for one agent against one document.
+type explainer struct {
+	doc   *document
+	agent string
+	mode  robotstxt.Mode
+	full  bool
+	w     io.Writer
+}
+
+// field prints one labelled line of an explanation.
+func (x *explainer) field(label, format string, args ...any) {
+	fmt.Fprintf(x.w, "%-9s %s\n", label, fmt.Sprintf(format, args...))
+}
+
+// more prints a continuation line of the field above.
+func (x *explainer) more(format string, args ...any) {
+	x.field("", format, args...)
+}
+
+// explain prints the explanation for t and returns its exit code.
+func (x *explainer) explain(t target) int {
+	d := x.doc
+	x.field("URL", "%s", t.arg)
+	if p := matchPath(t.checkURL(), x.mode); p != t.path {
+		x.field("path", "%s, compared as %s (RFC 9309 decodes %%-escaped letters, digits and -._~)", t.path, p)
+	} else {
+		x.field("path", "%s", t.path)
+	}
+	x.field("agent", "%s", x.agent)
+	x.field("robots", "%s", x.source())
+	if !d.readable() {
+		word, detail, _, code := d.live.fallback()
+		for _, h := range d.live.hops {
+			x.more("%s → %s", h.url, hopResult(h))
+		}
+		x.field("decision", "%s: %s", word, detail)
+		return code
+	}
+	text := d.text(x.full)
+	r := robotstxt.ParseMode(text, x.mode)
+	l := newListing(text)
+	url := t.checkURL()
+	v := r.Check(x.agent, url)
+	groups := x.groups(r.File(), l)
+	path := matchPath(url, x.mode)
+	x.rules(r, groups, path, v, l)
+	x.others(r.File(), groups, path, l)
+	if d.body.Truncated && !x.full {
+		x.pastLimit(url, v, l)
+	}
+	x.otherMode(text, url, v, l)
+	if v.Allowed {
+		return exitOK
+	}
+	return exitDisallowed
+}
+
+// source describes where the robots.txt came from and how it was read.
+func (x *explainer) source() string {
+	d := x.doc
+	s := d.name
+	if d.live != nil && d.live.info.Status != 0 {
+		s += fmt.Sprintf(" (status %d)", d.live.info.Status)
+	}
+	if !d.readable() {
+		return s
+	}
+	s += fmt.Sprintf(", %d bytes, %s", d.size, d.body.Charset)
+	if d.body.Truncated {
+		if x.full {
+			s += ", read whole (-full), past the 500 KiB crawlers read"
+		} else {
+			s += fmt.Sprintf(", cut at the %s crawlers read", kib(robotstxt.DefaultBodyLimit))
+		}
+	}
+	return s
+}
+
+// groups prints which groups apply to the agent and why, and returns
+// their indices.
+func (x *explainer) groups(f *parser.File, l listing) []int {
+	var named, global []int
+	for i := range f.Groups {
+		for _, a := range f.Groups[i].Agents {
+			if a.Global {
+				global = appendOnce(global, i)
+			} else if a.Token != "" && strings.EqualFold(a.Token, x.agent) {
+				named = appendOnce(named, i)
+			}
+		}
+	}
+	switch {
+	case len(named) > 0:
+		x.field("groups", "%s has its own group: %s", x.agent, x.agentLines(f, named[:1], l))
+		if len(named) > 1 {
+			x.more("merged with %s: every group that names %s applies", x.agentLines(f, named[1:], l), x.agent)
+		}
+		if len(global) > 0 {
+			x.more("the * group, %s, does not apply: %s has a group of its own", x.agentLines(f, global, l), x.agent)
+		}
+	case len(global) > 0:
+		x.field("groups", "no group names %s, so the * group applies: %s", x.agent, x.agentLines(f, global[:1], l))
+		if len(global) > 1 {
+			x.more("merged with %s: every * group applies", x.agentLines(f, global[1:], l))
+		}
+	default:
+		x.field("groups", "no group names %s and there is no * group: every URL is allowed", x.agent)
+	}
+	for i := range f.Groups {
+		for _, a := range f.Groups[i].Agents {
+			if a.Global || a.Token == "" || strings.EqualFold(a.Token, x.agent) {
+				continue
+			}
+			if len(a.Value) > len(x.agent) && strings.EqualFold(a.Value[:len(x.agent)], x.agent) {
+				x.more("line %d (%s) names %s, not %s", a.Line, l.text(a.Line), a.Token, x.agent)
+			}
+		}
+	}
+	if len(named) > 0 {
+		return named
+	}
+	return global
+}
+
+// agentLines lists the user-agent lines of the given groups as
+// "line 4 (User-agent: FooBot)".
+func (x *explainer) agentLines(f *parser.File, groups []int, l listing) string {
+	var parts []string
+	for _, gi := range groups {
+		for _, a := range f.Groups[gi].Agents {
+			if a.Global || strings.EqualFold(a.Token, x.agent) {
+				parts = append(parts, fmt.Sprintf("line %d (%s)", a.Line, l.text(a.Line)))
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// A match is a rule that matches the URL's path.
+type match struct {
+	rule   *parser.Rule
+	group  int // index of the rule's group
+	length int // the length that counts for precedence
+}
+
+// matches returns the rules of the given groups that match path, longest
+// first and allow first on a tie, the order of precedence.
+func matches(f *parser.File, groups []int, path string) []match {
+	var ms []match
+	for _, gi := range groups {
+		for i := range f.Groups[gi].Rules {
+			ru := &f.Groups[gi].Rules[i]
+			if n, ok := ru.Match(path); ok {
+				ms = append(ms, match{ru, gi, n})
+			}
+		}
+	}
+	slices.SortStableFunc(ms, func(a, b match) int {
+		if a.length != b.length {
+			return b.length - a.length
+		}
+		switch {
+		case a.rule.Allow == b.rule.Allow:
+			return 0
+		case a.rule.Allow:
+			return -1
+		}
+		return 1
+	})
+	return ms
+}
+
+// matchPath is the path that rules are matched against for url, as
+// Robots.Check reads it in mode m.
+func matchPath(url string, m robotstxt.Mode) string {
+	p := matcher.Path(url)
+	if m == robotstxt.ModeRFC9309 {
+		p = matcher.UnescapePath(p)
+	}
+	return p
+}
+
+// rules prints every matching rule of the applying groups and the
+// decision with its reason.
+func (x *explainer) rules(r *robotstxt.Robots, groups []int, path string, v robotstxt.Verdict, l listing) {
+	ms := matches(r.File(), groups, path)
+	if len(ms) == 0 {
+		x.field("rules", "no rule of these groups matches %s", path)
+	}
+	for i, m := range ms {
+		label := ""
+		if i == 0 {
+			label = "rules"
+		}
+		s := fmt.Sprintf("line %-4d %s  (length %d", m.rule.Line, writtenRule(m.rule, l), m.length)
+		if m.length != len(m.rule.Pattern) {
+			s += fmt.Sprintf(": the directory %s$ of an index page", m.rule.Pattern[:m.length-1])
+		} else if w := l.directive(int(m.rule.Line)); w != "" && !strings.HasSuffix(w, " "+m.rule.Pattern) {
+			s += ", normalised " + m.rule.Pattern
+		}
+		s += ")"
+		if v.Rule != nil && sameRule(m.rule, v.Rule) {
+			s += "  ← decides"
+		}
+		x.field(label, "%s", s)
+	}
+	x.field("decision", "%s", decisionReason(ms, v, path, x.mode, l))
+}
+
+// sameRule reports whether a and b are the same rule of a file.
+func sameRule(a, b *parser.Rule) bool {
+	return a.Line == b.Line && a.Allow == b.Allow && a.Pattern == b.Pattern
+}
+
+// decisionReason says what the verdict is and why.
+func decisionReason(ms []match, v robotstxt.Verdict, path string, mode robotstxt.Mode, l listing) string {
+	word := decisionWord(v.Allowed)
+	if v.Rule == nil {
+		if mode == robotstxt.ModeRFC9309 && isRobotsPath(path) {
+			return word + ": RFC 9309 always allows /robots.txt"
+		}
+		return word + ": no rule matches, and what no rule disallows is allowed"
+	}
+	s := fmt.Sprintf("%s by line %d (%s): ", word, v.Rule.Line, writtenRule(v.Rule, l))
+	if len(ms) == 1 {
+		return s + "the only rule that matches"
+	}
+	win := ms[0].length
+	if ms[1].length < win {
+		return s + fmt.Sprintf("the longest matching pattern wins (%d bytes, against %d)", win, ms[1].length)
+	}
+	for _, m := range ms[1:] {
+		if m.length == win && m.rule.Allow != v.Rule.Allow {
+			return s + fmt.Sprintf("the longest patterns tie at %d bytes, and allow wins a tie", win)
+		}
+	}
+	return s + fmt.Sprintf("the longest matching pattern wins (%d bytes)", win)
+}
+
+// isRobotsPath reports whether path, decoded as RFC 9309 reads it, is
+// /robots.txt, which RFC 9309 always allows.
+func isRobotsPath(path string) bool {
+	p, _, _ := strings.Cut(path, "?")
+	return p == "/robots.txt"
+}
+
+// maxOthers bounds how many rules of other groups are listed.
+const maxOthers = 10
+
+// others prints the rules of groups that do not apply to the agent but
+// would match the URL: the usual surprise is a "*" rule that a crawler
+// with its own group does not obey.
+func (x *explainer) others(f *parser.File, applied []int, path string, l listing) {
+	var rest []int
+	for i := range f.Groups {
+		if !slices.Contains(applied, i) {
+			rest = append(rest, i)
+		}
+	}
+	ms := matches(f, rest, path)
+	slices.SortStableFunc(ms, func(a, b match) int { return int(a.rule.Line - b.rule.Line) })
+	for i, m := range ms {
+		if i == maxOthers {
+			x.more("and %d more", len(ms)-maxOthers)
+			break
+		}
+		label := ""
+		if i == 0 {
+			label = "not read"
+		}
+		x.field(label, "line %-4d %s  (matches, but its group, %s, does not apply to %s)",
+			m.rule.Line, writtenRule(m.rule, l), l.text(f.Groups[m.group].Agents[0].Line), x.agent)
+	}
+}
+
+// pastLimit prints what the rules past the 500 KiB limit would decide,
+// when that is not what crawlers decide.
+func (x *explainer) pastLimit(url string, v robotstxt.Verdict, l listing) {
+	whole := robotstxt.ParseMode(x.doc.whole.Text, x.mode)
+	w := whole.Check(x.agent, url)
+	if w.Allowed == v.Allowed && (w.Rule == nil) == (v.Rule == nil) && (w.Rule == nil || w.Rule.Line == v.Rule.Line) {
+		return
+	}
+	wl := newListing(x.doc.whole.Text)
+	x.field("limit", "the file goes on past the %s crawlers read (up to line %d); read whole it would say",
+		kib(robotstxt.DefaultBodyLimit), l.len()-1)
+	x.more("%s (%s), which no crawler sees", decisionWord(w.Allowed), ruleText(w.Rule, wl))
+}
+
+// otherMode prints where the other reading (RFC 9309 for Google's, and
+// the reverse) decides the URL otherwise.
+func (x *explainer) otherMode(text []byte, url string, v robotstxt.Verdict, l listing) {
+	other, label := robotstxt.ModeRFC9309, "RFC 9309"
+	if x.mode == robotstxt.ModeRFC9309 {
+		other, label = robotstxt.ModeGoogle, "Google"
+	}
+	o := robotstxt.ParseMode(text, other).Check(x.agent, url)
+	if o.Allowed == v.Allowed && (o.Rule == nil) == (v.Rule == nil) && (o.Rule == nil || o.Rule.Line == v.Rule.Line) {
+		x.field(label, "reads it the same way")
+		return
+	}
+	x.field(label, "%s (%s)", decisionWord(o.Allowed), ruleText(o.Rule, l))
+	switch {
+	case isRobotsPath(matchPath(url, robotstxt.ModeRFC9309)):
+		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
+	default:
+		x.more("RFC 9309 decodes percent-escaped letters, digits and -._~ (%%7E is ~) in")
+		x.more("rules and URLs before comparing them; Google's parser compares them as written")
+	}
+}
+
+// appendOnce appends i to s unless s already ends with it.
+func appendOnce(s []int, i int) []int {
+	if len(s) > 0 && s[len(s)-1] == i {
+		return s
+	}
+	return append(s, i)
+}

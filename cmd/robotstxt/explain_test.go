@@ -1,0 +1,97 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestExplainGolden runs explain on testdata/explain.txt for the cases a
+// site owner asks about and compares the output with golden files.
+func TestExplainGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent, url string
+		code             int
+		args             []string
+	}{
+		// FooBot has its own groups, so the * group's Disallow: /private
+		// matches but is not read.
+		{"star-group-not-applied", "FooBot", "/private/x", exitOK, nil},
+		{"longest-match", "FooBot", "/shop/cart/x", exitOK, nil},
+		{"allow-wins-tie", "FooBot", "/tie", exitOK, nil},
+		{"written-and-normalised", "FooBot/2.1", "https://example.com/café/menu", exitDisallowed, nil},
+		{"index-directory", "FooBot", "/docs/", exitOK, nil},
+		{"star-group", "OtherBot", "/private/public.html", exitOK, nil},
+		{"rfc-decodes-escapes", "OtherBot", "/%7Efred/x", exitOK, nil},
+		{"rfc-mode", "OtherBot", "/%7Efred/x", exitDisallowed, []string{"-rfc9309"}},
+		{"rfc-robots-txt", "Blocker", "/robots.txt", exitDisallowed, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"explain", "-file", "testdata/explain.txt", "-agent", tc.agent, tc.url}, tc.args...)
+			r := runCmd(t, "", args...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", r.code, tc.code, r.stderr)
+			}
+			golden(t, "explain-"+tc.name+".txt", r.stdout)
+			// explain's exit code is test's.
+			targs := append([]string{"test", "-file", "testdata/explain.txt", "-agent", tc.agent, tc.url}, tc.args...)
+			if tr := runCmd(t, "", targs...); tr.code != r.code {
+				t.Errorf("test exits %d, explain %d", tr.code, r.code)
+			}
+		})
+	}
+}
+
+func TestExplainNoGroup(t *testing.T) {
+	r := runCmd(t, "User-agent: FooBot\nDisallow: /\n", "explain", "-file", "-", "-agent", "BarBot", "/x")
+	if r.code != exitOK || !strings.Contains(r.stdout, "no group names BarBot and there is no * group: every URL is allowed") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+func TestExplainMergedStarGroups(t *testing.T) {
+	body := "User-agent: *\nDisallow: /a\n\nUser-agent: FooBot\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n"
+	r := runCmd(t, body, "explain", "-file", "-", "/c/x")
+	for _, want := range []string{
+		"no group names robotstxt, so the * group applies: line 1 (User-agent: *)",
+		"merged with line 7 (User-agent: *): every * group applies",
+		"DISALLOW by line 8 (Disallow: /c): the only rule that matches",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestExplainLive checks the live form: without -file, each URL's
+// robots.txt is fetched once per site as check fetches it.
+func TestExplainLive(t *testing.T) {
+	s := newRobotsServer(t, http.StatusOK, liveRobots)
+	r := runCmd(t, "", "explain", "-agent", "ExampleBot", s.URL+"/x", s.URL+"/y")
+	if r.code != exitDisallowed || strings.Count(r.stdout, "DISALLOW by line 7 (Disallow: /)") != 2 {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "robots    "+s.URL+"/robots.txt (status 200), ") {
+		t.Errorf("the robots.txt is not named:\n%s", r.stdout)
+	}
+	if n := s.fetches.Load(); n != 1 {
+		t.Errorf("robots.txt fetched %d times for two URLs of one site", n)
+	}
+	// A bare path needs a -file: without one there is no site to fetch.
+	if r := runCmd(t, "", "explain", "/x"); r.code != exitUsage || !strings.Contains(r.stderr, "bad URL") {
+		t.Errorf("explain /x: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestExplainLiveUnavailable(t *testing.T) {
+	missing := newRobotsServer(t, http.StatusNotFound, "")
+	r := runCmd(t, "", "explain", missing.URL+"/x")
+	if r.code != exitOK || !strings.Contains(r.stdout, "decision  ALLOW: status 404; no robots.txt: allow all") {
+		t.Errorf("404: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	down := newRobotsServer(t, http.StatusServiceUnavailable, "")
+	r = runCmd(t, "", "explain", down.URL+"/x")
+	if r.code != exitDeferred || !strings.Contains(r.stdout, "decision  DEFER: robots.txt unreachable: status 503 Service Unavailable") {
+		t.Errorf("503: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}

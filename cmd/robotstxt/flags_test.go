@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+)
+
+func TestParseArgsInterspersed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		file string
+		v    bool
+		pos  []string
+	}{
+		{[]string{"-file", "f", "/x"}, "f", false, []string{"/x"}},
+		{[]string{"/x", "-file", "f"}, "f", false, []string{"/x"}},
+		{[]string{"/x", "-v", "/y", "-file=f", "/z"}, "f", true, []string{"/x", "/y", "/z"}},
+		{[]string{"-", "-file", "f"}, "f", false, []string{"-"}},
+		{[]string{"/x", "--", "-file", "g"}, "", false, []string{"/x", "-file", "g"}},
+		{nil, "", false, nil},
+	} {
+		fs := newFlags("t", "", "")
+		file := fs.String("file", "", "")
+		v := fs.Bool("v", false, "")
+		var out, errOut bytes.Buffer
+		pos, code, done := parseArgs(fs, tc.args, env{stdout: &out, stderr: &errOut})
+		if done || code != exitOK {
+			t.Errorf("%q: done %v, code %d, stderr %q", tc.args, done, code, errOut.String())
+			continue
+		}
+		if *file != tc.file || *v != tc.v || !slices.Equal(pos, tc.pos) {
+			t.Errorf("%q: file %q, v %v, args %q; want %q, %v, %q", tc.args, *file, *v, pos, tc.file, tc.v, tc.pos)
+		}
+	}
+}
+
+func TestParseArgsHelpAndErrors(t *testing.T) {
+	fs := newFlags("t", "SYN", "ABOUT")
+	fs.String("file", "", "")
+	var out, errOut bytes.Buffer
+	e := env{stdout: &out, stderr: &errOut}
+	if _, code, done := parseArgs(fs, []string{"/x", "-h"}, e); !done || code != exitOK || !bytes.Contains(out.Bytes(), []byte("ABOUT")) {
+		t.Errorf("-h after an argument: done %v, code %d, stdout %q", done, code, out.String())
+	}
+	if _, code, done := parseArgs(fs, []string{"/x", "-nope"}, e); !done || code != exitUsage || errOut.Len() == 0 {
+		t.Errorf("bad flag after an argument: done %v, code %d, stderr %q", done, code, errOut.String())
+	}
+}

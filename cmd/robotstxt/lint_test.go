@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// TestLintJSONGolden lints the files with known problems under
+// testdata/lint with -json and compares the output with a golden file.
+func TestLintJSONGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/lint/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no lint test files: %v", err)
+	}
+	r := runCmd(t, "", append([]string{"lint", "-json"}, files...)...)
+	if r.code != exitDisallowed {
+		t.Errorf("exit %d, want %d; stderr %q", r.code, exitDisallowed, r.stderr)
+	}
+	golden(t, "lint.jsonl", r.stdout)
+	// One object per file, in order, with counts that match the
+	// diagnostics.
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	for _, f := range files {
+		var rep report
+		if err := dec.Decode(&rep); err != nil {
+			t.Fatalf("object for %s: %v", f, err)
+		}
+		if rep.File != f {
+			t.Errorf("object for %s names %q", f, rep.File)
+		}
+		counts := map[string]int{}
+		for _, d := range rep.Diagnostics {
+			counts[d.Severity.String()]++
+		}
+		if counts["error"] != rep.Errors || counts["warning"] != rep.Warnings || counts["info"] != rep.Infos {
+			t.Errorf("%s: counts %d/%d/%d, diagnostics %v", f, rep.Errors, rep.Warnings, rep.Infos, counts)
+		}
+	}
+}
+
+// UnmarshalText reads a severity name, so tests can decode -json output.
+func (s *severity) UnmarshalText(b []byte) error {
+	v, err := parseSeverity(string(b))
+	*s = v
+	return err
+}
+
+func TestLintText(t *testing.T) {
+	r := runCmd(t, "", "lint", "testdata/lint/problems.txt")
+	if r.code != exitDisallowed {
+		t.Errorf("exit %d, want %d", r.code, exitDisallowed)
+	}
+	want := []string{
+		`testdata/lint/problems.txt:1: error: rule before any user-agent line: no crawler obeys it [rule-outside-group]`,
+		"\tDisallow: /early",
+		`testdata/lint/problems.txt:3: info: misspelt key "dissallow"; read as meant, as Google does [misspelt-key]`,
+		"\tdissallow: /tmp/",
+		`testdata/lint/problems.txt:4: info: not a robots.txt line: skipped [not-a-directive]`,
+		"\tthis line is nonsense",
+		`testdata/lint/problems.txt:5: warning: value "soon" does not parse: crawlers that read the key skip it [bad-value]`,
+		"\tCrawl-delay: soon",
+		`testdata/lint/problems.txt:5: warning: Google ignores Crawl-delay (1 line in this file); Bing and Yandex read it [crawl-delay]`,
+		"\tCrawl-delay: soon",
+		`testdata/lint/problems.txt:6: error: pattern "private" starts with neither / nor *: it matches no URL [no-leading-slash]`,
+		"\tDisallow: private",
+		`testdata/lint/problems.txt: 1 group, 2 rules, 0 sitemaps: 2 errors, 2 warnings, 2 infos`,
+	}
+	if got := outputLines(r.stdout); !slices.Equal(got, want) {
+		t.Errorf("output:\n%s\nwant:\n%s", r.stdout, strings.Join(want, "\n"))
+	}
+}
+
+// TestLintExitOnlyForErrors checks that warnings and infos do not fail.
+func TestLintExitOnlyForErrors(t *testing.T) {
+	for file, code := range map[string]int{
+		"testdata/lint/clean.txt":        exitOK,
+		"testdata/lint/utf16.txt":        exitOK, // a warning
+		"testdata/lint/latin1.txt":       exitOK, // an info
+		"testdata/lint/disallow-all.txt": exitOK,
+		"testdata/lint/notfound.txt":     exitOK,
+		"testdata/lint/html.txt":         exitDisallowed,
+		"testdata/lint/agents.txt":       exitDisallowed,
+	} {
+		if r := runCmd(t, "", "lint", "-q", file); r.code != code || r.stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q; want %d and nothing", file, r.code, r.stdout, code)
+		}
+	}
+}
+
+func TestLintLevel(t *testing.T) {
+	r := runCmd(t, "", "lint", "testdata/lint/rules.txt", "-level", "error")
+	if r.code != exitDisallowed || strings.Contains(r.stdout, "warning:") || strings.Contains(r.stdout, "info:") ||
+		!strings.Contains(r.stdout, "error:") || !strings.Contains(r.stdout, ": 4 errors, 6 warnings, 2 infos") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestLintHTMLIsOneFinding checks that an HTML page gives one error, not
+// one finding per line.
+func TestLintHTMLIsOneFinding(t *testing.T) {
+	r := runCmd(t, "", "lint", "-json", "testdata/lint/html.txt")
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Code != codeNotRobots || rep.Errors != 1 {
+		t.Errorf("diagnostics %+v", rep.Diagnostics)
+	}
+}
+
+func TestLintSeveralFilesAndStdin(t *testing.T) {
+	r := runCmd(t, "User-agent: *\nDisallow: /x\n", "lint", "testdata/lint/clean.txt", "-")
+	if r.code != exitOK || !strings.Contains(r.stdout, "<stdin>: 1 group, 1 rule") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	r = runCmd(t, "", "lint", "testdata/lint/clean.txt", "testdata/lint/problems.txt")
+	if r.code != exitDisallowed {
+		t.Errorf("clean + problems: exit %d, want %d", r.code, exitDisallowed)
+	}
+}
+
+func TestLintUnreadable(t *testing.T) {
+	r := runCmd(t, "", "lint", "testdata/lint/problems.txt", "testdata/missing.txt")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "missing.txt") {
+		t.Errorf("exit %d, stderr %q; want %d naming the file", r.code, r.stderr, exitUsage)
+	}
+	if !strings.Contains(r.stdout, "problems.txt: 1 group") {
+		t.Errorf("the readable file was not linted: %q", r.stdout)
+	}
+}
+
+func TestLintOverLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for b.Len() < robotstxt.DefaultBodyLimit+100 {
+		b.WriteString("# padding padding padding padding padding\n")
+	}
+	comments := b.String()
+	r := runCmd(t, comments, "lint", "-json", "-")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"code":"over-limit-no-rules"`) || !strings.Contains(r.stdout, `"truncated":true`) {
+		t.Errorf("comments past the limit: exit %d, stdout %q", r.code, r.stdout)
+	}
+	r = runCmd(t, comments+"Disallow: /late\nDisallow: /later\n", "lint", "-")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "2 rules from this line on are never read [over-limit]\n\tDisallow: /late\n") {
+		t.Errorf("rules past the limit: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// TestLintLive lints a robots.txt served deflate-compressed (a coding
+// net/http leaves to the Client) in Latin-1 with a charset, which WHATWG,
+// and so ReadBody, reads as Windows-1252: it is read through the Client's
+// body pipeline.
+func TestLintLive(t *testing.T) {
+	var gz bytes.Buffer
+	zw := zlib.NewWriter(&gz)
+	zw.Write([]byte("User-agent: *\nDisallow: /caf\xe9\nDisallow: /caf\xe9\n"))
+	zw.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
+		w.Header().Set("Content-Encoding", "deflate")
+		w.Write(gz.Bytes())
+	}))
+	defer srv.Close()
+	r := runCmd(t, "", "lint", "-json", srv.URL+"/anything")
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v: %q (stderr %q)", err, r.stdout, r.stderr)
+	}
+	if r.code != exitOK || rep.File != srv.URL+"/robots.txt" || rep.Charset != "windows-1252" || rep.Bytes != gz.Len() ||
+		len(rep.Diagnostics) != 2 || rep.Diagnostics[0].Code != codeCharset || rep.Diagnostics[1].Code != codeDuplicate || rep.Diagnostics[1].Text != "Disallow: /café" {
+		t.Errorf("exit %d, report %+v", r.code, rep)
+	}
+	missing := newRobotsServer(t, http.StatusNotFound, "")
+	if r := runCmd(t, "", "lint", missing.URL+"/robots.txt"); r.code != exitUsage || !strings.Contains(r.stderr, "nothing to lint: status 404") {
+		t.Errorf("404: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCmd(t, "", "lint", "ftp://example.com/robots.txt"); r.code != exitUsage || !strings.Contains(r.stderr, "bad URL") {
+		t.Errorf("ftp: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestLintCorpus lints every corpus file: no file may make it fail, every
+// finding must be on a line of its file and have its code's severity,
+// and HTML pages must give one finding. It logs the error count and the
+// most frequent kinds of error.
+func TestLintCorpus(t *testing.T) {
+	files := corpusFiles(t, "*.txt")
+	errs, withErrs := map[string]int{}, 0
+	for _, f := range files {
+		d, err := readDocument(t.Context(), f, fetchConfig{}, env{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fs := lintDocument(d, robotstxt.ModeGoogle)
+		lines := newListing(d.whole.Text).len()
+		n := 0
+		for _, x := range fs {
+			if x.Line < 0 || x.Line > lines || x.Severity != severityOf(x.Code) || x.Message == "" {
+				t.Errorf("%s: bad finding %+v", f, x)
+			}
+			if x.Severity == sevError {
+				errs[x.Code]++
+				n++
+			}
+			if x.Code == codeNotRobots && len(fs) != 1 {
+				t.Errorf("%s: %d findings besides not-robots-txt", f, len(fs)-1)
+			}
+		}
+		if n > 0 {
+			withErrs++
+		}
+	}
+	codes := make([]string, 0, len(errs))
+	for c := range errs {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool { return errs[codes[i]] > errs[codes[j]] })
+	var top []string
+	for _, c := range codes {
+		top = append(top, fmt.Sprintf("%s %d", c, errs[c]))
+	}
+	t.Logf("%d of %d files have errors; errors by kind: %s", withErrs, len(files), strings.Join(top, ", "))
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// A listing holds the lines of a robots.txt body as written, so that rules
+// and findings are shown as their author typed them rather than normalised.
+// Lines are split and numbered as the parser numbers them.
+type listing struct {
+	lines [][]byte // lines[n-1] is line n, without its line end
+}
+
+// newListing splits text at LF, CR and CRLF, after a UTF-8 byte-order mark
+// (or the leading part of one) that the parser skips too. The text after
+// the last line end is a line, even when empty.
+func newListing(text []byte) listing {
+	for _, b := range []byte{0xEF, 0xBB, 0xBF} {
+		if len(text) == 0 || text[0] != b {
+			break
+		}
+		text = text[1:]
+	}
+	var l listing
+	for {
+		i := bytes.IndexAny(text, "\r\n")
+		if i < 0 {
+			l.lines = append(l.lines, text)
+			return l
+		}
+		l.lines = append(l.lines, text[:i])
+		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+			i++
+		}
+		text = text[i+1:]
+	}
+}
+
+// len returns the number of lines.
+func (l listing) len() int { return len(l.lines) }
+
+// maxShown bounds how much of one line is shown.
+const maxShown = 160
+
+// text returns line n as written, white space trimmed and cut to maxShown
+// bytes; "" when there is no such line.
+func (l listing) text(n int) string {
+	if n < 1 || n > len(l.lines) {
+		return ""
+	}
+	s := strings.TrimSpace(string(l.lines[n-1][:min(len(l.lines[n-1]), 4*maxShown)]))
+	return clip(s, maxShown)
+}
+
+// directive returns line n as "Key: value", the key and value as written
+// with the comment and surrounding white space removed; "" when the line
+// has no key.
+func (l listing) directive(n int) string {
+	if n < 1 || n > len(l.lines) {
+		return ""
+	}
+	for pl := range parser.Lines(string(l.lines[n-1])) {
+		if pl.Key == parser.KeyNone {
+			return ""
+		}
+		sep := ": "
+		if pl.Flags&parser.FlagMissingColon != 0 {
+			sep = " "
+		}
+		return clip(pl.RawKey+sep+pl.Value, maxShown)
+	}
+	return ""
+}
+
+// clip cuts s to at most n bytes, at a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && i > n-utf8.UTFMax && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	if !utf8.RuneStart(s[i]) {
+		i = n // not UTF-8 here: cut where asked
+	}
+	return s[:i] + "…"
+}

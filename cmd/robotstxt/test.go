@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// runTest is "robotstxt test": it checks URLs against a robots.txt read
+// from a file, standard input or a URL, through the Client's body
+// pipeline, and prints one line per URL:
+//
+//	DISALLOW  /private/x  (line 7: Disallow: /private/)
+//	ALLOW     /           (no rule matched)
+func runTest(args []string, e env) int {
+	fs := newFlags("test", "-file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] URL|PATH...",
+		"Check URLs, or paths that start with /, against one robots.txt, read as a\n"+
+			"crawler reads it: content coding, charset and UTF-16 converted, and only\n"+
+			"the first 500 KiB read unless -full is given. FILE \"-\" is standard input;\n"+
+			"an http or https URL reads the robots.txt of its site, fetched as check does.\n\n"+
+			"Example:\n  robotstxt test -file robots.txt -agent Googlebot -expect disallow /admin/ /cart")
+	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (required)")
+	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
+	rfc := fs.Bool("rfc9309", false, "read the file as RFC 9309 strictly does instead of as Google's parser")
+	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
+	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision, 1 otherwise")
+	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of fetching a robots.txt given as a URL")
+	args, code, done := parseArgs(fs, args, e)
+	if done {
+		return code
+	}
+	switch {
+	case *file == "":
+		e.errorf("test: -file is required: a robots.txt file, \"-\" for standard input, or a URL")
+		return exitUsage
+	case len(args) == 0:
+		e.errorf("test: no URL given")
+		return exitUsage
+	}
+	x, err := parseExpectation(*expect)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	tok, err := agentToken(*agent, e)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	targets, err := parseTargets(args, true)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	d, err := readDocument(context.Background(), *file, fetchConfig{robotstxt.DefaultUserAgent, *timeout}, e)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	width := columnWidth(args)
+	code = exitOK
+	if !d.readable() {
+		word, detail, allowed, c := d.live.fallback()
+		if c != exitDeferred {
+			c = x.code(allowed)
+			detail += x.note(allowed)
+		}
+		for _, t := range targets {
+			fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s)\n", word, width, t.arg, detail)
+		}
+		return c
+	}
+	d.noteLimit(*full, e)
+	text := d.text(*full)
+	r := robotstxt.ParseMode(text, modeOf(*rfc))
+	l := newListing(text)
+	for _, t := range targets {
+		v := r.Check(tok, t.checkURL())
+		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s%s)\n", decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, l), x.note(v.Allowed))
+		code = worst(code, x.code(v.Allowed))
+	}
+	return code
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestTestDecisions(t *testing.T) {
+	r := runCmd(t, "", "test", "-file", "testdata/robots.txt",
+		"/private/x", "/", "https://example.com/private/public.html", "/doc.pdf", "/doc.pdf?x")
+	if r.code != exitDisallowed {
+		t.Errorf("exit %d, want %d; stderr %q", r.code, exitDisallowed, r.stderr)
+	}
+	want := []string{
+		"DISALLOW  /private/x                               (line 3: Disallow: /private/)",
+		"ALLOW     /                                        (no rule matched)",
+		"ALLOW     https://example.com/private/public.html  (line 4: Allow: /private/public.html)",
+		"DISALLOW  /doc.pdf                                 (line 5: Disallow: /*.pdf$)",
+		"ALLOW     /doc.pdf?x                               (no rule matched)",
+	}
+	if got := outputLines(r.stdout); !slices.Equal(got, want) {
+		t.Errorf("output:\n%s\nwant:\n%s", r.stdout, strings.Join(want, "\n"))
+	}
+}
+
+func TestTestFlagsAfterArguments(t *testing.T) {
+	r := runCmd(t, "", "test", "/private/x", "-file", "testdata/robots.txt", "-agent", "ExampleBot")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "(line 8: Disallow: /)") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestTestAllAllowedExitsZero(t *testing.T) {
+	r := runCmd(t, "", "test", "-file", "testdata/robots.txt", "/", "/public/")
+	if r.code != exitOK {
+		t.Errorf("exit %d, want 0; stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+func TestTestExpect(t *testing.T) {
+	for _, tc := range []struct {
+		expect string
+		urls   []string
+		code   int
+		note   bool
+	}{
+		{"disallow", []string{"/private/x", "/doc.pdf"}, exitOK, false},
+		{"disallow", []string{"/private/x", "/"}, exitDisallowed, true},
+		{"allow", []string{"/", "/public/"}, exitOK, false},
+		{"allow", []string{"/", "/private/x"}, exitDisallowed, true},
+	} {
+		args := append([]string{"test", "-file", "testdata/robots.txt", "-expect", tc.expect}, tc.urls...)
+		r := runCmd(t, "", args...)
+		if r.code != tc.code || strings.Contains(r.stdout, "; expected "+tc.expect) != tc.note {
+			t.Errorf("-expect %s %q: exit %d, stdout:\n%s\nwant exit %d, note %v", tc.expect, tc.urls, r.code, r.stdout, tc.code, tc.note)
+		}
+	}
+}
+
+func TestTestAgentGroup(t *testing.T) {
+	// ExampleBot has its own group (Disallow: /), so the * rules do not
+	// apply to it; a full User-Agent string is cut to its token.
+	r := runCmd(t, "", "test", "-file", "testdata/robots.txt", "-agent", "ExampleBot/2.0", "/")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "(line 8: Disallow: /)") {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	}
+	if !strings.Contains(r.stderr, `matched as "ExampleBot"`) {
+		t.Errorf("no note about the cut token on stderr: %q", r.stderr)
+	}
+}
+
+func TestTestShowsRulesAsWritten(t *testing.T) {
+	// A URL typed with raw UTF-8 is escaped as the Client escapes it, so it
+	// matches the rule, which is shown as written.
+	r := runCmd(t, "User-agent: *\nDisallow: /café # old menu\n", "test", "-file", "-", "/café/menu")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "(line 2: Disallow: /café)") {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	}
+	// A space is escaped as the Client escapes it, so "/a b" meets the
+	// rule written as /a%20b.
+	r = runCmd(t, "User-agent: *\nDisallow: /a%20b\n", "test", "-file", "-", "/a b")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "Disallow: /a%20b") {
+		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+func TestTestRFC9309(t *testing.T) {
+	body := "User-agent: *\nDisallow: /\n"
+	if r := runCmd(t, body, "test", "-file", "-", "/robots.txt"); r.code != exitDisallowed {
+		t.Errorf("google mode: /robots.txt exit %d, want %d", r.code, exitDisallowed)
+	}
+	if r := runCmd(t, body, "test", "-file", "-", "-rfc9309", "/robots.txt"); r.code != exitOK {
+		t.Errorf("rfc9309 mode: /robots.txt exit %d, want 0", r.code)
+	}
+}
+
+// TestTestURLsAsTheClientAcceptsThem checks that only what SplitURL
+// accepts, and bare paths, are tested; the rest exits 2 before any output.
+func TestTestURLsAsTheClientAcceptsThem(t *testing.T) {
+	for _, u := range []string{"ftp://x/y", "not a url", "", "//host/x", "?q", "mailto:a@b", "http://", "http://exa mple.com/"} {
+		r := runCmd(t, "", "test", "-file", "testdata/robots.txt", "/", u)
+		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "bad URL") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, no output and a bad URL error", u, r.code, r.stdout, r.stderr, exitUsage)
+		}
+	}
+	for _, u := range []string{"/x", "HTTP://Example.COM/x", "https://example.com", "http://[::1]:8080/private/y"} {
+		if r := runCmd(t, "", "test", "-file", "testdata/robots.txt", u); r.code == exitUsage {
+			t.Errorf("%q: exit %d, stderr %q", u, r.code, r.stderr)
+		}
+	}
+}
+
+func TestTestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test", "/x"}, "-file is required"},
+		{[]string{"test", "/x", "-file"}, "flag needs an argument"},
+		{[]string{"test", "-file", "testdata/robots.txt"}, "no URL given"},
+		{[]string{"test", "-file", "testdata/missing.txt", "/x"}, "missing.txt"},
+		{[]string{"test", "-file", "testdata/robots.txt", "-agent", "/2.0", "/x"}, "no product token"},
+		{[]string{"test", "-file", "ftp://example.com/robots.txt", "/x"}, "bad URL"},
+	} {
+		r := runCmd(t, "", tc.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, r.code, r.stderr, exitUsage, tc.want)
+		}
+	}
+}
+
+func TestTestFull(t *testing.T) {
+	// A rule past the 500 KiB limit is obeyed only with -full.
+	body := "User-agent: *\n" + strings.Repeat("# padding padding padding padding\n", 16000) + "Disallow: /late\n"
+	r := runCmd(t, body, "test", "-file", "-", "/late")
+	if r.code != exitOK || !strings.Contains(r.stderr, "only the first 500 KiB is read") {
+		t.Errorf("without -full: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCmd(t, body, "test", "-full", "-file", "-", "/late")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "line 16002: Disallow: /late") {
+		t.Errorf("with -full: exit %d, stdout %q", r.code, r.stdout)
+	}
+}

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+)
+
+// runVersion is "robotstxt version": the module version from the build
+// information ("(devel)" for a build from a checkout) and the Go version.
+func runVersion(args []string, e env) int {
+	if len(args) > 0 {
+		e.errorf("version takes no arguments")
+		return exitUsage
+	}
+	fmt.Fprintf(e.stdout, "robotstxt %s %s\n", moduleVersion(), runtime.Version())
+	return exitOK
+}
+
+// moduleVersion returns the version of the main module, or "(devel)" when
+// the build carries none.
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
