@@ -7,10 +7,9 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/net/idna"
-
-	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // ErrBadURL is wrapped by every error the Client returns for a URL it
@@ -129,7 +128,7 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	default:
 		key = append(key, "80"...)
 	}
-	path, why := matchPath(tail)
+	path, why := matchPath(tail, key)
 	if why != "" {
 		return nil, false, "", badURL(raw, why)
 	}
@@ -173,11 +172,31 @@ var tailClass = func() (t [256]uint8) {
 // after the authority, as rules are matched against it (see
 // matcher.EscapePath), or why net/url would reject tail: a control
 // character anywhere, or a '%' of the path or fragment that begins no
-// escape (the query is not checked, as net/url does not check it). It
-// reads tail once and allocates only when the path needs rewriting.
-func matchPath(tail string) (path, why string) {
-	query, fragment, rewrite := false, false, len(tail) == 0 || tail[0] != '/'
-	end := len(tail)
+// escape (the query is not checked, as net/url does not check it).
+//
+// A path that needs rewriting is written into buf's spare capacity, and
+// the returned string refers to it: the caller keeps buf unchanged for as
+// long as it uses the path. Most paths need no rewriting and are a
+// substring of tail.
+func matchPath(tail string, buf []byte) (path, why string) {
+	if printable(tail) && strings.IndexByte(tail, '%') < 0 {
+		// The common case, in a few word-wide passes.
+		if h := strings.IndexByte(tail, '#'); h >= 0 {
+			tail = tail[:h]
+		}
+		if tail != "" && tail[0] == '/' {
+			return tail, ""
+		}
+	}
+	// Check and rewrite in one pass: runs of plain bytes are copied whole
+	// into buf, and dropped when nothing needed rewriting.
+	p := buf[len(buf):]
+	rewrite := tail == "" || tail[0] != '/'
+	if rewrite {
+		p = append(p, '/')
+	}
+	query, fragment := false, false
+	end, run := len(tail), 0
 	for i := 0; i < len(tail); i++ {
 		k := tailClass[tail[i]]
 		if k == 0 {
@@ -187,7 +206,12 @@ func matchPath(tail string) (path, why string) {
 		case k == 1:
 			return "", "control character"
 		case k == 3:
-			rewrite = rewrite || !fragment
+			if !fragment {
+				rewrite = true
+				p = append(p, tail[run:i]...)
+				p = append(p, '%', upperHex[c>>4], upperHex[c&15])
+				run = i + 1
+			}
 		case c == '?' && !fragment:
 			query = true
 		case c == '#':
@@ -201,10 +225,35 @@ func matchPath(tail string) (path, why string) {
 			}
 		}
 	}
-	if rewrite {
-		return matcher.EscapePath(tail), ""
+	if !rewrite {
+		return tail[:end], ""
 	}
-	return tail[:end], ""
+	p = append(p, tail[run:end]...)
+	return unsafe.String(unsafe.SliceData(p), len(p)), ""
+}
+
+const upperHex = "0123456789ABCDEF"
+
+// printable reports whether s holds only the bytes from '!' to '~': no
+// space, control character or byte of a non-ASCII character. It reads
+// eight bytes at a time: in a word of such bytes adding 0x5f to each sets
+// every top bit, adding 0x01 sets none, and no addition carries.
+func printable(s string) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	for len(s) >= 8 {
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if (x|(x+ones)|^(x+0x5f*ones))&tops != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func isHexDigit(c byte) bool {

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/robotsgate/robotstxt/matcher"
 )
 
 func TestClientURLSplitting(t *testing.T) {
@@ -407,7 +409,7 @@ func TestClientCorpusEscapesAgree(t *testing.T) {
 				for _, path := range []string{path, path + "x", path + "?q=%2b"} {
 					d, err := c.Check(ctx, s.URL+path)
 					if errors.Is(err, ErrBadURL) {
-						if _, why := matchPath(path); why == "" {
+						if _, why := matchPath(path, nil); why == "" {
 							t.Errorf("%s: Check(%q): %v", row.file, path, err)
 						}
 						continue
@@ -428,4 +430,22 @@ func TestClientCorpusEscapesAgree(t *testing.T) {
 		t.Errorf("compared %d URLs from %d files; the test expects more", compared, files)
 	}
 	t.Logf("%d URLs from %d files agree", compared, files)
+}
+
+// FuzzMatchPath checks that the Client's one-pass path extraction gives
+// what matcher.EscapePath gives, for every tail net/url accepts.
+func FuzzMatchPath(f *testing.F) {
+	for _, s := range []string{"", "/", "/a b", "?q=é", "/café/x?q=%zz#f é", "/%41", "/a#b c", "x", "/\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tail string) {
+		var buf [64]byte
+		path, why := matchPath(tail, buf[:0])
+		if why != "" {
+			return
+		}
+		if want := matcher.EscapePath(tail); path != want {
+			t.Fatalf("matchPath(%q) = %q, EscapePath gives %q", tail, path, want)
+		}
+	})
 }

@@ -73,13 +73,27 @@ func UnescapePath(s string) string {
 	if strings.ContainsAny(s, "*$") {
 		// Decoding yields only unreserved characters, never '*' or '$',
 		// so encoding them first is the same as encoding them after.
-		s = literalSpecials.Replace(s)
+		s = encodeSpecials(s)
 	}
 	return Unescape(s)
 }
 
-// literalSpecials encodes the characters that are special in patterns.
-var literalSpecials = strings.NewReplacer("*", "%2A", "$", "%24")
+// encodeSpecials encodes the characters that are special in patterns,
+// '*' as %2A and '$' as %24, into a new string.
+func encodeSpecials(s string) string {
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '*':
+			b = append(b, "%2A"...)
+		case '$':
+			b = append(b, "%24"...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
 
 // appendUnescaped appends Unescape(s) to dst and returns the result.
 func appendUnescaped(dst []byte, s string) []byte {

@@ -50,30 +50,26 @@ func EscapePath(tail string) string {
 // rewritePath is the allocating half of EscapePath, for a tail without
 // fragment.
 func rewritePath(tail string) string {
-	if tail == "" {
-		return "/"
+	return string(appendEscapedPath(make([]byte, 0, len(tail)+16), tail))
+}
+
+// appendEscapedPath appends EscapePath(tail) to dst and returns the
+// extended buffer, for a caller that keeps the result in a buffer of its
+// own.
+func appendEscapedPath(dst []byte, tail string) []byte {
+	if h := strings.IndexByte(tail, '#'); h >= 0 {
+		tail = tail[:h]
 	}
-	n := len(tail) + 1
-	for i := 0; i < len(tail); i++ {
-		if escapeClass[tail[i]] == 1 {
-			n += 2
-		}
-	}
-	var b strings.Builder
-	b.Grow(n)
-	if tail[0] != '/' {
-		b.WriteByte('/')
+	if tail == "" || tail[0] != '/' {
+		dst = append(dst, '/')
 	}
 	for i := 0; i < len(tail); i++ {
 		c := tail[i]
-		switch {
-		case escapeClass[c] == 1:
-			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
-		default:
-			b.WriteByte(c)
+		if escapeClass[c] == 1 {
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		} else {
+			dst = append(dst, c)
 		}
 	}
-	return b.String()
+	return dst
 }

@@ -179,13 +179,18 @@ func (c *check) group(g int) {
 		return
 	}
 	// The last rule whose prefix sorts at or before path.
-	i, _ := slices.BinarySearchFunc(rules, c.path, func(r rule, p string) int {
-		if r.m.Prefix(t.text) <= p {
-			return -1
+	// (A loop, not slices.BinarySearchFunc: handing the path to a
+	// function value would make every caller's path escape to the heap.)
+	lo, hi := 0, len(rules)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if rules[m].m.Prefix(t.text) <= c.path {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return 1
-	})
-	i--
+	}
+	i := lo - 1
 	if i < 0 {
 		return
 	}

@@ -148,7 +148,7 @@ func hostileUnknown() []byte { return bytes.Repeat([]byte("b:\n"), maxBody/3) }
 
 // ruleDense is the corpus's largest rule file, 0085.txt, cut to 500 KiB.
 func ruleDense(b *testing.B) []byte {
-	body, err := os.ReadFile(filepath.Join(corpusDir, "0085.txt"))
+	body, err := os.ReadFile(filepath.Join(corpusSampleDir, "0085.txt"))
 	if err != nil {
 		b.Skipf("corpus not available: %v", err)
 	}
