@@ -137,7 +137,7 @@ func agreeWithClient(t *testing.T, file, site, agent string, paths []string) {
 		}
 		urls = append(urls, u)
 		abs = append(abs, "http://example.com"+p)
-		want = append(want, answer{decisionWord(d.Allowed), d.Line})
+		want = append(want, answer{decisionWord(d.Allowed), d.Rule.Line})
 	}
 	runs := map[string]result{
 		"test -file FILE": runCmd(t, "", append([]string{"test", "-agent", agent, "-file", file}, abs...)...),

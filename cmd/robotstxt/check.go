@@ -119,7 +119,7 @@ func (ck *checker) check(u string) int {
 	if s == nil {
 		s = &site{}
 		if info, ok := ck.c.Cached(u); ok {
-			s.lines = newListing(info.Body)
+			s.lines = newListing(info.Body())
 		}
 		ck.sites[d.Authority] = s
 	}
@@ -160,7 +160,7 @@ func checkDetail(d robotstxt.Decision, err error, l listing) string {
 	case d.Outcome == robotstxt.OutcomeDisallowAll:
 		why = "robots.txt forbidden: disallow all"
 	default:
-		why = ruleText(d.Rule, l)
+		why = ruleText(d.Rule, d.Matched(), l)
 	}
 	s := status + "; " + why
 	if d.Stale {

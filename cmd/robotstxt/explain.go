@@ -50,33 +50,33 @@ func runExplain(args []string, e env) int {
 		return exitUsage
 	}
 	cfg := fetchConfig{robotstxt.DefaultUserAgent, *timeout}
-	docs := make(map[string]*document) // by authority, or "" for -file
+	// One explainer per document, by authority, or "" for -file, so
+	// that each document is read and parsed once.
+	xs := make(map[string]*explainer)
 	code = exitOK
 	for i, t := range targets {
-		d := docs[t.authority]
+		key := t.authority
 		if *file != "" {
-			d = docs[""]
+			key = ""
 		}
-		if d == nil {
+		x := xs[key]
+		if x == nil {
 			name := *file
 			if name == "" {
 				name = t.arg
 			}
-			d, err = readDocument(context.Background(), name, cfg, e)
+			d, err := readDocument(context.Background(), name, cfg, e)
 			if err != nil {
 				e.fail(err)
 				return worst(code, exitUsage)
 			}
 			d.noteLimit(*full, e)
-			docs[t.authority] = d
-			if *file != "" {
-				docs[""] = d
-			}
+			x = &explainer{doc: d, agent: tok, mode: modeOf(*rfc), full: *full, w: e.stdout}
+			xs[key] = x
 		}
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		x := explainer{doc: d, agent: tok, mode: modeOf(*rfc), full: *full, w: e.stdout}
 		code = worst(code, x.explain(t))
 	}
 	return code
@@ -89,6 +89,44 @@ type explainer struct {
 	mode  robotstxt.Mode
 	full  bool
 	w     io.Writer
+	read  *reading // made by the first explanation that parses
+}
+
+// A reading is the document as explain parses it, once for all its URLs.
+type reading struct {
+	robots *robotstxt.Robots // in the explainer's mode
+	file   *parser.File      // robots' rich form
+	lines  listing
+	other  *robotstxt.Robots // in the other mode
+	// whole and wholeLines are the whole file, when it is over the
+	// limit and read cut; whole is nil otherwise.
+	whole      *robotstxt.Robots
+	wholeLines listing
+}
+
+// reading parses the document on the first call and returns the result.
+func (x *explainer) reading() *reading {
+	if x.read != nil {
+		return x.read
+	}
+	d := x.doc
+	text := d.text(x.full)
+	r := robotstxt.ParseMode(text, x.mode)
+	rd := &reading{robots: r, file: r.File(), lines: newListing(text), other: robotstxt.ParseMode(text, x.otherMode())}
+	if d.body.Truncated && !x.full {
+		rd.whole = robotstxt.ParseMode(d.whole.Text, x.mode)
+		rd.wholeLines = newListing(d.whole.Text)
+	}
+	x.read = rd
+	return rd
+}
+
+// otherMode returns the mode that explain compares with.
+func (x *explainer) otherMode() robotstxt.Mode {
+	if x.mode == robotstxt.ModeRFC9309 {
+		return robotstxt.ModeGoogle
+	}
+	return robotstxt.ModeRFC9309
 }
 
 // field prints one labelled line of an explanation.
@@ -120,19 +158,18 @@ func (x *explainer) explain(t target) int {
 		x.field("decision", "%s: %s", word, detail)
 		return code
 	}
-	text := d.text(x.full)
-	r := robotstxt.ParseMode(text, x.mode)
-	l := newListing(text)
+	rd := x.reading()
+	l := rd.lines
 	url := t.checkURL()
-	v := r.Check(x.agent, url)
-	groups := x.groups(r.File(), l)
+	v := rd.robots.Check(x.agent, url)
+	groups := x.groups(rd.file, l)
 	path := matchPath(url, x.mode)
-	x.rules(r, groups, path, v, l)
-	x.others(r.File(), groups, path, l)
-	if d.body.Truncated && !x.full {
-		x.pastLimit(url, v, l)
+	x.rules(rd.file, groups, path, v, l)
+	x.others(rd.file, groups, path, l)
+	if rd.whole != nil {
+		x.pastLimit(rd, url, v)
 	}
-	x.otherMode(text, url, v, l)
+	x.compareModes(rd, url, v)
 	if v.Allowed {
 		return exitOK
 	}
@@ -234,7 +271,7 @@ func matches(f *parser.File, groups []int, path string) []match {
 	for _, gi := range groups {
 		for i := range f.Groups[gi].Rules {
 			ru := &f.Groups[gi].Rules[i]
-			if n, ok := ru.Match(path); ok {
+			if n, ok := matchRule(ru, path); ok {
 				ms = append(ms, match{ru, gi, n})
 			}
 		}
@@ -254,6 +291,14 @@ func matches(f *parser.File, groups []int, path string) []match {
 	return ms
 }
 
+// matchRule reports whether r matches path as the engine matches it, and
+// the length its match weighs in precedence: the pattern's, or for an
+// allow of …/index.html that matches only its directory, that of the
+// directory pattern "…/$" (see matcher.Rule.Match).
+func matchRule(r *parser.Rule, path string) (length int, ok bool) {
+	return matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow).Match(r.Pattern, path)
+}
+
 // matchPath is the path that rules are matched against for url, as
 // Robots.Check reads it in mode m.
 func matchPath(url string, m robotstxt.Mode) string {
@@ -266,8 +311,8 @@ func matchPath(url string, m robotstxt.Mode) string {
 
 // rules prints every matching rule of the applying groups and the
 // decision with its reason.
-func (x *explainer) rules(r *robotstxt.Robots, groups []int, path string, v robotstxt.Verdict, l listing) {
-	ms := matches(r.File(), groups, path)
+func (x *explainer) rules(f *parser.File, groups []int, path string, v robotstxt.Verdict, l listing) {
+	ms := matches(f, groups, path)
 	if len(ms) == 0 {
 		x.field("rules", "no rule of these groups matches %s", path)
 	}
@@ -276,14 +321,14 @@ func (x *explainer) rules(r *robotstxt.Robots, groups []int, path string, v robo
 		if i == 0 {
 			label = "rules"
 		}
-		s := fmt.Sprintf("line %-4d %s  (length %d", m.rule.Line, writtenRule(m.rule, l), m.length)
+		s := fmt.Sprintf("line %-4d %s  (length %d", m.rule.Line, writtenRule(*m.rule, l), m.length)
 		if m.length != len(m.rule.Pattern) {
 			s += fmt.Sprintf(": the directory %s$ of an index page", m.rule.Pattern[:m.length-1])
-		} else if w := l.directive(int(m.rule.Line)); w != "" && !strings.HasSuffix(w, " "+m.rule.Pattern) {
+		} else if w := l.directive(m.rule.Line); w != "" && !strings.HasSuffix(w, " "+m.rule.Pattern) {
 			s += ", normalised " + m.rule.Pattern
 		}
 		s += ")"
-		if v.Rule != nil && sameRule(m.rule, v.Rule) {
+		if v.Matched() && sameRule(*m.rule, v.Rule) {
 			s += "  ← decides"
 		}
 		x.field(label, "%s", s)
@@ -292,14 +337,14 @@ func (x *explainer) rules(r *robotstxt.Robots, groups []int, path string, v robo
 }
 
 // sameRule reports whether a and b are the same rule of a file.
-func sameRule(a, b *parser.Rule) bool {
+func sameRule(a, b parser.Rule) bool {
 	return a.Line == b.Line && a.Allow == b.Allow && a.Pattern == b.Pattern
 }
 
 // decisionReason says what the verdict is and why.
 func decisionReason(ms []match, v robotstxt.Verdict, path string, mode robotstxt.Mode, l listing) string {
 	word := decisionWord(v.Allowed)
-	if v.Rule == nil {
+	if !v.Matched() {
 		if mode == robotstxt.ModeRFC9309 && isRobotsPath(path) {
 			return word + ": RFC 9309 always allows /robots.txt"
 		}
@@ -342,7 +387,7 @@ func (x *explainer) others(f *parser.File, applied []int, path string, l listing
 		}
 	}
 	ms := matches(f, rest, path)
-	slices.SortStableFunc(ms, func(a, b match) int { return int(a.rule.Line - b.rule.Line) })
+	slices.SortStableFunc(ms, func(a, b match) int { return a.rule.Line - b.rule.Line })
 	for i, m := range ms {
 		if i == maxOthers {
 			x.more("and %d more", len(ms)-maxOthers)
@@ -353,37 +398,35 @@ func (x *explainer) others(f *parser.File, applied []int, path string, l listing
 			label = "not read"
 		}
 		x.field(label, "line %-4d %s  (matches, but its group, %s, does not apply to %s)",
-			m.rule.Line, writtenRule(m.rule, l), l.text(f.Groups[m.group].Agents[0].Line), x.agent)
+			m.rule.Line, writtenRule(*m.rule, l), l.text(f.Groups[m.group].Agents[0].Line), x.agent)
 	}
 }
 
 // pastLimit prints what the rules past the 500 KiB limit would decide,
 // when that is not what crawlers decide.
-func (x *explainer) pastLimit(url string, v robotstxt.Verdict, l listing) {
-	whole := robotstxt.ParseMode(x.doc.whole.Text, x.mode)
-	w := whole.Check(x.agent, url)
-	if w.Allowed == v.Allowed && (w.Rule == nil) == (v.Rule == nil) && (w.Rule == nil || w.Rule.Line == v.Rule.Line) {
+func (x *explainer) pastLimit(rd *reading, url string, v robotstxt.Verdict) {
+	w := rd.whole.Check(x.agent, url)
+	if sameVerdict(w, v) {
 		return
 	}
-	wl := newListing(x.doc.whole.Text)
 	x.field("limit", "the file goes on past the %s crawlers read (up to line %d); read whole it would say",
-		kib(robotstxt.DefaultBodyLimit), l.len()-1)
-	x.more("%s (%s), which no crawler sees", decisionWord(w.Allowed), ruleText(w.Rule, wl))
+		kib(robotstxt.DefaultBodyLimit), rd.lines.len()-1)
+	x.more("%s (%s), which no crawler sees", decisionWord(w.Allowed), ruleText(w.Rule, w.Matched(), rd.wholeLines))
 }
 
-// otherMode prints where the other reading (RFC 9309 for Google's, and
-// the reverse) decides the URL otherwise.
-func (x *explainer) otherMode(text []byte, url string, v robotstxt.Verdict, l listing) {
-	other, label := robotstxt.ModeRFC9309, "RFC 9309"
+// compareModes prints where the other reading (RFC 9309 for Google's,
+// and the reverse) decides the URL otherwise.
+func (x *explainer) compareModes(rd *reading, url string, v robotstxt.Verdict) {
+	label := "RFC 9309"
 	if x.mode == robotstxt.ModeRFC9309 {
-		other, label = robotstxt.ModeGoogle, "Google"
+		label = "Google"
 	}
-	o := robotstxt.ParseMode(text, other).Check(x.agent, url)
-	if o.Allowed == v.Allowed && (o.Rule == nil) == (v.Rule == nil) && (o.Rule == nil || o.Rule.Line == v.Rule.Line) {
+	o := rd.other.Check(x.agent, url)
+	if sameVerdict(o, v) {
 		x.field(label, "reads it the same way")
 		return
 	}
-	x.field(label, "%s (%s)", decisionWord(o.Allowed), ruleText(o.Rule, l))
+	x.field(label, "%s (%s)", decisionWord(o.Allowed), ruleText(o.Rule, o.Matched(), rd.lines))
 	switch {
 	case isRobotsPath(matchPath(url, robotstxt.ModeRFC9309)):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
@@ -391,6 +434,12 @@ func (x *explainer) otherMode(text []byte, url string, v robotstxt.Verdict, l li
 		x.more("RFC 9309 decodes percent-escaped letters, digits and -._~ (%%7E is ~) in")
 		x.more("rules and URLs before comparing them; Google's parser compares them as written")
 	}
+}
+
+// sameVerdict reports whether a and b decide alike, by the rule on the
+// same line or both by none.
+func sameVerdict(a, b robotstxt.Verdict) bool {
+	return a.Allowed == b.Allowed && a.Matched() == b.Matched() && (!a.Matched() || a.Rule.Line == b.Rule.Line)
 }
 
 // appendOnce appends i to s unless s already ends with it.

@@ -79,6 +79,8 @@ const (
 	codeCharset          = "charset"
 	codeDisallowAll      = "disallow-all"
 	codeParser           = "parser"
+	codeTooMany          = "too-many-findings"
+	codeUnknownDropped   = "unknown-records-dropped"
 )
 
 // severityOf returns the severity of a finding code. An error changes
@@ -130,8 +132,10 @@ func severityOf(code string) severity {
 		return sevWarning
 	}
 	// unknown-key, misspelt-key, missing-colon, agent-token,
-	// not-a-directive, charset, disallow-all and parser: read as meant, or
-	// worth knowing but harmless.
+	// not-a-directive, charset, disallow-all, parser, too-many-findings
+	// (the parser stops reporting after parser.MaxDiagnostics lines) and
+	// unknown-records-dropped (records no crawler is known to read): read
+	// as meant, or worth knowing but harmless.
 	return sevInfo
 }
 
@@ -299,10 +303,10 @@ func (lt *linter) overLimit() {
 	past, firstPast := 0, 0
 	for _, g := range whole.Groups {
 		for _, r := range g.Rules {
-			if int(r.Line) >= first {
+			if r.Line >= first {
 				past++
 				if firstPast == 0 {
-					firstPast = int(r.Line)
+					firstPast = r.Line
 				}
 			}
 		}
@@ -366,6 +370,10 @@ func (lt *linter) diagnostics() {
 			lt.add(dg.Line, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
 		case parser.BadValue:
 			lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
+		case parser.TooManyDiagnostics:
+			lt.add(dg.Line, codeTooMany, "over %d lines the parser skipped, tolerated or cut: %s more from this line on are not reported", parser.MaxDiagnostics, dg.Text)
+		case parser.UnknownRecordsDropped:
+			lt.add(dg.Line, codeUnknownDropped, "over %d records with unknown keys: %s more from this line on are dropped (no major crawler reads them)", parser.MaxUnknownRecords, dg.Text)
 		default:
 			lt.add(dg.Line, codeParser, "%s", dg.Kind)
 		}
@@ -506,10 +514,10 @@ func (lt *linter) groups() {
 			if len(b.Pattern) == len(r.Pattern) {
 				why = "allow wins a tie"
 			}
-			lt.add(int(r.Line), codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",
-				b.Line, writtenRule(b, lt.lines), why)
+			lt.add(r.Line, codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",
+				b.Line, writtenRule(*b, lt.lines), why)
 		} else if by := dups[ref]; len(by) == in[ref.group] {
-			lt.add(int(r.Line), codeDuplicate, "the same rule as line %d", by[0].Line)
+			lt.add(r.Line, codeDuplicate, "the same rule as line %d", by[0].Line)
 		}
 	}
 	lt.emptyGroups(sets, global)
@@ -548,7 +556,7 @@ func (lt *linter) emptyGroups(sets [][]int, global []int) {
 	}
 	// The first of the matching rules, in order of precedence, decides.
 	if ms := matches(f, global, "/"); len(ms) > 0 && !ms[0].rule.Allow {
-		lt.add(int(ms[0].rule.Line), codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
+		lt.add(ms[0].rule.Line, codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
 	}
 }
 
@@ -684,18 +692,12 @@ func plainPrefix(pattern string) (lit string, stars int, ok bool) {
 	return lit, len(pattern) - len(lit), true
 }
 
-// literalStart returns the literal text every path r matches starts with.
+// literalStart returns the literal text every path r matches starts with:
+// the pattern up to its first '*' or a final '$', and for an allow of
+// …/index.html, which also allows its directory, at most that directory
+// (see matcher.Rule.Prefix).
 func literalStart(r *parser.Rule) string {
-	p := r.Pattern
-	if r.Allow {
-		if n := matcher.IndexDir(p); n > 0 {
-			p = p[:n] // the directory itself is allowed too
-		}
-	}
-	if i := strings.IndexByte(p, '*'); i >= 0 {
-		return p[:i]
-	}
-	return strings.TrimSuffix(p, "$")
+	return matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow).Prefix(r.Pattern)
 }
 
 // plural formats "1 rule" or "3 rules".

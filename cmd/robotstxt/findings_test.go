@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func TestShadowedRuleNeverDecides(t *testing.T) {
 			}
 			for gi := range p.Groups {
 				for _, ru := range p.Groups[gi].Rules {
-					if int(ru.Line) != x.Line {
+					if ru.Line != x.Line {
 						continue
 					}
 					path := literalStart(&ru) + "probe"
@@ -104,7 +105,7 @@ func TestShadowedRuleNeverDecides(t *testing.T) {
 						if a.Global {
 							agent = "NoSuchCrawlerAtAll"
 						}
-						if v := r.Check(agent, path); v.Rule != nil && v.Rule.Line == ru.Line {
+						if v := r.Check(agent, path); v.Matched() && v.Rule.Line == ru.Line {
 							t.Errorf("%s:%d: reported as never deciding, but decides %s for %s", f, x.Line, path, agent)
 						}
 					}
@@ -155,6 +156,53 @@ func TestAgentCut(t *testing.T) {
 	}
 }
 
+// TestParserLimitsReported checks that the parser's caps on diagnostics
+// and on records with unknown keys each give one info finding, on the
+// line where the cap starts and with the number of lines past it, and
+// that the findings past the cap are not reported.
+func TestParserLimitsReported(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range parser.MaxDiagnostics + 5 {
+		fmt.Fprintf(&b, "Disallow: private%d\n", i) // no-leading-slash, lines 2…1006
+	}
+	fs := lintText(t, b.String())
+	counts := map[string]int{}
+	var capped finding
+	for _, f := range fs {
+		counts[f.Code]++
+		if f.Code == codeTooMany {
+			capped = f
+		}
+	}
+	if counts[codeNoSlash] != parser.MaxDiagnostics || counts[codeTooMany] != 1 {
+		t.Fatalf("%d %s and %d %s findings, want %d and 1", counts[codeNoSlash], codeNoSlash,
+			counts[codeTooMany], codeTooMany, parser.MaxDiagnostics)
+	}
+	if capped.Line != parser.MaxDiagnostics+2 || capped.Severity != sevInfo ||
+		!strings.Contains(capped.Message, ": 5 more from this line on") || capped.Text != "Disallow: private1000" {
+		t.Errorf("cap finding %+v", capped)
+	}
+
+	b.Reset()
+	b.WriteString("User-agent: *\nDisallow: /x\n")
+	for i := range parser.MaxUnknownRecords + 3 {
+		fmt.Fprintf(&b, "X-Key-%d: v\n", i) // unknown-key, lines 3…1005
+	}
+	fs = lintText(t, b.String())
+	var dropped []finding
+	for _, f := range fs {
+		if f.Code == codeUnknownDropped {
+			dropped = append(dropped, f)
+		}
+	}
+	// Record 1001, the first not kept, is on line 1003.
+	if len(dropped) != 1 || dropped[0].Line != parser.MaxUnknownRecords+3 || dropped[0].Severity != sevInfo ||
+		!strings.Contains(dropped[0].Message, ": 3 more from this line on") {
+		t.Errorf("unknown-records-dropped findings %+v", dropped)
+	}
+}
+
 func TestNearKey(t *testing.T) {
 	for key, want := range map[string]string{
 		"usr-agent": "user-agent", "User-Agen": "user-agent", "user_agent": "user-agent",
@@ -177,7 +225,7 @@ func TestSeverityOfEveryCodeIsDocumented(t *testing.T) {
 		codeNoSlash, codeShadowed, codeDirectiveLost, codeKeyTypo, codeSitemapRelative, codeCrawlDelay,
 		codeUnsupported, codeDuplicate, codeBadValue, codeNoRules, codeUTF16, codeLineTooLong, codeNUL,
 		codeInvalidUTF8, codeNoDirectives, codeUnknownKey, codeMisspeltKey, codeMissingColon, codeAgentToken,
-		codeNotDirective, codeCharset, codeDisallowAll, codeParser,
+		codeNotDirective, codeCharset, codeDisallowAll, codeParser, codeTooMany, codeUnknownDropped,
 	} {
 		// The help lists each code under its severity.
 		section := map[severity]string{sevError: "Errors:", sevWarning: "Warnings:", sevInfo: "Infos:"}[severityOf(code)]

@@ -22,7 +22,8 @@ Warnings: key-typo, sitemap-relative, crawl-delay, unsupported-rule,
   duplicate-rule, bad-value, agent-without-rules, utf-16, line-too-long,
   nul-byte, invalid-utf8, no-directives, over-limit-no-rules.
 Infos: unknown-key, misspelt-key, missing-colon, agent-token,
-  not-a-directive, charset, disallow-all, parser.
+  not-a-directive, charset, disallow-all, parser, too-many-findings,
+  unknown-records-dropped.
 
 With -json, each file gives one JSON object on one line:
   {"file": "robots.txt", "bytes": 1234, "charset": "utf-8",

@@ -38,17 +38,39 @@ func outputLines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// corpusDir holds the real-world robots.txt corpus. It is read only
-// through corpusFiles.
-const corpusDir = "/work/shared/corpus/files"
+// corpusDir holds the sample of the real-world robots.txt corpus that
+// the repository carries, and fullCorpusDir the whole corpus, which a
+// checkout may have beside it. Both are read only through corpusFiles.
+const (
+	corpusDir     = "../../testdata/corpus/files"
+	fullCorpusDir = "../../../shared/corpus/files"
+)
 
 // corpusFiles returns the corpus files whose names match pattern
-// ("0153.txt", "*.txt"), skipping the test when there are none at hand.
+// ("0153.txt", "*.txt"): those of the sample, and when the full corpus is
+// at hand, its files that the sample does not hold. The test fails when
+// the sample has none: every file a test names is in the sample.
 func corpusFiles(t testing.TB, pattern string) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(corpusDir, pattern))
-	if err != nil || len(files) == 0 {
-		t.Skipf("corpus files %s not available in %s", pattern, corpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no corpus file %s in %s", pattern, corpusDir)
+	}
+	held := make(map[string]bool, len(files))
+	for _, f := range files {
+		held[filepath.Base(f)] = true
+	}
+	extra, err := filepath.Glob(filepath.Join(fullCorpusDir, pattern))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range extra {
+		if !held[filepath.Base(f)] {
+			files = append(files, f)
+		}
 	}
 	return files
 }

@@ -7,9 +7,10 @@ import (
 )
 
 // ruleText describes the deciding rule as "line 7: Disallow: /private/",
-// the rule as written in l, or "no rule matched" when r is nil.
-func ruleText(r *robotstxt.Rule, l listing) string {
-	if r == nil {
+// the rule as written in l, or "no rule matched" when matched is false
+// (and r is the zero Rule).
+func ruleText(r robotstxt.Rule, matched bool, l listing) string {
+	if !matched {
 		return "no rule matched"
 	}
 	return fmt.Sprintf("line %d: %s", r.Line, writtenRule(r, l))
@@ -17,8 +18,8 @@ func ruleText(r *robotstxt.Rule, l listing) string {
 
 // writtenRule is the rule's line as written, "Disallow: /café", or its
 // normalised form when the listing does not hold the line.
-func writtenRule(r *robotstxt.Rule, l listing) string {
-	if w := l.directive(int(r.Line)); w != "" {
+func writtenRule(r robotstxt.Rule, l listing) string {
+	if w := l.directive(r.Line); w != "" {
 		return w
 	}
 	return kindWord(r.Allow) + ": " + r.Pattern

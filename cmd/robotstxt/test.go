@@ -77,7 +77,7 @@ func runTest(args []string, e env) int {
 	l := newListing(text)
 	for _, t := range targets {
 		v := r.Check(tok, t.checkURL())
-		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s%s)\n", decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, l), x.note(v.Allowed))
+		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s%s)\n", decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, v.Matched(), l), x.note(v.Allowed))
 		code = worst(code, x.code(v.Allowed))
 	}
 	return code
