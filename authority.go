@@ -241,6 +241,7 @@ const upperHex = "0123456789ABCDEF"
 func printable(s string) bool {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
 	for len(s) >= 8 {
+		_ = s[7]
 		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 		if (x|(x+ones)|^(x+0x5f*ones))&tops != 0 {
@@ -305,15 +306,19 @@ func appendHost(key []byte, host string) ([]byte, error) {
 	if host[0] == '[' {
 		return appendIPv6(key, host)
 	}
+	i := 0
+	for i < len(host) && hostClass[host[i]] == 0 {
+		i++
+	}
 	start := len(key)
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '.', c == '_':
+	key = append(key, host[:i]...) // the common case: all of it
+	for ; i < len(host); i++ {
+		switch c := host[i]; hostClass[c] {
+		case 0:
 			key = append(key, c)
-		case c >= 'A' && c <= 'Z':
+		case 1:
 			key = append(key, c+'a'-'A')
-		case c >= 0x80 || c == '%':
+		case 2:
 			name, err := idnaHost(host)
 			if err != nil {
 				return nil, err
@@ -325,6 +330,24 @@ func appendHost(key []byte, host string) ([]byte, error) {
 	}
 	return key, nil
 }
+
+// hostClass sorts the bytes of a host name for appendHost: 0 kept as
+// they are, 1 upper-case letters, 2 those of an internationalised name
+// (non-ASCII bytes and escapes), 3 those no host name has.
+var hostClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '.', c == '_':
+		case c >= 'A' && c <= 'Z':
+			t[c] = 1
+		case c >= 0x80 || c == '%':
+			t[c] = 2
+		default:
+			t[c] = 3
+		}
+	}
+	return t
+}()
 
 func appendIPv6(key []byte, host string) ([]byte, error) {
 	addr, err := netip.ParseAddr(host[1 : len(host)-1])

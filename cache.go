@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
@@ -16,7 +17,8 @@ import (
 // the least recently used entries evicted first.
 //
 // A hit takes no lock and writes no shared memory: authorities are found
-// through an index of copy-on-write shards, read with one atomic load, and
+// through an index of small copy-on-write shards, read with one atomic
+// load, and
 // freshness is judged against a clock that one goroutine advances every
 // [clockTick] (no timer per entry). Recency is approximate: an entry is
 // moved to the front of the LRU at most once per generation, a generation
@@ -45,18 +47,33 @@ type memCache struct {
 	coarse *coarseClock     // nil with a clock given by WithClock
 }
 
-// shard is one part of the index. Its map is never modified once
-// published: a writer copies it.
+// shard is one part of the index: a block of slots, the first of which
+// holds the count of the others in h. A block is never modified once
+// published: a writer copies it. Shards hold a few entries each, so a
+// lookup reads one block of one or two cache lines.
 type shard struct {
-	m atomic.Pointer[map[uint64]*entry]
-	_ [56]byte // a cache line each, so writers do not slow readers of a neighbour
+	p atomic.Pointer[slot]
+}
+
+// slot is an entry of the index and the hash of its key.
+type slot struct {
+	h uint64
+	e *entry
+}
+
+// slots returns the slots of the block that starts at p.
+func slots(p *slot) []slot {
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice(p, p.h+1)[1:]
 }
 
 // newMemCache returns a cache of at most maxEntries entries retaining at
 // most maxBytes. With real true, now is time.Now and freshness is read
 // from a coarse clock; stop it with close.
 func newMemCache(maxEntries int, maxBytes int64, now func() time.Time, real bool) *memCache {
-	n := 1 << bits.Len(uint(max(maxEntries/32, 16)-1)) // about 32 entries a shard
+	n := 1 << bits.Len(uint(max(maxEntries/4, 16)-1)) // about four entries a shard
 	m := &memCache{
 		seed:   maphash.MakeSeed(),
 		shards: make([]shard, n),
@@ -102,11 +119,12 @@ func (m *memCache) peek(key string) *entry {
 }
 
 func (m *memCache) lookup(h uint64) *entry {
-	p := m.shards[h&m.mask].m.Load()
-	if p == nil {
-		return nil
+	for _, s := range slots(m.shards[h&m.mask].p.Load()) {
+		if s.h == h {
+			return s.e
+		}
 	}
-	return (*p)[h]
+	return nil
 }
 
 // promote moves e to the front of the LRU, once per generation.
@@ -173,20 +191,22 @@ func (m *memCache) forget(key string) {
 // when e is nil. The caller holds mu.
 func (m *memCache) setIndex(h uint64, e *entry) {
 	s := &m.shards[h&m.mask]
-	var cur map[uint64]*entry
-	if p := s.m.Load(); p != nil {
-		cur = *p
-	}
-	next := make(map[uint64]*entry, len(cur)+1)
-	for k, v := range cur {
-		next[k] = v
+	cur := slots(s.p.Load())
+	next := make([]slot, 1, len(cur)+2)
+	for _, sl := range cur {
+		if sl.h != h {
+			next = append(next, sl)
+		}
 	}
 	if e != nil {
-		next[h] = e
-	} else {
-		delete(next, h)
+		next = append(next, slot{h: h, e: e})
 	}
-	s.m.Store(&next)
+	if len(next) == 1 {
+		s.p.Store(nil)
+		return
+	}
+	next[0].h = uint64(len(next) - 1)
+	s.p.Store(&next[0])
 }
 
 // len returns the number of entries.

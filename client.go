@@ -97,6 +97,17 @@ func (c *Client) ProductTokens() []string {
 // when to come back. A URL that is not http or https, or is malformed,
 // gives an error matching ErrBadURL.
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
+	if c.tokenErr == nil {
+		// The hot path: a fresh entry with rules, checked without
+		// building a Decision.
+		var buf [128]byte
+		if key, _, path, err := splitTarget(rawURL, buf[:0]); err == nil {
+			if e := c.cache.get(key); e != nil && e.crawler != nil && !e.stale && c.cache.fresh(e) {
+				c.stats.hits.add()
+				return e.crawler.checkPath(path).Allowed, nil
+			}
+		}
+	}
 	d, err := c.decide(ctx, "", rawURL)
 	return d.Allowed, err
 }
