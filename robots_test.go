@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/robotsgate/robotstxt/matcher"
 	"github.com/robotsgate/robotstxt/parser"
@@ -413,5 +414,707 @@ func TestCheckDoesNotAllocate(t *testing.T) {
 	})
 	if n != 0 {
 		t.Errorf("Check allocates %.1f times per call", n)
+	}
+}
+
+// One test per point of the reading rules, in the order the package
+// documentation gives them: TestSpec1_* for how a body is read,
+// TestSpec2_* for how a URL is matched, TestSpec3_* for the RFC 9309
+// mode. Each table checks the decision, the deciding rule's line
+// (Verdict.Rule) and, where the point is about tolerance, the diagnostics.
+
+const fooBot = "FooBot"
+
+// A decision is one expected outcome of Check.
+type decision struct {
+	name  string
+	body  string
+	agent string
+	url   string
+	allow bool
+	line  int // line of the deciding rule; 0 when no rule matches
+}
+
+// checkDecisions parses each body in mode and checks the verdict of
+// Robots.Check, Robots.Allowed and Crawler.Check against it.
+func checkDecisions(t *testing.T, mode Mode, ds []decision) {
+	t.Helper()
+	for _, d := range ds {
+		r := ParseMode([]byte(d.body), mode)
+		v := r.Check(d.agent, d.url)
+		if err := verdictMismatch(v, d.allow, d.line); err != "" {
+			t.Errorf("%s: Check(%q, %q): %s\nbody: %q", d.name, d.agent, d.url, err, d.body)
+			continue
+		}
+		if got := r.Allowed(d.agent, d.url); got != d.allow {
+			t.Errorf("%s: Allowed(%q, %q) = %v, Check said %v", d.name, d.agent, d.url, got, d.allow)
+		}
+		if av := r.Crawler(d.agent).Check(d.url); av != v {
+			t.Errorf("%s: Crawler(%q).Check(%q) = %+v, Robots.Check = %+v", d.name, d.agent, d.url, av, v)
+		}
+	}
+}
+
+// verdictMismatch describes how v differs from the expected decision, or
+// returns "".
+func verdictMismatch(v Verdict, allow bool, line int) string {
+	got := "no rule"
+	if v.Matched() {
+		kind := "disallow"
+		if v.Rule.Allow {
+			kind = "allow"
+		}
+		got = fmt.Sprintf("%s %q on line %d", kind, v.Rule.Pattern, v.Rule.Line)
+	}
+	switch {
+	case v.Allowed != allow:
+		return fmt.Sprintf("allowed = %v (%s), want %v (line %d)", v.Allowed, got, allow, line)
+	case line == 0 && v.Matched():
+		return fmt.Sprintf("decided by %s, want no rule", got)
+	case line != 0 && !v.Matched():
+		return fmt.Sprintf("no deciding rule, want line %d", line)
+	case line != 0 && (int(v.Rule.Line) != line || v.Rule.Allow != allow):
+		return fmt.Sprintf("decided by %s, want the %v rule on line %d", got, map[bool]string{true: "allow", false: "disallow"}[allow], line)
+	}
+	return ""
+}
+
+// dg formats a diagnostic the way diagsOf does.
+func dg(line int, k parser.Kind) string { return fmt.Sprintf("%d:%v", line, k) }
+
+func diagsOf(body []byte) []string {
+	var out []string
+	for _, d := range lint(body, ModeGoogle) {
+		out = append(out, dg(d.Line, d.Kind))
+	}
+	return out
+}
+
+// checkDiags checks the diagnostics of body, in order.
+func checkDiags(t *testing.T, name, body string, want ...string) {
+	t.Helper()
+	if got := diagsOf([]byte(body)); !slices.Equal(got, want) {
+		t.Errorf("%s: diagnostics %q, want %q\nbody: %q", name, got, want, body)
+	}
+}
+
+func TestSpec1_1_LineEndingsAndBOM(t *testing.T) {
+	var ds []decision
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		body := "User-agent: FooBot" + nl + "Disallow: /a" + nl + nl + "Allow: /a/b" + nl
+		name := fmt.Sprintf("ending %q", nl)
+		ds = append(ds,
+			decision{name, body, fooBot, "/a/x", false, 2},
+			decision{name, body, fooBot, "/a/b", true, 4},
+			decision{name, body, fooBot, "/b", true, 0},
+		)
+	}
+	ds = append(ds,
+		decision{"mixed endings", "User-agent: FooBot\r\nAllow: /x\rDisallow: /a\n\r\nDisallow: /b", fooBot, "/b", false, 5},
+		decision{"LF CR is two line ends", "User-agent: FooBot\n\rDisallow: /a", fooBot, "/a", false, 3},
+		decision{"full BOM", "\xEF\xBB\xBFUser-agent: FooBot\nDisallow: /a", fooBot, "/a", false, 2},
+		decision{"BOM EF BB", "\xEF\xBBUser-agent: FooBot\nDisallow: /a", fooBot, "/a", false, 2},
+		decision{"BOM EF", "\xEFUser-agent: FooBot\nDisallow: /a", fooBot, "/a", false, 2},
+		decision{"broken BOM spoils line 1", "\xEF\x11\xBFUser-agent: FooBot\nDisallow: /a", fooBot, "/a", true, 0},
+		decision{"BOM only at the start", "User-agent: FooBot\n\xEF\xBB\xBFDisallow: /a", fooBot, "/a", true, 0},
+	)
+	checkDecisions(t, ModeGoogle, ds)
+	checkDiags(t, "full BOM", "\xEF\xBB\xBFUser-agent: FooBot\nDisallow: /a")
+	checkDiags(t, "BOM only at the start", "User-agent: FooBot\n\xEF\xBB\xBFDisallow: /a", dg(2, parser.UnknownKey))
+	checkDiags(t, "broken BOM", "\xEF\x11\xBFUser-agent: FooBot\nDisallow: /a",
+		dg(1, parser.InvalidUTF8), dg(1, parser.UnknownKey), dg(2, parser.RuleOutsideGroup))
+	for _, c := range []struct {
+		body  string
+		lines int
+	}{
+		{"a: b", 1}, {"a: b\n", 2}, {"a: b\r\n", 2}, {"a: b\r", 2}, {"a\r\nb\rc\nd", 4}, {"\n\r", 3}, {"\r\n\r\n", 3},
+	} {
+		if got := Parse([]byte(c.body)).File().Lines; got != c.lines {
+			t.Errorf("%q: %d lines, want %d", c.body, got, c.lines)
+		}
+	}
+}
+
+func TestSpec1_2_ParseReadsEveryByte(t *testing.T) {
+	// Parse has no size limit of its own: a rule after 600 KiB of other
+	// lines still counts. (The 500 KiB limit belongs to the fetch layer.)
+	var b strings.Builder
+	b.WriteString("User-agent: FooBot\n")
+	filler := "# " + strings.Repeat("x", 60) + "\n"
+	n := 1
+	for b.Len() < 600<<10 {
+		b.WriteString(filler)
+		n++
+	}
+	b.WriteString("Disallow: /late\n")
+	n++
+	checkDecisions(t, ModeGoogle, []decision{
+		{"rule after 600 KiB", b.String(), fooBot, "/late", false, n},
+		{"rule after 600 KiB", b.String(), fooBot, "/early", true, 0},
+	})
+}
+
+func TestSpec1_3_LongLinesTruncated(t *testing.T) {
+	const max = parser.MaxLineLength // 16663
+	if max != 2083*8-1 {
+		t.Fatalf("MaxLineLength = %d", max)
+	}
+	// The disallow line is 3 bytes too long: "/qux" loses "qux", so the
+	// stored pattern is the long value followed by "/".
+	long := "/x/" + strings.Repeat("a", max-len("disallow: ")-len("/x/")-1)
+	body := "user-agent: FooBot\ndisallow: " + long + "/qux\nallow: /x/\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"truncated rule still applies", body, fooBot, long + "/fux", false, 2},
+		{"truncated rule still applies", body, fooBot, long + "/qux", false, 2},
+		{"shorter path", body, fooBot, long, true, 3},
+	})
+	checkDiags(t, "too long", body, dg(2, parser.LineTooLong))
+	r := Parse([]byte(body))
+	if p := r.Rules(fooBot)[0].Pattern; p != long+"/" {
+		t.Errorf("truncated pattern has %d bytes ending %q, want %d ending in /", len(p), p[len(p)-4:], len(long)+1)
+	}
+	// A line of exactly the limit is kept whole.
+	exact := "/" + strings.Repeat("b", max-len("disallow: ")-1)
+	body = "user-agent: FooBot\ndisallow: " + exact + "\n"
+	checkDiags(t, "exactly the limit", body)
+	if p := Parse([]byte(body)).Rules(fooBot)[0].Pattern; p != exact {
+		t.Errorf("a line of %d bytes lost %d bytes", max, len(exact)-len(p))
+	}
+	// Only the too-long line is cut: the next one is read normally.
+	body = "user-agent: FooBot\n# " + strings.Repeat("c", 3*max) + "\ndisallow: /next\n"
+	checkDecisions(t, ModeGoogle, []decision{{"line after a long one", body, fooBot, "/next", false, 3}})
+}
+
+func TestSpec1_4_CommentsAndWhitespace(t *testing.T) {
+	checkDecisions(t, ModeGoogle, []decision{
+		{"trailing comments", "User-agent: FooBot # me\nDisallow: /a # not /a#b", fooBot, "/a", false, 2},
+		{"comment inside a value", "User-agent: FooBot\nDisallow: /a#b", fooBot, "/ax", false, 2},
+		{"comment inside a value", "User-agent: FooBot\nDisallow: /a#b", fooBot, "/", true, 0},
+		{"comment at the start of a value", "User-agent: FooBot\nDisallow: #/a", fooBot, "/a", true, 0},
+		{"commented-out rules", "User-agent: FooBot\n# Disallow: /\n  # Disallow: /a", fooBot, "/a", true, 0},
+		{"comment in the user-agent value", "User-agent: Foo#Bot\nDisallow: /", "Foo", "/", false, 2},
+		{"white space around key and value", "  User-agent  :  FooBot  \n\t Disallow \t: \t /a \t", fooBot, "/a", false, 2},
+		{"white space is trimmed, not kept", "  User-agent  :  FooBot  \n\t Disallow \t: \t /a \t", fooBot, "/b", true, 0},
+		{"inner space is kept", "User-agent: FooBot\nDisallow: /a b", fooBot, "/a b", false, 2},
+		{"inner space is kept", "User-agent: FooBot\nDisallow: /a b", fooBot, "/a", true, 0},
+		{"vertical tab and form feed", "User-agent: FooBot\n\v\fDisallow:\v/a\f", fooBot, "/a", false, 2},
+	})
+	checkDiags(t, "comments are no diagnostics", "# head\nUser-agent: FooBot # me\n\n   # indented\nDisallow: /a # x")
+}
+
+func TestSpec1_5_MissingColon(t *testing.T) {
+	checkDecisions(t, ModeGoogle, []decision{
+		{"no colon, two tokens", "User-agent FooBot\nDisallow /a", fooBot, "/a", false, 2},
+		{"no colon, tab", "User-agent\tFooBot\nDisallow\t/a", fooBot, "/a", false, 2},
+		{"no colon, comment after", "User-agent FooBot # x\nDisallow /a # y", fooBot, "/a", false, 2},
+		{"three tokens are no rule", "User-agent: FooBot\nDisallow /a /b", fooBot, "/a", true, 0},
+		{"one token is no rule", "User-agent: FooBot\nDisallow/a", fooBot, "/a", true, 0},
+		{"split at the first colon", "User-agent: FooBot\nDisallow: /a:b", fooBot, "/a:b", false, 2},
+		{"split at the first colon", "User-agent: FooBot\nDisallow: /a:b", fooBot, "/a", true, 0},
+		{"no space after colon", "User-agent:FooBot\nDisallow:/a", fooBot, "/a", false, 2},
+		{"space before colon", "User-agent : FooBot\nDisallow : /a", fooBot, "/a", false, 2},
+	})
+	checkDiags(t, "missing colon", "User-agent FooBot\nDisallow /a", dg(1, parser.MissingColon), dg(2, parser.MissingColon))
+	checkDiags(t, "three tokens", "User-agent: FooBot\nDisallow /a /b", dg(2, parser.NoKey))
+	if got := Parse([]byte("Sitemap: https://example.com/s.xml")).Sitemaps(); !slices.Equal(got, []string{"https://example.com/s.xml"}) {
+		t.Errorf("sitemap split at the first colon: %q", got)
+	}
+}
+
+func TestSpec1_6_KeysAndTypos(t *testing.T) {
+	var ds []decision
+	for i, ua := range []string{"user-agent", "User-Agent", "USER-AGENT", "uSeR-aGeNt", "useragent", "user agent", "UserAgent"} {
+		for j, dis := range []string{"disallow", "Disallow", "DISALLOW", "dissallow", "dissalow", "disalow", "diasllow", "disallaw", "DisAllaw"} {
+			body := ua + ": FooBot\n" + dis + ": /a\n" + "ALLOW: /a/b\n"
+			name := fmt.Sprintf("%d.%d %s/%s", i, j, ua, dis)
+			ds = append(ds,
+				decision{name, body, fooBot, "/a/x", false, 2},
+				decision{name, body, fooBot, "/a/b", true, 3},
+			)
+		}
+	}
+	ds = append(ds,
+		decision{"unknown spelling desallow", "User-agent: FooBot\nDesallow: /a", fooBot, "/a", true, 0},
+		decision{"unknown spelling useg-agent", "useg-agent: FooBot\nDisallow: /a", fooBot, "/a", true, 0},
+		decision{"unknown spelling dis-allow", "User-agent: FooBot\nDis-allow: /a", fooBot, "/a", true, 0},
+	)
+	checkDecisions(t, ModeGoogle, ds)
+	checkDiags(t, "standard spellings", "USER-AGENT: FooBot\nDisallow: /a\nALLOW: /b\nSITEMAP: /s")
+	checkDiags(t, "typos", "useragent: FooBot\nuser agent: Bar\ndissallow: /a\ndissalow: /a\ndisalow: /a\ndiasllow: /a\ndisallaw: /a\nsite-map: /s",
+		dg(1, parser.MisspeltKey), dg(2, parser.MisspeltKey), dg(3, parser.MisspeltKey), dg(4, parser.MisspeltKey),
+		dg(5, parser.MisspeltKey), dg(6, parser.MisspeltKey), dg(7, parser.MisspeltKey), dg(8, parser.MisspeltKey))
+	checkDiags(t, "unknown spelling", "User-agent: FooBot\nDesallow: /a", dg(2, parser.UnknownKey))
+	if got := Parse([]byte("site-map: http://a/1.xml\nSiteMap: http://a/2.xml")).Sitemaps(); !slices.Equal(got, []string{"http://a/1.xml", "http://a/2.xml"}) {
+		t.Errorf("site-map spellings: %q", got)
+	}
+}
+
+func TestSpec1_7_BadLinesNeverFailTheFile(t *testing.T) {
+	body := strings.Join([]string{
+		"<html><body>",                         // 1 junk
+		"User-agent: FooBot",                   // 2
+		"this line has four words",             // 3 junk
+		"Disallow: /a",                         // 4
+		"\x00\x01\x02 binary",                  // 5 NUL
+		"Disallow: /b\xff",                     // 6 invalid UTF-8, still a rule
+		": no key",                             // 7 junk
+		"Disallow: /c\x00ignored",              // 8 cut at NUL
+		"Crawl-delay: soon",                    // 9 bad value
+		"unicorns: /d",                         // 10 unknown key
+		"Allow: " + strings.Repeat("/", 20000), // 11 too long
+		"Disallow /e",                          // 12 missing colon
+		"</body></html>",                       // 13 junk
+	}, "\n")
+	checkDecisions(t, ModeGoogle, []decision{
+		{"rules among junk", body, fooBot, "/a", false, 4},
+		{"rule with invalid UTF-8", body, fooBot, "/b%FF", false, 6},
+		{"rule cut at NUL", body, fooBot, "/c", false, 8},
+		{"unknown key is no rule", body, fooBot, "/d", true, 0},
+		{"missing colon", body, fooBot, "/e", false, 12},
+	})
+	checkDiags(t, "junk", body,
+		dg(1, parser.NoKey), dg(3, parser.NoKey), dg(5, parser.NULByte), dg(6, parser.InvalidUTF8),
+		dg(7, parser.NoKey), dg(8, parser.NULByte), dg(9, parser.BadValue), dg(10, parser.UnknownKey),
+		dg(11, parser.LineTooLong), dg(12, parser.MissingColon), dg(13, parser.NoKey))
+	for _, b := range [][]byte{nil, {}, {0}, {0xFF, 0xFE, 0}, []byte(strings.Repeat("\r", 1000))} {
+		r := Parse(b)
+		if r == nil || !r.Allowed(fooBot, "/") {
+			t.Errorf("Parse(%q): a file without rules must allow everything", b)
+		}
+	}
+}
+
+func TestSpec1_8_Groups(t *testing.T) {
+	const two = "User-agent: FooBot\nUser-agent: BarBot\nDisallow: /x\n"
+	const split = "User-agent: FooBot\nDisallow: /x\nUser-agent: BarBot\nDisallow: /y\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"several user-agents, one group", two, fooBot, "/x", false, 3},
+		{"several user-agents, one group", two, "BarBot", "/x", false, 3},
+		{"user-agent after a rule starts a group", split, fooBot, "/y", true, 0},
+		{"user-agent after a rule starts a group", split, "BarBot", "/x", true, 0},
+		{"user-agent after a rule starts a group", split, "BarBot", "/y", false, 4},
+		{"blank lines do not end a group", "User-agent: FooBot\n\nUser-agent: BarBot\n\n\nDisallow: /x\n\nDisallow: /y", fooBot, "/y", false, 8},
+		{"blank lines do not end a group", "User-agent: FooBot\n\nUser-agent: BarBot\n\n\nDisallow: /x\n\nDisallow: /y", "BarBot", "/x", false, 6},
+		{"sitemap does not end a group", "User-agent: FooBot\nSitemap: /s.xml\nUser-agent: BarBot\nDisallow: /x", fooBot, "/x", false, 4},
+		{"sitemap between rules", "User-agent: FooBot\nDisallow: /x\nSitemap: /s.xml\nDisallow: /y", fooBot, "/y", false, 4},
+		{"unknown line does not end a group", "User-agent: FooBot\nfoo: bar\nUser-agent: BarBot\nDisallow: /x", fooBot, "/x", false, 4},
+		{"unknown line between rules", "User-agent: FooBot\nDisallow: /x\nfoo: bar\nDisallow: /y", fooBot, "/y", false, 4},
+		{"crawl-delay does not end a group", "User-agent: FooBot\nCrawl-delay: 1\nUser-agent: BarBot\nDisallow: /x", fooBot, "/x", false, 4},
+		{"junk does not end a group", "User-agent: FooBot\n<br>\nUser-agent: BarBot\nDisallow: /x", fooBot, "/x", false, 4},
+		{"an empty disallow is a rule", "User-agent: FooBot\nDisallow:\nUser-agent: BarBot\nDisallow: /x", fooBot, "/x", true, 0},
+	})
+}
+
+func TestSpec1_9_RulesBeforeFirstGroup(t *testing.T) {
+	const body = "Disallow: /\nAllow: /a\nUser-agent: FooBot\nDisallow: /b\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"leading rules ignored", body, fooBot, "/", true, 0},
+		{"leading rules ignored", body, fooBot, "/b", false, 4},
+		{"leading rules ignored for others", body, "Other", "/", true, 0},
+		{"no group at all", "Disallow: /\n", fooBot, "/", true, 0},
+		{"leading allow ignored", "Allow: /a\nUser-agent: *\nDisallow: /", fooBot, "/a", false, 3},
+		{"leading rules after a sitemap", "Sitemap: /s\nDisallow: /\nUser-agent: *\nDisallow: /x", fooBot, "/", true, 0},
+	})
+	checkDiags(t, "leading rules", body, dg(1, parser.RuleOutsideGroup), dg(2, parser.RuleOutsideGroup))
+}
+
+func TestSpec1_10_UserAgentValues(t *testing.T) {
+	const star = "User-agent: *\nDisallow: /s\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"* is global", star, fooBot, "/s", false, 2},
+		{"* then space", "User-agent: * \nDisallow: /s", fooBot, "/s", false, 2},
+		{"* then words", "User-agent: * everyone\nDisallow: /s", fooBot, "/s", false, 2},
+		{"* then tab", "User-agent: *\tx\nDisallow: /s", fooBot, "/s", false, 2},
+		{"*bot is not global", "User-agent: *bot\nDisallow: /s", fooBot, "/s", true, 0},
+		{"*bot names no crawler", "User-agent: *bot\nDisallow: /s", "bot", "/s", true, 0},
+		{"*<BR> is not global", "User-agent: *<BR>\nDisallow: /s", fooBot, "/s", true, 0},
+		{"version cut", "User-agent: Googlebot/2.1\nDisallow: /g\n" + star, "Googlebot", "/g", false, 2},
+		{"version cut, case-insensitive", "User-agent: Googlebot/2.1\nDisallow: /g\n" + star, "googlebot", "/g", false, 2},
+		{"crawler name is not cut", "User-agent: Googlebot/2.1\nDisallow: /g\n" + star, "Googlebot/2.1", "/s", false, 4},
+		{"digits cut", "User-agent: bot1\nDisallow: /b\n" + star, "bot", "/b", false, 2},
+		{"digits cut: bot1 never matches", "User-agent: bot1\nDisallow: /b\n" + star, "bot1", "/b", true, 0},
+		{"digits cut: bot1 gets *", "User-agent: bot1\nDisallow: /b\n" + star, "bot1", "/s", false, 4},
+		{"space cut", "User-agent: Foo Bar\nDisallow: /f\n" + star, "Foo", "/f", false, 2},
+		{"space cut: Foo Bar never matches", "User-agent: Foo Bar\nDisallow: /f\n" + star, "Foo Bar", "/s", false, 4},
+		{"hyphen and underscore kept", "User-agent: Foo-Bar_Baz/1\nDisallow: /f\n" + star, "foo-bar_baz", "/f", false, 2},
+		{"case-insensitive", "User-agent: FOOBOT\nDisallow: /f\n" + star, "foobot", "/f", false, 2},
+		{"case-insensitive", "User-agent: foobot\nDisallow: /f\n" + star, "FOOBOT", "/f", false, 2},
+		{"prefix is not a match", "User-agent: Foo\nDisallow: /f\n" + star, fooBot, "/f", true, 0},
+		{"longer token is not a match", "User-agent: FooBotX\nDisallow: /f\n" + star, fooBot, "/f", true, 0},
+		{"non-ASCII cut", "User-agent: Jävla-Foobot\nDisallow: /f\n" + star, "J", "/f", false, 2},
+	})
+	checkDiags(t, "values", "User-agent: *\nUser-agent: * x\nUser-agent: Googlebot/2.1\nUser-agent: *bot\nUser-agent: FooBot\nUser-agent:",
+		dg(3, parser.AgentCut), dg(4, parser.EmptyAgent), dg(6, parser.EmptyAgent))
+	f := Parse([]byte("User-agent: Googlebot/2.1\nUser-agent: * x")).File()
+	if a := f.Groups[0].Agents; a[0].Token != "Googlebot" || a[0].Value != "Googlebot/2.1" || a[0].Global || !a[1].Global || a[1].Token != "" {
+		t.Errorf("agents %+v", a)
+	}
+}
+
+func TestSpec1_11_GroupMerging(t *testing.T) {
+	const merged = "User-agent: FooBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /s\n\nUser-agent: FooBot\nAllow: /a/b\nDisallow: /c\n\nUser-agent: *\nDisallow: /t\n"
+	const emptyNamed = "User-agent: *\nDisallow: /\n\nUser-agent: FooBot\n"
+	const sharedWithStar = "User-agent: FooBot\nUser-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"first group", merged, fooBot, "/a", false, 2},
+		{"second group", merged, fooBot, "/c", false, 9},
+		{"precedence across groups", merged, fooBot, "/a/b", true, 8},
+		{"* rules do not apply to FooBot", merged, fooBot, "/s", true, 0},
+		{"* rules do not apply to FooBot", merged, fooBot, "/t", true, 0},
+		{"* groups merged", merged, "Other", "/s", false, 5},
+		{"* groups merged", merged, "Other", "/t", false, 12},
+		{"FooBot rules do not apply to others", merged, "Other", "/a", true, 0},
+		{"empty named group shields from *", emptyNamed, fooBot, "/x", true, 0},
+		{"empty named group: others get *", emptyNamed, "Other", "/x", false, 2},
+		{"group naming FooBot and *", sharedWithStar, fooBot, "/a", false, 3},
+		{"group naming FooBot and *: other * group ignored", sharedWithStar, fooBot, "/b", true, 0},
+		{"group naming FooBot and *: others merge both", sharedWithStar, "Other", "/b", false, 6},
+		{"same crawler twice in one group", "User-agent: FooBot\nUser-agent: foobot\nDisallow: /a", fooBot, "/a", false, 3},
+	})
+	var lines []int
+	for _, r := range Parse([]byte(merged)).Rules(fooBot) {
+		lines = append(lines, r.Line)
+	}
+	if !slices.Equal(lines, []int{2, 8, 9}) {
+		t.Errorf("Rules(FooBot) on lines %v, want [2 8 9]", lines)
+	}
+	lines = nil
+	for _, r := range Parse([]byte(merged)).Rules("Other") {
+		lines = append(lines, r.Line)
+	}
+	if !slices.Equal(lines, []int{5, 12}) {
+		t.Errorf("Rules(Other) on lines %v, want [5 12]", lines)
+	}
+	if n := len(Parse([]byte(sharedWithStar)).Rules("foobot")); n != 1 {
+		t.Errorf("Rules(foobot) has %d rules, want 1", n)
+	}
+}
+
+func TestSpec1_12_NoMatchingGroup(t *testing.T) {
+	checkDecisions(t, ModeGoogle, []decision{
+		{"empty crawler gets *", "User-agent: *\nDisallow: /", "", "/", false, 2},
+		{"empty crawler does not match an empty token", "User-agent: *bot\nDisallow: /", "", "/", true, 0},
+		{"empty crawler does not match an empty value", "User-agent:\nDisallow: /", "", "/", true, 0},
+		{"empty crawler does not match an empty value, gets *", "User-agent:\nDisallow: /a\nUser-agent: *\nDisallow: /b", "", "/a", true, 0},
+		{"empty crawler does not match an empty value, gets *", "User-agent:\nDisallow: /a\nUser-agent: *\nDisallow: /b", "", "/b", false, 4},
+		{"no matching group, no *", "User-agent: BarBot\nDisallow: /", fooBot, "/", true, 0},
+		{"empty file", "", fooBot, "/", true, 0},
+		{"only comments", "# Disallow: /\n", fooBot, "/", true, 0},
+		{"a crawler called *", "User-agent: *\nDisallow: /", "*", "/", false, 2},
+	})
+}
+
+func TestSpec1_13_Sitemaps(t *testing.T) {
+	body := "Sitemap: https://e.com/1.xml\n" +
+		"User-agent: FooBot\n" +
+		"Sitemap: https://e.com/2.xml\n" +
+		"User-agent: BarBot\n" +
+		"Disallow: /x\n" +
+		"site-map: https://e.com/3.xml # typo\n" +
+		"User-agent: *\n" +
+		"Sitemap: https://e.com/1.xml\n" +
+		"sitemap:\thttps://e.com/4.xml\t\n"
+	want := []string{"https://e.com/1.xml", "https://e.com/2.xml", "https://e.com/3.xml", "https://e.com/1.xml", "https://e.com/4.xml"}
+	r := Parse([]byte(body))
+	if got := r.Sitemaps(); !slices.Equal(got, want) {
+		t.Errorf("Sitemaps() = %q, want %q", got, want)
+	}
+	var lines []int
+	for _, s := range r.File().Sitemaps {
+		lines = append(lines, s.Line)
+	}
+	if !slices.Equal(lines, []int{1, 3, 6, 8, 9}) {
+		t.Errorf("sitemap lines %v", lines)
+	}
+	for _, g := range r.File().Groups {
+		for _, e := range g.Extensions {
+			if e.Key == "sitemap" {
+				t.Errorf("sitemap kept in a group: %+v", e)
+			}
+		}
+	}
+	// The sitemap on line 3 did not end FooBot's group.
+	checkDecisions(t, ModeGoogle, []decision{{"sitemap inside a group", body, fooBot, "/x", false, 5}})
+	if got := Parse([]byte("User-agent: *\nDisallow: /")).Sitemaps(); len(got) != 0 {
+		t.Errorf("no sitemaps: got %q", got)
+	}
+	// The returned slice is the caller's.
+	got := r.Sitemaps()
+	got[0] = "changed"
+	if r.Sitemaps()[0] != want[0] {
+		t.Error("Sitemaps() shares its slice with the Robots")
+	}
+}
+
+func TestSpec1_14_Extensions(t *testing.T) {
+	body := "Host: example.com\n" + // 1: before any group
+		"User-agent: FooBot\n" + // 2
+		"Crawl-delay: 0.5\n" + // 3
+		"Request-rate: 1/10s\n" + // 4
+		"Visit-time: 0600-0845\n" + // 5
+		"Disallow: /a\n" + // 6
+		"Clean-param: ref /articles/\n" + // 7
+		"X-Custom: Some Raw Value\n" + // 8
+		"Crawl-delay: 9\n" + // 9
+		"User-agent: *\n" + // 10
+		"Crawl-delay: 10\n" + // 11
+		"Disallow: /b\n" + // 12
+		"Noindex: /c\n" // 13
+	r := Parse([]byte(body))
+	want := []Extension{
+		{Key: "crawl-delay", Value: "0.5", Line: 3},
+		{Key: "request-rate", Value: "1/10s", Line: 4},
+		{Key: "visit-time", Value: "0600-0845", Line: 5},
+		{Key: "clean-param", Value: "ref /articles/", Line: 7},
+		{Key: "x-custom", Value: "Some Raw Value", Line: 8},
+		{Key: "crawl-delay", Value: "9", Line: 9},
+	}
+	if got := r.Extensions(fooBot); !slices.Equal(got, want) {
+		t.Errorf("Extensions(FooBot) =\n%v\nwant\n%v", got, want)
+	}
+	wantStar := []Extension{{Key: "crawl-delay", Value: "10", Line: 11}, {Key: "noindex", Value: "/c", Line: 13}}
+	if got := r.Extensions("Other"); !slices.Equal(got, wantStar) {
+		t.Errorf("Extensions(Other) = %v, want %v", got, wantStar)
+	}
+	if got := r.File().Extensions; !slices.Equal(got, []Extension{{Key: "host", Value: "example.com", Line: 1}}) {
+		t.Errorf("file extensions %v", got)
+	}
+	if d, ok := r.CrawlDelay(fooBot); !ok || d != 500*time.Millisecond {
+		t.Errorf("CrawlDelay(FooBot) = %v %v, want 500ms", d, ok)
+	}
+	if d, ok := r.CrawlDelay("other"); !ok || d != 10*time.Second {
+		t.Errorf("CrawlDelay(other) = %v %v, want 10s", d, ok)
+	}
+	for _, c := range []struct {
+		value string
+		want  time.Duration
+		ok    bool
+	}{
+		{"5", 5 * time.Second, true},
+		{"0", 0, true},
+		{"1.25", 1250 * time.Millisecond, true},
+		{" 2 ", 2 * time.Second, true},
+		{"soon", 0, false},
+		{"-1", 0, false},
+		{"NaN", 0, false},
+		{"", 0, false},
+		{"86401", 0, false},
+	} {
+		rr := Parse([]byte("User-agent: FooBot\nCrawl-delay: " + c.value))
+		if d, ok := rr.CrawlDelay(fooBot); d != c.want || ok != c.ok {
+			t.Errorf("Crawl-delay: %q gives %v %v, want %v %v", c.value, d, ok, c.want, c.ok)
+		}
+	}
+	// An unusable crawl-delay is skipped in favour of the next.
+	if d, ok := Parse([]byte("User-agent: FooBot\nCrawl-delay: soon\nCrawl-delay: 3")).CrawlDelay(fooBot); !ok || d != 3*time.Second {
+		t.Errorf("CrawlDelay after a bad value = %v %v, want 3s", d, ok)
+	}
+	if _, ok := Parse([]byte("User-agent: FooBot\nDisallow: /")).CrawlDelay(fooBot); ok {
+		t.Error("CrawlDelay without a crawl-delay line reports one")
+	}
+	checkDiags(t, "known extensions", "User-agent: a\nCrawl-delay: 1\nRequest-rate: 1/5\nVisit-time: 0100-0200\nHost: h\nClean-param: x\nNoindex: /\nNofollow: /\nNoarchive: /")
+	checkDiags(t, "unknown extension", "User-agent: a\nX-Custom: 1", dg(2, parser.UnknownKey))
+
+	// Records never change a decision: the same file without them decides
+	// every URL alike.
+	var plain []string
+	for _, l := range strings.Split(body, "\n") {
+		k, _, _ := strings.Cut(strings.ToLower(l), ":")
+		if k == "user-agent" || k == "disallow" || k == "" {
+			plain = append(plain, l)
+		} else {
+			plain = append(plain, "") // keep the line numbers
+		}
+	}
+	rp := Parse([]byte(strings.Join(plain, "\n")))
+	for _, agent := range []string{fooBot, "Other", ""} {
+		for _, u := range []string{"/", "/a", "/b", "/c", "/articles/x"} {
+			if a, b := r.Check(agent, u), rp.Check(agent, u); a.Allowed != b.Allowed || a.Rule.Line != b.Rule.Line {
+				t.Errorf("%s %s: with records %+v, without %+v", agent, u, a, b)
+			}
+		}
+	}
+}
+
+func TestSpec2_1_URLForms(t *testing.T) {
+	const body = "User-agent: FooBot\nDisallow: /$\nDisallow: /*frag\nDisallow: /*?q=\nDisallow: /p;\nDisallow: /example.com\nDisallow: /*http\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"empty path is /", body, fooBot, "http://example.com", false, 2},
+		{"empty URL is /", body, fooBot, "", false, 2},
+		{"root", body, fooBot, "https://example.com/", false, 2},
+		{"authority with port", body, fooBot, "https://example.com:8080", false, 2},
+		{"fragment dropped", body, fooBot, "http://example.com/a#frag", true, 0},
+		{"fragment only", body, fooBot, "http://example.com#frag", false, 2},
+		{"query kept", body, fooBot, "http://example.com/a?q=1", false, 4},
+		{"query right after host", body, fooBot, "http://example.com?q=1", false, 4},
+		{"params kept", body, fooBot, "http://example.com/p;jsessionid=1", false, 5},
+		{"authority dropped", body, fooBot, "http://example.com/x", true, 0},
+		{"scheme dropped", body, fooBot, "http://example.com/x/", true, 0},
+		{"a path as given", body, fooBot, "/p;x", false, 5},
+		{"a path that looks like a host", body, fooBot, "/example.com/x", false, 6},
+		{"URL inside a query kept", body, fooBot, "/r?u=http://x/", false, 7},
+		{"scheme-relative", body, fooBot, "//example.com/", false, 2},
+	})
+}
+
+func TestSpec2_2_Normalisation(t *testing.T) {
+	checkDecisions(t, ModeGoogle, []decision{
+		{"non-ASCII rule encoded", "User-agent: FooBot\nDisallow: /ä", fooBot, "/%C3%A4", false, 2},
+		{"non-ASCII URL not encoded by Check", "User-agent: FooBot\nDisallow: /ä", fooBot, "/ä", true, 0},
+		{"lower-case URL escape differs", "User-agent: FooBot\nDisallow: /ä", fooBot, "/%c3%a4", true, 0},
+		{"rule escapes upper-cased", "User-agent: FooBot\nDisallow: /%aa", fooBot, "/%AA", false, 2},
+		{"rule escapes upper-cased", "User-agent: FooBot\nDisallow: /%aa", fooBot, "/%aa", true, 0},
+		{"nothing decoded: rule", "User-agent: FooBot\nDisallow: /%7Efred", fooBot, "/~fred", true, 0},
+		{"nothing decoded: URL", "User-agent: FooBot\nDisallow: /~fred", fooBot, "/%7Efred", true, 0},
+		{"nothing decoded: same text", "User-agent: FooBot\nDisallow: /%7Efred", fooBot, "/%7Efred", false, 2},
+		{"invalid UTF-8 in a rule", "User-agent: FooBot\nDisallow: /\xff", fooBot, "/%FF", false, 2},
+		{"encoded slash kept", "User-agent: FooBot\nDisallow: /a%2fb", fooBot, "/a%2Fb", false, 2},
+		{"encoded slash kept", "User-agent: FooBot\nDisallow: /a%2fb", fooBot, "/a/b", true, 0},
+	})
+	r := Parse([]byte("User-agent: FooBot\nDisallow: /ä/%7e/%zz"))
+	if p := r.Rules(fooBot)[0].Pattern; p != "/%C3%A4/%7E/%zz" {
+		t.Errorf("pattern %q, want /%%C3%%A4/%%7E/%%zz", p)
+	}
+}
+
+func TestSpec2_3_Wildcards(t *testing.T) {
+	const b = "User-agent: FooBot\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"anchored at the start", b + "Disallow: /fish", fooBot, "/catfish", true, 0},
+		{"prefix", b + "Disallow: /fish", fooBot, "/fish/salmon", false, 2},
+		{"case-sensitive", b + "Disallow: /fish", fooBot, "/Fish", true, 0},
+		{"* any run", b + "Disallow: /*.php", fooBot, "/a/b/index.php?x", false, 2},
+		{"* empty run", b + "Disallow: /fish*", fooBot, "/fish", false, 2},
+		{"* spans slashes", b + "Disallow: /a*z", fooBot, "/a/b/c/z", false, 2},
+		{"leading *", b + "Disallow: *.gif", fooBot, "/img/x.gif", false, 2},
+		{"$ anchors the end", b + "Disallow: /*.php$", fooBot, "/index.php", false, 2},
+		{"$ anchors after the query", b + "Disallow: /*.php$", fooBot, "/index.php?x=1", true, 0},
+		{"$ with a query in the pattern", b + "Disallow: /*?x=1$", fooBot, "/index.php?x=1", false, 2},
+		{"$ anchors the end", b + "Disallow: /fish$", fooBot, "/fish/", true, 0},
+		{"$ in the middle is literal", b + "Disallow: /a$b", fooBot, "/a$b", false, 2},
+		{"$ in the middle is literal", b + "Disallow: /a$b", fooBot, "/ab", true, 0},
+		{"$ alone matches no path", b + "Disallow: $", fooBot, "/", true, 0},
+		{"/$ is the root only", b + "Disallow: /$", fooBot, "/", false, 2},
+		{"/$ is the root only", b + "Disallow: /$", fooBot, "/a", true, 0},
+		{"/$ is the root only", b + "Disallow: /$", fooBot, "/?a", true, 0},
+		{"pattern without / cannot match", b + "Disallow: fish", fooBot, "/fish", true, 0},
+		{"* then $", b + "Disallow: /*$", fooBot, "/anything", false, 2},
+		{"several *", b + "Disallow: /*a*b*c$", fooBot, "/xaybzc", false, 2},
+		{"several *", b + "Disallow: /*a*b*c$", fooBot, "/xaybzcd", true, 0},
+	})
+	checkDiags(t, "no leading slash", b+"Disallow: fish\nDisallow: *fish\nDisallow: /fish", dg(2, parser.NoLeadingSlash))
+}
+
+func TestSpec2_4_Precedence(t *testing.T) {
+	const b = "User-agent: FooBot\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"longest wins", b + "Allow: /p\nDisallow: /", fooBot, "/page", true, 2},
+		{"longest wins, order does not matter", b + "Disallow: /\nAllow: /p", fooBot, "/page", true, 3},
+		{"longest disallow wins", b + "Allow: /folder\nDisallow: /folder/", fooBot, "/folder/page", false, 3},
+		{"tie: allow wins", b + "Disallow: /page\nAllow: /page", fooBot, "/page", true, 3},
+		{"tie: allow wins, either order", b + "Allow: /page\nDisallow: /page", fooBot, "/page", true, 2},
+		{"* counts in the length", b + "Allow: /a*\nDisallow: /ab", fooBot, "/abc", true, 2},
+		{"$ counts in the length", b + "Allow: /a\nDisallow: /a$", fooBot, "/a", false, 3},
+		{"$ counts in the length", b + "Allow: /a\nDisallow: /a$", fooBot, "/ab", true, 2},
+		{"length of the normalised pattern", b + "Allow: /ä\nDisallow: /%C3%A", fooBot, "/%C3%A4", true, 2},
+		{"length in bytes, not runes", b + "Allow: /ä\nDisallow: /%C3%A4x", fooBot, "/%C3%A4x", false, 3},
+		{"wildcard pattern longer than the literal", b + "Disallow: /page\nAllow: /*p*a*g*e", fooBot, "/page", true, 3},
+		{"empty disallow matches nothing", b + "Disallow:", fooBot, "/", true, 0},
+		{"empty allow matches nothing", b + "Allow:\nDisallow: /", fooBot, "/", false, 3},
+		{"first of equal rules decides", b + "Disallow: /a\nDisallow: /a", fooBot, "/a", false, 2},
+		{"first of equal allows decides", b + "Allow: /a\nDisallow: /\nAllow: /a", fooBot, "/a", true, 2},
+		{"tie among wildcards", b + "Disallow: /*.html\nAllow: /a/*.htm", fooBot, "/a/x.html", true, 3},
+	})
+}
+
+func TestSpec2_5_IndexHTML(t *testing.T) {
+	const body = "User-agent: FooBot\nDisallow: /d/\nAllow: /d/index.html\nAllow: /e/index.htm\nDisallow: /e/\nDisallow: /f/index.html\n"
+	checkDecisions(t, ModeGoogle, []decision{
+		{"index.html allows its directory", body, fooBot, "/d/", true, 3},
+		{"and itself", body, fooBot, "/d/index.html", true, 3},
+		{"but nothing else in it", body, fooBot, "/d/other", false, 2},
+		{"the directory exactly", body, fooBot, "/d/?q=1", false, 2},
+		{"index.htm too", body, fooBot, "/e/", true, 4},
+		{"disallow of index.html does not widen", body, fooBot, "/f/", true, 0},
+		{"disallow of index.html", body, fooBot, "/f/index.html", false, 6},
+		{"the widened rule counts as dir/$", "User-agent: FooBot\nAllow: /d/index.html\nDisallow: /d/$", fooBot, "/d/", true, 2},
+		{"a longer disallow beats the widened rule", "User-agent: FooBot\nAllow: /d/index.html\nDisallow: /d/*$", fooBot, "/d/", false, 3},
+		{"root index", "User-agent: FooBot\nDisallow: /\nAllow: /index.html", fooBot, "/", true, 3},
+		{"root index", "User-agent: FooBot\nDisallow: /\nAllow: /index.html", fooBot, "/x", false, 2},
+	})
+}
+
+func TestSpec2_6_HostileFile(t *testing.T) {
+	// Many wildcard rules that each defeat a backtracking matcher, against
+	// a long URL. The answer is checked; a linear matcher gives it at once.
+	var b strings.Builder
+	b.WriteString("User-agent: FooBot\n")
+	for i := range 200 {
+		b.WriteString("Disallow: /" + strings.Repeat("*a", 40+i%20) + "b\n")
+	}
+	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
+	url := "/" + strings.Repeat("a", 16000)
+	checkDecisions(t, ModeGoogle, []decision{{"hostile patterns", b.String(), fooBot, url, true, 202}})
+}
+
+func TestSpec2_7_DecidingRule(t *testing.T) {
+	const body = "User-agent: FooBot\nDisallow: /a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /\n"
+	r := Parse([]byte(body))
+	v := r.Check(fooBot, "http://example.com/a/b/c")
+	if !v.Allowed || !v.Matched() || v.Rule.Pattern != "/a/b" || v.Rule.Line != 3 || !v.Rule.Allow {
+		t.Fatalf("Check = %+v, want the allow /a/b on line 3", v)
+	}
+	// The deciding rule is one of the rules that apply, not a copy made up.
+	rules := r.Rules(fooBot)
+	if v.Rule != rules[1] {
+		t.Errorf("deciding rule %+v is not Rules()[1] %+v", v.Rule, rules[1])
+	}
+	v = r.Check("Other", "/x")
+	if v.Allowed || !v.Matched() || v.Rule.Pattern != "/" || v.Rule.Line != 6 || v.Rule.Allow {
+		t.Errorf("Check(Other) = %+v, want disallow / on line 6", v)
+	}
+	if v := r.Check(fooBot, "/z"); !v.Allowed || v.Matched() {
+		t.Errorf("no matching rule: %+v", v)
+	}
+	if v := Parse(nil).Check(fooBot, "/"); !v.Allowed || v.Matched() {
+		t.Errorf("empty file: %+v", v)
+	}
+}
+
+func TestSpec3_RFC9309Mode(t *testing.T) {
+	const all = "User-agent: *\nDisallow: /\n"
+	const fred = "User-agent: *\nDisallow: /~fred\nDisallow: /%7Ejoe\nDisallow: /a%2Fb\nDisallow: /%62%61%7A\nDisallow: /%e3%83%84x\n"
+	for _, c := range []struct {
+		name   string
+		body   string
+		url    string
+		google bool // allowed in the default mode
+		rfc    bool // allowed in RFC 9309 mode
+		gline  int
+		rline  int
+	}{
+		{"robots.txt itself", all, "https://example.com/robots.txt", false, true, 2, 0},
+		{"robots.txt with a query", all, "/robots.txt?x=1", false, true, 2, 0},
+		{"robots.txt escaped", all, "/%72obots.txt", false, true, 2, 0},
+		{"other files", all, "/robots.txt.bak", false, false, 2, 2},
+		{"robots.txt elsewhere", all, "/a/robots.txt", false, false, 2, 2},
+		{"encoded URL, plain rule", fred, "/%7Efred/x", true, false, 0, 2},
+		{"encoded URL, lower-case hex", fred, "/%7efred", true, false, 0, 2},
+		{"plain URL, encoded rule", fred, "/~joe", true, false, 0, 3},
+		{"both plain", fred, "/~fred", false, false, 2, 2},
+		{"%2F stays encoded", fred, "/a/b", true, true, 0, 0},
+		{"%2F matches %2F", fred, "/a%2Fb", false, false, 4, 4},
+		{"%2f matches %2F in RFC mode", fred, "/a%2fb", true, false, 0, 4},
+		{"unreserved letters decoded", fred, "/baz", true, false, 0, 5},
+		{"non-ASCII stays encoded", fred, "/%E3%83%84x", false, false, 6, 6},
+	} {
+		checkDecisions(t, ModeGoogle, []decision{{c.name + " (google)", c.body, fooBot, c.url, c.google, c.gline}})
+		checkDecisions(t, ModeRFC9309, []decision{{c.name + " (rfc9309)", c.body, fooBot, c.url, c.rfc, c.rline}})
+	}
+	if Parse(nil).Mode() != ModeGoogle || ParseMode(nil, ModeRFC9309).Mode() != ModeRFC9309 {
+		t.Error("Mode() does not report the mode")
+	}
+	if ModeGoogle.String() != "google" || ModeRFC9309.String() != "rfc9309" {
+		t.Errorf("mode names %q %q", ModeGoogle, ModeRFC9309)
 	}
 }
