@@ -25,7 +25,6 @@ type Client struct {
 	tokenErr error    // why there is no usable token, or nil
 	fetcher  fetcher
 	cache    *memCache
-	zip      compressor  // of the bodies the Client keeps
 	tier     *sharedTier // the Store's use; nil without a Store
 	group    singleflight.Group
 	stats    counters
@@ -325,7 +324,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		finalURL: res.finalURL,
 	}
 	if res.outcome == OutcomeRules {
-		e.setRules(res.body, c.zip.deflate(res.body), c.cfg.mode, c.tokens)
+		e.setRules(res.body, deflate(res.body), c.cfg.mode, c.tokens)
 		e.etag = res.header.Get("ETag")
 		e.lastMod = res.header.Get("Last-Modified")
 	}

@@ -104,15 +104,11 @@ func FuzzDecodeEntry(f *testing.F) {
 }
 
 // zipped returns s compressed as the Client keeps bodies.
-func zipped(s string) []byte {
-	var c compressor
-	return c.deflate([]byte(s))
-}
+func zipped(s string) []byte { return deflate([]byte(s)) }
 
 func TestEntryBodyCompression(t *testing.T) {
-	var c compressor
 	for _, s := range []string{"", privateRules, strings.Repeat("Disallow: /x\n", 5000)} {
-		z := c.deflate([]byte(s))
+		z := deflate([]byte(s))
 		got, err := inflate(z, int64(len(s))+1)
 		if err != nil || string(got) != s {
 			t.Errorf("inflate(deflate(%d bytes)) = %d bytes, %v", len(s), len(got), err)
@@ -123,7 +119,7 @@ func TestEntryBodyCompression(t *testing.T) {
 	}
 	// A body longer than the limit does not decompress: a Store value
 	// cannot make the Client inflate without bound.
-	z := c.deflate(bytes.Repeat([]byte("a"), 1<<20))
+	z := deflate(bytes.Repeat([]byte("a"), 1<<20))
 	if _, err := inflate(z, 1000); !errors.Is(err, errInflate) {
 		t.Errorf("inflate past its limit: %v", err)
 	}
