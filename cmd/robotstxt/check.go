@@ -128,9 +128,13 @@ func (ck *checker) check(u string) int {
 	}
 	word, code := decisionWord(d.Allowed), ck.x.code(d.Allowed)
 	detail := checkDetail(d, err, s.lines)
-	if err != nil || d.Deferred {
+	switch {
+	case (err != nil || d.Deferred) && ck.x.set:
+		// No decision meets an expectation: that is a failed check.
+		word, code, detail = "DEFER", exitDisallowed, detail+ck.x.unmet()
+	case err != nil || d.Deferred:
 		word, code = "DEFER", exitDeferred
-	} else {
+	default:
 		detail += ck.x.note(d.Allowed)
 	}
 	fmt.Fprintf(ck.e.stdout, "%-8s  %-*s  (%s)\n", word, ck.width, u, detail)

@@ -207,7 +207,9 @@ func TestCheckExpect(t *testing.T) {
 		{"disallow", []string{s.URL + "/private/x", s.URL + "/"}, exitDisallowed},
 		{"allow", []string{s.URL + "/", s.URL + "/private/ok.html"}, exitOK},
 		{"allow", []string{s.URL + "/private/x"}, exitDisallowed},
-		{"allow", []string{s.URL + "/", down.URL + "/"}, exitDeferred},
+		// A deferral meets no expectation: the check fails, with 1.
+		{"allow", []string{s.URL + "/", down.URL + "/"}, exitDisallowed},
+		{"disallow", []string{down.URL + "/"}, exitDisallowed},
 	} {
 		args := append([]string{"check", "-expect", tc.expect}, tc.urls...)
 		if r := runCmd(t, "", args...); r.code != tc.code {

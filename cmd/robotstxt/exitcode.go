@@ -14,7 +14,8 @@ const (
 	exitUsage = 2
 	// exitDeferred: a robots.txt fetched over HTTP could not be read (5xx,
 	// 429, network error, timeout) and no earlier copy was at hand, so the
-	// crawler must come back later.
+	// crawler must come back later. With -expect such a URL meets no
+	// expectation, and the exit code is exitDisallowed.
 	exitDeferred = 3
 )
 

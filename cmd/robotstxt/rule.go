@@ -69,6 +69,15 @@ func (x expectation) code(allowed bool) int {
 	return exitOK
 }
 
+// unmet returns the note for an answer that is no decision, such as a
+// deferral, which meets no expectation.
+func (x expectation) unmet() string {
+	if x.allow {
+		return "; expected allow"
+	}
+	return "; expected disallow"
+}
+
 // note returns "; expected allow" when a decision does not meet x, else "".
 func (x expectation) note(allowed bool) string {
 	if x.set && allowed != x.allow {

@@ -62,9 +62,12 @@ func runTest(args []string, e env) int {
 	code = exitOK
 	if !d.readable() {
 		word, detail, allowed, c := d.live.fallback()
-		if c != exitDeferred {
+		switch {
+		case c != exitDeferred:
 			c = x.code(allowed)
 			detail += x.note(allowed)
+		case x.set:
+			c, detail = exitDisallowed, detail+x.unmet()
 		}
 		for _, t := range targets {
 			fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s)\n", word, width, t.arg, detail)
