@@ -2,7 +2,6 @@ package robotstxt
 
 import (
 	"context"
-	"fmt"
 	"hash/maphash"
 	"sync"
 	"time"
@@ -16,32 +15,50 @@ import (
 // starts, so two requests never reach a server closer together than the
 // interval, however long dialling or the network takes.
 //
+// A Pacer only keeps the state and answers at once; the Transport does
+// the waiting: it calls Take until it gets the turn, sleeping between
+// calls as long as Take says (and failing at once when the request's
+// deadline comes before that), sends the request, and then calls Done.
+// Waiters are served in no particular order.
+//
 // [NewMemPacer] is the in-process Pacer; *redisstore.Store is a Pacer
 // shared by every process that uses the same Redis.
 type Pacer interface {
-	// Wait blocks until a request to authority may be sent now, and takes
-	// that turn: no other request to authority is in flight (when interval
-	// > 0), interval has passed since the previous one ended, and no hold
-	// set by Done is in force. It never books a slot ahead. When ctx ends,
-	// or its deadline comes before the turn can, Wait returns an error
-	// and the request is not sent. Waiters are served in no particular
-	// order.
-	Wait(ctx context.Context, authority string, interval time.Duration) (Turn, error)
-	// Done ends a turn Wait gave: the next request may be sent t.Interval
+	// Take takes the turn to send a request to authority now when one may
+	// be sent now: no other request to authority is in flight (when
+	// interval > 0), interval has passed since the previous one ended,
+	// and no hold set by Done is in force. It then returns the turn and
+	// ok == true; a turn with interval > 0 is exclusive (its ID is not 0)
+	// until Done ends it or [FlightLease] (or interval, if longer) has
+	// passed since it began. An interval of 0 takes no exclusive slot.
+	//
+	// Otherwise Take returns ok == false and wait, how long to wait
+	// before asking again, which is more than 0 and never past the
+	// earliest moment the turn may come (while another request is in
+	// flight, interval is such a wait: the turn comes at least interval
+	// after that request ends). Take never books a slot ahead and never
+	// blocks for the turn itself. A negative interval counts as 0.
+	//
+	// An error means Take could not tell, and the request is not sent:
+	// a Pacer that cannot reach its state fails closed.
+	Take(ctx context.Context, authority string, interval time.Duration) (t Turn, wait time.Duration, ok bool, err error)
+	// Done ends a turn Take gave: the next request may be sent t.Interval
 	// after now, and not before hold (from a Retry-After header) has
-	// passed. The Transport calls Done exactly once for every turn, also
-	// when the request failed, with the request's context, which may have
-	// ended: Done must end the turn all the same. Its error is not
-	// returned to the crawler, whose response has already arrived.
+	// passed. It ends only t: a turn whose lease ran out and another
+	// began since leaves that other turn in flight. The Transport calls
+	// Done exactly once for every turn, also when the request failed,
+	// with the request's context, which may have ended: Done must end the
+	// turn all the same. Its error is not returned to the crawler, whose
+	// response has already arrived.
 	Done(ctx context.Context, t Turn, hold time.Duration) error
 }
 
-// A Turn is a permission, given by [Pacer.Wait], to send one request to
+// A Turn is a permission, given by [Pacer.Take], to send one request to
 // Authority now.
 type Turn struct {
 	// Authority is the normalised authority, e.g. "https://example.com:443".
 	Authority string
-	// Interval is the interval Wait was given.
+	// Interval is the interval Take was given (0 if it was negative).
 	Interval time.Duration
 	// ID tells this turn from other turns of the same authority, so that
 	// ending a turn whose lease has run out does not end a later one. It
@@ -68,8 +85,9 @@ const minSweep = 64
 // an interval not yet passed or a hold in force, and drops the rest lazily
 // as new authorities arrive, so its memory follows the authorities active
 // at a time, not all it has seen. It starts no goroutines or timers of its
-// own and holds no lock while a request waits. The zero value is not
-// usable; make one with NewMemPacer.
+// own, and Take and Done answer at once, holding a lock only for the
+// authority's shard while they read and write its state. The zero value
+// is not usable; make one with NewMemPacer.
 type MemPacer struct {
 	seed   maphash.Seed
 	epoch  time.Time     // origin of the monotonic nanoseconds below
@@ -95,7 +113,7 @@ type paceState struct {
 	hold      int64  // no turn before this
 }
 
-// dropAt is when s no longer affects any Wait with an interval no longer
+// dropAt is when s no longer affects any Take with an interval no longer
 // than the one it was last given.
 func (s *paceState) dropAt() int64 {
 	t := max(s.hold, s.end+s.interval)
@@ -121,28 +139,21 @@ func (p *MemPacer) shard(authority string) *memShard {
 	return &p.shards[maphash.String(p.seed, authority)%memShards]
 }
 
-// Wait implements [Pacer].
-func (p *MemPacer) Wait(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
+// Take implements [Pacer]. It does not use ctx: it never blocks.
+func (p *MemPacer) Take(_ context.Context, authority string, interval time.Duration) (t Turn, wait time.Duration, ok bool, err error) {
 	interval = max(interval, 0)
-	sh := p.shard(authority)
-	for {
-		if err := ctx.Err(); err != nil {
-			return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
-		}
-		id, wait := sh.take(authority, int64(interval), int64(p.lease), p.now())
-		if wait == 0 {
-			return Turn{Authority: authority, Interval: interval, ID: id}, nil
-		}
-		if err := sleep(ctx, authority, time.Duration(wait)); err != nil {
-			return Turn{}, err
-		}
+	id, w := p.shard(authority).take(authority, int64(interval), int64(p.lease), p.now())
+	if w > 0 {
+		return Turn{}, time.Duration(w), false, nil
 	}
+	return Turn{Authority: authority, Interval: interval, ID: id}, 0, true, nil
 }
 
 // take gives authority the turn if it may be sent at now, returning its
-// ID; otherwise it returns how long to sleep before asking again. The
-// sleep never overshoots the turn: while another request is in flight the
-// earliest turn is interval after it ends, so at least interval from now.
+// ID; otherwise it returns how long to wait (> 0) before asking again.
+// The wait never overshoots the turn: while another request is in flight
+// the earliest turn is interval after it ends, so at least interval from
+// now.
 func (sh *memShard) take(authority string, interval, lease, now int64) (id uint64, wait int64) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -212,21 +223,4 @@ func (p *MemPacer) Done(_ context.Context, t Turn, hold time.Duration) error {
 	}
 	sh.m[t.Authority] = s
 	return nil
-}
-
-// sleep waits for d or until ctx ends. It fails at once when ctx's
-// deadline comes before d has passed: the turn could not be used.
-func sleep(ctx context.Context, authority string, d time.Duration) error {
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
-		return fmt.Errorf("robotstxt: next turn at %s is in %v, after the request's deadline: %w",
-			authority, d.Round(time.Millisecond), context.DeadlineExceeded)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
-	}
 }

@@ -57,7 +57,7 @@ func TestMemPacerSpacesAndExcludes(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
-			turn, err := p.Wait(context.Background(), "https://a.example:443", interval)
+			turn, err := awaitTurn(context.Background(), p, "https://a.example:443", interval)
 			if err != nil {
 				t.Error(err)
 				return
@@ -80,14 +80,57 @@ func TestMemPacerSpacesAndExcludes(t *testing.T) {
 	log.checkGaps(interval)
 }
 
+// TestMemPacerTake checks Take's answers: the turn when a request may be
+// sent now, otherwise a wait that is positive and never past the earliest
+// moment the turn may come.
+func TestMemPacerTake(t *testing.T) {
+	p := NewMemPacer()
+	ctx := context.Background()
+	const a = "https://a.example:443"
+	const interval = 10 * time.Second // shorter than the flight lease
+	first, wait, ok, err := p.Take(ctx, a, interval)
+	if err != nil || !ok || wait != 0 || first.ID == 0 || first.Interval != interval || first.Authority != a {
+		t.Fatalf("Take = %+v, %v, %v, %v; want an exclusive turn", first, wait, ok, err)
+	}
+	// In flight: the next turn comes at least interval after it ends, so
+	// interval is the longest wait that cannot miss it.
+	if turn, wait, ok, err := p.Take(ctx, a, interval); err != nil || ok || wait != interval || turn != (Turn{}) {
+		t.Errorf("Take while in flight = %+v, %v, %v, %v; want no turn and a wait of %v", turn, wait, ok, err, interval)
+	}
+	// A zero (or negative) interval takes no slot and is not held back.
+	for _, iv := range []time.Duration{0, -time.Second} {
+		turn, wait, ok, err := p.Take(ctx, a, iv)
+		if err != nil || !ok || wait != 0 || turn != (Turn{Authority: a}) {
+			t.Errorf("Take(%v) while in flight = %+v, %v, %v, %v; want a turn with ID 0 and interval 0", iv, turn, wait, ok, err)
+		}
+	}
+	ended := time.Now()
+	if err := p.Done(ctx, first, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, wait, ok, err = p.Take(ctx, a, interval)
+	if err != nil || ok || wait > interval || wait < interval-time.Since(ended) {
+		t.Errorf("Take after the turn = %v, %v, %v; want the rest of %v", wait, ok, err, interval)
+	}
+	const hold = 2 * time.Hour
+	held := time.Now()
+	if err := p.Done(ctx, Turn{Authority: a}, hold); err != nil {
+		t.Fatal(err)
+	}
+	_, wait, ok, err = p.Take(ctx, a, 0)
+	if err != nil || ok || wait > hold || wait < hold-time.Since(held) {
+		t.Errorf("Take during a hold = %v, %v, %v; want the rest of %v", wait, ok, err, hold)
+	}
+}
+
 func TestMemPacerZeroIntervalTakesNoSlot(t *testing.T) {
 	p := NewMemPacer()
 	ctx := context.Background()
 	var turns []Turn
 	for range 5 { // none ended: they would block each other if exclusive
-		turn, err := p.Wait(ctx, "https://a.example:443", 0)
+		turn, err := awaitTurn(ctx, p, "https://a.example:443", 0)
 		if err != nil || turn.ID != 0 {
-			t.Fatalf("Wait = %+v, %v; want a turn with ID 0", turn, err)
+			t.Fatalf("awaitTurn = %+v, %v; want a turn with ID 0", turn, err)
 		}
 		turns = append(turns, turn)
 	}
@@ -107,7 +150,7 @@ func TestMemPacerHold(t *testing.T) {
 	ctx := context.Background()
 	const a = "https://a.example:443"
 	for _, interval := range []time.Duration{0, 10 * time.Millisecond} {
-		turn, err := p.Wait(ctx, a, interval)
+		turn, err := awaitTurn(ctx, p, a, interval)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,12 +161,12 @@ func TestMemPacerHold(t *testing.T) {
 		}
 		// A deadline before the hold ends fails at once, without waiting.
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-		_, err = p.Wait(short, a, interval)
+		_, err = awaitTurn(short, p, a, interval)
 		cancel()
 		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("interval %v: Wait with a deadline inside the hold = %v, want DeadlineExceeded", interval, err)
+			t.Errorf("interval %v: awaitTurn with a deadline inside the hold = %v, want DeadlineExceeded", interval, err)
 		}
-		turn, err = p.Wait(ctx, a, interval)
+		turn, err = awaitTurn(ctx, p, a, interval)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,19 +183,19 @@ func TestMemPacerCancel(t *testing.T) {
 	checkLeaks(t)
 	p := NewMemPacer()
 	const a = "https://a.example:443"
-	turn, err := p.Wait(context.Background(), a, time.Hour)
+	turn, err := awaitTurn(context.Background(), p, a, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.Wait(ctx, a, time.Hour)
+		_, err := awaitTurn(ctx, p, a, time.Hour)
 		done <- err
 	}()
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Errorf("Wait after cancel = %v, want Canceled", err)
+		t.Errorf("awaitTurn after cancel = %v, want Canceled", err)
 	}
 	_ = p.Done(context.Background(), turn, 0)
 }
@@ -164,7 +207,7 @@ func TestMemPacerOtherAuthorities(t *testing.T) {
 	p := NewMemPacer()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	first, err := p.Wait(ctx, "https://slow.example:443", time.Hour)
+	first, err := awaitTurn(ctx, p, "https://slow.example:443", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,14 +216,14 @@ func TestMemPacerOtherAuthorities(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = p.Wait(ctx, "https://slow.example:443", time.Hour) // sleeps until cancel
+		_, _ = awaitTurn(ctx, p, "https://slow.example:443", time.Hour) // sleeps until cancel
 		waiting.Store(false)
 	}()
 	// Every authority, also those in the slow one's shard, gets its turn
 	// while the slow one waits.
 	for i := range 4 * memShards {
 		a := fmt.Sprintf("https://fast%d.example:443", i)
-		turn, err := p.Wait(ctx, a, time.Second)
+		turn, err := awaitTurn(ctx, p, a, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,12 +243,12 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 	p.lease = 50 * time.Millisecond
 	ctx := context.Background()
 	const a = "https://a.example:443"
-	stuck, err := p.Wait(ctx, a, 10*time.Millisecond)
+	stuck, err := awaitTurn(ctx, p, a, 10*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	next, err := p.Wait(ctx, a, 10*time.Millisecond) // the stuck turn is never ended in time
+	next, err := awaitTurn(ctx, p, a, 10*time.Millisecond) // the stuck turn is never ended in time
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +258,7 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 	// The stuck turn ending late must not end the next one.
 	_ = p.Done(ctx, stuck, 0)
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	_, err = p.Wait(short, a, 10*time.Millisecond)
+	_, err = awaitTurn(short, p, a, 10*time.Millisecond)
 	cancel()
 	if err == nil {
 		t.Error("a third turn began while the second was in flight")
@@ -230,7 +273,7 @@ func TestMemPacerBoundedMemory(t *testing.T) {
 	ctx := context.Background()
 	const n = 200_000
 	for i := range n {
-		turn, err := p.Wait(ctx, fmt.Sprintf("https://h%d.example:443", i), time.Millisecond)
+		turn, err := awaitTurn(ctx, p, fmt.Sprintf("https://h%d.example:443", i), time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}

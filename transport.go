@@ -186,7 +186,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			defer cancel()
 		}
 	}
-	turn, err := t.cfg.pacer.Wait(wctx, d.Authority, interval)
+	turn, err := awaitTurn(wctx, t.cfg.pacer, d.Authority, interval)
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -203,6 +203,49 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// error here cannot be the caller's: the response has arrived.
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, hold)
 	return resp, err
+}
+
+// minRetry is the least time awaitTurn sleeps between two calls of Take,
+// so that a Pacer answering a wait of 0 does not make it spin.
+const minRetry = time.Millisecond
+
+// awaitTurn calls p.Take until it gives the turn at authority, sleeping
+// between calls for as long as Take says. It is the only place a Pacer's
+// turn is waited for: a Pacer answers at once and never sleeps itself.
+func awaitTurn(ctx context.Context, p Pacer, authority string, interval time.Duration) (Turn, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
+		}
+		turn, wait, ok, err := p.Take(ctx, authority, interval)
+		if err != nil {
+			return Turn{}, err
+		}
+		if ok {
+			return turn, nil
+		}
+		if err := sleep(ctx, authority, max(wait, minRetry)); err != nil {
+			return Turn{}, err
+		}
+	}
+}
+
+// sleep waits for d or until ctx ends. It fails at once, with an error
+// matching context.DeadlineExceeded, when ctx's deadline comes before d
+// has passed: the turn could not be used.
+func sleep(ctx context.Context, authority string, d time.Duration) error {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		return fmt.Errorf("robotstxt: next turn at %s is in %v, after the request's deadline: %w",
+			authority, d.Round(time.Millisecond), context.DeadlineExceeded)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+	}
 }
 
 // interval returns the pacing interval for the authority of d: the

@@ -417,6 +417,69 @@ func TestTransportMaxWait(t *testing.T) {
 	}
 }
 
+// scriptedPacer is a Pacer backend that answers Take from a script, to
+// check how awaitTurn treats answers no well-behaved Pacer gives.
+type scriptedPacer struct {
+	answers []scriptedAnswer // the last one repeats
+	calls   int
+}
+
+type scriptedAnswer struct {
+	wait time.Duration
+	ok   bool
+	err  error
+}
+
+func (p *scriptedPacer) Take(_ context.Context, authority string, interval time.Duration) (Turn, time.Duration, bool, error) {
+	a := p.answers[min(p.calls, len(p.answers)-1)]
+	p.calls++
+	if !a.ok {
+		return Turn{}, a.wait, false, a.err
+	}
+	return Turn{Authority: authority, Interval: interval, ID: 1}, 0, true, nil
+}
+
+func (p *scriptedPacer) Done(context.Context, Turn, time.Duration) error { return nil }
+
+func TestAwaitTurn(t *testing.T) {
+	checkLeaks(t)
+	const a = "https://a.example:443"
+	ctx := context.Background()
+
+	// A wait of 0 or less is slept as minRetry, so a faulty Pacer cannot
+	// make the loop spin.
+	p := &scriptedPacer{answers: []scriptedAnswer{{wait: 0}, {wait: -time.Second}, {wait: 0}, {ok: true}}}
+	began := time.Now()
+	turn, err := awaitTurn(ctx, p, a, time.Second)
+	if err != nil || turn.ID != 1 || p.calls != 4 {
+		t.Fatalf("awaitTurn = %+v, %v after %d calls; want the turn after 4", turn, err, p.calls)
+	}
+	if d := time.Since(began); d < 3*minRetry {
+		t.Errorf("three retries took %v, want >= %v", d, 3*minRetry)
+	}
+
+	// Take's error is returned as it is, without asking again.
+	refused := errors.New("backend down")
+	p = &scriptedPacer{answers: []scriptedAnswer{{err: refused}}}
+	if _, err := awaitTurn(ctx, p, a, time.Second); !errors.Is(err, refused) || p.calls != 1 {
+		t.Errorf("awaitTurn = %v after %d calls; want the backend's error after 1", err, p.calls)
+	}
+
+	// A wait past the deadline fails at once; an ended context asks
+	// nothing.
+	short, cancel := context.WithTimeout(ctx, time.Hour)
+	p = &scriptedPacer{answers: []scriptedAnswer{{wait: 2 * time.Hour}}}
+	_, err = awaitTurn(short, p, a, time.Second)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || p.calls != 1 {
+		t.Errorf("awaitTurn past the deadline = %v after %d calls; want DeadlineExceeded after 1", err, p.calls)
+	}
+	p = &scriptedPacer{answers: []scriptedAnswer{{ok: true}}}
+	if _, err := awaitTurn(short, p, a, time.Second); !errors.Is(err, context.Canceled) || p.calls != 0 {
+		t.Errorf("awaitTurn with an ended context = %v after %d calls; want Canceled after 0", err, p.calls)
+	}
+}
+
 func TestTransportInterval(t *testing.T) {
 	checkLeaks(t)
 	delayed := newTestSite(t, "User-agent: ExampleBot\nCrawl-delay: 2\n\nUser-agent: *\nCrawl-delay: 30\n")

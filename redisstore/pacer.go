@@ -27,13 +27,10 @@ var _ robotstxt.Pacer = (*Store)(nil)
 // The key expires when none of them holds anything back any more. A key
 // of another type is garbage and is replaced.
 //
-// paceTakeScript gives the turn to token ARGV[1] if a request may be sent
-// now with interval ARGV[2] µs and lease ARGV[3] µs, and returns {0, 0};
-// otherwise it returns {1, µs to sleep before asking again}. The sleep
-// never overshoots: while another turn is in flight the next may start at
-// least one interval later. An interval of 0 takes no exclusive slot and
-// writes nothing.
-var paceTakeScript = redis.NewScript(`
+// paceRead begins both pacing scripts: it reads the server's clock into
+// now (µs) and the state of KEYS[1] into busy, busyUntil, ended, lastIv
+// and hold, after deleting the key if it is not a hash.
+const paceRead = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local k = KEYS[1]
@@ -42,12 +39,22 @@ if typ ~= 'hash' and typ ~= 'none' then
 	redis.call('DEL', k)
 end
 local v = redis.call('HMGET', k, 'busy', 'until', 'end', 'iv', 'hold')
-local iv = tonumber(ARGV[2])
+local busy = v[1]
 local busyUntil = tonumber(v[2]) or 0
 local ended = tonumber(v[3]) or 0
 local lastIv = tonumber(v[4]) or 0
 local hold = tonumber(v[5]) or 0
-if iv > 0 and v[1] and now < busyUntil then
+`
+
+// paceTakeScript gives the turn to token ARGV[1] if a request may be sent
+// now with interval ARGV[2] µs and lease ARGV[3] µs, and returns {0, 0};
+// otherwise it returns {1, µs to wait before asking again}. The wait
+// never overshoots: while another turn is in flight the next may start at
+// least one interval later. An interval of 0 takes no exclusive slot and
+// writes nothing.
+var paceTakeScript = redis.NewScript(paceRead + `
+local iv = tonumber(ARGV[2])
+if iv > 0 and busy and now < busyUntil then
 	return {1, math.min(iv, busyUntil - now)}
 end
 local ready = math.max(hold, ended + iv)
@@ -68,20 +75,7 @@ return {0, 0}
 // next may start interval ARGV[2] µs after now, and not before a hold of
 // ARGV[3] µs from now. A turn whose lease has run out, and another's turn
 // begun since, leaves that other turn alone.
-var paceDoneScript = redis.NewScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local k = KEYS[1]
-local typ = redis.call('TYPE', k)['ok']
-if typ ~= 'hash' and typ ~= 'none' then
-	redis.call('DEL', k)
-end
-local v = redis.call('HMGET', k, 'busy', 'until', 'end', 'iv', 'hold')
-local busy = v[1]
-local busyUntil = tonumber(v[2]) or 0
-local ended = tonumber(v[3]) or 0
-local lastIv = tonumber(v[4]) or 0
-local hold = tonumber(v[5]) or 0
+var paceDoneScript = redis.NewScript(paceRead + `
 if ARGV[1] ~= '' and (busy == ARGV[1] or not busy or now >= busyUntil) then
 	redis.call('HDEL', k, 'busy', 'until')
 	busy = false
@@ -105,20 +99,20 @@ end
 return 0
 `)
 
-// Wait implements robotstxt.Pacer for a fleet: every process whose
+// Take implements robotstxt.Pacer for a fleet: every process whose
 // Transport paces through a Store on the same Redis (and prefix) keeps
 // the spacing of each authority together with the others, by the Redis
 // server's clock. Each check-and-take is one script call, atomic in Redis;
-// a request that must wait sleeps in this process and asks again, so no
-// slot is booked ahead.
+// a request that must wait is told how long, and its Transport sleeps in
+// its own process and asks again, so no slot is booked ahead.
 //
-// Wait fails closed: when Redis does not answer (within the Store's
+// Take fails closed: when Redis does not answer (within the Store's
 // timeout, or while its circuit breaker is open, see ErrUnavailable) it
 // returns the error at once and the Transport does not send the request,
 // rather than send it unpaced. A turn whose process dies holds its
 // authority for at most robotstxt.FlightLease (or the interval, if
 // longer).
-func (s *Store) Wait(ctx context.Context, authority string, interval time.Duration) (robotstxt.Turn, error) {
+func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (t robotstxt.Turn, wait time.Duration, ok bool, err error) {
 	interval = max(interval, 0)
 	k := s.paceKey(authority)
 	turn := robotstxt.Turn{Authority: authority, Interval: interval}
@@ -128,29 +122,22 @@ func (s *Store) Wait(ctx context.Context, authority string, interval time.Durati
 		token = strconv.FormatUint(turn.ID, 36)
 	}
 	iv, lease := micros(interval), micros(max(robotstxt.FlightLease, interval))
-	for {
-		if err := ctx.Err(); err != nil {
-			return robotstxt.Turn{}, fmt.Errorf("redisstore: waiting for a turn at %s: %w", authority, err)
-		}
-		var res []int64
-		err := s.call(ctx, "pace", k, func(ctx context.Context) error {
-			var err error
-			res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, token, iv, lease).Int64Slice()
-			return err
-		})
-		if err != nil {
-			return robotstxt.Turn{}, err
-		}
-		if len(res) != 2 {
-			return robotstxt.Turn{}, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
-		}
-		if res[0] == 0 {
-			return turn, nil
-		}
-		if err := sleep(ctx, authority, time.Duration(res[1])*time.Microsecond); err != nil {
-			return robotstxt.Turn{}, err
-		}
+	var res []int64
+	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
+		var err error
+		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, token, iv, lease).Int64Slice()
+		return err
+	})
+	if err != nil {
+		return robotstxt.Turn{}, 0, false, err
 	}
+	if len(res) != 2 || (res[0] != 0 && res[1] <= 0) {
+		return robotstxt.Turn{}, 0, false, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
+	}
+	if res[0] != 0 {
+		return robotstxt.Turn{}, time.Duration(res[1]) * time.Microsecond, false, nil
+	}
+	return turn, 0, true, nil
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is
@@ -185,21 +172,4 @@ func (s *Store) paceKey(authority string) string {
 // never shorter than the one asked for.
 func micros(d time.Duration) int64 {
 	return int64((d + time.Microsecond - 1) / time.Microsecond)
-}
-
-// sleep waits for d or until ctx ends. It fails at once when ctx's
-// deadline comes before d has passed: the turn could not be used.
-func sleep(ctx context.Context, authority string, d time.Duration) error {
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
-		return fmt.Errorf("redisstore: next turn at %s is in %v, after the request's deadline: %w",
-			authority, d.Round(time.Millisecond), context.DeadlineExceeded)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("redisstore: waiting for a turn at %s: %w", authority, ctx.Err())
-	}
 }

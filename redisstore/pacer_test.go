@@ -26,6 +26,31 @@ func checkLeaks(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 }
 
+// takeTurn asks p for a turn at a until it gets one, sleeping as long as
+// Take says in between, as a Transport does. It fails the test when Take
+// fails, answers a wait that is not positive, or gives no turn within a
+// minute.
+func takeTurn(t *testing.T, p robotstxt.Pacer, a string, interval time.Duration) robotstxt.Turn {
+	t.Helper()
+	giveUp := time.Now().Add(time.Minute)
+	for {
+		turn, wait, ok, err := p.Take(context.Background(), a, interval)
+		if err != nil {
+			t.Fatalf("Take(%s, %v): %v", a, interval, err)
+		}
+		if ok {
+			return turn
+		}
+		if wait <= 0 {
+			t.Fatalf("Take(%s, %v) = no turn and a wait of %v, want > 0", a, interval, wait)
+		}
+		if time.Now().Add(wait).After(giveUp) {
+			t.Fatalf("Take(%s, %v): no turn within a minute", a, interval)
+		}
+		time.Sleep(wait)
+	}
+}
+
 // pagedSite is a loopback site with a crawl-delay that records when each
 // page request arrives.
 type pagedSite struct {
@@ -117,24 +142,21 @@ func TestPacerHoldShared(t *testing.T) {
 	a, _, srv := newStore(t)
 	b := New(newAdmin(t, srv), WithLogger(quietLogger), WithTimeout(generous))
 	ctx := context.Background()
-	turn, err := a.Wait(ctx, authority, 0)
-	if err != nil || turn.ID != 0 {
-		t.Fatalf("Wait = %+v, %v", turn, err)
+	turn := takeTurn(t, a, authority, 0)
+	if turn.ID != 0 {
+		t.Fatalf("turn with interval 0 = %+v, want ID 0", turn)
 	}
 	const hold = 300 * time.Millisecond
 	held := time.Now()
 	if err := a.Done(ctx, turn, hold); err != nil {
 		t.Fatal(err)
 	}
-	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-	_, err = b.Wait(short, authority, 0)
-	cancel()
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Wait with a deadline inside the hold = %v, want DeadlineExceeded", err)
+	// The other Store is told to wait for the rest of the hold.
+	_, wait, ok, err := b.Take(ctx, authority, 0)
+	if err != nil || ok || wait > hold || wait < hold-time.Since(held)-time.Millisecond {
+		t.Errorf("Take during the hold = %v, %v, %v; want the rest of %v", wait, ok, err, hold)
 	}
-	if _, err := b.Wait(ctx, authority, 0); err != nil {
-		t.Fatal(err)
-	}
+	takeTurn(t, b, authority, 0)
 	if waited := time.Since(held); waited < hold {
 		t.Errorf("turn %v after the hold began, want >= %v", waited, hold)
 	}
@@ -147,10 +169,7 @@ func TestPacerLateDoneLeavesNextTurn(t *testing.T) {
 	s, admin, _ := newStore(t)
 	ctx := context.Background()
 	const interval = 50 * time.Millisecond
-	stuck, err := s.Wait(ctx, authority, interval)
-	if err != nil {
-		t.Fatal(err)
-	}
+	stuck := takeTurn(t, s, authority, interval)
 	k := s.paceKey(authority)
 	if busy, err := admin.HGet(ctx, k, "busy").Result(); err != nil || busy == "" {
 		t.Fatalf("key %s: busy = %q, %v; want the turn's token", k, busy, err)
@@ -159,9 +178,9 @@ func TestPacerLateDoneLeavesNextTurn(t *testing.T) {
 	if err := admin.HSet(ctx, k, "until", "0").Err(); err != nil {
 		t.Fatal(err)
 	}
-	next, err := s.Wait(ctx, authority, interval)
-	if err != nil || next.ID == stuck.ID {
-		t.Fatalf("Wait after the lease = %+v, %v", next, err)
+	next := takeTurn(t, s, authority, interval)
+	if next.ID == stuck.ID {
+		t.Fatalf("turn after the lease = %+v, the stuck turn's ID", next)
 	}
 	if err := s.Done(ctx, stuck, 0); err != nil {
 		t.Fatal(err)
@@ -169,20 +188,16 @@ func TestPacerLateDoneLeavesNextTurn(t *testing.T) {
 	// Once the interval after that late end has passed, only the next
 	// turn, still in flight, keeps a third from starting.
 	time.Sleep(2 * interval)
-	short, cancel := context.WithTimeout(ctx, interval/2)
-	_, err = s.Wait(short, authority, interval)
-	cancel()
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Wait while the next turn is in flight = %v, want DeadlineExceeded", err)
+	// A turn in flight, far from its lease's end, is waited for an
+	// interval at a time: the third comes at least that long after it.
+	if _, wait, ok, err := s.Take(ctx, authority, interval); err != nil || ok || wait != interval {
+		t.Errorf("Take while the next turn is in flight = %v, %v, %v; want a wait of %v", wait, ok, err, interval)
 	}
 	ended := time.Now()
 	if err := s.Done(ctx, next, 0); err != nil {
 		t.Fatal(err)
 	}
-	third, err := s.Wait(ctx, authority, interval)
-	if err != nil {
-		t.Fatal(err)
-	}
+	third := takeTurn(t, s, authority, interval)
 	if gap := time.Since(ended); gap < interval {
 		t.Errorf("third turn %v after the second ended, want >= %v", gap, interval)
 	}
@@ -194,10 +209,7 @@ func TestPacerKeyExpires(t *testing.T) {
 	checkLeaks(t)
 	s, admin, _ := newStore(t)
 	ctx := context.Background()
-	turn, err := s.Wait(ctx, authority, 100*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
+	turn := takeTurn(t, s, authority, 100*time.Millisecond)
 	k := s.paceKey(authority)
 	if want := DefaultPrefix + "{" + authority + "}:pace"; k != want {
 		t.Errorf("pace key %q, want %q", k, want)
@@ -213,10 +225,7 @@ func TestPacerKeyExpires(t *testing.T) {
 	}
 	waitUntil(t, "the pace key to expire", func() bool { return admin.Exists(ctx, k).Val() == 0 })
 	// A zero interval and no hold write nothing.
-	turn, err = s.Wait(ctx, authority, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	turn = takeTurn(t, s, authority, 0)
 	if err := s.Done(ctx, turn, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -239,10 +248,7 @@ func TestPacerReplacesGarbage(t *testing.T) {
 		if err := put(); err != nil {
 			t.Fatal(err)
 		}
-		turn, err := s.Wait(ctx, authority, 10*time.Millisecond)
-		if err != nil {
-			t.Fatalf("Wait over garbage: %v", err)
-		}
+		turn := takeTurn(t, s, authority, 10*time.Millisecond)
 		if err := s.Done(ctx, turn, 0); err != nil {
 			t.Fatal(err)
 		}
