@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/robotsgate/robotstxt/internal/logthrottle"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -75,7 +76,8 @@ func NewClient(opts ...Option) *Client {
 	}
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
-		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, tokens: c.tokens, base: c.base, stats: &c.stats, logger: c.logger}
+		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, tokens: c.tokens, base: c.base,
+			stats: &c.stats, logger: c.logger, throttle: logthrottle.New(storeLogInterval)}
 	}
 	return c
 }

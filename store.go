@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/logthrottle"
 )
 
 // ErrCacheMiss is returned by a Store's Get when it holds nothing under the
@@ -60,8 +61,7 @@ type sharedTier struct {
 	stats  *counters
 	logger *slog.Logger
 
-	lastLog atomic.Int64 // unix nanos of the last Store error logged
-	quiet   atomic.Int64 // Store errors not logged since then
+	throttle *logthrottle.Throttle
 }
 
 // lookup looks key up in the Store. It returns a fresh entry, or else
@@ -220,17 +220,14 @@ func (t *sharedTier) fail(op, key string, err error) {
 	t.log(op, key, err)
 }
 
-// logStore logs a Store problem, at most one line per storeLogInterval;
-// the line counts the ones left out since the previous.
+// log logs a Store problem, at most one line per storeLogInterval; the
+// line counts the ones held back since the previous.
 func (t *sharedTier) log(op, key string, err error) {
-	now := time.Now().UnixNano()
-	last := t.lastLog.Load()
-	if now-last < int64(storeLogInterval) || !t.lastLog.CompareAndSwap(last, now) {
-		t.quiet.Add(1)
+	ok, held := t.throttle.Allow("store")
+	if !ok {
 		return
 	}
 	t.logger.LogAttrs(t.base, slog.LevelWarn, "robots.txt store failed",
 		slog.String("op", op), slog.String("authority", key),
-		slog.String("error", err.Error()),
-		slog.Int64("suppressed", t.quiet.Swap(0)))
+		slog.String("error", err.Error()), slog.Int("suppressed", held))
 }
