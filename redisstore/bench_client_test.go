@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -107,6 +108,49 @@ func BenchmarkAllowedRedisHitBaseline(b *testing.B) {
 			b.Fatal("disallowed")
 		}
 	}
+}
+
+// BenchmarkAllowedRedisHitRatio runs a Redis hit through the Client and
+// its floor (BenchmarkAllowedRedisHitBaseline's work) alternately, 100 of
+// each per round, and reports the ratio: alternating keeps a noisy
+// machine's drift out of it (target ≤ 1.5).
+func BenchmarkAllowedRedisHitRatio(b *testing.B) {
+	w, addr, _ := benchFleet(b)
+	urls := []string{"http://bench-a.test/some/path/page.html", "http://bench-b.test/some/path/page.html"}
+	warm := newProcess(b, addr, w)
+	for _, u := range urls {
+		if _, err := warm.Allowed(b.Context(), u); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
+	b.Cleanup(func() { _ = rdb.Close() })
+	c := newClient(b, New(rdb, WithLogger(quietLogger), WithTimeout(generous)), w.httpClient(),
+		robotstxt.WithStoreTimeout(generous), robotstxt.WithCacheSize(1))
+	key := DefaultPrefix + "{http://bench-a.test:80}"
+	var tBase, tClient time.Duration
+	n := 0
+	for b.Loop() {
+		start := time.Now()
+		for range 100 {
+			v, err := rdb.Get(b.Context(), key).Bytes()
+			if err != nil || len(v) == 0 || !robotstxt.Parse(w.body).Allowed("fleettest", "/some/path/page.html") {
+				b.Fatal("baseline failed", err)
+			}
+		}
+		tBase += time.Since(start)
+		start = time.Now()
+		for i := range 100 {
+			if _, err := c.Allowed(b.Context(), urls[i%2]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		tClient += time.Since(start)
+		n += 100
+	}
+	b.ReportMetric(float64(tBase.Nanoseconds())/float64(n), "ns-baseline/op")
+	b.ReportMetric(float64(tClient.Nanoseconds())/float64(n), "ns-measured/op")
+	b.ReportMetric(float64(tClient)/float64(tBase), "x-baseline")
 }
 
 // BenchmarkRedisBytesPerAuthority stores the median corpus file for 1000
