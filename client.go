@@ -323,7 +323,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 	e := &entry{
 		key: key, outcome: res.outcome, status: res.status,
 		fetched: now, checked: now, expires: now.Add(lifetime),
-		finalURL: res.finalURL,
+		finalURL: redirected(key, res.finalURL),
 	}
 	if res.outcome == OutcomeRules {
 		e.setRules(res.body, deflate(res.body), c.cfg.mode, c.tokens)
@@ -376,8 +376,17 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	e := &entry{
 		key: key, outcome: outcome, status: res.status,
 		fetched: now, checked: now, expires: now.Add(wait),
-		finalURL: res.finalURL, failStatus: res.status, failures: failures,
+		finalURL: redirected(key, res.finalURL), failStatus: res.status, failures: failures,
 		since: since, errText: errText, cause: res.err,
 	}
 	return e.derive()
+}
+
+// redirected returns final, the robots.txt URL a fetch of key's ended at,
+// or "" when it is key's own: most entries then keep no copy of it.
+func redirected(key, final string) string {
+	if final == robotsURL(key) {
+		return ""
+	}
+	return final
 }

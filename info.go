@@ -141,6 +141,9 @@ func (c *Client) info(e *entry) *Info {
 		Failures: e.failures, now: c.cfg.now,
 		LastStatus: e.status,
 	}
+	if i.FinalURL == "" {
+		i.FinalURL = robotsURL(e.key)
+	}
 	if e.stale || e.outcome == OutcomeUnreachable {
 		i.LastStatus = e.failStatus
 	}

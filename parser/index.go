@@ -290,8 +290,14 @@ func commonPrefix(a, b string) int {
 // lines, and no sitemaps: what one crawler obeys. It shares nothing with
 // t.
 func (t *Table) Select(groups []int) *Table {
-	var rules []rule
-	var records []record
+	nr, nrec := 0, 0
+	t.eachGroup(groups, func(s, e group) {
+		nr += int(e.rules - s.rules)
+		nrec += int(e.records - s.records)
+	})
+	// Of their exact sizes: a cache holds many Tables.
+	rules := make([]rule, 0, nr)
+	records := make([]record, 0, nrec)
 	size := 0
 	t.index()
 	t.eachGroup(groups, func(s, e group) {
