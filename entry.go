@@ -24,10 +24,17 @@ import (
 // another token is checked or the whole file is asked for, and kept only
 // while someone holds it.
 type entry struct {
-	key      string // normalised authority
-	outcome  Outcome
+	// What a hit reads comes first, so that it shares a cache line.
+	key       string        // normalised authority
+	crawler   *Crawler      // the Client's rules; nil unless outcome is OutcomeRules
+	expiresAt int64         // expires in Unix nanoseconds (derived by derive)
+	gen       atomic.Uint32 // the cache generation in which e was last promoted
+	outcome   Outcome
+	// stale marks a last good copy kept while the host is unreachable;
+	// failStatus, failures and errText describe the failures.
+	stale bool
+
 	status   int                      // status of the response the rules rest on
-	crawler  *Crawler                 // the Client's rules; nil unless outcome is OutcomeRules
 	zbody    []byte                   // the body as parsed (UTF-8), compressed; nil unless OutcomeRules
 	file     atomic.Pointer[fileMemo] // made on first use
 	fetched  time.Time
@@ -37,9 +44,6 @@ type entry struct {
 	lastMod  string
 	finalURL string // the robots.txt URL after redirects; "" when none
 
-	// stale marks a last good copy kept while the host is unreachable;
-	// failStatus, failures and errText describe the failures.
-	stale      bool
 	failStatus int
 	failures   int
 	since      time.Time // when the failures began
@@ -48,12 +52,7 @@ type entry struct {
 
 	deferErr   *DeferredError // set for OutcomeUnreachable
 	refreshing atomic.Bool
-
-	// Derived by derive, for the cache.
-	expiresAt int64 // expires in Unix nanoseconds
-	size      int64 // bytes retained by the entry
-
-	gen atomic.Uint32 // the cache generation in which e was last promoted
+	size       int64 // bytes retained by the entry (derived by derive)
 }
 
 // fileMemo holds the whole parsed file of an entry, weakly: while someone
