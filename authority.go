@@ -36,11 +36,9 @@ func redact(raw string) string {
 	for start < len(raw) && (raw[start] == '/' || raw[start] == '\\') {
 		start++
 	}
-	end := start
-	for end < len(raw) && raw[end] != '/' && raw[end] != '?' && raw[end] != '#' {
-		end++
-	}
-	if at := strings.LastIndexByte(raw[start:end], '@'); at >= 0 {
+	// Drop up to the last '@', even past a '/', '?' or '#': in a URL
+	// too broken to split, a password may hold them.
+	if at := strings.LastIndexByte(raw[start:], '@'); at >= 0 {
 		return raw[:start] + raw[start+at+1:]
 	}
 	return raw
@@ -95,6 +93,64 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 		}
 		rest = rest[2:]
 	}
+	if https {
+		key = append(buf[:0], "https://"...)
+	} else {
+		key = append(buf[:0], "http://"...)
+	}
+	n := len(key)
+	key, tail, ok := appendPlainAuthority(key, rest, https)
+	if !ok {
+		if key, tail, err = appendAuthority(key[:n], rest, https); err != nil {
+			return nil, false, "", badURL(raw, err.Error())
+		}
+	}
+	path, why := matchPath(tail, key)
+	if why != "" {
+		return nil, false, "", badURL(raw, why)
+	}
+	return key, https, path, nil
+}
+
+// appendPlainAuthority is the common case of appendAuthority, in one
+// pass: a host of lower-case letters, digits, '-', '.' and '_', and
+// perhaps a port without leading zeros. ok is false for anything else,
+// which appendAuthority then reads.
+func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail string, ok bool) {
+	i := 0
+	for i < len(rest) && hostClass[rest[i]] == 0 {
+		i++
+	}
+	if i == 0 {
+		return key, "", false
+	}
+	key = append(key, rest[:i]...)
+	key = append(key, ':')
+	if i == len(rest) || rest[i] == '/' || rest[i] == '?' || rest[i] == '#' {
+		if https {
+			return append(key, "443"...), rest[i:], true
+		}
+		return append(key, "80"...), rest[i:], true
+	}
+	if rest[i] != ':' {
+		return key, "", false
+	}
+	j := i + 1
+	for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
+		j++
+	}
+	port := rest[i+1 : j]
+	if port == "" || port[0] == '0' || len(port) > 5 || len(port) == 5 && port > "65535" ||
+		j < len(rest) && rest[j] != '/' && rest[j] != '?' && rest[j] != '#' {
+		return key, "", false
+	}
+	return append(key, port...), rest[j:], true
+}
+
+// appendAuthority appends the normalised host and port of the authority
+// that starts rest to key, which holds the scheme, and returns the rest of
+// the URL after the authority.
+func appendAuthority(key []byte, rest string, https bool) (_ []byte, tail string, err error) {
 	end := 0
 	for end < len(rest) && rest[end] != '/' && rest[end] != '?' && rest[end] != '#' {
 		end++
@@ -102,22 +158,16 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	auth, tail := rest[:end], rest[end:]
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
 		if why := checkUserinfo(auth[:at]); why != "" {
-			return nil, false, "", badURL(raw, why)
+			return nil, "", errors.New(why)
 		}
 		auth = auth[at+1:]
 	}
 	host, port, ok := splitHostPort(auth)
 	if !ok {
-		return nil, false, "", badURL(raw, "malformed port")
+		return nil, "", errors.New("malformed port")
 	}
-	if https {
-		key = append(buf[:0], "https://"...)
-	} else {
-		key = append(buf[:0], "http://"...)
-	}
-	key, err = appendHost(key, host)
-	if err != nil {
-		return nil, false, "", badURL(raw, err.Error())
+	if key, err = appendHost(key, host); err != nil {
+		return nil, "", err
 	}
 	key = append(key, ':')
 	switch {
@@ -128,11 +178,7 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	default:
 		key = append(key, "80"...)
 	}
-	path, why := matchPath(tail, key)
-	if why != "" {
-		return nil, false, "", badURL(raw, why)
-	}
-	return key, https, path, nil
+	return key, tail, nil
 }
 
 // checkUserinfo reports why net/url would reject u as the userinfo of a
@@ -179,14 +225,8 @@ var tailClass = func() (t [256]uint8) {
 // long as it uses the path. Most paths need no rewriting and are a
 // substring of tail.
 func matchPath(tail string, buf []byte) (path, why string) {
-	if printable(tail) && strings.IndexByte(tail, '%') < 0 {
-		// The common case, in a few word-wide passes.
-		if h := strings.IndexByte(tail, '#'); h >= 0 {
-			tail = tail[:h]
-		}
-		if tail != "" && tail[0] == '/' {
-			return tail, ""
-		}
+	if tail != "" && tail[0] == '/' && plain(tail) {
+		return tail, "" // the common case, read a word at a time
 	}
 	// Check and rewrite in one pass: runs of plain bytes are copied whole
 	// into buf, and dropped when nothing needed rewriting.
@@ -234,23 +274,25 @@ func matchPath(tail string, buf []byte) (path, why string) {
 
 const upperHex = "0123456789ABCDEF"
 
-// printable reports whether s holds only the bytes from '!' to '~': no
-// space, control character or byte of a non-ASCII character. It reads
-// eight bytes at a time: in a word of such bytes adding 0x5f to each sets
-// every top bit, adding 0x01 sets none, and no addition carries.
-func printable(s string) bool {
+// plain reports whether s holds only the bytes from '!' to '~' other
+// than '%' and '#': nothing to check, cut or escape. It reads eight bytes
+// at a time: in a word of printable bytes adding 0x5f to each sets every
+// top bit and adding 0x01 sets none, with no carry between bytes; a byte
+// equal to c is a zero byte of the word xor c repeated.
+func plain(s string) bool {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & tops }
 	for len(s) >= 8 {
 		_ = s[7]
 		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-		if (x|(x+ones)|^(x+0x5f*ones))&tops != 0 {
+		if (x|(x+ones)|^(x+0x5f*ones))&tops != 0 || zero(x^('%'*ones))|zero(x^('#'*ones)) != 0 {
 			return false
 		}
 		s = s[8:]
 	}
 	for i := 0; i < len(s); i++ {
-		if s[i] <= ' ' || s[i] >= 0x7f {
+		if c := s[i]; c <= ' ' || c >= 0x7f || c == '%' || c == '#' {
 			return false
 		}
 	}

@@ -182,6 +182,9 @@ func TestClientNoCredentialsInErrors(t *testing.T) {
 	c := newTestClient(t, WithLogger(logger))
 	for _, raw := range []string{
 		"http://alice:secret@example.com:99999/x",
+		"http://alice:se/cret@example.com:99999/x",
+		"http://alice:se?cret@example.com:99999/x",
+		"http://alice:se#cret@example.com:99999/x",
 		"http://alice:secret@example.com:8x/x",
 		"http://alice:secret@exa mple.com/x",
 		"http://alice:secret@ex%zzample.com/x",
@@ -446,6 +449,24 @@ func FuzzMatchPath(f *testing.F) {
 		}
 		if want := matcher.EscapePath(tail); path != want {
 			t.Fatalf("matchPath(%q) = %q, EscapePath gives %q", tail, path, want)
+		}
+	})
+}
+
+// FuzzPlainAuthority checks that the one-pass reading of a plain
+// authority agrees with the general one wherever it answers.
+func FuzzPlainAuthority(f *testing.F) {
+	for _, s := range []string{"example.com/x", "example.com:8080?q", "a:0/", "a:65535", "a:65536", "a:08/", "-.x_/#", ":80/", "A.com/", "a@b/", "a:1x/"} {
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, rest string, https bool) {
+		fast, ftail, ok := appendPlainAuthority([]byte("s://"), rest, https)
+		if !ok {
+			return
+		}
+		slow, stail, err := appendAuthority([]byte("s://"), rest, https)
+		if err != nil || string(fast) != string(slow) || ftail != stail {
+			t.Fatalf("%q: fast %q %q, general %q %q %v", rest, fast, ftail, slow, stail, err)
 		}
 	})
 }

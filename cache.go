@@ -175,6 +175,25 @@ func (m *memCache) put(e *entry) *entry {
 	return e
 }
 
+// grow counts n more bytes retained by e, if e is in the cache, and
+// evicts the least recently used entries beyond the byte budget.
+func (m *memCache) grow(e *entry, n int64) {
+	h := maphash.String(m.seed, e.key)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if cur, ok := m.order.Peek(h); !ok || cur != e {
+		return
+	}
+	e.size += n
+	m.bytes += n
+	for m.bytes > m.budget && m.order.Len() > 1 {
+		oh, old, _ := m.order.RemoveOldest()
+		m.bytes -= old.size
+		m.setIndex(oh, nil)
+		m.evicted.Add(1)
+	}
+}
+
 // forget removes key's entry, if any; it is not an eviction.
 func (m *memCache) forget(key string) {
 	h := maphash.String(m.seed, key)

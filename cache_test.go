@@ -397,3 +397,39 @@ func TestMemCacheCoarseClock(t *testing.T) {
 		t.Error("after close, an expired entry is read as fresh")
 	}
 }
+
+// TestCacheNotModifiedEndsOutage checks that a 304 after an outage ends
+// it: the next outage counts from its own start.
+func TestCacheNotModifiedEndsOutage(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	s := newSite(t, serve(200, privateRules, "ETag", `"v1"`, "Cache-Control", "max-age=60"))
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	u := s.URL + "/"
+	if _, err := c.Allowed(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	key, _, _ := SplitURL(u)
+	clock.Advance(2 * time.Minute)
+	s.set(serve(503, ""))
+	if d, err := c.Check(ctx, u); err != nil || !d.Stale {
+		t.Fatalf("during the outage: %+v, %v; want the stale copy", d, err)
+	}
+	if e := c.cache.peek(key); e.failures != 1 || e.since.IsZero() {
+		t.Fatalf("outage not recorded: failures %d since %v", e.failures, e.since)
+	}
+	clock.Advance(2 * time.Minute)
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") != `"v1"` {
+			t.Errorf("revalidation without the ETag")
+		}
+		w.WriteHeader(http.StatusNotModified)
+	})
+	if d, err := c.Check(ctx, u); err != nil || d.Stale {
+		t.Fatalf("after a 304: %+v, %v", d, err)
+	}
+	if e := c.cache.peek(key); e.failures != 0 || !e.since.IsZero() {
+		t.Errorf("after a 304: failures %d, since %v; want the outage ended", e.failures, e.since)
+	}
+}

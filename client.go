@@ -142,7 +142,7 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// decide is the hot path: split the URL, find a fresh entry, match. An
+// decide is the check path: split the URL, find a fresh entry, match. An
 // empty token stands for the Client's own tokens.
 func (c *Client) decide(ctx context.Context, agent, rawURL string) (Decision, error) {
 	if agent == "" && c.tokenErr != nil {
@@ -173,7 +173,11 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 		if agent == "" {
 			v = e.crawler.checkPath(path)
 		} else {
-			v = e.robots(c.cfg.mode).checkPath(agent, path)
+			r, err := c.wholeFile(e)
+			if err != nil {
+				return Decision{}, err
+			}
+			v = r.checkPath(agent, path)
 		}
 		d.Allowed, d.Rule = v.Allowed, v.Rule
 	case OutcomeAllowAll:
@@ -222,7 +226,14 @@ func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entr
 // caller that gives up gets ctx's error at once while the fill completes
 // for everyone else.
 func (c *Client) load(ctx context.Context, key string, prev *entry) (*entry, error) {
-	fill := func() (any, error) { return c.fill(key, prev) }
+	fill := func() (any, error) {
+		e, err := c.fill(key, prev)
+		if err != nil && prev != nil {
+			// Nothing replaces prev: the next miss may fetch it again.
+			prev.refreshing.Store(false)
+		}
+		return e, err
+	}
 	if ctx.Done() == nil {
 		// The caller cannot give up: fill in its goroutine.
 		v, err, _ := c.group.Do(key, fill)
@@ -314,7 +325,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 			}
 		}
 		e.fetched, e.checked, e.expires = now, now, now.Add(lifetime)
-		e.stale, e.failStatus, e.failures, e.errText = false, 0, 0, ""
+		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", time.Time{}
 		return e.derive(), nil
 	case res.outcome == OutcomeUnreachable:
 		return c.unreachable(key, prev, res, now), nil
@@ -389,4 +400,22 @@ func redirected(key, final string) string {
 		return ""
 	}
 	return final
+}
+
+// wholeFile returns the whole parsed file of e, which keeps only its
+// Client's rules at hand: the first call parses the body again, and the
+// result is kept with the entry and counted against the cache's budget.
+func (c *Client) wholeFile(e *entry) (*Robots, error) {
+	if r := e.file.Load(); r != nil {
+		return r, nil
+	}
+	text, err := e.body()
+	if err != nil {
+		return nil, fmt.Errorf("robotstxt: the cached robots.txt of %s: %w", e.key, err)
+	}
+	r := ParseMode(text, c.cfg.mode)
+	if e.file.CompareAndSwap(nil, r) {
+		c.cache.grow(e, int64(r.t.Size()))
+	}
+	return e.file.Load(), nil
 }

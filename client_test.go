@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -688,4 +689,80 @@ func BenchmarkClientBaselineCrawlerParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestClientClosedExpiredEntry checks that after Close an expired entry is
+// not served as a stale answer once the fetch that would renew it has
+// failed: every check says ErrClosed.
+func TestClientClosedExpiredEntry(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(25 * time.Hour)
+	_ = c.Close()
+	for i := range 3 {
+		if d, err := c.Check(ctx, s.URL+"/"); !errors.Is(err, ErrClosed) || d.Outcome != OutcomeNone {
+			t.Errorf("check %d after Close on an expired entry: %+v, %v; want ErrClosed", i, d, err)
+		}
+	}
+}
+
+// bareTransport answers through next but leaves Response.Request unset,
+// as a RoundTripper may.
+type bareTransport struct{ next http.RoundTripper }
+
+func (b bareTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := b.next.RoundTrip(req)
+	if resp != nil {
+		resp.Request = nil
+	}
+	return resp, err
+}
+
+func TestClientRoundTripperWithoutRequest(t *testing.T) {
+	checkLeaks(t)
+	target := newSite(t, serve(200, privateRules))
+	s := newSite(t, serve(http.StatusFound, "", "Location", target.URL+"/robots.txt"))
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: bareTransport{tr}}))
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+		t.Errorf("through a redirect, without Response.Request: %v, %v; want the rules applied", ok, err)
+	}
+}
+
+// TestClientCheckTokenFromStore checks another token against an entry
+// read from the Store, whose whole file the Client parses again on
+// demand, also after a collection.
+func TestClientCheckTokenFromStore(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: OtherBot\nDisallow: /o\n\n"+privateRules))
+	store := newMemStore()
+	a := newTestClient(t, WithStore(store))
+	ctx := context.Background()
+	if _, err := a.Allowed(ctx, s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	b := newTestClient(t, WithStore(store))
+	for range 2 {
+		if d, err := b.CheckToken(ctx, "OtherBot", s.URL+"/o/x"); err != nil || d.Allowed || d.Rule.Line != 2 {
+			t.Errorf("CheckToken(OtherBot) from the Store: %+v, %v", d, err)
+		}
+		if ok, err := b.Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
+			t.Errorf("own token from the Store: %v, %v", ok, err)
+		}
+		info, _ := b.Cached(s.URL)
+		if r := info.Robots(); r == nil || r.Allowed("OtherBot", "/o") {
+			t.Errorf("Info.Robots from the Store: %v", r)
+		}
+		runtime.GC()
+	}
+	if n := s.hits.Load(); n != 1 {
+		t.Errorf("robots.txt fetched %d times, want once", n)
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"weak"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
@@ -34,9 +33,9 @@ type entry struct {
 	// failStatus, failures and errText describe the failures.
 	stale bool
 
-	status   int                      // status of the response the rules rest on
-	zbody    []byte                   // the body as parsed (UTF-8), compressed; nil unless OutcomeRules
-	file     atomic.Pointer[fileMemo] // made on first use
+	status   int                    // status of the response the rules rest on
+	zbody    []byte                 // the body as parsed (UTF-8), compressed; nil unless OutcomeRules
+	file     atomic.Pointer[Robots] // the whole parsed file, once asked for
 	fetched  time.Time
 	checked  time.Time // last fetch attempt
 	expires  time.Time // when to revalidate or retry
@@ -55,14 +54,6 @@ type entry struct {
 	size       int64 // bytes retained by the entry (derived by derive)
 }
 
-// fileMemo holds the whole parsed file of an entry, weakly: while someone
-// uses it, and no longer. It is made when the file is first asked for, so
-// that entries checked only for their Client's tokens do without.
-type fileMemo struct {
-	mu sync.Mutex
-	p  weak.Pointer[Robots]
-}
-
 // setRules gives e the rules of text, the body as parsed, for the product
 // tokens, and keeps text compressed.
 func (e *entry) setRules(text []byte, zbody []byte, mode Mode, tokens []string) {
@@ -72,36 +63,11 @@ func (e *entry) setRules(text []byte, zbody []byte, mode Mode, tokens []string) 
 
 // body returns the body as parsed, decompressed; nil unless the outcome
 // is OutcomeRules.
-func (e *entry) body() []byte {
+func (e *entry) body() ([]byte, error) {
 	if e.zbody == nil {
-		return nil
+		return nil, nil
 	}
-	b, err := inflate(e.zbody, math.MaxInt64)
-	if err != nil {
-		return nil // e.zbody was made by deflate or checked by inflate
-	}
-	return b
-}
-
-// robots returns the whole parsed file, parsing it again if nobody holds
-// it; nil unless the outcome is OutcomeRules.
-func (e *entry) robots(mode Mode) *Robots {
-	if e.zbody == nil {
-		return nil
-	}
-	m := e.file.Load()
-	if m == nil {
-		e.file.CompareAndSwap(nil, new(fileMemo))
-		m = e.file.Load()
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if r := m.p.Value(); r != nil {
-		return r
-	}
-	r := ParseMode(e.body(), mode)
-	m.p = weak.Make(r)
-	return r
+	return inflate(e.zbody, math.MaxInt64)
 }
 
 // good reports whether e holds a usable answer from a reachable server:

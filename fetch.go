@@ -63,6 +63,10 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		}
 		discard(resp)
 		next, err := resp.Request.URL.Parse(resp.Header.Get("Location"))
+		if err == nil {
+			next.Fragment, next.RawFragment = "", ""
+			next.User = nil // credentials from a Location header are neither sent nor shown
+		}
 		switch {
 		case resp.Header.Get("Location") == "" || err != nil:
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
@@ -77,8 +81,6 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			res.outcome = OutcomeAllowAll
 			return res
 		}
-		next.Fragment, next.RawFragment = "", ""
-		next.User = nil // credentials from a Location header are neither sent nor shown
 		target = next.String()
 		seen[target] = true
 	}
@@ -125,6 +127,10 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", target, err)
 	}
+	if resp.Request == nil {
+		// A RoundTripper need not fill it in; what follows reads it.
+		resp.Request = req
+	}
 	// Reading a body is not always bounded by the request's context: the
 	// body of an unsolicited 101 Switching Protocols is the raw
 	// connection. Close it when the fetch ends, whatever the peer does.
@@ -136,7 +142,8 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 	return resp, nil
 }
 
-// classify reads a final response: its status and, when needed, its body and reads its body when needed.
+// classify reads a final response: its status and, when the status says
+// the rules are in it, its body.
 func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 	defer discard(resp)
 	conditional := resp.Request.Header.Get("If-None-Match") != "" ||

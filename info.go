@@ -36,19 +36,25 @@ type Info struct {
 	// Err is the last fetch failure, nil after a successful fetch.
 	Err error
 
-	e    *entry
-	mode Mode
-	now  func() time.Time
+	c   *Client
+	e   *entry
+	now func() time.Time
 }
 
 // Robots returns the whole parsed file; nil unless Outcome is
 // OutcomeRules. The Client keeps only the rules of its own product tokens
-// at hand, so the first call may parse the body again.
+// at hand: the first call for an authority parses its body again, and the
+// Client then keeps the parsed file with the authority's cached copy,
+// counted against its byte budget (see [WithCacheBytes]).
 func (i *Info) Robots() *Robots {
-	if i.e == nil {
+	if i.e == nil || i.e.outcome != OutcomeRules {
 		return nil
 	}
-	return i.e.robots(i.mode)
+	r, err := i.c.wholeFile(i.e)
+	if err != nil {
+		return nil
+	}
+	return r
 }
 
 // Body returns the body as parsed: converted to UTF-8 and cut at the body
@@ -58,7 +64,11 @@ func (i *Info) Body() []byte {
 	if i.e == nil {
 		return nil
 	}
-	return i.e.body()
+	b, err := i.e.body()
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Expired reports whether the rules are past their expiry, by the
@@ -135,7 +145,7 @@ func (c *Client) Forget(rawURL string) {
 func (c *Client) info(e *entry) *Info {
 	i := &Info{
 		Authority: e.key, Outcome: e.outcome, Status: e.status,
-		FinalURL: e.finalURL, e: e, mode: c.cfg.mode,
+		FinalURL: e.finalURL, c: c, e: e,
 		FetchedAt: e.fetched, CheckedAt: e.checked, Expires: e.expires,
 		ETag: e.etag, LastModified: e.lastMod, Stale: e.stale,
 		Failures: e.failures, now: c.cfg.now,

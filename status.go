@@ -56,8 +56,8 @@ func DefaultErrorPolicy(error) Outcome { return OutcomeUnreachable }
 
 // A StatusPolicy maps the HTTP status of a final (non-redirect) robots.txt
 // response to an outcome. The Client handles redirects and 304 Not
-// Modified itself before consulting the policy; network errors and
-// timeouts are always OutcomeUnreachable.
+// Modified itself before consulting the policy; a fetch that got no
+// response at all is read by the [ErrorPolicy] instead.
 type StatusPolicy func(status int) Outcome
 
 // DefaultStatusPolicy follows RFC 9309: 2xx parses the body, 4xx other

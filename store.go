@@ -93,7 +93,7 @@ func (t *sharedTier) keepGood(stored, prev *entry) *entry {
 		return stored
 	}
 	e := prev.clone()
-	e.stale, e.failStatus, e.failures, e.errText = true, stored.failStatus, stored.failures, stored.errText
+	e.stale, e.failStatus, e.failures, e.errText, e.since = true, stored.failStatus, stored.failures, stored.errText, stored.since
 	e.checked, e.expires = stored.checked, stored.expires
 	if limit := prev.fetched.Add(t.cfg.staleWindow); e.expires.After(limit) {
 		e.expires = limit
@@ -101,7 +101,7 @@ func (t *sharedTier) keepGood(stored, prev *entry) *entry {
 	return e.derive()
 }
 
-// storeGet fetches and decodes key's value; nil when absent, unreadable
+// get fetches and decodes key's value; nil when absent, unreadable
 // or the Store fails. failed reports a Store failure (not a miss).
 func (t *sharedTier) get(key string) (e *entry, failed bool) {
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
@@ -198,7 +198,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 	return nil, nil
 }
 
-// storeSet writes e to the Store, kept for its freshness plus, for a good
+// set writes e to the Store, kept for its freshness plus, for a good
 // copy, the stale window in which it may stand in for an unreachable host.
 func (t *sharedTier) set(key string, e *entry) {
 	ttl := e.expires.Sub(t.cfg.now())

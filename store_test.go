@@ -235,3 +235,23 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreKeepGoodTakesTheStoredStreak checks that a good copy standing
+// in for another process's deferral counts the outage from when that
+// process saw it begin, not from an outage of its own long over.
+func TestStoreKeepGoodTakesTheStoredStreak(t *testing.T) {
+	clock := newTestClock()
+	c := newTestClient(t, WithStore(newMemStore()), WithClock(clock.Now))
+	now := clock.Now()
+	prev := (&entry{key: "http://a:80", outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+		fetched: now.Add(-time.Hour), checked: now.Add(-time.Hour), expires: now,
+		since: now.Add(-20 * time.Hour)}).derive()
+	stored := (&entry{key: "http://a:80", outcome: OutcomeUnreachable, status: 503, failStatus: 503,
+		failures: 2, fetched: now, checked: now, expires: now.Add(time.Minute),
+		since: now.Add(-5 * time.Minute)}).derive()
+	got := c.tier.keepGood(stored, prev)
+	if !got.stale || !got.since.Equal(stored.since) || got.failures != 2 {
+		t.Errorf("keepGood: stale %v, since %v, failures %d; want the stored streak from %v",
+			got.stale, got.since, got.failures, stored.since)
+	}
+}

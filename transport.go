@@ -54,7 +54,7 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Every request it carries, each redirect hop an http.Client follows
 // included, is first checked with its Client against the robots.txt of
-// its authority, as the Client's agent. A request robots.txt disallows is
+// its authority, as the Client's product tokens. A request robots.txt disallows is
 // not sent: RoundTrip returns a *[DisallowedError] (matching
 // [ErrDisallowed]). While robots.txt is unreachable RoundTrip returns the
 // Client's *[DeferredError] (matching [ErrDeferred]) and sends nothing; a
@@ -64,7 +64,7 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Allowed requests are paced by a [Pacer] (by default an in-process
 // [MemPacer]): requests to one authority reach its server at least the
-// Crawl-delay robots.txt gives the Client's agent apart (or the default
+// Crawl-delay robots.txt gives the Client's product tokens apart (or the default
 // interval, see [WithDefaultInterval]), measured from the arrival of one
 // request's response to the sending of the next; requests to other
 // authorities are not held up. A response with status 429 or 503 and a
@@ -249,7 +249,7 @@ func sleep(ctx context.Context, authority string, d time.Duration) error {
 }
 
 // interval returns the pacing interval for the authority of d: the
-// crawl-delay its robots.txt gives the Client's agent, or the default,
+// crawl-delay its robots.txt gives the Client's product tokens, or the default,
 // within the bounds. The crawl-delay is read from the Client once per
 // cached copy of robots.txt.
 func (t *Transport) interval(rawURL string, d Decision) time.Duration {
@@ -335,7 +335,7 @@ func WithPacer(p Pacer) TransportOption {
 }
 
 // WithDefaultInterval sets the interval between requests to an authority
-// whose robots.txt gives the Client's agent no crawl-delay, or that has no
+// whose robots.txt gives the Client's product tokens no crawl-delay, or that has no
 // robots.txt (default 0: no pacing). A negative d counts as 0.
 func WithDefaultInterval(d time.Duration) TransportOption {
 	return func(c *transportConfig) { c.defaultInterval = max(d, 0) }
