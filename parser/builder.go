@@ -43,6 +43,7 @@ type scratch struct {
 	rules    []rule
 	records  []record
 	sitemaps []record
+	lines    []uint32 // the line of each rule, once one is wide
 	diags    []Diagnostic
 }
 
@@ -69,19 +70,19 @@ func newBuilder(p Parser, lint bool, size int) builder {
 func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
-	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.diags), cap(s.text)/64) > maxPooled {
+	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.lines), cap(s.diags), cap(s.text)/64) > maxPooled {
 		return
 	}
 	clear(s.diags)
 	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
-	s.records, s.sitemaps, s.diags = s.records[:0], s.sitemaps[:0], s.diags[:0]
+	s.records, s.sitemaps, s.lines, s.diags = s.records[:0], s.sitemaps[:0], s.lines[:0], s.diags[:0]
 	scratchPool.Put(s)
 }
 
 // keep appends s to the text and returns its offset, or false when the
 // text would grow past what a Table can address.
 func (b *builder) keep(s string) (uint32, bool) {
-	if uint64(len(b.text)+len(s)) > matcher.MaxTextLen {
+	if uint64(len(b.text)+len(s)) > maxText {
 		return 0, false
 	}
 	off := uint32(len(b.text))
@@ -175,8 +176,27 @@ func (b *builder) rule(l *Line) {
 	if !ok {
 		return
 	}
-	m := matcher.NewRule(view(b.text), int(off), int(off)+len(p), l.Key == KeyAllow)
-	b.rules = append(b.rules, rule{m: m, line: uint32(l.Num)})
+	allow := l.Key == KeyAllow
+	r := rule{off: off << ruleShift, n: uint16(len(p)), line: uint16(min(l.Num, wideLine))}
+	dir := allow && indexPage(p)
+	if allow {
+		r.off |= ruleAllow
+	}
+	if dir {
+		r.off |= ruleDir
+	} else if p != "" && prefixLen(p) == len(p) {
+		r.off |= rulePlain
+	}
+	if len(b.lines) > 0 || l.Num >= wideLine {
+		// From the first wide line on, every rule's line is kept aside.
+		if len(b.lines) == 0 {
+			for i := range b.rules {
+				b.lines = append(b.lines, uint32(b.rules[i].line))
+			}
+		}
+		b.lines = append(b.lines, uint32(l.Num))
+	}
+	b.rules = append(b.rules, r)
 }
 
 func (b *builder) extension(l *Line) {
@@ -214,6 +234,14 @@ func (b *builder) extension(l *Line) {
 	}
 	r.off = off
 	b.records = append(b.records, r)
+}
+
+// indexPage reports whether the last path segment of pattern begins with
+// "index.htm": an allow of such a pattern also allows its directory (see
+// matcher.Rule.Match).
+func indexPage(pattern string) bool {
+	i := strings.LastIndexByte(pattern, '/')
+	return i >= 0 && strings.HasPrefix(pattern[i:], "/index.htm")
 }
 
 // lowerASCII maps the ASCII letters of s to lower case.
@@ -256,15 +284,23 @@ func (b *builder) extra() int {
 
 // finish returns the Table, and the diagnostics when it collects them.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
-	t := &Table{
-		text:     string(b.text),
-		groups:   clone(b.groups),
-		agents:   clone(b.agents),
-		rules:    clone(b.rules),
-		records:  clone(b.records),
-		sitemaps: clone(b.sitemaps),
-		lines:    lines,
+	// The Table and its fileParts in one allocation.
+	both := &struct {
+		t Table
+		f fileParts
+	}{
+		t: Table{text: string(b.text), rules: clone(b.rules)},
+		f: fileParts{
+			groups:   clone(b.groups),
+			agents:   clone(b.agents),
+			records:  clone(b.records),
+			sitemaps: clone(b.sitemaps),
+			lines:    clone(b.lines),
+			body:     lines,
+		},
 	}
+	t := &both.t
+	t.file = &both.f
 	if !b.lint {
 		return t, nil
 	}

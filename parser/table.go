@@ -24,17 +24,30 @@ import (
 // one, [Table.Select] a smaller one for some groups, and [Table.File] the
 // rich form with strings.
 type Table struct {
+	text  string
+	rules []rule
+	// pairs holds the byte pairs of the rules of indexed groups (see
+	// pairsOf), one for each rule, or is nil when no rule has any.
+	pairs []uint16
+	// file holds the rest; a table that Select makes without extension
+	// records or long line numbers has none.
+	file *fileParts
+}
+
+// fileParts is what a Table holds beyond its rules.
+type fileParts struct {
 	// indexed sorts the rules of each group into index order; everything
 	// that reads rules calls it first.
-	indexed sync.Once
-
-	text     string
+	indexed  sync.Once
 	groups   []group
 	agents   []agent
-	rules    []rule
 	records  []record // extension records: those before any group, then each group's
 	sitemaps []record
-	lines    int
+	// lines holds the line of each rule when some line does not fit
+	// rule.line; nil otherwise.
+	lines []uint32
+	// body is the number of lines of the body.
+	body int
 }
 
 // group holds where a group's agents, rules and records start; each ends
@@ -52,12 +65,31 @@ type agent struct {
 	global bool
 }
 
-// rule is an allow or disallow line in index order (see link).
+// rule is an allow or disallow line: where its pattern lies in the text,
+// its kind, and its line. Its literal prefix (see [matcher.Rule.Prefix])
+// is not stored: the pattern tells it (see Table.prefix).
 type rule struct {
-	m    matcher.Rule
-	line uint32
-	link int32
+	off  uint32 // offset << ruleShift | ruleAllow | ruleDir | rulePlain
+	n    uint16 // the pattern's length
+	line uint16 // the line, or wideLine when fileParts.lines holds it
 }
+
+const (
+	ruleAllow = 1 << 0 // an allow rule
+	// ruleDir marks an allow of …/index.htm*, which also matches its
+	// directory (see matcher.Rule.Match) and whose prefix may stop there.
+	ruleDir = 1 << 1
+	// rulePlain marks a non-empty pattern with no '*' and no final '$' that is not
+	// an allow of …/index.htm*: its prefix is the whole pattern.
+	rulePlain = 1 << 2
+	ruleShift = 3
+	// maxText bounds the offset of the end of a kept string in the text.
+	maxText = min(1<<(32-ruleShift)-1, matcher.MaxTextLen)
+	// wideLine is rule.line for a line number that does not fit it.
+	wideLine = 1<<16 - 1
+)
+
+func (r *rule) allow() bool { return r.off&ruleAllow != 0 }
 
 // record is a sitemap or extension record. A known key (keyN == 0) is
 // knownKeys[key]; any other is text[key:key+keyN].
@@ -89,44 +121,147 @@ func (t *Table) record(r *record) Record {
 	return Record{Key: key, Value: t.str(r.off, int(r.n)), Line: int(r.line)}
 }
 
-func (t *Table) rule(r *rule) Rule {
-	return Rule{Pattern: r.m.Pattern(t.text), Line: int(r.line), Allow: r.m.Allow()}
+func (t *Table) pattern(r *rule) string       { return patternOf(t.text, r) }
+func (t *Table) matcher(r *rule) matcher.Rule { return matcherOf(t.text, r) }
+func (t *Table) prefix(r *rule) string        { return prefixOf(t.text, r) }
+
+// prefixLen returns the length of the literal prefix of a pattern that is
+// not an allow of a directory's index page: up to its first '*' or its
+// final '$'.
+func prefixLen(p string) int {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '*' {
+			return i
+		}
+	}
+	if p != "" && p[len(p)-1] == '$' {
+		return len(p) - 1
+	}
+	return len(p)
+}
+
+// comparePrefix compares the literal prefix of r with s, as
+// strings.Compare does, without finding the prefix's end first.
+func (t *Table) comparePrefix(r *rule, s string) int {
+	if r.off&rulePlain != 0 {
+		return strings.Compare(t.pattern(r), s)
+	}
+	if r.off&ruleDir != 0 {
+		return strings.Compare(t.prefix(r), s)
+	}
+	p := t.pattern(r)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '*' || c == '$' && i == len(p)-1 {
+			// The prefix is p[:i], which equals s[:i].
+			if i == len(s) {
+				return 0
+			}
+			return -1
+		}
+		if i == len(s) {
+			return 1
+		}
+		if c != s[i] {
+			if c < s[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(p) == len(s):
+		return 0
+	case len(p) < len(s):
+		return -1
+	}
+	return 1
+}
+
+// line returns the line of rules[i].
+func (t *Table) line(i int) int {
+	if l := t.rules[i].line; l != wideLine || t.file == nil || t.file.lines == nil {
+		return int(l)
+	}
+	return int(t.file.lines[i])
+}
+
+func (t *Table) rule(i int) Rule {
+	r := &t.rules[i]
+	return Rule{Pattern: t.pattern(r), Line: t.line(i), Allow: r.allow()}
 }
 
 // index sorts the rules of each group into index order, once.
 func (t *Table) index() {
-	t.indexed.Do(func() {
-		for g := range t.groups {
+	if t.file == nil {
+		return // made by Select, in index order
+	}
+	t.file.indexed.Do(func() {
+		var pairs []uint16
+		for g := range t.file.groups {
 			s, e := t.span(g)
-			sortRules(t.text, t.rules[s.rules:e.rules])
+			if e.rules-s.rules > smallGroup && pairs == nil {
+				pairs = make([]uint16, len(t.rules))
+			}
+			var lines []uint32
+			if t.file.lines != nil {
+				lines = t.file.lines[s.rules:e.rules]
+			}
+			var ps []uint16
+			if pairs != nil {
+				ps = pairs[s.rules:e.rules]
+			}
+			sortRules(t.text, t.rules[s.rules:e.rules], lines, ps)
+		}
+		if hasPairs(pairs) {
+			t.pairs = pairs
 		}
 	})
 }
 
 // span returns the bounds of group g's agents, rules and records.
 func (t *Table) span(g int) (start, end group) {
-	start = t.groups[g]
-	end = group{uint32(len(t.agents)), uint32(len(t.rules)), uint32(len(t.records))}
-	if g+1 < len(t.groups) {
-		end = t.groups[g+1]
+	if t.file == nil {
+		return group{}, group{0, uint32(len(t.rules)), 0}
+	}
+	f := t.file
+	start = f.groups[g]
+	end = group{uint32(len(f.agents)), uint32(len(t.rules)), uint32(len(f.records))}
+	if g+1 < len(f.groups) {
+		end = f.groups[g+1]
 	}
 	return start, end
 }
 
-// Lines returns the number of lines of the body.
-func (t *Table) Lines() int { return t.lines }
+// Lines returns the number of lines of the body; 0 for a table made by
+// [Table.Select].
+func (t *Table) Lines() int {
+	if t.file == nil {
+		return 0
+	}
+	return t.file.body
+}
 
 // Groups returns the number of groups.
-func (t *Table) Groups() int { return len(t.groups) }
+func (t *Table) Groups() int {
+	if t.file == nil {
+		return 1
+	}
+	return len(t.file.groups)
+}
 
 // AppendGroups appends to dst the indices of the groups that apply to a
 // crawler known by any of tokens: every group with a user-agent line whose
 // product token equals one of them, ignoring ASCII case, or when there is
 // none, every group with a "*" line. named reports whether some group
-// names a token. Empty tokens name no group.
+// names a token. Empty tokens name no group. A table made by
+// [Table.Select] has no user-agent lines.
 func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) {
+	if t.file == nil {
+		return dst, false
+	}
 	n := len(dst)
-	for g := range t.groups {
+	for g := range t.file.groups {
 		if t.names(g, tokens) {
 			dst = append(dst, g)
 		}
@@ -134,9 +269,9 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 	if len(dst) > n {
 		return dst, true
 	}
-	for g := range t.groups {
+	for g := range t.file.groups {
 		s, e := t.span(g)
-		for _, a := range t.agents[s.agents:e.agents] {
+		for _, a := range t.file.agents[s.agents:e.agents] {
 			if a.global {
 				dst = append(dst, g)
 				break
@@ -149,7 +284,7 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 // names reports whether a user-agent line of group g names one of tokens.
 func (t *Table) names(g int, tokens []string) bool {
 	s, e := t.span(g)
-	for _, a := range t.agents[s.agents:e.agents] {
+	for _, a := range t.file.agents[s.agents:e.agents] {
 		tok := t.str(a.off, int(a.tok))
 		for _, want := range tokens {
 			if len(tok) == len(want) && want != "" && (tok == want || strings.EqualFold(tok, want)) {
@@ -167,11 +302,19 @@ func (t *Table) Rules(groups []int) []Rule {
 	t.eachGroup(groups, func(s, e group) {
 		start := len(out)
 		for i := s.rules; i < e.rules; i++ {
-			out = append(out, t.rule(&t.rules[i]))
+			out = append(out, t.rule(int(i)))
 		}
 		slices.SortFunc(out[start:], func(a, b Rule) int { return a.Line - b.Line })
 	})
 	return out
+}
+
+// records returns the extension records.
+func (t *Table) records() []record {
+	if t.file == nil {
+		return nil
+	}
+	return t.file.records
 }
 
 // Extensions returns the extension records of the given groups, in file
@@ -179,9 +322,10 @@ func (t *Table) Rules(groups []int) []Rule {
 // them.
 func (t *Table) Extensions(groups []int) []Record {
 	var out []Record
+	records := t.records()
 	t.eachGroup(groups, func(s, e group) {
 		for i := s.records; i < e.records; i++ {
-			out = append(out, t.record(&t.records[i]))
+			out = append(out, t.record(&records[i]))
 		}
 	})
 	return out
@@ -189,9 +333,12 @@ func (t *Table) Extensions(groups []int) []Record {
 
 // Sitemaps returns the sitemap records in file order.
 func (t *Table) Sitemaps() []Record {
-	out := make([]Record, len(t.sitemaps))
-	for i := range t.sitemaps {
-		out[i] = t.record(&t.sitemaps[i])
+	if t.file == nil {
+		return nil
+	}
+	out := make([]Record, len(t.file.sitemaps))
+	for i := range t.file.sitemaps {
+		out[i] = t.record(&t.file.sitemaps[i])
 	}
 	return out
 }
@@ -205,30 +352,37 @@ func (t *Table) eachGroup(groups []int, f func(s, e group)) {
 // File returns the rich form of the table, with strings that share the
 // table's text. Its Diagnostics are empty: [Parser.Parse] reports them.
 func (t *Table) File() *File {
-	f := &File{Lines: t.lines, Sitemaps: t.Sitemaps()}
-	head := len(t.records)
-	if len(t.groups) > 0 {
-		head = int(t.groups[0].records)
+	f := &File{Lines: t.Lines(), Sitemaps: t.Sitemaps()}
+	groups := t.Groups()
+	records := t.records()
+	head := len(records)
+	if t.file != nil && len(t.file.groups) > 0 {
+		head = int(t.file.groups[0].records)
+	} else if t.file == nil {
+		head = 0
 	}
 	for i := range head {
-		f.Extensions = append(f.Extensions, t.record(&t.records[i]))
+		f.Extensions = append(f.Extensions, t.record(&records[i]))
 	}
-	if len(t.groups) == 0 {
+	if groups == 0 {
 		return f
 	}
-	f.Groups = make([]Group, len(t.groups))
-	agents := make([]UserAgent, len(t.agents))
-	for i := range t.agents {
-		a := &t.agents[i]
-		v := t.str(a.off, int(a.n))
-		agents[i] = UserAgent{Value: v, Token: v[:a.tok], Global: a.global, Line: int(a.line)}
+	f.Groups = make([]Group, groups)
+	var agents []UserAgent
+	if t.file != nil {
+		agents = make([]UserAgent, len(t.file.agents))
+		for i := range t.file.agents {
+			a := &t.file.agents[i]
+			v := t.str(a.off, int(a.n))
+			agents[i] = UserAgent{Value: v, Token: v[:a.tok], Global: a.global, Line: int(a.line)}
+		}
 	}
-	all := make([]int, len(t.groups))
+	all := make([]int, groups)
 	for g := range all {
 		all[g] = g
 	}
 	rules := t.Rules(all) // calls t.index
-	for g := range t.groups {
+	for g := range groups {
 		s, e := t.span(g)
 		f.Groups[g] = Group{
 			Agents:     agents[s.agents:e.agents:e.agents],
@@ -241,8 +395,13 @@ func (t *Table) File() *File {
 
 // Size returns the bytes the Table retains: its text and records.
 func (t *Table) Size() int {
-	return int(unsafe.Sizeof(*t)) + len(t.text) +
-		cap(t.groups)*int(unsafe.Sizeof(group{})) + cap(t.agents)*int(unsafe.Sizeof(agent{})) +
-		cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		(cap(t.records)+cap(t.sitemaps))*int(unsafe.Sizeof(record{}))
+	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
+		cap(t.pairs)*int(unsafe.Sizeof(uint16(0)))
+	if f := t.file; f != nil {
+		n += int(unsafe.Sizeof(*f)) +
+			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +
+			(cap(f.records)+cap(f.sitemaps))*int(unsafe.Sizeof(record{})) +
+			cap(f.lines)*int(unsafe.Sizeof(uint32(0)))
+	}
+	return n
 }

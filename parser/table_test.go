@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -110,6 +111,9 @@ func genIndexed(rnd *rand.Rand) (body string, paths []string) {
 				p = "*" + p
 			case 3:
 				p += "index.html"
+				if rnd.IntN(3) == 0 {
+					p = p[:1] + "*" + p[1:] // a '*' before the index page
+				}
 			case 4:
 				p = p[:rnd.IntN(len(p)+1)]
 			}
@@ -236,6 +240,43 @@ func TestCrawlDelay(t *testing.T) {
 		diags := Parse([]byte("User-agent: *\nCrawl-delay: " + c.in)).Diagnostics
 		if bad := len(diags) == 1 && diags[0].Kind == BadValue; bad == c.ok {
 			t.Errorf("crawl-delay: %q gives diagnostics %v", c.in, diags)
+		}
+	}
+}
+
+// TestDecideWideLines covers rules past line 65535, whose lines a rule
+// record cannot hold: before and after the first such line, in a group
+// small enough to have no index and in one that has it, in the table and
+// in what Select makes of it.
+func TestDecideWideLines(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for _, rules := range []int{3, 80} {
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		for i := range rules {
+			fmt.Fprintf(&b, "Disallow: /a%d*x\nAllow: /a%d\n", i%7, i%5)
+			if i == rules/2 {
+				b.WriteString(strings.Repeat("#\n", 1<<16))
+			}
+		}
+		b.WriteString("Disallow: /\n")
+		tb := Compile([]byte(b.String()))
+		f := tb.File()
+		sel := tb.Select([]int{0})
+		if got := f.Groups[0].Rules[len(f.Groups[0].Rules)-1].Line; got <= 1<<16 {
+			t.Fatalf("last rule on line %d, want one past %d", got, 1<<16)
+		}
+		if got, want := sel.Rules([]int{0}), tb.Rules([]int{0}); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Select.Rules = %v, want %v", got, want)
+		}
+		for range 200 {
+			p := fmt.Sprintf("/a%d%s", rnd.IntN(8), []string{"", "x", "yx", "/q"}[rnd.IntN(4)])
+			want, wok := bruteDecide(f, []int{0}, p)
+			for _, tab := range []*Table{tb, sel} {
+				if got, ok := tab.Decide([]int{0}, p); ok != wok || got != want {
+					t.Fatalf("%d rules: Decide(%q) = %+v %v, brute force %+v %v", rules, p, got, ok, want, wok)
+				}
+			}
 		}
 	}
 }
