@@ -766,3 +766,25 @@ func TestClientCheckTokenFromStore(t *testing.T) {
 		t.Errorf("robots.txt fetched %d times, want once", n)
 	}
 }
+
+// TestClientAllowedDoesNotAllocate pins the warm path at zero
+// allocations, for URLs that need escaping too: a path that escapes to
+// the heap anywhere below Allowed would cost one per check.
+func TestClientAllowedDoesNotAllocate(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(http.StatusOK, benchRules))
+	c := newTestClient(t, WithUserAgent("ExampleBot/1.0"))
+	ctx := context.Background()
+	for _, u := range []string{
+		s.URL + "/search/results/page?q=robots&lang=en",
+		s.URL + "/caf\u00e9/x?q=caf\u00e9",
+		s.URL + "/a%2fb",
+	} {
+		if _, err := c.Allowed(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(100, func() { _, _ = c.Allowed(ctx, u) }); n != 0 {
+			t.Errorf("Allowed(%q) allocates %v times per call", u, n)
+		}
+	}
+}

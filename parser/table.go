@@ -144,10 +144,10 @@ func prefixLen(p string) int {
 // strings.Compare does, without finding the prefix's end first.
 func (t *Table) comparePrefix(r *rule, s string) int {
 	if r.off&rulePlain != 0 {
-		return strings.Compare(t.pattern(r), s)
+		return compare(t.pattern(r), s)
 	}
 	if r.off&ruleDir != 0 {
-		return strings.Compare(t.prefix(r), s)
+		return compare(t.prefix(r), s)
 	}
 	p := t.pattern(r)
 	for i := 0; i < len(p); i++ {
@@ -404,4 +404,17 @@ func (t *Table) Size() int {
 			cap(f.lines)*int(unsafe.Sizeof(uint32(0)))
 	}
 	return n
+}
+
+// compare is strings.Compare written with the comparison operators, which
+// let the compiler see that neither string escapes: strings.Compare would
+// make every path checked against a Table escape to the heap.
+func compare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
