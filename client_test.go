@@ -788,3 +788,36 @@ func TestClientAllowedDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestClientWholeFileConcurrent checks other tokens from several
+// goroutines at once while the whole file is parsed and first indexed:
+// measuring it for the byte budget must not race the index being built.
+func TestClientWholeFileConcurrent(t *testing.T) {
+	checkLeaks(t)
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "Disallow: /a*%d\n", i)
+	}
+	s := newSite(t, serve(200, b.String()))
+	ctx := context.Background()
+	for round := range 300 {
+		c := newTestClient(t)
+		if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d, err := c.CheckToken(ctx, "OtherBot", fmt.Sprintf("%s/a/x%d", s.URL, g+round))
+				if err != nil || d.Allowed {
+					t.Errorf("CheckToken: %+v, %v; want disallowed", d, err)
+				}
+			}()
+		}
+		wg.Wait()
+		_ = c.Close()
+	}
+}

@@ -178,15 +178,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, &DisallowedError{Decision: d, URL: rawURL}
 	}
 	interval := t.interval(rawURL, d)
-	wctx := ctx
-	if interval > 0 && t.cfg.maxWait > 0 {
-		if _, ok := ctx.Deadline(); !ok {
-			var cancel context.CancelFunc
-			wctx, cancel = context.WithTimeout(ctx, t.cfg.maxWait)
-			defer cancel()
-		}
+	maxWait := time.Duration(0)
+	if _, ok := ctx.Deadline(); !ok {
+		maxWait = t.cfg.maxWait
 	}
-	turn, err := awaitTurn(wctx, t.cfg.pacer, d.Authority, interval)
+	turn, err := awaitTurnWithin(ctx, t.cfg.pacer, d.Authority, interval, maxWait)
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -213,6 +209,15 @@ const minRetry = time.Millisecond
 // between calls for as long as Take says. It is the only place a Pacer's
 // turn is waited for: a Pacer answers at once and never sleeps itself.
 func awaitTurn(ctx context.Context, p Pacer, authority string, interval time.Duration) (Turn, error) {
+	return awaitTurnWithin(ctx, p, authority, interval, 0)
+}
+
+// awaitTurnWithin is awaitTurn that also gives up, with an error matching
+// context.DeadlineExceeded, when the turn would come more than maxWait
+// after the call (no bound when maxWait is 0). It allocates nothing while
+// no wait is needed.
+func awaitTurnWithin(ctx context.Context, p Pacer, authority string, interval, maxWait time.Duration) (Turn, error) {
+	var limit time.Time
 	for {
 		if err := ctx.Err(); err != nil {
 			return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
@@ -224,7 +229,17 @@ func awaitTurn(ctx context.Context, p Pacer, authority string, interval time.Dur
 		if ok {
 			return turn, nil
 		}
-		if err := sleep(ctx, authority, max(wait, minRetry)); err != nil {
+		wait = max(wait, minRetry)
+		if maxWait > 0 {
+			if limit.IsZero() {
+				limit = time.Now().Add(maxWait)
+			}
+			if time.Until(limit) < wait {
+				return Turn{}, fmt.Errorf("robotstxt: next turn at %s is in %v, past the longest wait %v: %w",
+					authority, wait.Round(time.Millisecond), maxWait, context.DeadlineExceeded)
+			}
+		}
+		if err := sleep(ctx, authority, wait); err != nil {
 			return Turn{}, err
 		}
 	}
@@ -364,10 +379,10 @@ func WithMaxHold(d time.Duration) TransportOption {
 	}
 }
 
-// WithMaxWait bounds how long a request to an authority with a non-zero
-// interval waits for its turn when its context has no deadline (default
-// DefaultMaxWait); the request then fails with an error matching
-// context.DeadlineExceeded. A request whose context has a deadline, as
+// WithMaxWait bounds how long a request waits for its turn (a crawl-delay,
+// or a hold from a Retry-After) when its context has no deadline (default
+// DefaultMaxWait); the request then fails at once with an error matching
+// context.DeadlineExceeded and is not sent. A request whose context has a deadline, as
 // those of an http.Client with a Timeout do, waits until that deadline.
 // A non-positive d keeps the default.
 func WithMaxWait(d time.Duration) TransportOption {

@@ -417,6 +417,30 @@ func TestTransportMaxWait(t *testing.T) {
 	}
 }
 
+// TestTransportMaxWaitBoundsHolds checks that WithMaxWait bounds a hold
+// from a Retry-After as it bounds a crawl-delay, also where robots.txt
+// asks for no crawl-delay at all.
+func TestTransportMaxWaitBoundsHolds(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
+	s.route("/busy.html", serve(503, "busy", "Retry-After", "600"))
+	_, _, hc := newTestTransport(t, WithMaxWait(50*time.Millisecond))
+	ctx := context.Background()
+	if _, err := get(ctx, hc, s.URL+"/busy.html"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := get(ctx, hc, s.URL+"/next.html"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("request during a 600 s hold: err = %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("refusing took %v: the hold was waited out", d)
+	}
+	if slices.Contains(s.got(), "/next.html") {
+		t.Error("the request held back reached the server")
+	}
+}
+
 // scriptedPacer is a Pacer backend that answers Take from a script, to
 // check how awaitTurn treats answers no well-behaved Pacer gives.
 type scriptedPacer struct {

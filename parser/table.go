@@ -395,6 +395,7 @@ func (t *Table) File() *File {
 
 // Size returns the bytes the Table retains: its text and records.
 func (t *Table) Size() int {
+	t.index() // what the index adds counts too, and is not written meanwhile
 	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
 		cap(t.pairs)*int(unsafe.Sizeof(uint16(0)))
 	if f := t.file; f != nil {
