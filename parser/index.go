@@ -27,12 +27,13 @@ import (
 //
 // Blocks of many rules hold mostly rules with a '*' after their prefix,
 // which the prefix alone does not rule out; "/*x" is in the block of "/".
-// For each of them the index keeps two byte pairs of its required run
-// (matcher.Rule.Required), which any path it matches contains; a check
-// notes the byte pairs of the path in a small bit set, and passes over
-// the rules whose pairs it lacks without matching them. The pairs are
-// kept in Table.pairs, only for tables with a group of more than
-// smallGroup rules.
+// For each of them the index keeps a gram (see gramOf): four bytes (two
+// when no literal run of the rule is longer) from a run that any path it
+// matches contains, taken where the rule differs from the one before it.
+// A check notes the grams of the path in a bit set, and passes over the
+// rules whose gram it lacks without matching them. The grams are kept in
+// Table.pairs, only for tables with a group of more than smallGroup
+// rules.
 
 // ruleSort sorts rules into index order, with their lines and prefix
 // lengths when those are kept beside them.
@@ -81,7 +82,7 @@ func (s *ruleSort) Swap(i, j int) {
 }
 
 // sortRules sorts rules, whose patterns are in text, into index order,
-// moving lines (when not nil) with them, and notes the byte pairs of the
+// moving lines (when not nil) with them, and notes the grams of the
 // rules of each block but its first in pairs (when not nil).
 func sortRules(text string, rules []rule, lines []uint32, pairs []uint16) {
 	s := &ruleSort{text: text, rules: rules, lines: lines}
@@ -385,7 +386,7 @@ func (t *Table) blockStart(rules []rule, i int, key string) int {
 
 // block looks for a better rule among rules[b:], a block whose prefix
 // starts the path; base is the index of rules[0] in the table. It notes
-// the byte pairs of the path only once unfilteredRules rules that could
+// the grams of the path only once unfilteredRules rules that could
 // use them have been matched, so that checks against small blocks do not
 // pay for them.
 func (c *check) block(rules []rule, b, base int) {
@@ -395,12 +396,12 @@ func (c *check) block(rules []rule, b, base int) {
 	}
 }
 
-// unfilteredRules is the number of rules with byte pairs that a block
+// unfilteredRules is the number of rules with grams that a block
 // matches before it notes the pairs of the path.
 const unfilteredRules = 8
 
 // scan is block from rules[from] on. When ps is nil, it stops at the
-// rule with byte pairs after unfilteredRules of them and returns its
+// rule with a gram after unfilteredRules of them and returns its
 // index; otherwise it returns -1.
 func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
 	t := c.t
@@ -418,7 +419,7 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
 			switch {
 			case ps != nil:
 				if !ps.admits(t.pairs[base+j], c.path) {
-					continue // the path lacks a byte pair the rule needs
+					continue // the path lacks the gram the rule needs
 				}
 			case unfiltered == unfilteredRules:
 				return j
@@ -563,7 +564,7 @@ func layoutPatterns(text string, rules []rule, buf []byte) int {
 	return n
 }
 
-// hasPairs reports whether some rule has byte pairs.
+// hasPairs reports whether some rule has a gram.
 func hasPairs(pairs []uint16) bool {
 	for _, p := range pairs {
 		if p != 0 {

@@ -26,8 +26,8 @@ import (
 type Table struct {
 	text  string
 	rules []rule
-	// pairs holds the byte pairs of the rules of indexed groups (see
-	// pairsOf), one for each rule, or is nil when no rule has any.
+	// pairs holds the grams of the rules of indexed groups (see gramOf),
+	// one for each rule, or is nil when no rule has any.
 	pairs []uint16
 	// file holds the rest; a table that Select makes without extension
 	// records or long line numbers has none.
