@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -26,12 +27,13 @@ import (
 //
 // Blocks of many rules hold mostly rules with a '*' after their prefix,
 // which the prefix alone does not rule out; "/*x" is in the block of "/".
-// For each of them the index keeps two byte pairs of its required run
-// (matcher.Rule.Required), which any path it matches contains; a check
-// notes the byte pairs of the path in a small bit set, and passes over
-// the rules whose pairs it lacks without matching them. The pairs are
-// kept in Table.pairs, only for tables with a group of more than
-// smallGroup rules.
+// For each of them the index keeps a gram (see gramOf): four bytes (two
+// when no literal run of the rule is longer) from a run that any path it
+// matches contains, taken where the rule differs from the one before it.
+// A check notes the grams of the path in a bit set, and passes over the
+// rules whose gram it lacks without matching them. The grams are kept in
+// Table.pairs, only for tables with a group of more than smallGroup
+// rules.
 
 // ruleSort sorts rules into index order, with their lines and prefix
 // lengths when those are kept beside them.
@@ -80,7 +82,7 @@ func (s *ruleSort) Swap(i, j int) {
 }
 
 // sortRules sorts rules, whose patterns are in text, into index order,
-// moving lines (when not nil) with them, and notes the byte pairs of the
+// moving lines (when not nil) with them, and notes the grams of the
 // rules of each block but its first in pairs (when not nil).
 func sortRules(text string, rules []rule, lines []uint32, pairs []uint16) {
 	s := &ruleSort{text: text, rules: rules, lines: lines}
@@ -99,7 +101,7 @@ func sortRules(text string, rules []rule, lines []uint32, pairs []uint16) {
 	for i := range rules {
 		p := text[rules[i].off>>ruleShift:][:s.pre[i]]
 		if i > 0 && p == prev {
-			pairs[i] = pairsOf(requiredOf(text, &rules[i]), requiredOf(text, &rules[i-1]))
+			pairs[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
 		}
 		prev = p
 	}
@@ -129,42 +131,97 @@ func prefixOf(text string, r *rule) string {
 // requiredOf returns the required run of r (see [matcher.Rule.Required]).
 func requiredOf(text string, r *rule) string { return matcherOf(text, r).Required(text) }
 
-// pairSet is a set of byte pairs, hashed to pairBits bits.
-type pairSet [pairBits / 64]uint64
+// A rule's gram is a piece of its required run that any path it matches
+// contains: four bytes, or two when the run is shorter than four, hashed
+// to gramBits bits. Bit 15 of the stored value marks a gram, bit 14 a
+// gram of two bytes.
+const (
+	gramBits  = 14
+	gramMark  = 1 << 15
+	gramShort = 1 << 14
+)
 
-const pairBits = 128
-
-func pairHash(a, b byte) uint16 {
-	return uint16((uint32(a)*0x9E3779B1 ^ uint32(b)*0x85EBCA77) >> 25)
+func gramHash4(s string) uint16 {
+	w := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+	return uint16(w * 0x9E3779B1 >> (32 - gramBits))
 }
 
-// pairsOf returns two byte pairs of req, hashed, with bit 15 set, or 0
-// when req is shorter than a pair. Rules of a block often differ from
-// their neighbours in a small part only ("/*?id=1&name=a", "/*?id=1&name=b"),
-// so the pairs are taken where req first and last differs from prev, the
-// required run of the rule before it, which makes them tell the rules
-// apart.
-func pairsOf(req, prev string) uint16 {
-	if len(req) < 2 {
-		return 0
+func gramHash2(a, b byte) uint16 {
+	return uint16((uint32(a)<<8 | uint32(b)) * 0x85EBCA77 >> (32 - gramBits))
+}
+
+// tailOf returns what follows the first '*' after the prefix of r,
+// without a final '$': literal runs split by '*', each of which every
+// path r matches contains. It is "" when r has no such '*' or also
+// matches its directory.
+func tailOf(text string, r *rule) string {
+	if requiredOf(text, r) == "" {
+		return ""
 	}
-	i := min(commonPrefix(req, prev), len(req)-2)
-	j := max(len(req)-2-commonSuffix(req, prev), 0)
-	return 1<<15 | pairHash(req[i], req[i+1])<<7 | pairHash(req[j], req[j+1])
+	p := patternOf(text, r)
+	return strings.TrimSuffix(p[prefixLen(p)+1:], "$")
 }
 
-// fill notes the byte pairs of s.
-func (ps *pairSet) fill(s string) {
-	for i := 1; i < len(s); i++ {
-		h := pairHash(s[i-1], s[i])
-		ps[h/64] |= 1 << (h % 64)
+// gramOf returns the gram of a rule whose tail (see tailOf) is tail,
+// marked, or 0 when no run of it has two bytes. Rules of a block often
+// differ from their neighbours in a small part only ("/*?id=1&name=a",
+// "/*?id=1&name=b"), so the gram is taken where tail first differs from
+// prev, the tail of the rule before it, in the first run of four bytes or
+// more that reaches there, which makes it tell the rules apart; else in
+// the longest run.
+func gramOf(tail, prev string) uint16 {
+	d := commonPrefix(tail, prev)
+	long, longAt := 0, 0
+	for at := 0; at < len(tail); {
+		n := strings.IndexByte(tail[at:], '*')
+		if n < 0 {
+			n = len(tail) - at
+		}
+		if n >= 4 && at+n > d {
+			i := max(at, min(d, at+n-4))
+			return gramMark | gramHash4(tail[i:])
+		}
+		if n > long {
+			long, longAt = n, at
+		}
+		at += n + 1
 	}
+	switch {
+	case long >= 4:
+		return gramMark | gramHash4(tail[longAt:])
+	case long >= 2:
+		i := longAt + max(0, min(d-longAt, long-2))
+		return gramMark | gramShort | gramHash2(tail[i], tail[i+1])
+	}
+	return 0
 }
 
-// admits reports whether the pairs of a rule are all in the set.
-func (ps *pairSet) admits(pairs uint16) bool {
-	h1, h2 := pairs>>7&(pairBits-1), pairs&(pairBits-1)
-	return ps[h1/64]&(1<<(h1%64)) != 0 && ps[h2/64]&(1<<(h2%64)) != 0
+// gramSet is the set of the grams of a path, of each length noted on
+// first need.
+type gramSet struct {
+	bits        [1 << gramBits / 64]uint64
+	long, short bool // whether the grams of four, of two bytes are in
+}
+
+func (gs *gramSet) add(h uint16) { gs.bits[h/64] |= 1 << (h % 64) }
+
+// admits reports whether the gram of a rule is in the set of path's.
+func (gs *gramSet) admits(gram uint16, path string) bool {
+	if gram&gramShort != 0 {
+		if !gs.short {
+			gs.short = true
+			for i := 1; i < len(path); i++ {
+				gs.add(gramHash2(path[i-1], path[i]))
+			}
+		}
+	} else if !gs.long {
+		gs.long = true
+		for i := 0; i+4 <= len(path); i++ {
+			gs.add(gramHash4(path[i:]))
+		}
+	}
+	h := gram & (1<<gramBits - 1)
+	return gs.bits[h/64]&(1<<(h%64)) != 0
 }
 
 // Decide finds the rule that decides for path among the rules of the
@@ -264,17 +321,20 @@ func (c *check) group(g int) {
 	at := c.path
 	hi := len(rules)
 	for {
-		// The last rule before hi whose prefix sorts at or before at.
-		// (A loop, not slices.BinarySearchFunc: handing the path to a
-		// function value would make every caller's path escape to the
-		// heap.)
+		// The last rule before hi whose prefix sorts at or before at,
+		// and the length of their common start. All prefixes between
+		// two that start with at[:n] start with it too, so comparisons
+		// skip what both bounds share with at. (A loop, not
+		// slices.BinarySearchFunc: handing the path to a function value
+		// would make every caller's path escape to the heap.)
 		lo, h := 0, hi
+		nlo, nhi := 0, 0
 		for lo < h {
 			m := int(uint(lo+h) >> 1)
-			if t.comparePrefix(&rules[m], at) <= 0 {
-				lo = m + 1
+			if cmp, n := t.comparePrefix(&rules[m], at, min(nlo, nhi)); cmp <= 0 {
+				lo, nlo = m+1, n
 			} else {
-				h = m
+				h, nhi = m, n
 			}
 		}
 		i := lo - 1
@@ -282,20 +342,12 @@ func (c *check) group(g int) {
 			return
 		}
 		key := t.prefix(&rules[i])
-		if n := commonPrefix(key, at); n < len(key) {
-			at, hi = at[:n], i
+		if nlo < len(key) {
+			at, hi = at[:nlo], i
 			continue
 		}
 		// key starts the path; its block ends at i.
-		lo, h = 0, i
-		for lo < h {
-			m := int(uint(lo+h) >> 1)
-			if t.comparePrefix(&rules[m], key) < 0 {
-				lo = m + 1
-			} else {
-				h = m
-			}
-		}
+		lo = t.blockStart(rules, i, key)
 		if c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
 			c.block(rules[:i+1], lo, base)
 		}
@@ -306,27 +358,52 @@ func (c *check) group(g int) {
 	}
 }
 
+// blockStart returns the first rule of the block that ends at rules[i],
+// whose prefix is key. It gallops back from i, so that a small block
+// takes a comparison or two.
+func (t *Table) blockStart(rules []rule, i int, key string) int {
+	first, step := i, 1
+	out := -1 // the last rule known to be outside the block
+	for {
+		j := first - step
+		if j < 0 || !t.isPrefix(&rules[j], key) {
+			out = max(j, -1)
+			break
+		}
+		first, step = j, step*2
+	}
+	lo, h := out+1, first
+	for lo < h {
+		m := int(uint(lo+h) >> 1)
+		if t.isPrefix(&rules[m], key) {
+			h = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
 // block looks for a better rule among rules[b:], a block whose prefix
 // starts the path; base is the index of rules[0] in the table. It notes
-// the byte pairs of the path only once unfilteredRules rules that could
+// the grams of the path only once unfilteredRules rules that could
 // use them have been matched, so that checks against small blocks do not
 // pay for them.
 func (c *check) block(rules []rule, b, base int) {
 	if j := c.scan(rules, b, b, base, nil); j >= 0 {
-		var ps pairSet
-		ps.fill(c.path)
-		c.scan(rules, b, j, base, &ps)
+		var gs gramSet
+		c.scan(rules, b, j, base, &gs)
 	}
 }
 
-// unfilteredRules is the number of rules with byte pairs that a block
+// unfilteredRules is the number of rules with grams that a block
 // matches before it notes the pairs of the path.
 const unfilteredRules = 8
 
 // scan is block from rules[from] on. When ps is nil, it stops at the
-// rule with byte pairs after unfilteredRules of them and returns its
+// rule with a gram after unfilteredRules of them and returns its
 // index; otherwise it returns -1.
-func (c *check) scan(rules []rule, b, from, base int, ps *pairSet) int {
+func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
 	t := c.t
 	unfiltered := 0
 	for j := from; j < len(rules); j++ {
@@ -341,8 +418,8 @@ func (c *check) scan(rules []rule, b, from, base int, ps *pairSet) int {
 		if j > b && t.pairs != nil && t.pairs[base+j] != 0 {
 			switch {
 			case ps != nil:
-				if !ps.admits(t.pairs[base+j]) {
-					continue // the path lacks a byte pair the rule needs
+				if !ps.admits(t.pairs[base+j], c.path) {
+					continue // the path lacks the gram the rule needs
 				}
 			case unfiltered == unfilteredRules:
 				return j
@@ -372,7 +449,13 @@ func commonSuffix(a, b string) int {
 // commonPrefix returns the length of the longest common prefix of a and b.
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
-	for i := range n {
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := load64(a[i:]) ^ load64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for ; i < n; i++ {
 		if a[i] != b[i] {
 			return i
 		}
@@ -481,7 +564,7 @@ func layoutPatterns(text string, rules []rule, buf []byte) int {
 	return n
 }
 
-// hasPairs reports whether some rule has byte pairs.
+// hasPairs reports whether some rule has a gram.
 func hasPairs(pairs []uint16) bool {
 	for _, p := range pairs {
 		if p != 0 {

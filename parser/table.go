@@ -26,8 +26,8 @@ import (
 type Table struct {
 	text  string
 	rules []rule
-	// pairs holds the byte pairs of the rules of indexed groups (see
-	// pairsOf), one for each rule, or is nil when no rule has any.
+	// pairs holds the grams of the rules of indexed groups (see gramOf),
+	// one for each rule, or is nil when no rule has any.
 	pairs []uint16
 	// file holds the rest; a table that Select makes without extension
 	// records or long line numbers has none.
@@ -129,10 +129,8 @@ func (t *Table) prefix(r *rule) string        { return prefixOf(t.text, r) }
 // not an allow of a directory's index page: up to its first '*' or its
 // final '$'.
 func prefixLen(p string) int {
-	for i := 0; i < len(p); i++ {
-		if p[i] == '*' {
-			return i
-		}
+	if i := strings.IndexByte(p, '*'); i >= 0 {
+		return i
 	}
 	if p != "" && p[len(p)-1] == '$' {
 		return len(p) - 1
@@ -141,41 +139,57 @@ func prefixLen(p string) int {
 }
 
 // comparePrefix compares the literal prefix of r with s, as
-// strings.Compare does, without finding the prefix's end first.
-func (t *Table) comparePrefix(r *rule, s string) int {
-	if r.off&rulePlain != 0 {
-		return compare(t.pattern(r), s)
-	}
-	if r.off&ruleDir != 0 {
-		return compare(t.prefix(r), s)
-	}
+// strings.Compare does, and returns the length of their common start too.
+// The caller knows that the prefix starts with s[:from], which it does not
+// read again.
+func (t *Table) comparePrefix(r *rule, s string, from int) (cmp, common int) {
 	p := t.pattern(r)
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c == '*' || c == '$' && i == len(p)-1 {
-			// The prefix is p[:i], which equals s[:i].
-			if i == len(s) {
-				return 0
-			}
-			return -1
-		}
-		if i == len(s) {
-			return 1
-		}
-		if c != s[i] {
-			if c < s[i] {
-				return -1
-			}
-			return 1
+	if r.off&ruleDir != 0 {
+		p = t.prefix(r)
+	}
+	d := from + commonPrefix(p[from:], s[from:])
+	// The prefix ends at the first '*', or before a final '$'; only where
+	// it ends at or before d does that change the outcome.
+	end := len(p)
+	if r.off&(rulePlain|ruleDir) == 0 {
+		if i := strings.IndexByte(p[from:min(d+1, len(p))], '*'); i >= 0 {
+			end = from + i
+		} else if p != "" && p[len(p)-1] == '$' {
+			end = len(p) - 1
 		}
 	}
 	switch {
-	case len(p) == len(s):
-		return 0
-	case len(p) < len(s):
-		return -1
+	case end <= d:
+		// The prefix is p[:end], which starts s.
+		if end == len(s) {
+			return 0, end
+		}
+		return -1, end
+	case d == len(s):
+		return 1, d
+	case p[d] < s[d]:
+		return -1, d
 	}
-	return 1
+	return 1, d
+}
+
+// isPrefix reports whether the literal prefix of r is key.
+func (t *Table) isPrefix(r *rule, key string) bool {
+	p := t.pattern(r)
+	if len(p) < len(key) || p[:len(key)] != key {
+		return false
+	}
+	if r.off&ruleDir != 0 {
+		return len(t.prefix(r)) == len(key)
+	}
+	if r.off&rulePlain != 0 {
+		return len(p) == len(key)
+	}
+	// Not plain: the prefix ends at a '*' or before a final '$', or the
+	// pattern is empty.
+	rest := p[len(key):]
+	return (rest == "" && p == "" || rest != "" && rest[0] == '*' || rest == "$") &&
+		strings.IndexByte(key, '*') < 0
 }
 
 // line returns the line of rules[i].

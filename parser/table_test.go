@@ -280,3 +280,75 @@ func TestDecideWideLines(t *testing.T) {
 		}
 	}
 }
+
+// genWildBlock draws a group that is one large block of wildcard rules
+// with long shared runs that differ in a digit or two, in runs of one to
+// six bytes, some ending in '$', so that the grams of neighbours and of
+// paths collide often; paths are rules with their '*' filled in, mutated.
+func genWildBlock(rnd *rand.Rand) (body string, paths []string) {
+	runs := []string{"/doc?id=", "&ref=20", "ab", "x", "a/b", "&p=1", "index.html", "/d"}
+	digits := func() string { return strconv.Itoa(rnd.IntN(40)) }
+	var pats []string
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	prefix := []string{"", "/", "/d", "*"}[rnd.IntN(4)]
+	for range 33 + rnd.IntN(90) {
+		var p strings.Builder
+		p.WriteString(prefix)
+		for range 1 + rnd.IntN(4) {
+			p.WriteString("*" + runs[rnd.IntN(len(runs))])
+			if rnd.IntN(2) == 0 {
+				p.WriteString(digits())
+			}
+		}
+		if rnd.IntN(5) == 0 {
+			p.WriteString("$")
+		}
+		pats = append(pats, p.String())
+		kind := "Disallow: "
+		if rnd.IntN(3) == 0 {
+			kind = "Allow: "
+		}
+		b.WriteString(kind + p.String() + "\n")
+	}
+	for range 30 {
+		p := pats[rnd.IntN(len(pats))]
+		p = strings.TrimSuffix(strings.ReplaceAll(p, "*", runs[rnd.IntN(len(runs))]), "$")
+		if p == "" || p[0] != '/' {
+			p = "/" + p
+		}
+		switch rnd.IntN(4) {
+		case 0:
+			p += digits()
+		case 1:
+			i := rnd.IntN(len(p))
+			p = p[:i] + digits() + p[i+1:]
+		case 2:
+			p = p[:rnd.IntN(len(p)+1)]
+		}
+		paths = append(paths, p)
+	}
+	return b.String(), paths
+}
+
+// TestPropertyWildBlockAgreesWithBruteForce: the gram filter of a large
+// wildcard block passes over no rule that matches.
+func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(43, 44))
+	for range 1500 {
+		body, paths := genWildBlock(rnd)
+		tb := Compile([]byte(body))
+		f := tb.File()
+		groups, _ := tb.AppendGroups(nil, "FooBot")
+		sel := tb.Select(groups)
+		for _, p := range paths {
+			want, wok := bruteDecide(f, groups, p)
+			if got, ok := tb.Decide(groups, p); ok != wok || got != want {
+				t.Fatalf("Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
+			}
+			if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
+				t.Fatalf("Select.Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
+			}
+		}
+	}
+}
