@@ -30,6 +30,7 @@ type builder struct {
 	plain   bool // no rule needs escaping (see scanner.plain)
 	lint    bool // collect diagnostics
 	inRule  bool // the current group has a rule, so a user-agent starts a new one
+	full    bool // the text reached maxText: the rest of the body is dropped
 	unknown int  // extension records with an unknown key
 	dropped int  // diagnostics past MaxDiagnostics
 	// Where the diagnostics that count what was dropped are, or -1.
@@ -82,7 +83,11 @@ func (b *builder) release() {
 // keep appends s to the text and returns its offset, or false when the
 // text would grow past what a Table can address.
 func (b *builder) keep(s string) (uint32, bool) {
-	if uint64(len(b.text)+len(s)) > maxText {
+	if b.full || uint64(len(b.text)+len(s)) > maxText {
+		// From the first value that does not fit, the rest of the body
+		// is dropped as if cut there: keeping later, shorter lines could
+		// keep an allow whose disallow was lost.
+		b.full = true
 		return 0, false
 	}
 	off := uint32(len(b.text))
@@ -91,6 +96,9 @@ func (b *builder) keep(s string) (uint32, bool) {
 }
 
 func (b *builder) line(l *Line) {
+	if b.full {
+		return
+	}
 	b.flag(l)
 	switch l.Key {
 	case KeyUserAgent:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	robotsgate "github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // These benchmarks measure robotsgate's engine alone (no temoto side): how
@@ -189,4 +190,40 @@ func BenchmarkRetained(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkHostileStaircase checks a path that hundreds of nested
+// prefixes start (a rule and a wildcard twin for every length, 500 KiB),
+// the case that makes an index search a step per byte; the baseline is
+// trying every rule of the group, which a check must never cost much
+// more than.
+func BenchmarkHostileStaircase(b *testing.B) {
+	const n = 699
+	var sb strings.Builder
+	sb.WriteString("User-agent: *\n")
+	for k := 1; k < n; k++ {
+		a := strings.Repeat("a", k)
+		sb.WriteString("Disallow: /" + a + "0\nDisallow: /" + a + "*0\n")
+	}
+	body := []byte(sb.String())
+	path := "/" + strings.Repeat("a", n)
+	r := robotsgate.Parse(body)
+	rules := r.Rules("x")
+	b.Run("robotsgate", func(b *testing.B) {
+		c := r.Crawler("x")
+		for b.Loop() {
+			sinkBool = c.Allowed(path)
+		}
+	})
+	b.Run("every-rule", func(b *testing.B) {
+		for b.Loop() {
+			allowed, best := true, -1
+			for _, ru := range rules {
+				if len(ru.Pattern) > best && matcher.Match(ru.Pattern, path) {
+					allowed, best = ru.Allow, len(ru.Pattern)
+				}
+			}
+			sinkBool = allowed
+		}
+	})
 }
