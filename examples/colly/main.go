@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"os"
 
@@ -25,16 +26,18 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
-// userAgent is the demo crawler's User-Agent; it matches robots.txt groups
-// as "DemoCrawler".
+// userAgent is what both the collector and the robots.txt Client send, so
+// that sites see one crawler; robots.txt groups match it as "DemoCrawler".
 const userAgent = "DemoCrawler/1.0 (+https://github.com/robotsgate/robotstxt)"
 
 func main() {
+	log.SetFlags(0)
+	log.SetPrefix("colly example: ")
 	w := newWeb()
-	defer w.Close()
-	if _, err := run(os.Stdout, w); err != nil {
-		fmt.Fprintln(os.Stderr, "colly:", err)
-		os.Exit(1)
+	_, err := run(os.Stdout, w)
+	w.Close()
+	if err != nil {
+		log.Fatal(err)
 	}
 }
 

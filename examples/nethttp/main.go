@@ -132,10 +132,10 @@ func run(out io.Writer, s *sites) (result, error) {
 	var res result
 	next := &http.Transport{}
 	defer next.CloseIdleConnections()
-	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent),
-		robotstxt.WithHTTPClient(&http.Client{Transport: next}))
+	// One RoundTripper for everything: the Client fetches robots.txt
+	// through the Transport too, which knows those fetches as its own.
+	rc, rt := robotstxt.NewClientTransport(next, []robotstxt.Option{robotstxt.WithUserAgent(userAgent)})
 	defer rc.Close()
-	rt := robotstxt.NewTransport(rc, next)
 	hc := &http.Client{Transport: rt, Timeout: 10 * time.Second}
 
 	for _, u := range []string{
