@@ -83,8 +83,9 @@ func (s *ruleSort) Swap(i, j int) {
 
 // sortRules sorts rules, whose patterns are in text, into index order,
 // moving lines (when not nil) with them, and notes the grams of the
-// rules of each block but its first in pairs (when not nil).
-func sortRules(text string, rules []rule, lines []uint32, pairs []uint16) {
+// rules of each block but its first in pairs (when not nil), and the
+// large blocks in ix; base is the table's index of rules[0].
+func sortRules(text string, rules []rule, lines []uint32, pairs []uint16, ix *gramIndex, base int) {
 	s := &ruleSort{text: text, rules: rules, lines: lines}
 	indexed := len(rules) > smallGroup
 	if indexed {
@@ -97,13 +98,67 @@ func sortRules(text string, rules []rule, lines []uint32, pairs []uint16) {
 	if !indexed || pairs == nil {
 		return
 	}
-	prev := ""
-	for i := range rules {
-		p := text[rules[i].off>>ruleShift:][:s.pre[i]]
-		if i > 0 && p == prev {
+	var count []uint16 // scratch for rareGrams, zero between blocks
+	for b := 0; b < len(rules); {
+		p := text[rules[b].off>>ruleShift:][:s.pre[b]]
+		e := b + 1
+		for e < len(rules) && text[rules[e].off>>ruleShift:][:s.pre[e]] == p {
+			e++
+		}
+		if e-b > smallGroup {
+			if count == nil {
+				count = make([]uint16, 1<<gramBits)
+			}
+			rareGrams(text, rules[b:e], pairs[b:e], count)
+			ix.addBlock(base+b, pairs[b:e])
+		} else {
+			for i := b + 1; i < e; i++ {
+				pairs[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
+			}
+		}
+		b = e
+	}
+}
+
+// rareGrams notes the grams of the rules of a large block but its first.
+// Rules of such a block often share most of their runs ("/*.teaser.html",
+// "/*.poll.html"), and a gram from a shared piece admits every path that
+// has it; so each rule's gram is, of the four-byte pieces of its runs,
+// the one the fewest of the block's runs hold. A rule whose runs are all
+// shorter takes its gram as gramOf does. count is scratch space of
+// 1<<gramBits zeros, which rareGrams leaves zero.
+func rareGrams(text string, rules []rule, pairs []uint16, count []uint16) {
+	grams := func(i int, f func(h uint16)) {
+		tail := tailOf(text, &rules[i])
+		for at := 0; at < len(tail); {
+			n := strings.IndexByte(tail[at:], '*')
+			if n < 0 {
+				n = len(tail) - at
+			}
+			for k := at; k+4 <= at+n; k++ {
+				f(gramHash4(tail[k:]))
+			}
+			at += n + 1
+		}
+	}
+	for i := 1; i < len(rules); i++ {
+		grams(i, func(h uint16) { count[h] = max(count[h], count[h]+1) })
+	}
+	for i := 1; i < len(rules); i++ {
+		least := -1
+		grams(i, func(h uint16) {
+			if least < 0 || count[h] < count[least] {
+				least = int(h)
+			}
+		})
+		if least >= 0 {
+			pairs[i] = gramMark | uint16(least)
+		} else {
 			pairs[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
 		}
-		prev = p
+	}
+	for i := 1; i < len(rules); i++ {
+		grams(i, func(h uint16) { count[h] = 0 })
 	}
 }
 
@@ -373,7 +428,11 @@ func (c *check) group(g int) {
 		// key starts the path; its block ends at i.
 		lo = t.blockStart(rules, i, key)
 		if c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
-			c.block(rules[:i+1], lo, base)
+			if gb := t.listedBlock(base+lo, i+1-lo); gb != nil {
+				c.listed(rules[:i+1], lo, base, gb)
+			} else {
+				c.block(rules[:i+1], lo, base)
+			}
 		}
 		if key == "" {
 			return
@@ -520,9 +579,13 @@ func (t *Table) Select(groups []int) *Table {
 	if len(rules) > smallGroup {
 		pairs = make([]uint16, len(rules))
 	}
-	sortRules(t.text, rules, lines, pairs)
+	ix := new(gramIndex)
+	sortRules(t.text, rules, lines, pairs, ix, 0)
 	if !hasPairs(pairs) {
 		pairs = nil
+	}
+	if len(ix.blocks) == 0 {
+		ix = nil
 	}
 	// Lay the patterns out in index order, sharing text where a pattern
 	// starts the one laid out before it or extends it, then keys and
@@ -544,7 +607,7 @@ func (t *Table) Select(groups []int) *Table {
 			buf = append(buf, k...)
 		}
 	}
-	out := &Table{text: view(buf), rules: rules, pairs: pairs}
+	out := &Table{text: view(buf), rules: rules, pairs: pairs, grams: ix}
 	if records != nil || lines != nil {
 		out.file = &fileParts{groups: []group{{}}, records: records, lines: lines}
 		out.file.indexed.Do(func() {}) // sorted above

@@ -29,6 +29,9 @@ type Table struct {
 	// pairs holds the grams of the rules of indexed groups (see gramOf),
 	// one for each rule, or is nil when no rule has any.
 	pairs []uint16
+	// grams indexes the large blocks by gram, or is nil when there is
+	// none.
+	grams *gramIndex
 	// file holds the rest; a table that Select makes without extension
 	// records or long line numbers has none.
 	file *fileParts
@@ -212,6 +215,7 @@ func (t *Table) index() {
 	}
 	t.file.indexed.Do(func() {
 		var pairs []uint16
+		ix := new(gramIndex)
 		for g := range t.file.groups {
 			s, e := t.span(g)
 			if e.rules-s.rules > smallGroup && pairs == nil {
@@ -225,10 +229,13 @@ func (t *Table) index() {
 			if pairs != nil {
 				ps = pairs[s.rules:e.rules]
 			}
-			sortRules(t.text, t.rules[s.rules:e.rules], lines, ps)
+			sortRules(t.text, t.rules[s.rules:e.rules], lines, ps, ix, int(s.rules))
 		}
 		if hasPairs(pairs) {
 			t.pairs = pairs
+		}
+		if len(ix.blocks) > 0 {
+			t.grams = ix
 		}
 	})
 }
@@ -411,7 +418,7 @@ func (t *Table) File() *File {
 func (t *Table) Size() int {
 	t.index() // what the index adds counts too, and is not written meanwhile
 	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		cap(t.pairs)*int(unsafe.Sizeof(uint16(0)))
+		cap(t.pairs)*int(unsafe.Sizeof(uint16(0))) + t.grams.size()
 	if f := t.file; f != nil {
 		n += int(unsafe.Sizeof(*f)) +
 			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +

@@ -285,14 +285,18 @@ func TestDecideWideLines(t *testing.T) {
 // with long shared runs that differ in a digit or two, in runs of one to
 // six bytes, some ending in '$', so that the grams of neighbours and of
 // paths collide often; paths are rules with their '*' filled in, mutated.
-func genWildBlock(rnd *rand.Rand) (body string, paths []string) {
+// It draws n rules, or 33 to 122 when n is 0.
+func genWildBlock(rnd *rand.Rand, n int) (body string, paths []string) {
 	runs := []string{"/doc?id=", "&ref=20", "ab", "x", "a/b", "&p=1", "index.html", "/d"}
 	digits := func() string { return strconv.Itoa(rnd.IntN(40)) }
 	var pats []string
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
 	prefix := []string{"", "/", "/d", "*"}[rnd.IntN(4)]
-	for range 33 + rnd.IntN(90) {
+	if n == 0 {
+		n = 33 + rnd.IntN(90)
+	}
+	for range n {
 		var p strings.Builder
 		p.WriteString(prefix)
 		for range 1 + rnd.IntN(4) {
@@ -336,7 +340,7 @@ func genWildBlock(rnd *rand.Rand) (body string, paths []string) {
 func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(43, 44))
 	for range 1500 {
-		body, paths := genWildBlock(rnd)
+		body, paths := genWildBlock(rnd, 0)
 		tb := Compile([]byte(body))
 		f := tb.File()
 		groups, _ := tb.AppendGroups(nil, "FooBot")
@@ -348,6 +352,83 @@ func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
 			}
 			if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
 				t.Fatalf("Select.Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
+			}
+		}
+	}
+}
+
+// TestPropertyListedBlockAgreesWithBruteForce: the gram lists of a block
+// of many wildcard rules (see gramIndex), and the pass over the rules past
+// the listed ones in a block longer than maxListed, visit every rule that
+// matches, in precedence order.
+func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(45, 46))
+	for i := range 300 {
+		n := minListed + 1 + rnd.IntN(400)
+		if i%100 == 0 {
+			n = maxListed + 1 + rnd.IntN(300)
+		}
+		body, paths := genWildBlock(rnd, n)
+		tb := Compile([]byte(body))
+		f := tb.File()
+		groups, _ := tb.AppendGroups(nil, "FooBot")
+		sel := tb.Select(groups)
+		if tb.grams == nil || sel.grams == nil {
+			t.Fatalf("a block of %d wildcard rules has no gram lists:\n%s", n, body)
+		}
+		for _, p := range paths {
+			want, wok := bruteDecide(f, groups, p)
+			if got, ok := tb.Decide(groups, p); ok != wok || got != want {
+				t.Fatalf("Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
+			}
+			if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
+				t.Fatalf("Select.Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
+			}
+		}
+	}
+}
+
+// TestGramListsVisitWhatTheFilterAdmits: for a path, the rules the gram
+// lists of a block name are exactly those the block's first rule, the
+// rules without a gram and the rules whose gram the path's gramSet holds.
+func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(47, 48))
+	for range 50 {
+		body, paths := genWildBlock(rnd, minListed+rnd.IntN(300))
+		tb := Compile([]byte(body))
+		tb.index()
+		if tb.grams == nil {
+			t.Fatalf("no gram lists:\n%s", body)
+		}
+		for bi := range tb.grams.blocks {
+			gb := &tb.grams.blocks[bi]
+			nb := int(gb.mask) + 1
+			lists := tb.grams.lists[gb.at:]
+			heads, entries := lists[:nb+2], lists[nb+2:]
+			if int(heads[nb+1]) != int(gb.n) {
+				t.Fatalf("lists hold %d rules, want %d", heads[nb+1], gb.n)
+			}
+			pairs := tb.pairs[gb.start:][:gb.n]
+			for _, p := range paths {
+				listed := map[int]bool{}
+				for _, e := range entries[heads[nb]:heads[nb+1]] {
+					listed[int(e)] = true
+				}
+				for k := range nb {
+					for _, e := range entries[heads[k]:heads[k+1]] {
+						var gs gramSet
+						if pairs[e] != 0 && gs.admits(pairs[e], p) {
+							listed[int(e)] = true
+						}
+					}
+				}
+				for j := range pairs {
+					var gs gramSet
+					want := j == 0 || pairs[j] == 0 || gs.admits(pairs[j], p)
+					if listed[j] != want {
+						t.Fatalf("path %q, rule %d (gram %#x): listed %v, filter admits %v", p, j, pairs[j], listed[j], want)
+					}
+				}
 			}
 		}
 	}

@@ -1,0 +1,200 @@
+package parser
+
+import (
+	"math/bits"
+	"unsafe"
+)
+
+// A block of many rules with grams is also indexed by gram: its rules are
+// listed in buckets by their gram, so that a check with a short path
+// looks up the path's grams and visits only the rules that have one of
+// them (and those without a gram), in precedence order, instead of
+// passing over every rule of the block. The rules it visits are exactly
+// those a pass with the path's gramSet would match.
+
+// gramIndex holds the gram lists of the large blocks of a Table.
+type gramIndex struct {
+	blocks []gramBlock // by start
+	// lists holds each block's lists: the starts of its buckets, the
+	// start of its list of rules without a gram and the end of that list
+	// (heads, relative to the entries), then the entries, the rules'
+	// places in the block.
+	lists []uint16
+}
+
+// gramBlock is one block of a gramIndex: its rules are those of the table
+// from start on, of which the first n are listed.
+type gramBlock struct {
+	start uint32 // the table's index of the block's first rule
+	at    uint32 // where its lists begin in gramIndex.lists
+	n     uint16 // the rules listed, at most maxListed
+	mask  uint16 // the number of buckets, less one
+	kinds uint8  // gramLong | gramTwo: the kinds of gram its rules have
+}
+
+const (
+	gramLong = 1 << iota // some rule of the block has a gram of four bytes
+	gramTwo              // some rule has a gram of two bytes
+)
+
+// minListed is the number of rules with a gram from which a block is
+// indexed by gram; maxListed, the most rules of a block the index lists
+// (a check notes the rules to visit in a bit set of that size on its
+// stack; rules past it are passed over as in a block without lists).
+const (
+	minListed = 128
+	maxListed = 4096
+)
+
+// addBlock indexes the block of rules whose grams are pairs, which
+// starts at the table's rule start, when it has minListed grams or more.
+func (ix *gramIndex) addBlock(start int, pairs []uint16) {
+	n := min(len(pairs), maxListed)
+	pairs = pairs[:n]
+	grams := 0
+	var kinds uint8
+	for _, p := range pairs {
+		if p != 0 {
+			grams++
+			if p&gramShort != 0 {
+				kinds |= gramTwo
+			} else {
+				kinds |= gramLong
+			}
+		}
+	}
+	if grams < minListed {
+		return
+	}
+	// About one rule a bucket, at most one bucket a gram.
+	nb := min(1<<bits.Len(uint(grams-1)), 1<<gramBits)
+	at := len(ix.lists)
+	ix.blocks = append(ix.blocks, gramBlock{
+		start: uint32(start), at: uint32(at), n: uint16(n), mask: uint16(nb - 1), kinds: kinds,
+	})
+	// heads[k] counts bucket k first, then becomes its start.
+	ix.lists = append(ix.lists, make([]uint16, nb+2+n)...)
+	heads := ix.lists[at : at+nb+2]
+	entries := ix.lists[at+nb+2:]
+	for _, p := range pairs {
+		heads[bucketOf(p, nb)]++
+	}
+	sum := uint16(0)
+	for k := range heads {
+		heads[k], sum = sum, sum+heads[k]
+	}
+	// Fill each bucket from its start, then move the starts back.
+	for i, p := range pairs {
+		k := bucketOf(p, nb)
+		entries[heads[k]] = uint16(i)
+		heads[k]++
+	}
+	copy(heads[1:], heads[:nb+1])
+	heads[0] = 0
+}
+
+// bucketOf returns the bucket of a rule with gram p among nb, or nb for a
+// rule without a gram.
+func bucketOf(p uint16, nb int) int {
+	if p == 0 {
+		return nb
+	}
+	return int(p) & (nb - 1)
+}
+
+// find returns the block that starts at the table's rule start, or nil.
+func (ix *gramIndex) find(start int) *gramBlock {
+	lo, hi := 0, len(ix.blocks)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(ix.blocks[m].start) < start {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ix.blocks) && int(ix.blocks[lo].start) == start {
+		return &ix.blocks[lo]
+	}
+	return nil
+}
+
+// size returns the bytes ix retains.
+func (ix *gramIndex) size() int {
+	if ix == nil {
+		return 0
+	}
+	return int(unsafe.Sizeof(*ix)) + cap(ix.blocks)*int(unsafe.Sizeof(gramBlock{})) +
+		cap(ix.lists)*int(unsafe.Sizeof(uint16(0)))
+}
+
+// listed looks for a better rule among rules[b:], a block whose prefix
+// starts the path and which gb indexes; base is the index of rules[0] in
+// the table. It visits the rules gb lists whose gram the path has, and
+// those without a gram, in order, then passes over the rules past the
+// listed ones as block does.
+func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
+	t := c.t
+	n := int(gb.n)
+	nb := int(gb.mask) + 1
+	lists := t.grams.lists[gb.at:]
+	heads, entries := lists[:nb+2], lists[nb+2:]
+	pairs := t.pairs[base+b:][:n]
+	var seen [maxListed / 64]uint64
+	for _, e := range entries[heads[nb]:heads[nb+1]] {
+		seen[e/64] |= 1 << (e % 64)
+	}
+	path := c.path
+	if gb.kinds&gramLong != 0 {
+		for i := 0; i+4 <= len(path); i++ {
+			key := gramMark | gramHash4(path[i:])
+			k := int(key) & (nb - 1)
+			for _, e := range entries[heads[k]:heads[k+1]] {
+				if pairs[e] == key {
+					seen[e/64] |= 1 << (e % 64)
+				}
+			}
+		}
+	}
+	if gb.kinds&gramTwo != 0 {
+		for i := 1; i < len(path); i++ {
+			key := gramMark | gramShort | gramHash2(path[i-1], path[i])
+			k := int(key) & (nb - 1)
+			for _, e := range entries[heads[k]:heads[k+1]] {
+				if pairs[e] == key {
+					seen[e/64] |= 1 << (e % 64)
+				}
+			}
+		}
+	}
+	for w := range (n + 63) / 64 {
+		for m := seen[w]; m != 0; m &= m - 1 {
+			j := b + w*64 + bits.TrailingZeros64(m)
+			r := &rules[j]
+			rn, allow := int(r.n), r.allow()
+			if c.best.Found && rn < c.best.Len {
+				return // no rule from here on is long enough to win
+			}
+			if !c.beats(rn, allow, base+j) {
+				continue
+			}
+			if m, ok := t.match(r, c.path); ok && c.beats(m, allow, base+j) {
+				c.best.Take(m, allow, t.line(base+j))
+				c.at = base + j
+			}
+		}
+	}
+	if b+n < len(rules) {
+		var gs gramSet
+		c.scan(rules, b, b+n, base, &gs)
+	}
+}
+
+// listedBlock returns the gram lists of the block of n rules that starts
+// at the table's rule start, or nil when it has none.
+func (t *Table) listedBlock(start, n int) *gramBlock {
+	if t.grams == nil || n < minListed {
+		return nil
+	}
+	return t.grams.find(start)
+}
