@@ -38,7 +38,8 @@ const (
 )
 
 // minListed is the number of rules with a gram from which a block is
-// indexed by gram; maxListed, the most rules of a block the index lists
+// indexed by gram (a block's first rule has none, so such a block has at
+// least minListed+1 rules); maxListed, the most rules of a block the index lists
 // (a check notes the rules to visit in a bit set of that size on its
 // stack; rules past it are passed over as in a block without lists).
 const (
@@ -144,27 +145,32 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	for _, e := range entries[heads[nb]:heads[nb+1]] {
 		seen[e/64] |= 1 << (e % 64)
 	}
+	// Note the path's grams once, then visit each bucket one time at
+	// most: a path that repeats a gram, or grams that share a bucket, cost
+	// no more than the bucket's length in all.
 	path := c.path
+	var gs gramSet
+	var done [maxListed / 64]uint64
+	visit := func(key uint16) {
+		k := int(key) & (nb - 1)
+		if done[k/64]&(1<<(k%64)) != 0 {
+			return
+		}
+		done[k/64] |= 1 << (k % 64)
+		for _, e := range entries[heads[k]:heads[k+1]] {
+			if p := pairs[e]; p != 0 && gs.admits(p, path) {
+				seen[e/64] |= 1 << (e % 64)
+			}
+		}
+	}
 	if gb.kinds&gramLong != 0 {
 		for i := 0; i+4 <= len(path); i++ {
-			key := gramMark | gramHash4(path[i:])
-			k := int(key) & (nb - 1)
-			for _, e := range entries[heads[k]:heads[k+1]] {
-				if pairs[e] == key {
-					seen[e/64] |= 1 << (e % 64)
-				}
-			}
+			visit(gramMark | gramHash4(path[i:]))
 		}
 	}
 	if gb.kinds&gramTwo != 0 {
 		for i := 1; i < len(path); i++ {
-			key := gramMark | gramShort | gramHash2(path[i-1], path[i])
-			k := int(key) & (nb - 1)
-			for _, e := range entries[heads[k]:heads[k+1]] {
-				if pairs[e] == key {
-					seen[e/64] |= 1 << (e % 64)
-				}
-			}
+			visit(gramMark | gramShort | gramHash2(path[i-1], path[i]))
 		}
 	}
 	for w := range (n + 63) / 64 {

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -208,6 +209,38 @@ func BenchmarkHostileStaircase(b *testing.B) {
 	body := []byte(sb.String())
 	path := "/" + strings.Repeat("a", n)
 	r := robotsgate.Parse(body)
+	rules := r.Rules("x")
+	b.Run("robotsgate", func(b *testing.B) {
+		c := r.Crawler("x")
+		for b.Loop() {
+			sinkBool = c.Allowed(path)
+		}
+	})
+	b.Run("every-rule", func(b *testing.B) {
+		for b.Loop() {
+			allowed, best := true, -1
+			for _, ru := range rules {
+				if len(ru.Pattern) > best && matcher.Match(ru.Pattern, path) {
+					allowed, best = ru.Allow, len(ru.Pattern)
+				}
+			}
+			sinkBool = allowed
+		}
+	})
+}
+
+// BenchmarkHostileGrams checks a long path that repeats the one gram
+// 4,096 wildcard rules share (`/*aaaa*XYZ`), the case that would make the
+// gram index scan a bucket once per byte of the path; the baseline is
+// trying every rule.
+func BenchmarkHostileGrams(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("User-agent: *\n")
+	for i := range 4096 {
+		fmt.Fprintf(&sb, "Disallow: /*aaaa*%03x\n", i)
+	}
+	r := robotsgate.Parse([]byte(sb.String()))
+	path := "/" + strings.Repeat("a", 1000)
 	rules := r.Rules("x")
 	b.Run("robotsgate", func(b *testing.B) {
 		c := r.Crawler("x")
