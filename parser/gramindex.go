@@ -184,10 +184,7 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 			if !c.beats(rn, allow, base+j) {
 				continue
 			}
-			if m, ok := t.match(r, c.path); ok && c.beats(m, allow, base+j) {
-				c.best.Take(m, allow, t.line(base+j))
-				c.at = base + j
-			}
+			c.try(r, allow, base+j)
 		}
 	}
 	if b+n < len(rules) {

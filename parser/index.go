@@ -359,10 +359,16 @@ func (c *check) each(rules []rule, base int) {
 		if !c.beats(n, allow, base+j) {
 			continue
 		}
-		if m, ok := c.t.match(r, c.path); ok && c.beats(m, allow, base+j) {
-			c.best.Take(m, allow, c.t.line(base+j))
-			c.at = base + j
-		}
+		c.try(r, allow, base+j)
+	}
+}
+
+// try matches r, the table's rule i of kind allow, and takes it when it
+// matches and beats the best so far.
+func (c *check) try(r *rule, allow bool, i int) {
+	if m, ok := c.t.match(r, c.path); ok && c.beats(m, allow, i) {
+		c.best.Take(m, allow, c.t.line(i))
+		c.at = i
 	}
 }
 
@@ -382,10 +388,7 @@ func (c *check) group(g int) {
 			if !c.beats(n, allow, base+j) {
 				continue
 			}
-			if m, ok := t.match(r, c.path); ok && c.beats(m, allow, base+j) {
-				c.best.Take(m, allow, t.line(base+j))
-				c.at = base + j
-			}
+			c.try(r, allow, base+j)
 		}
 		return
 	}
@@ -510,10 +513,7 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
 				unfiltered++
 			}
 		}
-		if m, ok := t.match(r, c.path); ok && c.beats(m, allow, base+j) {
-			c.best.Take(m, allow, t.line(base+j))
-			c.at = base + j
-		}
+		c.try(r, allow, base+j)
 	}
 	return -1
 }
