@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -431,5 +432,22 @@ func TestCacheNotModifiedEndsOutage(t *testing.T) {
 	}
 	if e := c.cache.peek(key); e.failures != 0 || !e.since.IsZero() {
 		t.Errorf("after a 304: failures %d, since %v; want the outage ended", e.failures, e.since)
+	}
+}
+
+// TestCacheClockStopsWithoutClose checks the promise that a Client
+// dropped without Close does not leave its clock goroutine behind.
+func TestCacheClockStopsWithoutClose(t *testing.T) {
+	clock := func() *coarseClock {
+		c := NewClient()
+		return c.cache.coarse // the clock alone does not keep c alive
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for clock.now.Load() != 0 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if clock.now.Load() != 0 {
+		t.Error("the clock of a collected Client still runs")
 	}
 }

@@ -335,6 +335,22 @@ func genWildBlock(rnd *rand.Rand, n int) (body string, paths []string) {
 	return b.String(), paths
 }
 
+// agreeWithBruteForce checks that tb, and sel (tb's groups selected),
+// decide every path as trying every rule of groups does.
+func agreeWithBruteForce(t *testing.T, body string, tb, sel *Table, groups []int, paths []string) {
+	t.Helper()
+	f := tb.File()
+	for _, p := range paths {
+		want, wok := bruteDecide(f, groups, p)
+		if got, ok := tb.Decide(groups, p); ok != wok || got != want {
+			t.Fatalf("Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
+		}
+		if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
+			t.Fatalf("Select.Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
+		}
+	}
+}
+
 // TestPropertyWildBlockAgreesWithBruteForce: the gram filter of a large
 // wildcard block passes over no rule that matches.
 func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
@@ -342,18 +358,9 @@ func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
 	for range 1500 {
 		body, paths := genWildBlock(rnd, 0)
 		tb := Compile([]byte(body))
-		f := tb.File()
 		groups, _ := tb.AppendGroups(nil, "FooBot")
 		sel := tb.Select(groups)
-		for _, p := range paths {
-			want, wok := bruteDecide(f, groups, p)
-			if got, ok := tb.Decide(groups, p); ok != wok || got != want {
-				t.Fatalf("Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
-			}
-			if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
-				t.Fatalf("Select.Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
-			}
-		}
+		agreeWithBruteForce(t, body, tb, sel, groups, paths)
 	}
 }
 
@@ -370,21 +377,12 @@ func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
 		}
 		body, paths := genWildBlock(rnd, n)
 		tb := Compile([]byte(body))
-		f := tb.File()
 		groups, _ := tb.AppendGroups(nil, "FooBot")
 		sel := tb.Select(groups)
 		if tb.grams == nil || sel.grams == nil {
 			t.Fatalf("a block of %d wildcard rules has no gram lists:\n%s", n, body)
 		}
-		for _, p := range paths {
-			want, wok := bruteDecide(f, groups, p)
-			if got, ok := tb.Decide(groups, p); ok != wok || got != want {
-				t.Fatalf("Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
-			}
-			if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
-				t.Fatalf("Select.Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", p, got, ok, want, wok, body)
-			}
-		}
+		agreeWithBruteForce(t, body, tb, sel, groups, paths)
 	}
 }
 

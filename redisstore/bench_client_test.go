@@ -55,19 +55,28 @@ func BenchmarkAllowedRedisHit(b *testing.B) {
 	}
 }
 
-func benchRedisHit(b *testing.B, direct bool) {
+// redisHitSetup stores two sites' robots.txt in Redis through one
+// process and returns another whose memory holds one site, so that
+// checking the two URLs in turn always misses memory and hits Redis;
+// direct sets the go-redis client's ContextTimeoutEnabled.
+func redisHitSetup(b *testing.B, direct bool) (w *web, rdb *redis.Client, c *robotstxt.Client, urls []string) {
 	w, addr, _ := benchFleet(b)
-	urls := []string{"http://bench-a.test/some/path/page.html", "http://bench-b.test/some/path/page.html"}
+	urls = []string{"http://bench-a.test/some/path/page.html", "http://bench-b.test/some/path/page.html"}
 	warm := newProcess(b, addr, w)
 	for _, u := range urls {
 		if _, err := warm.Allowed(b.Context(), u); err != nil {
 			b.Fatal(err)
 		}
 	}
-	rdb := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: direct})
+	rdb = redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: direct})
 	b.Cleanup(func() { _ = rdb.Close() })
-	store := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
-	c := newClient(b, store, w.httpClient(), robotstxt.WithStoreTimeout(generous), robotstxt.WithCacheSize(1))
+	c = newClient(b, New(rdb, WithLogger(quietLogger), WithTimeout(generous)), w.httpClient(),
+		robotstxt.WithStoreTimeout(generous), robotstxt.WithCacheSize(1))
+	return w, rdb, c, urls
+}
+
+func benchRedisHit(b *testing.B, direct bool) {
+	w, _, c, urls := redisHitSetup(b, direct)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -115,18 +124,7 @@ func BenchmarkAllowedRedisHitBaseline(b *testing.B) {
 // each per round, and reports the ratio: alternating keeps a noisy
 // machine's drift out of it (target ≤ 1.5).
 func BenchmarkAllowedRedisHitRatio(b *testing.B) {
-	w, addr, _ := benchFleet(b)
-	urls := []string{"http://bench-a.test/some/path/page.html", "http://bench-b.test/some/path/page.html"}
-	warm := newProcess(b, addr, w)
-	for _, u := range urls {
-		if _, err := warm.Allowed(b.Context(), u); err != nil {
-			b.Fatal(err)
-		}
-	}
-	rdb := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true})
-	b.Cleanup(func() { _ = rdb.Close() })
-	c := newClient(b, New(rdb, WithLogger(quietLogger), WithTimeout(generous)), w.httpClient(),
-		robotstxt.WithStoreTimeout(generous), robotstxt.WithCacheSize(1))
+	w, rdb, c, urls := redisHitSetup(b, true)
 	key := DefaultPrefix + "{http://bench-a.test:80}"
 	var tBase, tClient time.Duration
 	n := 0

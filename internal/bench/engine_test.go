@@ -218,13 +218,7 @@ func BenchmarkHostileStaircase(b *testing.B) {
 	})
 	b.Run("every-rule", func(b *testing.B) {
 		for b.Loop() {
-			allowed, best := true, -1
-			for _, ru := range rules {
-				if len(ru.Pattern) > best && matcher.Match(ru.Pattern, path) {
-					allowed, best = ru.Allow, len(ru.Pattern)
-				}
-			}
-			sinkBool = allowed
+			sinkBool = everyRule(rules, path)
 		}
 	})
 }
@@ -250,13 +244,19 @@ func BenchmarkHostileGrams(b *testing.B) {
 	})
 	b.Run("every-rule", func(b *testing.B) {
 		for b.Loop() {
-			allowed, best := true, -1
-			for _, ru := range rules {
-				if len(ru.Pattern) > best && matcher.Match(ru.Pattern, path) {
-					allowed, best = ru.Allow, len(ru.Pattern)
-				}
-			}
-			sinkBool = allowed
+			sinkBool = everyRule(rules, path)
 		}
 	})
+}
+
+// everyRule decides path by trying every rule, the longest match winning:
+// the baseline the hostile benchmarks compare with (their rules never tie).
+func everyRule(rules []robotsgate.Rule, path string) bool {
+	allowed, best := true, -1
+	for _, ru := range rules {
+		if len(ru.Pattern) > best && matcher.Match(ru.Pattern, path) {
+			allowed, best = ru.Allow, len(ru.Pattern)
+		}
+	}
+	return allowed
 }
