@@ -43,18 +43,18 @@ const (
 // (a check notes the rules to visit in a bit set of that size on its
 // stack; rules past it are passed over as in a block without lists).
 const (
-	minListed = 128
+	minListed = 16
 	maxListed = 4096
 )
 
-// addBlock indexes the block of rules whose grams are pairs, which
-// starts at the table's rule start, when it has minListed grams or more.
-func (ix *gramIndex) addBlock(start int, pairs []uint16) {
-	n := min(len(pairs), maxListed)
-	pairs = pairs[:n]
+// addBlock indexes the block of rules whose notes are notes (the grams of
+// all but the first), which starts at the table's rule start, when it
+// has minListed grams or more.
+func (ix *gramIndex) addBlock(start int, notes []uint16) {
+	n := min(len(notes), maxListed)
 	grams := 0
 	var kinds uint8
-	for _, p := range pairs {
+	for _, p := range notes[1:n] {
 		if p != 0 {
 			grams++
 			if p&gramShort != 0 {
@@ -67,8 +67,8 @@ func (ix *gramIndex) addBlock(start int, pairs []uint16) {
 	if grams < minListed {
 		return
 	}
-	// About one rule a bucket, at most one bucket a gram.
-	nb := min(1<<bits.Len(uint(grams-1)), 1<<gramBits)
+	// About one rule in four buckets, at most one bucket a gram.
+	nb := min(1<<bits.Len(uint(4*grams-1)), 1<<gramBits)
 	at := len(ix.lists)
 	ix.blocks = append(ix.blocks, gramBlock{
 		start: uint32(start), at: uint32(at), n: uint16(n), mask: uint16(nb - 1), kinds: kinds,
@@ -77,7 +77,8 @@ func (ix *gramIndex) addBlock(start int, pairs []uint16) {
 	ix.lists = append(ix.lists, make([]uint16, nb+2+n)...)
 	heads := ix.lists[at : at+nb+2]
 	entries := ix.lists[at+nb+2:]
-	for _, p := range pairs {
+	heads[nb]++ // the first rule
+	for _, p := range notes[1:n] {
 		heads[bucketOf(p, nb)]++
 	}
 	sum := uint16(0)
@@ -85,7 +86,10 @@ func (ix *gramIndex) addBlock(start int, pairs []uint16) {
 		heads[k], sum = sum, sum+heads[k]
 	}
 	// Fill each bucket from its start, then move the starts back.
-	for i, p := range pairs {
+	for i, p := range notes[:n] {
+		if i == 0 {
+			p = 0 // its parent link
+		}
 		k := bucketOf(p, nb)
 		entries[heads[k]] = uint16(i)
 		heads[k]++
@@ -134,44 +138,69 @@ func (ix *gramIndex) size() int {
 // the table. It visits the rules gb lists whose gram the path has, and
 // those without a gram, in order, then passes over the rules past the
 // listed ones as block does.
+//
+// Each distinct gram of the path is looked up once, and a bucket's rules
+// are taken when their gram's hash is the path gram's, whatever its
+// length: the gram only filters, and a rule taken for a gram of the
+// other length is matched all the same. A path whose grams fill the
+// buckets beyond the block's size and the path's length (grams chosen to
+// share buckets, as only a hostile file and path have) stops the look-ups
+// and passes over the block as block does, so a check never costs much
+// more than trying every rule.
 func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	t := c.t
 	n := int(gb.n)
 	nb := int(gb.mask) + 1
 	lists := t.grams.lists[gb.at:]
 	heads, entries := lists[:nb+2], lists[nb+2:]
-	pairs := t.pairs[base+b:][:n]
+	notes := t.notes[base+b:][:n]
 	var seen [maxListed / 64]uint64
 	for _, e := range entries[heads[nb]:heads[nb+1]] {
 		seen[e/64] |= 1 << (e % 64)
 	}
-	// Note the path's grams once, then visit each bucket one time at
-	// most: a path that repeats a gram, or grams that share a bucket, cost
-	// no more than the bucket's length in all.
 	path := c.path
-	var gs gramSet
-	var done [maxListed / 64]uint64
-	visit := func(key uint16) {
-		k := int(key) & (nb - 1)
-		if done[k/64]&(1<<(k%64)) != 0 {
-			return
+	var gs gramSet // the path's grams looked up so far
+	budget := n + len(path)
+	visit := func(h uint16) bool {
+		k := int(h) & (nb - 1)
+		if heads[k] == heads[k+1] || gs.has(h) {
+			return true
 		}
-		done[k/64] |= 1 << (k % 64)
-		for _, e := range entries[heads[k]:heads[k+1]] {
-			if p := pairs[e]; p != 0 && gs.admits(p, path) {
+		gs.add(h)
+		bucket := entries[heads[k]:heads[k+1]]
+		if budget -= len(bucket); budget < 0 {
+			return false
+		}
+		for _, e := range bucket {
+			if notes[e]&(1<<gramBits-1) == h {
 				seen[e/64] |= 1 << (e % 64)
 			}
 		}
+		return true
 	}
-	if gb.kinds&gramLong != 0 {
-		for i := 0; i+4 <= len(path); i++ {
-			visit(gramMark | gramHash4(path[i:]))
+	ok := true
+	if gb.kinds&gramLong != 0 && len(path) >= 4 {
+		// The four bytes at i, as gramHash4 reads them, rolled on a byte
+		// a step.
+		w := uint32(path[0]) | uint32(path[1])<<8 | uint32(path[2])<<16 | uint32(path[3])<<24
+		for i := 4; ok; i++ {
+			ok = visit(gramHashWord(w))
+			if i == len(path) {
+				break
+			}
+			w = w>>8 | uint32(path[i])<<24
 		}
 	}
 	if gb.kinds&gramTwo != 0 {
-		for i := 1; i < len(path); i++ {
-			visit(gramMark | gramShort | gramHash2(path[i-1], path[i]))
+		for i := 1; ok && i < len(path); i++ {
+			ok = visit(gramHash2(path[i-1], path[i]))
 		}
+	}
+	if !ok {
+		// gs holds grams of the path only, of either length: admits adds
+		// the rest.
+		c.scan(rules, b, b, base, &gs)
+		return
 	}
 	for w := range (n + 63) / 64 {
 		for m := seen[w]; m != 0; m &= m - 1 {
@@ -188,7 +217,6 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 		}
 	}
 	if b+n < len(rules) {
-		var gs gramSet
 		c.scan(rules, b, b+n, base, &gs)
 	}
 }

@@ -15,15 +15,18 @@ import (
 // first (allow first on a tie, then file order), so that a block can be
 // left at the first rule too short to win.
 //
-// The prefixes that start a path P are found by binary searches alone.
-// Let S be P, and K the last prefix that sorts at or before S. Every
-// prefix Q of S lies between Q and S in sort order, and so does K, which
-// therefore begins with Q: the prefixes of S are all prefixes of K, no
-// longer than the common start of K and S. When K starts S, its block is
-// searched, and the search goes on with S cut to one byte shorter than
-// K; otherwise with S cut to that common start. S shortens at every
-// step, and a step searches only the rules before K; in practice a check
-// takes one to three steps.
+// The prefixes that start a path P are found by a binary search and a
+// climb. Let K be the last prefix that sorts at or before P. Every prefix
+// Q of P lies between Q and P in sort order, and so does K, which
+// therefore begins with Q: the prefixes of P are K and prefixes of K, no
+// longer than the common start of K and P. Each block notes its parent,
+// the block of the longest prefix of its own (see parentLink); so the
+// check climbs from K's block through the parents and searches each
+// block whose prefix is no longer than that common start.
+//
+// A parent too far away to note ends the climb, and the binary search
+// goes on with P cut to one byte shorter than the block where it ended,
+// among the rules before it; in practice a check takes one search.
 //
 // Blocks of many rules hold mostly rules with a '*' after their prefix,
 // which the prefix alone does not rule out; "/*x" is in the block of "/".
@@ -32,7 +35,7 @@ import (
 // matches contains, taken where the rule differs from the one before it.
 // A check notes the grams of the path in a bit set, and passes over the
 // rules whose gram it lacks without matching them. The grams are kept in
-// Table.pairs, only for tables with a group of more than smallGroup
+// Table.notes, only for tables with a group of more than smallGroup
 // rules.
 
 // ruleSort sorts rules into index order, with their lines and prefix
@@ -82,10 +85,11 @@ func (s *ruleSort) Swap(i, j int) {
 }
 
 // sortRules sorts rules, whose patterns are in text, into index order,
-// moving lines (when not nil) with them, and notes the grams of the
-// rules of each block but its first in pairs (when not nil), and the
-// large blocks in ix; base is the table's index of rules[0].
-func sortRules(text string, rules []rule, lines []uint32, pairs []uint16, ix *gramIndex, base int) {
+// moving lines (when not nil) with them; when notes is not nil, it notes
+// there each block's parent (in its first rule) and the grams of the
+// block's other rules, and the large blocks in ix. base is the table's
+// index of rules[0].
+func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gramIndex, base int) {
 	s := &ruleSort{text: text, rules: rules, lines: lines}
 	indexed := len(rules) > smallGroup
 	if indexed {
@@ -95,30 +99,57 @@ func sortRules(text string, rules []rule, lines []uint32, pairs []uint16, ix *gr
 		}
 	}
 	sort.Sort(s)
-	if !indexed || pairs == nil {
+	if !indexed || notes == nil {
 		return
 	}
 	var count []uint16 // scratch for rareGrams, zero between blocks
+	// The blocks whose prefixes start the current block's, the longest
+	// last, each with its last rule.
+	type open struct {
+		prefix string
+		last   int
+	}
+	var stack []open
 	for b := 0; b < len(rules); {
 		p := text[rules[b].off>>ruleShift:][:s.pre[b]]
 		e := b + 1
 		for e < len(rules) && text[rules[e].off>>ruleShift:][:s.pre[e]] == p {
 			e++
 		}
-		if e-b > smallGroup {
+		// A block's ancestors sort before it, and so do the blocks
+		// between them, which all begin with the ancestor's prefix.
+		for len(stack) > 0 && !strings.HasPrefix(p, stack[len(stack)-1].prefix) {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			notes[b] = parentLink(b - stack[len(stack)-1].last)
+		}
+		stack = append(stack, open{p, e - 1})
+		if e-b > minListed {
 			if count == nil {
 				count = make([]uint16, 1<<gramBits)
 			}
-			rareGrams(text, rules[b:e], pairs[b:e], count)
-			ix.addBlock(base+b, pairs[b:e])
+			rareGrams(text, rules[b:e], notes[b:e], count)
+			ix.addBlock(base+b, notes[b:e])
 		} else {
 			for i := b + 1; i < e; i++ {
-				pairs[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
+				notes[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
 			}
 		}
 		b = e
 	}
 }
+
+// A block's parent link, in the notes of its first rule, is how many
+// rules before that rule the last rule of its parent block lies: the
+// block whose prefix is the longest proper prefix of its own that some
+// block has. 0 means it has none, and farParent that the parent lies too
+// far back to say.
+const farParent = 1<<16 - 1
+
+// parentLink returns the link of a block whose parent's last rule lies d
+// rules before its first.
+func parentLink(d int) uint16 { return uint16(min(d, farParent)) }
 
 // rareGrams notes the grams of the rules of a large block but its first.
 // Rules of such a block often share most of their runs ("/*.teaser.html",
@@ -127,7 +158,7 @@ func sortRules(text string, rules []rule, lines []uint32, pairs []uint16, ix *gr
 // the one the fewest of the block's runs hold. A rule whose runs are all
 // shorter takes its gram as gramOf does. count is scratch space of
 // 1<<gramBits zeros, which rareGrams leaves zero.
-func rareGrams(text string, rules []rule, pairs []uint16, count []uint16) {
+func rareGrams(text string, rules []rule, notes []uint16, count []uint16) {
 	grams := func(i int, f func(h uint16)) {
 		tail := tailOf(text, &rules[i])
 		for at := 0; at < len(tail); {
@@ -152,9 +183,9 @@ func rareGrams(text string, rules []rule, pairs []uint16, count []uint16) {
 			}
 		})
 		if least >= 0 {
-			pairs[i] = gramMark | uint16(least)
+			notes[i] = gramMark | uint16(least)
 		} else {
-			pairs[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
+			notes[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
 		}
 	}
 	for i := 1; i < len(rules); i++ {
@@ -197,9 +228,11 @@ const (
 )
 
 func gramHash4(s string) uint16 {
-	w := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-	return uint16(w * 0x9E3779B1 >> (32 - gramBits))
+	return gramHashWord(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
 }
+
+// gramHashWord is gramHash4 of the four bytes of w, little-endian.
+func gramHashWord(w uint32) uint16 { return uint16(w * 0x9E3779B1 >> (32 - gramBits)) }
 
 func gramHash2(a, b byte) uint16 {
 	return uint16((uint32(a)<<8 | uint32(b)) * 0x85EBCA77 >> (32 - gramBits))
@@ -259,6 +292,8 @@ type gramSet struct {
 }
 
 func (gs *gramSet) add(h uint16) { gs.bits[h/64] |= 1 << (h % 64) }
+
+func (gs *gramSet) has(h uint16) bool { return gs.bits[h/64]&(1<<(h%64)) != 0 }
 
 // admits reports whether the gram of a rule is in the set of path's.
 func (gs *gramSet) admits(gram uint16, path string) bool {
@@ -394,6 +429,11 @@ func (c *check) group(g int) {
 	}
 	at := c.path
 	hi := len(rules)
+	noStar := strings.IndexByte(at, '*') // the path has no '*' before it
+	if noStar < 0 {
+		noStar = len(at)
+	}
+search:
 	for step := 0; ; step++ {
 		if step == maxSteps {
 			// A path that many blocks start (a staircase of prefixes,
@@ -413,7 +453,7 @@ func (c *check) group(g int) {
 		nlo, nhi := 0, 0
 		for lo < h {
 			m := int(uint(lo+h) >> 1)
-			if cmp, n := t.comparePrefix(&rules[m], at, min(nlo, nhi)); cmp <= 0 {
+			if cmp, n := t.comparePrefix(&rules[m], at, min(nlo, nhi), noStar); cmp <= 0 {
 				lo, nlo = m+1, n
 			} else {
 				h, nhi = m, n
@@ -423,24 +463,33 @@ func (c *check) group(g int) {
 		if i < 0 {
 			return
 		}
-		key := t.prefix(&rules[i])
-		if nlo < len(key) {
-			at, hi = at[:nlo], i
-			continue
-		}
-		// key starts the path; its block ends at i.
-		lo = t.blockStart(rules, i, key)
-		if c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
-			if gb := t.listedBlock(base+lo, i+1-lo); gb != nil {
-				c.listed(rules[:i+1], lo, base, gb)
-			} else {
-				c.block(rules[:i+1], lo, base)
+		// Climb from the block that ends at i, K's, through its parents:
+		// each that is no longer than K's common start with the path
+		// starts the path. Every climb goes back in the rules, so it
+		// costs no more than a pass over them.
+		for {
+			key := t.prefix(&rules[i])
+			lo := t.blockStart(rules, i, key)
+			if nlo >= len(key) && c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
+				if gb := t.listedBlock(base+lo, i+1-lo); gb != nil {
+					c.listed(rules[:i+1], lo, base, gb)
+				} else {
+					c.block(rules[:i+1], lo, base)
+				}
 			}
+			link := uint16(0)
+			if t.notes != nil {
+				link = t.notes[base+lo]
+			}
+			switch link {
+			case 0:
+				return // no prefix of key, so none of the path, has a block
+			case farParent:
+				at, hi = at[:min(nlo, len(key)-1)], lo
+				continue search
+			}
+			i = lo - int(link)
 		}
-		if key == "" {
-			return
-		}
-		at, hi = at[:len(key)-1], lo
 	}
 }
 
@@ -483,7 +532,7 @@ func (c *check) block(rules []rule, b, base int) {
 }
 
 // unfilteredRules is the number of rules with grams that a block
-// matches before it notes the pairs of the path.
+// matches before it notes the grams of the path.
 const unfilteredRules = 8
 
 // scan is block from rules[from] on. When ps is nil, it stops at the
@@ -501,10 +550,10 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
 		if !c.beats(n, allow, base+j) {
 			continue
 		}
-		if j > b && t.pairs != nil && t.pairs[base+j] != 0 {
+		if j > b && t.notes != nil && t.notes[base+j] != 0 {
 			switch {
 			case ps != nil:
-				if !ps.admits(t.pairs[base+j], c.path) {
+				if !ps.admits(t.notes[base+j], c.path) {
 					continue // the path lacks the gram the rule needs
 				}
 			case unfiltered == unfilteredRules:
@@ -575,14 +624,14 @@ func (t *Table) Select(groups []int) *Table {
 			lines = append(lines, t.file.lines[s.rules:e.rules]...)
 		}
 	})
-	var pairs []uint16
+	var notes []uint16
 	if len(rules) > smallGroup {
-		pairs = make([]uint16, len(rules))
+		notes = make([]uint16, len(rules))
 	}
 	ix := new(gramIndex)
-	sortRules(t.text, rules, lines, pairs, ix, 0)
-	if !hasPairs(pairs) {
-		pairs = nil
+	sortRules(t.text, rules, lines, notes, ix, 0)
+	if !hasNotes(notes) {
+		notes = nil
 	}
 	if len(ix.blocks) == 0 {
 		ix = nil
@@ -607,7 +656,7 @@ func (t *Table) Select(groups []int) *Table {
 			buf = append(buf, k...)
 		}
 	}
-	out := &Table{text: view(buf), rules: rules, pairs: pairs, grams: ix}
+	out := &Table{text: view(buf), rules: rules, notes: notes, grams: ix}
 	if records != nil || lines != nil {
 		out.file = &fileParts{groups: []group{{}}, records: records, lines: lines}
 		out.file.indexed.Do(func() {}) // sorted above
@@ -651,9 +700,9 @@ func layoutPatterns(text string, rules []rule, buf []byte) int {
 	return n
 }
 
-// hasPairs reports whether some rule has a gram.
-func hasPairs(pairs []uint16) bool {
-	for _, p := range pairs {
+// hasNotes reports whether some rule has a note: a gram or a parent link.
+func hasNotes(notes []uint16) bool {
+	for _, p := range notes {
 		if p != 0 {
 			return true
 		}

@@ -26,9 +26,11 @@ import (
 type Table struct {
 	text  string
 	rules []rule
-	// pairs holds the grams of the rules of indexed groups (see gramOf),
-	// one for each rule, or is nil when no rule has any.
-	pairs []uint16
+	// notes holds a number for each rule of an indexed group: for the
+	// first rule of a block, the way to its parent block (see
+	// parentLink); for the others, the rule's gram (see gramOf). It is
+	// nil when every number is 0.
+	notes []uint16
 	// grams indexes the large blocks by gram, or is nil when there is
 	// none.
 	grams *gramIndex
@@ -128,6 +130,21 @@ func (t *Table) pattern(r *rule) string       { return patternOf(t.text, r) }
 func (t *Table) matcher(r *rule) matcher.Rule { return matcherOf(t.text, r) }
 func (t *Table) prefix(r *rule) string        { return prefixOf(t.text, r) }
 
+// indexStar returns the index of the first '*' in s, or -1. It is
+// called mostly on a byte or two, where a loop beats the set-up of a
+// vectorised search.
+func indexStar(s string) int {
+	if len(s) > 16 {
+		return strings.IndexByte(s, '*')
+	}
+	for i := range len(s) {
+		if s[i] == '*' {
+			return i
+		}
+	}
+	return -1
+}
+
 // prefixLen returns the length of the literal prefix of a pattern that is
 // not an allow of a directory's index page: up to its first '*' or its
 // final '$'.
@@ -144,8 +161,10 @@ func prefixLen(p string) int {
 // comparePrefix compares the literal prefix of r with s, as
 // strings.Compare does, and returns the length of their common start too.
 // The caller knows that the prefix starts with s[:from], which it does not
-// read again.
-func (t *Table) comparePrefix(r *rule, s string, from int) (cmp, common int) {
+// read again, and that s has no '*' before noStar (a '*' in a path is
+// rare): where the pattern agrees with s up to there, it looks only past
+// there for the '*' that ends the prefix.
+func (t *Table) comparePrefix(r *rule, s string, from, noStar int) (cmp, common int) {
 	p := t.pattern(r)
 	if r.off&ruleDir != 0 {
 		p = t.prefix(r)
@@ -155,8 +174,10 @@ func (t *Table) comparePrefix(r *rule, s string, from int) (cmp, common int) {
 	// it ends at or before d does that change the outcome.
 	end := len(p)
 	if r.off&(rulePlain|ruleDir) == 0 {
-		if i := strings.IndexByte(p[from:min(d+1, len(p))], '*'); i >= 0 {
-			end = from + i
+		// p[:d] is s[:d], whose first noStar bytes hold no '*'.
+		skip := max(from, min(d, noStar))
+		if i := indexStar(p[skip:min(d+1, len(p))]); i >= 0 {
+			end = skip + i
 		} else if p != "" && p[len(p)-1] == '$' {
 			end = len(p) - 1
 		}
@@ -214,25 +235,25 @@ func (t *Table) index() {
 		return // made by Select, in index order
 	}
 	t.file.indexed.Do(func() {
-		var pairs []uint16
+		var notes []uint16
 		ix := new(gramIndex)
 		for g := range t.file.groups {
 			s, e := t.span(g)
-			if e.rules-s.rules > smallGroup && pairs == nil {
-				pairs = make([]uint16, len(t.rules))
+			if e.rules-s.rules > smallGroup && notes == nil {
+				notes = make([]uint16, len(t.rules))
 			}
 			var lines []uint32
 			if t.file.lines != nil {
 				lines = t.file.lines[s.rules:e.rules]
 			}
 			var ps []uint16
-			if pairs != nil {
-				ps = pairs[s.rules:e.rules]
+			if notes != nil {
+				ps = notes[s.rules:e.rules]
 			}
 			sortRules(t.text, t.rules[s.rules:e.rules], lines, ps, ix, int(s.rules))
 		}
-		if hasPairs(pairs) {
-			t.pairs = pairs
+		if hasNotes(notes) {
+			t.notes = notes
 		}
 		if len(ix.blocks) > 0 {
 			t.grams = ix
@@ -418,7 +439,7 @@ func (t *Table) File() *File {
 func (t *Table) Size() int {
 	t.index() // what the index adds counts too, and is not written meanwhile
 	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		cap(t.pairs)*int(unsafe.Sizeof(uint16(0))) + t.grams.size()
+		cap(t.notes)*int(unsafe.Sizeof(uint16(0))) + t.grams.size()
 	if f := t.file; f != nil {
 		n += int(unsafe.Sizeof(*f)) +
 			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +

@@ -125,7 +125,14 @@ func genIndexed(rnd *rand.Rand) (body string, paths []string) {
 		}
 	}
 	for range 20 {
-		paths = append(paths, gen()+segs[rnd.IntN(len(segs))])
+		p := gen() + segs[rnd.IntN(len(segs))]
+		if rnd.IntN(4) == 0 {
+			// A '*' in a path is a literal byte, which a prefix's own
+			// '*' does not equal.
+			i := 1 + rnd.IntN(len(p))
+			p = p[:i] + "*" + p[i:]
+		}
+		paths = append(paths, p)
 	}
 	return b.String(), paths
 }
@@ -156,6 +163,38 @@ func TestPropertyDecideAgreesWithBruteForce(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDecideFarParent: a block whose parent lies more rules back than a
+// parent link can say (farParent) is still climbed from, by a search.
+func TestDecideFarParent(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /a\nAllow: /\n")
+	for i := range farParent + 10 {
+		fmt.Fprintf(&b, "Allow: /a/%05d/\n", i)
+	}
+	b.WriteString("Allow: /a/zz/*.gif\n")
+	body := b.String()
+	tb := Compile([]byte(body))
+	groups, _ := tb.AppendGroups(nil, "FooBot")
+	sel := tb.Select(groups)
+	paths := []string{"/a/zz/x", "/a/zz/x.gif", "/a/zzz", "/a/70000", "/a/00007/x", "/a/", "/b", "/a"}
+	agreeWithBruteForce(t, body, tb, sel, groups, paths)
+	// The climb from /a/zz/ meets the far link and ends in the search,
+	// which must find /a: the path is disallowed by it.
+	if r, ok := sel.Decide([]int{0}, "/a/zz/x"); !ok || r.Pattern != "/a" {
+		t.Fatalf(`Decide("/a/zz/x") = %+v %v, want /a`, r, ok)
+	}
+	tb.index()
+	far := 0
+	for _, n := range tb.notes {
+		if n == farParent {
+			far++
+		}
+	}
+	if far == 0 {
+		t.Fatal("no block has a far parent: the test does not reach the search")
 	}
 }
 
@@ -285,7 +324,9 @@ func TestDecideWideLines(t *testing.T) {
 // with long shared runs that differ in a digit or two, in runs of one to
 // six bytes, some ending in '$', so that the grams of neighbours and of
 // paths collide often; paths are rules with their '*' filled in, mutated.
-// It draws n rules, or 33 to 122 when n is 0.
+// It draws n rules, or 33 to 122 when n is 0; when n is smallGroup or
+// fewer, plain rules of their own blocks ("/pad7") follow, so that the
+// group is indexed all the same, and a few paths reach them.
 func genWildBlock(rnd *rand.Rand, n int) (body string, paths []string) {
 	runs := []string{"/doc?id=", "&ref=20", "ab", "x", "a/b", "&p=1", "index.html", "/d"}
 	digits := func() string { return strconv.Itoa(rnd.IntN(40)) }
@@ -314,6 +355,12 @@ func genWildBlock(rnd *rand.Rand, n int) (body string, paths []string) {
 			kind = "Allow: "
 		}
 		b.WriteString(kind + p.String() + "\n")
+	}
+	for i := n; i <= smallGroup; i++ {
+		fmt.Fprintf(&b, "Disallow: /pad%d\n", i)
+		if i%8 == 0 {
+			paths = append(paths, fmt.Sprintf("/pad%d/x", i))
+		}
 	}
 	for range 30 {
 		p := pats[rnd.IntN(len(pats))]
@@ -370,8 +417,17 @@ func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
 // matches, in precedence order.
 func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(45, 46))
+	smallListed := 0 // blocks of smallGroup rules or fewer with lists
+	defer func() {
+		if smallListed == 0 && !t.Failed() {
+			t.Errorf("no block of %d rules or fewer had gram lists", smallGroup)
+		}
+	}()
 	for i := range 300 {
 		n := minListed + 1 + rnd.IntN(400)
+		if i%3 == 0 {
+			n = minListed + 1 + rnd.IntN(smallGroup)
+		}
 		if i%100 == 0 {
 			n = maxListed + 1 + rnd.IntN(300)
 		}
@@ -379,11 +435,61 @@ func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
 		tb := Compile([]byte(body))
 		groups, _ := tb.AppendGroups(nil, "FooBot")
 		sel := tb.Select(groups)
-		if tb.grams == nil || sel.grams == nil {
-			t.Fatalf("a block of %d wildcard rules has no gram lists:\n%s", n, body)
+		tb.index()
+		grams := 0 // the notes of rules that are not first in their block
+		for j, g := range tb.notes {
+			if g != 0 && j > 0 && tb.prefix(&tb.rules[j]) == tb.prefix(&tb.rules[j-1]) {
+				grams++
+			}
+		}
+		if grams >= minListed && (tb.grams == nil || sel.grams == nil) {
+			t.Fatalf("a block of %d wildcard rules, %d with grams, has no gram lists:\n%s", n, grams, body)
+		}
+		if n <= smallGroup && tb.grams != nil {
+			smallListed++
 		}
 		agreeWithBruteForce(t, body, tb, sel, groups, paths)
 	}
+}
+
+// TestListedBlockHostileGrams: a path whose grams all fall in the bucket
+// that every rule of a block shares, each a different gram, spends the
+// look-up budget; the check then passes over the block and still decides
+// as matching every rule does.
+func TestListedBlockHostileGrams(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	const n = 200
+	for i := range n {
+		fmt.Fprintf(&b, "Disallow: /*aaaa*x%02d\n", i%100)
+	}
+	body := b.String()
+	tb := Compile([]byte(body))
+	groups, _ := tb.AppendGroups(nil, "FooBot")
+	sel := tb.Select(groups)
+	tb.index()
+	if tb.grams == nil || len(tb.grams.blocks) != 1 {
+		t.Fatal("the block has no gram lists")
+	}
+	gb := tb.grams.blocks[0]
+	nb := int(gb.mask) + 1
+	k := int(gramHash4("aaaa")) & (nb - 1)
+	// Four-letter grams that hash into the same bucket, each differently.
+	var path strings.Builder
+	path.WriteString("/")
+	seen := map[uint16]bool{}
+	for w := 0; w < 26*26*26*26 && len(seen) < 1<<gramBits/nb; w++ {
+		g := string([]byte{byte('a' + w%26), byte('a' + w/26%26), byte('a' + w/676%26), byte('a' + w/17576)})
+		if h := gramHash4(g); int(h)&(nb-1) == k && !seen[h] {
+			seen[h] = true
+			path.WriteString(g + "/")
+		}
+	}
+	if visits := len(seen) * n; visits <= n+path.Len()+8 {
+		t.Fatalf("the path's grams visit %d rules, within the budget: the test does not reach the pass", visits)
+	}
+	p := path.String()
+	agreeWithBruteForce(t, body, tb, sel, groups, []string{p, p + "x07", p + "x99/", p + "aaa", "/aaaa/x42"})
 }
 
 // TestGramListsVisitWhatTheFilterAdmits: for a path, the rules the gram
@@ -392,7 +498,7 @@ func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
 func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(47, 48))
 	for range 50 {
-		body, paths := genWildBlock(rnd, minListed+rnd.IntN(300))
+		body, paths := genWildBlock(rnd, minListed+rnd.IntN(300)>>rnd.IntN(4))
 		tb := Compile([]byte(body))
 		tb.index()
 		if tb.grams == nil {
@@ -406,7 +512,7 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 			if int(heads[nb+1]) != int(gb.n) {
 				t.Fatalf("lists hold %d rules, want %d", heads[nb+1], gb.n)
 			}
-			pairs := tb.pairs[gb.start:][:gb.n]
+			notes := tb.notes[gb.start:][:gb.n]
 			for _, p := range paths {
 				listed := map[int]bool{}
 				for _, e := range entries[heads[nb]:heads[nb+1]] {
@@ -415,16 +521,16 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 				for k := range nb {
 					for _, e := range entries[heads[k]:heads[k+1]] {
 						var gs gramSet
-						if pairs[e] != 0 && gs.admits(pairs[e], p) {
+						if notes[e] != 0 && gs.admits(notes[e], p) {
 							listed[int(e)] = true
 						}
 					}
 				}
-				for j := range pairs {
+				for j := range notes {
 					var gs gramSet
-					want := j == 0 || pairs[j] == 0 || gs.admits(pairs[j], p)
+					want := j == 0 || notes[j] == 0 || gs.admits(notes[j], p)
 					if listed[j] != want {
-						t.Fatalf("path %q, rule %d (gram %#x): listed %v, filter admits %v", p, j, pairs[j], listed[j], want)
+						t.Fatalf("path %q, rule %d (gram %#x): listed %v, filter admits %v", p, j, notes[j], listed[j], want)
 					}
 				}
 			}
