@@ -12,8 +12,8 @@ package matcher
 import "strings"
 
 // shape classifies a pattern so that the common cases skip the general
-// wildcard matcher. The zero shape is shapeEmpty. Compute it once with shapeOf
-// and keep it beside the pattern.
+// wildcard matcher. The zero shape is shapeEmpty. Compute it once with
+// analyze and keep it beside the pattern, as Rule does.
 type shape uint8
 
 // The shapes of a pattern.
@@ -26,12 +26,6 @@ const (
 	shapeStar                 // exactly one '*', no final '$'
 	shapeStarEnd              // exactly one '*' and a final '$'
 )
-
-// shapeOf returns the shape of pattern.
-func shapeOf(pattern string) shape {
-	s, _ := analyze(pattern)
-	return s
-}
 
 // analyze returns the shape of pattern and the index of its first '*'
 // (-1 when it has none), for use with shape.matchAt.
@@ -66,16 +60,19 @@ func analyze(pattern string) (shape, int) {
 // last byte of the pattern. Matching starts at the beginning of path and is
 // case-sensitive. An empty pattern matches nothing.
 func Match(pattern, path string) bool {
-	return shapeOf(pattern).match(pattern, path)
+	// One pass: the shapes are for callers that keep them.
+	if pattern == "" {
+		return false
+	}
+	end := pattern[len(pattern)-1] == '$'
+	if end {
+		pattern = pattern[:len(pattern)-1]
+	}
+	return matchWild(pattern, indexStar(pattern), path, end)
 }
 
-// Match reports whether pattern, whose shape is s, matches path. The
-// result is undefined when s is not shapeOf(pattern).
-func (s shape) match(pattern, path string) bool {
-	return s.matchAt(pattern, indexStar(pattern), path)
-}
-
-// matchAt is Match for a caller that knows star, the index of the first
+// matchAt reports whether pattern, whose shape is s, matches path, for a
+// caller that knows star, the index of the first
 // '*' in pattern (any value when there is none). Keeping it beside the
 // pattern spares a search on every match.
 func (s shape) matchAt(pattern string, star int, path string) bool {

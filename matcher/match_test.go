@@ -168,8 +168,8 @@ func TestShapeOf(t *testing.T) {
 		{"/a*b*$", shapeWildEnd},
 		{"/a*b$c", shapeStar},
 	} {
-		if got := shapeOf(c.pat); got != c.want {
-			t.Errorf("shapeOf(%q) = %v, want %v", c.pat, got, c.want)
+		if got, _ := analyze(c.pat); got != c.want {
+			t.Errorf("analyze(%q) = %v, want %v", c.pat, got, c.want)
 		}
 	}
 }
@@ -185,7 +185,7 @@ func randomString(r *rand.Rand, alphabet string, max int) string {
 }
 
 // TestPropertyMatchAgreesWithReference compares Match, and shape.Match
-// with the shape shapeOf computes, with the dynamic-programming reference
+// with the shape analyze computes, with the dynamic-programming reference
 // on random patterns and paths over a small alphabet, where collisions of
 // literals, wildcards and anchors are frequent.
 func TestPropertyMatchAgreesWithReference(t *testing.T) {
@@ -204,8 +204,8 @@ func TestPropertyMatchAgreesWithReference(t *testing.T) {
 		if got := Match(pat, path); got != want {
 			t.Fatalf("Match(%q, %q) = %v, reference says %v", pat, path, got, want)
 		}
-		if got := shapeOf(pat).match(pat, path); got != want {
-			t.Fatalf("shapeOf(%q).Match(%q) = %v, reference says %v", pat, path, got, want)
+		if s, star := analyze(pat); s.matchAt(pat, star, path) != want {
+			t.Fatalf("matchAt(%q, %q) = %v, reference says %v", pat, path, !want, want)
 		}
 	}
 }

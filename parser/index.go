@@ -354,19 +354,8 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 	}
 	if r.off&ruleDir == 0 {
 		// Not an allow of a directory's index page: a match weighs the
-		// whole pattern. Its literal start is compared first, with
-		// vectorised searches.
-		star := strings.IndexByte(p, '*')
-		if star < 0 {
-			if p != "" && p[len(p)-1] == '$' {
-				return len(p), path == p[:len(p)-1]
-			}
-			return len(p), p != "" && strings.HasPrefix(path, p)
-		}
-		if !strings.HasPrefix(path, p[:star]) || !matcher.Match(p, path) {
-			return 0, false
-		}
-		return len(p), true
+		// whole pattern.
+		return len(p), matcher.Match(p, path)
 	}
 	return t.matcher(r).Match(t.text, path)
 }
