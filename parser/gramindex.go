@@ -23,9 +23,10 @@ type gramIndex struct {
 }
 
 // gramBlock is one block of a gramIndex: its rules are those of the table
-// from start on, of which the first n are listed.
+// from start to end, of which the first n are listed.
 type gramBlock struct {
 	start uint32 // the table's index of the block's first rule
+	end   uint32 // and one past its last
 	at    uint32 // where its lists begin in gramIndex.lists
 	n     uint16 // the rules listed, at most maxListed
 	mask  uint16 // the number of buckets, less one
@@ -71,7 +72,8 @@ func (ix *gramIndex) addBlock(start int, notes []uint16) {
 	nb := min(1<<bits.Len(uint(4*grams-1)), 1<<gramBits)
 	at := len(ix.lists)
 	ix.blocks = append(ix.blocks, gramBlock{
-		start: uint32(start), at: uint32(at), n: uint16(n), mask: uint16(nb - 1), kinds: kinds,
+		start: uint32(start), end: uint32(start + len(notes)), at: uint32(at), n: uint16(n),
+		mask: uint16(nb - 1), kinds: kinds,
 	})
 	// heads[k] counts bucket k first, then becomes its start.
 	ix.lists = append(ix.lists, make([]uint16, nb+2+n)...)
@@ -107,19 +109,22 @@ func bucketOf(p uint16, nb int) int {
 	return int(p) & (nb - 1)
 }
 
-// find returns the block that starts at the table's rule start, or nil.
-func (ix *gramIndex) find(start int) *gramBlock {
+// holding returns the block that holds the table's rule i, or nil.
+func (ix *gramIndex) holding(i int) *gramBlock {
+	if ix == nil {
+		return nil
+	}
 	lo, hi := 0, len(ix.blocks)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if int(ix.blocks[m].start) < start {
+		if int(ix.blocks[m].start) <= i {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(ix.blocks) && int(ix.blocks[lo].start) == start {
-		return &ix.blocks[lo]
+	if lo > 0 && i < int(ix.blocks[lo-1].end) {
+		return &ix.blocks[lo-1]
 	}
 	return nil
 }
@@ -139,14 +144,15 @@ func (ix *gramIndex) size() int {
 // those without a gram, in order, then passes over the rules past the
 // listed ones as block does.
 //
-// Each distinct gram of the path is looked up once, and a bucket's rules
-// are taken when their gram's hash is the path gram's, whatever its
-// length: the gram only filters, and a rule taken for a gram of the
-// other length is matched all the same. A path whose grams fill the
-// buckets beyond the block's size and the path's length (grams chosen to
-// share buckets, as only a hostile file and path have) stops the look-ups
-// and passes over the block as block does, so a check never costs much
-// more than trying every rule.
+// A bucket's rules are taken when their gram's hash is the path gram's,
+// whatever its length: the gram only filters, and a rule taken for a gram
+// of the other length is matched all the same. A long path looks up each
+// of its distinct grams once (a short one may look one up again, which
+// costs less than noting them). A path whose grams fill the buckets
+// beyond the block's size and the path's length (a gram that many rules
+// share, repeated, or grams chosen to share buckets, as only a hostile
+// file and path have) stops the look-ups and passes over the block as
+// block does, so a check never costs much more than trying every rule.
 func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	t := c.t
 	n := int(gb.n)
@@ -154,19 +160,36 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	lists := t.grams.lists[gb.at:]
 	heads, entries := lists[:nb+2], lists[nb+2:]
 	notes := t.notes[base+b:][:n]
-	var seen [maxListed / 64]uint64
+	// The rules to visit, in a bit set of the block's size: zeroing all
+	// of maxListed would cost a short path more than its look-ups.
+	var seen []uint64
+	if n <= 256 {
+		var small [256 / 64]uint64
+		seen = small[:]
+	} else {
+		var large [maxListed / 64]uint64
+		seen = large[:]
+	}
 	for _, e := range entries[heads[nb]:heads[nb+1]] {
 		seen[e/64] |= 1 << (e % 64)
 	}
 	path := c.path
-	var gs gramSet // the path's grams looked up so far
+	var gs *gramSet // the grams of a long path looked up so far
+	if len(path) > shortPath {
+		gs = new(gramSet)
+	}
 	budget := n + len(path)
 	visit := func(h uint16) bool {
 		k := int(h) & (nb - 1)
-		if heads[k] == heads[k+1] || gs.has(h) {
+		if heads[k] == heads[k+1] {
 			return true
 		}
-		gs.add(h)
+		if gs != nil {
+			if gs.has(h) {
+				return true
+			}
+			gs.add(h)
+		}
 		bucket := entries[heads[k]:heads[k+1]]
 		if budget -= len(bucket); budget < 0 {
 			return false
@@ -197,9 +220,12 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 		}
 	}
 	if !ok {
+		if gs == nil {
+			gs = new(gramSet)
+		}
 		// gs holds grams of the path only, of either length: admits adds
 		// the rest.
-		c.scan(rules, b, b, base, &gs)
+		c.scan(rules, b, b, base, gs)
 		return
 	}
 	for w := range (n + 63) / 64 {
@@ -217,15 +243,13 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 		}
 	}
 	if b+n < len(rules) {
-		c.scan(rules, b, b+n, base, &gs)
+		if gs == nil {
+			gs = new(gramSet)
+		}
+		c.scan(rules, b, b+n, base, gs)
 	}
 }
 
-// listedBlock returns the gram lists of the block of n rules that starts
-// at the table's rule start, or nil when it has none.
-func (t *Table) listedBlock(start, n int) *gramBlock {
-	if t.grams == nil || n < minListed {
-		return nil
-	}
-	return t.grams.find(start)
-}
+// shortPath is the length up to which a path's grams are looked up
+// without noting them.
+const shortPath = 64

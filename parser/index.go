@@ -458,9 +458,15 @@ search:
 		// costs no more than a pass over them.
 		for {
 			key := t.prefix(&rules[i])
-			lo := t.blockStart(rules, i, key)
+			gb := t.grams.holding(base + i) // a large block's bounds, at hand
+			lo := 0
+			if gb != nil {
+				lo = int(gb.start) - base
+			} else {
+				lo = t.blockStart(rules, i, key)
+			}
 			if nlo >= len(key) && c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
-				if gb := t.listedBlock(base+lo, i+1-lo); gb != nil {
+				if gb != nil {
 					c.listed(rules[:i+1], lo, base, gb)
 				} else {
 					c.block(rules[:i+1], lo, base)

@@ -197,7 +197,8 @@ func (t *Table) comparePrefix(r *rule, s string, from, noStar int) (cmp, common 
 	return 1, d
 }
 
-// isPrefix reports whether the literal prefix of r is key.
+// isPrefix reports whether the literal prefix of r is key, itself the
+// literal prefix of a rule (so without a '*').
 func (t *Table) isPrefix(r *rule, key string) bool {
 	p := t.pattern(r)
 	if len(p) < len(key) || p[:len(key)] != key {
@@ -212,8 +213,7 @@ func (t *Table) isPrefix(r *rule, key string) bool {
 	// Not plain: the prefix ends at a '*' or before a final '$', or the
 	// pattern is empty.
 	rest := p[len(key):]
-	return (rest == "" && p == "" || rest != "" && rest[0] == '*' || rest == "$") &&
-		strings.IndexByte(key, '*') < 0
+	return rest == "" && p == "" || rest != "" && rest[0] == '*' || rest == "$"
 }
 
 // line returns the line of rules[i].
