@@ -6,11 +6,15 @@ import (
 )
 
 // A block of many rules with grams is also indexed by gram: its rules are
-// listed in buckets by their gram, so that a check with a short path
-// looks up the path's grams and visits only the rules that have one of
+// listed in buckets by their gram, so that a check looks up the grams of
+// the path, a byte at a time, and visits only the rules that have one of
 // them (and those without a gram), in precedence order, instead of
-// passing over every rule of the block. The rules it visits are exactly
-// those a pass with the path's gramSet would match.
+// passing over every rule of the block. It visits every rule a pass with
+// the path's gramSet would match (and a few more: a rule's gram is
+// compared by its hash alone).
+//
+// The index also keeps each such block's bounds, so that a check that
+// lands in it finds its start without searching.
 
 // gramIndex holds the gram lists of the large blocks of a Table.
 type gramIndex struct {
@@ -40,9 +44,13 @@ const (
 
 // minListed is the number of rules with a gram from which a block is
 // indexed by gram (a block's first rule has none, so such a block has at
-// least minListed+1 rules); maxListed, the most rules of a block the index lists
-// (a check notes the rules to visit in a bit set of that size on its
-// stack; rules past it are passed over as in a block without lists).
+// least minListed+1 rules): few, because files repeat blocks of a few
+// dozen wildcard rules under many prefixes ("/AT/*…", "/BE/*…"), and
+// looking up a short path's grams costs less than matching the rules a
+// pass matches before it notes them. maxListed is the most rules of a
+// block the index lists (a check notes the rules to visit in a bit set of
+// that size on its stack; rules past it are passed over as in a block
+// without lists).
 const (
 	minListed = 16
 	maxListed = 4096
