@@ -371,8 +371,11 @@ func (c *check) beats(n int, allow bool, i int) bool {
 }
 
 // maxSteps bounds the searches of the index in one group for one check.
-// Real files need a few; the corpus's most demanding, under a dozen.
-const maxSteps = 16
+// A check searches once, and again only after a parent link too far back
+// to note (farParent), which takes a group of more than 65,535 rules; a
+// group with that many, whose paths need more searches than this, is
+// checked rule by rule past them.
+const maxSteps = 4
 
 // each looks for a better rule than the best so far among rules, whose
 // first is the group's rule base, trying every one.
@@ -425,10 +428,11 @@ func (c *check) group(g int) {
 search:
 	for step := 0; ; step++ {
 		if step == maxSteps {
-			// A path that many blocks start (a staircase of prefixes,
-			// as only a hostile file has) costs a search a step: finish
-			// with the rules not yet passed, one by one, so a check never
-			// costs much more than trying every rule.
+			// A path that many blocks with far parents start (a
+			// staircase of prefixes, as only a hostile file has) costs
+			// a search a step: finish with the rules not yet passed, one
+			// by one, so a check never costs much more than trying every
+			// rule.
 			c.each(rules[:hi], base)
 			return
 		}
@@ -560,17 +564,6 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
 		c.try(r, allow, base+j)
 	}
 	return -1
-}
-
-// commonSuffix returns the length of the longest common suffix of a and b.
-func commonSuffix(a, b string) int {
-	n := min(len(a), len(b))
-	for i := range n {
-		if a[len(a)-1-i] != b[len(b)-1-i] {
-			return i
-		}
-	}
-	return n
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.

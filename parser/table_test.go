@@ -198,6 +198,38 @@ func TestDecideFarParent(t *testing.T) {
 	}
 }
 
+// TestDecideFarParentStaircase: a path that needs more searches than
+// maxSteps, each after a parent too far back to note, is decided by
+// trying the rules not yet passed, as matching every rule decides.
+func TestDecideFarParentStaircase(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for k := 1; k <= maxSteps+2; k++ {
+		level := "/" + strings.Repeat("a", k)
+		// A long wildcard rule at each level, so that the lowest
+		// levels, reached past maxSteps, decide some paths.
+		fmt.Fprintf(&b, "Disallow:%s\nAllow:%s*%d\nDisallow:%s*%s\n", level, level, k, level, strings.Repeat("z", 20-k))
+		// Rules that sort between this level and the next, so that the
+		// next one's parent lies too far back to note.
+		for range farParent {
+			fmt.Fprintf(&b, "Allow:%s0\n", level)
+		}
+	}
+	body := b.String()
+	tb := Compile([]byte(body))
+	groups, _ := tb.AppendGroups(nil, "FooBot")
+	sel := tb.Select(groups)
+	top := "/" + strings.Repeat("a", maxSteps+2)
+	paths := []string{top + "b", top + "b3", top + "3", "/a1", "/aa0", "/aaa0/x", top[:4] + "b",
+		top + strings.Repeat("z", 19), top + strings.Repeat("z", 18) + "/3"}
+	// The first path decided by level 1's rule, which a check reaches
+	// only past maxSteps searches.
+	if r, ok := sel.Decide([]int{0}, paths[7]); !ok || r.Pattern != "/a*"+strings.Repeat("z", 19) {
+		t.Fatalf("Decide(%q) = %+v %v, want level 1's wildcard rule", paths[7], r, ok)
+	}
+	agreeWithBruteForce(t, body, tb, sel, groups, paths)
+}
+
 // TestSelectDropsTheRest: the table of a few groups holds only their text.
 func TestSelectDropsTheRest(t *testing.T) {
 	body := "User-agent: FooBot\nDisallow: /foo\nDisallow: /foo\nCrawl-delay: 3\nx-key: v\n" +
