@@ -11,56 +11,11 @@ package matcher
 
 import "strings"
 
-// shape classifies a pattern so that the common cases skip the general
-// wildcard matcher. The zero shape is shapeEmpty. Compute it once with
-// analyze and keep it beside the pattern, as Rule does.
-type shape uint8
-
-// The shapes of a pattern.
-const (
-	shapeEmpty   shape = iota // "": matches nothing
-	shapePrefix               // no '*', no final '$': a plain prefix
-	shapeExact                // no '*', final '$': the whole path
-	shapeWild                 // two or more '*', no final '$'
-	shapeWildEnd              // two or more '*' and a final '$'
-	shapeStar                 // exactly one '*', no final '$'
-	shapeStarEnd              // exactly one '*' and a final '$'
-)
-
-// analyze returns the shape of pattern and the index of its first '*'
-// (-1 when it has none), for use with shape.matchAt.
-func analyze(pattern string) (shape, int) {
-	if pattern == "" {
-		return shapeEmpty, -1
-	}
-	body := pattern
-	end := pattern[len(pattern)-1] == '$'
-	if end {
-		body = pattern[:len(pattern)-1]
-	}
-	star := strings.IndexByte(body, '*')
-	switch {
-	case star < 0 && end:
-		return shapeExact, star
-	case star < 0:
-		return shapePrefix, star
-	case strings.IndexByte(body[star+1:], '*') < 0:
-		if end {
-			return shapeStarEnd, star
-		}
-		return shapeStar, star
-	case end:
-		return shapeWildEnd, star
-	}
-	return shapeWild, star
-}
-
 // Match reports whether pattern matches path. '*' matches any run of
 // bytes, including none; '$' anchors the end of the path, but only as the
 // last byte of the pattern. Matching starts at the beginning of path and is
 // case-sensitive. An empty pattern matches nothing.
 func Match(pattern, path string) bool {
-	// One pass: the shapes are for callers that keep them.
 	if pattern == "" {
 		return false
 	}
@@ -69,31 +24,6 @@ func Match(pattern, path string) bool {
 		pattern = pattern[:len(pattern)-1]
 	}
 	return matchWild(pattern, indexStar(pattern), path, end)
-}
-
-// matchAt reports whether pattern, whose shape is s, matches path, for a
-// caller that knows star, the index of the first
-// '*' in pattern (any value when there is none). Keeping it beside the
-// pattern spares a search on every match.
-func (s shape) matchAt(pattern string, star int, path string) bool {
-	switch s {
-	case shapePrefix:
-		return strings.HasPrefix(path, pattern)
-	case shapeExact:
-		return path == pattern[:len(pattern)-1]
-	case shapeStar:
-		return strings.HasPrefix(path, pattern[:star]) &&
-			contains(path[star:], pattern[star+1:])
-	case shapeStarEnd:
-		suffix := pattern[star+1 : len(pattern)-1]
-		return strings.HasPrefix(path, pattern[:star]) &&
-			len(path)-star >= len(suffix) && strings.HasSuffix(path, suffix)
-	case shapeWild:
-		return matchWild(pattern, star, path, false)
-	case shapeWildEnd:
-		return matchWild(pattern[:len(pattern)-1], star, path, true)
-	}
-	return false
 }
 
 // matchWild matches a pattern that may contain '*', the first at index i

@@ -148,32 +148,6 @@ func TestMatch(t *testing.T) {
 	}
 }
 
-func TestShapeOf(t *testing.T) {
-	for _, c := range []struct {
-		pat  string
-		want shape
-	}{
-		{"", shapeEmpty},
-		{"/", shapePrefix},
-		{"/a$b", shapePrefix},
-		{"$", shapeExact},
-		{"/a$", shapeExact},
-		{"*", shapeStar},
-		{"/a*b", shapeStar},
-		{"*$", shapeStarEnd},
-		{"/a*b$", shapeStarEnd},
-		{"**", shapeWild},
-		{"/a*b*c", shapeWild},
-		{"*a*$", shapeWildEnd},
-		{"/a*b*$", shapeWildEnd},
-		{"/a*b$c", shapeStar},
-	} {
-		if got, _ := analyze(c.pat); got != c.want {
-			t.Errorf("analyze(%q) = %v, want %v", c.pat, got, c.want)
-		}
-	}
-}
-
 // randomString draws a string of up to max bytes from alphabet.
 func randomString(r *rand.Rand, alphabet string, max int) string {
 	n := r.IntN(max + 1)
@@ -184,9 +158,8 @@ func randomString(r *rand.Rand, alphabet string, max int) string {
 	return string(b)
 }
 
-// TestPropertyMatchAgreesWithReference compares Match, and shape.Match
-// with the shape analyze computes, with the dynamic-programming reference
-// on random patterns and paths over a small alphabet, where collisions of
+// TestPropertyMatchAgreesWithReference compares Match with the
+// dynamic-programming reference on random patterns and paths over a small alphabet, where collisions of
 // literals, wildcards and anchors are frequent.
 func TestPropertyMatchAgreesWithReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -203,9 +176,6 @@ func TestPropertyMatchAgreesWithReference(t *testing.T) {
 		want := refMatch(pat, path)
 		if got := Match(pat, path); got != want {
 			t.Fatalf("Match(%q, %q) = %v, reference says %v", pat, path, got, want)
-		}
-		if s, star := analyze(pat); s.matchAt(pat, star, path) != want {
-			t.Fatalf("matchAt(%q, %q) = %v, reference says %v", pat, path, !want, want)
 		}
 	}
 }

@@ -25,8 +25,9 @@ import (
 // block whose prefix is no longer than that common start.
 //
 // A parent too far away to note ends the climb, and the binary search
-// goes on with P cut to one byte shorter than the block where it ended,
-// among the rules before it; in practice a check takes one search.
+// goes on among the rules before the block where it ended, with P cut to
+// what can still start it: no longer than that common start, and shorter
+// than the block's prefix. In practice a check takes one search.
 //
 // Blocks of many rules hold mostly rules with a '*' after their prefix,
 // which the prefix alone does not rule out; "/*x" is in the block of "/".
@@ -337,6 +338,9 @@ type check struct {
 	path string
 	best matcher.Best
 	at   int // the deciding rule, or -1
+	// passes counts the passes over the path that the blocks of the
+	// group so far made to note its grams.
+	passes int
 }
 
 // smallGroup is the number of rules up to which a group has no index:
@@ -346,7 +350,8 @@ type check struct {
 const smallGroup = 32
 
 // match reports whether r matches path and the length its match weighs,
-// as [matcher.Rule.Match] does, but decides patterns without a '*' here.
+// as [matcher.Rule.Match] does, but decides plain patterns here and
+// leaves the rest but index-page allows to [matcher.Match].
 func (t *Table) match(r *rule, path string) (int, bool) {
 	p := t.pattern(r)
 	if r.off&rulePlain != 0 {
@@ -419,6 +424,7 @@ func (c *check) group(g int) {
 		}
 		return
 	}
+	c.passes = 0
 	at := c.path
 	hi := len(rules)
 	noStar := strings.IndexByte(at, '*') // the path has no '*' before it
@@ -459,7 +465,10 @@ search:
 		// Climb from the block that ends at i, K's, through its parents:
 		// each that is no longer than K's common start with the path
 		// starts the path. Every climb goes back in the rules, so it
-		// costs no more than a pass over them.
+		// costs no more than a pass over them, but blocks that each note
+		// the grams of a long path could cost a pass over the path each:
+		// after maxPasses of those, the rules not yet passed are tried
+		// one by one.
 		for {
 			key := t.prefix(&rules[i])
 			gb := t.grams.holding(base + i) // a large block's bounds, at hand
@@ -470,11 +479,15 @@ search:
 				lo = t.blockStart(rules, i, key)
 			}
 			if nlo >= len(key) && c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
-				if gb != nil {
+				if gb != nil && (len(c.path) <= shortPath || len(c.path) <= listedPath*int(gb.n)) {
 					c.listed(rules[:i+1], lo, base, gb)
 				} else {
 					c.block(rules[:i+1], lo, base)
 				}
+			}
+			if c.passes >= maxPasses {
+				c.each(rules[:lo], base)
+				return
 			}
 			link := uint16(0)
 			if t.notes != nil {
@@ -527,8 +540,18 @@ func (c *check) block(rules []rule, b, base int) {
 	if j := c.scan(rules, b, b, base, nil); j >= 0 {
 		var gs gramSet
 		c.scan(rules, b, j, base, &gs)
+		c.passes++
 	}
 }
+
+// maxPasses bounds the passes over the path that the blocks of a group
+// make to note its grams in one check (see group).
+const maxPasses = 4
+
+// listedPath is how many times the rules a block lists a path may be
+// long for the check to look its grams up in the lists; a longer path
+// costs less passed over the block with its grams noted (see block).
+const listedPath = 4
 
 // unfilteredRules is the number of rules with grams that a block
 // matches before it notes the grams of the path.

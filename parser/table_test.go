@@ -230,6 +230,31 @@ func TestDecideFarParentStaircase(t *testing.T) {
 	agreeWithBruteForce(t, body, tb, sel, groups, paths)
 }
 
+// TestDecideLongChain: a long path below a chain of blocks that each note
+// its grams is decided, past maxPasses of those, by trying the rules not
+// yet passed, as matching every rule decides.
+func TestDecideLongChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /a*MATCH-ME-AT-LEVEL-ONE\n")
+	prefix := ""
+	for d := range 2 * maxPasses {
+		prefix += "/a"
+		for j := range minListed + 1 {
+			fmt.Fprintf(&b, "Allow: %s*QQ%d%02dZ\n", prefix, d, j)
+		}
+	}
+	body := b.String()
+	tb := Compile([]byte(body))
+	groups, _ := tb.AppendGroups(nil, "FooBot")
+	sel := tb.Select(groups)
+	long := prefix + "/" + strings.Repeat("x", listedPath*(minListed+1)+shortPath)
+	paths := []string{long + "MATCH-ME-AT-LEVEL-ONE", long + "QQ301Z", long + "QQ001Z/MATCH-ME-AT-LEVEL-ONE", long}
+	agreeWithBruteForce(t, body, tb, sel, groups, paths)
+	if r, ok := sel.Decide([]int{0}, paths[0]); !ok || r.Pattern != "/a*MATCH-ME-AT-LEVEL-ONE" {
+		t.Fatalf("Decide(%q) = %+v %v, want level one's rule", paths[0], r, ok)
+	}
+}
+
 // TestSelectDropsTheRest: the table of a few groups holds only their text.
 func TestSelectDropsTheRest(t *testing.T) {
 	body := "User-agent: FooBot\nDisallow: /foo\nDisallow: /foo\nCrawl-delay: 3\nx-key: v\n" +
@@ -488,9 +513,16 @@ func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
 // that every rule of a block shares, each a different gram, spends the
 // look-up budget; the check then passes over the block and still decides
 // as matching every rule does.
+//
+// The block has a parent (the block of "*zz"), whose link its first rule
+// holds where the others hold their grams; that rule, the block's longest,
+// decides some paths, which it can only do when neither the lists nor
+// the pass take its link for a gram.
 func TestListedBlockHostileGrams(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("User-agent: *\n")
+	b.WriteString("User-agent: *\nAllow: *zz\n")
+	const longest = "/*aaaa*LONGEST-RULE-OF-THE-BLOCK"
+	b.WriteString("Disallow: " + longest + "\n")
 	const n = 200
 	for i := range n {
 		fmt.Fprintf(&b, "Disallow: /*aaaa*x%02d\n", i%100)
@@ -504,6 +536,10 @@ func TestListedBlockHostileGrams(t *testing.T) {
 		t.Fatal("the block has no gram lists")
 	}
 	gb := tb.grams.blocks[0]
+	if first := tb.rules[gb.start]; tb.pattern(&first) != longest || tb.notes[gb.start] == 0 {
+		t.Fatalf("the block's first rule is %q with note %d, want %q with its parent link",
+			tb.pattern(&first), tb.notes[gb.start], longest)
+	}
 	nb := int(gb.mask) + 1
 	k := int(gramHash4("aaaa")) & (nb - 1)
 	// Four-letter grams that hash into the same bucket, each differently.
@@ -521,7 +557,17 @@ func TestListedBlockHostileGrams(t *testing.T) {
 		t.Fatalf("the path's grams visit %d rules, within the budget: the test does not reach the pass", visits)
 	}
 	p := path.String()
-	agreeWithBruteForce(t, body, tb, sel, groups, []string{p, p + "x07", p + "x99/", p + "aaa", "/aaaa/x42"})
+	if len(p) > listedPath*n {
+		t.Fatalf("the path is too long for the lists: the test does not reach them")
+	}
+	paths := []string{p, p + "x07", p + "x99/", p + "aaa", "/aaaa/x42",
+		p + "LONGEST-RULE-OF-THE-BLOCK", "/aaaa/LONGEST-RULE-OF-THE-BLOCK"}
+	agreeWithBruteForce(t, body, tb, sel, groups, paths)
+	for _, p := range paths[5:] {
+		if r, ok := sel.Decide([]int{0}, p); !ok || r.Pattern != longest {
+			t.Fatalf("Decide(%q) = %+v %v, want %s", p, r, ok, longest)
+		}
+	}
 }
 
 // TestGramListsVisitWhatTheFilterAdmits: for a path, the rules the gram

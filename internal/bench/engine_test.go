@@ -249,6 +249,52 @@ func BenchmarkHostileGrams(b *testing.B) {
 	})
 }
 
+// BenchmarkHostileChain checks a 2,000-byte path below a chain of 100
+// nested prefixes (`/a`, `/a/a`, …), each the prefix of a block of 17
+// wildcard rules that the path does not match, the case that would make
+// every block of the chain look up every gram of the path; in "two-byte",
+// half the rules have grams of two bytes only, so both kinds are looked
+// up. The baseline is trying every rule.
+func BenchmarkHostileChain(b *testing.B) {
+	for _, short := range []bool{false, true} {
+		var sb strings.Builder
+		sb.WriteString("User-agent: *\n")
+		prefix := ""
+		for d := range 100 {
+			prefix += "/a"
+			for j := range 17 {
+				if short && j%2 == 0 {
+					fmt.Fprintf(&sb, "Disallow: %s*Q%c*Z\n", prefix, 'A'+j)
+				} else {
+					fmt.Fprintf(&sb, "Disallow: %s*QQ%02d%02dZ\n", prefix, d, j)
+				}
+			}
+		}
+		r := robotsgate.Parse([]byte(sb.String()))
+		rules := r.Rules("x")
+		buf := []byte(prefix)
+		for i := 0; len(buf) < 2000; i++ {
+			buf = append(buf, "abcdefghijklmnop/"[i*7%17])
+		}
+		path := string(buf)
+		name := "four-byte"
+		if short {
+			name = "two-byte"
+		}
+		b.Run(name+"/robotsgate", func(b *testing.B) {
+			c := r.Crawler("x")
+			for b.Loop() {
+				sinkBool = c.Allowed(path)
+			}
+		})
+		b.Run(name+"/every-rule", func(b *testing.B) {
+			for b.Loop() {
+				sinkBool = everyRule(rules, path)
+			}
+		})
+	}
+}
+
 // everyRule decides path by trying every rule, the longest match winning:
 // the baseline the hostile benchmarks compare with (their rules never tie).
 func everyRule(rules []robotsgate.Rule, path string) bool {
