@@ -233,7 +233,7 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 		}
 		// gs holds grams of the path only, of either length: admits adds
 		// the rest.
-		c.scan(rules, b, b, base, gs)
+		c.scan(rules, b, b, base, gs, 0)
 		return
 	}
 	for w := range (n + 63) / 64 {
@@ -254,7 +254,7 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 		if gs == nil {
 			gs = new(gramSet)
 		}
-		c.scan(rules, b, b+n, base, gs)
+		c.scan(rules, b, b+n, base, gs, 0)
 	}
 }
 

@@ -338,9 +338,6 @@ type check struct {
 	path string
 	best matcher.Best
 	at   int // the deciding rule, or -1
-	// passes counts the passes over the path that the blocks of the
-	// group so far made to note its grams.
-	passes int
 }
 
 // smallGroup is the number of rules up to which a group has no index:
@@ -424,12 +421,14 @@ func (c *check) group(g int) {
 		}
 		return
 	}
-	c.passes = 0
 	at := c.path
 	hi := len(rules)
-	noStar := strings.IndexByte(at, '*') // the path has no '*' before it
-	if noStar < 0 {
-		noStar = len(at)
+	// The path has no '*' before noStar. Prefixes are rarely long, so the
+	// path is read no further than starStretch: a prefix that agrees with
+	// a longer path beyond it looks for its own '*' there.
+	noStar := min(len(at), starStretch)
+	if i := strings.IndexByte(at[:noStar], '*'); i >= 0 {
+		noStar = i
 	}
 search:
 	for step := 0; ; step++ {
@@ -465,10 +464,7 @@ search:
 		// Climb from the block that ends at i, K's, through its parents:
 		// each that is no longer than K's common start with the path
 		// starts the path. Every climb goes back in the rules, so it
-		// costs no more than a pass over them, but blocks that each note
-		// the grams of a long path could cost a pass over the path each:
-		// after maxPasses of those, the rules not yet passed are tried
-		// one by one.
+		// costs no more than a pass over them.
 		for {
 			key := t.prefix(&rules[i])
 			gb := t.grams.holding(base + i) // a large block's bounds, at hand
@@ -484,10 +480,6 @@ search:
 				} else {
 					c.block(rules[:i+1], lo, base)
 				}
-			}
-			if c.passes >= maxPasses {
-				c.each(rules[:lo], base)
-				return
 			}
 			link := uint16(0)
 			if t.notes != nil {
@@ -535,32 +527,43 @@ func (t *Table) blockStart(rules []rule, i int, key string) int {
 // starts the path; base is the index of rules[0] in the table. It notes
 // the grams of the path only once unfilteredRules rules that could
 // use them have been matched, so that checks against small blocks do not
-// pay for them.
+// pay for them, and only when the rules left are not so few against the
+// path's length that noting its grams would cost more than matching them
+// (a rule ending in '$' fails at once, whatever the path's length).
 func (c *check) block(rules []rule, b, base int) {
-	if j := c.scan(rules, b, b, base, nil); j >= 0 {
-		var gs gramSet
-		c.scan(rules, b, j, base, &gs)
-		c.passes++
+	j := c.scan(rules, b, b, base, nil, unfilteredRules)
+	if j < 0 {
+		return
 	}
+	if len(c.path) > shortPath && len(c.path) > listedPath*(len(rules)-j) {
+		c.scan(rules, b, j, base, nil, len(rules))
+		return
+	}
+	var gs gramSet
+	c.scan(rules, b, j, base, &gs, 0)
 }
 
-// maxPasses bounds the passes over the path that the blocks of a group
-// make to note its grams in one check (see group).
-const maxPasses = 4
+// starStretch is how much of a path a check reads to know where it has
+// no '*' (see comparePrefix).
+const starStretch = 256
 
-// listedPath is how many times the rules a block lists a path may be
-// long for the check to look its grams up in the lists; a longer path
-// costs less passed over the block with its grams noted (see block).
+// listedPath is how many times the rules of a block a path longer than
+// shortPath may be for the check to look its grams up in the block's
+// lists (see listed) or note them (see block); past that, looking up or
+// noting the grams of the path would cost more than matching the rules,
+// which are matched instead. So no block costs a check much more than
+// matching its rules, however long the path.
 const listedPath = 4
 
 // unfilteredRules is the number of rules with grams that a block
 // matches before it notes the grams of the path.
 const unfilteredRules = 8
 
-// scan is block from rules[from] on. When ps is nil, it stops at the
-// rule with a gram after unfilteredRules of them and returns its
-// index; otherwise it returns -1.
-func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
+// scan is block from rules[from] on. When ps is nil, it matches rules
+// with a gram too, and stops at the one after limit of them and returns
+// its index; otherwise it passes over the rules whose gram ps lacks and
+// returns -1.
+func (c *check) scan(rules []rule, b, from, base int, ps *gramSet, limit int) int {
 	t := c.t
 	unfiltered := 0
 	for j := from; j < len(rules); j++ {
@@ -578,7 +581,7 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet) int {
 				if !ps.admits(t.notes[base+j], c.path) {
 					continue // the path lacks the gram the rule needs
 				}
-			case unfiltered == unfilteredRules:
+			case unfiltered == limit:
 				return j
 			default:
 				unfiltered++

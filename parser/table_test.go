@@ -230,29 +230,61 @@ func TestDecideFarParentStaircase(t *testing.T) {
 	agreeWithBruteForce(t, body, tb, sel, groups, paths)
 }
 
-// TestDecideLongChain: a long path below a chain of blocks that each note
-// its grams is decided, past maxPasses of those, by trying the rules not
-// yet passed, as matching every rule decides.
-func TestDecideLongChain(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("User-agent: *\nDisallow: /a*MATCH-ME-AT-LEVEL-ONE\n")
-	prefix := ""
-	for d := range 2 * maxPasses {
-		prefix += "/a"
-		for j := range minListed + 1 {
-			fmt.Fprintf(&b, "Allow: %s*QQ%d%02dZ\n", prefix, d, j)
+// TestDecideLongPaths: paths of any length below a chain of blocks of
+// wildcard rules, long enough that a block matches its rules instead of
+// noting the path's grams or short enough that it notes them, are decided
+// as matching every rule decides: a rule of the chain's first level
+// decides some.
+func TestDecideLongPaths(t *testing.T) {
+	for _, per := range []int{minListed + 1, 200} {
+		var b strings.Builder
+		b.WriteString("User-agent: *\nDisallow: /a*MATCH-ME-AT-LEVEL-ONE\n")
+		prefix := ""
+		for d := range 8 {
+			prefix += "/a"
+			for j := range per {
+				fmt.Fprintf(&b, "Allow: %s*QQ%d%03dZ\n", prefix, d, j)
+			}
+			fmt.Fprintf(&b, "Allow: %s*Z%d$\n", prefix, d)
+		}
+		body := b.String()
+		tb := Compile([]byte(body))
+		groups, _ := tb.AppendGroups(nil, "FooBot")
+		sel := tb.Select(groups)
+		for _, n := range []int{shortPath / 2, 2 * shortPath, 300, 3000} {
+			long := prefix + "/" + strings.Repeat("x", n)
+			paths := []string{long + "MATCH-ME-AT-LEVEL-ONE", long + "QQ3001Z", long + "QQ0001Z/MATCH-ME-AT-LEVEL-ONE",
+				long, long + "Z5", long + "QQ7001Z/Z2"}
+			agreeWithBruteForce(t, body, tb, sel, groups, paths)
+			if r, ok := sel.Decide([]int{0}, paths[0]); !ok || r.Pattern != "/a*MATCH-ME-AT-LEVEL-ONE" {
+				t.Fatalf("Decide(%q) = %+v %v, want level one's rule", paths[0], r, ok)
+			}
 		}
 	}
+}
+
+// TestDecideLongPrefixes: prefixes longer than the stretch of the path a
+// check reads for a '*' (starStretch) are compared right with paths that
+// hold a literal '*' before, at and past that stretch.
+func TestDecideLongPrefixes(t *testing.T) {
+	long := "/" + strings.Repeat("ab", starStretch)
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range smallGroup + 8 {
+		at := i * len(long) / (smallGroup + 8)
+		fmt.Fprintf(&b, "Disallow: %s*x%d\nAllow: %s\n", long[:at+1], i, long[:at+1]+"*")
+	}
+	b.WriteString("Allow: " + long + "*y\nDisallow: " + long + "\n")
 	body := b.String()
 	tb := Compile([]byte(body))
 	groups, _ := tb.AppendGroups(nil, "FooBot")
 	sel := tb.Select(groups)
-	long := prefix + "/" + strings.Repeat("x", listedPath*(minListed+1)+shortPath)
-	paths := []string{long + "MATCH-ME-AT-LEVEL-ONE", long + "QQ301Z", long + "QQ001Z/MATCH-ME-AT-LEVEL-ONE", long}
-	agreeWithBruteForce(t, body, tb, sel, groups, paths)
-	if r, ok := sel.Decide([]int{0}, paths[0]); !ok || r.Pattern != "/a*MATCH-ME-AT-LEVEL-ONE" {
-		t.Fatalf("Decide(%q) = %+v %v, want level one's rule", paths[0], r, ok)
+	var paths []string
+	for _, at := range []int{1, starStretch / 2, starStretch - 1, starStretch, starStretch + 1, len(long) - 1, len(long)} {
+		p := long[:at] + "*" + long[at:]
+		paths = append(paths, p, p+"y", p+"x3", long[:at]+"*x7", long+"*y")
 	}
+	agreeWithBruteForce(t, body, tb, sel, groups, paths)
 }
 
 // TestSelectDropsTheRest: the table of a few groups holds only their text.

@@ -295,6 +295,39 @@ func BenchmarkHostileChain(b *testing.B) {
 	}
 }
 
+// BenchmarkHostileLongPath checks paths of 2 KB and 100 KB against a block
+// of ten wildcard rules that end in '$' (`/a*q0NNq$`), which fail at once
+// whatever the path's length, beside 33 plain rules: noting the grams of
+// so long a path would cost hundreds of times matching the rules. The
+// baseline is trying every rule.
+func BenchmarkHostileLongPath(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("User-agent: *\n")
+	for i := range 10 {
+		fmt.Fprintf(&sb, "Disallow: /a*q0%02dq$\n", i)
+	}
+	for i := range 33 {
+		fmt.Fprintf(&sb, "Disallow: /z%d\n", i)
+	}
+	r := robotsgate.Parse([]byte(sb.String()))
+	rules := r.Rules("x")
+	for _, n := range []int{2 << 10, 100 << 10} {
+		path := "/a/" + strings.Repeat("x", n)
+		name := fmt.Sprintf("%dKB", n>>10)
+		b.Run(name+"/robotsgate", func(b *testing.B) {
+			c := r.Crawler("x")
+			for b.Loop() {
+				sinkBool = c.Allowed(path)
+			}
+		})
+		b.Run(name+"/every-rule", func(b *testing.B) {
+			for b.Loop() {
+				sinkBool = everyRule(rules, path)
+			}
+		})
+	}
+}
+
 // everyRule decides path by trying every rule, the longest match winning:
 // the baseline the hostile benchmarks compare with (their rules never tie).
 func everyRule(rules []robotsgate.Rule, path string) bool {
