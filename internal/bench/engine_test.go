@@ -209,18 +209,7 @@ func BenchmarkHostileStaircase(b *testing.B) {
 	body := []byte(sb.String())
 	path := "/" + strings.Repeat("a", n)
 	r := robotsgate.Parse(body)
-	rules := r.Rules("x")
-	b.Run("robotsgate", func(b *testing.B) {
-		c := r.Crawler("x")
-		for b.Loop() {
-			sinkBool = c.Allowed(path)
-		}
-	})
-	b.Run("every-rule", func(b *testing.B) {
-		for b.Loop() {
-			sinkBool = everyRule(rules, path)
-		}
-	})
+	againstEveryRule(b, "", r, path)
 }
 
 // BenchmarkHostileGrams checks a long path that repeats the one gram
@@ -235,18 +224,7 @@ func BenchmarkHostileGrams(b *testing.B) {
 	}
 	r := robotsgate.Parse([]byte(sb.String()))
 	path := "/" + strings.Repeat("a", 1000)
-	rules := r.Rules("x")
-	b.Run("robotsgate", func(b *testing.B) {
-		c := r.Crawler("x")
-		for b.Loop() {
-			sinkBool = c.Allowed(path)
-		}
-	})
-	b.Run("every-rule", func(b *testing.B) {
-		for b.Loop() {
-			sinkBool = everyRule(rules, path)
-		}
-	})
+	againstEveryRule(b, "", r, path)
 }
 
 // BenchmarkHostileChain checks a 2,000-byte path below a chain of 100
@@ -271,7 +249,6 @@ func BenchmarkHostileChain(b *testing.B) {
 			}
 		}
 		r := robotsgate.Parse([]byte(sb.String()))
-		rules := r.Rules("x")
 		buf := []byte(prefix)
 		for i := 0; len(buf) < 2000; i++ {
 			buf = append(buf, "abcdefghijklmnop/"[i*7%17])
@@ -281,17 +258,7 @@ func BenchmarkHostileChain(b *testing.B) {
 		if short {
 			name = "two-byte"
 		}
-		b.Run(name+"/robotsgate", func(b *testing.B) {
-			c := r.Crawler("x")
-			for b.Loop() {
-				sinkBool = c.Allowed(path)
-			}
-		})
-		b.Run(name+"/every-rule", func(b *testing.B) {
-			for b.Loop() {
-				sinkBool = everyRule(rules, path)
-			}
-		})
+		againstEveryRule(b, name+"/", r, path)
 	}
 }
 
@@ -310,22 +277,28 @@ func BenchmarkHostileLongPath(b *testing.B) {
 		fmt.Fprintf(&sb, "Disallow: /z%d\n", i)
 	}
 	r := robotsgate.Parse([]byte(sb.String()))
-	rules := r.Rules("x")
 	for _, n := range []int{2 << 10, 100 << 10} {
 		path := "/a/" + strings.Repeat("x", n)
 		name := fmt.Sprintf("%dKB", n>>10)
-		b.Run(name+"/robotsgate", func(b *testing.B) {
-			c := r.Crawler("x")
-			for b.Loop() {
-				sinkBool = c.Allowed(path)
-			}
-		})
-		b.Run(name+"/every-rule", func(b *testing.B) {
-			for b.Loop() {
-				sinkBool = everyRule(rules, path)
-			}
-		})
+		againstEveryRule(b, name+"/", r, path)
 	}
+}
+
+// againstEveryRule runs two sub-benchmarks, prefixed by name: a check of
+// path by the Crawler of r for "x", and its baseline, trying every rule.
+func againstEveryRule(b *testing.B, name string, r *robotsgate.Robots, path string) {
+	rules := r.Rules("x")
+	b.Run(name+"robotsgate", func(b *testing.B) {
+		c := r.Crawler("x")
+		for b.Loop() {
+			sinkBool = c.Allowed(path)
+		}
+	})
+	b.Run(name+"every-rule", func(b *testing.B) {
+		for b.Loop() {
+			sinkBool = everyRule(rules, path)
+		}
+	})
 }
 
 // everyRule decides path by trying every rule, the longest match winning:
