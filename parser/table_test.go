@@ -287,6 +287,38 @@ func TestDecideLongPrefixes(t *testing.T) {
 	agreeWithBruteForce(t, body, tb, sel, groups, paths)
 }
 
+// FuzzDecideAgreesWithBruteForce: for any body and path, the indexed
+// check, on the table and on the table Select makes, decides as matching
+// every rule does. The seeds are indexed files of each kind the property
+// tests draw, so that mutations reach the index, its gram lists and its
+// parent links.
+func FuzzDecideAgreesWithBruteForce(f *testing.F) {
+	rnd := rand.New(rand.NewPCG(49, 50))
+	for range 4 {
+		body, paths := genIndexed(rnd)
+		f.Add([]byte(body), paths[0])
+		body, paths = genWildBlock(rnd, minListed+1+rnd.IntN(60))
+		f.Add([]byte(body), paths[0])
+	}
+	f.Fuzz(func(t *testing.T, body []byte, path string) {
+		if len(body) > 1<<16 || len(path) > 1<<12 {
+			return
+		}
+		tb := Compile(body)
+		file := tb.File()
+		for _, token := range []string{"FooBot", "BarBot"} {
+			groups, _ := tb.AppendGroups(nil, token)
+			want, wok := bruteDecide(file, groups, path)
+			if got, ok := tb.Decide(groups, path); ok != wok || got != want {
+				t.Fatalf("Decide(%v, %q) = %+v %v, brute force %+v %v", groups, path, got, ok, want, wok)
+			}
+			if got, ok := tb.Select(groups).Decide([]int{0}, path); ok != wok || got != want {
+				t.Fatalf("Select(%v).Decide(%q) = %+v %v, brute force %+v %v", groups, path, got, ok, want, wok)
+			}
+		}
+	})
+}
+
 // TestSelectDropsTheRest: the table of a few groups holds only their text.
 func TestSelectDropsTheRest(t *testing.T) {
 	body := "User-agent: FooBot\nDisallow: /foo\nDisallow: /foo\nCrawl-delay: 3\nx-key: v\n" +
