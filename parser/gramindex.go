@@ -27,12 +27,12 @@ type gramIndex struct {
 }
 
 // gramBlock is one block of a gramIndex: its rules are those of the table
-// from start to end, of which the first n are listed.
+// from start to end, of which the first maxListed at most are listed (see
+// listedRules).
 type gramBlock struct {
 	start uint32 // the table's index of the block's first rule
 	end   uint32 // and one past its last
 	at    uint32 // where its lists begin in gramIndex.lists
-	n     uint16 // the rules listed, at most maxListed
 	mask  uint16 // the number of buckets, less one
 	kinds uint8  // gramLong | gramTwo: the kinds of gram its rules have
 }
@@ -80,7 +80,7 @@ func (ix *gramIndex) addBlock(start int, notes []uint16) {
 	nb := min(1<<bits.Len(uint(4*grams-1)), 1<<gramBits)
 	at := len(ix.lists)
 	ix.blocks = append(ix.blocks, gramBlock{
-		start: uint32(start), end: uint32(start + len(notes)), at: uint32(at), n: uint16(n),
+		start: uint32(start), end: uint32(start + len(notes)), at: uint32(at),
 		mask: uint16(nb - 1), kinds: kinds,
 	})
 	// heads[k] counts bucket k first, then becomes its start.
@@ -116,6 +116,10 @@ func bucketOf(p uint16, nb int) int {
 	}
 	return int(p) & (nb - 1)
 }
+
+// listedRules returns the number of the block's rules its lists hold, its
+// first ones.
+func (gb *gramBlock) listedRules() int { return min(int(gb.end-gb.start), maxListed) }
 
 // holding returns the block that holds the table's rule i, or nil.
 func (ix *gramIndex) holding(i int) *gramBlock {
@@ -163,7 +167,7 @@ func (ix *gramIndex) size() int {
 // block does, so a check never costs much more than trying every rule.
 func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	t := c.t
-	n := int(gb.n)
+	n := gb.listedRules()
 	nb := int(gb.mask) + 1
 	lists := t.grams.lists[gb.at:]
 	heads, entries := lists[:nb+2], lists[nb+2:]
@@ -239,15 +243,10 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	for w := range (n + 63) / 64 {
 		for m := seen[w]; m != 0; m &= m - 1 {
 			j := b + w*64 + bits.TrailingZeros64(m)
-			r := &rules[j]
-			rn, allow := int(r.n), r.allow()
-			if c.best.Found && rn < c.best.Len {
-				return // no rule from here on is long enough to win
+			if c.tooShort(&rules[j]) {
+				return
 			}
-			if !c.beats(rn, allow, base+j) {
-				continue
-			}
-			c.try(r, allow, base+j)
+			c.try(&rules[j], base+j)
 		}
 	}
 	if b+n < len(rules) {

@@ -383,23 +383,26 @@ const maxSteps = 4
 // first is the group's rule base, trying every one.
 func (c *check) each(rules []rule, base int) {
 	for j := range rules {
-		r := &rules[j]
-		n, allow := int(r.n), r.allow()
-		if !c.beats(n, allow, base+j) {
-			continue
-		}
-		c.try(r, allow, base+j)
+		c.try(&rules[j], base+j)
 	}
 }
 
-// try matches r, the table's rule i of kind allow, and takes it when it
-// matches and beats the best so far.
-func (c *check) try(r *rule, allow bool, i int) {
+// try matches r, the table's rule i, when its length could beat the best
+// so far, and takes it when it matches and its match does.
+func (c *check) try(r *rule, i int) {
+	allow := r.allow()
+	if !c.beats(int(r.n), allow, i) {
+		return
+	}
 	if m, ok := c.t.match(r, c.path); ok && c.beats(m, allow, i) {
 		c.best.Take(m, allow, c.t.line(i))
 		c.at = i
 	}
 }
+
+// tooShort reports whether r, and so every rule after it in precedence
+// order (longest first), is too short to beat the best so far.
+func (c *check) tooShort(r *rule) bool { return c.best.Found && int(r.n) < c.best.Len }
 
 // group looks for a better rule than the best so far among group g's.
 func (c *check) group(g int) {
@@ -409,15 +412,10 @@ func (c *check) group(g int) {
 	rules := t.rules[s.rules:e.rules]
 	if len(rules) <= smallGroup {
 		for j := range rules {
-			r := &rules[j]
-			n, allow := int(r.n), r.allow()
-			if c.best.Found && n < c.best.Len {
-				return // no rule from here on is long enough to win
+			if c.tooShort(&rules[j]) {
+				return
 			}
-			if !c.beats(n, allow, base+j) {
-				continue
-			}
-			c.try(r, allow, base+j)
+			c.try(&rules[j], base+j)
 		}
 		return
 	}
@@ -475,7 +473,7 @@ search:
 				lo = t.blockStart(rules, i, key)
 			}
 			if nlo >= len(key) && c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
-				if gb != nil && (len(c.path) <= shortPath || len(c.path) <= listedPath*int(gb.n)) {
+				if gb != nil && (len(c.path) <= shortPath || len(c.path) <= listedPath*gb.listedRules()) {
 					c.listed(rules[:i+1], lo, base, gb)
 				} else {
 					c.block(rules[:i+1], lo, base)
@@ -568,12 +566,11 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet, limit int) in
 	unfiltered := 0
 	for j := from; j < len(rules); j++ {
 		r := &rules[j]
-		n, allow := int(r.n), r.allow()
-		if c.best.Found && n < c.best.Len {
-			break // no rule from here on is long enough to win
+		if c.tooShort(r) {
+			break
 		}
-		if !c.beats(n, allow, base+j) {
-			continue
+		if !c.beats(int(r.n), r.allow(), base+j) {
+			continue // before the gram, which may cost noting the path's
 		}
 		if j > b && t.notes != nil && t.notes[base+j] != 0 {
 			switch {
@@ -587,7 +584,7 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet, limit int) in
 				unfiltered++
 			}
 		}
-		c.try(r, allow, base+j)
+		c.try(r, base+j)
 	}
 	return -1
 }

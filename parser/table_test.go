@@ -651,10 +651,10 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 			nb := int(gb.mask) + 1
 			lists := tb.grams.lists[gb.at:]
 			heads, entries := lists[:nb+2], lists[nb+2:]
-			if int(heads[nb+1]) != int(gb.n) {
-				t.Fatalf("lists hold %d rules, want %d", heads[nb+1], gb.n)
+			if int(heads[nb+1]) != gb.listedRules() {
+				t.Fatalf("lists hold %d rules, want %d", heads[nb+1], gb.listedRules())
 			}
-			notes := tb.notes[gb.start:][:gb.n]
+			notes := tb.notes[gb.start:][:gb.listedRules()]
 			for _, p := range paths {
 				listed := map[int]bool{}
 				for _, e := range entries[heads[nb]:heads[nb+1]] {
