@@ -139,15 +139,27 @@ func (m *memCache) promote(h uint64, e *entry, g uint32) {
 	m.mu.Unlock()
 }
 
-// fresh reports whether e may be used without asking the server.
-func (m *memCache) fresh(e *entry) bool {
-	if m.coarse != nil {
-		if now := m.coarse.now.Load(); now != 0 {
-			return now < e.expiresAt
+// expired reports whether e has passed its expiry, so that the server
+// must be asked before e is used again. For an answer from a reachable
+// server (rules, allow-all, disallow-all) it reads the coarse clock, and the exact one within exactMargin of the expiry,
+// so such an entry is used past its expiry only while the clock
+// goroutine is starved for longer than that. A deferral or a stale copy
+// is judged on the exact clock, always: a crawler that comes back at a
+// deferral's RetryAt must find the server asked again, and these entries
+// are not on the hot path.
+func (m *memCache) expired(e *entry) bool {
+	if m.coarse != nil && e.outcome != OutcomeUnreachable && !e.stale {
+		if now := m.coarse.now.Load(); now != 0 && now < e.expiresAt-exactMargin {
+			return false
 		}
 	}
-	return m.clock().UnixNano() < e.expiresAt
+	return m.clock().UnixNano() >= e.expiresAt
 }
+
+// exactMargin is how close to its expiry an entry must be for expired to
+// read the exact clock: two ticks of the coarse clock, which lags the
+// exact one by at most a tick while its goroutine runs on time.
+const exactMargin = int64(2 * clockTick)
 
 // put publishes e in place of any entry for its key and evicts the least
 // recently used entries beyond the bounds. It returns e.

@@ -260,7 +260,7 @@ func TestCacheAuthorityKeys(t *testing.T) {
 // memEntry returns an entry for key retaining size bytes, fresh for an
 // hour by the real clock.
 func memEntry(key string, size int64) *entry {
-	e := &entry{key: key, outcome: OutcomeAllowAll, expires: time.Now().Add(time.Hour)}
+	e := &entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, expires: time.Now().Add(time.Hour)}}
 	e.derive()
 	e.size = size
 	return e
@@ -349,8 +349,8 @@ func TestMemCacheConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 2000 {
 				k := fmt.Sprintf("http://h%d:80", (i*7+g)%80)
-				if e := m.get([]byte(k)); e != nil && (e.key != k || !m.fresh(e)) {
-					t.Errorf("get(%s) = entry of %s, fresh %v", k, e.key, m.fresh(e))
+				if e := m.get([]byte(k)); e != nil && (e.key != k || !!m.expired(e)) {
+					t.Errorf("get(%s) = entry of %s, fresh %v", k, e.key, !m.expired(e))
 					return
 				}
 				if i%3 == g%3 {
@@ -382,19 +382,19 @@ func TestMemCacheCoarseClock(t *testing.T) {
 	e := memEntry("http://a:80", 1)
 	e.expiresAt = time.Now().Add(50 * time.Millisecond).UnixNano()
 	m.put(e)
-	if !m.fresh(e) {
+	if !!m.expired(e) {
 		t.Fatal("fresh entry read as expired")
 	}
 	deadline := time.Now().Add(2 * time.Second)
-	for m.fresh(e) && time.Now().Before(deadline) {
+	for !m.expired(e) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if m.fresh(e) {
+	if !m.expired(e) {
 		t.Error("entry still fresh 2 s after its expiry")
 	}
 	m.close()
 	e.expiresAt = time.Now().Add(-time.Second).UnixNano()
-	if m.fresh(e) {
+	if !m.expired(e) {
 		t.Error("after close, an expired entry is read as fresh")
 	}
 }

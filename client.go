@@ -25,6 +25,7 @@ type Client struct {
 	tokens   []string // product tokens matched against user-agent lines
 	tokenErr error    // why there is no usable token, or nil
 	fetcher  fetcher
+	fallback *adoptable // the fetcher's RoundTripper without WithHTTPClient
 	cache    *memCache
 	tier     *sharedTier // the Store's use; nil without a Store
 	group    singleflight.Group
@@ -56,6 +57,9 @@ func NewClient(opts ...Option) *Client {
 	c.fetcher.cfg = &c.cfg
 	if cfg.httpClient != nil {
 		c.fetcher.hc = *cfg.httpClient
+	} else {
+		c.fallback = new(adoptable)
+		c.fetcher.hc.Transport = c.fallback
 	}
 	c.fetcher.hc.CheckRedirect = noRedirects
 	if cfg.tokens != nil {
@@ -85,6 +89,7 @@ func NewClient(opts ...Option) *Client {
 // ProductTokens returns the product tokens matched against user-agent
 // lines (see [WithProductTokens]); none when they are not usable.
 func (c *Client) ProductTokens() []string {
+	c.mustBeMade()
 	if c.tokenErr != nil {
 		return nil
 	}
@@ -93,23 +98,26 @@ func (c *Client) ProductTokens() []string {
 
 // Allowed reports whether the crawler may fetch rawURL. It fetches the
 // authority's robots.txt if no fresh copy is cached, waiting at most until
-// ctx ends. When robots.txt is unreachable and no usable copy is cached it
+// ctx ends. rawURL is allowed only if the path a server may serve for it
+// is allowed too: /public/../private, //private and /%70rivate are checked
+// as /private as well (see the package documentation). When robots.txt is unreachable and no usable copy is cached it
 // returns false and an error matching ErrDeferred; a *DeferredError says
 // when to come back. A URL that is not http or https, or is malformed,
 // gives an error matching ErrBadURL.
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
+	c.mustBeMade()
 	if c.tokenErr == nil {
 		// The hot path: a fresh entry with rules, checked without
 		// building a Decision.
 		var buf [128]byte
 		if key, _, path, err := splitTarget(rawURL, buf[:0]); err == nil {
-			if e := c.cache.get(key); e != nil && e.crawler != nil && !e.stale && c.cache.fresh(e) {
+			if e := c.cache.get(key); e != nil && e.crawler != nil && !e.stale && !c.cache.expired(e) {
 				c.stats.hits.add()
-				return e.crawler.checkPath(path).Allowed, nil
+				return servedVerdict(e.crawler, nil, "", path).Allowed, nil
 			}
 		}
 	}
-	d, err := c.decide(ctx, "", rawURL)
+	d, err := c.check(ctx, "", rawURL)
 	return d.Allowed, err
 }
 
@@ -117,22 +125,25 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 // rests on, when it expires, the deciding rule and whether it was deferred
 // or served from a stale copy.
 func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
-	return c.decide(ctx, "", rawURL)
+	c.mustBeMade()
+	return c.check(ctx, "", rawURL)
 }
 
-// CheckToken is like Check for the crawler whose product token is token,
+// CheckToken is like Check for the crawler whose product token is agent,
 // instead of the Client's own, for a process that fetches for several
 // crawlers through one Client.
-func (c *Client) CheckToken(ctx context.Context, token, rawURL string) (Decision, error) {
-	if !parser.ValidToken(token) {
-		return Decision{}, fmt.Errorf("%w: %q is not a product token ([A-Za-z_-]+)", ErrProductToken, token)
+func (c *Client) CheckToken(ctx context.Context, agent, rawURL string) (Decision, error) {
+	c.mustBeMade()
+	if !parser.ValidToken(agent) {
+		return Decision{}, fmt.Errorf("%w: %q is not a product token ([A-Za-z_-]+)", ErrProductToken, agent)
 	}
-	return c.decide(ctx, token, rawURL)
+	return c.check(ctx, agent, rawURL)
 }
 
 // Close stops fetches under way and waits for them to end. Checks that
 // can be answered from memory keep working; others return ErrClosed.
 func (c *Client) Close() error {
+	c.mustBeMade()
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
@@ -142,9 +153,17 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// decide is the check path: split the URL, find a fresh entry, match. An
-// empty token stands for the Client's own tokens.
-func (c *Client) decide(ctx context.Context, agent, rawURL string) (Decision, error) {
+// mustBeMade panics with a clear message when c is nil or was not made by
+// NewClient, instead of a nil dereference somewhere inside.
+func (c *Client) mustBeMade() {
+	if c == nil || c.cache == nil {
+		panic("robotstxt: Client used without NewClient")
+	}
+}
+
+// check is the check path: split the URL, find a fresh entry, match. An
+// empty agent stands for the Client's own product tokens.
+func (c *Client) check(ctx context.Context, agent, rawURL string) (Decision, error) {
 	if agent == "" && c.tokenErr != nil {
 		return Decision{}, c.tokenErr
 	}
@@ -154,7 +173,7 @@ func (c *Client) decide(ctx context.Context, agent, rawURL string) (Decision, er
 		return Decision{}, err
 	}
 	e := c.cache.get(key)
-	if e != nil && c.cache.fresh(e) {
+	if e != nil && !c.cache.expired(e) {
 		c.stats.hits.add()
 		return c.answer(e, agent, path, false)
 	}
@@ -171,13 +190,13 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 	case OutcomeRules:
 		var v Verdict
 		if agent == "" {
-			v = e.crawler.checkPath(path)
+			v = servedVerdict(e.crawler, nil, "", path)
 		} else {
 			r, err := c.wholeFile(e)
 			if err != nil {
 				return Decision{}, err
 			}
-			v = r.checkPath(agent, path)
+			v = servedVerdict(nil, r, agent, path)
 		}
 		d.Allowed, d.Rule = v.Allowed, v.Rule
 	case OutcomeAllowAll:
@@ -275,7 +294,7 @@ func (c *Client) fill(key string, prev *entry) (*entry, error) {
 	defer c.fetches.Done()
 	// A fill that finished between our caller's miss and this one has
 	// already published a fresh entry: use it rather than fetch again.
-	if e := c.cache.peek(key); e != nil && e != prev && c.cache.fresh(e) {
+	if e := c.cache.peek(key); e != nil && e != prev && !c.cache.expired(e) {
 		return e, nil
 	}
 	c.stats.inFlight.Add(1)
@@ -331,15 +350,15 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		return c.unreachable(key, prev, res, now), nil
 	}
 	lifetime, _ := c.cfg.freshness(now, res.header)
-	e := &entry{
-		key: key, outcome: res.outcome, status: res.status,
+	e := &entry{key: key, persisted: persisted{
+		outcome: res.outcome, status: res.status,
 		fetched: now, checked: now, expires: now.Add(lifetime),
 		finalURL: redirected(key, res.finalURL),
-	}
+	}}
 	if res.outcome == OutcomeRules {
 		e.setRules(res.body, deflate(res.body), c.cfg.mode, c.tokens)
-		e.etag = res.header.Get("ETag")
-		e.lastMod = res.header.Get("Last-Modified")
+		e.etag = capValidator(res.header.Get("ETag"))
+		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}
 	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
 		slog.String("authority", key), slog.Int("status", res.status),
@@ -359,9 +378,10 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		}
 	}
 	wait := c.cfg.retryIn(now, res.header, failures)
+	cause := capErr(res.err)
 	errText := ""
-	if res.err != nil {
-		errText = res.err.Error()
+	if cause != nil {
+		errText = cause.Error()
 	}
 	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt unreachable",
 		slog.String("authority", key), slog.Int("status", res.status),
@@ -370,7 +390,7 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	if prev != nil && prev.good() && now.Sub(prev.fetched) < c.cfg.staleWindow {
 		e := prev.clone()
 		e.stale, e.failStatus, e.failures, e.errText = true, res.status, failures, errText
-		e.since, e.cause = since, res.err
+		e.since, e.cause = since, cause
 		e.checked = now
 		e.expires = now.Add(wait)
 		if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
@@ -384,22 +404,47 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		// there were no robots.txt, and keep asking.
 		outcome = OutcomeAllowAll
 	}
-	e := &entry{
-		key: key, outcome: outcome, status: res.status,
+	e := &entry{key: key, cause: cause, persisted: persisted{
+		outcome: outcome, status: res.status,
 		fetched: now, checked: now, expires: now.Add(wait),
 		finalURL: redirected(key, res.finalURL), failStatus: res.status, failures: failures,
-		since: since, errText: errText, cause: res.err,
-	}
+		since: since, errText: errText,
+	}}
 	return e.derive()
 }
 
-// redirected returns final, the robots.txt URL a fetch of key's ended at,
-// or "" when it is key's own: most entries then keep no copy of it.
+// servedVerdict checks path, and each normal form a server may serve for
+// it (see normalForms), against the rules of cr, or of agent in r when cr
+// is nil: path is allowed only when every form is, and the verdict is that
+// of the first form disallowed, else that of path as spelled.
+func servedVerdict(cr *Crawler, r *Robots, agent, path string) Verdict {
+	check := func(p string) Verdict {
+		if cr != nil {
+			return cr.checkPath(p)
+		}
+		return r.checkPath(agent, p)
+	}
+	v := check(path)
+	if !v.Allowed {
+		return v
+	}
+	forms, n := normalForms(path)
+	for _, f := range forms[:n] {
+		if w := check(f); !w.Allowed {
+			return w
+		}
+	}
+	return v
+}
+
+// redirected returns final, the robots.txt URL a fetch of key's ended at
+// (cut to maxServerText bytes), or "" when it is key's own: most entries
+// then keep no copy of it.
 func redirected(key, final string) string {
 	if final == robotsURL(key) {
 		return ""
 	}
-	return final
+	return capText(final)
 }
 
 // wholeFile returns the whole parsed file of e, which keeps only its

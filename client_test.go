@@ -821,3 +821,81 @@ func TestClientWholeFileConcurrent(t *testing.T) {
 		_ = c.Close()
 	}
 }
+
+// TestClientRetryAtAsksAgain requeues a deferred URL at its RetryAt, as
+// a crawler does: the check then either asks the server again or says
+// how long to wait, never the old deferral with nothing left to wait.
+// The Client's clock is the real one, so its coarse clock is in play.
+func TestClientRetryAtAsksAgain(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(http.StatusServiceUnavailable, "down"))
+	c := newTestClient(t, WithBackoff(30*time.Millisecond, 30*time.Millisecond))
+	ctx := context.Background()
+	for i := range 20 {
+		_, err := c.Check(ctx, s.URL+"/x")
+		var de *DeferredError
+		if !errors.As(err, &de) {
+			t.Fatalf("round %d: %v, want a deferral", i, err)
+		}
+		time.Sleep(time.Until(de.RetryAt))
+		before := s.hits.Load()
+		_, err = c.Check(ctx, s.URL+"/x")
+		var again *DeferredError
+		if !errors.As(err, &again) {
+			t.Fatalf("round %d: %v, want a deferral", i, err)
+		}
+		if s.hits.Load() == before && again.RetryAfter(time.Now()) <= 0 {
+			t.Fatalf("round %d: at RetryAt the old deferral came back (RetryAt %v, now %v) and the server was not asked",
+				i, again.RetryAt, time.Now())
+		}
+	}
+}
+
+// TestClientMisuse checks that a Client or Transport not made by their
+// constructors, and options given values they cannot take, panic with a
+// message that says so, never with a nil dereference.
+func TestClientMisuse(t *testing.T) {
+	var nilClient *Client
+	var nilTransport *Transport
+	for name, f := range map[string]func(){
+		"zero Client Allowed":  func() { _, _ = (&Client{}).Allowed(context.Background(), "http://a/") },
+		"zero Client Check":    func() { _, _ = (&Client{}).Check(context.Background(), "http://a/") },
+		"nil Client Allowed":   func() { _, _ = nilClient.Allowed(context.Background(), "http://a/") },
+		"nil Client Close":     func() { _ = nilClient.Close() },
+		"zero Client Lookup":   func() { _, _ = (&Client{}).Lookup(context.Background(), "http://a/") },
+		"zero Client Stats":    func() { _ = (&Client{}).Stats() },
+		"zero Transport":       func() { _, _ = (&Transport{}).RoundTrip(httptest.NewRequest("GET", "http://a/", nil)) },
+		"nil Transport":        func() { _, _ = nilTransport.RoundTrip(httptest.NewRequest("GET", "http://a/", nil)) },
+		"NewTransport(zero)":   func() { NewTransport(&Client{}, nil) },
+		"WithHTTPClient(nil)":  func() { WithHTTPClient(nil) },
+		"WithCacheSize(-1)":    func() { WithCacheSize(-1) },
+		"WithCacheBytes(0)":    func() { WithCacheBytes(0) },
+		"WithFetchTimeout(-1)": func() { WithFetchTimeout(-time.Second) },
+		"WithBodyLimit(-1)":    func() { WithBodyLimit(-1) },
+		"WithMaxRedirects(-1)": func() { WithMaxRedirects(-1) },
+		"WithBackoff(2h, 1h)":  func() { WithBackoff(2*time.Hour, time.Hour) },
+		"WithStoreTimeout(0)":  func() { WithStoreTimeout(0) },
+		"WithLeaseWait(-1, 0)": func() { WithLeaseWait(-1, 0) },
+		"WithClock(nil)":       func() { WithClock(nil) },
+		"WithStatusPolicy":     func() { WithStatusPolicy(nil) },
+		"WithMinFreshness(-1)": func() { WithMinFreshness(-1) },
+		"WithMaxFreshness(0)":  func() { WithMaxFreshness(0) },
+		"WithStaleWindow(-1)":  func() { WithStaleWindow(-1) },
+	} {
+		msg := func() (msg string) {
+			defer func() {
+				r := recover()
+				if err, ok := r.(error); ok {
+					msg = "error: " + err.Error()
+				} else if s, ok := r.(string); ok {
+					msg = s
+				}
+			}()
+			f()
+			return "no panic"
+		}()
+		if !strings.HasPrefix(msg, "robotstxt: ") {
+			t.Errorf("%s: %s; want a panic explaining the misuse", name, msg)
+		}
+	}
+}

@@ -44,5 +44,6 @@ func (c *Crawler) Extensions() []Extension { return c.t.Extensions(c.group[:]) }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply that
 // [parser.CrawlDelay] accepts: fractional seconds are kept; values that
-// do not parse, are negative or exceed a day are skipped.
+// do not parse or are negative are skipped, and values beyond a day read
+// as a day ([parser.MaxCrawlDelay]).
 func (c *Crawler) CrawlDelay() (time.Duration, bool) { return crawlDelay(c.Extensions()) }

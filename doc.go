@@ -59,6 +59,16 @@
 // ".../index.html" also allows its directory. Matching never backtracks:
 // a check costs time linear in the path for each pattern that can match.
 //
+// The Client and the Transport add one rule where a request leaves the
+// process: servers such as nginx and Apache decode escapes, merge runs of
+// '/' and resolve "." and ".." before they pick what to serve, so
+// /public/../private/x, //private/x and /%70rivate/x all reach
+// /private/x. A URL is allowed only if its spelling and its normal forms
+// (escapes of unreserved characters decoded, slashes merged, dot
+// segments removed, in the path only) are all allowed. [Robots.Allowed]
+// and [Crawler.Allowed] stay exactly Google's, reading the spelling
+// alone.
+//
 // [ModeRFC9309] reads the two points where RFC 9309 and Google's parser
 // differ the RFC's way: /robots.txt itself is always allowed, and
 // percent-encoded unreserved characters are decoded on both sides

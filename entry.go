@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"context"
 	"compress/flate"
 	"encoding/binary"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
@@ -28,18 +30,30 @@ type entry struct {
 	crawler   *Crawler      // the Client's rules; nil unless outcome is OutcomeRules
 	expiresAt int64         // expires in Unix nanoseconds (derived by derive)
 	gen       atomic.Uint32 // the cache generation in which e was last promoted
-	outcome   Outcome
+	persisted
+
+	file       atomic.Pointer[Robots] // the whole parsed file, once asked for
+	cause      error                  // the failure itself, when it happened in this process
+	deferErr   *DeferredError         // set for OutcomeUnreachable
+	refreshing atomic.Bool
+	size       int64 // bytes retained by the entry (derived by derive)
+}
+
+// persisted holds what an entry keeps across processes: every field of
+// the Store encoding (see storedFields) but the key, which binds a value
+// to its authority.
+type persisted struct {
+	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
-	// failStatus, failures and errText describe the failures.
+	// failStatus, failures, since and errText describe the failures.
 	stale bool
 
-	status   int                    // status of the response the rules rest on
-	zbody    []byte                 // the body as parsed (UTF-8), compressed; nil unless OutcomeRules
-	file     atomic.Pointer[Robots] // the whole parsed file, once asked for
+	status   int    // status of the response the rules rest on
+	zbody    []byte // the body as parsed (UTF-8), compressed; nil unless OutcomeRules
 	fetched  time.Time
 	checked  time.Time // last fetch attempt
 	expires  time.Time // when to revalidate or retry
-	etag     string
+	etag     string    // at most maxServerText bytes, like every string below
 	lastMod  string
 	finalURL string // the robots.txt URL after redirects; "" when none
 
@@ -47,11 +61,6 @@ type entry struct {
 	failures   int
 	since      time.Time // when the failures began
 	errText    string
-	cause      error // the failure itself, when it happened in this process
-
-	deferErr   *DeferredError // set for OutcomeUnreachable
-	refreshing atomic.Bool
-	size       int64 // bytes retained by the entry (derived by derive)
 }
 
 // setRules gives e the rules of text, the body as parsed, for the product
@@ -77,8 +86,9 @@ func (e *entry) good() bool {
 	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale)
 }
 
-// fresh reports whether e may be used at now without asking the server.
-func (e *entry) fresh(now time.Time) bool { return now.Before(e.expires) }
+// expired reports whether e has passed its expiry at now, so that the
+// server must be asked before e is used again.
+func (e *entry) expired(now time.Time) bool { return !now.Before(e.expires) }
 
 // derive computes the fields derived from the stored ones.
 func (e *entry) derive() *entry {
@@ -110,14 +120,10 @@ func (e *entry) retainedSize() int64 {
 	return n
 }
 
-// clone copies the stored fields of e (not the refreshing flag).
+// clone copies the persisted fields of e and its rules (not the
+// refreshing flag, the memo of its file or its failure).
 func (e *entry) clone() *entry {
-	return &entry{
-		key: e.key, outcome: e.outcome, status: e.status, crawler: e.crawler,
-		zbody: e.zbody, fetched: e.fetched, checked: e.checked, expires: e.expires,
-		etag: e.etag, lastMod: e.lastMod, finalURL: e.finalURL, stale: e.stale,
-		failStatus: e.failStatus, failures: e.failures, since: e.since, errText: e.errText,
-	}
+	return &entry{key: e.key, crawler: e.crawler, persisted: e.persisted}
 }
 
 // Flate writers and readers cost tens of kilobytes each to make: they
@@ -178,72 +184,100 @@ func inflate(z []byte, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// EntryEncodingVersion is the first byte of every value the Client writes
-// to a Store. Values with another first byte are treated as a miss (and
+// entryVersion is the first byte of every value the Client writes to a
+// Store. Values with another first byte are treated as a miss (and
 // overwritten by the next fetch), so processes of different versions can
-// share a Store.
-const EntryEncodingVersion = 2
+// share a Store. Version 3 binds a value to its key.
+const entryVersion = 3
 
 // errCorruptEntry is wrapped by every decoding failure.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 
 const flagStale = 1
 
-// encodeEntry serialises the stored fields of e: a version byte, outcome
-// and flag bytes, then varints and length-prefixed strings, the
-// compressed body last.
-func encodeEntry(e *entry) []byte {
-	n := 3 + 7*binary.MaxVarintLen64 + len(e.etag) + len(e.lastMod) +
-		len(e.finalURL) + len(e.errText) + len(e.zbody) + 5*binary.MaxVarintLen32
-	b := make([]byte, 0, n)
-	var flags byte
-	if e.stale {
-		flags |= flagStale
-	}
-	b = append(b, EntryEncodingVersion, byte(e.outcome), flags)
-	b = binary.AppendUvarint(b, uint64(e.status))
-	b = binary.AppendUvarint(b, uint64(e.failStatus))
-	b = binary.AppendUvarint(b, uint64(e.failures))
-	b = binary.AppendVarint(b, unixMilli(e.fetched))
-	b = binary.AppendVarint(b, unixMilli(e.checked))
-	b = binary.AppendVarint(b, unixMilli(e.expires))
-	b = binary.AppendVarint(b, unixMilli(e.since))
-	for _, s := range []string{e.etag, e.lastMod, e.finalURL, e.errText} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	b = binary.AppendUvarint(b, uint64(len(e.zbody)))
-	return append(b, e.zbody...)
+// storedFields lists the fields of the Store encoding after the version,
+// key, outcome and flag bytes, in order: each is written and read by one
+// row, the compressed body last. Numbers are varints with a bound on
+// decoding, times are Unix milliseconds (0 for none), strings and the
+// body are length-prefixed, strings at most maxServerText bytes.
+var storedFields = [...]struct {
+	put func(b []byte, p *persisted) []byte
+	get func(d *decoder, p *persisted)
+}{
+	{func(b []byte, p *persisted) []byte { return binary.AppendUvarint(b, uint64(p.status)) },
+		func(d *decoder, p *persisted) { p.status = d.small(999) }},
+	{func(b []byte, p *persisted) []byte { return binary.AppendUvarint(b, uint64(p.failStatus)) },
+		func(d *decoder, p *persisted) { p.failStatus = d.small(999) }},
+	{func(b []byte, p *persisted) []byte { return binary.AppendUvarint(b, uint64(p.failures)) },
+		func(d *decoder, p *persisted) { p.failures = d.small(1 << 20) }},
+	{func(b []byte, p *persisted) []byte { return appendTime(b, p.fetched) },
+		func(d *decoder, p *persisted) { p.fetched = d.time() }},
+	{func(b []byte, p *persisted) []byte { return appendTime(b, p.checked) },
+		func(d *decoder, p *persisted) { p.checked = d.time() }},
+	{func(b []byte, p *persisted) []byte { return appendTime(b, p.expires) },
+		func(d *decoder, p *persisted) { p.expires = d.time() }},
+	{func(b []byte, p *persisted) []byte { return appendTime(b, p.since) },
+		func(d *decoder, p *persisted) { p.since = d.time() }},
+	{func(b []byte, p *persisted) []byte { return appendString(b, p.etag) },
+		func(d *decoder, p *persisted) { p.etag = d.text() }},
+	{func(b []byte, p *persisted) []byte { return appendString(b, p.lastMod) },
+		func(d *decoder, p *persisted) { p.lastMod = d.text() }},
+	{func(b []byte, p *persisted) []byte { return appendString(b, p.finalURL) },
+		func(d *decoder, p *persisted) { p.finalURL = d.text() }},
+	{func(b []byte, p *persisted) []byte { return appendString(b, p.errText) },
+		func(d *decoder, p *persisted) { p.errText = d.text() }},
+	{func(b []byte, p *persisted) []byte { return appendString(b, string(p.zbody)) },
+		func(d *decoder, p *persisted) {
+			if body := d.bytes(math.MaxInt); len(body) > 0 {
+				p.zbody = body[:len(body):len(body)] // the caller's to keep
+			}
+		}},
 }
 
-// decodeEntry parses a value made by encodeEntry. It never panics; any
-// value it does not fully understand is an error.
+// encodeEntry serialises e: the version, e's key, the outcome and a flag
+// byte, then the stored fields.
+func encodeEntry(e *entry) []byte {
+	p := &e.persisted
+	n := 3 + binary.MaxVarintLen32 + len(e.key) + len(storedFields)*binary.MaxVarintLen64 +
+		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(p.zbody)
+	b := make([]byte, 0, n)
+	b = append(b, entryVersion)
+	b = appendString(b, e.key)
+	var flags byte
+	if p.stale {
+		flags |= flagStale
+	}
+	b = append(b, byte(p.outcome), flags)
+	for _, f := range storedFields {
+		b = f.put(b, p)
+	}
+	return b
+}
+
+// decodeEntry parses a value made by encodeEntry for key. It never
+// panics; any value it does not fully understand is an error, and so is a
+// value encoded for another key: a value copied under another authority's
+// key is not that authority's robots.txt.
 func decodeEntry(key string, b []byte) (*entry, error) {
-	d := decoder{b: b}
-	if len(b) < 3 {
-		return nil, fmt.Errorf("%w: %d bytes", errCorruptEntry, len(b))
+	if len(b) < 1 || b[0] != entryVersion {
+		return nil, fmt.Errorf("%w: not version %d", errCorruptEntry, entryVersion)
 	}
-	if b[0] != EntryEncodingVersion {
-		return nil, fmt.Errorf("%w: version %d", errCorruptEntry, b[0])
+	d := decoder{b: b[1:]}
+	if k := d.bytes(len(key) + 1); d.err == nil && string(k) != key {
+		return nil, fmt.Errorf("%w: written for another authority", errCorruptEntry)
 	}
-	e := &entry{key: key, outcome: Outcome(b[1]), stale: b[2]&flagStale != 0}
-	if e.outcome == OutcomeNone || e.outcome > OutcomeUnreachable || b[2]&^flagStale != 0 {
-		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, b[1], b[2])
+	if d.err != nil || len(d.b) < 2 {
+		return nil, fmt.Errorf("%w: truncated", errCorruptEntry)
 	}
-	d.b = b[3:]
-	e.status = d.small(999)
-	e.failStatus = d.small(999)
-	e.failures = d.small(1 << 20)
-	e.fetched = d.time()
-	e.checked = d.time()
-	e.expires = d.time()
-	e.since = d.time()
-	e.etag = string(d.bytes())
-	e.lastMod = string(d.bytes())
-	e.finalURL = string(d.bytes())
-	e.errText = string(d.bytes())
-	if body := d.bytes(); len(body) > 0 {
-		e.zbody = body[:len(body):len(body)] // b is the caller's to keep
+	e := &entry{key: key}
+	p := &e.persisted
+	p.outcome, p.stale = Outcome(d.b[0]), d.b[1]&flagStale != 0
+	if p.outcome == OutcomeNone || p.outcome > OutcomeUnreachable || d.b[1]&^flagStale != 0 {
+		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
+	}
+	d.b = d.b[2:]
+	for _, f := range storedFields {
+		f.get(&d, p)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -251,10 +285,22 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	if len(d.b) != 0 {
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
 	}
-	if e.outcome != OutcomeRules && len(e.zbody) > 0 {
+	if p.outcome != OutcomeRules && len(p.zbody) > 0 {
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
 	}
 	return e, nil
+}
+
+func appendTime(b []byte, t time.Time) []byte {
+	if t.IsZero() {
+		return binary.AppendVarint(b, 0)
+	}
+	return binary.AppendVarint(b, t.UnixMilli())
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }
 
 type decoder struct {
@@ -300,13 +346,17 @@ func (d *decoder) time() time.Time {
 	return time.UnixMilli(v)
 }
 
-func (d *decoder) bytes() []byte {
+// bytes reads a length-prefixed byte string of at most limit bytes.
+func (d *decoder) bytes(limit int) []byte {
 	n := d.uvarint()
-	if d.err != nil {
+	switch {
+	case d.err != nil:
 		return nil
-	}
-	if n > uint64(len(d.b)) {
+	case n > uint64(len(d.b)):
 		d.err = fmt.Errorf("%w: length %d beyond end", errCorruptEntry, n)
+		return nil
+	case n > uint64(limit):
+		d.err = fmt.Errorf("%w: string of %d bytes", errCorruptEntry, n)
 		return nil
 	}
 	s := d.b[:n]
@@ -314,9 +364,62 @@ func (d *decoder) bytes() []byte {
 	return s
 }
 
-func unixMilli(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
+// text reads a string a server chose, at most maxServerText bytes: no
+// Client writes a longer one.
+func (d *decoder) text() string { return string(d.bytes(maxServerText)) }
+
+// maxServerText bounds each string a server chooses that an entry keeps:
+// a validator, the final URL, the text of a failure (which may quote a
+// reason phrase or a Location). Real ones are far shorter (ETags of tens
+// of bytes, robots.txt URLs of a few dozen), while a hostile server can
+// send megabytes in a header: kept whole, 15 such authorities would evict
+// every other entry from the default cache. A longer validator is
+// dropped (a cut one could never match); a longer text is cut.
+const maxServerText = 512
+
+// capText returns s cut to at most maxServerText bytes, at a UTF-8
+// boundary and marked with "…" when it is cut.
+func capText(s string) string {
+	if len(s) <= maxServerText {
+		return s
 	}
-	return t.UnixMilli()
+	const mark = "…"
+	cut := maxServerText - len(mark)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + mark
 }
+
+// capValidator returns v, or "" when v is longer than maxServerText.
+func capValidator(v string) string {
+	if len(v) > maxServerText {
+		return ""
+	}
+	return v
+}
+
+// capErr returns err, or when its text is longer than maxServerText an
+// error with the cut text that still matches the sentinels a caller may
+// test for; the long original is not kept.
+func capErr(err error) error {
+	if err == nil || len(err.Error()) <= maxServerText {
+		return err
+	}
+	c := &cutError{msg: capText(err.Error())}
+	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, ErrContentCoding, errRedirects, ErrNonPublic} {
+		if errors.Is(err, s) {
+			c.is = append(c.is, s)
+		}
+	}
+	return c
+}
+
+// cutError is an error whose text was cut by capErr.
+type cutError struct {
+	msg string
+	is  []error
+}
+
+func (e *cutError) Error() string   { return e.msg }
+func (e *cutError) Unwrap() []error { return e.is }

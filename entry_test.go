@@ -12,42 +12,40 @@ import (
 func sampleEntries() []*entry {
 	t0 := time.UnixMilli(1740830400123)
 	return []*entry{
-		{key: "https://example.com:443", outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+		{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
 			fetched: t0, checked: t0, expires: t0.Add(24 * time.Hour), etag: `"abc"`,
-			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", finalURL: "https://www.example.com/robots.txt"},
-		{key: "http://a.example:80", outcome: OutcomeAllowAll, status: 404, fetched: t0, checked: t0,
-			expires: t0.Add(time.Hour), finalURL: "http://a.example/robots.txt"},
-		{key: "http://b.example:8080", outcome: OutcomeUnreachable, status: 503, failStatus: 503,
-			failures: 3, fetched: t0, checked: t0, expires: t0.Add(4 * time.Minute), errText: "boom"},
-		{key: "https://c.example:443", outcome: OutcomeRules, status: 200, zbody: zipped("User-agent: *\n"),
+			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", finalURL: "https://www.example.com/robots.txt"}},
+		{key: "http://a.example:80", persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: t0, checked: t0,
+			expires: t0.Add(time.Hour), finalURL: "http://a.example/robots.txt"}},
+		{key: "http://b.example:8080", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,
+			failures: 3, fetched: t0, checked: t0, expires: t0.Add(4 * time.Minute), errText: "boom",
+			since: t0.Add(-10 * time.Minute)}},
+		{key: "https://c.example:443", persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped("User-agent: *\n"),
 			fetched: t0.Add(-72 * time.Hour), checked: t0, expires: t0.Add(time.Minute), stale: true,
-			failStatus: 0, failures: 1, errText: "dial tcp: refused"},
-		{key: "https://d.example:443", outcome: OutcomeDisallowAll, status: 403},
+			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: t0.Add(-time.Hour)}},
+		{key: "https://d.example:443", persisted: persisted{outcome: OutcomeDisallowAll, status: 403}},
 	}
 }
 
-// stored returns the fields the encoding keeps, for comparison.
-func stored(e *entry) []any {
-	return []any{e.key, e.outcome, e.status, string(e.zbody), e.fetched.UnixMilli(), e.since.UnixMilli(), e.fetched.IsZero(),
-		e.checked.UnixMilli(), e.expires.UnixMilli(), e.etag, e.lastMod, e.finalURL,
-		e.stale, e.failStatus, e.failures, e.errText}
-}
-
+// TestEntryRoundTrip checks that every persisted field survives the
+// Store encoding: the comparison is of the whole persisted struct, so a
+// field added to it and left out of storedFields fails here, and each
+// sample sets every field some sample does not.
 func TestEntryRoundTrip(t *testing.T) {
 	for _, e := range sampleEntries() {
 		b := encodeEntry(e)
-		if b[0] != EntryEncodingVersion {
+		if b[0] != entryVersion {
 			t.Fatalf("first byte %d", b[0])
 		}
-		if len(b) > len(e.zbody)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+40 {
+		if len(b) > len(e.key)+len(e.zbody)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+48 {
 			t.Errorf("encoding of %s is %d bytes: not compact", e.key, len(b))
 		}
 		got, err := decodeEntry(e.key, b)
 		if err != nil {
 			t.Fatalf("%s: %v", e.key, err)
 		}
-		if !reflect.DeepEqual(stored(got), stored(e)) {
-			t.Errorf("round trip:\n got %v\nwant %v", stored(got), stored(e))
+		if got.key != e.key || !reflect.DeepEqual(got.persisted, e.persisted) {
+			t.Errorf("round trip:\n got %+v\nwant %+v", got.persisted, e.persisted)
 		}
 		got.derive()
 		if text, err := inflate(got.zbody, 1<<20); e.outcome == OutcomeRules && (err != nil || len(text) == 0) {
@@ -57,25 +55,56 @@ func TestEntryRoundTrip(t *testing.T) {
 			t.Errorf("%s: deferErr %v", e.key, got.deferErr)
 		}
 	}
+	// Every persisted field is set by some sample: a zero in all of them
+	// would round-trip without its row being exercised.
+	v := reflect.ValueOf(persisted{})
+	for i := range v.NumField() {
+		set := false
+		for _, e := range sampleEntries() {
+			set = set || !reflect.ValueOf(e.persisted).Field(i).IsZero()
+		}
+		if !set {
+			t.Errorf("no sample sets persisted.%s", v.Type().Field(i).Name)
+		}
+	}
+}
+
+// TestEntryBoundToKey checks that a value decodes only under the key it
+// was written for: copied under another authority's key, it is corrupt.
+func TestEntryBoundToKey(t *testing.T) {
+	e := sampleEntries()[0]
+	b := encodeEntry(e)
+	for _, other := range []string{"https://evil.example:443", "https://example.com:4433", "http://example.com:443", "", e.key + "x"} {
+		if got, err := decodeEntry(other, b); !errors.Is(err, errCorruptEntry) {
+			t.Errorf("decoded %s's value under %q: %+v, %v", e.key, other, got, err)
+		}
+	}
 }
 
 func TestEntryDecodeRejects(t *testing.T) {
+	const key = "https://example.com:443"
 	good := encodeEntry(sampleEntries()[0])
+	at := 1 + 1 + len(key) // the outcome byte: after the version and the key
+	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return b }
+	long := sampleEntries()[0]
+	long.etag = strings.Repeat("e", maxServerText+1)
 	cases := map[string][]byte{
-		"empty":          nil,
-		"short":          good[:2],
-		"version 0":      append([]byte{0}, good[1:]...),
-		"future version": append([]byte{EntryEncodingVersion + 1}, good[1:]...),
-		"bad outcome":    append([]byte{EntryEncodingVersion, 7}, good[2:]...),
-		"bad flags":      append([]byte{EntryEncodingVersion, 0, 0x80}, good[3:]...),
-		"truncated":      good[:len(good)-1],
-		"trailing":       append(bytes.Clone(good), 0),
-		"huge length":    {EntryEncodingVersion, 0, 0, 1, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f},
-		"body on 404":    encodeEntry(&entry{outcome: OutcomeAllowAll, status: 404, zbody: []byte("x")}),
-		"status 5000":    {EntryEncodingVersion, 0, 0, 0x88, 0x27},
+		"empty":           nil,
+		"short":           good[:2],
+		"version 0":       with(0, 0),
+		"future version":  with(0, entryVersion+1),
+		"no outcome":      with(at, 0),
+		"bad outcome":     with(at, 7),
+		"bad flags":       with(at+1, 0x80),
+		"truncated":       good[:len(good)-1],
+		"trailing":        append(bytes.Clone(good), 0),
+		"varint overflow": append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...),
+		"body on 404":     encodeEntry(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, zbody: []byte("x")}}),
+		"status 5000":     append(bytes.Clone(good[:at+2]), 0x88, 0x27),
+		"long validator":  encodeEntry(long),
 	}
 	for name, b := range cases {
-		if e, err := decodeEntry("k", b); err == nil || !errors.Is(err, errCorruptEntry) {
+		if e, err := decodeEntry(key, b); err == nil || !errors.Is(err, errCorruptEntry) {
 			t.Errorf("%s: decoded %+v, %v", name, e, err)
 		}
 	}
@@ -83,21 +112,21 @@ func TestEntryDecodeRejects(t *testing.T) {
 
 func FuzzDecodeEntry(f *testing.F) {
 	for _, e := range sampleEntries() {
-		f.Add(encodeEntry(e))
+		f.Add(e.key, encodeEntry(e))
 	}
-	f.Add([]byte{})
-	f.Add([]byte{EntryEncodingVersion})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		e, err := decodeEntry("https://example.com:443", b)
+	f.Add("", []byte{})
+	f.Add("k", []byte{entryVersion})
+	f.Fuzz(func(t *testing.T, key string, b []byte) {
+		e, err := decodeEntry(key, b)
 		if err != nil {
 			return
 		}
-		again, err := decodeEntry(e.key, encodeEntry(e))
+		again, err := decodeEntry(key, encodeEntry(e))
 		if err != nil {
 			t.Fatalf("re-decoding a decoded entry: %v", err)
 		}
-		if !reflect.DeepEqual(stored(again), stored(e)) {
-			t.Fatalf("round trip:\n got %v\nwant %v", stored(again), stored(e))
+		if !reflect.DeepEqual(again.persisted, e.persisted) {
+			t.Fatalf("round trip:\n got %+v\nwant %+v", again.persisted, e.persisted)
 		}
 		e.derive() // must not panic either
 	})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 )
 
 // fetchResult is what one robots.txt fetch, redirects included, gave.
@@ -54,7 +55,13 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 	for hop := 0; ; hop++ {
 		resp, err := f.get(ctx, target, prev)
 		if err != nil {
-			return fetchResult{outcome: valid(f.cfg.errPolicy(err)), finalURL: target, err: err}
+			outcome := valid(f.cfg.errPolicy(err))
+			if errors.Is(err, ErrNonPublic) {
+				// Whatever the policy: a robots.txt refused by a guard
+				// is never "no robots.txt".
+				outcome = OutcomeUnreachable
+			}
+			return fetchResult{outcome: outcome, finalURL: target, err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, finalURL: target}
 		if !isRedirect(resp.StatusCode) {
@@ -202,6 +209,37 @@ type stopBody struct {
 func (b *stopBody) Close() error {
 	b.stop()
 	return b.ReadCloser.Close()
+}
+
+// adoptable is the RoundTripper of a Client made without WithHTTPClient:
+// http.DefaultTransport, until the first Transport made for the Client
+// gives it its next, so that the Client's robots.txt fetches go where the
+// crawler's requests go (through a guard or a proxy, say).
+type adoptable struct {
+	rt atomic.Pointer[http.RoundTripper]
+}
+
+// adopt makes rt the RoundTripper of every later fetch, unless an earlier
+// call did.
+func (a *adoptable) adopt(rt http.RoundTripper) { a.rt.CompareAndSwap(nil, &rt) }
+
+func (a *adoptable) current() http.RoundTripper {
+	if p := a.rt.Load(); p != nil {
+		return *p
+	}
+	return http.DefaultTransport
+}
+
+func (a *adoptable) RoundTrip(req *http.Request) (*http.Response, error) {
+	return a.current().RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of the current
+// RoundTripper, for http.Client.CloseIdleConnections.
+func (a *adoptable) CloseIdleConnections() {
+	if ci, ok := a.current().(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
 }
 
 // noRedirects is installed as CheckRedirect on the Client's copy of the

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -241,7 +242,9 @@ func TestFetchDoubleSlashPath(t *testing.T) {
 	s := newSite(t, serve(200, "User-agent: *\nDisallow: //private\nDisallow: /x\n"))
 	c := newTestClient(t)
 	ctx := context.Background()
-	for path, want := range map[string]bool{"//private/x": false, "//x": true, "/x": false, "/private": true} {
+	// "//x" is a path, not a scheme-relative URL; servers merge its
+	// slashes and serve /x, so it is disallowed as /x is.
+	for path, want := range map[string]bool{"//private/x": false, "//x": false, "/x": false, "/private": true, "/y//x": true} {
 		if ok, err := c.Allowed(ctx, s.URL+path); ok != want || err != nil {
 			t.Errorf("Allowed(%q) = %v, %v; want %v", path, ok, err, want)
 		}
@@ -747,4 +750,98 @@ func TestFetchDrainKeepsConnection(t *testing.T) {
 	if n := conns.Load(); n != 1 {
 		t.Errorf("%d connections for the robots.txt and the page, want 1 (the %d-byte 404 body drained)", n, len(page))
 	}
+}
+
+// TestFetchCapsServerStrings serves megabytes where a server chooses a
+// string (a validator, a redirect's Location, a reason phrase): what an
+// entry keeps of each, and so what Info, the Store and the log show, is
+// at most maxServerText bytes, and the cache keeps its normal entries.
+func TestFetchCapsServerStrings(t *testing.T) {
+	checkLeaks(t)
+	huge := strings.Repeat("x", 9_000_000)
+	var logs bytes.Buffer
+	var logMu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	store := newMemStore()
+	c := newTestClient(t, WithStore(store), WithLogger(logger))
+	ctx := context.Background()
+	var normal []*site
+	for range 20 {
+		s := newSite(t, serve(200, privateRules))
+		normal = append(normal, s)
+		if _, err := c.Check(ctx, s.URL+"/x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var etags []*site
+	for range 15 {
+		etags = append(etags, newSite(t, serve(200, privateRules, "ETag", `"`+huge+`"`, "Last-Modified", huge[:1_000_000])))
+	}
+	etag := etags[0]
+	long := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Header().Set("Location", "/robots2.txt?"+huge[:100_000])
+			w.WriteHeader(http.StatusMovedPermanently)
+			return
+		}
+		_, _ = io.WriteString(w, privateRules)
+	})
+	reason := newHostilePeer(t, func(w io.Writer, _ <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 503 "+huge+"\r\nContent-Length: 0\r\n\r\n")
+	})
+	for _, s := range etags {
+		if d, err := c.Check(ctx, s.URL+"/private"); d.Allowed || err != nil {
+			t.Fatalf("huge ETag: %+v, %v", d, err)
+		}
+	}
+	if d, err := c.Check(ctx, long.URL+"/private"); d.Allowed || err != nil {
+		t.Fatalf("huge Location: %+v, %v", d, err)
+	}
+	_, err := c.Check(ctx, reason.url+"/x")
+	if !errors.Is(err, ErrDeferred) || len(err.Error()) > 2*maxServerText {
+		t.Errorf("huge reason: an error of %d bytes, %v", len(err.Error()), errors.Is(err, ErrDeferred))
+	}
+	for _, u := range []string{etag.URL, long.URL, reason.url} {
+		info, ok := c.Cached(u)
+		if !ok {
+			t.Fatalf("%s not cached", u)
+		}
+		if len(info.ETag) > maxServerText || len(info.LastModified) > maxServerText || len(info.FinalURL) > maxServerText ||
+			info.Err != nil && len(info.Err.Error()) > 2*maxServerText {
+			t.Errorf("%s: Info keeps %d, %d, %d bytes", u, len(info.ETag), len(info.LastModified), len(info.FinalURL))
+		}
+		if v := store.get(info.Authority); len(v) > 4<<10 {
+			t.Errorf("%s: the Store keeps %d bytes", u, len(v))
+		}
+	}
+	if info, _ := c.Cached(etag.URL); info.ETag != "" || info.LastModified != "" {
+		t.Errorf("a validator too long to keep whole was kept cut")
+	}
+	if st := c.Stats(); st.Evictions != 0 {
+		t.Errorf("%d entries evicted", st.Evictions)
+	}
+	logMu.Lock()
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if len(line) > 4*maxServerText {
+			t.Errorf("a log line of %d bytes", len(line))
+		}
+	}
+	logMu.Unlock()
+	for _, s := range normal {
+		if _, ok := c.Cached(s.URL); !ok {
+			t.Errorf("%s was evicted", s.URL)
+		}
+	}
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -103,6 +103,7 @@ func (i *Info) CrawlDelay() (time.Duration, bool) {
 // about the lookup (a bad URL, ctx ending, a closed Client); an
 // unreachable robots.txt is reported in Info.Err and Info.Outcome.
 func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
+	c.mustBeMade()
 	var buf [128]byte
 	keyb, _, _, err := splitTarget(rawURL, buf[:0])
 	if err != nil {
@@ -110,7 +111,7 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
 	}
 	key := string(keyb)
 	e := c.cache.peek(key)
-	if e == nil || !c.cache.fresh(e) {
+	if e == nil || c.cache.expired(e) {
 		if e, err = c.load(ctx, key, e); err != nil {
 			return nil, err
 		}
@@ -121,6 +122,7 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
 // Cached is like Lookup but never fetches: it reports what memory holds
 // for rawURL's authority, fresh or not.
 func (c *Client) Cached(rawURL string) (*Info, bool) {
+	c.mustBeMade()
 	var buf [128]byte
 	keyb, _, _, err := splitTarget(rawURL, buf[:0])
 	if err != nil {
@@ -136,6 +138,7 @@ func (c *Client) Cached(rawURL string) (*Info, bool) {
 // Forget drops rawURL's authority from memory, so the next check fetches
 // its robots.txt again (or reads it from the Store).
 func (c *Client) Forget(rawURL string) {
+	c.mustBeMade()
 	var buf [128]byte
 	if keyb, _, _, err := splitTarget(rawURL, buf[:0]); err == nil {
 		c.cache.forget(string(keyb))

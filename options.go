@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -106,13 +107,20 @@ func defaultConfig() config {
 // Client follows redirects itself (see WithMaxRedirects) and ignores
 // hc.CheckRedirect. NewClient copies *hc: its Transport (and so its
 // connections) is shared, but later changes to hc's fields are not seen.
-// The default is a client on http.DefaultTransport.
+// Without this option the Client fetches through http.DefaultTransport,
+// or through the next RoundTripper of the first [Transport] made for it.
+// It panics if hc is nil.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *config) {
-		if hc != nil {
-			c.httpClient = hc
-		}
+	if hc == nil {
+		panic("robotstxt: WithHTTPClient(nil)")
 	}
+	return func(c *config) { c.httpClient = hc }
+}
+
+// invalid panics with a message naming an option and the value it was
+// given that it cannot take.
+func invalid(option string, v any) {
+	panic(fmt.Sprintf("robotstxt: %s(%v): out of range", option, v))
 }
 
 // WithUserAgent sets the User-Agent header sent with every robots.txt
@@ -146,11 +154,10 @@ func WithFrom(email string) Option {
 // WithCacheSize bounds the in-process cache to n authorities (default
 // 10,000). The least recently used authority is evicted first.
 func WithCacheSize(n int) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.cacheSize = n
-		}
+	if n < 1 {
+		invalid("WithCacheSize", n)
 	}
+	return func(c *config) { c.cacheSize = n }
 }
 
 // WithCacheBytes bounds what the in-process cache retains to n bytes
@@ -160,22 +167,20 @@ func WithCacheSize(n int) Option {
 // both bounds hold. The most recent entry is kept even when it alone
 // exceeds n.
 func WithCacheBytes(n int64) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.cacheBytes = n
-		}
+	if n < 1 {
+		invalid("WithCacheBytes", n)
 	}
+	return func(c *config) { c.cacheBytes = n }
 }
 
 // WithMaxFreshness caps how long a fetched robots.txt is used before it is
 // revalidated (default 24 hours, as RFC 9309 asks). Responses without
 // caching headers are fresh for this long.
 func WithMaxFreshness(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.maxFresh = d
-		}
+	if d <= 0 {
+		invalid("WithMaxFreshness", d)
 	}
+	return func(c *config) { c.maxFresh = d }
 }
 
 // WithMinFreshness sets the shortest time a fetched robots.txt is used
@@ -185,54 +190,49 @@ func WithMaxFreshness(d time.Duration) Option {
 // as stale) is not fetched on every check. Zero asks on every check. It
 // never exceeds the freshness cap.
 func WithMinFreshness(d time.Duration) Option {
-	return func(c *config) {
-		if d >= 0 {
-			c.minFresh = d
-		}
+	if d < 0 {
+		invalid("WithMinFreshness", d)
 	}
+	return func(c *config) { c.minFresh = d }
 }
 
 // WithFetchTimeout bounds one robots.txt fetch, redirects and body
 // included (default 10 seconds). A fetch that times out counts as
 // unreachable.
 func WithFetchTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.fetchTimeout = d
-		}
+	if d <= 0 {
+		invalid("WithFetchTimeout", d)
 	}
+	return func(c *config) { c.fetchTimeout = d }
 }
 
 // WithBodyLimit sets how many bytes of a robots.txt body are read, after
 // content decoding (default 500 KiB, the minimum RFC 9309 allows). The rest
 // of a longer body is ignored.
 func WithBodyLimit(n int64) Option {
-	return func(c *config) {
-		if n > 0 {
-			c.bodyLimit = n
-		}
+	if n < 1 {
+		invalid("WithBodyLimit", n)
 	}
+	return func(c *config) { c.bodyLimit = n }
 }
 
 // WithMaxRedirects sets how many consecutive redirects are followed
 // (default 5). A robots.txt behind more redirects is treated as
 // unavailable, which allows everything. Zero follows none.
 func WithMaxRedirects(n int) Option {
-	return func(c *config) {
-		if n >= 0 {
-			c.maxRedirects = n
-		}
+	if n < 0 {
+		invalid("WithMaxRedirects", n)
 	}
+	return func(c *config) { c.maxRedirects = n }
 }
 
 // WithStaleWindow sets how old the last good copy of a robots.txt may be
 // and still be used while the host is unreachable (default 30 days).
 func WithStaleWindow(d time.Duration) Option {
-	return func(c *config) {
-		if d >= 0 {
-			c.staleWindow = d
-		}
+	if d < 0 {
+		invalid("WithStaleWindow", d)
 	}
+	return func(c *config) { c.staleWindow = d }
 }
 
 // WithBackoff sets how long an unreachable result is cached before the
@@ -240,35 +240,29 @@ func WithStaleWindow(d time.Duration) Option {
 // further consecutive failure up to limit (defaults 1 minute and 1 hour). A
 // Retry-After header overrides it, up to the freshness cap.
 func WithBackoff(base, limit time.Duration) Option {
-	return func(c *config) {
-		if base > 0 {
-			c.backoff = base
-		}
-		if limit > 0 {
-			c.maxBackoff = limit
-		}
+	if base <= 0 || limit < base {
+		invalid("WithBackoff", fmt.Sprint(base, ", ", limit))
 	}
+	return func(c *config) { c.backoff, c.maxBackoff = base, limit }
 }
 
 // WithStatusPolicy replaces the mapping from HTTP status codes to
 // outcomes (default DefaultStatusPolicy; LegacyStatusPolicy treats 401 and
 // 403 as disallow all).
 func WithStatusPolicy(p StatusPolicy) Option {
-	return func(c *config) {
-		if p != nil {
-			c.policy = p
-		}
+	if p == nil {
+		panic("robotstxt: WithStatusPolicy(nil)")
 	}
+	return func(c *config) { c.policy = p }
 }
 
 // WithErrorPolicy replaces the mapping from network errors (no response
 // at all) to outcomes (default [DefaultErrorPolicy]: unreachable).
 func WithErrorPolicy(p ErrorPolicy) Option {
-	return func(c *config) {
-		if p != nil {
-			c.errPolicy = p
-		}
+	if p == nil {
+		panic("robotstxt: WithErrorPolicy(nil)")
 	}
+	return func(c *config) { c.errPolicy = p }
 }
 
 // WithUnreachableAllowAfter sets what happens to an authority whose
@@ -279,11 +273,10 @@ func WithErrorPolicy(p ErrorPolicy) Option {
 // (Decision.Outcome is OutcomeAllowAll), while the Client keeps asking on
 // its back-off. Google documents this behaviour with d = 30 days.
 func WithUnreachableAllowAfter(d time.Duration) Option {
-	return func(c *config) {
-		if d >= 0 {
-			c.allowAfter = d
-		}
+	if d < 0 {
+		invalid("WithUnreachableAllowAfter", d)
 	}
+	return func(c *config) { c.allowAfter = d }
 }
 
 // WithMode selects how fetched files are parsed and matched: Google
@@ -302,11 +295,10 @@ func WithStore(s Store) Option {
 // WithStoreTimeout bounds every single Store call (default 200 ms). A Store
 // that is slower counts as failing, and the Client goes on without it.
 func WithStoreTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.storeTimeout = d
-		}
+	if d <= 0 {
+		invalid("WithStoreTimeout", d)
 	}
+	return func(c *config) { c.storeTimeout = d }
 }
 
 // WithLeaseWait bounds how long a Client waits for another process that
@@ -314,10 +306,11 @@ func WithStoreTimeout(d time.Duration) Option {
 // fetches the robots.txt itself (default: the fetch timeout). Polling
 // happens every poll interval (default 50 ms; zero keeps it).
 func WithLeaseWait(wait, poll time.Duration) Option {
+	if wait < 0 || poll < 0 {
+		invalid("WithLeaseWait", fmt.Sprint(wait, ", ", poll))
+	}
 	return func(c *config) {
-		if wait >= 0 {
-			c.leaseWait, c.leaseWaitSet = wait, true
-		}
+		c.leaseWait, c.leaseWaitSet = wait, true
 		if poll > 0 {
 			c.leasePoll = poll
 		}
@@ -332,9 +325,8 @@ func WithLogger(l *slog.Logger) Option {
 
 // WithClock replaces time.Now, for tests that move time forward.
 func WithClock(now func() time.Time) Option {
-	return func(c *config) {
-		if now != nil {
-			c.now, c.clockSet = now, true
-		}
+	if now == nil {
+		panic("robotstxt: WithClock(nil)")
 	}
+	return func(c *config) { c.now, c.clockSet = now, true }
 }

@@ -170,7 +170,8 @@ func (r *Robots) Extensions(agent string) []Extension { return r.t.Extensions(r.
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
 // agent that [parser.CrawlDelay] accepts: fractional seconds are kept;
-// values that do not parse, are negative or exceed a day are skipped.
+// values that do not parse or are negative are skipped, and values beyond
+// a day read as a day ([parser.MaxCrawlDelay]).
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
 	return crawlDelay(r.Extensions(agent))
 }

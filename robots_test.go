@@ -898,7 +898,8 @@ func TestSpec1_14_Extensions(t *testing.T) {
 		{"-1", 0, false},
 		{"NaN", 0, false},
 		{"", 0, false},
-		{"86401", 0, false},
+		{"86401", 24 * time.Hour, true}, // clamped to the longest
+		{"1e9", 24 * time.Hour, true},
 	} {
 		rr := Parse([]byte("User-agent: FooBot\nCrawl-delay: " + c.value))
 		if d, ok := rr.CrawlDelay(fooBot); d != c.want || ok != c.ok {

@@ -63,6 +63,7 @@ type counters struct {
 
 // Stats returns a snapshot of the Client's counters.
 func (c *Client) Stats() Stats {
+	c.mustBeMade()
 	s := &c.stats
 	return Stats{
 		Hits: s.hits.load(), Misses: s.misses.Load(),

@@ -67,13 +67,13 @@ type sharedTier struct {
 // lookup looks key up in the Store. It returns a fresh entry, or else
 // nil and whichever of prev and the Store's expired copy is more recent,
 // to revalidate from and fall back on.
-func (t *sharedTier) lookup(key string, prev *entry) (fresh, newer *entry) {
+func (t *sharedTier) lookup(key string, prev *entry) (hit, fallback *entry) {
 	e, _ := t.get(key)
 	switch {
 	case e == nil:
 		t.stats.storeMisses.Add(1)
 		return nil, prev
-	case e.fresh(t.cfg.now()):
+	case !e.expired(t.cfg.now()):
 		t.stats.storeHits.Add(1)
 		return t.keepGood(e, prev), nil
 	}
@@ -135,18 +135,39 @@ func (t *sharedTier) get(key string) (e *entry, failed bool) {
 }
 
 // plausible rejects a stored entry that this Client would never have
-// written: a freshness beyond the cap and the longest back-off, or a
-// rules entry without a body (the body's size is checked as it is
-// decompressed). Such a value is a miss, and the next fetch overwrites it.
+// written, since a Store is written by other processes (whose clocks may
+// be wrong) and by whoever else can reach it: an entry fetched, checked
+// or failing since a time in the future beyond maxClockSkew (it would
+// stand in as fresh, and as a last good copy, for as long as it claims),
+// an entry fresh for longer than this Client keeps any (its freshness
+// cap, or its longest back-off for a failure), and a rules entry without
+// a body (the body's size is checked as it is decompressed). Such a value
+// is a miss, and the next fetch overwrites it.
 func (t *sharedTier) plausible(e *entry) error {
 	if e.outcome == OutcomeRules && e.zbody == nil {
 		return errors.New("stored rules without a body")
 	}
-	if e.expires.Sub(e.checked) > max(t.cfg.maxFresh, t.cfg.maxBackoff)+t.cfg.staleWindow {
-		return fmt.Errorf("stored entry fresh until %v, far past its fetch at %v", e.expires, e.checked)
+	limit := t.cfg.now().Add(maxClockSkew)
+	for _, at := range [...]time.Time{e.fetched, e.checked, e.since} {
+		if at.After(limit) {
+			return fmt.Errorf("stored entry from the future (%v)", at)
+		}
+	}
+	longest := t.cfg.maxFresh
+	if e.stale || e.outcome == OutcomeUnreachable {
+		longest = max(longest, t.cfg.maxBackoff)
+	}
+	if e.expires.Sub(e.checked) > longest {
+		return fmt.Errorf("stored entry fresh for %v, longer than %v", e.expires.Sub(e.checked), longest)
 	}
 	return nil
 }
+
+// maxClockSkew is how far ahead of this process's clock a stored entry's
+// times may be: the clocks of a fleet's machines agree to within
+// milliseconds when synchronised, and a minute leaves room for a host
+// whose synchronisation lags.
+const maxClockSkew = time.Minute
 
 // awaitLease takes the Store's lease on key when the Store is a Leaser. If
 // it gets the lease it returns release, to call after publishing. If
@@ -167,7 +188,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 	case got:
 		// The previous holder may have published between our miss and
 		// our lease: look once more before fetching.
-		if e, _ := t.get(key); e != nil && e.fresh(t.cfg.now()) {
+		if e, _ := t.get(key); e != nil && !e.expired(t.cfg.now()) {
 			release()
 			t.stats.storeHits.Add(1)
 			return e, nil
@@ -185,7 +206,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 		case <-tick.C:
 		}
 		e, failed := t.get(key)
-		if e != nil && e.fresh(t.cfg.now()) {
+		if e != nil && !e.expired(t.cfg.now()) {
 			t.stats.storeHits.Add(1)
 			return e, nil
 		}

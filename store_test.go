@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -49,7 +50,7 @@ func TestCacheStoreCorruptValueIsAMiss(t *testing.T) {
 	checkLeaks(t)
 	store := newMemStore()
 	s := newSite(t, serve(200, privateRules))
-	for _, bad := range [][]byte{nil, {0}, {EntryEncodingVersion + 1, 0, 0}, {EntryEncodingVersion, 9, 0, 1}, []byte("garbage garbage")} {
+	for _, bad := range [][]byte{nil, {0}, {entryVersion + 1, 0, 0}, {entryVersion, 9, 0, 1}, []byte("garbage garbage")} {
 		_ = store.Set(context.Background(), authorityOf(s), bad, time.Minute)
 		c := newTestClient(t, WithStore(store))
 		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
@@ -58,7 +59,7 @@ func TestCacheStoreCorruptValueIsAMiss(t *testing.T) {
 		if st := c.Stats().Store; st.Misses != 1 || st.Sets != 1 {
 			t.Errorf("value %q: %+v", bad, st)
 		}
-		if v := store.get(authorityOf(s)); len(v) == 0 || v[0] != EntryEncodingVersion {
+		if v := store.get(authorityOf(s)); len(v) == 0 || v[0] != entryVersion {
 			t.Errorf("value %q not overwritten", bad)
 		}
 	}
@@ -126,8 +127,8 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 		for c.Stats().Store.LeaseWaits == 0 {
 			time.Sleep(time.Millisecond)
 		}
-		other := &entry{key: key, outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
-			fetched: clock.Now(), checked: clock.Now(), expires: clock.Now().Add(time.Hour)}
+		other := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+			fetched: clock.Now(), checked: clock.Now(), expires: clock.Now().Add(time.Hour)}}
 		_ = store.Set(context.Background(), key, encodeEntry(other), time.Hour)
 		if err := <-done; err != nil {
 			t.Fatal(err)
@@ -158,9 +159,9 @@ func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	store := newMemStore()
 	s := newSite(t, serve(503, ""))
 	key := authorityOf(s)
-	old := &entry{key: key, outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+	old := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
 		fetched: clock.Now().Add(-48 * time.Hour), checked: clock.Now().Add(-48 * time.Hour),
-		expires: clock.Now().Add(-24 * time.Hour), etag: `"old"`}
+		expires: clock.Now().Add(-24 * time.Hour), etag: `"old"`}}
 	_ = store.Set(context.Background(), key, encodeEntry(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 	d, err := c.Check(context.Background(), s.URL+"/private")
@@ -219,10 +220,10 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithBodyLimit(1000))
 	now := clock.Now()
 	for name, e := range map[string]*entry{
-		"huge body": {key: s.URL, outcome: OutcomeRules, status: 200, zbody: zipped(strings.Repeat("#", 5000)),
-			fetched: now, checked: now, expires: now.Add(time.Hour)},
-		"fresh for years": {key: s.URL, outcome: OutcomeAllowAll, status: 404,
-			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)},
+		"huge body": {key: s.URL, persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(strings.Repeat("#", 5000)),
+			fetched: now, checked: now, expires: now.Add(time.Hour)}},
+		"fresh for years": {key: s.URL, persisted: persisted{outcome: OutcomeAllowAll, status: 404,
+			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)}},
 	} {
 		store.put(s.URL, encodeEntry(e), time.Hour)
 		c.Forget(s.URL)
@@ -243,15 +244,103 @@ func TestStoreKeepGoodTakesTheStoredStreak(t *testing.T) {
 	clock := newTestClock()
 	c := newTestClient(t, WithStore(newMemStore()), WithClock(clock.Now))
 	now := clock.Now()
-	prev := (&entry{key: "http://a:80", outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+	prev := (&entry{key: "http://a:80", persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
 		fetched: now.Add(-time.Hour), checked: now.Add(-time.Hour), expires: now,
-		since: now.Add(-20 * time.Hour)}).derive()
-	stored := (&entry{key: "http://a:80", outcome: OutcomeUnreachable, status: 503, failStatus: 503,
+		since: now.Add(-20 * time.Hour)}}).derive()
+	stored := (&entry{key: "http://a:80", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,
 		failures: 2, fetched: now, checked: now, expires: now.Add(time.Minute),
-		since: now.Add(-5 * time.Minute)}).derive()
+		since: now.Add(-5 * time.Minute)}}).derive()
 	got := c.tier.keepGood(stored, prev)
 	if !got.stale || !got.since.Equal(stored.since) || got.failures != 2 {
 		t.Errorf("keepGood: stale %v, since %v, failures %d; want the stored streak from %v",
 			got.stale, got.since, got.failures, stored.since)
+	}
+}
+
+// TestStoreEntriesFromTheFuture checks that a Store entry written by a
+// fleet member whose clock runs ten years ahead is not trusted as fresh:
+// a reader with a true clock asks the server itself, and then serves
+// what the server says.
+func TestStoreEntriesFromTheFuture(t *testing.T) {
+	checkLeaks(t)
+	var rules atomic.Value
+	rules.Store("User-agent: *\nDisallow: /\n")
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, rules.Load().(string)) })
+	store := newMemStore()
+	ahead := newTestClock()
+	ahead.Advance(10 * 365 * 24 * time.Hour)
+	skewed := newTestClient(t, WithStore(store), WithClock(ahead.Now))
+	if ok, _ := skewed.Allowed(context.Background(), s.URL+"/x"); ok {
+		t.Fatal("disallow-all read as allowed")
+	}
+	// The site changes its rules; a reader with the true clock must see it.
+	rules.Store("User-agent: *\nAllow: /\n")
+	reader := newTestClient(t, WithStore(store), WithClock(newTestClock().Now))
+	before := s.hits.Load()
+	if ok, err := reader.Allowed(context.Background(), s.URL+"/x"); !ok || err != nil {
+		t.Errorf("reader trusted the entry from the future: %v, %v", ok, err)
+	}
+	if s.hits.Load() != before+1 {
+		t.Errorf("reader did not ask the server")
+	}
+	// A skew within a minute is a fleet's ordinary drift: trusted.
+	near := newTestClock()
+	near.Advance(30 * time.Second)
+	store2 := newMemStore()
+	w := newTestClient(t, WithStore(store2), WithClock(near.Now))
+	_, _ = w.Allowed(context.Background(), s.URL+"/x")
+	before = s.hits.Load()
+	r := newTestClient(t, WithStore(store2), WithClock(newTestClock().Now))
+	_, _ = r.Allowed(context.Background(), s.URL+"/x")
+	if s.hits.Load() != before {
+		t.Error("an entry 30 s ahead was not trusted")
+	}
+}
+
+// TestStoreFreshnessBeyondCap checks that a stored entry claiming a
+// freshness beyond what this Client keeps is a miss.
+func TestStoreFreshnessBeyondCap(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	store := newMemStore()
+	clock := newTestClock()
+	now := clock.Now()
+	key := authorityOf(s)
+	for name, p := range map[string]persisted{
+		"allow-all for a year": {outcome: OutcomeAllowAll, status: 404, fetched: now, checked: now, expires: now.Add(365 * 24 * time.Hour)},
+		"rules for two days":   {outcome: OutcomeRules, status: 200, zbody: zipped("User-agent: *\nAllow: /\n"), fetched: now, checked: now, expires: now.Add(48 * time.Hour)},
+		"deferral for a week":  {outcome: OutcomeUnreachable, status: 503, failStatus: 503, failures: 1, fetched: now, checked: now, expires: now.Add(7 * 24 * time.Hour)},
+	} {
+		store.put(key, encodeEntry(&entry{key: key, persisted: p}), time.Hour)
+		c := newTestClient(t, WithStore(store), WithClock(clock.Now))
+		before := s.hits.Load()
+		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+			t.Errorf("%s: Allowed = %v, %v; want the server's rules", name, ok, err)
+		}
+		if s.hits.Load() != before+1 {
+			t.Errorf("%s: the stored entry was trusted", name)
+		}
+	}
+}
+
+// TestStoreEntryBoundToItsKey copies one authority's stored entry under
+// another authority's key, as anyone who can write to the Store can:
+// the other authority's rules are its own, fetched from its server.
+func TestStoreEntryBoundToItsKey(t *testing.T) {
+	checkLeaks(t)
+	open := newSite(t, serve(200, "User-agent: *\nAllow: /\n"))
+	closed := newSite(t, serve(200, "User-agent: *\nDisallow: /\n"))
+	store := newMemStore()
+	c := newTestClient(t, WithStore(store))
+	if ok, _ := c.Allowed(context.Background(), open.URL+"/x"); !ok {
+		t.Fatal("open site disallowed")
+	}
+	store.put(authorityOf(closed), store.get(authorityOf(open)), time.Hour)
+	d := newTestClient(t, WithStore(store))
+	if ok, err := d.Allowed(context.Background(), closed.URL+"/x"); ok || err != nil {
+		t.Errorf("the copied entry answered for %s: %v, %v", authorityOf(closed), ok, err)
+	}
+	if closed.hits.Load() != 1 {
+		t.Errorf("the closed site was asked %d times, want 1", closed.hits.Load())
 	}
 }

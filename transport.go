@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -54,7 +55,12 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Every request it carries, each redirect hop an http.Client follows
 // included, is first checked with its Client against the robots.txt of
-// its authority, as the Client's product tokens. A request robots.txt disallows is
+// its authority, as the Client's product tokens, in every spelling a
+// server may serve it as (see [Client.Allowed]). A request whose Host
+// field names another authority than its URL is served by that
+// authority's site, so it must be allowed by both robots.txt files; a
+// Host that is not an authority alone, or a URL with an opaque part, is
+// refused with an error matching [ErrBadURL]. A request robots.txt disallows is
 // not sent: RoundTrip returns a *[DisallowedError] (matching
 // [ErrDisallowed]). While robots.txt is unreachable RoundTrip returns the
 // Client's *[DeferredError] (matching [ErrDeferred]) and sends nothing; a
@@ -99,13 +105,19 @@ const delayCacheSize = 4096
 
 // NewTransport returns a Transport that checks requests with c and sends
 // those allowed through next (http.DefaultTransport when next is nil).
-// It panics if c is nil.
+// A Client made without [WithHTTPClient] fetches its robots.txt through
+// the next of the first Transport made for it, so that a guard in next
+// (such as [PublicOnly]) or a proxy covers those fetches too.
+// It panics if c is nil or was not made by NewClient.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
 	if c == nil {
 		panic("robotstxt: NewTransport with a nil Client")
 	}
+	c.mustBeMade()
 	if next == nil {
 		next = http.DefaultTransport
+	} else if c.fallback != nil {
+		c.fallback.adopt(next)
 	}
 	cfg := defaultTransportConfig()
 	for _, o := range opts {
@@ -159,23 +171,15 @@ func SkipRobots(ctx context.Context) context.Context {
 // it through next. See [Transport] for the errors it returns; a request it
 // does not send has its body closed.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.mustBeMade()
 	ctx := req.Context()
 	if t.c.sentBy(req) || ctx.Value(skipKey{}) != nil {
 		return t.next.RoundTrip(req)
 	}
-	if req.URL == nil {
-		closeBody(req)
-		return nil, fmt.Errorf("%w: request without a URL", ErrBadURL)
-	}
-	rawURL := withoutUserinfo(req.URL)
-	d, err := t.c.Check(ctx, rawURL)
+	d, rawURL, err := t.check(req)
 	if err != nil {
 		closeBody(req)
 		return nil, err
-	}
-	if !d.Allowed {
-		closeBody(req)
-		return nil, &DisallowedError{Decision: d, URL: rawURL}
 	}
 	interval := t.interval(rawURL, d)
 	maxWait := time.Duration(0)
@@ -199,6 +203,64 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// error here cannot be the caller's: the response has arrived.
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, hold)
 	return resp, err
+}
+
+// mustBeMade panics with a clear message when t is nil or was not made by
+// NewTransport, instead of a nil dereference somewhere inside.
+func (t *Transport) mustBeMade() {
+	if t == nil || t.c == nil {
+		panic("robotstxt: Transport used without NewTransport")
+	}
+}
+
+// check checks req against the robots.txt of every site that may serve
+// it: its URL's authority, and the authority its Host field names when
+// that is another one, since a server picks the site by the Host header.
+// Both must allow it. It returns the decision for the site that serves
+// the request (the Host's, when set), whose Crawl-delay paces it, and
+// that site's URL for req.
+func (t *Transport) check(req *http.Request) (Decision, string, error) {
+	u := req.URL
+	switch {
+	case u == nil:
+		return Decision{}, "", fmt.Errorf("%w: request without a URL", ErrBadURL)
+	case u.Opaque != "":
+		// The request line would carry the opaque part as it is, which
+		// may name another authority or path than the URL's fields.
+		return Decision{}, "", fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capText(u.Opaque))
+	}
+	rawURL := withoutUserinfo(u)
+	d, err := t.c.Check(req.Context(), rawURL)
+	if err != nil {
+		return d, rawURL, err
+	}
+	if !d.Allowed {
+		return d, rawURL, &DisallowedError{Decision: d, URL: rawURL}
+	}
+	if req.Host == "" || req.Host == u.Host {
+		return d, rawURL, nil
+	}
+	site, err := hostURL(u, req.Host)
+	if err != nil {
+		return Decision{}, rawURL, err
+	}
+	hd, err := t.c.Check(req.Context(), site)
+	if err == nil && !hd.Allowed {
+		err = &DisallowedError{Decision: hd, URL: site}
+	}
+	return hd, site, err
+}
+
+// hostURL returns u as addressed to the authority host, which a request's
+// Host field names, or an error matching ErrBadURL when host is not an
+// authority alone (a server would read such a Host header in its own way).
+func hostURL(u *url.URL, host string) (string, error) {
+	if strings.ContainsAny(host, "/?#@\\") {
+		return "", fmt.Errorf("%w: request Host %q is not an authority", ErrBadURL, capText(host))
+	}
+	v := *u
+	v.User, v.Host = nil, host
+	return v.String(), nil
 }
 
 // minRetry is the least time awaitTurn sleeps between two calls of Take,
@@ -288,6 +350,7 @@ func (t *Transport) interval(rawURL string, d Decision) time.Duration {
 // CloseIdleConnections method, as http.Client.CloseIdleConnections expects
 // of its transport.
 func (t *Transport) CloseIdleConnections() {
+	t.mustBeMade()
 	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections()
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -637,5 +638,121 @@ func BenchmarkTransport(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// vhosts is a loopback server of name-based virtual hosts, as most web
+// servers are: it picks the site by the Host header, serving each its
+// robots.txt, and records every request as host+path. dial maps every
+// host name to it, so that no name reaches the system resolver.
+type vhosts struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []string
+}
+
+func newVhosts(t *testing.T, robots map[string]string) *vhosts {
+	v := &vhosts{}
+	v.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v.mu.Lock()
+		v.seen = append(v.seen, r.Host+r.URL.Path)
+		v.mu.Unlock()
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, robots[r.Host])
+			return
+		}
+		_, _ = io.WriteString(w, "page of "+r.Host)
+	}))
+	t.Cleanup(v.Close)
+	return v
+}
+
+func (v *vhosts) transport(t *testing.T) *http.Transport {
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, network, v.Listener.Addr().String())
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	return tr
+}
+
+func (v *vhosts) requests() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return slices.Clone(v.seen)
+}
+
+// TestTransportChecksHostHeader sends a request for a.test whose Host
+// field names b.test: the server serves it from b.test, so b.test's
+// robots.txt must allow it too.
+func TestTransportChecksHostHeader(t *testing.T) {
+	checkLeaks(t)
+	v := newVhosts(t, map[string]string{"a.test": "User-agent: *\nAllow: /\n", "b.test": "User-agent: *\nDisallow: /private\n"})
+	tr := v.transport(t)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+	hc := &http.Client{Transport: NewTransport(c, tr)}
+	do := func(u, host string) error {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		req.Host = host
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	var de *DisallowedError
+	if err := do("http://a.test/private/x", "b.test"); !errors.As(err, &de) || de.Decision.Authority != "http://b.test:80" {
+		t.Errorf("Host b.test: %v, want b.test's disallow", err)
+	}
+	if err := do("http://a.test/private/x", "b.test:80"); !errors.Is(err, ErrDisallowed) {
+		t.Errorf("Host b.test:80: %v, want ErrDisallowed", err)
+	}
+	for _, bad := range []string{"b.test/x", "x@b.test", "b.test\\x"} {
+		if err := do("http://a.test/public", bad); !errors.Is(err, ErrBadURL) {
+			t.Errorf("Host %q: %v, want ErrBadURL", bad, err)
+		}
+	}
+	if err := do("http://a.test/public", "b.test"); err != nil {
+		t.Errorf("allowed by both: %v", err)
+	}
+	if err := do("http://a.test/private/x", "A.TEST"); err != nil {
+		t.Errorf("Host naming the URL's own authority: %v", err)
+	}
+	opaque, _ := http.NewRequest(http.MethodGet, "http://a.test/", nil)
+	opaque.URL.Opaque = "//b.test/private/x"
+	if _, err := hc.Do(opaque); !errors.Is(err, ErrBadURL) {
+		t.Errorf("opaque URL: %v, want ErrBadURL", err)
+	}
+	for _, r := range v.requests() {
+		if strings.Contains(r, "/private") && strings.HasPrefix(r, "b.test") || strings.HasPrefix(r, "b.test/private") {
+			t.Errorf("the server served %s", r)
+		}
+	}
+	if !slices.Contains(v.requests(), "b.test/public") {
+		t.Errorf("requests %q: the allowed one was not sent", v.requests())
+	}
+}
+
+// TestTransportCrawlDelayClamped: a Crawl-delay beyond the longest the
+// library keeps is kept as the longest, not ignored.
+func TestTransportCrawlDelayClamped(t *testing.T) {
+	checkLeaks(t)
+	for _, v := range []string{"86401", "1e9"} {
+		s := newTestSite(t, "User-agent: *\nCrawl-delay: "+v+"\n")
+		c, _, hc := newTestTransport(t, WithMaxWait(50*time.Millisecond))
+		if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+			t.Fatal(err)
+		}
+		if info, _ := c.Cached(s.URL); info == nil {
+			t.Fatal("not cached")
+		} else if d, ok := info.CrawlDelay(); !ok || d != 24*time.Hour {
+			t.Errorf("Crawl-delay: %s reads as %v, %v; want 24h", v, d, ok)
+		}
+		if _, err := get(context.Background(), hc, s.URL+"/b"); err == nil {
+			t.Errorf("Crawl-delay: %s: a second request was sent at once", v)
+		}
+		if n := len(s.times("/b")); n != 0 {
+			t.Errorf("Crawl-delay: %s: /b reached the server", v)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 // resp gives the zero Directives, which allow everything. For the robots
 // META tags in the page itself use [meta.FromHTML].
 func (t *Transport) Directives(resp *http.Response) meta.Directives {
+	t.mustBeMade()
 	if resp == nil {
 		return meta.Directives{}
 	}

@@ -115,20 +115,27 @@ func view(body []byte) string {
 	return unsafe.String(unsafe.SliceData(body), len(body))
 }
 
-// MaxCrawlDelay bounds the crawl-delay values that [CrawlDelay] accepts.
+// MaxCrawlDelay is the longest crawl-delay [CrawlDelay] gives: a day,
+// the longest a robots.txt is kept before it is asked for again. Longer
+// values are read as MaxCrawlDelay: ignoring them would leave the site
+// with no pacing at all.
 const MaxCrawlDelay = 24 * time.Hour
 
 // ErrBadValue is returned for an extension value that cannot be used.
 var ErrBadValue = errors.New("parser: bad value")
 
 // CrawlDelay reads the value of a crawl-delay record: a number of seconds,
-// fractional ones kept. A value that does not parse as a number, or is
-// negative, not a number or beyond [MaxCrawlDelay], is an error that
-// wraps [ErrBadValue]; the parser reports it as a [BadValue] diagnostic.
+// fractional ones kept, and values beyond [MaxCrawlDelay] (1e9, +Inf)
+// clamped to it. A value that does not parse as a number, or is negative
+// or not a number, is an error that wraps [ErrBadValue]; the parser
+// reports it as a [BadValue] diagnostic.
 func CrawlDelay(value string) (time.Duration, error) {
 	s, err := strconv.ParseFloat(value, 64)
-	if err != nil || s < 0 || math.IsNaN(s) || s > MaxCrawlDelay.Seconds() {
-		return 0, fmt.Errorf("%w: crawl-delay %q is not a number of seconds from 0 to %v", ErrBadValue, value, MaxCrawlDelay)
+	if err != nil && !errors.Is(err, strconv.ErrRange) || s < 0 || math.IsNaN(s) {
+		return 0, fmt.Errorf("%w: crawl-delay %q is not a number of seconds", ErrBadValue, value)
+	}
+	if s >= MaxCrawlDelay.Seconds() {
+		return MaxCrawlDelay, nil
 	}
 	return time.Duration(s * float64(time.Second)), nil
 }

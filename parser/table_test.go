@@ -382,11 +382,16 @@ func TestCrawlDelay(t *testing.T) {
 		{"0.5", 500 * time.Millisecond, true},
 		{"0", 0, true},
 		{"86400", 24 * time.Hour, true},
-		{"86401", 0, false},
+		// Beyond the longest delay: clamped, so that the site is paced
+		// as politely as any, never not at all.
+		{"86401", 24 * time.Hour, true},
+		{"1e9", 24 * time.Hour, true},
+		{"1e400", 24 * time.Hour, true},
+		{"Inf", 24 * time.Hour, true},
 		{"-1", 0, false},
+		{"-Inf", 0, false},
 		{"NaN", 0, false},
 		{"nan", 0, false},
-		{"Inf", 0, false},
 		{"soon", 0, false},
 		{"", 0, false},
 	} {

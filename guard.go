@@ -1,0 +1,134 @@
+package robotstxt
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// ErrNonPublic is wrapped by the error of a connection that a transport
+// made by [PublicOnly] refused: the address is not a public one (loopback,
+// private, link-local such as the cloud metadata address 169.254.169.254,
+// and the like). The Client reads a robots.txt fetch refused this way as
+// unreachable, whatever its [ErrorPolicy] says: a site must not be able to
+// make its robots.txt an internal service's answer.
+var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public address")
+
+// PublicOnly returns a copy of t (of http.DefaultTransport when t is nil)
+// that connects only to public addresses: it refuses loopback, private,
+// link-local, shared (CGNAT), multicast, documentation and other
+// special-purpose addresses of IPv4 and IPv6 with an error wrapping
+// [ErrNonPublic], before connecting. The address is checked after DNS
+// resolution, for each address dialled, so a name that resolves to an
+// internal address, or rebinds to one between two look-ups, is refused
+// too; redirects are covered because every hop dials anew.
+//
+// A crawler that fetches URLs found on the web should send everything
+// through it, its robots.txt fetches included:
+//
+//	rc, rt := robotstxt.NewClientTransport(robotstxt.PublicOnly(nil), clientOpts)
+//	hc := &http.Client{Transport: rt}
+//
+// The copy dials with its own net.Dialer (30 s connect timeout and
+// keep-alive, as http.DefaultTransport's), replacing t's dial functions,
+// and has no proxy: behind a proxy the proxy
+// resolves names and connects, and no check here could see where.
+func PublicOnly(t *http.Transport) *http.Transport {
+	return guardTransport(t, nil)
+}
+
+// guardTransport is PublicOnly with exempt, for tests, naming addresses
+// to let through although they are not public.
+func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.Transport {
+	if t == nil {
+		t = http.DefaultTransport.(*http.Transport)
+	}
+	g := t.Clone()
+	d := &net.Dialer{
+		Timeout:   30 * time.Second,
+		KeepAlive: 30 * time.Second,
+		Control: func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: cannot read address %q", ErrNonPublic, address)
+			}
+			if !publicAddr(ap.Addr()) && (exempt == nil || !exempt(ap)) {
+				return fmt.Errorf("%w: %s", ErrNonPublic, ap.Addr())
+			}
+			return nil
+		},
+	}
+	g.Proxy = nil
+	g.DialContext = d.DialContext
+	// Any other dial function would bypass the check: TLS connections
+	// then dial through DialContext too.
+	g.DialTLSContext, g.DialTLS, g.Dial = nil, nil, nil
+	return g
+}
+
+// publicAddr reports whether a is a public unicast address: for IPv4,
+// in none of nonPublic; for IPv6, global unicast (2000::/3) and in none of
+// nonPublic, or a NAT64 address embedding a public IPv4 address.
+func publicAddr(a netip.Addr) bool {
+	a = a.Unmap()
+	switch {
+	case !a.IsValid() || a.Zone() != "":
+		return false
+	case nat64.Contains(a):
+		s := a.As16()
+		return publicAddr(netip.AddrFrom4([4]byte(s[12:])))
+	case a.Is6() && !globalUnicast6.Contains(a):
+		return false
+	}
+	for _, p := range nonPublic {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	// nat64 is the well-known NAT64 prefix (RFC 6052), whose addresses
+	// embed the IPv4 address a gateway connects to.
+	nat64 = netip.MustParsePrefix("64:ff9b::/96")
+	// globalUnicast6 holds every public IPv6 address; the rest of the
+	// IPv6 space is loopback, link-local, unique local, multicast,
+	// mapped or unassigned.
+	globalUnicast6 = netip.MustParsePrefix("2000::/3")
+)
+
+// nonPublic lists the special-purpose ranges of the IANA IPv4 and IPv6
+// registries (RFC 6890 and its updates) that a crawler must not connect to
+// on a site's say-so; for IPv6 only those inside 2000::/3 are needed.
+var nonPublic = func() []netip.Prefix {
+	var ps []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8",       // "this network"
+		"10.0.0.0/8",      // private
+		"100.64.0.0/10",   // shared address space (CGNAT)
+		"127.0.0.0/8",     // loopback
+		"169.254.0.0/16",  // link-local, cloud metadata services
+		"172.16.0.0/12",   // private
+		"192.0.0.0/24",    // IETF protocol assignments
+		"192.0.2.0/24",    // documentation
+		"192.88.99.0/24",  // 6to4 relay anycast
+		"192.168.0.0/16",  // private
+		"198.18.0.0/15",   // benchmarking
+		"198.51.100.0/24", // documentation
+		"203.0.113.0/24",  // documentation
+		"224.0.0.0/4",     // multicast
+		"240.0.0.0/4",     // reserved, limited broadcast
+		"2001::/23",       // IETF protocol assignments (Teredo included)
+		"2001:db8::/32",   // documentation
+		"2002::/16",       // 6to4, which embeds any IPv4 address
+		"3fff::/20",       // documentation
+	} {
+		ps = append(ps, netip.MustParsePrefix(s))
+	}
+	return ps
+}()

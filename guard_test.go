@@ -1,0 +1,191 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestPublicAddr(t *testing.T) {
+	for s, want := range map[string]bool{
+		"93.184.215.14":          true,
+		"8.8.8.8":                true,
+		"2606:2800:21f:cb07::1":  true,
+		"64:ff9b::5db8:d70e":     true, // NAT64 of 93.184.215.14
+		"127.0.0.1":              false,
+		"127.1.2.3":              false,
+		"10.0.0.1":               false,
+		"172.16.5.4":             false,
+		"192.168.1.1":            false,
+		"169.254.169.254":        false,
+		"100.64.0.1":             false,
+		"0.0.0.0":                false,
+		"255.255.255.255":        false,
+		"224.0.0.1":              false,
+		"198.18.0.1":             false,
+		"::1":                    false,
+		"::":                     false,
+		"::ffff:127.0.0.1":       false,
+		"::ffff:10.0.0.1":        false,
+		"fe80::1":                false,
+		"fc00::1":                false,
+		"fd12:3456::1":           false,
+		"ff02::1":                false,
+		"2001:db8::1":            false,
+		"64:ff9b::7f00:1":        false, // NAT64 of 127.0.0.1
+		"64:ff9b::a9fe:a9fe":     false, // NAT64 of 169.254.169.254
+		"2002:7f00:1::1":         false, // 6to4 of 127.0.0.1
+		"2001:0:4136:e378::1":    false, // Teredo
+		"fe80::1%eth0":           false,
+		"::ffff:169.254.169.254": false,
+	} {
+		if got := publicAddr(netip.MustParseAddr(s)); got != want {
+			t.Errorf("publicAddr(%s) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestPublicOnlyRefusesBeforeConnecting dials non-public addresses
+// through the guard: each is refused at once with ErrNonPublic, and the
+// loopback listener among them never sees a connection.
+func TestPublicOnlyRefusesBeforeConnecting(t *testing.T) {
+	checkLeaks(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	defer ln.Close()
+	tr := PublicOnly(nil)
+	defer tr.CloseIdleConnections()
+	for _, addr := range []string{ln.Addr().String(), "169.254.169.254:80", "10.0.0.1:80", "[::1]:80", "0.0.0.0:80"} {
+		start := time.Now()
+		conn, err := tr.DialContext(context.Background(), "tcp", addr)
+		if err == nil {
+			conn.Close()
+			t.Errorf("dialled %s", addr)
+			continue
+		}
+		if !errors.Is(err, ErrNonPublic) || time.Since(start) > time.Second {
+			t.Errorf("dial %s: %v after %v, want ErrNonPublic at once", addr, err, time.Since(start))
+		}
+	}
+	if tr.Proxy != nil || tr.DialTLSContext != nil {
+		t.Error("the guarded transport keeps a way round the check")
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the loopback listener accepted %d connections", n)
+	}
+}
+
+// inwardRedirect serves a "public" site whose robots.txt redirects to
+// target, and counts the requests target's loopback server receives.
+func inwardRedirect(t *testing.T, target string) (site *httptest.Server, exempt func(netip.AddrPort) bool) {
+	site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
+	}))
+	t.Cleanup(site.Close)
+	ap := netip.MustParseAddrPort(site.Listener.Addr().String())
+	return site, func(a netip.AddrPort) bool { return a == ap }
+}
+
+// internalService is a loopback server standing for an internal service;
+// it counts what reaches it.
+func internalService(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	var hits atomic.Int64
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte("User-agent: *\nAllow: /\n# internal secret\n"))
+	}))
+	t.Cleanup(s.Close)
+	return s, &hits
+}
+
+// TestGuardRefusesInwardRedirects checks that a public site's robots.txt
+// redirecting to an internal address is refused and read as unreachable
+// (deferred, never allow-all, whatever the error policy), that nothing
+// reaches the internal service, and that its body is not readable
+// through Info; for a Client with the guard of its own, and for one that
+// takes it from the first Transport made for it.
+func TestGuardRefusesInwardRedirects(t *testing.T) {
+	checkLeaks(t)
+	internal, hits := internalService(t)
+	for _, target := range []string{
+		internal.URL + "/robots.txt",
+		"http://169.254.169.254/latest/meta-data/",
+		"http://10.0.0.1/robots.txt",
+		"http://[::1]:" + strings.TrimPrefix(internal.URL, "http://127.0.0.1:") + "/robots.txt",
+	} {
+		site, exempt := inwardRedirect(t, target)
+		guard := guardTransport(nil, exempt)
+		t.Cleanup(guard.CloseIdleConnections)
+		for name, c := range map[string]*Client{
+			"own":       newTestClient(t, WithHTTPClient(&http.Client{Transport: guard})),
+			"allow-all": newTestClient(t, WithHTTPClient(&http.Client{Transport: guard}), WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll })),
+			"adopted":   adopting(t, guard),
+		} {
+			d, err := c.Check(context.Background(), site.URL+"/page")
+			if !errors.Is(err, ErrDeferred) || !errors.Is(err, ErrNonPublic) || d.Allowed {
+				t.Errorf("%s, redirect to %s: %+v, %v; want deferred by ErrNonPublic", name, target, d, err)
+			}
+			if info, ok := c.Cached(site.URL); !ok || info.Body() != nil || info.Outcome != OutcomeUnreachable {
+				t.Errorf("%s, redirect to %s: Info %+v", name, target, info)
+			}
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the internal service was asked %d times", n)
+	}
+}
+
+// adopting returns a Client made without WithHTTPClient, with a Transport
+// made for it over next, so that its robots.txt fetches go through next.
+func adopting(t *testing.T, next http.RoundTripper) *Client {
+	c := NewClient()
+	t.Cleanup(func() { _ = c.Close() })
+	NewTransport(c, next)
+	return c
+}
+
+// TestGuardPageRequests checks the guard on the crawler's own requests
+// through the Transport: a page that redirects inward is refused.
+func TestGuardPageRequests(t *testing.T) {
+	checkLeaks(t)
+	internal, hits := internalService(t)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = w.Write([]byte("User-agent: *\nAllow: /\n"))
+			return
+		}
+		http.Redirect(w, r, internal.URL+"/admin", http.StatusFound)
+	}))
+	defer site.Close()
+	ap := netip.MustParseAddrPort(site.Listener.Addr().String())
+	guard := guardTransport(nil, func(a netip.AddrPort) bool { return a == ap })
+	defer guard.CloseIdleConnections()
+	c := adopting(t, guard)
+	hc := &http.Client{Transport: NewTransport(c, guard)}
+	if _, err := get(context.Background(), hc, site.URL+"/go"); !errors.Is(err, ErrNonPublic) {
+		t.Errorf("inward page redirect: %v, want ErrNonPublic", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the internal service was asked %d times", n)
+	}
+}

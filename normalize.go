@@ -1,0 +1,186 @@
+package robotstxt
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Servers do not serve the path a URL spells but a normal form of it:
+// nginx and Apache decode escapes, merge runs of '/' and resolve "." and
+// ".." before they pick the file, so /public/../private/x, //private/x and
+// /%70rivate/x all reach /private/x. A check that read only the spelling
+// would let a crawler reach a disallowed path by another spelling, so
+// wherever a request leaves the process (the Client and the Transport) a
+// URL is allowed only when its spelling and its normal forms are all
+// allowed. The parser-level checks ([Robots.Allowed], [Crawler.Allowed])
+// stay exactly Google's.
+
+// normalForms returns the forms other than path itself that a server may
+// serve for path, the path and query of a URL as rules are matched
+// against it (it starts with '/'): none for most paths, which are normal
+// already, and then it does not allocate. In the path part only (never
+// the query), escapes of unreserved characters are decoded, and then runs
+// of '/' are merged and dot segments removed (RFC 3986 §5.2.4) in both
+// orders, since servers differ in which they do first: /a//../x is /x to
+// nginx, which merges first, and /a/x to RFC 3986 alone. Forms equal to
+// path, or to each other, are left out.
+func normalForms(path string) (forms [2]string, n int) {
+	end := strings.IndexByte(path, '?')
+	if end < 0 {
+		end = len(path)
+	}
+	p, query := path[:end], path[end:]
+	if normal(p) {
+		return forms, 0
+	}
+	dec := appendUnreservedDecoded(make([]byte, 0, len(p)), p)
+	for _, f := range [2][]byte{
+		appendDotsRemoved(nil, appendMerged(nil, dec)), // nginx, Apache
+		appendMerged(nil, appendDotsRemoved(nil, dec)), // RFC 3986, then a proxy that merges
+	} {
+		s := string(f) + query
+		if s != path && (n == 0 || s != forms[0]) {
+			forms[n] = s
+			n++
+		}
+	}
+	return forms, n
+}
+
+// normal reports whether p, the path part of a URL, is its own normal
+// form: no "//", no "." or ".." segment and no escape of an unreserved
+// character. It looks only at the bytes after each '/' and '%', so a
+// typical path costs a few byte searches.
+func normal(p string) bool {
+	for i := strings.IndexByte(p, '%'); i >= 0; {
+		if i+2 < len(p) && isHexDigit(p[i+1]) && isHexDigit(p[i+2]) && isUnreserved(unhex(p[i+1])<<4|unhex(p[i+2])) {
+			return false
+		}
+		j := strings.IndexByte(p[i+1:], '%')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	for i := strings.IndexByte(p, '/'); i >= 0; {
+		rest := p[i+1:]
+		switch {
+		case rest == "":
+			return true
+		case rest[0] == '/':
+			return false
+		case rest[0] == '.' && dotSegment(rest):
+			return false
+		}
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			return true
+		}
+		i += 1 + j
+	}
+	return true
+}
+
+// dotSegment reports whether s, which follows a '/', begins with a "."
+// or ".." segment.
+func dotSegment(s string) bool {
+	seg := s
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		seg = s[:i]
+	}
+	return seg == "." || seg == ".."
+}
+
+// appendUnreservedDecoded appends p to dst with every escape of an
+// unreserved character (A-Z a-z 0-9 - . _ ~) decoded; other escapes are
+// kept byte for byte.
+func appendUnreservedDecoded(dst []byte, p string) []byte {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '%' && i+2 < len(p) && isHexDigit(p[i+1]) && isHexDigit(p[i+2]) {
+			if d := unhex(p[i+1])<<4 | unhex(p[i+2]); isUnreserved(d) {
+				dst = append(dst, d)
+				i += 2
+				continue
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// appendMerged appends p to dst with every run of '/' made one '/'.
+func appendMerged(dst []byte, p []byte) []byte {
+	for i, c := range p {
+		if c == '/' && i > 0 && p[i-1] == '/' {
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// appendDotsRemoved appends p, which starts with '/', to dst with its "."
+// and ".." segments removed as RFC 3986 §5.2.4 does: "." is dropped, ".."
+// drops the segment before it (never past the root), and a path ending
+// in either ends with '/'.
+func appendDotsRemoved(dst []byte, p []byte) []byte {
+	root := len(dst)
+	for len(p) > 0 {
+		// p starts with '/': take the segment after it.
+		seg := p[1:]
+		next := len(p)
+		if i := bytes.IndexByte(seg, '/'); i >= 0 {
+			seg, next = seg[:i], 1+i
+		}
+		last := next == len(p)
+		switch string(seg) {
+		case ".":
+			if last {
+				dst = append(dst, '/')
+			}
+		case "..":
+			if i := lastSlash(dst[root:]); i >= 0 {
+				dst = dst[:root+i]
+			}
+			if last {
+				dst = append(dst, '/')
+			}
+		default:
+			dst = append(dst, '/')
+			dst = append(dst, seg...)
+		}
+		p = p[next:]
+	}
+	if len(dst) == root {
+		dst = append(dst, '/')
+	}
+	return dst
+}
+
+func lastSlash(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
+
+// unhex returns the value of the hex digit c.
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+// isUnreserved reports whether c is an unreserved character of RFC 3986
+// §2.3, whose escapes mean the character itself.
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}

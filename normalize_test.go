@@ -1,0 +1,219 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"path"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestNormalForms(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"/", nil},
+		{"/public/x", nil},
+		{"/a.b/c..d/.e/..f", nil},
+		{"/x?a=/../b//c&%70", nil},    // the query is never touched
+		{"/caf%C3%A9/%2F/%2", nil}, // no escape of an unreserved character
+		{"/%2Fprivate", nil},          // %2F is not unreserved
+		{"/public/../private/x", []string{"/private/x"}},
+		{"//private/x", []string{"/private/x"}},
+		{"/%70rivate/x", []string{"/private/x"}},
+		{"/%7euser/%41", []string{"/~user/A"}},
+		{"/./private", []string{"/private"}},
+		{"/%2e%2E/private", []string{"/private"}},
+		{"/a/b/..", []string{"/a/"}},
+		{"/a/b/.", []string{"/a/b/"}},
+		{"/..", []string{"/"}},
+		{"/../../x", []string{"/x"}},
+		{"/a///b//", []string{"/a/b/"}},
+		{"/public//x?q=1", []string{"/public/x?q=1"}},
+		{"/public/..?q=/../x", []string{"/?q=/../x"}},
+		// Servers that merge first and RFC 3986 disagree here.
+		{"/a//../x", []string{"/x", "/a/x"}},
+	} {
+		forms, n := normalForms(c.in)
+		if got := forms[:n]; !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
+			t.Errorf("normalForms(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestNormalFormsAgainstReference compares normalForms with references
+// written another way on random paths made of the pieces that matter:
+// path.Clean for the form of servers that merge slashes first (nginx),
+// and RFC 3986 §5.2.4's own steps for the other.
+func TestNormalFormsAgainstReference(t *testing.T) {
+	pieces := []string{"/", "//", ".", "..", "a", "b", "%2e", "%2E", "%70", "%2F", "%", "%zz", "~", "?", "/./", "/../"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString("/")
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		p := b.String()
+		var want []string
+		for _, f := range []string{referenceMergeFirst(p), referenceDotsFirst(p)} {
+			if f != p && !slices.Contains(want, f) {
+				want = append(want, f)
+			}
+		}
+		if forms, n := normalForms(p); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
+			t.Fatalf("normalForms(%q) = %q, want %q", p, forms[:n], want)
+		}
+	}
+}
+
+// decodeUnreserved decodes the escapes of unreserved characters in the
+// path part of p and returns it with its query (from '?') apart.
+func decodeUnreserved(p string) (dec, query string) {
+	i := strings.IndexByte(p, '?')
+	if i < 0 {
+		i = len(p)
+	}
+	p, query = p[:i], p[i:]
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' && i+2 < len(p) && isHexDigit(p[i+1]) && isHexDigit(p[i+2]) {
+			if c := unhex(p[i+1])<<4 | unhex(p[i+2]); isUnreserved(c) {
+				b.WriteByte(c)
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String(), query
+}
+
+// referenceMergeFirst is the path nginx serves for p: escapes of
+// unreserved characters decoded, slashes merged, dots resolved, a final
+// slash kept.
+func referenceMergeFirst(p string) string {
+	d, query := decodeUnreserved(p)
+	out := path.Clean(d)
+	last := d[strings.LastIndexByte(d, '/')+1:]
+	if out != "/" && (strings.HasSuffix(d, "/") || last == "." || last == "..") {
+		out += "/"
+	}
+	return out + query
+}
+
+// referenceDotsFirst follows RFC 3986 §5.2.4 step by step on the decoded
+// path, and then merges slashes.
+func referenceDotsFirst(p string) string {
+	in, query := decodeUnreserved(p)
+	out := ""
+	for in != "" {
+		switch {
+		case strings.HasPrefix(in, "../"):
+			in = in[3:]
+		case strings.HasPrefix(in, "./"):
+			in = in[2:]
+		case strings.HasPrefix(in, "/./"):
+			in = in[2:]
+		case in == "/.":
+			in = "/"
+		case strings.HasPrefix(in, "/../"):
+			in = in[3:]
+			out = out[:max(strings.LastIndexByte(out, '/'), 0)]
+		case in == "/..":
+			in = "/"
+			out = out[:max(strings.LastIndexByte(out, '/'), 0)]
+		case in == "." || in == "..":
+			in = ""
+		default:
+			j := strings.IndexByte(in[1:], '/')
+			if j < 0 {
+				j = len(in)
+			} else {
+				j++
+			}
+			out += in[:j]
+			in = in[j:]
+		}
+	}
+	for strings.Contains(out, "//") {
+		out = strings.ReplaceAll(out, "//", "/")
+	}
+	if out == "" {
+		out = "/"
+	}
+	return out + query
+}
+
+// TestClientChecksNormalForms checks that the Client, unlike the parser,
+// disallows the spellings that servers serve as a disallowed path, and
+// still allows what only looks odd.
+func TestClientChecksNormalForms(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /private\nAllow: /public\n"))
+	c := newTestClient(t)
+	ctx := context.Background()
+	for p, want := range map[string]bool{
+		"/public/../private/x":     false,
+		"//private/x":              false,
+		"/%70rivate/x":             false,
+		"/public/%2e%2e/private":   false,
+		"/./private":               false,
+		"/public/x":                true,
+		"/public//x":               true,
+		"/public/./x":              true,
+		"/public?next=/../private": true,
+		"/x/..%2Fprivate":          true, // %2F is not decoded
+	} {
+		d, err := c.Check(ctx, s.URL+p)
+		if err != nil || d.Allowed != want {
+			t.Errorf("Check(%q) = %v, %v; want allowed %v", p, d.Allowed, err, want)
+		}
+		if !want && (!d.Matched() || d.Rule.Pattern != "/private") {
+			t.Errorf("Check(%q): deciding rule %+v, want Disallow: /private", p, d.Rule)
+		}
+		if ok, err := c.Allowed(ctx, s.URL+p); err != nil || ok != want {
+			t.Errorf("Allowed(%q) = %v, %v; want %v", p, ok, err, want)
+		}
+		// The parser-level check stays Google's: the spelling alone.
+		if got := Parse([]byte("User-agent: *\nDisallow: /private\nAllow: /public\n")).Allowed("x", p); !want && !got && p != "/./private" {
+			t.Errorf("Robots.Allowed(%q) = false: the parser must read the spelling only", p)
+		}
+	}
+}
+
+// TestTransportSendsNoOtherSpelling sends the spellings that reach a
+// disallowed path through a real http.Client with the Transport: the
+// server never sees them.
+func TestTransportSendsNoOtherSpelling(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
+	_, _, hc := newTestTransport(t)
+	for _, p := range []string{"/public/../private/x", "//private/x", "/%70rivate/x"} {
+		if _, err := get(context.Background(), hc, s.URL+p); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("GET %s: %v, want ErrDisallowed", p, err)
+		}
+	}
+	if _, err := get(context.Background(), hc, s.URL+"/public//x"); err != nil {
+		t.Errorf("GET /public//x: %v", err)
+	}
+	for _, p := range s.got() {
+		if p != "/robots.txt" && p != "/public//x" {
+			t.Errorf("the server saw %q", p)
+		}
+	}
+	if got := s.got(); !slices.Contains(got, "/public//x") {
+		t.Errorf("the allowed request was not sent: %q", got)
+	}
+}
+
+func BenchmarkNormalFormsNormal(b *testing.B) {
+	for range b.N {
+		if _, n := normalForms("/products/shoes/running-shoe-4711.html?color=red&size=42"); n != 0 {
+			b.Fatal(n)
+		}
+	}
+}
