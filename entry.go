@@ -2,8 +2,8 @@ package robotstxt
 
 import (
 	"bytes"
-	"context"
 	"compress/flate"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"

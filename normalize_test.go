@@ -18,9 +18,9 @@ func TestNormalForms(t *testing.T) {
 		{"/", nil},
 		{"/public/x", nil},
 		{"/a.b/c..d/.e/..f", nil},
-		{"/x?a=/../b//c&%70", nil},    // the query is never touched
+		{"/x?a=/../b//c&%70", nil}, // the query is never touched
 		{"/caf%C3%A9/%2F/%2", nil}, // no escape of an unreserved character
-		{"/%2Fprivate", nil},          // %2F is not unreserved
+		{"/%2Fprivate", nil},       // %2F is not unreserved
 		{"/public/../private/x", []string{"/private/x"}},
 		{"//private/x", []string{"/private/x"}},
 		{"/%70rivate/x", []string{"/private/x"}},
