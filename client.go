@@ -19,7 +19,16 @@ import (
 // hours by default) and applying RFC 9309's status rules. It is safe for
 // concurrent use; a warm check takes well under a microsecond.
 //
-// The zero value is not usable; make one with NewClient.
+// Most callers want [Client.Allowed], the fastest check. [Client.Check]
+// also returns the [Decision]: the deciding rule, whether the answer was
+// deferred and until when, the status it rests on. [Client.CheckToken]
+// checks as another crawler's product token, for a process that fetches
+// for several. [Client.Lookup] and [Client.Cached] describe what is
+// cached for a site (its sitemaps, crawl-delay, body); [Client.Forget]
+// drops it; [Client.Stats] counts what the Client has done. A crawler
+// on net/http can leave the checks to a [Transport].
+//
+// The zero value is not usable, and panics; make one with NewClient.
 type Client struct {
 	cfg      config
 	tokens   []string // product tokens matched against user-agent lines

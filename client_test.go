@@ -539,13 +539,13 @@ func TestClientUnreachablePolicy(t *testing.T) {
 				if n := s.hits.Load(); n != hits {
 					t.Errorf("server asked again within the back-off")
 				}
-				clock.Advance(DefaultMaxBackoff)
+				clock.Advance(defaultMaxBackoff)
 				allowedAll(t, c, u, "after the back-off")
 				if n := s.hits.Load(); n != hits+1 {
 					t.Errorf("server asked %d times after the back-off, want once", n-hits)
 				}
 				s.set(serve(200, "User-agent: *\nDisallow: /x\n"))
-				clock.Advance(DefaultMaxBackoff + time.Second)
+				clock.Advance(defaultMaxBackoff + time.Second)
 				if d, err := c.Check(ctx, u); d.Allowed || d.Outcome != OutcomeRules || err != nil {
 					t.Errorf("server back: Check = %+v, %v; want the rules", d, err)
 				}

@@ -7,40 +7,30 @@ import (
 	"time"
 )
 
-// Defaults used by NewClient when no option overrides them.
+// DefaultUserAgent is the User-Agent header a Client sends unless
+// [WithUserAgent] says otherwise; its product token, used for matching,
+// is "robotstxt".
+const DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
+
+// DefaultBodyLimit is how many bytes of a robots.txt body a Client reads
+// unless [WithBodyLimit] says otherwise: 500 KiB, the least RFC 9309
+// allows. Tools that read files as crawlers do pass it to [ReadBody].
+const DefaultBodyLimit = 500 << 10
+
+// The defaults of the other options; each option's documentation gives
+// its default, and why where it is not RFC 9309's.
 const (
-	// DefaultUserAgent is the User-Agent header sent by default; its
-	// product token, used for matching, is "robotstxt".
-	DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
-	// DefaultCacheSize is how many authorities the in-process cache holds.
-	DefaultCacheSize = 10000
-	// DefaultCacheBytes is how many bytes the in-process cache retains at
-	// most (128 MiB), counting each entry's real retained size.
-	DefaultCacheBytes = 128 << 20
-	// DefaultMaxFreshness caps how long a robots.txt is used unrevalidated.
-	DefaultMaxFreshness = 24 * time.Hour
-	// DefaultFetchTimeout bounds one robots.txt fetch.
-	DefaultFetchTimeout = 10 * time.Second
-	// DefaultBodyLimit is how many bytes of a body are read (500 KiB).
-	DefaultBodyLimit = 500 << 10
-	// DefaultMaxRedirects is how many consecutive redirects are followed.
-	DefaultMaxRedirects = 5
-	// DefaultStaleWindow is how old a last good copy may be and still
-	// stand in for an unreachable robots.txt.
-	DefaultStaleWindow = 30 * 24 * time.Hour
-	// DefaultBackoff is how long the first unreachable result is cached.
-	DefaultBackoff = time.Minute
-	// DefaultMaxBackoff caps the doubling back-off for unreachable hosts.
-	DefaultMaxBackoff = time.Hour
-	// DefaultStoreTimeout bounds every Store call.
-	DefaultStoreTimeout = 200 * time.Millisecond
-	// DefaultMinFreshness is the shortest time a fetched robots.txt is
-	// used before it is asked for again, whatever its headers say
-	// (max-age=0, no-cache, a past Expires, an invalid Cache-Control).
-	DefaultMinFreshness = time.Minute
-	// DefaultLeasePoll is how often a Client polls the Store while another
-	// process holds the lease.
-	DefaultLeasePoll = 50 * time.Millisecond
+	defaultCacheSize    = 10000               // a crawl's active sites, at about 4 KB each
+	defaultCacheBytes   = 128 << 20           // a bound no ordinary mix of files reaches before the count
+	defaultMaxFreshness = 24 * time.Hour      // RFC 9309 §2.4
+	defaultMinFreshness = time.Minute         // no fetch per check from a server that says max-age=0
+	defaultFetchTimeout = 10 * time.Second    // what crawlers commonly allow a robots.txt
+	defaultMaxRedirects = 5                   // RFC 9309 §2.3.1.2
+	defaultStaleWindow  = 30 * 24 * time.Hour // how long Google keeps a last good copy
+	defaultBackoff      = time.Minute
+	defaultMaxBackoff   = time.Hour
+	defaultStoreTimeout = 200 * time.Millisecond // a Store is a cache: slower than a fetch's share, skip it
+	defaultLeasePoll    = 50 * time.Millisecond  // a Redis round trip is a fraction of it
 )
 
 const (
@@ -49,7 +39,10 @@ const (
 	retryingPause    = time.Second     // RetryAt of a deferral being retried
 )
 
-// An Option configures a Client. Options are applied in order by NewClient.
+// An Option configures a Client. Options are applied in order by
+// NewClient; each documents its default. An option given a value it
+// cannot take (a negative size or duration, a nil client, policy or
+// clock) panics when it is made, as a programming error does.
 type Option func(*config)
 
 type config struct {
@@ -84,20 +77,20 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		userAgent:    DefaultUserAgent,
-		cacheSize:    DefaultCacheSize,
-		cacheBytes:   DefaultCacheBytes,
-		maxFresh:     DefaultMaxFreshness,
-		minFresh:     DefaultMinFreshness,
-		fetchTimeout: DefaultFetchTimeout,
+		cacheSize:    defaultCacheSize,
+		cacheBytes:   defaultCacheBytes,
+		maxFresh:     defaultMaxFreshness,
+		minFresh:     defaultMinFreshness,
+		fetchTimeout: defaultFetchTimeout,
 		bodyLimit:    DefaultBodyLimit,
-		maxRedirects: DefaultMaxRedirects,
-		staleWindow:  DefaultStaleWindow,
-		backoff:      DefaultBackoff,
-		maxBackoff:   DefaultMaxBackoff,
+		maxRedirects: defaultMaxRedirects,
+		staleWindow:  defaultStaleWindow,
+		backoff:      defaultBackoff,
+		maxBackoff:   defaultMaxBackoff,
 		policy:       DefaultStatusPolicy,
 		errPolicy:    DefaultErrorPolicy,
-		storeTimeout: DefaultStoreTimeout,
-		leasePoll:    DefaultLeasePoll,
+		storeTimeout: defaultStoreTimeout,
+		leasePoll:    defaultLeasePoll,
 		now:          time.Now,
 	}
 }
@@ -161,7 +154,7 @@ func WithCacheSize(n int) Option {
 }
 
 // WithCacheBytes bounds what the in-process cache retains to n bytes
-// (default [DefaultCacheBytes]), counting each entry's retained size: its
+// (default 128 MiB), counting each entry's retained size: its
 // parsed rules, its kept body and bookkeeping. It works together with
 // [WithCacheSize]: the least recently used authorities are evicted until
 // both bounds hold. The most recent entry is kept even when it alone
@@ -184,8 +177,7 @@ func WithMaxFreshness(d time.Duration) Option {
 }
 
 // WithMinFreshness sets the shortest time a fetched robots.txt is used
-// before the server is asked again (default [DefaultMinFreshness], one
-// minute), so that a server answering max-age=0, no-cache, a past Expires
+// before the server is asked again (default one minute), so that a server answering max-age=0, no-cache, a past Expires
 // or a Cache-Control the Client cannot read (which RFC 9111 §4.2.1 counts
 // as stale) is not fetched on every check. Zero asks on every check. It
 // never exceeds the freshness cap.

@@ -389,15 +389,15 @@ type transportConfig struct {
 
 // Defaults of the Transport's options.
 const (
-	// DefaultMaxHold bounds the hold a Retry-After header sets.
-	DefaultMaxHold = time.Hour
-	// DefaultMaxWait bounds the wait for a turn of a request whose context
+	// defaultMaxHold bounds the hold a Retry-After header sets.
+	defaultMaxHold = time.Hour
+	// defaultMaxWait bounds the wait for a turn of a request whose context
 	// has no deadline.
-	DefaultMaxWait = 5 * time.Minute
+	defaultMaxWait = 5 * time.Minute
 )
 
 func defaultTransportConfig() transportConfig {
-	return transportConfig{maxInterval: parser.MaxCrawlDelay, maxHold: DefaultMaxHold, maxWait: DefaultMaxWait}
+	return transportConfig{maxInterval: parser.MaxCrawlDelay, maxHold: defaultMaxHold, maxWait: defaultMaxWait}
 }
 
 // WithPacer sets the Pacer that spaces requests (default: a new
@@ -433,7 +433,7 @@ func WithIntervalBounds(lo, hi time.Duration) TransportOption {
 
 // WithMaxHold bounds how long a Retry-After header of a 429 or 503
 // response holds further requests to its authority (default
-// DefaultMaxHold). A non-positive d keeps the default.
+// defaultMaxHold). A non-positive d keeps the default.
 func WithMaxHold(d time.Duration) TransportOption {
 	return func(c *transportConfig) {
 		if d > 0 {
@@ -444,7 +444,7 @@ func WithMaxHold(d time.Duration) TransportOption {
 
 // WithMaxWait bounds how long a request waits for its turn (a crawl-delay,
 // or a hold from a Retry-After) when its context has no deadline (default
-// DefaultMaxWait); the request then fails at once with an error matching
+// defaultMaxWait); the request then fails at once with an error matching
 // context.DeadlineExceeded and is not sent. A request whose context has a deadline, as
 // those of an http.Client with a Timeout do, waits until that deadline.
 // A non-positive d keeps the default.
