@@ -24,7 +24,7 @@ func runCheck(args []string, e env) int {
 			"Example:\n  robotstxt check -agent Googlebot -v https://example.com/ https://example.com/cart")
 	agent := fs.String("agent", "", "crawler product token matched against user-agent lines (default: the token of -ua)")
 	ua := fs.String("ua", robotstxt.DefaultUserAgent, "User-Agent header sent with robots.txt requests")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of one robots.txt fetch, redirects included")
+	timeout := timeoutFlag(fs, "one robots.txt fetch, redirects included")
 	rfc := fs.Bool("rfc9309", false, "match as RFC 9309 strictly reads robots.txt instead of as Google's parser")
 	legacy := fs.Bool("legacy", false, "treat 401 and 403 as disallow all, as older crawlers do")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision")
@@ -35,10 +35,6 @@ func runCheck(args []string, e env) int {
 	}
 	if len(urls) == 0 {
 		e.errorf("check: no URL given")
-		return exitUsage
-	}
-	if *timeout <= 0 {
-		e.errorf("check: -timeout must be positive")
 		return exitUsage
 	}
 	x, err := parseExpectation(*expect)

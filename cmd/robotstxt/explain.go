@@ -30,7 +30,7 @@ func runExplain(args []string, e env) int {
 	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of one robots.txt fetch")
+	timeout := timeoutFlag(fs, "one robots.txt fetch")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 )
 
 // newFlags returns a flag set for a subcommand whose usage line is
@@ -54,4 +55,35 @@ func parseArgs(fs *flag.FlagSet, args []string, e env) (pos []string, code int, 
 	}
 	fs.SetOutput(e.stderr)
 	return pos, exitOK, false
+}
+
+// defaultTimeout is the default of every command's -timeout: as long as the
+// Client gives one robots.txt fetch by default (10 seconds), so that a
+// command waits for a site as long as a crawler using the Client would.
+const defaultTimeout = 10 * time.Second
+
+// timeoutFlag defines a -timeout flag on fs, a positive duration with
+// defaultTimeout as its default, that bounds what.
+func timeoutFlag(fs *flag.FlagSet, what string) *time.Duration {
+	d := defaultTimeout
+	fs.Var((*timeout)(&d), "timeout", "longest `duration` of "+what)
+	return &d
+}
+
+// A timeout is the value of a -timeout flag: a duration that must be
+// positive, as a fetch with no time to run can only fail.
+type timeout time.Duration
+
+func (t *timeout) String() string { return time.Duration(*t).String() }
+
+func (t *timeout) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration such as 10s or 500ms")
+	case d <= 0:
+		return errors.New("must be positive")
+	}
+	*t = timeout(d)
+	return nil
 }

@@ -45,7 +45,7 @@ func runLint(args []string, e env) int {
 	quiet := fs.Bool("q", false, "print nothing; report by exit code only")
 	level := fs.String("level", "info", "print only findings of this severity or above: error, warning or info")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of fetching a robots.txt given as a URL")
+	timeout := timeoutFlag(fs, "fetching a robots.txt given as a URL")
 	files, code, done := parseArgs(fs, args, e)
 	if done {
 		return code

@@ -25,7 +25,7 @@ func runTest(args []string, e env) int {
 	rfc := fs.Bool("rfc9309", false, "read the file as RFC 9309 strictly does instead of as Google's parser")
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision, 1 otherwise")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of fetching a robots.txt given as a URL")
+	timeout := timeoutFlag(fs, "fetching a robots.txt given as a URL")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
