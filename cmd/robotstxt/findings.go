@@ -336,6 +336,7 @@ func (lt *linter) charset() {
 
 // diagnostics turns the parser's diagnostics into findings.
 func (lt *linter) diagnostics() {
+	var agents map[int]parser.UserAgent // by line, made for the first cut agent
 	for _, dg := range lt.file.Diagnostics {
 		switch dg.Kind {
 		case parser.NoKey:
@@ -363,7 +364,10 @@ func (lt *linter) diagnostics() {
 		case parser.InvalidUTF8:
 			lt.add(dg.Line, codeInvalidUTF8, "the line is not valid UTF-8")
 		case parser.AgentCut:
-			lt.agentCut(dg)
+			if agents == nil {
+				agents = agentsByLine(lt.file)
+			}
+			lt.agentCut(agents[dg.Line])
 		case parser.EmptyAgent:
 			lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
 		case parser.NoLeadingSlash:
@@ -380,18 +384,28 @@ func (lt *linter) diagnostics() {
 	}
 }
 
-// agentCut reports a user-agent value cut to its product token: an error
-// when the token stops inside a word (MJ12bot is MJ), information when a
-// version or comment is dropped (Googlebot/2.1 is Googlebot).
-func (lt *linter) agentCut(dg parser.Diagnostic) {
-	tok := parser.Token(dg.Text)
-	next := dg.Text[len(tok)]
-	switch next {
+// agentCut reports a user-agent value that the parser cut to its product
+// token: an error when the token stops inside a word (MJ12bot is MJ),
+// information when a version or comment is dropped (Googlebot/2.1 is
+// Googlebot).
+func (lt *linter) agentCut(a parser.UserAgent) {
+	switch a.Value[len(a.Token)] {
 	case ' ', '\t', '/', '(', ';', ',', '+', '*':
-		lt.add(dg.Line, codeAgentToken, "user-agent %q is read as %s", dg.Text, tok)
+		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
 	default:
-		lt.add(dg.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", dg.Text, tok)
+		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
 	}
+}
+
+// agentsByLine returns the user-agent lines of f by line number.
+func agentsByLine(f *parser.File) map[int]parser.UserAgent {
+	m := make(map[int]parser.UserAgent)
+	for _, g := range f.Groups {
+		for _, a := range g.Agents {
+			m[a.Line] = a
+		}
+	}
+	return m
 }
 
 // directiveWord returns the directive that a skipped line starts with,
