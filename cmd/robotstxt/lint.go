@@ -8,32 +8,24 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
-// lintAbout is the help of lint, with the -json format.
-const lintAbout = `Report what in a robots.txt changes what crawlers do or will surprise its
+// lintAbout is the help of lint, with its codes and the -json format.
+var lintAbout = `Report what in a robots.txt changes what crawlers do or will surprise its
 owner (error), what is likely a mistake or read by some crawlers only
 (warning), and what is tolerated (info). Each file is read as crawlers read
 it (content coding, charset, UTF-16, the 500 KiB limit); an http or https
 URL lints the robots.txt of its site, fetched as check does. The exit code
 is 1 only when a file has an error.
 
-Errors: not-robots-txt, over-limit, rule-outside-group, agent-cut,
-  agent-no-token, no-leading-slash, shadowed-rule, directive-skipped.
-Warnings: key-typo, sitemap-relative, crawl-delay, unsupported-rule,
-  duplicate-rule, bad-value, agent-without-rules, utf-16, line-too-long,
-  nul-byte, invalid-utf8, no-directives, over-limit-no-rules.
-Infos: unknown-key, misspelt-key, missing-colon, agent-token,
-  not-a-directive, charset, disallow-all, parser, too-many-findings,
-  unknown-records-dropped.
-
+` + codesHelp() + `
 With -json, each file gives one JSON object on one line:
   {"file": "robots.txt", "bytes": 1234, "charset": "utf-8",
    "truncated": false, "errors": 1, "warnings": 0, "infos": 2,
    "diagnostics": [{"line": 3, "severity": "error",
      "code": "rule-outside-group", "message": "…", "text": "Disallow: /x"}]}
 bytes is the size of the file, or of the body as received, before
-ReadBody decodes it; charset is the encoding it was read in; truncated is true when the file is
-over the 500 KiB crawlers read; line 0 is about the whole file; text is the
-line as written. -level does not change the counts.
+ReadBody decodes it; charset is the encoding it was read in; truncated is
+true when the file is over the 500 KiB crawlers read; line 0 is about the
+whole file; text is the line as written. -level does not change the counts.
 
 Example:
   robotstxt lint -level warning robots.txt`

@@ -23,7 +23,7 @@ func (lt *linter) notRobots() bool {
 	} else {
 		msg += " and find no rule: everything is allowed"
 	}
-	lt.findings = append(lt.findings, finding{Severity: severityOf(codeNotRobots), Code: codeNotRobots, Message: msg})
+	lt.add(0, codeNotRobots, "%s", msg)
 	return true
 }
 
@@ -128,11 +128,8 @@ func (lt *linter) overLimit() {
 		lt.add(first, codeOverLimitNoRules, "%s; no rule is past it", size)
 		return
 	}
-	wl := newListing(d.whole.Text)
-	lt.findings = append(lt.findings, finding{
-		Line: firstPast, Severity: severityOf(codeOverLimit), Code: codeOverLimit, Text: wl.text(firstPast),
-		Message: fmt.Sprintf("%s: %s from this line on are never read", size, plural(past, "rule")),
-	})
+	lt.addText(firstPast, newListing(d.whole.Text).text(firstPast), codeOverLimit,
+		"%s: %s from this line on are never read", size, plural(past, "rule"))
 }
 
 // charset reports a body that is not UTF-8.

@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A severity ranks a finding.
 type severity int
@@ -36,94 +39,127 @@ func parseSeverity(s string) (severity, error) {
 	return 0, fmt.Errorf("-level %q: want error, warning or info", s)
 }
 
-// The codes of lint findings: stable names for scripts. severityOf gives
-// each its severity.
+// A code names a kind of lint finding. Its name, severity and meaning
+// are its entry in codeTable, the one list of codes: a finding can only
+// name a code of the table, and a code has no severity but its entry's.
+type code int
+
+// The codes, in the order of codeTable.
 const (
-	codeNotRobots        = "not-robots-txt"
-	codeOverLimit        = "over-limit"
-	codeOverLimitNoRules = "over-limit-no-rules"
-	codeOutsideGroup     = "rule-outside-group"
-	codeAgentCut         = "agent-cut"
-	codeAgentNoToken     = "agent-no-token"
-	codeNoSlash          = "no-leading-slash"
-	codeShadowed         = "shadowed-rule"
-	codeDirectiveLost    = "directive-skipped"
-	codeKeyTypo          = "key-typo"
-	codeSitemapRelative  = "sitemap-relative"
-	codeCrawlDelay       = "crawl-delay"
-	codeUnsupported      = "unsupported-rule"
-	codeDuplicate        = "duplicate-rule"
-	codeBadValue         = "bad-value"
-	codeNoRules          = "agent-without-rules"
-	codeUTF16            = "utf-16"
-	codeLineTooLong      = "line-too-long"
-	codeNUL              = "nul-byte"
-	codeInvalidUTF8      = "invalid-utf8"
-	codeNoDirectives     = "no-directives"
-	codeUnknownKey       = "unknown-key"
-	codeMisspeltKey      = "misspelt-key"
-	codeMissingColon     = "missing-colon"
-	codeAgentToken       = "agent-token"
-	codeNotDirective     = "not-a-directive"
-	codeCharset          = "charset"
-	codeDisallowAll      = "disallow-all"
-	codeParser           = "parser"
-	codeTooMany          = "too-many-findings"
-	codeUnknownDropped   = "unknown-records-dropped"
+	codeNotRobots code = iota
+	codeOverLimit
+	codeOutsideGroup
+	codeAgentCut
+	codeAgentNoToken
+	codeNoSlash
+	codeShadowed
+	codeDirectiveLost
+	codeKeyTypo
+	codeSitemapRelative
+	codeCrawlDelay
+	codeUnsupported
+	codeDuplicate
+	codeBadValue
+	codeNoRules
+	codeUTF16
+	codeLineTooLong
+	codeNUL
+	codeInvalidUTF8
+	codeNoDirectives
+	codeOverLimitNoRules
+	codeUnknownKey
+	codeMisspeltKey
+	codeMissingColon
+	codeAgentToken
+	codeNotDirective
+	codeCharset
+	codeDisallowAll
+	codeParser
+	codeTooMany
+	codeUnknownDropped
+	numCodes // not a code: the size of codeTable
 )
 
-// severityOf returns the severity of a finding code. An error changes
-// what crawlers do or will surprise the file's owner; a warning is likely
-// a mistake, or concerns some crawlers only; an info is tolerated.
-func severityOf(code string) severity {
-	switch code {
-	case codeNotRobots: // an HTML page or error body: the site has no robots.txt in effect
-		return sevError
-	case codeOverLimit: // rules past 500 KiB: no crawler reads them
-		return sevError
-	case codeOutsideGroup: // a rule before any user-agent line: no crawler obeys it
-		return sevError
-	case codeAgentCut: // MJ12bot is read as MJ: the group names another crawler than written
-		return sevError
-	case codeAgentNoToken: // "360Spider" has no token: its group applies to no crawler
-		return sevError
-	case codeNoSlash: // "Disallow: private" matches no URL: the rule does nothing
-		return sevError
-	case codeShadowed: // another rule always wins over it: the rule can never decide
-		return sevError
-	case codeDirectiveLost: // "Disallow /a /b" is no key-value line: a rule the owner wrote is skipped
-		return sevError
-	case codeKeyTypo: // an unknown key close to a known one: likely a mistake, the line is ignored
-		return sevWarning
-	case codeSitemapRelative: // not an absolute http(s) URL: crawlers skip the sitemap
-		return sevWarning
-	case codeCrawlDelay: // Google ignores Crawl-delay; Bing and Yandex read it
-		return sevWarning
-	case codeUnsupported: // Noindex, Nofollow, Noarchive: no major crawler reads them in robots.txt
-		return sevWarning
-	case codeDuplicate: // the same rule twice: harmless, but a sign of a stale edit
-		return sevWarning
-	case codeBadValue: // a crawl-delay that does not parse: crawlers that read the key skip it
-		return sevWarning
-	case codeNoRules: // a named group without rules frees its crawler from the * rules: often unmeant
-		return sevWarning
-	case codeUTF16: // Google reads robots.txt as UTF-8; many tools cannot read UTF-16
-		return sevWarning
-	case codeLineTooLong: // a line cut at 16,663 bytes: a cut rule matches more than written
-		return sevWarning
-	case codeNUL: // a NUL byte ends its line: the rest of the line is lost
-		return sevWarning
-	case codeInvalidUTF8: // declared UTF-8 but is not: non-ASCII rules may not match
-		return sevWarning
-	case codeNoDirectives: // "Not Found" served as robots.txt: allows everything, as no file does
-		return sevWarning
-	case codeOverLimitNoRules: // over 500 KiB, but only comments or records past it: nothing lost yet
-		return sevWarning
+// A codeEntry is what codeTable holds of a code.
+type codeEntry struct {
+	name     string // stable, for scripts: -json's "code"
+	severity severity
+	about    string // what it finds and why it has its severity, for the help
+}
+
+// codeTable is the table of lint codes, listed by lint's help in this
+// order. An error changes what crawlers do or will surprise the file's
+// owner; a warning is likely a mistake, or concerns some crawlers only;
+// an info is read as meant, or worth knowing but harmless.
+var codeTable = [numCodes]codeEntry{
+	codeNotRobots:        {"not-robots-txt", sevError, "an HTML page or other body served as robots.txt"},
+	codeOverLimit:        {"over-limit", sevError, "rules past the 500 KiB crawlers read: never obeyed"},
+	codeOutsideGroup:     {"rule-outside-group", sevError, "a rule before any user-agent line: none obeys it"},
+	codeAgentCut:         {"agent-cut", sevError, "a user-agent read as another crawler: MJ12bot is MJ"},
+	codeAgentNoToken:     {"agent-no-token", sevError, "a user-agent naming no crawler, such as 360Spider"},
+	codeNoSlash:          {"no-leading-slash", sevError, "a pattern that matches no URL: Disallow: private"},
+	codeShadowed:         {"shadowed-rule", sevError, "a rule another rule always beats: it never decides"},
+	codeDirectiveLost:    {"directive-skipped", sevError, "a rule crawlers skip, such as Disallow /a /b"},
+	codeKeyTypo:          {"key-typo", sevWarning, "an unknown key near a known one: the line is ignored"},
+	codeSitemapRelative:  {"sitemap-relative", sevWarning, "a sitemap that is not an absolute http(s) URL"},
+	codeCrawlDelay:       {"crawl-delay", sevWarning, "Crawl-delay, which Google ignores and Bing reads"},
+	codeUnsupported:      {"unsupported-rule", sevWarning, "Noindex and the like, which no major crawler reads"},
+	codeDuplicate:        {"duplicate-rule", sevWarning, "the same rule twice: harmless, but a stale edit"},
+	codeBadValue:         {"bad-value", sevWarning, "a crawl-delay that does not parse: it is skipped"},
+	codeNoRules:          {"agent-without-rules", sevWarning, "a group without rules frees its crawler from * rules"},
+	codeUTF16:            {"utf-16", sevWarning, "UTF-16, where Google reads robots.txt as UTF-8"},
+	codeLineTooLong:      {"line-too-long", sevWarning, "a line too long, cut: a cut rule matches more"},
+	codeNUL:              {"nul-byte", sevWarning, "a NUL byte, which ends its line"},
+	codeInvalidUTF8:      {"invalid-utf8", sevWarning, "invalid UTF-8: non-ASCII rules may not match"},
+	codeNoDirectives:     {"no-directives", sevWarning, "a body with no robots.txt line, such as Not Found"},
+	codeOverLimitNoRules: {"over-limit-no-rules", sevWarning, "over 500 KiB, but with no rule past the limit"},
+	codeUnknownKey:       {"unknown-key", sevInfo, "a key major crawlers do not read, such as Host"},
+	codeMisspeltKey:      {"misspelt-key", sevInfo, "a misspelt key read as meant, such as dissallow"},
+	codeMissingColon:     {"missing-colon", sevInfo, "a line without a colon, read as if it had one"},
+	codeAgentToken:       {"agent-token", sevInfo, "a user-agent cut to its token: Googlebot/2.1"},
+	codeNotDirective:     {"not-a-directive", sevInfo, "a line that is not a robots.txt line: skipped"},
+	codeCharset:          {"charset", sevInfo, "not UTF-8: read as declared or as Windows-1252"},
+	codeDisallowAll:      {"disallow-all", sevInfo, "the * group disallows the whole site"},
+	codeParser:           {"parser", sevInfo, "another of the parser's diagnostics"},
+	codeTooMany:          {"too-many-findings", sevInfo, "the parser stopped reporting past its limit"},
+	codeUnknownDropped:   {"unknown-records-dropped", sevInfo, "unknown records dropped past the parser's limit"},
+}
+
+// entry returns c's entry in codeTable. It panics for a code without
+// one, so that no finding goes out with a made-up severity.
+func (c code) entry() codeEntry {
+	if c < 0 || c >= numCodes || codeTable[c].name == "" {
+		panic(fmt.Sprintf("lint code %d has no entry in codeTable", int(c)))
 	}
-	// unknown-key, misspelt-key, missing-colon, agent-token,
-	// not-a-directive, charset, disallow-all, parser, too-many-findings
-	// (the parser stops reporting after parser.MaxDiagnostics lines) and
-	// unknown-records-dropped (records no crawler is known to read): read
-	// as meant, or worth knowing but harmless.
-	return sevInfo
+	return codeTable[c]
+}
+
+// String returns the code's name, such as "shadowed-rule".
+func (c code) String() string { return c.entry().name }
+
+// severity returns the code's severity.
+func (c code) severity() severity { return c.entry().severity }
+
+// MarshalText writes the code as its name, for -json.
+func (c code) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// codesHelp lists the codes of codeTable under their severities, most
+// severe first, one "name  about" line each, for lint's help. As the help
+// is made when the program starts, a code without an entry stops it.
+func codesHelp() string {
+	width := 0
+	for c := range numCodes {
+		width = max(width, len(c.entry().name))
+	}
+	var b strings.Builder
+	for _, sev := range []severity{sevError, sevWarning, sevInfo} {
+		name := sev.String()
+		fmt.Fprintf(&b, "%s%ss:\n", strings.ToUpper(name[:1]), name[1:])
+		for c := range numCodes {
+			if e := c.entry(); e.severity == sev {
+				fmt.Fprintf(&b, "  %-*s  %s\n", width, e.name, e.about)
+			}
+		}
+	}
+	return b.String()
 }

@@ -13,7 +13,7 @@ import (
 type finding struct {
 	Line     int      `json:"line"`
 	Severity severity `json:"severity"`
-	Code     string   `json:"code"`
+	Code     code     `json:"code"`
 	Message  string   `json:"message"`
 	Text     string   `json:"text"`
 }
@@ -52,10 +52,16 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 }
 
 // add records a finding on line n, whose text is the line as written.
-func (lt *linter) add(n int, code, format string, args ...any) {
+func (lt *linter) add(n int, c code, format string, args ...any) {
+	lt.addText(n, lt.lines.text(n), c, format, args...)
+}
+
+// addText records a finding on line n whose line, as written, is text:
+// the only place a finding is made, with its code's severity.
+func (lt *linter) addText(n int, text string, c code, format string, args ...any) {
 	lt.findings = append(lt.findings, finding{
-		Line: n, Severity: severityOf(code), Code: code,
-		Message: fmt.Sprintf(format, args...), Text: lt.lines.text(n),
+		Line: n, Severity: c.severity(), Code: c,
+		Message: fmt.Sprintf(format, args...), Text: text,
 	})
 }
 

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
@@ -19,21 +20,15 @@ func lintText(t testing.TB, body string) []finding {
 	return lintDocument(d, robotstxt.ModeGoogle)
 }
 
-// codesAt returns the codes of the findings, as "line:code".
-func codesAt(fs []finding) []string {
+// codesAt returns the findings with the given codes, as "line:code".
+func codesAt(fs []finding, codes ...code) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, strings.Join([]string{itoa(f.Line), f.Code}, ":"))
+		if slices.Contains(codes, f.Code) {
+			out = append(out, fmt.Sprintf("%d:%s", f.Line, f.Code))
+		}
 	}
 	return out
-}
-
-func itoa(n int) string {
-	const digits = "0123456789"
-	if n < 10 {
-		return digits[n : n+1]
-	}
-	return itoa(n/10) + digits[n%10:n%10+1]
 }
 
 // FuzzLint lints and explains arbitrary bodies: nothing may panic, and

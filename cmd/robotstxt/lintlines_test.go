@@ -9,7 +9,7 @@ import (
 )
 
 func TestAgentCut(t *testing.T) {
-	for value, code := range map[string]string{
+	for value, code := range map[string]code{
 		"MJ12bot":                 codeAgentCut,
 		"Mail.RU_Bot":             codeAgentCut,
 		"AI2Bot":                  codeAgentCut,
@@ -36,7 +36,7 @@ func TestParserLimitsReported(t *testing.T) {
 		fmt.Fprintf(&b, "Disallow: private%d\n", i) // no-leading-slash, lines 2…1006
 	}
 	fs := lintText(t, b.String())
-	counts := map[string]int{}
+	counts := map[code]int{}
 	var capped finding
 	for _, f := range fs {
 		counts[f.Code]++

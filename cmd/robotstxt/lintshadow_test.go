@@ -31,12 +31,7 @@ func TestShadowedRules(t *testing.T) {
 		{"empty patterns match nothing", "User-agent: *\nDisallow:\nAllow:\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, c := range codesAt(lintText(t, tc.body)) {
-				if strings.HasSuffix(c, ":"+codeShadowed) || strings.HasSuffix(c, ":"+codeDuplicate) {
-					got = append(got, c)
-				}
-			}
+			got := codesAt(lintText(t, tc.body), codeShadowed, codeDuplicate)
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
