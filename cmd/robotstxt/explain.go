@@ -257,48 +257,6 @@ func (x *explainer) agentLines(f *parser.File, groups []int, l listing) string {
 	return strings.Join(parts, ", ")
 }
 
-// A match is a rule that matches the URL's path.
-type match struct {
-	rule   *parser.Rule
-	group  int // index of the rule's group
-	length int // the length that counts for precedence
-}
-
-// matches returns the rules of the given groups that match path, longest
-// first and allow first on a tie, the order of precedence.
-func matches(f *parser.File, groups []int, path string) []match {
-	var ms []match
-	for _, gi := range groups {
-		for i := range f.Groups[gi].Rules {
-			ru := &f.Groups[gi].Rules[i]
-			if n, ok := matchRule(ru, path); ok {
-				ms = append(ms, match{ru, gi, n})
-			}
-		}
-	}
-	slices.SortStableFunc(ms, func(a, b match) int {
-		if a.length != b.length {
-			return b.length - a.length
-		}
-		switch {
-		case a.rule.Allow == b.rule.Allow:
-			return 0
-		case a.rule.Allow:
-			return -1
-		}
-		return 1
-	})
-	return ms
-}
-
-// matchRule reports whether r matches path as the engine matches it, and
-// the length its match weighs in precedence: the pattern's, or for an
-// allow of …/index.html that matches only its directory, that of the
-// directory pattern "…/$" (see matcher.Rule.Match).
-func matchRule(r *parser.Rule, path string) (length int, ok bool) {
-	return matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow).Match(r.Pattern, path)
-}
-
 // matchPath is the path that rules are matched against for url, as
 // Robots.Check reads it in mode m.
 func matchPath(url string, m robotstxt.Mode) string {

@@ -26,10 +26,8 @@ func (k *kinds) of(allow bool) **parser.Rule {
 // second time the first one (to dups).
 //
 // A rule A can never decide when a rule B of the other kind matches every
-// path A matches and takes precedence: B has A's pattern and is an allow
-// (allow wins a tie), or B is a plain prefix (a literal and trailing
-// '*'s) of the literal that A's paths start with, and B is longer, or as
-// long and an allow.
+// path A matches and outranks A: B has A's pattern, or B is a plain prefix
+// (a literal and trailing '*'s) of the literal that A's paths start with.
 func findShadows(f *parser.File, set []int, shadows, dups map[ruleRef][]*parser.Rule) {
 	byPattern := make(map[string]*kinds) // the first rule of each kind
 	prefixes := make(map[string]*kinds)  // by literal: the longest plain prefix of each kind
@@ -76,24 +74,21 @@ func findShadows(f *parser.File, set []int, shadows, dups map[ruleRef][]*parser.
 }
 
 // beater returns a rule of the other kind than r that beats r wherever r
-// matches, or nil.
+// matches, or nil: one that matches every path r matches and outranks r.
 func beater(r *parser.Rule, byPattern, prefixes map[string]*kinds, maxStars int) *parser.Rule {
 	if r.Pattern == "" || r.Pattern[0] != '/' {
 		return nil
 	}
-	if !r.Allow {
-		if a := byPattern[r.Pattern].allow; a != nil {
-			return a
-		}
+	beats := func(b *parser.Rule) bool {
+		return b != nil && outranks(b, len(b.Pattern), r, len(r.Pattern))
+	}
+	if b := *byPattern[r.Pattern].of(!r.Allow); beats(b) {
+		return b
 	}
 	lit := literalStart(r)
 	for k := len(lit); k >= 1 && k >= len(r.Pattern)-maxStars; k-- {
-		p := prefixes[lit[:k]]
-		if p == nil {
-			continue
-		}
-		if b := *p.of(!r.Allow); b != nil && (len(b.Pattern) > len(r.Pattern) || len(b.Pattern) == len(r.Pattern) && b.Allow) {
-			return b
+		if p := prefixes[lit[:k]]; p != nil && beats(*p.of(!r.Allow)) {
+			return *p.of(!r.Allow)
 		}
 	}
 	return nil
