@@ -16,12 +16,8 @@ import (
 //
 //	DISALLOW  https://example.com/private/x  (status 200; line 7: Disallow: /private/)
 //	DEFER     https://down.example/          (no response; robots.txt unreachable: connection refused; retry after …)
-func runCheck(args []string, e env) int {
-	fs := newFlags("check", "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...",
-		"Fetch each URL's robots.txt (once per site, as a crawler would) and print\n"+
-			"the decision, the HTTP status, the deciding rule as written and its line,\n"+
-			"why a robots.txt could not be read, and stale or deferred answers.\n\n"+
-			"Example:\n  robotstxt check -agent Googlebot -v https://example.com/ https://example.com/cart")
+func runCheck(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
 	agent := fs.String("agent", "", "crawler product token matched against user-agent lines (default: the token of -ua)")
 	ua := fs.String("ua", robotstxt.DefaultUserAgent, "User-Agent header sent with robots.txt requests")
 	timeout := timeoutFlag(fs, "one robots.txt fetch, redirects included")

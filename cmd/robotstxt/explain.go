@@ -17,15 +17,8 @@ import (
 // as written and length, which one decides and why, rules of other groups
 // that would match, and where Google's reading and RFC 9309's differ. Its
 // exit code is test's (check's when it fetches).
-func runExplain(args []string, e env) int {
-	fs := newFlags("explain", "[-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] URL|PATH...",
-		"Explain the decision for each URL: the groups that apply to the agent and\n"+
-			"why (its own groups, merged, or the * group), every rule that matches with\n"+
-			"its line, its text as written and its length, which rule decides and why\n"+
-			"(longest match; allow wins a tie), and where RFC 9309 reads the URL\n"+
-			"otherwise. With -file, URLs may be paths that start with /; without it,\n"+
-			"each URL's robots.txt is fetched as check does.\n\n"+
-			"Example:\n  robotstxt explain -file robots.txt -agent FooBot /private/x")
+func runExplain(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (default: each URL's own robots.txt)")
 	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")

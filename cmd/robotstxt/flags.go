@@ -4,20 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"fmt"
 	"time"
 )
 
-// newFlags returns a flag set for a subcommand whose usage line is
-// synopsis and whose description is about.
-func newFlags(name, synopsis, about string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintf(w, "Usage: robotstxt %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
-		fs.PrintDefaults()
-		fmt.Fprintf(w, "\nFlags may come before or after the arguments; \"--\" ends them.\nRun \"robotstxt help\" for the exit codes.\n")
-	}
+// newFlags returns the flag set of command c, whose -h prints c's help.
+func newFlags(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.Usage = func() { c.printHelp(fs) }
 	return fs
 }
 

@@ -21,7 +21,7 @@ func TestParseArgsInterspersed(t *testing.T) {
 		{[]string{"/x", "--", "-file", "g"}, "", false, []string{"/x", "-file", "g"}},
 		{nil, "", false, nil},
 	} {
-		fs := newFlags("t", "", "")
+		fs := newFlags(&command{name: "t"})
 		file := fs.String("file", "", "")
 		v := fs.Bool("v", false, "")
 		var out, errOut bytes.Buffer
@@ -37,7 +37,7 @@ func TestParseArgsInterspersed(t *testing.T) {
 }
 
 func TestParseArgsHelpAndErrors(t *testing.T) {
-	fs := newFlags("t", "SYN", "ABOUT")
+	fs := newFlags(&command{name: "t", usage: "SYN", long: "ABOUT"})
 	fs.String("file", "", "")
 	var out, errOut bytes.Buffer
 	e := env{stdout: &out, stderr: &errOut}

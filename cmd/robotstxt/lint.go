@@ -8,8 +8,9 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
-// lintAbout is the help of lint, with its codes and the -json format.
-var lintAbout = `Report what in a robots.txt changes what crawlers do or will surprise its
+// lintHelp is the long help of lint, with its codes and the -json
+// format.
+var lintHelp = `Report what in a robots.txt changes what crawlers do or will surprise its
 owner (error), what is likely a mistake or read by some crawlers only
 (warning), and what is tolerated (info). Each file is read as crawlers read
 it (content coding, charset, UTF-16, the 500 KiB limit); an http or https
@@ -25,14 +26,11 @@ With -json, each file gives one JSON object on one line:
 bytes is the size of the file, or of the body as received, before
 ReadBody decodes it; charset is the encoding it was read in; truncated is
 true when the file is over the 500 KiB crawlers read; line 0 is about the
-whole file; text is the line as written. -level does not change the counts.
-
-Example:
-  robotstxt lint -level warning robots.txt`
+whole file; text is the line as written. -level does not change the counts.`
 
 // runLint is "robotstxt lint".
-func runLint(args []string, e env) int {
-	fs := newFlags("lint", "[-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...", lintAbout)
+func runLint(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
 	asJSON := fs.Bool("json", false, "print one JSON object per file")
 	quiet := fs.Bool("q", false, "print nothing; report by exit code only")
 	level := fs.String("level", "info", "print only findings of this severity or above: error, warning or info")

@@ -13,13 +13,8 @@ import (
 //
 //	DISALLOW  /private/x  (line 7: Disallow: /private/)
 //	ALLOW     /           (no rule matched)
-func runTest(args []string, e env) int {
-	fs := newFlags("test", "-file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] URL|PATH...",
-		"Check URLs, or paths that start with /, against one robots.txt, read as a\n"+
-			"crawler reads it: content coding, charset and UTF-16 converted, and only\n"+
-			"the first 500 KiB read unless -full is given. FILE \"-\" is standard input;\n"+
-			"an http or https URL reads the robots.txt of its site, fetched as check does.\n\n"+
-			"Example:\n  robotstxt test -file robots.txt -agent Googlebot -expect disallow /admin/ /cart")
+func runTest(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (required)")
 	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
 	rfc := fs.Bool("rfc9309", false, "read the file as RFC 9309 strictly does instead of as Google's parser")
