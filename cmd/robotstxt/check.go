@@ -129,7 +129,7 @@ func (ck *checker) check(u string) int {
 	default:
 		detail += ck.x.note(d.Allowed)
 	}
-	fmt.Fprintf(ck.e.stdout, "%-8s  %-*s  (%s)\n", word, ck.width, u, detail)
+	printDecision(ck.e.stdout, word, ck.width, u, detail)
 	if ck.verbose && !s.shown {
 		s.shown = true
 		ck.describe(u, s)
@@ -169,7 +169,8 @@ func checkDetail(d robotstxt.Decision, err error, l listing) string {
 const indent = "          "
 
 // describe prints, under a URL's line, the robots.txt requests of its
-// site and what the Client holds for it. It never fetches.
+// site and what the Client holds for it, what the server sent made
+// printable. It never fetches.
 func (ck *checker) describe(u string, s *site) {
 	w := ck.e.stdout
 	for i, h := range s.hops {
@@ -177,22 +178,22 @@ func (ck *checker) describe(u string, s *site) {
 		if i > 0 {
 			label = "redirect  "
 		}
-		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, h.url, hopResult(h))
+		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, printable(h.url), printable(hopResult(h)))
 	}
 	info, ok := ck.c.Cached(u)
 	if !ok {
 		return
 	}
 	fmt.Fprintf(w, "%sauthority %s, outcome %s, expires %s\n",
-		indent, info.Authority, info.Outcome, info.Expires.UTC().Format(time.RFC3339))
+		indent, printable(info.Authority), info.Outcome, info.Expires.UTC().Format(time.RFC3339))
 	if info.Err != nil && info.Outcome != robotstxt.OutcomeUnreachable {
-		fmt.Fprintf(w, "%sbecause %s\n", indent, errText(info.Err))
+		fmt.Fprintf(w, "%sbecause %s\n", indent, printable(errText(info.Err)))
 	}
 	if cd, ok := info.CrawlDelay(); ok {
 		fmt.Fprintf(w, "%scrawl-delay %s\n", indent, cd)
 	}
 	for _, sm := range info.Sitemaps() {
-		fmt.Fprintf(w, "%ssitemap %s\n", indent, sm)
+		fmt.Fprintf(w, "%ssitemap %s\n", indent, printable(sm))
 	}
 }
 

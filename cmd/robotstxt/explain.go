@@ -122,9 +122,10 @@ func (x *explainer) otherMode() robotstxt.Mode {
 	return robotstxt.ModeRFC9309
 }
 
-// field prints one labelled line of an explanation.
+// field prints one labelled line of an explanation, made printable, as
+// it shows lines of the file and what the server said.
 func (x *explainer) field(label, format string, args ...any) {
-	fmt.Fprintf(x.w, "%-9s %s\n", label, fmt.Sprintf(format, args...))
+	fmt.Fprintf(x.w, "%-9s %s\n", label, printable(fmt.Sprintf(format, args...)))
 }
 
 // more prints a continuation line of the field above.

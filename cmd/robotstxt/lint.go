@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -49,8 +51,6 @@ func runLint(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
 	code = exitOK
 	for _, name := range files {
 		d, err := readDocument(context.Background(), name, fetchConfig{robotstxt.DefaultUserAgent, *timeout}, e)
@@ -72,7 +72,7 @@ func runLint(cmd *command, args []string, e env) int {
 		switch {
 		case *quiet:
 		case *asJSON:
-			if err := enc.Encode(r); err != nil {
+			if err := r.printJSON(e.stdout); err != nil {
 				e.fail(err)
 				return exitUsage
 			}
@@ -115,6 +115,19 @@ func newReport(d *document, fs []finding, least severity) report {
 	return r
 }
 
+// printJSON writes the report as one line of JSON, with the characters a
+// terminal acts on escaped (see printableJSON).
+func (r report) printJSON(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(printableJSON(buf.Bytes()))
+	return err
+}
+
 // print writes the report as text: one "FILE:LINE: severity: message
 // [code]" line per finding, with the line as written under it, then a
 // summary.
@@ -124,13 +137,13 @@ func (r report) print(e env, d *document) {
 		if f.Line > 0 {
 			where = fmt.Sprintf("%s:%d", r.File, f.Line)
 		}
-		fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", where, f.Severity, f.Message, f.Code)
+		fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", printable(where), f.Severity, printable(f.Message), f.Code)
 		if f.Text != "" {
-			fmt.Fprintf(e.stdout, "\t%s\n", f.Text)
+			fmt.Fprintf(e.stdout, "\t%s\n", printable(f.Text))
 		}
 	}
 	p := robotstxt.Parse(d.body.Text).File()
-	fmt.Fprintf(e.stdout, "%s: %s, %s, %s: %s, %s, %s\n", r.File,
+	fmt.Fprintf(e.stdout, "%s: %s, %s, %s: %s, %s, %s\n", printable(r.File),
 		plural(len(p.Groups), "group"), plural(rules(p), "rule"), plural(len(p.Sitemaps), "sitemap"),
 		plural(r.Errors, "error"), plural(r.Warnings, "warning"), plural(r.Infos, "info"))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -65,7 +64,7 @@ func runTest(cmd *command, args []string, e env) int {
 			c, detail = exitDisallowed, detail+x.unmet()
 		}
 		for _, t := range targets {
-			fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s)\n", word, width, t.arg, detail)
+			printDecision(e.stdout, word, width, t.arg, detail)
 		}
 		return c
 	}
@@ -75,7 +74,7 @@ func runTest(cmd *command, args []string, e env) int {
 	l := newListing(text)
 	for _, t := range targets {
 		v := r.Check(tok, t.checkURL())
-		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s%s)\n", decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, v.Matched(), l), x.note(v.Allowed))
+		printDecision(e.stdout, decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, v.Matched(), l)+x.note(v.Allowed))
 		code = worst(code, x.code(v.Allowed))
 	}
 	return code
