@@ -63,17 +63,18 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// corpusDocuments reads every corpus file as lint reads it.
-func corpusDocuments(b *testing.B) []*document {
+// corpusDocuments reads every corpus file as lint reads it, each named
+// by its path.
+func corpusDocuments(tb testing.TB) []*document {
 	var docs []*document
-	for _, f := range corpusFiles(b, "*.txt") {
+	for _, f := range corpusFiles(tb, "*.txt") {
 		raw, err := os.ReadFile(f)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		d := &document{name: f}
 		if err := d.decode(raw, nil); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		docs = append(docs, d)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -42,15 +41,8 @@ func TestShadowedRules(t *testing.T) {
 // TestShadowedRuleNeverDecides checks the claim of every shadowed-rule
 // finding on the corpus: for paths the rule matches, another rule decides.
 func TestShadowedRuleNeverDecides(t *testing.T) {
-	for _, f := range corpusFiles(t, "*.txt") {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := &document{name: f}
-		if err := d.decode(b, nil); err != nil {
-			t.Fatal(err)
-		}
+	for _, d := range corpusDocuments(t) {
+		f := d.name
 		r := robotstxt.Parse(d.body.Text)
 		p := r.File()
 		for _, x := range lintDocument(d, robotstxt.ModeGoogle) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -39,15 +38,8 @@ func TestOutranks(t *testing.T) {
 // corpus: for each crawler a file names, and paths its rules match, the
 // first of the matches is the rule Robots.Check decides by.
 func TestMatchesFirstDecides(t *testing.T) {
-	for _, name := range corpusFiles(t, "*.txt") {
-		raw, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := &document{name: name}
-		if err := d.decode(raw, nil); err != nil {
-			t.Fatal(err)
-		}
+	for _, d := range corpusDocuments(t) {
+		name := d.name
 		r := robotstxt.Parse(d.body.Text)
 		f := r.File()
 		sets, global := ruleSets(f)

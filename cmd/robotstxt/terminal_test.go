@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,17 +181,7 @@ func TestTerminalSafeJSON(t *testing.T) {
 // TestTerminalSafeBinary runs the built command on a hostile robots.txt,
 // as a user would, and checks its output for controls.
 func TestTerminalSafeBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("go tool not found: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "robotstxt")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	site := hostileSites(t)["utf-8"]
 	for _, args := range [][]string{
 		{"check", "-v", site + "/private/x"},
