@@ -18,7 +18,7 @@ import (
 //	DEFER     https://down.example/          (no response; robots.txt unreachable: connection refused; retry after …)
 func runCheck(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
-	agent := fs.String("agent", "", "crawler product token matched against user-agent lines (default: the token of -ua)")
+	agent := fs.String("agent", "", "crawler product token matched against user-agent lines, or a User-Agent to take it from (default: the token of -ua)")
 	ua := fs.String("ua", robotstxt.DefaultUserAgent, "User-Agent header sent with robots.txt requests")
 	timeout := timeoutFlag(fs, "one robots.txt fetch, redirects included")
 	rfc := fs.Bool("rfc9309", false, "match as RFC 9309 strictly reads robots.txt instead of as Google's parser")

@@ -20,7 +20,7 @@ import (
 func runExplain(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (default: each URL's own robots.txt)")
-	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
+	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines, or a User-Agent to take it from")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
 	timeout := timeoutFlag(fs, "one robots.txt fetch")

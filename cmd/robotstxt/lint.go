@@ -28,7 +28,9 @@ With -json, each file gives one JSON object on one line:
 bytes is the size of the file, or of the body as received, before
 ReadBody decodes it; charset is the encoding it was read in; truncated is
 true when the file is over the 500 KiB crawlers read; line 0 is about the
-whole file; text is the line as written. -level does not change the counts.`
+whole file; text is the line as written. Control and bidi characters in
+strings are JSON escapes such as \u001b, which decode to them. -level does
+not change the counts.`
 
 // runLint is "robotstxt lint".
 func runLint(cmd *command, args []string, e env) int {

@@ -15,7 +15,7 @@ import (
 func runTest(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (required)")
-	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
+	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines, or a User-Agent to take it from")
 	rfc := fs.Bool("rfc9309", false, "read the file as RFC 9309 strictly does instead of as Google's parser")
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision, 1 otherwise")
