@@ -1,23 +1,29 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // defaultAgent is the crawler token used when -agent is not given: the
-// product token of the client's default User-Agent.
-var defaultAgent = parser.Token(robotstxt.DefaultUserAgent)
+// product token of the Client's default User-Agent, derived as the Client
+// derives it.
+var defaultAgent = func() string {
+	tok, err := robotstxt.ProductToken(robotstxt.DefaultUserAgent)
+	if err != nil {
+		panic(err) // the library's own header always names its product
+	}
+	return tok
+}()
 
-// agentToken checks a -agent value. A full User-Agent string such as
-// "ExampleBot/1.0" is cut to its product token, as robots.txt groups are
-// matched by token only; a value with no token is an error.
+// agentToken checks a -agent value. A full User-Agent string, such as
+// "ExampleBot/1.0" or "Mozilla/5.0 (compatible; XBot/1.0)", gives the
+// product token the Client derives from it with robotstxt.ProductToken,
+// as robots.txt groups are matched by token only; a value from which no
+// token can be derived is an error.
 func agentToken(v string, e env) (string, error) {
-	tok := parser.Token(v)
-	if tok == "" {
-		return "", fmt.Errorf("agent %q has no product token (letters, '-' and '_')", v)
+	tok, err := robotstxt.ProductToken(v)
+	if err != nil {
+		return "", err
 	}
 	if tok != v {
 		e.errorf("note: agent %q matched as %q", v, tok)

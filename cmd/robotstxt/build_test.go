@@ -8,9 +8,11 @@ import (
 	"testing"
 )
 
-// TestBinaryBuilds builds the command with the go tool and runs its help,
-// proving the binary links and exits 0 on "help".
-func TestBinaryBuilds(t *testing.T) {
+// buildBinary builds the command with the go tool into a temporary
+// directory and returns its path. It skips the test with -short or
+// without a go tool.
+func buildBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a binary")
 	}
@@ -19,11 +21,17 @@ func TestBinaryBuilds(t *testing.T) {
 		t.Skipf("go tool not found: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "robotstxt")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	out, err = exec.Command(bin, "help").Output()
+	return bin
+}
+
+// TestBinaryBuilds builds the command and runs its help, proving the
+// binary links and exits 0 on "help".
+func TestBinaryBuilds(t *testing.T) {
+	bin := buildBinary(t)
+	out, err := exec.Command(bin, "help").Output()
 	if err != nil {
 		t.Fatalf("robotstxt help: %v", err)
 	}

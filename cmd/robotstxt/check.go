@@ -16,15 +16,11 @@ import (
 //
 //	DISALLOW  https://example.com/private/x  (status 200; line 7: Disallow: /private/)
 //	DEFER     https://down.example/          (no response; robots.txt unreachable: connection refused; retry after …)
-func runCheck(args []string, e env) int {
-	fs := newFlags("check", "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...",
-		"Fetch each URL's robots.txt (once per site, as a crawler would) and print\n"+
-			"the decision, the HTTP status, the deciding rule as written and its line,\n"+
-			"why a robots.txt could not be read, and stale or deferred answers.\n\n"+
-			"Example:\n  robotstxt check -agent Googlebot -v https://example.com/ https://example.com/cart")
-	agent := fs.String("agent", "", "crawler product token matched against user-agent lines (default: the token of -ua)")
+func runCheck(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
+	agent := fs.String("agent", "", "crawler product token matched against user-agent lines, or a User-Agent to take it from (default: the token of -ua)")
 	ua := fs.String("ua", robotstxt.DefaultUserAgent, "User-Agent header sent with robots.txt requests")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of one robots.txt fetch, redirects included")
+	timeout := timeoutFlag(fs, "one robots.txt fetch, redirects included")
 	rfc := fs.Bool("rfc9309", false, "match as RFC 9309 strictly reads robots.txt instead of as Google's parser")
 	legacy := fs.Bool("legacy", false, "treat 401 and 403 as disallow all, as older crawlers do")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision")
@@ -35,10 +31,6 @@ func runCheck(args []string, e env) int {
 	}
 	if len(urls) == 0 {
 		e.errorf("check: no URL given")
-		return exitUsage
-	}
-	if *timeout <= 0 {
-		e.errorf("check: -timeout must be positive")
 		return exitUsage
 	}
 	x, err := parseExpectation(*expect)
@@ -137,7 +129,7 @@ func (ck *checker) check(u string) int {
 	default:
 		detail += ck.x.note(d.Allowed)
 	}
-	fmt.Fprintf(ck.e.stdout, "%-8s  %-*s  (%s)\n", word, ck.width, u, detail)
+	printDecision(ck.e.stdout, word, ck.width, u, detail)
 	if ck.verbose && !s.shown {
 		s.shown = true
 		ck.describe(u, s)
@@ -177,7 +169,8 @@ func checkDetail(d robotstxt.Decision, err error, l listing) string {
 const indent = "          "
 
 // describe prints, under a URL's line, the robots.txt requests of its
-// site and what the Client holds for it. It never fetches.
+// site and what the Client holds for it, what the server sent made
+// printable. It never fetches.
 func (ck *checker) describe(u string, s *site) {
 	w := ck.e.stdout
 	for i, h := range s.hops {
@@ -185,22 +178,22 @@ func (ck *checker) describe(u string, s *site) {
 		if i > 0 {
 			label = "redirect  "
 		}
-		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, h.url, hopResult(h))
+		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, printable(h.url), printable(hopResult(h)))
 	}
 	info, ok := ck.c.Cached(u)
 	if !ok {
 		return
 	}
 	fmt.Fprintf(w, "%sauthority %s, outcome %s, expires %s\n",
-		indent, info.Authority, info.Outcome, info.Expires.UTC().Format(time.RFC3339))
+		indent, printable(info.Authority), info.Outcome, info.Expires.UTC().Format(time.RFC3339))
 	if info.Err != nil && info.Outcome != robotstxt.OutcomeUnreachable {
-		fmt.Fprintf(w, "%sbecause %s\n", indent, errText(info.Err))
+		fmt.Fprintf(w, "%sbecause %s\n", indent, printable(errText(info.Err)))
 	}
 	if cd, ok := info.CrawlDelay(); ok {
 		fmt.Fprintf(w, "%scrawl-delay %s\n", indent, cd)
 	}
 	for _, sm := range info.Sitemaps() {
-		fmt.Fprintf(w, "%ssitemap %s\n", indent, sm)
+		fmt.Fprintf(w, "%ssitemap %s\n", indent, printable(sm))
 	}
 }
 

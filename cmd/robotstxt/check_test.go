@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // robotsServer serves body as /robots.txt with the given status and 200
@@ -252,7 +251,7 @@ func TestCheckBadInput(t *testing.T) {
 func TestDefaultAgentIsClientDefault(t *testing.T) {
 	c := robotstxt.NewClient()
 	defer c.Close()
-	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != defaultAgent || defaultAgent != parser.Token(robotstxt.DefaultUserAgent) {
+	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != defaultAgent || defaultAgent != "robotstxt" {
 		t.Errorf("defaultAgent %q, client tokens %q", defaultAgent, toks)
 	}
 }

@@ -12,9 +12,10 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
-// errorf writes one "robotstxt: …" line to standard error.
+// errorf writes one "robotstxt: …" line to standard error, made
+// printable, as its arguments may quote a file or a server.
 func (e env) errorf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "robotstxt: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "robotstxt: %s\n", printable(fmt.Sprintf(format, args...)))
 }
 
 // fail writes err to standard error once, with the single "robotstxt: "

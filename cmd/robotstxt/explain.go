@@ -17,20 +17,13 @@ import (
 // as written and length, which one decides and why, rules of other groups
 // that would match, and where Google's reading and RFC 9309's differ. Its
 // exit code is test's (check's when it fetches).
-func runExplain(args []string, e env) int {
-	fs := newFlags("explain", "[-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] URL|PATH...",
-		"Explain the decision for each URL: the groups that apply to the agent and\n"+
-			"why (its own groups, merged, or the * group), every rule that matches with\n"+
-			"its line, its text as written and its length, which rule decides and why\n"+
-			"(longest match; allow wins a tie), and where RFC 9309 reads the URL\n"+
-			"otherwise. With -file, URLs may be paths that start with /; without it,\n"+
-			"each URL's robots.txt is fetched as check does.\n\n"+
-			"Example:\n  robotstxt explain -file robots.txt -agent FooBot /private/x")
+func runExplain(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (default: each URL's own robots.txt)")
-	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
+	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines, or a User-Agent to take it from")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of one robots.txt fetch")
+	timeout := timeoutFlag(fs, "one robots.txt fetch")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
@@ -129,9 +122,10 @@ func (x *explainer) otherMode() robotstxt.Mode {
 	return robotstxt.ModeRFC9309
 }
 
-// field prints one labelled line of an explanation.
+// field prints one labelled line of an explanation, made printable, as
+// it shows lines of the file and what the server said.
 func (x *explainer) field(label, format string, args ...any) {
-	fmt.Fprintf(x.w, "%-9s %s\n", label, fmt.Sprintf(format, args...))
+	fmt.Fprintf(x.w, "%-9s %s\n", label, printable(fmt.Sprintf(format, args...)))
 }
 
 // more prints a continuation line of the field above.
@@ -255,48 +249,6 @@ func (x *explainer) agentLines(f *parser.File, groups []int, l listing) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// A match is a rule that matches the URL's path.
-type match struct {
-	rule   *parser.Rule
-	group  int // index of the rule's group
-	length int // the length that counts for precedence
-}
-
-// matches returns the rules of the given groups that match path, longest
-// first and allow first on a tie, the order of precedence.
-func matches(f *parser.File, groups []int, path string) []match {
-	var ms []match
-	for _, gi := range groups {
-		for i := range f.Groups[gi].Rules {
-			ru := &f.Groups[gi].Rules[i]
-			if n, ok := matchRule(ru, path); ok {
-				ms = append(ms, match{ru, gi, n})
-			}
-		}
-	}
-	slices.SortStableFunc(ms, func(a, b match) int {
-		if a.length != b.length {
-			return b.length - a.length
-		}
-		switch {
-		case a.rule.Allow == b.rule.Allow:
-			return 0
-		case a.rule.Allow:
-			return -1
-		}
-		return 1
-	})
-	return ms
-}
-
-// matchRule reports whether r matches path as the engine matches it, and
-// the length its match weighs in precedence: the pattern's, or for an
-// allow of …/index.html that matches only its directory, that of the
-// directory pattern "…/$" (see matcher.Rule.Match).
-func matchRule(r *parser.Rule, path string) (length int, ok bool) {
-	return matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow).Match(r.Pattern, path)
 }
 
 // matchPath is the path that rules are matched against for url, as

@@ -4,19 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"fmt"
+	"time"
 )
 
-// newFlags returns a flag set for a subcommand whose usage line is
-// synopsis and whose description is about.
-func newFlags(name, synopsis, about string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintf(w, "Usage: robotstxt %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
-		fs.PrintDefaults()
-		fmt.Fprintf(w, "\nFlags may come before or after the arguments; \"--\" ends them.\nRun \"robotstxt help\" for the exit codes.\n")
-	}
+// newFlags returns the flag set of command c, whose -h prints c's help.
+func newFlags(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.Usage = func() { c.printHelp(fs) }
 	return fs
 }
 
@@ -54,4 +48,35 @@ func parseArgs(fs *flag.FlagSet, args []string, e env) (pos []string, code int, 
 	}
 	fs.SetOutput(e.stderr)
 	return pos, exitOK, false
+}
+
+// defaultTimeout is the default of every command's -timeout: as long as the
+// Client gives one robots.txt fetch by default (10 seconds), so that a
+// command waits for a site as long as a crawler using the Client would.
+const defaultTimeout = 10 * time.Second
+
+// timeoutFlag defines a -timeout flag on fs, a positive duration with
+// defaultTimeout as its default, that bounds what.
+func timeoutFlag(fs *flag.FlagSet, what string) *time.Duration {
+	d := defaultTimeout
+	fs.Var((*timeout)(&d), "timeout", "longest `duration` of "+what)
+	return &d
+}
+
+// A timeout is the value of a -timeout flag: a duration that must be
+// positive, as a fetch with no time to run can only fail.
+type timeout time.Duration
+
+func (t *timeout) String() string { return time.Duration(*t).String() }
+
+func (t *timeout) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("not a duration such as 10s or 500ms")
+	case d <= 0:
+		return errors.New("must be positive")
+	}
+	*t = timeout(d)
+	return nil
 }

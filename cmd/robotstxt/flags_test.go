@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,7 +21,7 @@ func TestParseArgsInterspersed(t *testing.T) {
 		{[]string{"/x", "--", "-file", "g"}, "", false, []string{"/x", "-file", "g"}},
 		{nil, "", false, nil},
 	} {
-		fs := newFlags("t", "", "")
+		fs := newFlags(&command{name: "t"})
 		file := fs.String("file", "", "")
 		v := fs.Bool("v", false, "")
 		var out, errOut bytes.Buffer
@@ -36,7 +37,7 @@ func TestParseArgsInterspersed(t *testing.T) {
 }
 
 func TestParseArgsHelpAndErrors(t *testing.T) {
-	fs := newFlags("t", "SYN", "ABOUT")
+	fs := newFlags(&command{name: "t", usage: "SYN", long: "ABOUT"})
 	fs.String("file", "", "")
 	var out, errOut bytes.Buffer
 	e := env{stdout: &out, stderr: &errOut}
@@ -45,5 +46,32 @@ func TestParseArgsHelpAndErrors(t *testing.T) {
 	}
 	if _, code, done := parseArgs(fs, []string{"/x", "-nope"}, e); !done || code != exitUsage || errOut.Len() == 0 {
 		t.Errorf("bad flag after an argument: done %v, code %d, stderr %q", done, code, errOut.String())
+	}
+}
+
+// TestTimeoutFlag checks that every command that fetches documents its
+// -timeout default and rejects a timeout that is not a positive duration
+// before it fetches anything.
+func TestTimeoutFlag(t *testing.T) {
+	s := newRobotsServer(t, 200, liveRobots)
+	for cmd, args := range map[string][]string{
+		"check":   {s.URL + "/x"},
+		"test":    {"-file", s.URL + "/robots.txt", "/x"},
+		"explain": {s.URL + "/x"},
+		"lint":    {s.URL + "/robots.txt"},
+	} {
+		r := runCmd(t, "", "help", cmd)
+		if !strings.Contains(r.stdout, "-timeout duration") || !strings.Contains(r.stdout, "(default "+defaultTimeout.String()+")") {
+			t.Errorf("help %s does not document -timeout and its default:\n%s", cmd, r.stdout)
+		}
+		for _, v := range []string{"0", "0s", "-1s", "soon"} {
+			r := runCmd(t, "", append([]string{cmd, "-timeout", v}, args...)...)
+			if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "invalid value") {
+				t.Errorf("%s -timeout %s: exit %d, stdout %q, stderr %q", cmd, v, r.code, r.stdout, r.stderr)
+			}
+		}
+	}
+	if n := s.fetches.Load(); n != 0 {
+		t.Errorf("robots.txt fetched %d times with a bad -timeout", n)
 	}
 }

@@ -1,51 +1,45 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/robotsgate/robotstxt"
 )
 
-// lintAbout is the help of lint, with the -json format.
-const lintAbout = `Report what in a robots.txt changes what crawlers do or will surprise its
+// lintHelp is the long help of lint, with its codes and the -json
+// format.
+var lintHelp = `Report what in a robots.txt changes what crawlers do or will surprise its
 owner (error), what is likely a mistake or read by some crawlers only
 (warning), and what is tolerated (info). Each file is read as crawlers read
 it (content coding, charset, UTF-16, the 500 KiB limit); an http or https
 URL lints the robots.txt of its site, fetched as check does. The exit code
 is 1 only when a file has an error.
 
-Errors: not-robots-txt, over-limit, rule-outside-group, agent-cut,
-  agent-no-token, no-leading-slash, shadowed-rule, directive-skipped.
-Warnings: key-typo, sitemap-relative, crawl-delay, unsupported-rule,
-  duplicate-rule, bad-value, agent-without-rules, utf-16, line-too-long,
-  nul-byte, invalid-utf8, no-directives, over-limit-no-rules.
-Infos: unknown-key, misspelt-key, missing-colon, agent-token,
-  not-a-directive, charset, disallow-all, parser, too-many-findings,
-  unknown-records-dropped.
-
+` + codesHelp() + `
 With -json, each file gives one JSON object on one line:
   {"file": "robots.txt", "bytes": 1234, "charset": "utf-8",
    "truncated": false, "errors": 1, "warnings": 0, "infos": 2,
    "diagnostics": [{"line": 3, "severity": "error",
      "code": "rule-outside-group", "message": "…", "text": "Disallow: /x"}]}
 bytes is the size of the file, or of the body as received, before
-ReadBody decodes it; charset is the encoding it was read in; truncated is true when the file is
-over the 500 KiB crawlers read; line 0 is about the whole file; text is the
-line as written. -level does not change the counts.
-
-Example:
-  robotstxt lint -level warning robots.txt`
+ReadBody decodes it; charset is the encoding it was read in; truncated is
+true when the file is over the 500 KiB crawlers read; line 0 is about the
+whole file; text is the line as written. Control and bidi characters in
+strings are JSON escapes such as \u001b, which decode to them. -level does
+not change the counts.`
 
 // runLint is "robotstxt lint".
-func runLint(args []string, e env) int {
-	fs := newFlags("lint", "[-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...", lintAbout)
+func runLint(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
 	asJSON := fs.Bool("json", false, "print one JSON object per file")
 	quiet := fs.Bool("q", false, "print nothing; report by exit code only")
 	level := fs.String("level", "info", "print only findings of this severity or above: error, warning or info")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of fetching a robots.txt given as a URL")
+	timeout := timeoutFlag(fs, "fetching a robots.txt given as a URL")
 	files, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
@@ -59,8 +53,6 @@ func runLint(args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
 	code = exitOK
 	for _, name := range files {
 		d, err := readDocument(context.Background(), name, fetchConfig{robotstxt.DefaultUserAgent, *timeout}, e)
@@ -82,7 +74,7 @@ func runLint(args []string, e env) int {
 		switch {
 		case *quiet:
 		case *asJSON:
-			if err := enc.Encode(r); err != nil {
+			if err := r.printJSON(e.stdout); err != nil {
 				e.fail(err)
 				return exitUsage
 			}
@@ -125,6 +117,19 @@ func newReport(d *document, fs []finding, least severity) report {
 	return r
 }
 
+// printJSON writes the report as one line of JSON, with the characters a
+// terminal acts on escaped (see printableJSON).
+func (r report) printJSON(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(printableJSON(buf.Bytes()))
+	return err
+}
+
 // print writes the report as text: one "FILE:LINE: severity: message
 // [code]" line per finding, with the line as written under it, then a
 // summary.
@@ -134,13 +139,13 @@ func (r report) print(e env, d *document) {
 		if f.Line > 0 {
 			where = fmt.Sprintf("%s:%d", r.File, f.Line)
 		}
-		fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", where, f.Severity, f.Message, f.Code)
+		fmt.Fprintf(e.stdout, "%s: %s: %s [%s]\n", printable(where), f.Severity, printable(f.Message), f.Code)
 		if f.Text != "" {
-			fmt.Fprintf(e.stdout, "\t%s\n", f.Text)
+			fmt.Fprintf(e.stdout, "\t%s\n", printable(f.Text))
 		}
 	}
 	p := robotstxt.Parse(d.body.Text).File()
-	fmt.Fprintf(e.stdout, "%s: %s, %s, %s: %s, %s, %s\n", r.File,
+	fmt.Fprintf(e.stdout, "%s: %s, %s, %s: %s, %s, %s\n", printable(r.File),
 		plural(len(p.Groups), "group"), plural(rules(p), "rule"), plural(len(p.Sitemaps), "sitemap"),
 		plural(r.Errors, "error"), plural(r.Warnings, "warning"), plural(r.Infos, "info"))
 }

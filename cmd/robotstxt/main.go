@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	robotstxt check [-agent TOKEN] [-ua UA] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...
+//	robotstxt check [-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...
 //	robotstxt test -file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] URL|PATH...
 //	robotstxt explain [-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] URL|PATH...
 //	robotstxt lint [-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...
@@ -23,7 +23,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 )
@@ -39,23 +38,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return runIO(args, eofReader{}, stdout, stderr)
 }
 
-// command returns the function that runs the named command, or nil.
-func command(name string) func(args []string, e env) int {
-	switch name {
-	case "check":
-		return runCheck
-	case "test":
-		return runTest
-	case "explain":
-		return runExplain
-	case "lint":
-		return runLint
-	case "version":
-		return runVersion
-	}
-	return nil
-}
-
 // runIO is run with a standard input, read by "-" arguments.
 func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
@@ -63,18 +45,12 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printUsage(stderr)
 		return exitUsage
 	}
-	name, rest := args[0], args[1:]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		return runHelp(rest, e)
-	case "-version", "--version":
-		return runVersion(rest, e)
+	c := lookup(args[0])
+	if c == nil {
+		e.errorf("unknown command %q; the commands are %s (run \"robotstxt help\" for usage)", args[0], commandNames())
+		return exitUsage
 	}
-	if cmd := command(name); cmd != nil {
-		return cmd(rest, e)
-	}
-	e.errorf("unknown command %q; run \"robotstxt help\" for usage", name)
-	return exitUsage
+	return c.run(c, args[1:], e)
 }
 
 // eofReader is an empty standard input.
@@ -82,72 +58,80 @@ type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
-// usageText is the top-level help, printed by "robotstxt help".
-const usageText = `robotstxt tells what crawlers make of a robots.txt. It reads files exactly
-as the robotstxt Client does: content coding, charset and UTF-16 converted,
-only the first 500 KiB read, and URLs accepted only where the Client accepts
-them.
+// commands is the table of robotstxt's commands, in the order the help
+// lists them. Dispatch, the top-level help, "robotstxt help COMMAND" and
+// the messages that name the commands read it, and a test checks the
+// package comment's Usage block against it: a new command is one entry
+// here.
+var commands []*command
 
-Commands:
-  check [-agent TOKEN] [-v] [-expect allow|disallow] URL...
-      Fetch each URL's robots.txt, once per site, as a crawler would, and
-      print the decision, HTTP status and deciding rule; -v adds the
-      requests and redirects, and why a robots.txt could not be read.
-        robotstxt check -agent Googlebot -v https://example.com/cart
-  test -file FILE|-|URL [-agent TOKEN] [-expect allow|disallow] URL|PATH...
-      Check URLs, or paths that start with /, against one robots.txt: a
-      file, standard input ("-") or the robots.txt of a URL's site.
-        robotstxt test -file robots.txt -agent Googlebot /private/x /
-        robotstxt test -file robots.txt -expect disallow /admin/ /cart
-  explain [-file FILE|-|URL] [-agent TOKEN] URL|PATH...
-      Say why: the groups that apply to the agent and why, every rule that
-      matches with its line, text as written and length, which one wins
-      and why, and where RFC 9309 reads the URL otherwise. Without -file it
-      fetches each URL's robots.txt as check does.
-        robotstxt explain -file robots.txt -agent FooBot /private/x
-  lint [-json] [-q] [-level error|warning|info] FILE|-|URL...
-      Find what changes what crawlers do (errors), what is likely a mistake
-      (warnings) and what is tolerated (infos). -json prints one object per
-      file; run "robotstxt help lint" for its fields.
-        robotstxt lint robots.txt
-        robotstxt lint -json https://example.com/robots.txt
-  help [COMMAND]
-      Print this text, or the flags of COMMAND.
-  version
-      Print the version.
-
-Flags may come before or after the arguments. The default crawler token
-is %q. Add -rfc9309 to read as RFC 9309 strictly does instead of
-as Google's parser, and -full to test or explain a file past the 500 KiB
-that crawlers read.
-
-Exit codes:
-  0  every URL allowed, or as -expect says; lint found no error
-  1  a URL disallowed, or not as -expect says; lint found an error
-  2  usage error, unreadable input, or a URL the Client cannot check
-  3  a robots.txt fetched over HTTP was unreachable (5xx, 429, network
-     error, timeout) with no earlier copy: the answer is deferred
-When URLs or files give different outcomes, the highest code wins.
-`
-
-// printUsage writes the top-level help to w.
-func printUsage(w io.Writer) {
-	fmt.Fprintf(w, usageText, defaultAgent)
-}
-
-// runHelp prints the top-level help, or the flags of the named command.
-func runHelp(args []string, e env) int {
-	if len(args) == 0 {
-		printUsage(e.stdout)
-		return exitOK
-	}
-	switch args[0] {
-	case "check", "test", "explain", "lint":
-		return command(args[0])([]string{"-h"}, e)
-	case "version":
-		fmt.Fprintln(e.stdout, "Usage: robotstxt version\n\nPrint the module version and the Go version it was built with.")
-		return exitOK
-	}
-	e.errorf("no help for %q; commands are check, test, explain, lint and version", args[0])
-	return exitUsage
+// The table is filled in by init, not where it is declared, because help,
+// one of its commands, reads it.
+func init() {
+	commands = []*command{{
+		name:  "check",
+		usage: "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...",
+		short: `Fetch each URL's robots.txt, once per site, as a crawler would, and
+print the decision, HTTP status and deciding rule; -v adds the
+requests and redirects, and why a robots.txt could not be read.`,
+		long: `Fetch each URL's robots.txt (once per site, as a crawler would) and print
+the decision, the HTTP status, the deciding rule as written and its line,
+why a robots.txt could not be read, and stale or deferred answers.`,
+		examples: []string{"-agent Googlebot -v https://example.com/ https://example.com/cart"},
+		run:      runCheck,
+	}, {
+		name:  "test",
+		usage: "-file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] URL|PATH...",
+		short: `Check URLs, or paths that start with /, against one robots.txt: a
+file, standard input ("-") or the robots.txt of a URL's site.`,
+		long: `Check URLs, or paths that start with /, against one robots.txt, read as a
+crawler reads it: content coding, charset and UTF-16 converted, and only
+the first 500 KiB read unless -full is given. FILE "-" is standard input;
+an http or https URL reads the robots.txt of its site, fetched as check does.`,
+		examples: []string{
+			"-file robots.txt -agent Googlebot /private/x /",
+			"-file robots.txt -expect disallow /admin/ /cart",
+		},
+		run: runTest,
+	}, {
+		name:  "explain",
+		usage: "[-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] URL|PATH...",
+		short: `Say why: the groups that apply to the agent and why, every rule that
+matches with its line, text as written and length, which one wins
+and why, and where RFC 9309 reads the URL otherwise. Without -file it
+fetches each URL's robots.txt as check does.`,
+		long: `Explain the decision for each URL: the groups that apply to the agent and
+why (its own groups, merged, or the * group), every rule that matches with
+its line, its text as written and its length, which rule decides and why
+(longest match; allow wins a tie), and where RFC 9309 reads the URL
+otherwise. With -file, URLs may be paths that start with /; without it,
+each URL's robots.txt is fetched as check does.`,
+		examples: []string{"-file robots.txt -agent FooBot /private/x"},
+		run:      runExplain,
+	}, {
+		name:  "lint",
+		usage: "[-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...",
+		short: `Find what changes what crawlers do (errors), what is likely a mistake
+(warnings) and what is tolerated (infos). -json prints one object per
+file; run "robotstxt help lint" for its fields and the codes.`,
+		long: lintHelp,
+		examples: []string{
+			"robots.txt",
+			"-level warning -json https://example.com/robots.txt",
+		},
+		run: runLint,
+	}, {
+		name:    "help",
+		aliases: []string{"-h", "-help", "--help"},
+		usage:   "[COMMAND]",
+		short:   "Print this text, or the help of COMMAND.",
+		long:    "Print the help of robotstxt, or of COMMAND: what it does, and its flags.",
+		run:     runHelp,
+	}, {
+		name:    "version",
+		aliases: []string{"-version", "--version"},
+		short:   "Print the version.",
+		long:    "Print the module version and the Go version it was built with.",
+		run:     runVersion,
+	}}
 }

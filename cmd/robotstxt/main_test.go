@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"flag"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,52 +101,31 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-func TestHelpListsCommandsExamplesAndExitCodes(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
-		r := runCmd(t, "", args...)
-		if r.code != exitOK {
-			t.Errorf("%v: exit %d, want 0", args, r.code)
-		}
-		for _, want := range []string{
-			"check ", "test ", "explain ", "lint ", "version",
-			"robotstxt check -agent", "robotstxt test -file", "robotstxt explain -file", "robotstxt lint -json",
-			"Exit codes:", "  0  ", "  1  ", "  2  ", "  3  ",
-		} {
-			if !strings.Contains(r.stdout, want) {
-				t.Errorf("%v: usage lacks %q:\n%s", args, want, r.stdout)
-			}
-		}
+// TestDocUsageMatchesCommands checks the Usage block of the package
+// comment against the table: one line per command, in its order, as the
+// command's synopsis.
+func TestDocUsageMatchesCommands(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-func TestHelpForCommand(t *testing.T) {
-	for cmd, want := range map[string]string{
-		"test":    "-expect",
-		"check":   "-v",
-		"explain": "Example:",
-		"lint":    `"diagnostics"`,
-		"version": "Usage: robotstxt version",
-	} {
-		r := runCmd(t, "", "help", cmd)
-		if r.code != exitOK || !strings.Contains(r.stdout, want) {
-			t.Errorf("help %s: exit %d, stdout lacks %q:\n%s", cmd, r.code, want, r.stdout)
-		}
+	if f.Doc == nil {
+		t.Fatal("main.go has no package comment")
 	}
-	if r := runCmd(t, "", "help", "nope"); r.code != exitUsage {
-		t.Errorf("help nope: exit %d, want %d", r.code, exitUsage)
+	_, block, ok := strings.Cut(f.Doc.Text(), "\nUsage:\n\n")
+	if !ok {
+		t.Fatalf("the package comment has no Usage block:\n%s", f.Doc.Text())
 	}
-}
-
-func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"version"}, {"--version"}} {
-		r := runCmd(t, "", args...)
-		// Test binaries carry no module version: "(devel)".
-		if r.code != exitOK || !strings.HasPrefix(r.stdout, "robotstxt (devel) go") {
-			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.stdout)
-		}
+	block, _, _ = strings.Cut(block, "\n\n")
+	var got, want []string
+	for line := range strings.SplitSeq(block, "\n") {
+		got = append(got, strings.TrimPrefix(line, "\t"))
 	}
-	if r := runCmd(t, "", "version", "x"); r.code != exitUsage {
-		t.Errorf("version x: exit %d, want %d", r.code, exitUsage)
+	for _, c := range commands {
+		want = append(want, c.synopsis())
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the package comment's Usage block is\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -23,6 +24,16 @@ func writtenRule(r robotstxt.Rule, l listing) string {
 		return w
 	}
 	return kindWord(r.Allow) + ": " + r.Pattern
+}
+
+// printDecision writes the line of one URL that check and test print,
+//
+//	DISALLOW  /private/x  (line 7: Disallow: /private/)
+//
+// with the URL in a column width bytes wide and the URL and the detail
+// made printable.
+func printDecision(w io.Writer, word string, width int, url, detail string) {
+	fmt.Fprintf(w, "%-8s  %-*s  (%s)\n", word, width, printable(url), printable(detail))
 }
 
 // kindWord is Allow or Disallow.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -13,19 +12,14 @@ import (
 //
 //	DISALLOW  /private/x  (line 7: Disallow: /private/)
 //	ALLOW     /           (no rule matched)
-func runTest(args []string, e env) int {
-	fs := newFlags("test", "-file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] URL|PATH...",
-		"Check URLs, or paths that start with /, against one robots.txt, read as a\n"+
-			"crawler reads it: content coding, charset and UTF-16 converted, and only\n"+
-			"the first 500 KiB read unless -full is given. FILE \"-\" is standard input;\n"+
-			"an http or https URL reads the robots.txt of its site, fetched as check does.\n\n"+
-			"Example:\n  robotstxt test -file robots.txt -agent Googlebot -expect disallow /admin/ /cart")
+func runTest(cmd *command, args []string, e env) int {
+	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (required)")
-	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines")
+	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines, or a User-Agent to take it from")
 	rfc := fs.Bool("rfc9309", false, "read the file as RFC 9309 strictly does instead of as Google's parser")
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision, 1 otherwise")
-	timeout := fs.Duration("timeout", robotstxt.DefaultFetchTimeout, "time limit of fetching a robots.txt given as a URL")
+	timeout := timeoutFlag(fs, "fetching a robots.txt given as a URL")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
@@ -70,7 +64,7 @@ func runTest(args []string, e env) int {
 			c, detail = exitDisallowed, detail+x.unmet()
 		}
 		for _, t := range targets {
-			fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s)\n", word, width, t.arg, detail)
+			printDecision(e.stdout, word, width, t.arg, detail)
 		}
 		return c
 	}
@@ -80,7 +74,7 @@ func runTest(args []string, e env) int {
 	l := newListing(text)
 	for _, t := range targets {
 		v := r.Check(tok, t.checkURL())
-		fmt.Fprintf(e.stdout, "%-8s  %-*s  (%s%s)\n", decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, v.Matched(), l), x.note(v.Allowed))
+		printDecision(e.stdout, decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, v.Matched(), l)+x.note(v.Allowed))
 		code = worst(code, x.code(v.Allowed))
 	}
 	return code

@@ -8,7 +8,11 @@ import (
 
 // runVersion is "robotstxt version": the module version from the build
 // information ("(devel)" for a build from a checkout) and the Go version.
-func runVersion(args []string, e env) int {
+func runVersion(cmd *command, args []string, e env) int {
+	args, code, done := parseArgs(newFlags(cmd), args, e)
+	if done {
+		return code
+	}
 	if len(args) > 0 {
 		e.errorf("version takes no arguments")
 		return exitUsage

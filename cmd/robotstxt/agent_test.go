@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// agentRobots gives a browser-like User-Agent's first product, Mozilla,
+// another group than its crawler, XBot.
+const agentRobots = `User-agent: Mozilla
+Disallow: /
+
+User-agent: XBot
+Disallow: /private/
+`
+
+// TestAgentTokenAsClient checks that a -agent value is read as the
+// Client reads its User-Agent: "Mozilla/5.0 (compatible; XBot/1.0)" is
+// XBot, in every command, and each decides as a Client sending that
+// header does.
+func TestAgentTokenAsClient(t *testing.T) {
+	const ua = "Mozilla/5.0 (compatible; XBot/1.0)"
+	s := newRobotsServer(t, http.StatusOK, agentRobots)
+	c := robotstxt.NewClient(robotstxt.WithUserAgent(ua))
+	defer c.Close()
+	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != "XBot" {
+		t.Fatalf("the Client derives %q from %q", toks, ua)
+	}
+	for _, p := range []string{"/public", "/private/x"} {
+		d, err := c.Check(context.Background(), s.URL+p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := decisionWord(d.Allowed)
+		for name, args := range map[string][]string{
+			"test":      {"test", "-file", s.URL + "/robots.txt", "-agent", ua, p},
+			"explain":   {"explain", "-file", s.URL + "/robots.txt", "-agent", ua, p},
+			"check":     {"check", "-agent", ua, s.URL + p},
+			"check -ua": {"check", "-ua", ua, s.URL + p},
+		} {
+			r := runCmd(t, "", args...)
+			out := r.stdout
+			if name == "explain" {
+				_, out, _ = strings.Cut(out, "decision  ")
+			}
+			if !strings.HasPrefix(out, want+" ") && !strings.HasPrefix(out, want+":") {
+				t.Errorf("%s %s: the Client says %s, the command:\n%s", name, p, want, r.stdout)
+			}
+		}
+	}
+	r := runCmd(t, "", "test", "-file", s.URL+"/robots.txt", "-agent", ua, "/public")
+	if !strings.Contains(r.stderr, `agent "`+ua+`" matched as "XBot"`) {
+		t.Errorf("no note of the derived token: stderr %q", r.stderr)
+	}
+}
+
+// TestAgentWithoutToken checks that a -agent value from which
+// robotstxt.ProductToken derives no token is a usage error with its
+// message, in every command that takes -agent.
+func TestAgentWithoutToken(t *testing.T) {
+	for _, v := range []string{"123bot/1.0", "/2.0", "Mozilla/5.0 (X11) Gecko/20100101", ""} {
+		_, err := robotstxt.ProductToken(v)
+		if err == nil {
+			t.Fatalf("ProductToken(%q) gives a token", v)
+		}
+		for _, args := range [][]string{
+			{"test", "-file", "testdata/robots.txt", "-agent", v, "/x"},
+			{"explain", "-file", "testdata/robots.txt", "-agent", v, "/x"},
+			{"check", "-agent", v, "http://127.0.0.1:1/"},
+		} {
+			if v == "" && args[0] == "check" {
+				continue // an empty -agent is no -agent: the token of -ua
+			}
+			r := runCmd(t, "", args...)
+			if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, errText(err)) {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d and %q", args, r.code, r.stdout, r.stderr, exitUsage, errText(err))
+			}
+		}
+	}
+}

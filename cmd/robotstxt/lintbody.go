@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// notRobots reports, as one finding, a body that is not a robots.txt at
+// all: its lines are not worth one finding each.
+func (lt *linter) notRobots() bool {
+	kind := bodyKind(lt.text, rules(lt.file) > 0)
+	if kind == "" {
+		return false
+	}
+	msg := "this is not a robots.txt but " + kind + "; crawlers read it as text"
+	if n := rules(lt.file); n > 0 {
+		msg += fmt.Sprintf(" and obey the %s they find in it", plural(n, "rule"))
+	} else {
+		msg += " and find no rule: everything is allowed"
+	}
+	lt.add(0, codeNotRobots, "%s", msg)
+	return true
+}
+
+// bodyKind names what a body that is not a robots.txt is ("an HTML
+// page", "a binary file", …), or returns "". A body with rules is not
+// taken for a binary file for its control bytes: they cut lines, and
+// are reported one by one.
+func bodyKind(text []byte, hasRules bool) string {
+	t := bytes.TrimLeft(text, " \t\r\n\f\v\ufeff")
+	t = bytes.TrimPrefix(t, []byte("\ufeff"))
+	head := bytes.ToLower(t[:min(len(t), 4096)])
+	controls := 0
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' {
+			controls++
+		}
+	}
+	switch {
+	case len(head) > 0 && controls*16 > len(head) && !hasRules:
+		return "a binary file"
+	case bytes.HasPrefix(head, []byte("<")) && hasAny(head, "<!doctype html", "<html", "<head", "<body"):
+		return "an HTML page"
+	case bytes.HasPrefix(head, []byte("<?xml")), bytes.HasPrefix(head, []byte("<")) && !hasRules:
+		return "an XML document"
+	case (bytes.HasPrefix(t, []byte("{")) || bytes.HasPrefix(t, []byte("["))) && json.Valid(t):
+		return "a JSON document"
+	}
+	return ""
+}
+
+// hasAny reports whether s holds any of the subs.
+func hasAny(s []byte, subs ...string) bool {
+	for _, sub := range subs {
+		if bytes.Contains(s, []byte(sub)) {
+			return true
+		}
+	}
+	return false
+}
+
+// noDirectives reports, as one finding, text with lines but no
+// robots.txt record at all, such as a "Not Found" page served as
+// robots.txt: no group, no sitemap, no extension a crawler knows.
+func (lt *linter) noDirectives() bool {
+	f := lt.file
+	if len(f.Groups) > 0 || len(f.Sitemaps) > 0 {
+		return false
+	}
+	unknown := make(map[int]bool)
+	first := 0
+	for _, dg := range f.Diagnostics {
+		switch dg.Kind {
+		case parser.UnknownKey:
+			unknown[dg.Line] = true
+			fallthrough
+		case parser.NoKey, parser.RuleOutsideGroup:
+			if first == 0 {
+				first = dg.Line
+			}
+		}
+	}
+	for _, r := range f.Extensions {
+		if !unknown[r.Line] {
+			return false // a record some crawler reads
+		}
+	}
+	if first == 0 {
+		return false // empty, or comments only: a valid file that allows all
+	}
+	lt.add(first, codeNoDirectives, "no robots.txt line in this body: it allows everything, as no robots.txt does")
+	return true
+}
+
+// overLimit reports a body longer than the 500 KiB crawlers read: an
+// error when rules are past the limit.
+func (lt *linter) overLimit() {
+	d := lt.doc
+	if !d.body.Truncated {
+		return
+	}
+	whole := parser.Parser{RFC9309: lt.mode == robotstxt.ModeRFC9309}.Parse(d.whole.Text)
+	// The cut text ends with a line end, so its last (empty) line is
+	// the first one crawlers do not read.
+	first := lt.lines.len()
+	if t := lt.text; len(t) > 0 && t[len(t)-1] != '\n' && t[len(t)-1] != '\r' {
+		first++ // a cut line too long to keep whole was kept
+	}
+	past, firstPast := 0, 0
+	for _, g := range whole.Groups {
+		for _, r := range g.Rules {
+			if r.Line >= first {
+				past++
+				if firstPast == 0 {
+					firstPast = r.Line
+				}
+			}
+		}
+	}
+	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
+		kib(len(d.whole.Text)), kib(robotstxt.DefaultBodyLimit), first-1)
+	if past == 0 {
+		lt.add(first, codeOverLimitNoRules, "%s; no rule is past it", size)
+		return
+	}
+	lt.addText(firstPast, newListing(d.whole.Text).text(firstPast), codeOverLimit,
+		"%s: %s from this line on are never read", size, plural(past, "rule"))
+}
+
+// charset reports a body that is not UTF-8.
+func (lt *linter) charset() {
+	switch cs := lt.doc.body.Charset; {
+	case strings.HasPrefix(cs, "utf-16"):
+		lt.add(0, codeUTF16, "the file is %s: Google reads robots.txt as UTF-8, and many tools cannot read UTF-16; save it as UTF-8", strings.ToUpper(cs))
+	case cs != "utf-8" && cs != "":
+		lt.add(0, codeCharset, "the file is not UTF-8; it is read as %s, so non-ASCII characters in rules match their UTF-8 form in URLs", cs)
+	}
+}

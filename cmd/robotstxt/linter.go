@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// A finding is one thing lint reports about a file. Line 0 is about the
+// whole file.
+type finding struct {
+	Line     int      `json:"line"`
+	Severity severity `json:"severity"`
+	Code     code     `json:"code"`
+	Message  string   `json:"message"`
+	Text     string   `json:"text"`
+}
+
+// A linter collects the findings of one document.
+type linter struct {
+	doc      *document
+	mode     robotstxt.Mode
+	text     []byte
+	lines    listing
+	file     *parser.File
+	findings []finding
+}
+
+// lintDocument returns the findings for d read in mode, in line order.
+func lintDocument(d *document, mode robotstxt.Mode) []finding {
+	lt := &linter{doc: d, mode: mode, text: d.body.Text, lines: newListing(d.body.Text)}
+	lt.file = parser.Parser{RFC9309: mode == robotstxt.ModeRFC9309}.Parse(lt.text)
+	switch {
+	case lt.notRobots():
+	case lt.noDirectives():
+	default:
+		lt.overLimit()
+		lt.charset()
+		lt.diagnostics()
+		lt.records()
+		lt.groups()
+	}
+	slices.SortStableFunc(lt.findings, func(a, b finding) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return int(b.Severity - a.Severity)
+	})
+	return lt.findings
+}
+
+// add records a finding on line n, whose text is the line as written.
+func (lt *linter) add(n int, c code, format string, args ...any) {
+	lt.addText(n, lt.lines.text(n), c, format, args...)
+}
+
+// addText records a finding on line n whose line, as written, is text:
+// the only place a finding is made, with its code's severity.
+func (lt *linter) addText(n int, text string, c code, format string, args ...any) {
+	lt.findings = append(lt.findings, finding{
+		Line: n, Severity: c.severity(), Code: c,
+		Message: fmt.Sprintf(format, args...), Text: text,
+	})
+}
+
+// rules counts the rules of a parsed file.
+func rules(f *parser.File) int {
+	n := 0
+	for _, g := range f.Groups {
+		n += len(g.Rules)
+	}
+	return n
+}
+
+// plural formats "1 rule" or "3 rules".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// groups reports, per crawler, rules that can never decide, rules given
+// twice, named groups without rules and a * group that disallows
+// everything.
+func (lt *linter) groups() {
+	f := lt.file
+	sets, global := ruleSets(f)
+	// A rule is reported when it is shadowed (or repeated) for every
+	// crawler whose rules hold it.
+	in := make(map[int]int) // group → number of sets holding it
+	for _, s := range sets {
+		for _, gi := range s {
+			in[gi]++
+		}
+	}
+	shadows := make(map[ruleRef][]*parser.Rule)
+	dups := make(map[ruleRef][]*parser.Rule)
+	for _, s := range sets {
+		findShadows(f, s, shadows, dups)
+	}
+	var refs []ruleRef
+	for ref := range shadows {
+		refs = append(refs, ref)
+	}
+	for ref := range dups {
+		if _, ok := shadows[ref]; !ok {
+			refs = append(refs, ref)
+		}
+	}
+	for _, ref := range refs {
+		r := &f.Groups[ref.group].Rules[ref.rule]
+		if by := shadows[ref]; len(by) == in[ref.group] {
+			b := by[0]
+			why := "a longer pattern wins"
+			if len(b.Pattern) == len(r.Pattern) {
+				why = "allow wins a tie"
+			}
+			lt.add(r.Line, codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",
+				b.Line, writtenRule(*b, lt.lines), why)
+		} else if by := dups[ref]; len(by) == in[ref.group] {
+			lt.add(r.Line, codeDuplicate, "the same rule as line %d", by[0].Line)
+		}
+	}
+	lt.emptyGroups(sets, global)
+}
+
+// emptyGroups reports named groups without rules when the * group has
+// rules, and a * group that disallows everything.
+func (lt *linter) emptyGroups(sets [][]int, global []int) {
+	f := lt.file
+	globalRules := 0
+	for _, gi := range global {
+		globalRules += len(f.Groups[gi].Rules)
+	}
+	for _, s := range sets {
+		if slices.Equal(s, global) {
+			continue
+		}
+		n := 0
+		for _, gi := range s {
+			n += len(f.Groups[gi].Rules)
+		}
+		if n == 0 && globalRules > 0 {
+			g := f.Groups[s[0]]
+			line := g.Agents[0].Line
+			for _, a := range g.Agents {
+				if !a.Global && a.Token != "" {
+					line = a.Line
+					break
+				}
+			}
+			lt.add(line, codeNoRules, "this group has no rules: the crawler it names may fetch everything, and the * rules do not apply to it")
+		}
+	}
+	if len(global) == 0 {
+		return
+	}
+	// The first of the matching rules, in order of precedence, decides.
+	if ms := matches(f, global, "/"); len(ms) > 0 && !ms[0].rule.Allow {
+		lt.add(ms[0].rule.Line, codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
+	}
+}
+
+// ruleSets returns the sets of groups whose rules one crawler obeys
+// together: the * groups, and for each product token the file names, the
+// groups that name it. global is the * set, nil when there is none.
+func ruleSets(f *parser.File) (sets [][]int, global []int) {
+	byToken := make(map[string][]int)
+	var tokens []string
+	for gi, g := range f.Groups {
+		for _, a := range g.Agents {
+			switch {
+			case a.Global:
+				global = appendOnce(global, gi)
+			case a.Token != "":
+				k := strings.ToLower(a.Token)
+				if _, ok := byToken[k]; !ok {
+					tokens = append(tokens, k)
+				}
+				byToken[k] = appendOnce(byToken[k], gi)
+			}
+		}
+	}
+	if global != nil {
+		sets = append(sets, global)
+	}
+	for _, k := range tokens {
+		sets = append(sets, byToken[k])
+	}
+	return sets, global
+}

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestEmptyGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []string // line:code of agent-without-rules and disallow-all findings
+	}{
+		{"named group without rules", "User-agent: *\nDisallow: /x\n\nUser-agent: FooBot\n", []string{"4:agent-without-rules"}},
+		{"reported on its named line", "User-agent: *\nDisallow: /x\n\nUser-agent: 123\nUser-agent: FooBot\n", []string{"5:agent-without-rules"}},
+		{"no * rules to escape", "User-agent: *\nCrawl-delay: 1\n\nUser-agent: FooBot\n", nil},
+		{"rules in another group naming it", "User-agent: *\nDisallow: /x\n\nUser-agent: FooBot\nDisallow: /y\n\nUser-agent: FooBot\n", nil},
+		{"* disallows all", "User-agent: *\nDisallow: /\n", []string{"2:disallow-all"}},
+		{"* disallows all with a star", "User-agent: *\nAllow: /x\nDisallow: /*\n", []string{"3:disallow-all"}},
+		{"allow wins the tie for /", "User-agent: *\nDisallow: /\nAllow: /\n", nil},
+		{"a longer allow decides /", "User-agent: *\nDisallow: /\nAllow: /$\n", nil},
+		{"merged * groups", "User-agent: *\nAllow: /x\n\nUser-agent: FooBot\nDisallow: /y\n\nUser-agent: *\nDisallow: /\n", []string{"8:disallow-all"}},
+		{"a named group may disallow all", "User-agent: FooBot\nDisallow: /\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := codesAt(lintText(t, tc.body), codeNoRules, codeDisallowAll)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

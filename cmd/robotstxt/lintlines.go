@@ -1,0 +1,167 @@
+package main
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// diagnostics turns the parser's diagnostics into findings.
+func (lt *linter) diagnostics() {
+	var agents map[int]parser.UserAgent // by line, made for the first cut agent
+	for _, dg := range lt.file.Diagnostics {
+		switch dg.Kind {
+		case parser.NoKey:
+			if k := directiveWord(lt.lines.text(dg.Line)); k != "" {
+				lt.add(dg.Line, codeDirectiveLost, "looks like a %s line but is not \"key: value\": crawlers skip it", k)
+			} else {
+				lt.add(dg.Line, codeNotDirective, "not a robots.txt line: skipped")
+			}
+		case parser.UnknownKey:
+			if want := nearKey(dg.Text); want != "" {
+				lt.add(dg.Line, codeKeyTypo, "unknown key %q, perhaps %s: crawlers ignore the line", dg.Text, want)
+			} else {
+				lt.add(dg.Line, codeUnknownKey, "key %q is not read by major crawlers", dg.Text)
+			}
+		case parser.RuleOutsideGroup:
+			lt.add(dg.Line, codeOutsideGroup, "rule before any user-agent line: no crawler obeys it")
+		case parser.MissingColon:
+			lt.add(dg.Line, codeMissingColon, "no colon after the key; read as if there were one")
+		case parser.MisspeltKey:
+			lt.add(dg.Line, codeMisspeltKey, "misspelt key %q; read as meant, as Google does", dg.Text)
+		case parser.LineTooLong:
+			lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped", parser.MaxLineLength)
+		case parser.NULByte:
+			lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped")
+		case parser.InvalidUTF8:
+			lt.add(dg.Line, codeInvalidUTF8, "the line is not valid UTF-8")
+		case parser.AgentCut:
+			if agents == nil {
+				agents = agentsByLine(lt.file)
+			}
+			lt.agentCut(agents[dg.Line])
+		case parser.EmptyAgent:
+			lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
+		case parser.NoLeadingSlash:
+			lt.add(dg.Line, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
+		case parser.BadValue:
+			lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
+		case parser.TooManyDiagnostics:
+			lt.add(dg.Line, codeTooMany, "over %d lines the parser skipped, tolerated or cut: %s more from this line on are not reported", parser.MaxDiagnostics, dg.Text)
+		case parser.UnknownRecordsDropped:
+			lt.add(dg.Line, codeUnknownDropped, "over %d records with unknown keys: %s more from this line on are dropped (no major crawler reads them)", parser.MaxUnknownRecords, dg.Text)
+		default:
+			lt.add(dg.Line, codeParser, "%s", dg.Kind)
+		}
+	}
+}
+
+// agentCut reports a user-agent value that the parser cut to its product
+// token: an error when the token stops inside a word (MJ12bot is MJ),
+// information when a version or comment is dropped (Googlebot/2.1 is
+// Googlebot).
+func (lt *linter) agentCut(a parser.UserAgent) {
+	switch a.Value[len(a.Token)] {
+	case ' ', '\t', '/', '(', ';', ',', '+', '*':
+		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
+	default:
+		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
+	}
+}
+
+// agentsByLine returns the user-agent lines of f by line number.
+func agentsByLine(f *parser.File) map[int]parser.UserAgent {
+	m := make(map[int]parser.UserAgent)
+	for _, g := range f.Groups {
+		for _, a := range g.Agents {
+			m[a.Line] = a
+		}
+	}
+	return m
+}
+
+// directiveWord returns the directive that a skipped line starts with,
+// such as "Disallow", or "".
+func directiveWord(line string) string {
+	word, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+	w := strings.ToLower(strings.TrimRight(word, ":"))
+	for _, k := range []string{"user-agent", "allow", "disallow", "sitemap"} {
+		if w == k {
+			return word
+		}
+	}
+	return ""
+}
+
+// nearKey returns the known key that an unknown key is most likely a typo
+// of, or "".
+func nearKey(key string) string {
+	key = strings.ToLower(key)
+	for _, k := range []string{"user-agent", "disallow", "allow", "sitemap", "crawl-delay"} {
+		limit := 2
+		if len(k) <= 5 {
+			limit = 1
+		}
+		if editDistance(key, k) <= limit {
+			return k
+		}
+	}
+	if strings.Contains(key, "agent") {
+		return "user-agent"
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// records reports Crawl-delay (once), unsupported rules and sitemaps that
+// are not absolute URLs.
+func (lt *linter) records() {
+	f := lt.file
+	all := slices.Clone(f.Extensions)
+	for _, g := range f.Groups {
+		all = append(all, g.Extensions...)
+	}
+	slices.SortFunc(all, func(a, b parser.Record) int { return a.Line - b.Line })
+	delays, firstDelay := 0, 0
+	for _, r := range all {
+		switch r.Key {
+		case "crawl-delay":
+			if delays++; delays == 1 {
+				firstDelay = r.Line
+			}
+		case "noindex", "nofollow", "noarchive":
+			lt.add(r.Line, codeUnsupported, "no major crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or X-Robots-Tag", r.Key)
+		}
+	}
+	if delays > 0 {
+		lt.add(firstDelay, codeCrawlDelay, "Google ignores Crawl-delay (%s in this file); Bing and Yandex read it", plural(delays, "line"))
+	}
+	for _, s := range f.Sitemaps {
+		u, err := url.Parse(s.Value)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			lt.add(s.Line, codeSitemapRelative, "sitemap %q is not an absolute http or https URL: crawlers skip it", s.Value)
+		}
+	}
+}

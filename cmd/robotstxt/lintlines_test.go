@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+func TestAgentCut(t *testing.T) {
+	for value, code := range map[string]code{
+		"MJ12bot":                 codeAgentCut,
+		"Mail.RU_Bot":             codeAgentCut,
+		"AI2Bot":                  codeAgentCut,
+		"Googlebot/2.1":           codeAgentToken,
+		"Googlebot (compatible)":  codeAgentToken,
+		"Mediapartners-Google*":   codeAgentToken,
+		"bingbot;+http://x.y/bot": codeAgentToken,
+	} {
+		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
+		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {
+			t.Errorf("%q: %+v, want %s", value, fs, code)
+		}
+	}
+}
+
+// TestParserLimitsReported checks that the parser's caps on diagnostics
+// and on records with unknown keys each give one info finding, on the
+// line where the cap starts and with the number of lines past it, and
+// that the findings past the cap are not reported.
+func TestParserLimitsReported(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range parser.MaxDiagnostics + 5 {
+		fmt.Fprintf(&b, "Disallow: private%d\n", i) // no-leading-slash, lines 2…1006
+	}
+	fs := lintText(t, b.String())
+	counts := map[code]int{}
+	var capped finding
+	for _, f := range fs {
+		counts[f.Code]++
+		if f.Code == codeTooMany {
+			capped = f
+		}
+	}
+	if counts[codeNoSlash] != parser.MaxDiagnostics || counts[codeTooMany] != 1 {
+		t.Fatalf("%d %s and %d %s findings, want %d and 1", counts[codeNoSlash], codeNoSlash,
+			counts[codeTooMany], codeTooMany, parser.MaxDiagnostics)
+	}
+	if capped.Line != parser.MaxDiagnostics+2 || capped.Severity != sevInfo ||
+		!strings.Contains(capped.Message, ": 5 more from this line on") || capped.Text != "Disallow: private1000" {
+		t.Errorf("cap finding %+v", capped)
+	}
+
+	b.Reset()
+	b.WriteString("User-agent: *\nDisallow: /x\n")
+	for i := range parser.MaxUnknownRecords + 3 {
+		fmt.Fprintf(&b, "X-Key-%d: v\n", i) // unknown-key, lines 3…1005
+	}
+	fs = lintText(t, b.String())
+	var dropped []finding
+	for _, f := range fs {
+		if f.Code == codeUnknownDropped {
+			dropped = append(dropped, f)
+		}
+	}
+	// Record 1001, the first not kept, is on line 1003.
+	if len(dropped) != 1 || dropped[0].Line != parser.MaxUnknownRecords+3 || dropped[0].Severity != sevInfo ||
+		!strings.Contains(dropped[0].Message, ": 3 more from this line on") {
+		t.Errorf("unknown-records-dropped findings %+v", dropped)
+	}
+}
+
+func TestNearKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"usr-agent": "user-agent", "User-Agen": "user-agent", "user_agent": "user-agent",
+		"disalow": "disallow", "Disalllow": "disallow", "alow": "allow", "sitemaps": "sitemap",
+		"crawldelay": "crawl-delay", "host": "", "clean-param": "", "request-rate": "",
+	} {
+		if got := nearKey(key); got != want {
+			t.Errorf("nearKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+func TestShadowedRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []string // line:code of shadowed-rule and duplicate-rule findings
+	}{
+		{"same pattern, allow wins the tie", "User-agent: *\nDisallow: /x\nAllow: /x\n", []string{"2:shadowed-rule"}},
+		{"allow first", "User-agent: *\nAllow: /x\nDisallow: /x\n", []string{"3:shadowed-rule"}},
+		{"longer prefix with a star", "User-agent: *\nAllow: /d/\nDisallow: /d/*\n", []string{"2:shadowed-rule"}},
+		{"shorter pattern of the same paths loses", "User-agent: *\nDisallow: /a/b\nAllow: /a*\n", nil},
+		{"equal length, disallow does not win a tie", "User-agent: *\nAllow: /ab\nDisallow: /a*\n", nil},
+		{"equal length, allow wins a tie", "User-agent: *\nDisallow: /ab\nAllow: /a*\n", []string{"2:shadowed-rule"}},
+		{"wildcard in the middle", "User-agent: *\nDisallow: /*.pdf\nAllow: /*.pdf\n", []string{"2:shadowed-rule"}},
+		{"same kind is no shadow", "User-agent: *\nDisallow: /a\nDisallow: /a*\n", nil},
+		{"anchored patterns differ", "User-agent: *\nDisallow: /a$\nAllow: /a\n", nil},
+		{"duplicate", "User-agent: *\nDisallow: /a\nDisallow: /a\n", []string{"3:duplicate-rule"}},
+		{"duplicate across merged groups", "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /a\n", []string{"5:duplicate-rule"}},
+		{"not across crawlers", "User-agent: A\nDisallow: /a\n\nUser-agent: B\nDisallow: /a\nAllow: /a\n", []string{"5:shadowed-rule"}},
+		{"only for one of the group's crawlers", "User-agent: A\nUser-agent: B\nDisallow: /a\n\nUser-agent: B\nAllow: /a\n", nil},
+		{"for each of the group's crawlers", "User-agent: A\nUser-agent: B\nDisallow: /a\n\nUser-agent: B\nUser-agent: A\nAllow: /a\n", []string{"3:shadowed-rule"}},
+		{"an index page also decides for its directory", "User-agent: *\nAllow: /d/index.html\nDisallow: /d/index.html*\n", nil},
+		{"empty patterns match nothing", "User-agent: *\nDisallow:\nAllow:\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := codesAt(lintText(t, tc.body), codeShadowed, codeDuplicate)
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestShadowedRuleNeverDecides checks the claim of every shadowed-rule
+// finding on the corpus: for paths the rule matches, another rule decides.
+func TestShadowedRuleNeverDecides(t *testing.T) {
+	for _, d := range corpusDocuments(t) {
+		f := d.name
+		r := robotstxt.Parse(d.body.Text)
+		p := r.File()
+		for _, x := range lintDocument(d, robotstxt.ModeGoogle) {
+			if x.Code != codeShadowed {
+				continue
+			}
+			for gi := range p.Groups {
+				for _, ru := range p.Groups[gi].Rules {
+					if ru.Line != x.Line {
+						continue
+					}
+					path := literalStart(&ru) + "probe"
+					for _, a := range p.Groups[gi].Agents {
+						agent := a.Token
+						if agent == "" && !a.Global {
+							continue // names no crawler
+						}
+						if a.Global {
+							agent = "NoSuchCrawlerAtAll"
+						}
+						if v := r.Check(agent, path); v.Matched() && v.Rule.Line == ru.Line {
+							t.Errorf("%s:%d: reported as never deciding, but decides %s for %s", f, x.Line, path, agent)
+						}
+					}
+				}
+			}
+		}
+	}
+}

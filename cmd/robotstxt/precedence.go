@@ -1,0 +1,58 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// outranks reports whether rule r, when its match weighs n, takes
+// precedence over rule o, when its match weighs m. The order is
+// matcher.Best's, the library's one definition of robots.txt precedence:
+// the longer match wins, on a tie an allow beats a disallow, and then the
+// rule first in file order.
+func outranks(r *parser.Rule, n int, o *parser.Rule, m int) bool {
+	var best matcher.Best
+	best.Take(m, o.Allow, o.Line)
+	return best.Beats(n, r.Allow, r.Line)
+}
+
+// A match is a rule that matches the URL's path.
+type match struct {
+	rule   *parser.Rule
+	group  int // index of the rule's group
+	length int // the length that counts for precedence
+}
+
+// matches returns the rules of the given groups that match path, in order
+// of precedence: the first decides.
+func matches(f *parser.File, groups []int, path string) []match {
+	var ms []match
+	for _, gi := range groups {
+		for i := range f.Groups[gi].Rules {
+			ru := &f.Groups[gi].Rules[i]
+			if n, ok := matchRule(ru, path); ok {
+				ms = append(ms, match{ru, gi, n})
+			}
+		}
+	}
+	slices.SortFunc(ms, func(a, b match) int {
+		switch {
+		case outranks(a.rule, a.length, b.rule, b.length):
+			return -1
+		case outranks(b.rule, b.length, a.rule, a.length):
+			return 1
+		}
+		return 0
+	})
+	return ms
+}
+
+// matchRule reports whether r matches path as the engine matches it, and
+// the length its match weighs in precedence: the pattern's, or for an
+// allow of …/index.html that matches only its directory, that of the
+// directory pattern "…/$" (see matcher.Rule.Match).
+func matchRule(r *parser.Rule, path string) (length int, ok bool) {
+	return matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow).Match(r.Pattern, path)
+}
