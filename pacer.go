@@ -5,6 +5,8 @@ import (
 	"hash/maphash"
 	"sync"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
 // A Pacer spaces the requests a [Transport] sends to each authority. The
@@ -29,8 +31,9 @@ type Pacer interface {
 	// interval > 0), interval has passed since the previous one ended,
 	// and no hold set by Done is in force. It then returns the turn and
 	// ok == true; a turn with interval > 0 is exclusive (its ID is not 0)
-	// until Done ends it or [FlightLease] (or interval, if longer) has
-	// passed since it began. An interval of 0 takes no exclusive slot.
+	// until Done ends it or a timeout (30 seconds, or interval if
+	// longer) has passed since it began, so that a request that never
+	// returns does not hold its authority for ever. An interval of 0 takes no exclusive slot.
 	//
 	// Otherwise Take returns ok == false and wait, how long to wait
 	// before asking again, which is more than 0 and never past the
@@ -66,13 +69,6 @@ type Turn struct {
 	ID uint64
 }
 
-// FlightLease bounds how long one request in flight keeps the next
-// request to its authority waiting when its turn is not ended (a
-// RoundTripper that never returns, a process that died): the next request
-// may start FlightLease, or its interval if that is longer, after the turn
-// began. The spacing as the server sees it is kept either way.
-const FlightLease = 30 * time.Second
-
 // memShards is the number of independently locked parts of a MemPacer.
 const memShards = 64
 
@@ -89,10 +85,10 @@ const minSweep = 64
 // authority's shard while they read and write its state. The zero value
 // is not usable; make one with NewMemPacer.
 type MemPacer struct {
-	seed   maphash.Seed
-	epoch  time.Time     // origin of the monotonic nanoseconds below
-	lease  time.Duration // FlightLease, shorter in tests
-	shards [memShards]memShard
+	seed    maphash.Seed
+	epoch   time.Time     // origin of the monotonic nanoseconds below
+	timeout time.Duration // pacing.TurnTimeout, shorter in tests
+	shards  [memShards]memShard
 }
 
 type memShard struct {
@@ -125,7 +121,7 @@ func (s *paceState) dropAt() int64 {
 
 // NewMemPacer returns an empty in-process Pacer.
 func NewMemPacer() *MemPacer {
-	p := &MemPacer{seed: maphash.MakeSeed(), epoch: time.Now(), lease: FlightLease}
+	p := &MemPacer{seed: maphash.MakeSeed(), epoch: time.Now(), timeout: pacing.TurnTimeout}
 	for i := range p.shards {
 		p.shards[i].m = make(map[string]paceState)
 		p.shards[i].sweepAt = minSweep
@@ -142,7 +138,7 @@ func (p *MemPacer) shard(authority string) *memShard {
 // Take implements [Pacer]. It does not use ctx: it never blocks.
 func (p *MemPacer) Take(_ context.Context, authority string, interval time.Duration) (t Turn, wait time.Duration, ok bool, err error) {
 	interval = max(interval, 0)
-	id, w := p.shard(authority).take(authority, int64(interval), int64(p.lease), p.now())
+	id, w := p.shard(authority).take(authority, int64(interval), int64(p.timeout), p.now())
 	if w > 0 {
 		return Turn{}, time.Duration(w), false, nil
 	}
@@ -154,7 +150,7 @@ func (p *MemPacer) Take(_ context.Context, authority string, interval time.Durat
 // The wait never overshoots the turn: while another request is in flight
 // the earliest turn is interval after it ends, so at least interval from
 // now.
-func (sh *memShard) take(authority string, interval, lease, now int64) (id uint64, wait int64) {
+func (sh *memShard) take(authority string, interval, timeout, now int64) (id uint64, wait int64) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
@@ -173,7 +169,7 @@ func (sh *memShard) take(authority string, interval, lease, now int64) (id uint6
 		sh.sweep(now)
 	}
 	sh.lastID++
-	s.busy, s.busyUntil = sh.lastID, now+max(lease, interval)
+	s.busy, s.busyUntil = sh.lastID, now+max(timeout, interval)
 	sh.m[authority] = s
 	return sh.lastID, 0
 }

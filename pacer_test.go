@@ -240,7 +240,7 @@ func TestMemPacerOtherAuthorities(t *testing.T) {
 func TestMemPacerLeaseRunsOut(t *testing.T) {
 	checkLeaks(t)
 	p := NewMemPacer()
-	p.lease = 50 * time.Millisecond
+	p.timeout = 50 * time.Millisecond
 	ctx := context.Background()
 	const a = "https://a.example:443"
 	stuck, err := awaitTurn(ctx, p, a, 10*time.Millisecond)
@@ -252,8 +252,8 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(began); d < p.lease {
-		t.Errorf("next turn after %v, want >= the lease %v", d, p.lease)
+	if d := time.Since(began); d < p.timeout {
+		t.Errorf("next turn after %v, want >= the lease %v", d, p.timeout)
 	}
 	// The stuck turn ending late must not end the next one.
 	_ = p.Done(ctx, stuck, 0)

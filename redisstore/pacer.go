@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
 var _ robotstxt.Pacer = (*Store)(nil)
@@ -110,7 +111,7 @@ return 0
 // timeout, or while its circuit breaker is open, see ErrUnavailable) it
 // returns the error at once and the Transport does not send the request,
 // rather than send it unpaced. A turn whose process dies holds its
-// authority for at most robotstxt.FlightLease (or the interval, if
+// authority for at most pacing.TurnTimeout (or the interval, if
 // longer).
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (t robotstxt.Turn, wait time.Duration, ok bool, err error) {
 	interval = max(interval, 0)
@@ -121,7 +122,7 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 		turn.ID = rand.Uint64() | 1 // never 0, which means no exclusive slot
 		token = strconv.FormatUint(turn.ID, 36)
 	}
-	iv, lease := micros(interval), micros(max(robotstxt.FlightLease, interval))
+	iv, lease := micros(interval), micros(max(pacing.TurnTimeout, interval))
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
 		var err error

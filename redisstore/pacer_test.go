@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
 // checkLeaks fails the test if it leaves goroutines behind; call it first
@@ -214,8 +215,8 @@ func TestPacerKeyExpires(t *testing.T) {
 	if want := DefaultPrefix + "{" + authority + "}:pace"; k != want {
 		t.Errorf("pace key %q, want %q", k, want)
 	}
-	if ttl := admin.PTTL(ctx, k).Val(); ttl < robotstxt.FlightLease-time.Second || ttl > robotstxt.FlightLease {
-		t.Errorf("TTL during a turn = %v, want the flight lease %v", ttl, robotstxt.FlightLease)
+	if ttl := admin.PTTL(ctx, k).Val(); ttl < pacing.TurnTimeout-time.Second || ttl > pacing.TurnTimeout {
+		t.Errorf("TTL during a turn = %v, want the flight lease %v", ttl, pacing.TurnTimeout)
 	}
 	if err := s.Done(ctx, turn, 0); err != nil {
 		t.Fatal(err)
