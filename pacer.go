@@ -33,7 +33,8 @@ type Pacer interface {
 	// ok == true; a turn with interval > 0 is exclusive (its ID is not 0)
 	// until Done ends it or a timeout (30 seconds, or interval if
 	// longer) has passed since it began, so that a request that never
-	// returns does not hold its authority for ever. An interval of 0 takes no exclusive slot.
+	// returns does not hold its authority for ever. An interval of 0
+	// takes no exclusive slot.
 	//
 	// Otherwise Take returns ok == false and wait, how long to wait
 	// before asking again, which is more than 0 and never past the
