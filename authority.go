@@ -60,14 +60,15 @@ func isScheme(s string) bool {
 
 // splitTarget checks raw and splits it into the normalised authority key,
 // appended to buf (scheme and host lower-cased, default port explicit,
-// userinfo dropped, internationalised names in punycode), the scheme
-// ("http" or "https"), and the path+params+query to match, without
+// userinfo dropped, internationalised names in punycode), and the
+// path+params+query to match, without
 // fragment and with bytes that are not printable ASCII escaped (existing
 // escapes are kept byte for byte, as Google's matcher reads them). It
 // rejects every URL that net/url rejects, since the fetcher could not
 // request it, and some more (hosts with characters no DNS name has, ports
 // over 65535). It allocates only when the host or path needs rewriting.
-func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, err error) {
+func splitTarget(raw string, buf []byte) (key []byte, path string, err error) {
+	var https bool
 	s := raw
 	var rest string
 	switch {
@@ -78,18 +79,18 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	default:
 		colon := strings.IndexByte(s, ':')
 		if colon < 0 {
-			return nil, false, "", badURL(raw, "no scheme")
+			return nil, "", badURL(raw, "no scheme")
 		}
 		switch scheme := s[:colon]; {
 		case strings.EqualFold(scheme, "https"):
 			https = true
 		case strings.EqualFold(scheme, "http"):
 		default:
-			return nil, false, "", badURL(raw, "scheme is not http or https")
+			return nil, "", badURL(raw, "scheme is not http or https")
 		}
 		rest = s[colon+1:]
 		if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
-			return nil, false, "", badURL(raw, "no authority")
+			return nil, "", badURL(raw, "no authority")
 		}
 		rest = rest[2:]
 	}
@@ -102,14 +103,22 @@ func splitTarget(raw string, buf []byte) (key []byte, https bool, path string, e
 	key, tail, ok := appendPlainAuthority(key, rest, https)
 	if !ok {
 		if key, tail, err = appendAuthority(key[:n], rest, https); err != nil {
-			return nil, false, "", badURL(raw, err.Error())
+			return nil, "", badURL(raw, err.Error())
 		}
 	}
 	path, why := matchPath(tail, key)
 	if why != "" {
-		return nil, false, "", badURL(raw, why)
+		return nil, "", badURL(raw, why)
 	}
-	return key, https, path, nil
+	return key, path, nil
+}
+
+// authorityKey returns the normalised authority of rawURL, as splitTarget
+// reads it.
+func authorityKey(rawURL string) (string, error) {
+	var buf [128]byte
+	key, _, err := splitTarget(rawURL, buf[:0])
+	return string(key), err
 }
 
 // appendPlainAuthority is the common case of appendAuthority, in one
@@ -448,7 +457,7 @@ var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.S
 // and the path, params and query that rules are matched against. A URL the
 // Client cannot check gives an error wrapping [ErrBadURL].
 func SplitURL(rawURL string) (authority, path string, err error) {
-	key, _, path, err := splitTarget(rawURL, nil)
+	key, path, err := splitTarget(rawURL, nil)
 	if err != nil {
 		return "", "", err
 	}

@@ -48,7 +48,7 @@ func TestClientURLSplitting(t *testing.T) {
 		{"http://example.com/a#f?q=%7E", "http://example.com:80", "/a"},
 		{"http://a%40b:p%3A@example.com/", "http://example.com:80", "/"},
 	} {
-		key, _, path, err := splitTarget(tc.raw, nil)
+		key, path, err := splitTarget(tc.raw, nil)
 		if err != nil || string(key) != tc.key || path != tc.path {
 			t.Errorf("splitTarget(%q) = %q, %q, %v; want %q, %q", tc.raw, key, path, err, tc.key, tc.path)
 		}
@@ -69,7 +69,7 @@ func TestClientURLRejects(t *testing.T) {
 		"http://evil.example\\@good.example/x", "http://us er@example.com/", "http://u%zz@example.com/",
 		"http://example.com/\x7f",
 	} {
-		if key, _, _, err := splitTarget(raw, nil); !errors.Is(err, ErrBadURL) {
+		if key, _, err := splitTarget(raw, nil); !errors.Is(err, ErrBadURL) {
 			t.Errorf("splitTarget(%q) = %q, %v; want ErrBadURL", raw, key, err)
 		}
 	}
@@ -98,7 +98,7 @@ func TestClientIDNAHost(t *testing.T) {
 
 func TestClientEscapeNoAlloc(t *testing.T) {
 	n := testing.AllocsPerRun(100, func() {
-		_, _, _, _ = splitTarget("https://www.example.com/search/results?q=robots#frag", make([]byte, 0, 64))
+		_, _, _ = splitTarget("https://www.example.com/search/results?q=robots#frag", make([]byte, 0, 64))
 	})
 	if n != 0 {
 		t.Errorf("splitTarget of a plain URL allocates %v times", n)
@@ -112,7 +112,7 @@ func FuzzSplitTarget(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		key, _, path, err := splitTarget(raw, nil)
+		key, path, err := splitTarget(raw, nil)
 		if err != nil {
 			if !errors.Is(err, ErrBadURL) {
 				t.Fatalf("error %v does not wrap ErrBadURL", err)

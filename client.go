@@ -119,7 +119,7 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 		// The hot path: a fresh entry with rules, checked without
 		// building a Decision.
 		var buf [128]byte
-		if key, _, path, err := splitTarget(rawURL, buf[:0]); err == nil {
+		if key, path, err := splitTarget(rawURL, buf[:0]); err == nil {
 			if e := c.cache.get(key); e != nil && e.crawler != nil && !e.stale && !c.cache.expired(e) {
 				c.stats.hits.add()
 				return servedVerdict(e.crawler, nil, "", path).Allowed, nil
@@ -177,7 +177,7 @@ func (c *Client) check(ctx context.Context, agent, rawURL string) (Decision, err
 		return Decision{}, c.tokenErr
 	}
 	var buf [128]byte
-	key, _, path, err := splitTarget(rawURL, buf[:0])
+	key, path, err := splitTarget(rawURL, buf[:0])
 	if err != nil {
 		return Decision{}, err
 	}
@@ -375,9 +375,9 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 	return e.derive(), nil
 }
 
-// unreachable builds the entry for a failed fetch: the last good copy
-// marked stale while it is younger than the stale window, otherwise a
-// deferral. Either lasts for the back-off period.
+// unreachable builds the entry for a failed fetch: a deferral (or the
+// allow-all of WithUnreachableAllowAfter) for the back-off period, for
+// which the last good copy stands in while it can (see standIn).
 func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.Time) *entry {
 	failures, since := 1, now
 	if prev != nil && prev.failures > 0 {
@@ -396,30 +396,22 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		slog.String("authority", key), slog.Int("status", res.status),
 		slog.Int("failures", failures), slog.Duration("retry_in", wait),
 		slog.String("error", errText))
-	if prev != nil && prev.good() && now.Sub(prev.fetched) < c.cfg.staleWindow {
-		e := prev.clone()
-		e.stale, e.failStatus, e.failures, e.errText = true, res.status, failures, errText
-		e.since, e.cause = since, cause
-		e.checked = now
-		e.expires = now.Add(wait)
-		if limit := prev.fetched.Add(c.cfg.staleWindow); e.expires.After(limit) {
-			e.expires = limit
-		}
-		return e.derive()
-	}
 	outcome := OutcomeUnreachable
 	if c.cfg.allowAfter > 0 && now.Sub(since) >= c.cfg.allowAfter {
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
 		outcome = OutcomeAllowAll
 	}
-	e := &entry{key: key, cause: cause, persisted: persisted{
+	e := (&entry{key: key, cause: cause, persisted: persisted{
 		outcome: outcome, status: res.status,
 		fetched: now, checked: now, expires: now.Add(wait),
 		finalURL: redirected(key, res.finalURL), failStatus: res.status, failures: failures,
 		since: since, errText: errText,
-	}}
-	return e.derive()
+	}}).derive()
+	if good := c.cfg.standIn(prev, e, now); good != nil {
+		return good
+	}
+	return e
 }
 
 // servedVerdict checks path, and each normal form a server may serve for

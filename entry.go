@@ -90,6 +90,26 @@ func (e *entry) good() bool {
 // server must be asked before e is used again.
 func (e *entry) expired(now time.Time) bool { return !now.Before(e.expires) }
 
+// standIn is the rule of the last good copy: good, an authority's last
+// copy from a reachable server, stands in for failed, the entry of a
+// failed fetch, while good is younger than the stale window. It returns
+// good marked stale, with failed's account of the failures and its
+// expiry (never past the end of the stale window), or nil when good
+// cannot stand in.
+func (c *config) standIn(good, failed *entry, now time.Time) *entry {
+	if good == nil || !good.good() || now.Sub(good.fetched) >= c.staleWindow {
+		return nil
+	}
+	e := good.clone()
+	e.stale, e.cause = true, failed.cause
+	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
+	e.checked, e.expires = failed.checked, failed.expires
+	if limit := good.fetched.Add(c.staleWindow); e.expires.After(limit) {
+		e.expires = limit
+	}
+	return e.derive()
+}
+
 // derive computes the fields derived from the stored ones.
 func (e *entry) derive() *entry {
 	if e.outcome == OutcomeUnreachable {

@@ -104,12 +104,10 @@ func (i *Info) CrawlDelay() (time.Duration, bool) {
 // unreachable robots.txt is reported in Info.Err and Info.Outcome.
 func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
 	c.mustBeMade()
-	var buf [128]byte
-	keyb, _, _, err := splitTarget(rawURL, buf[:0])
+	key, err := authorityKey(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	key := string(keyb)
 	e := c.cache.peek(key)
 	if e == nil || c.cache.expired(e) {
 		if e, err = c.load(ctx, key, e); err != nil {
@@ -123,12 +121,11 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
 // for rawURL's authority, fresh or not.
 func (c *Client) Cached(rawURL string) (*Info, bool) {
 	c.mustBeMade()
-	var buf [128]byte
-	keyb, _, _, err := splitTarget(rawURL, buf[:0])
+	key, err := authorityKey(rawURL)
 	if err != nil {
 		return nil, false
 	}
-	e := c.cache.peek(string(keyb))
+	e := c.cache.peek(key)
 	if e == nil {
 		return nil, false
 	}
@@ -139,9 +136,8 @@ func (c *Client) Cached(rawURL string) (*Info, bool) {
 // its robots.txt again (or reads it from the Store).
 func (c *Client) Forget(rawURL string) {
 	c.mustBeMade()
-	var buf [128]byte
-	if keyb, _, _, err := splitTarget(rawURL, buf[:0]); err == nil {
-		c.cache.forget(string(keyb))
+	if key, err := authorityKey(rawURL); err == nil {
+		c.cache.forget(key)
 	}
 }
 

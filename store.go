@@ -84,21 +84,17 @@ func (t *sharedTier) lookup(key string, prev *entry) (hit, fallback *entry) {
 	return nil, prev
 }
 
-// keepGood returns stored, unless stored is a deferral written by another
-// process and prev is a good copy still inside the stale window: then the
-// good copy stands in for the unreachable host, as it would had this
-// process failed to fetch itself, for as long as the deferral.
+// keepGood returns stored, unless stored is a failure written by another
+// process and prev is a good copy that can stand in for it (see
+// standIn), as it would had this process failed to fetch itself.
 func (t *sharedTier) keepGood(stored, prev *entry) *entry {
-	if stored.good() || prev == nil || !prev.good() || t.cfg.now().Sub(prev.fetched) >= t.cfg.staleWindow {
+	if stored.good() {
 		return stored
 	}
-	e := prev.clone()
-	e.stale, e.failStatus, e.failures, e.errText, e.since = true, stored.failStatus, stored.failures, stored.errText, stored.since
-	e.checked, e.expires = stored.checked, stored.expires
-	if limit := prev.fetched.Add(t.cfg.staleWindow); e.expires.After(limit) {
-		e.expires = limit
+	if good := t.cfg.standIn(prev, stored, t.cfg.now()); good != nil {
+		return good
 	}
-	return e.derive()
+	return stored
 }
 
 // get fetches and decodes key's value; nil when absent, unreadable
