@@ -25,9 +25,10 @@ const (
 
 // checkMeta refuses a file without a valid meta page (not a bbolt file,
 // or one whose both meta pages are damaged), and a bbolt file shorter
-// than its meta pages say: bbolt maps pages past the end of such a file
-// and faults reading them. A missing or empty file passes: bbolt creates
-// one.
+// than its meta pages say, before bbolt maps it: bbolt would fault
+// reading past the end of the file, and though openDB recovers from
+// that, the mapping, and with it the file's lock, would stay until the
+// process exits. A missing or empty file passes: bbolt creates one.
 func checkMeta(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
