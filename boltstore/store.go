@@ -51,7 +51,7 @@ type Store struct {
 	order    uint64             // of the last record set
 	werr     error              // the last commit's failure
 	closed   bool
-	room     chan struct{} // closed when pending empties
+	room     chan struct{} // closed when the writer takes pending, and by Close
 
 	wake      chan struct{} // pending has records (capacity 1)
 	quit      chan struct{} // closed by Close
@@ -140,7 +140,8 @@ func openDB(path string) (db *bolt.DB, err error) {
 
 // Get returns the value stored under key, or robotstxt.ErrCacheMiss if
 // there is none or it has expired. A value set moments ago is found even
-// before the writer has committed it.
+// before the writer has committed it. Get does not wait for the writer;
+// if ctx is already done, it returns ctx's error.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("boltstore: get %q: %w", key, err)
