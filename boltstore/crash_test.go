@@ -1,0 +1,100 @@
+package boltstore
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fillWorkers is the number of goroutines of a "fill" helper, each
+// checking new sites one after another.
+const fillWorkers = 8
+
+// TestCrashLeavesUsableFile: a process filling a Store through its
+// Client is killed with SIGKILL, mid-commit as likely as not; three
+// times, on one file. Each time the file opens again, its buckets agree
+// with each other, it holds some of the sites filled, and a new Client
+// answers every one of them right without fetching.
+func TestCrashLeavesUsableFile(t *testing.T) {
+	w := newWeb(t)
+	addr := w.srv.Listener.Addr().String()
+	path := filepath.Join(t.TempDir(), "robots.db")
+	for round := range 3 {
+		first := round * 1_000_000
+		c := startChild(t, envHelper+"=fill", envPath+"="+path, envWeb+"="+addr, envFirst+"="+strconv.Itoa(first))
+		for c.line(t) != "FILLED 300" {
+		}
+		time.Sleep(time.Duration(rand.IntN(20)) * time.Millisecond)
+		c.kill()
+
+		st, err := Open(path)
+		if err != nil {
+			t.Fatalf("round %d: reopening after SIGKILL: %v", round, err)
+		}
+		consistent(t, st)
+		keys := storedKeys(t, st)
+		fetched := w.fetchCount("")
+		client := newClient(t, st, addr)
+		found := 0
+		for _, k := range keys {
+			u, err := url.Parse(k)
+			if err != nil {
+				t.Fatalf("round %d: stored key %q: %v", round, k, err)
+			}
+			var n int
+			if _, err := fmt.Sscanf(u.Hostname(), "site%d.test", &n); err == nil && n >= first {
+				found++
+			}
+			if err := check(client, u.Hostname()); err != nil {
+				t.Errorf("round %d: %v", round, err)
+			}
+		}
+		_ = client.Close()
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("round %d: %d sites in the file, %d of this round", round, len(keys), found)
+		if found == 0 {
+			t.Errorf("round %d: none of the sites filled before the kill is in the file", round)
+		}
+		if n := w.fetchCount("") - fetched; n != 0 {
+			t.Errorf("round %d: answering from the file took %d fetches, want none", round, n)
+		}
+	}
+}
+
+// fill is the "fill" helper: it fills new sites through a Client on the
+// Store, from number $BOLTSTORE_FIRST on, printing FILLED n after every
+// 100th, until it is killed.
+func fill(t *testing.T) {
+	s, err := Open(os.Getenv(envPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, s, os.Getenv(envWeb))
+	next := atomic.Int64{}
+	next.Store(int64(parseEnvInt(t, envFirst)))
+	var filled atomic.Int64
+	var wg sync.WaitGroup
+	for range fillWorkers {
+		wg.Go(func() {
+			for {
+				if err := check(c, site(int(next.Add(1)-1))); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+				if n := filled.Add(1); n%100 == 0 {
+					fmt.Println("FILLED", n)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,21 @@
+package boltstore
+
+// An Option configures a Store made by Open.
+type Option func(*config)
+
+type config struct {
+	maxBytes int64 // bound on the pages in use; 0: none
+}
+
+// WithMaxBytes bounds the space the Store's live entries take in the file
+// to about n bytes: the bytes of the pages in use (the file's pages less
+// the free ones bbolt reuses), which include bbolt's own overhead on top
+// of the keys and values. When a write would go over n, the Store first
+// removes expired entries and then the oldest written, in the same
+// transaction. An entry that would take more than n by itself is refused
+// by Set. Without this option (or with n <= 0) the file keeps every entry
+// until it expires. n bounds the data, not the file: see the package
+// documentation for how the file grows.
+func WithMaxBytes(n int64) Option {
+	return func(c *config) { c.maxBytes = max(n, 0) }
+}

@@ -1,0 +1,101 @@
+package boltstore
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxPending bounds the bytes of keys and values waiting for the writer
+// (a quarter of the WithMaxBytes bound when that is smaller, so that one
+// batch never overshoots it by much). 16 MiB is thousands of typical
+// entries, more than accumulate during one commit at any fetch rate a
+// crawler reaches; the bound is there for a disk that stalls.
+const maxPending = 16 << 20
+
+// A record is a value written by Set and not yet committed.
+type record struct {
+	value   []byte // the Store's own copy
+	expires int64  // Unix nanoseconds
+	order   uint64 // when it was set, relative to the others
+}
+
+// A keyed record is a record of a batch, with its key.
+type keyed struct {
+	key string
+	*record
+}
+
+// write is the writer goroutine: it commits what Set records, one batch
+// per transaction, until Close, and then commits the rest.
+func (s *Store) write() {
+	defer close(s.done)
+	for {
+		select {
+		case <-s.wake:
+			s.flush()
+		case <-s.quit:
+			s.flush()
+			return
+		}
+	}
+}
+
+// flush commits every pending record in one transaction. While it runs,
+// Get finds the batch in s.inflight; once it is done, in the file (or
+// nowhere, if the commit failed: the error goes to the next Set).
+func (s *Store) flush() {
+	s.mu.Lock()
+	batch := s.pending
+	if len(batch) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.inflight, s.pending, s.size = batch, map[string]*record{}, 0
+	s.openRoom()
+	s.mu.Unlock()
+	err := s.commit(batch)
+	s.mu.Lock()
+	s.inflight, s.werr = nil, err
+	s.mu.Unlock()
+}
+
+// commit writes batch, in the order it was set, in one transaction that
+// also removes expired entries and, under WithMaxBytes, makes room.
+func (s *Store) commit(batch map[string]*record) error {
+	recs := make([]keyed, 0, len(batch))
+	for k, r := range batch {
+		recs = append(recs, keyed{k, r})
+	}
+	slices.SortFunc(recs, func(a, b keyed) int { return cmp.Compare(a.order, b.order) })
+	now := time.Now().UnixNano()
+	var live int64
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := writable(tx)
+		first, before := b.written.Sequence()+1, b.live
+		for _, r := range recs {
+			if err := b.put(r.key, r.record); err != nil {
+				return fmt.Errorf("storing %q: %w", r.key, err)
+			}
+		}
+		if err := b.trim(now, s.bound.need(b.live-before), first); err != nil {
+			return fmt.Errorf("removing old entries: %w", err)
+		}
+		live = b.live
+		return b.saveLive()
+	})
+	if err != nil {
+		return fmt.Errorf("boltstore: writing %d entries to %s: %w", len(recs), s.db.Path(), err)
+	}
+	s.bound.measure(s.db, live)
+	return nil
+}
+
+// openRoom wakes the Sets waiting for room in the queue. s.mu is held.
+func (s *Store) openRoom() {
+	close(s.room)
+	s.room = make(chan struct{})
+}
