@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -224,7 +226,10 @@ func TestCacheRealClockExpiry(t *testing.T) {
 	c := newTestClient(t, WithMaxFreshness(20*time.Millisecond))
 	ctx := context.Background()
 	_, _ = c.Allowed(ctx, s.URL+"/")
-	for s.hits.Load() < 2 {
+	for deadline := time.Now().Add(5 * time.Second); s.hits.Load() < 2; {
+		if time.Now().After(deadline) {
+			t.Fatal("an entry fresh for 20 ms was still used 5 s later")
+		}
 		if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
 			t.Fatal(err)
 		}
@@ -331,11 +336,23 @@ func TestMemCacheRecency(t *testing.T) {
 	}
 }
 
+// TestMemCacheCollision makes two keys collide: the entry of one is put
+// in the index under the hash of the other, as a 64-bit collision would
+// put it. A lookup of the other key must compare the keys and miss.
 func TestMemCacheCollision(t *testing.T) {
 	m := newMemCache(10, 1<<20, time.Now, false)
-	m.put(memEntry("http://a:80", 1))
+	a := m.put(memEntry("http://a:80", 1))
+	m.mu.Lock()
+	m.setIndex(maphash.String(m.seed, "http://b:80"), a)
+	m.mu.Unlock()
+	if e := m.lookup(maphash.String(m.seed, "http://b:80")); e != a {
+		t.Fatal("the collision was not made")
+	}
 	if m.get([]byte("http://b:80")) != nil || m.peek("http://b:80") != nil {
-		t.Error("lookup of another key found an entry")
+		t.Error("a lookup of b found a's entry through the colliding hash")
+	}
+	if m.get([]byte("http://a:80")) != a {
+		t.Error("a's own entry is lost")
 	}
 }
 
@@ -349,7 +366,7 @@ func TestMemCacheConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 2000 {
 				k := fmt.Sprintf("http://h%d:80", (i*7+g)%80)
-				if e := m.get([]byte(k)); e != nil && (e.key != k || !!m.expired(e)) {
+				if e := m.get([]byte(k)); e != nil && (e.key != k || m.expired(e)) {
 					t.Errorf("get(%s) = entry of %s, fresh %v", k, e.key, !m.expired(e))
 					return
 				}
@@ -382,7 +399,7 @@ func TestMemCacheCoarseClock(t *testing.T) {
 	e := memEntry("http://a:80", 1)
 	e.expiresAt = time.Now().Add(50 * time.Millisecond).UnixNano()
 	m.put(e)
-	if !!m.expired(e) {
+	if m.expired(e) {
 		t.Fatal("fresh entry read as expired")
 	}
 	deadline := time.Now().Add(2 * time.Second)
@@ -449,5 +466,33 @@ func TestCacheClockStopsWithoutClose(t *testing.T) {
 	}
 	if clock.now.Load() != 0 {
 		t.Error("the clock of a collected Client still runs")
+	}
+}
+
+// TestCacheBytesBudget fills a Client whose byte budget holds a few
+// entries: the least recently used are evicted to keep it, and Stats
+// reports what is retained.
+func TestCacheBytesBudget(t *testing.T) {
+	checkLeaks(t)
+	body := "User-agent: *\n" + strings.Repeat("Disallow: /private-area-of-this-site/\n", 40)
+	c := newTestClient(t, WithCacheBytes(8<<10))
+	ctx := context.Background()
+	var sites []*site
+	for range 12 {
+		s := newSite(t, serve(200, body))
+		sites = append(sites, s)
+		if ok, err := c.Allowed(ctx, s.URL+"/private-area-of-this-site/x"); ok || err != nil {
+			t.Fatalf("Allowed = %v, %v", ok, err)
+		}
+	}
+	st := c.Stats()
+	if st.Bytes > 8<<10 || st.Bytes <= 0 || st.Evictions == 0 || st.Entries+int(st.Evictions) != 12 {
+		t.Fatalf("Stats: %d bytes in %d entries, %d evictions; want at most 8 KiB, some evicted", st.Bytes, st.Entries, st.Evictions)
+	}
+	if _, ok := c.Cached(sites[0].URL); ok {
+		t.Error("the least recently used site was kept")
+	}
+	if _, ok := c.Cached(sites[11].URL); !ok {
+		t.Error("the most recent site was evicted")
 	}
 }

@@ -207,7 +207,7 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 			}
 			v = servedVerdict(nil, r, agent, path)
 		}
-		d.Allowed, d.Rule = v.Allowed, v.Rule
+		d.Verdict = v
 	case OutcomeAllowAll:
 		d.Allowed = true
 	case OutcomeUnreachable:

@@ -7,9 +7,12 @@ import (
 )
 
 // A Decision is the Client's answer for one URL and what it rests on.
+// It embeds the [Verdict]: Allowed, the deciding Rule and Matched.
 type Decision struct {
-	// Allowed reports whether the crawler may fetch the URL.
-	Allowed bool
+	// Verdict says whether the crawler may fetch the URL and which rule
+	// decided; its Rule is the zero Rule when no rule matched or the
+	// outcome is not OutcomeRules (see Matched).
+	Verdict
 	// Status is the HTTP status of the robots.txt response the decision
 	// rests on (after redirects), or 0 when none arrived.
 	Status int
@@ -19,10 +22,6 @@ type Decision struct {
 	// Expires is when the cached robots.txt goes stale (for a deferred or
 	// stale answer: when the server is asked again).
 	Expires time.Time
-	// Rule is the deciding rule, with its pattern and line; the zero Rule
-	// when no rule matched or the outcome is not OutcomeRules (see
-	// Matched).
-	Rule Rule
 	// Deferred reports that robots.txt is unreachable and no usable copy
 	// is cached: Allowed is false and the error is a *DeferredError.
 	Deferred bool
@@ -33,9 +32,6 @@ type Decision struct {
 	// such as "https://example.com:443".
 	Authority string
 }
-
-// Matched reports whether a rule decided, so that Rule holds it.
-func (d Decision) Matched() bool { return d.Rule.Line != 0 }
 
 // ErrDeferred is matched (with errors.Is) by the error returned when
 // robots.txt is unreachable and no usable copy is cached. The crawler

@@ -24,6 +24,9 @@ type Stats struct {
 	InFlight int64
 	// Entries is the number of authorities in memory now.
 	Entries int
+	// Bytes is what those entries retain, in bytes, as counted against
+	// the byte budget (see [WithCacheBytes]).
+	Bytes int64
 	// Store counts traffic to the shared Store.
 	Store StoreStats
 }
@@ -76,6 +79,7 @@ func (c *Client) Stats() Stats {
 		Evictions: c.cache.evictions(),
 		InFlight:  s.inFlight.Load(),
 		Entries:   c.cache.len(),
+		Bytes:     c.cache.retained(),
 		Store: StoreStats{
 			Hits: s.storeHits.Load(), Misses: s.storeMisses.Load(),
 			Errors: s.storeErrors.Load(), Sets: s.storeSets.Load(),
