@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/robotsgate/robotstxt"
 )
 
@@ -23,7 +25,7 @@ var defaultAgent = func() string {
 func agentToken(v string, e env) (string, error) {
 	tok, err := robotstxt.ProductToken(v)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("-agent %q: no product token can be derived from it; give the token itself, such as -agent ExampleBot", v)
 	}
 	if tok != v {
 		e.errorf("note: agent %q matched as %q", v, tok)

@@ -210,8 +210,15 @@ func (x *explainer) groups(f *parser.File, l listing) []int {
 		if len(named) > 1 {
 			x.more("merged with %s: every group that names %s applies", x.agentLines(f, named[1:], l), x.agent)
 		}
-		if len(global) > 0 {
-			x.more("the * group, %s, does not apply: %s has a group of its own", x.agentLines(f, global, l), x.agent)
+		// A group that names both * and the agent applies as the agent's.
+		var others []int
+		for _, g := range global {
+			if !slices.Contains(named, g) {
+				others = append(others, g)
+			}
+		}
+		if len(others) > 0 {
+			x.more("the * group, %s, does not apply: %s has a group of its own", x.agentLines(f, others, l), x.agent)
 		}
 	case len(global) > 0:
 		x.field("groups", "no group names %s, so the * group applies: %s", x.agent, x.agentLines(f, global[:1], l))

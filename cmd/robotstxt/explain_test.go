@@ -63,6 +63,21 @@ func TestExplainMergedStarGroups(t *testing.T) {
 	}
 }
 
+// TestExplainSharedStarGroup: a group that names both * and the agent
+// applies as the agent's own; only other * groups are said not to apply.
+func TestExplainSharedStarGroup(t *testing.T) {
+	body := "User-agent: FooBot\nUser-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n"
+	r := runCmd(t, body, "explain", "-file", "-", "-agent", "FooBot", "/a")
+	if !strings.Contains(r.stdout, "the * group, line 5 (User-agent: *), does not apply") ||
+		strings.Contains(r.stdout, "line 2 (User-agent: *), does not apply") || strings.Contains(r.stdout, "line 1 (User-agent: FooBot), does not apply") {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+	r = runCmd(t, "User-agent: FooBot\nUser-agent: *\nDisallow: /a\n", "explain", "-file", "-", "-agent", "FooBot", "/a")
+	if strings.Contains(r.stdout, "does not apply") {
+		t.Errorf("the shared group is said not to apply:\n%s", r.stdout)
+	}
+}
+
 // TestExplainLive checks the live form: without -file, each URL's
 // robots.txt is fetched once per site as check fetches it.
 func TestExplainLive(t *testing.T) {

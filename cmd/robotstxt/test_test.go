@@ -120,7 +120,7 @@ func TestTestUsageErrors(t *testing.T) {
 		{[]string{"test", "/x", "-file"}, "flag needs an argument"},
 		{[]string{"test", "-file", "testdata/robots.txt"}, "no URL given"},
 		{[]string{"test", "-file", "testdata/missing.txt", "/x"}, "missing.txt"},
-		{[]string{"test", "-file", "testdata/robots.txt", "-agent", "/2.0", "/x"}, "no usable product token"},
+		{[]string{"test", "-file", "testdata/robots.txt", "-agent", "/2.0", "/x"}, "no product token can be derived"},
 		{[]string{"test", "-file", "ftp://example.com/robots.txt", "/x"}, "bad URL"},
 	} {
 		r := runCmd(t, "", tc.args...)
