@@ -13,8 +13,8 @@ package sfv
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -39,12 +39,22 @@ var (
 // A SyntaxError reports where and why a field value is not a Dictionary.
 type SyntaxError struct {
 	Offset int    // byte offset in the field value where reading stopped
-	Reason string // what was wrong there
+	Reason string // what was wrong there, or what was wanted there
+	at     string // the value from Offset on, when Error names the byte found there
+	quote  bool   // whether Error names it
 }
 
-// Error describes the failure as "sfv: offset N: reason".
+// Error describes the failure as "sfv: offset N: reason", naming the byte
+// found at N when the reason is about it.
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("sfv: offset %d: %s", e.Offset, e.Reason)
+	msg := "sfv: offset " + strconv.Itoa(e.Offset) + ": " + e.Reason
+	switch {
+	case !e.quote:
+		return msg
+	case e.at == "":
+		return msg + " (found the end)"
+	}
+	return msg + " (found " + strconv.Quote(e.at[:1]) + ")"
 }
 
 // Kind is the type of a member's value.
@@ -128,7 +138,7 @@ func (sc *Scanner) Next() bool {
 			return false
 		}
 		if sc.in[sc.off] != ',' {
-			return sc.fail("want ',' or the end after a member, found " + sc.found())
+			return sc.unexpected("want ',' or the end after a member")
 		}
 		sc.off++
 		sc.skipOWS()
@@ -188,12 +198,12 @@ func (sc *Scanner) fail(reason string) bool {
 	return false
 }
 
-// found describes the byte at the current offset for an error message.
-func (sc *Scanner) found() string {
-	if sc.eof() {
-		return "the end"
-	}
-	return strconv.Quote(sc.in[sc.off : sc.off+1])
+// unexpected is fail for a reason about the byte at the current offset,
+// which the error names.
+func (sc *Scanner) unexpected(reason string) bool {
+	sc.err = &SyntaxError{Offset: sc.off, Reason: reason, at: sc.in[sc.off:], quote: true}
+	sc.done = true
+	return false
 }
 
 func (sc *Scanner) eof() bool { return sc.off == len(sc.in) }
@@ -215,11 +225,10 @@ func (sc *Scanner) skipOWS() {
 // digits, '_', '-', '.' and '*' (RFC 9651 §4.2.3.3).
 func (sc *Scanner) key() (string, bool) {
 	if sc.eof() || !isLower(sc.in[sc.off]) && sc.in[sc.off] != '*' {
-		return "", sc.fail("want a key (a lower-case letter or '*' first), found " + sc.found())
+		return "", sc.unexpected("want a key, which starts with a lower-case letter or '*'")
 	}
 	start := sc.off
-	for sc.off++; !sc.eof() && isKeyByte(sc.in[sc.off]); sc.off++ {
-	}
+	sc.off = span(sc.in, sc.off+1, keyByte)
 	return sc.in[start:sc.off], true
 }
 
@@ -259,7 +268,7 @@ func (sc *Scanner) innerList() bool {
 			return false
 		}
 		if sc.eof() || sc.in[sc.off] != ' ' && sc.in[sc.off] != ')' {
-			return sc.fail("want ' ' or ')' after an item of an inner list, found " + sc.found())
+			return sc.unexpected("want ' ' or ')' after an item of an inner list")
 		}
 	}
 }
@@ -267,10 +276,11 @@ func (sc *Scanner) innerList() bool {
 // bareItem reads a bare item, telling its type by its first byte (RFC
 // 9651 §4.2.3.1).
 func (sc *Scanner) bareItem() (Kind, bool) {
-	if sc.eof() {
-		return 0, sc.fail("want a value, found the end")
+	var c byte // 0 at the end, which starts no value
+	if !sc.eof() {
+		c = sc.in[sc.off]
 	}
-	switch c := sc.in[sc.off]; {
+	switch {
 	case c == '-' || isDigit(c):
 		return sc.number()
 	case c == '"':
@@ -292,7 +302,7 @@ func (sc *Scanner) bareItem() (Kind, bool) {
 	case c == '%':
 		return DisplayString, sc.displayString()
 	}
-	return 0, sc.fail("want a value, found " + sc.found())
+	return 0, sc.unexpected("want a value")
 }
 
 // number reads an Integer (at most 15 digits) or a Decimal (at most 12
@@ -303,7 +313,7 @@ func (sc *Scanner) number() (Kind, bool) {
 		sc.off++
 	}
 	if sc.eof() || !isDigit(sc.in[sc.off]) {
-		return 0, sc.fail("want a digit, found " + sc.found())
+		return 0, sc.unexpected("want a digit")
 	}
 	start, dot := sc.off, -1
 	for ; !sc.eof(); sc.off++ {
@@ -343,10 +353,10 @@ func (sc *Scanner) string() bool {
 		case c == '\\':
 			sc.off++
 			if sc.eof() || sc.in[sc.off] != '"' && sc.in[sc.off] != '\\' {
-				return sc.fail(`want '"' or '\' after '\' in a string, found ` + sc.found())
+				return sc.unexpected(`want '"' or '\' after '\' in a string`)
 			}
 		case c < ' ' || c > '~':
-			return sc.fail("a string holds " + sc.found())
+			return sc.unexpected("a string holds a byte that is not printable ASCII")
 		}
 	}
 	return sc.fail("a string is not closed")
@@ -355,8 +365,7 @@ func (sc *Scanner) string() bool {
 // token reads a Token, whose first byte the caller has checked: then
 // tchar, ':' and '/' (RFC 9651 §4.2.6).
 func (sc *Scanner) token() {
-	for sc.off++; !sc.eof() && isTokenByte(sc.in[sc.off]); sc.off++ {
-	}
+	sc.off = span(sc.in, sc.off+1, tokenByte)
 }
 
 // byteSequence reads a Byte Sequence: base64 between colons (RFC 9651
@@ -366,7 +375,7 @@ func (sc *Scanner) byteSequence() bool {
 	start := sc.off
 	for ; !sc.eof() && sc.in[sc.off] != ':'; sc.off++ {
 		if c := sc.in[sc.off]; !isAlpha(c) && !isDigit(c) && c != '+' && c != '/' && c != '=' {
-			return sc.fail("a byte sequence holds " + sc.found())
+			return sc.unexpected("a byte sequence holds a byte that is not base64")
 		}
 	}
 	if sc.eof() {
@@ -403,7 +412,7 @@ func isBase64(s string) bool {
 func (sc *Scanner) boolean() bool {
 	sc.off++ // '?'
 	if sc.eof() || sc.in[sc.off] != '0' && sc.in[sc.off] != '1' {
-		return sc.fail("want '0' or '1' after '?', found " + sc.found())
+		return sc.unexpected("want '0' or '1' after '?'")
 	}
 	sc.off++
 	return true
@@ -416,7 +425,7 @@ func (sc *Scanner) boolean() bool {
 func (sc *Scanner) displayString() bool {
 	sc.off++ // '%'
 	if sc.eof() || sc.in[sc.off] != '"' {
-		return sc.fail(`want '"' after '%', found ` + sc.found())
+		return sc.unexpected(`want '"' after '%'`)
 	}
 	var char [utf8.UTFMax]byte // the bytes of the character being read
 	n, want := 0, 0
@@ -424,7 +433,7 @@ func (sc *Scanner) displayString() bool {
 		at, c := sc.off, sc.in[sc.off] // at: where the byte is written
 		switch {
 		case c < ' ' || c > '~':
-			return sc.fail("a display string holds " + sc.found())
+			return sc.unexpected("a display string holds a byte that is not printable ASCII")
 		case c == '"':
 			if n > 0 {
 				return sc.fail("a display string is not UTF-8")
@@ -434,7 +443,7 @@ func (sc *Scanner) displayString() bool {
 		case c == '%':
 			if len(sc.in)-sc.off < 3 || !isLowerHex(sc.in[sc.off+1]) || !isLowerHex(sc.in[sc.off+2]) {
 				sc.off++
-				return sc.fail("want two lower-case hex digits after '%' in a display string")
+				return sc.unexpected("want two lower-case hex digits after '%' in a display string")
 			}
 			c = unhex(sc.in[sc.off+1])<<4 | unhex(sc.in[sc.off+2])
 			sc.off += 2
@@ -485,46 +494,43 @@ func unhex(c byte) byte {
 	return c - 'a' + 10
 }
 
-func isKeyByte(c byte) bool {
-	return isLower(c) || isDigit(c) || c == '_' || c == '-' || c == '.' || c == '*'
-}
+// The classes of bytes that byteClass records.
+const (
+	keyByte   = 1 << iota // may follow a key's first byte
+	tokenByte             // may follow a Token's first byte: a tchar of RFC 9110, ':' or '/'
+)
 
-// isTokenByte reports whether c may follow a Token's first byte: a tchar
-// of RFC 9110, ':' or '/'.
-func isTokenByte(c byte) bool {
-	if isAlpha(c) || isDigit(c) {
-		return true
+// byteClass records the classes of each byte, so that the loops over keys
+// and Tokens test one bit a byte.
+var byteClass = func() (class [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		if isLower(b) || isDigit(b) || strings.IndexByte("_-.*", b) >= 0 {
+			class[c] |= keyByte
+		}
+		if isAlpha(b) || isDigit(b) || strings.IndexByte("!#$%&'*+-.^_`|~:/", b) >= 0 {
+			class[c] |= tokenByte
+		}
 	}
-	switch c {
-	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~', ':', '/':
-		return true
+	return class
+}()
+
+// span returns the offset of the first byte of s from i on that is not of
+// the class.
+func span(s string, i int, class uint8) int {
+	for i < len(s) && byteClass[s[i]]&class != 0 {
+		i++
 	}
-	return false
+	return i
 }
 
 // IsKey reports whether s is a key: what a Dictionary member's name may
 // be.
 func IsKey(s string) bool {
-	if s == "" || !isLower(s[0]) && s[0] != '*' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isKeyByte(s[i]) {
-			return false
-		}
-	}
-	return true
+	return s != "" && (isLower(s[0]) || s[0] == '*') && span(s, 1, keyByte) == len(s)
 }
 
 // IsToken reports whether s is a Token.
 func IsToken(s string) bool {
-	if s == "" || !isAlpha(s[0]) && s[0] != '*' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isTokenByte(s[i]) {
-			return false
-		}
-	}
-	return true
+	return s != "" && (isAlpha(s[0]) || s[0] == '*') && span(s, 1, tokenByte) == len(s)
 }

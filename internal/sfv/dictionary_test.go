@@ -216,12 +216,17 @@ func TestScanAllocates(t *testing.T) {
 
 func TestSyntaxErrorText(t *testing.T) {
 	_, err := scanAll("train-ai=n, Search=y")
-	if got, want := err.Error(), `sfv: offset 12: want a key (a lower-case letter or '*' first), found "S"`; got != want {
+	if got, want := err.Error(), `sfv: offset 12: want a key, which starts with a lower-case letter or '*' (found "S")`; got != want {
 		t.Errorf("error %q, want %q", got, want)
 	}
-	_, err = scanAll("a=1,")
-	if got, want := err.Error(), "sfv: offset 4: a ',' ends the dictionary"; got != want {
-		t.Errorf("error %q, want %q", got, want)
+	for in, want := range map[string]string{
+		"a=1,":       "sfv: offset 4: a ',' ends the dictionary",
+		"a=":         "sfv: offset 2: want a value (found the end)",
+		"a=\"\xff\"": `sfv: offset 3: a string holds a byte that is not printable ASCII (found "\xff")`,
+	} {
+		if _, err := scanAll(in); err == nil || err.Error() != want {
+			t.Errorf("Scan(%q) error %v, want %q", in, err, want)
+		}
 	}
 }
 
