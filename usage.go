@@ -117,9 +117,10 @@ func parseStatement(value string) (Usage, error) {
 //   - a repeated key counts once, with its last value, as in a
 //     Dictionary.
 //
-// A value longer than sfv.MaxLength bytes, or of more than sfv.MaxMembers
-// parts between commas, states no preference, as for a statement. Unlike
-// [ParseUsage], the Usage keeps every pair read, such as use=reference.
+// As from a statement, the Usage keeps every label read with its Token
+// value, such as use=reference, which states no preference. A value
+// longer than sfv.MaxLength bytes, or of more than sfv.MaxMembers parts
+// between commas, states no preference at all, as a statement does.
 func parseContentSignal(value string) Usage {
 	if len(value) > sfv.MaxLength || strings.Count(value, ",") >= sfv.MaxMembers {
 		return Usage{}
