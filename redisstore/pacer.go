@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -157,7 +158,7 @@ func (s *Store) Done(ctx context.Context, t robotstxt.Turn, hold time.Duration) 
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, token, micros(max(t.Interval, 0)), micros(max(hold, 0))).Err()
 	})
 	if err != nil {
-		s.log.warn("ending a paced turn failed; it ends by itself when its lease runs out", "err", err)
+		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; it ends by itself when its lease runs out", "err", err)
 	}
 	return err
 }
