@@ -99,6 +99,30 @@ func (c *Cluster) MasterOf(slot int) string {
 	return master
 }
 
+// SlotRanges returns the ranges of slots, first and last, whose master a
+// live node says master is.
+func (c *Cluster) SlotRanges(master string) [][2]int {
+	c.tb.Helper()
+	var ranges [][2]int
+	err := c.onLive(context.Background(), func(ctx context.Context, rdb *redis.Client) error {
+		slots, err := rdb.ClusterSlots(ctx).Result()
+		if err != nil {
+			return err
+		}
+		ranges = nil
+		for _, s := range slots {
+			if len(s.Nodes) > 0 && s.Nodes[0].Addr == master {
+				ranges = append(ranges, [2]int{s.Start, s.End})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		c.tb.Fatalf("redistest: finding the slots of %s: %v", master, err)
+	}
+	return ranges
+}
+
 // Kill kills the node at addr with SIGKILL and waits for it to exit.
 func (c *Cluster) Kill(addr string) {
 	c.tb.Helper()
@@ -111,10 +135,8 @@ func (c *Cluster) Kill(addr string) {
 	c.tb.Fatalf("redistest: no cluster node at %s", addr)
 }
 
-// AwaitPromotion waits until every live node names a master other than
-// dead for slot and sees the cluster state ok, and that master says it is
-// one; it returns the new master's address. It fails the test after
-// clusterWait.
+// AwaitPromotion waits until NewMaster names a master for slot, and
+// returns it. It fails the test after clusterWait.
 func (c *Cluster) AwaitPromotion(slot int, dead string) string {
 	c.tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), clusterWait)
@@ -122,16 +144,17 @@ func (c *Cluster) AwaitPromotion(slot int, dead string) string {
 	var master string
 	c.await(ctx, fmt.Sprintf("a new master of slot %d", slot), func(ctx context.Context) error {
 		var err error
-		master, err = c.agreedMaster(ctx, slot, dead)
+		master, err = c.NewMaster(ctx, slot, dead)
 		return err
 	})
 	return master
 }
 
-// agreedMaster returns the master that every live node names for slot, if
+// NewMaster returns the master that every live node names for slot, once
 // they agree, it is not dead, it says it is a master and every live node
-// sees the cluster state ok.
-func (c *Cluster) agreedMaster(ctx context.Context, slot int, dead string) (string, error) {
+// sees the cluster state ok; otherwise an error says what is missing. It
+// asks each node once, and may be called from any goroutine.
+func (c *Cluster) NewMaster(ctx context.Context, slot int, dead string) (string, error) {
 	master := ""
 	for _, n := range c.live() {
 		rdb := admin(n.Addr())
