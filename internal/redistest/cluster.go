@@ -295,12 +295,3 @@ func stateOK(ctx context.Context, rdb *redis.Client) error {
 	return nil
 }
 
-// Pause stops the node at addr with SIGSTOP (scratch).
-func (c *Cluster) Pause(addr string) {
-	for _, n := range c.nodes {
-		if n.Addr() == addr {
-			n.Pause()
-			c.tb.Cleanup(n.Resume)
-		}
-	}
-}
