@@ -13,8 +13,8 @@ import (
 )
 
 // A Store keeps robots.txt entries in Redis for a fleet of Clients. It
-// implements robotstxt.Store and robotstxt.Leaser, and is safe for
-// concurrent use.
+// implements [robotstxt.Store], [robotstxt.Leaser] and [robotstxt.Pacer],
+// and is safe for concurrent use.
 type Store struct {
 	rdb      redis.UniversalClient
 	cluster  *cluster // nil unless rdb is a *redis.ClusterClient
@@ -30,6 +30,9 @@ var _ robotstxt.Leaser = (*Store)(nil)
 
 // New returns a Store that keeps entries in Redis through client, which
 // must not be nil. The caller keeps ownership of client and closes it.
+// For a *redis.ClusterClient, New starts loading the client's slot map in
+// the background (for at most two seconds), so that the Store's first
+// calls find it loaded.
 func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstore: New with a nil client")
