@@ -294,4 +294,3 @@ func stateOK(ctx context.Context, rdb *redis.Client) error {
 	}
 	return nil
 }
-
