@@ -79,5 +79,5 @@
 // is promoted, every node refuses every command, and the whole fleet
 // stops sharing and pacing instead of the failed master's slots only.
 // cluster-node-timeout sets how long a failover takes: a replica is
-// promoted about that long plus a second after its master dies.
+// promoted that long plus one to two seconds after its master dies.
 package redisstore

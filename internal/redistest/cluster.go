@@ -13,8 +13,8 @@ import (
 )
 
 // clusterWait bounds every wait of a Cluster: forming, and a replica's
-// promotion. A promotion takes about twice the node timeout plus a
-// second; forming takes redis-cli a second or two.
+// promotion. A promotion takes the node timeout plus one to two seconds;
+// forming takes redis-cli a second or two.
 const clusterWait = 30 * time.Second
 
 // A Cluster is a Redis Cluster of redis-server processes on loopback,
@@ -30,8 +30,8 @@ type Cluster struct {
 // masters, each with its replicas) and waits until every node sees the
 // cluster whole and every replica is linked to its master. nodeTimeout is
 // the cluster-node-timeout: how long a master may stay silent before the
-// others count it as failed; a replica is promoted about a second after
-// that. Extra arguments are passed to every redis-server. It needs
+// others count it as failed; a replica is promoted one to two seconds
+// after that. Extra arguments are passed to every redis-server. It needs
 // redis-cli as well as redis-server, and skips the test without them
 // unless RequireEnv is "1".
 func StartCluster(tb testing.TB, masters, replicas int, nodeTimeout time.Duration, extraArgs ...string) *Cluster {
