@@ -8,46 +8,65 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// call runs one Redis operation under the Store's timeout and circuit
-// breaker, and wraps its error with op and key.
-//
-// When the go-redis client honours context deadlines on its sockets
-// (ContextTimeoutEnabled), the operation runs in the caller's goroutine,
-// under the caller's deadline when that is the nearer one. Otherwise it
-// runs in a goroutine of its own, and call returns when the timeout
-// passes even if go-redis is still waiting on the socket; that goroutine
-// ends at go-redis' own read timeout.
+// call runs one Redis operation on key under the Store's timeout and the
+// circuit breaker of the node that serves key, and wraps its error with op
+// and key. On a Redis Cluster a failed call, or one refused while its
+// node's breaker is open, makes the client reload its slot map (at most
+// every reloadEvery), so that a promoted replica takes over its slots
+// within moments, with a breaker of its own.
 func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
-	ok, probe := s.brk.allow()
+	b := s.breakers.get(s.cluster.node(key))
+	ok, probe := b.allow()
 	if !ok {
+		s.cluster.reload()
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
 	}
 	start := time.Now()
-	var err error
-	if s.direct {
-		tctx := ctx
-		if d, ok := ctx.Deadline(); !ok || d.Sub(start) > s.cfg.timeout {
-			var cancel context.CancelFunc
-			tctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
-			defer cancel()
-		}
-		err = fn(tctx)
-	} else {
-		tctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
-		defer cancel()
-		result := make(chan error, 1)
-		go func() { result <- fn(tctx) }()
-		select {
-		case err = <-result:
-		case <-tctx.Done():
-			err = tctx.Err()
+	err := s.run(ctx, fn)
+	o := classify(ctx, err, time.Since(start))
+	switch {
+	case o == healthy:
+		s.cluster.answered()
+	case o == failed:
+		s.cluster.reload()
+		if s.cluster.warming() {
+			o = unjudged
 		}
 	}
-	s.brk.done(probe, classify(ctx, err, time.Since(start)), err)
+	b.done(probe, o, err)
 	if err != nil {
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, err)
 	}
 	return nil
+}
+
+// run runs fn under the Store's timeout.
+//
+// When the go-redis client honours context deadlines on its sockets
+// (ContextTimeoutEnabled), fn runs in the caller's goroutine, under the
+// caller's deadline when that is the nearer one. Otherwise it runs in a
+// goroutine of its own, and run returns when the timeout passes even if
+// go-redis is still waiting on the socket; that goroutine ends at go-redis'
+// own read timeout.
+func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) error {
+	if s.direct {
+		if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
+			defer cancel()
+		}
+		return fn(ctx)
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
+	defer cancel()
+	result := make(chan error, 1)
+	go func() { result <- fn(tctx) }()
+	select {
+	case err := <-result:
+		return err
+	case <-tctx.Done():
+		return tctx.Err()
+	}
 }
 
 // honoursDeadlines reports whether client's sockets obey context

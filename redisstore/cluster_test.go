@@ -10,11 +10,11 @@ import (
 	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
-// newCluster starts a one-node Redis Cluster owning all 16384 slots and
-// returns a cluster client on it.
-func newCluster(t *testing.T) *redis.ClusterClient {
+// newOneNodeCluster starts a one-node Redis Cluster owning all 16384
+// slots and returns a cluster client on it.
+func newOneNodeCluster(t *testing.T) *redis.ClusterClient {
 	t.Helper()
-	srv := redistest.Start(t, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+	srv := redistest.StartNode(t)
 	node := redis.NewClient(&redis.Options{Addr: srv.Addr()})
 	defer node.Close()
 	if err := node.ClusterAddSlotsRange(t.Context(), 0, 16383).Err(); err != nil {
@@ -37,7 +37,7 @@ func newCluster(t *testing.T) *redis.ClusterClient {
 // a resharding moves them together), and every Store operation works
 // through a ClusterClient.
 func TestClusterSlotsAndCommands(t *testing.T) {
-	cc := newCluster(t)
+	cc := newOneNodeCluster(t)
 	ctx := t.Context()
 	for _, prefix := range []string{DefaultPrefix, "fleet-a:"} {
 		s := New(cc, WithPrefix(prefix), WithLogger(quietLogger))

@@ -19,7 +19,7 @@ type outcome int
 const (
 	healthy  outcome = iota // Redis answered (a nil reply and WRONGTYPE included)
 	failed                  // Redis did not answer usefully: network error, timeout, LOADING…
-	canceled                // the caller gave up; says nothing about Redis
+	unjudged                // says nothing about Redis: the caller gave up, or a cluster's slot map was loading
 )
 
 // minJudged is the least time a call must have had before a missed
@@ -37,9 +37,9 @@ func classify(parent context.Context, err error, ran time.Duration) outcome {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
 		return healthy
 	case errors.Is(parent.Err(), context.Canceled):
-		return canceled
+		return unjudged
 	case parent.Err() != nil && ran < minJudged:
-		return canceled
+		return unjudged
 	default:
 		return failed
 	}

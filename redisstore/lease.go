@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 )
@@ -72,6 +73,6 @@ func (s *Store) releaseLease(ctx context.Context, k, token string) {
 		return s.release.Run(ctx, s.rdb, []string{k}, token).Err()
 	})
 	if err != nil {
-		s.log.warn("releasing a robots.txt fetch lease failed; it will expire by itself", "err", err)
+		s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; it will expire by itself", "err", err)
 	}
 }

@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,13 +54,13 @@ func TestFleetMultiProcess(t *testing.T) {
 
 	children := make([]*child, fleetProcesses)
 	for i := range children {
-		children[i] = startChild(t, env)
+		children[i] = startChild(t, "TestHelperProcess", env)
 	}
 	for _, c := range children { // all ready before any starts checking
 		c.waitFor(t, "READY")
 	}
 	for _, c := range children {
-		_, _ = io.WriteString(c.stdin, "GO\n")
+		c.send(t, "GO")
 	}
 	var total fleetReport
 	for i, c := range children {
@@ -89,21 +88,27 @@ func TestFleetMultiProcess(t *testing.T) {
 	}
 }
 
-// A child is a running helper process.
+// childWait bounds every wait for a line from a helper process.
+const childWait = time.Minute
+
+// A child is a running helper process: a test of this binary run by
+// name, reading commands from stdin and answering on stdout.
 type child struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stdout *bufio.Scanner
-	stderr *bytes.Buffer
+	out    chan string // stdout lines; closed at its end
+	stderr *lockedBuffer
 	lines  []string // stdout lines read so far
 	once   sync.Once
 }
 
-func startChild(t *testing.T, env []string) *child {
+// startChild runs the test named test of this binary as a helper process
+// with env, killed when the test ends.
+func startChild(t *testing.T, test string, env []string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
 	cmd.Env = env
-	c := &child{cmd: cmd, stderr: new(bytes.Buffer)}
+	c := &child{cmd: cmd, out: make(chan string, 16), stderr: new(lockedBuffer)}
 	cmd.Stderr = c.stderr
 	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
@@ -113,23 +118,58 @@ func startChild(t *testing.T, env []string) *child {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.stdout = bufio.NewScanner(out)
-	c.stdout.Buffer(nil, 1<<20)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting helper process: %v", err)
 	}
+	go func() {
+		defer close(c.out)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			c.out <- sc.Text()
+		}
+	}()
 	t.Cleanup(func() { _ = cmd.Process.Kill(); c.wait() })
 	return c
 }
 
 func (c *child) wait() { c.once.Do(func() { _ = c.cmd.Wait() }) }
 
+// send writes line to the child's stdin.
+func (c *child) send(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
+		t.Fatalf("writing to helper process: %v", err)
+	}
+}
+
+// next returns the child's next stdout line; ok is false at the end of
+// its output. It fails the test when no line comes within childWait.
+func (c *child) next(t *testing.T) (line string, ok bool) {
+	t.Helper()
+	select {
+	case line, ok = <-c.out:
+		if ok {
+			c.lines = append(c.lines, line)
+		}
+		return line, ok
+	case <-time.After(childWait):
+		_ = c.cmd.Process.Kill()
+		c.wait()
+		t.Fatalf("helper process silent for %v; stdout:\n%s\nstderr:\n%s", childWait, strings.Join(c.lines, "\n"), c.stderr)
+		return "", false
+	}
+}
+
 // waitFor reads stdout until a line equal to want.
 func (c *child) waitFor(t *testing.T, want string) {
 	t.Helper()
-	for c.stdout.Scan() {
-		c.lines = append(c.lines, c.stdout.Text())
-		if c.stdout.Text() == want {
+	for {
+		line, ok := c.next(t)
+		if !ok {
+			break
+		}
+		if line == want {
 			return
 		}
 	}
@@ -137,25 +177,47 @@ func (c *child) waitFor(t *testing.T, want string) {
 	t.Fatalf("helper process ended before %q; stdout:\n%s\nstderr:\n%s", want, strings.Join(c.lines, "\n"), c.stderr)
 }
 
-// report reads the rest of stdout, waits for the process to exit and
-// returns its report.
+// reply reads stdout until a line that starts with prefix and returns
+// the rest of it, decoded from JSON into v.
+func (c *child) reply(t *testing.T, prefix string, v any) {
+	t.Helper()
+	for {
+		line, ok := c.next(t)
+		if !ok {
+			break
+		}
+		if js, found := strings.CutPrefix(line, prefix); found {
+			if err := json.Unmarshal([]byte(js), v); err != nil {
+				t.Fatalf("helper process: %v in %q", err, line)
+			}
+			return
+		}
+	}
+	c.wait()
+	t.Fatalf("helper process ended before %q (%v); stdout:\n%s\nstderr:\n%s", prefix, c.cmd.ProcessState, strings.Join(c.lines, "\n"), c.stderr)
+}
+
+// report reads the child's report, then closes its stdin, waits for it
+// to exit and checks that it succeeded.
 func (c *child) report(t *testing.T) fleetReport {
 	t.Helper()
 	var r fleetReport
-	found := false
-	for c.stdout.Scan() {
-		line := c.stdout.Text()
-		c.lines = append(c.lines, line)
-		if js, ok := strings.CutPrefix(line, "REPORT "); ok {
-			found = json.Unmarshal([]byte(js), &r) == nil
-		}
-	}
+	c.reply(t, "REPORT ", &r)
+	c.finish(t)
+	return r
+}
+
+// finish closes the child's stdin, reads the rest of its stdout and
+// fails the test unless it exits successfully.
+func (c *child) finish(t *testing.T) {
+	t.Helper()
 	_ = c.stdin.Close()
+	for _, ok := c.next(t); ok; _, ok = c.next(t) {
+	}
 	c.wait()
-	if !found || !c.cmd.ProcessState.Success() {
+	if !c.cmd.ProcessState.Success() {
 		t.Fatalf("helper process failed (%v); stdout:\n%s\nstderr:\n%s", c.cmd.ProcessState, strings.Join(c.lines, "\n"), c.stderr)
 	}
-	return r
 }
 
 // TestHelperProcess is one crawler process of TestFleetMultiProcess. It

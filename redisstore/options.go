@@ -47,7 +47,7 @@ func WithTimeout(d time.Duration) Option {
 
 // WithLogger sets the logger for what the Store cannot return as an error:
 // Redis becoming unavailable or available again, and failed lease
-// releases. Each kind of message is logged at most once every ten seconds.
+// releases. Each kind of message is logged at most once every five seconds.
 // The default, like the Client's, discards everything; a nil l keeps it.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/pacing"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 var _ robotstxt.Pacer = (*Store)(nil)
@@ -28,53 +30,101 @@ var _ robotstxt.Pacer = (*Store)(nil)
 // The key expires when none of them holds anything back any more. A key
 // of another type is garbage and is replaced.
 //
-// paceRead begins both pacing scripts: it reads the server's clock into
-// now (µs) and the state of KEYS[1] into busy, busyUntil, ended, lastIv
-// and hold, after deleting the key if it is not a hash.
+// Both pacing scripts take the token of a turn (ARGV[1]), its interval
+// (ARGV[2]) and lease (ARGV[3]) and the bound maxAhead (ARGV[4]), all in
+// µs, and begin with paceRead. It reads the server's clock into now and
+// the state of KEYS[1] into busy, busyUntil, ended, lastIv and hold,
+// after deleting the key if it is not a hash. A field that is not a
+// number, or lies past its bound, is garbage and is replaced, in Redis
+// too, by the most cautious value it could have held: a turn in flight
+// that has just begun, a previous turn that has just ended, the longest
+// interval or hold. So garbage holds requests back for a bounded time
+// and never lets one through that the state would not allow; a turn or
+// a hold in the past is none. paceKeep sets the key's expiry from the
+// state, or deletes the key when it holds nothing back.
 const paceRead = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local k = KEYS[1]
+local lease, bound = tonumber(ARGV[3]), tonumber(ARGV[4])
 local typ = redis.call('TYPE', k)['ok']
 if typ ~= 'hash' and typ ~= 'none' then
 	redis.call('DEL', k)
 end
 local v = redis.call('HMGET', k, 'busy', 'until', 'end', 'iv', 'hold')
+local repaired = false
+local function field(i, name, lo, hi, fix)
+	local x = tonumber(v[i])
+	if x and x >= lo and x <= hi then
+		return x
+	end
+	redis.call('HSET', k, name, string.format('%.0f', fix))
+	repaired = true
+	return fix
+end
 local busy = v[1]
-local busyUntil = tonumber(v[2]) or 0
-local ended = tonumber(v[3]) or 0
-local lastIv = tonumber(v[4]) or 0
-local hold = tonumber(v[5]) or 0
+local busyUntil, ended, lastIv, hold = 0, 0, 0, 0
+if busy then
+	busyUntil = field(2, 'until', -math.huge, now + bound, now + lease)
+end
+if v[3] then
+	ended = field(3, 'end', -math.huge, now, now)
+end
+if v[4] then
+	lastIv = field(4, 'iv', 0, bound, bound)
+end
+if v[5] then
+	hold = field(5, 'hold', -math.huge, now + bound, now + bound)
+end
+local function paceKeep()
+	local keep = math.max(hold, ended + lastIv)
+	if busy then
+		keep = math.max(keep, busyUntil)
+	end
+	if keep <= now then
+		redis.call('DEL', k)
+	else
+		redis.call('PEXPIRE', k, math.ceil((keep - now) / 1000))
+	end
+end
 `
 
 // paceTakeScript gives the turn to token ARGV[1] if a request may be sent
-// now with interval ARGV[2] µs and lease ARGV[3] µs, and returns {0, 0};
-// otherwise it returns {1, µs to wait before asking again}. The wait
-// never overshoots: while another turn is in flight the next may start at
-// least one interval later. An interval of 0 takes no exclusive slot and
-// writes nothing.
+// now with interval ARGV[2] and lease ARGV[3], and returns {0, 0};
+// otherwise it returns {1, µs to wait before asking again}, which is more
+// than 0 and at most the interval or the bound ARGV[4]. The wait never
+// overshoots: while another turn is in flight the next may start at least
+// one interval later. An interval of 0 takes no exclusive slot and writes
+// nothing.
 var paceTakeScript = redis.NewScript(paceRead + `
 local iv = tonumber(ARGV[2])
+local wait = 0
 if iv > 0 and busy and now < busyUntil then
-	return {1, math.min(iv, busyUntil - now)}
+	wait = math.min(iv, busyUntil - now)
+elseif now < math.max(hold, ended + iv) then
+	wait = math.max(hold, ended + iv) - now
 end
-local ready = math.max(hold, ended + iv)
-if now < ready then
-	return {1, ready - now}
+if wait > 0 then
+	if repaired then
+		paceKeep()
+	end
+	return {1, math.ceil(wait)}
 end
 if iv == 0 then
+	if repaired then
+		paceKeep()
+	end
 	return {0, 0}
 end
-busyUntil = now + tonumber(ARGV[3])
-redis.call('HSET', k, 'busy', ARGV[1], 'until', string.format('%.0f', busyUntil))
-local keep = math.max(busyUntil, hold, ended + lastIv)
-redis.call('PEXPIRE', k, math.ceil((keep - now) / 1000))
+busy, busyUntil = ARGV[1], now + lease
+redis.call('HSET', k, 'busy', busy, 'until', string.format('%.0f', busyUntil))
+paceKeep()
 return {0, 0}
 `)
 
 // paceDoneScript ends the turn with token ARGV[1] (none when empty): the
-// next may start interval ARGV[2] µs after now, and not before a hold of
-// ARGV[3] µs from now. A turn whose lease has run out, and another's turn
+// next may start interval ARGV[2] after now, and not before a hold of
+// ARGV[5] µs from now. A turn whose lease has run out, and another's turn
 // begun since, leaves that other turn alone.
 var paceDoneScript = redis.NewScript(paceRead + `
 if ARGV[1] ~= '' and (busy == ARGV[1] or not busy or now >= busyUntil) then
@@ -83,22 +133,22 @@ if ARGV[1] ~= '' and (busy == ARGV[1] or not busy or now >= busyUntil) then
 	ended, lastIv = now, tonumber(ARGV[2])
 	redis.call('HSET', k, 'end', string.format('%.0f', ended), 'iv', ARGV[2])
 end
-local h = tonumber(ARGV[3])
+local h = tonumber(ARGV[5])
 if h > 0 and now + h > hold then
 	hold = now + h
 	redis.call('HSET', k, 'hold', string.format('%.0f', hold))
 end
-local keep = math.max(hold, ended + lastIv)
-if busy then
-	keep = math.max(keep, busyUntil)
-end
-if keep <= now then
-	redis.call('DEL', k)
-else
-	redis.call('PEXPIRE', k, math.ceil((keep - now) / 1000))
-end
+paceKeep()
 return 0
 `)
+
+// maxAhead bounds every span of pacing time the Store keeps: an interval,
+// a hold, and so the wait Take answers. It is the longest crawl-delay the
+// parser reads, which is also the Transport's default bound on intervals;
+// a hold from Retry-After is capped at an hour by default. Longer spans
+// count as maxAhead, and a time in the pacing state further ahead of the
+// server's clock is garbage.
+const maxAhead = parser.MaxCrawlDelay
 
 // Take implements robotstxt.Pacer for a fleet: every process whose
 // Transport paces through a Store on the same Redis (and prefix) keeps
@@ -106,6 +156,13 @@ return 0
 // server's clock. Each check-and-take is one script call, atomic in Redis;
 // a request that must wait is told how long, and its Transport sleeps in
 // its own process and asks again, so no slot is booked ahead.
+//
+// Intervals, and holds given to Done, count up to 24 hours (the longest
+// crawl-delay the parser reads), so a wait is more than 0 and at most 24
+// hours. Pacing state in Redis that Take cannot read (not a number, or
+// further ahead than that) counts as the most cautious state it could
+// have been and is overwritten with it: a turn in flight that has just
+// begun, a previous turn that has just ended, or a 24-hour hold.
 //
 // Take fails closed: when Redis does not answer (within the Store's
 // timeout, or while its circuit breaker is open, see ErrUnavailable) it
@@ -122,23 +179,22 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 		turn.ID = rand.Uint64() | 1 // never 0, which means no exclusive slot
 		token = strconv.FormatUint(turn.ID, 36)
 	}
-	iv, lease := micros(interval), micros(max(pacing.TurnTimeout, interval))
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
 		var err error
-		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, token, iv, lease).Int64Slice()
+		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, paceArgs(token, interval)...).Int64Slice()
 		return err
 	})
 	if err != nil {
 		return robotstxt.Turn{}, 0, false, err
 	}
-	if len(res) != 2 || (res[0] != 0 && res[1] <= 0) {
-		return robotstxt.Turn{}, 0, false, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
-	}
-	if res[0] != 0 {
+	switch {
+	case len(res) == 2 && res[0] == 0:
+		return turn, 0, true, nil
+	case len(res) == 2 && res[0] == 1 && res[1] > 0 && res[1] <= micros(maxAhead):
 		return robotstxt.Turn{}, time.Duration(res[1]) * time.Microsecond, false, nil
 	}
-	return turn, 0, true, nil
+	return robotstxt.Turn{}, 0, false, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is
@@ -155,10 +211,11 @@ func (s *Store) Done(ctx context.Context, t robotstxt.Turn, hold time.Duration) 
 		token = strconv.FormatUint(t.ID, 36)
 	}
 	err := s.call(context.WithoutCancel(ctx), "pace done", k, func(ctx context.Context) error {
-		return paceDoneScript.Run(ctx, s.rdb, []string{k}, token, micros(max(t.Interval, 0)), micros(max(hold, 0))).Err()
+		args := append(paceArgs(token, t.Interval), micros(min(max(hold, 0), maxAhead)))
+		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})
 	if err != nil {
-		s.log.warn("ending a paced turn failed; it ends by itself when its lease runs out", "err", err)
+		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; it ends by itself when its lease runs out", "err", err)
 	}
 	return err
 }
@@ -167,6 +224,13 @@ func (s *Store) Done(ctx context.Context, t robotstxt.Turn, hold time.Duration) 
 // valueKey, so it lives in the same cluster slot as the authority's entry.
 func (s *Store) paceKey(authority string) string {
 	return s.valueKey(authority) + ":pace"
+}
+
+// paceArgs returns the arguments both pacing scripts begin with: the
+// turn's token, its interval and lease, and maxAhead, in µs.
+func paceArgs(token string, interval time.Duration) []any {
+	interval = min(max(interval, 0), maxAhead)
+	return []any{token, micros(interval), micros(max(pacing.TurnTimeout, interval)), micros(maxAhead)}
 }
 
 // micros rounds d up to whole microseconds, so that a rounded interval is

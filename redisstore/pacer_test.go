@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -289,5 +291,125 @@ func TestPacerFailsClosed(t *testing.T) {
 	}
 	if n := len(site.arrivals()); n != 0 {
 		t.Errorf("server got %d pages with Redis down, want 0", n)
+	}
+}
+
+// TestPacerGarbageFailsClosed: pacing state with fields that are not
+// numbers, or lie absurdly far ahead, never gives a turn the state does
+// not allow, never an error, and never a wait that is not positive or
+// past maxAhead; a hold or a turn in the past is none. Garbage in the
+// previous turn's end holds the next turn back for one interval, after
+// which the repaired state gives it.
+func TestPacerGarbageFailsClosed(t *testing.T) {
+	checkLeaks(t)
+	s, admin, _ := newStore(t)
+	ctx := context.Background()
+	k := s.paceKey(authority)
+	const interval = 50 * time.Millisecond
+	garbage := []string{"9e18", "1e17", "nan", "-nan", "inf", "1e400", "abc", "", "0x7fffffffffffffff"}
+	type state map[string]string
+	var cases []struct {
+		state state
+		turn  bool          // the state allows a turn now
+		heals time.Duration // when no turn: it comes after this, or 0 for not within the test
+	}
+	add := func(s state, turn bool, heals time.Duration) {
+		cases = append(cases, struct {
+			state state
+			turn  bool
+			heals time.Duration
+		}{s, turn, heals})
+	}
+	for _, g := range garbage {
+		add(state{"hold": g}, false, 0)
+		add(state{"end": g, "iv": "50000"}, false, interval)
+		add(state{"busy": "other", "until": g}, false, 0)
+		add(state{"iv": g}, true, 0) // only says how long to keep the key
+	}
+	add(state{"busy": "other"}, false, 0) // a turn in flight without an end
+	for _, past := range []string{"-5", "-inf", "-1e400", "0"} {
+		add(state{"hold": past}, true, 0)
+		add(state{"busy": "other", "until": past}, true, 0)
+		add(state{"end": past}, true, 0)
+	}
+	for _, c := range cases {
+		admin.Del(ctx, k)
+		if err := admin.HSet(ctx, k, map[string]string(c.state)).Err(); err != nil {
+			t.Fatal(err)
+		}
+		turn, wait, ok, err := s.Take(ctx, authority, interval)
+		switch {
+		case err != nil:
+			t.Errorf("%v: Take: %v", c.state, err)
+			continue
+		case ok && !c.turn:
+			t.Errorf("%v: Take gave a turn the state does not allow", c.state)
+		case !ok && c.turn:
+			t.Errorf("%v: Take = wait %v, want a turn", c.state, wait)
+		case !ok && (wait <= 0 || wait > maxAhead):
+			t.Errorf("%v: Take = wait %v, want within (0, %v]", c.state, wait, maxAhead)
+		}
+		if !ok && c.heals > 0 {
+			if wait > c.heals {
+				t.Errorf("%v: Take = wait %v, want at most %v", c.state, wait, c.heals)
+			}
+			turn = takeTurn(t, s, authority, interval)
+			ok = true
+		}
+		if ok {
+			if err := s.Done(ctx, turn, 0); err != nil {
+				t.Errorf("%v: Done: %v", c.state, err)
+			}
+		}
+		if ttl := admin.PTTL(ctx, k).Val(); ttl == -1 || ttl > maxAhead+time.Second {
+			t.Errorf("%v: pace key TTL %v after Take and Done, want one within %v", c.state, ttl, maxAhead)
+		}
+	}
+}
+
+// TestPacerGarbageWaitBounded: random garbage in every field of the
+// pacing state, and random holds given to Done, never make Take fail or
+// answer a wait outside (0, maxAhead].
+func TestPacerGarbageWaitBounded(t *testing.T) {
+	checkLeaks(t)
+	s, admin, _ := newStore(t)
+	ctx := context.Background()
+	k := s.paceKey(authority)
+	rng := rand.New(rand.NewPCG(1, 2))
+	values := []string{"9e18", "-9e18", "1e17", "nan", "inf", "-inf", "abc", "", "0", "1", "-1", "1.5",
+		"17e14", "3e15", "0x10", " 12 ", "1e308", "4e-300"}
+	pick := func() string {
+		if rng.IntN(4) == 0 { // near the server's clock, ahead or behind
+			return strconv.FormatInt(time.Now().UnixMicro()+rng.Int64N(2e11)-1e11, 10)
+		}
+		return values[rng.IntN(len(values))]
+	}
+	for range 300 {
+		admin.Del(ctx, k)
+		fields := map[string]string{}
+		for _, f := range []string{"busy", "until", "end", "iv", "hold"} {
+			if rng.IntN(2) == 0 {
+				fields[f] = pick()
+			}
+		}
+		if len(fields) > 0 {
+			if err := admin.HSet(ctx, k, fields).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		interval := time.Duration(rng.Int64N(int64(2 * maxAhead)))
+		turn, wait, ok, err := s.Take(ctx, authority, interval)
+		if err != nil {
+			t.Fatalf("%v, interval %v: Take: %v", fields, interval, err)
+		}
+		if !ok && (wait <= 0 || wait > maxAhead) {
+			t.Fatalf("%v, interval %v: wait %v, want within (0, %v]", fields, interval, wait, maxAhead)
+		}
+		if ok {
+			hold := time.Duration(rng.Int64N(int64(2 * maxAhead)))
+			if err := s.Done(ctx, turn, hold); err != nil {
+				t.Fatalf("%v: Done(hold %v): %v", fields, hold, err)
+			}
+		}
 	}
 }

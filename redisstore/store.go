@@ -9,25 +9,30 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/logthrottle"
 )
 
 // A Store keeps robots.txt entries in Redis for a fleet of Clients. It
-// implements robotstxt.Store and robotstxt.Leaser, and is safe for
-// concurrent use.
+// implements [robotstxt.Store], [robotstxt.Leaser] and [robotstxt.Pacer],
+// and is safe for concurrent use.
 type Store struct {
-	rdb     redis.UniversalClient
-	cfg     config
-	brk     *breaker
-	log     *throttledLog
-	acquire *redis.Script
-	release *redis.Script
-	direct  bool // client obeys context deadlines: call Redis in the caller's goroutine
+	rdb      redis.UniversalClient
+	cluster  *cluster // nil unless rdb is a *redis.ClusterClient
+	cfg      config
+	breakers *breakerSet
+	log      *logthrottle.Logger
+	acquire  *redis.Script
+	release  *redis.Script
+	direct   bool // client obeys context deadlines: call Redis in the caller's goroutine
 }
 
 var _ robotstxt.Leaser = (*Store)(nil)
 
 // New returns a Store that keeps entries in Redis through client, which
 // must not be nil. The caller keeps ownership of client and closes it.
+// For a *redis.ClusterClient, New starts loading the client's slot map in
+// the background (for at most two seconds), so that the Store's first
+// calls find it loaded.
 func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstore: New with a nil client")
@@ -36,16 +41,18 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	log := newThrottledLog(cfg.logger)
-	return &Store{
-		rdb:     client,
-		direct:  honoursDeadlines(client),
-		cfg:     cfg,
-		brk:     &breaker{log: log},
-		log:     log,
-		acquire: redis.NewScript(acquireScript),
-		release: redis.NewScript(releaseScript),
+	log := logthrottle.NewLogger(cfg.logger.With("component", "redisstore"))
+	s := &Store{
+		rdb:      client,
+		direct:   honoursDeadlines(client),
+		cfg:      cfg,
+		breakers: newBreakerSet(log),
+		log:      log,
+		acquire:  redis.NewScript(acquireScript),
+		release:  redis.NewScript(releaseScript),
 	}
+	s.cluster = newCluster(client, s.valueKey(""))
+	return s
 }
 
 // Get returns the value stored under key. It returns an error wrapping

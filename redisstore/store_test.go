@@ -23,7 +23,7 @@ func TestStoreContract(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		rdb  redis.UniversalClient
-	}{{"standalone", standalone}, {"cluster", newCluster(t)}} {
+	}{{"standalone", standalone}, {"cluster", newOneNodeCluster(t)}} {
 		t.Run(c.name, func(t *testing.T) {
 			var n atomic.Int64
 			storetest.Run(t, func(*testing.T) robotstxt.Store {

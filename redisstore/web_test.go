@@ -3,9 +3,11 @@ package redisstore
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -14,30 +16,35 @@ import (
 // A web is one httptest server standing in for many sites: every host name
 // resolves to it (see transport), so "http://site7.test" is its own
 // authority. Each site's robots.txt disallows "/private-<host>/" only, so
-// an answer taken from another site's rules shows up as wrong.
+// an answer taken from another site's rules shows up as wrong; every
+// other path is a page, whose arrival is recorded.
 type web struct {
 	srv   *httptest.Server
 	delay time.Duration // before answering each robots.txt request
 
 	mu      sync.Mutex
-	fetches map[string]int // robots.txt requests by host
-	body    []byte         // when set, served as every site's robots.txt
+	fetches map[string]int         // robots.txt requests by host
+	pages   map[string][]time.Time // arrivals of other requests by host
+	body    []byte                 // when set, served as every site's robots.txt
 }
 
 func newWeb(t testing.TB, delay time.Duration) *web {
 	t.Helper()
-	w := &web{delay: delay, fetches: map[string]int{}}
+	w := &web{delay: delay, fetches: map[string]int{}, pages: map[string][]time.Time{}}
 	w.srv = httptest.NewServer(http.HandlerFunc(w.serve))
 	t.Cleanup(w.srv.Close)
 	return w
 }
 
 func (w *web) serve(rw http.ResponseWriter, r *http.Request) {
+	host := r.Host
 	if r.URL.Path != "/robots.txt" {
-		http.NotFound(rw, r)
+		w.mu.Lock()
+		w.pages[host] = append(w.pages[host], time.Now())
+		w.mu.Unlock()
+		_, _ = io.WriteString(rw, "page")
 		return
 	}
-	host := r.Host
 	w.mu.Lock()
 	w.fetches[host]++
 	body := w.body
@@ -74,6 +81,16 @@ func (w *web) fetchCount(host string) int {
 		n += c
 	}
 	return n
+}
+
+// pageArrivals returns when host's server received each request for
+// something else than robots.txt, in order.
+func (w *web) pageArrivals(host string) []time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	at := slices.Clone(w.pages[host])
+	slices.SortFunc(at, func(a, b time.Time) int { return a.Compare(b) })
+	return at
 }
 
 // httpClient returns an HTTP client that connects to the web's server

@@ -1,13 +1,23 @@
 // Package logthrottle holds back repeated log lines, so that a failing
 // dependency (a Store, a Redis server) cannot flood a crawler's log: a
 // Throttle lets one line of each kind through per interval and counts the
-// lines it held back, for the next line to report.
+// lines it held back, for the next line to report. A Logger puts one in
+// front of an slog.Logger.
 package logthrottle
 
 import (
+	"context"
+	"log/slog"
 	"sync"
 	"time"
 )
+
+// Interval is the least time between two log lines of one kind, for every
+// throttled log of the module. A dependency that fails on every call, a
+// thousand times a second, then costs one line per kind every five
+// seconds, while an operator watching the log still sees an outage begin
+// and end within seconds of each.
+const Interval = 5 * time.Second
 
 // A Throttle decides which log lines go through. It is safe for
 // concurrent use. Make one with New.
@@ -21,7 +31,7 @@ type Throttle struct {
 }
 
 // New returns a Throttle that lets one line of each kind through every
-// interval.
+// interval (Interval unless a test needs another).
 func New(every time.Duration) *Throttle {
 	return &Throttle{every: every, now: time.Now, last: map[string]time.Time{}, held: map[string]int{}}
 }
@@ -40,4 +50,30 @@ func (t *Throttle) Allow(kind string) (ok bool, held int) {
 	held = t.held[kind]
 	t.last[kind], t.held[kind] = now, 0
 	return true, held
+}
+
+// A Logger logs through an slog.Logger at most one line of each message
+// per Interval; a line that follows held-back ones says how many with a
+// "suppressed" attribute. It is safe for concurrent use.
+type Logger struct {
+	logger   *slog.Logger
+	throttle *Throttle
+}
+
+// NewLogger returns a Logger writing to l.
+func NewLogger(l *slog.Logger) *Logger {
+	return &Logger{logger: l, throttle: New(Interval)}
+}
+
+// Log logs msg with args at level, unless a line with the same msg went
+// through less than Interval ago.
+func (l *Logger) Log(ctx context.Context, level slog.Level, msg string, args ...any) {
+	ok, held := l.throttle.Allow(msg)
+	if !ok {
+		return
+	}
+	if held > 0 {
+		args = append(args, "suppressed", held)
+	}
+	l.logger.Log(ctx, level, msg, args...)
 }

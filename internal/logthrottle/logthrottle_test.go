@@ -1,6 +1,9 @@
 package logthrottle
 
 import (
+	"context"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -51,5 +54,35 @@ func TestThrottleConcurrent(t *testing.T) {
 	wg.Wait()
 	if through != 1 {
 		t.Errorf("%d lines went through in one interval, want 1", through)
+	}
+}
+
+// TestLogger: a Logger lets the first line of a message through, holds
+// back repeats within the interval and counts them on the next line;
+// another message has its own interval.
+func TestLogger(t *testing.T) {
+	var out strings.Builder
+	l := NewLogger(slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	})))
+	now := time.Unix(1000, 0)
+	l.throttle.now = func() time.Time { return now }
+	ctx := context.Background()
+	for range 3 {
+		l.Log(ctx, slog.LevelWarn, "down", "node", "a")
+	}
+	l.Log(ctx, slog.LevelInfo, "up")
+	now = now.Add(Interval)
+	l.Log(ctx, slog.LevelWarn, "down", "node", "b")
+	want := "level=WARN msg=down node=a\n" +
+		"level=INFO msg=up\n" +
+		"level=WARN msg=down node=b suppressed=2\n"
+	if out.String() != want {
+		t.Errorf("logged:\n%s\nwant:\n%s", out.String(), want)
 	}
 }

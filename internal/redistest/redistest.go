@@ -1,6 +1,8 @@
 // Package redistest starts a real redis-server for tests: on a free
 // loopback port, with persistence off, killed when the test ends. It can
-// kill, pause and restart the server on the same port, for fault tests.
+// kill, pause and restart the server on the same port, for fault tests,
+// and start a whole Redis Cluster on loopback (StartCluster), whose
+// masters a test can kill to watch a replica take over.
 package redistest
 
 import (
@@ -27,11 +29,12 @@ const startTimeout = 10 * time.Second
 
 // A Server is a redis-server process started for one test.
 type Server struct {
-	tb   testing.TB
-	bin  string
-	port int
-	args []string
-	dir  string
+	tb      testing.TB
+	bin     string
+	port    int
+	busPort int // cluster bus port, 0 unless the server is a cluster node
+	args    []string
+	dir     string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd     // nil when not running
@@ -42,14 +45,21 @@ type Server struct {
 // the test is skipped, or failed when RequireEnv is "1".
 func Binary(tb testing.TB) string {
 	tb.Helper()
-	bin, err := exec.LookPath("redis-server")
+	return lookPath(tb, "redis-server")
+}
+
+// lookPath returns the path of the named program from PATH. When it is
+// missing, the test is skipped, or failed when RequireEnv is "1".
+func lookPath(tb testing.TB, name string) string {
+	tb.Helper()
+	bin, err := exec.LookPath(name)
 	if err == nil {
 		return bin
 	}
 	if os.Getenv(RequireEnv) == "1" {
-		tb.Fatalf("redis-server not found in PATH and %s=1: %v", RequireEnv, err)
+		tb.Fatalf("%s not found in PATH and %s=1: %v", name, RequireEnv, err)
 	}
-	tb.Skipf("redis-server not found in PATH (set %s=1 to fail instead): %v", RequireEnv, err)
+	tb.Skipf("%s not found in PATH (set %s=1 to fail instead): %v", name, RequireEnv, err)
 	return ""
 }
 
@@ -58,12 +68,35 @@ func Binary(tb testing.TB) string {
 // "yes") are passed through. The server is killed when the test ends.
 func Start(tb testing.TB, extraArgs ...string) *Server {
 	tb.Helper()
-	s := &Server{tb: tb, bin: Binary(tb), args: extraArgs, dir: tb.TempDir()}
+	return start(tb, false, extraArgs)
+}
+
+// StartNode starts a redis-server with cluster mode enabled, on a free
+// loopback port and a free cluster bus port, and waits until it answers
+// PING. It owns no slots and knows no other node; see StartCluster for a
+// whole cluster. Extra arguments are passed through.
+func StartNode(tb testing.TB, extraArgs ...string) *Server {
+	tb.Helper()
+	return start(tb, true, append([]string{
+		"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+	}, extraArgs...))
+}
+
+func start(tb testing.TB, cluster bool, args []string) *Server {
+	tb.Helper()
+	s := &Server{tb: tb, bin: Binary(tb), args: args, dir: tb.TempDir()}
 	tb.Cleanup(s.Kill)
 	var err error
 	for range 5 { // a free port can be taken between probing and binding
 		if s.port, err = freePort(); err != nil {
 			continue
+		}
+		// The bus port defaults to port+10000, which may be taken or
+		// past 65535: pick a free one too.
+		if cluster {
+			if s.busPort, err = freePort(); err != nil {
+				continue
+			}
 		}
 		if err = s.start(); err == nil {
 			return s
@@ -127,6 +160,9 @@ func (s *Server) start() error {
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--dir", s.dir,
 	}, s.args...)
+	if s.busPort != 0 {
+		args = append(args, "--cluster-port", strconv.Itoa(s.busPort))
+	}
 	cmd := exec.Command(s.bin, args...)
 	out := new(bytes.Buffer)
 	cmd.Stdout, cmd.Stderr = out, out
@@ -190,4 +226,12 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// running reports whether the server process runs (it has been started
+// and not killed).
+func (s *Server) running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cmd != nil
 }

@@ -1,0 +1,113 @@
+package redisstore
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+const (
+	// reloadEvery bounds how often a Store asks its cluster client to
+	// reload the slot map after failed or refused calls. go-redis itself
+	// reloads it only on a MOVED or ASK reply, or once a minute, and a dead
+	// master answers neither: without these reloads a promoted replica
+	// would go unnoticed for up to a minute. go-redis waits 200 ms between
+	// two reloads of its own; asking more often gains nothing.
+	reloadEvery = 200 * time.Millisecond
+	// warmTimeout bounds the background load of the slot map and command
+	// table that New starts. A dead seed address costs go-redis five dial
+	// attempts 100 ms apart by default before it tries the next, so two
+	// dead seeds and the command table fit with room to spare; a cluster
+	// that has not answered by then is judged like any other Redis.
+	warmTimeout = 2 * time.Second
+)
+
+// A cluster is what a Store knows of the Redis Cluster behind a
+// *redis.ClusterClient: whether the client has a slot map yet, and when
+// the Store last asked it for a new one. Its methods do nothing on a nil
+// *cluster, the Store of a Redis that is not a cluster.
+type cluster struct {
+	client   *redis.ClusterClient
+	mapped   atomic.Bool   // the client has loaded a slot map
+	warm     chan struct{} // closed when the warm-up New started has ended
+	reloaded atomic.Int64  // when the Store last asked for a reload (Unix ns)
+}
+
+// newCluster returns the cluster behind client, or nil when client is not
+// a *redis.ClusterClient. For a cluster it starts loading the slot map
+// and the command table in the background by reading key, so that a
+// process's first calls, under the Store's short timeout, need not pay
+// for it: go-redis loads both on first use, and with a dead node first
+// in its seed list that takes longer than the timeout.
+func newCluster(client redis.UniversalClient, key string) *cluster {
+	cc, ok := client.(*redis.ClusterClient)
+	if !ok {
+		return nil
+	}
+	c := &cluster{client: cc, warm: make(chan struct{})}
+	go c.warmUp(key)
+	return c
+}
+
+func (c *cluster) warmUp(key string) {
+	defer close(c.warm)
+	ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
+	defer cancel()
+	if err := c.client.Exists(ctx, key).Err(); err == nil {
+		c.mapped.Store(true)
+	}
+}
+
+// warming reports whether the warm-up New started is still running.
+// Failures meanwhile are the slot map still loading and say nothing of
+// any node.
+func (c *cluster) warming() bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c.warm:
+		return false
+	default:
+		return true
+	}
+}
+
+// node returns the address of the master that serves key in the client's
+// slot map, or "" before the client has one (and for a Redis that is not
+// a cluster). With a slot map loaded, looking it up neither blocks nor
+// calls Redis.
+func (c *cluster) node(key string) string {
+	if c == nil || !c.mapped.Load() {
+		return ""
+	}
+	master, err := c.client.MasterForKey(context.Background(), key)
+	if err != nil {
+		return ""
+	}
+	return master.Options().Addr
+}
+
+// answered records that a call through the client was answered: the
+// client has a slot map.
+func (c *cluster) answered() {
+	if c != nil && !c.mapped.Load() {
+		c.mapped.Store(true)
+	}
+}
+
+// reload asks the client to reload its slot map in the background, at
+// most once every reloadEvery: a node failed, or its breaker is open, and
+// its slots may have a new master.
+func (c *cluster) reload() {
+	if c == nil {
+		return
+	}
+	now, last := time.Now().UnixNano(), c.reloaded.Load()
+	if now-last < int64(reloadEvery) || !c.reloaded.CompareAndSwap(last, now) {
+		return
+	}
+	c.client.ReloadState(context.Background())
+}
