@@ -572,30 +572,6 @@ func TestTransportIntervalFollowsRobots(t *testing.T) {
 	}
 }
 
-func TestTransportDirectives(t *testing.T) {
-	checkLeaks(t)
-	s := newTestSite(t, "User-agent: *\nAllow: /\n")
-	s.route("/tagged.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Add("X-Robots-Tag", "noarchive")
-		w.Header().Add("X-Robots-Tag", "examplebot: nofollow")
-		w.Header().Add("X-Robots-Tag", "otherbot: noindex")
-		_, _ = io.WriteString(w, "page")
-	})
-	_, tr, hc := newTestTransport(t)
-	resp, err := hc.Get(s.URL + "/tagged.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
-	d := tr.Directives(resp)
-	if !d.Index() || d.Follow() || !d.NoArchive {
-		t.Errorf("Directives = %+v, want index, nofollow, noarchive", d)
-	}
-	if d := tr.Directives(nil); !d.Index() || !d.Follow() {
-		t.Errorf("Directives(nil) = %+v, want the zero value", d)
-	}
-}
-
 func TestNewTransportDefaults(t *testing.T) {
 	c := newTestClient(t)
 	tr := NewTransport(c, nil, nil)

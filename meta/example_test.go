@@ -12,7 +12,7 @@ func ExampleFromHTML() {
 <meta name="robots" content="noarchive">
 <meta name="examplebot" content="noindex, nofollow">
 </head><body>…</body></html>`
-	d, err := meta.FromHTML(strings.NewReader(page), "ExampleBot")
+	d, err := meta.FromHTML(strings.NewReader(page), "ExampleBot-News", "ExampleBot")
 	if err != nil {
 		fmt.Println(err)
 		return
