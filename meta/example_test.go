@@ -26,3 +26,11 @@ func ExampleParse() {
 	fmt.Println(d.NoIndex, d.NoFollow)
 	// Output: true true
 }
+
+func ExampleDirectives_Merge() {
+	header := meta.Parse("noarchive, unavailable_after: 2030-01-01")
+	tags := meta.Parse("noindex, unavailable_after: 2029-06-30")
+	d := header.Merge(tags)
+	fmt.Println(d.NoIndex, d.NoArchive, d.UnavailableAfter.Format("2006-01-02"))
+	// Output: true true 2029-06-30
+}
