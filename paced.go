@@ -84,10 +84,10 @@ func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
 		return waitBound{limit: now, reason: "and WithNoWait waits for none"}
 	}
 	if dl, ok := ctx.Deadline(); ok {
-		return waitBound{limit: dl, reason: "after the request's deadline", cause: context.DeadlineExceeded}
+		return waitBound{limit: dl, reason: "which is past the request's deadline", cause: context.DeadlineExceeded}
 	}
 	return waitBound{limit: now.Add(t.cfg.maxWait),
-		reason: fmt.Sprintf("past the longest wait %v (WithMaxWait)", t.cfg.maxWait), cause: context.DeadlineExceeded}
+		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait), cause: context.DeadlineExceeded}
 }
 
 // awaitTurn calls the Pacer's Take until it gives the turn at authority,

@@ -197,7 +197,14 @@ func FuzzFromHTML(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = d
+		// Tags for two tokens read at once are those for each, merged.
+		r, _ := FromHTML(strings.NewReader(page), "robots")
+		both, _ := FromHTML(strings.NewReader(page), agent, "robots")
+		merged := d.Merge(r)
+		both.Other, merged.Other = nil, nil
+		if !reflect.DeepEqual(both, merged) {
+			t.Fatalf("FromHTML(%q, %q, robots) = %+v, merged one by one %+v", page, agent, both, merged)
+		}
 		// Directives only add up: reading a value twice changes nothing.
 		once, twice := Parse(page), Parse(page+","+page)
 		if once.NoIndex != twice.NoIndex || once.NoFollow != twice.NoFollow ||
