@@ -33,8 +33,9 @@ type PacedError struct {
 	// [Pacer] can tell: the request would not have been sent before it.
 	// It is not a reservation: other requests may take the turn first.
 	// While another request to the authority is in flight, RetryAt is
-	// the interval from now, the turn's time were that request to end at
-	// once; it comes later if that request takes longer.
+	// the interval from now, when the turn would come were that request
+	// to end at once (or sooner, when that request's lease on the turn
+	// runs out first); the turn comes later if that request takes longer.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error
