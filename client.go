@@ -41,6 +41,9 @@ type Client struct {
 	stats    counters
 	logger   *slog.Logger
 
+	pacerOnce sync.Once
+	pacer     *MemPacer // shared by its Transports; see sharedPacer
+
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
 	mu      sync.Mutex // guards closed and the Add side of fetches
@@ -371,7 +374,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 	}
 	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
 		slog.String("authority", key), slog.Int("status", res.status),
-		slog.String("outcome", res.outcome.String()), slog.Duration("fresh", lifetime))
+		slog.String("outcome", res.outcome.String()), durationAttr("fresh", lifetime))
 	return e.derive(), nil
 }
 
@@ -394,7 +397,7 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	}
 	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt unreachable",
 		slog.String("authority", key), slog.Int("status", res.status),
-		slog.Int("failures", failures), slog.Duration("retry_in", wait),
+		slog.Int("failures", failures), durationAttr("retry_in", wait),
 		slog.String("error", errText))
 	outcome := OutcomeUnreachable
 	if c.cfg.allowAfter > 0 && now.Sub(since) >= c.cfg.allowAfter {

@@ -309,8 +309,10 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 	}
 }
 
-// WithLogger sets where the Client logs fetch failures and Store errors
-// (rate-limited). The default discards everything.
+// WithLogger sets where the Client and its Transports log: fetch failures
+// and Store errors (rate-limited), and at Debug level every fetch and every
+// request a Transport refuses or holds. Durations are Go duration strings
+// ("1m30s") under every handler. The default discards everything.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }

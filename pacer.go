@@ -19,9 +19,11 @@ import (
 //
 // A Pacer only keeps the state and answers at once; the Transport does
 // the waiting: it calls Take until it gets the turn, sleeping between
-// calls as long as Take says (and failing at once when the request's
-// deadline comes before that), sends the request, and then calls Done.
-// Waiters are served in no particular order.
+// calls as long as Take says, sends the request, and then calls Done.
+// When Take's wait reaches past the request's deadline (or at once under
+// [WithNoWait]) the Transport fails the request with a *[PacedError] whose
+// RetryAt is the end of that wait. Waiters are served in no particular
+// order.
 //
 // [NewMemPacer] is the in-process Pacer; *redisstore.Store is a Pacer
 // shared by every process that uses the same Redis.

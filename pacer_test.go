@@ -10,6 +10,14 @@ import (
 	"time"
 )
 
+// turnTaker returns a function that waits for a turn from p as RoundTrip
+// does, through a Transport with p as its Pacer. Without a deadline it
+// waits up to a day.
+func turnTaker(t testing.TB, p Pacer) func(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
+	t.Helper()
+	return NewTransport(newTestClient(t), nil, WithPacer(p), WithMaxWait(24*time.Hour)).awaitTurn
+}
+
 // turnLog records, for turns taken through a Pacer, when each began and
 // ended, and fails the test if two exclusive turns overlap.
 type turnLog struct {
@@ -52,12 +60,13 @@ func (l *turnLog) checkGaps(interval time.Duration) {
 func TestMemPacerSpacesAndExcludes(t *testing.T) {
 	checkLeaks(t)
 	p := NewMemPacer()
+	take := turnTaker(t, p)
 	const interval = 40 * time.Millisecond
 	log := &turnLog{t: t}
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
-			turn, err := awaitTurn(context.Background(), p, "https://a.example:443", interval)
+			turn, err := take(context.Background(), "https://a.example:443", interval)
 			if err != nil {
 				t.Error(err)
 				return
@@ -125,12 +134,13 @@ func TestMemPacerTake(t *testing.T) {
 
 func TestMemPacerZeroIntervalTakesNoSlot(t *testing.T) {
 	p := NewMemPacer()
+	take := turnTaker(t, p)
 	ctx := context.Background()
 	var turns []Turn
 	for range 5 { // none ended: they would block each other if exclusive
-		turn, err := awaitTurn(ctx, p, "https://a.example:443", 0)
+		turn, err := take(ctx, "https://a.example:443", 0)
 		if err != nil || turn.ID != 0 {
-			t.Fatalf("awaitTurn = %+v, %v; want a turn with ID 0", turn, err)
+			t.Fatalf("take = %+v, %v; want a turn with ID 0", turn, err)
 		}
 		turns = append(turns, turn)
 	}
@@ -147,10 +157,11 @@ func TestMemPacerZeroIntervalTakesNoSlot(t *testing.T) {
 func TestMemPacerHold(t *testing.T) {
 	checkLeaks(t)
 	p := NewMemPacer()
+	take := turnTaker(t, p)
 	ctx := context.Background()
 	const a = "https://a.example:443"
 	for _, interval := range []time.Duration{0, 10 * time.Millisecond} {
-		turn, err := awaitTurn(ctx, p, a, interval)
+		turn, err := take(ctx, a, interval)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,12 +172,12 @@ func TestMemPacerHold(t *testing.T) {
 		}
 		// A deadline before the hold ends fails at once, without waiting.
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-		_, err = awaitTurn(short, p, a, interval)
+		_, err = take(short, a, interval)
 		cancel()
-		if !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("interval %v: awaitTurn with a deadline inside the hold = %v, want DeadlineExceeded", interval, err)
+		if !errors.Is(err, ErrPaced) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("interval %v: take with a deadline inside the hold = %v, want ErrPaced and DeadlineExceeded", interval, err)
 		}
-		turn, err = awaitTurn(ctx, p, a, interval)
+		turn, err = take(ctx, a, interval)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,20 +193,21 @@ func TestMemPacerHold(t *testing.T) {
 func TestMemPacerCancel(t *testing.T) {
 	checkLeaks(t)
 	p := NewMemPacer()
+	take := turnTaker(t, p)
 	const a = "https://a.example:443"
-	turn, err := awaitTurn(context.Background(), p, a, time.Hour)
+	turn, err := take(context.Background(), a, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := awaitTurn(ctx, p, a, time.Hour)
+		_, err := take(ctx, a, time.Hour)
 		done <- err
 	}()
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Errorf("awaitTurn after cancel = %v, want Canceled", err)
+		t.Errorf("take after cancel = %v, want Canceled", err)
 	}
 	_ = p.Done(context.Background(), turn, 0)
 }
@@ -205,9 +217,10 @@ func TestMemPacerCancel(t *testing.T) {
 func TestMemPacerOtherAuthorities(t *testing.T) {
 	checkLeaks(t)
 	p := NewMemPacer()
+	take := turnTaker(t, p)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	first, err := awaitTurn(ctx, p, "https://slow.example:443", time.Hour)
+	first, err := take(ctx, "https://slow.example:443", time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,14 +229,14 @@ func TestMemPacerOtherAuthorities(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = awaitTurn(ctx, p, "https://slow.example:443", time.Hour) // sleeps until cancel
+		_, _ = take(ctx, "https://slow.example:443", time.Hour) // sleeps until cancel
 		waiting.Store(false)
 	}()
 	// Every authority, also those in the slow one's shard, gets its turn
 	// while the slow one waits.
 	for i := range 4 * memShards {
 		a := fmt.Sprintf("https://fast%d.example:443", i)
-		turn, err := awaitTurn(ctx, p, a, time.Second)
+		turn, err := take(ctx, a, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,14 +254,15 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 	checkLeaks(t)
 	p := NewMemPacer()
 	p.timeout = 50 * time.Millisecond
+	take := turnTaker(t, p)
 	ctx := context.Background()
 	const a = "https://a.example:443"
-	stuck, err := awaitTurn(ctx, p, a, 10*time.Millisecond)
+	stuck, err := take(ctx, a, 10*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	next, err := awaitTurn(ctx, p, a, 10*time.Millisecond) // the stuck turn is never ended in time
+	next, err := take(ctx, a, 10*time.Millisecond) // the stuck turn is never ended in time
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +272,7 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 	// The stuck turn ending late must not end the next one.
 	_ = p.Done(ctx, stuck, 0)
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	_, err = awaitTurn(short, p, a, 10*time.Millisecond)
+	_, err = take(short, a, 10*time.Millisecond)
 	cancel()
 	if err == nil {
 		t.Error("a third turn began while the second was in flight")
@@ -270,10 +284,11 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 // the state of those whose interval has passed is dropped.
 func TestMemPacerBoundedMemory(t *testing.T) {
 	p := NewMemPacer()
+	take := turnTaker(t, p)
 	ctx := context.Background()
 	const n = 200_000
 	for i := range n {
-		turn, err := awaitTurn(ctx, p, fmt.Sprintf("https://h%d.example:443", i), time.Millisecond)
+		turn, err := take(ctx, fmt.Sprintf("https://h%d.example:443", i), time.Millisecond)
 		if err != nil {
 			t.Fatal(err)
 		}

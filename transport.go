@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
@@ -69,13 +70,24 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // which errors.Is and errors.As see them.
 //
 // Allowed requests are paced by a [Pacer] (by default an in-process
-// [MemPacer]): requests to one authority reach its server at least the
-// Crawl-delay robots.txt gives the Client's product tokens apart (or the default
-// interval, see [WithDefaultInterval]), measured from the arrival of one
-// request's response to the sending of the next; requests to other
-// authorities are not held up. A response with status 429 or 503 and a
-// Retry-After header holds further requests to its authority for that long
-// (at most [WithMaxHold]). Waiting is bounded by the request's context.
+// [MemPacer] that every Transport of the Client shares): requests to one
+// authority reach its server at least the Crawl-delay robots.txt gives the
+// Client's product tokens apart (or the default interval, see
+// [WithDefaultInterval]), measured from the arrival of one request's
+// response to the sending of the next; requests to other authorities are
+// not held up. A response with status 429 or 503 and a Retry-After header
+// holds further requests to its authority for that long (at most
+// [WithMaxHold]). A request waits in RoundTrip for its turn, but never in
+// vain: when the turn may come only after the request's deadline (or
+// [WithMaxWait] without one) it fails at once with a *[PacedError]
+// (matching [ErrPaced]) that says when the turn may come, and is not
+// sent. With [WithNoWait] it never waits: a frontier crawler puts the URL
+// back for later and keeps its workers busy with other sites.
+//
+// [Transport.Stats] counts what the Transport refused, deferred, delayed
+// and sent; it logs refusals and holds at Debug level through the
+// Client's logger (see [WithLogger]). [Transport.PageDirectives] reads
+// what a fetched page allows: indexing, following its links.
 //
 // The Client's own robots.txt requests (each hop of one) may go through
 // the same Transport: they are recognised from the request and passed to
@@ -89,6 +101,7 @@ type Transport struct {
 	next   http.RoundTripper
 	cfg    transportConfig
 	delays *lru.Cache[string, delayMemo] // by authority
+	stats  transportCounters
 }
 
 // delayMemo is the crawl-delay of one authority's robots.txt for the
@@ -126,10 +139,18 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 		}
 	}
 	if cfg.pacer == nil {
-		cfg.pacer = NewMemPacer()
+		cfg.pacer = c.sharedPacer()
 	}
 	delays, _ := lru.New[string, delayMemo](delayCacheSize)
 	return &Transport{c: c, next: next, cfg: cfg, delays: delays}
+}
+
+// sharedPacer returns the MemPacer that the Transports made for c without
+// WithPacer share, so that they keep each Crawl-delay between them; the
+// first of them makes it.
+func (c *Client) sharedPacer() *MemPacer {
+	c.pacerOnce.Do(func() { c.pacer = NewMemPacer() })
+	return c.pacer
 }
 
 // NewClientTransport returns a Client configured by clientOpts and a
@@ -173,36 +194,68 @@ func SkipRobots(ctx context.Context) context.Context {
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mustBeMade()
 	ctx := req.Context()
-	if t.c.sentBy(req) || ctx.Value(skipKey{}) != nil {
+	if t.c.sentBy(req) {
+		return t.next.RoundTrip(req)
+	}
+	if ctx.Value(skipKey{}) != nil {
+		t.stats.skipped.Add(1)
 		return t.next.RoundTrip(req)
 	}
 	d, rawURL, err := t.check(req)
 	if err != nil {
+		t.refused(ctx, err)
 		closeBody(req)
 		return nil, err
 	}
-	interval := t.interval(rawURL, d)
-	maxWait := time.Duration(0)
-	if _, ok := ctx.Deadline(); !ok {
-		maxWait = t.cfg.maxWait
-	}
-	turn, err := awaitTurnWithin(ctx, t.cfg.pacer, d.Authority, interval, maxWait)
+	turn, err := t.awaitTurn(ctx, d.Authority, t.interval(rawURL, d))
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
+	t.stats.sent.add()
 	resp, err := t.next.RoundTrip(req)
 	var hold time.Duration
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		if h, ok := retryAfter(time.Now(), resp.Header); ok && h > 0 {
-			hold = min(h, t.cfg.maxHold)
-		}
+		hold = t.hold(ctx, d.Authority, resp)
 	}
 	// The turn ends whatever becomes of the caller's context: a turn
 	// left open would hold the authority until its lease ran out. An
 	// error here cannot be the caller's: the response has arrived.
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, hold)
 	return resp, err
+}
+
+// refused counts and logs a request that check refused.
+func (t *Transport) refused(ctx context.Context, err error) {
+	var dis *DisallowedError
+	var def *DeferredError
+	switch {
+	case errors.As(err, &dis):
+		t.stats.disallowed.Add(1)
+		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request disallowed",
+			slog.String("url", dis.URL), slog.Int("line", dis.Decision.Rule.Line),
+			slog.String("rule", dis.Decision.Rule.Pattern), slog.Int("status", dis.Decision.Status))
+	case errors.As(err, &def):
+		t.stats.deferred.Add(1)
+		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request deferred",
+			slog.String("authority", def.Authority), slog.Int("status", def.Status),
+			durationAttr("retry_in", def.RetryAfter(time.Now())))
+	}
+}
+
+// hold returns how long resp, a 429 or 503 response from authority, holds
+// further requests to it: its Retry-After, at most WithMaxHold; 0 without
+// one. It logs a hold it sets.
+func (t *Transport) hold(ctx context.Context, authority string, resp *http.Response) time.Duration {
+	h, ok := retryAfter(time.Now(), resp.Header)
+	if !ok || h <= 0 {
+		return 0
+	}
+	hold := min(h, t.cfg.maxHold)
+	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "authority held",
+		slog.String("authority", authority), slog.Int("status", resp.StatusCode),
+		durationAttr("hold", hold), durationAttr("retry_after", h))
+	return hold
 }
 
 // mustBeMade panics with a clear message when t is nil or was not made by
@@ -261,68 +314,6 @@ func hostURL(u *url.URL, host string) (string, error) {
 	v := *u
 	v.User, v.Host = nil, host
 	return v.String(), nil
-}
-
-// minRetry is the least time awaitTurn sleeps between two calls of Take,
-// so that a Pacer answering a wait of 0 does not make it spin.
-const minRetry = time.Millisecond
-
-// awaitTurn calls p.Take until it gives the turn at authority, sleeping
-// between calls for as long as Take says. It is the only place a Pacer's
-// turn is waited for: a Pacer answers at once and never sleeps itself.
-func awaitTurn(ctx context.Context, p Pacer, authority string, interval time.Duration) (Turn, error) {
-	return awaitTurnWithin(ctx, p, authority, interval, 0)
-}
-
-// awaitTurnWithin is awaitTurn that also gives up, with an error matching
-// context.DeadlineExceeded, when the turn would come more than maxWait
-// after the call (no bound when maxWait is 0). It allocates nothing while
-// no wait is needed.
-func awaitTurnWithin(ctx context.Context, p Pacer, authority string, interval, maxWait time.Duration) (Turn, error) {
-	var limit time.Time
-	for {
-		if err := ctx.Err(); err != nil {
-			return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
-		}
-		turn, wait, ok, err := p.Take(ctx, authority, interval)
-		if err != nil {
-			return Turn{}, err
-		}
-		if ok {
-			return turn, nil
-		}
-		wait = max(wait, minRetry)
-		if maxWait > 0 {
-			if limit.IsZero() {
-				limit = time.Now().Add(maxWait)
-			}
-			if time.Until(limit) < wait {
-				return Turn{}, fmt.Errorf("robotstxt: next turn at %s is in %v, past the longest wait %v: %w",
-					authority, wait.Round(time.Millisecond), maxWait, context.DeadlineExceeded)
-			}
-		}
-		if err := sleep(ctx, authority, wait); err != nil {
-			return Turn{}, err
-		}
-	}
-}
-
-// sleep waits for d or until ctx ends. It fails at once, with an error
-// matching context.DeadlineExceeded, when ctx's deadline comes before d
-// has passed: the turn could not be used.
-func sleep(ctx context.Context, authority string, d time.Duration) error {
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
-		return fmt.Errorf("robotstxt: next turn at %s is in %v, after the request's deadline: %w",
-			authority, d.Round(time.Millisecond), context.DeadlineExceeded)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
-	}
 }
 
 // interval returns the pacing interval for the authority of d: the
@@ -385,6 +376,7 @@ type transportConfig struct {
 	maxInterval     time.Duration
 	maxHold         time.Duration
 	maxWait         time.Duration
+	noWait          bool
 }
 
 // Defaults of the Transport's options.
@@ -400,16 +392,26 @@ func defaultTransportConfig() transportConfig {
 	return transportConfig{maxInterval: parser.MaxCrawlDelay, maxHold: defaultMaxHold, maxWait: defaultMaxWait}
 }
 
-// WithPacer sets the Pacer that spaces requests (default: a new
-// [MemPacer] for the Transport). A *redisstore.Store keeps the spacing
-// across every process that uses the same Redis; Transports that share an
-// in-process Pacer keep it between them.
+// WithPacer sets the Pacer that spaces requests. By default every
+// Transport made for one Client shares that Client's in-process
+// [MemPacer], so that two Transports keep a Crawl-delay between them. A
+// *redisstore.Store keeps the spacing across every process that uses the
+// same Redis; Transports that share any Pacer keep it between them.
 func WithPacer(p Pacer) TransportOption {
 	return func(c *transportConfig) {
 		if p != nil {
 			c.pacer = p
 		}
 	}
+}
+
+// WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
+// authority's turn is not free now fails at once with a *[PacedError]
+// (matching [ErrPaced]), not sent, that says when the turn may come. It is
+// for a frontier crawler, which puts the URL back for then and sends
+// another meanwhile, instead of holding a worker in RoundTrip.
+func WithNoWait() TransportOption {
+	return func(c *transportConfig) { c.noWait = true }
 }
 
 // WithDefaultInterval sets the interval between requests to an authority
@@ -433,7 +435,7 @@ func WithIntervalBounds(lo, hi time.Duration) TransportOption {
 
 // WithMaxHold bounds how long a Retry-After header of a 429 or 503
 // response holds further requests to its authority (default
-// defaultMaxHold). A non-positive d keeps the default.
+// one hour). A non-positive d keeps the default.
 func WithMaxHold(d time.Duration) TransportOption {
 	return func(c *transportConfig) {
 		if d > 0 {
@@ -444,9 +446,11 @@ func WithMaxHold(d time.Duration) TransportOption {
 
 // WithMaxWait bounds how long a request waits for its turn (a crawl-delay,
 // or a hold from a Retry-After) when its context has no deadline (default
-// defaultMaxWait); the request then fails at once with an error matching
-// context.DeadlineExceeded and is not sent. A request whose context has a deadline, as
-// those of an http.Client with a Timeout do, waits until that deadline.
+// five minutes): a request whose turn may come later fails at once with
+// a *[PacedError], not sent, matching [ErrPaced] and
+// context.DeadlineExceeded. A request whose context has a deadline, as
+// those of an http.Client with a Timeout do, waits until that deadline,
+// and fails the same way at once when its turn may come after it.
 // A non-positive d keeps the default.
 func WithMaxWait(d time.Duration) TransportOption {
 	return func(c *transportConfig) {

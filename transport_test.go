@@ -374,8 +374,8 @@ func TestTransportRetryAfterHolds(t *testing.T) {
 			short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 			_, err := get(short, hc, s.URL+"/other.html")
 			cancel()
-			if !errors.Is(err, context.DeadlineExceeded) {
-				t.Errorf("request during the hold: err = %v, want DeadlineExceeded", err)
+			if !errors.Is(err, ErrPaced) || !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("request during the hold: err = %v, want ErrPaced and DeadlineExceeded", err)
 			}
 			if body, err := get(ctx, hc, s.URL+"/busy.html"); err != nil || body != "page" {
 				t.Fatalf("after the hold: %q, %v", body, err)
@@ -410,8 +410,8 @@ func TestTransportMaxWait(t *testing.T) {
 	if _, err := get(ctx, hc, s.URL+"/a.html"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := get(ctx, hc, s.URL+"/b.html"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("second request within the crawl-delay: err = %v, want DeadlineExceeded", err)
+	if _, err := get(ctx, hc, s.URL+"/b.html"); !errors.Is(err, ErrPaced) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("second request within the crawl-delay: err = %v, want ErrPaced and DeadlineExceeded", err)
 	}
 	if slices.Contains(s.got(), "/b.html") {
 		t.Error("the request that timed out waiting reached the server")
@@ -431,8 +431,8 @@ func TestTransportMaxWaitBoundsHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := get(ctx, hc, s.URL+"/next.html"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("request during a 600 s hold: err = %v, want DeadlineExceeded", err)
+	if _, err := get(ctx, hc, s.URL+"/next.html"); !errors.Is(err, ErrPaced) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("request during a 600 s hold: err = %v, want ErrPaced and DeadlineExceeded", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("refusing took %v: the hold was waited out", d)
@@ -443,7 +443,8 @@ func TestTransportMaxWaitBoundsHolds(t *testing.T) {
 }
 
 // scriptedPacer is a Pacer backend that answers Take from a script, to
-// check how awaitTurn treats answers no well-behaved Pacer gives.
+// check how the Transport's wait treats answers no well-behaved Pacer
+// gives.
 type scriptedPacer struct {
 	answers []scriptedAnswer // the last one repeats
 	calls   int
@@ -466,6 +467,8 @@ func (p *scriptedPacer) Take(_ context.Context, authority string, interval time.
 
 func (p *scriptedPacer) Done(context.Context, Turn, time.Duration) error { return nil }
 
+// TestAwaitTurn checks the Transport's wait for a turn, the one RoundTrip
+// uses, against a Pacer's odd answers.
 func TestAwaitTurn(t *testing.T) {
 	checkLeaks(t)
 	const a = "https://a.example:443"
@@ -475,7 +478,7 @@ func TestAwaitTurn(t *testing.T) {
 	// make the loop spin.
 	p := &scriptedPacer{answers: []scriptedAnswer{{wait: 0}, {wait: -time.Second}, {wait: 0}, {ok: true}}}
 	began := time.Now()
-	turn, err := awaitTurn(ctx, p, a, time.Second)
+	turn, err := turnTaker(t, p)(ctx, a, time.Second)
 	if err != nil || turn.ID != 1 || p.calls != 4 {
 		t.Fatalf("awaitTurn = %+v, %v after %d calls; want the turn after 4", turn, err, p.calls)
 	}
@@ -486,21 +489,26 @@ func TestAwaitTurn(t *testing.T) {
 	// Take's error is returned as it is, without asking again.
 	refused := errors.New("backend down")
 	p = &scriptedPacer{answers: []scriptedAnswer{{err: refused}}}
-	if _, err := awaitTurn(ctx, p, a, time.Second); !errors.Is(err, refused) || p.calls != 1 {
+	if _, err := turnTaker(t, p)(ctx, a, time.Second); !errors.Is(err, refused) || p.calls != 1 {
 		t.Errorf("awaitTurn = %v after %d calls; want the backend's error after 1", err, p.calls)
 	}
 
-	// A wait past the deadline fails at once; an ended context asks
-	// nothing.
+	// A wait past the deadline fails at once with a PacedError saying
+	// when the turn may come; an ended context asks nothing.
 	short, cancel := context.WithTimeout(ctx, time.Hour)
 	p = &scriptedPacer{answers: []scriptedAnswer{{wait: 2 * time.Hour}}}
-	_, err = awaitTurn(short, p, a, time.Second)
+	asked := time.Now()
+	_, err = turnTaker(t, p)(short, a, time.Second)
 	cancel()
-	if !errors.Is(err, context.DeadlineExceeded) || p.calls != 1 {
-		t.Errorf("awaitTurn past the deadline = %v after %d calls; want DeadlineExceeded after 1", err, p.calls)
+	var pe *PacedError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrPaced) || !errors.Is(err, context.DeadlineExceeded) || p.calls != 1 {
+		t.Fatalf("awaitTurn past the deadline = %v after %d calls; want a PacedError matching DeadlineExceeded after 1", err, p.calls)
+	}
+	if pe.Authority != a || pe.RetryAt.Before(asked.Add(2*time.Hour)) || pe.RetryAt.After(time.Now().Add(2*time.Hour)) {
+		t.Errorf("PacedError = %+v, want %s and a RetryAt 2h after the call", pe, a)
 	}
 	p = &scriptedPacer{answers: []scriptedAnswer{{ok: true}}}
-	if _, err := awaitTurn(short, p, a, time.Second); !errors.Is(err, context.Canceled) || p.calls != 0 {
+	if _, err := turnTaker(t, p)(short, a, time.Second); !errors.Is(err, context.Canceled) || errors.Is(err, ErrPaced) || p.calls != 0 {
 		t.Errorf("awaitTurn with an ended context = %v after %d calls; want Canceled after 0", err, p.calls)
 	}
 }
@@ -561,30 +569,6 @@ func TestTransportIntervalFollowsRobots(t *testing.T) {
 	}
 	if got := tr.interval(u, d); got != 500*time.Millisecond {
 		t.Errorf("interval after robots.txt changed = %v, want 500ms", got)
-	}
-}
-
-func TestTransportDirectives(t *testing.T) {
-	checkLeaks(t)
-	s := newTestSite(t, "User-agent: *\nAllow: /\n")
-	s.route("/tagged.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Add("X-Robots-Tag", "noarchive")
-		w.Header().Add("X-Robots-Tag", "examplebot: nofollow")
-		w.Header().Add("X-Robots-Tag", "otherbot: noindex")
-		_, _ = io.WriteString(w, "page")
-	})
-	_, tr, hc := newTestTransport(t)
-	resp, err := hc.Get(s.URL + "/tagged.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
-	d := tr.Directives(resp)
-	if !d.Index() || d.Follow() || !d.NoArchive {
-		t.Errorf("Directives = %+v, want index, nofollow, noarchive", d)
-	}
-	if d := tr.Directives(nil); !d.Index() || !d.Follow() {
-		t.Errorf("Directives(nil) = %+v, want the zero value", d)
 	}
 }
 

@@ -12,7 +12,7 @@ func ExampleFromHTML() {
 <meta name="robots" content="noarchive">
 <meta name="examplebot" content="noindex, nofollow">
 </head><body>…</body></html>`
-	d, err := meta.FromHTML(strings.NewReader(page), "ExampleBot")
+	d, err := meta.FromHTML(strings.NewReader(page), "ExampleBot-News", "ExampleBot")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -25,4 +25,12 @@ func ExampleParse() {
 	d := meta.Parse("none")
 	fmt.Println(d.NoIndex, d.NoFollow)
 	// Output: true true
+}
+
+func ExampleDirectives_Merge() {
+	header := meta.Parse("noarchive, unavailable_after: 2030-01-01")
+	tags := meta.Parse("noindex, unavailable_after: 2029-06-30")
+	d := header.Merge(tags)
+	fmt.Println(d.NoIndex, d.NoArchive, d.UnavailableAfter.Format("2006-01-02"))
+	// Output: true true 2029-06-30
 }

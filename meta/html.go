@@ -16,12 +16,13 @@ const MaxHTMLBytes = 1 << 20
 
 // FromHTML reads the robots META tags of an HTML page: those named
 // "robots", which apply to every crawler, and those named for the crawler
-// whose product token is agent (for example <meta name="googlebot"
-// content="noindex">), which apply to it alone. Several tags add up, the
-// most restrictive reading winning. Reading stops at the <body>, at the
-// end of the head, or after MaxHTMLBytes. Only a read error is returned;
-// malformed HTML is read as browsers read it.
-func FromHTML(r io.Reader, agent string) (Directives, error) {
+// known by one of the product tokens tokens (for example <meta
+// name="googlebot" content="noindex">), which apply to it alone; names
+// are compared case-insensitively, as [FromHeader] compares them. Several
+// tags add up, the most restrictive reading winning. Reading stops at the
+// <body>, at the end of the head, or after MaxHTMLBytes. Only a read error
+// is returned; malformed HTML is read as browsers read it.
+func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
 	z := html.NewTokenizer(io.LimitReader(r, MaxHTMLBytes))
 	for {
@@ -38,7 +39,7 @@ func FromHTML(r io.Reader, agent string) (Directives, error) {
 				return d, nil
 			case atom.Meta:
 				if hasAttr {
-					d.meta(z, agent)
+					d.meta(z, tokens)
 				}
 			}
 		case html.EndTagToken:
@@ -49,8 +50,8 @@ func FromHTML(r io.Reader, agent string) (Directives, error) {
 	}
 }
 
-// meta applies one <meta> tag if it is a robots tag for agent.
-func (d *Directives) meta(z *html.Tokenizer, agent string) {
+// meta applies one <meta> tag if it is a robots tag for tokens.
+func (d *Directives) meta(z *html.Tokenizer, tokens []string) {
 	var name, content string
 	for {
 		k, v, more := z.TagAttr()
@@ -65,7 +66,7 @@ func (d *Directives) meta(z *html.Tokenizer, agent string) {
 		}
 	}
 	name = strings.TrimSpace(name)
-	if strings.EqualFold(name, "robots") || agent != "" && strings.EqualFold(name, agent) {
+	if strings.EqualFold(name, "robots") || name != "" && namesAny(name, tokens) {
 		d.add(content)
 	}
 }

@@ -8,6 +8,7 @@
 package meta
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -34,6 +35,30 @@ func (d Directives) Index() bool { return !d.NoIndex }
 
 // Follow reports whether the page's links may be followed.
 func (d Directives) Follow() bool { return !d.NoFollow }
+
+// Merge returns the directives of d and o together, as if one page had
+// given both: each restriction that either gives, the earlier
+// UnavailableAfter, and the union of Other. It is how the X-Robots-Tag
+// header and the META tags of one page are read together.
+func (d Directives) Merge(o Directives) Directives {
+	m := d
+	m.NoIndex = d.NoIndex || o.NoIndex
+	m.NoFollow = d.NoFollow || o.NoFollow
+	m.NoArchive = d.NoArchive || o.NoArchive
+	m.NoSnippet = d.NoSnippet || o.NoSnippet
+	m.NoImageIndex = d.NoImageIndex || o.NoImageIndex
+	m.NoTranslate = d.NoTranslate || o.NoTranslate
+	if !o.UnavailableAfter.IsZero() {
+		m.unavailableAfter(o.UnavailableAfter)
+	}
+	m.Other = slices.Clone(d.Other)
+	for _, x := range o.Other {
+		if !slices.Contains(m.Other, x) {
+			m.Other = append(m.Other, x)
+		}
+	}
+	return m
+}
 
 // Parse reads the value of a robots META tag's content attribute or of one
 // X-Robots-Tag header: comma-separated directives, case-insensitive.

@@ -3,6 +3,7 @@ package meta
 import (
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,77 @@ func TestFromHTML(t *testing.T) {
 	}
 }
 
+// TestFromHTMLTokens reads the tags named for any of several product
+// tokens, as FromHeader does, and none for an empty one.
+func TestFromHTMLTokens(t *testing.T) {
+	page := `<head>
+<meta name="robots" content="noarchive">
+<meta name="XBot" content="noindex">
+<meta name="xbot-news" content="nofollow">
+<meta name="" content="nosnippet">
+<meta content="notranslate">`
+	tests := []struct {
+		tokens []string
+		want   Directives
+	}{
+		{nil, Directives{NoArchive: true}},
+		{[]string{""}, Directives{NoArchive: true}},
+		{[]string{"xbot"}, Directives{NoArchive: true, NoIndex: true}},
+		{[]string{"XBot-News", "XBot"}, Directives{NoArchive: true, NoIndex: true, NoFollow: true}},
+		{[]string{"OtherBot", "xbot-news"}, Directives{NoArchive: true, NoFollow: true}},
+	}
+	for _, tt := range tests {
+		got, err := FromHTML(strings.NewReader(page), tt.tokens...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("tokens %q: %+v, want %+v", tt.tokens, got, tt.want)
+		}
+	}
+}
+
+func TestMerge(t *testing.T) {
+	early := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	late := early.AddDate(1, 0, 0)
+	tests := []struct {
+		name string
+		a, b Directives
+		want Directives
+	}{
+		{"zero", Directives{}, Directives{}, Directives{}},
+		{"restrictions add up", Directives{NoIndex: true, NoArchive: true}, Directives{NoFollow: true, NoSnippet: true},
+			Directives{NoIndex: true, NoFollow: true, NoArchive: true, NoSnippet: true}},
+		{"every flag", Directives{}, Parse("none, noarchive, nosnippet, noimageindex, notranslate"),
+			Directives{NoIndex: true, NoFollow: true, NoArchive: true, NoSnippet: true, NoImageIndex: true, NoTranslate: true}},
+		{"earlier date wins", Directives{UnavailableAfter: late}, Directives{UnavailableAfter: early}, Directives{UnavailableAfter: early}},
+		{"earlier date wins, other order", Directives{UnavailableAfter: early}, Directives{UnavailableAfter: late}, Directives{UnavailableAfter: early}},
+		{"a date beats none", Directives{}, Directives{UnavailableAfter: late}, Directives{UnavailableAfter: late}},
+		{"none keeps a date", Directives{UnavailableAfter: late}, Directives{}, Directives{UnavailableAfter: late}},
+		{"Other is the union", Directives{Other: []string{"max-snippet:5", "x"}}, Directives{Other: []string{"x", "max-image-preview:large"}},
+			Directives{Other: []string{"max-snippet:5", "x", "max-image-preview:large"}}},
+	}
+	for _, tt := range tests {
+		if got := tt.a.Merge(tt.b); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+		// The other order gives the same, the order of Other aside.
+		got, want := tt.b.Merge(tt.a), tt.want
+		slices.Sort(got.Other)
+		want.Other = slices.Sorted(slices.Values(want.Other))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s, the other way round: %+v, want %+v", tt.name, got, want)
+		}
+	}
+	// Merge leaves both operands as they were.
+	a := Directives{Other: make([]string, 1, 4)}
+	a.Other[0] = "a"
+	_ = a.Merge(Directives{Other: []string{"b"}})
+	if a.Other[:2][1] != "" {
+		t.Error("Merge wrote into the receiver's Other")
+	}
+}
+
 func TestFromHTMLBroken(t *testing.T) {
 	for _, page := range []string{"", "<meta", "<meta name=robots content=noindex", "\x00\xff<<<>>>", "<meta name=robots content=noindex>"} {
 		d, err := FromHTML(strings.NewReader(page), "x")
@@ -125,7 +197,14 @@ func FuzzFromHTML(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = d
+		// Tags for two tokens read at once are those for each, merged.
+		r, _ := FromHTML(strings.NewReader(page), "robots")
+		both, _ := FromHTML(strings.NewReader(page), agent, "robots")
+		merged := d.Merge(r)
+		both.Other, merged.Other = nil, nil
+		if !reflect.DeepEqual(both, merged) {
+			t.Fatalf("FromHTML(%q, %q, robots) = %+v, merged one by one %+v", page, agent, both, merged)
+		}
 		// Directives only add up: reading a value twice changes nothing.
 		once, twice := Parse(page), Parse(page+","+page)
 		if once.NoIndex != twice.NoIndex || once.NoFollow != twice.NoFollow ||

@@ -7,127 +7,222 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotsgate/robotstxt"
 )
 
-// crawler crawls one site breadth-first, asking a robotstxt.Client before
-// every request and keeping to the site's crawl-delay.
+// crawler crawls sites with a pool of workers that share one frontier.
+// Every request goes through a robotstxt.Transport made WithNoWait, which
+// checks it against robots.txt and keeps each site's crawl-delay without
+// ever holding a worker: a request whose site's turn is not free comes
+// back at once with a *robotstxt.PacedError, and its URL goes back to the
+// frontier for the PacedError's RetryAt while the worker takes another.
 type crawler struct {
 	robots    *robotstxt.Client
-	http      *http.Client // the same client the robots.txt fetches use
+	rt        *robotstxt.Transport
+	http      *http.Client // with rt as its Transport
 	userAgent string
-	maxPages  int       // page requests at most
-	out       io.Writer // one line per decision
+	workers   int
+	maxPages  int                     // page requests at most
+	name      func(u *url.URL) string // how output names a URL
+	out       io.Writer               // one line per decision
+
+	mu      sync.Mutex // guards the fields below, and out
+	res     result
+	budget  int             // page requests left, not reserved
+	held    int             // page requests reserved by requests under way
+	settled *sync.Cond      // signalled when a reservation ends
+	shown   map[string]bool // authorities whose robots.txt was shown
 }
 
-// result is what a crawl did.
+// result is what a crawl did, with URLs named by crawler.name.
 type result struct {
-	Fetched    []string // request URIs fetched, in order
-	Disallowed []string // request URIs robots.txt kept us from
-	Deferred   []string // request URIs skipped because robots.txt was unreachable
+	Fetched    []string // pages fetched
+	NoIndex    []string // of those, pages that ask not to be indexed
+	Disallowed []string // pages robots.txt kept us from
+	Deferred   []string // pages given up: robots.txt unreachable past the crawl's end
+	Requeued   int      // times a URL went back to the frontier for later
 }
 
-// crawl visits the site from start breadth-first, following links on the
-// same host and the sitemaps its robots.txt lists. It fetches only what
-// robots.txt allows, each host no faster than its crawl-delay, and at most
-// maxPages pages.
-func (c *crawler) crawl(ctx context.Context, start string) (result, error) {
-	var res result
-	base, err := url.Parse(start)
-	if err != nil {
-		return res, fmt.Errorf("start URL: %w", err)
+// crawl visits the sites of seeds, following links on each page's own
+// host and the sitemaps robots.txt lists, with c.workers workers, until
+// nothing is left to fetch, c.maxPages pages were requested, or ctx ends.
+// A URL deferred because its robots.txt is unreachable is tried again at
+// the DeferredError's RetryAt, unless that is after ctx's deadline.
+func (c *crawler) crawl(ctx context.Context, seeds []*url.URL) (result, error) {
+	c.budget, c.shown = c.maxPages, make(map[string]bool)
+	c.settled = sync.NewCond(&c.mu)
+	f := newFrontier()
+	for _, u := range seeds {
+		f.add(u)
 	}
-	q := newQueue()
-	q.push(base)
-	pace := newPacer()
-	hosts := make(map[string]bool) // authorities whose robots.txt was shown
-	for len(res.Fetched) < c.maxPages {
-		u, ok := q.pop()
-		if !ok {
-			break
-		}
-		d, err := c.robots.Check(ctx, u.String())
-		uri := u.RequestURI()
-		switch {
-		case errors.Is(err, robotstxt.ErrDeferred):
-			// A real crawler would requeue the URL for after RetryAt.
-			fmt.Fprintf(c.out, "%-8s  %-24s  (%v)\n", "DEFER", uri, err)
-			res.Deferred = append(res.Deferred, uri)
-			continue
-		case err != nil:
-			return res, fmt.Errorf("check %s: %w", u, err)
-		}
-		// Check has just cached the host's robots.txt: Cached reads it
-		// without fetching.
-		info, _ := c.robots.Cached(u.String())
-		if info != nil && !hosts[info.Authority] {
-			hosts[info.Authority] = true
-			c.showRobots(info, base.Host, q)
-		}
-		fmt.Fprintf(c.out, "%-8s  %-24s  (%s)\n", decisionWord(d.Allowed), uri, ruleText(d))
-		if !d.Allowed {
-			res.Disallowed = append(res.Disallowed, uri)
-			continue
-		}
-		var delay time.Duration
-		if info != nil {
-			delay, _ = info.CrawlDelay()
-		}
-		if err := pace.wait(ctx, d.Authority, delay); err != nil {
-			return res, err
-		}
-		page, err := c.get(ctx, u)
-		res.Fetched = append(res.Fetched, uri)
-		if err != nil {
-			fmt.Fprintf(c.out, "          fetch failed: %v\n", err)
-			continue
-		}
-		for _, l := range links(u, page) {
-			q.push(l)
-		}
+	var wg sync.WaitGroup
+	for range c.workers {
+		wg.Go(func() {
+			for {
+				u, ok := f.next(ctx)
+				if !ok {
+					return
+				}
+				c.visit(ctx, f, u)
+			}
+		})
 	}
-	return res, nil
+	wg.Wait()
+	return c.res, ctx.Err()
 }
 
-// showRobots prints what a host's robots.txt says beyond rules, and queues
-// its sitemaps that are on host.
-func (c *crawler) showRobots(info *robotstxt.Info, host string, q *queue) {
-	delay, ok := info.CrawlDelay()
-	cd := "none"
-	if ok {
-		cd = delay.String()
+// visit fetches u, taken from f, and puts it back, finishes it or queues
+// its links according to what came of it.
+func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
+	if !c.reserve() {
+		f.finish()
+		f.stop() // the page budget is spent
+		return
 	}
-	fmt.Fprintf(c.out, "robots.txt %s: status %d, crawl-delay %s, sitemaps %v\n",
-		info.FinalURL, info.Status, cd, info.Sitemaps())
-	for _, s := range info.Sitemaps() {
-		if u, err := url.Parse(s); err == nil && u.Host == host {
-			q.push(u)
-		}
-	}
-}
-
-// ruleText explains a decision: the deciding rule and its line, or why
-// there is none.
-func ruleText(d robotstxt.Decision) string {
+	pg, err := c.get(ctx, u)
+	var (
+		paced      *robotstxt.PacedError
+		deferred   *robotstxt.DeferredError
+		disallowed *robotstxt.DisallowedError
+	)
+	refused := errors.As(err, &paced) || errors.As(err, &deferred) || errors.As(err, &disallowed)
+	c.settle(!refused)
 	switch {
-	case d.Outcome == robotstxt.OutcomeAllowAll:
-		return "no robots.txt: allow all"
-	case !d.Matched():
-		return "no rule matched"
+	case paced != nil:
+		// The site's turn is not free: come back when it may be.
+		c.report(func(r *result) { r.Requeued++ }, "", u, "")
+		f.retry(u, paced.RetryAt)
+	case deferred != nil:
+		if dl, ok := ctx.Deadline(); ok && deferred.RetryAt.After(dl) {
+			c.report(func(r *result) { r.Deferred = append(r.Deferred, c.name(u)) },
+				"DEFER", u, "robots.txt unreachable; given up for this crawl")
+			f.finish()
+			return
+		}
+		c.report(func(r *result) { r.Requeued++ },
+			"DEFER", u, fmt.Sprintf("robots.txt unreachable; back in %v", deferred.RetryAfter(time.Now()).Round(100*time.Millisecond)))
+		f.retry(u, deferred.RetryAt)
+	case disallowed != nil:
+		c.report(func(r *result) { r.Disallowed = append(r.Disallowed, c.name(u)) },
+			"DISALLOW", u, ruleText(disallowed.Decision))
+		f.finish()
+	case err != nil:
+		c.report(nil, "ERROR", u, err.Error())
+		f.finish()
+	default:
+		c.fetched(f, u, pg)
+		f.finish()
 	}
-	kind := "Disallow"
-	if d.Rule.Allow {
-		kind = "Allow"
-	}
-	return fmt.Sprintf("line %d: %s: %s", d.Rule.Line, kind, d.Rule.Pattern)
 }
 
-// decisionWord is ALLOW or DISALLOW.
-func decisionWord(allowed bool) string {
-	if allowed {
-		return "ALLOW"
+// fetched records a page that was fetched and queues its links, unless
+// the page asks for them not to be followed.
+func (c *crawler) fetched(f *frontier, u *url.URL, pg page) {
+	note := []string{fmt.Sprint(pg.code)}
+	if !pg.directives.Index() {
+		note = append(note, "noindex")
 	}
-	return "DISALLOW"
+	follow := pg.ok() && pg.directives.Follow()
+	if pg.ok() && !pg.directives.Follow() {
+		note = append(note, "nofollow: links not followed")
+	}
+	c.report(func(r *result) {
+		r.Fetched = append(r.Fetched, c.name(u))
+		if !pg.directives.Index() {
+			r.NoIndex = append(r.NoIndex, c.name(u))
+		}
+	}, "FETCH", u, strings.Join(note, ", "))
+	c.showRobots(f, u)
+	if follow {
+		for _, l := range links(u, string(pg.body)) {
+			f.add(l)
+		}
+	}
+}
+
+// showRobots prints, once per authority, what its robots.txt says beyond
+// rules, and queues its sitemaps that are on u's host.
+func (c *crawler) showRobots(f *frontier, u *url.URL) {
+	// The Transport has just checked u: Cached reads robots.txt without
+	// fetching.
+	info, ok := c.robots.Cached(u.String())
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	seen := c.shown[info.Authority]
+	c.shown[info.Authority] = true
+	if !seen {
+		delay, ok := info.CrawlDelay()
+		cd := "none"
+		if ok {
+			cd = delay.String()
+		}
+		fmt.Fprintf(c.out, "robots.txt of %s: status %d, crawl-delay %s, %d sitemaps\n",
+			c.name(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}), info.Status, cd, len(info.Sitemaps()))
+	}
+	c.mu.Unlock()
+	if seen {
+		return
+	}
+	for _, s := range info.Sitemaps() {
+		if su, err := url.Parse(s); err == nil && su.Host == u.Host {
+			f.add(su)
+		}
+	}
+}
+
+// reserve takes a page request from the budget, reporting false once it
+// is spent. While what is left is held by requests under way, it waits
+// for them: a request the Transport refuses gives its page back.
+func (c *crawler) reserve() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.budget == 0 && c.held > 0 {
+		c.settled.Wait()
+	}
+	if c.budget == 0 {
+		return false
+	}
+	c.budget--
+	c.held++
+	return true
+}
+
+// settle ends a reservation: the page request is spent if it was sent,
+// and back in the budget otherwise.
+func (c *crawler) settle(sent bool) {
+	c.mu.Lock()
+	c.held--
+	if !sent {
+		c.budget++
+	}
+	c.mu.Unlock()
+	c.settled.Broadcast()
+}
+
+// report records a decision with update (if not nil) and prints it,
+// unless word is empty.
+func (c *crawler) report(update func(*result), word string, u *url.URL, note string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if update != nil {
+		update(&c.res)
+	}
+	if word != "" {
+		fmt.Fprintf(c.out, "%-8s  %-28s  (%s)\n", word, c.name(u), note)
+	}
+}
+
+// ruleText explains a refusal: the deciding rule and its line, or the
+// status of a robots.txt that disallows everything.
+func ruleText(d robotstxt.Decision) string {
+	if !d.Matched() {
+		return fmt.Sprintf("robots.txt status %d: disallow all", d.Status)
+	}
+	return fmt.Sprintf("line %d: Disallow: %s", d.Rule.Line, d.Rule.Pattern)
 }

@@ -3,109 +3,156 @@ package main
 import (
 	"bytes"
 	"context"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/robotsgate/robotstxt"
 )
 
-// crawlSite crawls a fresh demo site and returns it, the result, the
-// output and the Client's stats.
-func crawlSite(t *testing.T, maxPages int) (*site, result, string, robotstxt.Stats) {
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// crawled is what one crawl of fresh demo sites did.
+type crawled struct {
+	demo      *demo
+	res       result
+	out       string
+	transport robotstxt.TransportStats
+	client    robotstxt.Stats
+}
+
+// crawlDemo crawls fresh demo sites with workers workers and at most
+// maxPages page requests.
+func crawlDemo(t *testing.T, maxPages, workers int) crawled {
 	t.Helper()
-	s := newSite()
-	t.Cleanup(s.Close)
-	hc := &http.Client{Timeout: 5 * time.Second}
-	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent), robotstxt.WithHTTPClient(hc))
-	t.Cleanup(func() { rc.Close() })
+	d := newDemo()
+	t.Cleanup(d.Close)
 	var out bytes.Buffer
-	c := &crawler{robots: rc, http: hc, userAgent: userAgent, maxPages: maxPages, out: &out}
+	c, closeCrawler := newCrawler(d, &out, maxPages, workers)
+	t.Cleanup(closeCrawler)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := c.crawl(ctx, s.URL()+"/")
+	res, err := c.crawl(ctx, d.seeds())
 	if err != nil {
 		t.Fatalf("crawl: %v\n%s", err, out.String())
 	}
-	return s, res, out.String(), rc.Stats()
+	return crawled{d, res, out.String(), c.rt.Stats(), c.robots.Stats()}
 }
 
 func TestCrawlHonoursRobots(t *testing.T) {
-	s, res, out, stats := crawlSite(t, 50)
+	cr := crawlDemo(t, 100, 4)
+	main, news, flaky := cr.demo.sites[0], cr.demo.sites[1], cr.demo.sites[2]
 
-	allowed := []string{
-		"/", "/about.html", "/blog/", "/blog/first.html", "/blog/second.html",
-		"/private/press.html", "/sitemap.xml", "/never-linked/page.html",
+	fetched := map[*site][]string{
+		main: {"/", "/about.html", "/blog/", "/blog/first.html", "/blog/second.html", "/blog/print.html",
+			"/archive/", "/private/press.html", "/sitemap.xml", "/never-linked/page.html"},
+		news:  {"/", "/1.html", "/2.html", "/3.html"},
+		flaky: {"/", "/hello.html"},
 	}
-	for _, p := range allowed {
-		if n := s.Hits(p); n != 1 {
-			t.Errorf("allowed page %s fetched %d times, want once", p, n)
+	n := 0
+	for s, pages := range fetched {
+		for _, p := range pages {
+			if got := s.Hits(p); got != 1 {
+				t.Errorf("%s%s fetched %d times, want once", s.spec.name, p, got)
+			}
 		}
+		n += len(pages)
 	}
-	disallowed := []string{"/private/", "/private/drafts.html", "/cart?session=42"}
-	for _, p := range disallowed {
-		if n := s.Hits(p); n != 0 {
-			t.Errorf("disallowed page %s fetched %d times", p, n)
-		}
-		if !slices.Contains(res.Disallowed, p) {
-			t.Errorf("%s not reported as disallowed: %v", p, res.Disallowed)
-		}
+	if len(cr.res.Fetched) != n {
+		t.Errorf("fetched %q, want the %d allowed pages", cr.res.Fetched, n)
 	}
-	if n := s.Hits("/robots.txt"); n != 1 {
-		t.Errorf("robots.txt fetched %d times, want once", n)
-	}
-	if got := stats.Fetches.Total(); got != 1 {
-		t.Errorf("client made %d robots.txt fetches, want 1", got)
-	}
-	if stats.Misses != 1 || stats.Hits == 0 {
-		t.Errorf("client stats hits %d, misses %d; want one miss, then hits", stats.Hits, stats.Misses)
-	}
-	if len(res.Fetched) != len(allowed) {
-		t.Errorf("fetched %v, want the %d allowed pages", res.Fetched, len(allowed))
-	}
-	for _, want := range []string{
-		"DISALLOW  /private/drafts.html      (line 3: Disallow: /private/)",
-		"DISALLOW  /cart?session=42          (line 5: Disallow: /*?session=)",
-		"ALLOW     /private/press.html       (line 4: Allow: /private/press.html)",
+	// Disallowed pages, and a page linked only from a nofollow page,
+	// never reach a server.
+	for s, pages := range map[*site][]string{
+		main:  {"/private/", "/private/drafts.html", "/cart?session=42", "/archive/old.html"},
+		flaky: {"/tmp/x.html"},
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+		for _, p := range pages {
+			if got := s.Hits(p); got != 0 {
+				t.Errorf("%s%s fetched %d times", s.spec.name, p, got)
+			}
+		}
+	}
+	want := []string{"main/private/", "main/private/drafts.html", "main/cart?session=42", "flaky/tmp/x.html"}
+	if got := slices.Sorted(slices.Values(cr.res.Disallowed)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Errorf("disallowed %q, want %q", got, want)
+	}
+	if got := slices.Sorted(slices.Values(cr.res.NoIndex)); !slices.Equal(got, []string{"main/archive/", "main/blog/print.html"}) {
+		t.Errorf("noindex %q, want the archive (META) and the print page (X-Robots-Tag)", got)
+	}
+	for s, want := range map[*site]int{main: 1, news: 1, flaky: 2} {
+		if got := s.Hits("/robots.txt"); got != want {
+			t.Errorf("%s: robots.txt fetched %d times, want %d", s.spec.name, got, want)
+		}
+	}
+	for _, line := range []string{
+		"DISALLOW  main/private/drafts.html      (line 3: Disallow: /private/)",
+		"DISALLOW  main/cart?session=42          (line 5: Disallow: /*?session=)",
+		"FETCH     main/archive/                 (200, noindex, nofollow: links not followed)",
+		"FETCH     main/blog/print.html          (200, noindex)",
+		"DEFER     flaky/                        (robots.txt unreachable; back in 1s)",
+	} {
+		if !strings.Contains(cr.out, line) {
+			t.Errorf("output lacks %q:\n%s", line, cr.out)
 		}
 	}
 }
 
-func TestCrawlKeepsCrawlDelay(t *testing.T) {
-	s, _, _, _ := crawlSite(t, 50)
-	log := s.Log()
-	if len(log) < 2 {
-		t.Fatalf("only %d page requests", len(log))
+// TestCrawlFinishesWithoutWaiting checks that the frontier crawl finishes
+// although every site makes it come back later, without a worker ever
+// waiting in RoundTrip, and keeping every site's crawl-delay as its server
+// sees it.
+func TestCrawlFinishesWithoutWaiting(t *testing.T) {
+	cr := crawlDemo(t, 100, 8)
+	tr := cr.transport
+	if tr.Waited != 0 || tr.Paced == 0 || tr.Deferred == 0 {
+		t.Errorf("transport %+v: want requests paced and deferred, and no wait", tr)
 	}
-	const delay = 50 * time.Millisecond
-	for i := 1; i < len(log); i++ {
-		// The pacer waits from the start of one request to the start of the
-		// next; allow a little for loopback scheduling.
-		if gap := log[i].at.Sub(log[i-1].at); gap < delay-5*time.Millisecond {
-			t.Errorf("%s followed %s after %s, less than the crawl-delay %s", log[i].uri, log[i-1].uri, gap, delay)
+	if cr.res.Requeued < int(tr.Paced+tr.Deferred) || len(cr.res.Deferred) != 0 {
+		t.Errorf("requeued %d, gave up %q; want every paced and deferred URL requeued", cr.res.Requeued, cr.res.Deferred)
+	}
+	if want := int64(len(cr.res.Fetched)); tr.Sent != want {
+		t.Errorf("transport sent %d, want the %d pages fetched", tr.Sent, want)
+	}
+	for _, s := range cr.demo.sites {
+		delay := map[string]time.Duration{"main": 50 * time.Millisecond, "news": 200 * time.Millisecond}[s.spec.name]
+		log := s.Log()
+		for i := 1; i < len(log); i++ {
+			// The library paces from one response to the next request,
+			// so arrivals are at least the crawl-delay apart.
+			if gap := log[i].at.Sub(log[i-1].at); gap < delay {
+				t.Errorf("%s: %s followed %s after %s, less than the crawl-delay %s", s.spec.name, log[i].uri, log[i-1].uri, gap, delay)
+			}
 		}
 	}
 }
 
 func TestCrawlMaxPages(t *testing.T) {
-	s, res, _, _ := crawlSite(t, 3)
-	if len(res.Fetched) != 3 || len(s.Log()) != 3 {
-		t.Errorf("fetched %v (%d requests), want 3 pages", res.Fetched, len(s.Log()))
+	cr := crawlDemo(t, 3, 4)
+	requests := 0
+	for _, s := range cr.demo.sites {
+		requests += len(s.Log())
+	}
+	if len(cr.res.Fetched) != 3 || requests != 3 {
+		t.Errorf("fetched %q (%d requests), want 3 pages", cr.res.Fetched, requests)
 	}
 }
 
 func TestRunPrintsStats(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, 20); err != nil {
+	if err := run(&out, 50, 4); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"crawl: 8 pages fetched, 3 disallowed, 0 deferred", "robots.txt fetches: 1 (rules 1,", "client cache: hits "} {
+	for _, want := range []string{
+		"crawl: 16 pages fetched (2 noindex), 4 disallowed, 0 deferred,",
+		"transport: sent 16, disallowed 4, deferred 1, paced ",
+		"robots.txt fetches: 4 (rules 3, allow-all 0, disallow-all 0, unreachable 1,",
+		"client cache: hits ",
+	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,9 +10,30 @@ import (
 	"time"
 )
 
-// robotsTxt is the demo site's robots.txt. %s is replaced by the site's
-// base URL, for the sitemap line.
-const robotsTxt = `# robots.txt of the demo site
+// A sitePage is a page of a demo site: the pages it links to, and the
+// robots directives it carries, in a META tag or an X-Robots-Tag header.
+type sitePage struct {
+	links   []string
+	meta    string // content of <meta name="robots">, if any
+	xRobots string // X-Robots-Tag header, if any
+}
+
+// A siteSpec describes a demo site.
+type siteSpec struct {
+	name   string
+	robots string // %s is replaced by the site's base URL, for sitemap lines
+	// unavailable is how many robots.txt requests are answered 503 with
+	// Retry-After: 1 before robots is served, to show deferral.
+	unavailable int
+	pages       map[string]sitePage
+	sitemap     []string // paths the sitemap.xml lists
+}
+
+// mainSite is the demo's main site: rules, a crawl-delay of 50 ms, a
+// sitemap, and pages with robots directives of their own.
+var mainSite = siteSpec{
+	name: "main",
+	robots: `# robots.txt of the demo site
 User-agent: *
 Disallow: /private/
 Allow: /private/press.html
@@ -22,36 +44,55 @@ User-agent: BadBot
 Disallow: /
 
 Sitemap: %s/sitemap.xml
-`
-
-// pages maps each page of the demo site to the pages it links to.
-var pages = map[string][]string{
-	"/":                       {"/about.html", "/blog/", "/private/", "/cart?session=42"},
-	"/about.html":             {"/", "/private/press.html"},
-	"/blog/":                  {"/blog/first.html", "/blog/second.html", "/private/drafts.html"},
-	"/blog/first.html":        {"/blog/", "/blog/second.html#comments"},
-	"/blog/second.html":       {"/blog/", "https://example.com/elsewhere"},
-	"/private/":               {"/private/drafts.html"},
-	"/private/drafts.html":    {"/"},
-	"/private/press.html":     {"/", "/about.html"},
-	"/cart?session=42":        {"/"},
-	"/never-linked/page.html": {"/"},
+`,
+	pages: map[string]sitePage{
+		"/":                       {links: []string{"/about.html", "/blog/", "/private/", "/cart?session=42"}},
+		"/about.html":             {links: []string{"/", "/private/press.html", "/archive/"}},
+		"/blog/":                  {links: []string{"/blog/first.html", "/blog/second.html", "/private/drafts.html", "/blog/print.html"}},
+		"/blog/first.html":        {links: []string{"/blog/", "/blog/second.html#comments"}},
+		"/blog/second.html":       {links: []string{"/blog/", "https://example.com/elsewhere"}},
+		"/blog/print.html":        {links: []string{"/blog/"}, xRobots: "noindex"},
+		"/archive/":               {links: []string{"/archive/old.html"}, meta: "noindex, nofollow"},
+		"/archive/old.html":       {links: []string{"/"}}, // linked only from a nofollow page
+		"/private/":               {links: []string{"/private/drafts.html"}},
+		"/private/drafts.html":    {links: []string{"/"}},
+		"/private/press.html":     {links: []string{"/", "/about.html"}},
+		"/cart?session=42":        {links: []string{"/"}},
+		"/never-linked/page.html": {links: []string{"/"}},
+	},
+	sitemap: []string{"/", "/blog/first.html", "/never-linked/page.html"},
 }
 
-// sitemap lists the pages the site wants crawled, one of them linked from
-// nowhere else. %[1]s is replaced by the site's base URL.
-const sitemap = `<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>%[1]s/</loc></url>
-  <url><loc>%[1]s/blog/first.html</loc></url>
-  <url><loc>%[1]s/never-linked/page.html</loc></url>
-</urlset>
-`
+// newsSite asks for a longer crawl-delay, 200 ms: its pages come in slowly
+// while the other sites are crawled.
+var newsSite = siteSpec{
+	name:   "news",
+	robots: "User-agent: *\nCrawl-delay: 0.2\n",
+	pages: map[string]sitePage{
+		"/":       {links: []string{"/1.html", "/2.html", "/3.html"}},
+		"/1.html": {links: []string{"/"}},
+		"/2.html": {links: []string{"/"}},
+		"/3.html": {links: []string{"/"}},
+	},
+}
 
-// site is a small web site on loopback that records every request it
-// serves, so the demo and its test can see what the crawler fetched.
+// flakySite answers its first robots.txt request with 503 and
+// Retry-After: 1: its URLs are deferred for a second, then crawled.
+var flakySite = siteSpec{
+	name:        "flaky",
+	robots:      "User-agent: *\nDisallow: /tmp/\n",
+	unavailable: 1,
+	pages: map[string]sitePage{
+		"/":           {links: []string{"/hello.html", "/tmp/x.html"}},
+		"/hello.html": {links: []string{"/"}},
+	},
+}
+
+// site is a demo site on loopback that records every request it serves,
+// so the demo and its test can see what the crawler fetched.
 type site struct {
-	srv *httptest.Server
+	spec siteSpec
+	srv  *httptest.Server
 
 	mu   sync.Mutex
 	hits map[string]int // request URI → requests
@@ -64,10 +105,10 @@ type hit struct {
 	at  time.Time
 }
 
-// newSite starts the demo site on 127.0.0.1 with an ephemeral port. Close
-// stops it.
-func newSite() *site {
-	s := &site{hits: make(map[string]int)}
+// newSite starts a site on 127.0.0.1 with an ephemeral port. Close stops
+// it.
+func newSite(spec siteSpec) *site {
+	s := &site{spec: spec, hits: make(map[string]int)}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -96,30 +137,52 @@ func (s *site) serve(w http.ResponseWriter, r *http.Request) {
 	uri := r.URL.RequestURI()
 	s.mu.Lock()
 	s.hits[uri]++
+	n := s.hits[uri]
 	if uri != "/robots.txt" {
 		s.log = append(s.log, hit{uri, time.Now()})
 	}
 	s.mu.Unlock()
 
+	base := "http://" + r.Host
 	switch uri {
 	case "/robots.txt":
+		if n <= s.spec.unavailable {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "max-age=3600")
-		fmt.Fprintf(w, robotsTxt, "http://"+r.Host)
+		_, _ = io.WriteString(w, strings.ReplaceAll(s.spec.robots, "%s", base))
 		return
 	case "/sitemap.xml":
-		w.Header().Set("Content-Type", "application/xml")
-		fmt.Fprintf(w, sitemap, "http://"+r.Host)
-		return
+		if s.spec.sitemap != nil {
+			w.Header().Set("Content-Type", "application/xml")
+			fmt.Fprintln(w, `<?xml version="1.0" encoding="UTF-8"?>`)
+			fmt.Fprintln(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for _, p := range s.spec.sitemap {
+				fmt.Fprintf(w, "  <url><loc>%s%s</loc></url>\n", base, p)
+			}
+			fmt.Fprintln(w, "</urlset>")
+			return
+		}
 	}
-	links, ok := pages[uri]
+	p, ok := s.spec.pages[uri]
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
+	if p.xRobots != "" {
+		w.Header().Set("X-Robots-Tag", p.xRobots)
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprintf(w, "<!doctype html>\n<title>%s</title>\n", uri)
-	for _, l := range links {
+	fmt.Fprintf(w, "<!doctype html>\n<html><head><title>%s</title>\n", uri)
+	if p.meta != "" {
+		fmt.Fprintf(w, "<meta name=\"robots\" content=%q>\n", p.meta)
+	}
+	fmt.Fprintln(w, "</head><body>")
+	for _, l := range p.links {
 		fmt.Fprintf(w, "<a href=\"%s\">%s</a>\n", l, strings.TrimPrefix(l, "/"))
 	}
+	fmt.Fprintln(w, "</body></html>")
 }

@@ -7,10 +7,13 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
-// printStats writes the crawl's totals and the Client's cache statistics.
-func printStats(w io.Writer, res result, s robotstxt.Stats) {
-	fmt.Fprintf(w, "\ncrawl: %d pages fetched, %d disallowed, %d deferred\n",
-		len(res.Fetched), len(res.Disallowed), len(res.Deferred))
+// printStats writes the crawl's totals, the Transport's counts and the
+// Client's cache statistics.
+func printStats(w io.Writer, res result, t robotstxt.TransportStats, s robotstxt.Stats) {
+	fmt.Fprintf(w, "\ncrawl: %d pages fetched (%d noindex), %d disallowed, %d deferred, %d requeued\n",
+		len(res.Fetched), len(res.NoIndex), len(res.Disallowed), len(res.Deferred), res.Requeued)
+	fmt.Fprintf(w, "transport: sent %d, disallowed %d, deferred %d, paced %d, held %d, waited %v\n",
+		t.Sent, t.Disallowed, t.Deferred, t.Paced, t.Held, t.Waited)
 	f := s.Fetches
 	fmt.Fprintf(w, "robots.txt fetches: %d (rules %d, allow-all %d, disallow-all %d, unreachable %d, not modified %d)\n",
 		f.Total(), f.Rules, f.AllowAll, f.DisallowAll, f.Unreachable, f.NotModified)

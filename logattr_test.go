@@ -1,0 +1,78 @@
+package robotstxt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// jsonRecords returns the JSON log records in logs, by message.
+func jsonRecords(t *testing.T, logs string) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	dec := json.NewDecoder(strings.NewReader(logs))
+	for dec.More() {
+		var r map[string]any
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		out[r["msg"].(string)] = r
+	}
+	return out
+}
+
+// TestLogDurationsJSON checks that the durations the Client and the
+// Transport log read as Go duration strings under slog's JSONHandler, and
+// that the Transport logs its refusals and holds at Debug level.
+func TestLogDurationsJSON(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /private\nCrawl-delay: 60\n")
+	s.route("/busy.html", serve(429, "busy", "Retry-After", "90"))
+	down := newTestSite(t, "")
+	down.route("/robots.txt", serve(503, "down", "Retry-After", "120"))
+	var buf syncBuffer
+	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
+	hc := &http.Client{Transport: NewTransport(c, nil, WithNoWait())}
+	ctx := context.Background()
+	if _, err := get(ctx, hc, s.URL+"/busy.html"); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{s.URL + "/private/x", s.URL + "/next.html", down.URL + "/x"} {
+		if _, err := get(ctx, hc, u); !errors.Is(err, ErrDisallowed) && !errors.Is(err, ErrPaced) && !errors.Is(err, ErrDeferred) {
+			t.Fatalf("%s: %v, want a refusal", u, err)
+		}
+	}
+
+	recs := jsonRecords(t, buf.String())
+	for _, tc := range []struct{ msg, key, want string }{
+		{"robots.txt fetched", "fresh", ""},
+		{"robots.txt unreachable", "retry_in", "2m0s"},
+		{"authority held", "hold", "1m30s"},
+		{"authority held", "retry_after", "1m30s"},
+		{"request paced", "retry_in", ""},
+		{"request deferred", "retry_in", ""},
+	} {
+		r, ok := recs[tc.msg]
+		if !ok {
+			t.Errorf("no %q record in\n%s", tc.msg, buf.String())
+			continue
+		}
+		v, ok := r[tc.key].(string)
+		if !ok {
+			t.Errorf("%q: %s = %v (%T), want a duration string", tc.msg, tc.key, r[tc.key], r[tc.key])
+			continue
+		}
+		if d, err := time.ParseDuration(v); err != nil || d <= 0 || tc.want != "" && v != tc.want {
+			t.Errorf("%q: %s = %q, want a positive Go duration %s", tc.msg, tc.key, v, tc.want)
+		}
+	}
+	if r := recs["request disallowed"]; r == nil || r["level"] != "DEBUG" || r["rule"] != "/private" || r["line"] != 2.0 {
+		t.Errorf("request disallowed: %v", r)
+	}
+}

@@ -1,0 +1,232 @@
+// Package otelrobotstxt exports the counts of a robotstxt.Client and a
+// robotstxt.Transport as OpenTelemetry metrics, for the metrics systems
+// operators run: how often robots.txt was fetched and with what result,
+// how checks were answered, what the Transport sent, refused, deferred,
+// paced and held, and how long requests waited for their turns.
+//
+// It is a module of its own, so that the robotstxt library takes no
+// dependency on OpenTelemetry; it depends only on the OpenTelemetry API.
+// The SDK, or any other implementation, comes from the program:
+//
+//	reg, err := otelrobotstxt.Observe(client, transport)
+//	if err != nil { ... }
+//	defer reg.Unregister()
+//
+// Every instrument is asynchronous: one callback reads [robotstxt.Client.Stats]
+// and [robotstxt.Transport.Stats] when the metrics are collected, so the
+// library's hot paths do no metrics work at all. Names start with
+// "robotstxt." and follow OpenTelemetry's semantic conventions: counters
+// count {check}, {fetch}, {request} and the like, times are in seconds,
+// and what is in use now (fetches under way, cache entries) is an
+// up-down counter.
+//
+// # Instruments
+//
+// From the Client, counters unless marked up-down:
+//
+//	robotstxt.client.check.count             {check}    by robotstxt.cache.result: hit, miss
+//	robotstxt.client.check.stale             {check}    answered from a stale copy
+//	robotstxt.client.check.deferred          {check}    answered with ErrDeferred
+//	robotstxt.client.fetch.count             {fetch}    by robotstxt.fetch.result: rules, allow_all,
+//	                                                    disallow_all, unreachable, not_modified
+//	robotstxt.client.fetch.active            {fetch}    up-down: fetches under way
+//	robotstxt.client.cache.entry.count       {entry}    up-down: authorities in memory
+//	robotstxt.client.cache.eviction.count    {entry}    entries the cache dropped for room
+//	robotstxt.client.store.lookup.count      {lookup}   by robotstxt.store.result: hit, miss
+//	robotstxt.client.store.error.count       {error}    failed or timed-out Store calls
+//	robotstxt.client.store.write.count       {write}    entries written to the Store
+//	robotstxt.client.store.lease_wait.count  {wait}     waits for another process's lease
+//
+// From the Transport, all counters:
+//
+//	robotstxt.transport.request.count        {request}  by robotstxt.request.result: sent,
+//	                                                    disallowed, deferred, skipped
+//	robotstxt.transport.request.paced        {request}  whose turn was not free at once
+//	robotstxt.transport.request.held         {request}  of those, held by a Retry-After
+//	robotstxt.transport.wait.time            s          time spent waiting for turns (float)
+//
+// The counts are those of [robotstxt.Stats] and [robotstxt.TransportStats],
+// whose documentation says exactly what each counts.
+package otelrobotstxt
+
+import (
+	"context"
+	"errors"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// ScopeName is the instrumentation scope of the meter Observe uses.
+const ScopeName = "github.com/robotsgate/robotstxt/otelrobotstxt"
+
+// An Option configures Observe.
+type Option func(*config)
+
+type config struct {
+	mp metric.MeterProvider
+}
+
+// WithMeterProvider sets the MeterProvider the instruments are made with
+// (default: otel.GetMeterProvider(), the global one). A nil mp keeps the
+// default.
+func WithMeterProvider(mp metric.MeterProvider) Option {
+	return func(c *config) {
+		if mp != nil {
+			c.mp = mp
+		}
+	}
+}
+
+// Observe makes the instruments for c and t (either may be nil, not both)
+// and registers one callback that reports their Stats whenever metrics
+// are collected. Unregister the returned Registration to stop reporting,
+// for instance before c is closed. Observe one Client and one Transport
+// per MeterProvider: a second Observe reports under the same names.
+func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metric.Registration, error) {
+	if c == nil && t == nil {
+		return nil, errors.New("otelrobotstxt: Observe with neither a Client nor a Transport")
+	}
+	cfg := config{}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.mp == nil {
+		cfg.mp = otel.GetMeterProvider()
+	}
+	b := &builder{m: cfg.mp.Meter(ScopeName)}
+	var report []func(metric.Observer)
+	if c != nil {
+		report = append(report, b.client(c))
+	}
+	if t != nil {
+		report = append(report, b.transport(t))
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		for _, r := range report {
+			r(o)
+		}
+		return nil
+	}, b.all...)
+}
+
+// builder makes instruments on one meter, keeping them all for the
+// callback's registration and the first error.
+type builder struct {
+	m   metric.Meter
+	all []metric.Observable
+	err error
+}
+
+func (b *builder) keep(inst metric.Observable, err error) {
+	if err != nil {
+		b.err = errors.Join(b.err, err)
+		return
+	}
+	b.all = append(b.all, inst)
+}
+
+func (b *builder) counter(name, unit, desc string) metric.Int64ObservableCounter {
+	inst, err := b.m.Int64ObservableCounter(name, metric.WithUnit(unit), metric.WithDescription(desc))
+	b.keep(inst, err)
+	return inst
+}
+
+func (b *builder) upDown(name, unit, desc string) metric.Int64ObservableUpDownCounter {
+	inst, err := b.m.Int64ObservableUpDownCounter(name, metric.WithUnit(unit), metric.WithDescription(desc))
+	b.keep(inst, err)
+	return inst
+}
+
+func (b *builder) seconds(name, desc string) metric.Float64ObservableCounter {
+	inst, err := b.m.Float64ObservableCounter(name, metric.WithUnit("s"), metric.WithDescription(desc))
+	b.keep(inst, err)
+	return inst
+}
+
+// is returns the measurement option of one attribute, made once.
+func is(key, value string) metric.ObserveOption {
+	return metric.WithAttributeSet(attribute.NewSet(attribute.String(key, value)))
+}
+
+// Attribute values, made once rather than at every collection.
+var (
+	cacheHit  = is("robotstxt.cache.result", "hit")
+	cacheMiss = is("robotstxt.cache.result", "miss")
+	storeHit  = is("robotstxt.store.result", "hit")
+	storeMiss = is("robotstxt.store.result", "miss")
+
+	fetchRules       = is("robotstxt.fetch.result", "rules")
+	fetchAllowAll    = is("robotstxt.fetch.result", "allow_all")
+	fetchDisallowAll = is("robotstxt.fetch.result", "disallow_all")
+	fetchUnreachable = is("robotstxt.fetch.result", "unreachable")
+	fetchNotModified = is("robotstxt.fetch.result", "not_modified")
+
+	requestSent       = is("robotstxt.request.result", "sent")
+	requestDisallowed = is("robotstxt.request.result", "disallowed")
+	requestDeferred   = is("robotstxt.request.result", "deferred")
+	requestSkipped    = is("robotstxt.request.result", "skipped")
+)
+
+// client makes the Client's instruments and returns what reports them.
+func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
+	checks := b.counter("robotstxt.client.check.count", "{check}", "Checks, by whether a fresh in-memory entry answered them.")
+	stale := b.counter("robotstxt.client.check.stale", "{check}", "Checks answered from an expired or last good copy of robots.txt.")
+	deferred := b.counter("robotstxt.client.check.deferred", "{check}", "Checks answered with ErrDeferred: robots.txt unreachable.")
+	fetches := b.counter("robotstxt.client.fetch.count", "{fetch}", "Completed robots.txt fetches, by result.")
+	active := b.upDown("robotstxt.client.fetch.active", "{fetch}", "robots.txt fetches under way.")
+	entries := b.upDown("robotstxt.client.cache.entry.count", "{entry}", "Authorities in the in-memory cache.")
+	evictions := b.counter("robotstxt.client.cache.eviction.count", "{entry}", "Entries the in-memory cache dropped to make room.")
+	lookups := b.counter("robotstxt.client.store.lookup.count", "{lookup}", "Store lookups, by whether they found a fresh entry.")
+	storeErrs := b.counter("robotstxt.client.store.error.count", "{error}", "Failed or timed-out Store calls.")
+	writes := b.counter("robotstxt.client.store.write.count", "{write}", "Entries written to the Store.")
+	leaseWaits := b.counter("robotstxt.client.store.lease_wait.count", "{wait}", "Waits for another process that held the fetch lease.")
+	return func(o metric.Observer) {
+		s := c.Stats()
+		o.ObserveInt64(checks, int64(s.Hits), cacheHit)
+		o.ObserveInt64(checks, int64(s.Misses), cacheMiss)
+		o.ObserveInt64(stale, int64(s.StaleServed))
+		o.ObserveInt64(deferred, int64(s.Deferred))
+		f := s.Fetches
+		o.ObserveInt64(fetches, int64(f.Rules), fetchRules)
+		o.ObserveInt64(fetches, int64(f.AllowAll), fetchAllowAll)
+		o.ObserveInt64(fetches, int64(f.DisallowAll), fetchDisallowAll)
+		o.ObserveInt64(fetches, int64(f.Unreachable), fetchUnreachable)
+		o.ObserveInt64(fetches, int64(f.NotModified), fetchNotModified)
+		o.ObserveInt64(active, s.InFlight)
+		o.ObserveInt64(entries, int64(s.Entries))
+		o.ObserveInt64(evictions, int64(s.Evictions))
+		o.ObserveInt64(lookups, int64(s.Store.Hits), storeHit)
+		o.ObserveInt64(lookups, int64(s.Store.Misses), storeMiss)
+		o.ObserveInt64(storeErrs, int64(s.Store.Errors))
+		o.ObserveInt64(writes, int64(s.Store.Sets))
+		o.ObserveInt64(leaseWaits, int64(s.Store.LeaseWaits))
+	}
+}
+
+// transport makes the Transport's instruments and returns what reports
+// them.
+func (b *builder) transport(t *robotstxt.Transport) func(metric.Observer) {
+	requests := b.counter("robotstxt.transport.request.count", "{request}", "Requests the Transport sent, refused as disallowed or deferred, or passed through by SkipRobots.")
+	paced := b.counter("robotstxt.transport.request.paced", "{request}", "Requests whose authority's turn was not free at once: delayed, or refused with a PacedError.")
+	held := b.counter("robotstxt.transport.request.held", "{request}", "Paced requests that a Retry-After hold delayed or refused.")
+	waited := b.seconds("robotstxt.transport.wait.time", "Time requests spent waiting for their turns, added up over requests.")
+	return func(o metric.Observer) {
+		s := t.Stats()
+		o.ObserveInt64(requests, s.Sent, requestSent)
+		o.ObserveInt64(requests, s.Disallowed, requestDisallowed)
+		o.ObserveInt64(requests, s.Deferred, requestDeferred)
+		o.ObserveInt64(requests, s.Skipped, requestSkipped)
+		o.ObserveInt64(paced, s.Paced)
+		o.ObserveInt64(held, s.Held)
+		o.ObserveFloat64(waited, s.Waited.Seconds())
+	}
+}

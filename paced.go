@@ -1,0 +1,160 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// ErrPaced is matched (with errors.Is) by the error a [Transport] returns
+// for a request it did not send because the request's authority had no
+// turn free in time: at once under [WithNoWait], or before the request's
+// deadline (or [WithMaxWait]) otherwise. errors.As with a *[PacedError]
+// tells when to come back.
+var ErrPaced = errors.New("robotstxt: no pacing turn free")
+
+// A PacedError reports a request that a [Transport] did not send because
+// its authority's turn was not free: robots.txt's Crawl-delay (or the
+// Transport's interval) has not passed since the previous request, another
+// request to the authority is in flight, or a Retry-After hold is in
+// force. The request was not sent; a frontier crawler puts its URL back
+// and takes it up again at RetryAt.
+//
+// A PacedError for a request that gave up because its deadline (or
+// [WithMaxWait]) came before the turn matches context.DeadlineExceeded
+// too; one under [WithNoWait] matches only [ErrPaced].
+type PacedError struct {
+	// Authority is the normalised authority whose turn is not free, e.g.
+	// "https://example.com:443".
+	Authority string
+	// RetryAt is the earliest moment the turn may come, as far as the
+	// [Pacer] can tell: the request would not have been sent before it.
+	// It is not a reservation: other requests may take the turn first.
+	// While another request to the authority is in flight, RetryAt is
+	// the interval from now, when the turn would come were that request
+	// to end at once (or sooner, when that request's lease on the turn
+	// runs out first); the turn comes later if that request takes longer.
+	RetryAt time.Time
+
+	reason string // what came before the turn, for Error
+	cause  error  // also matched: context.DeadlineExceeded, or nil
+}
+
+// Error names the authority, when its turn may come and what came first.
+func (e *PacedError) Error() string {
+	msg := fmt.Sprintf("robotstxt: no turn at %s before %s", e.Authority, e.RetryAt.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+	if e.reason != "" {
+		msg += ", " + e.reason
+	}
+	return msg
+}
+
+// Unwrap returns ErrPaced, and context.DeadlineExceeded when the
+// request's deadline or the Transport's longest wait came before the turn.
+func (e *PacedError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{ErrPaced}
+	}
+	return []error{ErrPaced, e.cause}
+}
+
+// RetryAfter returns how long after now the turn may come, 0 if RetryAt
+// has passed.
+func (e *PacedError) RetryAfter(now time.Time) time.Duration {
+	return max(e.RetryAt.Sub(now), 0)
+}
+
+// minRetry is the least time awaitTurn sleeps between two calls of Take,
+// so that a Pacer answering a wait of 0 does not make it spin.
+const minRetry = time.Millisecond
+
+// A waitBound is how long a request may wait for its turn.
+type waitBound struct {
+	limit  time.Time // the turn must come before it
+	reason string    // what limit is, for PacedError
+	cause  error     // what PacedError matches besides ErrPaced
+}
+
+// bound returns the bound of a request with context ctx that first had to
+// wait at now: now under WithNoWait, else its deadline, else maxWait from
+// now.
+func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
+	if t.cfg.noWait {
+		return waitBound{limit: now, reason: "and WithNoWait waits for none"}
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		return waitBound{limit: dl, reason: "which is past the request's deadline", cause: context.DeadlineExceeded}
+	}
+	return waitBound{limit: now.Add(t.cfg.maxWait),
+		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait), cause: context.DeadlineExceeded}
+}
+
+// awaitTurn calls the Pacer's Take until it gives the turn at authority,
+// sleeping between calls for as long as Take says. It is the only place
+// the Transport waits for a turn: a Pacer answers at once and never
+// sleeps itself. When the turn cannot come before the request's bound
+// (see bound) it fails at once with a *PacedError, not sent, instead of
+// sleeping in vain; when ctx is cancelled while it sleeps it fails with
+// ctx's error. It allocates nothing while no wait is needed, and counts
+// what it did in the Transport's stats.
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
+	if err := ctx.Err(); err != nil {
+		return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
+	}
+	turn, wait, ok, err := t.cfg.pacer.Take(ctx, authority, interval)
+	if err != nil || ok {
+		return turn, err
+	}
+	// The turn is not free: from here on the request counts as paced.
+	t.stats.paced.Add(1)
+	now := time.Now()
+	b := t.bound(ctx, now)
+	var slept time.Duration
+	held := false
+	defer func() {
+		t.stats.waited.Add(int64(slept))
+		if held {
+			t.stats.held.Add(1)
+		}
+	}()
+	for {
+		// No interval explains a wait longer than the interval: only a
+		// hold does (see Pacer.Take).
+		held = held || wait > interval
+		retryAt := now.Add(max(wait, minRetry))
+		if !retryAt.Before(b.limit) {
+			return Turn{}, t.paced(ctx, authority, retryAt, b)
+		}
+		timer := time.NewTimer(retryAt.Sub(now))
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			slept += time.Since(now)
+			if ctx.Err() == context.DeadlineExceeded {
+				// The deadline came before the turn, despite the check
+				// above (a late timer): that is pacing, not a slow server.
+				return Turn{}, t.paced(ctx, authority, retryAt, b)
+			}
+			return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+		}
+		slept += time.Since(now)
+		turn, wait, ok, err = t.cfg.pacer.Take(ctx, authority, interval)
+		if err != nil || ok {
+			return turn, err
+		}
+		now = time.Now()
+	}
+}
+
+// paced returns the PacedError of a request to authority whose turn may
+// come at retryAt, past its bound b, and logs the refusal.
+func (t *Transport) paced(ctx context.Context, authority string, retryAt time.Time, b waitBound) error {
+	e := &PacedError{Authority: authority, RetryAt: retryAt, reason: b.reason, cause: b.cause}
+	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request paced",
+		slog.String("authority", authority), durationAttr("retry_in", time.Until(retryAt)),
+		slog.String("reason", b.reason))
+	return e
+}

@@ -1,0 +1,101 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// TestTransportStats sends a scripted mix of requests through a Transport
+// that also carries its Client's own robots.txt fetches, and checks that
+// Stats counts exactly what each did.
+func TestTransportStats(t *testing.T) {
+	checkLeaks(t)
+	open := newTestSite(t, "User-agent: *\nDisallow: /private/\n")
+	open.route("/busy.html", serve(503, "busy", "Retry-After", "600"))
+	paced := newTestSite(t, "User-agent: *\nCrawl-delay: 0.1\n")
+	slow := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	down := newTestSite(t, "")
+	down.route("/robots.txt", serve(503, "down"))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	const maxHold = 500 * time.Millisecond
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)}, WithMaxHold(maxHold))
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	ctx := context.Background()
+	began := time.Now()
+
+	// send gets u, with a deadline d from now unless d is 0, and fails
+	// the test unless the error matches want (nil: no error).
+	send := func(ctx context.Context, u string, d time.Duration, want error) {
+		t.Helper()
+		if d > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, d)
+			defer cancel()
+		}
+		if _, err := get(ctx, hc, u); !errors.Is(err, want) || (err != nil) != (want != nil) {
+			t.Fatalf("%s: %v, want %v", u, err, want)
+		}
+	}
+	send(ctx, open.URL+"/a.html", 0, nil)                        // sent
+	send(ctx, open.URL+"/b.html", 0, nil)                        // sent
+	send(ctx, open.URL+"/private/x", 0, ErrDisallowed)           // disallowed
+	send(ctx, open.URL+"/private/y", 0, ErrDisallowed)           // disallowed
+	send(ctx, down.URL+"/page.html", 0, ErrDeferred)             // deferred
+	send(SkipRobots(ctx), open.URL+"/private/asked-for", 0, nil) // skipped
+	send(SkipRobots(ctx), down.URL+"/asked-for", 0, nil)         // skipped
+	send(ctx, paced.URL+"/1.html", 0, nil)                       // sent
+	send(ctx, paced.URL+"/2.html", 0, nil)                       // paced: waits 0.1 s, sent
+	send(ctx, slow.URL+"/1.html", 0, nil)                        // sent
+	send(ctx, slow.URL+"/2.html", 10*time.Second, ErrPaced)      // paced: refused at once
+	send(ctx, open.URL+"/busy.html", 0, nil)                     // sent; holds for maxHold
+	send(ctx, open.URL+"/c.html", 0, nil)                        // paced and held: waits, sent
+	send(ctx, open.URL+"/busy.html", 0, nil)                     // sent; holds again
+	send(ctx, open.URL+"/d.html", maxHold/5, ErrPaced)           // paced and held: refused
+
+	got := tr.Stats()
+	want := TransportStats{Sent: 8, Disallowed: 2, Deferred: 1, Paced: 4, Held: 2, Skipped: 2}
+	waited := got.Waited
+	got.Waited = 0
+	if got != want {
+		t.Errorf("Stats = %+v, want %+v", got, want)
+	}
+	// Two waits, of most of the crawl-delay (0.1 s) and most of the first
+	// hold: more than the hold alone.
+	if waited < maxHold || waited > time.Since(began) {
+		t.Errorf("Waited = %v, want at least the hold %v and at most the test's %v", waited, maxHold, time.Since(began))
+	}
+	if cs := c.Stats(); cs.Fetches.Total() != 4 {
+		t.Errorf("the Client fetched %d robots.txt, want 4 (not counted as sent)", cs.Fetches.Total())
+	}
+}
+
+// TestTransportMaxHold checks that WithMaxHold bounds the hold of a long
+// Retry-After: the next request waits out the bound, not the header.
+func TestTransportMaxHold(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/busy.html", serve(429, "slow down", "Retry-After", "3600"))
+	const maxHold = 200 * time.Millisecond
+	_, tr, hc := newTestTransport(t, WithMaxHold(maxHold), WithMaxHold(-time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := get(ctx, hc, s.URL+"/busy.html"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := get(ctx, hc, s.URL+"/next.html"); err != nil {
+		t.Fatalf("request after a capped hour's hold: %v", err)
+	}
+	busy, next := s.times("/busy.html"), s.times("/next.html")
+	if len(busy) != 1 || len(next) != 1 {
+		t.Fatalf("server got %q", s.got())
+	}
+	checkSpacing(t, "WithMaxHold", append(busy, next...), maxHold)
+	if st := tr.Stats(); st.Held != 1 || st.Waited < maxHold/2 {
+		t.Errorf("Stats = %+v, want one held request", st)
+	}
+}
