@@ -93,7 +93,7 @@ func NewClient(opts ...Option) *Client {
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
 		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, tokens: c.tokens, base: c.base,
-			stats: &c.stats, logger: c.logger, throttle: logthrottle.New(storeLogInterval)}
+			stats: &c.stats, logger: c.logger, throttle: logthrottle.New(logthrottle.Interval)}
 	}
 	return c
 }

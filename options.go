@@ -34,9 +34,8 @@ const (
 )
 
 const (
-	storeLogInterval = 5 * time.Second // at most one Store error logged per interval
-	leaseMargin      = 5 * time.Second // lease TTL beyond the fetch timeout
-	retryingPause    = time.Second     // RetryAt of a deferral being retried
+	leaseMargin   = 5 * time.Second // lease TTL beyond the fetch timeout
+	retryingPause = time.Second     // RetryAt of a deferral being retried
 )
 
 // An Option configures a Client. Options are applied in order by

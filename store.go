@@ -237,7 +237,7 @@ func (t *sharedTier) fail(op, key string, err error) {
 	t.log(op, key, err)
 }
 
-// log logs a Store problem, at most one line per storeLogInterval; the
+// log logs a Store problem, at most one line per logthrottle.Interval; the
 // line counts the ones held back since the previous.
 func (t *sharedTier) log(op, key string, err error) {
 	ok, held := t.throttle.Allow("store")
