@@ -23,7 +23,7 @@ func Match(pattern, path string) bool {
 	if end {
 		pattern = pattern[:len(pattern)-1]
 	}
-	return matchWild(pattern, indexStar(pattern), path, end)
+	return matchWild(pattern, strings.IndexByte(pattern, '*'), path, end)
 }
 
 // matchWild matches a pattern that may contain '*', the first at index i
@@ -42,7 +42,7 @@ func matchWild(pat string, i int, path string, end bool) bool {
 	pos := i
 	pat = pat[i+1:]
 	for {
-		j := indexStar(pat)
+		j := strings.IndexByte(pat, '*')
 		if j < 0 {
 			break
 		}
@@ -113,28 +113,13 @@ func index(s, seg string) int {
 	return -1
 }
 
-// indexStar returns the index of the first '*' in pat, or -1. Most
-// patterns are short, and on them a plain loop beats the set-up of a
-// vectorised search; long ones get the vectorised search.
-func indexStar(pat string) int {
-	if len(pat) > 32 {
-		return strings.IndexByte(pat, '*')
-	}
-	for i := 0; i < len(pat); i++ {
-		if pat[i] == '*' {
-			return i
-		}
-	}
-	return -1
-}
-
-// indexDir reports whether pattern is an allow pattern that Google's
+// IndexDir reports whether pattern is an allow pattern that Google's
 // parser widens to its directory: one whose last path segment begins with
 // "index.htm" (so /d/index.htm and /d/index.html). It returns the length of
 // the directory part, "/d/", or 0 when the pattern is not of this kind.
 // Such a rule also allows the directory itself, as if "Allow: /d/$" were
-// present.
-func indexDir(pattern string) int {
+// present (see [Rule.Match]).
+func IndexDir(pattern string) int {
 	i := strings.LastIndexByte(pattern, '/')
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {
 		return 0
@@ -143,7 +128,7 @@ func indexDir(pattern string) int {
 }
 
 // matchDir reports whether the directory rule dir+"$" matches path, where
-// dir is the part of an index pattern that indexDir measured.
+// dir is the part of an index pattern that IndexDir measured.
 func matchDir(dir, path string) bool {
-	return matchWild(dir, indexStar(dir), path, true)
+	return matchWild(dir, strings.IndexByte(dir, '*'), path, true)
 }

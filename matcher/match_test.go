@@ -255,8 +255,8 @@ func TestIndexDir(t *testing.T) {
 		{"", 0},
 		{"/*/index.html", 3},
 	} {
-		if got := indexDir(c.pat); got != c.want {
-			t.Errorf("indexDir(%q) = %d, want %d", c.pat, got, c.want)
+		if got := IndexDir(c.pat); got != c.want {
+			t.Errorf("IndexDir(%q) = %d, want %d", c.pat, got, c.want)
 		}
 	}
 }
@@ -306,7 +306,7 @@ func FuzzMatch(f *testing.F) {
 		if got := Match(pat, path); got != want {
 			t.Fatalf("Match(%q, %q) = %v, reference says %v", pat, path, got, want)
 		}
-		if n := indexDir(pat); n > 0 {
+		if n := IndexDir(pat); n > 0 {
 			dir := pat[:n]
 			if got, ref := matchDir(dir, path), refMatch(dir+"$", path); got != ref {
 				t.Fatalf("matchDir(%q, %q) = %v, reference says %v", dir, path, got, ref)
@@ -319,7 +319,7 @@ func FuzzMatch(f *testing.F) {
 			n, ok := r.Match(text, path)
 			wantN := len(pat)
 			if allow && !want {
-				if d := indexDir(pat); d > 0 && refMatch(pat[:d]+"$", path) {
+				if d := IndexDir(pat); d > 0 && refMatch(pat[:d]+"$", path) {
 					want, wantN = true, d+1
 				}
 			}

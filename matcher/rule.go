@@ -41,12 +41,12 @@ func NewRule(text string, start, end int, allow bool) Rule {
 	r := Rule{off: uint32(start) << offShift, n: uint16(len(p))}
 	if allow {
 		r.off |= ruleAllow
-		if d := indexDir(p); d > 0 {
+		if d := IndexDir(p); d > 0 {
 			r.off |= ruleDir
 			p = p[:d]
 		}
 	}
-	switch star := indexStar(p); {
+	switch star := strings.IndexByte(p, '*'); {
 	case star >= 0:
 		r.pre = uint16(star)
 	case r.off&ruleDir == 0 && p != "" && p[len(p)-1] == '$':
@@ -93,7 +93,7 @@ func (r Rule) Match(text, path string) (length int, ok bool) {
 		if Match(p, path) {
 			return len(p), true
 		}
-		n := indexDir(p)
+		n := IndexDir(p)
 		if matchDir(p[:n], path) {
 			return n + 1, true
 		}

@@ -186,7 +186,7 @@ func (b *builder) rule(l *Line) {
 	}
 	allow := l.Key == KeyAllow
 	r := rule{off: off << ruleShift, n: uint16(len(p)), line: uint16(min(l.Num, wideLine))}
-	dir := allow && indexPage(p)
+	dir := allow && matcher.IndexDir(p) > 0
 	if allow {
 		r.off |= ruleAllow
 	}
@@ -242,14 +242,6 @@ func (b *builder) extension(l *Line) {
 	}
 	r.off = off
 	b.records = append(b.records, r)
-}
-
-// indexPage reports whether the last path segment of pattern begins with
-// "index.htm": an allow of such a pattern also allows its directory (see
-// matcher.Rule.Match).
-func indexPage(pattern string) bool {
-	i := strings.LastIndexByte(pattern, '/')
-	return i >= 0 && strings.HasPrefix(pattern[i:], "/index.htm")
 }
 
 // lowerASCII maps the ASCII letters of s to lower case.

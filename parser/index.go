@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/matcher"
 )
 
@@ -594,7 +595,7 @@ func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		if x := load64(a[i:]) ^ load64(b[i:]); x != 0 {
+		if x := ascii.Load64(a[i:]) ^ ascii.Load64(b[i:]); x != 0 {
 			return i + bits.TrailingZeros64(x)/8
 		}
 	}

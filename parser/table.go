@@ -130,21 +130,6 @@ func (t *Table) pattern(r *rule) string       { return patternOf(t.text, r) }
 func (t *Table) matcher(r *rule) matcher.Rule { return matcherOf(t.text, r) }
 func (t *Table) prefix(r *rule) string        { return prefixOf(t.text, r) }
 
-// indexStar returns the index of the first '*' in s, or -1. It is
-// called mostly on a byte or two, where a loop beats the set-up of a
-// vectorised search.
-func indexStar(s string) int {
-	if len(s) > 16 {
-		return strings.IndexByte(s, '*')
-	}
-	for i := range len(s) {
-		if s[i] == '*' {
-			return i
-		}
-	}
-	return -1
-}
-
 // prefixLen returns the length of the literal prefix of a pattern that is
 // not an allow of a directory's index page: up to its first '*' or its
 // final '$'.
@@ -176,7 +161,7 @@ func (t *Table) comparePrefix(r *rule, s string, from, noStar int) (cmp, common 
 	if r.off&(rulePlain|ruleDir) == 0 {
 		// p[:d] is s[:d], whose first noStar bytes hold no '*'.
 		skip := max(from, min(d, noStar))
-		if i := indexStar(p[skip:min(d+1, len(p))]); i >= 0 {
+		if i := strings.IndexByte(p[skip:min(d+1, len(p))], '*'); i >= 0 {
 			end = skip + i
 		} else if p != "" && p[len(p)-1] == '$' {
 			end = len(p) - 1
