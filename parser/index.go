@@ -12,9 +12,9 @@ import (
 // The rules of a group are indexed by their literal prefix, the part of
 // the pattern before its first '*' (see matcher.Rule.Prefix): a rule can
 // match a path only when its prefix starts the path. The rules are sorted
-// by prefix, and rules with the same prefix form a block, longest pattern
-// first (allow first on a tie, then file order), so that a block can be
-// left at the first rule too short to win.
+// by prefix, and rules with the same prefix form a block, in precedence
+// order (see matcher.Precedence; file order on a tie), so that a block
+// can be left at the first rule too short to win.
 //
 // The prefixes that start a path P are found by a binary search and a
 // climb. Let K be the last prefix that sorts at or before P. Every prefix
@@ -67,11 +67,8 @@ func (s *ruleSort) Less(i, j int) bool {
 			return pa < pb
 		}
 	}
-	if a.n != b.n {
-		return a.n > b.n
-	}
-	if a.allow() != b.allow() {
-		return a.allow()
+	if p := matcher.Precedence(int(a.n), a.allow(), int(b.n), b.allow()); p != 0 {
+		return p < 0
 	}
 	return s.line(i) < s.line(j)
 }
@@ -322,29 +319,48 @@ func (gs *gramSet) admits(gram uint16, path string) bool {
 // matched against, as matcher.Path or matcher.EscapePath return it. ok is
 // false when no rule matches, and the path is allowed.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
+	i := t.decide(groups, path)
+	if i < 0 {
+		return Rule{}, false
+	}
+	return t.rule(i), true
+}
+
+// Allowed reports whether path is allowed by the rules of the given
+// groups: whether the rule [Table.Decide] finds, if any, is an allow.
+func (t *Table) Allowed(groups []int, path string) bool {
+	i := t.decide(groups, path)
+	return i < 0 || t.rules[i].allow()
+}
+
+// decide returns the index of the rule that decides for path among the
+// rules of groups, or -1.
+func (t *Table) decide(groups []int, path string) int {
 	t.index()
-	c := check{t: t, path: path, at: -1}
+	// best.Len is -1 until a rule is found, so that every rule beats it.
+	c := check{t: t, path: path, at: -1, best: matcher.Best{Len: -1}}
+	if t.file != nil {
+		c.lines = t.file.lines
+	}
 	for _, g := range groups {
 		c.group(g)
 	}
-	if c.at < 0 {
-		return Rule{}, false
-	}
-	return t.rule(c.at), true
+	return c.at
 }
 
-// check is the state of one Decide.
+// check is the state of one decide.
 type check struct {
-	t    *Table
-	path string
-	best matcher.Best
-	at   int // the deciding rule, or -1
+	t     *Table
+	lines []uint32 // t.file.lines
+	path  string
+	best  matcher.Best
+	at    int // the deciding rule, or -1
 }
 
 // smallGroup is the number of rules up to which a group has no index:
-// its rules are sorted by precedence alone (longest first, allow first on
-// a tie, then file order) and searched one by one up to the first that is
-// too short to win, which is quicker than the index for so few.
+// its rules are sorted by precedence alone (see matcher.Precedence; file
+// order on a tie) and searched one by one up to the first that is too
+// short to win, which is quicker than the index for so few.
 const smallGroup = 32
 
 // match reports whether r matches path and the length its match weighs,
@@ -366,11 +382,16 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 // beats is c.best.Beats for the rule at index i of the table, of length
 // n and kind allow; it reads the rule's line only on a tie.
 func (c *check) beats(n int, allow bool, i int) bool {
-	b := &c.best
-	if !b.Found || n != b.Len || allow != b.Allow {
-		return !b.Found || n > b.Len || n == b.Len && allow
+	p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow)
+	return p < 0 || p == 0 && c.line(i) < c.best.Order
+}
+
+// line is t.line(i), for the table of the check.
+func (c *check) line(i int) int {
+	if c.lines != nil {
+		return int(c.lines[i])
 	}
-	return c.t.line(i) < b.Order
+	return int(c.t.rules[i].line)
 }
 
 // maxSteps bounds the searches of the index in one group for one check.
@@ -402,8 +423,11 @@ func (c *check) try(r *rule, i int) {
 }
 
 // tooShort reports whether r, and so every rule after it in precedence
-// order (longest first), is too short to beat the best so far.
-func (c *check) tooShort(r *rule) bool { return c.best.Found && int(r.n) < c.best.Len }
+// order, is too short to beat the best so far: even an allow of its
+// length would not.
+func (c *check) tooShort(r *rule) bool {
+	return matcher.Precedence(int(r.n), true, c.best.Len, c.best.Allow) > 0
+}
 
 // group looks for a better rule than the best so far among group g's.
 func (c *check) group(g int) {
