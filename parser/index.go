@@ -32,13 +32,13 @@ import (
 //
 // Blocks of many rules hold mostly rules with a '*' after their prefix,
 // which the prefix alone does not rule out; "/*x" is in the block of "/".
-// For each of them the index keeps a gram (see gramOf): four bytes (two
+// For each of them the index keeps a gram (see pickGram): four bytes (two
 // when no literal run of the rule is longer) from a run that any path it
 // matches contains, taken where the rule differs from the one before it.
 // A check notes the grams of the path in a bit set, and passes over the
 // rules whose gram it lacks without matching them. The grams are kept in
-// Table.notes, only for tables with a group of more than smallGroup
-// rules.
+// Table.notes (see notes), only for tables with a group of more than
+// smallGroup rules.
 
 // ruleSort sorts rules into index order, with their lines and prefix
 // lengths when those are kept beside them.
@@ -88,7 +88,7 @@ func (s *ruleSort) Swap(i, j int) {
 // there each block's parent (in its first rule) and the grams of the
 // block's other rules, and the large blocks in ix. base is the table's
 // index of rules[0].
-func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gramIndex, base int) {
+func sortRules(text string, rules []rule, lines []uint32, ns notes, ix *gramIndex, base int) {
 	s := &ruleSort{text: text, rules: rules, lines: lines}
 	indexed := len(rules) > smallGroup
 	if indexed {
@@ -98,7 +98,7 @@ func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gr
 		}
 	}
 	sort.Sort(s)
-	if !indexed || notes == nil {
+	if !indexed || ns == nil {
 		return
 	}
 	var count []uint16 // scratch for rareGrams, zero between blocks
@@ -121,18 +121,18 @@ func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gr
 			stack = stack[:len(stack)-1]
 		}
 		if len(stack) > 0 {
-			notes[b] = parentLink(b - stack[len(stack)-1].last)
+			ns.setParent(b, parentLink(b-stack[len(stack)-1].last))
 		}
 		stack = append(stack, open{p, e - 1})
 		if e-b > minListed {
 			if count == nil {
 				count = make([]uint16, 1<<gramBits)
 			}
-			rareGrams(text, rules[b:e], notes[b:e], count)
-			ix.addBlock(base+b, notes[b:e])
+			rareGrams(text, rules[b:e], ns[b:e], count)
+			ix.addBlock(base+b, ns[b:e])
 		} else {
 			for i := b + 1; i < e; i++ {
-				notes[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
+				ns.setGram(i, pickGram(tailOf(text, &rules[i]), tailOf(text, &rules[i-1])))
 			}
 		}
 		b = e
@@ -155,9 +155,9 @@ func parentLink(d int) uint16 { return uint16(min(d, farParent)) }
 // "/*.poll.html"), and a gram from a shared piece admits every path that
 // has it; so each rule's gram is, of the four-byte pieces of its runs,
 // the one the fewest of the block's runs hold. A rule whose runs are all
-// shorter takes its gram as gramOf does. count is scratch space of
+// shorter takes its gram as pickGram does. count is scratch space of
 // 1<<gramBits zeros, which rareGrams leaves zero.
-func rareGrams(text string, rules []rule, notes []uint16, count []uint16) {
+func rareGrams(text string, rules []rule, ns notes, count []uint16) {
 	grams := func(i int, f func(h uint16)) {
 		tail := tailOf(text, &rules[i])
 		for at := 0; at < len(tail); {
@@ -182,9 +182,9 @@ func rareGrams(text string, rules []rule, notes []uint16, count []uint16) {
 			}
 		})
 		if least >= 0 {
-			notes[i] = gramMark | uint16(least)
+			ns.setGram(i, gramMark|uint16(least))
 		} else {
-			notes[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
+			ns.setGram(i, pickGram(tailOf(text, &rules[i]), tailOf(text, &rules[i-1])))
 		}
 	}
 	for i := 1; i < len(rules); i++ {
@@ -249,14 +249,14 @@ func tailOf(text string, r *rule) string {
 	return strings.TrimSuffix(p[prefixLen(p)+1:], "$")
 }
 
-// gramOf returns the gram of a rule whose tail (see tailOf) is tail,
+// pickGram returns the gram of a rule whose tail (see tailOf) is tail,
 // marked, or 0 when no run of it has two bytes. Rules of a block often
 // differ from their neighbours in a small part only ("/*?id=1&name=a",
 // "/*?id=1&name=b"), so the gram is taken where tail first differs from
 // prev, the tail of the rule before it, in the first run of four bytes or
 // more that reaches there, which makes it tell the rules apart; else in
 // the longest run.
-func gramOf(tail, prev string) uint16 {
+func pickGram(tail, prev string) uint16 {
 	d := commonPrefix(tail, prev)
 	long, longAt := 0, 0
 	for at := 0; at < len(tail); {
@@ -504,10 +504,7 @@ search:
 					c.block(rules[:i+1], lo, base)
 				}
 			}
-			link := uint16(0)
-			if t.notes != nil {
-				link = t.notes[base+lo]
-			}
+			link := t.notes.parentOf(base + lo)
 			switch link {
 			case 0:
 				return // no prefix of key, so none of the path, has a block
@@ -597,10 +594,10 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet, limit int) in
 		if !c.beats(int(r.n), r.allow(), base+j) {
 			continue // before the gram, which may cost noting the path's
 		}
-		if j > b && t.notes != nil && t.notes[base+j] != 0 {
+		if gram := t.notes.gramOf(base+b, base+j); gram != 0 {
 			switch {
 			case ps != nil:
-				if !ps.admits(t.notes[base+j], c.path) {
+				if !ps.admits(gram, c.path) {
 					continue // the path lacks the gram the rule needs
 				}
 			case unfiltered == limit:
@@ -660,14 +657,14 @@ func (t *Table) Select(groups []int) *Table {
 			lines = append(lines, t.file.lines[s.rules:e.rules]...)
 		}
 	})
-	var notes []uint16
+	var ns notes
 	if len(rules) > smallGroup {
-		notes = make([]uint16, len(rules))
+		ns = make(notes, len(rules))
 	}
 	ix := new(gramIndex)
-	sortRules(t.text, rules, lines, notes, ix, 0)
-	if !hasNotes(notes) {
-		notes = nil
+	sortRules(t.text, rules, lines, ns, ix, 0)
+	if ns.empty() {
+		ns = nil
 	}
 	if len(ix.blocks) == 0 {
 		ix = nil
@@ -692,7 +689,7 @@ func (t *Table) Select(groups []int) *Table {
 			buf = append(buf, k...)
 		}
 	}
-	out := &Table{text: view(buf), rules: rules, notes: notes, grams: ix}
+	out := &Table{text: view(buf), rules: rules, notes: ns, grams: ix}
 	if records != nil || lines != nil {
 		out.file = &fileParts{groups: []group{{}}, records: records, lines: lines}
 		out.file.indexed.Do(func() {}) // sorted above
@@ -736,12 +733,44 @@ func layoutPatterns(text string, rules []rule, buf []byte) int {
 	return n
 }
 
-// hasNotes reports whether some rule has a note: a gram or a parent link.
-func hasNotes(notes []uint16) bool {
-	for _, p := range notes {
+// notes holds a number for each rule of the indexed groups of a table:
+// for the first rule of a block, the link to its parent block (see
+// parentLink); for each other rule, its gram (see pickGram), or 0. Code
+// reads them through parentOf and gramOf only, which tell the two apart.
+type notes []uint16
+
+// parentOf returns the parent link of the block whose first rule is rule
+// b; 0 when ns is nil.
+func (ns notes) parentOf(b int) uint16 {
+	if ns == nil {
+		return 0
+	}
+	return ns[b]
+}
+
+// gramOf returns the gram of rule i of the block whose first rule is b:
+// 0 for the first rule, whose number is its block's parent link, and
+// when ns is nil.
+func (ns notes) gramOf(b, i int) uint16 {
+	if ns == nil || i == b {
+		return 0
+	}
+	return ns[i]
+}
+
+// setParent notes the parent link of the block whose first rule is b.
+func (ns notes) setParent(b int, link uint16) { ns[b] = link }
+
+// setGram notes the gram of rule i, which is not the first of its block.
+func (ns notes) setGram(i int, gram uint16) { ns[i] = gram }
+
+// empty reports whether no rule has a note: neither a gram nor a parent
+// link.
+func (ns notes) empty() bool {
+	for _, p := range ns {
 		if p != 0 {
-			return true
+			return false
 		}
 	}
-	return false
+	return true
 }

@@ -26,11 +26,9 @@ import (
 type Table struct {
 	text  string
 	rules []rule
-	// notes holds a number for each rule of an indexed group: for the
-	// first rule of a block, the way to its parent block (see
-	// parentLink); for the others, the rule's gram (see gramOf). It is
-	// nil when every number is 0.
-	notes []uint16
+	// notes holds the parent links of blocks and the grams of rules of
+	// indexed groups, or is nil when there is none.
+	notes notes
 	// grams indexes the large blocks by gram, or is nil when there is
 	// none.
 	grams *gramIndex
@@ -220,25 +218,25 @@ func (t *Table) index() {
 		return // made by Select, in index order
 	}
 	t.file.indexed.Do(func() {
-		var notes []uint16
+		var all notes
 		ix := new(gramIndex)
 		for g := range t.file.groups {
 			s, e := t.span(g)
-			if e.rules-s.rules > smallGroup && notes == nil {
-				notes = make([]uint16, len(t.rules))
+			if e.rules-s.rules > smallGroup && all == nil {
+				all = make(notes, len(t.rules))
 			}
 			var lines []uint32
 			if t.file.lines != nil {
 				lines = t.file.lines[s.rules:e.rules]
 			}
-			var ps []uint16
-			if notes != nil {
-				ps = notes[s.rules:e.rules]
+			var ns notes
+			if all != nil {
+				ns = all[s.rules:e.rules]
 			}
-			sortRules(t.text, t.rules[s.rules:e.rules], lines, ps, ix, int(s.rules))
+			sortRules(t.text, t.rules[s.rules:e.rules], lines, ns, ix, int(s.rules))
 		}
-		if hasNotes(notes) {
-			t.notes = notes
+		if !all.empty() {
+			t.notes = all
 		}
 		if len(ix.blocks) > 0 {
 			t.grams = ix
@@ -432,17 +430,4 @@ func (t *Table) Size() int {
 			cap(f.lines)*int(unsafe.Sizeof(uint32(0)))
 	}
 	return n
-}
-
-// compare is strings.Compare written with the comparison operators, which
-// let the compiler see that neither string escapes: strings.Compare would
-// make every path checked against a Table escape to the heap.
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
