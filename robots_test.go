@@ -165,7 +165,7 @@ func TestPropertyLineEndings(t *testing.T) {
 	for range propRuns(t) {
 		lines := genBody(rnd)
 		var rs []*Robots
-		var diags [][]Diagnostic
+		var diags [][]parser.Diagnostic
 		for _, nl := range []string{"\n", "\r\n", "\r"} {
 			body := []byte(strings.Join(lines, nl) + nl)
 			rs = append(rs, Parse(body))
@@ -356,7 +356,7 @@ func TestParseCopiesBody(t *testing.T) {
 }
 
 // lint returns the diagnostics of body, as the lint command gets them.
-func lint(body []byte, mode Mode) []Diagnostic {
+func lint(body []byte, mode Mode) []parser.Diagnostic {
 	return parser.Parser{RFC9309: mode == ModeRFC9309}.Parse(body).Diagnostics
 }
 
@@ -861,7 +861,7 @@ func TestSpec1_14_Extensions(t *testing.T) {
 		"Disallow: /b\n" + // 12
 		"Noindex: /c\n" // 13
 	r := Parse([]byte(body))
-	want := []Extension{
+	want := []Record{
 		{Key: "crawl-delay", Value: "0.5", Line: 3},
 		{Key: "request-rate", Value: "1/10s", Line: 4},
 		{Key: "visit-time", Value: "0600-0845", Line: 5},
@@ -872,11 +872,11 @@ func TestSpec1_14_Extensions(t *testing.T) {
 	if got := r.Extensions(fooBot); !slices.Equal(got, want) {
 		t.Errorf("Extensions(FooBot) =\n%v\nwant\n%v", got, want)
 	}
-	wantStar := []Extension{{Key: "crawl-delay", Value: "10", Line: 11}, {Key: "noindex", Value: "/c", Line: 13}}
+	wantStar := []Record{{Key: "crawl-delay", Value: "10", Line: 11}, {Key: "noindex", Value: "/c", Line: 13}}
 	if got := r.Extensions("Other"); !slices.Equal(got, wantStar) {
 		t.Errorf("Extensions(Other) = %v, want %v", got, wantStar)
 	}
-	if got := r.File().Extensions; !slices.Equal(got, []Extension{{Key: "host", Value: "example.com", Line: 1}}) {
+	if got := r.File().Extensions; !slices.Equal(got, []Record{{Key: "host", Value: "example.com", Line: 1}}) {
 		t.Errorf("file extensions %v", got)
 	}
 	if d, ok := r.CrawlDelay(fooBot); !ok || d != 500*time.Millisecond {

@@ -157,7 +157,7 @@ func (b *builder) agent(l *Line) {
 	if v != "" && v[0] == '*' && (len(v) == 1 || isSpace(v[1])) {
 		a.global = true
 	} else {
-		a.tok = uint16(len(Token(v)))
+		a.tok = uint16(len(AgentToken(v)))
 		switch {
 		case a.tok == 0:
 			b.diag(l.Num, EmptyAgent, v)
