@@ -19,29 +19,48 @@ func Match(pattern, path string) bool {
 	if pattern == "" {
 		return false
 	}
-	end := pattern[len(pattern)-1] == '$'
-	if end {
-		pattern = pattern[:len(pattern)-1]
-	}
-	return matchWild(pattern, strings.IndexByte(pattern, '*'), path, end)
+	pat, end := cutEnd(pattern)
+	return match(pat, strings.IndexByte(pat, '*'), path, end, true)
 }
 
-// matchWild matches a pattern that may contain '*', the first at index i
-// (-1 for none), and has no final '$'; end says whether the match must
-// reach the end of path.
-func matchWild(pat string, i int, path string, end bool) bool {
-	if i < 0 {
+// MatchOne is Match for a pattern with at most one '*', whose index is
+// star (-1 for none): it does not look for the '*', nor for a second one.
+// Callers that sort patterns once by shape and match them often, such as
+// a parsed robots.txt, use it; for a pattern with another '*' its answer
+// is wrong.
+func MatchOne(pattern string, star int, path string) bool {
+	if pattern == "" {
+		return false
+	}
+	pat, end := cutEnd(pattern)
+	return match(pat, star, path, end, false)
+}
+
+// cutEnd returns a non-empty pattern without its final '$', and whether
+// it had one.
+func cutEnd(pattern string) (string, bool) {
+	if pattern[len(pattern)-1] == '$' {
+		return pattern[:len(pattern)-1], true
+	}
+	return pattern, false
+}
+
+// match matches pat, a pattern without its final '$' whose first '*' is
+// at index star (-1 for none); end says whether the match must reach the
+// end of path, and more whether pat may hold a '*' after star.
+func match(pat string, star int, path string, end, more bool) bool {
+	if star < 0 {
 		if end {
 			return path == pat
 		}
 		return strings.HasPrefix(path, pat)
 	}
-	if !strings.HasPrefix(path, pat[:i]) {
+	if !strings.HasPrefix(path, pat[:star]) {
 		return false
 	}
-	pos := i
-	pat = pat[i+1:]
-	for {
+	pos := star
+	pat = pat[star+1:]
+	for more {
 		j := strings.IndexByte(pat, '*')
 		if j < 0 {
 			break
@@ -130,5 +149,5 @@ func IndexDir(pattern string) int {
 // matchDir reports whether the directory rule dir+"$" matches path, where
 // dir is the part of an index pattern that IndexDir measured.
 func matchDir(dir, path string) bool {
-	return matchWild(dir, strings.IndexByte(dir, '*'), path, true)
+	return match(dir, strings.IndexByte(dir, '*'), path, true, true)
 }

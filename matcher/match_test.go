@@ -180,6 +180,27 @@ func TestPropertyMatchAgreesWithReference(t *testing.T) {
 	}
 }
 
+// TestPropertyMatchOneAgreesWithReference compares MatchOne with the
+// reference on random patterns with at most one '*'.
+func TestPropertyMatchOneAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		pat := "/" + randomString(r, "ab/$", 6)
+		if r.IntN(4) > 0 {
+			i := r.IntN(len(pat) + 1)
+			pat = pat[:i] + "*" + pat[i:]
+		}
+		path := "/" + randomString(r, "ab/*$", 8)
+		want := refMatch(pat, path)
+		if got := MatchOne(pat, strings.IndexByte(pat, '*'), path); got != want {
+			t.Fatalf("MatchOne(%q, %q) = %v, reference says %v", pat, path, got, want)
+		}
+	}
+	if MatchOne("", -1, "/") {
+		t.Error(`MatchOne("") matches`)
+	}
+}
+
 // TestSpec2_6_LinearTime feeds the matcher patterns that make a
 // backtracking matcher explore an exponential (or at best polynomial of
 // high degree) number of alignments. A linear matcher answers each in

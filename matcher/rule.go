@@ -98,18 +98,13 @@ func (r Rule) Match(text, path string) (length int, ok bool) {
 			return n + 1, true
 		}
 		return 0, false
-	case pre == len(p):
-		ok = strings.HasPrefix(path, p)
-	case p[pre] == '*':
-		if p[len(p)-1] == '$' {
-			ok = matchWild(p[:len(p)-1], pre, path, true)
-		} else {
-			ok = matchWild(p, pre, path, false)
-		}
-	default: // a final '$' and no '*'
-		ok = path == p[:pre]
 	}
-	if ok {
+	pat, end := cutEnd(p)
+	star := -1 // the prefix ends at the end of pat, or at its first '*'
+	if pre < len(pat) {
+		star = pre
+	}
+	if match(pat, star, path, end, true) {
 		return len(p), true
 	}
 	return 0, false

@@ -185,15 +185,9 @@ func (b *builder) rule(l *Line) {
 		return
 	}
 	allow := l.Key == KeyAllow
-	r := rule{off: off << ruleShift, n: uint16(len(p)), line: uint16(min(l.Num, wideLine))}
-	dir := allow && matcher.IndexDir(p) > 0
+	r := rule{off: off<<ruleShift | kindOf(p, allow), n: uint16(len(p)), line: uint16(min(l.Num, wideLine))}
 	if allow {
 		r.off |= ruleAllow
-	}
-	if dir {
-		r.off |= ruleDir
-	} else if p != "" && prefixLen(p) == len(p) {
-		r.off |= rulePlain
 	}
 	if len(b.lines) > 0 || l.Num >= wideLine {
 		// From the first wide line on, every rule's line is kept aside.

@@ -206,7 +206,7 @@ func matcherOf(text string, r *rule) matcher.Rule {
 
 // prefixOf returns the literal prefix of r (see [matcher.Rule.Prefix]).
 func prefixOf(text string, r *rule) string {
-	if r.off&ruleDir != 0 {
+	if r.kind() == kindDir {
 		return matcherOf(text, r).Prefix(text)
 	}
 	p := patternOf(text, r)
@@ -337,13 +337,22 @@ func (t *Table) Allowed(groups []int, path string) bool {
 // rules of groups, or -1.
 func (t *Table) decide(groups []int, path string) int {
 	t.index()
-	// best.Len is -1 until a rule is found, so that every rule beats it.
-	c := check{t: t, path: path, at: -1, best: matcher.Best{Len: -1}}
+	// Field by field: a composite literal is built aside and copied, and
+	// the copy reads what was just written in smaller pieces, which
+	// stalls the CPU (a tenth of a small check).
+	var c check
+	c.t, c.path, c.at = t, path, -1
+	c.best.Len = -1 // until a rule is found, so that every rule beats it
 	if t.file != nil {
 		c.lines = t.file.lines
 	}
 	for _, g := range groups {
-		c.group(g)
+		s, e := t.span(g)
+		if rules := t.rules[s.rules:e.rules]; len(rules) <= smallGroup {
+			c.small(rules, int(s.rules))
+		} else {
+			c.indexed(rules, int(s.rules))
+		}
 	}
 	return c.at
 }
@@ -364,19 +373,32 @@ type check struct {
 const smallGroup = 32
 
 // match reports whether r matches path and the length its match weighs,
-// as [matcher.Rule.Match] does, but decides plain patterns here and
-// leaves the rest but index-page allows to [matcher.Match].
+// as [matcher.Rule.Match] does, but decides plain patterns here, leaves
+// those with one '*' to [matcher.MatchOne] and the rest but index-page
+// allows to [matcher.Match].
 func (t *Table) match(r *rule, path string) (int, bool) {
 	p := t.pattern(r)
-	if r.off&rulePlain != 0 {
-		return len(p), strings.HasPrefix(path, p)
-	}
-	if r.off&ruleDir == 0 {
-		// Not an allow of a directory's index page: a match weighs the
-		// whole pattern.
+	switch r.kind() {
+	case kindPlain:
+		return len(p), !secondDiffers(p, path) && strings.HasPrefix(path, p)
+	case kindOne:
+		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, strings.IndexByte(p, '*'), path)
+	case kindWild:
 		return len(p), matcher.Match(p, path)
 	}
 	return t.matcher(r).Match(t.text, path)
+}
+
+// secondDiffers reports whether the first two bytes of pattern p, which
+// is not an allow of …/index.htm*, are literals and the second is not
+// path's, so that p cannot match path. Most patterns begin with '/', as
+// all paths do, and most that do not match path differ from it there:
+// this spares them the call that compares strings.
+func secondDiffers(p, path string) bool {
+	if len(p) < 2 || p[0] == '*' || p[1] == '*' || p[1] == '$' && len(p) == 2 {
+		return false
+	}
+	return len(path) < 2 || path[1] != p[1]
 }
 
 // beats is c.best.Beats for the rule at index i of the table, of length
@@ -429,21 +451,11 @@ func (c *check) tooShort(r *rule) bool {
 	return matcher.Precedence(int(r.n), true, c.best.Len, c.best.Allow) > 0
 }
 
-// group looks for a better rule than the best so far among group g's.
-func (c *check) group(g int) {
+// indexed looks for a better rule than the best so far among rules, a
+// group of more than smallGroup rules in index order whose first is the
+// table's rule base.
+func (c *check) indexed(rules []rule, base int) {
 	t := c.t
-	s, e := t.span(g)
-	base := int(s.rules)
-	rules := t.rules[s.rules:e.rules]
-	if len(rules) <= smallGroup {
-		for j := range rules {
-			if c.tooShort(&rules[j]) {
-				return
-			}
-			c.try(&rules[j], base+j)
-		}
-		return
-	}
 	at := c.path
 	hi := len(rules)
 	// The path has no '*' before noStar. Prefixes are rarely long, so the
@@ -513,6 +525,30 @@ search:
 				continue search
 			}
 			i = lo - int(link)
+		}
+	}
+}
+
+// small looks for a better rule than the best so far among rules, a
+// group of at most smallGroup rules in precedence order whose first is
+// the table's rule base. It stops at the first rule that cannot beat the
+// best, which no rule after it can either, and at the first that matches
+// with its whole length, which no rule after it can beat.
+func (c *check) small(rules []rule, base int) {
+	for j := range rules {
+		r := &rules[j]
+		n, allow := int(r.n), r.allow()
+		if p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow); p > 0 || p == 0 && c.line(base+j) >= c.best.Order {
+			return
+		}
+		m, ok := c.t.match(r, c.path)
+		if !ok || m < n && !c.beats(m, allow, base+j) {
+			continue // an index-page allow may match its directory alone, and weigh less
+		}
+		c.best.Take(m, allow, c.line(base+j))
+		c.at = base + j
+		if m == n {
+			return
 		}
 	}
 }

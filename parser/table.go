@@ -72,19 +72,27 @@ type agent struct {
 // its kind, and its line. Its literal prefix (see [matcher.Rule.Prefix])
 // is not stored: the pattern tells it (see Table.prefix).
 type rule struct {
-	off  uint32 // offset << ruleShift | ruleAllow | ruleDir | rulePlain
+	off  uint32 // offset << ruleShift | kind | ruleAllow
 	n    uint16 // the pattern's length
 	line uint16 // the line, or wideLine when fileParts.lines holds it
 }
 
 const (
 	ruleAllow = 1 << 0 // an allow rule
-	// ruleDir marks an allow of …/index.htm*, which also matches its
+	// ruleKind masks the kind of the pattern (see kindOf), which says how
+	// it is matched.
+	ruleKind = 3 << 1
+	// kindWild is a pattern with two '*' or more, or the empty pattern.
+	kindWild = 0 << 1
+	// kindPlain is a non-empty pattern with no '*' and no final '$' that
+	// is not an allow of …/index.htm*: its prefix is the whole pattern.
+	kindPlain = 1 << 1
+	// kindOne is a pattern with one '*', or none and a final '$', that is
+	// not an allow of …/index.htm*.
+	kindOne = 2 << 1
+	// kindDir is an allow of …/index.htm*, which also matches its
 	// directory (see matcher.Rule.Match) and whose prefix may stop there.
-	ruleDir = 1 << 1
-	// rulePlain marks a non-empty pattern with no '*' and no final '$' that is not
-	// an allow of …/index.htm*: its prefix is the whole pattern.
-	rulePlain = 1 << 2
+	kindDir   = 3 << 1
 	ruleShift = 3
 	// maxText bounds the offset of the end of a kept string in the text.
 	maxText = min(1<<(32-ruleShift)-1, matcher.MaxTextLen)
@@ -93,6 +101,26 @@ const (
 )
 
 func (r *rule) allow() bool { return r.off&ruleAllow != 0 }
+
+func (r *rule) kind() uint32 { return r.off & ruleKind }
+
+// kindOf returns the kind of a rule with pattern p.
+func kindOf(p string, allow bool) uint32 {
+	if allow && matcher.IndexDir(p) > 0 {
+		return kindDir
+	}
+	if p == "" {
+		return kindWild
+	}
+	star := strings.IndexByte(p, '*')
+	switch {
+	case star < 0 && p[len(p)-1] != '$':
+		return kindPlain
+	case star < 0 || strings.IndexByte(p[star+1:], '*') < 0:
+		return kindOne
+	}
+	return kindWild
+}
 
 // record is a sitemap or extension record. A known key (keyN == 0) is
 // knownKeys[key]; any other is text[key:key+keyN].
@@ -149,14 +177,14 @@ func prefixLen(p string) int {
 // there for the '*' that ends the prefix.
 func (t *Table) comparePrefix(r *rule, s string, from, noStar int) (cmp, common int) {
 	p := t.pattern(r)
-	if r.off&ruleDir != 0 {
+	if r.kind() == kindDir {
 		p = t.prefix(r)
 	}
 	d := from + commonPrefix(p[from:], s[from:])
 	// The prefix ends at the first '*', or before a final '$'; only where
 	// it ends at or before d does that change the outcome.
 	end := len(p)
-	if r.off&(rulePlain|ruleDir) == 0 {
+	if k := r.kind(); k == kindOne || k == kindWild {
 		// p[:d] is s[:d], whose first noStar bytes hold no '*'.
 		skip := max(from, min(d, noStar))
 		if i := strings.IndexByte(p[skip:min(d+1, len(p))], '*'); i >= 0 {
@@ -187,10 +215,10 @@ func (t *Table) isPrefix(r *rule, key string) bool {
 	if len(p) < len(key) || p[:len(key)] != key {
 		return false
 	}
-	if r.off&ruleDir != 0 {
+	switch r.kind() {
+	case kindDir:
 		return len(t.prefix(r)) == len(key)
-	}
-	if r.off&rulePlain != 0 {
+	case kindPlain:
 		return len(p) == len(key)
 	}
 	// Not plain: the prefix ends at a '*' or before a final '$', or the
