@@ -131,7 +131,7 @@ func (r *Robots) allowedPath(agent, path string) bool {
 func (r *Robots) groupsOf(dst []int, agent string) []int {
 	f := r.first.Load()
 	if f == nil {
-		groups, _ := r.t.AppendGroups(nil, agent)
+		groups, _ := r.t.GroupsOf(nil, agent)
 		f = &resolved{agent: strings.Clone(agent), groups: groups}
 		if !r.first.CompareAndSwap(nil, f) {
 			f = r.first.Load()
@@ -140,7 +140,7 @@ func (r *Robots) groupsOf(dst []int, agent string) []int {
 	if f.agent == agent {
 		return f.groups
 	}
-	groups, _ := r.t.AppendGroups(dst, agent)
+	groups, _ := r.t.GroupsOf(dst, agent)
 	return groups
 }
 

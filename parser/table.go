@@ -41,11 +41,14 @@ type Table struct {
 type fileParts struct {
 	// indexed sorts the rules of each group into index order; everything
 	// that reads rules calls it first.
-	indexed  sync.Once
-	groups   []group
-	agents   []agent
-	records  []record // extension records: those before any group, then each group's
-	sitemaps []record
+	indexed sync.Once
+	// agentIndex indexes the user-agent lines by product token, or is nil
+	// when they are few (see newAgentIndex).
+	agentIndex *agentIndex
+	groups     []group
+	agents     []agent
+	records    []record // extension records: those before any group, then each group's
+	sitemaps   []record
 	// lines holds the line of each rule when some line does not fit
 	// rule.line; nil otherwise.
 	lines []uint32
@@ -269,6 +272,7 @@ func (t *Table) index() {
 		if len(ix.blocks) > 0 {
 			t.grams = ix
 		}
+		t.file.agentIndex = newAgentIndex(t)
 	})
 }
 
@@ -306,13 +310,58 @@ func (t *Table) Groups() int {
 // AppendGroups appends to dst the indices of the groups that apply to a
 // crawler known by any of tokens: every group with a user-agent line whose
 // product token equals one of them, ignoring ASCII case, or when there is
-// none, every group with a "*" line. named reports whether some group
-// names a token. Empty tokens name no group. A table made by
+// none, every group with a "*" line, in file order. named reports whether
+// some group names a token. Empty tokens name no group. A table made by
 // [Table.Select] has no user-agent lines.
 func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) {
 	if t.file == nil {
 		return dst, false
 	}
+	t.index()
+	ix := t.file.agentIndex
+	if ix == nil {
+		return t.scanGroups(dst, tokens)
+	}
+	n := len(dst)
+	for _, tok := range tokens {
+		if tok != "" {
+			dst = append(dst, ix.named(t, tok)...)
+		}
+	}
+	if len(tokens) > 1 {
+		slices.Sort(dst[n:])
+		dst = dst[:n+len(slices.Compact(dst[n:]))]
+	}
+	if len(dst) > n {
+		return dst, true
+	}
+	return append(dst, ix.global()...), false
+}
+
+// GroupsOf returns the groups that apply to a crawler known by token, as
+// AppendGroups(dst, token) does, but without copying them when the table
+// indexes its user-agent lines: the result is then the table's own, which
+// the caller must not change.
+func (t *Table) GroupsOf(dst []int, token string) (_ []int, named bool) {
+	if t.file == nil {
+		return dst, false
+	}
+	t.index()
+	ix := t.file.agentIndex
+	if ix == nil {
+		return t.scanGroups(dst, []string{token})
+	}
+	if token != "" {
+		if groups := ix.named(t, token); groups != nil {
+			return groups, true
+		}
+	}
+	return ix.global(), false
+}
+
+// scanGroups is AppendGroups for a table without an agent index: it
+// compares tokens with each user-agent line.
+func (t *Table) scanGroups(dst []int, tokens []string) (_ []int, named bool) {
 	n := len(dst)
 	for g := range t.file.groups {
 		if t.names(g, tokens) {
@@ -337,15 +386,21 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 // names reports whether a user-agent line of group g names one of tokens.
 func (t *Table) names(g int, tokens []string) bool {
 	s, e := t.span(g)
-	for _, a := range t.file.agents[s.agents:e.agents] {
-		tok := t.str(a.off, int(a.tok))
-		for _, want := range tokens {
-			if len(tok) == len(want) && want != "" && (tok == want || strings.EqualFold(tok, want)) {
+	for i := s.agents; i < e.agents; i++ {
+		for _, tok := range tokens {
+			if tok != "" && t.agentNames(&t.file.agents[i], tok) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// agentNames reports whether the user-agent line a names token, a token
+// that is not empty.
+func (t *Table) agentNames(a *agent, token string) bool {
+	tok := t.str(a.off, int(a.tok))
+	return len(tok) == len(token) && (tok == token || strings.EqualFold(tok, token))
 }
 
 // Rules returns the rules of the given groups, in file order.
@@ -455,7 +510,7 @@ func (t *Table) Size() int {
 		n += int(unsafe.Sizeof(*f)) +
 			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +
 			(cap(f.records)+cap(f.sitemaps))*int(unsafe.Sizeof(record{})) +
-			cap(f.lines)*int(unsafe.Sizeof(uint32(0)))
+			cap(f.lines)*int(unsafe.Sizeof(uint32(0))) + f.agentIndex.size()
 	}
 	return n
 }

@@ -34,11 +34,16 @@ var fixedQueries = []string{
 	"/products/item-1234.html?color=green", "https://example.com/a/b/c/d/e",
 }
 
-// queriesOf derives checks from a file's own rules: each pattern (up to
-// 32, spread over the file) with its wildcards filled in and a suffix, so
-// that the checks reach the rules a real crawl would, plus fixedQueries.
-func queriesOf(r *robotsgate.Robots) []string {
-	rules := r.Rules(engineAgent)
+// queriesOf derives checks from a file's own rules for engineAgent (see
+// queriesFor).
+func queriesOf(r *robotsgate.Robots) []string { return queriesFor(r, engineAgent) }
+
+// queriesFor derives checks from the rules agent obeys in a file: each
+// pattern (up to 32, spread over the file) with its wildcards filled in
+// and a suffix, so that the checks reach the rules a real crawl would,
+// plus fixedQueries.
+func queriesFor(r *robotsgate.Robots, agent string) []string {
+	rules := r.Rules(agent)
 	qs := slices.Clone(fixedQueries)
 	step := max(1, len(rules)/32)
 	for i := 0; i < len(rules); i += step {
