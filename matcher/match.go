@@ -20,7 +20,7 @@ func Match(pattern, path string) bool {
 		return false
 	}
 	pat, end := cutEnd(pattern)
-	return match(pat, strings.IndexByte(pat, '*'), path, end, true)
+	return match(pat, strings.IndexByte(pat, '*'), path, end, true, nil)
 }
 
 // MatchOne is Match for a pattern with at most one '*', whose index is
@@ -33,7 +33,7 @@ func MatchOne(pattern string, star int, path string) bool {
 		return false
 	}
 	pat, end := cutEnd(pattern)
-	return match(pat, star, path, end, false)
+	return match(pat, star, path, end, false, nil)
 }
 
 // cutEnd returns a non-empty pattern without its final '$', and whether
@@ -48,7 +48,13 @@ func cutEnd(pattern string) (string, bool) {
 // match matches pat, a pattern without its final '$' whose first '*' is
 // at index star (-1 for none); end says whether the match must reach the
 // end of path, and more whether pat may hold a '*' after star.
-func match(pat string, star int, path string, end, more bool) bool {
+//
+// When steps is not nil, match adds to it the bytes of path its searches
+// pass over: each segment is searched for from where the last one ended,
+// so the searches of one match pass over each byte at most once, and
+// steps grows by at most len(path) plus what the segments overlap; a
+// matcher that backtracked would pass over bytes again.
+func match(pat string, star int, path string, end, more bool, steps *int) bool {
 	if star < 0 {
 		if end {
 			return path == pat
@@ -73,17 +79,28 @@ func match(pat string, star int, path string, end, more bool) bool {
 				k = strings.Index(rest, seg)
 			}
 			if k < 0 {
+				count(steps, len(path)-pos)
 				return false
 			}
+			count(steps, k+len(seg))
 			pos += k + len(seg)
 		}
 		pat = pat[j+1:]
 	}
 	// pat is now the last segment, after the last '*'.
 	if end {
+		count(steps, len(pat))
 		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
 	}
+	count(steps, len(path)-pos)
 	return contains(path[pos:], pat)
+}
+
+// count adds n to *steps, when steps is not nil.
+func count(steps *int, n int) {
+	if steps != nil {
+		*steps += n
+	}
 }
 
 func contains(s, seg string) bool {
@@ -149,5 +166,5 @@ func IndexDir(pattern string) int {
 // matchDir reports whether the directory rule dir+"$" matches path, where
 // dir is the part of an index pattern that IndexDir measured.
 func matchDir(dir, path string) bool {
-	return match(dir, strings.IndexByte(dir, '*'), path, true, true)
+	return match(dir, strings.IndexByte(dir, '*'), path, true, true, nil)
 }

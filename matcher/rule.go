@@ -104,7 +104,7 @@ func (r Rule) Match(text, path string) (length int, ok bool) {
 	if pre < len(pat) {
 		star = pre
 	}
-	if match(pat, star, path, end, true) {
+	if match(pat, star, path, end, true, nil) {
 		return len(p), true
 	}
 	return 0, false
