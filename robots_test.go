@@ -1044,19 +1044,6 @@ func TestSpec2_5_IndexHTML(t *testing.T) {
 	})
 }
 
-func TestSpec2_6_HostileFile(t *testing.T) {
-	// Many wildcard rules that each defeat a backtracking matcher, against
-	// a long URL. The answer is checked; a linear matcher gives it at once.
-	var b strings.Builder
-	b.WriteString("User-agent: FooBot\n")
-	for i := range 200 {
-		b.WriteString("Disallow: /" + strings.Repeat("*a", 40+i%20) + "b\n")
-	}
-	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
-	url := "/" + strings.Repeat("a", 16000)
-	checkDecisions(t, ModeGoogle, []decision{{"hostile patterns", b.String(), fooBot, url, true, 202}})
-}
-
 func TestSpec2_7_DecidingRule(t *testing.T) {
 	const body = "User-agent: FooBot\nDisallow: /a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /\n"
 	r := Parse([]byte(body))

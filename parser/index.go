@@ -336,11 +336,17 @@ func (t *Table) Allowed(groups []int, path string) bool {
 // decide returns the index of the rule that decides for path among the
 // rules of groups, or -1.
 func (t *Table) decide(groups []int, path string) int {
+	var c check
+	t.run(&c, groups, path)
+	return c.at
+}
+
+// run checks path against the rules of groups, with c, a zero check.
+func (t *Table) run(c *check, groups []int, path string) {
 	t.index()
 	// Field by field: a composite literal is built aside and copied, and
 	// the copy reads what was just written in smaller pieces, which
 	// stalls the CPU (a tenth of a small check).
-	var c check
 	c.t, c.path, c.at = t, path, -1
 	c.best.Len = -1 // until a rule is found, so that every rule beats it
 	if t.file != nil {
@@ -354,7 +360,6 @@ func (t *Table) decide(groups []int, path string) int {
 			c.indexed(rules, int(s.rules))
 		}
 	}
-	return c.at
 }
 
 // check is the state of one decide.
@@ -364,6 +369,15 @@ type check struct {
 	path  string
 	best  matcher.Best
 	at    int // the deciding rule, or -1
+	// tried counts the rules matched against the path, for the tests
+	// that bound the work of a check.
+	tried int
+}
+
+// match is t.match(r, c.path), counted.
+func (c *check) match(r *rule) (int, bool) {
+	c.tried++
+	return c.t.match(r, c.path)
 }
 
 // smallGroup is the number of rules up to which a group has no index:
@@ -438,7 +452,7 @@ func (c *check) try(r *rule, i int) {
 	if !c.beats(int(r.n), allow, i) {
 		return
 	}
-	if m, ok := c.t.match(r, c.path); ok && c.beats(m, allow, i) {
+	if m, ok := c.match(r); ok && c.beats(m, allow, i) {
 		c.best.Take(m, allow, c.t.line(i))
 		c.at = i
 	}
@@ -541,7 +555,7 @@ func (c *check) small(rules []rule, base int) {
 		if p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow); p > 0 || p == 0 && c.line(base+j) >= c.best.Order {
 			return
 		}
-		m, ok := c.t.match(r, c.path)
+		m, ok := c.match(r)
 		if !ok || m < n && !c.beats(m, allow, base+j) {
 			continue // an index-page allow may match its directory alone, and weigh less
 		}

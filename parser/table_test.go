@@ -698,3 +698,29 @@ func eachBlock(tb *Table, f func(b, e int)) {
 		}
 	}
 }
+
+// TestSpec2_6_HostileFile: many wildcard rules that each defeat a
+// backtracking matcher, against a long URL, and one allow, longer than any
+// of them, that matches it. The check matches the allow alone, since no
+// other rule can beat it, and counts the rules it matched (a check that
+// tried rules it need not would match them all); the matcher's own work
+// on each is bounded by matcher's TestSpec2_6_LinearTime.
+func TestSpec2_6_HostileFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: FooBot\n")
+	for i := range 200 {
+		b.WriteString("Disallow: /" + strings.Repeat("*a", 40+i%20) + "b\n")
+	}
+	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
+	path := "/" + strings.Repeat("a", 16000)
+	for _, tb := range []*Table{Compile([]byte(b.String())), Compile([]byte(b.String())).Select([]int{0})} {
+		var c check
+		tb.run(&c, []int{0}, path)
+		if c.at < 0 || tb.rule(c.at).Line != 202 || !tb.rule(c.at).Allow {
+			t.Fatalf("the check decided by rule %d, want the allow on line 202", c.at)
+		}
+		if c.tried != 1 {
+			t.Errorf("the check matched %d rules, want the allow alone", c.tried)
+		}
+	}
+}
