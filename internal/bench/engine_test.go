@@ -114,6 +114,42 @@ func BenchmarkCorpusCheck(b *testing.B) {
 	}
 }
 
+// BenchmarkCorpusPass checks every query of every corpus file once
+// (queriesOf, for engineAgent) and reports the mean time of a check: one
+// op is one pass. Where BenchmarkCorpusCheck shows how the cost spreads
+// over the files, this shows what the whole corpus costs, and run under
+// callgrind (GOGC=off GOMAXPROCS=1, collecting in corpusPass) it counts
+// the instructions a check takes, free of a busy machine's noise: how the
+// parser's tuning constants were compared.
+func BenchmarkCorpusPass(b *testing.B) {
+	files, _ := loadCorpus(b)
+	rs := make([]*robotsgate.Robots, len(files))
+	qs := make([][]string, len(files))
+	checks := 0
+	for i, f := range files {
+		rs[i] = robotsgate.Parse(f.body)
+		qs[i] = queriesOf(rs[i])
+		checks += len(qs[i])
+		corpusPass(rs[i:i+1], qs[i:i+1]) // build what the first check builds
+	}
+	for b.Loop() {
+		corpusPass(rs, qs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*checks), "ns/check")
+	b.ReportMetric(float64(checks), "checks")
+}
+
+// corpusPass checks qs[i] against rs[i] for engineAgent, for every i.
+//
+//go:noinline
+func corpusPass(rs []*robotsgate.Robots, qs [][]string) {
+	for i, r := range rs {
+		for _, q := range qs[i] {
+			sinkBool = r.Allowed(engineAgent, q)
+		}
+	}
+}
+
 // retained parses bodies (cycling through them until n files are held),
 // keeps what keep returns for each, and reports the heap they hold after
 // a GC per body byte held.
