@@ -33,7 +33,15 @@ func MatchOne(pattern string, star int, path string) bool {
 		return false
 	}
 	pat, end := cutEnd(pattern)
-	return match(pat, star, path, end, false, nil)
+	if star < 0 {
+		if end {
+			return path == pat
+		}
+		return strings.HasPrefix(path, pat)
+	}
+	// Written out rather than calling match: a parsed robots.txt calls it
+	// for most of its wildcard rules.
+	return strings.HasPrefix(path, pat[:star]) && matchLast(pat[star+1:], path, star, end)
 }
 
 // cutEnd returns a non-empty pattern without its final '$', and whether
@@ -90,10 +98,20 @@ func match(pat string, star int, path string, end, more bool, steps *int) bool {
 	// pat is now the last segment, after the last '*'.
 	if end {
 		count(steps, len(pat))
-		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
+	} else {
+		count(steps, len(path)-pos)
 	}
-	count(steps, len(path)-pos)
-	return contains(path[pos:], pat)
+	return matchLast(pat, path, pos, end)
+}
+
+// matchLast reports whether seg, the last segment of a pattern (after its
+// last '*'), matches path from pos on: anywhere, or when end is set, at
+// the end.
+func matchLast(seg, path string, pos int, end bool) bool {
+	if end {
+		return len(path)-pos >= len(seg) && strings.HasSuffix(path, seg)
+	}
+	return contains(path[pos:], seg)
 }
 
 // count adds n to *steps, when steps is not nil.

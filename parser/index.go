@@ -407,7 +407,7 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 	case kindPlain:
 		return len(p), !secondDiffers(p, path) && strings.HasPrefix(path, p)
 	case kindOne:
-		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, strings.IndexByte(p, '*'), path)
+		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, t.star(r), path)
 	case kindWild:
 		return len(p), matcher.Match(p, path)
 	}
@@ -424,6 +424,31 @@ func secondDiffers(p, path string) bool {
 		return false
 	}
 	return len(path) < 2 || path[1] != p[1]
+}
+
+// star returns the index of the first '*' of r's pattern, or -1. It
+// looks at the pattern's first 8 bytes in one word, where a '*' mostly is
+// (the prefix before it is mostly short), before it searches the rest.
+func (t *Table) star(r *rule) int {
+	off, n := int(r.off>>ruleShift), int(r.n)
+	if off+8 <= len(t.text) {
+		// The lowest byte of x that the subtraction borrows from is its
+		// first zero byte: the word's first '*'.
+		x := ascii.Load64(t.text[off:]) ^ 0x2a2a2a2a2a2a2a2a
+		if z := (x - 0x0101010101010101) &^ x & 0x8080808080808080; z != 0 {
+			return starAt(bits.TrailingZeros64(z)/8, n)
+		}
+	}
+	return strings.IndexByte(t.text[off:off+n], '*')
+}
+
+// starAt returns i, the index of the first '*' from a pattern's start,
+// when it lies within the pattern's n bytes, or -1.
+func starAt(i, n int) int {
+	if i < n {
+		return i
+	}
+	return -1
 }
 
 // beats is c.best.Beats for the rule at index i of the table, of length
@@ -566,13 +591,41 @@ search:
 // best, which no rule after it can either, and at the first that matches
 // with its whole length, which no rule after it can beat.
 func (c *check) small(rules []rule, base int) {
+	text, path := c.t.text, c.path
+	second := -1 // the path's second byte, when it has one
+	if len(path) > 1 {
+		second = int(path[1])
+	}
 	for j := range rules {
 		r := &rules[j]
 		n, allow := int(r.n), r.allow()
 		if p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow); p > 0 || p == 0 && c.line(base+j) >= c.best.Order {
 			return
 		}
-		m, ok := c.match(r)
+		off, k := int(r.off>>ruleShift), r.kind()
+		if n > 2 && k != kindDir {
+			// Most rules begin with '/', as every path does, and most
+			// that do not match differ from the path in their second
+			// byte: when both are literals, test that byte here, without
+			// a call (a third byte makes a second '$' a literal).
+			if b0, b1 := text[off], text[off+1]; b0 != '*' && b1 != '*' && int(b1) != second {
+				c.tried++
+				continue
+			}
+		}
+		// The two kinds most rules have, matched here as Table.match does.
+		var m int
+		var ok bool
+		switch k {
+		case kindPlain:
+			c.tried++
+			m, ok = n, len(path) >= n && path[:n] == text[off:off+n]
+		case kindOne:
+			c.tried++
+			m, ok = n, matcher.MatchOne(text[off:off+n], c.t.star(r), path)
+		default:
+			m, ok = c.match(r)
+		}
 		if !ok || m < n && !c.beats(m, allow, base+j) {
 			continue // an index-page allow may match its directory alone, and weigh less
 		}

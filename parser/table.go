@@ -40,7 +40,7 @@ type Table struct {
 // fileParts is what a Table holds beyond its rules.
 type fileParts struct {
 	// indexed sorts the rules of each group into index order; everything
-	// that reads rules calls it first.
+	// that reads rules calls it first (see Table.index).
 	indexed sync.Once
 	// agentIndex indexes the user-agent lines by product token, or is nil
 	// when they are few (see newAgentIndex).
@@ -243,37 +243,41 @@ func (t *Table) rule(i int) Rule {
 	return Rule{Pattern: t.pattern(r), Line: t.line(i), Allow: r.allow()}
 }
 
-// index sorts the rules of each group into index order, once.
+// index sorts the rules of each group into index order and indexes the
+// user-agent lines, once. A table made by Select is sorted already and has
+// no user-agent lines.
 func (t *Table) index() {
-	if t.file == nil {
-		return // made by Select, in index order
+	if f := t.file; f != nil {
+		f.indexed.Do(t.build)
 	}
-	t.file.indexed.Do(func() {
-		var all notes
-		ix := new(gramIndex)
-		for g := range t.file.groups {
-			s, e := t.span(g)
-			if e.rules-s.rules > smallGroup && all == nil {
-				all = make(notes, len(t.rules))
-			}
-			var lines []uint32
-			if t.file.lines != nil {
-				lines = t.file.lines[s.rules:e.rules]
-			}
-			var ns notes
-			if all != nil {
-				ns = all[s.rules:e.rules]
-			}
-			sortRules(t.text, t.rules[s.rules:e.rules], lines, ns, ix, int(s.rules))
+}
+
+// build is the work of index.
+func (t *Table) build() {
+	var all notes
+	ix := new(gramIndex)
+	for g := range t.file.groups {
+		s, e := t.span(g)
+		if e.rules-s.rules > smallGroup && all == nil {
+			all = make(notes, len(t.rules))
 		}
-		if !all.empty() {
-			t.notes = all
+		var lines []uint32
+		if t.file.lines != nil {
+			lines = t.file.lines[s.rules:e.rules]
 		}
-		if len(ix.blocks) > 0 {
-			t.grams = ix
+		var ns notes
+		if all != nil {
+			ns = all[s.rules:e.rules]
 		}
-		t.file.agentIndex = newAgentIndex(t)
-	})
+		sortRules(t.text, t.rules[s.rules:e.rules], lines, ns, ix, int(s.rules))
+	}
+	if !all.empty() {
+		t.notes = all
+	}
+	if len(ix.blocks) > 0 {
+		t.grams = ix
+	}
+	t.file.agentIndex = newAgentIndex(t)
 }
 
 // span returns the bounds of group g's agents, rules and records.
