@@ -336,24 +336,24 @@ func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
 // Allowed reports whether path is allowed by the rules of the given
 // groups: whether the rule [Table.Decide] finds, if any, is an allow.
 func (t *Table) Allowed(groups []int, path string) bool {
-	i := t.decide(groups, path)
-	return i < 0 || t.rules[i].allow()
+	i := t.run(groups, path, nil)
+	return i < 0 || t.rules[i].off&ruleAllow != 0
 }
 
 // decide returns the index of the rule that decides for path among the
 // rules of groups, or -1.
-func (t *Table) decide(groups []int, path string) int {
-	var c check
-	t.run(&c, groups, path)
-	return c.at
-}
+func (t *Table) decide(groups []int, path string) int { return t.run(groups, path, nil) }
 
-// run checks path against the rules of groups, with c, a zero check.
-func (t *Table) run(c *check, groups []int, path string) {
-	t.index()
+// run is decide, which also adds to tried, when it is not nil, the number
+// of rules the check matched against the path (see check.tried).
+func (t *Table) run(groups []int, path string, tried *int) int {
+	if f := t.file; f != nil {
+		f.indexed.Do(t.build) // t.index(), without a call
+	}
 	// Field by field: a composite literal is built aside and copied, and
 	// the copy reads what was just written in smaller pieces, which
 	// stalls the CPU (a tenth of a small check).
+	var c check
 	c.t, c.path, c.at = t, path, -1
 	c.best.Len = -1 // until a rule is found, so that every rule beats it
 	if t.file != nil {
@@ -367,6 +367,10 @@ func (t *Table) run(c *check, groups []int, path string) {
 			c.indexed(rules, int(s.rules))
 		}
 	}
+	if tried != nil {
+		*tried += c.tried
+	}
+	return c.at
 }
 
 // check is the state of one decide.
@@ -407,7 +411,7 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 	case kindPlain:
 		return len(p), !secondDiffers(p, path) && strings.HasPrefix(path, p)
 	case kindOne:
-		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, t.star(r), path)
+		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, firstStar(p), path)
 	case kindWild:
 		return len(p), matcher.Match(p, path)
 	}
@@ -426,30 +430,28 @@ func secondDiffers(p, path string) bool {
 	return len(path) < 2 || path[1] != p[1]
 }
 
-// star returns the index of the first '*' of r's pattern, or -1. It
-// looks at the pattern's first 8 bytes in one word, where a '*' mostly is
-// (the prefix before it is mostly short), before it searches the rest.
-func (t *Table) star(r *rule) int {
-	off, n := int(r.off>>ruleShift), int(r.n)
-	if off+8 <= len(t.text) {
-		// The lowest byte of x that the subtraction borrows from is its
-		// first zero byte: the word's first '*'.
-		x := ascii.Load64(t.text[off:]) ^ 0x2a2a2a2a2a2a2a2a
-		if z := (x - 0x0101010101010101) &^ x & 0x8080808080808080; z != 0 {
-			return starAt(bits.TrailingZeros64(z)/8, n)
+// firstStar returns the index of the first '*' of pattern p, or -1. It reads
+// p a word at a time: the prefix before a '*' is mostly short,
+// and a word or two cost less than setting up strings.IndexByte.
+func firstStar(p string) int {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		if z := zeroBytes(ascii.Load64(p[i:]) ^ 0x2a2a2a2a2a2a2a2a); z != 0 {
+			return i + bits.TrailingZeros64(z)/8
 		}
 	}
-	return strings.IndexByte(t.text[off:off+n], '*')
-}
-
-// starAt returns i, the index of the first '*' from a pattern's start,
-// when it lies within the pattern's n bytes, or -1.
-func starAt(i, n int) int {
-	if i < n {
-		return i
+	for ; i < len(p); i++ { // fewer than 8 bytes left
+		if p[i] == '*' {
+			return i
+		}
 	}
 	return -1
 }
+
+// zeroBytes returns x with the top bit set of its lowest zero byte, and
+// perhaps of higher ones; 0 when x has no zero byte. (The subtraction
+// borrows from the lowest zero byte first.)
+func zeroBytes(x uint64) uint64 { return (x - 0x0101010101010101) &^ x & 0x8080808080808080 }
 
 // beats is c.best.Beats for the rule at index i of the table, of length
 // n and kind allow; it reads the rule's line only on a tie.
@@ -596,35 +598,43 @@ func (c *check) small(rules []rule, base int) {
 	if len(path) > 1 {
 		second = int(path[1])
 	}
-	for j := range rules {
+	// Every rule from the first to the one the loop stops at is matched
+	// (or tested by its second byte): counted once, at the end.
+	j := 0
+	for ; j < len(rules); j++ {
 		r := &rules[j]
 		n, allow := int(r.n), r.allow()
 		if p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow); p > 0 || p == 0 && c.line(base+j) >= c.best.Order {
-			return
+			break
 		}
 		off, k := int(r.off>>ruleShift), r.kind()
-		if n > 2 && k != kindDir {
-			// Most rules begin with '/', as every path does, and most
-			// that do not match differ from the path in their second
-			// byte: when both are literals, test that byte here, without
-			// a call (a third byte makes a second '$' a literal).
-			if b0, b1 := text[off], text[off+1]; b0 != '*' && b1 != '*' && int(b1) != second {
-				c.tried++
-				continue
-			}
-		}
-		// The two kinds most rules have, matched here as Table.match does.
+		p := text[off : off+n]
 		var m int
 		var ok bool
-		switch k {
-		case kindPlain:
-			c.tried++
-			m, ok = n, len(path) >= n && path[:n] == text[off:off+n]
-		case kindOne:
-			c.tried++
-			m, ok = n, matcher.MatchOne(text[off:off+n], c.t.star(r), path)
+		switch {
+		case k == kindDir:
+			m, ok = c.t.match(r, path)
+		case n > 2 && p[0] != '*' && p[1] != '*' && int(p[1]) != second:
+			// Most rules begin with '/', as every path does, and most
+			// that do not match differ from the path in their second
+			// byte: when both are literals, that byte tells, without a
+			// call (a third byte makes a second '$' a literal).
+			continue
+		case k == kindPlain:
+			m, ok = n, strings.HasPrefix(path, p)
+		case k == kindOne:
+			// Most of these begin with "/*", and the rest mostly have
+			// their '*' in their first word (see firstStar).
+			star := 0
+			switch {
+			case n > 1 && p[1] == '*':
+				star = 1
+			case n == 0 || p[0] != '*':
+				star = firstStar(p)
+			}
+			m, ok = n, matcher.MatchOne(p, star, path)
 		default:
-			m, ok = c.match(r)
+			m, ok = n, matcher.Match(p, path)
 		}
 		if !ok || m < n && !c.beats(m, allow, base+j) {
 			continue // an index-page allow may match its directory alone, and weigh less
@@ -632,9 +642,11 @@ func (c *check) small(rules []rule, base int) {
 		c.best.Take(m, allow, c.line(base+j))
 		c.at = base + j
 		if m == n {
-			return
+			j++
+			break
 		}
 	}
+	c.tried += j
 }
 
 // blockStart returns the first rule of the block that ends at rules[i],
