@@ -9,7 +9,11 @@
 // whose only wildcard is '*'. A check costs O(len(pattern)+len(path)).
 package matcher
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
+)
 
 // Match reports whether pattern matches path. '*' matches any run of
 // bytes, including none; '$' anchors the end of the path, but only as the
@@ -20,7 +24,7 @@ func Match(pattern, path string) bool {
 		return false
 	}
 	pat, end := cutEnd(pattern)
-	return match(pat, strings.IndexByte(pat, '*'), path, end, true, nil)
+	return match(pat, ascii.IndexByte(pat, '*'), path, end, true, nil)
 }
 
 // MatchOne is Match for a pattern with at most one '*', whose index is
@@ -75,7 +79,7 @@ func match(pat string, star int, path string, end, more bool, steps *int) bool {
 	pos := star
 	pat = pat[star+1:]
 	for more {
-		j := strings.IndexByte(pat, '*')
+		j := ascii.IndexByte(pat, '*')
 		if j < 0 {
 			break
 		}

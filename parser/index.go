@@ -360,11 +360,10 @@ func (t *Table) run(groups []int, path string, tried *int) int {
 		c.lines = t.file.lines
 	}
 	for _, g := range groups {
-		s, e := t.span(g)
-		if rules := t.rules[s.rules:e.rules]; len(rules) <= smallGroup {
-			c.small(rules, int(s.rules))
+		if rules, base := t.groupRules(g); len(rules) <= smallGroup {
+			c.small(rules, base)
 		} else {
-			c.indexed(rules, int(s.rules))
+			c.indexed(rules, base)
 		}
 	}
 	if tried != nil {
@@ -411,7 +410,7 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 	case kindPlain:
 		return len(p), !secondDiffers(p, path) && strings.HasPrefix(path, p)
 	case kindOne:
-		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, firstStar(p), path)
+		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, ascii.IndexByte(p, '*'), path)
 	case kindWild:
 		return len(p), matcher.Match(p, path)
 	}
@@ -429,29 +428,6 @@ func secondDiffers(p, path string) bool {
 	}
 	return len(path) < 2 || path[1] != p[1]
 }
-
-// firstStar returns the index of the first '*' of pattern p, or -1. It reads
-// p a word at a time: the prefix before a '*' is mostly short,
-// and a word or two cost less than setting up strings.IndexByte.
-func firstStar(p string) int {
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		if z := zeroBytes(ascii.Load64(p[i:]) ^ 0x2a2a2a2a2a2a2a2a); z != 0 {
-			return i + bits.TrailingZeros64(z)/8
-		}
-	}
-	for ; i < len(p); i++ { // fewer than 8 bytes left
-		if p[i] == '*' {
-			return i
-		}
-	}
-	return -1
-}
-
-// zeroBytes returns x with the top bit set of its lowest zero byte, and
-// perhaps of higher ones; 0 when x has no zero byte. (The subtraction
-// borrows from the lowest zero byte first.)
-func zeroBytes(x uint64) uint64 { return (x - 0x0101010101010101) &^ x & 0x8080808080808080 }
 
 // beats is c.best.Beats for the rule at index i of the table, of length
 // n and kind allow; it reads the rule's line only on a tie.
@@ -600,12 +576,16 @@ func (c *check) small(rules []rule, base int) {
 	}
 	// Every rule from the first to the one the loop stops at is matched
 	// (or tested by its second byte): counted once, at the end.
-	j := 0
+	// Until some rule matches (mostly, in one group), any rule beats
+	// the best: found spares the test.
+	j, found := 0, c.best.Found
 	for ; j < len(rules); j++ {
 		r := &rules[j]
 		n, allow := int(r.n), r.allow()
-		if p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow); p > 0 || p == 0 && c.line(base+j) >= c.best.Order {
-			break
+		if found {
+			if p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow); p > 0 || p == 0 && c.line(base+j) >= c.best.Order {
+				break
+			}
 		}
 		off, k := int(r.off>>ruleShift), r.kind()
 		p := text[off : off+n]
@@ -624,13 +604,13 @@ func (c *check) small(rules []rule, base int) {
 			m, ok = n, strings.HasPrefix(path, p)
 		case k == kindOne:
 			// Most of these begin with "/*", and the rest mostly have
-			// their '*' in their first word (see firstStar).
+			// their '*' in their first word (see ascii.IndexByte).
 			star := 0
 			switch {
 			case n > 1 && p[1] == '*':
 				star = 1
 			case n == 0 || p[0] != '*':
-				star = firstStar(p)
+				star = ascii.IndexByte(p, '*')
 			}
 			m, ok = n, matcher.MatchOne(p, star, path)
 		default:
@@ -640,7 +620,7 @@ func (c *check) small(rules []rule, base int) {
 			continue // an index-page allow may match its directory alone, and weigh less
 		}
 		c.best.Take(m, allow, c.line(base+j))
-		c.at = base + j
+		c.at, found = base+j, true
 		if m == n {
 			j++
 			break

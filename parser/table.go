@@ -294,6 +294,19 @@ func (t *Table) span(g int) (start, end group) {
 	return start, end
 }
 
+// groupRules returns the rules of group g and the index of the first.
+func (t *Table) groupRules(g int) ([]rule, int) {
+	if t.file == nil {
+		return t.rules, 0
+	}
+	groups := t.file.groups
+	s, e := groups[g].rules, uint32(len(t.rules))
+	if g+1 < len(groups) {
+		e = groups[g+1].rules
+	}
+	return t.rules[s:e], int(s)
+}
+
 // Lines returns the number of lines of the body; 0 for a table made by
 // [Table.Select].
 func (t *Table) Lines() int {

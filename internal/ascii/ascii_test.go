@@ -74,3 +74,43 @@ func TestIsEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexByte compares IndexByte with strings.IndexByte for every place
+// of the byte in strings of up to 40 bytes, and without it.
+func TestIndexByte(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		s := strings.Repeat("a", n)
+		if IndexByte(s, '*') != -1 {
+			t.Fatalf("IndexByte of %d bytes without '*' found one", n)
+		}
+		for i := range n {
+			for _, s := range []string{s[:i] + "*" + s[i+1:], s[:i] + "*" + s[i+1:] + "*", s[:i] + "\xaa" + s[i+1:]} {
+				for _, c := range []byte{'*', 0xaa} {
+					if got, want := IndexByte(s, c), strings.IndexByte(s, c); got != want {
+						t.Fatalf("IndexByte(%q, %q) = %d, want %d", s, c, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkIndexByte times IndexByte against strings.IndexByte on the
+// strings robots.txt patterns are: a '*' at 1 ("/*.pdf$") or 6
+// ("/shop/*/x"), and none in 4, 12 or 40 bytes.
+func BenchmarkIndexByte(b *testing.B) {
+	for _, s := range []string{"/*.pdf$", "/shop/*/reviews/", "/abc", "/search?q=xy", strings.Repeat("/abcdefg", 5)} {
+		for _, f := range []struct {
+			name string
+			f    func(string, byte) int
+		}{{"ascii", IndexByte}, {"strings", strings.IndexByte}} {
+			b.Run(fmt.Sprintf("%s/%d-%d", f.name, len(s), strings.IndexByte(s, '*')), func(b *testing.B) {
+				for b.Loop() {
+					sinkInt = f.f(s, '*')
+				}
+			})
+		}
+	}
+}
+
+var sinkInt int
