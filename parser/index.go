@@ -354,7 +354,7 @@ func (t *Table) run(groups []int, path string, tried *int) int {
 	// the copy reads what was just written in smaller pieces, which
 	// stalls the CPU (a tenth of a small check).
 	var c check
-	c.t, c.path, c.at = t, path, -1
+	c.t, c.path, c.at, c.pre = t, path, -1, -1
 	c.best.Len = -1 // until a rule is found, so that every rule beats it
 	if t.file != nil {
 		c.lines = t.file.lines
@@ -382,12 +382,15 @@ type check struct {
 	// tried counts the rules matched against the path, for the tests
 	// that bound the work of a check.
 	tried int
+	// pre is the length of the prefix of the rules being tried, all of one
+	// block, or -1 when they are not.
+	pre int
 }
 
-// match is t.match(r, c.path), counted.
+// match is t.match(r, c.path, c.pre), counted.
 func (c *check) match(r *rule) (int, bool) {
 	c.tried++
-	return c.t.match(r, c.path)
+	return c.t.match(r, c.path, c.pre)
 }
 
 // smallGroup is the number of rules up to which a group has no index:
@@ -403,14 +406,21 @@ const smallGroup = 32
 // match reports whether r matches path and the length its match weighs,
 // as [matcher.Rule.Match] does, but decides plain patterns here, leaves
 // those with one '*' to [matcher.MatchOne] and the rest but index-page
-// allows to [matcher.Match].
-func (t *Table) match(r *rule, path string) (int, bool) {
+// allows to [matcher.Match]. pre is the length of r's prefix, when the
+// caller knows it (where a '*' may be), or -1.
+func (t *Table) match(r *rule, path string, pre int) (int, bool) {
 	p := t.pattern(r)
 	switch r.kind() {
 	case kindPlain:
 		return len(p), !secondDiffers(p, path) && strings.HasPrefix(path, p)
 	case kindOne:
-		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, ascii.IndexByte(p, '*'), path)
+		star := pre // the prefix ends at the '*', or before a final '$'
+		if pre < 0 {
+			star = ascii.IndexByte(p, '*')
+		} else if p[pre] != '*' {
+			star = -1
+		}
+		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, star, path)
 	case kindWild:
 		return len(p), matcher.Match(p, path)
 	}
@@ -544,11 +554,13 @@ search:
 				lo = t.blockStart(rules, i, key)
 			}
 			if nlo >= len(key) && c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
+				c.pre = len(key)
 				if gb != nil && (len(c.path) <= shortPath || len(c.path) <= listedPath*gb.listedRules()) {
 					c.listed(rules[:i+1], lo, base, gb)
 				} else {
 					c.block(rules[:i+1], lo, base)
 				}
+				c.pre = -1
 			}
 			link := t.notes.parentOf(base + lo)
 			switch link {
@@ -593,7 +605,7 @@ func (c *check) small(rules []rule, base int) {
 		var ok bool
 		switch {
 		case k == kindDir:
-			m, ok = c.t.match(r, path)
+			m, ok = c.t.match(r, path, -1)
 		case n > 2 && p[0] != '*' && p[1] != '*' && int(p[1]) != second:
 			// Most rules begin with '/', as every path does, and most
 			// that do not match differ from the path in their second

@@ -250,7 +250,7 @@ func BenchmarkHostileStaircase(b *testing.B) {
 	body := []byte(sb.String())
 	path := "/" + strings.Repeat("a", n)
 	r := robotsgate.Parse(body)
-	againstEveryRule(b, "", r, path)
+	againstEveryRule(b, "", r, path, 1)
 }
 
 // BenchmarkHostileGrams checks a long path that repeats the one gram
@@ -265,7 +265,7 @@ func BenchmarkHostileGrams(b *testing.B) {
 	}
 	r := robotsgate.Parse([]byte(sb.String()))
 	path := "/" + strings.Repeat("a", 1000)
-	againstEveryRule(b, "", r, path)
+	againstEveryRule(b, "", r, path, 1)
 }
 
 // BenchmarkHostileChain checks a 2,000-byte path below a chain of 100
@@ -299,7 +299,7 @@ func BenchmarkHostileChain(b *testing.B) {
 		if short {
 			name = "two-byte"
 		}
-		againstEveryRule(b, name+"/", r, path)
+		againstEveryRule(b, name+"/", r, path, 1)
 	}
 }
 
@@ -321,24 +321,24 @@ func BenchmarkHostileLongPath(b *testing.B) {
 	for _, n := range []int{2 << 10, 100 << 10} {
 		path := "/a/" + strings.Repeat("x", n)
 		name := fmt.Sprintf("%dKB", n>>10)
-		againstEveryRule(b, name+"/", r, path)
+		againstEveryRule(b, name+"/", r, path, 100)
 	}
 }
 
-// againstEveryRule runs two sub-benchmarks, prefixed by name: a check of
-// path by the Crawler of r for "x", and its baseline, trying every rule.
-func againstEveryRule(b *testing.B, name string, r *robotsgate.Robots, path string) {
+// againstEveryRule runs a sub-benchmark, named name+"robotsgate", that
+// checks path with the Crawler of r for "x" beside its baseline, trying
+// every rule, alternately, k of each a round (see pair): x-baseline is
+// the ratio.
+func againstEveryRule(b *testing.B, name string, r *robotsgate.Robots, path string, k int) {
 	rules := r.Rules("x")
+	c := r.Crawler("x")
+	if c.Allowed(path) != everyRule(rules, path) {
+		b.Fatalf("%s: the check and trying every rule disagree", name)
+	}
 	b.Run(name+"robotsgate", func(b *testing.B) {
-		c := r.Crawler("x")
-		for b.Loop() {
-			sinkBool = c.Allowed(path)
-		}
-	})
-	b.Run(name+"every-rule", func(b *testing.B) {
-		for b.Loop() {
-			sinkBool = everyRule(rules, path)
-		}
+		b.ReportAllocs()
+		pair(b, k, func(int) { sinkBool = everyRule(rules, path) },
+			func(int) { sinkBool = c.Allowed(path) })
 	})
 }
 
