@@ -417,6 +417,30 @@ func TestCheckDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// TestCheckManyGroupsDoesNotAllocate: checks for crawlers other than the
+// first one checked, in a file that indexes its user-agent lines, do not
+// allocate either, also for a crawler that many groups name.
+func TestCheckManyGroupsDoesNotAllocate(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage build")
+	}
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "User-agent: Bot%c%c\nUser-agent: ManyBot\nDisallow: /%d\n", 'a'+i%26, 'a'+i/26%26, i)
+	}
+	r := Parse([]byte(b.String()))
+	r.Allowed("FirstBot", "/")
+	var sink bool
+	n := testing.AllocsPerRun(100, func() {
+		sink = r.Check("BOTAB", "/x").Allowed
+		sink = sink && !r.Allowed("ManyBot", "/1999")
+		sink = sink && r.Allowed("OtherBot", "/")
+	})
+	if n != 0 || !sink {
+		t.Errorf("checks allocate %.1f times per call (answers right: %v)", n, sink)
+	}
+}
+
 // One test per point of the reading rules, in the order the package
 // documentation gives them: TestSpec1_* for how a body is read,
 // TestSpec2_* for how a URL is matched, TestSpec3_* for the RFC 9309
