@@ -63,39 +63,63 @@ func queriesFor(r *robotsgate.Robots, agent string) []string {
 // the costliest file costs than one against a typical file. One op is one
 // pass over the corpus; run it with -benchtime=1x.
 func BenchmarkCorpusCheck(b *testing.B) {
-	files, _ := loadCorpus(b)
-	type prepared struct {
-		name string
-		r    *robotsgate.Robots
-		qs   []string
-	}
-	ps := make([]prepared, len(files))
-	for i, f := range files {
-		r := robotsgate.Parse(f.body)
-		ps[i] = prepared{f.name, r, queriesOf(r)}
-		for _, q := range ps[i].qs {
+	files, rs := parseCorpus(b)
+	qs := make([][]string, len(files))
+	for i, r := range rs {
+		qs[i] = queriesOf(r)
+		for _, q := range qs[i] {
 			sinkBool = r.Allowed(engineAgent, q) // build what the first check builds
 		}
 	}
-	perFile := make([]float64, len(ps))
+	var perFile []float64
 	for b.Loop() {
-		for i, p := range ps {
-			// The least of three timings, each of at least 20 µs, so that
-			// a GC or a preemption does not make a file look costly.
-			perFile[i] = math.Inf(1)
-			for range 3 {
-				n := 0
-				t0 := time.Now()
-				for time.Since(t0) < 20*time.Microsecond || n < 2 {
-					for _, q := range p.qs {
-						sinkBool = p.r.Allowed(engineAgent, q)
-					}
-					n++
-				}
-				perFile[i] = min(perFile[i], float64(time.Since(t0).Nanoseconds())/float64(n*len(p.qs)))
+		perFile = timePerFile(len(files), func(i int) int {
+			for _, q := range qs[i] {
+				sinkBool = rs[i].Allowed(engineAgent, q)
 			}
+			return len(qs[i])
+		})
+	}
+	reportSpread(b, perFile, func(i int) string {
+		return fmt.Sprintf("%s, %d rules for %s", files[i].name, len(rs[i].Rules(engineAgent)), engineAgent)
+	})
+}
+
+// parseCorpus reads the corpus (see loadCorpus) and parses every file.
+func parseCorpus(b *testing.B) ([]corpusFile, []*robotsgate.Robots) {
+	files, _ := loadCorpus(b)
+	rs := make([]*robotsgate.Robots, len(files))
+	for i, f := range files {
+		rs[i] = robotsgate.Parse(f.body)
+	}
+	return files, rs
+}
+
+// timePerFile times check(i), which makes some checks against file i and
+// returns how many, for each of n files, and returns the time of one
+// check for each: the least of three timings, each of at least 20 µs, so
+// that a GC or a preemption does not make a file look costly.
+func timePerFile(n int, check func(i int) int) []float64 {
+	perFile := make([]float64, n)
+	for i := range perFile {
+		perFile[i] = math.Inf(1)
+		for range 3 {
+			rounds, checks := 0, 0
+			t0 := time.Now()
+			for time.Since(t0) < 20*time.Microsecond || rounds < 2 {
+				checks += check(i)
+				rounds++
+			}
+			perFile[i] = min(perFile[i], float64(time.Since(t0).Nanoseconds())/float64(checks))
 		}
 	}
+	return perFile
+}
+
+// reportSpread reports the median, p99 and maximum of perFile, the time
+// of a check against each file, and the maximum over the median, and logs
+// the five costliest files, as describe names them.
+func reportSpread(b *testing.B, perFile []float64, describe func(i int) string) {
 	sorted := slices.Clone(perFile)
 	slices.Sort(sorted)
 	median, worst := sorted[len(sorted)/2], sorted[len(sorted)-1]
@@ -103,14 +127,13 @@ func BenchmarkCorpusCheck(b *testing.B) {
 	b.ReportMetric(sorted[len(sorted)*99/100], "p99-ns/check")
 	b.ReportMetric(worst, "max-ns/check")
 	b.ReportMetric(worst/median, "max/median")
-	order := make([]int, len(ps))
+	order := make([]int, len(perFile))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(perFile[b], perFile[a]) })
-	for _, i := range order[:5] {
-		b.Logf("%s: %.0f ns/check (%.1f× the median), %d rules for %s", ps[i].name, perFile[i],
-			perFile[i]/median, len(ps[i].r.Rules(engineAgent)), engineAgent)
+	for _, i := range order[:min(5, len(order))] {
+		b.Logf("%.0f ns/check (%.1f× the median): %s", perFile[i], perFile[i]/median, describe(i))
 	}
 }
 
@@ -122,12 +145,10 @@ func BenchmarkCorpusCheck(b *testing.B) {
 // the instructions a check takes, free of a busy machine's noise: how the
 // parser's tuning constants were compared.
 func BenchmarkCorpusPass(b *testing.B) {
-	files, _ := loadCorpus(b)
-	rs := make([]*robotsgate.Robots, len(files))
-	qs := make([][]string, len(files))
+	_, rs := parseCorpus(b)
+	qs := make([][]string, len(rs))
 	checks := 0
-	for i, f := range files {
-		rs[i] = robotsgate.Parse(f.body)
+	for i := range rs {
 		qs[i] = queriesOf(rs[i])
 		checks += len(qs[i])
 		corpusPass(rs[i:i+1], qs[i:i+1]) // build what the first check builds

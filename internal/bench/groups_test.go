@@ -1,14 +1,11 @@
 package bench
 
 import (
-	"cmp"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	robotsgate "github.com/robotsgate/robotstxt"
 )
@@ -119,50 +116,22 @@ func mixOf(name string, r *robotsgate.Robots) []agentQuery {
 // the mean check, and their ratio (target: 20 at most). One op is one pass
 // over the corpus; run it with -benchtime=1x.
 func BenchmarkCorpusAgentMix(b *testing.B) {
-	files, _ := loadCorpus(b)
-	type prepared struct {
-		name string
-		r    *robotsgate.Robots
-		mix  []agentQuery
-	}
-	ps := make([]prepared, len(files))
-	for i, f := range files {
-		r := robotsgate.Parse(f.body)
-		ps[i] = prepared{f.name, r, mixOf(f.name, r)}
+	files, rs := parseCorpus(b)
+	mixes := make([][]agentQuery, len(files))
+	for i, r := range rs {
+		mixes[i] = mixOf(files[i].name, r)
 		sinkBool = r.Allowed(warmAgent, "/")
 	}
-	perFile := make([]float64, len(ps))
+	var perFile []float64
 	for b.Loop() {
-		for i, p := range ps {
-			// The least of three timings, each of at least 20 µs.
-			perFile[i] = math.Inf(1)
-			for range 3 {
-				n := 0
-				t0 := time.Now()
-				for time.Since(t0) < 20*time.Microsecond || n < 2 {
-					for _, q := range p.mix {
-						sinkBool = p.r.Allowed(q.agent, q.url)
-					}
-					n++
-				}
-				perFile[i] = min(perFile[i], float64(time.Since(t0).Nanoseconds())/float64(n*len(p.mix)))
+		perFile = timePerFile(len(files), func(i int) int {
+			for _, q := range mixes[i] {
+				sinkBool = rs[i].Allowed(q.agent, q.url)
 			}
-		}
+			return len(mixes[i])
+		})
 	}
-	sorted := slices.Clone(perFile)
-	slices.Sort(sorted)
-	median, worst := sorted[len(sorted)/2], sorted[len(sorted)-1]
-	b.ReportMetric(median, "median-ns/check")
-	b.ReportMetric(sorted[len(sorted)*99/100], "p99-ns/check")
-	b.ReportMetric(worst, "max-ns/check")
-	b.ReportMetric(worst/median, "max/median")
-	order := make([]int, len(ps))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(perFile[b], perFile[a]) })
-	for _, i := range order[:5] {
-		b.Logf("%s: %.0f ns/check (%.1f× the median), %d groups", ps[i].name, perFile[i],
-			perFile[i]/median, len(ps[i].r.File().Groups))
-	}
+	reportSpread(b, perFile, func(i int) string {
+		return fmt.Sprintf("%s, %d groups", files[i].name, len(rs[i].File().Groups))
+	})
 }
