@@ -162,3 +162,26 @@ func BenchmarkAgentLookup(b *testing.B) {
 		}
 	}
 }
+
+// FuzzAppendGroupsAgreesWithBruteForce: for any body and tokens, the
+// groups a crawler obeys are those the rich form names, whether the table
+// indexes its user-agent lines or not.
+func FuzzAppendGroupsAgreesWithBruteForce(f *testing.F) {
+	f.Add("User-agent: a\nUser-agent: B\nUser-agent: *\nUser-agent: a b\nDisallow: /\nUser-agent: A\n", "a", "b")
+	f.Add("User-agent: x\nDisallow: /x\nUser-agent: y\nUser-agent: *\nAllow: /\n", "Y", "")
+	f.Fuzz(func(t *testing.T, body, tok1, tok2 string) {
+		tb := Compile([]byte(body))
+		f := tb.File()
+		for _, tokens := range [][]string{{tok1}, {tok1, tok2}} {
+			want, wantNamed := bruteGroups(f, tokens)
+			got, named := tb.AppendGroups(nil, tokens...)
+			if !slices.Equal(got, want) || named != wantNamed {
+				t.Fatalf("AppendGroups(%q) = %v %v, want %v %v", tokens, got, named, want, wantNamed)
+			}
+		}
+		want, wantNamed := bruteGroups(f, []string{tok1})
+		if got, named := tb.GroupsOf(nil, tok1); !slices.Equal(got, want) || named != wantNamed {
+			t.Fatalf("GroupsOf(%q) = %v %v, want %v %v", tok1, got, named, want, wantNamed)
+		}
+	})
+}

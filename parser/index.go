@@ -326,7 +326,7 @@ func (gs *gramSet) admits(gram uint16, path string) bool {
 // matched against, as matcher.Path or matcher.EscapePath return it. ok is
 // false when no rule matches, and the path is allowed.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
-	i := t.decide(groups, path)
+	i := t.decidingRule(groups, path)
 	if i < 0 {
 		return Rule{}, false
 	}
@@ -340,11 +340,11 @@ func (t *Table) Allowed(groups []int, path string) bool {
 	return i < 0 || t.rules[i].off&ruleAllow != 0
 }
 
-// decide returns the index of the rule that decides for path among the
-// rules of groups, or -1.
-func (t *Table) decide(groups []int, path string) int { return t.run(groups, path, nil) }
+// decidingRule returns the index of the rule that decides for path among
+// the rules of groups, or -1.
+func (t *Table) decidingRule(groups []int, path string) int { return t.run(groups, path, nil) }
 
-// run is decide, which also adds to tried, when it is not nil, the number
+// run is decidingRule, which also adds to tried, when it is not nil, the number
 // of rules the check matched against the path (see check.tried).
 func (t *Table) run(groups []int, path string, tried *int) int {
 	if f := t.file; f != nil {
@@ -372,7 +372,7 @@ func (t *Table) run(groups []int, path string, tried *int) int {
 	return c.at
 }
 
-// check is the state of one decide.
+// check is the state of one run.
 type check struct {
 	t     *Table
 	lines []uint32 // t.file.lines
