@@ -127,7 +127,8 @@ func (r *Robots) allowedPath(agent, path string) bool {
 
 // groupsOf returns the groups that apply to agent: those remembered for
 // the first crawler checked when agent is that crawler, and otherwise
-// appended to dst.
+// those parser.Table.GroupsOf finds, appended to dst or the table's own.
+// The caller only reads them.
 func (r *Robots) groupsOf(dst []int, agent string) []int {
 	f := r.first.Load()
 	if f == nil {
