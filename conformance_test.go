@@ -286,7 +286,7 @@ func TestHelperVectors(t *testing.T) {
 		case "extract_user_agent":
 			var want string
 			mustUnmarshal(t, v, &want)
-			if got := parser.Token(in); got != want {
+			if got := parser.AgentToken(in); got != want {
 				fail(got, want)
 			}
 		case "parse_stats":

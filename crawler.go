@@ -21,7 +21,7 @@ type Crawler struct {
 
 // Allowed reports whether the crawler may fetch url, which is an absolute
 // URL or a path, already percent-escaped.
-func (c *Crawler) Allowed(url string) bool { return c.Check(url).Allowed }
+func (c *Crawler) Allowed(url string) bool { return c.allowedPath(matcher.Path(url)) }
 
 // Check is like Allowed but also reports the deciding rule. It allocates
 // as [Robots.Check] does.
@@ -29,7 +29,15 @@ func (c *Crawler) Check(url string) Verdict { return c.checkPath(matcher.Path(ur
 
 // checkPath is Check for path, the part of a URL that rules are matched
 // against, as matcher.Path or matcher.EscapePath return it.
-func (c *Crawler) checkPath(path string) Verdict { return decide(c.t, c.mode, c.group[:], path) }
+func (c *Crawler) checkPath(path string) Verdict { return verdict(c.t, c.mode, c.group[:], path) }
+
+// allowedPath is Allowed for path, as checkPath is Check.
+func (c *Crawler) allowedPath(path string) bool {
+	if c.mode != ModeGoogle {
+		return c.checkPath(path).Allowed
+	}
+	return c.t.Allowed(c.group[:], path)
+}
 
 // Named reports whether some group names the crawler, so that the "*"
 // groups do not apply to it.
@@ -40,7 +48,7 @@ func (c *Crawler) Rules() []Rule { return c.t.Rules(c.group[:]) }
 
 // Extensions returns the extension records (crawl-delay, request-rate,
 // host, …) of the groups that apply, in file order.
-func (c *Crawler) Extensions() []Extension { return c.t.Extensions(c.group[:]) }
+func (c *Crawler) Extensions() []Record { return c.t.Extensions(c.group[:]) }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply that
 // [parser.CrawlDelay] accepts: fractional seconds are kept; values that

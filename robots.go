@@ -36,10 +36,9 @@ type (
 	// Rule is one allow or disallow line: its normalised pattern, kind and
 	// line.
 	Rule = parser.Rule
-	// Extension is a non-standard record such as crawl-delay or host.
-	Extension = parser.Record
-	// Diagnostic reports a line that was skipped, tolerated or cut.
-	Diagnostic = parser.Diagnostic
+	// Record is a non-standard record such as crawl-delay or host, or a
+	// sitemap: its key, value and line.
+	Record = parser.Record
 )
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
@@ -96,7 +95,7 @@ func (v Verdict) Matched() bool { return v.Rule.Line != 0 }
 // url is an absolute URL or a path, already percent-escaped; it is
 // matched as given.
 func (r *Robots) Allowed(agent, url string) bool {
-	return r.Check(agent, url).Allowed
+	return r.allowedPath(agent, matcher.Path(url))
 }
 
 // Check is like Allowed but also reports the deciding rule. In the default
@@ -110,53 +109,79 @@ func (r *Robots) Check(agent, url string) Verdict {
 // checkPath is Check for path, the part of a URL that rules are matched
 // against, as matcher.Path or matcher.EscapePath return it.
 func (r *Robots) checkPath(agent, path string) Verdict {
+	var buf [8]int
+	return verdict(r.t, r.mode, r.groupsOf(buf[:0], agent), path)
+}
+
+// allowedPath is Allowed for path, as checkPath is Check.
+func (r *Robots) allowedPath(agent, path string) bool {
+	if r.mode != ModeGoogle {
+		return r.checkPath(agent, path).Allowed
+	}
+	if f := r.first.Load(); f != nil && f.agent == agent {
+		return r.t.Allowed(f.groups, path) // the common case, in few calls
+	}
+	var buf [8]int
+	return r.t.Allowed(r.groupsOf(buf[:0], agent), path)
+}
+
+// groupsOf returns the groups that apply to agent: those remembered for
+// the first crawler checked when agent is that crawler, and otherwise
+// those parser.Table.GroupsOf finds, appended to dst or the table's own.
+// The caller only reads them.
+func (r *Robots) groupsOf(dst []int, agent string) []int {
 	f := r.first.Load()
 	if f == nil {
-		groups, _ := r.t.AppendGroups(nil, agent)
+		groups, _ := r.t.GroupsOf(nil, agent)
 		f = &resolved{agent: strings.Clone(agent), groups: groups}
 		if !r.first.CompareAndSwap(nil, f) {
 			f = r.first.Load()
 		}
 	}
 	if f.agent == agent {
-		return decide(r.t, r.mode, f.groups, path)
+		return f.groups
 	}
-	var buf [8]int
-	groups, _ := r.t.AppendGroups(buf[:0], agent)
-	return decide(r.t, r.mode, groups, path)
+	groups, _ := r.t.GroupsOf(dst, agent)
+	return groups
 }
 
-// decide checks path against the rules of the given groups of t.
-func decide(t *parser.Table, mode Mode, groups []int, path string) Verdict {
+// rulesPath returns path as the rules of mode compare it, and whether
+// mode allows it whatever the rules say: RFC 9309 always allows
+// /robots.txt.
+func rulesPath(mode Mode, path string) (_ string, always bool) {
 	if mode == ModeRFC9309 {
 		path = matcher.UnescapePath(path) // first, so /%72obots.txt is /robots.txt too
 		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
-			return Verdict{Allowed: true}
+			return path, true
 		}
+	}
+	return path, false
+}
+
+// verdict checks path against the rules of the given groups of t, read
+// in mode, and reports the deciding rule.
+func verdict(t *parser.Table, mode Mode, groups []int, path string) Verdict {
+	path, always := rulesPath(mode, path)
+	if always {
+		return Verdict{Allowed: true}
 	}
 	rule, ok := t.Decide(groups, path)
 	return Verdict{Allowed: !ok || rule.Allow, Rule: rule}
 }
 
 // groups returns the groups that apply to agent.
-func (r *Robots) groups(agent string) []int {
-	if f := r.first.Load(); f != nil && f.agent == agent {
-		return f.groups
-	}
-	groups, _ := r.t.AppendGroups(nil, agent)
-	return groups
-}
+func (r *Robots) groups(agent string) []int { return r.groupsOf(nil, agent) }
 
 // Crawler returns the rules that a crawler known by the given product
-// tokens obeys: those of every group that names one of the tokens, merged,
+// tokens (agents) obeys: those of every group that names one of them, merged,
 // or when none does, those of the "*" groups. Google's crawlers are known
 // by several tokens, such as "Googlebot-Image" and "Googlebot".
 //
 // The Crawler is a copy of just those rules and records, indexed for
 // checks: it does not keep the Robots alive, so a caller that checks many
 // URLs for one crawler can keep the Crawler alone.
-func (r *Robots) Crawler(tokens ...string) *Crawler {
-	groups, named := r.t.AppendGroups(nil, tokens...)
+func (r *Robots) Crawler(agents ...string) *Crawler {
+	groups, named := r.t.AppendGroups(nil, agents...)
 	return &Crawler{t: r.t.Select(groups), mode: r.mode, named: named}
 }
 
@@ -166,7 +191,7 @@ func (r *Robots) Rules(agent string) []Rule { return r.t.Rules(r.groups(agent)) 
 
 // Extensions returns the extension records (crawl-delay, request-rate,
 // host, …) of the groups that apply to agent, in file order.
-func (r *Robots) Extensions(agent string) []Extension { return r.t.Extensions(r.groups(agent)) }
+func (r *Robots) Extensions(agent string) []Record { return r.t.Extensions(r.groups(agent)) }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
 // agent that [parser.CrawlDelay] accepts: fractional seconds are kept;
@@ -177,7 +202,7 @@ func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
 }
 
 // crawlDelay returns the first crawl-delay of records that parses.
-func crawlDelay(records []Extension) (time.Duration, bool) {
+func crawlDelay(records []Record) (time.Duration, bool) {
 	for _, e := range records {
 		if e.Key != "crawl-delay" {
 			continue

@@ -1,8 +1,10 @@
 package matcher
 
-import "strings"
+import (
+	"strings"
 
-const upperHex = "0123456789ABCDEF"
+	"github.com/robotsgate/robotstxt/internal/ascii"
+)
 
 // Escape normalises a rule value the way Google's parser does before any
 // URL is compared with it: every byte at or above 0x80 becomes %XX with
@@ -10,15 +12,15 @@ const upperHex = "0123456789ABCDEF"
 // upper-cased. Nothing is decoded. When no change is needed, Escape returns
 // its argument without allocating.
 func Escape(pattern string) string {
-	if strings.IndexByte(pattern, '%') < 0 && !hasHighByte(pattern) {
+	if strings.IndexByte(pattern, '%') < 0 && ascii.IsASCII(pattern) {
 		return pattern // the common case
 	}
 	extra, fix := 0, false
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
 		switch {
-		case c == '%' && i+2 < len(pattern) && isHex(pattern[i+1]) && isHex(pattern[i+2]):
-			fix = fix || isLowerHex(pattern[i+1]) || isLowerHex(pattern[i+2])
+		case ascii.IsEscape(pattern, i):
+			fix = fix || ascii.IsLowerHex(pattern[i+1]) || ascii.IsLowerHex(pattern[i+2])
 			i += 2
 		case c >= 0x80:
 			extra += 2
@@ -31,11 +33,11 @@ func Escape(pattern string) string {
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
 		switch {
-		case c == '%' && i+2 < len(pattern) && isHex(pattern[i+1]) && isHex(pattern[i+2]):
-			b = append(b, '%', upper(pattern[i+1]), upper(pattern[i+2]))
+		case ascii.IsEscape(pattern, i):
+			b = append(b, '%', ascii.UpperHexDigit(pattern[i+1]), ascii.UpperHexDigit(pattern[i+2]))
 			i += 2
 		case c >= 0x80:
-			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+			b = ascii.AppendEscape(b, c)
 		default:
 			b = append(b, c)
 		}
@@ -52,8 +54,8 @@ func Escape(pattern string) string {
 func Unescape(s string) string {
 	i := 0
 	for ; i+2 < len(s); i++ {
-		if s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2]) {
-			if isUnreserved(unhex(s[i+1])<<4|unhex(s[i+2])) || isLowerHex(s[i+1]) || isLowerHex(s[i+2]) {
+		if ascii.IsEscape(s, i) {
+			if ascii.IsUnreserved(unescape(s, i)) || ascii.IsLowerHex(s[i+1]) || ascii.IsLowerHex(s[i+2]) {
 				break
 			}
 			i += 2
@@ -99,11 +101,11 @@ func encodeSpecials(s string) string {
 func appendUnescaped(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); isUnreserved(d) {
+		if ascii.IsEscape(s, i) {
+			if d := unescape(s, i); ascii.IsUnreserved(d) {
 				dst = append(dst, d)
 			} else {
-				dst = append(dst, '%', upper(s[i+1]), upper(s[i+2]))
+				dst = append(dst, '%', ascii.UpperHexDigit(s[i+1]), ascii.UpperHexDigit(s[i+2]))
 			}
 			i += 2
 			continue
@@ -113,41 +115,5 @@ func appendUnescaped(dst []byte, s string) []byte {
 	return dst
 }
 
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func isLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
-
-func upper(c byte) byte {
-	if isLowerHex(c) {
-		return c - 'a' + 'A'
-	}
-	return c
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	default:
-		return c - 'a' + 10
-	}
-}
-
-func isUnreserved(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-// hasHighByte reports whether s has a byte at or above 0x80.
-func hasHighByte(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return true
-		}
-	}
-	return false
-}
+// unescape returns the byte the escape at s[i] encodes.
+func unescape(s string, i int) byte { return ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2]) }

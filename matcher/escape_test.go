@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"math/rand/v2"
 	"testing"
 )
@@ -82,7 +83,7 @@ func TestPropertyEscapeIdempotent(t *testing.T) {
 			if e[i] >= 0x80 {
 				t.Fatalf("Escape(%q) = %q keeps a non-ASCII byte", s, e)
 			}
-			if e[i] == '%' && i+2 < len(e) && isHex(e[i+1]) && isHex(e[i+2]) && (isLowerHex(e[i+1]) || isLowerHex(e[i+2])) {
+			if ascii.IsEscape(e, i) && (ascii.IsLowerHex(e[i+1]) || ascii.IsLowerHex(e[i+2])) {
 				t.Fatalf("Escape(%q) = %q keeps lower-case hex", s, e)
 			}
 		}

@@ -1,6 +1,10 @@
 package matcher
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
+)
 
 // escapeClass tells EscapePath what to do with each byte: 0 keep, 1 escape
 // (controls, space, DEL, non-ASCII), 3 '#' (end of the part to match).
@@ -66,7 +70,7 @@ func appendEscapedPath(dst []byte, tail string) []byte {
 	for i := 0; i < len(tail); i++ {
 		c := tail[i]
 		if escapeClass[c] == 1 {
-			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+			dst = ascii.AppendEscape(dst, c)
 		} else {
 			dst = append(dst, c)
 		}

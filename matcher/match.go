@@ -9,7 +9,11 @@
 // whose only wildcard is '*'. A check costs O(len(pattern)+len(path)).
 package matcher
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
+)
 
 // Match reports whether pattern matches path. '*' matches any run of
 // bytes, including none; '$' anchors the end of the path, but only as the
@@ -19,30 +23,63 @@ func Match(pattern, path string) bool {
 	if pattern == "" {
 		return false
 	}
-	end := pattern[len(pattern)-1] == '$'
-	if end {
-		pattern = pattern[:len(pattern)-1]
-	}
-	return matchWild(pattern, indexStar(pattern), path, end)
+	pat, end := cutEnd(pattern)
+	return match(pat, ascii.IndexByte(pat, '*'), path, end, true, nil)
 }
 
-// matchWild matches a pattern that may contain '*', the first at index i
-// (-1 for none), and has no final '$'; end says whether the match must
-// reach the end of path.
-func matchWild(pat string, i int, path string, end bool) bool {
-	if i < 0 {
+// MatchOne is Match for a pattern with at most one '*', whose index is
+// star (-1 for none): it does not look for the '*', nor for a second one.
+// Callers that sort patterns once by shape and match them often, such as
+// a parsed robots.txt, use it; for a pattern with another '*' its answer
+// is wrong.
+func MatchOne(pattern string, star int, path string) bool {
+	if pattern == "" {
+		return false
+	}
+	pat, end := cutEnd(pattern)
+	if star < 0 {
 		if end {
 			return path == pat
 		}
 		return strings.HasPrefix(path, pat)
 	}
-	if !strings.HasPrefix(path, pat[:i]) {
+	// Written out rather than calling match: a parsed robots.txt calls it
+	// for most of its wildcard rules.
+	return strings.HasPrefix(path, pat[:star]) && matchLast(pat[star+1:], path, star, end)
+}
+
+// cutEnd returns a non-empty pattern without its final '$', and whether
+// it had one.
+func cutEnd(pattern string) (string, bool) {
+	if pattern[len(pattern)-1] == '$' {
+		return pattern[:len(pattern)-1], true
+	}
+	return pattern, false
+}
+
+// match matches pat, a pattern without its final '$' whose first '*' is
+// at index star (-1 for none); end says whether the match must reach the
+// end of path, and more whether pat may hold a '*' after star.
+//
+// When steps is not nil, match adds to it the bytes of path its searches
+// pass over: each segment is searched for from where the last one ended,
+// so the searches of one match pass over each byte at most once, and
+// steps grows by at most len(path) plus what the segments overlap; a
+// matcher that backtracked would pass over bytes again.
+func match(pat string, star int, path string, end, more bool, steps *int) bool {
+	if star < 0 {
+		if end {
+			return path == pat
+		}
+		return strings.HasPrefix(path, pat)
+	}
+	if !strings.HasPrefix(path, pat[:star]) {
 		return false
 	}
-	pos := i
-	pat = pat[i+1:]
-	for {
-		j := indexStar(pat)
+	pos := star
+	pat = pat[star+1:]
+	for more {
+		j := ascii.IndexByte(pat, '*')
 		if j < 0 {
 			break
 		}
@@ -54,17 +91,38 @@ func matchWild(pat string, i int, path string, end bool) bool {
 				k = strings.Index(rest, seg)
 			}
 			if k < 0 {
+				count(steps, len(path)-pos)
 				return false
 			}
+			count(steps, k+len(seg))
 			pos += k + len(seg)
 		}
 		pat = pat[j+1:]
 	}
 	// pat is now the last segment, after the last '*'.
 	if end {
-		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
+		count(steps, len(pat))
+	} else {
+		count(steps, len(path)-pos)
 	}
-	return contains(path[pos:], pat)
+	return matchLast(pat, path, pos, end)
+}
+
+// matchLast reports whether seg, the last segment of a pattern (after its
+// last '*'), matches path from pos on: anywhere, or when end is set, at
+// the end.
+func matchLast(seg, path string, pos int, end bool) bool {
+	if end {
+		return len(path)-pos >= len(seg) && strings.HasSuffix(path, seg)
+	}
+	return contains(path[pos:], seg)
+}
+
+// count adds n to *steps, when steps is not nil.
+func count(steps *int, n int) {
+	if steps != nil {
+		*steps += n
+	}
 }
 
 func contains(s, seg string) bool {
@@ -113,28 +171,13 @@ func index(s, seg string) int {
 	return -1
 }
 
-// indexStar returns the index of the first '*' in pat, or -1. Most
-// patterns are short, and on them a plain loop beats the set-up of a
-// vectorised search; long ones get the vectorised search.
-func indexStar(pat string) int {
-	if len(pat) > 32 {
-		return strings.IndexByte(pat, '*')
-	}
-	for i := 0; i < len(pat); i++ {
-		if pat[i] == '*' {
-			return i
-		}
-	}
-	return -1
-}
-
-// indexDir reports whether pattern is an allow pattern that Google's
+// IndexDir reports whether pattern is an allow pattern that Google's
 // parser widens to its directory: one whose last path segment begins with
 // "index.htm" (so /d/index.htm and /d/index.html). It returns the length of
 // the directory part, "/d/", or 0 when the pattern is not of this kind.
 // Such a rule also allows the directory itself, as if "Allow: /d/$" were
-// present.
-func indexDir(pattern string) int {
+// present (see [Rule.Match]).
+func IndexDir(pattern string) int {
 	i := strings.LastIndexByte(pattern, '/')
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {
 		return 0
@@ -143,7 +186,7 @@ func indexDir(pattern string) int {
 }
 
 // matchDir reports whether the directory rule dir+"$" matches path, where
-// dir is the part of an index pattern that indexDir measured.
+// dir is the part of an index pattern that IndexDir measured.
 func matchDir(dir, path string) bool {
-	return matchWild(dir, indexStar(dir), path, true)
+	return match(dir, strings.IndexByte(dir, '*'), path, true, true, nil)
 }

@@ -180,11 +180,32 @@ func TestPropertyMatchAgreesWithReference(t *testing.T) {
 	}
 }
 
+// TestPropertyMatchOneAgreesWithReference compares MatchOne with the
+// reference on random patterns with at most one '*'.
+func TestPropertyMatchOneAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		pat := "/" + randomString(r, "ab/$", 6)
+		if r.IntN(4) > 0 {
+			i := r.IntN(len(pat) + 1)
+			pat = pat[:i] + "*" + pat[i:]
+		}
+		path := "/" + randomString(r, "ab/*$", 8)
+		want := refMatch(pat, path)
+		if got := MatchOne(pat, strings.IndexByte(pat, '*'), path); got != want {
+			t.Fatalf("MatchOne(%q, %q) = %v, reference says %v", pat, path, got, want)
+		}
+	}
+	if MatchOne("", -1, "/") {
+		t.Error(`MatchOne("") matches`)
+	}
+}
+
 // TestSpec2_6_LinearTime feeds the matcher patterns that make a
 // backtracking matcher explore an exponential (or at best polynomial of
-// high degree) number of alignments. A linear matcher answers each in
-// microseconds; a backtracking one would not finish within the test
-// timeout. The answers are checked, not the time.
+// high degree) number of alignments, and counts the bytes of the path its
+// searches pass over (see match): a linear matcher passes over each byte
+// once, a backtracking one again and again. The answers are checked too.
 func TestSpec2_6_LinearTime(t *testing.T) {
 	long := strings.Repeat("a", 20000)
 	cases := []struct {
@@ -198,10 +219,19 @@ func TestSpec2_6_LinearTime(t *testing.T) {
 		{"/" + strings.Repeat("*aa", 200) + "*ab", "/" + long + "b", true},
 		{"/" + strings.Repeat("*", 5000) + "b$", "/" + long, false},
 		{"/" + strings.Repeat("a*", 3000) + "c", "/" + long, false},
+		{"/" + strings.Repeat("*ab", 30) + "*c", "/" + strings.Repeat("ab", 5000), false},
 	}
 	for i, c := range cases {
 		if got := Match(c.pat, c.path); got != c.want {
 			t.Errorf("case %d: Match = %v, want %v", i, got, c.want)
+		}
+		steps := 0
+		pat, end := cutEnd(c.pat)
+		if got := match(pat, strings.IndexByte(pat, '*'), c.path, end, true, &steps); got != c.want {
+			t.Errorf("case %d: match = %v, want %v", i, got, c.want)
+		}
+		if bound := len(c.path) + len(c.pat); steps > bound {
+			t.Errorf("case %d: the searches passed over %d bytes of a %d-byte path, more than %d", i, steps, len(c.path), bound)
 		}
 	}
 }
@@ -255,8 +285,8 @@ func TestIndexDir(t *testing.T) {
 		{"", 0},
 		{"/*/index.html", 3},
 	} {
-		if got := indexDir(c.pat); got != c.want {
-			t.Errorf("indexDir(%q) = %d, want %d", c.pat, got, c.want)
+		if got := IndexDir(c.pat); got != c.want {
+			t.Errorf("IndexDir(%q) = %d, want %d", c.pat, got, c.want)
 		}
 	}
 }
@@ -306,7 +336,7 @@ func FuzzMatch(f *testing.F) {
 		if got := Match(pat, path); got != want {
 			t.Fatalf("Match(%q, %q) = %v, reference says %v", pat, path, got, want)
 		}
-		if n := indexDir(pat); n > 0 {
+		if n := IndexDir(pat); n > 0 {
 			dir := pat[:n]
 			if got, ref := matchDir(dir, path), refMatch(dir+"$", path); got != ref {
 				t.Fatalf("matchDir(%q, %q) = %v, reference says %v", dir, path, got, ref)
@@ -319,7 +349,7 @@ func FuzzMatch(f *testing.F) {
 			n, ok := r.Match(text, path)
 			wantN := len(pat)
 			if allow && !want {
-				if d := indexDir(pat); d > 0 && refMatch(pat[:d]+"$", path) {
+				if d := IndexDir(pat); d > 0 && refMatch(pat[:d]+"$", path) {
 					want, wantN = true, d+1
 				}
 			}

@@ -37,3 +37,27 @@ func TestBest(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecedence checks the order on every pair of lengths and kinds,
+// against the rule spelt out: longer first, then allow first.
+func TestPrecedence(t *testing.T) {
+	for aLen := range 4 {
+		for bLen := range 4 {
+			for _, aAllow := range []bool{false, true} {
+				for _, bAllow := range []bool{false, true} {
+					want := 0
+					switch {
+					case aLen > bLen, aLen == bLen && aAllow && !bAllow:
+						want = -1
+					case aLen < bLen, aLen == bLen && !aAllow && bAllow:
+						want = 1
+					}
+					got := Precedence(aLen, aAllow, bLen, bAllow)
+					if got < 0 && want >= 0 || got > 0 && want <= 0 || got == 0 && want != 0 {
+						t.Errorf("Precedence(%d, %v, %d, %v) = %d, want the sign of %d", aLen, aAllow, bLen, bAllow, got, want)
+					}
+				}
+			}
+		}
+	}
+}

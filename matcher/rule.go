@@ -41,12 +41,12 @@ func NewRule(text string, start, end int, allow bool) Rule {
 	r := Rule{off: uint32(start) << offShift, n: uint16(len(p))}
 	if allow {
 		r.off |= ruleAllow
-		if d := indexDir(p); d > 0 {
+		if d := IndexDir(p); d > 0 {
 			r.off |= ruleDir
 			p = p[:d]
 		}
 	}
-	switch star := indexStar(p); {
+	switch star := strings.IndexByte(p, '*'); {
 	case star >= 0:
 		r.pre = uint16(star)
 	case r.off&ruleDir == 0 && p != "" && p[len(p)-1] == '$':
@@ -93,23 +93,18 @@ func (r Rule) Match(text, path string) (length int, ok bool) {
 		if Match(p, path) {
 			return len(p), true
 		}
-		n := indexDir(p)
+		n := IndexDir(p)
 		if matchDir(p[:n], path) {
 			return n + 1, true
 		}
 		return 0, false
-	case pre == len(p):
-		ok = strings.HasPrefix(path, p)
-	case p[pre] == '*':
-		if p[len(p)-1] == '$' {
-			ok = matchWild(p[:len(p)-1], pre, path, true)
-		} else {
-			ok = matchWild(p, pre, path, false)
-		}
-	default: // a final '$' and no '*'
-		ok = path == p[:pre]
 	}
-	if ok {
+	pat, end := cutEnd(p)
+	star := -1 // the prefix ends at the end of pat, or at its first '*'
+	if pre < len(pat) {
+		star = pre
+	}
+	if match(pat, star, path, end, true, nil) {
 		return len(p), true
 	}
 	return 0, false

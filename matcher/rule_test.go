@@ -105,7 +105,7 @@ func TestPropertyRulePrefixStartsEveryMatch(t *testing.T) {
 		}
 		want, wantN := refMatch(p, path), len(p)
 		if !want && allow {
-			if d := indexDir(p); d > 0 && refMatch(p[:d]+"$", path) {
+			if d := IndexDir(p); d > 0 && refMatch(p[:d]+"$", path) {
 				want, wantN = true, d+1
 			}
 		}

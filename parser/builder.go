@@ -157,7 +157,7 @@ func (b *builder) agent(l *Line) {
 	if v != "" && v[0] == '*' && (len(v) == 1 || isSpace(v[1])) {
 		a.global = true
 	} else {
-		a.tok = uint16(len(Token(v)))
+		a.tok = uint16(len(AgentToken(v)))
 		switch {
 		case a.tok == 0:
 			b.diag(l.Num, EmptyAgent, v)
@@ -185,15 +185,9 @@ func (b *builder) rule(l *Line) {
 		return
 	}
 	allow := l.Key == KeyAllow
-	r := rule{off: off << ruleShift, n: uint16(len(p)), line: uint16(min(l.Num, wideLine))}
-	dir := allow && indexPage(p)
+	r := rule{off: off<<ruleShift | kindOf(p, allow), n: uint16(len(p)), line: uint16(min(l.Num, wideLine))}
 	if allow {
 		r.off |= ruleAllow
-	}
-	if dir {
-		r.off |= ruleDir
-	} else if p != "" && prefixLen(p) == len(p) {
-		r.off |= rulePlain
 	}
 	if len(b.lines) > 0 || l.Num >= wideLine {
 		// From the first wide line on, every rule's line is kept aside.
@@ -242,14 +236,6 @@ func (b *builder) extension(l *Line) {
 	}
 	r.off = off
 	b.records = append(b.records, r)
-}
-
-// indexPage reports whether the last path segment of pattern begins with
-// "index.htm": an allow of such a pattern also allows its directory (see
-// matcher.Rule.Match).
-func indexPage(pattern string) bool {
-	i := strings.LastIndexByte(pattern, '/')
-	return i >= 0 && strings.HasPrefix(pattern[i:], "/index.htm")
 }
 
 // lowerASCII maps the ASCII letters of s to lower case.

@@ -5,15 +5,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // The rules of a group are indexed by their literal prefix, the part of
 // the pattern before its first '*' (see matcher.Rule.Prefix): a rule can
 // match a path only when its prefix starts the path. The rules are sorted
-// by prefix, and rules with the same prefix form a block, longest pattern
-// first (allow first on a tie, then file order), so that a block can be
-// left at the first rule too short to win.
+// by prefix, and rules with the same prefix form a block, in precedence
+// order (see matcher.Precedence; file order on a tie), so that a block
+// can be left at the first rule too short to win.
 //
 // The prefixes that start a path P are found by a binary search and a
 // climb. Let K be the last prefix that sorts at or before P. Every prefix
@@ -31,13 +32,13 @@ import (
 //
 // Blocks of many rules hold mostly rules with a '*' after their prefix,
 // which the prefix alone does not rule out; "/*x" is in the block of "/".
-// For each of them the index keeps a gram (see gramOf): four bytes (two
+// For each of them the index keeps a gram (see pickGram): four bytes (two
 // when no literal run of the rule is longer) from a run that any path it
 // matches contains, taken where the rule differs from the one before it.
 // A check notes the grams of the path in a bit set, and passes over the
 // rules whose gram it lacks without matching them. The grams are kept in
-// Table.notes, only for tables with a group of more than smallGroup
-// rules.
+// Table.notes (see notes), only for tables with a group of more than
+// smallGroup rules.
 
 // ruleSort sorts rules into index order, with their lines and prefix
 // lengths when those are kept beside them.
@@ -66,11 +67,8 @@ func (s *ruleSort) Less(i, j int) bool {
 			return pa < pb
 		}
 	}
-	if a.n != b.n {
-		return a.n > b.n
-	}
-	if a.allow() != b.allow() {
-		return a.allow()
+	if p := matcher.Precedence(int(a.n), a.allow(), int(b.n), b.allow()); p != 0 {
+		return p < 0
 	}
 	return s.line(i) < s.line(j)
 }
@@ -90,7 +88,7 @@ func (s *ruleSort) Swap(i, j int) {
 // there each block's parent (in its first rule) and the grams of the
 // block's other rules, and the large blocks in ix. base is the table's
 // index of rules[0].
-func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gramIndex, base int) {
+func sortRules(text string, rules []rule, lines []uint32, ns notes, ix *gramIndex, base int) {
 	s := &ruleSort{text: text, rules: rules, lines: lines}
 	indexed := len(rules) > smallGroup
 	if indexed {
@@ -100,7 +98,7 @@ func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gr
 		}
 	}
 	sort.Sort(s)
-	if !indexed || notes == nil {
+	if !indexed || ns == nil {
 		return
 	}
 	var count []uint16 // scratch for rareGrams, zero between blocks
@@ -123,18 +121,18 @@ func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gr
 			stack = stack[:len(stack)-1]
 		}
 		if len(stack) > 0 {
-			notes[b] = parentLink(b - stack[len(stack)-1].last)
+			ns.setParent(b, parentLink(b-stack[len(stack)-1].last))
 		}
 		stack = append(stack, open{p, e - 1})
 		if e-b > minListed {
 			if count == nil {
 				count = make([]uint16, 1<<gramBits)
 			}
-			rareGrams(text, rules[b:e], notes[b:e], count)
-			ix.addBlock(base+b, notes[b:e])
+			rareGrams(text, rules[b:e], ns[b:e], count)
+			ix.addBlock(base+b, ns[b:e])
 		} else {
 			for i := b + 1; i < e; i++ {
-				notes[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
+				ns.setGram(i, pickGram(tailOf(text, &rules[i]), tailOf(text, &rules[i-1])))
 			}
 		}
 		b = e
@@ -145,7 +143,9 @@ func sortRules(text string, rules []rule, lines []uint32, notes []uint16, ix *gr
 // rules before that rule the last rule of its parent block lies: the
 // block whose prefix is the longest proper prefix of its own that some
 // block has. 0 means it has none, and farParent that the parent lies too
-// far back to say.
+// far back to say. farParent is the largest number a note holds: notes
+// are 16 bits, so that an indexed group costs 2 bytes a rule beside its
+// 8-byte rules; a farther parent is found by a search (see maxSteps).
 const farParent = 1<<16 - 1
 
 // parentLink returns the link of a block whose parent's last rule lies d
@@ -157,9 +157,9 @@ func parentLink(d int) uint16 { return uint16(min(d, farParent)) }
 // "/*.poll.html"), and a gram from a shared piece admits every path that
 // has it; so each rule's gram is, of the four-byte pieces of its runs,
 // the one the fewest of the block's runs hold. A rule whose runs are all
-// shorter takes its gram as gramOf does. count is scratch space of
+// shorter takes its gram as pickGram does. count is scratch space of
 // 1<<gramBits zeros, which rareGrams leaves zero.
-func rareGrams(text string, rules []rule, notes []uint16, count []uint16) {
+func rareGrams(text string, rules []rule, ns notes, count []uint16) {
 	grams := func(i int, f func(h uint16)) {
 		tail := tailOf(text, &rules[i])
 		for at := 0; at < len(tail); {
@@ -184,9 +184,9 @@ func rareGrams(text string, rules []rule, notes []uint16, count []uint16) {
 			}
 		})
 		if least >= 0 {
-			notes[i] = gramMark | uint16(least)
+			ns.setGram(i, gramMark|uint16(least))
 		} else {
-			notes[i] = gramOf(tailOf(text, &rules[i]), tailOf(text, &rules[i-1]))
+			ns.setGram(i, pickGram(tailOf(text, &rules[i]), tailOf(text, &rules[i-1])))
 		}
 	}
 	for i := 1; i < len(rules); i++ {
@@ -208,7 +208,7 @@ func matcherOf(text string, r *rule) matcher.Rule {
 
 // prefixOf returns the literal prefix of r (see [matcher.Rule.Prefix]).
 func prefixOf(text string, r *rule) string {
-	if r.off&ruleDir != 0 {
+	if r.kind() == kindDir {
 		return matcherOf(text, r).Prefix(text)
 	}
 	p := patternOf(text, r)
@@ -221,7 +221,12 @@ func requiredOf(text string, r *rule) string { return matcherOf(text, r).Require
 // A rule's gram is a piece of its required run that any path it matches
 // contains: four bytes, or two when the run is shorter than four, hashed
 // to gramBits bits. Bit 15 of the stored value marks a gram, bit 14 a
-// gram of two bytes.
+// gram of two bytes. gramBits is what is left of a 16-bit note (see
+// farParent): a path's grams are noted in a set of 1<<gramBits bits, 2
+// KiB, and the fewer the bits, the more often a rule's gram is one the
+// path does not have but shares a hash with: with 12 the files with the
+// largest blocks take 2–3 % more (BenchmarkCorpusPass under callgrind:
+// 1432.txt 13,171 instructions a check against 12,803).
 const (
 	gramBits  = 14
 	gramMark  = 1 << 15
@@ -251,14 +256,14 @@ func tailOf(text string, r *rule) string {
 	return strings.TrimSuffix(p[prefixLen(p)+1:], "$")
 }
 
-// gramOf returns the gram of a rule whose tail (see tailOf) is tail,
+// pickGram returns the gram of a rule whose tail (see tailOf) is tail,
 // marked, or 0 when no run of it has two bytes. Rules of a block often
 // differ from their neighbours in a small part only ("/*?id=1&name=a",
 // "/*?id=1&name=b"), so the gram is taken where tail first differs from
 // prev, the tail of the rule before it, in the first run of four bytes or
 // more that reaches there, which makes it tell the rules apart; else in
 // the longest run.
-func gramOf(tail, prev string) uint16 {
+func pickGram(tail, prev string) uint16 {
 	d := commonPrefix(tail, prev)
 	long, longAt := 0, 0
 	for at := 0; at < len(tail); {
@@ -321,62 +326,145 @@ func (gs *gramSet) admits(gram uint16, path string) bool {
 // matched against, as matcher.Path or matcher.EscapePath return it. ok is
 // false when no rule matches, and the path is allowed.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
-	t.index()
-	c := check{t: t, path: path, at: -1}
-	for _, g := range groups {
-		c.group(g)
-	}
-	if c.at < 0 {
+	i := t.decidingRule(groups, path)
+	if i < 0 {
 		return Rule{}, false
 	}
-	return t.rule(c.at), true
+	return t.rule(i), true
 }
 
-// check is the state of one Decide.
+// Allowed reports whether path is allowed by the rules of the given
+// groups: whether the rule [Table.Decide] finds, if any, is an allow.
+func (t *Table) Allowed(groups []int, path string) bool {
+	i := t.run(groups, path, nil)
+	return i < 0 || t.rules[i].off&ruleAllow != 0
+}
+
+// decidingRule returns the index of the rule that decides for path among
+// the rules of groups, or -1.
+func (t *Table) decidingRule(groups []int, path string) int { return t.run(groups, path, nil) }
+
+// run is decidingRule, which also adds to tried, when it is not nil, the number
+// of rules the check matched against the path (see check.tried).
+func (t *Table) run(groups []int, path string, tried *int) int {
+	if f := t.file; f != nil {
+		f.indexed.Do(t.build) // t.index(), without a call
+	}
+	// Field by field: a composite literal is built aside and copied, and
+	// the copy reads what was just written in smaller pieces, which
+	// stalls the CPU (a tenth of a small check).
+	var c check
+	c.t, c.path, c.at, c.pre = t, path, -1, -1
+	c.best.Len = -1 // until a rule is found, so that every rule beats it
+	if t.file != nil {
+		c.lines = t.file.lines
+	}
+	for _, g := range groups {
+		if rules, base := t.groupRules(g); len(rules) <= smallGroup {
+			c.small(rules, base)
+		} else {
+			c.indexed(rules, base)
+		}
+	}
+	if tried != nil {
+		*tried += c.tried
+	}
+	return c.at
+}
+
+// check is the state of one run.
 type check struct {
-	t    *Table
-	path string
-	best matcher.Best
-	at   int // the deciding rule, or -1
+	t     *Table
+	lines []uint32 // t.file.lines
+	path  string
+	best  matcher.Best
+	at    int // the deciding rule, or -1
+	// tried counts the rules matched against the path, for the tests
+	// that bound the work of a check.
+	tried int
+	// pre is the length of the prefix of the rules being tried, all of one
+	// block, or -1 when they are not.
+	pre int
+}
+
+// match is t.match(r, c.path, c.pre), counted.
+func (c *check) match(r *rule) (int, bool) {
+	c.tried++
+	return c.t.match(r, c.path, c.pre)
 }
 
 // smallGroup is the number of rules up to which a group has no index:
-// its rules are sorted by precedence alone (longest first, allow first on
-// a tie, then file order) and searched one by one up to the first that is
-// too short to win, which is quicker than the index for so few.
+// its rules are sorted by precedence alone (see matcher.Precedence; file
+// order on a tie) and tried one by one up to the first that cannot beat
+// the best (see small), which for so few costs less than the index's
+// search and climb, and keeps no notes. Most groups are this small. Over
+// the corpus (BenchmarkCorpusPass under callgrind) a check takes 2,054
+// instructions with 16, 2,004 with 24, 1,985 with 32, 2,040 with 48 and
+// 2,126 with 64.
 const smallGroup = 32
 
 // match reports whether r matches path and the length its match weighs,
-// as [matcher.Rule.Match] does, but decides plain patterns here and
-// leaves the rest but index-page allows to [matcher.Match].
-func (t *Table) match(r *rule, path string) (int, bool) {
+// as [matcher.Rule.Match] does, but decides plain patterns here, leaves
+// those with one '*' to [matcher.MatchOne] and the rest but index-page
+// allows to [matcher.Match]. pre is the length of r's prefix, when the
+// caller knows it (where a '*' may be), or -1.
+func (t *Table) match(r *rule, path string, pre int) (int, bool) {
 	p := t.pattern(r)
-	if r.off&rulePlain != 0 {
-		return len(p), strings.HasPrefix(path, p)
-	}
-	if r.off&ruleDir == 0 {
-		// Not an allow of a directory's index page: a match weighs the
-		// whole pattern.
+	switch r.kind() {
+	case kindPlain:
+		return len(p), !secondDiffers(p, path) && strings.HasPrefix(path, p)
+	case kindOne:
+		star := pre // the prefix ends at the '*', or before a final '$'
+		if pre < 0 {
+			star = ascii.IndexByte(p, '*')
+		} else if p[pre] != '*' {
+			star = -1
+		}
+		return len(p), !secondDiffers(p, path) && matcher.MatchOne(p, star, path)
+	case kindWild:
 		return len(p), matcher.Match(p, path)
 	}
 	return t.matcher(r).Match(t.text, path)
 }
 
+// secondDiffers reports whether the first two bytes of pattern p, which
+// is not an allow of …/index.htm*, are literals and the second is not
+// path's, so that p cannot match path. Most patterns begin with '/', as
+// all paths do, and most that do not match path differ from it there:
+// this spares them the call that compares strings.
+func secondDiffers(p, path string) bool {
+	if len(p) < 2 || p[0] == '*' || p[1] == '*' || p[1] == '$' && len(p) == 2 {
+		return false
+	}
+	return len(path) < 2 || path[1] != p[1]
+}
+
 // beats is c.best.Beats for the rule at index i of the table, of length
 // n and kind allow; it reads the rule's line only on a tie.
 func (c *check) beats(n int, allow bool, i int) bool {
-	b := &c.best
-	if !b.Found || n != b.Len || allow != b.Allow {
-		return !b.Found || n > b.Len || n == b.Len && allow
+	p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow)
+	return p < 0 || p == 0 && c.line(i) < c.best.Order
+}
+
+// line is t.line(i), for the table of the check.
+func (c *check) line(i int) int {
+	if c.lines != nil {
+		return int(c.lines[i])
 	}
-	return c.t.line(i) < b.Order
+	return int(c.t.rules[i].line)
 }
 
 // maxSteps bounds the searches of the index in one group for one check.
 // A check searches once, and again only after a parent link too far back
 // to note (farParent), which takes a group of more than 65,535 rules; a
 // group with that many, whose paths need more searches than this, is
-// checked rule by rule past them.
+// checked rule by rule past them, so that a staircase of far parents (as
+// only a hostile file has; TestDecideFarParentStaircase) costs a few
+// searches more than trying every rule, not a search a step. No corpus
+// file has a far parent (the largest group has 47,064 rules, in blocks of
+// at most 916), so no benchmark moves with it: four spares the searches
+// of the paths of a real group that large (a path has seldom more than
+// four nested prefixes with far parents) and bounds the rest.
 const maxSteps = 4
 
 // each looks for a better rule than the best so far among rules, whose
@@ -394,31 +482,24 @@ func (c *check) try(r *rule, i int) {
 	if !c.beats(int(r.n), allow, i) {
 		return
 	}
-	if m, ok := c.t.match(r, c.path); ok && c.beats(m, allow, i) {
+	if m, ok := c.match(r); ok && c.beats(m, allow, i) {
 		c.best.Take(m, allow, c.t.line(i))
 		c.at = i
 	}
 }
 
 // tooShort reports whether r, and so every rule after it in precedence
-// order (longest first), is too short to beat the best so far.
-func (c *check) tooShort(r *rule) bool { return c.best.Found && int(r.n) < c.best.Len }
+// order, is too short to beat the best so far: even an allow of its
+// length would not.
+func (c *check) tooShort(r *rule) bool {
+	return matcher.Precedence(int(r.n), true, c.best.Len, c.best.Allow) > 0
+}
 
-// group looks for a better rule than the best so far among group g's.
-func (c *check) group(g int) {
+// indexed looks for a better rule than the best so far among rules, a
+// group of more than smallGroup rules in index order whose first is the
+// table's rule base.
+func (c *check) indexed(rules []rule, base int) {
 	t := c.t
-	s, e := t.span(g)
-	base := int(s.rules)
-	rules := t.rules[s.rules:e.rules]
-	if len(rules) <= smallGroup {
-		for j := range rules {
-			if c.tooShort(&rules[j]) {
-				return
-			}
-			c.try(&rules[j], base+j)
-		}
-		return
-	}
 	at := c.path
 	hi := len(rules)
 	// The path has no '*' before noStar. Prefixes are rarely long, so the
@@ -473,16 +554,15 @@ search:
 				lo = t.blockStart(rules, i, key)
 			}
 			if nlo >= len(key) && c.beats(int(rules[lo].n), rules[lo].allow(), base+lo) {
+				c.pre = len(key)
 				if gb != nil && (len(c.path) <= shortPath || len(c.path) <= listedPath*gb.listedRules()) {
 					c.listed(rules[:i+1], lo, base, gb)
 				} else {
 					c.block(rules[:i+1], lo, base)
 				}
+				c.pre = -1
 			}
-			link := uint16(0)
-			if t.notes != nil {
-				link = t.notes[base+lo]
-			}
+			link := t.notes.parentOf(base + lo)
 			switch link {
 			case 0:
 				return // no prefix of key, so none of the path, has a block
@@ -493,6 +573,72 @@ search:
 			i = lo - int(link)
 		}
 	}
+}
+
+// small looks for a better rule than the best so far among rules, a
+// group of at most smallGroup rules in precedence order whose first is
+// the table's rule base. It stops at the first rule that cannot beat the
+// best, which no rule after it can either, and at the first that matches
+// with its whole length, which no rule after it can beat.
+func (c *check) small(rules []rule, base int) {
+	text, path := c.t.text, c.path
+	second := -1 // the path's second byte, when it has one
+	if len(path) > 1 {
+		second = int(path[1])
+	}
+	// Every rule from the first to the one the loop stops at is matched
+	// (or tested by its second byte): counted once, at the end.
+	// Until some rule matches (mostly, in one group), any rule beats
+	// the best: found spares the test.
+	j, found := 0, c.best.Found
+	for ; j < len(rules); j++ {
+		r := &rules[j]
+		n, allow := int(r.n), r.allow()
+		if found {
+			if p := matcher.Precedence(n, allow, c.best.Len, c.best.Allow); p > 0 || p == 0 && c.line(base+j) >= c.best.Order {
+				break
+			}
+		}
+		off, k := int(r.off>>ruleShift), r.kind()
+		p := text[off : off+n]
+		var m int
+		var ok bool
+		switch {
+		case k == kindDir:
+			m, ok = c.t.match(r, path, -1)
+		case n > 2 && p[0] != '*' && p[1] != '*' && int(p[1]) != second:
+			// Most rules begin with '/', as every path does, and most
+			// that do not match differ from the path in their second
+			// byte: when both are literals, that byte tells, without a
+			// call (a third byte makes a second '$' a literal).
+			continue
+		case k == kindPlain:
+			m, ok = n, strings.HasPrefix(path, p)
+		case k == kindOne:
+			// Most of these begin with "/*", and the rest mostly have
+			// their '*' in their first word (see ascii.IndexByte).
+			star := 0
+			switch {
+			case n > 1 && p[1] == '*':
+				star = 1
+			case n == 0 || p[0] != '*':
+				star = ascii.IndexByte(p, '*')
+			}
+			m, ok = n, matcher.MatchOne(p, star, path)
+		default:
+			m, ok = n, matcher.Match(p, path)
+		}
+		if !ok || m < n && !c.beats(m, allow, base+j) {
+			continue // an index-page allow may match its directory alone, and weigh less
+		}
+		c.best.Take(m, allow, c.line(base+j))
+		c.at, found = base+j, true
+		if m == n {
+			j++
+			break
+		}
+	}
+	c.tried += j
 }
 
 // blockStart returns the first rule of the block that ends at rules[i],
@@ -542,7 +688,12 @@ func (c *check) block(rules []rule, b, base int) {
 }
 
 // starStretch is how much of a path a check reads to know where it has
-// no '*' (see comparePrefix).
+// no '*' (see comparePrefix): prefixes are seldom long (125 of the
+// corpus's 263,159 rules have one of more than 256 bytes), and one that
+// agrees with the path beyond it looks for its own '*' there. Reading the
+// whole path instead made a check of a 100 KB path against ten '$' rules
+// cost 362 times trying every rule (BenchmarkHostileLongPath; 3.9 times
+// with this bound and listedPath, all of it reading the URL).
 const starStretch = 256
 
 // listedPath is how many times the rules of a block a path longer than
@@ -550,11 +701,20 @@ const starStretch = 256
 // lists (see listed) or note them (see block); past that, looking up or
 // noting the grams of the path would cost more than matching the rules,
 // which are matched instead. So no block costs a check much more than
-// matching its rules, however long the path.
+// matching its rules, however long the path: a chain of 100 small blocks
+// under a 2,000-byte path cost 3.6 to 6.5 times trying every rule before
+// (BenchmarkHostileChain), about 1.1 times with this bound, and ten '$'
+// rules under a 2 KB path 6.8 times, 0.7 times with it
+// (BenchmarkHostileLongPath). The corpus does not move with it
+// (BenchmarkCorpusPass: the same instructions a check with 2, 4 or 8).
 const listedPath = 4
 
 // unfilteredRules is the number of rules with grams that a block
-// matches before it notes the grams of the path.
+// matches before it notes the grams of the path: a check that finds its
+// rule among the first few of a block never pays for noting the path's
+// grams in a 2 KiB set. The corpus hardly moves with it
+// (BenchmarkCorpusPass: 1,976 instructions a check with 4, 1,984 with 8,
+// 1,988 with 16).
 const unfilteredRules = 8
 
 // scan is block from rules[from] on. When ps is nil, it matches rules
@@ -572,10 +732,10 @@ func (c *check) scan(rules []rule, b, from, base int, ps *gramSet, limit int) in
 		if !c.beats(int(r.n), r.allow(), base+j) {
 			continue // before the gram, which may cost noting the path's
 		}
-		if j > b && t.notes != nil && t.notes[base+j] != 0 {
+		if gram := t.notes.gramOf(base+b, base+j); gram != 0 {
 			switch {
 			case ps != nil:
-				if !ps.admits(t.notes[base+j], c.path) {
+				if !ps.admits(gram, c.path) {
 					continue // the path lacks the gram the rule needs
 				}
 			case unfiltered == limit:
@@ -594,7 +754,7 @@ func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		if x := load64(a[i:]) ^ load64(b[i:]); x != 0 {
+		if x := ascii.Load64(a[i:]) ^ ascii.Load64(b[i:]); x != 0 {
 			return i + bits.TrailingZeros64(x)/8
 		}
 	}
@@ -635,14 +795,14 @@ func (t *Table) Select(groups []int) *Table {
 			lines = append(lines, t.file.lines[s.rules:e.rules]...)
 		}
 	})
-	var notes []uint16
+	var ns notes
 	if len(rules) > smallGroup {
-		notes = make([]uint16, len(rules))
+		ns = make(notes, len(rules))
 	}
 	ix := new(gramIndex)
-	sortRules(t.text, rules, lines, notes, ix, 0)
-	if !hasNotes(notes) {
-		notes = nil
+	sortRules(t.text, rules, lines, ns, ix, 0)
+	if ns.empty() {
+		ns = nil
 	}
 	if len(ix.blocks) == 0 {
 		ix = nil
@@ -667,7 +827,7 @@ func (t *Table) Select(groups []int) *Table {
 			buf = append(buf, k...)
 		}
 	}
-	out := &Table{text: view(buf), rules: rules, notes: notes, grams: ix}
+	out := &Table{text: view(buf), rules: rules, notes: ns, grams: ix}
 	if records != nil || lines != nil {
 		out.file = &fileParts{groups: []group{{}}, records: records, lines: lines}
 		out.file.indexed.Do(func() {}) // sorted above
@@ -711,12 +871,44 @@ func layoutPatterns(text string, rules []rule, buf []byte) int {
 	return n
 }
 
-// hasNotes reports whether some rule has a note: a gram or a parent link.
-func hasNotes(notes []uint16) bool {
-	for _, p := range notes {
+// notes holds a number for each rule of the indexed groups of a table:
+// for the first rule of a block, the link to its parent block (see
+// parentLink); for each other rule, its gram (see pickGram), or 0. Code
+// reads them through parentOf and gramOf only, which tell the two apart.
+type notes []uint16
+
+// parentOf returns the parent link of the block whose first rule is rule
+// b; 0 when ns is nil.
+func (ns notes) parentOf(b int) uint16 {
+	if ns == nil {
+		return 0
+	}
+	return ns[b]
+}
+
+// gramOf returns the gram of rule i of the block whose first rule is b:
+// 0 for the first rule, whose number is its block's parent link, and
+// when ns is nil.
+func (ns notes) gramOf(b, i int) uint16 {
+	if ns == nil || i == b {
+		return 0
+	}
+	return ns[i]
+}
+
+// setParent notes the parent link of the block whose first rule is b.
+func (ns notes) setParent(b int, link uint16) { ns[b] = link }
+
+// setGram notes the gram of rule i, which is not the first of its block.
+func (ns notes) setGram(i int, gram uint16) { ns[i] = gram }
+
+// empty reports whether no rule has a note: neither a gram nor a parent
+// link.
+func (ns notes) empty() bool {
+	for _, p := range ns {
 		if p != 0 {
-			return true
+			return false
 		}
 	}
-	return false
+	return true
 }

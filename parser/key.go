@@ -4,7 +4,7 @@ package parser
 type Key uint8
 
 // The keys the parser tells apart. Every key that is not one of the four
-// directives is KeyOther and becomes an Extension record.
+// directives is KeyOther and becomes an extension record.
 const (
 	KeyNone      Key = iota // the line has no key
 	KeyUserAgent            // user-agent, and the accepted misspellings

@@ -4,6 +4,8 @@ import (
 	"iter"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 // MaxLineLength is the number of bytes of a line that the parser keeps, as
@@ -82,10 +84,10 @@ func newScanner(s string) scanner {
 		s = s[1:]
 	}
 	// A few quick passes over the whole body spare checks on every line.
-	ascii := isASCII(s)
-	return scanner{s: s, nextCR: -1, nextLF: -1, ascii: ascii,
+	isASCII := ascii.IsASCII(s)
+	return scanner{s: s, nextCR: -1, nextLF: -1, ascii: isASCII,
 		noNUL: strings.IndexByte(s, 0) < 0,
-		plain: ascii && strings.IndexByte(s, '%') < 0}
+		plain: isASCII && strings.IndexByte(s, '%') < 0}
 }
 
 // next reads the next line into l and reports whether there was one.

@@ -144,18 +144,23 @@ func isTokenByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
 }
 
-// Token returns the product token of a user-agent value or header: its
-// leading run of [A-Za-z_-] characters ("Googlebot/2.1" gives "Googlebot").
-func Token(s string) string {
+// AgentToken returns the product token that the value of a robots.txt
+// user-agent line names, as Google's parser reads it: the value's leading
+// run of [A-Za-z_-] characters ("Googlebot/2.1" gives "Googlebot", "*"
+// gives ""). It is how the parser reads user-agent lines (see
+// [UserAgent.Token]); to derive a crawler's token from the User-Agent
+// header it sends, see
+// [github.com/robotsgate/robotstxt.ProductToken].
+func AgentToken(value string) string {
 	n := 0
-	for n < len(s) && isTokenByte(s[n]) {
+	for n < len(value) && isTokenByte(value[n]) {
 		n++
 	}
-	return s[:n]
+	return value[:n]
 }
 
 // ValidToken reports whether s is a product token a crawler can be known
 // by: not empty, and only [A-Za-z_-].
 func ValidToken(s string) bool {
-	return s != "" && Token(s) == s
+	return s != "" && AgentToken(s) == s
 }

@@ -200,7 +200,7 @@ func TestDiagnosticString(t *testing.T) {
 	}
 }
 
-func TestToken(t *testing.T) {
+func TestAgentToken(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Googlebot", "Googlebot"},
 		{"Googlebot/2.1", "Googlebot"},
@@ -214,8 +214,8 @@ func TestToken(t *testing.T) {
 		{"Jävla", "J"},
 		{"a*b", "a"},
 	} {
-		if got := Token(c.in); got != c.want {
-			t.Errorf("Token(%q) = %q, want %q", c.in, got, c.want)
+		if got := AgentToken(c.in); got != c.want {
+			t.Errorf("AgentToken(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

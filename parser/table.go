@@ -26,11 +26,9 @@ import (
 type Table struct {
 	text  string
 	rules []rule
-	// notes holds a number for each rule of an indexed group: for the
-	// first rule of a block, the way to its parent block (see
-	// parentLink); for the others, the rule's gram (see gramOf). It is
-	// nil when every number is 0.
-	notes []uint16
+	// notes holds the parent links of blocks and the grams of rules of
+	// indexed groups, or is nil when there is none.
+	notes notes
 	// grams indexes the large blocks by gram, or is nil when there is
 	// none.
 	grams *gramIndex
@@ -42,12 +40,15 @@ type Table struct {
 // fileParts is what a Table holds beyond its rules.
 type fileParts struct {
 	// indexed sorts the rules of each group into index order; everything
-	// that reads rules calls it first.
-	indexed  sync.Once
-	groups   []group
-	agents   []agent
-	records  []record // extension records: those before any group, then each group's
-	sitemaps []record
+	// that reads rules calls it first (see Table.index).
+	indexed sync.Once
+	// agentIndex indexes the user-agent lines by product token, or is nil
+	// when they are few (see newAgentIndex).
+	agentIndex *agentIndex
+	groups     []group
+	agents     []agent
+	records    []record // extension records: those before any group, then each group's
+	sitemaps   []record
 	// lines holds the line of each rule when some line does not fit
 	// rule.line; nil otherwise.
 	lines []uint32
@@ -74,19 +75,27 @@ type agent struct {
 // its kind, and its line. Its literal prefix (see [matcher.Rule.Prefix])
 // is not stored: the pattern tells it (see Table.prefix).
 type rule struct {
-	off  uint32 // offset << ruleShift | ruleAllow | ruleDir | rulePlain
+	off  uint32 // offset << ruleShift | kind | ruleAllow
 	n    uint16 // the pattern's length
 	line uint16 // the line, or wideLine when fileParts.lines holds it
 }
 
 const (
 	ruleAllow = 1 << 0 // an allow rule
-	// ruleDir marks an allow of …/index.htm*, which also matches its
+	// ruleKind masks the kind of the pattern (see kindOf), which says how
+	// it is matched.
+	ruleKind = 3 << 1
+	// kindWild is a pattern with two '*' or more, or the empty pattern.
+	kindWild = 0 << 1
+	// kindPlain is a non-empty pattern with no '*' and no final '$' that
+	// is not an allow of …/index.htm*: its prefix is the whole pattern.
+	kindPlain = 1 << 1
+	// kindOne is a pattern with one '*', or none and a final '$', that is
+	// not an allow of …/index.htm*.
+	kindOne = 2 << 1
+	// kindDir is an allow of …/index.htm*, which also matches its
 	// directory (see matcher.Rule.Match) and whose prefix may stop there.
-	ruleDir = 1 << 1
-	// rulePlain marks a non-empty pattern with no '*' and no final '$' that is not
-	// an allow of …/index.htm*: its prefix is the whole pattern.
-	rulePlain = 1 << 2
+	kindDir   = 3 << 1
 	ruleShift = 3
 	// maxText bounds the offset of the end of a kept string in the text.
 	maxText = min(1<<(32-ruleShift)-1, matcher.MaxTextLen)
@@ -95,6 +104,26 @@ const (
 )
 
 func (r *rule) allow() bool { return r.off&ruleAllow != 0 }
+
+func (r *rule) kind() uint32 { return r.off & ruleKind }
+
+// kindOf returns the kind of a rule with pattern p.
+func kindOf(p string, allow bool) uint32 {
+	if allow && matcher.IndexDir(p) > 0 {
+		return kindDir
+	}
+	if p == "" {
+		return kindWild
+	}
+	star := strings.IndexByte(p, '*')
+	switch {
+	case star < 0 && p[len(p)-1] != '$':
+		return kindPlain
+	case star < 0 || strings.IndexByte(p[star+1:], '*') < 0:
+		return kindOne
+	}
+	return kindWild
+}
 
 // record is a sitemap or extension record. A known key (keyN == 0) is
 // knownKeys[key]; any other is text[key:key+keyN].
@@ -130,21 +159,6 @@ func (t *Table) pattern(r *rule) string       { return patternOf(t.text, r) }
 func (t *Table) matcher(r *rule) matcher.Rule { return matcherOf(t.text, r) }
 func (t *Table) prefix(r *rule) string        { return prefixOf(t.text, r) }
 
-// indexStar returns the index of the first '*' in s, or -1. It is
-// called mostly on a byte or two, where a loop beats the set-up of a
-// vectorised search.
-func indexStar(s string) int {
-	if len(s) > 16 {
-		return strings.IndexByte(s, '*')
-	}
-	for i := range len(s) {
-		if s[i] == '*' {
-			return i
-		}
-	}
-	return -1
-}
-
 // prefixLen returns the length of the literal prefix of a pattern that is
 // not an allow of a directory's index page: up to its first '*' or its
 // final '$'.
@@ -166,17 +180,17 @@ func prefixLen(p string) int {
 // there for the '*' that ends the prefix.
 func (t *Table) comparePrefix(r *rule, s string, from, noStar int) (cmp, common int) {
 	p := t.pattern(r)
-	if r.off&ruleDir != 0 {
+	if r.kind() == kindDir {
 		p = t.prefix(r)
 	}
 	d := from + commonPrefix(p[from:], s[from:])
 	// The prefix ends at the first '*', or before a final '$'; only where
 	// it ends at or before d does that change the outcome.
 	end := len(p)
-	if r.off&(rulePlain|ruleDir) == 0 {
+	if k := r.kind(); k == kindOne || k == kindWild {
 		// p[:d] is s[:d], whose first noStar bytes hold no '*'.
 		skip := max(from, min(d, noStar))
-		if i := indexStar(p[skip:min(d+1, len(p))]); i >= 0 {
+		if i := strings.IndexByte(p[skip:min(d+1, len(p))], '*'); i >= 0 {
 			end = skip + i
 		} else if p != "" && p[len(p)-1] == '$' {
 			end = len(p) - 1
@@ -204,10 +218,10 @@ func (t *Table) isPrefix(r *rule, key string) bool {
 	if len(p) < len(key) || p[:len(key)] != key {
 		return false
 	}
-	if r.off&ruleDir != 0 {
+	switch r.kind() {
+	case kindDir:
 		return len(t.prefix(r)) == len(key)
-	}
-	if r.off&rulePlain != 0 {
+	case kindPlain:
 		return len(p) == len(key)
 	}
 	// Not plain: the prefix ends at a '*' or before a final '$', or the
@@ -229,36 +243,41 @@ func (t *Table) rule(i int) Rule {
 	return Rule{Pattern: t.pattern(r), Line: t.line(i), Allow: r.allow()}
 }
 
-// index sorts the rules of each group into index order, once.
+// index sorts the rules of each group into index order and indexes the
+// user-agent lines, once. A table made by Select is sorted already and has
+// no user-agent lines.
 func (t *Table) index() {
-	if t.file == nil {
-		return // made by Select, in index order
+	if f := t.file; f != nil {
+		f.indexed.Do(t.build)
 	}
-	t.file.indexed.Do(func() {
-		var notes []uint16
-		ix := new(gramIndex)
-		for g := range t.file.groups {
-			s, e := t.span(g)
-			if e.rules-s.rules > smallGroup && notes == nil {
-				notes = make([]uint16, len(t.rules))
-			}
-			var lines []uint32
-			if t.file.lines != nil {
-				lines = t.file.lines[s.rules:e.rules]
-			}
-			var ps []uint16
-			if notes != nil {
-				ps = notes[s.rules:e.rules]
-			}
-			sortRules(t.text, t.rules[s.rules:e.rules], lines, ps, ix, int(s.rules))
+}
+
+// build is the work of index.
+func (t *Table) build() {
+	var all notes
+	ix := new(gramIndex)
+	for g := range t.file.groups {
+		s, e := t.span(g)
+		if e.rules-s.rules > smallGroup && all == nil {
+			all = make(notes, len(t.rules))
 		}
-		if hasNotes(notes) {
-			t.notes = notes
+		var lines []uint32
+		if t.file.lines != nil {
+			lines = t.file.lines[s.rules:e.rules]
 		}
-		if len(ix.blocks) > 0 {
-			t.grams = ix
+		var ns notes
+		if all != nil {
+			ns = all[s.rules:e.rules]
 		}
-	})
+		sortRules(t.text, t.rules[s.rules:e.rules], lines, ns, ix, int(s.rules))
+	}
+	if !all.empty() {
+		t.notes = all
+	}
+	if len(ix.blocks) > 0 {
+		t.grams = ix
+	}
+	t.file.agentIndex = newAgentIndex(t)
 }
 
 // span returns the bounds of group g's agents, rules and records.
@@ -273,6 +292,19 @@ func (t *Table) span(g int) (start, end group) {
 		end = f.groups[g+1]
 	}
 	return start, end
+}
+
+// groupRules returns the rules of group g and the index of the first.
+func (t *Table) groupRules(g int) ([]rule, int) {
+	if t.file == nil {
+		return t.rules, 0
+	}
+	groups := t.file.groups
+	s, e := groups[g].rules, uint32(len(t.rules))
+	if g+1 < len(groups) {
+		e = groups[g+1].rules
+	}
+	return t.rules[s:e], int(s)
 }
 
 // Lines returns the number of lines of the body; 0 for a table made by
@@ -295,13 +327,58 @@ func (t *Table) Groups() int {
 // AppendGroups appends to dst the indices of the groups that apply to a
 // crawler known by any of tokens: every group with a user-agent line whose
 // product token equals one of them, ignoring ASCII case, or when there is
-// none, every group with a "*" line. named reports whether some group
-// names a token. Empty tokens name no group. A table made by
+// none, every group with a "*" line, in file order. named reports whether
+// some group names a token. Empty tokens name no group. A table made by
 // [Table.Select] has no user-agent lines.
 func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) {
 	if t.file == nil {
 		return dst, false
 	}
+	t.index()
+	ix := t.file.agentIndex
+	if ix == nil {
+		return t.scanGroups(dst, tokens)
+	}
+	n := len(dst)
+	for _, tok := range tokens {
+		if tok != "" {
+			dst = append(dst, ix.named(t, tok)...)
+		}
+	}
+	if len(tokens) > 1 {
+		slices.Sort(dst[n:])
+		dst = dst[:n+len(slices.Compact(dst[n:]))]
+	}
+	if len(dst) > n {
+		return dst, true
+	}
+	return append(dst, ix.global()...), false
+}
+
+// GroupsOf returns the groups that apply to a crawler known by token, as
+// AppendGroups(dst, token) does, but without copying them when the table
+// indexes its user-agent lines: the result is then the table's own, which
+// the caller must not change.
+func (t *Table) GroupsOf(dst []int, token string) (_ []int, named bool) {
+	if t.file == nil {
+		return dst, false
+	}
+	t.index()
+	ix := t.file.agentIndex
+	if ix == nil {
+		return t.scanGroups(dst, []string{token})
+	}
+	if token != "" {
+		if groups := ix.named(t, token); groups != nil {
+			return groups, true
+		}
+	}
+	return ix.global(), false
+}
+
+// scanGroups is AppendGroups for a table without an agent index: it
+// compares tokens with each user-agent line.
+func (t *Table) scanGroups(dst []int, tokens []string) (_ []int, named bool) {
 	n := len(dst)
 	for g := range t.file.groups {
 		if t.names(g, tokens) {
@@ -326,15 +403,21 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 // names reports whether a user-agent line of group g names one of tokens.
 func (t *Table) names(g int, tokens []string) bool {
 	s, e := t.span(g)
-	for _, a := range t.file.agents[s.agents:e.agents] {
-		tok := t.str(a.off, int(a.tok))
-		for _, want := range tokens {
-			if len(tok) == len(want) && want != "" && (tok == want || strings.EqualFold(tok, want)) {
+	for i := s.agents; i < e.agents; i++ {
+		for _, tok := range tokens {
+			if tok != "" && t.agentNames(&t.file.agents[i], tok) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// agentNames reports whether the user-agent line a names token, a token
+// that is not empty.
+func (t *Table) agentNames(a *agent, token string) bool {
+	tok := t.str(a.off, int(a.tok))
+	return len(tok) == len(token) && (tok == token || strings.EqualFold(tok, token))
 }
 
 // Rules returns the rules of the given groups, in file order.
@@ -444,20 +527,7 @@ func (t *Table) Size() int {
 		n += int(unsafe.Sizeof(*f)) +
 			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +
 			(cap(f.records)+cap(f.sitemaps))*int(unsafe.Sizeof(record{})) +
-			cap(f.lines)*int(unsafe.Sizeof(uint32(0)))
+			cap(f.lines)*int(unsafe.Sizeof(uint32(0))) + f.agentIndex.size()
 	}
 	return n
-}
-
-// compare is strings.Compare written with the comparison operators, which
-// let the compiler see that neither string escapes: strings.Compare would
-// make every path checked against a Table escape to the heap.
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -188,11 +188,11 @@ func TestDecideFarParent(t *testing.T) {
 	}
 	tb.index()
 	far := 0
-	for _, n := range tb.notes {
-		if n == farParent {
+	eachBlock(tb, func(b, _ int) {
+		if tb.notes.parentOf(b) == farParent {
 			far++
 		}
-	}
+	})
 	if far == 0 {
 		t.Fatal("no block has a far parent: the test does not reach the search")
 	}
@@ -562,12 +562,14 @@ func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
 		groups, _ := tb.AppendGroups(nil, "FooBot")
 		sel := tb.Select(groups)
 		tb.index()
-		grams := 0 // the notes of rules that are not first in their block
-		for j, g := range tb.notes {
-			if g != 0 && j > 0 && tb.prefix(&tb.rules[j]) == tb.prefix(&tb.rules[j-1]) {
-				grams++
+		grams := 0 // the rules with a gram
+		eachBlock(tb, func(b, e int) {
+			for j := b; j < e; j++ {
+				if tb.notes.gramOf(b, j) != 0 {
+					grams++
+				}
 			}
-		}
+		})
 		if grams >= minListed && (tb.grams == nil || sel.grams == nil) {
 			t.Fatalf("a block of %d wildcard rules, %d with grams, has no gram lists:\n%s", n, grams, body)
 		}
@@ -605,9 +607,9 @@ func TestListedBlockHostileGrams(t *testing.T) {
 		t.Fatal("the block has no gram lists")
 	}
 	gb := tb.grams.blocks[0]
-	if first := tb.rules[gb.start]; tb.pattern(&first) != longest || tb.notes[gb.start] == 0 {
-		t.Fatalf("the block's first rule is %q with note %d, want %q with its parent link",
-			tb.pattern(&first), tb.notes[gb.start], longest)
+	if first := tb.rules[gb.start]; tb.pattern(&first) != longest || tb.notes.parentOf(int(gb.start)) == 0 {
+		t.Fatalf("the block's first rule is %q with parent link %d, want %q with one",
+			tb.pattern(&first), tb.notes.parentOf(int(gb.start)), longest)
 	}
 	nb := int(gb.mask) + 1
 	k := int(gramHash4("aaaa")) & (nb - 1)
@@ -659,7 +661,7 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 			if int(heads[nb+1]) != gb.listedRules() {
 				t.Fatalf("lists hold %d rules, want %d", heads[nb+1], gb.listedRules())
 			}
-			notes := tb.notes[gb.start:][:gb.listedRules()]
+			ns := tb.notes[gb.start:][:gb.listedRules()]
 			for _, p := range paths {
 				listed := map[int]bool{}
 				for _, e := range entries[heads[nb]:heads[nb+1]] {
@@ -668,19 +670,62 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 				for k := range nb {
 					for _, e := range entries[heads[k]:heads[k+1]] {
 						var gs gramSet
-						if notes[e] != 0 && gs.admits(notes[e], p) {
+						if g := ns.gramOf(0, int(e)); g != 0 && gs.admits(g, p) {
 							listed[int(e)] = true
 						}
 					}
 				}
-				for j := range notes {
+				for j := range ns {
 					var gs gramSet
-					want := j == 0 || notes[j] == 0 || gs.admits(notes[j], p)
+					g := ns.gramOf(0, j)
+					want := g == 0 || gs.admits(g, p)
 					if listed[j] != want {
-						t.Fatalf("path %q, rule %d (gram %#x): listed %v, filter admits %v", p, j, notes[j], listed[j], want)
+						t.Fatalf("path %q, rule %d (gram %#x): listed %v, filter admits %v", p, j, g, listed[j], want)
 					}
 				}
 			}
+		}
+	}
+}
+
+// eachBlock calls f with the bounds of each block of tb's groups, whose
+// rules are in index order (see Table.index).
+func eachBlock(tb *Table, f func(b, e int)) {
+	for g := range tb.Groups() {
+		s, e := tb.span(g)
+		for b := int(s.rules); b < int(e.rules); {
+			end := b + 1
+			for end < int(e.rules) && tb.prefix(&tb.rules[end]) == tb.prefix(&tb.rules[b]) {
+				end++
+			}
+			f(b, end)
+			b = end
+		}
+	}
+}
+
+// TestSpec2_6_HostileFile: many wildcard rules that each defeat a
+// backtracking matcher, against a long URL, and one allow, longer than any
+// of them, that matches it. The check matches the allow alone, since no
+// other rule can beat it, and counts the rules it matched (a check that
+// tried rules it need not would match them all); the matcher's own work
+// on each is bounded by matcher's TestSpec2_6_LinearTime.
+func TestSpec2_6_HostileFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: FooBot\n")
+	for i := range 200 {
+		b.WriteString("Disallow: /" + strings.Repeat("*a", 40+i%20) + "b\n")
+	}
+	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
+	path := "/" + strings.Repeat("a", 16000)
+	for _, tb := range []*Table{Compile([]byte(b.String())), Compile([]byte(b.String())).Select([]int{0})} {
+		tried := 0
+		at := tb.run([]int{0}, path, &tried)
+		if at < 0 || tb.rule(at).Line != 202 || !tb.rule(at).Allow {
+			t.Fatalf("the check decided by rule %d, want the allow on line 202", at)
+		}
+		if tried != 1 {
+			t.Errorf("the check matched %d rules, want the allow alone", tried)
 		}
 	}
 }

@@ -34,11 +34,16 @@ var fixedQueries = []string{
 	"/products/item-1234.html?color=green", "https://example.com/a/b/c/d/e",
 }
 
-// queriesOf derives checks from a file's own rules: each pattern (up to
-// 32, spread over the file) with its wildcards filled in and a suffix, so
-// that the checks reach the rules a real crawl would, plus fixedQueries.
-func queriesOf(r *robotsgate.Robots) []string {
-	rules := r.Rules(engineAgent)
+// queriesOf derives checks from a file's own rules for engineAgent (see
+// queriesFor).
+func queriesOf(r *robotsgate.Robots) []string { return queriesFor(r, engineAgent) }
+
+// queriesFor derives checks from the rules agent obeys in a file: each
+// pattern (up to 32, spread over the file) with its wildcards filled in
+// and a suffix, so that the checks reach the rules a real crawl would,
+// plus fixedQueries.
+func queriesFor(r *robotsgate.Robots, agent string) []string {
+	rules := r.Rules(agent)
 	qs := slices.Clone(fixedQueries)
 	step := max(1, len(rules)/32)
 	for i := 0; i < len(rules); i += step {
@@ -58,39 +63,63 @@ func queriesOf(r *robotsgate.Robots) []string {
 // the costliest file costs than one against a typical file. One op is one
 // pass over the corpus; run it with -benchtime=1x.
 func BenchmarkCorpusCheck(b *testing.B) {
-	files, _ := loadCorpus(b)
-	type prepared struct {
-		name string
-		r    *robotsgate.Robots
-		qs   []string
-	}
-	ps := make([]prepared, len(files))
-	for i, f := range files {
-		r := robotsgate.Parse(f.body)
-		ps[i] = prepared{f.name, r, queriesOf(r)}
-		for _, q := range ps[i].qs {
+	files, rs := parseCorpus(b)
+	qs := make([][]string, len(files))
+	for i, r := range rs {
+		qs[i] = queriesOf(r)
+		for _, q := range qs[i] {
 			sinkBool = r.Allowed(engineAgent, q) // build what the first check builds
 		}
 	}
-	perFile := make([]float64, len(ps))
+	var perFile []float64
 	for b.Loop() {
-		for i, p := range ps {
-			// The least of three timings, each of at least 20 µs, so that
-			// a GC or a preemption does not make a file look costly.
-			perFile[i] = math.Inf(1)
-			for range 3 {
-				n := 0
-				t0 := time.Now()
-				for time.Since(t0) < 20*time.Microsecond || n < 2 {
-					for _, q := range p.qs {
-						sinkBool = p.r.Allowed(engineAgent, q)
-					}
-					n++
-				}
-				perFile[i] = min(perFile[i], float64(time.Since(t0).Nanoseconds())/float64(n*len(p.qs)))
+		perFile = timePerFile(len(files), func(i int) int {
+			for _, q := range qs[i] {
+				sinkBool = rs[i].Allowed(engineAgent, q)
 			}
+			return len(qs[i])
+		})
+	}
+	reportSpread(b, perFile, func(i int) string {
+		return fmt.Sprintf("%s, %d rules for %s", files[i].name, len(rs[i].Rules(engineAgent)), engineAgent)
+	})
+}
+
+// parseCorpus reads the corpus (see loadCorpus) and parses every file.
+func parseCorpus(b *testing.B) ([]corpusFile, []*robotsgate.Robots) {
+	files, _ := loadCorpus(b)
+	rs := make([]*robotsgate.Robots, len(files))
+	for i, f := range files {
+		rs[i] = robotsgate.Parse(f.body)
+	}
+	return files, rs
+}
+
+// timePerFile times check(i), which makes some checks against file i and
+// returns how many, for each of n files, and returns the time of one
+// check for each: the least of three timings, each of at least 20 µs, so
+// that a GC or a preemption does not make a file look costly.
+func timePerFile(n int, check func(i int) int) []float64 {
+	perFile := make([]float64, n)
+	for i := range perFile {
+		perFile[i] = math.Inf(1)
+		for range 3 {
+			rounds, checks := 0, 0
+			t0 := time.Now()
+			for time.Since(t0) < 20*time.Microsecond || rounds < 2 {
+				checks += check(i)
+				rounds++
+			}
+			perFile[i] = min(perFile[i], float64(time.Since(t0).Nanoseconds())/float64(checks))
 		}
 	}
+	return perFile
+}
+
+// reportSpread reports the median, p99 and maximum of perFile, the time
+// of a check against each file, and the maximum over the median, and logs
+// the five costliest files, as describe names them.
+func reportSpread(b *testing.B, perFile []float64, describe func(i int) string) {
 	sorted := slices.Clone(perFile)
 	slices.Sort(sorted)
 	median, worst := sorted[len(sorted)/2], sorted[len(sorted)-1]
@@ -98,14 +127,47 @@ func BenchmarkCorpusCheck(b *testing.B) {
 	b.ReportMetric(sorted[len(sorted)*99/100], "p99-ns/check")
 	b.ReportMetric(worst, "max-ns/check")
 	b.ReportMetric(worst/median, "max/median")
-	order := make([]int, len(ps))
+	order := make([]int, len(perFile))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(perFile[b], perFile[a]) })
-	for _, i := range order[:5] {
-		b.Logf("%s: %.0f ns/check (%.1f× the median), %d rules for %s", ps[i].name, perFile[i],
-			perFile[i]/median, len(ps[i].r.Rules(engineAgent)), engineAgent)
+	for _, i := range order[:min(5, len(order))] {
+		b.Logf("%.0f ns/check (%.1f× the median): %s", perFile[i], perFile[i]/median, describe(i))
+	}
+}
+
+// BenchmarkCorpusPass checks every query of every corpus file once
+// (queriesOf, for engineAgent) and reports the mean time of a check: one
+// op is one pass. Where BenchmarkCorpusCheck shows how the cost spreads
+// over the files, this shows what the whole corpus costs, and run under
+// callgrind (GOGC=off GOMAXPROCS=1, collecting in corpusPass) it counts
+// the instructions a check takes, free of a busy machine's noise: how the
+// parser's tuning constants were compared.
+func BenchmarkCorpusPass(b *testing.B) {
+	_, rs := parseCorpus(b)
+	qs := make([][]string, len(rs))
+	checks := 0
+	for i := range rs {
+		qs[i] = queriesOf(rs[i])
+		checks += len(qs[i])
+		corpusPass(rs[i:i+1], qs[i:i+1]) // build what the first check builds
+	}
+	for b.Loop() {
+		corpusPass(rs, qs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*checks), "ns/check")
+	b.ReportMetric(float64(checks), "checks")
+}
+
+// corpusPass checks qs[i] against rs[i] for engineAgent, for every i.
+//
+//go:noinline
+func corpusPass(rs []*robotsgate.Robots, qs [][]string) {
+	for i, r := range rs {
+		for _, q := range qs[i] {
+			sinkBool = r.Allowed(engineAgent, q)
+		}
 	}
 }
 
@@ -209,7 +271,7 @@ func BenchmarkHostileStaircase(b *testing.B) {
 	body := []byte(sb.String())
 	path := "/" + strings.Repeat("a", n)
 	r := robotsgate.Parse(body)
-	againstEveryRule(b, "", r, path)
+	againstEveryRule(b, "", r, path, 1)
 }
 
 // BenchmarkHostileGrams checks a long path that repeats the one gram
@@ -224,7 +286,7 @@ func BenchmarkHostileGrams(b *testing.B) {
 	}
 	r := robotsgate.Parse([]byte(sb.String()))
 	path := "/" + strings.Repeat("a", 1000)
-	againstEveryRule(b, "", r, path)
+	againstEveryRule(b, "", r, path, 1)
 }
 
 // BenchmarkHostileChain checks a 2,000-byte path below a chain of 100
@@ -258,7 +320,7 @@ func BenchmarkHostileChain(b *testing.B) {
 		if short {
 			name = "two-byte"
 		}
-		againstEveryRule(b, name+"/", r, path)
+		againstEveryRule(b, name+"/", r, path, 1)
 	}
 }
 
@@ -280,24 +342,24 @@ func BenchmarkHostileLongPath(b *testing.B) {
 	for _, n := range []int{2 << 10, 100 << 10} {
 		path := "/a/" + strings.Repeat("x", n)
 		name := fmt.Sprintf("%dKB", n>>10)
-		againstEveryRule(b, name+"/", r, path)
+		againstEveryRule(b, name+"/", r, path, 100)
 	}
 }
 
-// againstEveryRule runs two sub-benchmarks, prefixed by name: a check of
-// path by the Crawler of r for "x", and its baseline, trying every rule.
-func againstEveryRule(b *testing.B, name string, r *robotsgate.Robots, path string) {
+// againstEveryRule runs a sub-benchmark, named name+"robotsgate", that
+// checks path with the Crawler of r for "x" beside its baseline, trying
+// every rule, alternately, k of each a round (see pair): x-baseline is
+// the ratio.
+func againstEveryRule(b *testing.B, name string, r *robotsgate.Robots, path string, k int) {
 	rules := r.Rules("x")
+	c := r.Crawler("x")
+	if c.Allowed(path) != everyRule(rules, path) {
+		b.Fatalf("%s: the check and trying every rule disagree", name)
+	}
 	b.Run(name+"robotsgate", func(b *testing.B) {
-		c := r.Crawler("x")
-		for b.Loop() {
-			sinkBool = c.Allowed(path)
-		}
-	})
-	b.Run(name+"every-rule", func(b *testing.B) {
-		for b.Loop() {
-			sinkBool = everyRule(rules, path)
-		}
+		b.ReportAllocs()
+		pair(b, k, func(int) { sinkBool = everyRule(rules, path) },
+			func(int) { sinkBool = c.Allowed(path) })
 	})
 }
 

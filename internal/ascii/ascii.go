@@ -1,0 +1,121 @@
+// Package ascii holds the byte-level helpers that reading robots.txt
+// files and URLs shares: the hex digits of percent-escapes, the
+// unreserved characters of RFC 3986, and scans that read a string a word
+// at a time.
+package ascii
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// UpperHex holds the hex digits in upper case, by value: UpperHex[0xA] is
+// 'A'.
+const UpperHex = "0123456789ABCDEF"
+
+// IsHex reports whether c is a hex digit of either case.
+func IsHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// IsLowerHex reports whether c is a lower-case hex letter, a to f.
+func IsLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
+
+// UpperHexDigit returns the hex digit c in upper case; any other byte
+// unchanged.
+func UpperHexDigit(c byte) byte {
+	if IsLowerHex(c) {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// Unhex returns the value of the hex digit c, which IsHex accepts.
+func Unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	default:
+		return c - 'a' + 10
+	}
+}
+
+// IsEscape reports whether s holds a percent-escape at i: '%' and two hex
+// digits.
+func IsEscape(s string, i int) bool {
+	return i+2 < len(s) && s[i] == '%' && IsHex(s[i+1]) && IsHex(s[i+2])
+}
+
+// AppendEscape appends the percent-escape of c, with upper-case hex
+// digits ("%C3"), to dst.
+func AppendEscape(dst []byte, c byte) []byte {
+	return append(dst, '%', UpperHex[c>>4], UpperHex[c&15])
+}
+
+// IsUnreserved reports whether c is an unreserved character of RFC 3986
+// §2.3: A-Z a-z 0-9 - . _ ~.
+func IsUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// Load64 reads the first eight bytes of s as a little-endian word; the
+// compiler turns it into one load.
+func Load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// IsASCII reports whether s has no byte at or above 0x80. It reads 32
+// bytes at a time.
+func IsASCII(s string) bool {
+	const tops = 0x8080808080808080
+	for len(s) >= 32 {
+		if (Load64(s)|Load64(s[8:])|Load64(s[16:])|Load64(s[24:]))&tops != 0 {
+			return false
+		}
+		s = s[32:]
+	}
+	for len(s) >= 8 {
+		if Load64(s)&tops != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// IndexByte is strings.IndexByte for the short strings, and the bytes
+// found early, that robots.txt patterns mostly are (a '*' mostly follows
+// a prefix of a byte or a few): it tests the first 8 bytes of s in one
+// word, or the bytes of a shorter s one by one, and only then calls
+// strings.IndexByte, whose set-up costs more than either
+// (BenchmarkIndexByte).
+func IndexByte(s string, c byte) int {
+	if len(s) < 8 {
+		for i := range len(s) {
+			if s[i] == c {
+				return i
+			}
+		}
+		return -1
+	}
+	// The lowest byte of x that the subtraction borrows from is its first
+	// zero byte: the first c of the word.
+	x := Load64(s) ^ 0x0101010101010101*uint64(c)
+	if z := (x - 0x0101010101010101) &^ x & 0x8080808080808080; z != 0 {
+		return bits.TrailingZeros64(z) / 8
+	}
+	if i := strings.IndexByte(s[8:], c); i >= 0 {
+		return 8 + i
+	}
+	return -1
+}
