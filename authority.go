@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/net/idna"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 // ErrBadURL is wrapped by every error the Client returns for a URL it
@@ -197,7 +199,7 @@ func checkUserinfo(u string) string {
 		switch c := u[i]; {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		case strings.IndexByte("-._:~!$&'()*+,;=@", c) >= 0:
-		case c == '%' && i+2 < len(u) && isHexDigit(u[i+1]) && isHexDigit(u[i+2]):
+		case ascii.IsEscape(u, i):
 			i += 2
 		default:
 			return "invalid userinfo"
@@ -258,7 +260,7 @@ func matchPath(tail string, buf []byte) (path, why string) {
 			if !fragment {
 				rewrite = true
 				p = append(p, tail[run:i]...)
-				p = append(p, '%', upperHex[c>>4], upperHex[c&15])
+				p = ascii.AppendEscape(p, c)
 				run = i + 1
 			}
 		case c == '?' && !fragment:
@@ -269,7 +271,7 @@ func matchPath(tail string, buf []byte) (path, why string) {
 			}
 			query, fragment = false, true
 		case c == '%' && !query:
-			if i+2 >= len(tail) || !isHexDigit(tail[i+1]) || !isHexDigit(tail[i+2]) {
+			if !ascii.IsEscape(tail, i) {
 				return "", "invalid escape"
 			}
 		}
@@ -281,8 +283,6 @@ func matchPath(tail string, buf []byte) (path, why string) {
 	return unsafe.String(unsafe.SliceData(p), len(p)), ""
 }
 
-const upperHex = "0123456789ABCDEF"
-
 // plain reports whether s holds only the bytes from '!' to '~' other
 // than '%' and '#': nothing to check, cut or escape. It reads eight bytes
 // at a time: in a word of printable bytes adding 0x5f to each sets every
@@ -293,8 +293,7 @@ func plain(s string) bool {
 	zero := func(v uint64) uint64 { return (v - ones) &^ v & tops }
 	for len(s) >= 8 {
 		_ = s[7]
-		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		x := ascii.Load64(s)
 		if (x|(x+ones)|^(x+0x5f*ones))&tops != 0 || zero(x^('%'*ones))|zero(x^('#'*ones)) != 0 {
 			return false
 		}
@@ -306,10 +305,6 @@ func plain(s string) bool {
 		}
 	}
 	return true
-}
-
-func isHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // splitHostPort splits an authority without userinfo. The port is returned
@@ -418,7 +413,7 @@ func idnaHost(host string) (string, error) {
 		// As net/url does, take escapes in a host only for the bytes of
 		// non-ASCII characters.
 		for i := 0; i < len(host); i++ {
-			if host[i] == '%' && (i+2 >= len(host) || !isHexDigit(host[i+2]) || !strings.ContainsRune("89abcdefABCDEF", rune(host[i+1]))) {
+			if host[i] == '%' && (i+2 >= len(host) || !ascii.IsHex(host[i+2]) || !strings.ContainsRune("89abcdefABCDEF", rune(host[i+1]))) {
 				return "", fmt.Errorf("invalid escape in host")
 			}
 		}

@@ -1,6 +1,8 @@
 package robotstxt
 
 import (
+	"github.com/robotsgate/robotstxt/internal/ascii"
+
 	"bytes"
 	"context"
 	"errors"
@@ -341,7 +343,7 @@ func escapeVariants(path string) []string {
 	upper := b.String()
 	lower, mixed := []byte(upper), []byte(upper)
 	for i := 0; i+2 < len(upper); i++ {
-		if upper[i] == '%' && isHexDigit(upper[i+1]) && isHexDigit(upper[i+2]) {
+		if ascii.IsEscape(upper, i) {
 			lower[i+1], lower[i+2] = toLowerASCII(upper[i+1]), toLowerASCII(upper[i+2])
 			mixed[i+1], mixed[i+2] = toLowerASCII(upper[i+1]), toUpperASCII(upper[i+2])
 		}

@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"bytes"
 	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 // Servers do not serve the path a URL spells but a normal form of it:
@@ -53,7 +55,7 @@ func normalForms(path string) (forms [2]string, n int) {
 // typical path costs a few byte searches.
 func normal(p string) bool {
 	for i := strings.IndexByte(p, '%'); i >= 0; {
-		if i+2 < len(p) && isHexDigit(p[i+1]) && isHexDigit(p[i+2]) && isUnreserved(unhex(p[i+1])<<4|unhex(p[i+2])) {
+		if ascii.IsEscape(p, i) && ascii.IsUnreserved(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2])) {
 			return false
 		}
 		j := strings.IndexByte(p[i+1:], '%')
@@ -97,8 +99,8 @@ func dotSegment(s string) bool {
 func appendUnreservedDecoded(dst []byte, p string) []byte {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if c == '%' && i+2 < len(p) && isHexDigit(p[i+1]) && isHexDigit(p[i+2]) {
-			if d := unhex(p[i+1])<<4 | unhex(p[i+2]); isUnreserved(d) {
+		if ascii.IsEscape(p, i) {
+			if d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); ascii.IsUnreserved(d) {
 				dst = append(dst, d)
 				i += 2
 				continue
@@ -165,22 +167,4 @@ func lastSlash(b []byte) int {
 		}
 	}
 	return -1
-}
-
-// unhex returns the value of the hex digit c.
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
-}
-
-// isUnreserved reports whether c is an unreserved character of RFC 3986
-// §2.3, whose escapes mean the character itself.
-func isUnreserved(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 func TestNormalForms(t *testing.T) {
@@ -80,8 +82,8 @@ func decodeUnreserved(p string) (dec, query string) {
 	p, query = p[:i], p[i:]
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
-		if p[i] == '%' && i+2 < len(p) && isHexDigit(p[i+1]) && isHexDigit(p[i+2]) {
-			if c := unhex(p[i+1])<<4 | unhex(p[i+2]); isUnreserved(c) {
+		if p[i] == '%' && i+2 < len(p) && ascii.IsHex(p[i+1]) && ascii.IsHex(p[i+2]) {
+			if c := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); ascii.IsUnreserved(c) {
 				b.WriteByte(c)
 				i += 2
 				continue
