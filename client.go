@@ -365,7 +365,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		finalURL: redirected(key, res.finalURL),
 	}}
 	if res.outcome == OutcomeRules {
-		e.setRules(res.body, deflate(res.body), c.cfg.mode, c.tokens)
+		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}

@@ -119,7 +119,7 @@ func (t *sharedTier) get(key string) (e *entry, failed bool) {
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
 		var text []byte
-		if text, err = inflate(e.zbody, 3*t.cfg.bodyLimit); err == nil {
+		if text, err = decompress(e.zbody, 3*t.cfg.bodyLimit); err == nil {
 			e.setRules(text, e.zbody, t.cfg.mode, t.tokens)
 		}
 	}
