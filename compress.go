@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -70,11 +71,29 @@ func bodyDecoder() *zstd.Decoder {
 	return bodyDec
 }
 
-// compress returns text compressed, in a slice of its exact size.
+// compress returns text compressed, in a slice of its exact size: the
+// encoder writes into a pooled scratch buffer, which is then copied, so
+// that what the entry keeps is not the buffer the encoder grew.
 func compress(text []byte) []byte {
-	z := bodyEncoder().EncodeAll(text, nil)
-	return z[:len(z):len(z)]
+	p, _ := scratch.Get().(*[]byte)
+	if p == nil {
+		p = new([]byte)
+	}
+	z := bodyEncoder().EncodeAll(text, (*p)[:0])
+	out := bytes.Clone(z)
+	if cap(z) <= maxScratch {
+		*p = z[:0]
+		scratch.Put(p)
+	}
+	return out
 }
+
+// scratch holds the buffers compress writes into, of at most maxScratch
+// bytes: most bodies compress to less than a kilobyte, and a buffer kept
+// for the rare large one would be kept for nothing.
+var scratch sync.Pool // of *[]byte
+
+const maxScratch = 64 << 10
 
 // errDecompress is wrapped when a compressed body does not decompress
 // within its limit.
