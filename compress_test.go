@@ -6,60 +6,75 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 )
 
 // TestCompressRejects checks that decompress reads only what compress
-// writes: a frame without the body dictionary, without a stated size or
-// of several segments, or stating a size it does not hold, is an error,
-// never a body and never an allocation beyond the limit.
+// writes: an unknown codec, a Zstandard frame with a dictionary, without
+// a stated size or of several segments, a block or frame that does not
+// hold what it states, is an error, never a body and never an allocation
+// beyond the limit. (Neither codec carries a checksum, as flate did not:
+// a changed literal byte goes unnoticed, and the Store is trusted to
+// keep values byte for byte.)
 func TestCompressRejects(t *testing.T) {
-	body := []byte(strings.Repeat("Disallow: /private/\n", 100))
-	plain, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
-	otherDict, _ := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(bodyDictID+1, bodyDict), zstd.WithSingleSegment(true))
-	streamed, _ := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(bodyDictID, bodyDict), zstd.WithSingleSegment(false))
-	good := compress(body)
-	lying := bytes.Clone(good)
-	lying[len(lying)-1] ^= 0xff
-	cases := map[string][]byte{
-		"garbage":       []byte("not zstd at all"),
-		"no dictionary": plain.EncodeAll(body, nil),
-		"other id":      otherDict.EncodeAll(body, nil),
-		"many segments": streamed.EncodeAll(body, nil),
-		"truncated":     good[:len(good)-3],
-		"corrupt":       lying,
-		"two frames":    append(bytes.Clone(good), good...),
-		"empty":         nil,
-	}
-	for name, z := range cases {
-		if got, err := decompress(z, int64(len(body))+1); !errors.Is(err, errDecompress) {
-			t.Errorf("%s: decompressed %d bytes, %v", name, len(got), err)
+	small := []byte(strings.Repeat("Disallow: /private/\n", 100))
+	large := []byte(strings.Repeat("Disallow: /private/\n", 5000))
+	withDict, _ := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(bodyDictID, bodyDict), zstd.WithSingleSegment(true))
+	streamed, _ := zstd.NewWriter(nil, zstd.WithSingleSegment(false))
+	frame := func(enc *zstd.Encoder, b []byte) []byte { return append([]byte{codecZstd}, enc.EncodeAll(b, nil)...) }
+	for _, body := range [][]byte{small, large} {
+		good := compress(body)
+		cases := map[string][]byte{
+			"empty":          nil,
+			"codec only":     good[:1],
+			"unknown codec":  append([]byte{9}, good[1:]...),
+			"garbage":        append([]byte{good[0]}, "not compressed at all"...),
+			"truncated":      good[:len(good)-3],
+			"two copies":     append(bytes.Clone(good), good[1:]...),
+			"zstd with dict": frame(withDict, body),
+			"many segments":  frame(streamed, body),
+			"s2 as zstd":     append([]byte{codecZstd}, compress(small)[1:]...),
 		}
-	}
-	if got, err := decompress(good, int64(len(body))); err != nil || !bytes.Equal(got, body) {
-		t.Errorf("good frame at its limit: %d bytes, %v", len(got), err)
+		for name, z := range cases {
+			if got, err := decompress(z, int64(len(body))+1); !errors.Is(err, errDecompress) {
+				t.Errorf("%d-byte body, %s: decompressed %d bytes, %v", len(body), name, len(got), err)
+			}
+		}
+		if got, err := decompress(good, int64(len(body))); err != nil || !bytes.Equal(got, body) {
+			t.Errorf("%d-byte body at its limit: %d bytes, %v", len(body), len(got), err)
+		}
+		if _, err := decompress(good, int64(len(body))-1); !errors.Is(err, errDecompress) {
+			t.Errorf("%d-byte body past its limit: %v", len(body), err)
+		}
 	}
 }
 
-// TestCompressDictionary checks that the dictionary is the one whose id
-// the frames name and that it works: a typical small robots.txt
-// compresses to a fraction of what it does without it.
-func TestCompressDictionary(t *testing.T) {
+// TestCompressCodecs checks which codec each size gets and that the
+// dictionary works: a typical small robots.txt compresses to far less
+// than S2 makes of it without the dictionary.
+func TestCompressCodecs(t *testing.T) {
 	body := []byte("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nSitemap: https://example.com/sitemap.xml\n")
-	var h zstd.Header
 	z := compress(body)
-	if err := h.Decode(z); err != nil || h.DictionaryID != bodyDictID {
-		t.Fatalf("frame header %+v, %v", h, err)
+	if z[0] != codecS2 {
+		t.Fatalf("small body: codec %d", z[0])
 	}
-	plain, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithSingleSegment(true))
-	without := plain.EncodeAll(body, nil)
-	if 2*len(z) > len(without) {
-		t.Errorf("%d bytes: %d with the dictionary, %d without", len(body), len(z), len(without))
+	if without := s2.Encode(nil, body); 3*(len(z)-1) > 2*len(without) {
+		t.Errorf("%d bytes: %d with the dictionary, %d without", len(body), len(z)-1, len(without))
+	}
+	for _, n := range []int{largeBody - 1, largeBody} {
+		want := byte(codecS2)
+		if n >= largeBody {
+			want = codecZstd
+		}
+		if z := compress(bytes.Repeat([]byte("a"), n)); z[0] != want {
+			t.Errorf("%d bytes: codec %d, want %d", n, z[0], want)
+		}
 	}
 }
 
 func TestCompressRoundTrip(t *testing.T) {
-	for _, s := range []string{"", privateRules, strings.Repeat("Disallow: /x\n", 5000)} {
+	for _, s := range []string{"", privateRules, strings.Repeat("Disallow: /x\n", 2000), strings.Repeat("Disallow: /x\n", 5000)} {
 		z := compress([]byte(s))
 		got, err := decompress(z, int64(len(s))+1)
 		if err != nil || string(got) != s {

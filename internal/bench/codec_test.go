@@ -90,7 +90,7 @@ func s2Codec(better bool, dict []byte) codec {
 			return append(dst, out...), err
 		}}
 	}
-	d := s2.MakeDict(dict, nil)
+	d := s2.MakeDict(dict, []byte("User-agent: *"))
 	enc := d.Encode
 	if better {
 		enc = d.EncodeBetter
@@ -137,6 +137,8 @@ func codecs(tb testing.TB, dict, raw []byte) []codec {
 		kFlate(kflate.BestSpeed),
 		s2Codec(false, nil),
 		s2Codec(true, nil),
+		s2Codec(false, tail(raw, 64<<10)),
+		s2Codec(true, tail(raw, 64<<10)),
 		zstdCodec(tb, zstd.SpeedFastest, nil),
 		zstdCodec(tb, zstd.SpeedDefault, nil),
 		zstdCodec(tb, zstd.SpeedFastest, dict),
