@@ -12,8 +12,9 @@ import (
 )
 
 // entry is what the Client caches for one authority. It is immutable once
-// published, except for the refreshing flag and the memo of its parsed
-// file.
+// published, except for the refreshing flag, the memo of its parsed file,
+// and its links in the cache's recency list (which the cache's lock
+// guards).
 //
 // An entry keeps the rules its Client checks hot, in the compact form of a
 // [Crawler] for the Client's product tokens, and the body only
@@ -27,6 +28,8 @@ type entry struct {
 	expiresAt int64         // expires in Unix nanoseconds (derived by derive)
 	gen       atomic.Uint32 // the cache generation in which e was last promoted
 	persisted
+
+	prev, next *entry // neighbours in the cache's recency list; nil when not cached
 
 	file       atomic.Pointer[Robots] // the whole parsed file, once asked for
 	cause      error                  // the failure itself, when it happened in this process
@@ -120,9 +123,9 @@ func (e *entry) derive() *entry {
 	return e
 }
 
-// entryOverhead estimates what an entry costs beyond its own fields and
-// text: the LRU node and index slot that hold it, its deferral, and the
-// Crawler's fixed part.
+// entryOverhead estimates what an entry costs beyond its text: its own
+// fields, the index slot that holds it, its deferral, and the Crawler's
+// fixed part.
 const entryOverhead = 384
 
 // retainedSize estimates the bytes e keeps alive, for the cache's byte
