@@ -138,12 +138,32 @@ func codecs(tb testing.TB, dict, raw []byte) []codec {
 		s2Codec(false, nil),
 		s2Codec(true, nil),
 		s2Codec(false, tail(raw, 64<<10)),
-		s2Codec(true, tail(raw, 64<<10)),
 		zstdCodec(tb, zstd.SpeedFastest, nil),
 		zstdCodec(tb, zstd.SpeedDefault, nil),
 		zstdCodec(tb, zstd.SpeedFastest, dict),
 		zstdCodec(tb, zstd.SpeedDefault, dict),
+		bySize(s2Codec(false, tail(raw, 64<<10)), zstdCodec(tb, zstd.SpeedFastest, nil), 32<<10),
 	}
+}
+
+// bySize is the Client's choice: small below size, large from it. The
+// Client marks which with a byte, which is left out here.
+func bySize(small, large codec, size int) codec {
+	return codec{fmt.Sprintf("%s<%dKiB,%s", small.name, size>>10, large.name),
+		func(dst, src []byte) []byte {
+			if len(src) < size {
+				return small.comp(dst, src)
+			}
+			return large.comp(dst, src)
+		},
+		func(dst, src []byte) ([]byte, error) {
+			// Try the small codec's format first: a Zstandard frame
+			// starts with its magic number, which S2 cannot.
+			if len(src) >= 4 && string(src[:4]) == "\x28\xb5\x2f\xfd" {
+				return large.decomp(dst, src)
+			}
+			return small.decomp(dst, src)
+		}}
 }
 
 // tail returns the last n bytes of b: the end of a dictionary holds its
