@@ -94,3 +94,23 @@ func TestCompressRoundTrip(t *testing.T) {
 		t.Errorf("inflate of garbage: %v", err)
 	}
 }
+
+// FuzzDecompress: decompress never panics on bytes a Store returns, never
+// returns more than its limit, and compress round-trips whatever it is
+// given.
+func FuzzDecompress(f *testing.F) {
+	for _, s := range []string{"", privateRules, strings.Repeat("Disallow: /x\n", 3000)} {
+		f.Add(compress([]byte(s)), []byte(s))
+	}
+	f.Add([]byte{codecS2, 0xff, 0xff, 0xff, 0xff, 0x0f}, []byte{})
+	f.Add([]byte{codecZstd, 0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00}, []byte{})
+	f.Fuzz(func(t *testing.T, z, text []byte) {
+		const limit = 1 << 16
+		if b, err := decompress(z, limit); err == nil && len(b) > limit {
+			t.Fatalf("%d bytes past the limit %d", len(b), limit)
+		}
+		if b, err := decompress(compress(text), int64(len(text))); err != nil || !bytes.Equal(b, text) {
+			t.Fatalf("round trip of %d bytes: %d bytes, %v", len(text), len(b), err)
+		}
+	})
+}
