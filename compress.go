@@ -23,14 +23,15 @@ import (
 //     matches reach further back than S2's.
 //
 // Measured over the corpus (internal/bench BenchmarkCodecs and the
-// table in its README), S2 with the dictionary keeps bodies under 32 KiB
-// within a tenth of what Zstandard with the same dictionary keeps, at a
-// fifth of its time; above that Zstandard keeps a third less (0.16 of the
-// body against 0.24) at about twice S2's time, and these few bodies hold
-// most of the bytes a cache keeps. Together they keep 0.22 of the corpus
-// at under half the time of Zstandard for every body (which keeps 0.20),
-// and at a tenth of the time of flate's default level (0.20): a cold fetch
-// pays it.
+// table in its README): under 32 KiB, S2 with the dictionary keeps 0.53
+// of the smallest bodies down to 0.26 of the largest, against 0.52 down to
+// 0.19 for Zstandard with the same dictionary, at a fifth of its time;
+// from 32 KiB Zstandard keeps a third less (0.16 of the body against
+// 0.24) at about twice S2's time, and these few bodies hold most of the
+// bytes a cache keeps. Together they keep 0.22 of the corpus at half the
+// time of Zstandard with the dictionary for every body (which keeps 0.20)
+// and a seventh of the time of flate at its default level (0.20): a cold
+// fetch pays it.
 
 //go:embed body.dict
 var bodyDict []byte
