@@ -11,6 +11,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -70,12 +71,10 @@ func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if err != nil {
 		return Body{}, err
 	}
-	var raw []byte
 	if limit > 0 {
-		raw, err = io.ReadAll(io.LimitReader(r, limit+1))
-	} else {
-		raw, err = io.ReadAll(r)
+		r = io.LimitReader(r, limit+1)
 	}
+	raw, err := readAll(r, header.Get("Content-Length"), limit)
 	if err != nil {
 		return Body{}, err
 	}
@@ -95,6 +94,31 @@ func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
 		b.Text = dropCutLine(b.Text)
 	}
 	return b, nil
+}
+
+// readAll reads r to its end, into a buffer of the declared length when
+// a Content-Length gives one within limit (limit > 0): io.ReadAll would
+// grow its buffer a dozen times for a large body. A length that is wrong
+// costs only the guess, which limit bounds.
+func readAll(r io.Reader, declared string, limit int64) ([]byte, error) {
+	n, err := strconv.ParseInt(declared, 10, 64)
+	if limit <= 0 || err != nil || n <= 0 || n > limit {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, n+1) // +1: the read that finds the end needs room
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // longer than declared: grow as io.ReadAll does
+		}
+		m, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // decoded returns r with the content codings of a Content-Encoding header

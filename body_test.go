@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -130,4 +131,24 @@ func FuzzReadBody(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadBodyContentLength: the declared length only sizes the buffer.
+// A body shorter or longer than declared is read whole, and a length
+// beyond the limit, or a body read without a limit, is not trusted.
+func TestReadBodyContentLength(t *testing.T) {
+	body := strings.Repeat("Disallow: /x\n", 100)
+	for _, declared := range []string{"", "0", "-5", "junk", "10", strconv.Itoa(len(body)), strconv.Itoa(len(body) + 1000), "99999999999"} {
+		for _, limit := range []int64{0, 1 << 20} {
+			h := http.Header{"Content-Length": {declared}}
+			b, err := ReadBody(strings.NewReader(body), h, limit)
+			if err != nil || string(b.Text) != body || b.Truncated {
+				t.Errorf("Content-Length %q, limit %d: %d bytes, truncated %v, %v", declared, limit, len(b.Text), b.Truncated, err)
+			}
+		}
+	}
+	h := http.Header{"Content-Length": {strconv.Itoa(len(body))}}
+	if b, err := ReadBody(strings.NewReader(body), h, 100); err != nil || !b.Truncated || len(b.Text) > 100 {
+		t.Errorf("declared length over the limit: %d bytes, truncated %v, %v", len(b.Text), b.Truncated, err)
+	}
 }

@@ -2,14 +2,11 @@ package robotstxt
 
 import (
 	"hash/maphash"
-	"math"
 	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
-
-	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // memCache is the Client's in-memory cache: the parsed robots.txt of each
@@ -21,7 +18,7 @@ import (
 // load, and
 // freshness is judged against a clock that one goroutine advances every
 // [clockTick] (no timer per entry). Recency is approximate: an entry is
-// moved to the front of the LRU at most once per generation, a generation
+// moved to the front of the recency list at most once per generation, a generation
 // ending after every eighth of the capacity has been filled anew. Between
 // those moves hits do not reorder entries, so an entry used only within
 // the current generation may be evicted before one used in the last.
@@ -34,13 +31,14 @@ type memCache struct {
 	shards []shard // the index: entries by hash, read without locks
 	mask   uint64
 
-	mu      sync.Mutex                     // guards order and bytes, and serialises writers of the index
-	order   *simplelru.LRU[uint64, *entry] // recency
-	bytes   int64                          // retained size of the entries
-	puts    int                            // puts in this generation
-	gen     atomic.Uint32                  // current generation
-	max     int                            // entry bound
-	budget  int64                          // byte bound
+	mu      sync.Mutex    // guards the recency list, n and bytes, and serialises writers of the index
+	recent  entry         // the recency list's sentinel: recent.next is the most recently used entry, recent.prev the least
+	n       int           // entries in the list
+	bytes   int64         // retained size of the entries
+	puts    int           // puts in this generation
+	gen     atomic.Uint32 // current generation
+	max     int           // entry bound
+	budget  int64         // byte bound
 	evicted atomic.Uint64
 
 	clock  func() time.Time // the Client's clock
@@ -82,7 +80,7 @@ func newMemCache(maxEntries int, maxBytes int64, now func() time.Time, real bool
 		budget: maxBytes,
 		clock:  now,
 	}
-	m.order, _ = simplelru.NewLRU[uint64, *entry](math.MaxInt32, nil)
+	m.recent.prev, m.recent.next = &m.recent, &m.recent
 	if real {
 		m.coarse = startCoarseClock()
 	}
@@ -104,7 +102,7 @@ func (m *memCache) get(key []byte) *entry {
 		return nil
 	}
 	if g := m.gen.Load(); e.gen.Load() != g {
-		m.promote(h, e, g)
+		m.promote(e, g)
 	}
 	return e
 }
@@ -127,16 +125,54 @@ func (m *memCache) lookup(h uint64) *entry {
 	return nil
 }
 
-// promote moves e to the front of the LRU, once per generation.
-func (m *memCache) promote(h uint64, e *entry, g uint32) {
+// promote moves e to the front of the recency list, once per generation.
+func (m *memCache) promote(e *entry, g uint32) {
 	if old := e.gen.Load(); old == g || !e.gen.CompareAndSwap(old, g) {
 		return // another hit is promoting it
 	}
 	m.mu.Lock()
-	if cur, ok := m.order.Peek(h); ok && cur == e {
-		m.order.Get(h)
+	if e.next != nil { // still cached
+		m.unlink(e)
+		m.pushFront(e)
 	}
 	m.mu.Unlock()
+}
+
+// The recency list is linked through the entries themselves, which
+// saves a cache of a million entries a list node and a map slot each
+// (about 110 bytes an entry); the index finds entries by hash. The
+// caller holds mu.
+
+func (m *memCache) pushFront(e *entry) {
+	e.prev, e.next = &m.recent, m.recent.next
+	e.next.prev = e
+	m.recent.next = e
+	m.n++
+}
+
+func (m *memCache) unlink(e *entry) {
+	if e.next == nil {
+		return // not in the list
+	}
+	e.prev.next, e.next.prev = e.next, e.prev
+	e.prev, e.next = nil, nil
+	m.n--
+}
+
+// drop removes e, which is cached, from the list and the index.
+func (m *memCache) drop(e *entry) {
+	m.unlink(e)
+	m.bytes -= e.size
+	m.setIndex(maphash.String(m.seed, e.key), nil)
+}
+
+// evict drops the least recently used entries beyond the bounds, while
+// more than one is left (a single entry over the byte budget stays).
+func (m *memCache) evict() {
+	for m.n > m.max || m.bytes > m.budget && m.n > 1 {
+		m.drop(m.recent.prev)
+		m.evicted.Add(1)
+	}
 }
 
 // expired reports whether e has passed its expiry, so that the server
@@ -168,42 +204,34 @@ func (m *memCache) put(e *entry) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e.gen.Store(m.gen.Load())
-	if old, ok := m.order.Peek(h); ok {
+	if old := m.lookup(h); old != nil && old.next != nil {
+		// The entry for key, or for a key of the same hash: the index
+		// holds one entry a hash.
+		m.unlink(old)
 		m.bytes -= old.size
 	}
-	m.order.Add(h, e)
+	m.pushFront(e)
 	m.setIndex(h, e)
 	m.bytes += e.size
 	if m.puts++; m.puts >= max(m.max/8, 1) {
 		m.puts = 0
 		m.gen.Add(1)
 	}
-	for m.order.Len() > m.max || m.bytes > m.budget && m.order.Len() > 1 {
-		oh, old, _ := m.order.RemoveOldest()
-		m.bytes -= old.size
-		m.setIndex(oh, nil)
-		m.evicted.Add(1)
-	}
+	m.evict()
 	return e
 }
 
 // grow counts n more bytes retained by e, if e is in the cache, and
 // evicts the least recently used entries beyond the byte budget.
 func (m *memCache) grow(e *entry, n int64) {
-	h := maphash.String(m.seed, e.key)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if cur, ok := m.order.Peek(h); !ok || cur != e {
-		return
+	if e.next == nil {
+		return // no longer cached
 	}
 	e.size += n
 	m.bytes += n
-	for m.bytes > m.budget && m.order.Len() > 1 {
-		oh, old, _ := m.order.RemoveOldest()
-		m.bytes -= old.size
-		m.setIndex(oh, nil)
-		m.evicted.Add(1)
-	}
+	m.evict()
 }
 
 // forget removes key's entry, if any; it is not an eviction.
@@ -211,10 +239,8 @@ func (m *memCache) forget(key string) {
 	h := maphash.String(m.seed, key)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e, ok := m.order.Peek(h); ok && e.key == key {
-		m.order.Remove(h)
-		m.bytes -= e.size
-		m.setIndex(h, nil)
+	if e := m.lookup(h); e != nil && e.key == key {
+		m.drop(e)
 	}
 }
 
@@ -244,7 +270,7 @@ func (m *memCache) setIndex(h uint64, e *entry) {
 func (m *memCache) len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.order.Len()
+	return m.n
 }
 
 // retained returns the retained size of the entries, in bytes.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"math/rand/v2"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -494,5 +495,51 @@ func TestCacheBytesBudget(t *testing.T) {
 	}
 	if _, ok := c.Cached(sites[11].URL); !ok {
 		t.Error("the most recent site was evicted")
+	}
+}
+
+// TestMemCacheListMatchesIndex puts, replaces, uses, grows and forgets
+// entries at random and checks after each step that the recency list
+// and the index hold the same entries, that the list is linked both ways,
+// and that the byte count is their sum.
+func TestMemCacheListMatchesIndex(t *testing.T) {
+	m := newMemCache(20, 3000, time.Now, false)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for step := range 5000 {
+		key := fmt.Sprintf("http://h%d:80", rng.IntN(40))
+		switch rng.IntN(5) {
+		case 0, 1:
+			m.put(memEntry(key, int64(1+rng.IntN(400))))
+		case 2:
+			m.get([]byte(key))
+			if rng.IntN(4) == 0 {
+				m.gen.Add(1)
+			}
+		case 3:
+			if e := m.peek(key); e != nil {
+				m.grow(e, int64(rng.IntN(100)))
+			}
+		case 4:
+			m.forget(key)
+		}
+		m.mu.Lock()
+		n, bytes := 0, int64(0)
+		for e := m.recent.next; e != &m.recent; e = e.next {
+			if e.next.prev != e || m.lookup(maphash.String(m.seed, e.key)) != e {
+				m.mu.Unlock()
+				t.Fatalf("step %d: %s badly linked or not indexed", step, e.key)
+			}
+			n++
+			bytes += e.size
+		}
+		indexed := 0
+		for i := range m.shards {
+			indexed += len(slots(m.shards[i].p.Load()))
+		}
+		ok := n == m.n && n == indexed && bytes == m.bytes && n <= m.max && (bytes <= m.budget || n == 1)
+		m.mu.Unlock()
+		if !ok {
+			t.Fatalf("step %d: %d listed, n = %d, %d indexed, %d bytes listed, %d counted", step, n, m.n, indexed, bytes, m.bytes)
+		}
 	}
 }

@@ -240,7 +240,22 @@ func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entr
 		// Someone is already fetching it again: do not wait for them.
 		return c.answer(cached, agent, path, true)
 	}
-	e, err := c.load(ctx, key, cached)
+	prev, looked := cached, false
+	if cached == nil && c.tier != nil && c.base.Err() == nil {
+		// Look in the Store in the caller's goroutine: a fill of its
+		// own would cost a goroutine and two hand-offs between threads,
+		// several times the Store's answer. Only a miss goes on to a
+		// shared fill, which need not look again.
+		hit, fallback, err := c.tier.lookupFor(ctx, key)
+		switch {
+		case err != nil:
+			return Decision{}, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", key, err)
+		case hit != nil:
+			return c.answer(c.cache.put(hit), agent, path, false)
+		}
+		prev, looked = fallback, true
+	}
+	e, err := c.load(ctx, key, prev, looked)
 	if err != nil {
 		if cached != nil && ctx.Err() != nil {
 			// The caller gave up on the revalidation, which goes on;
@@ -255,10 +270,11 @@ func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entr
 // load returns a current entry for key, fetching it if needed. Concurrent
 // loads of one key share a single fill, which runs detached from ctx: a
 // caller that gives up gets ctx's error at once while the fill completes
-// for everyone else.
-func (c *Client) load(ctx context.Context, key string, prev *entry) (*entry, error) {
+// for everyone else. looked reports that the caller has just looked in
+// the Store, so that a fill it leads need not look again.
+func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	fill := func() (any, error) {
-		e, err := c.fill(key, prev)
+		e, err := c.fill(key, prev, looked)
 		if err != nil && prev != nil {
 			// Nothing replaces prev: the next miss may fetch it again.
 			prev.refreshing.Store(false)
@@ -297,9 +313,10 @@ func (c *Client) enter() bool {
 }
 
 // fill produces and publishes a new entry for key: from the Store if it
-// has a fresh one, else by fetching (after waiting for another process's
-// lease if the Store is a Leaser).
-func (c *Client) fill(key string, prev *entry) (*entry, error) {
+// has a fresh one (unless looked says the caller has just looked), else
+// by fetching (after waiting for another process's lease if the Store is
+// a Leaser).
+func (c *Client) fill(key string, prev *entry, looked bool) (*entry, error) {
 	if !c.enter() {
 		return nil, ErrClosed
 	}
@@ -314,11 +331,14 @@ func (c *Client) fill(key string, prev *entry) (*entry, error) {
 
 	var release func()
 	if c.tier != nil {
-		e, newer := c.tier.lookup(key, prev)
-		if e != nil {
-			return c.cache.put(e), nil
+		if !looked {
+			e, newer := c.tier.lookup(key, prev)
+			if e != nil {
+				return c.cache.put(e), nil
+			}
+			prev = newer
 		}
-		prev = newer
+		var e *entry
 		e, release = c.tier.awaitLease(key)
 		if e != nil {
 			return c.cache.put(c.tier.keepGood(e, prev)), nil
@@ -368,7 +388,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		finalURL: redirected(key, res.finalURL),
 	}}
 	if res.outcome == OutcomeRules {
-		e.setRules(res.body, deflate(res.body), c.cfg.mode, c.tokens)
+		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}

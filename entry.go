@@ -1,27 +1,24 @@
 package robotstxt
 
 import (
-	"bytes"
-	"compress/flate"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
-// published, except for the refreshing flag and the memo of its parsed
-// file.
+// published, except for the refreshing flag, the memo of its parsed file,
+// and its links in the cache's recency list (which the cache's lock
+// guards).
 //
 // An entry keeps the rules its Client checks hot, in the compact form of a
 // [Crawler] for the Client's product tokens, and the body only
-// flate-compressed: the rest of the file is parsed again from it when
+// compressed (see compress): the rest of the file is parsed again from it when
 // another token is checked or the whole file is asked for, and kept only
 // while someone holds it.
 type entry struct {
@@ -31,6 +28,8 @@ type entry struct {
 	expiresAt int64         // expires in Unix nanoseconds (derived by derive)
 	gen       atomic.Uint32 // the cache generation in which e was last promoted
 	persisted
+
+	prev, next *entry // neighbours in the cache's recency list; nil when not cached
 
 	file       atomic.Pointer[Robots] // the whole parsed file, once asked for
 	cause      error                  // the failure itself, when it happened in this process
@@ -76,7 +75,7 @@ func (e *entry) body() ([]byte, error) {
 	if e.zbody == nil {
 		return nil, nil
 	}
-	return inflate(e.zbody, math.MaxInt64)
+	return decompress(e.zbody, math.MaxInt64)
 }
 
 // good reports whether e holds a usable answer from a reachable server:
@@ -124,9 +123,9 @@ func (e *entry) derive() *entry {
 	return e
 }
 
-// entryOverhead estimates what an entry costs beyond its own fields and
-// text: the LRU node and index slot that hold it, its deferral, and the
-// Crawler's fixed part.
+// entryOverhead estimates what an entry costs beyond its text: its own
+// fields, the index slot that holds it, its deferral, and the Crawler's
+// fixed part.
 const entryOverhead = 384
 
 // retainedSize estimates the bytes e keeps alive, for the cache's byte
@@ -146,69 +145,12 @@ func (e *entry) clone() *entry {
 	return &entry{key: e.key, crawler: e.crawler, persisted: e.persisted}
 }
 
-// Flate writers and readers cost tens of kilobytes each to make: they
-// are reused across entries and Clients. Pooled objects hold nothing of a
-// body once put back.
-var (
-	deflaters sync.Pool // of *flate.Writer
-	inflaters sync.Pool // of io.ReadCloser that is a flate.Resetter
-)
-
-// deflate returns text compressed at flate's default level, which shrinks
-// real robots.txt files to about a fifth (the fastest level leaves 12 %
-// more, which a cache of a million entries notices more than a fetch
-// notices the time).
-func deflate(text []byte) []byte {
-	var buf bytes.Buffer
-	buf.Grow(len(text)/4 + 64)
-	w, _ := deflaters.Get().(*flate.Writer)
-	if w == nil {
-		w, _ = flate.NewWriter(&buf, flate.DefaultCompression)
-	} else {
-		w.Reset(&buf)
-	}
-	_, _ = w.Write(text)
-	_ = w.Close()
-	w.Reset(io.Discard)
-	deflaters.Put(w)
-	return bytes.Clone(buf.Bytes()) // of exact size: the buffer grew past it
-}
-
-// errInflate is wrapped when a compressed body does not decompress within
-// its limit.
-var errInflate = errors.New("robotstxt: compressed body unreadable")
-
-// inflate decompresses a body made by deflate, failing when it does not
-// decompress or is longer than limit.
-func inflate(z []byte, limit int64) ([]byte, error) {
-	src := bytes.NewReader(z)
-	r, _ := inflaters.Get().(io.ReadCloser)
-	if r == nil {
-		r = flate.NewReader(src)
-	} else if err := r.(flate.Resetter).Reset(src, nil); err != nil {
-		return nil, fmt.Errorf("%w: %v", errInflate, err)
-	}
-	defer func() {
-		_ = r.(flate.Resetter).Reset(bytes.NewReader(nil), nil)
-		inflaters.Put(r)
-	}()
-	b, err := io.ReadAll(io.LimitReader(r, limit))
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errInflate, err)
-	}
-	if int64(len(b)) == limit {
-		if n, _ := r.Read(make([]byte, 1)); n > 0 {
-			return nil, fmt.Errorf("%w: longer than %d bytes", errInflate, limit)
-		}
-	}
-	return b, nil
-}
-
 // entryVersion is the first byte of every value the Client writes to a
 // Store. Values with another first byte are treated as a miss (and
 // overwritten by the next fetch), so processes of different versions can
-// share a Store. Version 3 binds a value to its key.
-const entryVersion = 3
+// share a Store. Version 3 binds a value to its key; version 4 keeps the
+// body compressed with Zstandard and names the dictionary (bodyDictID).
+const entryVersion = 4
 
 // errCorruptEntry is wrapped by every decoding failure.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
@@ -219,7 +161,9 @@ const flagStale = 1
 // key, outcome and flag bytes, in order: each is written and read by one
 // row, the compressed body last. Numbers are varints with a bound on
 // decoding, times are Unix milliseconds (0 for none), strings and the
-// body are length-prefixed, strings at most maxServerText bytes.
+// body are length-prefixed, strings at most maxServerText bytes; the
+// body follows the id of the dictionary it is compressed with (0 when
+// there is no body), and a value compressed with another is corrupt.
 var storedFields = [...]struct {
 	put func(b []byte, p *persisted) []byte
 	get func(d *decoder, p *persisted)
@@ -246,9 +190,21 @@ var storedFields = [...]struct {
 		func(d *decoder, p *persisted) { p.finalURL = d.text() }},
 	{func(b []byte, p *persisted) []byte { return appendString(b, p.errText) },
 		func(d *decoder, p *persisted) { p.errText = d.text() }},
-	{func(b []byte, p *persisted) []byte { return appendString(b, string(p.zbody)) },
+	{func(b []byte, p *persisted) []byte {
+		var dict uint64
+		if len(p.zbody) > 0 {
+			dict = bodyDictID
+		}
+		return appendString(binary.AppendUvarint(b, dict), string(p.zbody))
+	},
 		func(d *decoder, p *persisted) {
-			if body := d.bytes(math.MaxInt); len(body) > 0 {
+			dict := d.uvarint()
+			body := d.bytes(math.MaxInt)
+			switch {
+			case d.err != nil:
+			case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
+				d.err = fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
+			case len(body) > 0:
 				p.zbody = body[:len(body):len(body)] // the caller's to keep
 			}
 		}},
@@ -258,7 +214,7 @@ var storedFields = [...]struct {
 // byte, then the stored fields.
 func encodeEntry(e *entry) []byte {
 	p := &e.persisted
-	n := 3 + binary.MaxVarintLen32 + len(e.key) + len(storedFields)*binary.MaxVarintLen64 +
+	n := 3 + binary.MaxVarintLen32 + len(e.key) + (len(storedFields)+1)*binary.MaxVarintLen64 +
 		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(p.zbody)
 	b := make([]byte, 0, n)
 	b = append(b, entryVersion)

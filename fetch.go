@@ -51,7 +51,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.fetchTimeout)
 	defer cancel()
 	target := robotsURL(key)
-	seen := map[string]bool{target: true}
+	var seen map[string]bool // the URLs of the hops so far, once there is a redirect
 	for hop := 0; ; hop++ {
 		resp, err := f.get(ctx, target, prev)
 		if err != nil {
@@ -81,15 +81,18 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			res.err = fmt.Errorf("%w: redirect to %q", errRedirects, next.Scheme)
 		case hop >= f.cfg.maxRedirects:
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.cfg.maxRedirects)
-		case seen[next.String()]:
+		case next.String() == target || seen[next.String()]:
 			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, next)
 		}
 		if res.err != nil {
 			res.outcome = OutcomeAllowAll
 			return res
 		}
-		target = next.String()
+		if seen == nil {
+			seen = make(map[string]bool, f.cfg.maxRedirects+1)
+		}
 		seen[target] = true
+		target = next.String()
 	}
 }
 

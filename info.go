@@ -110,7 +110,7 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
 	}
 	e := c.cache.peek(key)
 	if e == nil || c.cache.expired(e) {
-		if e, err = c.load(ctx, key, e); err != nil {
+		if e, err = c.load(ctx, key, e, false); err != nil {
 			return nil, err
 		}
 	}

@@ -68,7 +68,33 @@ type sharedTier struct {
 // nil and whichever of prev and the Store's expired copy is more recent,
 // to revalidate from and fall back on.
 func (t *sharedTier) lookup(key string, prev *entry) (hit, fallback *entry) {
-	e, _ := t.get(key)
+	e, _ := t.get(t.base, key)
+	return t.judge(e, prev)
+}
+
+// lookupFor is lookup, with no previous entry, on behalf of a caller
+// whose ctx bounds it as well as the Store timeout and Close do. It
+// returns ctx's cause when the caller gave up; that is not the Store's
+// failure.
+func (t *sharedTier) lookupFor(ctx context.Context, key string) (hit, fallback *entry, err error) {
+	if ctx.Done() == nil {
+		hit, fallback = t.lookup(key, nil)
+		return hit, fallback, nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })
+	defer stop()
+	e, _ := t.get(ctx, key)
+	if err := context.Cause(ctx); err != nil && t.base.Err() == nil {
+		return nil, nil, err
+	}
+	hit, fallback = t.judge(e, nil)
+	return hit, fallback, nil
+}
+
+// judge is lookup's verdict on e, the Store's entry for a key or nil.
+func (t *sharedTier) judge(e, prev *entry) (hit, fallback *entry) {
 	switch {
 	case e == nil:
 		t.stats.storeMisses.Add(1)
@@ -97,16 +123,20 @@ func (t *sharedTier) keepGood(stored, prev *entry) *entry {
 	return stored
 }
 
-// get fetches and decodes key's value; nil when absent, unreadable
-// or the Store fails. failed reports a Store failure (not a miss).
-func (t *sharedTier) get(key string) (e *entry, failed bool) {
-	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
+// get fetches and decodes key's value, within the Store timeout of
+// parent; nil when absent, unreadable or the Store fails. failed reports
+// a Store failure (not a miss, nor parent's end).
+func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed bool) {
+	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
 	b, err := t.store.Get(ctx, key)
 	if errors.Is(err, ErrCacheMiss) {
 		return nil, false
 	}
 	if err != nil {
+		if parent.Err() != nil && parent != t.base {
+			return nil, false // the caller gave up; the Store did not fail
+		}
 		t.fail("get", key, err)
 		return nil, true
 	}
@@ -119,7 +149,7 @@ func (t *sharedTier) get(key string) (e *entry, failed bool) {
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
 		var text []byte
-		if text, err = inflate(e.zbody, 3*t.cfg.bodyLimit); err == nil {
+		if text, err = decompress(e.zbody, 3*t.cfg.bodyLimit); err == nil {
 			e.setRules(text, e.zbody, t.cfg.mode, t.tokens)
 		}
 	}
@@ -184,7 +214,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 	case got:
 		// The previous holder may have published between our miss and
 		// our lease: look once more before fetching.
-		if e, _ := t.get(key); e != nil && !e.expired(t.cfg.now()) {
+		if e, _ := t.get(t.base, key); e != nil && !e.expired(t.cfg.now()) {
 			release()
 			t.stats.storeHits.Add(1)
 			return e, nil
@@ -201,7 +231,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 			return nil, nil
 		case <-tick.C:
 		}
-		e, failed := t.get(key)
+		e, failed := t.get(t.base, key)
 		if e != nil && !e.expired(t.cfg.now()) {
 			t.stats.storeHits.Add(1)
 			return e, nil

@@ -344,3 +344,54 @@ func TestStoreEntryBoundToItsKey(t *testing.T) {
 		t.Errorf("the closed site was asked %d times, want 1", closed.hits.Load())
 	}
 }
+
+// TestCacheStoreLookupInCallersGoroutine: a memory miss looks in the
+// Store under the caller's context as well as the Store timeout. A hit
+// is served to a caller whose context can end; a caller that gives up
+// while the Store hangs gets its context's error, which is not counted
+// as the Store failing and starts no fetch; after Close a miss is
+// ErrClosed, not a Store failure.
+func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
+	checkLeaks(t)
+	store := newMemStore()
+	s := newSite(t, serve(200, privateRules))
+	a := newTestClient(t, WithStore(store))
+	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	b := newTestClient(t, WithStore(store), WithStoreTimeout(time.Minute))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if ok, err := b.Allowed(ctx, s.URL+"/private"); ok || err != nil {
+		t.Fatalf("Store hit under a cancellable context: %v, %v", ok, err)
+	}
+	if st := b.Stats().Store; st.Hits != 1 || st.Misses != 0 || st.Errors != 0 {
+		t.Errorf("after the hit: StoreStats = %+v", st)
+	}
+
+	store.mu.Lock()
+	store.block = make(chan struct{})
+	store.mu.Unlock()
+	c := newTestClient(t, WithStore(store), WithStoreTimeout(time.Minute))
+	short, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancelShort()
+	if ok, err := c.Allowed(short, s.URL+"/private"); ok || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("caller gave up on a hanging Store: %v, %v; want DeadlineExceeded", ok, err)
+	}
+	if st := c.Stats(); st.Store.Errors != 0 || st.Fetches.Total() != 0 || s.hits.Load() != 1 {
+		t.Errorf("after giving up: %+v, %d fetches by the site", st, s.hits.Load())
+	}
+	store.mu.Lock()
+	close(store.block)
+	store.block = nil
+	store.mu.Unlock()
+
+	d := newTestClient(t, WithStore(store))
+	_ = d.Close()
+	if _, err := d.Check(ctx, s.URL+"/private"); !errors.Is(err, ErrClosed) {
+		t.Errorf("closed Client, memory miss: %v, want ErrClosed", err)
+	}
+	if st := d.Stats().Store; st.Errors != 0 {
+		t.Errorf("closed Client: StoreStats = %+v", st)
+	}
+}

@@ -3,6 +3,7 @@ module github.com/robotsgate/robotstxt/internal/bench
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.20.3
 	github.com/robotsgate/robotstxt v0.0.0
 	github.com/temoto/robotstxt v1.1.2
 )

@@ -1,0 +1,311 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	robotsgate "github.com/robotsgate/robotstxt"
+)
+
+// These benchmarks measure what the Client pays for an authority it has
+// never seen: the fetch, reading the body, parsing it and whatever it
+// keeps for later, against a plain GET, read and Parse of the same body
+// with one check (the work a first answer cannot avoid), in the same run.
+// Host "fNNNN-M.example" serves corpus file NNNN.txt as its robots.txt; M
+// makes each authority new.
+
+// coldHost returns the host of the i-th cold authority of a side (one
+// letter, so that the two sides never share an authority) serving
+// files[i % len(files)].
+func coldHost(side string, files []corpusFile, i int) string {
+	name := strings.TrimSuffix(files[i%len(files)].name, ".txt")
+	return fmt.Sprintf("f%s-%s%d.example", name, side, i)
+}
+
+// corpusHandler serves the corpus: the robots.txt of host fNNNN-… is
+// NNNN.txt, with a day's max-age.
+func corpusHandler(files []corpusFile) http.Handler {
+	byName := make(map[string][]byte, len(files))
+	for _, f := range files {
+		byName[strings.TrimSuffix(f.name, ".txt")] = f.body
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(strings.TrimPrefix(r.Host, "f"), "-")
+		body, ok := byName[host]
+		if !ok || r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Cache-Control", "max-age=86400")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, _ = w.Write(body)
+	})
+}
+
+// redirectDial is an http.Transport whose connections all go to addr,
+// whatever the host: shared keeps one pool for every host (requests keep
+// their Host, so the server still tells them apart), otherwise each host
+// has connections of its own and none is kept after its request.
+func redirectDial(tb testing.TB, addr string, shared bool) *http.Client {
+	var d net.Dialer
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, addr)
+		},
+		MaxIdleConnsPerHost: 64,
+		DisableKeepAlives:   !shared,
+	}
+	tb.Cleanup(tr.CloseIdleConnections)
+	if !shared {
+		return &http.Client{Transport: tr}
+	}
+	return &http.Client{Transport: sharedPool{tr, addr}}
+}
+
+// sharedPool sends every request to one address, keeping its Host, so
+// that the transport pools one set of keep-alive connections for all
+// hosts.
+type sharedPool struct {
+	next *http.Transport
+	addr string
+}
+
+func (p sharedPool) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	r.Host = req.URL.Host
+	r.URL.Host = p.addr
+	return p.next.RoundTrip(r)
+}
+
+// getParse is the baseline of a cold check: GET the robots.txt, read it,
+// parse it, check one path.
+func getParse(hc *http.Client, host string) (bool, error) {
+	resp, err := hc.Get("http://" + host + "/robots.txt")
+	if err != nil {
+		return false, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		return false, fmt.Errorf("%s: %d %v", host, resp.StatusCode, err)
+	}
+	return robotsgate.Parse(body).Allowed(checkAgent, "/some/page.html"), nil
+}
+
+// cpuTime returns the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// pairCPU is pair with CPU time beside wall time: base and measured run
+// alternately, k calls of each per round, and both are reported per call
+// with measured/base, for wall time (x-baseline) and CPU time
+// (x-baseline-cpu, from getrusage before and after each half).
+func pairCPU(b *testing.B, k int, base, measured func(i int)) {
+	var tb, tm, cb, cm time.Duration
+	calls, i := 0, 0
+	for b.Loop() {
+		c0, start := cpuTime(), time.Now()
+		for j := range k {
+			base(i + j)
+		}
+		tb += time.Since(start)
+		c1 := cpuTime()
+		cb += c1 - c0
+		start = time.Now()
+		for j := range k {
+			measured(i + j)
+		}
+		tm += time.Since(start)
+		cm += cpuTime() - c1
+		calls += k
+		i += k
+	}
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(calls) }
+	b.ReportMetric(per(tb), "ns-baseline/op")
+	b.ReportMetric(per(tm), "ns-measured/op")
+	b.ReportMetric(float64(tm)/float64(tb), "x-baseline")
+	b.ReportMetric(per(cb), "ns-cpu-baseline/op")
+	b.ReportMetric(per(cm), "ns-cpu-measured/op")
+	b.ReportMetric(float64(cm)/float64(cb), "x-baseline-cpu")
+}
+
+// BenchmarkClientCold checks one URL of a new authority per op through a
+// Client (fetch, read, parse, keep) against getParse of the same corpus
+// file, cycling through the corpus, with the server in the process:
+// "one-connection-each" dials a connection per authority, as a crawler
+// reaching new sites does; "shared-keepalive" sends every request over a
+// shared pool of keep-alive connections, which leaves the Client's own
+// cost more of the total. Reported: wall and CPU time per op and their
+// ratios to the baseline (target: CPU ≤ 1.3×).
+func BenchmarkClientCold(b *testing.B) {
+	files, _ := loadCorpus(b)
+	srv := httptest.NewServer(corpusHandler(files))
+	b.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	for _, shared := range []bool{false, true} {
+		name := "one-connection-each"
+		if shared {
+			name = "shared-keepalive"
+		}
+		b.Run(name, func(b *testing.B) {
+			base, hc := redirectDial(b, addr, shared), redirectDial(b, addr, shared)
+			c := robotsgate.NewClient(robotsgate.WithHTTPClient(hc), robotsgate.WithProductTokens(checkAgent),
+				robotsgate.WithCacheSize(1<<20), robotsgate.WithCacheBytes(1<<40))
+			b.Cleanup(func() { c.Close() })
+			ctx := context.Background()
+			pairCPU(b, 50, func(i int) {
+				if _, err := getParse(base, coldHost("b", files, i)); err != nil {
+					b.Fatal(err)
+				}
+			}, func(i int) {
+				if _, err := c.Allowed(ctx, "http://"+coldHost("c", files, i)+"/some/page.html"); err != nil {
+					b.Fatal(err)
+				}
+			})
+			if st := c.Stats(); st.Fetches.Rules != st.Misses {
+				b.Fatalf("%d fetches of rules for %d misses", st.Fetches.Rules, st.Misses)
+			}
+		})
+	}
+}
+
+// BenchmarkClientColdNginx fills authorities from 8 goroutines through a
+// Client and through getParse, against nginx serving the corpus from
+// another process over shared keep-alive connections, and reports hosts
+// per second of each and their ratio (target ≥ 0.9). It needs nginx on
+// PATH (or in /usr/sbin) and is skipped without it.
+func BenchmarkClientColdNginx(b *testing.B) {
+	files, _ := loadCorpus(b)
+	addr := startNginx(b, files)
+	const workers, perRound = 8, 400
+	base, hc := redirectDial(b, addr, true), redirectDial(b, addr, true)
+	c := robotsgate.NewClient(robotsgate.WithHTTPClient(hc), robotsgate.WithProductTokens(checkAgent),
+		robotsgate.WithCacheSize(1<<20), robotsgate.WithCacheBytes(1<<40))
+	b.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	run := func(from int, one func(i int) error) time.Duration {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		start := time.Now()
+		for range workers {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= perRound {
+						return
+					}
+					if err := one(from + i); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return time.Since(start)
+	}
+	var tb, tm time.Duration
+	hosts := 0
+	for b.Loop() {
+		tb += run(hosts, func(i int) error { _, err := getParse(base, coldHost("b", files, i)); return err })
+		tm += run(hosts, func(i int) error {
+			_, err := c.Allowed(ctx, "http://"+coldHost("c", files, i)+"/some/page.html")
+			return err
+		})
+		hosts += perRound
+	}
+	b.ReportMetric(float64(hosts)/tb.Seconds(), "hosts/s-baseline")
+	b.ReportMetric(float64(hosts)/tm.Seconds(), "hosts/s-measured")
+	b.ReportMetric(tb.Seconds()/tm.Seconds(), "x-baseline-throughput")
+}
+
+// startNginx runs nginx on a loopback port serving the corpus (host
+// fNNNN-… gets NNNN.txt as its robots.txt) and returns its address.
+func startNginx(b *testing.B, files []corpusFile) string {
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		if _, err2 := os.Stat("/usr/sbin/nginx"); err2 != nil {
+			b.Skip("nginx not found")
+		}
+		bin = "/usr/sbin/nginx"
+	}
+	dir := b.TempDir()
+	docs := filepath.Join(dir, "files")
+	if err := os.Mkdir(docs, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(docs, f.name), f.body, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	conf := fmt.Sprintf(`daemon off;
+master_process off;
+worker_processes 1;
+error_log %[1]s/error.log;
+pid %[1]s/nginx.pid;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path %[1]s;
+    proxy_temp_path %[1]s;
+    fastcgi_temp_path %[1]s;
+    uwsgi_temp_path %[1]s;
+    scgi_temp_path %[1]s;
+    keepalive_requests 1000000;
+    default_type text/plain;
+    server {
+        listen %[2]s;
+        server_name ~^f(?<file>[0-9]+)-;
+        root %[3]s;
+        location = /robots.txt {
+            add_header Cache-Control "max-age=86400";
+            try_files /$file.txt =404;
+        }
+    }
+}
+`, dir, addr, docs)
+	confPath := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-p", dir, "-c", confPath, "-e", filepath.Join(dir, "error.log"))
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	hc := redirectDial(b, addr, true)
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if _, err := getParse(hc, coldHost("w", files, 0)); err == nil {
+			return addr
+		} else if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+			b.Fatalf("nginx did not serve: %v\n%s", err, log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
