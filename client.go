@@ -125,7 +125,7 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 		if key, path, err := splitTarget(rawURL, buf[:0]); err == nil {
 			if e := c.cache.get(key); e != nil && e.crawler != nil && !e.stale && !c.cache.expired(e) {
 				c.stats.hits.add()
-				return servedVerdict(e.crawler, nil, "", path).Allowed, nil
+				return servedAllowed(e.crawler, path), nil
 			}
 		}
 	}
@@ -435,6 +435,21 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		return good
 	}
 	return e
+}
+
+// servedAllowed is servedVerdict(cr, nil, "", path).Allowed without
+// making the deciding rule, for the hot path.
+func servedAllowed(cr *Crawler, path string) bool {
+	if !cr.allowedPath(path) {
+		return false
+	}
+	forms, n := normalForms(path)
+	for _, f := range forms[:n] {
+		if !cr.allowedPath(f) {
+			return false
+		}
+	}
+	return true
 }
 
 // servedVerdict checks path, and each normal form a server may serve for

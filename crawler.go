@@ -32,12 +32,7 @@ func (c *Crawler) Check(url string) Verdict { return c.checkPath(matcher.Path(ur
 func (c *Crawler) checkPath(path string) Verdict { return verdict(c.t, c.mode, c.group[:], path) }
 
 // allowedPath is Allowed for path, as checkPath is Check.
-func (c *Crawler) allowedPath(path string) bool {
-	if c.mode != ModeGoogle {
-		return c.checkPath(path).Allowed
-	}
-	return c.t.Allowed(c.group[:], path)
-}
+func (c *Crawler) allowedPath(path string) bool { return allowed(c.t, c.mode, c.group[:], path) }
 
 // Named reports whether some group names the crawler, so that the "*"
 // groups do not apply to it.

@@ -115,14 +115,11 @@ func (r *Robots) checkPath(agent, path string) Verdict {
 
 // allowedPath is Allowed for path, as checkPath is Check.
 func (r *Robots) allowedPath(agent, path string) bool {
-	if r.mode != ModeGoogle {
-		return r.checkPath(agent, path).Allowed
-	}
 	if f := r.first.Load(); f != nil && f.agent == agent {
-		return r.t.Allowed(f.groups, path) // the common case, in few calls
+		return allowed(r.t, r.mode, f.groups, path) // the common case, in few calls
 	}
 	var buf [8]int
-	return r.t.Allowed(r.groupsOf(buf[:0], agent), path)
+	return allowed(r.t, r.mode, r.groupsOf(buf[:0], agent), path)
 }
 
 // groupsOf returns the groups that apply to agent: those remembered for
@@ -167,6 +164,15 @@ func verdict(t *parser.Table, mode Mode, groups []int, path string) Verdict {
 	}
 	rule, ok := t.Decide(groups, path)
 	return Verdict{Allowed: !ok || rule.Allow, Rule: rule}
+}
+
+// allowed is verdict(...).Allowed: in the default mode the table answers
+// without making the deciding rule.
+func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
+	if mode != ModeGoogle {
+		return verdict(t, mode, groups, path).Allowed
+	}
+	return t.Allowed(groups, path)
 }
 
 // groups returns the groups that apply to agent.
