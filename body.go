@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"strconv"
@@ -71,6 +72,9 @@ func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if err != nil {
 		return Body{}, err
 	}
+	if limit >= math.MaxInt64 {
+		limit = 0 // no limit: limit+1 would overflow
+	}
 	if limit > 0 {
 		r = io.LimitReader(r, limit+1)
 	}
@@ -83,7 +87,7 @@ func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
 		b.Truncated = true
 		raw = raw[:limit]
 	}
-	utf16 := bytes.HasPrefix(raw, []byte{0xFF, 0xFE}) || bytes.HasPrefix(raw, []byte{0xFE, 0xFF})
+	utf16 := bytes.HasPrefix(raw, []byte{0xFF, 0xFE}) || bytes.HasPrefix(raw, []byte{0xFE, 0xFF}) || utf16Body(raw) != nil
 	if b.Truncated && !utf16 {
 		// Line ends are single ASCII bytes in UTF-8 and in the
 		// ASCII-compatible charsets: cut before converting.
@@ -205,6 +209,14 @@ func toUTF8(body []byte, contentType string) ([]byte, string) {
 		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
 		enc, name = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
+	case utf16Body(body) != nil:
+		// UTF-16 without a byte-order mark, labelled or not: its NULs
+		// make it valid UTF-8 in which nothing parses.
+		enc = utf16Body(body)
+		name = "utf-16le"
+		if enc == utf16BEEncoding {
+			name = "utf-16be"
+		}
 	case utf8.Valid(body), declaresUTF8(contentType):
 		return body, "utf-8"
 	default:
@@ -219,7 +231,40 @@ func toUTF8(body []byte, contentType string) ([]byte, string) {
 	return out, name
 }
 
-// declaresUTF8 reports whether a Content-Type header names UTF-8.
+var (
+	utf16LEEncoding = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	utf16BEEncoding = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+)
+
+// utf16Body returns the UTF-16 encoding body is written in when it has no
+// byte-order mark, or nil when it is not UTF-16: a robots.txt is mostly
+// ASCII, whose characters in UTF-16 have a NUL byte, so in its first
+// bytes at least a third of the even (big-endian) or odd (little-endian)
+// bytes are NUL and almost none of the others.
+func utf16Body(body []byte) encoding.Encoding {
+	n := min(len(body), 512) &^ 1
+	if n < 8 {
+		return nil
+	}
+	var even, odd int
+	for i := 0; i < n; i += 2 {
+		if body[i] == 0 {
+			even++
+		}
+		if body[i+1] == 0 {
+			odd++
+		}
+	}
+	pairs := n / 2
+	switch {
+	case odd*3 >= pairs && even*16 < pairs:
+		return utf16LEEncoding
+	case even*3 >= pairs && odd*16 < pairs:
+		return utf16BEEncoding
+	}
+	return nil
+}
+
 func declaresUTF8(contentType string) bool {
 	_, params, err := mime.ParseMediaType(contentType)
 	if err != nil {
@@ -235,7 +280,7 @@ func declaresUTF8(contentType string) bool {
 func headerCharset(contentType string) (encoding.Encoding, string) {
 	if _, params, err := mime.ParseMediaType(contentType); err == nil {
 		if label := params["charset"]; label != "" {
-			if enc, err := htmlindex.Get(label); err == nil && enc != unicode.UTF8 {
+			if enc, err := htmlindex.Get(label); err == nil && asciiCompatible(enc) {
 				if name, err := htmlindex.Name(enc); err == nil {
 					return enc, name
 				}
@@ -244,4 +289,22 @@ func headerCharset(contentType string) (encoding.Encoding, string) {
 		}
 	}
 	return charmap.Windows1252, "windows-1252"
+}
+
+// asciiCompatible reports whether enc reads ASCII bytes as ASCII, as
+// every encoding a robots.txt can be written in does: UTF-8 is read
+// before a label is consulted, UTF-16 by its byte-order mark or its
+// NULs, and a label naming UTF-16 or WHATWG's replacement encoding
+// (iso-2022-kr, hz-gb-2312, ...) for a body that is neither would turn
+// its directives into garbage, and a disallow into nothing.
+func asciiCompatible(enc encoding.Encoding) bool {
+	switch enc {
+	case unicode.UTF8, encoding.Replacement, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),
+		unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM):
+		return false
+	}
+	if name, err := htmlindex.Name(enc); err == nil && strings.HasPrefix(name, "utf-16") {
+		return false
+	}
+	return true
 }

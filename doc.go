@@ -67,7 +67,11 @@
 // (escapes of unreserved characters decoded, slashes merged, dot
 // segments removed, in the path only) are all allowed. [Robots.Allowed]
 // and [Crawler.Allowed] stay exactly Google's, reading the spelling
-// alone.
+// alone. Other readings some servers make are not added: the hex case of
+// an escape (/caf%c3%a9 does not match a rule for /café, whose escapes
+// are stored upper-case, as in Google's parser), %2F read as '/', ';'
+// parameters dropped, '' read as '/'; a site that serves such spellings
+// should disallow them too.
 //
 // [ModeRFC9309] reads the two points where RFC 9309 and Google's parser
 // differ the RFC's way: /robots.txt itself is always allowed, and
@@ -83,6 +87,12 @@
 // scheme and host lower-cased, the default port made explicit,
 // internationalised names in punycode, userinfo dropped. A URL that
 // net/url would reject, or that is not http or https, is [ErrBadURL].
+//
+// A redirect is followed wherever it leads (RFC 9309 §2.3.1.2): the
+// hops of a robots.txt fetch are the Client's own requests and are not
+// checked against robots.txt, so a site can make the Client GET a URL of
+// its choosing, as any link can; [PublicOnly] keeps such hops off
+// internal addresses.
 //
 // The status decides ([DefaultStatusPolicy], replaceable):
 //

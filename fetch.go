@@ -56,9 +56,10 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		resp, err := f.get(ctx, target, prev)
 		if err != nil {
 			outcome := valid(f.cfg.errPolicy(err))
-			if errors.Is(err, ErrNonPublic) {
-				// Whatever the policy: a robots.txt refused by a guard
-				// is never "no robots.txt".
+			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) {
+				// Whatever the policy: without a response there are no
+				// rules to read, and a robots.txt refused by a guard is
+				// never "no robots.txt".
 				outcome = OutcomeUnreachable
 			}
 			return fetchResult{outcome: outcome, finalURL: target, err: err}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -844,4 +845,56 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// TestFetchMislabelledCharsets serves a disallow-all file under charset
+// labels that do not fit it, as misconfigured servers do: a label naming
+// an encoding that would read the ASCII directives as garbage (WHATWG's
+// replacement encoding, UTF-16 without its NULs) is not believed, and
+// UTF-16 without a byte-order mark is read as UTF-16. Believing them
+// would turn the disallow into nothing, and so into allow-all.
+func TestFetchMislabelledCharsets(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	for _, tc := range []struct{ ct, body string }{
+		{"text/plain; charset=iso-2022-kr", "User-agent: *\nDisallow: /\n# caf\xe9\n"},
+		{"text/plain; charset=hz-gb-2312", "User-agent: *\nDisallow: /\n# \xa9\n"},
+		{"text/plain; charset=utf-16", "User-agent: *\nDisallow: /\n# caf\xe9\n"},
+		{"text/plain; charset=utf-16be", "User-agent: *\nDisallow: /\n# \xa9\n"},
+		{"text/plain; charset=utf-16le", utf16LE("User-agent: *\nDisallow: /\n")[2:]}, // no BOM
+		{"text/plain", utf16LE("User-agent: *\nDisallow: /\n")[2:]},
+		{"text/plain; charset=utf-16be", string(utf16BEBytes("User-agent: *\nDisallow: /\n"))},
+		{"text/plain", "User-agent: *\nDisallow: /\n# \xa9\n"},
+	} {
+		s := newSite(t, serve(200, tc.body, "Content-Type", tc.ct))
+		c := newTestClient(t)
+		if ok, err := c.Allowed(ctx, s.URL+"/secret"); ok || err != nil {
+			t.Errorf("%q, body %q: Allowed = %v, %v; want disallowed", tc.ct, tc.body, ok, err)
+		}
+	}
+}
+
+// utf16BEBytes encodes s, ASCII, as UTF-16BE without a byte-order mark.
+func utf16BEBytes(s string) []byte {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		b = append(b, 0, s[i])
+	}
+	return b
+}
+
+// TestFetchNoBodyLimit: math.MaxInt64, the natural way to say "no
+// limit", reads the body whole; it overflowed to reading nothing, which
+// made every site allow-all.
+func TestFetchNoBodyLimit(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /\n"))
+	c := newTestClient(t, WithBodyLimit(math.MaxInt64))
+	if ok, err := c.Allowed(context.Background(), s.URL+"/secret"); ok || err != nil {
+		t.Errorf("Allowed = %v, %v; want disallowed", ok, err)
+	}
+	b, err := ReadBody(strings.NewReader("User-agent: *\nDisallow: /\n"), nil, math.MaxInt64)
+	if err != nil || string(b.Text) != "User-agent: *\nDisallow: /\n" || b.Truncated {
+		t.Errorf("ReadBody with no limit: %q, %v", b.Text, err)
+	}
 }

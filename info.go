@@ -133,7 +133,8 @@ func (c *Client) Cached(rawURL string) (*Info, bool) {
 }
 
 // Forget drops rawURL's authority from memory, so the next check fetches
-// its robots.txt again (or reads it from the Store).
+// its robots.txt again, or reads it from the Store: a fresh copy there,
+// or a fetch already under way, still answers.
 func (c *Client) Forget(rawURL string) {
 	c.mustBeMade()
 	if key, err := authorityKey(rawURL); err == nil {

@@ -31,6 +31,7 @@ const (
 	defaultMaxBackoff   = time.Hour
 	defaultStoreTimeout = 200 * time.Millisecond // a Store is a cache: slower than a fetch's share, skip it
 	defaultLeasePoll    = 50 * time.Millisecond  // a Redis round trip is a fraction of it
+	maxBodyLimit        = 1 << 30                // far beyond any robots.txt, and 3× it cannot overflow
 )
 
 const (
@@ -199,11 +200,13 @@ func WithFetchTimeout(d time.Duration) Option {
 
 // WithBodyLimit sets how many bytes of a robots.txt body are read, after
 // content decoding (default 500 KiB, the minimum RFC 9309 allows). The rest
-// of a longer body is ignored.
+// of a longer body is ignored. Limits above 1 GiB read as 1 GiB, far more
+// than any robots.txt needs, so that math.MaxInt64 says "no limit".
 func WithBodyLimit(n int64) Option {
 	if n < 1 {
 		invalid("WithBodyLimit", n)
 	}
+	n = min(n, maxBodyLimit)
 	return func(c *config) { c.bodyLimit = n }
 }
 
@@ -262,7 +265,10 @@ func WithErrorPolicy(p ErrorPolicy) Option {
 // has been unreachable for d and no good copy younger than the stale
 // window stands in, the authority is crawled as if it had no robots.txt
 // (Decision.Outcome is OutcomeAllowAll), while the Client keeps asking on
-// its back-off. Google documents this behaviour with d = 30 days.
+// its back-off. Google documents this behaviour with d = 30 days. The
+// outage is counted from the first failure any process sharing the Store
+// recorded, on that process's clock: keep d well above the clock skew of
+// a fleet.
 func WithUnreachableAllowAfter(d time.Duration) Option {
 	if d < 0 {
 		invalid("WithUnreachableAllowAfter", d)

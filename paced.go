@@ -97,15 +97,16 @@ func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
 // sleeps itself. When the turn cannot come before the request's bound
 // (see bound) it fails at once with a *PacedError, not sent, instead of
 // sleeping in vain; when ctx is cancelled while it sleeps it fails with
-// ctx's error. It allocates nothing while no wait is needed, and counts
-// what it did in the Transport's stats.
-func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
+// ctx's error. waited reports that it slept, so that the request is
+// checked again before it is sent. It allocates nothing while no wait is
+// needed, and counts what it did in the Transport's stats.
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (_ Turn, waited bool, _ error) {
 	if err := ctx.Err(); err != nil {
-		return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
+		return Turn{}, false, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
 	}
 	turn, wait, ok, err := t.cfg.pacer.Take(ctx, authority, interval)
 	if err != nil || ok {
-		return turn, err
+		return turn, false, err
 	}
 	// The turn is not free: from here on the request counts as paced.
 	t.stats.paced.Add(1)
@@ -125,7 +126,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		held = held || wait > interval
 		retryAt := now.Add(max(wait, minRetry))
 		if !retryAt.Before(b.limit) {
-			return Turn{}, t.paced(ctx, authority, retryAt, b)
+			return Turn{}, true, t.paced(ctx, authority, retryAt, b)
 		}
 		timer := time.NewTimer(retryAt.Sub(now))
 		select {
@@ -136,14 +137,14 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			if ctx.Err() == context.DeadlineExceeded {
 				// The deadline came before the turn, despite the check
 				// above (a late timer): that is pacing, not a slow server.
-				return Turn{}, t.paced(ctx, authority, retryAt, b)
+				return Turn{}, true, t.paced(ctx, authority, retryAt, b)
 			}
-			return Turn{}, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+			return Turn{}, true, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
 		}
 		slept += time.Since(now)
 		turn, wait, ok, err = t.cfg.pacer.Take(ctx, authority, interval)
 		if err != nil || ok {
-			return turn, err
+			return turn, true, err
 		}
 		now = time.Now()
 	}

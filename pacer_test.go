@@ -15,7 +15,11 @@ import (
 // waits up to a day.
 func turnTaker(t testing.TB, p Pacer) func(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
 	t.Helper()
-	return NewTransport(newTestClient(t), nil, WithPacer(p), WithMaxWait(24*time.Hour)).awaitTurn
+	tr := NewTransport(newTestClient(t), nil, WithPacer(p), WithMaxWait(24*time.Hour))
+	return func(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
+		turn, _, err := tr.awaitTurn(ctx, authority, interval)
+		return turn, err
+	}
 }
 
 // turnLog records, for turns taken through a Pacer, when each began and

@@ -45,7 +45,9 @@ func (o Outcome) String() string {
 // An ErrorPolicy maps a robots.txt fetch that got no response at all (a
 // DNS failure, a refused or reset connection, a TLS failure, a timeout) to
 // an outcome. The error is the one the HTTP client returned; errors.As
-// finds a *net.DNSError or *net.OpError in it.
+// finds a *net.DNSError or *net.OpError in it. OutcomeRules, which has no
+// body to read, counts as OutcomeUnreachable, and so does any outcome for
+// a connection [PublicOnly] refused.
 type ErrorPolicy func(err error) Outcome
 
 // DefaultErrorPolicy reads every network error as OutcomeUnreachable, as

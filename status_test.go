@@ -143,3 +143,21 @@ func TestStatusPolicies(t *testing.T) {
 		t.Errorf("custom policy: %v, %v", ok, err)
 	}
 }
+
+// TestErrorPolicyCannotGiveRules: an ErrorPolicy that answers
+// OutcomeRules for a network error has no body to read; the fetch is
+// unreachable, not a file of no rules (which allows everything).
+func TestErrorPolicyCannotGiveRules(t *testing.T) {
+	checkLeaks(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // a refused port
+	c := newTestClient(t, WithErrorPolicy(func(error) Outcome { return OutcomeRules }))
+	d, err := c.Check(context.Background(), "http://"+addr+"/x")
+	if d.Allowed || !errors.Is(err, ErrDeferred) || d.Outcome != OutcomeUnreachable {
+		t.Errorf("Check = %+v, %v; want deferred", d, err)
+	}
+}

@@ -28,6 +28,12 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 //
 // Errors from a Store never reach the caller of Client.Allowed: the Client
 // logs them and falls back to fetching robots.txt itself.
+//
+// Values are not signed: whoever can write to the Store can make a Client
+// believe a robots.txt, within what a Client itself would write (a value
+// is bound to its key, dated no later than a minute ahead of the reader's
+// clock, and fresh for no longer than its freshness cap). Keep a shared
+// Store as private as the crawler's own configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
 	Get(ctx context.Context, key string) ([]byte, error)

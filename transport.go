@@ -12,7 +12,9 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/net/idna"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -207,10 +209,20 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, err
 	}
-	turn, err := t.awaitTurn(ctx, d.Authority, t.interval(rawURL, d))
+	turn, waited, err := t.awaitTurn(ctx, d.Authority, t.interval(rawURL, d))
 	if err != nil {
 		closeBody(req)
 		return nil, err
+	}
+	if waited {
+		// robots.txt may have changed while the request waited (for up
+		// to WithMaxWait): check it again before sending.
+		if _, _, err := t.check(req); err != nil {
+			_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, 0)
+			t.refused(ctx, err)
+			closeBody(req)
+			return nil, err
+		}
 	}
 	t.stats.sent.add()
 	resp, err := t.next.RoundTrip(req)
@@ -290,10 +302,14 @@ func (t *Transport) check(req *http.Request) (Decision, string, error) {
 	if !d.Allowed {
 		return d, rawURL, &DisallowedError{Decision: d, URL: rawURL}
 	}
-	if req.Host == "" || req.Host == u.Host {
+	host, err := headerHost(req)
+	if err != nil {
+		return Decision{}, rawURL, err
+	}
+	if host == u.Host {
 		return d, rawURL, nil
 	}
-	site, err := hostURL(u, req.Host)
+	site, err := hostURL(u, host)
 	if err != nil {
 		return Decision{}, rawURL, err
 	}
@@ -302,6 +318,31 @@ func (t *Transport) check(req *http.Request) (Decision, string, error) {
 		err = &DisallowedError{Decision: hd, URL: site}
 	}
 	return hd, site, err
+}
+
+// headerHost returns the Host header net/http will send for req: its
+// Host field, or else its URL's host, with a non-ASCII name in punycode
+// as net/http writes it, without the UTS #46 mapping the dial (and the
+// Client's authority key) applies: for "ｂ.test" the connection goes to
+// b.test but the server is asked for xn--ni7c.test, the site whose
+// robots.txt must then allow the request too.
+func headerHost(req *http.Request) (string, error) {
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	if ascii.IsASCII(host) {
+		return host, nil
+	}
+	name, port := host, ""
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		name, port = host[:i], host[i:]
+	}
+	p, err := idna.Punycode.ToASCII(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: request Host %q cannot be sent: %v", ErrBadURL, capText(host), err)
+	}
+	return p + port, nil
 }
 
 // hostURL returns u as addressed to the authority host, which a request's

@@ -740,3 +740,55 @@ func TestTransportCrawlDelayClamped(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportChecksSentHostForIDN sends requests to internationalised
+// names that the dial maps (UTS #46) but net/http's Host header does not:
+// the server is asked for the punycode of the unmapped name, another
+// site, whose robots.txt must allow the request too.
+func TestTransportChecksSentHostForIDN(t *testing.T) {
+	checkLeaks(t)
+	v := newVhosts(t, map[string]string{
+		"b.test":         "User-agent: *\nAllow: /\n",
+		"xn--ni7c.test":  "User-agent: *\nDisallow: /\n",
+		"xn--b-vca.test": "User-agent: *\nDisallow: /\n",
+	})
+	tr := v.transport(t)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+	hc := &http.Client{Transport: NewTransport(c, tr)}
+	for _, u := range []string{"http://\uff42.test/x", "http://b\u00ad.test/x"} {
+		if _, err := get(context.Background(), hc, u); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("GET %q: %v, want ErrDisallowed by the site its Host header names", u, err)
+		}
+	}
+	if _, err := get(context.Background(), hc, "http://b.test/x"); err != nil {
+		t.Errorf("GET b.test: %v", err)
+	}
+	for _, r := range v.requests() {
+		if !strings.HasSuffix(r, "/robots.txt") && r != "b.test/x" {
+			t.Errorf("the server served %s", r)
+		}
+	}
+}
+
+// TestTransportRechecksAfterWaiting: robots.txt that changes while a
+// request waits for its turn is obeyed; the request is checked again
+// before it is sent.
+func TestTransportRechecksAfterWaiting(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.3\n")
+	c, _, hc := newTestTransport(t)
+	if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := get(context.Background(), hc, s.URL+"/private/b"); done <- err }()
+	time.Sleep(100 * time.Millisecond) // /private/b is waiting for its turn
+	s.route("/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.3\nDisallow: /private\n"))
+	c.Forget(s.URL)
+	if err := <-done; !errors.Is(err, ErrDisallowed) {
+		t.Errorf("the waiting request: %v, want ErrDisallowed by the new robots.txt", err)
+	}
+	if n := len(s.times("/private/b")); n != 0 {
+		t.Error("the waiting request was sent")
+	}
+}

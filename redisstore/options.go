@@ -16,13 +16,33 @@ const DefaultTimeout = 200 * time.Millisecond
 type Option func(*config)
 
 type config struct {
-	prefix  string
-	timeout time.Duration
-	logger  *slog.Logger
+	prefix   string
+	timeout  time.Duration
+	logger   *slog.Logger
+	maxValue int64
 }
 
+// defaultMaxValue bounds the values Get reads: a Client's value is its
+// compressed body (a fifth of at most 500 KiB by default, more only with
+// a larger robotstxt.WithBodyLimit) and a few short strings, so 4 MiB is
+// eight times the most it writes by default, while a value that someone
+// else wrote to Redis, up to Redis's 512 MiB, is not read whole.
+const defaultMaxValue = 4 << 20
+
 func defaultConfig() config {
-	return config{prefix: DefaultPrefix, timeout: DefaultTimeout, logger: slog.New(slog.DiscardHandler)}
+	return config{prefix: DefaultPrefix, timeout: DefaultTimeout, logger: slog.New(slog.DiscardHandler), maxValue: defaultMaxValue}
+}
+
+// WithMaxValue bounds the size of the values Get reads (default 4 MiB);
+// a longer value is not read but reported as an error, which the Client
+// treats as a miss. Raise it with robotstxt.WithBodyLimit above 8 MiB or
+// so. A non-positive n keeps the default.
+func WithMaxValue(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxValue = n
+		}
+	}
 }
 
 // WithPrefix sets the prefix of every key the Store writes (default

@@ -62,8 +62,17 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	k := s.valueKey(key)
 	var val []byte
 	err := s.call(ctx, "GET", k, func(ctx context.Context) error {
+		// GETRANGE reads at most one byte past the bound, so a huge
+		// value costs no more than that; it answers "" for a missing key,
+		// which EXISTS then tells from an empty value.
 		var err error
-		val, err = s.rdb.Get(ctx, k).Bytes()
+		val, err = s.rdb.GetRange(ctx, k, 0, s.cfg.maxValue).Bytes()
+		if err == nil && len(val) == 0 {
+			var n int64
+			if n, err = s.rdb.Exists(ctx, k).Result(); err == nil && n == 0 {
+				err = redis.Nil
+			}
+		}
 		return err
 	})
 	switch {
@@ -71,6 +80,8 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 		return nil, fmt.Errorf("redisstore: GET %s: %w", k, robotstxt.ErrCacheMiss)
 	case err != nil:
 		return nil, err
+	case int64(len(val)) > s.cfg.maxValue:
+		return nil, fmt.Errorf("redisstore: GET %s: value longer than %d bytes, not read", k, s.cfg.maxValue)
 	}
 	return val, nil
 }

@@ -1,8 +1,10 @@
 package redisstore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -138,4 +140,38 @@ func TestNewPanicsOnNilClient(t *testing.T) {
 		}
 	}()
 	New(nil)
+}
+
+// TestGetBoundsValue writes a 64 MiB value under a key, as anyone who can
+// write to Redis can: Get reads no more than its bound and reports it,
+// and a value of the bound's size, an empty value and a missing key read
+// as they should.
+func TestGetBoundsValue(t *testing.T) {
+	s, rdb, _ := newStore(t, WithMaxValue(1<<20))
+	ctx := t.Context()
+	k := s.valueKey(authority)
+	if err := rdb.Set(ctx, k, bytes.Repeat([]byte("x"), 64<<20), 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	v, err := s.Get(ctx, authority)
+	runtime.ReadMemStats(&after)
+	if err == nil || errors.Is(err, robotstxt.ErrCacheMiss) || v != nil {
+		t.Errorf("Get of a 64 MiB value: %d bytes, %v; want an error", len(v), err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 8<<20 {
+		t.Errorf("Get allocated %d MiB for a value it refuses", n>>20)
+	}
+	for _, size := range []int{0, 1 << 20} {
+		if err := s.Set(ctx, authority, bytes.Repeat([]byte("y"), size), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := s.Get(ctx, authority); err != nil || len(v) != size {
+			t.Errorf("Get of a %d-byte value: %d bytes, %v", size, len(v), err)
+		}
+	}
+	if _, err := s.Get(ctx, "https://absent.example:443"); !errors.Is(err, robotstxt.ErrCacheMiss) {
+		t.Errorf("Get of a missing key: %v, want ErrCacheMiss", err)
+	}
 }
