@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // fillWorkers is the number of goroutines of a "fill" helper, each
@@ -23,16 +25,15 @@ const fillWorkers = 8
 // with each other, it holds some of the sites filled, and a new Client
 // answers every one of them right without fetching.
 func TestCrashLeavesUsableFile(t *testing.T) {
-	w := newWeb(t)
-	addr := w.srv.Listener.Addr().String()
+	w := crawltest.NewWeb(t)
+	addr := w.Addr()
 	path := filepath.Join(t.TempDir(), "robots.db")
 	for round := range 3 {
 		first := round * 1_000_000
-		c := startChild(t, envHelper+"=fill", envPath+"="+path, envWeb+"="+addr, envFirst+"="+strconv.Itoa(first))
-		for c.line(t) != "FILLED 300" {
-		}
+		c := crawltest.StartChild(t, "TestHelperProcess", envHelper+"=fill", envPath+"="+path, envWeb+"="+addr, envFirst+"="+strconv.Itoa(first))
+		c.WaitFor(t, "FILLED 300")
 		time.Sleep(time.Duration(rand.IntN(20)) * time.Millisecond)
-		c.kill()
+		c.Kill()
 
 		st, err := Open(path)
 		if err != nil {
@@ -40,7 +41,7 @@ func TestCrashLeavesUsableFile(t *testing.T) {
 		}
 		consistent(t, st)
 		keys := storedKeys(t, st)
-		fetched := w.fetchCount("")
+		fetched := w.Fetches("")
 		client := newClient(t, st, addr)
 		found := 0
 		for _, k := range keys {
@@ -64,7 +65,7 @@ func TestCrashLeavesUsableFile(t *testing.T) {
 		if found == 0 {
 			t.Errorf("round %d: none of the sites filled before the kill is in the file", round)
 		}
-		if n := w.fetchCount("") - fetched; n != 0 {
+		if n := w.Fetches("") - fetched; n != 0 {
 			t.Errorf("round %d: answering from the file took %d fetches, want none", round, n)
 		}
 	}

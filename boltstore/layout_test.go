@@ -13,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // consistent fails the test unless the buckets of s's file agree: every
@@ -133,7 +134,7 @@ func TestOpenRefusesOtherLayouts(t *testing.T) {
 // a value too short to have the Store's header is a miss; Set replaces
 // both.
 func TestGarbageValues(t *testing.T) {
-	w := newWeb(t)
+	w := crawltest.NewWeb(t)
 	garbage := []byte("\x00\xffnot an entry")
 	const short = "http://short.test:80"
 	s, path := newStore(t)
@@ -171,12 +172,12 @@ func TestGarbageValues(t *testing.T) {
 	if got, err := s.Get(t.Context(), short); !errors.Is(err, robotstxt.ErrCacheMiss) {
 		t.Errorf("Get of a value without a header = %q, %v; want a miss", got, err)
 	}
-	c := newClient(t, s, w.srv.Listener.Addr().String())
+	c := newClient(t, s, w.Addr())
 	defer c.Close()
 	if err := check(c, host); err != nil {
 		t.Error(err)
 	}
-	if n := w.fetchCount(host); n != 1 {
+	if n := w.Fetches(host); n != 1 {
 		t.Errorf("over a garbage value: %d fetches, want 1", n)
 	}
 	set(t, s, short, []byte("fresh"))

@@ -1,14 +1,10 @@
 package boltstore
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -19,61 +15,6 @@ const (
 	envWeb    = "BOLTSTORE_WEB"    // address every site resolves to ("fill")
 	envFirst  = "BOLTSTORE_FIRST"  // number of the first site to fill ("fill")
 )
-
-// A child is a running helper process.
-type child struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout *bufio.Scanner
-	stderr *bytes.Buffer
-	once   sync.Once
-}
-
-// startChild runs this test binary as a helper process with the given
-// environment on top of ours. It is killed, if still running, when the
-// test ends.
-func startChild(t *testing.T, env ...string) *child {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), env...)
-	c := &child{cmd: cmd, stderr: new(bytes.Buffer)}
-	cmd.Stderr = c.stderr
-	var err error
-	if c.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.stdout = bufio.NewScanner(out)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting helper process: %v", err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); c.wait() })
-	return c
-}
-
-// wait waits for the process to exit, once.
-func (c *child) wait() { c.once.Do(func() { _ = c.cmd.Wait() }) }
-
-// line returns the next line the helper prints, failing the test if it
-// exits first.
-func (c *child) line(t *testing.T) string {
-	t.Helper()
-	if c.stdout.Scan() {
-		return c.stdout.Text()
-	}
-	c.wait()
-	t.Fatalf("helper process exited (%v); stderr:\n%s", c.cmd.ProcessState, c.stderr)
-	return ""
-}
-
-// kill kills the helper with SIGKILL and waits for it to be gone.
-func (c *child) kill() {
-	_ = c.cmd.Process.Kill()
-	c.wait()
-}
 
 // TestHelperProcess is the helper process of the tests that need another
 // process. It does nothing unless started by one of them.

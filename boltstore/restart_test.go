@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // TestRestartWarm: a Client fills 300 authorities through a Store; both
@@ -14,9 +15,9 @@ import (
 // single robots.txt.
 func TestRestartWarm(t *testing.T) {
 	const sites = 300
-	w := newWeb(t)
+	w := crawltest.NewWeb(t)
 	path := filepath.Join(t.TempDir(), "robots.db")
-	addr := w.srv.Listener.Addr().String()
+	addr := w.Addr()
 
 	st, err := Open(path)
 	if err != nil {
@@ -28,7 +29,7 @@ func TestRestartWarm(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if n := w.fetchCount(""); n != sites {
+	if n := w.Fetches(""); n != sites {
 		t.Fatalf("filling: %d fetches, want %d", n, sites)
 	}
 
@@ -45,7 +46,7 @@ func TestRestartWarm(t *testing.T) {
 			t.Errorf("%s: before the restart %+v, after %+v", url, d, after[url])
 		}
 	}
-	if n := w.fetchCount(""); n != sites {
+	if n := w.Fetches(""); n != sites {
 		t.Errorf("after the restart: %d more fetches, want none", n-sites)
 	}
 	if st := c.Stats(); st.Fetches.Total() != 0 || st.Store.Hits != sites {
@@ -59,12 +60,12 @@ func decide(t *testing.T, c *robotstxt.Client, n int) map[string]robotstxt.Decis
 	t.Helper()
 	ds := map[string]robotstxt.Decision{}
 	for i := range n {
-		for _, p := range probesFor(site(i)) {
-			d, err := c.Check(t.Context(), p.url)
-			if err != nil || d.Allowed != p.want {
-				t.Fatalf("Check(%s) = %v, %v; want allowed %v", p.url, d.Allowed, err, p.want)
+		for _, p := range crawltest.Probes(site(i)) {
+			d, err := c.Check(t.Context(), p.URL)
+			if err != nil || d.Allowed != p.Want {
+				t.Fatalf("Check(%s) = %v, %v; want allowed %v", p.URL, d.Allowed, err, p.Want)
 			}
-			ds[p.url] = d
+			ds[p.URL] = d
 		}
 	}
 	return ds

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 	"github.com/robotsgate/robotstxt/storetest"
 )
 
@@ -233,20 +234,14 @@ func TestOpenLocked(t *testing.T) {
 // closed it.
 func TestOpenLockedByProcess(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robots.db")
-	c := startChild(t, envHelper+"=hold", envPath+"="+path)
-	if l := c.line(t); l != "READY" {
-		t.Fatalf("helper said %q, want READY", l)
-	}
+	c := crawltest.StartChild(t, "TestHelperProcess", envHelper+"=hold", envPath+"="+path)
+	c.WaitFor(t, "READY")
 	start := time.Now()
 	if _, err := Open(path); !errors.Is(err, ErrLocked) {
 		t.Fatalf("Open of a file another process holds: %v, want ErrLocked", err)
 	}
 	t.Logf("Open failed after %v", time.Since(start))
-	_ = c.stdin.Close()
-	c.wait()
-	if !c.cmd.ProcessState.Success() {
-		t.Fatalf("helper process: %v; stderr:\n%s", c.cmd.ProcessState, c.stderr)
-	}
+	c.Finish(t)
 	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("Open after the other process closed the file: %v", err)
