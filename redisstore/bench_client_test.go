@@ -10,17 +10,17 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // benchFleet serves the median corpus file as every site's robots.txt and
 // returns the web and a Redis client.
-func benchFleet(b *testing.B) (*web, string, *redis.Client) {
+func benchFleet(b *testing.B) (*crawltest.Web, string, *redis.Client) {
 	b.Helper()
 	name, body := medianCorpusFile(b)
 	b.Logf("robots.txt: corpus %s, %d bytes", name, len(body))
 	srv, rdb := newRedis(b)
-	w := newWeb(b, 0)
-	w.body = body
+	w := newWeb(b, crawltest.WithBody(body))
 	return w, srv.Addr(), rdb
 }
 
@@ -59,7 +59,7 @@ func BenchmarkAllowedRedisHit(b *testing.B) {
 // process and returns another whose memory holds one site, so that
 // checking the two URLs in turn always misses memory and hits Redis;
 // direct sets the go-redis client's ContextTimeoutEnabled.
-func redisHitSetup(b *testing.B, direct bool) (w *web, rdb *redis.Client, c *robotstxt.Client, urls []string) {
+func redisHitSetup(b *testing.B, direct bool) (w *crawltest.Web, rdb *redis.Client, c *robotstxt.Client, urls []string) {
 	w, addr, _ := benchFleet(b)
 	urls = []string{"http://bench-a.test/some/path/page.html", "http://bench-b.test/some/path/page.html"}
 	warm := newProcess(b, addr, w)
@@ -70,7 +70,7 @@ func redisHitSetup(b *testing.B, direct bool) (w *web, rdb *redis.Client, c *rob
 	}
 	rdb = redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: direct})
 	b.Cleanup(func() { _ = rdb.Close() })
-	c = newClient(b, New(rdb, WithLogger(quietLogger), WithTimeout(generous)), w.httpClient(),
+	c = newClient(b, New(rdb, WithLogger(quietLogger), WithTimeout(generous)), w.HTTPClient(),
 		robotstxt.WithStoreTimeout(generous), robotstxt.WithCacheSize(1))
 	return w, rdb, c, urls
 }
@@ -86,7 +86,7 @@ func benchRedisHit(b *testing.B, direct bool) {
 		i++
 	}
 	b.StopTimer()
-	if n := w.fetchCount(""); n != len(urls) {
+	if n := w.Fetches(""); n != len(urls) {
 		b.Fatalf("%d robots.txt fetches, want %d: checks were not served from Redis", n, len(urls))
 	}
 	if st := c.Stats().Store; st.Hits < uint64(i) {
@@ -113,7 +113,7 @@ func BenchmarkAllowedRedisHitBaseline(b *testing.B) {
 		if err != nil || len(v) == 0 {
 			b.Fatal(err)
 		}
-		if !robotstxt.Parse(w.body).Allowed("fleettest", "/some/path/page.html") {
+		if !robotstxt.Parse(w.Body()).Allowed("fleettest", "/some/path/page.html") {
 			b.Fatal("disallowed")
 		}
 	}
@@ -132,7 +132,7 @@ func BenchmarkAllowedRedisHitRatio(b *testing.B) {
 		start := time.Now()
 		for range 100 {
 			v, err := rdb.Get(b.Context(), key).Bytes()
-			if err != nil || len(v) == 0 || !robotstxt.Parse(w.body).Allowed("fleettest", "/some/path/page.html") {
+			if err != nil || len(v) == 0 || !robotstxt.Parse(w.Body()).Allowed("fleettest", "/some/path/page.html") {
 				b.Fatal("baseline failed", err)
 			}
 		}
@@ -160,7 +160,7 @@ func BenchmarkRedisBytesPerAuthority(b *testing.B) {
 	const sites = 1000
 	before := usedMemory(b, rdb)
 	c := newProcess(b, addr, w)
-	for _, h := range hosts("mem", sites) {
+	for _, h := range crawltest.Hosts("mem", sites) {
 		if _, err := c.Allowed(b.Context(), "http://"+h+"/"); err != nil {
 			b.Fatal(err)
 		}

@@ -34,7 +34,7 @@ func BenchmarkRedisMiss(b *testing.B) {
 			}
 			base := func() {
 				v, err := rdb.Get(b.Context(), key).Bytes()
-				if err != nil || len(v) == 0 || !robotstxt.Parse(w.body).Allowed("fleettest", "/some/path/page.html") {
+				if err != nil || len(v) == 0 || !robotstxt.Parse(w.Body()).Allowed("fleettest", "/some/path/page.html") {
 					b.Fatal("baseline failed", err)
 				}
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
@@ -77,7 +78,7 @@ func TestFleetClusterFailover(t *testing.T) {
 	cl := redistest.StartCluster(t, 3, 1, failoverNodeTimeout,
 		// The other masters keep serving their slots while one is down.
 		"--cluster-require-full-coverage", "no")
-	w := newWeb(t, 50*time.Millisecond) // long enough for the others to wait on the lease
+	w := newWeb(t, crawltest.WithDelay(50*time.Millisecond)) // long enough for the others to wait on the lease
 	slotOf := func(host string) int {
 		a, _, err := robotstxt.SplitURL("http://" + host + "/")
 		if err != nil {
@@ -92,8 +93,8 @@ func TestFleetClusterFailover(t *testing.T) {
 		slot := slotOf(host)
 		return slices.ContainsFunc(ranges, func(r [2]int) bool { return r[0] <= slot && slot <= r[1] })
 	}}
-	env := append(os.Environ(), envHelper+"=cluster", envRedis+"="+strings.Join(cl.Addrs(), ","),
-		envWeb+"="+w.srv.Listener.Addr().String())
+	env := []string{envHelper + "=cluster", envRedis + "=" + strings.Join(cl.Addrs(), ","),
+		envWeb + "=" + w.Addr()}
 	f.startFleet(env)
 	for range 3 {
 		f.round()
@@ -143,7 +144,7 @@ func TestFleetClusterFailover(t *testing.T) {
 			if i == f.killRound && h == f.onVictim[i] {
 				continue // a turn taken on the victim just before it died may be lost with it
 			}
-			at := w.pageArrivals(h)
+			at := w.PageArrivals(h)
 			for j := 1; j < len(at); j++ {
 				if gap := at[j].Sub(at[j-1]); gap < failoverInterval {
 					t.Errorf("round %d, %s: requests %d and %d reached it %v apart, want >= %v", i, h, j-1, j, gap, failoverInterval)
@@ -157,11 +158,11 @@ func TestFleetClusterFailover(t *testing.T) {
 // rounds and keeps what they reported.
 type failoverRun struct {
 	t                   *testing.T
-	web                 *web
+	web                 *crawltest.Web
 	onTheVictim         func(host string) bool
 	onVictim, elsewhere []string // sites on the victim's slots and elsewhere, one of each per round
 	tried               int      // sites named so far
-	fleet               []*child
+	fleet               []*crawltest.Child
 	next                int         // the next round
 	started             []time.Time // when each round began
 	killRound           int         // the round the victim was killed in
@@ -174,10 +175,10 @@ func (f *failoverRun) startFleet(env []string) {
 	f.t.Helper()
 	f.fleet = nil
 	for range 3 {
-		f.fleet = append(f.fleet, startChild(f.t, "TestClusterHelperProcess", env))
+		f.fleet = append(f.fleet, crawltest.StartChild(f.t, "TestClusterHelperProcess", env...))
 	}
 	for _, c := range f.fleet {
-		c.waitFor(f.t, "READY")
+		c.WaitFor(f.t, "READY")
 	}
 }
 
@@ -186,11 +187,11 @@ func (f *failoverRun) startFleet(env []string) {
 func (f *failoverRun) stopFleet() {
 	f.t.Helper()
 	for _, c := range f.fleet {
-		_ = c.stdin.Close()
+		c.CloseStdin()
 	}
 	for i, c := range f.fleet {
 		f.report(i, "FINAL ", "at the end")
-		c.finish(f.t)
+		c.Finish(f.t)
 	}
 }
 
@@ -202,7 +203,7 @@ func (f *failoverRun) round() {
 	r := f.next
 	f.next++
 	for len(f.onVictim) <= r || len(f.elsewhere) <= r {
-		h := fmt.Sprintf("failover%d.test", f.tried)
+		h := crawltest.Host("failover", f.tried)
 		f.tried++
 		if f.onTheVictim(h) {
 			f.onVictim = append(f.onVictim, h)
@@ -215,7 +216,7 @@ func (f *failoverRun) round() {
 	}
 	f.started = append(f.started, time.Now())
 	for _, c := range f.fleet {
-		c.send(f.t, "ROUND "+f.onVictim[r]+","+f.elsewhere[r])
+		c.Send(f.t, "ROUND "+f.onVictim[r]+","+f.elsewhere[r])
 	}
 	for i := range f.fleet {
 		rep := f.report(i, "DONE ", fmt.Sprintf("round %d", r))
@@ -230,7 +231,7 @@ func (f *failoverRun) round() {
 func (f *failoverRun) report(i int, prefix, when string) roundReport {
 	f.t.Helper()
 	var rep roundReport
-	f.fleet[i].reply(f.t, prefix, &rep)
+	f.fleet[i].Reply(f.t, prefix, &rep)
 	if len(rep.Wrong) > 0 || len(rep.Unsent) > 0 {
 		f.t.Errorf("%s, process %d: wrong answers or failed checks %q; requests never sent %q", when, i, rep.Wrong, rep.Unsent)
 	}
@@ -253,10 +254,10 @@ func (f *failoverRun) checkFetches() {
 	var resumed time.Duration = -1
 	var during, fetches int
 	for r := range f.next {
-		if n := f.web.fetchCount(f.elsewhere[r]); n != 1 {
+		if n := f.web.Fetches(f.elsewhere[r]); n != 1 {
 			t.Errorf("round %d: %s, on a live master, fetched %d times, want once for the fleet", r, f.elsewhere[r], n)
 		}
-		n := f.web.fetchCount(f.onVictim[r])
+		n := f.web.Fetches(f.onVictim[r])
 		switch {
 		case r < f.killRound || f.sharedAfter(r):
 			if n != 1 {
@@ -316,7 +317,7 @@ func TestClusterHelperProcess(t *testing.T) {
 	})
 	defer rdb.Close()
 	store := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
-	web := webClient(os.Getenv(envWeb))
+	web := crawltest.HTTPClient(os.Getenv(envWeb))
 	c := newClient(t, store, web, robotstxt.WithStoreTimeout(generous))
 	p := &pacedSender{hc: &http.Client{Transport: robotstxt.NewTransport(c, web.Transport,
 		robotstxt.WithPacer(store), robotstxt.WithDefaultInterval(failoverInterval))}}
@@ -358,7 +359,7 @@ func clusterRound(c *robotstxt.Client, p *pacedSender, hosts []string) roundRepo
 	)
 	for _, h := range hosts {
 		wg.Go(func() {
-			for _, pr := range probesFor(h) {
+			for _, pr := range crawltest.Probes(h) {
 				err := checkOne(c, pr)
 				mu.Lock()
 				rep.Checks++

@@ -4,22 +4,23 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // faultFleet starts Redis, a web of 20 sites and three processes with the
 // default timeouts whose in-memory caches hold only two sites, so most
 // checks go to Redis.
-func faultFleet(t *testing.T, tag string) (*redistest.Server, *web, []*robotstxt.Client, []string) {
+func faultFleet(t *testing.T, tag string) (*redistest.Server, *crawltest.Web, []*robotstxt.Client, []string) {
 	t.Helper()
 	srv, _ := newRedis(t)
-	w := newWeb(t, 0)
+	w := newWeb(t)
 	var clients []*robotstxt.Client
 	for range 3 {
 		clients = append(clients, newDefaultProcess(t, srv.Addr(), w,
 			robotstxt.WithCacheSize(2)))
 	}
-	return srv, w, clients, hosts(tag, 20)
+	return srv, w, clients, crawltest.Hosts(tag, 20)
 }
 
 // TestFleetRedisKilledMidRun: Redis dies under load; every check still

@@ -1,11 +1,12 @@
 package redisstore
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // TestFleetRedisRestartResumesSharing: while Redis is down each process
@@ -14,25 +15,25 @@ import (
 // recreated.
 func TestFleetRedisRestartResumesSharing(t *testing.T) {
 	srv, _ := newRedis(t)
-	w := newWeb(t, 0)
+	w := newWeb(t)
 	a := newDefaultProcess(t, srv.Addr(), w)
 	b := newDefaultProcess(t, srv.Addr(), w)
-	before := hosts("before", 3)
+	before := crawltest.Hosts("before", 3)
 	checkAll(t, a, before)
 	checkAll(t, b, before)
 
 	srv.Kill()
-	during := hosts("during", 3)
+	during := crawltest.Hosts("during", 3)
 	checkAll(t, a, during)
 	checkAll(t, b, during)
 
 	srv.Restart()
 	deadline := time.Now().Add(10 * time.Second) // the Store probes Redis every second
 	for i := 0; ; i++ {
-		h := fmt.Sprintf("after%d.test", i)
+		h := crawltest.Host("after", i)
 		checkAll(t, a, []string{h})
 		checkAll(t, b, []string{h})
-		if w.fetchCount(h) == 1 {
+		if w.Fetches(h) == 1 {
 			t.Logf("sharing resumed at the %d. site checked after the restart", i+1)
 			return
 		}
@@ -50,8 +51,8 @@ func TestFleetRedisRestartResumesSharing(t *testing.T) {
 // so a third process is served from Redis again.
 func TestFleetGarbageOverEveryKey(t *testing.T) {
 	srv, rdb := newRedis(t)
-	w := newWeb(t, 0)
-	hs := hosts("garbage", 10)
+	w := newWeb(t)
+	hs := crawltest.Hosts("garbage", 10)
 	checkAll(t, newProcess(t, srv.Addr(), w), hs)
 
 	keys, err := rdb.Keys(t.Context(), DefaultPrefix+"*").Result()
@@ -70,14 +71,14 @@ func TestFleetGarbageOverEveryKey(t *testing.T) {
 		t.Errorf("checking %d sites over garbage took %v, over the %v ceiling", len(hs), d, ceiling)
 	}
 	for _, h := range hs {
-		if n := w.fetchCount(h); n != 2 {
+		if n := w.Fetches(h); n != 2 {
 			t.Errorf("%s: %d fetches, want 2 (the garbage is a miss)", h, n)
 		}
 	}
 
 	c := newProcess(t, srv.Addr(), w)
 	checkAll(t, c, hs)
-	if n := w.fetchCount(""); n != 2*len(hs) {
+	if n := w.Fetches(""); n != 2*len(hs) {
 		t.Errorf("third process fetched %d times, want 0: the garbage was not overwritten", n-2*len(hs))
 	}
 }

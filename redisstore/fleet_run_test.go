@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // A run keeps goroutines checking probes through several Clients until
@@ -25,9 +26,9 @@ type run struct {
 // probes of hs.
 func startRun(clients []*robotstxt.Client, hs []string, workers int) *run {
 	r := &run{stop: make(chan struct{})}
-	var probes []probe
+	var probes []crawltest.Probe
 	for _, h := range hs {
-		probes = append(probes, probesFor(h)...)
+		probes = append(probes, crawltest.Probes(h)...)
 	}
 	for _, c := range clients {
 		for w := range workers {
@@ -37,7 +38,7 @@ func startRun(clients []*robotstxt.Client, hs []string, workers int) *run {
 	return r
 }
 
-func (r *run) work(c *robotstxt.Client, probes []probe, i int) {
+func (r *run) work(c *robotstxt.Client, probes []crawltest.Probe, i int) {
 	for ; ; i++ {
 		select {
 		case <-r.stop:

@@ -2,30 +2,37 @@ package redisstore
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
+
+// newWeb returns a crawltest.Web with pages: paths other than robots.txt
+// are answered and their arrivals recorded, for the fleet's paced
+// requests.
+func newWeb(tb testing.TB, opts ...crawltest.WebOption) *crawltest.Web {
+	tb.Helper()
+	return crawltest.NewWeb(tb, append([]crawltest.WebOption{crawltest.WithPages()}, opts...)...)
+}
 
 // newProcess returns a Client as one crawler process would set it up: its
 // own Redis connection pool and Store on the server at addr, fetching from
 // w, with generous Store timeouts. Extra options are applied last.
-func newProcess(t testing.TB, addr string, w *web, opts ...robotstxt.Option) *robotstxt.Client {
+func newProcess(t testing.TB, addr string, w *crawltest.Web, opts ...robotstxt.Option) *robotstxt.Client {
 	t.Helper()
 	opts = append([]robotstxt.Option{robotstxt.WithStoreTimeout(generous)}, opts...)
-	return newClient(t, dialStore(t, addr, WithTimeout(generous)), w.httpClient(), opts...)
+	return newClient(t, dialStore(t, addr, WithTimeout(generous)), w.HTTPClient(), opts...)
 }
 
 // newDefaultProcess is newProcess with the library's default timeouts, for
 // fault tests.
-func newDefaultProcess(t testing.TB, addr string, w *web, opts ...robotstxt.Option) *robotstxt.Client {
+func newDefaultProcess(t testing.TB, addr string, w *crawltest.Web, opts ...robotstxt.Option) *robotstxt.Client {
 	t.Helper()
-	return newClient(t, dialStore(t, addr), w.httpClient(), opts...)
+	return newClient(t, dialStore(t, addr), w.HTTPClient(), opts...)
 }
 
 // dialStore returns a Store on its own connection pool to addr, closed
@@ -55,7 +62,7 @@ func newClient(t testing.TB, store *Store, hc *http.Client, opts ...robotstxt.Op
 func checkAll(t testing.TB, c *robotstxt.Client, hs []string) {
 	t.Helper()
 	for _, h := range hs {
-		for _, p := range probesFor(h) {
+		for _, p := range crawltest.Probes(h) {
 			if err := checkOne(c, p); err != nil {
 				t.Error(err)
 			}
@@ -63,33 +70,26 @@ func checkAll(t testing.TB, c *robotstxt.Client, hs []string) {
 	}
 }
 
-// checkOne checks one probe and returns an error if the answer is wrong or
-// Allowed failed.
-func checkOne(c *robotstxt.Client, p probe) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+// checkOne checks one probe, within crawltest.CheckTimeout, and returns
+// an error if the answer is wrong or Allowed failed.
+func checkOne(c *robotstxt.Client, p crawltest.Probe) error {
+	ctx, cancel := context.WithTimeout(context.Background(), crawltest.CheckTimeout)
 	defer cancel()
-	got, err := c.Allowed(ctx, p.url)
-	switch {
-	case err != nil:
-		return fmt.Errorf("Allowed(%s): %w", p.url, err)
-	case got != p.want:
-		return fmt.Errorf("Allowed(%s) = %v, want %v", p.url, got, p.want)
-	}
-	return nil
+	return p.Check(ctx, c)
 }
 
 // TestFleetSharesFetches: a second process finds in Redis what the first
 // fetched, and fetches nothing itself.
 func TestFleetSharesFetches(t *testing.T) {
 	srv, _ := newRedis(t)
-	w := newWeb(t, 0)
-	hs := hosts("share", 5)
+	w := newWeb(t)
+	hs := crawltest.Hosts("share", 5)
 	a := newProcess(t, srv.Addr(), w)
 	b := newProcess(t, srv.Addr(), w)
 	checkAll(t, a, hs)
 	checkAll(t, b, hs)
 	for _, h := range hs {
-		if n := w.fetchCount(h); n != 1 {
+		if n := w.Fetches(h); n != 1 {
 			t.Errorf("%s: %d robots.txt fetches, want 1", h, n)
 		}
 	}

@@ -3,6 +3,8 @@ package redisstore
 import (
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // TestFleetRedisKilledDuringLeaseWait: process B is waiting for process
@@ -11,15 +13,15 @@ import (
 // latency ceiling rather than after the whole lease wait (10 s).
 func TestFleetRedisKilledDuringLeaseWait(t *testing.T) {
 	srv, _ := newRedis(t)
-	w := newWeb(t, time.Second)
+	w := newWeb(t, crawltest.WithDelay(time.Second))
 	a := newDefaultProcess(t, srv.Addr(), w)
 	b := newDefaultProcess(t, srv.Addr(), w)
-	host := hosts("leasewait", 1)[0]
-	p := probesFor(host)[0]
+	host := crawltest.Hosts("leasewait", 1)[0]
+	p := crawltest.Probes(host)[0]
 
 	resA := make(chan error, 1)
 	go func() { resA <- checkOne(a, p) }()
-	waitUntil(t, "A fetching under the lease", func() bool { return w.fetchCount(host) == 1 })
+	waitUntil(t, "A fetching under the lease", func() bool { return w.Fetches(host) == 1 })
 	resB := make(chan error, 1)
 	go func() { resB <- checkOne(b, p) }()
 	waitUntil(t, "B waiting on the lease", func() bool { return b.Stats().Store.LeaseWaits == 1 })

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // TestFleetMemberFromTheFuture shares a real Redis between a fleet member
@@ -14,28 +15,28 @@ import (
 // does not trust them as fresh but asks the server itself.
 func TestFleetMemberFromTheFuture(t *testing.T) {
 	_, rdb := newRedis(t)
-	w := newWeb(t, 0)
+	w := newWeb(t)
 	ahead := func() time.Time { return time.Now().Add(10 * 365 * 24 * time.Hour) }
 	skewed := robotstxt.NewClient(robotstxt.WithStore(New(rdb, WithLogger(quietLogger))),
-		robotstxt.WithHTTPClient(w.httpClient()), robotstxt.WithClock(ahead))
+		robotstxt.WithHTTPClient(w.HTTPClient()), robotstxt.WithClock(ahead))
 	defer skewed.Close()
 	right := robotstxt.NewClient(robotstxt.WithStore(New(rdb, WithLogger(quietLogger))),
-		robotstxt.WithHTTPClient(w.httpClient()))
+		robotstxt.WithHTTPClient(w.HTTPClient()))
 	defer right.Close()
 	ctx := context.Background()
-	for _, h := range hosts("skew", 5) {
-		for _, p := range probesFor(h) {
-			if ok, err := skewed.Allowed(ctx, p.url); ok != p.want || err != nil {
-				t.Fatalf("skewed member: %s = %v, %v", p.url, ok, err)
+	for _, h := range crawltest.Hosts("skew", 5) {
+		for _, p := range crawltest.Probes(h) {
+			if ok, err := skewed.Allowed(ctx, p.URL); ok != p.Want || err != nil {
+				t.Fatalf("skewed member: %s = %v, %v", p.URL, ok, err)
 			}
 		}
-		before := w.fetchCount(h)
-		for _, p := range probesFor(h) {
-			if ok, err := right.Allowed(ctx, p.url); ok != p.want || err != nil {
-				t.Errorf("%s = %v, %v; want %v", p.url, ok, err, p.want)
+		before := w.Fetches(h)
+		for _, p := range crawltest.Probes(h) {
+			if ok, err := right.Allowed(ctx, p.URL); ok != p.Want || err != nil {
+				t.Errorf("%s = %v, %v; want %v", p.URL, ok, err, p.Want)
 			}
 		}
-		if got := w.fetchCount(h) - before; got != 1 {
+		if got := w.Fetches(h) - before; got != 1 {
 			t.Errorf("%s: the member with the right clock fetched %d times, want 1 (it trusted an entry from the future)", h, got)
 		}
 	}
@@ -47,8 +48,8 @@ func TestFleetMemberFromTheFuture(t *testing.T) {
 func TestEntryCopiedToAnotherKey(t *testing.T) {
 	srv, rdb := newRedis(t)
 	admin := newAdmin(t, srv)
-	w := newWeb(t, 0)
-	c := robotstxt.NewClient(robotstxt.WithStore(New(rdb, WithLogger(quietLogger))), robotstxt.WithHTTPClient(w.httpClient()))
+	w := newWeb(t)
+	c := robotstxt.NewClient(robotstxt.WithStore(New(rdb, WithLogger(quietLogger))), robotstxt.WithHTTPClient(w.HTTPClient()))
 	defer c.Close()
 	ctx := context.Background()
 	if _, err := c.Allowed(ctx, "http://open.test/"); err != nil {
@@ -61,14 +62,14 @@ func TestEntryCopiedToAnotherKey(t *testing.T) {
 	if err := admin.Set(ctx, "robotstxt:{http://closed.test:80}", v, time.Hour).Err(); err != nil {
 		t.Fatal(err)
 	}
-	d := robotstxt.NewClient(robotstxt.WithStore(New(rdb, WithLogger(quietLogger))), robotstxt.WithHTTPClient(w.httpClient()))
+	d := robotstxt.NewClient(robotstxt.WithStore(New(rdb, WithLogger(quietLogger))), robotstxt.WithHTTPClient(w.HTTPClient()))
 	defer d.Close()
-	for _, p := range probesFor("closed.test") {
-		if ok, err := d.Allowed(ctx, p.url); ok != p.want || err != nil {
-			t.Errorf("%s = %v, %v; want %v", p.url, ok, err, p.want)
+	for _, p := range crawltest.Probes("closed.test") {
+		if ok, err := d.Allowed(ctx, p.URL); ok != p.Want || err != nil {
+			t.Errorf("%s = %v, %v; want %v", p.URL, ok, err, p.Want)
 		}
 	}
-	if n := w.fetchCount("closed.test"); n != 1 {
+	if n := w.Fetches("closed.test"); n != 1 {
 		t.Errorf("closed.test fetched %d times, want 1: the copied value answered for it", n)
 	}
 }
