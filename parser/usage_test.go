@@ -272,22 +272,27 @@ func TestPropertyUsageLinesDoNotMoveRules(t *testing.T) {
 	}
 }
 
-// TestUsageSizeAndReuse: Size counts the Content-Usage rules; the table
-// Select makes keeps only its groups' rules; a parse after one with many
-// rules keeps none of them.
+// TestUsageSizeAndReuse: every Content-Usage rule is kept, past the cap
+// on unknown records, and Size counts them; the table Select makes keeps
+// only its groups' rules; a parse after one with many rules keeps none of
+// them.
 func TestUsageSizeAndReuse(t *testing.T) {
+	const n = 2 * MaxUnknownRecords
 	plain := "User-agent: FooBot\nDisallow: /x\nUser-agent: *\nDisallow: /y\n"
-	many := "User-agent: *\n" + strings.Repeat("Content-Usage: /photos/ train-ai=n\n", 1000)
+	many := "User-agent: *\n" + strings.Repeat("Content-Usage: /photos/ train-ai=n\n", n)
 	a, b := Compile([]byte(plain)), Compile([]byte(plain+many))
-	if d := b.Size() - a.Size(); d < 1000*(len("/photos/train-ai=n")+16) {
-		t.Errorf("1000 Content-Usage rules add %d bytes to Size", d)
+	if d := b.Size() - a.Size(); d < n*(len("/photos/train-ai=n")+16) {
+		t.Errorf("%d Content-Usage rules add %d bytes to Size", n, d)
+	}
+	if f := Parse([]byte(plain + many)); len(f.Groups[2].Usage) != n || len(f.Diagnostics) != 0 {
+		t.Errorf("%d rules kept of %d, diagnostics %v", len(f.Groups[2].Usage), n, f.Diagnostics[:min(3, len(f.Diagnostics))])
 	}
 	foo, _ := b.AppendGroups(nil, "FooBot")
 	other, _ := b.AppendGroups(nil, "Other")
 	if sel := b.Select(foo); sel.usage != nil || sel.Size() != a.Select(foo).Size() {
 		t.Errorf("FooBot's table keeps Content-Usage rules of another group: %d bytes, want %d", sel.Size(), a.Select(foo).Size())
 	}
-	if sel := b.Select(other); len(sel.UsageRules([]int{0})) != 1000 || sel.Size() < 1000*16 {
+	if sel := b.Select(other); len(sel.UsageRules([]int{0})) != n || sel.Size() < n*16 {
 		t.Errorf("the * table keeps %d rules in %d bytes", len(sel.UsageRules([]int{0})), sel.Size())
 	}
 	if c := Compile([]byte(plain)); c.usage != nil || c.Size() != a.Size() {
