@@ -951,3 +951,25 @@ func FuzzRobotsUsage(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCrawlerUsage measures Crawler.Usage on the attach draft's
+// example against its baseline, Crawler.Allowed of the same URL: Usage
+// checks the URL as Allowed does, then tries the Content-Usage rules and
+// reads the deciding statement.
+func BenchmarkCrawlerUsage(b *testing.B) {
+	c := Parse([]byte(attachExample)).Crawler("OtherBot")
+	for _, path := range []string{"/ai-ok/test", "/never/test"} {
+		b.Run("Allowed"+path, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Allowed(path)
+			}
+		})
+		b.Run("Usage"+path, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				usageSink = c.Usage(path)
+			}
+		})
+	}
+}
