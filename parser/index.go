@@ -767,9 +767,9 @@ func commonPrefix(a, b string) int {
 }
 
 // Select returns a table that holds only the rules, Content-Usage rules
-// and extension records of the given groups, merged into one group, group 0, with no user-agent
-// lines, and no sitemaps: what one crawler obeys. It shares nothing with
-// t.
+// and extension records of the given groups, merged into one group,
+// group 0, with no user-agent lines, and no sitemaps: what one crawler
+// obeys. It shares nothing with t.
 func (t *Table) Select(groups []int) *Table {
 	t.index()
 	nr, nrec := 0, 0
