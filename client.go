@@ -201,16 +201,22 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 	switch e.outcome {
 	case OutcomeRules:
 		var v Verdict
+		var cr *Crawler
+		var r *Robots
 		if agent == "" {
-			v = servedVerdict(e.crawler, nil, "", path)
+			cr = e.crawler
+			v = servedVerdict(cr, nil, "", path)
 		} else {
-			r, err := c.wholeFile(e)
-			if err != nil {
+			var err error
+			if r, err = c.wholeFile(e); err != nil {
 				return Decision{}, err
 			}
 			v = servedVerdict(nil, r, agent, path)
 		}
 		d.Verdict = v
+		if v.Allowed {
+			d.Usage = servedUsage(cr, r, agent, path)
+		}
 	case OutcomeAllowAll:
 		d.Allowed = true
 	case OutcomeUnreachable:
@@ -474,6 +480,31 @@ func servedVerdict(cr *Crawler, r *Robots, agent, path string) Verdict {
 		}
 	}
 	return v
+}
+
+// servedUsage returns the preferences that the Content-Usage rules of
+// cr, or of agent in r when cr is nil, state for path and for each normal
+// form a server may serve for it (see normalForms), combined: path is one
+// that servedVerdict allows, so that every form is allowed.
+func servedUsage(cr *Crawler, r *Robots, agent, path string) Usage {
+	var buf [8]int
+	var t *parser.Table
+	var mode Mode
+	var groups []int
+	if cr != nil {
+		t, mode, groups = cr.t, cr.mode, cr.group[:]
+	} else {
+		t, mode, groups = r.t, r.mode, r.groupsOf(buf[:0], agent)
+	}
+	if !t.HasUsage(groups) {
+		return Usage{}
+	}
+	u := stated(t, mode, groups, path)
+	forms, n := normalForms(path)
+	for _, f := range forms[:n] {
+		u = u.combine(stated(t, mode, groups, f))
+	}
+	return u
 }
 
 // redirected returns final, the robots.txt URL a fetch of key's ended at

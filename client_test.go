@@ -899,3 +899,55 @@ func TestClientMisuse(t *testing.T) {
 		}
 	}
 }
+
+// usageRules is a robots.txt with Content-Usage rules for ExampleBot and
+// OtherBot.
+const usageRules = `User-agent: ExampleBot
+Disallow: /private/
+Content-Usage: train-ai=n
+Content-Usage: /blog/ train-ai=y
+Content-Usage: /blog/drafts/ train-ai=n, search=n
+
+User-agent: OtherBot
+Allow: /
+Content-Usage: search=y
+`
+
+// TestClientDecisionUsage checks Decision.Usage: the Content-Usage
+// preferences for an allowed URL, those of its normal forms combined with
+// its spelling's, nothing for a disallowed URL or without rules, and for
+// CheckToken the other crawler's.
+func TestClientDecisionUsage(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(http.StatusOK, usageRules))
+	plain := newSite(t, serve(http.StatusOK, "User-agent: *\nDisallow: /private/\n"))
+	missing := newSite(t, serve(http.StatusNotFound, ""))
+	c := newTestClient(t, WithUserAgent("ExampleBot/1.0"))
+	ctx := context.Background()
+	for _, tt := range []struct{ url, usage string }{
+		{s.URL + "/x", "train-ai=n"},
+		{s.URL + "/blog/post", "train-ai=y"},
+		{s.URL + "/blog/drafts/1", "train-ai=n, search=n"},
+		{s.URL + "/private/x", ""},
+		// The spelling matches /blog/, the path served /blog/drafts/.
+		{s.URL + "/blog/./drafts/1", "train-ai=n, search=n"},
+		{s.URL + "/blog/%64rafts/1", "train-ai=n, search=n"},
+		{s.URL + "//blog/post", "train-ai=n"}, // //blog/post has the default n, /blog/post y: n wins
+		{plain.URL + "/x", ""},
+		{missing.URL + "/x", ""},
+	} {
+		d, err := c.Check(ctx, tt.url)
+		if err != nil || d.Usage.String() != tt.usage {
+			t.Errorf("Check(%s): Usage %q, %v; want %q", tt.url, d.Usage, err, tt.usage)
+		}
+	}
+	d, err := c.CheckToken(ctx, "OtherBot", s.URL+"/blog/post")
+	if err != nil || d.Usage.String() != "search=y" {
+		t.Errorf("CheckToken(OtherBot): Usage %q, %v", d.Usage, err)
+	}
+	// A check of a file without Content-Usage rules costs what it did.
+	u := plain.URL + "/x"
+	if n := testing.AllocsPerRun(100, func() { _, _ = c.Check(ctx, u) }); n != 0 {
+		t.Errorf("Check of a file without Content-Usage rules allocates %v times", n)
+	}
+}

@@ -194,7 +194,7 @@ func statsOf(body string) (directives, unknown, last int) {
 		switch {
 		case isDirective(l.Key):
 			directives++
-		case l.Key == parser.KeyOther:
+		case l.Key == parser.KeyOther, l.Key == parser.KeyContentUsage: // a key Google's parser does not know
 			unknown++
 		default:
 			continue

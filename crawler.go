@@ -34,6 +34,16 @@ func (c *Crawler) checkPath(path string) Verdict { return verdict(c.t, c.mode, c
 // allowedPath is Allowed for path, as checkPath is Check.
 func (c *Crawler) allowedPath(path string) bool { return allowed(c.t, c.mode, c.group[:], path) }
 
+// Usage returns the preferences that the Content-Usage rules of the
+// crawler's groups state about the use of url's content, as
+// [Robots.Usage] reads them: unknown for every label when the crawler may
+// not fetch url. It answers at once when the groups have no Content-Usage
+// rules; otherwise it checks url as Allowed does and tries each of their
+// Content-Usage rules.
+func (c *Crawler) Usage(url string) Usage {
+	return usage(c.t, c.mode, c.group[:], matcher.Path(url))
+}
+
 // Named reports whether some group names the crawler, so that the "*"
 // groups do not apply to it.
 func (c *Crawler) Named() bool { return c.named }

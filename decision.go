@@ -31,6 +31,16 @@ type Decision struct {
 	// Authority is the normalised authority whose robots.txt applies,
 	// such as "https://example.com:443".
 	Authority string
+	// Usage is what robots.txt's Content-Usage rules say about the use
+	// of the URL's content (see [Robots.Usage]), when the outcome is
+	// OutcomeRules and the URL is allowed: the preferences for the URL
+	// as spelled and for each normal form a server may serve for it (see
+	// [Client.Allowed]), combined label by label (n if any says n, else
+	// y if any says y), so that no spelling sheds a preference of the
+	// path the server serves. Otherwise, and when the crawler's groups
+	// have no Content-Usage rule, it is the zero Usage: every label
+	// unknown. [Transport.Usage] adds what the response says.
+	Usage Usage
 }
 
 // ErrDeferred is matched (with errors.Is) by the error returned when

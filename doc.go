@@ -45,8 +45,9 @@
 // compared case-insensitively. All groups that name the crawler are
 // merged; only when none does do the "*" groups apply. Rules before the
 // first user-agent line are ignored. Sitemap lines belong to no group;
-// other records (crawl-delay, host, clean-param, ...) are kept, scoped to
-// their group, and never change a decision.
+// other records (crawl-delay, host, clean-param, content-signal, ...) are
+// kept, scoped to their group, and never change a decision; nor do
+// Content-Usage rules (see "Usage preferences" below).
 //
 // A URL is matched by its path, params and query. Rule patterns are
 // normalised once: bytes at or above 0x80 are percent-encoded, and
@@ -77,6 +78,47 @@
 // differ the RFC's way: /robots.txt itself is always allowed, and
 // percent-encoded unreserved characters are decoded on both sides
 // (/%7Efred is /~fred; %2F stays encoded).
+//
+// # Usage preferences
+//
+// robots.txt can also say what may be done with what a crawler fetches.
+// The IETF AIPREF drafts add a Content-Usage rule to a group, with an
+// optional path and a statement of preference in their vocabulary:
+//
+//	User-agent: *
+//	Disallow: /never/
+//	Content-Usage: train-ai=n
+//	Content-Usage: /ai-ok/ train-ai=y
+//
+// [Robots.Usage], [Crawler.Usage] and [Decision.Usage] read these rules
+// as a [Usage], whose [Usage.Pref] answers for one label ("train-ai",
+// training AI models; "search", search applications; see [UsageLabels])
+// [PrefYes], [PrefNo] or [PrefUnknown]. Content-Usage rules merge across
+// the groups that name a crawler as Allow and Disallow do; for a URL the
+// rule with the longest matching path decides, matched as Allow and
+// Disallow patterns are (a rule without a path matches every URL, with
+// length 0), and rules matching with the same length combine label by
+// label, n before y. Preferences apply only to URLs the crawler may
+// fetch: for a disallowed URL every label is unknown. A statement is an
+// RFC 9651 Dictionary in which only the Tokens y and n count ([ParseUsage]);
+// one that does not parse states nothing.
+//
+// Content-Usage lines never change what Allow and Disallow decide: like
+// the lines Google's parser does not know, they do not end a group's
+// user-agent lines, so that a user-agent line right after Content-Usage
+// lines, with no Allow or Disallow between, joins their group, whose
+// rules of both kinds then apply to it (the robotstxt command's lint
+// warns of it).
+//
+// [Transport.Usage] gives the whole answer for a response: robots.txt's
+// preferences for the request's URL, the response's Content-Usage header
+// field, and the signals that came before the vocabulary mapped to
+// "train-ai=n" (X-Robots-Tag noai, noimageai on an image, and the W3C
+// TDMRep header tdm-reservation: 1), combined with a "no" from any of
+// them winning. Cloudflare's Content-Signal records ("Content-Signal:
+// search=yes, ai-train=no"), a vocabulary of their own, are read by
+// [Robots.ContentSignal]: a record belongs to its group, one before the
+// first user-agent line to every crawler.
 //
 // # How a robots.txt is fetched
 //

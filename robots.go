@@ -175,6 +175,63 @@ func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
 	return t.Allowed(groups, path)
 }
 
+// Usage returns the preferences that robots.txt's Content-Usage rules
+// state about the use of url's content by the crawler whose product token
+// is agent: whether it may train AI models on it, use it for search, and
+// so on (see [Usage] and draft-ietf-aipref-attach §4).
+//
+// Content-Usage rules belong to groups as Allow and Disallow do, and
+// those of the groups that apply to agent merge as theirs do. For url the
+// rule whose path matches with the greatest length decides, the path
+// matched as an Allow or Disallow pattern is ('*', a final '$',
+// percent-encoding, in the mode the file was read in); a rule without a
+// path matches every URL, with length 0. Rules whose paths match with the
+// same length, as identical paths do, combine label by label: n if any
+// says n, else y if any says y, else unknown (where Allow and Disallow
+// let the allow win). Preferences apply only to what the crawler may
+// fetch: for a URL Allowed refuses, as for one that no rule matches,
+// every label is unknown (the zero Usage). Content-Signal records are
+// not read here: see [Robots.ContentSignal].
+//
+// url is read as Allowed reads it. For a file without Content-Usage rules
+// for agent, Usage answers at once; otherwise it checks url as Allowed
+// does and tries every Content-Usage rule of the groups, each in time
+// linear in the lengths of its path and of url.
+func (r *Robots) Usage(agent, url string) Usage {
+	var buf [8]int
+	return usage(r.t, r.mode, r.groupsOf(buf[:0], agent), matcher.Path(url))
+}
+
+// ContentSignal returns the preferences of the Content-Signal records
+// that apply to the crawler whose product token is agent, in the
+// vocabulary of Cloudflare's Content Signals Policy, which writes them
+// into the robots.txt files it manages: the keys search, ai-input and
+// ai-train with the values yes and no, read as [PrefYes] and [PrefNo]
+// (so that ContentSignal(agent, url).Pref("ai-train") is PrefNo for
+// "ai-train=no"), and any other key=value pair kept as written, such as
+// use=reference. Keys are read in lower case, and values yes and no in
+// any case; a pair that cannot be read is skipped.
+//
+// A Content-Signal record belongs to the group it stands in, as an
+// extension record does: a record after a group's rules, even past blank
+// lines, is that group's. A record before the first user-agent line
+// belongs to no group and applies to every crawler, as the file-wide
+// record Cloudflare and crawler-commons read it as. The records of the
+// groups that apply to agent (merged as for Allowed) and the file-wide
+// ones combine label by label, whatever their order: n if any says n,
+// else y if any says y, as statements of preference combine (see
+// [Robots.Usage]). A record has no path: it covers every URL the crawler
+// may fetch, and for a URL Allowed refuses every label is unknown.
+// Content-Usage rules are not read here: see [Robots.Usage].
+func (r *Robots) ContentSignal(agent, url string) Usage {
+	var buf [8]int
+	groups := r.groupsOf(buf[:0], agent)
+	if !allowed(r.t, r.mode, groups, matcher.Path(url)) {
+		return Usage{}
+	}
+	return contentSignal(r.t.FileExtensions()).combine(contentSignal(r.t.Extensions(groups)))
+}
+
 // groups returns the groups that apply to agent.
 func (r *Robots) groups(agent string) []int { return r.groupsOf(nil, agent) }
 

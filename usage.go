@@ -1,11 +1,25 @@
 package robotstxt
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/sfv"
+	"github.com/robotsgate/robotstxt/parser"
 )
+
+// usageLabels are the usage categories the AIPREF vocabulary defines, by
+// label: the one list that UsageLabels, the package documentation and the
+// robotstxt command's lint read.
+var usageLabels = [...]string{"train-ai", "search"}
+
+// UsageLabels returns the labels of the usage categories that the AIPREF
+// vocabulary defines (draft-ietf-aipref-vocab §4), in its order:
+// "train-ai", training AI models, and "search", search applications. A
+// [Usage] holds whatever labels a statement names; these are the ones
+// whose meaning is agreed.
+func UsageLabels() []string { return slices.Clone(usageLabels[:]) }
 
 // A Pref is a preference about one use of content: allowed, disallowed
 // or unknown.
@@ -310,3 +324,43 @@ func (b *usageBuilder) add(label, value string) {
 
 // usage returns the Usage written, allocating its string once.
 func (b *usageBuilder) usage() Usage { return Usage{string(b.buf[:b.n])} }
+
+// noTraining is the Usage that disallows training AI models, which the
+// signals older than the AIPREF vocabulary map to (see Transport.Usage).
+var noTraining = Usage{"train-ai=n"}
+
+// usage returns the preferences that the Content-Usage rules of groups in
+// t, read in mode, state for path when those rules allow path, and the
+// zero Usage otherwise (see Robots.Usage). A table without Content-Usage
+// rules answers at the first test.
+func usage(t *parser.Table, mode Mode, groups []int, path string) Usage {
+	if !t.HasUsage(groups) || !allowed(t, mode, groups, path) {
+		return Usage{}
+	}
+	return stated(t, mode, groups, path)
+}
+
+// stated returns the preferences of the Content-Usage rules of groups in
+// t, read in mode, that decide for path (see parser.Table.DecideUsage),
+// combined; whether the rules allow path is for the caller to ask.
+func stated(t *parser.Table, mode Mode, groups []int, path string) Usage {
+	path, _ = rulesPath(mode, path)
+	var buf [4]parser.UsageRule
+	var u Usage
+	for _, r := range t.DecideUsage(buf[:0], groups, path) {
+		u = u.combine(ParseUsage(r.Statement))
+	}
+	return u
+}
+
+// contentSignal returns the preferences of the Content-Signal records
+// among records, combined (see Robots.ContentSignal).
+func contentSignal(records []Record) Usage {
+	var u Usage
+	for _, r := range records {
+		if r.Key == "content-signal" {
+			u = u.combine(parseContentSignal(r.Value))
+		}
+	}
+	return u
+}

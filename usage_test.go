@@ -7,11 +7,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/robotsgate/robotstxt/internal/sfv"
+	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // prefs returns the preference for each of labels, as "label=pref"
@@ -529,5 +531,445 @@ func BenchmarkUsageCombine(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		usageSink = u.combine(v)
+	}
+}
+
+// attachExample is the example robots.txt of draft-ietf-aipref-attach
+// §4.5.
+const attachExample = `User-Agent: *
+Allow: /
+Disallow: /never/
+Content-Usage: train-ai=n
+Content-Usage: /ai-ok/ train-ai=y
+
+User-Agent: ExampleBot
+Allow: /
+Content-Usage: train-ai=y
+`
+
+// TestRobotsUsageAttachExample checks the draft's table of paths, crawl
+// and usage preference, for any crawler but ExampleBot, and ExampleBot's
+// preferences from the second group.
+func TestRobotsUsageAttachExample(t *testing.T) {
+	r := Parse([]byte(attachExample))
+	for _, tt := range []struct {
+		agent, path string
+		crawl       bool
+		usage       string
+	}{
+		{"OtherBot", "/test", true, "train-ai=n"},
+		{"OtherBot", "/never/test", false, ""}, // N/A: no preference
+		{"OtherBot", "/ai-ok/test", true, "train-ai=y"},
+		{"ExampleBot", "/test", true, "train-ai=y"},
+		{"ExampleBot", "/never/test", true, "train-ai=y"},
+		{"ExampleBot", "/ai-ok/test", true, "train-ai=y"},
+	} {
+		u := r.Usage(tt.agent, "https://example.com"+tt.path)
+		if r.Allowed(tt.agent, tt.path) != tt.crawl || u.String() != tt.usage {
+			t.Errorf("%s %s: crawl %v, usage %q; want %v, %q", tt.agent, tt.path, r.Allowed(tt.agent, tt.path), u, tt.crawl, tt.usage)
+		}
+		if c := r.Crawler(tt.agent).Usage(tt.path); c != u {
+			t.Errorf("%s %s: Crawler.Usage %q, Robots.Usage %q", tt.agent, tt.path, c, u)
+		}
+	}
+}
+
+// TestRobotsUsage covers the rules of Content-Usage: groups, precedence,
+// combining, matching and what a crawler may not fetch.
+func TestRobotsUsage(t *testing.T) {
+	tests := []struct {
+		name, body, agent, url string
+		rfc                    bool
+		want                   string // Usage.String
+	}{
+		{name: "named groups merge",
+			body:  "User-agent: FooBot\nContent-Usage: train-ai=n\n\nUser-agent: *\nContent-Usage: search=n\n\nUser-agent: foobot\nContent-Usage: /a/ search=y\n",
+			agent: "FooBot", url: "/a/x", want: "search=y"},
+		{name: "the * group does not apply to a named crawler",
+			body:  "User-agent: FooBot\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=n\n",
+			agent: "FooBot", url: "/", want: "train-ai=y"},
+		{name: "the * group applies to others",
+			body:  "User-agent: FooBot\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: train-ai=n\n",
+			agent: "BarBot", url: "/", want: "train-ai=n"},
+		{name: "without an allow or disallow between, a user-agent line continues the group",
+			body:  "User-agent: FooBot\nContent-Usage: train-ai=y\n\nUser-agent: *\nContent-Usage: search=n\n",
+			agent: "BarBot", url: "/", want: "train-ai=y, search=n"},
+		{name: "the longest path wins",
+			body: "User-agent: *\nContent-Usage: /a/ train-ai=n\nContent-Usage: /a/b/ train-ai=y\nContent-Usage: train-ai=n, search=n\n",
+			url:  "/a/b/c", want: "train-ai=y"},
+		{name: "identical paths combine: n wins",
+			body: "User-agent: *\nContent-Usage: /a/ train-ai=y, search=y\nContent-Usage: /a/ train-ai=n\n",
+			url:  "/a/x", want: "train-ai=n, search=y"},
+		{name: "identical paths combine: y beats unknown",
+			body: "User-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ search=n\nContent-Usage: /a/ train-ai=maybe\n",
+			url:  "/a/x", want: "train-ai=y, search=n"},
+		{name: "identical paths across merged groups",
+			body:  "User-agent: FooBot\nContent-Usage: /a/ train-ai=y\n\nUser-agent: FooBot\nContent-Usage: /a/ train-ai=n\n",
+			agent: "FooBot", url: "/a/x", want: "train-ai=n"},
+		{name: "the allow wins a tie, n a tie of preferences",
+			body: "User-agent: *\nAllow: /a/\nDisallow: /a/\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ train-ai=n\n",
+			url:  "/a/x", want: "train-ai=n"},
+		{name: "a rule without a path matches with length 0",
+			body: "User-agent: *\nContent-Usage: /a train-ai=y\nContent-Usage: train-ai=n\n",
+			url:  "/b", want: "train-ai=n"},
+		{name: "no rule matches",
+			body: "User-agent: *\nContent-Usage: /a train-ai=n\n",
+			url:  "/b", want: ""},
+		{name: "a disallowed URL has no preferences",
+			body: "User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\nContent-Usage: /private/ train-ai=n\n",
+			url:  "/private/x", want: ""},
+		{name: "'*' in the path",
+			body: "User-agent: *\nContent-Usage: /*.jpg train-ai=n\n",
+			url:  "/photos/a.jpg", want: "train-ai=n"},
+		{name: "'$' anchors the end",
+			body: "User-agent: *\nContent-Usage: /*.jpg$ train-ai=n\n",
+			url:  "/photos/a.jpg?size=2", want: ""},
+		{name: "the path matches the query",
+			body: "User-agent: *\nContent-Usage: /a?x=1 train-ai=n\n",
+			url:  "https://example.com/a?x=1&y=2#f", want: "train-ai=n"},
+		{name: "non-ASCII paths are escaped as rules are",
+			body: "User-agent: *\nContent-Usage: /caf\u00e9/ train-ai=n\n",
+			url:  "/caf%C3%A9/menu", want: "train-ai=n"},
+		{name: "Google's reading keeps escapes",
+			body: "User-agent: *\nContent-Usage: /%7Efred/ train-ai=n\n",
+			url:  "/~fred/x", want: ""},
+		{name: "RFC 9309 decodes unreserved escapes",
+			body: "User-agent: *\nContent-Usage: /%7Efred/ train-ai=n\n",
+			url:  "/~fred/x", rfc: true, want: "train-ai=n"},
+		{name: "the key ignores case, the value ends at '#'",
+			body: "user-agent: *\nCONTENT-USAGE: /a/\ttrain-ai=n # no training\n",
+			url:  "/a/", want: "train-ai=n"},
+		{name: "a statement that does not parse decides: unknown",
+			body: "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /a/ Train-AI=n\n",
+			url:  "/a/x", want: ""},
+		{name: "a path without a statement decides: unknown",
+			body: "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /a/\n",
+			url:  "/a/x", want: ""},
+		{name: "a path must start with '/'",
+			body: "User-agent: *\nContent-Usage: a/ train-ai=n\nContent-Usage: search=y\n",
+			url:  "/a/x", want: "search=y"},
+		{name: "before any user-agent line: no group",
+			body: "Content-Usage: train-ai=n\nUser-agent: *\nAllow: /\n",
+			url:  "/", want: ""},
+		{name: "a user-agent line after a Content-Usage line joins its group",
+			body:  "User-agent: FooBot\nContent-Usage: train-ai=n\nUser-agent: BarBot\nDisallow: /x\n",
+			agent: "FooBot", url: "/y", want: "train-ai=n"},
+		{name: "unknown labels and values are kept",
+			body: "User-agent: *\nContent-Usage: ai=n, use=reference, train-ai=y\n",
+			url:  "/", want: "ai=n, use=reference, train-ai=y"},
+		{name: "Content-Signal is not Content-Usage",
+			body: "User-agent: *\nContent-Signal: ai-train=no\n",
+			url:  "/", want: ""},
+	}
+	for _, tt := range tests {
+		mode := ModeGoogle
+		if tt.rfc {
+			mode = ModeRFC9309
+		}
+		agent := tt.agent
+		if agent == "" {
+			agent = "ExampleBot"
+		}
+		r := ParseMode([]byte(tt.body), mode)
+		if got := r.Usage(agent, tt.url); got.String() != tt.want {
+			t.Errorf("%s: Usage(%q, %q) = %q, want %q", tt.name, agent, tt.url, got, tt.want)
+		}
+		if got := r.Crawler(agent).Usage(tt.url); got.String() != tt.want {
+			t.Errorf("%s: Crawler.Usage(%q) = %q, want %q", tt.name, tt.url, got, tt.want)
+		}
+	}
+}
+
+// TestRobotsContentSignal reads the Content-Signal records of the three
+// corpus files that hold one (0008, 1698 and 1715 of the full corpus;
+// their records and groups inline), and the scope of records before any
+// group.
+func TestRobotsContentSignal(t *testing.T) {
+	const (
+		// 0008: the record stands after the group's rules, past a blank
+		// line: it is that group's.
+		corpus0008 = "User-agent: Applebot\nUser-agent: BingBot\nUser-agent: GoogleBot\nAllow: /\nDisallow: /search\n" +
+			"\nContent-Signal: ai-input=no, ai-train=no, search=yes\n\nUser-agent: *\nCrawl-delay: 1\nDisallow: /\n"
+		corpus1698 = "User-agent: *\nContent-Signal: ai-train=yes, search=yes, ai-input=yes\nAllow: /\nAllow: /articles/\n"
+		// 1715: Cloudflare's managed robots.txt, with use=reference.
+		corpus1715 = "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n\n" +
+			"User-agent: Amazonbot\nDisallow: /\n\nUser-agent: GPTBot\nDisallow: /\n"
+		// crawler-commons' reading: a record before any group is global.
+		global = "Content-Signal: search=yes,ai-train=yes,ai-input=yes\n\nUser-agent: *\nAllow: /\n\n" +
+			"User-agent: mybot\nContent-Signal: ai-train=no\nDisallow: /private/\n"
+	)
+	tests := []struct{ body, agent, url, want string }{
+		{corpus0008, "Googlebot", "/page", "ai-input=n, ai-train=n, search=y"},
+		{corpus0008, "Googlebot", "/search", ""}, // disallowed
+		{corpus0008, "OtherBot", "/page", ""},    // the * group: disallowed, and no record
+		{corpus1698, "OtherBot", "/articles/x", "ai-train=y, search=y, ai-input=y"},
+		{corpus1715, "Googlebot", "/", "search=y, ai-train=n, use=reference"},
+		{corpus1715, "GPTBot", "/", ""},
+		{global, "OtherBot", "/", "search=y, ai-train=y, ai-input=y"},
+		{global, "mybot", "/public", "search=y, ai-train=n, ai-input=y"}, // combined: n wins
+		{global, "mybot", "/private/x", ""},
+		{"User-agent: *\nContent-Signal: ai-train=yes\nContent-Signal: ai-train=no, search=yes\n", "x", "/", "ai-train=n, search=y"},
+		{"User-agent: *\nContent-Usage: train-ai=n\n", "x", "/", ""},
+	}
+	for _, tt := range tests {
+		u := Parse([]byte(tt.body)).ContentSignal(tt.agent, tt.url)
+		if u.String() != tt.want {
+			t.Errorf("ContentSignal(%q, %q) = %q, want %q\n%s", tt.agent, tt.url, u, tt.want, tt.body)
+		}
+	}
+	u := Parse([]byte(corpus1715)).ContentSignal("Googlebot", "/")
+	if got := prefs(u, "ai-train", "search", "ai-input", "use"); got != "ai-train=n search=y ai-input=unknown use=unknown" {
+		t.Errorf("1715: %s", got)
+	}
+}
+
+// refUsage computes Robots.Usage from the rich form, rule by rule: the
+// longest matching Content-Usage paths of the groups that apply, their
+// statements combined, for a URL the rules allow.
+func refUsage(r *Robots, agent, url string) Usage {
+	if !r.Allowed(agent, url) {
+		return Usage{}
+	}
+	path, _ := rulesPath(r.mode, matcher.Path(url))
+	f := r.File()
+	var u Usage
+	best := -1
+	for _, g := range r.groups(agent) {
+		for _, ur := range f.Groups[g].Usage {
+			if ur.Path != "" && !matcher.Match(ur.Path, path) || len(ur.Path) < best {
+				continue
+			}
+			if len(ur.Path) > best {
+				u, best = Usage{}, len(ur.Path)
+			}
+			u = u.combine(ParseUsage(ur.Statement))
+		}
+	}
+	return u
+}
+
+// blankLines returns body with the lines whose key is one of keys
+// replaced by spaces, so that every other line keeps its number.
+func blankLines(body []byte, keys ...string) []byte {
+	out := bytes.Clone(body)
+	start := 0
+	for i := 0; i <= len(out); i++ {
+		if i < len(out) && out[i] != '\n' && out[i] != '\r' {
+			continue
+		}
+		key, _, _ := strings.Cut(string(out[start:i]), ":")
+		key = strings.ToLower(strings.TrimSpace(key))
+		if slices.Contains(keys, key) {
+			for j := start; j < i; j++ {
+				out[j] = ' '
+			}
+		}
+		start = i + 1
+	}
+	return out
+}
+
+// corpusBodies returns the bodies of the corpus sample, and of the full
+// corpus when it is beside the repository, by name.
+func corpusBodies(t *testing.T) map[string][]byte {
+	bodies := map[string][]byte{}
+	for _, dir := range []string{corpusSample, corpusFull} {
+		files, _ := filepath.Glob(filepath.Join(dir, "files", "*.txt"))
+		for _, name := range files {
+			body, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bodies[name] = body
+		}
+	}
+	return bodies
+}
+
+// TestUsageLinesDoNotMoveDecisions: over the corpus, a file decides every
+// check as it does with its Content-Usage and Content-Signal lines
+// blanked out; and with such lines put in anywhere (between user-agent
+// lines too), every URL is allowed or not as before, by the same pattern.
+func TestUsageLinesDoNotMoveDecisions(t *testing.T) {
+	agents := []string{"Googlebot", "GPTBot", "Applebot", "Amazonbot", "bingbot", "ExampleBot"}
+	urls := []string{"/", "/admin/", "/search?q=x", "/wp-admin/admin-ajax.php", "/research-starters/x", "/page/2"}
+	inserts := []string{"Content-Usage: train-ai=n", "content-usage: /a train-ai=y", "Content-Signal: ai-train=no",
+		"Content-Usage /x", "CONTENT-USAGE: ###", "Content-Usage: /* search=n"}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	bodies := corpusBodies(t)
+	seen := 0
+	for name, body := range bodies {
+		blank := blankLines(body, "content-usage", "content-signal")
+		if !bytes.Equal(blank, body) {
+			seen++
+		}
+		lines := strings.SplitAfter(string(body), "\n")
+		for range 3 {
+			// Before a line (the last may have no line end), and not
+			// before a byte-order mark, which only starts a file.
+			i := rnd.IntN(len(lines))
+			if i == 0 && len(body) > 0 && body[0] == 0xEF {
+				continue
+			}
+			lines = slices.Insert(lines, i, inserts[rnd.IntN(len(inserts))]+"\n")
+		}
+		more := []byte(strings.Join(lines, ""))
+		for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
+			r, without, with := ParseMode(body, mode), ParseMode(blank, mode), ParseMode(more, mode)
+			for _, agent := range agents {
+				for _, u := range urls {
+					v := r.Check(agent, u)
+					if w := without.Check(agent, u); v != w {
+						t.Fatalf("%s %v: Check(%q, %q) = %+v, without its Content- lines %+v", name, mode, agent, u, v, w)
+					}
+					if w := with.Check(agent, u); v.Allowed != w.Allowed || v.Rule.Pattern != w.Rule.Pattern {
+						t.Fatalf("%s %v: Check(%q, %q) = %+v, with Content- lines put in %+v\n%s", name, mode, agent, u, v, w, more)
+					}
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no corpus file has a Content-Usage or Content-Signal line")
+	}
+	t.Logf("%d files, %d with Content- lines", len(bodies), seen)
+}
+
+// TestPropertyUsageAgreesWithReference: over random files, Robots.Usage
+// and Crawler.Usage agree with refUsage in both modes.
+func TestPropertyUsageAgreesWithReference(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	segs := []string{"a", "b", "a/", "%7e", "~", "*", ".jpg", "$", "?q"}
+	gen := func() string {
+		p := "/"
+		for range rnd.IntN(4) {
+			p += segs[rnd.IntN(len(segs))]
+		}
+		return p
+	}
+	stmts := []string{"train-ai=n", "train-ai=y", "search=n", "train-ai=y, search=y", "", "X=n", "use=reference"}
+	for range 1000 {
+		var b strings.Builder
+		for range 1 + rnd.IntN(3) {
+			b.WriteString("User-agent: " + []string{"*", "FooBot", "BarBot"}[rnd.IntN(3)] + "\n")
+			for range rnd.IntN(10) {
+				switch rnd.IntN(4) {
+				case 0:
+					b.WriteString([]string{"Allow: ", "Disallow: "}[rnd.IntN(2)] + gen() + "\n")
+				case 1:
+					b.WriteString("Content-Usage: " + stmts[rnd.IntN(len(stmts))] + "\n")
+				default:
+					b.WriteString("Content-Usage: " + gen() + " " + stmts[rnd.IntN(len(stmts))] + "\n")
+				}
+			}
+		}
+		for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
+			r := ParseMode([]byte(b.String()), mode)
+			for _, agent := range []string{"FooBot", "BarBot", "Other"} {
+				c := r.Crawler(agent)
+				for range 5 {
+					url := gen()
+					want := refUsage(r, agent, url)
+					if got := r.Usage(agent, url); got != want {
+						t.Fatalf("%v: Usage(%q, %q) = %q, reference %q\n%s", mode, agent, url, got, want, b.String())
+					}
+					if got := c.Usage(url); got != want {
+						t.Fatalf("%v: Crawler.Usage(%q) = %q, reference %q\n%s", mode, url, got, want, b.String())
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestUsageWithoutRulesDoesNotAllocate: Usage of a file without
+// Content-Usage rules, and Allowed and Check of any file, cost no
+// allocation; Usage of one rule allocates the Usage once.
+func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
+	plain := Parse([]byte("User-agent: *\nDisallow: /private/\n"))
+	rules := Parse([]byte("User-agent: *\nDisallow: /private/\nContent-Usage: /a/ train-ai=n\n"))
+	pc, rc := plain.Crawler("x"), rules.Crawler("x")
+	for name, f := range map[string]func(){
+		"Robots.Usage":                 func() { plain.Usage("x", "/a/b") },
+		"Crawler.Usage":                func() { pc.Usage("/a/b") },
+		"Robots.Allowed":               func() { rules.Allowed("x", "/a/b") },
+		"Robots.Check":                 func() { rules.Check("x", "/a/b") },
+		"Crawler.Check":                func() { rc.Check("/a/b") },
+		"Usage of a disallowed":        func() { rc.Usage("/private/x") },
+		"Usage matching no rule":       func() { rc.Usage("/b") },
+		"Robots.ContentSignal of none": func() { plain.ContentSignal("x", "/") },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations, want 0", name, n)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { rc.Usage("/a/b") }); n != 1 {
+		t.Errorf("Crawler.Usage: %v allocations, want 1", n)
+	}
+}
+
+func TestUsageLabels(t *testing.T) {
+	labels := UsageLabels()
+	if !slices.Equal(labels, []string{"train-ai", "search"}) {
+		t.Errorf("UsageLabels() = %q", labels)
+	}
+	labels[0] = "x"
+	if UsageLabels()[0] != "train-ai" {
+		t.Error("UsageLabels returns the package's own list")
+	}
+}
+
+// FuzzRobotsUsage reads any body and URL in both modes: Usage agrees with
+// the rule-by-rule reference and with the Crawler's, is the zero Usage
+// for a URL the crawler may not fetch, and the file's Content-Usage and
+// Content-Signal lines change no decision.
+func FuzzRobotsUsage(f *testing.F) {
+	f.Add([]byte(attachExample), "ExampleBot", "/ai-ok/x")
+	f.Add([]byte(attachExample), "Other", "/never/x")
+	f.Add([]byte("User-agent: a\nContent-Usage: /%7e* train-ai=n\nUser-agent: b\nDisallow: /x\nContent-Signal: ai-train=no\n"), "a", "/~")
+	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
+		if len(body) > 1<<16 || len(url) > 1<<12 {
+			return
+		}
+		blank := blankLines(body, "content-usage", "content-signal")
+		for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
+			r := ParseMode(body, mode)
+			u := r.Usage(agent, url)
+			if want := refUsage(r, agent, url); u != want {
+				t.Fatalf("%v: Usage = %q, reference %q", mode, u, want)
+			}
+			if c := r.Crawler(agent).Usage(url); c != u {
+				t.Fatalf("%v: Crawler.Usage = %q, Robots.Usage %q", mode, c, u)
+			}
+			v := r.Check(agent, url)
+			if !v.Allowed && (u != Usage{} || r.ContentSignal(agent, url) != Usage{}) {
+				t.Fatalf("%v: disallowed, yet Usage %q, ContentSignal %q", mode, u, r.ContentSignal(agent, url))
+			}
+			if w := ParseMode(blank, mode).Check(agent, url); w != v {
+				t.Fatalf("%v: Check %+v, without the Content- lines %+v", mode, v, w)
+			}
+		}
+	})
+}
+
+// BenchmarkCrawlerUsage measures Crawler.Usage on the attach draft's
+// example against its baseline, Crawler.Allowed of the same URL: Usage
+// checks the URL as Allowed does, then tries the Content-Usage rules and
+// reads the deciding statement.
+func BenchmarkCrawlerUsage(b *testing.B) {
+	c := Parse([]byte(attachExample)).Crawler("OtherBot")
+	for _, path := range []string{"/ai-ok/test", "/never/test"} {
+		b.Run("Allowed"+path, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Allowed(path)
+			}
+		})
+		b.Run("Usage"+path, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				usageSink = c.Usage(path)
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"mime"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/robotsgate/robotstxt/meta"
 )
@@ -55,4 +57,78 @@ func isHTML(ctype string, body []byte) bool {
 	}
 	mt, _, err := mime.ParseMediaType(ctype)
 	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
+}
+
+// Usage returns the preferences about the use of the content of resp, a
+// response the Transport returned: whether the Client's crawler may train
+// AI models on it, use it for search, and so on (see [Usage]). It
+// combines, label by label (n if any says n, else y if any says y, else
+// unknown, the rule of draft-ietf-aipref-vocab §5.1):
+//
+//   - what robots.txt's Content-Usage rules say of the URL of
+//     resp.Request, checked as the Transport checks a request (the
+//     robots.txt of the site that serves it, every spelling): the
+//     [Decision]'s Usage;
+//   - the response's Content-Usage header field, its lines joined with
+//     ", " and read as one statement ([ParseUsage]);
+//   - the signals that came before the AIPREF vocabulary, which map to
+//     "train-ai=n" and to nothing else: the X-Robots-Tag directive noai,
+//     read for the Client's product tokens as [Transport.Directives]
+//     reads it (no training on the content); noimageai, on a response
+//     whose Content-Type is an image only, since it asks that images not
+//     be trained on and a page's images come in responses of their own
+//     (on a page it stays in the Directives' Other, for a crawler that
+//     takes images from a page to read); and the header
+//     "tdm-reservation: 1" of the W3C's TDMRep, which reserves the rights
+//     of text and data mining, the machine-readable opt-out of the EU's
+//     exception for it. No signal maps to y, and none to search.
+//
+// Cloudflare's Content-Signal records are another vocabulary, which
+// Usage does not read: see [Robots.ContentSignal], with the Robots of
+// [Client.Cached]. When robots.txt must be fetched again, the wait is
+// bounded by the request's context; a robots.txt that cannot be read, or
+// that disallows the request, adds no preference, and neither does a
+// response without its Request. A nil resp gives the zero Usage.
+func (t *Transport) Usage(resp *http.Response) Usage {
+	t.mustBeMade()
+	if resp == nil {
+		return Usage{}
+	}
+	var u Usage
+	if resp.Request != nil {
+		if d, _, err := t.check(resp.Request); err == nil {
+			u = d.Usage
+		}
+	}
+	return u.combine(t.headerUsage(resp))
+}
+
+// headerUsage returns the preferences that the headers of resp state:
+// its Content-Usage field, and the older signals that map to train-ai=n
+// (see Transport.Usage).
+func (t *Transport) headerUsage(resp *http.Response) Usage {
+	u := ParseUsage(strings.Join(resp.Header.Values("Content-Usage"), ", "))
+	other := t.Directives(resp).Other
+	if slices.Contains(other, "noai") || slices.Contains(other, "noimageai") && isImage(resp.Header.Get("Content-Type")) ||
+		tdmReserved(resp.Header) {
+		u = u.combine(noTraining)
+	}
+	return u
+}
+
+// isImage reports whether ctype is the media type of an image.
+func isImage(ctype string) bool {
+	mt, _, err := mime.ParseMediaType(ctype)
+	return err == nil && strings.HasPrefix(mt, "image/")
+}
+
+// tdmReserved reports whether h holds the TDMRep header
+// "tdm-reservation: 1": the rights of text and data mining are reserved.
+func tdmReserved(h http.Header) bool {
+	for _, v := range h.Values("Tdm-Reservation") {
+		if strings.TrimSpace(v) == "1" {
+			return true
+		}
+	}
+	return false
 }

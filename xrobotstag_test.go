@@ -104,3 +104,69 @@ func TestTransportPageDirectives(t *testing.T) {
 		t.Errorf("PageDirectives(nil, …) = %+v, want the zero value", d)
 	}
 }
+
+// TestTransportUsage checks what Transport.Usage combines: robots.txt's
+// Content-Usage rules for the request's URL, the Content-Usage header,
+// and the older signals mapped to train-ai=n.
+func TestTransportUsage(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: ExampleBot\nDisallow: /private/\nContent-Usage: /blog/ train-ai=y\nContent-Usage: /gallery/ train-ai=y\n")
+	routes := []struct {
+		path    string
+		headers []string // name, value, …: each a line of its own
+		want    string
+	}{
+		{"/blog/post", nil, "train-ai=y"},
+		{"/page", []string{"Content-Usage", "search=y"}, "search=y"},
+		{"/blog/header-n", []string{"Content-Usage", "train-ai=n"}, "train-ai=n"},
+		{"/blog/two-lines", []string{"Content-Usage", "search=n", "Content-Usage", "train-ai=y;q=1"}, "train-ai=y, search=n"},
+		{"/blog/bad-header", []string{"Content-Usage", "Train-AI=n"}, "train-ai=y"},
+		{"/blog/noai", []string{"X-Robots-Tag", "noai"}, "train-ai=n"},
+		{"/blog/noai-for-us", []string{"X-Robots-Tag", "ExampleBot: noindex, NoAI"}, "train-ai=n"},
+		{"/blog/noai-for-others", []string{"X-Robots-Tag", "otherbot: noai"}, "train-ai=y"},
+		{"/gallery/cat.png", []string{"Content-Type", "image/png", "X-Robots-Tag", "noimageai"}, "train-ai=n"},
+		{"/gallery/index.html", []string{"Content-Type", "text/html", "X-Robots-Tag", "noimageai"}, "train-ai=y"},
+		{"/blog/tdm", []string{"Tdm-Reservation", "1"}, "train-ai=n"},
+		{"/blog/tdm-not-reserved", []string{"tdm-reservation", "0"}, "train-ai=y"},
+		{"/page/all", []string{"Content-Usage", "search=y", "X-Robots-Tag", "noai", "Tdm-Reservation", "1"}, "search=y, train-ai=n"},
+	}
+	for _, r := range routes {
+		s.route(r.path, func(w http.ResponseWriter, _ *http.Request) {
+			for i := 0; i+1 < len(r.headers); i += 2 {
+				w.Header().Add(r.headers[i], r.headers[i+1])
+			}
+			_, _ = io.WriteString(w, "content")
+		})
+	}
+	_, tr, hc := newTestTransport(t)
+	for _, r := range routes {
+		resp, err := hc.Get(s.URL + r.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if got := tr.Usage(resp); got.String() != r.want {
+			t.Errorf("%s: Usage %q, want %q", r.path, got, r.want)
+		}
+	}
+
+	// A response for a URL robots.txt disallows (fetched by SkipRobots)
+	// has the header's preferences only.
+	s.route("/private/x", serve(200, "secret", "Content-Usage", "search=y"))
+	req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, s.URL+"/private/x", nil)
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if got := tr.Usage(resp); got.String() != "search=y" {
+		t.Errorf("disallowed URL: Usage %q, want the header's search=y", got)
+	}
+	resp.Request = nil
+	if got := tr.Usage(resp); got.String() != "search=y" {
+		t.Errorf("a response without its request: Usage %q, want the header's search=y", got)
+	}
+	if got := tr.Usage(nil); got != (Usage{}) {
+		t.Errorf("Usage(nil) = %q", got)
+	}
+}

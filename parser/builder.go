@@ -46,6 +46,7 @@ type scratch struct {
 	sitemaps []record
 	lines    []uint32 // the line of each rule, once one is wide
 	diags    []Diagnostic
+	usage    usageScratch // the Content-Usage rules
 }
 
 // scratchPool holds scratch slices between parses. It is the parser's
@@ -77,6 +78,7 @@ func (b *builder) release() {
 	clear(s.diags)
 	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
 	s.records, s.sitemaps, s.lines, s.diags = s.records[:0], s.sitemaps[:0], s.lines[:0], s.diags[:0]
+	s.usage.reset()
 	scratchPool.Put(s)
 }
 
@@ -115,6 +117,8 @@ func (b *builder) line(l *Line) {
 		}
 	case KeyOther:
 		b.extension(l)
+	case KeyContentUsage:
+		b.usageRule(l)
 	}
 }
 
@@ -170,13 +174,7 @@ func (b *builder) agent(l *Line) {
 
 func (b *builder) rule(l *Line) {
 	b.inRule = true
-	p := l.Value
-	if !b.plain {
-		p = matcher.Escape(p)
-	}
-	if b.p.RFC9309 {
-		p = matcher.Unescape(p)
-	}
+	p := b.pattern(l.Value)
 	if p != "" && p[0] != '/' && p[0] != '*' {
 		b.diag(l.Num, NoLeadingSlash, p)
 	}
@@ -199,6 +197,19 @@ func (b *builder) rule(l *Line) {
 		b.lines = append(b.lines, uint32(l.Num))
 	}
 	b.rules = append(b.rules, r)
+}
+
+// pattern returns the rule value p normalised as the parser reads
+// patterns: escaped (see matcher.Escape), and in RFC 9309 mode with the
+// escapes of unreserved characters decoded (see matcher.Unescape).
+func (b *builder) pattern(p string) string {
+	if !b.plain {
+		p = matcher.Escape(p)
+	}
+	if b.p.RFC9309 {
+		p = matcher.Unescape(p)
+	}
+	return p
 }
 
 func (b *builder) extension(l *Line) {
@@ -295,6 +306,7 @@ func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 	}
 	t := &both.t
 	t.file = &both.f
+	t.usage = b.usage.table()
 	if !b.lint {
 		return t, nil
 	}

@@ -766,10 +766,10 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// Select returns a table that holds only the rules and extension records
-// of the given groups, merged into one group, group 0, with no user-agent
-// lines, and no sitemaps: what one crawler obeys. It shares nothing with
-// t.
+// Select returns a table that holds only the rules, Content-Usage rules
+// and extension records of the given groups, merged into one group,
+// group 0, with no user-agent lines, and no sitemaps: what one crawler
+// obeys. It shares nothing with t.
 func (t *Table) Select(groups []int) *Table {
 	t.index()
 	nr, nrec := 0, 0
@@ -832,6 +832,7 @@ func (t *Table) Select(groups []int) *Table {
 		out.file = &fileParts{groups: []group{{}}, records: records, lines: lines}
 		out.file.indexed.Do(func() {}) // sorted above
 	}
+	out.usage = t.selectUsage(groups)
 	return out
 }
 

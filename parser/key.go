@@ -4,7 +4,8 @@ package parser
 type Key uint8
 
 // The keys the parser tells apart. Every key that is not one of the four
-// directives is KeyOther and becomes an extension record.
+// directives of RFC 9309 or content-usage is KeyOther and becomes an
+// extension record.
 const (
 	KeyNone      Key = iota // the line has no key
 	KeyUserAgent            // user-agent, and the accepted misspellings
@@ -12,9 +13,13 @@ const (
 	KeyDisallow
 	KeySitemap
 	KeyOther
+	// KeyContentUsage is the Content-Usage rule of the IETF AIPREF
+	// drafts (see [UsageRule]), a rule of a group like allow and
+	// disallow. Its key is matched whole, ignoring case.
+	KeyContentUsage
 )
 
-var keyNames = [...]string{"", "user-agent", "allow", "disallow", "sitemap", "other"}
+var keyNames = [...]string{"", "user-agent", "allow", "disallow", "sitemap", "other", "content-usage"}
 
 // String returns the standard spelling of the key, such as "user-agent".
 func (k Key) String() string {
@@ -26,6 +31,7 @@ func (k Key) String() string {
 
 // classify names a key as Google's parser does: case-insensitively, by
 // prefix (so "Disallowed" is disallow), accepting some frequent typos.
+// content-usage, which Google's parser does not know, is matched whole.
 func classify(key string) (k Key, typo bool) {
 	switch key[0] | 0x20 { // lower-cases ASCII letters; key is never empty
 	case 'u':
@@ -55,6 +61,10 @@ func classify(key string) (k Key, typo bool) {
 		case hasPrefixFold(key, "site-map"):
 			return KeySitemap, true
 		}
+	case 'c':
+		if len(key) == len("content-usage") && hasPrefixFold(key, "content-usage") {
+			return KeyContentUsage, false
+		}
 	}
 	return KeyOther, false
 }
@@ -78,10 +88,12 @@ func hasPrefixFold(s, prefix string) bool {
 }
 
 // knownExtensions are the non-standard records that crawlers commonly
-// honour; any other key is reported as unknown (and still kept).
+// honour, and content-signal, which Cloudflare writes into the robots.txt
+// files it manages; any other key is reported as unknown (and still
+// kept).
 var knownExtensions = [...]string{
 	"crawl-delay", "request-rate", "visit-time", "host", "clean-param",
-	"noindex", "nofollow", "noarchive",
+	"noindex", "nofollow", "noarchive", "content-signal",
 }
 
 // extensionKey returns the number in knownKeys of a key when it is one

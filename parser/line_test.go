@@ -125,6 +125,8 @@ func TestLinesSplitting(t *testing.T) {
 		{"useg-agent: x", KeyOther, "useg-agent", "x", 0},
 		{"crawl-delay: 5", KeyOther, "crawl-delay", "5", 0},
 		{"unicorns: /extinct", KeyOther, "unicorns", "/extinct", 0},
+		{"Content-Usage: /a train-ai=n", KeyContentUsage, "Content-Usage", "/a train-ai=n", 0},
+		{"content-usagex: train-ai=n", KeyOther, "content-usagex", "train-ai=n", 0},
 	} {
 		ls := collect(c.text)
 		if len(ls) != 1 {
@@ -201,7 +203,7 @@ func TestLinesStopsEarly(t *testing.T) {
 func TestKeyString(t *testing.T) {
 	for k, want := range map[Key]string{
 		KeyUserAgent: "user-agent", KeyAllow: "allow", KeyDisallow: "disallow",
-		KeySitemap: "sitemap", KeyOther: "other", KeyNone: "",
+		KeySitemap: "sitemap", KeyOther: "other", KeyNone: "", KeyContentUsage: "content-usage",
 	} {
 		if got := k.String(); got != want {
 			t.Errorf("Key(%d).String() = %q, want %q", k, got, want)

@@ -35,6 +35,7 @@ type Group struct {
 	Agents     []UserAgent // the user-agent lines, in file order
 	Rules      []Rule      // the allow and disallow lines, in file order
 	Extensions []Record    // crawl-delay, request-rate, … in file order
+	Usage      []UsageRule // the Content-Usage lines, in file order
 }
 
 // A UserAgent is one user-agent line of a group.

@@ -35,6 +35,8 @@ type Table struct {
 	// file holds the rest; a table that Select makes without extension
 	// records or long line numbers has none.
 	file *fileParts
+	// usage holds the Content-Usage rules, or is nil when there is none.
+	usage *usageRules
 }
 
 // fileParts is what a Table holds beyond its rules.
@@ -456,6 +458,24 @@ func (t *Table) Extensions(groups []int) []Record {
 	return out
 }
 
+// FileExtensions returns the extension records that stand before the
+// first group, in file order: they belong to no group (see
+// [File.Extensions]). A table made by [Table.Select] has none.
+func (t *Table) FileExtensions() []Record {
+	records := t.records()
+	head := len(records)
+	if t.file == nil {
+		head = 0
+	} else if len(t.file.groups) > 0 {
+		head = int(t.file.groups[0].records)
+	}
+	var out []Record
+	for i := range head {
+		out = append(out, t.record(&records[i]))
+	}
+	return out
+}
+
 // Sitemaps returns the sitemap records in file order.
 func (t *Table) Sitemaps() []Record {
 	if t.file == nil {
@@ -477,18 +497,8 @@ func (t *Table) eachGroup(groups []int, f func(s, e group)) {
 // File returns the rich form of the table, with strings that share the
 // table's text. Its Diagnostics are empty: [Parser.Parse] reports them.
 func (t *Table) File() *File {
-	f := &File{Lines: t.Lines(), Sitemaps: t.Sitemaps()}
+	f := &File{Lines: t.Lines(), Sitemaps: t.Sitemaps(), Extensions: t.FileExtensions()}
 	groups := t.Groups()
-	records := t.records()
-	head := len(records)
-	if t.file != nil && len(t.file.groups) > 0 {
-		head = int(t.file.groups[0].records)
-	} else if t.file == nil {
-		head = 0
-	}
-	for i := range head {
-		f.Extensions = append(f.Extensions, t.record(&records[i]))
-	}
 	if groups == 0 {
 		return f
 	}
@@ -513,6 +523,7 @@ func (t *Table) File() *File {
 			Agents:     agents[s.agents:e.agents:e.agents],
 			Rules:      rules[s.rules:e.rules:e.rules],
 			Extensions: t.Extensions([]int{g}),
+			Usage:      t.UsageRules([]int{g}),
 		}
 	}
 	return f
@@ -522,7 +533,7 @@ func (t *Table) File() *File {
 func (t *Table) Size() int {
 	t.index() // what the index adds counts too, and is not written meanwhile
 	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		cap(t.notes)*int(unsafe.Sizeof(uint16(0))) + t.grams.size()
+		cap(t.notes)*int(unsafe.Sizeof(uint16(0))) + t.grams.size() + t.usage.size()
 	if f := t.file; f != nil {
 		n += int(unsafe.Sizeof(*f)) +
 			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +

@@ -15,7 +15,9 @@ import (
 // runExplain is "robotstxt explain": for each URL it shows the groups that
 // apply to the agent and why, every rule that matches with its line, text
 // as written and length, which one decides and why, rules of other groups
-// that would match, and where Google's reading and RFC 9309's differ. Its
+// that would match, the usage preferences of its Content-Usage rules and
+// Content-Signal records, and where Google's reading and RFC 9309's
+// differ. Its
 // exit code is test's (check's when it fetches).
 func runExplain(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
@@ -89,6 +91,7 @@ type explainer struct {
 type reading struct {
 	robots *robotstxt.Robots // in the explainer's mode
 	file   *parser.File      // robots' rich form
+	table  *parser.Table     // robots' table, for its Content-Usage rules
 	lines  listing
 	other  *robotstxt.Robots // in the other mode
 	// whole and wholeLines are the whole file, when it is over the
@@ -105,7 +108,8 @@ func (x *explainer) reading() *reading {
 	d := x.doc
 	text := d.text(x.full)
 	r := robotstxt.ParseMode(text, x.mode)
-	rd := &reading{robots: r, file: r.File(), lines: newListing(text), other: robotstxt.ParseMode(text, x.otherMode())}
+	rd := &reading{robots: r, file: r.File(), lines: newListing(text), other: robotstxt.ParseMode(text, x.otherMode()),
+		table: parser.Parser{RFC9309: x.mode == robotstxt.ModeRFC9309}.Compile(text)}
 	if d.body.Truncated && !x.full {
 		rd.whole = robotstxt.ParseMode(d.whole.Text, x.mode)
 		rd.wholeLines = newListing(d.whole.Text)
@@ -160,6 +164,12 @@ func (x *explainer) explain(t target) int {
 	path := matchPath(url, x.mode)
 	x.rules(rd.file, groups, path, v, l)
 	x.others(rd.file, groups, path, l)
+	for _, it := range usageItems(rd.robots, rd.table, l, x.mode, x.agent, url, v.Allowed) {
+		x.field(it.label, "%s (%s)", it.prefs, it.detail)
+		for _, w := range append(it.lines, it.notes...) {
+			x.more("%s", w)
+		}
+	}
 	if rd.whole != nil {
 		x.pastLimit(rd, url, v)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/robotsgate/robotstxt"
 )
 
 // A severity ranks a finding.
@@ -54,6 +56,8 @@ const (
 	codeNoSlash
 	codeShadowed
 	codeDirectiveLost
+	codeUsageSyntax
+	codeUsageValue
 	codeKeyTypo
 	codeSitemapRelative
 	codeCrawlDelay
@@ -61,6 +65,9 @@ const (
 	codeDuplicate
 	codeBadValue
 	codeNoRules
+	codeUsageLabel
+	codeUsageConflict
+	codeUsageGroup
 	codeUTF16
 	codeLineTooLong
 	codeNUL
@@ -100,6 +107,8 @@ var codeTable = [numCodes]codeEntry{
 	codeNoSlash:          {"no-leading-slash", sevError, "a pattern that matches no URL: Disallow: private"},
 	codeShadowed:         {"shadowed-rule", sevError, "a rule another rule always beats: it never decides"},
 	codeDirectiveLost:    {"directive-skipped", sevError, "a rule crawlers skip, such as Disallow /a /b"},
+	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},
+	codeUsageValue:       {"usage-value", sevError, "a usage preference other than y or n, such as train-ai=no: unknown"},
 	codeKeyTypo:          {"key-typo", sevWarning, "an unknown key near a known one: the line is ignored"},
 	codeSitemapRelative:  {"sitemap-relative", sevWarning, "a sitemap that is not an absolute http(s) URL"},
 	codeCrawlDelay:       {"crawl-delay", sevWarning, "Crawl-delay, which Google ignores and Bing reads"},
@@ -107,6 +116,9 @@ var codeTable = [numCodes]codeEntry{
 	codeDuplicate:        {"duplicate-rule", sevWarning, "the same rule twice: harmless, but a stale edit"},
 	codeBadValue:         {"bad-value", sevWarning, "a crawl-delay that does not parse: it is skipped"},
 	codeNoRules:          {"agent-without-rules", sevWarning, "a group without rules frees its crawler from * rules"},
+	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(robotstxt.UsageLabels()) + ": no crawler reads it"},
+	codeUsageConflict:    {"usage-conflict", sevWarning, "Content-Usage rules of one path, one saying y and one n: n wins"},
+	codeUsageGroup:       {"usage-group", sevWarning, "a user-agent line that joins the group of Content-Usage rules above"},
 	codeUTF16:            {"utf-16", sevWarning, "UTF-16, where Google reads robots.txt as UTF-8"},
 	codeLineTooLong:      {"line-too-long", sevWarning, "a line too long, cut: a cut rule matches more"},
 	codeNUL:              {"nul-byte", sevWarning, "a NUL byte, which ends its line"},

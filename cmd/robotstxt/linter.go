@@ -41,6 +41,7 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 		lt.diagnostics()
 		lt.records()
 		lt.groups()
+		lt.usage()
 	}
 	slices.SortStableFunc(lt.findings, func(a, b finding) int {
 		if a.Line != b.Line {

@@ -38,6 +38,7 @@ func FuzzLint(f *testing.F) {
 	f.Add([]byte("\xff\xfeU\x00s\x00e\x00r\x00"))
 	f.Add([]byte("<html><body>"))
 	f.Add([]byte("User-agent: MJ12bot\nUser-agent: *\nDisallow: /d/index.html\nAllow: /d/index.html\n"))
+	f.Add([]byte("User-agent: a\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ train-ai=n, ai\nUser-agent: b\nContent-Signal: ai-train=no\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		d := &document{name: "fuzz"}
 		if err := d.decode(body, nil); err != nil {

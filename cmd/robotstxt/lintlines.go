@@ -87,7 +87,7 @@ func agentsByLine(f *parser.File) map[int]parser.UserAgent {
 func directiveWord(line string) string {
 	word, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	w := strings.ToLower(strings.TrimRight(word, ":"))
-	for _, k := range []string{"user-agent", "allow", "disallow", "sitemap"} {
+	for _, k := range []string{"user-agent", "allow", "disallow", "sitemap", "content-usage"} {
 		if w == k {
 			return word
 		}

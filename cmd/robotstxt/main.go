@@ -87,7 +87,10 @@ file, standard input ("-") or the robots.txt of a URL's site.`,
 		long: `Check URLs, or paths that start with /, against one robots.txt, read as a
 crawler reads it: content coding, charset and UTF-16 converted, and only
 the first 500 KiB read unless -full is given. FILE "-" is standard input;
-an http or https URL reads the robots.txt of its site, fetched as check does.`,
+an http or https URL reads the robots.txt of its site, fetched as check does.
+Under an allowed URL, the usage preferences of the agent's Content-Usage
+rules (IETF AIPREF) and Content-Signal records, when it has any, and the
+lines they come from.`,
 		examples: []string{
 			"-file robots.txt -agent Googlebot /private/x /",
 			"-file robots.txt -expect disallow /admin/ /cart",
@@ -103,8 +106,9 @@ fetches each URL's robots.txt as check does.`,
 		long: `Explain the decision for each URL: the groups that apply to the agent and
 why (its own groups, merged, or the * group), every rule that matches with
 its line, its text as written and its length, which rule decides and why
-(longest match; allow wins a tie), and where RFC 9309 reads the URL
-otherwise. With -file, URLs may be paths that start with /; without it,
+(longest match; allow wins a tie), the usage preferences of the agent's
+Content-Usage rules and Content-Signal records and the lines they come
+from, and where RFC 9309 reads the URL otherwise. With -file, URLs may be paths that start with /; without it,
 each URL's robots.txt is fetched as check does.`,
 		examples: []string{"-file robots.txt -agent FooBot /private/x"},
 		run:      runExplain,

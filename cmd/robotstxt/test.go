@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // runTest is "robotstxt test": it checks URLs against a robots.txt read
@@ -12,6 +14,11 @@ import (
 //
 //	DISALLOW  /private/x  (line 7: Disallow: /private/)
 //	ALLOW     /           (no rule matched)
+//
+// and under an allowed URL the usage preferences of the crawler's
+// Content-Usage rules and Content-Signal records, when it has any:
+//
+//	usage train-ai=n  (line 9: Content-Usage: train-ai=n)
 func runTest(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (required)")
@@ -71,11 +78,18 @@ func runTest(cmd *command, args []string, e env) int {
 	d.noteLimit(*full, e)
 	text := d.text(*full)
 	r := robotstxt.ParseMode(text, modeOf(*rfc))
+	table := parser.Parser{RFC9309: *rfc}.Compile(text)
 	l := newListing(text)
 	for _, t := range targets {
 		v := r.Check(tok, t.checkURL())
 		printDecision(e.stdout, decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, v.Matched(), l)+x.note(v.Allowed))
 		code = worst(code, x.code(v.Allowed))
+		if !v.Allowed {
+			continue
+		}
+		for _, it := range usageItems(r, table, l, modeOf(*rfc), tok, t.checkURL(), v.Allowed) {
+			printDecision(e.stdout, "", width, it.label+" "+it.prefs, strings.Join(append([]string{it.detail}, it.notes...), "; "))
+		}
 	}
 	return code
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLintUsage(t *testing.T) {
+	codes := []code{codeUsageSyntax, codeUsageValue, codeUsageLabel, codeUsageConflict, codeUsageGroup, codeUnknownKey, codeKeyTypo, codeDirectiveLost, codeOutsideGroup}
+	for _, tc := range []struct {
+		name, body string
+		want       []string // line:code
+	}{
+		{"clean", "User-agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: ai-train=no, search=yes\n", nil},
+		{"content-signal before any group", "Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n", nil},
+		{"not a dictionary", "User-agent: *\nContent-Usage: Train-AI=n\n", []string{"2:usage-syntax"}},
+		{"a ',' at the end", "User-agent: *\nContent-Usage: /a train-ai=n,\n", []string{"2:usage-syntax"}},
+		{"too long", "User-agent: *\nContent-Usage: train-ai=n;x=\"" + strings.Repeat("x", 1100) + "\"\n", []string{"2:usage-syntax"}},
+		{"a path without a statement", "User-agent: *\nContent-Usage: /a/\n", []string{"2:usage-syntax"}},
+		{"yes is not y", "User-agent: *\nContent-Usage: train-ai=no, search=\"y\"\n", []string{"2:usage-value", "2:usage-value"}},
+		{"a key alone", "User-agent: *\nContent-Usage: train-ai\n", []string{"2:usage-value"}},
+		{"the last value counts", "User-agent: *\nContent-Usage: train-ai=maybe, train-ai=n\n", nil},
+		{"parameters are fine", "User-agent: *\nContent-Usage: train-ai=n;since=2025\n", nil},
+		{"labels of older drafts", "User-agent: *\nContent-Usage: ai=n, genai=n, train-ai=n\n", []string{"2:usage-label", "2:usage-label"}},
+		{"y and n for one path", "User-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ train-ai=n\n", []string{"3:usage-conflict"}},
+		{"across merged groups", "User-agent: A\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: A\nAllow: /\nContent-Usage: train-ai=n\n", []string{"7:usage-conflict"}},
+		{"not across crawlers", "User-agent: A\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: B\nAllow: /\nContent-Usage: train-ai=n\n", nil},
+		{"other paths do not conflict", "User-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/b train-ai=n\n", nil},
+		{"other labels do not conflict", "User-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ search=n\n", nil},
+		{"a user-agent line joins the group", "User-agent: GPTBot\nContent-Usage: train-ai=n\n\nUser-agent: *\nDisallow: /private/\n", []string{"4:usage-group"}},
+		{"once per group", "User-agent: A\nContent-Usage: train-ai=n\nUser-agent: B\nUser-agent: C\nContent-Usage: search=n\nUser-agent: D\n", []string{"3:usage-group", "6:usage-group"}},
+		{"an allow ends the group", "User-agent: GPTBot\nAllow: /\nContent-Usage: train-ai=n\n\nUser-agent: *\nDisallow: /private/\n", nil},
+		{"before any group", "Content-Usage: train-ai=n\nUser-agent: *\nAllow: /\n", []string{"1:rule-outside-group"}},
+		{"without a colon", "User-agent: *\nContent-Usage /a train-ai=n\n", []string{"2:directive-skipped"}},
+		{"a known key, no unknown-key finding", "User-agent: *\nCONTENT-USAGE: train-ai=n\ncontent-signal: search=yes\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := codesAt(lintText(t, tc.body), codes...)
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLintUsageMessages checks what the usage findings say: sfv's reason,
+// the vocabulary's labels, the two lines of a conflict.
+func TestLintUsageMessages(t *testing.T) {
+	fs := lintText(t, "User-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ train-ai=n, ai=n\nContent-Usage: Train-AI=n\n")
+	var msgs []string
+	for _, f := range fs {
+		msgs = append(msgs, f.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`label "ai" is not one of the vocabulary's, train-ai or search`,
+		"line 2 says train-ai=y for the same path, and this line train-ai=n",
+		`the statement "Train-AI=n" is not a Dictionary of RFC 9651 (sfv: offset 0: want a key`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no finding says %q:\n%s", want, all)
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// usageBody has Content-Usage rules and a Content-Signal record for every
+// crawler.
+const usageBody = `User-agent: *
+Disallow: /private/
+Content-Usage: train-ai=n
+Content-Usage: /ai-ok/ train-ai=y
+Content-Usage: /ai-ok/ search=n
+Content-Usage: /bad/ Train-AI=n
+Content-Signal: ai-train=no, search=yes
+
+User-agent: PlainBot
+Disallow: /x
+`
+
+func TestTestShowsUsage(t *testing.T) {
+	r := runCmd(t, usageBody, "test", "-file", "-", "/", "/private/x", "/ai-ok/x", "/bad/x")
+	want := []string{
+		"ALLOW     /           (no rule matched)",
+		"          usage train-ai=n  (line 3: Content-Usage: train-ai=n)",
+		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
+		"DISALLOW  /private/x  (line 2: Disallow: /private/)",
+		"ALLOW     /ai-ok/x    (no rule matched)",
+		"          usage train-ai=y, search=n  (lines 4 and 5: their paths match with the same length: they combine, n before y)",
+		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
+		"ALLOW     /bad/x      (no rule matched)",
+		`          usage unknown  (line 6: Content-Usage: /bad/ Train-AI=n; the statement of line 6 does not parse: sfv: offset 0: want a key, which starts with a lower-case letter or '*' (found "T"))`,
+		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
+	}
+	if got := outputLines(r.stdout); !slices.Equal(got, want) {
+		t.Errorf("output:\n%s\nwant:\n%s", r.stdout, strings.Join(want, "\n"))
+	}
+	// A crawler whose groups have neither gets the one line it had.
+	r = runCmd(t, usageBody, "test", "-file", "-", "-agent", "PlainBot", "/")
+	if got := outputLines(r.stdout); len(got) != 1 {
+		t.Errorf("PlainBot:\n%s", r.stdout)
+	}
+}
+
+func TestExplainShowsUsage(t *testing.T) {
+	r := runCmd(t, usageBody, "explain", "-file", "-", "/ai-ok/x")
+	for _, want := range []string{
+		"\nusage     train-ai=y, search=n (lines 4 and 5: their paths match with the same length: they combine, n before y)\n" +
+			"          line 4: Content-Usage: /ai-ok/ train-ai=y\n" +
+			"          line 5: Content-Usage: /ai-ok/ search=n\n" +
+			"signal    ai-train=n, search=y (line 7: Content-Signal: ai-train=no, search=yes)\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for url, want := range map[string]string{
+		"/private/x": "usage     unknown (disallowed: preferences apply only to URLs the crawler may fetch)",
+		"/bad/x":     "          the statement of line 6 does not parse: sfv: offset 0",
+	} {
+		if r := runCmd(t, usageBody, "explain", "-file", "-", url); !strings.Contains(r.stdout, want) {
+			t.Errorf("%s: output lacks %q:\n%s", url, want, r.stdout)
+		}
+	}
+	r = runCmd(t, "User-agent: *\nContent-Usage: /a/ train-ai=n\n", "explain", "-file", "-", "/b")
+	if !strings.Contains(r.stdout, "usage     unknown (no Content-Usage rule of these groups matches /b)") {
+		t.Errorf("no rule matches:\n%s", r.stdout)
+	}
+	// RFC 9309 mode matches the rules as it reads them.
+	body := "User-agent: *\nContent-Usage: /%7Efred/ train-ai=n\n"
+	if r := runCmd(t, body, "explain", "-file", "-", "-rfc9309", "/~fred/x"); !strings.Contains(r.stdout, "usage     train-ai=n (line 2") {
+		t.Errorf("RFC 9309:\n%s", r.stdout)
+	}
+	if r := runCmd(t, body, "explain", "-file", "-", "/~fred/x"); !strings.Contains(r.stdout, "usage     unknown (no Content-Usage rule") {
+		t.Errorf("Google:\n%s", r.stdout)
+	}
+}
+
+// TestUsageOutputIsPrintable: what the file says reaches the terminal
+// escaped.
+func TestUsageOutputIsPrintable(t *testing.T) {
+	body := "User-agent: *\nContent-Usage: /a train-ai=n\x1b[31m\u202e\nContent-Signal: ai-train=no\x1b]52;c;x\x07\n"
+	for _, args := range [][]string{
+		{"test", "-file", "-", "/a"},
+		{"explain", "-file", "-", "/a"},
+		{"lint", "-"},
+	} {
+		r := runCmd(t, body, args...)
+		if strings.ContainsAny(r.stdout, "\x1b\x07\u202e") {
+			t.Errorf("%s prints control characters:\n%q", args[0], r.stdout)
+		}
+		if args[0] != "lint" && !strings.Contains(r.stdout, `\x1b`) {
+			t.Errorf("%s does not show the usage line:\n%s", args[0], r.stdout)
+		}
+	}
+}

@@ -1,0 +1,244 @@
+package parser
+
+import (
+	"sort"
+	"strings"
+	"unsafe"
+
+	"github.com/robotsgate/robotstxt/matcher"
+)
+
+// A UsageRule is one Content-Usage rule of a group, as the IETF AIPREF
+// drafts add it to robots.txt (draft-ietf-aipref-attach §4): a statement
+// of preference about what may be done with the content of the paths the
+// rule matches, such as "Content-Usage: /photos/ train-ai=n".
+//
+// Like allow and disallow, it is a rule of the group it stands in, and
+// the rules of the groups that name one crawler merge. Unlike them, it
+// never ends a group's user-agent lines: a user-agent line after it adds
+// to the group, as one after an extension record does, so that no
+// Content-Usage line changes which rules a crawler obeys. One before the
+// first user-agent line belongs to no group and is skipped, with a
+// [RuleOutsideGroup] diagnostic.
+//
+// The value of the rule has a path when it starts with '/': the path runs
+// to the first space or tab, and the statement is the rest, after the
+// spaces and tabs that follow the path. Any other value is all statement,
+// and the rule matches every path. The path is normalised and matched as
+// an allow or disallow pattern is ('*', a final '$', percent-encoding;
+// see [matcher.Escape], and [matcher.Unescape] for [Parser.RFC9309]).
+type UsageRule struct {
+	// Path is the normalised path pattern, or "" when the rule has none
+	// and matches every path, with length 0.
+	Path string
+	// Statement is the statement of preference as written, such as
+	// "train-ai=n"; "" when the value has none.
+	Statement string
+	// Line is the 1-based line number.
+	Line int
+}
+
+// splitUsage splits the value of a Content-Usage rule, trimmed as the
+// scanner trims values, into its path and its statement (see UsageRule).
+func splitUsage(value string) (path, statement string) {
+	if value == "" || value[0] != '/' {
+		return "", value
+	}
+	i := strings.IndexAny(value, " \t")
+	if i < 0 {
+		return value, ""
+	}
+	return value[:i], strings.TrimLeft(value[i:], " \t")
+}
+
+// usageRule is a Content-Usage rule of a table: its path and then its
+// statement, back to back in the text of its usageRules, its group and
+// its line.
+type usageRule struct {
+	off   uint32 // where the path starts; the statement follows it
+	group uint32 // the group it stands in; 0 in a table Select makes
+	line  uint32
+	n, sn uint16 // the lengths of the path and of the statement
+}
+
+// usageRules are the Content-Usage rules of a table, in group order (in
+// file order within a group), with the text their paths and statements
+// lie in. A table holds them apart from its other records, and its Size
+// counts them.
+type usageRules struct {
+	text  string
+	rules []usageRule
+}
+
+// usageScratch collects the Content-Usage rules of a file as it is
+// parsed. Their text is kept apart from the text of the other records so
+// that it never takes room that allow and disallow rules need (see
+// builder.keep): a file answers as it would without its Content-Usage
+// lines.
+type usageScratch struct {
+	rules []usageRule
+	text  []byte
+	// full is set when the text reached maxText: the Content-Usage
+	// rules after that are dropped, as rules are when the table's text
+	// is full.
+	full bool
+}
+
+// usageRule adds the Content-Usage rule of line l to the group being
+// read.
+func (b *builder) usageRule(l *Line) {
+	if len(b.groups) == 0 {
+		b.diag(l.Num, RuleOutsideGroup, l.Value)
+		return
+	}
+	path, stmt := splitUsage(l.Value)
+	if path != "" {
+		path = b.pattern(path)
+	}
+	s := &b.usage
+	if s.full || uint64(len(s.text)+len(path)+len(stmt)) > maxText {
+		s.full = true
+		return
+	}
+	off := uint32(len(s.text))
+	s.text = append(append(s.text, path...), stmt...)
+	// A line holds at most MaxLineLength bytes, which escaping at most
+	// triples: both lengths fit 16 bits.
+	s.rules = append(s.rules, usageRule{off: off, group: uint32(len(b.groups) - 1), line: uint32(l.Num),
+		n: uint16(len(path)), sn: uint16(len(stmt))})
+}
+
+// table returns the rules collected for a Table, or nil when there are
+// none.
+func (s *usageScratch) table() *usageRules {
+	if len(s.rules) == 0 {
+		return nil
+	}
+	return &usageRules{text: string(s.text), rules: clone(s.rules)}
+}
+
+// reset empties the scratch for the next parse, and lets go of slices
+// too large to keep in the pool.
+func (s *usageScratch) reset() {
+	if max(cap(s.rules), cap(s.text)/64) > maxPooled {
+		*s = usageScratch{}
+		return
+	}
+	s.rules, s.text, s.full = s.rules[:0], s.text[:0], false
+}
+
+// size returns the bytes s retains; 0 for nil.
+func (s *usageRules) size() int {
+	if s == nil {
+		return 0
+	}
+	return int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{}))
+}
+
+// rule returns the rich form of r.
+func (s *usageRules) rule(r *usageRule) UsageRule {
+	path := s.text[r.off : r.off+uint32(r.n)]
+	stmt := s.text[r.off+uint32(r.n) : r.off+uint32(r.n)+uint32(r.sn)]
+	return UsageRule{Path: path, Statement: stmt, Line: int(r.line)}
+}
+
+// groupUsage returns the Content-Usage rules of group g.
+func (t *Table) groupUsage(g int) []usageRule {
+	if t.usage == nil {
+		return nil
+	}
+	rules := t.usage.rules
+	lo := sort.Search(len(rules), func(i int) bool { return rules[i].group >= uint32(g) })
+	hi := lo + sort.Search(len(rules)-lo, func(i int) bool { return rules[lo+i].group > uint32(g) })
+	return rules[lo:hi]
+}
+
+// HasUsage reports whether the given groups have Content-Usage rules. For
+// a table without any it only tests a pointer.
+func (t *Table) HasUsage(groups []int) bool {
+	if t.usage == nil {
+		return false
+	}
+	for _, g := range groups {
+		if len(t.groupUsage(g)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// UsageRules returns the Content-Usage rules of the given groups, in file
+// order within each group.
+func (t *Table) UsageRules(groups []int) []UsageRule {
+	var out []UsageRule
+	for _, g := range groups {
+		for i, rules := 0, t.groupUsage(g); i < len(rules); i++ {
+			out = append(out, t.usage.rule(&rules[i]))
+		}
+	}
+	return out
+}
+
+// DecideUsage appends to dst the Content-Usage rules of the given groups
+// that decide the usage preferences of path, and returns the extended
+// slice: those whose path matches path with the greatest length, counted
+// in bytes of the normalised pattern, as for allow and disallow (a rule
+// without a path matches every path with length 0). Several rules decide
+// together when their paths match with the same length, as identical
+// paths do: their statements combine. It appends nothing when no rule
+// matches. path is what rules are matched against, as for
+// [Table.Decide]; whether a crawler may fetch it is for the caller to
+// ask.
+//
+// It tries every Content-Usage rule of the groups, each in time linear in
+// its path and path (see [matcher.Match]), and allocates only when dst
+// has no room.
+func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageRule {
+	start, best := len(dst), -1
+	for _, g := range groups {
+		rules := t.groupUsage(g)
+		for i := range rules {
+			r := &rules[i]
+			n := int(r.n)
+			if n < best {
+				continue
+			}
+			if p := t.usage.text[r.off : r.off+uint32(n)]; p != "" && !matcher.Match(p, path) {
+				continue
+			}
+			if n > best {
+				dst, best = dst[:start], n
+			}
+			dst = append(dst, t.usage.rule(r))
+		}
+	}
+	return dst
+}
+
+// selectUsage returns the Content-Usage rules of the given groups for the
+// table Select makes of them: as one group, group 0, in a text of their
+// own; nil when they have none.
+func (t *Table) selectUsage(groups []int) *usageRules {
+	n, size := 0, 0
+	for _, g := range groups {
+		for _, r := range t.groupUsage(g) {
+			n++
+			size += int(r.n) + int(r.sn)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	rules := make([]usageRule, 0, n)
+	text := make([]byte, 0, size)
+	for _, g := range groups {
+		for _, r := range t.groupUsage(g) {
+			end := r.off + uint32(r.n) + uint32(r.sn)
+			off := uint32(len(text))
+			text = append(text, t.usage.text[r.off:end]...)
+			r.off, r.group = off, 0
+			rules = append(rules, r)
+		}
+	}
+	return &usageRules{text: view(text), rules: rules}
+}

@@ -1,0 +1,361 @@
+package parser
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt/matcher"
+)
+
+func TestSplitUsage(t *testing.T) {
+	for _, tt := range []struct{ value, path, stmt string }{
+		{"train-ai=n", "", "train-ai=n"},
+		{"/ai-ok/ train-ai=y", "/ai-ok/", "train-ai=y"},
+		{"/ai-ok/\t \ttrain-ai=y, search=n", "/ai-ok/", "train-ai=y, search=n"},
+		{"/a/b", "/a/b", ""},
+		{"/", "/", ""},
+		{"/*.jpg$ train-ai=n", "/*.jpg$", "train-ai=n"},
+		{"*.jpg train-ai=n", "", "*.jpg train-ai=n"}, // no '/': no path
+		{"", "", ""},
+		{"/a\vb c", "/a\vb", "c"}, // only SP and HTAB end the path
+	} {
+		path, stmt := splitUsage(tt.value)
+		if path != tt.path || stmt != tt.stmt {
+			t.Errorf("splitUsage(%q) = %q, %q; want %q, %q", tt.value, path, stmt, tt.path, tt.stmt)
+		}
+	}
+}
+
+func TestParseUsageRules(t *testing.T) {
+	body := "Content-Usage: train-ai=n\n" + // 1: outside any group
+		"User-agent: FooBot\n" +
+		"CONTENT-USAGE: train-ai=y\n" + // 3
+		"User-agent: BarBot\n" + // 4: the group goes on
+		"Disallow: /private/\n" +
+		"content-usage: /caf\u00e9/ train-ai=n # menus\n" + // 6
+		"Content-Usage /x search=y\n" + // 7: three words without a colon
+		"Content-Usage search=n\n" + // 8: two words, the colon tolerated
+		"Content-Usages: /y train-ai=n\n" + // 9: another key
+		"\n" +
+		"Content-Signal: ai-train=no, search=yes\n" + // 11
+		"User-agent: *\n" +
+		"Content-Usage: /%7efred/ train-ai=n\n" // 13
+	f := Parse([]byte(body))
+	if got, want := agentsOf(f), [][]string{{"FooBot", "BarBot"}, {"*"}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("groups %v, want %v: a Content-Usage line must not end the user-agent lines", got, want)
+	}
+	want := [][]UsageRule{
+		{{"", "train-ai=y", 3}, {"/caf%C3%A9/", "train-ai=n", 6}, {"", "search=n", 8}},
+		{{"/%7Efred/", "train-ai=n", 13}}, // escapes in upper case, as in rules
+	}
+	for g := range want {
+		if got := f.Groups[g].Usage; !reflect.DeepEqual(got, want[g]) {
+			t.Errorf("group %d: Usage %+v, want %+v", g, got, want[g])
+		}
+	}
+	if got, want := f.Groups[0].Extensions, []Record{{"content-usages", "/y train-ai=n", 9}, {"content-signal", "ai-train=no, search=yes", 11}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Extensions %+v, want %+v", got, want)
+	}
+	if got, want := diagsOf(f), []string{"1:rule outside any group", "7:not a key-value line", "8:missing colon accepted", "9:unknown key"}; !slices.Equal(got, want) {
+		t.Errorf("diagnostics %v, want %v", got, want)
+	}
+	// RFC 9309 mode decodes the escapes of unreserved characters in the
+	// path, as it does in rules.
+	rfc := Parser{RFC9309: true}.Parse([]byte(body))
+	if got := rfc.Groups[1].Usage[0].Path; got != "/~fred/" {
+		t.Errorf("RFC 9309 path %q, want /~fred/", got)
+	}
+}
+
+// TestContentSignalIsKnown: a Content-Signal record is kept as a known
+// extension, before any group too, with no diagnostic.
+func TestContentSignalIsKnown(t *testing.T) {
+	f := Parse([]byte("Content-Signal: search=yes\nUser-agent: *\ncontent-signal: ai-train=no\n"))
+	if len(f.Diagnostics) != 0 {
+		t.Errorf("diagnostics %v", f.Diagnostics)
+	}
+	if got := f.Extensions; len(got) != 1 || got[0] != (Record{"content-signal", "search=yes", 1}) {
+		t.Errorf("file extensions %+v", got)
+	}
+	tb := Compile([]byte("Content-Signal: search=yes\nUser-agent: *\ncontent-signal: ai-train=no\n"))
+	if got := tb.FileExtensions(); len(got) != 1 || got[0].Line != 1 {
+		t.Errorf("FileExtensions %+v", got)
+	}
+	if got := tb.Select([]int{0}).FileExtensions(); got != nil {
+		t.Errorf("a selected table's FileExtensions %+v", got)
+	}
+}
+
+// bruteUsage decides the usage rules of path by matching every rule of
+// the rich form.
+func bruteUsage(f *File, groups []int, path string) []UsageRule {
+	var out []UsageRule
+	best := -1
+	for _, g := range groups {
+		for _, r := range f.Groups[g].Usage {
+			if r.Path != "" && !matcher.Match(r.Path, path) || len(r.Path) < best {
+				continue
+			}
+			if len(r.Path) > best {
+				out, best = out[:0], len(r.Path)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestDecideUsage(t *testing.T) {
+	// The example of draft-ietf-aipref-attach §4.5, and more.
+	body := "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n" +
+		"\nUser-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n" +
+		"\nUser-Agent: TieBot\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ train-ai=n\nContent-Usage: /a* search=n\n" +
+		"Content-Usage: /b$ train-ai=n\nContent-Usage: /*.jpg$ train-ai=n\nContent-Usage: /c/ \n"
+	tb := Compile([]byte(body))
+	tests := []struct {
+		agent, path string
+		lines       []int
+	}{
+		{"Other", "/test", []int{4}},
+		{"Other", "/never/test", []int{4}}, // what a crawler may fetch is not DecideUsage's to ask
+		{"Other", "/ai-ok/test", []int{5}},
+		{"Other", "/ai-ok", []int{4}},
+		{"ExampleBot", "/ai-ok/test", []int{9}},
+		{"TieBot", "/a/x", []int{12, 13, 14}}, // three paths of 3 bytes
+		{"TieBot", "/ab", []int{14}},
+		{"TieBot", "/b", []int{15}},
+		{"TieBot", "/bc", nil},
+		{"TieBot", "/x/y.jpg", []int{16}},
+		{"TieBot", "/x/y.jpg?s=1", nil},
+		{"TieBot", "/c/x", []int{17}},
+	}
+	for _, tt := range tests {
+		groups, _ := tb.AppendGroups(nil, tt.agent)
+		var lines []int
+		for _, r := range tb.DecideUsage(nil, groups, tt.path) {
+			lines = append(lines, r.Line)
+		}
+		if !slices.Equal(lines, tt.lines) {
+			t.Errorf("%s %s: deciding lines %v, want %v", tt.agent, tt.path, lines, tt.lines)
+		}
+		var sel []int
+		for _, r := range tb.Select(groups).DecideUsage(nil, []int{0}, tt.path) {
+			sel = append(sel, r.Line)
+		}
+		if !slices.Equal(sel, tt.lines) {
+			t.Errorf("%s %s: the selected table's deciding lines %v, want %v", tt.agent, tt.path, sel, tt.lines)
+		}
+	}
+	groups, _ := tb.AppendGroups(nil, "TieBot")
+	if got := tb.DecideUsage(nil, groups, "/c/x"); len(got) != 1 || got[0] != (UsageRule{"/c/", "", 17}) {
+		t.Errorf("a path without a statement: %+v", got)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		var buf [4]UsageRule
+		tb.DecideUsage(buf[:0], groups, "/a/x")
+	}); n != 0 {
+		t.Errorf("DecideUsage allocates %v times with room in dst", n)
+	}
+}
+
+// genUsage returns a random robots.txt with Content-Usage lines among its
+// rules, and paths to check.
+func genUsage(rnd *rand.Rand) (string, []string) {
+	segs := []string{"a", "b", "ab", "a/", "b/", "%7e", "~", "é", "*", "x.jpg"}
+	gen := func() string {
+		p := "/"
+		for range rnd.IntN(4) {
+			p += segs[rnd.IntN(len(segs))]
+		}
+		return p
+	}
+	stmts := []string{"train-ai=n", "train-ai=y", "search=n", "train-ai=y, search=y", "", "TRAIN=n"}
+	var b strings.Builder
+	agents := []string{"*", "FooBot", "BarBot"}
+	for range 1 + rnd.IntN(4) {
+		b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
+		for range rnd.IntN(20) {
+			switch rnd.IntN(5) {
+			case 0:
+				b.WriteString("Disallow: " + gen() + "\n")
+			case 1:
+				b.WriteString("Content-Usage: " + stmts[rnd.IntN(len(stmts))] + "\n")
+			default:
+				p := gen()
+				if rnd.IntN(4) == 0 {
+					p += "$"
+				}
+				b.WriteString("Content-Usage: " + p + " " + stmts[rnd.IntN(len(stmts))] + "\n")
+			}
+		}
+	}
+	var paths []string
+	for range 10 {
+		paths = append(paths, gen())
+	}
+	return b.String(), paths
+}
+
+// TestPropertyDecideUsageAgreesWithBruteForce: DecideUsage, on a table
+// and on the table Select makes, finds the rules matching every rule of
+// the rich form finds, in both modes; the selected table keeps exactly
+// its groups' rules.
+func TestPropertyDecideUsageAgreesWithBruteForce(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for range 2000 {
+		body, paths := genUsage(rnd)
+		for _, p := range []Parser{{}, {RFC9309: true}} {
+			tb := p.Compile([]byte(body))
+			f := tb.File()
+			for _, tokens := range [][]string{{"FooBot"}, {"BarBot"}, {"FooBot", "BarBot"}, {"Other"}} {
+				groups, _ := tb.AppendGroups(nil, tokens...)
+				sel := tb.Select(groups)
+				if got, want := sel.UsageRules([]int{0}), tb.UsageRules(groups); !reflect.DeepEqual(got, want) {
+					t.Fatalf("Select(%v).UsageRules = %v, want %v\nbody:\n%s", groups, got, want, body)
+				}
+				if sel.HasUsage([]int{0}) != (len(tb.UsageRules(groups)) > 0) || tb.HasUsage(groups) != sel.HasUsage([]int{0}) {
+					t.Fatalf("HasUsage(%v) = %v, selected %v\nbody:\n%s", groups, tb.HasUsage(groups), sel.HasUsage([]int{0}), body)
+				}
+				for _, path := range paths {
+					want := bruteUsage(f, groups, path)
+					if got := tb.DecideUsage(nil, groups, path); !reflect.DeepEqual(got, want) {
+						t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v\nbody:\n%s", groups, path, got, want, body)
+					}
+					if got := sel.DecideUsage(nil, []int{0}, path); !reflect.DeepEqual(got, want) {
+						t.Fatalf("selected DecideUsage(%q) = %+v, brute force %+v\nbody:\n%s", path, got, want, body)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPropertyUsageLinesDoNotMoveRules: a file with Content-Usage and
+// Content-Signal lines has the groups and rules, and decides every path,
+// as the file with those lines blanked out.
+func TestPropertyUsageLinesDoNotMoveRules(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for range 2000 {
+		body, paths := genUsage(rnd)
+		// Content-Signal lines anywhere, between user-agent lines too.
+		lines := strings.SplitAfter(body, "\n")
+		for range rnd.IntN(3) {
+			i := rnd.IntN(len(lines))
+			lines = slices.Insert(lines, i, "Content-Signal: ai-train=no\n", "Content-Usage: train-ai=n\n")
+		}
+		body = strings.Join(lines, "")
+		var blank strings.Builder
+		for l := range strings.SplitAfterSeq(body, "\n") {
+			if strings.HasPrefix(l, "Content-") {
+				l = "\n"
+			}
+			blank.WriteString(l)
+		}
+		with, without := Compile([]byte(body)), Compile([]byte(blank.String()))
+		if got, want := rulesOf(with.File()), rulesOf(without.File()); !reflect.DeepEqual(got, want) {
+			t.Fatalf("rules %v, without the Content- lines %v\nbody:\n%s", got, want, body)
+		}
+		for _, token := range []string{"FooBot", "BarBot", "Other"} {
+			g1, _ := with.AppendGroups(nil, token)
+			g2, _ := without.AppendGroups(nil, token)
+			for _, p := range paths {
+				r1, ok1 := with.Decide(g1, p)
+				r2, ok2 := without.Decide(g2, p)
+				if r1 != r2 || ok1 != ok2 {
+					t.Fatalf("%s %s: %+v %v, without the Content- lines %+v %v\nbody:\n%s", token, p, r1, ok1, r2, ok2, body)
+				}
+			}
+		}
+	}
+}
+
+// TestUsageSizeAndReuse: every Content-Usage rule is kept, past the cap
+// on unknown records, and Size counts them; the table Select makes keeps
+// only its groups' rules; a parse after one with many rules keeps none of
+// them.
+func TestUsageSizeAndReuse(t *testing.T) {
+	const n = 2 * MaxUnknownRecords
+	plain := "User-agent: FooBot\nDisallow: /x\nUser-agent: *\nDisallow: /y\n"
+	many := "User-agent: *\n" + strings.Repeat("Content-Usage: /photos/ train-ai=n\n", n)
+	a, b := Compile([]byte(plain)), Compile([]byte(plain+many))
+	if d := b.Size() - a.Size(); d < n*(len("/photos/train-ai=n")+16) {
+		t.Errorf("%d Content-Usage rules add %d bytes to Size", n, d)
+	}
+	if f := Parse([]byte(plain + many)); len(f.Groups[2].Usage) != n || len(f.Diagnostics) != 0 {
+		t.Errorf("%d rules kept of %d, diagnostics %v", len(f.Groups[2].Usage), n, f.Diagnostics[:min(3, len(f.Diagnostics))])
+	}
+	foo, _ := b.AppendGroups(nil, "FooBot")
+	other, _ := b.AppendGroups(nil, "Other")
+	if sel := b.Select(foo); sel.usage != nil || sel.Size() != a.Select(foo).Size() {
+		t.Errorf("FooBot's table keeps Content-Usage rules of another group: %d bytes, want %d", sel.Size(), a.Select(foo).Size())
+	}
+	if sel := b.Select(other); len(sel.UsageRules([]int{0})) != n || sel.Size() < n*16 {
+		t.Errorf("the * table keeps %d rules in %d bytes", len(sel.UsageRules([]int{0})), sel.Size())
+	}
+	if c := Compile([]byte(plain)); c.usage != nil || c.Size() != a.Size() {
+		t.Errorf("a parse after one with Content-Usage rules has %v", c.UsageRules([]int{0, 1}))
+	}
+}
+
+// TestUsageHostileFile: a body of 500 KiB of Content-Usage lines keeps
+// about its own size, and a crawler's table no more.
+func TestUsageHostileFile(t *testing.T) {
+	const limit = 500 << 10
+	line := "Content-Usage: /a*b*c train-ai=n\n"
+	body := "User-agent: *\n" + strings.Repeat(line, limit/len(line))
+	tb := Compile([]byte(body))
+	rules := limit / len(line)
+	// Each rule keeps its path and statement, and 16 bytes.
+	if size, max := tb.Size(), len(body)+rules*16+1024; size > max {
+		t.Errorf("Size %d, want at most %d", size, max)
+	}
+	sel := tb.Select([]int{0})
+	if got := len(sel.UsageRules([]int{0})); got != rules {
+		t.Errorf("the crawler keeps %d rules, want %d", got, rules)
+	}
+	if got := sel.DecideUsage(nil, []int{0}, "/a-b-c"); len(got) != rules {
+		t.Errorf("%d rules decide, want all %d", len(got), rules)
+	}
+}
+
+// FuzzDecideUsage: for any body and path, DecideUsage on the table and on
+// the table Select makes agrees with matching every rule of the rich
+// form, and every rule is split as the drafts say.
+func FuzzDecideUsage(f *testing.F) {
+	rnd := rand.New(rand.NewPCG(11, 12))
+	for range 4 {
+		body, paths := genUsage(rnd)
+		f.Add([]byte(body), paths[0])
+	}
+	f.Add([]byte("User-agent: *\nContent-Usage:\t/a\t \tb=n\nContent-Usage: c"), "/a")
+	f.Fuzz(func(t *testing.T, body []byte, path string) {
+		if len(body) > 1<<16 || len(path) > 1<<12 {
+			return
+		}
+		for _, p := range []Parser{{}, {RFC9309: true}} {
+			tb := p.Compile(body)
+			file := tb.File()
+			for _, g := range file.Groups {
+				for _, r := range g.Usage {
+					if r.Path != "" && r.Path[0] != '/' || strings.ContainsAny(r.Path, " \t") ||
+						r.Statement != "" && (r.Statement[0] == ' ' || r.Statement[0] == '\t') {
+						t.Fatalf("rule %+v: path or statement split wrongly", r)
+					}
+				}
+			}
+			for _, token := range []string{"FooBot", "BarBot"} {
+				groups, _ := tb.AppendGroups(nil, token)
+				want := bruteUsage(file, groups, path)
+				if got := tb.DecideUsage(nil, groups, path); !reflect.DeepEqual(got, want) {
+					t.Fatalf("DecideUsage(%v, %q) = %+v, brute force %+v", groups, path, got, want)
+				}
+				if got := tb.Select(groups).DecideUsage(nil, []int{0}, path); !reflect.DeepEqual(got, want) {
+					t.Fatalf("selected DecideUsage(%q) = %+v, brute force %+v", path, got, want)
+				}
+			}
+		}
+	})
+}
