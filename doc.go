@@ -25,10 +25,19 @@
 // [Robots.Crawler] gives the view of one crawler (its merged groups), which
 // is the fastest way to check many URLs against one file.
 //
+// A crawler of the open web should connect through [PublicOnly], so that
+// no page, redirect or robots.txt can point it at a loopback, private or
+// cloud-metadata address, and, in a frontier loop, use [WithNoWait]: a
+// request whose site is within its Crawl-delay returns a [PacedError] at
+// once, to be requeued, instead of holding a worker.
+//
 // Subpackages: parser (the line reader, with diagnostics for linting),
 // matcher (patterns and precedence), meta (robots META tags and
-// X-Robots-Tag), redisstore (a [Store] on Redis for fleets), storetest (the
-// contract every Store passes), and the robotstxt command in cmd/robotstxt.
+// X-Robots-Tag), redisstore (a [Store] on Redis for fleets), boltstore (a
+// Store in a bbolt file, for one process that restarts), storetest (the
+// contract every Store passes), and the robotstxt command in
+// cmd/robotstxt. The module otelrobotstxt exports [Client.Stats] and
+// [Transport.Stats] to OpenTelemetry.
 //
 // # How a file is read
 //
@@ -71,7 +80,7 @@
 // alone. Other readings some servers make are not added: the hex case of
 // an escape (/caf%c3%a9 does not match a rule for /café, whose escapes
 // are stored upper-case, as in Google's parser), %2F read as '/', ';'
-// parameters dropped, '' read as '/'; a site that serves such spellings
+// parameters dropped, '\' read as '/'; a site that serves such spellings
 // should disallow them too.
 //
 // [ModeRFC9309] reads the two points where RFC 9309 and Google's parser
@@ -150,9 +159,11 @@
 // undone (any other coding is unreachable: bytes that cannot be read are
 // never parsed as text), at most 500 KiB of the decoded body is read and
 // the line the limit cuts is dropped, and the text is converted to UTF-8
-// (a UTF-16 byte-order mark, else UTF-8, else the Content-Type charset,
-// else Windows-1252). HTML served as robots.txt is parsed like any text;
-// its lines simply do not match.
+// (a UTF-16 byte-order mark, or UTF-16's NULs, else UTF-8, else the
+// Content-Type charset, else Windows-1252; a charset label that would
+// read the ASCII directives as something else is not believed). HTML
+// served as robots.txt is parsed like any text; its lines simply do not
+// match.
 //
 // # Caching and failure
 //
