@@ -374,3 +374,31 @@ func everyRule(rules []robotsgate.Rule, path string) bool {
 	}
 	return allowed
 }
+
+// BenchmarkCrawlerBuild times what a cold fill does with each body it
+// fetches, ParseMode(body).Crawler(engineAgent), over the corpus (each body
+// cut at 500 KiB as the Client cuts it), beside parsing alone, alternately
+// a pass each (see pair): x-baseline is parse and Crawler over parse
+// alone, and crawler/parse what making the Crawler adds, over the parse.
+// One op is a pass of each.
+func BenchmarkCrawlerBuild(b *testing.B) {
+	files, _ := loadCorpus(b)
+	bodies := make([][]byte, len(files))
+	for i, f := range files {
+		bodies[i] = f.body[:min(len(f.body), maxBody)]
+	}
+	var keepCrawler *robotsgate.Crawler
+	var keepRobots *robotsgate.Robots
+	ratio := pair(b, 1, func(int) {
+		for _, body := range bodies {
+			keepRobots = robotsgate.ParseMode(body, robotsgate.ModeGoogle)
+		}
+	}, func(int) {
+		for _, body := range bodies {
+			keepCrawler = robotsgate.ParseMode(body, robotsgate.ModeGoogle).Crawler(engineAgent)
+		}
+	})
+	b.ReportMetric(ratio-1, "crawler/parse")
+	runtime.KeepAlive(keepCrawler)
+	runtime.KeepAlive(keepRobots)
+}
