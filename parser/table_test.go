@@ -626,7 +626,7 @@ func TestListedBlockHostileGrams(t *testing.T) {
 func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(47, 48))
 	for range 50 {
-		body, paths := genWildBlock(rnd, minListed+rnd.IntN(300)>>rnd.IntN(4))
+		body, paths := genWildBlock(rnd, minListed+1+rnd.IntN(300)>>rnd.IntN(4))
 		tb := Compile([]byte(body))
 		tb.index()
 		if tb.grams == nil {
