@@ -6,12 +6,20 @@ package matcher
 // of the normalised pattern, '*' and '$' included) wins, and on a tie
 // between an allow and a disallow the allow wins. It returns a negative
 // number when a takes precedence, a positive one when b does, and 0 when
-// they tie, and the first in file order wins. It and [Rank], of which it
-// is the difference, are the one definition of precedence: [Best] applies
-// it, and so do orders of rules that let a search stop at the first rule
-// that cannot win.
+// they tie, and the first in file order wins. It is the one definition of
+// precedence: [Best] applies it, [Rank] derives from it, and so do orders
+// of rules that let a search stop at the first rule that cannot win.
 func Precedence(aLen int, aAllow bool, bLen int, bAllow bool) int {
-	return Rank(aLen, aAllow) - Rank(bLen, bAllow)
+	// Twice the difference of the lengths, so that the kinds, worth one,
+	// decide only between equal lengths.
+	p := 2 * (bLen - aLen)
+	if aAllow {
+		p--
+	}
+	if bAllow {
+		p++
+	}
+	return p
 }
 
 // Rank returns the place in precedence order of a rule of the given length
@@ -19,15 +27,7 @@ func Precedence(aLen int, aAllow bool, bLen int, bAllow bool) int {
 // [Precedence] is the difference of their ranks. It lies between
 // -2*[MaxPatternLen]-1 and 0, so that an order that sorts by a number can
 // take it.
-func Rank(length int, allow bool) int {
-	// Twice the length, so that the kinds, worth one, decide only between
-	// equal lengths.
-	r := -2 * length
-	if allow {
-		r--
-	}
-	return r
-}
+func Rank(length int, allow bool) int { return Precedence(length, allow, 0, false) }
 
 // Best keeps the deciding rule among those that match one path, by
 // [Precedence], the first in file order winning a tie. The zero Best has

@@ -2,6 +2,8 @@ package parser
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -88,4 +90,51 @@ func TestSelectWhileIndexing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkSelectSize reports where the bytes of the tables that Select
+// makes go, per body byte, over the corpus sample in the repository's
+// testdata (each body cut at 500 KiB, as the Client cuts it), for the
+// groups Googlebot obeys: the breakdown of [Table.Size], which the
+// Crawler of a cached robots.txt holds. One op is a pass over the sample.
+func BenchmarkSelectSize(b *testing.B) {
+	dir := filepath.Join("..", "testdata", "corpus", "files")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Skipf("corpus sample: %v", err)
+	}
+	var bodies [][]byte
+	for _, e := range ents {
+		body, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies = append(bodies, body[:min(len(body), 500<<10)])
+	}
+	var sum tableSizes
+	body := 0
+	for b.Loop() {
+		sum, body = tableSizes{}, 0
+		for _, raw := range bodies {
+			tb := Compile(raw)
+			groups, _ := tb.AppendGroups(nil, "Googlebot")
+			s := tb.Select(groups).sizes()
+			sum.text += s.text
+			sum.rules += s.rules
+			sum.notes += s.notes
+			sum.grams += s.grams
+			sum.records += s.records
+			sum.lines += s.lines
+			sum.fixed += s.fixed
+			body += len(raw)
+		}
+	}
+	per := func(n int) float64 { return float64(n) / float64(body) }
+	b.ReportMetric(per(sum.text), "text/B")
+	b.ReportMetric(per(sum.rules), "rules/B")
+	b.ReportMetric(per(sum.notes), "notes/B")
+	b.ReportMetric(per(sum.grams), "grams/B")
+	b.ReportMetric(per(sum.records+sum.lines), "records+lines/B")
+	b.ReportMetric(per(sum.fixed), "fixed/B")
+	b.ReportMetric(per(sum.text+sum.rules+sum.notes+sum.grams+sum.records+sum.lines+sum.fixed), "table/B")
 }

@@ -553,14 +553,40 @@ func (t *Table) File() *File {
 
 // Size returns the bytes the Table retains: its text and records.
 func (t *Table) Size() int {
+	s := t.sizes()
+	return s.text + s.rules + s.notes + s.grams + s.records + s.lines + s.agents + s.fixed
+}
+
+// tableSizes is where the bytes a Table retains go (see Table.Size).
+type tableSizes struct {
+	text    int // patterns, agents, keys and values
+	rules   int // rule records
+	notes   int // parent links and grams (see notes)
+	grams   int // gram lists (see gramIndex)
+	records int // extension and sitemap records
+	lines   int // the lines that do not fit rule.line
+	agents  int // user-agent lines, groups and their index
+	fixed   int // the Table and its fileParts
+}
+
+// sizes returns where the bytes t retains go.
+func (t *Table) sizes() tableSizes {
 	t.index() // what the index adds counts too, and is not written meanwhile
-	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		cap(t.notes)*int(unsafe.Sizeof(uint16(0))) + t.grams.size()
-	if f := t.file; f != nil {
-		n += int(unsafe.Sizeof(*f)) +
-			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +
-			(cap(f.records)+cap(f.sitemaps))*int(unsafe.Sizeof(record{})) +
-			cap(f.lines)*int(unsafe.Sizeof(uint32(0))) + f.agentIndex.size()
+	s := tableSizes{
+		text:  len(t.text),
+		rules: cap(t.rules) * int(unsafe.Sizeof(rule{})),
+		notes: cap(t.notes) * int(unsafe.Sizeof(uint16(0))),
+		grams: t.grams.size(),
+		fixed: int(unsafe.Sizeof(*t)),
 	}
-	return n
+	if f := t.file; f != nil {
+		s.fixed += int(unsafe.Sizeof(*f))
+		s.records = (cap(f.records) + cap(f.sitemaps)) * int(unsafe.Sizeof(record{}))
+		s.lines = cap(f.lines) * int(unsafe.Sizeof(uint32(0)))
+		s.agents = cap(f.agents)*int(unsafe.Sizeof(agent{})) + f.agentIndex.size()
+		if unsafe.SliceData(f.groups) != unsafe.SliceData(selectedGroups) { // shared
+			s.agents += cap(f.groups) * int(unsafe.Sizeof(group{}))
+		}
+	}
+	return s
 }
