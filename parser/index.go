@@ -315,7 +315,6 @@ func (sc *sortScratch) noteRules(text string, rules []rule, ns notes, ix *gramIn
 	// The blocks whose prefixes start the current block's, the longest
 	// last, each with its last rule.
 	stack := sc.open[:0]
-	last := "" // the prefix of the block before
 	for b := 0; b < len(rules); {
 		p := items[b].pre
 		e := b + 1
@@ -323,19 +322,14 @@ func (sc *sortScratch) noteRules(text string, rules []rule, ns notes, ix *gramIn
 			e++
 		}
 		// A block's ancestors sort before it, and so do the blocks
-		// between them, which all begin with the ancestor's prefix. The
-		// stack holds those of the block before, and itself, each a
-		// prefix of its prefix: those that start p are those no longer
-		// than what it shares with p.
-		common := commonPrefix(p, last)
-		for len(stack) > 0 && stack[len(stack)-1].prefix > common {
+		// between them, which all begin with the ancestor's prefix.
+		for len(stack) > 0 && !strings.HasPrefix(p, stack[len(stack)-1].prefix) {
 			stack = stack[:len(stack)-1]
 		}
 		if len(stack) > 0 {
 			ns.setParent(b, parentLink(b-stack[len(stack)-1].last))
 		}
-		stack = append(stack, openBlock{len(p), e - 1})
-		last = p
+		stack = append(stack, openBlock{p, e - 1})
 		if e-b > minListed {
 			if sc.count == nil {
 				sc.count = make([]uint16, 1<<gramBits)
@@ -353,9 +347,10 @@ func (sc *sortScratch) noteRules(text string, rules []rule, ns notes, ix *gramIn
 }
 
 // openBlock is a block whose prefix starts that of the block noteRules
-// is at: the prefix's length, and the block's last rule.
+// is at, and its last rule.
 type openBlock struct {
-	prefix, last int
+	prefix string
+	last   int
 }
 
 // A block's parent link, in the notes of its first rule, is how many

@@ -146,7 +146,9 @@ func layoutPatterns(text string, items []orderItem, buf []byte) []byte {
 		p := patternOf(text, &it.r)
 		start := len(buf)
 		switch {
-		case i > 0 && len(p) <= len(last) && last[:len(p)] == p:
+		case i > 0 && len(p) <= len(last) && (p == "" || last[len(p)-1] == p[len(p)-1]) && last[:len(p)] == p:
+			// (Rules of a block share their prefix: the last byte tells
+			// most that differ, without comparing the prefix again.)
 			start = at
 		case i > 0 && at+len(last) == len(buf) && len(p) > len(last) && p[:len(last)] == last:
 			start = at
@@ -219,6 +221,7 @@ func (sc *sortScratch) release() {
 	// The prefixes point into a table's text.
 	clear(sc.items)
 	clear(sc.sorted)
+	clear(sc.open[:cap(sc.open)])
 	sc.items, sc.sorted, sc.keys = sc.items[:0], sc.sorted[:0], sc.keys[:0]
 	sc.rules, sc.notes, sc.hashes, sc.ends = sc.rules[:0], sc.notes[:0], sc.hashes[:0], sc.ends[:0]
 	sc.text, sc.records = sc.text[:0], sc.records[:0]
