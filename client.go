@@ -492,7 +492,7 @@ func servedUsage(cr *Crawler, r *Robots, agent, path string) Usage {
 	var mode Mode
 	var groups []int
 	if cr != nil {
-		t, mode, groups = cr.t, cr.mode, cr.group[:]
+		t, mode, groups = cr.t, cr.mode, selected
 	} else {
 		t, mode, groups = r.t, r.mode, r.groupsOf(buf[:0], agent)
 	}

@@ -14,10 +14,13 @@ import (
 // safe for concurrent use.
 type Crawler struct {
 	t     *parser.Table
-	group [1]int // the table's one group, 0
 	mode  Mode
 	named bool
 }
+
+// selected is the one group of a Crawler's table, which
+// [parser.Table.Select] makes; nothing changes it.
+var selected = []int{0}
 
 // Allowed reports whether the crawler may fetch url, which is an absolute
 // URL or a path, already percent-escaped.
@@ -29,10 +32,10 @@ func (c *Crawler) Check(url string) Verdict { return c.checkPath(matcher.Path(ur
 
 // checkPath is Check for path, the part of a URL that rules are matched
 // against, as matcher.Path or matcher.EscapePath return it.
-func (c *Crawler) checkPath(path string) Verdict { return verdict(c.t, c.mode, c.group[:], path) }
+func (c *Crawler) checkPath(path string) Verdict { return verdict(c.t, c.mode, selected, path) }
 
 // allowedPath is Allowed for path, as checkPath is Check.
-func (c *Crawler) allowedPath(path string) bool { return allowed(c.t, c.mode, c.group[:], path) }
+func (c *Crawler) allowedPath(path string) bool { return allowed(c.t, c.mode, selected, path) }
 
 // Usage returns the preferences that the Content-Usage rules of the
 // crawler's groups state about the use of url's content, as
@@ -41,7 +44,7 @@ func (c *Crawler) allowedPath(path string) bool { return allowed(c.t, c.mode, c.
 // rules; otherwise it checks url as Allowed does and tries each of their
 // Content-Usage rules.
 func (c *Crawler) Usage(url string) Usage {
-	return usage(c.t, c.mode, c.group[:], matcher.Path(url))
+	return usage(c.t, c.mode, selected, matcher.Path(url))
 }
 
 // Named reports whether some group names the crawler, so that the "*"
@@ -49,11 +52,11 @@ func (c *Crawler) Usage(url string) Usage {
 func (c *Crawler) Named() bool { return c.named }
 
 // Rules returns the rules that apply, in file order.
-func (c *Crawler) Rules() []Rule { return c.t.Rules(c.group[:]) }
+func (c *Crawler) Rules() []Rule { return c.t.Rules(selected) }
 
 // Extensions returns the extension records (crawl-delay, request-rate,
 // host, …) of the groups that apply, in file order.
-func (c *Crawler) Extensions() []Record { return c.t.Extensions(c.group[:]) }
+func (c *Crawler) Extensions() []Record { return c.t.Extensions(selected) }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply that
 // [parser.CrawlDelay] accepts: fractional seconds are kept; values that

@@ -49,6 +49,7 @@ func TestPropertyAppendGroupsAgreesWithBruteForce(t *testing.T) {
 			fmt.Fprintf(&b, "Disallow: /%d\n", g)
 		}
 		body := b.String()
+		fresh := Compile([]byte(body)) // never indexed: AppendGroups scans
 		tb := Compile([]byte(body))
 		f := tb.File()
 		tb.index()
@@ -67,6 +68,9 @@ func TestPropertyAppendGroupsAgreesWithBruteForce(t *testing.T) {
 			if !slices.Equal(got, append([]int{-1}, want...)) || named != wantNamed {
 				t.Fatalf("AppendGroups(%q) = %v %v, want %v %v\nbody:\n%s", tokens, got[1:], named, want, wantNamed, body)
 			}
+			if got, named := fresh.AppendGroups(nil, tokens...); !slices.Equal(got, want) || named != wantNamed {
+				t.Fatalf("AppendGroups(%q), not indexed = %v %v, want %v %v\nbody:\n%s", tokens, got, named, want, wantNamed, body)
+			}
 			if len(tokens) == 1 {
 				if got, named := tb.GroupsOf(nil, tokens[0]); !slices.Equal(got, want) || named != wantNamed {
 					t.Fatalf("GroupsOf(%q) = %v %v, want %v %v\nbody:\n%s", tokens[0], got, named, want, wantNamed, body)
@@ -80,7 +84,8 @@ func TestPropertyAppendGroupsAgreesWithBruteForce(t *testing.T) {
 }
 
 // TestAgentIndexOnlyForManyLines: a table indexes its user-agent lines
-// from indexedAgents on, and the one Select makes has none to index.
+// from indexedAgents on, when it is indexed for checks and not for a
+// look-up alone, and the one Select makes has none to index.
 func TestAgentIndexOnlyForManyLines(t *testing.T) {
 	for _, n := range []int{1, indexedAgents - 1, indexedAgents, 2000} {
 		var b strings.Builder
@@ -92,6 +97,10 @@ func TestAgentIndexOnlyForManyLines(t *testing.T) {
 		if !named || len(groups) != 1+(n-1)/(26*26) || groups[0] != 0 {
 			t.Errorf("%d lines: AppendGroups(BOTAA) = %v %v", n, groups, named)
 		}
+		if tb.file.indexed.Load() {
+			t.Errorf("%d lines: AppendGroups indexed the table", n)
+		}
+		tb.index()
 		if has := tb.file.agentIndex != nil; has != (n >= indexedAgents) {
 			t.Errorf("%d lines: indexed %v", n, has)
 		}

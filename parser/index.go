@@ -2,7 +2,6 @@ package parser
 
 import (
 	"math/bits"
-	"sort"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
@@ -40,79 +39,286 @@ import (
 // Table.notes (see notes), only for tables with a group of more than
 // smallGroup rules.
 
-// ruleSort sorts rules into index order, with their lines and prefix
-// lengths when those are kept beside them.
-type ruleSort struct {
-	text  string
-	rules []rule
-	lines []uint32 // nil unless some line is wide
-	pre   []uint16 // prefix lengths; nil for a group without index
+// orderItem is a rule being sorted into index order, with what the order
+// compares: its literal prefix (empty in a group without index, whose
+// rules are in precedence order alone) and its line.
+type orderItem struct {
+	pre  string
+	line uint32
+	r    rule
 }
 
-func (s *ruleSort) Len() int { return len(s.rules) }
-
-func (s *ruleSort) line(i int) uint32 {
-	if s.lines != nil {
-		return s.lines[i]
+// orderItems appends to items the rules of a group, whose patterns are
+// in text, with their lines (lines[i], or the rule's own when lines is
+// nil), and their prefixes when the group is indexed: a group of more
+// than smallGroup rules, of which the caller gives the number.
+func orderItems(items []orderItem, text string, rules []rule, lines []uint32, indexed bool) []orderItem {
+	for i := range rules {
+		it := orderItem{line: uint32(rules[i].line), r: rules[i]}
+		if lines != nil {
+			it.line = lines[i]
+		}
+		if indexed {
+			it.pre = prefixOf(text, &rules[i])
+		}
+		items = append(items, it)
 	}
-	return uint32(s.rules[i].line)
+	return items
 }
 
-func (s *ruleSort) Less(i, j int) bool {
-	a, b := &s.rules[i], &s.rules[j]
-	if s.pre != nil {
-		pa := s.text[a.off>>ruleShift:][:s.pre[i]]
-		pb := s.text[b.off>>ruleShift:][:s.pre[j]]
-		if pa != pb {
-			return pa < pb
+// order sorts sc.items, the rules of one group, into index order: by
+// prefix when indexed, then by precedence (see matcher.Precedence), then
+// by line.
+//
+// Prefixes are sorted by their digits (see prefixDigit), from the first
+// byte in which a run's prefixes differ, so that a long start they share
+// is read once and not at every comparison: a run of prefixes whose
+// digits tie is sorted again by their next digits, and a run of equal
+// prefixes by its rules' places in precedence order (see rankDigit).
+// Keys compare as integers, which the sort compares without a call.
+func (sc *sortScratch) order(indexed bool) {
+	items := sc.items
+	keys := sc.keys[:0]
+	for i := range items {
+		keys = append(keys, orderKey{i: uint32(i)})
+	}
+	if !indexed {
+		sc.byRank(keys)
+	} else {
+		sc.byPrefix(keys)
+	}
+	sorted := sc.sorted[:0]
+	for _, k := range keys {
+		sorted = append(sorted, items[k.i])
+	}
+	sc.items, sc.sorted, sc.keys = sorted, items, keys
+}
+
+// orderKey stands for sc.items[i] in the sort, with a number that orders
+// it among the keys being sorted.
+type orderKey struct {
+	key uint64
+	i   uint32
+}
+
+// orderRun is a run of keys still to sort, whose prefixes share their
+// first depth bytes.
+type orderRun struct{ lo, hi, depth int }
+
+// byPrefix sorts keys into index order.
+func (sc *sortScratch) byPrefix(keys []orderKey) {
+	items := sc.items
+	work := append(sc.runs[:0], orderRun{0, len(keys), 0})
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		span := keys[r.lo:r.hi]
+		if len(span) <= fewKeys {
+			sc.fewByPrefix(span, r.depth)
+			continue
+		}
+		d := r.depth + sc.commonStart(span, r.depth)
+		for k := range span {
+			span[k].key = prefixDigit(items[span[k].i].pre, d)
+		}
+		sortKeys(span)
+		for lo := 0; lo < len(span); {
+			hi := lo + 1
+			for hi < len(span) && span[hi].key == span[lo].key {
+				hi++
+			}
+			switch {
+			case hi-lo == 1:
+			case span[lo].key&0xff == moreDigits:
+				work = append(work, orderRun{r.lo + lo, r.lo + hi, d + 7})
+			default:
+				sc.byRank(span[lo:hi]) // equal prefixes
+			}
+			lo = hi
 		}
 	}
-	if p := matcher.Precedence(int(a.n), a.allow(), int(b.n), b.allow()); p != 0 {
-		return p < 0
-	}
-	return s.line(i) < s.line(j)
+	sc.runs = work
 }
 
-func (s *ruleSort) Swap(i, j int) {
-	s.rules[i], s.rules[j] = s.rules[j], s.rules[i]
-	if s.lines != nil {
-		s.lines[i], s.lines[j] = s.lines[j], s.lines[i]
-	}
-	if s.pre != nil {
-		s.pre[i], s.pre[j] = s.pre[j], s.pre[i]
+// fewKeys is the number of keys up to which byPrefix sorts a run by
+// comparing their prefixes whole: a run of equal digits is mostly of two
+// or three, which sorting by their next digits costs more.
+const fewKeys = 4
+
+// fewByPrefix sorts span, whose prefixes share their first d bytes, by
+// insertion.
+func (sc *sortScratch) fewByPrefix(span []orderKey, d int) {
+	items := sc.items
+	for i := 1; i < len(span); i++ {
+		k := span[i]
+		x := &items[k.i]
+		j := i
+		for ; j > 0; j-- {
+			y := &items[span[j-1].i]
+			c := strings.Compare(x.pre[d:], y.pre[d:])
+			if c > 0 || c == 0 && rankDigit(x) > rankDigit(y) {
+				break
+			}
+			span[j] = span[j-1]
+		}
+		span[j] = k
 	}
 }
 
-// sortRules sorts rules, whose patterns are in text, into index order,
-// moving lines (when not nil) with them; when notes is not nil, it notes
-// there each block's parent (in its first rule) and the grams of the
-// block's other rules, and the large blocks in ix. base is the table's
-// index of rules[0].
-func sortRules(text string, rules []rule, lines []uint32, ns notes, ix *gramIndex, base int) {
-	s := &ruleSort{text: text, rules: rules, lines: lines}
-	indexed := len(rules) > smallGroup
-	if indexed {
-		s.pre = make([]uint16, len(rules))
-		for i := range rules {
-			s.pre[i] = uint16(len(prefixOf(text, &rules[i])))
+// commonStart returns the length of the start that the prefixes of span
+// share beyond their first d bytes, which they share.
+func (sc *sortScratch) commonStart(span []orderKey, d int) int {
+	first := sc.items[span[0].i].pre[d:]
+	n := len(first)
+	for _, k := range span[1:] {
+		if n = commonPrefix(first[:n], sc.items[k.i].pre[d:]); n == 0 {
+			break
 		}
 	}
-	sort.Sort(s)
-	if !indexed || ns == nil {
-		return
+	return n
+}
+
+// byRank sorts span, whose prefixes are equal, by the rules' places in
+// precedence order.
+func (sc *sortScratch) byRank(span []orderKey) {
+	for k := range span {
+		span[k].key = rankDigit(&sc.items[span[k].i])
 	}
-	var count []uint16 // scratch for rareGrams, zero between blocks
+	sortKeys(span)
+}
+
+// moreDigits is the low byte of a prefix digit after which the prefix
+// goes on.
+const moreDigits = 8
+
+// prefixDigit returns the digit of prefix p at depth d: p[d:d+7],
+// big-endian and padded with zeros, in its high seven bytes, and in its
+// low byte how many bytes of p are left from d, or moreDigits when more
+// than seven. Prefixes that share their first d bytes compare as their
+// digits do when these differ: in their high bytes the first byte that
+// differs decides (a padding zero stands where a prefix ended, before
+// any byte of a longer one), and where only their counts differ, the
+// shorter prefix starts the longer. Equal digits with a count below
+// moreDigits end equal prefixes.
+func prefixDigit(p string, d int) uint64 {
+	rest := p[d:]
+	if len(rest) >= 8 {
+		return bits.ReverseBytes64(ascii.Load64(rest))&^0xff | moreDigits
+	}
+	var k uint64
+	for i := range 7 {
+		k <<= 8
+		if i < len(rest) {
+			k |= uint64(rest[i])
+		}
+	}
+	return k<<8 | uint64(len(rest))
+}
+
+// rankDigit returns the number that orders rules of equal prefixes: their
+// rank in precedence order (see matcher.Rank), then their line.
+func rankDigit(it *orderItem) uint64 {
+	// Ranks lie in [-2*MaxPatternLen-1, 0].
+	rank := matcher.Rank(int(it.r.n), it.r.allow()) + 2*matcher.MaxPatternLen + 1
+	return uint64(rank)<<32 | uint64(it.line)
+}
+
+// sortKeys sorts keys by key: a quicksort that splits off the keys equal
+// to its pivot (runs of equal digits are common), which turns to a heap
+// sort past 2·log₂(n) levels, so that no order of keys costs it more than
+// n·log n comparisons, and to insertion for a few keys.
+func sortKeys(keys []orderKey) { quickKeys(keys, 2*bits.Len(uint(len(keys)))) }
+
+// quickKeys is sortKeys with limit levels of quicksort left.
+func quickKeys(keys []orderKey, limit int) {
+	for len(keys) > insertionKeys {
+		if limit == 0 {
+			heapKeys(keys)
+			return
+		}
+		limit--
+		// The median of the first, middle and last keys.
+		a, b, c := keys[0].key, keys[len(keys)/2].key, keys[len(keys)-1].key
+		p := max(min(a, b), min(max(a, b), c))
+		// keys[:lt] < p, keys[lt:i] == p, keys[gt:] > p.
+		lt, i, gt := 0, 0, len(keys)
+		for i < gt {
+			switch k := keys[i].key; {
+			case k < p:
+				keys[lt], keys[i] = keys[i], keys[lt]
+				lt++
+				i++
+			case k > p:
+				gt--
+				keys[i], keys[gt] = keys[gt], keys[i]
+			default:
+				i++
+			}
+		}
+		// Sort the smaller side by recursion, the larger in this loop.
+		if lt < len(keys)-gt {
+			quickKeys(keys[:lt], limit)
+			keys = keys[gt:]
+		} else {
+			quickKeys(keys[gt:], limit)
+			keys = keys[:lt]
+		}
+	}
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		j := i
+		for ; j > 0 && keys[j-1].key > k.key; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
+	}
+}
+
+// insertionKeys is the number of keys up to which sortKeys sorts by
+// insertion.
+const insertionKeys = 12
+
+// heapKeys sorts keys by key with a heap.
+func heapKeys(keys []orderKey) {
+	down := func(i, n int) {
+		for {
+			c := 2*i + 1
+			if c >= n {
+				return
+			}
+			if c+1 < n && keys[c+1].key > keys[c].key {
+				c++
+			}
+			if keys[c].key <= keys[i].key {
+				return
+			}
+			keys[i], keys[c] = keys[c], keys[i]
+			i = c
+		}
+	}
+	for i := len(keys)/2 - 1; i >= 0; i-- {
+		down(i, len(keys))
+	}
+	for n := len(keys) - 1; n > 0; n-- {
+		keys[0], keys[n] = keys[n], keys[0]
+		down(0, n)
+	}
+}
+
+// noteRules notes, in ns, each block's parent (in its first rule) and the
+// grams of the block's other rules, and the large blocks in ix: for
+// rules, whose patterns are in text, a group of more than smallGroup
+// rules in index order, whose prefixes sc.items holds. base is the
+// table's index of rules[0].
+func (sc *sortScratch) noteRules(text string, rules []rule, ns notes, ix *gramIndex, base int) {
+	items := sc.items
 	// The blocks whose prefixes start the current block's, the longest
 	// last, each with its last rule.
-	type open struct {
-		prefix string
-		last   int
-	}
-	var stack []open
+	stack := sc.open[:0]
 	for b := 0; b < len(rules); {
-		p := text[rules[b].off>>ruleShift:][:s.pre[b]]
+		p := items[b].pre
 		e := b + 1
-		for e < len(rules) && text[rules[e].off>>ruleShift:][:s.pre[e]] == p {
+		for e < len(rules) && items[e].pre == p {
 			e++
 		}
 		// A block's ancestors sort before it, and so do the blocks
@@ -123,12 +329,12 @@ func sortRules(text string, rules []rule, lines []uint32, ns notes, ix *gramInde
 		if len(stack) > 0 {
 			ns.setParent(b, parentLink(b-stack[len(stack)-1].last))
 		}
-		stack = append(stack, open{p, e - 1})
+		stack = append(stack, openBlock{p, e - 1})
 		if e-b > minListed {
-			if count == nil {
-				count = make([]uint16, 1<<gramBits)
+			if sc.count == nil {
+				sc.count = make([]uint16, 1<<gramBits)
 			}
-			rareGrams(text, rules[b:e], ns[b:e], count)
+			sc.rareGrams(text, rules[b:e], ns[b:e])
 			ix.addBlock(base+b, ns[b:e])
 		} else {
 			for i := b + 1; i < e; i++ {
@@ -137,6 +343,14 @@ func sortRules(text string, rules []rule, lines []uint32, ns notes, ix *gramInde
 		}
 		b = e
 	}
+	sc.open = stack
+}
+
+// openBlock is a block whose prefix starts that of the block noteRules
+// is at, and its last rule.
+type openBlock struct {
+	prefix string
+	last   int
 }
 
 // A block's parent link, in the notes of its first rule, is how many
@@ -157,10 +371,14 @@ func parentLink(d int) uint16 { return uint16(min(d, farParent)) }
 // "/*.poll.html"), and a gram from a shared piece admits every path that
 // has it; so each rule's gram is, of the four-byte pieces of its runs,
 // the one the fewest of the block's runs hold. A rule whose runs are all
-// shorter takes its gram as pickGram does. count is scratch space of
-// 1<<gramBits zeros, which rareGrams leaves zero.
-func rareGrams(text string, rules []rule, ns notes, count []uint16) {
-	grams := func(i int, f func(h uint16)) {
+// shorter takes its gram as pickGram does. sc.count is 1<<gramBits zeros,
+// which rareGrams leaves zero.
+func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) {
+	count := sc.count
+	// The hashes of the pieces of each rule but the first, one rule after
+	// another, and where each rule's end.
+	hs, ends := sc.hashes[:0], sc.ends[:0]
+	for i := 1; i < len(rules); i++ {
 		tail := tailOf(text, &rules[i])
 		for at := 0; at < len(tail); {
 			n := strings.IndexByte(tail[at:], '*')
@@ -168,30 +386,34 @@ func rareGrams(text string, rules []rule, ns notes, count []uint16) {
 				n = len(tail) - at
 			}
 			for k := at; k+4 <= at+n; k++ {
-				f(gramHash4(tail[k:]))
+				h := gramHash4(tail[k:])
+				hs = append(hs, h)
+				count[h] = max(count[h], count[h]+1)
 			}
 			at += n + 1
 		}
+		ends = append(ends, uint32(len(hs)))
 	}
+	start := uint32(0)
 	for i := 1; i < len(rules); i++ {
-		grams(i, func(h uint16) { count[h] = max(count[h], count[h]+1) })
-	}
-	for i := 1; i < len(rules); i++ {
-		least := -1
-		grams(i, func(h uint16) {
-			if least < 0 || count[h] < count[least] {
-				least = int(h)
-			}
-		})
-		if least >= 0 {
-			ns.setGram(i, gramMark|uint16(least))
-		} else {
+		end := ends[i-1]
+		if start == end {
 			ns.setGram(i, pickGram(tailOf(text, &rules[i]), tailOf(text, &rules[i-1])))
+			continue
 		}
+		least := hs[start]
+		for _, h := range hs[start+1 : end] {
+			if count[h] < count[least] {
+				least = h
+			}
+		}
+		ns.setGram(i, gramMark|least)
+		start = end
 	}
-	for i := 1; i < len(rules); i++ {
-		grams(i, func(h uint16) { count[h] = 0 })
+	for _, h := range hs {
+		count[h] = 0
 	}
+	sc.hashes, sc.ends = hs, ends
 }
 
 // patternOf returns the pattern of r, which lies in text.
@@ -208,15 +430,15 @@ func matcherOf(text string, r *rule) matcher.Rule {
 
 // prefixOf returns the literal prefix of r (see [matcher.Rule.Prefix]).
 func prefixOf(text string, r *rule) string {
-	if r.kind() == kindDir {
+	p := patternOf(text, r)
+	switch r.kind() {
+	case kindPlain:
+		return p
+	case kindDir:
 		return matcherOf(text, r).Prefix(text)
 	}
-	p := patternOf(text, r)
 	return p[:prefixLen(p)]
 }
-
-// requiredOf returns the required run of r (see [matcher.Rule.Required]).
-func requiredOf(text string, r *rule) string { return matcherOf(text, r).Required(text) }
 
 // A rule's gram is a piece of its required run that any path it matches
 // contains: four bytes, or two when the run is shorter than four, hashed
@@ -246,14 +468,24 @@ func gramHash2(a, b byte) uint16 {
 
 // tailOf returns what follows the first '*' after the prefix of r,
 // without a final '$': literal runs split by '*', each of which every
-// path r matches contains. It is "" when r has no such '*' or also
-// matches its directory.
+// path r matches contains. It is "" when r has no such '*', when the
+// runs are all empty, or when r also matches its directory.
 func tailOf(text string, r *rule) string {
-	if requiredOf(text, r) == "" {
+	if k := r.kind(); k == kindPlain || k == kindDir {
 		return ""
 	}
 	p := patternOf(text, r)
-	return strings.TrimSuffix(p[prefixLen(p)+1:], "$")
+	star := strings.IndexByte(p, '*') // the prefix ends there, or before a final '$'
+	if star < 0 {
+		return ""
+	}
+	tail := strings.TrimSuffix(p[star+1:], "$")
+	for i := range len(tail) {
+		if tail[i] != '*' {
+			return tail
+		}
+	}
+	return ""
 }
 
 // pickGram returns the gram of a rule whose tail (see tailOf) is tail,
@@ -347,8 +579,8 @@ func (t *Table) decidingRule(groups []int, path string) int { return t.run(group
 // run is decidingRule, which also adds to tried, when it is not nil, the number
 // of rules the check matched against the path (see check.tried).
 func (t *Table) run(groups []int, path string, tried *int) int {
-	if f := t.file; f != nil {
-		f.indexed.Do(t.build) // t.index(), without a call
+	if f := t.file; f != nil && !f.indexed.Load() {
+		t.indexSlow() // t.index(), without a call
 	}
 	// Field by field: a composite literal is built aside and copied, and
 	// the copy reads what was just written in smaller pieces, which
@@ -761,112 +993,6 @@ func commonPrefix(a, b string) int {
 	for ; i < n; i++ {
 		if a[i] != b[i] {
 			return i
-		}
-	}
-	return n
-}
-
-// Select returns a table that holds only the rules, Content-Usage rules
-// and extension records of the given groups, merged into one group,
-// group 0, with no user-agent lines, and no sitemaps: what one crawler
-// obeys. It shares nothing with t.
-func (t *Table) Select(groups []int) *Table {
-	t.index()
-	nr, nrec := 0, 0
-	t.eachGroup(groups, func(s, e group) {
-		nr += int(e.rules - s.rules)
-		nrec += int(e.records - s.records)
-	})
-	// Of their exact sizes: a cache holds many Tables.
-	rules := make([]rule, 0, nr)
-	var records []record
-	if nrec > 0 {
-		records = make([]record, 0, nrec)
-	}
-	var lines []uint32
-	if t.file != nil && t.file.lines != nil && nr > 0 {
-		lines = make([]uint32, 0, nr)
-	}
-	src := t.records()
-	t.eachGroup(groups, func(s, e group) {
-		rules = append(rules, t.rules[s.rules:e.rules]...)
-		records = append(records, src[s.records:e.records]...)
-		if lines != nil {
-			lines = append(lines, t.file.lines[s.rules:e.rules]...)
-		}
-	})
-	var ns notes
-	if len(rules) > smallGroup {
-		ns = make(notes, len(rules))
-	}
-	ix := new(gramIndex)
-	sortRules(t.text, rules, lines, ns, ix, 0)
-	if ns.empty() {
-		ns = nil
-	}
-	if len(ix.blocks) == 0 {
-		ix = nil
-	}
-	// Lay the patterns out in index order, sharing text where a pattern
-	// starts the one laid out before it or extends it, then keys and
-	// values.
-	size := layoutPatterns(t.text, rules, nil)
-	for i := range records {
-		size += int(records[i].n) + int(records[i].keyN)
-	}
-	buf := make([]byte, 0, size)
-	buf = buf[:layoutPatterns(t.text, rules, buf[:size])]
-	for i := range records {
-		r := &records[i]
-		v := t.str(r.off, int(r.n))
-		r.off = uint32(len(buf))
-		buf = append(buf, v...)
-		if r.keyN > 0 {
-			k := t.str(r.key, int(r.keyN))
-			r.key = uint32(len(buf))
-			buf = append(buf, k...)
-		}
-	}
-	out := &Table{text: view(buf), rules: rules, notes: ns, grams: ix}
-	if records != nil || lines != nil {
-		out.file = &fileParts{groups: []group{{}}, records: records, lines: lines}
-		out.file.indexed.Do(func() {}) // sorted above
-	}
-	out.usage = t.selectUsage(groups)
-	return out
-}
-
-// layoutPatterns lays out the patterns of rules, which lie in text, in
-// their order into buf and points the rules at them, or when buf is nil,
-// only measures; it returns the bytes they take. A pattern that starts
-// the last one laid out is pointed into it; one that extends it adds only
-// what follows.
-func layoutPatterns(text string, rules []rule, buf []byte) int {
-	n := 0
-	last, at := "", 0 // the last pattern laid out, and where
-	for i := range rules {
-		r := &rules[i]
-		p := patternOf(text, r)
-		start := n
-		switch {
-		case i > 0 && len(p) <= len(last) && last[:len(p)] == p:
-			start = at
-		case i > 0 && at+len(last) == n && len(p) > len(last) && p[:len(last)] == last:
-			start = at
-			if buf != nil {
-				copy(buf[n:], p[len(last):])
-			}
-			n += len(p) - len(last)
-			last = p
-		default:
-			if buf != nil {
-				copy(buf[n:], p)
-			}
-			n += len(p)
-			last, at = p, start
-		}
-		if buf != nil {
-			r.off = uint32(start)<<ruleShift | r.off&(1<<ruleShift-1)
 		}
 	}
 	return n

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/robotsgate/robotstxt/matcher"
@@ -41,9 +42,12 @@ type Table struct {
 
 // fileParts is what a Table holds beyond its rules.
 type fileParts struct {
-	// indexed sorts the rules of each group into index order; everything
-	// that reads rules calls it first (see Table.index).
-	indexed sync.Once
+	// indexed is set once the rules of each group are in index order;
+	// everything that reads rules in that order calls Table.index first,
+	// which sorts them under mu. Select reads them under mu too, in
+	// whichever order they are.
+	indexed atomic.Bool
+	mu      sync.Mutex
 	// agentIndex indexes the user-agent lines by product token, or is nil
 	// when they are few (see newAgentIndex).
 	agentIndex *agentIndex
@@ -249,29 +253,51 @@ func (t *Table) rule(i int) Rule {
 // user-agent lines, once. A table made by Select is sorted already and has
 // no user-agent lines.
 func (t *Table) index() {
-	if f := t.file; f != nil {
-		f.indexed.Do(t.build)
+	if f := t.file; f != nil && !f.indexed.Load() {
+		t.indexSlow()
 	}
 }
 
-// build is the work of index.
+// indexSlow is the work of index, under the table's lock.
+func (t *Table) indexSlow() {
+	f := t.file
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.indexed.Load() {
+		t.build()
+		f.indexed.Store(true)
+	}
+}
+
+// build sorts the rules of each group into index order and notes what the
+// index needs.
 func (t *Table) build() {
 	var all notes
 	ix := new(gramIndex)
+	sc := getSortScratch()
+	defer sc.release()
 	for g := range t.file.groups {
 		s, e := t.span(g)
-		if e.rules-s.rules > smallGroup && all == nil {
+		rules := t.rules[s.rules:e.rules]
+		indexed := len(rules) > smallGroup
+		if indexed && all == nil {
 			all = make(notes, len(t.rules))
 		}
 		var lines []uint32
 		if t.file.lines != nil {
 			lines = t.file.lines[s.rules:e.rules]
 		}
-		var ns notes
-		if all != nil {
-			ns = all[s.rules:e.rules]
+		sc.items = orderItems(sc.items[:0], t.text, rules, lines, indexed)
+		sc.order(indexed)
+		for i := range sc.items {
+			rules[i] = sc.items[i].r
+			if lines != nil {
+				lines[i] = sc.items[i].line
+			}
 		}
-		sortRules(t.text, t.rules[s.rules:e.rules], lines, ns, ix, int(s.rules))
+		if indexed {
+			sc.noteRules(t.text, rules, all[s.rules:e.rules], ix, int(s.rules))
+		}
 	}
 	if !all.empty() {
 		t.notes = all
@@ -332,12 +358,19 @@ func (t *Table) Groups() int {
 // none, every group with a "*" line, in file order. named reports whether
 // some group names a token. Empty tokens name no group. A table made by
 // [Table.Select] has no user-agent lines.
+//
+// A table that nothing has checked yet is not indexed for this: its
+// user-agent lines are compared with the tokens one by one, which costs
+// less than indexing them for one look-up.
 func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) {
-	if t.file == nil {
+	f := t.file
+	if f == nil {
 		return dst, false
 	}
-	t.index()
-	ix := t.file.agentIndex
+	var ix *agentIndex
+	if f.indexed.Load() {
+		ix = f.agentIndex
+	}
 	if ix == nil {
 		return t.scanGroups(dst, tokens)
 	}
@@ -531,14 +564,42 @@ func (t *Table) File() *File {
 
 // Size returns the bytes the Table retains: its text and records.
 func (t *Table) Size() int {
+	s := t.sizes()
+	return s.text + s.rules + s.notes + s.grams + s.records + s.lines + s.agents + s.usage + s.fixed
+}
+
+// tableSizes is where the bytes a Table retains go (see Table.Size).
+type tableSizes struct {
+	text    int // patterns, agents, keys and values
+	rules   int // rule records
+	notes   int // parent links and grams (see notes)
+	grams   int // gram lists (see gramIndex)
+	records int // extension and sitemap records
+	lines   int // the lines that do not fit rule.line
+	agents  int // user-agent lines, groups and their index
+	usage   int // Content-Usage rules and their text
+	fixed   int // the Table and its fileParts
+}
+
+// sizes returns where the bytes t retains go.
+func (t *Table) sizes() tableSizes {
 	t.index() // what the index adds counts too, and is not written meanwhile
-	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		cap(t.notes)*int(unsafe.Sizeof(uint16(0))) + t.grams.size() + t.usage.size()
-	if f := t.file; f != nil {
-		n += int(unsafe.Sizeof(*f)) +
-			cap(f.groups)*int(unsafe.Sizeof(group{})) + cap(f.agents)*int(unsafe.Sizeof(agent{})) +
-			(cap(f.records)+cap(f.sitemaps))*int(unsafe.Sizeof(record{})) +
-			cap(f.lines)*int(unsafe.Sizeof(uint32(0))) + f.agentIndex.size()
+	s := tableSizes{
+		text:  len(t.text),
+		rules: cap(t.rules) * int(unsafe.Sizeof(rule{})),
+		notes: cap(t.notes) * int(unsafe.Sizeof(uint16(0))),
+		grams: t.grams.size(),
+		usage: t.usage.size(),
+		fixed: int(unsafe.Sizeof(*t)),
 	}
-	return n
+	if f := t.file; f != nil {
+		s.fixed += int(unsafe.Sizeof(*f))
+		s.records = (cap(f.records) + cap(f.sitemaps)) * int(unsafe.Sizeof(record{}))
+		s.lines = cap(f.lines) * int(unsafe.Sizeof(uint32(0)))
+		s.agents = cap(f.agents)*int(unsafe.Sizeof(agent{})) + f.agentIndex.size()
+		if unsafe.SliceData(f.groups) != unsafe.SliceData(selectedGroups) { // shared
+			s.agents += cap(f.groups) * int(unsafe.Sizeof(group{}))
+		}
+	}
+	return s
 }

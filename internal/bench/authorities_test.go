@@ -154,9 +154,9 @@ func BenchmarkCacheBytesBudget(b *testing.B) {
 }
 
 // pair times base and measured alternately, k calls of each per round,
-// and reports both per call and measured/base: running them side by side
-// keeps a noisy machine's drift out of the ratio.
-func pair(b *testing.B, k int, base, measured func(i int)) {
+// and reports both per call and measured/base, which it returns: running
+// them side by side keeps a noisy machine's drift out of the ratio.
+func pair(b *testing.B, k int, base, measured func(i int)) float64 {
 	var tb, tm time.Duration
 	calls := 0
 	for b.Loop() {
@@ -175,6 +175,7 @@ func pair(b *testing.B, k int, base, measured func(i int)) {
 	b.ReportMetric(float64(tb.Nanoseconds())/float64(calls), "ns-baseline/op")
 	b.ReportMetric(float64(tm.Nanoseconds())/float64(calls), "ns-measured/op")
 	b.ReportMetric(float64(tm)/float64(tb), "x-baseline")
+	return float64(tm) / float64(tb)
 }
 
 // BenchmarkClientOverhead reports what Client.Allowed costs on a warm
