@@ -7,7 +7,9 @@ import (
 
 // Stats counts what a Client has done since it was made.
 type Stats struct {
-	// Hits are checks answered from a fresh in-memory entry.
+	// Hits are checks answered from a fresh in-memory entry. A Transport
+	// checks a request that waited for its turn twice, before and after
+	// the wait.
 	Hits uint64
 	// Misses are checks that found no fresh in-memory entry.
 	Misses uint64

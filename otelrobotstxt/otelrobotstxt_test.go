@@ -129,13 +129,13 @@ func TestObserve(t *testing.T) {
 	send(ctx, down+"/e", robotstxt.ErrDeferred)            // deferred; fetch: unreachable; miss
 	send(robotstxt.SkipRobots(ctx), down+"/f", nil)        // skipped
 	send(ctx, paced+"/g", nil)                             // sent; fetch: rules; miss
-	send(ctx, paced+"/h", nil)                             // paced, waits about 0.1 s; sent; hit
+	send(ctx, paced+"/h", nil)                             // paced, waits about 0.1 s, checked again; sent; two hits
 
 	got := collect(t, reader)
 	waited := got[point{"robotstxt.transport.wait.time", ""}]
 	delete(got, point{"robotstxt.transport.wait.time", ""})
 	want := map[point]float64{
-		{"robotstxt.client.check.count", "hit"}:             3,
+		{"robotstxt.client.check.count", "hit"}:             4,
 		{"robotstxt.client.check.count", "miss"}:            4,
 		{"robotstxt.client.check.stale", ""}:                0,
 		{"robotstxt.client.check.deferred", ""}:             1,
