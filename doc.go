@@ -75,13 +75,14 @@
 // /public/../private/x, //private/x and /%70rivate/x all reach
 // /private/x. A URL is allowed only if its spelling and its normal forms
 // (escapes of unreserved characters decoded, slashes merged, dot
-// segments removed, in the path only) are all allowed. [Robots.Allowed]
-// and [Crawler.Allowed] stay exactly Google's, reading the spelling
-// alone. Other readings some servers make are not added: the hex case of
-// an escape (/caf%c3%a9 does not match a rule for /café, whose escapes
-// are stored upper-case, as in Google's parser), %2F read as '/', ';'
-// parameters dropped, '\' read as '/'; a site that serves such spellings
-// should disallow them too.
+// segments removed, in the path only; and, as nginx reads a path, %2F
+// decoded to '/' first) are all allowed. [Robots.Allowed] and
+// [Crawler.Allowed] stay exactly Google's, reading the spelling alone.
+// Other readings some servers make are not added: the hex case of an
+// escape (/caf%c3%a9 does not match a rule for /café, whose escapes are
+// stored upper-case, as in Google's parser), ';' parameters dropped, '\'
+// read as '/'; a site that serves such spellings should disallow them
+// too.
 //
 // [ModeRFC9309] reads the two points where RFC 9309 and Google's parser
 // differ the RFC's way: /robots.txt itself is always allowed, and

@@ -9,8 +9,9 @@ import (
 
 // Servers do not serve the path a URL spells but a normal form of it:
 // nginx and Apache decode escapes, merge runs of '/' and resolve "." and
-// ".." before they pick the file, so /public/../private/x, //private/x and
-// /%70rivate/x all reach /private/x. A check that read only the spelling
+// ".." before they pick the file, so /public/../private/x, //private/x,
+// /%70rivate/x and (on nginx) /public%2F..%2Fprivate/x all reach
+// /private/x. A check that read only the spelling
 // would let a crawler reach a disallowed path by another spelling, so
 // wherever a request leaves the process (the Client and the Transport) a
 // URL is allowed only when its spelling and its normal forms are all
@@ -20,12 +21,14 @@ import (
 // normalForms returns the forms other than path itself that a server may
 // serve for path, the path and query of a URL as rules are matched
 // against it (it starts with '/'): none for most paths, which are normal
-// already, and then it does not allocate. In the path part only (never
-// the query), escapes of unreserved characters are decoded, and then runs
-// of '/' are merged and dot segments removed (RFC 3986 §5.2.4) in both
-// orders, since servers differ in which they do first: /a//../x is /x to
-// nginx, which merges first, and /a/x to RFC 3986 alone. Forms equal to
-// path, or to each other, are left out.
+// already, and then it does not allocate. Only the path part changes,
+// never the query. The first form is nginx's: escapes of unreserved
+// characters and of '/' decoded, then runs of '/' merged, then dot
+// segments removed (RFC 3986 §5.2.4), so /a//../x is /x and
+// /public%2F..%2Fprivate is /private. The second is RFC 3986's, which
+// keeps %2F: escapes of unreserved characters decoded, dot segments
+// removed, then slashes merged, so /a//../x is /a/x. Forms equal to path,
+// or to each other, are left out.
 func normalForms(path string) (forms [2]string, n int) {
 	end := strings.IndexByte(path, '?')
 	if end < 0 {
@@ -35,10 +38,9 @@ func normalForms(path string) (forms [2]string, n int) {
 	if normal(p) {
 		return forms, 0
 	}
-	dec := appendUnreservedDecoded(make([]byte, 0, len(p)), p)
 	for _, f := range [2][]byte{
-		appendDotsRemoved(nil, appendMerged(nil, dec)), // nginx, Apache
-		appendMerged(nil, appendDotsRemoved(nil, dec)), // RFC 3986, then a proxy that merges
+		appendDotsRemoved(nil, appendMerged(nil, appendDecoded(nil, p, true))),  // nginx
+		appendMerged(nil, appendDotsRemoved(nil, appendDecoded(nil, p, false))), // RFC 3986, then a proxy that merges
 	} {
 		s := string(f) + query
 		if s != path && (n == 0 || s != forms[0]) {
@@ -50,12 +52,12 @@ func normalForms(path string) (forms [2]string, n int) {
 }
 
 // normal reports whether p, the path part of a URL, is its own normal
-// form: no "//", no "." or ".." segment and no escape of an unreserved
-// character. It looks only at the bytes after each '/' and '%', so a
+// form: no "//", no "." or ".." segment and no escape that a form
+// decodes. It looks only at the bytes after each '/' and '%', so a
 // typical path costs a few byte searches.
 func normal(p string) bool {
 	for i := strings.IndexByte(p, '%'); i >= 0; {
-		if ascii.IsEscape(p, i) && ascii.IsUnreserved(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2])) {
+		if ascii.IsEscape(p, i) && decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), true) {
 			return false
 		}
 		j := strings.IndexByte(p[i+1:], '%')
@@ -83,6 +85,11 @@ func normal(p string) bool {
 	return true
 }
 
+// decodes reports whether a form decodes the escape of c: every form
+// decodes the unreserved characters (RFC 3986 §2.3), which an escape
+// only spells otherwise; nginx's also decodes '/'.
+func decodes(c byte, slash bool) bool { return ascii.IsUnreserved(c) || slash && c == '/' }
+
 // dotSegment reports whether s, which follows a '/', begins with a "."
 // or ".." segment.
 func dotSegment(s string) bool {
@@ -93,14 +100,13 @@ func dotSegment(s string) bool {
 	return seg == "." || seg == ".."
 }
 
-// appendUnreservedDecoded appends p to dst with every escape of an
-// unreserved character (A-Z a-z 0-9 - . _ ~) decoded; other escapes are
-// kept byte for byte.
-func appendUnreservedDecoded(dst []byte, p string) []byte {
+// appendDecoded appends p to dst with the escapes decodes names decoded,
+// '/' among them when slash is set; other escapes are kept byte for byte.
+func appendDecoded(dst []byte, p string, slash bool) []byte {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if ascii.IsEscape(p, i) {
-			if d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); ascii.IsUnreserved(d) {
+			if d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); decodes(d, slash) {
 				dst = append(dst, d)
 				i += 2
 				continue

@@ -20,9 +20,12 @@ func TestNormalForms(t *testing.T) {
 		{"/", nil},
 		{"/public/x", nil},
 		{"/a.b/c..d/.e/..f", nil},
-		{"/x?a=/../b//c&%70", nil}, // the query is never touched
-		{"/caf%C3%A9/%2F/%2", nil}, // no escape of an unreserved character
-		{"/%2Fprivate", nil},       // %2F is not unreserved
+		{"/x?a=/../b//c&%70", nil},                     // the query is never touched
+		{"/caf%C3%A9/%2", nil},                         // no escape of an unreserved character or '/'
+		{"/caf%C3%A9/%2F/x", []string{"/caf%C3%A9/x"}}, // nginx decodes %2F; RFC 3986 keeps it
+		{"/%2Fprivate", []string{"/private"}},          // nginx decodes %2F and merges
+		{"/public%2F..%2Fprivate/x", []string{"/private/x"}},
+		{"/%2fprivate/x", []string{"/private/x"}},
 		{"/public/../private/x", []string{"/private/x"}},
 		{"//private/x", []string{"/private/x"}},
 		{"/%70rivate/x", []string{"/private/x"}},
@@ -73,8 +76,9 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 }
 
 // decodeUnreserved decodes the escapes of unreserved characters in the
-// path part of p and returns it with its query (from '?') apart.
-func decodeUnreserved(p string) (dec, query string) {
+// path part of p, and of '/' too when slash is set, and returns it with
+// its query (from '?') apart.
+func decodeUnreserved(p string, slash bool) (dec, query string) {
 	i := strings.IndexByte(p, '?')
 	if i < 0 {
 		i = len(p)
@@ -83,7 +87,7 @@ func decodeUnreserved(p string) (dec, query string) {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		if p[i] == '%' && i+2 < len(p) && ascii.IsHex(p[i+1]) && ascii.IsHex(p[i+2]) {
-			if c := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); ascii.IsUnreserved(c) {
+			if c := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); ascii.IsUnreserved(c) || slash && c == '/' {
 				b.WriteByte(c)
 				i += 2
 				continue
@@ -95,10 +99,10 @@ func decodeUnreserved(p string) (dec, query string) {
 }
 
 // referenceMergeFirst is the path nginx serves for p: escapes of
-// unreserved characters decoded, slashes merged, dots resolved, a final
-// slash kept.
+// unreserved characters and of '/' decoded, slashes merged, dots
+// resolved, a final slash kept.
 func referenceMergeFirst(p string) string {
-	d, query := decodeUnreserved(p)
+	d, query := decodeUnreserved(p, true)
 	out := path.Clean(d)
 	last := d[strings.LastIndexByte(d, '/')+1:]
 	if out != "/" && (strings.HasSuffix(d, "/") || last == "." || last == "..") {
@@ -110,7 +114,7 @@ func referenceMergeFirst(p string) string {
 // referenceDotsFirst follows RFC 3986 §5.2.4 step by step on the decoded
 // path, and then merges slashes.
 func referenceDotsFirst(p string) string {
-	in, query := decodeUnreserved(p)
+	in, query := decodeUnreserved(p, false)
 	out := ""
 	for in != "" {
 		switch {
@@ -168,7 +172,10 @@ func TestClientChecksNormalForms(t *testing.T) {
 		"/public//x":               true,
 		"/public/./x":              true,
 		"/public?next=/../private": true,
-		"/x/..%2Fprivate":          true, // %2F is not decoded
+		"/x/..%2Fprivate":          false, // nginx decodes %2F: /x/../private
+		"/public%2F..%2Fprivate/x": false,
+		"/%2fprivate/x":            false,
+		"/public%2Fx":              true,
 	} {
 		d, err := c.Check(ctx, s.URL+p)
 		if err != nil || d.Allowed != want {
@@ -194,7 +201,7 @@ func TestTransportSendsNoOtherSpelling(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
 	_, _, hc := newTestTransport(t)
-	for _, p := range []string{"/public/../private/x", "//private/x", "/%70rivate/x"} {
+	for _, p := range []string{"/public/../private/x", "//private/x", "/%70rivate/x", "/public%2F..%2Fprivate/x"} {
 		if _, err := get(context.Background(), hc, s.URL+p); !errors.Is(err, ErrDisallowed) {
 			t.Errorf("GET %s: %v, want ErrDisallowed", p, err)
 		}
