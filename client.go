@@ -449,7 +449,11 @@ func servedAllowed(cr *Crawler, path string) bool {
 	if !cr.allowedPath(path) {
 		return false
 	}
-	forms, n := normalForms(path)
+	if spelledNormally(path) {
+		return true // no other form, and no scratch space to clear
+	}
+	var scratch [normalScratch]byte
+	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
 		if !cr.allowedPath(f) {
 			return false
@@ -470,10 +474,11 @@ func servedVerdict(cr *Crawler, r *Robots, agent, path string) Verdict {
 		return r.checkPath(agent, p)
 	}
 	v := check(path)
-	if !v.Allowed {
+	if !v.Allowed || spelledNormally(path) {
 		return v
 	}
-	forms, n := normalForms(path)
+	var scratch [normalScratch]byte
+	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
 		if w := check(f); !w.Allowed {
 			return w
@@ -500,7 +505,11 @@ func servedUsage(cr *Crawler, r *Robots, agent, path string) Usage {
 		return Usage{}
 	}
 	u := stated(t, mode, groups, path)
-	forms, n := normalForms(path)
+	if spelledNormally(path) {
+		return u
+	}
+	var scratch [normalScratch]byte
+	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
 		u = u.combine(stated(t, mode, groups, f))
 	}

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
@@ -21,34 +22,66 @@ import (
 // normalForms returns the forms other than path itself that a server may
 // serve for path, the path and query of a URL as rules are matched
 // against it (it starts with '/'): none for most paths, which are normal
-// already, and then it does not allocate. Only the path part changes,
-// never the query. The first form is nginx's: escapes of unreserved
-// characters and of '/' decoded, then runs of '/' merged, then dot
-// segments removed (RFC 3986 §5.2.4), so /a//../x is /x and
-// /public%2F..%2Fprivate is /private. The second is RFC 3986's, which
-// keeps %2F: escapes of unreserved characters decoded, dot segments
-// removed, then slashes merged, so /a//../x is /a/x. Forms equal to path,
-// or to each other, are left out.
-func normalForms(path string) (forms [2]string, n int) {
-	end := strings.IndexByte(path, '?')
-	if end < 0 {
-		end = len(path)
-	}
-	p, query := path[:end], path[end:]
+// already. Only the path part changes, never the query. The first form
+// is nginx's: escapes of unreserved characters and of '/' decoded, then
+// runs of '/' merged, then dot segments removed (RFC 3986 §5.2.4), so
+// /a//../x is /x and /public%2F..%2Fprivate is /private. The second is
+// RFC 3986's, which keeps %2F: escapes of unreserved characters decoded,
+// dot segments removed, then slashes merged, so /a//../x is /a/x. Forms
+// equal to path, or to each other, are left out.
+//
+// The forms are written into scratch's spare capacity and refer to it:
+// the caller keeps scratch unchanged while it uses them. A scratch of
+// normalScratch bytes on the caller's stack holds the forms of any path
+// up to a few hundred bytes without allocating.
+func normalForms(path string, scratch []byte) (forms [2]string, n int) {
+	p, query := splitQuery(path)
 	if normal(p) {
 		return forms, 0
 	}
-	for _, f := range [2][]byte{
-		appendDotsRemoved(nil, appendMerged(nil, appendDecoded(nil, p, true))),  // nginx
-		appendMerged(nil, appendDotsRemoved(nil, appendDecoded(nil, p, false))), // RFC 3986, then a proxy that merges
-	} {
-		s := string(f) + query
+	b := scratch[:0]
+	for _, slash := range [2]bool{true, false} {
+		// Each step appends its result after its input.
+		dec := appendDecoded(b, p, slash)
+		var f []byte
+		if slash { // nginx: merge, then remove dots
+			m := appendMerged(dec[len(dec):], dec[len(b):])
+			f = appendDotsRemoved(m[len(m):], m)
+		} else { // RFC 3986: remove dots, then merge (a proxy that merges)
+			d := appendDotsRemoved(dec[len(dec):], dec[len(b):])
+			f = appendMerged(d[len(d):], d)
+		}
+		f = append(f, query...)
+		b = f[len(f):]
+		s := unsafe.String(unsafe.SliceData(f), len(f))
 		if s != path && (n == 0 || s != forms[0]) {
 			forms[n] = s
 			n++
 		}
 	}
 	return forms, n
+}
+
+// normalScratch is the size of the scratch space normalForms is given on
+// the hot path: the forms of a path of n bytes take at most 6n bytes and
+// their queries, so 1 KiB covers the paths crawlers meet; a longer one
+// allocates.
+const normalScratch = 1024
+
+// spelledNormally reports whether path, the path and query of a URL, is
+// served as spelled: whether normalForms has no form for it. Callers ask
+// it first, to keep the scratch space of normalForms off the hot path.
+func spelledNormally(path string) bool {
+	p, _ := splitQuery(path)
+	return normal(p)
+}
+
+// splitQuery splits path at its query, which keeps its '?'.
+func splitQuery(path string) (p, query string) {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		return path[:i], path[i:]
+	}
+	return path, ""
 }
 
 // normal reports whether p, the path part of a URL, is its own normal

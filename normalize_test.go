@@ -42,7 +42,7 @@ func TestNormalForms(t *testing.T) {
 		// Servers that merge first and RFC 3986 disagree here.
 		{"/a//../x", []string{"/x", "/a/x"}},
 	} {
-		forms, n := normalForms(c.in)
+		forms, n := normalForms(c.in, nil)
 		if got := forms[:n]; !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
 			t.Errorf("normalForms(%q) = %q, want %q", c.in, got, c.want)
 		}
@@ -69,7 +69,7 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 				want = append(want, f)
 			}
 		}
-		if forms, n := normalForms(p); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
+		if forms, n := normalForms(p, nil); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
 			t.Fatalf("normalForms(%q) = %q, want %q", p, forms[:n], want)
 		}
 	}
@@ -221,7 +221,7 @@ func TestTransportSendsNoOtherSpelling(t *testing.T) {
 
 func BenchmarkNormalFormsNormal(b *testing.B) {
 	for range b.N {
-		if _, n := normalForms("/products/shoes/running-shoe-4711.html?color=red&size=42"); n != 0 {
+		if _, n := normalForms("/products/shoes/running-shoe-4711.html?color=red&size=42", nil); n != 0 {
 			b.Fatal(n)
 		}
 	}
