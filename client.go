@@ -232,6 +232,11 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 		}
 		return d, e.deferErr
 	}
+	if stale {
+		// An expired copy answers while the server is asked again: the
+		// answer may change shortly, not at a time already past.
+		d.Expires = c.cfg.now().Add(retryingPause)
+	}
 	if d.Stale {
 		c.stats.stale.Add(1)
 	}

@@ -382,6 +382,9 @@ func TestClientStaleWhenCallerGivesUpOnRevalidation(t *testing.T) {
 	if err != nil || d.Allowed || !d.Stale || !d.Matched() {
 		t.Fatalf("first check after expiry, caller gave up: %+v, %v; want the stale copy's disallow", d, err)
 	}
+	if !d.Expires.After(clock.Now()) {
+		t.Errorf("the stale answer expires at %v, already past (now %v)", d.Expires, clock.Now())
+	}
 }
 
 // TestClientRetryAtNotPastWhileRetrying: while an expired deferral is

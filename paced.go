@@ -66,6 +66,14 @@ func (e *PacedError) RetryAfter(now time.Time) time.Duration {
 	return max(e.RetryAt.Sub(now), 0)
 }
 
+// deadlineMargin is how long before a request's deadline its turn must
+// come for awaitTurn to wait for it: a turn later than that leaves the
+// request no time to be answered, and a wait that ends past the deadline
+// loses its PacedError, since an http.Client whose Timeout has passed
+// returns its own timeout error instead of the Transport's. 10 ms is far
+// longer than a timer is late on a machine that is not overloaded.
+const deadlineMargin = 10 * time.Millisecond
+
 // minRetry is the least time awaitTurn sleeps between two calls of Take,
 // so that a Pacer answering a wait of 0 does not make it spin.
 const minRetry = time.Millisecond
@@ -125,7 +133,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		// hold does (see Pacer.Take).
 		held = held || wait > interval
 		retryAt := now.Add(max(wait, minRetry))
-		if !retryAt.Before(b.limit) {
+		if !retryAt.Before(b.limit.Add(-deadlineMargin)) {
 			return Turn{}, true, t.paced(ctx, authority, retryAt, b)
 		}
 		timer := time.NewTimer(retryAt.Sub(now))
@@ -136,7 +144,9 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			slept += time.Since(now)
 			if ctx.Err() == context.DeadlineExceeded {
 				// The deadline came before the turn, despite the check
-				// above (a late timer): that is pacing, not a slow server.
+				// above (a timer later than deadlineMargin): that is
+				// pacing, not a slow server. An http.Client whose
+				// Timeout passed replaces this error with its own.
 				return Turn{}, true, t.paced(ctx, authority, retryAt, b)
 			}
 			return Turn{}, true, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())

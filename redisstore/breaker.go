@@ -79,12 +79,13 @@ func (b *breaker) done(probe bool, o outcome, err error) {
 	}
 }
 
-// logf logs msg, naming the node when there is one.
+// logf logs msg, naming the node when there is one; each node's news is
+// throttled apart from the others'.
 func (b *breaker) logf(level slog.Level, msg string, args ...any) {
 	if b.node != "" {
 		args = append(args, "node", b.node)
 	}
-	b.log.Log(context.Background(), level, msg, args...)
+	b.log.LogFor(context.Background(), b.node, level, msg, args...)
 }
 
 // A breakerSet holds a breaker for each Redis node, so that one failing
