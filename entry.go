@@ -149,7 +149,10 @@ func (e *entry) clone() *entry {
 // Store. Values with another first byte are treated as a miss (and
 // overwritten by the next fetch), so processes of different versions can
 // share a Store. Version 3 binds a value to its key; version 4 keeps the
-// body compressed with Zstandard and names the dictionary (bodyDictID).
+// body compressed as compress.go does (its first byte names the codec:
+// S2 with the body dictionary, or Zstandard) and names the dictionary
+// (bodyDictID), so that a Client with another dictionary reads the value
+// as a miss.
 const entryVersion = 4
 
 // errCorruptEntry is wrapped by every decoding failure.

@@ -135,6 +135,9 @@ func NewMemPacer() *MemPacer {
 func (p *MemPacer) now() int64 { return int64(time.Since(p.epoch)) }
 
 func (p *MemPacer) shard(authority string) *memShard {
+	if p == nil || p.shards[0].m == nil {
+		panic("robotstxt: MemPacer used without NewMemPacer")
+	}
 	return &p.shards[maphash.String(p.seed, authority)%memShards]
 }
 

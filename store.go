@@ -174,7 +174,8 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 // an entry fresh for longer than this Client keeps any (its freshness
 // cap, or its longest back-off for a failure), and a rules entry without
 // a body (the body's size is checked as it is decompressed). Such a value
-// is a miss, and the next fetch overwrites it.
+// is a miss, and the next fetch overwrites it. So is a last good copy
+// standing in past the stale window.
 func (t *sharedTier) plausible(e *entry) error {
 	if e.outcome == OutcomeRules && e.zbody == nil {
 		return errors.New("stored rules without a body")
@@ -191,6 +192,9 @@ func (t *sharedTier) plausible(e *entry) error {
 	}
 	if e.expires.Sub(e.checked) > longest {
 		return fmt.Errorf("stored entry fresh for %v, longer than %v", e.expires.Sub(e.checked), longest)
+	}
+	if e.stale && e.expires.After(e.fetched.Add(t.cfg.staleWindow)) {
+		return fmt.Errorf("stored last good copy from %v, older than the stale window", e.fetched)
 	}
 	return nil
 }

@@ -395,3 +395,26 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 		t.Errorf("closed Client: StoreStats = %+v", st)
 	}
 }
+
+// TestStoreStaleCopyPastWindow: a stored last good copy that claims to
+// stand in past the stale window is not used; the Client asks the
+// server.
+func TestStoreStaleCopyPastWindow(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	store := newMemStore()
+	clock := newTestClock()
+	now := clock.Now()
+	key := authorityOf(s)
+	old := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, stale: true,
+		zbody: zipped("User-agent: *\nAllow: /\n"), failures: 3, failStatus: 503,
+		fetched: now.Add(-40 * 24 * time.Hour), checked: now, expires: now.Add(time.Minute), since: now.Add(-time.Hour)}}
+	store.put(key, encodeEntry(old), time.Hour)
+	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Errorf("Allowed = %v, %v; want the server's rules, not the stored copy from 40 days ago", ok, err)
+	}
+	if s.hits.Load() != 1 {
+		t.Errorf("the server was asked %d times, want 1", s.hits.Load())
+	}
+}

@@ -28,7 +28,8 @@ var ErrDisallowed = errors.New("robotstxt: disallowed by robots.txt")
 type DisallowedError struct {
 	// Decision is the Client's decision, with the deciding rule.
 	Decision Decision
-	// URL is the request's URL without its userinfo.
+	// URL is the request's URL without its userinfo, cut to 512 bytes
+	// (a redirect's Location is the server's to choose).
 	URL string
 }
 
@@ -300,7 +301,7 @@ func (t *Transport) check(req *http.Request) (Decision, string, error) {
 		return d, rawURL, err
 	}
 	if !d.Allowed {
-		return d, rawURL, &DisallowedError{Decision: d, URL: rawURL}
+		return d, rawURL, &DisallowedError{Decision: d, URL: capText(rawURL)}
 	}
 	host, err := headerHost(req)
 	if err != nil {
@@ -315,7 +316,7 @@ func (t *Transport) check(req *http.Request) (Decision, string, error) {
 	}
 	hd, err := t.c.Check(req.Context(), site)
 	if err == nil && !hd.Allowed {
-		err = &DisallowedError{Decision: hd, URL: site}
+		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
 	return hd, site, err
 }
@@ -407,7 +408,8 @@ func closeBody(req *http.Request) {
 	}
 }
 
-// A TransportOption configures a Transport made by NewTransport.
+// A TransportOption configures a Transport made by NewTransport. As with
+// [Option], one given a value it cannot take panics when it is made.
 type TransportOption func(*transportConfig)
 
 type transportConfig struct {
@@ -456,33 +458,36 @@ func WithNoWait() TransportOption {
 }
 
 // WithDefaultInterval sets the interval between requests to an authority
-// whose robots.txt gives the Client's product tokens no crawl-delay, or that has no
-// robots.txt (default 0: no pacing). A negative d counts as 0.
+// whose robots.txt gives the Client's product tokens no crawl-delay, or
+// that has no robots.txt (default 0: no pacing). It panics if d is
+// negative.
 func WithDefaultInterval(d time.Duration) TransportOption {
-	return func(c *transportConfig) { c.defaultInterval = max(d, 0) }
+	if d < 0 {
+		invalid("WithDefaultInterval", d)
+	}
+	return func(c *transportConfig) { c.defaultInterval = d }
 }
 
 // WithIntervalBounds keeps every interval, from a crawl-delay or the
 // default, within [lo, hi] (default 0 and 24 hours, the longest
 // crawl-delay read): lo makes the crawler politer than robots.txt asks, hi
 // caps a crawl-delay the crawler will not keep, at the price of
-// disobeying it. A negative bound counts as 0; hi below lo counts as lo.
+// disobeying it. It panics if lo is negative or hi is below lo.
 func WithIntervalBounds(lo, hi time.Duration) TransportOption {
-	return func(c *transportConfig) {
-		c.minInterval = max(lo, 0)
-		c.maxInterval = max(hi, c.minInterval)
+	if lo < 0 || hi < lo {
+		invalid("WithIntervalBounds", fmt.Sprint(lo, ", ", hi))
 	}
+	return func(c *transportConfig) { c.minInterval, c.maxInterval = lo, hi }
 }
 
 // WithMaxHold bounds how long a Retry-After header of a 429 or 503
-// response holds further requests to its authority (default
-// one hour). A non-positive d keeps the default.
+// response holds further requests to its authority (default one hour).
+// It panics if d is not positive.
 func WithMaxHold(d time.Duration) TransportOption {
-	return func(c *transportConfig) {
-		if d > 0 {
-			c.maxHold = d
-		}
+	if d <= 0 {
+		invalid("WithMaxHold", d)
 	}
+	return func(c *transportConfig) { c.maxHold = d }
 }
 
 // WithMaxWait bounds how long a request waits for its turn (a crawl-delay,
@@ -492,11 +497,10 @@ func WithMaxHold(d time.Duration) TransportOption {
 // context.DeadlineExceeded. A request whose context has a deadline, as
 // those of an http.Client with a Timeout do, waits until that deadline,
 // and fails the same way at once when its turn may come after it.
-// A non-positive d keeps the default.
+// It panics if d is not positive.
 func WithMaxWait(d time.Duration) TransportOption {
-	return func(c *transportConfig) {
-		if d > 0 {
-			c.maxWait = d
-		}
+	if d <= 0 {
+		invalid("WithMaxWait", d)
 	}
+	return func(c *transportConfig) { c.maxWait = d }
 }

@@ -532,8 +532,7 @@ func TestTransportInterval(t *testing.T) {
 		{"crawl-delay beats the default", []TransportOption{WithDefaultInterval(time.Second)}, delayed, 2 * time.Second},
 		{"lower bound", []TransportOption{WithIntervalBounds(5*time.Second, time.Minute)}, delayed, 5 * time.Second},
 		{"upper bound", []TransportOption{WithIntervalBounds(0, time.Second)}, delayed, time.Second},
-		{"upper bound below lower", []TransportOption{WithIntervalBounds(3*time.Second, time.Second)}, plain, 3 * time.Second},
-		{"negative default", []TransportOption{WithDefaultInterval(-time.Second)}, plain, 0},
+		{"bounds equal", []TransportOption{WithIntervalBounds(3*time.Second, 3*time.Second)}, plain, 3 * time.Second},
 	} {
 		c, tr, _ := newTestTransport(t, tc.opts...)
 		u := tc.site.URL + "/page.html"

@@ -81,7 +81,7 @@ func TestTransportMaxHold(t *testing.T) {
 	s := newTestSite(t, "User-agent: *\nAllow: /\n")
 	s.route("/busy.html", serve(429, "slow down", "Retry-After", "3600"))
 	const maxHold = 200 * time.Millisecond
-	_, tr, hc := newTestTransport(t, WithMaxHold(maxHold), WithMaxHold(-time.Second))
+	_, tr, hc := newTestTransport(t, WithMaxHold(maxHold))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := get(ctx, hc, s.URL+"/busy.html"); err != nil {

@@ -140,9 +140,11 @@ func openDB(path string) (db *bolt.DB, err error) {
 
 // Get returns the value stored under key, or robotstxt.ErrCacheMiss if
 // there is none or it has expired. A value set moments ago is found even
-// before the writer has committed it. Get does not wait for the writer;
-// if ctx is already done, it returns ctx's error.
+// before the writer has committed it. Get does not wait for the writer's
+// commits (a read may wait briefly while bbolt maps a grown file); if ctx
+// is already done, it returns ctx's error.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
+	s.mustBeOpened()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("boltstore: get %q: %w", key, err)
 	}
@@ -184,6 +186,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 // recorded the value all the same; and, under WithMaxBytes, for a value
 // that could never fit.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	s.mustBeOpened()
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("boltstore: set %q: %w", key, ctx.Err())
@@ -241,9 +244,18 @@ func expiry(ttl time.Duration) int64 {
 	return now + int64(ttl)
 }
 
+// mustBeOpened panics with a clear message when s is nil or was not made
+// by Open, instead of a nil dereference somewhere inside.
+func (s *Store) mustBeOpened() {
+	if s == nil || s.db == nil {
+		panic("boltstore: Store used without Open")
+	}
+}
+
 // Close commits what Set recorded, stops the writer and closes the file.
 // Calls after Close fail; Close returns nil after the first.
 func (s *Store) Close() error {
+	s.mustBeOpened()
 	var err error
 	s.closeOnce.Do(func() {
 		s.mu.Lock()

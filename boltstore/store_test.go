@@ -302,3 +302,13 @@ func TestOpenSurvivesBboltPanic(t *testing.T) {
 	}
 	_ = s.Close()
 }
+
+// TestZeroStorePanics: a Store not made by Open says so when used.
+func TestZeroStorePanics(t *testing.T) {
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, "without Open") {
+			t.Errorf("recovered %q, want a panic saying the Store was not opened", r)
+		}
+	}()
+	_, _ = (&Store{}).Get(context.Background(), "k")
+}

@@ -26,9 +26,19 @@ type Directives struct {
 	// shown; zero when not given or when it does not parse.
 	UnavailableAfter time.Time
 	// Other holds the directives not listed above, lower-cased, such as
-	// "max-snippet:50".
+	// "max-snippet:50": at most MaxOther of them, each at most
+	// MaxOtherLen bytes (longer ones are dropped), since a page chooses
+	// them.
 	Other []string
 }
+
+// The bounds of Directives.Other: real pages name a handful of other
+// directives, each a word or two; these leave room for every one known
+// while a hostile page cannot make a Directives hold megabytes.
+const (
+	MaxOther    = 64
+	MaxOtherLen = 256
+)
 
 // Index reports whether the page may be indexed.
 func (d Directives) Index() bool { return !d.NoIndex }
@@ -53,9 +63,7 @@ func (d Directives) Merge(o Directives) Directives {
 	}
 	m.Other = slices.Clone(d.Other)
 	for _, x := range o.Other {
-		if !slices.Contains(m.Other, x) {
-			m.Other = append(m.Other, x)
-		}
+		m.addOther(x)
 	}
 	return m
 }
@@ -112,8 +120,15 @@ func (d *Directives) add(content string) {
 					continue
 				}
 			}
-			d.Other = append(d.Other, item)
+			d.addOther(item)
 		}
+	}
+}
+
+// addOther adds item to Other, within the bounds, once.
+func (d *Directives) addOther(item string) {
+	if len(d.Other) < MaxOther && len(item) <= MaxOtherLen && !slices.Contains(d.Other, item) {
+		d.Other = append(d.Other, item)
 	}
 }
 

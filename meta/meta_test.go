@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
@@ -212,4 +213,26 @@ func FuzzFromHTML(f *testing.F) {
 			t.Fatalf("Parse(%q) = %+v but doubled %+v", page, once, twice)
 		}
 	})
+}
+
+// TestOtherBounded: a header or tag of many or long unknown directives
+// keeps at most MaxOther of them, none longer than MaxOtherLen.
+func TestOtherBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&b, "x-%d, ", i)
+	}
+	b.WriteString(strings.Repeat("y", 1<<20))
+	d := Parse(b.String())
+	if len(d.Other) != MaxOther {
+		t.Errorf("%d other directives kept, want %d", len(d.Other), MaxOther)
+	}
+	for _, o := range d.Other {
+		if len(o) > MaxOtherLen {
+			t.Errorf("a directive of %d bytes kept", len(o))
+		}
+	}
+	if m := d.Merge(Parse("noindex, z-1, z-2")); len(m.Other) != MaxOther || !m.NoIndex {
+		t.Errorf("Merge: %d other directives, noindex %v", len(m.Other), m.NoIndex)
+	}
 }

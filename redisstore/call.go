@@ -15,6 +15,9 @@ import (
 // every reloadEvery), so that a promoted replica takes over its slots
 // within moments, with a breaker of its own.
 func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
+	if s == nil || s.breakers == nil {
+		panic("redisstore: Store used without New")
+	}
 	b := s.breakers.get(s.cluster.node(key))
 	ok, probe := b.allow()
 	if !ok {

@@ -2,9 +2,11 @@ package redisstore
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -174,4 +176,14 @@ func TestGetBoundsValue(t *testing.T) {
 	if _, err := s.Get(ctx, "https://absent.example:443"); !errors.Is(err, robotstxt.ErrCacheMiss) {
 		t.Errorf("Get of a missing key: %v, want ErrCacheMiss", err)
 	}
+}
+
+// TestZeroStorePanics: a Store not made by New says so when used.
+func TestZeroStorePanics(t *testing.T) {
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, "without New") {
+			t.Errorf("recovered %q, want a panic saying the Store was not made by New", r)
+		}
+	}()
+	_, _ = (&Store{}).Get(context.Background(), "k")
 }

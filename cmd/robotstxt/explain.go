@@ -164,7 +164,7 @@ func (x *explainer) explain(t target) int {
 	path := matchPath(url, x.mode)
 	x.rules(rd.file, groups, path, v, l)
 	x.others(rd.file, groups, path, l)
-	for _, it := range usageItems(rd.robots, rd.table, l, x.mode, x.agent, url, v.Allowed) {
+	for _, it := range prefItems(rd.robots, rd.table, l, x.mode, x.agent, url, v.Allowed) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
 			x.more("%s", w)

@@ -87,7 +87,7 @@ func runTest(cmd *command, args []string, e env) int {
 		if !v.Allowed {
 			continue
 		}
-		for _, it := range usageItems(r, table, l, modeOf(*rfc), tok, t.checkURL(), v.Allowed) {
+		for _, it := range prefItems(r, table, l, modeOf(*rfc), tok, t.checkURL(), v.Allowed) {
 			printDecision(e.stdout, "", width, it.label+" "+it.prefs, strings.Join(append([]string{it.detail}, it.notes...), "; "))
 		}
 	}

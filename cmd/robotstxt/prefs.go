@@ -9,11 +9,11 @@ import (
 	"github.com/robotsgate/robotstxt/parser"
 )
 
-// A usageItem is one line of what explain and test show of the usage
+// A prefItem is one line of what explain and test show of the usage
 // preferences of a URL: "usage" for robots.txt's Content-Usage rules or
 // "signal" for its Content-Signal records, the preferences (or
 // "unknown"), and where they come from.
-type usageItem struct {
+type prefItem struct {
 	label, prefs, detail string
 	// lines are the lines the preferences come from, as written, when
 	// they are more than one.
@@ -22,16 +22,16 @@ type usageItem struct {
 	notes []string
 }
 
-// usageItems returns what a robots.txt says of the use of url's content
+// prefItems returns what a robots.txt says of the use of url's content
 // by agent: an item for its Content-Usage rules when the agent's groups
 // have any, and one for its Content-Signal records when any apply; none
 // otherwise. r is the file read in mode, t its table, l its listing;
 // allowed is r's decision for url.
-func usageItems(r *robotstxt.Robots, t *parser.Table, l listing, mode robotstxt.Mode, agent, url string, allowed bool) []usageItem {
+func prefItems(r *robotstxt.Robots, t *parser.Table, l listing, mode robotstxt.Mode, agent, url string, allowed bool) []prefItem {
 	groups, _ := t.AppendGroups(nil, agent)
-	var items []usageItem
+	var items []prefItem
 	if t.HasUsage(groups) {
-		it := usageItem{label: "usage", prefs: prefsText(r.Usage(agent, url))}
+		it := prefItem{label: "usage", prefs: prefsText(r.Usage(agent, url))}
 		path := matchPath(url, mode)
 		switch rules := t.DecideUsage(nil, groups, path); {
 		case !allowed:
@@ -57,7 +57,7 @@ func usageItems(r *robotstxt.Robots, t *parser.Table, l listing, mode robotstxt.
 		}
 	}
 	if len(signals) > 0 {
-		it := usageItem{label: "signal", prefs: prefsText(r.ContentSignal(agent, url))}
+		it := prefItem{label: "signal", prefs: prefsText(r.ContentSignal(agent, url))}
 		if allowed {
 			it.detail, it.lines = linesText(signals, l, "they combine, no before yes")
 		} else {
