@@ -175,14 +175,14 @@ func (m *memCache) evict() {
 	}
 }
 
-// expired reports whether e has passed its expiry, so that the server
-// must be asked before e is used again. For an answer from a reachable
-// server (rules, allow-all, disallow-all) it reads the coarse clock, and the exact one within exactMargin of the expiry,
-// so such an entry is used past its expiry only while the clock
-// goroutine is starved for longer than that. A deferral or a stale copy
-// is judged on the exact clock, always: a crawler that comes back at a
-// deferral's RetryAt must find the server asked again, and these entries
-// are not on the hot path.
+// expired reports whether e has passed its expiry, so that the server must
+// be asked before e is used again. For an answer from a reachable server
+// (rules, allow-all, disallow-all) it reads the coarse clock, and the exact
+// one within exactMargin of the expiry, so such an entry is used past its
+// expiry only while the clock goroutine is starved for longer than that. A
+// deferral or a stale copy is judged on the exact clock, always: a crawler
+// that comes back at a deferral's RetryAt must find the server asked again,
+// and these entries are not on the hot path.
 func (m *memCache) expired(e *entry) bool {
 	if m.coarse != nil && e.outcome != OutcomeUnreachable && !e.stale {
 		if now := m.coarse.now.Load(); now != 0 && now < e.expiresAt-exactMargin {

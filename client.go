@@ -110,12 +110,12 @@ func (c *Client) ProductTokens() []string {
 
 // Allowed reports whether the crawler may fetch rawURL. It fetches the
 // authority's robots.txt if no fresh copy is cached, waiting at most until
-// ctx ends. rawURL is allowed only if the path a server may serve for it
-// is allowed too: /public/../private, //private and /%70rivate are checked
-// as /private as well (see the package documentation). When robots.txt is unreachable and no usable copy is cached it
-// returns false and an error matching ErrDeferred; a *DeferredError says
-// when to come back. A URL that is not http or https, or is malformed,
-// gives an error matching ErrBadURL.
+// ctx ends. rawURL is allowed only if the path a server may serve for it is
+// allowed too: /public/../private, //private and /%70rivate are checked as
+// /private as well (see the package documentation). When robots.txt is
+// unreachable and no usable copy is cached it returns false and an error
+// matching ErrDeferred; a *DeferredError says when to come back. A URL that
+// is not http or https, or is malformed, gives an error matching ErrBadURL.
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 	c.mustBeMade()
 	if c.tokenErr == nil {

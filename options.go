@@ -177,10 +177,11 @@ func WithMaxFreshness(d time.Duration) Option {
 }
 
 // WithMinFreshness sets the shortest time a fetched robots.txt is used
-// before the server is asked again (default one minute), so that a server answering max-age=0, no-cache, a past Expires
-// or a Cache-Control the Client cannot read (which RFC 9111 §4.2.1 counts
-// as stale) is not fetched on every check. Zero asks on every check. It
-// never exceeds the freshness cap.
+// before the server is asked again (default one minute), so that a server
+// answering max-age=0, no-cache, a past Expires or a Cache-Control the
+// Client cannot read (which RFC 9111 §4.2.1 counts as stale) is not fetched
+// on every check. Zero asks on every check. It never exceeds the freshness
+// cap.
 func WithMinFreshness(d time.Duration) Option {
 	if d < 0 {
 		invalid("WithMinFreshness", d)

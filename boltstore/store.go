@@ -178,13 +178,13 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	return v, err
 }
 
-// Set stores value under key for ttl. It records the value in memory,
-// where Get finds it at once, and returns; a goroutine of the Store
-// commits what Sets recorded, one batch per transaction. If the values
-// waiting take more than 16 MiB (or a quarter of the WithMaxBytes bound,
-// if less), Set waits for the writer to take them, until ctx is done. Set fails if the previous commit failed, having
-// recorded the value all the same; and, under WithMaxBytes, for a value
-// that could never fit.
+// Set stores value under key for ttl. It records the value in memory, where
+// Get finds it at once, and returns; a goroutine of the Store commits what
+// Sets recorded, one batch per transaction. If the values waiting take more
+// than 16 MiB (or a quarter of the WithMaxBytes bound, if less), Set waits
+// for the writer to take them, until ctx is done. Set fails if the previous
+// commit failed, having recorded the value all the same; and, under
+// WithMaxBytes, for a value that could never fit.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	s.mustBeOpened()
 	switch {
