@@ -92,10 +92,14 @@ func (i *Info) Sitemaps() []string {
 // CrawlDelay returns the crawl-delay that applies to the Client's product
 // tokens.
 func (i *Info) CrawlDelay() (time.Duration, bool) {
-	if i.e == nil || i.e.crawler == nil {
+	if i.e == nil || i.e.outcome != OutcomeRules {
 		return 0, false
 	}
-	return i.e.crawler.CrawlDelay()
+	cr, err := i.c.rules(i.e)
+	if err != nil {
+		return 0, false
+	}
+	return cr.CrawlDelay()
 }
 
 // Lookup returns what the Client knows of the robots.txt for rawURL's
