@@ -222,7 +222,7 @@ func (m *memCache) evictOldest() {
 // over once each time it moves there.
 func (m *memCache) coldest() *entry {
 	for e := m.cold.prev; e != &m.recent && e != m.recent.next; e = e.prev {
-		if e.rulesSize() > 0 {
+		if e.hasRules() {
 			return e
 		}
 		m.cold = e
@@ -257,7 +257,7 @@ func (m *memCache) thawed(e *entry, cr *Crawler) *Crawler {
 	e.crawler.Store(cr)
 	if e.next != nil {
 		m.frozen--
-		m.charge(e, int64(cr.t.Size()))
+		m.charge(e, tableCost(cr.t))
 	}
 	return cr
 }
@@ -273,7 +273,7 @@ func (m *memCache) keepFile(e *entry, r *Robots) *Robots {
 	}
 	e.file.Store(r)
 	if e.next != nil {
-		m.charge(e, int64(r.t.Size()))
+		m.charge(e, tableCost(r.t))
 	}
 	return r
 }
