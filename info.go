@@ -45,7 +45,8 @@ type Info struct {
 // OutcomeRules. The Client keeps only the rules of its own product tokens
 // at hand: the first call for an authority parses its body again, and the
 // Client then keeps the parsed file with the authority's cached copy,
-// counted against its byte budget (see [WithCacheBytes]).
+// counted against its byte budget, until the budget freezes the copy (see
+// [WithCacheBytes]).
 func (i *Info) Robots() *Robots {
 	if i.e == nil || i.e.outcome != OutcomeRules {
 		return nil
