@@ -13,6 +13,15 @@ import (
 // authority it has seen, bounded by an entry count and a byte budget, with
 // the least recently used entries evicted first.
 //
+// Under the byte budget it first freezes entries rather than evict them:
+// a frozen entry keeps its compressed body and what it knows of the
+// fetch, and drops its Crawler and the memo of its parsed file, most of
+// what it retained (see shrink); the Client builds them again when the
+// entry is used (see Client.rules). So a crawler whose robots.txt would
+// not fit in memory parsed keeps them all, at the cost of a parse for
+// each it comes back to, and one whose active set fits never parses
+// again.
+//
 // A hit takes no lock and writes no shared memory: authorities are found
 // through an index of small copy-on-write shards, read with one atomic
 // load, and
@@ -31,10 +40,14 @@ type memCache struct {
 	shards []shard // the index: entries by hash, read without locks
 	mask   uint64
 
-	mu      sync.Mutex    // guards the recency list, n and bytes, and serialises writers of the index
-	recent  entry         // the recency list's sentinel: recent.next is the most recently used entry, recent.prev the least
-	n       int           // entries in the list
-	bytes   int64         // retained size of the entries
+	mu     sync.Mutex // guards the recency list, n, bytes, cold and frozen, and serialises writers of the index
+	recent entry      // the recency list's sentinel: recent.next is the most recently used entry, recent.prev the least
+	n      int        // entries in the list
+	bytes  int64      // retained size of the entries
+	// cold is where freezing resumes: cold and every entry after it in
+	// the list hold no rules to drop. &recent when there is none.
+	cold    *entry
+	frozen  int           // entries in the list that are frozen
 	puts    int           // puts in this generation
 	gen     atomic.Uint32 // current generation
 	max     int           // entry bound
@@ -81,6 +94,7 @@ func newMemCache(maxEntries int, maxBytes int64, now func() time.Time, real bool
 		clock:  now,
 	}
 	m.recent.prev, m.recent.next = &m.recent, &m.recent
+	m.cold = &m.recent
 	if real {
 		m.coarse = startCoarseClock()
 	}
@@ -154,6 +168,9 @@ func (m *memCache) unlink(e *entry) {
 	if e.next == nil {
 		return // not in the list
 	}
+	if e == m.cold {
+		m.cold = e.next
+	}
 	e.prev.next, e.next.prev = e.next, e.prev
 	e.prev, e.next = nil, nil
 	m.n--
@@ -163,16 +180,115 @@ func (m *memCache) unlink(e *entry) {
 func (m *memCache) drop(e *entry) {
 	m.unlink(e)
 	m.bytes -= e.size
+	if e.frozen() {
+		m.frozen--
+	}
 	m.setIndex(maphash.String(m.seed, e.key), nil)
 }
 
-// evict drops the least recently used entries beyond the bounds, while
-// more than one is left (a single entry over the byte budget stays).
-func (m *memCache) evict() {
-	for m.n > m.max || m.bytes > m.budget && m.n > 1 {
-		m.drop(m.recent.prev)
-		m.evicted.Add(1)
+// shrink restores the bounds. Beyond the entry bound it evicts the least
+// recently used entries. Beyond the byte budget it freezes them first,
+// and evicts only when every entry but the most recent holds no rules to
+// drop, while more than one is left (a single entry over the byte budget
+// stays). The most recent entry is never frozen: it is in use, and would
+// be parsed again at once.
+//
+// Entries do not freeze by age while the budget holds: that would save
+// memory nobody asked for, at the cost of a parse for every authority a
+// crawler comes back to after a pause (its visits to a site are spread
+// over hours), and would need a sweep of the cache.
+func (m *memCache) shrink() {
+	for m.n > m.max {
+		m.evictOldest()
 	}
+	for m.bytes > m.budget && m.n > 1 {
+		if e := m.coldest(); e != nil {
+			m.freeze(e)
+		} else {
+			m.evictOldest()
+		}
+	}
+}
+
+func (m *memCache) evictOldest() {
+	m.drop(m.recent.prev)
+	m.evicted.Add(1)
+}
+
+// coldest returns the least recently used entry, other than the most
+// recent, that holds rules to drop, or nil, moving the cursor cold past
+// the entries that hold none. Entries behind the cursor only gain rules
+// by being used, which moves them to the front, so each entry is passed
+// over once each time it moves there.
+func (m *memCache) coldest() *entry {
+	for e := m.cold.prev; e != &m.recent && e != m.recent.next; e = e.prev {
+		if e.hasRules() {
+			return e
+		}
+		m.cold = e
+	}
+	return nil
+}
+
+// freeze drops the Crawler of e and the memo of its parsed file, which
+// the Client builds again from e's body when e is next used, and leaves
+// the cursor on e.
+func (m *memCache) freeze(e *entry) {
+	if e.crawler.Load() != nil {
+		m.frozen++
+	}
+	n := e.rulesSize()
+	e.crawler.Store(nil)
+	e.file.Store(nil)
+	e.size -= n
+	m.bytes -= n
+	m.cold = e
+}
+
+// thawed gives e, which was frozen, its Crawler cr again and returns it,
+// or returns the Crawler e has already. A cached e counts cr against the
+// budget and becomes the most recently used entry.
+func (m *memCache) thawed(e *entry, cr *Crawler) *Crawler {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if cur := e.crawler.Load(); cur != nil {
+		return cur
+	}
+	e.crawler.Store(cr)
+	if e.next != nil {
+		m.frozen--
+		m.charge(e, tableCost(cr.t))
+	}
+	return cr
+}
+
+// keepFile keeps r, the whole parsed file of e, with e, unless e has one
+// already, and returns the one e keeps. A cached e counts r against the
+// budget and becomes the most recently used entry.
+func (m *memCache) keepFile(e *entry, r *Robots) *Robots {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if cur := e.file.Load(); cur != nil {
+		return cur
+	}
+	e.file.Store(r)
+	if e.next != nil {
+		m.charge(e, tableCost(r.t))
+	}
+	return r
+}
+
+// charge counts n more bytes retained by e, which is cached and in use,
+// moves e to the front of the recency list (and so out of the frozen
+// tail that coldest passes over) and restores the bounds. The caller
+// holds mu.
+func (m *memCache) charge(e *entry, n int64) {
+	e.size += n
+	m.bytes += n
+	e.gen.Store(m.gen.Load())
+	m.unlink(e)
+	m.pushFront(e)
+	m.shrink()
 }
 
 // expired reports whether e has passed its expiry, so that the server must
@@ -209,29 +325,22 @@ func (m *memCache) put(e *entry) *entry {
 		// holds one entry a hash.
 		m.unlink(old)
 		m.bytes -= old.size
+		if old.frozen() {
+			m.frozen--
+		}
 	}
 	m.pushFront(e)
 	m.setIndex(h, e)
 	m.bytes += e.size
+	if e.frozen() {
+		m.frozen++ // a copy of a frozen entry, revalidated or standing in
+	}
 	if m.puts++; m.puts >= max(m.max/8, 1) {
 		m.puts = 0
 		m.gen.Add(1)
 	}
-	m.evict()
+	m.shrink()
 	return e
-}
-
-// grow counts n more bytes retained by e, if e is in the cache, and
-// evicts the least recently used entries beyond the byte budget.
-func (m *memCache) grow(e *entry, n int64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if e.next == nil {
-		return // no longer cached
-	}
-	e.size += n
-	m.bytes += n
-	m.evict()
 }
 
 // forget removes key's entry, if any; it is not an eviction.
@@ -266,18 +375,12 @@ func (m *memCache) setIndex(h uint64, e *entry) {
 	s.p.Store(&next[0])
 }
 
-// len returns the number of entries.
-func (m *memCache) len() int {
+// usage returns the number of entries, their retained size in bytes, and
+// how many of them are frozen.
+func (m *memCache) usage() (n int, bytes int64, frozen int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.n
-}
-
-// retained returns the retained size of the entries, in bytes.
-func (m *memCache) retained() int64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.bytes
+	return m.n, m.bytes, m.frozen
 }
 
 // evictions returns the number of entries evicted to keep the bounds.

@@ -5,9 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
+	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -277,8 +283,8 @@ func TestMemCacheBounds(t *testing.T) {
 	for i := range 6 {
 		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 100))
 	}
-	if n, ev := m.len(), m.evictions(); n != 4 || ev != 2 {
-		t.Errorf("count bound: %d entries, %d evictions; want 4, 2", n, ev)
+	if n, _, _ := m.usage(); n != 4 || m.evictions() != 2 {
+		t.Errorf("count bound: %d entries, %d evictions; want 4, 2", n, m.evictions())
 	}
 	for _, k := range []string{"http://h0:80", "http://h1:80"} {
 		if m.peek(k) != nil {
@@ -290,17 +296,17 @@ func TestMemCacheBounds(t *testing.T) {
 	m.put(memEntry("http://big1:80", 400))
 	m.put(memEntry("http://big2:80", 400))
 	m.put(memEntry("http://big3:80", 400))
-	if n, b := m.len(), m.retained(); b > 1000 || n != 2 || m.peek("http://big1:80") != nil {
+	if n, b, _ := m.usage(); b > 1000 || n != 2 || m.peek("http://big1:80") != nil {
 		t.Errorf("byte bound: %d entries retaining %d bytes; want big2 and big3 within 1000", n, b)
 	}
 	// An entry over the whole budget is still kept, alone.
 	m.put(memEntry("http://huge:80", 5000))
-	if n := m.len(); n != 1 || m.peek("http://huge:80") == nil {
+	if n, _, _ := m.usage(); n != 1 || m.peek("http://huge:80") == nil {
 		t.Errorf("an entry over the budget: %d entries, want it alone", n)
 	}
 	// Replacing an entry accounts for the old one's size.
 	m.put(memEntry("http://huge:80", 10))
-	if b := m.retained(); b != 10 {
+	if _, b, _ := m.usage(); b != 10 {
 		t.Errorf("after replacement retained %d bytes, want 10", b)
 	}
 }
@@ -310,8 +316,8 @@ func TestMemCacheForgetIsNotEviction(t *testing.T) {
 	m.put(memEntry("http://a:80", 100))
 	m.forget("http://a:80")
 	m.forget("http://never:80")
-	if m.len() != 0 || m.retained() != 0 || m.evictions() != 0 || m.peek("http://a:80") != nil {
-		t.Errorf("after forget: %d entries, %d bytes, %d evictions", m.len(), m.retained(), m.evictions())
+	if n, b, _ := m.usage(); n != 0 || b != 0 || m.evictions() != 0 || m.peek("http://a:80") != nil {
+		t.Errorf("after forget: %d entries, %d bytes, %d evictions", n, b, m.evictions())
 	}
 }
 
@@ -381,7 +387,8 @@ func TestMemCacheConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := m.len(); n > 50 {
+	n, retained, _ := m.usage()
+	if n > 50 {
 		t.Errorf("%d entries, bound 50", n)
 	}
 	var sum int64
@@ -390,8 +397,8 @@ func TestMemCacheConcurrent(t *testing.T) {
 			sum += e.size
 		}
 	}
-	if sum != m.retained() {
-		t.Errorf("retained %d, entries sum to %d", m.retained(), sum)
+	if sum != retained {
+		t.Errorf("retained %d, entries sum to %d", retained, sum)
 	}
 }
 
@@ -470,76 +477,399 @@ func TestCacheClockStopsWithoutClose(t *testing.T) {
 	}
 }
 
-// TestCacheBytesBudget fills a Client whose byte budget holds a few
-// entries: the least recently used are evicted to keep it, and Stats
-// reports what is retained.
-func TestCacheBytesBudget(t *testing.T) {
-	checkLeaks(t)
-	body := "User-agent: *\n" + strings.Repeat("Disallow: /private-area-of-this-site/\n", 40)
-	c := newTestClient(t, WithCacheBytes(8<<10))
+// web is many sites served by one loopback server: the robots.txt of
+// host h is body(h), fresh for a day. Its client dials that server
+// whatever host a URL names.
+type web struct {
+	srv     *httptest.Server
+	mu      sync.Mutex
+	fetches map[string]int // by host
+}
+
+func newWeb(t testing.TB, body func(host string) string) *web {
+	t.Helper()
+	w := &web{fetches: map[string]int{}}
+	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(r.Host, ":")
+		w.mu.Lock()
+		w.fetches[host]++
+		w.mu.Unlock()
+		rw.Header().Set("Cache-Control", "max-age=86400")
+		_, _ = io.WriteString(rw, body(host))
+	}))
+	t.Cleanup(w.srv.Close)
+	return w
+}
+
+// client returns an HTTP client for w, its idle connections closed when
+// the test ends.
+func (w *web) client(t testing.TB) *http.Client {
+	var d net.Dialer
+	addr := w.srv.Listener.Addr().String()
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, addr)
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
+// total returns the number of robots.txt requests w has served.
+func (w *web) total() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, f := range w.fetches {
+		n += f
+	}
+	return n
+}
+
+// siteRules is the robots.txt of host in the budget tests: 40 rules under
+// a directory named for the host, so that an answer from another site's
+// rules is caught (see checkSite).
+func siteRules(host string) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "Disallow: /%s/private-%d/\n", host, i)
+	}
+	fmt.Fprintf(&b, "Crawl-delay: %d\n", len(host))
+	return b.String()
+}
+
+// checkSite checks that c answers by host's own rules: its private
+// directory disallowed, another host's allowed.
+func checkSite(t *testing.T, c *Client, host string) {
+	t.Helper()
 	ctx := context.Background()
-	var sites []*site
-	for range 12 {
-		s := newSite(t, serve(200, body))
-		sites = append(sites, s)
-		if ok, err := c.Allowed(ctx, s.URL+"/private-area-of-this-site/x"); ok || err != nil {
-			t.Fatalf("Allowed = %v, %v", ok, err)
-		}
+	if ok, err := c.Allowed(ctx, "http://"+host+"/"+host+"/private-7/x"); ok || err != nil {
+		t.Errorf("%s: its private directory: %v, %v; want disallowed", host, ok, err)
 	}
-	st := c.Stats()
-	if st.Bytes > 8<<10 || st.Bytes <= 0 || st.Evictions == 0 || st.Entries+int(st.Evictions) != 12 {
-		t.Fatalf("Stats: %d bytes in %d entries, %d evictions; want at most 8 KiB, some evicted", st.Bytes, st.Entries, st.Evictions)
-	}
-	if _, ok := c.Cached(sites[0].URL); ok {
-		t.Error("the least recently used site was kept")
-	}
-	if _, ok := c.Cached(sites[11].URL); !ok {
-		t.Error("the most recent site was evicted")
+	if ok, err := c.Allowed(ctx, "http://"+host+"/other.test/private-7/x"); !ok || err != nil {
+		t.Errorf("%s: another site's directory: %v, %v; want allowed", host, ok, err)
 	}
 }
 
-// TestMemCacheListMatchesIndex puts, replaces, uses, grows and forgets
-// entries at random and checks after each step that the recency list
-// and the index hold the same entries, that the list is linked both ways,
-// and that the byte count is their sum.
+// TestCacheBytesBudget fills a Client whose byte budget holds all its
+// entries frozen but only four with their rules: the least recently used
+// are frozen rather than evicted, answer by their own rules without a
+// fetch, and a crawler whose sites fit in the budget never thaws; more
+// sites than the budget holds frozen are evicted, least recently used
+// first. Stats reports what is retained and frozen throughout.
+func TestCacheBytesBudget(t *testing.T) {
+	checkLeaks(t)
+	w := newWeb(t, siteRules)
+	var hosts []string
+	for i := range 24 {
+		hosts = append(hosts, fmt.Sprintf("h%d.test", 10+i)) // keys of one length, entries of one size
+	}
+	// Measure an entry, frozen and whole, in a Client without a budget.
+	probe := newTestClient(t, WithHTTPClient(w.client(t)))
+	checkSite(t, probe, hosts[0])
+	e := probe.cache.peek("http://" + hosts[0] + ":80")
+	frozen, rules := e.size-e.rulesSize(), e.rulesSize()
+	budget := 12*frozen + 4*rules + rules/2
+
+	c := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(budget))
+	for _, h := range hosts[:12] {
+		checkSite(t, c, h)
+	}
+	st := c.Stats()
+	if st.Entries != 12 || st.Frozen != 8 || st.Evictions != 0 || st.Bytes > budget || st.Thaws != 0 {
+		t.Fatalf("after 12 sites: %+v; want 12 entries, 8 frozen, none evicted, within %d bytes", st, budget)
+	}
+	for _, h := range hosts[:8] {
+		if e := c.cache.peek("http://" + h + ":80"); !e.frozen() {
+			t.Errorf("%s, among the least recently used, is not frozen", h)
+		}
+	}
+	// The four most recent sites, checked again and again, never thaw.
+	for range 50 {
+		for _, h := range hosts[8:12] {
+			checkSite(t, c, h)
+		}
+	}
+	if st := c.Stats(); st.Thaws != 0 || st.Frozen != 8 {
+		t.Fatalf("checking the sites that fit: %+v; want no thaws", st)
+	}
+	// Every site answers by its own rules, from memory.
+	for _, h := range hosts[:12] {
+		checkSite(t, c, h)
+	}
+	st = c.Stats()
+	if st.Thaws < 8 || st.Frozen != 8 || st.Evictions != 0 || st.Bytes > budget || w.total() != 13 {
+		t.Fatalf("after checking every site again: %+v, %d fetches; want 8 thaws or more, none evicted, no fetch", st, w.total())
+	}
+	// More sites than the budget holds frozen: the least recently used go.
+	for _, h := range hosts[12:] {
+		checkSite(t, c, h)
+	}
+	st = c.Stats()
+	if st.Evictions == 0 || st.Entries+int(st.Evictions) != 24 || st.Bytes > budget || st.Bytes <= 0 {
+		t.Fatalf("after 24 sites: %+v; want some evicted, within %d bytes", st, budget)
+	}
+	if _, ok := c.Cached("http://" + hosts[0]); ok {
+		t.Error("the least recently used site was kept")
+	}
+	if e := c.cache.peek("http://" + hosts[23] + ":80"); e == nil || e.frozen() {
+		t.Error("the most recent site was evicted or frozen")
+	}
+	if frozen := countFrozen(c); frozen != st.Frozen {
+		t.Errorf("Stats.Frozen = %d, the cache holds %d frozen entries", st.Frozen, frozen)
+	}
+}
+
+// countFrozen counts the frozen entries of c's cache.
+func countFrozen(c *Client) int {
+	m := c.cache
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for e := m.recent.next; e != &m.recent; e = e.next {
+		if e.frozen() {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCacheFreezingKeepsDecisions drives two Clients of the same sites
+// (the corpus sample) with the same random checks of every kind: one
+// without a budget, one whose byte budget changes at random, from all it
+// needs down to less than its entries retain frozen, so that entries are
+// frozen, thawed and evicted throughout. Every answer must be the
+// unbounded Client's, to the deciding rule, the crawl-delay and the
+// expiry (the clock stands still, so that an evicted site fetched again
+// gets the same).
+func TestCacheFreezingKeepsDecisions(t *testing.T) {
+	checkLeaks(t)
+	// The sample's bodies under 32 KiB, in name order: a larger one's
+	// rules alone would exceed many of the budgets.
+	all := corpusBodies(t)
+	var bodies []string
+	for _, name := range slices.Sorted(maps.Keys(all)) {
+		if strings.HasPrefix(name, corpusSample) && len(all[name]) < 32<<10 {
+			bodies = append(bodies, string(all[name]))
+		}
+	}
+	const sites = 80
+	host := func(i int) string { return fmt.Sprintf("s%d.test", i) }
+	w := newWeb(t, func(h string) string {
+		var i int
+		fmt.Sscanf(h, "s%d.test", &i)
+		return bodies[i%len(bodies)]
+	})
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(w.client(t)), WithClock(clock.Now), WithProductTokens("Googlebot")}
+	whole := newTestClient(t, append(opts, WithCacheBytes(1<<40))...)
+	bounded := newTestClient(t, append(opts, WithCacheBytes(1<<40))...)
+
+	// Paths to check on each site: fixed ones and its own rules'.
+	paths := make([][]string, sites)
+	for i := range sites {
+		paths[i] = []string{"/", "/index.html", "/search?q=x", "/wp-admin/x"}
+		for _, agent := range []string{"Googlebot", "Bingbot"} {
+			for _, r := range Parse([]byte(bodies[i%len(bodies)])).Rules(agent) {
+				p := strings.ReplaceAll(strings.TrimSuffix(r.Pattern, "$"), "*", "x")
+				if strings.HasPrefix(p, "/") && len(paths[i]) < 24 {
+					paths[i] = append(paths[i], p, p+"y/z.html")
+				}
+			}
+		}
+	}
+	ctx := context.Background()
+	for i := range sites {
+		if _, err := whole.CheckToken(ctx, "Bingbot", "http://"+host(i)+"/"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What the sites retain with their rules and whole files, and frozen.
+	full, floor := whole.Stats().Bytes, int64(0)
+	for i := range sites {
+		e := whole.cache.peek("http://" + host(i) + ":80")
+		floor += e.size - e.rulesSize()
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	maxFrozen := 0
+	for step := range 6000 {
+		i := rng.IntN(sites)
+		u := "http://" + host(i) + paths[i][rng.IntN(len(paths[i]))]
+		switch op := rng.IntN(10); op {
+		case 0, 1, 2:
+			a, errA := whole.Check(ctx, u)
+			b, errB := bounded.Check(ctx, u)
+			if !reflect.DeepEqual(a, b) || fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Fatalf("step %d: Check(%s) = %+v, %v; without a budget %+v, %v", step, u, b, errB, a, errA)
+			}
+		case 3, 4:
+			a, errA := whole.Allowed(ctx, u)
+			b, errB := bounded.Allowed(ctx, u)
+			if a != b || fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Fatalf("step %d: Allowed(%s) = %v, %v; without a budget %v, %v", step, u, b, errB, a, errA)
+			}
+		case 5, 6:
+			a, errA := whole.CheckToken(ctx, "Bingbot", u)
+			b, errB := bounded.CheckToken(ctx, "Bingbot", u)
+			if !reflect.DeepEqual(a, b) || fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Fatalf("step %d: CheckToken(Bingbot, %s) = %+v, %v; without a budget %+v, %v", step, u, b, errB, a, errA)
+			}
+		case 7:
+			a, errA := whole.Lookup(ctx, u)
+			b, errB := bounded.Lookup(ctx, u)
+			if errA != nil || errB != nil {
+				t.Fatalf("step %d: Lookup(%s): %v, %v", step, u, errB, errA)
+			}
+			da, okA := a.CrawlDelay()
+			db, okB := b.CrawlDelay()
+			if da != db || okA != okB || a.Expires != b.Expires || !slices.Equal(a.Sitemaps(), b.Sitemaps()) {
+				t.Fatalf("step %d: Lookup(%s): crawl-delay %v %v, expires %v, sitemaps %q; without a budget %v %v, %v, %q",
+					step, u, db, okB, b.Expires, b.Sitemaps(), da, okA, a.Expires, a.Sitemaps())
+			}
+		case 8:
+			m := bounded.cache
+			m.mu.Lock()
+			m.budget = floor*4/5 + rng.Int64N(full*3/2-floor*4/5)
+			m.shrink()
+			m.mu.Unlock()
+		case 9:
+			st := bounded.Stats()
+			if st.Frozen != countFrozen(bounded) || st.Frozen > st.Entries {
+				t.Fatalf("step %d: %+v; the cache holds %d frozen entries", step, st, countFrozen(bounded))
+			}
+			maxFrozen = max(maxFrozen, st.Frozen)
+		}
+	}
+	st := bounded.Stats()
+	if maxFrozen == 0 || st.Thaws == 0 || st.Evictions == 0 {
+		t.Errorf("%+v, at most %d frozen: the budget froze, thawed or evicted nothing", st, maxFrozen)
+	}
+	t.Logf("bounded: %+v; at most %d frozen; floor %d full %d", st, maxFrozen, floor, full)
+}
+
+// rulesEntry returns an entry for key with the rules of body for
+// ExampleBot, made as a fetch makes one, fresh for an hour by the real
+// clock.
+func rulesEntry(key, body string) *entry {
+	e := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, expires: time.Now().Add(time.Hour)}}
+	e.setRules([]byte(body), compress([]byte(body)), ModeGoogle, []string{"ExampleBot"})
+	return e.derive()
+}
+
+// ruleBodies are robots.txt bodies of a few sizes for rulesEntry.
+var ruleBodies = func() []string {
+	var bs []string
+	for _, n := range []int{1, 8, 40} {
+		var b strings.Builder
+		b.WriteString("User-agent: ExampleBot\n")
+		for i := range n {
+			fmt.Fprintf(&b, "Disallow: /private-%d/*.php$\nAllow: /private-%d/open\n", i, i)
+		}
+		bs = append(bs, b.String())
+	}
+	return bs
+}()
+
+// TestMemCacheListMatchesIndex puts, replaces, uses, thaws, grows,
+// freezes and forgets entries at random, and changes the byte budget,
+// and checks after each step that the recency list and the index hold
+// the same entries, that the list is linked both ways, that the byte
+// count is their sum and the frozen count theirs, that entries behind
+// the freezing cursor hold no rules to drop, and that the bounds hold.
 func TestMemCacheListMatchesIndex(t *testing.T) {
 	m := newMemCache(20, 3000, time.Now, false)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for step := range 5000 {
+	base := map[*entry]int64{} // each entry's size without its rules
+	froze, thawed := 0, 0
+	for step := range 20000 {
 		key := fmt.Sprintf("http://h%d:80", rng.IntN(40))
-		switch rng.IntN(5) {
-		case 0, 1:
-			m.put(memEntry(key, int64(1+rng.IntN(400))))
+		switch rng.IntN(8) {
+		case 0:
+			e := memEntry(key, int64(1+rng.IntN(400)))
+			base[e] = e.size
+			m.put(e)
+		case 1:
+			e := rulesEntry(key, ruleBodies[rng.IntN(len(ruleBodies))])
+			base[e] = e.size - e.rulesSize()
+			m.put(e)
 		case 2:
 			m.get([]byte(key))
 			if rng.IntN(4) == 0 {
 				m.gen.Add(1)
 			}
 		case 3:
-			if e := m.peek(key); e != nil {
-				m.grow(e, int64(rng.IntN(100)))
+			if e := m.peek(key); e != nil && e.frozen() {
+				cr, err := e.rebuild(ModeGoogle, []string{"ExampleBot"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.thawed(e, cr) != cr {
+					t.Fatalf("step %d: a thaw of a frozen entry kept another Crawler", step)
+				}
+				thawed++
 			}
 		case 4:
+			if e := m.peek(key); e != nil && e.outcome == OutcomeRules {
+				body, err := e.body()
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.keepFile(e, ParseMode(body, ModeGoogle))
+			}
+		case 5:
 			m.forget(key)
+		case 6:
+			m.mu.Lock()
+			m.budget = int64(500 + rng.IntN(20000))
+			m.shrink()
+			m.mu.Unlock()
+		case 7:
+			// A frozen entry revalidated: its copy is put frozen.
+			if e := m.peek(key); e != nil && e.frozen() {
+				c := e.clone().derive()
+				base[c] = c.size
+				m.put(c)
+			}
 		}
 		m.mu.Lock()
-		n, bytes := 0, int64(0)
+		n, bytes, frozen, behind := 0, int64(0), 0, false
 		for e := m.recent.next; e != &m.recent; e = e.next {
 			if e.next.prev != e || m.lookup(maphash.String(m.seed, e.key)) != e {
 				m.mu.Unlock()
 				t.Fatalf("step %d: %s badly linked or not indexed", step, e.key)
 			}
+			behind = behind || e == m.cold
+			if behind && e.rulesSize() > 0 {
+				m.mu.Unlock()
+				t.Fatalf("step %d: %s is behind the cursor and holds rules", step, e.key)
+			}
+			if e.size != base[e]+e.rulesSize() {
+				m.mu.Unlock()
+				t.Fatalf("step %d: %s counted as %d bytes, holds %d", step, e.key, e.size, base[e]+e.rulesSize())
+			}
+			if e.frozen() {
+				frozen++
+			}
 			n++
 			bytes += e.size
 		}
+		if !behind && m.cold != &m.recent {
+			m.mu.Unlock()
+			t.Fatalf("step %d: the cursor is not in the list", step)
+		}
+		froze = max(froze, frozen)
 		indexed := 0
 		for i := range m.shards {
 			indexed += len(slots(m.shards[i].p.Load()))
 		}
-		ok := n == m.n && n == indexed && bytes == m.bytes && n <= m.max && (bytes <= m.budget || n == 1)
+		ok := n == m.n && n == indexed && bytes == m.bytes && frozen == m.frozen &&
+			n <= m.max && (bytes <= m.budget || n == 1)
 		m.mu.Unlock()
 		if !ok {
-			t.Fatalf("step %d: %d listed, n = %d, %d indexed, %d bytes listed, %d counted", step, n, m.n, indexed, bytes, m.bytes)
+			t.Fatalf("step %d: %d listed, n = %d, %d indexed, %d bytes listed, %d counted, %d frozen, %d counted",
+				step, n, m.n, indexed, bytes, m.bytes, frozen, m.frozen)
 		}
+	}
+	if froze == 0 || thawed == 0 {
+		t.Errorf("at most %d entries frozen at once, %d thawed: the test did not freeze", froze, thawed)
 	}
 }

@@ -36,8 +36,9 @@ type Client struct {
 	fetcher  fetcher
 	fallback *adoptable // the fetcher's RoundTripper without WithHTTPClient
 	cache    *memCache
-	tier     *sharedTier // the Store's use; nil without a Store
-	group    singleflight.Group
+	tier     *sharedTier        // the Store's use; nil without a Store
+	group    singleflight.Group // fills, by key
+	thaws    singleflight.Group // thaws of frozen entries, by key (see rules)
 	stats    counters
 	logger   *slog.Logger
 
@@ -123,9 +124,11 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 		// building a Decision.
 		var buf [128]byte
 		if key, path, err := splitTarget(rawURL, buf[:0]); err == nil {
-			if e := c.cache.get(key); e != nil && e.crawler != nil && !e.stale && !c.cache.expired(e) {
-				c.stats.hits.add()
-				return servedAllowed(e.crawler, path), nil
+			if e := c.cache.get(key); e != nil {
+				if cr := e.crawler.Load(); cr != nil && !e.stale && !c.cache.expired(e) {
+					c.stats.hits.add()
+					return servedAllowed(cr, path), nil
+				}
 			}
 		}
 	}
@@ -203,11 +206,13 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 		var v Verdict
 		var cr *Crawler
 		var r *Robots
+		var err error
 		if agent == "" {
-			cr = e.crawler
+			if cr, err = c.rules(e); err != nil {
+				return Decision{}, err
+			}
 			v = servedVerdict(cr, nil, "", path)
 		} else {
-			var err error
 			if r, err = c.wholeFile(e); err != nil {
 				return Decision{}, err
 			}
@@ -533,18 +538,53 @@ func redirected(key, final string) string {
 
 // wholeFile returns the whole parsed file of e, which keeps only its
 // Client's rules at hand: the first call parses the body again, and the
-// result is kept with the entry and counted against the cache's budget.
+// result is kept with the entry and counted against the cache's budget
+// until the entry is frozen.
 func (c *Client) wholeFile(e *entry) (*Robots, error) {
 	if r := e.file.Load(); r != nil {
 		return r, nil
 	}
 	text, err := e.body()
 	if err != nil {
-		return nil, fmt.Errorf("robotstxt: the cached robots.txt of %s: %w", e.key, err)
+		return nil, err
 	}
-	r := ParseMode(text, c.cfg.mode)
-	if e.file.CompareAndSwap(nil, r) {
-		c.cache.grow(e, int64(r.t.Size()))
+	return c.cache.keepFile(e, ParseMode(text, c.cfg.mode)), nil
+}
+
+// rules returns the Crawler of e, whose outcome is OutcomeRules. When e
+// is frozen it thaws it: it builds the Crawler again from e's body, as a
+// fill from the Store does, without a fetch, and gives it back to e, which
+// stays as fresh as it was. Concurrent thaws of e share one.
+func (c *Client) rules(e *entry) (*Crawler, error) {
+	if cr := e.crawler.Load(); cr != nil {
+		return cr, nil
 	}
-	return e.file.Load(), nil
+	v, err, _ := c.thaws.Do(e.key, func() (any, error) {
+		if cr := e.crawler.Load(); cr != nil {
+			return thawing{e, cr}, nil // thawed since the caller looked
+		}
+		cr, err := c.thaw(e)
+		return thawing{e, cr}, err
+	})
+	if t := v.(thawing); t.e == e {
+		return t.cr, err
+	}
+	// The thaw under way was of another entry for the key (one that has
+	// since replaced or been replaced by e): its rules may differ.
+	return c.thaw(e)
+}
+
+// thawing is the result of a thaw: the entry thawed and its Crawler.
+type thawing struct {
+	e  *entry
+	cr *Crawler
+}
+
+func (c *Client) thaw(e *entry) (*Crawler, error) {
+	cr, err := e.rebuild(c.cfg.mode, c.tokens)
+	if err != nil {
+		return nil, err
+	}
+	c.stats.thaws.Add(1)
+	return c.cache.thawed(e, cr), nil
 }

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -957,5 +958,121 @@ func TestClientDecisionUsage(t *testing.T) {
 	u := plain.URL + "/x"
 	if n := testing.AllocsPerRun(100, func() { _, _ = c.Check(ctx, u) }); n != 0 {
 		t.Errorf("Check of a file without Content-Usage rules allocates %v times", n)
+	}
+}
+
+// freezeEntry freezes the cached entry of host in c, as the byte budget
+// would.
+func freezeEntry(t *testing.T, c *Client, host string) *entry {
+	t.Helper()
+	e := c.cache.peek("http://" + host + ":80")
+	if e == nil || e.crawler.Load() == nil {
+		t.Fatalf("%s: no entry with rules to freeze", host)
+	}
+	c.cache.mu.Lock()
+	c.cache.freeze(e)
+	c.cache.mu.Unlock()
+	return e
+}
+
+// TestClientThawShared checks a frozen authority from many goroutines
+// at once: they share one thaw, which gives the entry its rules back
+// without a fetch and leaves its freshness alone.
+func TestClientThawShared(t *testing.T) {
+	checkLeaks(t)
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 3000 { // a parse of a few milliseconds
+		fmt.Fprintf(&b, "Disallow: /a*%d/\nAllow: /a%d/open$\n", i, i)
+	}
+	w := newWeb(t, func(string) string { return b.String() })
+	c := newTestClient(t, WithHTTPClient(w.client(t)))
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, "http://big.test/a/x7/y"); ok || err != nil {
+		t.Fatalf("Allowed = %v, %v; want disallowed", ok, err)
+	}
+	e := freezeEntry(t, c, "big.test")
+	if st := c.Stats(); st.Frozen != 1 || st.Bytes != e.size {
+		t.Fatalf("after freezing: %+v; want 1 frozen, %d bytes", st, e.size)
+	}
+	expires := e.expires
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			<-start
+			u := fmt.Sprintf("http://big.test/a/x%d/y", g)
+			if ok, err := c.Allowed(ctx, u); ok || err != nil {
+				t.Errorf("%s: %v, %v; want disallowed", u, ok, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	st := c.Stats()
+	if st.Thaws != 1 || st.Frozen != 0 || w.total() != 1 || st.Bytes != e.size || st.Bytes != e.retainedSize() {
+		t.Errorf("after the checks: %+v, %d fetches, entry of %d bytes; want one thaw, no fetch", st, w.total(), e.size)
+	}
+	if c.cache.peek("http://big.test:80") != e || e.expires != expires {
+		t.Error("the thaw replaced the entry or moved its expiry")
+	}
+}
+
+// TestClientThawConcurrent checks six sites through every way of asking,
+// from a goroutine each, under a byte budget that holds two sites' rules:
+// entries freeze and thaw all the time, and every answer is the site's
+// own, with no fetch beyond the first of each site and no eviction.
+func TestClientThawConcurrent(t *testing.T) {
+	checkLeaks(t)
+	w := newWeb(t, siteRules)
+	hosts := []string{"h10.test", "h11.test", "h12.test", "h13.test", "h14.test", "h15.test"}
+	probe := newTestClient(t, WithHTTPClient(w.client(t)))
+	checkSite(t, probe, hosts[0])
+	e := probe.cache.peek("http://" + hosts[0] + ":80")
+	budget := 6*(e.size-e.rulesSize()) + 2*e.rulesSize() + e.rulesSize()/2
+	c := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(budget))
+	ctx := context.Background()
+	for _, h := range hosts {
+		checkSite(t, c, h)
+	}
+	var wg sync.WaitGroup
+	for g, h := range hosts {
+		wg.Go(func() {
+			u := "http://" + h + "/" + h + "/private-3/x"
+			for range 200 {
+				switch g % 3 {
+				case 0:
+					checkSite(t, c, h)
+				case 1:
+					if d, err := c.CheckToken(ctx, "OtherBot", u); d.Allowed || err != nil {
+						t.Errorf("CheckToken(%s) = %+v, %v; want disallowed", u, d, err)
+					}
+					if d, err := c.Check(ctx, u); d.Allowed || d.Rule.Pattern != "/"+h+"/private-3/" || err != nil {
+						t.Errorf("Check(%s) = %+v, %v; want disallowed by its rule", u, d, err)
+					}
+				case 2:
+					i, err := c.Lookup(ctx, u)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if d, ok := i.CrawlDelay(); !ok || d != time.Duration(len(h))*time.Second {
+						t.Errorf("%s: crawl-delay %v %v, want %ds", h, d, ok, len(h))
+					}
+					if r := i.Robots(); r == nil || r.Allowed("x", "/"+h+"/private-3/x") {
+						t.Errorf("%s: Info.Robots %v, not its rules", h, r)
+					}
+					if !bytes.Equal(i.Body(), []byte(siteRules(h))) {
+						t.Errorf("%s: Info.Body differs from its robots.txt", h)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := c.Stats()
+	if st.Thaws == 0 || st.Evictions != 0 || w.total() != 7 || st.Bytes > budget || st.Frozen != countFrozen(c) {
+		t.Errorf("%+v, %d fetches, %d frozen in the cache; want thaws, no eviction, no fetch, within %d bytes",
+			st, w.total(), countFrozen(c), budget)
 	}
 }

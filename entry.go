@@ -9,12 +9,17 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
-// published, except for the refreshing flag, the memo of its parsed file,
-// and its links in the cache's recency list (which the cache's lock
-// guards).
+// published, except for the refreshing flag, its rules (its Crawler and
+// the memo of its parsed file, which the cache drops and the Client
+// builds again: see memCache.freeze and Client.rules), and its size and
+// links in the cache's recency list. The cache's lock guards the last
+// two, and every change to the rules of a cached entry. An entry is put
+// in the cache at most once: what replaces it is a new entry.
 //
 // An entry keeps the rules its Client checks hot, in the compact form of a
 // [Crawler] for the Client's product tokens, and the body only
@@ -23,8 +28,10 @@ import (
 // while someone holds it.
 type entry struct {
 	// What a hit reads comes first, so that it shares a cache line.
-	key       string        // normalised authority
-	crawler   *Crawler      // the Client's rules; nil unless outcome is OutcomeRules
+	key string // normalised authority
+	// crawler holds the Client's rules; nil unless outcome is
+	// OutcomeRules, and nil while the entry is frozen.
+	crawler   atomic.Pointer[Crawler]
 	expiresAt int64         // expires in Unix nanoseconds (derived by derive)
 	gen       atomic.Uint32 // the cache generation in which e was last promoted
 	persisted
@@ -65,9 +72,63 @@ type persisted struct {
 // setRules gives e the rules of text, the body as parsed, for the product
 // tokens, and keeps text compressed.
 func (e *entry) setRules(text []byte, zbody []byte, mode Mode, tokens []string) {
-	e.crawler = ParseMode(text, mode).Crawler(tokens...)
+	e.crawler.Store(ParseMode(text, mode).Crawler(tokens...))
 	e.zbody = zbody
 }
+
+// rebuild makes e's Crawler again, as setRules made it: from the memo of
+// its parsed file when it has one, else by parsing its body.
+func (e *entry) rebuild(mode Mode, tokens []string) (*Crawler, error) {
+	if r := e.file.Load(); r != nil {
+		return r.Crawler(tokens...), nil
+	}
+	text, err := e.body()
+	if err != nil {
+		return nil, err
+	}
+	return ParseMode(text, mode).Crawler(tokens...), nil
+}
+
+// frozen reports whether e has rules but no Crawler at hand.
+func (e *entry) frozen() bool {
+	return e.outcome == OutcomeRules && e.crawler.Load() == nil
+}
+
+// rulesSize returns the bytes that e's Crawler and the memo of its parsed
+// file retain: what freezing e gives back.
+func (e *entry) rulesSize() int64 {
+	var n int64
+	if cr := e.crawler.Load(); cr != nil {
+		n += tableCost(cr.t)
+	}
+	if r := e.file.Load(); r != nil {
+		n += tableCost(r.t)
+	}
+	return n
+}
+
+// hasRules reports whether e holds a Crawler or a memo of its parsed
+// file: whether freezing it gives anything back.
+func (e *entry) hasRules() bool { return e.crawler.Load() != nil || e.file.Load() != nil }
+
+// tableCost estimates the bytes a Crawler or Robots retains with its
+// table t.
+func tableCost(t *parser.Table) int64 { return int64(t.Size()) + tableOverhead }
+
+// tableOverhead is what a Crawler costs beyond its table's Size: its own
+// fields, and the table's allocations rounded up to the allocator's size
+// classes. Measured as the heap a Crawler keeps over the corpus mix: 143
+// bytes (internal/bench's million, with and without a byte budget, agrees
+// to a few bytes). A Robots costs about as much more.
+const tableOverhead = 140
+
+// entryOverhead estimates what an entry costs beyond its strings, its
+// compressed body and its rules: its own fields (320 bytes), its part of
+// the cache's index, and what rounding its key and body up to the
+// allocator's size classes adds. Measured over a million entries of the
+// corpus mix (internal/bench's million), so that the byte budget is
+// what the heap holds.
+const entryOverhead = 360
 
 // body returns the body as parsed, decompressed; nil unless the outcome
 // is OutcomeRules.
@@ -75,7 +136,11 @@ func (e *entry) body() ([]byte, error) {
 	if e.zbody == nil {
 		return nil, nil
 	}
-	return decompress(e.zbody, math.MaxInt64)
+	b, err := decompress(e.zbody, math.MaxInt64)
+	if err != nil {
+		return nil, fmt.Errorf("robotstxt: the cached robots.txt of %s: %w", e.key, err)
+	}
+	return b, nil
 }
 
 // good reports whether e holds a usable answer from a reachable server:
@@ -123,26 +188,19 @@ func (e *entry) derive() *entry {
 	return e
 }
 
-// entryOverhead estimates what an entry costs beyond its text: its own
-// fields, the index slot that holds it, its deferral, and the Crawler's
-// fixed part.
-const entryOverhead = 384
-
 // retainedSize estimates the bytes e keeps alive, for the cache's byte
 // budget.
 func (e *entry) retainedSize() int64 {
 	n := int64(entryOverhead) + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText))
-	n += int64(cap(e.zbody))
-	if e.crawler != nil {
-		n += int64(e.crawler.t.Size())
-	}
-	return n
+	return n + int64(cap(e.zbody)) + e.rulesSize()
 }
 
-// clone copies the persisted fields of e and its rules (not the
+// clone copies the persisted fields of e and its Crawler (not the
 // refreshing flag, the memo of its file or its failure).
 func (e *entry) clone() *entry {
-	return &entry{key: e.key, crawler: e.crawler, persisted: e.persisted}
+	c := &entry{key: e.key, persisted: e.persisted}
+	c.crawler.Store(e.crawler.Load())
+	return c
 }
 
 // entryVersion is the first byte of every value the Client writes to a

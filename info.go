@@ -45,7 +45,8 @@ type Info struct {
 // OutcomeRules. The Client keeps only the rules of its own product tokens
 // at hand: the first call for an authority parses its body again, and the
 // Client then keeps the parsed file with the authority's cached copy,
-// counted against its byte budget (see [WithCacheBytes]).
+// counted against its byte budget, until the budget freezes the copy (see
+// [WithCacheBytes]).
 func (i *Info) Robots() *Robots {
 	if i.e == nil || i.e.outcome != OutcomeRules {
 		return nil
@@ -92,10 +93,14 @@ func (i *Info) Sitemaps() []string {
 // CrawlDelay returns the crawl-delay that applies to the Client's product
 // tokens.
 func (i *Info) CrawlDelay() (time.Duration, bool) {
-	if i.e == nil || i.e.crawler == nil {
+	if i.e == nil || i.e.outcome != OutcomeRules {
 		return 0, false
 	}
-	return i.e.crawler.CrawlDelay()
+	cr, err := i.c.rules(i.e)
+	if err != nil {
+		return 0, false
+	}
+	return cr.CrawlDelay()
 }
 
 // Lookup returns what the Client knows of the robots.txt for rawURL's

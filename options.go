@@ -155,10 +155,19 @@ func WithCacheSize(n int) Option {
 
 // WithCacheBytes bounds what the in-process cache retains to n bytes
 // (default 128 MiB), counting each entry's retained size: its
-// parsed rules, its kept body and bookkeeping. It works together with
-// [WithCacheSize]: the least recently used authorities are evicted until
-// both bounds hold. The most recent entry is kept even when it alone
-// exceeds n.
+// parsed rules, its kept body and bookkeeping. To keep it, the least
+// recently used authorities are first frozen: they keep their compressed
+// body and what the Client knows of the fetch, and drop their parsed
+// rules, most of what they retain. Only when every entry but the most
+// recent is frozen are the least recently used evicted. A check of a
+// frozen authority parses its body again, without a fetch, and answers
+// as before; concurrent checks share that parse ([Stats] counts Frozen
+// entries and Thaws). So a crawler whose sites' rules do not all fit in
+// n still answers for every site it keeps, at the cost of a parse each
+// time it comes back to a frozen one, and one whose active sites fit
+// never parses again. It works together with [WithCacheSize], which
+// evicts beyond its count. The most recent entry is kept whole even when
+// it alone exceeds n.
 func WithCacheBytes(n int64) Option {
 	if n < 1 {
 		invalid("WithCacheBytes", n)

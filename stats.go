@@ -22,10 +22,18 @@ type Stats struct {
 	Fetches FetchStats
 	// Evictions are entries dropped by the LRU to make room.
 	Evictions uint64
+	// Thaws are checks and lookups that found an authority's entry
+	// frozen and parsed its kept body again (see [WithCacheBytes]);
+	// concurrent ones of one authority count once.
+	Thaws uint64
 	// InFlight is the number of fetches under way now.
 	InFlight int64
 	// Entries is the number of authorities in memory now.
 	Entries int
+	// Frozen is how many of those entries are frozen now: kept without
+	// their parsed rules to stay within the byte budget (see
+	// [WithCacheBytes]).
+	Frozen int
 	// Bytes is what those entries retain, in bytes, as counted against
 	// the byte budget (see [WithCacheBytes]).
 	Bytes int64
@@ -58,7 +66,7 @@ type StoreStats struct {
 
 type counters struct {
 	hits                                stripedCounter
-	misses, stale, deferred             atomic.Uint64
+	misses, stale, deferred, thaws      atomic.Uint64
 	rules, allowAll, disallowAll        atomic.Uint64
 	unreachable, notModified            atomic.Uint64
 	inFlight                            atomic.Int64
@@ -70,6 +78,7 @@ type counters struct {
 func (c *Client) Stats() Stats {
 	c.mustBeMade()
 	s := &c.stats
+	entries, bytes, frozen := c.cache.usage()
 	return Stats{
 		Hits: s.hits.load(), Misses: s.misses.Load(),
 		StaleServed: s.stale.Load(), Deferred: s.deferred.Load(),
@@ -78,10 +87,9 @@ func (c *Client) Stats() Stats {
 			DisallowAll: s.disallowAll.Load(), Unreachable: s.unreachable.Load(),
 			NotModified: s.notModified.Load(),
 		},
-		Evictions: c.cache.evictions(),
-		InFlight:  s.inFlight.Load(),
-		Entries:   c.cache.len(),
-		Bytes:     c.cache.retained(),
+		Evictions: c.cache.evictions(), Thaws: s.thaws.Load(),
+		InFlight: s.inFlight.Load(),
+		Entries:  entries, Frozen: frozen, Bytes: bytes,
 		Store: StoreStats{
 			Hits: s.storeHits.Load(), Misses: s.storeMisses.Load(),
 			Errors: s.storeErrors.Load(), Sets: s.storeSets.Load(),

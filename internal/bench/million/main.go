@@ -6,15 +6,24 @@
 //
 // Run it from internal/bench:
 //
-//	go run ./million            # N = 1,000,000
+//	go run ./million               # N = 1,000,000, budget 0.6 x the bodies
 //	go run ./million -n 100000
+//	go run ./million -budget 0     # no byte budget: every entry whole
+//
+// The Client's byte budget (WithCacheBytes) is -budget times the sum of
+// the bodies it reads: 0.6 by default, the target for heap per authority,
+// so that the Client must freeze entries (drop their parsed rules and
+// keep their compressed bodies) to hold all N. The program fails if any
+// authority is evicted.
 //
 // Every request is answered in process by a RoundTripper (no sockets): the
 // robots.txt of host "sNNNNNNN.example" is corpus file N modulo the number
 // of files, served with a day's max-age. After the fill, a sample of
 // authorities is checked through the Client (its own product token and
 // another one) against robotstxt.Parse of the body as the Client reads it:
-// a decision that differs is fatal.
+// a decision that differs is fatal, and so is a check that is not answered
+// from memory. It reports how many entries are frozen after the fill and
+// how many the checks thawed.
 package main
 
 import (
@@ -56,6 +65,7 @@ const (
 func main() {
 	n := flag.Int("n", 1_000_000, "authorities to fill")
 	sample := flag.Int("sample", 2000, "authorities whose decisions are checked after the fill")
+	budgetRatio := flag.Float64("budget", 0.6, "byte budget as a multiple of the bodies' total size; 0 for none")
 	heapProfile := flag.String("heapprofile", "", "write a heap profile after the fill to this file")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the fill to this file")
 	dir := flag.String("corpus", "", "directory of robots.txt bodies (default: the full corpus, else the sample)")
@@ -69,13 +79,20 @@ func main() {
 	}
 	mean := float64(sum) / float64(*n)
 	fmt.Printf("corpus %s: %d files; N = %d authorities, mean body %.0f B\n", name, len(bodies), *n, mean)
+	budget := int64(1 << 50)
+	if *budgetRatio > 0 {
+		budget = int64(*budgetRatio * float64(sum))
+		fmt.Printf("budget: %.2f GB (%.2f x the bodies)\n", float64(budget)/1e9, *budgetRatio)
+	} else {
+		fmt.Println("budget: none")
+	}
 
 	before := heapInUse()
 	c := robotstxt.NewClient(
 		robotstxt.WithHTTPClient(&http.Client{Transport: corpusTransport{bodies}}),
 		robotstxt.WithProductTokens(token),
 		robotstxt.WithCacheSize(*n+1),
-		robotstxt.WithCacheBytes(1<<50),
+		robotstxt.WithCacheBytes(budget),
 	)
 	defer c.Close()
 
@@ -97,15 +114,16 @@ func main() {
 
 	heap := heapInUse() - before
 	st := c.Stats()
-	if st.Entries != *n || st.Fetches.Rules != uint64(*n) {
-		log.Fatalf("%d entries and %d rules fetched, want %d of each", st.Entries, st.Fetches.Rules, *n)
+	if st.Entries != *n || st.Fetches.Rules != uint64(*n) || st.Evictions != 0 {
+		log.Fatalf("%d entries, %d rules fetched, %d evicted; want %d, %[4]d, none", st.Entries, st.Fetches.Rules, st.Evictions, *n)
 	}
 	per := float64(heap) / float64(*n)
 	fmt.Printf("fill: %v (%.0f authorities/s on %d CPUs)\n", took.Round(time.Millisecond),
 		float64(*n)/took.Seconds(), runtime.GOMAXPROCS(0))
-	fmt.Printf("heap: %.2f GB total, %.0f B per authority = %.3f x the mean body\n",
+	fmt.Printf("heap: %.3f GB total, %.0f B per authority = %.4f x the mean body\n",
 		float64(heap)/1e9, per, per/mean)
-	fmt.Printf("Stats.Bytes: %.0f B per authority (the cache's own estimate)\n", float64(st.Bytes)/float64(*n))
+	fmt.Printf("Stats.Bytes: %.0f B per authority (the cache's own estimate); %d frozen (%.1f %%)\n",
+		float64(st.Bytes)/float64(*n), st.Frozen, 100*float64(st.Frozen)/float64(*n))
 	if *heapProfile != "" {
 		f, err := os.Create(*heapProfile)
 		if err != nil {
@@ -117,8 +135,15 @@ func main() {
 		f.Close()
 	}
 
+	start = time.Now()
 	checked := verify(c, bodies, *n, *sample)
-	fmt.Printf("decisions: %d checks of %d authorities agree with robotstxt.Parse\n", checked, min(*sample, *n))
+	took = time.Since(start)
+	after := c.Stats()
+	fmt.Printf("decisions: %d checks of %d authorities agree with robotstxt.Parse, all from memory; %d thaws, %v\n",
+		checked, min(*sample, *n), after.Thaws-st.Thaws, took.Round(time.Millisecond))
+	if after.Bytes > budget {
+		log.Fatalf("Stats.Bytes %d over the budget %d", after.Bytes, budget)
+	}
 	runtime.KeepAlive(c)
 }
 
