@@ -13,8 +13,9 @@ import (
 // authority it has seen, bounded by an entry count and a byte budget, with
 // the least recently used entries evicted first.
 //
-// Under the byte budget it first freezes entries rather than evict them:
-// a frozen entry keeps its compressed body and what it knows of the
+// Under the byte budget it first compresses the bodies that entries keep
+// as fetched (see entry.kept), then freezes entries rather than evict
+// them: a frozen entry keeps its compressed body and what it knows of the
 // fetch, and drops its Crawler and the memo of its parsed file, most of
 // what it retained (see shrink); the Client builds them again when the
 // entry is used (see Client.rules). So a crawler whose robots.txt would
@@ -40,14 +41,21 @@ type memCache struct {
 	shards []shard // the index: entries by hash, read without locks
 	mask   uint64
 
-	mu     sync.Mutex // guards the recency list, n, bytes, cold and frozen, and serialises writers of the index
+	mu     sync.Mutex // guards the recency list, n, bytes, packed, cold and frozen, and serialises writers of the index
 	recent entry      // the recency list's sentinel: recent.next is the most recently used entry, recent.prev the least
 	n      int        // entries in the list
 	bytes  int64      // retained size of the entries
-	// cold is where freezing resumes: cold and every entry after it in
-	// the list hold no rules to drop. &recent when there is none.
-	cold    *entry
-	frozen  int           // entries in the list that are frozen
+	// packed is where compressing resumes: packed and every entry after
+	// it in the list keep their bodies compressed, or none. cold is where
+	// freezing resumes: cold and every entry after it hold no rules to
+	// drop. Each is &recent when there is none.
+	packed *entry
+	cold   *entry
+	frozen int // entries in the list that are frozen
+	// tight is set when a shrink has to make room under the byte budget,
+	// and cleared when one finds the cache below three quarters of it:
+	// see roomy.
+	tight   atomic.Bool
 	puts    int           // puts in this generation
 	gen     atomic.Uint32 // current generation
 	max     int           // entry bound
@@ -94,7 +102,7 @@ func newMemCache(maxEntries int, maxBytes int64, now func() time.Time, real bool
 		clock:  now,
 	}
 	m.recent.prev, m.recent.next = &m.recent, &m.recent
-	m.cold = &m.recent
+	m.packed, m.cold = &m.recent, &m.recent
 	if real {
 		m.coarse = startCoarseClock()
 	}
@@ -168,6 +176,9 @@ func (m *memCache) unlink(e *entry) {
 	if e.next == nil {
 		return // not in the list
 	}
+	if e == m.packed {
+		m.packed = e.next
+	}
 	if e == m.cold {
 		m.cold = e.next
 	}
@@ -187,22 +198,34 @@ func (m *memCache) drop(e *entry) {
 }
 
 // shrink restores the bounds. Beyond the entry bound it evicts the least
-// recently used entries. Beyond the byte budget it freezes them first,
-// and evicts only when every entry but the most recent holds no rules to
-// drop, while more than one is left (a single entry over the byte budget
-// stays). The most recent entry is never frozen: it is in use, and would
-// be parsed again at once.
+// recently used entries. Beyond the byte budget it first compresses the
+// bodies entries keep as fetched, least recently used first, which costs
+// no parse later; then it freezes entries, and evicts only when every
+// entry but the most recent holds no rules to drop, while more than one
+// is left (a single entry over the byte budget stays). The most recent
+// entry is never frozen: it is in use, and would be parsed again at once.
 //
 // Entries do not freeze by age while the budget holds: that would save
 // memory nobody asked for, at the cost of a parse for every authority a
 // crawler comes back to after a pause (its visits to a site are spread
-// over hours), and would need a sweep of the cache.
+// over hours), and would need a sweep of the cache. Bodies are not
+// compressed by age either, for the same reason: a crawler whose cache
+// never fills never pays for compression.
 func (m *memCache) shrink() {
 	for m.n > m.max {
 		m.evictOldest()
 	}
-	for m.bytes > m.budget && m.n > 1 {
-		if e := m.coldest(); e != nil {
+	if m.bytes > m.budget {
+		m.tight.Store(true)
+	} else if m.bytes < m.budget/4*3 {
+		m.tight.Store(false)
+	}
+	for m.bytes > m.budget {
+		if e := m.loosest(); e != nil {
+			m.pack(e)
+		} else if m.n <= 1 {
+			return
+		} else if e := m.coldest(); e != nil {
 			m.freeze(e)
 		} else {
 			m.evictOldest()
@@ -228,6 +251,78 @@ func (m *memCache) coldest() *entry {
 		m.cold = e
 	}
 	return nil
+}
+
+// roomy reports whether the cache has room under its byte budget, so
+// that a body fetched now may be kept as it came: once the cache has had
+// to make room, until it is back below three quarters of its budget, a
+// body kept as it came would be compressed as soon as it is put (under
+// the lock), and the fetch had better compress it before. The margin
+// keeps a cache that hovers at its budget from taking bodies as they come
+// every other fetch.
+func (m *memCache) roomy() bool { return !m.tight.Load() }
+
+// loosest returns the least recently used entry that keeps its body as
+// fetched, or nil, moving the cursor packed past the entries that keep
+// theirs compressed. An entry gets a body as fetched only when it is put,
+// at the front, so each entry is passed over once.
+func (m *memCache) loosest() *entry {
+	for e := m.packed.prev; e != &m.recent; e = e.prev {
+		if e.loose() {
+			return e
+		}
+		m.packed = e
+	}
+	return nil
+}
+
+// pack compresses the body e keeps as fetched and leaves the cursor on e.
+// It holds the lock while it compresses (about 10 µs for a body of the
+// corpus's mix): only puts and thaws wait for it, never a hit. Most bodies
+// are compressed by packAhead instead, outside the lock.
+func (m *memCache) pack(e *entry) {
+	old := e.kept.Load()
+	m.swapBody(e, old, compressed(*old))
+	m.packed = e
+}
+
+// packAhead compresses, outside the lock, the body of the least recently
+// used entry that keeps one as fetched, when the cache is out of room:
+// each put then pays for the room it takes out of the bodies kept while
+// there was room, and shrink seldom compresses under the lock. It moves
+// the cursor past the entry it compresses, so that concurrent puts take
+// others.
+func (m *memCache) packAhead() {
+	if m.roomy() {
+		return
+	}
+	m.mu.Lock()
+	e := m.loosest()
+	if e != nil {
+		m.packed = e
+	}
+	m.mu.Unlock()
+	if e == nil {
+		return
+	}
+	old := e.kept.Load()
+	z := compressed(*old)
+	m.mu.Lock()
+	if e.next != nil { // still cached
+		m.swapBody(e, old, z)
+	}
+	m.mu.Unlock()
+}
+
+// swapBody gives e the body z in place of old, unless it has another
+// already, and counts the difference. The caller holds mu.
+func (m *memCache) swapBody(e *entry, old *[]byte, z []byte) {
+	if !e.kept.CompareAndSwap(old, &z) {
+		return
+	}
+	d := int64(cap(z)) - int64(cap(*old))
+	e.size += d
+	m.bytes += d
 }
 
 // freeze drops the Crawler of e and the memo of its parsed file, which
@@ -316,6 +411,7 @@ const exactMargin = int64(2 * clockTick)
 // put publishes e in place of any entry for its key and evicts the least
 // recently used entries beyond the bounds. It returns e.
 func (m *memCache) put(e *entry) *entry {
+	m.packAhead()
 	h := maphash.String(m.seed, e.key)
 	m.mu.Lock()
 	defer m.mu.Unlock()

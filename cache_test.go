@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -550,6 +551,58 @@ func checkSite(t *testing.T, c *Client, host string) {
 	}
 }
 
+// TestCacheCompressesForRoom checks that a fetched body is kept as it
+// came until the byte budget needs the room: a cache that never fills
+// never compresses, and one that fills compresses every body before it
+// freezes any entry. With a Store the body is compressed as it is
+// fetched, since the Store keeps it so.
+func TestCacheCompressesForRoom(t *testing.T) {
+	checkLeaks(t)
+	w := newWeb(t, siteRules)
+	hosts := []string{"h10.test", "h11.test", "h12.test", "h13.test", "h14.test", "h15.test"}
+	entryOf := func(c *Client, h string) *entry { return c.cache.peek("http://" + h + ":80") }
+
+	roomy := newTestClient(t, WithHTTPClient(w.client(t)))
+	for _, h := range hosts {
+		checkSite(t, roomy, h)
+		if !entryOf(roomy, h).loose() {
+			t.Errorf("%s: body compressed though the cache has room", h)
+		}
+	}
+	// A budget that holds every entry with its rules and its body
+	// compressed, but not with its body as fetched.
+	var whole int64
+	for _, h := range hosts {
+		e := entryOf(roomy, h)
+		whole += e.size - int64(cap(e.keptBody())) + int64(cap(compressed(e.keptBody())))
+	}
+	tight := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(whole))
+	for _, h := range hosts {
+		checkSite(t, tight, h)
+	}
+	st := tight.Stats()
+	if st.Entries != len(hosts) || st.Frozen != 0 || st.Evictions != 0 || st.Bytes > whole {
+		t.Fatalf("%+v; want %d entries, none frozen or evicted, within %d bytes", st, len(hosts), whole)
+	}
+	for _, h := range hosts[:len(hosts)-1] {
+		if entryOf(tight, h).loose() {
+			t.Errorf("%s: body kept as fetched over the budget", h)
+		}
+	}
+	for _, h := range hosts {
+		checkSite(t, tight, h)
+		if b, err := tight.Lookup(context.Background(), "http://"+h+"/"); err != nil || !bytes.Contains(b.Body(), []byte("/"+h+"/private-")) {
+			t.Errorf("%s: Info.Body() = %q, %v", h, b.Body(), err)
+		}
+	}
+
+	shared := newTestClient(t, WithHTTPClient(w.client(t)), WithStore(newMemStore()))
+	checkSite(t, shared, hosts[0])
+	if entryOf(shared, hosts[0]).loose() {
+		t.Errorf("with a Store, the body is kept as fetched: the Store's copy and the cache's are compressed twice")
+	}
+}
+
 // TestCacheBytesBudget fills a Client whose byte budget holds all its
 // entries frozen but only four with their rules: the least recently used
 // are frozen rather than evicted, answer by their own rules without a
@@ -567,7 +620,7 @@ func TestCacheBytesBudget(t *testing.T) {
 	probe := newTestClient(t, WithHTTPClient(w.client(t)))
 	checkSite(t, probe, hosts[0])
 	e := probe.cache.peek("http://" + hosts[0] + ":80")
-	frozen, rules := e.size-e.rulesSize(), e.rulesSize()
+	frozen, rules := frozenSize(e), e.rulesSize()
 	budget := 12*frozen + 4*rules + rules/2
 
 	c := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(budget))
@@ -687,7 +740,7 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 	full, floor := whole.Stats().Bytes, int64(0)
 	for i := range sites {
 		e := whole.cache.peek("http://" + host(i) + ":80")
-		floor += e.size - e.rulesSize()
+		floor += frozenSize(e)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	maxFrozen := 0
@@ -746,12 +799,18 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 	t.Logf("bounded: %+v; at most %d frozen; floor %d full %d", st, maxFrozen, floor, full)
 }
 
+// frozenSize returns what e retains once the cache has compressed its body
+// and frozen it.
+func frozenSize(e *entry) int64 {
+	return e.size - e.rulesSize() - int64(cap(e.keptBody())) + int64(cap(compressed(e.keptBody())))
+}
+
 // rulesEntry returns an entry for key with the rules of body for
 // ExampleBot, made as a fetch makes one, fresh for an hour by the real
 // clock.
 func rulesEntry(key, body string) *entry {
 	e := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, expires: time.Now().Add(time.Hour)}}
-	e.setRules([]byte(body), compress([]byte(body)), ModeGoogle, []string{"ExampleBot"})
+	e.setRules([]byte(body), uncompressed([]byte(body)), ModeGoogle, []string{"ExampleBot"})
 	return e.derive()
 }
 
@@ -770,16 +829,18 @@ var ruleBodies = func() []string {
 }()
 
 // TestMemCacheListMatchesIndex puts, replaces, uses, thaws, grows,
-// freezes and forgets entries at random, and changes the byte budget,
-// and checks after each step that the recency list and the index hold
-// the same entries, that the list is linked both ways, that the byte
-// count is their sum and the frozen count theirs, that entries behind
-// the freezing cursor hold no rules to drop, and that the bounds hold.
+// compresses, freezes and forgets entries at random, and changes the byte
+// budget, and checks after each step that the recency list and the index
+// hold the same entries, that the list is linked both ways, that the byte
+// count is their sum and the frozen count theirs, that entries behind the
+// freezing cursor hold no rules to drop and those behind the compressing
+// cursor no body as fetched, that the cache is over its budget only when
+// no body is left to compress, and that the bounds hold.
 func TestMemCacheListMatchesIndex(t *testing.T) {
 	m := newMemCache(20, 3000, time.Now, false)
 	rng := rand.New(rand.NewPCG(1, 2))
-	base := map[*entry]int64{} // each entry's size without its rules
-	froze, thawed := 0, 0
+	base := map[*entry]int64{} // each entry's size without its rules and body
+	froze, thawed, packed := 0, 0, 0
 	for step := range 20000 {
 		key := fmt.Sprintf("http://h%d:80", rng.IntN(40))
 		switch rng.IntN(8) {
@@ -789,7 +850,7 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 			m.put(e)
 		case 1:
 			e := rulesEntry(key, ruleBodies[rng.IntN(len(ruleBodies))])
-			base[e] = e.size - e.rulesSize()
+			base[e] = e.size - e.rulesSize() - int64(cap(e.keptBody()))
 			m.put(e)
 		case 2:
 			m.get([]byte(key))
@@ -826,13 +887,23 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 			// A frozen entry revalidated: its copy is put frozen.
 			if e := m.peek(key); e != nil && e.frozen() {
 				c := e.clone().derive()
-				base[c] = c.size
+				base[c] = c.size - int64(cap(c.keptBody()))
 				m.put(c)
 			}
 		}
 		m.mu.Lock()
-		n, bytes, frozen, behind := 0, int64(0), 0, false
+		n, bytes, frozen, behind, behindPacked, loose := 0, int64(0), 0, false, false, 0
 		for e := m.recent.next; e != &m.recent; e = e.next {
+			behindPacked = behindPacked || e == m.packed
+			if behindPacked && e.loose() {
+				m.mu.Unlock()
+				t.Fatalf("step %d: %s is behind the compressing cursor and keeps its body as fetched", step, e.key)
+			}
+			if e.loose() {
+				loose++
+			} else if e.outcome == OutcomeRules {
+				packed++
+			}
 			if e.next.prev != e || m.lookup(maphash.String(m.seed, e.key)) != e {
 				m.mu.Unlock()
 				t.Fatalf("step %d: %s badly linked or not indexed", step, e.key)
@@ -842,9 +913,13 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 				m.mu.Unlock()
 				t.Fatalf("step %d: %s is behind the cursor and holds rules", step, e.key)
 			}
-			if e.size != base[e]+e.rulesSize() {
+			if holds := base[e] + e.rulesSize() + int64(cap(e.keptBody())); e.size != holds {
 				m.mu.Unlock()
-				t.Fatalf("step %d: %s counted as %d bytes, holds %d", step, e.key, e.size, base[e]+e.rulesSize())
+				t.Fatalf("step %d: %s counted as %d bytes, holds %d", step, e.key, e.size, holds)
+			}
+			if body, err := e.body(); e.outcome == OutcomeRules && (err != nil || !slices.Contains(ruleBodies, string(body))) {
+				m.mu.Unlock()
+				t.Fatalf("step %d: %s keeps body %q, %v", step, e.key, body, err)
 			}
 			if e.frozen() {
 				frozen++
@@ -852,9 +927,13 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 			n++
 			bytes += e.size
 		}
-		if !behind && m.cold != &m.recent {
+		if !behind && m.cold != &m.recent || !behindPacked && m.packed != &m.recent {
 			m.mu.Unlock()
-			t.Fatalf("step %d: the cursor is not in the list", step)
+			t.Fatalf("step %d: a cursor is not in the list", step)
+		}
+		if loose > 0 && m.bytes > m.budget {
+			m.mu.Unlock()
+			t.Fatalf("step %d: over the budget while %d entries keep their bodies as fetched", step, loose)
 		}
 		froze = max(froze, frozen)
 		indexed := 0
@@ -869,7 +948,7 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 				step, n, m.n, indexed, bytes, m.bytes, frozen, m.frozen)
 		}
 	}
-	if froze == 0 || thawed == 0 {
-		t.Errorf("at most %d entries frozen at once, %d thawed: the test did not freeze", froze, thawed)
+	if froze == 0 || thawed == 0 || packed == 0 {
+		t.Errorf("at most %d entries frozen at once, %d thawed, %d compressed seen: the test did not freeze or compress", froze, thawed, packed)
 	}
 }

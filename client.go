@@ -404,7 +404,14 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		finalURL: redirected(key, res.finalURL),
 	}}
 	if res.outcome == OutcomeRules {
-		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
+		// The body is kept as it came and compressed when the cache needs
+		// the room, off the first answer's path; unless the cache is out
+		// of room already, or a Store is to keep it compressed.
+		kept := compress
+		if c.tier == nil && c.cache.roomy() {
+			kept = uncompressed
+		}
+		e.setRules(res.body, kept(res.body), c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}

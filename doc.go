@@ -189,9 +189,9 @@
 //
 // The in-memory cache is bounded by an entry count and a byte budget
 // ([WithCacheSize], [WithCacheBytes]), least recently used first. Under
-// the byte budget, entries first drop their parsed rules and keep only
-// the compressed body, parsed again without a fetch when next checked;
-// only then are they evicted. A
+// the byte budget, entries first compress the bodies they keep, then drop
+// their parsed rules and keep only the compressed body, parsed again
+// without a fetch when next checked; only then are they evicted. A
 // [Store] adds a shared second level: a fleet of crawlers with one Redis
 // (see package redisstore) fetches each robots.txt once between them, and a
 // failing Store is skipped, never fatal.

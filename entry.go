@@ -16,16 +16,17 @@ import (
 // entry is what the Client caches for one authority. It is immutable once
 // published, except for the refreshing flag, its rules (its Crawler and
 // the memo of its parsed file, which the cache drops and the Client
-// builds again: see memCache.freeze and Client.rules), and its size and
+// builds again: see memCache.freeze and Client.rules), the form of its
+// body (which the cache compresses: see memCache.pack), and its size and
 // links in the cache's recency list. The cache's lock guards the last
-// two, and every change to the rules of a cached entry. An entry is put
-// in the cache at most once: what replaces it is a new entry.
+// two, and every change to the rules or body of a cached entry. An entry
+// is put in the cache at most once: what replaces it is a new entry.
 //
 // An entry keeps the rules its Client checks hot, in the compact form of a
-// [Crawler] for the Client's product tokens, and the body only
-// compressed (see compress): the rest of the file is parsed again from it when
-// another token is checked or the whole file is asked for, and kept only
-// while someone holds it.
+// [Crawler] for the Client's product tokens, and the body, compressed once
+// the cache needs the room: the rest of the file is parsed again from it
+// when another token is checked or the whole file is asked for, and kept
+// only while someone holds it.
 type entry struct {
 	// What a hit reads comes first, so that it shares a cache line.
 	key string // normalised authority
@@ -38,24 +39,30 @@ type entry struct {
 
 	prev, next *entry // neighbours in the cache's recency list; nil when not cached
 
-	file       atomic.Pointer[Robots] // the whole parsed file, once asked for
-	cause      error                  // the failure itself, when it happened in this process
-	deferErr   *DeferredError         // set for OutcomeUnreachable
+	file atomic.Pointer[Robots] // the whole parsed file, once asked for
+	// kept holds the body as parsed (UTF-8) in the form compress.go
+	// keeps, whose first byte names the codec; nil unless the outcome is
+	// OutcomeRules. A fetch keeps the body as it came (codecNone), so
+	// that the first answer does not wait for compression, and the cache
+	// compresses it when it needs the room (see memCache.pack).
+	kept       atomic.Pointer[[]byte]
+	cause      error          // the failure itself, when it happened in this process
+	deferErr   *DeferredError // set for OutcomeUnreachable
 	refreshing atomic.Bool
 	size       int64 // bytes retained by the entry (derived by derive)
 }
 
 // persisted holds what an entry keeps across processes: every field of
 // the Store encoding (see storedFields) but the key, which binds a value
-// to its authority.
+// to its authority, and the body, which changes form while the entry is
+// cached (see entry.kept).
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
 	// failStatus, failures, since and errText describe the failures.
 	stale bool
 
-	status   int    // status of the response the rules rest on
-	zbody    []byte // the body as parsed (UTF-8), compressed; nil unless OutcomeRules
+	status   int // status of the response the rules rest on
 	fetched  time.Time
 	checked  time.Time // last fetch attempt
 	expires  time.Time // when to revalidate or retry
@@ -70,10 +77,18 @@ type persisted struct {
 }
 
 // setRules gives e the rules of text, the body as parsed, for the product
-// tokens, and keeps text compressed.
-func (e *entry) setRules(text []byte, zbody []byte, mode Mode, tokens []string) {
+// tokens, and keeps kept, text in the form compress.go keeps.
+func (e *entry) setRules(text []byte, kept []byte, mode Mode, tokens []string) {
 	e.crawler.Store(ParseMode(text, mode).Crawler(tokens...))
-	e.zbody = zbody
+	e.kept.Store(&kept)
+}
+
+// keptBody returns the body as e keeps it (see entry.kept), or nil.
+func (e *entry) keptBody() []byte {
+	if p := e.kept.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // rebuild makes e's Crawler again, as setRules made it: from the memo of
@@ -92,6 +107,12 @@ func (e *entry) rebuild(mode Mode, tokens []string) (*Crawler, error) {
 // frozen reports whether e has rules but no Crawler at hand.
 func (e *entry) frozen() bool {
 	return e.outcome == OutcomeRules && e.crawler.Load() == nil
+}
+
+// loose reports whether e keeps its body as fetched, not compressed.
+func (e *entry) loose() bool {
+	z := e.keptBody()
+	return len(z) > 0 && z[0] == codecNone
 }
 
 // rulesSize returns the bytes that e's Crawler and the memo of its parsed
@@ -123,20 +144,21 @@ func tableCost(t *parser.Table) int64 { return int64(t.Size()) + tableOverhead }
 const tableOverhead = 140
 
 // entryOverhead estimates what an entry costs beyond its strings, its
-// compressed body and its rules: its own fields (320 bytes), its part of
-// the cache's index, and what rounding its key and body up to the
-// allocator's size classes adds. Measured over a million entries of the
-// corpus mix (internal/bench's million), so that the byte budget is
+// body and its rules: its own fields (320 bytes), the holder of its body
+// (24), its part of the cache's index, and what rounding its key and body
+// up to the allocator's size classes adds. Measured over a million entries
+// of the corpus mix (internal/bench's million), so that the byte budget is
 // what the heap holds.
-const entryOverhead = 360
+const entryOverhead = 384
 
 // body returns the body as parsed, decompressed; nil unless the outcome
 // is OutcomeRules.
 func (e *entry) body() ([]byte, error) {
-	if e.zbody == nil {
+	z := e.keptBody()
+	if z == nil {
 		return nil, nil
 	}
-	b, err := decompress(e.zbody, math.MaxInt64)
+	b, err := decompress(z, math.MaxInt64)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: the cached robots.txt of %s: %w", e.key, err)
 	}
@@ -192,14 +214,15 @@ func (e *entry) derive() *entry {
 // budget.
 func (e *entry) retainedSize() int64 {
 	n := int64(entryOverhead) + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText))
-	return n + int64(cap(e.zbody)) + e.rulesSize()
+	return n + int64(cap(e.keptBody())) + e.rulesSize()
 }
 
-// clone copies the persisted fields of e and its Crawler (not the
-// refreshing flag, the memo of its file or its failure).
+// clone copies the persisted fields of e, its body and its Crawler (not
+// the refreshing flag, the memo of its file or its failure).
 func (e *entry) clone() *entry {
 	c := &entry{key: e.key, persisted: e.persisted}
 	c.crawler.Store(e.crawler.Load())
+	c.kept.Store(e.kept.Load())
 	return c
 }
 
@@ -226,39 +249,40 @@ const flagStale = 1
 // body follows the id of the dictionary it is compressed with (0 when
 // there is no body), and a value compressed with another is corrupt.
 var storedFields = [...]struct {
-	put func(b []byte, p *persisted) []byte
-	get func(d *decoder, p *persisted)
+	put func(b []byte, e *entry) []byte
+	get func(d *decoder, e *entry)
 }{
-	{func(b []byte, p *persisted) []byte { return binary.AppendUvarint(b, uint64(p.status)) },
-		func(d *decoder, p *persisted) { p.status = d.small(999) }},
-	{func(b []byte, p *persisted) []byte { return binary.AppendUvarint(b, uint64(p.failStatus)) },
-		func(d *decoder, p *persisted) { p.failStatus = d.small(999) }},
-	{func(b []byte, p *persisted) []byte { return binary.AppendUvarint(b, uint64(p.failures)) },
-		func(d *decoder, p *persisted) { p.failures = d.small(1 << 20) }},
-	{func(b []byte, p *persisted) []byte { return appendTime(b, p.fetched) },
-		func(d *decoder, p *persisted) { p.fetched = d.time() }},
-	{func(b []byte, p *persisted) []byte { return appendTime(b, p.checked) },
-		func(d *decoder, p *persisted) { p.checked = d.time() }},
-	{func(b []byte, p *persisted) []byte { return appendTime(b, p.expires) },
-		func(d *decoder, p *persisted) { p.expires = d.time() }},
-	{func(b []byte, p *persisted) []byte { return appendTime(b, p.since) },
-		func(d *decoder, p *persisted) { p.since = d.time() }},
-	{func(b []byte, p *persisted) []byte { return appendString(b, p.etag) },
-		func(d *decoder, p *persisted) { p.etag = d.text() }},
-	{func(b []byte, p *persisted) []byte { return appendString(b, p.lastMod) },
-		func(d *decoder, p *persisted) { p.lastMod = d.text() }},
-	{func(b []byte, p *persisted) []byte { return appendString(b, p.finalURL) },
-		func(d *decoder, p *persisted) { p.finalURL = d.text() }},
-	{func(b []byte, p *persisted) []byte { return appendString(b, p.errText) },
-		func(d *decoder, p *persisted) { p.errText = d.text() }},
-	{func(b []byte, p *persisted) []byte {
+	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.status)) },
+		func(d *decoder, e *entry) { e.status = d.small(999) }},
+	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failStatus)) },
+		func(d *decoder, e *entry) { e.failStatus = d.small(999) }},
+	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failures)) },
+		func(d *decoder, e *entry) { e.failures = d.small(1 << 20) }},
+	{func(b []byte, e *entry) []byte { return appendTime(b, e.fetched) },
+		func(d *decoder, e *entry) { e.fetched = d.time() }},
+	{func(b []byte, e *entry) []byte { return appendTime(b, e.checked) },
+		func(d *decoder, e *entry) { e.checked = d.time() }},
+	{func(b []byte, e *entry) []byte { return appendTime(b, e.expires) },
+		func(d *decoder, e *entry) { e.expires = d.time() }},
+	{func(b []byte, e *entry) []byte { return appendTime(b, e.since) },
+		func(d *decoder, e *entry) { e.since = d.time() }},
+	{func(b []byte, e *entry) []byte { return appendString(b, e.etag) },
+		func(d *decoder, e *entry) { e.etag = d.text() }},
+	{func(b []byte, e *entry) []byte { return appendString(b, e.lastMod) },
+		func(d *decoder, e *entry) { e.lastMod = d.text() }},
+	{func(b []byte, e *entry) []byte { return appendString(b, e.finalURL) },
+		func(d *decoder, e *entry) { e.finalURL = d.text() }},
+	{func(b []byte, e *entry) []byte { return appendString(b, e.errText) },
+		func(d *decoder, e *entry) { e.errText = d.text() }},
+	{func(b []byte, e *entry) []byte {
+		z := compressed(e.keptBody())
 		var dict uint64
-		if len(p.zbody) > 0 {
+		if len(z) > 0 {
 			dict = bodyDictID
 		}
-		return appendString(binary.AppendUvarint(b, dict), string(p.zbody))
+		return appendString(binary.AppendUvarint(b, dict), string(z))
 	},
-		func(d *decoder, p *persisted) {
+		func(d *decoder, e *entry) {
 			dict := d.uvarint()
 			body := d.bytes(math.MaxInt)
 			switch {
@@ -266,7 +290,8 @@ var storedFields = [...]struct {
 			case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
 				d.err = fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
 			case len(body) > 0:
-				p.zbody = body[:len(body):len(body)] // the caller's to keep
+				body = body[:len(body):len(body)] // the caller's to keep
+				e.kept.Store(&body)
 			}
 		}},
 }
@@ -276,7 +301,7 @@ var storedFields = [...]struct {
 func encodeEntry(e *entry) []byte {
 	p := &e.persisted
 	n := 3 + binary.MaxVarintLen32 + len(e.key) + (len(storedFields)+1)*binary.MaxVarintLen64 +
-		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(p.zbody)
+		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(e.keptBody())
 	b := make([]byte, 0, n)
 	b = append(b, entryVersion)
 	b = appendString(b, e.key)
@@ -286,7 +311,7 @@ func encodeEntry(e *entry) []byte {
 	}
 	b = append(b, byte(p.outcome), flags)
 	for _, f := range storedFields {
-		b = f.put(b, p)
+		b = f.put(b, e)
 	}
 	return b
 }
@@ -314,7 +339,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	}
 	d.b = d.b[2:]
 	for _, f := range storedFields {
-		f.get(&d, p)
+		f.get(&d, e)
 	}
 	if d.err != nil {
 		return nil, d.err
@@ -322,7 +347,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	if len(d.b) != 0 {
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
 	}
-	if p.outcome != OutcomeRules && len(p.zbody) > 0 {
+	if p.outcome != OutcomeRules && e.keptBody() != nil {
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
 	}
 	return e, nil

@@ -13,32 +13,33 @@ import (
 func sampleEntries() []*entry {
 	t0 := time.UnixMilli(1740830400123)
 	return []*entry{
-		{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+		withBody(&entry{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: t0, checked: t0, expires: t0.Add(24 * time.Hour), etag: `"abc"`,
-			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", finalURL: "https://www.example.com/robots.txt"}},
+			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", finalURL: "https://www.example.com/robots.txt"}}, privateRules),
 		{key: "http://a.example:80", persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: t0, checked: t0,
 			expires: t0.Add(time.Hour), finalURL: "http://a.example/robots.txt"}},
 		{key: "http://b.example:8080", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,
 			failures: 3, fetched: t0, checked: t0, expires: t0.Add(4 * time.Minute), errText: "boom",
 			since: t0.Add(-10 * time.Minute)}},
-		{key: "https://c.example:443", persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped("User-agent: *\n"),
+		withBody(&entry{key: "https://c.example:443", persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: t0.Add(-72 * time.Hour), checked: t0, expires: t0.Add(time.Minute), stale: true,
-			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: t0.Add(-time.Hour)}},
+			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: t0.Add(-time.Hour)}}, "User-agent: *\n"),
 		{key: "https://d.example:443", persisted: persisted{outcome: OutcomeDisallowAll, status: 403}},
 	}
 }
 
-// TestEntryRoundTrip checks that every persisted field survives the
-// Store encoding: the comparison is of the whole persisted struct, so a
-// field added to it and left out of storedFields fails here, and each
-// sample sets every field some sample does not.
+// TestEntryRoundTrip checks that every persisted field and the body
+// survive the Store encoding: the comparison is of the whole persisted
+// struct, so a field added to it and left out of storedFields fails here,
+// and each sample sets every field some sample does not. A body kept as
+// fetched is stored compressed.
 func TestEntryRoundTrip(t *testing.T) {
 	for _, e := range sampleEntries() {
 		b := encodeEntry(e)
 		if b[0] != entryVersion {
 			t.Fatalf("first byte %d", b[0])
 		}
-		if len(b) > len(e.key)+len(e.zbody)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+48 {
+		if len(b) > len(e.key)+len(compressed(e.keptBody()))+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+48 {
 			t.Errorf("encoding of %s is %d bytes: not compact", e.key, len(b))
 		}
 		got, err := decodeEntry(e.key, b)
@@ -49,8 +50,9 @@ func TestEntryRoundTrip(t *testing.T) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got.persisted, e.persisted)
 		}
 		got.derive()
-		if text, err := decompress(got.zbody, 1<<20); e.outcome == OutcomeRules && (err != nil || len(text) == 0) {
-			t.Errorf("%s: body %q, %v after decoding", e.key, text, err)
+		want, _ := e.body()
+		if text, err := got.body(); err != nil || !bytes.Equal(text, want) || got.loose() {
+			t.Errorf("%s: body %q (kept as fetched: %v), %v after decoding; want %q", e.key, text, got.loose(), err, want)
 		}
 		if e.outcome == OutcomeUnreachable && (got.deferErr == nil || !errors.Is(got.deferErr, ErrDeferred)) {
 			t.Errorf("%s: deferErr %v", e.key, got.deferErr)
@@ -100,7 +102,7 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"truncated":       good[:len(good)-1],
 		"trailing":        append(bytes.Clone(good), 0),
 		"varint overflow": append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...),
-		"body on 404":     encodeEntry(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, zbody: []byte("x")}}),
+		"body on 404":     encodeEntry(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
 		"status 5000":     append(bytes.Clone(good[:at+2]), 0x88, 0x27),
 		"long validator":  encodeEntry(long),
 		"other dictionary": bytes.Replace(good, binary.AppendUvarint(nil, bodyDictID),
@@ -135,5 +137,10 @@ func FuzzDecodeEntry(f *testing.F) {
 	})
 }
 
-// zipped returns s compressed as the Client keeps bodies.
-func zipped(s string) []byte { return compress([]byte(s)) }
+// withBody gives e the body s, compressed as a Store keeps it, and
+// returns e.
+func withBody(e *entry, s string) *entry {
+	z := compress([]byte(s))
+	e.kept.Store(&z)
+	return e
+}

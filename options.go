@@ -155,8 +155,12 @@ func WithCacheSize(n int) Option {
 
 // WithCacheBytes bounds what the in-process cache retains to n bytes
 // (default 128 MiB), counting each entry's retained size: its
-// parsed rules, its kept body and bookkeeping. To keep it, the least
-// recently used authorities are first frozen: they keep their compressed
+// parsed rules, its kept body and bookkeeping. A body is kept as it was
+// fetched while the cache has room, and compressed (to about a quarter)
+// when the cache needs the room, so that a crawler whose cache never
+// fills never pays for compression. To keep within n, the kept bodies are
+// compressed first, least recently used first; then the least recently
+// used authorities are frozen: they keep their compressed
 // body and what the Client knows of the fetch, and drop their parsed
 // rules, most of what they retain. Only when every entry but the most
 // recent is frozen are the least recently used evicted. A check of a

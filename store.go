@@ -150,13 +150,14 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 	if err == nil {
 		err = t.plausible(e)
 	}
-	if err == nil && e.zbody != nil {
+	if err == nil && e.keptBody() != nil {
+		z := e.keptBody()
 		// A body over three times the limit (bodies grow at most
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
 		var text []byte
-		if text, err = decompress(e.zbody, 3*t.cfg.bodyLimit); err == nil {
-			e.setRules(text, e.zbody, t.cfg.mode, t.tokens)
+		if text, err = decompress(z, 3*t.cfg.bodyLimit); err == nil {
+			e.setRules(text, z, t.cfg.mode, t.tokens)
 		}
 	}
 	if err != nil {
@@ -177,7 +178,7 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 // is a miss, and the next fetch overwrites it. So is a last good copy
 // standing in past the stale window.
 func (t *sharedTier) plausible(e *entry) error {
-	if e.outcome == OutcomeRules && e.zbody == nil {
+	if e.outcome == OutcomeRules && e.keptBody() == nil {
 		return errors.New("stored rules without a body")
 	}
 	limit := t.cfg.now().Add(maxClockSkew)

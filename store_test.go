@@ -127,8 +127,8 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 		for c.Stats().Store.LeaseWaits == 0 {
 			time.Sleep(time.Millisecond)
 		}
-		other := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
-			fetched: clock.Now(), checked: clock.Now(), expires: clock.Now().Add(time.Hour)}}
+		other := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
+			fetched: clock.Now(), checked: clock.Now(), expires: clock.Now().Add(time.Hour)}}, privateRules)
 		_ = store.Set(context.Background(), key, encodeEntry(other), time.Hour)
 		if err := <-done; err != nil {
 			t.Fatal(err)
@@ -159,9 +159,9 @@ func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	store := newMemStore()
 	s := newSite(t, serve(503, ""))
 	key := authorityOf(s)
-	old := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+	old := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
 		fetched: clock.Now().Add(-48 * time.Hour), checked: clock.Now().Add(-48 * time.Hour),
-		expires: clock.Now().Add(-24 * time.Hour), etag: `"old"`}}
+		expires: clock.Now().Add(-24 * time.Hour), etag: `"old"`}}, privateRules)
 	_ = store.Set(context.Background(), key, encodeEntry(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 	d, err := c.Check(context.Background(), s.URL+"/private")
@@ -220,8 +220,8 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithBodyLimit(1000))
 	now := clock.Now()
 	for name, e := range map[string]*entry{
-		"huge body": {key: s.URL, persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(strings.Repeat("#", 5000)),
-			fetched: now, checked: now, expires: now.Add(time.Hour)}},
+		"huge body": withBody(&entry{key: s.URL, persisted: persisted{outcome: OutcomeRules, status: 200,
+			fetched: now, checked: now, expires: now.Add(time.Hour)}}, strings.Repeat("#", 5000)),
 		"fresh for years": {key: s.URL, persisted: persisted{outcome: OutcomeAllowAll, status: 404,
 			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)}},
 	} {
@@ -244,9 +244,9 @@ func TestStoreKeepGoodTakesTheStoredStreak(t *testing.T) {
 	clock := newTestClock()
 	c := newTestClient(t, WithStore(newMemStore()), WithClock(clock.Now))
 	now := clock.Now()
-	prev := (&entry{key: "http://a:80", persisted: persisted{outcome: OutcomeRules, status: 200, zbody: zipped(privateRules),
+	prev := withBody(&entry{key: "http://a:80", persisted: persisted{outcome: OutcomeRules, status: 200,
 		fetched: now.Add(-time.Hour), checked: now.Add(-time.Hour), expires: now,
-		since: now.Add(-20 * time.Hour)}}).derive()
+		since: now.Add(-20 * time.Hour)}}, privateRules).derive()
 	stored := (&entry{key: "http://a:80", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,
 		failures: 2, fetched: now, checked: now, expires: now.Add(time.Minute),
 		since: now.Add(-5 * time.Minute)}}).derive()
@@ -308,10 +308,14 @@ func TestStoreFreshnessBeyondCap(t *testing.T) {
 	key := authorityOf(s)
 	for name, p := range map[string]persisted{
 		"allow-all for a year": {outcome: OutcomeAllowAll, status: 404, fetched: now, checked: now, expires: now.Add(365 * 24 * time.Hour)},
-		"rules for two days":   {outcome: OutcomeRules, status: 200, zbody: zipped("User-agent: *\nAllow: /\n"), fetched: now, checked: now, expires: now.Add(48 * time.Hour)},
+		"rules for two days":   {outcome: OutcomeRules, status: 200, fetched: now, checked: now, expires: now.Add(48 * time.Hour)},
 		"deferral for a week":  {outcome: OutcomeUnreachable, status: 503, failStatus: 503, failures: 1, fetched: now, checked: now, expires: now.Add(7 * 24 * time.Hour)},
 	} {
-		store.put(key, encodeEntry(&entry{key: key, persisted: p}), time.Hour)
+		e := &entry{key: key, persisted: p}
+		if p.outcome == OutcomeRules {
+			withBody(e, "User-agent: *\nAllow: /\n")
+		}
+		store.put(key, encodeEntry(e), time.Hour)
 		c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 		before := s.hits.Load()
 		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
@@ -406,9 +410,10 @@ func TestStoreStaleCopyPastWindow(t *testing.T) {
 	clock := newTestClock()
 	now := clock.Now()
 	key := authorityOf(s)
-	old := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, stale: true,
-		zbody: zipped("User-agent: *\nAllow: /\n"), failures: 3, failStatus: 503,
-		fetched: now.Add(-40 * 24 * time.Hour), checked: now, expires: now.Add(time.Minute), since: now.Add(-time.Hour)}}
+	old := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, stale: true,
+		failures: 3, failStatus: 503,
+		fetched: now.Add(-40 * 24 * time.Hour), checked: now, expires: now.Add(time.Minute), since: now.Add(-time.Hour)}},
+		"User-agent: *\nAllow: /\n")
 	store.put(key, encodeEntry(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
