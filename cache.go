@@ -278,8 +278,10 @@ func (m *memCache) loosest() *entry {
 
 // pack compresses the body e keeps as fetched and leaves the cursor on e.
 // It holds the lock while it compresses (about 10 µs for a body of the
-// corpus's mix): only puts and thaws wait for it, never a hit. Most bodies
-// are compressed by packAhead instead, outside the lock.
+// corpus's mix), which puts, thaws and a hit's once-a-generation move to
+// the front wait for; shrink packs only as many bodies as it needs to get
+// back within the budget, and most are compressed by packAhead instead,
+// outside the lock.
 func (m *memCache) pack(e *entry) {
 	old := e.kept.Load()
 	m.swapBody(e, old, compressed(*old))
@@ -291,7 +293,8 @@ func (m *memCache) pack(e *entry) {
 // each put then pays for the room it takes out of the bodies kept while
 // there was room, and shrink seldom compresses under the lock. It moves
 // the cursor past the entry it compresses, so that concurrent puts take
-// others.
+// others; a shrink that runs meanwhile does not count on the room that
+// compression will make, and may freeze an entry more than it needed to.
 func (m *memCache) packAhead() {
 	if m.roomy() {
 		return

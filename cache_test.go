@@ -403,6 +403,72 @@ func TestMemCacheConcurrent(t *testing.T) {
 	}
 }
 
+// TestMemCacheConcurrentPacking puts entries with bodies kept as fetched
+// from several goroutines under a budget that needs them compressed and
+// frozen, while others read, thaw and keep whole files, and checks that
+// the counts agree with the entries, that every body still reads as the
+// one put, and that none is left as fetched over the budget (run it with
+// -race: packAhead compresses outside the lock).
+func TestMemCacheConcurrentPacking(t *testing.T) {
+	probe := rulesEntry("http://h0:80", ruleBodies[2])
+	m := newMemCache(60, 12*frozenSize(probe)+6*probe.rulesSize(), time.Now, true)
+	defer m.close()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 600 {
+				k := fmt.Sprintf("http://h%d:80", (i*7+g)%50)
+				e := m.get([]byte(k))
+				switch {
+				case g < 2 || e == nil:
+					m.put(rulesEntry(k, ruleBodies[(i+g)%len(ruleBodies)]))
+				case e.frozen():
+					cr, err := e.rebuild(ModeGoogle, []string{"ExampleBot"})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					m.thawed(e, cr)
+				default:
+					body, err := e.body()
+					if err != nil || !slices.Contains(ruleBodies, string(body)) {
+						t.Errorf("%s: body %q, %v", k, body, err)
+						return
+					}
+					m.keepFile(e, ParseMode(body, ModeGoogle))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var sum int64
+	frozen, loose := 0, 0
+	for e := m.recent.next; e != &m.recent; e = e.next {
+		sum += e.size
+		if holds, want := e.size-e.rulesSize()-int64(cap(e.keptBody())), int64(entryOverhead+len(e.key)); holds != want {
+			t.Errorf("%s counted as %d bytes beyond its rules and body, want %d", e.key, holds, want)
+		}
+		if body, err := e.body(); err != nil || !slices.Contains(ruleBodies, string(body)) {
+			t.Errorf("%s: body %q, %v", e.key, body, err)
+		}
+		if e.frozen() {
+			frozen++
+		}
+		if e.loose() {
+			loose++
+		}
+	}
+	if sum != m.bytes || frozen != m.frozen || (loose > 0 && m.bytes > m.budget) {
+		t.Errorf("entries sum to %d bytes, %d frozen, %d as fetched; counted %d bytes, %d frozen, budget %d",
+			sum, frozen, loose, m.bytes, m.frozen, m.budget)
+	}
+	if m.frozen == 0 {
+		t.Errorf("nothing frozen: the budget did not bind")
+	}
+}
+
 func TestMemCacheCoarseClock(t *testing.T) {
 	m := newMemCache(10, 1<<20, time.Now, true)
 	e := memEntry("http://a:80", 1)

@@ -44,19 +44,18 @@ var bodyDict []byte
 // does.
 const bodyDictID = 0x72620001
 
-// The first byte of a compressed body.
+// The first byte of a kept body: its form.
 const (
 	codecNone = 0 // the body itself
 	codecS2   = 1 // an S2 block compressed with bodyDict
 	codecZstd = 2 // a single-segment Zstandard frame, no dictionary
 )
 
-// uncompressed returns text as codecNone keeps it, in a new slice.
+// uncompressed returns text as codecNone keeps it, in a new slice whose
+// capacity is what the allocator gives it (as compress's is), so that the
+// cache counts what the heap holds.
 func uncompressed(text []byte) []byte {
-	b := make([]byte, 1+len(text))
-	b[0] = codecNone
-	copy(b[1:], text)
-	return b
+	return append([]byte{codecNone}, text...)
 }
 
 // compressed returns z, a body in one of the three forms, compressed: z

@@ -24,7 +24,7 @@ import (
 //
 // An entry keeps the rules its Client checks hot, in the compact form of a
 // [Crawler] for the Client's product tokens, and the body, compressed once
-// the cache needs the room: the rest of the file is parsed again from it
+// the cache needs the room (or at once, with a Store): the rest of the file is parsed again from it
 // when another token is checked or the whole file is asked for, and kept
 // only while someone holds it.
 type entry struct {
@@ -100,6 +100,10 @@ func (e *entry) rebuild(mode Mode, tokens []string) (*Crawler, error) {
 	text, err := e.body()
 	if err != nil {
 		return nil, err
+	}
+	if text == nil {
+		// Parsed, nothing would be an allow-all: never for rules.
+		return nil, fmt.Errorf("robotstxt: the cached robots.txt of %s: %w: no body", e.key, errDecompress)
 	}
 	return ParseMode(text, mode).Crawler(tokens...), nil
 }
@@ -289,6 +293,10 @@ var storedFields = [...]struct {
 			case d.err != nil:
 			case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
 				d.err = fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
+			case len(body) > 0 && body[0] == codecNone:
+				// A Client stores bodies compressed only: this value is
+				// not one of its own.
+				d.err = fmt.Errorf("%w: body not compressed", errCorruptEntry)
 			case len(body) > 0:
 				body = body[:len(body):len(body)] // the caller's to keep
 				e.kept.Store(&body)

@@ -25,7 +25,17 @@ func sampleEntries() []*entry {
 			fetched: t0.Add(-72 * time.Hour), checked: t0, expires: t0.Add(time.Minute), stale: true,
 			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: t0.Add(-time.Hour)}}, "User-agent: *\n"),
 		{key: "https://d.example:443", persisted: persisted{outcome: OutcomeDisallowAll, status: 403}},
+		loose(&entry{key: "https://e.example:443", persisted: persisted{outcome: OutcomeRules, status: 200,
+			fetched: t0, checked: t0, expires: t0.Add(time.Hour)}}, privateRules),
 	}
+}
+
+// loose gives e the body s, kept as a fetch keeps it while the cache has
+// room, and returns e.
+func loose(e *entry, s string) *entry {
+	b := uncompressed([]byte(s))
+	e.kept.Store(&b)
+	return e
 }
 
 // TestEntryRoundTrip checks that every persisted field and the body
@@ -103,8 +113,10 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"trailing":        append(bytes.Clone(good), 0),
 		"varint overflow": append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...),
 		"body on 404":     encodeEntry(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
-		"status 5000":     append(bytes.Clone(good[:at+2]), 0x88, 0x27),
-		"long validator":  encodeEntry(long),
+		"body not compressed": bytes.Replace(good, compress([]byte(privateRules)),
+			uncompressed([]byte(privateRules)[:len(compress([]byte(privateRules)))-1]), 1),
+		"status 5000":    append(bytes.Clone(good[:at+2]), 0x88, 0x27),
+		"long validator": encodeEntry(long),
 		"other dictionary": bytes.Replace(good, binary.AppendUvarint(nil, bodyDictID),
 			binary.AppendUvarint(nil, bodyDictID+1), 1),
 	}
@@ -132,6 +144,11 @@ func FuzzDecodeEntry(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again.persisted, e.persisted) {
 			t.Fatalf("round trip:\n got %+v\nwant %+v", again.persisted, e.persisted)
+		}
+		if body, err := e.body(); err == nil {
+			if body2, err2 := again.body(); err2 != nil || !bytes.Equal(body, body2) {
+				t.Fatalf("round trip: body %q, %v; want %q", body2, err2, body)
+			}
 		}
 		e.derive() // must not panic either
 	})
