@@ -23,15 +23,15 @@ import (
 // each it comes back to, and one whose active set fits never parses
 // again.
 //
-// A hit takes no lock and writes no shared memory: authorities are found
-// through an index of small copy-on-write shards, read with one atomic
-// load, and
-// freshness is judged against a clock that one goroutine advances every
-// [clockTick] (no timer per entry). Recency is approximate: an entry is
-// moved to the front of the recency list at most once per generation, a generation
-// ending after every eighth of the capacity has been filled anew. Between
-// those moves hits do not reorder entries, so an entry used only within
-// the current generation may be evicted before one used in the last.
+// A hit takes no lock and writes no shared memory, but for its move to the
+// front once a generation (below): authorities are found through an index of
+// small copy-on-write shards, read with one atomic load, and freshness is
+// judged against a clock that one goroutine advances every [clockTick] (no
+// timer per entry). Recency is approximate: an entry is moved to the front of
+// the recency list at most once per generation, a generation ending after
+// every eighth of the capacity has been filled anew. Between those moves hits
+// do not reorder entries, so an entry used only within the current generation
+// may be evicted before one used in the last.
 //
 // Entries are found by a hash of the normalised authority, so the hot path
 // need not build the key string; the entry's own key is compared, and a

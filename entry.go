@@ -23,10 +23,10 @@ import (
 // is put in the cache at most once: what replaces it is a new entry.
 //
 // An entry keeps the rules its Client checks hot, in the compact form of a
-// [Crawler] for the Client's product tokens, and the body, compressed once
-// the cache needs the room (or at once, with a Store): the rest of the file is parsed again from it
-// when another token is checked or the whole file is asked for, and kept
-// only while someone holds it.
+// [Crawler] for the Client's product tokens, and the body, compressed once the
+// cache needs the room (or at once, with a Store): the rest of the file is
+// parsed again from it when another token is checked or the whole file is
+// asked for, and kept only while someone holds it.
 type entry struct {
 	// What a hit reads comes first, so that it shares a cache line.
 	key string // normalised authority
