@@ -32,6 +32,9 @@
 //	robotstxt.client.fetch.active            {fetch}    up-down: fetches under way
 //	robotstxt.client.cache.entry.count       {entry}    up-down: authorities in memory
 //	robotstxt.client.cache.eviction.count    {entry}    entries the cache dropped for room
+//	robotstxt.client.cache.entry.frozen      {entry}    up-down: of those, frozen for room
+//	robotstxt.client.cache.thaw.count        {thaw}     frozen entries parsed again on use
+//	robotstxt.client.cache.size              By         up-down: bytes the cache retains
 //	robotstxt.client.store.lookup.count      {lookup}   by robotstxt.store.result: hit, miss
 //	robotstxt.client.store.error.count       {error}    failed or timed-out Store calls
 //	robotstxt.client.store.write.count       {write}    entries written to the Store
@@ -185,6 +188,9 @@ func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
 	active := b.upDown("robotstxt.client.fetch.active", "{fetch}", "robots.txt fetches under way.")
 	entries := b.upDown("robotstxt.client.cache.entry.count", "{entry}", "Authorities in the in-memory cache.")
 	evictions := b.counter("robotstxt.client.cache.eviction.count", "{entry}", "Entries the in-memory cache dropped to make room.")
+	frozen := b.upDown("robotstxt.client.cache.entry.frozen", "{entry}", "Authorities in the in-memory cache kept without their parsed rules to stay within its byte budget.")
+	thaws := b.counter("robotstxt.client.cache.thaw.count", "{thaw}", "Frozen entries whose robots.txt was parsed again when used.")
+	size := b.upDown("robotstxt.client.cache.size", "By", "Bytes the in-memory cache retains, as counted against its byte budget.")
 	lookups := b.counter("robotstxt.client.store.lookup.count", "{lookup}", "Store lookups, by whether they found a fresh entry.")
 	storeErrs := b.counter("robotstxt.client.store.error.count", "{error}", "Failed or timed-out Store calls.")
 	writes := b.counter("robotstxt.client.store.write.count", "{write}", "Entries written to the Store.")
@@ -204,6 +210,9 @@ func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
 		o.ObserveInt64(active, s.InFlight)
 		o.ObserveInt64(entries, int64(s.Entries))
 		o.ObserveInt64(evictions, int64(s.Evictions))
+		o.ObserveInt64(frozen, int64(s.Frozen))
+		o.ObserveInt64(thaws, int64(s.Thaws))
+		o.ObserveInt64(size, s.Bytes)
 		o.ObserveInt64(lookups, int64(s.Store.Hits), storeHit)
 		o.ObserveInt64(lookups, int64(s.Store.Misses), storeMiss)
 		o.ObserveInt64(storeErrs, int64(s.Store.Errors))

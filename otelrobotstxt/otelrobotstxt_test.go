@@ -65,8 +65,9 @@ func collect(t *testing.T, r sdkmetric.Reader) map[point]float64 {
 		for _, m := range sm.Metrics {
 			switch d := m.Data.(type) {
 			case metricdata.Sum[int64]:
-				upDown := m.Name == "robotstxt.client.fetch.active" || m.Name == "robotstxt.client.cache.entry.count"
-				if d.IsMonotonic == upDown || m.Unit == "" || m.Unit[0] != '{' {
+				upDown := m.Name == "robotstxt.client.fetch.active" || m.Name == "robotstxt.client.cache.entry.count" ||
+					m.Name == "robotstxt.client.cache.entry.frozen" || m.Name == "robotstxt.client.cache.size"
+				if d.IsMonotonic == upDown || m.Unit == "" || m.Unit[0] != '{' && m.Unit != "By" {
 					t.Errorf("%s: monotonic %v, unit %q", m.Name, d.IsMonotonic, m.Unit)
 				}
 				for _, dp := range d.DataPoints {
@@ -134,6 +135,10 @@ func TestObserve(t *testing.T) {
 	got := collect(t, reader)
 	waited := got[point{"robotstxt.transport.wait.time", ""}]
 	delete(got, point{"robotstxt.transport.wait.time", ""})
+	if size := got[point{"robotstxt.client.cache.size", ""}]; size <= 0 || size != float64(c.Stats().Bytes) {
+		t.Errorf("cache.size = %v, want the Client's %d", size, c.Stats().Bytes)
+	}
+	delete(got, point{"robotstxt.client.cache.size", ""})
 	want := map[point]float64{
 		{"robotstxt.client.check.count", "hit"}:             4,
 		{"robotstxt.client.check.count", "miss"}:            4,
@@ -147,6 +152,8 @@ func TestObserve(t *testing.T) {
 		{"robotstxt.client.fetch.active", ""}:               0,
 		{"robotstxt.client.cache.entry.count", ""}:          4,
 		{"robotstxt.client.cache.eviction.count", ""}:       0,
+		{"robotstxt.client.cache.entry.frozen", ""}:         0,
+		{"robotstxt.client.cache.thaw.count", ""}:           0,
 		{"robotstxt.client.store.lookup.count", "hit"}:      0,
 		{"robotstxt.client.store.lookup.count", "miss"}:     0,
 		{"robotstxt.client.store.error.count", ""}:          0,
@@ -179,6 +186,54 @@ func TestObserve(t *testing.T) {
 	}
 	if got := collect(t, reader); len(got) != 0 {
 		t.Errorf("%d data points after Unregister", len(got))
+	}
+}
+
+// TestObserveFrozen gives a Client a byte budget that holds two sites
+// only with one of them frozen, comes back to each in turn, and checks the
+// cache's instruments against its Stats: one entry frozen, two thaws.
+func TestObserveFrozen(t *testing.T) {
+	a := site(t, 200, "User-agent: *\nDisallow: /private\n")
+	b := site(t, 200, "User-agent: *\nDisallow: /secret\n")
+	ctx := context.Background()
+	visit := func(c *robotstxt.Client, sites ...string) {
+		t.Helper()
+		for _, s := range sites {
+			if _, err := c.Allowed(ctx, s+"/x"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	whole, _, _ := newPair(t)
+	visit(whole, a, b)
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	// 100 bytes short of both sites whole: more than compressing their
+	// small bodies saves, less than one site's parsed rules.
+	c := robotstxt.NewClient(robotstxt.WithHTTPClient(&http.Client{Transport: next}),
+		robotstxt.WithCacheBytes(whole.Stats().Bytes-100))
+	t.Cleanup(func() { _ = c.Close() })
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	t.Cleanup(func() { _ = mp.Shutdown(context.Background()) })
+	if _, err := Observe(c, nil, WithMeterProvider(mp)); err != nil {
+		t.Fatal(err)
+	}
+	visit(c, a, b, a, b) // each return thaws one and freezes the other
+	st := c.Stats()
+	if st.Frozen != 1 || st.Thaws != 2 || st.Entries != 2 {
+		t.Fatalf("Stats = %+v; want 2 entries, 1 frozen, 2 thaws", st)
+	}
+	got := collect(t, reader)
+	for name, want := range map[string]float64{
+		"robotstxt.client.cache.entry.count":  2,
+		"robotstxt.client.cache.entry.frozen": 1,
+		"robotstxt.client.cache.thaw.count":   2,
+		"robotstxt.client.cache.size":         float64(st.Bytes),
+	} {
+		if g := got[point{name, ""}]; g != want {
+			t.Errorf("%s = %v, want %v", name, g, want)
+		}
 	}
 }
 
