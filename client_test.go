@@ -1029,7 +1029,7 @@ func TestClientThawConcurrent(t *testing.T) {
 	probe := newTestClient(t, WithHTTPClient(w.client(t)))
 	checkSite(t, probe, hosts[0])
 	e := probe.cache.peek("http://" + hosts[0] + ":80")
-	budget := 6*(e.size-e.rulesSize()) + 2*e.rulesSize() + e.rulesSize()/2
+	budget := 6*frozenSize(e) + 2*e.rulesSize() + e.rulesSize()/2
 	c := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(budget))
 	ctx := context.Background()
 	for _, h := range hosts {

@@ -25,13 +25,38 @@ type codec struct {
 // stdFlate is compress/flate at level, with a pooled writer and reader,
 // as the Client used it.
 func stdFlate(level int, dict []byte) codec {
-	var buf bytes.Buffer
-	w, _ := stdflate.NewWriterDict(&buf, level, dict)
+	w, _ := stdflate.NewWriterDict(nil, level, dict)
 	r := stdflate.NewReaderDict(bytes.NewReader(nil), dict)
 	name := fmt.Sprintf("std-flate-%d", level)
 	if dict != nil {
 		name += "+dict"
 	}
+	return streamCodec(name, w, func(src []byte) io.Reader {
+		_ = r.(stdflate.Resetter).Reset(bytes.NewReader(src), dict)
+		return r
+	})
+}
+
+// kFlate is github.com/klauspost/compress/flate at level.
+func kFlate(level int) codec {
+	w, _ := kflate.NewWriter(nil, level)
+	r := kflate.NewReader(bytes.NewReader(nil))
+	return streamCodec(fmt.Sprintf("klauspost-flate-%d", level), w, func(src []byte) io.Reader {
+		_ = r.(kflate.Resetter).Reset(bytes.NewReader(src), nil)
+		return r
+	})
+}
+
+// resettableWriter is a flate writer of either package.
+type resettableWriter interface {
+	io.WriteCloser
+	Reset(io.Writer)
+}
+
+// streamCodec is a codec over a flate stream: w, reused for every body,
+// and reader, which returns the pooled reader reset to read src.
+func streamCodec(name string, w resettableWriter, reader func(src []byte) io.Reader) codec {
+	var buf bytes.Buffer
 	return codec{name,
 		func(dst, src []byte) []byte {
 			buf.Reset()
@@ -41,32 +66,9 @@ func stdFlate(level int, dict []byte) codec {
 			return append(dst, buf.Bytes()...)
 		},
 		func(dst, src []byte) ([]byte, error) {
-			_ = r.(stdflate.Resetter).Reset(bytes.NewReader(src), dict)
 			var out bytes.Buffer
 			out.Grow(4 * len(src))
-			_, err := io.Copy(&out, r)
-			return append(dst, out.Bytes()...), err
-		}}
-}
-
-// kFlate is github.com/klauspost/compress/flate at level.
-func kFlate(level int) codec {
-	var buf bytes.Buffer
-	w, _ := kflate.NewWriter(&buf, level)
-	r := kflate.NewReader(bytes.NewReader(nil))
-	return codec{fmt.Sprintf("klauspost-flate-%d", level),
-		func(dst, src []byte) []byte {
-			buf.Reset()
-			w.Reset(&buf)
-			_, _ = w.Write(src)
-			_ = w.Close()
-			return append(dst, buf.Bytes()...)
-		},
-		func(dst, src []byte) ([]byte, error) {
-			_ = r.(kflate.Resetter).Reset(bytes.NewReader(src), nil)
-			var out bytes.Buffer
-			out.Grow(4 * len(src))
-			_, err := io.Copy(&out, r)
+			_, err := io.Copy(&out, reader(src))
 			return append(dst, out.Bytes()...), err
 		}}
 }
