@@ -15,16 +15,22 @@ import (
 // the path's gramSet would match (and a few more: a rule's gram is
 // compared by its hash alone).
 //
+// Most grams of a path are no rule's, so a look-up first asks a bit set
+// of the block's gram hashes (cut to its size), which a gram of the path
+// passes only when some rule of the block has its hash, or most of it;
+// only then does it visit the gram's bucket.
+//
 // The index also keeps each such block's bounds, so that a check that
 // lands in it finds its start without searching.
 
 // gramIndex holds the gram lists of the large blocks of a Table.
 type gramIndex struct {
 	blocks []gramBlock // by start
-	// lists holds each block's lists: the starts of its buckets, the
-	// start of its list of rules without a gram and the end of that list
-	// (heads, relative to the entries), then the entries, the rules'
-	// places in the block.
+	// lists holds each block's lists: the bit set of its grams' hashes
+	// (see gramBlock.hashBits), the starts of its buckets, the start of
+	// its list of rules without a gram and the end of that list (heads,
+	// relative to the entries), then the entries, the rules' places in
+	// the block.
 	lists []uint16
 }
 
@@ -35,7 +41,7 @@ type gramBlock struct {
 	start uint32 // the table's index of the block's first rule
 	end   uint32 // and one past its last
 	at    uint32 // where its lists begin in gramIndex.lists
-	mask  uint16 // the number of buckets, less one
+	mask  uint16 // the number of buckets, less one (see hashBits)
 	kinds uint8  // gramLong | gramTwo: the kinds of gram its rules have
 }
 
@@ -86,20 +92,25 @@ func (ix *gramIndex) addBlock(start int, ns notes) {
 	if grams < minListed {
 		return
 	}
-	// About one rule in four buckets, at most one bucket a gram.
-	nb := min(1<<bits.Len(uint(4*grams-1)), 1<<gramBits)
+	// About two buckets a gram, at most one a hash.
+	nb := min(1<<bits.Len(uint(2*grams-1)), 1<<gramBits)
 	at := len(ix.lists)
-	ix.blocks = append(ix.blocks, gramBlock{
+	gb := gramBlock{
 		start: uint32(start), end: uint32(start + len(ns)), at: uint32(at),
 		mask: uint16(nb - 1), kinds: kinds,
-	})
-	// heads[k] counts bucket k first, then becomes its start.
-	ix.lists = append(ix.lists, make([]uint16, nb+2+n)...)
-	heads := ix.lists[at : at+nb+2]
-	entries := ix.lists[at+nb+2:]
-	for i := range n {
-		heads[bucketOf(ns.gramOf(0, i), nb)]++
 	}
+	ix.blocks = append(ix.blocks, gb)
+	ix.lists = append(ix.lists, make([]uint16, gb.hashBits()/16+nb+2+n)...)
+	hashes, heads, entries := ix.listsOf(&gb)
+	for i := range n {
+		g := ns.gramOf(0, i)
+		heads[bucketOf(g, nb)]++
+		if g != 0 {
+			h := int(g) & (len(hashes)*16 - 1)
+			hashes[h/16] |= 1 << (h % 16)
+		}
+	}
+	// heads[k] counts bucket k first, then becomes its start.
 	sum := uint16(0)
 	for k := range heads {
 		heads[k], sum = sum, sum+heads[k]
@@ -112,6 +123,26 @@ func (ix *gramIndex) addBlock(start int, ns notes) {
 	}
 	copy(heads[1:], heads[:nb+1])
 	heads[0] = 0
+}
+
+// hashBits is the size of the block's bit set of gram hashes: eight bits
+// a bucket, sixteen to thirty-two a gram, so that a gram of the path that
+// no rule has passes it once in sixteen times or fewer. With buckets
+// alone, four to eight a gram, such a gram fell in a bucket that held
+// rules once in five times, nearly always rules of another hash, and the
+// visits and the branches they missed took a fifth of a long path's
+// check: 1432.txt, the corpus's costliest file, whose paths are 218 bytes
+// on average, took 14,063 instructions a check (callgrind) against 13,416
+// with the bit set, and 5 % more time, for lists that took 64 to 128
+// bits a gram against 48 to 96.
+func (gb *gramBlock) hashBits() int { return min(8*(int(gb.mask)+1), 1<<gramBits) }
+
+// listsOf returns the lists of gb: the bit set of its grams' hashes, the
+// heads of its buckets and the entries they index.
+func (ix *gramIndex) listsOf(gb *gramBlock) (hashes, heads, entries []uint16) {
+	nw, nb := gb.hashBits()/16, int(gb.mask)+1
+	lists := ix.lists[gb.at:]
+	return lists[:nw], lists[nw : nw+nb+2], lists[nw+nb+2:]
 }
 
 // bucketOf returns the bucket of a rule with gram p among nb, or nb for a
@@ -175,8 +206,7 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	t := c.t
 	n := gb.listedRules()
 	nb := int(gb.mask) + 1
-	lists := t.grams.lists[gb.at:]
-	heads, entries := lists[:nb+2], lists[nb+2:]
+	hashes, heads, entries := t.grams.listsOf(gb)
 	ns := t.notes[base+b:][:n]
 	// The rules to visit, in a bit set of the block's size: zeroing all
 	// of maxListed would cost a short path more than its look-ups.
@@ -217,36 +247,36 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 		}
 		return true
 	}
-	// Most of the path's grams fall in empty buckets, which the loops
-	// pass over without visiting them: a long path takes about ten
-	// instructions a byte (1432.txt, the corpus's costliest file, whose
-	// paths are 218 bytes on average: 17,390 instructions a check when
-	// each gram was rolled in and looked up on its own, 14,772 now).
-	mask := int(gb.mask)
+	// Most of the path's grams are no rule's, and the bit set of the
+	// block's hashes lets them by without a visit: a long path takes
+	// about ten instructions a byte.
+	mask, hmask := int(gb.mask), len(hashes)*16-1
 	ok := true
 	if gb.kinds&gramLong != 0 {
-		// Four grams from the eight bytes at i, whose buckets are
-		// mostly all empty; then the last ones one at a time.
+		// Four grams from the eight bytes at i, which are mostly no
+		// rule's: one branch for the four; then the last ones one at a
+		// time.
 		i := 0
 		for ; i+8 <= len(path); i += 4 {
 			x := ascii.Load64(path[i:])
 			h0, h1 := gramHashWord(uint32(x)), gramHashWord(uint32(x>>8))
 			h2, h3 := gramHashWord(uint32(x>>16)), gramHashWord(uint32(x>>24))
-			k0, k1, k2, k3 := int(h0)&mask, int(h1)&mask, int(h2)&mask, int(h3)&mask
-			if !filled(heads, k0) && !filled(heads, k1) && !filled(heads, k2) && !filled(heads, k3) {
+			b0, b1 := hashBit(hashes, int(h0)&hmask), hashBit(hashes, int(h1)&hmask)
+			b2, b3 := hashBit(hashes, int(h2)&hmask), hashBit(hashes, int(h3)&hmask)
+			if b0|b1|b2|b3 == 0 {
 				continue
 			}
-			if filled(heads, k0) && !visit(h0, k0) ||
-				filled(heads, k1) && !visit(h1, k1) ||
-				filled(heads, k2) && !visit(h2, k2) ||
-				filled(heads, k3) && !visit(h3, k3) {
+			if b0 != 0 && !visit(h0, int(h0)&mask) ||
+				b1 != 0 && !visit(h1, int(h1)&mask) ||
+				b2 != 0 && !visit(h2, int(h2)&mask) ||
+				b3 != 0 && !visit(h3, int(h3)&mask) {
 				ok = false
 				break
 			}
 		}
 		for ; ok && i+4 <= len(path); i++ {
 			h := gramHash4(path[i:])
-			if k := int(h) & mask; filled(heads, k) && !visit(h, k) {
+			if hashBit(hashes, int(h)&hmask) != 0 && !visit(h, int(h)&mask) {
 				ok = false
 			}
 		}
@@ -254,7 +284,7 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	if ok && gb.kinds&gramTwo != 0 {
 		for i := 1; i < len(path); i++ {
 			h := gramHash2(path[i-1], path[i])
-			if k := int(h) & mask; filled(heads, k) && !visit(h, k) {
+			if hashBit(hashes, int(h)&hmask) != 0 && !visit(h, int(h)&mask) {
 				ok = false
 				break
 			}
@@ -296,11 +326,11 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 // a gram (BenchmarkHostileGrams, 1,000 bytes) looks each up once.
 const shortPath = 64
 
-// filled reports whether bucket k of heads holds rules: whether its start
-// is not the next one's. It reads both in one load, without the two bounds
-// checks the compiler cannot prove needless (a tenth of the look-ups of
-// a long path); k is a bucket, so k+1 < len(heads).
-func filled(heads []uint16, k int) bool {
-	pair := *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(heads)), 2*k))
-	return uint16(pair) != uint16(pair>>16)
+// hashBit returns 1 when bit h of the bit set hashes is set, else 0. It
+// reads the word without the bounds check the compiler cannot prove
+// needless (h is masked to the set's size by the caller): one in every
+// look-up of a path's gram.
+func hashBit(hashes []uint16, h int) uint16 {
+	w := *(*uint16)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(hashes)), 2*(h/16)))
+	return w >> (h % 16) & 1
 }

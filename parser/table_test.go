@@ -559,8 +559,9 @@ func TestPropertyListedBlockAgreesWithBruteForce(t *testing.T) {
 	}
 }
 
-// TestListedBlockHostileGrams: a path whose grams all fall in the bucket
-// that every rule of a block shares, each a different gram, spends the
+// TestListedBlockHostileGrams: a path whose grams all pass the bit set of
+// a block's hashes as the gram every rule of the block shares does, and
+// so fall in that gram's bucket, each a different gram, spends the
 // look-up budget; the check then passes over the block and still decides
 // as matching every rule does.
 //
@@ -590,15 +591,16 @@ func TestListedBlockHostileGrams(t *testing.T) {
 		t.Fatalf("the block's first rule is %q with parent link %d, want %q with one",
 			tb.pattern(&first), tb.notes.parentOf(int(gb.start)), longest)
 	}
-	nb := int(gb.mask) + 1
-	k := int(gramHash4("aaaa")) & (nb - 1)
-	// Four-letter grams that hash into the same bucket, each differently.
+	// Four-letter grams that pass the block's bit set of hashes as
+	// "aaaa" does, each with a hash of its own, and so visit its bucket.
+	hmask := gb.hashBits() - 1
+	k := int(gramHash4("aaaa")) & hmask
 	var path strings.Builder
 	path.WriteString("/")
 	seen := map[uint16]bool{}
-	for w := 0; w < 26*26*26*26 && len(seen) < 1<<gramBits/nb; w++ {
+	for w := 0; w < 26*26*26*26 && len(seen) < 1<<gramBits/(hmask+1); w++ {
 		g := string([]byte{byte('a' + w%26), byte('a' + w/26%26), byte('a' + w/676%26), byte('a' + w/17576)})
-		if h := gramHash4(g); int(h)&(nb-1) == k && !seen[h] {
+		if h := gramHash4(g); int(h)&hmask == k && !seen[h] {
 			seen[h] = true
 			path.WriteString(g + "/")
 		}
@@ -635,12 +637,16 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 		for bi := range tb.grams.blocks {
 			gb := &tb.grams.blocks[bi]
 			nb := int(gb.mask) + 1
-			lists := tb.grams.lists[gb.at:]
-			heads, entries := lists[:nb+2], lists[nb+2:]
+			hashes, heads, entries := tb.grams.listsOf(gb)
 			if int(heads[nb+1]) != gb.listedRules() {
 				t.Fatalf("lists hold %d rules, want %d", heads[nb+1], gb.listedRules())
 			}
 			ns := tb.notes[gb.start:][:gb.listedRules()]
+			for j := range ns {
+				if g := ns.gramOf(0, j); g != 0 && hashBit(hashes, int(g)&(len(hashes)*16-1)) == 0 {
+					t.Fatalf("rule %d has gram %#x, which the block's bit set of hashes lacks", j, g)
+				}
+			}
 			for _, p := range paths {
 				listed := map[int]bool{}
 				for _, e := range entries[heads[nb]:heads[nb+1]] {
