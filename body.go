@@ -12,6 +12,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -68,9 +69,20 @@ const maxCodings = 4
 // An error means the body could not be read whole (a cut connection, a
 // corrupt compressed stream); the Client treats it as unreachable.
 func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
+	b, _, err := readBody(r, header, limit, false)
+	return b, err
+}
+
+// readBody is ReadBody. When framed is true, it also returns the text as
+// an entry keeps a body it has not compressed (see uncompressed): the
+// codecNone byte, then Text, in the one slice, read into from the start so
+// that keeping it copies nothing. That slice is nil when Text is not the
+// bytes as read (converted to UTF-8) or when the buffer holds more spare
+// room than it is worth keeping (see keptSpare); Text is then to be copied.
+func readBody(r io.Reader, header http.Header, limit int64, framed bool) (Body, []byte, error) {
 	r, err := decoded(r, header.Get("Content-Encoding"))
 	if err != nil {
-		return Body{}, err
+		return Body{}, nil, err
 	}
 	if limit >= math.MaxInt64 {
 		limit = 0 // no limit: limit+1 would overflow
@@ -78,9 +90,17 @@ func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if limit > 0 {
 		r = io.LimitReader(r, limit+1)
 	}
-	raw, err := readAll(r, header.Get("Content-Length"), limit)
+	var buf []byte
+	if framed {
+		buf = []byte{codecNone}
+	}
+	buf, err = readAll(r, buf, header.Get("Content-Length"), limit)
 	if err != nil {
-		return Body{}, err
+		return Body{}, nil, err
+	}
+	raw := buf
+	if framed {
+		raw = buf[1:]
 	}
 	var b Body
 	if limit > 0 && int64(len(raw)) > limit {
@@ -97,19 +117,33 @@ func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if b.Truncated && utf16 {
 		b.Text = dropCutLine(b.Text)
 	}
-	return b, nil
+	if !framed || len(b.Text) == 0 || &b.Text[0] != &buf[1] {
+		return b, nil, nil
+	}
+	kept := buf[:1+len(b.Text)]
+	if cap(kept)-len(kept) > len(kept)/keptSpare {
+		return b, nil, nil
+	}
+	return b, kept, nil
 }
 
-// readAll reads r to its end, into a buffer of the declared length when
-// a Content-Length gives one within limit (limit > 0): io.ReadAll would
-// grow its buffer a dozen times for a large body. A length that is wrong
-// costs only the guess, which limit bounds.
-func readAll(r io.Reader, declared string, limit int64) ([]byte, error) {
-	n, err := strconv.ParseInt(declared, 10, 64)
-	if limit <= 0 || err != nil || n <= 0 || n > limit {
-		return io.ReadAll(r)
+// keptSpare bounds the spare room of a buffer that an entry keeps as it
+// was read: at most one byte in keptSpare of its length. A buffer sized
+// from the Content-Length has next to none (the allocator's size class,
+// as a copy would); one grown while reading a body of unknown length has
+// up to as much again, and a cut body the rest of the limit's worth.
+const keptSpare = 8
+
+// readAll appends what r holds to b and returns it, growing b to the
+// declared length first when a Content-Length gives one within limit
+// (limit > 0): io.ReadAll would grow its buffer a dozen times for a large
+// body. A length that is wrong costs only the guess, which limit bounds.
+func readAll(r io.Reader, b []byte, declared string, limit int64) ([]byte, error) {
+	if n, err := strconv.ParseInt(declared, 10, 64); limit > 0 && err == nil && n > 0 && n <= limit {
+		b = slices.Grow(b, int(n)+1) // +1: the read that finds the end needs room
+	} else {
+		b = slices.Grow(b, 512) // as io.ReadAll starts
 	}
-	b := make([]byte, 0, n+1) // +1: the read that finds the end needs room
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)] // longer than declared: grow as io.ReadAll does

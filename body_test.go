@@ -74,6 +74,7 @@ func FuzzReadBody(f *testing.F) {
 	f.Add([]byte("a/é\r\nb/\xE2\x82\xAC\rc"), uint8(3), uint8(3), false, uint32(7))
 	f.Add([]byte("\x1f\x8b\x08\x00garbage"), uint8(2), uint8(0), false, uint32(0))
 	f.Add(bytes.Repeat([]byte("x"), parser.MaxLineLength+10), uint8(0), uint8(2), true, uint32(parser.MaxLineLength+5))
+	f.Add([]byte("\x000\x00000000"), uint8(0), uint8(0), false, uint32(47)) // valid UTF-8, read as UTF-16
 	f.Fuzz(func(t *testing.T, data []byte, coding, ctype uint8, encodeIt bool, lim uint32) {
 		header := http.Header{}
 		header.Set("Content-Encoding", fuzzCodings[int(coding)%len(fuzzCodings)])
@@ -91,6 +92,13 @@ func FuzzReadBody(f *testing.F) {
 			}
 		}
 		b, err := ReadBody(bytes.NewReader(body), header, limit)
+		fb, kept, ferr := readBody(bytes.NewReader(body), header, limit, true)
+		if (err == nil) != (ferr == nil) || !bytes.Equal(fb.Text, b.Text) || fb.Charset != b.Charset || fb.Truncated != b.Truncated {
+			t.Fatalf("read framed: %q %q %v %v, want %q %q %v %v", fb.Text, fb.Charset, fb.Truncated, ferr, b.Text, b.Charset, b.Truncated, err)
+		}
+		if kept != nil && (kept[0] != codecNone || !bytes.Equal(kept[1:], fb.Text) || cap(kept)-len(kept) > len(kept)/keptSpare) {
+			t.Fatalf("kept %q (capacity %d) for Text %q", kept, cap(kept), fb.Text)
+		}
 		if !supported {
 			if !errors.Is(err, ErrContentCoding) {
 				t.Fatalf("coding %q: error %v, want ErrContentCoding", header.Get("Content-Encoding"), err)
@@ -122,7 +130,8 @@ func FuzzReadBody(f *testing.F) {
 				t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(b.Text)-(last+1), b.Text[last+1:])
 			}
 		}
-		if utf8.Valid(data) {
+		if utf8.Valid(data) && utf16Body(data) == nil && utf16Body(data[:min(n, int64(len(data)))]) == nil {
+			// Valid UTF-8 whose NULs do not make it UTF-16 (see utf16Body).
 			if !b.Truncated && !bytes.Equal(b.Text, data) {
 				t.Fatalf("valid UTF-8 read as %q, want it unchanged", b.Text)
 			}
@@ -150,5 +159,37 @@ func TestReadBodyContentLength(t *testing.T) {
 	h := http.Header{"Content-Length": {strconv.Itoa(len(body))}}
 	if b, err := ReadBody(strings.NewReader(body), h, 100); err != nil || !b.Truncated || len(b.Text) > 100 {
 		t.Errorf("declared length over the limit: %d bytes, truncated %v, %v", len(b.Text), b.Truncated, err)
+	}
+}
+
+// TestReadBodyKeptInPlace: a UTF-8 body of the declared length is read
+// into the slice an entry keeps, after the codec byte, so that keeping it
+// copies nothing; a body converted to UTF-8 is not the bytes as read, and
+// one cut at the limit leaves the rest of the limit's room in its buffer:
+// those are copied.
+func TestReadBodyKeptInPlace(t *testing.T) {
+	body := strings.Repeat("Disallow: /x\n", 100)
+	for _, tc := range []struct {
+		name, body, ctype string
+		limit             int64
+		inPlace           bool
+	}{
+		{"utf-8", body, "text/plain", DefaultBodyLimit, true},
+		{"declared utf-8, invalid bytes", body + "\xe9\n", "text/plain; charset=utf-8", DefaultBodyLimit, true},
+		{"windows-1252", body + "\xe9\n", "text/plain", DefaultBodyLimit, false},
+		{"utf-16", utf16LE(body), "text/plain", DefaultBodyLimit, false},
+		{"cut", body, "text/plain", 700, false},
+	} {
+		h := http.Header{"Content-Type": {tc.ctype}, "Content-Length": {strconv.Itoa(len(tc.body))}}
+		b, kept, err := readBody(strings.NewReader(tc.body), h, tc.limit, true)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := kept != nil && &kept[1] == &b.Text[0]; got != tc.inPlace {
+			t.Errorf("%s: kept in the buffer read into: %v, want %v", tc.name, got, tc.inPlace)
+		}
+		if kept != nil && (kept[0] != codecNone || !bytes.Equal(kept[1:], b.Text)) {
+			t.Errorf("%s: kept %q, want the codec byte and %q", tc.name, kept[:min(len(kept), 20)], b.Text[:20])
+		}
 	}
 }

@@ -404,14 +404,20 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		finalURL: redirected(key, res.finalURL),
 	}}
 	if res.outcome == OutcomeRules {
-		// The body is kept as it came and compressed when the cache needs
-		// the room, off the first answer's path; unless the cache is out
-		// of room already, or a Store is to keep it compressed.
-		kept := compress
-		if c.tier == nil && c.cache.roomy() {
-			kept = uncompressed
+		// The body is kept as it came (in the buffer it was read into,
+		// when that has room for no more) and compressed when the cache
+		// needs the room, off the first answer's path; unless the cache
+		// is out of room already, or a Store is to keep it compressed.
+		var kept []byte
+		switch {
+		case c.tier != nil || !c.cache.roomy():
+			kept = compress(res.body)
+		case res.kept != nil:
+			kept = res.kept
+		default:
+			kept = uncompressed(res.body)
 		}
-		e.setRules(res.body, kept(res.body), c.cfg.mode, c.tokens)
+		e.setRules(res.body, kept, c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}
