@@ -107,14 +107,16 @@ func readBody(r io.Reader, header http.Header, limit int64, framed bool) (Body, 
 		b.Truncated = true
 		raw = raw[:limit]
 	}
-	utf16 := bytes.HasPrefix(raw, []byte{0xFF, 0xFE}) || bytes.HasPrefix(raw, []byte{0xFE, 0xFF}) || utf16Body(raw) != nil
-	if b.Truncated && !utf16 {
+	// Told once, from all that was read: the cut line dropped, what is
+	// left may be too short to tell.
+	u16 := utf16Of(raw)
+	if b.Truncated && u16.enc == nil {
 		// Line ends are single ASCII bytes in UTF-8 and in the
 		// ASCII-compatible charsets: cut before converting.
 		raw = dropCutLine(raw)
 	}
-	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"))
-	if b.Truncated && utf16 {
+	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"), u16)
+	if b.Truncated && u16.enc != nil {
 		b.Text = dropCutLine(b.Text)
 	}
 	if !framed || len(b.Text) == 0 || &b.Text[0] != &buf[1] {
@@ -230,30 +232,46 @@ func dropCutRune(b []byte) []byte {
 	return b
 }
 
-// toUTF8 converts body to UTF-8 and names the charset it was read in. A
-// UTF-16 byte-order mark wins; then a body that is valid UTF-8, or that
-// the Content-Type header says is UTF-8, is kept as it is (bytes that are
-// not UTF-8 are then escaped like any other, as Google's parser does);
-// then the charset the header names is used, and Windows-1252 otherwise.
-func toUTF8(body []byte, contentType string) ([]byte, string) {
-	var enc encoding.Encoding
-	var name string
+// utf16Form is the UTF-16 encoding a body is written in and its name; enc
+// is nil when the body is not UTF-16.
+type utf16Form struct {
+	enc  encoding.Encoding
+	name string
+}
+
+// utf16Of returns the UTF-16 form of body: the one its byte-order mark
+// names, else the one its NULs show (see utf16Body), else none.
+func utf16Of(body []byte) utf16Form {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
-		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
+		return utf16Form{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
-		enc, name = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
-	case utf16Body(body) != nil:
-		// UTF-16 without a byte-order mark, labelled or not: its NULs
-		// make it valid UTF-8 in which nothing parses.
-		enc = utf16Body(body)
-		name = "utf-16le"
-		if enc == utf16BEEncoding {
-			name = "utf-16be"
+		return utf16Form{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
+	}
+	switch utf16Body(body) {
+	case utf16LEEncoding:
+		return utf16Form{utf16LEEncoding, "utf-16le"}
+	case utf16BEEncoding:
+		return utf16Form{utf16BEEncoding, "utf-16be"}
+	}
+	return utf16Form{}
+}
+
+// toUTF8 converts body to UTF-8 and names the charset it was read in. u16
+// is utf16Of the body as read, which may be longer than body (a size
+// limit's cut line dropped, which may leave too little to tell): UTF-16
+// wins, with or without a byte-order mark, labelled or not (its NULs
+// make it valid UTF-8 in which nothing parses); then a body that is
+// valid UTF-8, or that the Content-Type header says is UTF-8, is kept as
+// it is (bytes that are not UTF-8 are then escaped like any other, as
+// Google's parser does); then the charset the header names is used, and
+// Windows-1252 otherwise.
+func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
+	enc, name := u16.enc, u16.name
+	if enc == nil {
+		if utf8.Valid(body) || declaresUTF8(contentType) {
+			return body, "utf-8"
 		}
-	case utf8.Valid(body), declaresUTF8(contentType):
-		return body, "utf-8"
-	default:
 		enc, name = headerCharset(contentType)
 	}
 	out, err := enc.NewDecoder().Bytes(body)

@@ -50,7 +50,7 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"Windows-1252 fallback", "a/\x80", "text/plain", "a/€"},
 		{"UTF-16LE with BOM", "\xFF\xFEa\x00/\x00", "", "\uFEFFa/"},
 	} {
-		text, _ := toUTF8([]byte(tc.body), tc.ctype)
+		text, _ := toUTF8([]byte(tc.body), tc.ctype, utf16Of([]byte(tc.body)))
 		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
@@ -75,10 +75,14 @@ func FuzzReadBody(f *testing.F) {
 	f.Add([]byte("\x1f\x8b\x08\x00garbage"), uint8(2), uint8(0), false, uint32(0))
 	f.Add(bytes.Repeat([]byte("x"), parser.MaxLineLength+10), uint8(0), uint8(2), true, uint32(parser.MaxLineLength+5))
 	f.Add([]byte("\x000\x00000000"), uint8(0), uint8(0), false, uint32(47)) // valid UTF-8, read as UTF-16
+	f.Add([]byte("\x00a\x00a\x00a\x00a\n"+strings.Repeat("b", 40)), uint8(0), uint8(0x10), false, uint32(42))
+	f.Add([]byte(strings.Repeat("Disallow: /x\n", 60)), uint8(0), uint8(0x11), false, uint32(0))
 	f.Fuzz(func(t *testing.T, data []byte, coding, ctype uint8, encodeIt bool, lim uint32) {
 		header := http.Header{}
 		header.Set("Content-Encoding", fuzzCodings[int(coding)%len(fuzzCodings)])
 		header.Set("Content-Type", fuzzContentTypes[int(ctype)%len(fuzzContentTypes)])
+		// A Content-Length, from the high bits of ctype: none, the
+		// length sent, fewer bytes, more.
 		// limit from -1 (read everything) to just past the input.
 		limit := int64(lim)%(int64(len(data))+3) - 1
 		codings := strings.Split(header.Get("Content-Encoding"), ", ")
@@ -90,6 +94,9 @@ func FuzzReadBody(f *testing.F) {
 					body = encode(t, body, c)
 				}
 			}
+		}
+		if d := int(ctype>>4) % 4; d > 0 {
+			header.Set("Content-Length", strconv.Itoa(max(0, len(body)+[]int{0, 0, -3, 9}[d])))
 		}
 		b, err := ReadBody(bytes.NewReader(body), header, limit)
 		fb, kept, ferr := readBody(bytes.NewReader(body), header, limit, true)
@@ -130,7 +137,7 @@ func FuzzReadBody(f *testing.F) {
 				t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(b.Text)-(last+1), b.Text[last+1:])
 			}
 		}
-		if utf8.Valid(data) && utf16Body(data) == nil && utf16Body(data[:min(n, int64(len(data)))]) == nil {
+		if utf8.Valid(data) && utf16Of(data[:min(n, int64(len(data)))]).enc == nil {
 			// Valid UTF-8 whose NULs do not make it UTF-16 (see utf16Body).
 			if !b.Truncated && !bytes.Equal(b.Text, data) {
 				t.Fatalf("valid UTF-8 read as %q, want it unchanged", b.Text)
@@ -191,5 +198,18 @@ func TestReadBodyKeptInPlace(t *testing.T) {
 		if kept != nil && (kept[0] != codecNone || !bytes.Equal(kept[1:], b.Text)) {
 			t.Errorf("%s: kept %q, want the codec byte and %q", tc.name, kept[:min(len(kept), 20)], b.Text[:20])
 		}
+	}
+}
+
+// TestReadBodyCutKeepsCharset: whether a body is UTF-16 is told from all
+// that was read, not again from what is left once the cut line is
+// dropped, which may be too short to tell: here valid UTF-8 whose first
+// line, alone, has the NULs of UTF-16.
+func TestReadBodyCutKeepsCharset(t *testing.T) {
+	first := "\x00a\x00a\x00a\x00a\n"
+	body := first + strings.Repeat("b", 40)
+	b, err := ReadBody(strings.NewReader(body), nil, 41)
+	if err != nil || b.Charset != "utf-8" || string(b.Text) != first || !b.Truncated {
+		t.Fatalf("ReadBody = %q (%s, truncated %v), %v; want %q as UTF-8", b.Text, b.Charset, b.Truncated, err, first)
 	}
 }
