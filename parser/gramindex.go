@@ -92,7 +92,7 @@ func (ix *gramIndex) addBlock(start int, ns notes) {
 	if grams < minListed {
 		return
 	}
-	// About two buckets a gram, at most one a hash.
+	// Two to four buckets a gram, at most one a hash.
 	nb := min(1<<bits.Len(uint(2*grams-1)), 1<<gramBits)
 	at := len(ix.lists)
 	gb := gramBlock{
@@ -127,14 +127,16 @@ func (ix *gramIndex) addBlock(start int, ns notes) {
 
 // hashBits is the size of the block's bit set of gram hashes: eight bits
 // a bucket, sixteen to thirty-two a gram, so that a gram of the path that
-// no rule has passes it once in sixteen times or fewer. With buckets
-// alone, four to eight a gram, such a gram fell in a bucket that held
-// rules once in five times, nearly always rules of another hash, and the
-// visits and the branches they missed took a fifth of a long path's
-// check: 1432.txt, the corpus's costliest file, whose paths are 218 bytes
-// on average, took 14,063 instructions a check (callgrind) against 13,416
-// with the bit set, and 5 % more time, for lists that took 64 to 128
-// bits a gram against 48 to 96.
+// no rule has passes it once in sixteen times or fewer; a block of more
+// than 1,024 grams has a bit for every hash (1<<gramBits), and a gram
+// passes only when some rule has its hash. With buckets alone, four to
+// eight a gram, such a gram fell in a bucket that held rules once in five
+// times, nearly always rules of another hash, and the visits and the
+// branches they missed took a fifth of a long path's check: 1432.txt, the
+// corpus's costliest file, whose paths are 218 bytes on average, took
+// 14,063 instructions a check (callgrind) against 13,416 with the bit
+// set, and 5 % more time, for lists that took 64 to 128 bits a gram
+// against 48 to 96.
 func (gb *gramBlock) hashBits() int { return min(8*(int(gb.mask)+1), 1<<gramBits) }
 
 // listsOf returns the lists of gb: the bit set of its grams' hashes, the
