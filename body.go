@@ -61,10 +61,10 @@ const maxCodings = 4
 // say the opposite of the whole one (a cut "Allow: /public/page.html"
 // reads "Allow: /"). A line too long for the parser to keep whole
 // ([parser.MaxLineLength]) reads the same cut or not, and is kept. The
-// text is then converted to UTF-8: a UTF-16 byte-order mark wins; a body
-// that is valid UTF-8, or that the Content-Type declares UTF-8, is kept as
-// it is; otherwise the Content-Type's charset, or Windows-1252, is
-// converted.
+// text is then converted to UTF-8: UTF-16 wins, told by a byte-order mark
+// or, without one, by the NULs of its first bytes; a body that is valid
+// UTF-8, or that the Content-Type declares UTF-8, is kept as it is;
+// otherwise the Content-Type's charset, or Windows-1252, is converted.
 //
 // An error means the body could not be read whole (a cut connection, a
 // corrupt compressed stream); the Client treats it as unreachable.

@@ -76,15 +76,16 @@ func FuzzReadBody(f *testing.F) {
 	f.Add(bytes.Repeat([]byte("x"), parser.MaxLineLength+10), uint8(0), uint8(2), true, uint32(parser.MaxLineLength+5))
 	f.Add([]byte("\x000\x00000000"), uint8(0), uint8(0), false, uint32(47)) // valid UTF-8, read as UTF-16
 	f.Add([]byte("\x00a\x00a\x00a\x00a\n"+strings.Repeat("b", 40)), uint8(0), uint8(0x10), false, uint32(42))
-	f.Add([]byte(strings.Repeat("Disallow: /x\n", 60)), uint8(0), uint8(0x11), false, uint32(0))
+	// 755 bytes of the declared length: read into a buffer of 768, kept.
+	f.Add([]byte("User-agent: *\n"+strings.Repeat("Disallow: /x\n", 57)), uint8(0), uint8(0x11), false, uint32(757))
+	f.Add([]byte(strings.Repeat("Disallow: /x\n", 40)), uint8(0), uint8(0x30), false, uint32(531)) // declared longer, within the limit
 	f.Fuzz(func(t *testing.T, data []byte, coding, ctype uint8, encodeIt bool, lim uint32) {
 		header := http.Header{}
 		header.Set("Content-Encoding", fuzzCodings[int(coding)%len(fuzzCodings)])
 		header.Set("Content-Type", fuzzContentTypes[int(ctype)%len(fuzzContentTypes)])
-		// A Content-Length, from the high bits of ctype: none, the
-		// length sent, fewer bytes, more.
-		// limit from -1 (read everything) to just past the input.
-		limit := int64(lim)%(int64(len(data))+3) - 1
+		// limit from -1 (read everything) to past the input and a
+		// Content-Length longer than it.
+		limit := int64(lim)%(int64(len(data))+12) - 1
 		codings := strings.Split(header.Get("Content-Encoding"), ", ")
 		supported := int(coding)%len(fuzzCodings) < 7
 		body := data
@@ -95,6 +96,8 @@ func FuzzReadBody(f *testing.F) {
 				}
 			}
 		}
+		// A Content-Length, from the high bits of ctype: none, the
+		// length sent, fewer bytes, more.
 		if d := int(ctype>>4) % 4; d > 0 {
 			header.Set("Content-Length", strconv.Itoa(max(0, len(body)+[]int{0, 0, -3, 9}[d])))
 		}
@@ -139,6 +142,9 @@ func FuzzReadBody(f *testing.F) {
 		}
 		if utf8.Valid(data) && utf16Of(data[:min(n, int64(len(data)))]).enc == nil {
 			// Valid UTF-8 whose NULs do not make it UTF-16 (see utf16Body).
+			if b.Charset != "utf-8" {
+				t.Fatalf("valid UTF-8 read as %s", b.Charset)
+			}
 			if !b.Truncated && !bytes.Equal(b.Text, data) {
 				t.Fatalf("valid UTF-8 read as %q, want it unchanged", b.Text)
 			}

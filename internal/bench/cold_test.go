@@ -239,8 +239,9 @@ func BenchmarkClientColdNginx(b *testing.B) {
 		cm += cpuTime() - c0
 	}
 	for round := 0; b.Loop(); round++ {
-		// The side that goes first swaps every round: the garbage one
-		// side leaves is collected while the other runs.
+		// The side that goes first swaps every round, so that neither
+		// gains or loses by its place (the other's garbage, a warm or
+		// cold nginx).
 		if round%2 == 0 {
 			baseline()
 			measured()
