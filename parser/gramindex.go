@@ -252,33 +252,30 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	// Most of the path's grams are no rule's, and the bit set of the
 	// block's hashes lets them by without a visit: a long path takes
 	// about ten instructions a byte.
-	mask, hmask := int(gb.mask), len(hashes)*16-1
+	mask, hmask := int(gb.mask), uint(len(hashes)*16-1)
 	ok := true
 	if gb.kinds&gramLong != 0 {
-		// Four grams from the eight bytes at i, which are mostly no
-		// rule's: one branch for the four; then the last ones one at a
-		// time.
+		// Four grams at a time, which are mostly no rule's (see
+		// nextHits); then the last ones one at a time.
 		i := 0
-		for ; i+8 <= len(path); i += 4 {
-			x := ascii.Load64(path[i:])
-			h0, h1 := gramHashWord(uint32(x)), gramHashWord(uint32(x>>8))
-			h2, h3 := gramHashWord(uint32(x>>16)), gramHashWord(uint32(x>>24))
-			b0, b1 := hashBit(hashes, int(h0)&hmask), hashBit(hashes, int(h1)&hmask)
-			b2, b3 := hashBit(hashes, int(h2)&hmask), hashBit(hashes, int(h3)&hmask)
-			if b0|b1|b2|b3 == 0 {
-				continue
-			}
-			if b0 != 0 && !visit(h0, int(h0)&mask) ||
-				b1 != 0 && !visit(h1, int(h1)&mask) ||
-				b2 != 0 && !visit(h2, int(h2)&mask) ||
-				b3 != 0 && !visit(h3, int(h3)&mask) {
-				ok = false
+	hits:
+		for {
+			var hit uint
+			if i, hit = nextHits(path, i, hashes, hmask); hit == 0 {
 				break
 			}
+			for ; hit != 0; hit &= hit - 1 {
+				h := gramHash4(path[i+bits.TrailingZeros(hit):])
+				if !visit(h, int(h)&mask) {
+					ok = false
+					break hits
+				}
+			}
+			i += 4
 		}
 		for ; ok && i+4 <= len(path); i++ {
 			h := gramHash4(path[i:])
-			if hashBit(hashes, int(h)&hmask) != 0 && !visit(h, int(h)&mask) {
+			if hashBit(hashes, uint(h)&hmask) != 0 && !visit(h, int(h)&mask) {
 				ok = false
 			}
 		}
@@ -286,7 +283,7 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	if ok && gb.kinds&gramTwo != 0 {
 		for i := 1; i < len(path); i++ {
 			h := gramHash2(path[i-1], path[i])
-			if hashBit(hashes, int(h)&hmask) != 0 && !visit(h, int(h)&mask) {
+			if hashBit(hashes, uint(h)&hmask) != 0 && !visit(h, int(h)&mask) {
 				ok = false
 				break
 			}
@@ -328,11 +325,32 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 // a gram (BenchmarkHostileGrams, 1,000 bytes) looks each up once.
 const shortPath = 64
 
+// nextHits looks for grams of path that pass the bit set hashes, whose
+// size less one is hmask, four at a time from i on, in steps of four: the
+// grams that start at i, i+1, i+2 and i+3, read from the eight bytes at i.
+// It returns the first i at which some of them pass, with which ones in
+// the low four bits of hit, or, when none do, the first i without eight
+// bytes from it and 0. Kept apart from listed, so that its few values
+// stay in registers: most of a long path's check is spent here.
+func nextHits(path string, i int, hashes []uint16, hmask uint) (_ int, hit uint) {
+	for ; i+8 <= len(path); i += 4 {
+		x := ascii.Load64(path[i:])
+		b := hashBit(hashes, uint(gramHashWord(uint32(x)))&hmask) |
+			hashBit(hashes, uint(gramHashWord(uint32(x>>8)))&hmask)<<1 |
+			hashBit(hashes, uint(gramHashWord(uint32(x>>16)))&hmask)<<2 |
+			hashBit(hashes, uint(gramHashWord(uint32(x>>24)))&hmask)<<3
+		if b != 0 {
+			return i, uint(b)
+		}
+	}
+	return i, 0
+}
+
 // hashBit returns 1 when bit h of the bit set hashes is set, else 0. It
 // reads the word without the bounds check the compiler cannot prove
 // needless (h is masked to the set's size by the caller): one in every
 // look-up of a path's gram.
-func hashBit(hashes []uint16, h int) uint16 {
+func hashBit(hashes []uint16, h uint) uint16 {
 	w := *(*uint16)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(hashes)), 2*(h/16)))
 	return w >> (h % 16) & 1
 }

@@ -643,7 +643,7 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 			}
 			ns := tb.notes[gb.start:][:gb.listedRules()]
 			for j := range ns {
-				if g := ns.gramOf(0, j); g != 0 && hashBit(hashes, int(g)&(len(hashes)*16-1)) == 0 {
+				if g := ns.gramOf(0, j); g != 0 && hashBit(hashes, uint(g)&uint(len(hashes)*16-1)) == 0 {
 					t.Fatalf("rule %d has gram %#x, which the block's bit set of hashes lacks", j, g)
 				}
 			}
