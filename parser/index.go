@@ -334,8 +334,8 @@ func (sc *sortScratch) noteRules(text string, rules []rule, ns notes, ix *gramIn
 			if sc.count == nil {
 				sc.count = make([]uint16, 1<<gramBits)
 			}
-			sc.rareGrams(text, rules[b:e], ns[b:e])
-			ix.addBlock(base+b, ns[b:e])
+			next := sc.rareGrams(text, rules[b:e], ns[b:e])
+			ix.addBlock(base+b, ns[b:e], next)
 		} else {
 			for i := b + 1; i < e; i++ {
 				ns.setGram(i, pickGram(tailOf(text, &rules[i]), tailOf(text, &rules[i-1])))
@@ -373,10 +373,17 @@ func parentLink(d int) uint16 { return uint16(min(d, farParent)) }
 // the one the fewest of the block's runs hold. A rule whose runs are all
 // shorter takes its gram as pickGram does. sc.count is 1<<gramBits zeros,
 // which rareGrams leaves zero.
-func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) {
+//
+// It returns, for each rule, the gram of the piece one byte after its
+// gram's (marked, as notes mark grams), or 0 when its gram's run has no
+// such piece: pieces are taken in pairs of neighbours, the pair whose
+// rarer piece the fewest runs hold, so that a path need only be looked up
+// at every other byte (see gramIndex.addBlock).
+func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []uint16) {
 	count := sc.count
 	// The hashes of the pieces of each rule but the first, one rule after
-	// another, and where each rule's end.
+	// another, and where each rule's end; a piece whose neighbour in its
+	// run follows it is marked with pieceNext.
 	hs, ends := sc.hashes[:0], sc.ends[:0]
 	for i := 1; i < len(rules); i++ {
 		tail := tailOf(text, &rules[i])
@@ -387,13 +394,17 @@ func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) {
 			}
 			for k := at; k+4 <= at+n; k++ {
 				h := gramHash4(tail[k:])
-				hs = append(hs, h)
 				count[h] = max(count[h], count[h]+1)
+				if k+5 <= at+n {
+					h |= pieceNext
+				}
+				hs = append(hs, h)
 			}
 			at += n + 1
 		}
 		ends = append(ends, uint32(len(hs)))
 	}
+	next = append(sc.next[:0], make([]uint16, len(rules))...)
 	start := uint32(0)
 	for i := 1; i < len(rules); i++ {
 		end := ends[i-1]
@@ -401,20 +412,39 @@ func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) {
 			ns.setGram(i, pickGram(tailOf(text, &rules[i]), tailOf(text, &rules[i-1])))
 			continue
 		}
-		least := hs[start]
-		for _, h := range hs[start+1 : end] {
+		// The rarest piece, and the rarest pair: the pair of neighbours
+		// whose more common piece is the least common.
+		least, pair, pairCount := hs[start]&^pieceNext, -1, uint16(0)
+		for j := start; j < end; j++ {
+			h := hs[j] &^ pieceNext
 			if count[h] < count[least] {
 				least = h
 			}
+			if hs[j]&pieceNext != 0 {
+				c := max(count[h], count[hs[j+1]&^pieceNext])
+				if pair < 0 || c < pairCount {
+					pair, pairCount = int(j), c
+				}
+			}
 		}
-		ns.setGram(i, gramMark|least)
+		if pair >= 0 {
+			ns.setGram(i, gramMark|hs[pair]&^pieceNext)
+			next[i] = gramMark | hs[pair+1]&^pieceNext
+		} else {
+			ns.setGram(i, gramMark|least)
+		}
 		start = end
 	}
 	for _, h := range hs {
-		count[h] = 0
+		count[h&^pieceNext] = 0
 	}
-	sc.hashes, sc.ends = hs, ends
+	sc.hashes, sc.ends, sc.next = hs, ends, next
+	return next
 }
+
+// pieceNext marks, in rareGrams, a piece whose neighbour one byte on is
+// in the same run: above the gramBits bits of a hash.
+const pieceNext = 1 << 15
 
 // patternOf returns the pattern of r, which lies in text.
 func patternOf(text string, r *rule) string {

@@ -207,6 +207,7 @@ type sortScratch struct {
 	count         []uint16 // for rareGrams: 1<<gramBits zeros, or nil
 	hashes        []uint16 // for rareGrams
 	ends          []uint32 // for rareGrams
+	next          []uint16 // for rareGrams
 }
 
 var sortPool = sync.Pool{New: func() any { return new(sortScratch) }}
@@ -224,7 +225,7 @@ func (sc *sortScratch) release() {
 	clear(sc.sorted)
 	clear(sc.open[:cap(sc.open)])
 	sc.items, sc.sorted, sc.keys = sc.items[:0], sc.sorted[:0], sc.keys[:0]
-	sc.rules, sc.notes, sc.hashes, sc.ends = sc.rules[:0], sc.notes[:0], sc.hashes[:0], sc.ends[:0]
+	sc.rules, sc.notes, sc.hashes, sc.ends, sc.next = sc.rules[:0], sc.notes[:0], sc.hashes[:0], sc.ends[:0], sc.next[:0]
 	sc.text, sc.records = sc.text[:0], sc.records[:0]
 	sc.grams.blocks, sc.grams.lists = sc.grams.blocks[:0], sc.grams.lists[:0]
 	sortPool.Put(sc)

@@ -516,6 +516,71 @@ func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
 	}
 }
 
+// TestPropertyListedPairsAgreeWithBruteForce: a block whose rules all
+// have a run of five bytes or more is listed by pairs of neighbouring
+// grams and looked up at even offsets of the path only (gramPairs); a
+// rule whose run lies anywhere in a path, at an odd offset or an even one,
+// long path or short, is still visited.
+func TestPropertyListedPairsAgreeWithBruteForce(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(49, 50))
+	words := []string{"/bopa/", "2011-10", ".pdf", "?p_id=", "portlet", "&title=", "/docs/", "Web_", "x9", "-"}
+	run := func() string {
+		var b strings.Builder
+		for b.Len() < 5 || rnd.IntN(3) > 0 {
+			b.WriteString(words[rnd.IntN(len(words))])
+			if rnd.IntN(2) == 0 {
+				b.WriteString(strconv.Itoa(rnd.IntN(100)))
+			}
+		}
+		return b.String()
+	}
+	paired := 0 // blocks listed by pairs
+	for range 200 {
+		n := minListed + 1 + rnd.IntN(300)
+		var body strings.Builder
+		body.WriteString("User-agent: *\n")
+		prefix := []string{"", "/", "*"}[rnd.IntN(3)]
+		var runs []string
+		for range n {
+			r := run()
+			runs = append(runs, r)
+			p := prefix + "*" + r
+			if rnd.IntN(3) == 0 {
+				p += "*" + run()
+			}
+			if rnd.IntN(5) == 0 {
+				p += "$"
+			}
+			fmt.Fprintf(&body, "%s: %s\n", []string{"Disallow", "Allow"}[rnd.IntN(3)/2], p)
+		}
+		var paths []string
+		for range 40 {
+			var p strings.Builder
+			p.WriteString("/")
+			for range 1 + rnd.IntN(6) {
+				p.WriteString(strings.Repeat("z", rnd.IntN(4))) // odd and even offsets
+				p.WriteString(runs[rnd.IntN(len(runs))])
+			}
+			paths = append(paths, p.String(), p.String()+strings.Repeat("q", rnd.IntN(200)))
+		}
+		tb := Compile([]byte(body.String()))
+		groups, _ := tb.AppendGroups(nil, "FooBot")
+		sel := tb.Select(groups)
+		tb.index()
+		if tb.grams != nil {
+			for _, gb := range tb.grams.blocks {
+				if gb.kinds&gramPairs != 0 {
+					paired++
+				}
+			}
+		}
+		agreeWithBruteForce(t, body.String(), tb, sel, groups, paths)
+	}
+	if paired < 100 {
+		t.Errorf("%d blocks listed by pairs: the test does not reach them", paired)
+	}
+}
+
 // TestPropertyListedBlockAgreesWithBruteForce: the gram lists of a block
 // of many wildcard rules (see gramIndex), and the pass over the rules past
 // the listed ones in a block longer than maxListed, visit every rule that
@@ -638,8 +703,15 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 			gb := &tb.grams.blocks[bi]
 			nb := int(gb.mask) + 1
 			hashes, heads, entries := tb.grams.listsOf(gb)
-			if int(heads[nb+1]) != gb.listedRules() {
-				t.Fatalf("lists hold %d rules, want %d", heads[nb+1], gb.listedRules())
+			pairs := 0 // entries by a rule's next gram
+			for _, e := range entries[:heads[nb+1]] {
+				if e&secondGram != 0 {
+					pairs++
+				}
+			}
+			if int(heads[nb+1])-pairs != gb.listedRules() || (pairs > 0) != (gb.kinds&gramPairs != 0) {
+				t.Fatalf("lists hold %d rules and %d by their next grams, want %d rules, pairs %v",
+					int(heads[nb+1])-pairs, pairs, gb.listedRules(), gb.kinds&gramPairs != 0)
 			}
 			ns := tb.notes[gb.start:][:gb.listedRules()]
 			for j := range ns {
@@ -654,6 +726,9 @@ func TestGramListsVisitWhatTheFilterAdmits(t *testing.T) {
 				}
 				for k := range nb {
 					for _, e := range entries[heads[k]:heads[k+1]] {
+						if e&secondGram != 0 {
+							continue
+						}
 						var gs gramSet
 						if g := ns.gramOf(0, int(e)); g != 0 && gs.admits(g, p) {
 							listed[int(e)] = true
