@@ -39,7 +39,8 @@ type gramIndex struct {
 	// (see gramBlock.hashBits), the starts of its buckets, the start of
 	// its list of rules without a gram and the end of that list (heads,
 	// relative to the entries), then the entries, the rules' places in
-	// the block.
+	// the block (marked with secondGram where listed by a pair's second
+	// gram).
 	lists []uint16
 }
 
@@ -51,7 +52,7 @@ type gramBlock struct {
 	end   uint32 // and one past its last
 	at    uint32 // where its lists begin in gramIndex.lists
 	mask  uint16 // the number of buckets, less one (see hashBits)
-	kinds uint8  // gramLong | gramTwo: the kinds of gram its rules have
+	kinds uint8  // gramLong | gramTwo: the kinds of gram its rules have; gramPairs
 }
 
 const (
@@ -189,8 +190,8 @@ const secondGram = 1 << 15
 // hashBits is the size of the block's bit set of gram hashes: eight bits
 // a bucket, sixteen to thirty-two a gram, so that a gram of the path that
 // no rule has passes it once in sixteen times or fewer; a block of more
-// than 1,024 grams has a bit for every hash (1<<gramBits), and a gram
-// passes only when some rule has its hash. With buckets alone, four to
+// than 1,024 grams listed (a pair's counting two) has a bit for every
+// hash (1<<gramBits), and a gram passes only when some rule has its hash. With buckets alone, four to
 // eight a gram, such a gram fell in a bucket that held rules once in five
 // times, nearly always rules of another hash, and the visits and the
 // branches they missed took a fifth of a long path's check: 1432.txt, the
@@ -252,9 +253,11 @@ func (ix *gramIndex) size() int {
 
 // listed looks for a better rule among rules[b:], a block whose prefix
 // starts the path and which gb indexes; base is the index of rules[0] in
-// the table. It visits the rules gb lists whose gram the path has, and
-// those without a gram, in order, then passes over the rules past the
-// listed ones as block does.
+// the table. It visits the rules gb lists whose gram the path has (or,
+// for a block listed by pairs, either of whose two grams the path has at
+// an even offset; the second taken on its bucket alone), and those
+// without a gram, in order, then passes over the rules past the listed
+// ones as block does.
 //
 // A bucket's rules are taken when their gram's hash is the path gram's,
 // whatever its length: the gram only filters, and a rule taken for a gram

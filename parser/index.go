@@ -374,11 +374,13 @@ func parentLink(d int) uint16 { return uint16(min(d, farParent)) }
 // shorter takes its gram as pickGram does. sc.count is 1<<gramBits zeros,
 // which rareGrams leaves zero.
 //
-// It returns, for each rule, the gram of the piece one byte after its
-// gram's (marked, as notes mark grams), or 0 when its gram's run has no
-// such piece: pieces are taken in pairs of neighbours, the pair whose
-// rarer piece the fewest runs hold, so that a path need only be looked up
-// at every other byte (see gramIndex.addBlock).
+// When every rule of the block with pieces (of those the gram lists hold)
+// has two in a row in one run, each rule's gram is instead the first of a
+// pair of neighbours, the pair whose more common piece the fewest runs
+// hold, and rareGrams returns, for each rule, the gram of the second
+// (marked, as notes mark grams), so that a path need only be looked up at
+// every other byte (see gramIndex.addBlock); otherwise the second grams
+// are all 0.
 func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []uint16) {
 	count := sc.count
 	// The hashes of the pieces of each rule but the first, one rule after
@@ -405,7 +407,24 @@ func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []ui
 		ends = append(ends, uint32(len(hs)))
 	}
 	next = append(sc.next[:0], make([]uint16, len(rules))...)
+	// Pairs only when every rule the lists hold that has pieces has a
+	// pair (see gramIndex.addBlock); else each notes its rarest piece.
+	pairs := true
 	start := uint32(0)
+	for i := 1; i < min(len(rules), maxListed) && pairs; i++ {
+		end := ends[i-1]
+		if start < end {
+			pairs = false
+			for _, h := range hs[start:end] {
+				if h&pieceNext != 0 {
+					pairs = true
+					break
+				}
+			}
+		}
+		start = end
+	}
+	start = 0
 	for i := 1; i < len(rules); i++ {
 		end := ends[i-1]
 		if start == end {
@@ -427,7 +446,7 @@ func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []ui
 				}
 			}
 		}
-		if pair >= 0 {
+		if pairs && pair >= 0 {
 			ns.setGram(i, gramMark|hs[pair]&^pieceNext)
 			next[i] = gramMark | hs[pair+1]&^pieceNext
 		} else {
