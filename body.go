@@ -248,13 +248,7 @@ func utf16Of(body []byte) utf16Form {
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
 		return utf16Form{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
 	}
-	switch utf16Body(body) {
-	case utf16LEEncoding:
-		return utf16Form{utf16LEEncoding, "utf-16le"}
-	case utf16BEEncoding:
-		return utf16Form{utf16BEEncoding, "utf-16be"}
-	}
-	return utf16Form{}
+	return utf16Body(body)
 }
 
 // toUTF8 converts body to UTF-8 and names the charset it was read in. u16
@@ -283,20 +277,15 @@ func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	return out, name
 }
 
-var (
-	utf16LEEncoding = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
-	utf16BEEncoding = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
-)
-
-// utf16Body returns the UTF-16 encoding body is written in when it has no
-// byte-order mark, or nil when it is not UTF-16: a robots.txt is mostly
-// ASCII, whose characters in UTF-16 have a NUL byte, so in its first
-// bytes at least a third of the even (big-endian) or odd (little-endian)
-// bytes are NUL and almost none of the others.
-func utf16Body(body []byte) encoding.Encoding {
+// utf16Body returns the UTF-16 form of body when it has no byte-order
+// mark, or none when it is not UTF-16: a robots.txt is mostly ASCII, whose
+// characters in UTF-16 have a NUL byte, so in its first bytes at least a
+// third of the even (big-endian) or odd (little-endian) bytes are NUL and
+// almost none of the others.
+func utf16Body(body []byte) utf16Form {
 	n := min(len(body), 512) &^ 1
 	if n < 8 {
-		return nil
+		return utf16Form{}
 	}
 	var even, odd int
 	for i := 0; i < n; i += 2 {
@@ -310,11 +299,11 @@ func utf16Body(body []byte) encoding.Encoding {
 	pairs := n / 2
 	switch {
 	case odd*3 >= pairs && even*16 < pairs:
-		return utf16LEEncoding
+		return utf16Form{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
 	case even*3 >= pairs && odd*16 < pairs:
-		return utf16BEEncoding
+		return utf16Form{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
 	}
-	return nil
+	return utf16Form{}
 }
 
 func declaresUTF8(contentType string) bool {

@@ -85,15 +85,15 @@ const (
 )
 
 // addBlock indexes the block of rules whose notes are ns, which starts at
-// the table's rule start, when it has minListed grams or more. next holds,
-// for each rule, the gram one byte after its own or 0 (see rareGrams):
-// when every rule with a gram of four bytes has one, both grams of each
-// are listed (gramPairs), so that any place of its run in a path puts one
-// of the two at an even offset, and a check looks up only those.
+// the table's rule start, when it has minListed grams or more. next is
+// what rareGrams returned: nil, or for each rule the gram one byte after
+// its own, in which case each rule is listed by both (gramPairs), so that
+// any place of its run in a path puts one of the two at an even offset,
+// and a check looks up only those.
 func (ix *gramIndex) addBlock(start int, ns notes, next []uint16) {
 	n := min(len(ns), maxListed)
 	grams := 0
-	kinds := uint8(gramPairs)
+	var kinds uint8
 	for i := 1; i < n; i++ {
 		if p := ns.gramOf(0, i); p != 0 {
 			grams++
@@ -101,40 +101,38 @@ func (ix *gramIndex) addBlock(start int, ns notes, next []uint16) {
 				kinds |= gramTwo
 			} else {
 				kinds |= gramLong
-				if next[i] == 0 {
-					kinds &^= gramPairs
-				}
 			}
 		}
 	}
 	if grams < minListed {
 		return
 	}
-	if kinds&gramLong == 0 {
-		kinds &^= gramPairs
+	if next != nil && kinds&gramLong != 0 {
+		kinds |= gramPairs
 	}
-	// gramOf lists rule i by its gram (its own, or the next one when
-	// second), or 0.
-	gramOf := func(i int, second bool) uint16 {
-		if !second {
-			return ns.gramOf(0, i)
+	// listing calls f with the gram (0 for none) and the entry of each
+	// listing of a rule: by its own gram, then by its next one, marked.
+	listing := func(f func(g, e uint16)) {
+		for i := range n {
+			f(ns.gramOf(0, i), uint16(i))
 		}
-		if i == 0 || kinds&gramPairs == 0 {
-			return 0
-		}
-		return next[i]
-	}
-	entries := n
-	if kinds&gramPairs != 0 {
-		for i := 1; i < n; i++ {
-			if next[i] != 0 {
-				grams++
-				entries++
+		if kinds&gramPairs != 0 {
+			for i := 1; i < n; i++ {
+				if next[i] != 0 {
+					f(next[i], uint16(i)|secondGram)
+				}
 			}
 		}
 	}
+	entries, listedGrams := 0, 0
+	listing(func(g, _ uint16) {
+		entries++
+		if g != 0 {
+			listedGrams++
+		}
+	})
 	// Two to four buckets a gram, at most one a hash.
-	nb := min(1<<bits.Len(uint(2*grams-1)), 1<<gramBits)
+	nb := min(1<<bits.Len(uint(2*listedGrams-1)), 1<<gramBits)
 	at := len(ix.lists)
 	gb := gramBlock{
 		start: uint32(start), end: uint32(start + len(ns)), at: uint32(at),
@@ -143,42 +141,24 @@ func (ix *gramIndex) addBlock(start int, ns notes, next []uint16) {
 	ix.blocks = append(ix.blocks, gb)
 	ix.lists = append(ix.lists, make([]uint16, gb.hashBits()/16+nb+2+entries)...)
 	hashes, heads, list := ix.listsOf(&gb)
-	for _, second := range []bool{false, true} {
-		for i := range n {
-			g := gramOf(i, second)
-			if second && g == 0 {
-				continue
-			}
-			heads[bucketOf(g, nb)]++
-			if g != 0 {
-				h := int(g) & (len(hashes)*16 - 1)
-				hashes[h/16] |= 1 << (h % 16)
-			}
-		}
-	}
 	// heads[k] counts bucket k first, then becomes its start.
+	listing(func(g, _ uint16) {
+		heads[bucketOf(g, nb)]++
+		if g != 0 {
+			h := int(g) & (len(hashes)*16 - 1)
+			hashes[h/16] |= 1 << (h % 16)
+		}
+	})
 	sum := uint16(0)
 	for k := range heads {
 		heads[k], sum = sum, sum+heads[k]
 	}
-	// Fill each bucket from its start, then move the starts back. An
-	// entry is the rule's place in the block, marked with secondGram
-	// when it is listed by its next gram.
-	for _, second := range []bool{false, true} {
-		for i := range n {
-			g := gramOf(i, second)
-			if second && g == 0 {
-				continue
-			}
-			k := bucketOf(g, nb)
-			e := uint16(i)
-			if second {
-				e |= secondGram
-			}
-			list[heads[k]] = e
-			heads[k]++
-		}
-	}
+	// Fill each bucket from its start, then move the starts back.
+	listing(func(g, e uint16) {
+		k := bucketOf(g, nb)
+		list[heads[k]] = e
+		heads[k]++
+	})
 	copy(heads[1:], heads[:nb+1])
 	heads[0] = 0
 }
@@ -191,10 +171,11 @@ const secondGram = 1 << 15
 // a bucket, sixteen to thirty-two a gram, so that a gram of the path that
 // no rule has passes it once in sixteen times or fewer; a block of more
 // than 1,024 grams listed (a pair's counting two) has a bit for every
-// hash (1<<gramBits), and a gram passes only when some rule has its hash. With buckets alone, four to
-// eight a gram, such a gram fell in a bucket that held rules once in five
-// times, nearly always rules of another hash, and the visits and the
-// branches they missed took a fifth of a long path's check: 1432.txt, the
+// hash (1<<gramBits), and a gram passes only when some rule has its hash.
+// With buckets alone, four to eight a gram, such a gram fell in a bucket
+// that held rules once in five times, nearly always rules of another
+// hash, and the visits and the branches they missed took a fifth of a
+// long path's check: 1432.txt, the
 // corpus's costliest file, whose paths are 218 bytes on average, took
 // 14,063 instructions a check (callgrind) against 13,416 with the bit
 // set, and 5 % more time, for lists that took 64 to 128 bits a gram
@@ -318,7 +299,7 @@ func (c *check) listed(rules []rule, b, base int, gb *gramBlock) {
 	}
 	// Most of the path's grams are no rule's, and the bit set of the
 	// block's hashes lets them by without a visit: a long path takes
-	// about ten instructions a byte.
+	// about ten instructions a byte where every offset is looked up.
 	mask, hmask := int(gb.mask), uint(len(hashes)*16-1)
 	ok := true
 	if gb.kinds&gramLong != 0 {

@@ -379,8 +379,7 @@ func parentLink(d int) uint16 { return uint16(min(d, farParent)) }
 // pair of neighbours, the pair whose more common piece the fewest runs
 // hold, and rareGrams returns, for each rule, the gram of the second
 // (marked, as notes mark grams), so that a path need only be looked up at
-// every other byte (see gramIndex.addBlock); otherwise the second grams
-// are all 0.
+// every other byte (see gramIndex.addBlock); otherwise it returns nil.
 func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []uint16) {
 	count := sc.count
 	// The hashes of the pieces of each rule but the first, one rule after
@@ -406,7 +405,6 @@ func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []ui
 		}
 		ends = append(ends, uint32(len(hs)))
 	}
-	next = append(sc.next[:0], make([]uint16, len(rules))...)
 	// Pairs only when every rule the lists hold that has pieces has a
 	// pair (see gramIndex.addBlock); else each notes its rarest piece.
 	pairs := true
@@ -423,6 +421,9 @@ func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []ui
 			}
 		}
 		start = end
+	}
+	if pairs {
+		next = append(sc.next[:0], make([]uint16, len(rules))...)
 	}
 	start = 0
 	for i := 1; i < len(rules); i++ {
@@ -457,7 +458,10 @@ func (sc *sortScratch) rareGrams(text string, rules []rule, ns notes) (next []ui
 	for _, h := range hs {
 		count[h&^pieceNext] = 0
 	}
-	sc.hashes, sc.ends, sc.next = hs, ends, next
+	sc.hashes, sc.ends = hs, ends
+	if next != nil {
+		sc.next = next
+	}
 	return next
 }
 
