@@ -343,19 +343,27 @@ func (m *memCache) freeze(e *entry) {
 	m.cold = e
 }
 
-// thawed gives e, which was frozen, its Crawler cr again and returns it,
-// or returns the Crawler e has already. A cached e counts cr against the
-// budget and becomes the most recently used entry.
-func (m *memCache) thawed(e *entry, cr *Crawler) *Crawler {
+// rebuilt gives e the Crawler cr in place of old, which is nil when e was
+// frozen and otherwise e's draft, and returns cr; or, when e has since
+// been given another Crawler, returns that one. A cached e counts cr
+// against the budget in place of old and becomes the most recently used
+// entry.
+func (m *memCache) rebuilt(e *entry, old, cr *Crawler) *Crawler {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if cur := e.crawler.Load(); cur != nil {
+	cur := e.crawler.Load()
+	if cur != nil && cur != old {
 		return cur
 	}
 	e.crawler.Store(cr)
 	if e.next != nil {
-		m.frozen--
-		m.charge(e, tableCost(cr.t))
+		n := tableCost(cr.t)
+		if cur == nil {
+			m.frozen-- // frozen before or since the caller looked
+		} else {
+			n -= tableCost(cur.t)
+		}
+		m.charge(e, n)
 	}
 	return cr
 }

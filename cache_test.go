@@ -419,6 +419,7 @@ func TestMemCacheConcurrentPacking(t *testing.T) {
 			for i := range 600 {
 				k := fmt.Sprintf("http://h%d:80", (i*7+g)%50)
 				e := m.get([]byte(k))
+				cr := crawlerOf(e)
 				switch {
 				case g < 2 || e == nil:
 					m.put(rulesEntry(k, ruleBodies[(i+g)%len(ruleBodies)]))
@@ -428,7 +429,9 @@ func TestMemCacheConcurrentPacking(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					m.thawed(e, cr)
+					m.rebuilt(e, nil, cr)
+				case cr != nil && !cr.t.Indexed():
+					m.rebuilt(e, cr, cr.indexed())
 				default:
 					body, err := e.body()
 					if err != nil || !slices.Contains(ruleBodies, string(body)) {
@@ -880,7 +883,16 @@ func rulesEntry(key, body string) *entry {
 	return e.derive()
 }
 
-// ruleBodies are robots.txt bodies of a few sizes for rulesEntry.
+// crawlerOf returns the Crawler of e, or nil when e is nil or has none.
+func crawlerOf(e *entry) *Crawler {
+	if e == nil {
+		return nil
+	}
+	return e.crawler.Load()
+}
+
+// ruleBodies are robots.txt bodies of a few sizes for rulesEntry (the
+// largest makes a draft: see Robots.draft).
 var ruleBodies = func() []string {
 	var bs []string
 	for _, n := range []int{1, 8, 40} {
@@ -906,7 +918,7 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 	m := newMemCache(20, 3000, time.Now, false)
 	rng := rand.New(rand.NewPCG(1, 2))
 	base := map[*entry]int64{} // each entry's size without its rules and body
-	froze, thawed, packed := 0, 0, 0
+	froze, thawed, indexed, packed := 0, 0, 0, 0
 	for step := range 20000 {
 		key := fmt.Sprintf("http://h%d:80", rng.IntN(40))
 		switch rng.IntN(8) {
@@ -924,15 +936,21 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 				m.gen.Add(1)
 			}
 		case 3:
-			if e := m.peek(key); e != nil && e.frozen() {
+			e := m.peek(key)
+			if e != nil && e.frozen() {
 				cr, err := e.rebuild(ModeGoogle, []string{"ExampleBot"})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if m.thawed(e, cr) != cr {
+				if m.rebuilt(e, nil, cr) != cr {
 					t.Fatalf("step %d: a thaw of a frozen entry kept another Crawler", step)
 				}
 				thawed++
+			} else if cr := crawlerOf(e); cr != nil && !cr.t.Indexed() {
+				if full := cr.indexed(); m.rebuilt(e, cr, full) != full || !full.t.Indexed() {
+					t.Fatalf("step %d: indexing a draft kept another Crawler", step)
+				}
+				indexed++
 			}
 		case 4:
 			if e := m.peek(key); e != nil && e.outcome == OutcomeRules {
@@ -1014,7 +1032,7 @@ func TestMemCacheListMatchesIndex(t *testing.T) {
 				step, n, m.n, indexed, bytes, m.bytes, frozen, m.frozen)
 		}
 	}
-	if froze == 0 || thawed == 0 || packed == 0 {
-		t.Errorf("at most %d entries frozen at once, %d thawed, %d compressed seen: the test did not freeze or compress", froze, thawed, packed)
+	if froze == 0 || thawed == 0 || indexed == 0 || packed == 0 {
+		t.Errorf("at most %d entries frozen at once, %d thawed, %d drafts indexed, %d compressed seen: the test did not freeze, index or compress", froze, thawed, indexed, packed)
 	}
 }

@@ -120,12 +120,12 @@ func (c *Client) ProductTokens() []string {
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 	c.mustBeMade()
 	if c.tokenErr == nil {
-		// The hot path: a fresh entry with rules, checked without
-		// building a Decision.
+		// The hot path: a fresh entry with indexed rules, checked
+		// without building a Decision.
 		var buf [128]byte
 		if key, path, err := splitTarget(rawURL, buf[:0]); err == nil {
 			if e := c.cache.get(key); e != nil {
-				if cr := e.crawler.Load(); cr != nil && !e.stale && !c.cache.expired(e) {
+				if cr := e.crawler.Load(); cr != nil && cr.t.Indexed() && !e.stale && !c.cache.expired(e) {
 					c.stats.hits.add()
 					return servedAllowed(cr, path), nil
 				}
@@ -564,12 +564,19 @@ func (c *Client) wholeFile(e *entry) (*Robots, error) {
 	return c.cache.keepFile(e, ParseMode(text, c.cfg.mode)), nil
 }
 
-// rules returns the Crawler of e, whose outcome is OutcomeRules. When e
-// is frozen it thaws it: it builds the Crawler again from e's body, as a
+// rules returns the Crawler of e, whose outcome is OutcomeRules, for a
+// check (or Info.CrawlDelay). A fill makes it as a draft, its rules not
+// indexed (see Robots.draft), as most authorities of a crawl that goes
+// from host to host are checked once: the first use takes the draft, the
+// second indexes it, and uses while that is under way take the draft. When
+// e is frozen it thaws it: it builds the Crawler again from e's body, as a
 // fill from the Store does, without a fetch, and gives it back to e, which
 // stays as fresh as it was. Concurrent thaws of e share one.
 func (c *Client) rules(e *entry) (*Crawler, error) {
 	if cr := e.crawler.Load(); cr != nil {
+		if !cr.t.Indexed() && e.draftChecks.Add(1) == 2 {
+			return c.cache.rebuilt(e, cr, cr.indexed()), nil
+		}
 		return cr, nil
 	}
 	v, err, _ := c.thaws.Do(e.key, func() (any, error) {
@@ -599,5 +606,5 @@ func (c *Client) thaw(e *entry) (*Crawler, error) {
 		return nil, err
 	}
 	c.stats.thaws.Add(1)
-	return c.cache.thawed(e, cr), nil
+	return c.cache.rebuilt(e, nil, cr), nil
 }

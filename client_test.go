@@ -1076,3 +1076,121 @@ func TestClientThawConcurrent(t *testing.T) {
 			st, w.total(), countFrozen(c), budget)
 	}
 }
+
+// TestClientIndexesOnSecondCheck: a fill keeps the rules of a large group
+// as a draft, which answers the first check by trying every rule, and the
+// second check indexes them, counted against the budget, with no fetch
+// and no thaw; a small group is indexed by the fill. Every answer is the
+// one the parsed file gives, also when the first checks of a cold site
+// come at once (run it with -race).
+func TestClientIndexesOnSecondCheck(t *testing.T) {
+	checkLeaks(t)
+	var big strings.Builder
+	big.WriteString("User-agent: *\n")
+	for i := range 150 {
+		fmt.Fprintf(&big, "Disallow: /%d/*.php\nAllow: /%d/*/open$\nDisallow: /d%d/\n", i%37, i, i)
+	}
+	bodies := map[string]string{"small.test": privateRules}
+	w := newWeb(t, func(host string) string {
+		if b, ok := bodies[host]; ok {
+			return b
+		}
+		return big.String()
+	})
+	c := newTestClient(t, WithHTTPClient(w.client(t)))
+	want := ParseMode([]byte(big.String()), ModeGoogle).Crawler(c.ProductTokens()...)
+	ctx := context.Background()
+	paths := []string{"/5/x.php", "/5/a/open", "/5/a/open/no", "/d7/x", "/d7", "/200/x.php", "/zzz"}
+	check := func(host, path string) {
+		t.Helper()
+		d, err := c.Check(ctx, "http://"+host+path)
+		if v := want.Check(path); err != nil || d.Verdict != v {
+			t.Errorf("%s%s: %+v, %v; want %+v", host, path, d.Verdict, err, v)
+		}
+	}
+	rulesOf := func(host string) (*entry, *Crawler) {
+		t.Helper()
+		e := c.cache.peek("http://" + host + ":80")
+		if e == nil || e.crawler.Load() == nil {
+			t.Fatalf("%s: no entry with rules", host)
+		}
+		return e, e.crawler.Load()
+	}
+
+	check("big.test", paths[0])
+	e, draft := rulesOf("big.test")
+	if draft.t.Indexed() {
+		t.Fatal("the fill indexed the rules of a large group")
+	}
+	check("big.test", paths[1])
+	if _, cr := rulesOf("big.test"); !cr.t.Indexed() || cr == draft {
+		t.Fatal("the second check did not index the rules")
+	}
+	for _, p := range paths {
+		check("big.test", p)
+	}
+	if st := c.Stats(); st.Thaws != 0 || w.total() != 1 || st.Bytes != e.size || e.size != e.retainedSize() {
+		t.Errorf("%+v, %d fetches, entry counted as %d bytes, holding %d; want no thaw, one fetch, the entry's size",
+			st, w.total(), e.size, e.retainedSize())
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = c.Allowed(ctx, "http://big.test/5/x.php") }); n != 0 {
+		t.Errorf("a check of the indexed rules allocates %v times", n)
+	}
+
+	// Through Allowed alone, which answers from indexed rules without
+	// building a Decision.
+	for i, p := range paths {
+		if ok, err := c.Allowed(ctx, "http://allowed.test"+p); ok != want.Allowed(p) || err != nil {
+			t.Errorf("allowed.test%s: Allowed = %v, %v", p, ok, err)
+		}
+		if _, cr := rulesOf("allowed.test"); cr.t.Indexed() != (i > 0) {
+			t.Fatalf("after %d checks through Allowed, indexed %v", i+1, cr.t.Indexed())
+		}
+	}
+
+	if ok, err := c.Allowed(ctx, "http://small.test/private/x"); ok || err != nil {
+		t.Errorf("small.test: %v, %v; want disallowed", ok, err)
+	}
+	if _, cr := rulesOf("small.test"); !cr.t.Indexed() {
+		t.Error("the fill left the rules of a small group as a draft")
+	}
+
+	for round := range 20 {
+		host := fmt.Sprintf("cold%d.test", round)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				<-start
+				for k := range 3 {
+					p := paths[(g+k)%len(paths)]
+					if g%2 == 0 {
+						check(host, p)
+					} else if ok, err := c.Allowed(ctx, "http://"+host+p); ok != want.Allowed(p) || err != nil {
+						t.Errorf("%s%s: Allowed = %v, %v", host, p, ok, err)
+					}
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		if e, cr := rulesOf(host); !cr.t.Indexed() || e.size != e.retainedSize() {
+			t.Fatalf("%s: after 24 checks, indexed %v, counted as %d bytes, holding %d", host, cr.t.Indexed(), e.size, e.retainedSize())
+		}
+	}
+	if st := c.Stats(); st.Bytes != cachedBytes(c) {
+		t.Errorf("the cache counts %d bytes, its entries hold %d", st.Bytes, cachedBytes(c))
+	}
+}
+
+// cachedBytes returns the sum of the sizes of c's cached entries.
+func cachedBytes(c *Client) int64 {
+	m := c.cache
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var n int64
+	for e := m.recent.next; e != &m.recent; e = e.next {
+		n += e.retainedSize()
+	}
+	return n
+}

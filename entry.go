@@ -49,7 +49,11 @@ type entry struct {
 	cause      error          // the failure itself, when it happened in this process
 	deferErr   *DeferredError // set for OutcomeUnreachable
 	refreshing atomic.Bool
-	size       int64 // bytes retained by the entry (derived by derive)
+	// draftChecks counts the checks that have asked for the rules while
+	// the Crawler is a draft: the first uses it, the second indexes it
+	// (see Client.rules).
+	draftChecks atomic.Uint32
+	size        int64 // bytes retained by the entry (derived by derive)
 }
 
 // persisted holds what an entry keeps across processes: every field of
@@ -77,9 +81,10 @@ type persisted struct {
 }
 
 // setRules gives e the rules of text, the body as parsed, for the product
-// tokens, and keeps kept, text in the form compress.go keeps.
+// tokens, as a draft (see Robots.draft and Client.rules), and keeps kept,
+// text in the form compress.go keeps.
 func (e *entry) setRules(text []byte, kept []byte, mode Mode, tokens []string) {
-	e.crawler.Store(ParseMode(text, mode).Crawler(tokens...))
+	e.crawler.Store(ParseMode(text, mode).draft(tokens...))
 	e.kept.Store(&kept)
 }
 
@@ -91,8 +96,9 @@ func (e *entry) keptBody() []byte {
 	return nil
 }
 
-// rebuild makes e's Crawler again, as setRules made it: from the memo of
-// its parsed file when it has one, else by parsing its body.
+// rebuild makes e's Crawler again, indexed, for a frozen e that is being
+// checked: from the memo of its parsed file when it has one, else by
+// parsing its body.
 func (e *entry) rebuild(mode Mode, tokens []string) (*Crawler, error) {
 	if r := e.file.Load(); r != nil {
 		return r.Crawler(tokens...), nil

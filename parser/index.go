@@ -645,9 +645,12 @@ func (t *Table) run(groups []int, path string, tried *int) int {
 		c.lines = t.file.lines
 	}
 	for _, g := range groups {
-		if rules, base := t.groupRules(g); len(rules) <= smallGroup {
+		switch rules, base := t.groupRules(g); {
+		case len(rules) <= smallGroup:
 			c.small(rules, base)
-		} else {
+		case t.unsorted:
+			c.each(rules, base)
+		default:
 			c.indexed(rules, base)
 		}
 	}

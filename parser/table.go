@@ -38,6 +38,10 @@ type Table struct {
 	file *fileParts
 	// usage holds the Content-Usage rules, or is nil when there is none.
 	usage *usageRules
+	// unsorted marks a table of SelectUnindexed whose group has more than
+	// smallGroup rules: they are in file order, with no notes, and a check
+	// tries every one.
+	unsorted bool
 }
 
 // fileParts is what a Table holds beyond its rules.

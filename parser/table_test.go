@@ -139,7 +139,8 @@ func genIndexed(rnd *rand.Rand) (body string, paths []string) {
 
 // TestPropertyDecideAgreesWithBruteForce: the indexed check decides as
 // matching every rule does, with the same deciding rule, for any choice of
-// groups, and so does the table that Select makes for those groups.
+// groups, and so do the tables that Select and SelectUnindexed make for
+// those groups; selecting a draft's group again makes Select's table.
 func TestPropertyDecideAgreesWithBruteForce(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(41, 42))
 	for range 3000 {
@@ -149,8 +150,19 @@ func TestPropertyDecideAgreesWithBruteForce(t *testing.T) {
 		for _, tokens := range [][]string{{"FooBot"}, {"BarBot"}, {"FooBot", "BarBot"}, {"Other"}} {
 			groups, _ := tb.AppendGroups(nil, tokens...)
 			sel := tb.Select(groups)
+			draft := tb.SelectUnindexed(groups)
+			again := draft.Select([]int{0})
 			if got, want := sel.Rules([]int{0}), tb.Rules(groups); !reflect.DeepEqual(got, want) {
 				t.Fatalf("Select(%v).Rules = %v, want %v\nbody:\n%s", groups, got, want, body)
+			}
+			if got, want := draft.Rules([]int{0}), tb.Rules(groups); !reflect.DeepEqual(got, want) {
+				t.Fatalf("SelectUnindexed(%v).Rules = %v, want %v\nbody:\n%s", groups, got, want, body)
+			}
+			if n := len(draft.rules); draft.Indexed() != (n <= smallGroup) || !again.Indexed() {
+				t.Fatalf("a draft of %d rules: Indexed() = %v; selected again, %v", n, draft.Indexed(), again.Indexed())
+			}
+			if got, want := again.Size(), sel.Size(); got != want {
+				t.Fatalf("SelectUnindexed(%v) selected again holds %d bytes, Select %d\nbody:\n%s", groups, got, want, body)
 			}
 			for _, p := range paths {
 				want, wok := bruteDecide(f, groups, p)
@@ -158,8 +170,13 @@ func TestPropertyDecideAgreesWithBruteForce(t *testing.T) {
 				if ok != wok || got != want {
 					t.Fatalf("Decide(%v, %q) = %+v %v, brute force %+v %v\nbody:\n%s", groups, p, got, ok, want, wok, body)
 				}
-				if got, ok := sel.Decide([]int{0}, p); ok != wok || got != want {
-					t.Fatalf("Select(%v).Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", groups, p, got, ok, want, wok, body)
+				for _, tab := range []struct {
+					name string
+					t    *Table
+				}{{"Select", sel}, {"SelectUnindexed", draft}, {"SelectUnindexed then Select", again}} {
+					if got, ok := tab.t.Decide([]int{0}, p); ok != wok || got != want {
+						t.Fatalf("%s(%v).Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%s", tab.name, groups, p, got, ok, want, wok, body)
+					}
 				}
 			}
 		}
@@ -288,8 +305,8 @@ func TestDecideLongPrefixes(t *testing.T) {
 }
 
 // FuzzDecideAgreesWithBruteForce: for any body and path, the indexed
-// check, on the table and on the table Select makes, decides as matching
-// every rule does. The seeds are indexed files of each kind the property
+// check, on the table and on the tables Select and SelectUnindexed make
+// (and Select makes of a draft), decides as matching every rule does. The seeds are indexed files of each kind the property
 // tests draw, so that mutations reach the index, its gram lists and its
 // parent links.
 func FuzzDecideAgreesWithBruteForce(f *testing.F) {
@@ -314,6 +331,13 @@ func FuzzDecideAgreesWithBruteForce(f *testing.F) {
 			}
 			if got, ok := tb.Select(groups).Decide([]int{0}, path); ok != wok || got != want {
 				t.Fatalf("Select(%v).Decide(%q) = %+v %v, brute force %+v %v", groups, path, got, ok, want, wok)
+			}
+			draft := tb.SelectUnindexed(groups)
+			if got, ok := draft.Decide([]int{0}, path); ok != wok || got != want {
+				t.Fatalf("SelectUnindexed(%v).Decide(%q) = %+v %v, brute force %+v %v", groups, path, got, ok, want, wok)
+			}
+			if got, ok := draft.Select([]int{0}).Decide([]int{0}, path); ok != wok || got != want {
+				t.Fatalf("SelectUnindexed(%v), selected again: Decide(%q) = %+v %v, brute force %+v %v", groups, path, got, ok, want, wok)
 			}
 		}
 	})
@@ -407,16 +431,20 @@ func TestDecideWideLines(t *testing.T) {
 		tb := Compile([]byte(b.String()))
 		f := tb.File()
 		sel := tb.Select([]int{0})
+		draft := tb.SelectUnindexed([]int{0})
+		again := draft.Select([]int{0})
 		if got := f.Groups[0].Rules[len(f.Groups[0].Rules)-1].Line; got <= 1<<16 {
 			t.Fatalf("last rule on line %d, want one past %d", got, 1<<16)
 		}
-		if got, want := sel.Rules([]int{0}), tb.Rules([]int{0}); !reflect.DeepEqual(got, want) {
-			t.Fatalf("Select.Rules = %v, want %v", got, want)
+		for _, tab := range []*Table{sel, draft, again} {
+			if got, want := tab.Rules([]int{0}), tb.Rules([]int{0}); !reflect.DeepEqual(got, want) {
+				t.Fatalf("Rules = %v, want %v", got, want)
+			}
 		}
 		for range 200 {
 			p := fmt.Sprintf("/a%d%s", rnd.IntN(8), []string{"", "x", "yx", "/q"}[rnd.IntN(4)])
 			want, wok := bruteDecide(f, []int{0}, p)
-			for _, tab := range []*Table{tb, sel} {
+			for _, tab := range []*Table{tb, sel, draft, again} {
 				if got, ok := tab.Decide([]int{0}, p); ok != wok || got != want {
 					t.Fatalf("%d rules: Decide(%q) = %+v %v, brute force %+v %v", rules, p, got, ok, want, wok)
 				}
