@@ -38,7 +38,8 @@ func lineEndings(body []byte, nl string) []byte {
 // FuzzParseAllowed parses any body in both modes and checks a decision
 // for any crawler and URL. Beyond not panicking: diagnostics point at real
 // lines in order, the deciding rule agrees with the decision and is one
-// of the rules that apply, no rules means allowed, the line-end style
+// of the rules that apply, no rules means allowed, the Crawler (and the
+// draft a fill makes, and its index) decides alike, the line-end style
 // changes nothing, and small inputs decide as the reference does.
 func FuzzParseAllowed(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /\n"), "FooBot", "/")
@@ -85,6 +86,13 @@ func FuzzParseAllowed(f *testing.F) {
 			}
 			if av := r.Crawler(agent).Check(url); !sameVerdict(av, v) {
 				t.Fatalf("Crawler.Check %+v, Check %+v", av, v)
+			}
+			draft := r.draft(agent)
+			if dv := draft.Check(url); !sameVerdict(dv, v) {
+				t.Fatalf("a draft's Check %+v, Check %+v", dv, v)
+			}
+			if iv := draft.indexed().Check(url); !sameVerdict(iv, v) {
+				t.Fatalf("a draft indexed: Check %+v, Check %+v", iv, v)
 			}
 			for _, nl := range []string{"\n", "\r\n", "\r"} {
 				if v2 := ParseMode(lineEndings(body, nl), mode).Check(agent, url); !sameVerdict(v2, v) {
