@@ -343,12 +343,12 @@ func (m *memCache) freeze(e *entry) {
 	m.cold = e
 }
 
-// rebuilt gives e the Crawler cr in place of old, which is nil when e was
-// frozen and otherwise e's draft, and returns cr; or, when e has since
-// been given another Crawler, returns that one. A cached e counts cr
-// against the budget in place of old and becomes the most recently used
-// entry.
-func (m *memCache) rebuilt(e *entry, old, cr *Crawler) *Crawler {
+// swapCrawler gives e the Crawler cr in place of old, which is nil when
+// e was frozen (a thaw) and otherwise e's draft (its index), and returns
+// cr; or, when e has since been given another Crawler, returns that one.
+// A cached e counts cr against the budget in place of old and becomes the
+// most recently used entry.
+func (m *memCache) swapCrawler(e *entry, old, cr *Crawler) *Crawler {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cur := e.crawler.Load()

@@ -38,7 +38,7 @@ type Client struct {
 	cache    *memCache
 	tier     *sharedTier        // the Store's use; nil without a Store
 	group    singleflight.Group // fills, by key
-	thaws    singleflight.Group // thaws of frozen entries, by key (see rules)
+	thaws    singleflight.Group // thaws of frozen entries, by key (see crawler)
 	stats    counters
 	logger   *slog.Logger
 
@@ -565,18 +565,25 @@ func (c *Client) wholeFile(e *entry) (*Robots, error) {
 }
 
 // rules returns the Crawler of e, whose outcome is OutcomeRules, for a
-// check (or Info.CrawlDelay). A fill makes it as a draft, its rules not
-// indexed (see Robots.draft), as most authorities of a crawl that goes
-// from host to host are checked once: the first use takes the draft, the
-// second indexes it, and uses while that is under way take the draft. When
-// e is frozen it thaws it: it builds the Crawler again from e's body, as a
-// fill from the Store does, without a fetch, and gives it back to e, which
-// stays as fresh as it was. Concurrent thaws of e share one.
+// check. A fill makes it as a draft, its rules not indexed (see
+// Robots.draft), as most authorities of a crawl that goes from host to
+// host are checked once: the first check takes the draft, the second
+// indexes it, and checks while that is under way take the draft.
 func (c *Client) rules(e *entry) (*Crawler, error) {
+	cr, err := c.crawler(e)
+	if err == nil && !cr.t.Indexed() && e.draftChecks.Add(1) == 2 {
+		return c.cache.swapCrawler(e, cr, cr.indexed()), nil
+	}
+	return cr, err
+}
+
+// crawler returns the Crawler of e, whose outcome is OutcomeRules, as it
+// is (a draft or not), for what reads its records alone. When e is frozen
+// it thaws it: it builds the Crawler again from e's body, indexed, without
+// a fetch, and gives it back to e, which stays as fresh as it was.
+// Concurrent thaws of e share one.
+func (c *Client) crawler(e *entry) (*Crawler, error) {
 	if cr := e.crawler.Load(); cr != nil {
-		if !cr.t.Indexed() && e.draftChecks.Add(1) == 2 {
-			return c.cache.rebuilt(e, cr, cr.indexed()), nil
-		}
 		return cr, nil
 	}
 	v, err, _ := c.thaws.Do(e.key, func() (any, error) {
@@ -606,5 +613,5 @@ func (c *Client) thaw(e *entry) (*Crawler, error) {
 		return nil, err
 	}
 	c.stats.thaws.Add(1)
-	return c.cache.rebuilt(e, nil, cr), nil
+	return c.cache.swapCrawler(e, nil, cr), nil
 }

@@ -1194,3 +1194,47 @@ func cachedBytes(c *Client) int64 {
 	}
 	return n
 }
+
+// TestClientDraftChecksSurviveRevalidation: a draft checked once, then
+// revalidated with a 304 when it expires, is indexed by the check that
+// revalidates it, the second of the authority.
+func TestClientDraftChecksSurviveRevalidation(t *testing.T) {
+	checkLeaks(t)
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "Disallow: /p%d/*.php\n", i)
+	}
+	body := b.String()
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		serve(200, body, "ETag", `"v1"`, "Cache-Control", "max-age=60")(w, r)
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	indexed := func() bool {
+		t.Helper()
+		e := c.cache.peek("http://" + s.Listener.Addr().String())
+		if e == nil || e.crawler.Load() == nil {
+			t.Fatal("no entry with rules")
+		}
+		return e.crawler.Load().t.Indexed()
+	}
+	if ok, err := c.Allowed(ctx, s.URL+"/p3/x.php"); ok || err != nil {
+		t.Fatalf("first check: %v, %v; want disallowed", ok, err)
+	}
+	if indexed() {
+		t.Fatal("the fill indexed the rules")
+	}
+	clock.Advance(2 * time.Minute)
+	if ok, err := c.Allowed(ctx, s.URL+"/p3/x.php"); ok || err != nil {
+		t.Fatalf("check after expiry: %v, %v; want disallowed", ok, err)
+	}
+	if st := c.Stats(); st.Fetches.NotModified != 1 || !indexed() {
+		t.Errorf("%+v, indexed %v; want one 304 and the rules indexed", st, indexed())
+	}
+}

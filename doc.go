@@ -187,8 +187,8 @@
 // (after 30 days, crawl as if there were no robots.txt), and
 // [WithErrorPolicy] lets an archiver read network errors its own way.
 //
-// A fetch keeps the rules of a large group unindexed until the authority
-// is checked a second time: the first check tries every rule, which costs
+// A fill (a fetch, or a copy from the Store) keeps the rules of a large
+// group unindexed until the authority is checked a second time: the first check tries every rule, which costs
 // less than indexing them, so a crawl that meets most hosts once does
 // not pay for indexes it never uses.
 //

@@ -14,9 +14,10 @@ import (
 )
 
 // entry is what the Client caches for one authority. It is immutable once
-// published, except for the refreshing flag, its rules (its Crawler and
-// the memo of its parsed file, which the cache drops and the Client
-// builds again: see memCache.freeze and Client.rules), the form of its
+// published, except for the refreshing flag, its rules (its Crawler, a
+// draft until its second check, and the memo of its parsed file, which
+// the cache drops and the Client builds again: see memCache.freeze and
+// Client.rules) with the count of a draft's checks, the form of its
 // body (which the cache compresses: see memCache.pack), and its size and
 // links in the cache's recency list. The cache's lock guards the last
 // two, and every change to the rules or body of a cached entry. An entry
@@ -227,12 +228,14 @@ func (e *entry) retainedSize() int64 {
 	return n + int64(cap(e.keptBody())) + e.rulesSize()
 }
 
-// clone copies the persisted fields of e, its body and its Crawler (not
-// the refreshing flag, the memo of its file or its failure).
+// clone copies the persisted fields of e, its body and its Crawler, with
+// the count of checks of a draft (not the refreshing flag, the memo of
+// its file or its failure).
 func (e *entry) clone() *entry {
 	c := &entry{key: e.key, persisted: e.persisted}
 	c.crawler.Store(e.crawler.Load())
 	c.kept.Store(e.kept.Load())
+	c.draftChecks.Store(e.draftChecks.Load())
 	return c
 }
 

@@ -96,7 +96,7 @@ func (i *Info) CrawlDelay() (time.Duration, bool) {
 	if i.e == nil || i.e.outcome != OutcomeRules {
 		return 0, false
 	}
-	cr, err := i.c.rules(i.e)
+	cr, err := i.c.crawler(i.e) // not a check: a draft has the records
 	if err != nil {
 		return 0, false
 	}

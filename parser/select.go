@@ -78,8 +78,9 @@ func (t *Table) selectGroups(groups []int, index bool) *Table {
 
 	// The text, laid out in scratch space, which the index is noted
 	// against, as it then reads the patterns in order: the patterns in
-	// index order, sharing text where a pattern starts the one laid out
-	// before it or extends it, then the records' keys and values.
+	// index order (in file order for a draft), sharing text where a
+	// pattern starts the one laid out before it or extends it, then the
+	// records' keys and values.
 	if cap(sc.text) < size {
 		sc.text = make([]byte, 0, size)
 	}
@@ -149,7 +150,7 @@ func (t *Table) selectGroups(groups []int, index bool) *Table {
 	out.text = view(buf)
 	if outRecords != nil || outLines != nil {
 		out.file = &fileParts{groups: selectedGroups, records: outRecords, lines: outLines}
-		out.file.indexed.Store(true) // sorted above
+		out.file.indexed.Store(true) // sorted above, or a draft, never sorted
 	}
 	out.usage = t.selectUsage(groups)
 	return out

@@ -19,10 +19,12 @@ import (
 // The rules of each group are sorted, on the first use of the Table that
 // needs them, into the order of an index by their literal prefix
 // ([matcher.Rule.Prefix]), so that [Table.Decide] looks only at the rules
-// whose prefix starts the path.
+// whose prefix starts the path; a table of [Table.SelectUnindexed] is
+// never sorted.
 //
 // A Table is immutable and safe for concurrent use. [Parser.Compile] makes
-// one, [Table.Select] a smaller one for some groups, and [Table.File] the
+// one, [Table.Select] and [Table.SelectUnindexed] a smaller one for some
+// groups, and [Table.File] the
 // rich form with strings.
 type Table struct {
 	text  string
@@ -39,17 +41,19 @@ type Table struct {
 	// usage holds the Content-Usage rules, or is nil when there is none.
 	usage *usageRules
 	// unsorted marks a table of SelectUnindexed whose group has more than
-	// smallGroup rules: they are in file order, with no notes, and a check
-	// tries every one.
+	// smallGroup rules: they are in the order of the table it was selected
+	// from (file order, unless that one was indexed), with no notes, and a
+	// check tries every one.
 	unsorted bool
 }
 
 // fileParts is what a Table holds beyond its rules.
 type fileParts struct {
-	// indexed is set once the rules of each group are in index order;
-	// everything that reads rules in that order calls Table.index first,
-	// which sorts them under mu. Select reads them under mu too, in
-	// whichever order they are.
+	// indexed is set once the rules need no sort: each group's are in
+	// index order, or the table is a draft of SelectUnindexed, which is
+	// never sorted. Everything that reads rules in index order calls
+	// Table.index first, which sorts them under mu. Select reads them
+	// under mu too, in whichever order they are.
 	indexed atomic.Bool
 	mu      sync.Mutex
 	// agentIndex indexes the user-agent lines by product token, or is nil
@@ -254,8 +258,8 @@ func (t *Table) rule(i int) Rule {
 }
 
 // index sorts the rules of each group into index order and indexes the
-// user-agent lines, once. A table made by Select is sorted already and has
-// no user-agent lines.
+// user-agent lines, once. A table made by Select is sorted already, one of
+// SelectUnindexed is never sorted, and neither has user-agent lines.
 func (t *Table) index() {
 	if f := t.file; f != nil && !f.indexed.Load() {
 		t.indexSlow()
@@ -340,7 +344,7 @@ func (t *Table) groupRules(g int) ([]rule, int) {
 }
 
 // Lines returns the number of lines of the body; 0 for a table made by
-// [Table.Select].
+// [Table.Select] or [Table.SelectUnindexed].
 func (t *Table) Lines() int {
 	if t.file == nil {
 		return 0
@@ -361,7 +365,7 @@ func (t *Table) Groups() int {
 // product token equals one of them, ignoring ASCII case, or when there is
 // none, every group with a "*" line, in file order. named reports whether
 // some group names a token. Empty tokens name no group. A table made by
-// [Table.Select] has no user-agent lines.
+// [Table.Select] or [Table.SelectUnindexed] has no user-agent lines.
 //
 // A table that nothing has checked yet is not indexed for this: its
 // user-agent lines are compared with the tokens one by one, which costs
