@@ -1200,12 +1200,7 @@ func cachedBytes(c *Client) int64 {
 // revalidates it, the second of the authority.
 func TestClientDraftChecksSurviveRevalidation(t *testing.T) {
 	checkLeaks(t)
-	var b strings.Builder
-	b.WriteString("User-agent: *\n")
-	for i := range 100 {
-		fmt.Fprintf(&b, "Disallow: /p%d/*.php\n", i)
-	}
-	body := b.String()
+	body := largeGroup(100)
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("If-None-Match") == `"v1"` {
 			w.WriteHeader(http.StatusNotModified)
@@ -1216,14 +1211,7 @@ func TestClientDraftChecksSurviveRevalidation(t *testing.T) {
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now))
 	ctx := context.Background()
-	indexed := func() bool {
-		t.Helper()
-		e := c.cache.peek("http://" + s.Listener.Addr().String())
-		if e == nil || e.crawler.Load() == nil {
-			t.Fatal("no entry with rules")
-		}
-		return e.crawler.Load().t.Indexed()
-	}
+	indexed := func() bool { return rulesIndexed(t, c, "http://"+s.Listener.Addr().String()) }
 	if ok, err := c.Allowed(ctx, s.URL+"/p3/x.php"); ok || err != nil {
 		t.Fatalf("first check: %v, %v; want disallowed", ok, err)
 	}
@@ -1237,4 +1225,27 @@ func TestClientDraftChecksSurviveRevalidation(t *testing.T) {
 	if st := c.Stats(); st.Fetches.NotModified != 1 || !indexed() {
 		t.Errorf("%+v, indexed %v; want one 304 and the rules indexed", st, indexed())
 	}
+}
+
+// largeGroup returns a robots.txt of one "*" group of n rules, more than
+// a fill indexes at once (see Robots.draft) when n is over 32; its rule i
+// disallows /pi/*.php.
+func largeGroup(n int) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range n {
+		fmt.Fprintf(&b, "Disallow: /p%d/*.php\n", i)
+	}
+	return b.String()
+}
+
+// rulesIndexed reports whether the rules c keeps for the authority key
+// are indexed, not a draft; it fails the test when c keeps none.
+func rulesIndexed(t *testing.T, c *Client, key string) bool {
+	t.Helper()
+	e := c.cache.peek(key)
+	if e == nil || e.crawler.Load() == nil {
+		t.Fatalf("%s: no entry with rules", key)
+	}
+	return e.crawler.Load().t.Indexed()
 }

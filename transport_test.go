@@ -798,27 +798,14 @@ func TestTransportRechecksAfterWaiting(t *testing.T) {
 // the second request indexes the rules (see Client.rules).
 func TestTransportIndexesOnSecondRequest(t *testing.T) {
 	checkLeaks(t)
-	var b strings.Builder
-	b.WriteString("User-agent: *\nCrawl-delay: 0.01\n")
-	for i := range 100 {
-		fmt.Fprintf(&b, "Disallow: /p%d/*.php\n", i)
-	}
-	s := newTestSite(t, b.String())
+	s := newTestSite(t, largeGroup(100)+"Crawl-delay: 0.01\n")
 	c, _, hc := newTestTransport(t)
 	ctx := context.Background()
-	indexed := func() bool {
-		t.Helper()
-		e := c.cache.peek("http://" + s.Listener.Addr().String())
-		if e == nil || e.crawler.Load() == nil {
-			t.Fatal("no entry with rules")
-		}
-		return e.crawler.Load().t.Indexed()
-	}
 	for i, want := range []bool{false, true} {
 		if body, err := get(ctx, hc, s.URL+"/page.html"); err != nil || body != "page" {
 			t.Fatalf("request %d: %q, %v", i+1, body, err)
 		}
-		if got := indexed(); got != want {
+		if got := rulesIndexed(t, c, "http://"+s.Listener.Addr().String()); got != want {
 			t.Fatalf("after %d requests, indexed %v; want %v", i+1, got, want)
 		}
 	}
