@@ -11,6 +11,7 @@ import (
 	"time"
 
 	robotsgate "github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/bench/heap"
 )
 
 // These benchmarks measure what a crawler pays per authority it keeps in
@@ -41,15 +42,6 @@ func (t siteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func siteURL(n int) string { return fmt.Sprintf("http://s%06d.example/some/page.html", n) }
-
-// heapInUse returns the live heap after a full collection.
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
 
 // fill checks one URL of each of n authorities, so that c caches them all.
 func fill(b *testing.B, c *robotsgate.Client, n int) {
@@ -82,17 +74,17 @@ func BenchmarkHeapPerAuthority(b *testing.B) {
 			mean := float64(sum) / float64(n)
 			for b.Loop() {
 				// Baseline: the bodies as plain slices.
-				before := heapInUse()
+				before := heap.InUse()
 				plain := make([][]byte, n)
 				for i := range plain {
 					plain[i] = bytes.Clone(bodies[i%len(bodies)])
 				}
-				plainHeap := float64(heapInUse()-before) / float64(n)
+				plainHeap := float64(heap.InUse()-before) / float64(n)
 				plainGC := timeGC()
 				runtime.KeepAlive(plain)
 				plain = nil
 
-				before = heapInUse()
+				before = heap.InUse()
 				c := robotsgate.NewClient(
 					robotsgate.WithHTTPClient(&http.Client{Transport: siteTransport{bodies}}),
 					robotsgate.WithProductTokens(checkAgent),
@@ -100,7 +92,7 @@ func BenchmarkHeapPerAuthority(b *testing.B) {
 					robotsgate.WithCacheBytes(1<<40),
 				)
 				fill(b, c, n)
-				heap := float64(heapInUse()-before) / float64(n)
+				live := float64(heap.InUse()-before) / float64(n)
 				cacheGC := timeGC()
 				if got := c.Stats().Entries; got != n {
 					b.Fatalf("%d entries cached, want %d", got, n)
@@ -108,8 +100,8 @@ func BenchmarkHeapPerAuthority(b *testing.B) {
 				c.Close()
 
 				b.ReportMetric(mean, "B-body/authority")
-				b.ReportMetric(heap, "B-heap/authority")
-				b.ReportMetric(heap/mean, "heap/body")
+				b.ReportMetric(live, "B-heap/authority")
+				b.ReportMetric(live/mean, "heap/body")
 				b.ReportMetric(plainHeap, "B-baseline/authority")
 				b.ReportMetric(float64(cacheGC)/float64(plainGC), "GC-time/baseline")
 				b.ReportMetric(float64(cacheGC.Microseconds()), "µs-GC")
@@ -137,14 +129,14 @@ func BenchmarkCacheBytesBudget(b *testing.B) {
 	const budget = 64 << 20
 	bodies := [][]byte{ruleDense(b)}
 	for b.Loop() {
-		before := heapInUse()
+		before := heap.InUse()
 		c := robotsgate.NewClient(
 			robotsgate.WithHTTPClient(&http.Client{Transport: siteTransport{bodies}}),
 			robotsgate.WithProductTokens(checkAgent),
 			robotsgate.WithCacheBytes(budget),
 		)
 		fill(b, c, 300)
-		growth := float64(heapInUse() - before)
+		growth := float64(heap.InUse() - before)
 		st := c.Stats()
 		c.Close()
 		b.ReportMetric(growth/budget, "growth/budget")

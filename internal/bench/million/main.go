@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/bench/heap"
 )
 
 // The corpus is read from beside the repository when it is there, else
@@ -87,7 +88,7 @@ func main() {
 		fmt.Println("budget: none")
 	}
 
-	before := heapInUse()
+	before := heap.InUse()
 	c := robotstxt.NewClient(
 		robotstxt.WithHTTPClient(&http.Client{Transport: corpusTransport{bodies}}),
 		robotstxt.WithProductTokens(token),
@@ -112,16 +113,16 @@ func main() {
 		pprof.StopCPUProfile()
 	}
 
-	heap := heapInUse() - before
+	live := heap.InUse() - before
 	st := c.Stats()
 	if st.Entries != *n || st.Fetches.Rules != uint64(*n) || st.Evictions != 0 {
 		log.Fatalf("%d entries, %d rules fetched, %d evicted; want %d, %[4]d, none", st.Entries, st.Fetches.Rules, st.Evictions, *n)
 	}
-	per := float64(heap) / float64(*n)
+	per := float64(live) / float64(*n)
 	fmt.Printf("fill: %v (%.0f authorities/s on %d CPUs)\n", took.Round(time.Millisecond),
 		float64(*n)/took.Seconds(), runtime.GOMAXPROCS(0))
 	fmt.Printf("heap: %.3f GB total, %.0f B per authority = %.4f x the mean body\n",
-		float64(heap)/1e9, per, per/mean)
+		float64(live)/1e9, per, per/mean)
 	fmt.Printf("Stats.Bytes: %.0f B per authority (the cache's own estimate); %d frozen (%.1f %%)\n",
 		float64(st.Bytes)/float64(*n), st.Frozen, 100*float64(st.Frozen)/float64(*n))
 	if *heapProfile != "" {
@@ -293,13 +294,4 @@ func loadCorpus(dir string) ([][]byte, string) {
 	}
 	log.Fatalf("no corpus in %v", dirs)
 	return nil, ""
-}
-
-// heapInUse returns the live heap after full collections.
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }
