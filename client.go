@@ -125,7 +125,7 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 		var buf [128]byte
 		if key, path, err := splitTarget(rawURL, buf[:0]); err == nil {
 			if e := c.cache.get(key); e != nil {
-				if cr := e.crawler.Load(); cr != nil && cr.t.Indexed() && !e.stale && !c.cache.expired(e) {
+				if cr := e.crawler.Load(); cr != nil && !e.stale && !c.cache.expired(e) {
 					c.stats.hits.add()
 					return servedAllowed(cr, path), nil
 				}
@@ -208,7 +208,7 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 		var r *Robots
 		var err error
 		if agent == "" {
-			if cr, err = c.rules(e); err != nil {
+			if cr, err = c.crawler(e); err != nil {
 				return Decision{}, err
 			}
 			v = servedVerdict(cr, nil, "", path)
@@ -562,19 +562,6 @@ func (c *Client) wholeFile(e *entry) (*Robots, error) {
 		return nil, err
 	}
 	return c.cache.keepFile(e, ParseMode(text, c.cfg.mode)), nil
-}
-
-// rules returns the Crawler of e, whose outcome is OutcomeRules, for a
-// check. A fill makes it as a draft, its rules not indexed (see
-// Robots.draft), as most authorities of a crawl that goes from host to
-// host are checked once: the first check takes the draft, the second
-// indexes it, and checks while that is under way take the draft.
-func (c *Client) rules(e *entry) (*Crawler, error) {
-	cr, err := c.crawler(e)
-	if err == nil && !cr.t.Indexed() && e.draftChecks.Add(1) == 2 {
-		return c.cache.swapCrawler(e, cr, cr.indexed()), nil
-	}
-	return cr, err
 }
 
 // crawler returns the Crawler of e, whose outcome is OutcomeRules, as it

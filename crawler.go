@@ -22,15 +22,6 @@ type Crawler struct {
 // [parser.Table.Select] makes; nothing changes it.
 var selected = []int{0}
 
-// indexed returns c, or, when c's rules are not indexed (a draft, which
-// [Robots.draft] makes), a Crawler with the same rules, indexed.
-func (c *Crawler) indexed() *Crawler {
-	if c.t.Indexed() {
-		return c
-	}
-	return &Crawler{t: c.t.Select(selected), mode: c.mode, named: c.named}
-}
-
 // Allowed reports whether the crawler may fetch url, which is an absolute
 // URL or a path, already percent-escaped.
 func (c *Crawler) Allowed(url string) bool { return c.allowedPath(matcher.Path(url)) }

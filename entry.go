@@ -50,11 +50,7 @@ type entry struct {
 	cause      error          // the failure itself, when it happened in this process
 	deferErr   *DeferredError // set for OutcomeUnreachable
 	refreshing atomic.Bool
-	// draftChecks counts the checks that have asked for the rules while
-	// the Crawler is a draft: the first uses it, the second indexes it
-	// (see Client.rules).
-	draftChecks atomic.Uint32
-	size        int64 // bytes retained by the entry (derived by derive)
+	size       int64 // bytes retained by the entry (derived by derive)
 }
 
 // persisted holds what an entry keeps across processes: every field of
@@ -85,7 +81,7 @@ type persisted struct {
 // tokens, as a draft (see Robots.draft and Client.rules), and keeps kept,
 // text in the form compress.go keeps.
 func (e *entry) setRules(text []byte, kept []byte, mode Mode, tokens []string) {
-	e.crawler.Store(ParseMode(text, mode).draft(tokens...))
+	e.crawler.Store(ParseMode(text, mode).Crawler(tokens...))
 	e.kept.Store(&kept)
 }
 
@@ -235,7 +231,6 @@ func (e *entry) clone() *entry {
 	c := &entry{key: e.key, persisted: e.persisted}
 	c.crawler.Store(e.crawler.Load())
 	c.kept.Store(e.kept.Load())
-	c.draftChecks.Store(e.draftChecks.Load())
 	return c
 }
 

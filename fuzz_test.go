@@ -87,13 +87,6 @@ func FuzzParseAllowed(f *testing.F) {
 			if av := r.Crawler(agent).Check(url); !sameVerdict(av, v) {
 				t.Fatalf("Crawler.Check %+v, Check %+v", av, v)
 			}
-			draft := r.draft(agent)
-			if dv := draft.Check(url); !sameVerdict(dv, v) {
-				t.Fatalf("a draft's Check %+v, Check %+v", dv, v)
-			}
-			if iv := draft.indexed().Check(url); !sameVerdict(iv, v) {
-				t.Fatalf("a draft indexed: Check %+v, Check %+v", iv, v)
-			}
 			for _, nl := range []string{"\n", "\r\n", "\r"} {
 				if v2 := ParseMode(lineEndings(body, nl), mode).Check(agent, url); !sameVerdict(v2, v) {
 					t.Fatalf("with line ends %q: %+v, as given: %+v", nl, v2, v)

@@ -243,19 +243,9 @@ func (r *Robots) groups(agent string) []int { return r.groupsOf(nil, agent) }
 // The Crawler is a copy of just those rules and records, indexed for
 // checks: it does not keep the Robots alive, so a caller that checks many
 // URLs for one crawler can keep the Crawler alone.
-func (r *Robots) Crawler(agents ...string) *Crawler { return r.crawler(r.t.Select, agents) }
-
-// draft is Crawler for rules that may be checked only once, as those of a
-// fetch are: it copies them without indexing them (see
-// [parser.Table.SelectUnindexed]), at a quarter of the cost, and
-// [Crawler.indexed] indexes them when they are checked again. A draft of
-// a few dozen rules or fewer is indexed already.
-func (r *Robots) draft(agents ...string) *Crawler { return r.crawler(r.t.SelectUnindexed, agents) }
-
-// crawler makes the Crawler of agents with sel, which selects their groups.
-func (r *Robots) crawler(sel func(groups []int) *parser.Table, agents []string) *Crawler {
+func (r *Robots) Crawler(agents ...string) *Crawler {
 	groups, named := r.t.AppendGroups(nil, agents...)
-	return &Crawler{t: sel(groups), mode: r.mode, named: named}
+	return &Crawler{t: r.t.Select(groups), mode: r.mode, named: named}
 }
 
 // Rules returns the rules that apply to agent, in file order: those of

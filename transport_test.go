@@ -791,25 +791,3 @@ func TestTransportRechecksAfterWaiting(t *testing.T) {
 		t.Error("the waiting request was sent")
 	}
 }
-
-// TestTransportIndexesOnSecondRequest: the first request to a site whose
-// robots.txt has a large group is checked with the draft a fill makes,
-// and reading the crawl-delay for its pacing does not count as a check;
-// the second request indexes the rules (see Client.rules).
-func TestTransportIndexesOnSecondRequest(t *testing.T) {
-	checkLeaks(t)
-	s := newTestSite(t, largeGroup(100)+"Crawl-delay: 0.01\n")
-	c, _, hc := newTestTransport(t)
-	ctx := context.Background()
-	for i, want := range []bool{false, true} {
-		if body, err := get(ctx, hc, s.URL+"/page.html"); err != nil || body != "page" {
-			t.Fatalf("request %d: %q, %v", i+1, body, err)
-		}
-		if got := rulesIndexed(t, c, "http://"+s.Listener.Addr().String()); got != want {
-			t.Fatalf("after %d requests, indexed %v; want %v", i+1, got, want)
-		}
-	}
-	if _, err := get(ctx, hc, s.URL+"/p7/x.php"); !errors.Is(err, ErrDisallowed) {
-		t.Errorf("disallowed page: err = %v, want ErrDisallowed", err)
-	}
-}
