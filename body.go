@@ -69,20 +69,9 @@ const maxCodings = 4
 // An error means the body could not be read whole (a cut connection, a
 // corrupt compressed stream); the Client treats it as unreachable.
 func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
-	b, _, err := readBody(r, header, limit, false)
-	return b, err
-}
-
-// readBody is ReadBody. When framed is true, it also returns the text as
-// an entry keeps a body it has not compressed (see uncompressed): the
-// codecNone byte, then Text, in the one slice, read into from the start so
-// that keeping it copies nothing. That slice is nil when Text is not the
-// bytes as read (converted to UTF-8) or when the buffer holds more spare
-// room than it is worth keeping (see keptSpare); Text is then to be copied.
-func readBody(r io.Reader, header http.Header, limit int64, framed bool) (Body, []byte, error) {
 	r, err := decoded(r, header.Get("Content-Encoding"))
 	if err != nil {
-		return Body{}, nil, err
+		return Body{}, err
 	}
 	if limit >= math.MaxInt64 {
 		limit = 0 // no limit: limit+1 would overflow
@@ -90,17 +79,9 @@ func readBody(r io.Reader, header http.Header, limit int64, framed bool) (Body, 
 	if limit > 0 {
 		r = io.LimitReader(r, limit+1)
 	}
-	var buf []byte
-	if framed {
-		buf = []byte{codecNone}
-	}
-	buf, err = readAll(r, buf, header.Get("Content-Length"), limit)
+	raw, err := readAll(r, nil, header.Get("Content-Length"), limit)
 	if err != nil {
-		return Body{}, nil, err
-	}
-	raw := buf
-	if framed {
-		raw = buf[1:]
+		return Body{}, err
 	}
 	var b Body
 	if limit > 0 && int64(len(raw)) > limit {
@@ -119,22 +100,8 @@ func readBody(r io.Reader, header http.Header, limit int64, framed bool) (Body, 
 	if b.Truncated && u16.enc != nil {
 		b.Text = dropCutLine(b.Text)
 	}
-	if !framed || len(b.Text) == 0 || &b.Text[0] != &buf[1] {
-		return b, nil, nil
-	}
-	kept := buf[:1+len(b.Text)]
-	if cap(kept)-len(kept) > len(kept)/keptSpare {
-		return b, nil, nil
-	}
-	return b, kept, nil
+	return b, nil
 }
-
-// keptSpare bounds the spare room of a buffer that an entry keeps as it
-// was read: at most one byte in keptSpare of its length. A buffer sized
-// from the Content-Length has next to none (the allocator's size class,
-// as a copy would); one grown while reading a body of unknown length has
-// up to as much again, and a cut body the rest of the limit's worth.
-const keptSpare = 8
 
 // readAll appends what r holds to b and returns it, growing b to the
 // declared length first when a Content-Length gives one within limit

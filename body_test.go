@@ -102,13 +102,6 @@ func FuzzReadBody(f *testing.F) {
 			header.Set("Content-Length", strconv.Itoa(max(0, len(body)+[]int{0, 0, -3, 9}[d])))
 		}
 		b, err := ReadBody(bytes.NewReader(body), header, limit)
-		fb, kept, ferr := readBody(bytes.NewReader(body), header, limit, true)
-		if (err == nil) != (ferr == nil) || !bytes.Equal(fb.Text, b.Text) || fb.Charset != b.Charset || fb.Truncated != b.Truncated {
-			t.Fatalf("read framed: %q %q %v %v, want %q %q %v %v", fb.Text, fb.Charset, fb.Truncated, ferr, b.Text, b.Charset, b.Truncated, err)
-		}
-		if kept != nil && (kept[0] != codecNone || !bytes.Equal(kept[1:], fb.Text) || cap(kept)-len(kept) > len(kept)/keptSpare) {
-			t.Fatalf("kept %q (capacity %d) for Text %q", kept, cap(kept), fb.Text)
-		}
 		if !supported {
 			if !errors.Is(err, ErrContentCoding) {
 				t.Fatalf("coding %q: error %v, want ErrContentCoding", header.Get("Content-Encoding"), err)
@@ -172,38 +165,6 @@ func TestReadBodyContentLength(t *testing.T) {
 	h := http.Header{"Content-Length": {strconv.Itoa(len(body))}}
 	if b, err := ReadBody(strings.NewReader(body), h, 100); err != nil || !b.Truncated || len(b.Text) > 100 {
 		t.Errorf("declared length over the limit: %d bytes, truncated %v, %v", len(b.Text), b.Truncated, err)
-	}
-}
-
-// TestReadBodyKeptInPlace: a UTF-8 body of the declared length is read
-// into the slice an entry keeps, after the codec byte, so that keeping it
-// copies nothing; a body converted to UTF-8 is not the bytes as read, and
-// one cut at the limit leaves the rest of the limit's room in its buffer:
-// those are copied.
-func TestReadBodyKeptInPlace(t *testing.T) {
-	body := strings.Repeat("Disallow: /x\n", 100)
-	for _, tc := range []struct {
-		name, body, ctype string
-		limit             int64
-		inPlace           bool
-	}{
-		{"utf-8", body, "text/plain", DefaultBodyLimit, true},
-		{"declared utf-8, invalid bytes", body + "\xe9\n", "text/plain; charset=utf-8", DefaultBodyLimit, true},
-		{"windows-1252", body + "\xe9\n", "text/plain", DefaultBodyLimit, false},
-		{"utf-16", utf16LE(body), "text/plain", DefaultBodyLimit, false},
-		{"cut", body, "text/plain", 700, false},
-	} {
-		h := http.Header{"Content-Type": {tc.ctype}, "Content-Length": {strconv.Itoa(len(tc.body))}}
-		b, kept, err := readBody(strings.NewReader(tc.body), h, tc.limit, true)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if got := kept != nil && &kept[1] == &b.Text[0]; got != tc.inPlace {
-			t.Errorf("%s: kept in the buffer read into: %v, want %v", tc.name, got, tc.inPlace)
-		}
-		if kept != nil && (kept[0] != codecNone || !bytes.Equal(kept[1:], b.Text)) {
-			t.Errorf("%s: kept %q, want the codec byte and %q", tc.name, kept[:min(len(kept), 20)], b.Text[:20])
-		}
 	}
 }
 

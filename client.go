@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A Client answers whether a crawler may fetch URLs, fetching each
@@ -21,9 +19,7 @@ import (
 //
 // Most callers want [Client.Allowed], the fastest check. [Client.Check]
 // also returns the [Decision]: the deciding rule, whether the answer was
-// deferred and until when, the status it rests on. [Client.CheckToken]
-// checks as another crawler's product token, for a process that fetches
-// for several. [Client.Lookup] and [Client.Cached] describe what is
+// deferred and until when, the status it rests on. [Client.Lookup] and [Client.Cached] describe what is
 // cached for a site (its sitemaps, crawl-delay, body); [Client.Forget]
 // drops it; [Client.Stats] counts what the Client has done. A crawler
 // on net/http can leave the checks to a [Transport].
@@ -86,11 +82,7 @@ func NewClient(opts ...Option) *Client {
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
-	c.cache = newMemCache(cfg.cacheSize, cfg.cacheBytes, cfg.now, !cfg.clockSet)
-	if c.cache.coarse != nil {
-		// A Client dropped without Close stops its clock too.
-		runtime.AddCleanup(c, (*coarseClock).stop, c.cache.coarse)
-	}
+	c.cache = newMemCache(cfg.cacheSize, cfg.cacheBytes)
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
 		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, tokens: c.tokens, base: c.base,
@@ -119,20 +111,24 @@ func (c *Client) ProductTokens() []string {
 // is not http or https, or is malformed, gives an error matching ErrBadURL.
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 	c.mustBeMade()
-	if c.tokenErr == nil {
-		// The hot path: a fresh entry with indexed rules, checked
+	if c.tokenErr != nil {
+		return false, c.tokenErr
+	}
+	var buf [128]byte
+	key, path, err := splitTarget(rawURL, buf[:0])
+	if err != nil {
+		return false, err
+	}
+	e := c.cache.get(key)
+	if e != nil && !e.stale && !c.expired(e) {
+		// The hot path: a fresh entry with its rules at hand, checked
 		// without building a Decision.
-		var buf [128]byte
-		if key, path, err := splitTarget(rawURL, buf[:0]); err == nil {
-			if e := c.cache.get(key); e != nil {
-				if cr := e.crawler.Load(); cr != nil && !e.stale && !c.cache.expired(e) {
-					c.stats.hits.add()
-					return servedAllowed(cr, path), nil
-				}
-			}
+		if cr := e.crawler.Load(); cr != nil {
+			c.stats.hits.add()
+			return servedAllowed(cr, path), nil
 		}
 	}
-	d, err := c.check(ctx, "", rawURL)
+	d, err := c.decide(ctx, key, path, e)
 	return d.Allowed, err
 }
 
@@ -141,18 +137,15 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 // or served from a stale copy.
 func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
 	c.mustBeMade()
-	return c.check(ctx, "", rawURL)
-}
-
-// CheckToken is like Check for the crawler whose product token is agent,
-// instead of the Client's own, for a process that fetches for several
-// crawlers through one Client.
-func (c *Client) CheckToken(ctx context.Context, agent, rawURL string) (Decision, error) {
-	c.mustBeMade()
-	if !parser.ValidToken(agent) {
-		return Decision{}, fmt.Errorf("%w: %q is not a product token ([A-Za-z_-]+)", ErrProductToken, agent)
+	if c.tokenErr != nil {
+		return Decision{}, c.tokenErr
 	}
-	return c.check(ctx, agent, rawURL)
+	var buf [128]byte
+	key, path, err := splitTarget(rawURL, buf[:0])
+	if err != nil {
+		return Decision{}, err
+	}
+	return c.decide(ctx, key, path, c.cache.get(key))
 }
 
 // Close stops fetches under way and waits for them to end. Checks that
@@ -164,7 +157,6 @@ func (c *Client) Close() error {
 	c.mu.Unlock()
 	c.cancel()
 	c.fetches.Wait()
-	c.cache.close()
 	return nil
 }
 
@@ -176,51 +168,35 @@ func (c *Client) mustBeMade() {
 	}
 }
 
-// check is the check path: split the URL, find a fresh entry, match. An
-// empty agent stands for the Client's own product tokens.
-func (c *Client) check(ctx context.Context, agent, rawURL string) (Decision, error) {
-	if agent == "" && c.tokenErr != nil {
-		return Decision{}, c.tokenErr
-	}
-	var buf [128]byte
-	key, path, err := splitTarget(rawURL, buf[:0])
-	if err != nil {
-		return Decision{}, err
-	}
-	e := c.cache.get(key)
-	if e != nil && !c.cache.expired(e) {
+// decide answers for path at the authority key, whose cached entry, if
+// any, is e: from e when it is fresh, else after a fill.
+func (c *Client) decide(ctx context.Context, key []byte, path string, e *entry) (Decision, error) {
+	if e != nil && !c.expired(e) {
 		c.stats.hits.add()
-		return c.answer(e, agent, path, false)
+		return c.answer(e, path, false)
 	}
-	return c.miss(ctx, agent, string(key), path, e)
+	return c.miss(ctx, string(key), path, e)
 }
 
+// expired reports whether e has passed its expiry, so that the server
+// must be asked before e is used again.
+func (c *Client) expired(e *entry) bool { return c.cfg.now().UnixNano() >= e.expiresAt }
+
 // answer matches path against e.
-func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, error) {
+func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 	d := Decision{
 		Status: e.status, Outcome: e.outcome, Expires: e.expires,
 		Stale: stale || e.stale, Authority: e.key,
 	}
 	switch e.outcome {
 	case OutcomeRules:
-		var v Verdict
-		var cr *Crawler
-		var r *Robots
-		var err error
-		if agent == "" {
-			if cr, err = c.crawler(e); err != nil {
-				return Decision{}, err
-			}
-			v = servedVerdict(cr, nil, "", path)
-		} else {
-			if r, err = c.wholeFile(e); err != nil {
-				return Decision{}, err
-			}
-			v = servedVerdict(nil, r, agent, path)
+		cr, err := c.crawler(e)
+		if err != nil {
+			return Decision{}, err
 		}
-		d.Verdict = v
-		if v.Allowed {
-			d.Usage = servedUsage(cr, r, agent, path)
+		d.Verdict = servedVerdict(cr, path)
+		if d.Allowed {
+			d.Usage = servedUsage(cr, path)
 		}
 	case OutcomeAllowAll:
 		d.Allowed = true
@@ -250,11 +226,11 @@ func (c *Client) answer(e *entry, agent, path string, stale bool) (Decision, err
 
 // miss handles a check without a fresh in-memory entry. cached, if not
 // nil, is the expired entry for key.
-func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entry) (Decision, error) {
+func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Decision, error) {
 	c.stats.misses.Add(1)
 	if cached != nil && !cached.refreshing.CompareAndSwap(false, true) {
 		// Someone is already fetching it again: do not wait for them.
-		return c.answer(cached, agent, path, true)
+		return c.answer(cached, path, true)
 	}
 	prev, looked := cached, false
 	if cached == nil && c.tier != nil && c.base.Err() == nil {
@@ -267,7 +243,7 @@ func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entr
 		case err != nil:
 			return Decision{}, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", key, err)
 		case hit != nil:
-			return c.answer(c.cache.put(hit), agent, path, false)
+			return c.answer(c.cache.put(hit), path, false)
 		}
 		prev, looked = fallback, true
 	}
@@ -276,11 +252,11 @@ func (c *Client) miss(ctx context.Context, agent, key, path string, cached *entr
 		if cached != nil && ctx.Err() != nil {
 			// The caller gave up on the revalidation, which goes on;
 			// the expired copy is still a usable answer.
-			return c.answer(cached, agent, path, true)
+			return c.answer(cached, path, true)
 		}
 		return Decision{}, err
 	}
-	return c.answer(e, agent, path, false)
+	return c.answer(e, path, false)
 }
 
 // load returns a current entry for key, fetching it if needed. Concurrent
@@ -339,7 +315,7 @@ func (c *Client) fill(key string, prev *entry, looked bool) (*entry, error) {
 	defer c.fetches.Done()
 	// A fill that finished between our caller's miss and this one has
 	// already published a fresh entry: use it rather than fetch again.
-	if e := c.cache.peek(key); e != nil && e != prev && !c.cache.expired(e) {
+	if e := c.cache.peek(key); e != nil && e != prev && !c.expired(e) {
 		return e, nil
 	}
 	c.stats.inFlight.Add(1)
@@ -404,20 +380,7 @@ func (c *Client) refresh(key string, prev *entry) (*entry, error) {
 		finalURL: redirected(key, res.finalURL),
 	}}
 	if res.outcome == OutcomeRules {
-		// The body is kept as it came (in the buffer it was read into,
-		// when that has room for no more) and compressed when the cache
-		// needs the room, off the first answer's path; unless the cache
-		// is out of room already, or a Store is to keep it compressed.
-		var kept []byte
-		switch {
-		case c.tier != nil || !c.cache.roomy():
-			kept = compress(res.body)
-		case res.kept != nil:
-			kept = res.kept
-		default:
-			kept = uncompressed(res.body)
-		}
-		e.setRules(res.body, kept, c.cfg.mode, c.tokens)
+		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}
@@ -466,8 +429,8 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	return e
 }
 
-// servedAllowed is servedVerdict(cr, nil, "", path).Allowed without
-// making the deciding rule, for the hot path.
+// servedAllowed is servedVerdict(cr, path).Allowed without making the
+// deciding rule, for the hot path.
 func servedAllowed(cr *Crawler, path string) bool {
 	if !cr.allowedPath(path) {
 		return false
@@ -486,55 +449,41 @@ func servedAllowed(cr *Crawler, path string) bool {
 }
 
 // servedVerdict checks path, and each normal form a server may serve for
-// it (see normalForms), against the rules of cr, or of agent in r when cr
-// is nil: path is allowed only when every form is, and the verdict is that
-// of the first form disallowed, else that of path as spelled.
-func servedVerdict(cr *Crawler, r *Robots, agent, path string) Verdict {
-	check := func(p string) Verdict {
-		if cr != nil {
-			return cr.checkPath(p)
-		}
-		return r.checkPath(agent, p)
-	}
-	v := check(path)
+// it (see normalForms), against the rules of cr: path is allowed only
+// when every form is, and the verdict is that of the first form
+// disallowed, else that of path as spelled.
+func servedVerdict(cr *Crawler, path string) Verdict {
+	v := cr.checkPath(path)
 	if !v.Allowed || spelledNormally(path) {
 		return v
 	}
 	var scratch [normalScratch]byte
 	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
-		if w := check(f); !w.Allowed {
+		if w := cr.checkPath(f); !w.Allowed {
 			return w
 		}
 	}
 	return v
 }
 
-// servedUsage returns the preferences that the Content-Usage rules of
-// cr, or of agent in r when cr is nil, state for path and for each normal
-// form a server may serve for it (see normalForms), combined: path is one
-// that servedVerdict allows, so that every form is allowed.
-func servedUsage(cr *Crawler, r *Robots, agent, path string) Usage {
-	var buf [8]int
-	var t *parser.Table
-	var mode Mode
-	var groups []int
-	if cr != nil {
-		t, mode, groups = cr.t, cr.mode, selected
-	} else {
-		t, mode, groups = r.t, r.mode, r.groupsOf(buf[:0], agent)
-	}
-	if !t.HasUsage(groups) {
+// servedUsage returns the preferences that the Content-Usage rules of cr
+// state for path and for each normal form a server may serve for it (see
+// normalForms), combined: path is one that servedVerdict allows, so that
+// every form is allowed.
+func servedUsage(cr *Crawler, path string) Usage {
+	t, mode := cr.t, cr.mode
+	if !t.HasUsage(selected) {
 		return Usage{}
 	}
-	u := stated(t, mode, groups, path)
+	u := stated(t, mode, selected, path)
 	if spelledNormally(path) {
 		return u
 	}
 	var scratch [normalScratch]byte
 	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
-		u = u.combine(stated(t, mode, groups, f))
+		u = u.combine(stated(t, mode, selected, f))
 	}
 	return u
 }
@@ -549,26 +498,10 @@ func redirected(key, final string) string {
 	return capText(final)
 }
 
-// wholeFile returns the whole parsed file of e, which keeps only its
-// Client's rules at hand: the first call parses the body again, and the
-// result is kept with the entry and counted against the cache's budget
-// until the entry is frozen.
-func (c *Client) wholeFile(e *entry) (*Robots, error) {
-	if r := e.file.Load(); r != nil {
-		return r, nil
-	}
-	text, err := e.body()
-	if err != nil {
-		return nil, err
-	}
-	return c.cache.keepFile(e, ParseMode(text, c.cfg.mode)), nil
-}
-
-// crawler returns the Crawler of e, whose outcome is OutcomeRules, as it
-// is (a draft or not), for what reads its records alone. When e is frozen
-// it thaws it: it builds the Crawler again from e's body, indexed, without
-// a fetch, and gives it back to e, which stays as fresh as it was.
-// Concurrent thaws of e share one.
+// crawler returns the Crawler of e, whose outcome is OutcomeRules. When e
+// is frozen it thaws it: it builds the Crawler again from e's body,
+// without a fetch, and gives it back to e, which stays as fresh as it
+// was. Concurrent thaws of e share one.
 func (c *Client) crawler(e *entry) (*Crawler, error) {
 	if cr := e.crawler.Load(); cr != nil {
 		return cr, nil
@@ -600,5 +533,5 @@ func (c *Client) thaw(e *entry) (*Crawler, error) {
 		return nil, err
 	}
 	c.stats.thaws.Add(1)
-	return c.cache.swapCrawler(e, nil, cr), nil
+	return c.cache.thawed(e, cr), nil
 }

@@ -11,10 +11,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// A cached body is kept in one of three forms, named by the first byte of
-// what is kept. A fetched body is kept as it came (codecNone) until the
-// cache needs the room, or a Store is to keep it; then it is compressed,
-// by one of two codecs chosen by its size:
+// A cached body is kept compressed, by one of two codecs chosen by its
+// size and named by the first byte of what is kept:
 //
 //   - codecS2 for bodies under largeBody: S2 with a dictionary of the
 //     lines robots.txt files share most (body.dict, built from the corpus
@@ -34,7 +32,7 @@ import (
 // time of Zstandard with the dictionary for every body (which keeps 0.20)
 // and a seventh of the time of flate at its default level (0.20). Even so
 // it is the largest cost of a cold fetch beyond the parse (about 10 µs a
-// body at the corpus's mix), which is why a fetch leaves it to the cache.
+// body at the corpus's mix).
 
 //go:embed body.dict
 var bodyDict []byte
@@ -44,28 +42,11 @@ var bodyDict []byte
 // does.
 const bodyDictID = 0x72620001
 
-// The first byte of a kept body: its form.
+// The first byte of a kept body: its codec.
 const (
-	codecNone = 0 // the body itself
 	codecS2   = 1 // an S2 block compressed with bodyDict
 	codecZstd = 2 // a single-segment Zstandard frame, no dictionary
 )
-
-// uncompressed returns text as codecNone keeps it, in a new slice whose
-// capacity is what the allocator gives it (as compress's is), so that the
-// cache counts what the heap holds.
-func uncompressed(text []byte) []byte {
-	return append([]byte{codecNone}, text...)
-}
-
-// compressed returns z, a body in one of the three forms, compressed: z
-// itself unless its codec is codecNone.
-func compressed(z []byte) []byte {
-	if len(z) == 0 || z[0] != codecNone {
-		return z
-	}
-	return compress(z[1:])
-}
 
 // largeBody is the size from which bodies are compressed with Zstandard:
 // see above.
@@ -151,8 +132,7 @@ const maxScratch = 64 << 10
 // within its limit.
 var errDecompress = errors.New("robotstxt: compressed body unreadable")
 
-// decompress returns the body kept in z, in any of the three forms, in a
-// new slice, failing when it does not decompress, or would be longer than
+// decompress returns the body kept in z, in a new slice, failing when it does not decompress, or would be longer than
 // limit. Both codecs state the size up front, and nothing larger is ever
 // allocated, whoever wrote z: a Zstandard frame must be one segment,
 // whose window is its size.
@@ -163,8 +143,6 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 	codec, z := z[0], z[1:]
 	var size uint64
 	switch codec {
-	case codecNone:
-		size = uint64(len(z))
 	case codecS2:
 		n, err := s2.DecodedLen(z)
 		if err != nil {
@@ -189,8 +167,6 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 	b := make([]byte, 0, size)
 	var err error
 	switch codec {
-	case codecNone:
-		b = append(b, z...)
 	case codecS2:
 		b, err = s2Dict.Decode(b, z)
 	default:

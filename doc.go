@@ -187,16 +187,12 @@
 // (after 30 days, crawl as if there were no robots.txt), and
 // [WithErrorPolicy] lets an archiver read network errors its own way.
 //
-// A fill (a fetch, or a copy from the Store) keeps the rules of a large
-// group unindexed until the authority is checked a second time: the first check tries every rule, which costs
-// less than indexing them, so a crawl that meets most hosts once does
-// not pay for indexes it never uses.
-//
 // The in-memory cache is bounded by an entry count and a byte budget
-// ([WithCacheSize], [WithCacheBytes]), least recently used first. Under
-// the byte budget, entries first compress the bodies they keep, then drop
-// their parsed rules and keep only the compressed body, parsed again
-// without a fetch when next checked; only then are they evicted. A
+// ([WithCacheSize], [WithCacheBytes]), least recently used first. Each
+// authority keeps its rules for the Client's product tokens and its body,
+// compressed; under the byte budget, entries first drop their parsed
+// rules and keep only the compressed body, parsed again without a fetch
+// when next checked; only then are they evicted. A
 // [Store] adds a shared second level: a fleet of crawlers with one Redis
 // (see package redisstore) fetches each robots.txt once between them, and a
 // failing Store is skipped, never fatal.

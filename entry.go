@@ -9,54 +9,43 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
-
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
-// published, except for the refreshing flag, its rules (its Crawler, a
-// draft until its second check, and the memo of its parsed file, which
-// the cache drops and the Client builds again: see memCache.freeze and
-// Client.rules) with the count of a draft's checks, the form of its
-// body (which the cache compresses: see memCache.pack), and its size and
-// links in the cache's recency list. The cache's lock guards the last
-// two, and every change to the rules or body of a cached entry. An entry
-// is put in the cache at most once: what replaces it is a new entry.
+// published, but for the refreshing flag and its Crawler, which the cache
+// drops when it freezes the entry and the Client builds again from the
+// body when it is used (see memCache and Client.crawler); the cache's lock
+// guards every change to the Crawler of a cached entry. An entry is put in
+// the cache at most once: what replaces it is a new entry.
 //
-// An entry keeps the rules its Client checks hot, in the compact form of a
-// [Crawler] for the Client's product tokens, and the body, compressed once the
-// cache needs the room (or at once, with a Store): the rest of the file is
-// parsed again from it when another token is checked or the whole file is
-// asked for, and kept only while someone holds it.
+// An entry keeps the rules its Client checks, in the compact form of a
+// [Crawler] for the Client's product tokens, and the body, compressed: the
+// rest of the file is parsed again from it when it is asked for.
 type entry struct {
-	// What a hit reads comes first, so that it shares a cache line.
 	key string // normalised authority
 	// crawler holds the Client's rules; nil unless outcome is
 	// OutcomeRules, and nil while the entry is frozen.
 	crawler   atomic.Pointer[Crawler]
-	expiresAt int64         // expires in Unix nanoseconds (derived by derive)
-	gen       atomic.Uint32 // the cache generation in which e was last promoted
+	expiresAt int64 // expires in Unix nanoseconds (derived by derive)
 	persisted
 
-	prev, next *entry // neighbours in the cache's recency list; nil when not cached
-
-	file atomic.Pointer[Robots] // the whole parsed file, once asked for
-	// kept holds the body as parsed (UTF-8) in the form compress.go
-	// keeps, whose first byte names the codec; nil unless the outcome is
-	// OutcomeRules. A fetch keeps the body as it came (codecNone), so
-	// that the first answer does not wait for compression, and the cache
-	// compresses it when it needs the room (see memCache.pack).
-	kept       atomic.Pointer[[]byte]
+	// body is the body as parsed (UTF-8), compressed (see compress.go);
+	// nil unless the outcome is OutcomeRules.
+	body []byte
+	// delay is the crawl-delay of the Client's product tokens, when
+	// hasDelay; read once, as the rules are, so that a Transport paces a
+	// frozen entry's authority without a thaw.
+	delay      time.Duration
+	hasDelay   bool
 	cause      error          // the failure itself, when it happened in this process
 	deferErr   *DeferredError // set for OutcomeUnreachable
 	refreshing atomic.Bool
-	size       int64 // bytes retained by the entry (derived by derive)
+	base       int64 // bytes retained but for the Crawler (derived by derive)
 }
 
 // persisted holds what an entry keeps across processes: every field of
 // the Store encoding (see storedFields) but the key, which binds a value
-// to its authority, and the body, which changes form while the entry is
-// cached (see entry.kept).
+// to its authority, and the body.
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
@@ -78,29 +67,18 @@ type persisted struct {
 }
 
 // setRules gives e the rules of text, the body as parsed, for the product
-// tokens, as a draft (see Robots.draft and Client.rules), and keeps kept,
-// text in the form compress.go keeps.
-func (e *entry) setRules(text []byte, kept []byte, mode Mode, tokens []string) {
-	e.crawler.Store(ParseMode(text, mode).Crawler(tokens...))
-	e.kept.Store(&kept)
+// tokens, and keeps z, text compressed.
+func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
+	cr := ParseMode(text, mode).Crawler(tokens...)
+	e.crawler.Store(cr)
+	e.body = z
+	e.delay, e.hasDelay = cr.CrawlDelay()
 }
 
-// keptBody returns the body as e keeps it (see entry.kept), or nil.
-func (e *entry) keptBody() []byte {
-	if p := e.kept.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
-
-// rebuild makes e's Crawler again, indexed, for a frozen e that is being
-// checked: from the memo of its parsed file when it has one, else by
-// parsing its body.
+// rebuild makes e's Crawler again by parsing its body, for a frozen e
+// that is being checked.
 func (e *entry) rebuild(mode Mode, tokens []string) (*Crawler, error) {
-	if r := e.file.Load(); r != nil {
-		return r.Crawler(tokens...), nil
-	}
-	text, err := e.body()
+	text, err := e.text()
 	if err != nil {
 		return nil, err
 	}
@@ -116,56 +94,35 @@ func (e *entry) frozen() bool {
 	return e.outcome == OutcomeRules && e.crawler.Load() == nil
 }
 
-// loose reports whether e keeps its body as fetched, not compressed.
-func (e *entry) loose() bool {
-	z := e.keptBody()
-	return len(z) > 0 && z[0] == codecNone
-}
-
-// rulesSize returns the bytes that e's Crawler and the memo of its parsed
-// file retain: what freezing e gives back.
-func (e *entry) rulesSize() int64 {
-	var n int64
+// cost returns the bytes e retains now, for the cache's byte budget.
+func (e *entry) cost() int64 {
 	if cr := e.crawler.Load(); cr != nil {
-		n += tableCost(cr.t)
+		return e.base + int64(cr.t.Size()) + crawlerOverhead
 	}
-	if r := e.file.Load(); r != nil {
-		n += tableCost(r.t)
-	}
-	return n
+	return e.base
 }
 
-// hasRules reports whether e holds a Crawler or a memo of its parsed
-// file: whether freezing it gives anything back.
-func (e *entry) hasRules() bool { return e.crawler.Load() != nil || e.file.Load() != nil }
-
-// tableCost estimates the bytes a Crawler or Robots retains with its
-// table t.
-func tableCost(t *parser.Table) int64 { return int64(t.Size()) + tableOverhead }
-
-// tableOverhead is what a Crawler costs beyond its table's Size: its own
-// fields, and the table's allocations rounded up to the allocator's size
-// classes. Measured as the heap a Crawler keeps over the corpus mix: 143
-// bytes (internal/bench's million, with and without a byte budget, agrees
-// to a few bytes). A Robots costs about as much more.
-const tableOverhead = 140
+// crawlerOverhead is what a Crawler costs beyond its table's Size: its
+// own fields, and the table's allocations rounded up to the allocator's
+// size classes. Measured as the heap a Crawler keeps over the corpus mix
+// (internal/bench's million, with and without a byte budget).
+const crawlerOverhead = 140
 
 // entryOverhead estimates what an entry costs beyond its strings, its
-// body and its rules: its own fields (320 bytes), the holder of its body
-// (24), its part of the cache's index, and what rounding its key and body
-// up to the allocator's size classes adds. Measured over a million entries
-// of the corpus mix (internal/bench's million), so that the byte budget is
-// what the heap holds.
+// body and its rules: its own fields, its node and map slot in the
+// cache's LRU, and what rounding its key and body up to the allocator's
+// size classes adds. Measured over a million entries of the corpus mix
+// (internal/bench's million), so that the byte budget is what the heap
+// holds.
 const entryOverhead = 384
 
-// body returns the body as parsed, decompressed; nil unless the outcome
+// text returns the body as parsed, decompressed; nil unless the outcome
 // is OutcomeRules.
-func (e *entry) body() ([]byte, error) {
-	z := e.keptBody()
-	if z == nil {
+func (e *entry) text() ([]byte, error) {
+	if e.body == nil {
 		return nil, nil
 	}
-	b, err := decompress(z, math.MaxInt64)
+	b, err := decompress(e.body, math.MaxInt64)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: the cached robots.txt of %s: %w", e.key, err)
 	}
@@ -213,24 +170,15 @@ func (e *entry) derive() *entry {
 		e.deferErr = &DeferredError{Authority: e.key, Status: e.status, RetryAt: e.expires, Err: cause}
 	}
 	e.expiresAt = e.expires.UnixNano()
-	e.size = e.retainedSize()
+	e.base = entryOverhead + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+cap(e.body))
 	return e
 }
 
-// retainedSize estimates the bytes e keeps alive, for the cache's byte
-// budget.
-func (e *entry) retainedSize() int64 {
-	n := int64(entryOverhead) + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText))
-	return n + int64(cap(e.keptBody())) + e.rulesSize()
-}
-
-// clone copies the persisted fields of e, its body and its Crawler, with
-// the count of checks of a draft (not the refreshing flag, the memo of
-// its file or its failure).
+// clone copies the persisted fields of e, its body, its Crawler and its
+// crawl-delay (not the refreshing flag or its failure).
 func (e *entry) clone() *entry {
-	c := &entry{key: e.key, persisted: e.persisted}
+	c := &entry{key: e.key, persisted: e.persisted, body: e.body, delay: e.delay, hasDelay: e.hasDelay}
 	c.crawler.Store(e.crawler.Load())
-	c.kept.Store(e.kept.Load())
 	return c
 }
 
@@ -283,7 +231,7 @@ var storedFields = [...]struct {
 	{func(b []byte, e *entry) []byte { return appendString(b, e.errText) },
 		func(d *decoder, e *entry) { e.errText = d.text() }},
 	{func(b []byte, e *entry) []byte {
-		z := compressed(e.keptBody())
+		z := e.body
 		var dict uint64
 		if len(z) > 0 {
 			dict = bodyDictID
@@ -297,13 +245,8 @@ var storedFields = [...]struct {
 			case d.err != nil:
 			case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
 				d.err = fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
-			case len(body) > 0 && body[0] == codecNone:
-				// A Client stores bodies compressed only: this value is
-				// not one of its own.
-				d.err = fmt.Errorf("%w: body not compressed", errCorruptEntry)
 			case len(body) > 0:
-				body = body[:len(body):len(body)] // the caller's to keep
-				e.kept.Store(&body)
+				e.body = body[:len(body):len(body)] // the caller's to keep
 			}
 		}},
 }
@@ -313,7 +256,7 @@ var storedFields = [...]struct {
 func encodeEntry(e *entry) []byte {
 	p := &e.persisted
 	n := 3 + binary.MaxVarintLen32 + len(e.key) + (len(storedFields)+1)*binary.MaxVarintLen64 +
-		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(e.keptBody())
+		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(e.body)
 	b := make([]byte, 0, n)
 	b = append(b, entryVersion)
 	b = appendString(b, e.key)
@@ -359,7 +302,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	if len(d.b) != 0 {
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
 	}
-	if p.outcome != OutcomeRules && e.keptBody() != nil {
+	if p.outcome != OutcomeRules && e.body != nil {
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
 	}
 	return e, nil

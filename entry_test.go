@@ -25,31 +25,20 @@ func sampleEntries() []*entry {
 			fetched: t0.Add(-72 * time.Hour), checked: t0, expires: t0.Add(time.Minute), stale: true,
 			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: t0.Add(-time.Hour)}}, "User-agent: *\n"),
 		{key: "https://d.example:443", persisted: persisted{outcome: OutcomeDisallowAll, status: 403}},
-		loose(&entry{key: "https://e.example:443", persisted: persisted{outcome: OutcomeRules, status: 200,
-			fetched: t0, checked: t0, expires: t0.Add(time.Hour)}}, privateRules),
 	}
-}
-
-// loose gives e the body s, kept as a fetch keeps it while the cache has
-// room, and returns e.
-func loose(e *entry, s string) *entry {
-	b := uncompressed([]byte(s))
-	e.kept.Store(&b)
-	return e
 }
 
 // TestEntryRoundTrip checks that every persisted field and the body
 // survive the Store encoding: the comparison is of the whole persisted
 // struct, so a field added to it and left out of storedFields fails here,
-// and each sample sets every field some sample does not. A body kept as
-// fetched is stored compressed.
+// and each sample sets every field some sample does not.
 func TestEntryRoundTrip(t *testing.T) {
 	for _, e := range sampleEntries() {
 		b := encodeEntry(e)
 		if b[0] != entryVersion {
 			t.Fatalf("first byte %d", b[0])
 		}
-		if len(b) > len(e.key)+len(compressed(e.keptBody()))+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+48 {
+		if len(b) > len(e.key)+len(e.body)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+48 {
 			t.Errorf("encoding of %s is %d bytes: not compact", e.key, len(b))
 		}
 		got, err := decodeEntry(e.key, b)
@@ -60,9 +49,9 @@ func TestEntryRoundTrip(t *testing.T) {
 			t.Errorf("round trip:\n got %+v\nwant %+v", got.persisted, e.persisted)
 		}
 		got.derive()
-		want, _ := e.body()
-		if text, err := got.body(); err != nil || !bytes.Equal(text, want) || got.loose() {
-			t.Errorf("%s: body %q (kept as fetched: %v), %v after decoding; want %q", e.key, text, got.loose(), err, want)
+		want, _ := e.text()
+		if text, err := got.text(); err != nil || !bytes.Equal(text, want) {
+			t.Errorf("%s: body %q, %v after decoding; want %q", e.key, text, err, want)
 		}
 		if e.outcome == OutcomeUnreachable && (got.deferErr == nil || !errors.Is(got.deferErr, ErrDeferred)) {
 			t.Errorf("%s: deferErr %v", e.key, got.deferErr)
@@ -113,10 +102,8 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"trailing":        append(bytes.Clone(good), 0),
 		"varint overflow": append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...),
 		"body on 404":     encodeEntry(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
-		"body not compressed": bytes.Replace(good, compress([]byte(privateRules)),
-			uncompressed([]byte(privateRules)[:len(compress([]byte(privateRules)))-1]), 1),
-		"status 5000":    append(bytes.Clone(good[:at+2]), 0x88, 0x27),
-		"long validator": encodeEntry(long),
+		"status 5000":     append(bytes.Clone(good[:at+2]), 0x88, 0x27),
+		"long validator":  encodeEntry(long),
 		"other dictionary": bytes.Replace(good, binary.AppendUvarint(nil, bodyDictID),
 			binary.AppendUvarint(nil, bodyDictID+1), 1),
 	}
@@ -145,8 +132,8 @@ func FuzzDecodeEntry(f *testing.F) {
 		if !reflect.DeepEqual(again.persisted, e.persisted) {
 			t.Fatalf("round trip:\n got %+v\nwant %+v", again.persisted, e.persisted)
 		}
-		if body, err := e.body(); err == nil {
-			if body2, err2 := again.body(); err2 != nil || !bytes.Equal(body, body2) {
+		if body, err := e.text(); err == nil {
+			if body2, err2 := again.text(); err2 != nil || !bytes.Equal(body, body2) {
 				t.Fatalf("round trip: body %q, %v; want %q", body2, err2, body)
 			}
 		}
@@ -157,7 +144,6 @@ func FuzzDecodeEntry(f *testing.F) {
 // withBody gives e the body s, compressed as a Store keeps it, and
 // returns e.
 func withBody(e *entry, s string) *entry {
-	z := compress([]byte(s))
-	e.kept.Store(&z)
+	e.body = compress([]byte(s))
 	return e
 }

@@ -16,7 +16,6 @@ type fetchResult struct {
 	status      int // final status; 0 when no response arrived
 	notModified bool
 	body        []byte // UTF-8, at most the body limit
-	kept        []byte // body as an entry keeps it uncompressed, in the same memory, or nil (see readBody)
 	header      http.Header
 	finalURL    string
 	err         error // why the result is unreachable or allow-all
@@ -171,13 +170,13 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 		}
 		return
 	}
-	b, kept, err := readBody(resp.Body, resp.Header, f.cfg.bodyLimit, true)
+	b, err := ReadBody(resp.Body, resp.Header, f.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable
 		res.err = fmt.Errorf("robotstxt: reading %s: %w", res.finalURL, err)
 		return
 	}
-	res.body, res.kept = b.Text, kept
+	res.body = b.Text
 }
 
 // drainLimit is how much of an unneeded body is read so that its

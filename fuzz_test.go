@@ -38,8 +38,8 @@ func lineEndings(body []byte, nl string) []byte {
 // FuzzParseAllowed parses any body in both modes and checks a decision
 // for any crawler and URL. Beyond not panicking: diagnostics point at real
 // lines in order, the deciding rule agrees with the decision and is one
-// of the rules that apply, no rules means allowed, the Crawler (and the
-// draft a fill makes, and its index) decides alike, the line-end style
+// of the rules that apply, no rules means allowed, the Crawler decides
+// alike, the line-end style
 // changes nothing, and small inputs decide as the reference does.
 func FuzzParseAllowed(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /\n"), "FooBot", "/")

@@ -43,19 +43,13 @@ type Info struct {
 
 // Robots returns the whole parsed file; nil unless Outcome is
 // OutcomeRules. The Client keeps only the rules of its own product tokens
-// at hand: the first call for an authority parses its body again, and the
-// Client then keeps the parsed file with the authority's cached copy,
-// counted against its byte budget, until the budget freezes the copy (see
-// [WithCacheBytes]).
+// at hand: each call parses the cached body again, so keep the result.
 func (i *Info) Robots() *Robots {
-	if i.e == nil || i.e.outcome != OutcomeRules {
+	b := i.Body()
+	if b == nil {
 		return nil
 	}
-	r, err := i.c.wholeFile(i.e)
-	if err != nil {
-		return nil
-	}
-	return r
+	return ParseMode(b, i.c.cfg.mode)
 }
 
 // Body returns the body as parsed: converted to UTF-8 and cut at the body
@@ -65,7 +59,7 @@ func (i *Info) Body() []byte {
 	if i.e == nil {
 		return nil
 	}
-	b, err := i.e.body()
+	b, err := i.e.text()
 	if err != nil {
 		return nil
 	}
@@ -114,7 +108,7 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (*Info, error) {
 		return nil, err
 	}
 	e := c.cache.peek(key)
-	if e == nil || c.cache.expired(e) {
+	if e == nil || c.expired(e) {
 		if e, err = c.load(ctx, key, e, false); err != nil {
 			return nil, err
 		}

@@ -153,24 +153,21 @@ func WithCacheSize(n int) Option {
 	return func(c *config) { c.cacheSize = n }
 }
 
-// WithCacheBytes bounds what the in-process cache retains to n bytes (default
-// 128 MiB), counting each entry's retained size: its parsed rules, its kept
-// body and bookkeeping. Without a [Store], a body is kept as it was fetched
-// while the cache has room, and compressed (to about a quarter) when the cache
-// needs the room, so that a crawler whose cache never fills never pays for
-// compression. To keep within n, the kept bodies are compressed first, least
-// recently used first; then the least recently used authorities are frozen:
-// they keep their compressed body and what the Client knows of the fetch, and
-// drop their parsed rules, most of what they retain. Only when every entry but
-// the most recent is frozen are the least recently used evicted. A check of a
-// frozen authority parses its body again, without a fetch, and answers as
-// before; concurrent checks share that parse ([Stats] counts Frozen entries
-// and Thaws). So a crawler whose sites' rules do not all fit in n still
-// answers for every site it keeps, at the cost of a parse each time it comes
-// back to a frozen one, and one whose active sites fit never parses again. It
-// works together with [WithCacheSize], which evicts beyond its count. The most
-// recent entry keeps its rules (its body compressed) even when it alone
-// exceeds n.
+// WithCacheBytes bounds what the in-process cache retains to n bytes
+// (default 128 MiB), counting each entry's retained size: its parsed
+// rules, its body (kept compressed, to about a quarter) and bookkeeping.
+// To keep within n, the least recently used authorities are frozen: they
+// keep their compressed body and what the Client knows of the fetch, and
+// drop their parsed rules, most of what they retain. Only when every
+// entry but the most recent is frozen are the least recently used
+// evicted. A check of a frozen authority parses its body again, without a
+// fetch, and answers as before; concurrent checks share that parse
+// ([Stats] counts Frozen entries and Thaws). So a crawler whose sites'
+// rules do not all fit in n still answers for every site it keeps, at the
+// cost of a parse each time it comes back to a frozen one, and one whose
+// active sites fit never parses again. It works together with
+// [WithCacheSize], which evicts beyond its count. The most recent entry
+// keeps its rules even when it alone exceeds n.
 func WithCacheBytes(n int64) Option {
 	if n < 1 {
 		invalid("WithCacheBytes", n)

@@ -78,7 +78,7 @@ type counters struct {
 func (c *Client) Stats() Stats {
 	c.mustBeMade()
 	s := &c.stats
-	entries, bytes, frozen := c.cache.usage()
+	entries, bytes, frozen, evicted := c.cache.usage()
 	return Stats{
 		Hits: s.hits.load(), Misses: s.misses.Load(),
 		StaleServed: s.stale.Load(), Deferred: s.deferred.Load(),
@@ -87,7 +87,7 @@ func (c *Client) Stats() Stats {
 			DisallowAll: s.disallowAll.Load(), Unreachable: s.unreachable.Load(),
 			NotModified: s.notModified.Load(),
 		},
-		Evictions: c.cache.evictions(), Thaws: s.thaws.Load(),
+		Evictions: evicted, Thaws: s.thaws.Load(),
 		InFlight: s.inFlight.Load(),
 		Entries:  entries, Frozen: frozen, Bytes: bytes,
 		Store: StoreStats{

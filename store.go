@@ -150,8 +150,8 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 	if err == nil {
 		err = t.plausible(e)
 	}
-	if err == nil && e.keptBody() != nil {
-		z := e.keptBody()
+	if err == nil && e.body != nil {
+		z := e.body
 		// A body over three times the limit (bodies grow at most
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
@@ -178,7 +178,7 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 // is a miss, and the next fetch overwrites it. So is a last good copy
 // standing in past the stale window.
 func (t *sharedTier) plausible(e *entry) error {
-	if e.outcome == OutcomeRules && e.keptBody() == nil {
+	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
 	}
 	limit := t.cfg.now().Add(maxClockSkew)

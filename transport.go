@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
@@ -100,24 +99,11 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // A Transport is safe for concurrent use.
 type Transport struct {
-	c      *Client
-	next   http.RoundTripper
-	cfg    transportConfig
-	delays *lru.Cache[string, delayMemo] // by authority
-	stats  transportCounters
+	c     *Client
+	next  http.RoundTripper
+	cfg   transportConfig
+	stats transportCounters
 }
-
-// delayMemo is the crawl-delay of one authority's robots.txt for the
-// Client's agent, as of the cached copy that expires at expires.
-type delayMemo struct {
-	expires time.Time
-	delay   time.Duration
-	set     bool
-}
-
-// delayCacheSize bounds the number of authorities whose crawl-delay a
-// Transport remembers; a forgotten one is read from the Client again.
-const delayCacheSize = 4096
 
 // NewTransport returns a Transport that checks requests with c and sends
 // those allowed through next (http.DefaultTransport when next is nil).
@@ -144,8 +130,7 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 	if cfg.pacer == nil {
 		cfg.pacer = c.sharedPacer()
 	}
-	delays, _ := lru.New[string, delayMemo](delayCacheSize)
-	return &Transport{c: c, next: next, cfg: cfg, delays: delays}
+	return &Transport{c: c, next: next, cfg: cfg}
 }
 
 // sharedPacer returns the MemPacer that the Transports made for c without
@@ -204,13 +189,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.stats.skipped.Add(1)
 		return t.next.RoundTrip(req)
 	}
-	d, rawURL, err := t.check(req)
+	d, err := t.check(req)
 	if err != nil {
 		t.refused(ctx, err)
 		closeBody(req)
 		return nil, err
 	}
-	turn, waited, err := t.awaitTurn(ctx, d.Authority, t.interval(rawURL, d))
+	turn, waited, err := t.awaitTurn(ctx, d.Authority, t.interval(d))
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -218,7 +203,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if waited {
 		// robots.txt may have changed while the request waited (for up
 		// to WithMaxWait): check it again before sending.
-		if _, _, err := t.check(req); err != nil {
+		if _, err := t.check(req); err != nil {
 			_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, 0)
 			t.refused(ctx, err)
 			closeBody(req)
@@ -283,42 +268,41 @@ func (t *Transport) mustBeMade() {
 // it: its URL's authority, and the authority its Host field names when
 // that is another one, since a server picks the site by the Host header.
 // Both must allow it. It returns the decision for the site that serves
-// the request (the Host's, when set), whose Crawl-delay paces it, and
-// that site's URL for req.
-func (t *Transport) check(req *http.Request) (Decision, string, error) {
+// the request (the Host's, when set), whose Crawl-delay paces it.
+func (t *Transport) check(req *http.Request) (Decision, error) {
 	u := req.URL
 	switch {
 	case u == nil:
-		return Decision{}, "", fmt.Errorf("%w: request without a URL", ErrBadURL)
+		return Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	case u.Opaque != "":
 		// The request line would carry the opaque part as it is, which
 		// may name another authority or path than the URL's fields.
-		return Decision{}, "", fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capText(u.Opaque))
+		return Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capText(u.Opaque))
 	}
 	rawURL := withoutUserinfo(u)
 	d, err := t.c.Check(req.Context(), rawURL)
 	if err != nil {
-		return d, rawURL, err
+		return d, err
 	}
 	if !d.Allowed {
-		return d, rawURL, &DisallowedError{Decision: d, URL: capText(rawURL)}
+		return d, &DisallowedError{Decision: d, URL: capText(rawURL)}
 	}
 	host, err := headerHost(req)
 	if err != nil {
-		return Decision{}, rawURL, err
+		return Decision{}, err
 	}
 	if host == u.Host {
-		return d, rawURL, nil
+		return d, nil
 	}
 	site, err := hostURL(u, host)
 	if err != nil {
-		return Decision{}, rawURL, err
+		return Decision{}, err
 	}
 	hd, err := t.c.Check(req.Context(), site)
 	if err == nil && !hd.Allowed {
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
-	return hd, site, err
+	return hd, err
 }
 
 // headerHost returns the Host header net/http will send for req: its
@@ -359,22 +343,12 @@ func hostURL(u *url.URL, host string) (string, error) {
 }
 
 // interval returns the pacing interval for the authority of d: the
-// crawl-delay its robots.txt gives the Client's product tokens, or the default,
-// within the bounds. The crawl-delay is read from the Client once per
-// cached copy of robots.txt.
-func (t *Transport) interval(rawURL string, d Decision) time.Duration {
-	cd, ok := t.delays.Get(d.Authority)
-	if !ok || !cd.expires.Equal(d.Expires) {
-		cd = delayMemo{expires: d.Expires}
-		if info, found := t.c.Cached(rawURL); found {
-			cd.expires = info.Expires
-			cd.delay, cd.set = info.CrawlDelay()
-		}
-		t.delays.Add(d.Authority, cd)
-	}
+// crawl-delay its robots.txt gives the Client's product tokens, which the
+// cached entry carries, or the default, within the bounds.
+func (t *Transport) interval(d Decision) time.Duration {
 	iv := t.cfg.defaultInterval
-	if cd.set {
-		iv = cd.delay
+	if e := t.c.cache.peek(d.Authority); e != nil && e.hasDelay {
+		iv = e.delay
 	}
 	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
 }

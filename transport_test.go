@@ -540,10 +540,8 @@ func TestTransportInterval(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 2 { // from the Client, then from the Transport's memory
-			if got := tr.interval(u, d); got != tc.want {
-				t.Errorf("%s: interval = %v, want %v", tc.name, got, tc.want)
-			}
+		if got := tr.interval(d); got != tc.want {
+			t.Errorf("%s: interval = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
@@ -557,8 +555,8 @@ func TestTransportIntervalFollowsRobots(t *testing.T) {
 	ctx := context.Background()
 	u := s.URL + "/page.html"
 	d, err := c.Check(ctx, u)
-	if err != nil || tr.interval(u, d) != 2*time.Second {
-		t.Fatalf("interval = %v, %v; want 2s", tr.interval(u, d), err)
+	if err != nil || tr.interval(d) != 2*time.Second {
+		t.Fatalf("interval = %v, %v; want 2s", tr.interval(d), err)
 	}
 	s.route("/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.5\n"))
 	c.Forget(u)
@@ -566,7 +564,7 @@ func TestTransportIntervalFollowsRobots(t *testing.T) {
 	if d, err = c.Check(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	if got := tr.interval(u, d); got != 500*time.Millisecond {
+	if got := tr.interval(d); got != 500*time.Millisecond {
 		t.Errorf("interval after robots.txt changed = %v, want 500ms", got)
 	}
 }
