@@ -19,7 +19,7 @@ import (
 var ErrBadURL = errors.New("robotstxt: bad URL")
 
 func badURL(raw, why string) error {
-	return fmt.Errorf("%w %q: %s", ErrBadURL, redact(raw), why)
+	return fmt.Errorf("%w %q: %s", ErrBadURL, capQuote(redact(raw)), why)
 }
 
 // redact removes the userinfo (user name and password) from a URL that is
@@ -61,8 +61,9 @@ func isScheme(s string) bool {
 }
 
 // splitTarget checks raw and splits it into the normalised authority key,
-// appended to buf (scheme and host lower-cased, default port explicit,
-// userinfo dropped, internationalised names in punycode), and the
+// appended to buf (scheme and host lower-cased, a final dot dropped,
+// default port explicit, userinfo dropped, internationalised names in
+// punycode), and the
 // path+params+query to match, without
 // fragment and with bytes that are not printable ASCII escaped (existing
 // escapes are kept byte for byte, as Google's matcher reads them). It
@@ -132,7 +133,7 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 	for i < len(rest) && hostClass[rest[i]] == 0 {
 		i++
 	}
-	if i == 0 {
+	if i == 0 || rest[i-1] == '.' {
 		return key, "", false
 	}
 	key = append(key, rest[:i]...)
@@ -346,6 +347,8 @@ func splitHostPort(auth string) (host, port string, ok bool) {
 // appendHost appends the normalised form of host to key. Plain ASCII names
 // are lower-cased in place; anything else takes the slow path.
 func appendHost(key []byte, host string) ([]byte, error) {
+	// A final dot names the same host (the root of the DNS): one site.
+	host = strings.TrimSuffix(host, ".")
 	if host == "" {
 		return nil, errors.New("empty host")
 	}
@@ -369,7 +372,7 @@ func appendHost(key []byte, host string) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			return append(key[:start], name...), nil
+			return append(key[:start], strings.TrimSuffix(name, ".")...), nil
 		default:
 			return nil, fmt.Errorf("invalid character %q in host", c)
 		}
@@ -398,7 +401,7 @@ var hostClass = func() (t [256]uint8) {
 func appendIPv6(key []byte, host string) ([]byte, error) {
 	addr, err := netip.ParseAddr(host[1 : len(host)-1])
 	if err != nil || !addr.Is6() || addr.Zone() != "" {
-		return nil, fmt.Errorf("invalid IPv6 literal %q", host)
+		return nil, fmt.Errorf("invalid IPv6 literal %q", capQuote(host))
 	}
 	key = append(key, '[')
 	key = addr.AppendTo(key)

@@ -150,7 +150,7 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 		case "deflate":
 			r = inflater(r)
 		default:
-			return nil, fmt.Errorf("%w %q", ErrContentCoding, c)
+			return nil, fmt.Errorf("%w %q", ErrContentCoding, capQuote(c))
 		}
 	}
 	return r, nil

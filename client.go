@@ -2,9 +2,11 @@ package robotstxt
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -30,7 +32,6 @@ type Client struct {
 	tokens   []string // product tokens matched against user-agent lines
 	tokenErr error    // why there is no usable token, or nil
 	fetcher  fetcher
-	fallback *adoptable // the fetcher's RoundTripper without WithHTTPClient
 	cache    *memCache
 	tier     *sharedTier        // the Store's use; nil without a Store
 	group    singleflight.Group // fills, by key
@@ -40,11 +41,17 @@ type Client struct {
 
 	pacerOnce sync.Once
 	pacer     *MemPacer // shared by its Transports; see sharedPacer
+	// hops paces the redirect hops of robots.txt fetches that leave the
+	// site (see admitHop): with the pacer and intervals of the first
+	// Transport made for the Client, else with its own MemPacer.
+	hops atomic.Pointer[Transport]
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
-	mu      sync.Mutex // guards closed and the Add side of fetches
+	slots   chan struct{} // one per fill under way (see load)
+	mu      sync.Mutex    // guards closed, freed and the Add side of fetches
 	closed  bool
+	freed   chan struct{} // closed, and replaced, when a slot is given back
 	fetches sync.WaitGroup
 }
 
@@ -62,13 +69,11 @@ func NewClient(opts ...Option) *Client {
 	if !cfg.leaseWaitSet {
 		cfg.leaseWait = cfg.fetchTimeout
 	}
-	c := &Client{cfg: cfg}
+	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{})}
 	c.fetcher.cfg = &c.cfg
+	c.fetcher.admit = c.admitHop
 	if cfg.httpClient != nil {
 		c.fetcher.hc = *cfg.httpClient
-	} else {
-		c.fallback = new(adoptable)
-		c.fetcher.hc.Transport = c.fallback
 	}
 	c.fetcher.hc.CheckRedirect = noRedirects
 	if cfg.tokens != nil {
@@ -241,7 +246,7 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 		hit, fallback, err := c.tier.lookupFor(ctx, key)
 		switch {
 		case err != nil:
-			return Decision{}, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", key, err)
+			return Decision{}, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), err)
 		case hit != nil:
 			return c.answer(c.cache.put(hit), path, false)
 		}
@@ -264,15 +269,53 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 // caller that gives up gets ctx's error at once while the fill completes
 // for everyone else. looked reports that the caller has just looked in
 // the Store, so that a fill it leads need not look again.
+//
+// A fill takes one of the Client's slots (see WithMaxFetches) for as long
+// as it runs, so that callers who give up cannot pile up fetches: when
+// none is free it does not start, and its callers wait for one until
+// their contexts end. The fill a redirect hop's check needs (see
+// admitHop) is part of the fill that holds a slot, and takes none.
 func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool) (*entry, error) {
+	chain := hopChain(ctx)
 	fill := func() (any, error) {
-		e, err := c.fill(key, prev, looked)
+		if chain == nil {
+			select {
+			case c.slots <- struct{}{}:
+				defer c.freeSlot()
+			default:
+				return nil, errNoSlot
+			}
+		}
+		e, err := c.fill(key, prev, looked, chain)
 		if err != nil && prev != nil {
 			// Nothing replaces prev: the next miss may fetch it again.
 			prev.refreshing.Store(false)
 		}
 		return e, err
 	}
+	for {
+		c.mu.Lock()
+		freed := c.freed // before the try, so that no slot given back after it is missed
+		c.mu.Unlock()
+		e, err := c.share(ctx, key, fill)
+		if err != errNoSlot {
+			return e, err
+		}
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
+		}
+	}
+}
+
+// errNoSlot is a fill's error when every slot is taken: its callers wait
+// for one and try again.
+var errNoSlot = errors.New("robotstxt: no fetch slot free")
+
+// share runs fill for key, or joins the one under way, and waits for its
+// entry until ctx ends.
+func (c *Client) share(ctx context.Context, key string, fill func() (any, error)) (*entry, error) {
 	if ctx.Done() == nil {
 		// The caller cannot give up: fill in its goroutine.
 		v, err, _ := c.group.Do(key, fill)
@@ -289,8 +332,17 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 		}
 		return r.Val.(*entry), nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", key, context.Cause(ctx))
+		return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
 	}
+}
+
+// freeSlot gives a fill's slot back and wakes the callers waiting for one.
+func (c *Client) freeSlot() {
+	<-c.slots
+	c.mu.Lock()
+	close(c.freed)
+	c.freed = make(chan struct{})
+	c.mu.Unlock()
 }
 
 // enter registers a fill so Close can wait for it; it fails once closed.
@@ -308,7 +360,7 @@ func (c *Client) enter() bool {
 // has a fresh one (unless looked says the caller has just looked), else
 // by fetching (after waiting for another process's lease if the Store is
 // a Leaser).
-func (c *Client) fill(key string, prev *entry, looked bool) (*entry, error) {
+func (c *Client) fill(key string, prev *entry, looked bool, chain []string) (*entry, error) {
 	if !c.enter() {
 		return nil, ErrClosed
 	}
@@ -336,7 +388,7 @@ func (c *Client) fill(key string, prev *entry, looked bool) (*entry, error) {
 			return c.cache.put(c.tier.keepGood(e, prev)), nil
 		}
 	}
-	e, err := c.refresh(key, prev)
+	e, err := c.refresh(key, prev, chain)
 	if err == nil {
 		c.cache.put(e)
 		if c.tier != nil {
@@ -350,10 +402,10 @@ func (c *Client) fill(key string, prev *entry, looked bool) (*entry, error) {
 }
 
 // refresh fetches key's robots.txt and builds the entry that follows prev.
-func (c *Client) refresh(key string, prev *entry) (*entry, error) {
-	res := c.fetcher.fetch(c.base, key, prev)
+func (c *Client) refresh(key string, prev *entry, chain []string) (*entry, error) {
+	res := c.fetcher.fetch(context.WithValue(c.base, chainKey{}, append(chain[:len(chain):len(chain)], key)), key, prev)
 	if c.base.Err() != nil {
-		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt: %w", key, ErrClosed)
+		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt: %w", capQuote(key), ErrClosed)
 	}
 	now := c.cfg.now()
 	c.stats.countFetch(res.outcome, res.notModified)

@@ -1027,3 +1027,76 @@ func TestClientThawConcurrent(t *testing.T) {
 			st, w.total(), countFrozen(c), budget)
 	}
 }
+
+// TestClientBoundsFetches: workers whose deadlines are far shorter than a
+// fetch, checking ever new sites whose robots.txt trickles in, leave
+// their fetches running; the Client runs at most WithMaxFetches of them
+// at once, and a check that finds no slot free in time gets its
+// context's error. Goroutines stay bounded too.
+func TestClientBoundsFetches(t *testing.T) {
+	checkLeaks(t)
+	const slots = 4
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	w := newHosts(t)
+	trickle := func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+		}()
+		rw.WriteHeader(200)
+		for {
+			if _, err := rw.Write([]byte("# slow\n")); err != nil {
+				return
+			}
+			rw.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	for i := range 400 {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), trickle)
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}),
+		WithMaxFetches(slots), WithFetchTimeout(time.Minute))
+	before := runtime.NumGoroutine()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(time.Second)
+	for range 8 {
+		wg.Go(func() {
+			for time.Now().Before(deadline) {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+				_, err := c.Allowed(ctx, fmt.Sprintf("http://s%d.test/", next.Add(1)%400))
+				cancel()
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("a check past its deadline: %v, want its context's error", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	grown := runtime.NumGoroutine() - before
+	st := c.Stats()
+	mu.Lock()
+	peak := most
+	mu.Unlock()
+	if peak > slots || st.InFlight > slots || next.Load() < 50 {
+		t.Errorf("%d checks: at most %d fetches at the server, %d in flight now; want at most %d", next.Load(), peak, st.InFlight, slots)
+	}
+	// Each fetch holds a few goroutines (the fill, the connection's);
+	// without the bound there were hundreds.
+	if grown > 20*slots {
+		t.Errorf("%d goroutines more than before the checks", grown)
+	}
+	_ = c.Close()
+}

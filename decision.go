@@ -67,14 +67,15 @@ type DeferredError struct {
 	Err error
 }
 
-// Error describes the failure and when to retry.
+// Error describes the failure and when to retry, with the authority cut
+// to 128 bytes and the failure's text to 256.
 func (e *DeferredError) Error() string {
-	msg := fmt.Sprintf("robotstxt: %s/robots.txt unreachable", e.Authority)
+	msg := fmt.Sprintf("robotstxt: %s/robots.txt unreachable", capQuote(e.Authority))
 	if e.Status != 0 {
 		msg += fmt.Sprintf(" (status %d)", e.Status)
 	}
 	if e.Err != nil {
-		msg += ": " + e.Err.Error()
+		msg += ": " + cut(e.Err.Error(), maxCauseText)
 	}
 	return msg + "; retry after " + e.RetryAt.UTC().Format(time.RFC3339)
 }

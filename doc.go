@@ -70,19 +70,26 @@
 // a check costs time linear in the path for each pattern that can match.
 //
 // The Client and the Transport add one rule where a request leaves the
-// process: servers such as nginx and Apache decode escapes, merge runs of
-// '/' and resolve "." and ".." before they pick what to serve, so
-// /public/../private/x, //private/x and /%70rivate/x all reach
-// /private/x. A URL is allowed only if its spelling and its normal forms
-// (escapes of unreserved characters decoded, slashes merged, dot
-// segments removed, in the path only; and, as nginx reads a path, %2F
-// decoded to '/' first) are all allowed. [Robots.Allowed] and
+// process: servers such as nginx and Apache decode every escape, in
+// either hex case, merge runs of '/' and resolve "." and ".." before they
+// pick what to serve, so /public/../private/x, //private/x, /%70rivate/x,
+// /wiki/Special%3aRandom and /tags/c%2B%2B reach /private/x,
+// /wiki/Special:Random and /tags/c++. A URL is allowed only if its
+// spelling and its normal forms are all allowed: in the path only,
+// escapes decoded (but those of '%', '?', '#' and of bytes that are not
+// printable ASCII, which keep their escape with upper-case hex, as rules
+// store them), slashes merged and dot segments removed; once with %2F
+// decoded to '/' first, as nginx reads a path, and once with it kept, as
+// Apache does. The query is read as it is. What is checked is what the
+// request line carries: a Transport reads the request target net/http
+// writes, a '#' in the query included. [Robots.Allowed] and
 // [Crawler.Allowed] stay exactly Google's, reading the spelling alone.
-// Other readings some servers make are not added: the hex case of an
-// escape (/caf%c3%a9 does not match a rule for /café, whose escapes are
-// stored upper-case, as in Google's parser), ';' parameters dropped, '\'
-// read as '/'; a site that serves such spellings should disallow them
-// too.
+// Readings that nginx and Apache do not make are not added, since they
+// would refuse URLs those servers serve as other, allowed paths: ';'
+// parameters dropped (servlet containers), '\' read as '/' (IIS), and
+// escapes in a rule's pattern decoded (a rule for /tags/c%2B%2B matches
+// that spelling only, as in Google's parser); a site served so should
+// disallow those spellings too.
 //
 // [ModeRFC9309] reads the two points where RFC 9309 and Google's parser
 // differ the RFC's way: /robots.txt itself is always allowed, and
@@ -140,11 +147,20 @@
 // internationalised names in punycode, userinfo dropped. A URL that
 // net/url would reject, or that is not http or https, is [ErrBadURL].
 //
-// A redirect is followed wherever it leads (RFC 9309 §2.3.1.2): the
-// hops of a robots.txt fetch are the Client's own requests and are not
-// checked against robots.txt, so a site can make the Client GET a URL of
-// its choosing, as any link can; [PublicOnly] keeps such hops off
-// internal addresses.
+// Up to five redirects are followed (RFC 9309 §2.3.1.2), but a hop is a
+// request like any other, sent under the crawler's name, so a site
+// cannot use its robots.txt to make the Client request what another site
+// disallows. A hop that stays on the site is followed as it is: to
+// another path of the same authority, from http to https, from a host to
+// its www. twin. So is a hop to another authority's own /robots.txt. Any
+// other hop must be allowed by its authority's robots.txt (which the
+// Client fetches for it), and takes its turn in the pacing of that
+// authority's pages (the Pacer and intervals of the first [Transport]
+// made for the Client, else an in-process one), within the fetch's
+// timeout. A hop that may not be sent, and a redirect without a usable
+// http or https Location, leave the robots.txt unreachable, never
+// allow-all; only more than five redirects, or a loop, read as no
+// robots.txt. [PublicOnly] keeps every hop off internal addresses.
 //
 // The status decides ([DefaultStatusPolicy], replaceable):
 //
@@ -152,6 +168,7 @@
 //	304 on revalidation           keep the rules, renew their freshness
 //	4xx but 429 (401, 403 too)    unavailable: allow everything
 //	more than five redirects      unavailable: allow everything
+//	a redirect not followed       unreachable (see above)
 //	429, 5xx, other codes,        unreachable: the last good copy younger than
 //	network errors, timeouts      30 days stands in; without one, nothing is
 //	                              allowed and the check returns ErrDeferred
@@ -181,7 +198,12 @@
 // body is unreachable, and a Decision returned with an error has
 // [OutcomeNone]. Every wait is bounded: fetches by the fetch timeout, Store
 // calls by the Store timeout, checks by the caller's context, and
-// [Client.Close] stops fetches whatever a server does. A site that stays
+// [Client.Close] stops fetches whatever a server does. So is what waits:
+// a check that gives up leaves its fetch to the others that need it, but
+// at most 64 fetches run at once ([WithMaxFetches]), so callers with short
+// deadlines cannot pile them up. Error texts quote at most 128 bytes of
+// each URL, host or pattern a server or file chose, and 256 of an
+// underlying failure's text. A site that stays
 // unreachable with no usable copy is deferred for as long as that lasts;
 // [WithUnreachableAllowAfter] gives Google's documented behaviour instead
 // (after 30 days, crawl as if there were no robots.txt), and

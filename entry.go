@@ -1,14 +1,12 @@
 package robotstxt
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 )
 
 // entry is what the Client caches for one authority. It is immutable once
@@ -384,59 +382,3 @@ func (d *decoder) bytes(limit int) []byte {
 // text reads a string a server chose, at most maxServerText bytes: no
 // Client writes a longer one.
 func (d *decoder) text() string { return string(d.bytes(maxServerText)) }
-
-// maxServerText bounds each string a server chooses that an entry keeps:
-// a validator, the final URL, the text of a failure (which may quote a
-// reason phrase or a Location). Real ones are far shorter (ETags of tens
-// of bytes, robots.txt URLs of a few dozen), while a hostile server can
-// send megabytes in a header: kept whole, 15 such authorities would evict
-// every other entry from the default cache. A longer validator is
-// dropped (a cut one could never match); a longer text is cut.
-const maxServerText = 512
-
-// capText returns s cut to at most maxServerText bytes, at a UTF-8
-// boundary and marked with "…" when it is cut.
-func capText(s string) string {
-	if len(s) <= maxServerText {
-		return s
-	}
-	const mark = "…"
-	cut := maxServerText - len(mark)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + mark
-}
-
-// capValidator returns v, or "" when v is longer than maxServerText.
-func capValidator(v string) string {
-	if len(v) > maxServerText {
-		return ""
-	}
-	return v
-}
-
-// capErr returns err, or when its text is longer than maxServerText an
-// error with the cut text that still matches the sentinels a caller may
-// test for; the long original is not kept.
-func capErr(err error) error {
-	if err == nil || len(err.Error()) <= maxServerText {
-		return err
-	}
-	c := &cutError{msg: capText(err.Error())}
-	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, ErrContentCoding, errRedirects, ErrNonPublic} {
-		if errors.Is(err, s) {
-			c.is = append(c.is, s)
-		}
-	}
-	return c
-}
-
-// cutError is an error whose text was cut by capErr.
-type cutError struct {
-	msg string
-	is  []error
-}
-
-func (e *cutError) Error() string   { return e.msg }
-func (e *cutError) Unwrap() []error { return e.is }

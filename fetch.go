@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
-	"sync/atomic"
 )
 
 // fetchResult is what one robots.txt fetch, redirects included, gave.
@@ -38,10 +38,15 @@ func robotsURL(key string) string {
 
 // A fetcher gets robots.txt files for a Client: one GET per hop through
 // the Client's copy of the caller's http.Client, redirects followed by
-// hand, the status read by the policies, the body by ReadBody.
+// hand and each admitted by admit, the status read by the policies, the
+// body by ReadBody.
 type fetcher struct {
 	hc  http.Client
 	cfg *config
+	// admit decides whether the hop from the robots.txt of key to next
+	// may be sent (see Client.admitHop); done ends its pacing turn once
+	// its response has arrived.
+	admit func(ctx context.Context, key string, next *url.URL) (done func(), err error)
 }
 
 // fetch gets the robots.txt of the authority key, following redirects, and
@@ -52,8 +57,10 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 	defer cancel()
 	target := robotsURL(key)
 	var seen map[string]bool // the URLs of the hops so far, once there is a redirect
+	done := func() {}
 	for hop := 0; ; hop++ {
 		resp, err := f.get(ctx, target, prev)
+		done()
 		if err != nil {
 			outcome := valid(f.cfg.errPolicy(err))
 			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) {
@@ -70,23 +77,34 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			return res
 		}
 		discard(resp)
-		next, err := resp.Request.URL.Parse(resp.Header.Get("Location"))
+		loc := resp.Header.Get("Location")
+		next, err := resp.Request.URL.Parse(loc)
 		if err == nil {
 			next.Fragment, next.RawFragment = "", ""
 			next.User = nil // credentials from a Location header are neither sent nor shown
 		}
+		// A redirect that cannot be followed is a fault: the server did
+		// not say where its robots.txt is. Only too many redirects, and a
+		// loop that would make as many, mean it has none (RFC 9309
+		// §2.3.1.2).
+		res.outcome = OutcomeUnreachable
 		switch {
-		case resp.Header.Get("Location") == "" || err != nil:
+		case loc == "" || err != nil:
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
 		case next.Scheme != "http" && next.Scheme != "https":
-			res.err = fmt.Errorf("%w: redirect to %q", errRedirects, next.Scheme)
+			res.err = fmt.Errorf("%w: redirect to scheme %q", errRedirects, capQuote(next.Scheme))
 		case hop >= f.cfg.maxRedirects:
+			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.cfg.maxRedirects)
 		case next.String() == target || seen[next.String()]:
-			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, next)
+			res.outcome = OutcomeAllowAll
+			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, capQuote(next.String()))
 		}
 		if res.err != nil {
-			res.outcome = OutcomeAllowAll
+			return res
+		}
+		if done, err = f.admit(ctx, key, next); err != nil {
+			res.err = err
 			return res
 		}
 		if seen == nil {
@@ -119,7 +137,7 @@ func isRedirect(status int) bool {
 func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, f), http.MethodGet, target, nil)
 	if err != nil {
-		return nil, fmt.Errorf("robotstxt: request for %s: %w", target, err)
+		return nil, fmt.Errorf("robotstxt: request for %s: %w", capQuote(target), err)
 	}
 	req.Header.Set("User-Agent", f.cfg.userAgent)
 	req.Header.Set("Accept", "text/plain, */*;q=0.5")
@@ -136,7 +154,7 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 	}
 	resp, err := f.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("robotstxt: fetching %s: %w", target, err)
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)
 	}
 	if resp.Request == nil {
 		// A RoundTripper need not fill it in; what follows reads it.
@@ -166,14 +184,14 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 	res.outcome = valid(f.cfg.policy(resp.StatusCode))
 	if res.outcome != OutcomeRules {
 		if res.outcome == OutcomeUnreachable {
-			res.err = fmt.Errorf("robotstxt: %s answered %s", res.finalURL, resp.Status)
+			res.err = fmt.Errorf("robotstxt: %s answered %s", capQuote(res.finalURL), capQuote(resp.Status))
 		}
 		return
 	}
 	b, err := ReadBody(resp.Body, resp.Header, f.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable
-		res.err = fmt.Errorf("robotstxt: reading %s: %w", res.finalURL, err)
+		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(res.finalURL), err)
 		return
 	}
 	res.body = b.Text
@@ -213,37 +231,6 @@ type stopBody struct {
 func (b *stopBody) Close() error {
 	b.stop()
 	return b.ReadCloser.Close()
-}
-
-// adoptable is the RoundTripper of a Client made without WithHTTPClient:
-// http.DefaultTransport, until the first Transport made for the Client
-// gives it its next, so that the Client's robots.txt fetches go where the
-// crawler's requests go (through a guard or a proxy, say).
-type adoptable struct {
-	rt atomic.Pointer[http.RoundTripper]
-}
-
-// adopt makes rt the RoundTripper of every later fetch, unless an earlier
-// call did.
-func (a *adoptable) adopt(rt http.RoundTripper) { a.rt.CompareAndSwap(nil, &rt) }
-
-func (a *adoptable) current() http.RoundTripper {
-	if p := a.rt.Load(); p != nil {
-		return *p
-	}
-	return http.DefaultTransport
-}
-
-func (a *adoptable) RoundTrip(req *http.Request) (*http.Response, error) {
-	return a.current().RoundTrip(req)
-}
-
-// CloseIdleConnections closes the idle connections of the current
-// RoundTripper, for http.Client.CloseIdleConnections.
-func (a *adoptable) CloseIdleConnections() {
-	if ci, ok := a.current().(interface{ CloseIdleConnections() }); ok {
-		ci.CloseIdleConnections()
-	}
 }
 
 // noRedirects is installed as CheckRedirect on the Client's copy of the

@@ -6,8 +6,11 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"runtime"
+	"sync"
 	"syscall"
 	"time"
+	"weak"
 )
 
 // ErrNonPublic is wrapped by the error of a connection that a transport
@@ -38,7 +41,26 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // and has no proxy: behind a proxy the proxy
 // resolves names and connects, and no check here could see where.
 func PublicOnly(t *http.Transport) *http.Transport {
-	return guardTransport(t, nil)
+	g := guardTransport(t, nil)
+	w := weak.Make(g)
+	guards.Store(w, struct{}{})
+	runtime.AddCleanup(g, func(w weak.Pointer[http.Transport]) { guards.Delete(w) }, w)
+	return g
+}
+
+// guards holds the transports PublicOnly made, weakly, so that
+// NewTransport can tell a guard: a weak.Pointer[http.Transport] for each,
+// dropped once the transport is collected.
+var guards sync.Map
+
+// isGuard reports whether rt is a transport PublicOnly made.
+func isGuard(rt http.RoundTripper) bool {
+	t, ok := rt.(*http.Transport)
+	if !ok || t == nil {
+		return false
+	}
+	_, ok = guards.Load(weak.Make(t))
+	return ok
 }
 
 // guardTransport is PublicOnly with exempt, for tests, naming addresses

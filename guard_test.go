@@ -123,7 +123,7 @@ func internalService(t *testing.T) (*httptest.Server, *atomic.Int64) {
 // (deferred, never allow-all, whatever the error policy), that nothing
 // reaches the internal service, and that its body is not readable
 // through Info; for a Client with the guard of its own, and for one that
-// takes it from the first Transport made for it.
+// fetches through a Transport made with it by NewClientTransport.
 func TestGuardRefusesInwardRedirects(t *testing.T) {
 	checkLeaks(t)
 	internal, hits := internalService(t)
@@ -139,7 +139,7 @@ func TestGuardRefusesInwardRedirects(t *testing.T) {
 		for name, c := range map[string]*Client{
 			"own":       newTestClient(t, WithHTTPClient(&http.Client{Transport: guard})),
 			"allow-all": newTestClient(t, WithHTTPClient(&http.Client{Transport: guard}), WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll })),
-			"adopted":   adopting(t, guard),
+			"through":   first(through(t, guard)),
 		} {
 			d, err := c.Check(context.Background(), site.URL+"/page")
 			if !errors.Is(err, ErrDeferred) || !errors.Is(err, ErrNonPublic) || d.Allowed {
@@ -155,13 +155,12 @@ func TestGuardRefusesInwardRedirects(t *testing.T) {
 	}
 }
 
-// adopting returns a Client made without WithHTTPClient, with a Transport
-// made for it over next, so that its robots.txt fetches go through next.
-func adopting(t *testing.T, next http.RoundTripper) *Client {
-	c := NewClient()
+// through returns a Client made by NewClientTransport over next, so that
+// its robots.txt fetches go through next, and its Transport.
+func through(t *testing.T, next http.RoundTripper) (*Client, *Transport) {
+	c, tr := NewClientTransport(next, nil)
 	t.Cleanup(func() { _ = c.Close() })
-	NewTransport(c, next)
-	return c
+	return c, tr
 }
 
 // TestGuardPageRequests checks the guard on the crawler's own requests
@@ -180,8 +179,8 @@ func TestGuardPageRequests(t *testing.T) {
 	ap := netip.MustParseAddrPort(site.Listener.Addr().String())
 	guard := guardTransport(nil, func(a netip.AddrPort) bool { return a == ap })
 	defer guard.CloseIdleConnections()
-	c := adopting(t, guard)
-	hc := &http.Client{Transport: NewTransport(c, guard)}
+	_, tr := through(t, guard)
+	hc := &http.Client{Transport: tr}
 	if _, err := get(context.Background(), hc, site.URL+"/go"); !errors.Is(err, ErrNonPublic) {
 		t.Errorf("inward page redirect: %v, want ErrNonPublic", err)
 	}
@@ -189,3 +188,6 @@ func TestGuardPageRequests(t *testing.T) {
 		t.Errorf("the internal service was asked %d times", n)
 	}
 }
+
+// first returns the first of two values, for a call in an expression.
+func first[A, B any](a A, _ B) A { return a }

@@ -9,26 +9,40 @@ import (
 )
 
 // Servers do not serve the path a URL spells but a normal form of it:
-// nginx and Apache decode escapes, merge runs of '/' and resolve "." and
-// ".." before they pick the file, so /public/../private/x, //private/x,
-// /%70rivate/x and (on nginx) /public%2F..%2Fprivate/x all reach
-// /private/x. A check that read only the spelling
-// would let a crawler reach a disallowed path by another spelling, so
-// wherever a request leaves the process (the Client and the Transport) a
-// URL is allowed only when its spelling and its normal forms are all
-// allowed. The parser-level checks ([Robots.Allowed], [Crawler.Allowed])
-// stay exactly Google's.
+// nginx and Apache decode every escape, in either hex case, merge runs of
+// '/' and resolve "." and ".." before they pick the file, so
+// /public/../private/x, //private/x, /%70rivate/x, /wiki/Special%3aRandom
+// and (on nginx) /public%2F..%2Fprivate/x reach /private/x and
+// /wiki/Special:Random. A check that read only the spelling would let a
+// crawler reach a disallowed path by another spelling, so wherever a
+// request leaves the process (the Client and the Transport) a URL is
+// allowed only when its spelling and its normal forms are all allowed.
+// The parser-level checks ([Robots.Allowed], [Crawler.Allowed]) stay
+// exactly Google's.
+//
+// A normal form writes decoded every escape of a printable ASCII byte
+// (space included: a rule may spell one) but three, whose escape it keeps,
+// as it keeps those of other bytes, with upper-case hex, the way rules
+// store them: '%', since a decoded '%' would begin an escape that the
+// rules read otherwise; '?', since a decoded '?' would read as the start
+// of a query (a file named "what?" is not a URL with a query, and
+// "Disallow: /*?" must not refuse it); and '#', which no rule holds. Other
+// readings some servers make are not added, since they would refuse URLs
+// that nginx and Apache serve as other, allowed paths: ';' parameters
+// dropped (servlet containers read /private;x=1/secret as
+// /private/secret; on nginx it is another file), '\' read as '/' (IIS).
+// A site served so should disallow those spellings too.
 
 // normalForms returns the forms other than path itself that a server may
 // serve for path, the path and query of a URL as rules are matched
 // against it (it starts with '/'): none for most paths, which are normal
 // already. Only the path part changes, never the query. The first form
-// is nginx's: escapes of unreserved characters and of '/' decoded, then
-// runs of '/' merged, then dot segments removed (RFC 3986 §5.2.4), so
-// /a//../x is /x and /public%2F..%2Fprivate is /private. The second is
-// RFC 3986's, which keeps %2F: escapes of unreserved characters decoded,
-// dot segments removed, then slashes merged, so /a//../x is /a/x. Forms
-// equal to path, or to each other, are left out.
+// is nginx's: escapes decoded, '/' among them, then runs of '/' merged,
+// then dot segments removed (RFC 3986 §5.2.4), so /a//../x is /x and
+// /public%2F..%2Fprivate is /private. The second is Apache's, which keeps
+// %2F: escapes but %2F decoded, dot segments removed, then slashes
+// merged, so /a//../x is /a/x. Forms equal to path, or to each other, are
+// left out.
 //
 // The forms are written into scratch's spare capacity and refer to it:
 // the caller keeps scratch unchanged while it uses them. A scratch of
@@ -47,7 +61,7 @@ func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 		if slash { // nginx: merge, then remove dots
 			m := appendMerged(dec[len(dec):], dec[len(b):])
 			f = appendDotsRemoved(m[len(m):], m)
-		} else { // RFC 3986: remove dots, then merge (a proxy that merges)
+		} else { // Apache: remove dots, then merge
 			d := appendDotsRemoved(dec[len(dec):], dec[len(b):])
 			f = appendMerged(d[len(d):], d)
 		}
@@ -85,12 +99,12 @@ func splitQuery(path string) (p, query string) {
 }
 
 // normal reports whether p, the path part of a URL, is its own normal
-// form: no "//", no "." or ".." segment and no escape that a form
-// decodes. It looks only at the bytes after each '/' and '%', so a
-// typical path costs a few byte searches.
+// form: no "//", no "." or ".." segment, and no escape that a form
+// decodes or writes with other hex. It looks only at the bytes after each
+// '/' and '%', so a typical path costs a few byte searches.
 func normal(p string) bool {
 	for i := strings.IndexByte(p, '%'); i >= 0; {
-		if ascii.IsEscape(p, i) && decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), true) {
+		if ascii.IsEscape(p, i) && (decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), true) || lowerHex(p[i+1]) || lowerHex(p[i+2])) {
 			return false
 		}
 		j := strings.IndexByte(p[i+1:], '%')
@@ -118,10 +132,21 @@ func normal(p string) bool {
 	return true
 }
 
-// decodes reports whether a form decodes the escape of c: every form
-// decodes the unreserved characters (RFC 3986 §2.3), which an escape
-// only spells otherwise; nginx's also decodes '/'.
-func decodes(c byte, slash bool) bool { return ascii.IsUnreserved(c) || slash && c == '/' }
+// lowerHex reports whether c is a lower-case hex digit.
+func lowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
+
+// decodes reports whether a form writes the escape of c decoded: every
+// printable ASCII byte and space, but '%', '?' and '#' (see above), and
+// '/' only in nginx's form (slash).
+func decodes(c byte, slash bool) bool {
+	switch {
+	case c < ' ' || c >= 0x7f, c == '%', c == '?', c == '#':
+		return false
+	case c == '/':
+		return slash
+	}
+	return true
+}
 
 // dotSegment reports whether s, which follows a '/', begins with a "."
 // or ".." segment.
@@ -134,16 +159,19 @@ func dotSegment(s string) bool {
 }
 
 // appendDecoded appends p to dst with the escapes decodes names decoded,
-// '/' among them when slash is set; other escapes are kept byte for byte.
+// '/' among them when slash is set, and the others with upper-case hex.
 func appendDecoded(dst []byte, p string, slash bool) []byte {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if ascii.IsEscape(p, i) {
-			if d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); decodes(d, slash) {
+			d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2])
+			if decodes(d, slash) {
 				dst = append(dst, d)
-				i += 2
-				continue
+			} else {
+				dst = ascii.AppendEscape(dst, d)
 			}
+			i += 2
+			continue
 		}
 		dst = append(dst, c)
 	}

@@ -6,10 +6,9 @@ import (
 	"math/rand/v2"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 func TestNormalForms(t *testing.T) {
@@ -21,11 +20,19 @@ func TestNormalForms(t *testing.T) {
 		{"/public/x", nil},
 		{"/a.b/c..d/.e/..f", nil},
 		{"/x?a=/../b//c&%70", nil},                     // the query is never touched
-		{"/caf%C3%A9/%2", nil},                         // no escape of an unreserved character or '/'
-		{"/caf%C3%A9/%2F/x", []string{"/caf%C3%A9/x"}}, // nginx decodes %2F; RFC 3986 keeps it
-		{"/%2Fprivate", []string{"/private"}},          // nginx decodes %2F and merges
+		{"/caf%C3%A9/%2", nil},                         // no escape a server decodes
+		{"/caf%C3%A9/%2F/x", []string{"/caf%C3%A9/x"}}, // nginx decodes %2F; Apache keeps it
+		{"/caf%c3%a9", []string{"/caf%C3%A9"}},         // hex in either case
+		{"/wiki/Special%3ARandom", []string{"/wiki/Special:Random"}},
+		{"/wiki/Special%3aRandom", []string{"/wiki/Special:Random"}},
+		{"/tags/c%2B%2B", []string{"/tags/c++"}},
+		{"/a%20b%21%40%24%26%28%29%2A%2C%3B%3D%5B%5D", []string{"/a b!@$&()*,;=[]"}},
+		{"/a%3Fb%23c%25d%00%7F", nil},              // '?', '#', '%' and controls stay escaped
+		{"/a%3fb%25%7f", []string{"/a%3Fb%25%7F"}}, // with upper-case hex
+		{"/a%3fb?q=%3f", []string{"/a%3Fb?q=%3f"}}, // the query untouched
+		{"/%2Fprivate", []string{"/private"}},      // nginx decodes %2F and merges
 		{"/public%2F..%2Fprivate/x", []string{"/private/x"}},
-		{"/%2fprivate/x", []string{"/private/x"}},
+		{"/%2fprivate/x", []string{"/private/x", "/%2Fprivate/x"}},
 		{"/public/../private/x", []string{"/private/x"}},
 		{"//private/x", []string{"/private/x"}},
 		{"/%70rivate/x", []string{"/private/x"}},
@@ -54,7 +61,8 @@ func TestNormalForms(t *testing.T) {
 // path.Clean for the form of servers that merge slashes first (nginx),
 // and RFC 3986 §5.2.4's own steps for the other.
 func TestNormalFormsAgainstReference(t *testing.T) {
-	pieces := []string{"/", "//", ".", "..", "a", "b", "%2e", "%2E", "%70", "%2F", "%", "%zz", "~", "?", "/./", "/../"}
+	pieces := []string{"/", "//", ".", "..", "a", "b", "%2e", "%2E", "%70", "%2F", "%2f", "%", "%zz", "~", "?", "/./", "/../",
+		"%3a", "%3F", "%25", "%23", "%c3%a9", "%20", "%0A", "%7f", "+"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var b strings.Builder
@@ -75,10 +83,11 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 	}
 }
 
-// decodeUnreserved decodes the escapes of unreserved characters in the
-// path part of p, and of '/' too when slash is set, and returns it with
-// its query (from '?') apart.
-func decodeUnreserved(p string, slash bool) (dec, query string) {
+// referenceDecode decodes the escapes of the path part of p as servers
+// do, and returns it with its query (from '?') apart: each escape of a
+// byte from ' ' to '~' is decoded, but those of '%', '?' and '#', and of
+// '/' unless slash is set; the others are written with upper-case hex.
+func referenceDecode(p string, slash bool) (dec, query string) {
 	i := strings.IndexByte(p, '?')
 	if i < 0 {
 		i = len(p)
@@ -86,9 +95,15 @@ func decodeUnreserved(p string, slash bool) (dec, query string) {
 	p, query = p[:i], p[i:]
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
-		if p[i] == '%' && i+2 < len(p) && ascii.IsHex(p[i+1]) && ascii.IsHex(p[i+2]) {
-			if c := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2]); ascii.IsUnreserved(c) || slash && c == '/' {
-				b.WriteByte(c)
+		if p[i] == '%' && i+2 < len(p) {
+			if v, err := strconv.ParseUint(p[i+1:i+3], 16, 8); err == nil {
+				c := byte(v)
+				keep := c < ' ' || c > '~' || strings.IndexByte("%?#", c) >= 0 || c == '/' && !slash
+				if keep {
+					b.WriteString(strings.ToUpper(p[i : i+3]))
+				} else {
+					b.WriteByte(c)
+				}
 				i += 2
 				continue
 			}
@@ -98,11 +113,11 @@ func decodeUnreserved(p string, slash bool) (dec, query string) {
 	return b.String(), query
 }
 
-// referenceMergeFirst is the path nginx serves for p: escapes of
-// unreserved characters and of '/' decoded, slashes merged, dots
+// referenceMergeFirst is the path nginx serves for p: escapes decoded
+// ('/' among them), slashes merged, dots
 // resolved, a final slash kept.
 func referenceMergeFirst(p string) string {
-	d, query := decodeUnreserved(p, true)
+	d, query := referenceDecode(p, true)
 	out := path.Clean(d)
 	last := d[strings.LastIndexByte(d, '/')+1:]
 	if out != "/" && (strings.HasSuffix(d, "/") || last == "." || last == "..") {
@@ -111,10 +126,10 @@ func referenceMergeFirst(p string) string {
 	return out + query
 }
 
-// referenceDotsFirst follows RFC 3986 §5.2.4 step by step on the decoded
-// path, and then merges slashes.
+// referenceDotsFirst is the path Apache serves for p: escapes but %2F
+// decoded, then RFC 3986 §5.2.4 step by step, then slashes merged.
 func referenceDotsFirst(p string) string {
-	in, query := decodeUnreserved(p, false)
+	in, query := referenceDecode(p, false)
 	out := ""
 	for in != "" {
 		switch {

@@ -31,7 +31,12 @@ const (
 	defaultMaxBackoff   = time.Hour
 	defaultStoreTimeout = 200 * time.Millisecond // a Store is a cache: slower than a fetch's share, skip it
 	defaultLeasePoll    = 50 * time.Millisecond  // a Redis round trip is a fraction of it
-	maxBodyLimit        = 1 << 30                // far beyond any robots.txt, and 3× it cannot overflow
+	// defaultMaxFetches: a robots.txt fetch takes from tens of
+	// milliseconds to a second, so 64 at once fill hundreds of new sites
+	// a second, more than a crawler's first checks need, while they hold
+	// at most 64 bodies (32 MiB at the body limit) and their goroutines.
+	defaultMaxFetches = 64
+	maxBodyLimit      = 1 << 30 // far beyond any robots.txt, and 3× it cannot overflow
 )
 
 const (
@@ -57,6 +62,7 @@ type config struct {
 	fetchTimeout time.Duration
 	bodyLimit    int64
 	maxRedirects int
+	maxFetches   int
 	staleWindow  time.Duration
 	backoff      time.Duration
 	maxBackoff   time.Duration
@@ -84,6 +90,7 @@ func defaultConfig() config {
 		fetchTimeout: defaultFetchTimeout,
 		bodyLimit:    DefaultBodyLimit,
 		maxRedirects: defaultMaxRedirects,
+		maxFetches:   defaultMaxFetches,
 		staleWindow:  defaultStaleWindow,
 		backoff:      defaultBackoff,
 		maxBackoff:   defaultMaxBackoff,
@@ -228,6 +235,20 @@ func WithMaxRedirects(n int) Option {
 		invalid("WithMaxRedirects", n)
 	}
 	return func(c *config) { c.maxRedirects = n }
+}
+
+// WithMaxFetches bounds the robots.txt fetches a Client runs at once
+// (default 64), whatever its callers do: a check that gives up (its
+// context ends) leaves its fetch running for the others that need it, so
+// without a bound, callers with short deadlines against slow sites would
+// pile up fetches, memory and goroutines. A check that needs a fetch when
+// all n are under way waits for one to end; if its context ends first it
+// returns the context's error. It panics if n is less than 1.
+func WithMaxFetches(n int) Option {
+	if n < 1 {
+		invalid("WithMaxFetches", n)
+	}
+	return func(c *config) { c.maxFetches = n }
 }
 
 // WithStaleWindow sets how old the last good copy of a robots.txt may be

@@ -44,7 +44,7 @@ type PacedError struct {
 
 // Error names the authority, when its turn may come and what came first.
 func (e *PacedError) Error() string {
-	msg := fmt.Sprintf("robotstxt: no turn at %s before %s", e.Authority, e.RetryAt.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+	msg := fmt.Sprintf("robotstxt: no turn at %s before %s", capQuote(e.Authority), e.RetryAt.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
 	if e.reason != "" {
 		msg += ", " + e.reason
 	}

@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -101,4 +103,43 @@ func checkTokens(tokens []string) error {
 		}
 	}
 	return nil
+}
+
+// ErrAgentMismatch is wrapped by the error a [Transport] returns, before
+// anything is sent, for a request whose User-Agent names a crawler other
+// than the one its Client obeys robots.txt for: robots.txt was read for
+// one product token and the site would see another.
+var ErrAgentMismatch = errors.New("robotstxt: the request's User-Agent names another crawler")
+
+// withAgent returns req as the Transport sends it: with the Client's
+// User-Agent when it carries none (a copy: req is the caller's), or req
+// itself when its User-Agent names one of the Client's product tokens
+// (see ProductToken). Any other User-Agent is refused with an error
+// wrapping ErrAgentMismatch that says which option to set.
+func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
+	ua, ok := req.Header["User-Agent"]
+	if !ok || len(ua) == 0 {
+		r := req.Clone(req.Context())
+		if r.Header == nil {
+			r.Header = make(http.Header)
+		}
+		r.Header.Set("User-Agent", t.c.cfg.userAgent)
+		return r, nil
+	}
+	if p := t.agent.Load(); p != nil && *p == ua[0] {
+		return req, nil // the User-Agent checked last time
+	}
+	tok, err := ProductToken(ua[0])
+	if err == nil && slices.ContainsFunc(t.c.tokens, func(s string) bool { return strings.EqualFold(s, tok) }) {
+		t.agent.Store(&ua[0])
+		return req, nil
+	}
+	named := "no product token"
+	if err == nil {
+		named = fmt.Sprintf("%q", capQuote(tok))
+	}
+	return req, fmt.Errorf("%w: User-Agent %q names %s, but the Client obeys robots.txt as %q; "+
+		"send the Client's User-Agent (WithUserAgent), or none, which the Transport then sets, "+
+		"or name the token with WithProductTokens",
+		ErrAgentMismatch, capQuote(ua[0]), named, t.c.tokens)
 }

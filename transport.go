@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/idna"
@@ -32,18 +33,19 @@ type DisallowedError struct {
 	URL string
 }
 
-// Error names the URL and the rule, or the status, that disallows it.
+// Error names the URL and the rule, or the status, that disallows it,
+// each cut to 128 bytes.
 func (e *DisallowedError) Error() string {
 	d := e.Decision
 	switch {
 	case d.Matched():
 		return fmt.Sprintf("robotstxt: %s disallowed by robots.txt line %d (Disallow: %s)",
-			e.URL, d.Rule.Line, d.Rule.Pattern)
+			capQuote(e.URL), d.Rule.Line, capQuote(d.Rule.Pattern))
 	case d.Outcome == OutcomeDisallowAll:
 		return fmt.Sprintf("robotstxt: %s disallowed: robots.txt answered status %d (disallow all)",
-			e.URL, d.Status)
+			capQuote(e.URL), d.Status)
 	}
-	return fmt.Sprintf("robotstxt: %s disallowed by robots.txt", e.URL)
+	return fmt.Sprintf("robotstxt: %s disallowed by robots.txt", capQuote(e.URL))
 }
 
 // Unwrap returns ErrDisallowed.
@@ -59,7 +61,13 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // Every request it carries, each redirect hop an http.Client follows
 // included, is first checked with its Client against the robots.txt of
 // its authority, as the Client's product tokens, in every spelling a
-// server may serve it as (see [Client.Allowed]). A request whose Host
+// server may serve it as (see [Client.Allowed]), reading the request
+// target as net/http writes it on the request line. It goes out under
+// the crawler's name: a request without a User-Agent is sent with the
+// Client's (see [WithUserAgent]), and one whose User-Agent names another
+// product token than the Client's is refused before anything is sent
+// with an error matching [ErrAgentMismatch] (a colly Collector must be
+// given the Client's User-Agent, with colly.UserAgent). A request whose Host
 // field names another authority than its URL is served by that
 // authority's site, so it must be allowed by both robots.txt files; a
 // Host that is not an authority alone, or a URL with an opaque part, is
@@ -72,8 +80,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // which errors.Is and errors.As see them.
 //
 // Allowed requests are paced by a [Pacer] (by default an in-process
-// [MemPacer] that every Transport of the Client shares): requests to one
-// authority reach its server at least the Crawl-delay robots.txt gives the
+// [MemPacer] that every Transport of the Client shares), by the authority
+// they are sent to, however its host is spelled (the robots.txt key: see
+// the package documentation): requests to one authority reach its server at least the Crawl-delay robots.txt gives the
 // Client's product tokens apart (or the default interval, see
 // [WithDefaultInterval]), measured from the arrival of one request's
 // response to the sending of the next; requests to other authorities are
@@ -93,8 +102,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // The Client's own robots.txt requests (each hop of one) may go through
 // the same Transport: they are recognised from the request and passed to
-// next unchecked and unpaced; [NewClientTransport] wires a Client and a
-// Transport that way. Requests whose context comes from [SkipRobots] are
+// next as they are, the Client having checked and paced their hops;
+// [NewClientTransport] wires a Client and a Transport that way. Requests whose context comes from [SkipRobots] are
 // passed to next as they are.
 //
 // A Transport is safe for concurrent use.
@@ -103,23 +112,38 @@ type Transport struct {
 	next  http.RoundTripper
 	cfg   transportConfig
 	stats transportCounters
+	agent atomic.Pointer[string] // the User-Agent last found to name the Client's token
 }
 
 // NewTransport returns a Transport that checks requests with c and sends
 // those allowed through next (http.DefaultTransport when next is nil).
-// A Client made without [WithHTTPClient] fetches its robots.txt through
-// the next of the first Transport made for it, so that a guard in next
-// (such as [PublicOnly]) or a proxy covers those fetches too.
-// It panics if c is nil or was not made by NewClient.
+//
+// The Client fetches robots.txt through its own HTTP client (see
+// [WithHTTPClient]), not through next: a crawler that sends everything
+// through one RoundTripper, a guard such as [PublicOnly] or a proxy,
+// makes both with [NewClientTransport]. So that no robots.txt is fetched
+// unguarded while the pages are guarded, NewTransport panics when next is
+// a transport [PublicOnly] made and c does not fetch through it.
+// It panics too if c is nil or was not made by NewClient.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
 	if c == nil {
 		panic("robotstxt: NewTransport with a nil Client")
 	}
 	c.mustBeMade()
+	if isGuard(next) && c.fetcher.hc.Transport != next {
+		panic("robotstxt: NewTransport(c, PublicOnly(…)) would guard the pages but not c's robots.txt fetches, " +
+			"which go through c's own HTTP client: make both with NewClientTransport(PublicOnly(nil), clientOpts), " +
+			"or give c the guard with WithHTTPClient(&http.Client{Transport: guard})")
+	}
+	return newTransport(c, next, opts)
+}
+
+// newTransport is NewTransport without the guard's check. The first
+// Transport made for c lends its configuration to the pacing of c's
+// redirect hops (see Client.hopPacing).
+func newTransport(c *Client, next http.RoundTripper, opts []TransportOption) *Transport {
 	if next == nil {
 		next = http.DefaultTransport
-	} else if c.fallback != nil {
-		c.fallback.adopt(next)
 	}
 	cfg := defaultTransportConfig()
 	for _, o := range opts {
@@ -130,6 +154,7 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 	if cfg.pacer == nil {
 		cfg.pacer = c.sharedPacer()
 	}
+	c.hops.CompareAndSwap(nil, &Transport{c: c, cfg: cfg})
 	return &Transport{c: c, next: next, cfg: cfg}
 }
 
@@ -143,16 +168,28 @@ func (c *Client) sharedPacer() *MemPacer {
 
 // NewClientTransport returns a Client configured by clientOpts and a
 // Transport for it whose robots.txt fetches go through the Transport
-// itself, and so through next and any proxy or TLS settings it has: for a
-// crawler that sends everything through one RoundTripper. The Client's
-// HTTP client is one with the Transport and no timeout of its own (the
-// Client's fetch timeout bounds each fetch); a WithHTTPClient among
-// clientOpts is overridden. The Transport passes the Client's own
-// requests, every redirect hop included, straight to next.
+// itself, and so through next and any guard, proxy or TLS settings it
+// has, from the first fetch: the way to build a crawler that sends
+// everything through one RoundTripper, such as [PublicOnly]. The
+// Client's HTTP client is one with the Transport and no timeout of its
+// own (the Client's fetch timeout bounds each fetch); it panics when
+// clientOpts hold a [WithHTTPClient], which would send the fetches
+// elsewhere. The Transport passes the Client's own requests, every
+// redirect hop included, straight to next: the Client has checked and
+// paced them (see the package documentation on redirects).
 func NewClientTransport(next http.RoundTripper, clientOpts []Option, opts ...TransportOption) (*Client, *Transport) {
+	var probe config
+	for _, o := range clientOpts {
+		if o != nil {
+			o(&probe)
+		}
+	}
+	if probe.httpClient != nil {
+		panic("robotstxt: NewClientTransport with WithHTTPClient: the Client's fetches go through the Transport")
+	}
 	fwd := new(forwarder)
 	c := NewClient(append(slices.Clone(clientOpts), WithHTTPClient(&http.Client{Transport: fwd}))...)
-	t := NewTransport(c, next, opts...)
+	t := newTransport(c, next, opts)
 	fwd.t = t // set before c is returned, so before it can send anything
 	return c, t
 }
@@ -189,13 +226,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.stats.skipped.Add(1)
 		return t.next.RoundTrip(req)
 	}
-	d, err := t.check(req)
+	req, err := t.withAgent(req)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	served, dialed, err := t.check(req)
 	if err != nil {
 		t.refused(ctx, err)
 		closeBody(req)
 		return nil, err
 	}
-	turn, waited, err := t.awaitTurn(ctx, d.Authority, t.interval(d))
+	// Requests take their turns by the authority they are sent to, its
+	// robots.txt key, whatever the spelling of the URL or its Host:
+	// keeping both sites' Crawl-delay.
+	authority := dialed.Authority
+	turn, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -203,7 +249,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if waited {
 		// robots.txt may have changed while the request waited (for up
 		// to WithMaxWait): check it again before sending.
-		if _, err := t.check(req); err != nil {
+		if _, _, err := t.check(req); err != nil {
 			_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, 0)
 			t.refused(ctx, err)
 			closeBody(req)
@@ -214,7 +260,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	var hold time.Duration
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		hold = t.hold(ctx, d.Authority, resp)
+		hold = t.hold(ctx, authority, resp)
 	}
 	// The turn ends whatever becomes of the caller's context: a turn
 	// left open would hold the authority until its lease ran out. An
@@ -268,41 +314,42 @@ func (t *Transport) mustBeMade() {
 // it: its URL's authority, and the authority its Host field names when
 // that is another one, since a server picks the site by the Host header.
 // Both must allow it. It returns the decision for the site that serves
-// the request (the Host's, when set), whose Crawl-delay paces it.
-func (t *Transport) check(req *http.Request) (Decision, error) {
+// the request (the Host's, when set) and the one for the authority the
+// request is sent to, whose pacing it takes (see Transport.turn).
+func (t *Transport) check(req *http.Request) (served, dialed Decision, err error) {
 	u := req.URL
 	switch {
 	case u == nil:
-		return Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
+		return Decision{}, Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	case u.Opaque != "":
 		// The request line would carry the opaque part as it is, which
 		// may name another authority or path than the URL's fields.
-		return Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capText(u.Opaque))
+		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capQuote(u.Opaque))
 	}
-	rawURL := withoutUserinfo(u)
+	rawURL := requestURL(u)
 	d, err := t.c.Check(req.Context(), rawURL)
 	if err != nil {
-		return d, err
+		return d, d, err
 	}
 	if !d.Allowed {
-		return d, &DisallowedError{Decision: d, URL: capText(rawURL)}
+		return d, d, &DisallowedError{Decision: d, URL: capText(rawURL)}
 	}
 	host, err := headerHost(req)
 	if err != nil {
-		return Decision{}, err
+		return Decision{}, Decision{}, err
 	}
 	if host == u.Host {
-		return d, nil
+		return d, d, nil
 	}
 	site, err := hostURL(u, host)
 	if err != nil {
-		return Decision{}, err
+		return Decision{}, Decision{}, err
 	}
 	hd, err := t.c.Check(req.Context(), site)
 	if err == nil && !hd.Allowed {
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
-	return hd, err
+	return hd, d, err
 }
 
 // headerHost returns the Host header net/http will send for req: its
@@ -325,7 +372,7 @@ func headerHost(req *http.Request) (string, error) {
 	}
 	p, err := idna.Punycode.ToASCII(name)
 	if err != nil {
-		return "", fmt.Errorf("%w: request Host %q cannot be sent: %v", ErrBadURL, capText(host), err)
+		return "", fmt.Errorf("%w: request Host %q cannot be sent: %v", ErrBadURL, capQuote(host), err)
 	}
 	return p + port, nil
 }
@@ -335,11 +382,11 @@ func headerHost(req *http.Request) (string, error) {
 // authority alone (a server would read such a Host header in its own way).
 func hostURL(u *url.URL, host string) (string, error) {
 	if strings.ContainsAny(host, "/?#@\\") {
-		return "", fmt.Errorf("%w: request Host %q is not an authority", ErrBadURL, capText(host))
+		return "", fmt.Errorf("%w: request Host %q is not an authority", ErrBadURL, capQuote(host))
 	}
 	v := *u
-	v.User, v.Host = nil, host
-	return v.String(), nil
+	v.Host = host
+	return requestURL(&v), nil
 }
 
 // interval returns the pacing interval for the authority of d: the
@@ -363,15 +410,14 @@ func (t *Transport) CloseIdleConnections() {
 	}
 }
 
-// withoutUserinfo returns u as a string, leaving out any userinfo, which
-// robots.txt does not depend on and no error text should carry.
-func withoutUserinfo(u *url.URL) string {
-	if u.User == nil {
-		return u.String()
-	}
-	v := *u
-	v.User = nil
-	return v.String()
+// requestURL returns the URL a request for u reaches, as a check reads
+// it: u's scheme and host, and then the request target net/http writes on
+// the request line (u.RequestURI(), which carries RawQuery whole), with
+// any '#' in it escaped, so that the check reads it as the server does,
+// as part of the path or query, not as the start of a fragment. Userinfo
+// and the fragment are not sent, and are left out.
+func requestURL(u *url.URL) string {
+	return u.Scheme + "://" + u.Host + strings.ReplaceAll(u.RequestURI(), "#", "%23")
 }
 
 // closeBody closes the body of a request that is not sent, as

@@ -96,7 +96,7 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 	}
 	var u Usage
 	if resp.Request != nil {
-		if d, err := t.check(resp.Request); err == nil {
+		if d, _, err := t.check(resp.Request); err == nil {
 			u = d.Usage
 		}
 	}

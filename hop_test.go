@@ -1,0 +1,201 @@
+package robotstxt
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// hosts is a web of named sites on two loopback servers, one plain and
+// one TLS: a request for host h and path p is answered by route(h, p),
+// whatever the port, and counted. Its clients dial those servers for
+// every name, so that no name reaches the system's resolver.
+type hosts struct {
+	plain, tls *httptest.Server
+	mu         sync.Mutex
+	route      map[string]http.HandlerFunc // by host and path: "a.test/robots.txt"
+	seen       map[string]int              // requests by scheme, host and path
+}
+
+func newHosts(t testing.TB) *hosts {
+	t.Helper()
+	w := &hosts{route: map[string]http.HandlerFunc{}, seen: map[string]int{}}
+	h := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(r.Host, ":")
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		w.mu.Lock()
+		w.seen[scheme+"://"+host+r.URL.RequestURI()]++
+		f := w.route[host+r.URL.Path]
+		w.mu.Unlock()
+		if f == nil {
+			http.NotFound(rw, r)
+			return
+		}
+		f(rw, r)
+	})
+	w.plain, w.tls = httptest.NewServer(h), httptest.NewTLSServer(h)
+	t.Cleanup(w.plain.Close)
+	t.Cleanup(w.tls.Close)
+	return w
+}
+
+// on routes host and path (such as "a.test/robots.txt") to f.
+func (w *hosts) on(hostPath string, f http.HandlerFunc) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.route[hostPath] = f
+}
+
+// count returns how many requests w saw for url (scheme, host, path and
+// query, as "http://a.test/x?y").
+func (w *hosts) count(url string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.seen[url]
+}
+
+// transport returns an http.Transport that dials w's TLS server for port
+// 443 and its plain one for any other, trusting its certificate.
+func (w *hosts) transport(t testing.TB) *http.Transport {
+	var d net.Dialer
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			to := w.plain.Listener.Addr().String()
+			if strings.HasSuffix(addr, ":443") {
+				to = w.tls.Listener.Addr().String()
+			}
+			return d.DialContext(ctx, network, to)
+		},
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, // the test server's own certificate
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	return tr
+}
+
+// TestHopToAnotherSiteIsChecked: a site whose robots.txt redirects to a
+// disallowed URL of another site does not make the Client request it;
+// the first site's robots.txt is unreachable, never allow-all.
+func TestHopToAnotherSiteIsChecked(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("victim.test/private/delete", serve(200, "deleted"))
+	for i := range 5 {
+		w.on(fmt.Sprintf("evil%d.test/robots.txt", i), redirectTo(fmt.Sprintf("http://victim.test/private/delete?id=%d", i)))
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	for i := range 5 {
+		d, err := c.Check(ctx, fmt.Sprintf("http://evil%d.test/page", i))
+		if d.Allowed || !errors.Is(err, ErrDeferred) || !strings.Contains(err.Error(), "disallows") {
+			t.Errorf("evil%d: %+v, %v; want deferred: the hop is disallowed", i, d, err)
+		}
+	}
+	for i := range 5 {
+		if n := w.count(fmt.Sprintf("http://victim.test/private/delete?id=%d", i)); n != 0 {
+			t.Errorf("the victim's disallowed URL %d was requested %d times", i, n)
+		}
+	}
+	if n := w.count("http://victim.test/robots.txt"); n != 1 {
+		t.Errorf("the victim's robots.txt was fetched %d times, want once", n)
+	}
+}
+
+// TestHopIsPaced: hops to another site take their turns in its pacing:
+// twenty sites whose robots.txt redirect to an allowed URL of a site
+// with Crawl-delay: 60 send it one hop; the others find no turn within
+// their fetch and leave their robots.txt unreachable. A page request
+// through the Client's Transport then waits for the same turn.
+func TestHopIsPaced(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n"))
+	w.on("victim.test/search", serve(200, "results"))
+	for i := range 20 {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo(fmt.Sprintf("http://victim.test/search?q=%d", i)))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithFetchTimeout(300 * time.Millisecond)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() { _, _ = c.Check(context.Background(), fmt.Sprintf("http://s%d.test/", i)) })
+	}
+	wg.Wait()
+	sent := 0
+	for i := range 20 {
+		sent += w.count(fmt.Sprintf("http://victim.test/search?q=%d", i))
+	}
+	if sent != 1 {
+		t.Errorf("the site with Crawl-delay: 60 received %d hops, want 1", sent)
+	}
+	hc := &http.Client{Transport: tr}
+	if _, err := get(context.Background(), hc, "http://victim.test/search?q=page"); !errors.Is(err, ErrPaced) {
+		t.Errorf("a page right after the hop: %v, want ErrPaced", err)
+	}
+}
+
+// TestHopsWithinTheSite: the hops servers make every day keep working
+// unchecked: http to https, a host to its www. twin, /robots.txt to
+// another path of the same authority, and to another site's own
+// /robots.txt.
+func TestHopsWithinTheSite(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("b.test/robots.txt", redirectTo("http://www.b.test/robots-live.txt"))
+	w.on("c.test/robots.txt", redirectTo("/static/robots.txt"))
+	w.on("d.test/robots.txt", redirectTo("https://cdn.test/robots.txt"))
+	// Every target's own robots.txt disallows everything: a hop checked
+	// against it would be refused.
+	for _, h := range []string{"www.b.test", "c.test", "cdn.test"} {
+		w.on(h+"/robots.txt", serve(200, privateRules))
+	}
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			redirectTo("https://a.test/robots.txt")(rw, r)
+			return
+		}
+		serve(200, privateRules)(rw, r)
+	})
+	w.on("www.b.test/robots-live.txt", serve(200, privateRules))
+	w.on("c.test/static/robots.txt", serve(200, privateRules))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	for _, h := range []string{"a.test", "b.test", "c.test", "d.test"} {
+		d, err := c.Check(context.Background(), "http://"+h+"/private/x")
+		if err != nil || d.Allowed || d.Outcome != OutcomeRules {
+			t.Errorf("%s: %+v, %v; want the rules at the end of the hops", h, d, err)
+		}
+	}
+}
+
+// TestHopCycleEnds: two sites whose robots.txt redirect to a page of
+// each other's end unreachable at once, without waiting on each other.
+func TestHopCycleEnds(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://b.test/x"))
+	w.on("b.test/robots.txt", redirectTo("http://a.test/y"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	start := time.Now()
+	for _, h := range []string{"a.test", "b.test"} {
+		if d, err := c.Check(context.Background(), "http://"+h+"/"); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Errorf("%s: %+v, %v; want deferred", h, d, err)
+		}
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the cycle took %v: the checks waited on each other", took)
+	}
+	if w.count("http://b.test/x")+w.count("http://a.test/y") != 0 {
+		t.Error("a hop of the cycle was sent")
+	}
+}

@@ -1,0 +1,83 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"unicode/utf8"
+)
+
+// Text a server or a robots.txt file chose is bounded wherever the Client
+// keeps it or quotes it: a hostile server can send megabytes in a header
+// or a Location, and a file a pattern of 16 KB.
+
+// maxServerText bounds each string a server chooses that an entry keeps:
+// a validator, the final URL. Real ones are far shorter (ETags of tens of
+// bytes, robots.txt URLs of a few dozen): kept whole, 15 authorities with
+// megabyte headers would evict every other entry from the default cache.
+// A longer validator is dropped (a cut one could never match); a longer
+// text is cut.
+const maxServerText = 512
+
+// maxQuoted bounds each piece of chosen text that an error's text quotes
+// (a URL, a host, a rule's pattern, a scheme): enough to recognise it,
+// too little for one response to flood every log line that prints the
+// error.
+const maxQuoted = 128
+
+// maxCauseText bounds the text of an underlying failure that an error
+// carries, such as the reason a robots.txt was unreachable (which may
+// quote a reason phrase or a Location, each already cut to maxQuoted).
+const maxCauseText = 256
+
+// capText returns s cut to at most maxServerText bytes (see cut).
+func capText(s string) string { return cut(s, maxServerText) }
+
+// capQuote returns s cut to at most maxQuoted bytes (see cut).
+func capQuote(s string) string { return cut(s, maxQuoted) }
+
+// cut returns s cut to at most n bytes, at a UTF-8 boundary and marked
+// with "…" when it is cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	end := n - len(mark)
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + mark
+}
+
+// capValidator returns v, or "" when v is longer than maxServerText.
+func capValidator(v string) string {
+	if len(v) > maxServerText {
+		return ""
+	}
+	return v
+}
+
+// capErr returns err, or when its text is longer than maxCauseText an
+// error with the cut text that still matches the sentinels a caller may
+// test for; the long original is not kept.
+func capErr(err error) error {
+	if err == nil || len(err.Error()) <= maxCauseText {
+		return err
+	}
+	c := &cutError{msg: cut(err.Error(), maxCauseText)}
+	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, ErrContentCoding, errRedirects, ErrNonPublic} {
+		if errors.Is(err, s) {
+			c.is = append(c.is, s)
+		}
+	}
+	return c
+}
+
+// cutError is an error whose text was cut by capErr.
+type cutError struct {
+	msg string
+	is  []error
+}
+
+func (e *cutError) Error() string   { return e.msg }
+func (e *cutError) Unwrap() []error { return e.is }

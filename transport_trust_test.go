@@ -1,0 +1,151 @@
+package robotstxt
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestTransportTrust runs requests a careless caller or a hostile page
+// makes through a real http.Client with the Transport: the escaped
+// spellings of disallowed paths, a query holding '#', a request that
+// names another crawler, a redirect of robots.txt that launders a request.
+// The servers never see any of them.
+func TestTransportTrust(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("site.test/robots.txt", serve(200, "User-agent: ExampleBot\n"+
+		"Disallow: /wiki/Special:\nDisallow: /tags/c++\nDisallow: /caf%C3%A9\nDisallow: /*sessionid=\nDisallow: /a b\n"))
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("evil.test/robots.txt", redirectTo("http://victim.test/private/delete?id=1"))
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	ctx := context.Background()
+	for _, u := range []string{
+		"http://site.test/wiki/Special%3ARandom",
+		"http://site.test/wiki/Special%3aRandom",
+		"http://site.test/tags/c%2B%2B",
+		"http://site.test/tags/c%2b%2b",
+		"http://site.test/caf%c3%a9",
+		"http://site.test/a%20b",
+	} {
+		if _, err := get(ctx, hc, u); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("%s: %v, want ErrDisallowed", u, err)
+		}
+	}
+	// A query holding '#', as net/http sends it whole.
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://site.test/page", nil)
+	req.URL.RawQuery = "#&sessionid=1"
+	if _, err := hc.Do(req); !errors.Is(err, ErrDisallowed) {
+		t.Errorf("query %q: %v, want ErrDisallowed", req.URL.RawQuery, err)
+	}
+	// A request that names another crawler is refused, saying what to set.
+	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, "http://site.test/ok", nil)
+	req.Header.Set("User-Agent", "MyBot/1.0")
+	if _, err := hc.Do(req); !errors.Is(err, ErrAgentMismatch) || !strings.Contains(err.Error(), "WithUserAgent") {
+		t.Errorf("another crawler's User-Agent: %v, want ErrAgentMismatch naming the option", err)
+	}
+	// robots.txt that redirects to a disallowed page of another site.
+	if _, err := get(ctx, hc, "http://evil.test/page"); !errors.Is(err, ErrDeferred) {
+		t.Errorf("laundering redirect: %v, want ErrDeferred", err)
+	}
+	for _, u := range []string{
+		"http://site.test/wiki/Special:Random", "http://site.test/tags/c++", "http://site.test/caf%C3%A9",
+		"http://site.test/page?#&sessionid=1", "http://site.test/ok", "http://victim.test/private/delete?id=1",
+		"http://evil.test/page",
+	} {
+		if n := w.count(u); n != 0 {
+			t.Errorf("the server saw %s %d times", u, n)
+		}
+	}
+	w.mu.Lock()
+	for u := range w.seen {
+		if !strings.HasSuffix(u, "/robots.txt") {
+			t.Errorf("the server saw %s", u)
+		}
+	}
+	w.mu.Unlock()
+}
+
+// TestTransportSetsUserAgent: a request without a User-Agent goes out with
+// the Client's, and one that names the Client's product token as it is.
+func TestTransportSetsUserAgent(t *testing.T) {
+	checkLeaks(t)
+	got := make(chan string, 4)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/page", func(w http.ResponseWriter, r *http.Request) { got <- r.Header.Get("User-Agent") })
+	_, _, hc := newTestTransport(t)
+	ctx := context.Background()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/page", nil)
+	if _, err := get(ctx, hc, req.URL.String()); err != nil {
+		t.Fatal(err)
+	}
+	if ua := <-got; ua != testUA {
+		t.Errorf("a request without a User-Agent went out as %q, want the Client's %q", ua, testUA)
+	}
+	for _, ua := range []string{"ExampleBot/2.0", "Mozilla/5.0 (compatible; examplebot/1.0; +https://example.com/bot)"} {
+		req.Header.Set("User-Agent", ua)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("User-Agent %q: %v", ua, err)
+		}
+		resp.Body.Close()
+		if sent := <-got; sent != ua {
+			t.Errorf("User-Agent %q went out as %q", ua, sent)
+		}
+	}
+	for _, ua := range []string{"colly - https://github.com/gocolly/colly", "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0", ""} {
+		req.Header["User-Agent"] = []string{ua}
+		if _, err := hc.Do(req); !errors.Is(err, ErrAgentMismatch) {
+			t.Errorf("User-Agent %q: %v, want ErrAgentMismatch", ua, err)
+		}
+	}
+}
+
+// TestTransportPacesEverySpelling: every spelling of one host takes its
+// turn in one pacing: a.test, a.test., A.TEST, a.test:80 and a.test with
+// a full-width dot are one site with Crawl-delay: 60.
+func TestTransportPacesEverySpelling(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n"))
+	w.on("a.test/page", serve(200, "page"))
+	w.on("a.test./page", serve(200, "page"))
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	ctx := context.Background()
+	if _, err := get(ctx, hc, "http://a.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"http://a.test./page", "http://A.TEST/page", "http://a.test:80/page", "http://a\uff0etest/page"} {
+		if _, err := get(ctx, hc, u); !errors.Is(err, ErrPaced) {
+			t.Errorf("%s right after http://a.test/page: %v, want ErrPaced", u, err)
+		}
+	}
+}
+
+// TestErrorTextBounded: an error quotes at most 128 bytes of a URL or a
+// pattern, however long the file's rule or the request's URL.
+func TestErrorTextBounded(t *testing.T) {
+	checkLeaks(t)
+	long := "/" + strings.Repeat("x", 25000)
+	s := newTestSite(t, "User-agent: *\nDisallow: "+long+"\n")
+	_, _, hc := newTestTransport(t)
+	_, err := get(context.Background(), hc, s.URL+long+"/page")
+	var ue *url.Error
+	if !errors.Is(err, ErrDisallowed) || !errors.As(err, &ue) {
+		t.Fatalf("%v, want ErrDisallowed", err)
+	}
+	if n := len(ue.Err.Error()); n > 400 {
+		t.Errorf("the Transport's error is %d bytes long", n)
+	}
+	c := newTestClient(t)
+	if _, err := c.Check(context.Background(), "http://"+strings.Repeat("h", 3000)+".test/x\x00"); err == nil || len(err.Error()) > 400 {
+		t.Errorf("an error of %d bytes for a long bad URL", len(err.Error()))
+	}
+}
