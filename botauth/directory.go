@@ -1,0 +1,112 @@
+package botauth
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// directoryPath is the path of the well-known URI the draft registers for
+// a key directory.
+const directoryPath = "/.well-known/http-message-signatures-directory"
+
+// directoryMediaType is the media type the draft requires of a directory
+// served at the well-known URI.
+const directoryMediaType = "application/http-message-signatures-directory+json"
+
+// The signature on a directory response: the label of the draft's
+// example, and the tag the draft fixes.
+const (
+	directoryLabel = "binding"
+	directoryTag   = "http-message-signatures-directory"
+)
+
+// directoryCacheControl lets verifiers cache the directory for a day, as
+// in the draft's example: long enough that sites seldom fetch it, short
+// enough to bound how long a key removed from it keeps verifying at a
+// site that fetched it before.
+const directoryCacheControl = "max-age=86400"
+
+// directoryValidity is how long a directory response's signature is
+// valid: a week, so that it outlives the day a response may be cached
+// many times over. The draft warns against short lifetimes here: a key
+// set copied into a list keeps its proof only until expires, and a key
+// is revoked by removing it, not by signing shorter.
+const directoryValidity = 7 * 24 * time.Hour
+
+// Directory returns a handler that serves the Signer's key directory, for
+// sites to fetch the public key its signatures are checked with. Serve it
+// at the agent URL given to [NewSigner]; it answers GET and HEAD requests
+// whose path is that URL's or the well-known
+// /.well-known/http-message-signatures-directory (usually the same), and
+// no others (404 Not Found, or 405 Method Not Allowed).
+//
+// The body is a JSON Web Key Set holding the Signer's public key, with
+// its [Signer.KeyID] as kid:
+//
+//	{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"...","x":"...","use":"sig"}]}
+//
+// served as application/http-message-signatures-directory+json, with
+// Cache-Control: max-age=86400 (a day, as in the draft's example: how
+// long a site may keep using a key after it leaves the directory). As the
+// draft recommends, the response proves possession of the key: it
+// carries a Content-Digest of the body (RFC 9530, SHA-256) and a
+// signature, labelled "binding", over the authority the directory was
+// fetched from ("@authority";req, lower-cased, without port 443) and that
+// digest, with created, expires (a week later), keyid and the tag
+// "http-message-signatures-directory". A site can then keep the key set,
+// or pass it on, as proof that this key is the agent URL's.
+//
+// The directory must be served over https, as the agent URL says; the
+// handler does not check that, so that it can sit behind a proxy that
+// ends TLS.
+func (s *Signer) Directory() http.Handler {
+	s.mustBeMade()
+	return http.HandlerFunc(s.serveDirectory)
+}
+
+func (s *Signer) serveDirectory(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != directoryPath && r.URL.Path != s.agentPath {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	// The verifier fetched an https URL, so :443 is the default port.
+	auth, err := authority(r.Host, "https")
+	if err != nil {
+		http.Error(w, "400 bad request: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	created := s.now().Unix()
+	input, signature := sign(s.key, directoryLabel,
+		[]component{{authorityReqID, auth}, {contentDigestID, s.digest}},
+		[]param{
+			intParam("created", created),
+			intParam("expires", created+s.directoryValidity),
+			stringParam("keyid", s.keyID),
+			stringParam("tag", directoryTag),
+		})
+	h := w.Header()
+	h.Set("Content-Type", directoryMediaType)
+	h.Set("Cache-Control", directoryCacheControl)
+	h.Set("Content-Digest", s.digest)
+	h.Set("Signature-Input", input)
+	h.Set("Signature", signature)
+	h.Set("Content-Length", strconv.Itoa(len(s.keySet)))
+	if r.Method == http.MethodGet {
+		w.Write(s.keySet)
+	}
+}
+
+// contentDigest is the Content-Digest field value (RFC 9530 §2) of body:
+// its SHA-256 digest, the algorithm RFC 9530 lists first.
+func contentDigest(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "sha-256=:" + base64.StdEncoding.EncodeToString(sum[:]) + ":"
+}

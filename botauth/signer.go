@@ -1,0 +1,241 @@
+package botauth
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// requestLabel is the label of the signature a Signer adds, in Signature-Input
+// and Signature, and the key of its Signature-Agent member: the draft
+// requires each signature to cover the member keyed to its own label.
+// "sig1" is the label of the draft's examples.
+const requestLabel = "sig1"
+
+// requestTag is the tag parameter of a request signature, which the
+// draft fixes; it tells a verifier that the signature is Web Bot Auth's.
+const requestTag = "web-bot-auth"
+
+// The bounds of a request signature's validity, from created to expires.
+const (
+	// defaultValidity is a minute. A Transport signs each request as it
+	// sends it, so a signature needs to outlive only the request's trip
+	// to the site and the difference between the two clocks; a copy
+	// taken on the way works for any path of that site until it expires,
+	// which is why it should not live longer.
+	defaultValidity = time.Minute
+	// maxValidity is the longest the draft recommends ("no more than 24
+	// hours after created").
+	maxValidity = 24 * time.Hour
+)
+
+// nonceSize is the number of random bytes in a nonce: 64, the size the
+// Web Bot Auth architecture drafts recommended and that Cloudflare's
+// implementation sends (and insists on when given one to sign with). The
+// current draft leaves nonces to RFC 9421, which sets no size.
+const nonceSize = 64
+
+// A Signer signs HTTP requests as one crawler, with one Ed25519 key, for
+// Web Bot Auth, and serves the key directory that lets sites check its
+// signatures. Make one with [NewSigner]; send requests through
+// [NewTransport], or sign them one at a time with [Signer.Sign]; serve
+// [Signer.Directory] at the agent URL.
+//
+// A Signer is safe for concurrent use.
+type Signer struct {
+	key        ed25519.PrivateKey
+	keyID      string
+	agentField string // the Signature-Agent field value, label="agent"
+	agentValue string // agent as a Structured Field String
+	agentPath  string // the path of the agent URL
+	validity   int64  // seconds from created to expires
+	keySet     []byte // the key directory's body
+	digest     string // its Content-Digest
+
+	// Set by NewSigner, and by tests to replay published vectors.
+	now               func() time.Time // the clock
+	rand              io.Reader        // where nonces come from
+	directoryValidity int64            // seconds a directory response's signature lasts
+}
+
+// An Option configures a [Signer] made by [NewSigner].
+type Option func(*config)
+
+type config struct {
+	validity time.Duration
+}
+
+// WithValidity sets how long each signature is valid: the time from its
+// created parameter to its expires parameter, counted in whole seconds
+// (rounded down). It must be at least a second and at most 24 hours, the
+// longest the draft recommends; [NewSigner] returns an error otherwise.
+// The default is a minute: a [Signer] signs each request as it is sent, so
+// a signature need only outlive the request's trip and the difference
+// between the crawler's clock and the site's, while a copy of it, taken
+// on the way, is good for any path of that site until it expires.
+func WithValidity(d time.Duration) Option {
+	return func(c *config) { c.validity = d }
+}
+
+// NewSigner returns a Signer that signs with key for the crawler whose
+// key directory is served at agent, the Signature-Agent URL.
+//
+// key must be a whole Ed25519 private key (seed and public key, as
+// [ed25519.GenerateKey] and [ed25519.NewKeyFromSeed] return it), whose
+// public half is the seed's. agent must be an absolute https URL with a
+// host and a path, and no user information or fragment, written in
+// visible ASCII (escape the rest): sites fetch it, as is, as a JSON Web
+// Key Set, so it names the directory itself, not just its host. The
+// usual choice, which also binds the key to the crawler's domain, is the
+// well-known URI:
+//
+//	https://crawler.example/.well-known/http-message-signatures-directory
+//
+// Verifiers written to earlier drafts took a Signature-Agent to name an
+// origin and fetched that path from it; those that keep only the URL's
+// origin, as Cloudflare's reference verifier does, find the same
+// directory.
+func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, error) {
+	if len(key) != ed25519.PrivateKeySize {
+		return nil, fmt.Errorf("botauth: Ed25519 private key of %d bytes, want %d", len(key), ed25519.PrivateKeySize)
+	}
+	if !ed25519.NewKeyFromSeed(key.Seed()).Equal(key) {
+		return nil, errors.New("botauth: Ed25519 private key whose public half is not its seed's")
+	}
+	path, err := checkAgent(agent)
+	if err != nil {
+		return nil, err
+	}
+	cfg := config{validity: defaultValidity}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if cfg.validity < time.Second || cfg.validity > maxValidity {
+		return nil, fmt.Errorf("botauth: validity %v out of range [1s, %v]", cfg.validity, maxValidity)
+	}
+	key = append(ed25519.PrivateKey(nil), key...) // the caller's slice may change
+	pub := key.Public().(ed25519.PublicKey)
+	s := &Signer{
+		key:               key,
+		keyID:             thumbprint(pub),
+		agentValue:        sfString(agent),
+		agentPath:         path,
+		validity:          int64(cfg.validity / time.Second),
+		now:               time.Now,
+		rand:              rand.Reader,
+		directoryValidity: int64(directoryValidity / time.Second),
+	}
+	s.agentField = requestLabel + "=" + s.agentValue
+	s.keySet = keySet(pub, s.keyID)
+	s.digest = contentDigest(s.keySet)
+	return s, nil
+}
+
+// mustBeMade panics if s was not made by NewSigner.
+func (s *Signer) mustBeMade() {
+	if s.key == nil {
+		panic("botauth: Signer not made by NewSigner")
+	}
+}
+
+// checkAgent checks a Signature-Agent URL as NewSigner documents, and
+// returns its path.
+func checkAgent(agent string) (string, error) {
+	if !visibleASCII(agent) {
+		return "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
+	}
+	u, err := url.Parse(agent)
+	if err != nil {
+		return "", fmt.Errorf("botauth: agent URL: %w", err)
+	}
+	switch {
+	case u.Scheme != "https":
+		return "", fmt.Errorf("botauth: agent URL %q is not https", agent)
+	case u.Host == "" || u.Hostname() == "":
+		return "", fmt.Errorf("botauth: agent URL %q has no host", agent)
+	case u.User != nil:
+		return "", fmt.Errorf("botauth: agent URL %q has user information", agent)
+	case strings.Contains(agent, "#"):
+		return "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
+	case u.Path == "" || u.Path == "/":
+		return "", fmt.Errorf("botauth: agent URL %q names no directory: sites fetch it as the key set itself (try %s)", agent, "https://"+u.Host+directoryPath)
+	}
+	return u.Path, nil
+}
+
+// KeyID returns the key identifier the Signer sends in the keyid
+// parameter and as the key's kid in its directory: the JWK SHA-256
+// Thumbprint (RFC 7638, with the members RFC 8037 gives an Ed25519 key)
+// of its public key, in unpadded base64url, as the draft requires.
+func (s *Signer) KeyID() string { return s.keyID }
+
+// Sign signs req as RFC 9421 and the Web Bot Auth draft ask, setting
+// three header fields:
+//
+//	Signature-Agent: sig1="https://crawler.example/.well-known/http-message-signatures-directory"
+//	Signature-Input: sig1=("@authority" "signature-agent";key="sig1");created=1735689600;expires=1735689660;keyid="...";nonce="...";tag="web-bot-auth"
+//	Signature: sig1=:...:
+//
+// The signature covers the request's authority (see below) and the
+// Signature-Agent member keyed to its label. Its parameters are created
+// (now), expires (created plus the validity, see [WithValidity]), keyid
+// ([Signer.KeyID]), a nonce of 64 random bytes in base64, and the tag
+// "web-bot-auth". There is no alg parameter: the draft does not ask for
+// one, and the key a verifier finds by keyid says it is Ed25519.
+//
+// The authority is the @authority of RFC 9421 §2.2.3, taken from
+// req.Host if set and req.URL.Host otherwise, lower-cased, without an
+// empty port or the default port of req.URL's scheme. Sign returns an
+// error, and changes nothing, if there is no host or it is not visible
+// ASCII (a host must be given in its A-label form, which net/http would
+// send in place of the name given).
+//
+// Sign replaces any Signature-Agent, Signature-Input and Signature fields
+// req has, so that a request signed again, for a retry, carries one
+// signature; it does not add to another signer's signatures. It changes
+// no other field. Sign modifies req: a RoundTripper signs a copy, as
+// [NewTransport]'s does.
+func (s *Signer) Sign(req *http.Request) error {
+	s.mustBeMade()
+	host, scheme := req.Host, ""
+	if req.URL != nil {
+		if host == "" {
+			host = req.URL.Host
+		}
+		scheme = req.URL.Scheme
+	}
+	auth, err := authority(host, scheme)
+	if err != nil {
+		return err
+	}
+	nonce := make([]byte, nonceSize)
+	if _, err := io.ReadFull(s.rand, nonce); err != nil {
+		return fmt.Errorf("botauth: reading a nonce: %w", err)
+	}
+	created := s.now().Unix()
+	input, signature := sign(s.key, requestLabel,
+		[]component{{authorityID, auth}, {agentID, s.agentValue}},
+		[]param{
+			intParam("created", created),
+			intParam("expires", created+s.validity),
+			stringParam("keyid", s.keyID),
+			stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)),
+			stringParam("tag", requestTag),
+		})
+	if req.Header == nil {
+		req.Header = make(http.Header)
+	}
+	req.Header.Set("Signature-Agent", s.agentField)
+	req.Header.Set("Signature-Input", input)
+	req.Header.Set("Signature", signature)
+	return nil
+}

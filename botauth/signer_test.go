@@ -1,0 +1,407 @@
+package botauth
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
+	"errors"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+const testAgent = "https://signature-agent.test/.well-known/http-message-signatures-directory"
+
+// newTestSigner returns a Signer with the RFC 9421 test key for
+// testAgent, failing the test if NewSigner does.
+func newTestSigner(t testing.TB, opts ...Option) *Signer {
+	t.Helper()
+	s, err := NewSigner(rfcKey(t), testAgent, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testSite is a site whose clock is now and that already holds the key of
+// each agent URL given, so that it verifies without fetching directories.
+func testSite(now func() time.Time, pub ed25519.PublicKey, agents ...string) *site {
+	s := &site{now: now, keys: make(map[string]map[string]ed25519.PublicKey)}
+	for _, a := range agents {
+		s.keys[a] = map[string]ed25519.PublicKey{thumbprint(pub): pub}
+	}
+	return s
+}
+
+// at is a clock stopped at t.
+func at(t time.Time) func() time.Time { return func() time.Time { return t } }
+
+func TestNewSignerRejects(t *testing.T) {
+	good := rfcKey(t)
+	mismatched := append(ed25519.PrivateKey(nil), good...)
+	mismatched[40] ^= 1
+	for _, tc := range []struct {
+		name  string
+		key   ed25519.PrivateKey
+		agent string
+		opts  []Option
+	}{
+		{"nil key", nil, testAgent, nil},
+		{"seed only", good.Seed(), testAgent, nil},
+		{"public half not the seed's", mismatched, testAgent, nil},
+		{"http", good, "http://crawler.example/.well-known/http-message-signatures-directory", nil},
+		{"relative", good, "/.well-known/http-message-signatures-directory", nil},
+		{"no host", good, "https:///.well-known/http-message-signatures-directory", nil},
+		{"port only", good, "https://:443/.well-known/http-message-signatures-directory", nil},
+		{"opaque", good, "https:crawler.example", nil},
+		{"user information", good, "https://bot@crawler.example/keys", nil},
+		{"fragment", good, "https://crawler.example/keys#k", nil},
+		{"empty fragment", good, "https://crawler.example/keys#", nil},
+		{"origin only", good, "https://crawler.example", nil},
+		{"root", good, "https://crawler.example/", nil},
+		{"space", good, "https://crawler.example/my keys", nil},
+		{"not ASCII", good, "https://crawler.example/clés", nil},
+		{"bad URL", good, "https://crawler.example:port/keys", nil},
+		{"zero validity", good, testAgent, []Option{WithValidity(0)}},
+		{"negative validity", good, testAgent, []Option{WithValidity(-time.Minute)}},
+		{"under a second", good, testAgent, []Option{WithValidity(999 * time.Millisecond)}},
+		{"over a day", good, testAgent, []Option{WithValidity(24*time.Hour + time.Second)}},
+		{"last option wins", good, testAgent, []Option{WithValidity(time.Hour), WithValidity(25 * time.Hour)}},
+	} {
+		if s, err := NewSigner(tc.key, tc.agent, tc.opts...); err == nil || s != nil {
+			t.Errorf("%s: NewSigner = %v, %v; want an error", tc.name, s, err)
+		} else if !strings.HasPrefix(err.Error(), "botauth: ") {
+			t.Errorf("%s: error %q does not name the package", tc.name, err)
+		}
+	}
+	// A URL that does not parse is wrapped.
+	_, err := NewSigner(good, "https://crawler.example:port/keys")
+	if ue := (*url.Error)(nil); !errors.As(err, &ue) {
+		t.Errorf("NewSigner with an unparsable URL: %v, want a wrapped *url.Error", err)
+	}
+}
+
+func TestNewSignerValidity(t *testing.T) {
+	for _, tc := range []struct {
+		opts []Option
+		want int64
+	}{
+		{nil, 60},
+		{[]Option{nil}, 60},
+		{[]Option{WithValidity(time.Second)}, 1},
+		{[]Option{WithValidity(90*time.Second + 999*time.Millisecond)}, 90},
+		{[]Option{WithValidity(24 * time.Hour)}, 86400},
+		{[]Option{WithValidity(25 * time.Hour), WithValidity(5 * time.Minute)}, 300},
+	} {
+		s := newTestSigner(t, tc.opts...)
+		if s.validity != tc.want {
+			t.Errorf("validity %d s, want %d", s.validity, tc.want)
+		}
+		s.now = func() time.Time { return time.Unix(1735689600, 0) }
+		req, _ := http.NewRequest(http.MethodGet, "https://example.com/", nil)
+		if err := s.Sign(req); err != nil {
+			t.Fatal(err)
+		}
+		input := req.Header.Get("Signature-Input")
+		if want := ";expires=" + strconv.FormatInt(1735689600+tc.want, 10) + ";"; !strings.Contains(input, want) {
+			t.Errorf("Signature-Input %s, want %s", input, want)
+		}
+	}
+}
+
+func TestNewSignerAgents(t *testing.T) {
+	for agent, path := range map[string]string{
+		testAgent:                                 "/.well-known/http-message-signatures-directory",
+		"https://Crawler.Example:8443/keys.json":  "/keys.json",
+		"https://crawler.example/keys?v=2":        "/keys",
+		"https://crawler.example/a%20b/keys.json": "/a b/keys.json",
+	} {
+		s, err := NewSigner(rfcKey(t), agent)
+		if err != nil {
+			t.Errorf("NewSigner(%q): %v", agent, err)
+			continue
+		}
+		if s.agentPath != path {
+			t.Errorf("NewSigner(%q): path %q, want %q", agent, s.agentPath, path)
+		}
+		if want := `sig1="` + agent + `"`; s.agentField != want {
+			t.Errorf("NewSigner(%q): Signature-Agent %s, want %s", agent, s.agentField, want)
+		}
+	}
+}
+
+func TestNewSignerCopiesKey(t *testing.T) {
+	key := rfcKey(t)
+	s, err := NewSigner(key, testAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(key)
+	req, _ := http.NewRequest(http.MethodGet, "https://example.com/", nil)
+	if err := s.Sign(req); err != nil {
+		t.Fatal(err)
+	}
+	pub := rfcKey(t).Public().(ed25519.PublicKey)
+	if _, err := testSite(time.Now, pub, testAgent).verifyRequest(req, "https"); err != nil {
+		t.Errorf("signature after the caller's key was cleared: %v", err)
+	}
+}
+
+func TestKeyID(t *testing.T) {
+	if got := newTestSigner(t).KeyID(); got != rfcKeyThumb {
+		t.Errorf("KeyID = %s, want %s", got, rfcKeyThumb)
+	}
+}
+
+// TestSign signs with the clock and the nonce fixed, and checks the
+// fields byte for byte, and that no other field changes.
+func TestSign(t *testing.T) {
+	s := newTestSigner(t)
+	created := time.Unix(1735689600, 999e6)
+	s.now = func() time.Time { return created }
+	nonce := bytes.Repeat([]byte{0xfb, 0xef, 0xff}, 22)[:nonceSize]
+	s.rand = bytes.NewReader(nonce)
+
+	req, _ := http.NewRequest(http.MethodGet, "https://WWW.Example.COM:443/path?q=1", nil)
+	req.Header.Set("User-Agent", "ExampleBot/1.0")
+	req.Header.Set("Accept", "text/html")
+	req.Header.Add("X-Twice", "a")
+	req.Header.Add("X-Twice", "b")
+	before := req.Header.Clone()
+	if err := s.Sign(req); err != nil {
+		t.Fatal(err)
+	}
+
+	want := map[string]string{
+		"Signature-Agent": `sig1="` + testAgent + `"`,
+		"Signature-Input": `sig1=("@authority" "signature-agent";key="sig1");created=1735689600;expires=1735689660;keyid="` + rfcKeyThumb +
+			`";nonce="` + base64.StdEncoding.EncodeToString(nonce) + `";tag="web-bot-auth"`,
+	}
+	for k, v := range want {
+		if got := req.Header.Values(k); len(got) != 1 || got[0] != v {
+			t.Errorf("%s: %q\nwant %s", k, got, v)
+		}
+	}
+	if !strings.Contains(want["Signature-Input"], `nonce="++//`) {
+		t.Errorf("nonce not in standard base64: %s", want["Signature-Input"])
+	}
+	if got := req.Header.Values("Signature"); len(got) != 1 || !strings.HasPrefix(got[0], "sig1=:") {
+		t.Errorf("Signature: %q", got)
+	}
+	after := req.Header.Clone()
+	for _, k := range []string{"Signature-Agent", "Signature-Input", "Signature"} {
+		delete(after, k)
+	}
+	if !maps.EqualFunc(before, after, func(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }) {
+		t.Errorf("other fields changed:\nbefore %v\n after %v", before, after)
+	}
+
+	pub := rfcKey(t).Public().(ed25519.PublicKey)
+	if _, err := testSite(at(created), pub, testAgent).verifyRequest(req, "https"); err != nil {
+		t.Errorf("test verifier: %v", err)
+	}
+}
+
+// TestSignVerifies checks a signed request with the test verifier, as
+// is and changed in each way a signature must not survive.
+func TestSignVerifies(t *testing.T) {
+	const other = "https://other.example/.well-known/http-message-signatures-directory"
+	s := newTestSigner(t)
+	created := time.Unix(1735689600, 0)
+	s.now = func() time.Time { return created }
+	pub := rfcKey(t).Public().(ed25519.PublicKey)
+
+	for _, tc := range []struct {
+		name    string
+		change  func(r *http.Request)
+		at      time.Time
+		wantErr string // "" when the signature must verify
+	}{
+		{"as signed", func(*http.Request) {}, created, ""},
+		{"at expires", func(*http.Request) {}, created.Add(time.Minute), ""},
+		{"other path and method", func(r *http.Request) {
+			r.Method = http.MethodPost
+			r.URL.Path = "/elsewhere"
+		}, created, ""},
+		{"Host with the default port", func(r *http.Request) { r.Host = "www.example.com:443" }, created, ""},
+		{"changed authority", func(r *http.Request) { r.Host = "evil.example.com" }, created, "does not verify"},
+		{"changed port", func(r *http.Request) { r.Host = "www.example.com:8443" }, created, "does not verify"},
+		{"expired", func(*http.Request) {}, created.Add(time.Minute + time.Second), "expired"},
+		{"created in the future", func(*http.Request) {}, created.Add(-time.Second), "future"},
+		{"changed Signature-Agent", func(r *http.Request) {
+			r.Header.Set("Signature-Agent", `sig1="`+other+`"`)
+		}, created, "does not verify"},
+		{"Signature-Agent as a bare String", func(r *http.Request) {
+			r.Header.Set("Signature-Agent", `"`+testAgent+`"`)
+		}, created, "Signature-Agent"},
+		{"Signature-Agent member relabelled", func(r *http.Request) {
+			r.Header.Set("Signature-Agent", `agent=`+`"`+testAgent+`"`)
+		}, created, "member sig1"},
+		{"no Signature-Agent", func(r *http.Request) { r.Header.Del("Signature-Agent") }, created, "member sig1"},
+		{"tampered signature", func(r *http.Request) {
+			d, _ := parseDict(r.Header.Get("Signature"))
+			sig, _ := d.get("sig1")
+			sig.value.([]byte)[0] ^= 1
+			r.Header.Set("Signature", "sig1="+sig.serialize())
+		}, created, "does not verify"},
+		{"longer expiry claimed", func(r *http.Request) {
+			r.Header.Set("Signature-Input", strings.Replace(r.Header.Get("Signature-Input"), "expires=1735689660", "expires=1735776000", 1))
+		}, created, "does not verify"},
+		{"other nonce claimed", func(r *http.Request) {
+			in := r.Header.Get("Signature-Input")
+			i := strings.Index(in, `nonce="`) + len(`nonce="`)
+			r.Header.Set("Signature-Input", in[:i]+"AAAA"+in[i+4:])
+		}, created, "does not verify"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodGet, "https://www.example.com/page", nil)
+			if err := s.Sign(req); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(req)
+			// On a server, Host carries the authority.
+			if req.Host == "" {
+				req.Host = req.URL.Host
+			}
+			_, err := testSite(at(tc.at), pub, testAgent, other).verifyRequest(req, "https")
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("verify: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("verify: %v, want an error with %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestSignAgain checks that a request signed twice, or carrying another
+// signer's fields, carries one signature: the new one.
+func TestSignAgain(t *testing.T) {
+	s := newTestSigner(t)
+	pub := rfcKey(t).Public().(ed25519.PublicKey)
+	req, _ := http.NewRequest(http.MethodGet, "https://www.example.com/", nil)
+	req.Header.Set("Signature-Agent", `other="https://x.example/k"`)
+	req.Header.Add("Signature-Input", `other=("@authority");created=1;keyid="k";tag="web-bot-auth"`)
+	req.Header.Add("Signature", `other=:AAAA:`)
+	var first http.Header
+	for i := range 2 {
+		if err := s.Sign(req); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"Signature-Agent", "Signature-Input", "Signature"} {
+			if got := req.Header.Values(k); len(got) != 1 || !strings.HasPrefix(got[0], "sig1=") || strings.Contains(got[0], "other") {
+				t.Errorf("signing %d: %s: %q, want one sig1 member", i+1, k, got)
+			}
+		}
+		labels, err := labelsTagged(req.Header, "web-bot-auth")
+		if err != nil || len(labels) != 1 {
+			t.Errorf("signing %d: labels %v, %v", i+1, labels, err)
+		}
+		if _, err := testSite(time.Now, pub, testAgent).verifyRequest(req, "https"); err != nil {
+			t.Errorf("signing %d: %v", i+1, err)
+		}
+		if i == 0 {
+			first = req.Header.Clone()
+		}
+	}
+	if first.Get("Signature") == req.Header.Get("Signature") {
+		t.Error("signing again kept the signature, and so its nonce")
+	}
+}
+
+func TestSignErrors(t *testing.T) {
+	s := newTestSigner(t)
+	for _, tc := range []struct {
+		name string
+		req  *http.Request
+	}{
+		{"no host", &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: "https", Path: "/"}, Header: http.Header{}}},
+		{"no URL or host", &http.Request{Method: http.MethodGet, Header: http.Header{}}},
+		{"Unicode host", &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: "https", Host: "bücher.example", Path: "/"}, Header: http.Header{}}},
+		{"Unicode Host field", &http.Request{Method: http.MethodGet, Host: "bücher.example", URL: &url.URL{Scheme: "https", Host: "xn--bcher-kva.example"}, Header: http.Header{}}},
+	} {
+		if err := s.Sign(tc.req); err == nil {
+			t.Errorf("%s: Sign succeeded", tc.name)
+		}
+		if len(tc.req.Header) != 0 {
+			t.Errorf("%s: failed Sign set %v", tc.name, tc.req.Header)
+		}
+	}
+
+	broken := errors.New("no entropy")
+	s.rand = iotest.ErrReader(broken)
+	req, _ := http.NewRequest(http.MethodGet, "https://example.com/", nil)
+	if err := s.Sign(req); !errors.Is(err, broken) {
+		t.Errorf("Sign with a failing random source: %v, want it wrapped", err)
+	}
+	if len(req.Header) != 0 {
+		t.Errorf("failed Sign set %v", req.Header)
+	}
+}
+
+func TestSignNilHeader(t *testing.T) {
+	req := &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: "https", Host: "example.com", Path: "/"}}
+	if err := newTestSigner(t).Sign(req); err != nil {
+		t.Fatal(err)
+	}
+	if req.Header.Get("Signature") == "" {
+		t.Error("no Signature")
+	}
+}
+
+func TestSignConcurrent(t *testing.T) {
+	s := newTestSigner(t)
+	pub := rfcKey(t).Public().(ed25519.PublicKey)
+	site := testSite(time.Now, pub, testAgent)
+	var wg sync.WaitGroup
+	nonces := make(chan string, 64)
+	for range 8 {
+		wg.Go(func() {
+			for range 8 {
+				req, _ := http.NewRequest(http.MethodGet, "https://example.com/", nil)
+				if err := s.Sign(req); err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := site.verifyRequest(req, "https"); err != nil {
+					t.Error(err)
+				}
+				in := req.Header.Get("Signature-Input")
+				nonces <- in[strings.Index(in, "nonce="):]
+			}
+		})
+	}
+	wg.Wait()
+	close(nonces)
+	seen := make(map[string]bool)
+	for n := range nonces {
+		if seen[n] {
+			t.Errorf("nonce used twice: %s", n)
+		}
+		seen[n] = true
+	}
+}
+
+func TestZeroSignerPanics(t *testing.T) {
+	for name, use := range map[string]func(s *Signer){
+		"Sign":         func(s *Signer) { s.Sign(httptest.NewRequest(http.MethodGet, "https://example.com/", nil)) },
+		"Directory":    func(s *Signer) { s.Directory() },
+		"NewTransport": func(s *Signer) { NewTransport(nil, s) },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(r.(string), "NewSigner") {
+					t.Errorf("%s with a zero Signer: panic %v, want one naming NewSigner", name, r)
+				}
+			}()
+			use(new(Signer))
+		}()
+	}
+}

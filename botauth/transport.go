@@ -1,0 +1,49 @@
+package botauth
+
+import "net/http"
+
+// NewTransport returns a RoundTripper that signs every request with s, as
+// [Signer.Sign] does, and sends it through next (http.DefaultTransport
+// when next is nil). It signs a copy: the request it is given is not
+// changed. A request it cannot sign (no host, or one that is not ASCII)
+// is not sent; RoundTrip closes its body and returns Sign's error.
+//
+// Each request is signed as it is sent, so a redirect hop, or a request
+// sent again, gets a signature of its own. Closing the idle connections
+// of an http.Client that uses the transport closes next's.
+//
+// It panics if s is nil or was not made by [NewSigner].
+func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {
+	if s == nil {
+		panic("botauth: NewTransport with a nil Signer")
+	}
+	s.mustBeMade()
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	return &transport{next: next, s: s}
+}
+
+type transport struct {
+	next http.RoundTripper
+	s    *Signer
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	signed := req.Clone(req.Context())
+	if err := t.s.Sign(signed); err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	return t.next.RoundTrip(signed)
+}
+
+// CloseIdleConnections closes the idle connections of next, for
+// http.Client.CloseIdleConnections.
+func (t *transport) CloseIdleConnections() {
+	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}

@@ -1,0 +1,232 @@
+package botauth
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/robotsgate/robotstxt"
+)
+
+// loopbackTransport returns a transport that dials srv, a TLS test
+// server, whatever host a URL names, so that no name reaches a resolver,
+// and trusts srv's certificate (which names example.com and
+// *.example.com).
+func loopbackTransport(srv *httptest.Server) *http.Transport {
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	addr := srv.Listener.Addr().String()
+	var d net.Dialer
+	return &http.Transport{
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, addr)
+		},
+		TLSClientConfig: &tls.Config{RootCAs: roots},
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// closeTracker is a request body that records that it was closed.
+type closeTracker struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeTracker) Close() error { c.closed = true; return nil }
+
+func TestTransportSignsACopy(t *testing.T) {
+	s := newTestSigner(t)
+	var sent *http.Request
+	rt := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		sent = r
+		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
+	}), s)
+
+	body := &closeTracker{Reader: strings.NewReader("form=1")}
+	req, _ := http.NewRequest(http.MethodPost, "https://www.example.com/submit", body)
+	req.Header.Set("User-Agent", "ExampleBot/1.0")
+	before := req.Header.Clone()
+	resp, err := rt.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if sent == nil || sent == req {
+		t.Fatalf("next got %p, the caller's request is %p", sent, req)
+	}
+	if len(req.Header) != len(before) || req.Header.Get("Signature") != "" {
+		t.Errorf("the caller's request was changed: %v", req.Header)
+	}
+	if sent.Body != req.Body || sent.Context() != req.Context() || sent.Header.Get("User-Agent") != "ExampleBot/1.0" {
+		t.Error("the copy sent lost the body, the context or a field")
+	}
+	pub := rfcKey(t).Public().(ed25519.PublicKey)
+	if _, err := testSite(time.Now, pub, testAgent).verifyRequest(sent, "https"); err != nil {
+		t.Errorf("request sent: %v", err)
+	}
+	if body.closed {
+		t.Error("the transport closed a body it passed on")
+	}
+}
+
+func TestTransportDoesNotSendUnsigned(t *testing.T) {
+	called := false
+	rt := NewTransport(roundTripFunc(func(*http.Request) (*http.Response, error) {
+		called = true
+		return nil, errors.New("unreachable")
+	}), newTestSigner(t))
+	body := &closeTracker{Reader: strings.NewReader("x")}
+	req := &http.Request{Method: http.MethodPost, URL: &url.URL{Scheme: "https", Host: "bücher.example", Path: "/"}, Header: http.Header{}, Body: body}
+	if resp, err := rt.RoundTrip(req); err == nil || resp != nil {
+		t.Errorf("RoundTrip = %v, %v; want an error", resp, err)
+	}
+	if called {
+		t.Error("an unsigned request was sent")
+	}
+	if !body.closed {
+		t.Error("the body of a request not sent was left open")
+	}
+}
+
+func TestNewTransport(t *testing.T) {
+	s := newTestSigner(t)
+	if rt := NewTransport(nil, s).(*transport); rt.next != http.DefaultTransport {
+		t.Errorf("next of NewTransport(nil) is %v", rt.next)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("NewTransport with a nil Signer did not panic")
+		}
+	}()
+	NewTransport(nil, nil)
+}
+
+// idleCloser is a RoundTripper that counts CloseIdleConnections calls.
+type idleCloser struct {
+	http.RoundTripper
+	closes int
+}
+
+func (c *idleCloser) CloseIdleConnections() { c.closes++ }
+
+func TestTransportCloseIdleConnections(t *testing.T) {
+	next := &idleCloser{RoundTripper: http.DefaultTransport}
+	(&http.Client{Transport: NewTransport(next, newTestSigner(t))}).CloseIdleConnections()
+	if next.closes != 1 {
+		t.Errorf("next's CloseIdleConnections called %d times, want 1", next.closes)
+	}
+	// A next without the method is left alone.
+	NewTransport(roundTripFunc(nil), newTestSigner(t)).(*transport).CloseIdleConnections()
+}
+
+// TestEndToEnd crawls a site with robotstxt through the signing
+// transport and a real http.Client. The site, a TLS server on loopback,
+// verifies every request it gets, fetching the crawler's key directory
+// from the Signer's handler on another loopback TLS server.
+func TestEndToEnd(t *testing.T) {
+	const agent = "https://crawler.example.com/.well-known/http-message-signatures-directory"
+	_, key, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := NewSigner(key, agent, WithValidity(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	var seen, problems []string
+	dirFetches := 0
+	dirHandler := signer.Directory()
+	dir := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		dirFetches++
+		mu.Unlock()
+		dirHandler.ServeHTTP(w, r)
+	}))
+	defer dir.Close()
+	dirTransport := loopbackTransport(dir)
+	defer dirTransport.CloseIdleConnections()
+	verifier := &site{
+		client: &http.Client{
+			Transport:     dirTransport,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+			Timeout:       10 * time.Second,
+		},
+		now: time.Now,
+	}
+
+	web := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		agents, err := verifier.verifyRequest(r, "https")
+		mu.Lock()
+		seen = append(seen, r.URL.Path)
+		if err != nil {
+			problems = append(problems, r.URL.Path+": "+err.Error())
+		} else if !slices.Equal(agents, []string{agent}) {
+			problems = append(problems, r.URL.Path+": agents "+strings.Join(agents, " "))
+		}
+		mu.Unlock()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case "/moved":
+			http.Redirect(w, r, "/page", http.StatusFound)
+		default:
+			io.WriteString(w, "page "+r.URL.Path)
+		}
+	}))
+	defer web.Close()
+	next := loopbackTransport(web)
+	defer next.CloseIdleConnections()
+
+	rc, rt := robotstxt.NewClientTransport(NewTransport(next, signer),
+		[]robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0 (+https://crawler.example.com/bot)")})
+	defer rc.Close()
+	hc := &http.Client{Transport: rt, Timeout: 10 * time.Second}
+
+	for path, want := range map[string]string{"/": "page /", "/page": "page /page", "/moved": "page /page"} {
+		resp, err := hc.Get("https://www.example.com" + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || string(body) != want {
+			t.Errorf("GET %s: %s %q %v, want 200 %q", path, resp.Status, body, err, want)
+		}
+	}
+	if _, err := hc.Get("https://www.example.com/private/x"); !errors.Is(err, robotstxt.ErrDisallowed) {
+		t.Errorf("GET /private/x: %v, want robotstxt.ErrDisallowed", err)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range problems {
+		t.Error("the site rejected ", p)
+	}
+	if len(seen) != 5 || seen[0] != "/robots.txt" || slices.Contains(seen, "/private/x") {
+		t.Errorf("the site saw %q, want /robots.txt, then /, /page, /moved and /page in some order", seen)
+	}
+	if dirFetches != 1 {
+		t.Errorf("the key directory was fetched %d times, want once", dirFetches)
+	}
+}
