@@ -1100,3 +1100,36 @@ func TestClientBoundsFetches(t *testing.T) {
 	}
 	_ = c.Close()
 }
+
+// TestDeferredErrorCountsFailures: a DeferredError says how many fetches
+// of the authority's robots.txt have failed in a row, 1 on the first, so
+// that a frontier can give up on a site; a success starts the count anew.
+func TestDeferredErrorCountsFailures(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(http.StatusServiceUnavailable, "down"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithBackoff(time.Minute, time.Hour))
+	ctx := context.Background()
+	for want := 1; want <= 3; want++ {
+		_, err := c.Check(ctx, s.URL+"/x")
+		var de *DeferredError
+		if !errors.As(err, &de) {
+			t.Fatalf("fetch %d: %v, want a deferral", want, err)
+		}
+		if de.Failures != want {
+			t.Fatalf("fetch %d: a deferral counting %d failures, want %d", want, de.Failures, want)
+		}
+		clock.Advance(2 * time.Hour)
+	}
+	s.set(serve(200, privateRules, "Cache-Control", "max-age=60"))
+	if _, err := c.Check(ctx, s.URL+"/x"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Hour)
+	s.set(serve(http.StatusServiceUnavailable, "down"))
+	clock.Advance(31 * 24 * time.Hour) // past the stale window: no copy stands in
+	var de *DeferredError
+	if _, err := c.Check(ctx, s.URL+"/x"); !errors.As(err, &de) || de.Failures != 1 {
+		t.Errorf("after a success: %v, want a deferral counting 1", err)
+	}
+}

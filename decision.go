@@ -52,8 +52,8 @@ var ErrDeferred = errors.New("robotstxt: robots.txt unreachable, try later")
 // ErrClosed is returned by checks that need a fetch after Close.
 var ErrClosed = errors.New("robotstxt: client closed")
 
-// A DeferredError says that an authority's robots.txt is unreachable and
-// when to come back.
+// A DeferredError says that an authority's robots.txt is unreachable,
+// when to come back, and how many fetches have failed in a row.
 type DeferredError struct {
 	// Authority is the normalised authority.
 	Authority string
@@ -63,6 +63,10 @@ type DeferredError struct {
 	// RetryAt is when the Client will ask the server again; checks before
 	// then get the same answer from cache.
 	RetryAt time.Time
+	// Failures counts the consecutive failed fetches of the authority's
+	// robots.txt, this one included: 1 on the first. A frontier that gives
+	// up on a site after a few deferrals reads it here.
+	Failures int
 	// Err is the underlying failure, if known.
 	Err error
 }

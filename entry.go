@@ -165,7 +165,7 @@ func (e *entry) derive() *entry {
 		if cause == nil && e.errText != "" {
 			cause = errors.New(e.errText)
 		}
-		e.deferErr = &DeferredError{Authority: e.key, Status: e.status, RetryAt: e.expires, Err: cause}
+		e.deferErr = &DeferredError{Authority: e.key, Status: e.status, RetryAt: e.expires, Failures: e.failures, Err: cause}
 	}
 	e.expiresAt = e.expires.UnixNano()
 	e.base = entryOverhead + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+cap(e.body))

@@ -7,7 +7,17 @@ import (
 
 // durationAttr is the log attribute of a duration: a Go duration string
 // such as "1m0s", which reads the same under every handler, where
-// slog.Duration gives JSON a count of nanoseconds.
+// slog.Duration gives JSON a count of nanoseconds, rounded to the
+// millisecond (a wait computed as 59.99983s logs as 1m0s).
 func durationAttr(key string, d time.Duration) slog.Attr {
-	return slog.String(key, d.String())
+	return slog.String(key, roundDuration(d).String())
+}
+
+// roundDuration rounds d to the millisecond, or to the microsecond when
+// it is shorter than a millisecond, so that it is not rounded to 0.
+func roundDuration(d time.Duration) time.Duration {
+	if d > -time.Millisecond && d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
 }

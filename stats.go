@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"log/slog"
 	"sync/atomic"
 	"unsafe"
 )
@@ -62,6 +63,25 @@ type StoreStats struct {
 	Errors     uint64 // failed or timed-out Store calls
 	Sets       uint64 // entries written
 	LeaseWaits uint64 // times another process held the lease and we waited
+}
+
+// LogValue makes Stats one attribute of a log line:
+// logger.Info("robots.txt", "client", c.Stats()).
+func (s Stats) LogValue() slog.Value {
+	f := s.Fetches
+	return slog.GroupValue(
+		slog.Uint64("hits", s.Hits), slog.Uint64("misses", s.Misses),
+		slog.Uint64("stale_served", s.StaleServed), slog.Uint64("deferred", s.Deferred),
+		slog.Group("fetches", slog.Uint64("rules", f.Rules), slog.Uint64("allow_all", f.AllowAll),
+			slog.Uint64("disallow_all", f.DisallowAll), slog.Uint64("unreachable", f.Unreachable),
+			slog.Uint64("not_modified", f.NotModified)),
+		slog.Uint64("evictions", s.Evictions), slog.Uint64("thaws", s.Thaws),
+		slog.Int64("in_flight", s.InFlight), slog.Int("entries", s.Entries),
+		slog.Int("frozen", s.Frozen), slog.Int64("bytes", s.Bytes),
+		slog.Group("store", slog.Uint64("hits", s.Store.Hits), slog.Uint64("misses", s.Store.Misses),
+			slog.Uint64("errors", s.Store.Errors), slog.Uint64("sets", s.Store.Sets),
+			slog.Uint64("lease_waits", s.Store.LeaseWaits)),
+	)
 }
 
 type counters struct {

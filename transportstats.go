@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"log/slog"
 	"sync/atomic"
 	"time"
 )
@@ -39,6 +40,17 @@ type TransportStats struct {
 	// Waited is the time requests spent waiting for their turns, added up
 	// over requests: two that wait a second at once add two seconds.
 	Waited time.Duration
+}
+
+// LogValue makes TransportStats one attribute of a log line, its Waited
+// rounded to the millisecond: logger.Info("crawl", "transport", rt.Stats()).
+func (s TransportStats) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Int64("sent", s.Sent), slog.Int64("disallowed", s.Disallowed),
+		slog.Int64("deferred", s.Deferred), slog.Int64("paced", s.Paced),
+		slog.Int64("held", s.Held), slog.Int64("skipped", s.Skipped),
+		durationAttr("waited", s.Waited),
+	)
 }
 
 // transportCounters are a Transport's counts. Sent, counted on every
