@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -191,3 +192,46 @@ func TestGuardPageRequests(t *testing.T) {
 
 // first returns the first of two values, for a call in an expression.
 func first[A, B any](a A, _ B) A { return a }
+
+// TestGuardWhateverTheOrder: a Client's robots.txt fetches are guarded
+// from the first, or the crawler is told at once that they are not: a
+// guard given to NewTransport for a Client that fetches elsewhere panics,
+// whether or not the Client has fetched yet and whether or not it has an
+// HTTP client of its own, and NewClientTransport refuses WithHTTPClient.
+func TestGuardWhateverTheOrder(t *testing.T) {
+	checkLeaks(t)
+	internal, hits := internalService(t)
+	guard := PublicOnly(nil)
+	t.Cleanup(guard.CloseIdleConnections)
+	mustPanic := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "NewClientTransport") {
+				t.Errorf("%s: recovered %v, want a panic naming NewClientTransport", name, r)
+			}
+		}()
+		f()
+	}
+	checked := newTestClient(t)
+	_, _ = checked.Check(context.Background(), internal.URL+"/x") // fetched before the Transport
+	mustPanic("checked first", func() { NewTransport(checked, guard) })
+	mustPanic("default HTTP client", func() { NewTransport(NewClient(), guard) })
+	mustPanic("WithHTTPClient", func() { NewTransport(newTestClient(t), guard) })
+	mustPanic("NewClientTransport with WithHTTPClient", func() {
+		NewClientTransport(guard, []Option{WithHTTPClient(http.DefaultClient)})
+	})
+	// Given to the Client too, or through NewClientTransport, the guard
+	// covers the first fetch.
+	own := newTestClient(t, WithHTTPClient(&http.Client{Transport: guard}))
+	NewTransport(own, guard)
+	c, _ := through(t, guard)
+	before := hits.Load()
+	for _, c := range []*Client{own, c} {
+		if _, err := c.Check(context.Background(), internal.URL+"/x"); !errors.Is(err, ErrNonPublic) {
+			t.Errorf("first fetch: %v, want ErrNonPublic", err)
+		}
+	}
+	if hits.Load() != before {
+		t.Error("a guarded Client reached the internal service")
+	}
+}
