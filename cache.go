@@ -97,7 +97,7 @@ func (m *memCache) put(e *entry) *entry {
 // thawed gives e, which was frozen, the Crawler cr and returns it; or,
 // when e has been given one since, that one. A cached e moves back to the
 // hot entries, as the most recently used.
-func (m *memCache) thawed(e *entry, cr *Crawler) *Crawler {
+func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if cur := e.crawler.Load(); cur != nil {

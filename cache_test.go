@@ -133,14 +133,14 @@ func TestCacheStaleOnError(t *testing.T) {
 		s.set(fail)
 		clock.Advance(2 * time.Hour)
 		d, err := c.Check(ctx, s.URL+"/private")
-		if d.Allowed || err != nil || !d.Stale || d.Deferred || d.Status != 200 || !d.Matched() {
+		if d.Allowed || err != nil || !d.Stale || d.Deferred || d.Status != 200 || !matched(d) {
 			t.Fatalf("unreachable with a good copy: %+v, %v", d, err)
 		}
 		if ok, err := c.Allowed(ctx, s.URL+"/public"); !ok || err != nil {
 			t.Fatalf("/public from the stale copy: %v, %v", ok, err)
 		}
 	}
-	info, _ := c.Cached(s.URL)
+	info, _ := cached(c, s.URL)
 	if !info.Stale || info.Failures != 3 || info.Err == nil || !info.FetchedAt.Equal(fetched) {
 		t.Errorf("Info = %+v", info)
 	}
@@ -156,7 +156,7 @@ func TestCacheStaleOnError(t *testing.T) {
 	}
 	s.set(serve(200, "User-agent: *\nDisallow: /public\n"))
 	clock.Advance(2 * time.Hour)
-	if d, err := c.Check(ctx, s.URL+"/public"); d.Allowed || d.Stale || err != nil || !d.Matched() {
+	if d, err := c.Check(ctx, s.URL+"/public"); d.Allowed || d.Stale || err != nil || !matched(d) {
 		t.Fatalf("recovered: %+v, %v", d, err)
 	}
 }
@@ -211,7 +211,7 @@ func TestCacheLRUEviction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, ok := c.Cached(sites[0].URL); ok {
+	if _, ok := cached(c, sites[0].URL); ok {
 		t.Error("least recently used authority still cached")
 	}
 	if st := c.Stats(); st.Evictions != 1 || st.Entries != 2 {
@@ -505,7 +505,7 @@ func TestCacheNotModifiedEndsOutage(t *testing.T) {
 	if _, err := c.Allowed(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	key, _, _ := SplitURL(u)
+	key, _, _ := splitKey(u)
 	clock.Advance(2 * time.Minute)
 	s.set(serve(503, ""))
 	if d, err := c.Check(ctx, u); err != nil || !d.Stale {
@@ -660,7 +660,7 @@ func TestCacheBytesBudget(t *testing.T) {
 	if st.Evictions == 0 || st.Entries+int(st.Evictions) != 24 || st.Bytes > budget || st.Bytes <= 0 {
 		t.Fatalf("after 24 sites: %+v; want some evicted, within %d bytes", st, budget)
 	}
-	if _, ok := c.Cached("http://" + hosts[0]); ok {
+	if _, ok := cached(c, "http://"+hosts[0]); ok {
 		t.Error("the least recently used site was kept")
 	}
 	if e := c.cache.peek("http://" + hosts[23] + ":80"); e == nil || e.frozen() {
@@ -749,6 +749,7 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 		case 0, 1, 2:
 			a, errA := whole.Check(ctx, u)
 			b, errB := bounded.Check(ctx, u)
+			a.e, b.e = nil, nil // the two Clients' entries
 			if !reflect.DeepEqual(a, b) || fmt.Sprint(errA) != fmt.Sprint(errB) {
 				t.Fatalf("step %d: Check(%s) = %+v, %v; without a budget %+v, %v", step, u, b, errB, a, errA)
 			}
@@ -759,8 +760,8 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 				t.Fatalf("step %d: Allowed(%s) = %v, %v; without a budget %v, %v", step, u, b, errB, a, errA)
 			}
 		case 5, 6, 7:
-			a, errA := whole.Lookup(ctx, u)
-			b, errB := bounded.Lookup(ctx, u)
+			a, errA := lookup(ctx, whole, u)
+			b, errB := lookup(ctx, bounded, u)
 			if errA != nil || errB != nil {
 				t.Fatalf("step %d: Lookup(%s): %v, %v", step, u, errB, errA)
 			}
@@ -800,8 +801,8 @@ func rulesEntry(key, body string) *entry {
 	return e.derive()
 }
 
-// crawlerOf returns the Crawler of e, or nil when e is nil or has none.
-func crawlerOf(e *entry) *Crawler {
+// crawlerOf returns the rules of e, or nil when e is nil or has none.
+func crawlerOf(e *entry) *agentRules {
 	if e == nil {
 		return nil
 	}

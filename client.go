@@ -11,8 +11,16 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
+	"github.com/robotsgate/robotstxt/internal/target"
 )
+
+// ErrBadURL is wrapped by every error the Client returns for a URL it
+// cannot check: not http or https, no host, a malformed host or port, or
+// anything else net/url would reject, since the fetcher could not request
+// it.
+var ErrBadURL = target.ErrBadURL
 
 // A Client answers whether a crawler may fetch URLs, fetching each
 // authority's robots.txt once, caching it by its HTTP freshness (at most 24
@@ -40,10 +48,10 @@ type Client struct {
 	logger   *slog.Logger
 
 	pacerOnce sync.Once
-	pacer     *MemPacer // shared by its Transports; see sharedPacer
+	pacer     *memPacer // shared by its Transports; see sharedPacer
 	// hops paces the redirect hops of robots.txt fetches that leave the
 	// site (see admitHop): with the pacer and intervals of the first
-	// Transport made for the Client, else with its own MemPacer.
+	// Transport made for the Client, else with its own memPacer.
 	hops atomic.Pointer[Transport]
 
 	base    context.Context // parent of every fetch; cancelled by Close
@@ -58,7 +66,7 @@ type Client struct {
 // NewClient returns a Client configured by opts. Without options it
 // fetches through a default HTTP client with a 10 s fetch timeout, reads
 // up to 500 KiB, follows 5 redirects, caches up to 10,000 authorities for
-// at most 24 hours, and matches as the product token of DefaultUserAgent.
+// at most 24 hours, and matches as "robotstxt", the product token of its default User-Agent.
 func NewClient(opts ...Option) *Client {
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -78,7 +86,7 @@ func NewClient(opts ...Option) *Client {
 	c.fetcher.hc.CheckRedirect = noRedirects
 	if cfg.tokens != nil {
 		c.tokens, c.tokenErr = cfg.tokens, checkTokens(cfg.tokens)
-	} else if tok, err := ProductToken(cfg.userAgent); err == nil {
+	} else if tok, err := agent.ProductToken(cfg.userAgent); err == nil {
 		c.tokens = []string{tok}
 	} else {
 		c.tokenErr = err
@@ -96,16 +104,6 @@ func NewClient(opts ...Option) *Client {
 	return c
 }
 
-// ProductTokens returns the product tokens matched against user-agent
-// lines (see [WithProductTokens]); none when they are not usable.
-func (c *Client) ProductTokens() []string {
-	c.mustBeMade()
-	if c.tokenErr != nil {
-		return nil
-	}
-	return append([]string(nil), c.tokens...)
-}
-
 // Allowed reports whether the crawler may fetch rawURL. It fetches the
 // authority's robots.txt if no fresh copy is cached, waiting at most until
 // ctx ends. rawURL is allowed only if the path a server may serve for it is
@@ -120,7 +118,7 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 		return false, c.tokenErr
 	}
 	var buf [128]byte
-	key, path, err := splitTarget(rawURL, buf[:0])
+	key, path, err := target.Split(rawURL, buf[:0])
 	if err != nil {
 		return false, err
 	}
@@ -146,7 +144,7 @@ func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
 		return Decision{}, c.tokenErr
 	}
 	var buf [128]byte
-	key, path, err := splitTarget(rawURL, buf[:0])
+	key, path, err := target.Split(rawURL, buf[:0])
 	if err != nil {
 		return Decision{}, err
 	}
@@ -189,17 +187,16 @@ func (c *Client) expired(e *entry) bool { return c.cfg.now().UnixNano() >= e.exp
 
 // answer matches path against e.
 func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
-	d := Decision{
-		Status: e.status, Outcome: e.outcome, Expires: e.expires,
-		Stale: stale || e.stale, Authority: e.key,
-	}
+	var d Decision
+	d.describe(e, c.cfg.mode)
+	d.Stale = d.Stale || stale
 	switch e.outcome {
 	case OutcomeRules:
 		cr, err := c.crawler(e)
 		if err != nil {
 			return Decision{}, err
 		}
-		d.Verdict = servedVerdict(cr, path)
+		d.Allowed, d.Rule = servedCheck(cr, path)
 		if d.Allowed {
 			d.Usage = servedUsage(cr, path)
 		}
@@ -213,7 +210,7 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 			// after a short pause, not at a time already past.
 			de := *e.deferErr
 			de.RetryAt = c.cfg.now().Add(retryingPause)
-			d.Expires = de.RetryAt
+			d.Expires, d.Err = de.RetryAt, &de
 			return d, &de
 		}
 		return d, e.deferErr
@@ -359,7 +356,7 @@ func (c *Client) enter() bool {
 // fill produces and publishes a new entry for key: from the Store if it
 // has a fresh one (unless looked says the caller has just looked), else
 // by fetching (after waiting for another process's lease if the Store is
-// a Leaser).
+// a leaser).
 func (c *Client) fill(key string, prev *entry, looked bool, chain []string) (*entry, error) {
 	if !c.enter() {
 		return nil, ErrClosed
@@ -438,7 +435,7 @@ func (c *Client) refresh(key string, prev *entry, chain []string) (*entry, error
 	}
 	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
 		slog.String("authority", key), slog.Int("status", res.status),
-		slog.String("outcome", res.outcome.String()), durationAttr("fresh", lifetime))
+		slog.String("outcome", res.outcome.name()), durationAttr("fresh", lifetime))
 	return e.derive(), nil
 }
 
@@ -481,10 +478,10 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	return e
 }
 
-// servedAllowed is servedVerdict(cr, path).Allowed without making the
+// servedAllowed is servedCheck without making the
 // deciding rule, for the hot path.
-func servedAllowed(cr *Crawler, path string) bool {
-	if !cr.allowedPath(path) {
+func servedAllowed(cr *agentRules, path string) bool {
+	if !cr.allowed(path) {
 		return false
 	}
 	if spelledNormally(path) {
@@ -493,37 +490,37 @@ func servedAllowed(cr *Crawler, path string) bool {
 	var scratch [normalScratch]byte
 	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
-		if !cr.allowedPath(f) {
+		if !cr.allowed(f) {
 			return false
 		}
 	}
 	return true
 }
 
-// servedVerdict checks path, and each normal form a server may serve for
-// it (see normalForms), against the rules of cr: path is allowed only
-// when every form is, and the verdict is that of the first form
+// servedCheck checks path, and each normal form a server may serve for it
+// (see normalForms), against the rules of cr: path is allowed only when
+// every form is, and the deciding rule is that of the first form
 // disallowed, else that of path as spelled.
-func servedVerdict(cr *Crawler, path string) Verdict {
-	v := cr.checkPath(path)
-	if !v.Allowed || spelledNormally(path) {
-		return v
+func servedCheck(cr *agentRules, path string) (bool, Rule) {
+	ok, rule := cr.check(path)
+	if !ok || spelledNormally(path) {
+		return ok, rule
 	}
 	var scratch [normalScratch]byte
 	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
-		if w := cr.checkPath(f); !w.Allowed {
-			return w
+		if fok, frule := cr.check(f); !fok {
+			return false, frule
 		}
 	}
-	return v
+	return true, rule
 }
 
 // servedUsage returns the preferences that the Content-Usage rules of cr
 // state for path and for each normal form a server may serve for it (see
 // normalForms), combined: path is one that servedVerdict allows, so that
 // every form is allowed.
-func servedUsage(cr *Crawler, path string) Usage {
+func servedUsage(cr *agentRules, path string) Usage {
 	t, mode := cr.t, cr.mode
 	if !t.HasUsage(selected) {
 		return Usage{}
@@ -554,7 +551,7 @@ func redirected(key, final string) string {
 // is frozen it thaws it: it builds the Crawler again from e's body,
 // without a fetch, and gives it back to e, which stays as fresh as it
 // was. Concurrent thaws of e share one.
-func (c *Client) crawler(e *entry) (*Crawler, error) {
+func (c *Client) crawler(e *entry) (*agentRules, error) {
 	if cr := e.crawler.Load(); cr != nil {
 		return cr, nil
 	}
@@ -576,10 +573,10 @@ func (c *Client) crawler(e *entry) (*Crawler, error) {
 // thawing is the result of a thaw: the entry thawed and its Crawler.
 type thawing struct {
 	e  *entry
-	cr *Crawler
+	cr *agentRules
 }
 
-func (c *Client) thaw(e *entry) (*Crawler, error) {
+func (c *Client) thaw(e *entry) (*agentRules, error) {
 	cr, err := e.rebuild(c.cfg.mode, c.tokens)
 	if err != nil {
 		return nil, err

@@ -5,9 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -15,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/body"
 	"go.uber.org/goleak"
 )
 
@@ -108,7 +115,7 @@ func TestClientAllowedBasics(t *testing.T) {
 		"Sitemap: https://example.com/sitemap.xml\n"))
 	c := newTestClient(t, WithUserAgent("ExampleBot/1.0 (+https://example.com/bot)"))
 	ctx := context.Background()
-	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != "ExampleBot" {
+	if toks := c.tokens; len(toks) != 1 || toks[0] != "ExampleBot" {
 		t.Fatalf("ProductTokens() = %q, want [ExampleBot]", toks)
 	}
 	for _, tc := range []struct {
@@ -128,7 +135,7 @@ func TestClientAllowedBasics(t *testing.T) {
 		t.Errorf("server hit %d times, want 1", n)
 	}
 	d, err := c.Check(ctx, s.URL+"/nobot/page")
-	if err != nil || d.Allowed || d.Status != 200 || !d.Matched() || d.Rule.Line != 2 ||
+	if err != nil || d.Allowed || d.Status != 200 || !matched(d) || d.Rule.Line != 2 ||
 		d.Rule.Pattern != "/nobot" || d.Outcome != OutcomeRules || d.Deferred || d.Stale {
 		t.Errorf("Check = %+v, %v", d, err)
 	}
@@ -205,7 +212,7 @@ func TestClientConcurrentColdFetchOnce(t *testing.T) {
 	if got := s.hits.Load(); got != 1 {
 		t.Errorf("robots.txt fetched %d times by %d concurrent checks, want 1", got, n)
 	}
-	if st := c.Stats(); st.Fetches.Total() != 1 || st.InFlight != 0 {
+	if st := c.Stats(); fetches(st) != 1 || st.InFlight != 0 {
 		t.Errorf("Stats = %+v", st)
 	}
 }
@@ -319,15 +326,15 @@ func TestClientIntrospection(t *testing.T) {
 	s := newSite(t, serve(200, body, "ETag", `"v1"`, "Cache-Control", "max-age=600"))
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now))
-	if _, ok := c.Cached(s.URL + "/"); ok {
+	if _, ok := cached(c, s.URL+"/"); ok {
 		t.Fatal("Cached before any check")
 	}
-	info, err := c.Lookup(context.Background(), s.URL+"/anything")
+	info, err := lookup(context.Background(), c, s.URL+"/anything")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.Status != 200 || info.Outcome != OutcomeRules || string(info.Body()) != body ||
-		info.FinalURL != s.URL+"/robots.txt" || info.ETag != `"v1"` ||
+		info.FinalURL != "" || info.ETag != `"v1"` ||
 		!info.FetchedAt.Equal(clock.Now()) || !info.Expires.Equal(clock.Now().Add(10*time.Minute)) ||
 		info.Expired() || info.Robots() == nil || info.Err != nil {
 		t.Errorf("Lookup = %+v", info)
@@ -343,12 +350,12 @@ func TestClientIntrospection(t *testing.T) {
 		t.Errorf("Authority = %q, want %q", info.Authority, wantKey)
 	}
 	clock.Advance(11 * time.Minute)
-	cached, ok := c.Cached(s.URL + "/")
-	if !ok || !cached.Expired() {
-		t.Errorf("Cached after expiry = %+v, %v", cached, ok)
+	held, ok := cached(c, s.URL+"/")
+	if !ok || !held.Expired() {
+		t.Errorf("cached after expiry = %+v, %v", held, ok)
 	}
-	c.Forget(s.URL)
-	if _, ok := c.Cached(s.URL + "/"); ok {
+	forget(c, s.URL)
+	if _, ok := cached(c, s.URL+"/"); ok {
 		t.Error("Cached after Forget")
 	}
 }
@@ -377,7 +384,7 @@ func TestClientStaleWhenCallerGivesUpOnRevalidation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	d, err := c.Check(ctx, s.URL+"/private/x")
-	if err != nil || d.Allowed || !d.Stale || !d.Matched() {
+	if err != nil || d.Allowed || !d.Stale || !matched(d) {
 		t.Fatalf("first check after expiry, caller gave up: %+v, %v; want the stale copy's disallow", d, err)
 	}
 	if !d.Expires.After(clock.Now()) {
@@ -423,11 +430,11 @@ func TestClientRetryAtNotPastWhileRetrying(t *testing.T) {
 }
 
 // TestClientZeroDecision: a check that decides nothing returns a Decision
-// whose Outcome is OutcomeNone, never one that reads as a decision.
+// whose Outcome is Outcome(0), never one that reads as a decision.
 func TestClientZeroDecision(t *testing.T) {
 	checkLeaks(t)
-	if OutcomeNone != 0 || (Decision{}).Outcome != OutcomeNone || OutcomeNone.String() != "none" {
-		t.Fatalf("OutcomeNone = %d %q, want the zero Outcome, \"none\"", OutcomeNone, OutcomeNone)
+	if (Decision{}).Outcome != 0 || Outcome(0).name() != "none" {
+		t.Fatalf("the zero Outcome reads %q, want \"none\"", Outcome(0).name())
 	}
 	hanging := newSite(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	c := newTestClient(t)
@@ -456,8 +463,8 @@ func TestClientZeroDecision(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := tc.check(context.Background())
-			if !errors.Is(err, tc.want) || d.Outcome != OutcomeNone || d.Allowed || d.Outcome.String() != "none" {
-				t.Errorf("Check = %+v (Outcome %v), %v; want OutcomeNone and %v", d, d.Outcome, err, tc.want)
+			if !errors.Is(err, tc.want) || d.Outcome != 0 || d.Allowed {
+				t.Errorf("Check = %+v (Outcome %v), %v; want Outcome(0) and %v", d, d.Outcome, err, tc.want)
 			}
 		})
 	}
@@ -580,7 +587,7 @@ func TestClientUnreachablePolicy(t *testing.T) {
 		}
 		s := newSite(t, serve(503, "down"))
 		deferred(t, c, s.URL+"/x", "503 under an error policy") // a response is not a network error
-		for _, o := range []Outcome{OutcomeNone, Outcome(99)} {
+		for _, o := range []Outcome{Outcome(0), Outcome(99)} {
 			bad := newTestClient(t, WithErrorPolicy(func(error) Outcome { return o }))
 			deferred(t, bad, refusedURL+"/x", fmt.Sprintf("policy giving %v", o))
 		}
@@ -663,7 +670,7 @@ func BenchmarkClientCheck(b *testing.B) {
 // BenchmarkClientBaselineCrawler is the baseline of the Client benchmarks:
 // the same check on the same rules, parsed once, with no Client around it.
 func BenchmarkClientBaselineCrawler(b *testing.B) {
-	a := Parse([]byte(benchRules)).Crawler("ExampleBot")
+	a := Parse([]byte(benchRules)).agentRules("ExampleBot")
 	u := "/search/results/page?q=robots&lang=en"
 	b.ReportAllocs()
 	for b.Loop() {
@@ -674,7 +681,7 @@ func BenchmarkClientBaselineCrawler(b *testing.B) {
 }
 
 func BenchmarkClientBaselineCrawlerParallel(b *testing.B) {
-	a := Parse([]byte(benchRules)).Crawler("ExampleBot")
+	a := Parse([]byte(benchRules)).agentRules("ExampleBot")
 	u := "/search/results/page?q=robots&lang=en"
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
@@ -702,7 +709,7 @@ func TestClientClosedExpiredEntry(t *testing.T) {
 	clock.Advance(25 * time.Hour)
 	_ = c.Close()
 	for i := range 3 {
-		if d, err := c.Check(ctx, s.URL+"/"); !errors.Is(err, ErrClosed) || d.Outcome != OutcomeNone {
+		if d, err := c.Check(ctx, s.URL+"/"); !errors.Is(err, ErrClosed) || d.Outcome != Outcome(0) {
 			t.Errorf("check %d after Close on an expired entry: %+v, %v; want ErrClosed", i, d, err)
 		}
 	}
@@ -749,7 +756,7 @@ func TestClientCheckTokenFromStore(t *testing.T) {
 		if ok, err := b.Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
 			t.Errorf("own token from the Store: %v, %v", ok, err)
 		}
-		info, _ := b.Cached(s.URL)
+		info, _ := cached(b, s.URL)
 		if r := info.Robots(); r == nil || r.Allowed("OtherBot", "/o") {
 			t.Errorf("Info.Robots from the Store: %v", r)
 		}
@@ -804,7 +811,7 @@ func TestClientRetryAtAsksAgain(t *testing.T) {
 		if !errors.As(err, &again) {
 			t.Fatalf("round %d: %v, want a deferral", i, err)
 		}
-		if s.hits.Load() == before && again.RetryAfter(time.Now()) <= 0 {
+		if s.hits.Load() == before && time.Until(again.RetryAt) <= 0 {
 			t.Fatalf("round %d: at RetryAt the old deferral came back (RetryAt %v, now %v) and the server was not asked",
 				i, again.RetryAt, time.Now())
 		}
@@ -822,7 +829,7 @@ func TestClientMisuse(t *testing.T) {
 		"zero Client Check":        func() { _, _ = (&Client{}).Check(context.Background(), "http://a/") },
 		"nil Client Allowed":       func() { _, _ = nilClient.Allowed(context.Background(), "http://a/") },
 		"nil Client Close":         func() { _ = nilClient.Close() },
-		"zero Client Lookup":       func() { _, _ = (&Client{}).Lookup(context.Background(), "http://a/") },
+		"zero Client Lookup":       func() { _, _ = lookup(context.Background(), (&Client{}), "http://a/") },
 		"zero Client Stats":        func() { _ = (&Client{}).Stats() },
 		"zero Transport":           func() { _, _ = (&Transport{}).RoundTrip(httptest.NewRequest("GET", "http://a/", nil)) },
 		"nil Transport":            func() { _, _ = nilTransport.RoundTrip(httptest.NewRequest("GET", "http://a/", nil)) },
@@ -845,7 +852,7 @@ func TestClientMisuse(t *testing.T) {
 		"WithIntervalBounds(2, 1)": func() { WithIntervalBounds(2, 1) },
 		"WithMaxHold(0)":           func() { WithMaxHold(0) },
 		"WithMaxWait(-1)":          func() { WithMaxWait(-1) },
-		"zero MemPacer":            func() { _, _, _, _ = (&MemPacer{}).Take(context.Background(), "http://a:80", time.Second) },
+		"zero memPacer":            func() { _, _, _ = (&memPacer{}).Take(context.Background(), "http://a:80", time.Second) },
 	} {
 		msg := func() (msg string) {
 			defer func() {
@@ -902,7 +909,7 @@ func TestClientDecisionUsage(t *testing.T) {
 		{missing.URL + "/x", ""},
 	} {
 		d, err := c.Check(ctx, tt.url)
-		if err != nil || d.Usage.String() != tt.usage {
+		if err != nil || d.Usage.statement() != tt.usage {
 			t.Errorf("Check(%s): Usage %q, %v; want %q", tt.url, d.Usage, err, tt.usage)
 		}
 	}
@@ -1002,7 +1009,7 @@ func TestClientThawConcurrent(t *testing.T) {
 						t.Errorf("Check(%s) = %+v, %v; want disallowed by its rule", u, d, err)
 					}
 				case 2:
-					i, err := c.Lookup(ctx, u)
+					i, err := lookup(ctx, c, u)
 					if err != nil {
 						t.Error(err)
 						return
@@ -1132,4 +1139,293 @@ func TestDeferredErrorCountsFailures(t *testing.T) {
 	if _, err := c.Check(ctx, s.URL+"/x"); !errors.As(err, &de) || de.Failures != 1 {
 		t.Errorf("after a success: %v, want a deferral counting 1", err)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestClientNoCredentialsInErrors: no error, log line, Decision or Info
+// carries the userinfo of a URL, whether the caller's URL is malformed or
+// a redirect names credentials.
+func TestClientNoCredentialsInErrors(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, WithLogger(logger))
+	for _, raw := range []string{
+		"http://alice:secret@example.com:99999/x",
+		"http://alice:se/cret@example.com:99999/x",
+		"http://alice:se?cret@example.com:99999/x",
+		"http://alice:se#cret@example.com:99999/x",
+		"http://alice:secret@example.com:8x/x",
+		"http://alice:secret@exa mple.com/x",
+		"http://alice:secret@ex%zzample.com/x",
+		"http://alice:secret@[::1/x",
+		"http://alice:secret@example.com/%zz",
+		"http://alice:secret@example.com/x\n",
+		"http://alice:sec ret@example.com/x",
+		"http://alice:secret\\@example.com/x",
+		"http://alice:secret@/x",
+		"https://alice:secret@example.com:0/x",
+		"ftp://alice:secret@example.com/x",
+		"http:alice:secret@example.com/x",
+		"http:/alice:secret@example.com/x",
+		"http:\\\\alice:secret@example.com/x",
+		"//alice:secret@example.com/x",
+		" http://alice:secret@example.com/x",
+	} {
+		d, err := c.Check(ctx, raw)
+		if !errors.Is(err, ErrBadURL) {
+			t.Errorf("Check(%q) = %v, want ErrBadURL", raw, err)
+		}
+		_, lerr := lookup(ctx, c, raw)
+		for _, text := range []string{fmt.Sprint(err), fmt.Sprint(lerr), fmt.Sprintf("%+v", d)} {
+			if strings.Contains(text, "secret") || strings.Contains(text, "alice") {
+				t.Errorf("Check(%q): %q shows the credentials", raw, text)
+			}
+		}
+	}
+
+	// A robots.txt that redirects to a URL with credentials: they are
+	// neither sent nor shown.
+	var sentAuth atomic.Bool
+	target := newSite(t, nil)
+	good := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://bob:hunter2@"+target.Listener.Addr().String()+"/robots.txt", http.StatusFound)
+	})
+	looping := newSite(t, nil)
+	looping.set(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://bob:hunter2@"+looping.Listener.Addr().String()+"/robots.txt", http.StatusMovedPermanently)
+	})
+	closed := newSite(t, nil)
+	closedAddr := closed.Listener.Addr().String()
+	closed.Close()
+	refused := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://bob:hunter2@"+closedAddr+"/robots.txt", http.StatusTemporaryRedirect)
+	})
+	for _, tc := range []struct {
+		name    string
+		status  int // the target's answer
+		origin  *site
+		outcome Outcome
+	}{
+		{"to rules", 200, good, OutcomeRules},
+		{"to 503", 503, good, OutcomeUnreachable},
+		{"to a closed port", 0, refused, OutcomeUnreachable},
+		{"in a loop", 0, looping, OutcomeAllowAll},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target.set(func(w http.ResponseWriter, r *http.Request) {
+				if _, _, ok := r.BasicAuth(); ok {
+					sentAuth.Store(true)
+				}
+				w.WriteHeader(tc.status)
+				_, _ = io.WriteString(w, privateRules)
+			})
+			forget(c, tc.origin.URL)
+			d, err := c.Check(ctx, tc.origin.URL+"/private")
+			info, _ := cached(c, tc.origin.URL)
+			if d.Outcome != tc.outcome || d.Allowed != (tc.outcome == OutcomeAllowAll) {
+				t.Errorf("Check = %+v, %v; want %v", d, err, tc.outcome)
+			}
+			shown := []string{fmt.Sprint(err), fmt.Sprintf("%+v", d), fmt.Sprintf("%+v", info), fmt.Sprint(info.Err), info.FinalURL}
+			var de *DeferredError
+			if errors.As(err, &de) {
+				shown = append(shown, fmt.Sprintf("%+v", de))
+			}
+			for _, text := range append(shown, logs.String()) {
+				if strings.Contains(text, "hunter2") || strings.Contains(text, "bob") {
+					t.Errorf("%q shows the credentials", text)
+				}
+			}
+		})
+	}
+	if sentAuth.Load() {
+		t.Error("credentials from a Location header were sent")
+	}
+	if !strings.Contains(logs.String(), "robots.txt unreachable") {
+		t.Errorf("log %q has no unreachable line; the test expects to see one", logs.String())
+	}
+}
+
+// TestClientEscapesAsGiven: in the default mode the Client escapes only
+// bytes that are not printable ASCII and keeps existing escapes byte for
+// byte, as Google's matcher reads URLs, and checks the path servers serve
+// too (an escape in lower-case hex is served as the one in upper-case
+// hex); and it takes the authority as net/url takes it.
+func TestClientEscapesAsGiven(t *testing.T) {
+	checkLeaks(t)
+	const rules = "User-agent: *\nDisallow: /collections/*%2B*\nDisallow: /caf%C3%A9\nDisallow: /a%20b\n"
+	s := newSite(t, serve(200, rules))
+	c := newTestClient(t)
+	robots := Parse([]byte(rules))
+	ctx := context.Background()
+	for path, want := range map[string]struct{ client, google bool }{
+		"/collections/zzwp%2be4j": {true, true}, // de.dreametech.com (corpus 1406): the rule spells '+' escaped
+		"/collections/zzwp%2Be4j": {false, false},
+		"/collections/zzwp+e4j":   {true, true},
+		"/caf%C3%A9":              {false, false},
+		"/caf%c3%a9":              {false, true}, // served as /caf%C3%A9
+		"/caf%C3%a9":              {false, true},
+		"/café":                   {false, false}, // raw bytes are escaped, upper-case
+		"/a b":                    {false, false}, // a space is escaped
+		"/a%20b":                  {false, false},
+		"/a%2520b":                {true, true},
+		"/a+b":                    {true, true},
+	} {
+		d, err := c.Check(ctx, s.URL+path)
+		if err != nil || d.Allowed != want.client {
+			t.Errorf("Check(%q) = %+v, %v; want allowed %v", path, d, err, want.client)
+		}
+		if ascii.IsASCII(path) && !strings.Contains(path, " ") && robots.Allowed("robotstxt", path) != want.google {
+			t.Errorf("Parse(body).Allowed(%q) = %v, want %v", path, !want.google, want.google)
+		}
+	}
+	for _, raw := range []string{
+		"http://evil.example\\@good.example/x",
+		"http://evil.example\\@" + s.Listener.Addr().String() + "/x",
+		s.URL + "/caf%zz", s.URL + "/100%", s.URL + "/x\x7f",
+	} {
+		if ok, err := c.Allowed(ctx, raw); ok || !errors.Is(err, ErrBadURL) {
+			t.Errorf("Allowed(%q) = %v, %v; want ErrBadURL (net/url rejects it)", raw, ok, err)
+		}
+		if _, err := url.Parse(raw); err == nil {
+			t.Errorf("net/url accepts %q; the test expects it not to", raw)
+		}
+	}
+	if n := s.hits.Load(); n != 1 {
+		t.Errorf("server asked %d times, want once", n)
+	}
+}
+
+// escapeVariants returns path with its bytes that are not printable ASCII
+// escaped, and its escapes' hex digits in upper case, in lower case and
+// mixed.
+func escapeVariants(path string) []string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; c <= ' ' || c >= 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	upper := b.String()
+	lower, mixed := []byte(upper), []byte(upper)
+	for i := 0; i+2 < len(upper); i++ {
+		if ascii.IsEscape(upper, i) {
+			lower[i+1], lower[i+2] = toLowerASCII(upper[i+1]), toLowerASCII(upper[i+2])
+			mixed[i+1], mixed[i+2] = toLowerASCII(upper[i+1]), toUpperASCII(upper[i+2])
+		}
+	}
+	return []string{upper, string(lower), string(mixed)}
+}
+
+func toLowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func toUpperASCII(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// TestClientCorpusEscapesAgree serves every robots.txt of the corpus
+// sample with an escape in a rule, and checks URLs made from those rules
+// with upper-case, lower-case and mixed hex: the Client agrees on every
+// one with Parse(body), on the body as ReadBody reads it, checking the
+// URL and the paths servers serve for it (see referenceMergeFirst).
+func TestClientCorpusEscapesAgree(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	header := http.Header{"Content-Type": {"text/plain"}}
+	c := newTestClient(t)
+	files, compared := 0, 0
+	for _, row := range readCorpusIndex(t, corpusSample) {
+		if row.kind != "robots" {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(corpusSample, row.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var patterns []string
+		for _, line := range strings.FieldsFunc(string(raw), func(r rune) bool { return r == '\n' || r == '\r' }) {
+			field, value, ok := strings.Cut(line, ":")
+			field = strings.ToLower(strings.TrimSpace(field))
+			if !ok || field != "allow" && field != "disallow" {
+				continue
+			}
+			value, _, _ = strings.Cut(value, "#")
+			if value = strings.TrimSpace(value); strings.Contains(value, "%") {
+				patterns = append(patterns, value)
+			}
+		}
+		if len(patterns) == 0 {
+			continue
+		}
+		files++
+		body, err := body.Read(bytes.NewReader(raw), header, body.DefaultLimit)
+		if err != nil {
+			t.Fatalf("%s: %v", row.file, err)
+		}
+		robots := Parse(body.Text)
+		s := newSite(t, serve(200, string(raw), "Content-Type", "text/plain"))
+		for _, p := range patterns {
+			p = strings.TrimSuffix(strings.ReplaceAll(p, "*", "zz"), "$")
+			if !strings.HasPrefix(p, "/") {
+				p = "/" + p
+			}
+			for _, path := range escapeVariants(p) {
+				for _, path := range []string{path, path + "x", path + "?q=%2b"} {
+					d, err := c.Check(ctx, s.URL+path)
+					if errors.Is(err, ErrBadURL) {
+						if _, _, err := splitKey(s.URL + path); err == nil {
+							t.Errorf("%s: Check(%q): %v", row.file, path, err)
+						}
+						continue
+					}
+					compared++
+					want := robots.Allowed("robotstxt", path)
+					for _, f := range []string{referenceMergeFirst(path), referenceDotsFirst(path)} {
+						want = want && robots.Allowed("robotstxt", f)
+					}
+					if err != nil || d.Allowed != want {
+						t.Errorf("%s: Client says %q allowed %v (%v), Parse(body) of it and its forms says %v", row.file, path, d.Allowed, err, want)
+					}
+				}
+			}
+		}
+	}
+	if files < 10 || compared < 1000 {
+		t.Errorf("compared %d URLs from %d files; the test expects more", compared, files)
+	}
+	t.Logf("%d URLs from %d files agree", compared, files)
+}
+
+// fetches returns the number of fetches st counts.
+func fetches(st Stats) uint64 {
+	f := st.Fetches
+	return f.Rules + f.AllowAll + f.DisallowAll + f.Unreachable + f.NotModified
 }

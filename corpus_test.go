@@ -184,7 +184,7 @@ func checkCorpus(t *testing.T, dir string, rows []corpusRow, minRules, minSitema
 			t.Errorf("%s: %d bytes, sha256 %x; the index says %d bytes, %s", name, len(body), sum, row.bytes, row.sha256)
 		}
 		r := Parse(body)
-		lines := r.File().Lines
+		lines := fileOf(r).Lines
 		last := 0
 		for _, d := range lint(body, ModeGoogle) {
 			if d.Line < 1 || d.Line > lines || d.Line < last {
@@ -204,7 +204,7 @@ func checkCorpus(t *testing.T, dir string, rows []corpusRow, minRules, minSitema
 				if !v.Allowed {
 					disallowed++
 				}
-				if !v.Matched() && !v.Allowed || v.Matched() && (v.Rule.Allow != v.Allowed || v.Rule.Line < 1 || v.Rule.Line > lines) {
+				if !matched(v) && !v.Allowed || matched(v) && (v.Rule.Allow != v.Allowed || v.Rule.Line < 1 || v.Rule.Line > lines) {
 					t.Errorf("%s: Check(%q, %q) = %+v (lines %d)", name, agent, u, v, lines)
 				}
 				if v2 := crlf.Check(agent, u); !sameVerdict(v, v2) {

@@ -4,43 +4,114 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
-// A Decision is the Client's answer for one URL and what it rests on.
-// It embeds the [Verdict]: Allowed, the deciding Rule and Matched.
+// A Decision is the answer for one URL: whether the crawler may fetch it,
+// the rule that decided, the preferences robots.txt states for its
+// content, and what robots.txt the answer rests on. [Client.Check] gives
+// all of it; [Robots.Check], which rests on a body the caller parsed,
+// gives the first three, with Outcome OutcomeRules.
 type Decision struct {
-	// Verdict says whether the crawler may fetch the URL and which rule
-	// decided; its Rule is the zero Rule when no rule matched or the
-	// outcome is not OutcomeRules (see Matched).
-	Verdict
-	// Status is the HTTP status of the robots.txt response the decision
-	// rests on (after redirects), or 0 when none arrived.
-	Status int
-	// Outcome is how that response was read; OutcomeNone when no decision
-	// was made (the error says why).
-	Outcome Outcome
-	// Expires is when the cached robots.txt goes stale (for a deferred or
-	// stale answer: when the server is asked again).
-	Expires time.Time
+	// Allowed reports whether the crawler may fetch the URL.
+	Allowed bool
+	// Rule is the deciding rule, or the zero Rule (Line 0) when no rule
+	// matched or the outcome is not OutcomeRules. For an allow of
+	// …/index.html that decides for its directory, Rule is that allow.
+	Rule Rule
+	// Usage is what robots.txt's Content-Usage rules say about the use
+	// of the URL's content (see [Robots.Usage]), when the outcome is
+	// OutcomeRules and the URL is allowed; from a Client, the preferences
+	// for the URL as spelled and for each normal form a server may serve
+	// for it (see [Client.Allowed]), combined label by label (n if any
+	// says n, else y if any says y), so that no spelling sheds a
+	// preference of the path the server serves. Otherwise, and when the
+	// crawler's groups have no Content-Usage rule, it is the zero Usage:
+	// every label unknown. [Transport.Usage] adds what the response says.
+	Usage Usage
 	// Deferred reports that robots.txt is unreachable and no usable copy
 	// is cached: Allowed is false and the error is a *DeferredError.
 	Deferred bool
-	// Stale reports that the answer comes from an expired or last good
-	// copy, because the server is unreachable or is being asked again.
-	Stale bool
+
 	// Authority is the normalised authority whose robots.txt applies,
 	// such as "https://example.com:443".
 	Authority string
-	// Usage is what robots.txt's Content-Usage rules say about the use
-	// of the URL's content (see [Robots.Usage]), when the outcome is
-	// OutcomeRules and the URL is allowed: the preferences for the URL
-	// as spelled and for each normal form a server may serve for it (see
-	// [Client.Allowed]), combined label by label (n if any says n, else
-	// y if any says y), so that no spelling sheds a preference of the
-	// path the server serves. Otherwise, and when the crawler's groups
-	// have no Content-Usage rule, it is the zero Usage: every label
-	// unknown. [Transport.Usage] adds what the response says.
-	Usage Usage
+	// Outcome is how the robots.txt response was read; the zero Outcome
+	// when no decision was made (the error says why).
+	Outcome Outcome
+	// Status is the HTTP status of the robots.txt response the decision
+	// rests on (after redirects), or 0 when none arrived.
+	Status int
+	// LastStatus is the HTTP status of the most recent fetch: the same
+	// as Status, unless a stale copy stands in for a server that last
+	// answered, say, 503 (0 for a network error or timeout).
+	LastStatus int
+	// FinalURL is the robots.txt URL redirects led to, or "" when the
+	// authority's own /robots.txt answered.
+	FinalURL string
+	// FetchedAt is when the rules were fetched or last revalidated, and
+	// CheckedAt when the server was last asked.
+	FetchedAt, CheckedAt time.Time
+	// Expires is when the cached robots.txt goes stale (for a deferred or
+	// stale answer: when the server is asked again).
+	Expires time.Time
+	// ETag and LastModified are the validators the robots.txt is
+	// revalidated with.
+	ETag, LastModified string
+	// Stale reports that the answer comes from an expired or last good
+	// copy, because the server is unreachable or is being asked again.
+	Stale bool
+	// Failures counts the consecutive failed fetches of the robots.txt;
+	// Err is the last failure, nil after a successful fetch.
+	Failures int
+	Err      error
+	// CrawlDelay is the crawl-delay robots.txt gives the Client's
+	// product tokens (see [Robots.CrawlDelay]), or 0 when it gives none.
+	CrawlDelay time.Duration
+
+	e    *entry // the cached robots.txt, for Robots
+	mode Mode
+}
+
+// Robots returns the whole robots.txt the decision rests on, parsed, for
+// what else it says (sitemaps, licences, other crawlers' groups); nil
+// unless Outcome is OutcomeRules and the decision came from a Client.
+// The Client keeps only the rules of its own product tokens at hand: each
+// call parses the cached body again, so keep the result.
+func (d Decision) Robots() *Robots {
+	if d.e == nil || d.e.outcome != OutcomeRules {
+		return nil
+	}
+	text, err := d.e.text()
+	if err != nil {
+		return nil
+	}
+	return ParseMode(text, d.mode)
+}
+
+// describe fills in what d rests on from e, the cached robots.txt.
+func (d *Decision) describe(e *entry, mode Mode) {
+	d.Authority, d.Outcome, d.Status, d.LastStatus = e.key, e.outcome, e.status, e.status
+	d.FinalURL = e.finalURL
+	d.FetchedAt, d.CheckedAt, d.Expires = e.fetched, e.checked, e.expires
+	d.ETag, d.LastModified, d.Stale, d.Failures = e.etag, e.lastMod, e.stale, e.failures
+	if e.stale || e.outcome == OutcomeUnreachable {
+		d.LastStatus = e.failStatus
+	}
+	switch {
+	case e.deferErr != nil:
+		d.Err = e.deferErr
+	case e.stale || e.failures > 0:
+		d.Err = e.cause
+		if d.Err == nil && e.errText != "" {
+			d.Err = errors.New(e.errText)
+		}
+	}
+	if e.hasDelay {
+		d.CrawlDelay = e.delay
+	}
+	d.e, d.mode = e, mode
 }
 
 // ErrDeferred is matched (with errors.Is) by the error returned when
@@ -79,7 +150,7 @@ func (e *DeferredError) Error() string {
 		msg += fmt.Sprintf(" (status %d)", e.Status)
 	}
 	if e.Err != nil {
-		msg += ": " + cut(e.Err.Error(), maxCauseText)
+		msg += ": " + quote.Cut(e.Err.Error(), maxCauseText)
 	}
 	return msg + "; retry after " + e.RetryAt.UTC().Format(time.RFC3339)
 }
@@ -91,9 +162,4 @@ func (e *DeferredError) Unwrap() []error {
 		return []error{ErrDeferred}
 	}
 	return []error{ErrDeferred, e.Err}
-}
-
-// RetryAfter returns how long after now to come back.
-func (e *DeferredError) RetryAfter(now time.Time) time.Duration {
-	return max(e.RetryAt.Sub(now), 0)
 }

@@ -109,7 +109,7 @@
 //
 // [Robots.Usage], [Crawler.Usage] and [Decision.Usage] read these rules
 // as a [Usage], whose [Usage.Pref] answers for one label ("train-ai",
-// training AI models; "search", search applications; see [UsageLabels])
+// training AI models; "search", search applications; see [usageLabelList])
 // [PrefYes], [PrefNo] or [PrefUnknown]. Content-Usage rules merge across
 // the groups that name a crawler as Allow and Disallow do; for a URL the
 // rule with the longest matching path decides, matched as Allow and
@@ -117,7 +117,7 @@
 // length 0), and rules matching with the same length combine label by
 // label, n before y. Preferences apply only to URLs the crawler may
 // fetch: for a disallowed URL every label is unknown. A statement is an
-// RFC 9651 Dictionary in which only the Tokens y and n count ([ParseUsage]);
+// RFC 9651 Dictionary in which only the Tokens y and n count ([parseUsage]);
 // one that does not parse states nothing.
 //
 // Content-Usage lines never change what Allow and Disallow decide: like
@@ -162,7 +162,7 @@
 // allow-all; only more than five redirects, or a loop, read as no
 // robots.txt. [PublicOnly] keeps every hop off internal addresses.
 //
-// The status decides ([DefaultStatusPolicy], replaceable):
+// The status decides ([defaultStatusPolicy], replaceable):
 //
 //	2xx                           parse the body
 //	304 on revalidation           keep the rules, renew their freshness
@@ -196,7 +196,7 @@
 // unless the status rules above say so: a deferral ([ErrDeferred], with a
 // [DeferredError] saying when to come back) disallows, a cut or undecodable
 // body is unreachable, and a Decision returned with an error has
-// [OutcomeNone]. Every wait is bounded: fetches by the fetch timeout, Store
+// the zero Outcome. Every wait is bounded: fetches by the fetch timeout, Store
 // calls by the Store timeout, checks by the caller's context, and
 // [Client.Close] stops fetches whatever a server does. So is what waits:
 // a check that gives up leaves its fetch to the others that need it, but

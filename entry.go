@@ -17,13 +17,13 @@ import (
 // the cache at most once: what replaces it is a new entry.
 //
 // An entry keeps the rules its Client checks, in the compact form of a
-// [Crawler] for the Client's product tokens, and the body, compressed: the
+// [agentRules] for the Client's product tokens, and the body, compressed: the
 // rest of the file is parsed again from it when it is asked for.
 type entry struct {
 	key string // normalised authority
 	// crawler holds the Client's rules; nil unless outcome is
 	// OutcomeRules, and nil while the entry is frozen.
-	crawler   atomic.Pointer[Crawler]
+	crawler   atomic.Pointer[agentRules]
 	expiresAt int64 // expires in Unix nanoseconds (derived by derive)
 	persisted
 
@@ -67,15 +67,15 @@ type persisted struct {
 // setRules gives e the rules of text, the body as parsed, for the product
 // tokens, and keeps z, text compressed.
 func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
-	cr := ParseMode(text, mode).Crawler(tokens...)
+	cr := ParseMode(text, mode).agentRules(tokens...)
 	e.crawler.Store(cr)
 	e.body = z
-	e.delay, e.hasDelay = cr.CrawlDelay()
+	e.delay, e.hasDelay = cr.crawlDelay()
 }
 
 // rebuild makes e's Crawler again by parsing its body, for a frozen e
 // that is being checked.
-func (e *entry) rebuild(mode Mode, tokens []string) (*Crawler, error) {
+func (e *entry) rebuild(mode Mode, tokens []string) (*agentRules, error) {
 	text, err := e.text()
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func (e *entry) rebuild(mode Mode, tokens []string) (*Crawler, error) {
 		// Parsed, nothing would be an allow-all: never for rules.
 		return nil, fmt.Errorf("robotstxt: the cached robots.txt of %s: %w: no body", e.key, errDecompress)
 	}
-	return ParseMode(text, mode).Crawler(tokens...), nil
+	return ParseMode(text, mode).agentRules(tokens...), nil
 }
 
 // frozen reports whether e has rules but no Crawler at hand.
@@ -287,7 +287,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	e := &entry{key: key}
 	p := &e.persisted
 	p.outcome, p.stale = Outcome(d.b[0]), d.b[1]&flagStale != 0
-	if p.outcome == OutcomeNone || p.outcome > OutcomeUnreachable || d.b[1]&^flagStale != 0 {
+	if p.outcome == 0 || p.outcome > OutcomeUnreachable || d.b[1]&^flagStale != 0 {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
 	}
 	d.b = d.b[2:]

@@ -74,30 +74,30 @@ func ExampleClient_Check() {
 	// rule: line 2, allow=false, pattern /private/
 }
 
-func ExampleClient_Lookup() {
+// A Decision also says what robots.txt it rests on: its status, its
+// freshness, the crawl-delay for the Client's crawler, and, through
+// Robots, everything else the file says.
+func ExampleDecision_Robots() {
 	site := exampleSite()
 	defer site.Close()
 
 	c := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"))
 	defer c.Close()
 
-	info, err := c.Lookup(context.Background(), site.URL+"/any/page")
+	d, err := c.Check(context.Background(), site.URL+"/any/page")
 	if err != nil {
 		fmt.Println("error:", err)
 		return
 	}
-	delay, _ := info.CrawlDelay()
-	fmt.Println("status:", info.Status)
-	fmt.Println("crawl-delay:", delay)
-	fmt.Println("sitemaps:", info.Sitemaps())
-	fmt.Println("fresh for:", info.Expires.Sub(info.FetchedAt))
-	fmt.Println("expired:", info.Expired())
+	fmt.Println("status:", d.Status)
+	fmt.Println("crawl-delay:", d.CrawlDelay)
+	fmt.Println("fresh for:", d.Expires.Sub(d.FetchedAt))
+	fmt.Println("sitemaps:", d.Robots().Sitemaps())
 	// Output:
 	// status: 200
 	// crawl-delay: 2s
-	// sitemaps: [https://example.com/sitemap.xml]
 	// fresh for: 1h0m0s
-	// expired: false
+	// sitemaps: [https://example.com/sitemap.xml]
 }
 
 func ExampleDeferredError() {
@@ -115,12 +115,14 @@ func ExampleDeferredError() {
 	if errors.Is(err, robotstxt.ErrDeferred) && errors.As(err, &de) {
 		fmt.Println("allowed:", ok)
 		fmt.Println("status:", de.Status)
-		fmt.Println("come back in about:", de.RetryAfter(time.Now()).Round(time.Minute))
+		fmt.Println("come back in about:", time.Until(de.RetryAt).Round(time.Minute))
+		fmt.Println("failures so far:", de.Failures)
 	}
 	// Output:
 	// allowed: false
 	// status: 503
 	// come back in about: 2m0s
+	// failures so far: 1
 }
 
 func ExampleClient_Stats() {
@@ -135,7 +137,7 @@ func ExampleClient_Stats() {
 		_, _ = c.Allowed(ctx, site.URL+"/")
 	}
 	st := c.Stats()
-	fmt.Println("fetches:", st.Fetches.Total(), "hits:", st.Hits, "misses:", st.Misses)
+	fmt.Println("fetches:", st.Fetches.Rules, "hits:", st.Hits, "misses:", st.Misses)
 	// Output:
 	// fetches: 1 hits: 2 misses: 1
 }

@@ -35,8 +35,8 @@ func ExampleWithNoWait() {
 		var pe *robotstxt.PacedError
 		switch {
 		case errors.As(err, &pe):
-			fmt.Println(path, "paced:", errors.Is(err, robotstxt.ErrPaced), "within the crawl-delay:", pe.RetryAfter(time.Now()) <= 100*time.Millisecond)
-			time.Sleep(pe.RetryAfter(time.Now())) // a real crawler fetches other sites meanwhile
+			fmt.Println(path, "paced:", errors.Is(err, robotstxt.ErrPaced), "within the crawl-delay:", time.Until(pe.RetryAt) <= 100*time.Millisecond)
+			time.Sleep(time.Until(pe.RetryAt)) // a real crawler fetches other sites meanwhile
 			queue = append(queue, path)
 		case err != nil:
 			fmt.Println(path, err)

@@ -21,12 +21,15 @@ Sitemap: https://www.example.com/sitemap.xml
 
 func ExampleParse() {
 	r := robotstxt.Parse([]byte(exampleBody))
-	for _, g := range r.File().Groups {
-		fmt.Printf("group for %q: %d rules\n", g.Agents[0].Value, len(g.Rules))
+	for _, agent := range []string{"OtherBot", "FooBot"} {
+		delay, _ := r.CrawlDelay(agent)
+		fmt.Printf("%s: %d rules, crawl-delay %v\n", agent, len(r.Rules(agent)), delay)
 	}
+	fmt.Println("sitemaps:", r.Sitemaps())
 	// Output:
-	// group for "*": 2 rules
-	// group for "FooBot": 1 rules
+	// OtherBot: 2 rules, crawl-delay 2s
+	// FooBot: 1 rules, crawl-delay 500ms
+	// sitemaps: [https://www.example.com/sitemap.xml]
 }
 
 func ExampleRobots_Allowed() {
@@ -47,7 +50,7 @@ func ExampleRobots_Check() {
 	r := robotstxt.Parse([]byte(exampleBody))
 	for _, url := range []string{"/private/press/today.html", "/private/plans.html", "/index.html"} {
 		v := r.Check("OtherBot", url)
-		if !v.Matched() {
+		if v.Rule.Line == 0 {
 			fmt.Printf("%s: allowed=%v, no rule matches\n", url, v.Allowed)
 			continue
 		}

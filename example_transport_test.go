@@ -42,7 +42,7 @@ func ExampleNewTransport() {
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			fmt.Printf("%s: %q, index: %v\n", path, body, rt.Directives(resp).Index())
+			fmt.Printf("%s: %q, index: %v\n", path, body, rt.PageDirectives(resp, body).Index())
 		}
 	}
 
@@ -73,8 +73,7 @@ func ExampleNewClientTransport() {
 	// The Client fetches robots.txt through the Transport, which passes
 	// those fetches through unchecked.
 	rc, rt := robotstxt.NewClientTransport(nil,
-		[]robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0")},
-		robotstxt.WithPacer(robotstxt.NewMemPacer()))
+		[]robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0")})
 	defer rc.Close()
 	hc := &http.Client{Transport: rt, Timeout: 10 * time.Second}
 

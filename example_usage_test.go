@@ -9,23 +9,6 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
-// A statement of preference from a Content-Usage header field or
-// robots.txt rule: training AI models is disallowed, search allowed; the
-// String "n" and the unknown label ai state no preference.
-func ExampleParseUsage() {
-	u := robotstxt.ParseUsage(`train-ai=n, search=y;since=2025, ai="n"`)
-	fmt.Println(u.Pref("train-ai"), u.Pref("search"), u.Pref("ai"))
-	fmt.Println(u)
-
-	// A statement that is not a Dictionary states nothing.
-	bad := robotstxt.ParseUsage("Train-AI=n")
-	fmt.Println(bad.Pref("train-ai"), bad == robotstxt.Usage{})
-	// Output:
-	// n y unknown
-	// train-ai=n, search=y
-	// unknown true
-}
-
 // The example robots.txt of draft-ietf-aipref-attach: every crawler but
 // ExampleBot may fetch all but /never/, and may train AI models only on
 // what is under /ai-ok/.
@@ -43,12 +26,12 @@ Content-Usage: train-ai=y
 	for _, path := range []string{"/test", "/never/test", "/ai-ok/test"} {
 		fmt.Printf("%-12s crawl: %-5v train-ai: %v\n", path, r.Allowed("OtherBot", path), r.Usage("OtherBot", path).Pref("train-ai"))
 	}
-	fmt.Println("ExampleBot:", r.Usage("ExampleBot", "/test"))
+	fmt.Println("ExampleBot, train-ai:", r.Usage("ExampleBot", "/test").Pref("train-ai"))
 	// Output:
 	// /test        crawl: true  train-ai: n
 	// /never/test  crawl: false train-ai: unknown
 	// /ai-ok/test  crawl: true  train-ai: y
-	// ExampleBot: train-ai=y
+	// ExampleBot, train-ai: y
 }
 
 // An AI crawler fetches pages through the Transport and asks of each

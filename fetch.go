@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/body"
 )
 
 // fetchResult is what one robots.txt fetch, redirects included, gave.
@@ -39,7 +41,7 @@ func robotsURL(key string) string {
 // A fetcher gets robots.txt files for a Client: one GET per hop through
 // the Client's copy of the caller's http.Client, redirects followed by
 // hand and each admitted by admit, the status read by the policies, the
-// body by ReadBody.
+// body by body.Read.
 type fetcher struct {
 	hc  http.Client
 	cfg *config
@@ -118,7 +120,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 // valid returns o, or OutcomeUnreachable when a policy gave an outcome
 // that a response cannot have.
 func valid(o Outcome) Outcome {
-	if o == OutcomeNone || o > OutcomeUnreachable {
+	if o == 0 || o > OutcomeUnreachable {
 		return OutcomeUnreachable
 	}
 	return o
@@ -188,7 +190,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 		}
 		return
 	}
-	b, err := ReadBody(resp.Body, resp.Header, f.cfg.bodyLimit)
+	b, err := body.Read(resp.Body, resp.Header, f.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable
 		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(res.finalURL), err)

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -51,12 +52,12 @@ func TestFetchRedirects(t *testing.T) {
 		if ok, err := c.Allowed(ctx, sites[0].URL+"/private"); ok || err != nil {
 			t.Fatalf("Allowed = %v, %v; want the final file's rules", ok, err)
 		}
-		info, _ := c.Cached(sites[0].URL)
+		info, _ := cached(c, sites[0].URL)
 		if info == nil || info.FinalURL != sites[5].URL+"/robots.txt" || info.Status != 200 {
 			t.Fatalf("Cached = %+v", info)
 		}
 		for i, s := range sites[1:] {
-			if _, ok := c.Cached(s.URL); ok {
+			if _, ok := cached(c, s.URL); ok {
 				t.Errorf("rules also bound to hop %d's authority", i+1)
 			}
 			if s.hits.Load() != 1 {
@@ -129,7 +130,7 @@ func TestFetchRedirects(t *testing.T) {
 func bigRules() string {
 	var b strings.Builder
 	b.WriteString("User-agent: *\nDisallow: /early\n")
-	for b.Len() < DefaultBodyLimit+10<<10 {
+	for b.Len() < body.DefaultLimit+10<<10 {
 		b.WriteString("# padding padding padding padding padding padding padding\n")
 	}
 	b.WriteString("Disallow: /late\n")
@@ -138,12 +139,12 @@ func bigRules() string {
 
 func TestFetchBodyLimitAfterGzip(t *testing.T) {
 	checkLeaks(t)
-	body := bigRules()
+	big := bigRules()
 	var zipped bytes.Buffer
 	zw := gzip.NewWriter(&zipped)
-	_, _ = zw.Write([]byte(body))
+	_, _ = zw.Write([]byte(big))
 	_ = zw.Close()
-	if zipped.Len() >= DefaultBodyLimit/10 {
+	if zipped.Len() >= body.DefaultLimit/10 {
 		t.Fatalf("compressed body is %d bytes; the test wants a small one", zipped.Len())
 	}
 	handler := func(w http.ResponseWriter, r *http.Request) {
@@ -170,11 +171,11 @@ func TestFetchBodyLimitAfterGzip(t *testing.T) {
 			if ok, err := c.Allowed(ctx, s.URL+"/late"); !ok || err != nil {
 				t.Errorf("/late: %v, %v; want the rule past 500 KiB ignored", ok, err)
 			}
-			info, _ := c.Cached(s.URL)
+			info, _ := cached(c, s.URL)
 			// The line the limit cuts is dropped: the body ends with the
 			// last whole line within 500 KiB.
-			if n := len(info.Body()); n > DefaultBodyLimit || n < DefaultBodyLimit-60 || info.Body()[n-1] != '\n' {
-				t.Errorf("kept %d bytes ending %q, want the whole lines within %d", n, info.Body()[max(n-10, 0):], DefaultBodyLimit)
+			if n := len(info.Body()); n > body.DefaultLimit || n < body.DefaultLimit-60 || info.Body()[n-1] != '\n' {
+				t.Errorf("kept %d bytes ending %q, want the whole lines within %d", n, info.Body()[max(n-10, 0):], body.DefaultLimit)
 			}
 		})
 	}
@@ -378,7 +379,7 @@ func withinBound(t *testing.T, what string, bound time.Duration, f func()) {
 // returns at once even while a peer holds a fetch open.
 func TestFetchHostilePeers(t *testing.T) {
 	checkLeaks(t)
-	const limit = DefaultBodyLimit
+	const limit = body.DefaultLimit
 	c := newTestClient(t, WithFetchTimeout(time.Second))
 	// Made after the Client so that their cleanups, which close every
 	// connection, run before the Client's Close.
@@ -456,13 +457,13 @@ func TestFetchHostilePeers(t *testing.T) {
 		var d Decision
 		var err error
 		withinBound(t, "Check", 2*time.Second, func() { d, err = c.Check(ctx, endless.url+"/x") })
-		if d.Allowed || d.Outcome != OutcomeRules || err != nil || !d.Matched() || d.Rule.Pattern != "/x" {
+		if d.Allowed || d.Outcome != OutcomeRules || err != nil || !matched(d) || d.Rule.Pattern != "/x" {
 			t.Errorf("Check(/x) = %+v, %v; want disallowed by the rules read", d, err)
 		}
 		if ok, err := c.Allowed(ctx, endless.url+"/y"); !ok || err != nil {
 			t.Errorf("Allowed(/y) = %v, %v; want allowed", ok, err)
 		}
-		info, _ := c.Cached(endless.url)
+		info, _ := cached(c, endless.url)
 		if n := len(info.Body()); n > limit || n < limit-len("Disallow: /x\n") || info.Body()[n-1] != '\n' {
 			t.Errorf("kept %d bytes, want the whole lines within %d", n, limit)
 		}
@@ -590,7 +591,7 @@ func TestFetchContentCodings(t *testing.T) {
 		t.Run("decoded "+tc.name, func(t *testing.T) {
 			s := newSite(t, serve(200, string(tc.body), "Content-Encoding", tc.header, "Content-Type", "text/plain"))
 			d, err := newClient(t).Check(ctx, s.URL+"/x")
-			if d.Allowed || d.Outcome != OutcomeRules || !d.Matched() || d.Rule.Pattern != "/" || err != nil {
+			if d.Allowed || d.Outcome != OutcomeRules || !matched(d) || d.Rule.Pattern != "/" || err != nil {
 				t.Errorf("Check(/x) = %+v, %v; want disallowed by Disallow: /", d, err)
 			}
 		})
@@ -599,7 +600,7 @@ func TestFetchContentCodings(t *testing.T) {
 	for _, tc := range []struct {
 		name, header string
 		body         []byte
-		coding       bool // the error wraps ErrContentCoding
+		coding       bool // the error wraps body.ErrContentCoding
 	}{
 		{"br", "br", []byte(rules), true},
 		{"compress", "compress", []byte(rules), true},
@@ -617,8 +618,8 @@ func TestFetchContentCodings(t *testing.T) {
 			if d.Allowed || !d.Deferred || d.Outcome != OutcomeUnreachable || !errors.Is(err, ErrDeferred) {
 				t.Errorf("Check(/x) = %+v, %v; want deferred", d, err)
 			}
-			if tc.coding && !errors.Is(err, ErrContentCoding) {
-				t.Errorf("error %v does not wrap ErrContentCoding", err)
+			if tc.coding && !errors.Is(err, body.ErrContentCoding) {
+				t.Errorf("error %v does not wrap body.ErrContentCoding", err)
 			}
 		})
 	}
@@ -648,9 +649,9 @@ func TestFetchContentCodings(t *testing.T) {
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= 20<<20 {
 			t.Errorf("reading a %d-byte gzip of 50 MB allocated %d bytes, want < 20 MB", len(bomb), alloc)
 		}
-		info, _ := c.Cached(s.URL)
-		if n := len(info.Body()); n > DefaultBodyLimit || n < DefaultBodyLimit-parser.MaxLineLength {
-			t.Errorf("kept %d bytes, want at most the limit, %d", n, DefaultBodyLimit)
+		info, _ := cached(c, s.URL)
+		if n := len(info.Body()); n > body.DefaultLimit || n < body.DefaultLimit-parser.MaxLineLength {
+			t.Errorf("kept %d bytes, want at most the limit, %d", n, body.DefaultLimit)
 		}
 	})
 }
@@ -662,14 +663,14 @@ func TestFetchCutLine(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
 	const head = "User-agent: *\nDisallow: /\nAllow: /"
-	const body = head + "public/page.html\nAllow: /more\n"
+	const full = head + "public/page.html\nAllow: /more\n"
 	for _, tc := range []struct {
 		name, body string
 		limit      int64
 	}{
-		{"UTF-8", body, int64(len(head))},
-		{"UTF-16LE", utf16LE(body), int64(len(utf16LE(head)))},
-		{"UTF-16LE cut inside a code unit", utf16LE(body), int64(len(utf16LE(head))) + 1},
+		{"UTF-8", full, int64(len(head))},
+		{"UTF-16LE", utf16LE(full), int64(len(utf16LE(head)))},
+		{"UTF-16LE cut inside a code unit", utf16LE(full), int64(len(utf16LE(head))) + 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSite(t, serve(200, tc.body, "Content-Type", "text/plain"))
@@ -679,7 +680,7 @@ func TestFetchCutLine(t *testing.T) {
 					t.Errorf("Check(%q) = %+v, %v; want allowed %v", path, d, err, want)
 				}
 			}
-			info, _ := c.Cached(s.URL)
+			info, _ := cached(c, s.URL)
 			if got := strings.TrimPrefix(string(info.Body()), "\uFEFF"); got != "User-agent: *\nDisallow: /\n" {
 				t.Errorf("Body = %q, want the two whole lines", got)
 			}
@@ -693,12 +694,12 @@ func TestFetchCutLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cut := file[:DefaultBodyLimit]; !bytes.HasSuffix(cut, []byte("\nDisallow: /html/E")) {
+	if cut := file[:body.DefaultLimit]; !bytes.HasSuffix(cut, []byte("\nDisallow: /html/E")) {
 		t.Fatalf("0085.txt cut at the limit ends %q; the test expects the cut inside /html/E12243_01/", cut[len(cut)-30:])
 	}
-	lines := file[:bytes.LastIndexByte(file[:DefaultBodyLimit], '\n')+1]
-	if b, err := ReadBody(bytes.NewReader(file), nil, DefaultBodyLimit); err != nil || !b.Truncated || !bytes.Equal(b.Text, lines) {
-		t.Errorf("ReadBody(0085.txt) = %d bytes ending %q, truncated %v, %v; want the %d bytes of whole lines",
+	lines := file[:bytes.LastIndexByte(file[:body.DefaultLimit], '\n')+1]
+	if b, err := body.Read(bytes.NewReader(file), nil, body.DefaultLimit); err != nil || !b.Truncated || !bytes.Equal(b.Text, lines) {
+		t.Errorf("body.Read(0085.txt) = %d bytes ending %q, truncated %v, %v; want the %d bytes of whole lines",
 			len(b.Text), b.Text[max(len(b.Text)-30, 0):], b.Truncated, err, len(lines))
 	}
 	whole := Parse(lines)
@@ -806,7 +807,7 @@ func TestFetchCapsServerStrings(t *testing.T) {
 		t.Errorf("huge reason: an error of %d bytes, %v", len(err.Error()), errors.Is(err, ErrDeferred))
 	}
 	for _, u := range []string{etag.URL, long.URL, reason.url} {
-		info, ok := c.Cached(u)
+		info, ok := cached(c, u)
 		if !ok {
 			t.Fatalf("%s not cached", u)
 		}
@@ -818,7 +819,7 @@ func TestFetchCapsServerStrings(t *testing.T) {
 			t.Errorf("%s: the Store keeps %d bytes", u, len(v))
 		}
 	}
-	if info, _ := c.Cached(etag.URL); info.ETag != "" || info.LastModified != "" {
+	if info, _ := cached(c, etag.URL); info.ETag != "" || info.LastModified != "" {
 		t.Errorf("a validator too long to keep whole was kept cut")
 	}
 	if st := c.Stats(); st.Evictions != 0 {
@@ -832,7 +833,7 @@ func TestFetchCapsServerStrings(t *testing.T) {
 	}
 	logMu.Unlock()
 	for _, s := range normal {
-		if _, ok := c.Cached(s.URL); !ok {
+		if _, ok := cached(c, s.URL); !ok {
 			t.Errorf("%s was evicted", s.URL)
 		}
 	}
@@ -896,8 +897,24 @@ func TestFetchNoBodyLimit(t *testing.T) {
 	if ok, err := c.Allowed(context.Background(), s.URL+"/secret"); ok || err != nil {
 		t.Errorf("Allowed = %v, %v; want disallowed", ok, err)
 	}
-	b, err := ReadBody(strings.NewReader("User-agent: *\nDisallow: /\n"), nil, math.MaxInt64)
+	b, err := body.Read(strings.NewReader("User-agent: *\nDisallow: /\n"), nil, math.MaxInt64)
 	if err != nil || string(b.Text) != "User-agent: *\nDisallow: /\n" || b.Truncated {
 		t.Errorf("ReadBody with no limit: %q, %v", b.Text, err)
+	}
+}
+
+// TestCharsetBodyCutAtLimit: a UTF-8 body cut in the middle of a character
+// by the body limit stays UTF-8, and a non-ASCII rule before the cut
+// still matches.
+func TestCharsetBodyCutAtLimit(t *testing.T) {
+	checkLeaks(t)
+	rules := "User-agent: *\nDisallow: /café\n# "
+	pad := 1000 - len(rules) - 1 // the limit falls inside the next "é"
+	body := rules + strings.Repeat("x", pad) + "é and more\n"
+	s := newSite(t, serve(200, body, "Content-Type", "text/plain"))
+	c := newTestClient(t, WithBodyLimit(1000))
+	d, err := c.Check(context.Background(), s.URL+"/café")
+	if err != nil || d.Allowed || !matched(d) || d.Rule.Pattern != "/caf%C3%A9" {
+		t.Fatalf("Check(/café) = %+v, %v; want disallowed by /caf%%C3%%A9", d, err)
 	}
 }

@@ -49,7 +49,7 @@ func FuzzParseAllowed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
 		for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
 			r := ParseMode(body, mode)
-			file := r.File()
+			file := fileOf(r)
 			last := 0
 			for _, d := range lint(body, mode) {
 				if d.Line < 1 || d.Line > file.Lines || d.Line < last {
@@ -59,7 +59,7 @@ func FuzzParseAllowed(f *testing.F) {
 			}
 			v := r.Check(agent, url)
 			rules := r.Rules(agent)
-			if !v.Matched() {
+			if !matched(v) {
 				if !v.Allowed {
 					t.Fatalf("disallowed with no deciding rule")
 				}
@@ -78,13 +78,13 @@ func FuzzParseAllowed(f *testing.F) {
 					t.Fatalf("deciding rule %+v is not among the %d rules that apply", v.Rule, len(rules))
 				}
 			}
-			if len(rules) == 0 && (!v.Allowed || v.Matched()) {
+			if len(rules) == 0 && (!v.Allowed || matched(v)) {
 				t.Fatalf("no rules apply, yet %+v", v)
 			}
 			if r.Allowed(agent, url) != v.Allowed {
 				t.Fatalf("Allowed and Check disagree")
 			}
-			if av := r.Crawler(agent).Check(url); !sameVerdict(av, v) {
+			if av := r.agentRules(agent).Check(url); !sameVerdict(av, v) {
 				t.Fatalf("Crawler.Check %+v, Check %+v", av, v)
 			}
 			for _, nl := range []string{"\n", "\r\n", "\r"} {

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/target"
 )
 
 // A robots.txt fetch that is redirected sends a request to wherever the
@@ -44,12 +46,12 @@ const maxHopDepth = 2
 // ends that turn once the hop's response has arrived. Its error, wrapping
 // errRedirects, leaves the robots.txt unreachable. ctx is the fetch's.
 func (c *Client) admitHop(ctx context.Context, key string, next *url.URL) (done func(), err error) {
-	target := next.String()
+	dest := next.String()
 	refused := func(why error) error {
-		return fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(target), why)
+		return fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
 	}
 	var buf [128]byte
-	nextKey, path, err := splitTarget(target, buf[:0])
+	nextKey, path, err := target.Split(dest, buf[:0])
 	if err != nil {
 		return nil, refused(err)
 	}
@@ -68,17 +70,17 @@ func (c *Client) admitHop(ctx context.Context, key string, next *url.URL) (done 
 		return nil, refused(errors.New("its robots.txt disallows it"))
 	}
 	t := c.hopPacing()
-	turn, _, err := t.awaitTurn(ctx, d.Authority, t.interval(d))
+	tu, _, err := t.awaitTurn(ctx, d.Authority, t.interval(d))
 	if err != nil {
 		return nil, refused(err)
 	}
-	return func() { _ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, 0) }, nil
+	return func() { t.done(ctx, tu, 0) }, nil
 }
 
 // hopPacing returns the Transport whose pacer and intervals pace the hops
 // admitHop checks: one with the configuration of the first Transport made
 // for c (see NewTransport), or, when a hop comes first, one with c's own
-// MemPacer, which the Transports made without WithPacer share. Its counts
+// memPacer, which the Transports made without WithPacer share. Its counts
 // are its own, and nobody reads them.
 func (c *Client) hopPacing() *Transport {
 	if t := c.hops.Load(); t != nil {

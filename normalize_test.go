@@ -196,7 +196,7 @@ func TestClientChecksNormalForms(t *testing.T) {
 		if err != nil || d.Allowed != want {
 			t.Errorf("Check(%q) = %v, %v; want allowed %v", p, d.Allowed, err, want)
 		}
-		if !want && (!d.Matched() || d.Rule.Pattern != "/private") {
+		if !want && (!matched(d) || d.Rule.Pattern != "/private") {
 			t.Errorf("Check(%q): deciding rule %+v, want Disallow: /private", p, d.Rule)
 		}
 		if ok, err := c.Allowed(ctx, s.URL+p); err != nil || ok != want {

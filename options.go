@@ -5,17 +5,10 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/agent"
+	"github.com/robotsgate/robotstxt/internal/body"
 )
-
-// DefaultUserAgent is the User-Agent header a Client sends unless
-// [WithUserAgent] says otherwise; its product token, used for matching,
-// is "robotstxt".
-const DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
-
-// DefaultBodyLimit is how many bytes of a robots.txt body a Client reads
-// unless [WithBodyLimit] says otherwise: 500 KiB, the least RFC 9309
-// allows. Tools that read files as crawlers do pass it to [ReadBody].
-const DefaultBodyLimit = 500 << 10
 
 // The defaults of the other options; each option's documentation gives
 // its default, and why where it is not RFC 9309's.
@@ -66,8 +59,8 @@ type config struct {
 	staleWindow  time.Duration
 	backoff      time.Duration
 	maxBackoff   time.Duration
-	policy       StatusPolicy
-	errPolicy    ErrorPolicy
+	policy       func(status int) Outcome
+	errPolicy    func(err error) Outcome
 	allowAfter   time.Duration
 	mode         Mode
 	store        Store
@@ -82,20 +75,20 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		userAgent:    DefaultUserAgent,
+		userAgent:    agent.DefaultUserAgent,
 		cacheSize:    defaultCacheSize,
 		cacheBytes:   defaultCacheBytes,
 		maxFresh:     defaultMaxFreshness,
 		minFresh:     defaultMinFreshness,
 		fetchTimeout: defaultFetchTimeout,
-		bodyLimit:    DefaultBodyLimit,
+		bodyLimit:    body.DefaultLimit,
 		maxRedirects: defaultMaxRedirects,
 		maxFetches:   defaultMaxFetches,
 		staleWindow:  defaultStaleWindow,
 		backoff:      defaultBackoff,
 		maxBackoff:   defaultMaxBackoff,
-		policy:       DefaultStatusPolicy,
-		errPolicy:    DefaultErrorPolicy,
+		policy:       defaultStatusPolicy,
+		errPolicy:    defaultErrorPolicy,
 		storeTimeout: defaultStoreTimeout,
 		leasePoll:    defaultLeasePoll,
 		now:          time.Now,
@@ -124,12 +117,18 @@ func invalid(option string, v any) {
 }
 
 // WithUserAgent sets the User-Agent header sent with every robots.txt
-// request. Unless [WithProductTokens] is given, the product token matched
-// against user-agent lines is derived from it by [ProductToken], so
-// "ExampleBot/1.0 (+https://example.com/bot)" and
-// "Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)"
-// both match as "ExampleBot". A header from which no token can be derived
-// makes every check fail with [ErrProductToken].
+// request, and with every page a [Transport] sends without one (default
+// "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"). Unless
+// [WithProductTokens] is given, the product token matched against
+// user-agent lines is derived from it the way such headers are written:
+// the first product's name ("ExampleBot/1.0 (+https://example.com/bot)"
+// gives ExampleBot), or the product named after "compatible;" in a
+// comment, as for Googlebot and bingbot ("Mozilla/5.0 (compatible;
+// XBot/1.0; +https://example.com/bot)" gives XBot), browser products
+// such as Mozilla, AppleWebKit or Chrome skipped. A token has only the
+// characters user-agent lines can name ([A-Za-z_-], RFC 9309 §2.2.1): a
+// header from which none can be derived, such as "123bot/1.0" or a plain
+// browser string, makes every check fail with [ErrProductToken].
 func WithUserAgent(ua string) Option {
 	return func(c *config) { c.userAgent = ua }
 }
@@ -271,19 +270,32 @@ func WithBackoff(base, limit time.Duration) Option {
 	return func(c *config) { c.backoff, c.maxBackoff = base, limit }
 }
 
-// WithStatusPolicy replaces the mapping from HTTP status codes to
-// outcomes (default DefaultStatusPolicy; LegacyStatusPolicy treats 401 and
-// 403 as disallow all).
-func WithStatusPolicy(p StatusPolicy) Option {
+// WithStatusPolicy replaces the mapping from the HTTP status of a final
+// (non-redirect) robots.txt response to an outcome. The default follows
+// RFC 9309: 2xx parses the body, 4xx other than 429 (401 and 403
+// included) allows everything, and 429, 5xx and any other code are
+// unreachable; [LegacyStatusPolicy] reads 401 and 403 as disallow all.
+// The Client handles redirects and 304 Not Modified itself before
+// consulting the policy. An outcome the policy gives that a response
+// cannot have (the zero Outcome, or none of the named ones) counts as
+// OutcomeUnreachable.
+func WithStatusPolicy(p func(status int) Outcome) Option {
 	if p == nil {
 		panic("robotstxt: WithStatusPolicy(nil)")
 	}
 	return func(c *config) { c.policy = p }
 }
 
-// WithErrorPolicy replaces the mapping from network errors (no response
-// at all) to outcomes (default [DefaultErrorPolicy]: unreachable).
-func WithErrorPolicy(p ErrorPolicy) Option {
+// WithErrorPolicy replaces the mapping from a robots.txt fetch that got no
+// response at all (a DNS failure, a refused or reset connection, a TLS
+// failure, a timeout) to an outcome; by default every one is
+// OutcomeUnreachable, as RFC 9309 §2.3.1.4 asks. The error is the one the
+// HTTP client returned: errors.As finds a *net.DNSError or *net.OpError
+// in it. An archiver that wants a host that no longer resolves to count
+// as having no robots.txt returns OutcomeAllowAll for it. OutcomeRules,
+// which has no body to read, counts as OutcomeUnreachable, and so does
+// any outcome for a connection [PublicOnly] refused.
+func WithErrorPolicy(p func(err error) Outcome) Option {
 	if p == nil {
 		panic("robotstxt: WithErrorPolicy(nil)")
 	}
@@ -314,7 +326,7 @@ func WithMode(m Mode) Option {
 }
 
 // WithStore adds a shared second-level cache, consulted on a memory miss
-// and written after every fetch. If s also implements Leaser, processes
+// and written after every fetch. If s also implements leaser, processes
 // sharing s fetch each robots.txt once between them.
 func WithStore(s Store) Option {
 	return func(c *config) { c.store = s }

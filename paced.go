@@ -60,12 +60,6 @@ func (e *PacedError) Unwrap() []error {
 	return []error{ErrPaced, e.cause}
 }
 
-// RetryAfter returns how long after now the turn may come, 0 if RetryAt
-// has passed.
-func (e *PacedError) RetryAfter(now time.Time) time.Duration {
-	return max(e.RetryAt.Sub(now), 0)
-}
-
 // deadlineMargin is how long before a request's deadline its turn must
 // come for awaitTurn to wait for it: a turn later than that leaves the
 // request no time to be answered, and a wait that ends past the deadline
@@ -108,13 +102,14 @@ func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
 // ctx's error. waited reports that it slept, so that the request is
 // checked again before it is sent. It allocates nothing while no wait is
 // needed, and counts what it did in the Transport's stats.
-func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (_ Turn, waited bool, _ error) {
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (_ turn, waited bool, _ error) {
 	if err := ctx.Err(); err != nil {
-		return Turn{}, false, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
+		return turn{}, false, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
 	}
-	turn, wait, ok, err := t.cfg.pacer.Take(ctx, authority, interval)
-	if err != nil || ok {
-		return turn, false, err
+	interval = max(interval, 0)
+	id, wait, err := t.cfg.pacer.Take(ctx, authority, interval)
+	if err != nil || wait <= 0 {
+		return turn{authority, interval, id}, false, err
 	}
 	// The turn is not free: from here on the request counts as paced.
 	t.stats.paced.Add(1)
@@ -134,7 +129,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		held = held || wait > interval
 		retryAt := now.Add(max(wait, minRetry))
 		if !retryAt.Before(b.limit.Add(-deadlineMargin)) {
-			return Turn{}, true, t.paced(ctx, authority, retryAt, b)
+			return turn{}, true, t.paced(ctx, authority, retryAt, b)
 		}
 		timer := time.NewTimer(retryAt.Sub(now))
 		select {
@@ -147,14 +142,14 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 				// above (a timer later than deadlineMargin): that is
 				// pacing, not a slow server. An http.Client whose
 				// Timeout passed replaces this error with its own.
-				return Turn{}, true, t.paced(ctx, authority, retryAt, b)
+				return turn{}, true, t.paced(ctx, authority, retryAt, b)
 			}
-			return Turn{}, true, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+			return turn{}, true, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
 		}
 		slept += time.Since(now)
-		turn, wait, ok, err = t.cfg.pacer.Take(ctx, authority, interval)
-		if err != nil || ok {
-			return turn, true, err
+		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)
+		if err != nil || wait <= 0 {
+			return turn{authority, interval, id}, true, err
 		}
 		now = time.Now()
 	}
@@ -168,4 +163,12 @@ func (t *Transport) paced(ctx context.Context, authority string, retryAt time.Ti
 		slog.String("authority", authority), durationAttr("retry_in", time.Until(retryAt)),
 		slog.String("reason", b.reason))
 	return e
+}
+
+// done ends tu, whatever becomes of the caller's context, ctx: a turn left
+// open would hold the authority until its lease ran out. hold is from a
+// Retry-After. An error here cannot be the caller's: the response, if
+// any, has arrived.
+func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
+	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), tu.authority, tu.id, tu.interval, hold)
 }

@@ -25,69 +25,65 @@ import (
 // RetryAt is the end of that wait. Waiters are served in no particular
 // order.
 //
-// [NewMemPacer] is the in-process Pacer; *redisstore.Store is a Pacer
+// [newMemPacer] is the in-process Pacer; *redisstore.Store is a Pacer
 // shared by every process that uses the same Redis.
 type Pacer interface {
 	// Take takes the turn to send a request to authority now when one may
 	// be sent now: no other request to authority is in flight (when
 	// interval > 0), interval has passed since the previous one ended,
-	// and no hold set by Done is in force. It then returns the turn and
-	// ok == true; a turn with interval > 0 is exclusive (its ID is not 0)
-	// until Done ends it or a timeout (30 seconds, or interval if
+	// and no hold set by Done is in force. It then returns wait == 0 and
+	// the turn's id: a turn with interval > 0 is exclusive (its id is
+	// not 0) until Done ends it or a timeout (30 seconds, or interval if
 	// longer) has passed since it began, so that a request that never
 	// returns does not hold its authority for ever. An interval of 0
-	// takes no exclusive slot.
+	// takes no exclusive slot, and its id is 0.
 	//
-	// Otherwise Take returns ok == false and wait, how long to wait
-	// before asking again, which is more than 0 and never past the
-	// earliest moment the turn may come (while another request is in
-	// flight, interval is such a wait: the turn comes at least interval
-	// after that request ends). Take never books a slot ahead and never
-	// blocks for the turn itself. A negative interval counts as 0.
+	// Otherwise Take returns wait, how long to wait before asking again,
+	// which is more than 0 and never past the earliest moment the turn
+	// may come (while another request is in flight, interval is such a
+	// wait: the turn comes at least interval after that request ends).
+	// Take never books a slot ahead and never blocks for the turn itself.
+	// A negative interval counts as 0.
 	//
 	// An error means Take could not tell, and the request is not sent:
 	// a Pacer that cannot reach its state fails closed.
-	Take(ctx context.Context, authority string, interval time.Duration) (t Turn, wait time.Duration, ok bool, err error)
-	// Done ends a turn Take gave: the next request may be sent t.Interval
-	// after now, and not before hold (from a Retry-After header) has
-	// passed. It ends only t: a turn whose lease ran out and another
-	// began since leaves that other turn in flight. The Transport calls
-	// Done exactly once for every turn, also when the request failed,
-	// with the request's context, which may have ended: Done must end the
-	// turn all the same. Its error is not returned to the crawler, whose
-	// response has already arrived.
-	Done(ctx context.Context, t Turn, hold time.Duration) error
+	Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error)
+	// Done ends the turn id that Take gave at authority for interval:
+	// the next request may be sent interval after now, and not before
+	// hold (from a Retry-After header) has passed. It ends only that
+	// turn: a turn whose lease ran out and another began since leaves
+	// that other turn in flight. The Transport calls Done exactly once
+	// for every turn, also when the request failed, with the request's
+	// context, which may have ended: Done must end the turn all the
+	// same. Its error is not returned to the crawler, whose response has
+	// already arrived.
+	Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error
 }
 
-// A Turn is a permission, given by [Pacer.Take], to send one request to
-// Authority now.
-type Turn struct {
-	// Authority is the normalised authority, e.g. "https://example.com:443".
-	Authority string
-	// Interval is the interval Take was given (0 if it was negative).
-	Interval time.Duration
-	// ID tells this turn from other turns of the same authority, so that
-	// ending a turn whose lease has run out does not end a later one. It
-	// is 0 for a turn that holds no exclusive slot (an interval of 0).
-	ID uint64
+// A turn is what a Transport holds while its request is in flight: what
+// it took from its Pacer, to give back with Done.
+type turn struct {
+	authority string
+	interval  time.Duration
+	id        uint64
 }
 
-// memShards is the number of independently locked parts of a MemPacer.
+// memShards is the number of independently locked parts of a memPacer.
 const memShards = 64
 
 // minSweep is the least number of authorities a shard holds before it
 // looks for state it can drop.
 const minSweep = 64
 
-// A MemPacer is the in-process [Pacer]: it spaces the requests of one
+// A memPacer is the in-process [Pacer]: it spaces the requests of one
 // process. It keeps state only for authorities with a request in flight,
 // an interval not yet passed or a hold in force, and drops the rest lazily
 // as new authorities arrive, so its memory follows the authorities active
 // at a time, not all it has seen. It starts no goroutines or timers of its
 // own, and Take and Done answer at once, holding a lock only for the
 // authority's shard while they read and write its state. The zero value
-// is not usable; make one with NewMemPacer.
-type MemPacer struct {
+// is not usable; make one with newMemPacer.
+type memPacer struct {
 	seed    maphash.Seed
 	epoch   time.Time     // origin of the monotonic nanoseconds below
 	timeout time.Duration // pacing.TurnTimeout, shorter in tests
@@ -102,7 +98,7 @@ type memShard struct {
 	_       [32]byte // one 64-byte cache line per shard
 }
 
-// paceState is what a MemPacer knows of one authority, in nanoseconds
+// paceState is what a memPacer knows of one authority, in nanoseconds
 // since its epoch.
 type paceState struct {
 	busy      uint64 // ID of the turn in flight, 0 for none
@@ -122,9 +118,9 @@ func (s *paceState) dropAt() int64 {
 	return t
 }
 
-// NewMemPacer returns an empty in-process Pacer.
-func NewMemPacer() *MemPacer {
-	p := &MemPacer{seed: maphash.MakeSeed(), epoch: time.Now(), timeout: pacing.TurnTimeout}
+// newMemPacer returns an empty in-process Pacer.
+func newMemPacer() *memPacer {
+	p := &memPacer{seed: maphash.MakeSeed(), epoch: time.Now(), timeout: pacing.TurnTimeout}
 	for i := range p.shards {
 		p.shards[i].m = make(map[string]paceState)
 		p.shards[i].sweepAt = minSweep
@@ -132,23 +128,19 @@ func NewMemPacer() *MemPacer {
 	return p
 }
 
-func (p *MemPacer) now() int64 { return int64(time.Since(p.epoch)) }
+func (p *memPacer) now() int64 { return int64(time.Since(p.epoch)) }
 
-func (p *MemPacer) shard(authority string) *memShard {
+func (p *memPacer) shard(authority string) *memShard {
 	if p == nil || p.shards[0].m == nil {
-		panic("robotstxt: MemPacer used without NewMemPacer")
+		panic("robotstxt: memPacer used without newMemPacer")
 	}
 	return &p.shards[maphash.String(p.seed, authority)%memShards]
 }
 
 // Take implements [Pacer]. It does not use ctx: it never blocks.
-func (p *MemPacer) Take(_ context.Context, authority string, interval time.Duration) (t Turn, wait time.Duration, ok bool, err error) {
-	interval = max(interval, 0)
-	id, w := p.shard(authority).take(authority, int64(interval), int64(p.timeout), p.now())
-	if w > 0 {
-		return Turn{}, time.Duration(w), false, nil
-	}
-	return Turn{Authority: authority, Interval: interval, ID: id}, 0, true, nil
+func (p *memPacer) Take(_ context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
+	id, w := p.shard(authority).take(authority, int64(max(interval, 0)), int64(p.timeout), p.now())
+	return id, time.Duration(w), nil
 }
 
 // take gives authority the turn if it may be sent at now, returning its
@@ -198,31 +190,31 @@ func (sh *memShard) sweep(now int64) {
 }
 
 // Done implements [Pacer].
-func (p *MemPacer) Done(_ context.Context, t Turn, hold time.Duration) error {
-	if t.ID == 0 && hold <= 0 {
+func (p *memPacer) Done(_ context.Context, authority string, id uint64, interval, hold time.Duration) error {
+	if id == 0 && hold <= 0 {
 		return nil
 	}
 	now := p.now()
-	sh := p.shard(t.Authority)
+	sh := p.shard(authority)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	s, ok := sh.m[t.Authority]
+	s, ok := sh.m[authority]
 	if !ok {
 		sh.sweep(now)
 	}
-	if t.ID != 0 && (s.busy == t.ID || s.busy == 0 || now >= s.busyUntil) {
+	if id != 0 && (s.busy == id || s.busy == 0 || now >= s.busyUntil) {
 		// This turn's lease may have run out and another turn begun and
 		// ended since; ending later than it did is only more cautious.
 		s.busy, s.busyUntil = 0, 0
-		s.end, s.interval = now, int64(max(t.Interval, 0))
+		s.end, s.interval = now, int64(max(interval, 0))
 	}
 	if hold > 0 {
 		s.hold = max(s.hold, now+int64(hold))
 	}
 	if now >= s.dropAt() {
-		delete(sh.m, t.Authority)
+		delete(sh.m, authority)
 		return nil
 	}
-	sh.m[t.Authority] = s
+	sh.m[authority] = s
 	return nil
 }

@@ -10,6 +10,28 @@ import (
 	"time"
 )
 
+// Turn is what the tests keep of a turn a Pacer gave, for its Done.
+type Turn struct {
+	Authority string
+	Interval  time.Duration
+	ID        uint64
+}
+
+// takeTurn asks p for a turn as the Transport does, and reports it as a Turn
+// with ok set when it was given.
+func takeTurn(ctx context.Context, p Pacer, authority string, interval time.Duration) (Turn, time.Duration, bool, error) {
+	id, wait, err := p.Take(ctx, authority, interval)
+	if err != nil || wait > 0 {
+		return Turn{}, wait, false, err
+	}
+	return Turn{Authority: authority, Interval: max(interval, 0), ID: id}, 0, true, nil
+}
+
+// endTurn ends the turn t with p.
+func endTurn(ctx context.Context, p Pacer, t Turn, hold time.Duration) error {
+	return p.Done(ctx, t.Authority, t.ID, t.Interval, hold)
+}
+
 // turnTaker returns a function that waits for a turn from p as RoundTrip
 // does, through a Transport with p as its Pacer. Without a deadline it
 // waits up to a day.
@@ -17,8 +39,8 @@ func turnTaker(t testing.TB, p Pacer) func(ctx context.Context, authority string
 	t.Helper()
 	tr := NewTransport(newTestClient(t), nil, WithPacer(p), WithMaxWait(24*time.Hour))
 	return func(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
-		turn, _, err := tr.awaitTurn(ctx, authority, interval)
-		return turn, err
+		tu, _, err := tr.awaitTurn(ctx, authority, interval)
+		return Turn{Authority: tu.authority, Interval: tu.interval, ID: tu.id}, err
 	}
 }
 
@@ -63,7 +85,7 @@ func (l *turnLog) checkGaps(interval time.Duration) {
 
 func TestMemPacerSpacesAndExcludes(t *testing.T) {
 	checkLeaks(t)
-	p := NewMemPacer()
+	p := newMemPacer()
 	take := turnTaker(t, p)
 	const interval = 40 * time.Millisecond
 	log := &turnLog{t: t}
@@ -81,7 +103,7 @@ func TestMemPacerSpacesAndExcludes(t *testing.T) {
 			log.begin()
 			time.Sleep(5 * time.Millisecond) // the request in flight
 			log.end()
-			if err := p.Done(context.Background(), turn, 0); err != nil {
+			if err := endTurn(context.Background(), p, turn, 0); err != nil {
 				t.Error(err)
 			}
 		})
@@ -97,47 +119,47 @@ func TestMemPacerSpacesAndExcludes(t *testing.T) {
 // sent now, otherwise a wait that is positive and never past the earliest
 // moment the turn may come.
 func TestMemPacerTake(t *testing.T) {
-	p := NewMemPacer()
+	p := newMemPacer()
 	ctx := context.Background()
 	const a = "https://a.example:443"
 	const interval = 10 * time.Second // shorter than the flight lease
-	first, wait, ok, err := p.Take(ctx, a, interval)
+	first, wait, ok, err := takeTurn(ctx, p, a, interval)
 	if err != nil || !ok || wait != 0 || first.ID == 0 || first.Interval != interval || first.Authority != a {
 		t.Fatalf("Take = %+v, %v, %v, %v; want an exclusive turn", first, wait, ok, err)
 	}
 	// In flight: the next turn comes at least interval after it ends, so
 	// interval is the longest wait that cannot miss it.
-	if turn, wait, ok, err := p.Take(ctx, a, interval); err != nil || ok || wait != interval || turn != (Turn{}) {
+	if turn, wait, ok, err := takeTurn(ctx, p, a, interval); err != nil || ok || wait != interval || turn != (Turn{}) {
 		t.Errorf("Take while in flight = %+v, %v, %v, %v; want no turn and a wait of %v", turn, wait, ok, err, interval)
 	}
 	// A zero (or negative) interval takes no slot and is not held back.
 	for _, iv := range []time.Duration{0, -time.Second} {
-		turn, wait, ok, err := p.Take(ctx, a, iv)
+		turn, wait, ok, err := takeTurn(ctx, p, a, iv)
 		if err != nil || !ok || wait != 0 || turn != (Turn{Authority: a}) {
 			t.Errorf("Take(%v) while in flight = %+v, %v, %v, %v; want a turn with ID 0 and interval 0", iv, turn, wait, ok, err)
 		}
 	}
 	ended := time.Now()
-	if err := p.Done(ctx, first, 0); err != nil {
+	if err := endTurn(ctx, p, first, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, wait, ok, err = p.Take(ctx, a, interval)
+	_, wait, ok, err = takeTurn(ctx, p, a, interval)
 	if err != nil || ok || wait > interval || wait < interval-time.Since(ended) {
 		t.Errorf("Take after the turn = %v, %v, %v; want the rest of %v", wait, ok, err, interval)
 	}
 	const hold = 2 * time.Hour
 	held := time.Now()
-	if err := p.Done(ctx, Turn{Authority: a}, hold); err != nil {
+	if err := endTurn(ctx, p, Turn{Authority: a}, hold); err != nil {
 		t.Fatal(err)
 	}
-	_, wait, ok, err = p.Take(ctx, a, 0)
+	_, wait, ok, err = takeTurn(ctx, p, a, 0)
 	if err != nil || ok || wait > hold || wait < hold-time.Since(held) {
 		t.Errorf("Take during a hold = %v, %v, %v; want the rest of %v", wait, ok, err, hold)
 	}
 }
 
 func TestMemPacerZeroIntervalTakesNoSlot(t *testing.T) {
-	p := NewMemPacer()
+	p := newMemPacer()
 	take := turnTaker(t, p)
 	ctx := context.Background()
 	var turns []Turn
@@ -149,7 +171,7 @@ func TestMemPacerZeroIntervalTakesNoSlot(t *testing.T) {
 		turns = append(turns, turn)
 	}
 	for _, turn := range turns {
-		if err := p.Done(ctx, turn, 0); err != nil {
+		if err := endTurn(ctx, p, turn, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -160,7 +182,7 @@ func TestMemPacerZeroIntervalTakesNoSlot(t *testing.T) {
 
 func TestMemPacerHold(t *testing.T) {
 	checkLeaks(t)
-	p := NewMemPacer()
+	p := newMemPacer()
 	take := turnTaker(t, p)
 	ctx := context.Background()
 	const a = "https://a.example:443"
@@ -171,7 +193,7 @@ func TestMemPacerHold(t *testing.T) {
 		}
 		const hold = 150 * time.Millisecond
 		held := time.Now()
-		if err := p.Done(ctx, turn, hold); err != nil {
+		if err := endTurn(ctx, p, turn, hold); err != nil {
 			t.Fatal(err)
 		}
 		// A deadline before the hold ends fails at once, without waiting.
@@ -188,7 +210,7 @@ func TestMemPacerHold(t *testing.T) {
 		if waited := time.Since(held); waited < hold {
 			t.Errorf("interval %v: next turn %v after the hold began, want >= %v", interval, waited, hold)
 		}
-		if err := p.Done(ctx, turn, 0); err != nil {
+		if err := endTurn(ctx, p, turn, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -196,7 +218,7 @@ func TestMemPacerHold(t *testing.T) {
 
 func TestMemPacerCancel(t *testing.T) {
 	checkLeaks(t)
-	p := NewMemPacer()
+	p := newMemPacer()
 	take := turnTaker(t, p)
 	const a = "https://a.example:443"
 	turn, err := take(context.Background(), a, time.Hour)
@@ -213,14 +235,14 @@ func TestMemPacerCancel(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("take after cancel = %v, want Canceled", err)
 	}
-	_ = p.Done(context.Background(), turn, 0)
+	_ = endTurn(context.Background(), p, turn, 0)
 }
 
 // TestMemPacerOtherAuthorities checks that a request waiting for its turn
 // at one authority does not hold up another authority.
 func TestMemPacerOtherAuthorities(t *testing.T) {
 	checkLeaks(t)
-	p := NewMemPacer()
+	p := newMemPacer()
 	take := turnTaker(t, p)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -244,19 +266,19 @@ func TestMemPacerOtherAuthorities(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = p.Done(ctx, turn, 0)
+		_ = endTurn(ctx, p, turn, 0)
 	}
 	if !waiting.Load() {
 		t.Error("the slow authority's waiter got a turn during an hour's interval")
 	}
 	cancel()
 	<-done
-	_ = p.Done(context.Background(), first, 0)
+	_ = endTurn(context.Background(), p, first, 0)
 }
 
 func TestMemPacerLeaseRunsOut(t *testing.T) {
 	checkLeaks(t)
-	p := NewMemPacer()
+	p := newMemPacer()
 	p.timeout = 50 * time.Millisecond
 	take := turnTaker(t, p)
 	ctx := context.Background()
@@ -274,20 +296,20 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 		t.Errorf("next turn after %v, want >= the lease %v", d, p.timeout)
 	}
 	// The stuck turn ending late must not end the next one.
-	_ = p.Done(ctx, stuck, 0)
+	_ = endTurn(ctx, p, stuck, 0)
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	_, err = take(short, a, 10*time.Millisecond)
 	cancel()
 	if err == nil {
 		t.Error("a third turn began while the second was in flight")
 	}
-	_ = p.Done(ctx, next, 0)
+	_ = endTurn(ctx, p, next, 0)
 }
 
 // TestMemPacerBoundedMemory runs through many authorities and checks that
 // the state of those whose interval has passed is dropped.
 func TestMemPacerBoundedMemory(t *testing.T) {
-	p := NewMemPacer()
+	p := newMemPacer()
 	take := turnTaker(t, p)
 	ctx := context.Background()
 	const n = 200_000
@@ -296,7 +318,7 @@ func TestMemPacerBoundedMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.Done(ctx, turn, 0); err != nil {
+		if err := endTurn(ctx, p, turn, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -314,7 +336,7 @@ func TestMemPacerBoundedMemory(t *testing.T) {
 }
 
 // authorities counts the authorities p keeps state for.
-func (p *MemPacer) authorities() int {
+func (p *memPacer) authorities() int {
 	n := 0
 	for i := range p.shards {
 		p.shards[i].mu.Lock()

@@ -3,7 +3,9 @@ package robotstxt
 import (
 	"context"
 	"errors"
-	"unicode/utf8"
+
+	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
 // Text a server or a robots.txt file chose is bounded wherever the Client
@@ -18,36 +20,16 @@ import (
 // text is cut.
 const maxServerText = 512
 
-// maxQuoted bounds each piece of chosen text that an error's text quotes
-// (a URL, a host, a rule's pattern, a scheme): enough to recognise it,
-// too little for one response to flood every log line that prints the
-// error.
-const maxQuoted = 128
-
 // maxCauseText bounds the text of an underlying failure that an error
 // carries, such as the reason a robots.txt was unreachable (which may
-// quote a reason phrase or a Location, each already cut to maxQuoted).
+// quote a reason phrase or a Location, each already cut to quote.Max).
 const maxCauseText = 256
 
-// capText returns s cut to at most maxServerText bytes (see cut).
-func capText(s string) string { return cut(s, maxServerText) }
+// capText returns s cut to at most maxServerText bytes (see quote.Cut).
+func capText(s string) string { return quote.Cut(s, maxServerText) }
 
-// capQuote returns s cut to at most maxQuoted bytes (see cut).
-func capQuote(s string) string { return cut(s, maxQuoted) }
-
-// cut returns s cut to at most n bytes, at a UTF-8 boundary and marked
-// with "…" when it is cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const mark = "…"
-	end := n - len(mark)
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + mark
-}
+// capQuote returns s cut to at most quote.Max bytes, for an error's text.
+func capQuote(s string) string { return quote.Cut(s, quote.Max) }
 
 // capValidator returns v, or "" when v is longer than maxServerText.
 func capValidator(v string) string {
@@ -64,8 +46,8 @@ func capErr(err error) error {
 	if err == nil || len(err.Error()) <= maxCauseText {
 		return err
 	}
-	c := &cutError{msg: cut(err.Error(), maxCauseText)}
-	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, ErrContentCoding, errRedirects, ErrNonPublic} {
+	c := &cutError{msg: quote.Cut(err.Error(), maxCauseText)}
+	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, body.ErrContentCoding, errRedirects, ErrNonPublic} {
 		if errors.Is(err, s) {
 			c.is = append(c.is, s)
 		}

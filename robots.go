@@ -23,22 +23,11 @@ const (
 	ModeRFC9309
 )
 
-// String returns "google" or "rfc9309".
-func (m Mode) String() string {
-	if m == ModeRFC9309 {
-		return "rfc9309"
-	}
-	return "google"
-}
-
 // Types of the parsed form, defined in package parser.
 type (
 	// Rule is one allow or disallow line: its normalised pattern, kind and
 	// line.
 	Rule = parser.Rule
-	// Record is a non-standard record such as crawl-delay or host, or a
-	// sitemap: its key, value and line.
-	Record = parser.Record
 )
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
@@ -73,22 +62,6 @@ func ParseMode(body []byte, mode Mode) *Robots {
 	return &Robots{t: parser.Parser{RFC9309: mode == ModeRFC9309}.Compile(body), mode: mode}
 }
 
-// Mode returns the mode the rules were read in.
-func (r *Robots) Mode() Mode { return r.mode }
-
-// A Verdict is the outcome of checking one URL for one crawler.
-type Verdict struct {
-	// Allowed reports whether the crawler may fetch the URL.
-	Allowed bool
-	// Rule is the deciding rule, or the zero Rule when no rule matched
-	// (and the URL is allowed; see Matched). For an allow of …/index.html
-	// that decides for its directory, Rule is that allow.
-	Rule Rule
-}
-
-// Matched reports whether a rule decided, which Rule then holds.
-func (v Verdict) Matched() bool { return v.Rule.Line != 0 }
-
 // Allowed reports whether the crawler whose product token is agent may
 // fetch url. The token is compared case-insensitively with the user-agent
 // lines; it is not cut or cleaned, so pass "FooBot", not "FooBot/1.2".
@@ -98,22 +71,26 @@ func (r *Robots) Allowed(agent, url string) bool {
 	return r.allowedPath(agent, matcher.Path(url))
 }
 
-// Check is like Allowed but also reports the deciding rule. In the default
-// mode it does not allocate, except for a URL whose path starts with '?'
-// or ';' (see matcher.Path). In RFC9309 mode a path with escapes to decode
-// allocates too.
-func (r *Robots) Check(agent, url string) Verdict {
-	return r.checkPath(agent, matcher.Path(url))
-}
-
-// checkPath is Check for path, the part of a URL that rules are matched
-// against, as matcher.Path or matcher.EscapePath return it.
-func (r *Robots) checkPath(agent, path string) Verdict {
+// Check is like Allowed but returns the [Decision]: the deciding rule and
+// the Content-Usage preferences for url (see [Robots.Usage]), with Outcome
+// OutcomeRules. In the default mode it does not allocate, except for a
+// URL whose path starts with '?' or ';' (see matcher.Path), or one the
+// crawler's Content-Usage rules cover; in RFC9309 mode a path with escapes
+// to decode allocates too.
+func (r *Robots) Check(agent, url string) Decision {
 	var buf [8]int
-	return verdict(r.t, r.mode, r.groupsOf(buf[:0], agent), path)
+	path := matcher.Path(url)
+	groups := r.groupsOf(buf[:0], agent)
+	d := Decision{Outcome: OutcomeRules}
+	d.Allowed, d.Rule = decide(r.t, r.mode, groups, path)
+	if d.Allowed && r.t.HasUsage(groups) {
+		d.Usage = stated(r.t, r.mode, groups, path)
+	}
+	return d
 }
 
-// allowedPath is Allowed for path, as checkPath is Check.
+// allowedPath is Allowed for path, the part of a URL that rules are
+// matched against, as matcher.Path or matcher.EscapePath return it.
 func (r *Robots) allowedPath(agent, path string) bool {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return allowed(r.t, r.mode, f.groups, path) // the common case, in few calls
@@ -155,22 +132,24 @@ func rulesPath(mode Mode, path string) (_ string, always bool) {
 	return path, false
 }
 
-// verdict checks path against the rules of the given groups of t, read
-// in mode, and reports the deciding rule.
-func verdict(t *parser.Table, mode Mode, groups []int, path string) Verdict {
+// decide checks path against the rules of the given groups of t, read in
+// mode, and reports whether it is allowed and the deciding rule (the zero
+// Rule when none matched).
+func decide(t *parser.Table, mode Mode, groups []int, path string) (bool, Rule) {
 	path, always := rulesPath(mode, path)
 	if always {
-		return Verdict{Allowed: true}
+		return true, Rule{}
 	}
 	rule, ok := t.Decide(groups, path)
-	return Verdict{Allowed: !ok || rule.Allow, Rule: rule}
+	return !ok || rule.Allow, rule
 }
 
-// allowed is verdict(...).Allowed: in the default mode the table answers
-// without making the deciding rule.
+// allowed is decide without the deciding rule: in the default mode the
+// table answers without making it.
 func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
 	if mode != ModeGoogle {
-		return verdict(t, mode, groups, path).Allowed
+		ok, _ := decide(t, mode, groups, path)
+		return ok
 	}
 	return t.Allowed(groups, path)
 }
@@ -235,37 +214,28 @@ func (r *Robots) ContentSignal(agent, url string) Usage {
 // groups returns the groups that apply to agent.
 func (r *Robots) groups(agent string) []int { return r.groupsOf(nil, agent) }
 
-// Crawler returns the rules that a crawler known by the given product
-// tokens (agents) obeys: those of every group that names one of them, merged,
-// or when none does, those of the "*" groups. Google's crawlers are known
-// by several tokens, such as "Googlebot-Image" and "Googlebot".
-//
-// The Crawler is a copy of just those rules and records, indexed for
-// checks: it does not keep the Robots alive, so a caller that checks many
-// URLs for one crawler can keep the Crawler alone.
-func (r *Robots) Crawler(agents ...string) *Crawler {
-	groups, named := r.t.AppendGroups(nil, agents...)
-	return &Crawler{t: r.t.Select(groups), mode: r.mode, named: named}
+// agentRules returns the rules that a crawler known by the given product
+// tokens obeys (those of every group that names one of them, merged, or
+// when none does, those of the "*" groups), copied out of the file.
+func (r *Robots) agentRules(agents ...string) *agentRules {
+	groups, _ := r.t.AppendGroups(nil, agents...)
+	return &agentRules{t: r.t.Select(groups), mode: r.mode}
 }
 
 // Rules returns the rules that apply to agent, in file order: those of
 // every group that names it, or else those of the "*" groups.
 func (r *Robots) Rules(agent string) []Rule { return r.t.Rules(r.groups(agent)) }
 
-// Extensions returns the extension records (crawl-delay, request-rate,
-// host, …) of the groups that apply to agent, in file order.
-func (r *Robots) Extensions(agent string) []Record { return r.t.Extensions(r.groups(agent)) }
-
 // CrawlDelay returns the first crawl-delay of the groups that apply to
 // agent that [parser.CrawlDelay] accepts: fractional seconds are kept;
 // values that do not parse or are negative are skipped, and values beyond
 // a day read as a day ([parser.MaxCrawlDelay]).
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
-	return crawlDelay(r.Extensions(agent))
+	return crawlDelay(r.t.Extensions(r.groups(agent)))
 }
 
 // crawlDelay returns the first crawl-delay of records that parses.
-func crawlDelay(records []Record) (time.Duration, bool) {
+func crawlDelay(records []parser.Record) (time.Duration, bool) {
 	for _, e := range records {
 		if e.Key != "crawl-delay" {
 			continue
@@ -286,8 +256,3 @@ func (r *Robots) Sitemaps() []string {
 	}
 	return out
 }
-
-// File returns the parsed form with strings: groups, rules, agents and
-// records, made on each call. Its Diagnostics are empty; parse the body
-// with [parser.Parser.Parse] to have them.
-func (r *Robots) File() *parser.File { return r.t.File() }

@@ -126,7 +126,7 @@ var propAgents = []string{"FooBot", "foobot", "BarBot", "bot", "Other", ""}
 
 // sameVerdict reports whether two verdicts give the same decision with the
 // same deciding rule.
-func sameVerdict(a, b Verdict) bool {
+func sameVerdict(a, b Decision) bool {
 	return a == b
 }
 
@@ -217,7 +217,7 @@ func TestPropertyNoRulesAllowsAll(t *testing.T) {
 		for _, agent := range propAgents {
 			for range 3 {
 				url := genURL(rnd)
-				if v := r.Check(agent, url); !v.Allowed || v.Matched() {
+				if v := r.Check(agent, url); !v.Allowed || matched(v) {
 					t.Fatalf("Check(%q, %q) = %+v in a file without rules: %q", agent, url, v, body)
 				}
 			}
@@ -262,7 +262,7 @@ func TestPropertyAllowAndDisallowSamePattern(t *testing.T) {
 			if !v.Allowed && (matches || extra == 0) {
 				t.Fatalf("Check(%q) = %+v\nbody: %q", url, v, body)
 			}
-			if matches && (!v.Matched() || !v.Rule.Allow || v.Rule.Pattern != p) {
+			if matches && (!matched(v) || !v.Rule.Allow || v.Rule.Pattern != p) {
 				t.Fatalf("Check(%q): deciding rule %+v, want the allow %q\nbody: %q", url, v.Rule, p, body)
 			}
 		}
@@ -306,7 +306,7 @@ func TestPropertyConcurrentChecks(t *testing.T) {
 	r := Parse([]byte(rfc5_1 + "\nUser-agent: FooBot\nAllow: /a*b$\nDisallow: /a\nCrawl-delay: 1\n"))
 	type q struct{ agent, url string }
 	var qs []q
-	var want []Verdict
+	var want []Decision
 	for range 200 {
 		x := q{propAgents[rnd.IntN(len(propAgents))], genURL(rnd)}
 		qs = append(qs, x)
@@ -322,7 +322,7 @@ func TestPropertyConcurrentChecks(t *testing.T) {
 					errs <- fmt.Sprintf("goroutine %d: %v: %+v, want %+v", g, qs[j], v, want[j])
 					return
 				}
-				r.Crawler(qs[j].agent).Rules()
+				r.agentRules(qs[j].agent).Rules()
 				r.CrawlDelay(qs[j].agent)
 				r.Sitemaps()
 			}
@@ -350,7 +350,7 @@ func TestParseCopiesBody(t *testing.T) {
 	if got := r.Sitemaps(); !slices.Equal(got, []string{"http://e/s.xml"}) {
 		t.Errorf("sitemaps after overwriting the body: %q", got)
 	}
-	if got := r.Extensions(fooBot); len(got) != 2 || got[1].Key != "foo" || got[1].Value != "bar" {
+	if got := extensionsOf(r, fooBot); len(got) != 2 || got[1].Key != "foo" || got[1].Value != "bar" {
 		t.Errorf("extensions after overwriting the body: %v", got)
 	}
 }
@@ -370,9 +370,9 @@ func TestAgentView(t *testing.T) {
 		{"foobot", true, 3}, {"FOOBOT", true, 3}, {"bazbot", true, 1}, {"quxbot", true, 0},
 		{"other", false, 3}, {"", false, 3},
 	} {
-		a := r.Crawler(c.agent)
-		if a.Named() != c.named || len(a.Rules()) != c.rules {
-			t.Errorf("Crawler(%q): Named %v, %d rules; want %v, %d", c.agent, a.Named(), len(a.Rules()), c.named, c.rules)
+		a := r.agentRules(c.agent)
+		if named(r, c.agent) != c.named || len(a.Rules()) != c.rules {
+			t.Errorf("agentRules(%q): named %v, %d rules; want %v, %d", c.agent, named(r, c.agent), len(a.Rules()), c.named, c.rules)
 		}
 		if !slices.Equal(a.Rules(), r.Rules(c.agent)) {
 			t.Errorf("Crawler(%q).Rules() differs from Robots.Rules", c.agent)
@@ -389,11 +389,11 @@ func TestAgentView(t *testing.T) {
 // crawler still names the crawler.
 func TestAgentNamedSharedWithStar(t *testing.T) {
 	r := Parse([]byte("User-agent: *\nUser-agent: FooBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n"))
-	if !r.Crawler(fooBot).Named() {
-		t.Error("Crawler(FooBot).Named() = false, but line 2 names FooBot")
+	if !named(r, fooBot) {
+		t.Error("FooBot not named, but line 2 names it")
 	}
-	if r.Crawler("Other").Named() {
-		t.Error("Crawler(Other).Named() = true")
+	if named(r, "Other") {
+		t.Error("Other named")
 	}
 	if !r.Allowed(fooBot, "/b") {
 		t.Error("FooBot is named, so the second * group must not apply")
@@ -445,7 +445,7 @@ func TestCheckManyGroupsDoesNotAllocate(t *testing.T) {
 // documentation gives them: TestSpec1_* for how a body is read,
 // TestSpec2_* for how a URL is matched, TestSpec3_* for the RFC 9309
 // mode. Each table checks the decision, the deciding rule's line
-// (Verdict.Rule) and, where the point is about tolerance, the diagnostics.
+// (Decision.Rule) and, where the point is about tolerance, the diagnostics.
 
 const fooBot = "FooBot"
 
@@ -473,7 +473,7 @@ func checkDecisions(t *testing.T, mode Mode, ds []decision) {
 		if got := r.Allowed(d.agent, d.url); got != d.allow {
 			t.Errorf("%s: Allowed(%q, %q) = %v, Check said %v", d.name, d.agent, d.url, got, d.allow)
 		}
-		if av := r.Crawler(d.agent).Check(d.url); av != v {
+		if av := r.agentRules(d.agent).Check(d.url); av != v {
 			t.Errorf("%s: Crawler(%q).Check(%q) = %+v, Robots.Check = %+v", d.name, d.agent, d.url, av, v)
 		}
 	}
@@ -481,9 +481,9 @@ func checkDecisions(t *testing.T, mode Mode, ds []decision) {
 
 // verdictMismatch describes how v differs from the expected decision, or
 // returns "".
-func verdictMismatch(v Verdict, allow bool, line int) string {
+func verdictMismatch(v Decision, allow bool, line int) string {
 	got := "no rule"
-	if v.Matched() {
+	if matched(v) {
 		kind := "disallow"
 		if v.Rule.Allow {
 			kind = "allow"
@@ -493,9 +493,9 @@ func verdictMismatch(v Verdict, allow bool, line int) string {
 	switch {
 	case v.Allowed != allow:
 		return fmt.Sprintf("allowed = %v (%s), want %v (line %d)", v.Allowed, got, allow, line)
-	case line == 0 && v.Matched():
+	case line == 0 && matched(v):
 		return fmt.Sprintf("decided by %s, want no rule", got)
-	case line != 0 && !v.Matched():
+	case line != 0 && !matched(v):
 		return fmt.Sprintf("no deciding rule, want line %d", line)
 	case line != 0 && (int(v.Rule.Line) != line || v.Rule.Allow != allow):
 		return fmt.Sprintf("decided by %s, want the %v rule on line %d", got, map[bool]string{true: "allow", false: "disallow"}[allow], line)
@@ -553,7 +553,7 @@ func TestSpec1_1_LineEndingsAndBOM(t *testing.T) {
 	}{
 		{"a: b", 1}, {"a: b\n", 2}, {"a: b\r\n", 2}, {"a: b\r", 2}, {"a\r\nb\rc\nd", 4}, {"\n\r", 3}, {"\r\n\r\n", 3},
 	} {
-		if got := Parse([]byte(c.body)).File().Lines; got != c.lines {
+		if got := fileOf(Parse([]byte(c.body))).Lines; got != c.lines {
 			t.Errorf("%q: %d lines, want %d", c.body, got, c.lines)
 		}
 	}
@@ -769,7 +769,7 @@ func TestSpec1_10_UserAgentValues(t *testing.T) {
 	})
 	checkDiags(t, "values", "User-agent: *\nUser-agent: * x\nUser-agent: Googlebot/2.1\nUser-agent: *bot\nUser-agent: FooBot\nUser-agent:",
 		dg(3, parser.AgentCut), dg(4, parser.EmptyAgent), dg(6, parser.EmptyAgent))
-	f := Parse([]byte("User-agent: Googlebot/2.1\nUser-agent: * x")).File()
+	f := fileOf(Parse([]byte("User-agent: Googlebot/2.1\nUser-agent: * x")))
 	if a := f.Groups[0].Agents; a[0].Token != "Googlebot" || a[0].Value != "Googlebot/2.1" || a[0].Global || !a[1].Global || a[1].Token != "" {
 		t.Errorf("agents %+v", a)
 	}
@@ -844,13 +844,13 @@ func TestSpec1_13_Sitemaps(t *testing.T) {
 		t.Errorf("Sitemaps() = %q, want %q", got, want)
 	}
 	var lines []int
-	for _, s := range r.File().Sitemaps {
+	for _, s := range fileOf(r).Sitemaps {
 		lines = append(lines, s.Line)
 	}
 	if !slices.Equal(lines, []int{1, 3, 6, 8, 9}) {
 		t.Errorf("sitemap lines %v", lines)
 	}
-	for _, g := range r.File().Groups {
+	for _, g := range fileOf(r).Groups {
 		for _, e := range g.Extensions {
 			if e.Key == "sitemap" {
 				t.Errorf("sitemap kept in a group: %+v", e)
@@ -885,7 +885,7 @@ func TestSpec1_14_Extensions(t *testing.T) {
 		"Disallow: /b\n" + // 12
 		"Noindex: /c\n" // 13
 	r := Parse([]byte(body))
-	want := []Record{
+	want := []parser.Record{
 		{Key: "crawl-delay", Value: "0.5", Line: 3},
 		{Key: "request-rate", Value: "1/10s", Line: 4},
 		{Key: "visit-time", Value: "0600-0845", Line: 5},
@@ -893,14 +893,14 @@ func TestSpec1_14_Extensions(t *testing.T) {
 		{Key: "x-custom", Value: "Some Raw Value", Line: 8},
 		{Key: "crawl-delay", Value: "9", Line: 9},
 	}
-	if got := r.Extensions(fooBot); !slices.Equal(got, want) {
+	if got := extensionsOf(r, fooBot); !slices.Equal(got, want) {
 		t.Errorf("Extensions(FooBot) =\n%v\nwant\n%v", got, want)
 	}
-	wantStar := []Record{{Key: "crawl-delay", Value: "10", Line: 11}, {Key: "noindex", Value: "/c", Line: 13}}
-	if got := r.Extensions("Other"); !slices.Equal(got, wantStar) {
+	wantStar := []parser.Record{{Key: "crawl-delay", Value: "10", Line: 11}, {Key: "noindex", Value: "/c", Line: 13}}
+	if got := extensionsOf(r, "Other"); !slices.Equal(got, wantStar) {
 		t.Errorf("Extensions(Other) = %v, want %v", got, wantStar)
 	}
-	if got := r.File().Extensions; !slices.Equal(got, []Record{{Key: "host", Value: "example.com", Line: 1}}) {
+	if got := fileOf(r).Extensions; !slices.Equal(got, []parser.Record{{Key: "host", Value: "example.com", Line: 1}}) {
 		t.Errorf("file extensions %v", got)
 	}
 	if d, ok := r.CrawlDelay(fooBot); !ok || d != 500*time.Millisecond {
@@ -1073,7 +1073,7 @@ func TestSpec2_7_DecidingRule(t *testing.T) {
 	const body = "User-agent: FooBot\nDisallow: /a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /\n"
 	r := Parse([]byte(body))
 	v := r.Check(fooBot, "http://example.com/a/b/c")
-	if !v.Allowed || !v.Matched() || v.Rule.Pattern != "/a/b" || v.Rule.Line != 3 || !v.Rule.Allow {
+	if !v.Allowed || !matched(v) || v.Rule.Pattern != "/a/b" || v.Rule.Line != 3 || !v.Rule.Allow {
 		t.Fatalf("Check = %+v, want the allow /a/b on line 3", v)
 	}
 	// The deciding rule is one of the rules that apply, not a copy made up.
@@ -1082,13 +1082,13 @@ func TestSpec2_7_DecidingRule(t *testing.T) {
 		t.Errorf("deciding rule %+v is not Rules()[1] %+v", v.Rule, rules[1])
 	}
 	v = r.Check("Other", "/x")
-	if v.Allowed || !v.Matched() || v.Rule.Pattern != "/" || v.Rule.Line != 6 || v.Rule.Allow {
+	if v.Allowed || !matched(v) || v.Rule.Pattern != "/" || v.Rule.Line != 6 || v.Rule.Allow {
 		t.Errorf("Check(Other) = %+v, want disallow / on line 6", v)
 	}
-	if v := r.Check(fooBot, "/z"); !v.Allowed || v.Matched() {
+	if v := r.Check(fooBot, "/z"); !v.Allowed || matched(v) {
 		t.Errorf("no matching rule: %+v", v)
 	}
-	if v := Parse(nil).Check(fooBot, "/"); !v.Allowed || v.Matched() {
+	if v := Parse(nil).Check(fooBot, "/"); !v.Allowed || matched(v) {
 		t.Errorf("empty file: %+v", v)
 	}
 }
@@ -1122,11 +1122,5 @@ func TestSpec3_RFC9309Mode(t *testing.T) {
 	} {
 		checkDecisions(t, ModeGoogle, []decision{{c.name + " (google)", c.body, fooBot, c.url, c.google, c.gline}})
 		checkDecisions(t, ModeRFC9309, []decision{{c.name + " (rfc9309)", c.body, fooBot, c.url, c.rfc, c.rline}})
-	}
-	if Parse(nil).Mode() != ModeGoogle || ParseMode(nil, ModeRFC9309).Mode() != ModeRFC9309 {
-		t.Error("Mode() does not report the mode")
-	}
-	if ModeGoogle.String() != "google" || ModeRFC9309.String() != "rfc9309" {
-		t.Errorf("mode names %q %q", ModeGoogle, ModeRFC9309)
 	}
 }

@@ -19,8 +19,14 @@ type Stats struct {
 	StaleServed uint64
 	// Deferred are checks answered with ErrDeferred.
 	Deferred uint64
-	// Fetches counts completed robots.txt fetches by result.
-	Fetches FetchStats
+	// Fetches counts completed robots.txt fetches by what they gave.
+	Fetches struct {
+		Rules       uint64 // 2xx, parsed
+		AllowAll    uint64 // unavailable: 4xx, too many redirects
+		DisallowAll uint64 // e.g. 401/403 under LegacyStatusPolicy
+		Unreachable uint64 // 429, 5xx, network errors, timeouts
+		NotModified uint64 // 304 on revalidation
+	}
 	// Evictions are entries dropped by the LRU to make room.
 	Evictions uint64
 	// Thaws are checks and lookups that found an authority's entry
@@ -39,30 +45,13 @@ type Stats struct {
 	// the byte budget (see [WithCacheBytes]).
 	Bytes int64
 	// Store counts traffic to the shared Store.
-	Store StoreStats
-}
-
-// FetchStats counts fetches by what they gave.
-type FetchStats struct {
-	Rules       uint64 // 2xx, parsed
-	AllowAll    uint64 // unavailable: 4xx, too many redirects
-	DisallowAll uint64 // e.g. 401/403 under LegacyStatusPolicy
-	Unreachable uint64 // 429, 5xx, network errors, timeouts
-	NotModified uint64 // 304 on revalidation
-}
-
-// Total returns the number of fetches.
-func (f FetchStats) Total() uint64 {
-	return f.Rules + f.AllowAll + f.DisallowAll + f.Unreachable + f.NotModified
-}
-
-// StoreStats counts Store traffic.
-type StoreStats struct {
-	Hits       uint64 // fresh entries found in the Store
-	Misses     uint64 // nothing usable found (absent, expired, corrupt)
-	Errors     uint64 // failed or timed-out Store calls
-	Sets       uint64 // entries written
-	LeaseWaits uint64 // times another process held the lease and we waited
+	Store struct {
+		Hits       uint64 // fresh entries found in the Store
+		Misses     uint64 // nothing usable found (absent, expired, corrupt)
+		Errors     uint64 // failed or timed-out Store calls
+		Sets       uint64 // entries written
+		LeaseWaits uint64 // times another process held the lease and we waited
+	}
 }
 
 // LogValue makes Stats one attribute of a log line:
@@ -98,24 +87,19 @@ type counters struct {
 func (c *Client) Stats() Stats {
 	c.mustBeMade()
 	s := &c.stats
-	entries, bytes, frozen, evicted := c.cache.usage()
-	return Stats{
+	st := Stats{
 		Hits: s.hits.load(), Misses: s.misses.Load(),
 		StaleServed: s.stale.Load(), Deferred: s.deferred.Load(),
-		Fetches: FetchStats{
-			Rules: s.rules.Load(), AllowAll: s.allowAll.Load(),
-			DisallowAll: s.disallowAll.Load(), Unreachable: s.unreachable.Load(),
-			NotModified: s.notModified.Load(),
-		},
-		Evictions: evicted, Thaws: s.thaws.Load(),
-		InFlight: s.inFlight.Load(),
-		Entries:  entries, Frozen: frozen, Bytes: bytes,
-		Store: StoreStats{
-			Hits: s.storeHits.Load(), Misses: s.storeMisses.Load(),
-			Errors: s.storeErrors.Load(), Sets: s.storeSets.Load(),
-			LeaseWaits: s.leaseWaits.Load(),
-		},
+		Thaws: s.thaws.Load(), InFlight: s.inFlight.Load(),
 	}
+	st.Entries, st.Bytes, st.Frozen, st.Evictions = c.cache.usage()
+	f := &st.Fetches
+	f.Rules, f.AllowAll, f.DisallowAll = s.rules.Load(), s.allowAll.Load(), s.disallowAll.Load()
+	f.Unreachable, f.NotModified = s.unreachable.Load(), s.notModified.Load()
+	t := &st.Store
+	t.Hits, t.Misses, t.Errors = s.storeHits.Load(), s.storeMisses.Load(), s.storeErrors.Load()
+	t.Sets, t.LeaseWaits = s.storeSets.Load(), s.leaseWaits.Load()
+	return st
 }
 
 func (s *counters) countFetch(o Outcome, notModified bool) {

@@ -49,9 +49,9 @@ func TestStatusTable(t *testing.T) {
 	} {
 		for _, pol := range []struct {
 			name   string
-			policy StatusPolicy
+			policy func(int) Outcome
 			want   want
-		}{{"default", DefaultStatusPolicy, tc.deflt}, {"legacy", LegacyStatusPolicy, tc.legacy}} {
+		}{{"default", defaultStatusPolicy, tc.deflt}, {"legacy", LegacyStatusPolicy, tc.legacy}} {
 			s := newSite(t, serve(tc.status, privateRules))
 			c := newTestClient(t, WithStatusPolicy(pol.policy))
 			d, err := c.Check(context.Background(), s.URL+"/private/page")
@@ -99,7 +99,7 @@ func TestStatusUnreachableBackoff(t *testing.T) {
 	_, err := c.Allowed(ctx, s.URL+"/x")
 	var de *DeferredError
 	if !errors.As(err, &de) || de.Status != 503 || !de.RetryAt.Equal(clock.Now().Add(2*time.Minute)) ||
-		de.RetryAfter(clock.Now()) != 2*time.Minute {
+		de.RetryAt.Sub(clock.Now()) != 2*time.Minute {
 		t.Fatalf("first check: %v (%+v)", err, de)
 	}
 	clock.Advance(time.Minute)
@@ -129,8 +129,8 @@ func TestStatusPolicies(t *testing.T) {
 		429: OutcomeUnreachable, 500: OutcomeUnreachable, 599: OutcomeUnreachable,
 		302: OutcomeUnreachable, 0: OutcomeUnreachable, 700: OutcomeUnreachable,
 	} {
-		if got := DefaultStatusPolicy(status); got != want {
-			t.Errorf("DefaultStatusPolicy(%d) = %v, want %v", status, got, want)
+		if got := defaultStatusPolicy(status); got != want {
+			t.Errorf("defaultStatusPolicy(%d) = %v, want %v", status, got, want)
 		}
 	}
 	if LegacyStatusPolicy(401) != OutcomeDisallowAll || LegacyStatusPolicy(403) != OutcomeDisallowAll ||

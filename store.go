@@ -29,6 +29,19 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // Errors from a Store never reach the caller of Client.Allowed: the Client
 // logs them and falls back to fetching robots.txt itself.
 //
+// A Store shared by processes may also hand out short exclusive leases,
+// so that when many of them miss the same authority at once only one
+// fetches its robots.txt while the others wait for the result to appear
+// in the Store. It does so with a method
+//
+//	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
+//
+// which tries to take the lease on key for ttl. When it is taken, ok is
+// true and release gives it back (only the holder's release has any
+// effect, and a lease not released expires after ttl). When another
+// holder has it, release is nil, ok is false and err is nil. The Client
+// uses it when its Store has it; storetest checks it.
+//
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
 // is bound to its key, dated no later than a minute ahead of the reader's
@@ -41,16 +54,9 @@ type Store interface {
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
 }
 
-// A Leaser is a Store that can hand out short exclusive leases, so that
-// when many processes miss the same authority at once only one of them
-// fetches its robots.txt while the others wait for the result to appear in
-// the Store.
-type Leaser interface {
+// A leaser is a Store with leases (see [Store]).
+type leaser interface {
 	Store
-	// Lease tries to take the lease on key for ttl. When it is taken, ok is
-	// true and release gives it back (only the holder's release has any
-	// effect, and a lease not released expires after ttl). When another
-	// holder has it, release is nil, ok is false and err is nil.
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 
@@ -206,12 +212,12 @@ func (t *sharedTier) plausible(e *entry) error {
 // whose synchronisation lags.
 const maxClockSkew = time.Minute
 
-// awaitLease takes the Store's lease on key when the Store is a Leaser. If
+// awaitLease takes the Store's lease on key when the Store is a leaser. If
 // it gets the lease it returns release, to call after publishing. If
 // another process holds it, it polls the Store for that process's result
 // for up to the lease wait; nil means fetch anyway.
 func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
-	l, ok := t.store.(Leaser)
+	l, ok := t.store.(leaser)
 	if !ok {
 		return nil, nil
 	}

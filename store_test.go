@@ -40,7 +40,7 @@ func TestCacheStoreSharedBetweenClients(t *testing.T) {
 	if st := a.Stats().Store; st.Misses != 1 || st.Sets != 1 {
 		t.Errorf("first client Store stats = %+v", st)
 	}
-	info, _ := b.Cached(s.URL)
+	info, _ := cached(b, s.URL)
 	if info.ETag != `"e"` || info.Status != 200 || string(info.Body()) != privateRules {
 		t.Errorf("entry from the Store: %+v", info)
 	}
@@ -75,7 +75,7 @@ func TestCacheStoreErrorsNeverReachCaller(t *testing.T) {
 	c := newTestClient(t, WithStore(store), WithLogger(logger))
 	ctx := context.Background()
 	for i := range 3 {
-		c.Forget(s.URL)
+		forget(c, s.URL)
 		if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil {
 			t.Fatalf("check %d with a failing Store: %v, %v", i, ok, err)
 		}
@@ -226,7 +226,7 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)}},
 	} {
 		store.put(s.URL, encodeEntry(e), time.Hour)
-		c.Forget(s.URL)
+		forget(c, s.URL)
 		before := s.hits.Load()
 		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
 			t.Errorf("%s: Allowed = %v, %v; want the fetched rules", name, ok, err)
@@ -382,7 +382,7 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 	if ok, err := c.Allowed(short, s.URL+"/private"); ok || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("caller gave up on a hanging Store: %v, %v; want DeadlineExceeded", ok, err)
 	}
-	if st := c.Stats(); st.Store.Errors != 0 || st.Fetches.Total() != 0 || s.hits.Load() != 1 {
+	if st := c.Stats(); st.Store.Errors != 0 || fetches(st) != 0 || s.hits.Load() != 1 {
 		t.Errorf("after giving up: %+v, %d fetches by the site", st, s.hits.Load())
 	}
 	store.mu.Lock()

@@ -38,7 +38,7 @@ type DisallowedError struct {
 func (e *DisallowedError) Error() string {
 	d := e.Decision
 	switch {
-	case d.Matched():
+	case d.Rule.Line != 0:
 		return fmt.Sprintf("robotstxt: %s disallowed by robots.txt line %d (Disallow: %s)",
 			capQuote(e.URL), d.Rule.Line, capQuote(d.Rule.Pattern))
 	case d.Outcome == OutcomeDisallowAll:
@@ -80,7 +80,7 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // which errors.Is and errors.As see them.
 //
 // Allowed requests are paced by a [Pacer] (by default an in-process
-// [MemPacer] that every Transport of the Client shares), by the authority
+// [memPacer] that every Transport of the Client shares), by the authority
 // they are sent to, however its host is spelled (the robots.txt key: see
 // the package documentation): requests to one authority reach its server at least the Crawl-delay robots.txt gives the
 // Client's product tokens apart (or the default interval, see
@@ -158,11 +158,11 @@ func newTransport(c *Client, next http.RoundTripper, opts []TransportOption) *Tr
 	return &Transport{c: c, next: next, cfg: cfg}
 }
 
-// sharedPacer returns the MemPacer that the Transports made for c without
+// sharedPacer returns the memPacer that the Transports made for c without
 // WithPacer share, so that they keep each Crawl-delay between them; the
 // first of them makes it.
-func (c *Client) sharedPacer() *MemPacer {
-	c.pacerOnce.Do(func() { c.pacer = NewMemPacer() })
+func (c *Client) sharedPacer() *memPacer {
+	c.pacerOnce.Do(func() { c.pacer = newMemPacer() })
 	return c.pacer
 }
 
@@ -241,7 +241,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// robots.txt key, whatever the spelling of the URL or its Host:
 	// keeping both sites' Crawl-delay.
 	authority := dialed.Authority
-	turn, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
+	tu, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
 	if err != nil {
 		closeBody(req)
 		return nil, err
@@ -250,7 +250,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// robots.txt may have changed while the request waited (for up
 		// to WithMaxWait): check it again before sending.
 		if _, _, err := t.check(req); err != nil {
-			_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, 0)
+			t.done(ctx, tu, 0)
 			t.refused(ctx, err)
 			closeBody(req)
 			return nil, err
@@ -262,10 +262,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		hold = t.hold(ctx, authority, resp)
 	}
-	// The turn ends whatever becomes of the caller's context: a turn
-	// left open would hold the authority until its lease ran out. An
-	// error here cannot be the caller's: the response has arrived.
-	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), turn, hold)
+	t.done(ctx, tu, hold)
 	return resp, err
 }
 
@@ -283,7 +280,7 @@ func (t *Transport) refused(ctx context.Context, err error) {
 		t.stats.deferred.Add(1)
 		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request deferred",
 			slog.String("authority", def.Authority), slog.Int("status", def.Status),
-			durationAttr("retry_in", def.RetryAfter(time.Now())))
+			durationAttr("retry_in", time.Until(def.RetryAt)))
 	}
 }
 
@@ -400,16 +397,6 @@ func (t *Transport) interval(d Decision) time.Duration {
 	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
 }
 
-// CloseIdleConnections closes the idle connections of next, if it has a
-// CloseIdleConnections method, as http.Client.CloseIdleConnections expects
-// of its transport.
-func (t *Transport) CloseIdleConnections() {
-	t.mustBeMade()
-	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
-		ci.CloseIdleConnections()
-	}
-}
-
 // requestURL returns the URL a request for u reaches, as a check reads
 // it: u's scheme and host, and then the request target net/http writes on
 // the request line (u.RequestURI(), which carries RawQuery whole), with
@@ -457,7 +444,7 @@ func defaultTransportConfig() transportConfig {
 
 // WithPacer sets the Pacer that spaces requests. By default every
 // Transport made for one Client shares that Client's in-process
-// [MemPacer], so that two Transports keep a Crawl-delay between them. A
+// [memPacer], so that two Transports keep a Crawl-delay between them. A
 // *redisstore.Store keeps the spacing across every process that uses the
 // same Redis; Transports that share any Pacer keep it between them.
 func WithPacer(p Pacer) TransportOption {

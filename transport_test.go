@@ -146,7 +146,7 @@ func TestTransportRefusesDisallowed(t *testing.T) {
 		t.Fatalf("err = %T %v, want a *url.Error around a *DisallowedError", err, err)
 	}
 	d := de.Decision
-	if d.Allowed || !d.Matched() || d.Rule.Pattern != "/private/" || d.Rule.Line != 6 ||
+	if d.Allowed || !matched(d) || d.Rule.Pattern != "/private/" || d.Rule.Line != 6 ||
 		d.Authority != "http://"+s.Listener.Addr().String() {
 		t.Errorf("Decision = %+v", d)
 	}
@@ -294,7 +294,7 @@ func TestClientTransportSelfFetch(t *testing.T) {
 	if !errors.As(err, &de) || de.Decision.Status != 200 || de.Decision.Outcome != OutcomeRules {
 		t.Fatalf("err = %v, want a *DisallowedError resting on the redirected robots.txt", err)
 	}
-	if info, ok := c.Cached(s.URL); !ok || info.FinalURL != s.URL+"/other/robots.txt" {
+	if info, ok := cached(c, s.URL); !ok || info.FinalURL != s.URL+"/other/robots.txt" {
 		t.Errorf("Cached = %+v, %v", info, ok)
 	}
 	if got, want := s.got(), []string{"/robots.txt", "/other/robots.txt"}; !slices.Equal(got, want) {
@@ -456,16 +456,18 @@ type scriptedAnswer struct {
 	err  error
 }
 
-func (p *scriptedPacer) Take(_ context.Context, authority string, interval time.Duration) (Turn, time.Duration, bool, error) {
+func (p *scriptedPacer) Take(_ context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
 	a := p.answers[min(p.calls, len(p.answers)-1)]
 	p.calls++
 	if !a.ok {
-		return Turn{}, a.wait, false, a.err
+		return 0, max(a.wait, 1), a.err
 	}
-	return Turn{Authority: authority, Interval: interval, ID: 1}, 0, true, nil
+	return 1, 0, nil
 }
 
-func (p *scriptedPacer) Done(context.Context, Turn, time.Duration) error { return nil }
+func (p *scriptedPacer) Done(context.Context, string, uint64, time.Duration, time.Duration) error {
+	return nil
+}
 
 // TestAwaitTurn checks the Transport's wait for a turn, the one RoundTrip
 // uses, against a Pacer's odd answers.
@@ -559,7 +561,7 @@ func TestTransportIntervalFollowsRobots(t *testing.T) {
 		t.Fatalf("interval = %v, %v; want 2s", tr.interval(d), err)
 	}
 	s.route("/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.5\n"))
-	c.Forget(u)
+	forget(c, u)
 	time.Sleep(time.Millisecond) // a new copy expires at a later instant
 	if d, err = c.Check(ctx, u); err != nil {
 		t.Fatal(err)
@@ -575,8 +577,8 @@ func TestNewTransportDefaults(t *testing.T) {
 	if tr.next != http.DefaultTransport {
 		t.Errorf("next = %v, want http.DefaultTransport", tr.next)
 	}
-	if _, ok := tr.cfg.pacer.(*MemPacer); !ok {
-		t.Errorf("pacer = %T, want *MemPacer", tr.cfg.pacer)
+	if _, ok := tr.cfg.pacer.(*memPacer); !ok {
+		t.Errorf("pacer = %T, want *memPacer", tr.cfg.pacer)
 	}
 	defer func() {
 		if recover() == nil {
@@ -724,7 +726,7 @@ func TestTransportCrawlDelayClamped(t *testing.T) {
 		if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
 			t.Fatal(err)
 		}
-		if info, _ := c.Cached(s.URL); info == nil {
+		if info, _ := cached(c, s.URL); info == nil {
 			t.Fatal("not cached")
 		} else if d, ok := info.CrawlDelay(); !ok || d != 24*time.Hour {
 			t.Errorf("Crawl-delay: %s reads as %v, %v; want 24h", v, d, ok)
@@ -781,7 +783,7 @@ func TestTransportRechecksAfterWaiting(t *testing.T) {
 	go func() { _, err := get(context.Background(), hc, s.URL+"/private/b"); done <- err }()
 	time.Sleep(100 * time.Millisecond) // /private/b is waiting for its turn
 	s.route("/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.3\nDisallow: /private\n"))
-	c.Forget(s.URL)
+	forget(c, s.URL)
 	if err := <-done; !errors.Is(err, ErrDisallowed) {
 		t.Errorf("the waiting request: %v, want ErrDisallowed by the new robots.txt", err)
 	}

@@ -69,8 +69,8 @@ func TestTransportStats(t *testing.T) {
 	if waited < maxHold || waited > time.Since(began) {
 		t.Errorf("Waited = %v, want at least the hold %v and at most the test's %v", waited, maxHold, time.Since(began))
 	}
-	if cs := c.Stats(); cs.Fetches.Total() != 4 {
-		t.Errorf("the Client fetched %d robots.txt, want 4 (not counted as sent)", cs.Fetches.Total())
+	if cs := c.Stats(); fetches(cs) != 4 {
+		t.Errorf("the Client fetched %d robots.txt, want 4 (not counted as sent)", fetches(cs))
 	}
 }
 

@@ -1,8 +1,6 @@
 package robotstxt
 
 import (
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/sfv"
@@ -10,16 +8,9 @@ import (
 )
 
 // usageLabels are the usage categories the AIPREF vocabulary defines, by
-// label: the one list that UsageLabels, the package documentation and the
+// label: the one list that the package documentation and the
 // robotstxt command's lint read.
 var usageLabels = [...]string{"train-ai", "search"}
-
-// UsageLabels returns the labels of the usage categories that the AIPREF
-// vocabulary defines (draft-ietf-aipref-vocab §4), in its order:
-// "train-ai", training AI models, and "search", search applications. A
-// [Usage] holds whatever labels a statement names; these are the ones
-// whose meaning is agreed.
-func UsageLabels() []string { return slices.Clone(usageLabels[:]) }
 
 // A Pref is a preference about one use of content: allowed, disallowed
 // or unknown.
@@ -34,17 +25,15 @@ const (
 )
 
 // String returns "y" for [PrefYes], "n" for [PrefNo] and "unknown" for
-// [PrefUnknown].
+// [PrefUnknown], as statements write them.
 func (p Pref) String() string {
 	switch p {
-	case PrefUnknown:
-		return "unknown"
 	case PrefYes:
 		return "y"
 	case PrefNo:
 		return "n"
 	}
-	return "Pref(" + strconv.Itoa(int(p)) + ")"
+	return "unknown"
 }
 
 // A Usage is a statement of preference about what may be done with
@@ -52,9 +41,9 @@ func (p Pref) String() string {
 // for each usage label, such as "train-ai" (training AI models) or
 // "search" (search applications), whether the use is allowed, disallowed
 // or unknown. A site states its preferences in Content-Usage rules of
-// robots.txt and in the Content-Usage response header; [ParseUsage] reads
-// one statement. Call [Usage.Pref] for the preference about one use, and
-// [Usage.String] to show the statement.
+// robots.txt and in the Content-Usage response header; [parseUsage] reads
+// one statement. Call [Usage.Pref] for the preference about one use; a
+// Usage prints as the statement it holds.
 //
 // A Usage keeps what the site wrote: each label once, known today or not,
 // with its value if that is a Token. The Tokens y and n are the
@@ -72,7 +61,7 @@ type Usage struct {
 	members string
 }
 
-// The bounds of what a Usage holds. Any statement ParseUsage accepts
+// The bounds of what a Usage holds. Any statement parseUsage accepts
 // fits: a member takes no more bytes than it was written in, and each ','
 // between members may gain a space.
 const (
@@ -80,7 +69,7 @@ const (
 	maxUsageLen     = sfv.MaxLength + sfv.MaxMembers - 1
 )
 
-// ParseUsage reads a statement of preference as the Content-Usage header
+// parseUsage reads a statement of preference as the Content-Usage header
 // field and the robots.txt Content-Usage rule write it: a Dictionary of
 // RFC 9651 such as "train-ai=n, search=y", whose keys are the labels.
 //
@@ -93,12 +82,12 @@ const (
 // preference: every label is unknown. So does one longer than 1024 bytes
 // or of more than 64 members, far beyond the few labels a statement
 // names: a site that writes more only loses its own preferences.
-func ParseUsage(value string) Usage {
+func parseUsage(value string) Usage {
 	u, _ := parseStatement(value)
 	return u
 }
 
-// parseStatement is [ParseUsage] with the reason a statement states no
+// parseStatement is [parseUsage] with the reason a statement states no
 // preference: a *sfv.SyntaxError, sfv.ErrTooLong or sfv.ErrTooManyMembers.
 func parseStatement(value string) (Usage, error) {
 	var t usageTable
@@ -190,11 +179,11 @@ func (u Usage) Pref(label string) Pref {
 	return PrefUnknown
 }
 
-// String returns the labels and values the Usage holds as a Dictionary of
-// RFC 9651, in the order the statement wrote them, such as
-// "train-ai=n, search=y"; "" for the zero Usage. [ParseUsage] reads it
-// back to the same Usage.
-func (u Usage) String() string { return u.members }
+// statement returns the labels and values u holds as a Dictionary of RFC
+// 9651, in the order the statement wrote them, such as "train-ai=n,
+// search=y"; "" for the zero Usage. parseUsage reads it back to the same
+// Usage.
+func (u Usage) statement() string { return u.members }
 
 // value returns the value u holds for label, and whether it holds label.
 func (u Usage) value(label string) (string, bool) {
@@ -348,14 +337,14 @@ func stated(t *parser.Table, mode Mode, groups []int, path string) Usage {
 	var buf [4]parser.UsageRule
 	var u Usage
 	for _, r := range t.DecideUsage(buf[:0], groups, path) {
-		u = u.combine(ParseUsage(r.Statement))
+		u = u.combine(parseUsage(r.Statement))
 	}
 	return u
 }
 
 // contentSignal returns the preferences of the Content-Signal records
 // among records, combined (see Robots.ContentSignal).
-func contentSignal(records []Record) Usage {
+func contentSignal(records []parser.Record) Usage {
 	var u Usage
 	for _, r := range records {
 		if r.Key == "content-signal" {

@@ -21,7 +21,7 @@ import (
 func prefs(u Usage, labels ...string) string {
 	parts := make([]string, len(labels))
 	for i, l := range labels {
-		parts[i] = l + "=" + u.Pref(l).String()
+		parts[i] = l + "=" + prefName(u.Pref(l))
 	}
 	return strings.Join(parts, " ")
 }
@@ -103,14 +103,14 @@ func TestParseUsage(t *testing.T) {
 		if (err != nil) != tt.invalid {
 			t.Errorf("parseStatement(%q) error = %v, want error %v", tt.in, err, tt.invalid)
 		}
-		if got := u.String(); got != tt.str {
-			t.Errorf("ParseUsage(%q).String() = %q, want %q", tt.in, got, tt.str)
+		if got := u.statement(); got != tt.str {
+			t.Errorf("parseUsage(%q).String() = %q, want %q", tt.in, got, tt.str)
 		}
 		if got := prefs(u, "train-ai", "search"); got != tt.prefs {
-			t.Errorf("ParseUsage(%q): %s, want %s", tt.in, got, tt.prefs)
+			t.Errorf("parseUsage(%q): %s, want %s", tt.in, got, tt.prefs)
 		}
-		if ParseUsage(tt.in) != u {
-			t.Errorf("ParseUsage(%q) differs from parseStatement", tt.in)
+		if parseUsage(tt.in) != u {
+			t.Errorf("parseUsage(%q) differs from parseStatement", tt.in)
 		}
 	}
 }
@@ -153,18 +153,18 @@ func TestParseUsageBounds(t *testing.T) {
 	if err != nil || len(in) != sfv.MaxLength {
 		t.Fatalf("statement of %d bytes: %v", len(in), err)
 	}
-	if n := strings.Count(u.String(), "="); n != maxUsageMembers || u.Pref("train-ai") != PrefNo || u.Pref("lcj") != PrefYes {
+	if n := strings.Count(u.statement(), "="); n != maxUsageMembers || u.Pref("train-ai") != PrefNo || u.Pref("lcj") != PrefYes {
 		t.Errorf("full statement: %d members, %s", n, prefs(u, "train-ai", "lcj"))
 	}
 	for _, over := range []string{in + " ", head + "train-ai=n, b"} {
-		if u := ParseUsage(over); u != (Usage{}) {
+		if u := parseUsage(over); u != (Usage{}) {
 			t.Errorf("statement of %d bytes: %q, want the zero Usage", len(over), u)
 		}
 	}
 }
 
 func TestUsagePrefLabels(t *testing.T) {
-	u := ParseUsage("train-ai=n, ai=y, search-x=n, x.search=y")
+	u := parseUsage("train-ai=n, ai=y, search-x=n, x.search=y")
 	for label, want := range map[string]Pref{
 		"train-ai": PrefNo, "ai": PrefYes, "search-x": PrefNo, "x.search": PrefYes,
 		"Train-AI": PrefUnknown, "TRAIN-AI": PrefUnknown, "train": PrefUnknown, "train-ai=n": PrefUnknown,
@@ -176,26 +176,29 @@ func TestUsagePrefLabels(t *testing.T) {
 	}
 }
 
-func TestPrefString(t *testing.T) {
-	for p, want := range map[Pref]string{PrefUnknown: "unknown", PrefYes: "y", PrefNo: "n", 7: "Pref(7)"} {
-		if got := p.String(); got != want {
-			t.Errorf("Pref(%d).String() = %q, want %q", p, got, want)
-		}
+// prefName names p as the statements write it: "y", "n" or "unknown".
+func prefName(p Pref) string {
+	switch p {
+	case PrefYes:
+		return "y"
+	case PrefNo:
+		return "n"
 	}
+	return "unknown"
 }
 
 func TestUsageValue(t *testing.T) {
 	var zero Usage
-	if zero.String() != "" || prefs(zero, testLabels...) != prefs(ParseUsage("x=y"), testLabels...) {
+	if zero.statement() != "" || prefs(zero, testLabels...) != prefs(parseUsage("x=y"), testLabels...) {
 		t.Errorf("the zero Usage: %q, %s", zero, prefs(zero, testLabels...))
 	}
-	if ParseUsage("") != zero || ParseUsage("TRAIN-AI=n") != zero || ParseUsage(`a=1, b="y"`) != zero {
+	if parseUsage("") != zero || parseUsage("TRAIN-AI=n") != zero || parseUsage(`a=1, b="y"`) != zero {
 		t.Error("a statement of no preference is not the zero Usage")
 	}
-	if ParseUsage("train-ai=n;q=1, search=y") != ParseUsage("train-ai=n,search=y") {
+	if parseUsage("train-ai=n;q=1, search=y") != parseUsage("train-ai=n,search=y") {
 		t.Error("the same preferences written two ways differ")
 	}
-	if ParseUsage("train-ai=n, search=y") == ParseUsage("search=y, train-ai=n") {
+	if parseUsage("train-ai=n, search=y") == parseUsage("search=y, train-ai=n") {
 		t.Error("members in another order are equal")
 	}
 	if size := unsafe.Sizeof(Usage{}); size > 2*unsafe.Sizeof(uintptr(0)) {
@@ -204,11 +207,11 @@ func TestUsageValue(t *testing.T) {
 }
 
 func TestUsageAllocs(t *testing.T) {
-	u, v := ParseUsage("train-ai=n, search=y"), ParseUsage("train-ai=y")
+	u, v := parseUsage("train-ai=n, search=y"), parseUsage("train-ai=y")
 	for name, f := range map[string]func(){
 		"Pref":                 func() { u.Pref("search") },
-		"String":               func() { _ = u.String() },
-		"ParseUsage of none":   func() { ParseUsage("a=1, b") },
+		"statement":            func() { _ = u.statement() },
+		"parseUsage of none":   func() { parseUsage("a=1, b") },
 		"combine with nothing": func() { u.combine(Usage{}) },
 		"combine, no change":   func() { u.combine(v) },
 	} {
@@ -216,8 +219,8 @@ func TestUsageAllocs(t *testing.T) {
 			t.Errorf("%s: %v allocations, want 0", name, n)
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { ParseUsage("train-ai=n;q=1, search=y, x=1") }); n != 1 {
-		t.Errorf("ParseUsage: %v allocations, want 1", n)
+	if n := testing.AllocsPerRun(100, func() { parseUsage("train-ai=n;q=1, search=y, x=1") }); n != 1 {
+		t.Errorf("parseUsage: %v allocations, want 1", n)
 	}
 }
 
@@ -236,8 +239,8 @@ func TestUsageCombine(t *testing.T) {
 		{"search=n, ai=n", "train-ai=y, search=y", "search=n, ai=n, train-ai=y"},
 	}
 	for _, tt := range tests {
-		got := ParseUsage(tt.u).combine(ParseUsage(tt.v))
-		if got.String() != tt.want {
+		got := parseUsage(tt.u).combine(parseUsage(tt.v))
+		if got.statement() != tt.want {
 			t.Errorf("%q combined with %q = %q, want %q", tt.u, tt.v, got, tt.want)
 		}
 	}
@@ -257,7 +260,7 @@ func TestUsageCombineProperties(t *testing.T) {
 				parts = append(parts, labels[i]+"="+v)
 			}
 		}
-		return ParseUsage(strings.Join(parts, ", "))
+		return parseUsage(strings.Join(parts, ", "))
 	}
 	for range 2000 {
 		u, v, w := random(), random(), random()
@@ -285,7 +288,7 @@ func TestUsageCombineProperties(t *testing.T) {
 				t.Fatalf("%q with %q = %q: label %s kept %v", u, v, uv, l, in)
 			}
 		}
-		if again, err := parseStatement(uv.String()); err != nil || again != uv {
+		if again, err := parseStatement(uv.statement()); err != nil || again != uv {
 			t.Fatalf("%q with %q = %q reads back as %q, %v", u, v, uv, again, err)
 		}
 	}
@@ -296,17 +299,17 @@ func TestUsageCombineProperties(t *testing.T) {
 // argument's new labels are dropped when they do not fit.
 func TestUsageCombineBounds(t *testing.T) {
 	labels := shortLabels(maxUsageMembers)
-	u := ParseUsage(strings.Join(labels, "=y,") + "=y")
-	got := u.combine(ParseUsage("laa=n, train-ai=n"))
-	if n := strings.Count(got.String(), "="); n != maxUsageMembers || got.Pref("laa") != PrefNo || got.Pref("train-ai") != PrefUnknown {
+	u := parseUsage(strings.Join(labels, "=y,") + "=y")
+	got := u.combine(parseUsage("laa=n, train-ai=n"))
+	if n := strings.Count(got.statement(), "="); n != maxUsageMembers || got.Pref("laa") != PrefNo || got.Pref("train-ai") != PrefUnknown {
 		t.Errorf("64 labels with 1 more: %d labels, %s", n, prefs(got, "laa", "train-ai"))
 	}
 
 	var acc Usage
 	for _, l := range append(labels, "train-ai") {
-		acc = acc.combine(ParseUsage(l + "=n"))
+		acc = acc.combine(parseUsage(l + "=n"))
 	}
-	if n := strings.Count(acc.String(), "="); n != maxUsageMembers || acc.Pref("lbl") != PrefNo || acc.Pref("train-ai") != PrefUnknown {
+	if n := strings.Count(acc.statement(), "="); n != maxUsageMembers || acc.Pref("lbl") != PrefNo || acc.Pref("train-ai") != PrefUnknown {
 		t.Errorf("65 labels one by one: %d labels, %s", n, prefs(acc, "lbl", "train-ai"))
 	}
 
@@ -319,13 +322,13 @@ func TestUsageCombineBounds(t *testing.T) {
 		}
 		return strings.Join(ls, ",")
 	}
-	u, v := ParseUsage(long('a')), ParseUsage(long('i')+",train-ai=n")
+	u, v := parseUsage(long('a')), parseUsage(long('i')+",train-ai=n")
 	if u == (Usage{}) || v == (Usage{}) {
 		t.Fatal("long statements do not parse")
 	}
 	got = u.combine(v)
-	if len(got.String()) > maxUsageLen || got.String() != u.String()+", train-ai=n" {
-		t.Errorf("long labels combined: %d bytes, %q", len(got.String()), got)
+	if len(got.statement()) > maxUsageLen || got.statement() != u.statement()+", train-ai=n" {
+		t.Errorf("long labels combined: %d bytes, %q", len(got.statement()), got)
 	}
 }
 
@@ -358,10 +361,10 @@ func TestParseContentSignal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		u := parseContentSignal(tt.in)
-		if got := u.String(); got != tt.str {
+		if got := u.statement(); got != tt.str {
 			t.Errorf("parseContentSignal(%q) = %q, want %q", tt.in, got, tt.str)
 		}
-		if again := ParseUsage(u.String()); prefs(again, testLabels...) != prefs(u, testLabels...) {
+		if again := parseUsage(u.statement()); prefs(again, testLabels...) != prefs(u, testLabels...) {
 			t.Errorf("parseContentSignal(%q) = %q reads back as %q", tt.in, u, again)
 		}
 	}
@@ -401,7 +404,7 @@ func TestContentSignalCorpus(t *testing.T) {
 			}
 			seen++
 			u := parseContentSignal(value)
-			if got, want := strings.Count(u.String(), "="), strings.Count(value, "="); got != want || want == 0 {
+			if got, want := strings.Count(u.statement(), "="), strings.Count(value, "="); got != want || want == 0 {
 				t.Errorf("%s: %q read as %q", name, value, u)
 			}
 		}
@@ -440,7 +443,7 @@ func FuzzParseUsage(f *testing.F) {
 		if failed != nil && u != (Usage{}) {
 			t.Fatalf("%q fails (%v) but states %q", value, failed, u)
 		}
-		s := u.String()
+		s := u.statement()
 		if len(s) > maxUsageLen || strings.Count(s, ", ") >= maxUsageMembers {
 			t.Fatalf("%q: Usage of %d bytes: %q", value, len(s), s)
 		}
@@ -455,15 +458,15 @@ func FuzzParseUsage(f *testing.F) {
 			}
 		}
 		c := parseContentSignal(value)
-		if again := ParseUsage(c.String()); again.String() != c.String() {
+		if again := parseUsage(c.statement()); again.statement() != c.statement() {
 			t.Fatalf("Content-Signal %q: %q reads back as %q", value, c, again)
 		}
 		limit := 1.0
 		if failed != nil {
 			limit = maxErrorAllocs
 		}
-		if n := testing.AllocsPerRun(1, func() { ParseUsage(value) }); n > limit {
-			t.Fatalf("ParseUsage(%q) allocates %v times", value, n)
+		if n := testing.AllocsPerRun(1, func() { parseUsage(value) }); n > limit {
+			t.Fatalf("parseUsage(%q) allocates %v times", value, n)
 		}
 	})
 }
@@ -484,7 +487,7 @@ func BenchmarkParseUsage(b *testing.B) {
 		b.Run(s.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				usageSink = ParseUsage(s.value)
+				usageSink = parseUsage(s.value)
 			}
 		})
 	}
@@ -506,7 +509,7 @@ func BenchmarkUsageBaselineScan(b *testing.B) {
 }
 
 func BenchmarkUsagePref(b *testing.B) {
-	u := ParseUsage(benchStatements[2].value)
+	u := parseUsage(benchStatements[2].value)
 	for _, label := range []string{"train-ai", "use", "bots"} {
 		b.Run(label, func(b *testing.B) {
 			b.ReportAllocs()
@@ -527,7 +530,7 @@ func BenchmarkParseContentSignal(b *testing.B) {
 }
 
 func BenchmarkUsageCombine(b *testing.B) {
-	u, v := ParseUsage("train-ai=y, search=y"), ParseUsage("train-ai=n, ai=n")
+	u, v := parseUsage("train-ai=y, search=y"), parseUsage("train-ai=n, ai=n")
 	b.ReportAllocs()
 	for b.Loop() {
 		usageSink = u.combine(v)
@@ -565,10 +568,10 @@ func TestRobotsUsageAttachExample(t *testing.T) {
 		{"ExampleBot", "/ai-ok/test", true, "train-ai=y"},
 	} {
 		u := r.Usage(tt.agent, "https://example.com"+tt.path)
-		if r.Allowed(tt.agent, tt.path) != tt.crawl || u.String() != tt.usage {
+		if r.Allowed(tt.agent, tt.path) != tt.crawl || u.statement() != tt.usage {
 			t.Errorf("%s %s: crawl %v, usage %q; want %v, %q", tt.agent, tt.path, r.Allowed(tt.agent, tt.path), u, tt.crawl, tt.usage)
 		}
-		if c := r.Crawler(tt.agent).Usage(tt.path); c != u {
+		if c := r.agentRules(tt.agent).Usage(tt.path); c != u {
 			t.Errorf("%s %s: Crawler.Usage %q, Robots.Usage %q", tt.agent, tt.path, c, u)
 		}
 	}
@@ -671,10 +674,10 @@ func TestRobotsUsage(t *testing.T) {
 			agent = "ExampleBot"
 		}
 		r := ParseMode([]byte(tt.body), mode)
-		if got := r.Usage(agent, tt.url); got.String() != tt.want {
+		if got := r.Usage(agent, tt.url); got.statement() != tt.want {
 			t.Errorf("%s: Usage(%q, %q) = %q, want %q", tt.name, agent, tt.url, got, tt.want)
 		}
-		if got := r.Crawler(agent).Usage(tt.url); got.String() != tt.want {
+		if got := r.agentRules(agent).Usage(tt.url); got.statement() != tt.want {
 			t.Errorf("%s: Crawler.Usage(%q) = %q, want %q", tt.name, tt.url, got, tt.want)
 		}
 	}
@@ -713,7 +716,7 @@ func TestRobotsContentSignal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		u := Parse([]byte(tt.body)).ContentSignal(tt.agent, tt.url)
-		if u.String() != tt.want {
+		if u.statement() != tt.want {
 			t.Errorf("ContentSignal(%q, %q) = %q, want %q\n%s", tt.agent, tt.url, u, tt.want, tt.body)
 		}
 	}
@@ -731,7 +734,7 @@ func refUsage(r *Robots, agent, url string) Usage {
 		return Usage{}
 	}
 	path, _ := rulesPath(r.mode, matcher.Path(url))
-	f := r.File()
+	f := fileOf(r)
 	var u Usage
 	best := -1
 	for _, g := range r.groups(agent) {
@@ -742,7 +745,7 @@ func refUsage(r *Robots, agent, url string) Usage {
 			if len(ur.Path) > best {
 				u, best = Usage{}, len(ur.Path)
 			}
-			u = u.combine(ParseUsage(ur.Statement))
+			u = u.combine(parseUsage(ur.Statement))
 		}
 	}
 	return u
@@ -866,7 +869,7 @@ func TestPropertyUsageAgreesWithReference(t *testing.T) {
 		for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
 			r := ParseMode([]byte(b.String()), mode)
 			for _, agent := range []string{"FooBot", "BarBot", "Other"} {
-				c := r.Crawler(agent)
+				c := r.agentRules(agent)
 				for range 5 {
 					url := gen()
 					want := refUsage(r, agent, url)
@@ -888,16 +891,16 @@ func TestPropertyUsageAgreesWithReference(t *testing.T) {
 func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 	plain := Parse([]byte("User-agent: *\nDisallow: /private/\n"))
 	rules := Parse([]byte("User-agent: *\nDisallow: /private/\nContent-Usage: /a/ train-ai=n\n"))
-	pc, rc := plain.Crawler("x"), rules.Crawler("x")
+	pc, rc := plain.agentRules("x"), rules.agentRules("x")
 	for name, f := range map[string]func(){
-		"Robots.Usage":                 func() { plain.Usage("x", "/a/b") },
-		"Crawler.Usage":                func() { pc.Usage("/a/b") },
-		"Robots.Allowed":               func() { rules.Allowed("x", "/a/b") },
-		"Robots.Check":                 func() { rules.Check("x", "/a/b") },
-		"Crawler.Check":                func() { rc.Check("/a/b") },
-		"Usage of a disallowed":        func() { rc.Usage("/private/x") },
-		"Usage matching no rule":       func() { rc.Usage("/b") },
-		"Robots.ContentSignal of none": func() { plain.ContentSignal("x", "/") },
+		"Robots.Usage":                          func() { plain.Usage("x", "/a/b") },
+		"Crawler.Usage":                         func() { pc.Usage("/a/b") },
+		"Robots.Allowed":                        func() { rules.Allowed("x", "/a/b") },
+		"Robots.Check of a path no rule covers": func() { rules.Check("x", "/b") },
+		"Robots.Check of a file without rules":  func() { plain.Check("x", "/a/b") },
+		"Usage of a disallowed":                 func() { rc.Usage("/private/x") },
+		"Usage matching no rule":                func() { rc.Usage("/b") },
+		"Robots.ContentSignal of none":          func() { plain.ContentSignal("x", "/") },
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", name, n)
@@ -906,16 +909,8 @@ func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { rc.Usage("/a/b") }); n != 1 {
 		t.Errorf("Crawler.Usage: %v allocations, want 1", n)
 	}
-}
-
-func TestUsageLabels(t *testing.T) {
-	labels := UsageLabels()
-	if !slices.Equal(labels, []string{"train-ai", "search"}) {
-		t.Errorf("UsageLabels() = %q", labels)
-	}
-	labels[0] = "x"
-	if UsageLabels()[0] != "train-ai" {
-		t.Error("UsageLabels returns the package's own list")
+	if n := testing.AllocsPerRun(100, func() { rules.Check("x", "/a/b") }); n != 1 {
+		t.Errorf("Robots.Check of a path a rule covers: %v allocations, want 1", n)
 	}
 }
 
@@ -938,15 +933,15 @@ func FuzzRobotsUsage(f *testing.F) {
 			if want := refUsage(r, agent, url); u != want {
 				t.Fatalf("%v: Usage = %q, reference %q", mode, u, want)
 			}
-			if c := r.Crawler(agent).Usage(url); c != u {
+			if c := r.agentRules(agent).Usage(url); c != u {
 				t.Fatalf("%v: Crawler.Usage = %q, Robots.Usage %q", mode, c, u)
 			}
 			v := r.Check(agent, url)
 			if !v.Allowed && (u != Usage{} || r.ContentSignal(agent, url) != Usage{}) {
 				t.Fatalf("%v: disallowed, yet Usage %q, ContentSignal %q", mode, u, r.ContentSignal(agent, url))
 			}
-			if w := ParseMode(blank, mode).Check(agent, url); w != v {
-				t.Fatalf("%v: Check %+v, without the Content- lines %+v", mode, v, w)
+			if w := ParseMode(blank, mode).Check(agent, url); w.Allowed != v.Allowed || w.Rule != v.Rule || v.Usage != u {
+				t.Fatalf("%v: Check %+v, without the Content- lines %+v; Usage %q", mode, v, w, u)
 			}
 		}
 	})
@@ -957,7 +952,7 @@ func FuzzRobotsUsage(f *testing.F) {
 // checks the URL as Allowed does, then tries the Content-Usage rules and
 // reads the deciding statement.
 func BenchmarkCrawlerUsage(b *testing.B) {
-	c := Parse([]byte(attachExample)).Crawler("OtherBot")
+	c := Parse([]byte(attachExample)).agentRules("OtherBot")
 	for _, path := range []string{"/ai-ok/test", "/never/test"} {
 		b.Run("Allowed"+path, func(b *testing.B) {
 			b.ReportAllocs()

@@ -10,13 +10,10 @@ import (
 	"github.com/robotsgate/robotstxt/meta"
 )
 
-// Directives reads the X-Robots-Tag headers of resp, a response the
-// Transport returned, for the Client's product tokens: whether the page may be
-// indexed, its links followed, and the like (see [meta.FromHeader]). A nil
-// resp gives the zero Directives, which allow everything. To read the
-// robots META tags of the page as well, use [Transport.PageDirectives].
-func (t *Transport) Directives(resp *http.Response) meta.Directives {
-	t.mustBeMade()
+// headerDirectives reads the X-Robots-Tag headers of resp for the
+// Client's product tokens (see [meta.FromHeader]); a nil resp gives the
+// zero Directives, which allow everything.
+func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 	if resp == nil {
 		return meta.Directives{}
 	}
@@ -39,7 +36,7 @@ func (t *Transport) Directives(resp *http.Response) meta.Directives {
 // first. PageDirectives neither keeps nor changes body. A nil resp gives
 // the zero Directives, which allow everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
-	d := t.Directives(resp)
+	d := t.headerDirectives(resp)
 	if resp == nil || !isHTML(resp.Header.Get("Content-Type"), body) {
 		return d
 	}
@@ -70,7 +67,7 @@ func isHTML(ctype string, body []byte) bool {
 //     robots.txt of the site that serves it, every spelling): the
 //     [Decision]'s Usage;
 //   - the response's Content-Usage header field, its lines joined with
-//     ", " and read as one statement ([ParseUsage]);
+//     ", " and read as one statement ([parseUsage]);
 //   - the signals that came before the AIPREF vocabulary, which map to
 //     "train-ai=n" and to nothing else: the X-Robots-Tag directive noai,
 //     read for the Client's product tokens as [Transport.Directives]
@@ -107,8 +104,8 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 // its Content-Usage field, and the older signals that map to train-ai=n
 // (see Transport.Usage).
 func (t *Transport) headerUsage(resp *http.Response) Usage {
-	u := ParseUsage(strings.Join(resp.Header.Values("Content-Usage"), ", "))
-	other := t.Directives(resp).Other
+	u := parseUsage(strings.Join(resp.Header.Values("Content-Usage"), ", "))
+	other := t.headerDirectives(resp).Other
 	if slices.Contains(other, "noai") || slices.Contains(other, "noimageai") && isImage(resp.Header.Get("Content-Type")) ||
 		tdmReserved(resp.Header) {
 		u = u.combine(noTraining)

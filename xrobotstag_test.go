@@ -26,11 +26,11 @@ func TestTransportDirectives(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	d := tr.Directives(resp)
+	d := tr.headerDirectives(resp)
 	if !d.Index() || d.Follow() || !d.NoArchive {
 		t.Errorf("Directives = %+v, want index, nofollow, noarchive", d)
 	}
-	if d := tr.Directives(nil); !d.Index() || !d.Follow() {
+	if d := tr.headerDirectives(nil); !d.Index() || !d.Follow() {
 		t.Errorf("Directives(nil) = %+v, want the zero value", d)
 	}
 }
@@ -83,7 +83,7 @@ func TestTransportPageDirectives(t *testing.T) {
 	if got := tr.PageDirectives(resp, body); !reflect.DeepEqual(got, want) {
 		t.Errorf("PageDirectives = %+v,\nwant %+v", got, want)
 	}
-	if got := tr.Directives(resp); got.NoIndex || got.NoFollow || !got.NoSnippet {
+	if got := tr.headerDirectives(resp); got.NoIndex || got.NoFollow || !got.NoSnippet {
 		t.Errorf("Directives (header only) = %+v", got)
 	}
 	// META tags past the prefix read are not seen.
@@ -145,7 +145,7 @@ func TestTransportUsage(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = resp.Body.Close()
-		if got := tr.Usage(resp); got.String() != r.want {
+		if got := tr.Usage(resp); got.statement() != r.want {
 			t.Errorf("%s: Usage %q, want %q", r.path, got, r.want)
 		}
 	}
@@ -159,11 +159,11 @@ func TestTransportUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	if got := tr.Usage(resp); got.String() != "search=y" {
+	if got := tr.Usage(resp); got.statement() != "search=y" {
 		t.Errorf("disallowed URL: Usage %q, want the header's search=y", got)
 	}
 	resp.Request = nil
-	if got := tr.Usage(resp); got.String() != "search=y" {
+	if got := tr.Usage(resp); got.statement() != "search=y" {
 		t.Errorf("a response without its request: Usage %q, want the header's search=y", got)
 	}
 	if got := tr.Usage(nil); got != (Usage{}) {

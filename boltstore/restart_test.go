@@ -49,8 +49,8 @@ func TestRestartWarm(t *testing.T) {
 	if n := w.Fetches(""); n != sites {
 		t.Errorf("after the restart: %d more fetches, want none", n-sites)
 	}
-	if st := c.Stats(); st.Fetches.Total() != 0 || st.Store.Hits != sites {
-		t.Errorf("after the restart: %d fetches and %d Store hits, want 0 and %d", st.Fetches.Total(), st.Store.Hits, sites)
+	if st := c.Stats(); st.Fetches.Rules != 0 || st.Store.Hits != sites {
+		t.Errorf("after the restart: %d fetches and %d Store hits, want 0 and %d", st.Fetches.Rules, st.Store.Hits, sites)
 	}
 }
 

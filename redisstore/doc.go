@@ -1,9 +1,9 @@
 // Package redisstore is a robotstxt.Store on Redis, so that a fleet of
 // crawler processes shares one cache of robots.txt files and fetches each
-// authority's file once instead of once per process. A [Store] is also
-// a [robotstxt.Leaser], so that of the processes that miss an authority
-// at once only one fetches it, and a [robotstxt.Pacer], so that the fleet
-// keeps each site's crawl-delay together.
+// authority's file once instead of once per process. A [Store] also hands
+// out leases (see [robotstxt.Store]), so that of the processes that miss
+// an authority at once only one fetches it, and is a [robotstxt.Pacer], so
+// that the fleet keeps each site's crawl-delay together.
 //
 // Use it as
 //

@@ -19,6 +19,7 @@ import (
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
+	"github.com/robotsgate/robotstxt/internal/target"
 )
 
 const (
@@ -80,11 +81,11 @@ func TestFleetClusterFailover(t *testing.T) {
 		"--cluster-require-full-coverage", "no")
 	w := newWeb(t, crawltest.WithDelay(50*time.Millisecond)) // long enough for the others to wait on the lease
 	slotOf := func(host string) int {
-		a, _, err := robotstxt.SplitURL("http://" + host + "/")
+		a, _, err := target.Split("http://"+host+"/", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cl.KeySlot(DefaultPrefix + "{" + a + "}")
+		return cl.KeySlot(DefaultPrefix + "{" + string(a) + "}")
 	}
 	victimSlot := slotOf("failover0.test")
 	victim := cl.MasterOf(victimSlot)

@@ -141,7 +141,8 @@ func TestHelperProcess(t *testing.T) {
 	close(start)
 	wg.Wait()
 	st := c.Stats()
-	report.Fetches = st.Fetches.Total()
+	f := st.Fetches
+	report.Fetches = f.Rules + f.AllowAll + f.DisallowAll + f.Unreachable + f.NotModified
 	report.LeaseWaits = st.Store.LeaseWaits
 	report.StoreHits = st.Store.Hits
 	js, err := json.Marshal(report)

@@ -170,14 +170,13 @@ const maxAhead = parser.MaxCrawlDelay
 // rather than send it unpaced. A turn whose process dies holds its
 // authority for at most pacing.TurnTimeout (or the interval, if
 // longer).
-func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (t robotstxt.Turn, wait time.Duration, ok bool, err error) {
+func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	interval = max(interval, 0)
 	k := s.paceKey(authority)
-	turn := robotstxt.Turn{Authority: authority, Interval: interval}
 	var token string
 	if interval > 0 {
-		turn.ID = rand.Uint64() | 1 // never 0, which means no exclusive slot
-		token = strconv.FormatUint(turn.ID, 36)
+		id = rand.Uint64() | 1 // never 0, which means no exclusive slot
+		token = strconv.FormatUint(id, 36)
 	}
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
@@ -186,32 +185,32 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 		return err
 	})
 	if err != nil {
-		return robotstxt.Turn{}, 0, false, err
+		return 0, 0, err
 	}
 	switch {
 	case len(res) == 2 && res[0] == 0:
-		return turn, 0, true, nil
+		return id, 0, nil
 	case len(res) == 2 && res[0] == 1 && res[1] > 0 && res[1] <= micros(maxAhead):
-		return robotstxt.Turn{}, time.Duration(res[1]) * time.Microsecond, false, nil
+		return 0, time.Duration(res[1]) * time.Microsecond, nil
 	}
-	return robotstxt.Turn{}, 0, false, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
+	return 0, 0, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is
 // already cancelled, bounded by the Store's timeout. When Redis fails the
 // error is logged and returned, and the turn ends by itself when its
 // lease runs out.
-func (s *Store) Done(ctx context.Context, t robotstxt.Turn, hold time.Duration) error {
-	if t.ID == 0 && hold <= 0 {
+func (s *Store) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
+	if id == 0 && hold <= 0 {
 		return nil
 	}
-	k := s.paceKey(t.Authority)
+	k := s.paceKey(authority)
 	var token string
-	if t.ID != 0 {
-		token = strconv.FormatUint(t.ID, 36)
+	if id != 0 {
+		token = strconv.FormatUint(id, 36)
 	}
 	err := s.call(context.WithoutCancel(ctx), "pace done", k, func(ctx context.Context) error {
-		args := append(paceArgs(token, t.Interval), micros(min(max(hold, 0), maxAhead)))
+		args := append(paceArgs(token, interval), micros(min(max(hold, 0), maxAhead)))
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})
 	if err != nil {

@@ -29,23 +29,41 @@ func checkLeaks(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 }
 
+// turn is what the tests keep of a turn a Pacer gave, for its Done.
+type turn struct {
+	authority string
+	interval  time.Duration
+	id        uint64
+}
+
+// take asks p once for a turn at a, as a Transport does; ok reports that
+// it was given.
+func take(ctx context.Context, p robotstxt.Pacer, a string, interval time.Duration) (turn, time.Duration, bool, error) {
+	id, wait, err := p.Take(ctx, a, interval)
+	if err != nil || wait > 0 {
+		return turn{}, wait, false, err
+	}
+	return turn{a, max(interval, 0), id}, 0, true, nil
+}
+
+// done ends tu with p.
+func done(ctx context.Context, p robotstxt.Pacer, tu turn, hold time.Duration) error {
+	return p.Done(ctx, tu.authority, tu.id, tu.interval, hold)
+}
+
 // takeTurn asks p for a turn at a until it gets one, sleeping as long as
 // Take says in between, as a Transport does. It fails the test when Take
-// fails, answers a wait that is not positive, or gives no turn within a
-// minute.
-func takeTurn(t *testing.T, p robotstxt.Pacer, a string, interval time.Duration) robotstxt.Turn {
+// fails, or gives no turn within a minute.
+func takeTurn(t *testing.T, p robotstxt.Pacer, a string, interval time.Duration) turn {
 	t.Helper()
 	giveUp := time.Now().Add(time.Minute)
 	for {
-		turn, wait, ok, err := p.Take(context.Background(), a, interval)
+		tu, wait, ok, err := take(context.Background(), p, a, interval)
 		if err != nil {
 			t.Fatalf("Take(%s, %v): %v", a, interval, err)
 		}
 		if ok {
-			return turn
-		}
-		if wait <= 0 {
-			t.Fatalf("Take(%s, %v) = no turn and a wait of %v, want > 0", a, interval, wait)
+			return tu
 		}
 		if time.Now().Add(wait).After(giveUp) {
 			t.Fatalf("Take(%s, %v): no turn within a minute", a, interval)
@@ -146,16 +164,16 @@ func TestPacerHoldShared(t *testing.T) {
 	b := New(newAdmin(t, srv), WithLogger(quietLogger), WithTimeout(generous))
 	ctx := context.Background()
 	turn := takeTurn(t, a, authority, 0)
-	if turn.ID != 0 {
+	if turn.id != 0 {
 		t.Fatalf("turn with interval 0 = %+v, want ID 0", turn)
 	}
 	const hold = 300 * time.Millisecond
 	held := time.Now()
-	if err := a.Done(ctx, turn, hold); err != nil {
+	if err := done(ctx, a, turn, hold); err != nil {
 		t.Fatal(err)
 	}
 	// The other Store is told to wait for the rest of the hold.
-	_, wait, ok, err := b.Take(ctx, authority, 0)
+	_, wait, ok, err := take(ctx, b, authority, 0)
 	if err != nil || ok || wait > hold || wait < hold-time.Since(held)-time.Millisecond {
 		t.Errorf("Take during the hold = %v, %v, %v; want the rest of %v", wait, ok, err, hold)
 	}
@@ -182,10 +200,10 @@ func TestPacerLateDoneLeavesNextTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := takeTurn(t, s, authority, interval)
-	if next.ID == stuck.ID {
+	if next.id == stuck.id {
 		t.Fatalf("turn after the lease = %+v, the stuck turn's ID", next)
 	}
-	if err := s.Done(ctx, stuck, 0); err != nil {
+	if err := done(ctx, s, stuck, 0); err != nil {
 		t.Fatal(err)
 	}
 	// Once the interval after that late end has passed, only the next
@@ -193,18 +211,18 @@ func TestPacerLateDoneLeavesNextTurn(t *testing.T) {
 	time.Sleep(2 * interval)
 	// A turn in flight, far from its lease's end, is waited for an
 	// interval at a time: the third comes at least that long after it.
-	if _, wait, ok, err := s.Take(ctx, authority, interval); err != nil || ok || wait != interval {
+	if _, wait, ok, err := take(ctx, s, authority, interval); err != nil || ok || wait != interval {
 		t.Errorf("Take while the next turn is in flight = %v, %v, %v; want a wait of %v", wait, ok, err, interval)
 	}
 	ended := time.Now()
-	if err := s.Done(ctx, next, 0); err != nil {
+	if err := done(ctx, s, next, 0); err != nil {
 		t.Fatal(err)
 	}
 	third := takeTurn(t, s, authority, interval)
 	if gap := time.Since(ended); gap < interval {
 		t.Errorf("third turn %v after the second ended, want >= %v", gap, interval)
 	}
-	_ = s.Done(ctx, third, 0)
+	_ = done(ctx, s, third, 0)
 }
 
 // TestPacerKeyExpires: the pacing state expires once it holds nothing back.
@@ -220,7 +238,7 @@ func TestPacerKeyExpires(t *testing.T) {
 	if ttl := admin.PTTL(ctx, k).Val(); ttl < pacing.TurnTimeout-time.Second || ttl > pacing.TurnTimeout {
 		t.Errorf("TTL during a turn = %v, want the flight lease %v", ttl, pacing.TurnTimeout)
 	}
-	if err := s.Done(ctx, turn, 0); err != nil {
+	if err := done(ctx, s, turn, 0); err != nil {
 		t.Fatal(err)
 	}
 	if ttl := admin.PTTL(ctx, k).Val(); ttl <= 0 || ttl > 100*time.Millisecond {
@@ -229,7 +247,7 @@ func TestPacerKeyExpires(t *testing.T) {
 	waitUntil(t, "the pace key to expire", func() bool { return admin.Exists(ctx, k).Val() == 0 })
 	// A zero interval and no hold write nothing.
 	turn = takeTurn(t, s, authority, 0)
-	if err := s.Done(ctx, turn, 0); err != nil {
+	if err := done(ctx, s, turn, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n := admin.Exists(ctx, k).Val(); n != 0 {
@@ -252,7 +270,7 @@ func TestPacerReplacesGarbage(t *testing.T) {
 			t.Fatal(err)
 		}
 		turn := takeTurn(t, s, authority, 10*time.Millisecond)
-		if err := s.Done(ctx, turn, 0); err != nil {
+		if err := done(ctx, s, turn, 0); err != nil {
 			t.Fatal(err)
 		}
 		admin.Del(ctx, k)
@@ -337,7 +355,7 @@ func TestPacerGarbageFailsClosed(t *testing.T) {
 		if err := admin.HSet(ctx, k, map[string]string(c.state)).Err(); err != nil {
 			t.Fatal(err)
 		}
-		turn, wait, ok, err := s.Take(ctx, authority, interval)
+		turn, wait, ok, err := take(ctx, s, authority, interval)
 		switch {
 		case err != nil:
 			t.Errorf("%v: Take: %v", c.state, err)
@@ -357,7 +375,7 @@ func TestPacerGarbageFailsClosed(t *testing.T) {
 			ok = true
 		}
 		if ok {
-			if err := s.Done(ctx, turn, 0); err != nil {
+			if err := done(ctx, s, turn, 0); err != nil {
 				t.Errorf("%v: Done: %v", c.state, err)
 			}
 		}
@@ -398,7 +416,7 @@ func TestPacerGarbageWaitBounded(t *testing.T) {
 			}
 		}
 		interval := time.Duration(rng.Int64N(int64(2 * maxAhead)))
-		turn, wait, ok, err := s.Take(ctx, authority, interval)
+		turn, wait, ok, err := take(ctx, s, authority, interval)
 		if err != nil {
 			t.Fatalf("%v, interval %v: Take: %v", fields, interval, err)
 		}
@@ -407,7 +425,7 @@ func TestPacerGarbageWaitBounded(t *testing.T) {
 		}
 		if ok {
 			hold := time.Duration(rng.Int64N(int64(2 * maxAhead)))
-			if err := s.Done(ctx, turn, hold); err != nil {
+			if err := done(ctx, s, turn, hold); err != nil {
 				t.Fatalf("%v: Done(hold %v): %v", fields, hold, err)
 			}
 		}

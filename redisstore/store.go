@@ -13,7 +13,7 @@ import (
 )
 
 // A Store keeps robots.txt entries in Redis for a fleet of Clients. It
-// implements [robotstxt.Store], [robotstxt.Leaser] and [robotstxt.Pacer],
+// implements [robotstxt.Store], with leases, and [robotstxt.Pacer],
 // and is safe for concurrent use.
 type Store struct {
 	rdb      redis.UniversalClient
@@ -26,7 +26,10 @@ type Store struct {
 	direct   bool // client obeys context deadlines: call Redis in the caller's goroutine
 }
 
-var _ robotstxt.Leaser = (*Store)(nil)
+var _ interface {
+	robotstxt.Store
+	Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error)
+} = (*Store)(nil)
 
 // New returns a Store that keeps entries in Redis through client, which
 // must not be nil. The caller keeps ownership of client and closes it.

@@ -13,7 +13,7 @@
 // Run checks misses, exact bytes under unusual keys and values, overwrites,
 // that values are copies, expiry after the TTL, calls whose context is
 // already done, and concurrent use. When the Store also implements
-// [robotstxt.Leaser], Run checks its leases as well: exclusive per key,
+// Store with leases (see [robotstxt.Store]), Run checks its leases as well: exclusive per key,
 // freed by release, not freed by a former holder's late release, and
 // expiring after their TTL.
 //
@@ -80,7 +80,7 @@ type suite struct {
 // may show through another (a fresh key prefix or database on a shared
 // server will do). newStore may register cleanups on t. Each check is a
 // subtest of t; the lease checks are skipped when the Store does not
-// implement [robotstxt.Leaser].
+// implement Store with leases (see [robotstxt.Store]).
 func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Option) {
 	s := &suite{newStore: newStore, resolution: defaultResolution}
 	for _, o := range opts {
@@ -102,12 +102,12 @@ func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Opti
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, s.newStore(t)) })
 	}
-	if _, ok := s.newStore(t).(robotstxt.Leaser); !ok {
+	if _, ok := s.newStore(t).(leaser); !ok {
 		return // the lease checks are for Leasers only
 	}
 	for _, c := range []struct {
 		name string
-		run  func(*testing.T, robotstxt.Leaser)
+		run  func(*testing.T, leaser)
 	}{
 		{"LeaseExclusive", s.leaseExclusive},
 		{"LeaseRelease", s.leaseRelease},
@@ -117,7 +117,7 @@ func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Opti
 		{"LeaseConcurrent", s.leaseConcurrent},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c.run(t, s.newStore(t).(robotstxt.Leaser))
+			c.run(t, s.newStore(t).(leaser))
 		})
 	}
 }
@@ -266,7 +266,7 @@ func (s *suite) contextCanceled(t *testing.T, st robotstxt.Store) {
 	if got := get(t, st, key); string(got) != "live" {
 		t.Fatalf("after cancelled calls: Get = %q, want %q", got, "live")
 	}
-	if l, ok := st.(robotstxt.Leaser); ok {
+	if l, ok := st.(leaser); ok {
 		release := lease(t, l, key, longTTL)
 		release()
 	}
@@ -308,7 +308,7 @@ func (s *suite) doneContext(t *testing.T, st robotstxt.Store, ctx context.Contex
 		t.Errorf("Set under a done context left %q, want %q or %q", now, "old", "new")
 	}
 
-	l, ok := st.(robotstxt.Leaser)
+	l, ok := st.(leaser)
 	if !ok {
 		return
 	}
@@ -334,7 +334,7 @@ func (s *suite) concurrent(t *testing.T, st robotstxt.Store) {
 	const rounds = 20 // workers*rounds < 256 distinct fill bytes
 	const shared = "https://shared.example:443"
 	set(t, st, shared, fill(255), longTTL)
-	l, isLeaser := st.(robotstxt.Leaser)
+	l, isLeaser := st.(leaser)
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -384,7 +384,7 @@ func filled(v []byte) bool {
 
 // leaseExclusive: a held lease is refused to every other taker with
 // (nil, false, nil), and leases on other keys are independent.
-func (s *suite) leaseExclusive(t *testing.T, l robotstxt.Leaser) {
+func (s *suite) leaseExclusive(t *testing.T, l leaser) {
 	release := lease(t, l, key, longTTL)
 	defer release()
 	for range 3 {
@@ -396,7 +396,7 @@ func (s *suite) leaseExclusive(t *testing.T, l robotstxt.Leaser) {
 
 // leaseRelease: release frees the lease for the next taker, and calling
 // it again does no harm.
-func (s *suite) leaseRelease(t *testing.T, l robotstxt.Leaser) {
+func (s *suite) leaseRelease(t *testing.T, l leaser) {
 	for i := range 3 {
 		release := lease(t, l, key, longTTL)
 		wantHeld(t, l, key)
@@ -409,7 +409,7 @@ func (s *suite) leaseRelease(t *testing.T, l robotstxt.Leaser) {
 
 // leaseStaleRelease: once a holder has released, calling its release
 // again after another took the lease leaves the new holder's lease alone.
-func (s *suite) leaseStaleRelease(t *testing.T, l robotstxt.Leaser) {
+func (s *suite) leaseStaleRelease(t *testing.T, l leaser) {
 	first := lease(t, l, key, longTTL)
 	first()
 	second := lease(t, l, key, longTTL)
@@ -422,7 +422,7 @@ func (s *suite) leaseStaleRelease(t *testing.T, l robotstxt.Leaser) {
 // leaseExpiry: a lease never released is held for its TTL and free after
 // it, and the release of the holder whose lease expired does not free the
 // lease of the one who took it next.
-func (s *suite) leaseExpiry(t *testing.T, l robotstxt.Leaser) {
+func (s *suite) leaseExpiry(t *testing.T, l leaser) {
 	ttl := s.shortTTL()
 	start := time.Now()
 	expired := lease(t, l, key, ttl)
@@ -443,7 +443,7 @@ func (s *suite) leaseExpiry(t *testing.T, l robotstxt.Leaser) {
 // leaseApartFromValues: a lease and a value under the same key do not
 // touch: a lease is not a value, Set does not free a lease, and release
 // does not delete the value.
-func (s *suite) leaseApartFromValues(t *testing.T, l robotstxt.Leaser) {
+func (s *suite) leaseApartFromValues(t *testing.T, l leaser) {
 	release := lease(t, l, key, longTTL)
 	wantMiss(t, l, key)
 	wantMiss(t, l, key+":lease")
@@ -461,7 +461,7 @@ func (s *suite) leaseApartFromValues(t *testing.T, l robotstxt.Leaser) {
 
 // leaseConcurrent: of workers racing for one lease, exactly one gets it,
 // round after round.
-func (s *suite) leaseConcurrent(t *testing.T, l robotstxt.Leaser) {
+func (s *suite) leaseConcurrent(t *testing.T, l leaser) {
 	for round := range 5 {
 		var (
 			wg       sync.WaitGroup
@@ -523,7 +523,7 @@ func wantMiss(t *testing.T, st robotstxt.Store, k string) {
 }
 
 // lease takes the lease on k or fails the test.
-func lease(t *testing.T, l robotstxt.Leaser, k string, ttl time.Duration) (release func()) {
+func lease(t *testing.T, l leaser, k string, ttl time.Duration) (release func()) {
 	t.Helper()
 	release, ok, err := l.Lease(t.Context(), k, ttl)
 	if err != nil || !ok || release == nil {
@@ -534,7 +534,7 @@ func lease(t *testing.T, l robotstxt.Leaser, k string, ttl time.Duration) (relea
 
 // wantHeld fails the test unless Lease of k reports another holder with
 // (nil, false, nil).
-func wantHeld(t *testing.T, l robotstxt.Leaser, k string) {
+func wantHeld(t *testing.T, l leaser, k string) {
 	t.Helper()
 	release, ok, err := l.Lease(t.Context(), k, longTTL)
 	if ok && release != nil {
@@ -559,4 +559,11 @@ func returns(t *testing.T, what string, fn func()) {
 	case <-time.After(hangLimit):
 		t.Fatalf("%s under a done context had not returned after %v", what, hangLimit)
 	}
+}
+
+// leaser is a Store with leases (see robotstxt.Store), which Run checks
+// when the Store has them.
+type leaser interface {
+	robotstxt.Store
+	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }

@@ -38,14 +38,22 @@ type crawler struct {
 	shown   map[string]bool // authorities whose robots.txt was shown
 }
 
-// result is what a crawl did, with URLs named by crawler.name.
+// result is what a crawl did, with URLs named by crawler.name. Its
+// counts of refusals are the Transport's: one for each request refused.
 type result struct {
 	Fetched    []string // pages fetched
 	NoIndex    []string // of those, pages that ask not to be indexed
 	Disallowed []string // pages robots.txt kept us from
-	Deferred   []string // pages given up: robots.txt unreachable past the crawl's end
+	GivenUp    []string // pages given up: robots.txt unreachable too long
+	Deferred   int      // requests refused because robots.txt was unreachable
+	Paced      int      // requests refused because their site's turn was not free
 	Requeued   int      // times a URL went back to the frontier for later
 }
+
+// maxFailures is how many failed fetches of a site's robots.txt in a row
+// the crawl waits through before it gives up on the site's URLs: a site
+// down for that long is better visited in another crawl.
+const maxFailures = 5
 
 // crawl visits the sites of seeds, following links on each page's own
 // host and the sitemaps robots.txt lists, with c.workers workers, until
@@ -94,17 +102,18 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 	switch {
 	case paced != nil:
 		// The site's turn is not free: come back when it may be.
-		c.report(func(r *result) { r.Requeued++ }, "", u, "")
+		c.report(func(r *result) { r.Paced++; r.Requeued++ }, "", u, "")
 		f.retry(u, paced.RetryAt)
 	case deferred != nil:
-		if dl, ok := ctx.Deadline(); ok && deferred.RetryAt.After(dl) {
-			c.report(func(r *result) { r.Deferred = append(r.Deferred, c.name(u)) },
-				"DEFER", u, "robots.txt unreachable; given up for this crawl")
+		dl, ok := ctx.Deadline()
+		if deferred.Failures >= maxFailures || ok && deferred.RetryAt.After(dl) {
+			c.report(func(r *result) { r.Deferred++; r.GivenUp = append(r.GivenUp, c.name(u)) },
+				"DEFER", u, fmt.Sprintf("robots.txt unreachable (%d failures); given up for this crawl", deferred.Failures))
 			f.finish()
 			return
 		}
-		c.report(func(r *result) { r.Requeued++ },
-			"DEFER", u, fmt.Sprintf("robots.txt unreachable; back in %v", deferred.RetryAfter(time.Now()).Round(100*time.Millisecond)))
+		c.report(func(r *result) { r.Deferred++; r.Requeued++ },
+			"DEFER", u, fmt.Sprintf("robots.txt unreachable; back in %v", time.Until(deferred.RetryAt).Round(100*time.Millisecond)))
 		f.retry(u, deferred.RetryAt)
 	case disallowed != nil:
 		c.report(func(r *result) { r.Disallowed = append(r.Disallowed, c.name(u)) },
@@ -114,15 +123,22 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		c.report(nil, "ERROR", u, err.Error())
 		f.finish()
 	default:
-		c.fetched(f, u, pg)
+		c.fetched(ctx, f, u, pg)
 		f.finish()
 	}
 }
 
-// fetched records a page that was fetched and queues its links, unless
-// the page asks for them not to be followed.
-func (c *crawler) fetched(f *frontier, u *url.URL, pg page) {
-	note := []string{fmt.Sprint(pg.code)}
+// fetched records a page that was fetched, with the rule that allowed
+// it, and queues its links, unless the page asks for them not to be
+// followed.
+func (c *crawler) fetched(ctx context.Context, f *frontier, u *url.URL, pg page) {
+	// The Transport has just checked u: Check answers from memory.
+	d, err := c.robots.Check(ctx, u.String())
+	if err != nil {
+		c.report(nil, "ERROR", u, err.Error())
+		return
+	}
+	note := []string{fmt.Sprint(pg.code), ruleText(d)}
 	if !pg.directives.Index() {
 		note = append(note, "noindex")
 	}
@@ -136,7 +152,7 @@ func (c *crawler) fetched(f *frontier, u *url.URL, pg page) {
 			r.NoIndex = append(r.NoIndex, c.name(u))
 		}
 	}, "FETCH", u, strings.Join(note, ", "))
-	c.showRobots(f, u)
+	c.showRobots(f, u, d)
 	if follow {
 		for _, l := range links(u, string(pg.body)) {
 			f.add(l)
@@ -145,31 +161,29 @@ func (c *crawler) fetched(f *frontier, u *url.URL, pg page) {
 }
 
 // showRobots prints, once per authority, what its robots.txt says beyond
-// rules, and queues its sitemaps that are on u's host.
-func (c *crawler) showRobots(f *frontier, u *url.URL) {
-	// The Transport has just checked u: Cached reads robots.txt without
-	// fetching.
-	info, ok := c.robots.Cached(u.String())
-	if !ok {
-		return
-	}
+// rules, as d, the decision for u, tells, and queues its sitemaps that
+// are on u's host.
+func (c *crawler) showRobots(f *frontier, u *url.URL, d robotstxt.Decision) {
 	c.mu.Lock()
-	seen := c.shown[info.Authority]
-	c.shown[info.Authority] = true
-	if !seen {
-		delay, ok := info.CrawlDelay()
-		cd := "none"
-		if ok {
-			cd = delay.String()
-		}
-		fmt.Fprintf(c.out, "robots.txt of %s: status %d, crawl-delay %s, %d sitemaps\n",
-			c.name(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}), info.Status, cd, len(info.Sitemaps()))
-	}
+	seen := c.shown[d.Authority]
+	c.shown[d.Authority] = true
 	c.mu.Unlock()
 	if seen {
 		return
 	}
-	for _, s := range info.Sitemaps() {
+	var sitemaps []string
+	if r := d.Robots(); r != nil {
+		sitemaps = r.Sitemaps()
+	}
+	cd := "none"
+	if d.CrawlDelay > 0 {
+		cd = d.CrawlDelay.String()
+	}
+	c.mu.Lock()
+	fmt.Fprintf(c.out, "robots.txt of %s: status %d, crawl-delay %s, %d sitemaps\n",
+		c.name(&url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/"}), d.Status, cd, len(sitemaps))
+	c.mu.Unlock()
+	for _, s := range sitemaps {
 		if su, err := url.Parse(s); err == nil && su.Host == u.Host {
 			f.add(su)
 		}
@@ -218,11 +232,18 @@ func (c *crawler) report(update func(*result), word string, u *url.URL, note str
 	}
 }
 
-// ruleText explains a refusal: the deciding rule and its line, or the
-// status of a robots.txt that disallows everything.
+// ruleText explains a decision: the deciding rule and its line, or what
+// decided without a rule.
 func ruleText(d robotstxt.Decision) string {
-	if !d.Matched() {
+	switch {
+	case d.Rule.Line != 0 && d.Rule.Allow:
+		return fmt.Sprintf("line %d: Allow: %s", d.Rule.Line, d.Rule.Pattern)
+	case d.Rule.Line != 0:
+		return fmt.Sprintf("line %d: Disallow: %s", d.Rule.Line, d.Rule.Pattern)
+	case d.Outcome == robotstxt.OutcomeDisallowAll:
 		return fmt.Sprintf("robots.txt status %d: disallow all", d.Status)
+	case d.Outcome == robotstxt.OutcomeAllowAll:
+		return fmt.Sprintf("robots.txt status %d: allow all", d.Status)
 	}
-	return fmt.Sprintf("line %d: Disallow: %s", d.Rule.Line, d.Rule.Pattern)
+	return "no rule matches"
 }

@@ -103,7 +103,7 @@ func run(out io.Writer, maxPages, workers int) error {
 	defer cancel()
 	c, closeCrawler := newCrawler(d, out, maxPages, workers)
 	defer closeCrawler()
-	fmt.Fprintf(out, "crawling 3 demo sites as %q with %d workers\n", c.robots.ProductTokens(), workers)
+	fmt.Fprintf(out, "crawling 3 demo sites as %q with %d workers\n", userAgent, workers)
 	res, err := c.crawl(ctx, d.seeds())
 	printStats(out, res, c.rt.Stats(), c.robots.Stats())
 	return err

@@ -92,8 +92,9 @@ func TestCrawlHonoursRobots(t *testing.T) {
 	for _, line := range []string{
 		"DISALLOW  main/private/drafts.html      (line 3: Disallow: /private/)",
 		"DISALLOW  main/cart?session=42          (line 5: Disallow: /*?session=)",
-		"FETCH     main/archive/                 (200, noindex, nofollow: links not followed)",
-		"FETCH     main/blog/print.html          (200, noindex)",
+		"FETCH     main/archive/                 (200, no rule matches, noindex, nofollow: links not followed)",
+		"FETCH     main/blog/print.html          (200, no rule matches, noindex)",
+		"FETCH     main/private/press.html       (200, line 4: Allow: /private/press.html)",
 		"DEFER     flaky/                        (robots.txt unreachable; back in 1s)",
 	} {
 		if !strings.Contains(cr.out, line) {
@@ -112,8 +113,12 @@ func TestCrawlFinishesWithoutWaiting(t *testing.T) {
 	if tr.Waited != 0 || tr.Paced == 0 || tr.Deferred == 0 {
 		t.Errorf("transport %+v: want requests paced and deferred, and no wait", tr)
 	}
-	if cr.res.Requeued < int(tr.Paced+tr.Deferred) || len(cr.res.Deferred) != 0 {
-		t.Errorf("requeued %d, gave up %q; want every paced and deferred URL requeued", cr.res.Requeued, cr.res.Deferred)
+	if cr.res.Requeued < int(tr.Paced+tr.Deferred) || len(cr.res.GivenUp) != 0 {
+		t.Errorf("requeued %d, gave up %q; want every paced and deferred URL requeued", cr.res.Requeued, cr.res.GivenUp)
+	}
+	// The crawl counts what the Transport counts.
+	if int64(len(cr.res.Disallowed)) != tr.Disallowed || int64(cr.res.Deferred) != tr.Deferred || int64(cr.res.Paced) != tr.Paced {
+		t.Errorf("crawl: %d disallowed, %d deferred, %d paced; transport %+v", len(cr.res.Disallowed), cr.res.Deferred, cr.res.Paced, tr)
 	}
 	if want := int64(len(cr.res.Fetched)); tr.Sent != want {
 		t.Errorf("transport sent %d, want the %d pages fetched", tr.Sent, want)
@@ -148,7 +153,7 @@ func TestRunPrintsStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"crawl: 16 pages fetched (2 noindex), 4 disallowed, 0 deferred,",
+		"crawl: 16 pages fetched (2 noindex), 4 disallowed, 1 deferred (0 given up),",
 		"transport: sent 16, disallowed 4, deferred 1, paced ",
 		"robots.txt fetches: 4 (rules 3, allow-all 0, disallow-all 0, unreachable 1,",
 		"client cache: hits ",

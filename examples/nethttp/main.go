@@ -158,10 +158,10 @@ func run(out io.Writer, s *sites) (result, error) {
 		case err != nil:
 			return res, err
 		default:
-			_, _ = io.Copy(io.Discard, resp.Body)
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 			_ = resp.Body.Close()
 			res.Fetched = append(res.Fetched, s.name(u))
-			d := rt.Directives(resp)
+			d := rt.PageDirectives(resp, body)
 			fmt.Fprintf(out, "FETCHED  %-28s %s, index %v, follow %v (after %.1f s)\n",
 				s.name(u), resp.Status, d.Index(), d.Follow(), time.Since(start).Seconds())
 		}

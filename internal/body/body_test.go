@@ -1,4 +1,4 @@
-package robotstxt
+package body
 
 import (
 	"bytes"
@@ -12,22 +12,6 @@ import (
 
 	"github.com/robotsgate/robotstxt/parser"
 )
-
-// TestCharsetBodyCutAtLimit: a UTF-8 body cut in the middle of a character
-// by the body limit stays UTF-8, and a non-ASCII rule before the cut
-// still matches.
-func TestCharsetBodyCutAtLimit(t *testing.T) {
-	checkLeaks(t)
-	rules := "User-agent: *\nDisallow: /café\n# "
-	pad := 1000 - len(rules) - 1 // the limit falls inside the next "é"
-	body := rules + strings.Repeat("x", pad) + "é and more\n"
-	s := newSite(t, serve(200, body, "Content-Type", "text/plain"))
-	c := newTestClient(t, WithBodyLimit(1000))
-	d, err := c.Check(context.Background(), s.URL+"/café")
-	if err != nil || d.Allowed || !d.Matched() || d.Rule.Pattern != "/caf%C3%A9" {
-		t.Fatalf("Check(/café) = %+v, %v; want disallowed by /caf%%C3%%A9", d, err)
-	}
-}
 
 func TestCharsetDropCutRune(t *testing.T) {
 	for in, want := range map[string]string{
@@ -67,7 +51,7 @@ var fuzzCodings = []string{"", "identity", "gzip", "x-gzip", "deflate", "gzip, i
 // a line when converting it, so the cut-line property is exact.
 var fuzzContentTypes = []string{"", "text/plain", "text/plain; charset=utf-8", "text/plain; charset=iso-8859-1"}
 
-func FuzzReadBody(f *testing.F) {
+func FuzzRead(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /\n"), uint8(0), uint8(0), true, uint32(10))
 	f.Add([]byte("User-agent: *\nDisallow: /\nAllow: /public/page.html\n"), uint8(2), uint8(1), true, uint32(35))
 	f.Add([]byte(utf16LE("User-agent: *\nDisallow: /café\n")), uint8(4), uint8(0), true, uint32(31))
@@ -101,7 +85,7 @@ func FuzzReadBody(f *testing.F) {
 		if d := int(ctype>>4) % 4; d > 0 {
 			header.Set("Content-Length", strconv.Itoa(max(0, len(body)+[]int{0, 0, -3, 9}[d])))
 		}
-		b, err := ReadBody(bytes.NewReader(body), header, limit)
+		b, err := Read(bytes.NewReader(body), header, limit)
 		if !supported {
 			if !errors.Is(err, ErrContentCoding) {
 				t.Fatalf("coding %q: error %v, want ErrContentCoding", header.Get("Content-Encoding"), err)
@@ -156,14 +140,14 @@ func TestReadBodyContentLength(t *testing.T) {
 	for _, declared := range []string{"", "0", "-5", "junk", "10", strconv.Itoa(len(body)), strconv.Itoa(len(body) + 1000), "99999999999"} {
 		for _, limit := range []int64{0, 1 << 20} {
 			h := http.Header{"Content-Length": {declared}}
-			b, err := ReadBody(strings.NewReader(body), h, limit)
+			b, err := Read(strings.NewReader(body), h, limit)
 			if err != nil || string(b.Text) != body || b.Truncated {
 				t.Errorf("Content-Length %q, limit %d: %d bytes, truncated %v, %v", declared, limit, len(b.Text), b.Truncated, err)
 			}
 		}
 	}
 	h := http.Header{"Content-Length": {strconv.Itoa(len(body))}}
-	if b, err := ReadBody(strings.NewReader(body), h, 100); err != nil || !b.Truncated || len(b.Text) > 100 {
+	if b, err := Read(strings.NewReader(body), h, 100); err != nil || !b.Truncated || len(b.Text) > 100 {
 		t.Errorf("declared length over the limit: %d bytes, truncated %v, %v", len(b.Text), b.Truncated, err)
 	}
 }
@@ -175,7 +159,7 @@ func TestReadBodyContentLength(t *testing.T) {
 func TestReadBodyCutKeepsCharset(t *testing.T) {
 	first := "\x00a\x00a\x00a\x00a\n"
 	body := first + strings.Repeat("b", 40)
-	b, err := ReadBody(strings.NewReader(body), nil, 41)
+	b, err := Read(strings.NewReader(body), nil, 41)
 	if err != nil || b.Charset != "utf-8" || string(b.Text) != first || !b.Truncated {
 		t.Fatalf("ReadBody = %q (%s, truncated %v), %v; want %q as UTF-8", b.Text, b.Charset, b.Truncated, err, first)
 	}

@@ -1,4 +1,8 @@
-package robotstxt
+// Package body reads a robots.txt body the way the Client reads a
+// response: content codings undone, cut at a size limit at a line
+// boundary, converted to UTF-8. The robotstxt command reads files through
+// it too, so that tools see what crawlers see.
+package body
 
 import (
 	"bufio"
@@ -22,17 +26,22 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
 
+	"github.com/robotsgate/robotstxt/internal/quote"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
-// ErrContentCoding is wrapped by the error of [ReadBody] for a body whose
+// DefaultLimit is how many bytes of a body the Client reads unless
+// WithBodyLimit says otherwise: 500 KiB, the least RFC 9309 allows.
+const DefaultLimit = 500 << 10
+
+// ErrContentCoding is wrapped by the error of [Read] for a body whose
 // Content-Encoding the Client cannot decode (anything but gzip, x-gzip,
 // deflate and identity). The Client treats such a robots.txt as
 // unreachable: bytes it cannot read are never parsed as text.
 var ErrContentCoding = errors.New("robotstxt: unsupported content coding")
 
 // A Body is a robots.txt body as the Client reads it from a response, and
-// as [ReadBody] reads it from any source.
+// as [Read] reads it from any source.
 type Body struct {
 	// Text is the body as parsed: content coding undone, cut at the size
 	// limit at a line boundary, converted to UTF-8.
@@ -46,10 +55,10 @@ type Body struct {
 	Truncated bool
 }
 
-// maxCodings bounds how many content codings ReadBody undoes in a row.
+// maxCodings bounds how many content codings Read undoes in a row.
 const maxCodings = 4
 
-// ReadBody reads a robots.txt body from r the way the Client reads a
+// Read reads a robots.txt body from r the way the Client reads a
 // response body, so that a tool reading a file sees exactly what a crawler
 // would.
 //
@@ -68,7 +77,7 @@ const maxCodings = 4
 //
 // An error means the body could not be read whole (a cut connection, a
 // corrupt compressed stream); the Client treats it as unreachable.
-func ReadBody(r io.Reader, header http.Header, limit int64) (Body, error) {
+func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	r, err := decoded(r, header.Get("Content-Encoding"))
 	if err != nil {
 		return Body{}, err
@@ -150,7 +159,7 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 		case "deflate":
 			r = inflater(r)
 		default:
-			return nil, fmt.Errorf("%w %q", ErrContentCoding, capQuote(c))
+			return nil, fmt.Errorf("%w %q", ErrContentCoding, quote.Cut(c, quote.Max))
 		}
 	}
 	return r, nil

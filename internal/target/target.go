@@ -1,4 +1,9 @@
-package robotstxt
+// Package target reads a URL as the Client reads it before every check:
+// it splits it into the normalised authority whose robots.txt applies and
+// the path, params and query that rules are matched against, rejecting
+// what the fetcher could not request. The robotstxt command reads its URL
+// arguments through it too.
+package target
 
 import (
 	"errors"
@@ -12,14 +17,16 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
-// ErrBadURL is wrapped by every error the Client returns for a URL it
-// cannot check: not http or https, no host, a malformed host or port.
+// ErrBadURL is wrapped by every error of Split: a URL the Client cannot
+// check, not http or https, without a host, with a malformed host or
+// port. The robotstxt package exports it as its own.
 var ErrBadURL = errors.New("robotstxt: bad URL")
 
 func badURL(raw, why string) error {
-	return fmt.Errorf("%w %q: %s", ErrBadURL, capQuote(redact(raw)), why)
+	return fmt.Errorf("%w %q: %s", ErrBadURL, quote.Cut(redact(raw), quote.Max), why)
 }
 
 // redact removes the userinfo (user name and password) from a URL that is
@@ -60,7 +67,7 @@ func isScheme(s string) bool {
 	return s != ""
 }
 
-// splitTarget checks raw and splits it into the normalised authority key,
+// Split checks raw and splits it into the normalised authority key,
 // appended to buf (scheme and host lower-cased, a final dot dropped,
 // default port explicit, userinfo dropped, internationalised names in
 // punycode), and the
@@ -70,7 +77,7 @@ func isScheme(s string) bool {
 // rejects every URL that net/url rejects, since the fetcher could not
 // request it, and some more (hosts with characters no DNS name has, ports
 // over 65535). It allocates only when the host or path needs rewriting.
-func splitTarget(raw string, buf []byte) (key []byte, path string, err error) {
+func Split(raw string, buf []byte) (key []byte, path string, err error) {
 	var https bool
 	s := raw
 	var rest string
@@ -114,14 +121,6 @@ func splitTarget(raw string, buf []byte) (key []byte, path string, err error) {
 		return nil, "", badURL(raw, why)
 	}
 	return key, path, nil
-}
-
-// authorityKey returns the normalised authority of rawURL, as splitTarget
-// reads it.
-func authorityKey(rawURL string) (string, error) {
-	var buf [128]byte
-	key, _, err := splitTarget(rawURL, buf[:0])
-	return string(key), err
 }
 
 // appendPlainAuthority is the common case of appendAuthority, in one
@@ -401,7 +400,7 @@ var hostClass = func() (t [256]uint8) {
 func appendIPv6(key []byte, host string) ([]byte, error) {
 	addr, err := netip.ParseAddr(host[1 : len(host)-1])
 	if err != nil || !addr.Is6() || addr.Zone() != "" {
-		return nil, fmt.Errorf("invalid IPv6 literal %q", capQuote(host))
+		return nil, fmt.Errorf("invalid IPv6 literal %q", quote.Cut(host, quote.Max))
 	}
 	key = append(key, '[')
 	key = addr.AppendTo(key)
@@ -447,17 +446,3 @@ func idnaHost(host string) (string, error) {
 // idnaProfile maps and converts host names as browsers do for lookups,
 // but lets underscores through, which real hosts use.
 var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))
-
-// SplitURL splits rawURL as the Client does before every check: it
-// returns the normalised authority whose robots.txt applies (scheme and
-// host lower-cased, default port explicit, userinfo dropped, an
-// internationalised name in punycode, such as "https://example.com:443")
-// and the path, params and query that rules are matched against. A URL the
-// Client cannot check gives an error wrapping [ErrBadURL].
-func SplitURL(rawURL string) (authority, path string, err error) {
-	key, path, err := splitTarget(rawURL, nil)
-	if err != nil {
-		return "", "", err
-	}
-	return string(key), path, nil
-}

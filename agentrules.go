@@ -1,0 +1,38 @@
+package robotstxt
+
+import (
+	"time"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// agentRules are the rules that one crawler obeys: the groups of a
+// robots.txt that name one of its product tokens, merged, or else the "*"
+// groups (see Robots.agentRules). They hold their own copy of those rules
+// and records, indexed for checks, and nothing else of the file, so that
+// the Client keeps them alone. They are immutable and safe for concurrent
+// use.
+type agentRules struct {
+	t    *parser.Table
+	mode Mode
+}
+
+// selected is the one group of an agentRules' table, which
+// [parser.Table.Select] makes; nothing changes it.
+var selected = []int{0}
+
+// check reports whether path, the part of a URL that rules are matched
+// against (as matcher.Path or matcher.EscapePath return it), is allowed,
+// and the deciding rule.
+func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
+
+// allowed is check without the deciding rule, for the hot path.
+func (a *agentRules) allowed(path string) bool { return allowed(a.t, a.mode, selected, path) }
+
+// usage returns the preferences that the Content-Usage rules of the
+// groups state for path, as [Robots.Usage] reads them.
+func (a *agentRules) usage(path string) Usage { return usage(a.t, a.mode, selected, path) }
+
+// crawlDelay returns the first crawl-delay of the groups that parses (see
+// Robots.CrawlDelay).
+func (a *agentRules) crawlDelay() (time.Duration, bool) { return crawlDelay(a.t.Extensions(selected)) }

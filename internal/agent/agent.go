@@ -1,0 +1,95 @@
+// Package agent derives the product token a crawler is known by in
+// robots.txt from its User-Agent header, the one rule the Client, its
+// Transport and the robotstxt command share.
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/robotsgate/robotstxt/parser"
+)
+
+// DefaultUserAgent is the User-Agent header a Client sends unless
+// WithUserAgent says otherwise; its product token is "robotstxt".
+const DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
+
+// ErrProductToken is wrapped by ProductToken's error, and by the errors
+// of a Client without a usable product token; the robotstxt package
+// exports it as its own.
+var ErrProductToken = errors.New("robotstxt: no usable product token")
+
+// browserProducts are the products of browser User-Agent strings that
+// crawlers copy before their own product: none of them names a crawler.
+var browserProducts = []string{
+	"Mozilla", "AppleWebKit", "KHTML", "Gecko", "Chrome", "Chromium", "Safari",
+	"Version", "Mobile", "Firefox", "Edg", "Edge", "OPR", "Opera", "HeadlessChrome",
+}
+
+// ProductToken returns the product token that a crawler sending userAgent
+// as its User-Agent header is known by in robots.txt, the way such headers
+// are written:
+//
+//   - "ExampleBot/1.0 (+https://example.com/bot)" gives "ExampleBot": the
+//     first product's name;
+//   - "Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)" gives
+//     "XBot": the product named after "compatible;" in a comment, as for
+//     Googlebot and bingbot;
+//   - browser products (Mozilla, AppleWebKit, Chrome, Safari, …) are
+//     skipped, so "Mozilla/5.0 (X11) Gecko/20100101 XBot/2" gives "XBot".
+//
+// A product token has only the characters robots.txt user-agent lines can
+// name ([A-Za-z_-], RFC 9309 §2.2.1). When no product qualifies, as in
+// "123bot/1.0" or a plain browser string, the error wraps
+// [ErrProductToken]: name the tokens with WithProductTokens instead.
+func ProductToken(userAgent string) (string, error) {
+	if tok, ok := compatibleProduct(userAgent); ok {
+		return tok, nil
+	}
+	depth := 0
+	for _, field := range strings.Fields(userAgent) {
+		// Skip comments, which may nest and hold spaces.
+		if depth > 0 || strings.HasPrefix(field, "(") {
+			depth += strings.Count(field, "(") - strings.Count(field, ")")
+			depth = max(depth, 0)
+			continue
+		}
+		name, _, _ := strings.Cut(field, "/")
+		name = strings.TrimRight(name, ";,")
+		// "compatible;" outside a comment, as in GPTBot's header, is the
+		// marker before the crawler's product, not a product.
+		if isBrowserProduct(name) || strings.EqualFold(name, "compatible") {
+			continue
+		}
+		if parser.ValidToken(name) {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
+}
+
+// compatibleProduct finds the product named after "compatible;" in a
+// comment of a User-Agent header.
+func compatibleProduct(ua string) (string, bool) {
+	i := strings.Index(strings.ToLower(ua), "compatible;")
+	if i < 0 || strings.LastIndexByte(ua[:i], '(') < strings.LastIndexByte(ua[:i], ')') {
+		return "", false
+	}
+	rest := strings.TrimLeft(ua[i+len("compatible;"):], " ")
+	end := strings.IndexAny(rest, "/; )")
+	if end < 0 {
+		end = len(rest)
+	}
+	name := rest[:end]
+	return name, parser.ValidToken(name)
+}
+
+func isBrowserProduct(name string) bool {
+	for _, b := range browserProducts {
+		if strings.EqualFold(name, b) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,54 @@
+package agent
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestProductToken(t *testing.T) {
+	for _, tc := range []struct {
+		ua, want string // want "" for an error
+	}{
+		// Googlebot desktop, old and current, and smartphone.
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/120.0.6099.129 Safari/537.36", "Googlebot"},
+		{"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.129 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
+		{"Googlebot-Image/1.0", "Googlebot-Image"},
+		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "bingbot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36", "bingbot"},
+		{"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", "YandexBot"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", "ClaudeBot"},
+		{"Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)", "Bytespider"},
+		{"Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)", "XBot"},
+		// GPTBot's "compatible;" stands outside any comment.
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.1; +https://openai.com/gptbot", "GPTBot"},
+		{"Mozilla/5.0 (X11) Gecko/20100101 XBot/2", "XBot"},
+		{"ExampleBot/1.0 (+https://x)", "ExampleBot"},
+		{"ExampleBot", "ExampleBot"},
+		{"curl/8.4.0", "curl"},
+		{"facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "facebookexternalhit"},
+		{"DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)", "DuckDuckBot"},
+		{"Twitterbot/1.0", "Twitterbot"},
+		{"robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)", "robotstxt"},
+		{DefaultUserAgent, "robotstxt"},
+		// Browsers, and products no user-agent line can name.
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", ""},
+		{"Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", ""},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1", ""},
+		{"Mozilla/5.0", ""},
+		{"Mozilla/5.0 (compatible; 123bot/1.0)", ""},
+		{"123bot/1.0", ""},
+		{"bot2000/1.0", ""},
+		{"", ""},
+		{"   ", ""},
+		{"(just a comment)", ""},
+	} {
+		got, err := ProductToken(tc.ua)
+		switch {
+		case tc.want == "" && (!errors.Is(err, ErrProductToken) || got != ""):
+			t.Errorf("ProductToken(%q) = %q, %v; want ErrProductToken", tc.ua, got, err)
+		case tc.want != "" && (got != tc.want || err != nil):
+			t.Errorf("ProductToken(%q) = %q, %v; want %q", tc.ua, got, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+// Package quote bounds the text a server, a robots.txt file or a caller
+// chose wherever the library keeps it or quotes it in an error: a hostile
+// server can send megabytes in a header or a Location, and a file a
+// pattern of 16 KB.
+package quote
+
+import "unicode/utf8"
+
+// Max bounds each piece of chosen text that an error's text quotes (a
+// URL, a host, a rule's pattern, a scheme): enough to recognise it, too
+// little for one response to flood every log line that prints the error.
+const Max = 128
+
+// Cut returns s cut to at most n bytes, at a UTF-8 boundary and marked
+// with "…" when it is cut.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	end := n - len(mark)
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + mark
+}

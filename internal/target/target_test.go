@@ -1,0 +1,175 @@
+package target
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/matcher"
+)
+
+func TestSplit(t *testing.T) {
+	for _, tc := range []struct{ raw, key, path string }{
+		{"http://example.com", "http://example.com:80", "/"},
+		{"https://example.com", "https://example.com:443", "/"},
+		{"HTTPS://Example.COM/A/b?Q=1", "https://example.com:443", "/A/b?Q=1"},
+		{"http://example.com:8080/x", "http://example.com:8080", "/x"},
+		{"http://example.com:080/x", "http://example.com:80", "/x"},
+		{"http://example.com:/x", "http://example.com:80", "/x"},
+		{"https://user:pass@example.com/x", "https://example.com:443", "/x"},
+		{"http://example.com?q=1", "http://example.com:80", "/?q=1"},
+		{"http://example.com#top", "http://example.com:80", "/"},
+		{"http://example.com/a#b?c", "http://example.com:80", "/a"},
+		{"http://example.com/a;p=1?q#f", "http://example.com:80", "/a;p=1?q"},
+		{"http://[::1]/x", "http://[::1]:80", "/x"},
+		{"http://[2001:DB8:0::1]:8080/", "http://[2001:db8::1]:8080", "/"},
+		{"http://127.0.0.1:9/", "http://127.0.0.1:9", "/"},
+		{"http://bücher.example/x", "http://xn--bcher-kva.example:80", "/x"},
+		{"http://MÜNCHEN.de/", "http://xn--mnchen-3ya.de:80", "/"},
+		{"http://b%C3%BCcher.example/", "http://xn--bcher-kva.example:80", "/"},
+		{"http://例え.テスト/", "http://xn--r8jz45g.xn--zckzah:80", "/"},
+		{"http://under_score.example/", "http://under_score.example:80", "/"},
+		{"http://example.com/caf\u00e9", "http://example.com:80", "/caf%C3%A9"},
+		{"http://example.com/caf%c3%a9?x=%7e", "http://example.com:80", "/caf%c3%a9?x=%7e"},
+		{"http://example.com/a b", "http://example.com:80", "/a%20b"},
+		{"http://example.com/%2f", "http://example.com:80", "/%2f"},
+		{"http://example.com/a?q=%zz&r=%", "http://example.com:80", "/a?q=%zz&r=%"},
+		{"http://example.com/a#f?q=%7E", "http://example.com:80", "/a"},
+		{"http://a%40b:p%3A@example.com/", "http://example.com:80", "/"},
+		{"http://example.com./x", "http://example.com:80", "/x"}, // a final dot: the same host
+		{"http://Example.COM.:80/", "http://example.com:80", "/"},
+		{"http://a\uff0etest\uff0e/", "http://a.test:80", "/"},
+	} {
+		key, path, err := Split(tc.raw, nil)
+		if err != nil || string(key) != tc.key || path != tc.path {
+			t.Errorf("Split(%q) = %q, %q, %v; want %q, %q", tc.raw, key, path, err, tc.key, tc.path)
+		}
+	}
+}
+
+func TestSplitRejects(t *testing.T) {
+	for _, raw := range []string{
+		"", "/path", "example.com", "ftp://example.com/", "file:///etc/passwd", "http//example.com",
+		"http:example.com", "http://", "http:///x", "http://:8080/", "http://user@/x",
+		"http://example.com:65536/", "http://example.com:-1/", "http://example.com:1:2/",
+		"http://[::1", "http://[::1]x/", "http://[fe80::1%25eth0]/", "http://[1.2.3.4]/",
+		"http://exa<mple.com/", "http://example.com\x00/", "http://%zz/", "http://%00/",
+		"http://ab\xff/",
+		// net/url rejects these, so the fetcher could not request them.
+		"  http://example.com/x", "http://example.com/x\n", "http://example.com/a\tb",
+		"http://example.com/%zz/", "http://example.com/100%", "http://example.com/x#%zz",
+		"http://evil.example\\@good.example/x", "http://us er@example.com/", "http://u%zz@example.com/",
+		"http://example.com/\x7f",
+	} {
+		if key, _, err := Split(raw, nil); !errors.Is(err, ErrBadURL) {
+			t.Errorf("Split(%q) = %q, %v; want ErrBadURL", raw, key, err)
+		}
+	}
+}
+
+func TestIDNAHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"bücher.de":        "xn--bcher-kva.de",
+		"Bücher.DE":        "xn--bcher-kva.de",
+		"MÜNCHEN.example":  "xn--mnchen-3ya.example",
+		"例え.jp":            "xn--r8jz45g.jp",
+		"b%C3%BCcher.de":   "xn--bcher-kva.de",
+		"bücher\u3002de":   "xn--bcher-kva.de",
+		"under_score.ü.de": "under_score.xn--tda.de",
+	} {
+		if got, err := idnaHost(in); err != nil || got != want {
+			t.Errorf("idnaHost(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"%zz.de", "b\xffcher.de"} {
+		if got, err := idnaHost(bad); err == nil {
+			t.Errorf("idnaHost(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestSplitNoAlloc(t *testing.T) {
+	n := testing.AllocsPerRun(100, func() {
+		_, _, _ = Split("https://www.example.com/search/results?q=robots#frag", make([]byte, 0, 64))
+	})
+	if n != 0 {
+		t.Errorf("splitTarget of a plain URL allocates %v times", n)
+	}
+}
+
+func FuzzSplit(f *testing.F) {
+	for _, s := range []string{"http://example.com/a?b#c", "https://[::1]:8443/x", "http://bücher.de/é",
+		"HTTP://u:p@EXAMPLE.com:0080", "http://%41.example/", "http://b%C3%BCcher.de/", "http://[", "http://a:b:c/",
+		"http://evil.example\\@good.example/x", "http://a@b@c/", "http://x/%zz", "http://x/?%zz#%41"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		key, path, err := Split(raw, nil)
+		if err != nil {
+			if !errors.Is(err, ErrBadURL) {
+				t.Fatalf("error %v does not wrap ErrBadURL", err)
+			}
+			return
+		}
+		// Every URL the Client checks is one the fetcher can request,
+		// and its host is the one net/url sees.
+		u, perr := url.Parse(raw)
+		if perr != nil {
+			t.Fatalf("splitTarget accepts %q, net/url rejects it: %v", raw, perr)
+		}
+		if h := strings.ToLower(u.Hostname()); h != "" && ascii.IsASCII(h) && !strings.ContainsAny(h, "%:") &&
+			!strings.Contains(string(key), "//"+h+":") {
+			t.Fatalf("Split(%q) key %q, net/url host %q", raw, key, u.Hostname())
+		}
+		k := string(key)
+		if !strings.HasPrefix(k, "http://") && !strings.HasPrefix(k, "https://") || !strings.Contains(k[8:], ":") {
+			t.Fatalf("key %q", k)
+		}
+		if path == "" || path[0] != '/' {
+			t.Fatalf("path %q", path)
+		}
+		for i := 0; i < len(path); i++ {
+			if c := path[i]; c <= ' ' || c >= 0x7f || c == '#' {
+				t.Fatalf("path %q has byte %#x", path, c)
+			}
+		}
+	})
+}
+
+// FuzzMatchPath checks that the one-pass path extraction gives
+// what matcher.EscapePath gives, for every tail net/url accepts.
+func FuzzMatchPath(f *testing.F) {
+	for _, s := range []string{"", "/", "/a b", "?q=é", "/café/x?q=%zz#f é", "/%41", "/a#b c", "x", "/\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tail string) {
+		var buf [64]byte
+		path, why := matchPath(tail, buf[:0])
+		if why != "" {
+			return
+		}
+		if want := matcher.EscapePath(tail); path != want {
+			t.Fatalf("matchPath(%q) = %q, EscapePath gives %q", tail, path, want)
+		}
+	})
+}
+
+// FuzzPlainAuthority checks that the one-pass reading of a plain
+// authority agrees with the general one wherever it answers.
+func FuzzPlainAuthority(f *testing.F) {
+	for _, s := range []string{"example.com/x", "example.com:8080?q", "a:0/", "a:65535", "a:65536", "a:08/", "-.x_/#", ":80/", "A.com/", "a@b/", "a:1x/"} {
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, rest string, https bool) {
+		fast, ftail, ok := appendPlainAuthority([]byte("s://"), rest, https)
+		if !ok {
+			return
+		}
+		slow, stail, err := appendAuthority([]byte("s://"), rest, https)
+		if err != nil || string(fast) != string(slow) || ftail != stail {
+			t.Fatalf("%q: fast %q %q, general %q %q %v", rest, fast, ftail, slow, stail, err)
+		}
+	})
+}
