@@ -63,8 +63,8 @@ func (p Pref) String() string {
 //
 // The zero Usage states no preference: every label is unknown. A Usage is
 // one string, cheap to copy, and comparable: two are == when they hold the
-// same labels and values in the same order. It holds at most 64 labels, in
-// about 1 KiB.
+// same labels and values in the same order. It holds what the longest
+// statement can say, in at most about 20 KiB.
 type Usage struct {
 	// members is the String form: label=value members, each label once
 	// and each value a Token, joined by ", ". Neither a label nor a Token
@@ -72,13 +72,12 @@ type Usage struct {
 	members string
 }
 
-// The bounds of what a Usage holds. Any statement ParseUsage accepts
-// fits: a member takes no more bytes than it was written in, and each ','
-// between members may gain a space.
-const (
-	maxUsageMembers = sfv.MaxMembers
-	maxUsageLen     = sfv.MaxLength + sfv.MaxMembers - 1
-)
+// maxUsageLen bounds the String form of a Usage. Any statement
+// ParseUsage accepts fits: a member kept takes no more bytes than it was
+// written in, and at least four with the ',' after it ("k=v,"), so that a
+// statement of sfv.MaxLength bytes keeps at most (sfv.MaxLength+1)/4
+// members, and each ',' between them may gain a space.
+const maxUsageLen = sfv.MaxLength + (sfv.MaxLength+1)/4 - 1
 
 // ParseUsage reads a statement of preference as the Content-Usage header
 // field and the robots.txt Content-Usage rule write it: a Dictionary of
@@ -90,16 +89,18 @@ const (
 // repeated key counts once, with its last value, at the place where it
 // first appears. A statement that is not a Dictionary (an upper-case key,
 // white space around '=', a ',' at the end, bad syntax anywhere) states no
-// preference: every label is unknown. So does one longer than 1024 bytes
-// or of more than 64 members, far beyond the few labels a statement
-// names: a site that writes more only loses its own preferences.
+// preference: every label is unknown. A statement may be as long as a
+// robots.txt line, 16,663 bytes ([parser.MaxLineLength]), with as many
+// members as fit, far more than the 1,024 RFC 9651 asks parsers to
+// accept; a longer one states no preference. Reading a statement takes
+// time linear in its length, however many of its keys repeat.
 func ParseUsage(value string) Usage {
 	u, _ := parseStatement(value)
 	return u
 }
 
 // parseStatement is [ParseUsage] with the reason a statement states no
-// preference: a *sfv.SyntaxError, sfv.ErrTooLong or sfv.ErrTooManyMembers.
+// preference: a *sfv.SyntaxError or sfv.ErrTooLong.
 func parseStatement(value string) (Usage, error) {
 	var t usageTable
 	sc := sfv.Scan(value)
@@ -133,10 +134,10 @@ func parseStatement(value string) (Usage, error) {
 //
 // As from a statement, the Usage keeps every label read with its Token
 // value, such as use=reference, which states no preference. A value
-// longer than sfv.MaxLength bytes, or of more than sfv.MaxMembers parts
-// between commas, states no preference at all, as a statement does.
+// longer than sfv.MaxLength bytes states no preference at all, as a
+// statement does.
 func parseContentSignal(value string) Usage {
-	if len(value) > sfv.MaxLength || strings.Count(value, ",") >= sfv.MaxMembers {
+	if len(value) > sfv.MaxLength {
 		return Usage{}
 	}
 	var t usageTable
@@ -220,8 +221,9 @@ func nextMember(members string) (member, rest string) {
 // label, n if either says n, else y if either says y, else unknown. It
 // keeps the labels of both, u's in their order and then those of v that
 // u lacks; a label with no preference in either keeps u's value if u has
-// one, else v's. Labels of v beyond the bounds of a Usage (64 labels,
-// about 1 KiB) are dropped, never those of u.
+// one, else v's. Labels of v beyond the bounds of a Usage (maxUsageLen)
+// are dropped, never those of u. It takes time linear in the lengths of
+// u and v.
 func (u Usage) combine(v Usage) Usage {
 	switch {
 	case v.members == "" || v == u:
@@ -229,24 +231,29 @@ func (u Usage) combine(v Usage) Usage {
 	case u.members == "":
 		return v
 	}
-	var b usageBuilder
+	var t usageTable
 	for m, rest := nextMember(u.members); m != ""; m, rest = nextMember(rest) {
 		label, value, _ := strings.Cut(m, "=")
-		if other, ok := v.value(label); ok {
-			value = stricter(value, other)
-		}
-		b.add(label, value)
+		t.set(label, value)
 	}
+	changed := false
 	for m, rest := nextMember(v.members); m != ""; m, rest = nextMember(rest) {
 		label, value, _ := strings.Cut(m, "=")
-		if _, ok := u.value(label); !ok {
-			b.add(label, value)
+		i, ok := t.find(label)
+		if !ok {
+			t.set(label, value)
+			changed = true
+			continue
+		}
+		cur := t.at(i)
+		if s := stricter(cur.value, value); s != cur.value {
+			cur.value, changed = s, true
 		}
 	}
-	if string(b.buf[:b.n]) == u.members {
+	if !changed {
 		return u
 	}
-	return b.usage()
+	return t.usage()
 }
 
 // stricter returns the value of one label in two statements combined: n
@@ -265,65 +272,105 @@ func stricter(a, b string) string {
 
 // usageTable holds a statement's labels in the order they first appear,
 // each with the last value written for it: RFC 9651's rule for a repeated
-// key. A value is a Token, or "" for one that is not.
+// key. A value is a Token, or "" for one that is not. The first labels are
+// held in the table itself; past them, an index finds a label, so that a
+// statement of n members fills a table in time linear in n.
 type usageTable struct {
-	n      int
-	labels [maxUsageMembers]string
-	values [maxUsageMembers]string
+	n     int
+	small [8]usageMember
+	more  []usageMember  // the labels past small
+	index map[string]int // label → position, made past small
 }
 
-// set gives label the value. A statement has at most maxUsageMembers
-// members, so that there is always room.
+// A usageMember is a label of a usageTable and its value.
+type usageMember struct{ label, value string }
+
+// at returns the member at position i < t.n.
+func (t *usageTable) at(i int) *usageMember {
+	if i < len(t.small) {
+		return &t.small[i]
+	}
+	return &t.more[i-len(t.small)]
+}
+
+// find returns the position of label, and whether the table holds it.
+func (t *usageTable) find(label string) (int, bool) {
+	if t.index != nil {
+		i, ok := t.index[label]
+		return i, ok
+	}
+	for i := range t.n {
+		if t.small[i].label == label {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// set gives label the value, in its place if the table holds it, else
+// at the end.
 func (t *usageTable) set(label, value string) {
-	for i := range t.n {
-		if t.labels[i] == label {
-			t.values[i] = value
-			return
-		}
-	}
-	t.labels[t.n], t.values[t.n] = label, value
-	t.n++
-}
-
-// usage returns the Usage of the labels that have a Token value.
-func (t *usageTable) usage() Usage {
-	var b usageBuilder
-	for i := range t.n {
-		if t.values[i] != "" {
-			b.add(t.labels[i], t.values[i])
-		}
-	}
-	return b.usage()
-}
-
-// usageBuilder writes the String form of a Usage within its bounds.
-type usageBuilder struct {
-	n, members int
-	buf        [maxUsageLen]byte
-}
-
-// add appends label=value, unless that would pass the bounds: then the
-// member is dropped.
-func (b *usageBuilder) add(label, value string) {
-	need := len(label) + 1 + len(value)
-	if b.members > 0 {
-		need += len(", ")
-	}
-	if b.members == maxUsageMembers || b.n+need > len(b.buf) {
+	if i, ok := t.find(label); ok {
+		t.at(i).value = value
 		return
 	}
-	if b.members > 0 {
-		b.n += copy(b.buf[b.n:], ", ")
+	if t.n < len(t.small) {
+		t.small[t.n] = usageMember{label, value}
+	} else {
+		t.more = append(t.more, usageMember{label, value})
 	}
-	b.n += copy(b.buf[b.n:], label)
-	b.buf[b.n] = '='
-	b.n++
-	b.n += copy(b.buf[b.n:], value)
-	b.members++
+	t.n++
+	switch {
+	case t.index != nil:
+		t.index[label] = t.n - 1
+	case t.n > len(t.small):
+		t.index = make(map[string]int, 2*t.n)
+		for i := range t.n {
+			t.index[t.at(i).label] = i
+		}
+	}
 }
 
-// usage returns the Usage written, allocating its string once.
-func (b *usageBuilder) usage() Usage { return Usage{string(b.buf[:b.n])} }
+// usage returns the Usage of the labels that have a value, in order,
+// allocating its string once. A label that would take the String form
+// past maxUsageLen is dropped, and the ones after it still fit if they
+// can.
+func (t *usageTable) usage() Usage {
+	size := 0
+	for i := range t.n {
+		m := t.at(i)
+		if m.value == "" {
+			continue
+		}
+		need := len(m.label) + 1 + len(m.value)
+		if size > 0 {
+			need += len(", ")
+		}
+		if size+need > maxUsageLen {
+			m.value = "" // dropped
+			continue
+		}
+		size += need
+	}
+	if size == 0 {
+		return Usage{}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range t.n {
+		m := t.at(i)
+		if m.value == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(m.label)
+		b.WriteByte('=')
+		b.WriteString(m.value)
+	}
+	return Usage{b.String()}
+}
 
 // noTraining is the Usage that disallows training AI models, which the
 // signals older than the AIPREF vocabulary map to (see Transport.Usage).
