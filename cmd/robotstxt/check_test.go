@@ -258,3 +258,41 @@ func TestDefaultAgentIsClientDefault(t *testing.T) {
 		t.Errorf("defaultAgent %q, client tokens %q", defaultAgent, toks)
 	}
 }
+
+// TestCheckShowsUsage checks that check prints under each allowed URL the
+// usage lines that test prints for the same robots.txt, and none under a
+// disallowed one.
+func TestCheckShowsUsage(t *testing.T) {
+	s := newRobotsServer(t, http.StatusOK, usageBody)
+	paths := []string{"/", "/private/x", "/ai-ok/x", "/bad/x"}
+	var urls []string
+	for _, p := range paths {
+		urls = append(urls, s.URL+p)
+	}
+	check := runCmd(t, "", append([]string{"check"}, urls...)...)
+	test := runCmd(t, "", append([]string{"test", "-file", s.URL + "/robots.txt"}, urls...)...)
+	if check.code != exitDisallowed || test.code != exitDisallowed {
+		t.Errorf("check exits %d, test %d; want %d", check.code, test.code, exitDisallowed)
+	}
+	// The lines under a URL's are the same; the URL's line adds the
+	// status.
+	cl, tl := outputLines(check.stdout), outputLines(test.stdout)
+	if len(cl) != len(tl) || len(cl) != 10 {
+		t.Fatalf("check:\n%s\ntest:\n%s", check.stdout, test.stdout)
+	}
+	for i := range cl {
+		if strings.HasPrefix(cl[i], " ") {
+			if cl[i] != tl[i] {
+				t.Errorf("check: %q\n test: %q", cl[i], tl[i])
+			}
+		} else if strings.Replace(cl[i], "(status 200; ", "(", 1) != tl[i] {
+			t.Errorf("check: %q\n test: %q", cl[i], tl[i])
+		}
+	}
+	if !strings.Contains(cl[5], "usage train-ai=y, search=n ") || !strings.Contains(cl[5], "(lines 4 and 5: their paths match with the same length") {
+		t.Errorf("check does not show the usage of /ai-ok/x:\n%s", check.stdout)
+	}
+	if r := runCmd(t, "", "check", "-v", "-json", s.URL+"/"); r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "-v") {
+		t.Errorf("check -v -json: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

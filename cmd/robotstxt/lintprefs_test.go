@@ -23,7 +23,7 @@ func TestLintUsage(t *testing.T) {
 		{"a key alone", "User-agent: *\nContent-Usage: train-ai\n", []string{"2:usage-value"}},
 		{"the last value counts", "User-agent: *\nContent-Usage: train-ai=maybe, train-ai=n\n", nil},
 		{"parameters are fine", "User-agent: *\nContent-Usage: train-ai=n;since=2025\n", nil},
-		{"labels of older drafts", "User-agent: *\nContent-Usage: ai=n, genai=n, train-ai=n\n", []string{"2:usage-label", "2:usage-label"}},
+		{"labels of older drafts, in one finding", "User-agent: *\nContent-Usage: ai=n, genai=n, train-ai=n\n", []string{"2:usage-label"}},
 		{"y and n for one path", "User-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: /a/ train-ai=n\n", []string{"3:usage-conflict"}},
 		{"across merged groups", "User-agent: A\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: A\nAllow: /\nContent-Usage: train-ai=n\n", []string{"7:usage-conflict"}},
 		{"not across crawlers", "User-agent: A\nAllow: /\nContent-Usage: train-ai=y\n\nUser-agent: B\nAllow: /\nContent-Usage: train-ai=n\n", nil},
