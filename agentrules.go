@@ -31,7 +31,7 @@ func (a *agentRules) allowed(path string) bool { return allowed(a.t, a.mode, sel
 
 // usage returns the preferences that the Content-Usage rules of the
 // groups state for path, as [Robots.Usage] reads them.
-func (a *agentRules) usage(path string) Usage { return usage(a.t, a.mode, selected, path) }
+func (a *agentRules) usage(path string) Usage { return usageOf(a.t, a.mode, selected, path) }
 
 // crawlDelay returns the first crawl-delay of the groups that parses (see
 // Robots.CrawlDelay).

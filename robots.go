@@ -178,7 +178,7 @@ func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
 // linear in the lengths of its path and of url.
 func (r *Robots) Usage(agent, url string) Usage {
 	var buf [8]int
-	return usage(r.t, r.mode, r.groupsOf(buf[:0], agent), matcher.Path(url))
+	return usageOf(r.t, r.mode, r.groupsOf(buf[:0], agent), matcher.Path(url))
 }
 
 // ContentSignal returns the preferences of the Content-Signal records

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // prefs returns the preference for each of labels, as "label=pref"
@@ -124,41 +126,91 @@ func TestParseUsageErrors(t *testing.T) {
 	if _, err := parseStatement("train-ai=n," + strings.Repeat(" ", sfv.MaxLength)); !errors.Is(err, sfv.ErrTooLong) {
 		t.Errorf("long statement: error %v, want sfv.ErrTooLong", err)
 	}
-	if _, err := parseStatement(strings.Repeat("a=y, ", sfv.MaxMembers) + "train-ai=n"); !errors.Is(err, sfv.ErrTooManyMembers) {
-		t.Errorf("many members: error %v, want sfv.ErrTooManyMembers", err)
-	}
 }
 
-// shortLabels returns n distinct labels of three bytes.
-func shortLabels(n int) []string {
+// manyLabels returns n < 10,000 distinct labels of five bytes: "l0000",
+// "l0001", and so on.
+func manyLabels(n int) []string {
 	labels := make([]string, n)
 	for i := range labels {
-		labels[i] = "l" + string(rune('a'+i/26)) + string(rune('a'+i%26))
+		labels[i] = fmt.Sprintf("l%04d", i)
 	}
 	return labels
 }
 
-// TestParseUsageBounds fills a statement to the limits: it keeps every
-// member, and one more byte or member states nothing.
-func TestParseUsageBounds(t *testing.T) {
-	members := shortLabels(maxUsageMembers - 1)
-	for i := range members {
-		members[i] += "=y"
+// members writes label=value for each label, joined by ",".
+func members(labels []string, value string) string {
+	return strings.Join(labels, "="+value+",") + "=" + value
+}
+
+// TestParseUsageLongStatements reads statements as long as a robots.txt
+// line (issue 30): train-ai=n at the end of sfv.MaxLength bytes counts,
+// whether they hold 1,024 members (RFC 9651 §3.2's minimum), 1,025, as
+// many distinct labels as fit or one key repeated thousands of times; one
+// byte more states nothing.
+func TestParseUsageLongStatements(t *testing.T) {
+	// fill ends head with train-ai=n and a parameter that brings the
+	// statement to sfv.MaxLength bytes.
+	fill := func(head string) string {
+		last := "train-ai=n;p="
+		return head + last + strings.Repeat("p", sfv.MaxLength-len(head)-len(last))
 	}
-	head := strings.Join(members, ",") + ","
-	last := "train-ai=n;p="
-	last += strings.Repeat("p", sfv.MaxLength-len(head)-len(last))
-	in := head + last
-	u, err := parseStatement(in)
-	if err != nil || len(in) != sfv.MaxLength {
-		t.Fatalf("statement of %d bytes: %v", len(in), err)
+	for _, tc := range []struct {
+		name      string
+		statement string
+		labels    int // in the Usage
+	}{
+		{"a long parameter", fill(`search=y;note="` + strings.Repeat("x", 11000) + `", `), 2},
+		{"1,024 members", fill(members(manyLabels(1023), "y") + ","), 1024},
+		{"1,025 members", fill(members(manyLabels(1024), "y") + ","), 1025},
+		{"as many labels as fit", fill(members(manyLabels((sfv.MaxLength-len("train-ai=n;p="))/len("l0000=y,")), "y") + ","), 2082},
+		{"a key repeated", fill(strings.Repeat("search=n,", 1000) + strings.Repeat("search,", 1000) + "search=y,"), 2},
+		{"a Boolean repeated", fill(strings.Repeat("a,", 8000)), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.statement) != sfv.MaxLength {
+				t.Fatalf("the statement is %d bytes, want %d", len(tc.statement), sfv.MaxLength)
+			}
+			u, err := parseStatement(tc.statement)
+			if err != nil || u.Pref("train-ai") != PrefNo {
+				t.Fatalf("train-ai=%v, error %v", u.Pref("train-ai"), err)
+			}
+			if n := strings.Count(u.statement(), "="); n != tc.labels {
+				t.Errorf("%d labels, want %d", n, tc.labels)
+			}
+			if tc.labels > 2 && (u.Pref("l0000") != PrefYes || !strings.HasPrefix(u.statement(), "l0000=y, l0001=y")) {
+				t.Errorf("the first labels: %.40s…", u)
+			}
+			if _, err := parseStatement(tc.statement + " "); !errors.Is(err, sfv.ErrTooLong) {
+				t.Errorf("%d bytes: error %v, want sfv.ErrTooLong", len(tc.statement)+1, err)
+			}
+		})
 	}
-	if n := strings.Count(u.statement(), "="); n != maxUsageMembers || u.Pref("train-ai") != PrefNo || u.Pref("lcj") != PrefYes {
-		t.Errorf("full statement: %d members, %s", n, prefs(u, "train-ai", "lcj"))
+	if u := parseUsage(fill(strings.Repeat("search=n,", 1000) + "search=y,")); u.Pref("search") != PrefYes {
+		t.Errorf("search repeated, y last: %s", prefs(u, "search"))
 	}
-	for _, over := range []string{in + " ", head + "train-ai=n, b"} {
-		if u := parseUsage(over); u != (Usage{}) {
-			t.Errorf("statement of %d bytes: %q, want the zero Usage", len(over), u)
+}
+
+// TestRobotsUsageLongLine reads a Content-Usage rule whose line is as long
+// as the parser keeps: the statement's last member counts; past that
+// length the line is cut, and the cut statement is read.
+func TestRobotsUsageLongLine(t *testing.T) {
+	head := "Content-Usage: /a " + members(manyLabels(1500), "y") + ","
+	for _, tc := range []struct {
+		last string
+		want Pref
+	}{
+		{"train-ai=n", PrefNo},
+		{"train-ai=n" + strings.Repeat(";p", 100), PrefNo},
+		{"search=y;p=" + strings.Repeat("p", parser.MaxLineLength) + ", train-ai=n", PrefUnknown},
+	} {
+		line := head + tc.last
+		if tc.want == PrefNo {
+			line += strings.Repeat(" ", parser.MaxLineLength-len(line))
+		}
+		r := Parse([]byte("User-agent: *\n" + line + "\n"))
+		if u := r.Usage("x", "/a/b"); u.Pref("train-ai") != tc.want || tc.want == PrefNo && u.Pref("l1499") != PrefYes {
+			t.Errorf("a line of %d bytes ending %.20q: %s", len(line), tc.last, prefs(u, "train-ai", "l1499"))
 		}
 	}
 }
@@ -294,41 +346,39 @@ func TestUsageCombineProperties(t *testing.T) {
 	}
 }
 
-// TestUsageCombineBounds combines Usages whose labels together pass the
-// bounds: the receiver's labels all stay, with the argument's n, and the
-// argument's new labels are dropped when they do not fit.
+// TestUsageCombineBounds combines Usages whose labels together pass
+// maxUsageLen: the receiver's labels all stay, with the argument's n, and
+// the argument's new labels are kept in order while they fit, a short one
+// still fitting after longer ones that do not.
 func TestUsageCombineBounds(t *testing.T) {
-	labels := shortLabels(maxUsageMembers)
-	u := parseUsage(strings.Join(labels, "=y,") + "=y")
-	got := u.combine(parseUsage("laa=n, train-ai=n"))
-	if n := strings.Count(got.statement(), "="); n != maxUsageMembers || got.Pref("laa") != PrefNo || got.Pref("train-ai") != PrefUnknown {
-		t.Errorf("64 labels with 1 more: %d labels, %s", n, prefs(got, "laa", "train-ai"))
+	// u leaves room for 300 members of nine bytes (", l2000=y") and
+	// five more (", s=n").
+	ls := manyLabels(2301)
+	pad := maxUsageLen - len(strings.ReplaceAll(members(ls[:2000], "y"), ",", ", ")+", pad=") - 300*len(", l0000=y") - len(", s=n")
+	if pad < 1 {
+		t.Fatalf("maxUsageLen %d is too short for the test", maxUsageLen)
+	}
+	u := parseUsage(members(ls[:2000], "y") + ",pad=" + strings.Repeat("p", pad))
+	got := u.combine(parseUsage("l0000=n," + members(ls[2000:], "y") + ",train-ai=n,s=n"))
+	want := "l0000=n" + strings.TrimPrefix(u.statement(), "l0000=y") + ", " + strings.ReplaceAll(members(ls[2000:2300], "y"), ",", ", ") + ", s=n"
+	if got.statement() != want || len(want) != maxUsageLen {
+		t.Errorf("combined: %d bytes, want %d: …%s", len(got.statement()), len(want), got.statement()[max(0, len(got.statement())-40):])
 	}
 
+	// Labels of 100 bytes one by one, until they pass the bound: the
+	// last ones are dropped, and the receiver's always stay.
 	var acc Usage
-	for _, l := range append(labels, "train-ai") {
-		acc = acc.combine(parseUsage(l + "=n"))
+	var long []string
+	for i := range maxUsageLen / 100 {
+		long = append(long, fmt.Sprintf("l%099d", i))
+		acc = acc.combine(parseUsage(long[i] + "=n"))
 	}
-	if n := strings.Count(acc.statement(), "="); n != maxUsageMembers || acc.Pref("lbl") != PrefNo || acc.Pref("train-ai") != PrefUnknown {
-		t.Errorf("65 labels one by one: %d labels, %s", n, prefs(acc, "lbl", "train-ai"))
+	fit := (maxUsageLen + len(", ")) / len(", "+long[0]+"=n")
+	if n := strings.Count(acc.statement(), "="); n != fit || len(acc.statement()) > maxUsageLen || acc.Pref(long[fit-1]) != PrefNo {
+		t.Errorf("%d labels of 100 bytes one by one: %d kept in %d bytes, want %d", len(long), n, len(acc.statement()), fit)
 	}
-
-	// Eight labels of 120 bytes are about 1 KiB: eight more do not fit,
-	// but a short one after them does.
-	long := func(first rune) string {
-		var ls []string
-		for i := range 8 {
-			ls = append(ls, string(first+rune(i))+strings.Repeat("x", 119)+"=y")
-		}
-		return strings.Join(ls, ",")
-	}
-	u, v := parseUsage(long('a')), parseUsage(long('i')+",train-ai=n")
-	if u == (Usage{}) || v == (Usage{}) {
-		t.Fatal("long statements do not parse")
-	}
-	got = u.combine(v)
-	if len(got.statement()) > maxUsageLen || got.statement() != u.statement()+", train-ai=n" {
-		t.Errorf("long labels combined: %d bytes, %q", len(got.statement()), got)
+	if again := acc.combine(parseUsage(long[0] + "=y, train-ai=n")); again.Pref(long[0]) != PrefNo || len(again.statement()) > maxUsageLen {
+		t.Errorf("a full Usage combined again: %s, %d bytes", prefs(again, long[0]), len(again.statement()))
 	}
 }
 
@@ -372,9 +422,10 @@ func TestParseContentSignal(t *testing.T) {
 	if got := prefs(u, "search", "ai-train", "ai-input", "use"); got != "search=y ai-train=n ai-input=unknown use=unknown" {
 		t.Errorf("prefs %s", got)
 	}
-	pairs := strings.Repeat("x=yes,", sfv.MaxMembers-1)
-	if u := parseContentSignal(pairs + "ai-train=no"); u.Pref("ai-train") != PrefNo {
-		t.Errorf("%d pairs: %q", sfv.MaxMembers, u)
+	// As many pairs as fit in sfv.MaxLength bytes, a key repeated.
+	pairs := strings.Repeat("x=yes,", (sfv.MaxLength-len("ai-train=no"))/len("x=yes,"))
+	if u := parseContentSignal(pairs + "ai-train=no"); u.statement() != "x=y, ai-train=n" {
+		t.Errorf("%d pairs: %q", strings.Count(pairs, ",")+1, u)
 	}
 	for _, over := range []string{pairs + "x=yes,ai-train=no", "ai-train=no" + strings.Repeat(" ", sfv.MaxLength)} {
 		if u := parseContentSignal(over); u != (Usage{}) {
@@ -414,14 +465,6 @@ func TestContentSignalCorpus(t *testing.T) {
 	}
 }
 
-func TestLowerASCII(t *testing.T) {
-	for in, want := range map[string]string{"": "", "abc": "abc", "AbC-D": "abc-d", "\u212a": "\u212a", "ÄB": "Äb"} {
-		if got := lowerASCII(in); got != want {
-			t.Errorf("lowerASCII(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // maxErrorAllocs bounds the allocations of reading a statement that
 // fails: the *sfv.SyntaxError.
 const maxErrorAllocs = 1
@@ -444,14 +487,17 @@ func FuzzParseUsage(f *testing.F) {
 			t.Fatalf("%q fails (%v) but states %q", value, failed, u)
 		}
 		s := u.statement()
-		if len(s) > maxUsageLen || strings.Count(s, ", ") >= maxUsageMembers {
+		if len(s) > maxUsageLen {
 			t.Fatalf("%q: Usage of %d bytes: %q", value, len(s), s)
 		}
 		again, err := parseStatement(s)
 		if err != nil || again != u {
 			t.Fatalf("%q: String %q reads back as %q, %v", value, s, again, err)
 		}
-		for m, rest := nextMember(s); m != ""; m, rest = nextMember(rest) {
+		for _, m := range strings.Split(s, ", ") {
+			if m == "" {
+				continue
+			}
 			label, v, _ := strings.Cut(m, "=")
 			if !sfv.IsKey(label) || !sfv.IsToken(v) || again.Pref(label) != u.Pref(label) {
 				t.Fatalf("%q: member %s=%s", value, label, v)
@@ -472,12 +518,15 @@ func FuzzParseUsage(f *testing.F) {
 }
 
 // benchStatements are statements of preference from short to long, and
-// one that fails.
+// one that fails; "line" and "repeated" fill sfv.MaxLength bytes, with as
+// many labels as fit or one key again and again.
 var benchStatements = []struct{ name, value string }{
 	{"one", "train-ai=n"},
 	{"two", "train-ai=y, search=n"},
 	{"five", `train-ai=n;src="policy", search=y;q=1, ai=n, genai=n, use=reference`},
 	{"invalid", "train-ai=n, Search=y"},
+	{"line", members(manyLabels((sfv.MaxLength-len(",train-ai=n"))/len("l0000=y,")), "y") + ",train-ai=n"},
+	{"repeated", strings.Repeat("search=y,", sfv.MaxLength/len("search=y,")-2) + "train-ai=n"},
 }
 
 var usageSink Usage

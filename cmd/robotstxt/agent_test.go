@@ -35,7 +35,7 @@ func TestAgentTokenAsClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := decisionWord(d.Allowed)
+		want := verdictOf(d.Allowed).word()
 		for name, args := range map[string][]string{
 			"test":      {"test", "-file", s.URL + "/robots.txt", "-agent", ua, p},
 			"explain":   {"explain", "-file", s.URL + "/robots.txt", "-agent", ua, p},

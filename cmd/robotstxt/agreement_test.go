@@ -43,6 +43,20 @@ func lineAnswers(t *testing.T, out string) []answer {
 	return as
 }
 
+// jsonAnswers reads the -json output of check, test and explain.
+func jsonAnswers(t *testing.T, out string) []answer {
+	t.Helper()
+	var as []answer
+	for _, res := range decodeResults(t, out) {
+		a := answer{word: words[res.Verdict]}
+		if res.Rule != nil {
+			a.line = res.Rule.Line
+		}
+		as = append(as, a)
+	}
+	return as
+}
+
 // explainAnswers reads the decision of each block of explain's output.
 func explainAnswers(out string) []answer {
 	var as []answer
@@ -82,7 +96,8 @@ func probePaths(body []byte, extra ...string) []string {
 // TestCommandsAgreeWithClient serves corpus files that are not UTF-8 or
 // are over the body limit over loopback, and checks that test -file (on
 // the file and on the URL), check and explain give, for every probed
-// URL, the decision and deciding line of robotstxt.Client.Check.
+// URL, the decision and deciding line of robotstxt.Client.Check, in text
+// and with -json.
 func TestCommandsAgreeWithClient(t *testing.T) {
 	for _, tc := range []struct {
 		file  string
@@ -137,7 +152,7 @@ func agreeWithClient(t *testing.T, file, site, agent string, paths []string) {
 		}
 		urls = append(urls, u)
 		abs = append(abs, "http://example.com"+p)
-		want = append(want, answer{decisionWord(d.Allowed), d.Rule.Line})
+		want = append(want, answer{verdictOf(d.Allowed).word(), d.Rule.Line})
 	}
 	runs := map[string]result{
 		"test -file FILE": runCmd(t, "", append([]string{"test", "-agent", agent, "-file", file}, abs...)...),
@@ -145,6 +160,9 @@ func agreeWithClient(t *testing.T, file, site, agent string, paths []string) {
 		"check":           runCmd(t, "", append([]string{"check", "-agent", agent}, urls...)...),
 		"explain":         runCmd(t, "", append([]string{"explain", "-agent", agent, "-file", file}, abs...)...),
 		"explain live":    runCmd(t, "", append([]string{"explain", "-agent", agent}, urls...)...),
+		"test -json":      runCmd(t, "", append([]string{"test", "-json", "-agent", agent, "-file", site + "/robots.txt"}, abs...)...),
+		"check -json":     runCmd(t, "", append([]string{"check", "-json", "-agent", agent}, urls...)...),
+		"explain -json":   runCmd(t, "", append([]string{"explain", "-json", "-agent", agent}, urls...)...),
 	}
 	for name, r := range runs {
 		if r.code == exitUsage || r.code == exitDeferred {
@@ -152,9 +170,12 @@ func agreeWithClient(t *testing.T, file, site, agent string, paths []string) {
 			continue
 		}
 		var got []answer
-		if strings.HasPrefix(name, "explain") {
+		switch {
+		case strings.HasSuffix(name, "-json"):
+			got = jsonAnswers(t, r.stdout)
+		case strings.HasPrefix(name, "explain"):
 			got = explainAnswers(r.stdout)
-		} else {
+		default:
 			got = lineAnswers(t, r.stdout)
 		}
 		if len(got) != len(want) {

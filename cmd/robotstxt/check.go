@@ -16,6 +16,9 @@ import (
 //
 //	DISALLOW  https://example.com/private/x  (status 200; line 7: Disallow: /private/)
 //	DEFER     https://down.example/          (no response; robots.txt unreachable: connection refused; retry after …)
+//
+// and under an allowed URL the usage lines that test prints. With -json
+// it prints one urlResult per URL instead.
 func runCheck(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	agent := fs.String("agent", "", "crawler product token matched against user-agent lines, or a User-Agent to take it from (default: the token of -ua)")
@@ -25,12 +28,17 @@ func runCheck(cmd *command, args []string, e env) int {
 	legacy := fs.Bool("legacy", false, "treat 401 and 403 as disallow all, as older crawlers do")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision")
 	verbose := fs.Bool("v", false, "also print the robots.txt requests and redirects, outcome, expiry, crawl-delay and sitemaps")
+	asJSON := fs.Bool("json", false, "print one JSON object per URL")
 	urls, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
 	}
-	if len(urls) == 0 {
+	switch {
+	case len(urls) == 0:
 		e.errorf("check: no URL given")
+		return exitUsage
+	case *verbose && *asJSON:
+		e.errorf("check: -v prints text, and -json one JSON object per URL: give one of them")
 		return exitUsage
 	}
 	x, err := parseExpectation(*expect)
@@ -38,7 +46,8 @@ func runCheck(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	if _, err := parseTargets(urls, false); err != nil {
+	targets, err := parseTargets(urls, false)
+	if err != nil {
 		e.fail(err)
 		return exitUsage
 	}
@@ -65,11 +74,16 @@ func runCheck(cmd *command, args []string, e env) int {
 		return exitUsage
 	}
 
-	ck := checker{c: c, rec: rec, e: e, x: x, width: columnWidth(urls), timeout: *timeout,
-		verbose: *verbose, sites: make(map[string]*site)}
+	ck := checker{c: c, rec: rec, e: e, x: x, agent: c.ProductTokens()[0], mode: modeOf(*rfc),
+		width: columnWidth(urls), timeout: *timeout, verbose: *verbose, asJSON: *asJSON, sites: make(map[string]*site)}
 	code = exitOK
-	for _, u := range urls {
-		code = worst(code, ck.check(u))
+	for _, t := range targets {
+		c, err := ck.check(t)
+		if err != nil {
+			e.fail(err)
+			return worst(code, exitUsage)
+		}
+		code = worst(code, c)
 	}
 	return code
 }
@@ -80,22 +94,28 @@ type checker struct {
 	rec     *recorder
 	e       env
 	x       expectation
+	agent   string // the Client's product token
+	mode    robotstxt.Mode
 	width   int
 	timeout time.Duration
 	verbose bool
+	asJSON  bool
 	sites   map[string]*site // by authority
 }
 
 // A site is what check learnt of one authority's robots.txt.
 type site struct {
 	hops  []hop
-	lines listing
+	doc   *parsed // the body the Client parsed; empty when it has none
 	shown bool
 }
 
-// check checks one URL, prints its line (and with -v what is known of its
-// site, once) and returns its exit code.
-func (ck *checker) check(u string) int {
+// check checks the URL of t and prints its line, the usage lines under
+// it, and with -v what is known of its site, once; or with -json its
+// urlResult. It returns its exit code, or the error of writing the
+// output.
+func (ck *checker) check(t target) (int, error) {
+	u := t.arg
 	// The Client bounds the fetch itself and reports a timeout as
 	// unreachable; the context only guards against a fetch that never
 	// returns.
@@ -105,36 +125,38 @@ func (ck *checker) check(u string) int {
 	d, err := ck.c.Check(ctx, u)
 	if errors.Is(err, robotstxt.ErrBadURL) {
 		ck.e.fail(err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	s := ck.sites[d.Authority]
 	if s == nil {
-		s = &site{}
+		var body []byte
 		if info, ok := ck.c.Cached(u); ok {
-			s.lines = newListing(info.Body())
+			body = info.Body()
 		}
+		s = &site{doc: parse(body, ck.mode)}
 		ck.sites[d.Authority] = s
 	}
 	if hops := ck.rec.since(mark); len(hops) > 0 {
 		s.hops = hops
 	}
-	word, code := decisionWord(d.Allowed), ck.x.code(d.Allowed)
-	detail := checkDetail(d, err, s.lines)
-	switch {
-	case (err != nil || d.Deferred) && ck.x.set:
-		// No decision meets an expectation: that is a failed check.
-		word, code, detail = "DEFER", exitDisallowed, detail+ck.x.unmet()
-	case err != nil || d.Deferred:
-		word, code = "DEFER", exitDeferred
-	default:
-		detail += ck.x.note(d.Allowed)
+	res := urlResult{URL: u, Agent: ck.agent, Verdict: verdictOf(d.Allowed), Rule: newRuleResult(d.Rule, d.Matched(), s.doc.lines),
+		Usage: usageJSON(d.Usage), Status: d.Status, Detail: checkDetail(d, err, s.doc.lines)}
+	if err != nil || d.Deferred {
+		res.Verdict = verdictDeferred
 	}
-	printDecision(ck.e.stdout, word, ck.width, u, detail)
+	code, note := ck.x.judge(res.Verdict)
+	if ck.asJSON {
+		return code, writeJSON(ck.e.stdout, res)
+	}
+	printDecision(ck.e.stdout, res.Verdict.word(), ck.width, u, res.Detail+note)
+	if res.Verdict == verdictAllowed && d.Outcome == robotstxt.OutcomeRules {
+		printPrefs(ck.e.stdout, ck.width, prefItems(s.doc, ck.agent, t.checkURL(), true, d.Usage))
+	}
 	if ck.verbose && !s.shown {
 		s.shown = true
 		ck.describe(u, s)
 	}
-	return code
+	return code, nil
 }
 
 // checkDetail explains a decision: the status, then the deciding rule or

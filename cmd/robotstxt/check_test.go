@@ -163,18 +163,21 @@ func TestCheckUnreachableNamesCause(t *testing.T) {
 	defer slow.Close()
 	defer close(release)
 
+	// Only the slow server is given a short timeout: a TLS handshake
+	// may take longer than 300ms on a busy machine under -race.
 	for _, tc := range []struct {
 		name, url, want string
+		timeout         string
 	}{
-		{"status", down.URL + "/", "status 503; robots.txt unreachable: status 503 Service Unavailable; retry after "},
-		{"refused", "http://" + closedPort(t) + "/", "no response; robots.txt unreachable: connection refused; retry after "},
-		{"dns", "http://no-such-host.invalid/", "no response; robots.txt unreachable: DNS: no such host no-such-host.invalid"},
-		{"timeout", slow.URL + "/", "no response; robots.txt unreachable: timed out; retry after "},
-		{"tls", tlsServer.URL + "/", "no response; robots.txt unreachable: TLS: certificate signed by an unknown authority"},
-		{"not tls", "https://" + strings.TrimPrefix(plain.URL, "http://") + "/", "no response; robots.txt unreachable: TLS: the server does not speak TLS"},
+		{"status", down.URL + "/", "status 503; robots.txt unreachable: status 503 Service Unavailable; retry after ", "10s"},
+		{"refused", "http://" + closedPort(t) + "/", "no response; robots.txt unreachable: connection refused; retry after ", "10s"},
+		{"dns", "http://no-such-host.invalid/", "no response; robots.txt unreachable: DNS: no such host no-such-host.invalid", "10s"},
+		{"timeout", slow.URL + "/", "no response; robots.txt unreachable: timed out; retry after ", "300ms"},
+		{"tls", tlsServer.URL + "/", "no response; robots.txt unreachable: TLS: certificate signed by an unknown authority", "10s"},
+		{"not tls", "https://" + strings.TrimPrefix(plain.URL, "http://") + "/", "no response; robots.txt unreachable: TLS: the server does not speak TLS", "10s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCmd(t, "", "check", "-timeout", "300ms", "-v", tc.url)
+			r := runCmd(t, "", "check", "-timeout", tc.timeout, "-v", tc.url)
 			if r.code != exitDeferred || !strings.HasPrefix(r.stdout, "DEFER ") || !strings.Contains(r.stdout, tc.want) {
 				t.Errorf("exit %d, stdout:\n%s\nwant %d and %q", r.code, r.stdout, exitDeferred, tc.want)
 			}
@@ -253,5 +256,43 @@ func TestDefaultAgentIsClientDefault(t *testing.T) {
 	defer c.Close()
 	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != defaultAgent || defaultAgent != "robotstxt" {
 		t.Errorf("defaultAgent %q, client tokens %q", defaultAgent, toks)
+	}
+}
+
+// TestCheckShowsUsage checks that check prints under each allowed URL the
+// usage lines that test prints for the same robots.txt, and none under a
+// disallowed one.
+func TestCheckShowsUsage(t *testing.T) {
+	s := newRobotsServer(t, http.StatusOK, usageBody)
+	paths := []string{"/", "/private/x", "/ai-ok/x", "/bad/x"}
+	var urls []string
+	for _, p := range paths {
+		urls = append(urls, s.URL+p)
+	}
+	check := runCmd(t, "", append([]string{"check"}, urls...)...)
+	test := runCmd(t, "", append([]string{"test", "-file", s.URL + "/robots.txt"}, urls...)...)
+	if check.code != exitDisallowed || test.code != exitDisallowed {
+		t.Errorf("check exits %d, test %d; want %d", check.code, test.code, exitDisallowed)
+	}
+	// The lines under a URL's are the same; the URL's line adds the
+	// status.
+	cl, tl := outputLines(check.stdout), outputLines(test.stdout)
+	if len(cl) != len(tl) || len(cl) != 10 {
+		t.Fatalf("check:\n%s\ntest:\n%s", check.stdout, test.stdout)
+	}
+	for i := range cl {
+		if strings.HasPrefix(cl[i], " ") {
+			if cl[i] != tl[i] {
+				t.Errorf("check: %q\n test: %q", cl[i], tl[i])
+			}
+		} else if strings.Replace(cl[i], "(status 200; ", "(", 1) != tl[i] {
+			t.Errorf("check: %q\n test: %q", cl[i], tl[i])
+		}
+	}
+	if !strings.Contains(cl[5], "usage train-ai=y, search=n ") || !strings.Contains(cl[5], "(lines 4 and 5: their paths match with the same length") {
+		t.Errorf("check does not show the usage of /ai-ok/x:\n%s", check.stdout)
+	}
+	if r := runCmd(t, "", "check", "-v", "-json", s.URL+"/"); r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "-v") {
+		t.Errorf("check -v -json: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

@@ -17,9 +17,12 @@ type command struct {
 	usage string
 	// short is what the top-level help says of the command.
 	short string
-	// long is the start of "robotstxt help NAME", which goes on with the
-	// examples and the flags.
+	// long is the start of "robotstxt help NAME", which goes on with
+	// json, the examples and the flags.
 	long string
+	// json, for a command with -json, says what it prints: the shape of
+	// its JSON objects and what their fields mean.
+	json string
 	// examples are command lines without the leading "robotstxt NAME ".
 	examples []string
 	// run runs the command with the arguments that follow its name and
@@ -49,7 +52,7 @@ func commandNames() string {
 	for i, c := range commands {
 		names[i] = c.name
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return andList(names)
 }
 
 // synopsis is the command line the command takes: "robotstxt NAME USAGE".
@@ -65,10 +68,14 @@ func (c *command) printExamples(w io.Writer, indent string) {
 }
 
 // printHelp writes the help of "robotstxt help NAME" to fs's output: the
-// synopsis, the long help, the examples and the flags of fs.
+// synopsis, the long help, what -json prints, the examples and the flags
+// of fs.
 func (c *command) printHelp(fs *flag.FlagSet) {
 	w := fs.Output()
 	fmt.Fprintf(w, "Usage: %s\n\n%s\n", c.synopsis(), c.long)
+	if c.json != "" {
+		fmt.Fprintf(w, "\n%s\n", c.json)
+	}
 	switch len(c.examples) {
 	case 0:
 	case 1:

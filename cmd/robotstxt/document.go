@@ -138,8 +138,8 @@ func kib(n int) string {
 // fallback is the answer for every URL of a live robots.txt that has no
 // body to parse, as the Client gives it: allow all for a missing one,
 // disallow all for a forbidden one under the legacy policy, and defer for
-// an unreachable one. allowed is meaningless when code is exitDeferred.
-func (f *fetched) fallback() (word, detail string, allowed bool, code int) {
+// an unreachable one.
+func (f *fetched) fallback() (v verdict, detail string) {
 	info := f.info
 	status := "no response"
 	if info.Status != 0 {
@@ -151,9 +151,9 @@ func (f *fetched) fallback() (word, detail string, allowed bool, code int) {
 		if info.Err != nil {
 			why = errText(info.Err) + ": allow all"
 		}
-		return "ALLOW", status + "; " + why, true, exitOK
+		return verdictAllowed, status + "; " + why
 	case robotstxt.OutcomeDisallowAll:
-		return "DISALLOW", status + "; robots.txt forbidden: disallow all", false, exitDisallowed
+		return verdictDisallowed, status + "; robots.txt forbidden: disallow all"
 	}
-	return "DEFER", "robots.txt unreachable: " + unreachable(info.Status, info.Err), false, exitDeferred
+	return verdictDeferred, "robots.txt unreachable: " + unreachable(info.Status, info.Err)
 }

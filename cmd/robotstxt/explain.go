@@ -17,8 +17,9 @@ import (
 // as written and length, which one decides and why, rules of other groups
 // that would match, the usage preferences of its Content-Usage rules and
 // Content-Signal records, and where Google's reading and RFC 9309's
-// differ. Its
-// exit code is test's (check's when it fetches).
+// differ; or with -json, for each URL, test's urlResult and the rules that
+// match (an explanation). Its exit code is test's (check's when it
+// fetches).
 func runExplain(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (default: each URL's own robots.txt)")
@@ -26,6 +27,7 @@ func runExplain(cmd *command, args []string, e env) int {
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
 	timeout := timeoutFlag(fs, "one robots.txt fetch")
+	asJSON := fs.Bool("json", false, "print one JSON object per URL")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
@@ -69,12 +71,59 @@ func runExplain(cmd *command, args []string, e env) int {
 			x = &explainer{doc: d, agent: tok, mode: modeOf(*rfc), full: *full, w: e.stdout}
 			xs[key] = x
 		}
+		if *asJSON {
+			res := x.explanation(t)
+			if err := writeJSON(e.stdout, res); err != nil {
+				e.fail(err)
+				return worst(code, exitUsage)
+			}
+			c, _ := expectation{}.judge(res.Verdict)
+			code = worst(code, c)
+			continue
+		}
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
 		code = worst(code, x.explain(t))
 	}
 	return code
+}
+
+// explainJSONHelp is what explain's -json adds to urlJSONHelp.
+const explainJSONHelp = `explain adds "matches", the Allow and Disallow rules of the agent's
+groups that match the URL, in order of precedence (the deciding rule
+first), each as "rule" is, with the "length" that its match weighs; []
+when none matches.`
+
+// An explanation is what explain prints with -json for one URL: test's
+// urlResult and the rules that match.
+type explanation struct {
+	urlResult
+	Matches []matchResult `json:"matches"`
+}
+
+// A matchResult is a rule that matches the URL, in an explanation.
+type matchResult struct {
+	ruleResult
+	Length int `json:"length"`
+}
+
+// explanation returns the -json form of the explanation of t.
+func (x *explainer) explanation(t target) explanation {
+	if !x.doc.readable() {
+		res, _, _ := documentResult(x.doc, nil, x.agent, t)
+		return explanation{urlResult: res, Matches: []matchResult{}}
+	}
+	rd := x.reading()
+	res, v, _ := documentResult(x.doc, rd.parsed, x.agent, t)
+	path := matchPath(t.checkURL(), x.mode)
+	ms := matches(rd.file, appliedGroups(rd.file, x.agent), path)
+	res.Detail = decisionReason(ms, v, path, x.mode, rd.lines)
+	out := explanation{urlResult: res, Matches: []matchResult{}}
+	for _, m := range ms {
+		out.Matches = append(out.Matches, matchResult{*newRuleResult(*m.rule, true, rd.lines), m.length})
+	}
+	return out
 }
 
 // An explainer explains decisions for one agent against one document.
@@ -89,11 +138,9 @@ type explainer struct {
 
 // A reading is the document as explain parses it, once for all its URLs.
 type reading struct {
-	robots *robotstxt.Robots // in the explainer's mode
-	file   *parser.File      // robots' rich form
-	table  *parser.Table     // robots' table, for its Content-Usage rules
-	lines  listing
-	other  *robotstxt.Robots // in the other mode
+	*parsed                   // in the explainer's mode
+	file    *parser.File      // the rich form of parsed.robots
+	other   *robotstxt.Robots // in the other mode
 	// whole and wholeLines are the whole file, when it is over the
 	// limit and read cut; whole is nil otherwise.
 	whole      *robotstxt.Robots
@@ -107,9 +154,8 @@ func (x *explainer) reading() *reading {
 	}
 	d := x.doc
 	text := d.text(x.full)
-	r := robotstxt.ParseMode(text, x.mode)
-	rd := &reading{robots: r, file: r.File(), lines: newListing(text), other: robotstxt.ParseMode(text, x.otherMode()),
-		table: parser.Parser{RFC9309: x.mode == robotstxt.ModeRFC9309}.Compile(text)}
+	p := parse(text, x.mode)
+	rd := &reading{parsed: p, file: p.robots.File(), other: robotstxt.ParseMode(text, x.otherMode())}
 	if d.body.Truncated && !x.full {
 		rd.whole = robotstxt.ParseMode(d.whole.Text, x.mode)
 		rd.wholeLines = newListing(d.whole.Text)
@@ -149,22 +195,24 @@ func (x *explainer) explain(t target) int {
 	x.field("agent", "%s", x.agent)
 	x.field("robots", "%s", x.source())
 	if !d.readable() {
-		word, detail, _, code := d.live.fallback()
+		v, detail := d.live.fallback()
 		for _, h := range d.live.hops {
 			x.more("%s → %s", h.url, hopResult(h))
 		}
-		x.field("decision", "%s: %s", word, detail)
+		x.field("decision", "%s: %s", v.word(), detail)
+		code, _ := expectation{}.judge(v)
 		return code
 	}
 	rd := x.reading()
 	l := rd.lines
 	url := t.checkURL()
 	v := rd.robots.Check(x.agent, url)
-	groups := x.groups(rd.file, l)
+	x.groups(rd.file, l)
+	groups := appliedGroups(rd.file, x.agent)
 	path := matchPath(url, x.mode)
 	x.rules(rd.file, groups, path, v, l)
 	x.others(rd.file, groups, path, l)
-	for _, it := range prefItems(rd.robots, rd.table, l, x.mode, x.agent, url, v.Allowed) {
+	for _, it := range prefItems(rd.parsed, x.agent, url, v.Allowed, rd.robots.Usage(x.agent, url)) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
 			x.more("%s", w)
@@ -201,19 +249,34 @@ func (x *explainer) source() string {
 	return s
 }
 
-// groups prints which groups apply to the agent and why, and returns
-// their indices.
-func (x *explainer) groups(f *parser.File, l listing) []int {
-	var named, global []int
+// agentGroups returns the groups of f that name agent, and the * groups.
+// A group that names both is in both.
+func agentGroups(f *parser.File, agent string) (named, global []int) {
 	for i := range f.Groups {
 		for _, a := range f.Groups[i].Agents {
 			if a.Global {
 				global = appendOnce(global, i)
-			} else if a.Token != "" && strings.EqualFold(a.Token, x.agent) {
+			} else if a.Token != "" && strings.EqualFold(a.Token, agent) {
 				named = appendOnce(named, i)
 			}
 		}
 	}
+	return named, global
+}
+
+// appliedGroups returns the groups of f whose rules agent obeys: those
+// that name it, or else the * groups.
+func appliedGroups(f *parser.File, agent string) []int {
+	named, global := agentGroups(f, agent)
+	if len(named) > 0 {
+		return named
+	}
+	return global
+}
+
+// groups prints which groups apply to the agent and why.
+func (x *explainer) groups(f *parser.File, l listing) {
+	named, global := agentGroups(f, x.agent)
 	switch {
 	case len(named) > 0:
 		x.field("groups", "%s has its own group: %s", x.agent, x.agentLines(f, named[:1], l))
@@ -248,10 +311,6 @@ func (x *explainer) groups(f *parser.File, l listing) []int {
 			}
 		}
 	}
-	if len(named) > 0 {
-		return named
-	}
-	return global
 }
 
 // agentLines lists the user-agent lines of the given groups as
@@ -312,7 +371,7 @@ func sameRule(a, b parser.Rule) bool {
 
 // decisionReason says what the verdict is and why.
 func decisionReason(ms []match, v robotstxt.Verdict, path string, mode robotstxt.Mode, l listing) string {
-	word := decisionWord(v.Allowed)
+	word := verdictOf(v.Allowed).word()
 	if !v.Matched() {
 		if mode == robotstxt.ModeRFC9309 && isRobotsPath(path) {
 			return word + ": RFC 9309 always allows /robots.txt"
@@ -380,7 +439,7 @@ func (x *explainer) pastLimit(rd *reading, url string, v robotstxt.Verdict) {
 	}
 	x.field("limit", "the file goes on past the %s crawlers read (up to line %d); read whole it would say",
 		kib(robotstxt.DefaultBodyLimit), rd.lines.len()-1)
-	x.more("%s (%s), which no crawler sees", decisionWord(w.Allowed), ruleText(w.Rule, w.Matched(), rd.wholeLines))
+	x.more("%s (%s), which no crawler sees", verdictOf(w.Allowed).word(), ruleText(w.Rule, w.Matched(), rd.wholeLines))
 }
 
 // compareModes prints where the other reading (RFC 9309 for Google's,
@@ -395,7 +454,7 @@ func (x *explainer) compareModes(rd *reading, url string, v robotstxt.Verdict) {
 		x.field(label, "reads it the same way")
 		return
 	}
-	x.field(label, "%s (%s)", decisionWord(o.Allowed), ruleText(o.Rule, o.Matched(), rd.lines))
+	x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), ruleText(o.Rule, o.Matched(), rd.lines))
 	switch {
 	case isRobotsPath(matchPath(url, robotstxt.ModeRFC9309)):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")

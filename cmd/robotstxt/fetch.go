@@ -40,10 +40,16 @@ type recorder struct {
 	hops []hop
 }
 
+// dial makes the connections of the commands' Clients, as the default
+// transport's dialer does. Tests replace it, so that no name they use
+// reaches the system resolver.
+var dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+
 // newRecorder returns a recorder over a transport of its own, whose idle
 // connections close ends.
 func newRecorder(keep bool) (*recorder, func()) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = dial
 	return &recorder{next: tr, keep: keep}, tr.CloseIdleConnections
 }
 

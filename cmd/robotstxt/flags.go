@@ -18,9 +18,14 @@ func newFlags(c *command) *flag.FlagSet {
 // arguments ("test /x -file f" as well as "test -file f /x"), and returns
 // the arguments that are not flags, in order. Everything after "--" is an
 // argument. With -h it prints the usage to standard output and returns
-// exitOK; on a bad flag it prints the error and usage to standard error and
-// returns exitUsage. done is false when the command should go on.
+// exitOK; on a bad flag it prints the error, made printable, and the usage
+// to standard error and returns exitUsage. done is false when the command
+// should go on.
 func parseArgs(fs *flag.FlagSet, args []string, e env) (pos []string, code int, done bool) {
+	// The flag package writes its errors, which quote the arguments as
+	// typed, to fs's output before the usage: that output is kept from
+	// the terminal, and only the usage, which is the command's own text,
+	// is passed on.
 	var buf bytes.Buffer
 	fs.SetOutput(&buf)
 	for {
@@ -30,7 +35,9 @@ func parseArgs(fs *flag.FlagSet, args []string, e env) (pos []string, code int, 
 			e.stdout.Write(buf.Bytes())
 			return nil, exitOK, true
 		case err != nil:
-			e.stderr.Write(buf.Bytes())
+			e.errorf("%s: %v", fs.Name(), err)
+			fs.SetOutput(e.stderr)
+			fs.Usage()
 			return nil, exitUsage, true
 		}
 		rest := fs.Args()

@@ -47,6 +47,14 @@ func TestParseArgsHelpAndErrors(t *testing.T) {
 	if _, code, done := parseArgs(fs, []string{"/x", "-nope"}, e); !done || code != exitUsage || errOut.Len() == 0 {
 		t.Errorf("bad flag after an argument: done %v, code %d, stderr %q", done, code, errOut.String())
 	}
+	// The error quotes the flag as typed: once, made printable, then
+	// the usage.
+	errOut.Reset()
+	_, code, _ := parseArgs(fs, []string{"-\x1b]0;x\x07\nline"}, e)
+	want := "robotstxt: t: flag provided but not defined: -\\x1b]0;x\\x07\\x0aline\nUsage: robotstxt t SYN\n\nABOUT\n"
+	if got := errOut.String(); code != exitUsage || !strings.HasPrefix(got, want) || strings.Count(got, "ABOUT") != 1 {
+		t.Errorf("a flag with controls: exit %d, stderr %q; want %d and a start of %q", code, got, exitUsage, want)
+	}
 }
 
 // TestTimeoutFlag checks that every command that fetches documents its

@@ -84,6 +84,20 @@ func wrap(s, first, indent string, width int) string {
 	return b.String()
 }
 
+// orList joins words as "a, b or c".
+func orList(words []string) string { return joinWords(words, " or ") }
+
+// andList joins words as "a, b and c".
+func andList(words []string) string { return joinWords(words, " and ") }
+
+// joinWords joins words with ", ", and the last two with conj.
+func joinWords(words []string, conj string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + conj + words[len(words)-1]
+}
+
 // runHelp is "robotstxt help": the top-level help, or the help of the
 // named command.
 func runHelp(cmd *command, args []string, e env) int {

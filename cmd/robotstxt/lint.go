@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/robotsgate/robotstxt"
 )
 
-// lintHelp is the long help of lint, with its codes and the -json
-// format.
+// lintHelp is the long help of lint, with its codes.
 var lintHelp = `Report what in a robots.txt changes what crawlers do or will surprise its
 owner (error), what is likely a mistake or read by some crawlers only
 (warning), and what is tolerated (info). Each file is read as crawlers read
@@ -19,8 +15,10 @@ it (content coding, charset, UTF-16, the 500 KiB limit); an http or https
 URL lints the robots.txt of its site, fetched as check does. The exit code
 is 1 only when a file has an error.
 
-` + codesHelp() + `
-With -json, each file gives one JSON object on one line:
+` + codesHelp()
+
+// lintJSONHelp is the help of lint's -json.
+const lintJSONHelp = `With -json, each file gives one JSON object on one line:
   {"file": "robots.txt", "bytes": 1234, "charset": "utf-8",
    "truncated": false, "errors": 1, "warnings": 0, "infos": 2,
    "diagnostics": [{"line": 3, "severity": "error",
@@ -62,7 +60,7 @@ func runLint(cmd *command, args []string, e env) int {
 			continue
 		}
 		if !d.readable() {
-			_, detail, _, _ := d.live.fallback()
+			_, detail := d.live.fallback()
 			e.errorf("%s: nothing to lint: %s", d.name, detail)
 			code = worst(code, exitUsage)
 			continue
@@ -74,7 +72,7 @@ func runLint(cmd *command, args []string, e env) int {
 		switch {
 		case *quiet:
 		case *asJSON:
-			if err := r.printJSON(e.stdout); err != nil {
+			if err := writeJSON(e.stdout, r); err != nil {
 				e.fail(err)
 				return exitUsage
 			}
@@ -115,19 +113,6 @@ func newReport(d *document, fs []finding, least severity) report {
 		}
 	}
 	return r
-}
-
-// printJSON writes the report as one line of JSON, with the characters a
-// terminal acts on escaped (see printableJSON).
-func (r report) printJSON(w io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return err
-	}
-	_, err := w.Write(printableJSON(buf.Bytes()))
-	return err
 }
 
 // print writes the report as text: one "FILE:LINE: severity: message

@@ -61,6 +61,7 @@ const (
 	codeKeyTypo
 	codeSitemapRelative
 	codeCrawlDelay
+	codeDelayClamped
 	codeUnsupported
 	codeDuplicate
 	codeBadValue
@@ -112,6 +113,7 @@ var codeTable = [numCodes]codeEntry{
 	codeKeyTypo:          {"key-typo", sevWarning, "an unknown key near a known one: the line is ignored"},
 	codeSitemapRelative:  {"sitemap-relative", sevWarning, "a sitemap that is not an absolute http(s) URL"},
 	codeCrawlDelay:       {"crawl-delay", sevWarning, "Crawl-delay, which Google ignores and Bing reads"},
+	codeDelayClamped:     {"crawl-delay-clamped", sevWarning, "a Crawl-delay over a day, which the robotstxt Client reads as a day"},
 	codeUnsupported:      {"unsupported-rule", sevWarning, "Noindex and the like, which no major crawler reads"},
 	codeDuplicate:        {"duplicate-rule", sevWarning, "the same rule twice: harmless, but a stale edit"},
 	codeBadValue:         {"bad-value", sevWarning, "a crawl-delay that does not parse: it is skipped"},

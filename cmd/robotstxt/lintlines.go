@@ -3,6 +3,7 @@ package main
 import (
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -135,8 +136,8 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// records reports Crawl-delay (once), unsupported rules and sitemaps that
-// are not absolute URLs.
+// records reports Crawl-delay (once), each crawl-delay the Client clamps,
+// unsupported rules and sitemaps that are not absolute URLs.
 func (lt *linter) records() {
 	f := lt.file
 	all := slices.Clone(f.Extensions)
@@ -151,6 +152,10 @@ func (lt *linter) records() {
 			if delays++; delays == 1 {
 				firstDelay = r.Line
 			}
+			if clamped(r.Value) {
+				lt.add(r.Line, codeDelayClamped, "crawl-delay %s is over a day: the robotstxt Client and Transport read it as %g seconds, the longest they wait between requests",
+					r.Value, parser.MaxCrawlDelay.Seconds())
+			}
 		case "noindex", "nofollow", "noarchive":
 			lt.add(r.Line, codeUnsupported, "no major crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or X-Robots-Tag", r.Key)
 		}
@@ -164,4 +169,14 @@ func (lt *linter) records() {
 			lt.add(s.Line, codeSitemapRelative, "sitemap %q is not an absolute http or https URL: crawlers skip it", s.Value)
 		}
 	}
+}
+
+// clamped reports whether the crawl-delay value v, as parser.CrawlDelay
+// reads it, is longer than parser.MaxCrawlDelay, which it gives instead.
+func clamped(v string) bool {
+	if d, err := parser.CrawlDelay(v); err != nil || d < parser.MaxCrawlDelay {
+		return false
+	}
+	s, _ := strconv.ParseFloat(v, 64) // parses, or is out of range: ±Inf
+	return s > parser.MaxCrawlDelay.Seconds()
 }

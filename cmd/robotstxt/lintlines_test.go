@@ -83,3 +83,29 @@ func TestNearKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCrawlDelayClamped checks that lint warns, line by line, of a
+// crawl-delay the Client reads as parser.MaxCrawlDelay although it is
+// longer, and of no other: not of a day itself, nor of a value that does
+// not parse (bad-value) or is negative.
+func TestCrawlDelayClamped(t *testing.T) {
+	for value, want := range map[string]bool{
+		"10": false, "86400": false, "86399.999": false, "86400.0": false,
+		"86400.001": true, "1e9": true, "1e400": true, "+Inf": true, "inf": true,
+		"-1e400": false, "-5": false, "soon": false, "NaN": false, "": false,
+	} {
+		fs := lintText(t, "User-agent: *\nDisallow: /x\nCrawl-delay: "+value+"\n")
+		got := codesAt(fs, codeDelayClamped)
+		if clamped(value) != want || (len(got) == 1) != want || want && got[0] != "3:crawl-delay-clamped" {
+			t.Errorf("crawl-delay %q: clamped %v, findings %q; want %v", value, clamped(value), got, want)
+		}
+		if d, err := parser.CrawlDelay(value); want && (err != nil || d != parser.MaxCrawlDelay) {
+			t.Errorf("crawl-delay %q: the parser reads %v, %v; want it clamped to %v", value, d, err, parser.MaxCrawlDelay)
+		}
+	}
+	// One finding for each clamped line, in every group.
+	fs := lintText(t, "User-agent: a\nDisallow: /x\nCrawl-delay: 1e9\n\nUser-agent: b\nDisallow: /x\nCrawl-delay: 100000\n")
+	if got := codesAt(fs, codeDelayClamped); strings.Join(got, " ") != "3:crawl-delay-clamped 7:crawl-delay-clamped" {
+		t.Errorf("two groups: %q", got)
+	}
+}

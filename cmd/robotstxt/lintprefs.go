@@ -2,10 +2,8 @@ package main
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -14,55 +12,20 @@ import (
 // path that disagree, and user-agent lines that join the group of the
 // Content-Usage rules above them.
 func (lt *linter) usage() {
-	labels := robotstxt.UsageLabels()
 	for _, g := range lt.file.Groups {
 		for _, r := range g.Usage {
-			lt.statement(r, labels)
+			for _, n := range usageNotes(r.Statement) {
+				lt.add(r.Line, n.code, "%s", n.text)
+			}
 		}
 	}
 	lt.usageConflicts()
 	lt.usageGroups()
 }
 
-// statement reports what in the statement of r states nothing or what no
-// crawler reads.
-func (lt *linter) statement(r parser.UsageRule, labels []string) {
-	ms, err := scanStatement(r.Statement)
-	switch {
-	case err != nil:
-		lt.add(r.Line, codeUsageSyntax, "the statement %q is not a Dictionary of RFC 9651 (%v): every preference of this rule is unknown", r.Statement, err)
-		return
-	case len(ms) == 0:
-		lt.add(r.Line, codeUsageSyntax, "no statement of preference: every preference of the paths this rule matches is unknown")
-		return
-	}
-	// A repeated key counts with its last value, where it first appears.
-	var keys []string
-	last := make(map[string]sfv.Member)
-	for _, m := range ms {
-		if _, ok := last[m.Key]; !ok {
-			keys = append(keys, m.Key)
-		}
-		last[m.Key] = m
-	}
-	for _, k := range keys {
-		m := last[k]
-		switch {
-		case !slices.Contains(labels, k):
-			lt.add(r.Line, codeUsageLabel, "label %q is not one of the vocabulary's, %s: crawlers read no preference from it", k, orList(labels))
-		case m.Kind != sfv.Token || m.Value != "y" && m.Value != "n":
-			written := k
-			if m.Value != "" {
-				written += "=" + m.Value
-			}
-			lt.add(r.Line, codeUsageValue, "%s states no preference: a preference is %s=y or %s=n, and anything else leaves it unknown", written, k, k)
-		}
-	}
-}
-
 // usageConflicts reports, for each crawler's rules, a Content-Usage rule
-// that gives a label the opposite preference of an earlier rule with the
-// same path: they combine, and n wins.
+// that gives a label of the vocabulary the opposite preference of an
+// earlier rule with the same path: they combine, and n wins.
 func (lt *linter) usageConflicts() {
 	type said struct {
 		line int
@@ -78,29 +41,20 @@ func (lt *linter) usageConflicts() {
 		}
 		slices.SortFunc(rules, func(a, b parser.UsageRule) int { return a.Line - b.Line })
 		for _, r := range rules {
-			ms, err := scanStatement(r.Statement)
-			if err != nil {
-				continue
-			}
-			u := robotstxt.ParseUsage(r.Statement)
 			byLabel := first[r.Path]
 			if byLabel == nil {
 				byLabel = make(map[string]said)
 				first[r.Path] = byLabel
 			}
-			for _, m := range ms {
-				p := u.Pref(m.Key)
-				if p == robotstxt.PrefUnknown {
-					continue
-				}
-				s, ok := byLabel[m.Key]
+			for _, p := range statedPrefs(robotstxt.ParseUsage(r.Statement)) {
+				s, ok := byLabel[p.label]
 				switch {
 				case !ok:
-					byLabel[m.Key] = said{r.Line, p}
-				case s.pref != p && !reported[[2]int{s.line, r.Line}]:
+					byLabel[p.label] = said{r.Line, p.pref}
+				case s.pref != p.pref && !reported[[2]int{s.line, r.Line}]:
 					reported[[2]int{s.line, r.Line}] = true
 					lt.add(r.Line, codeUsageConflict, "line %d says %s=%v for the same path, and this line %s=%v: rules of one path combine, and n wins",
-						s.line, m.Key, s.pref, m.Key, p)
+						s.line, p.label, s.pref, p.label, p.pref)
 				}
 			}
 		}
@@ -133,12 +87,4 @@ func (lt *linter) usageGroups() {
 			}
 		}
 	}
-}
-
-// orList joins words as "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

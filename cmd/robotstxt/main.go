@@ -5,9 +5,9 @@
 //
 // Usage:
 //
-//	robotstxt check [-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...
-//	robotstxt test -file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] URL|PATH...
-//	robotstxt explain [-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] URL|PATH...
+//	robotstxt check [-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] [-json] URL...
+//	robotstxt test -file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] [-json] URL|PATH...
+//	robotstxt explain [-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] [-json] URL|PATH...
 //	robotstxt lint [-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...
 //	robotstxt help [COMMAND]
 //	robotstxt version
@@ -70,27 +70,33 @@ var commands []*command
 func init() {
 	commands = []*command{{
 		name:  "check",
-		usage: "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] URL...",
+		usage: "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] [-json] URL...",
 		short: `Fetch each URL's robots.txt, once per site, as a crawler would, and
-print the decision, HTTP status and deciding rule; -v adds the
-requests and redirects, and why a robots.txt could not be read.`,
+print the decision, HTTP status, deciding rule and usage preferences;
+-v adds the requests and redirects, and why a robots.txt could not be
+read; -json prints one object per URL.`,
 		long: `Fetch each URL's robots.txt (once per site, as a crawler would) and print
 the decision, the HTTP status, the deciding rule as written and its line,
-why a robots.txt could not be read, and stale or deferred answers.`,
+why a robots.txt could not be read, and stale or deferred answers. Under
+an allowed URL, the usage preferences of the agent's Content-Usage rules
+(IETF AIPREF) and Content-Signal records, as test shows them.`,
+		json:     urlJSONHelp,
 		examples: []string{"-agent Googlebot -v https://example.com/ https://example.com/cart"},
 		run:      runCheck,
 	}, {
 		name:  "test",
-		usage: "-file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] URL|PATH...",
+		usage: "-file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] [-json] URL|PATH...",
 		short: `Check URLs, or paths that start with /, against one robots.txt: a
-file, standard input ("-") or the robots.txt of a URL's site.`,
+file, standard input ("-") or the robots.txt of a URL's site; -json
+prints one object per URL.`,
 		long: `Check URLs, or paths that start with /, against one robots.txt, read as a
 crawler reads it: content coding, charset and UTF-16 converted, and only
 the first 500 KiB read unless -full is given. FILE "-" is standard input;
 an http or https URL reads the robots.txt of its site, fetched as check does.
 Under an allowed URL, the usage preferences of the agent's Content-Usage
-rules (IETF AIPREF) and Content-Signal records, when it has any, and the
-lines they come from.`,
+rules (IETF AIPREF) and Content-Signal records, when it has any, the
+lines they come from, and what in them states no preference.`,
+		json: urlJSONHelp,
 		examples: []string{
 			"-file robots.txt -agent Googlebot /private/x /",
 			"-file robots.txt -expect disallow /admin/ /cart",
@@ -98,18 +104,21 @@ lines they come from.`,
 		run: runTest,
 	}, {
 		name:  "explain",
-		usage: "[-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] URL|PATH...",
+		usage: "[-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] [-json] URL|PATH...",
 		short: `Say why: the groups that apply to the agent and why, every rule that
 matches with its line, text as written and length, which one wins
 and why, and where RFC 9309 reads the URL otherwise. Without -file it
-fetches each URL's robots.txt as check does.`,
+fetches each URL's robots.txt as check does; -json prints one object
+per URL.`,
 		long: `Explain the decision for each URL: the groups that apply to the agent and
 why (its own groups, merged, or the * group), every rule that matches with
 its line, its text as written and its length, which rule decides and why
 (longest match; allow wins a tie), the usage preferences of the agent's
 Content-Usage rules and Content-Signal records and the lines they come
-from, and where RFC 9309 reads the URL otherwise. With -file, URLs may be paths that start with /; without it,
-each URL's robots.txt is fetched as check does.`,
+from, and where RFC 9309 reads the URL otherwise. With -file, URLs may be
+paths that start with /; without it, each URL's robots.txt is fetched as
+check does.`,
+		json:     urlJSONHelp + "\n" + explainJSONHelp,
 		examples: []string{"-file robots.txt -agent FooBot /private/x"},
 		run:      runExplain,
 	}, {
@@ -119,6 +128,7 @@ each URL's robots.txt is fetched as check does.`,
 (warnings) and what is tolerated (infos). -json prints one object per
 file; run "robotstxt help lint" for its fields and the codes.`,
 		long: lintHelp,
+		json: lintJSONHelp,
 		examples: []string{
 			"robots.txt",
 			"-level warning -json https://example.com/robots.txt",

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
@@ -9,30 +11,51 @@ import (
 	"github.com/robotsgate/robotstxt/parser"
 )
 
-// A prefItem is one line of what explain and test show of the usage
-// preferences of a URL: "usage" for robots.txt's Content-Usage rules or
-// "signal" for its Content-Signal records, the preferences (or
+// A parsed is a robots.txt body as check, test and explain read it: its
+// Robots in one mode, which decides, its table, for the Content-Usage
+// rules, and its lines as written.
+type parsed struct {
+	robots *robotstxt.Robots
+	table  *parser.Table
+	lines  listing
+	mode   robotstxt.Mode
+}
+
+// parse reads text in mode.
+func parse(text []byte, mode robotstxt.Mode) *parsed {
+	return &parsed{
+		robots: robotstxt.ParseMode(text, mode),
+		table:  parser.Parser{RFC9309: mode == robotstxt.ModeRFC9309}.Compile(text),
+		lines:  newListing(text),
+		mode:   mode,
+	}
+}
+
+// A prefItem is one line of what check, test and explain show of the
+// usage preferences of a URL: "usage" for robots.txt's Content-Usage
+// rules or "signal" for its Content-Signal records, the preferences (or
 // "unknown"), and where they come from.
 type prefItem struct {
 	label, prefs, detail string
 	// lines are the lines the preferences come from, as written, when
 	// they are more than one.
 	lines []string
-	// notes say why a deciding statement states nothing.
+	// notes say what in the deciding statements states no preference.
 	notes []string
 }
 
-// prefItems returns what a robots.txt says of the use of url's content
-// by agent: an item for its Content-Usage rules when the agent's groups
-// have any, and one for its Content-Signal records when any apply; none
-// otherwise. r is the file read in mode, t its table, l its listing;
-// allowed is r's decision for url.
-func prefItems(r *robotstxt.Robots, t *parser.Table, l listing, mode robotstxt.Mode, agent, url string, allowed bool) []prefItem {
+// prefItems returns what p says of the use of url's content by agent: an
+// item for its Content-Usage rules when the agent's groups have any, and
+// one for its Content-Signal records when any apply; none otherwise.
+// allowed is the decision for url, and u the preferences of its
+// Content-Usage rules: p.robots.Usage's, or for check the Client's.
+func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []prefItem {
+	t := p.table
 	groups, _ := t.AppendGroups(nil, agent)
 	var items []prefItem
 	if t.HasUsage(groups) {
-		it := prefItem{label: "usage", prefs: prefsText(r.Usage(agent, url))}
-		path := matchPath(url, mode)
+		it := prefItem{label: "usage", prefs: usageText(u)}
+		path := matchPath(url, p.mode)
 		switch rules := t.DecideUsage(nil, groups, path); {
 		case !allowed:
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
@@ -40,13 +63,13 @@ func prefItems(r *robotstxt.Robots, t *parser.Table, l listing, mode robotstxt.M
 			it.detail = "no Content-Usage rule of these groups matches " + path
 		default:
 			var lines []int
-			for _, u := range rules {
-				lines = append(lines, u.Line)
-				if _, err := scanStatement(u.Statement); err != nil {
-					it.notes = append(it.notes, fmt.Sprintf("the statement of line %d does not parse: %v", u.Line, err))
+			for _, r := range rules {
+				lines = append(lines, r.Line)
+				for _, n := range usageNotes(r.Statement) {
+					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
 				}
 			}
-			it.detail, it.lines = linesText(lines, l, "their paths match with the same length: they combine, n before y")
+			it.detail, it.lines = linesText(lines, p.lines, "their paths match with the same length: they combine, n before y")
 		}
 		items = append(items, it)
 	}
@@ -57,15 +80,133 @@ func prefItems(r *robotstxt.Robots, t *parser.Table, l listing, mode robotstxt.M
 		}
 	}
 	if len(signals) > 0 {
-		it := prefItem{label: "signal", prefs: prefsText(r.ContentSignal(agent, url))}
+		it := prefItem{label: "signal", prefs: signalText(p.robots.ContentSignal(agent, url))}
 		if allowed {
-			it.detail, it.lines = linesText(signals, l, "they combine, no before yes")
+			it.detail, it.lines = linesText(signals, p.lines, "they combine, no before yes")
 		} else {
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
 		}
 		items = append(items, it)
 	}
 	return items
+}
+
+// printPrefs writes items under the line of a URL, as check and test
+// print them:
+//
+//	usage train-ai=n  (line 9: Content-Usage: train-ai=n)
+func printPrefs(w io.Writer, width int, items []prefItem) {
+	for _, it := range items {
+		printDecision(w, "", width, it.label+" "+it.prefs, strings.Join(append([]string{it.detail}, it.notes...), "; "))
+	}
+}
+
+// A labelPref is a label of the vocabulary and the preference a Usage
+// states for it.
+type labelPref struct {
+	label string
+	pref  robotstxt.Pref
+}
+
+// statedPrefs returns the labels of the vocabulary for which u states y
+// or n, in the vocabulary's order: all that a crawler reads of u. Other
+// labels, and other values, state no preference (see usageNotes).
+func statedPrefs(u robotstxt.Usage) []labelPref {
+	var ps []labelPref
+	for _, l := range robotstxt.UsageLabels() {
+		if p := u.Pref(l); p != robotstxt.PrefUnknown {
+			ps = append(ps, labelPref{l, p})
+		}
+	}
+	return ps
+}
+
+// usageText shows the preferences u states (see statedPrefs), as
+// "train-ai=n, search=y", or "unknown" when it states none.
+func usageText(u robotstxt.Usage) string {
+	var parts []string
+	for _, p := range statedPrefs(u) {
+		parts = append(parts, p.label+"="+p.pref.String())
+	}
+	if len(parts) == 0 {
+		return "unknown"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// signalText shows the preferences of Content-Signal records: their
+// String, or "unknown" when they state nothing.
+func signalText(u robotstxt.Usage) string {
+	if s := u.String(); s != "" {
+		return s
+	}
+	return "unknown"
+}
+
+// A usageNote says what in a Content-Usage statement states no
+// preference that a crawler reads: lint reports it with its code, and
+// check, test and explain show it under the usage of a URL the statement
+// decides.
+type usageNote struct {
+	code code
+	text string
+}
+
+// maxNamed bounds how many labels one note names.
+const maxNamed = 3
+
+// usageNotes returns the notes of a Content-Usage statement: that it is
+// not a Dictionary of RFC 9651, or is empty; else, for each label of the
+// vocabulary whose value, the last written for it, is not the Token y or
+// n, that it states no preference; then, in one note, the labels outside
+// the vocabulary, which no crawler reads. It takes time linear in the
+// statement's length.
+func usageNotes(stmt string) []usageNote {
+	ms, err := scanStatement(stmt)
+	switch {
+	case err != nil:
+		return []usageNote{{codeUsageSyntax, fmt.Sprintf("the statement %q is not a Dictionary of RFC 9651 (%v): every preference of this rule is unknown",
+			clip(stmt, maxShown), err)}}
+	case len(ms) == 0:
+		return []usageNote{{codeUsageSyntax, "no statement of preference: every preference of the paths this rule matches is unknown"}}
+	}
+	labels := robotstxt.UsageLabels()
+	last := make(map[string]sfv.Member) // by key, the member that counts
+	var others []string                 // keys outside the vocabulary, in order
+	for _, m := range ms {
+		if _, seen := last[m.Key]; !seen && !slices.Contains(labels, m.Key) {
+			others = append(others, m.Key)
+		}
+		last[m.Key] = m
+	}
+	var notes []usageNote
+	u := robotstxt.ParseUsage(stmt)
+	for _, l := range labels {
+		m, ok := last[l]
+		if !ok || u.Pref(l) != robotstxt.PrefUnknown {
+			continue
+		}
+		written := l
+		if m.Value != "" {
+			written += "=" + m.Value
+		}
+		notes = append(notes, usageNote{codeUsageValue, written + " states no preference: only the Tokens y and n count"})
+	}
+	if len(others) > 0 {
+		named := make([]string, min(len(others), maxNamed))
+		for i := range named {
+			named[i] = fmt.Sprintf("%q", others[i])
+		}
+		text := "label " + named[0] + " is not one of the vocabulary's, " + orList(labels) + ": crawlers read no preference from it"
+		if len(others) > 1 {
+			if len(others) > maxNamed {
+				named = append(named, fmt.Sprintf("%d more", len(others)-maxNamed))
+			}
+			text = "labels " + andList(named) + " are not the vocabulary's, " + orList(labels) + ": crawlers read no preference from them"
+		}
+		notes = append(notes, usageNote{codeUsageLabel, text})
+	}
+	return notes
 }
 
 // scanStatement reads a Content-Usage statement as a Dictionary of RFC
@@ -78,15 +219,6 @@ func scanStatement(stmt string) ([]sfv.Member, error) {
 		ms = append(ms, sc.Member())
 	}
 	return ms, sc.Err()
-}
-
-// prefsText shows a Usage: its String, or "unknown" when it states
-// nothing.
-func prefsText(u robotstxt.Usage) string {
-	if s := u.String(); s != "" {
-		return s
-	}
-	return "unknown"
 }
 
 // linesText describes where preferences come from: "line 7: Content-Usage:
@@ -102,6 +234,5 @@ func linesText(lines []int, l listing, why string) (string, []string) {
 		nums[i] = fmt.Sprint(n)
 		written[i] = fmt.Sprintf("line %d: %s", n, l.directive(n))
 	}
-	list := strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
-	return "lines " + list + ": " + why, written
+	return "lines " + andList(nums) + ": " + why, written
 }

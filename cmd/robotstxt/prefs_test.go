@@ -1,9 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // usageBody has Content-Usage rules and a Content-Signal record for every
@@ -31,7 +35,7 @@ func TestTestShowsUsage(t *testing.T) {
 		"          usage train-ai=y, search=n  (lines 4 and 5: their paths match with the same length: they combine, n before y)",
 		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
 		"ALLOW     /bad/x      (no rule matched)",
-		`          usage unknown  (line 6: Content-Usage: /bad/ Train-AI=n; the statement of line 6 does not parse: sfv: offset 0: want a key, which starts with a lower-case letter or '*' (found "T"))`,
+		`          usage unknown  (line 6: Content-Usage: /bad/ Train-AI=n; line 6: the statement "Train-AI=n" is not a Dictionary of RFC 9651 (sfv: offset 0: want a key, which starts with a lower-case letter or '*' (found "T")): every preference of this rule is unknown)`,
 		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
 	}
 	if got := outputLines(r.stdout); !slices.Equal(got, want) {
@@ -58,7 +62,7 @@ func TestExplainShowsUsage(t *testing.T) {
 	}
 	for url, want := range map[string]string{
 		"/private/x": "usage     unknown (disallowed: preferences apply only to URLs the crawler may fetch)",
-		"/bad/x":     "          the statement of line 6 does not parse: sfv: offset 0",
+		"/bad/x":     "          line 6: the statement \"Train-AI=n\" is not a Dictionary of RFC 9651 (sfv: offset 0",
 	} {
 		if r := runCmd(t, usageBody, "explain", "-file", "-", url); !strings.Contains(r.stdout, want) {
 			t.Errorf("%s: output lacks %q:\n%s", url, want, r.stdout)
@@ -94,5 +98,74 @@ func TestUsageOutputIsPrintable(t *testing.T) {
 		if args[0] != "lint" && !strings.Contains(r.stdout, `\x1b`) {
 			t.Errorf("%s does not show the usage line:\n%s", args[0], r.stdout)
 		}
+	}
+}
+
+// TestTestAndLintAgree checks that what test says of a statement's
+// values other than y and n, and labels outside the vocabulary, is what
+// lint says: the same notes, and for the vocabulary's labels no
+// preference shown where lint finds none.
+func TestTestAndLintAgree(t *testing.T) {
+	for _, stmt := range []string{
+		"train-ai=yes",
+		"train-ai=n, search=yes",
+		`train-ai="n"`,
+		"train-ai",
+		"train-ai=(n)",
+		"train-ai=?1",
+		"train-ai=N, search=Y",
+		"train-ai=n, train-ai=maybe",
+		"train-ai=maybe, train-ai=n",
+		"train-ai=n;q=yes, ai=n, genai=y, bots=n, x=1",
+		"Train-AI=n",
+	} {
+		body := "User-agent: *\nAllow: /\nContent-Usage: " + stmt + "\n"
+		var fromLint []string
+		for _, f := range lintText(t, body) {
+			if f.Code == codeUsageValue || f.Code == codeUsageLabel || f.Code == codeUsageSyntax {
+				fromLint = append(fromLint, "line 3: "+f.Message)
+			}
+		}
+		r := runCmd(t, body, "test", "-file", "-", "/x")
+		lines := outputLines(r.stdout)
+		if len(lines) != 2 {
+			t.Fatalf("%s: test printed\n%s", stmt, r.stdout)
+		}
+		_, detail, _ := strings.Cut(lines[1], "(")
+		notes := strings.Split(strings.TrimSuffix(detail, ")"), "; ")[1:]
+		if !slices.Equal(notes, fromLint) {
+			t.Errorf("%s: test notes %q, lint %q", stmt, notes, fromLint)
+		}
+		u := robotstxt.ParseUsage(stmt)
+		shown := strings.Fields(lines[1])[1]
+		for _, l := range robotstxt.UsageLabels() {
+			if strings.Contains(shown, l+"=") != (u.Pref(l) != robotstxt.PrefUnknown) {
+				t.Errorf("%s: test shows %s; ParseUsage says %s=%v", stmt, lines[1], l, u.Pref(l))
+			}
+		}
+	}
+	// The issue's case: train-ai=yes is unknown in both, with the reason.
+	body := "User-agent: *\nContent-Usage: train-ai=yes\n"
+	want := "usage unknown  (line 2: Content-Usage: train-ai=yes; line 2: train-ai=yes states no preference: only the Tokens y and n count)"
+	if r := runCmd(t, body, "test", "-file", "-", "/x"); !strings.Contains(r.stdout, want) {
+		t.Errorf("test:\n%s\nwant %q", r.stdout, want)
+	}
+	if fs := lintText(t, body); len(fs) != 1 || fs[0].Code != codeUsageValue || fs[0].Message != "train-ai=yes states no preference: only the Tokens y and n count" {
+		t.Errorf("lint: %+v", fs)
+	}
+}
+
+// TestUsageNotesOfManyLabels checks that the notes of the longest statement,
+// with thousands of labels outside the vocabulary, name a few of them in
+// one note.
+func TestUsageNotesOfManyLabels(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < parser.MaxLineLength-40; i++ {
+		fmt.Fprintf(&b, "l%d=n,", i)
+	}
+	b.WriteString("train-ai=n")
+	notes := usageNotes(b.String())
+	if len(notes) != 1 || notes[0].code != codeUsageLabel || !strings.HasPrefix(notes[0].text, `labels "l0", "l1", "l2" and `) {
+		t.Errorf("notes %+v", notes)
 	}
 }

@@ -44,14 +44,6 @@ func kindWord(allow bool) string {
 	return "Disallow"
 }
 
-// decisionWord is ALLOW or DISALLOW.
-func decisionWord(allowed bool) string {
-	if allowed {
-		return "ALLOW"
-	}
-	return "DISALLOW"
-}
-
 // An expectation is the -expect flag: the decision every URL must get.
 type expectation struct {
 	set, allow bool
@@ -70,34 +62,23 @@ func parseExpectation(s string) (expectation, error) {
 	return expectation{}, fmt.Errorf("-expect %q: want allow or disallow", s)
 }
 
-// code returns the exit code of one decision: without an expectation,
-// exitDisallowed for a disallowed URL; with one, exitDisallowed for a
-// decision that does not meet it.
-func (x expectation) code(allowed bool) int {
-	if x.set && allowed != x.allow || !x.set && !allowed {
-		return exitDisallowed
+// judge returns the exit code of a verdict, and the note the text output
+// adds to its detail: without an expectation, exitDisallowed for a
+// disallowed URL and exitDeferred for a deferred one; with one,
+// exitDisallowed and "; expected allow" (or disallow) for a verdict that
+// does not meet it, as no deferral does.
+func (x expectation) judge(v verdict) (code int, note string) {
+	switch {
+	case !x.set && v == verdictDeferred:
+		return exitDeferred, ""
+	case !x.set && v == verdictDisallowed:
+		return exitDisallowed, ""
+	case !x.set, v == verdictOf(x.allow):
+		return exitOK, ""
+	case x.allow:
+		return exitDisallowed, "; expected allow"
 	}
-	return exitOK
-}
-
-// unmet returns the note for an answer that is no decision, such as a
-// deferral, which meets no expectation.
-func (x expectation) unmet() string {
-	if x.allow {
-		return "; expected allow"
-	}
-	return "; expected disallow"
-}
-
-// note returns "; expected allow" when a decision does not meet x, else "".
-func (x expectation) note(allowed bool) string {
-	if x.set && allowed != x.allow {
-		if x.allow {
-			return "; expected allow"
-		}
-		return "; expected disallow"
-	}
-	return ""
+	return exitDisallowed, "; expected disallow"
 }
 
 // columnWidth is the width that aligns the given strings, capped so one

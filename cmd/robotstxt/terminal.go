@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -58,6 +61,20 @@ func escaped(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// writeJSON writes v to w as one line of JSON, safe to print: with the
+// characters a terminal acts on escaped (see printableJSON) and no HTML
+// escapes, which would only obscure URLs.
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(printableJSON(buf.Bytes()))
+	return err
 }
 
 // printableJSON escapes, in JSON text that encoding/json wrote, the

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,10 +11,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -178,28 +183,110 @@ func TestTerminalSafeJSON(t *testing.T) {
 	}
 }
 
-// TestTerminalSafeBinary runs the built command on a hostile robots.txt,
-// as a user would, and checks its output for controls.
+// hostile holds what a terminal may act on, as an argument, a file name
+// or text may carry it: OSC and CSI sequences, BEL, C1 controls as UTF-8
+// (CSI, OSC, ST, NEL), a raw C1 byte (invalid UTF-8), DEL, a carriage
+// return, bidi overrides and isolates, a line separator and a line feed
+// before "PWNED", which must never start a line. It has no '/' or NUL, so
+// that it can be part of a file name.
+const hostile = "\x1b]0;PWNED\x07\x1b[2J\u009b31m\u009d0;x\u009c\u0085\x9b\x7f\r\u202e\u2067\u2028\nPWNED"
+
+// TestTerminalSafeBinary runs the built command, as a user or a script
+// does ("xargs robotstxt check < urls.txt"), with hostile arguments,
+// hostile files, a hostile file name, hostile standard input and hostile
+// servers, and checks that nothing it writes to stdout or stderr is a
+// control a terminal acts on, or starts a line with what an argument or
+// a server made up.
 func TestTerminalSafeBinary(t *testing.T) {
 	bin := buildBinary(t)
-	site := hostileSites(t)["utf-8"]
-	for _, args := range [][]string{
-		{"check", "-v", site + "/private/x"},
-		{"lint", site + "/robots.txt"},
-	} {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "robots"+hostile+".txt")
+	body := hostileRobots + "Content-Usage: /u train-ai=yes\x1b[2J\n" + "Disallow: /c1\x9b2J\x9d52;c;x\x9c\n" + hostile + "\n"
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sites := hostileSites(t)
+	// A status line and header values end at CR and LF.
+	inLine := strings.NewReplacer("\r", "", "\n", "").Replace(hostile)
+	headers := rawServer(t, "HTTP/1.1 200 OK "+inLine+"\r\n"+
+		"Content-Type: text/plain; charset=\""+inLine+"\"\r\n"+
+		"Content-Length: "+strconv.Itoa(len(body))+"\r\nConnection: close\r\n\r\n"+body)
+	refused := "http://" + closedPort(t)
+
+	runs := [][]string{
+		// issue 27 point 9: the flag package's error quoted the flag
+		{"test", "-file", os.DevNull, "-\x1b]0;PWNED\x07"},
+		{"test", "-file", os.DevNull, "-" + hostile},
+		{"check", "--" + hostile + "=1", refused + "/"},
+		{"lint", "-" + hostile, file},
+		{"explain", "-=" + hostile, "/x"},
+		{"check", "-v=" + hostile, refused + "/"},
+		{"check", "-timeout", hostile, refused + "/"},
+		{"lint", "-level", hostile, file},
+		{"test", "-file", file, "-expect", hostile, "/x"},
+		{"test", "-file", file, "-agent", hostile, "/x"},
+		{"test", "-file", file, "-agent", "Bot" + hostile, "/x"},
+		{"check", "-ua", hostile, refused + "/"},
+		{"check", "-timeout", "2s", "-ua", "Bot/1.0 " + hostile, refused + "/"},
+		{hostile},
+		{"help", hostile},
+		{"help", "test", hostile},
+		{"version", hostile},
+		// URLs and paths
+		{"check", "-timeout", "2s", "-v", refused + "/" + hostile},
+		{"check", "http://exa" + hostile + "mple.com/"},
+		{"check", "http://\u202eexample.com/", "http://a\x9bb/"},
+		{"test", "-file", file, "/" + hostile, hostile},
+		{"test", "-file", "http://" + hostile + "/robots.txt", "/x"},
+		{"explain", "-file", file, "/private" + hostile},
+		{"explain", "-timeout", "2s", refused + "/" + hostile},
+		// files, their names and standard input
+		{"lint", file},
+		{"lint", "-json", file},
+		{"lint", filepath.Join(dir, "missing"+hostile)},
+		{"test", "-file", file, "/private/x", "/u", "/bidi"},
+		{"test", "-file", filepath.Join(dir, "missing"+hostile), "/x"},
+		{"explain", "-file", file, "/u"},
+		{"lint", "-"},
+		{"test", "-file", "-", "/x", "/u"},
+		{"explain", "-file", "-", "/u"},
+		{"check", "-json", refused + "/" + hostile},
+		{"test", "-json", "-file", file, "/u", "/" + hostile},
+		{"explain", "-json", "-file", file, "/u", "/" + hostile},
+	}
+	// servers: bodies, status lines, headers, redirects
+	for _, site := range append(slices.Collect(maps.Values(sites)), headers) {
+		runs = append(runs,
+			[]string{"check", "-v", "-timeout", "5s", site + "/private/x", site + "/u", site + "/" + hostile},
+			[]string{"check", "-json", "-timeout", "5s", site + "/u", site + "/" + hostile},
+			[]string{"test", "-timeout", "5s", "-file", site + "/robots.txt", "/u", "/" + hostile},
+			[]string{"test", "-json", "-timeout", "5s", "-file", site + "/robots.txt", "/u"},
+			[]string{"explain", "-timeout", "5s", site + "/u"},
+			[]string{"explain", "-json", "-timeout", "5s", site + "/u"},
+			[]string{"lint", "-timeout", "5s", site + "/robots.txt"},
+			[]string{"lint", "-json", "-timeout", "5s", site + "/robots.txt"},
+		)
+	}
+	for _, args := range runs {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Stdin = strings.NewReader(body)
 		var stdout, stderr bytes.Buffer
-		cmd := exec.Command(bin, args...)
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		cancel()
 		var ee *exec.ExitError
-		if err := cmd.Run(); err != nil && !errors.As(err, &ee) {
+		if err != nil && !errors.As(err, &ee) {
 			t.Fatalf("%q: %v", args, err)
 		}
-		if stdout.Len() == 0 {
+		if stdout.Len()+stderr.Len() == 0 {
 			t.Errorf("%q: no output", args)
 		}
 		for stream, out := range map[string]string{"stdout": stdout.String(), "stderr": stderr.String()} {
 			if bad := terminalUnsafe(out); bad != "" {
-				t.Errorf("%q: %s has %s:\n%s", args, stream, bad, out)
+				t.Errorf("%q: %s has %s: %q", args, stream, bad, out)
+			} else if strings.Contains("\n"+out, "\nPWNED") {
+				t.Errorf("%q: %s has a line made up by the input: %q", args, stream, out)
 			}
 		}
 	}

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // runTest is "robotstxt test": it checks URLs against a robots.txt read
@@ -19,6 +17,8 @@ import (
 // Content-Usage rules and Content-Signal records, when it has any:
 //
 //	usage train-ai=n  (line 9: Content-Usage: train-ai=n)
+//
+// With -json it prints one urlResult per URL instead.
 func runTest(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (required)")
@@ -27,6 +27,7 @@ func runTest(cmd *command, args []string, e env) int {
 	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision, 1 otherwise")
 	timeout := timeoutFlag(fs, "fetching a robots.txt given as a URL")
+	asJSON := fs.Bool("json", false, "print one JSON object per URL")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
@@ -59,36 +60,30 @@ func runTest(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
+	var p *parsed
+	if d.readable() {
+		d.noteLimit(*full, e)
+		p = parse(d.text(*full), modeOf(*rfc))
+	}
 	width := columnWidth(args)
 	code = exitOK
-	if !d.readable() {
-		word, detail, allowed, c := d.live.fallback()
-		switch {
-		case c != exitDeferred:
-			c = x.code(allowed)
-			detail += x.note(allowed)
-		case x.set:
-			c, detail = exitDisallowed, detail+x.unmet()
-		}
-		for _, t := range targets {
-			printDecision(e.stdout, word, width, t.arg, detail)
-		}
-		return c
-	}
-	d.noteLimit(*full, e)
-	text := d.text(*full)
-	r := robotstxt.ParseMode(text, modeOf(*rfc))
-	table := parser.Parser{RFC9309: *rfc}.Compile(text)
-	l := newListing(text)
 	for _, t := range targets {
-		v := r.Check(tok, t.checkURL())
-		printDecision(e.stdout, decisionWord(v.Allowed), width, t.arg, ruleText(v.Rule, v.Matched(), l)+x.note(v.Allowed))
-		code = worst(code, x.code(v.Allowed))
-		if !v.Allowed {
+		res, v, u := documentResult(d, p, tok, t)
+		if p != nil {
+			res.Detail = ruleText(v.Rule, v.Matched(), p.lines)
+		}
+		c, note := x.judge(res.Verdict)
+		code = worst(code, c)
+		if *asJSON {
+			if err := writeJSON(e.stdout, res); err != nil {
+				e.fail(err)
+				return exitUsage
+			}
 			continue
 		}
-		for _, it := range prefItems(r, table, l, modeOf(*rfc), tok, t.checkURL(), v.Allowed) {
-			printDecision(e.stdout, "", width, it.label+" "+it.prefs, strings.Join(append([]string{it.detail}, it.notes...), "; "))
+		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
+		if p != nil && v.Allowed {
+			printPrefs(e.stdout, width, prefItems(p, tok, t.checkURL(), true, u))
 		}
 	}
 	return code

@@ -8,7 +8,7 @@
 // Decimal, String, Token, Byte Sequence, Boolean, Date and Display String)
 // and hands out its members as written, one at a time, without
 // allocating. It rejects what RFC 9651 rejects, and it also rejects field
-// values beyond [MaxLength] bytes or [MaxMembers] members.
+// values longer than [MaxLength] bytes.
 package sfv
 
 import (
@@ -16,25 +16,21 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotsgate/robotstxt/parser"
 )
 
-// The limits a [Scanner] holds a field value to. RFC 9651 §3.2 asks
-// general-purpose parsers to accept Dictionaries of at least 1024 members;
-// this package reads statements of preference, which name a few usage
-// categories in a few dozen bytes (the longest seen in robots.txt files is
-// under 60 bytes with 3 members), from untrusted files and headers. These
-// limits are 20 times that and bound what one statement costs to read and
-// keep.
-const (
-	MaxLength  = 1024 // bytes in a field value
-	MaxMembers = 64   // members in a Dictionary, a repeated key counted each time
-)
+// MaxLength is the length in bytes of the longest field value a [Scanner]
+// reads: that of a robots.txt line ([parser.MaxLineLength]), so that a
+// Content-Usage statement may fill the line it is written on, and a
+// header field carries no longer one. Within it a Dictionary may have any
+// number of members, up to (MaxLength+1)/2 (a one-byte key and a ','
+// each), well past the 1,024 that RFC 9651 §3.2 asks parsers to accept.
+// Reading a value costs time linear in its length.
+const MaxLength = parser.MaxLineLength
 
-// The errors of a field value beyond the limits.
-var (
-	ErrTooLong        = errors.New("sfv: field value longer than " + strconv.Itoa(MaxLength) + " bytes")
-	ErrTooManyMembers = errors.New("sfv: dictionary of more than " + strconv.Itoa(MaxMembers) + " members")
-)
+// ErrTooLong is the error of a field value longer than [MaxLength].
+var ErrTooLong = errors.New("sfv: field value longer than " + strconv.Itoa(MaxLength) + " bytes")
 
 // A SyntaxError reports where and why a field value is not a Dictionary.
 type SyntaxError struct {
@@ -107,7 +103,7 @@ type Member struct {
 type Scanner struct {
 	in      string
 	off     int
-	members int
+	members int // read so far
 	done    bool
 	err     error
 	m       Member
@@ -149,10 +145,6 @@ func (sc *Scanner) Next() bool {
 		sc.done = true // the empty Dictionary
 		return false
 	}
-	if sc.members == MaxMembers {
-		sc.err, sc.done = ErrTooManyMembers, true
-		return false
-	}
 	key, ok := sc.key()
 	if !ok {
 		return false
@@ -186,8 +178,8 @@ func (sc *Scanner) Next() bool {
 func (sc *Scanner) Member() Member { return sc.m }
 
 // Err returns nil if the whole value is a Dictionary, else why not: a
-// *[SyntaxError], [ErrTooLong] or [ErrTooManyMembers]. It is final once
-// [Scanner.Next] has returned false.
+// *[SyntaxError] or [ErrTooLong]. It is final once [Scanner.Next] has
+// returned false.
 func (sc *Scanner) Err() error { return sc.err }
 
 // fail stops the scan with a SyntaxError at the current offset; it

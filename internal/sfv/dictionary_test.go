@@ -182,6 +182,10 @@ func TestIsBase64(t *testing.T) {
 	gen("")
 }
 
+// TestScanLimits reads values up to MaxLength bytes, with as many members
+// as fit: 1,024 (RFC 9651 §3.2's minimum), 1,025, and the most a value can
+// hold, one-byte keys; the member after them is read, and one byte more is
+// ErrTooLong.
 func TestScanLimits(t *testing.T) {
 	long := "a=" + strings.Repeat("b", MaxLength-2)
 	if _, err := scanAll(long); err != nil {
@@ -190,12 +194,24 @@ func TestScanLimits(t *testing.T) {
 	if _, err := scanAll(long + "c"); !errors.Is(err, ErrTooLong) {
 		t.Errorf("Scan of %d bytes: error %v, want ErrTooLong", len(long)+1, err)
 	}
-	many := strings.Repeat("a, ", MaxMembers-1) + "a"
-	if ms, err := scanAll(many); err != nil || len(ms) != MaxMembers {
-		t.Errorf("Scan of %d members: %d members, error %v", MaxMembers, len(ms), err)
+	for _, n := range []int{1024, 1025, (MaxLength - 3) / 2} {
+		// n-1 one-byte members, then one of five bytes: 2n+3 bytes,
+		// MaxLength for the last n.
+		value := strings.Repeat("a,", n-1) + "z=1.5"
+		ms, err := scanAll(value)
+		if err != nil || len(ms) != n || ms[n-1] != (Member{Key: "z", Kind: Decimal, Value: "1.5"}) {
+			t.Errorf("Scan of %d members in %d bytes: %d members, error %v", n, len(value), len(ms), err)
+		}
 	}
-	if _, err := scanAll(many + ", a"); !errors.Is(err, ErrTooManyMembers) {
-		t.Errorf("Scan of %d members: error %v, want ErrTooManyMembers", MaxMembers+1, err)
+	if value := strings.Repeat("a,", (MaxLength-3)/2-1) + "z=1.5"; len(value) != MaxLength {
+		t.Fatalf("the longest value is %d bytes, want %d", len(value), MaxLength)
+	}
+	most := strings.Repeat("a,", (MaxLength+1)/2-1) + "a"
+	if ms, err := scanAll(most); err != nil || len(most) != MaxLength || len(ms) != (MaxLength+1)/2 {
+		t.Errorf("Scan of %d bytes of one-byte members: %d members, error %v", len(most), len(ms), err)
+	}
+	if _, err := scanAll(most + " "); !errors.Is(err, ErrTooLong) {
+		t.Errorf("Scan of %d bytes: error %v, want ErrTooLong", len(most)+1, err)
 	}
 }
 
@@ -244,8 +260,9 @@ func TestIsKeyIsToken(t *testing.T) {
 }
 
 // FuzzScan reads any value. Beyond not panicking: a value read without
-// error has valid keys, Token values that are Tokens and at most
-// MaxMembers members, and its members written back read again to the
+// error is at most MaxLength bytes, has valid keys, Token values that are
+// Tokens and at most a member for each two bytes but one, and its
+// members written back read again to the
 // same members; reading allocates nothing unless it fails.
 func FuzzScan(f *testing.F) {
 	for _, s := range []string{
@@ -259,8 +276,8 @@ func FuzzScan(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(ms) > MaxMembers {
-			t.Fatalf("%d members", len(ms))
+		if len(value) > MaxLength || len(ms) > (len(value)+1)/2 {
+			t.Fatalf("%d members in %d bytes", len(ms), len(value))
 		}
 		for _, m := range ms {
 			if !IsKey(m.Key) || m.Kind == Token && !IsToken(m.Value) || (m.Value == "") != (m.Kind == Boolean && m.Value == "") {
