@@ -12,6 +12,7 @@ import (
 
 	robotsgate "github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/bench/heap"
+	"github.com/robotsgate/robotstxt/internal/body"
 )
 
 // These benchmarks measure what a crawler pays per authority it keeps in
@@ -69,7 +70,7 @@ func BenchmarkHeapPerAuthority(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			var sum int64 // of the bodies as the Client reads them, cut at 500 KiB
 			for i := range n {
-				sum += int64(min(len(bodies[i%len(bodies)]), robotsgate.DefaultBodyLimit))
+				sum += int64(min(len(bodies[i%len(bodies)]), body.DefaultLimit))
 			}
 			mean := float64(sum) / float64(n)
 			for b.Loop() {
@@ -171,8 +172,8 @@ func pair(b *testing.B, k int, base, measured func(i int)) float64 {
 }
 
 // BenchmarkClientOverhead reports what Client.Allowed costs on a warm
-// cache against Crawler.Allowed of the same rules and the same (escaped)
-// path, which is the matching work the Client cannot avoid (target ≤ 2×,
+// cache against Robots.Allowed of the same rules for its agent and the
+// same (escaped) path, which is the matching work the Client cannot avoid (target ≤ 2×,
 // or ≤ 3× for URLs that need escaping, and 0 allocs).
 func BenchmarkClientOverhead(b *testing.B) {
 	bodies := [][]byte{[]byte(realistic)}
@@ -186,7 +187,7 @@ func BenchmarkClientOverhead(b *testing.B) {
 		return c
 	}
 	ctx := context.Background()
-	cr := robotsgate.Parse([]byte(realistic)).Crawler(checkAgent)
+	r := robotsgate.Parse([]byte(realistic))
 	for _, tc := range []struct{ name, path, escaped string }{
 		{"ascii", checkPath, checkPath},
 		{"cafe-path", "/café/x", "/caf%C3%A9/x"},
@@ -195,11 +196,11 @@ func BenchmarkClientOverhead(b *testing.B) {
 		b.Run("one-authority/"+tc.name, func(b *testing.B) {
 			c := newClient(b, 1)
 			u := "http://s000000.example" + tc.path
-			if got, _ := c.Allowed(ctx, u); got != cr.Allowed(tc.escaped) {
-				b.Fatalf("%s: Client %v, Crawler %v", tc.name, got, !got)
+			if got, _ := c.Allowed(ctx, u); got != r.Allowed(checkAgent, tc.escaped) {
+				b.Fatalf("%s: Client %v, Robots %v", tc.name, got, !got)
 			}
 			b.ReportAllocs()
-			pair(b, 1000, func(int) { sinkBool = cr.Allowed(tc.escaped) },
+			pair(b, 1000, func(int) { sinkBool = r.Allowed(checkAgent, tc.escaped) },
 				func(int) { sinkBool, _ = c.Allowed(ctx, u) })
 		})
 	}
@@ -207,13 +208,13 @@ func BenchmarkClientOverhead(b *testing.B) {
 		const n = 1000
 		c := newClient(b, n)
 		urls := make([]string, n)
-		crawlers := make([]*robotsgate.Crawler, n)
+		files := make([]*robotsgate.Robots, n)
 		for i := range n {
 			urls[i] = fmt.Sprintf("http://s%06d.example%s", i, checkPath)
-			crawlers[i] = robotsgate.Parse([]byte(realistic)).Crawler(checkAgent)
+			files[i] = robotsgate.Parse([]byte(realistic))
 		}
 		b.ReportAllocs()
-		pair(b, n, func(i int) { sinkBool = crawlers[i].Allowed(checkPath) },
+		pair(b, n, func(i int) { sinkBool = files[i].Allowed(checkAgent, checkPath) },
 			func(i int) { sinkBool, _ = c.Allowed(ctx, urls[i]) })
 	})
 }

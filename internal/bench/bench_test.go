@@ -62,7 +62,7 @@ func TestAgree(t *testing.T) {
 			t.Fatalf("hostile %s: path is %d bytes", in.name, len(path))
 		}
 		r := robotsgate.Parse(body)
-		if v := r.Check("AnyBot", path); !v.Allowed || v.Matched() {
+		if v := r.Check("AnyBot", path); !v.Allowed || v.Rule.Line != 0 {
 			t.Errorf("hostile %s: robotsgate %+v, want allowed by no rule", in.name, v)
 		}
 		t.Logf("hostile %s: %d bytes, %d rules", in.name, len(body), len(r.Rules("AnyBot")))
@@ -98,7 +98,6 @@ func BenchmarkParse(b *testing.B) {
 //     lookup by agent, path extraction, matching).
 //   - robotsgate-absURL: the same with an absolute URL, which Allowed
 //     reduces to its path itself.
-//   - robotsgate-Crawler-view: Crawler.Allowed(path) on the view that
 //     Robots.Crawler(agent) returned beforehand, outside the timed loop: the
 //     counterpart of temoto-Test-only.
 //   - temoto-FindGroup+Test: data.FindGroup(agent).Test(path), the
@@ -121,13 +120,6 @@ func BenchmarkCheck(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkBool = rg.Allowed(checkAgent, checkURL)
-		}
-	})
-	b.Run("robotsgate-Crawler-view", func(b *testing.B) {
-		a := rg.Crawler(checkAgent)
-		b.ReportAllocs()
-		for b.Loop() {
-			sinkBool = a.Allowed(checkPath)
 		}
 	})
 	b.Run("temoto-FindGroup+Test", func(b *testing.B) {

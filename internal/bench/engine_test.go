@@ -204,13 +204,6 @@ func keepRobots(body []byte) any {
 	return r
 }
 
-// keepCrawler keeps only the Crawler of engineAgent, after a check.
-func keepCrawler(body []byte) any {
-	c := robotsgate.Parse(body).Crawler(engineAgent)
-	sinkBool = c.Allowed("/x")
-	return c
-}
-
 // hostileUnknown is a 500 KiB body of unknown-key lines.
 func hostileUnknown() []byte { return bytes.Repeat([]byte("b:\n"), maxBody/3) }
 
@@ -247,7 +240,7 @@ func BenchmarkRetained(b *testing.B) {
 		for _, kind := range []struct {
 			name string
 			keep func([]byte) any
-		}{{"Robots", keepRobots}, {"Crawler", keepCrawler}} {
+		}{{"Robots", keepRobots}} {
 			b.Run(in.name+"/"+kind.name, func(b *testing.B) {
 				var ratio float64
 				for b.Loop() {
@@ -351,19 +344,18 @@ func BenchmarkHostileLongPath(b *testing.B) {
 }
 
 // againstEveryRule runs a sub-benchmark, named name+"robotsgate", that
-// checks path with the Crawler of r for "x" beside its baseline, trying
+// checks path with r for "x" (Robots.Allowed) beside its baseline, trying
 // every rule, alternately, k of each a round (see pair): x-baseline is
 // the ratio.
 func againstEveryRule(b *testing.B, name string, r *robotsgate.Robots, path string, k int) {
 	rules := r.Rules("x")
-	c := r.Crawler("x")
-	if c.Allowed(path) != everyRule(rules, path) {
+	if r.Allowed("x", path) != everyRule(rules, path) {
 		b.Fatalf("%s: the check and trying every rule disagree", name)
 	}
 	b.Run(name+"robotsgate", func(b *testing.B) {
 		b.ReportAllocs()
 		pair(b, k, func(int) { sinkBool = everyRule(rules, path) },
-			func(int) { sinkBool = c.Allowed(path) })
+			func(int) { sinkBool = r.Allowed("x", path) })
 	})
 }
 
@@ -379,30 +371,3 @@ func everyRule(rules []robotsgate.Rule, path string) bool {
 	return allowed
 }
 
-// BenchmarkCrawlerBuild times what a cold fill does with each body it
-// fetches, ParseMode(body).Crawler(engineAgent), over the corpus (each body
-// cut at 500 KiB as the Client cuts it), beside parsing alone, alternately
-// a pass each (see pair): x-baseline is parse and Crawler over parse
-// alone, and crawler/parse what making the Crawler adds, over the parse.
-// One op is a pass of each.
-func BenchmarkCrawlerBuild(b *testing.B) {
-	files, _ := loadCorpus(b)
-	bodies := make([][]byte, len(files))
-	for i, f := range files {
-		bodies[i] = f.body[:min(len(f.body), maxBody)]
-	}
-	var keepCrawler *robotsgate.Crawler
-	var keepRobots *robotsgate.Robots
-	ratio := pair(b, 1, func(int) {
-		for _, body := range bodies {
-			keepRobots = robotsgate.ParseMode(body, robotsgate.ModeGoogle)
-		}
-	}, func(int) {
-		for _, body := range bodies {
-			keepCrawler = robotsgate.ParseMode(body, robotsgate.ModeGoogle).Crawler(engineAgent)
-		}
-	})
-	b.ReportMetric(ratio-1, "crawler/parse")
-	runtime.KeepAlive(keepCrawler)
-	runtime.KeepAlive(keepRobots)
-}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	robotsgate "github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // These benchmarks measure how finding a crawler's groups scales with the
@@ -33,19 +34,19 @@ const warmAgent = "WarmBot"
 
 // BenchmarkManyGroups checks shopAgent's paths against the shop file with
 // 1,997 extra groups (2,000 in all), beside the same checks against the
-// shop file alone (3 groups), the baseline: Robots.Allowed, Robots.Check
-// and Robots.Crawler followed by one check of its Crawler. x-baseline is
-// the ratio (target: 2 at most).
+// shop file alone (3 groups), the baseline: Robots.Allowed and
+// Robots.Check. x-baseline is the ratio (target: 2 at most).
 func BenchmarkManyGroups(b *testing.B) {
 	small := robotsgate.Parse([]byte(shop))
-	large := robotsgate.Parse(manyGroups(1997))
-	if n := len(large.File().Groups); n != 2000 {
+	largeBody := manyGroups(1997)
+	large := robotsgate.Parse(largeBody)
+	if n := len(parser.Parse(largeBody).Groups); n != 2000 {
 		b.Fatalf("the large file has %d groups", n)
 	}
 	for _, r := range []*robotsgate.Robots{small, large} {
 		sinkBool = r.Allowed(warmAgent, "/")
 		for _, c := range shopChecks {
-			if r.Allowed(shopAgent, c.path) != c.allow || r.Crawler(shopAgent).Allowed(c.path) != c.allow {
+			if r.Allowed(shopAgent, c.path) != c.allow || r.Check(shopAgent, c.path).Allowed != c.allow {
 				b.Fatalf("%s: wrong answer", c.path)
 			}
 		}
@@ -61,11 +62,6 @@ func BenchmarkManyGroups(b *testing.B) {
 		pair(b, 100, func(i int) { sinkBool = small.Check(shopAgent, path(i)).Allowed },
 			func(i int) { sinkBool = large.Check(shopAgent, path(i)).Allowed })
 	})
-	b.Run("Crawler", func(b *testing.B) {
-		b.ReportAllocs()
-		pair(b, 100, func(i int) { sinkBool = small.Crawler(shopAgent).Allowed(path(i)) },
-			func(i int) { sinkBool = large.Crawler(shopAgent).Allowed(path(i)) })
-	})
 }
 
 // agentQuery is one check of the held-out mix: a crawler and a URL.
@@ -79,9 +75,9 @@ var unknownAgents = []string{"ZzyzxCrawler", "Qwertybot"}
 // agents, each with the paths queriesOf draws from the rules that agent
 // obeys (at most 8 of them, at random). The draw depends only on the file
 // and a fixed seed; the engine is not tuned on it.
-func mixOf(name string, r *robotsgate.Robots) []agentQuery {
+func mixOf(name string, body []byte, r *robotsgate.Robots) []agentQuery {
 	var tokens []string
-	for _, g := range r.File().Groups {
+	for _, g := range parser.Parse(body).Groups {
 		for _, a := range g.Agents {
 			if a.Token != "" && !slices.Contains(tokens, a.Token) {
 				tokens = append(tokens, a.Token)
@@ -119,7 +115,7 @@ func BenchmarkCorpusAgentMix(b *testing.B) {
 	files, rs := parseCorpus(b)
 	mixes := make([][]agentQuery, len(files))
 	for i, r := range rs {
-		mixes[i] = mixOf(files[i].name, r)
+		mixes[i] = mixOf(files[i].name, files[i].body, r)
 		sinkBool = r.Allowed(warmAgent, "/")
 	}
 	var perFile []float64
@@ -132,6 +128,6 @@ func BenchmarkCorpusAgentMix(b *testing.B) {
 		})
 	}
 	reportSpread(b, perFile, func(i int) string {
-		return fmt.Sprintf("%s, %d groups", files[i].name, len(rs[i].File().Groups))
+		return fmt.Sprintf("%s, %d groups", files[i].name, len(parser.Parse(files[i].body).Groups))
 	})
 }

@@ -46,6 +46,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/bench/heap"
+	"github.com/robotsgate/robotstxt/internal/body"
 )
 
 // The corpus is read from beside the repository when it is there, else
@@ -71,7 +72,7 @@ func main() {
 	bodies, name := loadCorpus(*dir)
 	var sum int64 // of the bodies as the Client reads them, cut at the body limit
 	for i := range *n {
-		sum += int64(min(len(bodies[i%len(bodies)]), robotstxt.DefaultBodyLimit))
+		sum += int64(min(len(bodies[i%len(bodies)]), body.DefaultLimit))
 	}
 	mean := float64(sum) / float64(*n)
 	fmt.Printf("corpus %s: %d files; N = %d authorities, mean body %.0f B\n", name, len(bodies), *n, mean)
@@ -174,8 +175,8 @@ func verify(c *robotstxt.Client, bodies [][]byte, n, sample int) int {
 	checks := 0
 	step := max(1, n/max(sample, 1))
 	for i := 0; i < n && i/step < sample; i += step {
-		body := bodies[i%len(bodies)]
-		read, err := robotstxt.ReadBody(bytes.NewReader(body), http.Header{"Content-Type": {"text/plain"}}, robotstxt.DefaultBodyLimit)
+		raw := bodies[i%len(bodies)]
+		read, err := body.Read(bytes.NewReader(raw), http.Header{"Content-Type": {"text/plain"}}, body.DefaultLimit)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -244,12 +245,12 @@ func (t corpusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !ok || err != nil || !strings.HasPrefix(host, "s") || req.URL.Path != "/robots.txt" {
 		return resp, nil
 	}
-	body := t.bodies[n%len(t.bodies)]
+	raw := t.bodies[n%len(t.bodies)]
 	resp.StatusCode, resp.Status = 200, "200 OK"
 	resp.Header.Set("Content-Type", "text/plain")
 	resp.Header.Set("Cache-Control", "max-age=86400")
-	resp.ContentLength = int64(len(body))
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(raw))
+	resp.Body = io.NopCloser(bytes.NewReader(raw))
 	return resp, nil
 }
 
