@@ -29,10 +29,10 @@ var ErrBadURL = target.ErrBadURL
 //
 // Most callers want [Client.Allowed], the fastest check. [Client.Check]
 // also returns the [Decision]: the deciding rule, whether the answer was
-// deferred and until when, the status it rests on. [Client.Lookup] and [Client.Cached] describe what is
-// cached for a site (its sitemaps, crawl-delay, body); [Client.Forget]
-// drops it; [Client.Stats] counts what the Client has done. A crawler
-// on net/http can leave the checks to a [Transport].
+// deferred and until when, and what the robots.txt it rests on says (its
+// status, freshness, crawl-delay, sitemaps through [Decision.Robots]);
+// [Client.Stats] counts what the Client has done. A crawler on net/http
+// can leave the checks to a [Transport].
 //
 // The zero value is not usable, and panics; make one with NewClient.
 type Client struct {

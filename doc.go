@@ -21,9 +21,9 @@
 // Crawl-delay and Retry-After. Nothing disallowed leaves the process.
 //
 // [Parse] and [Robots] are for a body the caller already has: a tool, a
-// test, or a crawler with its own fetching. They do no I/O.
-// [Robots.Crawler] gives the view of one crawler (its merged groups), which
-// is the fastest way to check many URLs against one file.
+// test, or a crawler with its own fetching. They do no I/O. A [Robots]
+// keeps the groups of the first crawler it checks at hand, the fast way
+// to check many URLs against one file.
 //
 // A crawler of the open web should connect through [PublicOnly], so that
 // no page, redirect or robots.txt can point it at a loopback, private or
@@ -35,8 +35,10 @@
 // matcher (patterns and precedence), meta (robots META tags and
 // X-Robots-Tag), redisstore (a [Store] on Redis for fleets), boltstore (a
 // Store in a bbolt file, for one process that restarts), storetest (the
-// contract every Store passes), and the robotstxt command in
-// cmd/robotstxt. The module otelrobotstxt exports [Client.Stats] and
+// contract every Store passes), botauth (Web Bot Auth: a crawler that
+// signs its requests, robots.txt fetches included, by composing
+// botauth.NewTransport under [NewClientTransport]), and the robotstxt
+// command in cmd/robotstxt. The module otelrobotstxt exports [Client.Stats] and
 // [Transport.Stats] to OpenTelemetry.
 //
 // # How a file is read
@@ -83,7 +85,7 @@
 // Apache does. The query is read as it is. What is checked is what the
 // request line carries: a Transport reads the request target net/http
 // writes, a '#' in the query included. [Robots.Allowed] and
-// [Crawler.Allowed] stay exactly Google's, reading the spelling alone.
+// [Robots.Check] stay exactly Google's, reading the spelling alone.
 // Readings that nginx and Apache do not make are not added, since they
 // would refuse URLs those servers serve as other, allowed paths: ';'
 // parameters dropped (servlet containers), '\' read as '/' (IIS), and
@@ -107,9 +109,9 @@
 //	Content-Usage: train-ai=n
 //	Content-Usage: /ai-ok/ train-ai=y
 //
-// [Robots.Usage], [Crawler.Usage] and [Decision.Usage] read these rules
-// as a [Usage], whose [Usage.Pref] answers for one label ("train-ai",
-// training AI models; "search", search applications; see [usageLabelList])
+// [Robots.Usage] and [Decision.Usage] read these rules as a [Usage], whose
+// [Usage.Pref] answers for one label ("train-ai", training AI models;
+// "search", search applications: the labels of the vocabulary)
 // [PrefYes], [PrefNo] or [PrefUnknown]. Content-Usage rules merge across
 // the groups that name a crawler as Allow and Disallow do; for a URL the
 // rule with the longest matching path decides, matched as Allow and
@@ -117,8 +119,10 @@
 // length 0), and rules matching with the same length combine label by
 // label, n before y. Preferences apply only to URLs the crawler may
 // fetch: for a disallowed URL every label is unknown. A statement is an
-// RFC 9651 Dictionary in which only the Tokens y and n count ([parseUsage]);
-// one that does not parse states nothing.
+// RFC 9651 Dictionary in which only the Tokens y and n count; one that
+// does not parse states nothing. A statement may be as long as a
+// robots.txt line, with as many members as fit (far more than the 1,024
+// RFC 9651 asks parsers to accept).
 //
 // Content-Usage lines never change what Allow and Disallow decide: like
 // the lines Google's parser does not know, they do not end a group's
@@ -173,7 +177,7 @@
 //	network errors, timeouts      30 days stands in; without one, nothing is
 //	                              allowed and the check returns ErrDeferred
 //
-// The body is read by [ReadBody]: gzip and deflate content codings are
+// The body is read as a browser would: gzip and deflate content codings are
 // undone (any other coding is unreachable: bytes that cannot be read are
 // never parsed as text), at most 500 KiB of the decoded body is read and
 // the line the limit cuts is dropped, and the text is converted to UTF-8

@@ -17,7 +17,8 @@ import (
 // made by [PublicOnly] refused: the address is not a public one (loopback,
 // private, link-local such as the cloud metadata address 169.254.169.254,
 // and the like). The Client reads a robots.txt fetch refused this way as
-// unreachable, whatever its [ErrorPolicy] says: a site must not be able to
+// unreachable, whatever its error policy says (see [WithErrorPolicy]): a
+// site must not be able to
 // make its robots.txt an internal service's answer.
 var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public address")
 

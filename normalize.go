@@ -17,7 +17,7 @@ import (
 // crawler reach a disallowed path by another spelling, so wherever a
 // request leaves the process (the Client and the Transport) a URL is
 // allowed only when its spelling and its normal forms are all allowed.
-// The parser-level checks ([Robots.Allowed], [Crawler.Allowed]) stay
+// The parser-level checks ([Robots.Allowed], [Robots.Check]) stay
 // exactly Google's.
 //
 // A normal form writes decoded every escape of a printable ASCII byte

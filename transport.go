@@ -80,7 +80,7 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // which errors.Is and errors.As see them.
 //
 // Allowed requests are paced by a [Pacer] (by default an in-process
-// [memPacer] that every Transport of the Client shares), by the authority
+// pacer that every Transport of the Client shares), by the authority
 // they are sent to, however its host is spelled (the robots.txt key: see
 // the package documentation): requests to one authority reach its server at least the Crawl-delay robots.txt gives the
 // Client's product tokens apart (or the default interval, see
@@ -444,7 +444,7 @@ func defaultTransportConfig() transportConfig {
 
 // WithPacer sets the Pacer that spaces requests. By default every
 // Transport made for one Client shares that Client's in-process
-// [memPacer], so that two Transports keep a Crawl-delay between them. A
+// pacer, so that two Transports keep a Crawl-delay between them. A
 // *redisstore.Store keeps the spacing across every process that uses the
 // same Redis; Transports that share any Pacer keep it between them.
 func WithPacer(p Pacer) TransportOption {

@@ -34,8 +34,9 @@ func (p Pref) String() string {
 // for each usage label, such as "train-ai" (training AI models) or
 // "search" (search applications), whether the use is allowed, disallowed
 // or unknown. A site states its preferences in Content-Usage rules of
-// robots.txt and in the Content-Usage response header; [parseUsage] reads
-// one statement. Call [Usage.Pref] for the preference about one use; a
+// robots.txt and in the Content-Usage response header, each a Dictionary
+// of RFC 9651 such as "train-ai=n, search=y", in which only the Tokens y
+// and n state a preference; one that does not parse states none. Call [Usage.Pref] for the preference about one use; a
 // Usage prints as the statement it holds.
 //
 // A Usage keeps what the site wrote: each label once, known today or not,

@@ -67,11 +67,11 @@ func isHTML(ctype string, body []byte) bool {
 //     robots.txt of the site that serves it, every spelling): the
 //     [Decision]'s Usage;
 //   - the response's Content-Usage header field, its lines joined with
-//     ", " and read as one statement ([parseUsage]);
+//     ", " and read as one statement (see [Usage]);
 //   - the signals that came before the AIPREF vocabulary, which map to
 //     "train-ai=n" and to nothing else: the X-Robots-Tag directive noai,
-//     read for the Client's product tokens as [Transport.Directives]
-//     reads it (no training on the content); noimageai, on a response
+//     read for the Client's product tokens as [Transport.PageDirectives]
+//     reads the headers (no training on the content); noimageai, on a response
 //     whose Content-Type is an image only, since it asks that images not
 //     be trained on and a page's images come in responses of their own
 //     (on a page it stays in the Directives' Other, for a crawler that
@@ -82,7 +82,7 @@ func isHTML(ctype string, body []byte) bool {
 //
 // Cloudflare's Content-Signal records are another vocabulary, which
 // Usage does not read: see [Robots.ContentSignal], with the Robots of
-// [Client.Cached]. When robots.txt must be fetched again, the wait is
+// [Decision.Robots]. When robots.txt must be fetched again, the wait is
 // bounded by the request's context; a robots.txt that cannot be read, or
 // that disallows the request, adds no preference, and neither does a
 // response without its Request. A nil resp gives the zero Usage.

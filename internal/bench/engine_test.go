@@ -370,4 +370,3 @@ func everyRule(rules []robotsgate.Rule, path string) bool {
 	}
 	return allowed
 }
-
