@@ -1,10 +1,13 @@
 package boltstore
 
+import "log/slog"
+
 // An Option configures a Store made by Open.
 type Option func(*config)
 
 type config struct {
-	maxBytes int64 // bound on the pages in use; 0: none
+	maxBytes int64        // bound on the pages in use; 0: none
+	logger   *slog.Logger // never nil
 }
 
 // WithMaxBytes bounds the space the Store's live entries take in the file
@@ -18,4 +21,17 @@ type config struct {
 // documentation for how the file grows.
 func WithMaxBytes(n int64) Option {
 	return func(c *config) { c.maxBytes = max(n, 0) }
+}
+
+// WithLogger sets the logger for what the Store cannot return as an
+// error: the first value that failed its checksum (a miss, which is not
+// an error) and how many did by Close; the damage that made the Store
+// stop using its file (the Client logs the errors too, throttled). The
+// default, like the Client's, discards everything; a nil l keeps it.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	}
 }
