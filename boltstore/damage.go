@@ -15,7 +15,7 @@ import (
 // at once with an error wrapping ErrDamaged (the Client then fetches
 // robots.txt itself), and Close returns that error too. Open's errors
 // wrap it, as well as [ErrFormat], for a file it found damaged. The file
-// is only a cache: remove it.
+// is only a cache: remove it, or open with [WithReplaceDamaged].
 var ErrDamaged = errors.New("boltstore: file damaged")
 
 // contain runs f, which calls bbolt, and returns a panic in it, or a

@@ -38,6 +38,7 @@ type flipSpec struct {
 	Dir      string // where to write the copies
 	Flips    []flip
 	Hosts    []string
+	Replace  bool   // open WithReplaceDamaged
 	Progress string // file where the helper writes the flip it is at
 }
 
@@ -45,6 +46,7 @@ type flipSpec struct {
 type flipTally struct {
 	Flips      int      // tried
 	Refused    int      // Open failed
+	Replaced   int      // Open moved the file aside (WithReplaceDamaged)
 	Mismatched int      // a value failed its checksum
 	Stopped    int      // the Store found the file damaged and stopped
 	Allowed    []string // "offset.bit URL": a private path allowed
@@ -76,8 +78,8 @@ func runFlips(t *testing.T, spec flipSpec) flipTally {
 	var tally flipTally
 	c.Reply(t, "TALLY ", &tally)
 	c.Finish(t)
-	t.Logf("%d flips in %v: %d refused by Open, %d with a value failing its checksum, %d stopping the Store; the slowest %s",
-		tally.Flips, time.Since(start).Round(time.Millisecond), tally.Refused, tally.Mismatched, tally.Stopped, tally.Slowest)
+	t.Logf("%d flips in %v: %d refused by Open, %d replaced, %d with a value failing its checksum, %d stopping the Store; the slowest %s",
+		tally.Flips, time.Since(start).Round(time.Millisecond), tally.Refused, tally.Replaced, tally.Mismatched, tally.Stopped, tally.Slowest)
 	if tally.Flips != len(spec.Flips) {
 		t.Errorf("the helper tried %d flips of %d", tally.Flips, len(spec.Flips))
 	}
@@ -124,7 +126,7 @@ func flips(t *testing.T) {
 		}
 		b := bytes.Clone(intact)
 		b[f.Off] ^= 1 << f.Bit
-		if err := os.WriteFile(path, b, 0o600); err != nil {
+		if err := errors.Join(os.WriteFile(path, b, 0o600), os.RemoveAll(path+unusableSuffix)); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
@@ -144,9 +146,18 @@ func flips(t *testing.T) {
 // spec's hosts with a Client that cannot fetch, and counts what happened.
 func tryFlip(tally *flipTally, path string, f flip, spec flipSpec) {
 	tally.Flips++
-	s, err := Open(path)
+	var opts []Option
+	if spec.Replace {
+		opts = append(opts, WithReplaceDamaged())
+	}
+	s, err := Open(path, opts...)
 	if err != nil {
 		tally.Refused++
+		return
+	}
+	if _, err := os.Stat(path + unusableSuffix); err == nil {
+		tally.Replaced++ // and the new file is empty: nothing to check
+		_ = s.Close()
 		return
 	}
 	c := offlineClient(s)
@@ -307,9 +318,9 @@ func pageFlips(t *testing.T, path string) (fs []flip, cycles int) {
 // TestPageFlipsNeverAllowNorKill: bits of bbolt's own structures in a
 // Store's file of 40 sites (page headers, meta pages, the element tables
 // of branch pages) are flipped one at a time, a bit or two of every byte;
-// each time a Store is opened on the file, and a Client that cannot
-// fetch checks the private path of every fourth site (a damaged page
-// spoils a range of keys).
+// each time a Store is opened on the file, with and without
+// WithReplaceDamaged, and a Client that cannot fetch checks the private
+// path of every fourth site (a damaged page spoils a range of keys).
 // None is ever allowed, and the process checking survives every flip,
 // but those that make a branch page its own descendant (left out): what
 // bbolt does on a damaged page, the Store contains.
@@ -325,14 +336,19 @@ func TestPageFlipsNeverAllowNorKill(t *testing.T) {
 	for i := 0; i < len(hosts); i += 4 {
 		checked = append(checked, hosts[i])
 	}
-	runFlips(t, flipSpec{File: path, Flips: fs, Hosts: checked})
+	for _, replace := range []bool{false, true} {
+		t.Run(fmt.Sprintf("replace=%v", replace), func(t *testing.T) {
+			runFlips(t, flipSpec{File: path, Flips: fs, Hosts: checked, Replace: replace})
+		})
+	}
 }
 
 // TestDamagedStoreStops: a Store whose file has a leaf page damaged (its
 // header names another page, which makes bbolt panic) answers the first
 // Get that reads that page with ErrDamaged, logs it once, and stops
 // using the file: later Gets and Sets fail at once, without a bbolt
-// transaction, and Close returns the damage.
+// transaction, Close returns the damage and lets go of the file, and a
+// Store opened anew with WithReplaceDamaged starts afresh.
 func TestDamagedStoreStops(t *testing.T) {
 	path := damagedFile(t)
 	logger, logged := records()
@@ -363,6 +379,14 @@ func TestDamagedStoreStops(t *testing.T) {
 	}
 	if n := count(logged(), "damaged"); n != 1 {
 		t.Errorf("the damage logged %d times, want once", n)
+	}
+	s, err = Open(path, WithReplaceDamaged())
+	if err != nil {
+		t.Fatalf("Open WithReplaceDamaged: %v", err)
+	}
+	defer s.Close()
+	if _, err := s.Get(t.Context(), site(199)); !errors.Is(err, robotstxt.ErrCacheMiss) {
+		t.Errorf("Get from the new file: %v, want a miss", err)
 	}
 }
 

@@ -4,9 +4,9 @@
 //
 // Use it as
 //
-//	st, err := boltstore.Open("robots.db")
+//	st, err := boltstore.Open("robots.db", boltstore.WithReplaceDamaged())
 //	if err != nil {
-//		log.Fatal(err)
+//		log.Fatal(err) // boltstore.ErrLocked: another crawler has the file
 //	}
 //	defer st.Close() // after the Client's Close
 //	c := robotstxt.NewClient(robotstxt.WithStore(st))
@@ -111,6 +111,12 @@
 //     itself. Close returns the damage, after waiting at most a second
 //     for bbolt to let go of the file.
 //
+// [WithReplaceDamaged] has Open check the whole file first, and start
+// afresh rather than fail on a file it cannot use: it renames the file
+// to its path + ".unusable" and opens an empty Store. Use it in a
+// crawler that stops when Open fails, so that a damaged cache costs
+// fetches, not a crawler that cannot start.
+//
 // Some damage no Go program survives, since the runtime ends a process
 // whose stack overflows or that runs out of memory: bbolt 1.5 follows a
 // branch page that names itself, or a page above it, as a child (one
@@ -119,8 +125,12 @@
 // the first key, growing memory until the process is killed; a damaged
 // count in a long free list makes it allocate as much as the count says
 // at Open. Such a file ends the process at the first Get or commit that
-// reads the page, and again after each restart: remove the file. A
-// damaged length in a page can also make bbolt copy as many bytes as it
-// says before it faults: a burst of up to gigabytes of memory, from
-// which the Store recovers.
+// reads the page, and again after each restart. With WithReplaceDamaged
+// the check reads every page, and so ends the process at the next
+// start; but it marks the check in a file beside it (path +
+// ".checking"), and the start after that replaces a file whose check
+// did not end: the crawler dies twice, not in a loop. Without it, remove
+// the file. A damaged length in a page can also make bbolt copy as many
+// bytes as it says before it faults: a burst of up to gigabytes of
+// memory, from which the Store recovers.
 package boltstore

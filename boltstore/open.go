@@ -21,15 +21,33 @@ import (
 // the lock every 50 ms.
 const lockTimeout = 100 * time.Millisecond
 
+// unusableSuffix is appended to the path of a file that
+// WithReplaceDamaged moves aside.
+const unusableSuffix = ".unusable"
+
+// checkingSuffix is appended to the path of a file that Open is checking
+// for WithReplaceDamaged, to name the file that marks the check.
+const checkingSuffix = ".checking"
+
 // Open opens the Store file at path, creating it if it does not exist.
 // It fails with [ErrLocked] if another Store has the file open, and with
-// [ErrFormat] if the file is not one it can use.
+// [ErrFormat] if the file is not one it can use, unless
+// [WithReplaceDamaged] has it start afresh.
 func Open(path string, opts ...Option) (*Store, error) {
 	cfg := config{logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	db, live, err := openFile(path)
+	db, live, err := openFile(path, cfg.replace)
+	if err != nil && cfg.replace && errors.Is(err, ErrFormat) {
+		aside := path + unusableSuffix
+		if rerr := os.Rename(path, aside); rerr != nil {
+			return nil, fmt.Errorf("boltstore: open %s: %w; moving it aside: %w", path, err, rerr)
+		}
+		cfg.logger.Warn("boltstore: the file is unusable; moved it aside and started an empty one",
+			slog.String("path", path), slog.String("aside", aside), slog.String("error", err.Error()))
+		db, live, err = openFile(path, false)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
@@ -55,9 +73,10 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 // openFile opens the bbolt file at path, checks its layout, and lays out
-// a new file or one of an earlier layout. It returns the live total of
-// the entries in the file.
-func openFile(path string) (db *bolt.DB, live int64, err error) {
+// a new file or one of an earlier layout. With check, it also checks the
+// whole file (see verify) and marks the check (see mark). It returns the
+// live total of the entries in the file.
+func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	err = probe(path)
 	if err == nil {
 		db, err = openDB(path, false)
@@ -76,6 +95,9 @@ func openFile(path string) (db *bolt.DB, live int64, err error) {
 				return err
 			}
 			live = readLive(tx.Bucket(bucketMeta))
+			if check {
+				return mark(path, func() error { return verify(tx) })
+			}
 			return nil
 		})
 	})
@@ -90,6 +112,25 @@ func openFile(path string) (db *bolt.DB, live int64, err error) {
 		return nil, 0, err
 	}
 	return db, live, nil
+}
+
+// mark runs check, the check of the file at path, with a file beside it
+// (path + ".checking") that says a check is under way. A check that does
+// not end, because bbolt met a damage that ends the process (see the
+// package documentation), leaves the mark: mark then fails at once,
+// without checking, with an error wrapping ErrDamaged, so that Open
+// replaces the file instead of ending the process again. The caller
+// holds the file's lock.
+func mark(path string, check func() error) (err error) {
+	marker := path + checkingSuffix
+	if _, err := os.Stat(marker); err == nil {
+		return errors.Join(fmt.Errorf("%w: a process ended while checking it", ErrDamaged), os.Remove(marker))
+	}
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, os.Remove(marker)) }() // also when check panics
+	return check()
 }
 
 // probe refuses a file cut short: one that ends before the pages its

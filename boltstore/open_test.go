@@ -2,7 +2,9 @@ package boltstore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
@@ -202,4 +205,189 @@ func pageInfos(t testing.TB, path string) []pageInfo {
 		t.Fatal(err)
 	}
 	return pages
+}
+
+// TestOpenReplaceDamaged: with WithReplaceDamaged, Open moves aside a
+// file it cannot use (to its path + ".unusable", as it was) and opens an
+// empty Store in its place, whether the file is refused at once or the
+// damage is one that only the check of the whole file finds; it logs
+// the replacement. Without it, Open refuses the first kind and opens the
+// second. An intact file is kept, entries and all.
+func TestOpenReplaceDamaged(t *testing.T) {
+	intact := storeFile(t, 200)
+	pageSize := os.Getpagesize()
+	// bytesOf writes a copy of the intact file changed by f.
+	bytesOf := func(f func(b []byte, pages []pageInfo) []byte) func(t *testing.T, path string) {
+		return func(t *testing.T, path string) {
+			b := f(bytes.Clone(intact), pageInfos(t, writeFile(t, intact)))
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// update writes the intact file and changes it with bbolt.
+	update := func(f func(tx *bolt.Tx) error) func(t *testing.T, path string) {
+		return func(t *testing.T, path string) {
+			if err := os.WriteFile(path, intact, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			db, err := bolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := errors.Join(db.Update(f), db.Close()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// leaf returns the offset of the leaf page holding the entry of
+	// site(0).
+	leaf := func(b []byte, pages []pageInfo) int {
+		for id, p := range pages {
+			if page := b[id*pageSize : (id+1)*pageSize]; p.Type == "leaf" && bytes.Contains(page, []byte(site(0))) && bytes.Contains(page, bytes.Repeat([]byte{0}, 300)) {
+				return id * pageSize
+			}
+		}
+		panic("no leaf page holds site(0)'s entry")
+	}
+	for _, c := range []struct {
+		name    string
+		damage  func(t *testing.T, path string)
+		refused bool // without WithReplaceDamaged
+	}{
+		{"cut short", bytesOf(func(b []byte, _ []pageInfo) []byte { return b[:len(b)/2] }), true},
+		{"free list garbage", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			for id, p := range pages {
+				if p.Type == "freelist" {
+					copy(b[id*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
+				}
+			}
+			return b
+		}), true},
+		{"both meta pages garbage", bytesOf(func(b []byte, _ []pageInfo) []byte {
+			copy(b, bytes.Repeat([]byte{0x5a}, 2*pageSize))
+			return b
+		}), true},
+		{"a value flipped", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			at := leaf(b, pages)
+			b[at+bytes.Index(b[at:at+pageSize], bytes.Repeat([]byte{0}, 300))] ^= 1
+			return b
+		}), false},
+		{"a leaf page naming another", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			b[leaf(b, pages)] ^= 0x40
+			return b
+		}), false},
+		{"a leaf page overflowing the file", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			b[leaf(b, pages)+15] = 0x40
+			return b
+		}), false},
+		{"an index row missing", update(func(tx *bolt.Tx) error {
+			k, _ := tx.Bucket(bucketWritten).Cursor().Last()
+			return tx.Bucket(bucketWritten).Delete(k)
+		}), false},
+		{"a live total off", update(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketMeta).Put(keyLive, binary.BigEndian.AppendUint64(nil, uint64(readLive(tx.Bucket(bucketMeta))+1)))
+		}), false},
+		{"a later layout", update(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint64(nil, layoutVersion+1))
+		}), true},
+		{"not bbolt", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, []byte("User-agent: *\nDisallow: /\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "robots.db")
+			c.damage(t, path)
+			damaged, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, err := Open(path); (err != nil) != c.refused {
+				t.Errorf("Open without WithReplaceDamaged: %v, want refused %v", err, c.refused)
+			} else if err == nil {
+				_ = s.Close()
+			} else if !errors.Is(err, ErrFormat) {
+				t.Errorf("Open without WithReplaceDamaged: %v, want ErrFormat", err)
+			}
+			logger, logged := records()
+			s, err := Open(path, WithReplaceDamaged(), WithLogger(logger))
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			defer s.Close()
+			if aside, err := os.ReadFile(path + unusableSuffix); err != nil || !bytes.Equal(aside, damaged) {
+				t.Errorf("the file moved aside is not the damaged file (%v)", err)
+			}
+			if _, err := s.Get(t.Context(), site(1)); !errors.Is(err, robotstxt.ErrCacheMiss) {
+				t.Errorf("Get from the new file: %v, want a miss", err)
+			}
+			if count(logged(), "moved it aside") != 1 {
+				t.Errorf("logged %v, want the replacement once", logged())
+			}
+			if _, err := os.Stat(path + checkingSuffix); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the check's mark is left: %v", err)
+			}
+		})
+	}
+	t.Run("intact", func(t *testing.T) {
+		path := writeFile(t, intact)
+		s, err := Open(path, WithReplaceDamaged())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := os.Stat(path + unusableSuffix); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("an intact file was moved aside: %v", err)
+		}
+		if _, err := s.Get(t.Context(), site(1)); err != nil {
+			t.Errorf("Get from the intact file: %v", err)
+		}
+	})
+	t.Run("locked", func(t *testing.T) {
+		s, path := newStore(t)
+		if _, err := Open(path, WithReplaceDamaged()); !errors.Is(err, ErrLocked) {
+			t.Errorf("Open of a file in use: %v, want ErrLocked", err)
+		}
+		if _, err := os.Stat(path + unusableSuffix); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a file in use was moved aside: %v", err)
+		}
+		_ = s.Close()
+	})
+}
+
+// TestOpenAfterCheckDied: a mark of a check left beside the file (the
+// process ended while Open checked it) has Open, with
+// WithReplaceDamaged, replace the file without checking it; without the
+// option, Open ignores the mark.
+func TestOpenAfterCheckDied(t *testing.T) {
+	path := writeFile(t, storeFile(t, 10))
+	if err := os.WriteFile(path+checkingSuffix, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(t.Context(), site(1)); err != nil {
+		t.Errorf("Get without WithReplaceDamaged: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(path, WithReplaceDamaged())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Get(t.Context(), site(1)); !errors.Is(err, robotstxt.ErrCacheMiss) {
+		t.Errorf("Get after a check that died: %v, want a miss from a new file", err)
+	}
+	if _, err := os.Stat(path + unusableSuffix); err != nil {
+		t.Errorf("the file was not moved aside: %v", err)
+	}
+	if _, err := os.Stat(path + checkingSuffix); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the mark is left: %v", err)
+	}
 }

@@ -24,7 +24,7 @@ var ErrLocked = errors.New("boltstore: file in use by another Store")
 // file, a damaged one (the error wraps [ErrDamaged] too), a bbolt file
 // of another program, or one laid out by a later version of this
 // package. The file is only a cache: removing it and opening again
-// starts an empty one.
+// starts an empty one, and [WithReplaceDamaged] has Open do that.
 var ErrFormat = errors.New("boltstore: not a usable boltstore file")
 
 // errClosed is returned by calls on a closed Store.
