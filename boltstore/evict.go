@@ -22,7 +22,7 @@ func (b *buckets) trim(now, need int64, first uint64) error {
 	var freed int64
 	for n := 0; n < sweepLimit || freed < need; n++ {
 		row, key := b.expiry.Cursor().First()
-		if row == nil || len(row) == headerLen && int64(binary.BigEndian.Uint64(row)) > now {
+		if row == nil || len(row) == indexKeyLen && int64(binary.BigEndian.Uint64(row)) > now {
 			break
 		}
 		f, err := b.dropRow(b.expiry, row, key)

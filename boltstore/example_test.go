@@ -17,7 +17,7 @@ import (
 // Client when it stops. On the next start the Client finds the
 // robots.txt files it had fetched.
 func ExampleOpen() {
-	st, err := boltstore.Open("robots.db", boltstore.WithMaxBytes(256<<20))
+	st, err := boltstore.Open("robots.db", boltstore.WithMaxBytes(256<<20), boltstore.WithReplaceDamaged())
 	if err != nil {
 		log.Fatal(err) // errors.Is(err, boltstore.ErrLocked): another crawler has the file
 	}

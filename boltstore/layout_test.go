@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,9 +28,9 @@ func consistent(t testing.TB, s *Store) {
 		var sum int64
 		n := 0
 		err := values.ForEach(func(k, v []byte) error {
-			h, data, ok := parseHeader(v)
+			h, data, ok := parseRow(k, v)
 			if !ok {
-				t.Errorf("%q: a value of %d bytes, without a header", k, len(v))
+				t.Errorf("%q: a value of %d bytes failing its checksum", k, len(v))
 				return nil
 			}
 			n++
@@ -107,9 +109,9 @@ func TestOpenRefusesOtherLayouts(t *testing.T) {
 		want string // in the error
 	}{
 		{"another program's", layout(0, []byte("users"), []byte("sessions")), `bucket "sessions"`},
-		{"a later layout", layout(2, bucketMeta, bucketValues, bucketExpiry, bucketWritten, []byte("hosts")), "layout 2"},
+		{"a later layout", layout(layoutVersion+1, bucketMeta, bucketValues, bucketExpiry, bucketWritten, []byte("hosts")), fmt.Sprintf("layout %d", layoutVersion+1)},
 		{"no layout version", layout(0, bucketMeta, bucketValues, bucketExpiry, bucketWritten), "no layout version"},
-		{"a bucket missing", layout(1, bucketMeta, bucketValues, bucketWritten), `"expiry" bucket`},
+		{"a bucket missing", layout(layoutVersion, bucketMeta, bucketValues, bucketWritten), `"expiry" bucket`},
 	} {
 		path := boltFile(t, c.lay)
 		before, err := os.ReadFile(path)
@@ -155,6 +157,7 @@ func TestGarbageValues(t *testing.T) {
 		if err := b.values.Put([]byte(short), []byte("short")); err != nil {
 			return err
 		}
+		b.live += cost(len(short), 0) // as if written whole, then cut
 		return b.saveLive()
 	})
 	if err := errors.Join(err, db.Close()); err != nil {
@@ -186,4 +189,169 @@ func TestGarbageValues(t *testing.T) {
 		t.Errorf("after Set over a value without a header: Get = %q, %v", got, err)
 	}
 	consistent(t, s)
+}
+
+// rowFlips returns a flip of every bit of the row of key in the bbolt
+// file at path: its key, the Store's header and checksum, and the
+// Client's value, where bbolt keeps them in a leaf page.
+func rowFlips(t *testing.T, path, key string) []flip {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row []byte
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		row = bytes.Clone(tx.Bucket(bucketValues).Get([]byte(key)))
+		return nil
+	})
+	if err := errors.Join(err, db.Close()); err != nil || row == nil {
+		t.Fatalf("reading the row of %s: %v", key, err)
+	}
+	kv := append([]byte(key), row...)
+	page := inPage(t, path, b, "leaf", kv)
+	at := page + bytes.Index(b[page:page+os.Getpagesize()], kv)
+	var fs []flip
+	for off := at; off < at+len(kv); off++ {
+		for bit := range uint8(8) {
+			fs = append(fs, flip{off, bit})
+		}
+	}
+	return fs
+}
+
+// TestValueFlipsNeverAllow: every bit of one site's row in a Store's
+// file (its key, the Store's header and checksum, and the Client's
+// value) is flipped in turn; each time a
+// Store is opened on the file, and a Client that cannot fetch checks
+// that site's private path and another site's: neither is ever allowed,
+// and the process checking survives every flip. A flip in the value
+// fails its checksum (and the Store logs the first such value, once).
+func TestValueFlipsNeverAllow(t *testing.T) {
+	hosts := crawltest.Hosts("flip", 10) // too many for an inline bucket
+	path := filledFile(t, hosts)
+	fs := rowFlips(t, path, "http://"+hosts[1]+":80")
+	tally := runFlips(t, flipSpec{File: path, Flips: fs, Hosts: hosts[:2]})
+	if tally.Mismatched == 0 {
+		t.Error("no flip failed a checksum")
+	}
+}
+
+// TestChecksumMismatchIsMiss: a value damaged in the file (one bit
+// flipped), and a whole row copied under another key, fail their
+// checksums: Get finds a miss, every time; an intact value is found.
+// The Store logs the first mismatch once, and at Close how many Gets met
+// one.
+func TestChecksumMismatchIsMiss(t *testing.T) {
+	s, path := newStore(t)
+	for _, k := range []string{"a", "b"} {
+		set(t, s, k, []byte("value of "+k))
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		values := tx.Bucket(bucketValues)
+		return values.Put([]byte("c"), bytes.Clone(values.Get([]byte("b"))))
+	})
+	if err := errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := inPage(t, path, b, "leaf", []byte("value of a"))
+	b[at+bytes.Index(b[at:], []byte("value of a"))] ^= 1
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	logger, logged := records()
+	s, err = Open(path, WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"a", "a", "c"} {
+		if got, err := s.Get(t.Context(), k); !errors.Is(err, robotstxt.ErrCacheMiss) {
+			t.Errorf("Get(%s) = %q, %v; want a miss", k, got, err)
+		}
+	}
+	if got, err := s.Get(t.Context(), "b"); err != nil || string(got) != "value of b" {
+		t.Errorf("Get(b) = %q, %v; want the value", got, err)
+	}
+	if n := count(logged(), "checksum"); n != 1 {
+		t.Errorf("logged %d lines on checksums before Close, want 1", n)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rs := logged()
+	counted := false
+	for _, r := range rs {
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "count" {
+				counted = true
+				if a.Value.Int64() != 3 {
+					t.Errorf("Close logged %v mismatches, want 3", a.Value)
+				}
+			}
+			return true
+		})
+	}
+	if !counted {
+		t.Error("Close logged no count of mismatches")
+	}
+	if n := count(rs, "checksum"); n != 2 {
+		t.Errorf("logged %d lines on checksums, want 2 (the first, and the count at Close)", n)
+	}
+}
+
+// TestOlderLayoutLaidOutAfresh: a file of layout 1, whose values have no
+// checksum, is emptied and laid out anew at Open: its entries are
+// misses, and new ones are kept.
+func TestOlderLayoutLaidOutAfresh(t *testing.T) {
+	path := boltFile(t, func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten} {
+			if _, err := tx.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		v := binary.BigEndian.AppendUint64(nil, uint64(time.Now().Add(time.Hour).UnixNano())) // expiry
+		v = binary.BigEndian.AppendUint64(v, 1)                                               // sequence
+		return errors.Join(
+			tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint64(nil, 1)),
+			tx.Bucket(bucketValues).Put([]byte(authority), append(v, "old value"...)),
+			tx.Bucket(bucketExpiry).Put(v, []byte(authority)),
+			tx.Bucket(bucketWritten).Put(v[8:], []byte(authority)),
+		)
+	})
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got, err := s.Get(t.Context(), authority); !errors.Is(err, robotstxt.ErrCacheMiss) {
+		t.Errorf("Get of an entry of layout 1 = %q, %v; want a miss", got, err)
+	}
+	set(t, s, authority, []byte("new value"))
+	flushed(t, s)
+	consistent(t, s)
+	err = s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketMeta).Get(keyLayout); binary.BigEndian.Uint64(v) != layoutVersion {
+			t.Errorf("layout %d after Open, want %d", binary.BigEndian.Uint64(v), layoutVersion)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -10,10 +10,11 @@ import (
 
 // Environment of a helper process (see TestHelperProcess).
 const (
-	envHelper = "BOLTSTORE_HELPER" // what the helper does: "fill" or "hold"
+	envHelper = "BOLTSTORE_HELPER" // what the helper does: "fill", "hold", "flips" or "empty"
 	envPath   = "BOLTSTORE_PATH"   // the Store's file
 	envWeb    = "BOLTSTORE_WEB"    // address every site resolves to ("fill")
 	envFirst  = "BOLTSTORE_FIRST"  // number of the first site to fill ("fill")
+	envSpec   = "BOLTSTORE_SPEC"   // file of the flipSpec to run ("flips")
 )
 
 // TestHelperProcess is the helper process of the tests that need another
@@ -24,6 +25,10 @@ func TestHelperProcess(t *testing.T) {
 		fill(t)
 	case "hold":
 		hold(t)
+	case "flips":
+		flips(t)
+	case "empty":
+		empty(t)
 	default:
 		t.Skip("runs only as a helper process")
 	}

@@ -5,14 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
-	"os"
-	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -22,27 +21,26 @@ import (
 var ErrLocked = errors.New("boltstore: file in use by another Store")
 
 // ErrFormat is returned by Open for a file it cannot use: not a bbolt
-// file, a damaged one, a bbolt file of another program, or one laid out
-// by a later version of this package. The file is only a cache: removing
-// it and opening again starts an empty one.
+// file, a damaged one (the error wraps [ErrDamaged] too), a bbolt file
+// of another program, or one laid out by a later version of this
+// package. The file is only a cache: removing it and opening again
+// starts an empty one, and [WithReplaceDamaged] has Open do that.
 var ErrFormat = errors.New("boltstore: not a usable boltstore file")
 
 // errClosed is returned by calls on a closed Store.
 var errClosed = errors.New("boltstore: store closed")
 
-// lockTimeout bounds how long Open waits for the file lock: long enough
-// for a process that is exiting to let go of it, short enough that a
-// second crawler started on the same file fails at once. bbolt retries
-// the lock every 50 ms.
-const lockTimeout = 100 * time.Millisecond
-
 // A Store keeps robots.txt entries in a bbolt file, for a Client in one
 // process that restarts. It implements robotstxt.Store and is safe for
 // concurrent use. Make one with Open and Close it when done.
 type Store struct {
-	db    *bolt.DB
-	limit int   // bound on s.size
-	bound bound // the writer's
+	db     *bolt.DB
+	path   string
+	limit  int   // bound on s.size
+	bound  bound // the writer's
+	logger *slog.Logger
+
+	mismatches atomic.Int64 // values that failed their checksum
 
 	mu       sync.Mutex
 	pending  map[string]*record // set, waiting for the writer
@@ -50,106 +48,33 @@ type Store struct {
 	size     int                // bytes of keys and values in pending
 	order    uint64             // of the last record set
 	werr     error              // the last commit's failure
+	broken   error              // the damage that stopped the Store
 	closed   bool
 	room     chan struct{} // closed when the writer takes pending, and by Close
 
 	wake      chan struct{} // pending has records (capacity 1)
 	quit      chan struct{} // closed by Close
 	done      chan struct{} // closed when the writer has stopped
+	damaged   chan struct{} // closed when s.broken is set
 	closeOnce sync.Once
 }
 
 var _ robotstxt.Store = (*Store)(nil)
 
-// Open opens the Store file at path, creating it if it does not exist.
-// It fails with ErrLocked if another Store has the file open, and with
-// ErrFormat if the file is not one it can use.
-func Open(path string, opts ...Option) (*Store, error) {
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if err := checkMeta(path); err != nil {
-		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
-	}
-	db, err := openDB(path)
-	if err != nil {
-		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
-	}
-	s := &Store{
-		db:      db,
-		limit:   maxPending,
-		bound:   bound{maxBytes: cfg.maxBytes},
-		pending: map[string]*record{},
-		room:    make(chan struct{}),
-		wake:    make(chan struct{}, 1),
-		quit:    make(chan struct{}),
-		done:    make(chan struct{}),
-	}
-	if cfg.maxBytes > 0 {
-		s.limit = int(min(maxPending, cfg.maxBytes/4))
-		var live int64
-		_ = db.View(func(tx *bolt.Tx) error { live = readLive(tx.Bucket(bucketMeta)); return nil })
-		s.bound.measure(db, live)
-	}
-	go s.write()
-	return s, nil
-}
-
-// openDB opens the bbolt file at path and checks or lays out its buckets.
-// bbolt trusts its file: on a damaged one it can panic, or fault reading
-// it. openDB turns both into ErrFormat. It closes the file then, but
-// bbolt's mapping of it stays until the process exits, and with it the
-// lock: opening the same file again fails with ErrLocked; removing it
-// and opening anew works.
-func openDB(path string) (db *bolt.DB, err error) {
-	var f *os.File
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if db != nil {
-				_ = db.Close()
-			} else if f != nil {
-				_ = f.Close()
-			}
-			db, err = nil, fmt.Errorf("%w: bbolt failed reading it: %v", ErrFormat, r)
-		}
-	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{
-		Timeout: lockTimeout,
-		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			var err error
-			f, err = os.OpenFile(name, flag, perm)
-			return f, err
-		},
-	})
-	switch {
-	case errors.Is(err, bolterrors.ErrTimeout):
-		return nil, ErrLocked
-	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
-		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
-	case err != nil:
-		return nil, err
-	}
-	if err := db.Update(prepare); err != nil {
-		_ = db.Close()
-		return nil, err
-	}
-	return db, nil
-}
-
 // Get returns the value stored under key, or robotstxt.ErrCacheMiss if
-// there is none or it has expired. A value set moments ago is found even
-// before the writer has committed it. Get does not wait for the writer's
-// commits (a read may wait briefly while bbolt maps a grown file); if ctx
-// is already done, it returns ctx's error.
+// there is none, it has expired, or it fails its checksum. A value set
+// moments ago is found even before the writer has committed it. Get does
+// not wait for the writer's commits (a read may wait briefly while bbolt
+// maps a grown file); if ctx is already done, it returns ctx's error.
+// Once the Store has found its file damaged, Get fails at once with an
+// error wrapping [ErrDamaged].
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	s.mustBeOpened()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("boltstore: get %q: %w", key, err)
 	}
 	s.mu.Lock()
-	closed := s.closed
+	closed, broken := s.closed, s.broken
 	r := s.pending[key]
 	if r == nil {
 		r = s.inflight[key]
@@ -158,19 +83,32 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	switch {
 	case closed:
 		return nil, errClosed
+	case broken != nil:
+		return nil, fmt.Errorf("boltstore: get %q: %w", key, broken)
 	case r != nil && r.expires <= time.Now().UnixNano():
 		return nil, robotstxt.ErrCacheMiss
 	case r != nil:
 		return bytes.Clone(r.value), nil
 	}
 	var v []byte
-	err := s.db.View(func(tx *bolt.Tx) error {
-		h, data, ok := parseHeader(tx.Bucket(bucketValues).Get([]byte(key)))
-		if !ok || h.expires <= time.Now().UnixNano() {
-			return robotstxt.ErrCacheMiss
-		}
-		v = bytes.Clone(data)
-		return nil
+	k := []byte(key)
+	err := s.guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			row := tx.Bucket(bucketValues).Get(k)
+			if row == nil {
+				return robotstxt.ErrCacheMiss
+			}
+			h, data, ok := parseRow(k, row)
+			if !ok {
+				s.mismatch(key)
+				return robotstxt.ErrCacheMiss
+			}
+			if h.expires <= time.Now().UnixNano() {
+				return robotstxt.ErrCacheMiss
+			}
+			v = bytes.Clone(data)
+			return nil
+		})
 	})
 	if err != nil && !errors.Is(err, robotstxt.ErrCacheMiss) {
 		return nil, fmt.Errorf("boltstore: get %q: %w", key, err)
@@ -184,7 +122,9 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 // than 16 MiB (or a quarter of the WithMaxBytes bound, if less), Set waits
 // for the writer to take them, until ctx is done. Set fails if the previous
 // commit failed, having recorded the value all the same; and, under
-// WithMaxBytes, for a value that could never fit.
+// WithMaxBytes, for a value that could never fit. Once the Store has
+// found its file damaged, Set fails at once with an error wrapping
+// [ErrDamaged], recording nothing.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	s.mustBeOpened()
 	switch {
@@ -211,9 +151,14 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 		}
 		s.mu.Lock()
 	}
-	if s.closed {
+	switch {
+	case s.closed:
 		s.mu.Unlock()
 		return errClosed
+	case s.broken != nil:
+		err := s.broken
+		s.mu.Unlock()
+		return fmt.Errorf("boltstore: set %q: %w", key, err)
 	}
 	if old := s.pending[key]; old != nil {
 		s.size -= len(key) + len(old.value)
@@ -253,7 +198,9 @@ func (s *Store) mustBeOpened() {
 }
 
 // Close commits what Set recorded, stops the writer and closes the file.
-// Calls after Close fail; Close returns nil after the first.
+// It returns the last commit's failure, or the damage that stopped the
+// Store if it found its file damaged. Calls after Close fail; Close
+// returns nil after the first.
 func (s *Store) Close() error {
 	s.mustBeOpened()
 	var err error
@@ -263,8 +210,38 @@ func (s *Store) Close() error {
 		s.openRoom()
 		s.mu.Unlock()
 		close(s.quit)
-		<-s.done
-		err = errors.Join(s.werr, s.db.Close())
+		closed := make(chan error, 1)
+		go func() {
+			<-s.done
+			closed <- contain(s.db.Close)
+		}()
+		var cerr error
+		select {
+		case cerr = <-closed:
+		case <-s.damaged:
+			select {
+			case cerr = <-closed:
+			case <-time.After(closeWait):
+				cerr = fmt.Errorf("bbolt did not let go of %s within %v: its lock and mapping stay until the process exits", s.path, closeWait)
+			}
+		}
+		s.mu.Lock()
+		err = s.broken
+		if err == nil {
+			err = s.werr
+		}
+		err = errors.Join(err, cerr)
+		s.mu.Unlock()
+		if n := s.mismatches.Load(); n > 0 {
+			s.logger.Warn("boltstore: stored values failed their checksum",
+				slog.String("path", s.path), slog.Int64("count", n))
+		}
 	})
 	return err
 }
+
+// closeWait bounds how long Close waits for the writer and bbolt to let
+// go of a file found damaged. They take milliseconds, unless bbolt
+// faulted holding one of its locks (reading the meta page of a file cut
+// short under it): then they wait for ever, and Close returns.
+const closeWait = time.Second

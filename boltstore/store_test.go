@@ -3,11 +3,9 @@ package boltstore
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +15,6 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/crawltest"
 	"github.com/robotsgate/robotstxt/storetest"
 )
 
@@ -209,46 +206,6 @@ func TestSetRefuses(t *testing.T) {
 	}
 }
 
-// TestOpenLocked: a second Open of a file in use in this process fails
-// at once with ErrLocked, and succeeds once the first Store is closed.
-// bbolt's lock is per open file, so it holds within one process too.
-func TestOpenLocked(t *testing.T) {
-	s, path := newStore(t)
-	start := time.Now()
-	if _, err := Open(path); !errors.Is(err, ErrLocked) {
-		t.Fatalf("second Open: %v, want ErrLocked", err)
-	}
-	t.Logf("second Open failed after %v", time.Since(start))
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	again, err := Open(path)
-	if err != nil {
-		t.Fatalf("Open after Close: %v", err)
-	}
-	_ = again.Close()
-}
-
-// TestOpenLockedByProcess: a second Open of a file another process has
-// open fails at once with ErrLocked, and succeeds once that process has
-// closed it.
-func TestOpenLockedByProcess(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "robots.db")
-	c := crawltest.StartChild(t, "TestHelperProcess", envHelper+"=hold", envPath+"="+path)
-	c.WaitFor(t, "READY")
-	start := time.Now()
-	if _, err := Open(path); !errors.Is(err, ErrLocked) {
-		t.Fatalf("Open of a file another process holds: %v, want ErrLocked", err)
-	}
-	t.Logf("Open failed after %v", time.Since(start))
-	c.Finish(t)
-	s, err := Open(path)
-	if err != nil {
-		t.Fatalf("Open after the other process closed the file: %v", err)
-	}
-	_ = s.Close()
-}
-
 // TestContextDone: calls under a done context fail with its error and
 // change nothing.
 func TestContextDone(t *testing.T) {
@@ -265,42 +222,6 @@ func TestContextDone(t *testing.T) {
 	if got, err := s.Get(t.Context(), authority); err != nil || string(got) != "old" {
 		t.Errorf("Get = %q, %v; want %q", got, err, "old")
 	}
-}
-
-// TestOpenSurvivesBboltPanic: bbolt panics opening a file whose freelist
-// page is garbage. Open returns ErrFormat instead, and the remedy it
-// suggests, deleting the file, gives a new Store.
-func TestOpenSurvivesBboltPanic(t *testing.T) {
-	b := storeFile(t, 500)
-	f, err := os.Open(writeFile(t, b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pageSize := int64(os.Getpagesize())
-	for _, at := range []int64{0, pageSize} {
-		m := readMeta(f, at)
-		if m == nil {
-			t.Fatalf("no valid meta page at %d", at)
-		}
-		const offFreelist = 32 // after the root bucket
-		page := int64(binary.NativeEndian.Uint64(m[offFreelist:]))
-		copy(b[page*pageSize:], bytes.Repeat([]byte{0xa5}, int(pageSize)))
-	}
-	_ = f.Close()
-	path := writeFile(t, b)
-	if _, err := Open(path); !errors.Is(err, ErrFormat) {
-		t.Fatalf("Open: %v, want ErrFormat", err)
-	} else {
-		t.Log(err)
-	}
-	if err := os.Remove(path); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatalf("Open after removing the file: %v", err)
-	}
-	_ = s.Close()
 }
 
 // TestZeroStorePanics: a Store not made by Open says so when used.

@@ -64,7 +64,8 @@ func (s *Store) flush() {
 }
 
 // commit writes batch, in the order it was set, in one transaction that
-// also removes expired entries and, under WithMaxBytes, makes room.
+// also removes expired entries and, under WithMaxBytes, makes room. A
+// panic or a fault in bbolt stops the Store (see guard).
 func (s *Store) commit(batch map[string]*record) error {
 	recs := make([]keyed, 0, len(batch))
 	for k, r := range batch {
@@ -73,7 +74,7 @@ func (s *Store) commit(batch map[string]*record) error {
 	slices.SortFunc(recs, func(a, b keyed) int { return cmp.Compare(a.order, b.order) })
 	now := time.Now().UnixNano()
 	var live int64
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	update := func(tx *bolt.Tx) error {
 		b := writable(tx)
 		first, before := b.written.Sequence()+1, b.live
 		for _, r := range recs {
@@ -86,11 +87,17 @@ func (s *Store) commit(batch map[string]*record) error {
 		}
 		live = b.live
 		return b.saveLive()
+	}
+	err := s.guard(func() error {
+		if err := s.db.Update(update); err != nil {
+			return err
+		}
+		s.bound.measure(s.db, live)
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("boltstore: writing %d entries to %s: %w", len(recs), s.db.Path(), err)
+		return fmt.Errorf("boltstore: writing %d entries to %s: %w", len(recs), s.path, err)
 	}
-	s.bound.measure(s.db, live)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // holdWriter holds bbolt's write lock until the returned func is called,
@@ -88,10 +89,10 @@ func TestCommitFailureReported(t *testing.T) {
 	}
 	set(t, s, site(0), []byte("v"))
 	flushed(t, s)
-	if err := s.Set(t.Context(), site(1), []byte("v"), time.Hour); !errors.Is(err, bolt.ErrDatabaseNotOpen) {
+	if err := s.Set(t.Context(), site(1), []byte("v"), time.Hour); !errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
 		t.Errorf("Set after a failed commit: %v, want the commit's error", err)
 	}
-	if err := s.Close(); !errors.Is(err, bolt.ErrDatabaseNotOpen) {
+	if err := s.Close(); !errors.Is(err, bolterrors.ErrDatabaseNotOpen) {
 		t.Errorf("Close after failed commits: %v, want the commit's error", err)
 	}
 }

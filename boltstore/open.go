@@ -1,0 +1,248 @@
+package boltstore
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// lockTimeout bounds how long Open waits for the file lock: long enough
+// for a process that is exiting to let go of it, short enough that a
+// second crawler started on the same file fails at once. bbolt retries
+// the lock every 50 ms.
+const lockTimeout = 100 * time.Millisecond
+
+// unusableSuffix is appended to the path of a file that
+// WithReplaceDamaged moves aside.
+const unusableSuffix = ".unusable"
+
+// checkingSuffix is appended to the path of a file that Open is checking
+// for WithReplaceDamaged, to name the file that marks the check.
+const checkingSuffix = ".checking"
+
+// Open opens the Store file at path, creating it if it does not exist.
+// It fails with [ErrLocked] if another Store has the file open, and with
+// [ErrFormat] if the file is not one it can use, unless
+// [WithReplaceDamaged] has it start afresh.
+func Open(path string, opts ...Option) (*Store, error) {
+	cfg := config{logger: slog.New(slog.DiscardHandler)}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	db, live, err := openFile(path, cfg.replace)
+	if err != nil && cfg.replace && errors.Is(err, ErrFormat) {
+		aside := path + unusableSuffix
+		if rerr := os.Rename(path, aside); rerr != nil {
+			return nil, fmt.Errorf("boltstore: open %s: %w; moving it aside: %w", path, err, rerr)
+		}
+		cfg.logger.Warn("boltstore: the file is unusable; moved it aside and started an empty one",
+			slog.String("path", path), slog.String("aside", aside), slog.String("error", err.Error()))
+		db, live, err = openFile(path, false)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	s := &Store{
+		db:      db,
+		path:    path,
+		limit:   maxPending,
+		bound:   bound{maxBytes: cfg.maxBytes},
+		logger:  cfg.logger,
+		pending: map[string]*record{},
+		room:    make(chan struct{}),
+		wake:    make(chan struct{}, 1),
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+		damaged: make(chan struct{}),
+	}
+	if cfg.maxBytes > 0 {
+		s.limit = int(min(maxPending, cfg.maxBytes/4))
+		_ = s.guard(func() error { s.bound.measure(db, live); return nil })
+	}
+	go s.write()
+	return s, nil
+}
+
+// openFile opens the bbolt file at path, checks its layout, and lays out
+// a new file or one of an earlier layout. With check, it also checks the
+// whole file (see verify) and marks the check (see mark). It returns the
+// live total of the entries in the file.
+func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
+	err = probe(path)
+	if err == nil {
+		db, err = openDB(path, false)
+	}
+	if errors.Is(err, ErrLocked) && isLeaked(path) {
+		err = fmt.Errorf("%w: %w: bbolt failed reading it before, and holds it locked since", ErrFormat, ErrDamaged)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	var lay bool
+	err = contain(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			var err error
+			if lay, err = checkLayout(tx); err != nil || lay {
+				return err
+			}
+			live = readLive(tx.Bucket(bucketMeta))
+			if check {
+				return mark(path, func() error { return verify(tx) })
+			}
+			return nil
+		})
+	})
+	if err == nil && lay {
+		err = contain(func() error { return db.Update(layOut) })
+	}
+	if err != nil {
+		_ = contain(db.Close)
+		if errors.Is(err, ErrDamaged) {
+			err = fmt.Errorf("%w: %w", ErrFormat, err)
+		}
+		return nil, 0, err
+	}
+	return db, live, nil
+}
+
+// mark runs check, the check of the file at path, with a file beside it
+// (path + ".checking") that says a check is under way. A check that does
+// not end, because bbolt met a damage that ends the process (see the
+// package documentation), leaves the mark: mark then fails at once,
+// without checking, with an error wrapping ErrDamaged, so that Open
+// replaces the file instead of ending the process again. The caller
+// holds the file's lock.
+func mark(path string, check func() error) (err error) {
+	marker := path + checkingSuffix
+	if _, err := os.Stat(marker); err == nil {
+		return errors.Join(fmt.Errorf("%w: a process ended while checking it", ErrDamaged), os.Remove(marker))
+	}
+	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, os.Remove(marker)) }() // also when check panics
+	return check()
+}
+
+// probe refuses a file cut short: one that ends before the pages its
+// meta page counts. Opening such a file for writing, bbolt reads its
+// free list from a page past the end, and faults or panics; Open
+// recovers, but bbolt's mapping of the file stays until the process
+// exits, and the file's lock with it. So probe opens the file read-only
+// first: bbolt then maps it and checks its meta pages, reading no other
+// page, and the size its pages take (bolt.Tx.Size) can be compared with
+// the file's before anything reads past its end. A missing or empty file
+// passes: bbolt creates one.
+func probe(path string) error {
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		return nil // bbolt creates it, or says why it cannot
+	}
+	db, err := openDB(path, true)
+	if err != nil {
+		return err
+	}
+	var pages int64
+	err = contain(func() error {
+		return db.View(func(tx *bolt.Tx) error { pages = tx.Size(); return nil })
+	})
+	fi, serr := os.Stat(path)
+	if err = errors.Join(err, serr, contain(db.Close)); err != nil {
+		return err
+	}
+	if pages > fi.Size() {
+		return fmt.Errorf("%w: %w: cut short: its pages take %d bytes, the file has %d", ErrFormat, ErrDamaged, pages, fi.Size())
+	}
+	return nil
+}
+
+// openDB opens the bbolt file at path, for writing unless readOnly.
+// bbolt trusts its file: on a damaged one it can panic, or fault reading
+// it (its free list page, say, when opening it for writing). openDB turns
+// both into an error wrapping ErrFormat and ErrDamaged. It closes the
+// file then, but bbolt's mapping of it stays until the process exits,
+// and with it the lock: openFile tells the file apart from one another
+// Store has open (see leaked); removing or renaming it and opening anew
+// works.
+func openDB(path string, readOnly bool) (*bolt.DB, error) {
+	var db *bolt.DB
+	var f *os.File
+	err := contain(func() error {
+		var err error
+		db, err = bolt.Open(path, 0o600, &bolt.Options{
+			Timeout:  lockTimeout,
+			ReadOnly: readOnly,
+			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+				var err error
+				f, err = os.OpenFile(name, flag, perm)
+				return f, err
+			},
+		})
+		return err
+	})
+	switch {
+	case errors.Is(err, ErrDamaged):
+		if f != nil {
+			leak(f)
+			_ = f.Close()
+		}
+		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+	case err != nil:
+		return nil, openError(err)
+	}
+	return db, nil
+}
+
+// leaked are the files that bbolt panicked or faulted in opening, and
+// whose lock it holds until the process exits.
+var leaked struct {
+	sync.Mutex
+	files []os.FileInfo
+}
+
+// leak records f as a file whose lock bbolt holds.
+func leak(f *os.File) {
+	fi, err := f.Stat()
+	if err != nil {
+		return
+	}
+	leaked.Lock()
+	defer leaked.Unlock()
+	leaked.files = append(leaked.files, fi)
+}
+
+// isLeaked reports whether the file at path is one that leak recorded.
+func isLeaked(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	leaked.Lock()
+	defer leaked.Unlock()
+	return slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
+}
+
+// openError classifies an error of bolt.Open: ErrLocked when another
+// Store has the file, the error itself when the operating system failed,
+// an error wrapping ErrFormat when bbolt refused the file.
+func openError(err error) error {
+	var pathErr *fs.PathError
+	var errno syscall.Errno
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return ErrLocked
+	case errors.Is(err, bolterrors.ErrChecksum):
+		return fmt.Errorf("%w: %w: %w", ErrFormat, ErrDamaged, err)
+	case errors.As(err, &pathErr), errors.As(err, &errno):
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrFormat, err)
+}

@@ -1,0 +1,393 @@
+package boltstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
+)
+
+// writeFile writes b to a new file in a temporary directory and returns
+// its path.
+func writeFile(t *testing.T, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "robots.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// storeFile returns the bytes of a closed Store's file holding n entries.
+func storeFile(t *testing.T, n int) []byte {
+	t.Helper()
+	s, path := newStore(t)
+	for i := range n {
+		set(t, s, site(i), bytes.Repeat([]byte{byte(i)}, 300))
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestOpenRefusesNonBolt: Open refuses with ErrFormat, without a panic
+// or a fault and without leaving the file locked, a file that is not
+// bbolt, one whose meta pages are both damaged, and a Store's file cut
+// short; a file left empty is a new Store.
+func TestOpenRefusesNonBolt(t *testing.T) {
+	rng := rand.NewChaCha8([32]byte{1})
+	random := func(n int) []byte {
+		b := make([]byte, n)
+		_, _ = rng.Read(b)
+		return b
+	}
+	good := storeFile(t, 2000)
+	pageSize := os.Getpagesize()
+	bothMeta := bytes.Clone(good)
+	copy(bothMeta, random(2*pageSize))
+	pages := len(pageInfos(t, writeFile(t, good))) // in use or free
+	oneMeta := bytes.Clone(good)
+	copy(oneMeta[pageSize:], random(pageSize))
+	for _, c := range []struct {
+		name string
+		file []byte
+		ok   bool
+	}{
+		{"empty", nil, true},
+		{"text", []byte("User-agent: *\nDisallow: /\n"), false},
+		{"random page", random(pageSize), false},
+		{"random 64 KiB", random(64 << 10), false},
+		{"both meta pages damaged", bothMeta, false},
+		{"half", good[:len(good)/2], false},
+		{"two pages", good[:2*pageSize], false},
+		{"one page short", good[:(pages-1)*pageSize], false},
+		{"no page short", good[:pages*pageSize], true},
+		{"one meta page damaged", oneMeta, true},
+		{"whole", good, true},
+	} {
+		path := writeFile(t, c.file)
+		s, err := Open(path)
+		if !c.ok && err != nil {
+			// Refused cleanly, the file is not left locked: a second
+			// Open is refused the same way.
+			_, err = Open(path)
+		}
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%s: Open: %v", c.name, err)
+		case c.ok:
+			_ = s.Close()
+		case !errors.Is(err, ErrFormat):
+			t.Errorf("%s: Open: %v, want ErrFormat", c.name, err)
+			if err == nil {
+				_ = s.Close()
+			}
+		default:
+			t.Logf("%s: %v", c.name, err)
+		}
+	}
+}
+
+// TestOpenLocked: a second Open of a file in use in this process fails
+// at once with ErrLocked, and succeeds once the first Store is closed.
+// bbolt's lock is per open file, so it holds within one process too.
+func TestOpenLocked(t *testing.T) {
+	s, path := newStore(t)
+	start := time.Now()
+	if _, err := Open(path); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Open: %v, want ErrLocked", err)
+	}
+	t.Logf("second Open failed after %v", time.Since(start))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	_ = again.Close()
+}
+
+// TestOpenLockedByProcess: a second Open of a file another process has
+// open fails at once with ErrLocked, and succeeds once that process has
+// closed it.
+func TestOpenLockedByProcess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.db")
+	c := crawltest.StartChild(t, "TestHelperProcess", envHelper+"=hold", envPath+"="+path)
+	c.WaitFor(t, "READY")
+	start := time.Now()
+	if _, err := Open(path); !errors.Is(err, ErrLocked) {
+		t.Fatalf("Open of a file another process holds: %v, want ErrLocked", err)
+	}
+	t.Logf("Open failed after %v", time.Since(start))
+	c.Finish(t)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open after the other process closed the file: %v", err)
+	}
+	_ = s.Close()
+}
+
+// TestOpenSurvivesBboltPanic: bbolt panics opening a file whose free
+// list page is garbage. Open returns ErrFormat and ErrDamaged instead,
+// and so does a second Open, though bbolt keeps the file locked; the
+// remedy the errors suggest, deleting the file, gives a new Store.
+func TestOpenSurvivesBboltPanic(t *testing.T) {
+	b := storeFile(t, 500)
+	pageSize := os.Getpagesize()
+	for id, p := range pageInfos(t, writeFile(t, b)) {
+		if p.Type == "freelist" {
+			copy(b[id*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
+		}
+	}
+	path := writeFile(t, b)
+	for range 2 {
+		if _, err := Open(path); !errors.Is(err, ErrFormat) || !errors.Is(err, ErrDamaged) {
+			t.Fatalf("Open: %v, want ErrFormat and ErrDamaged", err)
+		} else {
+			t.Log(err)
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open after removing the file: %v", err)
+	}
+	_ = s.Close()
+}
+
+// A pageInfo is what bbolt tells of a page (bolt.Tx.Page): its type,
+// "meta", "freelist", "branch", "leaf" or "free", and its number of
+// elements.
+type pageInfo struct {
+	Type  string
+	Count int
+}
+
+// pageInfos returns what bbolt tells of each page of the file at path,
+// by page number, up to its high-water mark.
+func pageInfos(t testing.TB, path string) []pageInfo {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var pages []pageInfo
+	err = db.View(func(tx *bolt.Tx) error {
+		for id := 0; int64(id) < tx.Size()/int64(db.Info().PageSize); id++ {
+			p, err := tx.Page(id)
+			if err != nil {
+				return err
+			}
+			pages = append(pages, pageInfo{p.Type, p.Count})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
+}
+
+// TestOpenReplaceDamaged: with WithReplaceDamaged, Open moves aside a
+// file it cannot use (to its path + ".unusable", as it was) and opens an
+// empty Store in its place, whether the file is refused at once or the
+// damage is one that only the check of the whole file finds; it logs
+// the replacement. Without it, Open refuses the first kind and opens the
+// second. An intact file is kept, entries and all.
+func TestOpenReplaceDamaged(t *testing.T) {
+	intact := storeFile(t, 200)
+	pageSize := os.Getpagesize()
+	// bytesOf writes a copy of the intact file changed by f.
+	bytesOf := func(f func(b []byte, pages []pageInfo) []byte) func(t *testing.T, path string) {
+		return func(t *testing.T, path string) {
+			b := f(bytes.Clone(intact), pageInfos(t, writeFile(t, intact)))
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// update writes the intact file and changes it with bbolt.
+	update := func(f func(tx *bolt.Tx) error) func(t *testing.T, path string) {
+		return func(t *testing.T, path string) {
+			if err := os.WriteFile(path, intact, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			db, err := bolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := errors.Join(db.Update(f), db.Close()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// leaf returns the offset of the leaf page holding the entry of
+	// site(0).
+	leaf := func(b []byte, pages []pageInfo) int {
+		for id, p := range pages {
+			if page := b[id*pageSize : (id+1)*pageSize]; p.Type == "leaf" && bytes.Contains(page, []byte(site(0))) && bytes.Contains(page, bytes.Repeat([]byte{0}, 300)) {
+				return id * pageSize
+			}
+		}
+		panic("no leaf page holds site(0)'s entry")
+	}
+	for _, c := range []struct {
+		name    string
+		damage  func(t *testing.T, path string)
+		refused bool // without WithReplaceDamaged
+	}{
+		{"cut short", bytesOf(func(b []byte, _ []pageInfo) []byte { return b[:len(b)/2] }), true},
+		{"free list garbage", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			for id, p := range pages {
+				if p.Type == "freelist" {
+					copy(b[id*pageSize:], bytes.Repeat([]byte{0xa5}, pageSize))
+				}
+			}
+			return b
+		}), true},
+		{"both meta pages garbage", bytesOf(func(b []byte, _ []pageInfo) []byte {
+			copy(b, bytes.Repeat([]byte{0x5a}, 2*pageSize))
+			return b
+		}), true},
+		{"a value flipped", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			at := leaf(b, pages)
+			b[at+bytes.Index(b[at:at+pageSize], bytes.Repeat([]byte{0}, 300))] ^= 1
+			return b
+		}), false},
+		{"a leaf page naming another", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			b[leaf(b, pages)] ^= 0x40
+			return b
+		}), false},
+		{"a leaf page overflowing the file", bytesOf(func(b []byte, pages []pageInfo) []byte {
+			b[leaf(b, pages)+15] = 0x40
+			return b
+		}), false},
+		{"an index row missing", update(func(tx *bolt.Tx) error {
+			k, _ := tx.Bucket(bucketWritten).Cursor().Last()
+			return tx.Bucket(bucketWritten).Delete(k)
+		}), false},
+		{"a live total off", update(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketMeta).Put(keyLive, binary.BigEndian.AppendUint64(nil, uint64(readLive(tx.Bucket(bucketMeta))+1)))
+		}), false},
+		{"a later layout", update(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint64(nil, layoutVersion+1))
+		}), true},
+		{"not bbolt", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, []byte("User-agent: *\nDisallow: /\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "robots.db")
+			c.damage(t, path)
+			damaged, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, err := Open(path); (err != nil) != c.refused {
+				t.Errorf("Open without WithReplaceDamaged: %v, want refused %v", err, c.refused)
+			} else if err == nil {
+				_ = s.Close()
+			} else if !errors.Is(err, ErrFormat) {
+				t.Errorf("Open without WithReplaceDamaged: %v, want ErrFormat", err)
+			}
+			logger, logged := records()
+			s, err := Open(path, WithReplaceDamaged(), WithLogger(logger))
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			defer s.Close()
+			if aside, err := os.ReadFile(path + unusableSuffix); err != nil || !bytes.Equal(aside, damaged) {
+				t.Errorf("the file moved aside is not the damaged file (%v)", err)
+			}
+			if _, err := s.Get(t.Context(), site(1)); !errors.Is(err, robotstxt.ErrCacheMiss) {
+				t.Errorf("Get from the new file: %v, want a miss", err)
+			}
+			if count(logged(), "moved it aside") != 1 {
+				t.Errorf("logged %v, want the replacement once", logged())
+			}
+			if _, err := os.Stat(path + checkingSuffix); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the check's mark is left: %v", err)
+			}
+		})
+	}
+	t.Run("intact", func(t *testing.T) {
+		path := writeFile(t, intact)
+		s, err := Open(path, WithReplaceDamaged())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := os.Stat(path + unusableSuffix); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("an intact file was moved aside: %v", err)
+		}
+		if _, err := s.Get(t.Context(), site(1)); err != nil {
+			t.Errorf("Get from the intact file: %v", err)
+		}
+	})
+	t.Run("locked", func(t *testing.T) {
+		s, path := newStore(t)
+		if _, err := Open(path, WithReplaceDamaged()); !errors.Is(err, ErrLocked) {
+			t.Errorf("Open of a file in use: %v, want ErrLocked", err)
+		}
+		if _, err := os.Stat(path + unusableSuffix); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a file in use was moved aside: %v", err)
+		}
+		_ = s.Close()
+	})
+}
+
+// TestOpenAfterCheckDied: a mark of a check left beside the file (the
+// process ended while Open checked it) has Open, with
+// WithReplaceDamaged, replace the file without checking it; without the
+// option, Open ignores the mark.
+func TestOpenAfterCheckDied(t *testing.T) {
+	path := writeFile(t, storeFile(t, 10))
+	if err := os.WriteFile(path+checkingSuffix, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(t.Context(), site(1)); err != nil {
+		t.Errorf("Get without WithReplaceDamaged: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(path, WithReplaceDamaged())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Get(t.Context(), site(1)); !errors.Is(err, robotstxt.ErrCacheMiss) {
+		t.Errorf("Get after a check that died: %v, want a miss from a new file", err)
+	}
+	if _, err := os.Stat(path + unusableSuffix); err != nil {
+		t.Errorf("the file was not moved aside: %v", err)
+	}
+	if _, err := os.Stat(path + checkingSuffix); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the mark is left: %v", err)
+	}
+}
