@@ -32,17 +32,15 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // META tags are read only from an HTML body (Content-Type text/html or
 // application/xhtml+xml, or none and a body that looks like HTML), and
 // only from its head: reading stops at the end of the head, at the <body>,
-// or after the first [meta.MaxHTMLBytes] bytes of body, whichever comes
-// first. PageDirectives neither keeps nor changes body. A nil resp gives
+// or after the first mebibyte of body, whichever comes first. PageDirectives neither keeps nor changes body. A nil resp gives
 // the zero Directives, which allow everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
 	if resp == nil || !isHTML(resp.Header.Get("Content-Type"), body) {
 		return d
 	}
-	head := body[:min(len(body), meta.MaxHTMLBytes)]
 	// A bytes.Reader cannot fail, so neither can FromHTML.
-	m, _ := meta.FromHTML(bytes.NewReader(head), t.c.tokens...)
+	m, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
 	return d.Merge(m)
 }
 

@@ -87,9 +87,9 @@ func TestTransportPageDirectives(t *testing.T) {
 		t.Errorf("Directives (header only) = %+v", got)
 	}
 	// META tags past the prefix read are not seen.
-	padded := append([]byte("<html><head>"+strings.Repeat(" ", meta.MaxHTMLBytes)), body...)
+	padded := append([]byte("<html><head>"+strings.Repeat(" ", 1<<20)), body...)
 	if got := tr.PageDirectives(resp, padded); got.NoIndex || !got.NoSnippet {
-		t.Errorf("PageDirectives read past meta.MaxHTMLBytes: %+v", got)
+		t.Errorf("PageDirectives read past the first mebibyte: %+v", got)
 	}
 
 	// A body that is not HTML has no META tags; one without a

@@ -10,9 +10,9 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// MaxHTMLBytes is the most of a page that FromHTML reads while looking for
+// maxHTMLBytes is the most of a page that FromHTML reads while looking for
 // META tags; they belong in the head, near the top.
-const MaxHTMLBytes = 1 << 20
+const maxHTMLBytes = 1 << 20
 
 // FromHTML reads the robots META tags of an HTML page: those named
 // "robots", which apply to every crawler, and those named for the crawler
@@ -20,11 +20,11 @@ const MaxHTMLBytes = 1 << 20
 // name="googlebot" content="noindex">), which apply to it alone; names
 // are compared case-insensitively, as [FromHeader] compares them. Several
 // tags add up, the most restrictive reading winning. Reading stops at the
-// <body>, at the end of the head, or after MaxHTMLBytes. Only a read error
+// <body>, at the end of the head, or after maxHTMLBytes. Only a read error
 // is returned; malformed HTML is read as browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
-	z := html.NewTokenizer(io.LimitReader(r, MaxHTMLBytes))
+	z := html.NewTokenizer(io.LimitReader(r, maxHTMLBytes))
 	for {
 		switch z.Next() {
 		case html.ErrorToken:

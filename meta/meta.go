@@ -26,8 +26,8 @@ type Directives struct {
 	// shown; zero when not given or when it does not parse.
 	UnavailableAfter time.Time
 	// Other holds the directives not listed above, lower-cased, such as
-	// "max-snippet:50": at most MaxOther of them, each at most
-	// MaxOtherLen bytes (longer ones are dropped), since a page chooses
+	// "max-snippet:50": at most maxOther of them, each at most
+	// maxOtherLen bytes (longer ones are dropped), since a page chooses
 	// them.
 	Other []string
 }
@@ -36,8 +36,8 @@ type Directives struct {
 // directives, each a word or two; these leave room for every one known
 // while a hostile page cannot make a Directives hold megabytes.
 const (
-	MaxOther    = 64
-	MaxOtherLen = 256
+	maxOther    = 64
+	maxOtherLen = 256
 )
 
 // Index reports whether the page may be indexed.
@@ -127,7 +127,7 @@ func (d *Directives) add(content string) {
 
 // addOther adds item to Other, within the bounds, once.
 func (d *Directives) addOther(item string) {
-	if len(d.Other) < MaxOther && len(item) <= MaxOtherLen && !slices.Contains(d.Other, item) {
+	if len(d.Other) < maxOther && len(item) <= maxOtherLen && !slices.Contains(d.Other, item) {
 		d.Other = append(d.Other, item)
 	}
 }

@@ -160,13 +160,13 @@ func TestFromHTMLBroken(t *testing.T) {
 }
 
 func TestFromHTMLStopsAtLimit(t *testing.T) {
-	page := "<html><head>" + strings.Repeat("<!-- pad -->", MaxHTMLBytes/12+1) + `<meta name="robots" content="noindex">`
+	page := "<html><head>" + strings.Repeat("<!-- pad -->", maxHTMLBytes/12+1) + `<meta name="robots" content="noindex">`
 	d, err := FromHTML(strings.NewReader(page), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.NoIndex {
-		t.Error("read past MaxHTMLBytes")
+		t.Error("read past maxHTMLBytes")
 	}
 }
 
@@ -216,7 +216,7 @@ func FuzzFromHTML(f *testing.F) {
 }
 
 // TestOtherBounded: a header or tag of many or long unknown directives
-// keeps at most MaxOther of them, none longer than MaxOtherLen.
+// keeps at most maxOther of them, none longer than maxOtherLen.
 func TestOtherBounded(t *testing.T) {
 	var b strings.Builder
 	for i := range 10000 {
@@ -224,15 +224,15 @@ func TestOtherBounded(t *testing.T) {
 	}
 	b.WriteString(strings.Repeat("y", 1<<20))
 	d := Parse(b.String())
-	if len(d.Other) != MaxOther {
-		t.Errorf("%d other directives kept, want %d", len(d.Other), MaxOther)
+	if len(d.Other) != maxOther {
+		t.Errorf("%d other directives kept, want %d", len(d.Other), maxOther)
 	}
 	for _, o := range d.Other {
-		if len(o) > MaxOtherLen {
+		if len(o) > maxOtherLen {
 			t.Errorf("a directive of %d bytes kept", len(o))
 		}
 	}
-	if m := d.Merge(Parse("noindex, z-1, z-2")); len(m.Other) != MaxOther || !m.NoIndex {
+	if m := d.Merge(Parse("noindex, z-1, z-2")); len(m.Other) != maxOther || !m.NoIndex {
 		t.Errorf("Merge: %d other directives, noindex %v", len(m.Other), m.NoIndex)
 	}
 }

@@ -63,8 +63,8 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
-// ScopeName is the instrumentation scope of the meter Observe uses.
-const ScopeName = "github.com/robotsgate/robotstxt/otelrobotstxt"
+// scopeName is the instrumentation scope of the meter Observe uses.
+const scopeName = "github.com/robotsgate/robotstxt/otelrobotstxt"
 
 // An Option configures Observe.
 type Option func(*config)
@@ -102,7 +102,7 @@ func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metri
 	if cfg.mp == nil {
 		cfg.mp = otel.GetMeterProvider()
 	}
-	b := &builder{m: cfg.mp.Meter(ScopeName)}
+	b := &builder{m: cfg.mp.Meter(scopeName)}
 	var report []func(metric.Observer)
 	if c != nil {
 		report = append(report, b.client(c))

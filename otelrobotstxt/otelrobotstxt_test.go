@@ -59,7 +59,7 @@ func collect(t *testing.T, r sdkmetric.Reader) map[point]float64 {
 	}
 	got := map[point]float64{}
 	for _, sm := range rm.ScopeMetrics {
-		if sm.Scope.Name != ScopeName {
+		if sm.Scope.Name != scopeName {
 			continue
 		}
 		for _, m := range sm.Metrics {

@@ -103,7 +103,7 @@ func BenchmarkAllowedRedisHitBaseline(b *testing.B) {
 	if _, err := warm.Allowed(b.Context(), "http://bench-a.test/"); err != nil {
 		b.Fatal(err)
 	}
-	key := DefaultPrefix + "{http://bench-a.test:80}"
+	key := defaultPrefix + "{http://bench-a.test:80}"
 	if n, err := rdb.StrLen(b.Context(), key).Result(); err != nil || n == 0 {
 		b.Fatalf("stored value %s: %d bytes, %v", key, n, err)
 	}
@@ -125,7 +125,7 @@ func BenchmarkAllowedRedisHitBaseline(b *testing.B) {
 // machine's drift out of it (target ≤ 1.5).
 func BenchmarkAllowedRedisHitRatio(b *testing.B) {
 	w, rdb, c, urls := redisHitSetup(b, true)
-	key := DefaultPrefix + "{http://bench-a.test:80}"
+	key := defaultPrefix + "{http://bench-a.test:80}"
 	var tBase, tClient time.Duration
 	n := 0
 	for b.Loop() {
@@ -166,7 +166,7 @@ func BenchmarkRedisBytesPerAuthority(b *testing.B) {
 		}
 	}
 	after := usedMemory(b, rdb)
-	key := DefaultPrefix + "{http://mem0.test:80}"
+	key := defaultPrefix + "{http://mem0.test:80}"
 	value := rdb.StrLen(b.Context(), key).Val()
 	usage, err := rdb.MemoryUsage(b.Context(), key).Result()
 	if err != nil || value == 0 {

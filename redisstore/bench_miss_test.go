@@ -27,7 +27,7 @@ func BenchmarkRedisMiss(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			w, rdb, c, urls := redisHitSetup(b, true)
-			key := DefaultPrefix + "{http://bench-a.test:80}"
+			key := defaultPrefix + "{http://bench-a.test:80}"
 			if busy {
 				stop := burn(runtime.GOMAXPROCS(0) - 1)
 				defer stop()

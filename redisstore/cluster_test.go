@@ -39,7 +39,7 @@ func newOneNodeCluster(t *testing.T) *redis.ClusterClient {
 func TestClusterSlotsAndCommands(t *testing.T) {
 	cc := newOneNodeCluster(t)
 	ctx := t.Context()
-	for _, prefix := range []string{DefaultPrefix, "fleet-a:"} {
+	for _, prefix := range []string{defaultPrefix, "fleet-a:"} {
 		s := New(cc, WithPrefix(prefix), WithLogger(quietLogger))
 		for _, auth := range []string{authority, "http://[::1]:8080", "https://xn--bcher-kva.example:443", "http://a:80"} {
 			v := cc.ClusterKeySlot(ctx, s.valueKey(auth)).Val()

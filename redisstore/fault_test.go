@@ -28,7 +28,7 @@ func timed(t *testing.T, what string, fn func() error) error {
 // (not misses, not panics) within the ceiling, and after a few failures
 // the Store stops calling Redis and answers ErrUnavailable.
 func TestRedisDownFailsFastThenOpens(t *testing.T) {
-	s, _, srv := newStore(t, WithTimeout(DefaultTimeout))
+	s, _, srv := newStore(t, WithTimeout(defaultTimeout))
 	srv.Kill()
 	for i := range tripAfter {
 		err := timed(t, "Get on a killed Redis", func() error {
@@ -69,7 +69,7 @@ func TestRedisHungTimesOut(t *testing.T) {
 // TestRedisRestartResumes: after Redis comes back (empty, on the same
 // port) the same Store uses it again without being recreated.
 func TestRedisRestartResumes(t *testing.T) {
-	s, _, srv := newStore(t, WithTimeout(DefaultTimeout))
+	s, _, srv := newStore(t, WithTimeout(defaultTimeout))
 	srv.Kill()
 	for range tripAfter + 1 {
 		_, _ = s.Get(t.Context(), authority)

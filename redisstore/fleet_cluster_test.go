@@ -85,7 +85,7 @@ func TestFleetClusterFailover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cl.KeySlot(DefaultPrefix + "{" + string(a) + "}")
+		return cl.KeySlot(defaultPrefix + "{" + string(a) + "}")
 	}
 	victimSlot := slotOf("failover0.test")
 	victim := cl.MasterOf(victimSlot)

@@ -55,7 +55,7 @@ func TestFleetGarbageOverEveryKey(t *testing.T) {
 	hs := crawltest.Hosts("garbage", 10)
 	checkAll(t, newProcess(t, srv.Addr(), w), hs)
 
-	keys, err := rdb.Keys(t.Context(), DefaultPrefix+"*").Result()
+	keys, err := rdb.Keys(t.Context(), defaultPrefix+"*").Result()
 	if err != nil || len(keys) != len(hs) {
 		t.Fatalf("keys after the first process: %q, %v; want %d", keys, err, len(hs))
 	}

@@ -31,7 +31,7 @@ func (b *lockedBuffer) String() string {
 // calls fail, and the recovery is logged when Redis answers again.
 func TestLogsOutageOnceAndRecovery(t *testing.T) {
 	var out lockedBuffer
-	s, _, srv := newStore(t, WithTimeout(DefaultTimeout), WithLogger(slog.New(slog.NewTextHandler(&out, nil))))
+	s, _, srv := newStore(t, WithTimeout(defaultTimeout), WithLogger(slog.New(slog.NewTextHandler(&out, nil))))
 	srv.Kill()
 	for range 20 {
 		_, _ = s.Get(t.Context(), authority)

@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// DefaultPrefix is the key prefix used unless WithPrefix gives another.
-const DefaultPrefix = "robotstxt:"
+// defaultPrefix is the key prefix used unless WithPrefix gives another.
+const defaultPrefix = "robotstxt:"
 
-// DefaultTimeout bounds each Redis call unless WithTimeout gives another.
-const DefaultTimeout = 200 * time.Millisecond
+// defaultTimeout bounds each Redis call unless WithTimeout gives another.
+const defaultTimeout = 200 * time.Millisecond
 
 // An Option configures a Store made by New.
 type Option func(*config)
@@ -30,7 +30,7 @@ type config struct {
 const defaultMaxValue = 4 << 20
 
 func defaultConfig() config {
-	return config{prefix: DefaultPrefix, timeout: DefaultTimeout, logger: slog.New(slog.DiscardHandler), maxValue: defaultMaxValue}
+	return config{prefix: defaultPrefix, timeout: defaultTimeout, logger: slog.New(slog.DiscardHandler), maxValue: defaultMaxValue}
 }
 
 // WithMaxValue bounds the size of the values Get reads (default 4 MiB);

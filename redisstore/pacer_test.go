@@ -232,7 +232,7 @@ func TestPacerKeyExpires(t *testing.T) {
 	ctx := context.Background()
 	turn := takeTurn(t, s, authority, 100*time.Millisecond)
 	k := s.paceKey(authority)
-	if want := DefaultPrefix + "{" + authority + "}:pace"; k != want {
+	if want := defaultPrefix + "{" + authority + "}:pace"; k != want {
 		t.Errorf("pace key %q, want %q", k, want)
 	}
 	if ttl := admin.PTTL(ctx, k).Val(); ttl < pacing.TurnTimeout-time.Second || ttl > pacing.TurnTimeout {
@@ -281,7 +281,7 @@ func TestPacerReplacesGarbage(t *testing.T) {
 // sends nothing and returns the Store's error, at once.
 func TestPacerFailsClosed(t *testing.T) {
 	checkLeaks(t)
-	s, _, srv := newStore(t, WithTimeout(DefaultTimeout))
+	s, _, srv := newStore(t, WithTimeout(defaultTimeout))
 	site := newPagedSite(t, "User-agent: *\nAllow: /\n")
 	next := &http.Transport{}
 	t.Cleanup(next.CloseIdleConnections)
