@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log"
@@ -249,13 +250,22 @@ func TestCheckBadInput(t *testing.T) {
 	}
 }
 
-// TestDefaultAgentIsClientDefault keeps the documented default token in
-// step with the client's.
+// TestDefaultAgentIsClientDefault keeps the documented default token and
+// User-Agent in step with the Client's: a Client made without options
+// sends defaultUserAgent and obeys the group that names defaultAgent.
 func TestDefaultAgentIsClientDefault(t *testing.T) {
+	if defaultAgent != "robotstxt" {
+		t.Errorf("defaultAgent %q, want robotstxt", defaultAgent)
+	}
+	s := newRobotsServer(t, http.StatusOK, "User-agent: *\nAllow: /\n\nUser-agent: "+defaultAgent+"\nDisallow: /\n")
 	c := robotstxt.NewClient()
 	defer c.Close()
-	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != defaultAgent || defaultAgent != "robotstxt" {
-		t.Errorf("defaultAgent %q, client tokens %q", defaultAgent, toks)
+	d, err := c.Check(context.Background(), s.URL+"/x")
+	if err != nil || d.Allowed || d.Rule.Line != 5 {
+		t.Errorf("the default Client: allowed %v by line %d (%v); want disallowed by line 5, the group of %s", d.Allowed, d.Rule.Line, err, defaultAgent)
+	}
+	if ua := s.ua.Load(); ua != defaultUserAgent {
+		t.Errorf("the default Client sends User-Agent %q, the commands %q", ua, defaultUserAgent)
 	}
 }
 
