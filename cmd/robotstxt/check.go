@@ -199,10 +199,17 @@ const indent = "          "
 // server sent made printable. It never fetches.
 func (ck *checker) describe(d robotstxt.Decision, s *site) {
 	w := ck.e.stdout
-	for i, h := range s.hops {
+	led := make(map[string]bool) // the URLs that redirects led to
+	for _, h := range s.hops {
+		// A request no redirect led to starts a fetch: the site's own
+		// robots.txt, or another site's that the Client fetched to
+		// check a redirect to that site.
 		label := "robots.txt"
-		if i > 0 {
+		if led[h.url] {
 			label = "redirect  "
+		}
+		if next := h.location(); next != "" {
+			led[next] = true
 		}
 		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, printable(h.url), printable(hopResult(h)))
 	}

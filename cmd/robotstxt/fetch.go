@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -116,6 +117,23 @@ func isFinalURL(u string, d robotstxt.Decision) bool {
 	}
 	key, path, err := urltarget.Split(u, nil)
 	return err == nil && string(key) == d.Authority && path == "/robots.txt"
+}
+
+// location returns the URL that h redirects to, as the Client follows it
+// (without fragment or userinfo), or "" when h is no redirect.
+func (h hop) location() string {
+	if h.status/100 != 3 || h.header.Get("Location") == "" {
+		return ""
+	}
+	next, err := url.Parse(h.url)
+	if err == nil {
+		next, err = next.Parse(h.header.Get("Location"))
+	}
+	if err != nil {
+		return ""
+	}
+	next.Fragment, next.RawFragment, next.User = "", "", nil
+	return next.String()
 }
 
 // text returns the body of h as the Client parsed it, read through its
@@ -236,10 +254,16 @@ func cause(status int, err error) string {
 	)
 	switch {
 	case status != 0:
+		s := fmt.Sprintf("status %d", status)
 		if t := http.StatusText(status); t != "" {
-			return fmt.Sprintf("status %d %s", status, t)
+			s += " " + t
 		}
-		return fmt.Sprintf("status %d", status)
+		if err != nil && status/100 == 3 {
+			// A redirect the Client would not follow: its error says
+			// why (no usable Location, a hop refused).
+			s += ": " + errText(err)
+		}
+		return s
 	case err == nil:
 		return "no response"
 	case errors.As(err, &dns):
