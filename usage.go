@@ -81,13 +81,13 @@ func parseContentSignal(value string) Usage { return Usage{usage.ParseContentSig
 // "train-ai": [PrefYes] or [PrefNo] if the Usage holds the label with the
 // value y or n, else [PrefUnknown].
 func (u Usage) Pref(label string) Pref {
-	switch v, _ := u.value(label); v {
-	case "y":
+	switch yes, stated := usage.Stated(u.members, label); {
+	case !stated:
+		return PrefUnknown
+	case yes:
 		return PrefYes
-	case "n":
-		return PrefNo
 	}
-	return PrefUnknown
+	return PrefNo
 }
 
 // statement returns the labels and values u holds as a Dictionary of RFC

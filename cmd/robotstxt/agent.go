@@ -3,14 +3,19 @@ package main
 import (
 	"fmt"
 
-	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/agent"
 )
+
+// defaultUserAgent is the User-Agent header the commands send with
+// robots.txt requests, unless check's -ua says otherwise: the Client's
+// default.
+const defaultUserAgent = agent.DefaultUserAgent
 
 // defaultAgent is the crawler token used when -agent is not given: the
 // product token of the Client's default User-Agent, derived as the Client
 // derives it.
 var defaultAgent = func() string {
-	tok, err := robotstxt.ProductToken(robotstxt.DefaultUserAgent)
+	tok, err := agent.ProductToken(defaultUserAgent)
 	if err != nil {
 		panic(err) // the library's own header always names its product
 	}
@@ -19,16 +24,28 @@ var defaultAgent = func() string {
 
 // agentToken checks a -agent value. A full User-Agent string, such as
 // "ExampleBot/1.0" or "Mozilla/5.0 (compatible; XBot/1.0)", gives the
-// product token the Client derives from it with robotstxt.ProductToken,
-// as robots.txt groups are matched by token only; a value from which no
-// token can be derived is an error.
+// product token the Client derives from it, as robots.txt groups are
+// matched by token only; a value from which no token can be derived is an
+// error.
 func agentToken(v string, e env) (string, error) {
-	tok, err := robotstxt.ProductToken(v)
+	tok, err := agent.ProductToken(v)
 	if err != nil {
 		return "", fmt.Errorf("-agent %q: no product token can be derived from it; give the token itself, such as -agent ExampleBot", v)
 	}
 	if tok != v {
 		e.errorf("note: agent %q matched as %q", v, tok)
+	}
+	return tok, nil
+}
+
+// uaToken returns the product token that the Client derives from the
+// User-Agent header ua, and matches user-agent lines with when check is
+// given no -agent; an error, which says to give -agent, when it derives
+// none.
+func uaToken(ua string) (string, error) {
+	tok, err := agent.ProductToken(ua)
+	if err != nil {
+		return "", fmt.Errorf("user agent %q has no product token; give -agent", ua)
 	}
 	return tok, nil
 }

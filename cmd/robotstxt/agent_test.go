@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/agent"
 )
 
 // agentRobots gives a browser-like User-Agent's first product, Mozilla,
@@ -27,8 +28,8 @@ func TestAgentTokenAsClient(t *testing.T) {
 	s := newRobotsServer(t, http.StatusOK, agentRobots)
 	c := robotstxt.NewClient(robotstxt.WithUserAgent(ua))
 	defer c.Close()
-	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != "XBot" {
-		t.Fatalf("the Client derives %q from %q", toks, ua)
+	if tok, err := agent.ProductToken(ua); tok != "XBot" {
+		t.Fatalf("the Client derives %q (%v) from %q", tok, err, ua)
 	}
 	for _, p := range []string{"/public", "/private/x"} {
 		d, err := c.Check(context.Background(), s.URL+p)
@@ -58,12 +59,12 @@ func TestAgentTokenAsClient(t *testing.T) {
 	}
 }
 
-// TestAgentWithoutToken checks that a -agent value from which
-// robotstxt.ProductToken derives no token is a usage error that names
+// TestAgentWithoutToken checks that a -agent value from which the Client
+// derives no token (see agent.ProductToken) is a usage error that names
 // the flag, in every command that takes -agent.
 func TestAgentWithoutToken(t *testing.T) {
 	for _, v := range []string{"123bot/1.0", "/2.0", "Mozilla/5.0 (X11) Gecko/20100101", ""} {
-		_, err := robotstxt.ProductToken(v)
+		_, err := agent.ProductToken(v)
 		if err == nil {
 			t.Fatalf("ProductToken(%q) gives a token", v)
 		}

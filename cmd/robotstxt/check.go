@@ -22,7 +22,7 @@ import (
 func runCheck(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	agent := fs.String("agent", "", "crawler product token matched against user-agent lines, or a User-Agent to take it from (default: the token of -ua)")
-	ua := fs.String("ua", robotstxt.DefaultUserAgent, "User-Agent header sent with robots.txt requests")
+	ua := fs.String("ua", defaultUserAgent, "User-Agent header sent with robots.txt requests")
 	timeout := timeoutFlag(fs, "one robots.txt fetch, redirects included")
 	rfc := fs.Bool("rfc9309", false, "match as RFC 9309 strictly reads robots.txt instead of as Google's parser")
 	legacy := fs.Bool("legacy", false, "treat 401 and 403 as disallow all, as older crawlers do")
@@ -51,30 +51,31 @@ func runCheck(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	rec, closeIdle := newRecorder(false)
+	rec, closeIdle := newRecorder()
 	defer closeIdle()
 	opts := append(fetchConfig{*ua, *timeout}.options(),
 		robotstxt.WithHTTPClient(&http.Client{Transport: rec}),
 		robotstxt.WithMode(modeOf(*rfc)))
+	// The Client matches the token of -agent, or else the one it derives
+	// from its User-Agent header, as uaToken does.
+	var tok string
 	if *agent != "" {
-		tok, err := agentToken(*agent, e)
-		if err != nil {
-			e.fail(err)
-			return exitUsage
-		}
+		tok, err = agentToken(*agent, e)
 		opts = append(opts, robotstxt.WithProductTokens(tok))
+	} else {
+		tok, err = uaToken(*ua)
+	}
+	if err != nil {
+		e.fail(err)
+		return exitUsage
 	}
 	if *legacy {
 		opts = append(opts, robotstxt.WithStatusPolicy(robotstxt.LegacyStatusPolicy))
 	}
 	c := robotstxt.NewClient(opts...)
 	defer c.Close()
-	if len(c.ProductTokens()) == 0 {
-		e.errorf("user agent %q has no product token; give -agent", *ua)
-		return exitUsage
-	}
 
-	ck := checker{c: c, rec: rec, e: e, x: x, agent: c.ProductTokens()[0], mode: modeOf(*rfc),
+	ck := checker{c: c, rec: rec, e: e, x: x, agent: tok, mode: modeOf(*rfc),
 		width: columnWidth(urls), timeout: *timeout, verbose: *verbose, asJSON: *asJSON, sites: make(map[string]*site)}
 	code = exitOK
 	for _, t := range targets {
@@ -129,17 +130,19 @@ func (ck *checker) check(t target) (int, error) {
 	}
 	s := ck.sites[d.Authority]
 	if s == nil {
-		var body []byte
-		if info, ok := ck.c.Cached(u); ok {
-			body = info.Body()
+		var text []byte // the body the Client parsed, if any
+		if d.Outcome == robotstxt.OutcomeRules {
+			if h, ok := ck.rec.parsed(mark, d); ok {
+				text = h.text()
+			}
 		}
-		s = &site{doc: parse(body, ck.mode)}
+		s = &site{doc: parse(text, ck.mode)}
 		ck.sites[d.Authority] = s
 	}
 	if hops := ck.rec.since(mark); len(hops) > 0 {
 		s.hops = hops
 	}
-	res := urlResult{URL: u, Agent: ck.agent, Verdict: verdictOf(d.Allowed), Rule: newRuleResult(d.Rule, d.Matched(), s.doc.lines),
+	res := urlResult{URL: u, Agent: ck.agent, Verdict: verdictOf(d.Allowed), Rule: newRuleResult(d.Rule, s.doc.lines),
 		Usage: usageJSON(d.Usage), Status: d.Status, Detail: checkDetail(d, err, s.doc.lines)}
 	if err != nil || d.Deferred {
 		res.Verdict = verdictDeferred
@@ -154,7 +157,7 @@ func (ck *checker) check(t target) (int, error) {
 	}
 	if ck.verbose && !s.shown {
 		s.shown = true
-		ck.describe(u, s)
+		ck.describe(d, s)
 	}
 	return code, nil
 }
@@ -178,7 +181,7 @@ func checkDetail(d robotstxt.Decision, err error, l listing) string {
 	case d.Outcome == robotstxt.OutcomeDisallowAll:
 		why = "robots.txt forbidden: disallow all"
 	default:
-		why = ruleText(d.Rule, d.Matched(), l)
+		why = ruleText(d.Rule, l)
 	}
 	s := status + "; " + why
 	if d.Stale {
@@ -191,32 +194,56 @@ func checkDetail(d robotstxt.Decision, err error, l listing) string {
 const indent = "          "
 
 // describe prints, under a URL's line, the robots.txt requests of its
-// site and what the Client holds for it, what the server sent made
-// printable. It never fetches.
-func (ck *checker) describe(u string, s *site) {
+// site and what the Client holds for it, as d, the decision for the URL,
+// describes it, with the crawl-delay and sitemaps of s's body; what the
+// server sent made printable. It never fetches.
+func (ck *checker) describe(d robotstxt.Decision, s *site) {
 	w := ck.e.stdout
-	for i, h := range s.hops {
+	led := make(map[string]bool) // the URLs that redirects led to
+	for _, h := range s.hops {
+		// A request no redirect led to starts a fetch: the site's own
+		// robots.txt, or another site's that the Client fetched to
+		// check a redirect to that site.
 		label := "robots.txt"
-		if i > 0 {
+		if led[h.url] {
 			label = "redirect  "
+		}
+		if next := h.location(); next != "" {
+			led[next] = true
 		}
 		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, printable(h.url), printable(hopResult(h)))
 	}
-	info, ok := ck.c.Cached(u)
-	if !ok {
-		return
+	if d.Outcome == 0 {
+		return // no decision was made: the Client holds nothing
 	}
 	fmt.Fprintf(w, "%sauthority %s, outcome %s, expires %s\n",
-		indent, printable(info.Authority), info.Outcome, info.Expires.UTC().Format(time.RFC3339))
-	if info.Err != nil && info.Outcome != robotstxt.OutcomeUnreachable {
-		fmt.Fprintf(w, "%sbecause %s\n", indent, printable(errText(info.Err)))
+		indent, printable(d.Authority), outcomeName(d.Outcome), d.Expires.UTC().Format(time.RFC3339))
+	if d.Err != nil && d.Outcome != robotstxt.OutcomeUnreachable {
+		fmt.Fprintf(w, "%sbecause %s\n", indent, printable(errText(d.Err)))
 	}
-	if cd, ok := info.CrawlDelay(); ok {
+	if cd, ok := s.doc.robots.CrawlDelay(ck.agent); ok {
 		fmt.Fprintf(w, "%scrawl-delay %s\n", indent, cd)
 	}
-	for _, sm := range info.Sitemaps() {
+	for _, sm := range s.doc.robots.Sitemaps() {
 		fmt.Fprintf(w, "%ssitemap %s\n", indent, printable(sm))
 	}
+}
+
+// outcomeNames names the outcomes as -v prints them, by Outcome: "" for
+// none the library defines.
+var outcomeNames = [...]string{
+	robotstxt.OutcomeRules:       "rules",
+	robotstxt.OutcomeAllowAll:    "allow-all",
+	robotstxt.OutcomeDisallowAll: "disallow-all",
+	robotstxt.OutcomeUnreachable: "unreachable",
+}
+
+// outcomeName returns the name of o, such as "allow-all", or "unknown".
+func outcomeName(o robotstxt.Outcome) string {
+	if int(o) < len(outcomeNames) && outcomeNames[o] != "" {
+		return outcomeNames[o]
+	}
+	return "unknown"
 }
 
 // hopResult is what one request gave: "301 Moved Permanently" or the

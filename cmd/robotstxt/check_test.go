@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log"
@@ -121,6 +122,75 @@ func TestCheckVerboseRedirectChain(t *testing.T) {
 	lines := outputLines(r.stdout)
 	if len(lines) < 4 || !slices.Equal(lines[1:4], want) {
 		t.Errorf("stdout:\n%s\nwant the chain:\n%s", r.stdout, strings.Join(want, "\n"))
+	}
+}
+
+// TestCheckVerboseHopChecked checks what -v shows of a robots.txt that
+// redirects to a path of another site, which the Client may follow only
+// once that site's robots.txt allows it: the robots.txt fetched for the
+// check is no redirect, a site whose robots.txt the check fetched is
+// shown with its rules, and a hop its robots.txt refuses leaves the
+// robots.txt unreachable, with the reason.
+func TestCheckVerboseHopChecked(t *testing.T) {
+	other := http.NewServeMux()
+	other.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "user-agent: *\ndisallow: /secret/\nsitemap: https://cdn.example/sitemap.xml\n")
+	})
+	other.HandleFunc("/rules.txt", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, liveRobots) })
+	cdn := httptest.NewServer(other)
+	defer cdn.Close()
+	site := func(to string) *httptest.Server {
+		s := httptest.NewServer(http.RedirectHandler(cdn.URL+to, http.StatusMovedPermanently))
+		t.Cleanup(s.Close)
+		return s
+	}
+	ok, refused := site("/rules.txt"), site("/secret/rules.txt")
+
+	r := runCmd(t, "", "check", "-v", ok.URL+"/private/x", cdn.URL+"/secret/x")
+	if r.code != exitDisallowed {
+		t.Errorf("exit %d, want %d; stdout:\n%s", r.code, exitDisallowed, r.stdout)
+	}
+	want := []string{
+		indent + "robots.txt " + ok.URL + "/robots.txt → 301 Moved Permanently",
+		indent + "robots.txt " + cdn.URL + "/robots.txt → 200 OK",
+		indent + "redirect   " + cdn.URL + "/rules.txt → 200 OK",
+	}
+	lines := outputLines(r.stdout)
+	if len(lines) < 4 || !slices.Equal(lines[1:4], want) {
+		t.Errorf("stdout:\n%s\nwant the requests:\n%s", r.stdout, strings.Join(want, "\n"))
+	}
+	// The check of the hop fetched the second site's robots.txt: its
+	// decision is shown with its rule as written, and its sitemap.
+	if len(lines) != 10 || !strings.HasPrefix(lines[7], "DISALLOW  "+cdn.URL+"/secret/x ") ||
+		!strings.HasSuffix(lines[7], "(status 200; line 2: disallow: /secret/)") ||
+		lines[9] != indent+"sitemap https://cdn.example/sitemap.xml" {
+		t.Errorf("the second site is not shown with its robots.txt:\n%s", r.stdout)
+	}
+
+	r = runCmd(t, "", "check", "-v", refused.URL+"/x")
+	wantDetail := "robots.txt unreachable: status 301 Moved Permanently: redirects do not reach a robots.txt: hop to " +
+		cdn.URL + "/secret/rules.txt refused: its robots.txt disallows it; retry after "
+	if r.code != exitDeferred || !strings.HasPrefix(r.stdout, "DEFER ") || !strings.Contains(r.stdout, wantDetail) {
+		t.Errorf("a refused hop: exit %d, stdout:\n%s\nwant %d and %q", r.code, r.stdout, exitDeferred, wantDetail)
+	}
+}
+
+// TestCheckRedirectWithoutLocation checks that a redirect without a
+// Location, which says nothing of where the robots.txt is, leaves it
+// unreachable: the answer is deferred, with the reason, in every command
+// that reads a live robots.txt.
+func TestCheckRedirectWithoutLocation(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusFound) }))
+	defer s.Close()
+	const why = "robots.txt unreachable: status 302 Found: redirects do not reach a robots.txt: 302 without a usable Location"
+	for _, args := range [][]string{
+		{"check", s.URL + "/x"},
+		{"test", "-file", s.URL + "/robots.txt", "/x"},
+		{"explain", s.URL + "/x"},
+	} {
+		if r := runCmd(t, "", args...); r.code != exitDeferred || !strings.Contains(r.stdout, why) {
+			t.Errorf("%q: exit %d, stdout:\n%s\nwant %d and %q", args, r.code, r.stdout, exitDeferred, why)
+		}
 	}
 }
 
@@ -249,13 +319,22 @@ func TestCheckBadInput(t *testing.T) {
 	}
 }
 
-// TestDefaultAgentIsClientDefault keeps the documented default token in
-// step with the client's.
+// TestDefaultAgentIsClientDefault keeps the documented default token and
+// User-Agent in step with the Client's: a Client made without options
+// sends defaultUserAgent and obeys the group that names defaultAgent.
 func TestDefaultAgentIsClientDefault(t *testing.T) {
+	if defaultAgent != "robotstxt" {
+		t.Errorf("defaultAgent %q, want robotstxt", defaultAgent)
+	}
+	s := newRobotsServer(t, http.StatusOK, "User-agent: *\nAllow: /\n\nUser-agent: "+defaultAgent+"\nDisallow: /\n")
 	c := robotstxt.NewClient()
 	defer c.Close()
-	if toks := c.ProductTokens(); len(toks) != 1 || toks[0] != defaultAgent || defaultAgent != "robotstxt" {
-		t.Errorf("defaultAgent %q, client tokens %q", defaultAgent, toks)
+	d, err := c.Check(context.Background(), s.URL+"/x")
+	if err != nil || d.Allowed || d.Rule.Line != 5 {
+		t.Errorf("the default Client: allowed %v by line %d (%v); want disallowed by line 5, the group of %s", d.Allowed, d.Rule.Line, err, defaultAgent)
+	}
+	if ua := s.ua.Load(); ua != defaultUserAgent {
+		t.Errorf("the default Client sends User-Agent %q, the commands %q", ua, defaultUserAgent)
 	}
 }
 

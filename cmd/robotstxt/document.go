@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/body"
 )
 
 // maxInput bounds how much of a file, standard input or response is read,
@@ -17,21 +18,20 @@ import (
 // is far above the 500 KiB a crawler reads of a robots.txt.
 const maxInput = 64 << 20
 
-// A document is a robots.txt as the command read it: through
-// robotstxt.ReadBody, the Client's own body pipeline (content coding, size
-// limit with the cut line dropped, UTF-16 byte-order mark, UTF-8,
-// Content-Type charset, Windows-1252), so that every command sees what a
-// crawler would.
+// A document is a robots.txt as the command read it: through body.Read,
+// the Client's own body pipeline (content coding, size limit with the cut
+// line dropped, UTF-16 byte-order mark, UTF-8, Content-Type charset,
+// Windows-1252), so that every command sees what a crawler would.
 type document struct {
 	name string
 	// size is how many bytes were read from the source, before decoding.
 	size int
 	// body is the robots.txt as crawlers read it: cut at the 500 KiB
 	// limit.
-	body robotstxt.Body
+	body body.Body
 	// whole is every byte read, decoded the same way; it is body when
 	// body is not truncated.
-	whole robotstxt.Body
+	whole body.Body
 	// live is set for a robots.txt fetched over HTTP.
 	live *fetched
 }
@@ -47,7 +47,7 @@ func (d *document) text(full bool) []byte {
 // readable reports whether the document has a body to parse: always for a
 // file, and for a live robots.txt only when its status is 2xx.
 func (d *document) readable() bool {
-	return d.live == nil || d.live.info.Outcome == robotstxt.OutcomeRules
+	return d.live == nil || d.live.d.Outcome == robotstxt.OutcomeRules
 }
 
 // isURL reports whether a -file or lint argument names a live robots.txt
@@ -66,7 +66,7 @@ func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*do
 		if err != nil {
 			return nil, err
 		}
-		d := &document{name: f.info.FinalURL, live: f}
+		d := &document{name: f.url(), live: f}
 		if d.name == "" {
 			d.name = name
 		}
@@ -101,13 +101,13 @@ func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*do
 func (d *document) decode(raw []byte, header http.Header) error {
 	d.size = len(raw)
 	var err error
-	d.body, err = robotstxt.ReadBody(bytes.NewReader(raw), header, robotstxt.DefaultBodyLimit)
+	d.body, err = body.Read(bytes.NewReader(raw), header, body.DefaultLimit)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.name, err)
 	}
 	d.whole = d.body
 	if d.body.Truncated {
-		d.whole, err = robotstxt.ReadBody(bytes.NewReader(raw), header, 0)
+		d.whole, err = body.Read(bytes.NewReader(raw), header, 0)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", d.name, err)
 		}
@@ -123,11 +123,11 @@ func (d *document) noteLimit(full bool, e env) {
 	}
 	if full {
 		e.errorf("note: %s is %s; crawlers read only the first %s, but -full reads it all",
-			d.name, kib(len(d.whole.Text)), kib(robotstxt.DefaultBodyLimit))
+			d.name, kib(len(d.whole.Text)), kib(body.DefaultLimit))
 		return
 	}
 	e.errorf("note: %s is %s; like crawlers, only the first %s is read (-full reads it all)",
-		d.name, kib(len(d.whole.Text)), kib(robotstxt.DefaultBodyLimit))
+		d.name, kib(len(d.whole.Text)), kib(body.DefaultLimit))
 }
 
 // kib formats a size in KiB.
@@ -140,20 +140,20 @@ func kib(n int) string {
 // disallow all for a forbidden one under the legacy policy, and defer for
 // an unreachable one.
 func (f *fetched) fallback() (v verdict, detail string) {
-	info := f.info
+	d := f.d
 	status := "no response"
-	if info.Status != 0 {
-		status = fmt.Sprintf("status %d", info.Status)
+	if d.Status != 0 {
+		status = fmt.Sprintf("status %d", d.Status)
 	}
-	switch info.Outcome {
+	switch d.Outcome {
 	case robotstxt.OutcomeAllowAll:
 		why := "no robots.txt: allow all"
-		if info.Err != nil {
-			why = errText(info.Err) + ": allow all"
+		if d.Err != nil {
+			why = errText(d.Err) + ": allow all"
 		}
 		return verdictAllowed, status + "; " + why
 	case robotstxt.OutcomeDisallowAll:
 		return verdictDisallowed, status + "; robots.txt forbidden: disallow all"
 	}
-	return verdictDeferred, "robots.txt unreachable: " + unreachable(info.Status, info.Err)
+	return verdictDeferred, "robots.txt unreachable: " + unreachable(d.Status, d.Err)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/matcher"
 	"github.com/robotsgate/robotstxt/parser"
 )
@@ -46,7 +47,7 @@ func runExplain(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{robotstxt.DefaultUserAgent, *timeout}
+	cfg := fetchConfig{defaultUserAgent, *timeout}
 	// One explainer per document, by authority, or "" for -file, so
 	// that each document is read and parsed once.
 	xs := make(map[string]*explainer)
@@ -111,17 +112,17 @@ type matchResult struct {
 // explanation returns the -json form of the explanation of t.
 func (x *explainer) explanation(t target) explanation {
 	if !x.doc.readable() {
-		res, _, _ := documentResult(x.doc, nil, x.agent, t)
+		res, _ := documentResult(x.doc, nil, x.agent, t)
 		return explanation{urlResult: res, Matches: []matchResult{}}
 	}
 	rd := x.reading()
-	res, v, _ := documentResult(x.doc, rd.parsed, x.agent, t)
+	res, v := documentResult(x.doc, rd.parsed, x.agent, t)
 	path := matchPath(t.checkURL(), x.mode)
 	ms := matches(rd.file, appliedGroups(rd.file, x.agent), path)
 	res.Detail = decisionReason(ms, v, path, x.mode, rd.lines)
 	out := explanation{urlResult: res, Matches: []matchResult{}}
 	for _, m := range ms {
-		out.Matches = append(out.Matches, matchResult{*newRuleResult(*m.rule, true, rd.lines), m.length})
+		out.Matches = append(out.Matches, matchResult{*newRuleResult(*m.rule, rd.lines), m.length})
 	}
 	return out
 }
@@ -139,7 +140,7 @@ type explainer struct {
 // A reading is the document as explain parses it, once for all its URLs.
 type reading struct {
 	*parsed                   // in the explainer's mode
-	file    *parser.File      // the rich form of parsed.robots
+	file    *parser.File      // the rich form of parsed.table
 	other   *robotstxt.Robots // in the other mode
 	// whole and wholeLines are the whole file, when it is over the
 	// limit and read cut; whole is nil otherwise.
@@ -155,7 +156,7 @@ func (x *explainer) reading() *reading {
 	d := x.doc
 	text := d.text(x.full)
 	p := parse(text, x.mode)
-	rd := &reading{parsed: p, file: p.robots.File(), other: robotstxt.ParseMode(text, x.otherMode())}
+	rd := &reading{parsed: p, file: p.table.File(), other: robotstxt.ParseMode(text, x.otherMode())}
 	if d.body.Truncated && !x.full {
 		rd.whole = robotstxt.ParseMode(d.whole.Text, x.mode)
 		rd.wholeLines = newListing(d.whole.Text)
@@ -212,7 +213,7 @@ func (x *explainer) explain(t target) int {
 	path := matchPath(url, x.mode)
 	x.rules(rd.file, groups, path, v, l)
 	x.others(rd.file, groups, path, l)
-	for _, it := range prefItems(rd.parsed, x.agent, url, v.Allowed, rd.robots.Usage(x.agent, url)) {
+	for _, it := range prefItems(rd.parsed, x.agent, url, v.Allowed, v.Usage) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
 			x.more("%s", w)
@@ -232,8 +233,8 @@ func (x *explainer) explain(t target) int {
 func (x *explainer) source() string {
 	d := x.doc
 	s := d.name
-	if d.live != nil && d.live.info.Status != 0 {
-		s += fmt.Sprintf(" (status %d)", d.live.info.Status)
+	if d.live != nil && d.live.d.Status != 0 {
+		s += fmt.Sprintf(" (status %d)", d.live.d.Status)
 	}
 	if !d.readable() {
 		return s
@@ -243,7 +244,7 @@ func (x *explainer) source() string {
 		if x.full {
 			s += ", read whole (-full), past the 500 KiB crawlers read"
 		} else {
-			s += fmt.Sprintf(", cut at the %s crawlers read", kib(robotstxt.DefaultBodyLimit))
+			s += fmt.Sprintf(", cut at the %s crawlers read", kib(body.DefaultLimit))
 		}
 	}
 	return s
@@ -339,7 +340,7 @@ func matchPath(url string, m robotstxt.Mode) string {
 
 // rules prints every matching rule of the applying groups and the
 // decision with its reason.
-func (x *explainer) rules(f *parser.File, groups []int, path string, v robotstxt.Verdict, l listing) {
+func (x *explainer) rules(f *parser.File, groups []int, path string, v robotstxt.Decision, l listing) {
 	ms := matches(f, groups, path)
 	if len(ms) == 0 {
 		x.field("rules", "no rule of these groups matches %s", path)
@@ -356,7 +357,7 @@ func (x *explainer) rules(f *parser.File, groups []int, path string, v robotstxt
 			s += ", normalised " + m.rule.Pattern
 		}
 		s += ")"
-		if v.Matched() && sameRule(*m.rule, v.Rule) {
+		if decided(v.Rule) && sameRule(*m.rule, v.Rule) {
 			s += "  ← decides"
 		}
 		x.field(label, "%s", s)
@@ -369,10 +370,10 @@ func sameRule(a, b parser.Rule) bool {
 	return a.Line == b.Line && a.Allow == b.Allow && a.Pattern == b.Pattern
 }
 
-// decisionReason says what the verdict is and why.
-func decisionReason(ms []match, v robotstxt.Verdict, path string, mode robotstxt.Mode, l listing) string {
+// decisionReason says what the decision is and why.
+func decisionReason(ms []match, v robotstxt.Decision, path string, mode robotstxt.Mode, l listing) string {
 	word := verdictOf(v.Allowed).word()
-	if !v.Matched() {
+	if !decided(v.Rule) {
 		if mode == robotstxt.ModeRFC9309 && isRobotsPath(path) {
 			return word + ": RFC 9309 always allows /robots.txt"
 		}
@@ -432,19 +433,19 @@ func (x *explainer) others(f *parser.File, applied []int, path string, l listing
 
 // pastLimit prints what the rules past the 500 KiB limit would decide,
 // when that is not what crawlers decide.
-func (x *explainer) pastLimit(rd *reading, url string, v robotstxt.Verdict) {
+func (x *explainer) pastLimit(rd *reading, url string, v robotstxt.Decision) {
 	w := rd.whole.Check(x.agent, url)
 	if sameVerdict(w, v) {
 		return
 	}
 	x.field("limit", "the file goes on past the %s crawlers read (up to line %d); read whole it would say",
-		kib(robotstxt.DefaultBodyLimit), rd.lines.len()-1)
-	x.more("%s (%s), which no crawler sees", verdictOf(w.Allowed).word(), ruleText(w.Rule, w.Matched(), rd.wholeLines))
+		kib(body.DefaultLimit), rd.lines.len()-1)
+	x.more("%s (%s), which no crawler sees", verdictOf(w.Allowed).word(), ruleText(w.Rule, rd.wholeLines))
 }
 
 // compareModes prints where the other reading (RFC 9309 for Google's,
 // and the reverse) decides the URL otherwise.
-func (x *explainer) compareModes(rd *reading, url string, v robotstxt.Verdict) {
+func (x *explainer) compareModes(rd *reading, url string, v robotstxt.Decision) {
 	label := "RFC 9309"
 	if x.mode == robotstxt.ModeRFC9309 {
 		label = "Google"
@@ -454,7 +455,7 @@ func (x *explainer) compareModes(rd *reading, url string, v robotstxt.Verdict) {
 		x.field(label, "reads it the same way")
 		return
 	}
-	x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), ruleText(o.Rule, o.Matched(), rd.lines))
+	x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), ruleText(o.Rule, rd.lines))
 	switch {
 	case isRobotsPath(matchPath(url, robotstxt.ModeRFC9309)):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
@@ -465,9 +466,9 @@ func (x *explainer) compareModes(rd *reading, url string, v robotstxt.Verdict) {
 }
 
 // sameVerdict reports whether a and b decide alike, by the rule on the
-// same line or both by none.
-func sameVerdict(a, b robotstxt.Verdict) bool {
-	return a.Allowed == b.Allowed && a.Matched() == b.Matched() && (!a.Matched() || a.Rule.Line == b.Rule.Line)
+// same line or both by none (line 0).
+func sameVerdict(a, b robotstxt.Decision) bool {
+	return a.Allowed == b.Allowed && a.Rule.Line == b.Rule.Line
 }
 
 // appendOnce appends i to s unless s already ends with it.

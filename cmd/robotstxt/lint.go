@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // lintHelp is the long help of lint, with its codes.
@@ -23,12 +23,12 @@ const lintJSONHelp = `With -json, each file gives one JSON object on one line:
    "truncated": false, "errors": 1, "warnings": 0, "infos": 2,
    "diagnostics": [{"line": 3, "severity": "error",
      "code": "rule-outside-group", "message": "…", "text": "Disallow: /x"}]}
-bytes is the size of the file, or of the body as received, before
-ReadBody decodes it; charset is the encoding it was read in; truncated is
-true when the file is over the 500 KiB crawlers read; line 0 is about the
-whole file; text is the line as written. Control and bidi characters in
-strings are JSON escapes such as \u001b, which decode to them. -level does
-not change the counts.`
+bytes is the size of the file, or of the body as received, before it
+is decoded as crawlers decode it; charset is the encoding it was read in;
+truncated is true when the file is over the 500 KiB crawlers read; line 0
+is about the whole file; text is the line as written. Control and bidi
+characters in strings are JSON escapes such as \u001b, which decode to
+them. -level does not change the counts.`
 
 // runLint is "robotstxt lint".
 func runLint(cmd *command, args []string, e env) int {
@@ -53,7 +53,7 @@ func runLint(cmd *command, args []string, e env) int {
 	}
 	code = exitOK
 	for _, name := range files {
-		d, err := readDocument(context.Background(), name, fetchConfig{robotstxt.DefaultUserAgent, *timeout}, e)
+		d, err := readDocument(context.Background(), name, fetchConfig{defaultUserAgent, *timeout}, e)
 		if err != nil {
 			e.fail(err)
 			code = worst(code, exitUsage)
@@ -129,7 +129,7 @@ func (r report) print(e env, d *document) {
 			fmt.Fprintf(e.stdout, "\t%s\n", printable(f.Text))
 		}
 	}
-	p := robotstxt.Parse(d.body.Text).File()
+	p := parser.Parse(d.body.Text)
 	fmt.Fprintf(e.stdout, "%s: %s, %s, %s: %s, %s, %s\n", printable(r.File),
 		plural(len(p.Groups), "group"), plural(rules(p), "rule"), plural(len(p.Sitemaps), "sitemap"),
 		plural(r.Errors, "error"), plural(r.Warnings, "warning"), plural(r.Infos, "info"))

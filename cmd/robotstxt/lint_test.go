@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/body"
 )
 
 // TestLintJSONGolden lints the files with known problems under
@@ -154,7 +155,7 @@ func TestLintUnreadable(t *testing.T) {
 func TestLintOverLimit(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
-	for b.Len() < robotstxt.DefaultBodyLimit+100 {
+	for b.Len() < body.DefaultLimit+100 {
 		b.WriteString("# padding padding padding padding padding\n")
 	}
 	comments := b.String()
@@ -170,8 +171,8 @@ func TestLintOverLimit(t *testing.T) {
 
 // TestLintLive lints a robots.txt served deflate-compressed (a coding
 // net/http leaves to the Client) in Latin-1 with a charset, which WHATWG,
-// and so ReadBody, reads as Windows-1252: it is read through the Client's
-// body pipeline.
+// and so body.Read, reads as Windows-1252: it is read through the
+// Client's body pipeline.
 func TestLintLive(t *testing.T) {
 	var gz bytes.Buffer
 	zw := zlib.NewWriter(&gz)

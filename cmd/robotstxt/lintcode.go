@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // A severity ranks a finding.
@@ -118,7 +118,7 @@ var codeTable = [numCodes]codeEntry{
 	codeDuplicate:        {"duplicate-rule", sevWarning, "the same rule twice: harmless, but a stale edit"},
 	codeBadValue:         {"bad-value", sevWarning, "a crawl-delay that does not parse: it is skipped"},
 	codeNoRules:          {"agent-without-rules", sevWarning, "a group without rules frees its crawler from * rules"},
-	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(robotstxt.UsageLabels()) + ": no crawler reads it"},
+	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(usage.Labels[:]) + ": no crawler reads it"},
 	codeUsageConflict:    {"usage-conflict", sevWarning, "Content-Usage rules of one path, one saying y and one n: n wins"},
 	codeUsageGroup:       {"usage-group", sevWarning, "a user-agent line that joins the group of Content-Usage rules above"},
 	codeUTF16:            {"utf-16", sevWarning, "UTF-16, where Google reads robots.txt as UTF-8"},

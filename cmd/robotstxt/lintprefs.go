@@ -46,7 +46,7 @@ func (lt *linter) usageConflicts() {
 				byLabel = make(map[string]said)
 				first[r.Path] = byLabel
 			}
-			for _, p := range statedPrefs(robotstxt.ParseUsage(r.Statement)) {
+			for _, p := range statedPrefs(statementPref(r.Statement)) {
 				s, ok := byLabel[p.label]
 				switch {
 				case !ok:

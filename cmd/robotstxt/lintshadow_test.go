@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 func TestShadowedRules(t *testing.T) {
@@ -44,7 +45,7 @@ func TestShadowedRuleNeverDecides(t *testing.T) {
 	for _, d := range corpusDocuments(t) {
 		f := d.name
 		r := robotstxt.Parse(d.body.Text)
-		p := r.File()
+		p := parser.Parse(d.body.Text)
 		for _, x := range lintDocument(d, robotstxt.ModeGoogle) {
 			if x.Code != codeShadowed {
 				continue
@@ -63,7 +64,7 @@ func TestShadowedRuleNeverDecides(t *testing.T) {
 						if a.Global {
 							agent = "NoSuchCrawlerAtAll"
 						}
-						if v := r.Check(agent, path); v.Matched() && v.Rule.Line == ru.Line {
+						if v := r.Check(agent, path); v.Rule.Line == ru.Line {
 							t.Errorf("%s:%d: reported as never deciding, but decides %s for %s", f, x.Line, path, agent)
 						}
 					}

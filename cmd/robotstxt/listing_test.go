@@ -6,7 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 func TestListing(t *testing.T) {
@@ -57,12 +58,12 @@ func TestListingNumbersLinesAsTheParser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, err := robotstxt.ReadBody(bytes.NewReader(b), nil, 0)
+		text, err := body.Read(bytes.NewReader(b), nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := robotstxt.Parse(body.Text).File()
-		if n := newListing(body.Text).len(); n != p.Lines {
+		p := parser.Parse(text.Text)
+		if n := newListing(text.Text).len(); n != p.Lines {
 			t.Errorf("%s: listing has %d lines, the parser %d", f, n, p.Lines)
 		}
 	}

@@ -41,7 +41,7 @@ func TestMatchesFirstDecides(t *testing.T) {
 	for _, d := range corpusDocuments(t) {
 		name := d.name
 		r := robotstxt.Parse(d.body.Text)
-		f := r.File()
+		f := parser.Parse(d.body.Text)
 		sets, global := ruleSets(f)
 		for i, set := range sets {
 			agent := "NoSuchCrawlerAtAll"
@@ -52,13 +52,13 @@ func TestMatchesFirstDecides(t *testing.T) {
 				url := "http://example.com" + path
 				v := r.Check(agent, url)
 				ms := matches(f, set, matchPath(url, robotstxt.ModeGoogle))
-				if len(ms) > 0 != v.Matched() || v.Matched() && ms[0].rule.Line != v.Rule.Line {
+				if len(ms) > 0 != decided(v.Rule) || decided(v.Rule) && ms[0].rule.Line != v.Rule.Line {
 					first := 0
 					if len(ms) > 0 {
 						first = ms[0].rule.Line
 					}
 					t.Errorf("%s, %s, %s: matches puts line %d first of %d; Check decides by line %d (matched %v)",
-						name, agent, path, first, len(ms), v.Rule.Line, v.Matched())
+						name, agent, path, first, len(ms), v.Rule.Line, decided(v.Rule))
 				}
 			}
 		}

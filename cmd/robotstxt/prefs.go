@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/sfv"
+	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -48,7 +49,8 @@ type prefItem struct {
 // item for its Content-Usage rules when the agent's groups have any, and
 // one for its Content-Signal records when any apply; none otherwise.
 // allowed is the decision for url, and u the preferences of its
-// Content-Usage rules: p.robots.Usage's, or for check the Client's.
+// Content-Usage rules: those of p.robots' Decision, or for check the
+// Client's.
 func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []prefItem {
 	t := p.table
 	groups, _ := t.AppendGroups(nil, agent)
@@ -73,15 +75,21 @@ func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []
 		}
 		items = append(items, it)
 	}
+	// The Content-Signal records that apply to the agent, those before
+	// the first group first, as Robots.ContentSignal reads them, and
+	// what they say together.
 	var signals []int
+	var signal string
 	for _, rec := range append(t.FileExtensions(), t.Extensions(groups)...) {
 		if rec.Key == "content-signal" {
 			signals = append(signals, rec.Line)
+			signal = usage.Combine(signal, usage.ParseContentSignal(rec.Value))
 		}
 	}
 	if len(signals) > 0 {
-		it := prefItem{label: "signal", prefs: signalText(p.robots.ContentSignal(agent, url))}
+		it := prefItem{label: "signal", prefs: "unknown"}
 		if allowed {
+			it.prefs = signalText(signal)
 			it.detail, it.lines = linesText(signals, p.lines, "they combine, no before yes")
 		} else {
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
@@ -108,24 +116,42 @@ type labelPref struct {
 	pref  robotstxt.Pref
 }
 
-// statedPrefs returns the labels of the vocabulary for which u states y
-// or n, in the vocabulary's order: all that a crawler reads of u. Other
-// labels, and other values, state no preference (see usageNotes).
-func statedPrefs(u robotstxt.Usage) []labelPref {
+// statedPrefs returns the labels of the vocabulary for which pref, the
+// Pref method of a Usage or statementPref of a statement, gives y or n,
+// in the vocabulary's order: all that a crawler reads of the preferences.
+// Other labels, and other values, state no preference (see usageNotes).
+func statedPrefs(pref func(label string) robotstxt.Pref) []labelPref {
 	var ps []labelPref
-	for _, l := range robotstxt.UsageLabels() {
-		if p := u.Pref(l); p != robotstxt.PrefUnknown {
+	for _, l := range usage.Labels {
+		if p := pref(l); p != robotstxt.PrefUnknown {
 			ps = append(ps, labelPref{l, p})
 		}
 	}
 	return ps
 }
 
+// statementPref returns the preferences of a Content-Usage statement, by
+// label, as a Usage of it gives them with its Pref method: usage.Stated
+// says which labels state one, and a statement that is not a Dictionary
+// states none.
+func statementPref(stmt string) func(label string) robotstxt.Pref {
+	members, _ := usage.Parse(stmt)
+	return func(label string) robotstxt.Pref {
+		switch yes, stated := usage.Stated(members, label); {
+		case !stated:
+			return robotstxt.PrefUnknown
+		case yes:
+			return robotstxt.PrefYes
+		}
+		return robotstxt.PrefNo
+	}
+}
+
 // usageText shows the preferences u states (see statedPrefs), as
 // "train-ai=n, search=y", or "unknown" when it states none.
 func usageText(u robotstxt.Usage) string {
 	var parts []string
-	for _, p := range statedPrefs(u) {
+	for _, p := range statedPrefs(u.Pref) {
 		parts = append(parts, p.label+"="+p.pref.String())
 	}
 	if len(parts) == 0 {
@@ -134,11 +160,12 @@ func usageText(u robotstxt.Usage) string {
 	return strings.Join(parts, ", ")
 }
 
-// signalText shows the preferences of Content-Signal records: their
-// String, or "unknown" when they state nothing.
-func signalText(u robotstxt.Usage) string {
-	if s := u.String(); s != "" {
-		return s
+// signalText shows the preferences of Content-Signal records, given as
+// the members of a statement (see usage.ParseContentSignal): every label
+// they hold with its value, or "unknown" when they hold none.
+func signalText(members string) string {
+	if members != "" {
+		return members
 	}
 	return "unknown"
 }
@@ -170,7 +197,7 @@ func usageNotes(stmt string) []usageNote {
 	case len(ms) == 0:
 		return []usageNote{{codeUsageSyntax, "no statement of preference: every preference of the paths this rule matches is unknown"}}
 	}
-	labels := robotstxt.UsageLabels()
+	labels := usage.Labels[:]
 	last := make(map[string]sfv.Member) // by key, the member that counts
 	var others []string                 // keys outside the vocabulary, in order
 	for _, m := range ms {
@@ -180,10 +207,10 @@ func usageNotes(stmt string) []usageNote {
 		last[m.Key] = m
 	}
 	var notes []usageNote
-	u := robotstxt.ParseUsage(stmt)
+	members, _ := usage.Parse(stmt) // it parses: scanStatement said so
 	for _, l := range labels {
 		m, ok := last[l]
-		if !ok || u.Pref(l) != robotstxt.PrefUnknown {
+		if _, stated := usage.Stated(members, l); !ok || stated {
 			continue
 		}
 		written := l

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -136,11 +136,11 @@ func TestTestAndLintAgree(t *testing.T) {
 		if !slices.Equal(notes, fromLint) {
 			t.Errorf("%s: test notes %q, lint %q", stmt, notes, fromLint)
 		}
-		u := robotstxt.ParseUsage(stmt)
+		members, _ := usage.Parse(stmt)
 		shown := strings.Fields(lines[1])[1]
-		for _, l := range robotstxt.UsageLabels() {
-			if strings.Contains(shown, l+"=") != (u.Pref(l) != robotstxt.PrefUnknown) {
-				t.Errorf("%s: test shows %s; ParseUsage says %s=%v", stmt, lines[1], l, u.Pref(l))
+		for _, l := range usage.Labels {
+			if _, stated := usage.Stated(members, l); strings.Contains(shown, l+"=") != stated {
+				t.Errorf("%s: test shows %s; usage.Parse gives %q, stating %s: %v", stmt, lines[1], members, l, stated)
 			}
 		}
 	}

@@ -7,11 +7,15 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
+// decided reports whether r, the Rule of a Decision, is a rule that
+// decided: not the zero Rule, with line 0, of a Decision that no rule
+// made.
+func decided(r robotstxt.Rule) bool { return r.Line != 0 }
+
 // ruleText describes the deciding rule as "line 7: Disallow: /private/",
-// the rule as written in l, or "no rule matched" when matched is false
-// (and r is the zero Rule).
-func ruleText(r robotstxt.Rule, matched bool, l listing) string {
-	if !matched {
+// the rule as written in l, or "no rule matched" when none decided.
+func ruleText(r robotstxt.Rule, l listing) string {
+	if !decided(r) {
 		return "no rule matched"
 	}
 	return fmt.Sprintf("line %d: %s", r.Line, writtenRule(r, l))

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/robotsgate/robotstxt"
+	urltarget "github.com/robotsgate/robotstxt/internal/target"
 )
 
 // pathSite is the site that a bare path typed for a local robots.txt is
@@ -19,26 +19,27 @@ type target struct {
 	path      string // escaped path, params and query that rules are matched against
 }
 
-// parseTarget reads a URL argument with robotstxt.SplitURL, so it accepts
-// exactly the URLs the Client accepts (absolute http and https URLs), with
-// its errors. When bare is set, as for a local robots.txt, a path that
+// parseTarget reads a URL argument as the Client reads URLs, with
+// internal/target's Split, so it accepts exactly the URLs the Client
+// accepts (absolute http and https URLs), with its errors, which wrap
+// robotstxt.ErrBadURL. When bare is set, as for a local robots.txt, a path that
 // starts with a single "/" is accepted too, as a path on the file's site.
 func parseTarget(arg string, bare bool) (target, error) {
 	if bare && strings.HasPrefix(arg, "/") && !strings.HasPrefix(arg, "//") {
-		_, path, err := robotstxt.SplitURL(pathSite + arg)
+		_, path, err := urltarget.Split(pathSite+arg, nil)
 		if err != nil {
 			return target{}, err
 		}
 		return target{arg: arg, path: path}, nil
 	}
-	auth, path, err := robotstxt.SplitURL(arg)
+	auth, path, err := urltarget.Split(arg, nil)
 	if err != nil {
 		if bare {
 			return target{}, fmt.Errorf("%w (give an http or https URL, or a path that starts with /)", err)
 		}
 		return target{}, err
 	}
-	return target{arg: arg, authority: auth, path: path}, nil
+	return target{arg: arg, authority: string(auth), path: path}, nil
 }
 
 // parseTargets reads every argument with parseTarget and stops at the

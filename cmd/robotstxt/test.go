@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-
-	"github.com/robotsgate/robotstxt"
 )
 
 // runTest is "robotstxt test": it checks URLs against a robots.txt read
@@ -55,7 +53,7 @@ func runTest(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	d, err := readDocument(context.Background(), *file, fetchConfig{robotstxt.DefaultUserAgent, *timeout}, e)
+	d, err := readDocument(context.Background(), *file, fetchConfig{defaultUserAgent, *timeout}, e)
 	if err != nil {
 		e.fail(err)
 		return exitUsage
@@ -68,9 +66,9 @@ func runTest(cmd *command, args []string, e env) int {
 	width := columnWidth(args)
 	code = exitOK
 	for _, t := range targets {
-		res, v, u := documentResult(d, p, tok, t)
+		res, v := documentResult(d, p, tok, t)
 		if p != nil {
-			res.Detail = ruleText(v.Rule, v.Matched(), p.lines)
+			res.Detail = ruleText(v.Rule, p.lines)
 		}
 		c, note := x.judge(res.Verdict)
 		code = worst(code, c)
@@ -83,7 +81,7 @@ func runTest(cmd *command, args []string, e env) int {
 		}
 		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
 		if p != nil && v.Allowed {
-			printPrefs(e.stdout, width, prefItems(p, tok, t.checkURL(), true, u))
+			printPrefs(e.stdout, width, prefItems(p, tok, t.checkURL(), true, v.Usage))
 		}
 	}
 	return code

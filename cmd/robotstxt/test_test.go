@@ -95,8 +95,9 @@ func TestTestRFC9309(t *testing.T) {
 	}
 }
 
-// TestTestURLsAsTheClientAcceptsThem checks that only what SplitURL
-// accepts, and bare paths, are tested; the rest exits 2 before any output.
+// TestTestURLsAsTheClientAcceptsThem checks that only what the Client
+// accepts (target.Split), and bare paths, are tested; the rest exits 2
+// before any output.
 func TestTestURLsAsTheClientAcceptsThem(t *testing.T) {
 	for _, u := range []string{"ftp://x/y", "not a url", "", "//host/x", "?q", "mailto:a@b", "http://", "http://exa mple.com/"} {
 		r := runCmd(t, "", "test", "-file", "testdata/robots.txt", "/", u)

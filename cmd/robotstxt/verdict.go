@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // A verdict is what check, test and explain answer for a URL.
@@ -71,9 +72,9 @@ type ruleResult struct {
 }
 
 // newRuleResult returns the -json form of r, whose line l holds; nil
-// when matched is false, as no rule decided.
-func newRuleResult(r robotstxt.Rule, matched bool, l listing) *ruleResult {
-	if !matched {
+// when no rule decided (see decided).
+func newRuleResult(r robotstxt.Rule, l listing) *ruleResult {
+	if !decided(r) {
 		return nil
 	}
 	return &ruleResult{Line: r.Line, Kind: strings.ToLower(kindWord(r.Allow)), Pattern: r.Pattern, Text: writtenRule(r, l)}
@@ -82,28 +83,27 @@ func newRuleResult(r robotstxt.Rule, matched bool, l listing) *ruleResult {
 // documentResult returns what document d says of t for agent, as test
 // and explain give it: p is d parsed, nil when d has no body to parse.
 // For such a d the urlResult is the fallback's, with its detail; else it
-// has the verdict, rule and usage of p, also returned, and the caller
-// writes its detail.
-func documentResult(d *document, p *parsed, agent string, t target) (urlResult, robotstxt.Verdict, robotstxt.Usage) {
+// has the verdict, rule and usage of p's Decision, also returned, and the
+// caller writes its detail.
+func documentResult(d *document, p *parsed, agent string, t target) (urlResult, robotstxt.Decision) {
 	res := urlResult{URL: t.arg, Agent: agent, Usage: map[string]string{}}
 	if d.live != nil {
-		res.Status = d.live.info.Status
+		res.Status = d.live.d.Status
 	}
 	if p == nil {
 		res.Verdict, res.Detail = d.live.fallback()
-		return res, robotstxt.Verdict{}, robotstxt.Usage{}
+		return res, robotstxt.Decision{}
 	}
 	v := p.robots.Check(agent, t.checkURL())
-	u := p.robots.Usage(agent, t.checkURL())
-	res.Verdict, res.Rule, res.Usage = verdictOf(v.Allowed), newRuleResult(v.Rule, v.Matched(), p.lines), usageJSON(u)
-	return res, v, u
+	res.Verdict, res.Rule, res.Usage = verdictOf(v.Allowed), newRuleResult(v.Rule, p.lines), usageJSON(v.Usage)
+	return res, v
 }
 
 // usageJSON is the "usage" of -json output: the preferences u states
 // that a crawler reads (see statedPrefs), "y" or "n" by label.
 func usageJSON(u robotstxt.Usage) map[string]string {
 	m := make(map[string]string)
-	for _, p := range statedPrefs(u) {
+	for _, p := range statedPrefs(u.Pref) {
 		m[p.label] = p.pref.String()
 	}
 	return m
@@ -122,4 +122,4 @@ status of the robots.txt, absent for a file or when no response
 arrived; detail is what the text output says in parentheses; usage
 holds, for a URL the crawler may fetch, the preferences y or n that
 Content-Usage rules state for the vocabulary's labels, %s.
-Control and bidi characters in strings are JSON escapes such as \u001b.`, andList(robotstxt.UsageLabels()))
+Control and bidi characters in strings are JSON escapes such as \u001b.`, andList(usage.Labels[:]))

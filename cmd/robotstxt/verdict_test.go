@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // decodedResult is a line of the -json output of check, test and explain
@@ -243,7 +243,7 @@ func TestJSONHelp(t *testing.T) {
 	if !strings.Contains(lookup("explain").json, `"matches"`) || !strings.Contains(lookup("explain").json, `"length"`) {
 		t.Error("explain's help does not say what matches holds")
 	}
-	for _, l := range robotstxt.UsageLabels() {
+	for _, l := range usage.Labels {
 		if !strings.Contains(urlJSONHelp, l) {
 			t.Errorf("the -json help does not name the label %s", l)
 		}

@@ -2,8 +2,10 @@ package body
 
 import (
 	"bytes"
-	"context"
+	"compress/gzip"
+	"compress/zlib"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +14,41 @@ import (
 
 	"github.com/robotsgate/robotstxt/parser"
 )
+
+// utf16LE returns s in UTF-16LE with a byte-order mark (s is ASCII or
+// Latin-1: one code unit a rune).
+func utf16LE(s string) string {
+	b := []byte{0xFF, 0xFE}
+	for _, r := range s {
+		b = append(b, byte(r), byte(r>>8))
+	}
+	return string(b)
+}
+
+// encode applies the content coding of a Content-Encoding header that
+// Read decodes to body: gzip, x-gzip, deflate (a zlib stream) or identity.
+func encode(t testing.TB, body []byte, coding string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	var w io.WriteCloser
+	switch coding {
+	case "gzip", "x-gzip":
+		w = gzip.NewWriter(&buf)
+	case "deflate":
+		w = zlib.NewWriter(&buf)
+	case "identity":
+		return body
+	default:
+		t.Fatalf("encode: no coding %q", coding)
+	}
+	if _, err := w.Write(body); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
 
 func TestCharsetDropCutRune(t *testing.T) {
 	for in, want := range map[string]string{
@@ -43,7 +80,7 @@ func TestCharsetToUTF8(t *testing.T) {
 	}
 }
 
-// fuzzCodings are the Content-Encoding headers FuzzReadBody tries; the
+// fuzzCodings are the Content-Encoding headers FuzzRead tries; the
 // first ones it can also apply to its input.
 var fuzzCodings = []string{"", "identity", "gzip", "x-gzip", "deflate", "gzip, identity", "deflate, gzip", "br", "compress", "zz"}
 
@@ -97,7 +134,7 @@ func FuzzRead(f *testing.F) {
 			return // random bytes labelled compressed: only not panicking counts
 		}
 		if err != nil {
-			t.Fatalf("ReadBody of a well-formed %q body: %v", header.Get("Content-Encoding"), err)
+			t.Fatalf("Read of a well-formed %q body: %v", header.Get("Content-Encoding"), err)
 		}
 		n := int64(len(data))
 		if limit > 0 {
@@ -161,6 +198,6 @@ func TestReadBodyCutKeepsCharset(t *testing.T) {
 	body := first + strings.Repeat("b", 40)
 	b, err := Read(strings.NewReader(body), nil, 41)
 	if err != nil || b.Charset != "utf-8" || string(b.Text) != first || !b.Truncated {
-		t.Fatalf("ReadBody = %q (%s, truncated %v), %v; want %q as UTF-8", b.Text, b.Charset, b.Truncated, err, first)
+		t.Fatalf("Read = %q (%s, truncated %v), %v; want %q as UTF-8", b.Text, b.Charset, b.Truncated, err, first)
 	}
 }

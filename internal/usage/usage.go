@@ -122,7 +122,7 @@ func lowerASCII(s string) string {
 }
 
 // Value returns the value members hold for label, and whether they hold
-// label. Only the values y and n state a preference.
+// label. Only the values y and n state a preference: see Stated.
 func Value(members, label string) (string, bool) {
 	for m, rest := next(members); m != ""; m, rest = next(rest) {
 		if len(m) > len(label) && m[len(label)] == '=' && m[:len(label)] == label {
@@ -130,6 +130,21 @@ func Value(members, label string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Stated reports whether members state a preference about the use that
+// label names, and whether that preference allows it: only the Tokens y
+// (yes) and n (no) state one. Any other value, such as reference in
+// "use=reference", and a label members do not hold leave the preference
+// unknown (stated is false).
+func Stated(members, label string) (yes, stated bool) {
+	switch v, _ := Value(members, label); v {
+	case "y":
+		return true, true
+	case "n":
+		return false, true
+	}
+	return false, false
 }
 
 // next splits the first label=value member off members.
