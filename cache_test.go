@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 func TestCacheFreshness(t *testing.T) {
@@ -694,6 +696,7 @@ func countFrozen(c *Client) int {
 // expiry (the clock stands still, so that an evicted site fetched again
 // gets the same).
 func TestCacheFreezingKeepsDecisions(t *testing.T) {
+	longtest.Gate(t)
 	checkLeaks(t)
 	// The sample's bodies under 32 KiB, in name order: a larger one's
 	// rules alone would exceed many of the budgets.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -84,6 +85,7 @@ func probePaths(body []byte, extra ...string) []string {
 // the file and on the URL), check and explain give, for every probed
 // URL, the decision and deciding line of robotstxt.Client.Check.
 func TestCommandsAgreeWithClient(t *testing.T) {
+	longtest.Gate(t)
 	for _, tc := range []struct {
 		file  string
 		extra []string
