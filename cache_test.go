@@ -803,14 +803,6 @@ func rulesEntry(key, body string) *entry {
 	return e.derive()
 }
 
-// crawlerOf returns the Crawler of e, or nil when e is nil or has none.
-func crawlerOf(e *entry) *Crawler {
-	if e == nil {
-		return nil
-	}
-	return e.crawler.Load()
-}
-
 // ruleBodies are robots.txt bodies of a few sizes for rulesEntry.
 var ruleBodies = func() []string {
 	var bs []string
