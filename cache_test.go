@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 func TestCacheFreshness(t *testing.T) {
@@ -694,6 +696,7 @@ func countFrozen(c *Client) int {
 // expiry (the clock stands still, so that an evicted site fetched again
 // gets the same).
 func TestCacheFreezingKeepsDecisions(t *testing.T) {
+	longtest.Gate(t)
 	checkLeaks(t)
 	// The sample's bodies under 32 KiB, in name order: a larger one's
 	// rules alone would exceed many of the budgets.
@@ -799,14 +802,6 @@ func rulesEntry(key, body string) *entry {
 	e := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, expires: time.Now().Add(time.Hour)}}
 	e.setRules([]byte(body), compress([]byte(body)), ModeGoogle, []string{"ExampleBot"})
 	return e.derive()
-}
-
-// crawlerOf returns the rules of e, or nil when e is nil or has none.
-func crawlerOf(e *entry) *agentRules {
-	if e == nil {
-		return nil
-	}
-	return e.crawler.Load()
 }
 
 // ruleBodies are robots.txt bodies of a few sizes for rulesEntry.

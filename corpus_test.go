@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // The corpus of real robots.txt bodies: a sample kept in the repository
@@ -70,6 +72,7 @@ func readCorpusIndex(tb testing.TB, dir string) []corpusRow {
 // TestCorpus parses every real-world body of the corpus sample, and of
 // the full corpus when it is present, and checks a few decisions on each.
 func TestCorpus(t *testing.T) {
+	longtest.Gate(t)
 	t.Run("sample", func(t *testing.T) {
 		rows := readCorpusIndex(t, corpusSample)
 		checkCorpusCoverage(t, rows)

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -566,6 +567,7 @@ func encode(t testing.TB, body []byte, codings ...string) []byte {
 // unreachable, never parsed as text; the size limit applies after
 // decoding.
 func TestFetchContentCodings(t *testing.T) {
+	longtest.Gate(t)
 	checkLeaks(t)
 	const rules = "User-agent: *\nDisallow: /\n"
 	ctx := context.Background()
@@ -762,6 +764,7 @@ func TestFetchDrainKeepsConnection(t *testing.T) {
 // entry keeps of each, and so what Info, the Store and the log show, is
 // at most maxServerText bytes, and the cache keeps its normal entries.
 func TestFetchCapsServerStrings(t *testing.T) {
+	longtest.Gate(t)
 	checkLeaks(t)
 	huge := strings.Repeat("x", 9_000_000)
 	var logs bytes.Buffer

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/matcher"
 	"github.com/robotsgate/robotstxt/parser"
@@ -843,6 +844,7 @@ func corpusBodies(t *testing.T) map[string][]byte {
 // blanked out; and with such lines put in anywhere (between user-agent
 // lines too), every URL is allowed or not as before, by the same pattern.
 func TestUsageLinesDoNotMoveDecisions(t *testing.T) {
+	longtest.Gate(t)
 	agents := []string{"Googlebot", "GPTBot", "Applebot", "Amazonbot", "bingbot", "ExampleBot"}
 	urls := []string{"/", "/admin/", "/search?q=x", "/wp-admin/admin-ajax.php", "/research-starters/x", "/page/2"}
 	inserts := []string{"Content-Usage: train-ai=n", "content-usage: /a train-ai=y", "Content-Signal: ai-train=no",

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/crawltest"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // fillWorkers is the number of goroutines of a "fill" helper, each
@@ -25,6 +26,7 @@ const fillWorkers = 8
 // with each other, it holds some of the sites filled, and a new Client
 // answers every one of them right without fetching.
 func TestCrashLeavesUsableFile(t *testing.T) {
+	longtest.Gate(t)
 	w := crawltest.NewWeb(t)
 	addr := w.Addr()
 	path := filepath.Join(t.TempDir(), "robots.db")

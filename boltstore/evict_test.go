@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // TestTrim: trim frees expired entries first, then the oldest written,
@@ -126,6 +128,7 @@ func TestCommitSweepsExpired(t *testing.T) {
 // keeps the entries written last, and its buckets agree. Reopened with a
 // smaller bound, it shrinks to that at the next commit.
 func TestBoundedPages(t *testing.T) {
+	longtest.Gate(t)
 	const n = 1 << 20
 	s, path := newStore(t, WithMaxBytes(n))
 	rng := rand.New(rand.NewPCG(1, 2))

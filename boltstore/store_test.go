@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/storetest"
 )
 
@@ -41,6 +42,7 @@ func newStore(t testing.TB, opts ...Option) (*Store, string) {
 // find values the writer has not committed yet; the "committed" run
 // waits for each commit, so that every Get reads the file.
 func TestStoreContract(t *testing.T) {
+	longtest.Gate(t)
 	for _, c := range []struct {
 		name      string
 		opts      []Option

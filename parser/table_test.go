@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/matcher"
 )
 
@@ -142,6 +143,7 @@ func genIndexed(rnd *rand.Rand) (body string, paths []string) {
 // groups, and so do the tables that Select and SelectUnindexed make for
 // those groups; selecting a draft's group again makes Select's table.
 func TestPropertyDecideAgreesWithBruteForce(t *testing.T) {
+	longtest.Gate(t)
 	rnd := rand.New(rand.NewPCG(41, 42))
 	for range 3000 {
 		body, paths := genIndexed(rnd)
@@ -219,6 +221,7 @@ func TestDecideFarParent(t *testing.T) {
 // maxSteps, each after a parent too far back to note, is decided by
 // trying the rules not yet passed, as matching every rule decides.
 func TestDecideFarParentStaircase(t *testing.T) {
+	longtest.Gate(t)
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
 	for k := 1; k <= maxSteps+2; k++ {
@@ -534,6 +537,7 @@ func agreeWithBruteForce(t *testing.T, body string, tb, sel *Table, groups []int
 // TestPropertyWildBlockAgreesWithBruteForce: the gram filter of a large
 // wildcard block passes over no rule that matches.
 func TestPropertyWildBlockAgreesWithBruteForce(t *testing.T) {
+	longtest.Gate(t)
 	rnd := rand.New(rand.NewPCG(43, 44))
 	for range 1500 {
 		body, paths := genWildBlock(rnd, 0)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/matcher"
 )
 
@@ -204,6 +205,7 @@ func genUsage(rnd *rand.Rand) (string, []string) {
 // the rich form finds, in both modes; the selected table keeps exactly
 // its groups' rules.
 func TestPropertyDecideUsageAgreesWithBruteForce(t *testing.T) {
+	longtest.Gate(t)
 	rnd := rand.New(rand.NewPCG(7, 8))
 	for range 2000 {
 		body, paths := genUsage(rnd)

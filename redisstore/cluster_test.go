@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
@@ -37,6 +38,7 @@ func newOneNodeCluster(t *testing.T) *redis.ClusterClient {
 // a resharding moves them together), and every Store operation works
 // through a ClusterClient.
 func TestClusterSlotsAndCommands(t *testing.T) {
+	longtest.Gate(t)
 	cc := newOneNodeCluster(t)
 	ctx := t.Context()
 	for _, prefix := range []string{defaultPrefix, "fleet-a:"} {

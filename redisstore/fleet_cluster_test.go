@@ -18,6 +18,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
 	"github.com/robotsgate/robotstxt/internal/target"
 )
@@ -76,6 +77,7 @@ type deferral struct {
 // three processes, with the dead master still in their seed list, shares
 // and paces from its first request.
 func TestFleetClusterFailover(t *testing.T) {
+	longtest.Gate(t)
 	cl := redistest.StartCluster(t, 3, 1, failoverNodeTimeout,
 		// The other masters keep serving their slots while one is down.
 		"--cluster-require-full-coverage", "no")

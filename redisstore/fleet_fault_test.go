@@ -5,6 +5,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
@@ -26,6 +27,7 @@ func faultFleet(t *testing.T, tag string) (*redistest.Server, *crawltest.Web, []
 // TestFleetRedisKilledMidRun: Redis dies under load; every check still
 // gets the right answer, no error, within the latency ceiling.
 func TestFleetRedisKilledMidRun(t *testing.T) {
+	longtest.Gate(t)
 	srv, _, clients, hs := faultFleet(t, "killed")
 	r := startRun(clients, hs, 10)
 	r.await(t, 1000)
@@ -37,6 +39,7 @@ func TestFleetRedisKilledMidRun(t *testing.T) {
 // TestFleetRedisHungMidRun: Redis stops answering (SIGSTOP) under load;
 // checks stay right and error-free, each within the latency ceiling.
 func TestFleetRedisHungMidRun(t *testing.T) {
+	longtest.Gate(t)
 	srv, _, clients, hs := faultFleet(t, "hung")
 	r := startRun(clients, hs, 10)
 	r.await(t, 1000)

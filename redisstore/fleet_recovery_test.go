@@ -7,6 +7,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotsgate/robotstxt/internal/crawltest"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // TestFleetRedisRestartResumesSharing: while Redis is down each process
@@ -14,6 +15,7 @@ import (
 // address) the same processes share fetches again, without being
 // recreated.
 func TestFleetRedisRestartResumesSharing(t *testing.T) {
+	longtest.Gate(t)
 	srv, _ := newRedis(t)
 	w := newWeb(t)
 	a := newDefaultProcess(t, srv.Addr(), w)

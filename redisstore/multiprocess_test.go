@@ -14,6 +14,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // Environment of a helper process started by TestFleetMultiProcess.
@@ -45,6 +46,7 @@ type fleetReport struct {
 // fetch each robots.txt exactly once (singleflight within a process, the
 // Redis lease across processes) and answer every check right.
 func TestFleetMultiProcess(t *testing.T) {
+	longtest.Gate(t)
 	srv, _ := newRedis(t)
 	w := newWeb(t, crawltest.WithDelay(200*time.Millisecond))
 	hs := crawltest.Hosts("fleet", fleetSites)

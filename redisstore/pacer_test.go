@@ -18,6 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
@@ -126,6 +127,7 @@ func fleetMember(t *testing.T, addr string) *http.Client {
 // Transport and its own Store on one Redis, send all their requests to one
 // authority at once; the server sees them at least the crawl-delay apart.
 func TestPacerFleetKeepsCrawlDelay(t *testing.T) {
+	longtest.Gate(t)
 	checkLeaks(t)
 	srv, _ := newRedis(t)
 	const delay = 250 * time.Millisecond

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -99,6 +100,7 @@ func probePaths(body []byte, extra ...string) []string {
 // URL, the decision and deciding line of robotstxt.Client.Check, in text
 // and with -json.
 func TestCommandsAgreeWithClient(t *testing.T) {
+	longtest.Gate(t)
 	for _, tc := range []struct {
 		file  string
 		extra []string

@@ -15,6 +15,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // TestLintJSONGolden lints the files with known problems under
@@ -211,6 +212,7 @@ func TestLintLive(t *testing.T) {
 // and HTML pages must give one finding. It logs the error count and the
 // most frequent kinds of error.
 func TestLintCorpus(t *testing.T) {
+	longtest.Gate(t)
 	files := corpusFiles(t, "*.txt")
 	errs, withErrs := map[string]int{}, 0
 	for _, f := range files {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -42,6 +43,7 @@ func TestShadowedRules(t *testing.T) {
 // TestShadowedRuleNeverDecides checks the claim of every shadowed-rule
 // finding on the corpus: for paths the rule matches, another rule decides.
 func TestShadowedRuleNeverDecides(t *testing.T) {
+	longtest.Gate(t)
 	for _, d := range corpusDocuments(t) {
 		f := d.name
 		r := robotstxt.Parse(d.body.Text)

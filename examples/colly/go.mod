@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/gocolly/colly/v2 v2.3.0
-	github.com/robotsgate/robotstxt v0.0.0
+	github.com/robotsgate/robotstxt v0.1.0
 	go.uber.org/goleak v1.3.0
 )
 
@@ -31,5 +31,3 @@ require (
 	google.golang.org/appengine v1.6.8 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
 )
-
-replace github.com/robotsgate/robotstxt => ../..

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/klauspost/compress v1.20.3
-	github.com/robotsgate/robotstxt v0.0.0
+	github.com/robotsgate/robotstxt v0.1.0
 	github.com/temoto/robotstxt v1.1.2
 )
 
@@ -15,5 +15,3 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
-
-replace github.com/robotsgate/robotstxt => ../..

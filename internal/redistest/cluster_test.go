@@ -3,11 +3,14 @@ package redistest
 import (
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // TestClusterFailover forms a 3-master cluster with a replica each, kills
 // the master of one slot and waits for its replica to take over.
 func TestClusterFailover(t *testing.T) {
+	longtest.Gate(t)
 	start := time.Now()
 	c := StartCluster(t, 3, 1, 500*time.Millisecond)
 	t.Logf("formed in %v", time.Since(start))
