@@ -88,7 +88,9 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 	g.Proxy = nil
 	g.DialContext = d.DialContext
 	// Any other dial function would bypass the check: TLS connections
-	// then dial through DialContext too.
+	// then dial through DialContext too. The deprecated ones still work
+	// when set, and t may have set them.
+	//lint:ignore SA1019 clearing them is what keeps them from bypassing the check
 	g.DialTLSContext, g.DialTLS, g.Dial = nil, nil, nil
 	return g
 }

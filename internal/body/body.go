@@ -82,7 +82,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if err != nil {
 		return Body{}, err
 	}
-	if limit >= math.MaxInt64 {
+	if limit == math.MaxInt64 {
 		limit = 0 // no limit: limit+1 would overflow
 	}
 	if limit > 0 {
