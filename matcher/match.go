@@ -84,12 +84,7 @@ func match(pat string, star int, path string, end, more bool, steps *int) bool {
 			break
 		}
 		if seg := pat[:j]; seg != "" {
-			k := -1
-			if rest := path[pos:]; len(rest) > longPath {
-				k = index(rest, seg)
-			} else {
-				k = strings.Index(rest, seg)
-			}
+			k := strings.Index(path[pos:], seg)
 			if k < 0 {
 				count(steps, len(path)-pos)
 				return false
@@ -115,7 +110,7 @@ func matchLast(seg, path string, pos int, end bool) bool {
 	if end {
 		return len(path)-pos >= len(seg) && strings.HasSuffix(path, seg)
 	}
-	return contains(path[pos:], seg)
+	return strings.Contains(path[pos:], seg)
 }
 
 // count adds n to *steps, when steps is not nil.
@@ -123,52 +118,6 @@ func count(steps *int, n int) {
 	if steps != nil {
 		*steps += n
 	}
-}
-
-func contains(s, seg string) bool {
-	if len(s) > longPath {
-		return index(s, seg) >= 0
-	}
-	return strings.Contains(s, seg)
-}
-
-// longPath is the length from which index beats strings.Index.
-const longPath = 64
-
-// index is strings.Index tuned for long paths and segments that are
-// absent: it first looks for the segment's last byte, which a vectorised
-// byte search finds or rules out far faster than a substring search can,
-// and verifies the few places it is found. When the byte is common it goes
-// back to strings.Index for the rest, so it is never much slower. On
-// short paths strings.Index is quicker.
-//
-// Callers test len(s) > longPath themselves, which keeps the short case
-// inline.
-func index(s, seg string) int {
-	n := len(seg)
-	if n < 4 {
-		return strings.Index(s, seg)
-	}
-	last := seg[n-1]
-	end := n - 1 // the least index at which seg can end
-	for range 4 {
-		if end >= len(s) {
-			return -1
-		}
-		j := strings.IndexByte(s[end:], last)
-		if j < 0 {
-			return -1
-		}
-		end += j
-		if s[end-n+1:end+1] == seg {
-			return end - n + 1
-		}
-		end++
-	}
-	if k := strings.Index(s[end-n+1:], seg); k >= 0 {
-		return end - n + 1 + k
-	}
-	return -1
 }
 
 // IndexDir reports whether pattern is an allow pattern that Google's

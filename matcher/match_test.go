@@ -362,16 +362,3 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
-
-// TestIndexAgreesWithStrings checks the segment search against
-// strings.Index on inputs that exercise its candidate loop and fallback.
-func TestIndexAgreesWithStrings(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 13))
-	for range 50000 {
-		s := randomString(r, "aab", 200)
-		seg := randomString(r, "ab", 8)
-		if got, want := index(s, seg), strings.Index(s, seg); got != want {
-			t.Fatalf("index(%q, %q) = %d, want %d", s, seg, got, want)
-		}
-	}
-}
