@@ -187,11 +187,6 @@
 // (after 30 days, crawl as if there were no robots.txt), and
 // [WithErrorPolicy] lets an archiver read network errors its own way.
 //
-// A fill (a fetch, or a copy from the Store) keeps the rules of a large
-// group unindexed until the authority is checked a second time: the first check tries every rule, which costs
-// less than indexing them, so a crawl that meets most hosts once does
-// not pay for indexes it never uses.
-//
 // The in-memory cache is bounded by an entry count and a byte budget
 // ([WithCacheSize], [WithCacheBytes]), least recently used first. Under
 // the byte budget, entries first compress the bodies they keep, then drop

@@ -109,8 +109,7 @@ func (r *Robots) Check(agent, url string) Verdict {
 // checkPath is Check for path, the part of a URL that rules are matched
 // against, as matcher.Path or matcher.EscapePath return it.
 func (r *Robots) checkPath(agent, path string) Verdict {
-	var buf [8]int
-	return verdict(r.t, r.mode, r.groupsOf(buf[:0], agent), path)
+	return verdict(r.t, r.mode, r.groups(agent), path)
 }
 
 // allowedPath is Allowed for path, as checkPath is Check.
@@ -118,18 +117,16 @@ func (r *Robots) allowedPath(agent, path string) bool {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return allowed(r.t, r.mode, f.groups, path) // the common case, in few calls
 	}
-	var buf [8]int
-	return allowed(r.t, r.mode, r.groupsOf(buf[:0], agent), path)
+	return allowed(r.t, r.mode, r.groups(agent), path)
 }
 
-// groupsOf returns the groups that apply to agent: those remembered for
-// the first crawler checked when agent is that crawler, and otherwise
-// those parser.Table.GroupsOf finds, appended to dst or the table's own.
-// The caller only reads them.
-func (r *Robots) groupsOf(dst []int, agent string) []int {
+// groups returns the groups that apply to agent: those remembered for the
+// first crawler checked when agent is that crawler, and otherwise those
+// parser.Table.GroupsOf finds. The caller only reads them.
+func (r *Robots) groups(agent string) []int {
 	f := r.first.Load()
 	if f == nil {
-		groups, _ := r.t.GroupsOf(nil, agent)
+		groups, _ := r.t.GroupsOf(agent)
 		f = &resolved{agent: strings.Clone(agent), groups: groups}
 		if !r.first.CompareAndSwap(nil, f) {
 			f = r.first.Load()
@@ -138,9 +135,13 @@ func (r *Robots) groupsOf(dst []int, agent string) []int {
 	if f.agent == agent {
 		return f.groups
 	}
-	groups, _ := r.t.GroupsOf(dst, agent)
+	groups, _ := r.t.GroupsOf(agent)
 	return groups
 }
+
+// groupsOf is groups for client.go, whose caller still passes scratch
+// space for the groups, which groups no longer needs.
+func (r *Robots) groupsOf(_ []int, agent string) []int { return r.groups(agent) }
 
 // rulesPath returns path as the rules of mode compare it, and whether
 // mode allows it whatever the rules say: RFC 9309 always allows
@@ -198,8 +199,7 @@ func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
 // does and tries every Content-Usage rule of the groups, each in time
 // linear in the lengths of its path and of url.
 func (r *Robots) Usage(agent, url string) Usage {
-	var buf [8]int
-	return usage(r.t, r.mode, r.groupsOf(buf[:0], agent), matcher.Path(url))
+	return usage(r.t, r.mode, r.groups(agent), matcher.Path(url))
 }
 
 // ContentSignal returns the preferences of the Content-Signal records
@@ -224,16 +224,12 @@ func (r *Robots) Usage(agent, url string) Usage {
 // may fetch, and for a URL Allowed refuses every label is unknown.
 // Content-Usage rules are not read here: see [Robots.Usage].
 func (r *Robots) ContentSignal(agent, url string) Usage {
-	var buf [8]int
-	groups := r.groupsOf(buf[:0], agent)
+	groups := r.groups(agent)
 	if !allowed(r.t, r.mode, groups, matcher.Path(url)) {
 		return Usage{}
 	}
 	return contentSignal(r.t.FileExtensions()).combine(contentSignal(r.t.Extensions(groups)))
 }
-
-// groups returns the groups that apply to agent.
-func (r *Robots) groups(agent string) []int { return r.groupsOf(nil, agent) }
 
 // Crawler returns the rules that a crawler known by the given product
 // tokens (agents) obeys: those of every group that names one of them, merged,
