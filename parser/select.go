@@ -2,8 +2,8 @@ package parser
 
 // Select returns a table that holds only the rules, Content-Usage rules
 // and extension records of the given groups, merged into one group, group
-// 0, in index order, with no user-agent lines and no sitemaps: what one
-// crawler obeys. It shares nothing with t.
+// 0, in index order, with no user-agent lines, no sitemaps and no
+// licenses: what one crawler obeys. It shares nothing with t.
 //
 // It reads the groups as they are, without indexing t: a table that
 // nothing has checked yet (as when a fetched file is parsed only to make

@@ -45,6 +45,7 @@ type fileParts struct {
 	agents     []agent
 	records    []record // extension records: those before any group, then each group's
 	sitemaps   []record
+	licenses   []record
 	// lines is the number of lines of the body.
 	lines int
 }
@@ -137,7 +138,7 @@ func prefixLen(p string, dir int) int {
 	return len(p)
 }
 
-// record is a sitemap or extension record. A known key
+// record is a sitemap, license or extension record. A known key
 // (keyN == 0) is knownKeys[key]; any other is text[key:key+keyN].
 type record struct {
 	off  uint32
@@ -147,12 +148,16 @@ type record struct {
 	keyN uint16
 }
 
-// knownKeys are the keys that records store as a number: "sitemap" and
-// the known extensions from 1 on (see extensionKey).
-var knownKeys = append([]string{"sitemap"}, knownExtensions[:]...)
+// knownKeys are the keys that records store as a number: "sitemap", the
+// known extensions from 1 on (see extensionKey), and "license".
+var knownKeys = append(append([]string{"sitemap"}, knownExtensions[:]...), "license")
 
-// sitemapKey is the number of "sitemap" in knownKeys.
-const sitemapKey = 0
+// sitemapKey and licenseKey are the numbers of "sitemap" and "license" in
+// knownKeys.
+const (
+	sitemapKey = 0
+	licenseKey = len(knownExtensions) + 1
+)
 
 func (t *Table) str(off uint32, n int) string { return t.text[off : off+uint32(n)] }
 
@@ -234,6 +239,11 @@ func (t *Table) FileExtensions() []Record {
 // Sitemaps returns the sitemap records in file order.
 func (t *Table) Sitemaps() []Record { return t.appendRecords(nil, t.file.sitemaps) }
 
+// Licenses returns the License records of RSL 1.0 in file order, with
+// their values as written: a relative URL, which names no licence, too.
+// A table made by [Table.Select] has none.
+func (t *Table) Licenses() []Record { return t.appendRecords(nil, t.file.licenses) }
+
 // appendRecords appends the rich form of records to out.
 func (t *Table) appendRecords(out []Record, records []record) []Record {
 	for i := range records {
@@ -246,7 +256,7 @@ func (t *Table) appendRecords(out []Record, records []record) []Record {
 // table's text. Its Diagnostics are empty: [Parser.Parse] reports them.
 func (t *Table) File() *File {
 	f := t.file
-	out := &File{Lines: f.lines, Sitemaps: t.Sitemaps(), Extensions: t.FileExtensions()}
+	out := &File{Lines: f.lines, Sitemaps: t.Sitemaps(), Licenses: t.Licenses(), Extensions: t.FileExtensions()}
 	if len(f.groups) == 0 {
 		return out
 	}
@@ -280,7 +290,7 @@ func (t *Table) Size() int {
 	f := t.file
 	n := int(unsafe.Sizeof(*t)+unsafe.Sizeof(*f)) + len(t.text) +
 		cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		(cap(f.records)+cap(f.sitemaps))*int(unsafe.Sizeof(record{})) +
+		(cap(f.records)+cap(f.sitemaps)+cap(f.licenses))*int(unsafe.Sizeof(record{})) +
 		cap(f.agents)*int(unsafe.Sizeof(agent{})) + t.agents().size() + t.usage.size()
 	if unsafe.SliceData(f.groups) != unsafe.SliceData(selectedGroups) { // shared
 		n += cap(f.groups) * int(unsafe.Sizeof(group{}))
