@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -36,8 +37,8 @@ type (
 	// Rule is one allow or disallow line: its normalised pattern, kind and
 	// line.
 	Rule = parser.Rule
-	// Record is a non-standard record such as crawl-delay or host, or a
-	// sitemap: its key, value and line.
+	// Record is a non-standard record such as crawl-delay or host, a
+	// sitemap or a license: its key, value and line.
 	Record = parser.Record
 )
 
@@ -279,6 +280,22 @@ func (r *Robots) Sitemaps() []string {
 	out := make([]string, len(s))
 	for i := range s {
 		out[i] = s[i].Value
+	}
+	return out
+}
+
+// Licenses returns the URLs of the License records of RSL 1.0 (Really
+// Simple Licensing) in file order: where the terms under which the site
+// licenses its content are. Like Sitemap lines, License lines are
+// file-wide: they belong to no group and never end one. Only absolute
+// http and https URLs with a host are returned; a relative URL names no
+// licence (the parsed form keeps it, for lint: see [parser.File]).
+func (r *Robots) Licenses() []string {
+	var out []string
+	for _, rec := range r.t.Licenses() {
+		if u, err := url.Parse(rec.Value); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			out = append(out, rec.Value)
+		}
 	}
 	return out
 }
