@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -78,9 +79,8 @@ func (r *Robots) Allowed(agent, url string) bool {
 // crawler's Content-Usage rules cover; in RFC9309 mode a path with escapes
 // to decode allocates too.
 func (r *Robots) Check(agent, url string) Decision {
-	var buf [8]int
 	path := matcher.Path(url)
-	groups := r.groupsOf(buf[:0], agent)
+	groups := r.groups(agent)
 	d := Decision{Outcome: OutcomeRules}
 	d.Allowed, d.Rule = decide(r.t, r.mode, groups, path)
 	if d.Allowed && r.t.HasUsage(groups) {
@@ -95,18 +95,16 @@ func (r *Robots) allowedPath(agent, path string) bool {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return allowed(r.t, r.mode, f.groups, path) // the common case, in few calls
 	}
-	var buf [8]int
-	return allowed(r.t, r.mode, r.groupsOf(buf[:0], agent), path)
+	return allowed(r.t, r.mode, r.groups(agent), path)
 }
 
-// groupsOf returns the groups that apply to agent: those remembered for
-// the first crawler checked when agent is that crawler, and otherwise
-// those parser.Table.GroupsOf finds, appended to dst or the table's own.
-// The caller only reads them.
-func (r *Robots) groupsOf(dst []int, agent string) []int {
+// groups returns the groups that apply to agent: those remembered for the
+// first crawler checked when agent is that crawler, and otherwise those
+// parser.Table.GroupsOf finds. The caller only reads them.
+func (r *Robots) groups(agent string) []int {
 	f := r.first.Load()
 	if f == nil {
-		groups, _ := r.t.GroupsOf(nil, agent)
+		groups, _ := r.t.GroupsOf(agent)
 		f = &resolved{agent: strings.Clone(agent), groups: groups}
 		if !r.first.CompareAndSwap(nil, f) {
 			f = r.first.Load()
@@ -115,7 +113,7 @@ func (r *Robots) groupsOf(dst []int, agent string) []int {
 	if f.agent == agent {
 		return f.groups
 	}
-	groups, _ := r.t.GroupsOf(dst, agent)
+	groups, _ := r.t.GroupsOf(agent)
 	return groups
 }
 
@@ -177,8 +175,7 @@ func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
 // does and tries every Content-Usage rule of the groups, each in time
 // linear in the lengths of its path and of url.
 func (r *Robots) Usage(agent, url string) Usage {
-	var buf [8]int
-	return usageOf(r.t, r.mode, r.groupsOf(buf[:0], agent), matcher.Path(url))
+	return usageOf(r.t, r.mode, r.groups(agent), matcher.Path(url))
 }
 
 // ContentSignal returns the preferences of the Content-Signal records
@@ -203,16 +200,12 @@ func (r *Robots) Usage(agent, url string) Usage {
 // may fetch, and for a URL Allowed refuses every label is unknown.
 // Content-Usage rules are not read here: see [Robots.Usage].
 func (r *Robots) ContentSignal(agent, url string) Usage {
-	var buf [8]int
-	groups := r.groupsOf(buf[:0], agent)
+	groups := r.groups(agent)
 	if !allowed(r.t, r.mode, groups, matcher.Path(url)) {
 		return Usage{}
 	}
 	return contentSignal(r.t.FileExtensions()).combine(contentSignal(r.t.Extensions(groups)))
 }
-
-// groups returns the groups that apply to agent.
-func (r *Robots) groups(agent string) []int { return r.groupsOf(nil, agent) }
 
 // agentRules returns the rules that a crawler known by the given product
 // tokens obeys (those of every group that names one of them, merged, or
@@ -253,6 +246,22 @@ func (r *Robots) Sitemaps() []string {
 	out := make([]string, len(s))
 	for i := range s {
 		out[i] = s[i].Value
+	}
+	return out
+}
+
+// Licenses returns the URLs of the License records of RSL 1.0 (Really
+// Simple Licensing) in file order: where the terms under which the site
+// licenses its content are. Like Sitemap lines, License lines are
+// file-wide: they belong to no group and never end one. Only absolute
+// http and https URLs with a host are returned; a relative URL names no
+// licence (the parsed form keeps it, for lint: see [parser.File]).
+func (r *Robots) Licenses() []string {
+	var out []string
+	for _, rec := range r.t.Licenses() {
+		if u, err := url.Parse(rec.Value); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			out = append(out, rec.Value)
+		}
 	}
 	return out
 }

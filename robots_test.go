@@ -870,6 +870,61 @@ func TestSpec1_13_Sitemaps(t *testing.T) {
 	}
 }
 
+// TestSpec8_Licenses: the License records of RSL 1.0 are file-wide, as
+// sitemaps are, and Licenses returns the absolute http and https URLs
+// among them, in file order.
+func TestSpec8_Licenses(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"none", "User-agent: *\nDisallow: /x\n", nil},
+		{"before any user-agent", "License: https://e.com/license.xml\nUser-agent: *\nDisallow: /\n", []string{"https://e.com/license.xml"}},
+		{"key in any case", "LICENSE: https://e.com/a.xml\nlicense: http://e.com/b.xml\nLiCeNsE:https://e.com/c.xml # terms\n",
+			[]string{"https://e.com/a.xml", "http://e.com/b.xml", "https://e.com/c.xml"}},
+		{"relative and hostless URLs are not returned",
+			"License: /license.xml\nLicense: license.xml\nLicense: https:///x.xml\nLicense: ftp://e.com/l.xml\nLicense: https://e.com/ok.xml\nLicense:\n",
+			[]string{"https://e.com/ok.xml"}},
+		{"file order, repeats kept", "License: https://b.example/l\nUser-agent: *\nLicense: https://a.example/l\nDisallow: /\nLicense: https://b.example/l\n",
+			[]string{"https://b.example/l", "https://a.example/l", "https://b.example/l"}},
+		{"not a license", "Licenses: https://e.com/l.xml\nLicense-URL: https://e.com/l.xml\n", nil},
+	} {
+		if got := Parse([]byte(c.body)).Licenses(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: Licenses() = %q, want %q", c.name, got, c.want)
+		}
+	}
+	// License lines between a group's lines split neither its user-agent
+	// lines nor its rules, and belong to no group.
+	body := "User-agent: FooBot\n" + // 1
+		"License: https://e.com/1.xml\n" + // 2
+		"User-agent: BarBot\n" + // 3: still the first group
+		"Disallow: /x\n" + // 4
+		"License: https://e.com/2.xml\n" + // 5
+		"Allow: /x/y\n" + // 6: still the first group
+		"User-agent: *\n" + // 7
+		"Disallow: /\n" // 8
+	r := Parse([]byte(body))
+	if got := len(fileOf(r).Groups); got != 2 {
+		t.Fatalf("%d groups, want 2", got)
+	}
+	checkDecisions(t, ModeGoogle, []decision{
+		{"license before the rules", body, "BarBot", "/x", false, 4},
+		{"license between rules", body, fooBot, "/x/y", true, 6},
+	})
+	for _, g := range fileOf(r).Groups {
+		if len(g.Extensions) != 0 {
+			t.Errorf("a License line kept in a group: %+v", g.Extensions)
+		}
+	}
+	var lines []int
+	for _, l := range fileOf(r).Licenses {
+		lines = append(lines, l.Line)
+	}
+	if !slices.Equal(lines, []int{2, 5}) {
+		t.Errorf("license lines %v, want [2 5]", lines)
+	}
+}
+
 func TestSpec1_14_Extensions(t *testing.T) {
 	body := "Host: example.com\n" + // 1: before any group
 		"User-agent: FooBot\n" + // 2

@@ -24,28 +24,7 @@ func Match(pattern, path string) bool {
 		return false
 	}
 	pat, end := cutEnd(pattern)
-	return match(pat, ascii.IndexByte(pat, '*'), path, end, true, nil)
-}
-
-// MatchOne is Match for a pattern with at most one '*', whose index is
-// star (-1 for none): it does not look for the '*', nor for a second one.
-// Callers that sort patterns once by shape and match them often, such as
-// a parsed robots.txt, use it; for a pattern with another '*' its answer
-// is wrong.
-func MatchOne(pattern string, star int, path string) bool {
-	if pattern == "" {
-		return false
-	}
-	pat, end := cutEnd(pattern)
-	if star < 0 {
-		if end {
-			return path == pat
-		}
-		return strings.HasPrefix(path, pat)
-	}
-	// Written out rather than calling match: a parsed robots.txt calls it
-	// for most of its wildcard rules.
-	return strings.HasPrefix(path, pat[:star]) && matchLast(pat[star+1:], path, star, end)
+	return match(pat, ascii.IndexByte(pat, '*'), path, end, nil)
 }
 
 // cutEnd returns a non-empty pattern without its final '$', and whether
@@ -59,14 +38,14 @@ func cutEnd(pattern string) (string, bool) {
 
 // match matches pat, a pattern without its final '$' whose first '*' is
 // at index star (-1 for none); end says whether the match must reach the
-// end of path, and more whether pat may hold a '*' after star.
+// end of path.
 //
 // When steps is not nil, match adds to it the bytes of path its searches
 // pass over: each segment is searched for from where the last one ended,
 // so the searches of one match pass over each byte at most once, and
 // steps grows by at most len(path) plus what the segments overlap; a
 // matcher that backtracked would pass over bytes again.
-func match(pat string, star int, path string, end, more bool, steps *int) bool {
+func match(pat string, star int, path string, end bool, steps *int) bool {
 	if star < 0 {
 		if end {
 			return path == pat
@@ -78,18 +57,13 @@ func match(pat string, star int, path string, end, more bool, steps *int) bool {
 	}
 	pos := star
 	pat = pat[star+1:]
-	for more {
+	for {
 		j := ascii.IndexByte(pat, '*')
 		if j < 0 {
 			break
 		}
 		if seg := pat[:j]; seg != "" {
-			k := -1
-			if rest := path[pos:]; len(rest) > longPath {
-				k = index(rest, seg)
-			} else {
-				k = strings.Index(rest, seg)
-			}
+			k := strings.Index(path[pos:], seg)
 			if k < 0 {
 				count(steps, len(path)-pos)
 				return false
@@ -99,23 +73,14 @@ func match(pat string, star int, path string, end, more bool, steps *int) bool {
 		}
 		pat = pat[j+1:]
 	}
-	// pat is now the last segment, after the last '*'.
+	// pat is now the last segment, after the last '*': it matches at the
+	// end of path, or anywhere after pos.
 	if end {
 		count(steps, len(pat))
-	} else {
-		count(steps, len(path)-pos)
+		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
 	}
-	return matchLast(pat, path, pos, end)
-}
-
-// matchLast reports whether seg, the last segment of a pattern (after its
-// last '*'), matches path from pos on: anywhere, or when end is set, at
-// the end.
-func matchLast(seg, path string, pos int, end bool) bool {
-	if end {
-		return len(path)-pos >= len(seg) && strings.HasSuffix(path, seg)
-	}
-	return contains(path[pos:], seg)
+	count(steps, len(path)-pos)
+	return strings.Contains(path[pos:], pat)
 }
 
 // count adds n to *steps, when steps is not nil.
@@ -123,52 +88,6 @@ func count(steps *int, n int) {
 	if steps != nil {
 		*steps += n
 	}
-}
-
-func contains(s, seg string) bool {
-	if len(s) > longPath {
-		return index(s, seg) >= 0
-	}
-	return strings.Contains(s, seg)
-}
-
-// longPath is the length from which index beats strings.Index.
-const longPath = 64
-
-// index is strings.Index tuned for long paths and segments that are
-// absent: it first looks for the segment's last byte, which a vectorised
-// byte search finds or rules out far faster than a substring search can,
-// and verifies the few places it is found. When the byte is common it goes
-// back to strings.Index for the rest, so it is never much slower. On
-// short paths strings.Index is quicker.
-//
-// Callers test len(s) > longPath themselves, which keeps the short case
-// inline.
-func index(s, seg string) int {
-	n := len(seg)
-	if n < 4 {
-		return strings.Index(s, seg)
-	}
-	last := seg[n-1]
-	end := n - 1 // the least index at which seg can end
-	for range 4 {
-		if end >= len(s) {
-			return -1
-		}
-		j := strings.IndexByte(s[end:], last)
-		if j < 0 {
-			return -1
-		}
-		end += j
-		if s[end-n+1:end+1] == seg {
-			return end - n + 1
-		}
-		end++
-	}
-	if k := strings.Index(s[end-n+1:], seg); k >= 0 {
-		return end - n + 1 + k
-	}
-	return -1
 }
 
 // IndexDir reports whether pattern is an allow pattern that Google's
@@ -188,5 +107,5 @@ func IndexDir(pattern string) int {
 // matchDir reports whether the directory rule dir+"$" matches path, where
 // dir is the part of an index pattern that IndexDir measured.
 func matchDir(dir, path string) bool {
-	return match(dir, strings.IndexByte(dir, '*'), path, true, true, nil)
+	return match(dir, strings.IndexByte(dir, '*'), path, true, nil)
 }

@@ -180,27 +180,6 @@ func TestPropertyMatchAgreesWithReference(t *testing.T) {
 	}
 }
 
-// TestPropertyMatchOneAgreesWithReference compares MatchOne with the
-// reference on random patterns with at most one '*'.
-func TestPropertyMatchOneAgreesWithReference(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for range 20000 {
-		pat := "/" + randomString(r, "ab/$", 6)
-		if r.IntN(4) > 0 {
-			i := r.IntN(len(pat) + 1)
-			pat = pat[:i] + "*" + pat[i:]
-		}
-		path := "/" + randomString(r, "ab/*$", 8)
-		want := refMatch(pat, path)
-		if got := MatchOne(pat, strings.IndexByte(pat, '*'), path); got != want {
-			t.Fatalf("MatchOne(%q, %q) = %v, reference says %v", pat, path, got, want)
-		}
-	}
-	if MatchOne("", -1, "/") {
-		t.Error(`MatchOne("") matches`)
-	}
-}
-
 // TestSpec2_6_LinearTime feeds the matcher patterns that make a
 // backtracking matcher explore an exponential (or at best polynomial of
 // high degree) number of alignments, and counts the bytes of the path its
@@ -227,7 +206,7 @@ func TestSpec2_6_LinearTime(t *testing.T) {
 		}
 		steps := 0
 		pat, end := cutEnd(c.pat)
-		if got := match(pat, strings.IndexByte(pat, '*'), c.path, end, true, &steps); got != c.want {
+		if got := match(pat, strings.IndexByte(pat, '*'), c.path, end, &steps); got != c.want {
 			t.Errorf("case %d: match = %v, want %v", i, got, c.want)
 		}
 		if bound := len(c.path) + len(c.pat); steps > bound {
@@ -343,7 +322,7 @@ func FuzzMatch(f *testing.F) {
 			}
 		}
 		// The compiled rule, as a disallow and as an allow, agrees; the
-		// paths it matches start with its prefix and hold its required run.
+		// paths it matches start with its prefix.
 		for _, allow := range []bool{false, true} {
 			r, text := rule(pat, allow)
 			n, ok := r.Match(text, path)
@@ -356,22 +335,9 @@ func FuzzMatch(f *testing.F) {
 			if ok != want || ok && n != wantN {
 				t.Fatalf("Rule %q (allow %v) Match(%q) = %d %v, reference %d %v", pat, allow, path, n, ok, wantN, want)
 			}
-			if ok && (!strings.HasPrefix(path, r.Prefix(text)) || !strings.Contains(path[len(r.Prefix(text)):], r.Required(text))) {
-				t.Fatalf("Rule %q matches %q outside its prefix %q or required run %q", pat, path, r.Prefix(text), r.Required(text))
+			if ok && !strings.HasPrefix(path, r.Prefix(text)) {
+				t.Fatalf("Rule %q matches %q outside its prefix %q", pat, path, r.Prefix(text))
 			}
 		}
 	})
-}
-
-// TestIndexAgreesWithStrings checks the segment search against
-// strings.Index on inputs that exercise its candidate loop and fallback.
-func TestIndexAgreesWithStrings(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 13))
-	for range 50000 {
-		s := randomString(r, "aab", 200)
-		seg := randomString(r, "ab", 8)
-		if got, want := index(s, seg), strings.Index(s, seg); got != want {
-			t.Fatalf("index(%q, %q) = %d, want %d", s, seg, got, want)
-		}
-	}
 }

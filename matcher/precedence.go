@@ -7,8 +7,8 @@ package matcher
 // between an allow and a disallow the allow wins. It returns a negative
 // number when a takes precedence, a positive one when b does, and 0 when
 // they tie, and the first in file order wins. It is the one definition of
-// precedence: [Best] applies it, [Rank] derives from it, and so do orders
-// of rules that let a search stop at the first rule that cannot win.
+// precedence: [Best] applies it, and so do orders of rules that let a
+// search stop at the first rule that cannot win.
 func Precedence(aLen int, aAllow bool, bLen int, bAllow bool) int {
 	// Twice the difference of the lengths, so that the kinds, worth one,
 	// decide only between equal lengths.
@@ -21,13 +21,6 @@ func Precedence(aLen int, aAllow bool, bLen int, bAllow bool) int {
 	}
 	return p
 }
-
-// Rank returns the place in precedence order of a rule of the given length
-// and kind: of two rules, the one of lower rank takes precedence, and
-// [Precedence] is the difference of their ranks. It lies between
-// -2*[MaxPatternLen]-1 and 0, so that an order that sorts by a number can
-// take it.
-func Rank(length int, allow bool) int { return Precedence(length, allow, 0, false) }
 
 // Best keeps the deciding rule among those that match one path, by
 // [Precedence], the first in file order winning a tie. The zero Best has
@@ -45,9 +38,10 @@ type Best struct {
 
 // Beats reports whether a matching rule of the given length, kind and
 // place in file order would take precedence over the best rule so far.
-// Callers test it before matching (with the rule's [Rule.Len], an upper
-// bound of what its match weighs), so that rules that cannot win are
-// never matched, and again with the length the match weighs.
+// Callers test it before matching (with the length of the rule's
+// pattern, an upper bound of what its match weighs), so that rules that
+// cannot win are never matched, and again with the length the match
+// weighs.
 func (b *Best) Beats(length int, allow bool, order int) bool {
 	if !b.Found {
 		return true

@@ -39,8 +39,7 @@ func TestBest(t *testing.T) {
 }
 
 // TestPrecedence checks the order on every pair of lengths and kinds,
-// against the rule spelt out: longer first, then allow first; and that
-// Rank orders them alike.
+// against the rule spelt out: longer first, then allow first.
 func TestPrecedence(t *testing.T) {
 	for aLen := range 4 {
 		for bLen := range 4 {
@@ -57,22 +56,8 @@ func TestPrecedence(t *testing.T) {
 					if got < 0 && want >= 0 || got > 0 && want <= 0 || got == 0 && want != 0 {
 						t.Errorf("Precedence(%d, %v, %d, %v) = %d, want the sign of %d", aLen, aAllow, bLen, bAllow, got, want)
 					}
-					if r := Rank(aLen, aAllow) - Rank(bLen, bAllow); r != got {
-						t.Errorf("the ranks of (%d, %v) and (%d, %v) differ by %d, Precedence is %d", aLen, aAllow, bLen, bAllow, r, got)
-					}
 				}
 			}
 		}
-	}
-}
-
-// TestRankBounds: the ranks of the longest pattern and of the empty one
-// are the bounds Rank documents.
-func TestRankBounds(t *testing.T) {
-	if r := Rank(MaxPatternLen, true); r != -2*MaxPatternLen-1 {
-		t.Errorf("Rank(MaxPatternLen, allow) = %d", r)
-	}
-	if r := Rank(0, false); r != 0 {
-		t.Errorf("Rank(0, disallow) = %d", r)
 	}
 }

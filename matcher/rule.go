@@ -57,18 +57,11 @@ func NewRule(text string, start, end int, allow bool) Rule {
 	return r
 }
 
-// Pattern returns the rule's pattern, a substring of text.
-func (r Rule) Pattern(text string) string {
+// pattern returns the rule's pattern, a substring of text.
+func (r Rule) pattern(text string) string {
 	off := r.off >> offShift
 	return text[off : off+uint32(r.n)]
 }
-
-// Len returns the length of the pattern, which is what precedence weighs
-// (see [Best]).
-func (r Rule) Len() int { return int(r.n) }
-
-// Allow reports whether the rule is an allow rule.
-func (r Rule) Allow() bool { return r.off&ruleAllow != 0 }
 
 // Prefix returns the literal start of the pattern, a substring of text:
 // every path the rule matches begins with it. It is the pattern up to its
@@ -84,7 +77,7 @@ func (r Rule) Prefix(text string) string {
 // …/index.html that matches only its directory (as if "Allow: …/$" were
 // there), the length of that directory pattern.
 func (r Rule) Match(text, path string) (length int, ok bool) {
-	p := r.Pattern(text)
+	p := r.pattern(text)
 	pre := int(r.pre)
 	switch {
 	case p == "":
@@ -104,30 +97,8 @@ func (r Rule) Match(text, path string) (length int, ok bool) {
 	if pre < len(pat) {
 		star = pre
 	}
-	if match(pat, star, path, end, true, nil) {
+	if match(pat, star, path, end, nil) {
 		return len(p), true
 	}
 	return 0, false
-}
-
-// Required returns the longest literal run of the pattern after its
-// prefix, a substring of text that every path the rule matches contains
-// after the prefix; "" when the rule has no '*' (its prefix says all) or
-// also matches its directory.
-func (r Rule) Required(text string) string {
-	p := r.Pattern(text)
-	pre := int(r.pre)
-	if r.off&ruleDir != 0 || pre == len(p) || p[pre] != '*' {
-		return ""
-	}
-	p = strings.TrimSuffix(p[pre+1:], "$")
-	long := ""
-	for p != "" {
-		seg, rest, _ := strings.Cut(p, "*")
-		if len(seg) > len(long) {
-			long = seg
-		}
-		p = rest
-	}
-	return long
 }

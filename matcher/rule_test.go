@@ -42,8 +42,8 @@ func TestRuleMatch(t *testing.T) {
 		if n != c.n || ok != c.ok {
 			t.Errorf("rule %q (allow %v) Match(%q) = %d %v, want %d %v", c.pattern, c.allow, c.path, n, ok, c.n, c.ok)
 		}
-		if r.Pattern(text) != c.pattern || r.Len() != len(c.pattern) || r.Allow() != c.allow {
-			t.Errorf("rule %q: Pattern %q, Len %d, Allow %v", c.pattern, r.Pattern(text), r.Len(), r.Allow())
+		if r.pattern(text) != c.pattern || r.off&ruleAllow != 0 != c.allow {
+			t.Errorf("rule %q: pattern %q, allow %v", c.pattern, r.pattern(text), r.off&ruleAllow != 0)
 		}
 	}
 }
@@ -100,9 +100,6 @@ func TestPropertyRulePrefixStartsEveryMatch(t *testing.T) {
 		if ok && !strings.HasPrefix(path, r.Prefix(text)) {
 			t.Fatalf("%q matches %q, which does not start with its prefix %q", p, path, r.Prefix(text))
 		}
-		if req := r.Required(text); ok && !strings.Contains(path[len(r.Prefix(text)):], req) {
-			t.Fatalf("%q matches %q, which does not contain its required %q after the prefix", p, path, req)
-		}
 		want, wantN := refMatch(p, path), len(p)
 		if !want && allow {
 			if d := IndexDir(p); d > 0 && refMatch(p[:d]+"$", path) {
@@ -111,27 +108,6 @@ func TestPropertyRulePrefixStartsEveryMatch(t *testing.T) {
 		}
 		if ok != want || ok && n != wantN {
 			t.Fatalf("%q (allow %v) Match(%q) = %d %v, reference %d %v", p, allow, path, n, ok, wantN, want)
-		}
-	}
-}
-
-func TestRuleRequired(t *testing.T) {
-	for _, c := range []struct {
-		pattern string
-		allow   bool
-		want    string
-	}{
-		{"/a/b", false, ""},
-		{"/a$", false, ""},
-		{"/a*bc*d$", false, "bc"},
-		{"*x*yyy*", false, "yyy"},
-		{"/a*", false, ""},
-		{"/*/index.html", true, ""},
-		{"/*/index.html", false, "/index.html"},
-	} {
-		r, text := rule(c.pattern, c.allow)
-		if got := r.Required(text); got != c.want {
-			t.Errorf("Required of %q (allow %v) = %q, want %q", c.pattern, c.allow, got, c.want)
 		}
 	}
 }

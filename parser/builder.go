@@ -44,7 +44,7 @@ type scratch struct {
 	rules    []rule
 	records  []record
 	sitemaps []record
-	lines    []uint32 // the line of each rule, once one is wide
+	licenses []record
 	diags    []Diagnostic
 	usage    usageScratch // the Content-Usage rules
 }
@@ -72,12 +72,12 @@ func newBuilder(p Parser, lint bool, size int) builder {
 func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
-	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.lines), cap(s.diags), cap(s.text)/64) > maxPooled {
+	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.licenses), cap(s.diags), cap(s.text)/64) > maxPooled {
 		return
 	}
 	clear(s.diags)
 	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
-	s.records, s.sitemaps, s.lines, s.diags = s.records[:0], s.sitemaps[:0], s.lines[:0], s.diags[:0]
+	s.records, s.sitemaps, s.licenses, s.diags = s.records[:0], s.sitemaps[:0], s.licenses[:0], s.diags[:0]
 	s.usage.reset()
 	scratchPool.Put(s)
 }
@@ -112,9 +112,9 @@ func (b *builder) line(l *Line) {
 		}
 		b.rule(l)
 	case KeySitemap:
-		if off, ok := b.keep(l.Value); ok {
-			b.sitemaps = append(b.sitemaps, record{off: off, key: sitemapKey, n: uint16(len(l.Value)), line: uint32(l.Num)})
-		}
+		b.sitemaps = b.fileRecord(b.sitemaps, sitemapKey, l)
+	case KeyLicense:
+		b.licenses = b.fileRecord(b.licenses, licenseKey, l)
 	case KeyOther:
 		b.extension(l)
 	case KeyContentUsage:
@@ -182,21 +182,16 @@ func (b *builder) rule(l *Line) {
 	if !ok {
 		return
 	}
-	allow := l.Key == KeyAllow
-	r := rule{off: off<<ruleShift | kindOf(p, allow), n: uint16(len(p)), line: uint16(min(l.Num, wideLine))}
-	if allow {
-		r.off |= ruleAllow
+	b.rules = append(b.rules, newRule(p, off, l.Num, l.Key == KeyAllow))
+}
+
+// fileRecord appends to records the record of line l, which belongs to
+// no group, with the known key numbered key.
+func (b *builder) fileRecord(records []record, key int, l *Line) []record {
+	if off, ok := b.keep(l.Value); ok {
+		records = append(records, record{off: off, key: uint32(key), n: uint16(len(l.Value)), line: uint32(l.Num)})
 	}
-	if len(b.lines) > 0 || l.Num >= wideLine {
-		// From the first wide line on, every rule's line is kept aside.
-		if len(b.lines) == 0 {
-			for i := range b.rules {
-				b.lines = append(b.lines, uint32(b.rules[i].line))
-			}
-		}
-		b.lines = append(b.lines, uint32(l.Num))
-	}
-	b.rules = append(b.rules, r)
+	return records
 }
 
 // pattern returns the rule value p normalised as the parser reads
@@ -300,8 +295,8 @@ func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 			agents:   clone(b.agents),
 			records:  clone(b.records),
 			sitemaps: clone(b.sitemaps),
-			lines:    clone(b.lines),
-			body:     lines,
+			licenses: clone(b.licenses),
+			lines:    lines,
 		},
 	}
 	t := &both.t

@@ -4,8 +4,8 @@ package parser
 type Key uint8
 
 // The keys the parser tells apart. Every key that is not one of the four
-// directives of RFC 9309 or content-usage is KeyOther and becomes an
-// extension record.
+// directives of RFC 9309, content-usage or license is KeyOther and
+// becomes an extension record.
 const (
 	KeyNone      Key = iota // the line has no key
 	KeyUserAgent            // user-agent, and the accepted misspellings
@@ -17,9 +17,13 @@ const (
 	// drafts (see [UsageRule]), a rule of a group like allow and
 	// disallow. Its key is matched whole, ignoring case.
 	KeyContentUsage
+	// KeyLicense is the License record of RSL 1.0 (Really Simple
+	// Licensing): the URL of the licence terms of the site's content,
+	// file-wide like a sitemap. Its key is matched whole, ignoring case.
+	KeyLicense
 )
 
-var keyNames = [...]string{"", "user-agent", "allow", "disallow", "sitemap", "other", "content-usage"}
+var keyNames = [...]string{"", "user-agent", "allow", "disallow", "sitemap", "other", "content-usage", "license"}
 
 // String returns the standard spelling of the key, such as "user-agent".
 func (k Key) String() string {
@@ -31,7 +35,8 @@ func (k Key) String() string {
 
 // classify names a key as Google's parser does: case-insensitively, by
 // prefix (so "Disallowed" is disallow), accepting some frequent typos.
-// content-usage, which Google's parser does not know, is matched whole.
+// content-usage and license, which Google's parser does not know, are
+// matched whole.
 func classify(key string) (k Key, typo bool) {
 	switch key[0] | 0x20 { // lower-cases ASCII letters; key is never empty
 	case 'u':
@@ -64,6 +69,10 @@ func classify(key string) (k Key, typo bool) {
 	case 'c':
 		if len(key) == len("content-usage") && hasPrefixFold(key, "content-usage") {
 			return KeyContentUsage, false
+		}
+	case 'l':
+		if len(key) == len("license") && hasPrefixFold(key, "license") {
+			return KeyLicense, false
 		}
 	}
 	return KeyOther, false

@@ -127,6 +127,8 @@ func TestLinesSplitting(t *testing.T) {
 		{"unicorns: /extinct", KeyOther, "unicorns", "/extinct", 0},
 		{"Content-Usage: /a train-ai=n", KeyContentUsage, "Content-Usage", "/a train-ai=n", 0},
 		{"content-usagex: train-ai=n", KeyOther, "content-usagex", "train-ai=n", 0},
+		{"LICENSE: https://x/l.xml", KeyLicense, "LICENSE", "https://x/l.xml", 0},
+		{"licenses: https://x/l.xml", KeyOther, "licenses", "https://x/l.xml", 0},
 	} {
 		ls := collect(c.text)
 		if len(ls) != 1 {
@@ -204,6 +206,7 @@ func TestKeyString(t *testing.T) {
 	for k, want := range map[Key]string{
 		KeyUserAgent: "user-agent", KeyAllow: "allow", KeyDisallow: "disallow",
 		KeySitemap: "sitemap", KeyOther: "other", KeyNone: "", KeyContentUsage: "content-usage",
+		KeyLicense: "license",
 	} {
 		if got := k.String(); got != want {
 			t.Errorf("Key(%d).String() = %q, want %q", k, got, want)

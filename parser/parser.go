@@ -1,6 +1,6 @@
 // Package parser reads robots.txt bodies leniently, as Google's reference
-// parser does, into groups of rules, sitemaps and extension records, and
-// reports every line it skipped, tolerated or cut.
+// parser does, into groups of rules, sitemaps, licenses and extension
+// records, and reports every line it skipped, tolerated or cut.
 //
 // Parsing never fails: any sequence of bytes gives a File.
 package parser
@@ -21,6 +21,10 @@ type File struct {
 	Groups []Group
 	// Sitemaps in file order. Sitemap records belong to no group.
 	Sitemaps []Record
+	// Licenses holds the License records of RSL 1.0 in file order, with
+	// their values as written, relative URLs too. Like sitemaps, they
+	// belong to no group.
+	Licenses []Record
 	// Extensions holds the records that stand before the first group.
 	Extensions []Record
 	// Diagnostics in line order.
@@ -61,8 +65,8 @@ type Rule struct {
 	Allow bool
 }
 
-// A Record is a key-value line other than a rule or user-agent: a sitemap
-// or an extension such as crawl-delay.
+// A Record is a key-value line other than a rule or user-agent: a
+// sitemap, a license or an extension such as crawl-delay.
 type Record struct {
 	Key   string // lower case, such as "crawl-delay"
 	Value string // as written, white space trimmed

@@ -148,6 +148,51 @@ func TestParseRecords(t *testing.T) {
 	}
 }
 
+// TestParseLicenses: License records of RSL 1.0 are file-wide, as
+// sitemaps are: kept in file order with their lines, whatever the case of
+// the key, wherever they stand, relative URLs too; they never end a group
+// and belong to none; a table Select makes has none.
+func TestParseLicenses(t *testing.T) {
+	body := "License: https://example.com/license.xml\n" + // 1: before any user-agent
+		"User-agent: a\n" + // 2
+		"Disallow: /x\n" + // 3
+		"LICENSE: /relative/license.xml\n" + // 4: between a group's rules
+		"Disallow: /y\n" + // 5
+		"license: http://other.example/terms\n" + // 6: between two user-agent lines
+		"User-agent: b\n" + // 7: a new group, after the rules of a
+		"Licenses: https://not-a-license/\n" + // 8: another key
+		"User-agent: c\n" + // 9: still group b
+		"Allow: /\n" // 10
+	want := []Record{
+		{"license", "https://example.com/license.xml", 1},
+		{"license", "/relative/license.xml", 4},
+		{"license", "http://other.example/terms", 6},
+	}
+	f := Parse([]byte(body))
+	if !slices.Equal(f.Licenses, want) {
+		t.Errorf("Licenses = %v, want %v", f.Licenses, want)
+	}
+	if got, want := agentsOf(f), [][]string{{"a"}, {"b", "c"}}; !equal2(got, want) {
+		t.Errorf("groups %q, want %q", got, want)
+	}
+	if got, want := rulesOf(f), [][]string{{"D /x@3", "D /y@5"}, {"A /@10"}}; !equal2(got, want) {
+		t.Errorf("rules %q, want %q", got, want)
+	}
+	if len(f.Extensions) != 0 || len(f.Groups[0].Extensions) != 0 || len(f.Groups[1].Extensions) != 1 {
+		t.Errorf("extensions %v, %v, %v: want the Licenses line of group b alone", f.Extensions, f.Groups[0].Extensions, f.Groups[1].Extensions)
+	}
+	if got := diagsOf(f); !slices.Equal(got, []string{"8:" + UnknownKey.String()}) {
+		t.Errorf("diagnostics %q, want the Licenses key unknown", got)
+	}
+	tb := Compile([]byte(body))
+	if got := tb.Licenses(); !slices.Equal(got, want) {
+		t.Errorf("Table.Licenses = %v, want %v", got, want)
+	}
+	if got := tb.Select([]int{0, 1}).Licenses(); got != nil {
+		t.Errorf("a selected table has licenses %v", got)
+	}
+}
+
 func TestParseDiagnostics(t *testing.T) {
 	for _, c := range []struct {
 		name string

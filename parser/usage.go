@@ -167,14 +167,11 @@ func (t *Table) HasUsage(groups []int) bool {
 	return false
 }
 
-// UsageRules returns the Content-Usage rules of the given groups, in file
-// order within each group.
-func (t *Table) UsageRules(groups []int) []UsageRule {
+// usageOf returns the Content-Usage rules of group g, in file order.
+func (t *Table) usageOf(g int) []UsageRule {
 	var out []UsageRule
-	for _, g := range groups {
-		for i, rules := 0, t.groupUsage(g); i < len(rules); i++ {
-			out = append(out, t.usage.rule(&rules[i]))
-		}
+	for i, rules := 0, t.groupUsage(g); i < len(rules); i++ {
+		out = append(out, t.usage.rule(&rules[i]))
 	}
 	return out
 }

@@ -1,0 +1,153 @@
+package parser
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"unsafe"
+)
+
+// The first look-up of a crawler's groups indexes the table's user-agent
+// lines by product token, sorted ignoring case, each with its group, so
+// that finding the groups that name a crawler takes a binary search
+// however many groups the file has (files that shut out hundreds of bots,
+// one group each, are common), and the groups of each token lie together,
+// so that a check need not gather them. A table that [Table.Select] makes
+// has no user-agent lines.
+
+// agentIndex lists the user-agent lines of a table by product token.
+type agentIndex struct {
+	// agents and groups hold a user-agent line with a token and its
+	// group, once for each token and group, sorted by the token in
+	// lower case and then by group.
+	agents []uint32
+	groups []int
+	// global holds the groups with a "*" line, in file order.
+	global []int
+}
+
+// agents returns the index of t's user-agent lines, which the first call
+// builds.
+func (t *Table) agents() *agentIndex {
+	f := t.file
+	f.agentsOnce.Do(func() { f.agentIndex = newAgentIndex(t) })
+	return f.agentIndex
+}
+
+// newAgentIndex indexes the user-agent lines of t.
+func newAgentIndex(t *Table) *agentIndex {
+	f := t.file
+	type entry struct {
+		agent uint32
+		group int
+	}
+	var entries []entry
+	ix := new(agentIndex)
+	for g := range f.groups {
+		s, e := t.span(g)
+		star := false
+		for i := s.agents; i < e.agents; i++ {
+			star = star || f.agents[i].global
+			if f.agents[i].tok > 0 {
+				entries = append(entries, entry{i, g})
+			}
+		}
+		if star {
+			ix.global = append(ix.global, g)
+		}
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		return cmp.Or(compareFold(t.token(a.agent), t.token(b.agent)), cmp.Compare(a.group, b.group))
+	})
+	entries = slices.CompactFunc(entries, func(a, b entry) bool {
+		return a.group == b.group && compareFold(t.token(a.agent), t.token(b.agent)) == 0
+	})
+	ix.agents = make([]uint32, len(entries))
+	ix.groups = make([]int, len(entries))
+	for i, e := range entries {
+		ix.agents[i], ix.groups[i] = e.agent, e.group
+	}
+	ix.global = slices.Clip(ix.global)
+	return ix
+}
+
+// token returns the product token of user-agent line i.
+func (t *Table) token(i uint32) string {
+	a := &t.file.agents[i]
+	return t.str(a.off, int(a.tok))
+}
+
+// named returns the groups whose user-agent lines name token, a token
+// that is not empty, in file order; nil when none does.
+func (ix *agentIndex) named(t *Table, token string) []int {
+	lo := sort.Search(len(ix.agents), func(i int) bool { return compareFold(t.token(ix.agents[i]), token) >= 0 })
+	hi := lo + sort.Search(len(ix.agents)-lo, func(i int) bool { return compareFold(t.token(ix.agents[lo+i]), token) > 0 })
+	if lo == hi {
+		return nil
+	}
+	return ix.groups[lo:hi:hi]
+}
+
+// size returns the bytes ix retains; 0 for nil.
+func (ix *agentIndex) size() int {
+	if ix == nil {
+		return 0
+	}
+	return int(unsafe.Sizeof(*ix)) + cap(ix.agents)*int(unsafe.Sizeof(uint32(0))) +
+		(cap(ix.groups)+cap(ix.global))*int(unsafe.Sizeof(0))
+}
+
+// compareFold compares a and b as strings.Compare does their ASCII lower
+// case.
+func compareFold(a, b string) int {
+	for i := range min(len(a), len(b)) {
+		if c := cmp.Compare(lowerByte(a[i]), lowerByte(b[i])); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// AppendGroups appends to dst the indices of the groups that apply to a
+// crawler known by any of tokens: every group with a user-agent line whose
+// product token equals one of them, ignoring ASCII case, or when there is
+// none, every group with a "*" line, in file order. named reports whether
+// some group names a token. Empty tokens name no group. A table made by
+// [Table.Select] has no user-agent lines.
+func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) {
+	ix := t.agents()
+	n := len(dst)
+	for _, tok := range tokens {
+		if tok != "" {
+			dst = append(dst, ix.named(t, tok)...)
+		}
+	}
+	if len(tokens) > 1 {
+		slices.Sort(dst[n:])
+		dst = dst[:n+len(slices.Compact(dst[n:]))]
+	}
+	if len(dst) > n {
+		return dst, true
+	}
+	return append(dst, ix.global...), false
+}
+
+// GroupsOf returns the groups that apply to a crawler known by token, as
+// AppendGroups(nil, token) does, without copying them: the result is the
+// table's own, which the caller must not change.
+func (t *Table) GroupsOf(token string) (_ []int, named bool) {
+	ix := t.agents()
+	if token != "" {
+		if groups := ix.named(t, token); groups != nil {
+			return groups, true
+		}
+	}
+	return ix.global, false
+}
