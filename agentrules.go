@@ -3,7 +3,7 @@ package robotstxt
 import (
 	"time"
 
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // agentRules are the rules that one crawler obeys: the groups of a
@@ -13,16 +13,16 @@ import (
 // the Client keeps them alone. They are immutable and safe for concurrent
 // use.
 type agentRules struct {
-	t    *parser.Table
+	t    *parse.Table
 	mode Mode
 }
 
 // selected is the one group of an agentRules' table, which
-// [parser.Table.Select] makes; nothing changes it.
+// parse.Table.Select makes; nothing changes it.
 var selected = []int{0}
 
 // check reports whether path, the part of a URL that rules are matched
-// against (as matcher.Path or matcher.EscapePath return it), is allowed,
+// against (as match.Path or match.EscapePath return it), is allowed,
 // and the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
 

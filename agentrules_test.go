@@ -6,18 +6,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/target"
-	"github.com/robotsgate/robotstxt/matcher"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // The tests read agentRules through methods shaped like the public
 // Robots ones, a URL at a time.
 
-func (a *agentRules) Allowed(url string) bool { return a.allowed(matcher.Path(url)) }
+func (a *agentRules) Allowed(url string) bool { return a.allowed(match.Path(url)) }
 
 func (a *agentRules) Check(url string) Decision {
-	path := matcher.Path(url)
+	path := match.Path(url)
 	d := Decision{Outcome: OutcomeRules}
 	if d.Allowed, d.Rule = a.check(path); d.Allowed {
 		d.Usage = a.usage(path)
@@ -25,7 +25,7 @@ func (a *agentRules) Check(url string) Decision {
 	return d
 }
 
-func (a *agentRules) Usage(url string) Usage { return a.usage(matcher.Path(url)) }
+func (a *agentRules) Usage(url string) Usage { return a.usage(match.Path(url)) }
 
 func (a *agentRules) Rules() []Rule { return a.t.Rules(selected) }
 
@@ -37,11 +37,11 @@ func named(r *Robots, agent string) bool {
 }
 
 // fileOf returns the parsed form of r with strings.
-func fileOf(r *Robots) *parser.File { return r.t.File() }
+func fileOf(r *Robots) *parse.File { return r.t.File() }
 
 // extensionsOf returns the extension records of the groups of r that
 // apply to agent.
-func extensionsOf(r *Robots, agent string) []parser.Record { return r.t.Extensions(r.groups(agent)) }
+func extensionsOf(r *Robots, agent string) []parse.Record { return r.t.Extensions(r.groups(agent)) }
 
 // matched reports whether a rule decided d.
 func matched(d Decision) bool { return d.Rule.Line != 0 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsgate/robotstxt/matcher"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // conformanceDir holds the conformance vectors; see its README.md for
@@ -177,24 +177,24 @@ type linesReport struct {
 
 // isDirective reports whether Google's parser counts a key as one of its
 // four directives.
-func isDirective(k parser.Key) bool {
+func isDirective(k parse.Key) bool {
 	switch k {
-	case parser.KeyUserAgent, parser.KeyAllow, parser.KeyDisallow, parser.KeySitemap:
+	case parse.KeyUserAgent, parse.KeyAllow, parse.KeyDisallow, parse.KeySitemap:
 		return true
 	}
 	return false
 }
 
-// statsOf derives parse_stats from parser.Lines: directives are the lines
+// statsOf derives parse_stats from parse.Lines: directives are the lines
 // with one of the four keys (wherever they stand, typos and missing colons
 // included), unknown the other key-value lines, and the last directive
 // line is the last line of either kind.
 func statsOf(body string) (directives, unknown, last int) {
-	for l := range parser.Lines(body) {
+	for l := range parse.Lines(body) {
 		switch {
 		case isDirective(l.Key):
 			directives++
-		case l.Key == parser.KeyOther, l.Key == parser.KeyContentUsage: // a key Google's parser does not know
+		case l.Key == parse.KeyOther, l.Key == parse.KeyContentUsage: // a key Google's parser does not know
 			unknown++
 		default:
 			continue
@@ -204,36 +204,36 @@ func statsOf(body string) (directives, unknown, last int) {
 	return directives, unknown, last
 }
 
-// reportOf derives parse_lines from parser.Lines, and from the
-// diagnostics of parser.Parse to tell an unknown key from a known but
+// reportOf derives parse_lines from parse.Lines, and from the
+// diagnostics of parse.Parse to tell an unknown key from a known but
 // unused one (crawl-delay, noarchive, …): only the former is reported as
 // UnknownKey.
 func reportOf(body string) linesReport {
 	unknownKey := map[int]bool{}
-	for _, d := range parser.Parse([]byte(body)).Diagnostics {
-		if d.Kind == parser.UnknownKey {
+	for _, d := range parse.Parse([]byte(body)).Diagnostics {
+		if d.Kind == parse.UnknownKey {
 			unknownKey[d.Line] = true
 		}
 	}
 	var r linesReport
-	for l := range parser.Lines(body) {
+	for l := range parse.Lines(body) {
 		lr := lineReport{
 			Line:           l.Num,
 			Tag:            "unknown",
-			Typo:           l.Flags&parser.FlagTypo != 0,
-			AcceptableTypo: l.Flags&parser.FlagTypo != 0,
-			Empty:          l.Flags&parser.FlagEmpty != 0,
-			HasComment:     l.Flags&parser.FlagComment != 0,
-			CommentOnly:    l.Flags&parser.FlagCommentOnly != 0,
-			HasDirective:   l.Key != parser.KeyNone,
-			TooLong:        l.Flags&parser.FlagTooLong != 0,
-			MissingColon:   l.Flags&parser.FlagMissingColon != 0,
+			Typo:           l.Flags&parse.FlagTypo != 0,
+			AcceptableTypo: l.Flags&parse.FlagTypo != 0,
+			Empty:          l.Flags&parse.FlagEmpty != 0,
+			HasComment:     l.Flags&parse.FlagComment != 0,
+			CommentOnly:    l.Flags&parse.FlagCommentOnly != 0,
+			HasDirective:   l.Key != parse.KeyNone,
+			TooLong:        l.Flags&parse.FlagTooLong != 0,
+			MissingColon:   l.Flags&parse.FlagMissingColon != 0,
 		}
 		switch {
 		case isDirective(l.Key):
 			lr.Tag = l.Key.String()
 			r.Directives++
-		case l.Key == parser.KeyOther && !unknownKey[l.Num]:
+		case l.Key == parse.KeyOther && !unknownKey[l.Num]:
 			lr.Tag = "unused"
 		}
 		r.PerLine = append(r.PerLine, lr)
@@ -268,25 +268,25 @@ func TestHelperVectors(t *testing.T) {
 		case "path_params_query":
 			var want string
 			mustUnmarshal(t, v, &want)
-			if got := matcher.Path(in); got != want {
+			if got := match.Path(in); got != want {
 				fail(got, want)
 			}
 		case "escape_pattern":
 			var want string
 			mustUnmarshal(t, v, &want)
-			if got := matcher.Escape(in); got != want {
+			if got := match.Escape(in); got != want {
 				fail(got, want)
 			}
 		case "is_valid_user_agent":
 			var want bool
 			mustUnmarshal(t, v, &want)
-			if got := parser.ValidToken(in); got != want {
+			if got := parse.ValidToken(in); got != want {
 				fail(got, want)
 			}
 		case "extract_user_agent":
 			var want string
 			mustUnmarshal(t, v, &want)
-			if got := parser.AgentToken(in); got != want {
+			if got := parse.AgentToken(in); got != want {
 				fail(got, want)
 			}
 		case "parse_stats":

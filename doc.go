@@ -45,7 +45,7 @@
 //
 // A body is read as Google's parser reads it. Lines end at LF, CR or CRLF;
 // a UTF-8 byte-order mark (also a partial one) is skipped; a line keeps at
-// most 16,663 bytes ([parser.MaxLineLength]); '#' starts a comment. Keys
+// most 16,663 bytes ([github.com/robotsgate/robotstxt/parser.MaxLineLength]); '#' starts a comment. Keys
 // are matched case-insensitively by prefix, with common typos accepted
 // ("useragent", "dissallow", "site-map"), and a line of two words without
 // a colon is read as key and value. A bad line is skipped, never fatal.

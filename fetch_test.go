@@ -25,7 +25,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/internal/longtest"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // redirectChain makes hops servers that each redirect to the next (each
@@ -652,7 +652,7 @@ func TestFetchContentCodings(t *testing.T) {
 			t.Errorf("reading a %d-byte gzip of 50 MB allocated %d bytes, want < 20 MB", len(bomb), alloc)
 		}
 		info, _ := cached(c, s.URL)
-		if n := len(info.Body()); n > body.DefaultLimit || n < body.DefaultLimit-parser.MaxLineLength {
+		if n := len(info.Body()); n > body.DefaultLimit || n < body.DefaultLimit-parse.MaxLineLength {
 			t.Errorf("kept %d bytes, want at most the limit, %d", n, body.DefaultLimit)
 		}
 	})

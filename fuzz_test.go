@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 // fuzzSeeds adds the conformance vectors and the corpus sample's
@@ -102,7 +102,7 @@ func FuzzParseAllowed(f *testing.F) {
 			if !small {
 				continue
 			}
-			allow, line := refDecide(rules, matcher.Path(url))
+			allow, line := refDecide(rules, match.Path(url))
 			if err := verdictMismatch(v, allow, line); err != "" {
 				t.Fatalf("Check(%q, %q) differs from the reference: %s", agent, url, err)
 			}

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/robotsgate/robotstxt/matcher"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // Mode selects how a robots.txt is read where RFC 9309 and Google's
@@ -28,18 +28,18 @@ const (
 type (
 	// Rule is one allow or disallow line: its normalised pattern, kind and
 	// line.
-	Rule = parser.Rule
+	Rule = parse.Rule
 )
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
 // use.
 //
-// It holds the rules and records in a compact form (a [parser.Table]: one
+// It holds the rules and records in a compact form (a table: one
 // text and small records that point into it), indexed so that a check
 // looks only at the rules that can match the path, and no diagnostics:
-// [parser.Parser.Parse] reports those.
+// [github.com/robotsgate/robotstxt/parser.Parse] reports those.
 type Robots struct {
-	t    *parser.Table
+	t    *parse.Table
 	mode Mode
 
 	// first remembers the groups of the first crawler checked, since most
@@ -60,7 +60,7 @@ func Parse(body []byte) *Robots { return ParseMode(body, ModeGoogle) }
 
 // ParseMode is like Parse but reads the body in the given mode.
 func ParseMode(body []byte, mode Mode) *Robots {
-	return &Robots{t: parser.Parser{RFC9309: mode == ModeRFC9309}.Compile(body), mode: mode}
+	return &Robots{t: parse.Parser{RFC9309: mode == ModeRFC9309}.Compile(body), mode: mode}
 }
 
 // Allowed reports whether the crawler whose product token is agent may
@@ -69,17 +69,17 @@ func ParseMode(body []byte, mode Mode) *Robots {
 // url is an absolute URL or a path, already percent-escaped; it is
 // matched as given.
 func (r *Robots) Allowed(agent, url string) bool {
-	return r.allowedPath(agent, matcher.Path(url))
+	return r.allowedPath(agent, match.Path(url))
 }
 
 // Check is like Allowed but returns the [Decision]: the deciding rule and
 // the Content-Usage preferences for url (see [Robots.Usage]), with Outcome
 // OutcomeRules. In the default mode it does not allocate, except for a
-// URL whose path starts with '?' or ';' (see matcher.Path), or one the
+// URL whose path starts with '?' or ';' (see match.Path), or one the
 // crawler's Content-Usage rules cover; in RFC9309 mode a path with escapes
 // to decode allocates too.
 func (r *Robots) Check(agent, url string) Decision {
-	path := matcher.Path(url)
+	path := match.Path(url)
 	groups := r.groups(agent)
 	d := Decision{Outcome: OutcomeRules}
 	d.Allowed, d.Rule = decide(r.t, r.mode, groups, path)
@@ -90,7 +90,7 @@ func (r *Robots) Check(agent, url string) Decision {
 }
 
 // allowedPath is Allowed for path, the part of a URL that rules are
-// matched against, as matcher.Path or matcher.EscapePath return it.
+// matched against, as match.Path or match.EscapePath return it.
 func (r *Robots) allowedPath(agent, path string) bool {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return allowed(r.t, r.mode, f.groups, path) // the common case, in few calls
@@ -100,7 +100,7 @@ func (r *Robots) allowedPath(agent, path string) bool {
 
 // groups returns the groups that apply to agent: those remembered for the
 // first crawler checked when agent is that crawler, and otherwise those
-// parser.Table.GroupsOf finds. The caller only reads them.
+// parse.Table.GroupsOf finds. The caller only reads them.
 func (r *Robots) groups(agent string) []int {
 	f := r.first.Load()
 	if f == nil {
@@ -122,7 +122,7 @@ func (r *Robots) groups(agent string) []int {
 // /robots.txt.
 func rulesPath(mode Mode, path string) (_ string, always bool) {
 	if mode == ModeRFC9309 {
-		path = matcher.UnescapePath(path) // first, so /%72obots.txt is /robots.txt too
+		path = match.UnescapePath(path) // first, so /%72obots.txt is /robots.txt too
 		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
 			return path, true
 		}
@@ -133,7 +133,7 @@ func rulesPath(mode Mode, path string) (_ string, always bool) {
 // decide checks path against the rules of the given groups of t, read in
 // mode, and reports whether it is allowed and the deciding rule (the zero
 // Rule when none matched).
-func decide(t *parser.Table, mode Mode, groups []int, path string) (bool, Rule) {
+func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 	path, always := rulesPath(mode, path)
 	if always {
 		return true, Rule{}
@@ -144,7 +144,7 @@ func decide(t *parser.Table, mode Mode, groups []int, path string) (bool, Rule) 
 
 // allowed is decide without the deciding rule: in the default mode the
 // table answers without making it.
-func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
+func allowed(t *parse.Table, mode Mode, groups []int, path string) bool {
 	if mode != ModeGoogle {
 		ok, _ := decide(t, mode, groups, path)
 		return ok
@@ -175,7 +175,7 @@ func allowed(t *parser.Table, mode Mode, groups []int, path string) bool {
 // does and tries every Content-Usage rule of the groups, each in time
 // linear in the lengths of its path and of url.
 func (r *Robots) Usage(agent, url string) Usage {
-	return usageOf(r.t, r.mode, r.groups(agent), matcher.Path(url))
+	return usageOf(r.t, r.mode, r.groups(agent), match.Path(url))
 }
 
 // ContentSignal returns the preferences of the Content-Signal records
@@ -201,7 +201,7 @@ func (r *Robots) Usage(agent, url string) Usage {
 // Content-Usage rules are not read here: see [Robots.Usage].
 func (r *Robots) ContentSignal(agent, url string) Usage {
 	groups := r.groups(agent)
-	if !allowed(r.t, r.mode, groups, matcher.Path(url)) {
+	if !allowed(r.t, r.mode, groups, match.Path(url)) {
 		return Usage{}
 	}
 	return contentSignal(r.t.FileExtensions()).combine(contentSignal(r.t.Extensions(groups)))
@@ -220,20 +220,20 @@ func (r *Robots) agentRules(agents ...string) *agentRules {
 func (r *Robots) Rules(agent string) []Rule { return r.t.Rules(r.groups(agent)) }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
-// agent that [parser.CrawlDelay] accepts: fractional seconds are kept;
+// agent that parses: fractional seconds are kept;
 // values that do not parse or are negative are skipped, and values beyond
-// a day read as a day ([parser.MaxCrawlDelay]).
+// a day read as a day.
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
 	return crawlDelay(r.t.Extensions(r.groups(agent)))
 }
 
 // crawlDelay returns the first crawl-delay of records that parses.
-func crawlDelay(records []parser.Record) (time.Duration, bool) {
+func crawlDelay(records []parse.Record) (time.Duration, bool) {
 	for _, e := range records {
 		if e.Key != "crawl-delay" {
 			continue
 		}
-		if d, err := parser.CrawlDelay(e.Value); err == nil {
+		if d, err := parse.CrawlDelay(e.Value); err == nil {
 			return d, true
 		}
 	}
@@ -255,7 +255,7 @@ func (r *Robots) Sitemaps() []string {
 // licenses its content are. Like Sitemap lines, License lines are
 // file-wide: they belong to no group and never end one. Only absolute
 // http and https URLs with a host are returned; a relative URL names no
-// licence (the parsed form keeps it, for lint: see [parser.File]).
+// licence (the parsed form keeps it, for lint: see [github.com/robotsgate/robotstxt/parser.File]).
 func (r *Robots) Licenses() []string {
 	var out []string
 	for _, rec := range r.t.Licenses() {

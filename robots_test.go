@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsgate/robotstxt/matcher"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // dpMatch is a reference wildcard matcher, the O(len(pattern)·len(path))
@@ -149,7 +149,7 @@ func TestPropertyCheckAgreesWithReference(t *testing.T) {
 			for range 5 {
 				url := genURL(rnd)
 				v := r.Check(agent, url)
-				allow, line := refDecide(rules, matcher.Path(url))
+				allow, line := refDecide(rules, match.Path(url))
 				if err := verdictMismatch(v, allow, line); err != "" {
 					t.Fatalf("Check(%q, %q): %s\nbody: %q", agent, url, err, body)
 				}
@@ -165,7 +165,7 @@ func TestPropertyLineEndings(t *testing.T) {
 	for range propRuns(t) {
 		lines := genBody(rnd)
 		var rs []*Robots
-		var diags [][]parser.Diagnostic
+		var diags [][]parse.Diagnostic
 		for _, nl := range []string{"\n", "\r\n", "\r"} {
 			body := []byte(strings.Join(lines, nl) + nl)
 			rs = append(rs, Parse(body))
@@ -207,8 +207,8 @@ func TestPropertyNoRulesAllowsAll(t *testing.T) {
 			junk[i] = alphabet[rnd.IntN(len(alphabet))]
 		}
 		body := strings.Join(lines, "\n") + "\n" + string(junk)
-		for l := range parser.Lines(body) {
-			if l.Key == parser.KeyAllow || l.Key == parser.KeyDisallow {
+		for l := range parse.Lines(body) {
+			if l.Key == parse.KeyAllow || l.Key == parse.KeyDisallow {
 				t.Fatalf("generator made a rule: %q", body)
 			}
 		}
@@ -258,7 +258,7 @@ func TestPropertyAllowAndDisallowSamePattern(t *testing.T) {
 		for range 8 {
 			url := genURL(rnd)
 			v := r.Check("FooBot", url)
-			matches := matcher.Match(matcher.Escape(p), matcher.Path(url))
+			matches := match.Match(match.Escape(p), match.Path(url))
 			if !v.Allowed && (matches || extra == 0) {
 				t.Fatalf("Check(%q) = %+v\nbody: %q", url, v, body)
 			}
@@ -356,8 +356,8 @@ func TestParseCopiesBody(t *testing.T) {
 }
 
 // lint returns the diagnostics of body, as the lint command gets them.
-func lint(body []byte, mode Mode) []parser.Diagnostic {
-	return parser.Parser{RFC9309: mode == ModeRFC9309}.Parse(body).Diagnostics
+func lint(body []byte, mode Mode) []parse.Diagnostic {
+	return parse.Parser{RFC9309: mode == ModeRFC9309}.Parse(body).Diagnostics
 }
 
 func TestAgentView(t *testing.T) {
@@ -504,7 +504,7 @@ func verdictMismatch(v Decision, allow bool, line int) string {
 }
 
 // dg formats a diagnostic the way diagsOf does.
-func dg(line int, k parser.Kind) string { return fmt.Sprintf("%d:%v", line, k) }
+func dg(line int, k parse.Kind) string { return fmt.Sprintf("%d:%v", line, k) }
 
 func diagsOf(body []byte) []string {
 	var out []string
@@ -544,9 +544,9 @@ func TestSpec1_1_LineEndingsAndBOM(t *testing.T) {
 	)
 	checkDecisions(t, ModeGoogle, ds)
 	checkDiags(t, "full BOM", "\xEF\xBB\xBFUser-agent: FooBot\nDisallow: /a")
-	checkDiags(t, "BOM only at the start", "User-agent: FooBot\n\xEF\xBB\xBFDisallow: /a", dg(2, parser.UnknownKey))
+	checkDiags(t, "BOM only at the start", "User-agent: FooBot\n\xEF\xBB\xBFDisallow: /a", dg(2, parse.UnknownKey))
 	checkDiags(t, "broken BOM", "\xEF\x11\xBFUser-agent: FooBot\nDisallow: /a",
-		dg(1, parser.InvalidUTF8), dg(1, parser.UnknownKey), dg(2, parser.RuleOutsideGroup))
+		dg(1, parse.InvalidUTF8), dg(1, parse.UnknownKey), dg(2, parse.RuleOutsideGroup))
 	for _, c := range []struct {
 		body  string
 		lines int
@@ -579,7 +579,7 @@ func TestSpec1_2_ParseReadsEveryByte(t *testing.T) {
 }
 
 func TestSpec1_3_LongLinesTruncated(t *testing.T) {
-	const max = parser.MaxLineLength // 16663
+	const max = parse.MaxLineLength // 16663
 	if max != 2083*8-1 {
 		t.Fatalf("MaxLineLength = %d", max)
 	}
@@ -592,7 +592,7 @@ func TestSpec1_3_LongLinesTruncated(t *testing.T) {
 		{"truncated rule still applies", body, fooBot, long + "/qux", false, 2},
 		{"shorter path", body, fooBot, long, true, 3},
 	})
-	checkDiags(t, "too long", body, dg(2, parser.LineTooLong))
+	checkDiags(t, "too long", body, dg(2, parse.LineTooLong))
 	r := Parse([]byte(body))
 	if p := r.Rules(fooBot)[0].Pattern; p != long+"/" {
 		t.Errorf("truncated pattern has %d bytes ending %q, want %d ending in /", len(p), p[len(p)-4:], len(long)+1)
@@ -638,8 +638,8 @@ func TestSpec1_5_MissingColon(t *testing.T) {
 		{"no space after colon", "User-agent:FooBot\nDisallow:/a", fooBot, "/a", false, 2},
 		{"space before colon", "User-agent : FooBot\nDisallow : /a", fooBot, "/a", false, 2},
 	})
-	checkDiags(t, "missing colon", "User-agent FooBot\nDisallow /a", dg(1, parser.MissingColon), dg(2, parser.MissingColon))
-	checkDiags(t, "three tokens", "User-agent: FooBot\nDisallow /a /b", dg(2, parser.NoKey))
+	checkDiags(t, "missing colon", "User-agent FooBot\nDisallow /a", dg(1, parse.MissingColon), dg(2, parse.MissingColon))
+	checkDiags(t, "three tokens", "User-agent: FooBot\nDisallow /a /b", dg(2, parse.NoKey))
 	if got := Parse([]byte("Sitemap: https://example.com/s.xml")).Sitemaps(); !slices.Equal(got, []string{"https://example.com/s.xml"}) {
 		t.Errorf("sitemap split at the first colon: %q", got)
 	}
@@ -665,9 +665,9 @@ func TestSpec1_6_KeysAndTypos(t *testing.T) {
 	checkDecisions(t, ModeGoogle, ds)
 	checkDiags(t, "standard spellings", "USER-AGENT: FooBot\nDisallow: /a\nALLOW: /b\nSITEMAP: /s")
 	checkDiags(t, "typos", "useragent: FooBot\nuser agent: Bar\ndissallow: /a\ndissalow: /a\ndisalow: /a\ndiasllow: /a\ndisallaw: /a\nsite-map: /s",
-		dg(1, parser.MisspeltKey), dg(2, parser.MisspeltKey), dg(3, parser.MisspeltKey), dg(4, parser.MisspeltKey),
-		dg(5, parser.MisspeltKey), dg(6, parser.MisspeltKey), dg(7, parser.MisspeltKey), dg(8, parser.MisspeltKey))
-	checkDiags(t, "unknown spelling", "User-agent: FooBot\nDesallow: /a", dg(2, parser.UnknownKey))
+		dg(1, parse.MisspeltKey), dg(2, parse.MisspeltKey), dg(3, parse.MisspeltKey), dg(4, parse.MisspeltKey),
+		dg(5, parse.MisspeltKey), dg(6, parse.MisspeltKey), dg(7, parse.MisspeltKey), dg(8, parse.MisspeltKey))
+	checkDiags(t, "unknown spelling", "User-agent: FooBot\nDesallow: /a", dg(2, parse.UnknownKey))
 	if got := Parse([]byte("site-map: http://a/1.xml\nSiteMap: http://a/2.xml")).Sitemaps(); !slices.Equal(got, []string{"http://a/1.xml", "http://a/2.xml"}) {
 		t.Errorf("site-map spellings: %q", got)
 	}
@@ -697,9 +697,9 @@ func TestSpec1_7_BadLinesNeverFailTheFile(t *testing.T) {
 		{"missing colon", body, fooBot, "/e", false, 12},
 	})
 	checkDiags(t, "junk", body,
-		dg(1, parser.NoKey), dg(3, parser.NoKey), dg(5, parser.NULByte), dg(6, parser.InvalidUTF8),
-		dg(7, parser.NoKey), dg(8, parser.NULByte), dg(9, parser.BadValue), dg(10, parser.UnknownKey),
-		dg(11, parser.LineTooLong), dg(12, parser.MissingColon), dg(13, parser.NoKey))
+		dg(1, parse.NoKey), dg(3, parse.NoKey), dg(5, parse.NULByte), dg(6, parse.InvalidUTF8),
+		dg(7, parse.NoKey), dg(8, parse.NULByte), dg(9, parse.BadValue), dg(10, parse.UnknownKey),
+		dg(11, parse.LineTooLong), dg(12, parse.MissingColon), dg(13, parse.NoKey))
 	for _, b := range [][]byte{nil, {}, {0}, {0xFF, 0xFE, 0}, []byte(strings.Repeat("\r", 1000))} {
 		r := Parse(b)
 		if r == nil || !r.Allowed(fooBot, "/") {
@@ -739,7 +739,7 @@ func TestSpec1_9_RulesBeforeFirstGroup(t *testing.T) {
 		{"leading allow ignored", "Allow: /a\nUser-agent: *\nDisallow: /", fooBot, "/a", false, 3},
 		{"leading rules after a sitemap", "Sitemap: /s\nDisallow: /\nUser-agent: *\nDisallow: /x", fooBot, "/", true, 0},
 	})
-	checkDiags(t, "leading rules", body, dg(1, parser.RuleOutsideGroup), dg(2, parser.RuleOutsideGroup))
+	checkDiags(t, "leading rules", body, dg(1, parse.RuleOutsideGroup), dg(2, parse.RuleOutsideGroup))
 }
 
 func TestSpec1_10_UserAgentValues(t *testing.T) {
@@ -768,7 +768,7 @@ func TestSpec1_10_UserAgentValues(t *testing.T) {
 		{"non-ASCII cut", "User-agent: Jävla-Foobot\nDisallow: /f\n" + star, "J", "/f", false, 2},
 	})
 	checkDiags(t, "values", "User-agent: *\nUser-agent: * x\nUser-agent: Googlebot/2.1\nUser-agent: *bot\nUser-agent: FooBot\nUser-agent:",
-		dg(3, parser.AgentCut), dg(4, parser.EmptyAgent), dg(6, parser.EmptyAgent))
+		dg(3, parse.AgentCut), dg(4, parse.EmptyAgent), dg(6, parse.EmptyAgent))
 	f := fileOf(Parse([]byte("User-agent: Googlebot/2.1\nUser-agent: * x")))
 	if a := f.Groups[0].Agents; a[0].Token != "Googlebot" || a[0].Value != "Googlebot/2.1" || a[0].Global || !a[1].Global || a[1].Token != "" {
 		t.Errorf("agents %+v", a)
@@ -940,7 +940,7 @@ func TestSpec1_14_Extensions(t *testing.T) {
 		"Disallow: /b\n" + // 12
 		"Noindex: /c\n" // 13
 	r := Parse([]byte(body))
-	want := []parser.Record{
+	want := []parse.Record{
 		{Key: "crawl-delay", Value: "0.5", Line: 3},
 		{Key: "request-rate", Value: "1/10s", Line: 4},
 		{Key: "visit-time", Value: "0600-0845", Line: 5},
@@ -951,11 +951,11 @@ func TestSpec1_14_Extensions(t *testing.T) {
 	if got := extensionsOf(r, fooBot); !slices.Equal(got, want) {
 		t.Errorf("Extensions(FooBot) =\n%v\nwant\n%v", got, want)
 	}
-	wantStar := []parser.Record{{Key: "crawl-delay", Value: "10", Line: 11}, {Key: "noindex", Value: "/c", Line: 13}}
+	wantStar := []parse.Record{{Key: "crawl-delay", Value: "10", Line: 11}, {Key: "noindex", Value: "/c", Line: 13}}
 	if got := extensionsOf(r, "Other"); !slices.Equal(got, wantStar) {
 		t.Errorf("Extensions(Other) = %v, want %v", got, wantStar)
 	}
-	if got := fileOf(r).Extensions; !slices.Equal(got, []parser.Record{{Key: "host", Value: "example.com", Line: 1}}) {
+	if got := fileOf(r).Extensions; !slices.Equal(got, []parse.Record{{Key: "host", Value: "example.com", Line: 1}}) {
 		t.Errorf("file extensions %v", got)
 	}
 	if d, ok := r.CrawlDelay(fooBot); !ok || d != 500*time.Millisecond {
@@ -993,7 +993,7 @@ func TestSpec1_14_Extensions(t *testing.T) {
 		t.Error("CrawlDelay without a crawl-delay line reports one")
 	}
 	checkDiags(t, "known extensions", "User-agent: a\nCrawl-delay: 1\nRequest-rate: 1/5\nVisit-time: 0100-0200\nHost: h\nClean-param: x\nNoindex: /\nNofollow: /\nNoarchive: /")
-	checkDiags(t, "unknown extension", "User-agent: a\nX-Custom: 1", dg(2, parser.UnknownKey))
+	checkDiags(t, "unknown extension", "User-agent: a\nX-Custom: 1", dg(2, parse.UnknownKey))
 
 	// Records never change a decision: the same file without them decides
 	// every URL alike.
@@ -1082,7 +1082,7 @@ func TestSpec2_3_Wildcards(t *testing.T) {
 		{"several *", b + "Disallow: /*a*b*c$", fooBot, "/xaybzc", false, 2},
 		{"several *", b + "Disallow: /*a*b*c$", fooBot, "/xaybzcd", true, 0},
 	})
-	checkDiags(t, "no leading slash", b+"Disallow: fish\nDisallow: *fish\nDisallow: /fish", dg(2, parser.NoLeadingSlash))
+	checkDiags(t, "no leading slash", b+"Disallow: fish\nDisallow: *fish\nDisallow: /fish", dg(2, parse.NoLeadingSlash))
 }
 
 func TestSpec2_4_Precedence(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/agent"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // ErrProductToken is wrapped by the error of every check made by a Client
@@ -25,7 +25,7 @@ func checkTokens(tokens []string) error {
 		return fmt.Errorf("%w: no token given", ErrProductToken)
 	}
 	for _, t := range tokens {
-		if !parser.ValidToken(t) {
+		if !parse.ValidToken(t) {
 			return fmt.Errorf("%w: %q is not a product token ([A-Za-z_-]+)", ErrProductToken, t)
 		}
 	}

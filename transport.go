@@ -15,7 +15,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // ErrDisallowed is matched (with errors.Is) by the error a [Transport]
@@ -439,7 +439,7 @@ const (
 )
 
 func defaultTransportConfig() transportConfig {
-	return transportConfig{maxInterval: parser.MaxCrawlDelay, maxHold: defaultMaxHold, maxWait: defaultMaxWait}
+	return transportConfig{maxInterval: parse.MaxCrawlDelay, maxHold: defaultMaxHold, maxWait: defaultMaxWait}
 }
 
 // WithPacer sets the Pacer that spaces requests. By default every

@@ -1,8 +1,8 @@
 package robotstxt
 
 import (
+	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/usage"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A Pref is a preference about one use of content: allowed, disallowed
@@ -112,7 +112,7 @@ var noTraining = Usage{"train-ai=n"}
 // t, read in mode, state for path when those rules allow path, and the
 // zero Usage otherwise (see Robots.Usage). A table without Content-Usage
 // rules answers at the first test.
-func usageOf(t *parser.Table, mode Mode, groups []int, path string) Usage {
+func usageOf(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	if !t.HasUsage(groups) || !allowed(t, mode, groups, path) {
 		return Usage{}
 	}
@@ -120,11 +120,11 @@ func usageOf(t *parser.Table, mode Mode, groups []int, path string) Usage {
 }
 
 // stated returns the preferences of the Content-Usage rules of groups in
-// t, read in mode, that decide for path (see parser.Table.DecideUsage),
+// t, read in mode, that decide for path (see parse.Table.DecideUsage),
 // combined; whether the rules allow path is for the caller to ask.
-func stated(t *parser.Table, mode Mode, groups []int, path string) Usage {
+func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	path, _ = rulesPath(mode, path)
-	var buf [4]parser.UsageRule
+	var buf [4]parse.UsageRule
 	var u Usage
 	for _, r := range t.DecideUsage(buf[:0], groups, path) {
 		u = u.combine(parseUsage(r.Statement))
@@ -134,7 +134,7 @@ func stated(t *parser.Table, mode Mode, groups []int, path string) Usage {
 
 // contentSignal returns the preferences of the Content-Signal records
 // among records, combined (see Robots.ContentSignal).
-func contentSignal(records []parser.Record) Usage {
+func contentSignal(records []parse.Record) Usage {
 	var u Usage
 	for _, r := range records {
 		if r.Key == "content-signal" {

@@ -14,9 +14,9 @@ import (
 	"unsafe"
 
 	"github.com/robotsgate/robotstxt/internal/longtest"
+	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/sfv"
-	"github.com/robotsgate/robotstxt/matcher"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // prefs returns the preference for each of labels, as "label=pref"
@@ -203,11 +203,11 @@ func TestRobotsUsageLongLine(t *testing.T) {
 	}{
 		{"train-ai=n", PrefNo},
 		{"train-ai=n" + strings.Repeat(";p", 100), PrefNo},
-		{"search=y;p=" + strings.Repeat("p", parser.MaxLineLength) + ", train-ai=n", PrefUnknown},
+		{"search=y;p=" + strings.Repeat("p", parse.MaxLineLength) + ", train-ai=n", PrefUnknown},
 	} {
 		line := head + tc.last
 		if tc.want == PrefNo {
-			line += strings.Repeat(" ", parser.MaxLineLength-len(line))
+			line += strings.Repeat(" ", parse.MaxLineLength-len(line))
 		}
 		r := Parse([]byte("User-agent: *\n" + line + "\n"))
 		if u := r.Usage("x", "/a/b"); u.Pref("train-ai") != tc.want || tc.want == PrefNo && u.Pref("l1499") != PrefYes {
@@ -783,13 +783,13 @@ func refUsage(r *Robots, agent, url string) Usage {
 	if !r.Allowed(agent, url) {
 		return Usage{}
 	}
-	path, _ := rulesPath(r.mode, matcher.Path(url))
+	path, _ := rulesPath(r.mode, match.Path(url))
 	f := fileOf(r)
 	var u Usage
 	best := -1
 	for _, g := range r.groups(agent) {
 		for _, ur := range f.Groups[g].Usage {
-			if ur.Path != "" && !matcher.Match(ur.Path, path) || len(ur.Path) < best {
+			if ur.Path != "" && !match.Match(ur.Path, path) || len(ur.Path) < best {
 				continue
 			}
 			if len(ur.Path) > best {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/pacing"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 var _ robotstxt.Pacer = (*Store)(nil)
@@ -148,7 +148,7 @@ return 0
 // a hold from Retry-After is capped at an hour by default. Longer spans
 // count as maxAhead, and a time in the pacing state further ahead of the
 // server's clock is garbage.
-const maxAhead = parser.MaxCrawlDelay
+const maxAhead = parse.MaxCrawlDelay
 
 // Take implements robotstxt.Pacer for a fleet: every process whose
 // Transport paces through a Store on the same Redis (and prefix) keeps

@@ -9,8 +9,8 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/body"
-	"github.com/robotsgate/robotstxt/matcher"
-	"github.com/robotsgate/robotstxt/parser"
+	matcher "github.com/robotsgate/robotstxt/internal/match"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // runExplain is "robotstxt explain": for each URL it shows the groups that

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // lintHelp is the long help of lint, with its codes.

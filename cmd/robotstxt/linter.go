@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // A finding is one thing lint reports about a file. Line 0 is about the

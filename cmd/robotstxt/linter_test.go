@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // lintText lints body as read from a file and returns the findings.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // groups reports, per crawler, rules that can never decide, rules given

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // diagnostics turns the parser's diagnostics into findings.

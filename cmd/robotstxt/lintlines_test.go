@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 func TestAgentCut(t *testing.T) {

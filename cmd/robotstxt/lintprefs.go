@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // usage reports Content-Usage statements that state nothing, preferences

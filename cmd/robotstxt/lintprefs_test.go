@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 func TestLintUsage(t *testing.T) {

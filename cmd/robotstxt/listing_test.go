@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt/internal/body"
-	"github.com/robotsgate/robotstxt/parser"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 func TestListing(t *testing.T) {

@@ -3,8 +3,8 @@ package main
 import (
 	"slices"
 
-	"github.com/robotsgate/robotstxt/matcher"
-	"github.com/robotsgate/robotstxt/parser"
+	matcher "github.com/robotsgate/robotstxt/internal/match"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // outranks reports whether rule r, when its match weighs n, takes

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
+	parser "github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/usage"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A parsed is a robots.txt body as check, test and explain read it: its

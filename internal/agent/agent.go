@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // DefaultUserAgent is the User-Agent header a Client sends unless
@@ -62,7 +62,7 @@ func ProductToken(userAgent string) (string, error) {
 		if isBrowserProduct(name) || strings.EqualFold(name, "compatible") {
 			continue
 		}
-		if parser.ValidToken(name) {
+		if parse.ValidToken(name) {
 			return name, nil
 		}
 	}
@@ -82,7 +82,7 @@ func compatibleProduct(ua string) (string, bool) {
 		end = len(rest)
 	}
 	name := rest[:end]
-	return name, parser.ValidToken(name)
+	return name, parse.ValidToken(name)
 }
 
 func isBrowserProduct(name string) bool {

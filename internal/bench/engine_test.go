@@ -14,7 +14,7 @@ import (
 	"time"
 
 	robotsgate "github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 // These benchmarks measure robotsgate's engine alone (no temoto side): how
@@ -364,7 +364,7 @@ func againstEveryRule(b *testing.B, name string, r *robotsgate.Robots, path stri
 func everyRule(rules []robotsgate.Rule, path string) bool {
 	allowed, best := true, -1
 	for _, ru := range rules {
-		if len(ru.Pattern) > best && matcher.Match(ru.Pattern, path) {
+		if len(ru.Pattern) > best && match.Match(ru.Pattern, path) {
 			allowed, best = ru.Allow, len(ru.Pattern)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	robotsgate "github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // These benchmarks measure how finding a crawler's groups scales with the
@@ -40,7 +40,7 @@ func BenchmarkManyGroups(b *testing.B) {
 	small := robotsgate.Parse([]byte(shop))
 	largeBody := manyGroups(1997)
 	large := robotsgate.Parse(largeBody)
-	if n := len(parser.Parse(largeBody).Groups); n != 2000 {
+	if n := len(parse.Parse(largeBody).Groups); n != 2000 {
 		b.Fatalf("the large file has %d groups", n)
 	}
 	for _, r := range []*robotsgate.Robots{small, large} {
@@ -77,7 +77,7 @@ var unknownAgents = []string{"ZzyzxCrawler", "Qwertybot"}
 // and a fixed seed; the engine is not tuned on it.
 func mixOf(name string, body []byte, r *robotsgate.Robots) []agentQuery {
 	var tokens []string
-	for _, g := range parser.Parse(body).Groups {
+	for _, g := range parse.Parse(body).Groups {
 		for _, a := range g.Agents {
 			if a.Token != "" && !slices.Contains(tokens, a.Token) {
 				tokens = append(tokens, a.Token)
@@ -128,6 +128,6 @@ func BenchmarkCorpusAgentMix(b *testing.B) {
 		})
 	}
 	reportSpread(b, perFile, func(i int) string {
-		return fmt.Sprintf("%s, %d groups", files[i].name, len(parser.Parse(files[i].body).Groups))
+		return fmt.Sprintf("%s, %d groups", files[i].name, len(parse.Parse(files[i].body).Groups))
 	})
 }

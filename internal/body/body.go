@@ -26,8 +26,8 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
 
+	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/quote"
-	"github.com/robotsgate/robotstxt/parser"
 )
 
 // DefaultLimit is how many bytes of a body the Client reads unless
@@ -69,7 +69,7 @@ const maxCodings = 4
 // longer, the line that the limit cuts is dropped, since a partial rule can
 // say the opposite of the whole one (a cut "Allow: /public/page.html"
 // reads "Allow: /"). A line too long for the parser to keep whole
-// ([parser.MaxLineLength]) reads the same cut or not, and is kept. The
+// ([parse.MaxLineLength]) reads the same cut or not, and is kept. The
 // text is then converted to UTF-8: UTF-16 wins, told by a byte-order mark
 // or, without one, by the NULs of its first bytes; a body that is valid
 // UTF-8, or that the Content-Type declares UTF-8, is kept as it is;
@@ -185,7 +185,7 @@ func inflater(r io.Reader) io.Reader {
 // sequence at the very end.
 func dropCutLine(b []byte) []byte {
 	i := bytes.LastIndexAny(b, "\r\n")
-	if len(b)-(i+1) > parser.MaxLineLength {
+	if len(b)-(i+1) > parse.MaxLineLength {
 		return dropCutRune(b)
 	}
 	return b[:i+1]

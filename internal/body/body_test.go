@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // utf16LE returns s in UTF-16LE with a byte-order mark (s is ASCII or
@@ -94,7 +94,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(utf16LE("User-agent: *\nDisallow: /café\n")), uint8(4), uint8(0), true, uint32(31))
 	f.Add([]byte("a/é\r\nb/\xE2\x82\xAC\rc"), uint8(3), uint8(3), false, uint32(7))
 	f.Add([]byte("\x1f\x8b\x08\x00garbage"), uint8(2), uint8(0), false, uint32(0))
-	f.Add(bytes.Repeat([]byte("x"), parser.MaxLineLength+10), uint8(0), uint8(2), true, uint32(parser.MaxLineLength+5))
+	f.Add(bytes.Repeat([]byte("x"), parse.MaxLineLength+10), uint8(0), uint8(2), true, uint32(parse.MaxLineLength+5))
 	f.Add([]byte("\x000\x00000000"), uint8(0), uint8(0), false, uint32(47)) // valid UTF-8, read as UTF-16
 	f.Add([]byte("\x00a\x00a\x00a\x00a\n"+strings.Repeat("b", 40)), uint8(0), uint8(0x10), false, uint32(42))
 	// 755 bytes of the declared length: read into a buffer of 768, kept.
@@ -150,7 +150,7 @@ func FuzzRead(f *testing.F) {
 			last := bytes.LastIndexAny(b.Text, "\r\n")
 			// A cut line longer than the parser keeps is kept, less an
 			// incomplete UTF-8 sequence (at most 3 bytes) at the end.
-			if last != len(b.Text)-1 && len(b.Text)-(last+1) <= parser.MaxLineLength-3 {
+			if last != len(b.Text)-1 && len(b.Text)-(last+1) <= parse.MaxLineLength-3 {
 				t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(b.Text)-(last+1), b.Text[last+1:])
 			}
 		}

@@ -17,17 +17,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/robotsgate/robotstxt/parser"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // MaxLength is the length in bytes of the longest field value a [Scanner]
-// reads: that of a robots.txt line ([parser.MaxLineLength]), so that a
+// reads: that of a robots.txt line ([parse.MaxLineLength]), so that a
 // Content-Usage statement may fill the line it is written on, and a
 // header field carries no longer one. Within it a Dictionary may have any
 // number of members, up to (MaxLength+1)/2 (a one-byte key and a ','
 // each), well past the 1,024 that RFC 9651 §3.2 asks parsers to accept.
 // Reading a value costs time linear in its length.
-const MaxLength = parser.MaxLineLength
+const MaxLength = parse.MaxLineLength
 
 // ErrTooLong is the error of a field value longer than [MaxLength].
 var ErrTooLong = errors.New("sfv: field value longer than " + strconv.Itoa(MaxLength) + " bytes")

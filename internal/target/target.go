@@ -227,7 +227,7 @@ var tailClass = func() (t [256]uint8) {
 
 // matchPath returns the path, params and query of tail, the part of a URL
 // after the authority, as rules are matched against it (see
-// matcher.EscapePath), or why net/url would reject tail: a control
+// match.EscapePath), or why net/url would reject tail: a control
 // character anywhere, or a '%' of the path or fragment that begins no
 // escape (the query is not checked, as net/url does not check it).
 //

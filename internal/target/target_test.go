@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 func TestSplit(t *testing.T) {
@@ -139,7 +139,7 @@ func FuzzSplit(f *testing.F) {
 }
 
 // FuzzMatchPath checks that the one-pass path extraction gives
-// what matcher.EscapePath gives, for every tail net/url accepts.
+// what match.EscapePath gives, for every tail net/url accepts.
 func FuzzMatchPath(f *testing.F) {
 	for _, s := range []string{"", "/", "/a b", "?q=é", "/café/x?q=%zz#f é", "/%41", "/a#b c", "x", "/\x7f"} {
 		f.Add(s)
@@ -150,7 +150,7 @@ func FuzzMatchPath(f *testing.F) {
 		if why != "" {
 			return
 		}
-		if want := matcher.EscapePath(tail); path != want {
+		if want := match.EscapePath(tail); path != want {
 			t.Fatalf("matchPath(%q) = %q, EscapePath gives %q", tail, path, want)
 		}
 	})

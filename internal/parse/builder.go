@@ -1,11 +1,11 @@
-package parser
+package parse
 
 import (
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 // MaxDiagnostics bounds the diagnostics of one file: after that many, one
@@ -195,14 +195,14 @@ func (b *builder) fileRecord(records []record, key int, l *Line) []record {
 }
 
 // pattern returns the rule value p normalised as the parser reads
-// patterns: escaped (see matcher.Escape), and in RFC 9309 mode with the
-// escapes of unreserved characters decoded (see matcher.Unescape).
+// patterns: escaped (see match.Escape), and in RFC 9309 mode with the
+// escapes of unreserved characters decoded (see match.Unescape).
 func (b *builder) pattern(p string) string {
 	if !b.plain {
-		p = matcher.Escape(p)
+		p = match.Escape(p)
 	}
 	if b.p.RFC9309 {
-		p = matcher.Unescape(p)
+		p = match.Unescape(p)
 	}
 	return p
 }

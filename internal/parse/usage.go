@@ -1,11 +1,11 @@
-package parser
+package parse
 
 import (
 	"sort"
 	"strings"
 	"unsafe"
 
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 // A UsageRule is one Content-Usage rule of a group, as the IETF AIPREF
@@ -26,7 +26,7 @@ import (
 // spaces and tabs that follow the path. Any other value is all statement,
 // and the rule matches every path. The path is normalised and matched as
 // an allow or disallow pattern is ('*', a final '$', percent-encoding;
-// see [matcher.Escape], and [matcher.Unescape] for [Parser.RFC9309]).
+// see [match.Escape], and [match.Unescape] for [Parser.RFC9309]).
 type UsageRule struct {
 	// Path is the normalised path pattern, or "" when the rule has none
 	// and matches every path, with length 0.
@@ -188,7 +188,7 @@ func (t *Table) usageOf(g int) []UsageRule {
 // ask.
 //
 // It tries every Content-Usage rule of the groups, each in time linear in
-// its path and path (see [matcher.Match]), and allocates only when dst
+// its path and path (see [match.Match]), and allocates only when dst
 // has no room.
 func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageRule {
 	start, best := len(dst), -1
@@ -200,7 +200,7 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 			if n < best {
 				continue
 			}
-			if p := t.usage.text[r.off : r.off+uint32(n)]; p != "" && !matcher.Match(p, path) {
+			if p := t.usage.text[r.off : r.off+uint32(n)]; p != "" && !match.Match(p, path) {
 				continue
 			}
 			if n > best {

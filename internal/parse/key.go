@@ -1,4 +1,4 @@
-package parser
+package parse
 
 // Key says what the key of a line names.
 type Key uint8

@@ -1,4 +1,4 @@
-package parser
+package parse
 
 import (
 	"slices"
@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 // A Table is a parsed robots.txt laid out for checking URLs: one text that
@@ -87,20 +87,20 @@ const (
 	kindOne                // the prefix, a '*', a run with no '*' and maybe a final '$'
 	kindWild               // the prefix and more '*'
 	// kindDir is an allow of …/index.htm*, which also matches its
-	// directory (see matcher.Rule.Match).
+	// directory (see match.Rule.Match).
 	kindDir
 )
 
 // maxText bounds the offset of the end of a kept string in the text: a
-// rule is matched as a matcher.Rule, which addresses no further.
-const maxText = matcher.MaxTextLen
+// rule is matched as a match.Rule, which addresses no further.
+const maxText = match.MaxTextLen
 
 // newRule returns the rule of pattern p, kept in the text at off, on the
 // given line.
 func newRule(p string, off uint32, line int, allow bool) rule {
 	dir := 0
 	if allow {
-		dir = matcher.IndexDir(p)
+		dir = match.IndexDir(p)
 	}
 	pre := prefixLen(p, dir)
 	r := rule{off: off, line: uint32(line), n: uint16(len(p)), pre: uint16(pre), allow: allow}
@@ -123,7 +123,7 @@ func newRule(p string, off uint32, line int, allow bool) rule {
 // its first '*' or its final '$'. For an allow of …/index.htm*, whose
 // directory part is dir bytes long (0 for any other rule), the prefix
 // ends within the directory, which the rule matches alone too. This is
-// the prefix of [matcher.Rule.Prefix]: every path the rule matches
+// the prefix of [match.Rule.Prefix]: every path the rule matches
 // starts with it.
 func prefixLen(p string, dir int) int {
 	if dir > 0 {

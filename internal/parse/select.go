@@ -1,4 +1,4 @@
-package parser
+package parse
 
 // Select returns a table that holds only the rules, Content-Usage rules
 // and extension records of the given groups, merged into one group, group

@@ -1,5 +1,5 @@
-// Package matcher implements robots.txt pattern matching as RFC 9309 and
-// Google's reference parser define it: normalisation of rule values,
+// Package match implements robots.txt pattern matching as RFC 9309 and
+// Google's reference parser define it, for the robotstxt packages: normalisation of rule values,
 // anchored wildcard matching of paths, and the precedence between matching
 // rules.
 //
@@ -7,7 +7,7 @@
 // a run of literal segments separated by '*', and each segment is found at
 // its leftmost place after the previous one, which is exact for patterns
 // whose only wildcard is '*'. A check costs O(len(pattern)+len(path)).
-package matcher
+package match
 
 import (
 	"strings"

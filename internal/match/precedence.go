@@ -1,4 +1,4 @@
-package matcher
+package match
 
 // Precedence compares two matching rules, a of length aLen and kind
 // aAllow and b of length bLen and kind bAllow, by the precedence of RFC

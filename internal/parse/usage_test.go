@@ -1,4 +1,4 @@
-package parser
+package parse
 
 import (
 	"math/rand/v2"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt/internal/longtest"
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 func TestSplitUsage(t *testing.T) {
@@ -97,7 +97,7 @@ func bruteUsage(f *File, groups []int, path string) []UsageRule {
 	best := -1
 	for _, g := range groups {
 		for _, r := range f.Groups[g].Usage {
-			if r.Path != "" && !matcher.Match(r.Path, path) || len(r.Path) < best {
+			if r.Path != "" && !match.Match(r.Path, path) || len(r.Path) < best {
 				continue
 			}
 			if len(r.Path) > best {

@@ -1,4 +1,4 @@
-package matcher
+package match
 
 import (
 	"math/rand/v2"

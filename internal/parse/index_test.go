@@ -1,4 +1,4 @@
-package parser
+package parse
 
 import (
 	"cmp"
@@ -13,18 +13,18 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt/internal/longtest"
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 // bruteDecide decides path by matching every rule of the given groups in
 // file order, with no index: the longest match wins, allow on a tie, the
 // first on a full tie.
 func bruteDecide(f *File, groups []int, path string) (Rule, bool) {
-	var best matcher.Best
+	var best match.Best
 	var at Rule
 	for _, g := range groups {
 		for _, r := range f.Groups[g].Rules {
-			m := matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow)
+			m := match.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow)
 			if n, ok := m.Match(r.Pattern, path); ok && best.Beats(n, r.Allow, r.Line) {
 				best.Take(n, r.Allow, r.Line)
 				at = r
@@ -72,7 +72,7 @@ func TestIndexOrder(t *testing.T) {
 			for i := 1; i < len(rules); i++ {
 				a, b := &rules[i-1], &rules[i]
 				c := cmp.Or(strings.Compare(prefix(a), prefix(b)),
-					matcher.Precedence(int(a.n), a.allow, int(b.n), b.allow), cmp.Compare(a.line, b.line))
+					match.Precedence(int(a.n), a.allow, int(b.n), b.allow), cmp.Compare(a.line, b.line))
 				if c >= 0 {
 					t.Fatalf("rules %q (line %d) and %q (line %d) out of order\nbody:\n%s",
 						table.pattern(a), a.line, table.pattern(b), b.line, body)

@@ -1,4 +1,4 @@
-package parser
+package parse
 
 import (
 	"cmp"
@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 // The index. A rule can match a path only when its literal prefix (the
@@ -14,7 +14,7 @@ import (
 // path. On the first check, the rules of each group of more than
 // smallGroup rules are sorted by prefix, and the rules of one prefix, a
 // block, in precedence order (longest first, allow first on a tie, then
-// file order; see matcher.Precedence). A smaller group, as most are, is
+// file order; see match.Precedence). A smaller group, as most are, is
 // one block: sorted in precedence order alone, it is tried rule by rule,
 // passing over those whose prefix does not start the path.
 //
@@ -115,7 +115,7 @@ func (t *Table) indexSlow() {
 // which it returns.
 func sortRules(text string, rules []rule, counts []uint16) []uint16 {
 	byPrecedence := func(a, b rule) int {
-		return cmp.Or(matcher.Precedence(int(a.n), a.allow, int(b.n), b.allow), cmp.Compare(a.line, b.line))
+		return cmp.Or(match.Precedence(int(a.n), a.allow, int(b.n), b.allow), cmp.Compare(a.line, b.line))
 	}
 	for i := range rules {
 		rules[i].gram = 0 // what Select copies may have one
@@ -209,8 +209,8 @@ func (s *gramSet) has(gram uint16) bool {
 
 // Decide finds the rule that decides for path among the rules of the
 // given groups: the longest match, an allow on a tie, the first in file
-// order on a full tie (see [matcher.Best]). path is what rules are
-// matched against, as matcher.Path or matcher.EscapePath return it. ok is
+// order on a full tie (see [match.Best]). path is what rules are
+// matched against, as match.Path or match.EscapePath return it. ok is
 // false when no rule matches, and the path is allowed.
 //
 // It looks only at the rules whose literal prefix starts path, and of
@@ -251,7 +251,7 @@ func (t *Table) run(groups []int, path string) (at, tried int) {
 type check struct {
 	t     *Table
 	path  string
-	best  matcher.Best
+	best  match.Best
 	at    int // the deciding rule, or -1
 	tried int // the rules matched against the path
 }
@@ -369,7 +369,7 @@ func (c *check) try(block []rule, base int, grams *gramSet) {
 }
 
 // match reports whether r, whose prefix starts path, matches path, and
-// the length its match weighs, as [matcher.Rule.Match] does: only what
+// the length its match weighs, as [match.Rule.Match] does: only what
 // follows the prefix is matched.
 func (t *Table) match(r *rule, path string) (int, bool) {
 	p := t.pattern(r)
@@ -378,16 +378,16 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 		return len(p), p != "" // the empty pattern matches nothing
 	case kindEnd:
 		return len(p), len(path) == int(r.pre)
-	case kindOne: // the last run after a '*' (see matcher.Match)
+	case kindOne: // the last run after a '*' (see match.Match)
 		run, end := strings.CutSuffix(p[r.pre+1:], "$")
 		if end {
 			return len(p), len(path)-int(r.pre) >= len(run) && strings.HasSuffix(path, run)
 		}
 		return len(p), strings.Contains(path[r.pre:], run)
 	case kindWild:
-		return len(p), matcher.Match(p[r.pre:], path[r.pre:])
+		return len(p), match.Match(p[r.pre:], path[r.pre:])
 	}
-	return matcher.NewRule(t.text, int(r.off), int(r.off)+len(p), true).Match(t.text, path)
+	return match.NewRule(t.text, int(r.off), int(r.off)+len(p), true).Match(t.text, path)
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.

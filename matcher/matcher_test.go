@@ -1,0 +1,46 @@
+package matcher_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/robotsgate/robotstxt/matcher"
+)
+
+func ExampleMatch() {
+	fmt.Println(matcher.Match("/*.php$", "/folder/index.php"))
+	fmt.Println(matcher.Match("/*.php$", "/index.php?x=1"))
+	fmt.Println(matcher.Match("/fish", "/Fish.html"))
+	fmt.Println(matcher.Match("", "/"))
+	// Output:
+	// true
+	// false
+	// false
+	// false
+}
+
+func ExampleEscape() {
+	fmt.Println(matcher.Escape("/foo/bar/ツ"))
+	fmt.Println(matcher.Escape("/%7efred"))
+	// Output:
+	// /foo/bar/%E3%83%84
+	// /%7Efred
+}
+
+// TestMatchEscaped: a pattern read from a file matches the escaped path
+// once Escape has normalised it, as the robotstxt package reads rules.
+func TestMatchEscaped(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"/café", "/caf%C3%A9/x", true},
+		{"/%7efred", "/%7Efred", true},
+		{"/a*b$", "/axxb", true},
+		{"/a*b$", "/axxb/", false},
+	} {
+		if got := matcher.Match(matcher.Escape(tc.pattern), tc.path); got != tc.want {
+			t.Errorf("Match(Escape(%q), %q) = %v, want %v", tc.pattern, tc.path, got, tc.want)
+		}
+	}
+}
