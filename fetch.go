@@ -169,7 +169,7 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 	// is replaced: it must not read resp.Body, which this goroutine writes.
 	body := resp.Body
 	stop := context.AfterFunc(ctx, func() { _ = body.Close() })
-	resp.Body = &stopBody{ReadCloser: body, stop: stop}
+	resp.Body = &stopBody{ReadCloser: body, ctx: ctx, stop: stop}
 	return resp, nil
 }
 
@@ -224,10 +224,20 @@ func (c *Client) sentBy(req *http.Request) bool {
 }
 
 // stopBody is a response body whose Close also stops the watch that
-// closes it at the fetch's deadline.
+// closes it at the fetch's deadline, and whose reads, once the watch has
+// closed it, say why: the deadline, not "read on closed response body".
 type stopBody struct {
 	io.ReadCloser
+	ctx  context.Context
 	stop func() bool
+}
+
+func (b *stopBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.ctx.Err() != nil {
+		err = fmt.Errorf("%w (%v)", b.ctx.Err(), err)
+	}
+	return n, err
 }
 
 func (b *stopBody) Close() error {
