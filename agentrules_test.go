@@ -60,10 +60,10 @@ func (i *info) Body() []byte { return i.body }
 // CrawlDelay returns the crawl-delay for the Client's product tokens, and
 // whether robots.txt gives one.
 func (i *info) CrawlDelay() (time.Duration, bool) {
-	if i.e == nil || !i.e.hasDelay {
+	if i.e == nil {
 		return 0, false
 	}
-	return i.e.delay, true
+	return i.e.crawlDelay()
 }
 
 // Sitemaps returns the sitemap URLs of the robots.txt.

@@ -14,17 +14,17 @@ import (
 // rules at hand, and cold, the frozen ones, which keep only their
 // compressed body and what the Client knows of the fetch (see
 // [WithCacheBytes]). An entry is in one of them at most. Beyond the byte
-// budget the least recently used hot entry is frozen (its Crawler
+// budget the least recently used hot entry is frozen (its rules
 // dropped, the entry moved to cold), and only when a single hot entry is
 // left is the least recently used cold entry evicted; beyond the count
 // the least recently used cold entry goes first, then hot ones. A check
 // of a frozen entry parses its body again and moves it back (see
-// Client.crawler). So a crawler whose sites' rules do not all fit keeps
+// Client.rulesOf). So a crawler whose sites' rules do not all fit keeps
 // every site it can, at the cost of a parse each time it comes back to a
 // frozen one, and one whose active sites fit never parses again.
 //
 // What golang-lru lacks is here: the sizes and the budget. An entry's
-// size is what it retains, its rules included; its Crawler changes only
+// size is what it retains, its rules included; its rules change only
 // under mu, so that what was added for it is what is taken off.
 type memCache struct {
 	mu      sync.Mutex
@@ -94,24 +94,24 @@ func (m *memCache) put(e *entry) *entry {
 	return e
 }
 
-// thawed gives e, which was frozen, the Crawler cr and returns it; or,
+// thawed gives e, which was frozen, the rules cr and returns it; or,
 // when e has been given one since, that one. A cached e moves back to the
 // hot entries, as the most recently used.
 func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if cur := e.crawler.Load(); cur != nil {
+	if cur := e.rules.Load(); cur != nil {
 		return cur
 	}
 	cached, _ := m.cold.Peek(e.key)
 	if cached != e {
-		e.crawler.Store(cr) // no longer cached: nothing to count
+		e.rules.Store(cr) // no longer cached: nothing to count
 		return cr
 	}
 	m.cold.Remove(e.key)
 	m.frozen--
 	m.bytes -= e.cost()
-	e.crawler.Store(cr)
+	e.rules.Store(cr)
 	m.bytes += e.cost()
 	m.hot.Add(e.key, e)
 	m.shrink()
@@ -165,11 +165,11 @@ func (m *memCache) shrink() {
 	}
 }
 
-// freeze drops the Crawler of e, just taken out of hot, and moves e to
+// freeze drops the rules of e, just taken out of hot, and moves e to
 // cold.
 func (m *memCache) freeze(e *entry) {
 	m.bytes -= e.cost()
-	e.crawler.Store(nil)
+	e.rules.Store(nil)
 	m.bytes += e.cost()
 	m.cold.Add(e.key, e)
 	if e.outcome == OutcomeRules {

@@ -271,7 +271,7 @@ func TestCacheAuthorityKeys(t *testing.T) {
 // memEntry returns an entry for key retaining size bytes, fresh for an
 // hour by the real clock.
 func memEntry(key string, size int64) *entry {
-	e := &entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, expires: time.Now().Add(time.Hour)}}
+	e := &entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, expires: stampOf(time.Now().Add(time.Hour))}}
 	e.derive()
 	e.base = size
 	return e
@@ -480,8 +480,8 @@ func checkCache(t *testing.T, m *memCache) {
 	}
 	for _, k := range m.cold.Keys() {
 		e, _ := m.cold.Peek(k)
-		if e.key != k || e.crawler.Load() != nil {
-			t.Fatalf("cold %s: entry of %s, with rules %v", k, e.key, e.crawler.Load() != nil)
+		if e.key != k || e.rules.Load() != nil {
+			t.Fatalf("cold %s: entry of %s, with rules %v", k, e.key, e.rules.Load() != nil)
 		}
 		if e.frozen() {
 			frozen++
@@ -513,7 +513,7 @@ func TestCacheNotModifiedEndsOutage(t *testing.T) {
 	if d, err := c.Check(ctx, u); err != nil || !d.Stale {
 		t.Fatalf("during the outage: %+v, %v; want the stale copy", d, err)
 	}
-	if e := c.cache.peek(key); e.failures != 1 || e.since.IsZero() {
+	if e := c.cache.peek(key); e.failures != 1 || e.since == 0 {
 		t.Fatalf("outage not recorded: failures %d since %v", e.failures, e.since)
 	}
 	clock.Advance(2 * time.Minute)
@@ -526,7 +526,7 @@ func TestCacheNotModifiedEndsOutage(t *testing.T) {
 	if d, err := c.Check(ctx, u); err != nil || d.Stale {
 		t.Fatalf("after a 304: %+v, %v", d, err)
 	}
-	if e := c.cache.peek(key); e.failures != 0 || !e.since.IsZero() {
+	if e := c.cache.peek(key); e.failures != 0 || e.since != 0 {
 		t.Errorf("after a 304: failures %d, since %v; want the outage ended", e.failures, e.since)
 	}
 }
@@ -799,7 +799,7 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 // ExampleBot, made as a fetch makes one, fresh for an hour by the real
 // clock.
 func rulesEntry(key, body string) *entry {
-	e := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, expires: time.Now().Add(time.Hour)}}
+	e := &entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, expires: stampOf(time.Now().Add(time.Hour))}}
 	e.setRules([]byte(body), compress([]byte(body)), ModeGoogle, []string{"ExampleBot"})
 	return e.derive()
 }

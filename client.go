@@ -126,7 +126,7 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 	if e != nil && !e.stale && !c.expired(e) {
 		// The hot path: a fresh entry with its rules at hand, checked
 		// without building a Decision.
-		if cr := e.crawler.Load(); cr != nil {
+		if cr := e.rules.Load(); cr != nil {
 			c.stats.hits.add()
 			return servedAllowed(cr, path), nil
 		}
@@ -183,7 +183,7 @@ func (c *Client) decide(ctx context.Context, key []byte, path string, e *entry) 
 
 // expired reports whether e has passed its expiry, so that the server
 // must be asked before e is used again.
-func (c *Client) expired(e *entry) bool { return c.cfg.now().UnixNano() >= e.expiresAt }
+func (c *Client) expired(e *entry) bool { return e.expired(c.cfg.now()) }
 
 // answer matches path against e.
 func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
@@ -192,7 +192,7 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 	d.Stale = d.Stale || stale
 	switch e.outcome {
 	case OutcomeRules:
-		cr, err := c.crawler(e)
+		cr, err := c.rulesOf(e)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -208,12 +208,10 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 		if stale {
 			// The deferral has expired and is being retried: come back
 			// after a short pause, not at a time already past.
-			de := *e.deferErr
-			de.RetryAt = c.cfg.now().Add(retryingPause)
-			d.Expires, d.Err = de.RetryAt, &de
-			return d, &de
+			de := e.deferral(c.cfg.now().Add(retryingPause))
+			d.Expires, d.Err = de.RetryAt, de
 		}
-		return d, e.deferErr
+		return d, d.Err // a *DeferredError (see Decision.describe)
 	}
 	if stale {
 		// An expired copy answers while the server is asked again: the
@@ -411,21 +409,23 @@ func (c *Client) refresh(key string, prev *entry, chain []string) (*entry, error
 		e := prev.clone()
 		lifetime, explicit := c.cfg.freshness(now, res.header)
 		if !explicit {
-			lifetime = c.cfg.clampFresh(prev.expires.Sub(prev.fetched))
+			lifetime = c.cfg.clampFresh(prev.expires.sub(prev.fetched))
 			if prev.stale {
 				lifetime = c.cfg.maxFresh
 			}
 		}
-		e.fetched, e.checked, e.expires = now, now, now.Add(lifetime)
-		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", time.Time{}
+		at := stampOf(now)
+		e.fetched, e.checked, e.expires = at, at, at.add(lifetime)
+		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", 0
 		return e.derive(), nil
 	case res.outcome == OutcomeUnreachable:
 		return c.unreachable(key, prev, res, now), nil
 	}
 	lifetime, _ := c.cfg.freshness(now, res.header)
+	at := stampOf(now)
 	e := &entry{key: key, persisted: persisted{
-		outcome: res.outcome, status: res.status,
-		fetched: now, checked: now, expires: now.Add(lifetime),
+		outcome: res.outcome, status: int32(res.status),
+		fetched: at, checked: at, expires: at.add(lifetime),
 		finalURL: redirected(key, res.finalURL),
 	}}
 	if res.outcome == OutcomeRules {
@@ -443,14 +443,15 @@ func (c *Client) refresh(key string, prev *entry, chain []string) (*entry, error
 // allow-all of WithUnreachableAllowAfter) for the back-off period, for
 // which the last good copy stands in while it can (see standIn).
 func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.Time) *entry {
-	failures, since := 1, now
+	at := stampOf(now)
+	failures, since := int32(1), at
 	if prev != nil && prev.failures > 0 {
 		failures, since = prev.failures+1, prev.since
-		if since.IsZero() || since.After(now) {
+		if since == 0 || since > at {
 			since = prev.checked
 		}
 	}
-	wait := c.cfg.retryIn(now, res.header, failures)
+	wait := c.cfg.retryIn(now, res.header, int(failures))
 	cause := capErr(res.err)
 	errText := ""
 	if cause != nil {
@@ -458,18 +459,18 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	}
 	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt unreachable",
 		slog.String("authority", key), slog.Int("status", res.status),
-		slog.Int("failures", failures), durationAttr("retry_in", wait),
+		slog.Int("failures", int(failures)), durationAttr("retry_in", wait),
 		slog.String("error", errText))
 	outcome := OutcomeUnreachable
-	if c.cfg.allowAfter > 0 && now.Sub(since) >= c.cfg.allowAfter {
+	if c.cfg.allowAfter > 0 && at.sub(since) >= c.cfg.allowAfter {
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
 		outcome = OutcomeAllowAll
 	}
 	e := (&entry{key: key, cause: cause, persisted: persisted{
-		outcome: outcome, status: res.status,
-		fetched: now, checked: now, expires: now.Add(wait),
-		finalURL: redirected(key, res.finalURL), failStatus: res.status, failures: failures,
+		outcome: outcome, status: int32(res.status),
+		fetched: at, checked: at, expires: at.add(wait),
+		finalURL: redirected(key, res.finalURL), failStatus: int32(res.status), failures: failures,
 		since: since, errText: errText,
 	}}).derive()
 	if good := c.cfg.standIn(prev, e, now); good != nil {
@@ -547,16 +548,16 @@ func redirected(key, final string) string {
 	return capText(final)
 }
 
-// crawler returns the Crawler of e, whose outcome is OutcomeRules. When e
-// is frozen it thaws it: it builds the Crawler again from e's body,
+// rulesOf returns the rules of e, whose outcome is OutcomeRules. When e
+// is frozen it thaws it: it builds the rules again from e's body,
 // without a fetch, and gives it back to e, which stays as fresh as it
 // was. Concurrent thaws of e share one.
-func (c *Client) crawler(e *entry) (*agentRules, error) {
-	if cr := e.crawler.Load(); cr != nil {
+func (c *Client) rulesOf(e *entry) (*agentRules, error) {
+	if cr := e.rules.Load(); cr != nil {
 		return cr, nil
 	}
 	v, err, _ := c.thaws.Do(e.key, func() (any, error) {
-		if cr := e.crawler.Load(); cr != nil {
+		if cr := e.rules.Load(); cr != nil {
 			return thawing{e, cr}, nil // thawed since the caller looked
 		}
 		cr, err := c.thaw(e)
@@ -570,7 +571,7 @@ func (c *Client) crawler(e *entry) (*agentRules, error) {
 	return c.thaw(e)
 }
 
-// thawing is the result of a thaw: the entry thawed and its Crawler.
+// thawing is the result of a thaw: the entry thawed and its rules.
 type thawing struct {
 	e  *entry
 	cr *agentRules

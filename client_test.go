@@ -925,7 +925,7 @@ func TestClientDecisionUsage(t *testing.T) {
 func freezeEntry(t *testing.T, c *Client, host string) *entry {
 	t.Helper()
 	e := c.cache.peek("http://" + host + ":80")
-	if e == nil || e.crawler.Load() == nil {
+	if e == nil || e.rules.Load() == nil {
 		t.Fatalf("%s: no entry with rules to freeze", host)
 	}
 	c.cache.mu.Lock()

@@ -92,25 +92,20 @@ func (d Decision) Robots() *Robots {
 
 // describe fills in what d rests on from e, the cached robots.txt.
 func (d *Decision) describe(e *entry, mode Mode) {
-	d.Authority, d.Outcome, d.Status, d.LastStatus = e.key, e.outcome, e.status, e.status
+	d.Authority, d.Outcome, d.Status, d.LastStatus = e.key, e.outcome, int(e.status), int(e.status)
 	d.FinalURL = e.finalURL
-	d.FetchedAt, d.CheckedAt, d.Expires = e.fetched, e.checked, e.expires
-	d.ETag, d.LastModified, d.Stale, d.Failures = e.etag, e.lastMod, e.stale, e.failures
+	d.FetchedAt, d.CheckedAt, d.Expires = e.fetched.time(), e.checked.time(), e.expires.time()
+	d.ETag, d.LastModified, d.Stale, d.Failures = e.etag, e.lastMod, e.stale, int(e.failures)
 	if e.stale || e.outcome == OutcomeUnreachable {
-		d.LastStatus = e.failStatus
+		d.LastStatus = int(e.failStatus)
 	}
 	switch {
-	case e.deferErr != nil:
-		d.Err = e.deferErr
+	case e.outcome == OutcomeUnreachable:
+		d.Err = e.deferral(d.Expires)
 	case e.stale || e.failures > 0:
 		d.Err = e.cause
-		if d.Err == nil && e.errText != "" {
-			d.Err = errors.New(e.errText)
-		}
 	}
-	if e.hasDelay {
-		d.CrawlDelay = e.delay
-	}
+	d.CrawlDelay, _ = e.crawlDelay()
 	d.e, d.mode = e, mode
 }
 

@@ -10,10 +10,10 @@ import (
 )
 
 // entry is what the Client caches for one authority. It is immutable once
-// published, but for the refreshing flag and its Crawler, which the cache
+// published, but for the refreshing flag and its rules, which the cache
 // drops when it freezes the entry and the Client builds again from the
 // body when it is used (see memCache and Client.crawler); the cache's lock
-// guards every change to the Crawler of a cached entry. An entry is put in
+// guards every change to the rules of a cached entry. An entry is put in
 // the cache at most once: what replaces it is a new entry.
 //
 // An entry keeps the rules its Client checks, in the compact form of a
@@ -21,25 +21,50 @@ import (
 // rest of the file is parsed again from it when it is asked for.
 type entry struct {
 	key string // normalised authority
-	// crawler holds the Client's rules; nil unless outcome is
+	// rules holds the Client's rules; nil unless outcome is
 	// OutcomeRules, and nil while the entry is frozen.
-	crawler   atomic.Pointer[agentRules]
-	expiresAt int64 // expires in Unix nanoseconds (derived by derive)
+	rules atomic.Pointer[agentRules]
 	persisted
 
 	// body is the body as parsed (UTF-8), compressed (see compress.go);
 	// nil unless the outcome is OutcomeRules.
-	body []byte
-	// delay is the crawl-delay of the Client's product tokens, when
-	// hasDelay; read once, as the rules are, so that a Transport paces a
-	// frozen entry's authority without a thaw.
-	delay      time.Duration
-	hasDelay   bool
-	cause      error          // the failure itself, when it happened in this process
-	deferErr   *DeferredError // set for OutcomeUnreachable
+	body       []byte
+	cause      error // the failure itself, when it happened in this process
+	base       int64 // bytes retained but for the rules (derived by derive)
 	refreshing atomic.Bool
-	base       int64 // bytes retained but for the Crawler (derived by derive)
+	// delay is the crawl-delay of the Client's product tokens in
+	// milliseconds (a day at most) plus one, or 0 for none; read once, as
+	// the rules are, so that a Transport paces a frozen entry's authority
+	// without a thaw.
+	delay int32
 }
+
+// A stamp is an instant in Unix nanoseconds, 0 for none. An entry keeps
+// its times as stamps, 8 bytes where a time.Time takes 24: a crawler
+// keeps a million entries.
+type stamp int64
+
+// stampOf returns t as a stamp. t must lie between the years 1678 and
+// 2262, as a clock's reading and the times decoded from a Store do.
+func stampOf(t time.Time) stamp {
+	if t.IsZero() {
+		return 0
+	}
+	return stamp(t.UnixNano())
+}
+
+// time returns s as a time.Time: the zero Time for none.
+func (s stamp) time() time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, int64(s))
+}
+
+func (s stamp) add(d time.Duration) stamp { return s + stamp(d) }
+
+// sub returns the duration s-u.
+func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 
 // persisted holds what an entry keeps across processes: every field of
 // the Store encoding (see storedFields) but the key, which binds a value
@@ -50,17 +75,19 @@ type persisted struct {
 	// failStatus, failures, since and errText describe the failures.
 	stale bool
 
-	status   int // status of the response the rules rest on
-	fetched  time.Time
-	checked  time.Time // last fetch attempt
-	expires  time.Time // when to revalidate or retry
-	etag     string    // at most maxServerText bytes, like every string below
+	// The numbers are int32, and the times stamps, for the size of an
+	// entry (see stamp).
+	status   int32 // status of the response the rules rest on
+	fetched  stamp
+	checked  stamp  // last fetch attempt
+	expires  stamp  // when to revalidate or retry
+	etag     string // at most maxServerText bytes, like every string below
 	lastMod  string
 	finalURL string // the robots.txt URL after redirects; "" when none
 
-	failStatus int
-	failures   int
-	since      time.Time // when the failures began
+	failStatus int32
+	failures   int32
+	since      stamp // when the failures began
 	errText    string
 }
 
@@ -68,12 +95,14 @@ type persisted struct {
 // tokens, and keeps z, text compressed.
 func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
 	cr := ParseMode(text, mode).agentRules(tokens...)
-	e.crawler.Store(cr)
+	e.rules.Store(cr)
 	e.body = z
-	e.delay, e.hasDelay = cr.crawlDelay()
+	if d, ok := cr.crawlDelay(); ok {
+		e.delay = int32(d/time.Millisecond) + 1
+	}
 }
 
-// rebuild makes e's Crawler again by parsing its body, for a frozen e
+// rebuild makes e's rules again by parsing its body, for a frozen e
 // that is being checked.
 func (e *entry) rebuild(mode Mode, tokens []string) (*agentRules, error) {
 	text, err := e.text()
@@ -87,24 +116,25 @@ func (e *entry) rebuild(mode Mode, tokens []string) (*agentRules, error) {
 	return ParseMode(text, mode).agentRules(tokens...), nil
 }
 
-// frozen reports whether e has rules but no Crawler at hand.
+// frozen reports whether e's outcome is OutcomeRules but it holds no
+// rules at hand.
 func (e *entry) frozen() bool {
-	return e.outcome == OutcomeRules && e.crawler.Load() == nil
+	return e.outcome == OutcomeRules && e.rules.Load() == nil
 }
 
 // cost returns the bytes e retains now, for the cache's byte budget.
 func (e *entry) cost() int64 {
-	if cr := e.crawler.Load(); cr != nil {
-		return e.base + int64(cr.t.Size()) + crawlerOverhead
+	if cr := e.rules.Load(); cr != nil {
+		return e.base + int64(cr.t.Size()) + rulesOverhead
 	}
 	return e.base
 }
 
-// crawlerOverhead is what a Crawler costs beyond its table's Size: its
+// rulesOverhead is what an agentRules costs beyond its table's Size: its
 // own fields, and the table's allocations rounded up to the allocator's
-// size classes. Measured as the heap a Crawler keeps over the corpus mix
+// size classes. Measured as the heap an agentRules keeps over the corpus mix
 // (internal/bench's million, with and without a byte budget).
-const crawlerOverhead = 140
+const rulesOverhead = 140
 
 // entryOverhead estimates what an entry costs beyond its strings, its
 // body and its rules: its own fields, its node and map slot in the
@@ -136,7 +166,7 @@ func (e *entry) good() bool {
 
 // expired reports whether e has passed its expiry at now, so that the
 // server must be asked before e is used again.
-func (e *entry) expired(now time.Time) bool { return !now.Before(e.expires) }
+func (e *entry) expired(now time.Time) bool { return stamp(now.UnixNano()) >= e.expires }
 
 // standIn is the rule of the last good copy: good, an authority's last
 // copy from a reachable server, stands in for failed, the entry of a
@@ -145,14 +175,14 @@ func (e *entry) expired(now time.Time) bool { return !now.Before(e.expires) }
 // expiry (never past the end of the stale window), or nil when good
 // cannot stand in.
 func (c *config) standIn(good, failed *entry, now time.Time) *entry {
-	if good == nil || !good.good() || now.Sub(good.fetched) >= c.staleWindow {
+	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.staleWindow {
 		return nil
 	}
 	e := good.clone()
 	e.stale, e.cause = true, failed.cause
 	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
 	e.checked, e.expires = failed.checked, failed.expires
-	if limit := good.fetched.Add(c.staleWindow); e.expires.After(limit) {
+	if limit := good.fetched.add(c.staleWindow); e.expires > limit {
 		e.expires = limit
 	}
 	return e.derive()
@@ -160,23 +190,31 @@ func (c *config) standIn(good, failed *entry, now time.Time) *entry {
 
 // derive computes the fields derived from the stored ones.
 func (e *entry) derive() *entry {
-	if e.outcome == OutcomeUnreachable {
-		cause := e.cause
-		if cause == nil && e.errText != "" {
-			cause = errors.New(e.errText)
-		}
-		e.deferErr = &DeferredError{Authority: e.key, Status: e.status, RetryAt: e.expires, Failures: e.failures, Err: cause}
+	if e.cause == nil && e.errText != "" {
+		e.cause = errors.New(e.errText)
 	}
-	e.expiresAt = e.expires.UnixNano()
 	e.base = entryOverhead + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+cap(e.body))
 	return e
 }
 
-// clone copies the persisted fields of e, its body, its Crawler and its
+// deferral returns the error of e, an unreachable authority's entry,
+// whose server is to be asked again at retryAt: a new one each time,
+// which its receiver may keep and change.
+func (e *entry) deferral(retryAt time.Time) *DeferredError {
+	return &DeferredError{Authority: e.key, Status: int(e.status), RetryAt: retryAt, Failures: int(e.failures), Err: e.cause}
+}
+
+// crawlDelay returns the crawl-delay of the Client's product tokens, if
+// the rules state one.
+func (e *entry) crawlDelay() (time.Duration, bool) {
+	return time.Duration(e.delay-1) * time.Millisecond, e.delay > 0
+}
+
+// clone copies the persisted fields of e, its body, its rules and its
 // crawl-delay (not the refreshing flag or its failure).
 func (e *entry) clone() *entry {
-	c := &entry{key: e.key, persisted: e.persisted, body: e.body, delay: e.delay, hasDelay: e.hasDelay}
-	c.crawler.Store(e.crawler.Load())
+	c := &entry{key: e.key, persisted: e.persisted, body: e.body, delay: e.delay}
+	c.rules.Store(e.rules.Load())
 	return c
 }
 
@@ -207,19 +245,19 @@ var storedFields = [...]struct {
 	get func(d *decoder, e *entry)
 }{
 	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.status)) },
-		func(d *decoder, e *entry) { e.status = d.small(999) }},
+		func(d *decoder, e *entry) { e.status = int32(d.small(999)) }},
 	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failStatus)) },
-		func(d *decoder, e *entry) { e.failStatus = d.small(999) }},
+		func(d *decoder, e *entry) { e.failStatus = int32(d.small(999)) }},
 	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failures)) },
-		func(d *decoder, e *entry) { e.failures = d.small(1 << 20) }},
-	{func(b []byte, e *entry) []byte { return appendTime(b, e.fetched) },
-		func(d *decoder, e *entry) { e.fetched = d.time() }},
-	{func(b []byte, e *entry) []byte { return appendTime(b, e.checked) },
-		func(d *decoder, e *entry) { e.checked = d.time() }},
-	{func(b []byte, e *entry) []byte { return appendTime(b, e.expires) },
-		func(d *decoder, e *entry) { e.expires = d.time() }},
-	{func(b []byte, e *entry) []byte { return appendTime(b, e.since) },
-		func(d *decoder, e *entry) { e.since = d.time() }},
+		func(d *decoder, e *entry) { e.failures = int32(d.small(1 << 20)) }},
+	{func(b []byte, e *entry) []byte { return appendStamp(b, e.fetched) },
+		func(d *decoder, e *entry) { e.fetched = d.stamp() }},
+	{func(b []byte, e *entry) []byte { return appendStamp(b, e.checked) },
+		func(d *decoder, e *entry) { e.checked = d.stamp() }},
+	{func(b []byte, e *entry) []byte { return appendStamp(b, e.expires) },
+		func(d *decoder, e *entry) { e.expires = d.stamp() }},
+	{func(b []byte, e *entry) []byte { return appendStamp(b, e.since) },
+		func(d *decoder, e *entry) { e.since = d.stamp() }},
 	{func(b []byte, e *entry) []byte { return appendString(b, e.etag) },
 		func(d *decoder, e *entry) { e.etag = d.text() }},
 	{func(b []byte, e *entry) []byte { return appendString(b, e.lastMod) },
@@ -306,11 +344,8 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	return e, nil
 }
 
-func appendTime(b []byte, t time.Time) []byte {
-	if t.IsZero() {
-		return binary.AppendVarint(b, 0)
-	}
-	return binary.AppendVarint(b, t.UnixMilli())
+func appendStamp(b []byte, s stamp) []byte {
+	return binary.AppendVarint(b, int64(s)/int64(time.Millisecond))
 }
 
 func appendString(b []byte, s string) []byte {
@@ -345,20 +380,19 @@ func (d *decoder) small(limit uint64) int {
 	return int(v)
 }
 
-func (d *decoder) time() time.Time {
+// stamp reads a time in Unix milliseconds, 0 for none, that a stamp can
+// hold: from 1970 (no entry is older) to 2262.
+func (d *decoder) stamp() stamp {
 	if d.err != nil {
-		return time.Time{}
+		return 0
 	}
 	v, n := binary.Varint(d.b)
-	if n <= 0 {
+	if n <= 0 || v < 0 || v > math.MaxInt64/int64(time.Millisecond) {
 		d.err = fmt.Errorf("%w: bad time", errCorruptEntry)
-		return time.Time{}
+		return 0
 	}
 	d.b = d.b[n:]
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v)
+	return stamp(v * int64(time.Millisecond))
 }
 
 // bytes reads a length-prefixed byte string of at most limit bytes.

@@ -116,7 +116,7 @@ func (t *sharedTier) judge(e, prev *entry) (hit, fallback *entry) {
 		return t.keepGood(e, prev), nil
 	}
 	t.stats.storeMisses.Add(1)
-	if prev == nil || e.checked.After(prev.checked) && (e.good() || !prev.good()) {
+	if prev == nil || e.checked > prev.checked && (e.good() || !prev.good()) {
 		return nil, e
 	}
 	return nil, prev
@@ -187,21 +187,21 @@ func (t *sharedTier) plausible(e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
 	}
-	limit := t.cfg.now().Add(maxClockSkew)
-	for _, at := range [...]time.Time{e.fetched, e.checked, e.since} {
-		if at.After(limit) {
-			return fmt.Errorf("stored entry from the future (%v)", at)
+	limit := stampOf(t.cfg.now()).add(maxClockSkew)
+	for _, at := range [...]stamp{e.fetched, e.checked, e.since} {
+		if at > limit {
+			return fmt.Errorf("stored entry from the future (%v)", at.time())
 		}
 	}
 	longest := t.cfg.maxFresh
 	if e.stale || e.outcome == OutcomeUnreachable {
 		longest = max(longest, t.cfg.maxBackoff)
 	}
-	if e.expires.Sub(e.checked) > longest {
-		return fmt.Errorf("stored entry fresh for %v, longer than %v", e.expires.Sub(e.checked), longest)
+	if e.expires.sub(e.checked) > longest {
+		return fmt.Errorf("stored entry fresh for %v, longer than %v", e.expires.sub(e.checked), longest)
 	}
-	if e.stale && e.expires.After(e.fetched.Add(t.cfg.staleWindow)) {
-		return fmt.Errorf("stored last good copy from %v, older than the stale window", e.fetched)
+	if e.stale && e.expires > e.fetched.add(t.cfg.staleWindow) {
+		return fmt.Errorf("stored last good copy from %v, older than the stale window", e.fetched.time())
 	}
 	return nil
 }
@@ -265,7 +265,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 // set writes e to the Store, kept for its freshness plus, for a good
 // copy, the stale window in which it may stand in for an unreachable host.
 func (t *sharedTier) set(key string, e *entry) {
-	ttl := e.expires.Sub(t.cfg.now())
+	ttl := e.expires.sub(stampOf(t.cfg.now()))
 	if e.good() {
 		ttl += t.cfg.staleWindow
 	}

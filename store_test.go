@@ -128,7 +128,7 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 		other := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
-			fetched: clock.Now(), checked: clock.Now(), expires: clock.Now().Add(time.Hour)}}, privateRules)
+			fetched: stampOf(clock.Now()), checked: stampOf(clock.Now()), expires: stampOf(clock.Now().Add(time.Hour))}}, privateRules)
 		_ = store.Set(context.Background(), key, encodeEntry(other), time.Hour)
 		if err := <-done; err != nil {
 			t.Fatal(err)
@@ -160,8 +160,8 @@ func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	s := newSite(t, serve(503, ""))
 	key := authorityOf(s)
 	old := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
-		fetched: clock.Now().Add(-48 * time.Hour), checked: clock.Now().Add(-48 * time.Hour),
-		expires: clock.Now().Add(-24 * time.Hour), etag: `"old"`}}, privateRules)
+		fetched: stampOf(clock.Now().Add(-48 * time.Hour)), checked: stampOf(clock.Now().Add(-48 * time.Hour)),
+		expires: stampOf(clock.Now().Add(-24 * time.Hour)), etag: `"old"`}}, privateRules)
 	_ = store.Set(context.Background(), key, encodeEntry(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 	d, err := c.Check(context.Background(), s.URL+"/private")
@@ -221,9 +221,9 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 	now := clock.Now()
 	for name, e := range map[string]*entry{
 		"huge body": withBody(&entry{key: s.URL, persisted: persisted{outcome: OutcomeRules, status: 200,
-			fetched: now, checked: now, expires: now.Add(time.Hour)}}, strings.Repeat("#", 5000)),
+			fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(time.Hour))}}, strings.Repeat("#", 5000)),
 		"fresh for years": {key: s.URL, persisted: persisted{outcome: OutcomeAllowAll, status: 404,
-			fetched: now, checked: now, expires: now.Add(5 * 365 * 24 * time.Hour)}},
+			fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(5 * 365 * 24 * time.Hour))}},
 	} {
 		store.put(s.URL, encodeEntry(e), time.Hour)
 		forget(c, s.URL)
@@ -245,13 +245,13 @@ func TestStoreKeepGoodTakesTheStoredStreak(t *testing.T) {
 	c := newTestClient(t, WithStore(newMemStore()), WithClock(clock.Now))
 	now := clock.Now()
 	prev := withBody(&entry{key: "http://a:80", persisted: persisted{outcome: OutcomeRules, status: 200,
-		fetched: now.Add(-time.Hour), checked: now.Add(-time.Hour), expires: now,
-		since: now.Add(-20 * time.Hour)}}, privateRules).derive()
+		fetched: stampOf(now.Add(-time.Hour)), checked: stampOf(now.Add(-time.Hour)), expires: stampOf(now),
+		since: stampOf(now.Add(-20 * time.Hour))}}, privateRules).derive()
 	stored := (&entry{key: "http://a:80", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,
-		failures: 2, fetched: now, checked: now, expires: now.Add(time.Minute),
-		since: now.Add(-5 * time.Minute)}}).derive()
+		failures: 2, fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(time.Minute)),
+		since: stampOf(now.Add(-5 * time.Minute))}}).derive()
 	got := c.tier.keepGood(stored, prev)
-	if !got.stale || !got.since.Equal(stored.since) || got.failures != 2 {
+	if !got.stale || got.since != stored.since || got.failures != 2 {
 		t.Errorf("keepGood: stale %v, since %v, failures %d; want the stored streak from %v",
 			got.stale, got.since, got.failures, stored.since)
 	}
@@ -307,9 +307,9 @@ func TestStoreFreshnessBeyondCap(t *testing.T) {
 	now := clock.Now()
 	key := authorityOf(s)
 	for name, p := range map[string]persisted{
-		"allow-all for a year": {outcome: OutcomeAllowAll, status: 404, fetched: now, checked: now, expires: now.Add(365 * 24 * time.Hour)},
-		"rules for two days":   {outcome: OutcomeRules, status: 200, fetched: now, checked: now, expires: now.Add(48 * time.Hour)},
-		"deferral for a week":  {outcome: OutcomeUnreachable, status: 503, failStatus: 503, failures: 1, fetched: now, checked: now, expires: now.Add(7 * 24 * time.Hour)},
+		"allow-all for a year": {outcome: OutcomeAllowAll, status: 404, fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(365 * 24 * time.Hour))},
+		"rules for two days":   {outcome: OutcomeRules, status: 200, fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(48 * time.Hour))},
+		"deferral for a week":  {outcome: OutcomeUnreachable, status: 503, failStatus: 503, failures: 1, fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(7 * 24 * time.Hour))},
 	} {
 		e := &entry{key: key, persisted: p}
 		if p.outcome == OutcomeRules {
@@ -412,7 +412,7 @@ func TestStoreStaleCopyPastWindow(t *testing.T) {
 	key := authorityOf(s)
 	old := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200, stale: true,
 		failures: 3, failStatus: 503,
-		fetched: now.Add(-40 * 24 * time.Hour), checked: now, expires: now.Add(time.Minute), since: now.Add(-time.Hour)}},
+		fetched: stampOf(now.Add(-40 * 24 * time.Hour)), checked: stampOf(now), expires: stampOf(now.Add(time.Minute)), since: stampOf(now.Add(-time.Hour))}},
 		"User-agent: *\nAllow: /\n")
 	store.put(key, encodeEntry(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))

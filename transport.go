@@ -391,8 +391,10 @@ func hostURL(u *url.URL, host string) (string, error) {
 // cached entry carries, or the default, within the bounds.
 func (t *Transport) interval(d Decision) time.Duration {
 	iv := t.cfg.defaultInterval
-	if e := t.c.cache.peek(d.Authority); e != nil && e.hasDelay {
-		iv = e.delay
+	if e := t.c.cache.peek(d.Authority); e != nil {
+		if delay, ok := e.crawlDelay(); ok {
+			iv = delay
+		}
 	}
 	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
 }

@@ -289,11 +289,10 @@ func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 		t Table
 		f fileParts
 	}{
-		t: Table{text: string(b.text), rules: clone(b.rules)},
+		t: Table{text: string(b.text), rules: clone(b.rules), records: clone(b.records)},
 		f: fileParts{
 			groups:   clone(b.groups),
 			agents:   clone(b.agents),
-			records:  clone(b.records),
 			sitemaps: clone(b.sitemaps),
 			licenses: clone(b.licenses),
 			lines:    lines,

@@ -39,7 +39,8 @@ import (
 //
 // A block of many wildcard rules ("/*?filter=…", 1,824 of them in one
 // corpus file) is not narrowed by its prefix. In a block of filteredBlock
-// rules or more, each rule notes a gram: the hash of the four-byte piece
+// rules or more, the table notes for each rule a gram (Table.grams, beside
+// the rules, which most tables do without): the hash of the four-byte piece
 // of its literal runs after the prefix that the fewest pieces of the
 // block hash as, which every path the rule matches holds (0 when it has
 // none). A check of such a block hashes the four-byte pieces of the path
@@ -101,65 +102,82 @@ func (t *Table) indexSlow() {
 	if f.indexed.Load() {
 		return
 	}
-	var counts []uint16
 	for g := range f.groups {
 		rules, _ := t.groupRules(g)
-		counts = sortRules(t.text, rules, counts)
+		sortRules(t.text, rules)
 	}
+	t.grams = t.noteGrams()
 	f.indexed.Store(true)
 }
 
 // sortRules sorts rules, a group whose patterns lie in text, into index
-// order and notes the grams of its blocks of filteredBlock rules or
-// more (none in a small group). counts is scratch space for noteGrams, nil or 1<<gramBits zeros,
-// which it returns.
-func sortRules(text string, rules []rule, counts []uint16) []uint16 {
+// order.
+func sortRules(text string, rules []rule) {
 	byPrecedence := func(a, b rule) int {
-		return cmp.Or(match.Precedence(int(a.n), a.allow, int(b.n), b.allow), cmp.Compare(a.line, b.line))
-	}
-	for i := range rules {
-		rules[i].gram = 0 // what Select copies may have one
+		return cmp.Or(match.Precedence(int(a.n), a.allow(), int(b.n), b.allow()), cmp.Compare(a.line, b.line))
 	}
 	if len(rules) <= smallGroup {
-		slices.SortFunc(rules, byPrecedence) // one block, never filtered
-		return counts
+		slices.SortFunc(rules, byPrecedence) // one block
+		return
 	}
-	prefix := func(r *rule) string { return text[r.off : r.off+uint32(r.pre)] }
 	slices.SortFunc(rules, func(a, b rule) int {
-		if c := strings.Compare(prefix(&a), prefix(&b)); c != 0 {
+		if c := strings.Compare(prefixIn(text, &a), prefixIn(text, &b)); c != 0 {
 			return c
 		}
 		return byPrecedence(a, b)
 	})
-	for b := 0; b < len(rules); {
-		e := b + 1
-		for e < len(rules) && prefix(&rules[e]) == prefix(&rules[b]) {
-			e++
-		}
-		if e-b >= filteredBlock {
-			if counts == nil {
-				counts = make([]uint16, 1<<gramBits)
-			}
-			noteGrams(text, rules[b:e], counts)
-		}
-		b = e
-	}
-	return counts
 }
 
-// noteGrams notes the gram of each rule of block, whose patterns lie in
-// text: of the pieces of its pattern (see eachPiece), the one whose hash
-// the fewest pieces of the block's patterns have. counts is 1<<gramBits
-// zeros, which noteGrams leaves zero.
-func noteGrams(text string, block []rule, counts []uint16) {
+// prefixIn returns the literal prefix of r, whose pattern lies in text.
+func prefixIn(text string, r *rule) string { return text[r.off() : r.off()+uint32(r.pre)] }
+
+// blockEnd returns the end of the block that starts at rules[b], a group
+// of more than smallGroup rules in index order, whose patterns lie in
+// text.
+func blockEnd(text string, rules []rule, b int) int {
+	e := b + 1
+	for e < len(rules) && prefixIn(text, &rules[e]) == prefixIn(text, &rules[b]) {
+		e++
+	}
+	return e
+}
+
+// noteGrams returns the grams of t's rules, sorted into index order: the
+// gram of a rule of a block of filteredBlock rules or more is, of the
+// pieces of its pattern (see eachPiece), the one whose hash the fewest
+// pieces of the block's patterns have, marked with gramMark. Other rules
+// have none, 0; and when no rule has one, noteGrams returns nil.
+func (t *Table) noteGrams() []uint16 {
+	var grams, counts []uint16
+	for g := range t.file.groups {
+		rules, base := t.groupRules(g)
+		if len(rules) <= smallGroup {
+			continue
+		}
+		for b := 0; b < len(rules); {
+			e := blockEnd(t.text, rules, b)
+			if e-b >= filteredBlock {
+				if grams == nil {
+					grams, counts = make([]uint16, len(t.rules)), make([]uint16, 1<<gramBits)
+				}
+				noteBlockGrams(t.text, rules[b:e], grams[base+b:base+e], counts)
+			}
+			b = e
+		}
+	}
+	return grams
+}
+
+// noteBlockGrams sets grams[i] to the gram of block[i], whose pattern
+// lies in text. counts is 1<<gramBits zeros, which it leaves zero.
+func noteBlockGrams(text string, block []rule, grams, counts []uint16) {
 	for i := range block {
 		eachPiece(text, &block[i], func(h uint16) { counts[h] = max(counts[h], counts[h]+1) })
 	}
 	for i := range block {
-		r := &block[i]
-		eachPiece(text, r, func(h uint16) {
-			if r.gram == 0 || counts[h] < counts[r.gram&^gramMark] {
-				r.gram = gramMark | h
+		eachPiece(text, &block[i], func(h uint16) {
+			if grams[i] == 0 || counts[h] < counts[grams[i]&^gramMark] {
+				grams[i] = gramMark | h
 			}
 		})
 	}
@@ -173,10 +191,10 @@ func noteGrams(text string, block []rule, counts []uint16) {
 // '$': pieces that every path r matches holds. A rule without a '*' after
 // its prefix, or that also matches its directory, has none.
 func eachPiece(text string, r *rule, f func(h uint16)) {
-	if r.kind != kindOne && r.kind != kindWild {
+	if k := r.kind(); k != kindOne && k != kindWild {
 		return
 	}
-	p := text[r.off : r.off+uint32(r.n)]
+	p := text[r.off() : r.off()+uint32(r.n)]
 	for run := range strings.SplitSeq(strings.TrimSuffix(p[r.pre+1:], "$"), "*") {
 		for k := 0; k+4 <= len(run); k++ {
 			f(gramHash(run[k:]))
@@ -228,7 +246,7 @@ func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
 // groups: whether the rule [Table.Decide] finds, if any, is an allow.
 func (t *Table) Allowed(groups []int, path string) bool {
 	i, _ := t.run(groups, path)
-	return i < 0 || t.rules[i].allow
+	return i < 0 || t.rules[i].allow()
 }
 
 // run returns the index of the rule that decides for path among the
@@ -306,7 +324,7 @@ func (t *Table) above(rules []rule, lo, hi, d, b int) int {
 		if int(rules[i].pre) <= d {
 			return -1
 		}
-		return int(t.text[rules[i].off+uint32(d)])
+		return int(t.text[rules[i].off()+uint32(d)])
 	}
 	end := hi - 1
 	if at(end) <= b {
@@ -344,22 +362,24 @@ func (c *check) try(block []rule, base int, grams *gramSet) {
 	t, path := c.t, c.path
 	for j := range block {
 		r := &block[j]
-		if !c.best.Beats(int(r.n), r.allow, int(r.line)) {
+		if !c.best.Beats(int(r.n), r.allow(), int(r.line)) {
 			return // nor can any rule after it
 		}
-		if grams != nil && r.gram != 0 && !grams.has(r.gram) {
-			continue
+		if grams != nil {
+			if g := t.grams[base+j]; g != 0 && !grams.has(g) {
+				continue
+			}
 		}
 		// Most rules begin with '/', as all paths do, and most of those
 		// whose prefix does not start the path differ from it in their
 		// second byte, which tells without a call.
-		if pre := int(r.pre); pre > 1 && (len(path) < 2 || t.text[r.off+1] != path[1]) ||
+		if pre := int(r.pre); pre > 1 && (len(path) < 2 || t.text[r.off()+1] != path[1]) ||
 			pre > len(path) || t.prefix(r) != path[:pre] {
 			continue
 		}
 		c.tried++
-		if m, ok := t.match(r, path); ok && c.best.Beats(m, r.allow, int(r.line)) {
-			c.best.Take(m, r.allow, int(r.line))
+		if m, ok := t.match(r, path); ok && c.best.Beats(m, r.allow(), int(r.line)) {
+			c.best.Take(m, r.allow(), int(r.line))
 			c.at = base + j
 			if m == int(r.n) {
 				return // no rule after it beats it
@@ -373,7 +393,7 @@ func (c *check) try(block []rule, base int, grams *gramSet) {
 // follows the prefix is matched.
 func (t *Table) match(r *rule, path string) (int, bool) {
 	p := t.pattern(r)
-	switch r.kind {
+	switch r.kind() {
 	case kindPlain:
 		return len(p), p != "" // the empty pattern matches nothing
 	case kindEnd:
@@ -387,7 +407,7 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 	case kindWild:
 		return len(p), match.Match(p[r.pre:], path[r.pre:])
 	}
-	return match.NewRule(t.text, int(r.off), int(r.off)+len(p), true).Match(t.text, path)
+	return match.NewRule(t.text, int(r.off()), int(r.off())+len(p), true).Match(t.text, path)
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.

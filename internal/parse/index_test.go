@@ -64,7 +64,7 @@ func TestIndexOrder(t *testing.T) {
 		tb := Compile([]byte(body))
 		tb.index()
 		for _, table := range []*Table{tb, tb.Select([]int{0})} {
-			rules, _ := table.groupRules(0)
+			rules, base := table.groupRules(0)
 			prefix := table.prefix
 			if len(rules) <= smallGroup {
 				prefix = func(*rule) string { return "" }
@@ -72,7 +72,7 @@ func TestIndexOrder(t *testing.T) {
 			for i := 1; i < len(rules); i++ {
 				a, b := &rules[i-1], &rules[i]
 				c := cmp.Or(strings.Compare(prefix(a), prefix(b)),
-					match.Precedence(int(a.n), a.allow, int(b.n), b.allow), cmp.Compare(a.line, b.line))
+					match.Precedence(int(a.n), a.allow(), int(b.n), b.allow()), cmp.Compare(a.line, b.line))
 				if c >= 0 {
 					t.Fatalf("rules %q (line %d) and %q (line %d) out of order\nbody:\n%s",
 						table.pattern(a), a.line, table.pattern(b), b.line, body)
@@ -85,11 +85,18 @@ func TestIndexOrder(t *testing.T) {
 				}
 				for i := b; i < e; i++ {
 					r := &rules[i]
-					has := false
-					eachPiece(table.text, r, func(h uint16) { has = has || gramMark|h == r.gram })
-					if r.gram != 0 && (e-b < filteredBlock || !has) {
+					var gram uint16
+					if table.grams != nil {
+						gram = table.grams[base+i]
+					}
+					has, pieces := false, false
+					eachPiece(table.text, r, func(h uint16) { has, pieces = has || gramMark|h == gram, true })
+					if gram != 0 && (e-b < filteredBlock || !has) {
 						t.Fatalf("rule %q of a block of %d has gram %#x, not one of its pieces\nbody:\n%s",
-							table.pattern(r), e-b, r.gram, body)
+							table.pattern(r), e-b, gram, body)
+					}
+					if filtered := len(rules) > smallGroup && e-b >= filteredBlock; gram == 0 && filtered && pieces {
+						t.Fatalf("rule %q of a block of %d has pieces but no gram\nbody:\n%s", table.pattern(r), e-b, body)
 					}
 				}
 				b = e

@@ -15,7 +15,7 @@ func (t *Table) Select(groups []int) *Table {
 		s, e := t.span(g)
 		nr += int(e.rules - s.rules)
 		nrec += int(e.records - s.records)
-		for _, r := range f.records[s.records:e.records] {
+		for _, r := range t.records[s.records:e.records] {
 			size += int(r.n) + int(r.keyN)
 		}
 	}
@@ -33,13 +33,13 @@ func (t *Table) Select(groups []int) *Table {
 	text := make([]byte, 0, size)
 	for i := range rules {
 		p := t.pattern(&rules[i])
-		rules[i].off = uint32(len(text))
+		rules[i].move(uint32(len(text)))
 		text = append(text, p...)
 	}
 	records := make([]record, 0, nrec)
 	for _, g := range groups {
 		s, e := t.span(g)
-		for _, r := range f.records[s.records:e.records] {
+		for _, r := range t.records[s.records:e.records] {
 			v := t.str(r.off, int(r.n))
 			r.off = uint32(len(text))
 			text = append(text, v...)
@@ -51,18 +51,17 @@ func (t *Table) Select(groups []int) *Table {
 			records = append(records, r)
 		}
 	}
-	sortRules(view(text), rules, nil)
-	both := &struct {
-		t Table
-		f fileParts
-	}{
-		t: Table{text: view(text), rules: rules, usage: t.selectUsage(groups)},
-		f: fileParts{groups: selectedGroups, records: records},
-	}
-	both.t.file = &both.f
-	both.f.indexed.Store(true)
-	return &both.t
+	sortRules(view(text), rules)
+	sel := &Table{text: view(text), rules: rules, records: records, file: selectedFile, usage: t.selectUsage(groups)}
+	sel.grams = sel.noteGrams()
+	return sel
 }
 
-// selectedGroups is the one group of a table that Select makes.
-var selectedGroups = []group{{}}
+// selectedFile is the file of every table that Select makes: one group,
+// and nothing of the file beyond the rules and records, which the tables
+// hold themselves.
+var selectedFile = func() *fileParts {
+	f := &fileParts{groups: []group{{}}}
+	f.indexed.Store(true)
+	return f
+}()

@@ -25,12 +25,17 @@ import (
 type Table struct {
 	text  string
 	rules []rule
-	file  *fileParts
+	// grams holds the gram of each rule (see noteGrams), once indexed,
+	// or is nil when no block has one.
+	grams   []uint16
+	records []record // extension records: those before any group, then each group's
+	file    *fileParts
 	// usage holds the Content-Usage rules, or is nil when there is none.
 	usage *usageRules
 }
 
-// fileParts is what a Table holds beyond its rules.
+// fileParts is what a Table holds of the whole file beyond its rules.
+// Every table made by Select shares one, selectedFile.
 type fileParts struct {
 	// indexed is set once each group's rules are in index order.
 	// Table.index sorts them in place, under mu; Select reads them under
@@ -43,7 +48,6 @@ type fileParts struct {
 	agentIndex *agentIndex
 	groups     []group
 	agents     []agent
-	records    []record // extension records: those before any group, then each group's
 	sitemaps   []record
 	licenses   []record
 	// lines is the number of lines of the body.
@@ -66,34 +70,45 @@ type agent struct {
 }
 
 // rule is an allow or disallow line: where its pattern lies in the text,
-// its line, and what the index and the match need to know of it.
+// its line, and what the index and the match need to know of it, in 12
+// bytes: most of what a Client keeps of a rule-dense file is its rules.
 type rule struct {
-	off  uint32 // where the pattern starts in the text
+	// bits is where the pattern starts in the text << ruleShift, its kind
+	// << 1, which says how the pattern goes on after its prefix and so
+	// how it is matched (see Table.match), and ruleAllow.
+	bits uint32
 	line uint32
 	n    uint16 // the pattern's length, which precedence weighs
 	pre  uint16 // the length of its literal prefix (see prefixLen)
-	gram uint16 // a piece every path it matches holds (see noteGrams), or 0
-	// allow is set for an allow rule.
-	allow bool
-	// kind says how the pattern goes on after its prefix, which is how it
-	// is matched (see Table.match).
-	kind uint8
 }
+
+const (
+	ruleAllow = 1 // an allow rule
+	ruleShift = 4 // ruleAllow and a kind below
+)
+
+func (r *rule) off() uint32  { return r.bits >> ruleShift }
+func (r *rule) allow() bool  { return r.bits&ruleAllow != 0 }
+func (r *rule) kind() uint32 { return r.bits >> 1 & (1<<(ruleShift-1) - 1) }
+
+// move sets where r's pattern starts in the text.
+func (r *rule) move(off uint32) { r.bits = off<<ruleShift | r.bits&(1<<ruleShift-1) }
 
 // The kinds of rule.
 const (
-	kindPlain uint8 = iota // the prefix is the whole pattern
-	kindEnd                // the prefix and a final '$'
-	kindOne                // the prefix, a '*', a run with no '*' and maybe a final '$'
-	kindWild               // the prefix and more '*'
+	kindPlain uint32 = iota // the prefix is the whole pattern
+	kindEnd                 // the prefix and a final '$'
+	kindOne                 // the prefix, a '*', a run with no '*' and maybe a final '$'
+	kindWild                // the prefix and more '*'
 	// kindDir is an allow of …/index.htm*, which also matches its
 	// directory (see match.Rule.Match).
 	kindDir
 )
 
 // maxText bounds the offset of the end of a kept string in the text: a
-// rule is matched as a match.Rule, which addresses no further.
-const maxText = match.MaxTextLen
+// rule addresses no further, nor does a match.Rule, as which one is
+// matched.
+const maxText = min(1<<(32-ruleShift)-1, match.MaxTextLen)
 
 // newRule returns the rule of pattern p, kept in the text at off, on the
 // given line.
@@ -103,18 +118,20 @@ func newRule(p string, off uint32, line int, allow bool) rule {
 		dir = match.IndexDir(p)
 	}
 	pre := prefixLen(p, dir)
-	r := rule{off: off, line: uint32(line), n: uint16(len(p)), pre: uint16(pre), allow: allow}
+	kind := kindWild
 	switch rest := p[pre:]; {
 	case dir > 0:
-		r.kind = kindDir
+		kind = kindDir
 	case rest == "":
-		r.kind = kindPlain
+		kind = kindPlain
 	case rest == "$":
-		r.kind = kindEnd
+		kind = kindEnd
 	case strings.IndexByte(rest[1:], '*') < 0:
-		r.kind = kindOne
-	default:
-		r.kind = kindWild
+		kind = kindOne
+	}
+	r := rule{bits: off<<ruleShift | kind<<1, line: uint32(line), n: uint16(len(p)), pre: uint16(pre)}
+	if allow {
+		r.bits |= ruleAllow
 	}
 	return r
 }
@@ -171,20 +188,20 @@ func (t *Table) record(r *record) Record {
 	return Record{Key: key, Value: t.str(r.off, int(r.n)), Line: int(r.line)}
 }
 
-func (t *Table) pattern(r *rule) string { return t.str(r.off, int(r.n)) }
+func (t *Table) pattern(r *rule) string { return t.str(r.off(), int(r.n)) }
 
-func (t *Table) prefix(r *rule) string { return t.str(r.off, int(r.pre)) }
+func (t *Table) prefix(r *rule) string { return t.str(r.off(), int(r.pre)) }
 
 func (t *Table) rule(i int) Rule {
 	r := &t.rules[i]
-	return Rule{Pattern: t.pattern(r), Line: int(r.line), Allow: r.allow}
+	return Rule{Pattern: t.pattern(r), Line: int(r.line), Allow: r.allow()}
 }
 
 // span returns the bounds of group g's agents, rules and records.
 func (t *Table) span(g int) (start, end group) {
 	f := t.file
 	start = f.groups[g]
-	end = group{uint32(len(f.agents)), uint32(len(t.rules)), uint32(len(f.records))}
+	end = group{uint32(len(f.agents)), uint32(len(t.rules)), uint32(len(t.records))}
 	if g+1 < len(f.groups) {
 		end = f.groups[g+1]
 	}
@@ -219,7 +236,7 @@ func (t *Table) Extensions(groups []int) []Record {
 	var out []Record
 	for _, g := range groups {
 		s, e := t.span(g)
-		out = t.appendRecords(out, t.file.records[s.records:e.records])
+		out = t.appendRecords(out, t.records[s.records:e.records])
 	}
 	return out
 }
@@ -229,7 +246,7 @@ func (t *Table) Extensions(groups []int) []Record {
 // [File.Extensions]). A table made by [Table.Select] has none.
 func (t *Table) FileExtensions() []Record {
 	f := t.file
-	head := f.records
+	head := t.records
 	if len(f.groups) > 0 {
 		head = head[:f.groups[0].records] // none in a selected table, whose group starts them
 	}
@@ -287,13 +304,12 @@ func (t *Table) File() *File {
 // Size returns the bytes the Table retains: its text and records.
 func (t *Table) Size() int {
 	t.index() // what the indexes add counts too, and is not written meanwhile
-	f := t.file
-	n := int(unsafe.Sizeof(*t)+unsafe.Sizeof(*f)) + len(t.text) +
-		cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		(cap(f.records)+cap(f.sitemaps)+cap(f.licenses))*int(unsafe.Sizeof(record{})) +
-		cap(f.agents)*int(unsafe.Sizeof(agent{})) + t.agents().size() + t.usage.size()
-	if unsafe.SliceData(f.groups) != unsafe.SliceData(selectedGroups) { // shared
-		n += cap(f.groups) * int(unsafe.Sizeof(group{}))
+	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
+		cap(t.grams)*2 + cap(t.records)*int(unsafe.Sizeof(record{})) + t.usage.size()
+	if f := t.file; f != selectedFile {
+		n += int(unsafe.Sizeof(*f)) + (cap(f.sitemaps)+cap(f.licenses))*int(unsafe.Sizeof(record{})) +
+			cap(f.agents)*int(unsafe.Sizeof(agent{})) + t.agents().size() +
+			cap(f.groups)*int(unsafe.Sizeof(group{}))
 	}
 	return n
 }
