@@ -11,14 +11,14 @@ import (
 // call runs one Redis operation on key under the Store's timeout and the
 // circuit breaker of the node that serves key, and wraps its error with op
 // and key. On a Redis Cluster a failed call, or one refused while its
-// node's breaker is open, makes the client reload its slot map (at most
-// every reloadEvery), so that a promoted replica takes over its slots
-// within moments, with a breaker of its own.
+// node's breaker is open, makes the client reload its slot map (see
+// cluster.reload), so that a promoted replica takes over its slots within
+// moments, with a breaker of its own.
 func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
 	if s == nil || s.breakers == nil {
 		panic("redisstore: Store used without New")
 	}
-	b := s.breakers.get(s.cluster.node(key))
+	b := s.breaker(s.cluster.node(key))
 	ok, probe := b.allow()
 	if !ok {
 		s.cluster.reload()
@@ -31,9 +31,8 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	case o == healthy:
 		s.cluster.answered()
 	case o == failed:
-		s.cluster.reload()
-		if s.cluster.warming() {
-			o = unjudged
+		if s.cluster.reload(); s.cluster.warming() {
+			o = unjudged // the slot map is still loading: no node is to blame
 		}
 	}
 	b.done(probe, o, err)
@@ -60,15 +59,15 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) err
 		}
 		return fn(ctx)
 	}
-	tctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
 	defer cancel()
 	result := make(chan error, 1)
-	go func() { result <- fn(tctx) }()
+	go func() { result <- fn(ctx) }()
 	select {
 	case err := <-result:
 		return err
-	case <-tctx.Done():
-		return tctx.Err()
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -25,14 +25,13 @@ const (
 )
 
 // A cluster is what a Store knows of the Redis Cluster behind a
-// *redis.ClusterClient: whether the client has a slot map yet, and when
-// the Store last asked it for a new one. Its methods do nothing on a nil
-// *cluster, the Store of a Redis that is not a cluster.
+// *redis.ClusterClient. Its methods do nothing on a nil *cluster, the
+// Store of a Redis that is not a cluster.
 type cluster struct {
-	client   *redis.ClusterClient
-	mapped   atomic.Bool   // the client has loaded a slot map
-	warm     chan struct{} // closed when the warm-up New started has ended
-	reloaded atomic.Int64  // when the Store last asked for a reload (Unix ns)
+	client    *redis.ClusterClient
+	mapped    atomic.Bool  // the client has loaded a slot map
+	warmingUp atomic.Bool  // the warm-up New started is running
+	reloaded  atomic.Int64 // when the Store last asked for a reload (Unix ns)
 }
 
 // newCluster returns the cluster behind client, or nil when client is not
@@ -46,34 +45,21 @@ func newCluster(client redis.UniversalClient, key string) *cluster {
 	if !ok {
 		return nil
 	}
-	c := &cluster{client: cc, warm: make(chan struct{})}
-	go c.warmUp(key)
+	c := &cluster{client: cc}
+	c.warmingUp.Store(true)
+	go func() {
+		defer c.warmingUp.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
+		defer cancel()
+		if cc.Exists(ctx, key).Err() == nil {
+			c.mapped.Store(true)
+		}
+	}()
 	return c
 }
 
-func (c *cluster) warmUp(key string) {
-	defer close(c.warm)
-	ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
-	defer cancel()
-	if err := c.client.Exists(ctx, key).Err(); err == nil {
-		c.mapped.Store(true)
-	}
-}
-
 // warming reports whether the warm-up New started is still running.
-// Failures meanwhile are the slot map still loading and say nothing of
-// any node.
-func (c *cluster) warming() bool {
-	if c == nil {
-		return false
-	}
-	select {
-	case <-c.warm:
-		return false
-	default:
-		return true
-	}
-}
+func (c *cluster) warming() bool { return c != nil && c.warmingUp.Load() }
 
 // node returns the address of the master that serves key in the client's
 // slot map, or "" before the client has one (and for a Redis that is not

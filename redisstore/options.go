@@ -29,10 +29,6 @@ type config struct {
 // else wrote to Redis, up to Redis's 512 MiB, is not read whole.
 const defaultMaxValue = 4 << 20
 
-func defaultConfig() config {
-	return config{prefix: defaultPrefix, timeout: defaultTimeout, logger: slog.New(slog.DiscardHandler), maxValue: defaultMaxValue}
-}
-
 // WithMaxValue bounds the size of the values Get reads (default 4 MiB);
 // a longer value is not read but reported as an error, which the Client
 // treats as a miss. Raise it with robotstxt.WithBodyLimit above 8 MiB or

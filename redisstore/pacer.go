@@ -104,17 +104,11 @@ if iv > 0 and busy and now < busyUntil then
 elseif now < math.max(hold, ended + iv) then
 	wait = math.max(hold, ended + iv) - now
 end
-if wait > 0 then
+if wait > 0 or iv == 0 then
 	if repaired then
 		paceKeep()
 	end
-	return {1, math.ceil(wait)}
-end
-if iv == 0 then
-	if repaired then
-		paceKeep()
-	end
-	return {0, 0}
+	return {wait > 0 and 1 or 0, math.ceil(wait)}
 end
 busy, busyUntil = ARGV[1], now + lease
 redis.call('HSET', k, 'busy', busy, 'until', string.format('%.0f', busyUntil))
@@ -171,17 +165,15 @@ const maxAhead = parser.MaxCrawlDelay
 // authority for at most pacing.TurnTimeout (or the interval, if
 // longer).
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
-	interval = max(interval, 0)
 	k := s.paceKey(authority)
-	var token string
 	if interval > 0 {
 		id = rand.Uint64() | 1 // never 0, which means no exclusive slot
-		token = strconv.FormatUint(id, 36)
 	}
+	args := paceArgs(id, interval)
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
 		var err error
-		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, paceArgs(token, interval)...).Int64Slice()
+		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, args...).Int64Slice()
 		return err
 	})
 	if err != nil {
@@ -205,12 +197,8 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 		return nil
 	}
 	k := s.paceKey(authority)
-	var token string
-	if id != 0 {
-		token = strconv.FormatUint(id, 36)
-	}
 	err := s.call(context.WithoutCancel(ctx), "pace done", k, func(ctx context.Context) error {
-		args := append(paceArgs(token, interval), micros(min(max(hold, 0), maxAhead)))
+		args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})
 	if err != nil {
@@ -226,8 +214,13 @@ func (s *Store) paceKey(authority string) string {
 }
 
 // paceArgs returns the arguments both pacing scripts begin with: the
-// turn's token, its interval and lease, and maxAhead, in µs.
-func paceArgs(token string, interval time.Duration) []any {
+// token of turn id ("" for none), its interval and lease, and maxAhead,
+// in µs.
+func paceArgs(id uint64, interval time.Duration) []any {
+	var token string
+	if id != 0 {
+		token = strconv.FormatUint(id, 36)
+	}
 	interval = min(max(interval, 0), maxAhead)
 	return []any{token, micros(interval), micros(max(pacing.TurnTimeout, interval)), micros(maxAhead)}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -16,14 +18,14 @@ import (
 // implements [robotstxt.Store], with leases, and [robotstxt.Pacer],
 // and is safe for concurrent use.
 type Store struct {
-	rdb      redis.UniversalClient
-	cluster  *cluster // nil unless rdb is a *redis.ClusterClient
-	cfg      config
-	breakers *breakerSet
-	log      *logthrottle.Logger
-	acquire  *redis.Script
-	release  *redis.Script
-	direct   bool // client obeys context deadlines: call Redis in the caller's goroutine
+	rdb     redis.UniversalClient
+	cluster *cluster // nil unless rdb is a *redis.ClusterClient
+	cfg     config
+	log     *logthrottle.Logger
+	direct  bool // client obeys context deadlines: call Redis in the caller's goroutine
+
+	mu       sync.Mutex
+	breakers map[string]*breaker // by node address
 }
 
 var _ interface {
@@ -40,19 +42,16 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstore: New with a nil client")
 	}
-	cfg := defaultConfig()
+	cfg := config{prefix: defaultPrefix, timeout: defaultTimeout, logger: slog.New(slog.DiscardHandler), maxValue: defaultMaxValue}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	log := logthrottle.NewLogger(cfg.logger.With("component", "redisstore"))
 	s := &Store{
 		rdb:      client,
 		direct:   honoursDeadlines(client),
 		cfg:      cfg,
-		breakers: newBreakerSet(log),
-		log:      log,
-		acquire:  redis.NewScript(acquireScript),
-		release:  redis.NewScript(releaseScript),
+		log:      logthrottle.NewLogger(cfg.logger.With("component", "redisstore")),
+		breakers: map[string]*breaker{},
 	}
 	s.cluster = newCluster(client, s.valueKey(""))
 	return s
