@@ -17,32 +17,37 @@ const sweepLimit = 1000
 // need is not met) and then the oldest entries written before sequence
 // first, until it has freed need bytes of counted cost. Entries of the
 // batch being committed (first and later) stay, so that a Set is never
-// undone by its own commit.
+// undone by its own commit. An index row of the wrong length, which a
+// damaged file left, is dropped on the way.
 func (b *buckets) trim(now, need int64, first uint64) error {
 	var freed int64
-	for n := 0; n < sweepLimit || freed < need; n++ {
-		row, key := b.expiry.Cursor().First()
-		if row == nil || len(row) == indexKeyLen && int64(binary.BigEndian.Uint64(row)) > now {
-			break
+	err := b.dropWhile(b.expiry, &freed, func(n int, row []byte) bool {
+		return (n < sweepLimit || freed < need) && (len(row) != indexKeyLen || int64(binary.BigEndian.Uint64(row)) <= now)
+	})
+	if err != nil {
+		return err
+	}
+	return b.dropWhile(b.written, &freed, func(_ int, row []byte) bool {
+		ok := len(row) == 8 || len(row) == indexKeyLen
+		return freed < need && (!ok || binary.BigEndian.Uint64(row[len(row)-8:]) < first)
+	})
+}
+
+// dropWhile drops the first row of index, and the entry it stands for,
+// while more says so of the row and the number dropped so far, adding
+// the cost freed to *freed.
+func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, row []byte) bool) error {
+	for n := 0; ; n++ {
+		row, key := index.Cursor().First()
+		if row == nil || !more(n, row) {
+			return nil
 		}
-		f, err := b.dropRow(b.expiry, row, key)
+		f, err := b.dropRow(index, row, key)
 		if err != nil {
 			return err
 		}
-		freed += f
+		*freed += f
 	}
-	for freed < need {
-		row, key := b.written.Cursor().First()
-		if seq, ok := rowSeq(row); row == nil || ok && seq >= first {
-			break
-		}
-		f, err := b.dropRow(b.written, row, key)
-		if err != nil {
-			return err
-		}
-		freed += f
-	}
-	return nil
 }
 
 const (
@@ -64,9 +69,8 @@ const (
 // a transaction will add to the pages in use before it commits, so the
 // bound projects it from the counted cost of the entries written and
 // removed, times the ratio of pages in use to counted cost measured after
-// the previous commit. The projection errs only in a batch's share, which
-// the next commit's measurement corrects. It belongs to the writer
-// goroutine.
+// the previous commit; the next commit's measurement corrects a batch's
+// error. It belongs to the writer goroutine.
 type bound struct {
 	maxBytes int64
 	inUse    int64   // bytes of the pages in use after the last commit

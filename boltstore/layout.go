@@ -19,10 +19,10 @@ var (
 	bucketWritten = []byte("written")
 )
 
-// The keys of the meta bucket.
+// The keys of the meta bucket, each with 8 bytes, big-endian.
 var (
-	keyLayout = []byte("layout") // layoutVersion, 8 bytes big-endian
-	keyLive   = []byte("live")   // the live entries' cost, 8 bytes big-endian
+	keyLayout = []byte("layout") // layoutVersion
+	keyLive   = []byte("live")   // the live entries' cost
 )
 
 // layoutVersion is the version of the layout this package writes. Open
@@ -31,13 +31,19 @@ var (
 // number. Version 1 had no checksums.
 const layoutVersion = 2
 
-// headerLen is the length of the header before each value in the values
-// bucket: its expiry, its write sequence and its checksum.
-const headerLen = 20
-
-// indexKeyLen is the length of a key of the expiry bucket: an expiry and
-// a sequence. A key of the written bucket is the sequence alone.
-const indexKeyLen = 16
+const (
+	// headerLen is the length of the header before each value in the
+	// values bucket: its expiry, its write sequence and its checksum.
+	headerLen = 20
+	// indexKeyLen is the length of a key of the expiry bucket: an
+	// expiry and a sequence. A key of the written bucket is the sequence.
+	indexKeyLen = 16
+	// entryOverhead is what an entry costs beyond its key (stored in the
+	// values, expiry and written buckets) and value: the 16-byte element
+	// header bbolt keeps for each of its three rows, the value's header,
+	// and the keys of its two index rows.
+	entryOverhead = 3*16 + headerLen + indexKeyLen + 8
+)
 
 // A header is what the values bucket keeps before each value, less the
 // checksum.
@@ -51,16 +57,15 @@ type header struct {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // sum returns an entry's checksum: the CRC-32C of its key, the first 16
-// bytes of its row (its expiry and sequence) and its value. A row
-// changed anywhere, or moved under another key, fails it.
+// bytes of its row (its expiry and sequence) and its value, so that a
+// row changed anywhere, or moved under another key, fails it.
 func sum(key, head, value []byte) uint32 {
 	crc := crc32.Update(0, castagnoli, key)
 	crc = crc32.Update(crc, castagnoli, head)
 	return crc32.Update(crc, castagnoli, value)
 }
 
-// row returns the values bucket's row for an entry under key: its
-// header, its checksum, then value.
+// row returns the values bucket's row for an entry under key.
 func (h header) row(key, value []byte) []byte {
 	v := make([]byte, headerLen, headerLen+len(value))
 	binary.BigEndian.PutUint64(v, uint64(h.expires))
@@ -91,21 +96,14 @@ func seqKey(seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(make([]byte, 0, indexKeyLen), seq)
 }
 
-// entryOverhead is what an entry costs beyond its key (stored three
-// times: in the values, expiry and written buckets) and value: the
-// 16-byte element header bbolt keeps for each of its three rows, the
-// value's header, and the keys of its two index rows.
-const entryOverhead = 3*16 + headerLen + indexKeyLen + 8
-
 // cost is the counted size of an entry with a key of k bytes and a value
 // of v bytes, as the meta bucket's live total adds it up.
 func cost(k, v int) int64 { return int64(3*k + v + entryOverhead) }
 
 // checkLayout checks that tx's file has this package's layout. It
-// returns lay true for a file to lay out: a new one, or one of an
-// earlier layout; and an error wrapping ErrFormat for a bbolt file that
-// another program made, or that a later version of this package laid
-// out.
+// returns lay true for a file to lay out, a new one or one of an earlier
+// layout, and an error wrapping ErrFormat for a bbolt file that another
+// program made, or that a later version of this package laid out.
 func checkLayout(tx *bolt.Tx) (lay bool, err error) {
 	meta := tx.Bucket(bucketMeta)
 	if meta == nil {
@@ -132,8 +130,8 @@ func checkLayout(tx *bolt.Tx) (lay bool, err error) {
 	return false, nil
 }
 
-// layOut empties tx's file, if it holds this package's buckets, and
-// lays out an empty Store.
+// layOut empties tx's file of this package's buckets, if it has them,
+// and lays out an empty Store.
 func layOut(tx *bolt.Tx) error {
 	names := [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten}
 	for _, name := range names {
@@ -181,7 +179,6 @@ func readLive(meta *bolt.Bucket) int64 {
 	return max(int64(binary.BigEndian.Uint64(v)), 0)
 }
 
-// saveLive writes the live total back to the meta bucket.
 func (b *buckets) saveLive() error {
 	return b.meta.Put(keyLive, binary.BigEndian.AppendUint64(nil, uint64(b.live)))
 }
@@ -189,7 +186,7 @@ func (b *buckets) saveLive() error {
 // put stores r under key, replacing the entry there with its index rows.
 func (b *buckets) put(key string, r *record) error {
 	k := []byte(key)
-	if err := b.removeAt(k); err != nil {
+	if err := b.remove(k); err != nil {
 		return err
 	}
 	seq, err := b.written.NextSequence()
@@ -197,36 +194,28 @@ func (b *buckets) put(key string, r *record) error {
 		return err
 	}
 	h := header{expires: r.expires, seq: seq}
-	err = errors.Join(
+	b.live += cost(len(k), len(r.value))
+	return errors.Join(
 		b.values.Put(k, h.row(k, r.value)),
 		b.expiry.Put(h.expiryKey(), k),
 		b.written.Put(seqKey(seq), k),
 	)
-	b.live += cost(len(k), len(r.value))
-	return err
 }
 
-// removeAt deletes the entry under key, if there is one, with its index
+// remove deletes the entry under key, if there is one, with its index
 // rows. Of a row that fails its checksum it deletes the row alone: its
 // index rows cannot be told from its header, and trim drops them when it
 // comes to them.
-func (b *buckets) removeAt(key []byte) error {
+func (b *buckets) remove(key []byte) error {
 	v := b.values.Get(key)
 	if v == nil {
 		return nil
 	}
-	h, data, ok := parseRow(key, v)
+	h, _, ok := parseRow(key, v)
+	b.live = max(b.live-cost(len(key), max(len(v)-headerLen, 0)), 0)
 	if !ok {
-		b.live = max(b.live-cost(len(key), max(len(v)-headerLen, 0)), 0)
 		return b.values.Delete(key)
 	}
-	return b.remove(key, h, len(data))
-}
-
-// remove deletes the entry under key, whose header is h and value has n
-// bytes, with its index rows.
-func (b *buckets) remove(key []byte, h header, n int) error {
-	b.live = max(b.live-cost(len(key), n), 0)
 	return errors.Join(
 		b.values.Delete(key),
 		b.expiry.Delete(h.expiryKey()),
@@ -242,19 +231,9 @@ func (b *buckets) dropRow(index *bolt.Bucket, row, key []byte) (freed int64, err
 	row, key = bytes.Clone(row), bytes.Clone(key) // they point into pages the deletes change
 	before := b.live
 	v := b.values.Get(key)
-	h, _, ok := parseRow(key, v)
-	switch {
-	case v == nil, ok && !bytes.Equal(row, h.expiryKey()) && !bytes.Equal(row, seqKey(h.seq)):
+	if h, _, ok := parseRow(key, v); v == nil || ok && !bytes.Equal(row, h.expiryKey()) && !bytes.Equal(row, seqKey(h.seq)) {
 		return 0, index.Delete(row)
 	}
-	err = errors.Join(b.removeAt(key), index.Delete(row))
+	err = errors.Join(b.remove(key), index.Delete(row))
 	return before - b.live, err
-}
-
-// rowSeq returns the sequence number an index row's key ends with.
-func rowSeq(row []byte) (uint64, bool) {
-	if len(row) != 8 && len(row) != indexKeyLen {
-		return 0, false
-	}
-	return binary.BigEndian.Uint64(row[len(row)-8:]), true
 }

@@ -21,13 +21,12 @@ import (
 // the lock every 50 ms.
 const lockTimeout = 100 * time.Millisecond
 
-// unusableSuffix is appended to the path of a file that
-// WithReplaceDamaged moves aside.
-const unusableSuffix = ".unusable"
-
-// checkingSuffix is appended to the path of a file that Open is checking
-// for WithReplaceDamaged, to name the file that marks the check.
-const checkingSuffix = ".checking"
+// The suffixes of the file that WithReplaceDamaged moves aside, and of
+// the file that marks its check (see mark).
+const (
+	unusableSuffix = ".unusable"
+	checkingSuffix = ".checking"
+)
 
 // Open opens the Store file at path, creating it if it does not exist.
 // It fails with [ErrLocked] if another Store has the file open, and with
@@ -73,9 +72,8 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 // openFile opens the bbolt file at path, checks its layout, and lays out
-// a new file or one of an earlier layout. With check, it also checks the
-// whole file (see verify) and marks the check (see mark). It returns the
-// live total of the entries in the file.
+// a new file or one of an earlier layout; with check, it also checks the
+// whole file (verify) under a mark. It returns the file's live total.
 func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	err = probe(path)
 	if err == nil {
@@ -115,12 +113,10 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 }
 
 // mark runs check, the check of the file at path, with a file beside it
-// (path + ".checking") that says a check is under way. A check that does
-// not end, because bbolt met a damage that ends the process (see the
-// package documentation), leaves the mark: mark then fails at once,
-// without checking, with an error wrapping ErrDamaged, so that Open
-// replaces the file instead of ending the process again. The caller
-// holds the file's lock.
+// (path + ".checking") that says a check is under way. A damage that
+// ends the process during the check leaves the mark, and the next mark
+// fails at once with ErrDamaged, so that Open replaces the file instead
+// of ending the process again. The caller holds the file's lock.
 func mark(path string, check func() error) (err error) {
 	marker := path + checkingSuffix
 	if _, err := os.Stat(marker); err == nil {
@@ -134,14 +130,11 @@ func mark(path string, check func() error) (err error) {
 }
 
 // probe refuses a file cut short: one that ends before the pages its
-// meta page counts. Opening such a file for writing, bbolt reads its
-// free list from a page past the end, and faults or panics; Open
-// recovers, but bbolt's mapping of the file stays until the process
-// exits, and the file's lock with it. So probe opens the file read-only
-// first: bbolt then maps it and checks its meta pages, reading no other
-// page, and the size its pages take (bolt.Tx.Size) can be compared with
-// the file's before anything reads past its end. A missing or empty file
-// passes: bbolt creates one.
+// meta page counts. Opened for writing, such a file has bbolt read its
+// free list past the end and fault or panic, and bbolt's mapping of it,
+// and its lock, stay until the process exits. Opened read-only, bbolt
+// reads only its meta pages, and the size its pages take can be compared
+// with the file's. A missing or empty file passes: bbolt creates one.
 func probe(path string) error {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		return nil // bbolt creates it, or says why it cannot
@@ -164,14 +157,11 @@ func probe(path string) error {
 	return nil
 }
 
-// openDB opens the bbolt file at path, for writing unless readOnly.
-// bbolt trusts its file: on a damaged one it can panic, or fault reading
-// it (its free list page, say, when opening it for writing). openDB turns
-// both into an error wrapping ErrFormat and ErrDamaged. It closes the
-// file then, but bbolt's mapping of it stays until the process exits,
-// and with it the lock: openFile tells the file apart from one another
-// Store has open (see leaked); removing or renaming it and opening anew
-// works.
+// openDB opens the bbolt file at path, for writing unless readOnly. A
+// panic or fault of bbolt opening a damaged file becomes an error
+// wrapping ErrFormat and ErrDamaged; bbolt's mapping of the file, and
+// its lock, then stay until the process exits, and leak records the file
+// so that openFile can tell it from one another Store has open.
 func openDB(path string, readOnly bool) (*bolt.DB, error) {
 	var db *bolt.DB
 	var f *os.File
@@ -208,26 +198,19 @@ var leaked struct {
 	files []os.FileInfo
 }
 
-// leak records f as a file whose lock bbolt holds.
 func leak(f *os.File) {
-	fi, err := f.Stat()
-	if err != nil {
-		return
+	if fi, err := f.Stat(); err == nil {
+		leaked.Lock()
+		defer leaked.Unlock()
+		leaked.files = append(leaked.files, fi)
 	}
-	leaked.Lock()
-	defer leaked.Unlock()
-	leaked.files = append(leaked.files, fi)
 }
 
-// isLeaked reports whether the file at path is one that leak recorded.
 func isLeaked(path string) bool {
 	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
 	leaked.Lock()
 	defer leaked.Unlock()
-	return slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
+	return err == nil && slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
 }
 
 // openError classifies an error of bolt.Open: ErrLocked when another

@@ -23,12 +23,6 @@ type record struct {
 	order   uint64 // when it was set, relative to the others
 }
 
-// A keyed record is a record of a batch, with its key.
-type keyed struct {
-	key string
-	*record
-}
-
 // write is the writer goroutine: it commits what Set records, one batch
 // per transaction, until Close, and then commits the rest.
 func (s *Store) write() {
@@ -64,9 +58,12 @@ func (s *Store) flush() {
 }
 
 // commit writes batch, in the order it was set, in one transaction that
-// also removes expired entries and, under WithMaxBytes, makes room. A
-// panic or a fault in bbolt stops the Store (see guard).
+// also removes expired entries and, under WithMaxBytes, makes room.
 func (s *Store) commit(batch map[string]*record) error {
+	type keyed struct {
+		key string
+		*record
+	}
 	recs := make([]keyed, 0, len(batch))
 	for k, r := range batch {
 		recs = append(recs, keyed{k, r})
@@ -74,26 +71,25 @@ func (s *Store) commit(batch map[string]*record) error {
 	slices.SortFunc(recs, func(a, b keyed) int { return cmp.Compare(a.order, b.order) })
 	now := time.Now().UnixNano()
 	var live int64
-	update := func(tx *bolt.Tx) error {
-		b := writable(tx)
-		first, before := b.written.Sequence()+1, b.live
-		for _, r := range recs {
-			if err := b.put(r.key, r.record); err != nil {
-				return fmt.Errorf("storing %q: %w", r.key, err)
-			}
-		}
-		if err := b.trim(now, s.bound.need(b.live-before), first); err != nil {
-			return fmt.Errorf("removing old entries: %w", err)
-		}
-		live = b.live
-		return b.saveLive()
-	}
 	err := s.guard(func() error {
-		if err := s.db.Update(update); err != nil {
-			return err
+		err := s.db.Update(func(tx *bolt.Tx) error {
+			b := writable(tx)
+			first, before := b.written.Sequence()+1, b.live
+			for _, r := range recs {
+				if err := b.put(r.key, r.record); err != nil {
+					return fmt.Errorf("storing %q: %w", r.key, err)
+				}
+			}
+			if err := b.trim(now, s.bound.need(b.live-before), first); err != nil {
+				return fmt.Errorf("removing old entries: %w", err)
+			}
+			live = b.live
+			return b.saveLive()
+		})
+		if err == nil {
+			s.bound.measure(s.db, live)
 		}
-		s.bound.measure(s.db, live)
-		return nil
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("boltstore: writing %d entries to %s: %w", len(recs), s.path, err)
