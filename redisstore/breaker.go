@@ -43,11 +43,10 @@ const (
 	unjudged                // says nothing about Redis: the caller gave up, or a cluster's slot map was loading
 )
 
-// classify tells how err, returned by a call that ran for ran under the
-// caller's context parent, reflects on Redis' health. A caller that
-// cancelled says nothing about Redis; a caller whose deadline passed while
-// Redis kept silent does (callers such as the robotstxt Client bound Store
-// calls with the same short timeout as the Store).
+// classify tells how err, of a call that ran for ran under the caller's
+// context parent, reflects on Redis. A caller that cancelled says nothing
+// about it; one whose deadline passed does, since callers such as the
+// robotstxt Client bound Store calls with the Store's own short timeout.
 func classify(parent context.Context, err error, ran time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
@@ -59,15 +58,13 @@ func classify(parent context.Context, err error, ran time.Duration) outcome {
 }
 
 // isWrongType reports whether Redis refused the command because the key
-// holds another type (a list or a hash written by someone else).
+// holds another type.
 func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE") }
 
 // A breaker stops calls to a Redis node that keeps failing, so that a
 // down or hung server costs callers nothing after the first few timeouts.
-// While open it refuses calls; every retryAfter it lets a single probe
-// through, and the first healthy answer closes it. On a Redis Cluster
-// each master has its own, so that a failed master stops the calls to its
-// own slots and no others.
+// Open, it lets one probe through every retryAfter; a healthy answer
+// closes it. Each master of a cluster has its own.
 type breaker struct {
 	node string // the node's address; "" for the whole of a Redis that is not a cluster
 	log  *logthrottle.Logger
@@ -130,8 +127,7 @@ func (b *breaker) done(probe bool, o outcome, err error) {
 	}
 }
 
-// logf logs msg, naming the node when there is one; each node's news is
-// throttled apart from the others'.
+// logf logs msg, naming the node, throttled apart from other nodes' news.
 func (b *breaker) logf(level slog.Level, msg string, args ...any) {
 	if b.node != "" {
 		args = append(args, "node", b.node)

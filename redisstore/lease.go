@@ -57,7 +57,6 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 	if err != nil || taken != 1 {
 		return nil, false, err
 	}
-	// A release that fails is logged: the lease then expires by itself.
 	return sync.OnceFunc(func() {
 		ctx := context.WithoutCancel(ctx)
 		err := s.call(ctx, "release", k, func(ctx context.Context) error {

@@ -30,6 +30,7 @@ type Store struct {
 
 var _ interface {
 	robotstxt.Store
+	robotstxt.Pacer
 	Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error)
 } = (*Store)(nil)
 
@@ -102,14 +103,13 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 	})
 }
 
-// valueKey is the Redis key of key's value: prefix + "{" + key + "}". The
-// braces make key the Redis Cluster hash tag.
+// valueKey is the Redis key of key's value; the braces make key the
+// Redis Cluster hash tag.
 func (s *Store) valueKey(key string) string {
 	return s.cfg.prefix + "{" + key + "}"
 }
 
-// leaseKey is the Redis key of key's fetch lease. It starts with valueKey,
-// so both keys have the same hash tag and live in the same cluster slot.
+// leaseKey is the Redis key of key's fetch lease, in valueKey's slot.
 func (s *Store) leaseKey(key string) string {
 	return s.valueKey(key) + ":lease"
 }
