@@ -16,9 +16,7 @@ import (
 var ErrDamaged = errors.New("boltstore: file damaged")
 
 // contain runs f, which calls bbolt, and returns a panic in it, or a
-// fault reading the mapped file, as an error wrapping ErrDamaged. A
-// managed transaction (View, Update) that f ran has been rolled back by
-// then.
+// fault reading the mapped file, as an error wrapping ErrDamaged.
 func contain(f func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -33,9 +31,7 @@ func contain(f func() error) (err error) {
 }
 
 // guard runs f as contain does, and if f panics or faults, stops the
-// Store using its file: later calls fail at once with the first damage,
-// and the values waiting for the writer are dropped (the Client keeps its
-// entries in memory).
+// Store using its file and drops the values waiting for the writer.
 func (s *Store) guard(f func() error) error {
 	err := contain(f)
 	if !errors.Is(err, ErrDamaged) {

@@ -13,12 +13,9 @@ import (
 // room are removed whatever their number.
 const sweepLimit = 1000
 
-// trim removes expired entries (up to sweepLimit of them, or more while
-// need is not met) and then the oldest entries written before sequence
-// first, until it has freed need bytes of counted cost. Entries of the
-// batch being committed (first and later) stay, so that a Set is never
-// undone by its own commit. An index row of the wrong length, which a
-// damaged file left, is dropped on the way.
+// trim removes expired entries (sweepLimit, or more while need is not
+// met), then the oldest written before sequence first, until it has freed
+// need bytes of counted cost: a Set is never undone by its own commit.
 func (b *buckets) trim(now, need int64, first uint64) error {
 	var freed int64
 	err := b.dropWhile(b.expiry, &freed, func(n int, row []byte) bool {
@@ -33,9 +30,8 @@ func (b *buckets) trim(now, need int64, first uint64) error {
 	})
 }
 
-// dropWhile drops the first row of index, and the entry it stands for,
-// while more says so of the row and the number dropped so far, adding
-// the cost freed to *freed.
+// dropWhile drops the first row of index, and its entry, while more says
+// so, adding the cost freed to *freed.
 func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, row []byte) bool) error {
 	for n := 0; ; n++ {
 		row, key := index.Cursor().First()
@@ -66,19 +62,16 @@ const (
 )
 
 // A bound keeps the pages in use near maxBytes. bbolt cannot tell what
-// a transaction will add to the pages in use before it commits, so the
-// bound projects it from the counted cost of the entries written and
-// removed, times the ratio of pages in use to counted cost measured after
-// the previous commit; the next commit's measurement corrects a batch's
-// error. It belongs to the writer goroutine.
+// a transaction adds to them before it commits, so the bound projects it
+// from the counted cost, times the ratio of pages in use to counted cost
+// measured after the previous commit. It belongs to the writer.
 type bound struct {
 	maxBytes int64
 	inUse    int64   // bytes of the pages in use after the last commit
 	ratio    float64 // inUse / live total, measured
 }
 
-// need returns the counted cost a transaction must free after adding
-// added to stay within the bound.
+// need returns the counted cost to free after adding added.
 func (b *bound) need(added int64) int64 {
 	if b.maxBytes <= 0 {
 		return 0
@@ -87,7 +80,6 @@ func (b *bound) need(added int64) int64 {
 	return max(added-int64(room), 0)
 }
 
-// measure updates the bound after a commit left live counted bytes.
 func (b *bound) measure(db *bolt.DB, live int64) {
 	if b.maxBytes <= 0 {
 		return
@@ -101,9 +93,8 @@ func (b *bound) measure(db *bolt.DB, live int64) {
 	}
 }
 
-// pagesInUse returns the bytes of db's pages that hold data: the pages up
-// to the high-water mark less the free ones (including those freed by
-// the last commit, which bbolt reuses once no reader needs them).
+// pagesInUse returns the bytes of db's pages up to the high-water mark
+// less the free and pending ones.
 func pagesInUse(db *bolt.DB) int64 {
 	var size int64
 	if err := db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {

@@ -21,8 +21,7 @@ import (
 // the lock every 50 ms.
 const lockTimeout = 100 * time.Millisecond
 
-// The suffixes of the file that WithReplaceDamaged moves aside, and of
-// the file that marks its check (see mark).
+// The suffixes of a file moved aside, and of the mark of a check.
 const (
 	unusableSuffix = ".unusable"
 	checkingSuffix = ".checking"
@@ -71,9 +70,8 @@ func Open(path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// openFile opens the bbolt file at path, checks its layout, and lays out
-// a new file or one of an earlier layout; with check, it also checks the
-// whole file (verify) under a mark. It returns the file's live total.
+// openFile opens the file at path and lays it out if need be; with
+// check, it verifies the whole file. It returns the live total.
 func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	err = probe(path)
 	if err == nil {
@@ -112,11 +110,9 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	return db, live, nil
 }
 
-// mark runs check, the check of the file at path, with a file beside it
-// (path + ".checking") that says a check is under way. A damage that
-// ends the process during the check leaves the mark, and the next mark
-// fails at once with ErrDamaged, so that Open replaces the file instead
-// of ending the process again. The caller holds the file's lock.
+// mark runs check with a file beside path that a check that ends the
+// process leaves behind: the next mark then fails with ErrDamaged, and
+// Open replaces the file instead of ending the process again.
 func mark(path string, check func() error) (err error) {
 	marker := path + checkingSuffix
 	if _, err := os.Stat(marker); err == nil {
@@ -129,12 +125,10 @@ func mark(path string, check func() error) (err error) {
 	return check()
 }
 
-// probe refuses a file cut short: one that ends before the pages its
-// meta page counts. Opened for writing, such a file has bbolt read its
-// free list past the end and fault or panic, and bbolt's mapping of it,
-// and its lock, stay until the process exits. Opened read-only, bbolt
-// reads only its meta pages, and the size its pages take can be compared
-// with the file's. A missing or empty file passes: bbolt creates one.
+// probe refuses a file that ends before the pages its meta page counts,
+// opening it read-only, where bbolt reads the meta pages alone: opened
+// for writing, bbolt would read past the end, and keep the file mapped
+// and locked until the process exits.
 func probe(path string) error {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		return nil // bbolt creates it, or says why it cannot
@@ -157,11 +151,9 @@ func probe(path string) error {
 	return nil
 }
 
-// openDB opens the bbolt file at path, for writing unless readOnly. A
-// panic or fault of bbolt opening a damaged file becomes an error
-// wrapping ErrFormat and ErrDamaged; bbolt's mapping of the file, and
-// its lock, then stay until the process exits, and leak records the file
-// so that openFile can tell it from one another Store has open.
+// openDB opens the file at path. When bbolt panics or faults opening it,
+// it keeps the file locked until the process exits: leak records the
+// file, so that openFile can tell it from one another Store has open.
 func openDB(path string, readOnly bool) (*bolt.DB, error) {
 	var db *bolt.DB
 	var f *os.File
@@ -191,8 +183,7 @@ func openDB(path string, readOnly bool) (*bolt.DB, error) {
 	return db, nil
 }
 
-// leaked are the files that bbolt panicked or faulted in opening, and
-// whose lock it holds until the process exits.
+// leaked are the files that bbolt holds locked after failing to open.
 var leaked struct {
 	sync.Mutex
 	files []os.FileInfo
@@ -213,9 +204,7 @@ func isLeaked(path string) bool {
 	return err == nil && slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
 }
 
-// openError classifies an error of bolt.Open: ErrLocked when another
-// Store has the file, the error itself when the operating system failed,
-// an error wrapping ErrFormat when bbolt refused the file.
+// openError classifies an error of bolt.Open.
 func openError(err error) error {
 	var pathErr *fs.PathError
 	var errno syscall.Errno

@@ -178,8 +178,7 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 	return nil
 }
 
-// expiry returns the time ttl from now in Unix nanoseconds, or the
-// latest such time for a ttl that reaches past it (the year 2262).
+// expiry returns the time ttl from now in Unix nanoseconds, capped.
 func expiry(ttl time.Duration) int64 {
 	now := time.Now().UnixNano()
 	if int64(ttl) > math.MaxInt64-now {
@@ -188,8 +187,6 @@ func expiry(ttl time.Duration) int64 {
 	return now + int64(ttl)
 }
 
-// mustBeOpened panics with a clear message when s is nil or was not made
-// by Open, instead of a nil dereference somewhere inside.
 func (s *Store) mustBeOpened() {
 	if s == nil || s.db == nil {
 		panic("boltstore: Store used without Open")

@@ -23,8 +23,7 @@ type record struct {
 	order   uint64 // when it was set, relative to the others
 }
 
-// write is the writer goroutine: it commits what Set records, one batch
-// per transaction, until Close, and then commits the rest.
+// write is the writer goroutine.
 func (s *Store) write() {
 	defer close(s.done)
 	for {
@@ -38,9 +37,8 @@ func (s *Store) write() {
 	}
 }
 
-// flush commits every pending record in one transaction. While it runs,
-// Get finds the batch in s.inflight; once it is done, in the file (or
-// nowhere, if the commit failed: the error goes to the next Set).
+// flush commits the pending records, which Get finds in s.inflight
+// meanwhile.
 func (s *Store) flush() {
 	s.mu.Lock()
 	batch := s.pending
@@ -57,8 +55,7 @@ func (s *Store) flush() {
 	s.mu.Unlock()
 }
 
-// commit writes batch, in the order it was set, in one transaction that
-// also removes expired entries and, under WithMaxBytes, makes room.
+// commit writes batch in the order it was set, and trims the file.
 func (s *Store) commit(batch map[string]*record) error {
 	type keyed struct {
 		key string
@@ -97,7 +94,7 @@ func (s *Store) commit(batch map[string]*record) error {
 	return nil
 }
 
-// openRoom wakes the Sets waiting for room in the queue. s.mu is held.
+// openRoom wakes the Sets waiting for room. s.mu is held.
 func (s *Store) openRoom() {
 	close(s.room)
 	s.room = make(chan struct{})
