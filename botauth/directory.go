@@ -44,15 +44,15 @@ const (
 //	{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"...","x":"...","use":"sig"}]}
 //
 // served as application/http-message-signatures-directory+json, with
-// Cache-Control: max-age=86400 (a day, as in the draft's example: how
-// long a site may keep using a key after it leaves the directory). As the
-// draft recommends, the response proves possession of the key: it
-// carries a Content-Digest of the body (RFC 9530, SHA-256) and a
-// signature, labelled "binding", over the authority the directory was
-// fetched from ("@authority";req, lower-cased, without port 443) and that
-// digest, with created, expires (a week later), keyid and the tag
-// "http-message-signatures-directory". A site can then keep the key set,
-// or pass it on, as proof that this key is the agent URL's.
+// Cache-Control: max-age=86400 (a day: how long a site may keep using a
+// key after it leaves the directory). As the draft recommends, the
+// response proves possession of the key: it carries a Content-Digest of
+// the body (RFC 9530, SHA-256) and a signature, labelled "binding", over
+// the authority the directory was fetched from ("@authority";req,
+// lower-cased, without port 443) and that digest, with created, expires
+// (a week later), keyid and the tag "http-message-signatures-directory".
+// A site can then keep the key set, or pass it on, as proof that this
+// key is the agent URL's.
 //
 // The directory must be served over https, as the agent URL says; the
 // handler does not check that, so that it can sit behind a proxy that
@@ -78,15 +78,8 @@ func (s *Signer) serveDirectory(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 bad request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	created := s.now().Unix()
-	input, signature := sign(s.key, directoryLabel,
-		[]component{{authorityReqID, auth}, {contentDigestID, s.digest}},
-		[]param{
-			intParam("created", created),
-			intParam("expires", created+s.directoryValidity),
-			stringParam("keyid", s.keyID),
-			stringParam("tag", directoryTag),
-		})
+	input, signature := s.sign(directoryLabel, []component{{authorityReqID, auth}, {contentDigestID, s.digest}},
+		s.directoryValidity, directoryTag)
 	h := w.Header()
 	h.Set("Content-Type", directoryMediaType)
 	h.Set("Cache-Control", directoryCacheControl)

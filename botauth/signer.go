@@ -73,9 +73,7 @@ type config struct {
 // created parameter to its expires parameter, counted in whole seconds
 // (rounded down). It must be at least a second and at most 24 hours, the
 // longest the draft recommends; [NewSigner] returns an error otherwise.
-// The default is a minute: enough for the trip of a request signed as it
-// is sent, while a copy taken on the way is good for any path of that
-// site until it expires.
+// The default is a minute (see Limits in the package documentation).
 func WithValidity(d time.Duration) Option {
 	return func(c *config) { c.validity = d }
 }
@@ -142,6 +140,14 @@ func (s *Signer) mustBeMade() {
 	}
 }
 
+// sign signs cs under label for validity seconds from now, with the
+// parameters created, expires, keyid, then nonce if given, then tag.
+func (s *Signer) sign(label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
+	created := s.now().Unix()
+	ps := append([]param{intParam("created", created), intParam("expires", created+validity), stringParam("keyid", s.keyID)}, nonce...)
+	return sign(s.key, label, cs, append(ps, stringParam("tag", tag)))
+}
+
 // checkAgent checks agent as NewSigner documents, and returns its path.
 func checkAgent(agent string) (string, error) {
 	if !visibleASCII(agent) {
@@ -168,19 +174,15 @@ func checkAgent(agent string) (string, error) {
 
 // KeyID returns the key identifier the Signer sends in the keyid
 // parameter and as the key's kid in its directory: the JWK SHA-256
-// Thumbprint (RFC 7638, with the members RFC 8037 gives an Ed25519 key)
-// of its public key, in unpadded base64url, as the draft requires.
+// Thumbprint (RFC 7638, RFC 8037) of its public key, in unpadded
+// base64url, as the draft requires.
 func (s *Signer) KeyID() string { return s.keyID }
 
 // Sign signs req as RFC 9421 and the Web Bot Auth draft ask, setting
 // the Signature-Agent, Signature-Input and Signature fields shown in the
-// package documentation. The signature covers the request's authority
-// and the Signature-Agent member keyed to its label. Its parameters are
-// created (now), expires (created plus the validity, see
-// [WithValidity]), keyid ([Signer.KeyID]), a nonce of 64 random bytes in
-// base64, and the tag "web-bot-auth". There is no alg parameter: the
-// draft does not ask for one, and the key a verifier finds by keyid says
-// it is Ed25519.
+// package documentation. Its nonce is 64 random bytes in base64; there
+// is no alg parameter, since the key a verifier finds by keyid says it
+// is Ed25519.
 //
 // The authority is the @authority of RFC 9421 §2.2.3, taken from
 // req.Host if set and req.URL.Host otherwise, lower-cased, without an
@@ -208,16 +210,8 @@ func (s *Signer) Sign(req *http.Request) error {
 	if _, err := io.ReadFull(s.rand, nonce); err != nil {
 		return fmt.Errorf("botauth: reading a nonce: %w", err)
 	}
-	created := s.now().Unix()
-	input, signature := sign(s.key, requestLabel,
-		[]component{{authorityID, auth}, {agentID, s.agentValue}},
-		[]param{
-			intParam("created", created),
-			intParam("expires", created+s.validity),
-			stringParam("keyid", s.keyID),
-			stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)),
-			stringParam("tag", requestTag),
-		})
+	input, signature := s.sign(requestLabel, []component{{authorityID, auth}, {agentID, s.agentValue}},
+		s.validity, requestTag, stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)))
 	if req.Header == nil {
 		req.Header = make(http.Header)
 	}
