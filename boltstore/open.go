@@ -58,7 +58,6 @@ func Open(path string, opts ...Option) (*Store, error) {
 		pending: map[string]*record{},
 		room:    make(chan struct{}),
 		wake:    make(chan struct{}, 1),
-		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
 		damaged: make(chan struct{}),
 	}

@@ -58,8 +58,7 @@ type Store struct {
 	closed   bool
 	room     chan struct{} // closed when the writer takes pending, and by Close
 
-	wake      chan struct{} // pending has records (capacity 1)
-	quit      chan struct{} // closed by Close
+	wake      chan struct{} // pending has records (capacity 1); closed by Close
 	done      chan struct{} // closed when the writer has stopped
 	damaged   chan struct{} // closed when s.broken is set
 	closeOnce sync.Once
@@ -204,8 +203,8 @@ func (s *Store) Close() error {
 		s.mu.Lock()
 		s.closed = true
 		s.openRoom()
+		close(s.wake) // Set sends only under s.mu, before Close
 		s.mu.Unlock()
-		close(s.quit)
 		closed := make(chan error, 1)
 		go func() {
 			<-s.done

@@ -26,15 +26,10 @@ type record struct {
 // write is the writer goroutine.
 func (s *Store) write() {
 	defer close(s.done)
-	for {
-		select {
-		case <-s.wake:
-			s.flush()
-		case <-s.quit:
-			s.flush()
-			return
-		}
+	for range s.wake {
+		s.flush()
 	}
+	s.flush()
 }
 
 // flush commits the pending records, which Get finds in s.inflight

@@ -28,14 +28,10 @@ import (
 //
 // Both pacing scripts take the token of a turn (ARGV[1]), its interval
 // (ARGV[2]) and lease (ARGV[3]) and the bound maxAhead (ARGV[4]), all in
-// µs, and begin with paceRead, which reads the clock and the state. A key
-// of another type, and a field that is not a number or lies past its
-// bound, are garbage, replaced in Redis too by the most cautious value
-// the field could have held: a turn in flight that has just begun, a
-// previous turn that has just ended, the longest interval or hold. So
-// garbage holds requests back for a bounded time and never lets one
-// through that the state would not allow. paceKeep sets the key's expiry
-// from the state, or deletes the key when it holds nothing back.
+// µs, and begin with paceRead, which reads the clock and the state and
+// replaces garbage as Take documents, in Redis too. paceKeep sets the
+// key's expiry from the state, or deletes the key when it holds nothing
+// back.
 const paceRead = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
