@@ -41,11 +41,8 @@ const (
 
 // A Signer signs HTTP requests as one crawler, with one Ed25519 key, for
 // Web Bot Auth, and serves the key directory that lets sites check its
-// signatures. Make one with [NewSigner]; send requests through
-// [NewTransport], or sign them one at a time with [Signer.Sign]; serve
-// [Signer.Directory] at the agent URL.
-//
-// A Signer is safe for concurrent use.
+// signatures (see the package documentation). It is safe for concurrent
+// use.
 type Signer struct {
 	key        ed25519.PrivateKey
 	keyID      string
