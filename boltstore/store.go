@@ -71,8 +71,6 @@ var _ robotstxt.Store = (*Store)(nil)
 // moments ago is found even before the writer has committed it. Get does
 // not wait for the writer's commits (a read may wait briefly while bbolt
 // maps a grown file); if ctx is already done, it returns ctx's error.
-// Once the Store has found its file damaged, Get fails at once with an
-// error wrapping [ErrDamaged].
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	s.mustBeOpened()
 	if err := ctx.Err(); err != nil {
