@@ -8,18 +8,12 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// verify checks the whole of tx's file, for WithReplaceDamaged, on the
-// calling goroutine, where contain turns bbolt's panics and faults into
-// errors: bbolt's account of its pages (see checkPages); every entry
-// matches its checksum; the index rows are those of the entries, no more
-// and no fewer; the live total is the sum of the entries' costs; and
-// every bucket yields its keys in order, which it does not when a
-// damaged branch page points back at itself (see inOrder).
-//
-// It does not run bbolt's own check, bolt.Tx.Check: in bbolt 1.5 that
-// runs on a goroutine of its own, where a fault ends the process, and
-// loops for as long as a damaged page's overflow count says (one
-// flipped bit: minutes, and gigabytes).
+// verify checks the whole of tx's file for WithReplaceDamaged, on the
+// calling goroutine, where contain recovers from bbolt's panics and
+// faults. Keys out of order reveal a branch page that points back at
+// itself. bolt.Tx.Check would not do: in bbolt 1.5 it runs on a goroutine
+// of its own, where a fault ends the process, and loops for as long as a
+// damaged overflow count says (one flipped bit: minutes, and gigabytes).
 func verify(tx *bolt.Tx) error {
 	if err := checkPages(tx); err != nil {
 		return err
@@ -39,13 +33,11 @@ func verify(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	for _, index := range []struct {
-		name []byte
-		rows []indexRow
-	}{{bucketExpiry, byExpiry}, {bucketWritten, bySeq}} {
-		if err := sameRows(tx.Bucket(index.name), index.rows); err != nil {
-			return fmt.Errorf("the %q index: %w", index.name, err)
-		}
+	if err := sameRows(tx.Bucket(bucketExpiry), byExpiry); err != nil {
+		return fmt.Errorf("the %q index: %w", bucketExpiry, err)
+	}
+	if err := sameRows(tx.Bucket(bucketWritten), bySeq); err != nil {
+		return fmt.Errorf("the %q index: %w", bucketWritten, err)
 	}
 	if err := inOrder(tx.Bucket(bucketMeta), func(_, _ []byte) error { return nil }); err != nil {
 		return err
@@ -56,8 +48,7 @@ func verify(tx *bolt.Tx) error {
 	return nil
 }
 
-// An indexRow is a row an index should have: its key, and the key of
-// the entry it stands for.
+// An indexRow is a row an index should have.
 type indexRow struct{ key, entry []byte }
 
 // sameRows fails unless the rows of index are want, in some order.
@@ -77,8 +68,7 @@ func sameRows(index *bolt.Bucket, want []indexRow) error {
 	return err
 }
 
-// inOrder calls f for each key and value of b, and fails unless the keys
-// come in strictly ascending order.
+// inOrder is b.ForEach, failing unless the keys strictly ascend.
 func inOrder(b *bolt.Bucket, f func(k, v []byte) error) error {
 	var prev []byte
 	return b.ForEach(func(k, v []byte) error {
@@ -90,11 +80,9 @@ func inOrder(b *bolt.Bucket, f func(k, v []byte) error) error {
 	})
 }
 
-// checkPages checks bbolt's account of each page up to the high-water
-// mark (bolt.Tx.Page): every page past the two meta pages is free, or a
-// branch, leaf or free list page whose overflow pages end below the
-// mark. bbolt does not read a page's overflow count when it reads the
-// page, but frees that many pages when it writes the page anew.
+// checkPages checks that every page past the meta pages is free, or a
+// branch, leaf or free list page whose overflow ends below the high-water
+// mark: bbolt frees that many pages when it writes the page anew.
 func checkPages(tx *bolt.Tx) error {
 	pages := int(tx.Size() / int64(tx.DB().Info().PageSize))
 	for id := 2; id < pages; {

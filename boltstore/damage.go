@@ -8,20 +8,15 @@ import (
 )
 
 // ErrDamaged is wrapped by the errors of a Store whose file is damaged:
-// bbolt panicked, or faulted, reading it. bbolt trusts the pages of its
-// file, so a damaged page can make it panic, or read past the file's
-// end, which raises a fault; the Store recovers from both. After the
-// first, the Store stops using the file: every later Get and Set fails
-// at once with an error wrapping ErrDamaged (the Client then fetches
-// robots.txt itself), and Close returns that error too. Open's errors
-// wrap it, as well as [ErrFormat], for a file it found damaged. The file
-// is only a cache: remove it, or open with [WithReplaceDamaged].
+// bbolt panicked, or faulted, reading it (see the package
+// documentation). After the first, every Get and Set fails at once with
+// it, and Close returns it too; Open's errors wrap it, as well as
+// [ErrFormat], for a file it found damaged. The file is only a cache:
+// remove it, or open with [WithReplaceDamaged].
 var ErrDamaged = errors.New("boltstore: file damaged")
 
 // contain runs f, which calls bbolt, and returns a panic in it, or a
-// fault reading the mapped file, as an error wrapping ErrDamaged. A
-// managed transaction (View, Update) that f ran has been rolled back by
-// then.
+// fault reading the mapped file, as an error wrapping ErrDamaged.
 func contain(f func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -35,20 +30,13 @@ func contain(f func() error) (err error) {
 	return f()
 }
 
-// guard runs f, which calls bbolt, as contain does, and if f panics or
-// faults, stops the Store using its file.
+// guard runs f as contain does, and if f panics or faults, stops the
+// Store using its file and drops the values waiting for the writer.
 func (s *Store) guard(f func() error) error {
 	err := contain(f)
-	if errors.Is(err, ErrDamaged) {
-		s.stop(err)
+	if !errors.Is(err, ErrDamaged) {
+		return err
 	}
-	return err
-}
-
-// stop makes the Store stop using its file after err, the first damage
-// found: later calls fail at once with it, and the values waiting for the
-// writer are dropped (the Client keeps its entries in memory).
-func (s *Store) stop(err error) {
 	s.mu.Lock()
 	first := s.broken == nil
 	if first {
@@ -62,6 +50,7 @@ func (s *Store) stop(err error) {
 		s.logger.Error("boltstore: the file is damaged; the Store stops using it",
 			slog.String("path", s.path), slog.String("error", err.Error()))
 	}
+	return err
 }
 
 // mismatch counts a value that failed its checksum, and logs the first.

@@ -39,9 +39,8 @@
 // Every commit is synced to disk, and bbolt's commits are atomic: a
 // crash (a kill, a power cut) leaves the file as the last commit left
 // it, and the next Open finds every entry committed before the crash.
-// A crash loses only what was not committed yet: the values set during
-// the last commit and after it, which are only cache and are fetched
-// again.
+// A crash loses only the values set during the last commit and after
+// it, which are only cache and are fetched again.
 //
 // # Layout
 //
@@ -75,8 +74,7 @@
 // settles at its largest size so far, above the pages in use: in tests,
 // a bound of 1 MiB gave a file of 2 MiB, and one of 32 MiB a file of 49
 // MiB. To get the space back, stop the crawler and delete the file (it is
-// only a cache: the crawler fetches again what it needs), or compact it
-// offline with bbolt's command-line tool
+// only a cache), or compact it offline with bbolt's command-line tool
 // (bbolt compact -o robots.new.db robots.db, then rename).
 //
 // # Files it cannot use

@@ -13,36 +13,37 @@ import (
 // room are removed whatever their number.
 const sweepLimit = 1000
 
-// trim removes expired entries (up to sweepLimit of them, or more while
-// need is not met) and then the oldest entries written before sequence
-// first, until it has freed need bytes of counted cost. Entries of the
-// batch being committed (first and later) stay, so that a Set is never
-// undone by its own commit.
+// trim removes expired entries (sweepLimit, or more while need is not
+// met), then the oldest written before sequence first, until it has freed
+// need bytes of counted cost: a Set is never undone by its own commit.
 func (b *buckets) trim(now, need int64, first uint64) error {
 	var freed int64
-	for n := 0; n < sweepLimit || freed < need; n++ {
-		row, key := b.expiry.Cursor().First()
-		if row == nil || len(row) == indexKeyLen && int64(binary.BigEndian.Uint64(row)) > now {
-			break
+	err := b.dropWhile(b.expiry, &freed, func(n int, row []byte) bool {
+		return (n < sweepLimit || freed < need) && (len(row) != indexKeyLen || int64(binary.BigEndian.Uint64(row)) <= now)
+	})
+	if err != nil {
+		return err
+	}
+	return b.dropWhile(b.written, &freed, func(_ int, row []byte) bool {
+		ok := len(row) == 8 || len(row) == indexKeyLen
+		return freed < need && (!ok || binary.BigEndian.Uint64(row[len(row)-8:]) < first)
+	})
+}
+
+// dropWhile drops the first row of index, and its entry, while more says
+// so, adding the cost freed to *freed.
+func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, row []byte) bool) error {
+	for n := 0; ; n++ {
+		row, key := index.Cursor().First()
+		if row == nil || !more(n, row) {
+			return nil
 		}
-		f, err := b.dropRow(b.expiry, row, key)
+		f, err := b.dropRow(index, row, key)
 		if err != nil {
 			return err
 		}
-		freed += f
+		*freed += f
 	}
-	for freed < need {
-		row, key := b.written.Cursor().First()
-		if seq, ok := rowSeq(row); row == nil || ok && seq >= first {
-			break
-		}
-		f, err := b.dropRow(b.written, row, key)
-		if err != nil {
-			return err
-		}
-		freed += f
-	}
-	return nil
 }
 
 const (
@@ -61,20 +62,16 @@ const (
 )
 
 // A bound keeps the pages in use near maxBytes. bbolt cannot tell what
-// a transaction will add to the pages in use before it commits, so the
-// bound projects it from the counted cost of the entries written and
-// removed, times the ratio of pages in use to counted cost measured after
-// the previous commit. The projection errs only in a batch's share, which
-// the next commit's measurement corrects. It belongs to the writer
-// goroutine.
+// a transaction adds to them before it commits, so the bound projects it
+// from the counted cost, times the ratio of pages in use to counted cost
+// measured after the previous commit. It belongs to the writer.
 type bound struct {
 	maxBytes int64
 	inUse    int64   // bytes of the pages in use after the last commit
 	ratio    float64 // inUse / live total, measured
 }
 
-// need returns the counted cost a transaction must free after adding
-// added to stay within the bound.
+// need returns the counted cost to free after adding added.
 func (b *bound) need(added int64) int64 {
 	if b.maxBytes <= 0 {
 		return 0
@@ -83,7 +80,6 @@ func (b *bound) need(added int64) int64 {
 	return max(added-int64(room), 0)
 }
 
-// measure updates the bound after a commit left live counted bytes.
 func (b *bound) measure(db *bolt.DB, live int64) {
 	if b.maxBytes <= 0 {
 		return
@@ -97,9 +93,8 @@ func (b *bound) measure(db *bolt.DB, live int64) {
 	}
 }
 
-// pagesInUse returns the bytes of db's pages that hold data: the pages up
-// to the high-water mark less the free ones (including those freed by
-// the last commit, which bbolt reuses once no reader needs them).
+// pagesInUse returns the bytes of db's pages up to the high-water mark
+// less the free and pending ones.
 func pagesInUse(db *bolt.DB) int64 {
 	var size int64
 	if err := db.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }); err != nil {

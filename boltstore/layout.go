@@ -19,10 +19,10 @@ var (
 	bucketWritten = []byte("written")
 )
 
-// The keys of the meta bucket.
+// The keys of the meta bucket, each with 8 bytes, big-endian.
 var (
-	keyLayout = []byte("layout") // layoutVersion, 8 bytes big-endian
-	keyLive   = []byte("live")   // the live entries' cost, 8 bytes big-endian
+	keyLayout = []byte("layout") // layoutVersion
+	keyLive   = []byte("live")   // the live entries' cost
 )
 
 // layoutVersion is the version of the layout this package writes. Open
@@ -31,13 +31,19 @@ var (
 // number. Version 1 had no checksums.
 const layoutVersion = 2
 
-// headerLen is the length of the header before each value in the values
-// bucket: its expiry, its write sequence and its checksum.
-const headerLen = 20
-
-// indexKeyLen is the length of a key of the expiry bucket: an expiry and
-// a sequence. A key of the written bucket is the sequence alone.
-const indexKeyLen = 16
+const (
+	// headerLen is the length of the header before each value in the
+	// values bucket: its expiry, its write sequence and its checksum.
+	headerLen = 20
+	// indexKeyLen is the length of a key of the expiry bucket: an
+	// expiry and a sequence. A key of the written bucket is the sequence.
+	indexKeyLen = 16
+	// entryOverhead is what an entry costs beyond its key (stored in the
+	// values, expiry and written buckets) and value: the 16-byte element
+	// header bbolt keeps for each of its three rows, the value's header,
+	// and the keys of its two index rows.
+	entryOverhead = 3*16 + headerLen + indexKeyLen + 8
+)
 
 // A header is what the values bucket keeps before each value, less the
 // checksum.
@@ -50,17 +56,14 @@ type header struct {
 // amd64 and arm64.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// sum returns an entry's checksum: the CRC-32C of its key, the first 16
-// bytes of its row (its expiry and sequence) and its value. A row
-// changed anywhere, or moved under another key, fails it.
+// sum is an entry's checksum, over its key too, so that a row moved
+// under another key fails it.
 func sum(key, head, value []byte) uint32 {
 	crc := crc32.Update(0, castagnoli, key)
 	crc = crc32.Update(crc, castagnoli, head)
 	return crc32.Update(crc, castagnoli, value)
 }
 
-// row returns the values bucket's row for an entry under key: its
-// header, its checksum, then value.
 func (h header) row(key, value []byte) []byte {
 	v := make([]byte, headerLen, headerLen+len(value))
 	binary.BigEndian.PutUint64(v, uint64(h.expires))
@@ -69,9 +72,8 @@ func (h header) row(key, value []byte) []byte {
 	return append(v, value...)
 }
 
-// parseRow splits v, the values bucket's row under key, into its header
-// and the Client's bytes. ok is false unless v has a header and its
-// checksum matches: for an absent row, and for a damaged one.
+// parseRow splits v, the row under key; ok is false for an absent or
+// damaged row.
 func parseRow(key, v []byte) (h header, data []byte, ok bool) {
 	if len(v) < headerLen || binary.BigEndian.Uint32(v[16:]) != sum(key, v[:16], v[headerLen:]) {
 		return header{}, nil, false
@@ -79,33 +81,22 @@ func parseRow(key, v []byte) (h header, data []byte, ok bool) {
 	return header{int64(binary.BigEndian.Uint64(v)), binary.BigEndian.Uint64(v[8:])}, v[headerLen:], true
 }
 
-// expiryKey is the entry's key in the expiry bucket: expiry, then
-// sequence, so that the bucket is in expiry order and keys are unique.
+// expiryKey is expiry then sequence: in expiry order, and unique.
 func (h header) expiryKey() []byte {
 	return binary.BigEndian.AppendUint64(seqKey(uint64(h.expires)), h.seq)
 }
 
-// seqKey is a sequence number as a key of the written bucket, in a new
-// slice (bbolt keeps the slices given to Put until the commit).
+// seqKey returns a new slice: bbolt keeps those given to Put until the
+// commit.
 func seqKey(seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(make([]byte, 0, indexKeyLen), seq)
 }
 
-// entryOverhead is what an entry costs beyond its key (stored three
-// times: in the values, expiry and written buckets) and value: the
-// 16-byte element header bbolt keeps for each of its three rows, the
-// value's header, and the keys of its two index rows.
-const entryOverhead = 3*16 + headerLen + indexKeyLen + 8
-
-// cost is the counted size of an entry with a key of k bytes and a value
-// of v bytes, as the meta bucket's live total adds it up.
+// cost is the counted size of an entry with a k-byte key and v-byte value.
 func cost(k, v int) int64 { return int64(3*k + v + entryOverhead) }
 
-// checkLayout checks that tx's file has this package's layout. It
-// returns lay true for a file to lay out: a new one, or one of an
-// earlier layout; and an error wrapping ErrFormat for a bbolt file that
-// another program made, or that a later version of this package laid
-// out.
+// checkLayout returns lay true for a new file or one of an earlier
+// layout, and an error wrapping ErrFormat for one it cannot use.
 func checkLayout(tx *bolt.Tx) (lay bool, err error) {
 	meta := tx.Bucket(bucketMeta)
 	if meta == nil {
@@ -132,8 +123,7 @@ func checkLayout(tx *bolt.Tx) (lay bool, err error) {
 	return false, nil
 }
 
-// layOut empties tx's file, if it holds this package's buckets, and
-// lays out an empty Store.
+// layOut lays out an empty Store, deleting any buckets of an old one.
 func layOut(tx *bolt.Tx) error {
 	names := [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten}
 	for _, name := range names {
@@ -149,14 +139,12 @@ func layOut(tx *bolt.Tx) error {
 	return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint64(nil, layoutVersion))
 }
 
-// buckets are the buckets of one write transaction and the live total
-// as the transaction changes it.
+// buckets are those of one write transaction, and its live total.
 type buckets struct {
 	meta, values, expiry, written *bolt.Bucket
 	live                          int64
 }
 
-// writable returns tx's buckets, which checkLayout checked at Open.
 func writable(tx *bolt.Tx) *buckets {
 	b := &buckets{
 		meta:    tx.Bucket(bucketMeta),
@@ -171,8 +159,7 @@ func writable(tx *bolt.Tx) *buckets {
 	return b
 }
 
-// readLive returns the live total kept in the meta bucket (zero if it is
-// missing or damaged).
+// readLive returns the live total, zero if it is missing or damaged.
 func readLive(meta *bolt.Bucket) int64 {
 	v := meta.Get(keyLive)
 	if len(v) != 8 {
@@ -181,15 +168,13 @@ func readLive(meta *bolt.Bucket) int64 {
 	return max(int64(binary.BigEndian.Uint64(v)), 0)
 }
 
-// saveLive writes the live total back to the meta bucket.
 func (b *buckets) saveLive() error {
 	return b.meta.Put(keyLive, binary.BigEndian.AppendUint64(nil, uint64(b.live)))
 }
 
-// put stores r under key, replacing the entry there with its index rows.
 func (b *buckets) put(key string, r *record) error {
 	k := []byte(key)
-	if err := b.removeAt(k); err != nil {
+	if err := b.remove(k); err != nil {
 		return err
 	}
 	seq, err := b.written.NextSequence()
@@ -197,36 +182,26 @@ func (b *buckets) put(key string, r *record) error {
 		return err
 	}
 	h := header{expires: r.expires, seq: seq}
-	err = errors.Join(
+	b.live += cost(len(k), len(r.value))
+	return errors.Join(
 		b.values.Put(k, h.row(k, r.value)),
 		b.expiry.Put(h.expiryKey(), k),
 		b.written.Put(seqKey(seq), k),
 	)
-	b.live += cost(len(k), len(r.value))
-	return err
 }
 
-// removeAt deletes the entry under key, if there is one, with its index
-// rows. Of a row that fails its checksum it deletes the row alone: its
-// index rows cannot be told from its header, and trim drops them when it
-// comes to them.
-func (b *buckets) removeAt(key []byte) error {
+// remove deletes the entry under key and its index rows; of a damaged
+// row, whose index rows it cannot tell, the row alone (trim drops them).
+func (b *buckets) remove(key []byte) error {
 	v := b.values.Get(key)
 	if v == nil {
 		return nil
 	}
-	h, data, ok := parseRow(key, v)
+	h, _, ok := parseRow(key, v)
+	b.live = max(b.live-cost(len(key), max(len(v)-headerLen, 0)), 0)
 	if !ok {
-		b.live = max(b.live-cost(len(key), max(len(v)-headerLen, 0)), 0)
 		return b.values.Delete(key)
 	}
-	return b.remove(key, h, len(data))
-}
-
-// remove deletes the entry under key, whose header is h and value has n
-// bytes, with its index rows.
-func (b *buckets) remove(key []byte, h header, n int) error {
-	b.live = max(b.live-cost(len(key), n), 0)
 	return errors.Join(
 		b.values.Delete(key),
 		b.expiry.Delete(h.expiryKey()),
@@ -234,27 +209,15 @@ func (b *buckets) remove(key []byte, h header, n int) error {
 	)
 }
 
-// dropRow deletes the row of index whose key is row and value the
-// entry's key. If the entry under that key is the one the row was written
-// for, or fails its checksum, the entry goes with it, and dropRow returns
-// its cost; a row that a damaged file left behind goes alone.
+// dropRow deletes an index row and, unless the row is one a damaged file
+// left behind, the entry it names, returning the cost freed.
 func (b *buckets) dropRow(index *bolt.Bucket, row, key []byte) (freed int64, err error) {
 	row, key = bytes.Clone(row), bytes.Clone(key) // they point into pages the deletes change
 	before := b.live
 	v := b.values.Get(key)
-	h, _, ok := parseRow(key, v)
-	switch {
-	case v == nil, ok && !bytes.Equal(row, h.expiryKey()) && !bytes.Equal(row, seqKey(h.seq)):
+	if h, _, ok := parseRow(key, v); v == nil || ok && !bytes.Equal(row, h.expiryKey()) && !bytes.Equal(row, seqKey(h.seq)) {
 		return 0, index.Delete(row)
 	}
-	err = errors.Join(b.removeAt(key), index.Delete(row))
+	err = errors.Join(b.remove(key), index.Delete(row))
 	return before - b.live, err
-}
-
-// rowSeq returns the sequence number an index row's key ends with.
-func rowSeq(row []byte) (uint64, bool) {
-	if len(row) != 8 && len(row) != indexKeyLen {
-		return 0, false
-	}
-	return binary.BigEndian.Uint64(row[len(row)-8:]), true
 }

@@ -21,13 +21,11 @@ import (
 // the lock every 50 ms.
 const lockTimeout = 100 * time.Millisecond
 
-// unusableSuffix is appended to the path of a file that
-// WithReplaceDamaged moves aside.
-const unusableSuffix = ".unusable"
-
-// checkingSuffix is appended to the path of a file that Open is checking
-// for WithReplaceDamaged, to name the file that marks the check.
-const checkingSuffix = ".checking"
+// The suffixes of a file moved aside, and of the mark of a check.
+const (
+	unusableSuffix = ".unusable"
+	checkingSuffix = ".checking"
+)
 
 // Open opens the Store file at path, creating it if it does not exist.
 // It fails with [ErrLocked] if another Store has the file open, and with
@@ -60,7 +58,6 @@ func Open(path string, opts ...Option) (*Store, error) {
 		pending: map[string]*record{},
 		room:    make(chan struct{}),
 		wake:    make(chan struct{}, 1),
-		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
 		damaged: make(chan struct{}),
 	}
@@ -72,10 +69,8 @@ func Open(path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// openFile opens the bbolt file at path, checks its layout, and lays out
-// a new file or one of an earlier layout. With check, it also checks the
-// whole file (see verify) and marks the check (see mark). It returns the
-// live total of the entries in the file.
+// openFile opens the file at path and lays it out if need be; with
+// check, it verifies the whole file. It returns the live total.
 func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	err = probe(path)
 	if err == nil {
@@ -114,13 +109,9 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	return db, live, nil
 }
 
-// mark runs check, the check of the file at path, with a file beside it
-// (path + ".checking") that says a check is under way. A check that does
-// not end, because bbolt met a damage that ends the process (see the
-// package documentation), leaves the mark: mark then fails at once,
-// without checking, with an error wrapping ErrDamaged, so that Open
-// replaces the file instead of ending the process again. The caller
-// holds the file's lock.
+// mark runs check with a file beside path that a check that ends the
+// process leaves behind: the next mark then fails with ErrDamaged, and
+// Open replaces the file instead of ending the process again.
 func mark(path string, check func() error) (err error) {
 	marker := path + checkingSuffix
 	if _, err := os.Stat(marker); err == nil {
@@ -133,15 +124,10 @@ func mark(path string, check func() error) (err error) {
 	return check()
 }
 
-// probe refuses a file cut short: one that ends before the pages its
-// meta page counts. Opening such a file for writing, bbolt reads its
-// free list from a page past the end, and faults or panics; Open
-// recovers, but bbolt's mapping of the file stays until the process
-// exits, and the file's lock with it. So probe opens the file read-only
-// first: bbolt then maps it and checks its meta pages, reading no other
-// page, and the size its pages take (bolt.Tx.Size) can be compared with
-// the file's before anything reads past its end. A missing or empty file
-// passes: bbolt creates one.
+// probe refuses a file that ends before the pages its meta page counts,
+// opening it read-only, where bbolt reads the meta pages alone: opened
+// for writing, bbolt would read past the end, and keep the file mapped
+// and locked until the process exits.
 func probe(path string) error {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		return nil // bbolt creates it, or says why it cannot
@@ -164,14 +150,9 @@ func probe(path string) error {
 	return nil
 }
 
-// openDB opens the bbolt file at path, for writing unless readOnly.
-// bbolt trusts its file: on a damaged one it can panic, or fault reading
-// it (its free list page, say, when opening it for writing). openDB turns
-// both into an error wrapping ErrFormat and ErrDamaged. It closes the
-// file then, but bbolt's mapping of it stays until the process exits,
-// and with it the lock: openFile tells the file apart from one another
-// Store has open (see leaked); removing or renaming it and opening anew
-// works.
+// openDB opens the file at path. When bbolt panics or faults opening it,
+// it keeps the file locked until the process exits: leak records the
+// file, so that openFile can tell it from one another Store has open.
 func openDB(path string, readOnly bool) (*bolt.DB, error) {
 	var db *bolt.DB
 	var f *os.File
@@ -201,38 +182,28 @@ func openDB(path string, readOnly bool) (*bolt.DB, error) {
 	return db, nil
 }
 
-// leaked are the files that bbolt panicked or faulted in opening, and
-// whose lock it holds until the process exits.
+// leaked are the files that bbolt holds locked after failing to open.
 var leaked struct {
 	sync.Mutex
 	files []os.FileInfo
 }
 
-// leak records f as a file whose lock bbolt holds.
 func leak(f *os.File) {
-	fi, err := f.Stat()
-	if err != nil {
-		return
+	if fi, err := f.Stat(); err == nil {
+		leaked.Lock()
+		defer leaked.Unlock()
+		leaked.files = append(leaked.files, fi)
 	}
-	leaked.Lock()
-	defer leaked.Unlock()
-	leaked.files = append(leaked.files, fi)
 }
 
-// isLeaked reports whether the file at path is one that leak recorded.
 func isLeaked(path string) bool {
 	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
 	leaked.Lock()
 	defer leaked.Unlock()
-	return slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
+	return err == nil && slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
 }
 
-// openError classifies an error of bolt.Open: ErrLocked when another
-// Store has the file, the error itself when the operating system failed,
-// an error wrapping ErrFormat when bbolt refused the file.
+// openError classifies an error of bolt.Open.
 func openError(err error) error {
 	var pathErr *fs.PathError
 	var errno syscall.Errno

@@ -12,39 +12,30 @@ type config struct {
 }
 
 // WithMaxBytes bounds the space the Store's live entries take in the file
-// to about n bytes: the bytes of the pages in use (the file's pages less
-// the free ones bbolt reuses), which include bbolt's own overhead on top
-// of the keys and values. When a write would go over n, the Store first
-// removes expired entries and then the oldest written, in the same
-// transaction. An entry that would take more than n by itself is refused
-// by Set. Without this option (or with n <= 0) the file keeps every entry
-// until it expires. n bounds the data, not the file: see the package
-// documentation for how the file grows.
+// to about n bytes of pages in use, bbolt's overhead included: a write
+// that would go over n first removes expired entries, then the oldest
+// written, in the same transaction, and Set refuses an entry that would
+// take more than n by itself. n <= 0 sets no bound. n bounds the data,
+// not the file: see the package documentation.
 func WithMaxBytes(n int64) Option {
 	return func(c *config) { c.maxBytes = max(n, 0) }
 }
 
 // WithReplaceDamaged has [Open] check the whole file before using it and
-// start afresh rather than fail when the file is unusable: damaged (cut
-// short, failing the check, or making bbolt fail reading it), not a
-// bbolt file, another program's, or of a later layout. Open then renames
-// the file to its path with ".unusable" appended, replacing an earlier
-// file of that name, logs it, and opens an empty Store at the path. So a
-// crawler that treats an error from Open as fatal does not stop, nor
-// restart in a loop, over a damaged cache; it fetches robots.txt again
-// instead. Open still fails with [ErrLocked], and with errors of the
-// operating system (permissions, a full disk).
+// start afresh rather than fail when the file is unusable (see the
+// package documentation): damaged, not a bbolt file, another program's,
+// or of a later layout. Open then renames the file to its path with
+// ".unusable" appended, replacing an earlier file of that name, logs it,
+// and opens an empty Store at the path. Open still fails with
+// [ErrLocked], and with errors of the operating system (permissions, a
+// full disk).
 //
 // The check reads every page in use, on the calling goroutine: bbolt's
 // account of each page, each entry's checksum, the index rows and the
-// order of the keys. It takes time in proportion to the file: in tests,
-// about 50 ms for 10,000 entries of 1 KiB (a 20 MiB file) and half a
-// second for 100,000 (224 MiB), with the file in the page cache, where
-// an Open without it takes a third of a millisecond; on a cold disk,
-// add the time to read the whole file. While it runs, a file beside the
-// Store's (its path + ".checking") marks it, so that if a damage ends
-// the process during the check (see the package documentation), the
-// next Open replaces the file without checking it again.
+// order of the keys. In tests it took about 50 ms for 10,000 entries of
+// 1 KiB (a 20 MiB file) and half a second for 100,000 (224 MiB), with the
+// file in the page cache, where an Open without it takes a third of a
+// millisecond; on a cold disk, add the time to read the whole file.
 func WithReplaceDamaged() Option {
 	return func(c *config) { c.replace = true }
 }

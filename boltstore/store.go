@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,8 +28,13 @@ var ErrLocked = errors.New("boltstore: file in use by another Store")
 // starts an empty one, and [WithReplaceDamaged] has Open do that.
 var ErrFormat = errors.New("boltstore: not a usable boltstore file")
 
-// errClosed is returned by calls on a closed Store.
 var errClosed = errors.New("boltstore: store closed")
+
+// closeWait bounds how long Close waits for the writer and bbolt to let
+// go of a file found damaged. They take milliseconds, unless bbolt
+// faulted holding one of its locks (reading the meta page of a file cut
+// short under it): then they wait for ever, and Close returns.
+const closeWait = time.Second
 
 // A Store keeps robots.txt entries in a bbolt file, for a Client in one
 // process that restarts. It implements robotstxt.Store and is safe for
@@ -52,8 +58,7 @@ type Store struct {
 	closed   bool
 	room     chan struct{} // closed when the writer takes pending, and by Close
 
-	wake      chan struct{} // pending has records (capacity 1)
-	quit      chan struct{} // closed by Close
+	wake      chan struct{} // pending has records (capacity 1); closed by Close
 	done      chan struct{} // closed when the writer has stopped
 	damaged   chan struct{} // closed when s.broken is set
 	closeOnce sync.Once
@@ -66,8 +71,6 @@ var _ robotstxt.Store = (*Store)(nil)
 // moments ago is found even before the writer has committed it. Get does
 // not wait for the writer's commits (a read may wait briefly while bbolt
 // maps a grown file); if ctx is already done, it returns ctx's error.
-// Once the Store has found its file damaged, Get fails at once with an
-// error wrapping [ErrDamaged].
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	s.mustBeOpened()
 	if err := ctx.Err(); err != nil {
@@ -95,15 +98,11 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	err := s.guard(func() error {
 		return s.db.View(func(tx *bolt.Tx) error {
 			row := tx.Bucket(bucketValues).Get(k)
-			if row == nil {
-				return robotstxt.ErrCacheMiss
-			}
 			h, data, ok := parseRow(k, row)
-			if !ok {
+			if row != nil && !ok {
 				s.mismatch(key)
-				return robotstxt.ErrCacheMiss
 			}
-			if h.expires <= time.Now().UnixNano() {
+			if !ok || h.expires <= time.Now().UnixNano() {
 				return robotstxt.ErrCacheMiss
 			}
 			v = bytes.Clone(data)
@@ -116,11 +115,11 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	return v, err
 }
 
-// Set stores value under key for ttl. It records the value in memory, where
-// Get finds it at once, and returns; a goroutine of the Store commits what
-// Sets recorded, one batch per transaction. If the values waiting take more
-// than 16 MiB (or a quarter of the WithMaxBytes bound, if less), Set waits
-// for the writer to take them, until ctx is done. Set fails if the previous
+// Set stores value under key for ttl. It records the value in memory,
+// where Get finds it at once, for the Store's writer to commit (see the
+// package documentation); while the values waiting take more than 16 MiB
+// (or a quarter of the WithMaxBytes bound, if less), it first waits for
+// the writer to take them, until ctx is done. Set fails if the previous
 // commit failed, having recorded the value all the same; and, under
 // WithMaxBytes, for a value that could never fit. Once the Store has
 // found its file damaged, Set fails at once with an error wrapping
@@ -141,24 +140,23 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 	}
 	r := &record{value: bytes.Clone(value), expires: expiry(ttl)}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	for !s.closed && s.size > 0 && s.size+len(key)+len(value) > s.limit {
 		room := s.room
 		s.mu.Unlock()
 		select {
 		case <-room:
+			s.mu.Lock()
 		case <-ctx.Done():
+			s.mu.Lock()
 			return fmt.Errorf("boltstore: set %q: waiting for the writer: %w", key, ctx.Err())
 		}
-		s.mu.Lock()
 	}
 	switch {
 	case s.closed:
-		s.mu.Unlock()
 		return errClosed
 	case s.broken != nil:
-		err := s.broken
-		s.mu.Unlock()
-		return fmt.Errorf("boltstore: set %q: %w", key, err)
+		return fmt.Errorf("boltstore: set %q: %w", key, s.broken)
 	}
 	if old := s.pending[key]; old != nil {
 		s.size -= len(key) + len(old.value)
@@ -167,20 +165,17 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 	r.order = s.order
 	s.pending[key] = r
 	s.size += len(key) + len(value)
-	werr := s.werr
-	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
-	if werr != nil {
-		return fmt.Errorf("boltstore: set %q: recorded, but the last commit failed: %w", key, werr)
+	if s.werr != nil {
+		return fmt.Errorf("boltstore: set %q: recorded, but the last commit failed: %w", key, s.werr)
 	}
 	return nil
 }
 
-// expiry returns the time ttl from now in Unix nanoseconds, or the
-// latest such time for a ttl that reaches past it (the year 2262).
+// expiry returns the time ttl from now in Unix nanoseconds, capped.
 func expiry(ttl time.Duration) int64 {
 	now := time.Now().UnixNano()
 	if int64(ttl) > math.MaxInt64-now {
@@ -189,8 +184,6 @@ func expiry(ttl time.Duration) int64 {
 	return now + int64(ttl)
 }
 
-// mustBeOpened panics with a clear message when s is nil or was not made
-// by Open, instead of a nil dereference somewhere inside.
 func (s *Store) mustBeOpened() {
 	if s == nil || s.db == nil {
 		panic("boltstore: Store used without Open")
@@ -208,8 +201,8 @@ func (s *Store) Close() error {
 		s.mu.Lock()
 		s.closed = true
 		s.openRoom()
+		close(s.wake) // Set sends only under s.mu, before Close
 		s.mu.Unlock()
-		close(s.quit)
 		closed := make(chan error, 1)
 		go func() {
 			<-s.done
@@ -226,11 +219,7 @@ func (s *Store) Close() error {
 			}
 		}
 		s.mu.Lock()
-		err = s.broken
-		if err == nil {
-			err = s.werr
-		}
-		err = errors.Join(err, cerr)
+		err = errors.Join(cmp.Or(s.broken, s.werr), cerr)
 		s.mu.Unlock()
 		if n := s.mismatches.Load(); n > 0 {
 			s.logger.Warn("boltstore: stored values failed their checksum",
@@ -239,9 +228,3 @@ func (s *Store) Close() error {
 	})
 	return err
 }
-
-// closeWait bounds how long Close waits for the writer and bbolt to let
-// go of a file found damaged. They take milliseconds, unless bbolt
-// faulted holding one of its locks (reading the meta page of a file cut
-// short under it): then they wait for ever, and Close returns.
-const closeWait = time.Second

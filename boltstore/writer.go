@@ -23,30 +23,17 @@ type record struct {
 	order   uint64 // when it was set, relative to the others
 }
 
-// A keyed record is a record of a batch, with its key.
-type keyed struct {
-	key string
-	*record
-}
-
-// write is the writer goroutine: it commits what Set records, one batch
-// per transaction, until Close, and then commits the rest.
+// write is the writer goroutine.
 func (s *Store) write() {
 	defer close(s.done)
-	for {
-		select {
-		case <-s.wake:
-			s.flush()
-		case <-s.quit:
-			s.flush()
-			return
-		}
+	for range s.wake {
+		s.flush()
 	}
+	s.flush()
 }
 
-// flush commits every pending record in one transaction. While it runs,
-// Get finds the batch in s.inflight; once it is done, in the file (or
-// nowhere, if the commit failed: the error goes to the next Set).
+// flush commits the pending records, which Get finds in s.inflight
+// meanwhile.
 func (s *Store) flush() {
 	s.mu.Lock()
 	batch := s.pending
@@ -63,10 +50,12 @@ func (s *Store) flush() {
 	s.mu.Unlock()
 }
 
-// commit writes batch, in the order it was set, in one transaction that
-// also removes expired entries and, under WithMaxBytes, makes room. A
-// panic or a fault in bbolt stops the Store (see guard).
+// commit writes batch in the order it was set, and trims the file.
 func (s *Store) commit(batch map[string]*record) error {
+	type keyed struct {
+		key string
+		*record
+	}
 	recs := make([]keyed, 0, len(batch))
 	for k, r := range batch {
 		recs = append(recs, keyed{k, r})
@@ -74,26 +63,25 @@ func (s *Store) commit(batch map[string]*record) error {
 	slices.SortFunc(recs, func(a, b keyed) int { return cmp.Compare(a.order, b.order) })
 	now := time.Now().UnixNano()
 	var live int64
-	update := func(tx *bolt.Tx) error {
-		b := writable(tx)
-		first, before := b.written.Sequence()+1, b.live
-		for _, r := range recs {
-			if err := b.put(r.key, r.record); err != nil {
-				return fmt.Errorf("storing %q: %w", r.key, err)
-			}
-		}
-		if err := b.trim(now, s.bound.need(b.live-before), first); err != nil {
-			return fmt.Errorf("removing old entries: %w", err)
-		}
-		live = b.live
-		return b.saveLive()
-	}
 	err := s.guard(func() error {
-		if err := s.db.Update(update); err != nil {
-			return err
+		err := s.db.Update(func(tx *bolt.Tx) error {
+			b := writable(tx)
+			first, before := b.written.Sequence()+1, b.live
+			for _, r := range recs {
+				if err := b.put(r.key, r.record); err != nil {
+					return fmt.Errorf("storing %q: %w", r.key, err)
+				}
+			}
+			if err := b.trim(now, s.bound.need(b.live-before), first); err != nil {
+				return fmt.Errorf("removing old entries: %w", err)
+			}
+			live = b.live
+			return b.saveLive()
+		})
+		if err == nil {
+			s.bound.measure(s.db, live)
 		}
-		s.bound.measure(s.db, live)
-		return nil
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("boltstore: writing %d entries to %s: %w", len(recs), s.path, err)
@@ -101,7 +89,7 @@ func (s *Store) commit(batch map[string]*record) error {
 	return nil
 }
 
-// openRoom wakes the Sets waiting for room in the queue. s.mu is held.
+// openRoom wakes the Sets waiting for room. s.mu is held.
 func (s *Store) openRoom() {
 	close(s.room)
 	s.room = make(chan struct{})

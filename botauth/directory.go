@@ -1,6 +1,7 @@
 package botauth
 
 import (
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -8,33 +9,27 @@ import (
 	"time"
 )
 
-// directoryPath is the path of the well-known URI the draft registers for
-// a key directory.
-const directoryPath = "/.well-known/http-message-signatures-directory"
-
-// directoryMediaType is the media type the draft requires of a directory
-// served at the well-known URI.
-const directoryMediaType = "application/http-message-signatures-directory+json"
-
-// The signature on a directory response: the label of the draft's
-// example, and the tag the draft fixes.
 const (
+	// directoryPath is the well-known URI the draft registers for a key
+	// directory, and directoryMediaType the media type it requires there.
+	directoryPath      = "/.well-known/http-message-signatures-directory"
+	directoryMediaType = "application/http-message-signatures-directory+json"
+	// The label of a directory response's signature, that of the draft's
+	// example, and the tag the draft fixes.
 	directoryLabel = "binding"
 	directoryTag   = "http-message-signatures-directory"
+	// directoryCacheControl lets verifiers cache the directory for a day,
+	// as in the draft's example: long enough that sites seldom fetch it,
+	// short enough to bound how long a key removed from it keeps
+	// verifying at a site that fetched it before.
+	directoryCacheControl = "max-age=86400"
+	// directoryValidity is how long a directory response's signature is
+	// valid: a week, so that it outlives the day a response may be cached
+	// many times over. The draft warns against short lifetimes here: a
+	// key set copied into a list keeps its proof only until expires, and
+	// a key is revoked by removing it, not by signing shorter.
+	directoryValidity = 7 * 24 * time.Hour
 )
-
-// directoryCacheControl lets verifiers cache the directory for a day, as
-// in the draft's example: long enough that sites seldom fetch it, short
-// enough to bound how long a key removed from it keeps verifying at a
-// site that fetched it before.
-const directoryCacheControl = "max-age=86400"
-
-// directoryValidity is how long a directory response's signature is
-// valid: a week, so that it outlives the day a response may be cached
-// many times over. The draft warns against short lifetimes here: a key
-// set copied into a list keeps its proof only until expires, and a key
-// is revoked by removing it, not by signing shorter.
-const directoryValidity = 7 * 24 * time.Hour
 
 // Directory returns a handler that serves the Signer's key directory, for
 // sites to fetch the public key its signatures are checked with. Serve it
@@ -49,15 +44,15 @@ const directoryValidity = 7 * 24 * time.Hour
 //	{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"...","x":"...","use":"sig"}]}
 //
 // served as application/http-message-signatures-directory+json, with
-// Cache-Control: max-age=86400 (a day, as in the draft's example: how
-// long a site may keep using a key after it leaves the directory). As the
-// draft recommends, the response proves possession of the key: it
-// carries a Content-Digest of the body (RFC 9530, SHA-256) and a
-// signature, labelled "binding", over the authority the directory was
-// fetched from ("@authority";req, lower-cased, without port 443) and that
-// digest, with created, expires (a week later), keyid and the tag
-// "http-message-signatures-directory". A site can then keep the key set,
-// or pass it on, as proof that this key is the agent URL's.
+// Cache-Control: max-age=86400 (a day: how long a site may keep using a
+// key after it leaves the directory). As the draft recommends, the
+// response proves possession of the key: it carries a Content-Digest of
+// the body (RFC 9530, SHA-256) and a signature, labelled "binding", over
+// the authority the directory was fetched from ("@authority";req,
+// lower-cased, without port 443) and that digest, with created, expires
+// (a week later), keyid and the tag "http-message-signatures-directory".
+// A site can then keep the key set, or pass it on, as proof that this
+// key is the agent URL's.
 //
 // The directory must be served over https, as the agent URL says; the
 // handler does not check that, so that it can sit behind a proxy that
@@ -83,15 +78,8 @@ func (s *Signer) serveDirectory(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 bad request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	created := s.now().Unix()
-	input, signature := sign(s.key, directoryLabel,
-		[]component{{authorityReqID, auth}, {contentDigestID, s.digest}},
-		[]param{
-			intParam("created", created),
-			intParam("expires", created+s.directoryValidity),
-			stringParam("keyid", s.keyID),
-			stringParam("tag", directoryTag),
-		})
+	input, signature := s.sign(directoryLabel, []component{{authorityReqID, auth}, {contentDigestID, s.digest}},
+		s.directoryValidity, directoryTag)
 	h := w.Header()
 	h.Set("Content-Type", directoryMediaType)
 	h.Set("Cache-Control", directoryCacheControl)
@@ -104,9 +92,24 @@ func (s *Signer) serveDirectory(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// contentDigest is the Content-Digest field value (RFC 9530 §2) of body:
-// its SHA-256 digest, the algorithm RFC 9530 lists first.
+// contentDigest is the Content-Digest (RFC 9530 §2) of body, in SHA-256,
+// the algorithm RFC 9530 lists first.
 func contentDigest(body []byte) string {
 	sum := sha256.Sum256(body)
 	return "sha-256=:" + base64.StdEncoding.EncodeToString(sum[:]) + ":"
+}
+
+// thumbprint is the JWK SHA-256 Thumbprint of an Ed25519 public key (RFC
+// 7638 §3, RFC 8037 Appendix A.3), in unpadded base64url.
+func thumbprint(pub ed25519.PublicKey) string {
+	x := base64.RawURLEncoding.EncodeToString(pub)
+	sum := sha256.Sum256([]byte(`{"crv":"Ed25519","kty":"OKP","x":"` + x + `"}`))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// keySet is the key directory of one key: a JWK Set (RFC 7517 §5, RFC
+// 8037 §2) in the order of the draft's example. No value needs escaping.
+func keySet(pub ed25519.PublicKey, kid string) []byte {
+	x := base64.RawURLEncoding.EncodeToString(pub)
+	return []byte(`{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"` + kid + `","x":"` + x + `","use":"sig"}]}`)
 }

@@ -1,6 +1,7 @@
 package botauth
 
 import (
+	"cmp"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/base64"
@@ -13,18 +14,15 @@ import (
 	"time"
 )
 
-// requestLabel is the label of the signature a Signer adds, in Signature-Input
-// and Signature, and the key of its Signature-Agent member: the draft
-// requires each signature to cover the member keyed to its own label.
-// "sig1" is the label of the draft's examples.
-const requestLabel = "sig1"
-
-// requestTag is the tag parameter of a request signature, which the
-// draft fixes; it tells a verifier that the signature is Web Bot Auth's.
-const requestTag = "web-bot-auth"
-
-// The bounds of a request signature's validity, from created to expires.
 const (
+	// requestLabel is the label of the signature a Signer adds, and the
+	// key of its Signature-Agent member: the draft requires each
+	// signature to cover the member keyed to its own label. "sig1" is the
+	// label of the draft's examples.
+	requestLabel = "sig1"
+	// requestTag is the tag parameter the draft fixes for a request
+	// signature; it tells a verifier that the signature is Web Bot Auth's.
+	requestTag = "web-bot-auth"
 	// defaultValidity is a minute. A Transport signs each request as it
 	// sends it, so a signature needs to outlive only the request's trip
 	// to the site and the difference between the two clocks; a copy
@@ -34,21 +32,17 @@ const (
 	// maxValidity is the longest the draft recommends ("no more than 24
 	// hours after created").
 	maxValidity = 24 * time.Hour
+	// nonceSize is the number of random bytes in a nonce: 64, the size the
+	// Web Bot Auth architecture drafts recommended and that Cloudflare's
+	// implementation sends (and insists on when given one to sign with).
+	// The current draft leaves nonces to RFC 9421, which sets no size.
+	nonceSize = 64
 )
-
-// nonceSize is the number of random bytes in a nonce: 64, the size the
-// Web Bot Auth architecture drafts recommended and that Cloudflare's
-// implementation sends (and insists on when given one to sign with). The
-// current draft leaves nonces to RFC 9421, which sets no size.
-const nonceSize = 64
 
 // A Signer signs HTTP requests as one crawler, with one Ed25519 key, for
 // Web Bot Auth, and serves the key directory that lets sites check its
-// signatures. Make one with [NewSigner]; send requests through
-// [NewTransport], or sign them one at a time with [Signer.Sign]; serve
-// [Signer.Directory] at the agent URL.
-//
-// A Signer is safe for concurrent use.
+// signatures (see the package documentation). It is safe for concurrent
+// use.
 type Signer struct {
 	key        ed25519.PrivateKey
 	keyID      string
@@ -76,10 +70,7 @@ type config struct {
 // created parameter to its expires parameter, counted in whole seconds
 // (rounded down). It must be at least a second and at most 24 hours, the
 // longest the draft recommends; [NewSigner] returns an error otherwise.
-// The default is a minute: a [Signer] signs each request as it is sent, so
-// a signature need only outlive the request's trip and the difference
-// between the crawler's clock and the site's, while a copy of it, taken
-// on the way, is good for any path of that site until it expires.
+// The default is a minute (see Limits in the package documentation).
 func WithValidity(d time.Duration) Option {
 	return func(c *config) { c.validity = d }
 }
@@ -140,15 +131,21 @@ func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, e
 	return s, nil
 }
 
-// mustBeMade panics if s was not made by NewSigner.
 func (s *Signer) mustBeMade() {
 	if s.key == nil {
 		panic("botauth: Signer not made by NewSigner")
 	}
 }
 
-// checkAgent checks a Signature-Agent URL as NewSigner documents, and
-// returns its path.
+// sign signs cs under label for validity seconds from now, with the
+// parameters created, expires, keyid, then nonce if given, then tag.
+func (s *Signer) sign(label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
+	created := s.now().Unix()
+	ps := append([]param{intParam("created", created), intParam("expires", created+validity), stringParam("keyid", s.keyID)}, nonce...)
+	return sign(s.key, label, cs, append(ps, stringParam("tag", tag)))
+}
+
+// checkAgent checks agent as NewSigner documents, and returns its path.
 func checkAgent(agent string) (string, error) {
 	if !visibleASCII(agent) {
 		return "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
@@ -174,23 +171,15 @@ func checkAgent(agent string) (string, error) {
 
 // KeyID returns the key identifier the Signer sends in the keyid
 // parameter and as the key's kid in its directory: the JWK SHA-256
-// Thumbprint (RFC 7638, with the members RFC 8037 gives an Ed25519 key)
-// of its public key, in unpadded base64url, as the draft requires.
+// Thumbprint (RFC 7638, RFC 8037) of its public key, in unpadded
+// base64url, as the draft requires.
 func (s *Signer) KeyID() string { return s.keyID }
 
 // Sign signs req as RFC 9421 and the Web Bot Auth draft ask, setting
-// three header fields:
-//
-//	Signature-Agent: sig1="https://crawler.example/.well-known/http-message-signatures-directory"
-//	Signature-Input: sig1=("@authority" "signature-agent";key="sig1");created=1735689600;expires=1735689660;keyid="...";nonce="...";tag="web-bot-auth"
-//	Signature: sig1=:...:
-//
-// The signature covers the request's authority (see below) and the
-// Signature-Agent member keyed to its label. Its parameters are created
-// (now), expires (created plus the validity, see [WithValidity]), keyid
-// ([Signer.KeyID]), a nonce of 64 random bytes in base64, and the tag
-// "web-bot-auth". There is no alg parameter: the draft does not ask for
-// one, and the key a verifier finds by keyid says it is Ed25519.
+// the Signature-Agent, Signature-Input and Signature fields shown in the
+// package documentation. Its nonce is 64 random bytes in base64; there
+// is no alg parameter, since the key a verifier finds by keyid says it
+// is Ed25519.
 //
 // The authority is the @authority of RFC 9421 §2.2.3, taken from
 // req.Host if set and req.URL.Host otherwise, lower-cased, without an
@@ -208,10 +197,7 @@ func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""
 	if req.URL != nil {
-		if host == "" {
-			host = req.URL.Host
-		}
-		scheme = req.URL.Scheme
+		host, scheme = cmp.Or(host, req.URL.Host), req.URL.Scheme
 	}
 	auth, err := authority(host, scheme)
 	if err != nil {
@@ -221,16 +207,8 @@ func (s *Signer) Sign(req *http.Request) error {
 	if _, err := io.ReadFull(s.rand, nonce); err != nil {
 		return fmt.Errorf("botauth: reading a nonce: %w", err)
 	}
-	created := s.now().Unix()
-	input, signature := sign(s.key, requestLabel,
-		[]component{{authorityID, auth}, {agentID, s.agentValue}},
-		[]param{
-			intParam("created", created),
-			intParam("expires", created+s.validity),
-			stringParam("keyid", s.keyID),
-			stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)),
-			stringParam("tag", requestTag),
-		})
+	input, signature := s.sign(requestLabel, []component{{authorityID, auth}, {agentID, s.agentValue}},
+		s.validity, requestTag, stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)))
 	if req.Header == nil {
 		req.Header = make(http.Header)
 	}

@@ -2,6 +2,7 @@ package meta
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -39,10 +40,5 @@ func isAgentName(s string) bool {
 }
 
 func namesAny(who string, tokens []string) bool {
-	for _, t := range tokens {
-		if strings.EqualFold(who, t) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(who, t) })
 }

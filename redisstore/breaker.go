@@ -2,12 +2,20 @@ package redisstore
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
 )
+
+// ErrUnavailable is returned, without calling Redis, while the Store
+// considers Redis down after consecutive failures. It clears by itself once
+// a probe call succeeds.
+var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
 	// tripAfter consecutive failed calls open the breaker.
@@ -20,21 +28,66 @@ const (
 	// Store forgets them all and starts afresh, so that addresses that
 	// come and go (nodes replaced over months) cannot grow it.
 	maxBreakers = 1024
+	// minJudged is the least time a call must have had before a missed
+	// deadline of the caller counts against Redis: a caller that left less
+	// than this gave Redis no fair chance.
+	minJudged = 10 * time.Millisecond
 )
+
+// outcome classifies the result of one Redis call for the circuit breaker.
+type outcome int
+
+const (
+	healthy  outcome = iota // Redis answered (a nil reply and WRONGTYPE included)
+	failed                  // Redis did not answer usefully: network error, timeout, LOADING…
+	unjudged                // says nothing about Redis: the caller gave up, or a cluster's slot map was loading
+)
+
+// classify tells how err, of a call that ran for ran under the caller's
+// context parent, reflects on Redis. A caller that cancelled says nothing
+// about it; one whose deadline passed does, since callers such as the
+// robotstxt Client bound Store calls with the Store's own short timeout.
+func classify(parent context.Context, err error, ran time.Duration) outcome {
+	switch {
+	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
+		return healthy
+	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged:
+		return unjudged
+	}
+	return failed
+}
+
+// isWrongType reports whether Redis refused the command because the key
+// holds another type.
+func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE") }
 
 // A breaker stops calls to a Redis node that keeps failing, so that a
 // down or hung server costs callers nothing after the first few timeouts.
-// While open it refuses calls; every retryAfter it lets a single probe
-// through, and the first healthy answer closes it.
+// Open, it lets one probe through every retryAfter; a healthy answer
+// closes it. Each master of a cluster has its own.
 type breaker struct {
 	node string // the node's address; "" for the whole of a Redis that is not a cluster
 	log  *logthrottle.Logger
 
 	mu       sync.Mutex
 	fails    int       // consecutive failed calls
-	open     bool      // refusing calls
-	openedAt time.Time // when open last began or a probe last failed
+	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
+}
+
+// breaker returns the breaker of node.
+func (s *Store) breaker(node string) *breaker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.breakers[node]
+	if b == nil {
+		if len(s.breakers) >= maxBreakers {
+			clear(s.breakers)
+		}
+		b = &breaker{node: node, log: s.log}
+		s.breakers[node] = b
+	}
+	return b
 }
 
 // allow reports whether a call may go to Redis, and whether that call is the
@@ -42,7 +95,7 @@ type breaker struct {
 func (b *breaker) allow() (ok, probe bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.open {
+	if b.openedAt.IsZero() {
 		return true, false
 	}
 	if b.probing || time.Since(b.openedAt) < retryAfter {
@@ -56,66 +109,28 @@ func (b *breaker) allow() (ok, probe bool) {
 func (b *breaker) done(probe bool, o outcome, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if probe {
-		b.probing = false
-	}
-	switch o {
+	b.probing = b.probing && !probe
+	switch open := !b.openedAt.IsZero(); o {
 	case healthy:
-		b.fails = 0
-		if b.open {
-			b.open = false
+		if open {
 			b.logf(slog.LevelInfo, "redis available again; sharing robots.txt entries resumes")
 		}
+		b.fails, b.openedAt = 0, time.Time{}
 	case failed:
-		b.fails++
-		switch {
-		case b.open: // a failed probe, or a call let through before opening
-			b.openedAt = time.Now()
-		case b.fails >= tripAfter:
-			b.open, b.openedAt = true, time.Now()
+		if b.fails++; !open && b.fails >= tripAfter {
 			b.logf(slog.LevelWarn, "redis unavailable; fetching robots.txt directly until it answers again",
 				"consecutive_failures", b.fails, "err", err)
+		}
+		if open || b.fails >= tripAfter { // a failed probe, or a call let through before opening
+			b.openedAt = time.Now()
 		}
 	}
 }
 
-// logf logs msg, naming the node when there is one; each node's news is
-// throttled apart from the others'.
+// logf logs msg, naming the node, throttled apart from other nodes' news.
 func (b *breaker) logf(level slog.Level, msg string, args ...any) {
 	if b.node != "" {
 		args = append(args, "node", b.node)
 	}
 	b.log.LogFor(context.Background(), b.node, level, msg, args...)
-}
-
-// A breakerSet holds a breaker for each Redis node, so that one failing
-// node of a Redis Cluster stops the calls to its own slots and no others.
-type breakerSet struct {
-	log   *logthrottle.Logger
-	whole *breaker // for node ""
-
-	mu    sync.Mutex
-	nodes map[string]*breaker
-}
-
-func newBreakerSet(log *logthrottle.Logger) *breakerSet {
-	return &breakerSet{log: log, whole: &breaker{log: log}, nodes: map[string]*breaker{}}
-}
-
-// get returns the breaker of node.
-func (s *breakerSet) get(node string) *breaker {
-	if node == "" {
-		return s.whole
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := s.nodes[node]
-	if b == nil {
-		if len(s.nodes) >= maxBreakers {
-			clear(s.nodes)
-		}
-		b = &breaker{node: node, log: s.log}
-		s.nodes[node] = b
-	}
-	return b
 }

@@ -7,16 +7,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsgate/robotstxt/internal/logthrottle"
+	"github.com/redis/go-redis/v9"
 )
+
+// unusedStore returns a Store whose client is never called.
+func unusedStore(t *testing.T, l *slog.Logger) *Store {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	t.Cleanup(func() { _ = rdb.Close() })
+	return New(rdb, WithLogger(l))
+}
 
 // TestBreakerPerNode: failures of one node open its breaker only, and the
 // log names the node.
 func TestBreakerPerNode(t *testing.T) {
 	var out lockedBuffer
-	set := newBreakerSet(logthrottle.NewLogger(slog.New(slog.NewTextHandler(&out, nil))))
-	a, b := set.get("10.0.0.1:6379"), set.get("10.0.0.2:6379")
-	if set.get("10.0.0.1:6379") != a {
+	s := unusedStore(t, slog.New(slog.NewTextHandler(&out, nil)))
+	a, b := s.breaker("10.0.0.1:6379"), s.breaker("10.0.0.2:6379")
+	if s.breaker("10.0.0.1:6379") != a {
 		t.Fatal("a second get of a node gave another breaker")
 	}
 	for range tripAfter {
@@ -28,7 +35,7 @@ func TestBreakerPerNode(t *testing.T) {
 	if ok, _ := a.allow(); ok {
 		t.Errorf("after %d failures the node's breaker let a call through", tripAfter)
 	}
-	for _, other := range []*breaker{b, set.get("")} {
+	for _, other := range []*breaker{b, s.breaker("")} {
 		if ok, _ := other.allow(); !ok {
 			t.Errorf("breaker of %q refused a call after another node failed", other.node)
 		}
@@ -41,10 +48,10 @@ func TestBreakerPerNode(t *testing.T) {
 // TestBreakerSetBounded: a Store that has met more node addresses than
 // maxBreakers keeps no more breakers than that.
 func TestBreakerSetBounded(t *testing.T) {
-	set := newBreakerSet(logthrottle.NewLogger(quietLogger))
+	s := unusedStore(t, quietLogger)
 	for i := range 3 * maxBreakers {
-		set.get(fmt.Sprintf("10.0.%d.%d:6379", i/256, i%256))
-		if n := len(set.nodes); n > maxBreakers {
+		s.breaker(fmt.Sprintf("10.0.%d.%d:6379", i/256, i%256))
+		if n := len(s.breakers); n > maxBreakers {
 			t.Fatalf("%d breakers after %d nodes, want at most %d", n, i+1, maxBreakers)
 		}
 	}

@@ -9,16 +9,13 @@ import (
 )
 
 // call runs one Redis operation on key under the Store's timeout and the
-// circuit breaker of the node that serves key, and wraps its error with op
-// and key. On a Redis Cluster a failed call, or one refused while its
-// node's breaker is open, makes the client reload its slot map (at most
-// every reloadEvery), so that a promoted replica takes over its slots
-// within moments, with a breaker of its own.
+// breaker of the node that serves key. On a Redis Cluster a failed or
+// refused call reloads the slot map, so that a promoted replica is found.
 func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
 	if s == nil || s.breakers == nil {
 		panic("redisstore: Store used without New")
 	}
-	b := s.breakers.get(s.cluster.node(key))
+	b := s.breaker(s.cluster.node(key))
 	ok, probe := b.allow()
 	if !ok {
 		s.cluster.reload()
@@ -31,9 +28,8 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	case o == healthy:
 		s.cluster.answered()
 	case o == failed:
-		s.cluster.reload()
-		if s.cluster.warming() {
-			o = unjudged
+		if s.cluster.reload(); s.cluster.warming() {
+			o = unjudged // the slot map is still loading: no node is to blame
 		}
 	}
 	b.done(probe, o, err)
@@ -43,14 +39,9 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	return nil
 }
 
-// run runs fn under the Store's timeout.
-//
-// When the go-redis client honours context deadlines on its sockets
-// (ContextTimeoutEnabled), fn runs in the caller's goroutine, under the
-// caller's deadline when that is the nearer one. Otherwise it runs in a
-// goroutine of its own, and run returns when the timeout passes even if
-// go-redis is still waiting on the socket; that goroutine ends at go-redis'
-// own read timeout.
+// run runs fn under the Store's timeout: in the caller's goroutine when
+// the client honours context deadlines on its sockets, else in one of its
+// own, so that the timeout holds while go-redis waits on a socket.
 func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) error {
 	if s.direct {
 		if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
@@ -60,21 +51,20 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) err
 		}
 		return fn(ctx)
 	}
-	tctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
 	defer cancel()
 	result := make(chan error, 1)
-	go func() { result <- fn(tctx) }()
+	go func() { result <- fn(ctx) }()
 	select {
 	case err := <-result:
 		return err
-	case <-tctx.Done():
-		return tctx.Err()
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
 // honoursDeadlines reports whether client's sockets obey context
-// deadlines, so that a call can run in the caller's goroutine and still
-// end at its deadline.
+// deadlines (ContextTimeoutEnabled).
 func honoursDeadlines(client redis.UniversalClient) bool {
 	switch c := client.(type) {
 	case *redis.Client:

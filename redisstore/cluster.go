@@ -25,60 +25,40 @@ const (
 )
 
 // A cluster is what a Store knows of the Redis Cluster behind a
-// *redis.ClusterClient: whether the client has a slot map yet, and when
-// the Store last asked it for a new one. Its methods do nothing on a nil
-// *cluster, the Store of a Redis that is not a cluster.
+// *redis.ClusterClient; nil, whose methods do nothing, for other clients.
 type cluster struct {
-	client   *redis.ClusterClient
-	mapped   atomic.Bool   // the client has loaded a slot map
-	warm     chan struct{} // closed when the warm-up New started has ended
-	reloaded atomic.Int64  // when the Store last asked for a reload (Unix ns)
+	client    *redis.ClusterClient
+	mapped    atomic.Bool  // the client has loaded a slot map
+	warmingUp atomic.Bool  // the warm-up New started is running
+	reloaded  atomic.Int64 // when the Store last asked for a reload (Unix ns)
 }
 
-// newCluster returns the cluster behind client, or nil when client is not
-// a *redis.ClusterClient. For a cluster it starts loading the slot map
-// and the command table in the background by reading key, so that a
-// process's first calls, under the Store's short timeout, need not pay
-// for it: go-redis loads both on first use, and with a dead node first
-// in its seed list that takes longer than the timeout.
+// newCluster returns the cluster behind client, and starts loading its
+// slot map and command table by reading key: go-redis loads both on first
+// use, which with a dead seed node takes longer than the Store's timeout.
 func newCluster(client redis.UniversalClient, key string) *cluster {
 	cc, ok := client.(*redis.ClusterClient)
 	if !ok {
 		return nil
 	}
-	c := &cluster{client: cc, warm: make(chan struct{})}
-	go c.warmUp(key)
+	c := &cluster{client: cc}
+	c.warmingUp.Store(true)
+	go func() {
+		defer c.warmingUp.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
+		defer cancel()
+		if cc.Exists(ctx, key).Err() == nil {
+			c.mapped.Store(true)
+		}
+	}()
 	return c
 }
 
-func (c *cluster) warmUp(key string) {
-	defer close(c.warm)
-	ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
-	defer cancel()
-	if err := c.client.Exists(ctx, key).Err(); err == nil {
-		c.mapped.Store(true)
-	}
-}
-
 // warming reports whether the warm-up New started is still running.
-// Failures meanwhile are the slot map still loading and say nothing of
-// any node.
-func (c *cluster) warming() bool {
-	if c == nil {
-		return false
-	}
-	select {
-	case <-c.warm:
-		return false
-	default:
-		return true
-	}
-}
+func (c *cluster) warming() bool { return c != nil && c.warmingUp.Load() }
 
-// node returns the address of the master that serves key in the client's
-// slot map, or "" before the client has one (and for a Redis that is not
-// a cluster). With a slot map loaded, looking it up neither blocks nor
-// calls Redis.
+// node returns the address of the master that serves key, or "" before
+// the client has a slot map, when looking it up would call Redis.
 func (c *cluster) node(key string) string {
 	if c == nil || !c.mapped.Load() {
 		return ""
@@ -90,17 +70,15 @@ func (c *cluster) node(key string) string {
 	return master.Options().Addr
 }
 
-// answered records that a call through the client was answered: the
-// client has a slot map.
+// answered records that a call was answered: the client has a slot map.
 func (c *cluster) answered() {
 	if c != nil && !c.mapped.Load() {
 		c.mapped.Store(true)
 	}
 }
 
-// reload asks the client to reload its slot map in the background, at
-// most once every reloadEvery: a node failed, or its breaker is open, and
-// its slots may have a new master.
+// reload has the client reload its slot map in the background, at most
+// once every reloadEvery.
 func (c *cluster) reload() {
 	if c == nil {
 		return

@@ -43,18 +43,16 @@
 //
 // # Redis Cluster
 //
-// On a *redis.ClusterClient each master has a circuit breaker of its own,
-// so a failed master stops sharing for its own slots only. go-redis
-// reloads its slot map only when a node answers MOVED or ASK, or once a
-// minute, and a dead master answers neither; so when a call fails or is
-// refused by an open breaker the Store has go-redis reload the map (at
-// most every 200 ms). When a replica takes over, the fleet shares and
-// paces through it within moments of its promotion. Until then the
-// failed master's authorities are fetched by every process for itself,
-// and paced requests to them fail. Redis replicates asynchronously: what
-// a master had not passed on when it died is lost, so an entry may be
-// fetched again, a lease taken twice, or one pair of requests to a site
-// come closer than its crawl-delay.
+// A failed master stops sharing for its own slots only. go-redis reloads
+// its slot map only when a node answers MOVED or ASK, or once a minute,
+// and a dead master answers neither; so when a call fails or is refused
+// the Store has go-redis reload the map (at most every 200 ms), and the
+// fleet shares and paces through a promoted replica within moments of
+// its promotion. Until then the failed master's authorities are fetched
+// by every process for itself, and paced requests to them fail. Redis
+// replicates asynchronously: what a master had not passed on when it
+// died is lost, so an entry may be fetched again, a lease taken twice, or
+// one pair of requests to a site come closer than its crawl-delay.
 //
 // Set these in the redis.ClusterOptions (as the example of [New] does):
 //

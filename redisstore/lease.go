@@ -7,13 +7,15 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // acquireScript takes the lease KEYS[1] with token ARGV[1] for ARGV[2]
 // milliseconds when nobody holds it. A key without expiry cannot be a lease
 // (leases are always set with one), so it is garbage and is taken over.
 // Returns 1 when taken, 0 when another holder has it.
-const acquireScript = `
+var acquireScript = redis.NewScript(`
 if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
 	return 1
 end
@@ -22,17 +24,17 @@ if redis.call("PTTL", KEYS[1]) == -1 then
 	return 1
 end
 return 0
-`
+`)
 
 // releaseScript deletes the lease KEYS[1] only if it still holds token
 // ARGV[1], so a holder whose lease expired cannot release the next
 // holder's.
-const releaseScript = `
+var releaseScript = redis.NewScript(`
 if redis.call("GET", KEYS[1]) == ARGV[1] then
 	return redis.call("DEL", KEYS[1])
 end
 return 0
-`
+`)
 
 // Lease tries to take the fetch lease on key for ttl, with SET NX PX and a
 // random token. When ok is true, release gives the lease back; it may be
@@ -45,34 +47,23 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 	if ttl <= 0 {
 		return nil, false, fmt.Errorf("redisstore: lease %s: non-positive ttl %v", k, ttl)
 	}
-	ms := max(ttl.Milliseconds(), 1)
 	token := rand.Text()
 	var taken int64
 	err = s.call(ctx, "lease", k, func(ctx context.Context) error {
 		var err error
-		taken, err = s.acquire.Run(ctx, s.rdb, []string{k}, token, ms).Int64()
+		taken, err = acquireScript.Run(ctx, s.rdb, []string{k}, token, max(ttl.Milliseconds(), 1)).Int64()
 		return err
 	})
-	if err != nil {
+	if err != nil || taken != 1 {
 		return nil, false, err
 	}
-	if taken != 1 {
-		return nil, false, nil
-	}
-	var once sync.Once
-	release = func() {
-		once.Do(func() { s.releaseLease(context.WithoutCancel(ctx), k, token) })
-	}
-	return release, true, nil
-}
-
-// releaseLease deletes lease key k if it holds token. Failures are logged:
-// the lease then expires by itself.
-func (s *Store) releaseLease(ctx context.Context, k, token string) {
-	err := s.call(ctx, "release", k, func(ctx context.Context) error {
-		return s.release.Run(ctx, s.rdb, []string{k}, token).Err()
-	})
-	if err != nil {
-		s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; it will expire by itself", "err", err)
-	}
+	return sync.OnceFunc(func() {
+		ctx := context.WithoutCancel(ctx)
+		err := s.call(ctx, "release", k, func(ctx context.Context) error {
+			return releaseScript.Run(ctx, s.rdb, []string{k}, token).Err()
+		})
+		if err != nil {
+			s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; it will expire by itself", "err", err)
+		}
+	}), true, nil
 }

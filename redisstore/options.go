@@ -6,11 +6,17 @@ import (
 	"time"
 )
 
-// defaultPrefix is the key prefix used unless WithPrefix gives another.
-const defaultPrefix = "robotstxt:"
-
-// defaultTimeout bounds each Redis call unless WithTimeout gives another.
-const defaultTimeout = 200 * time.Millisecond
+// The defaults of WithPrefix, WithTimeout and WithMaxValue. A Client's
+// value is its compressed body (a fifth of at most 500 KiB by default,
+// more only with a larger robotstxt.WithBodyLimit) and a few short
+// strings, so 4 MiB is eight times the most it writes by default, while
+// a value that someone else wrote to Redis, up to Redis's 512 MiB, is not
+// read whole.
+const (
+	defaultPrefix   = "robotstxt:"
+	defaultTimeout  = 200 * time.Millisecond
+	defaultMaxValue = 4 << 20
+)
 
 // An Option configures a Store made by New.
 type Option func(*config)
@@ -20,17 +26,6 @@ type config struct {
 	timeout  time.Duration
 	logger   *slog.Logger
 	maxValue int64
-}
-
-// defaultMaxValue bounds the values Get reads: a Client's value is its
-// compressed body (a fifth of at most 500 KiB by default, more only with
-// a larger robotstxt.WithBodyLimit) and a few short strings, so 4 MiB is
-// eight times the most it writes by default, while a value that someone
-// else wrote to Redis, up to Redis's 512 MiB, is not read whole.
-const defaultMaxValue = 4 << 20
-
-func defaultConfig() config {
-	return config{prefix: defaultPrefix, timeout: defaultTimeout, logger: slog.New(slog.DiscardHandler), maxValue: defaultMaxValue}
 }
 
 // WithMaxValue bounds the size of the values Get reads (default 4 MiB);

@@ -10,12 +10,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/pacing"
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
-
-var _ robotstxt.Pacer = (*Store)(nil)
 
 // The pacing state of one authority is a hash under paceKey, with times in
 // microseconds of the Redis server's clock (TIME), so that the clocks of
@@ -27,21 +24,14 @@ var _ robotstxt.Pacer = (*Store)(nil)
 //	iv     the interval it ended with
 //	hold   no turn before this (Retry-After)
 //
-// The key expires when none of them holds anything back any more. A key
-// of another type is garbage and is replaced.
+// The key expires when none of them holds anything back any more.
 //
 // Both pacing scripts take the token of a turn (ARGV[1]), its interval
 // (ARGV[2]) and lease (ARGV[3]) and the bound maxAhead (ARGV[4]), all in
-// µs, and begin with paceRead. It reads the server's clock into now and
-// the state of KEYS[1] into busy, busyUntil, ended, lastIv and hold,
-// after deleting the key if it is not a hash. A field that is not a
-// number, or lies past its bound, is garbage and is replaced, in Redis
-// too, by the most cautious value it could have held: a turn in flight
-// that has just begun, a previous turn that has just ended, the longest
-// interval or hold. So garbage holds requests back for a bounded time
-// and never lets one through that the state would not allow; a turn or
-// a hold in the past is none. paceKeep sets the key's expiry from the
-// state, or deletes the key when it holds nothing back.
+// µs, and begin with paceRead, which reads the clock and the state and
+// replaces garbage as Take documents, in Redis too. paceKeep sets the
+// key's expiry from the state, or deletes the key when it holds nothing
+// back.
 const paceRead = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -63,24 +53,12 @@ local function field(i, name, lo, hi, fix)
 	return fix
 end
 local busy = v[1]
-local busyUntil, ended, lastIv, hold = 0, 0, 0, 0
-if busy then
-	busyUntil = field(2, 'until', -math.huge, now + bound, now + lease)
-end
-if v[3] then
-	ended = field(3, 'end', -math.huge, now, now)
-end
-if v[4] then
-	lastIv = field(4, 'iv', 0, bound, bound)
-end
-if v[5] then
-	hold = field(5, 'hold', -math.huge, now + bound, now + bound)
-end
+local busyUntil = busy and field(2, 'until', -math.huge, now + bound, now + lease) or 0
+local ended = v[3] and field(3, 'end', -math.huge, now, now) or 0
+local lastIv = v[4] and field(4, 'iv', 0, bound, bound) or 0
+local hold = v[5] and field(5, 'hold', -math.huge, now + bound, now + bound) or 0
 local function paceKeep()
-	local keep = math.max(hold, ended + lastIv)
-	if busy then
-		keep = math.max(keep, busyUntil)
-	end
+	local keep = math.max(hold, ended + lastIv, busy and busyUntil or 0)
 	if keep <= now then
 		redis.call('DEL', k)
 	else
@@ -104,17 +82,11 @@ if iv > 0 and busy and now < busyUntil then
 elseif now < math.max(hold, ended + iv) then
 	wait = math.max(hold, ended + iv) - now
 end
-if wait > 0 then
+if wait > 0 or iv == 0 then
 	if repaired then
 		paceKeep()
 	end
-	return {1, math.ceil(wait)}
-end
-if iv == 0 then
-	if repaired then
-		paceKeep()
-	end
-	return {0, 0}
+	return {wait > 0 and 1 or 0, math.ceil(wait)}
 end
 busy, busyUntil = ARGV[1], now + lease
 redis.call('HSET', k, 'busy', busy, 'until', string.format('%.0f', busyUntil))
@@ -171,17 +143,15 @@ const maxAhead = parse.MaxCrawlDelay
 // authority for at most pacing.TurnTimeout (or the interval, if
 // longer).
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
-	interval = max(interval, 0)
 	k := s.paceKey(authority)
-	var token string
 	if interval > 0 {
 		id = rand.Uint64() | 1 // never 0, which means no exclusive slot
-		token = strconv.FormatUint(id, 36)
 	}
+	args := paceArgs(id, interval)
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
 		var err error
-		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, paceArgs(token, interval)...).Int64Slice()
+		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, args...).Int64Slice()
 		return err
 	})
 	if err != nil {
@@ -205,12 +175,8 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 		return nil
 	}
 	k := s.paceKey(authority)
-	var token string
-	if id != 0 {
-		token = strconv.FormatUint(id, 36)
-	}
 	err := s.call(context.WithoutCancel(ctx), "pace done", k, func(ctx context.Context) error {
-		args := append(paceArgs(token, interval), micros(min(max(hold, 0), maxAhead)))
+		args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})
 	if err != nil {
@@ -219,15 +185,17 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	return err
 }
 
-// paceKey is the Redis key of authority's pacing state. It starts with
-// valueKey, so it lives in the same cluster slot as the authority's entry.
+// paceKey is the Redis key of authority's pacing state, in valueKey's slot.
 func (s *Store) paceKey(authority string) string {
 	return s.valueKey(authority) + ":pace"
 }
 
-// paceArgs returns the arguments both pacing scripts begin with: the
-// turn's token, its interval and lease, and maxAhead, in µs.
-func paceArgs(token string, interval time.Duration) []any {
+// paceArgs returns the arguments both pacing scripts begin with.
+func paceArgs(id uint64, interval time.Duration) []any {
+	var token string
+	if id != 0 {
+		token = strconv.FormatUint(id, 36)
+	}
 	interval = min(max(interval, 0), maxAhead)
 	return []any{token, micros(interval), micros(max(pacing.TurnTimeout, interval)), micros(maxAhead)}
 }

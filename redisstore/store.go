@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -16,18 +18,19 @@ import (
 // implements [robotstxt.Store], with leases, and [robotstxt.Pacer],
 // and is safe for concurrent use.
 type Store struct {
-	rdb      redis.UniversalClient
-	cluster  *cluster // nil unless rdb is a *redis.ClusterClient
-	cfg      config
-	breakers *breakerSet
-	log      *logthrottle.Logger
-	acquire  *redis.Script
-	release  *redis.Script
-	direct   bool // client obeys context deadlines: call Redis in the caller's goroutine
+	rdb     redis.UniversalClient
+	cluster *cluster // nil unless rdb is a *redis.ClusterClient
+	cfg     config
+	log     *logthrottle.Logger
+	direct  bool // client obeys context deadlines: call Redis in the caller's goroutine
+
+	mu       sync.Mutex
+	breakers map[string]*breaker // by node address
 }
 
 var _ interface {
 	robotstxt.Store
+	robotstxt.Pacer
 	Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error)
 } = (*Store)(nil)
 
@@ -40,19 +43,16 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstore: New with a nil client")
 	}
-	cfg := defaultConfig()
+	cfg := config{prefix: defaultPrefix, timeout: defaultTimeout, logger: slog.New(slog.DiscardHandler), maxValue: defaultMaxValue}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	log := logthrottle.NewLogger(cfg.logger.With("component", "redisstore"))
 	s := &Store{
 		rdb:      client,
 		direct:   honoursDeadlines(client),
 		cfg:      cfg,
-		breakers: newBreakerSet(log),
-		log:      log,
-		acquire:  redis.NewScript(acquireScript),
-		release:  redis.NewScript(releaseScript),
+		log:      logthrottle.NewLogger(cfg.logger.With("component", "redisstore")),
+		breakers: map[string]*breaker{},
 	}
 	s.cluster = newCluster(client, s.valueKey(""))
 	return s
@@ -103,14 +103,13 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 	})
 }
 
-// valueKey is the Redis key of key's value: prefix + "{" + key + "}". The
-// braces make key the Redis Cluster hash tag.
+// valueKey is the Redis key of key's value; the braces make key the
+// Redis Cluster hash tag.
 func (s *Store) valueKey(key string) string {
 	return s.cfg.prefix + "{" + key + "}"
 }
 
-// leaseKey is the Redis key of key's fetch lease. It starts with valueKey,
-// so both keys have the same hash tag and live in the same cluster slot.
+// leaseKey is the Redis key of key's fetch lease, in valueKey's slot.
 func (s *Store) leaseKey(key string) string {
 	return s.valueKey(key) + ":lease"
 }

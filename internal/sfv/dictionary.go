@@ -72,9 +72,8 @@ const (
 
 // A Member is one member of a Dictionary, as written.
 type Member struct {
-	Key string
-	// Kind is the type of the value.
-	Kind Kind
+	Key  string
+	Kind Kind // the type of the value
 	// Value is the value as written, without its parameters: "y" for the
 	// Token y, `"n"` for the String n, "(a b)" for an inner list (its
 	// items' parameters included), "" for a key written alone.
@@ -101,22 +100,20 @@ type Member struct {
 // out before the rest of the value is read, so that a caller must check
 // [Scanner.Err] before using any.
 type Scanner struct {
-	in      string
-	off     int
-	members int // read so far
-	done    bool
-	err     error
-	m       Member
+	in   string
+	off  int
+	kind Kind // of the last bare item read
+	err  error
+	m    Member
 }
 
 // Scan returns a Scanner that reads value as a Dictionary.
 func Scan(value string) Scanner {
 	sc := Scanner{in: value}
 	if len(value) > MaxLength {
-		sc.err, sc.done = ErrTooLong, true
-		return sc
+		sc.err = ErrTooLong
 	}
-	sc.skipSP()
+	sc.skip(sp)
 	return sc
 }
 
@@ -124,53 +121,44 @@ func Scan(value string) Scanner {
 // the end of the Dictionary or at the first error, which [Scanner.Err]
 // then reports.
 func (sc *Scanner) Next() bool {
-	if sc.done {
+	if sc.err != nil {
 		return false
 	}
-	if sc.members > 0 {
-		sc.skipOWS()
-		if sc.eof() {
-			sc.done = true
-			return false
+	if sc.m.Key != "" { // after a member
+		if sc.skip(ows); !sc.eof() {
+			if !sc.eat(',') {
+				return sc.unexpected("want ',' or the end after a member")
+			}
+			if sc.skip(ows); sc.eof() {
+				return sc.fail("a ',' ends the dictionary")
+			}
 		}
-		if sc.in[sc.off] != ',' {
-			return sc.unexpected("want ',' or the end after a member")
-		}
-		sc.off++
-		sc.skipOWS()
-		if sc.eof() {
-			return sc.fail("a ',' ends the dictionary")
-		}
-	} else if sc.eof() {
-		sc.done = true // the empty Dictionary
-		return false
 	}
-	key, ok := sc.key()
-	if !ok {
+	if sc.eof() {
 		return false
-	}
-	m := Member{Key: key, Kind: Boolean}
-	if !sc.eof() && sc.in[sc.off] == '=' {
-		sc.off++
-		start := sc.off
-		if !sc.eof() && sc.in[sc.off] == '(' {
-			ok = sc.innerList()
-			m.Kind = InnerList
-		} else {
-			m.Kind, ok = sc.bareItem()
-		}
-		if !ok {
-			return false
-		}
-		m.Value = sc.in[start:sc.off]
 	}
 	start := sc.off
+	if !sc.key() {
+		return false
+	}
+	m := Member{Key: sc.in[start:sc.off], Kind: Boolean}
+	if sc.eat('=') {
+		start := sc.off
+		if sc.peek() == '(' {
+			if !sc.innerList() {
+				return false
+			}
+		} else if !sc.bareItem() {
+			return false
+		}
+		m.Kind, m.Value = sc.kind, sc.in[start:sc.off]
+	}
+	start = sc.off
 	if !sc.params() {
 		return false
 	}
 	m.Params = sc.in[start:sc.off]
 	sc.m = m
-	sc.members++
 	return true
 }
 
@@ -182,11 +170,10 @@ func (sc *Scanner) Member() Member { return sc.m }
 // returned false.
 func (sc *Scanner) Err() error { return sc.err }
 
-// fail stops the scan with a SyntaxError at the current offset; it
-// returns false for Next.
+// fail stops the scan with a SyntaxError at the current offset, and
+// returns false.
 func (sc *Scanner) fail(reason string) bool {
 	sc.err = &SyntaxError{Offset: sc.off, Reason: reason}
-	sc.done = true
 	return false
 }
 
@@ -194,144 +181,138 @@ func (sc *Scanner) fail(reason string) bool {
 // which the error names.
 func (sc *Scanner) unexpected(reason string) bool {
 	sc.err = &SyntaxError{Offset: sc.off, Reason: reason, at: sc.in[sc.off:], quote: true}
-	sc.done = true
 	return false
 }
 
 func (sc *Scanner) eof() bool { return sc.off == len(sc.in) }
 
-func (sc *Scanner) skipSP() {
-	for !sc.eof() && sc.in[sc.off] == ' ' {
-		sc.off++
+// peek returns the byte at the current offset, or 0, which no rule
+// accepts, at the end.
+func (sc *Scanner) peek() byte {
+	if sc.eof() {
+		return 0
 	}
+	return sc.in[sc.off]
 }
 
-// skipOWS skips optional white space: spaces and tabs.
-func (sc *Scanner) skipOWS() {
-	for !sc.eof() && (sc.in[sc.off] == ' ' || sc.in[sc.off] == '\t') {
-		sc.off++
+// eat skips c if it is the byte at the current offset.
+func (sc *Scanner) eat(c byte) bool {
+	if sc.peek() != c {
+		return false
 	}
+	sc.off++
+	return true
 }
 
-// key reads a key: a lower-case letter or '*', then lower-case letters,
-// digits, '_', '-', '.' and '*' (RFC 9651 §4.2.3.3).
-func (sc *Scanner) key() (string, bool) {
-	if sc.eof() || !isLower(sc.in[sc.off]) && sc.in[sc.off] != '*' {
-		return "", sc.unexpected("want a key, which starts with a lower-case letter or '*'")
+func (sc *Scanner) skip(class uint16) { sc.off = span(sc.in, sc.off, class) }
+
+// key reads a key (RFC 9651 §4.2.3.3).
+func (sc *Scanner) key() bool {
+	if !is(sc.peek(), keyStart) {
+		return sc.unexpected("want a key, which starts with a lower-case letter or '*'")
 	}
-	start := sc.off
 	sc.off = span(sc.in, sc.off+1, keyByte)
-	return sc.in[start:sc.off], true
+	return true
 }
 
 // params reads parameters: each ';', spaces, a key, and '=' with a bare
 // item unless the value is Boolean true (RFC 9651 §4.2.3.2).
 func (sc *Scanner) params() bool {
-	for !sc.eof() && sc.in[sc.off] == ';' {
-		sc.off++
-		sc.skipSP()
-		if _, ok := sc.key(); !ok {
+	for sc.eat(';') {
+		if sc.skip(sp); !sc.key() || sc.eat('=') && !sc.bareItem() {
 			return false
-		}
-		if !sc.eof() && sc.in[sc.off] == '=' {
-			sc.off++
-			if _, ok := sc.bareItem(); !ok {
-				return false
-			}
 		}
 	}
 	return true
 }
 
 // innerList reads '(', items with their parameters separated by spaces,
-// ')' and the list's parameters (RFC 9651 §4.2.1.2).
+// and ')' (RFC 9651 §4.2.1.2); the caller reads the list's parameters.
 func (sc *Scanner) innerList() bool {
 	sc.off++ // '('
 	for {
-		sc.skipSP()
-		if sc.eof() {
+		sc.skip(sp)
+		switch {
+		case sc.eof():
 			return sc.fail("an inner list is not closed")
-		}
-		if sc.in[sc.off] == ')' {
-			sc.off++
-			return true // the caller reads the list's parameters
-		}
-		if _, ok := sc.bareItem(); !ok || !sc.params() {
+		case sc.eat(')'):
+			sc.kind = InnerList
+			return true
+		case !sc.bareItem() || !sc.params():
 			return false
-		}
-		if sc.eof() || sc.in[sc.off] != ' ' && sc.in[sc.off] != ')' {
+		case sc.peek() != ' ' && sc.peek() != ')':
 			return sc.unexpected("want ' ' or ')' after an item of an inner list")
 		}
 	}
 }
 
 // bareItem reads a bare item, telling its type by its first byte (RFC
-// 9651 §4.2.3.1).
-func (sc *Scanner) bareItem() (Kind, bool) {
-	var c byte // 0 at the end, which starts no value
-	if !sc.eof() {
-		c = sc.in[sc.off]
-	}
-	switch {
-	case c == '-' || isDigit(c):
+// 9651 §4.2.3.1), and sets sc.kind to it.
+func (sc *Scanner) bareItem() bool {
+	switch c := sc.peek(); {
+	case c == '-' || is(c, digit):
 		return sc.number()
+	case is(c, tokenStart): // RFC 9651 §4.2.6
+		sc.off, sc.kind = span(sc.in, sc.off+1, tokenByte), Token
+		return true
 	case c == '"':
-		return String, sc.string()
-	case isAlpha(c) || c == '*':
-		sc.token()
-		return Token, true
+		sc.kind = String
+		return sc.string()
 	case c == ':':
-		return ByteSequence, sc.byteSequence()
-	case c == '?':
-		return Boolean, sc.boolean()
-	case c == '@':
-		sc.off++
-		k, ok := sc.number()
-		if ok && k != Integer {
-			return 0, sc.fail("a date is an integer, not a decimal")
+		sc.kind = ByteSequence
+		return sc.byteSequence()
+	case c == '?': // RFC 9651 §4.2.8
+		if sc.off++; sc.peek() != '0' && sc.peek() != '1' {
+			return sc.unexpected("want '0' or '1' after '?'")
 		}
-		return Date, ok
+		sc.off, sc.kind = sc.off+1, Boolean
+		return true
+	case c == '@': // RFC 9651 §4.2.9
+		if sc.off++; !sc.number() {
+			return false
+		}
+		if sc.kind == Decimal {
+			return sc.fail("a date is an integer, not a decimal")
+		}
+		sc.kind = Date
+		return true
 	case c == '%':
-		return DisplayString, sc.displayString()
+		sc.kind = DisplayString
+		return sc.displayString()
 	}
-	return 0, sc.unexpected("want a value")
+	return sc.unexpected("want a value")
 }
 
 // number reads an Integer (at most 15 digits) or a Decimal (at most 12
 // digits, '.', 1 to 3 digits), either with a leading '-' (RFC 9651
 // §4.2.4).
-func (sc *Scanner) number() (Kind, bool) {
-	if !sc.eof() && sc.in[sc.off] == '-' {
-		sc.off++
-	}
-	if sc.eof() || !isDigit(sc.in[sc.off]) {
-		return 0, sc.unexpected("want a digit")
+func (sc *Scanner) number() bool {
+	sc.eat('-')
+	if !is(sc.peek(), digit) {
+		return sc.unexpected("want a digit")
 	}
 	start, dot := sc.off, -1
-	for ; !sc.eof(); sc.off++ {
-		c := sc.in[sc.off]
-		if isDigit(c) {
-			continue
+	for ; is(sc.peek(), digit) || sc.peek() == '.' && dot < 0; sc.off++ {
+		if sc.peek() == '.' {
+			if sc.off-start > 12 {
+				return sc.fail("a decimal has more than 12 digits before '.'")
+			}
+			dot = sc.off
 		}
-		if c != '.' || dot >= 0 {
-			break
-		}
-		if sc.off-start > 12 {
-			return 0, sc.fail("a decimal has more than 12 digits before '.'")
-		}
-		dot = sc.off
 	}
 	switch {
 	case dot < 0 && sc.off-start > 15:
-		return 0, sc.fail("an integer has more than 15 digits")
-	case dot < 0:
-		return Integer, true
+		return sc.fail("an integer has more than 15 digits")
 	case dot == sc.off-1:
-		return 0, sc.fail("a decimal ends with '.'")
-	case sc.off-dot-1 > 3:
-		return 0, sc.fail("a decimal has more than 3 digits after '.'")
+		return sc.fail("a decimal ends with '.'")
+	case dot >= 0 && sc.off-dot-1 > 3:
+		return sc.fail("a decimal has more than 3 digits after '.'")
 	}
-	return Decimal, true
+	sc.kind = Integer
+	if dot >= 0 {
+		sc.kind = Decimal
+	}
+	return true
 }
 
 // string reads a String: '"', printable ASCII with '\' escaping '"' and
@@ -344,7 +325,7 @@ func (sc *Scanner) string() bool {
 			return true
 		case c == '\\':
 			sc.off++
-			if sc.eof() || sc.in[sc.off] != '"' && sc.in[sc.off] != '\\' {
+			if c := sc.peek(); c != '"' && c != '\\' {
 				return sc.unexpected(`want '"' or '\' after '\' in a string`)
 			}
 		case c < ' ' || c > '~':
@@ -354,26 +335,17 @@ func (sc *Scanner) string() bool {
 	return sc.fail("a string is not closed")
 }
 
-// token reads a Token, whose first byte the caller has checked: then
-// tchar, ':' and '/' (RFC 9651 §4.2.6).
-func (sc *Scanner) token() {
-	sc.off = span(sc.in, sc.off+1, tokenByte)
-}
-
 // byteSequence reads a Byte Sequence: base64 between colons (RFC 9651
 // §4.2.7).
 func (sc *Scanner) byteSequence() bool {
-	sc.off++ // ':'
-	start := sc.off
-	for ; !sc.eof() && sc.in[sc.off] != ':'; sc.off++ {
-		if c := sc.in[sc.off]; !isAlpha(c) && !isDigit(c) && c != '+' && c != '/' && c != '=' {
-			return sc.unexpected("a byte sequence holds a byte that is not base64")
-		}
-	}
-	if sc.eof() {
+	start := sc.off + 1
+	sc.off = span(sc.in, start, base64Byte)
+	switch {
+	case sc.eof():
 		return sc.fail("a byte sequence is not closed")
-	}
-	if !isBase64(sc.in[start:sc.off]) {
+	case sc.peek() != ':':
+		return sc.unexpected("a byte sequence holds a byte that is not base64")
+	case !isBase64(sc.in[start:sc.off]):
 		return sc.fail("a byte sequence is not base64")
 	}
 	sc.off++
@@ -383,45 +355,26 @@ func (sc *Scanner) byteSequence() bool {
 // isBase64 reports whether s, of base64 characters and '=', decodes
 // (RFC 4648 §4). As RFC 9651 §4.2.7 asks, missing padding is not an
 // error; padding that is there must be right, and only at the end.
-// Non-zero pad bits are accepted, as RFC 9651 allows.
+// Non-zero pad bits are accepted, as RFC 9651 allows. One character left
+// over holds no whole byte.
 func isBase64(s string) bool {
-	data := len(s)
-	for data > 0 && s[data-1] == '=' {
-		data--
-	}
-	for i := range data {
-		if s[i] == '=' {
-			return false
-		}
-	}
-	if pad := len(s) - data; pad > 0 && (pad > 2 || len(s)%4 != 0) {
-		return false
-	}
-	return data%4 != 1 // one character left over holds no whole byte
-}
-
-// boolean reads "?1" or "?0" (RFC 9651 §4.2.8).
-func (sc *Scanner) boolean() bool {
-	sc.off++ // '?'
-	if sc.eof() || sc.in[sc.off] != '0' && sc.in[sc.off] != '1' {
-		return sc.unexpected("want '0' or '1' after '?'")
-	}
-	sc.off++
-	return true
+	data := strings.TrimRight(s, "=")
+	pad := len(s) - len(data)
+	return !strings.Contains(data, "=") && (pad == 0 || pad <= 2 && len(s)%4 == 0) && len(data)%4 != 1
 }
 
 // displayString reads a Display String: '%', '"', printable ASCII with
 // '%' and two lower-case hex digits for a byte, '"'; the bytes must be
 // UTF-8 (RFC 9651 §4.2.10). It checks the UTF-8 as it reads, holding at
-// most one character's bytes.
+// most one character's bytes, so as not to allocate.
 func (sc *Scanner) displayString() bool {
 	sc.off++ // '%'
-	if sc.eof() || sc.in[sc.off] != '"' {
+	if !sc.eat('"') {
 		return sc.unexpected(`want '"' after '%'`)
 	}
 	var char [utf8.UTFMax]byte // the bytes of the character being read
 	n, want := 0, 0
-	for sc.off++; !sc.eof(); sc.off++ {
+	for ; !sc.eof(); sc.off++ {
 		at, c := sc.off, sc.in[sc.off] // at: where the byte is written
 		switch {
 		case c < ' ' || c > '~':
@@ -433,12 +386,12 @@ func (sc *Scanner) displayString() bool {
 			sc.off++
 			return true
 		case c == '%':
-			if len(sc.in)-sc.off < 3 || !isLowerHex(sc.in[sc.off+1]) || !isLowerHex(sc.in[sc.off+2]) {
-				sc.off++
+			if sc.off++; len(sc.in)-sc.off < 2 || !is(sc.in[sc.off], lowerHex) || !is(sc.in[sc.off+1], lowerHex) {
 				return sc.unexpected("want two lower-case hex digits after '%' in a display string")
 			}
-			c = unhex(sc.in[sc.off+1])<<4 | unhex(sc.in[sc.off+2])
-			sc.off += 2
+			v, _ := strconv.ParseUint(sc.in[sc.off:sc.off+2], 16, 8)
+			c = byte(v)
+			sc.off++
 		}
 		switch {
 		case n == 0 && c < utf8.RuneSelf:
@@ -474,43 +427,42 @@ func utf8Length(c byte) int {
 	return 0
 }
 
-func isLower(c byte) bool    { return c >= 'a' && c <= 'z' }
-func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
-func isAlpha(c byte) bool    { return isLower(c) || c >= 'A' && c <= 'Z' }
-func isLowerHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' }
-
-func unhex(c byte) byte {
-	if isDigit(c) {
-		return c - '0'
-	}
-	return c - 'a' + 10
-}
-
 // The classes of bytes that byteClass records.
 const (
-	keyByte   = 1 << iota // may follow a key's first byte
-	tokenByte             // may follow a Token's first byte: a tchar of RFC 9110, ':' or '/'
+	sp         = 1 << iota // ' '
+	ows                    // ' ', '\t'
+	digit                  // 0-9
+	lowerHex               // 0-9, a-f
+	keyStart               // a key's first byte
+	keyByte                // a key's other bytes
+	tokenStart             // a Token's first byte
+	tokenByte              // a Token's other bytes: a tchar of RFC 9110, ':' or '/'
+	base64Byte             // base64 and '='
 )
 
-// byteClass records the classes of each byte, so that the loops over keys
-// and Tokens test one bit a byte.
-var byteClass = func() (class [256]uint8) {
-	for c := range 256 {
-		b := byte(c)
-		if isLower(b) || isDigit(b) || strings.IndexByte("_-.*", b) >= 0 {
-			class[c] |= keyByte
-		}
-		if isAlpha(b) || isDigit(b) || strings.IndexByte("!#$%&'*+-.^_`|~:/", b) >= 0 {
-			class[c] |= tokenByte
+// byteClass records the classes of each byte, so that each test of a
+// class is one lookup.
+var byteClass = func() (class [256]uint16) {
+	const lower, upper, digits = "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"
+	for bit, bytes := range map[uint16]string{
+		sp: " ", ows: " \t", digit: digits, lowerHex: digits + "abcdef",
+		keyStart: lower + "*", keyByte: lower + digits + "_-.*",
+		tokenStart: lower + upper + "*", tokenByte: lower + upper + digits + "!#$%&'*+-.^_`|~:/",
+		base64Byte: lower + upper + digits + "+/=",
+	} {
+		for i := range len(bytes) {
+			class[bytes[i]] |= bit
 		}
 	}
 	return class
 }()
 
+func is(c byte, class uint16) bool { return byteClass[c]&class != 0 }
+
 // span returns the offset of the first byte of s from i on that is not of
 // the class.
-func span(s string, i int, class uint8) int {
-	for i < len(s) && byteClass[s[i]]&class != 0 {
+func span(s string, i int, class uint16) int {
+	for i < len(s) && is(s[i], class) {
 		i++
 	}
 	return i
@@ -519,10 +471,10 @@ func span(s string, i int, class uint8) int {
 // IsKey reports whether s is a key: what a Dictionary member's name may
 // be.
 func IsKey(s string) bool {
-	return s != "" && (isLower(s[0]) || s[0] == '*') && span(s, 1, keyByte) == len(s)
+	return s != "" && is(s[0], keyStart) && span(s, 1, keyByte) == len(s)
 }
 
 // IsToken reports whether s is a Token.
 func IsToken(s string) bool {
-	return s != "" && (isAlpha(s[0]) || s[0] == '*') && span(s, 1, tokenByte) == len(s)
+	return s != "" && is(s[0], tokenStart) && span(s, 1, tokenByte) == len(s)
 }
