@@ -234,17 +234,20 @@ const (
 	pageHeaderLen = 16
 	metaLen       = 64
 	elementLen    = 16
-	childAt       = 8 // in a branch element
+	childAt       = 8    // in a branch element
+	branchFlag    = 0x01 // in the header's flags, at byte 8
 )
 
 // pageFlips returns flips of bbolt's structures in the file at path: two
 // bits of every byte of the header of every page in use and of the
 // element tables of the branch pages, one of every byte of the meta of
 // the meta pages (any flip there fails the meta's checksum, and bbolt
-// reads the other). It leaves out
-// the flips that make a branch page its own descendant, and returns how
-// many: bbolt follows such a cycle for ever, recursing until the Go
-// runtime ends the process (see the package documentation).
+// reads the other). It leaves out the flips that let a descent from the
+// flipped page come back to a page it has passed, and returns how many:
+// bbolt follows such a cycle for ever, recursing until the Go runtime
+// ends the process (see the package documentation). The descent follows
+// the bytes of the file, as bbolt does: a child may be a freed page,
+// which still holds the branch it was, with children of its own.
 func pageFlips(t *testing.T, path string) (fs []flip, cycles int) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -253,40 +256,58 @@ func pageFlips(t *testing.T, path string) (fs []flip, cycles int) {
 	}
 	pageSize := os.Getpagesize()
 	pages := pageInfos(t, path)
-	child := func(id, i int) int {
-		return int(binary.LittleEndian.Uint64(b[id*pageSize+pageHeaderLen+i*elementLen+childAt:]))
-	}
-	parent := map[int]int{} // of each branch page, but a bucket's root
-	for id, p := range pages {
-		for i := range p.Count {
-			if p.Type == "branch" && child(id, i) < len(pages) && pages[child(id, i)].Type == "branch" {
-				parent[child(id, i)] = id
+	// cycles reports whether flipping f lets a descent from the page f
+	// lies in loop.
+	loops := func(f flip) bool {
+		b[f.Off] ^= 1 << f.Bit
+		defer func() { b[f.Off] ^= 1 << f.Bit }()
+		// children returns the child pages of page id if the file holds
+		// a branch page there, whole.
+		children := func(id int) []int {
+			at := id * pageSize
+			if id < 0 || at+pageHeaderLen > len(b) || binary.LittleEndian.Uint16(b[at+8:])&branchFlag == 0 {
+				return nil
 			}
+			n := int(binary.LittleEndian.Uint16(b[at+10:]))
+			if at+pageHeaderLen+n*elementLen > len(b) {
+				return nil
+			}
+			out := make([]int, n)
+			for i := range out {
+				c := binary.LittleEndian.Uint64(b[at+pageHeaderLen+i*elementLen+childAt:])
+				out[i] = int(min(c, uint64(len(b)))) // far beyond the file: a fault, not a branch
+			}
+			return out
 		}
-	}
-	// cycle reports whether a child of branch page id numbered c makes a
-	// cycle: c is id or one of its ancestors.
-	cycle := func(id, c int) bool {
-		for {
-			if c == id {
+		state := map[int]int{} // 1 while on the path down, 2 once left
+		var down func(id int) bool
+		down = func(id int) bool {
+			switch state[id] {
+			case 1:
 				return true
-			}
-			up, ok := parent[id]
-			if !ok {
+			case 2:
 				return false
 			}
-			id = up
+			state[id] = 1
+			for _, c := range children(id) {
+				if down(c) {
+					return true
+				}
+			}
+			state[id] = 2
+			return false
 		}
+		return down(f.Off / pageSize)
 	}
-	add := func(from, n, bits int, skip func(off int, bit uint8) bool) {
+	add := func(from, n, bits int) {
 		for off := from; off < from+n; off++ {
 			for k := range bits {
-				bit := uint8((off + 8/bits*k) % 8)
-				if skip != nil && skip(off, bit) {
+				f := flip{off, uint8((off + 8/bits*k) % 8)}
+				if loops(f) {
 					cycles++
 					continue
 				}
-				fs = append(fs, flip{off, bit})
+				fs = append(fs, f)
 			}
 		}
 	}
@@ -295,21 +316,11 @@ func pageFlips(t *testing.T, path string) (fs []flip, cycles int) {
 		switch p.Type {
 		case "free":
 		case "meta":
-			add(at, pageHeaderLen+metaLen, 1, nil)
+			add(at, pageHeaderLen+metaLen, 1)
 		case "branch":
-			add(at, pageHeaderLen, 2, nil)
-			for i := range p.Count {
-				elem := at + pageHeaderLen + i*elementLen
-				add(elem, elementLen, 2, func(off int, bit uint8) bool {
-					if off < elem+childAt {
-						return false
-					}
-					flipped := child(id, i) ^ 1<<(8*(off-elem-childAt)+int(bit))
-					return cycle(id, flipped)
-				})
-			}
+			add(at, pageHeaderLen+p.Count*elementLen, 2)
 		default:
-			add(at, pageHeaderLen, 2, nil)
+			add(at, pageHeaderLen, 2)
 		}
 	}
 	return fs, cycles
