@@ -26,9 +26,6 @@ var selected = []int{0}
 // and the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
 
-// allowed is check without the deciding rule, for the hot path.
-func (a *agentRules) allowed(path string) bool { return allowed(a.t, a.mode, selected, path) }
-
 // usage returns the preferences that the Content-Usage rules of the
 // groups state for path, as [Robots.Usage] reads them.
 func (a *agentRules) usage(path string) Usage { return usageOf(a.t, a.mode, selected, path) }

@@ -128,7 +128,8 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 		// without building a Decision.
 		if cr := e.rules.Load(); cr != nil {
 			c.stats.hits.add()
-			return servedAllowed(cr, path), nil
+			ok, _ := servedCheck(cr, path)
+			return ok, nil
 		}
 	}
 	d, err := c.decide(ctx, key, path, e)
@@ -477,25 +478,6 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 		return good
 	}
 	return e
-}
-
-// servedAllowed is servedCheck without making the
-// deciding rule, for the hot path.
-func servedAllowed(cr *agentRules, path string) bool {
-	if !cr.allowed(path) {
-		return false
-	}
-	if spelledNormally(path) {
-		return true // no other form, and no scratch space to clear
-	}
-	var scratch [normalScratch]byte
-	forms, n := normalForms(path, scratch[:0])
-	for _, f := range forms[:n] {
-		if !cr.allowed(f) {
-			return false
-		}
-	}
-	return true
 }
 
 // servedCheck checks path, and each normal form a server may serve for it

@@ -242,13 +242,6 @@ func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
 	return t.rule(i), true
 }
 
-// Allowed reports whether path is allowed by the rules of the given
-// groups: whether the rule [Table.Decide] finds, if any, is an allow.
-func (t *Table) Allowed(groups []int, path string) bool {
-	i, _ := t.run(groups, path)
-	return i < 0 || t.rules[i].allow()
-}
-
 // run returns the index of the rule that decides for path among the
 // rules of groups, or -1, and the number of rules it matched against
 // path.
