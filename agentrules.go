@@ -22,7 +22,7 @@ type agentRules struct {
 var selected = []int{0}
 
 // check reports whether path, the part of a URL that rules are matched
-// against (as match.Path or match.EscapePath return it), is allowed,
+// against (as match.Path or target.Split return it), is allowed,
 // and the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
 

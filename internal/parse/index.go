@@ -228,7 +228,7 @@ func (s *gramSet) has(gram uint16) bool {
 // Decide finds the rule that decides for path among the rules of the
 // given groups: the longest match, an allow on a tie, the first in file
 // order on a full tie (see [match.Best]). path is what rules are
-// matched against, as match.Path or match.EscapePath return it. ok is
+// matched against, as match.Path or target.Split return it. ok is
 // false when no rule matches, and the path is allowed.
 //
 // It looks only at the rules whose literal prefix starts path, and of
