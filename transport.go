@@ -471,9 +471,7 @@ func WithNoWait() TransportOption {
 // that has no robots.txt (default 0: no pacing). It panics if d is
 // negative.
 func WithDefaultInterval(d time.Duration) TransportOption {
-	if d < 0 {
-		invalid("WithDefaultInterval", d)
-	}
+	inRange(d >= 0, "WithDefaultInterval", d)
 	return func(c *transportConfig) { c.defaultInterval = d }
 }
 
@@ -483,9 +481,7 @@ func WithDefaultInterval(d time.Duration) TransportOption {
 // caps a crawl-delay the crawler will not keep, at the price of
 // disobeying it. It panics if lo is negative or hi is below lo.
 func WithIntervalBounds(lo, hi time.Duration) TransportOption {
-	if lo < 0 || hi < lo {
-		invalid("WithIntervalBounds", fmt.Sprint(lo, ", ", hi))
-	}
+	inRange(lo >= 0 && hi >= lo, "WithIntervalBounds", fmt.Sprint(lo, ", ", hi))
 	return func(c *transportConfig) { c.minInterval, c.maxInterval = lo, hi }
 }
 
@@ -493,9 +489,7 @@ func WithIntervalBounds(lo, hi time.Duration) TransportOption {
 // response holds further requests to its authority (default one hour).
 // It panics if d is not positive.
 func WithMaxHold(d time.Duration) TransportOption {
-	if d <= 0 {
-		invalid("WithMaxHold", d)
-	}
+	inRange(d > 0, "WithMaxHold", d)
 	return func(c *transportConfig) { c.maxHold = d }
 }
 
@@ -508,8 +502,6 @@ func WithMaxHold(d time.Duration) TransportOption {
 // and fails the same way at once when its turn may come after it.
 // It panics if d is not positive.
 func WithMaxWait(d time.Duration) TransportOption {
-	if d <= 0 {
-		invalid("WithMaxWait", d)
-	}
+	inRange(d > 0, "WithMaxWait", d)
 	return func(c *transportConfig) { c.maxWait = d }
 }
