@@ -87,7 +87,7 @@ func count(steps *int, n int) {
 // "index.htm" (so /d/index.htm and /d/index.html). It returns the length of
 // the directory part, "/d/", or 0 when the pattern is not of this kind.
 // Such a rule also allows the directory itself, as if "Allow: /d/$" were
-// present (see [Rule.Match]).
+// present (see [MatchRule]).
 func IndexDir(pattern string) int {
 	i := strings.LastIndexByte(pattern, '/')
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {

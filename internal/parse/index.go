@@ -10,7 +10,7 @@ import (
 )
 
 // The index. A rule can match a path only when its literal prefix (up to
-// its first '*' or final '$'; see prefixLen) starts the path. On the first
+// its first '*' or final '$'; see match.Prefix) starts the path. On the first
 // check the rules of each group of more than smallGroup rules are sorted by
 // prefix, and the rules of one prefix, a block, in precedence order; a
 // smaller group is one block, tried rule by rule.
@@ -363,7 +363,7 @@ func (c *check) try(block []rule, base int, grams *gramSet) {
 }
 
 // match reports whether r, whose prefix starts path, matches path, and
-// the length its match weighs, as [match.Rule.Match] does: only what
+// the length its match weighs, as [match.MatchRule] does: only what
 // follows the prefix is matched.
 func (t *Table) match(r *rule, path string) (int, bool) {
 	p := t.pattern(r)
@@ -381,7 +381,7 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 	case kindWild:
 		return len(p), match.Match(p[r.pre:], path[r.pre:])
 	}
-	return match.NewRule(t.text, int(r.off()), int(r.off())+len(p), true).Match(t.text, path)
+	return match.MatchRule(p, true, path)
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.
