@@ -22,12 +22,9 @@ type agentRules struct {
 var selected = []int{0}
 
 // check reports whether path, the part of a URL that rules are matched
-// against (as match.Path or match.EscapePath return it), is allowed,
+// against (as match.Path or target.Split return it), is allowed,
 // and the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
-
-// allowed is check without the deciding rule, for the hot path.
-func (a *agentRules) allowed(path string) bool { return allowed(a.t, a.mode, selected, path) }
 
 // usage returns the preferences that the Content-Usage rules of the
 // groups state for path, as [Robots.Usage] reads them.

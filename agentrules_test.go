@@ -14,7 +14,10 @@ import (
 // The tests read agentRules through methods shaped like the public
 // Robots ones, a URL at a time.
 
-func (a *agentRules) Allowed(url string) bool { return a.allowed(match.Path(url)) }
+func (a *agentRules) Allowed(url string) bool {
+	ok, _ := a.check(match.Path(url))
+	return ok
+}
 
 func (a *agentRules) Check(url string) Decision {
 	path := match.Path(url)

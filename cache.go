@@ -7,25 +7,12 @@ import (
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
-// memCache is the Client's in-memory cache of robots.txt entries, one per
-// authority, bounded by an entry count and a byte budget.
-//
-// It holds two LRUs of golang-lru: hot, the entries with their parsed
-// rules at hand, and cold, the frozen ones, which keep only their
-// compressed body and what the Client knows of the fetch (see
-// [WithCacheBytes]). An entry is in one of them at most. Beyond the byte
-// budget the least recently used hot entry is frozen (its rules
-// dropped, the entry moved to cold), and only when a single hot entry is
-// left is the least recently used cold entry evicted; beyond the count
-// the least recently used cold entry goes first, then hot ones. A check
-// of a frozen entry parses its body again and moves it back (see
-// Client.rulesOf). So a crawler whose sites' rules do not all fit keeps
-// every site it can, at the cost of a parse each time it comes back to a
-// frozen one, and one whose active sites fit never parses again.
-//
-// What golang-lru lacks is here: the sizes and the budget. An entry's
-// size is what it retains, its rules included; its rules change only
-// under mu, so that what was added for it is what is taken off.
+// memCache is the Client's in-memory cache of entries, bounded by an
+// entry count and a byte budget (see [WithCacheBytes]): hot holds the
+// entries with their rules, cold the frozen ones, which a check thaws
+// (see Client.rulesOf). golang-lru lacks the sizes and the budget; an
+// entry's rules change only under mu, so what was added for it is what
+// is taken off.
 type memCache struct {
 	mu      sync.Mutex
 	hot     *simplelru.LRU[string, *entry]
@@ -37,8 +24,6 @@ type memCache struct {
 	budget  int64 // byte bound
 }
 
-// newMemCache returns a cache of at most maxEntries entries retaining at
-// most maxBytes.
 func newMemCache(maxEntries int, maxBytes int64) *memCache {
 	// Each LRU may hold every entry and one more, so that an Add never
 	// evicts behind the counts' back; shrink keeps their sum within max.
@@ -76,8 +61,7 @@ func (m *memCache) peek(key string) *entry {
 	return e
 }
 
-// put publishes e in place of any entry for its key and restores the
-// bounds. It returns e.
+// put publishes e in place of any entry for its key, and returns it.
 func (m *memCache) put(e *entry) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -94,9 +78,8 @@ func (m *memCache) put(e *entry) *entry {
 	return e
 }
 
-// thawed gives e, which was frozen, the rules cr and returns it; or,
-// when e has been given one since, that one. A cached e moves back to the
-// hot entries, as the most recently used.
+// thawed gives e, frozen, the rules cr and returns them, or the rules e
+// has been given since; a cached e moves back to hot.
 func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -140,15 +123,10 @@ func (m *memCache) remove(key string) {
 }
 
 // shrink restores the bounds: beyond the count it evicts the least
-// recently used entries, cold ones first; beyond the byte budget it
-// freezes the least recently used hot entries, and evicts cold ones
-// only when one hot entry is left (the most recent is in use and would
-// be parsed again at once: alone over the budget, it stays). The caller
-// holds mu.
-//
-// Entries do not freeze by age while the budget holds: that would save
-// memory nobody asked for, at the cost of a parse for every authority a
-// crawler comes back to after a pause.
+// recently used, cold first; beyond the budget it freezes hot entries,
+// and evicts cold ones only when one hot entry is left (the most recent,
+// in use, stays). The caller holds mu. Nothing freezes by age: that would
+// cost a parse for every site a crawler comes back to after a pause.
 func (m *memCache) shrink() {
 	for m.hot.Len()+m.cold.Len() > m.max {
 		m.evictOldest()
@@ -165,8 +143,7 @@ func (m *memCache) shrink() {
 	}
 }
 
-// freeze drops the rules of e, just taken out of hot, and moves e to
-// cold.
+// freeze drops the rules of e, just taken out of hot, and moves e to cold.
 func (m *memCache) freeze(e *entry) {
 	m.bytes -= e.cost()
 	e.rules.Store(nil)
@@ -188,8 +165,6 @@ func (m *memCache) evictOldest() {
 	m.evicted++
 }
 
-// usage returns the number of entries, the bytes they retain and how
-// many of them are frozen.
 func (m *memCache) usage() (entries int, bytes int64, frozen int, evicted uint64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -49,9 +49,7 @@ type Client struct {
 
 	pacerOnce sync.Once
 	pacer     *memPacer // shared by its Transports; see sharedPacer
-	// hops paces the redirect hops of robots.txt fetches that leave the
-	// site (see admitHop): with the pacer and intervals of the first
-	// Transport made for the Client, else with its own memPacer.
+	// hops paces the redirect hops that leave the site (see hopPacing).
 	hops atomic.Pointer[Transport]
 
 	base    context.Context // parent of every fetch; cancelled by Close
@@ -128,7 +126,8 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 		// without building a Decision.
 		if cr := e.rules.Load(); cr != nil {
 			c.stats.hits.add()
-			return servedAllowed(cr, path), nil
+			ok, _ := servedCheck(cr, path)
+			return ok, nil
 		}
 	}
 	d, err := c.decide(ctx, key, path, e)
@@ -163,8 +162,8 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// mustBeMade panics with a clear message when c is nil or was not made by
-// NewClient, instead of a nil dereference somewhere inside.
+// mustBeMade panics, instead of a nil dereference later, unless NewClient
+// made c.
 func (c *Client) mustBeMade() {
 	if c == nil || c.cache == nil {
 		panic("robotstxt: Client used without NewClient")
@@ -172,7 +171,7 @@ func (c *Client) mustBeMade() {
 }
 
 // decide answers for path at the authority key, whose cached entry, if
-// any, is e: from e when it is fresh, else after a fill.
+// any, is e.
 func (c *Client) decide(ctx context.Context, key []byte, path string, e *entry) (Decision, error) {
 	if e != nil && !c.expired(e) {
 		c.stats.hits.add()
@@ -181,8 +180,6 @@ func (c *Client) decide(ctx context.Context, key []byte, path string, e *entry) 
 	return c.miss(ctx, string(key), path, e)
 }
 
-// expired reports whether e has passed its expiry, so that the server
-// must be asked before e is used again.
 func (c *Client) expired(e *entry) bool { return e.expired(c.cfg.now()) }
 
 // answer matches path against e.
@@ -224,8 +221,8 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 	return d, nil
 }
 
-// miss handles a check without a fresh in-memory entry. cached, if not
-// nil, is the expired entry for key.
+// miss handles a check without a fresh in-memory entry; cached is the
+// expired one, if any.
 func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Decision, error) {
 	c.stats.misses.Add(1)
 	if cached != nil && !cached.refreshing.CompareAndSwap(false, true) {
@@ -234,10 +231,8 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 	}
 	prev, looked := cached, false
 	if cached == nil && c.tier != nil && c.base.Err() == nil {
-		// Look in the Store in the caller's goroutine: a fill of its
-		// own would cost a goroutine and two hand-offs between threads,
-		// several times the Store's answer. Only a miss goes on to a
-		// shared fill, which need not look again.
+		// Look in the Store here: a fill would cost a goroutine and two
+		// hand-offs, several times the Store's answer.
 		hit, fallback, err := c.tier.lookupFor(ctx, key)
 		switch {
 		case err != nil:
@@ -259,17 +254,12 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 	return c.answer(e, path, false)
 }
 
-// load returns a current entry for key, fetching it if needed. Concurrent
-// loads of one key share a single fill, which runs detached from ctx: a
-// caller that gives up gets ctx's error at once while the fill completes
-// for everyone else. looked reports that the caller has just looked in
-// the Store, so that a fill it leads need not look again.
-//
-// A fill takes one of the Client's slots (see WithMaxFetches) for as long
-// as it runs, so that callers who give up cannot pile up fetches: when
-// none is free it does not start, and its callers wait for one until
-// their contexts end. The fill a redirect hop's check needs (see
-// admitHop) is part of the fill that holds a slot, and takes none.
+// load returns a current entry for key. Concurrent loads of one key share
+// one fill, detached from ctx, so that a caller that gives up does not
+// cancel it for the others. looked says the caller has just looked in the
+// Store. A fill holds one of the slots (see WithMaxFetches), so that
+// callers who give up cannot pile up fetches; a hop's fill (see admitHop)
+// runs within its fetch's slot.
 func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	chain := hopChain(ctx)
 	fill := func() (any, error) {
@@ -304,12 +294,10 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 	}
 }
 
-// errNoSlot is a fill's error when every slot is taken: its callers wait
-// for one and try again.
+// errNoSlot is a fill's error when every slot is taken.
 var errNoSlot = errors.New("robotstxt: no fetch slot free")
 
-// share runs fill for key, or joins the one under way, and waits for its
-// entry until ctx ends.
+// share runs fill for key, or joins the one under way, until ctx ends.
 func (c *Client) share(ctx context.Context, key string, fill func() (any, error)) (*entry, error) {
 	if ctx.Done() == nil {
 		// The caller cannot give up: fill in its goroutine.
@@ -351,10 +339,8 @@ func (c *Client) enter() bool {
 	return true
 }
 
-// fill produces and publishes a new entry for key: from the Store if it
-// has a fresh one (unless looked says the caller has just looked), else
-// by fetching (after waiting for another process's lease if the Store is
-// a leaser).
+// fill publishes a new entry for key: the Store's if it has a fresh one,
+// else a fetch's, made after another process's lease if it holds one.
 func (c *Client) fill(key string, prev *entry, looked bool, chain []string) (*entry, error) {
 	if !c.enter() {
 		return nil, ErrClosed
@@ -439,9 +425,8 @@ func (c *Client) refresh(key string, prev *entry, chain []string) (*entry, error
 	return e.derive(), nil
 }
 
-// unreachable builds the entry for a failed fetch: a deferral (or the
-// allow-all of WithUnreachableAllowAfter) for the back-off period, for
-// which the last good copy stands in while it can (see standIn).
+// unreachable builds the entry of a failed fetch for the back-off period,
+// or the last good copy standing in for it (see standIn).
 func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.Time) *entry {
 	at := stampOf(now)
 	failures, since := int32(1), at
@@ -479,29 +464,9 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	return e
 }
 
-// servedAllowed is servedCheck without making the
-// deciding rule, for the hot path.
-func servedAllowed(cr *agentRules, path string) bool {
-	if !cr.allowed(path) {
-		return false
-	}
-	if spelledNormally(path) {
-		return true // no other form, and no scratch space to clear
-	}
-	var scratch [normalScratch]byte
-	forms, n := normalForms(path, scratch[:0])
-	for _, f := range forms[:n] {
-		if !cr.allowed(f) {
-			return false
-		}
-	}
-	return true
-}
-
-// servedCheck checks path, and each normal form a server may serve for it
-// (see normalForms), against the rules of cr: path is allowed only when
-// every form is, and the deciding rule is that of the first form
-// disallowed, else that of path as spelled.
+// servedCheck checks path and each of its normal forms (see normalForms)
+// against cr: the deciding rule is that of the first form disallowed,
+// else that of path.
 func servedCheck(cr *agentRules, path string) (bool, Rule) {
 	ok, rule := cr.check(path)
 	if !ok || spelledNormally(path) {
@@ -517,10 +482,8 @@ func servedCheck(cr *agentRules, path string) (bool, Rule) {
 	return true, rule
 }
 
-// servedUsage returns the preferences that the Content-Usage rules of cr
-// state for path and for each normal form a server may serve for it (see
-// normalForms), combined: path is one that servedVerdict allows, so that
-// every form is allowed.
+// servedUsage returns the Content-Usage preferences of cr for path and
+// each of its normal forms, combined; servedCheck allows them all.
 func servedUsage(cr *agentRules, path string) Usage {
 	t, mode := cr.t, cr.mode
 	if !t.HasUsage(selected) {
@@ -538,9 +501,8 @@ func servedUsage(cr *agentRules, path string) Usage {
 	return u
 }
 
-// redirected returns final, the robots.txt URL a fetch of key's ended at
-// (cut to maxServerText bytes), or "" when it is key's own: most entries
-// then keep no copy of it.
+// redirected returns final, the robots.txt URL a fetch of key's ended at,
+// cut, or "" when it is key's own, so most entries keep no copy.
 func redirected(key, final string) string {
 	if final == robotsURL(key) {
 		return ""
@@ -548,10 +510,8 @@ func redirected(key, final string) string {
 	return capText(final)
 }
 
-// rulesOf returns the rules of e, whose outcome is OutcomeRules. When e
-// is frozen it thaws it: it builds the rules again from e's body,
-// without a fetch, and gives it back to e, which stays as fresh as it
-// was. Concurrent thaws of e share one.
+// rulesOf returns the rules of e, whose outcome is OutcomeRules, thawing
+// a frozen e from its body; concurrent thaws of e share one.
 func (c *Client) rulesOf(e *entry) (*agentRules, error) {
 	if cr := e.rules.Load(); cr != nil {
 		return cr, nil
@@ -571,7 +531,6 @@ func (c *Client) rulesOf(e *entry) (*agentRules, error) {
 	return c.thaw(e)
 }
 
-// thawing is the result of a thaw: the entry thawed and its rules.
 type thawing struct {
 	e  *entry
 	cr *agentRules

@@ -11,28 +11,19 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// A cached body is kept compressed, by one of two codecs chosen by its
-// size and named by the first byte of what is kept:
+// A cached body is kept compressed, its first byte naming the codec:
+// under largeBody, S2 with a dictionary of the lines robots.txt files
+// share most (body.dict, built by internal/bench's TestBodyDict), which is
+// what makes small bodies compress at all; from largeBody, Zstandard at
+// its fastest, whose matches reach further back.
 //
-//   - codecS2 for bodies under largeBody: S2 with a dictionary of the
-//     lines robots.txt files share most (body.dict, built from the corpus
-//     sample by internal/bench's TestBodyDict, which says how). The
-//     dictionary is what makes the small bodies most sites serve
-//     compress at all.
-//   - codecZstd for larger ones: Zstandard at its fastest level, whose
-//     matches reach further back than S2's.
-//
-// Measured over the corpus (internal/bench BenchmarkCodecs and the
-// table in its README): under 32 KiB, S2 with the dictionary keeps 0.53
-// of the smallest bodies down to 0.26 of the largest, against 0.52 down to
-// 0.19 for Zstandard with the same dictionary, at a fifth of its time;
-// from 32 KiB Zstandard keeps a third less (0.16 of the body against
-// 0.24) at about twice S2's time, and these few bodies hold most of the
-// bytes a cache keeps. Together they keep 0.22 of the corpus at half the
-// time of Zstandard with the dictionary for every body (which keeps 0.20)
-// and a seventh of the time of flate at its default level (0.20). Even so
-// it is the largest cost of a cold fetch beyond the parse (about 10 µs a
-// body at the corpus's mix).
+// Measured over the corpus (internal/bench BenchmarkCodecs and its
+// README): under 32 KiB, S2 with the dictionary keeps 0.53 to 0.26 of a
+// body against Zstandard's 0.52 to 0.19 at a fifth of its time; from 32
+// KiB Zstandard keeps 0.16 against 0.24 at twice S2's time, and these few
+// bodies hold most of a cache's bytes. Together they keep 0.22 of the
+// corpus at half the time of Zstandard for every body (0.20) and a
+// seventh of flate's (0.20), about 10 µs a body.
 
 //go:embed body.dict
 var bodyDict []byte
@@ -48,55 +39,39 @@ const (
 	codecZstd = 2 // a single-segment Zstandard frame, no dictionary
 )
 
-// largeBody is the size from which bodies are compressed with Zstandard:
-// see above.
+// largeBody is the size from which bodies go to Zstandard (see above).
 const largeBody = 32 << 10
 
 var s2Dict = s2.MakeDict(bodyDict, []byte("User-agent: *"))
 
-var (
-	zstdEncOnce sync.Once
-	zstdEnc     *zstd.Encoder
-	zstdDecOnce sync.Once
-	zstdDec     *zstd.Decoder
-)
+// zstdEncoder is made on first use: it holds a table per CPU that a
+// process that never fetches a large body need not pay for.
+var zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
+	enc, err := zstd.NewWriter(nil,
+		zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithEncoderCRC(false), // the Store encoding is checked as it is read
+		zstd.WithLowerEncoderMem(true),
+		zstd.WithSingleSegment(true), // every frame states its size, which decompress needs
+	)
+	if err != nil {
+		panic("robotstxt: body encoder: " + err.Error())
+	}
+	return enc
+})
 
-// zstdEncoder returns the encoder, made on first use: it holds a table
-// per CPU that a process that never fetches a large body need not pay
-// for.
-func zstdEncoder() *zstd.Encoder {
-	zstdEncOnce.Do(func() {
-		var err error
-		zstdEnc, err = zstd.NewWriter(nil,
-			zstd.WithEncoderLevel(zstd.SpeedFastest),
-			zstd.WithEncoderCRC(false), // the Store encoding is checked as it is read
-			zstd.WithLowerEncoderMem(true),
-			zstd.WithSingleSegment(true), // every frame states its size, which decompress needs
-		)
-		if err != nil {
-			panic("robotstxt: body encoder: " + err.Error())
-		}
-	})
-	return zstdEnc
-}
-
-func zstdDecoder() *zstd.Decoder {
-	zstdDecOnce.Do(func() {
-		var err error
-		zstdDec, err = zstd.NewReader(nil,
-			zstd.WithDecoderLowmem(true),
-			zstd.WithDecodeAllCapLimit(true), // never past the cap decompress gives it
-		)
-		if err != nil {
-			panic("robotstxt: body decoder: " + err.Error())
-		}
-	})
-	return zstdDec
-}
+var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
+	dec, err := zstd.NewReader(nil,
+		zstd.WithDecoderLowmem(true),
+		zstd.WithDecodeAllCapLimit(true), // never past the cap decompress gives it
+	)
+	if err != nil {
+		panic("robotstxt: body decoder: " + err.Error())
+	}
+	return dec
+})
 
 // compress returns text compressed, in a slice of its exact size: the
-// encoders write into a pooled scratch buffer, which is then copied, so
-// that what the entry keeps is not a buffer an encoder grew.
+// encoders write into a pooled buffer, which is copied.
 func compress(text []byte) []byte {
 	p, _ := scratch.Get().(*[]byte)
 	if p == nil {
@@ -121,9 +96,9 @@ func compress(text []byte) []byte {
 	return out
 }
 
-// scratch holds the buffers compress writes into, of at most maxScratch
-// bytes: most bodies compress to less than a kilobyte, and a buffer kept
-// for the rare large one would be kept for nothing.
+// scratch holds compress's buffers of at most maxScratch bytes: most
+// bodies compress to under a kilobyte, and a rare large one's buffer
+// would be kept for nothing.
 var scratch sync.Pool // of *[]byte
 
 const maxScratch = 64 << 10
@@ -132,10 +107,9 @@ const maxScratch = 64 << 10
 // within its limit.
 var errDecompress = errors.New("robotstxt: compressed body unreadable")
 
-// decompress returns the body kept in z, in a new slice, failing when it does not decompress, or would be longer than
-// limit. Both codecs state the size up front, and nothing larger is ever
-// allocated, whoever wrote z: a Zstandard frame must be one segment,
-// whose window is its size.
+// decompress returns the body kept in z in a new slice, failing when it
+// does not decompress or would be longer than limit. Both codecs state
+// the size up front, so nothing larger is allocated, whoever wrote z.
 func decompress(z []byte, limit int64) ([]byte, error) {
 	if len(z) == 0 {
 		return nil, fmt.Errorf("%w: empty", errDecompress)

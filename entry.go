@@ -9,16 +9,12 @@ import (
 	"time"
 )
 
-// entry is what the Client caches for one authority. It is immutable once
-// published, but for the refreshing flag and its rules, which the cache
-// drops when it freezes the entry and the Client builds again from the
-// body when it is used (see memCache and Client.crawler); the cache's lock
-// guards every change to the rules of a cached entry. An entry is put in
-// the cache at most once: what replaces it is a new entry.
-//
-// An entry keeps the rules its Client checks, in the compact form of a
-// [agentRules] for the Client's product tokens, and the body, compressed: the
-// rest of the file is parsed again from it when it is asked for.
+// entry is what the Client caches for one authority: the rules of its
+// product tokens and the body, compressed, from which the rest of the file
+// is parsed when asked for. It is immutable once published but for the
+// refreshing flag and its rules, which the cache drops when it freezes the
+// entry (see memCache) and changes only under its lock; what replaces an
+// entry is a new one.
 type entry struct {
 	key string // normalised authority
 	// rules holds the Client's rules; nil unless outcome is
@@ -32,20 +28,17 @@ type entry struct {
 	cause      error // the failure itself, when it happened in this process
 	base       int64 // bytes retained but for the rules (derived by derive)
 	refreshing atomic.Bool
-	// delay is the crawl-delay of the Client's product tokens in
-	// milliseconds (a day at most) plus one, or 0 for none; read once, as
-	// the rules are, so that a Transport paces a frozen entry's authority
-	// without a thaw.
+	// delay is the crawl-delay in milliseconds plus one, or 0 for none,
+	// so that a Transport paces a frozen entry's authority without a thaw.
 	delay int32
 }
 
-// A stamp is an instant in Unix nanoseconds, 0 for none. An entry keeps
-// its times as stamps, 8 bytes where a time.Time takes 24: a crawler
-// keeps a million entries.
+// A stamp is an instant in Unix nanoseconds, 0 for none: 8 bytes where a
+// time.Time takes 24, and a crawler keeps a million entries.
 type stamp int64
 
-// stampOf returns t as a stamp. t must lie between the years 1678 and
-// 2262, as a clock's reading and the times decoded from a Store do.
+// stampOf returns t, which lies between the years 1678 and 2262, as a
+// stamp.
 func stampOf(t time.Time) stamp {
 	if t.IsZero() {
 		return 0
@@ -53,7 +46,6 @@ func stampOf(t time.Time) stamp {
 	return stamp(t.UnixNano())
 }
 
-// time returns s as a time.Time: the zero Time for none.
 func (s stamp) time() time.Time {
 	if s == 0 {
 		return time.Time{}
@@ -63,20 +55,17 @@ func (s stamp) time() time.Time {
 
 func (s stamp) add(d time.Duration) stamp { return s + stamp(d) }
 
-// sub returns the duration s-u.
 func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 
-// persisted holds what an entry keeps across processes: every field of
-// the Store encoding (see storedFields) but the key, which binds a value
-// to its authority, and the body.
+// persisted holds the fields of the Store encoding (see storedFields) but
+// the key and the body.
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
 	// failStatus, failures, since and errText describe the failures.
 	stale bool
 
-	// The numbers are int32, and the times stamps, for the size of an
-	// entry (see stamp).
+	// int32 and stamps, for the size of an entry (see stamp).
 	status   int32 // status of the response the rules rest on
 	fetched  stamp
 	checked  stamp  // last fetch attempt
@@ -91,8 +80,8 @@ type persisted struct {
 	errText    string
 }
 
-// setRules gives e the rules of text, the body as parsed, for the product
-// tokens, and keeps z, text compressed.
+// setRules gives e the rules of text for the product tokens, and keeps z,
+// text compressed.
 func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
 	cr := ParseMode(text, mode).agentRules(tokens...)
 	e.rules.Store(cr)
@@ -102,8 +91,7 @@ func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
 	}
 }
 
-// rebuild makes e's rules again by parsing its body, for a frozen e
-// that is being checked.
+// rebuild parses the body of e, frozen, for its rules again.
 func (e *entry) rebuild(mode Mode, tokens []string) (*agentRules, error) {
 	text, err := e.text()
 	if err != nil {
@@ -116,8 +104,6 @@ func (e *entry) rebuild(mode Mode, tokens []string) (*agentRules, error) {
 	return ParseMode(text, mode).agentRules(tokens...), nil
 }
 
-// frozen reports whether e's outcome is OutcomeRules but it holds no
-// rules at hand.
 func (e *entry) frozen() bool {
 	return e.outcome == OutcomeRules && e.rules.Load() == nil
 }
@@ -130,22 +116,19 @@ func (e *entry) cost() int64 {
 	return e.base
 }
 
-// rulesOverhead is what an agentRules costs beyond its table's Size: its
-// own fields, and the table's allocations rounded up to the allocator's
-// size classes. Measured as the heap an agentRules keeps over the corpus mix
-// (internal/bench's million, with and without a byte budget).
+// rulesOverhead is what an agentRules costs beyond its table's Size (its
+// fields, allocations rounded up to size classes), measured over the
+// corpus mix (internal/bench's million, with and without a byte budget).
 const rulesOverhead = 140
 
-// entryOverhead estimates what an entry costs beyond its strings, its
-// body and its rules: its own fields, its node and map slot in the
-// cache's LRU, and what rounding its key and body up to the allocator's
-// size classes adds. Measured over a million entries of the corpus mix
-// (internal/bench's million), so that the byte budget is what the heap
-// holds.
+// entryOverhead is what an entry costs beyond its strings, body and
+// rules (its fields, its LRU node and map slot, rounding to size classes),
+// measured over internal/bench's million, so that the byte budget is what
+// the heap holds.
 const entryOverhead = 384
 
-// text returns the body as parsed, decompressed; nil unless the outcome
-// is OutcomeRules.
+// text returns the body decompressed; nil unless the outcome is
+// OutcomeRules.
 func (e *entry) text() ([]byte, error) {
 	if e.body == nil {
 		return nil, nil
@@ -164,16 +147,12 @@ func (e *entry) good() bool {
 	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale)
 }
 
-// expired reports whether e has passed its expiry at now, so that the
-// server must be asked before e is used again.
 func (e *entry) expired(now time.Time) bool { return stamp(now.UnixNano()) >= e.expires }
 
-// standIn is the rule of the last good copy: good, an authority's last
-// copy from a reachable server, stands in for failed, the entry of a
-// failed fetch, while good is younger than the stale window. It returns
-// good marked stale, with failed's account of the failures and its
-// expiry (never past the end of the stale window), or nil when good
-// cannot stand in.
+// standIn returns good, the last copy from a reachable server, marked
+// stale with failed's failures and expiry (never past the end of the
+// stale window), to stand in for failed; nil when good is not younger
+// than the stale window.
 func (c *config) standIn(good, failed *entry, now time.Time) *entry {
 	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.staleWindow {
 		return nil
@@ -197,15 +176,11 @@ func (e *entry) derive() *entry {
 	return e
 }
 
-// deferral returns the error of e, an unreachable authority's entry,
-// whose server is to be asked again at retryAt: a new one each time,
-// which its receiver may keep and change.
+// deferral returns a new error for e, unreachable until retryAt.
 func (e *entry) deferral(retryAt time.Time) *DeferredError {
 	return &DeferredError{Authority: e.key, Status: int(e.status), RetryAt: retryAt, Failures: int(e.failures), Err: e.cause}
 }
 
-// crawlDelay returns the crawl-delay of the Client's product tokens, if
-// the rules state one.
 func (e *entry) crawlDelay() (time.Duration, bool) {
 	return time.Duration(e.delay-1) * time.Millisecond, e.delay > 0
 }
@@ -219,13 +194,9 @@ func (e *entry) clone() *entry {
 }
 
 // entryVersion is the first byte of every value the Client writes to a
-// Store. Values with another first byte are treated as a miss (and
-// overwritten by the next fetch), so processes of different versions can
-// share a Store. Version 3 binds a value to its key; version 4 keeps the
-// body compressed as compress.go does (its first byte names the codec:
-// S2 with the body dictionary, or Zstandard) and names the dictionary
-// (bodyDictID), so that a Client with another dictionary reads the value
-// as a miss.
+// Store; values of another version are a miss, so processes of different
+// versions can share a Store. Version 4 keeps the body compressed (see
+// compress.go) and names its dictionary (bodyDictID).
 const entryVersion = 4
 
 // errCorruptEntry is wrapped by every decoding failure.
@@ -233,13 +204,10 @@ var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 
 const flagStale = 1
 
-// storedFields lists the fields of the Store encoding after the version,
-// key, outcome and flag bytes, in order: each is written and read by one
-// row, the compressed body last. Numbers are varints with a bound on
-// decoding, times are Unix milliseconds (0 for none), strings and the
-// body are length-prefixed, strings at most maxServerText bytes; the
-// body follows the id of the dictionary it is compressed with (0 when
-// there is no body), and a value compressed with another is corrupt.
+// storedFields are the fields of the Store encoding after the version,
+// key, outcome and flags, each written and read by one row: bounded
+// varints, times in Unix milliseconds, length-prefixed strings, and last
+// the body after its dictionary's id (0 for no body).
 var storedFields = [...]struct {
 	put func(b []byte, e *entry) []byte
 	get func(d *decoder, e *entry)
@@ -287,8 +255,6 @@ var storedFields = [...]struct {
 		}},
 }
 
-// encodeEntry serialises e: the version, e's key, the outcome and a flag
-// byte, then the stored fields.
 func encodeEntry(e *entry) []byte {
 	p := &e.persisted
 	n := 3 + binary.MaxVarintLen32 + len(e.key) + (len(storedFields)+1)*binary.MaxVarintLen64 +
@@ -308,9 +274,8 @@ func encodeEntry(e *entry) []byte {
 }
 
 // decodeEntry parses a value made by encodeEntry for key. It never
-// panics; any value it does not fully understand is an error, and so is a
-// value encoded for another key: a value copied under another authority's
-// key is not that authority's robots.txt.
+// panics; a value it does not fully understand is an error, and so is one
+// encoded for another key, which is not this authority's robots.txt.
 func decodeEntry(key string, b []byte) (*entry, error) {
 	if len(b) < 1 || b[0] != entryVersion {
 		return nil, fmt.Errorf("%w: not version %d", errCorruptEntry, entryVersion)
@@ -380,8 +345,8 @@ func (d *decoder) small(limit uint64) int {
 	return int(v)
 }
 
-// stamp reads a time in Unix milliseconds, 0 for none, that a stamp can
-// hold: from 1970 (no entry is older) to 2262.
+// stamp reads a time in Unix milliseconds that a stamp holds, from 1970
+// (no entry is older) to 2262.
 func (d *decoder) stamp() stamp {
 	if d.err != nil {
 		return 0
@@ -413,6 +378,5 @@ func (d *decoder) bytes(limit int) []byte {
 	return s
 }
 
-// text reads a string a server chose, at most maxServerText bytes: no
-// Client writes a longer one.
+// text reads a string of at most maxServerText bytes, as Clients write.
 func (d *decoder) text() string { return string(d.bytes(maxServerText)) }

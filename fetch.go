@@ -38,22 +38,17 @@ func robotsURL(key string) string {
 	return key + "/robots.txt"
 }
 
-// A fetcher gets robots.txt files for a Client: one GET per hop through
-// the Client's copy of the caller's http.Client, redirects followed by
-// hand and each admitted by admit, the status read by the policies, the
-// body by body.Read.
+// A fetcher gets robots.txt files for a Client, following redirects by
+// hand so that admit can check each hop.
 type fetcher struct {
 	hc  http.Client
 	cfg *config
-	// admit decides whether the hop from the robots.txt of key to next
-	// may be sent (see Client.admitHop); done ends its pacing turn once
-	// its response has arrived.
+	// admit is Client.admitHop.
 	admit func(ctx context.Context, key string, next *url.URL) (done func(), err error)
 }
 
-// fetch gets the robots.txt of the authority key, following redirects, and
-// classifies the response. prev, if not nil, supplies validators for a
-// conditional request.
+// fetch gets and classifies the robots.txt of the authority key; prev, if
+// not nil, supplies validators.
 func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResult {
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.fetchTimeout)
 	defer cancel()
@@ -85,10 +80,8 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			next.Fragment, next.RawFragment = "", ""
 			next.User = nil // credentials from a Location header are neither sent nor shown
 		}
-		// A redirect that cannot be followed is a fault: the server did
-		// not say where its robots.txt is. Only too many redirects, and a
-		// loop that would make as many, mean it has none (RFC 9309
-		// §2.3.1.2).
+		// A redirect that cannot be followed is a fault; only too many
+		// redirects, or a loop, mean there is none (RFC 9309 §2.3.1.2).
 		res.outcome = OutcomeUnreachable
 		switch {
 		case loc == "" || err != nil:
@@ -134,8 +127,7 @@ func isRedirect(status int) bool {
 	return false
 }
 
-// get sends one GET with the configured headers and, when prev has them,
-// validators.
+// get sends one GET with the configured headers and prev's validators.
 func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, f), http.MethodGet, target, nil)
 	if err != nil {
@@ -162,19 +154,16 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 		// A RoundTripper need not fill it in; what follows reads it.
 		resp.Request = req
 	}
-	// Reading a body is not always bounded by the request's context: the
-	// body of an unsolicited 101 Switching Protocols is the raw
-	// connection. Close it when the fetch ends, whatever the peer does.
-	// The watch closes the transport's body, captured before resp.Body
-	// is replaced: it must not read resp.Body, which this goroutine writes.
+	// The request's context does not bound every body (an unsolicited 101
+	// gives the raw connection): close it when the fetch ends. The watch
+	// closes the body captured here, not resp.Body, which is replaced.
 	body := resp.Body
 	stop := context.AfterFunc(ctx, func() { _ = body.Close() })
 	resp.Body = &stopBody{ReadCloser: body, ctx: ctx, stop: stop}
 	return resp, nil
 }
 
-// classify reads a final response: its status and, when the status says
-// the rules are in it, its body.
+// classify reads a final response's status and, for rules, its body.
 func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 	defer discard(resp)
 	conditional := resp.Request.Header.Get("If-None-Match") != "" ||
@@ -203,29 +192,24 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 // connection can be reused: enough for a typical HTML error page.
 const drainLimit = 64 << 10
 
-// discard drains what is left of a body, up to drainLimit, so the
-// connection can be reused, and closes it. The body is closed anyway when
-// the fetch's deadline passes (see get), so a peer that never ends its
-// body cannot hold the drain beyond it.
+// discard drains up to drainLimit of a body, so the connection can be
+// reused, and closes it; get's watch bounds the drain by the deadline.
 func discard(resp *http.Response) {
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	_ = resp.Body.Close()
 }
 
-// fetchKey marks the context of the Client's own robots.txt requests; its
-// value is the *fetcher that sent them.
+// fetchKey keys the *fetcher that sent a request in its context.
 type fetchKey struct{}
 
-// sentBy reports whether req is one of c's own robots.txt requests (any
-// hop of one), so that a Transport that carries it does not check it
-// against the robots.txt it is fetching.
+// sentBy reports whether req is one of c's own robots.txt requests, which
+// a Transport passes on unchecked.
 func (c *Client) sentBy(req *http.Request) bool {
 	return req.Context().Value(fetchKey{}) == &c.fetcher
 }
 
-// stopBody is a response body whose Close also stops the watch that
-// closes it at the fetch's deadline, and whose reads, once the watch has
-// closed it, say why: the deadline, not "read on closed response body".
+// stopBody is a body whose Close stops get's watch, and whose reads after
+// the watch closed it name the deadline, not "read on closed body".
 type stopBody struct {
 	io.ReadCloser
 	ctx  context.Context
@@ -245,6 +229,4 @@ func (b *stopBody) Close() error {
 	return b.ReadCloser.Close()
 }
 
-// noRedirects is installed as CheckRedirect on the Client's copy of the
-// HTTP client: the Client follows redirects itself.
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

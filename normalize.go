@@ -8,46 +8,23 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// Servers do not serve the path a URL spells but a normal form of it:
-// nginx and Apache decode every escape, in either hex case, merge runs of
-// '/' and resolve "." and ".." before they pick the file, so
-// /public/../private/x, //private/x, /%70rivate/x, /wiki/Special%3aRandom
-// and (on nginx) /public%2F..%2Fprivate/x reach /private/x and
-// /wiki/Special:Random. A check that read only the spelling would let a
-// crawler reach a disallowed path by another spelling, so wherever a
-// request leaves the process (the Client and the Transport) a URL is
-// allowed only when its spelling and its normal forms are all allowed.
-// The parser-level checks ([Robots.Allowed], [Robots.Check]) stay
-// exactly Google's.
-//
-// A normal form writes decoded every escape of a printable ASCII byte
-// (space included: a rule may spell one) but three, whose escape it keeps,
-// as it keeps those of other bytes, with upper-case hex, the way rules
-// store them: '%', since a decoded '%' would begin an escape that the
-// rules read otherwise; '?', since a decoded '?' would read as the start
-// of a query (a file named "what?" is not a URL with a query, and
-// "Disallow: /*?" must not refuse it); and '#', which no rule holds. Other
-// readings some servers make are not added, since they would refuse URLs
-// that nginx and Apache serve as other, allowed paths: ';' parameters
-// dropped (servlet containers read /private;x=1/secret as
-// /private/secret; on nginx it is another file), '\' read as '/' (IIS).
-// A site served so should disallow those spellings too.
+// Servers serve a normal form of the path a URL spells (see the package
+// documentation), so wherever a request leaves the process a URL is
+// allowed only when its spelling and its normal forms all are. A form
+// keeps the escapes of '%' (decoded, it would begin another escape), '?'
+// (it would start a query: "Disallow: /*?" must not refuse a file named
+// "what?") and '#' (no rule holds one), with upper-case hex as rules do.
 
 // normalForms returns the forms other than path itself that a server may
-// serve for path, the path and query of a URL as rules are matched
-// against it (it starts with '/'): none for most paths, which are normal
-// already. Only the path part changes, never the query. The first form
-// is nginx's: escapes decoded, '/' among them, then runs of '/' merged,
-// then dot segments removed (RFC 3986 §5.2.4), so /a//../x is /x and
-// /public%2F..%2Fprivate is /private. The second is Apache's, which keeps
-// %2F: escapes but %2F decoded, dot segments removed, then slashes
-// merged, so /a//../x is /a/x. Forms equal to path, or to each other, are
-// left out.
+// serve for path, the path and query rules are matched against: none for
+// most paths. Only the path part changes. The first form is nginx's:
+// escapes decoded, '/' among them, then slashes merged, then dot segments
+// removed (RFC 3986 §5.2.4), so /a//../x is /x. The second is Apache's,
+// which keeps %2F and removes dots before merging, so /a//../x is /a/x.
+// Forms equal to path, or to each other, are left out.
 //
-// The forms are written into scratch's spare capacity and refer to it:
-// the caller keeps scratch unchanged while it uses them. A scratch of
-// normalScratch bytes on the caller's stack holds the forms of any path
-// up to a few hundred bytes without allocating.
+// The forms refer to scratch's spare capacity, which the caller keeps
+// unchanged while it uses them.
 func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 	p, query := splitQuery(path)
 	if normal(p) {
@@ -104,7 +81,7 @@ func splitQuery(path string) (p, query string) {
 // '/' and '%', so a typical path costs a few byte searches.
 func normal(p string) bool {
 	for i := strings.IndexByte(p, '%'); i >= 0; {
-		if ascii.IsEscape(p, i) && (decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), true) || lowerHex(p[i+1]) || lowerHex(p[i+2])) {
+		if ascii.IsEscape(p, i) && (decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), true) || ascii.IsLowerHex(p[i+1]) || ascii.IsLowerHex(p[i+2])) {
 			return false
 		}
 		j := strings.IndexByte(p[i+1:], '%')
@@ -131,9 +108,6 @@ func normal(p string) bool {
 	}
 	return true
 }
-
-// lowerHex reports whether c is a lower-case hex digit.
-func lowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
 
 // decodes reports whether a form writes the escape of c decoded: every
 // printable ASCII byte and space, but '%', '?' and '#' (see above), and
@@ -209,7 +183,7 @@ func appendDotsRemoved(dst []byte, p []byte) []byte {
 				dst = append(dst, '/')
 			}
 		case "..":
-			if i := lastSlash(dst[root:]); i >= 0 {
+			if i := bytes.LastIndexByte(dst[root:], '/'); i >= 0 {
 				dst = dst[:root+i]
 			}
 			if last {
@@ -225,13 +199,4 @@ func appendDotsRemoved(dst []byte, p []byte) []byte {
 		dst = append(dst, '/')
 	}
 	return dst
-}
-
-func lastSlash(b []byte) int {
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == '/' {
-			return i
-		}
-	}
-	return -1
 }

@@ -110,10 +110,12 @@ func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) { c.httpClient = hc }
 }
 
-// invalid panics with a message naming an option and the value it was
-// given that it cannot take.
-func invalid(option string, v any) {
-	panic(fmt.Sprintf("robotstxt: %s(%v): out of range", option, v))
+// inRange panics, unless ok, with a message naming an option and the
+// value it was given that it cannot take.
+func inRange(ok bool, option string, v any) {
+	if !ok {
+		panic(fmt.Sprintf("robotstxt: %s(%v): out of range", option, v))
+	}
 }
 
 // WithUserAgent sets the User-Agent header sent with every robots.txt
@@ -153,9 +155,7 @@ func WithFrom(email string) Option {
 // WithCacheSize bounds the in-process cache to n authorities (default
 // 10,000). The least recently used authority is evicted first.
 func WithCacheSize(n int) Option {
-	if n < 1 {
-		invalid("WithCacheSize", n)
-	}
+	inRange(n >= 1, "WithCacheSize", n)
 	return func(c *config) { c.cacheSize = n }
 }
 
@@ -175,9 +175,7 @@ func WithCacheSize(n int) Option {
 // [WithCacheSize], which evicts beyond its count. The most recent entry
 // keeps its rules even when it alone exceeds n.
 func WithCacheBytes(n int64) Option {
-	if n < 1 {
-		invalid("WithCacheBytes", n)
-	}
+	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }
 }
 
@@ -185,9 +183,7 @@ func WithCacheBytes(n int64) Option {
 // revalidated (default 24 hours, as RFC 9309 asks). Responses without
 // caching headers are fresh for this long.
 func WithMaxFreshness(d time.Duration) Option {
-	if d <= 0 {
-		invalid("WithMaxFreshness", d)
-	}
+	inRange(d > 0, "WithMaxFreshness", d)
 	return func(c *config) { c.maxFresh = d }
 }
 
@@ -198,9 +194,7 @@ func WithMaxFreshness(d time.Duration) Option {
 // on every check. Zero asks on every check. It never exceeds the freshness
 // cap.
 func WithMinFreshness(d time.Duration) Option {
-	if d < 0 {
-		invalid("WithMinFreshness", d)
-	}
+	inRange(d >= 0, "WithMinFreshness", d)
 	return func(c *config) { c.minFresh = d }
 }
 
@@ -208,9 +202,7 @@ func WithMinFreshness(d time.Duration) Option {
 // included (default 10 seconds). A fetch that times out counts as
 // unreachable.
 func WithFetchTimeout(d time.Duration) Option {
-	if d <= 0 {
-		invalid("WithFetchTimeout", d)
-	}
+	inRange(d > 0, "WithFetchTimeout", d)
 	return func(c *config) { c.fetchTimeout = d }
 }
 
@@ -219,9 +211,7 @@ func WithFetchTimeout(d time.Duration) Option {
 // of a longer body is ignored. Limits above 1 GiB read as 1 GiB, far more
 // than any robots.txt needs, so that math.MaxInt64 says "no limit".
 func WithBodyLimit(n int64) Option {
-	if n < 1 {
-		invalid("WithBodyLimit", n)
-	}
+	inRange(n >= 1, "WithBodyLimit", n)
 	n = min(n, maxBodyLimit)
 	return func(c *config) { c.bodyLimit = n }
 }
@@ -230,9 +220,7 @@ func WithBodyLimit(n int64) Option {
 // (default 5). A robots.txt behind more redirects is treated as
 // unavailable, which allows everything. Zero follows none.
 func WithMaxRedirects(n int) Option {
-	if n < 0 {
-		invalid("WithMaxRedirects", n)
-	}
+	inRange(n >= 0, "WithMaxRedirects", n)
 	return func(c *config) { c.maxRedirects = n }
 }
 
@@ -244,18 +232,14 @@ func WithMaxRedirects(n int) Option {
 // all n are under way waits for one to end; if its context ends first it
 // returns the context's error. It panics if n is less than 1.
 func WithMaxFetches(n int) Option {
-	if n < 1 {
-		invalid("WithMaxFetches", n)
-	}
+	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }
 }
 
 // WithStaleWindow sets how old the last good copy of a robots.txt may be
 // and still be used while the host is unreachable (default 30 days).
 func WithStaleWindow(d time.Duration) Option {
-	if d < 0 {
-		invalid("WithStaleWindow", d)
-	}
+	inRange(d >= 0, "WithStaleWindow", d)
 	return func(c *config) { c.staleWindow = d }
 }
 
@@ -264,9 +248,7 @@ func WithStaleWindow(d time.Duration) Option {
 // further consecutive failure up to limit (defaults 1 minute and 1 hour). A
 // Retry-After header overrides it, up to the freshness cap.
 func WithBackoff(base, limit time.Duration) Option {
-	if base <= 0 || limit < base {
-		invalid("WithBackoff", fmt.Sprint(base, ", ", limit))
-	}
+	inRange(base > 0 && limit >= base, "WithBackoff", fmt.Sprint(base, ", ", limit))
 	return func(c *config) { c.backoff, c.maxBackoff = base, limit }
 }
 
@@ -313,9 +295,7 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // recorded, on that process's clock: keep d well above the clock skew of
 // a fleet.
 func WithUnreachableAllowAfter(d time.Duration) Option {
-	if d < 0 {
-		invalid("WithUnreachableAllowAfter", d)
-	}
+	inRange(d >= 0, "WithUnreachableAllowAfter", d)
 	return func(c *config) { c.allowAfter = d }
 }
 
@@ -335,9 +315,7 @@ func WithStore(s Store) Option {
 // WithStoreTimeout bounds every single Store call (default 200 ms). A Store
 // that is slower counts as failing, and the Client goes on without it.
 func WithStoreTimeout(d time.Duration) Option {
-	if d <= 0 {
-		invalid("WithStoreTimeout", d)
-	}
+	inRange(d > 0, "WithStoreTimeout", d)
 	return func(c *config) { c.storeTimeout = d }
 }
 
@@ -346,9 +324,7 @@ func WithStoreTimeout(d time.Duration) Option {
 // fetches the robots.txt itself (default: the fetch timeout). Polling
 // happens every poll interval (default 50 ms; zero keeps it).
 func WithLeaseWait(wait, poll time.Duration) Option {
-	if wait < 0 || poll < 0 {
-		invalid("WithLeaseWait", fmt.Sprint(wait, ", ", poll))
-	}
+	inRange(wait >= 0 && poll >= 0, "WithLeaseWait", fmt.Sprint(wait, ", ", poll))
 	return func(c *config) {
 		c.leaseWait, c.leaseWaitSet = wait, true
 		if poll > 0 {

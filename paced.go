@@ -61,11 +61,9 @@ func (e *PacedError) Unwrap() []error {
 }
 
 // deadlineMargin is how long before a request's deadline its turn must
-// come for awaitTurn to wait for it: a turn later than that leaves the
-// request no time to be answered, and a wait that ends past the deadline
-// loses its PacedError, since an http.Client whose Timeout has passed
-// returns its own timeout error instead of the Transport's. 10 ms is far
-// longer than a timer is late on a machine that is not overloaded.
+// come for awaitTurn to wait: a wait past the deadline loses its
+// PacedError to the http.Client's own timeout. 10 ms is far longer than a
+// timer is late on a machine that is not overloaded.
 const deadlineMargin = 10 * time.Millisecond
 
 // minRetry is the least time awaitTurn sleeps between two calls of Take,
@@ -79,9 +77,6 @@ type waitBound struct {
 	cause  error     // what PacedError matches besides ErrPaced
 }
 
-// bound returns the bound of a request with context ctx that first had to
-// wait at now: now under WithNoWait, else its deadline, else maxWait from
-// now.
 func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
 	if t.cfg.noWait {
 		return waitBound{limit: now, reason: "and WithNoWait waits for none"}
@@ -93,15 +88,10 @@ func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
 		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait), cause: context.DeadlineExceeded}
 }
 
-// awaitTurn calls the Pacer's Take until it gives the turn at authority,
-// sleeping between calls for as long as Take says. It is the only place
-// the Transport waits for a turn: a Pacer answers at once and never
-// sleeps itself. When the turn cannot come before the request's bound
-// (see bound) it fails at once with a *PacedError, not sent, instead of
-// sleeping in vain; when ctx is cancelled while it sleeps it fails with
-// ctx's error. waited reports that it slept, so that the request is
-// checked again before it is sent. It allocates nothing while no wait is
-// needed, and counts what it did in the Transport's stats.
+// awaitTurn calls Take until it gives the turn at authority, sleeping as
+// long as Take says; a Pacer never sleeps itself. A turn that cannot come
+// before the request's bound fails at once with a *PacedError rather than
+// sleep in vain. waited says it slept, so the request is checked again.
 func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (_ turn, waited bool, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, false, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
@@ -155,8 +145,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 	}
 }
 
-// paced returns the PacedError of a request to authority whose turn may
-// come at retryAt, past its bound b, and logs the refusal.
+// paced returns and logs the PacedError of a turn at retryAt, past b.
 func (t *Transport) paced(ctx context.Context, authority string, retryAt time.Time, b waitBound) error {
 	e := &PacedError{Authority: authority, RetryAt: retryAt, reason: b.reason, cause: b.cause}
 	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request paced",
@@ -165,10 +154,8 @@ func (t *Transport) paced(ctx context.Context, authority string, retryAt time.Ti
 	return e
 }
 
-// done ends tu, whatever becomes of the caller's context, ctx: a turn left
-// open would hold the authority until its lease ran out. hold is from a
-// Retry-After. An error here cannot be the caller's: the response, if
-// any, has arrived.
+// done ends tu even if ctx has ended: a turn left open would hold the
+// authority until its lease ran out. hold is from a Retry-After.
 func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), tu.authority, tu.id, tu.interval, hold)
 }

@@ -68,21 +68,16 @@ type turn struct {
 	id        uint64
 }
 
-// memShards is the number of independently locked parts of a memPacer.
 const memShards = 64
 
 // minSweep is the least number of authorities a shard holds before it
 // looks for state it can drop.
 const minSweep = 64
 
-// A memPacer is the in-process [Pacer]: it spaces the requests of one
-// process. It keeps state only for authorities with a request in flight,
-// an interval not yet passed or a hold in force, and drops the rest lazily
-// as new authorities arrive, so its memory follows the authorities active
-// at a time, not all it has seen. It starts no goroutines or timers of its
-// own, and Take and Done answer at once, holding a lock only for the
-// authority's shard while they read and write its state. The zero value
-// is not usable; make one with newMemPacer.
+// A memPacer is the in-process [Pacer]. It keeps state only for the
+// authorities that hold others back, dropping the rest lazily, so its
+// memory follows the authorities active at a time; it starts no
+// goroutines or timers, and locks one shard at a time.
 type memPacer struct {
 	seed    maphash.Seed
 	epoch   time.Time     // origin of the monotonic nanoseconds below
@@ -118,7 +113,6 @@ func (s *paceState) dropAt() int64 {
 	return t
 }
 
-// newMemPacer returns an empty in-process Pacer.
 func newMemPacer() *memPacer {
 	p := &memPacer{seed: maphash.MakeSeed(), epoch: time.Now(), timeout: pacing.TurnTimeout}
 	for i := range p.shards {
@@ -143,11 +137,9 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 	return id, time.Duration(w), nil
 }
 
-// take gives authority the turn if it may be sent at now, returning its
-// ID; otherwise it returns how long to wait (> 0) before asking again.
-// The wait never overshoots the turn: while another request is in flight
-// the earliest turn is interval after it ends, so at least interval from
-// now.
+// take gives authority the turn at now and its ID, or says how long to
+// wait: while another request is in flight, at most interval, which never
+// overshoots the turn.
 func (sh *memShard) take(authority string, interval, timeout, now int64) (id uint64, wait int64) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -172,9 +164,8 @@ func (sh *memShard) take(authority string, interval, timeout, now int64) (id uin
 	return sh.lastID, 0
 }
 
-// sweep drops the state that no longer holds anything back once the map
-// has doubled since the last sweep, copying the rest to a new map so that
-// the memory of a burst of authorities is given back.
+// sweep drops the state that holds nothing back once the map has doubled,
+// copying the rest so that a burst's memory is given back.
 func (sh *memShard) sweep(now int64) {
 	if len(sh.m) < sh.sweepAt {
 		return

@@ -69,7 +69,7 @@ func ParseMode(body []byte, mode Mode) *Robots {
 // url is an absolute URL or a path, already percent-escaped; it is
 // matched as given.
 func (r *Robots) Allowed(agent, url string) bool {
-	return r.allowedPath(agent, match.Path(url))
+	return allowed(r.t, r.mode, r.groups(agent), match.Path(url))
 }
 
 // Check is like Allowed but returns the [Decision]: the deciding rule and
@@ -87,15 +87,6 @@ func (r *Robots) Check(agent, url string) Decision {
 		d.Usage = stated(r.t, r.mode, groups, path)
 	}
 	return d
-}
-
-// allowedPath is Allowed for path, the part of a URL that rules are
-// matched against, as match.Path or match.EscapePath return it.
-func (r *Robots) allowedPath(agent, path string) bool {
-	if f := r.first.Load(); f != nil && f.agent == agent {
-		return allowed(r.t, r.mode, f.groups, path) // the common case, in few calls
-	}
-	return allowed(r.t, r.mode, r.groups(agent), path)
 }
 
 // groups returns the groups that apply to agent: those remembered for the
@@ -142,14 +133,10 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 	return !ok || rule.Allow, rule
 }
 
-// allowed is decide without the deciding rule: in the default mode the
-// table answers without making it.
+// allowed is decide without the deciding rule.
 func allowed(t *parse.Table, mode Mode, groups []int, path string) bool {
-	if mode != ModeGoogle {
-		ok, _ := decide(t, mode, groups, path)
-		return ok
-	}
-	return t.Allowed(groups, path)
+	ok, _ := decide(t, mode, groups, path)
+	return ok
 }
 
 // Usage returns the preferences that robots.txt's Content-Usage rules

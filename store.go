@@ -60,11 +60,8 @@ type leaser interface {
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 
-// A sharedTier is how a Client uses its Store: reads that stand in for a
-// fetch, writes after one, the lease that lets one process of a fleet
-// fetch for all, and throttled logging of the Store's failures. Every call
-// is bounded by the Store timeout, and a failing Store never fails a
-// check: the Client fetches itself.
+// A sharedTier is how a Client uses its Store. Every call is bounded by
+// the Store timeout, and a failing Store never fails a check.
 type sharedTier struct {
 	store  Store
 	cfg    *config
@@ -76,18 +73,15 @@ type sharedTier struct {
 	throttle *logthrottle.Throttle
 }
 
-// lookup looks key up in the Store. It returns a fresh entry, or else
-// nil and whichever of prev and the Store's expired copy is more recent,
-// to revalidate from and fall back on.
+// lookup returns the Store's fresh entry for key, or else whichever of
+// prev and the Store's expired copy is more recent, to revalidate from.
 func (t *sharedTier) lookup(key string, prev *entry) (hit, fallback *entry) {
 	e, _ := t.get(t.base, key)
 	return t.judge(e, prev)
 }
 
-// lookupFor is lookup, with no previous entry, on behalf of a caller
-// whose ctx bounds it as well as the Store timeout and Close do. It
-// returns ctx's cause when the caller gave up; that is not the Store's
-// failure.
+// lookupFor is lookup with no previous entry for a caller whose ctx
+// bounds it too; it returns ctx's cause when the caller gave up.
 func (t *sharedTier) lookupFor(ctx context.Context, key string) (hit, fallback *entry, err error) {
 	if ctx.Done() == nil {
 		hit, fallback = t.lookup(key, nil)
@@ -122,9 +116,8 @@ func (t *sharedTier) judge(e, prev *entry) (hit, fallback *entry) {
 	return nil, prev
 }
 
-// keepGood returns stored, unless stored is a failure written by another
-// process and prev is a good copy that can stand in for it (see
-// standIn), as it would had this process failed to fetch itself.
+// keepGood returns stored, or prev standing in for it when stored is
+// another process's failure (see standIn).
 func (t *sharedTier) keepGood(stored, prev *entry) *entry {
 	if stored.good() {
 		return stored
@@ -135,9 +128,8 @@ func (t *sharedTier) keepGood(stored, prev *entry) *entry {
 	return stored
 }
 
-// get fetches and decodes key's value, within the Store timeout of
-// parent; nil when absent, unreadable or the Store fails. failed reports
-// a Store failure (not a miss, nor parent's end).
+// get returns key's stored entry, or nil; failed reports a Store failure
+// (not a miss, nor parent's end).
 func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed bool) {
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
@@ -173,16 +165,11 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 	return e.derive(), false
 }
 
-// plausible rejects a stored entry that this Client would never have
-// written, since a Store is written by other processes (whose clocks may
-// be wrong) and by whoever else can reach it: an entry fetched, checked
-// or failing since a time in the future beyond maxClockSkew (it would
-// stand in as fresh, and as a last good copy, for as long as it claims),
-// an entry fresh for longer than this Client keeps any (its freshness
-// cap, or its longest back-off for a failure), and a rules entry without
-// a body (the body's size is checked as it is decompressed). Such a value
-// is a miss, and the next fetch overwrites it. So is a last good copy
-// standing in past the stale window.
+// plausible rejects a stored entry this Client would never have written,
+// since others write the Store, clocks wrong or worse: one dated in the
+// future (it would stand in as fresh for as long as it claims), fresh for
+// longer than this Client keeps any, a last good copy past the stale
+// window, or rules without a body. Such a value is a miss.
 func (t *sharedTier) plausible(e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
@@ -206,16 +193,14 @@ func (t *sharedTier) plausible(e *entry) error {
 	return nil
 }
 
-// maxClockSkew is how far ahead of this process's clock a stored entry's
-// times may be: the clocks of a fleet's machines agree to within
-// milliseconds when synchronised, and a minute leaves room for a host
-// whose synchronisation lags.
+// maxClockSkew is how far ahead of this clock a stored entry's times may
+// be: synchronised clocks agree within milliseconds, and a minute leaves
+// room for a host whose synchronisation lags.
 const maxClockSkew = time.Minute
 
-// awaitLease takes the Store's lease on key when the Store is a leaser. If
-// it gets the lease it returns release, to call after publishing. If
-// another process holds it, it polls the Store for that process's result
-// for up to the lease wait; nil means fetch anyway.
+// awaitLease takes the lease on key, if the Store is a leaser, and returns
+// its release; or, while another process holds it, polls for that
+// process's result for up to the lease wait. Neither: fetch anyway.
 func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 	l, ok := t.store.(leaser)
 	if !ok {
@@ -263,7 +248,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 }
 
 // set writes e to the Store, kept for its freshness plus, for a good
-// copy, the stale window in which it may stand in for an unreachable host.
+// copy, the stale window.
 func (t *sharedTier) set(key string, e *entry) {
 	ttl := e.expires.sub(stampOf(t.cfg.now()))
 	if e.good() {
@@ -284,8 +269,7 @@ func (t *sharedTier) fail(op, key string, err error) {
 	t.log(op, key, err)
 }
 
-// log logs a Store problem, at most one line per logthrottle.Interval; the
-// line counts the ones held back since the previous.
+// log logs a Store problem, at most once per logthrottle.Interval.
 func (t *sharedTier) log(op, key string, err error) {
 	ok, held := t.throttle.Allow("store")
 	if !ok {

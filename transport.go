@@ -138,9 +138,8 @@ func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *T
 	return newTransport(c, next, opts)
 }
 
-// newTransport is NewTransport without the guard's check. The first
-// Transport made for c lends its configuration to the pacing of c's
-// redirect hops (see Client.hopPacing).
+// newTransport is NewTransport without the guard's check. The first one
+// made for c lends its configuration to c's hops (see Client.hopPacing).
 func newTransport(c *Client, next http.RoundTripper, opts []TransportOption) *Transport {
 	if next == nil {
 		next = http.DefaultTransport
@@ -158,9 +157,8 @@ func newTransport(c *Client, next http.RoundTripper, opts []TransportOption) *Tr
 	return &Transport{c: c, next: next, cfg: cfg}
 }
 
-// sharedPacer returns the memPacer that the Transports made for c without
-// WithPacer share, so that they keep each Crawl-delay between them; the
-// first of them makes it.
+// sharedPacer returns the memPacer that c's Transports without WithPacer
+// share, so that they keep each Crawl-delay between them.
 func (c *Client) sharedPacer() *memPacer {
 	c.pacerOnce.Do(func() { c.pacer = newMemPacer() })
 	return c.pacer
@@ -237,9 +235,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, err
 	}
-	// Requests take their turns by the authority they are sent to, its
-	// robots.txt key, whatever the spelling of the URL or its Host:
-	// keeping both sites' Crawl-delay.
+	// Turns are taken by the authority dialled, keeping both sites'
+	// Crawl-delay whatever the spelling of the URL or its Host.
 	authority := dialed.Authority
 	tu, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
 	if err != nil {
@@ -284,9 +281,8 @@ func (t *Transport) refused(ctx context.Context, err error) {
 	}
 }
 
-// hold returns how long resp, a 429 or 503 response from authority, holds
-// further requests to it: its Retry-After, at most WithMaxHold; 0 without
-// one. It logs a hold it sets.
+// hold returns how long resp, a 429 or 503 from authority, holds further
+// requests to it: its Retry-After, at most WithMaxHold, logged.
 func (t *Transport) hold(ctx context.Context, authority string, resp *http.Response) time.Duration {
 	h, ok := retryAfter(time.Now(), resp.Header)
 	if !ok || h <= 0 {
@@ -299,20 +295,18 @@ func (t *Transport) hold(ctx context.Context, authority string, resp *http.Respo
 	return hold
 }
 
-// mustBeMade panics with a clear message when t is nil or was not made by
-// NewTransport, instead of a nil dereference somewhere inside.
+// mustBeMade panics, instead of a nil dereference later, unless
+// NewTransport made t.
 func (t *Transport) mustBeMade() {
 	if t == nil || t.c == nil {
 		panic("robotstxt: Transport used without NewTransport")
 	}
 }
 
-// check checks req against the robots.txt of every site that may serve
-// it: its URL's authority, and the authority its Host field names when
-// that is another one, since a server picks the site by the Host header.
-// Both must allow it. It returns the decision for the site that serves
-// the request (the Host's, when set) and the one for the authority the
-// request is sent to, whose pacing it takes (see Transport.turn).
+// check checks req against the robots.txt of its URL's authority and,
+// since a server picks the site by the Host header, of the Host's when
+// that is another. It returns the decisions for the site served and for
+// the authority dialled.
 func (t *Transport) check(req *http.Request) (served, dialed Decision, err error) {
 	u := req.URL
 	switch {
@@ -349,12 +343,10 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	return hd, d, err
 }
 
-// headerHost returns the Host header net/http will send for req: its
-// Host field, or else its URL's host, with a non-ASCII name in punycode
-// as net/http writes it, without the UTS #46 mapping the dial (and the
-// Client's authority key) applies: for "ｂ.test" the connection goes to
-// b.test but the server is asked for xn--ni7c.test, the site whose
-// robots.txt must then allow the request too.
+// headerHost returns the Host header net/http will send for req, in
+// punycode without the UTS #46 mapping the dial applies: for "ｂ.test"
+// the connection goes to b.test but the server is asked for
+// xn--ni7c.test, whose robots.txt must then allow the request too.
 func headerHost(req *http.Request) (string, error) {
 	host := req.Host
 	if host == "" {
@@ -374,9 +366,8 @@ func headerHost(req *http.Request) (string, error) {
 	return p + port, nil
 }
 
-// hostURL returns u as addressed to the authority host, which a request's
-// Host field names, or an error matching ErrBadURL when host is not an
-// authority alone (a server would read such a Host header in its own way).
+// hostURL returns u addressed to host, or an error matching ErrBadURL when
+// host is not an authority alone, which servers read each their own way.
 func hostURL(u *url.URL, host string) (string, error) {
 	if strings.ContainsAny(host, "/?#@\\") {
 		return "", fmt.Errorf("%w: request Host %q is not an authority", ErrBadURL, capQuote(host))
@@ -386,9 +377,8 @@ func hostURL(u *url.URL, host string) (string, error) {
 	return requestURL(&v), nil
 }
 
-// interval returns the pacing interval for the authority of d: the
-// crawl-delay its robots.txt gives the Client's product tokens, which the
-// cached entry carries, or the default, within the bounds.
+// interval returns the pacing interval for the authority of d: its
+// crawl-delay, or the default, within the bounds.
 func (t *Transport) interval(d Decision) time.Duration {
 	iv := t.cfg.defaultInterval
 	if e := t.c.cache.peek(d.Authority); e != nil {
@@ -399,12 +389,9 @@ func (t *Transport) interval(d Decision) time.Duration {
 	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
 }
 
-// requestURL returns the URL a request for u reaches, as a check reads
-// it: u's scheme and host, and then the request target net/http writes on
-// the request line (u.RequestURI(), which carries RawQuery whole), with
-// any '#' in it escaped, so that the check reads it as the server does,
-// as part of the path or query, not as the start of a fragment. Userinfo
-// and the fragment are not sent, and are left out.
+// requestURL returns the URL a request for u reaches: scheme, host and
+// the request target net/http writes, any '#' in it escaped so that the
+// check reads it as the server does, not as a fragment.
 func requestURL(u *url.URL) string {
 	return u.Scheme + "://" + u.Host + strings.ReplaceAll(u.RequestURI(), "#", "%23")
 }
@@ -471,9 +458,7 @@ func WithNoWait() TransportOption {
 // that has no robots.txt (default 0: no pacing). It panics if d is
 // negative.
 func WithDefaultInterval(d time.Duration) TransportOption {
-	if d < 0 {
-		invalid("WithDefaultInterval", d)
-	}
+	inRange(d >= 0, "WithDefaultInterval", d)
 	return func(c *transportConfig) { c.defaultInterval = d }
 }
 
@@ -483,9 +468,7 @@ func WithDefaultInterval(d time.Duration) TransportOption {
 // caps a crawl-delay the crawler will not keep, at the price of
 // disobeying it. It panics if lo is negative or hi is below lo.
 func WithIntervalBounds(lo, hi time.Duration) TransportOption {
-	if lo < 0 || hi < lo {
-		invalid("WithIntervalBounds", fmt.Sprint(lo, ", ", hi))
-	}
+	inRange(lo >= 0 && hi >= lo, "WithIntervalBounds", fmt.Sprint(lo, ", ", hi))
 	return func(c *transportConfig) { c.minInterval, c.maxInterval = lo, hi }
 }
 
@@ -493,9 +476,7 @@ func WithIntervalBounds(lo, hi time.Duration) TransportOption {
 // response holds further requests to its authority (default one hour).
 // It panics if d is not positive.
 func WithMaxHold(d time.Duration) TransportOption {
-	if d <= 0 {
-		invalid("WithMaxHold", d)
-	}
+	inRange(d > 0, "WithMaxHold", d)
 	return func(c *transportConfig) { c.maxHold = d }
 }
 
@@ -508,8 +489,6 @@ func WithMaxHold(d time.Duration) TransportOption {
 // and fails the same way at once when its turn may come after it.
 // It panics if d is not positive.
 func WithMaxWait(d time.Duration) TransportOption {
-	if d <= 0 {
-		invalid("WithMaxWait", d)
-	}
+	inRange(d > 0, "WithMaxWait", d)
 	return func(c *transportConfig) { c.maxWait = d }
 }

@@ -108,7 +108,7 @@ func plainPrefix(pattern string) (lit string, stars int, ok bool) {
 // literalStart returns the literal text every path r matches starts with:
 // the pattern up to its first '*' or a final '$', and for an allow of
 // …/index.html, which also allows its directory, at most that directory
-// (see matcher.Rule.Prefix).
+// (see matcher.Prefix).
 func literalStart(r *parser.Rule) string {
-	return matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow).Prefix(r.Pattern)
+	return matcher.Prefix(r.Pattern, r.Allow)
 }

@@ -52,7 +52,7 @@ func matches(f *parser.File, groups []int, path string) []match {
 // matchRule reports whether r matches path as the engine matches it, and
 // the length its match weighs in precedence: the pattern's, or for an
 // allow of …/index.html that matches only its directory, that of the
-// directory pattern "…/$" (see matcher.Rule.Match).
+// directory pattern "…/$" (see matcher.MatchRule).
 func matchRule(r *parser.Rule, path string) (length int, ok bool) {
-	return matcher.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow).Match(r.Pattern, path)
+	return matcher.MatchRule(r.Pattern, r.Allow, path)
 }

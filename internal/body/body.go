@@ -112,10 +112,9 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	return b, nil
 }
 
-// readAll appends what r holds to b and returns it, growing b to the
-// declared length first when a Content-Length gives one within limit
-// (limit > 0): io.ReadAll would grow its buffer a dozen times for a large
-// body. A length that is wrong costs only the guess, which limit bounds.
+// readAll appends what r holds to b, growing b first to a Content-Length
+// within limit: io.ReadAll would grow its buffer a dozen times for a
+// large body.
 func readAll(r io.Reader, b []byte, declared string, limit int64) ([]byte, error) {
 	if n, err := strconv.ParseInt(declared, 10, 64); limit > 0 && err == nil && n > 0 && n <= limit {
 		b = slices.Grow(b, int(n)+1) // +1: the read that finds the end needs room
@@ -165,10 +164,9 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 	return r, nil
 }
 
-// inflater reads a deflate body. RFC 9110 defines "deflate" as a zlib
-// stream, but many servers send raw deflate; a zlib header tells them
-// apart, since its first two bytes, read as a big-endian number, are a
-// multiple of 31 with compression method 8.
+// inflater reads a deflate body, a zlib stream (RFC 9110) or, as many
+// servers send, raw deflate: a zlib header is method 8 and, big-endian, a
+// multiple of 31.
 func inflater(r io.Reader) io.Reader {
 	br := bufio.NewReader(r)
 	if h, err := br.Peek(2); err == nil && h[0]&0x0F == 8 && (uint16(h[0])<<8|uint16(h[1]))%31 == 0 {
@@ -179,10 +177,8 @@ func inflater(r io.Reader) io.Reader {
 	return flate.NewReader(br)
 }
 
-// dropCutLine removes the line that a size limit cut from the end of b:
-// everything after the last line end. A cut line longer than the parser
-// keeps reads the same cut or not; it is kept, less an incomplete UTF-8
-// sequence at the very end.
+// dropCutLine removes the line a size limit cut from the end of b, unless
+// the parser would cut it anyway: then only a cut UTF-8 sequence goes.
 func dropCutLine(b []byte) []byte {
 	i := bytes.LastIndexAny(b, "\r\n")
 	if len(b)-(i+1) > parse.MaxLineLength {
@@ -208,15 +204,12 @@ func dropCutRune(b []byte) []byte {
 	return b
 }
 
-// utf16Form is the UTF-16 encoding a body is written in and its name; enc
-// is nil when the body is not UTF-16.
+// utf16Form is a body's UTF-16 encoding and its name; enc is nil for none.
 type utf16Form struct {
 	enc  encoding.Encoding
 	name string
 }
 
-// utf16Of returns the UTF-16 form of body: the one its byte-order mark
-// names, else the one its NULs show (see utf16Body), else none.
 func utf16Of(body []byte) utf16Form {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
@@ -227,15 +220,9 @@ func utf16Of(body []byte) utf16Form {
 	return utf16Body(body)
 }
 
-// toUTF8 converts body to UTF-8 and names the charset it was read in. u16
-// is utf16Of the body as read, which may be longer than body (a size
-// limit's cut line dropped, which may leave too little to tell): UTF-16
-// wins, with or without a byte-order mark, labelled or not (its NULs
-// make it valid UTF-8 in which nothing parses); then a body that is
-// valid UTF-8, or that the Content-Type header says is UTF-8, is kept as
-// it is (bytes that are not UTF-8 are then escaped like any other, as
-// Google's parser does); then the charset the header names is used, and
-// Windows-1252 otherwise.
+// toUTF8 converts body to UTF-8 and names the charset it was read in, in
+// the order Read documents. u16 is told from the whole body as read: what
+// is left after a cut may be too short to tell.
 func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	enc, name := u16.enc, u16.name
 	if enc == nil {
@@ -253,11 +240,9 @@ func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	return out, name
 }
 
-// utf16Body returns the UTF-16 form of body when it has no byte-order
-// mark, or none when it is not UTF-16: a robots.txt is mostly ASCII, whose
-// characters in UTF-16 have a NUL byte, so in its first bytes at least a
-// third of the even (big-endian) or odd (little-endian) bytes are NUL and
-// almost none of the others.
+// utf16Body tells UTF-16 without a byte-order mark: a robots.txt is mostly
+// ASCII, so in UTF-16 a third or more of its first even (big-endian) or
+// odd (little-endian) bytes are NUL, and almost none of the others.
 func utf16Body(body []byte) utf16Form {
 	n := min(len(body), 512) &^ 1
 	if n < 8 {
@@ -291,9 +276,8 @@ func declaresUTF8(contentType string) bool {
 	return err == nil && enc == unicode.UTF8
 }
 
-// headerCharset returns the encoding named by a Content-Type header and
-// its name, or Windows-1252 when the header names none, an unknown one,
-// or UTF-8 (which the body has just been found not to be).
+// headerCharset returns the encoding a Content-Type names and its name,
+// else Windows-1252 (for UTF-8 too, which the body is not).
 func headerCharset(contentType string) (encoding.Encoding, string) {
 	if _, params, err := mime.ParseMediaType(contentType); err == nil {
 		if label := params["charset"]; label != "" {
@@ -308,12 +292,9 @@ func headerCharset(contentType string) (encoding.Encoding, string) {
 	return charmap.Windows1252, "windows-1252"
 }
 
-// asciiCompatible reports whether enc reads ASCII bytes as ASCII, as
-// every encoding a robots.txt can be written in does: UTF-8 is read
-// before a label is consulted, UTF-16 by its byte-order mark or its
-// NULs, and a label naming UTF-16 or WHATWG's replacement encoding
-// (iso-2022-kr, hz-gb-2312, ...) for a body that is neither would turn
-// its directives into garbage, and a disallow into nothing.
+// asciiCompatible reports whether enc reads ASCII as ASCII: a label naming
+// UTF-16 or WHATWG's replacement encoding for a body that is neither
+// would turn a disallow into garbage. UTF-8 and UTF-16 are told before.
 func asciiCompatible(enc encoding.Encoding) bool {
 	switch enc {
 	case unicode.UTF8, encoding.Replacement, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),

@@ -95,27 +95,3 @@ func TestPropertyEscapeIdempotent(t *testing.T) {
 		}
 	}
 }
-
-func TestEscapePath(t *testing.T) {
-	for in, want := range map[string]string{
-		"":             "/",
-		"/":            "/",
-		"/a/b?c=d":     "/a/b?c=d",
-		"/a b":         "/a%20b",
-		"/café":        "/caf%C3%A9",
-		"/%7efred":     "/%7efred",
-		"/x#frag":      "/x",
-		"?q=1":         "/?q=1",
-		"/t\x01ab\x7f": "/t%01ab%7F",
-		"/100%":        "/100%",
-		"/%zz/%2f":     "/%zz/%2f",
-		"/caf%c3%a9 x": "/caf%c3%a9%20x",
-	} {
-		if got := EscapePath(in); got != want {
-			t.Errorf("EscapePath(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if n := testing.AllocsPerRun(100, func() { EscapePath("/plain/path?x=1") }); n != 0 {
-		t.Errorf("EscapePath of a plain path allocates %v times", n)
-	}
-}

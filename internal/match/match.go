@@ -27,8 +27,6 @@ func Match(pattern, path string) bool {
 	return match(pat, ascii.IndexByte(pat, '*'), path, end, nil)
 }
 
-// cutEnd returns a non-empty pattern without its final '$', and whether
-// it had one.
 func cutEnd(pattern string) (string, bool) {
 	if pattern[len(pattern)-1] == '$' {
 		return pattern[:len(pattern)-1], true
@@ -37,14 +35,9 @@ func cutEnd(pattern string) (string, bool) {
 }
 
 // match matches pat, a pattern without its final '$' whose first '*' is
-// at index star (-1 for none); end says whether the match must reach the
-// end of path.
-//
-// When steps is not nil, match adds to it the bytes of path its searches
-// pass over: each segment is searched for from where the last one ended,
-// so the searches of one match pass over each byte at most once, and
-// steps grows by at most len(path) plus what the segments overlap; a
-// matcher that backtracked would pass over bytes again.
+// at star (-1 for none); end says the match must reach the end of path.
+// A non-nil steps counts the bytes its searches pass over, for the tests
+// that show it never backtracks.
 func match(pat string, star int, path string, end bool, steps *int) bool {
 	if star < 0 {
 		if end {
@@ -83,7 +76,6 @@ func match(pat string, star int, path string, end bool, steps *int) bool {
 	return strings.Contains(path[pos:], pat)
 }
 
-// count adds n to *steps, when steps is not nil.
 func count(steps *int, n int) {
 	if steps != nil {
 		*steps += n
@@ -95,7 +87,7 @@ func count(steps *int, n int) {
 // "index.htm" (so /d/index.htm and /d/index.html). It returns the length of
 // the directory part, "/d/", or 0 when the pattern is not of this kind.
 // Such a rule also allows the directory itself, as if "Allow: /d/$" were
-// present (see [Rule.Match]).
+// present (see [MatchRule]).
 func IndexDir(pattern string) int {
 	i := strings.LastIndexByte(pattern, '/')
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {
@@ -104,8 +96,7 @@ func IndexDir(pattern string) int {
 	return i + 1
 }
 
-// matchDir reports whether the directory rule dir+"$" matches path, where
-// dir is the part of an index pattern that IndexDir measured.
+// matchDir reports whether the directory rule dir+"$" matches path.
 func matchDir(dir, path string) bool {
 	return match(dir, strings.IndexByte(dir, '*'), path, true, nil)
 }

@@ -54,7 +54,3 @@ func (b *Best) Beats(length int, allow bool, order int) bool {
 func (b *Best) Take(length int, allow bool, order int) {
 	*b = Best{Len: length, Allow: allow, Found: true, Order: order}
 }
-
-// Allowed reports the decision: allowed when no rule matched or when the
-// deciding rule is an allow.
-func (b *Best) Allowed() bool { return !b.Found || b.Allow }

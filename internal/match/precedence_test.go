@@ -32,8 +32,8 @@ func TestBest(t *testing.T) {
 				b.Take(tk.n, tk.allow, tk.order)
 			}
 		}
-		if b.Allowed() != c.want || b.Len != c.len || b.Order != c.order || b.Found != (len(c.takes) > 0) {
-			t.Errorf("%s: got %+v allowed=%v, want allowed=%v len=%d", c.name, b, b.Allowed(), c.want, c.len)
+		if allowed := !b.Found || b.Allow; allowed != c.want || b.Len != c.len || b.Order != c.order || b.Found != (len(c.takes) > 0) {
+			t.Errorf("%s: got %+v allowed=%v, want allowed=%v len=%d", c.name, b, allowed, c.want, c.len)
 		}
 	}
 }

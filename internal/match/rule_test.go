@@ -6,13 +6,6 @@ import (
 	"testing"
 )
 
-// rule compiles pattern on its own, at an offset in a longer text so that
-// offsets are exercised.
-func rule(pattern string, allow bool) (Rule, string) {
-	text := "#junk#" + pattern + "#junk#"
-	return NewRule(text, 6, 6+len(pattern), allow), text
-}
-
 func TestRuleMatch(t *testing.T) {
 	for _, c := range []struct {
 		pattern string
@@ -37,13 +30,9 @@ func TestRuleMatch(t *testing.T) {
 		{"/a*c$", false, "/abcd", 0, false},
 		{"/a*c*e", false, "/abcde", 6, true},
 	} {
-		r, text := rule(c.pattern, c.allow)
-		n, ok := r.Match(text, c.path)
+		n, ok := MatchRule(c.pattern, c.allow, c.path)
 		if n != c.n || ok != c.ok {
 			t.Errorf("rule %q (allow %v) Match(%q) = %d %v, want %d %v", c.pattern, c.allow, c.path, n, ok, c.n, c.ok)
-		}
-		if r.pattern(text) != c.pattern || r.off&ruleAllow != 0 != c.allow {
-			t.Errorf("rule %q: pattern %q, allow %v", c.pattern, r.pattern(text), r.off&ruleAllow != 0)
 		}
 	}
 }
@@ -67,8 +56,7 @@ func TestRulePrefix(t *testing.T) {
 		{"/d*/index.html", true, "/d"},
 		{"/d/index.htm*", true, "/d/"},
 	} {
-		r, text := rule(c.pattern, c.allow)
-		if got := r.Prefix(text); got != c.want {
+		if got := Prefix(c.pattern, c.allow); got != c.want {
 			t.Errorf("Prefix of %q (allow %v) = %q, want %q", c.pattern, c.allow, got, c.want)
 		}
 	}
@@ -76,7 +64,7 @@ func TestRulePrefix(t *testing.T) {
 
 // TestPropertyRulePrefixStartsEveryMatch: every path a rule matches begins
 // with its prefix, which is what indexing rules by prefix rests on; and
-// Rule.Match agrees with the reference.
+// MatchRule agrees with the reference.
 func TestPropertyRulePrefixStartsEveryMatch(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(31, 32))
 	const alphabet = "ab/*$."
@@ -94,11 +82,10 @@ func TestPropertyRulePrefixStartsEveryMatch(t *testing.T) {
 			p += "/index.html"
 		}
 		allow := rnd.IntN(2) == 0
-		r, text := rule(p, allow)
 		path := gen(12)
-		n, ok := r.Match(text, path)
-		if ok && !strings.HasPrefix(path, r.Prefix(text)) {
-			t.Fatalf("%q matches %q, which does not start with its prefix %q", p, path, r.Prefix(text))
+		n, ok := MatchRule(p, allow, path)
+		if ok && !strings.HasPrefix(path, Prefix(p, allow)) {
+			t.Fatalf("%q matches %q, which does not start with its prefix %q", p, path, Prefix(p, allow))
 		}
 		want, wantN := refMatch(p, path), len(p)
 		if !want && allow {
@@ -110,14 +97,4 @@ func TestPropertyRulePrefixStartsEveryMatch(t *testing.T) {
 			t.Fatalf("%q (allow %v) Match(%q) = %d %v, reference %d %v", p, allow, path, n, ok, wantN, want)
 		}
 	}
-}
-
-func TestNewRuleTooLong(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("NewRule accepted a pattern longer than MaxPatternLen")
-		}
-	}()
-	p := strings.Repeat("a", MaxPatternLen+1)
-	NewRule(p, 0, len(p), false)
 }

@@ -17,13 +17,9 @@ const MaxDiagnostics = 1000
 // the rest. Records with a known key, such as crawl-delay, are all kept.
 const MaxUnknownRecords = 1000
 
-// builder collects the records of a file into a Table. Text and records
-// go to scratch slices that are reused from parse to parse; finish copies
-// them into slices of the exact size, so a Table costs no more memory than
-// it holds and growing slices costs no garbage.
-//
-// The Lines a builder is given are views of the caller's body: what it
-// keeps it copies into its text first.
+// builder collects the records of a file, copied out of the caller's
+// body, into scratch slices reused from parse to parse; finish copies
+// them into slices of the exact size, so growing them costs no garbage.
 type builder struct {
 	*scratch
 	p       Parser
@@ -49,8 +45,7 @@ type scratch struct {
 	usage    usageScratch // the Content-Usage rules
 }
 
-// scratchPool holds scratch slices between parses. It is the parser's
-// only shared state and holds no data of a finished parse.
+// scratchPool holds scratch slices between parses, cleared.
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // maxPooled bounds the scratch kept in the pool, so that one huge file
@@ -67,8 +62,7 @@ func newBuilder(p Parser, lint bool, size int) builder {
 	return builder{scratch: s, p: p, lint: lint, droppedAt: -1, unknownAt: -1}
 }
 
-// release returns the scratch slices to the pool, cleared so they keep
-// nothing of this parse alive.
+// release returns the scratch slices to the pool, cleared.
 func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
@@ -185,8 +179,7 @@ func (b *builder) rule(l *Line) {
 	b.rules = append(b.rules, newRule(p, off, l.Num, l.Key == KeyAllow))
 }
 
-// fileRecord appends to records the record of line l, which belongs to
-// no group, with the known key numbered key.
+// fileRecord appends the record of l, with the known key numbered key.
 func (b *builder) fileRecord(records []record, key int, l *Line) []record {
 	if off, ok := b.keep(l.Value); ok {
 		records = append(records, record{off: off, key: uint32(key), n: uint16(len(l.Value)), line: uint32(l.Num)})
@@ -194,9 +187,8 @@ func (b *builder) fileRecord(records []record, key int, l *Line) []record {
 	return records
 }
 
-// pattern returns the rule value p normalised as the parser reads
-// patterns: escaped (see match.Escape), and in RFC 9309 mode with the
-// escapes of unreserved characters decoded (see match.Unescape).
+// pattern returns the rule value p normalised: escaped (see match.Escape)
+// and, in RFC 9309 mode, unescaped (see match.Unescape).
 func (b *builder) pattern(p string) string {
 	if !b.plain {
 		p = match.Escape(p)
@@ -253,8 +245,7 @@ func lowerASCII(s []byte) {
 	}
 }
 
-// diag records a diagnostic, when the builder collects them, up to
-// MaxDiagnostics, and counts the rest.
+// diag records a diagnostic, up to MaxDiagnostics, and counts the rest.
 func (b *builder) diag(line int, k Kind, text string) {
 	if !b.lint {
 		return

@@ -9,45 +9,26 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 )
 
-// The index. A rule can match a path only when its literal prefix (the
-// pattern up to its first '*' or its final '$'; see prefixLen) starts the
-// path. On the first check, the rules of each group of more than
-// smallGroup rules are sorted by prefix, and the rules of one prefix, a
-// block, in precedence order (longest first, allow first on a tie, then
-// file order; see match.Precedence). A smaller group, as most are, is
-// one block: sorted in precedence order alone, it is tried rule by rule,
-// passing over those whose prefix does not start the path.
+// The index. A rule can match a path only when its literal prefix (up to
+// its first '*' or final '$'; see match.Prefix) starts the path. On the first
+// check the rules of each group of more than smallGroup rules are sorted by
+// prefix, and the rules of one prefix, a block, in precedence order; a
+// smaller group is one block, tried rule by rule.
 //
-// The invariant a check keeps, for a path P: at depth d, rules[lo:hi]
-// are exactly the rules of the group whose prefix starts with P[:d], and
-// those whose prefix is P[:d], if any, come first, as the shortest: they
-// are the one block at this depth whose prefix starts P. From d = 0 (the
-// whole group; rules that begin with '*' have the empty prefix), the
-// check notes that block, narrows the rest to the rules whose byte d is
-// P[d] with two searches, and moves d on to the length that all of them
-// share, as far as P agrees with it. So it reads P once, up to its
-// longest matching prefix, and searches only where prefixes branch; the
-// searches gallop from the low end of the range after a look at its high
-// end, so that a staircase of nested prefixes ("/a", "/aa", …) costs a
-// few steps a byte, not a binary search.
+// A check reads the path once. At depth d, rules[lo:hi] are the rules whose
+// prefix starts with path[:d], those whose prefix is path[:d] (a block that
+// starts the path) first: it notes that block, narrows the rest to byte
+// path[d] with two galloping searches (a staircase of nested prefixes costs
+// a few steps a byte) and skips what they all share. The blocks are then
+// tried longest prefix first, each up to the first rule that cannot beat
+// the best match so far.
 //
-// The blocks found are tried longest prefix first, each in precedence
-// order up to the first rule that cannot beat the best match so far,
-// which no rule after it in the block can either. Once a rule's prefix
-// starts the path, only the rest of its pattern is matched (see
-// Table.match), in time linear in the path, without backtracking.
-//
-// A block of many wildcard rules ("/*?filter=…", 1,824 of them in one
-// corpus file) is not narrowed by its prefix. In a block of filteredBlock
-// rules or more, the table notes for each rule a gram (Table.grams, beside
-// the rules, which most tables do without): the hash of the four-byte piece
-// of its literal runs after the prefix that the fewest pieces of the
-// block hash as, which every path the rule matches holds (0 when it has
-// none). A check of such a block hashes the four-byte pieces of the path
-// into a bit set, once, and passes over the rules whose gram is not in
-// it. It does so only for a path of at most gramPath bytes a rule of the
-// block, so that hashing the path never costs much more than matching
-// the rules.
+// A block of many wildcard rules ("/*?filter=…", 1,824 in one corpus file)
+// is not narrowed by its prefix, so in a block of filteredBlock rules or
+// more each rule notes a gram: the hash of the rarest four-byte piece of
+// its literal runs after the prefix, which every path it matches holds. A
+// check hashes the path's pieces into a bit set once and passes over the
+// rules whose gram is not in it.
 
 // The tuning constants. The instruction counts are of a check over the
 // corpus (BenchmarkCorpusPass under callgrind, 3,224 files), each taken
@@ -228,7 +209,7 @@ func (s *gramSet) has(gram uint16) bool {
 // Decide finds the rule that decides for path among the rules of the
 // given groups: the longest match, an allow on a tie, the first in file
 // order on a full tie (see [match.Best]). path is what rules are
-// matched against, as match.Path or match.EscapePath return it. ok is
+// matched against, as match.Path or target.Split return it. ok is
 // false when no rule matches, and the path is allowed.
 //
 // It looks only at the rules whose literal prefix starts path, and of
@@ -240,13 +221,6 @@ func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
 		return Rule{}, false
 	}
 	return t.rule(i), true
-}
-
-// Allowed reports whether path is allowed by the rules of the given
-// groups: whether the rule [Table.Decide] finds, if any, is an allow.
-func (t *Table) Allowed(groups []int, path string) bool {
-	i, _ := t.run(groups, path)
-	return i < 0 || t.rules[i].allow()
 }
 
 // run returns the index of the rule that decides for path among the
@@ -389,7 +363,7 @@ func (c *check) try(block []rule, base int, grams *gramSet) {
 }
 
 // match reports whether r, whose prefix starts path, matches path, and
-// the length its match weighs, as [match.Rule.Match] does: only what
+// the length its match weighs, as [match.MatchRule] does: only what
 // follows the prefix is matched.
 func (t *Table) match(r *rule, path string) (int, bool) {
 	p := t.pattern(r)
@@ -407,7 +381,7 @@ func (t *Table) match(r *rule, path string) (int, bool) {
 	case kindWild:
 		return len(p), match.Match(p[r.pre:], path[r.pre:])
 	}
-	return match.NewRule(t.text, int(r.off()), int(r.off())+len(p), true).Match(t.text, path)
+	return match.MatchRule(p, true, path)
 }
 
 // commonPrefix returns the length of the longest common prefix of a and b.

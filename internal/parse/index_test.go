@@ -24,8 +24,7 @@ func bruteDecide(f *File, groups []int, path string) (Rule, bool) {
 	var at Rule
 	for _, g := range groups {
 		for _, r := range f.Groups[g].Rules {
-			m := match.NewRule(r.Pattern, 0, len(r.Pattern), r.Allow)
-			if n, ok := m.Match(r.Pattern, path); ok && best.Beats(n, r.Allow, r.Line) {
+			if n, ok := match.MatchRule(r.Pattern, r.Allow, path); ok && best.Beats(n, r.Allow, r.Line) {
 				best.Take(n, r.Allow, r.Line)
 				at = r
 			}

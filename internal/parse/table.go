@@ -79,7 +79,7 @@ type rule struct {
 	bits uint32
 	line uint32
 	n    uint16 // the pattern's length, which precedence weighs
-	pre  uint16 // the length of its literal prefix (see prefixLen)
+	pre  uint16 // the length of its literal prefix (see match.Prefix)
 }
 
 const (
@@ -101,26 +101,21 @@ const (
 	kindOne                 // the prefix, a '*', a run with no '*' and maybe a final '$'
 	kindWild                // the prefix and more '*'
 	// kindDir is an allow of …/index.htm*, which also matches its
-	// directory (see match.Rule.Match).
+	// directory (see match.MatchRule).
 	kindDir
 )
 
 // maxText bounds the offset of the end of a kept string in the text: a
-// rule addresses no further, nor does a match.Rule, as which one is
-// matched.
-const maxText = min(1<<(32-ruleShift)-1, match.MaxTextLen)
+// rule addresses no further.
+const maxText = 1<<(32-ruleShift) - 1
 
 // newRule returns the rule of pattern p, kept in the text at off, on the
 // given line.
 func newRule(p string, off uint32, line int, allow bool) rule {
-	dir := 0
-	if allow {
-		dir = match.IndexDir(p)
-	}
-	pre := prefixLen(p, dir)
+	pre := len(match.Prefix(p, allow))
 	kind := kindWild
 	switch rest := p[pre:]; {
-	case dir > 0:
+	case allow && match.IndexDir(p) > 0:
 		kind = kindDir
 	case rest == "":
 		kind = kindPlain
@@ -134,25 +129,6 @@ func newRule(p string, off uint32, line int, allow bool) rule {
 		r.bits |= ruleAllow
 	}
 	return r
-}
-
-// prefixLen returns the length of the literal prefix of pattern p: up to
-// its first '*' or its final '$'. For an allow of …/index.htm*, whose
-// directory part is dir bytes long (0 for any other rule), the prefix
-// ends within the directory, which the rule matches alone too. This is
-// the prefix of [match.Rule.Prefix]: every path the rule matches
-// starts with it.
-func prefixLen(p string, dir int) int {
-	if dir > 0 {
-		p = p[:dir]
-	}
-	if i := strings.IndexByte(p, '*'); i >= 0 {
-		return i
-	}
-	if dir == 0 && p != "" && p[len(p)-1] == '$' {
-		return len(p) - 1
-	}
-	return len(p)
 }
 
 // record is a sitemap, license or extension record. A known key

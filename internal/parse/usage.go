@@ -51,9 +51,8 @@ func splitUsage(value string) (path, statement string) {
 	return value[:i], strings.TrimLeft(value[i:], " \t")
 }
 
-// usageRule is a Content-Usage rule of a table: its path and then its
-// statement, back to back in the text of its usageRules, its group and
-// its line.
+// usageRule is a Content-Usage rule of a table, its path and statement
+// back to back in the text of its usageRules.
 type usageRule struct {
 	off   uint32 // where the path starts; the statement follows it
 	group uint32 // the group it stands in; 0 in a table Select makes
@@ -61,31 +60,22 @@ type usageRule struct {
 	n, sn uint16 // the lengths of the path and of the statement
 }
 
-// usageRules are the Content-Usage rules of a table, in group order (in
-// file order within a group), with the text their paths and statements
-// lie in. A table holds them apart from its other records, and its Size
-// counts them.
+// usageRules are the Content-Usage rules of a table, in group order, and
+// their text.
 type usageRules struct {
 	text  string
 	rules []usageRule
 }
 
-// usageScratch collects the Content-Usage rules of a file as it is
-// parsed. Their text is kept apart from the text of the other records so
-// that it never takes room that allow and disallow rules need (see
-// builder.keep): a file answers as it would without its Content-Usage
-// lines.
+// usageScratch collects the Content-Usage rules of a file. Their text is
+// kept apart so that it never takes room allow and disallow rules need
+// (see builder.keep): a file answers as it would without them.
 type usageScratch struct {
 	rules []usageRule
 	text  []byte
-	// full is set when the text reached maxText: the Content-Usage
-	// rules after that are dropped, as rules are when the table's text
-	// is full.
-	full bool
+	full  bool // the text reached maxText: later rules are dropped
 }
 
-// usageRule adds the Content-Usage rule of line l to the group being
-// read.
 func (b *builder) usageRule(l *Line) {
 	if len(b.groups) == 0 {
 		b.diag(l.Num, RuleOutsideGroup, l.Value)
@@ -108,8 +98,6 @@ func (b *builder) usageRule(l *Line) {
 		n: uint16(len(path)), sn: uint16(len(stmt))})
 }
 
-// table returns the rules collected for a Table, or nil when there are
-// none.
 func (s *usageScratch) table() *usageRules {
 	if len(s.rules) == 0 {
 		return nil

@@ -226,10 +226,11 @@ var tailClass = func() (t [256]uint8) {
 }()
 
 // matchPath returns the path, params and query of tail, the part of a URL
-// after the authority, as rules are matched against it (see
-// match.EscapePath), or why net/url would reject tail: a control
-// character anywhere, or a '%' of the path or fragment that begins no
-// escape (the query is not checked, as net/url does not check it).
+// after the authority, as rules are matched against it (the fragment
+// dropped, an empty path made "/", bytes that are not printable ASCII
+// escaped), or why net/url would reject tail: a control character
+// anywhere, or a '%' of the path or fragment that begins no escape (the
+// query is not checked, as net/url does not check it).
 //
 // A path that needs rewriting is written into buf's spare capacity, and
 // the returned string refers to it: the caller keeps buf unchanged for as
