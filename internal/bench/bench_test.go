@@ -98,8 +98,6 @@ func BenchmarkParse(b *testing.B) {
 //     lookup by agent, path extraction, matching).
 //   - robotsgate-absURL: the same with an absolute URL, which Allowed
 //     reduces to its path itself.
-//     Robots.Crawler(agent) returned beforehand, outside the timed loop: the
-//     counterpart of temoto-Test-only.
 //   - temoto-FindGroup+Test: data.FindGroup(agent).Test(path), the
 //     equivalent of robotsgate's call (temoto's TestAgent does the same).
 //   - temoto-Test-only: group.Test(path) with the group found beforehand,
