@@ -53,34 +53,14 @@ func (e *SyntaxError) Error() string {
 	return msg + " (found " + strconv.Quote(e.at[:1]) + ")"
 }
 
-// Kind is the type of a member's value.
-type Kind uint8
-
-// The kinds of value. A member written as a key alone has the value
-// Boolean true.
-const (
-	Integer Kind = iota + 1
-	Decimal
-	String
-	Token
-	ByteSequence
-	Boolean
-	Date
-	DisplayString
-	InnerList
-)
-
 // A Member is one member of a Dictionary, as written.
 type Member struct {
-	Key  string
-	Kind Kind // the type of the value
+	Key string
 	// Value is the value as written, without its parameters: "y" for the
-	// Token y, `"n"` for the String n, "(a b)" for an inner list (its
-	// items' parameters included), "" for a key written alone.
+	// Token y, `"n"` for the String n, "(a b)" for an inner list, "" for a
+	// key written alone (Boolean true).
 	Value string
-	// Params are the member's parameters as written, from their first
-	// ';' ("" when there are none).
-	Params string
+	Token bool // whether Value is a Token
 }
 
 // A Scanner reads the members of a Dictionary in order, as [Scan] makes
@@ -100,11 +80,11 @@ type Member struct {
 // out before the rest of the value is read, so that a caller must check
 // [Scanner.Err] before using any.
 type Scanner struct {
-	in   string
-	off  int
-	kind Kind // of the last bare item read
-	err  error
-	m    Member
+	in    string
+	off   int
+	token bool // whether the last value read is a Token
+	err   error
+	m     Member
 }
 
 // Scan returns a Scanner that reads value as a Dictionary.
@@ -141,7 +121,7 @@ func (sc *Scanner) Next() bool {
 	if !sc.key() {
 		return false
 	}
-	m := Member{Key: sc.in[start:sc.off], Kind: Boolean}
+	m := Member{Key: sc.in[start:sc.off]}
 	if sc.eat('=') {
 		start := sc.off
 		if sc.peek() == '(' {
@@ -151,13 +131,11 @@ func (sc *Scanner) Next() bool {
 		} else if !sc.bareItem() {
 			return false
 		}
-		m.Kind, m.Value = sc.kind, sc.in[start:sc.off]
+		m.Value, m.Token = sc.in[start:sc.off], sc.token
 	}
-	start = sc.off
 	if !sc.params() {
 		return false
 	}
-	m.Params = sc.in[start:sc.off]
 	sc.m = m
 	return true
 }
@@ -236,7 +214,7 @@ func (sc *Scanner) innerList() bool {
 		case sc.eof():
 			return sc.fail("an inner list is not closed")
 		case sc.eat(')'):
-			sc.kind = InnerList
+			sc.token = false
 			return true
 		case !sc.bareItem() || !sc.params():
 			return false
@@ -247,37 +225,35 @@ func (sc *Scanner) innerList() bool {
 }
 
 // bareItem reads a bare item, telling its type by its first byte (RFC
-// 9651 §4.2.3.1), and sets sc.kind to it.
+// 9651 §4.2.3.1), and sets sc.token.
 func (sc *Scanner) bareItem() bool {
+	sc.token = false
 	switch c := sc.peek(); {
 	case c == '-' || is(c, digit):
 		return sc.number()
 	case is(c, tokenStart): // RFC 9651 §4.2.6
-		sc.off, sc.kind = span(sc.in, sc.off+1, tokenByte), Token
+		sc.off, sc.token = span(sc.in, sc.off+1, tokenByte), true
 		return true
 	case c == '"':
-		sc.kind = String
 		return sc.string()
 	case c == ':':
-		sc.kind = ByteSequence
 		return sc.byteSequence()
 	case c == '?': // RFC 9651 §4.2.8
 		if sc.off++; sc.peek() != '0' && sc.peek() != '1' {
 			return sc.unexpected("want '0' or '1' after '?'")
 		}
-		sc.off, sc.kind = sc.off+1, Boolean
+		sc.off++
 		return true
 	case c == '@': // RFC 9651 §4.2.9
+		start := sc.off + 1
 		if sc.off++; !sc.number() {
 			return false
 		}
-		if sc.kind == Decimal {
+		if strings.Contains(sc.in[start:sc.off], ".") {
 			return sc.fail("a date is an integer, not a decimal")
 		}
-		sc.kind = Date
 		return true
 	case c == '%':
-		sc.kind = DisplayString
 		return sc.displayString()
 	}
 	return sc.unexpected("want a value")
@@ -307,10 +283,6 @@ func (sc *Scanner) number() bool {
 		return sc.fail("a decimal ends with '.'")
 	case dot >= 0 && sc.off-dot-1 > 3:
 		return sc.fail("a decimal has more than 3 digits after '.'")
-	}
-	sc.kind = Integer
-	if dot >= 0 {
-		sc.kind = Decimal
 	}
 	return true
 }

@@ -17,7 +17,7 @@ func scanAll(value string) ([]Member, error) {
 	return ms, sc.Err()
 }
 
-// write writes members back as a Dictionary, parameters included.
+// write writes members back as a Dictionary, without their parameters.
 func write(ms []Member) string {
 	parts := make([]string, len(ms))
 	for i, m := range ms {
@@ -25,7 +25,6 @@ func write(ms []Member) string {
 		if m.Value != "" {
 			parts[i] += "=" + m.Value
 		}
-		parts[i] += m.Params
 	}
 	return strings.Join(parts, ", ")
 }
@@ -37,28 +36,28 @@ func TestScanMembers(t *testing.T) {
 	}{
 		{"", nil},
 		{"   ", nil},
-		{"train-ai=y, search=n", []Member{{Key: "train-ai", Kind: Token, Value: "y"}, {Key: "search", Kind: Token, Value: "n"}}},
-		{"a", []Member{{Key: "a", Kind: Boolean}}},
-		{"a;p=1;q", []Member{{Key: "a", Kind: Boolean, Params: ";p=1;q"}}},
-		{"a=?0", []Member{{Key: "a", Kind: Boolean, Value: "?0"}}},
-		{`a="x \"y\" \\"`, []Member{{Key: "a", Kind: String, Value: `"x \"y\" \\"`}}},
-		{"a=-12;b=3.25", []Member{{Key: "a", Kind: Integer, Value: "-12", Params: ";b=3.25"}}},
-		{"a=123456789012.123", []Member{{Key: "a", Kind: Decimal, Value: "123456789012.123"}}},
-		{"a=999999999999999", []Member{{Key: "a", Kind: Integer, Value: "999999999999999"}}},
-		{"a=*t0k:e/n!", []Member{{Key: "a", Kind: Token, Value: "*t0k:e/n!"}}},
-		{"a=Y", []Member{{Key: "a", Kind: Token, Value: "Y"}}},
-		{"a=:aGVsbG8=:", []Member{{Key: "a", Kind: ByteSequence, Value: ":aGVsbG8=:"}}},
-		{"a=:aGVsbG8:", []Member{{Key: "a", Kind: ByteSequence, Value: ":aGVsbG8:"}}},
-		{"a=::", []Member{{Key: "a", Kind: ByteSequence, Value: "::"}}},
-		{"a=@-1659578233", []Member{{Key: "a", Kind: Date, Value: "@-1659578233"}}},
-		{`a=%"f%c3%bc %22 \ %f0%9f%98%80"`, []Member{{Key: "a", Kind: DisplayString, Value: `%"f%c3%bc %22 \ %f0%9f%98%80"`}}},
-		{"a=( 1  b;c=?1 )", []Member{{Key: "a", Kind: InnerList, Value: "( 1  b;c=?1 )"}}},
-		{"a=();p", []Member{{Key: "a", Kind: InnerList, Value: "()", Params: ";p"}}},
-		{"*a.b_c-d*9=x", []Member{{Key: "*a.b_c-d*9", Kind: Token, Value: "x"}}},
-		{"a=1\t,\tb=2 \t", []Member{{Key: "a", Kind: Integer, Value: "1"}, {Key: "b", Kind: Integer, Value: "2"}}},
-		{"a=b; c=1;  d", []Member{{Key: "a", Kind: Token, Value: "b", Params: "; c=1;  d"}}},
+		{"train-ai=y, search=n", []Member{{Key: "train-ai", Token: true, Value: "y"}, {Key: "search", Token: true, Value: "n"}}},
+		{"a", []Member{{Key: "a"}}},
+		{"a;p=1;q", []Member{{Key: "a"}}},
+		{"a=?0", []Member{{Key: "a", Value: "?0"}}},
+		{`a="x \"y\" \\"`, []Member{{Key: "a", Value: `"x \"y\" \\"`}}},
+		{"a=-12;b=3.25", []Member{{Key: "a", Value: "-12"}}},
+		{"a=123456789012.123", []Member{{Key: "a", Value: "123456789012.123"}}},
+		{"a=999999999999999", []Member{{Key: "a", Value: "999999999999999"}}},
+		{"a=*t0k:e/n!", []Member{{Key: "a", Token: true, Value: "*t0k:e/n!"}}},
+		{"a=Y", []Member{{Key: "a", Token: true, Value: "Y"}}},
+		{"a=:aGVsbG8=:", []Member{{Key: "a", Value: ":aGVsbG8=:"}}},
+		{"a=:aGVsbG8:", []Member{{Key: "a", Value: ":aGVsbG8:"}}},
+		{"a=::", []Member{{Key: "a", Value: "::"}}},
+		{"a=@-1659578233", []Member{{Key: "a", Value: "@-1659578233"}}},
+		{`a=%"f%c3%bc %22 \ %f0%9f%98%80"`, []Member{{Key: "a", Value: `%"f%c3%bc %22 \ %f0%9f%98%80"`}}},
+		{"a=( 1  b;c=?1 )", []Member{{Key: "a", Value: "( 1  b;c=?1 )"}}},
+		{"a=();p", []Member{{Key: "a", Value: "()"}}},
+		{"*a.b_c-d*9=x", []Member{{Key: "*a.b_c-d*9", Token: true, Value: "x"}}},
+		{"a=1\t,\tb=2 \t", []Member{{Key: "a", Value: "1"}, {Key: "b", Value: "2"}}},
+		{"a=b; c=1;  d", []Member{{Key: "a", Token: true, Value: "b"}}},
 		// A repeated key comes each time; the caller applies the rule.
-		{"a=1, b, a=2", []Member{{Key: "a", Kind: Integer, Value: "1"}, {Key: "b", Kind: Boolean}, {Key: "a", Kind: Integer, Value: "2"}}},
+		{"a=1, b, a=2", []Member{{Key: "a", Value: "1"}, {Key: "b"}, {Key: "a", Value: "2"}}},
 	}
 	for _, tt := range tests {
 		got, err := scanAll(tt.in)
@@ -199,7 +198,7 @@ func TestScanLimits(t *testing.T) {
 		// MaxLength for the last n.
 		value := strings.Repeat("a,", n-1) + "z=1.5"
 		ms, err := scanAll(value)
-		if err != nil || len(ms) != n || ms[n-1] != (Member{Key: "z", Kind: Decimal, Value: "1.5"}) {
+		if err != nil || len(ms) != n || ms[n-1] != (Member{Key: "z", Value: "1.5"}) {
 			t.Errorf("Scan of %d members in %d bytes: %d members, error %v", n, len(value), len(ms), err)
 		}
 	}
@@ -280,7 +279,7 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("%d members in %d bytes", len(ms), len(value))
 		}
 		for _, m := range ms {
-			if !IsKey(m.Key) || m.Kind == Token && !IsToken(m.Value) || (m.Value == "") != (m.Kind == Boolean && m.Value == "") {
+			if !IsKey(m.Key) || m.Token && !IsToken(m.Value) {
 				t.Fatalf("member %+v", m)
 			}
 		}

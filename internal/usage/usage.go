@@ -49,7 +49,7 @@ func Parse(value string) (string, error) {
 	sc := sfv.Scan(value)
 	for sc.Next() {
 		m := sc.Member()
-		if m.Kind != sfv.Token {
+		if !m.Token {
 			m.Value = ""
 		}
 		t.set(m.Key, m.Value)
