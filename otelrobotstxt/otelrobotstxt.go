@@ -149,35 +149,10 @@ func (b *builder) upDown(name, unit, desc string) metric.Int64ObservableUpDownCo
 	return inst
 }
 
-func (b *builder) seconds(name, desc string) metric.Float64ObservableCounter {
-	inst, err := b.m.Float64ObservableCounter(name, metric.WithUnit("s"), metric.WithDescription(desc))
-	b.keep(inst, err)
-	return inst
-}
-
-// is returns the measurement option of one attribute, made once.
+// is returns the measurement option of one attribute.
 func is(key, value string) metric.ObserveOption {
 	return metric.WithAttributeSet(attribute.NewSet(attribute.String(key, value)))
 }
-
-// Attribute values, made once rather than at every collection.
-var (
-	cacheHit  = is("robotstxt.cache.result", "hit")
-	cacheMiss = is("robotstxt.cache.result", "miss")
-	storeHit  = is("robotstxt.store.result", "hit")
-	storeMiss = is("robotstxt.store.result", "miss")
-
-	fetchRules       = is("robotstxt.fetch.result", "rules")
-	fetchAllowAll    = is("robotstxt.fetch.result", "allow_all")
-	fetchDisallowAll = is("robotstxt.fetch.result", "disallow_all")
-	fetchUnreachable = is("robotstxt.fetch.result", "unreachable")
-	fetchNotModified = is("robotstxt.fetch.result", "not_modified")
-
-	requestSent       = is("robotstxt.request.result", "sent")
-	requestDisallowed = is("robotstxt.request.result", "disallowed")
-	requestDeferred   = is("robotstxt.request.result", "deferred")
-	requestSkipped    = is("robotstxt.request.result", "skipped")
-)
 
 // client makes the Client's instruments and returns what reports them.
 func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
@@ -197,24 +172,24 @@ func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
 	leaseWaits := b.counter("robotstxt.client.store.lease_wait.count", "{wait}", "Waits for another process that held the fetch lease.")
 	return func(o metric.Observer) {
 		s := c.Stats()
-		o.ObserveInt64(checks, int64(s.Hits), cacheHit)
-		o.ObserveInt64(checks, int64(s.Misses), cacheMiss)
+		o.ObserveInt64(checks, int64(s.Hits), is("robotstxt.cache.result", "hit"))
+		o.ObserveInt64(checks, int64(s.Misses), is("robotstxt.cache.result", "miss"))
 		o.ObserveInt64(stale, int64(s.StaleServed))
 		o.ObserveInt64(deferred, int64(s.Deferred))
 		f := s.Fetches
-		o.ObserveInt64(fetches, int64(f.Rules), fetchRules)
-		o.ObserveInt64(fetches, int64(f.AllowAll), fetchAllowAll)
-		o.ObserveInt64(fetches, int64(f.DisallowAll), fetchDisallowAll)
-		o.ObserveInt64(fetches, int64(f.Unreachable), fetchUnreachable)
-		o.ObserveInt64(fetches, int64(f.NotModified), fetchNotModified)
+		o.ObserveInt64(fetches, int64(f.Rules), is("robotstxt.fetch.result", "rules"))
+		o.ObserveInt64(fetches, int64(f.AllowAll), is("robotstxt.fetch.result", "allow_all"))
+		o.ObserveInt64(fetches, int64(f.DisallowAll), is("robotstxt.fetch.result", "disallow_all"))
+		o.ObserveInt64(fetches, int64(f.Unreachable), is("robotstxt.fetch.result", "unreachable"))
+		o.ObserveInt64(fetches, int64(f.NotModified), is("robotstxt.fetch.result", "not_modified"))
 		o.ObserveInt64(active, s.InFlight)
 		o.ObserveInt64(entries, int64(s.Entries))
 		o.ObserveInt64(evictions, int64(s.Evictions))
 		o.ObserveInt64(frozen, int64(s.Frozen))
 		o.ObserveInt64(thaws, int64(s.Thaws))
 		o.ObserveInt64(size, s.Bytes)
-		o.ObserveInt64(lookups, int64(s.Store.Hits), storeHit)
-		o.ObserveInt64(lookups, int64(s.Store.Misses), storeMiss)
+		o.ObserveInt64(lookups, int64(s.Store.Hits), is("robotstxt.store.result", "hit"))
+		o.ObserveInt64(lookups, int64(s.Store.Misses), is("robotstxt.store.result", "miss"))
 		o.ObserveInt64(storeErrs, int64(s.Store.Errors))
 		o.ObserveInt64(writes, int64(s.Store.Sets))
 		o.ObserveInt64(leaseWaits, int64(s.Store.LeaseWaits))
@@ -227,13 +202,15 @@ func (b *builder) transport(t *robotstxt.Transport) func(metric.Observer) {
 	requests := b.counter("robotstxt.transport.request.count", "{request}", "Requests the Transport sent, refused as disallowed or deferred, or passed through by SkipRobots.")
 	paced := b.counter("robotstxt.transport.request.paced", "{request}", "Requests whose authority's turn was not free at once: delayed, or refused with a PacedError.")
 	held := b.counter("robotstxt.transport.request.held", "{request}", "Paced requests that a Retry-After hold delayed or refused.")
-	waited := b.seconds("robotstxt.transport.wait.time", "Time requests spent waiting for their turns, added up over requests.")
+	waited, err := b.m.Float64ObservableCounter("robotstxt.transport.wait.time", metric.WithUnit("s"),
+		metric.WithDescription("Time requests spent waiting for their turns, added up over requests."))
+	b.keep(waited, err)
 	return func(o metric.Observer) {
 		s := t.Stats()
-		o.ObserveInt64(requests, s.Sent, requestSent)
-		o.ObserveInt64(requests, s.Disallowed, requestDisallowed)
-		o.ObserveInt64(requests, s.Deferred, requestDeferred)
-		o.ObserveInt64(requests, s.Skipped, requestSkipped)
+		o.ObserveInt64(requests, s.Sent, is("robotstxt.request.result", "sent"))
+		o.ObserveInt64(requests, s.Disallowed, is("robotstxt.request.result", "disallowed"))
+		o.ObserveInt64(requests, s.Deferred, is("robotstxt.request.result", "deferred"))
+		o.ObserveInt64(requests, s.Skipped, is("robotstxt.request.result", "skipped"))
 		o.ObserveInt64(paced, s.Paced)
 		o.ObserveInt64(held, s.Held)
 		o.ObserveFloat64(waited, s.Waited.Seconds())
