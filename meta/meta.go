@@ -8,9 +8,16 @@
 package meta
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Directives are the robots directives that apply to one page. The zero
@@ -154,4 +161,102 @@ func parseDate(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// FromHeader reads the X-Robots-Tag headers of a response. A value may
+// name a crawler first ("googlebot: noindex"), in which case it applies
+// only to the crawler known by that product token, one of tokens; other
+// values apply to every crawler. Several values add up, the most
+// restrictive reading winning.
+func FromHeader(h http.Header, tokens ...string) Directives {
+	var d Directives
+	for _, v := range h.Values("X-Robots-Tag") {
+		if who, rest, ok := strings.Cut(v, ":"); ok && isAgentName(who) {
+			if !namesAny(strings.TrimSpace(who), tokens) {
+				continue
+			}
+			v = rest
+		}
+		d.add(v)
+	}
+	return d
+}
+
+// isAgentName reports whether s, the text before a colon, names a crawler
+// rather than starting a directive that has a value of its own.
+func isAgentName(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" || strings.ContainsAny(s, " ,") {
+		return false
+	}
+	switch s {
+	case "unavailable_after", "max-snippet", "max-image-preview", "max-video-preview":
+		return false
+	}
+	return true
+}
+
+func namesAny(who string, tokens []string) bool {
+	return slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(who, t) })
+}
+
+// maxHTMLBytes is the most of a page that FromHTML reads while looking for
+// META tags; they belong in the head, near the top.
+const maxHTMLBytes = 1 << 20
+
+// FromHTML reads the robots META tags of an HTML page: those named
+// "robots", which apply to every crawler, and those named for the crawler
+// known by one of the product tokens tokens (for example <meta
+// name="googlebot" content="noindex">), which apply to it alone; names
+// are compared case-insensitively, as [FromHeader] compares them. Several
+// tags add up, the most restrictive reading winning. Reading stops at the
+// <body>, at the end of the head, or after maxHTMLBytes. Only a read error
+// is returned; malformed HTML is read as browsers read it.
+func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
+	var d Directives
+	z := html.NewTokenizer(io.LimitReader(r, maxHTMLBytes))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if err := z.Err(); !errors.Is(err, io.EOF) {
+				return d, fmt.Errorf("meta: reading HTML: %w", err)
+			}
+			return d, nil
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			switch atom.Lookup(name) {
+			case atom.Body:
+				return d, nil
+			case atom.Meta:
+				if hasAttr {
+					d.meta(z, tokens)
+				}
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); atom.Lookup(name) == atom.Head {
+				return d, nil
+			}
+		}
+	}
+}
+
+// meta applies one <meta> tag if it is a robots tag for tokens.
+func (d *Directives) meta(z *html.Tokenizer, tokens []string) {
+	var name, content string
+	for {
+		k, v, more := z.TagAttr()
+		switch string(k) {
+		case "name":
+			name = string(v)
+		case "content":
+			content = string(v)
+		}
+		if !more {
+			break
+		}
+	}
+	name = strings.TrimSpace(name)
+	if strings.EqualFold(name, "robots") || name != "" && namesAny(name, tokens) {
+		d.add(content)
+	}
 }
