@@ -26,10 +26,6 @@ var selected = []int{0}
 // and the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
 
-// usage returns the preferences that the Content-Usage rules of the
-// groups state for path, as [Robots.Usage] reads them.
-func (a *agentRules) usage(path string) Usage { return usageOf(a.t, a.mode, selected, path) }
-
 // crawlDelay returns the first crawl-delay of the groups that parses (see
 // Robots.CrawlDelay).
 func (a *agentRules) crawlDelay() (time.Duration, bool) { return crawlDelay(a.t.Extensions(selected)) }

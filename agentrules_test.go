@@ -147,3 +147,7 @@ func splitKey(rawURL string) (key, path string, err error) {
 	k, path, err := target.Split(rawURL, nil)
 	return string(k), path, err
 }
+
+// usage returns the preferences that the Content-Usage rules of the
+// groups state for path, as [Robots.Usage] reads them.
+func (a *agentRules) usage(path string) Usage { return usageOf(a.t, a.mode, selected, path) }

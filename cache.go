@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"math"
 	"sync"
 	"unsafe"
 
@@ -27,8 +28,10 @@ type memCache struct {
 func newMemCache(maxEntries int, maxBytes int64) *memCache {
 	// Each LRU may hold every entry and one more, so that an Add never
 	// evicts behind the counts' back; shrink keeps their sum within max.
-	hot, _ := simplelru.NewLRU[string, *entry](maxEntries+1, nil)
-	cold, _ := simplelru.NewLRU[string, *entry](maxEntries+1, nil)
+	// (NewLRU fails only for a size below 1.)
+	size := min(maxEntries, math.MaxInt-1) + 1
+	hot, _ := simplelru.NewLRU[string, *entry](size, nil)
+	cold, _ := simplelru.NewLRU[string, *entry](size, nil)
 	return &memCache{hot: hot, cold: cold, max: maxEntries, budget: maxBytes}
 }
 
@@ -99,13 +102,6 @@ func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	m.hot.Add(e.key, e)
 	m.shrink()
 	return cr
-}
-
-// forget removes key's entry, if any; it is not an eviction.
-func (m *memCache) forget(key string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.remove(key)
 }
 
 // remove takes key's entry out of either LRU. The caller holds mu.

@@ -866,3 +866,10 @@ func TestMemCacheInvariants(t *testing.T) {
 		t.Errorf("at most %d entries frozen at once, %d thawed: the test did not freeze", froze, thawed)
 	}
 }
+
+// forget removes key's entry, if any; it is not an eviction.
+func (m *memCache) forget(key string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.remove(key)
+}

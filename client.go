@@ -43,7 +43,7 @@ type Client struct {
 	cache    *memCache
 	tier     *sharedTier        // the Store's use; nil without a Store
 	group    singleflight.Group // fills, by key
-	thaws    singleflight.Group // thaws of frozen entries, by key (see crawler)
+	thaws    singleflight.Group // thaws of frozen entries, by key (see rulesOf)
 	stats    counters
 	logger   *slog.Logger
 
@@ -259,9 +259,13 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 // cancel it for the others. looked says the caller has just looked in the
 // Store. A fill holds one of the slots (see WithMaxFetches), so that
 // callers who give up cannot pile up fetches; a hop's fill (see admitHop)
-// runs within its fetch's slot.
+// runs within its fetch's slot and ends with that fetch, on ctx.
 func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	chain := hopChain(ctx)
+	parent := c.base
+	if chain != nil {
+		parent = ctx
+	}
 	fill := func() (any, error) {
 		if chain == nil {
 			select {
@@ -271,7 +275,7 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 				return nil, errNoSlot
 			}
 		}
-		e, err := c.fill(key, prev, looked, chain)
+		e, err := c.fill(parent, key, prev, looked)
 		if err != nil && prev != nil {
 			// Nothing replaces prev: the next miss may fetch it again.
 			prev.refreshing.Store(false)
@@ -285,6 +289,9 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 		e, err := c.share(ctx, key, fill)
 		if err != errNoSlot {
 			return e, err
+		}
+		if chain != nil {
+			continue // a hop's own fill needs no slot
 		}
 		select {
 		case <-freed:
@@ -340,8 +347,9 @@ func (c *Client) enter() bool {
 }
 
 // fill publishes a new entry for key: the Store's if it has a fresh one,
-// else a fetch's, made after another process's lease if it holds one.
-func (c *Client) fill(key string, prev *entry, looked bool, chain []string) (*entry, error) {
+// else a fetch's, made on parent after another process's lease if it
+// holds one.
+func (c *Client) fill(parent context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	if !c.enter() {
 		return nil, ErrClosed
 	}
@@ -369,7 +377,7 @@ func (c *Client) fill(key string, prev *entry, looked bool, chain []string) (*en
 			return c.cache.put(c.tier.keepGood(e, prev)), nil
 		}
 	}
-	e, err := c.refresh(key, prev, chain)
+	e, err := c.refresh(parent, key, prev)
 	if err == nil {
 		c.cache.put(e)
 		if c.tier != nil {
@@ -382,11 +390,18 @@ func (c *Client) fill(key string, prev *entry, looked bool, chain []string) (*en
 	return e, err
 }
 
-// refresh fetches key's robots.txt and builds the entry that follows prev.
-func (c *Client) refresh(key string, prev *entry, chain []string) (*entry, error) {
-	res := c.fetcher.fetch(context.WithValue(c.base, chainKey{}, append(chain[:len(chain):len(chain)], key)), key, prev)
-	if c.base.Err() != nil {
+// refresh fetches key's robots.txt on parent, c.base or the context of
+// the fetch whose redirect hop needs it, and builds the entry that
+// follows prev.
+func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entry, error) {
+	chain := hopChain(parent)
+	res := c.fetcher.fetch(context.WithValue(parent, chainKey{}, append(chain[:len(chain):len(chain)], key)), key, prev)
+	switch {
+	case c.base.Err() != nil:
 		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt: %w", capQuote(key), ErrClosed)
+	case parent.Err() != nil:
+		// The fetch that needed it ended: no answer of key's server.
+		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt for a redirect: %w", capQuote(key), context.Cause(parent))
 	}
 	now := c.cfg.now()
 	c.stats.countFetch(res.outcome, res.notModified)
@@ -431,7 +446,7 @@ func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.
 	at := stampOf(now)
 	failures, since := int32(1), at
 	if prev != nil && prev.failures > 0 {
-		failures, since = prev.failures+1, prev.since
+		failures, since = min(prev.failures+1, maxFailures), prev.since
 		if since == 0 || since > at {
 			since = prev.checked
 		}

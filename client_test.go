@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -1141,6 +1142,24 @@ func TestDeferredErrorCountsFailures(t *testing.T) {
 	}
 }
 
+// TestFailuresCountStopsAtItsBound: the count of failures in a row stops
+// at maxFailures, the most the Store encoding reads, so that a site down
+// for weeks is not written as a value every reader rejects.
+func TestFailuresCountStopsAtItsBound(t *testing.T) {
+	c := newTestClient(t)
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	prev := &entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable,
+		failures: maxFailures, since: stampOf(now.Add(-time.Hour)), checked: stampOf(now.Add(-time.Minute))}}
+	res := fetchResult{outcome: OutcomeUnreachable, status: 503, header: http.Header{}, err: errors.New("down")}
+	e := c.unreachable(prev.key, prev, res, now)
+	if e.failures != maxFailures {
+		t.Errorf("failures %d after %d, want the bound", e.failures, maxFailures)
+	}
+	if _, err := decodeEntry(e.key, encodeEntry(e)); err != nil {
+		t.Errorf("the entry does not survive the Store encoding: %v", err)
+	}
+}
+
 // syncBuffer is a bytes.Buffer safe for a logger and a test to share.
 type syncBuffer struct {
 	mu  sync.Mutex
@@ -1428,4 +1447,57 @@ func TestClientCorpusEscapesAgree(t *testing.T) {
 func fetches(st Stats) uint64 {
 	f := st.Fetches
 	return f.Rules + f.AllowAll + f.DisallowAll + f.Unreachable + f.NotModified
+}
+
+// TestOptionsAtTheirLimits: the largest value each option takes means
+// "as much as there is", never a panic, a time in the past or a fetch on
+// every check.
+func TestOptionsAtTheirLimits(t *testing.T) {
+	for name, opt := range map[string]Option{
+		"WithCacheSize":        WithCacheSize(math.MaxInt),
+		"WithCacheBytes":       WithCacheBytes(math.MaxInt64),
+		"WithMaxFreshness":     WithMaxFreshness(math.MaxInt64),
+		"WithMinFreshness":     WithMinFreshness(math.MaxInt64),
+		"WithFetchTimeout":     WithFetchTimeout(math.MaxInt64),
+		"WithMaxFetches":       WithMaxFetches(math.MaxInt),
+		"WithStaleWindow":      WithStaleWindow(math.MaxInt64),
+		"WithBackoff":          WithBackoff(time.Minute, math.MaxInt64),
+		"WithUnreachableAfter": WithUnreachableAllowAfter(math.MaxInt64),
+	} {
+		t.Run(name, func(t *testing.T) {
+			checkLeaks(t)
+			s := newSite(t, serve(200, privateRules))
+			clock := newTestClock()
+			c := newTestClient(t, opt, WithClock(clock.Now))
+			for i := range 3 {
+				if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+					t.Fatalf("check %d: %v, %v; want disallowed", i, ok, err)
+				}
+				clock.Advance(time.Hour)
+			}
+			if n := s.hits.Load(); n != 1 {
+				t.Errorf("%d fetches in three hours, want 1", n)
+			}
+		})
+	}
+	// A last good copy kept for ever stands in without a fetch each check.
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	clock := newTestClock()
+	c := newTestClient(t, WithStaleWindow(math.MaxInt64), WithClock(clock.Now))
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	s.set(serve(http.StatusServiceUnavailable, "down"))
+	clock.Advance(time.Hour)
+	for i := range 3 {
+		if ok, err := c.Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
+			t.Fatalf("check %d while down: %v, %v; want the last good copy's disallow", i, ok, err)
+		}
+		clock.Advance(time.Second)
+	}
+	if n := s.hits.Load(); n != 2 {
+		t.Errorf("%d fetches, want 2: the stand-in waits out its back-off", n)
+	}
 }

@@ -120,13 +120,13 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 	case codecS2:
 		n, err := s2.DecodedLen(z)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errDecompress, err)
+			return nil, fmt.Errorf("%w: %w", errDecompress, err)
 		}
 		size = uint64(n)
 	case codecZstd:
 		var h zstd.Header
 		if err := h.Decode(z); err != nil {
-			return nil, fmt.Errorf("%w: %v", errDecompress, err)
+			return nil, fmt.Errorf("%w: %w", errDecompress, err)
 		}
 		if !h.SingleSegment || !h.HasFCS || h.DictionaryID != 0 {
 			return nil, fmt.Errorf("%w: not one segment of stated size", errDecompress)
@@ -147,7 +147,7 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 		b, err = zstdDecoder().DecodeAll(z, b)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errDecompress, err)
+		return nil, fmt.Errorf("%w: %w", errDecompress, err)
 	}
 	if uint64(len(b)) != size {
 		return nil, fmt.Errorf("%w: %d bytes, not the %d stated", errDecompress, len(b), size)

@@ -32,7 +32,7 @@
 // once, to be requeued, instead of holding a worker.
 //
 // Subpackages: parser (the line reader, with diagnostics for linting),
-// matcher (patterns and precedence), meta (robots META tags and
+// matcher (patterns and their escapes), meta (robots META tags and
 // X-Robots-Tag), redisstore (a [Store] on Redis for fleets), boltstore (a
 // Store in a bbolt file, for one process that restarts), storetest (the
 // contract every Store passes), botauth (Web Bot Auth: a crawler that
@@ -199,8 +199,9 @@
 // The Client fails closed. A fault never becomes "allow everything"
 // unless the status rules above say so: a deferral ([ErrDeferred], with a
 // [DeferredError] saying when to come back) disallows, a cut or undecodable
-// body is unreachable, and a Decision returned with an error has
-// the zero Outcome. Every wait is bounded: fetches by the fetch timeout, Store
+// body is unreachable, and a Decision returned with an error never
+// allows: it has the zero Outcome, or OutcomeUnreachable beside a
+// DeferredError. Every wait is bounded: fetches by the fetch timeout, Store
 // calls by the Store timeout, checks by the caller's context, and
 // [Client.Close] stops fetches whatever a server does. So is what waits:
 // a check that gives up leaves its fetch to the others that need it, but

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -53,9 +54,22 @@ func (s stamp) time() time.Time {
 	return time.Unix(0, int64(s))
 }
 
-func (s stamp) add(d time.Duration) stamp { return s + stamp(d) }
+// add returns s+d, held at the end of the stamp's range, so that an
+// option of math.MaxInt64 means "for ever", not a time in the past. (A
+// stamp is never negative, so no d reaches below the range.)
+func (s stamp) add(d time.Duration) stamp {
+	if d > 0 && s > math.MaxInt64-stamp(d) {
+		return math.MaxInt64
+	}
+	return s + stamp(d)
+}
 
 func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
+
+// maxFailures bounds the count of consecutive failures an entry keeps:
+// the back-off reaches its cap long before, and the Store encoding reads
+// no more.
+const maxFailures = 1 << 20
 
 // persisted holds the fields of the Store encoding (see storedFields) but
 // the key and the body.
@@ -75,7 +89,7 @@ type persisted struct {
 	finalURL string // the robots.txt URL after redirects; "" when none
 
 	failStatus int32
-	failures   int32
+	failures   int32 // at most maxFailures
 	since      stamp // when the failures began
 	errText    string
 }
@@ -217,7 +231,7 @@ var storedFields = [...]struct {
 	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failStatus)) },
 		func(d *decoder, e *entry) { e.failStatus = int32(d.small(999)) }},
 	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failures)) },
-		func(d *decoder, e *entry) { e.failures = int32(d.small(1 << 20)) }},
+		func(d *decoder, e *entry) { e.failures = int32(d.small(maxFailures)) }},
 	{func(b []byte, e *entry) []byte { return appendStamp(b, e.fetched) },
 		func(d *decoder, e *entry) { e.fetched = d.stamp() }},
 	{func(b []byte, e *entry) []byte { return appendStamp(b, e.checked) },
@@ -250,7 +264,7 @@ var storedFields = [...]struct {
 			case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
 				d.err = fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
 			case len(body) > 0:
-				e.body = body[:len(body):len(body)] // the caller's to keep
+				e.body = bytes.Clone(body) // not the rest of the Store's value
 			}
 		}},
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -146,4 +147,41 @@ func FuzzDecodeEntry(f *testing.F) {
 func withBody(e *entry, s string) *entry {
 	e.body = compress([]byte(s))
 	return e
+}
+
+// TestStampAddSaturates: a stamp plus a duration past the end of the
+// range is the end, so that an option of math.MaxInt64 means "for ever",
+// not a time in the past.
+func TestStampAddSaturates(t *testing.T) {
+	s := stampOf(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	for _, tc := range []struct {
+		d    time.Duration
+		want stamp
+	}{
+		{time.Hour, s + stamp(time.Hour)},
+		{math.MaxInt64, math.MaxInt64},
+		{-time.Hour, s - stamp(time.Hour)},
+	} {
+		if got := s.add(tc.d); got != tc.want {
+			t.Errorf("add(%v) = %d, want %d", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestEntryDecodeOwnsBody: a decoded entry's body is its own, not a view
+// of the Store's value, which would keep the whole value alive beyond
+// what the cache counts.
+func TestEntryDecodeOwnsBody(t *testing.T) {
+	e := sampleEntries()[0]
+	b := encodeEntry(e)
+	got, err := decodeEntry(e.key, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		b[i] = 0xff
+	}
+	if !bytes.Equal(got.body, e.body) {
+		t.Error("the decoded body changed with the Store's value")
+	}
 }

@@ -219,7 +219,7 @@ type stopBody struct {
 func (b *stopBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if err != nil && err != io.EOF && b.ctx.Err() != nil {
-		err = fmt.Errorf("%w (%v)", b.ctx.Err(), err)
+		err = fmt.Errorf("%w (%w)", b.ctx.Err(), err)
 	}
 	return n, err
 }

@@ -63,7 +63,10 @@ func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Durati
 	}
 	d := c.backoff
 	for i := 1; i < failures && d < c.maxBackoff; i++ {
-		d *= 2
+		d = min(2*d, c.maxBackoff)
+		if d < 0 { // doubled past math.MaxInt64
+			d = c.maxBackoff
+		}
 	}
 	return min(d, c.maxBackoff)
 }

@@ -199,3 +199,39 @@ func TestHopCycleEnds(t *testing.T) {
 		t.Error("a hop of the cycle was sent")
 	}
 }
+
+// TestHopFetchEndsWithItsFetch: the robots.txt fetch that checks a hop
+// ends with the fetch whose hop it checks, so that hops cannot keep
+// fetches running past WithMaxFetches once that fetch has given its slot
+// back.
+func TestHopFetchEndsWithItsFetch(t *testing.T) {
+	checkLeaks(t)
+	const timeout = 2 * time.Second
+	w := newHosts(t)
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(timeout * 3 / 4): // the hop comes late in the fetch
+			redirectTo("http://slow.test/page")(rw, r)
+		case <-r.Context().Done():
+		}
+	})
+	cut := make(chan time.Time, 1)
+	w.on("slow.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+		cut <- time.Now()
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout))
+	start := time.Now()
+	if d, err := c.Check(context.Background(), "http://a.test/"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a.test: %+v, %v; want deferred", d, err)
+	}
+	select {
+	case at := <-cut:
+		// Its own fetch timeout would end it at 7/4 of the timeout.
+		if took := at.Sub(start); took > timeout*5/4 {
+			t.Errorf("the hop's robots.txt fetch ended %v after the check began, past the fetch it served (%v)", took, timeout)
+		}
+	case <-time.After(2 * timeout):
+		t.Error("the hop's robots.txt fetch never ended")
+	}
+}

@@ -140,10 +140,10 @@ func WithUserAgent(ua string) Option {
 // known by several tokens names them all, most specific first (such as
 // "Googlebot-Image", "Googlebot"): the groups that name any of them apply,
 // merged, as in Google's reference parser; only when none does do the "*"
-// groups apply. Each token must be [A-Za-z_-]+, or every check fails with
-// [ErrProductToken].
+// groups apply. There must be at least one, each [A-Za-z_-]+, or every
+// check fails with [ErrProductToken].
 func WithProductTokens(tokens ...string) Option {
-	return func(c *config) { c.tokens = append([]string(nil), tokens...) }
+	return func(c *config) { c.tokens = append([]string{}, tokens...) }
 }
 
 // WithFrom sets the From header (an e-mail address for the crawler's
@@ -230,7 +230,9 @@ func WithMaxRedirects(n int) Option {
 // without a bound, callers with short deadlines against slow sites would
 // pile up fetches, memory and goroutines. A check that needs a fetch when
 // all n are under way waits for one to end; if its context ends first it
-// returns the context's error. It panics if n is less than 1.
+// returns the context's error. The robots.txt fetch that checks a redirect
+// hop of one of them (see the package documentation) runs within that
+// fetch's turn and ends with it. It panics if n is less than 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }

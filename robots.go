@@ -24,12 +24,9 @@ const (
 	ModeRFC9309
 )
 
-// Types of the parsed form, defined in package parser.
-type (
-	// Rule is one allow or disallow line: its normalised pattern, kind and
-	// line.
-	Rule = parse.Rule
-)
+// Rule is one allow or disallow line: its normalised pattern, kind and
+// line.
+type Rule = parse.Rule
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
 // use.

@@ -250,11 +250,11 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 // set writes e to the Store, kept for its freshness plus, for a good
 // copy, the stale window.
 func (t *sharedTier) set(key string, e *entry) {
-	ttl := e.expires.sub(stampOf(t.cfg.now()))
+	until := e.expires
 	if e.good() {
-		ttl += t.cfg.staleWindow
+		until = until.add(t.cfg.staleWindow)
 	}
-	ttl = max(ttl, time.Second)
+	ttl := max(until.sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()
 	if err := t.store.Set(ctx, key, encodeEntry(e), ttl); err != nil {

@@ -18,6 +18,7 @@ func TestClientProductTokenErrors(t *testing.T) {
 		"browser User-Agent":         newTestClient(t, WithUserAgent("Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0")),
 		"tokens not tokens":          newTestClient(t, WithProductTokens("XBot/1.0")),
 		"one bad token of two":       newTestClient(t, WithProductTokens("XBot", "")),
+		"no tokens":                  newTestClient(t, WithUserAgent("XBot/1.0"), WithProductTokens()),
 	} {
 		if ok, err := c.Allowed(ctx, s.URL+"/y"); ok || !errors.Is(err, ErrProductToken) {
 			t.Errorf("%s: Allowed = %v, %v; want ErrProductToken", name, ok, err)

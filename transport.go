@@ -361,7 +361,7 @@ func headerHost(req *http.Request) (string, error) {
 	}
 	p, err := idna.Punycode.ToASCII(name)
 	if err != nil {
-		return "", fmt.Errorf("%w: request Host %q cannot be sent: %v", ErrBadURL, capQuote(host), err)
+		return "", fmt.Errorf("%w: request Host %q cannot be sent: %w", ErrBadURL, capQuote(host), err)
 	}
 	return p + port, nil
 }

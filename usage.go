@@ -90,12 +90,6 @@ func (u Usage) Pref(label string) Pref {
 	return PrefNo
 }
 
-// statement returns the labels and values u holds as a Dictionary of RFC
-// 9651, in the order the statement wrote them, such as "train-ai=n,
-// search=y"; "" for the zero Usage. parseUsage reads it back to the same
-// Usage.
-func (u Usage) statement() string { return u.members }
-
 // value returns the value u holds for label, and whether it holds label.
 func (u Usage) value(label string) (string, bool) { return usage.Value(u.members, label) }
 
@@ -108,7 +102,7 @@ func (u Usage) combine(v Usage) Usage { return Usage{usage.Combine(u.members, v.
 // signals older than the AIPREF vocabulary map to (see Transport.Usage).
 var noTraining = Usage{"train-ai=n"}
 
-// usage returns the preferences that the Content-Usage rules of groups in
+// usageOf returns the preferences that the Content-Usage rules of groups in
 // t, read in mode, state for path when those rules allow path, and the
 // zero Usage otherwise (see Robots.Usage). A table without Content-Usage
 // rules answers at the first test.

@@ -1019,3 +1019,9 @@ func BenchmarkCrawlerUsage(b *testing.B) {
 		})
 	}
 }
+
+// statement returns the labels and values u holds as a Dictionary of RFC
+// 9651, in the order the statement wrote them, such as "train-ai=n,
+// search=y"; "" for the zero Usage. parseUsage reads it back to the same
+// Usage.
+func (u Usage) statement() string { return u.members }

@@ -37,7 +37,16 @@ type (
 	// preference.
 	UsageRule = parse.UsageRule
 	// A Diagnostic says what was noticed on one line: skipped, tolerated
-	// (a typo, a missing colon) or cut.
+	// (a typo, a missing colon) or cut. Its Kind's String, stable from
+	// release to release, tells diagnostics apart: "not a key-value line",
+	// "unknown key" (kept as an extension record), "rule outside any
+	// group", "missing colon accepted", "misspelt key accepted", "line
+	// truncated" (at MaxLineLength bytes), "NUL byte ends line", "invalid
+	// UTF-8", "user-agent cut to product token", "user-agent names no
+	// crawler", "pattern does not start with / or *", "value does not
+	// parse", and, after a thousand of either, "further diagnostics not
+	// reported" and "further unknown records not kept", whose Text counts
+	// them.
 	Diagnostic = parse.Diagnostic
 )
 

@@ -42,3 +42,21 @@ func TestParseGroups(t *testing.T) {
 		t.Errorf("sitemaps %+v, licences %+v, diagnostics %v", f.Sitemaps, f.Licenses, f.Diagnostics)
 	}
 }
+
+// TestDiagnosticKinds: a linter tells diagnostics apart by their Kind's
+// String, whose texts the Diagnostic documentation lists.
+func TestDiagnosticKinds(t *testing.T) {
+	f := parser.Parse([]byte("Disallow: /early\nUser-agent FooBot\ndissallow: /tmp\n<html>\nCrawl-delay: soon\n" +
+		"Disallow: tmp\nUser-agent: /\nAllow: /x\x00y\nFoo: bar\n"))
+	want := []string{"rule outside any group", "missing colon accepted", "misspelt key accepted",
+		"not a key-value line", "value does not parse", "pattern does not start with / or *",
+		"user-agent names no crawler", "NUL byte ends line", "unknown key"}
+	if len(f.Diagnostics) != len(want) {
+		t.Fatalf("diagnostics %v, want kinds %q", f.Diagnostics, want)
+	}
+	for i, d := range f.Diagnostics {
+		if d.Kind.String() != want[i] {
+			t.Errorf("diagnostic %d: %v, want kind %q", i, d, want[i])
+		}
+	}
+}

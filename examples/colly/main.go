@@ -1,6 +1,8 @@
 // Command colly crawls a small web site on 127.0.0.1 with colly, obeying
-// robots.txt through a robotstxt.Transport: one line of wiring,
+// robots.txt through a robotstxt.Transport: the collector sends the
+// Client's User-Agent and uses the Transport,
 //
+//	c := colly.NewCollector(colly.UserAgent(userAgent))
 //	c.WithTransport(robotstxt.NewTransport(rc, nil))
 //
 // after which no request colly sends, nor any redirect it follows, reaches

@@ -19,7 +19,7 @@ import (
 // A File is a parsed robots.txt body.
 type File struct {
 	// Groups in file order. Groups that name the same crawler are not
-	// merged here; the matcher merges them.
+	// merged here; the robotstxt package merges them.
 	Groups []Group
 	// Sitemaps in file order. Sitemap records belong to no group.
 	Sitemaps []Record
@@ -155,9 +155,8 @@ func isTokenByte(c byte) bool {
 // user-agent line names, as Google's parser reads it: the value's leading
 // run of [A-Za-z_-] characters ("Googlebot/2.1" gives "Googlebot", "*"
 // gives ""). It is how the parser reads user-agent lines (see
-// [UserAgent.Token]); to derive a crawler's token from the User-Agent
-// header it sends, see
-// [github.com/robotsgate/robotstxt.ProductToken].
+// [UserAgent.Token]); a crawler's own token, from the User-Agent header
+// it sends, is [github.com/robotsgate/robotstxt/internal/agent.ProductToken]'s.
 func AgentToken(value string) string {
 	n := 0
 	for n < len(value) && isTokenByte(value[n]) {
