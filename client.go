@@ -244,6 +244,9 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 	}
 	e, err := c.load(ctx, key, prev, looked)
 	if err != nil {
+		if cached != nil && errors.Is(err, errNoSlot) {
+			cached.refreshing.Store(false) // it never fetched
+		}
 		if cached != nil && ctx.Err() != nil {
 			// The caller gave up on the revalidation, which goes on;
 			// the expired copy is still a usable answer.
@@ -276,9 +279,14 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 			}
 		}
 		e, err := c.fill(parent, key, prev, looked)
-		if err != nil && prev != nil {
-			// Nothing replaces prev: the next miss may fetch it again.
-			prev.refreshing.Store(false)
+		if err != nil && err != errNoSlot { // (one that waits for a slot still fetches)
+			// Nothing replaces prev or the cached entry, which a caller
+			// that joined may have marked: the next miss may fetch again.
+			for _, p := range [...]*entry{prev, c.cache.peek(key)} {
+				if p != nil {
+					p.refreshing.Store(false)
+				}
+			}
 		}
 		return e, err
 	}
@@ -287,22 +295,27 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 		freed := c.freed // before the try, so that no slot given back after it is missed
 		c.mu.Unlock()
 		e, err := c.share(ctx, key, fill)
-		if err != errNoSlot {
+		switch {
+		case errors.Is(err, errHopCut) && ctx.Err() == nil:
+			continue // joined another fetch's hop, which ended: fill anew
+		case err != errNoSlot:
 			return e, err
-		}
-		if chain != nil {
+		case chain != nil:
 			continue // a hop's own fill needs no slot
 		}
 		select {
 		case <-freed:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
+			return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s/robots.txt: %w (%w)", capQuote(key), context.Cause(ctx), errNoSlot)
 		}
 	}
 }
 
 // errNoSlot is a fill's error when every slot is taken.
 var errNoSlot = errors.New("robotstxt: no fetch slot free")
+
+// errHopCut is a hop's fill's error when the fetch it served ended first.
+var errHopCut = errors.New("the fetch it served ended")
 
 // share runs fill for key, or joins the one under way, until ctx ends.
 func (c *Client) share(ctx context.Context, key string, fill func() (any, error)) (*entry, error) {
@@ -401,7 +414,7 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt: %w", capQuote(key), ErrClosed)
 	case parent.Err() != nil:
 		// The fetch that needed it ended: no answer of key's server.
-		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt for a redirect: %w", capQuote(key), context.Cause(parent))
+		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt for a redirect: %w (%w)", capQuote(key), errHopCut, context.Cause(parent))
 	}
 	now := c.cfg.now()
 	c.stats.countFetch(res.outcome, res.notModified)

@@ -1468,7 +1468,7 @@ func TestOptionsAtTheirLimits(t *testing.T) {
 			checkLeaks(t)
 			s := newSite(t, serve(200, privateRules))
 			clock := newTestClock()
-			c := newTestClient(t, opt, WithClock(clock.Now))
+			c := newTestClient(t, opt, WithClock(clock.Now), WithStore(newMemStore()))
 			for i := range 3 {
 				if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
 					t.Fatalf("check %d: %v, %v; want disallowed", i, ok, err)
@@ -1477,6 +1477,9 @@ func TestOptionsAtTheirLimits(t *testing.T) {
 			}
 			if n := s.hits.Load(); n != 1 {
 				t.Errorf("%d fetches in three hours, want 1", n)
+			}
+			if st := c.Stats().Store; st.Errors != 0 || st.Sets != 1 {
+				t.Errorf("Store: %d errors, %d sets; want none and one (the lease and the value within range)", st.Errors, st.Sets)
 			}
 		})
 	}

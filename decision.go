@@ -130,8 +130,8 @@ type DeferredError struct {
 	// then get the same answer from cache.
 	RetryAt time.Time
 	// Failures counts the consecutive failed fetches of the authority's
-	// robots.txt, this one included: 1 on the first. A frontier that gives
-	// up on a site after a few deferrals reads it here.
+	// robots.txt, this one included: 1 on the first, and at most 2^20. A
+	// frontier that gives up on a site after a few deferrals reads it here.
 	Failures int
 	// Err is the underlying failure, if known.
 	Err error

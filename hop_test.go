@@ -235,3 +235,48 @@ func TestHopFetchEndsWithItsFetch(t *testing.T) {
 		t.Error("the hop's robots.txt fetch never ended")
 	}
 }
+
+// TestJoinerOfACutHopFetchesAnew: a crawler's own check that joins the
+// robots.txt fetch of a hop does not inherit its end: when the fetch the
+// hop served ends first, the check fetches the robots.txt itself.
+func TestJoinerOfACutHopFetchesAnew(t *testing.T) {
+	checkLeaks(t)
+	const timeout = time.Second
+	w := newHosts(t)
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(timeout / 2):
+			redirectTo("http://cdn.test/page")(rw, r)
+		case <-r.Context().Done():
+		}
+	})
+	hopFetch := make(chan struct{})
+	var calls sync.Mutex
+	first := true
+	w.on("cdn.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		calls.Lock()
+		was := first
+		first = false
+		calls.Unlock()
+		if was { // the hop's: it hangs until the fetch it served ends
+			close(hopFetch)
+			<-r.Context().Done()
+			return
+		}
+		serve(200, privateRules)(rw, r)
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithFetchTimeout(timeout))
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Check(context.Background(), "http://a.test/")
+		done <- err
+	}()
+	<-hopFetch
+	d, err := c.Check(context.Background(), "http://cdn.test/private/x")
+	if err != nil || d.Allowed || d.Outcome != OutcomeRules {
+		t.Errorf("cdn.test after joining the hop's fetch: %+v, %v; want its rules", d, err)
+	}
+	if err := <-done; !errors.Is(err, ErrDeferred) {
+		t.Errorf("a.test: %v, want deferred", err)
+	}
+}

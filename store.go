@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
@@ -207,7 +208,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
-	release, got, err := l.Lease(ctx, key, t.cfg.fetchTimeout+leaseMargin)
+	release, got, err := l.Lease(ctx, key, min(t.cfg.fetchTimeout, math.MaxInt64-leaseMargin)+leaseMargin)
 	cancel()
 	switch {
 	case err != nil:

@@ -14,7 +14,7 @@ import (
 // ErrProductToken is wrapped by the error of every check made by a Client
 // that has no usable product token: one could not be derived from its
 // User-Agent header (see [WithUserAgent]), or [WithProductTokens] was
-// given one that is not a token. Such a Client decides nothing rather
+// given none or one that is not a token. Such a Client decides nothing rather
 // than silently obey another crawler's group.
 var ErrProductToken = agent.ErrProductToken
 
