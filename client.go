@@ -280,8 +280,8 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 		}
 		e, err := c.fill(parent, key, prev, looked)
 		if err != nil && err != errNoSlot { // (one that waits for a slot still fetches)
-			// Nothing replaces prev or the cached entry, which a caller
-			// that joined may have marked: the next miss may fetch again.
+			// Nothing replaces prev or the cached entry, marked by a
+			// caller that joined, maybe: the next miss may fetch again.
 			for _, p := range [...]*entry{prev, c.cache.peek(key)} {
 				if p != nil {
 					p.refreshing.Store(false)
@@ -403,9 +403,8 @@ func (c *Client) fill(parent context.Context, key string, prev *entry, looked bo
 	return e, err
 }
 
-// refresh fetches key's robots.txt on parent, c.base or the context of
-// the fetch whose redirect hop needs it, and builds the entry that
-// follows prev.
+// refresh fetches key's robots.txt on parent (c.base, or the fetch whose
+// redirect hop needs it) and builds the entry that follows prev.
 func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entry, error) {
 	chain := hopChain(parent)
 	res := c.fetcher.fetch(context.WithValue(parent, chainKey{}, append(chain[:len(chain):len(chain)], key)), key, prev)

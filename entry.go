@@ -54,9 +54,8 @@ func (s stamp) time() time.Time {
 	return time.Unix(0, int64(s))
 }
 
-// add returns s+d, held at the end of the stamp's range, so that an
-// option of math.MaxInt64 means "for ever", not a time in the past. (A
-// stamp is never negative, so no d reaches below the range.)
+// add returns s+d, held at the stamp's end: math.MaxInt64 is for ever, not
+// a time in the past (a stamp is never negative).
 func (s stamp) add(d time.Duration) stamp {
 	if d > 0 && s > math.MaxInt64-stamp(d) {
 		return math.MaxInt64
@@ -66,9 +65,8 @@ func (s stamp) add(d time.Duration) stamp {
 
 func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 
-// maxFailures bounds the count of consecutive failures an entry keeps:
-// the back-off reaches its cap long before, and the Store encoding reads
-// no more.
+// maxFailures bounds an entry's count of failures, as the Store encoding
+// does; the back-off reaches its cap long before.
 const maxFailures = 1 << 20
 
 // persisted holds the fields of the Store encoding (see storedFields) but

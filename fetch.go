@@ -69,7 +69,9 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			return fetchResult{outcome: outcome, finalURL: target, err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, finalURL: target}
-		if !isRedirect(resp.StatusCode) {
+		switch resp.StatusCode {
+		case 301, 302, 303, 307, 308:
+		default:
 			f.classify(&res, resp, prev)
 			return res
 		}
@@ -117,14 +119,6 @@ func valid(o Outcome) Outcome {
 		return OutcomeUnreachable
 	}
 	return o
-}
-
-func isRedirect(status int) bool {
-	switch status {
-	case 301, 302, 303, 307, 308:
-		return true
-	}
-	return false
 }
 
 // get sends one GET with the configured headers and prev's validators.

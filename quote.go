@@ -8,10 +8,6 @@ import (
 	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
-// Text a server or a robots.txt file chose is bounded wherever the Client
-// keeps it or quotes it: a hostile server can send megabytes in a header
-// or a Location, and a file a pattern of 16 KB.
-
 // maxServerText bounds each string a server chooses that an entry keeps:
 // a validator, the final URL. Real ones are far shorter (ETags of tens of
 // bytes, robots.txt URLs of a few dozen): kept whole, 15 authorities with

@@ -66,7 +66,8 @@ func ParseMode(body []byte, mode Mode) *Robots {
 // url is an absolute URL or a path, already percent-escaped; it is
 // matched as given.
 func (r *Robots) Allowed(agent, url string) bool {
-	return allowed(r.t, r.mode, r.groups(agent), match.Path(url))
+	ok, _ := decide(r.t, r.mode, r.groups(agent), match.Path(url))
+	return ok
 }
 
 // Check is like Allowed but returns the [Decision]: the deciding rule and
@@ -130,12 +131,6 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 	return !ok || rule.Allow, rule
 }
 
-// allowed is decide without the deciding rule.
-func allowed(t *parse.Table, mode Mode, groups []int, path string) bool {
-	ok, _ := decide(t, mode, groups, path)
-	return ok
-}
-
 // Usage returns the preferences that robots.txt's Content-Usage rules
 // state about the use of url's content by the crawler whose product token
 // is agent: whether it may train AI models on it, use it for search, and
@@ -185,7 +180,7 @@ func (r *Robots) Usage(agent, url string) Usage {
 // Content-Usage rules are not read here: see [Robots.Usage].
 func (r *Robots) ContentSignal(agent, url string) Usage {
 	groups := r.groups(agent)
-	if !allowed(r.t, r.mode, groups, match.Path(url)) {
+	if ok, _ := decide(r.t, r.mode, groups, match.Path(url)); !ok {
 		return Usage{}
 	}
 	return contentSignal(r.t.FileExtensions()).combine(contentSignal(r.t.Extensions(groups)))

@@ -226,31 +226,25 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	req, err := t.withAgent(req)
 	if err != nil {
-		closeBody(req)
-		return nil, err
+		return t.refuse(ctx, req, err)
 	}
 	served, dialed, err := t.check(req)
 	if err != nil {
-		t.refused(ctx, err)
-		closeBody(req)
-		return nil, err
+		return t.refuse(ctx, req, err)
 	}
 	// Turns are taken by the authority dialled, keeping both sites'
 	// Crawl-delay whatever the spelling of the URL or its Host.
 	authority := dialed.Authority
 	tu, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
 	if err != nil {
-		closeBody(req)
-		return nil, err
+		return t.refuse(ctx, req, err)
 	}
 	if waited {
 		// robots.txt may have changed while the request waited (for up
 		// to WithMaxWait): check it again before sending.
 		if _, _, err := t.check(req); err != nil {
 			t.done(ctx, tu, 0)
-			t.refused(ctx, err)
-			closeBody(req)
-			return nil, err
+			return t.refuse(ctx, req, err)
 		}
 	}
 	t.stats.sent.add()
@@ -263,8 +257,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// refused counts and logs a request that check refused.
-func (t *Transport) refused(ctx context.Context, err error) {
+// refuse closes the body of req, not sent for err, as http.RoundTripper
+// requires, and returns err; a refusal by robots.txt is counted and logged.
+func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*http.Response, error) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
 	var dis *DisallowedError
 	var def *DeferredError
 	switch {
@@ -279,6 +277,7 @@ func (t *Transport) refused(ctx context.Context, err error) {
 			slog.String("authority", def.Authority), slog.Int("status", def.Status),
 			durationAttr("retry_in", time.Until(def.RetryAt)))
 	}
+	return nil, err
 }
 
 // hold returns how long resp, a 429 or 503 from authority, holds further
@@ -394,14 +393,6 @@ func (t *Transport) interval(d Decision) time.Duration {
 // check reads it as the server does, not as a fragment.
 func requestURL(u *url.URL) string {
 	return u.Scheme + "://" + u.Host + strings.ReplaceAll(u.RequestURI(), "#", "%23")
-}
-
-// closeBody closes the body of a request that is not sent, as
-// http.RoundTripper requires.
-func closeBody(req *http.Request) {
-	if req.Body != nil {
-		_ = req.Body.Close()
-	}
 }
 
 // A TransportOption configures a Transport made by NewTransport. As with

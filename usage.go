@@ -107,7 +107,10 @@ var noTraining = Usage{"train-ai=n"}
 // zero Usage otherwise (see Robots.Usage). A table without Content-Usage
 // rules answers at the first test.
 func usageOf(t *parse.Table, mode Mode, groups []int, path string) Usage {
-	if !t.HasUsage(groups) || !allowed(t, mode, groups, path) {
+	if !t.HasUsage(groups) {
+		return Usage{}
+	}
+	if ok, _ := decide(t, mode, groups, path); !ok {
 		return Usage{}
 	}
 	return stated(t, mode, groups, path)

@@ -6,6 +6,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/parse"
@@ -59,7 +60,8 @@ func ProductToken(userAgent string) (string, error) {
 		name = strings.TrimRight(name, ";,")
 		// "compatible;" outside a comment, as in GPTBot's header, is the
 		// marker before the crawler's product, not a product.
-		if isBrowserProduct(name) || strings.EqualFold(name, "compatible") {
+		if slices.ContainsFunc(browserProducts, func(b string) bool { return strings.EqualFold(name, b) }) ||
+			strings.EqualFold(name, "compatible") {
 			continue
 		}
 		if parse.ValidToken(name) {
@@ -83,13 +85,4 @@ func compatibleProduct(ua string) (string, bool) {
 	}
 	name := rest[:end]
 	return name, parse.ValidToken(name)
-}
-
-func isBrowserProduct(name string) bool {
-	for _, b := range browserProducts {
-		if strings.EqualFold(name, b) {
-			return true
-		}
-	}
-	return false
 }

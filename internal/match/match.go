@@ -23,15 +23,8 @@ func Match(pattern, path string) bool {
 	if pattern == "" {
 		return false
 	}
-	pat, end := cutEnd(pattern)
+	pat, end := strings.CutSuffix(pattern, "$")
 	return match(pat, ascii.IndexByte(pat, '*'), path, end, nil)
-}
-
-func cutEnd(pattern string) (string, bool) {
-	if pattern[len(pattern)-1] == '$' {
-		return pattern[:len(pattern)-1], true
-	}
-	return pattern, false
 }
 
 // match matches pat, a pattern without its final '$' whose first '*' is
