@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -109,6 +110,14 @@ func (c *Child) next(tb testing.TB) (line string, ok bool) {
 		}
 		return line, ok
 	case <-time.After(childWait):
+		// SIGQUIT first: the Go runtime prints every goroutine's stack
+		// to stderr, which says where the process was stuck.
+		_ = c.cmd.Process.Signal(syscall.SIGQUIT)
+		go c.wait()
+		select {
+		case <-c.stopped:
+		case <-time.After(10 * time.Second):
+		}
 		c.Kill()
 		tb.Fatalf("helper process silent for %v; %s", childWait, c.output())
 		return "", false
