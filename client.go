@@ -64,7 +64,7 @@ type Client struct {
 // NewClient returns a Client configured by opts. Without options it
 // fetches through a default HTTP client with a 10 s fetch timeout, reads
 // up to 500 KiB, follows 5 redirects, caches up to 10,000 authorities for
-// at most 24 hours, and matches as "robotstxt", the product token of its default User-Agent.
+// 24 hours at most, and matches as "robotstxt" (its default User-Agent's).
 func NewClient(opts ...Option) *Client {
 	cfg := defaultConfig()
 	for _, o := range opts {

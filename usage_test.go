@@ -24,7 +24,7 @@ import (
 func prefs(u Usage, labels ...string) string {
 	parts := make([]string, len(labels))
 	for i, l := range labels {
-		parts[i] = l + "=" + prefName(u.Pref(l))
+		parts[i] = l + "=" + u.Pref(l).String()
 	}
 	return strings.Join(parts, " ")
 }
@@ -227,17 +227,6 @@ func TestUsagePrefLabels(t *testing.T) {
 			t.Errorf("Pref(%q) = %v, want %v", label, got, want)
 		}
 	}
-}
-
-// prefName names p as the statements write it: "y", "n" or "unknown".
-func prefName(p Pref) string {
-	switch p {
-	case PrefYes:
-		return "y"
-	case PrefNo:
-		return "n"
-	}
-	return "unknown"
 }
 
 func TestUsageValue(t *testing.T) {
