@@ -29,18 +29,12 @@ const (
 type Rule = parse.Rule
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
-// use.
-//
-// It holds the rules and records in a compact form (a table: one
-// text and small records that point into it), indexed so that a check
-// looks only at the rules that can match the path, and no diagnostics:
+// use. It keeps the groups of the first crawler it checks at hand, the
+// fast way to check many URLs for one crawler. It holds no diagnostics:
 // [github.com/robotsgate/robotstxt/parser.Parse] reports those.
 type Robots struct {
-	t    *parse.Table
-	mode Mode
-
-	// first remembers the groups of the first crawler checked, since most
-	// callers check every URL for one crawler.
+	t     *parse.Table // indexed: a check looks only at rules that can match
+	mode  Mode
 	first atomic.Pointer[resolved]
 }
 
@@ -72,10 +66,9 @@ func (r *Robots) Allowed(agent, url string) bool {
 
 // Check is like Allowed but returns the [Decision]: the deciding rule and
 // the Content-Usage preferences for url (see [Robots.Usage]), with Outcome
-// OutcomeRules. In the default mode it does not allocate, except for a
-// URL whose path starts with '?' or ';' (see match.Path), or one the
-// crawler's Content-Usage rules cover; in RFC9309 mode a path with escapes
-// to decode allocates too.
+// OutcomeRules. In the default mode it allocates only for a URL whose
+// path starts with '?' or ';', or one the crawler's Content-Usage rules
+// cover; in RFC9309 mode, also for a path with escapes to decode.
 func (r *Robots) Check(agent, url string) Decision {
 	path := match.Path(url)
 	groups := r.groups(agent)
@@ -87,9 +80,8 @@ func (r *Robots) Check(agent, url string) Decision {
 	return d
 }
 
-// groups returns the groups that apply to agent: those remembered for the
-// first crawler checked when agent is that crawler, and otherwise those
-// parse.Table.GroupsOf finds. The caller only reads them.
+// groups returns the groups that apply to agent, remembered for the
+// first crawler checked. The caller only reads them.
 func (r *Robots) groups(agent string) []int {
 	f := r.first.Load()
 	if f == nil {
@@ -119,9 +111,8 @@ func rulesPath(mode Mode, path string) (_ string, always bool) {
 	return path, false
 }
 
-// decide checks path against the rules of the given groups of t, read in
-// mode, and reports whether it is allowed and the deciding rule (the zero
-// Rule when none matched).
+// decide reports whether the rules of groups in t, read in mode, allow
+// path, and the deciding rule (the zero Rule when none matched).
 func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 	path, always := rulesPath(mode, path)
 	if always {
@@ -136,48 +127,42 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 // is agent: whether it may train AI models on it, use it for search, and
 // so on (see [Usage] and draft-ietf-aipref-attach §4).
 //
-// Content-Usage rules belong to groups as Allow and Disallow do, and
-// those of the groups that apply to agent merge as theirs do. For url the
-// rule whose path matches with the greatest length decides, the path
-// matched as an Allow or Disallow pattern is ('*', a final '$',
-// percent-encoding, in the mode the file was read in); a rule without a
-// path matches every URL, with length 0. Rules whose paths match with the
-// same length, as identical paths do, combine label by label: n if any
-// says n, else y if any says y, else unknown (where Allow and Disallow
-// let the allow win). Preferences apply only to what the crawler may
-// fetch: for a URL Allowed refuses, as for one that no rule matches,
-// every label is unknown (the zero Usage). Content-Signal records are
-// not read here: see [Robots.ContentSignal].
+// Content-Usage rules belong to groups, and merge, as Allow and Disallow
+// do, but like lines Google's parser does not know they do not end a
+// group's user-agent lines: a user-agent line right after them, with no
+// Allow or Disallow between, joins their group (the robotstxt command's
+// lint warns of it). For url the rule whose path matches with the
+// greatest length decides, the path matched as an Allow or Disallow
+// pattern is; a rule without a path matches every URL, with length 0.
+// Rules matching with the same length combine label by label: n if any
+// says n, else y if any says y, else unknown. For a URL Allowed refuses,
+// as for one no rule matches, every label is unknown (the zero Usage).
+// Content-Signal records are not read here: see [Robots.ContentSignal].
 //
-// url is read as Allowed reads it. For a file without Content-Usage rules
-// for agent, Usage answers at once; otherwise it checks url as Allowed
-// does and tries every Content-Usage rule of the groups, each in time
-// linear in the lengths of its path and of url.
+// url is read as Allowed reads it. Without Content-Usage rules for agent,
+// Usage answers at once; otherwise it checks url as Allowed does and
+// tries each Content-Usage rule of the groups in time linear in the
+// lengths of its path and of url.
 func (r *Robots) Usage(agent, url string) Usage {
 	return usageOf(r.t, r.mode, r.groups(agent), match.Path(url))
 }
 
 // ContentSignal returns the preferences of the Content-Signal records
 // that apply to the crawler whose product token is agent, in the
-// vocabulary of Cloudflare's Content Signals Policy, which writes them
-// into the robots.txt files it manages: the keys search, ai-input and
-// ai-train with the values yes and no, read as [PrefYes] and [PrefNo]
-// (so that ContentSignal(agent, url).Pref("ai-train") is PrefNo for
-// "ai-train=no"), and any other key=value pair kept as written, such as
-// use=reference. Keys are read in lower case, and values yes and no in
-// any case; a pair that cannot be read is skipped.
+// vocabulary of Cloudflare's Content Signals Policy: the keys search,
+// ai-input and ai-train with the values yes and no, read as [PrefYes] and
+// [PrefNo] (ContentSignal(agent, url).Pref("ai-train") is PrefNo for
+// "ai-train=no"), and any other key=value pair kept as written. Keys are
+// read in lower case, yes and no in any case; a pair that cannot be read
+// is skipped.
 //
-// A Content-Signal record belongs to the group it stands in, as an
-// extension record does: a record after a group's rules, even past blank
-// lines, is that group's. A record before the first user-agent line
-// belongs to no group and applies to every crawler, as the file-wide
-// record Cloudflare and crawler-commons read it as. The records of the
-// groups that apply to agent (merged as for Allowed) and the file-wide
-// ones combine label by label, whatever their order: n if any says n,
-// else y if any says y, as statements of preference combine (see
-// [Robots.Usage]). A record has no path: it covers every URL the crawler
-// may fetch, and for a URL Allowed refuses every label is unknown.
-// Content-Usage rules are not read here: see [Robots.Usage].
+// A record belongs to the group it stands in, even past blank lines; one
+// before the first user-agent line applies to every crawler, as
+// Cloudflare and crawler-commons read it. The records of agent's groups
+// (merged as for Allowed) and the file-wide ones combine label by label
+// as [Robots.Usage] says, whatever their order. A record has no path: it
+// covers every URL the crawler may fetch, and for a URL Allowed refuses
+// every label is unknown.
 func (r *Robots) ContentSignal(agent, url string) Usage {
 	groups := r.groups(agent)
 	if ok, _ := decide(r.t, r.mode, groups, match.Path(url)); !ok {
@@ -199,9 +184,8 @@ func (r *Robots) agentRules(agents ...string) *agentRules {
 func (r *Robots) Rules(agent string) []Rule { return r.t.Rules(r.groups(agent)) }
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
-// agent that parses: fractional seconds are kept;
-// values that do not parse or are negative are skipped, and values beyond
-// a day read as a day.
+// agent that parses: fractional seconds are kept; values that do not
+// parse or are negative are skipped, and values beyond a day read as a day.
 func (r *Robots) CrawlDelay(agent string) (time.Duration, bool) {
 	return crawlDelay(r.t.Extensions(r.groups(agent)))
 }
@@ -230,11 +214,11 @@ func (r *Robots) Sitemaps() []string {
 }
 
 // Licenses returns the URLs of the License records of RSL 1.0 (Really
-// Simple Licensing) in file order: where the terms under which the site
-// licenses its content are. Like Sitemap lines, License lines are
-// file-wide: they belong to no group and never end one. Only absolute
-// http and https URLs with a host are returned; a relative URL names no
-// licence (the parsed form keeps it, for lint: see [github.com/robotsgate/robotstxt/parser.File]).
+// Simple Licensing), where the site's licence terms are, in file order.
+// Like Sitemap lines, License lines belong to no group and never end one.
+// Only absolute http and https URLs with a host are returned; a relative
+// one names no licence ([github.com/robotsgate/robotstxt/parser.File]
+// keeps it, for lint).
 func (r *Robots) Licenses() []string {
 	var out []string
 	for _, rec := range r.t.Licenses() {

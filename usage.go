@@ -33,21 +33,21 @@ func (p Pref) String() string {
 // content a crawler fetches, in the vocabulary of the IETF AIPREF drafts:
 // for each usage label, such as "train-ai" (training AI models) or
 // "search" (search applications), whether the use is allowed, disallowed
-// or unknown. A site states its preferences in Content-Usage rules of
-// robots.txt and in the Content-Usage response header, each a Dictionary
-// of RFC 9651 such as "train-ai=n, search=y", in which only the Tokens y
-// and n state a preference; one that does not parse states none. Call [Usage.Pref] for the preference about one use; a
-// Usage prints as the statement it holds.
+// or unknown. Sites state it in robots.txt's Content-Usage rules and the
+// Content-Usage response header, each an RFC 9651 Dictionary such as
+// "train-ai=n, search=y"; one that does not parse states nothing.
+// [Usage.Pref] gives the preference about one use.
 //
-// A Usage keeps what the site wrote: each label once, known today or not,
-// with its value if that is a Token. The Tokens y and n are the
-// preferences; another Token, such as reference in "use=reference", is
-// kept to be shown but states no preference. Labels are case-sensitive.
+// A Usage keeps what the site wrote: each label once, known today or not
+// (labels are case-sensitive), with its value if that is a Token. Only
+// the Tokens y and n state a preference; another, such as reference in
+// "use=reference", is kept but states none.
 //
-// The zero Usage states no preference: every label is unknown. A Usage is
-// one string, cheap to copy, and comparable: two are == when they hold the
-// same labels and values in the same order. It holds what the longest
-// statement can say, in at most about 20 KiB.
+// The zero Usage states no preference. A Usage is one string, cheap to
+// copy, and comparable: two are == when they hold the same labels and
+// values in the same order. It holds a statement as long as a robots.txt
+// line, with as many members as fit (far more than the 1,024 RFC 9651
+// asks parsers to accept), in at most about 20 KiB.
 type Usage struct {
 	// members is the statement: label=value members, each label once
 	// and each value a Token, joined by ", ". Neither a label nor a Token
@@ -58,9 +58,7 @@ type Usage struct {
 // maxUsageLen bounds the statement a Usage holds (see usage.MaxLen).
 const maxUsageLen = usage.MaxLen
 
-// parseUsage reads a statement of preference, a Dictionary of RFC 9651
-// such as "train-ai=n, search=y" (see usage.Parse): only the Tokens y and
-// n state a preference, and a statement that does not parse states none.
+// parseUsage reads a statement of preference (see usage.Parse).
 func parseUsage(value string) Usage {
 	u, _ := parseStatement(value)
 	return u
@@ -104,8 +102,7 @@ var noTraining = Usage{"train-ai=n"}
 
 // usageOf returns the preferences that the Content-Usage rules of groups in
 // t, read in mode, state for path when those rules allow path, and the
-// zero Usage otherwise (see Robots.Usage). A table without Content-Usage
-// rules answers at the first test.
+// zero Usage otherwise (see Robots.Usage).
 func usageOf(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	if !t.HasUsage(groups) {
 		return Usage{}
@@ -117,8 +114,8 @@ func usageOf(t *parse.Table, mode Mode, groups []int, path string) Usage {
 }
 
 // stated returns the preferences of the Content-Usage rules of groups in
-// t, read in mode, that decide for path (see parse.Table.DecideUsage),
-// combined; whether the rules allow path is for the caller to ask.
+// t, read in mode, that decide for path, combined, whether or not the
+// rules allow path.
 func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	path, _ = rulesPath(mode, path)
 	var buf [4]parse.UsageRule
