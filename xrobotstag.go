@@ -24,23 +24,22 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // X-Robots-Tag headers of resp, a response the Transport returned, and the
 // robots META tags of body, the page's body the caller has read, merged
 // with the most restrictive reading winning (see [meta.Directives.Merge]).
-// Both are read for every product token of the Client and for the generic
-// "robots" name, so that a crawler whose User-Agent is
+// Both are read for the generic "robots" name and every product token of
+// the Client, so that a crawler whose User-Agent is
 // "Mozilla/5.0 (compatible; XBot/1.0)" obeys <meta name="XBot" ...> and
 // "XBot: noindex" alike.
 //
 // META tags are read only from an HTML body (Content-Type text/html or
-// application/xhtml+xml, or none and a body that looks like HTML), and
-// only from its head: reading stops at the end of the head, at the <body>,
-// or after the first mebibyte of body, whichever comes first. PageDirectives neither keeps nor changes body. A nil resp gives
-// the zero Directives, which allow everything.
+// application/xhtml+xml, or none and a body that sniffs as HTML), up to
+// the end of its head, its <body> or its first mebibyte. body is neither
+// kept nor changed. A nil resp gives the zero Directives, which allow
+// everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
 	if resp == nil || !isHTML(resp.Header.Get("Content-Type"), body) {
 		return d
 	}
-	// A bytes.Reader cannot fail, so neither can FromHTML.
-	m, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
+	m, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...) // a bytes.Reader cannot fail
 	return d.Merge(m)
 }
 
@@ -55,35 +54,26 @@ func isHTML(ctype string, body []byte) bool {
 }
 
 // Usage returns the preferences about the use of the content of resp, a
-// response the Transport returned: whether the Client's crawler may train
-// AI models on it, use it for search, and so on (see [Usage]). It
-// combines, label by label (n if any says n, else y if any says y, else
-// unknown, the rule of draft-ietf-aipref-vocab §5.1):
+// response the Transport returned (see [Usage]). It combines, label by
+// label (n if any says n, else y if any says y, else unknown, as
+// draft-ietf-aipref-vocab §5.1 does):
 //
-//   - what robots.txt's Content-Usage rules say of the URL of
-//     resp.Request, checked as the Transport checks a request (the
-//     robots.txt of the site that serves it, every spelling): the
-//     [Decision]'s Usage;
+//   - the [Decision.Usage] of resp.Request's URL, checked as the Transport
+//     checks a request;
 //   - the response's Content-Usage header field, its lines joined with
-//     ", " and read as one statement (see [Usage]);
-//   - the signals that came before the AIPREF vocabulary, which map to
-//     "train-ai=n" and to nothing else: the X-Robots-Tag directive noai,
-//     read for the Client's product tokens as [Transport.PageDirectives]
-//     reads the headers (no training on the content); noimageai, on a response
-//     whose Content-Type is an image only, since it asks that images not
-//     be trained on and a page's images come in responses of their own
-//     (on a page it stays in the Directives' Other, for a crawler that
-//     takes images from a page to read); and the header
-//     "tdm-reservation: 1" of the W3C's TDMRep, which reserves the rights
-//     of text and data mining, the machine-readable opt-out of the EU's
-//     exception for it. No signal maps to y, and none to search.
+//     ", " and read as one statement;
+//   - the signals older than the AIPREF vocabulary, which map to
+//     "train-ai=n" and nothing else: the X-Robots-Tag directive noai (read
+//     as [Transport.PageDirectives] reads the headers); noimageai, on a
+//     response whose Content-Type is an image only (on a page it stays in
+//     the Directives' Other); and TDMRep's "tdm-reservation: 1", the
+//     machine-readable opt-out of the EU's text and data mining exception.
 //
-// Cloudflare's Content-Signal records are another vocabulary, which
-// Usage does not read: see [Robots.ContentSignal], with the Robots of
-// [Decision.Robots]. When robots.txt must be fetched again, the wait is
-// bounded by the request's context; a robots.txt that cannot be read, or
-// that disallows the request, adds no preference, and neither does a
-// response without its Request. A nil resp gives the zero Usage.
+// Cloudflare's Content-Signal records are not read: see
+// [Robots.ContentSignal], with [Decision.Robots]. The request's context
+// bounds a fetch of robots.txt; one that cannot be read, or that
+// disallows the request, adds no preference, nor does a response without
+// its Request. A nil resp gives the zero Usage.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
@@ -98,8 +88,7 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 	return u.combine(t.headerUsage(resp))
 }
 
-// headerUsage returns the preferences that the headers of resp state:
-// its Content-Usage field, and the older signals that map to train-ai=n
+// headerUsage returns the preferences that the headers of resp state
 // (see Transport.Usage).
 func (t *Transport) headerUsage(resp *http.Response) Usage {
 	u := parseUsage(strings.Join(resp.Header.Values("Content-Usage"), ", "))
