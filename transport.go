@@ -52,61 +52,45 @@ func (e *DisallowedError) Error() string {
 func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 
 // A Transport is an http.RoundTripper that obeys robots.txt: give it to
-// the http.Client (or the colly Collector, through WithTransport) a
-// crawler sends its requests with, and the crawler cannot disobey by
-// accident. Use a Transport when requests go through net/http; use
-// [Client.Check] directly when the crawler needs the decision before it
-// builds a request, or does not use net/http.
+// the http.Client (or colly Collector, through WithTransport) a crawler
+// sends its requests with, and the crawler cannot disobey by accident.
+// Use [Client.Check] instead when the crawler needs the decision before
+// it builds a request, or does not use net/http.
 //
-// Every request it carries, each redirect hop an http.Client follows
-// included, is first checked with its Client against the robots.txt of
-// its authority, as the Client's product tokens, in every spelling a
-// server may serve it as (see [Client.Allowed]), reading the request
-// target as net/http writes it on the request line. It goes out under
-// the crawler's name: a request without a User-Agent is sent with the
-// Client's (see [WithUserAgent]), and one whose User-Agent names another
-// product token than the Client's is refused before anything is sent
-// with an error matching [ErrAgentMismatch] (a colly Collector must be
-// given the Client's User-Agent, with colly.UserAgent). A request whose Host
-// field names another authority than its URL is served by that
-// authority's site, so it must be allowed by both robots.txt files; a
-// Host that is not an authority alone, or a URL with an opaque part, is
-// refused with an error matching [ErrBadURL]. A request robots.txt disallows is
-// not sent: RoundTrip returns a *[DisallowedError] (matching
-// [ErrDisallowed]). While robots.txt is unreachable RoundTrip returns the
-// Client's *[DeferredError] (matching [ErrDeferred]) and sends nothing; a
-// URL the Client cannot check gives an error matching [ErrBadURL]. These
-// errors reach the caller of http.Client.Do inside a *url.Error, through
-// which errors.Is and errors.As see them.
+// Every request, each redirect hop included, is first checked with its
+// Client, as [Client.Allowed] checks a URL, reading the request target as
+// net/http writes it. A request without a User-Agent is sent with the
+// Client's ([WithUserAgent]); one whose User-Agent names another product
+// token is refused with an error matching [ErrAgentMismatch] (give a
+// colly Collector the Client's User-Agent with colly.UserAgent). A
+// request whose Host names another authority than its URL must be
+// allowed by both robots.txt files; a Host that is not an authority
+// alone, a URL with an opaque part, or one the Client cannot check gives
+// an error matching [ErrBadURL]. A request robots.txt disallows is not
+// sent: RoundTrip returns a *[DisallowedError]. While robots.txt is
+// unreachable it returns the Client's *[DeferredError] and sends nothing.
+// These errors reach the caller of http.Client.Do inside a *url.Error,
+// through which errors.Is and errors.As see them.
 //
-// Allowed requests are paced by a [Pacer] (by default an in-process
-// pacer that every Transport of the Client shares), by the authority
-// they are sent to, however its host is spelled (the robots.txt key: see
-// the package documentation): requests to one authority reach its server at least the Crawl-delay robots.txt gives the
-// Client's product tokens apart (or the default interval, see
-// [WithDefaultInterval]), measured from the arrival of one request's
-// response to the sending of the next; requests to other authorities are
-// not held up. A response with status 429 or 503 and a Retry-After header
-// holds further requests to its authority for that long (at most
+// Allowed requests are paced by a [Pacer] per authority, however its host
+// is spelled: requests to one authority reach its server at least the
+// Crawl-delay robots.txt gives the Client's product tokens apart (else
+// [WithDefaultInterval]), from the arrival of one response to the sending
+// of the next; other authorities are not held up. A 429 or 503 response
+// with a Retry-After holds its authority for that long (at most
 // [WithMaxHold]). A request waits in RoundTrip for its turn, but never in
 // vain: when the turn may come only after the request's deadline (or
-// [WithMaxWait] without one) it fails at once with a *[PacedError]
-// (matching [ErrPaced]) that says when the turn may come, and is not
-// sent. With [WithNoWait] it never waits: a frontier crawler puts the URL
-// back for later and keeps its workers busy with other sites.
+// [WithMaxWait] without one), or at all under [WithNoWait], it fails at
+// once, not sent, with a *[PacedError] saying when the turn may come.
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
-// and sent; it logs refusals and holds at Debug level through the
-// Client's logger (see [WithLogger]). [Transport.PageDirectives] reads
-// what a fetched page allows: indexing, following its links.
+// and sent; refusals and holds are logged at Debug level ([WithLogger]).
+// [Transport.PageDirectives] reads what a fetched page allows.
 //
-// The Client's own robots.txt requests (each hop of one) may go through
-// the same Transport: they are recognised from the request and passed to
-// next as they are, the Client having checked and paced their hops;
-// [NewClientTransport] wires a Client and a Transport that way. Requests whose context comes from [SkipRobots] are
-// passed to next as they are.
-//
-// A Transport is safe for concurrent use.
+// The Client's own robots.txt requests, and requests whose context comes
+// from [SkipRobots], are passed to next as they are (the Client checks
+// and paces its hops itself); [NewClientTransport] sends a Client's
+// fetches through its Transport. A Transport is safe for concurrent use.
 type Transport struct {
 	c     *Client
 	next  http.RoundTripper
@@ -117,14 +101,12 @@ type Transport struct {
 
 // NewTransport returns a Transport that checks requests with c and sends
 // those allowed through next (http.DefaultTransport when next is nil).
-//
-// The Client fetches robots.txt through its own HTTP client (see
-// [WithHTTPClient]), not through next: a crawler that sends everything
-// through one RoundTripper, a guard such as [PublicOnly] or a proxy,
-// makes both with [NewClientTransport]. So that no robots.txt is fetched
-// unguarded while the pages are guarded, NewTransport panics when next is
-// a transport [PublicOnly] made and c does not fetch through it.
-// It panics too if c is nil or was not made by NewClient.
+// c fetches robots.txt through its own HTTP client ([WithHTTPClient]),
+// not through next. So that no robots.txt is fetched unguarded while the
+// pages are guarded, NewTransport panics when next is a transport
+// [PublicOnly] made and c does not fetch through it; use
+// [NewClientTransport]. It panics too if c is nil or not made by
+// NewClient.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
 	if c == nil {
 		panic("robotstxt: NewTransport with a nil Client")
@@ -166,15 +148,11 @@ func (c *Client) sharedPacer() *memPacer {
 
 // NewClientTransport returns a Client configured by clientOpts and a
 // Transport for it whose robots.txt fetches go through the Transport
-// itself, and so through next and any guard, proxy or TLS settings it
-// has, from the first fetch: the way to build a crawler that sends
-// everything through one RoundTripper, such as [PublicOnly]. The
-// Client's HTTP client is one with the Transport and no timeout of its
-// own (the Client's fetch timeout bounds each fetch); it panics when
-// clientOpts hold a [WithHTTPClient], which would send the fetches
-// elsewhere. The Transport passes the Client's own requests, every
-// redirect hop included, straight to next: the Client has checked and
-// paced them (see the package documentation on redirects).
+// itself, so through next and its guard, proxy or TLS settings, from the
+// first fetch: the way to send everything through one RoundTripper, such
+// as [PublicOnly]. The Client's HTTP client has no timeout of its own (the
+// fetch timeout bounds each fetch). It panics when clientOpts hold a
+// [WithHTTPClient], which would send the fetches elsewhere.
 func NewClientTransport(next http.RoundTripper, clientOpts []Option, opts ...TransportOption) (*Client, *Transport) {
 	var probe config
 	for _, o := range clientOpts {
@@ -202,11 +180,10 @@ func (f *forwarder) RoundTrip(req *http.Request) (*http.Response, error) { retur
 type skipKey struct{}
 
 // SkipRobots returns a copy of ctx under which a Transport passes
-// requests straight to the next RoundTripper: no robots.txt check, no
-// pacing. It is for the fetches a crawler is entitled to make whatever
-// robots.txt says, such as a page a person asked for by hand (a link
-// preview, a one-off fetch a user triggered) or a URL the site's owner
-// asked the crawler to fetch; not for the crawl itself.
+// requests straight to the next RoundTripper, unchecked and unpaced: for
+// fetches a crawler may make whatever robots.txt says, such as a page a
+// person asked for (a link preview) or a URL the site's owner asked the
+// crawler to fetch; not for the crawl itself.
 func SkipRobots(ctx context.Context) context.Context {
 	return context.WithValue(ctx, skipKey{}, true)
 }
@@ -232,16 +209,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	// Turns are taken by the authority dialled, keeping both sites'
-	// Crawl-delay whatever the spelling of the URL or its Host.
+	// Turns go by the authority dialled, keeping both sites' Crawl-delay.
 	authority := dialed.Authority
 	tu, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	if waited {
-		// robots.txt may have changed while the request waited (for up
-		// to WithMaxWait): check it again before sending.
+	if waited { // robots.txt may have changed meanwhile
 		if _, _, err := t.check(req); err != nil {
 			t.done(ctx, tu, 0)
 			return t.refuse(ctx, req, err)
@@ -294,8 +268,7 @@ func (t *Transport) hold(ctx context.Context, authority string, resp *http.Respo
 	return hold
 }
 
-// mustBeMade panics, instead of a nil dereference later, unless
-// NewTransport made t.
+// mustBeMade panics unless NewTransport made t.
 func (t *Transport) mustBeMade() {
 	if t == nil || t.c == nil {
 		panic("robotstxt: Transport used without NewTransport")
@@ -303,17 +276,14 @@ func (t *Transport) mustBeMade() {
 }
 
 // check checks req against the robots.txt of its URL's authority and,
-// since a server picks the site by the Host header, of the Host's when
-// that is another. It returns the decisions for the site served and for
-// the authority dialled.
+// since a server picks the site by the Host header, of the Host's. It
+// returns the decisions for the site served and the authority dialled.
 func (t *Transport) check(req *http.Request) (served, dialed Decision, err error) {
 	u := req.URL
 	switch {
 	case u == nil:
 		return Decision{}, Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
-	case u.Opaque != "":
-		// The request line would carry the opaque part as it is, which
-		// may name another authority or path than the URL's fields.
+	case u.Opaque != "": // sent as it is, it may name another authority or path
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capQuote(u.Opaque))
 	}
 	rawURL := requestURL(u)
@@ -395,8 +365,8 @@ func requestURL(u *url.URL) string {
 	return u.Scheme + "://" + u.Host + strings.ReplaceAll(u.RequestURI(), "#", "%23")
 }
 
-// A TransportOption configures a Transport made by NewTransport. As with
-// [Option], one given a value it cannot take panics when it is made.
+// A TransportOption configures a Transport. As with [Option], one given a
+// value it cannot take panics when it is made.
 type TransportOption func(*transportConfig)
 
 type transportConfig struct {
@@ -411,22 +381,18 @@ type transportConfig struct {
 
 // Defaults of the Transport's options.
 const (
-	// defaultMaxHold bounds the hold a Retry-After header sets.
-	defaultMaxHold = time.Hour
-	// defaultMaxWait bounds the wait for a turn of a request whose context
-	// has no deadline.
-	defaultMaxWait = 5 * time.Minute
+	defaultMaxHold = time.Hour       // bounds the hold a Retry-After sets
+	defaultMaxWait = 5 * time.Minute // bounds a turn's wait without a deadline
 )
 
 func defaultTransportConfig() transportConfig {
 	return transportConfig{maxInterval: parse.MaxCrawlDelay, maxHold: defaultMaxHold, maxWait: defaultMaxWait}
 }
 
-// WithPacer sets the Pacer that spaces requests. By default every
-// Transport made for one Client shares that Client's in-process
-// pacer, so that two Transports keep a Crawl-delay between them. A
-// *redisstore.Store keeps the spacing across every process that uses the
-// same Redis; Transports that share any Pacer keep it between them.
+// WithPacer sets the Pacer that spaces requests. Transports that share a
+// Pacer keep each Crawl-delay between them: by default every Transport of
+// one Client shares its in-process pacer, and a *redisstore.Store keeps
+// the spacing across every process that uses the same Redis.
 func WithPacer(p Pacer) TransportOption {
 	return func(c *transportConfig) {
 		if p != nil {
@@ -436,10 +402,9 @@ func WithPacer(p Pacer) TransportOption {
 }
 
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
-// authority's turn is not free now fails at once with a *[PacedError]
-// (matching [ErrPaced]), not sent, that says when the turn may come. It is
-// for a frontier crawler, which puts the URL back for then and sends
-// another meanwhile, instead of holding a worker in RoundTrip.
+// authority's turn is not free now fails at once, not sent, with a
+// *[PacedError] saying when the turn may come. A frontier crawler puts
+// the URL back for then and sends another meanwhile.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }
@@ -455,9 +420,8 @@ func WithDefaultInterval(d time.Duration) TransportOption {
 
 // WithIntervalBounds keeps every interval, from a crawl-delay or the
 // default, within [lo, hi] (default 0 and 24 hours, the longest
-// crawl-delay read): lo makes the crawler politer than robots.txt asks, hi
-// caps a crawl-delay the crawler will not keep, at the price of
-// disobeying it. It panics if lo is negative or hi is below lo.
+// crawl-delay read): lo is politer than robots.txt asks; hi caps a
+// crawl-delay, disobeying it. It panics if lo is negative or hi < lo.
 func WithIntervalBounds(lo, hi time.Duration) TransportOption {
 	inRange(lo >= 0 && hi >= lo, "WithIntervalBounds", fmt.Sprint(lo, ", ", hi))
 	return func(c *transportConfig) { c.minInterval, c.maxInterval = lo, hi }
@@ -471,14 +435,11 @@ func WithMaxHold(d time.Duration) TransportOption {
 	return func(c *transportConfig) { c.maxHold = d }
 }
 
-// WithMaxWait bounds how long a request waits for its turn (a crawl-delay,
-// or a hold from a Retry-After) when its context has no deadline (default
-// five minutes): a request whose turn may come later fails at once with
-// a *[PacedError], not sent, matching [ErrPaced] and
-// context.DeadlineExceeded. A request whose context has a deadline, as
-// those of an http.Client with a Timeout do, waits until that deadline,
-// and fails the same way at once when its turn may come after it.
-// It panics if d is not positive.
+// WithMaxWait bounds how long a request whose context has no deadline
+// waits for its turn (default five minutes); one with a deadline, as an
+// http.Client with a Timeout gives, waits until that deadline. A request
+// whose turn may come later fails at once, not sent, with a *[PacedError]
+// matching context.DeadlineExceeded. It panics if d is not positive.
 func WithMaxWait(d time.Duration) TransportOption {
 	inRange(d > 0, "WithMaxWait", d)
 	return func(c *transportConfig) { c.maxWait = d }
