@@ -10,8 +10,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/body"
 )
 
-// The defaults of the other options; each option's documentation gives
-// its default, and why where it is not RFC 9309's.
+// The defaults of the other options.
 const (
 	defaultCacheSize    = 10000               // a crawl's active sites, at about 4 KB each
 	defaultCacheBytes   = 128 << 20           // a bound no ordinary mix of files reaches before the count
@@ -37,10 +36,10 @@ const (
 	retryingPause = time.Second     // RetryAt of a deferral being retried
 )
 
-// An Option configures a Client. Options are applied in order by
-// NewClient; each documents its default. An option given a value it
-// cannot take (a negative size or duration, a nil client, policy or
-// clock) panics when it is made, as a programming error does.
+// An Option configures a Client. NewClient applies options in order;
+// each documents its default. An option given a value it cannot take (a
+// negative size or duration, a nil client, policy or clock) panics when
+// it is made, as a programming error does.
 type Option func(*config)
 
 type config struct {
@@ -95,14 +94,12 @@ func defaultConfig() config {
 	}
 }
 
-// WithHTTPClient makes the Client fetch robots.txt through hc, so its
-// transport, proxy settings and keep-alive connections are reused. The
-// Client follows redirects itself (see WithMaxRedirects) and ignores
-// hc.CheckRedirect. NewClient copies *hc: its Transport (and so its
-// connections) is shared, but later changes to hc's fields are not seen.
-// Without this option the Client fetches through http.DefaultTransport,
-// or through the next RoundTripper of the first [Transport] made for it.
-// It panics if hc is nil.
+// WithHTTPClient makes the Client fetch robots.txt through hc, reusing
+// its transport, proxy settings and connections; hc.CheckRedirect is
+// ignored (see [WithMaxRedirects]). NewClient copies *hc, so later changes
+// to its fields are not seen. Without this option the Client fetches
+// through http.DefaultTransport, or through the next RoundTripper of the
+// first [Transport] made for it. It panics if hc is nil.
 func WithHTTPClient(hc *http.Client) Option {
 	if hc == nil {
 		panic("robotstxt: WithHTTPClient(nil)")
@@ -122,14 +119,12 @@ func inRange(ok bool, option string, v any) {
 // request, and with every page a [Transport] sends without one (default
 // "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"). Unless
 // [WithProductTokens] is given, the product token matched against
-// user-agent lines is derived from it the way such headers are written:
-// the first product's name ("ExampleBot/1.0 (+https://example.com/bot)"
-// gives ExampleBot), or the product named after "compatible;" in a
-// comment, as for Googlebot and bingbot ("Mozilla/5.0 (compatible;
-// XBot/1.0; +https://example.com/bot)" gives XBot), browser products
-// such as Mozilla, AppleWebKit or Chrome skipped. A token has only the
-// characters user-agent lines can name ([A-Za-z_-], RFC 9309 §2.2.1): a
-// header from which none can be derived, such as "123bot/1.0" or a plain
+// user-agent lines is derived from it: the first product's name
+// ("ExampleBot/1.0 (+https://example.com/bot)" gives ExampleBot), or, as
+// for Googlebot and bingbot, the one after "compatible;" in a comment
+// ("Mozilla/5.0 (compatible; XBot/1.0)" gives XBot), skipping browser
+// products such as Mozilla or Chrome. A token is [A-Za-z_-]+ (RFC 9309
+// §2.2.1): a header that gives none, such as "123bot/1.0" or a plain
 // browser string, makes every check fail with [ErrProductToken].
 func WithUserAgent(ua string) Option {
 	return func(c *config) { c.userAgent = ua }
@@ -139,9 +134,8 @@ func WithUserAgent(ua string) Option {
 // lines, overriding the one derived from the User-Agent header. A crawler
 // known by several tokens names them all, most specific first (such as
 // "Googlebot-Image", "Googlebot"): the groups that name any of them apply,
-// merged, as in Google's reference parser; only when none does do the "*"
-// groups apply. There must be at least one, each [A-Za-z_-]+, or every
-// check fails with [ErrProductToken].
+// merged. There must be at least one, each [A-Za-z_-]+, or every check
+// fails with [ErrProductToken].
 func WithProductTokens(tokens ...string) Option {
 	return func(c *config) { c.tokens = append([]string{}, tokens...) }
 }
@@ -160,20 +154,16 @@ func WithCacheSize(n int) Option {
 }
 
 // WithCacheBytes bounds what the in-process cache retains to n bytes
-// (default 128 MiB), counting each entry's retained size: its parsed
-// rules, its body (kept compressed, to about a quarter) and bookkeeping.
-// To keep within n, the least recently used authorities are frozen: they
-// keep their compressed body and what the Client knows of the fetch, and
-// drop their parsed rules, most of what they retain. Only when every
-// entry but the most recent is frozen are the least recently used
-// evicted. A check of a frozen authority parses its body again, without a
-// fetch, and answers as before; concurrent checks share that parse
-// ([Stats] counts Frozen entries and Thaws). So a crawler whose sites'
-// rules do not all fit in n still answers for every site it keeps, at the
-// cost of a parse each time it comes back to a frozen one, and one whose
-// active sites fit never parses again. It works together with
-// [WithCacheSize], which evicts beyond its count. The most recent entry
-// keeps its rules even when it alone exceeds n.
+// (default 128 MiB), counting each entry's parsed rules, its body (kept
+// compressed, to about a quarter) and bookkeeping. To keep within n, the
+// least recently used authorities are frozen: they drop their parsed
+// rules, most of what they retain, and keep their compressed body and
+// what the Client knows of the fetch. Only when every entry but the most
+// recent is frozen are the least recently used evicted. A check of a
+// frozen authority parses its body again, without a fetch, and answers as
+// before; concurrent checks share that parse ([Stats] counts Frozen
+// entries and Thaws). The most recent entry keeps its rules even when it
+// alone exceeds n. [WithCacheSize] evicts beyond its count besides.
 func WithCacheBytes(n int64) Option {
 	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }
@@ -188,11 +178,10 @@ func WithMaxFreshness(d time.Duration) Option {
 }
 
 // WithMinFreshness sets the shortest time a fetched robots.txt is used
-// before the server is asked again (default one minute), so that a server
-// answering max-age=0, no-cache, a past Expires or a Cache-Control the
-// Client cannot read (which RFC 9111 §4.2.1 counts as stale) is not fetched
-// on every check. Zero asks on every check. It never exceeds the freshness
-// cap.
+// before the server is asked again (default one minute), so that one
+// answering max-age=0, no-cache, a past Expires or an unreadable
+// Cache-Control (stale by RFC 9111 §4.2.1) is not fetched on every check.
+// Zero asks on every check. It never exceeds the freshness cap.
 func WithMinFreshness(d time.Duration) Option {
 	inRange(d >= 0, "WithMinFreshness", d)
 	return func(c *config) { c.minFresh = d }
@@ -207,9 +196,9 @@ func WithFetchTimeout(d time.Duration) Option {
 }
 
 // WithBodyLimit sets how many bytes of a robots.txt body are read, after
-// content decoding (default 500 KiB, the minimum RFC 9309 allows). The rest
-// of a longer body is ignored. Limits above 1 GiB read as 1 GiB, far more
-// than any robots.txt needs, so that math.MaxInt64 says "no limit".
+// content decoding (default 500 KiB, the minimum RFC 9309 allows); the
+// rest is ignored. Limits above 1 GiB read as 1 GiB, so that
+// math.MaxInt64 says "no limit".
 func WithBodyLimit(n int64) Option {
 	inRange(n >= 1, "WithBodyLimit", n)
 	n = min(n, maxBodyLimit)
@@ -225,14 +214,12 @@ func WithMaxRedirects(n int) Option {
 }
 
 // WithMaxFetches bounds the robots.txt fetches a Client runs at once
-// (default 64), whatever its callers do: a check that gives up (its
-// context ends) leaves its fetch running for the others that need it, so
-// without a bound, callers with short deadlines against slow sites would
-// pile up fetches, memory and goroutines. A check that needs a fetch when
-// all n are under way waits for one to end; if its context ends first it
-// returns the context's error. The robots.txt fetch that checks a redirect
-// hop of one of them (see the package documentation) runs within that
-// fetch's turn and ends with it. It panics if n is less than 1.
+// (default 64). A check that gives up leaves its fetch running for the
+// others that need it, so without a bound, callers with short deadlines
+// against slow sites would pile up fetches. A check that needs a fetch
+// when all n are under way waits for one to end, or returns its context's
+// error. The fetch that checks a redirect hop of one of them runs within
+// that fetch's turn. It panics if n is less than 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }
@@ -255,14 +242,11 @@ func WithBackoff(base, limit time.Duration) Option {
 }
 
 // WithStatusPolicy replaces the mapping from the HTTP status of a final
-// (non-redirect) robots.txt response to an outcome. The default follows
-// RFC 9309: 2xx parses the body, 4xx other than 429 (401 and 403
-// included) allows everything, and 429, 5xx and any other code are
-// unreachable; [LegacyStatusPolicy] reads 401 and 403 as disallow all.
-// The Client handles redirects and 304 Not Modified itself before
-// consulting the policy. An outcome the policy gives that a response
-// cannot have (the zero Outcome, or none of the named ones) counts as
-// OutcomeUnreachable.
+// robots.txt response to an outcome; redirects and 304 Not Modified are
+// handled before it. The default follows RFC 9309 (see the package
+// documentation); [LegacyStatusPolicy] reads 401 and 403 as disallow all.
+// An outcome a response cannot have (the zero Outcome, or none of the
+// named ones) counts as OutcomeUnreachable.
 func WithStatusPolicy(p func(status int) Outcome) Option {
 	if p == nil {
 		panic("robotstxt: WithStatusPolicy(nil)")
@@ -271,14 +255,14 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 }
 
 // WithErrorPolicy replaces the mapping from a robots.txt fetch that got no
-// response at all (a DNS failure, a refused or reset connection, a TLS
-// failure, a timeout) to an outcome; by default every one is
-// OutcomeUnreachable, as RFC 9309 §2.3.1.4 asks. The error is the one the
-// HTTP client returned: errors.As finds a *net.DNSError or *net.OpError
-// in it. An archiver that wants a host that no longer resolves to count
-// as having no robots.txt returns OutcomeAllowAll for it. OutcomeRules,
-// which has no body to read, counts as OutcomeUnreachable, and so does
-// any outcome for a connection [PublicOnly] refused.
+// response (a DNS or TLS failure, a refused or reset connection, a
+// timeout) to an outcome; by default every one is OutcomeUnreachable, as
+// RFC 9309 §2.3.1.4 asks. The error is the HTTP client's: errors.As finds
+// a *net.DNSError or *net.OpError in it. An archiver that counts a host
+// that no longer resolves as having no robots.txt returns
+// OutcomeAllowAll. OutcomeRules, with no body to read, counts as
+// OutcomeUnreachable, as does any outcome for a connection [PublicOnly]
+// refused.
 func WithErrorPolicy(p func(err error) Outcome) Option {
 	if p == nil {
 		panic("robotstxt: WithErrorPolicy(nil)")
@@ -288,14 +272,12 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 
 // WithUnreachableAllowAfter sets what happens to an authority whose
 // robots.txt stays unreachable with no usable copy: by default (d = 0) its
-// URLs are deferred for as long as that lasts. With d > 0, once robots.txt
-// has been unreachable for d and no good copy younger than the stale
-// window stands in, the authority is crawled as if it had no robots.txt
-// (Decision.Outcome is OutcomeAllowAll), while the Client keeps asking on
-// its back-off. Google documents this behaviour with d = 30 days. The
-// outage is counted from the first failure any process sharing the Store
-// recorded, on that process's clock: keep d well above the clock skew of
-// a fleet.
+// URLs are deferred for as long as that lasts. With d > 0, once that has
+// lasted d, the authority is crawled as if it had no robots.txt
+// (OutcomeAllowAll) while the Client keeps asking on its back-off, as
+// Google documents with d = 30 days. The outage counts from the first
+// failure any process sharing the Store recorded, on its clock: keep d
+// well above a fleet's clock skew.
 func WithUnreachableAllowAfter(d time.Duration) Option {
 	inRange(d >= 0, "WithUnreachableAllowAfter", d)
 	return func(c *config) { c.allowAfter = d }
@@ -321,10 +303,10 @@ func WithStoreTimeout(d time.Duration) Option {
 	return func(c *config) { c.storeTimeout = d }
 }
 
-// WithLeaseWait bounds how long a Client waits for another process that
-// holds the Store lease on an authority to publish its result, before it
-// fetches the robots.txt itself (default: the fetch timeout). Polling
-// happens every poll interval (default 50 ms; zero keeps it).
+// WithLeaseWait bounds how long a Client waits for another process
+// holding the Store lease on an authority to publish its result before
+// it fetches the robots.txt itself (default: the fetch timeout), polling
+// every poll (default 50 ms; zero keeps it).
 func WithLeaseWait(wait, poll time.Duration) Option {
 	inRange(wait >= 0 && poll >= 0, "WithLeaseWait", fmt.Sprint(wait, ", ", poll))
 	return func(c *config) {
@@ -336,9 +318,9 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 }
 
 // WithLogger sets where the Client and its Transports log: fetch failures
-// and Store errors (rate-limited), and at Debug level every fetch and every
-// request a Transport refuses or holds. Durations are Go duration strings
-// ("1m30s") under every handler. The default discards everything.
+// and Store errors (rate-limited), and at Debug level every fetch and
+// every request a Transport refuses or holds, durations as Go duration
+// strings ("1m30s"). The default discards everything.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
