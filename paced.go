@@ -9,33 +9,25 @@ import (
 )
 
 // ErrPaced is matched (with errors.Is) by the error a [Transport] returns
-// for a request it did not send because the request's authority had no
-// turn free in time: at once under [WithNoWait], or before the request's
-// deadline (or [WithMaxWait]) otherwise. errors.As with a *[PacedError]
-// tells when to come back.
+// for a request it did not send because its authority had no turn free in
+// time; errors.As with a *[PacedError] tells when to come back.
 var ErrPaced = errors.New("robotstxt: no pacing turn free")
 
 // A PacedError reports a request that a [Transport] did not send because
-// its authority's turn was not free: robots.txt's Crawl-delay (or the
-// Transport's interval) has not passed since the previous request, another
-// request to the authority is in flight, or a Retry-After hold is in
-// force. The request was not sent; a frontier crawler puts its URL back
-// and takes it up again at RetryAt.
-//
-// A PacedError for a request that gave up because its deadline (or
-// [WithMaxWait]) came before the turn matches context.DeadlineExceeded
-// too; one under [WithNoWait] matches only [ErrPaced].
+// its authority's turn was not free in time: the Crawl-delay (or the
+// Transport's interval) has not passed since the previous request,
+// another request to the authority is in flight, or a Retry-After hold is
+// in force. A frontier crawler puts its URL back until RetryAt. It
+// matches context.DeadlineExceeded too, unless under [WithNoWait].
 type PacedError struct {
 	// Authority is the normalised authority whose turn is not free, e.g.
 	// "https://example.com:443".
 	Authority string
 	// RetryAt is the earliest moment the turn may come, as far as the
-	// [Pacer] can tell: the request would not have been sent before it.
-	// It is not a reservation: other requests may take the turn first.
-	// While another request to the authority is in flight, RetryAt is
-	// the interval from now, when the turn would come were that request
-	// to end at once (or sooner, when that request's lease on the turn
-	// runs out first); the turn comes later if that request takes longer.
+	// [Pacer] can tell, not a reservation. While another request to the
+	// authority is in flight, it is the interval from now (or sooner, when
+	// that request's lease runs out first); the turn comes later if that
+	// request takes longer.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error
@@ -60,15 +52,16 @@ func (e *PacedError) Unwrap() []error {
 	return []error{ErrPaced, e.cause}
 }
 
-// deadlineMargin is how long before a request's deadline its turn must
-// come for awaitTurn to wait: a wait past the deadline loses its
-// PacedError to the http.Client's own timeout. 10 ms is far longer than a
-// timer is late on a machine that is not overloaded.
-const deadlineMargin = 10 * time.Millisecond
-
-// minRetry is the least time awaitTurn sleeps between two calls of Take,
-// so that a Pacer answering a wait of 0 does not make it spin.
-const minRetry = time.Millisecond
+const (
+	// deadlineMargin is how long before a request's deadline its turn must
+	// come for awaitTurn to wait, lest the http.Client's own timeout take
+	// the PacedError's place: far longer than an unloaded machine's timers
+	// are late.
+	deadlineMargin = 10 * time.Millisecond
+	// minRetry is the least sleep between two calls of Take, so that a
+	// Pacer answering a wait of 0 does not make awaitTurn spin.
+	minRetry = time.Millisecond
+)
 
 // A waitBound is how long a request may wait for its turn.
 type waitBound struct {
@@ -89,9 +82,8 @@ func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
 }
 
 // awaitTurn calls Take until it gives the turn at authority, sleeping as
-// long as Take says; a Pacer never sleeps itself. A turn that cannot come
-// before the request's bound fails at once with a *PacedError rather than
-// sleep in vain. waited says it slept, so the request is checked again.
+// long as Take says. A turn that cannot come before the request's bound
+// fails at once with a *PacedError. waited says it slept.
 func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (_ turn, waited bool, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, false, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
@@ -114,9 +106,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		}
 	}()
 	for {
-		// No interval explains a wait longer than the interval: only a
-		// hold does (see Pacer.Take).
-		held = held || wait > interval
+		held = held || wait > interval // only a hold explains that
 		retryAt := now.Add(max(wait, minRetry))
 		if !retryAt.Before(b.limit.Add(-deadlineMargin)) {
 			return turn{}, true, t.paced(ctx, authority, retryAt, b)
@@ -128,10 +118,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			timer.Stop()
 			slept += time.Since(now)
 			if ctx.Err() == context.DeadlineExceeded {
-				// The deadline came before the turn, despite the check
-				// above (a timer later than deadlineMargin): that is
-				// pacing, not a slow server. An http.Client whose
-				// Timeout passed replaces this error with its own.
+				// A timer later than deadlineMargin: pacing all the same.
 				return turn{}, true, t.paced(ctx, authority, retryAt, b)
 			}
 			return turn{}, true, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())

@@ -9,70 +9,56 @@ import (
 	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
-// A Pacer spaces the requests a [Transport] sends to each authority. The
-// spacing is measured as the server sees it: from the moment a request's
-// response arrives (so after the server has received the request) to the
-// moment the next request to the same authority is sent. While a request
-// with a non-zero interval is in flight no other request to its authority
-// starts, so two requests never reach a server closer together than the
-// interval, however long dialling or the network takes.
+// A Pacer spaces the requests a [Transport] sends to each authority, as
+// the server sees them: from the arrival of a request's response to the
+// sending of the next request to the same authority. While a request with
+// a non-zero interval is in flight no other to its authority starts, so
+// two never reach a server closer than the interval, however long the
+// network takes.
 //
-// A Pacer only keeps the state and answers at once; the Transport does
-// the waiting: it calls Take until it gets the turn, sleeping between
-// calls as long as Take says, sends the request, and then calls Done.
-// When Take's wait reaches past the request's deadline (or at once under
-// [WithNoWait]) the Transport fails the request with a *[PacedError] whose
-// RetryAt is the end of that wait. Waiters are served in no particular
-// order.
-//
-// [newMemPacer] is the in-process Pacer; *redisstore.Store is a Pacer
-// shared by every process that uses the same Redis.
+// A Pacer keeps the state and answers at once; the Transport waits: it
+// calls Take until it gets the turn, sleeping as long as Take says, sends
+// the request, and calls Done. Waiters are served in no particular order.
+// [newMemPacer] is the in-process Pacer; *redisstore.Store is one shared
+// by every process that uses the same Redis.
 type Pacer interface {
-	// Take takes the turn to send a request to authority now when one may
-	// be sent now: no other request to authority is in flight (when
+	// Take takes the turn to send a request to authority when one may be
+	// sent now: no other request to authority is in flight (when
 	// interval > 0), interval has passed since the previous one ended,
 	// and no hold set by Done is in force. It then returns wait == 0 and
-	// the turn's id: a turn with interval > 0 is exclusive (its id is
-	// not 0) until Done ends it or a timeout (30 seconds, or interval if
-	// longer) has passed since it began, so that a request that never
-	// returns does not hold its authority for ever. An interval of 0
-	// takes no exclusive slot, and its id is 0.
+	// the turn's id. A turn with interval > 0 is exclusive, its id not 0,
+	// until Done ends it or a timeout (30 seconds, or interval if longer)
+	// has passed, so that a request that never returns does not hold its
+	// authority for ever; a turn with interval 0 is not, and its id is 0.
 	//
-	// Otherwise Take returns wait, how long to wait before asking again,
-	// which is more than 0 and never past the earliest moment the turn
-	// may come (while another request is in flight, interval is such a
-	// wait: the turn comes at least interval after that request ends).
-	// Take never books a slot ahead and never blocks for the turn itself.
-	// A negative interval counts as 0.
-	//
-	// An error means Take could not tell, and the request is not sent:
-	// a Pacer that cannot reach its state fails closed.
+	// Otherwise Take returns wait > 0, how long to wait before asking
+	// again, never past the earliest moment the turn may come (while
+	// another request is in flight, interval: the turn comes at least
+	// interval after it ends). Take never books a slot ahead and never
+	// blocks. A negative interval counts as 0. An error means Take could
+	// not tell, and the request is not sent: a Pacer fails closed.
 	Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error)
-	// Done ends the turn id that Take gave at authority for interval:
-	// the next request may be sent interval after now, and not before
-	// hold (from a Retry-After header) has passed. It ends only that
-	// turn: a turn whose lease ran out and another began since leaves
-	// that other turn in flight. The Transport calls Done exactly once
-	// for every turn, also when the request failed, with the request's
-	// context, which may have ended: Done must end the turn all the
-	// same. Its error is not returned to the crawler, whose response has
-	// already arrived.
+	// Done ends the turn id that Take gave at authority for interval: the
+	// next request may be sent interval after now, and not before hold
+	// (from a Retry-After) has passed. It ends only that turn, not another
+	// begun since its lease ran out. The Transport calls Done exactly once
+	// per turn, also when the request failed, with the request's context,
+	// which may have ended: Done must end the turn all the same. Its error
+	// is not returned to the crawler, whose response has arrived.
 	Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error
 }
 
-// A turn is what a Transport holds while its request is in flight: what
-// it took from its Pacer, to give back with Done.
+// A turn is what a Transport took from its Pacer, to give back with Done.
 type turn struct {
 	authority string
 	interval  time.Duration
 	id        uint64
 }
 
-const memShards = 64
-
-// minSweep is the least number of authorities a shard holds before it
-// looks for state it can drop.
-const minSweep = 64
+const (
+	memShards = 64 // enough that concurrent requests seldom share a lock
+	minSweep  = 64 // authorities a shard holds before it looks for state to drop
+)
 
 // A memPacer is the in-process [Pacer]. It keeps state only for the
 // authorities that hold others back, dropping the rest lazily, so its
@@ -138,8 +124,7 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 }
 
 // take gives authority the turn at now and its ID, or says how long to
-// wait: while another request is in flight, at most interval, which never
-// overshoots the turn.
+// wait (see Pacer.Take).
 func (sh *memShard) take(authority string, interval, timeout, now int64) (id uint64, wait int64) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()

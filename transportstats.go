@@ -7,37 +7,33 @@ import (
 )
 
 // TransportStats counts what a [Transport] has done since it was made.
-// Every request RoundTrip is given, other than the Client's own robots.txt
+// Every request RoundTrip is given, but the Client's own robots.txt
 // fetches (counted in [Client.Stats]), ends in exactly one of Sent,
-// Disallowed, Deferred and Skipped, or in none of them when it is refused
-// for another cause: a *[PacedError], a URL the Client cannot check, a
-// context that ended, a Pacer that failed. Paced and Held count requests
-// that also count elsewhere.
+// Disallowed, Deferred and Skipped, or in none when refused for another
+// cause (a *[PacedError], a URL the Client cannot check, an ended
+// context, a failing Pacer). Paced and Held count requests that also
+// count elsewhere.
 type TransportStats struct {
-	// Sent counts the requests checked, given their turn and handed to
-	// the next RoundTripper, whatever it then answered. A request that
-	// waited for its turn and was then sent counts here and in Paced.
+	// Sent counts the requests handed to the next RoundTripper, whatever
+	// it then answered.
 	Sent int64
 	// Disallowed counts the requests refused with a *DisallowedError.
 	Disallowed int64
-	// Deferred counts the requests refused with a *DeferredError:
-	// robots.txt was unreachable.
+	// Deferred counts the requests refused with a *DeferredError.
 	Deferred int64
 	// Paced counts the allowed requests whose authority's turn was not
-	// free when they asked: those that waited and were sent (also in
-	// Sent), those refused with a *PacedError, and those whose context
-	// ended while they waited.
+	// free when they asked: whether they then waited and were sent, were
+	// refused with a *PacedError, or saw their context end.
 	Paced int64
-	// Held counts the Paced requests that a Retry-After hold delayed or
-	// refused: their wait was longer than their interval, which only a
-	// hold explains (one set by a 429 or 503 response through this
-	// Transport or anything sharing its Pacer). A hold that ends within
-	// what is left of the interval counts in Paced alone.
+	// Held counts the Paced requests that a Retry-After hold (set through
+	// this Transport or anything sharing its Pacer) delayed or refused:
+	// their wait was longer than their interval. A hold that ends within
+	// the interval counts in Paced alone.
 	Held int64
-	// Skipped counts the requests passed to next unchecked and unpaced
-	// because their context came from [SkipRobots].
+	// Skipped counts the requests passed on unchecked because their
+	// context came from [SkipRobots].
 	Skipped int64
-	// Waited is the time requests spent waiting for their turns, added up
+	// Waited is the time requests spent waiting for their turns, summed
 	// over requests: two that wait a second at once add two seconds.
 	Waited time.Duration
 }
@@ -54,8 +50,8 @@ func (s TransportStats) LogValue() slog.Value {
 }
 
 // transportCounters are a Transport's counts. Sent, counted on every
-// request, is striped like the Client's hits: one word that every core
-// adds to would cost more than the rest of the bookkeeping.
+// request, is striped: one word every core adds to would cost more than
+// the rest of the bookkeeping.
 type transportCounters struct {
 	sent                        stripedCounter
 	disallowed, deferred, paced atomic.Int64
