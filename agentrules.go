@@ -6,12 +6,9 @@ import (
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
-// agentRules are the rules that one crawler obeys: the groups of a
-// robots.txt that name one of its product tokens, merged, or else the "*"
-// groups (see Robots.agentRules). They hold their own copy of those rules
-// and records, indexed for checks, and nothing else of the file, so that
-// the Client keeps them alone. They are immutable and safe for concurrent
-// use.
+// agentRules are the rules that one crawler obeys (see Robots.agentRules),
+// in their own table without the rest of the file, so that the Client
+// keeps them alone. They are immutable and safe for concurrent use.
 type agentRules struct {
 	t    *parse.Table
 	mode Mode
@@ -21,9 +18,8 @@ type agentRules struct {
 // parse.Table.Select makes; nothing changes it.
 var selected = []int{0}
 
-// check reports whether path, the part of a URL that rules are matched
-// against (as match.Path or target.Split return it), is allowed,
-// and the deciding rule.
+// check reports whether path (as match.Path returns it) is allowed, and
+// the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
 
 // crawlDelay returns the first crawl-delay of the groups that parses (see

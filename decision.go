@@ -21,14 +21,11 @@ type Decision struct {
 	// …/index.html that decides for its directory, Rule is that allow.
 	Rule Rule
 	// Usage is what robots.txt's Content-Usage rules say about the use
-	// of the URL's content (see [Robots.Usage]), when the outcome is
-	// OutcomeRules and the URL is allowed; from a Client, the preferences
-	// for the URL as spelled and for each normal form a server may serve
-	// for it (see [Client.Allowed]), combined label by label (n if any
-	// says n, else y if any says y), so that no spelling sheds a
-	// preference of the path the server serves. Otherwise, and when the
-	// crawler's groups have no Content-Usage rule, it is the zero Usage:
-	// every label unknown. [Transport.Usage] adds what the response says.
+	// of the URL's content (see [Robots.Usage]) when the outcome is
+	// OutcomeRules and the URL is allowed, else the zero Usage. From a
+	// Client, it combines the preferences for the URL as spelled and for
+	// each normal form a server may serve for it (see [Client.Allowed]).
+	// [Transport.Usage] adds what the response says.
 	Usage Usage
 	// Deferred reports that robots.txt is unreachable and no usable copy
 	// is cached: Allowed is false and the error is a *DeferredError.
@@ -43,9 +40,8 @@ type Decision struct {
 	// Status is the HTTP status of the robots.txt response the decision
 	// rests on (after redirects), or 0 when none arrived.
 	Status int
-	// LastStatus is the HTTP status of the most recent fetch: the same
-	// as Status, unless a stale copy stands in for a server that last
-	// answered, say, 503 (0 for a network error or timeout).
+	// LastStatus is the HTTP status of the most recent fetch (0 for a
+	// network error or timeout): Status, unless a stale copy stands in.
 	LastStatus int
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
 	// authority's own /robots.txt answered.
@@ -77,8 +73,7 @@ type Decision struct {
 // Robots returns the whole robots.txt the decision rests on, parsed, for
 // what else it says (sitemaps, licences, other crawlers' groups); nil
 // unless Outcome is OutcomeRules and the decision came from a Client.
-// The Client keeps only the rules of its own product tokens at hand: each
-// call parses the cached body again, so keep the result.
+// Each call parses the cached body again, so keep the result.
 func (d Decision) Robots() *Robots {
 	if d.e == nil || d.e.outcome != OutcomeRules {
 		return nil
@@ -110,9 +105,8 @@ func (d *Decision) describe(e *entry, mode Mode) {
 }
 
 // ErrDeferred is matched (with errors.Is) by the error returned when
-// robots.txt is unreachable and no usable copy is cached. The crawler
-// should not fetch the URL now and should come back later; errors.As with
-// a *DeferredError tells when.
+// robots.txt is unreachable and no usable copy is cached: the crawler
+// should come back later; errors.As with a *DeferredError tells when.
 var ErrDeferred = errors.New("robotstxt: robots.txt unreachable, try later")
 
 // ErrClosed is returned by checks that need a fetch after Close.
@@ -130,8 +124,7 @@ type DeferredError struct {
 	// then get the same answer from cache.
 	RetryAt time.Time
 	// Failures counts the consecutive failed fetches of the authority's
-	// robots.txt, this one included: 1 on the first, and at most 2^20. A
-	// frontier that gives up on a site after a few deferrals reads it here.
+	// robots.txt, this one included: 1 on the first, and at most 2^20.
 	Failures int
 	// Err is the underlying failure, if known.
 	Err error
@@ -150,8 +143,7 @@ func (e *DeferredError) Error() string {
 	return msg + "; retry after " + e.RetryAt.UTC().Format(time.RFC3339)
 }
 
-// Unwrap returns ErrDeferred and the underlying failure, so errors.Is
-// matches both.
+// Unwrap returns ErrDeferred and the underlying failure.
 func (e *DeferredError) Unwrap() []error {
 	if e.Err == nil {
 		return []error{ErrDeferred}

@@ -14,33 +14,27 @@ import (
 )
 
 // ErrNonPublic is wrapped by the error of a connection that a transport
-// made by [PublicOnly] refused: the address is not a public one (loopback,
-// private, link-local such as the cloud metadata address 169.254.169.254,
-// and the like). The Client reads a robots.txt fetch refused this way as
-// unreachable, whatever its error policy says (see [WithErrorPolicy]): a
-// site must not be able to
-// make its robots.txt an internal service's answer.
+// made by [PublicOnly] refused because the address is not public. The
+// Client reads a robots.txt fetch refused this way as unreachable,
+// whatever its [WithErrorPolicy]: a site must not be able to make its
+// robots.txt an internal service's answer.
 var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public address")
 
 // PublicOnly returns a copy of t (of http.DefaultTransport when t is nil)
-// that connects only to public addresses: it refuses loopback, private,
-// link-local, shared (CGNAT), multicast, documentation and other
-// special-purpose addresses of IPv4 and IPv6 with an error wrapping
-// [ErrNonPublic], before connecting. The address is checked after DNS
-// resolution, for each address dialled, so a name that resolves to an
-// internal address, or rebinds to one between two look-ups, is refused
-// too; redirects are covered because every hop dials anew.
-//
-// A crawler that fetches URLs found on the web should send everything
-// through it, its robots.txt fetches included:
-//
-//	rc, rt := robotstxt.NewClientTransport(robotstxt.PublicOnly(nil), clientOpts)
-//	hc := &http.Client{Transport: rt}
+// that connects only to public addresses: before connecting, it refuses
+// loopback, private, link-local (such as the cloud metadata address
+// 169.254.169.254), shared (CGNAT), multicast, documentation and other
+// special-purpose IPv4 and IPv6 addresses with an error wrapping
+// [ErrNonPublic]. Each address dialled is checked after DNS resolution,
+// so a name that resolves or rebinds to an internal address is refused
+// too, and so is every redirect hop. A crawler of the web should send
+// everything through it, robots.txt fetches included, with
+// [NewClientTransport].
 //
 // The copy dials with its own net.Dialer (30 s connect timeout and
 // keep-alive, as http.DefaultTransport's), replacing t's dial functions,
-// and has no proxy: behind a proxy the proxy
-// resolves names and connects, and no check here could see where.
+// and has no proxy: a proxy resolves names and connects where no check
+// here could see.
 func PublicOnly(t *http.Transport) *http.Transport {
 	g := guardTransport(t, nil)
 	w := weak.Make(g)
@@ -49,9 +43,8 @@ func PublicOnly(t *http.Transport) *http.Transport {
 	return g
 }
 
-// guards holds the transports PublicOnly made, weakly, so that
-// NewTransport can tell a guard: a weak.Pointer[http.Transport] for each,
-// dropped once the transport is collected.
+// guards holds a weak.Pointer[http.Transport] to each transport
+// PublicOnly made, dropped once it is collected, for isGuard.
 var guards sync.Map
 
 // isGuard reports whether rt is a transport PublicOnly made.
@@ -87,9 +80,8 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 	}
 	g.Proxy = nil
 	g.DialContext = d.DialContext
-	// Any other dial function would bypass the check: TLS connections
-	// then dial through DialContext too. The deprecated ones still work
-	// when set, and t may have set them.
+	// Any other dial function, deprecated ones included, would bypass the
+	// check; without them TLS connections dial through DialContext too.
 	//lint:ignore SA1019 clearing them is what keeps them from bypassing the check
 	g.DialTLSContext, g.DialTLS, g.Dial = nil, nil, nil
 	return g

@@ -6,9 +6,8 @@ import (
 )
 
 // durationAttr is the log attribute of a duration: a Go duration string
-// such as "1m0s", which reads the same under every handler, where
-// slog.Duration gives JSON a count of nanoseconds, rounded to the
-// millisecond (a wait computed as 59.99983s logs as 1m0s).
+// such as "1m0s", rounded, which reads the same under every handler
+// (slog.Duration gives JSON nanoseconds).
 func durationAttr(key string, d time.Duration) slog.Attr {
 	return slog.String(key, roundDuration(d).String())
 }

@@ -8,17 +8,15 @@ import (
 	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
-// maxServerText bounds each string a server chooses that an entry keeps:
-// a validator, the final URL. Real ones are far shorter (ETags of tens of
-// bytes, robots.txt URLs of a few dozen): kept whole, 15 authorities with
-// megabyte headers would evict every other entry from the default cache.
-// A longer validator is dropped (a cut one could never match); a longer
-// text is cut.
+// maxServerText bounds each string a server chooses that an entry keeps
+// (a validator, the final URL): real ones are far shorter, and kept whole,
+// 15 authorities with megabyte headers would evict every other entry from
+// the default cache. A longer validator is dropped (a cut one could never
+// match); a longer text is cut.
 const maxServerText = 512
 
-// maxCauseText bounds the text of an underlying failure that an error
-// carries, such as the reason a robots.txt was unreachable (which may
-// quote a reason phrase or a Location, each already cut to quote.Max).
+// maxCauseText bounds the text of an underlying failure an error carries,
+// room for a reason phrase or a Location already cut to quote.Max.
 const maxCauseText = 256
 
 // capText returns s cut to at most maxServerText bytes (see quote.Cut).
@@ -36,8 +34,7 @@ func capValidator(v string) string {
 }
 
 // capErr returns err, or when its text is longer than maxCauseText an
-// error with the cut text that still matches the sentinels a caller may
-// test for; the long original is not kept.
+// error with the cut text that still matches the sentinels callers test.
 func capErr(err error) error {
 	if err == nil || len(err.Error()) <= maxCauseText {
 		return err

@@ -12,10 +12,9 @@ import (
 )
 
 // ErrProductToken is wrapped by the error of every check made by a Client
-// that has no usable product token: one could not be derived from its
-// User-Agent header (see [WithUserAgent]), or [WithProductTokens] was
-// given none or one that is not a token. Such a Client decides nothing rather
-// than silently obey another crawler's group.
+// without a usable product token (see [WithUserAgent] and
+// [WithProductTokens]): it decides nothing rather than obey another
+// crawler's group.
 var ErrProductToken = agent.ErrProductToken
 
 // checkTokens returns an error wrapping ErrProductToken unless every token
@@ -38,11 +37,10 @@ func checkTokens(tokens []string) error {
 // one product token and the site would see another.
 var ErrAgentMismatch = errors.New("robotstxt: the request's User-Agent names another crawler")
 
-// withAgent returns req as the Transport sends it: with the Client's
-// User-Agent when it carries none (a copy: req is the caller's), or req
-// itself when its User-Agent names one of the Client's product tokens
-// (see agent.ProductToken). Any other User-Agent is refused with an error
-// wrapping ErrAgentMismatch that says which option to set.
+// withAgent returns req as the Transport sends it: a copy with the
+// Client's User-Agent when it carries none, or req itself when its
+// User-Agent names one of the Client's product tokens. Any other is
+// refused with an error wrapping ErrAgentMismatch.
 func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	ua, ok := req.Header["User-Agent"]
 	if !ok || len(ua) == 0 {
