@@ -57,33 +57,30 @@
 //
 // Rule patterns are normalised once (bytes at or above 0x80
 // percent-encoded, escapes given upper-case hex) and matched against a
-// URL's path, params and query as given; the Client percent-encodes only
-// bytes that are not printable ASCII, as a fetcher sends them. '*'
-// matches any run of bytes, and a final '$' anchors the end. The longest
+// URL's path, params and query as given (the Client percent-encodes only
+// bytes that are not printable ASCII, as a fetcher sends them): '*'
+// matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
 // An allow of ".../index.html" also allows its directory. Matching never
-// backtracks: a check costs time linear in the path for each pattern
-// that can match. [ModeRFC9309] reads the two points where RFC 9309 and
+// backtracks: a check costs time linear in the path for each pattern that
+// can match. [ModeRFC9309] reads the two points where RFC 9309 and
 // Google's parser differ the RFC's way.
 //
 // Where a request leaves the process, the Client and the Transport add
 // one rule: servers such as nginx and Apache decode escapes, merge runs
 // of '/' and resolve "." and ".." before they pick what to serve, so
-// /public/../private/x, //private/x and /%70rivate/x reach /private/x,
-// and /tags/c%2B%2B reaches /tags/c++. A URL is allowed only if its
-// spelling and its normal forms are all allowed: in the path only,
-// escapes decoded (but for those of '%', '?', '#' and of bytes that are
-// not printable ASCII, kept with upper-case hex as rules store them),
-// slashes merged and dot segments removed; once with %2F decoded first,
-// as nginx does, and once with it kept, as Apache does. A Transport
-// checks the request target net/http writes, a '#' in the query
-// included. [Robots.Allowed] and [Robots.Check] stay exactly Google's,
-// reading the spelling alone. Readings nginx and Apache do not make are
-// not added, since they would refuse URLs those servers serve as other,
-// allowed paths: ';' parameters dropped (servlet containers), '\' read as
-// '/' (IIS), and escapes in a rule's pattern decoded (a rule for
-// /tags/c%2B%2B matches that spelling only); a site served so should
-// disallow those spellings too.
+// /public/../private/x, //private/x and /%70rivate/x reach /private/x. A
+// URL is allowed only if its spelling and its normal forms are all
+// allowed: in the path only, escapes decoded (but for those of '%', '?',
+// '#' and of bytes that are not printable ASCII, kept with upper-case hex
+// as rules store them), slashes merged and dot segments removed; once
+// with %2F decoded first, as nginx does, and once with it kept, as Apache
+// does. [Robots.Allowed] and [Robots.Check] stay exactly Google's,
+// reading the spelling alone. Readings nginx and Apache do not make (';'
+// parameters dropped, '\' read as '/', escapes in a rule's pattern
+// decoded: a rule for /tags/c%2B%2B matches that spelling only) are not
+// added, since they would refuse URLs those servers serve as other,
+// allowed paths; a site served so should disallow those spellings too.
 //
 // # Usage preferences
 //
@@ -166,12 +163,11 @@
 // never allows. Every wait is bounded: fetches by the fetch timeout,
 // Store calls by the Store timeout, checks by the caller's context, and
 // [Client.Close] stops fetches whatever a server does. Error texts quote
-// at most 128 bytes of each URL, host or pattern a server or file chose,
-// and 256 of an underlying failure's text. A site that stays unreachable
-// with no usable copy is deferred for as long as that lasts;
-// [WithUnreachableAllowAfter] gives Google's documented behaviour
-// instead, and [WithErrorPolicy] lets an archiver read network errors its
-// own way.
+// at most 128 bytes of each text a server or file chose, and 256 of an
+// underlying failure's. A site that stays unreachable with no usable
+// copy is deferred for as long as that lasts; [WithUnreachableAllowAfter]
+// gives Google's documented behaviour instead, and [WithErrorPolicy] lets
+// an archiver read network errors its own way.
 //
 // The in-memory cache is bounded by an entry count and a byte budget
 // ([WithCacheSize], [WithCacheBytes]), least recently used first. A

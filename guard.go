@@ -110,42 +110,31 @@ func publicAddr(a netip.Addr) bool {
 }
 
 var (
-	// nat64 is the well-known NAT64 prefix (RFC 6052), whose addresses
-	// embed the IPv4 address a gateway connects to.
-	nat64 = netip.MustParsePrefix("64:ff9b::/96")
-	// globalUnicast6 holds every public IPv6 address; the rest of the
-	// IPv6 space is loopback, link-local, unique local, multicast,
-	// mapped or unassigned.
-	globalUnicast6 = netip.MustParsePrefix("2000::/3")
+	nat64          = netip.MustParsePrefix("64:ff9b::/96") // RFC 6052's, embedding an IPv4 address
+	globalUnicast6 = netip.MustParsePrefix("2000::/3")     // holds every public IPv6 address
 )
 
 // nonPublic lists the special-purpose ranges of the IANA IPv4 and IPv6
 // registries (RFC 6890 and its updates) that a crawler must not connect to
 // on a site's say-so; for IPv6 only those inside 2000::/3 are needed.
-var nonPublic = func() []netip.Prefix {
-	var ps []netip.Prefix
-	for _, s := range []string{
-		"0.0.0.0/8",       // "this network"
-		"10.0.0.0/8",      // private
-		"100.64.0.0/10",   // shared address space (CGNAT)
-		"127.0.0.0/8",     // loopback
-		"169.254.0.0/16",  // link-local, cloud metadata services
-		"172.16.0.0/12",   // private
-		"192.0.0.0/24",    // IETF protocol assignments
-		"192.0.2.0/24",    // documentation
-		"192.88.99.0/24",  // 6to4 relay anycast
-		"192.168.0.0/16",  // private
-		"198.18.0.0/15",   // benchmarking
-		"198.51.100.0/24", // documentation
-		"203.0.113.0/24",  // documentation
-		"224.0.0.0/4",     // multicast
-		"240.0.0.0/4",     // reserved, limited broadcast
-		"2001::/23",       // IETF protocol assignments (Teredo included)
-		"2001:db8::/32",   // documentation
-		"2002::/16",       // 6to4, which embeds any IPv4 address
-		"3fff::/20",       // documentation
-	} {
-		ps = append(ps, netip.MustParsePrefix(s))
-	}
-	return ps
-}()
+var nonPublic = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
+	netip.MustParsePrefix("10.0.0.0/8"),      // private
+	netip.MustParsePrefix("100.64.0.0/10"),   // shared address space (CGNAT)
+	netip.MustParsePrefix("127.0.0.0/8"),     // loopback
+	netip.MustParsePrefix("169.254.0.0/16"),  // link-local, cloud metadata services
+	netip.MustParsePrefix("172.16.0.0/12"),   // private
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
+	netip.MustParsePrefix("192.0.2.0/24"),    // documentation
+	netip.MustParsePrefix("192.88.99.0/24"),  // 6to4 relay anycast
+	netip.MustParsePrefix("192.168.0.0/16"),  // private
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
+	netip.MustParsePrefix("198.51.100.0/24"), // documentation
+	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
+	netip.MustParsePrefix("224.0.0.0/4"),     // multicast
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, limited broadcast
+	netip.MustParsePrefix("2001::/23"),       // IETF protocol assignments (Teredo included)
+	netip.MustParsePrefix("2001:db8::/32"),   // documentation
+	netip.MustParsePrefix("2002::/16"),       // 6to4, which embeds any IPv4 address
+	netip.MustParsePrefix("3fff::/20"),       // documentation
+}

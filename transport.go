@@ -79,9 +79,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // of the next; other authorities are not held up. A 429 or 503 response
 // with a Retry-After holds its authority for that long (at most
 // [WithMaxHold]). A request waits in RoundTrip for its turn, but never in
-// vain: when the turn may come only after the request's deadline (or
-// [WithMaxWait] without one), or at all under [WithNoWait], it fails at
-// once, not sent, with a *[PacedError] saying when the turn may come.
+// vain: when the turn cannot come before the request's deadline (or
+// [WithMaxWait] without one), or is not free now under [WithNoWait], the
+// request fails at once, not sent, with a *[PacedError].
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
 // and sent; refusals and holds are logged at Debug level ([WithLogger]).
@@ -301,10 +301,13 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	if host == u.Host {
 		return d, d, nil
 	}
-	site, err := hostURL(u, host)
-	if err != nil {
-		return Decision{}, Decision{}, err
+	if strings.ContainsAny(host, "/?#@\\") { // servers would read it each their own way
+		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q is not an authority",
+			ErrBadURL, capQuote(host))
 	}
+	v := *u
+	v.Host = host
+	site := requestURL(&v)
 	hd, err := t.c.Check(req.Context(), site)
 	if err == nil && !hd.Allowed {
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
@@ -333,17 +336,6 @@ func headerHost(req *http.Request) (string, error) {
 		return "", fmt.Errorf("%w: request Host %q cannot be sent: %w", ErrBadURL, capQuote(host), err)
 	}
 	return p + port, nil
-}
-
-// hostURL returns u addressed to host, or an error matching ErrBadURL when
-// host is not an authority alone, which servers read each their own way.
-func hostURL(u *url.URL, host string) (string, error) {
-	if strings.ContainsAny(host, "/?#@\\") {
-		return "", fmt.Errorf("%w: request Host %q is not an authority", ErrBadURL, capQuote(host))
-	}
-	v := *u
-	v.Host = host
-	return requestURL(&v), nil
 }
 
 // interval returns the pacing interval for the authority of d: its
