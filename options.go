@@ -23,10 +23,8 @@ const (
 	defaultMaxBackoff   = time.Hour
 	defaultStoreTimeout = 200 * time.Millisecond // a Store is a cache: slower than a fetch's share, skip it
 	defaultLeasePoll    = 50 * time.Millisecond  // a Redis round trip is a fraction of it
-	// defaultMaxFetches: a robots.txt fetch takes from tens of
-	// milliseconds to a second, so 64 at once fill hundreds of new sites
-	// a second, more than a crawler's first checks need, while they hold
-	// at most 64 bodies (32 MiB at the body limit) and their goroutines.
+	// defaultMaxFetches: fetches of tens of ms to a second each, 64 at once
+	// fill hundreds of new sites a second yet hold at most 32 MiB of bodies.
 	defaultMaxFetches = 64
 	maxBodyLimit      = 1 << 30 // far beyond any robots.txt, and 3× it cannot overflow
 )
@@ -154,24 +152,21 @@ func WithCacheSize(n int) Option {
 }
 
 // WithCacheBytes bounds what the in-process cache retains to n bytes
-// (default 128 MiB), counting each entry's parsed rules, its body (kept
-// compressed, to about a quarter) and bookkeeping. To keep within n, the
-// least recently used authorities are frozen: they drop their parsed
-// rules, most of what they retain, and keep their compressed body and
-// what the Client knows of the fetch. Only when every entry but the most
-// recent is frozen are the least recently used evicted. A check of a
-// frozen authority parses its body again, without a fetch, and answers as
-// before; concurrent checks share that parse ([Stats] counts Frozen
-// entries and Thaws). The most recent entry keeps its rules even when it
-// alone exceeds n. [WithCacheSize] evicts beyond its count besides.
+// (default 128 MiB): each entry's parsed rules, its body (compressed to
+// about a quarter) and bookkeeping. Over n, the least recently used
+// authorities are frozen: they drop their parsed rules, most of their
+// size, and keep their compressed body, which a later check parses again
+// without a fetch (concurrent checks share the parse; [Stats] counts
+// Frozen and Thaws). Only when every entry but the most recent is frozen
+// are the least recently used evicted; the most recent keeps its rules.
 func WithCacheBytes(n int64) Option {
 	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }
 }
 
 // WithMaxFreshness caps how long a fetched robots.txt is used before it is
-// revalidated (default 24 hours, as RFC 9309 asks). Responses without
-// caching headers are fresh for this long.
+// revalidated (default 24 hours, as RFC 9309 asks), and is the freshness
+// of responses without caching headers.
 func WithMaxFreshness(d time.Duration) Option {
 	inRange(d > 0, "WithMaxFreshness", d)
 	return func(c *config) { c.maxFresh = d }
@@ -188,8 +183,7 @@ func WithMinFreshness(d time.Duration) Option {
 }
 
 // WithFetchTimeout bounds one robots.txt fetch, redirects and body
-// included (default 10 seconds). A fetch that times out counts as
-// unreachable.
+// included (default 10 seconds); one that times out is unreachable.
 func WithFetchTimeout(d time.Duration) Option {
 	inRange(d > 0, "WithFetchTimeout", d)
 	return func(c *config) { c.fetchTimeout = d }
@@ -214,12 +208,10 @@ func WithMaxRedirects(n int) Option {
 }
 
 // WithMaxFetches bounds the robots.txt fetches a Client runs at once
-// (default 64). A check that gives up leaves its fetch running for the
-// others that need it, so without a bound, callers with short deadlines
-// against slow sites would pile up fetches. A check that needs a fetch
-// when all n are under way waits for one to end, or returns its context's
-// error. The fetch that checks a redirect hop of one of them runs within
-// that fetch's turn. It panics if n is less than 1.
+// (default 64), so that callers with short deadlines, whose fetches run
+// on for others, cannot pile them up. A check that needs a fetch when all
+// n are under way waits for one to end, or returns its context's error.
+// A redirect hop's fetch runs within its fetch's turn. It panics if n < 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }
@@ -256,13 +248,11 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 
 // WithErrorPolicy replaces the mapping from a robots.txt fetch that got no
 // response (a DNS or TLS failure, a refused or reset connection, a
-// timeout) to an outcome; by default every one is OutcomeUnreachable, as
-// RFC 9309 §2.3.1.4 asks. The error is the HTTP client's: errors.As finds
-// a *net.DNSError or *net.OpError in it. An archiver that counts a host
-// that no longer resolves as having no robots.txt returns
-// OutcomeAllowAll. OutcomeRules, with no body to read, counts as
-// OutcomeUnreachable, as does any outcome for a connection [PublicOnly]
-// refused.
+// timeout) to an outcome: by default OutcomeUnreachable, as RFC 9309
+// §2.3.1.4 asks. errors.As finds a *net.DNSError or *net.OpError in the
+// HTTP client's error; an archiver may return OutcomeAllowAll for a host
+// that no longer resolves. OutcomeRules counts as OutcomeUnreachable, as
+// does any outcome for a connection [PublicOnly] refused.
 func WithErrorPolicy(p func(err error) Outcome) Option {
 	if p == nil {
 		panic("robotstxt: WithErrorPolicy(nil)")
@@ -296,8 +286,8 @@ func WithStore(s Store) Option {
 	return func(c *config) { c.store = s }
 }
 
-// WithStoreTimeout bounds every single Store call (default 200 ms). A Store
-// that is slower counts as failing, and the Client goes on without it.
+// WithStoreTimeout bounds every Store call (default 200 ms); a slower one
+// counts as failing, and the Client goes on without it.
 func WithStoreTimeout(d time.Duration) Option {
 	inRange(d > 0, "WithStoreTimeout", d)
 	return func(c *config) { c.storeTimeout = d }

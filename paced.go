@@ -63,22 +63,17 @@ const (
 	minRetry = time.Millisecond
 )
 
-// A waitBound is how long a request may wait for its turn.
-type waitBound struct {
-	limit  time.Time // the turn must come before it
-	reason string    // what limit is, for PacedError
-	cause  error     // what PacedError matches besides ErrPaced
-}
-
-func (t *Transport) bound(ctx context.Context, now time.Time) waitBound {
+// bound returns the moment before which a request's turn must come, and
+// the PacedError, but for its Authority and RetryAt, of one that cannot.
+func (t *Transport) bound(ctx context.Context, now time.Time) (time.Time, PacedError) {
 	if t.cfg.noWait {
-		return waitBound{limit: now, reason: "and WithNoWait waits for none"}
+		return now, PacedError{reason: "and WithNoWait waits for none"}
 	}
 	if dl, ok := ctx.Deadline(); ok {
-		return waitBound{limit: dl, reason: "which is past the request's deadline", cause: context.DeadlineExceeded}
+		return dl, PacedError{reason: "which is past the request's deadline", cause: context.DeadlineExceeded}
 	}
-	return waitBound{limit: now.Add(t.cfg.maxWait),
-		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait), cause: context.DeadlineExceeded}
+	return now.Add(t.cfg.maxWait), PacedError{cause: context.DeadlineExceeded,
+		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait)}
 }
 
 // awaitTurn calls Take until it gives the turn at authority, sleeping as
@@ -96,7 +91,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 	// The turn is not free: from here on the request counts as paced.
 	t.stats.paced.Add(1)
 	now := time.Now()
-	b := t.bound(ctx, now)
+	limit, pe := t.bound(ctx, now)
 	var slept time.Duration
 	held := false
 	defer func() {
@@ -108,8 +103,8 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 	for {
 		held = held || wait > interval // only a hold explains that
 		retryAt := now.Add(max(wait, minRetry))
-		if !retryAt.Before(b.limit.Add(-deadlineMargin)) {
-			return turn{}, true, t.paced(ctx, authority, retryAt, b)
+		if !retryAt.Before(limit.Add(-deadlineMargin)) {
+			return turn{}, true, t.paced(ctx, pe, authority, retryAt)
 		}
 		timer := time.NewTimer(retryAt.Sub(now))
 		select {
@@ -119,7 +114,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			slept += time.Since(now)
 			if ctx.Err() == context.DeadlineExceeded {
 				// A timer later than deadlineMargin: pacing all the same.
-				return turn{}, true, t.paced(ctx, authority, retryAt, b)
+				return turn{}, true, t.paced(ctx, pe, authority, retryAt)
 			}
 			return turn{}, true, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
 		}
@@ -132,13 +127,13 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 	}
 }
 
-// paced returns and logs the PacedError of a turn at retryAt, past b.
-func (t *Transport) paced(ctx context.Context, authority string, retryAt time.Time, b waitBound) error {
-	e := &PacedError{Authority: authority, RetryAt: retryAt, reason: b.reason, cause: b.cause}
+// paced returns and logs pe, from bound, for a turn at retryAt.
+func (t *Transport) paced(ctx context.Context, pe PacedError, authority string, retryAt time.Time) error {
+	pe.Authority, pe.RetryAt = authority, retryAt
 	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request paced",
 		slog.String("authority", authority), durationAttr("retry_in", time.Until(retryAt)),
-		slog.String("reason", b.reason))
-	return e
+		slog.String("reason", pe.reason))
+	return &pe
 }
 
 // done ends tu even if ctx has ended: a turn left open would hold the
