@@ -86,13 +86,8 @@
 //
 // robots.txt can also say what may be done with what a crawler fetches:
 // the IETF AIPREF drafts add Content-Usage rules to a group, each with an
-// optional path and a statement of preference:
-//
-//	User-agent: *
-//	Disallow: /never/
-//	Content-Usage: train-ai=n
-//	Content-Usage: /ai-ok/ train-ai=y
-//
+// optional path and a statement of preference, such as
+// "Content-Usage: /ai-ok/ train-ai=y" (see the example of Robots.Usage).
 // [Robots.Usage] and [Decision.Usage] read these rules as a [Usage], whose
 // [Usage.Pref] answers for one label ("train-ai", "search") [PrefYes],
 // [PrefNo] or [PrefUnknown]; [Robots.Usage] says which rule decides for a
@@ -113,15 +108,13 @@
 // not http or https, is [ErrBadURL].
 //
 // Up to five redirects are followed, across hosts (RFC 9309 §2.3.1.2);
-// the rules apply to the authority first asked. A hop is a request like
-// any other, sent under the crawler's name, so a site cannot use its
-// robots.txt to make the Client request what another site disallows. A
-// hop that stays on the site (another path, http to https, a host to its
-// www. twin) or goes to another authority's /robots.txt is followed; any
-// other must be allowed by its authority's robots.txt, and takes its turn
-// in that authority's pacing (that of the first [Transport] made for the
-// Client, else an in-process one) within the fetch's timeout. A hop that
-// may not be sent, or a redirect without a usable http or https
+// the rules apply to the authority first asked. A hop is a request under
+// the crawler's name like any other, so one that leaves the site (other
+// than http to https, to its www. twin, or to another authority's
+// /robots.txt) must be allowed by its authority's robots.txt, and takes
+// its turn in that authority's pacing (that of the first [Transport] made
+// for the Client, else an in-process one) within the fetch's timeout. A
+// hop that may not be sent, or a redirect without a usable http or https
 // Location, leaves the robots.txt unreachable, never allow-all; only more
 // than five redirects, or a loop, read as no robots.txt. [PublicOnly]
 // keeps every hop off internal addresses.
@@ -138,13 +131,12 @@
 //	                              allowed and the check returns ErrDeferred
 //
 // The body is read as a browser would: gzip and deflate codings are
-// undone (any other is unreachable: bytes that cannot be read are never
-// parsed as text), at most 500 KiB of decoded body is read and the line
-// the limit cuts is dropped, and the text is converted to UTF-8 (by a
-// UTF-16 byte-order mark, or UTF-16's NULs, else as UTF-8, else by the
-// Content-Type charset, else as Windows-1252; a charset that would misread
-// the ASCII directives is not believed). HTML served as robots.txt is
-// parsed like any text; its lines simply do not match.
+// undone (any other is unreachable, never parsed as text), at most 500
+// KiB of decoded body is read ([WithBodyLimit]) and the line the limit
+// cuts is dropped, and the text is converted to UTF-8 (by a UTF-16
+// byte-order mark or NULs, else as UTF-8, else by a Content-Type charset
+// that keeps the ASCII directives readable, else as Windows-1252). HTML
+// served as robots.txt is parsed like any text; its lines do not match.
 //
 // # Caching and failure
 //
