@@ -84,17 +84,13 @@ func (r *Robots) Check(agent, url string) Decision {
 // first crawler checked. The caller only reads them.
 func (r *Robots) groups(agent string) []int {
 	f := r.first.Load()
-	if f == nil {
-		groups, _ := r.t.GroupsOf(agent)
-		f = &resolved{agent: strings.Clone(agent), groups: groups}
-		if !r.first.CompareAndSwap(nil, f) {
-			f = r.first.Load()
-		}
-	}
-	if f.agent == agent {
+	if f != nil && f.agent == agent {
 		return f.groups
 	}
 	groups, _ := r.t.GroupsOf(agent)
+	if f == nil {
+		r.first.CompareAndSwap(nil, &resolved{agent: strings.Clone(agent), groups: groups})
+	}
 	return groups
 }
 

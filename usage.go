@@ -91,26 +91,24 @@ func (u Usage) Pref(label string) Pref {
 // value returns the value u holds for label, and whether it holds label.
 func (u Usage) value(label string) (string, bool) { return usage.Value(u.members, label) }
 
-// combine returns the preferences of u and v together, as the AIPREF
-// vocabulary combines statements: for each label, n if either says n,
-// else y if either says y, else unknown (see usage.Combine).
+// combine returns the preferences of u and v together, label by label
+// (see usage.Combine).
 func (u Usage) combine(v Usage) Usage { return Usage{usage.Combine(u.members, v.members)} }
 
-// noTraining is the Usage that disallows training AI models, which the
-// signals older than the AIPREF vocabulary map to (see Transport.Usage).
+// noTraining is what the signals older than the AIPREF vocabulary map to
+// (see Transport.Usage).
 var noTraining = Usage{"train-ai=n"}
 
 // usageOf returns the preferences that the Content-Usage rules of groups in
 // t, read in mode, state for path when those rules allow path, and the
 // zero Usage otherwise (see Robots.Usage).
 func usageOf(t *parse.Table, mode Mode, groups []int, path string) Usage {
-	if !t.HasUsage(groups) {
-		return Usage{}
+	if t.HasUsage(groups) {
+		if ok, _ := decide(t, mode, groups, path); ok {
+			return stated(t, mode, groups, path)
+		}
 	}
-	if ok, _ := decide(t, mode, groups, path); !ok {
-		return Usage{}
-	}
-	return stated(t, mode, groups, path)
+	return Usage{}
 }
 
 // stated returns the preferences of the Content-Usage rules of groups in

@@ -93,8 +93,10 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 func (t *Transport) headerUsage(resp *http.Response) Usage {
 	u := parseUsage(strings.Join(resp.Header.Values("Content-Usage"), ", "))
 	other := t.headerDirectives(resp).Other
-	if slices.Contains(other, "noai") || slices.Contains(other, "noimageai") && isImage(resp.Header.Get("Content-Type")) ||
-		tdmReserved(resp.Header) {
+	tdm := slices.ContainsFunc(resp.Header.Values("Tdm-Reservation"), // TDMRep's opt-out
+		func(v string) bool { return strings.TrimSpace(v) == "1" })
+	if slices.Contains(other, "noai") || tdm ||
+		slices.Contains(other, "noimageai") && isImage(resp.Header.Get("Content-Type")) {
 		u = u.combine(noTraining)
 	}
 	return u
@@ -104,15 +106,4 @@ func (t *Transport) headerUsage(resp *http.Response) Usage {
 func isImage(ctype string) bool {
 	mt, _, err := mime.ParseMediaType(ctype)
 	return err == nil && strings.HasPrefix(mt, "image/")
-}
-
-// tdmReserved reports whether h holds the TDMRep header
-// "tdm-reservation: 1": the rights of text and data mining are reserved.
-func tdmReserved(h http.Header) bool {
-	for _, v := range h.Values("Tdm-Reservation") {
-		if strings.TrimSpace(v) == "1" {
-			return true
-		}
-	}
-	return false
 }
