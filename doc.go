@@ -9,11 +9,7 @@
 // Most crawlers want a [Client]: it fetches /robots.txt once per
 // authority, caches it by its HTTP freshness, maps failures to the
 // behaviour RFC 9309 asks for, and answers [Client.Allowed] or
-// [Client.Check] in well under a microsecond once warm:
-//
-//	c := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0 (+https://example.com/bot)"))
-//	defer c.Close()
-//	ok, err := c.Allowed(ctx, "https://example.com/some/page")
+// [Client.Check] in well under a microsecond once warm.
 //
 // A crawler built on net/http (colly included) can instead send its
 // requests through a [Transport], which checks every request and redirect
@@ -148,18 +144,17 @@
 // a back-off that doubles up to an hour, or after the server's
 // Retry-After.
 //
-// The Client fails closed: a fault never becomes "allow everything"
-// unless the status rules above say so. A deferral ([ErrDeferred], with a
-// [DeferredError] saying when to come back) disallows, a cut or
-// undecodable body is unreachable, and a Decision returned with an error
-// never allows. Every wait is bounded: fetches by the fetch timeout,
+// The Client fails closed: a fault never becomes "allow everything" unless
+// the status rules above say so. A deferral ([ErrDeferred]) disallows, a
+// cut or undecodable body is unreachable, and a Decision returned with an
+// error never allows. Every wait is bounded: fetches by the fetch timeout,
 // Store calls by the Store timeout, checks by the caller's context, and
 // [Client.Close] stops fetches whatever a server does. Error texts quote
 // at most 128 bytes of each text a server or file chose, and 256 of an
-// underlying failure's. A site that stays unreachable with no usable
-// copy is deferred for as long as that lasts; [WithUnreachableAllowAfter]
-// gives Google's documented behaviour instead, and [WithErrorPolicy] lets
-// an archiver read network errors its own way.
+// underlying failure's. A site that stays unreachable with no usable copy
+// is deferred for as long as that lasts; [WithUnreachableAllowAfter] gives
+// Google's documented behaviour instead, and [WithErrorPolicy] lets an
+// archiver read network errors its own way.
 //
 // The in-memory cache is bounded by an entry count and a byte budget
 // ([WithCacheSize], [WithCacheBytes]), least recently used first. A

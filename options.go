@@ -41,33 +41,31 @@ const (
 type Option func(*config)
 
 type config struct {
-	httpClient   *http.Client
-	userAgent    string
-	tokens       []string
-	from         string
-	cacheSize    int
-	cacheBytes   int64
-	maxFresh     time.Duration
-	minFresh     time.Duration
-	fetchTimeout time.Duration
-	bodyLimit    int64
-	maxRedirects int
-	maxFetches   int
-	staleWindow  time.Duration
-	backoff      time.Duration
-	maxBackoff   time.Duration
-	policy       func(status int) Outcome
-	errPolicy    func(err error) Outcome
-	allowAfter   time.Duration
-	mode         Mode
-	store        Store
-	storeTimeout time.Duration
-	leaseWait    time.Duration
-	leaseWaitSet bool
-	leasePoll    time.Duration
-	logger       *slog.Logger
-	now          func() time.Time
-	clockSet     bool
+	httpClient          *http.Client
+	userAgent           string
+	tokens              []string
+	from                string
+	cacheSize           int
+	cacheBytes          int64
+	maxFresh, minFresh  time.Duration
+	fetchTimeout        time.Duration
+	bodyLimit           int64
+	maxRedirects        int
+	maxFetches          int
+	staleWindow         time.Duration
+	backoff, maxBackoff time.Duration
+	policy              func(status int) Outcome
+	errPolicy           func(err error) Outcome
+	allowAfter          time.Duration
+	mode                Mode
+	store               Store
+	storeTimeout        time.Duration
+	leaseWait           time.Duration
+	leaseWaitSet        bool
+	leasePoll           time.Duration
+	logger              *slog.Logger
+	now                 func() time.Time
+	clockSet            bool
 }
 
 func defaultConfig() config {

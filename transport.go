@@ -362,13 +362,10 @@ func requestURL(u *url.URL) string {
 type TransportOption func(*transportConfig)
 
 type transportConfig struct {
-	pacer           Pacer
-	defaultInterval time.Duration
-	minInterval     time.Duration
-	maxInterval     time.Duration
-	maxHold         time.Duration
-	maxWait         time.Duration
-	noWait          bool
+	pacer                                     Pacer
+	defaultInterval, minInterval, maxInterval time.Duration
+	maxHold, maxWait                          time.Duration
+	noWait                                    bool
 }
 
 // Defaults of the Transport's options.
@@ -402,9 +399,8 @@ func WithNoWait() TransportOption {
 }
 
 // WithDefaultInterval sets the interval between requests to an authority
-// whose robots.txt gives the Client's product tokens no crawl-delay, or
-// that has no robots.txt (default 0: no pacing). It panics if d is
-// negative.
+// whose robots.txt, if any, gives the Client's product tokens no crawl-delay
+// (default 0: no pacing). It panics if d is negative.
 func WithDefaultInterval(d time.Duration) TransportOption {
 	inRange(d >= 0, "WithDefaultInterval", d)
 	return func(c *transportConfig) { c.defaultInterval = d }
@@ -419,9 +415,8 @@ func WithIntervalBounds(lo, hi time.Duration) TransportOption {
 	return func(c *transportConfig) { c.minInterval, c.maxInterval = lo, hi }
 }
 
-// WithMaxHold bounds how long a Retry-After header of a 429 or 503
-// response holds further requests to its authority (default one hour).
-// It panics if d is not positive.
+// WithMaxHold bounds how long a Retry-After of a 429 or 503 response
+// holds its authority (default one hour). It panics if d is not positive.
 func WithMaxHold(d time.Duration) TransportOption {
 	inRange(d > 0, "WithMaxHold", d)
 	return func(c *transportConfig) { c.maxHold = d }
