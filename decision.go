@@ -9,16 +9,15 @@ import (
 )
 
 // A Decision is the answer for one URL: whether the crawler may fetch it,
-// the rule that decided, the preferences robots.txt states for its
-// content, and what robots.txt the answer rests on. [Client.Check] gives
-// all of it; [Robots.Check], which rests on a body the caller parsed,
-// gives the first three, with Outcome OutcomeRules.
+// the deciding rule, the preferences robots.txt states for its content,
+// and what robots.txt the answer rests on. [Robots.Check] gives the first
+// three, with Outcome OutcomeRules; [Client.Check] all of it.
 type Decision struct {
 	// Allowed reports whether the crawler may fetch the URL.
 	Allowed bool
-	// Rule is the deciding rule, or the zero Rule (Line 0) when no rule
-	// matched or the outcome is not OutcomeRules. For an allow of
-	// …/index.html that decides for its directory, Rule is that allow.
+	// Rule is the deciding rule (for a directory, perhaps an allow of its
+	// …/index.html), or the zero Rule (Line 0) when none matched or the
+	// outcome is not OutcomeRules.
 	Rule Rule
 	// Usage is what robots.txt's Content-Usage rules say about the use
 	// of the URL's content (see [Robots.Usage]) when the outcome is
@@ -46,12 +45,11 @@ type Decision struct {
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
 	// authority's own /robots.txt answered.
 	FinalURL string
-	// FetchedAt is when the rules were fetched or last revalidated, and
-	// CheckedAt when the server was last asked.
-	FetchedAt, CheckedAt time.Time
-	// Expires is when the cached robots.txt goes stale (for a deferred or
-	// stale answer: when the server is asked again).
-	Expires time.Time
+	// FetchedAt is when the rules were fetched or last revalidated,
+	// CheckedAt when the server was last asked, and Expires when the cached
+	// robots.txt goes stale (for a deferred or stale answer: when the
+	// server is asked again).
+	FetchedAt, CheckedAt, Expires time.Time
 	// ETag and LastModified are the validators the robots.txt is
 	// revalidated with.
 	ETag, LastModified string
@@ -112,8 +110,8 @@ var ErrDeferred = errors.New("robotstxt: robots.txt unreachable, try later")
 // ErrClosed is returned by checks that need a fetch after Close.
 var ErrClosed = errors.New("robotstxt: client closed")
 
-// A DeferredError says that an authority's robots.txt is unreachable,
-// when to come back, and how many fetches have failed in a row.
+// A DeferredError says that an authority's robots.txt is unreachable and
+// when to come back.
 type DeferredError struct {
 	// Authority is the normalised authority.
 	Authority string

@@ -61,9 +61,8 @@ const (
 )
 
 // A memPacer is the in-process [Pacer]. It keeps state only for the
-// authorities that hold others back, dropping the rest lazily, so its
-// memory follows the authorities active at a time; it starts no
-// goroutines or timers, and locks one shard at a time.
+// authorities that hold requests back, dropping the rest lazily, starts
+// no goroutines or timers, and locks one shard at a time.
 type memPacer struct {
 	seed    maphash.Seed
 	epoch   time.Time     // origin of the monotonic nanoseconds below

@@ -57,20 +57,19 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // Use [Client.Check] instead when the crawler needs the decision before
 // it builds a request, or does not use net/http.
 //
-// Every request, each redirect hop included, is first checked with its
-// Client, as [Client.Allowed] checks a URL, reading the request target as
-// net/http writes it. A request without a User-Agent is sent with the
-// Client's ([WithUserAgent]); one whose User-Agent names another product
-// token is refused with an error matching [ErrAgentMismatch] (give a
-// colly Collector the Client's User-Agent with colly.UserAgent). A
+// Every request, each redirect hop included, is first checked as
+// [Client.Allowed] checks a URL, reading the request target as net/http
+// writes it. A request without a User-Agent is sent with the Client's;
+// one whose User-Agent names another product token is refused with
+// [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
 // request whose Host names another authority than its URL must be
 // allowed by both robots.txt files; a Host that is not an authority
 // alone, a URL with an opaque part, or one the Client cannot check gives
-// an error matching [ErrBadURL]. A request robots.txt disallows is not
-// sent: RoundTrip returns a *[DisallowedError]. While robots.txt is
-// unreachable it returns the Client's *[DeferredError] and sends nothing.
-// These errors reach the caller of http.Client.Do inside a *url.Error,
-// through which errors.Is and errors.As see them.
+// [ErrBadURL]. A request robots.txt disallows is not sent: RoundTrip
+// returns a *[DisallowedError], or while robots.txt is unreachable the
+// Client's *[DeferredError]. These errors reach the caller of
+// http.Client.Do inside a *url.Error, through which errors.Is and
+// errors.As see them.
 //
 // Allowed requests are paced by a [Pacer] per authority, however its host
 // is spelled: requests to one authority reach its server at least the
@@ -85,12 +84,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
 // and sent; refusals and holds are logged at Debug level ([WithLogger]).
-// [Transport.PageDirectives] reads what a fetched page allows.
-//
-// The Client's own robots.txt requests, and requests whose context comes
-// from [SkipRobots], are passed to next as they are (the Client checks
-// and paces its hops itself); [NewClientTransport] sends a Client's
-// fetches through its Transport. A Transport is safe for concurrent use.
+// The Client's own robots.txt requests (see [NewClientTransport]), and
+// requests whose context comes from [SkipRobots], are passed to next as
+// they are. A Transport is safe for concurrent use.
 type Transport struct {
 	c     *Client
 	next  http.RoundTripper
