@@ -49,11 +49,8 @@ var guards sync.Map
 
 // isGuard reports whether rt is a transport PublicOnly made.
 func isGuard(rt http.RoundTripper) bool {
-	t, ok := rt.(*http.Transport)
-	if !ok || t == nil {
-		return false
-	}
-	_, ok = guards.Load(weak.Make(t))
+	t, _ := rt.(*http.Transport)
+	_, ok := guards.Load(weak.Make(t)) // nil makes the zero Pointer, never stored
 	return ok
 }
 

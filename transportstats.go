@@ -25,10 +25,9 @@ type TransportStats struct {
 	// free when they asked: whether they then waited and were sent, were
 	// refused with a *PacedError, or saw their context end.
 	Paced int64
-	// Held counts the Paced requests that a Retry-After hold (set through
-	// this Transport or anything sharing its Pacer) delayed or refused:
-	// their wait was longer than their interval. A hold that ends within
-	// the interval counts in Paced alone.
+	// Held counts the Paced requests whose wait was longer than their
+	// interval, which only a Retry-After hold (set through anything
+	// sharing the Pacer) explains.
 	Held int64
 	// Skipped counts the requests passed on unchecked because their
 	// context came from [SkipRobots].

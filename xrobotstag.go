@@ -23,11 +23,9 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // PageDirectives reads what a page allows a crawler to do with it: the
 // X-Robots-Tag headers of resp, a response the Transport returned, and the
 // robots META tags of body, the page's body the caller has read, merged
-// with the most restrictive reading winning (see [meta.Directives.Merge]).
-// Both are read for the generic "robots" name and every product token of
-// the Client, so that a crawler whose User-Agent is
-// "Mozilla/5.0 (compatible; XBot/1.0)" obeys <meta name="XBot" ...> and
-// "XBot: noindex" alike.
+// with the most restrictive reading winning (see [meta.Directives.Merge]),
+// each read for the generic "robots" name and every product token of the
+// Client (for XBot, <meta name="XBot" ...> and "XBot: noindex").
 //
 // META tags are read only from an HTML body (Content-Type text/html or
 // application/xhtml+xml, or none and a body that sniffs as HTML), up to
