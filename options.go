@@ -114,13 +114,11 @@ func inRange(ok bool, option string, v any) {
 // WithUserAgent sets the User-Agent header sent with every robots.txt
 // request, and with every page a [Transport] sends without one (default
 // "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"). Unless
-// [WithProductTokens] is given, the product token matched against
-// user-agent lines is derived from it: the first product's name
-// ("ExampleBot/1.0 (+https://example.com/bot)" gives ExampleBot), or, as
-// for Googlebot and bingbot, the one after "compatible;" in a comment
-// ("Mozilla/5.0 (compatible; XBot/1.0)" gives XBot), skipping browser
-// products such as Mozilla or Chrome. A token is [A-Za-z_-]+ (RFC 9309
-// §2.2.1): a header that gives none, such as "123bot/1.0" or a plain
+// [WithProductTokens] is given, the product token, [A-Za-z_-]+ (RFC 9309
+// §2.2.1), is derived from it: the first product's name ("ExampleBot/1.0"
+// gives ExampleBot), or, skipping browser products such as Mozilla, the
+// one after "compatible;" ("Mozilla/5.0 (compatible; XBot/1.0)" gives
+// XBot). A header that gives none, such as "123bot/1.0" or a plain
 // browser string, makes every check fail with [ErrProductToken].
 func WithUserAgent(ua string) Option {
 	return func(c *config) { c.userAgent = ua }

@@ -32,11 +32,10 @@ type Pacer interface {
 	// authority for ever; a turn with interval 0 is not, and its id is 0.
 	//
 	// Otherwise Take returns wait > 0, how long to wait before asking
-	// again, never past the earliest moment the turn may come (while
-	// another request is in flight, interval: the turn comes at least
-	// interval after it ends). Take never books a slot ahead and never
-	// blocks. A negative interval counts as 0. An error means Take could
-	// not tell, and the request is not sent: a Pacer fails closed.
+	// again, never past the earliest moment the turn may come (at most
+	// interval while another request is in flight). Take never books a
+	// slot ahead and never blocks. A negative interval counts as 0. An
+	// error means Take could not tell: the request is not sent.
 	Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error)
 	// Done ends the turn id that Take gave at authority for interval: the
 	// next request may be sent interval after now, and not before hold

@@ -125,20 +125,14 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 //
 // Content-Usage rules belong to groups, and merge, as Allow and Disallow
 // do, but like lines Google's parser does not know they do not end a
-// group's user-agent lines: a user-agent line right after them, with no
-// Allow or Disallow between, joins their group (the robotstxt command's
-// lint warns of it). For url the rule whose path matches with the
-// greatest length decides, the path matched as an Allow or Disallow
-// pattern is; a rule without a path matches every URL, with length 0.
-// Rules matching with the same length combine label by label: n if any
-// says n, else y if any says y, else unknown. For a URL Allowed refuses,
-// as for one no rule matches, every label is unknown (the zero Usage).
-// Content-Signal records are not read here: see [Robots.ContentSignal].
-//
-// url is read as Allowed reads it. Without Content-Usage rules for agent,
-// Usage answers at once; otherwise it checks url as Allowed does and
-// tries each Content-Usage rule of the groups in time linear in the
-// lengths of its path and of url.
+// group's user-agent lines: a user-agent line right after them joins
+// their group (the robotstxt command's lint warns of it). The rule whose
+// path matches url with the greatest length decides, matched as an Allow
+// pattern is; a rule without a path matches with length 0. Rules
+// matching with the same length combine label by label: n if any says n,
+// else y if any says y, else unknown. For a URL Allowed refuses, or one
+// no rule matches, every label is unknown (the zero Usage). Each rule is
+// tried in time linear in the lengths of its path and of url.
 func (r *Robots) Usage(agent, url string) Usage {
 	return usageOf(r.t, r.mode, r.groups(agent), match.Path(url))
 }

@@ -38,16 +38,14 @@ func (p Pref) String() string {
 // "train-ai=n, search=y"; one that does not parse states nothing.
 // [Usage.Pref] gives the preference about one use.
 //
-// A Usage keeps what the site wrote: each label once, known today or not
-// (labels are case-sensitive), with its value if that is a Token. Only
-// the Tokens y and n state a preference; another, such as reference in
-// "use=reference", is kept but states none.
-//
-// The zero Usage states no preference. A Usage is one string, cheap to
-// copy, and comparable: two are == when they hold the same labels and
-// values in the same order. It holds a statement as long as a robots.txt
-// line, with as many members as fit (far more than the 1,024 RFC 9651
-// asks parsers to accept), in at most about 20 KiB.
+// A Usage keeps each label the site wrote once, known today or not
+// (labels are case-sensitive), with its value if that is a Token; only
+// the Tokens y and n state a preference. The zero Usage states none. A
+// Usage is one string, cheap to copy, and comparable: two are == when
+// they hold the same labels and values in the same order. It holds a
+// statement as long as a robots.txt line, with as many members as fit
+// (far more than the 1,024 RFC 9651 asks parsers to accept), in at most
+// about 20 KiB.
 type Usage struct {
 	// members is the statement: label=value members, each label once
 	// and each value a Token, joined by ", ". Neither a label nor a Token
