@@ -14,11 +14,10 @@ import (
 var ErrPaced = errors.New("robotstxt: no pacing turn free")
 
 // A PacedError reports a request that a [Transport] did not send because
-// its authority's turn was not free in time: the Crawl-delay (or the
-// Transport's interval) has not passed since the previous request,
-// another request to the authority is in flight, or a Retry-After hold is
-// in force. A frontier crawler puts its URL back until RetryAt. It
-// matches context.DeadlineExceeded too, unless under [WithNoWait].
+// its authority's turn was not free in time (a Crawl-delay, a request in
+// flight or a Retry-After hold came first); a frontier crawler puts its
+// URL back until RetryAt. It matches context.DeadlineExceeded too, unless
+// under [WithNoWait].
 type PacedError struct {
 	// Authority is the normalised authority whose turn is not free, e.g.
 	// "https://example.com:443".

@@ -148,11 +148,9 @@ func (r *Robots) Usage(agent, url string) Usage {
 //
 // A record belongs to the group it stands in, even past blank lines; one
 // before the first user-agent line applies to every crawler, as
-// Cloudflare and crawler-commons read it. The records of agent's groups
-// (merged as for Allowed) and the file-wide ones combine label by label
-// as [Robots.Usage] says, whatever their order. A record has no path: it
-// covers every URL the crawler may fetch, and for a URL Allowed refuses
-// every label is unknown.
+// Cloudflare and crawler-commons read it. The records that apply combine
+// label by label as in [Robots.Usage], in any order, and cover every URL
+// the crawler may fetch; for a URL Allowed refuses every label is unknown.
 func (r *Robots) ContentSignal(agent, url string) Usage {
 	groups := r.groups(agent)
 	if ok, _ := decide(r.t, r.mode, groups, match.Path(url)); !ok {

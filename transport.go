@@ -97,12 +97,10 @@ type Transport struct {
 
 // NewTransport returns a Transport that checks requests with c and sends
 // those allowed through next (http.DefaultTransport when next is nil).
-// c fetches robots.txt through its own HTTP client ([WithHTTPClient]),
-// not through next. So that no robots.txt is fetched unguarded while the
-// pages are guarded, NewTransport panics when next is a transport
-// [PublicOnly] made and c does not fetch through it; use
-// [NewClientTransport]. It panics too if c is nil or not made by
-// NewClient.
+// c fetches robots.txt through its own HTTP client, not next: so that no
+// robots.txt is fetched unguarded while the pages are guarded, it panics
+// when next is a [PublicOnly] transport c does not fetch through (use
+// [NewClientTransport]), and too if c is nil or not made by NewClient.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
 	if c == nil {
 		panic("robotstxt: NewTransport with a nil Client")
@@ -143,12 +141,10 @@ func (c *Client) sharedPacer() *memPacer {
 }
 
 // NewClientTransport returns a Client configured by clientOpts and a
-// Transport for it whose robots.txt fetches go through the Transport
-// itself, so through next and its guard, proxy or TLS settings, from the
-// first fetch: the way to send everything through one RoundTripper, such
-// as [PublicOnly]. The Client's HTTP client has no timeout of its own (the
-// fetch timeout bounds each fetch). It panics when clientOpts hold a
-// [WithHTTPClient], which would send the fetches elsewhere.
+// Transport for it through which the Client fetches robots.txt, and so
+// through next, such as [PublicOnly], from the first fetch. The Client's
+// HTTP client has no timeout of its own (the fetch timeout bounds each
+// fetch). It panics when clientOpts hold a [WithHTTPClient].
 func NewClientTransport(next http.RoundTripper, clientOpts []Option, opts ...TransportOption) (*Client, *Transport) {
 	var probe config
 	for _, o := range clientOpts {

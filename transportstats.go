@@ -7,12 +7,11 @@ import (
 )
 
 // TransportStats counts what a [Transport] has done since it was made.
-// Every request RoundTrip is given, but the Client's own robots.txt
-// fetches (counted in [Client.Stats]), ends in exactly one of Sent,
-// Disallowed, Deferred and Skipped, or in none when refused for another
-// cause (a *[PacedError], a URL the Client cannot check, an ended
-// context, a failing Pacer). Paced and Held count requests that also
-// count elsewhere.
+// Every request but the Client's own robots.txt fetches ([Client.Stats])
+// ends in exactly one of Sent, Disallowed, Deferred and Skipped, or in
+// none when refused for another cause (a *[PacedError], a URL the Client
+// cannot check, an ended context, a failing Pacer). Paced and Held also
+// count requests counted elsewhere.
 type TransportStats struct {
 	// Sent counts the requests handed to the next RoundTripper, whatever
 	// it then answered.

@@ -67,11 +67,10 @@ func isHTML(ctype string, body []byte) bool {
 //     the Directives' Other); and TDMRep's "tdm-reservation: 1", the
 //     machine-readable opt-out of the EU's text and data mining exception.
 //
-// Cloudflare's Content-Signal records are not read: see
-// [Robots.ContentSignal], with [Decision.Robots]. The request's context
-// bounds a fetch of robots.txt; one that cannot be read, or that
-// disallows the request, adds no preference, nor does a response without
-// its Request. A nil resp gives the zero Usage.
+// Content-Signal records are not read: see [Robots.ContentSignal]. The
+// request's context bounds a fetch of robots.txt; one that cannot be
+// read, or that disallows the request, adds no preference, nor does a
+// response without its Request. A nil resp gives the zero Usage.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
