@@ -24,13 +24,12 @@
 // instead of holding a worker.
 //
 // Subpackages: parser (the line reader, with diagnostics for linting),
-// matcher (patterns and their escapes), meta (robots META tags and
-// X-Robots-Tag), redisstore (a [Store] on Redis for fleets), boltstore (a
-// Store in a bbolt file, for one process that restarts), storetest (the
-// contract every Store passes), botauth (Web Bot Auth: signing requests,
-// robots.txt fetches included, under [NewClientTransport]), and the
-// robotstxt command in cmd/robotstxt. The module otelrobotstxt exports
-// [Client.Stats] and [Transport.Stats] to OpenTelemetry.
+// matcher (single patterns), meta (robots META tags and X-Robots-Tag),
+// redisstore (a [Store] on Redis for fleets), boltstore (a Store in a
+// bbolt file), storetest (the Store contract), botauth (Web Bot Auth
+// request signing, under [NewClientTransport]), and the robotstxt
+// command. The module otelrobotstxt exports [Client.Stats] and
+// [Transport.Stats] to OpenTelemetry.
 //
 // # How a file is read
 //
@@ -97,11 +96,10 @@
 // # How a robots.txt is fetched
 //
 // The Client fetches scheme://host:port/robots.txt through the caller's
-// *http.Client (so keep-alive connections are reused), with its
-// User-Agent header. The authority is normalised: scheme and host
-// lower-cased, the default port made explicit, internationalised names in
-// punycode, userinfo dropped. A URL that net/url would reject, or that is
-// not http or https, is [ErrBadURL].
+// *http.Client with its User-Agent header. The authority is normalised:
+// scheme and host lower-cased, the default port made explicit,
+// internationalised names in punycode, userinfo dropped. A URL that
+// net/url would reject, or that is not http or https, is [ErrBadURL].
 //
 // Up to five redirects are followed, across hosts (RFC 9309 §2.3.1.2);
 // the rules apply to the authority first asked. A hop is a request under

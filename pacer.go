@@ -40,10 +40,9 @@ type Pacer interface {
 	// Done ends the turn id that Take gave at authority for interval: the
 	// next request may be sent interval after now, and not before hold
 	// (from a Retry-After) has passed. It ends only that turn, not another
-	// begun since its lease ran out. The Transport calls Done exactly once
-	// per turn, also when the request failed, with the request's context,
-	// which may have ended: Done must end the turn all the same. Its error
-	// is not returned to the crawler, whose response has arrived.
+	// begun since its lease ran out. The Transport calls it once per turn,
+	// also for a failed request, with the request's context: Done must end
+	// the turn even if that has ended. Its error is not returned.
 	Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error
 }
 
