@@ -68,10 +68,9 @@ type Decision struct {
 	mode Mode
 }
 
-// Robots returns the whole robots.txt the decision rests on, parsed, for
-// what else it says (sitemaps, licences, other crawlers' groups); nil
-// unless Outcome is OutcomeRules and the decision came from a Client.
-// Each call parses the cached body again, so keep the result.
+// Robots returns the robots.txt the decision rests on, parsed anew from
+// the cached body, for what else it says (sitemaps, licences, other
+// groups); nil unless Outcome is OutcomeRules and it came from a Client.
 func (d Decision) Robots() *Robots {
 	if d.e == nil || d.e.outcome != OutcomeRules {
 		return nil

@@ -28,13 +28,10 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // [ErrNonPublic]. Each address dialled is checked after DNS resolution,
 // so a name that resolves or rebinds to an internal address is refused
 // too, and so is every redirect hop. A crawler of the web should send
-// everything through it, robots.txt fetches included, with
-// [NewClientTransport].
-//
-// The copy dials with its own net.Dialer (30 s connect timeout and
-// keep-alive, as http.DefaultTransport's), replacing t's dial functions,
-// and has no proxy: a proxy resolves names and connects where no check
-// here could see.
+// everything through it with [NewClientTransport]. The copy dials with
+// its own net.Dialer (30 s connect timeout and keep-alive, as
+// http.DefaultTransport's), replacing t's dial functions, and has no
+// proxy: a proxy resolves names and connects where no check could see.
 func PublicOnly(t *http.Transport) *http.Transport {
 	g := guardTransport(t, nil)
 	w := weak.Make(g)

@@ -90,12 +90,11 @@ func defaultConfig() config {
 	}
 }
 
-// WithHTTPClient makes the Client fetch robots.txt through hc, reusing
-// its transport, proxy settings and connections; hc.CheckRedirect is
-// ignored (see [WithMaxRedirects]). NewClient copies *hc, so later changes
-// to its fields are not seen. Without this option the Client fetches
-// through http.DefaultTransport, or through the next RoundTripper of the
-// first [Transport] made for it. It panics if hc is nil.
+// WithHTTPClient makes the Client fetch robots.txt through a copy of *hc,
+// sharing its Transport; hc.CheckRedirect is ignored (see
+// [WithMaxRedirects]). By default the Client fetches through
+// http.DefaultTransport, or the next RoundTripper of the first
+// [Transport] made for it. It panics if hc is nil.
 func WithHTTPClient(hc *http.Client) Option {
 	if hc == nil {
 		panic("robotstxt: WithHTTPClient(nil)")
@@ -213,8 +212,8 @@ func WithMaxFetches(n int) Option {
 	return func(c *config) { c.maxFetches = n }
 }
 
-// WithStaleWindow sets how old the last good copy of a robots.txt may be
-// and still be used while the host is unreachable (default 30 days).
+// WithStaleWindow sets how old a last good copy of robots.txt may be to
+// stand in while the host is unreachable (default 30 days).
 func WithStaleWindow(d time.Duration) Option {
 	inRange(d >= 0, "WithStaleWindow", d)
 	return func(c *config) { c.staleWindow = d }
