@@ -216,73 +216,35 @@ var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 
 const flagStale = 1
 
-// storedFields are the fields of the Store encoding after the version,
-// key, outcome and flags, each written and read by one row: bounded
-// varints, times in Unix milliseconds, length-prefixed strings, and last
-// the body after its dictionary's id (0 for no body).
-var storedFields = [...]struct {
-	put func(b []byte, e *entry) []byte
-	get func(d *decoder, e *entry)
-}{
-	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.status)) },
-		func(d *decoder, e *entry) { e.status = int32(d.small(999)) }},
-	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failStatus)) },
-		func(d *decoder, e *entry) { e.failStatus = int32(d.small(999)) }},
-	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failures)) },
-		func(d *decoder, e *entry) { e.failures = int32(d.small(maxFailures)) }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.fetched) },
-		func(d *decoder, e *entry) { e.fetched = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.checked) },
-		func(d *decoder, e *entry) { e.checked = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.expires) },
-		func(d *decoder, e *entry) { e.expires = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.since) },
-		func(d *decoder, e *entry) { e.since = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.etag) },
-		func(d *decoder, e *entry) { e.etag = d.text() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.lastMod) },
-		func(d *decoder, e *entry) { e.lastMod = d.text() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.finalURL) },
-		func(d *decoder, e *entry) { e.finalURL = d.text() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.errText) },
-		func(d *decoder, e *entry) { e.errText = d.text() }},
-	{func(b []byte, e *entry) []byte {
-		z := e.body
-		var dict uint64
-		if len(z) > 0 {
-			dict = bodyDictID
-		}
-		return appendString(binary.AppendUvarint(b, dict), string(z))
-	},
-		func(d *decoder, e *entry) {
-			dict := d.uvarint()
-			body := d.bytes(math.MaxInt)
-			switch {
-			case d.err != nil:
-			case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
-				d.err = fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
-			case len(body) > 0:
-				e.body = bytes.Clone(body) // not the rest of the Store's value
-			}
-		}},
-}
-
+// encodeEntry encodes e for a Store: after the version, key, outcome and
+// flags come bounded varints, times in Unix milliseconds, length-prefixed
+// strings and last the body after its dictionary's id (0 for no body).
+// decodeEntry reads the fields in the same order.
 func encodeEntry(e *entry) []byte {
 	p := &e.persisted
-	n := 3 + binary.MaxVarintLen32 + len(e.key) + (len(storedFields)+1)*binary.MaxVarintLen64 +
+	n := 3 + binary.MaxVarintLen32 + len(e.key) + 13*binary.MaxVarintLen64 +
 		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(e.body)
-	b := make([]byte, 0, n)
-	b = append(b, entryVersion)
+	b := append(make([]byte, 0, n), entryVersion)
 	b = appendString(b, e.key)
 	var flags byte
 	if p.stale {
 		flags |= flagStale
 	}
 	b = append(b, byte(p.outcome), flags)
-	for _, f := range storedFields {
-		b = f.put(b, e)
+	for _, v := range [...]int32{p.status, p.failStatus, p.failures} {
+		b = binary.AppendUvarint(b, uint64(v))
 	}
-	return b
+	for _, s := range [...]stamp{p.fetched, p.checked, p.expires, p.since} {
+		b = binary.AppendVarint(b, int64(s)/int64(time.Millisecond))
+	}
+	for _, s := range [...]string{p.etag, p.lastMod, p.finalURL, p.errText} {
+		b = appendString(b, s)
+	}
+	var dict uint64
+	if len(e.body) > 0 {
+		dict = bodyDictID
+	}
+	return appendString(binary.AppendUvarint(b, dict), string(e.body))
 }
 
 // decodeEntry parses a value made by encodeEntry for key. It never
@@ -306,23 +268,29 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
 	}
 	d.b = d.b[2:]
-	for _, f := range storedFields {
-		f.get(&d, e)
+	p.status = int32(d.small(999))
+	p.failStatus = int32(d.small(999))
+	p.failures = int32(d.small(maxFailures))
+	for _, s := range [...]*stamp{&p.fetched, &p.checked, &p.expires, &p.since} {
+		*s = d.stamp()
 	}
-	if d.err != nil {
+	for _, s := range [...]*string{&p.etag, &p.lastMod, &p.finalURL, &p.errText} {
+		*s = d.text()
+	}
+	dict, body := d.uvarint(), d.bytes(math.MaxInt)
+	switch {
+	case d.err != nil:
 		return nil, d.err
-	}
-	if len(d.b) != 0 {
+	case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
+		return nil, fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
+	case len(d.b) != 0:
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
-	}
-	if p.outcome != OutcomeRules && e.body != nil {
+	case len(body) > 0 && p.outcome != OutcomeRules:
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
+	case len(body) > 0:
+		e.body = bytes.Clone(body) // not the rest of the Store's value
 	}
 	return e, nil
-}
-
-func appendStamp(b []byte, s stamp) []byte {
-	return binary.AppendVarint(b, int64(s)/int64(time.Millisecond))
 }
 
 func appendString(b []byte, s string) []byte {
