@@ -162,8 +162,7 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// mustBeMade panics, instead of a nil dereference later, unless NewClient
-// made c.
+// mustBeMade panics unless NewClient made c, before a nil dereference would.
 func (c *Client) mustBeMade() {
 	if c == nil || c.cache == nil {
 		panic("robotstxt: Client used without NewClient")
@@ -187,6 +186,11 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 	var d Decision
 	d.describe(e, c.cfg.mode)
 	d.Stale = d.Stale || stale
+	if stale {
+		// An expired entry answers while it is fetched again: the answer
+		// may change shortly, not at a time already past.
+		d.Expires = c.cfg.now().Add(retryingPause)
+	}
 	switch e.outcome {
 	case OutcomeRules:
 		cr, err := c.rulesOf(e)
@@ -203,17 +207,9 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 		c.stats.deferred.Add(1)
 		d.Deferred, d.Stale = true, false
 		if stale {
-			// The deferral has expired and is being retried: come back
-			// after a short pause, not at a time already past.
-			de := e.deferral(c.cfg.now().Add(retryingPause))
-			d.Expires, d.Err = de.RetryAt, de
+			d.Err = e.deferral(d.Expires)
 		}
 		return d, d.Err // a *DeferredError (see Decision.describe)
-	}
-	if stale {
-		// An expired copy answers while the server is asked again: the
-		// answer may change shortly, not at a time already past.
-		d.Expires = c.cfg.now().Add(retryingPause)
 	}
 	if d.Stale {
 		c.stats.stale.Add(1)
@@ -258,11 +254,11 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 }
 
 // load returns a current entry for key. Concurrent loads of one key share
-// one fill, detached from ctx, so that a caller that gives up does not
-// cancel it for the others. looked says the caller has just looked in the
-// Store. A fill holds one of the slots (see WithMaxFetches), so that
-// callers who give up cannot pile up fetches; a hop's fill (see admitHop)
-// runs within its fetch's slot and ends with that fetch, on ctx.
+// one fill, detached from ctx so that a caller who gives up does not
+// cancel it for the others, and holding a slot (see WithMaxFetches) so
+// that such callers cannot pile up fetches; a hop's fill (see admitHop)
+// runs in its fetch's slot and on ctx. looked says the caller has just
+// looked in the Store.
 func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	chain := hopChain(ctx)
 	parent := c.base
@@ -280,8 +276,8 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 		}
 		e, err := c.fill(parent, key, prev, looked)
 		if err != nil && err != errNoSlot { // (one that waits for a slot still fetches)
-			// Nothing replaces prev or the cached entry, marked by a
-			// caller that joined, maybe: the next miss may fetch again.
+			// Nothing replaces prev or the cached entry (which a joining
+			// caller may have marked): the next miss may fetch again.
 			for _, p := range [...]*entry{prev, c.cache.peek(key)} {
 				if p != nil {
 					p.refreshing.Store(false)
@@ -319,24 +315,20 @@ var errHopCut = errors.New("the fetch it served ended")
 
 // share runs fill for key, or joins the one under way, until ctx ends.
 func (c *Client) share(ctx context.Context, key string, fill func() (any, error)) (*entry, error) {
-	if ctx.Done() == nil {
-		// The caller cannot give up: fill in its goroutine.
-		v, err, _ := c.group.Do(key, fill)
-		if err != nil {
-			return nil, err
+	var r singleflight.Result
+	if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
+		r.Val, r.Err, _ = c.group.Do(key, fill)
+	} else {
+		select {
+		case r = <-c.group.DoChan(key, fill):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
 		}
-		return v.(*entry), nil
 	}
-	ch := c.group.DoChan(key, fill)
-	select {
-	case r := <-ch:
-		if r.Err != nil {
-			return nil, r.Err
-		}
-		return r.Val.(*entry), nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
+	if r.Err != nil {
+		return nil, r.Err
 	}
+	return r.Val.(*entry), nil
 }
 
 // freeSlot gives a fill's slot back and wakes the callers waiting for one.
@@ -360,15 +352,13 @@ func (c *Client) enter() bool {
 }
 
 // fill publishes a new entry for key: the Store's if it has a fresh one,
-// else a fetch's, made on parent after another process's lease if it
-// holds one.
+// else a fetch's on parent, after another process's lease if one is held.
 func (c *Client) fill(parent context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	if !c.enter() {
 		return nil, ErrClosed
 	}
 	defer c.fetches.Done()
-	// A fill that finished between our caller's miss and this one has
-	// already published a fresh entry: use it rather than fetch again.
+	// A fill that finished since our caller's miss published a fresh entry.
 	if e := c.cache.peek(key); e != nil && e != prev && !c.expired(e) {
 		return e, nil
 	}
@@ -416,26 +406,24 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt for a redirect: %w (%w)", capQuote(key), errHopCut, context.Cause(parent))
 	}
 	now := c.cfg.now()
+	at := stampOf(now)
+	lifetime, explicit := c.cfg.freshness(now, res.header)
 	c.stats.countFetch(res.outcome, res.notModified)
 	switch {
 	case res.notModified:
 		e := prev.clone()
-		lifetime, explicit := c.cfg.freshness(now, res.header)
 		if !explicit {
 			lifetime = c.cfg.clampFresh(prev.expires.sub(prev.fetched))
 			if prev.stale {
 				lifetime = c.cfg.maxFresh
 			}
 		}
-		at := stampOf(now)
 		e.fetched, e.checked, e.expires = at, at, at.add(lifetime)
 		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", 0
 		return e.derive(), nil
 	case res.outcome == OutcomeUnreachable:
 		return c.unreachable(key, prev, res, now), nil
 	}
-	lifetime, _ := c.cfg.freshness(now, res.header)
-	at := stampOf(now)
 	e := &entry{key: key, persisted: persisted{
 		outcome: res.outcome, status: int32(res.status),
 		fetched: at, checked: at, expires: at.add(lifetime),
@@ -517,13 +505,12 @@ func servedUsage(cr *agentRules, path string) Usage {
 		return Usage{}
 	}
 	u := stated(t, mode, selected, path)
-	if spelledNormally(path) {
-		return u
-	}
-	var scratch [normalScratch]byte
-	forms, n := normalForms(path, scratch[:0])
-	for _, f := range forms[:n] {
-		u = u.combine(stated(t, mode, selected, f))
+	if !spelledNormally(path) {
+		var scratch [normalScratch]byte
+		forms, n := normalForms(path, scratch[:0])
+		for _, f := range forms[:n] {
+			u = u.combine(stated(t, mode, selected, f))
+		}
 	}
 	return u
 }

@@ -12,22 +12,16 @@ import (
 
 // entry is what the Client caches for one authority: the rules of its
 // product tokens and the body, compressed, from which the rest of the file
-// is parsed when asked for. It is immutable once published but for the
-// refreshing flag and its rules, which the cache drops when it freezes the
-// entry (see memCache) and changes only under its lock; what replaces an
-// entry is a new one.
+// is parsed when asked for. Once published only the refreshing flag and
+// the rules change, the rules under memCache's lock; a new entry replaces it.
 type entry struct {
-	key string // normalised authority
-	// rules holds the Client's rules; nil unless outcome is
-	// OutcomeRules, and nil while the entry is frozen.
-	rules atomic.Pointer[agentRules]
+	key   string                     // normalised authority
+	rules atomic.Pointer[agentRules] // nil unless OutcomeRules, and while frozen
 	persisted
 
-	// body is the body as parsed (UTF-8), compressed (see compress.go);
-	// nil unless the outcome is OutcomeRules.
-	body       []byte
-	cause      error // the failure itself, when it happened in this process
-	base       int64 // bytes retained but for the rules (derived by derive)
+	body       []byte // the text, compressed (see compress.go); nil unless OutcomeRules
+	cause      error  // the failure itself, when it happened in this process
+	base       int64  // bytes retained but for the rules (derived by derive)
 	refreshing atomic.Bool
 	// delay is the crawl-delay in milliseconds plus one, or 0 for none,
 	// so that a Transport paces a frozen entry's authority without a thaw.
@@ -38,8 +32,7 @@ type entry struct {
 // time.Time takes 24, and a crawler keeps a million entries.
 type stamp int64
 
-// stampOf returns t, which lies between the years 1678 and 2262, as a
-// stamp.
+// stampOf returns t, which lies between the years 1678 and 2262, as a stamp.
 func stampOf(t time.Time) stamp {
 	if t.IsZero() {
 		return 0
@@ -69,15 +62,13 @@ func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 // does; the back-off reaches its cap long before.
 const maxFailures = 1 << 20
 
-// persisted holds the fields of the Store encoding (see storedFields) but
-// the key and the body.
+// persisted holds the fields of the Store encoding but the key and body.
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
 	// failStatus, failures, since and errText describe the failures.
 	stale bool
 
-	// int32 and stamps, for the size of an entry (see stamp).
 	status   int32 // status of the response the rules rest on
 	fetched  stamp
 	checked  stamp  // last fetch attempt
@@ -128,19 +119,16 @@ func (e *entry) cost() int64 {
 	return e.base
 }
 
-// rulesOverhead is what an agentRules costs beyond its table's Size (its
-// fields, allocations rounded up to size classes), measured over the
-// corpus mix (internal/bench's million, with and without a byte budget).
-const rulesOverhead = 140
+// What an agentRules costs beyond its table's Size, and an entry beyond
+// its strings, body and rules (fields, LRU node and map slot, rounding to
+// size classes), measured over internal/bench's million with and without
+// a byte budget, so that the byte budget is what the heap holds.
+const (
+	rulesOverhead = 140
+	entryOverhead = 384
+)
 
-// entryOverhead is what an entry costs beyond its strings, body and
-// rules (its fields, its LRU node and map slot, rounding to size classes),
-// measured over internal/bench's million, so that the byte budget is what
-// the heap holds.
-const entryOverhead = 384
-
-// text returns the body decompressed; nil unless the outcome is
-// OutcomeRules.
+// text returns the body decompressed; nil unless the outcome is OutcomeRules.
 func (e *entry) text() ([]byte, error) {
 	if e.body == nil {
 		return nil, nil
@@ -207,8 +195,7 @@ func (e *entry) clone() *entry {
 
 // entryVersion is the first byte of every value the Client writes to a
 // Store; values of another version are a miss, so processes of different
-// versions can share a Store. Version 4 keeps the body compressed (see
-// compress.go) and names its dictionary (bodyDictID).
+// versions can share a Store.
 const entryVersion = 4
 
 // errCorruptEntry is wrapped by every decoding failure.
