@@ -89,14 +89,11 @@ func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	if cur := e.rules.Load(); cur != nil {
 		return cur
 	}
-	cached, _ := m.cold.Peek(e.key)
-	if cached != e {
+	if cached, _ := m.cold.Peek(e.key); cached != e {
 		e.rules.Store(cr) // no longer cached: nothing to count
 		return cr
 	}
-	m.cold.Remove(e.key)
-	m.frozen--
-	m.bytes -= e.cost()
+	m.remove(e.key)
 	e.rules.Store(cr)
 	m.bytes += e.cost()
 	m.hot.Add(e.key, e)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -53,7 +54,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.fetchTimeout)
 	defer cancel()
 	target := robotsURL(key)
-	var seen map[string]bool // the URLs of the hops so far, once there is a redirect
+	var seen []string // the URLs of the hops so far
 	done := func() {}
 	for hop := 0; ; hop++ {
 		resp, err := f.get(ctx, target, prev)
@@ -93,7 +94,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		case hop >= f.cfg.maxRedirects:
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.cfg.maxRedirects)
-		case next.String() == target || seen[next.String()]:
+		case next.String() == target || slices.Contains(seen, next.String()):
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, capQuote(next.String()))
 		}
@@ -104,10 +105,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			res.err = err
 			return res
 		}
-		if seen == nil {
-			seen = make(map[string]bool, f.cfg.maxRedirects+1)
-		}
-		seen[target] = true
+		seen = append(seen, target)
 		target = next.String()
 	}
 }
@@ -186,8 +184,8 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 // connection can be reused: enough for a typical HTML error page.
 const drainLimit = 64 << 10
 
-// discard drains up to drainLimit of a body, so the connection can be
-// reused, and closes it; get's watch bounds the drain by the deadline.
+// discard drains up to drainLimit of a body and closes it; get's watch
+// bounds the drain by the deadline.
 func discard(resp *http.Response) {
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	_ = resp.Body.Close()

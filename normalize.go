@@ -15,18 +15,16 @@ import (
 // (it would start a query: "Disallow: /*?" must not refuse a file named
 // "what?") and '#' (no rule holds one), with upper-case hex as rules do.
 
-// normalForms returns the forms other than path itself that a server may
-// serve for path, the path and query rules are matched against: none for
-// most paths. Only the path part changes. The first form is nginx's:
-// escapes decoded, '/' among them, then slashes merged, then dot segments
-// removed (RFC 3986 §5.2.4), so /a//../x is /x. The second is Apache's,
-// which keeps %2F and removes dots before merging, so /a//../x is /a/x.
-// Forms equal to path, or to each other, are left out.
-//
-// The forms refer to scratch's spare capacity, which the caller keeps
-// unchanged while it uses them.
+// normalForms returns the forms a server may serve for path (the path and
+// query rules match), other than path and each other: none for most
+// paths. Only the path part changes. nginx's form decodes escapes, %2F
+// too, merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
+// /a//../x is /x; Apache's keeps %2F and removes dots before merging, so
+// /a//../x is /a/x. The forms lie in scratch's spare capacity, which the
+// caller keeps unchanged while it uses them.
 func normalForms(path string, scratch []byte) (forms [2]string, n int) {
-	p, query := splitQuery(path)
+	p, _, _ := strings.Cut(path, "?")
+	query := path[len(p):] // with its '?'
 	if normal(p) {
 		return forms, 0
 	}
@@ -63,16 +61,8 @@ const normalScratch = 1024
 // served as spelled: whether normalForms has no form for it. Callers ask
 // it first, to keep the scratch space of normalForms off the hot path.
 func spelledNormally(path string) bool {
-	p, _ := splitQuery(path)
+	p, _, _ := strings.Cut(path, "?")
 	return normal(p)
-}
-
-// splitQuery splits path at its query, which keeps its '?'.
-func splitQuery(path string) (p, query string) {
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		return path[:i], path[i:]
-	}
-	return path, ""
 }
 
 // normal reports whether p, the path part of a URL, is its own normal
@@ -125,10 +115,7 @@ func decodes(c byte, slash bool) bool {
 // dotSegment reports whether s, which follows a '/', begins with a "."
 // or ".." segment.
 func dotSegment(s string) bool {
-	seg := s
-	if i := strings.IndexByte(s, '/'); i >= 0 {
-		seg = s[:i]
-	}
+	seg, _, _ := strings.Cut(s, "/")
 	return seg == "." || seg == ".."
 }
 

@@ -26,20 +26,13 @@ const (
 
 // name returns the outcome's name, for logs.
 func (o Outcome) name() string {
-	switch o {
-	case 0:
-		return "none"
-	case OutcomeRules:
-		return "rules"
-	case OutcomeAllowAll:
-		return "allow-all"
-	case OutcomeDisallowAll:
-		return "disallow-all"
-	case OutcomeUnreachable:
-		return "unreachable"
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
 	}
 	return "unknown"
 }
+
+var outcomeNames = [...]string{"none", "rules", "allow-all", "disallow-all", "unreachable"}
 
 // defaultErrorPolicy reads every network error as OutcomeUnreachable, as
 // RFC 9309 §2.3.1.4 asks (see [WithErrorPolicy]).
