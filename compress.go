@@ -15,15 +15,12 @@ import (
 // under largeBody, S2 with a dictionary of the lines robots.txt files
 // share most (body.dict, built by internal/bench's TestBodyDict), which is
 // what makes small bodies compress at all; from largeBody, Zstandard at
-// its fastest, whose matches reach further back.
-//
-// Measured over the corpus (internal/bench BenchmarkCodecs and its
-// README): under 32 KiB, S2 with the dictionary keeps 0.53 to 0.26 of a
-// body against Zstandard's 0.52 to 0.19 at a fifth of its time; from 32
-// KiB Zstandard keeps 0.16 against 0.24 at twice S2's time, and these few
-// bodies hold most of a cache's bytes. Together they keep 0.22 of the
-// corpus at half the time of Zstandard for every body (0.20) and a
-// seventh of flate's (0.20), about 10 µs a body.
+// its fastest, whose matches reach further back. Over the corpus
+// (internal/bench BenchmarkCodecs and its README), S2 takes a fifth of
+// Zstandard's time on small bodies; the few large ones hold most of a
+// cache's bytes, and Zstandard keeps 0.16 of them against S2's 0.24. The
+// pair keeps 0.22 of the corpus at about 10 µs a body: half the time of
+// Zstandard for every body (0.20), a seventh of flate's (0.20).
 
 //go:embed body.dict
 var bodyDict []byte

@@ -37,12 +37,10 @@ type Stats struct {
 	InFlight int64
 	// Entries is the number of authorities in memory now.
 	Entries int
-	// Frozen is how many of those entries are frozen now: kept without
-	// their parsed rules to stay within the byte budget (see
-	// [WithCacheBytes]).
+	// Frozen is how many of those are kept without their parsed rules now,
+	// to stay within the byte budget ([WithCacheBytes]).
 	Frozen int
-	// Bytes is what those entries retain, in bytes, as counted against
-	// the byte budget (see [WithCacheBytes]).
+	// Bytes is what those entries retain, as counted against the budget.
 	Bytes int64
 	// Store counts traffic to the shared Store.
 	Store struct {
@@ -117,11 +115,10 @@ func (s *counters) countFetch(o Outcome, notModified bool) {
 	}
 }
 
-// stripedCounter is a counter that goroutines on different cores can add
-// to without contending: each adds to one of several stripes, chosen by
-// where its stack lies, and a load sums them. Counting every hit in one
-// word would make that word's cache line travel between cores on every
-// check, which costs more than the check.
+// stripedCounter is a counter that goroutines on different cores add to
+// without contending: each adds to the stripe its stack's address picks,
+// and a load sums them. One word would have its cache line travel between
+// cores on every hit, which costs more than the check.
 type stripedCounter struct {
 	stripes [8]struct {
 		n atomic.Uint64

@@ -30,18 +30,16 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // Errors from a Store never reach the caller of Client.Allowed: the Client
 // logs them and falls back to fetching robots.txt itself.
 //
-// A Store shared by processes may also hand out short exclusive leases,
-// so that when many of them miss the same authority at once only one
-// fetches its robots.txt while the others wait for the result to appear
-// in the Store. It does so with a method
+// A Store may also hand out short exclusive leases, so that of the
+// processes that miss an authority at once only one fetches its robots.txt
+// while the others wait for its result in the Store. It does so with
 //
 //	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 //
-// which tries to take the lease on key for ttl. When it is taken, ok is
-// true and release gives it back (only the holder's release has any
-// effect, and a lease not released expires after ttl). When another
-// holder has it, release is nil, ok is false and err is nil. The Client
-// uses it when its Store has it; storetest checks it.
+// which takes the lease on key for ttl: ok is true and release gives it
+// back (only the holder's release counts; an unreleased lease expires
+// after ttl); while another holds it, release is nil, ok false and err
+// nil. storetest checks it too.
 //
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
@@ -150,13 +148,12 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 		err = t.plausible(e)
 	}
 	if err == nil && e.body != nil {
-		z := e.body
 		// A body over three times the limit (bodies grow at most
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
 		var text []byte
-		if text, err = decompress(z, 3*t.cfg.bodyLimit); err == nil {
-			e.setRules(text, z, t.cfg.mode, t.tokens)
+		if text, err = decompress(e.body, 3*t.cfg.bodyLimit); err == nil {
+			e.setRules(text, e.body, t.cfg.mode, t.tokens)
 		}
 	}
 	if err != nil {
@@ -166,11 +163,10 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 	return e.derive(), false
 }
 
-// plausible rejects a stored entry this Client would never have written,
-// since others write the Store, clocks wrong or worse: one dated in the
-// future (it would stand in as fresh for as long as it claims), fresh for
-// longer than this Client keeps any, a last good copy past the stale
-// window, or rules without a body. Such a value is a miss.
+// plausible rejects, as a miss, a stored entry this Client would never
+// have written (others write the Store, clocks wrong or worse; see
+// [Store]): one dated in the future would stand in as fresh for as long
+// as it claims.
 func (t *sharedTier) plausible(e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
