@@ -18,8 +18,7 @@ import (
 
 // ErrBadURL is wrapped by every error the Client returns for a URL it
 // cannot check: not http or https, no host, a malformed host or port, or
-// anything else net/url would reject, since the fetcher could not request
-// it.
+// anything else net/url would reject and so could not be fetched.
 var ErrBadURL = target.ErrBadURL
 
 // A Client answers whether a crawler may fetch URLs, fetching each
@@ -27,10 +26,8 @@ var ErrBadURL = target.ErrBadURL
 // hours by default) and applying RFC 9309's status rules. It is safe for
 // concurrent use; a warm check takes well under a microsecond.
 //
-// Most callers want [Client.Allowed], the fastest check. [Client.Check]
-// also returns the [Decision]: the deciding rule, whether the answer was
-// deferred and until when, and what the robots.txt it rests on says (its
-// status, freshness, crawl-delay, sitemaps through [Decision.Robots]);
+// Most callers want [Client.Allowed], the fastest check; [Client.Check]
+// also returns the [Decision] and the robots.txt it rests on, and
 // [Client.Stats] counts what the Client has done. A crawler on net/http
 // can leave the checks to a [Transport].
 //
@@ -48,9 +45,8 @@ type Client struct {
 	logger   *slog.Logger
 
 	pacerOnce sync.Once
-	pacer     *memPacer // shared by its Transports; see sharedPacer
-	// hops paces the redirect hops that leave the site (see hopPacing).
-	hops atomic.Pointer[Transport]
+	pacer     *memPacer                 // shared by its Transports; see sharedPacer
+	hops      atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -275,7 +271,7 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 			}
 		}
 		e, err := c.fill(parent, key, prev, looked)
-		if err != nil && err != errNoSlot { // (one that waits for a slot still fetches)
+		if err != nil {
 			// Nothing replaces prev or the cached entry (which a joining
 			// caller may have marked): the next miss may fetch again.
 			for _, p := range [...]*entry{prev, c.cache.peek(key)} {
@@ -365,7 +361,6 @@ func (c *Client) fill(parent context.Context, key string, prev *entry, looked bo
 	c.stats.inFlight.Add(1)
 	defer c.stats.inFlight.Add(-1)
 
-	var release func()
 	if c.tier != nil {
 		if !looked {
 			e, newer := c.tier.lookup(key, prev)
@@ -374,10 +369,12 @@ func (c *Client) fill(parent context.Context, key string, prev *entry, looked bo
 			}
 			prev = newer
 		}
-		var e *entry
-		e, release = c.tier.awaitLease(key)
+		e, release := c.tier.awaitLease(key)
 		if e != nil {
 			return c.cache.put(c.tier.keepGood(e, prev)), nil
+		}
+		if release != nil {
+			defer release() // once the result is in the Store
 		}
 	}
 	e, err := c.refresh(parent, key, prev)
@@ -386,9 +383,6 @@ func (c *Client) fill(parent context.Context, key string, prev *entry, looked bo
 		if c.tier != nil {
 			c.tier.set(key, e)
 		}
-	}
-	if release != nil {
-		release()
 	}
 	return e, err
 }
@@ -409,8 +403,7 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 	at := stampOf(now)
 	lifetime, explicit := c.cfg.freshness(now, res.header)
 	c.stats.countFetch(res.outcome, res.notModified)
-	switch {
-	case res.notModified:
+	if res.notModified {
 		e := prev.clone()
 		if !explicit {
 			lifetime = c.cfg.clampFresh(prev.expires.sub(prev.fetched))
@@ -421,15 +414,16 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 		e.fetched, e.checked, e.expires = at, at, at.add(lifetime)
 		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", 0
 		return e.derive(), nil
-	case res.outcome == OutcomeUnreachable:
-		return c.unreachable(key, prev, res, now), nil
 	}
 	e := &entry{key: key, persisted: persisted{
 		outcome: res.outcome, status: int32(res.status),
 		fetched: at, checked: at, expires: at.add(lifetime),
 		finalURL: redirected(key, res.finalURL),
 	}}
-	if res.outcome == OutcomeRules {
+	switch res.outcome {
+	case OutcomeUnreachable:
+		return c.unreachable(e, prev, res, now), nil
+	case OutcomeRules:
 		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
@@ -440,40 +434,32 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 	return e.derive(), nil
 }
 
-// unreachable builds the entry of a failed fetch for the back-off period,
-// or the last good copy standing in for it (see standIn).
-func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.Time) *entry {
-	at := stampOf(now)
-	failures, since := int32(1), at
+// unreachable completes e, a failed fetch's entry, for the back-off
+// period, or returns the last good copy standing in for it (see standIn).
+func (c *Client) unreachable(e, prev *entry, res fetchResult, now time.Time) *entry {
+	at := e.fetched
+	e.failStatus, e.failures, e.since = e.status, 1, at
 	if prev != nil && prev.failures > 0 {
-		failures, since = min(prev.failures+1, maxFailures), prev.since
-		if since == 0 || since > at {
-			since = prev.checked
+		e.failures, e.since = min(prev.failures+1, maxFailures), prev.since
+		if e.since == 0 || e.since > at {
+			e.since = prev.checked
 		}
 	}
-	wait := c.cfg.retryIn(now, res.header, int(failures))
-	cause := capErr(res.err)
-	errText := ""
-	if cause != nil {
-		errText = cause.Error()
+	wait := c.cfg.retryIn(now, res.header, int(e.failures))
+	e.expires = at.add(wait)
+	if e.cause = capErr(res.err); e.cause != nil {
+		e.errText = e.cause.Error()
 	}
 	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt unreachable",
-		slog.String("authority", key), slog.Int("status", res.status),
-		slog.Int("failures", int(failures)), durationAttr("retry_in", wait),
-		slog.String("error", errText))
-	outcome := OutcomeUnreachable
-	if c.cfg.allowAfter > 0 && at.sub(since) >= c.cfg.allowAfter {
+		slog.String("authority", e.key), slog.Int("status", res.status),
+		slog.Int("failures", int(e.failures)), durationAttr("retry_in", wait),
+		slog.String("error", e.errText))
+	if c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter {
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
-		outcome = OutcomeAllowAll
+		e.outcome = OutcomeAllowAll
 	}
-	e := (&entry{key: key, cause: cause, persisted: persisted{
-		outcome: outcome, status: int32(res.status),
-		fetched: at, checked: at, expires: at.add(wait),
-		finalURL: redirected(key, res.finalURL), failStatus: int32(res.status), failures: failures,
-		since: since, errText: errText,
-	}}).derive()
-	if good := c.cfg.standIn(prev, e, now); good != nil {
+	if good := c.cfg.standIn(prev, e.derive(), now); good != nil {
 		return good
 	}
 	return e
