@@ -113,34 +113,31 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 	}
 	codec, z := z[0], z[1:]
 	var size uint64
+	var err error
 	switch codec {
 	case codecS2:
-		n, err := s2.DecodedLen(z)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", errDecompress, err)
-		}
+		var n int
+		n, err = s2.DecodedLen(z)
 		size = uint64(n)
 	case codecZstd:
 		var h zstd.Header
-		if err := h.Decode(z); err != nil {
-			return nil, fmt.Errorf("%w: %w", errDecompress, err)
-		}
-		if !h.SingleSegment || !h.HasFCS || h.DictionaryID != 0 {
+		if err = h.Decode(z); err == nil && (!h.SingleSegment || !h.HasFCS || h.DictionaryID != 0) {
 			return nil, fmt.Errorf("%w: not one segment of stated size", errDecompress)
 		}
 		size = h.FrameContentSize
 	default:
 		return nil, fmt.Errorf("%w: codec %d", errDecompress, codec)
 	}
-	if size > uint64(limit) {
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%w: %w", errDecompress, err)
+	case size > uint64(limit):
 		return nil, fmt.Errorf("%w: longer than %d bytes", errDecompress, limit)
 	}
 	b := make([]byte, 0, size)
-	var err error
-	switch codec {
-	case codecS2:
+	if codec == codecS2 {
 		b, err = s2Dict.Decode(b, z)
-	default:
+	} else {
 		b, err = zstdDecoder().DecodeAll(z, b)
 	}
 	if err != nil {
