@@ -54,7 +54,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.fetchTimeout)
 	defer cancel()
 	target := robotsURL(key)
-	var seen []string // the URLs of the hops so far
+	seen := []string{target} // the URLs asked for so far
 	done := func() {}
 	for hop := 0; ; hop++ {
 		resp, err := f.get(ctx, target, prev)
@@ -94,7 +94,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		case hop >= f.cfg.maxRedirects:
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.cfg.maxRedirects)
-		case next.String() == target || slices.Contains(seen, next.String()):
+		case slices.Contains(seen, next.String()):
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, capQuote(next.String()))
 		}
@@ -105,8 +105,8 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			res.err = err
 			return res
 		}
-		seen = append(seen, target)
 		target = next.String()
+		seen = append(seen, target)
 	}
 }
 

@@ -11,9 +11,6 @@ import (
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
-// A redirect hop of a robots.txt fetch is a request under the crawler's
-// name like any other (see the package documentation on redirects).
-
 // chainKey keys the []string of hopChain in a fetch's context.
 type chainKey struct{}
 

@@ -8,20 +8,16 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// Servers serve a normal form of the path a URL spells (see the package
-// documentation), so wherever a request leaves the process a URL is
-// allowed only when its spelling and its normal forms all are. A form
-// keeps the escapes of '%' (decoded, it would begin another escape), '?'
-// (it would start a query: "Disallow: /*?" must not refuse a file named
-// "what?") and '#' (no rule holds one), with upper-case hex as rules do.
-
 // normalForms returns the forms a server may serve for path (the path and
-// query rules match), other than path and each other: none for most
-// paths. Only the path part changes. nginx's form decodes escapes, %2F
-// too, merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
-// /a//../x is /x; Apache's keeps %2F and removes dots before merging, so
-// /a//../x is /a/x. The forms lie in scratch's spare capacity, which the
-// caller keeps unchanged while it uses them.
+// query rules match), other than path and each other: none for most paths
+// (see the package documentation). Only the path part changes. nginx's
+// form decodes escapes, %2F too, merges slashes, then removes dot segments
+// (RFC 3986 §5.2.4), so /a//../x is /x; Apache's keeps %2F and removes
+// dots before merging, so /a//../x is /a/x. Both keep the escapes of '%'
+// (decoded, it would begin another escape), '?' (it would start a query:
+// "Disallow: /*?" must not refuse a file named "what?") and '#' (no rule
+// holds one), with upper-case hex as rules do. The forms lie in scratch's
+// spare capacity, which the caller keeps unchanged while it uses them.
 func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 	p, _, _ := strings.Cut(path, "?")
 	query := path[len(p):] // with its '?'
@@ -100,8 +96,8 @@ func normal(p string) bool {
 }
 
 // decodes reports whether a form writes the escape of c decoded: every
-// printable ASCII byte and space, but '%', '?' and '#' (see above), and
-// '/' only in nginx's form (slash).
+// printable ASCII byte and space, but '%', '?' and '#' (see normalForms),
+// and '/' only in nginx's form (slash).
 func decodes(c byte, slash bool) bool {
 	switch {
 	case c < ' ' || c >= 0x7f, c == '%', c == '?', c == '#':

@@ -11,8 +11,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
 )
 
-// ErrCacheMiss is returned by a Store's Get when it holds nothing under the
-// key.
+// ErrCacheMiss is returned by a Store's Get when it holds nothing under key.
 var ErrCacheMiss = errors.New("robotstxt: cache miss")
 
 // A Store is a shared, second-level cache of robots.txt entries, such as a
@@ -190,9 +189,8 @@ func (t *sharedTier) plausible(e *entry) error {
 	return nil
 }
 
-// maxClockSkew is how far ahead of this clock a stored entry's times may
-// be: synchronised clocks agree within milliseconds, and a minute leaves
-// room for a host whose synchronisation lags.
+// maxClockSkew is how far ahead of this clock a stored entry's times may be:
+// synchronised clocks agree within milliseconds; a minute allows for lag.
 const maxClockSkew = time.Minute
 
 // awaitLease takes the lease on key, if the Store is a leaser, and returns
