@@ -92,8 +92,7 @@ func NewClient(opts ...Option) *Client {
 	c.cache = newMemCache(cfg.cacheSize, cfg.cacheBytes)
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
-		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, tokens: c.tokens, base: c.base,
-			stats: &c.stats, logger: c.logger, throttle: logthrottle.New(logthrottle.Interval)}
+		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval)}
 	}
 	return c
 }
@@ -418,8 +417,10 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 	e := &entry{key: key, persisted: persisted{
 		outcome: res.outcome, status: int32(res.status),
 		fetched: at, checked: at, expires: at.add(lifetime),
-		finalURL: redirected(key, res.finalURL),
 	}}
+	if res.finalURL != robotsURL(key) {
+		e.finalURL = capText(res.finalURL) // most entries keep no copy of their own URL
+	}
 	switch res.outcome {
 	case OutcomeUnreachable:
 		return c.unreachable(e, prev, res, now), nil
@@ -499,15 +500,6 @@ func servedUsage(cr *agentRules, path string) Usage {
 		}
 	}
 	return u
-}
-
-// redirected returns final, the robots.txt URL a fetch of key's ended at,
-// cut, or "" when it is key's own, so most entries keep no copy.
-func redirected(key, final string) string {
-	if final == robotsURL(key) {
-		return ""
-	}
-	return capText(final)
 }
 
 // rulesOf returns the rules of e, whose outcome is OutcomeRules, thawing

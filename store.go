@@ -61,13 +61,8 @@ type leaser interface {
 // A sharedTier is how a Client uses its Store. Every call is bounded by
 // the Store timeout, and a failing Store never fails a check.
 type sharedTier struct {
-	store  Store
-	cfg    *config
-	tokens []string        // the Client's product tokens
-	base   context.Context // cancelled by Client.Close
-	stats  *counters
-	logger *slog.Logger
-
+	*Client
+	store    Store
 	throttle *logthrottle.Throttle
 }
 
@@ -99,16 +94,12 @@ func (t *sharedTier) lookupFor(ctx context.Context, key string) (hit, fallback *
 
 // judge is lookup's verdict on e, the Store's entry for a key or nil.
 func (t *sharedTier) judge(e, prev *entry) (hit, fallback *entry) {
-	switch {
-	case e == nil:
-		t.stats.storeMisses.Add(1)
-		return nil, prev
-	case !e.expired(t.cfg.now()):
+	if e != nil && !e.expired(t.cfg.now()) {
 		t.stats.storeHits.Add(1)
 		return t.keepGood(e, prev), nil
 	}
 	t.stats.storeMisses.Add(1)
-	if prev == nil || e.checked > prev.checked && (e.good() || !prev.good()) {
+	if e != nil && (prev == nil || e.checked > prev.checked && (e.good() || !prev.good())) {
 		return nil, e
 	}
 	return nil, prev
