@@ -119,7 +119,6 @@ func dotSegment(s string) bool {
 // '/' among them when slash is set, and the others with upper-case hex.
 func appendDecoded(dst []byte, p string, slash bool) []byte {
 	for i := 0; i < len(p); i++ {
-		c := p[i]
 		if ascii.IsEscape(p, i) {
 			d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2])
 			if decodes(d, slash) {
@@ -130,7 +129,7 @@ func appendDecoded(dst []byte, p string, slash bool) []byte {
 			i += 2
 			continue
 		}
-		dst = append(dst, c)
+		dst = append(dst, p[i])
 	}
 	return dst
 }
