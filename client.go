@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -85,10 +86,7 @@ func NewClient(opts ...Option) *Client {
 	} else {
 		c.tokenErr = err
 	}
-	c.logger = cfg.logger
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-	}
+	c.logger = cmp.Or(cfg.logger, slog.New(slog.DiscardHandler))
 	c.cache = newMemCache(cfg.cacheSize, cfg.cacheBytes)
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
@@ -164,8 +162,7 @@ func (c *Client) mustBeMade() {
 	}
 }
 
-// decide answers for path at the authority key, whose cached entry, if
-// any, is e.
+// decide answers for path at the authority key, whose cached entry is e.
 func (c *Client) decide(ctx context.Context, key []byte, path string, e *entry) (Decision, error) {
 	if e != nil && !c.expired(e) {
 		c.stats.hits.add()
@@ -212,8 +209,7 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 	return d, nil
 }
 
-// miss handles a check without a fresh in-memory entry; cached is the
-// expired one, if any.
+// miss answers a check without a fresh entry in memory; cached is the expired one.
 func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Decision, error) {
 	c.stats.misses.Add(1)
 	if cached != nil && !cached.refreshing.CompareAndSwap(false, true) {
@@ -466,9 +462,8 @@ func (c *Client) unreachable(e, prev *entry, res fetchResult, now time.Time) *en
 	return e
 }
 
-// servedCheck checks path and each of its normal forms (see normalForms)
-// against cr: the deciding rule is that of the first form disallowed,
-// else that of path.
+// servedCheck checks path and its normal forms (see normalForms) against
+// cr: the deciding rule is the first disallowed form's, else path's.
 func servedCheck(cr *agentRules, path string) (bool, Rule) {
 	ok, rule := cr.check(path)
 	if !ok || spelledNormally(path) {

@@ -25,9 +25,8 @@ import (
 //go:embed body.dict
 var bodyDict []byte
 
-// bodyDictID names the dictionary in the Store encoding: a value
-// compressed with another is not read. It changes whenever body.dict
-// does.
+// bodyDictID names body.dict in the Store encoding, which reads no value
+// compressed with another; it changes whenever body.dict does.
 const bodyDictID = 0x72620001
 
 // The first byte of a kept body: its codec.

@@ -83,8 +83,7 @@ type persisted struct {
 	errText    string
 }
 
-// setRules gives e the rules of text for the product tokens, and keeps z,
-// text compressed.
+// setRules gives e the rules of text for the tokens and keeps z, text compressed.
 func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
 	cr := ParseMode(text, mode).agentRules(tokens...)
 	e.rules.Store(cr)

@@ -27,8 +27,7 @@ type fetchResult struct {
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
 var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 
-// robotsURL turns a normalised authority into the robots.txt URL, leaving
-// out a default port.
+// robotsURL returns the robots.txt URL of a normalised authority, without a default port.
 func robotsURL(key string) string {
 	switch {
 	case strings.HasPrefix(key, "https://") && strings.HasSuffix(key, ":443"):

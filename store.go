@@ -14,9 +14,8 @@ import (
 // ErrCacheMiss is returned by a Store's Get when it holds nothing under key.
 var ErrCacheMiss = errors.New("robotstxt: cache miss")
 
-// A Store is a shared, second-level cache of robots.txt entries, such as a
-// Redis server that a fleet of crawler processes shares. The Client keeps
-// parsed entries in memory and consults the Store only on a memory miss.
+// A Store is a shared, second-level cache of robots.txt entries (see
+// [WithStore]), such as a Redis server a fleet of crawler processes shares.
 //
 // Values are opaque, versioned encodings made by the Client; a Store keeps
 // them byte for byte, in its own copy (an empty value is a value, not a
