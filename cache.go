@@ -147,8 +147,7 @@ func (m *memCache) freeze(e *entry) {
 	}
 }
 
-// evictOldest drops the least recently used cold entry, or hot entry
-// when there is no cold one. The caller holds mu.
+// evictOldest drops the least recently used entry, cold first. The caller holds mu.
 func (m *memCache) evictOldest() {
 	_, e, ok := m.cold.GetOldest()
 	if !ok {

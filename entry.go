@@ -149,9 +149,8 @@ func (e *entry) good() bool {
 func (e *entry) expired(now time.Time) bool { return stamp(now.UnixNano()) >= e.expires }
 
 // standIn returns good, the last copy from a reachable server, marked
-// stale with failed's failures and expiry (never past the end of the
-// stale window), to stand in for failed; nil when good is not younger
-// than the stale window.
+// stale with failed's failures and expiry, to stand in for failed until
+// the stale window ends; nil when good is already that old.
 func (c *config) standIn(good, failed *entry, now time.Time) *entry {
 	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.staleWindow {
 		return nil

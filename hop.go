@@ -74,18 +74,14 @@ func (c *Client) hopPacing() *Transport {
 
 // sameSite reports whether the authorities a and b are one site: the same
 // host but for "www.", on the same port or each scheme's default.
-func sameSite(a, b string) bool {
-	ha, pa := siteOf(a)
-	hb, pb := siteOf(b)
-	return ha == hb && pa == pb
-}
+func sameSite(a, b string) bool { return siteOf(a) == siteOf(b) }
 
-func siteOf(key string) (host, port string) {
+func siteOf(key string) (hostPort [2]string) {
 	scheme, rest, _ := strings.Cut(key, "://")
 	i := strings.LastIndexByte(rest, ':')
-	host, port = rest[:i], rest[i+1:]
+	host, port := rest[:i], rest[i+1:]
 	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 		port = ""
 	}
-	return strings.TrimPrefix(host, "www."), port
+	return [2]string{strings.TrimPrefix(host, "www."), port}
 }

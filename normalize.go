@@ -47,10 +47,9 @@ func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 	return forms, n
 }
 
-// normalScratch is the size of the scratch space normalForms is given on
-// the hot path: the forms of a path of n bytes take at most 6n bytes and
-// their queries, so 1 KiB covers the paths crawlers meet; a longer one
-// allocates.
+// normalScratch is the scratch space normalForms is given on the hot path:
+// the forms of a path of n bytes take at most 6n bytes and their queries,
+// so 1 KiB covers the paths crawlers meet; a longer one allocates.
 const normalScratch = 1024
 
 // spelledNormally reports whether path, the path and query of a URL, is
@@ -108,8 +107,7 @@ func decodes(c byte, slash bool) bool {
 	return true
 }
 
-// dotSegment reports whether s, which follows a '/', begins with a "."
-// or ".." segment.
+// dotSegment reports whether s, after a '/', begins with a "." or ".." segment.
 func dotSegment(s string) bool {
 	seg, _, _ := strings.Cut(s, "/")
 	return seg == "." || seg == ".."

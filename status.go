@@ -13,14 +13,12 @@ const (
 	// OutcomeAllowAll means robots.txt is unavailable (most 4xx, too many
 	// redirects): everything may be crawled.
 	OutcomeAllowAll
-	// OutcomeDisallowAll means nothing may be crawled, and the answer is
-	// final for as long as it is fresh (401 and 403 under
-	// LegacyStatusPolicy).
+	// OutcomeDisallowAll means nothing may be crawled, final for as long
+	// as it is fresh (401 and 403 under LegacyStatusPolicy).
 	OutcomeDisallowAll
 	// OutcomeUnreachable means robots.txt could not be obtained (429, 5xx,
 	// network errors, timeouts): the last good copy is used if there is
-	// one, otherwise nothing may be crawled and the caller is told to come
-	// back later.
+	// one, else nothing may be crawled and the caller is told to come back.
 	OutcomeUnreachable
 )
 
