@@ -69,10 +69,7 @@ var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
 // compress returns text compressed, in a slice of its exact size: the
 // encoders write into a pooled buffer, which is copied.
 func compress(text []byte) []byte {
-	p, _ := scratch.Get().(*[]byte)
-	if p == nil {
-		p = new([]byte)
-	}
+	p := scratch.Get().(*[]byte)
 	buf := (*p)[:0]
 	var z []byte
 	if len(text) < largeBody {
@@ -95,7 +92,7 @@ func compress(text []byte) []byte {
 // scratch holds compress's buffers of at most maxScratch bytes: most
 // bodies compress to under a kilobyte, and a rare large one's buffer
 // would be kept for nothing.
-var scratch sync.Pool // of *[]byte
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxScratch = 64 << 10
 

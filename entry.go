@@ -253,16 +253,16 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
 	}
 	d.b = d.b[2:]
-	p.status = int32(d.small(999))
-	p.failStatus = int32(d.small(999))
-	p.failures = int32(d.small(maxFailures))
+	p.status = int32(d.uvarint(999))
+	p.failStatus = int32(d.uvarint(999))
+	p.failures = int32(d.uvarint(maxFailures))
 	for _, s := range [...]*stamp{&p.fetched, &p.checked, &p.expires, &p.since} {
 		*s = d.stamp()
 	}
 	for _, s := range [...]*string{&p.etag, &p.lastMod, &p.finalURL, &p.errText} {
 		*s = d.text()
 	}
-	dict, body := d.uvarint(), d.bytes(math.MaxInt)
+	dict, body := d.uvarint(math.MaxUint64), d.bytes(math.MaxInt)
 	switch {
 	case d.err != nil:
 		return nil, d.err
@@ -288,26 +288,22 @@ type decoder struct {
 	err error
 }
 
-func (d *decoder) uvarint() uint64 {
+// uvarint reads a varint of at most limit.
+func (d *decoder) uvarint(limit uint64) uint64 {
 	if d.err != nil {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
+	switch {
+	case n <= 0:
 		d.err = fmt.Errorf("%w: bad varint", errCorruptEntry)
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) small(limit uint64) int {
-	v := d.uvarint()
-	if v > limit {
+	case v > limit:
 		d.err = fmt.Errorf("%w: value %d out of range", errCorruptEntry, v)
-		return 0
+	default:
+		d.b = d.b[n:]
+		return v
 	}
-	return int(v)
+	return 0
 }
 
 // stamp reads a time in Unix milliseconds that a stamp holds, from 1970
@@ -327,7 +323,7 @@ func (d *decoder) stamp() stamp {
 
 // bytes reads a length-prefixed byte string of at most limit bytes.
 func (d *decoder) bytes(limit int) []byte {
-	n := d.uvarint()
+	n := d.uvarint(math.MaxUint64)
 	switch {
 	case d.err != nil:
 		return nil
