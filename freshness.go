@@ -18,10 +18,7 @@ import (
 func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
 	cc, err := cacheobject.ParseResponseCacheControl(h.Get("Cache-Control"))
 	explicit := h.Get("Cache-Control") != "" || h.Get("Expires") != ""
-	switch {
-	case err != nil, cc.NoStore || cc.NoCachePresent:
-		d = 0
-	default:
+	if err == nil && !cc.NoStore && !cc.NoCachePresent {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
 		if v := h.Get("Expires"); v != "" {
 			t, perr := http.ParseTime(v)

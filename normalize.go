@@ -80,9 +80,7 @@ func normal(p string) bool {
 		switch {
 		case rest == "":
 			return true
-		case rest[0] == '/':
-			return false
-		case rest[0] == '.' && dotSegment(rest):
+		case rest[0] == '/', rest[0] == '.' && dotSegment(rest):
 			return false
 		}
 		j := strings.IndexByte(rest, '/')

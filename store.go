@@ -16,6 +16,8 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 
 // A Store is a shared, second-level cache of robots.txt entries (see
 // [WithStore]), such as a Redis server a fleet of crawler processes shares.
+// Its errors never reach a check: the Client logs them and fetches
+// robots.txt itself.
 //
 // Values are opaque, versioned encodings made by the Client; a Store keeps
 // them byte for byte, in its own copy (an empty value is a value, not a
@@ -24,9 +26,6 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // must be safe for concurrent use, and return promptly once ctx is done,
 // with an error wrapping ctx.Err() unless the call completed. Package
 // [github.com/robotsgate/robotstxt/storetest] checks all of this.
-//
-// Errors from a Store never reach the caller of Client.Allowed: the Client
-// logs them and falls back to fetching robots.txt itself.
 //
 // A Store may also hand out short exclusive leases, so that of the
 // processes that miss an authority at once only one fetches its robots.txt
