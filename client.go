@@ -115,8 +115,7 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 	}
 	e := c.cache.get(key)
 	if e != nil && !e.stale && !c.expired(e) {
-		// The hot path: a fresh entry with its rules at hand, checked
-		// without building a Decision.
+		// The hot path: fresh rules at hand, checked without a Decision.
 		if cr := e.rules.Load(); cr != nil {
 			c.stats.hits.add()
 			ok, _ := servedCheck(cr, path)

@@ -14,9 +14,8 @@ import (
 // chainKey keys the []string of hopChain in a fetch's context.
 type chainKey struct{}
 
-// hopChain returns the authorities whose robots.txt fetches are under way
-// on ctx's behalf, outermost first: nil for a crawler's own check, more
-// than one when a hop's check fetches another robots.txt.
+// hopChain returns the authorities whose robots.txt fetches ctx serves,
+// outermost first: nil for a crawler's own check.
 func hopChain(ctx context.Context) []string {
 	chain, _ := ctx.Value(chainKey{}).([]string)
 	return chain
@@ -27,9 +26,8 @@ func hopChain(ctx context.Context) []string {
 // serve a chain built to tie the Client up.
 const maxHopDepth = 2
 
-// admitHop decides whether the hop to next of the fetch of key may be
-// sent, and takes its pacing turn; done ends the turn. Its error wraps
-// errRedirects.
+// admitHop decides whether the hop to next of key's fetch may be sent and
+// takes its pacing turn, which done ends; its error wraps errRedirects.
 func (c *Client) admitHop(ctx context.Context, key string, next *url.URL) (done func(), err error) {
 	dest := next.String()
 	refused := func(why error) error {

@@ -8,9 +8,8 @@ import (
 
 // Stats counts what a Client has done since it was made.
 type Stats struct {
-	// Hits are checks answered from a fresh in-memory entry. A Transport
-	// checks a request that waited for its turn twice, before and after
-	// the wait.
+	// Hits are checks answered from a fresh in-memory entry (a Transport
+	// checks a request that waits for its turn before and after the wait).
 	Hits uint64
 	// Misses are checks that found no fresh in-memory entry.
 	Misses uint64
@@ -29,9 +28,8 @@ type Stats struct {
 	}
 	// Evictions are entries dropped by the LRU to make room.
 	Evictions uint64
-	// Thaws are checks and lookups that found an authority's entry
-	// frozen and parsed its kept body again (see [WithCacheBytes]);
-	// concurrent ones of one authority count once.
+	// Thaws are checks and lookups that parsed a frozen entry's kept body
+	// again ([WithCacheBytes]); concurrent ones of an authority count once.
 	Thaws uint64
 	// InFlight is the number of fetches under way now.
 	InFlight int64

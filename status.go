@@ -1,12 +1,10 @@
 package robotstxt
 
-// An Outcome is what a robots.txt response means for crawling its
-// authority.
+// An Outcome is what a robots.txt response means for crawling its authority.
 type Outcome uint8
 
-// The zero Outcome means no decision was made, as in the Decision returned
-// with an error for a bad URL, a closed Client or a caller's context that
-// ended.
+// The zero Outcome means no decision was made: a Decision returned with an
+// error for a bad URL, a closed Client or a caller's context that ended.
 const (
 	// OutcomeRules means the body was parsed and its rules apply (2xx).
 	OutcomeRules Outcome = iota + 1
@@ -51,10 +49,9 @@ func defaultStatusPolicy(status int) Outcome {
 	return OutcomeUnreachable
 }
 
-// LegacyStatusPolicy is a status policy for [WithStatusPolicy]: the
-// default, RFC 9309's, except that 401 Unauthorized and 403 Forbidden
-// disallow everything, as the 1996 draft and many older crawlers read
-// them.
+// LegacyStatusPolicy is a status policy for [WithStatusPolicy]: RFC 9309's
+// default, but 401 Unauthorized and 403 Forbidden disallow everything, as
+// the 1996 draft and many older crawlers read them.
 func LegacyStatusPolicy(status int) Outcome {
 	if status == 401 || status == 403 {
 		return OutcomeDisallowAll
