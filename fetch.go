@@ -61,9 +61,8 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		if err != nil {
 			outcome := valid(f.cfg.errPolicy(err))
 			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) {
-				// Whatever the policy: without a response there are no
-				// rules to read, and a robots.txt refused by a guard is
-				// never "no robots.txt".
+				// Whatever the policy: no response has rules to read, and
+				// a robots.txt a guard refused is never "no robots.txt".
 				outcome = OutcomeUnreachable
 			}
 			return fetchResult{outcome: outcome, finalURL: target, err: err}

@@ -74,16 +74,15 @@ func (t *sharedTier) lookup(key string, prev *entry) (hit, fallback *entry) {
 // lookupFor is lookup with no previous entry for a caller whose ctx
 // bounds it too; it returns ctx's cause when the caller gave up.
 func (t *sharedTier) lookupFor(ctx context.Context, key string) (hit, fallback *entry, err error) {
-	if ctx.Done() == nil {
-		hit, fallback = t.lookup(key, nil)
-		return hit, fallback, nil
+	parent := t.base
+	if ctx.Done() != nil {
+		var cancel context.CancelCauseFunc
+		parent, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })
-	defer stop()
-	e, _ := t.get(ctx, key)
-	if err := context.Cause(ctx); err != nil && t.base.Err() == nil {
+	e, _ := t.get(parent, key)
+	if err := context.Cause(parent); err != nil && t.base.Err() == nil {
 		return nil, nil, err
 	}
 	hit, fallback = t.judge(e, nil)
@@ -121,13 +120,10 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
 	b, err := t.store.Get(ctx, key)
-	if errors.Is(err, ErrCacheMiss) {
-		return nil, false
-	}
-	if err != nil {
-		if parent.Err() != nil && parent != t.base {
-			return nil, false // the caller gave up; the Store did not fail
-		}
+	switch {
+	case errors.Is(err, ErrCacheMiss), err != nil && parent.Err() != nil && parent != t.base:
+		return nil, false // a miss, or the caller gave up: the Store did not fail
+	case err != nil:
 		t.fail("get", key, err)
 		return nil, true
 	}
