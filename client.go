@@ -219,7 +219,7 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 	if cached == nil && c.tier != nil && c.base.Err() == nil {
 		// Look in the Store here: a fill would cost a goroutine and two
 		// hand-offs, several times the Store's answer.
-		hit, fallback, err := c.tier.lookupFor(ctx, key)
+		hit, fallback, err := c.tier.lookup(ctx, key, nil)
 		switch {
 		case err != nil:
 			return Decision{}, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), err)
@@ -357,7 +357,7 @@ func (c *Client) fill(parent context.Context, key string, prev *entry, looked bo
 
 	if c.tier != nil {
 		if !looked {
-			e, newer := c.tier.lookup(key, prev)
+			e, newer, _ := c.tier.lookup(context.Background(), key, prev)
 			if e != nil {
 				return c.cache.put(e), nil
 			}

@@ -64,16 +64,10 @@ type sharedTier struct {
 	throttle *logthrottle.Throttle
 }
 
-// lookup returns the Store's fresh entry for key, or else whichever of
-// prev and the Store's expired copy is more recent, to revalidate from.
-func (t *sharedTier) lookup(key string, prev *entry) (hit, fallback *entry) {
-	e, _ := t.get(t.base, key)
-	return t.judge(e, prev)
-}
-
-// lookupFor is lookup with no previous entry for a caller whose ctx
-// bounds it too; it returns ctx's cause when the caller gave up.
-func (t *sharedTier) lookupFor(ctx context.Context, key string) (hit, fallback *entry, err error) {
+// lookup returns the Store's fresh entry for key, or else nil and the more
+// recent of prev and the Store's expired copy, to revalidate from. A ctx
+// that can end bounds it too; its cause is the error when it ends.
+func (t *sharedTier) lookup(ctx context.Context, key string, prev *entry) (*entry, *entry, error) {
 	parent := t.base
 	if ctx.Done() != nil {
 		var cancel context.CancelCauseFunc
@@ -85,21 +79,15 @@ func (t *sharedTier) lookupFor(ctx context.Context, key string) (hit, fallback *
 	if err := context.Cause(parent); err != nil && t.base.Err() == nil {
 		return nil, nil, err
 	}
-	hit, fallback = t.judge(e, nil)
-	return hit, fallback, nil
-}
-
-// judge is lookup's verdict on e, the Store's entry for a key or nil.
-func (t *sharedTier) judge(e, prev *entry) (hit, fallback *entry) {
 	if e != nil && !e.expired(t.cfg.now()) {
 		t.stats.storeHits.Add(1)
-		return t.keepGood(e, prev), nil
+		return t.keepGood(e, prev), nil, nil
 	}
 	t.stats.storeMisses.Add(1)
 	if e != nil && (prev == nil || e.checked > prev.checked && (e.good() || !prev.good())) {
-		return nil, e
+		return nil, e, nil
 	}
-	return nil, prev
+	return nil, prev, nil
 }
 
 // keepGood returns stored, or prev standing in for it when stored is
