@@ -148,30 +148,21 @@ func appendMerged(dst []byte, p []byte) []byte {
 func appendDotsRemoved(dst []byte, p []byte) []byte {
 	root := len(dst)
 	for len(p) > 0 {
-		// p starts with '/': take the segment after it.
-		seg := p[1:]
-		next := len(p)
-		if i := bytes.IndexByte(seg, '/'); i >= 0 {
-			seg, next = seg[:i], 1+i
-		}
-		last := next == len(p)
+		seg, _, more := bytes.Cut(p[1:], []byte{'/'}) // p starts with '/'
+		p = p[1+len(seg):]
 		switch string(seg) {
-		case ".":
-			if last {
-				dst = append(dst, '/')
-			}
+		case ".": // dropped
 		case "..":
 			if i := bytes.LastIndexByte(dst[root:], '/'); i >= 0 {
 				dst = dst[:root+i]
 			}
-			if last {
-				dst = append(dst, '/')
-			}
 		default:
-			dst = append(dst, '/')
-			dst = append(dst, seg...)
+			dst = append(append(dst, '/'), seg...)
+			continue
 		}
-		p = p[next:]
+		if !more {
+			dst = append(dst, '/')
+		}
 	}
 	if len(dst) == root {
 		dst = append(dst, '/')
