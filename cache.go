@@ -117,9 +117,8 @@ func (m *memCache) remove(key string) {
 
 // shrink restores the bounds: beyond the count it evicts the least
 // recently used, cold first; beyond the budget it freezes hot entries,
-// and evicts cold ones only when one hot entry is left (the most recent,
-// in use, stays). The caller holds mu. Nothing freezes by age: that would
-// cost a parse for every site a crawler comes back to after a pause.
+// oldest first but never the last, then evicts cold ones. The caller holds
+// mu. Nothing freezes by age: that would cost a parse for every revisit.
 func (m *memCache) shrink() {
 	for m.hot.Len()+m.cold.Len() > m.max {
 		m.evictOldest()

@@ -207,8 +207,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 			return e, nil
 		}
 		if failed {
-			// The Store is failing: the holder's result cannot reach us
-			// through it, so fetch ourselves now.
+			// The holder's result cannot reach us through a failing Store.
 			return nil, nil
 		}
 	}
