@@ -89,14 +89,11 @@ func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	if cur := e.rules.Load(); cur != nil {
 		return cur
 	}
-	cached, _ := m.cold.Peek(e.key)
-	if cached != e {
+	if cached, _ := m.cold.Peek(e.key); cached != e {
 		e.rules.Store(cr) // no longer cached: nothing to count
 		return cr
 	}
-	m.cold.Remove(e.key)
-	m.frozen--
-	m.bytes -= e.cost()
+	m.remove(e.key)
 	e.rules.Store(cr)
 	m.bytes += e.cost()
 	m.hot.Add(e.key, e)
@@ -120,9 +117,8 @@ func (m *memCache) remove(key string) {
 
 // shrink restores the bounds: beyond the count it evicts the least
 // recently used, cold first; beyond the budget it freezes hot entries,
-// and evicts cold ones only when one hot entry is left (the most recent,
-// in use, stays). The caller holds mu. Nothing freezes by age: that would
-// cost a parse for every site a crawler comes back to after a pause.
+// oldest first but never the last, then evicts cold ones. The caller holds
+// mu. Nothing freezes by age: that would cost a parse for every revisit.
 func (m *memCache) shrink() {
 	for m.hot.Len()+m.cold.Len() > m.max {
 		m.evictOldest()
@@ -150,8 +146,7 @@ func (m *memCache) freeze(e *entry) {
 	}
 }
 
-// evictOldest drops the least recently used cold entry, or hot entry
-// when there is no cold one. The caller holds mu.
+// evictOldest drops the least recently used entry, cold first. The caller holds mu.
 func (m *memCache) evictOldest() {
 	_, e, ok := m.cold.GetOldest()
 	if !ok {

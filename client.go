@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,8 +19,7 @@ import (
 
 // ErrBadURL is wrapped by every error the Client returns for a URL it
 // cannot check: not http or https, no host, a malformed host or port, or
-// anything else net/url would reject, since the fetcher could not request
-// it.
+// anything else net/url would reject and so could not be fetched.
 var ErrBadURL = target.ErrBadURL
 
 // A Client answers whether a crawler may fetch URLs, fetching each
@@ -27,10 +27,8 @@ var ErrBadURL = target.ErrBadURL
 // hours by default) and applying RFC 9309's status rules. It is safe for
 // concurrent use; a warm check takes well under a microsecond.
 //
-// Most callers want [Client.Allowed], the fastest check. [Client.Check]
-// also returns the [Decision]: the deciding rule, whether the answer was
-// deferred and until when, and what the robots.txt it rests on says (its
-// status, freshness, crawl-delay, sitemaps through [Decision.Robots]);
+// Most callers want [Client.Allowed], the fastest check; [Client.Check]
+// also returns the [Decision] and the robots.txt it rests on, and
 // [Client.Stats] counts what the Client has done. A crawler on net/http
 // can leave the checks to a [Transport].
 //
@@ -48,9 +46,8 @@ type Client struct {
 	logger   *slog.Logger
 
 	pacerOnce sync.Once
-	pacer     *memPacer // shared by its Transports; see sharedPacer
-	// hops paces the redirect hops that leave the site (see hopPacing).
-	hops atomic.Pointer[Transport]
+	pacer     *memPacer                 // shared by its Transports; see sharedPacer
+	hops      atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -89,15 +86,11 @@ func NewClient(opts ...Option) *Client {
 	} else {
 		c.tokenErr = err
 	}
-	c.logger = cfg.logger
-	if c.logger == nil {
-		c.logger = slog.New(slog.DiscardHandler)
-	}
+	c.logger = cmp.Or(cfg.logger, slog.New(slog.DiscardHandler))
 	c.cache = newMemCache(cfg.cacheSize, cfg.cacheBytes)
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
-		c.tier = &sharedTier{store: cfg.store, cfg: &c.cfg, tokens: c.tokens, base: c.base,
-			stats: &c.stats, logger: c.logger, throttle: logthrottle.New(logthrottle.Interval)}
+		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval)}
 	}
 	return c
 }
@@ -122,8 +115,7 @@ func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
 	}
 	e := c.cache.get(key)
 	if e != nil && !e.stale && !c.expired(e) {
-		// The hot path: a fresh entry with its rules at hand, checked
-		// without building a Decision.
+		// The hot path: fresh rules at hand, checked without a Decision.
 		if cr := e.rules.Load(); cr != nil {
 			c.stats.hits.add()
 			ok, _ := servedCheck(cr, path)
@@ -162,16 +154,14 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// mustBeMade panics, instead of a nil dereference later, unless NewClient
-// made c.
+// mustBeMade panics unless NewClient made c, before a nil dereference would.
 func (c *Client) mustBeMade() {
 	if c == nil || c.cache == nil {
 		panic("robotstxt: Client used without NewClient")
 	}
 }
 
-// decide answers for path at the authority key, whose cached entry, if
-// any, is e.
+// decide answers for path at the authority key, whose cached entry is e.
 func (c *Client) decide(ctx context.Context, key []byte, path string, e *entry) (Decision, error) {
 	if e != nil && !c.expired(e) {
 		c.stats.hits.add()
@@ -187,6 +177,11 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 	var d Decision
 	d.describe(e, c.cfg.mode)
 	d.Stale = d.Stale || stale
+	if stale {
+		// An expired entry answers while it is fetched again: the answer
+		// may change shortly, not at a time already past.
+		d.Expires = c.cfg.now().Add(retryingPause)
+	}
 	switch e.outcome {
 	case OutcomeRules:
 		cr, err := c.rulesOf(e)
@@ -203,17 +198,9 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 		c.stats.deferred.Add(1)
 		d.Deferred, d.Stale = true, false
 		if stale {
-			// The deferral has expired and is being retried: come back
-			// after a short pause, not at a time already past.
-			de := e.deferral(c.cfg.now().Add(retryingPause))
-			d.Expires, d.Err = de.RetryAt, de
+			d.Err = e.deferral(d.Expires)
 		}
 		return d, d.Err // a *DeferredError (see Decision.describe)
-	}
-	if stale {
-		// An expired copy answers while the server is asked again: the
-		// answer may change shortly, not at a time already past.
-		d.Expires = c.cfg.now().Add(retryingPause)
 	}
 	if d.Stale {
 		c.stats.stale.Add(1)
@@ -221,8 +208,7 @@ func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
 	return d, nil
 }
 
-// miss handles a check without a fresh in-memory entry; cached is the
-// expired one, if any.
+// miss answers a check without a fresh entry in memory; cached is the expired one.
 func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Decision, error) {
 	c.stats.misses.Add(1)
 	if cached != nil && !cached.refreshing.CompareAndSwap(false, true) {
@@ -233,7 +219,7 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 	if cached == nil && c.tier != nil && c.base.Err() == nil {
 		// Look in the Store here: a fill would cost a goroutine and two
 		// hand-offs, several times the Store's answer.
-		hit, fallback, err := c.tier.lookupFor(ctx, key)
+		hit, fallback, err := c.tier.lookup(ctx, key, nil)
 		switch {
 		case err != nil:
 			return Decision{}, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), err)
@@ -258,11 +244,11 @@ func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Dec
 }
 
 // load returns a current entry for key. Concurrent loads of one key share
-// one fill, detached from ctx, so that a caller that gives up does not
-// cancel it for the others. looked says the caller has just looked in the
-// Store. A fill holds one of the slots (see WithMaxFetches), so that
-// callers who give up cannot pile up fetches; a hop's fill (see admitHop)
-// runs within its fetch's slot and ends with that fetch, on ctx.
+// one fill, detached from ctx so that a caller who gives up does not
+// cancel it for the others, and holding a slot (see WithMaxFetches) so
+// that such callers cannot pile up fetches; a hop's fill (see admitHop)
+// runs in its fetch's slot and on ctx. looked says the caller has just
+// looked in the Store.
 func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	chain := hopChain(ctx)
 	parent := c.base
@@ -279,9 +265,9 @@ func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool)
 			}
 		}
 		e, err := c.fill(parent, key, prev, looked)
-		if err != nil && err != errNoSlot { // (one that waits for a slot still fetches)
-			// Nothing replaces prev or the cached entry, marked by a
-			// caller that joined, maybe: the next miss may fetch again.
+		if err != nil {
+			// Nothing replaces prev or the cached entry (which a joining
+			// caller may have marked): the next miss may fetch again.
 			for _, p := range [...]*entry{prev, c.cache.peek(key)} {
 				if p != nil {
 					p.refreshing.Store(false)
@@ -319,24 +305,20 @@ var errHopCut = errors.New("the fetch it served ended")
 
 // share runs fill for key, or joins the one under way, until ctx ends.
 func (c *Client) share(ctx context.Context, key string, fill func() (any, error)) (*entry, error) {
-	if ctx.Done() == nil {
-		// The caller cannot give up: fill in its goroutine.
-		v, err, _ := c.group.Do(key, fill)
-		if err != nil {
-			return nil, err
+	var r singleflight.Result
+	if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
+		r.Val, r.Err, _ = c.group.Do(key, fill)
+	} else {
+		select {
+		case r = <-c.group.DoChan(key, fill):
+		case <-ctx.Done():
+			return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
 		}
-		return v.(*entry), nil
 	}
-	ch := c.group.DoChan(key, fill)
-	select {
-	case r := <-ch:
-		if r.Err != nil {
-			return nil, r.Err
-		}
-		return r.Val.(*entry), nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
+	if r.Err != nil {
+		return nil, r.Err
 	}
+	return r.Val.(*entry), nil
 }
 
 // freeSlot gives a fill's slot back and wakes the callers waiting for one.
@@ -360,34 +342,33 @@ func (c *Client) enter() bool {
 }
 
 // fill publishes a new entry for key: the Store's if it has a fresh one,
-// else a fetch's, made on parent after another process's lease if it
-// holds one.
+// else a fetch's on parent, after another process's lease if one is held.
 func (c *Client) fill(parent context.Context, key string, prev *entry, looked bool) (*entry, error) {
 	if !c.enter() {
 		return nil, ErrClosed
 	}
 	defer c.fetches.Done()
-	// A fill that finished between our caller's miss and this one has
-	// already published a fresh entry: use it rather than fetch again.
+	// A fill that finished since our caller's miss published a fresh entry.
 	if e := c.cache.peek(key); e != nil && e != prev && !c.expired(e) {
 		return e, nil
 	}
 	c.stats.inFlight.Add(1)
 	defer c.stats.inFlight.Add(-1)
 
-	var release func()
 	if c.tier != nil {
 		if !looked {
-			e, newer := c.tier.lookup(key, prev)
+			e, newer, _ := c.tier.lookup(context.Background(), key, prev)
 			if e != nil {
 				return c.cache.put(e), nil
 			}
 			prev = newer
 		}
-		var e *entry
-		e, release = c.tier.awaitLease(key)
+		e, release := c.tier.awaitLease(key)
 		if e != nil {
 			return c.cache.put(c.tier.keepGood(e, prev)), nil
+		}
+		if release != nil {
+			defer release() // once the result is in the Store
 		}
 	}
 	e, err := c.refresh(parent, key, prev)
@@ -396,9 +377,6 @@ func (c *Client) fill(parent context.Context, key string, prev *entry, looked bo
 		if c.tier != nil {
 			c.tier.set(key, e)
 		}
-	}
-	if release != nil {
-		release()
 	}
 	return e, err
 }
@@ -416,32 +394,32 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt for a redirect: %w (%w)", capQuote(key), errHopCut, context.Cause(parent))
 	}
 	now := c.cfg.now()
+	at := stampOf(now)
+	lifetime, explicit := c.cfg.freshness(now, res.header)
 	c.stats.countFetch(res.outcome, res.notModified)
-	switch {
-	case res.notModified:
+	if res.notModified {
 		e := prev.clone()
-		lifetime, explicit := c.cfg.freshness(now, res.header)
 		if !explicit {
 			lifetime = c.cfg.clampFresh(prev.expires.sub(prev.fetched))
 			if prev.stale {
 				lifetime = c.cfg.maxFresh
 			}
 		}
-		at := stampOf(now)
 		e.fetched, e.checked, e.expires = at, at, at.add(lifetime)
 		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", 0
 		return e.derive(), nil
-	case res.outcome == OutcomeUnreachable:
-		return c.unreachable(key, prev, res, now), nil
 	}
-	lifetime, _ := c.cfg.freshness(now, res.header)
-	at := stampOf(now)
 	e := &entry{key: key, persisted: persisted{
 		outcome: res.outcome, status: int32(res.status),
 		fetched: at, checked: at, expires: at.add(lifetime),
-		finalURL: redirected(key, res.finalURL),
 	}}
-	if res.outcome == OutcomeRules {
+	if res.finalURL != robotsURL(key) {
+		e.finalURL = capText(res.finalURL) // most entries keep no copy of their own URL
+	}
+	switch res.outcome {
+	case OutcomeUnreachable:
+		return c.unreachable(e, prev, res, now), nil
+	case OutcomeRules:
 		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
@@ -452,48 +430,39 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 	return e.derive(), nil
 }
 
-// unreachable builds the entry of a failed fetch for the back-off period,
-// or the last good copy standing in for it (see standIn).
-func (c *Client) unreachable(key string, prev *entry, res fetchResult, now time.Time) *entry {
-	at := stampOf(now)
-	failures, since := int32(1), at
+// unreachable completes e, a failed fetch's entry, for the back-off
+// period, or returns the last good copy standing in for it (see standIn).
+func (c *Client) unreachable(e, prev *entry, res fetchResult, now time.Time) *entry {
+	at := e.fetched
+	e.failStatus, e.failures, e.since = e.status, 1, at
 	if prev != nil && prev.failures > 0 {
-		failures, since = min(prev.failures+1, maxFailures), prev.since
-		if since == 0 || since > at {
-			since = prev.checked
+		e.failures, e.since = min(prev.failures+1, maxFailures), prev.since
+		if e.since == 0 || e.since > at {
+			e.since = prev.checked
 		}
 	}
-	wait := c.cfg.retryIn(now, res.header, int(failures))
-	cause := capErr(res.err)
-	errText := ""
-	if cause != nil {
-		errText = cause.Error()
+	wait := c.cfg.retryIn(now, res.header, int(e.failures))
+	e.expires = at.add(wait)
+	if e.cause = capErr(res.err); e.cause != nil {
+		e.errText = e.cause.Error()
 	}
 	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt unreachable",
-		slog.String("authority", key), slog.Int("status", res.status),
-		slog.Int("failures", int(failures)), durationAttr("retry_in", wait),
-		slog.String("error", errText))
-	outcome := OutcomeUnreachable
-	if c.cfg.allowAfter > 0 && at.sub(since) >= c.cfg.allowAfter {
+		slog.String("authority", e.key), slog.Int("status", res.status),
+		slog.Int("failures", int(e.failures)), durationAttr("retry_in", wait),
+		slog.String("error", e.errText))
+	if c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter {
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
-		outcome = OutcomeAllowAll
+		e.outcome = OutcomeAllowAll
 	}
-	e := (&entry{key: key, cause: cause, persisted: persisted{
-		outcome: outcome, status: int32(res.status),
-		fetched: at, checked: at, expires: at.add(wait),
-		finalURL: redirected(key, res.finalURL), failStatus: int32(res.status), failures: failures,
-		since: since, errText: errText,
-	}}).derive()
-	if good := c.cfg.standIn(prev, e, now); good != nil {
+	if good := c.cfg.standIn(prev, e.derive(), now); good != nil {
 		return good
 	}
 	return e
 }
 
-// servedCheck checks path and each of its normal forms (see normalForms)
-// against cr: the deciding rule is that of the first form disallowed,
-// else that of path.
+// servedCheck checks path and its normal forms (see normalForms) against
+// cr: the deciding rule is the first disallowed form's, else path's.
 func servedCheck(cr *agentRules, path string) (bool, Rule) {
 	ok, rule := cr.check(path)
 	if !ok || spelledNormally(path) {
@@ -517,24 +486,14 @@ func servedUsage(cr *agentRules, path string) Usage {
 		return Usage{}
 	}
 	u := stated(t, mode, selected, path)
-	if spelledNormally(path) {
-		return u
-	}
-	var scratch [normalScratch]byte
-	forms, n := normalForms(path, scratch[:0])
-	for _, f := range forms[:n] {
-		u = u.combine(stated(t, mode, selected, f))
+	if !spelledNormally(path) {
+		var scratch [normalScratch]byte
+		forms, n := normalForms(path, scratch[:0])
+		for _, f := range forms[:n] {
+			u = u.combine(stated(t, mode, selected, f))
+		}
 	}
 	return u
-}
-
-// redirected returns final, the robots.txt URL a fetch of key's ended at,
-// cut, or "" when it is key's own, so most entries keep no copy.
-func redirected(key, final string) string {
-	if final == robotsURL(key) {
-		return ""
-	}
-	return capText(final)
 }
 
 // rulesOf returns the rules of e, whose outcome is OutcomeRules, thawing

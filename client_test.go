@@ -1151,7 +1151,9 @@ func TestFailuresCountStopsAtItsBound(t *testing.T) {
 	prev := &entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable,
 		failures: maxFailures, since: stampOf(now.Add(-time.Hour)), checked: stampOf(now.Add(-time.Minute))}}
 	res := fetchResult{outcome: OutcomeUnreachable, status: 503, header: http.Header{}, err: errors.New("down")}
-	e := c.unreachable(prev.key, prev, res, now)
+	at := stampOf(now)
+	failed := &entry{key: prev.key, persisted: persisted{outcome: OutcomeUnreachable, status: 503, fetched: at, checked: at}}
+	e := c.unreachable(failed, prev, res, now)
 	if e.failures != maxFailures {
 		t.Errorf("failures %d after %d, want the bound", e.failures, maxFailures)
 	}

@@ -15,22 +15,18 @@ import (
 // under largeBody, S2 with a dictionary of the lines robots.txt files
 // share most (body.dict, built by internal/bench's TestBodyDict), which is
 // what makes small bodies compress at all; from largeBody, Zstandard at
-// its fastest, whose matches reach further back.
-//
-// Measured over the corpus (internal/bench BenchmarkCodecs and its
-// README): under 32 KiB, S2 with the dictionary keeps 0.53 to 0.26 of a
-// body against Zstandard's 0.52 to 0.19 at a fifth of its time; from 32
-// KiB Zstandard keeps 0.16 against 0.24 at twice S2's time, and these few
-// bodies hold most of a cache's bytes. Together they keep 0.22 of the
-// corpus at half the time of Zstandard for every body (0.20) and a
-// seventh of flate's (0.20), about 10 µs a body.
+// its fastest, whose matches reach further back. Over the corpus
+// (internal/bench BenchmarkCodecs and its README), S2 takes a fifth of
+// Zstandard's time on small bodies; the few large ones hold most of a
+// cache's bytes, and Zstandard keeps 0.16 of them against S2's 0.24. The
+// pair keeps 0.22 of the corpus at about 10 µs a body: half the time of
+// Zstandard for every body (0.20), a seventh of flate's (0.20).
 
 //go:embed body.dict
 var bodyDict []byte
 
-// bodyDictID names the dictionary in the Store encoding: a value
-// compressed with another is not read. It changes whenever body.dict
-// does.
+// bodyDictID names body.dict in the Store encoding, which reads no value
+// compressed with another; it changes whenever body.dict does.
 const bodyDictID = 0x72620001
 
 // The first byte of a kept body: its codec.
@@ -73,10 +69,7 @@ var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
 // compress returns text compressed, in a slice of its exact size: the
 // encoders write into a pooled buffer, which is copied.
 func compress(text []byte) []byte {
-	p, _ := scratch.Get().(*[]byte)
-	if p == nil {
-		p = new([]byte)
-	}
+	p := scratch.Get().(*[]byte)
 	buf := (*p)[:0]
 	var z []byte
 	if len(text) < largeBody {
@@ -99,7 +92,7 @@ func compress(text []byte) []byte {
 // scratch holds compress's buffers of at most maxScratch bytes: most
 // bodies compress to under a kilobyte, and a rare large one's buffer
 // would be kept for nothing.
-var scratch sync.Pool // of *[]byte
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxScratch = 64 << 10
 
@@ -116,34 +109,31 @@ func decompress(z []byte, limit int64) ([]byte, error) {
 	}
 	codec, z := z[0], z[1:]
 	var size uint64
+	var err error
 	switch codec {
 	case codecS2:
-		n, err := s2.DecodedLen(z)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", errDecompress, err)
-		}
+		var n int
+		n, err = s2.DecodedLen(z)
 		size = uint64(n)
 	case codecZstd:
 		var h zstd.Header
-		if err := h.Decode(z); err != nil {
-			return nil, fmt.Errorf("%w: %w", errDecompress, err)
-		}
-		if !h.SingleSegment || !h.HasFCS || h.DictionaryID != 0 {
+		if err = h.Decode(z); err == nil && (!h.SingleSegment || !h.HasFCS || h.DictionaryID != 0) {
 			return nil, fmt.Errorf("%w: not one segment of stated size", errDecompress)
 		}
 		size = h.FrameContentSize
 	default:
 		return nil, fmt.Errorf("%w: codec %d", errDecompress, codec)
 	}
-	if size > uint64(limit) {
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%w: %w", errDecompress, err)
+	case size > uint64(limit):
 		return nil, fmt.Errorf("%w: longer than %d bytes", errDecompress, limit)
 	}
 	b := make([]byte, 0, size)
-	var err error
-	switch codec {
-	case codecS2:
+	if codec == codecS2 {
 		b, err = s2Dict.Decode(b, z)
-	default:
+	} else {
 		b, err = zstdDecoder().DecodeAll(z, b)
 	}
 	if err != nil {

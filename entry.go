@@ -12,22 +12,16 @@ import (
 
 // entry is what the Client caches for one authority: the rules of its
 // product tokens and the body, compressed, from which the rest of the file
-// is parsed when asked for. It is immutable once published but for the
-// refreshing flag and its rules, which the cache drops when it freezes the
-// entry (see memCache) and changes only under its lock; what replaces an
-// entry is a new one.
+// is parsed when asked for. Once published only the refreshing flag and
+// the rules change, the rules under memCache's lock; a new entry replaces it.
 type entry struct {
-	key string // normalised authority
-	// rules holds the Client's rules; nil unless outcome is
-	// OutcomeRules, and nil while the entry is frozen.
-	rules atomic.Pointer[agentRules]
+	key   string                     // normalised authority
+	rules atomic.Pointer[agentRules] // nil unless OutcomeRules, and while frozen
 	persisted
 
-	// body is the body as parsed (UTF-8), compressed (see compress.go);
-	// nil unless the outcome is OutcomeRules.
-	body       []byte
-	cause      error // the failure itself, when it happened in this process
-	base       int64 // bytes retained but for the rules (derived by derive)
+	body       []byte // the text, compressed (see compress.go); nil unless OutcomeRules
+	cause      error  // the failure itself, when it happened in this process
+	base       int64  // bytes retained but for the rules (derived by derive)
 	refreshing atomic.Bool
 	// delay is the crawl-delay in milliseconds plus one, or 0 for none,
 	// so that a Transport paces a frozen entry's authority without a thaw.
@@ -38,8 +32,7 @@ type entry struct {
 // time.Time takes 24, and a crawler keeps a million entries.
 type stamp int64
 
-// stampOf returns t, which lies between the years 1678 and 2262, as a
-// stamp.
+// stampOf returns t, which lies between the years 1678 and 2262, as a stamp.
 func stampOf(t time.Time) stamp {
 	if t.IsZero() {
 		return 0
@@ -69,15 +62,13 @@ func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 // does; the back-off reaches its cap long before.
 const maxFailures = 1 << 20
 
-// persisted holds the fields of the Store encoding (see storedFields) but
-// the key and the body.
+// persisted holds the fields of the Store encoding but the key and body.
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
 	// failStatus, failures, since and errText describe the failures.
 	stale bool
 
-	// int32 and stamps, for the size of an entry (see stamp).
 	status   int32 // status of the response the rules rest on
 	fetched  stamp
 	checked  stamp  // last fetch attempt
@@ -92,8 +83,7 @@ type persisted struct {
 	errText    string
 }
 
-// setRules gives e the rules of text for the product tokens, and keeps z,
-// text compressed.
+// setRules gives e the rules of text for the tokens and keeps z, text compressed.
 func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
 	cr := ParseMode(text, mode).agentRules(tokens...)
 	e.rules.Store(cr)
@@ -128,19 +118,16 @@ func (e *entry) cost() int64 {
 	return e.base
 }
 
-// rulesOverhead is what an agentRules costs beyond its table's Size (its
-// fields, allocations rounded up to size classes), measured over the
-// corpus mix (internal/bench's million, with and without a byte budget).
-const rulesOverhead = 140
+// What an agentRules costs beyond its table's Size, and an entry beyond
+// its strings, body and rules (fields, LRU node and map slot, rounding to
+// size classes), measured over internal/bench's million with and without
+// a byte budget, so that the byte budget is what the heap holds.
+const (
+	rulesOverhead = 140
+	entryOverhead = 384
+)
 
-// entryOverhead is what an entry costs beyond its strings, body and
-// rules (its fields, its LRU node and map slot, rounding to size classes),
-// measured over internal/bench's million, so that the byte budget is what
-// the heap holds.
-const entryOverhead = 384
-
-// text returns the body decompressed; nil unless the outcome is
-// OutcomeRules.
+// text returns the body decompressed; nil unless the outcome is OutcomeRules.
 func (e *entry) text() ([]byte, error) {
 	if e.body == nil {
 		return nil, nil
@@ -162,9 +149,8 @@ func (e *entry) good() bool {
 func (e *entry) expired(now time.Time) bool { return stamp(now.UnixNano()) >= e.expires }
 
 // standIn returns good, the last copy from a reachable server, marked
-// stale with failed's failures and expiry (never past the end of the
-// stale window), to stand in for failed; nil when good is not younger
-// than the stale window.
+// stale with failed's failures and expiry, to stand in for failed until
+// the stale window ends; nil when good is already that old.
 func (c *config) standIn(good, failed *entry, now time.Time) *entry {
 	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.staleWindow {
 		return nil
@@ -207,8 +193,7 @@ func (e *entry) clone() *entry {
 
 // entryVersion is the first byte of every value the Client writes to a
 // Store; values of another version are a miss, so processes of different
-// versions can share a Store. Version 4 keeps the body compressed (see
-// compress.go) and names its dictionary (bodyDictID).
+// versions can share a Store.
 const entryVersion = 4
 
 // errCorruptEntry is wrapped by every decoding failure.
@@ -216,73 +201,35 @@ var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 
 const flagStale = 1
 
-// storedFields are the fields of the Store encoding after the version,
-// key, outcome and flags, each written and read by one row: bounded
-// varints, times in Unix milliseconds, length-prefixed strings, and last
-// the body after its dictionary's id (0 for no body).
-var storedFields = [...]struct {
-	put func(b []byte, e *entry) []byte
-	get func(d *decoder, e *entry)
-}{
-	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.status)) },
-		func(d *decoder, e *entry) { e.status = int32(d.small(999)) }},
-	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failStatus)) },
-		func(d *decoder, e *entry) { e.failStatus = int32(d.small(999)) }},
-	{func(b []byte, e *entry) []byte { return binary.AppendUvarint(b, uint64(e.failures)) },
-		func(d *decoder, e *entry) { e.failures = int32(d.small(maxFailures)) }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.fetched) },
-		func(d *decoder, e *entry) { e.fetched = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.checked) },
-		func(d *decoder, e *entry) { e.checked = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.expires) },
-		func(d *decoder, e *entry) { e.expires = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendStamp(b, e.since) },
-		func(d *decoder, e *entry) { e.since = d.stamp() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.etag) },
-		func(d *decoder, e *entry) { e.etag = d.text() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.lastMod) },
-		func(d *decoder, e *entry) { e.lastMod = d.text() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.finalURL) },
-		func(d *decoder, e *entry) { e.finalURL = d.text() }},
-	{func(b []byte, e *entry) []byte { return appendString(b, e.errText) },
-		func(d *decoder, e *entry) { e.errText = d.text() }},
-	{func(b []byte, e *entry) []byte {
-		z := e.body
-		var dict uint64
-		if len(z) > 0 {
-			dict = bodyDictID
-		}
-		return appendString(binary.AppendUvarint(b, dict), string(z))
-	},
-		func(d *decoder, e *entry) {
-			dict := d.uvarint()
-			body := d.bytes(math.MaxInt)
-			switch {
-			case d.err != nil:
-			case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
-				d.err = fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
-			case len(body) > 0:
-				e.body = bytes.Clone(body) // not the rest of the Store's value
-			}
-		}},
-}
-
+// encodeEntry encodes e for a Store: after the version, key, outcome and
+// flags come bounded varints, times in Unix milliseconds, length-prefixed
+// strings and last the body after its dictionary's id (0 for no body).
+// decodeEntry reads the fields in the same order.
 func encodeEntry(e *entry) []byte {
 	p := &e.persisted
-	n := 3 + binary.MaxVarintLen32 + len(e.key) + (len(storedFields)+1)*binary.MaxVarintLen64 +
+	n := 3 + binary.MaxVarintLen32 + len(e.key) + 13*binary.MaxVarintLen64 +
 		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(e.body)
-	b := make([]byte, 0, n)
-	b = append(b, entryVersion)
+	b := append(make([]byte, 0, n), entryVersion)
 	b = appendString(b, e.key)
 	var flags byte
 	if p.stale {
 		flags |= flagStale
 	}
 	b = append(b, byte(p.outcome), flags)
-	for _, f := range storedFields {
-		b = f.put(b, e)
+	for _, v := range [...]int32{p.status, p.failStatus, p.failures} {
+		b = binary.AppendUvarint(b, uint64(v))
 	}
-	return b
+	for _, s := range [...]stamp{p.fetched, p.checked, p.expires, p.since} {
+		b = binary.AppendVarint(b, int64(s)/int64(time.Millisecond))
+	}
+	for _, s := range [...]string{p.etag, p.lastMod, p.finalURL, p.errText} {
+		b = appendString(b, s)
+	}
+	var dict uint64
+	if len(e.body) > 0 {
+		dict = bodyDictID
+	}
+	return appendString(binary.AppendUvarint(b, dict), string(e.body))
 }
 
 // decodeEntry parses a value made by encodeEntry for key. It never
@@ -306,23 +253,29 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
 	}
 	d.b = d.b[2:]
-	for _, f := range storedFields {
-		f.get(&d, e)
+	p.status = int32(d.uvarint(999))
+	p.failStatus = int32(d.uvarint(999))
+	p.failures = int32(d.uvarint(maxFailures))
+	for _, s := range [...]*stamp{&p.fetched, &p.checked, &p.expires, &p.since} {
+		*s = d.stamp()
 	}
-	if d.err != nil {
+	for _, s := range [...]*string{&p.etag, &p.lastMod, &p.finalURL, &p.errText} {
+		*s = d.text()
+	}
+	dict, body := d.uvarint(math.MaxUint64), d.bytes(math.MaxInt)
+	switch {
+	case d.err != nil:
 		return nil, d.err
-	}
-	if len(d.b) != 0 {
+	case len(body) > 0 && dict != bodyDictID, len(body) == 0 && dict != 0:
+		return nil, fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
+	case len(d.b) != 0:
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
-	}
-	if p.outcome != OutcomeRules && e.body != nil {
+	case len(body) > 0 && p.outcome != OutcomeRules:
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
+	case len(body) > 0:
+		e.body = bytes.Clone(body) // not the rest of the Store's value
 	}
 	return e, nil
-}
-
-func appendStamp(b []byte, s stamp) []byte {
-	return binary.AppendVarint(b, int64(s)/int64(time.Millisecond))
 }
 
 func appendString(b []byte, s string) []byte {
@@ -335,26 +288,22 @@ type decoder struct {
 	err error
 }
 
-func (d *decoder) uvarint() uint64 {
+// uvarint reads a varint of at most limit.
+func (d *decoder) uvarint(limit uint64) uint64 {
 	if d.err != nil {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
+	switch {
+	case n <= 0:
 		d.err = fmt.Errorf("%w: bad varint", errCorruptEntry)
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) small(limit uint64) int {
-	v := d.uvarint()
-	if v > limit {
+	case v > limit:
 		d.err = fmt.Errorf("%w: value %d out of range", errCorruptEntry, v)
-		return 0
+	default:
+		d.b = d.b[n:]
+		return v
 	}
-	return int(v)
+	return 0
 }
 
 // stamp reads a time in Unix milliseconds that a stamp holds, from 1970
@@ -374,7 +323,7 @@ func (d *decoder) stamp() stamp {
 
 // bytes reads a length-prefixed byte string of at most limit bytes.
 func (d *decoder) bytes(limit int) []byte {
-	n := d.uvarint()
+	n := d.uvarint(math.MaxUint64)
 	switch {
 	case d.err != nil:
 		return nil

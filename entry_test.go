@@ -31,7 +31,7 @@ func sampleEntries() []*entry {
 
 // TestEntryRoundTrip checks that every persisted field and the body
 // survive the Store encoding: the comparison is of the whole persisted
-// struct, so a field added to it and left out of storedFields fails here,
+// struct, so a field added to it and left out of encodeEntry fails here,
 // and each sample sets every field some sample does not.
 func TestEntryRoundTrip(t *testing.T) {
 	for _, e := range sampleEntries() {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -26,8 +27,7 @@ type fetchResult struct {
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
 var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 
-// robotsURL turns a normalised authority into the robots.txt URL, leaving
-// out a default port.
+// robotsURL returns the robots.txt URL of a normalised authority, without a default port.
 func robotsURL(key string) string {
 	switch {
 	case strings.HasPrefix(key, "https://") && strings.HasSuffix(key, ":443"):
@@ -53,7 +53,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 	ctx, cancel := context.WithTimeout(ctx, f.cfg.fetchTimeout)
 	defer cancel()
 	target := robotsURL(key)
-	var seen map[string]bool // the URLs of the hops so far, once there is a redirect
+	seen := []string{target} // the URLs asked for so far
 	done := func() {}
 	for hop := 0; ; hop++ {
 		resp, err := f.get(ctx, target, prev)
@@ -61,9 +61,8 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		if err != nil {
 			outcome := valid(f.cfg.errPolicy(err))
 			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) {
-				// Whatever the policy: without a response there are no
-				// rules to read, and a robots.txt refused by a guard is
-				// never "no robots.txt".
+				// Whatever the policy: no response has rules to read, and
+				// a robots.txt a guard refused is never "no robots.txt".
 				outcome = OutcomeUnreachable
 			}
 			return fetchResult{outcome: outcome, finalURL: target, err: err}
@@ -93,7 +92,7 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		case hop >= f.cfg.maxRedirects:
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.cfg.maxRedirects)
-		case next.String() == target || seen[next.String()]:
+		case slices.Contains(seen, next.String()):
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, capQuote(next.String()))
 		}
@@ -104,11 +103,8 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			res.err = err
 			return res
 		}
-		if seen == nil {
-			seen = make(map[string]bool, f.cfg.maxRedirects+1)
-		}
-		seen[target] = true
 		target = next.String()
+		seen = append(seen, target)
 	}
 }
 
@@ -186,8 +182,8 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 // connection can be reused: enough for a typical HTML error page.
 const drainLimit = 64 << 10
 
-// discard drains up to drainLimit of a body, so the connection can be
-// reused, and closes it; get's watch bounds the drain by the deadline.
+// discard drains up to drainLimit of a body and closes it; get's watch
+// bounds the drain by the deadline.
 func discard(resp *http.Response) {
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
 	_ = resp.Body.Close()

@@ -9,23 +9,16 @@ import (
 	"github.com/pquerna/cachecontrol/cacheobject"
 )
 
-// freshness returns how long a response with header h may be used,
-// read from Cache-Control (s-maxage, max-age, no-store, no-cache) and
-// Expires against Date, and clamped between the freshness floor (see
-// WithMinFreshness) and the cap. A Cache-Control that does not parse, such
-// as max-age=-5, makes the response stale (RFC 9111 §4.2.1), so it is
-// kept for the floor only.
-// A response without such headers is fresh for the cap. ok is false when
-// the response has no freshness headers at all.
+// freshness returns how long a response with header h may be used, from
+// Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires
+// against Date, clamped between the floor (see WithMinFreshness) and the
+// cap. A Cache-Control that does not parse, such as max-age=-5, is stale
+// (RFC 9111 §4.2.1): the floor. Without such headers it is the cap, and
+// ok is false.
 func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
 	cc, err := cacheobject.ParseResponseCacheControl(h.Get("Cache-Control"))
 	explicit := h.Get("Cache-Control") != "" || h.Get("Expires") != ""
-	switch {
-	case err != nil:
-		d = 0
-	case cc.NoStore || cc.NoCachePresent:
-		d = 0
-	default:
+	if err == nil && !cc.NoStore && !cc.NoCachePresent {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
 		if v := h.Get("Expires"); v != "" {
 			t, perr := http.ParseTime(v)

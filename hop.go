@@ -11,15 +11,11 @@ import (
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
-// A redirect hop of a robots.txt fetch is a request under the crawler's
-// name like any other (see the package documentation on redirects).
-
 // chainKey keys the []string of hopChain in a fetch's context.
 type chainKey struct{}
 
-// hopChain returns the authorities whose robots.txt fetches are under way
-// on ctx's behalf, outermost first: nil for a crawler's own check, more
-// than one when a hop's check fetches another robots.txt.
+// hopChain returns the authorities whose robots.txt fetches ctx serves,
+// outermost first: nil for a crawler's own check.
 func hopChain(ctx context.Context) []string {
 	chain, _ := ctx.Value(chainKey{}).([]string)
 	return chain
@@ -30,9 +26,8 @@ func hopChain(ctx context.Context) []string {
 // serve a chain built to tie the Client up.
 const maxHopDepth = 2
 
-// admitHop decides whether the hop to next of the fetch of key may be
-// sent, and takes its pacing turn; done ends the turn. Its error wraps
-// errRedirects.
+// admitHop decides whether the hop to next of key's fetch may be sent and
+// takes its pacing turn, which done ends; its error wraps errRedirects.
 func (c *Client) admitHop(ctx context.Context, key string, next *url.URL) (done func(), err error) {
 	dest := next.String()
 	refused := func(why error) error {
@@ -77,18 +72,14 @@ func (c *Client) hopPacing() *Transport {
 
 // sameSite reports whether the authorities a and b are one site: the same
 // host but for "www.", on the same port or each scheme's default.
-func sameSite(a, b string) bool {
-	ha, pa := siteOf(a)
-	hb, pb := siteOf(b)
-	return ha == hb && pa == pb
-}
+func sameSite(a, b string) bool { return siteOf(a) == siteOf(b) }
 
-func siteOf(key string) (host, port string) {
+func siteOf(key string) (hostPort [2]string) {
 	scheme, rest, _ := strings.Cut(key, "://")
 	i := strings.LastIndexByte(rest, ':')
-	host, port = rest[:i], rest[i+1:]
+	host, port := rest[:i], rest[i+1:]
 	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
 		port = ""
 	}
-	return strings.TrimPrefix(host, "www."), port
+	return [2]string{strings.TrimPrefix(host, "www."), port}
 }

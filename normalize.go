@@ -8,25 +8,19 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// Servers serve a normal form of the path a URL spells (see the package
-// documentation), so wherever a request leaves the process a URL is
-// allowed only when its spelling and its normal forms all are. A form
-// keeps the escapes of '%' (decoded, it would begin another escape), '?'
-// (it would start a query: "Disallow: /*?" must not refuse a file named
-// "what?") and '#' (no rule holds one), with upper-case hex as rules do.
-
-// normalForms returns the forms other than path itself that a server may
-// serve for path, the path and query rules are matched against: none for
-// most paths. Only the path part changes. The first form is nginx's:
-// escapes decoded, '/' among them, then slashes merged, then dot segments
-// removed (RFC 3986 §5.2.4), so /a//../x is /x. The second is Apache's,
-// which keeps %2F and removes dots before merging, so /a//../x is /a/x.
-// Forms equal to path, or to each other, are left out.
-//
-// The forms refer to scratch's spare capacity, which the caller keeps
-// unchanged while it uses them.
+// normalForms returns the forms a server may serve for path (the path and
+// query rules match), other than path and each other: none for most paths
+// (see the package documentation). Only the path part changes. nginx's
+// form decodes escapes, %2F too, merges slashes, then removes dot segments
+// (RFC 3986 §5.2.4), so /a//../x is /x; Apache's keeps %2F and removes
+// dots before merging, so /a//../x is /a/x. Both keep the escapes of '%'
+// (decoded, it would begin another escape), '?' (it would start a query:
+// "Disallow: /*?" must not refuse a file named "what?") and '#' (no rule
+// holds one), with upper-case hex as rules do. The forms lie in scratch's
+// spare capacity, which the caller keeps unchanged while it uses them.
 func normalForms(path string, scratch []byte) (forms [2]string, n int) {
-	p, query := splitQuery(path)
+	p, _, _ := strings.Cut(path, "?")
+	query := path[len(p):] // with its '?'
 	if normal(p) {
 		return forms, 0
 	}
@@ -53,26 +47,19 @@ func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 	return forms, n
 }
 
-// normalScratch is the size of the scratch space normalForms is given on
-// the hot path: the forms of a path of n bytes take at most 6n bytes and
-// their queries, so 1 KiB covers the paths crawlers meet; a longer one
-// allocates.
+// normalScratch is the scratch space normalForms is given on the hot path:
+// the forms of a path of n bytes take at most 6n bytes and their queries,
+// so 1 KiB covers the paths crawlers meet; a longer one allocates.
 const normalScratch = 1024
 
 // spelledNormally reports whether path, the path and query of a URL, is
 // served as spelled: whether normalForms has no form for it. Callers ask
 // it first, to keep the scratch space of normalForms off the hot path.
 func spelledNormally(path string) bool {
-	p, _ := splitQuery(path)
-	return normal(p)
-}
-
-// splitQuery splits path at its query, which keeps its '?'.
-func splitQuery(path string) (p, query string) {
 	if i := strings.IndexByte(path, '?'); i >= 0 {
-		return path[:i], path[i:]
+		path = path[:i] // IndexByte, unlike Cut, inlines on this hot path
 	}
-	return path, ""
+	return normal(path)
 }
 
 // normal reports whether p, the path part of a URL, is its own normal
@@ -95,9 +82,7 @@ func normal(p string) bool {
 		switch {
 		case rest == "":
 			return true
-		case rest[0] == '/':
-			return false
-		case rest[0] == '.' && dotSegment(rest):
+		case rest[0] == '/', rest[0] == '.' && dotSegment(rest):
 			return false
 		}
 		j := strings.IndexByte(rest, '/')
@@ -110,8 +95,8 @@ func normal(p string) bool {
 }
 
 // decodes reports whether a form writes the escape of c decoded: every
-// printable ASCII byte and space, but '%', '?' and '#' (see above), and
-// '/' only in nginx's form (slash).
+// printable ASCII byte and space, but '%', '?' and '#' (see normalForms),
+// and '/' only in nginx's form (slash).
 func decodes(c byte, slash bool) bool {
 	switch {
 	case c < ' ' || c >= 0x7f, c == '%', c == '?', c == '#':
@@ -122,13 +107,9 @@ func decodes(c byte, slash bool) bool {
 	return true
 }
 
-// dotSegment reports whether s, which follows a '/', begins with a "."
-// or ".." segment.
+// dotSegment reports whether s, after a '/', begins with a "." or ".." segment.
 func dotSegment(s string) bool {
-	seg := s
-	if i := strings.IndexByte(s, '/'); i >= 0 {
-		seg = s[:i]
-	}
+	seg, _, _ := strings.Cut(s, "/")
 	return seg == "." || seg == ".."
 }
 
@@ -136,7 +117,6 @@ func dotSegment(s string) bool {
 // '/' among them when slash is set, and the others with upper-case hex.
 func appendDecoded(dst []byte, p string, slash bool) []byte {
 	for i := 0; i < len(p); i++ {
-		c := p[i]
 		if ascii.IsEscape(p, i) {
 			d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2])
 			if decodes(d, slash) {
@@ -147,7 +127,7 @@ func appendDecoded(dst []byte, p string, slash bool) []byte {
 			i += 2
 			continue
 		}
-		dst = append(dst, c)
+		dst = append(dst, p[i])
 	}
 	return dst
 }
@@ -170,30 +150,21 @@ func appendMerged(dst []byte, p []byte) []byte {
 func appendDotsRemoved(dst []byte, p []byte) []byte {
 	root := len(dst)
 	for len(p) > 0 {
-		// p starts with '/': take the segment after it.
-		seg := p[1:]
-		next := len(p)
-		if i := bytes.IndexByte(seg, '/'); i >= 0 {
-			seg, next = seg[:i], 1+i
-		}
-		last := next == len(p)
+		seg, _, more := bytes.Cut(p[1:], []byte{'/'}) // p starts with '/'
+		p = p[1+len(seg):]
 		switch string(seg) {
-		case ".":
-			if last {
-				dst = append(dst, '/')
-			}
+		case ".": // dropped
 		case "..":
 			if i := bytes.LastIndexByte(dst[root:], '/'); i >= 0 {
 				dst = dst[:root+i]
 			}
-			if last {
-				dst = append(dst, '/')
-			}
 		default:
-			dst = append(dst, '/')
-			dst = append(dst, seg...)
+			dst = append(append(dst, '/'), seg...)
+			continue
 		}
-		p = p[next:]
+		if !more {
+			dst = append(dst, '/')
+		}
 	}
 	if len(dst) == root {
 		dst = append(dst, '/')

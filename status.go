@@ -1,45 +1,34 @@
 package robotstxt
 
-// An Outcome is what a robots.txt response means for crawling its
-// authority.
+// An Outcome is what a robots.txt response means for crawling its authority.
 type Outcome uint8
 
-// The zero Outcome means no decision was made, as in the Decision returned
-// with an error for a bad URL, a closed Client or a caller's context that
-// ended.
+// The zero Outcome means no decision was made: a Decision returned with an
+// error for a bad URL, a closed Client or a caller's context that ended.
 const (
 	// OutcomeRules means the body was parsed and its rules apply (2xx).
 	OutcomeRules Outcome = iota + 1
 	// OutcomeAllowAll means robots.txt is unavailable (most 4xx, too many
 	// redirects): everything may be crawled.
 	OutcomeAllowAll
-	// OutcomeDisallowAll means nothing may be crawled, and the answer is
-	// final for as long as it is fresh (401 and 403 under
-	// LegacyStatusPolicy).
+	// OutcomeDisallowAll means nothing may be crawled, final for as long
+	// as it is fresh (401 and 403 under LegacyStatusPolicy).
 	OutcomeDisallowAll
 	// OutcomeUnreachable means robots.txt could not be obtained (429, 5xx,
 	// network errors, timeouts): the last good copy is used if there is
-	// one, otherwise nothing may be crawled and the caller is told to come
-	// back later.
+	// one, else nothing may be crawled and the caller is told to come back.
 	OutcomeUnreachable
 )
 
 // name returns the outcome's name, for logs.
 func (o Outcome) name() string {
-	switch o {
-	case 0:
-		return "none"
-	case OutcomeRules:
-		return "rules"
-	case OutcomeAllowAll:
-		return "allow-all"
-	case OutcomeDisallowAll:
-		return "disallow-all"
-	case OutcomeUnreachable:
-		return "unreachable"
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
 	}
 	return "unknown"
 }
+
+var outcomeNames = [...]string{"none", "rules", "allow-all", "disallow-all", "unreachable"}
 
 // defaultErrorPolicy reads every network error as OutcomeUnreachable, as
 // RFC 9309 §2.3.1.4 asks (see [WithErrorPolicy]).
@@ -60,10 +49,9 @@ func defaultStatusPolicy(status int) Outcome {
 	return OutcomeUnreachable
 }
 
-// LegacyStatusPolicy is a status policy for [WithStatusPolicy]: the
-// default, RFC 9309's, except that 401 Unauthorized and 403 Forbidden
-// disallow everything, as the 1996 draft and many older crawlers read
-// them.
+// LegacyStatusPolicy is a status policy for [WithStatusPolicy]: RFC 9309's
+// default, but 401 Unauthorized and 403 Forbidden disallow everything, as
+// the 1996 draft and many older crawlers read them.
 func LegacyStatusPolicy(status int) Outcome {
 	if status == 401 || status == 403 {
 		return OutcomeDisallowAll

@@ -11,13 +11,13 @@ import (
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
 )
 
-// ErrCacheMiss is returned by a Store's Get when it holds nothing under the
-// key.
+// ErrCacheMiss is returned by a Store's Get when it holds nothing under key.
 var ErrCacheMiss = errors.New("robotstxt: cache miss")
 
-// A Store is a shared, second-level cache of robots.txt entries, such as a
-// Redis server that a fleet of crawler processes shares. The Client keeps
-// parsed entries in memory and consults the Store only on a memory miss.
+// A Store is a shared, second-level cache of robots.txt entries (see
+// [WithStore]), such as a Redis server a fleet of crawler processes shares.
+// Its errors never reach a check: the Client logs them and fetches
+// robots.txt itself.
 //
 // Values are opaque, versioned encodings made by the Client; a Store keeps
 // them byte for byte, in its own copy (an empty value is a value, not a
@@ -27,21 +27,16 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // with an error wrapping ctx.Err() unless the call completed. Package
 // [github.com/robotsgate/robotstxt/storetest] checks all of this.
 //
-// Errors from a Store never reach the caller of Client.Allowed: the Client
-// logs them and falls back to fetching robots.txt itself.
-//
-// A Store shared by processes may also hand out short exclusive leases,
-// so that when many of them miss the same authority at once only one
-// fetches its robots.txt while the others wait for the result to appear
-// in the Store. It does so with a method
+// A Store may also hand out short exclusive leases, so that of the
+// processes that miss an authority at once only one fetches its robots.txt
+// while the others wait for its result in the Store. It does so with
 //
 //	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 //
-// which tries to take the lease on key for ttl. When it is taken, ok is
-// true and release gives it back (only the holder's release has any
-// effect, and a lease not released expires after ttl). When another
-// holder has it, release is nil, ok is false and err is nil. The Client
-// uses it when its Store has it; storetest checks it.
+// which takes the lease on key for ttl: ok is true and release gives it
+// back (only the holder's release counts; an unreleased lease expires
+// after ttl); while another holds it, release is nil, ok false and err
+// nil. storetest checks it too.
 //
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
@@ -64,57 +59,35 @@ type leaser interface {
 // A sharedTier is how a Client uses its Store. Every call is bounded by
 // the Store timeout, and a failing Store never fails a check.
 type sharedTier struct {
-	store  Store
-	cfg    *config
-	tokens []string        // the Client's product tokens
-	base   context.Context // cancelled by Client.Close
-	stats  *counters
-	logger *slog.Logger
-
+	*Client
+	store    Store
 	throttle *logthrottle.Throttle
 }
 
-// lookup returns the Store's fresh entry for key, or else whichever of
-// prev and the Store's expired copy is more recent, to revalidate from.
-func (t *sharedTier) lookup(key string, prev *entry) (hit, fallback *entry) {
-	e, _ := t.get(t.base, key)
-	return t.judge(e, prev)
-}
-
-// lookupFor is lookup with no previous entry for a caller whose ctx
-// bounds it too; it returns ctx's cause when the caller gave up.
-func (t *sharedTier) lookupFor(ctx context.Context, key string) (hit, fallback *entry, err error) {
-	if ctx.Done() == nil {
-		hit, fallback = t.lookup(key, nil)
-		return hit, fallback, nil
+// lookup returns the Store's fresh entry for key, or else nil and the more
+// recent of prev and the Store's expired copy, to revalidate from. A ctx
+// that can end bounds it too; its cause is the error when it ends.
+func (t *sharedTier) lookup(ctx context.Context, key string, prev *entry) (*entry, *entry, error) {
+	parent := t.base
+	if ctx.Done() != nil {
+		var cancel context.CancelCauseFunc
+		parent, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })
-	defer stop()
-	e, _ := t.get(ctx, key)
-	if err := context.Cause(ctx); err != nil && t.base.Err() == nil {
+	e, _ := t.get(parent, key)
+	if err := context.Cause(parent); err != nil && t.base.Err() == nil {
 		return nil, nil, err
 	}
-	hit, fallback = t.judge(e, nil)
-	return hit, fallback, nil
-}
-
-// judge is lookup's verdict on e, the Store's entry for a key or nil.
-func (t *sharedTier) judge(e, prev *entry) (hit, fallback *entry) {
-	switch {
-	case e == nil:
-		t.stats.storeMisses.Add(1)
-		return nil, prev
-	case !e.expired(t.cfg.now()):
+	if e != nil && !e.expired(t.cfg.now()) {
 		t.stats.storeHits.Add(1)
-		return t.keepGood(e, prev), nil
+		return t.keepGood(e, prev), nil, nil
 	}
 	t.stats.storeMisses.Add(1)
-	if prev == nil || e.checked > prev.checked && (e.good() || !prev.good()) {
-		return nil, e
+	if e != nil && (prev == nil || e.checked > prev.checked && (e.good() || !prev.good())) {
+		return nil, e, nil
 	}
-	return nil, prev
+	return nil, prev, nil
 }
 
 // keepGood returns stored, or prev standing in for it when stored is
@@ -135,13 +108,10 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
 	b, err := t.store.Get(ctx, key)
-	if errors.Is(err, ErrCacheMiss) {
-		return nil, false
-	}
-	if err != nil {
-		if parent.Err() != nil && parent != t.base {
-			return nil, false // the caller gave up; the Store did not fail
-		}
+	switch {
+	case errors.Is(err, ErrCacheMiss), err != nil && parent.Err() != nil && parent != t.base:
+		return nil, false // a miss, or the caller gave up: the Store did not fail
+	case err != nil:
 		t.fail("get", key, err)
 		return nil, true
 	}
@@ -150,13 +120,12 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 		err = t.plausible(e)
 	}
 	if err == nil && e.body != nil {
-		z := e.body
 		// A body over three times the limit (bodies grow at most
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
 		var text []byte
-		if text, err = decompress(z, 3*t.cfg.bodyLimit); err == nil {
-			e.setRules(text, z, t.cfg.mode, t.tokens)
+		if text, err = decompress(e.body, 3*t.cfg.bodyLimit); err == nil {
+			e.setRules(text, e.body, t.cfg.mode, t.tokens)
 		}
 	}
 	if err != nil {
@@ -166,11 +135,10 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 	return e.derive(), false
 }
 
-// plausible rejects a stored entry this Client would never have written,
-// since others write the Store, clocks wrong or worse: one dated in the
-// future (it would stand in as fresh for as long as it claims), fresh for
-// longer than this Client keeps any, a last good copy past the stale
-// window, or rules without a body. Such a value is a miss.
+// plausible rejects, as a miss, a stored entry this Client would never
+// have written (others write the Store, clocks wrong or worse; see
+// [Store]): one dated in the future would stand in as fresh for as long
+// as it claims.
 func (t *sharedTier) plausible(e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
@@ -194,9 +162,8 @@ func (t *sharedTier) plausible(e *entry) error {
 	return nil
 }
 
-// maxClockSkew is how far ahead of this clock a stored entry's times may
-// be: synchronised clocks agree within milliseconds, and a minute leaves
-// room for a host whose synchronisation lags.
+// maxClockSkew is how far ahead of this clock a stored entry's times may be:
+// synchronised clocks agree within milliseconds; a minute allows for lag.
 const maxClockSkew = time.Minute
 
 // awaitLease takes the lease on key, if the Store is a leaser, and returns
@@ -240,8 +207,7 @@ func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
 			return e, nil
 		}
 		if failed {
-			// The Store is failing: the holder's result cannot reach us
-			// through it, so fetch ourselves now.
+			// The holder's result cannot reach us through a failing Store.
 			return nil, nil
 		}
 	}
