@@ -45,9 +45,8 @@ type Client struct {
 	stats    counters
 	logger   *slog.Logger
 
-	pacerOnce sync.Once
-	pacer     *memPacer                 // shared by its Transports; see sharedPacer
-	hops      atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
+	pacer func() *memPacer          // shared by Transports without WithPacer
+	hops  atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -73,6 +72,7 @@ func NewClient(opts ...Option) *Client {
 		cfg.leaseWait = cfg.fetchTimeout
 	}
 	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{})}
+	c.pacer = sync.OnceValue(newMemPacer)
 	c.fetcher.cfg = &c.cfg
 	c.fetcher.admit = c.admitHop
 	if cfg.httpClient != nil {

@@ -127,17 +127,10 @@ func newTransport(c *Client, next http.RoundTripper, opts []TransportOption) *Tr
 		}
 	}
 	if cfg.pacer == nil {
-		cfg.pacer = c.sharedPacer()
+		cfg.pacer = c.pacer() // shared, so that they keep each Crawl-delay between them
 	}
 	c.hops.CompareAndSwap(nil, &Transport{c: c, cfg: cfg})
 	return &Transport{c: c, next: next, cfg: cfg}
-}
-
-// sharedPacer returns the memPacer that c's Transports without WithPacer
-// share, so that they keep each Crawl-delay between them.
-func (c *Client) sharedPacer() *memPacer {
-	c.pacerOnce.Do(func() { c.pacer = newMemPacer() })
-	return c.pacer
 }
 
 // NewClientTransport returns a Client configured by clientOpts and a
