@@ -11,7 +11,12 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// The buckets of a Store's file (see the package documentation).
+// The buckets of a Store's file. "values" maps each key (an authority
+// such as "https://example.com:443") to a header (see headerLen) and the
+// Client's value. "expiry" (key: expiry and sequence) and "written"
+// (key: sequence) index the entries; their values are the keys. "meta"
+// holds the layout version and the live total. Every change to an entry
+// updates its three rows and the total in one transaction.
 var (
 	bucketMeta    = []byte("meta")
 	bucketValues  = []byte("values")

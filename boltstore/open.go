@@ -30,7 +30,8 @@ const (
 // Open opens the Store file at path, creating it if it does not exist.
 // It fails with [ErrLocked] if another Store has the file open, and with
 // [ErrFormat] if the file is not one it can use, unless
-// [WithReplaceDamaged] has it start afresh.
+// [WithReplaceDamaged] has it start afresh. It empties a file of an
+// earlier layout, whose entries the crawler then fetches again.
 func Open(path string, opts ...Option) (*Store, error) {
 	cfg := config{logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
