@@ -43,16 +43,14 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 // the client honours context deadlines on its sockets, else in one of its
 // own, so that the timeout holds while go-redis waits on a socket.
 func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) error {
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
+		defer cancel()
+	}
 	if s.direct {
-		if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
-			defer cancel()
-		}
 		return fn(ctx)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
-	defer cancel()
 	result := make(chan error, 1)
 	go func() { result <- fn(ctx) }()
 	select {

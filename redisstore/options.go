@@ -42,9 +42,16 @@ func WithMaxValue(n int64) Option {
 
 // WithPrefix sets the prefix of every key the Store writes (default
 // "robotstxt:"). Processes that should share entries must use the same
-// prefix; different prefixes keep separate caches in one Redis. Braces
-// are removed from the prefix, since '{' or '}' would change the keys'
-// cluster hash tag.
+// prefix; different prefixes keep separate caches in one Redis. Each
+// authority has up to three keys, each expiring by itself:
+//
+//	robotstxt:{https://example.com:443}        its robots.txt entry
+//	robotstxt:{https://example.com:443}:lease  the lease of the process fetching it
+//	robotstxt:{https://example.com:443}:pace   its pacing state (a hash)
+//
+// The braces are a Redis Cluster hash tag, which puts the three keys in
+// one slot; braces are removed from the prefix, since they would change
+// it.
 func WithPrefix(prefix string) Option {
 	return func(c *config) { c.prefix = strings.NewReplacer("{", "", "}", "").Replace(prefix) }
 }
