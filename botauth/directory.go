@@ -19,9 +19,7 @@ const (
 	directoryLabel = "binding"
 	directoryTag   = "http-message-signatures-directory"
 	// directoryCacheControl lets verifiers cache the directory for a day,
-	// as in the draft's example: long enough that sites seldom fetch it,
-	// short enough to bound how long a key removed from it keeps
-	// verifying at a site that fetched it before.
+	// as in the draft's example, so that sites seldom fetch it.
 	directoryCacheControl = "max-age=86400"
 	// directoryValidity is how long a directory response's signature is
 	// valid: a week, so that it outlives the day a response may be cached
@@ -39,20 +37,15 @@ const (
 // no others (404 Not Found, or 405 Method Not Allowed).
 //
 // The body is a JSON Web Key Set holding the Signer's public key, with
-// its [Signer.KeyID] as kid:
-//
-//	{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"...","x":"...","use":"sig"}]}
-//
-// served as application/http-message-signatures-directory+json, with
-// Cache-Control: max-age=86400 (a day: how long a site may keep using a
-// key after it leaves the directory). As the draft recommends, the
-// response proves possession of the key: it carries a Content-Digest of
-// the body (RFC 9530, SHA-256) and a signature, labelled "binding", over
-// the authority the directory was fetched from ("@authority";req,
-// lower-cased, without port 443) and that digest, with created, expires
-// (a week later), keyid and the tag "http-message-signatures-directory".
-// A site can then keep the key set, or pass it on, as proof that this
-// key is the agent URL's.
+// its [Signer.KeyID] as kid, which sites may cache for a day: how long a
+// site may keep using a key after it leaves the directory. As the draft
+// recommends, the response proves possession of the key: it carries a
+// Content-Digest of the body (RFC 9530, SHA-256) and a signature,
+// labelled "binding", over the authority the directory was fetched from
+// ("@authority";req, lower-cased, without port 443) and that digest, with
+// created, expires (a week later), keyid and the tag
+// "http-message-signatures-directory". A site can then keep the key set,
+// or pass it on, as proof that this key is the agent URL's.
 //
 // The directory must be served over https, as the agent URL says; the
 // handler does not check that, so that it can sit behind a proxy that

@@ -23,19 +23,17 @@ const (
 	// requestTag is the tag parameter the draft fixes for a request
 	// signature; it tells a verifier that the signature is Web Bot Auth's.
 	requestTag = "web-bot-auth"
-	// defaultValidity is a minute. A Transport signs each request as it
-	// sends it, so a signature needs to outlive only the request's trip
-	// to the site and the difference between the two clocks; a copy
-	// taken on the way works for any path of that site until it expires,
-	// which is why it should not live longer.
+	// defaultValidity is a minute: a Transport signs each request as it
+	// sends it, so a signature need outlive only the trip to the site and
+	// the clocks' difference, and should not, since a copy taken on the
+	// way works until it expires.
 	defaultValidity = time.Minute
 	// maxValidity is the longest the draft recommends ("no more than 24
 	// hours after created").
 	maxValidity = 24 * time.Hour
-	// nonceSize is the number of random bytes in a nonce: 64, the size the
-	// Web Bot Auth architecture drafts recommended and that Cloudflare's
-	// implementation sends (and insists on when given one to sign with).
-	// The current draft leaves nonces to RFC 9421, which sets no size.
+	// nonceSize is the number of random bytes in a nonce: RFC 9421 sets
+	// no size, and 64 is what Cloudflare's implementation sends (and
+	// insists on when given one to sign with).
 	nonceSize = 64
 )
 
@@ -89,9 +87,8 @@ func WithValidity(d time.Duration) Option {
 //
 //	https://crawler.example/.well-known/http-message-signatures-directory
 //
-// Verifiers written to earlier drafts took a Signature-Agent to name an
-// origin and fetched that path from it; those that keep only the URL's
-// origin, as Cloudflare's reference verifier does, find the same
+// Verifiers that keep only the URL's origin and fetch that path from it,
+// as earlier drafts and Cloudflare's reference verifier do, find the same
 // directory.
 func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, error) {
 	if len(key) != ed25519.PrivateKeySize {
@@ -175,11 +172,15 @@ func checkAgent(agent string) (string, error) {
 // base64url, as the draft requires.
 func (s *Signer) KeyID() string { return s.keyID }
 
-// Sign signs req as RFC 9421 and the Web Bot Auth draft ask, setting
-// the Signature-Agent, Signature-Input and Signature fields shown in the
-// package documentation. Its nonce is 64 random bytes in base64; there
-// is no alg parameter, since the key a verifier finds by keyid says it
-// is Ed25519.
+// Sign signs req as RFC 9421 and the Web Bot Auth draft ask. It sets
+// Signature-Agent to a Dictionary whose member, keyed by the signature's
+// label "sig1", is the agent URL as a String (the form the draft requires
+// of signers), and Signature-Input and Signature to a signature over the
+// request's authority and that member. Its parameters are created,
+// expires (a minute later unless [WithValidity] says otherwise), keyid
+// ([Signer.KeyID]), a nonce of 64 random bytes in base64 and the tag
+// "web-bot-auth"; there is no alg parameter, since the key a verifier
+// finds by keyid says it is Ed25519.
 //
 // The authority is the @authority of RFC 9421 §2.2.3, taken from
 // req.Host if set and req.URL.Host otherwise, lower-cased, without an
