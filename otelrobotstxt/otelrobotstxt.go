@@ -1,24 +1,14 @@
 // Package otelrobotstxt exports the counts of a robotstxt.Client and a
 // robotstxt.Transport as OpenTelemetry metrics, for the metrics systems
-// operators run: how often robots.txt was fetched and with what result,
-// how checks were answered, what the Transport sent, refused, deferred,
-// paced and held, and how long requests waited for their turns.
-//
-// It is a module of its own, so that the robotstxt library takes no
-// dependency on OpenTelemetry; it depends only on the OpenTelemetry API.
-// The SDK, or any other implementation, comes from the program:
-//
-//	reg, err := otelrobotstxt.Observe(client, transport)
-//	if err != nil { ... }
-//	defer reg.Unregister()
+// operators run. It is a module of its own, so that the robotstxt library
+// takes no dependency on OpenTelemetry; it depends only on the
+// OpenTelemetry API, and the SDK, or any other implementation, comes from
+// the program (see [Observe] and the example).
 //
 // Every instrument is asynchronous: one callback reads [robotstxt.Client.Stats]
 // and [robotstxt.Transport.Stats] when the metrics are collected, so the
-// library's hot paths do no metrics work at all. Names start with
-// "robotstxt." and follow OpenTelemetry's semantic conventions: counters
-// count {check}, {fetch}, {request} and the like, times are in seconds,
-// and what is in use now (fetches under way, cache entries) is an
-// up-down counter.
+// library's hot paths do no metrics work at all. Names and units follow
+// OpenTelemetry's semantic conventions.
 //
 // # Instruments
 //
@@ -93,14 +83,11 @@ func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metri
 	if c == nil && t == nil {
 		return nil, errors.New("otelrobotstxt: Observe with neither a Client nor a Transport")
 	}
-	cfg := config{}
+	cfg := config{mp: otel.GetMeterProvider()}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
-	}
-	if cfg.mp == nil {
-		cfg.mp = otel.GetMeterProvider()
 	}
 	b := &builder{m: cfg.mp.Meter(scopeName)}
 	var report []func(metric.Observer)
