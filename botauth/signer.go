@@ -15,13 +15,11 @@ import (
 )
 
 const (
-	// requestLabel is the label of the signature a Signer adds, and the
-	// key of its Signature-Agent member: the draft requires each
-	// signature to cover the member keyed to its own label. "sig1" is the
-	// label of the draft's examples.
+	// requestLabel is the label of a Signer's signature, that of the
+	// draft's examples, and the key of its Signature-Agent member, which
+	// the draft requires each signature to cover.
 	requestLabel = "sig1"
-	// requestTag is the tag parameter the draft fixes for a request
-	// signature; it tells a verifier that the signature is Web Bot Auth's.
+	// requestTag is the tag the draft fixes for a request signature.
 	requestTag = "web-bot-auth"
 	// defaultValidity is a minute: a Transport signs each request as it
 	// sends it, so a signature need outlive only the trip to the site and
@@ -44,7 +42,7 @@ const (
 type Signer struct {
 	key        ed25519.PrivateKey
 	keyID      string
-	agentField string // the Signature-Agent field value, label="agent"
+	agentField string // the Signature-Agent field value
 	agentValue string // agent as a Structured Field String
 	agentPath  string // the path of the agent URL
 	validity   int64  // seconds from created to expires
@@ -190,10 +188,9 @@ func (s *Signer) KeyID() string { return s.keyID }
 // send in place of the name given).
 //
 // Sign replaces any Signature-Agent, Signature-Input and Signature fields
-// req has, so that a request signed again, for a retry, carries one
-// signature; it does not add to another signer's signatures. It changes
-// no other field. Sign modifies req: a RoundTripper signs a copy, as
-// [NewTransport]'s does.
+// req has, so that a request signed again carries one signature, and
+// changes no other field. It modifies req: a RoundTripper signs a copy,
+// as [NewTransport]'s does.
 func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""
