@@ -30,10 +30,9 @@ var (
 	keyLive   = []byte("live")   // the live entries' cost
 )
 
-// layoutVersion is the version of the layout this package writes. Open
-// lays out afresh a file of an earlier version, and refuses one of a
-// later version: a version that changes the layout gives it a new
-// number. Version 1 had no checksums.
+// layoutVersion is the layout this package writes; a change of layout
+// takes a new number. Open lays out afresh a file of an earlier version
+// (1 had no checksums) and refuses one of a later version.
 const layoutVersion = 2
 
 const (
@@ -130,13 +129,10 @@ func checkLayout(tx *bolt.Tx) (lay bool, err error) {
 
 // layOut lays out an empty Store, deleting any buckets of an old one.
 func layOut(tx *bolt.Tx) error {
-	names := [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten}
-	for _, name := range names {
+	for _, name := range [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten} {
 		if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return err
 		}
-	}
-	for _, name := range names {
 		if _, err := tx.CreateBucket(name); err != nil {
 			return err
 		}

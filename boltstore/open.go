@@ -206,14 +206,12 @@ func isLeaked(path string) bool {
 
 // openError classifies an error of bolt.Open.
 func openError(err error) error {
-	var pathErr *fs.PathError
-	var errno syscall.Errno
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return ErrLocked
 	case errors.Is(err, bolterrors.ErrChecksum):
 		return fmt.Errorf("%w: %w: %w", ErrFormat, ErrDamaged, err)
-	case errors.As(err, &pathErr), errors.As(err, &errno):
+	case errors.As(err, new(*fs.PathError)), errors.As(err, new(syscall.Errno)):
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrFormat, err)

@@ -71,10 +71,10 @@ type Store struct {
 var _ robotstxt.Store = (*Store)(nil)
 
 // Get returns the value stored under key, or robotstxt.ErrCacheMiss if
-// there is none, it has expired, or it fails its checksum. A value set
-// moments ago is found even before the writer has committed it. Get does
-// not wait for the writer's commits (a read may wait briefly while bbolt
-// maps a grown file); if ctx is already done, it returns ctx's error.
+// there is none, it has expired, or it fails its checksum; a value just
+// set is found before it is committed. Get does not wait for commits (a
+// read may wait briefly while bbolt maps a grown file); if ctx is already
+// done, it returns ctx's error.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	s.mustBeOpened()
 	if err := ctx.Err(); err != nil {

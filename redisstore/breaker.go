@@ -24,10 +24,9 @@ const (
 	// retryAfter is how long an open breaker refuses calls before it lets
 	// one probe call through.
 	retryAfter = time.Second
-	// maxBreakers bounds the breakers a Store keeps, one per node address
-	// it has called: more than a Redis Cluster has nodes. Past it the
-	// Store forgets them all and starts afresh, so that addresses that
-	// come and go (nodes replaced over months) cannot grow it.
+	// maxBreakers bounds the breakers a Store keeps, one per node address,
+	// above any cluster's node count. Past it the Store forgets them all,
+	// so that addresses that come and go cannot grow it.
 	maxBreakers = 1024
 	// minJudged is the least time a call must have had before a missed
 	// deadline of the caller counts against Redis: a caller that left less
