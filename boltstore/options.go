@@ -19,13 +19,12 @@ type config struct {
 // they expire (each commit removes up to a thousand expired ones).
 //
 // n bounds the data, not the file. bbolt never shrinks its file: it
-// reuses the pages that removals and commits free, and grows the file,
-// when none is free, to the next power of two under 16 MiB, then by 16
-// MiB more than it needs. So the file settles at its largest size so far:
-// in tests, a bound of 1 MiB gave a file of 2 MiB, and one of 32 MiB a
-// file of 49 MiB. To get the space back, stop the crawler and delete the
-// file, or compact it offline (bbolt compact -o robots.new.db robots.db,
-// then rename).
+// reuses freed pages, and grows the file to the next power of two under
+// 16 MiB, then 16 MiB past what it needs, so the file settles at its
+// largest size so far (in tests, 2 MiB for a bound of 1 MiB, 49 MiB for
+// 32 MiB). To get the space back, stop the crawler and delete the file,
+// or compact it offline (bbolt compact -o robots.new.db robots.db, then
+// rename).
 func WithMaxBytes(n int64) Option {
 	return func(c *config) { c.maxBytes = max(n, 0) }
 }
@@ -39,13 +38,13 @@ func WithMaxBytes(n int64) Option {
 // [ErrLocked], and with errors of the operating system (permissions, a
 // full disk).
 //
-// The check reads every page in use, on the calling goroutine. In tests
-// it took about 50 ms for 10,000 entries of 1 KiB (a 20 MiB file) and
-// half a second for 100,000 (224 MiB), with the file in the page cache,
-// where an Open without it takes a third of a millisecond; on a cold
-// disk, add the time to read the file. A check that ends the process (see the package documentation) leaves a file named
-// path + ".checking" behind, and the next Open replaces the file: the
-// crawler dies twice, not in a loop.
+// The check reads every page in use, on the calling goroutine: in tests,
+// 50 ms for 10,000 entries of 1 KiB (a 20 MiB file) and half a second for
+// 100,000 (224 MiB) in the page cache, plus the time to read the file
+// from a cold disk; an Open without it takes a third of a millisecond. A
+// check that ends the process (see the package documentation) leaves a
+// file path + ".checking" behind, and the next Open replaces the file:
+// the crawler dies twice, not in a loop.
 func WithReplaceDamaged() Option {
 	return func(c *config) { c.replace = true }
 }

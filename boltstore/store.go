@@ -121,15 +121,14 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 }
 
 // Set stores value under key for ttl. It records the value in memory,
-// where Get finds it at once, for the Store's writer to commit. While the
+// where Get finds it at once, for the Store's writer to commit; while the
 // values waiting take more than 16 MiB (or a quarter of the WithMaxBytes
-// bound, if less), as when the disk falls behind, Set first waits for the
+// bound, if less), as when the disk falls behind, it first waits for the
 // writer to take them, until ctx is done. A commit that fails (on a full
 // disk, say) loses its batch, and the next Set returns its error, having
-// recorded its value all the same. Under WithMaxBytes, Set fails for a
-// value that could never fit. Once the Store has found its file damaged,
-// Set fails at once with an error wrapping [ErrDamaged], recording
-// nothing.
+// recorded its value all the same. Set fails for a value that could never
+// fit under WithMaxBytes, and, once the Store has found its file damaged,
+// at once with an error wrapping [ErrDamaged], recording nothing.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	s.mustBeOpened()
 	switch {

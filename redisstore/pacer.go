@@ -24,8 +24,6 @@ import (
 //	iv     the interval it ended with
 //	hold   no turn before this (Retry-After)
 //
-// The key expires when none of them holds anything back any more.
-//
 // Both pacing scripts take the token of a turn (ARGV[1]), its interval
 // (ARGV[2]) and lease (ARGV[3]) and the bound maxAhead (ARGV[4]), all in
 // µs, and begin with paceRead, which reads the clock and the state and
