@@ -16,12 +16,10 @@
 // URL and the keys served there, so keep both: load the key from where
 // the crawler keeps its secrets rather than generating one per run.
 //
-// Given as the next RoundTripper of robotstxt.NewClientTransport (or
-// robotstxt.NewTransport), the signing transport signs what the
-// robots.txt Transport lets through, pages and redirect hops, and the
-// Client's own robots.txt fetches, which go out through the same next
-// (see the package example). A request robots.txt disallows is refused
-// before it reaches the signer, so it is neither signed nor sent.
+// As the next RoundTripper of robotstxt.NewClientTransport, the signing
+// transport signs the pages and redirect hops that robots.txt lets
+// through and the Client's own robots.txt fetches (see the package
+// example); a request robots.txt disallows is neither signed nor sent.
 //
 // # Limits
 //

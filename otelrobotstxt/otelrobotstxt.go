@@ -109,7 +109,7 @@ func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metri
 }
 
 // builder makes instruments on one meter, keeping them all for the
-// callback's registration and the first error.
+// callback's registration, and their errors.
 type builder struct {
 	m   metric.Meter
 	all []metric.Observable
