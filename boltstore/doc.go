@@ -24,14 +24,13 @@
 // its file ([ErrDamaged]). Either way the Client fetches robots.txt.
 //
 // Some damage no Go program survives, since the runtime ends a process
-// whose stack overflows or that runs out of memory. bbolt 1.5 follows a
-// branch page that names itself, or a page above it, as a child (one
-// flipped bit of a page number can do that) for ever, until the stack
-// overflows or memory runs out; and a damaged count in a long free list
-// makes it allocate as much as the count says at Open. Such a file ends
-// the process at the first Get or commit that reads the page, and again
-// after each restart. WithReplaceDamaged ends it at the next start
-// instead, and replaces the file at the start after that; without it,
-// remove the file. A damaged length in a page can also make bbolt copy up
-// to gigabytes before it faults, from which the Store recovers.
+// whose stack overflows or that runs out of memory: bbolt 1.5 recurses
+// for ever on a branch page that names itself, or a page above it, as a
+// child (one flipped bit of a page number can do that), and allocates at
+// Open as much as a damaged count in a long free list says. Such a file
+// ends the process at the first Get or commit that reads the page, and
+// again after each restart; with WithReplaceDamaged, at the next start
+// only, and the start after that replaces it. Without it, remove the
+// file. A damaged length in a page can also make bbolt copy up to
+// gigabytes before it faults, from which the Store recovers.
 package boltstore

@@ -72,22 +72,17 @@ func WithValidity(d time.Duration) Option {
 }
 
 // NewSigner returns a Signer that signs with key for the crawler whose
-// key directory is served at agent, the Signature-Agent URL.
-//
-// key must be a whole Ed25519 private key (seed and public key, as
-// [ed25519.GenerateKey] and [ed25519.NewKeyFromSeed] return it), whose
-// public half is the seed's. agent must be an absolute https URL with a
-// host and a path, and no user information or fragment, written in
-// visible ASCII (escape the rest): sites fetch it, as is, as a JSON Web
-// Key Set, so it names the directory itself, not just its host. The
-// usual choice, which also binds the key to the crawler's domain, is the
-// well-known URI:
-//
-//	https://crawler.example/.well-known/http-message-signatures-directory
-//
-// Verifiers that keep only the URL's origin and fetch that path from it,
-// as earlier drafts and Cloudflare's reference verifier do, find the same
-// directory.
+// key directory is served at agent, the Signature-Agent URL, or an error
+// if either is not as follows. key must be a whole Ed25519 private key
+// (seed and public key, as [ed25519.GenerateKey] and
+// [ed25519.NewKeyFromSeed] return it), whose public half is the seed's.
+// agent must be an absolute https URL with a host and a path, and no user
+// information or fragment, written in visible ASCII (escape the rest):
+// sites fetch it, as is, as a JSON Web Key Set, so it names the directory
+// itself, not just its host. The usual choice, as in the examples, is the
+// well-known URI: it binds the key to the crawler's domain, and verifiers
+// that keep only the URL's origin, as earlier drafts and Cloudflare's
+// reference verifier do, look there too.
 func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, error) {
 	if len(key) != ed25519.PrivateKeySize {
 		return nil, fmt.Errorf("botauth: Ed25519 private key of %d bytes, want %d", len(key), ed25519.PrivateKeySize)

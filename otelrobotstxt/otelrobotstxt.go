@@ -117,11 +117,10 @@ type builder struct {
 }
 
 func (b *builder) keep(inst metric.Observable, err error) {
-	if err != nil {
-		b.err = errors.Join(b.err, err)
-		return
+	b.err = errors.Join(b.err, err)
+	if err == nil {
+		b.all = append(b.all, inst)
 	}
-	b.all = append(b.all, inst)
 }
 
 func (b *builder) counter(name, unit, desc string) metric.Int64ObservableCounter {
