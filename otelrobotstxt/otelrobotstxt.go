@@ -7,8 +7,10 @@
 //
 // Every instrument is asynchronous: one callback reads [robotstxt.Client.Stats]
 // and [robotstxt.Transport.Stats] when the metrics are collected, so the
-// library's hot paths do no metrics work at all. Names and units follow
-// OpenTelemetry's semantic conventions.
+// library's hot paths do no metrics work at all. The counts are those of
+// [robotstxt.Stats] and [robotstxt.TransportStats], whose documentation
+// says exactly what each counts; names and units follow OpenTelemetry's
+// semantic conventions.
 //
 // # Instruments
 //
@@ -37,9 +39,6 @@
 //	robotstxt.transport.request.paced        {request}  whose turn was not free at once
 //	robotstxt.transport.request.held         {request}  of those, held by a Retry-After
 //	robotstxt.transport.wait.time            s          time spent waiting for turns (float)
-//
-// The counts are those of [robotstxt.Stats] and [robotstxt.TransportStats],
-// whose documentation says exactly what each counts.
 package otelrobotstxt
 
 import (
