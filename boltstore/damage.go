@@ -7,12 +7,15 @@ import (
 	"runtime/debug"
 )
 
-// ErrDamaged is wrapped by the errors of a Store whose file is damaged:
-// bbolt panicked, or faulted, reading it (see the package
-// documentation). After the first, every Get and Set fails at once with
-// it, and Close returns it too; Open's errors wrap it, as well as
-// [ErrFormat], for a file it found damaged. The file is only a cache:
-// remove it, or open with [WithReplaceDamaged].
+// ErrDamaged is wrapped by the errors of a Store whose file is damaged.
+// bbolt trusts its pages: a damaged one can make it panic, or read past
+// the end of the file it maps, which faults. The Store recovers from both
+// in Get, in its commits and in Close, logs the damage once and stops
+// using the file: every later Get and Set fails at once with it, and
+// Close returns it, after waiting at most a second for bbolt to let go of
+// the file. Open's errors wrap it, as well as [ErrFormat], for a file it
+// found damaged. The file is only a cache: remove it, or open with
+// [WithReplaceDamaged].
 var ErrDamaged = errors.New("boltstore: file damaged")
 
 // contain runs f, which calls bbolt, and returns a panic in it, or a
@@ -51,12 +54,4 @@ func (s *Store) guard(f func() error) error {
 			slog.String("path", s.path), slog.String("error", err.Error()))
 	}
 	return err
-}
-
-// mismatch counts a value that failed its checksum, and logs the first.
-func (s *Store) mismatch(key string) {
-	if s.mismatches.Add(1) == 1 {
-		s.logger.Warn("boltstore: a stored value failed its checksum; such values are misses, and only this first one is logged",
-			slog.String("path", s.path), slog.String("key", key))
-	}
 }

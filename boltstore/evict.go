@@ -8,9 +8,8 @@ import (
 
 // sweepLimit is how many expired entries a commit removes when it need
 // not make room: enough to keep up with expiry at any write rate the
-// writer sustains, few enough that a commit after a long idle spell (a
-// day's entries expiring at once) stays short. Entries needed to make
-// room are removed whatever their number.
+// writer sustains, few enough that a commit after a long idle spell stays
+// short.
 const sweepLimit = 1000
 
 // trim removes expired entries (sweepLimit, or more while need is not

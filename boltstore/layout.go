@@ -11,7 +11,12 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// The buckets of a Store's file (see the package documentation).
+// The buckets of a Store's file. "values" maps each key (an authority
+// such as "https://example.com:443") to a header (see headerLen) and the
+// Client's value. "expiry" (key: expiry and sequence) and "written"
+// (key: sequence) index the entries; their values are the keys. "meta"
+// holds the layout version and the live total. Every change to an entry
+// updates its three rows and the total in one transaction.
 var (
 	bucketMeta    = []byte("meta")
 	bucketValues  = []byte("values")
@@ -25,10 +30,9 @@ var (
 	keyLive   = []byte("live")   // the live entries' cost
 )
 
-// layoutVersion is the version of the layout this package writes. Open
-// lays out afresh a file of an earlier version, and refuses one of a
-// later version: a version that changes the layout gives it a new
-// number. Version 1 had no checksums.
+// layoutVersion is the layout this package writes; a change of layout
+// takes a new number. Open lays out afresh a file of an earlier version
+// (1 had no checksums) and refuses one of a later version.
 const layoutVersion = 2
 
 const (
@@ -125,13 +129,10 @@ func checkLayout(tx *bolt.Tx) (lay bool, err error) {
 
 // layOut lays out an empty Store, deleting any buckets of an old one.
 func layOut(tx *bolt.Tx) error {
-	names := [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten}
-	for _, name := range names {
+	for _, name := range [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten} {
 		if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return err
 		}
-	}
-	for _, name := range names {
 		if _, err := tx.CreateBucket(name); err != nil {
 			return err
 		}

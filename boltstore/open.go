@@ -30,7 +30,8 @@ const (
 // Open opens the Store file at path, creating it if it does not exist.
 // It fails with [ErrLocked] if another Store has the file open, and with
 // [ErrFormat] if the file is not one it can use, unless
-// [WithReplaceDamaged] has it start afresh.
+// [WithReplaceDamaged] has it start afresh. It empties a file of an
+// earlier layout, whose entries the crawler then fetches again.
 func Open(path string, opts ...Option) (*Store, error) {
 	cfg := config{logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
@@ -205,14 +206,12 @@ func isLeaked(path string) bool {
 
 // openError classifies an error of bolt.Open.
 func openError(err error) error {
-	var pathErr *fs.PathError
-	var errno syscall.Errno
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return ErrLocked
 	case errors.Is(err, bolterrors.ErrChecksum):
 		return fmt.Errorf("%w: %w: %w", ErrFormat, ErrDamaged, err)
-	case errors.As(err, &pathErr), errors.As(err, &errno):
+	case errors.As(err, new(*fs.PathError)), errors.As(err, new(syscall.Errno)):
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrFormat, err)

@@ -15,27 +15,36 @@ type config struct {
 // to about n bytes of pages in use, bbolt's overhead included: a write
 // that would go over n first removes expired entries, then the oldest
 // written, in the same transaction, and Set refuses an entry that would
-// take more than n by itself. n <= 0 sets no bound. n bounds the data,
-// not the file: see the package documentation.
+// take more than n by itself. n <= 0 sets no bound: entries stay until
+// they expire (each commit removes up to a thousand expired ones).
+//
+// n bounds the data, not the file. bbolt never shrinks its file: it
+// reuses freed pages, and grows the file to the next power of two under
+// 16 MiB, then 16 MiB past what it needs, so the file settles at its
+// largest size so far (in tests, 2 MiB for a bound of 1 MiB, 49 MiB for
+// 32 MiB). To get the space back, stop the crawler and delete the file,
+// or compact it offline (bbolt compact -o robots.new.db robots.db, then
+// rename).
 func WithMaxBytes(n int64) Option {
 	return func(c *config) { c.maxBytes = max(n, 0) }
 }
 
 // WithReplaceDamaged has [Open] check the whole file before using it and
-// start afresh rather than fail when the file is unusable (see the
-// package documentation): damaged, not a bbolt file, another program's,
-// or of a later layout. Open then renames the file to its path with
-// ".unusable" appended, replacing an earlier file of that name, logs it,
-// and opens an empty Store at the path. Open still fails with
+// start afresh rather than fail with [ErrFormat]: Open then renames the
+// file to its path with ".unusable" appended, replacing an earlier file
+// of that name, logs it, and opens an empty Store at the path. Use it in
+// a crawler that stops when Open fails, so that a damaged cache costs
+// fetches, not a crawler that cannot start. Open still fails with
 // [ErrLocked], and with errors of the operating system (permissions, a
 // full disk).
 //
-// The check reads every page in use, on the calling goroutine: bbolt's
-// account of each page, each entry's checksum, the index rows and the
-// order of the keys. In tests it took about 50 ms for 10,000 entries of
-// 1 KiB (a 20 MiB file) and half a second for 100,000 (224 MiB), with the
-// file in the page cache, where an Open without it takes a third of a
-// millisecond; on a cold disk, add the time to read the whole file.
+// The check reads every page in use, on the calling goroutine: in tests,
+// 50 ms for 10,000 entries of 1 KiB (a 20 MiB file) and half a second for
+// 100,000 (224 MiB) in the page cache, plus the time to read the file
+// from a cold disk; an Open without it takes a third of a millisecond. A
+// check that ends the process (see the package documentation) leaves a
+// file path + ".checking" behind, and the next Open replaces the file:
+// the crawler dies twice, not in a loop.
 func WithReplaceDamaged() Option {
 	return func(c *config) { c.replace = true }
 }

@@ -21,11 +21,15 @@ import (
 // another, has the file open. bbolt locks the file for one writer.
 var ErrLocked = errors.New("boltstore: file in use by another Store")
 
-// ErrFormat is returned by Open for a file it cannot use: not a bbolt
-// file, a damaged one (the error wraps [ErrDamaged] too), a bbolt file
-// of another program, or one laid out by a later version of this
-// package. The file is only a cache: removing it and opening again
-// starts an empty one, and [WithReplaceDamaged] has Open do that.
+// ErrFormat is returned by Open for a file it cannot use, which it leaves
+// as it is: not a bbolt file, a bbolt file of another program, one laid
+// out by a later version of this package, or a damaged one (the error
+// wraps [ErrDamaged] too): cut short, with both meta pages failing their
+// checksums, or one that bbolt panics or faults reading as it opens it.
+// bbolt keeps its mapping and lock of that last kind until the process
+// exits, so Open refuses it again rather than report it in use. The file
+// is only a cache: removing or renaming it and opening again starts an
+// empty one, and [WithReplaceDamaged] has Open do that.
 var ErrFormat = errors.New("boltstore: not a usable boltstore file")
 
 var errClosed = errors.New("boltstore: store closed")
@@ -67,10 +71,10 @@ type Store struct {
 var _ robotstxt.Store = (*Store)(nil)
 
 // Get returns the value stored under key, or robotstxt.ErrCacheMiss if
-// there is none, it has expired, or it fails its checksum. A value set
-// moments ago is found even before the writer has committed it. Get does
-// not wait for the writer's commits (a read may wait briefly while bbolt
-// maps a grown file); if ctx is already done, it returns ctx's error.
+// there is none, it has expired, or it fails its checksum; a value just
+// set is found before it is committed. Get does not wait for commits (a
+// read may wait briefly while bbolt maps a grown file); if ctx is already
+// done, it returns ctx's error.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	s.mustBeOpened()
 	if err := ctx.Err(); err != nil {
@@ -99,8 +103,9 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 		return s.db.View(func(tx *bolt.Tx) error {
 			row := tx.Bucket(bucketValues).Get(k)
 			h, data, ok := parseRow(k, row)
-			if row != nil && !ok {
-				s.mismatch(key)
+			if row != nil && !ok && s.mismatches.Add(1) == 1 {
+				s.logger.Warn("boltstore: a stored value failed its checksum; such values are misses, and only this first one is logged",
+					slog.String("path", s.path), slog.String("key", key))
 			}
 			if !ok || h.expires <= time.Now().UnixNano() {
 				return robotstxt.ErrCacheMiss
@@ -116,14 +121,14 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 }
 
 // Set stores value under key for ttl. It records the value in memory,
-// where Get finds it at once, for the Store's writer to commit (see the
-// package documentation); while the values waiting take more than 16 MiB
-// (or a quarter of the WithMaxBytes bound, if less), it first waits for
-// the writer to take them, until ctx is done. Set fails if the previous
-// commit failed, having recorded the value all the same; and, under
-// WithMaxBytes, for a value that could never fit. Once the Store has
-// found its file damaged, Set fails at once with an error wrapping
-// [ErrDamaged], recording nothing.
+// where Get finds it at once, for the Store's writer to commit; while the
+// values waiting take more than 16 MiB (or a quarter of the WithMaxBytes
+// bound, if less), as when the disk falls behind, it first waits for the
+// writer to take them, until ctx is done. A commit that fails (on a full
+// disk, say) loses its batch, and the next Set returns its error, having
+// recorded its value all the same. Set fails for a value that could never
+// fit under WithMaxBytes, and, once the Store has found its file damaged,
+// at once with an error wrapping [ErrDamaged], recording nothing.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	s.mustBeOpened()
 	switch {
@@ -178,10 +183,7 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 // expiry returns the time ttl from now in Unix nanoseconds, capped.
 func expiry(ttl time.Duration) int64 {
 	now := time.Now().UnixNano()
-	if int64(ttl) > math.MaxInt64-now {
-		return math.MaxInt64
-	}
-	return now + int64(ttl)
+	return now + min(int64(ttl), math.MaxInt64-now)
 }
 
 func (s *Store) mustBeOpened() {

@@ -3,6 +3,7 @@ package boltstore
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -52,24 +53,18 @@ func (s *Store) flush() {
 
 // commit writes batch in the order it was set, and trims the file.
 func (s *Store) commit(batch map[string]*record) error {
-	type keyed struct {
-		key string
-		*record
-	}
-	recs := make([]keyed, 0, len(batch))
-	for k, r := range batch {
-		recs = append(recs, keyed{k, r})
-	}
-	slices.SortFunc(recs, func(a, b keyed) int { return cmp.Compare(a.order, b.order) })
+	keys := slices.SortedFunc(maps.Keys(batch), func(a, b string) int {
+		return cmp.Compare(batch[a].order, batch[b].order)
+	})
 	now := time.Now().UnixNano()
 	var live int64
 	err := s.guard(func() error {
 		err := s.db.Update(func(tx *bolt.Tx) error {
 			b := writable(tx)
 			first, before := b.written.Sequence()+1, b.live
-			for _, r := range recs {
-				if err := b.put(r.key, r.record); err != nil {
-					return fmt.Errorf("storing %q: %w", r.key, err)
+			for _, k := range keys {
+				if err := b.put(k, batch[k]); err != nil {
+					return fmt.Errorf("storing %q: %w", k, err)
 				}
 			}
 			if err := b.trim(now, s.bound.need(b.live-before), first); err != nil {
@@ -84,7 +79,7 @@ func (s *Store) commit(batch map[string]*record) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("boltstore: writing %d entries to %s: %w", len(recs), s.path, err)
+		return fmt.Errorf("boltstore: writing %d entries to %s: %w", len(keys), s.path, err)
 	}
 	return nil
 }

@@ -19,15 +19,11 @@ const (
 	directoryLabel = "binding"
 	directoryTag   = "http-message-signatures-directory"
 	// directoryCacheControl lets verifiers cache the directory for a day,
-	// as in the draft's example: long enough that sites seldom fetch it,
-	// short enough to bound how long a key removed from it keeps
-	// verifying at a site that fetched it before.
+	// as in the draft's example, so that sites seldom fetch it.
 	directoryCacheControl = "max-age=86400"
-	// directoryValidity is how long a directory response's signature is
-	// valid: a week, so that it outlives the day a response may be cached
-	// many times over. The draft warns against short lifetimes here: a
-	// key set copied into a list keeps its proof only until expires, and
-	// a key is revoked by removing it, not by signing shorter.
+	// directoryValidity is a week, many times the day a response may be
+	// cached: the draft warns against short lifetimes, since a key set
+	// copied into a list keeps its proof only until expires.
 	directoryValidity = 7 * 24 * time.Hour
 )
 
@@ -39,24 +35,17 @@ const (
 // no others (404 Not Found, or 405 Method Not Allowed).
 //
 // The body is a JSON Web Key Set holding the Signer's public key, with
-// its [Signer.KeyID] as kid:
+// its [Signer.KeyID] as kid, which sites may cache for a day: how long a
+// site may keep using a key after it leaves the directory. As the draft
+// recommends, the response proves possession of the key, so that a site
+// can keep the key set, or pass it on, as proof that the key is the agent
+// URL's: it carries a Content-Digest of the body (RFC 9530, SHA-256) and
+// a signature labelled "binding" over the authority the directory was
+// fetched from ("@authority";req) and that digest, valid for a week, with
+// the tag "http-message-signatures-directory".
 //
-//	{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"...","x":"...","use":"sig"}]}
-//
-// served as application/http-message-signatures-directory+json, with
-// Cache-Control: max-age=86400 (a day: how long a site may keep using a
-// key after it leaves the directory). As the draft recommends, the
-// response proves possession of the key: it carries a Content-Digest of
-// the body (RFC 9530, SHA-256) and a signature, labelled "binding", over
-// the authority the directory was fetched from ("@authority";req,
-// lower-cased, without port 443) and that digest, with created, expires
-// (a week later), keyid and the tag "http-message-signatures-directory".
-// A site can then keep the key set, or pass it on, as proof that this
-// key is the agent URL's.
-//
-// The directory must be served over https, as the agent URL says; the
-// handler does not check that, so that it can sit behind a proxy that
-// ends TLS.
+// The handler does not check that it is served over https, as the agent
+// URL says, so that it can sit behind a proxy that ends TLS.
 func (s *Signer) Directory() http.Handler {
 	s.mustBeMade()
 	return http.HandlerFunc(s.serveDirectory)
@@ -92,8 +81,7 @@ func (s *Signer) serveDirectory(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// contentDigest is the Content-Digest (RFC 9530 §2) of body, in SHA-256,
-// the algorithm RFC 9530 lists first.
+// contentDigest is the Content-Digest (RFC 9530 §2) of body, in SHA-256.
 func contentDigest(body []byte) string {
 	sum := sha256.Sum256(body)
 	return "sha-256=:" + base64.StdEncoding.EncodeToString(sum[:]) + ":"

@@ -7,63 +7,19 @@
 // its IP addresses or its User-Agent, which anyone can claim; Cloudflare,
 // for one, lists an agent as signed only if it signs this way.
 //
-// # The parts
-//
 // A crawler has an Ed25519 key pair and an https URL where it publishes
 // the public key, its agent URL. A [Signer], made by [NewSigner] from the
 // two, signs requests ([Signer.Sign]); [NewTransport] wraps a
 // RoundTripper so that every request sent through it is signed; and
 // [Signer.Directory] is the handler that serves the public key at the
-// agent URL, where sites fetch it:
+// agent URL, where sites fetch it. Sites know the crawler by the agent
+// URL and the keys served there, so keep both: load the key from where
+// the crawler keeps its secrets rather than generating one per run.
 //
-//	signer, err := botauth.NewSigner(key, "https://crawler.example/.well-known/http-message-signatures-directory")
-//	...
-//	// On crawler.example, the crawler's web site:
-//	http.Handle("/.well-known/http-message-signatures-directory", signer.Directory())
-//	// In the crawler:
-//	hc := &http.Client{Transport: botauth.NewTransport(nil, signer)}
-//
-// The agent URL and the keys served there are how sites know the
-// crawler, so keep both: load the key from where the crawler keeps its
-// secrets rather than generating one per run.
-//
-// # With robotstxt
-//
-// Given as the next RoundTripper of robotstxt.NewClientTransport (or
-// robotstxt.NewTransport), the signing transport signs what the robots.txt
-// Transport lets through, pages and redirect hops, and the Client's own
-// robots.txt fetches, which go out through the same next:
-//
-//	rc, rt := robotstxt.NewClientTransport(
-//		botauth.NewTransport(robotstxt.PublicOnly(nil), signer),
-//		[]robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0 (+https://crawler.example/bot)")},
-//	)
-//	defer rc.Close()
-//	hc := &http.Client{Transport: rt}
-//
-// A request robots.txt disallows is refused before it reaches the signer,
-// so it is neither signed nor sent.
-//
-// # What a signed request carries
-//
-// [Signer.Sign] sets three header fields (shown here wrapped):
-//
-//	Signature-Agent: sig1="https://crawler.example/.well-known/http-message-signatures-directory"
-//	Signature-Input: sig1=("@authority" "signature-agent";key="sig1");created=1735689600;
-//		expires=1735689660;keyid="poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U";
-//		nonce="...";tag="web-bot-auth"
-//	Signature: sig1=:...:
-//
-// Signature-Agent is a Dictionary whose member, keyed by the signature's
-// label, is the agent URL as a String: the form the draft requires
-// signers to send. It replaced a bare String (Signature-Agent:
-// "https://...") in draft-meunier-web-bot-auth-architecture-04, the
-// draft's predecessor; verifiers may still accept that form, and signers
-// must not send it. The
-// signature covers the request's authority and that member; its keyid is
-// the key's JWK thumbprint ([Signer.KeyID]); it has a fresh random nonce,
-// the tag "web-bot-auth", and no alg parameter, which the draft does not
-// ask for. It is valid for a minute unless [WithValidity] says otherwise.
+// As the next RoundTripper of robotstxt.NewClientTransport, the signing
+// transport signs the pages and redirect hops that robots.txt lets
+// through and the Client's own robots.txt fetches (see the package
+// example); a request robots.txt disallows is neither signed nor sent.
 //
 // # Limits
 //

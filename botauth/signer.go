@@ -15,27 +15,23 @@ import (
 )
 
 const (
-	// requestLabel is the label of the signature a Signer adds, and the
-	// key of its Signature-Agent member: the draft requires each
-	// signature to cover the member keyed to its own label. "sig1" is the
-	// label of the draft's examples.
+	// requestLabel is the label of a Signer's signature, that of the
+	// draft's examples, and the key of its Signature-Agent member, which
+	// the draft requires each signature to cover.
 	requestLabel = "sig1"
-	// requestTag is the tag parameter the draft fixes for a request
-	// signature; it tells a verifier that the signature is Web Bot Auth's.
+	// requestTag is the tag the draft fixes for a request signature.
 	requestTag = "web-bot-auth"
-	// defaultValidity is a minute. A Transport signs each request as it
-	// sends it, so a signature needs to outlive only the request's trip
-	// to the site and the difference between the two clocks; a copy
-	// taken on the way works for any path of that site until it expires,
-	// which is why it should not live longer.
+	// defaultValidity is a minute: a Transport signs each request as it
+	// sends it, so a signature need outlive only the trip to the site and
+	// the clocks' difference, and should not, since a copy taken on the
+	// way works until it expires.
 	defaultValidity = time.Minute
 	// maxValidity is the longest the draft recommends ("no more than 24
 	// hours after created").
 	maxValidity = 24 * time.Hour
-	// nonceSize is the number of random bytes in a nonce: 64, the size the
-	// Web Bot Auth architecture drafts recommended and that Cloudflare's
-	// implementation sends (and insists on when given one to sign with).
-	// The current draft leaves nonces to RFC 9421, which sets no size.
+	// nonceSize is the number of random bytes in a nonce: RFC 9421 sets
+	// no size, and 64 is what Cloudflare's implementation sends (and
+	// insists on when given one to sign with).
 	nonceSize = 64
 )
 
@@ -46,7 +42,7 @@ const (
 type Signer struct {
 	key        ed25519.PrivateKey
 	keyID      string
-	agentField string // the Signature-Agent field value, label="agent"
+	agentField string // the Signature-Agent field value
 	agentValue string // agent as a Structured Field String
 	agentPath  string // the path of the agent URL
 	validity   int64  // seconds from created to expires
@@ -76,23 +72,17 @@ func WithValidity(d time.Duration) Option {
 }
 
 // NewSigner returns a Signer that signs with key for the crawler whose
-// key directory is served at agent, the Signature-Agent URL.
-//
-// key must be a whole Ed25519 private key (seed and public key, as
-// [ed25519.GenerateKey] and [ed25519.NewKeyFromSeed] return it), whose
-// public half is the seed's. agent must be an absolute https URL with a
-// host and a path, and no user information or fragment, written in
-// visible ASCII (escape the rest): sites fetch it, as is, as a JSON Web
-// Key Set, so it names the directory itself, not just its host. The
-// usual choice, which also binds the key to the crawler's domain, is the
-// well-known URI:
-//
-//	https://crawler.example/.well-known/http-message-signatures-directory
-//
-// Verifiers written to earlier drafts took a Signature-Agent to name an
-// origin and fetched that path from it; those that keep only the URL's
-// origin, as Cloudflare's reference verifier does, find the same
-// directory.
+// key directory is served at agent, the Signature-Agent URL, or an error
+// if either is not as follows. key must be a whole Ed25519 private key
+// (seed and public key, as [ed25519.GenerateKey] and
+// [ed25519.NewKeyFromSeed] return it), whose public half is the seed's.
+// agent must be an absolute https URL with a host and a path, and no user
+// information or fragment, written in visible ASCII (escape the rest):
+// sites fetch it, as is, as a JSON Web Key Set, so it names the directory
+// itself, not just its host. The usual choice, as in the examples, is the
+// well-known URI: it binds the key to the crawler's domain, and verifiers
+// that keep only the URL's origin, as earlier drafts and Cloudflare's
+// reference verifier do, look there too.
 func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, error) {
 	if len(key) != ed25519.PrivateKeySize {
 		return nil, fmt.Errorf("botauth: Ed25519 private key of %d bytes, want %d", len(key), ed25519.PrivateKeySize)
@@ -175,11 +165,15 @@ func checkAgent(agent string) (string, error) {
 // base64url, as the draft requires.
 func (s *Signer) KeyID() string { return s.keyID }
 
-// Sign signs req as RFC 9421 and the Web Bot Auth draft ask, setting
-// the Signature-Agent, Signature-Input and Signature fields shown in the
-// package documentation. Its nonce is 64 random bytes in base64; there
-// is no alg parameter, since the key a verifier finds by keyid says it
-// is Ed25519.
+// Sign signs req as RFC 9421 and the Web Bot Auth draft ask. It sets
+// Signature-Agent to a Dictionary whose member, keyed by the signature's
+// label "sig1", is the agent URL as a String (the form the draft requires
+// of signers), and Signature-Input and Signature to a signature over the
+// request's authority and that member. Its parameters are created,
+// expires (a minute later unless [WithValidity] says otherwise), keyid
+// ([Signer.KeyID]), a nonce of 64 random bytes in base64 and the tag
+// "web-bot-auth"; there is no alg parameter, since the key a verifier
+// finds by keyid says it is Ed25519.
 //
 // The authority is the @authority of RFC 9421 §2.2.3, taken from
 // req.Host if set and req.URL.Host otherwise, lower-cased, without an
@@ -189,10 +183,9 @@ func (s *Signer) KeyID() string { return s.keyID }
 // send in place of the name given).
 //
 // Sign replaces any Signature-Agent, Signature-Input and Signature fields
-// req has, so that a request signed again, for a retry, carries one
-// signature; it does not add to another signer's signatures. It changes
-// no other field. Sign modifies req: a RoundTripper signs a copy, as
-// [NewTransport]'s does.
+// req has, so that a request signed again carries one signature, and
+// changes no other field. It modifies req: a RoundTripper signs a copy,
+// as [NewTransport]'s does.
 func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""

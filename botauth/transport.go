@@ -4,13 +4,12 @@ import "net/http"
 
 // NewTransport returns a RoundTripper that signs every request with s, as
 // [Signer.Sign] does, and sends it through next (http.DefaultTransport
-// when next is nil). It signs a copy: the request it is given is not
-// changed. A request it cannot sign (no host, or one that is not ASCII)
-// is not sent; RoundTrip closes its body and returns Sign's error.
-//
-// Each request is signed as it is sent, so a redirect hop, or a request
-// sent again, gets a signature of its own. Closing the idle connections
-// of an http.Client that uses the transport closes next's.
+// when next is nil). It signs a copy, as it is sent: the request it is
+// given is not changed, and a redirect hop, or a request sent again, gets
+// a signature of its own. A request it cannot sign (no host, or one that
+// is not ASCII) is not sent; RoundTrip closes its body and returns Sign's
+// error. Closing the idle connections of an http.Client that uses the
+// transport closes next's.
 //
 // It panics if s is nil or was not made by [NewSigner].
 func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {

@@ -22,6 +22,8 @@ import (
 
 // Directives are the robots directives that apply to one page. The zero
 // value allows everything: index the page, follow its links, keep a copy.
+// Directives read from several tags or header values add up, the most
+// restrictive reading winning: a later "index" does not undo a "noindex".
 type Directives struct {
 	NoIndex      bool // noindex or none: do not index the page
 	NoFollow     bool // nofollow or none: do not follow its links
@@ -33,15 +35,13 @@ type Directives struct {
 	// shown; zero when not given or when it does not parse.
 	UnavailableAfter time.Time
 	// Other holds the directives not listed above, lower-cased, such as
-	// "max-snippet:50": at most maxOther of them, each at most
-	// maxOtherLen bytes (longer ones are dropped), since a page chooses
-	// them.
+	// "max-snippet:50": at most 64 of them, each at most 256 bytes
+	// (longer ones are dropped), since a page chooses them.
 	Other []string
 }
 
-// The bounds of Directives.Other: real pages name a handful of other
-// directives, each a word or two; these leave room for every one known
-// while a hostile page cannot make a Directives hold megabytes.
+// The bounds of Directives.Other: room for every directive known, while a
+// hostile page cannot make a Directives hold megabytes.
 const (
 	maxOther    = 64
 	maxOtherLen = 256
@@ -85,9 +85,7 @@ func Parse(content string) Directives {
 	return d
 }
 
-// add merges the directives of content into d. Restrictions only add up:
-// a later "index" does not undo an earlier "noindex", so that when several
-// tags disagree the most restrictive reading wins.
+// add merges the directives of content into d.
 func (d *Directives) add(content string) {
 	rest := content
 	for rest != "" {
@@ -166,8 +164,7 @@ func parseDate(s string) (time.Time, bool) {
 // FromHeader reads the X-Robots-Tag headers of a response. A value may
 // name a crawler first ("googlebot: noindex"), in which case it applies
 // only to the crawler known by that product token, one of tokens; other
-// values apply to every crawler. Several values add up, the most
-// restrictive reading winning.
+// values apply to every crawler.
 func FromHeader(h http.Header, tokens ...string) Directives {
 	var d Directives
 	for _, v := range h.Values("X-Robots-Tag") {
@@ -208,10 +205,9 @@ const maxHTMLBytes = 1 << 20
 // "robots", which apply to every crawler, and those named for the crawler
 // known by one of the product tokens tokens (for example <meta
 // name="googlebot" content="noindex">), which apply to it alone; names
-// are compared case-insensitively, as [FromHeader] compares them. Several
-// tags add up, the most restrictive reading winning. Reading stops at the
-// <body>, at the end of the head, or after maxHTMLBytes. Only a read error
-// is returned; malformed HTML is read as browsers read it.
+// are compared case-insensitively, as [FromHeader] compares them. Reading
+// stops at the <body>, at the end of the head, or after 1 MiB. Only a read
+// error is returned; malformed HTML is read as browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
 	z := html.NewTokenizer(io.LimitReader(r, maxHTMLBytes))

@@ -1,24 +1,16 @@
 // Package otelrobotstxt exports the counts of a robotstxt.Client and a
 // robotstxt.Transport as OpenTelemetry metrics, for the metrics systems
-// operators run: how often robots.txt was fetched and with what result,
-// how checks were answered, what the Transport sent, refused, deferred,
-// paced and held, and how long requests waited for their turns.
-//
-// It is a module of its own, so that the robotstxt library takes no
-// dependency on OpenTelemetry; it depends only on the OpenTelemetry API.
-// The SDK, or any other implementation, comes from the program:
-//
-//	reg, err := otelrobotstxt.Observe(client, transport)
-//	if err != nil { ... }
-//	defer reg.Unregister()
+// operators run. It is a module of its own, so that the robotstxt library
+// takes no dependency on OpenTelemetry; it depends only on the
+// OpenTelemetry API, and the SDK, or any other implementation, comes from
+// the program (see [Observe] and the example).
 //
 // Every instrument is asynchronous: one callback reads [robotstxt.Client.Stats]
 // and [robotstxt.Transport.Stats] when the metrics are collected, so the
-// library's hot paths do no metrics work at all. Names start with
-// "robotstxt." and follow OpenTelemetry's semantic conventions: counters
-// count {check}, {fetch}, {request} and the like, times are in seconds,
-// and what is in use now (fetches under way, cache entries) is an
-// up-down counter.
+// library's hot paths do no metrics work at all. The counts are those of
+// [robotstxt.Stats] and [robotstxt.TransportStats], whose documentation
+// says exactly what each counts; names and units follow OpenTelemetry's
+// semantic conventions.
 //
 // # Instruments
 //
@@ -47,9 +39,6 @@
 //	robotstxt.transport.request.paced        {request}  whose turn was not free at once
 //	robotstxt.transport.request.held         {request}  of those, held by a Retry-After
 //	robotstxt.transport.wait.time            s          time spent waiting for turns (float)
-//
-// The counts are those of [robotstxt.Stats] and [robotstxt.TransportStats],
-// whose documentation says exactly what each counts.
 package otelrobotstxt
 
 import (
@@ -93,14 +82,11 @@ func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metri
 	if c == nil && t == nil {
 		return nil, errors.New("otelrobotstxt: Observe with neither a Client nor a Transport")
 	}
-	cfg := config{}
+	cfg := config{mp: otel.GetMeterProvider()}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
 		}
-	}
-	if cfg.mp == nil {
-		cfg.mp = otel.GetMeterProvider()
 	}
 	b := &builder{m: cfg.mp.Meter(scopeName)}
 	var report []func(metric.Observer)
@@ -122,7 +108,7 @@ func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metri
 }
 
 // builder makes instruments on one meter, keeping them all for the
-// callback's registration and the first error.
+// callback's registration, and their errors.
 type builder struct {
 	m   metric.Meter
 	all []metric.Observable
@@ -130,11 +116,10 @@ type builder struct {
 }
 
 func (b *builder) keep(inst metric.Observable, err error) {
-	if err != nil {
-		b.err = errors.Join(b.err, err)
-		return
+	b.err = errors.Join(b.err, err)
+	if err == nil {
+		b.all = append(b.all, inst)
 	}
-	b.all = append(b.all, inst)
 }
 
 func (b *builder) counter(name, unit, desc string) metric.Int64ObservableCounter {

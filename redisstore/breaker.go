@@ -13,8 +13,9 @@ import (
 )
 
 // ErrUnavailable is returned, without calling Redis, while the Store
-// considers Redis down after consecutive failures. It clears by itself once
-// a probe call succeeds.
+// considers a node (the server, or one master of a cluster) down: after
+// three consecutive failures it stops calling the node for a second at a
+// time, then lets one probe call through, and resumes when it answers.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
@@ -23,10 +24,9 @@ const (
 	// retryAfter is how long an open breaker refuses calls before it lets
 	// one probe call through.
 	retryAfter = time.Second
-	// maxBreakers bounds the breakers a Store keeps, one per node address
-	// it has called: more than a Redis Cluster has nodes. Past it the
-	// Store forgets them all and starts afresh, so that addresses that
-	// come and go (nodes replaced over months) cannot grow it.
+	// maxBreakers bounds the breakers a Store keeps, one per node address,
+	// above any cluster's node count. Past it the Store forgets them all,
+	// so that addresses that come and go cannot grow it.
 	maxBreakers = 1024
 	// minJudged is the least time a call must have had before a missed
 	// deadline of the caller counts against Redis: a caller that left less
@@ -61,10 +61,9 @@ func classify(parent context.Context, err error, ran time.Duration) outcome {
 // holds another type.
 func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE") }
 
-// A breaker stops calls to a Redis node that keeps failing, so that a
-// down or hung server costs callers nothing after the first few timeouts.
-// Open, it lets one probe through every retryAfter; a healthy answer
-// closes it. Each master of a cluster has its own.
+// A breaker stops calls to a Redis node that keeps failing (see
+// [ErrUnavailable]), so that a down or hung server costs callers nothing
+// after the first few timeouts.
 type breaker struct {
 	node string // the node's address; "" for the whole of a Redis that is not a cluster
 	log  *logthrottle.Logger

@@ -9,8 +9,8 @@ import (
 )
 
 // call runs one Redis operation on key under the Store's timeout and the
-// breaker of the node that serves key. On a Redis Cluster a failed or
-// refused call reloads the slot map, so that a promoted replica is found.
+// breaker of the node that serves key; on a cluster, a failed or refused
+// call reloads the slot map.
 func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
 	if s == nil || s.breakers == nil {
 		panic("redisstore: Store used without New")
@@ -39,20 +39,17 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	return nil
 }
 
-// run runs fn under the Store's timeout: in the caller's goroutine when
-// the client honours context deadlines on its sockets, else in one of its
-// own, so that the timeout holds while go-redis waits on a socket.
+// run runs fn under the Store's timeout, in a goroutine of its own unless
+// s.direct (see [New]).
 func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) error {
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
+		defer cancel()
+	}
 	if s.direct {
-		if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
-			defer cancel()
-		}
 		return fn(ctx)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
-	defer cancel()
 	result := make(chan error, 1)
 	go func() { result <- fn(ctx) }()
 	select {

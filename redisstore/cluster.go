@@ -10,11 +10,9 @@ import (
 
 const (
 	// reloadEvery bounds how often a Store asks its cluster client to
-	// reload the slot map after failed or refused calls. go-redis itself
-	// reloads it only on a MOVED or ASK reply, or once a minute, and a dead
-	// master answers neither: without these reloads a promoted replica
-	// would go unnoticed for up to a minute. go-redis waits 200 ms between
-	// two reloads of its own; asking more often gains nothing.
+	// reload the slot map after failed or refused calls (see the package
+	// documentation). go-redis waits 200 ms between two reloads of its
+	// own; asking more often gains nothing.
 	reloadEvery = 200 * time.Millisecond
 	// warmTimeout bounds the background load of the slot map and command
 	// table that New starts. A dead seed address costs go-redis five dial

@@ -6,12 +6,10 @@ import (
 	"time"
 )
 
-// The defaults of WithPrefix, WithTimeout and WithMaxValue. A Client's
-// value is its compressed body (a fifth of at most 500 KiB by default,
-// more only with a larger robotstxt.WithBodyLimit) and a few short
-// strings, so 4 MiB is eight times the most it writes by default, while
-// a value that someone else wrote to Redis, up to Redis's 512 MiB, is not
-// read whole.
+// The defaults of WithPrefix, WithTimeout and WithMaxValue. 4 MiB is eight
+// times the most a Client writes by default (its body, at most 500 KiB,
+// compressed to a fifth, and a few short strings), while a value someone
+// else wrote to Redis, up to 512 MiB, is not read whole.
 const (
 	defaultPrefix   = "robotstxt:"
 	defaultTimeout  = 200 * time.Millisecond
@@ -30,8 +28,8 @@ type config struct {
 
 // WithMaxValue bounds the size of the values Get reads (default 4 MiB);
 // a longer value is not read but reported as an error, which the Client
-// treats as a miss. Raise it with robotstxt.WithBodyLimit above 8 MiB or
-// so. A non-positive n keeps the default.
+// treats as a miss. Raise it with a robotstxt.WithBodyLimit above 8 MiB
+// or so. A non-positive n keeps the default.
 func WithMaxValue(n int64) Option {
 	return func(c *config) {
 		if n > 0 {
@@ -42,9 +40,16 @@ func WithMaxValue(n int64) Option {
 
 // WithPrefix sets the prefix of every key the Store writes (default
 // "robotstxt:"). Processes that should share entries must use the same
-// prefix; different prefixes keep separate caches in one Redis. Braces
-// are removed from the prefix, since '{' or '}' would change the keys'
-// cluster hash tag.
+// prefix; different prefixes keep separate caches in one Redis. Each
+// authority has up to three keys, each expiring by itself:
+//
+//	robotstxt:{https://example.com:443}        its robots.txt entry
+//	robotstxt:{https://example.com:443}:lease  the lease of the process fetching it
+//	robotstxt:{https://example.com:443}:pace   its pacing state (a hash)
+//
+// The braces are a Redis Cluster hash tag, which puts the three keys in
+// one slot; braces are removed from the prefix, since they would change
+// it.
 func WithPrefix(prefix string) Option {
 	return func(c *config) { c.prefix = strings.NewReplacer("{", "", "}", "").Replace(prefix) }
 }

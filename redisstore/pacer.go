@@ -24,8 +24,6 @@ import (
 //	iv     the interval it ended with
 //	hold   no turn before this (Retry-After)
 //
-// The key expires when none of them holds anything back any more.
-//
 // Both pacing scripts take the token of a turn (ARGV[1]), its interval
 // (ARGV[2]) and lease (ARGV[3]) and the bound maxAhead (ARGV[4]), all in
 // µs, and begin with paceRead, which reads the clock and the state and
@@ -114,34 +112,32 @@ paceKeep()
 return 0
 `)
 
-// maxAhead bounds every span of pacing time the Store keeps: an interval,
-// a hold, and so the wait Take answers. It is the longest crawl-delay the
-// parser reads, which is also the Transport's default bound on intervals;
-// a hold from Retry-After is capped at an hour by default. Longer spans
-// count as maxAhead, and a time in the pacing state further ahead of the
-// server's clock is garbage.
+// maxAhead bounds every span of pacing time the Store keeps (see
+// [Store.Take]): the longest crawl-delay the parser reads, which is also
+// the Transport's default bound on intervals; a hold from Retry-After is
+// capped at an hour by default.
 const maxAhead = parse.MaxCrawlDelay
 
 // Take implements robotstxt.Pacer for a fleet: every process whose
 // Transport paces through a Store on the same Redis (and prefix) keeps
 // the spacing of each authority together with the others, by the Redis
-// server's clock. Each check-and-take is one script call, atomic in Redis;
-// a request that must wait is told how long, and its Transport sleeps in
-// its own process and asks again, so no slot is booked ahead.
+// server's clock. Each check-and-take is one atomic script call; a request
+// that must wait is told how long, and its Transport sleeps in its own
+// process and asks again, so no slot is booked ahead.
 //
 // Intervals, and holds given to Done, count up to 24 hours (the longest
 // crawl-delay the parser reads), so a wait is more than 0 and at most 24
 // hours. Pacing state in Redis that Take cannot read (not a number, or
-// further ahead than that) counts as the most cautious state it could
-// have been and is overwritten with it: a turn in flight that has just
-// begun, a previous turn that has just ended, or a 24-hour hold.
+// further ahead of the server's clock than that) counts as the most
+// cautious state it could have been and is overwritten with it: a turn in
+// flight that has just begun, a previous turn that has just ended, or a
+// 24-hour hold.
 //
 // Take fails closed: when Redis does not answer (within the Store's
-// timeout, or while its circuit breaker is open, see ErrUnavailable) it
-// returns the error at once and the Transport does not send the request,
-// rather than send it unpaced. A turn whose process dies holds its
-// authority for at most pacing.TurnTimeout (or the interval, if
-// longer).
+// timeout, or see [ErrUnavailable]) it returns the error at once and the
+// Transport does not send the request, rather than send it unpaced. A
+// turn whose process dies holds its authority for at most
+// pacing.TurnTimeout (or the interval, if longer).
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	k := s.paceKey(authority)
 	if interval > 0 {
