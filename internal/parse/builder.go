@@ -17,9 +17,8 @@ const MaxDiagnostics = 1000
 // the rest. Records with a known key, such as crawl-delay, are all kept.
 const MaxUnknownRecords = 1000
 
-// builder collects the records of a file, copied out of the caller's
-// body, into scratch slices reused from parse to parse; finish copies
-// them into slices of the exact size, so growing them costs no garbage.
+// builder collects the records of a file into pooled scratch slices,
+// which finish copies at their exact size: growing them costs no garbage.
 type builder struct {
 	*scratch
 	p       Parser
@@ -55,9 +54,7 @@ const maxPooled = 1 << 17
 func newBuilder(p Parser, lint bool, size int) builder {
 	s := scratchPool.Get().(*scratch)
 	if cap(s.text) < size {
-		// What a parse keeps is seldom more than the body: one allocation
-		// instead of a series of ever larger ones.
-		s.text = make([]byte, 0, size)
+		s.text = make([]byte, 0, size) // a parse seldom keeps more than the body
 	}
 	return builder{scratch: s, p: p, lint: lint, droppedAt: -1, unknownAt: -1}
 }
@@ -77,12 +74,11 @@ func (b *builder) release() {
 }
 
 // keep appends s to the text and returns its offset, or false when the
-// text would grow past what a Table can address.
+// text would grow past maxText. From then on the rest of the body is
+// dropped, as if cut there: keeping a later, shorter allow whose disallow
+// was lost would be wrong.
 func (b *builder) keep(s string) (uint32, bool) {
 	if b.full || uint64(len(b.text)+len(s)) > maxText {
-		// From the first value that does not fit, the rest of the body
-		// is dropped as if cut there: keeping later, shorter lines could
-		// keep an allow whose disallow was lost.
 		b.full = true
 		return 0, false
 	}
@@ -187,8 +183,8 @@ func (b *builder) fileRecord(records []record, key int, l *Line) []record {
 	return records
 }
 
-// pattern returns the rule value p normalised: escaped (see match.Escape)
-// and, in RFC 9309 mode, unescaped (see match.Unescape).
+// pattern returns the rule value p normalised by match.Escape and, in
+// RFC 9309 mode, match.Unescape.
 func (b *builder) pattern(p string) string {
 	if !b.plain {
 		p = match.Escape(p)
@@ -275,8 +271,7 @@ func (b *builder) extra() int {
 
 // finish returns the Table, and the diagnostics when it collects them.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
-	// The Table and its fileParts in one allocation.
-	both := &struct {
+	both := &struct { // one allocation
 		t Table
 		f fileParts
 	}{

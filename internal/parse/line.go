@@ -44,10 +44,9 @@ const (
 	FlagNoKey                              // text that is not a key-value pair
 )
 
-// Lines returns an iterator over the lines of a robots.txt body, split and
-// classified as Parse reads them: a UTF-8 byte-order mark (also a partial
-// one) is skipped at the start, comments are removed, and key and value
-// are separated and trimmed.
+// Lines returns an iterator over the lines of a robots.txt body as Parse
+// reads them: a leading UTF-8 byte-order mark, even partial, skipped,
+// comments removed, key and value split and trimmed.
 func Lines(body string) iter.Seq[Line] {
 	return func(yield func(Line) bool) {
 		sc := newScanner(body)
@@ -60,8 +59,8 @@ func Lines(body string) iter.Seq[Line] {
 	}
 }
 
-// scanner splits a body into Lines. It remembers where the next CR and LF
-// are, so each byte is searched at most once for each of them.
+// scanner splits a body into Lines, searching each byte at most once for
+// CR and once for LF.
 type scanner struct {
 	s      string
 	pos    int // where the next line starts
@@ -83,8 +82,7 @@ func newScanner(s string) scanner {
 		}
 		s = s[1:]
 	}
-	// A few quick passes over the whole body spare checks on every line.
-	isASCII := ascii.IsASCII(s)
+	isASCII := ascii.IsASCII(s) // quick passes that spare checks on each line
 	return scanner{s: s, nextCR: -1, nextLF: -1, ascii: isASCII,
 		noNUL: strings.IndexByte(s, 0) < 0,
 		plain: isASCII && strings.IndexByte(s, '%') < 0}
@@ -126,9 +124,8 @@ func indexFrom(s string, from int, c byte) int {
 }
 
 // parseLine splits one line into key and value as Google's parser does:
-// a comment runs from '#' to the end, key and value are split at the first
-// ':', and when there is no ':' a line of exactly two white-space separated
-// words is read as key and value.
+// a comment runs from '#', the first ':' splits, and without one a line of
+// exactly two words is key and value.
 func (sc *scanner) parseLine(l *Line, text string) {
 	*l = Line{Num: sc.num}
 	if len(text) > MaxLineLength {
