@@ -117,23 +117,18 @@ func (b *builder) flag(l *Line) {
 	if !b.lint || l.Flags&^(FlagEmpty|FlagComment|FlagCommentOnly) == 0 {
 		return
 	}
-	switch {
-	case l.Flags&FlagNoKey != 0:
-		b.diag(l.Num, NoKey, "")
-	case l.Flags&FlagMissingColon != 0:
-		b.diag(l.Num, MissingColon, l.RawKey)
-	}
-	if l.Flags&FlagTypo != 0 {
-		b.diag(l.Num, MisspeltKey, l.RawKey)
-	}
-	if l.Flags&FlagTooLong != 0 {
-		b.diag(l.Num, LineTooLong, "")
-	}
-	if l.Flags&FlagNUL != 0 {
-		b.diag(l.Num, NULByte, "")
-	}
-	if l.Flags&FlagInvalidUTF8 != 0 {
-		b.diag(l.Num, InvalidUTF8, "")
+	for _, f := range [...]struct {
+		flag LineFlags
+		kind Kind
+		text string
+	}{
+		{FlagNoKey, NoKey, ""}, {FlagMissingColon, MissingColon, l.RawKey}, // exclusive
+		{FlagTypo, MisspeltKey, l.RawKey}, {FlagTooLong, LineTooLong, ""},
+		{FlagNUL, NULByte, ""}, {FlagInvalidUTF8, InvalidUTF8, ""},
+	} {
+		if l.Flags&f.flag != 0 {
+			b.diag(l.Num, f.kind, f.text)
+		}
 	}
 }
 

@@ -187,26 +187,15 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 // selectUsage returns the Content-Usage rules of the given groups as
 // group 0, for Select; nil when they have none.
 func (t *Table) selectUsage(groups []int) *usageRules {
-	n, size := 0, 0
-	for _, g := range groups {
-		for _, r := range t.groupUsage(g) {
-			n++
-			size += int(r.n) + int(r.sn)
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	rules := make([]usageRule, 0, n)
-	text := make([]byte, 0, size)
+	var s usageScratch
 	for _, g := range groups {
 		for _, r := range t.groupUsage(g) {
 			end := r.off + uint32(r.n) + uint32(r.sn)
-			off := uint32(len(text))
-			text = append(text, t.usage.text[r.off:end]...)
+			off := uint32(len(s.text))
+			s.text = append(s.text, t.usage.text[r.off:end]...)
 			r.off, r.group = off, 0
-			rules = append(rules, r)
+			s.rules = append(s.rules, r)
 		}
 	}
-	return &usageRules{text: view(text), rules: rules}
+	return s.table()
 }

@@ -387,7 +387,7 @@ func appendIPv6(key []byte, host string) ([]byte, error) {
 // "Bücher.DE" and "bücher.de" are one authority).
 func idnaHost(host string) (string, error) {
 	if strings.IndexByte(host, '%') >= 0 {
-		// As net/url does, escape only the bytes of non-ASCII characters.
+		// As net/url does, accept escapes only of non-ASCII bytes.
 		for i := 0; i < len(host); i++ {
 			if host[i] == '%' && (i+2 >= len(host) || !ascii.IsHex(host[i+2]) || !strings.ContainsRune("89abcdefABCDEF", rune(host[i+1]))) {
 				return "", fmt.Errorf("invalid escape in host")
