@@ -46,8 +46,8 @@ type Body struct {
 	// "utf-16le", "utf-16be", or the charset the Content-Type names
 	// (windows-1252 when it names none and the body is not UTF-8).
 	Charset string
-	// Truncated reports that the body was longer than the limit. Text
-	// then ends with the last whole line within the limit.
+	// Truncated reports that the body was longer than the limit: Text
+	// ends with the last whole line within it.
 	Truncated bool
 }
 
@@ -88,12 +88,10 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		b.Truncated = true
 		raw = raw[:limit]
 	}
-	// Told from all that was read: what is left after a cut may be too
-	// short to tell.
+	// Told before the cut, which may leave too little to tell.
 	u16 := utf16Of(raw)
 	if b.Truncated && u16.enc == nil {
-		// Line ends are single ASCII bytes in UTF-8 and in the
-		// ASCII-compatible charsets: cut before converting.
+		// An ASCII-compatible body is cut before converting.
 		raw = dropCutLine(raw)
 	}
 	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"), u16)
@@ -245,8 +243,7 @@ func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	}
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
-		// The x/text decoders replace what they cannot read rather than
-		// fail; keep the bytes as they are if one ever does.
+		// x/text decoders replace what they cannot read; if one fails, keep body.
 		return body, "utf-8"
 	}
 	return out, name

@@ -28,8 +28,9 @@ type builder struct {
 	full    bool // the text reached maxText: the rest of the body is dropped
 	unknown int  // extension records with an unknown key
 	dropped int  // diagnostics past MaxDiagnostics
-	// Where the diagnostics that count what was dropped are, or -1.
-	droppedAt, unknownAt int
+	// Where the diagnostics that count what was dropped are, or -1, and
+	// how many of them there are.
+	droppedAt, unknownAt, counters int
 }
 
 type scratch struct {
@@ -47,8 +48,7 @@ type scratch struct {
 // scratchPool holds scratch slices between parses, cleared.
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// maxPooled bounds the scratch kept in the pool, so that one huge file
-// does not pin its memory.
+// maxPooled bounds the scratch pooled: one huge file must not pin it.
 const maxPooled = 1 << 17
 
 func newBuilder(p Parser, lint bool, size int) builder {
@@ -207,7 +207,7 @@ func (b *builder) extension(l *Line) {
 		}
 		if b.unknown > MaxUnknownRecords {
 			if b.lint && b.unknownAt < 0 {
-				b.unknownAt = len(b.diags)
+				b.unknownAt, b.counters = len(b.diags), b.counters+1
 				b.diags = append(b.diags, Diagnostic{Line: l.Num, Kind: UnknownRecordsDropped})
 			}
 			return
@@ -241,27 +241,15 @@ func (b *builder) diag(line int, k Kind, text string) {
 	if !b.lint {
 		return
 	}
-	if len(b.diags)-b.extra() >= MaxDiagnostics {
+	if len(b.diags)-b.counters >= MaxDiagnostics {
 		if b.dropped == 0 {
-			b.droppedAt = len(b.diags)
+			b.droppedAt, b.counters = len(b.diags), b.counters+1
 			b.diags = append(b.diags, Diagnostic{Line: line, Kind: TooManyDiagnostics})
 		}
 		b.dropped++
 		return
 	}
 	b.diags = append(b.diags, Diagnostic{Line: line, Kind: k, Text: strings.Clone(text)})
-}
-
-// extra returns the number of diagnostics that count what was dropped.
-func (b *builder) extra() int {
-	n := 0
-	if b.droppedAt >= 0 {
-		n++
-	}
-	if b.unknownAt >= 0 {
-		n++
-	}
-	return n
 }
 
 // finish returns the Table, and the diagnostics when it collects them.

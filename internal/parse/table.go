@@ -42,14 +42,12 @@ type fileParts struct {
 	lines      int
 }
 
-// group holds where a group's agents, rules and records start; each ends
-// where the next group's start.
+// group holds where a group's agents, rules and records start.
 type group struct {
 	agents, rules, records uint32
 }
 
-// agent is a user-agent line: its value and the length of its product
-// token.
+// agent is a user-agent line and the length of its product token.
 type agent struct {
 	off    uint32
 	n, tok uint16
@@ -91,8 +89,7 @@ const (
 	kindDir
 )
 
-// maxText bounds the end of a kept string in the text: a rule addresses
-// no further.
+// maxText bounds the end of a kept string: a rule addresses no further.
 const maxText = 1<<(32-ruleShift) - 1
 
 // newRule returns the rule of pattern p, kept in the text at off.

@@ -79,8 +79,7 @@ func Scan(value string) Scanner {
 }
 
 // Next reads the next member, for [Scanner.Member]. It returns false at
-// the end of the Dictionary or at the first error, which [Scanner.Err]
-// then reports.
+// the end or at the first error, which [Scanner.Err] then reports.
 func (sc *Scanner) Next() bool {
 	if sc.err != nil {
 		return false
@@ -124,9 +123,8 @@ func (sc *Scanner) Next() bool {
 // Member returns the member that the last successful [Scanner.Next] read.
 func (sc *Scanner) Member() Member { return sc.m }
 
-// Err returns nil if the whole value is a Dictionary, else why not: a
-// *[SyntaxError] or [ErrTooLong]. It is final once [Scanner.Next] has
-// returned false.
+// Err returns nil if the whole value is a Dictionary, else a
+// *[SyntaxError] or [ErrTooLong]; final once [Scanner.Next] returns false.
 func (sc *Scanner) Err() error { return sc.err }
 
 // fail stops the scan with a SyntaxError at the current offset.
@@ -238,9 +236,8 @@ func (sc *Scanner) bareItem() bool {
 	return sc.unexpected("want a value")
 }
 
-// number reads an Integer (at most 15 digits) or a Decimal (at most 12
-// digits, '.', 1 to 3 digits), either with a leading '-' (RFC 9651
-// §4.2.4).
+// number reads an Integer (up to 15 digits) or a Decimal (up to 12
+// digits, '.', 1 to 3 digits), either after an optional '-' (§4.2.4).
 func (sc *Scanner) number() bool {
 	sc.eat('-')
 	if !is(sc.peek(), digit) {
@@ -361,8 +358,8 @@ func (sc *Scanner) displayString() bool {
 	return sc.fail("a display string is not closed")
 }
 
-// utf8Length returns the length of the UTF-8 encoding that starts with
-// the byte c, or 0 if no encoding starts with it.
+// utf8Length returns the length of a UTF-8 encoding that starts with c,
+// or 0 if none does.
 func utf8Length(c byte) int {
 	switch {
 	case c >= 0xC2 && c <= 0xDF:
@@ -406,8 +403,7 @@ var byteClass = func() (class [256]uint16) {
 
 func is(c byte, class uint16) bool { return byteClass[c]&class != 0 }
 
-// span returns the offset of the first byte of s from i on that is not of
-// the class.
+// span returns the offset of the first byte of s from i on not in class.
 func span(s string, i int, class uint16) int {
 	for i < len(s) && is(s[i], class) {
 		i++

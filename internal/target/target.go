@@ -417,6 +417,5 @@ func idnaHost(host string) (string, error) {
 	return name, nil
 }
 
-// idnaProfile maps and converts host names as browsers do for lookups,
-// but lets underscores through, which real hosts use.
+// idnaProfile reads host names as browsers do, underscores allowed.
 var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))

@@ -12,8 +12,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
-// Labels are the labels of the usage categories the AIPREF vocabulary
-// defines.
+// Labels are the labels of the AIPREF vocabulary's usage categories.
 var Labels = [...]string{"train-ai", "search"}
 
 // MaxLen bounds the members of a statement. Any statement [Parse]
@@ -213,8 +212,7 @@ func (t *table) find(label string) (int, bool) {
 	return 0, false
 }
 
-// set gives label the value, in its place if the table holds it, else
-// at the end.
+// set gives label the value, in its place or else at the end.
 func (t *table) set(label, value string) {
 	if i, ok := t.find(label); ok {
 		t.at(i).value = value
