@@ -15,11 +15,7 @@ func Path(url string) string {
 		}
 		return url
 	}
-	start := 0
-	if strings.HasPrefix(url, "//") {
-		start = 2
-	}
-	rest := url[start:]
+	rest := strings.TrimPrefix(url, "//")
 	early := indexPathStart(rest)
 	proto := strings.Index(rest, "://")
 	authEnd := 0

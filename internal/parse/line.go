@@ -17,15 +17,11 @@ const MaxLineLength = 2083*8 - 1
 type Line struct {
 	// Num is the 1-based line number. LF, CR and CRLF each end a line, and
 	// the text after the last line ending is a line too, even when empty.
-	Num int
-	// Key is what the key names; KeyNone when the line has no key.
-	Key Key
-	// RawKey is the key as written, white space trimmed.
-	RawKey string
-	// Value is the value with white space trimmed, not yet normalised.
-	Value string
-	// Flags describe what the parser noticed or tolerated.
-	Flags LineFlags
+	Num    int
+	Key    Key       // what the key names; KeyNone when the line has none
+	RawKey string    // the key as written, white space trimmed
+	Value  string    // white space trimmed, not yet normalised
+	Flags  LineFlags // what the parser noticed or tolerated
 }
 
 // LineFlags is a set of observations about one line.

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -138,12 +139,7 @@ func (t *Table) HasUsage(groups []int) bool {
 	if t.usage == nil {
 		return false
 	}
-	for _, g := range groups {
-		if len(t.groupUsage(g)) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(groups, func(g int) bool { return len(t.groupUsage(g)) > 0 })
 }
 
 // usageOf returns the Content-Usage rules of group g, in file order.
