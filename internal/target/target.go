@@ -26,8 +26,7 @@ func badURL(raw, why string) error {
 	return fmt.Errorf("%w %q: %s", ErrBadURL, quote.Cut(redact(raw), quote.Max), why)
 }
 
-// redact removes the userinfo from a URL for an error, even a malformed
-// URL.
+// redact removes the userinfo from a URL, even a malformed one, for an error.
 func redact(raw string) string {
 	colon := strings.IndexByte(raw, ':')
 	if colon < 0 || !isScheme(raw[:colon]) {
@@ -71,31 +70,24 @@ func isScheme(s string) bool {
 // hosts with characters no DNS name has, ports over 65535, schemes other
 // than http and https. It allocates only when host or path needs rewriting.
 func Split(raw string, buf []byte) (key []byte, path string, err error) {
-	var https bool
-	s := raw
-	var rest string
+	https, rest := false, ""
 	switch {
-	case strings.HasPrefix(s, "https://"):
-		https, rest = true, s[len("https://"):]
-	case strings.HasPrefix(s, "http://"):
-		rest = s[len("http://"):]
+	case strings.HasPrefix(raw, "https://"):
+		https, rest = true, raw[len("https://"):]
+	case strings.HasPrefix(raw, "http://"):
+		rest = raw[len("http://"):]
 	default:
-		colon := strings.IndexByte(s, ':')
-		if colon < 0 {
+		scheme, after, ok := strings.Cut(raw, ":")
+		https = strings.EqualFold(scheme, "https")
+		switch {
+		case !ok:
 			return nil, "", badURL(raw, "no scheme")
-		}
-		switch scheme := s[:colon]; {
-		case strings.EqualFold(scheme, "https"):
-			https = true
-		case strings.EqualFold(scheme, "http"):
-		default:
+		case !https && !strings.EqualFold(scheme, "http"):
 			return nil, "", badURL(raw, "scheme is not http or https")
 		}
-		rest = s[colon+1:]
-		if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+		if rest, ok = strings.CutPrefix(after, "//"); !ok {
 			return nil, "", badURL(raw, "no authority")
 		}
-		rest = rest[2:]
 	}
 	if https {
 		key = append(buf[:0], "https://"...)
