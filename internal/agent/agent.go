@@ -67,11 +67,9 @@ func compatibleProduct(ua string) (string, bool) {
 	if i < 0 || strings.LastIndexByte(ua[:i], '(') < strings.LastIndexByte(ua[:i], ')') {
 		return "", false
 	}
-	rest := strings.TrimLeft(ua[i+len("compatible;"):], " ")
-	end := strings.IndexAny(rest, "/; )")
-	if end < 0 {
-		end = len(rest)
+	name := strings.TrimLeft(ua[i+len("compatible;"):], " ")
+	if end := strings.IndexAny(name, "/; )"); end >= 0 {
+		name = name[:end]
 	}
-	name := rest[:end]
 	return name, parse.ValidToken(name)
 }

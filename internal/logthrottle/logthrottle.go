@@ -33,8 +33,7 @@ func New(every time.Duration) *Throttle {
 }
 
 // Allow reports whether a line of the given kind may be logged now, and
-// how many lines of that kind were held back since the last one that
-// went through.
+// how many of that kind were held back since the last that went through.
 func (t *Throttle) Allow(kind string) (ok bool, held int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

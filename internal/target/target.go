@@ -172,8 +172,7 @@ func defaultPort(https bool) string {
 	return "80"
 }
 
-// checkUserinfo reports why net/url would reject u as the userinfo of a
-// URL, or "" when it would not.
+// checkUserinfo reports why net/url would reject u as userinfo, or "".
 func checkUserinfo(u string) string {
 	for i := 0; i < len(u); i++ {
 		switch c := u[i]; {
@@ -188,9 +187,8 @@ func checkUserinfo(u string) string {
 	return ""
 }
 
-// tailClass sorts the bytes of the part of a URL after the authority for
-// matchPath: 0 for the bytes that need no look, 1 for those net/url
-// rejects, 2 for those that end or change a part, 3 for those to escape.
+// tailClass sorts bytes for matchPath: 0 need no look, 1 net/url rejects,
+// 2 end or change a part, 3 are escaped.
 var tailClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
@@ -283,8 +281,7 @@ func plain(s string) bool {
 }
 
 // splitHostPort splits an authority without userinfo. The port comes
-// without leading zeros, or empty when absent; ok is false when it is not
-// from 1 to 65535.
+// without leading zeros, "" if absent; ok is false unless it is 1-65535.
 func splitHostPort(auth string) (host, port string, ok bool) {
 	host = auth
 	after := ""
@@ -346,9 +343,8 @@ func appendHost(key []byte, host string) ([]byte, error) {
 	return key, nil
 }
 
-// hostClass sorts the bytes of a host name for appendHost: 0 kept as
-// they are, 1 upper-case letters, 2 those of an internationalised name
-// (non-ASCII bytes and escapes), 3 those no host name has.
+// hostClass sorts bytes for appendHost: 0 kept, 1 upper-case letters, 2
+// those of an internationalised name (non-ASCII and '%'), 3 the others.
 var hostClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
@@ -369,9 +365,7 @@ func appendIPv6(key []byte, host string) ([]byte, error) {
 	if err != nil || !addr.Is6() || addr.Zone() != "" {
 		return nil, fmt.Errorf("invalid IPv6 literal %q", quote.Cut(host, quote.Max))
 	}
-	key = append(key, '[')
-	key = addr.AppendTo(key)
-	return append(key, ']'), nil
+	return append(addr.AppendTo(append(key, '[')), ']'), nil
 }
 
 // idnaHost turns a host with escapes or non-ASCII characters into its

@@ -81,9 +81,8 @@ func ParseContentSignal(value string) string {
 	return t.members()
 }
 
-// lowerASCII returns s with its ASCII upper-case letters in lower case,
-// without allocating when there are none. It may rewrite bytes that are
-// not UTF-8, which no key holds.
+// lowerASCII lower-cases the ASCII letters of s, allocating only if it has
+// any. It may rewrite bytes that are not UTF-8, which no key holds.
 func lowerASCII(s string) string {
 	return strings.Map(func(r rune) rune {
 		if 'A' <= r && r <= 'Z' {
@@ -108,13 +107,8 @@ func Value(members, label string) (string, bool) {
 // label names, and whether it allows that use: only the values y and n
 // state one.
 func Stated(members, label string) (yes, stated bool) {
-	switch v, _ := Value(members, label); v {
-	case "y":
-		return true, true
-	case "n":
-		return false, true
-	}
-	return false, false
+	v, _ := Value(members, label)
+	return v == "y", v == "y" || v == "n"
 }
 
 // next splits the first label=value member off members.
