@@ -91,7 +91,9 @@ func (b *builder) line(l *Line) {
 	if b.full {
 		return
 	}
-	b.flag(l)
+	if b.lint && l.Flags&^(FlagEmpty|FlagComment|FlagCommentOnly) != 0 {
+		b.flag(l) // tested here, as flag is too long to inline
+	}
 	switch l.Key {
 	case KeyUserAgent:
 		b.agent(l)
@@ -114,9 +116,6 @@ func (b *builder) line(l *Line) {
 
 // flag turns the scanner's line flags into diagnostics.
 func (b *builder) flag(l *Line) {
-	if !b.lint || l.Flags&^(FlagEmpty|FlagComment|FlagCommentOnly) == 0 {
-		return
-	}
 	for _, f := range [...]struct {
 		flag LineFlags
 		kind Kind
