@@ -1,11 +1,7 @@
-// Package matcher matches robots.txt patterns against URL paths exactly as
-// Google's reference parser and RFC 9309 do, for a tool that works with
-// single patterns; the robotstxt package matches whole files.
-//
-// Matching never backtracks and uses no regular expressions: a pattern is
-// a run of literal pieces separated by '*', each found at its leftmost
-// place after the previous one, so a check costs time linear in the
-// lengths of the pattern and the path.
+// Package matcher matches single robots.txt patterns against URL paths
+// exactly as Google's reference parser and RFC 9309 do; the robotstxt
+// package matches whole files. Matching never backtracks: a check costs
+// time linear in the lengths of the pattern and the path.
 package matcher
 
 import "github.com/robotsgate/robotstxt/internal/match"
@@ -18,8 +14,7 @@ import "github.com/robotsgate/robotstxt/internal/match"
 // robots.txt rules are.
 func Match(pattern, path string) bool { return match.Match(pattern, path) }
 
-// Escape normalises a rule value the way Google's parser does before any
-// URL is compared with it: every byte at or above 0x80 becomes %XX with
-// upper-case hex digits, and the hex digits of existing %xx escapes are
+// Escape normalises a rule value as Google's parser does: every byte at
+// or above 0x80 becomes %XX, and the hex digits of existing escapes are
 // upper-cased. Nothing is decoded.
 func Escape(pattern string) string { return match.Escape(pattern) }

@@ -1,18 +1,15 @@
-// Package parser reads a robots.txt body line by line, leniently, as
-// Google's reference parser and the robotstxt package read it, into its
-// groups of rules, its sitemaps, licences and extension records, and
-// reports every line it skipped, tolerated or cut: what a linter or an
-// editor needs. Parsing never fails: any sequence of bytes gives a File.
-//
-// To decide whether a crawler may fetch a URL, use the robotstxt package,
-// which merges the groups that name a crawler and matches their rules.
+// Package parser reads a robots.txt body leniently, as Google's reference
+// parser and the robotstxt package read it, into its groups of rules,
+// sitemaps, licences and extension records, and reports every line it
+// skipped, tolerated or cut, for a linter or an editor. Parsing never
+// fails. To decide whether a crawler may fetch a URL, use the robotstxt
+// package, which merges the groups that name a crawler.
 package parser
 
 import "github.com/robotsgate/robotstxt/internal/parse"
 
-// MaxLineLength is how many bytes of a line are kept, as Google's parser
-// keeps them: the rest of a longer line is dropped and the cut line is
-// still read.
+// MaxLineLength is how many bytes of a line are kept, as by Google's
+// parser: the rest of a longer line is dropped, and the cut line read.
 const MaxLineLength = parse.MaxLineLength
 
 // The parsed form of a body.
@@ -37,16 +34,15 @@ type (
 	// preference.
 	UsageRule = parse.UsageRule
 	// A Diagnostic says what was noticed on one line: skipped, tolerated
-	// (a typo, a missing colon) or cut. Its Kind's String, stable from
-	// release to release, tells diagnostics apart: "not a key-value line",
-	// "unknown key" (kept as an extension record), "rule outside any
-	// group", "missing colon accepted", "misspelt key accepted", "line
-	// truncated" (at MaxLineLength bytes), "NUL byte ends line", "invalid
-	// UTF-8", "user-agent cut to product token", "user-agent names no
-	// crawler", "pattern does not start with / or *", "value does not
-	// parse", and, after a thousand of either, "further diagnostics not
-	// reported" and "further unknown records not kept", whose Text counts
-	// them.
+	// or cut. Its Kind's String, stable across releases, tells them
+	// apart: "not a key-value line", "unknown key" (kept as an extension
+	// record), "rule outside any group", "missing colon accepted",
+	// "misspelt key accepted", "line truncated" (at MaxLineLength bytes),
+	// "NUL byte ends line", "invalid UTF-8", "user-agent cut to product
+	// token", "user-agent names no crawler", "pattern does not start with
+	// / or *", "value does not parse", and, after a thousand of either,
+	// "further diagnostics not reported" and "further unknown records not
+	// kept", whose Text counts them.
 	Diagnostic = parse.Diagnostic
 )
 

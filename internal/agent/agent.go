@@ -1,6 +1,6 @@
 // Package agent derives the product token a crawler is known by in
-// robots.txt from its User-Agent header, the one rule the Client, its
-// Transport and the robotstxt command share.
+// robots.txt from its User-Agent header, for the Client, its Transport and
+// the robotstxt command.
 package agent
 
 import (
@@ -16,34 +16,24 @@ import (
 // WithUserAgent says otherwise; its product token is "robotstxt".
 const DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
 
-// ErrProductToken is wrapped by ProductToken's error, and by the errors
-// of a Client without a usable product token; the robotstxt package
-// exports it as its own.
+// ErrProductToken is wrapped by the error of [ProductToken]; the
+// robotstxt package exports it as its own.
 var ErrProductToken = errors.New("robotstxt: no usable product token")
 
-// browserProducts are the products of browser User-Agent strings that
-// crawlers copy before their own product: none of them names a crawler.
+// browserProducts are the products of browser User-Agent strings, which
+// crawlers copy before their own.
 var browserProducts = []string{
 	"Mozilla", "AppleWebKit", "KHTML", "Gecko", "Chrome", "Chromium", "Safari",
 	"Version", "Mobile", "Firefox", "Edg", "Edge", "OPR", "Opera", "HeadlessChrome",
 }
 
 // ProductToken returns the product token that a crawler sending userAgent
-// as its User-Agent header is known by in robots.txt, the way such headers
-// are written:
-//
-//   - "ExampleBot/1.0 (+https://example.com/bot)" gives "ExampleBot": the
-//     first product's name;
-//   - "Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)" gives
-//     "XBot": the product named after "compatible;" in a comment, as for
-//     Googlebot and bingbot;
-//   - browser products (Mozilla, AppleWebKit, Chrome, Safari, …) are
-//     skipped, so "Mozilla/5.0 (X11) Gecko/20100101 XBot/2" gives "XBot".
-//
-// A product token has only the characters robots.txt user-agent lines can
-// name ([A-Za-z_-], RFC 9309 §2.2.1). When no product qualifies, as in
-// "123bot/1.0" or a plain browser string, the error wraps
-// [ErrProductToken]: name the tokens with WithProductTokens instead.
+// as its User-Agent header is known by in robots.txt: the product named
+// after "compatible;" in a comment ("Mozilla/5.0 (compatible; XBot/1.0)"
+// gives "XBot"), else the first product that is not a browser's
+// ("Mozilla/5.0 (X11) Gecko/20100101 XBot/2" and "XBot/2 (+https://x)"
+// give "XBot"). A token has only [A-Za-z_-] (RFC 9309 §2.2.1). When no
+// product qualifies, as in "123bot/1.0", the error wraps [ErrProductToken].
 func ProductToken(userAgent string) (string, error) {
 	if tok, ok := compatibleProduct(userAgent); ok {
 		return tok, nil
@@ -58,8 +48,7 @@ func ProductToken(userAgent string) (string, error) {
 		}
 		name, _, _ := strings.Cut(field, "/")
 		name = strings.TrimRight(name, ";,")
-		// "compatible;" outside a comment, as in GPTBot's header, is the
-		// marker before the crawler's product, not a product.
+		// "compatible;" outside a comment, as in GPTBot's header, is no product.
 		if slices.ContainsFunc(browserProducts, func(b string) bool { return strings.EqualFold(name, b) }) ||
 			strings.EqualFold(name, "compatible") {
 			continue
@@ -78,11 +67,9 @@ func compatibleProduct(ua string) (string, bool) {
 	if i < 0 || strings.LastIndexByte(ua[:i], '(') < strings.LastIndexByte(ua[:i], ')') {
 		return "", false
 	}
-	rest := strings.TrimLeft(ua[i+len("compatible;"):], " ")
-	end := strings.IndexAny(rest, "/; )")
-	if end < 0 {
-		end = len(rest)
+	name := strings.TrimLeft(ua[i+len("compatible;"):], " ")
+	if end := strings.IndexAny(name, "/; )"); end >= 0 {
+		name = name[:end]
 	}
-	name := rest[:end]
 	return name, parse.ValidToken(name)
 }

@@ -1,7 +1,6 @@
 // Package ascii holds the byte-level helpers that reading robots.txt
-// files and URLs shares: the hex digits of percent-escapes, the
-// unreserved characters of RFC 3986, and scans that read a string a word
-// at a time.
+// files and URLs share: percent-escapes, the unreserved characters of RFC
+// 3986, and scans that read a word at a time.
 package ascii
 
 import (
@@ -9,8 +8,7 @@ import (
 	"strings"
 )
 
-// UpperHex holds the hex digits in upper case, by value: UpperHex[0xA] is
-// 'A'.
+// UpperHex holds the hex digits in upper case, by value.
 const UpperHex = "0123456789ABCDEF"
 
 // IsHex reports whether c is a hex digit of either case.
@@ -93,12 +91,10 @@ func IsASCII(s string) bool {
 	return true
 }
 
-// IndexByte is strings.IndexByte for the short strings, and the bytes
-// found early, that robots.txt patterns mostly are (a '*' mostly follows
-// a prefix of a byte or a few): it tests the first 8 bytes of s in one
-// word, or the bytes of a shorter s one by one, and only then calls
-// strings.IndexByte, whose set-up costs more than either
-// (BenchmarkIndexByte).
+// IndexByte is strings.IndexByte for short strings and bytes found early,
+// as the '*' of robots.txt patterns mostly are: it tests the first 8 bytes
+// in one word, or a shorter s byte by byte, before strings.IndexByte,
+// whose set-up costs more (BenchmarkIndexByte).
 func IndexByte(s string, c byte) int {
 	if len(s) < 8 {
 		for i := range len(s) {
@@ -108,8 +104,7 @@ func IndexByte(s string, c byte) int {
 		}
 		return -1
 	}
-	// The lowest byte of x that the subtraction borrows from is its first
-	// zero byte: the first c of the word.
+	// The lowest byte the subtraction borrows from is the first c.
 	x := Load64(s) ^ 0x0101010101010101*uint64(c)
 	if z := (x - 0x0101010101010101) &^ x & 0x8080808080808080; z != 0 {
 		return bits.TrailingZeros64(z) / 8

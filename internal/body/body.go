@@ -1,7 +1,5 @@
-// Package body reads a robots.txt body the way the Client reads a
-// response: content codings undone, cut at a size limit at a line
-// boundary, converted to UTF-8. The robotstxt command reads files through
-// it too, so that tools see what crawlers see.
+// Package body reads a robots.txt body as the Client and the robotstxt
+// command read it (see [Read]).
 package body
 
 import (
@@ -35,13 +33,11 @@ import (
 const DefaultLimit = 500 << 10
 
 // ErrContentCoding is wrapped by the error of [Read] for a body whose
-// Content-Encoding the Client cannot decode (anything but gzip, x-gzip,
-// deflate and identity). The Client treats such a robots.txt as
-// unreachable: bytes it cannot read are never parsed as text.
+// Content-Encoding it cannot decode. The Client treats such a robots.txt
+// as unreachable: bytes it cannot read are never parsed as text.
 var ErrContentCoding = errors.New("robotstxt: unsupported content coding")
 
-// A Body is a robots.txt body as the Client reads it from a response, and
-// as [Read] reads it from any source.
+// A Body is a robots.txt body as [Read] reads it.
 type Body struct {
 	// Text is the body as parsed: content coding undone, cut at the size
 	// limit at a line boundary, converted to UTF-8.
@@ -50,33 +46,28 @@ type Body struct {
 	// "utf-16le", "utf-16be", or the charset the Content-Type names
 	// (windows-1252 when it names none and the body is not UTF-8).
 	Charset string
-	// Truncated reports that the body was longer than the limit. Text
-	// then ends with the last whole line within the limit.
+	// Truncated reports that the body was longer than the limit: Text
+	// ends with the last whole line within it.
 	Truncated bool
 }
 
 // maxCodings bounds how many content codings Read undoes in a row.
 const maxCodings = 4
 
-// Read reads a robots.txt body from r the way the Client reads a
-// response body, so that a tool reading a file sees exactly what a crawler
-// would.
-//
-// header, which may be nil, supplies Content-Encoding and Content-Type.
-// gzip, x-gzip and deflate (zlib or raw) are decoded; any other coding
-// gives an error wrapping [ErrContentCoding]. At most limit bytes of the
-// decoded body are read (limit ≤ 0 reads everything); when the body is
-// longer, the line that the limit cuts is dropped, since a partial rule can
-// say the opposite of the whole one (a cut "Allow: /public/page.html"
-// reads "Allow: /"). A line too long for the parser to keep whole
-// ([parse.MaxLineLength]) reads the same cut or not, and is kept. The
-// text is then converted to UTF-8: UTF-16 wins, told by a byte-order mark
-// or, without one, by the NULs of its first bytes; a body that is valid
-// UTF-8, or that the Content-Type declares UTF-8, is kept as it is;
+// Read reads a robots.txt body from r as the Client reads a response
+// body, so that a tool sees what a crawler would. header, which may be
+// nil, supplies Content-Encoding and Content-Type. gzip, x-gzip and
+// deflate (zlib or raw) are decoded; any other coding but identity gives
+// an error wrapping [ErrContentCoding]. At most limit bytes of the
+// decoded body are read (limit ≤ 0 reads everything); the line a limit
+// cuts is dropped, since a partial rule can say the opposite of the whole
+// ("Allow: /public/page.html" cut to "Allow: /"), unless the parser would
+// cut it anyway ([parse.MaxLineLength]). The text is then converted to
+// UTF-8: UTF-16 wins, told by a byte-order mark or the NULs of its first
+// bytes; a body that is valid UTF-8 or declared UTF-8 is kept as it is;
 // otherwise the Content-Type's charset, or Windows-1252, is converted.
-//
 // An error means the body could not be read whole (a cut connection, a
-// corrupt compressed stream); the Client treats it as unreachable.
+// corrupt stream); the Client treats it as unreachable.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	r, err := decoded(r, header.Get("Content-Encoding"))
 	if err != nil {
@@ -97,12 +88,10 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		b.Truncated = true
 		raw = raw[:limit]
 	}
-	// Told once, from all that was read: the cut line dropped, what is
-	// left may be too short to tell.
+	// Told before the cut, which may leave too little to tell.
 	u16 := utf16Of(raw)
 	if b.Truncated && u16.enc == nil {
-		// Line ends are single ASCII bytes in UTF-8 and in the
-		// ASCII-compatible charsets: cut before converting.
+		// An ASCII-compatible body is cut before converting.
 		raw = dropCutLine(raw)
 	}
 	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"), u16)
@@ -112,9 +101,8 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	return b, nil
 }
 
-// readAll appends what r holds to b, growing b first to a Content-Length
-// within limit: io.ReadAll would grow its buffer a dozen times for a
-// large body.
+// readAll appends what r holds to b, grown first to a Content-Length
+// within limit, which io.ReadAll would grow a dozen times.
 func readAll(r io.Reader, b []byte, declared string, limit int64) ([]byte, error) {
 	if n, err := strconv.ParseInt(declared, 10, 64); limit > 0 && err == nil && n > 0 && n <= limit {
 		b = slices.Grow(b, int(n)+1) // +1: the read that finds the end needs room
@@ -164,9 +152,8 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 	return r, nil
 }
 
-// inflater reads a deflate body, a zlib stream (RFC 9110) or, as many
-// servers send, raw deflate: a zlib header is method 8 and, big-endian, a
-// multiple of 31.
+// inflater reads a deflate body: a zlib stream (RFC 9110), whose header
+// is method 8 and a multiple of 31, or raw deflate, as many servers send.
 func inflater(r io.Reader) io.Reader {
 	br := bufio.NewReader(r)
 	if h, err := br.Peek(2); err == nil && h[0]&0x0F == 8 && (uint16(h[0])<<8|uint16(h[1]))%31 == 0 {
@@ -210,6 +197,10 @@ type utf16Form struct {
 	name string
 }
 
+// utf16Of tells UTF-16 by a byte-order mark or, without one, as a
+// robots.txt is mostly ASCII, by its first bytes: a third or more of the
+// even (big-endian) or odd (little-endian) ones NUL, almost none of the
+// others.
 func utf16Of(body []byte) utf16Form {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
@@ -217,33 +208,6 @@ func utf16Of(body []byte) utf16Form {
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
 		return utf16Form{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
 	}
-	return utf16Body(body)
-}
-
-// toUTF8 converts body to UTF-8 and names the charset it was read in, in
-// the order Read documents. u16 is told from the whole body as read: what
-// is left after a cut may be too short to tell.
-func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
-	enc, name := u16.enc, u16.name
-	if enc == nil {
-		if utf8.Valid(body) || declaresUTF8(contentType) {
-			return body, "utf-8"
-		}
-		enc, name = headerCharset(contentType)
-	}
-	out, err := enc.NewDecoder().Bytes(body)
-	if err != nil {
-		// The x/text decoders replace what they cannot read rather than
-		// fail; keep the bytes as they are if one ever does.
-		return body, "utf-8"
-	}
-	return out, name
-}
-
-// utf16Body tells UTF-16 without a byte-order mark: a robots.txt is mostly
-// ASCII, so in UTF-16 a third or more of its first even (big-endian) or
-// odd (little-endian) bytes are NUL, and almost none of the others.
-func utf16Body(body []byte) utf16Form {
 	n := min(len(body), 512) &^ 1
 	if n < 8 {
 		return utf16Form{}
@@ -265,6 +229,24 @@ func utf16Body(body []byte) utf16Form {
 		return utf16Form{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
 	}
 	return utf16Form{}
+}
+
+// toUTF8 converts body, whose UTF-16 form is u16, to UTF-8 and names the
+// charset it was read in (see Read).
+func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
+	enc, name := u16.enc, u16.name
+	if enc == nil {
+		if utf8.Valid(body) || declaresUTF8(contentType) {
+			return body, "utf-8"
+		}
+		enc, name = headerCharset(contentType)
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		// x/text decoders replace what they cannot read; if one fails, keep body.
+		return body, "utf-8"
+	}
+	return out, name
 }
 
 func declaresUTF8(contentType string) bool {
@@ -292,9 +274,9 @@ func headerCharset(contentType string) (encoding.Encoding, string) {
 	return charmap.Windows1252, "windows-1252"
 }
 
-// asciiCompatible reports whether enc reads ASCII as ASCII: a label naming
-// UTF-16 or WHATWG's replacement encoding for a body that is neither
-// would turn a disallow into garbage. UTF-8 and UTF-16 are told before.
+// asciiCompatible reports whether enc reads ASCII as ASCII: a label
+// naming UTF-16 or the replacement encoding would turn a disallow into
+// garbage.
 func asciiCompatible(enc encoding.Encoding) bool {
 	switch enc {
 	case unicode.UTF8, encoding.Replacement, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),

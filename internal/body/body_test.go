@@ -155,7 +155,7 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 		if utf8.Valid(data) && utf16Of(data[:min(n, int64(len(data)))]).enc == nil {
-			// Valid UTF-8 whose NULs do not make it UTF-16 (see utf16Body).
+			// Valid UTF-8 whose NULs do not make it UTF-16 (see utf16Of).
 			if b.Charset != "utf-8" {
 				t.Fatalf("valid UTF-8 read as %s", b.Charset)
 			}

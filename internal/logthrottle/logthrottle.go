@@ -1,8 +1,5 @@
 // Package logthrottle holds back repeated log lines, so that a failing
-// dependency (a Store, a Redis server) cannot flood a crawler's log: a
-// Throttle lets one line of each kind through per interval and counts the
-// lines it held back, for the next line to report. A Logger puts one in
-// front of an slog.Logger.
+// dependency (a Store, a Redis server) cannot flood a crawler's log.
 package logthrottle
 
 import (
@@ -12,15 +9,14 @@ import (
 	"time"
 )
 
-// Interval is the least time between two log lines of one kind, for every
-// throttled log of the module. A dependency that fails on every call, a
-// thousand times a second, then costs one line per kind every five
-// seconds, while an operator watching the log still sees an outage begin
-// and end within seconds of each.
+// Interval is the least time between two log lines of one kind: short
+// enough that an operator sees an outage begin and end within seconds,
+// long enough that a dependency failing a thousand times a second costs
+// one line per kind every five seconds.
 const Interval = 5 * time.Second
 
-// A Throttle decides which log lines go through. It is safe for
-// concurrent use. Make one with New.
+// A Throttle lets one line of each kind through per interval, and counts
+// those it holds back. Make one with [New]; it is safe for concurrent use.
 type Throttle struct {
 	every time.Duration
 	now   func() time.Time
@@ -37,8 +33,7 @@ func New(every time.Duration) *Throttle {
 }
 
 // Allow reports whether a line of the given kind may be logged now, and
-// how many lines of that kind were held back since the last one that
-// went through.
+// how many of that kind were held back since the last that went through.
 func (t *Throttle) Allow(kind string) (ok bool, held int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -53,7 +48,7 @@ func (t *Throttle) Allow(kind string) (ok bool, held int) {
 }
 
 // A Logger logs through an slog.Logger at most one line of each message
-// per Interval; a line that follows held-back ones says how many with a
+// per [Interval]; a line after held-back ones counts them in a
 // "suppressed" attribute. It is safe for concurrent use.
 type Logger struct {
 	logger   *slog.Logger
@@ -66,14 +61,13 @@ func NewLogger(l *slog.Logger) *Logger {
 }
 
 // Log logs msg with args at level, unless a line with the same msg went
-// through less than Interval ago.
+// through less than [Interval] ago.
 func (l *Logger) Log(ctx context.Context, level slog.Level, msg string, args ...any) {
 	l.LogFor(ctx, "", level, msg, args...)
 }
 
-// LogFor is Log for lines about one subject, such as one node of several:
-// a line is held back only after a line with the same msg about the same
-// subject, so that one subject's news does not hide another's.
+// LogFor is Log for lines about one subject, such as one node of
+// several, held back only after a line with the same msg and subject.
 func (l *Logger) LogFor(ctx context.Context, subject string, level slog.Level, msg string, args ...any) {
 	key := msg
 	if subject != "" {

@@ -6,11 +6,10 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// Escape normalises a rule value the way Google's parser does before any
-// URL is compared with it: every byte at or above 0x80 becomes %XX with
-// upper-case hex digits, and the hex digits of existing %xx escapes are
-// upper-cased. Nothing is decoded. When no change is needed, Escape returns
-// its argument without allocating.
+// Escape normalises a rule value as Google's parser does: every byte at
+// or above 0x80 becomes %XX, and the hex digits of existing escapes are
+// upper-cased. Nothing is decoded. It allocates only when it changes
+// pattern.
 func Escape(pattern string) string {
 	if strings.IndexByte(pattern, '%') < 0 && ascii.IsASCII(pattern) {
 		return pattern // the common case
@@ -45,12 +44,10 @@ func Escape(pattern string) string {
 	return string(b)
 }
 
-// Unescape decodes the percent-escapes of RFC 3986 unreserved characters
-// (A-Z a-z 0-9 - . _ ~) and upper-cases the hex digits of every other
-// escape, so that /%7Efred and /~fred compare equal while %2F stays
-// encoded. It is the RFC 9309 reading of both rules and URLs.
-// When no change is needed, Unescape returns its argument without
-// allocating.
+// Unescape decodes the escapes of RFC 3986 unreserved characters and
+// upper-cases the hex digits of the others, so that /%7Efred and /~fred
+// compare equal while %2F stays encoded: the RFC 9309 reading of rules
+// and URLs. It allocates only when it changes s.
 func Unescape(s string) string {
 	i := 0
 	for ; i+2 < len(s); i++ {
@@ -67,21 +64,19 @@ func Unescape(s string) string {
 	return string(appendUnescaped(make([]byte, 0, len(s)), s))
 }
 
-// UnescapePath is Unescape for the path of a URL that is compared with
-// patterns read by Unescape: it also encodes a literal '*' as %2A and '$'
-// as %24, since in a URL they are plain characters, and RFC 9309 §2.2.3
-// has a pattern match them literally only in that encoded form.
+// UnescapePath is Unescape for the path of a URL: it also encodes '*' as
+// %2A and '$' as %24, plain characters in a URL, which RFC 9309 §2.2.3
+// has a pattern match only in that encoded form.
 func UnescapePath(s string) string {
 	if strings.ContainsAny(s, "*$") {
-		// Decoding yields only unreserved characters, never '*' or '$',
-		// so encoding them first is the same as encoding them after.
+		// Decoding yields neither '*' nor '$': encoding them first is the same.
 		s = encodeSpecials(s)
 	}
 	return Unescape(s)
 }
 
-// encodeSpecials encodes the characters that are special in patterns,
-// '*' as %2A and '$' as %24, into a new string.
+// encodeSpecials returns s with '*' as %2A and '$' as %24, in a new
+// string. (A strings.Replacer would move the caller's buffer to the heap.)
 func encodeSpecials(s string) string {
 	b := make([]byte, 0, len(s)+8)
 	for i := 0; i < len(s); i++ {

@@ -1,12 +1,11 @@
 // Package match implements robots.txt pattern matching as RFC 9309 and
-// Google's reference parser define it, for the robotstxt packages: normalisation of rule values,
-// anchored wildcard matching of paths, and the precedence between matching
-// rules.
+// Google's reference parser define it: normalisation of rule values,
+// anchored wildcard matching of paths, and precedence between rules.
 //
-// Matching never backtracks and uses no regular expressions: a pattern is
-// a run of literal segments separated by '*', and each segment is found at
-// its leftmost place after the previous one, which is exact for patterns
-// whose only wildcard is '*'. A check costs O(len(pattern)+len(path)).
+// Matching never backtracks: a pattern is literal segments separated by
+// '*', each found at its leftmost place after the previous one, which is
+// exact when '*' is the only wildcard. A check costs
+// O(len(pattern)+len(path)).
 package match
 
 import (
@@ -28,9 +27,8 @@ func Match(pattern, path string) bool {
 }
 
 // match matches pat, a pattern without its final '$' whose first '*' is
-// at star (-1 for none); end says the match must reach the end of path.
-// A non-nil steps counts the bytes its searches pass over, for the tests
-// that show it never backtracks.
+// at star (-1 for none); end says the match must reach the end of path. A
+// non-nil steps counts the bytes searched, for tests of linear time.
 func match(pat string, star int, path string, end bool, steps *int) bool {
 	if star < 0 {
 		if end {
@@ -59,8 +57,7 @@ func match(pat string, star int, path string, end bool, steps *int) bool {
 		}
 		pat = pat[j+1:]
 	}
-	// pat is now the last segment, after the last '*': it matches at the
-	// end of path, or anywhere after pos.
+	// pat is the last segment: it matches at the end, or after pos.
 	if end {
 		count(steps, len(pat))
 		return len(path)-pos >= len(pat) && strings.HasSuffix(path, pat)
@@ -75,12 +72,10 @@ func count(steps *int, n int) {
 	}
 }
 
-// IndexDir reports whether pattern is an allow pattern that Google's
-// parser widens to its directory: one whose last path segment begins with
-// "index.htm" (so /d/index.htm and /d/index.html). It returns the length of
-// the directory part, "/d/", or 0 when the pattern is not of this kind.
-// Such a rule also allows the directory itself, as if "Allow: /d/$" were
-// present (see [MatchRule]).
+// IndexDir returns the length of the directory part of an allow pattern
+// that Google's parser widens to its directory, one whose last segment
+// begins with "index.htm" ("/d/" of /d/index.html), or 0 for any other
+// (see [MatchRule]).
 func IndexDir(pattern string) int {
 	i := strings.LastIndexByte(pattern, '/')
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {

@@ -3,12 +3,10 @@ package match
 import "strings"
 
 // Path returns the part of url that rules are matched against: the path,
-// ;params and query, always starting with "/". Scheme, authority and
-// fragment are dropped; a URL with no path gives "/". url may be absolute,
-// scheme-relative ("//host/p") or a path. It is not decoded or escaped.
-//
-// Path allocates only when the result must gain a leading "/" (a URL whose
-// path part begins with "?" or ";").
+// ;params and query, always starting with "/" (a URL with no path gives
+// "/"), neither decoded nor escaped. url may be absolute, scheme-relative
+// ("//host/p") or a path. Path allocates only when the result must gain
+// its leading "/" (a path part that begins with "?" or ";").
 func Path(url string) string {
 	if len(url) > 0 && url[0] == '/' && (len(url) == 1 || url[1] != '/') {
 		// A path already: only a fragment can follow.
@@ -17,11 +15,7 @@ func Path(url string) string {
 		}
 		return url
 	}
-	start := 0
-	if strings.HasPrefix(url, "//") {
-		start = 2
-	}
-	rest := url[start:]
+	rest := strings.TrimPrefix(url, "//")
 	early := indexPathStart(rest)
 	proto := strings.Index(rest, "://")
 	authEnd := 0
@@ -47,8 +41,7 @@ func Path(url string) string {
 }
 
 // indexPathStart returns the index of the first '/', '?' or ';' in s, or
-// -1. A plain loop: strings.IndexAny builds a table on every call, which
-// costs more than the short scans here.
+// -1; strings.IndexAny's set-up costs more than these short scans.
 func indexPathStart(s string) int {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c == '/' || c == '?' || c == ';' {

@@ -2,11 +2,10 @@ package match
 
 import "strings"
 
-// Prefix returns the literal start of the rule of pattern, which has been
-// normalised (see [Escape]), an allow rule when allow is set: every path
-// the rule matches begins with it. It is the pattern up to its first '*'
-// or a final '$'; for an allow of …/index.html, which also matches its
-// directory, it is at most that directory.
+// Prefix returns the literal start of the rule of pattern, normalised
+// (see [Escape]), an allow rule when allow is set: every path the rule
+// matches begins with it. It is the pattern up to its first '*' or final
+// '$', and for an allow of …/index.html at most its directory.
 func Prefix(pattern string, allow bool) string {
 	dir := 0
 	if allow {
@@ -24,11 +23,10 @@ func Prefix(pattern string, allow bool) string {
 	return pattern
 }
 
-// MatchRule reports whether the rule of pattern, which has been
-// normalised, an allow rule when allow is set, matches path, and the
-// length its match weighs in precedence: the length of the pattern, or
-// for an allow of …/index.html that matches only its directory (as if
-// "Allow: …/$" were there), the length of that directory pattern.
+// MatchRule reports whether the rule of pattern, normalised, an allow
+// rule when allow is set, matches path, and the length its match weighs:
+// the pattern's, or for an allow of …/index.html that matches only its
+// directory (as if "Allow: …/$" were there), that of "…/$".
 func MatchRule(pattern string, allow bool, path string) (length int, ok bool) {
 	if Match(pattern, path) {
 		return len(pattern), true

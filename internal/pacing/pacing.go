@@ -4,11 +4,9 @@ package pacing
 
 import "time"
 
-// TurnTimeout bounds how long one request in flight keeps the next
-// request to its authority waiting when its turn is not ended (a
-// RoundTripper that never returns, a process that died): the next request
-// may start TurnTimeout, or its interval if that is longer, after the
-// turn began. Thirty seconds is longer than almost any page takes to
-// arrive, so a live request is never overtaken, and short enough that a
-// dead process holds a site up for no longer than a slow page would.
+// TurnTimeout bounds how long a request whose turn is never ended (a
+// RoundTripper that never returns, a process that died) holds its
+// authority: the next request may start TurnTimeout after the turn
+// began, or its interval if longer. Thirty seconds is longer than almost
+// any page takes, and holds a site up no longer than a slow page would.
 const TurnTimeout = 30 * time.Second

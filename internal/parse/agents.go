@@ -7,27 +7,21 @@ import (
 	"unsafe"
 )
 
-// The first look-up of a crawler's groups indexes the table's user-agent
-// lines by product token, sorted ignoring case, each with its group, so
-// that finding the groups that name a crawler takes a binary search
-// however many groups the file has (files that shut out hundreds of bots,
-// one group each, are common), and the groups of each token lie together,
-// so that a check need not gather them. A table that [Table.Select] makes
-// has no user-agent lines.
-
-// agentIndex lists the user-agent lines of a table by product token.
+// agentIndex lists the user-agent lines of a table by product token, so
+// that finding the groups that name a crawler takes a binary search (files
+// that shut out hundreds of bots, a group each, are common) and yields
+// them together.
 type agentIndex struct {
 	// agents and groups hold a user-agent line with a token and its
-	// group, once for each token and group, sorted by the token in
-	// lower case and then by group.
+	// group, once for each token and group, sorted by lower-case token
+	// and then group.
 	agents []uint32
 	groups []int
-	// global holds the groups with a "*" line, in file order.
-	global []int
+	global []int // the groups with a "*" line, in file order
 }
 
-// agents returns the index of t's user-agent lines, which the first call
-// builds.
+// agents returns the index of t's user-agent lines, built by the first
+// call.
 func (t *Table) agents() *agentIndex {
 	f := t.file
 	f.agentsOnce.Do(func() { f.agentIndex = newAgentIndex(t) })
@@ -77,8 +71,8 @@ func (t *Table) token(i uint32) string {
 	return t.str(a.off, int(a.tok))
 }
 
-// named returns the groups whose user-agent lines name token, a token
-// that is not empty, in file order; nil when none does.
+// named returns the groups that name token, not empty, in file order;
+// nil when none does.
 func (ix *agentIndex) named(t *Table, token string) []int {
 	lo := sort.Search(len(ix.agents), func(i int) bool { return compareFold(t.token(ix.agents[i]), token) >= 0 })
 	hi := lo + sort.Search(len(ix.agents)-lo, func(i int) bool { return compareFold(t.token(ix.agents[lo+i]), token) > 0 })
@@ -116,11 +110,11 @@ func lowerByte(c byte) byte {
 }
 
 // AppendGroups appends to dst the indices of the groups that apply to a
-// crawler known by any of tokens: every group with a user-agent line whose
-// product token equals one of them, ignoring ASCII case, or when there is
-// none, every group with a "*" line, in file order. named reports whether
-// some group names a token. Empty tokens name no group. A table made by
-// [Table.Select] has no user-agent lines.
+// crawler known by any of tokens, in file order: every group with a
+// user-agent line whose product token equals one of them ignoring ASCII
+// case, or when none does, every group with a "*" line. named reports
+// whether some group names a token; an empty token names none. A table
+// made by [Table.Select] has no user-agent lines.
 func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) {
 	ix := t.agents()
 	n := len(dst)
@@ -139,8 +133,7 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 	return append(dst, ix.global...), false
 }
 
-// GroupsOf returns the groups that apply to a crawler known by token, as
-// AppendGroups(nil, token) does, without copying them: the result is the
+// GroupsOf is AppendGroups(nil, token) without copying: the result is the
 // table's own, which the caller must not change.
 func (t *Table) GroupsOf(token string) (_ []int, named bool) {
 	ix := t.agents()

@@ -17,9 +17,8 @@ const MaxDiagnostics = 1000
 // the rest. Records with a known key, such as crawl-delay, are all kept.
 const MaxUnknownRecords = 1000
 
-// builder collects the records of a file, copied out of the caller's
-// body, into scratch slices reused from parse to parse; finish copies
-// them into slices of the exact size, so growing them costs no garbage.
+// builder collects the records of a file into pooled scratch slices,
+// which finish copies at their exact size: growing them costs no garbage.
 type builder struct {
 	*scratch
 	p       Parser
@@ -29,8 +28,9 @@ type builder struct {
 	full    bool // the text reached maxText: the rest of the body is dropped
 	unknown int  // extension records with an unknown key
 	dropped int  // diagnostics past MaxDiagnostics
-	// Where the diagnostics that count what was dropped are, or -1.
-	droppedAt, unknownAt int
+	// Where the diagnostics that count what was dropped are, or -1, and
+	// how many of them there are.
+	droppedAt, unknownAt, counters int
 }
 
 type scratch struct {
@@ -48,16 +48,13 @@ type scratch struct {
 // scratchPool holds scratch slices between parses, cleared.
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// maxPooled bounds the scratch kept in the pool, so that one huge file
-// does not pin its memory.
+// maxPooled bounds the scratch pooled: one huge file must not pin it.
 const maxPooled = 1 << 17
 
 func newBuilder(p Parser, lint bool, size int) builder {
 	s := scratchPool.Get().(*scratch)
 	if cap(s.text) < size {
-		// What a parse keeps is seldom more than the body: one allocation
-		// instead of a series of ever larger ones.
-		s.text = make([]byte, 0, size)
+		s.text = make([]byte, 0, size) // a parse seldom keeps more than the body
 	}
 	return builder{scratch: s, p: p, lint: lint, droppedAt: -1, unknownAt: -1}
 }
@@ -77,12 +74,11 @@ func (b *builder) release() {
 }
 
 // keep appends s to the text and returns its offset, or false when the
-// text would grow past what a Table can address.
+// text would grow past maxText. From then on the rest of the body is
+// dropped, as if cut there: keeping a later, shorter allow whose disallow
+// was lost would be wrong.
 func (b *builder) keep(s string) (uint32, bool) {
 	if b.full || uint64(len(b.text)+len(s)) > maxText {
-		// From the first value that does not fit, the rest of the body
-		// is dropped as if cut there: keeping later, shorter lines could
-		// keep an allow whose disallow was lost.
 		b.full = true
 		return 0, false
 	}
@@ -95,7 +91,9 @@ func (b *builder) line(l *Line) {
 	if b.full {
 		return
 	}
-	b.flag(l)
+	if b.lint && l.Flags&^(FlagEmpty|FlagComment|FlagCommentOnly) != 0 {
+		b.flag(l) // tested here, as flag is too long to inline
+	}
 	switch l.Key {
 	case KeyUserAgent:
 		b.agent(l)
@@ -118,26 +116,18 @@ func (b *builder) line(l *Line) {
 
 // flag turns the scanner's line flags into diagnostics.
 func (b *builder) flag(l *Line) {
-	if !b.lint || l.Flags&^(FlagEmpty|FlagComment|FlagCommentOnly) == 0 {
-		return
-	}
-	switch {
-	case l.Flags&FlagNoKey != 0:
-		b.diag(l.Num, NoKey, "")
-	case l.Flags&FlagMissingColon != 0:
-		b.diag(l.Num, MissingColon, l.RawKey)
-	}
-	if l.Flags&FlagTypo != 0 {
-		b.diag(l.Num, MisspeltKey, l.RawKey)
-	}
-	if l.Flags&FlagTooLong != 0 {
-		b.diag(l.Num, LineTooLong, "")
-	}
-	if l.Flags&FlagNUL != 0 {
-		b.diag(l.Num, NULByte, "")
-	}
-	if l.Flags&FlagInvalidUTF8 != 0 {
-		b.diag(l.Num, InvalidUTF8, "")
+	for _, f := range [...]struct {
+		flag LineFlags
+		kind Kind
+		text string
+	}{
+		{FlagNoKey, NoKey, ""}, {FlagMissingColon, MissingColon, l.RawKey}, // exclusive
+		{FlagTypo, MisspeltKey, l.RawKey}, {FlagTooLong, LineTooLong, ""},
+		{FlagNUL, NULByte, ""}, {FlagInvalidUTF8, InvalidUTF8, ""},
+	} {
+		if l.Flags&f.flag != 0 {
+			b.diag(l.Num, f.kind, f.text)
+		}
 	}
 }
 
@@ -187,8 +177,8 @@ func (b *builder) fileRecord(records []record, key int, l *Line) []record {
 	return records
 }
 
-// pattern returns the rule value p normalised: escaped (see match.Escape)
-// and, in RFC 9309 mode, unescaped (see match.Unescape).
+// pattern returns the rule value p normalised by match.Escape and, in
+// RFC 9309 mode, match.Unescape.
 func (b *builder) pattern(p string) string {
 	if !b.plain {
 		p = match.Escape(p)
@@ -216,7 +206,7 @@ func (b *builder) extension(l *Line) {
 		}
 		if b.unknown > MaxUnknownRecords {
 			if b.lint && b.unknownAt < 0 {
-				b.unknownAt = len(b.diags)
+				b.unknownAt, b.counters = len(b.diags), b.counters+1
 				b.diags = append(b.diags, Diagnostic{Line: l.Num, Kind: UnknownRecordsDropped})
 			}
 			return
@@ -250,9 +240,9 @@ func (b *builder) diag(line int, k Kind, text string) {
 	if !b.lint {
 		return
 	}
-	if len(b.diags)-b.extra() >= MaxDiagnostics {
+	if len(b.diags)-b.counters >= MaxDiagnostics {
 		if b.dropped == 0 {
-			b.droppedAt = len(b.diags)
+			b.droppedAt, b.counters = len(b.diags), b.counters+1
 			b.diags = append(b.diags, Diagnostic{Line: line, Kind: TooManyDiagnostics})
 		}
 		b.dropped++
@@ -261,22 +251,9 @@ func (b *builder) diag(line int, k Kind, text string) {
 	b.diags = append(b.diags, Diagnostic{Line: line, Kind: k, Text: strings.Clone(text)})
 }
 
-// extra returns the number of diagnostics that count what was dropped.
-func (b *builder) extra() int {
-	n := 0
-	if b.droppedAt >= 0 {
-		n++
-	}
-	if b.unknownAt >= 0 {
-		n++
-	}
-	return n
-}
-
 // finish returns the Table, and the diagnostics when it collects them.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
-	// The Table and its fileParts in one allocation.
-	both := &struct {
+	both := &struct { // one allocation
 		t Table
 		f fileParts
 	}{

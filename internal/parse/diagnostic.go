@@ -2,8 +2,8 @@ package parse
 
 import "fmt"
 
-// A Diagnostic reports a line that the parser skipped, tolerated or cut.
-// None of them makes Parse fail: they are for linting and debugging.
+// A Diagnostic reports a line that the parser skipped, tolerated or cut,
+// for linting and debugging.
 type Diagnostic struct {
 	Line int    // 1-based line number
 	Kind Kind   // what was noticed

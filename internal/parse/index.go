@@ -30,41 +30,32 @@ import (
 // check hashes the path's pieces into a bit set once and passes over the
 // rules whose gram is not in it.
 
-// The tuning constants. The instruction counts are of a check over the
-// corpus (BenchmarkCorpusPass under callgrind, 3,224 files), each taken
-// with the others as they were when it was chosen.
+// The tuning constants, with the instructions a check over the corpus
+// takes (BenchmarkCorpusPass under callgrind, 3,224 files).
 const (
-	// smallGroup is the number of rules up to which a group is one block
-	// (see above): trying so few rules one by one costs less than the
-	// search. A check takes 2,594 instructions with 16, 2,463 with 32,
-	// 2,444 with 64 and 2,612 with 128; 32 bounds a group tried rule by
-	// rule at half of 64's.
+	// smallGroup is the number of rules up to which a group is one
+	// block: 2,594 instructions with 16, 2,463 with 32, 2,444 with 64,
+	// 2,612 with 128; 32 halves 64's rules tried one by one.
 	smallGroup = 32
 	// filteredBlock is the number of rules from which a block notes
-	// grams and a check filters it: 2,440 instructions with 4, 2,462
-	// with 8, 2,560 with 16, 2,733 with 32. Without grams, the costliest
-	// file takes 95 times the median check over the agent mix
-	// (BenchmarkCorpusAgentMix) and 500 times over CorpusCheck, against
-	// 14 and 27 with them.
+	// grams: 2,440 instructions with 4, 2,462 with 8, 2,560 with 16.
+	// Without grams the costliest file takes 95 times the median check
+	// (BenchmarkCorpusAgentMix), against 14 with them.
 	filteredBlock = 8
-	// gramPath is how many bytes of path a rule of a block may stand
-	// for in a check that filters it: a longer path is matched against
-	// each rule instead, so that a long path below small blocks costs
-	// about what trying their rules does (BenchmarkHostileChain,
-	// HostileLongPath). The corpus's paths are short: 2, 4 and 16 take
-	// the same instructions.
+	// gramPath is how many bytes of path a rule of a filtered block may
+	// stand for: a longer path tries each rule instead, so that a long
+	// path below small blocks costs what trying them does
+	// (BenchmarkHostileChain, HostileLongPath). 2, 4 and 16 tie.
 	gramPath = 4
-	// gramBits is the size of a gram's hash: a check's bit set of the
-	// path's grams takes 1<<gramBits bits, 512 bytes, which it clears
-	// first; the fewer bits, the more rules a collision lets through.
-	// 10 and 12 take the same instructions, 14 1.8 % more.
+	// gramBits is the size of a gram's hash; a check clears a bit set of
+	// 1<<gramBits bits first, and fewer bits let more collisions through.
+	// 10 and 12 tie, 14 takes 1.8 % more.
 	gramBits = 12
 	// gramMark marks a rule's gram, so that 0 says it has none.
 	gramMark = 1 << 15
-	// maxBlocks is how many of the blocks that start a path a check
-	// keeps to try longest prefix first; past that (a hostile file)
-	// blocks are tried as they are found. 2,460 instructions with 4,
-	// 2,462 with 8, 2,473 with 16 (the array is cleared each check).
+	// maxBlocks is how many blocks a check keeps to try longest prefix
+	// first; past that (a hostile file) they are tried as found. 2,460
+	// instructions with 4, 2,462 with 8, 2,473 with 16.
 	maxBlocks = 8
 )
 
@@ -75,7 +66,6 @@ func (t *Table) index() {
 	}
 }
 
-// indexSlow is the work of index, under the table's lock.
 func (t *Table) indexSlow() {
 	f := t.file
 	f.mu.Lock()
@@ -91,8 +81,8 @@ func (t *Table) indexSlow() {
 	f.indexed.Store(true)
 }
 
-// sortRules sorts rules, a group whose patterns lie in text, into index
-// order.
+// sortRules sorts a group's rules, whose patterns lie in text, into
+// index order.
 func sortRules(text string, rules []rule) {
 	byPrecedence := func(a, b rule) int {
 		return cmp.Or(match.Precedence(int(a.n), a.allow(), int(b.n), b.allow()), cmp.Compare(a.line, b.line))
@@ -112,9 +102,8 @@ func sortRules(text string, rules []rule) {
 // prefixIn returns the literal prefix of r, whose pattern lies in text.
 func prefixIn(text string, r *rule) string { return text[r.off() : r.off()+uint32(r.pre)] }
 
-// blockEnd returns the end of the block that starts at rules[b], a group
-// of more than smallGroup rules in index order, whose patterns lie in
-// text.
+// blockEnd returns the end of the block that starts at rules[b], a
+// large group in index order.
 func blockEnd(text string, rules []rule, b int) int {
 	e := b + 1
 	for e < len(rules) && prefixIn(text, &rules[e]) == prefixIn(text, &rules[b]) {
@@ -123,11 +112,10 @@ func blockEnd(text string, rules []rule, b int) int {
 	return e
 }
 
-// noteGrams returns the grams of t's rules, sorted into index order: the
-// gram of a rule of a block of filteredBlock rules or more is, of the
-// pieces of its pattern (see eachPiece), the one whose hash the fewest
-// pieces of the block's patterns have, marked with gramMark. Other rules
-// have none, 0; and when no rule has one, noteGrams returns nil.
+// noteGrams returns the grams of t's rules, in index order: a rule of a
+// block of filteredBlock rules or more notes, of its pieces (see
+// eachPiece), the one whose hash the fewest pieces of the block have,
+// marked with gramMark; other rules 0. It returns nil when none has one.
 func (t *Table) noteGrams() []uint16 {
 	var grams, counts []uint16
 	for g := range t.file.groups {
@@ -149,8 +137,8 @@ func (t *Table) noteGrams() []uint16 {
 	return grams
 }
 
-// noteBlockGrams sets grams[i] to the gram of block[i], whose pattern
-// lies in text. counts is 1<<gramBits zeros, which it leaves zero.
+// noteBlockGrams sets grams[i] to the gram of block[i]. counts is
+// 1<<gramBits zeros, which it leaves zero.
 func noteBlockGrams(text string, block []rule, grams, counts []uint16) {
 	for i := range block {
 		eachPiece(text, &block[i], func(h uint16) { counts[h] = max(counts[h], counts[h]+1) })
@@ -168,9 +156,8 @@ func noteBlockGrams(text string, block []rule, grams, counts []uint16) {
 }
 
 // eachPiece calls f with the hash of each four-byte piece of the literal
-// runs of r's pattern after its prefix, split by '*' and without a final
-// '$': pieces that every path r matches holds. A rule without a '*' after
-// its prefix, or that also matches its directory, has none.
+// runs of r's pattern after its prefix, which every path r matches
+// holds. A rule without a '*' after its prefix, or of kindDir, has none.
 func eachPiece(text string, r *rule, f func(h uint16)) {
 	if k := r.kind(); k != kindOne && k != kindWild {
 		return
@@ -206,15 +193,11 @@ func (s *gramSet) has(gram uint16) bool {
 	return s[h/64]&(1<<(h%64)) != 0
 }
 
-// Decide finds the rule that decides for path among the rules of the
-// given groups: the longest match, an allow on a tie, the first in file
-// order on a full tie (see [match.Best]). path is what rules are
-// matched against, as match.Path or target.Split return it. ok is
-// false when no rule matches, and the path is allowed.
-//
-// It looks only at the rules whose literal prefix starts path, and of
-// those only at the ones that can still beat the best match so far:
-// a check costs time linear in path for each rule it matches.
+// Decide finds the rule that decides for path, as match.Path or
+// target.Split return it, among the rules of the given groups, by
+// [match.Best]. ok is false when no rule matches: the path is allowed.
+// It matches only the rules whose literal prefix starts path and that
+// can still beat the best so far, each in time linear in path.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
 	i, _ := t.run(groups, path)
 	if i < 0 {
@@ -223,9 +206,8 @@ func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
 	return t.rule(i), true
 }
 
-// run returns the index of the rule that decides for path among the
-// rules of groups, or -1, and the number of rules it matched against
-// path.
+// run returns the index of the rule that decides for path, or -1, and
+// the number of rules it matched against path.
 func (t *Table) run(groups []int, path string) (at, tried int) {
 	t.index()
 	c := check{t: t, path: path, at: -1}
@@ -248,8 +230,8 @@ type check struct {
 	tried int // the rules matched against the path
 }
 
-// group looks for a better rule than the best so far among rules, a group
-// in index order whose first rule is the table's rule base.
+// group looks for a better rule than the best so far among rules, a
+// group in index order, the first of which is the table's rule base.
 func (c *check) group(rules []rule, base int) {
 	t, path := c.t, c.path
 	var found [maxBlocks]struct{ start, end int }
@@ -288,11 +270,10 @@ func (c *check) group(rules []rule, base int) {
 	}
 }
 
-// above returns the first of rules[lo:hi], whose prefixes all start with
-// the same d bytes and are sorted, whose byte d is above b (-1 stands for
-// the end of a prefix of d bytes, which sorts first); hi when none is.
-// lo < hi. It looks at rules[hi-1] first and then gallops from lo: most
-// searches narrow the range by little.
+// above returns the first of rules[lo:hi] (lo < hi, sorted prefixes that
+// share d bytes) whose byte d is above b, -1 standing for the end of a
+// prefix; hi when none is. It tries rules[hi-1], then gallops from lo:
+// most searches narrow the range by little.
 func (t *Table) above(rules []rule, lo, hi, d, b int) int {
 	at := func(i int) int {
 		if int(rules[i].pre) <= d {
@@ -316,9 +297,8 @@ func (t *Table) above(rules []rule, lo, hi, d, b int) int {
 	return lo + sort.Search(end-lo, func(i int) bool { return at(lo+i) > b })
 }
 
-// block looks for a better rule than the best so far among block, the
-// rules of one prefix, which starts the path, in precedence order; base
-// is the table's index of block[0].
+// block is try for a block that starts the path, filtered by grams
+// when it is large enough.
 func (c *check) block(block []rule, base int) {
 	if len(block) < filteredBlock || len(c.path) > gramPath*len(block) {
 		c.try(block, base, nil)
@@ -329,9 +309,9 @@ func (c *check) block(block []rule, base int) {
 	c.try(block, base, &grams)
 }
 
-// try is block, which passes over the rules whose gram is not in grams
-// when grams is not nil, for a block or a small group (whose rules'
-// prefixes need not start the path).
+// try looks for a better rule than the best so far among block, a block
+// or a small group in precedence order whose first rule is the table's
+// rule base, passing over the rules whose gram is not in a non-nil grams.
 func (c *check) try(block []rule, base int, grams *gramSet) {
 	t, path := c.t, c.path
 	for j := range block {
@@ -344,9 +324,8 @@ func (c *check) try(block []rule, base int, grams *gramSet) {
 				continue
 			}
 		}
-		// Most rules begin with '/', as all paths do, and most of those
-		// whose prefix does not start the path differ from it in their
-		// second byte, which tells without a call.
+		// Most prefixes that do not start the path differ from it in
+		// their second byte, which tells without a call.
 		if pre := int(r.pre); pre > 1 && (len(path) < 2 || t.text[r.off()+1] != path[1]) ||
 			pre > len(path) || t.prefix(r) != path[:pre] {
 			continue
@@ -362,9 +341,7 @@ func (c *check) try(block []rule, base int, grams *gramSet) {
 	}
 }
 
-// match reports whether r, whose prefix starts path, matches path, and
-// the length its match weighs, as [match.MatchRule] does: only what
-// follows the prefix is matched.
+// match is [match.MatchRule] for r, whose prefix starts path.
 func (t *Table) match(r *rule, path string) (int, bool) {
 	p := t.pattern(r)
 	switch r.kind() {

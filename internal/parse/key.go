@@ -3,9 +3,8 @@ package parse
 // Key says what the key of a line names.
 type Key uint8
 
-// The keys the parser tells apart. Every key that is not one of the four
-// directives of RFC 9309, content-usage or license is KeyOther and
-// becomes an extension record.
+// The keys the parser tells apart. Any other key is KeyOther, an
+// extension record.
 const (
 	KeyNone      Key = iota // the line has no key
 	KeyUserAgent            // user-agent, and the accepted misspellings
@@ -13,13 +12,12 @@ const (
 	KeyDisallow
 	KeySitemap
 	KeyOther
-	// KeyContentUsage is the Content-Usage rule of the IETF AIPREF
-	// drafts (see [UsageRule]), a rule of a group like allow and
-	// disallow. Its key is matched whole, ignoring case.
+	// KeyContentUsage is the Content-Usage rule (see [UsageRule]). Its
+	// key is matched whole, ignoring case.
 	KeyContentUsage
 	// KeyLicense is the License record of RSL 1.0 (Really Simple
-	// Licensing): the URL of the licence terms of the site's content,
-	// file-wide like a sitemap. Its key is matched whole, ignoring case.
+	// Licensing): the URL of the site's licence terms, file-wide like a
+	// sitemap. Its key is matched whole, ignoring case.
 	KeyLicense
 )
 
@@ -33,10 +31,8 @@ func (k Key) String() string {
 	return "Key(?)"
 }
 
-// classify names a key as Google's parser does: case-insensitively, by
-// prefix (so "Disallowed" is disallow), accepting some frequent typos.
-// content-usage and license, which Google's parser does not know, are
-// matched whole.
+// classify names a key as Google's parser does: ignoring case, by prefix
+// ("Disallowed" is disallow), accepting some frequent typos.
 func classify(key string) (k Key, typo bool) {
 	switch key[0] | 0x20 { // lower-cases ASCII letters; key is never empty
 	case 'u':
@@ -97,16 +93,14 @@ func hasPrefixFold(s, prefix string) bool {
 }
 
 // knownExtensions are the non-standard records that crawlers commonly
-// honour, and content-signal, which Cloudflare writes into the robots.txt
-// files it manages; any other key is reported as unknown (and still
-// kept).
+// honour, and Cloudflare's content-signal; any other key is reported as
+// unknown, and kept.
 var knownExtensions = [...]string{
 	"crawl-delay", "request-rate", "visit-time", "host", "clean-param",
 	"noindex", "nofollow", "noarchive", "content-signal",
 }
 
-// extensionKey returns the number in knownKeys of a key when it is one
-// of the known extensions.
+// extensionKey returns the number in knownKeys of a known extension.
 func extensionKey(raw string) (int, bool) {
 	for i, k := range knownExtensions {
 		if len(raw) == len(k) && hasPrefixFold(raw, k) {

@@ -17,15 +17,11 @@ const MaxLineLength = 2083*8 - 1
 type Line struct {
 	// Num is the 1-based line number. LF, CR and CRLF each end a line, and
 	// the text after the last line ending is a line too, even when empty.
-	Num int
-	// Key is what the key names; KeyNone when the line has no key.
-	Key Key
-	// RawKey is the key as written, white space trimmed.
-	RawKey string
-	// Value is the value with white space trimmed, not yet normalised.
-	Value string
-	// Flags describe what the parser noticed or tolerated.
-	Flags LineFlags
+	Num    int
+	Key    Key       // what the key names; KeyNone when the line has none
+	RawKey string    // the key as written, white space trimmed
+	Value  string    // white space trimmed, not yet normalised
+	Flags  LineFlags // what the parser noticed or tolerated
 }
 
 // LineFlags is a set of observations about one line.
@@ -44,10 +40,9 @@ const (
 	FlagNoKey                              // text that is not a key-value pair
 )
 
-// Lines returns an iterator over the lines of a robots.txt body, split and
-// classified as Parse reads them: a UTF-8 byte-order mark (also a partial
-// one) is skipped at the start, comments are removed, and key and value
-// are separated and trimmed.
+// Lines returns an iterator over the lines of a robots.txt body as Parse
+// reads them: a leading UTF-8 byte-order mark, even partial, skipped,
+// comments removed, key and value split and trimmed.
 func Lines(body string) iter.Seq[Line] {
 	return func(yield func(Line) bool) {
 		sc := newScanner(body)
@@ -60,8 +55,8 @@ func Lines(body string) iter.Seq[Line] {
 	}
 }
 
-// scanner splits a body into Lines. It remembers where the next CR and LF
-// are, so each byte is searched at most once for each of them.
+// scanner splits a body into Lines, searching each byte at most once for
+// CR and once for LF.
 type scanner struct {
 	s      string
 	pos    int // where the next line starts
@@ -83,8 +78,7 @@ func newScanner(s string) scanner {
 		}
 		s = s[1:]
 	}
-	// A few quick passes over the whole body spare checks on every line.
-	isASCII := ascii.IsASCII(s)
+	isASCII := ascii.IsASCII(s) // quick passes that spare checks on each line
 	return scanner{s: s, nextCR: -1, nextLF: -1, ascii: isASCII,
 		noNUL: strings.IndexByte(s, 0) < 0,
 		plain: isASCII && strings.IndexByte(s, '%') < 0}
@@ -126,9 +120,8 @@ func indexFrom(s string, from int, c byte) int {
 }
 
 // parseLine splits one line into key and value as Google's parser does:
-// a comment runs from '#' to the end, key and value are split at the first
-// ':', and when there is no ':' a line of exactly two white-space separated
-// words is read as key and value.
+// a comment runs from '#', the first ':' splits, and without one a line of
+// exactly two words is key and value.
 func (sc *scanner) parseLine(l *Line, text string) {
 	*l = Line{Num: sc.num}
 	if len(text) > MaxLineLength {

@@ -1,10 +1,6 @@
 // Package parse reads robots.txt bodies leniently, as Google's reference
-// parser does, into groups of rules, sitemaps, licenses and extension
-// records, and reports every line it skipped, tolerated or cut; and lays
-// them out as a Table, indexed for checking URLs, for the robotstxt
-// package. Package parser exports what a tool needs of it.
-//
-// Parsing never fails: any sequence of bytes gives a File.
+// parser does, into a File with diagnostics (exported by package parser)
+// or a Table indexed for checking URLs. Parsing never fails.
 package parse
 
 import (
@@ -18,21 +14,17 @@ import (
 
 // A File is a parsed robots.txt body.
 type File struct {
-	// Groups in file order. Groups that name the same crawler are not
-	// merged here; the robotstxt package merges them.
+	// Groups in file order, not merged when they name the same crawler.
 	Groups []Group
-	// Sitemaps in file order. Sitemap records belong to no group.
+	// Sitemaps in file order; they belong to no group.
 	Sitemaps []Record
 	// Licenses holds the License records of RSL 1.0 in file order, with
-	// their values as written, relative URLs too. Like sitemaps, they
-	// belong to no group.
+	// their values as written; they belong to no group.
 	Licenses []Record
 	// Extensions holds the records that stand before the first group.
-	Extensions []Record
-	// Diagnostics in line order.
-	Diagnostics []Diagnostic
-	// Lines is the number of lines.
-	Lines int
+	Extensions  []Record
+	Diagnostics []Diagnostic // in line order
+	Lines       int          // the number of lines
 }
 
 // A Group is one or more user-agent lines and the records that follow
@@ -46,25 +38,19 @@ type Group struct {
 
 // A UserAgent is one user-agent line of a group.
 type UserAgent struct {
-	// Value is the value as written.
-	Value string
-	// Token is the product token compared with a crawler's name: the
-	// leading run of [A-Za-z_-] of Value. It is empty for the global agent.
-	Token string
-	// Global is set for "*" (alone or followed by white space).
-	Global bool
-	// Line is the 1-based line number.
-	Line int
+	Value string // as written
+	// Token is the product token compared with a crawler's name (see
+	// [AgentToken]); empty for the global agent.
+	Token  string
+	Global bool // "*", alone or followed by white space
+	Line   int  // 1-based line number
 }
 
 // A Rule is one allow or disallow line.
 type Rule struct {
-	// Pattern is the normalised pattern (see match.Escape).
-	Pattern string
-	// Line is the 1-based line number.
-	Line int
-	// Allow is true for an allow rule, false for a disallow.
-	Allow bool
+	Pattern string // normalised (see match.Escape)
+	Line    int    // 1-based line number
+	Allow   bool   // an allow rule, not a disallow
 }
 
 // A Record is a key-value line other than a rule or user-agent: a
@@ -87,9 +73,8 @@ type Parser struct {
 func Parse(body []byte) *File { return Parser{}.Parse(body) }
 
 // Parse parses body into the rich form, with the diagnostics (at most
-// [MaxDiagnostics] of them, and one that counts the rest). It never fails:
-// lines it cannot use are skipped and reported. The File does not refer to
-// body.
+// [MaxDiagnostics] and one that counts the rest). It never fails: lines
+// it cannot use are skipped and reported. The File does not refer to body.
 func (p Parser) Parse(body []byte) *File {
 	t, diags := p.build(body, true)
 	f := t.File()
@@ -116,26 +101,24 @@ func (p Parser) build(body []byte, lint bool) (*Table, []Diagnostic) {
 	return b.finish(sc.num)
 }
 
-// view returns body as a string without copying it. The parser reads the
-// view and keeps nothing of it beyond Parse except through copies.
+// view returns body as a string without copying it; the parser keeps
+// only copies of it.
 func view(body []byte) string {
 	return unsafe.String(unsafe.SliceData(body), len(body))
 }
 
 // MaxCrawlDelay is the longest crawl-delay [CrawlDelay] gives: a day,
-// the longest a robots.txt is kept before it is asked for again. Longer
-// values are read as MaxCrawlDelay: ignoring them would leave the site
-// with no pacing at all.
+// the longest a robots.txt is kept. Longer values are clamped to it, as
+// ignoring them would leave the site with no pacing.
 const MaxCrawlDelay = 24 * time.Hour
 
 // ErrBadValue is returned for an extension value that cannot be used.
 var ErrBadValue = errors.New("parser: bad value")
 
-// CrawlDelay reads the value of a crawl-delay record: a number of seconds,
-// fractional ones kept, and values beyond [MaxCrawlDelay] (1e9, +Inf)
-// clamped to it. A value that does not parse as a number, or is negative
-// or not a number, is an error that wraps [ErrBadValue]; the parser
-// reports it as a [BadValue] diagnostic.
+// CrawlDelay reads the value of a crawl-delay record: a number of
+// seconds, fractions kept, clamped to [MaxCrawlDelay]. A value that is
+// not a number, or is negative or NaN, is an error that wraps
+// [ErrBadValue], which the parser reports as a [BadValue] diagnostic.
 func CrawlDelay(value string) (time.Duration, error) {
 	s, err := strconv.ParseFloat(value, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || s < 0 || math.IsNaN(s) {
@@ -152,11 +135,9 @@ func isTokenByte(c byte) bool {
 }
 
 // AgentToken returns the product token that the value of a robots.txt
-// user-agent line names, as Google's parser reads it: the value's leading
-// run of [A-Za-z_-] characters ("Googlebot/2.1" gives "Googlebot", "*"
-// gives ""). It is how the parser reads user-agent lines (see
-// [UserAgent.Token]); a crawler's own token, from the User-Agent header
-// it sends, is [github.com/robotsgate/robotstxt/internal/agent.ProductToken]'s.
+// user-agent line names, as Google's parser reads it: its leading run of
+// [A-Za-z_-] ("Googlebot/2.1" gives "Googlebot", "*" gives ""). A
+// crawler's own token is [github.com/robotsgate/robotstxt/internal/agent.ProductToken]'s.
 func AgentToken(value string) string {
 	n := 0
 	for n < len(value) && isTokenByte(value[n]) {

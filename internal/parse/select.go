@@ -1,13 +1,9 @@
 package parse
 
 // Select returns a table that holds only the rules, Content-Usage rules
-// and extension records of the given groups, merged into one group, group
-// 0, in index order, with no user-agent lines, no sitemaps and no
-// licenses: what one crawler obeys. It shares nothing with t.
-//
-// It reads the groups as they are, without indexing t: a table that
-// nothing has checked yet (as when a fetched file is parsed only to make
-// the rules of one crawler) is not sorted for the groups it leaves out.
+// and extension records of the given groups, merged into group 0: what
+// one crawler obeys, without user-agent lines, sitemaps or licenses. It
+// shares nothing with t, and does not index t.
 func (t *Table) Select(groups []int) *Table {
 	f := t.file
 	size, nr, nrec := 0, 0, 0
@@ -57,9 +53,8 @@ func (t *Table) Select(groups []int) *Table {
 	return sel
 }
 
-// selectedFile is the file of every table that Select makes: one group,
-// and nothing of the file beyond the rules and records, which the tables
-// hold themselves.
+// selectedFile is the fileParts of every table that Select makes: one
+// group, and nothing else.
 var selectedFile = func() *fileParts {
 	f := &fileParts{groups: []group{{}}}
 	f.indexed.Store(true)

@@ -10,58 +10,44 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 )
 
-// A Table is a parsed robots.txt laid out for checking URLs: one text that
-// holds every kept pattern, agent, key and value back to back, and arrays
-// of small fixed-size records that point into it by offset. It holds a
-// handful of pointers whatever the size of the file, so it costs the
-// garbage collector next to nothing, and it keeps no diagnostics.
-//
-// The first check sorts the rules of each group into the order of an
-// index by their literal prefix (see [Table.Decide]).
-//
-// A Table is immutable and safe for concurrent use. [Parser.Compile] makes
-// one, [Table.Select] a smaller one for some groups, and [Table.File] the
-// rich form with strings.
+// A Table is a parsed robots.txt laid out for checking URLs: one text
+// that holds every kept string back to back, and arrays of fixed-size
+// records that point into it, so that it holds a handful of pointers
+// whatever the file's size. It keeps no diagnostics. The first check
+// indexes its rules (see [Table.Decide]); it is otherwise immutable, and
+// safe for concurrent use. [Parser.Compile] makes one, [Table.Select] a
+// smaller one, and [Table.File] gives the rich form.
 type Table struct {
-	text  string
-	rules []rule
-	// grams holds the gram of each rule (see noteGrams), once indexed,
-	// or is nil when no block has one.
-	grams   []uint16
+	text    string
+	rules   []rule
+	grams   []uint16 // each rule's gram once indexed (see noteGrams), or nil
 	records []record // extension records: those before any group, then each group's
 	file    *fileParts
-	// usage holds the Content-Usage rules, or is nil when there is none.
-	usage *usageRules
+	usage   *usageRules // nil when there is none
 }
 
 // fileParts is what a Table holds of the whole file beyond its rules.
 // Every table made by Select shares one, selectedFile.
 type fileParts struct {
-	// indexed is set once each group's rules are in index order.
-	// Table.index sorts them in place, under mu; Select reads them under
-	// mu too, in whichever order they are.
-	indexed atomic.Bool
-	mu      sync.Mutex
-	// agentIndex indexes the user-agent lines by product token, once
-	// agentsOnce has run (see Table.agents).
-	agentsOnce sync.Once
-	agentIndex *agentIndex
+	// indexed is set once each group's rules are in index order, which
+	// Table.index sorts in place under mu; Select reads them under mu.
+	indexed    atomic.Bool
+	mu         sync.Mutex
+	agentsOnce sync.Once   // see Table.agents
+	agentIndex *agentIndex // set by agentsOnce
 	groups     []group
 	agents     []agent
 	sitemaps   []record
 	licenses   []record
-	// lines is the number of lines of the body.
-	lines int
+	lines      int
 }
 
-// group holds where a group's agents, rules and records start; each ends
-// where the next group's start.
+// group holds where a group's agents, rules and records start.
 type group struct {
 	agents, rules, records uint32
 }
 
-// agent is a user-agent line: its value and the length of its product
-// token.
+// agent is a user-agent line and the length of its product token.
 type agent struct {
 	off    uint32
 	n, tok uint16
@@ -69,13 +55,11 @@ type agent struct {
 	global bool
 }
 
-// rule is an allow or disallow line: where its pattern lies in the text,
-// its line, and what the index and the match need to know of it, in 12
-// bytes: most of what a Client keeps of a rule-dense file is its rules.
+// rule is an allow or disallow line in 12 bytes: most of what a Client
+// keeps of a rule-dense file is its rules.
 type rule struct {
 	// bits is where the pattern starts in the text << ruleShift, its kind
-	// << 1, which says how the pattern goes on after its prefix and so
-	// how it is matched (see Table.match), and ruleAllow.
+	// (how it is matched, see Table.match) << 1, and ruleAllow.
 	bits uint32
 	line uint32
 	n    uint16 // the pattern's length, which precedence weighs
@@ -105,12 +89,10 @@ const (
 	kindDir
 )
 
-// maxText bounds the offset of the end of a kept string in the text: a
-// rule addresses no further.
+// maxText bounds the end of a kept string: a rule addresses no further.
 const maxText = 1<<(32-ruleShift) - 1
 
-// newRule returns the rule of pattern p, kept in the text at off, on the
-// given line.
+// newRule returns the rule of pattern p, kept in the text at off.
 func newRule(p string, off uint32, line int, allow bool) rule {
 	pre := len(match.Prefix(p, allow))
 	kind := kindWild
@@ -145,8 +127,7 @@ type record struct {
 // known extensions from 1 on (see extensionKey), and "license".
 var knownKeys = append(append([]string{"sitemap"}, knownExtensions[:]...), "license")
 
-// sitemapKey and licenseKey are the numbers of "sitemap" and "license" in
-// knownKeys.
+// The numbers of "sitemap" and "license" in knownKeys.
 const (
 	sitemapKey = 0
 	licenseKey = len(knownExtensions) + 1
@@ -206,8 +187,7 @@ func (t *Table) Rules(groups []int) []Rule {
 }
 
 // Extensions returns the extension records of the given groups, in file
-// order. Records that stand before any group belong to none; File holds
-// them.
+// order (see [Table.FileExtensions] for those before any group).
 func (t *Table) Extensions(groups []int) []Record {
 	var out []Record
 	for _, g := range groups {
@@ -218,8 +198,7 @@ func (t *Table) Extensions(groups []int) []Record {
 }
 
 // FileExtensions returns the extension records that stand before the
-// first group, in file order: they belong to no group (see
-// [File.Extensions]). A table made by [Table.Select] has none.
+// first group, in file order. A table made by [Table.Select] has none.
 func (t *Table) FileExtensions() []Record {
 	f := t.file
 	head := t.records
@@ -232,9 +211,8 @@ func (t *Table) FileExtensions() []Record {
 // Sitemaps returns the sitemap records in file order.
 func (t *Table) Sitemaps() []Record { return t.appendRecords(nil, t.file.sitemaps) }
 
-// Licenses returns the License records of RSL 1.0 in file order, with
-// their values as written: a relative URL, which names no licence, too.
-// A table made by [Table.Select] has none.
+// Licenses returns the License records in file order (see
+// [File.Licenses]). A table made by [Table.Select] has none.
 func (t *Table) Licenses() []Record { return t.appendRecords(nil, t.file.licenses) }
 
 // appendRecords appends the rich form of records to out.

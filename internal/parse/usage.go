@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -8,25 +9,18 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 )
 
-// A UsageRule is one Content-Usage rule of a group, as the IETF AIPREF
-// drafts add it to robots.txt (draft-ietf-aipref-attach §4): a statement
-// of preference about what may be done with the content of the paths the
-// rule matches, such as "Content-Usage: /photos/ train-ai=n".
-//
-// Like allow and disallow, it is a rule of the group it stands in, and
-// the rules of the groups that name one crawler merge. Unlike them, it
-// never ends a group's user-agent lines: a user-agent line after it adds
-// to the group, as one after an extension record does, so that no
-// Content-Usage line changes which rules a crawler obeys. One before the
-// first user-agent line belongs to no group and is skipped, with a
+// A UsageRule is one Content-Usage rule of a group (IETF AIPREF,
+// draft-ietf-aipref-attach §4): a statement of preference about the use
+// of the paths it matches, such as "Content-Usage: /photos/ train-ai=n".
+// Like allow and disallow, it is a rule of its group, but it never ends a
+// group's user-agent lines, so that it cannot change which rules a
+// crawler obeys. One before any user-agent line is skipped, with a
 // [RuleOutsideGroup] diagnostic.
 //
-// The value of the rule has a path when it starts with '/': the path runs
-// to the first space or tab, and the statement is the rest, after the
-// spaces and tabs that follow the path. Any other value is all statement,
-// and the rule matches every path. The path is normalised and matched as
-// an allow or disallow pattern is ('*', a final '$', percent-encoding;
-// see [match.Escape], and [match.Unescape] for [Parser.RFC9309]).
+// A value that starts with '/' has a path, up to the first space or tab,
+// and the statement after the blanks that follow; any other value is all
+// statement, and the rule matches every path. The path is normalised and
+// matched as an allow or disallow pattern is.
 type UsageRule struct {
 	// Path is the normalised path pattern, or "" when the rule has none
 	// and matches every path, with length 0.
@@ -38,8 +32,8 @@ type UsageRule struct {
 	Line int
 }
 
-// splitUsage splits the value of a Content-Usage rule, trimmed as the
-// scanner trims values, into its path and its statement (see UsageRule).
+// splitUsage splits the value of a Content-Usage rule into its path and
+// its statement (see UsageRule).
 func splitUsage(value string) (path, statement string) {
 	if value == "" || value[0] != '/' {
 		return "", value
@@ -51,8 +45,8 @@ func splitUsage(value string) (path, statement string) {
 	return value[:i], strings.TrimLeft(value[i:], " \t")
 }
 
-// usageRule is a Content-Usage rule of a table, its path and statement
-// back to back in the text of its usageRules.
+// usageRule is a Content-Usage rule, its path and statement back to back
+// in the text of its usageRules.
 type usageRule struct {
 	off   uint32 // where the path starts; the statement follows it
 	group uint32 // the group it stands in; 0 in a table Select makes
@@ -60,16 +54,15 @@ type usageRule struct {
 	n, sn uint16 // the lengths of the path and of the statement
 }
 
-// usageRules are the Content-Usage rules of a table, in group order, and
-// their text.
+// usageRules are a table's Content-Usage rules, in group order.
 type usageRules struct {
 	text  string
 	rules []usageRule
 }
 
-// usageScratch collects the Content-Usage rules of a file. Their text is
-// kept apart so that it never takes room allow and disallow rules need
-// (see builder.keep): a file answers as it would without them.
+// usageScratch collects the Content-Usage rules of a file, in a text of
+// their own, so that they never take room allow and disallow rules need
+// (see builder.keep).
 type usageScratch struct {
 	rules []usageRule
 	text  []byte
@@ -105,8 +98,7 @@ func (s *usageScratch) table() *usageRules {
 	return &usageRules{text: string(s.text), rules: clone(s.rules)}
 }
 
-// reset empties the scratch for the next parse, and lets go of slices
-// too large to keep in the pool.
+// reset empties the scratch, letting go of slices too large to pool.
 func (s *usageScratch) reset() {
 	if max(cap(s.rules), cap(s.text)/64) > maxPooled {
 		*s = usageScratch{}
@@ -141,18 +133,13 @@ func (t *Table) groupUsage(g int) []usageRule {
 	return rules[lo:hi]
 }
 
-// HasUsage reports whether the given groups have Content-Usage rules. For
-// a table without any it only tests a pointer.
+// HasUsage reports whether the given groups have Content-Usage rules;
+// for a table without any it only tests a pointer.
 func (t *Table) HasUsage(groups []int) bool {
 	if t.usage == nil {
 		return false
 	}
-	for _, g := range groups {
-		if len(t.groupUsage(g)) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(groups, func(g int) bool { return len(t.groupUsage(g)) > 0 })
 }
 
 // usageOf returns the Content-Usage rules of group g, in file order.
@@ -165,19 +152,12 @@ func (t *Table) usageOf(g int) []UsageRule {
 }
 
 // DecideUsage appends to dst the Content-Usage rules of the given groups
-// that decide the usage preferences of path, and returns the extended
-// slice: those whose path matches path with the greatest length, counted
-// in bytes of the normalised pattern, as for allow and disallow (a rule
-// without a path matches every path with length 0). Several rules decide
-// together when their paths match with the same length, as identical
-// paths do: their statements combine. It appends nothing when no rule
-// matches. path is what rules are matched against, as for
-// [Table.Decide]; whether a crawler may fetch it is for the caller to
-// ask.
-//
-// It tries every Content-Usage rule of the groups, each in time linear in
-// its path and path (see [match.Match]), and allocates only when dst
-// has no room.
+// that decide the usage preferences of path, as for [Table.Decide]: those
+// whose path matches with the greatest length (a rule without a path
+// matches with length 0). Rules that tie decide together: their
+// statements combine. It appends nothing when none matches. It tries
+// every rule of the groups, each in linear time, and allocates only when
+// dst has no room.
 func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageRule {
 	start, best := len(dst), -1
 	for _, g := range groups {
@@ -200,30 +180,18 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 	return dst
 }
 
-// selectUsage returns the Content-Usage rules of the given groups for the
-// table Select makes of them: as one group, group 0, in a text of their
-// own; nil when they have none.
+// selectUsage returns the Content-Usage rules of the given groups as
+// group 0, for Select; nil when they have none.
 func (t *Table) selectUsage(groups []int) *usageRules {
-	n, size := 0, 0
-	for _, g := range groups {
-		for _, r := range t.groupUsage(g) {
-			n++
-			size += int(r.n) + int(r.sn)
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	rules := make([]usageRule, 0, n)
-	text := make([]byte, 0, size)
+	var s usageScratch
 	for _, g := range groups {
 		for _, r := range t.groupUsage(g) {
 			end := r.off + uint32(r.n) + uint32(r.sn)
-			off := uint32(len(text))
-			text = append(text, t.usage.text[r.off:end]...)
+			off := uint32(len(s.text))
+			s.text = append(s.text, t.usage.text[r.off:end]...)
 			r.off, r.group = off, 0
-			rules = append(rules, r)
+			s.rules = append(s.rules, r)
 		}
 	}
-	return &usageRules{text: view(text), rules: rules}
+	return s.table()
 }

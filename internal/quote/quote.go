@@ -1,7 +1,5 @@
-// Package quote bounds the text a server, a robots.txt file or a caller
-// chose wherever the library keeps it or quotes it in an error: a hostile
-// server can send megabytes in a header or a Location, and a file a
-// pattern of 16 KB.
+// Package quote bounds the text a server, a file or a caller chose where
+// the library keeps or quotes it: a hostile server can send megabytes.
 package quote
 
 import "unicode/utf8"

@@ -1,14 +1,9 @@
 // Package sfv reads the Dictionary type of Structured Field Values for
-// HTTP (RFC 9651), the syntax of statements of preference about content
-// usage: the Content-Usage header field and the robots.txt Content-Usage
-// rule carry one, such as "train-ai=n, search=y".
-//
-// A [Scanner] checks a Dictionary against the whole of RFC 9651 §4.2
-// (keys, parameters, inner lists and every bare item type: Integer,
-// Decimal, String, Token, Byte Sequence, Boolean, Date and Display String)
-// and hands out its members as written, one at a time, without
-// allocating. It rejects what RFC 9651 rejects, and it also rejects field
-// values longer than [MaxLength] bytes.
+// HTTP (RFC 9651), the syntax of Content-Usage statements such as
+// "train-ai=n, search=y". A [Scanner] checks a Dictionary against the
+// whole grammar of RFC 9651 §4.2, every bare item type included, and
+// hands out its members as written, without allocating. It rejects what
+// RFC 9651 rejects, and values longer than [MaxLength] bytes.
 package sfv
 
 import (
@@ -21,12 +16,9 @@ import (
 )
 
 // MaxLength is the length in bytes of the longest field value a [Scanner]
-// reads: that of a robots.txt line ([parse.MaxLineLength]), so that a
-// Content-Usage statement may fill the line it is written on, and a
-// header field carries no longer one. Within it a Dictionary may have any
-// number of members, up to (MaxLength+1)/2 (a one-byte key and a ','
-// each), well past the 1,024 that RFC 9651 §3.2 asks parsers to accept.
-// Reading a value costs time linear in its length.
+// reads: a robots.txt line ([parse.MaxLineLength]), so that a statement
+// may fill its line. It allows up to (MaxLength+1)/2 members, well past
+// the 1,024 RFC 9651 §3.2 asks for. Reading costs time linear in length.
 const MaxLength = parse.MaxLineLength
 
 // ErrTooLong is the error of a field value longer than [MaxLength].
@@ -63,21 +55,10 @@ type Member struct {
 	Token bool // whether Value is a Token
 }
 
-// A Scanner reads the members of a Dictionary in order, as [Scan] makes
-// it:
-//
-//	sc := sfv.Scan(value)
-//	for sc.Next() {
-//		m := sc.Member()
-//		…
-//	}
-//	if err := sc.Err(); err != nil {
-//		// value is not a Dictionary: forget the members read
-//	}
-//
-// Members come as written: a repeated key comes each time, and RFC 9651
-// says the last one counts, at the place of the first. A member is handed
-// out before the rest of the value is read, so that a caller must check
+// A Scanner, made by [Scan], reads the members of a Dictionary in order
+// with [Scanner.Next] and [Scanner.Member]. A repeated key comes each
+// time (RFC 9651: the last one counts, at the place of the first). A
+// member comes before the rest of the value is read: a caller must check
 // [Scanner.Err] before using any.
 type Scanner struct {
 	in    string
@@ -98,8 +79,7 @@ func Scan(value string) Scanner {
 }
 
 // Next reads the next member, for [Scanner.Member]. It returns false at
-// the end of the Dictionary or at the first error, which [Scanner.Err]
-// then reports.
+// the end or at the first error, which [Scanner.Err] then reports.
 func (sc *Scanner) Next() bool {
 	if sc.err != nil {
 		return false
@@ -143,20 +123,17 @@ func (sc *Scanner) Next() bool {
 // Member returns the member that the last successful [Scanner.Next] read.
 func (sc *Scanner) Member() Member { return sc.m }
 
-// Err returns nil if the whole value is a Dictionary, else why not: a
-// *[SyntaxError] or [ErrTooLong]. It is final once [Scanner.Next] has
-// returned false.
+// Err returns nil if the whole value is a Dictionary, else a
+// *[SyntaxError] or [ErrTooLong]; final once [Scanner.Next] returns false.
 func (sc *Scanner) Err() error { return sc.err }
 
-// fail stops the scan with a SyntaxError at the current offset, and
-// returns false.
+// fail stops the scan with a SyntaxError at the current offset.
 func (sc *Scanner) fail(reason string) bool {
 	sc.err = &SyntaxError{Offset: sc.off, Reason: reason}
 	return false
 }
 
-// unexpected is fail for a reason about the byte at the current offset,
-// which the error names.
+// unexpected is fail naming the byte at the current offset.
 func (sc *Scanner) unexpected(reason string) bool {
 	sc.err = &SyntaxError{Offset: sc.off, Reason: reason, at: sc.in[sc.off:], quote: true}
 	return false
@@ -164,8 +141,8 @@ func (sc *Scanner) unexpected(reason string) bool {
 
 func (sc *Scanner) eof() bool { return sc.off == len(sc.in) }
 
-// peek returns the byte at the current offset, or 0, which no rule
-// accepts, at the end.
+// peek returns the byte at the current offset, or 0 (no rule accepts it)
+// at the end.
 func (sc *Scanner) peek() byte {
 	if sc.eof() {
 		return 0
@@ -259,9 +236,8 @@ func (sc *Scanner) bareItem() bool {
 	return sc.unexpected("want a value")
 }
 
-// number reads an Integer (at most 15 digits) or a Decimal (at most 12
-// digits, '.', 1 to 3 digits), either with a leading '-' (RFC 9651
-// §4.2.4).
+// number reads an Integer (up to 15 digits) or a Decimal (up to 12
+// digits, '.', 1 to 3 digits), either after an optional '-' (§4.2.4).
 func (sc *Scanner) number() bool {
 	sc.eat('-')
 	if !is(sc.peek(), digit) {
@@ -325,10 +301,8 @@ func (sc *Scanner) byteSequence() bool {
 }
 
 // isBase64 reports whether s, of base64 characters and '=', decodes
-// (RFC 4648 §4). As RFC 9651 §4.2.7 asks, missing padding is not an
-// error; padding that is there must be right, and only at the end.
-// Non-zero pad bits are accepted, as RFC 9651 allows. One character left
-// over holds no whole byte.
+// (RFC 4648 §4) as RFC 9651 §4.2.7 reads it: padding may be missing, but
+// when present it must be right; non-zero pad bits are accepted.
 func isBase64(s string) bool {
 	data := strings.TrimRight(s, "=")
 	pad := len(s) - len(data)
@@ -337,8 +311,7 @@ func isBase64(s string) bool {
 
 // displayString reads a Display String: '%', '"', printable ASCII with
 // '%' and two lower-case hex digits for a byte, '"'; the bytes must be
-// UTF-8 (RFC 9651 §4.2.10). It checks the UTF-8 as it reads, holding at
-// most one character's bytes, so as not to allocate.
+// UTF-8 (RFC 9651 §4.2.10), checked a character at a time.
 func (sc *Scanner) displayString() bool {
 	sc.off++ // '%'
 	if !sc.eat('"') {
@@ -385,8 +358,8 @@ func (sc *Scanner) displayString() bool {
 	return sc.fail("a display string is not closed")
 }
 
-// utf8Length returns the length of the UTF-8 encoding that starts with
-// the byte c, or 0 if no encoding starts with it.
+// utf8Length returns the length of a UTF-8 encoding that starts with c,
+// or 0 if none does.
 func utf8Length(c byte) int {
 	switch {
 	case c >= 0xC2 && c <= 0xDF:
@@ -412,8 +385,7 @@ const (
 	base64Byte             // base64 and '='
 )
 
-// byteClass records the classes of each byte, so that each test of a
-// class is one lookup.
+// byteClass records the classes of each byte.
 var byteClass = func() (class [256]uint16) {
 	const lower, upper, digits = "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"
 	for bit, bytes := range map[uint16]string{
@@ -431,8 +403,7 @@ var byteClass = func() (class [256]uint16) {
 
 func is(c byte, class uint16) bool { return byteClass[c]&class != 0 }
 
-// span returns the offset of the first byte of s from i on that is not of
-// the class.
+// span returns the offset of the first byte of s from i on not in class.
 func span(s string, i int, class uint16) int {
 	for i < len(s) && is(s[i], class) {
 		i++
@@ -440,8 +411,7 @@ func span(s string, i int, class uint16) int {
 	return i
 }
 
-// IsKey reports whether s is a key: what a Dictionary member's name may
-// be.
+// IsKey reports whether s is a key, such as a Dictionary member's name.
 func IsKey(s string) bool {
 	return s != "" && is(s[0], keyStart) && span(s, 1, keyByte) == len(s)
 }

@@ -1,8 +1,6 @@
-// Package target reads a URL as the Client reads it before every check:
-// it splits it into the normalised authority whose robots.txt applies and
-// the path, params and query that rules are matched against, rejecting
-// what the fetcher could not request. The robotstxt command reads its URL
-// arguments through it too.
+// Package target splits a URL, as the Client and the robotstxt command
+// read it before every check, into the normalised authority whose
+// robots.txt applies and the path that rules are matched against.
 package target
 
 import (
@@ -20,22 +18,19 @@ import (
 	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
-// ErrBadURL is wrapped by every error of Split: a URL the Client cannot
-// check, not http or https, without a host, with a malformed host or
-// port. The robotstxt package exports it as its own.
+// ErrBadURL is wrapped by every error of [Split]: a URL the Client cannot
+// check. The robotstxt package exports it as its own.
 var ErrBadURL = errors.New("robotstxt: bad URL")
 
 func badURL(raw, why string) error {
 	return fmt.Errorf("%w %q: %s", ErrBadURL, quote.Cut(redact(raw), quote.Max), why)
 }
 
-// redact removes the userinfo (user name and password) from a URL that is
-// to appear in an error, whether or not the URL is well formed.
+// redact removes the userinfo from a URL, even a malformed one, for an error.
 func redact(raw string) string {
 	colon := strings.IndexByte(raw, ':')
 	if colon < 0 || !isScheme(raw[:colon]) {
-		// No scheme, as in "//alice:secret@example.com/x": the colon, if
-		// any, may be the one between a user name and a password.
+		// No scheme: a colon may be that of "alice:secret@".
 		if strings.IndexByte(raw, '@') >= 0 {
 			return "(URL withheld: it may hold credentials)"
 		}
@@ -68,41 +63,31 @@ func isScheme(s string) bool {
 }
 
 // Split checks raw and splits it into the normalised authority key,
-// appended to buf (scheme and host lower-cased, a final dot dropped,
-// default port explicit, userinfo dropped, internationalised names in
-// punycode), and the
-// path+params+query to match, without
-// fragment and with bytes that are not printable ASCII escaped (existing
-// escapes are kept byte for byte, as Google's matcher reads them). It
-// rejects every URL that net/url rejects, since the fetcher could not
-// request it, and some more (hosts with characters no DNS name has, ports
-// over 65535). It allocates only when the host or path needs rewriting.
+// appended to buf (scheme and host lower-cased, a final dot and userinfo
+// dropped, default port explicit, internationalised names in punycode),
+// and the path, params and query to match (see matchPath). It rejects, with
+// an error wrapping [ErrBadURL], every URL that net/url rejects, and
+// hosts with characters no DNS name has, ports over 65535, schemes other
+// than http and https. It allocates only when host or path needs rewriting.
 func Split(raw string, buf []byte) (key []byte, path string, err error) {
-	var https bool
-	s := raw
-	var rest string
+	https, rest := false, ""
 	switch {
-	case strings.HasPrefix(s, "https://"):
-		https, rest = true, s[len("https://"):]
-	case strings.HasPrefix(s, "http://"):
-		rest = s[len("http://"):]
+	case strings.HasPrefix(raw, "https://"):
+		https, rest = true, raw[len("https://"):]
+	case strings.HasPrefix(raw, "http://"):
+		rest = raw[len("http://"):]
 	default:
-		colon := strings.IndexByte(s, ':')
-		if colon < 0 {
+		scheme, after, ok := strings.Cut(raw, ":")
+		https = strings.EqualFold(scheme, "https")
+		switch {
+		case !ok:
 			return nil, "", badURL(raw, "no scheme")
-		}
-		switch scheme := s[:colon]; {
-		case strings.EqualFold(scheme, "https"):
-			https = true
-		case strings.EqualFold(scheme, "http"):
-		default:
+		case !https && !strings.EqualFold(scheme, "http"):
 			return nil, "", badURL(raw, "scheme is not http or https")
 		}
-		rest = s[colon+1:]
-		if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+		if rest, ok = strings.CutPrefix(after, "//"); !ok {
 			return nil, "", badURL(raw, "no authority")
 		}
-		rest = rest[2:]
 	}
 	if https {
 		key = append(buf[:0], "https://"...)
@@ -123,10 +108,9 @@ func Split(raw string, buf []byte) (key []byte, path string, err error) {
 	return key, path, nil
 }
 
-// appendPlainAuthority is the common case of appendAuthority, in one
-// pass: a host of lower-case letters, digits, '-', '.' and '_', and
-// perhaps a port without leading zeros. ok is false for anything else,
-// which appendAuthority then reads.
+// appendPlainAuthority is appendAuthority in one pass for the common
+// case, a host of hostClass 0 and perhaps a port without leading zeros;
+// ok is false for anything else.
 func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail string, ok bool) {
 	i := 0
 	for i < len(rest) && hostClass[rest[i]] == 0 {
@@ -135,13 +119,9 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 	if i == 0 || rest[i-1] == '.' {
 		return key, "", false
 	}
-	key = append(key, rest[:i]...)
-	key = append(key, ':')
+	key = append(append(key, rest[:i]...), ':')
 	if i == len(rest) || rest[i] == '/' || rest[i] == '?' || rest[i] == '#' {
-		if https {
-			return append(key, "443"...), rest[i:], true
-		}
-		return append(key, "80"...), rest[i:], true
+		return append(key, defaultPort(https)...), rest[i:], true
 	}
 	if rest[i] != ':' {
 		return key, "", false
@@ -159,8 +139,7 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 }
 
 // appendAuthority appends the normalised host and port of the authority
-// that starts rest to key, which holds the scheme, and returns the rest of
-// the URL after the authority.
+// that starts rest to key, and returns the rest of the URL after it.
 func appendAuthority(key []byte, rest string, https bool) (_ []byte, tail string, err error) {
 	end := 0
 	for end < len(rest) && rest[end] != '/' && rest[end] != '?' && rest[end] != '#' {
@@ -180,20 +159,20 @@ func appendAuthority(key []byte, rest string, https bool) (_ []byte, tail string
 	if key, err = appendHost(key, host); err != nil {
 		return nil, "", err
 	}
-	key = append(key, ':')
-	switch {
-	case port != "":
-		key = append(key, port...)
-	case https:
-		key = append(key, "443"...)
-	default:
-		key = append(key, "80"...)
+	if port == "" {
+		port = defaultPort(https)
 	}
-	return key, tail, nil
+	return append(append(key, ':'), port...), tail, nil
 }
 
-// checkUserinfo reports why net/url would reject u as the userinfo of a
-// URL, or "" when it would not.
+func defaultPort(https bool) string {
+	if https {
+		return "443"
+	}
+	return "80"
+}
+
+// checkUserinfo reports why net/url would reject u as userinfo, or "".
 func checkUserinfo(u string) string {
 	for i := 0; i < len(u); i++ {
 		switch c := u[i]; {
@@ -208,9 +187,8 @@ func checkUserinfo(u string) string {
 	return ""
 }
 
-// tailClass sorts the bytes of the part of a URL after the authority for
-// matchPath: 0 for the bytes that need no look, 1 for those net/url
-// rejects, 2 for those that end or change a part, 3 for those to escape.
+// tailClass sorts bytes for matchPath: 0 need no look, 1 net/url rejects,
+// 2 end or change a part, 3 are escaped.
 var tailClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
@@ -228,20 +206,15 @@ var tailClass = func() (t [256]uint8) {
 // matchPath returns the path, params and query of tail, the part of a URL
 // after the authority, as rules are matched against it (the fragment
 // dropped, an empty path made "/", bytes that are not printable ASCII
-// escaped), or why net/url would reject tail: a control character
-// anywhere, or a '%' of the path or fragment that begins no escape (the
-// query is not checked, as net/url does not check it).
-//
-// A path that needs rewriting is written into buf's spare capacity, and
-// the returned string refers to it: the caller keeps buf unchanged for as
-// long as it uses the path. Most paths need no rewriting and are a
-// substring of tail.
+// escaped, escapes kept as written), or why net/url would reject tail: a
+// control character, or a '%' outside the query that begins no escape.
+// A rewritten path is written into buf's spare capacity and refers to it,
+// so the caller keeps buf unchanged while it uses the path.
 func matchPath(tail string, buf []byte) (path, why string) {
 	if tail != "" && tail[0] == '/' && plain(tail) {
 		return tail, "" // the common case, read a word at a time
 	}
-	// Check and rewrite in one pass: runs of plain bytes are copied whole
-	// into buf, and dropped when nothing needed rewriting.
+	// Runs of plain bytes are copied whole, and dropped unless rewritten.
 	p := buf[len(buf):]
 	rewrite := tail == "" || tail[0] != '/'
 	if rewrite {
@@ -285,10 +258,9 @@ func matchPath(tail string, buf []byte) (path, why string) {
 }
 
 // plain reports whether s holds only the bytes from '!' to '~' other
-// than '%' and '#': nothing to check, cut or escape. It reads eight bytes
-// at a time: in a word of printable bytes adding 0x5f to each sets every
-// top bit and adding 0x01 sets none, with no carry between bytes; a byte
-// equal to c is a zero byte of the word xor c repeated.
+// than '%' and '#'. It reads eight bytes at a time: in a word of printable
+// bytes adding 0x5f to each sets every top bit and adding 0x01 sets none,
+// with no carry; a byte equal to c is a zero byte of the word xor c's.
 func plain(s string) bool {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
 	zero := func(v uint64) uint64 { return (v - ones) &^ v & tops }
@@ -308,9 +280,8 @@ func plain(s string) bool {
 	return true
 }
 
-// splitHostPort splits an authority without userinfo. The port is returned
-// without leading zeros, or empty when absent; ok is false when it is not a
-// number from 1 to 65535.
+// splitHostPort splits an authority without userinfo. The port comes
+// without leading zeros, "" if absent; ok is false unless it is 1-65535.
 func splitHostPort(auth string) (host, port string, ok bool) {
 	host = auth
 	after := ""
@@ -330,22 +301,14 @@ func splitHostPort(auth string) (host, port string, ok bool) {
 		return host, "", true
 	}
 	port = strings.TrimLeft(after[1:], "0")
-	if len(port) == 0 || len(port) > 5 {
-		return "", "", false
-	}
-	for i := 0; i < len(port); i++ {
-		if port[i] < '0' || port[i] > '9' {
-			return "", "", false
-		}
-	}
-	if len(port) == 5 && port > "65535" {
+	if port == "" || len(port) > 5 || len(port) == 5 && port > "65535" ||
+		strings.Trim(port, "0123456789") != "" {
 		return "", "", false
 	}
 	return host, port, true
 }
 
-// appendHost appends the normalised form of host to key. Plain ASCII names
-// are lower-cased in place; anything else takes the slow path.
+// appendHost appends the normalised form of host to key.
 func appendHost(key []byte, host string) ([]byte, error) {
 	// A final dot names the same host (the root of the DNS): one site.
 	host = strings.TrimSuffix(host, ".")
@@ -380,9 +343,8 @@ func appendHost(key []byte, host string) ([]byte, error) {
 	return key, nil
 }
 
-// hostClass sorts the bytes of a host name for appendHost: 0 kept as
-// they are, 1 upper-case letters, 2 those of an internationalised name
-// (non-ASCII bytes and escapes), 3 those no host name has.
+// hostClass sorts bytes for appendHost: 0 kept, 1 upper-case letters, 2
+// those of an internationalised name (non-ASCII and '%'), 3 the others.
 var hostClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
@@ -403,18 +365,15 @@ func appendIPv6(key []byte, host string) ([]byte, error) {
 	if err != nil || !addr.Is6() || addr.Zone() != "" {
 		return nil, fmt.Errorf("invalid IPv6 literal %q", quote.Cut(host, quote.Max))
 	}
-	key = append(key, '[')
-	key = addr.AppendTo(key)
-	return append(key, ']'), nil
+	return append(addr.AppendTo(append(key, '[')), ']'), nil
 }
 
-// idnaHost turns a host with percent escapes or non-ASCII characters into
-// its lower-case ASCII (punycode) form by the IDNA lookup profile (UTS #46
-// mapping, so "Bücher.DE" and "bücher.de" are one authority).
+// idnaHost turns a host with escapes or non-ASCII characters into its
+// punycode form by the IDNA lookup profile (UTS #46 mapping, so
+// "Bücher.DE" and "bücher.de" are one authority).
 func idnaHost(host string) (string, error) {
 	if strings.IndexByte(host, '%') >= 0 {
-		// As net/url does, take escapes in a host only for the bytes of
-		// non-ASCII characters.
+		// As net/url does, accept escapes only of non-ASCII bytes.
 		for i := 0; i < len(host); i++ {
 			if host[i] == '%' && (i+2 >= len(host) || !ascii.IsHex(host[i+2]) || !strings.ContainsRune("89abcdefABCDEF", rune(host[i+1]))) {
 				return "", fmt.Errorf("invalid escape in host")
@@ -437,13 +396,12 @@ func idnaHost(host string) (string, error) {
 		return "", errors.New("empty host")
 	}
 	for i := 0; i < len(name); i++ {
-		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
+		if c := name[i]; hostClass[c] != 0 {
 			return "", fmt.Errorf("invalid character %q in host", c)
 		}
 	}
 	return name, nil
 }
 
-// idnaProfile maps and converts host names as browsers do for lookups,
-// but lets underscores through, which real hosts use.
+// idnaProfile reads host names as browsers do, underscores allowed.
 var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))

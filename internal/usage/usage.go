@@ -1,12 +1,9 @@
-// Package usage reads statements of preference about what may be done
-// with content, in the vocabulary of the IETF AIPREF drafts: the
-// Content-Usage rule of robots.txt and Content-Usage header field, as
-// Dictionaries of RFC 9651, and Cloudflare's Content-Signal records. It
-// keeps a statement as its members, label=value each label once, joined
-// by ", " (neither a label nor a Token holds ',', ' ' or '=', so that the
-// form reads back unambiguously): the form the robotstxt package's Usage
-// holds and its command shows. The vocabulary, the reading and the
-// combining are written here once.
+// Package usage reads statements of preference about the use of content
+// in the vocabulary of the IETF AIPREF drafts (the Content-Usage rule and
+// header field, Dictionaries of RFC 9651) and Cloudflare's Content-Signal
+// records. It keeps a statement as its members: label=value, each label
+// once, joined by ", " (no label or Token holds ',', ' ' or '=', so the
+// form reads back unambiguously), as the robotstxt package's Usage holds it.
 package usage
 
 import (
@@ -15,35 +12,25 @@ import (
 	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
-// Labels are the usage categories the AIPREF vocabulary defines, by
-// label: the one list that the robotstxt package's documentation and its
-// command's lint read.
+// Labels are the labels of the AIPREF vocabulary's usage categories.
 var Labels = [...]string{"train-ai", "search"}
 
-// MaxLen bounds the members of a statement. Any statement Parse accepts
-// fits: a member kept takes no more bytes than it was written in, and at
-// least four with the ',' after it ("k=v,"), so that a statement of
-// sfv.MaxLength bytes keeps at most (sfv.MaxLength+1)/4 members, and each
-// ',' between them may gain a space.
+// MaxLen bounds the members of a statement. Any statement [Parse]
+// accepts fits: a member kept takes at least four bytes with its ','
+// ("k=v,"), so sfv.MaxLength bytes keep at most (sfv.MaxLength+1)/4
+// members, and each ',' between them may gain a space.
 const MaxLen = sfv.MaxLength + (sfv.MaxLength+1)/4 - 1
 
-// Parse reads a statement of preference as the Content-Usage header
-// field and the robots.txt Content-Usage rule write it: a Dictionary of
+// Parse reads a Content-Usage statement of preference: a Dictionary of
 // RFC 9651 such as "train-ai=n, search=y", whose keys are the labels.
-//
-// Only the Tokens y and n state a preference. Any other value (a key
-// written alone, which is Boolean true, the String "n", the Token yes, an
-// inner list) leaves its label unknown, and parameters are ignored. A
-// repeated key counts once, with its last value, at the place where it
-// first appears. A statement that is not a Dictionary (an upper-case key,
-// white space around '=', a ',' at the end, bad syntax anywhere) states no
-// preference: every label is unknown. A statement may be as long as a
-// robots.txt line, 16,663 bytes (the parser's MaxLineLength), with as many
-// members as fit, far more than the 1,024 RFC 9651 asks parsers to
-// accept; a longer one states no preference. Reading a statement takes
-// time linear in its length, however many of its keys repeat. It returns
-// the statement's members, and when it states nothing, why: a
-// *sfv.SyntaxError or sfv.ErrTooLong.
+// Only the Tokens y and n state a preference; any other value (Boolean
+// true, the String "n", the Token yes, an inner list) leaves its label
+// unknown, and parameters are ignored. A repeated key counts once, with
+// its last value, at the place of its first. A statement that is not a
+// Dictionary (an upper-case key, white space around '=', a ',' at the
+// end) or is longer than sfv.MaxLength bytes states no preference: Parse
+// then returns "" and why, a *sfv.SyntaxError or sfv.ErrTooLong. It takes
+// time linear in the length of value, however many keys repeat.
 func Parse(value string) (string, error) {
 	var t table
 	sc := sfv.Scan(value)
@@ -60,25 +47,15 @@ func Parse(value string) (string, error) {
 	return t.members(), nil
 }
 
-// ParseContentSignal reads the value of a Content-Signal record, which
-// Cloudflare's Content Signals Policy puts in robots.txt, such as
-// "search=yes, ai-train=no": a comma-separated list of key=value pairs
-// with the keys search, ai-input and ai-train and the values yes and no.
-// It is not a Structured Field, and it is read leniently, pair by pair:
-//   - spaces and tabs around pairs, keys and values are ignored, and so
-//     are empty pairs;
-//   - keys are put in lower case (ASCII), as the policy writes them;
-//   - the values yes and no, in any case, become y and n; other values
-//     are kept as written (so y and n mean the same);
-//   - a pair without '=', whose key is not a Dictionary key or whose
-//     value is not a Token is skipped, and the others still count;
-//   - a repeated key counts once, with its last value, as in a
-//     Dictionary.
-//
-// As from a statement, the members keep every label read with its Token
-// value, such as use=reference, which states no preference. A value
-// longer than sfv.MaxLength bytes states no preference at all, as a
-// statement does.
+// ParseContentSignal reads the value of a Content-Signal record of
+// Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no":
+// comma-separated key=value pairs, not a Structured Field, read leniently
+// pair by pair. Spaces and tabs around pairs, keys and values and empty
+// pairs are ignored; keys are lower-cased (ASCII); yes and no, in any
+// case, become y and n, other values are kept as written. A pair without
+// '=', whose key is not a Dictionary key or whose value is not a Token is
+// skipped; a repeated key counts with its last value. A value longer
+// than sfv.MaxLength bytes states no preference at all.
 func ParseContentSignal(value string) string {
 	if len(value) > sfv.MaxLength {
 		return ""
@@ -104,25 +81,19 @@ func ParseContentSignal(value string) string {
 	return t.members()
 }
 
-// lowerASCII returns s with its ASCII upper-case letters in lower case,
-// without allocating when there are none.
+// lowerASCII lower-cases the ASCII letters of s, allocating only if it has
+// any. It may rewrite bytes that are not UTF-8, which no key holds.
 func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c >= 'A' && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
 		}
-	}
-	return s
+		return r
+	}, s)
 }
 
 // Value returns the value members hold for label, and whether they hold
-// label. Only the values y and n state a preference: see Stated.
+// label (see [Stated]).
 func Value(members, label string) (string, bool) {
 	for m, rest := next(members); m != ""; m, rest = next(rest) {
 		if len(m) > len(label) && m[len(label)] == '=' && m[:len(label)] == label {
@@ -133,18 +104,11 @@ func Value(members, label string) (string, bool) {
 }
 
 // Stated reports whether members state a preference about the use that
-// label names, and whether that preference allows it: only the Tokens y
-// (yes) and n (no) state one. Any other value, such as reference in
-// "use=reference", and a label members do not hold leave the preference
-// unknown (stated is false).
+// label names, and whether it allows that use: only the values y and n
+// state one.
 func Stated(members, label string) (yes, stated bool) {
-	switch v, _ := Value(members, label); v {
-	case "y":
-		return true, true
-	case "n":
-		return false, true
-	}
-	return false, false
+	v, _ := Value(members, label)
+	return v == "y", v == "y" || v == "n"
 }
 
 // next splits the first label=value member off members.
@@ -155,14 +119,11 @@ func next(members string) (member, rest string) {
 	return members, ""
 }
 
-// Combine returns the preferences of the members u and v together, as the AIPREF
-// vocabulary combines statements (draft-ietf-aipref-vocab §5.1): for each
-// label, n if either says n, else y if either says y, else unknown. It
-// keeps the labels of both, u's in their order and then those of v that
-// u lacks; a label with no preference in either keeps u's value if u has
-// one, else v's. Labels of v beyond MaxLen
-// are dropped, never those of u. It takes time linear in the lengths of
-// u and v.
+// Combine returns the members u and v together, as the AIPREF vocabulary
+// combines statements (draft-ietf-aipref-vocab §5.1): for each label, n
+// if either says n, else y if either says y, else u's value if any, else
+// v's. It keeps u's labels in order, then those of v that u lacks; those
+// of v beyond [MaxLen] are dropped, never u's. It takes linear time.
 func Combine(u, v string) string {
 	switch {
 	case v == "" || v == u:
@@ -209,11 +170,10 @@ func stricter(a, b string) string {
 	return b
 }
 
-// table holds a statement's labels in the order they first appear,
-// each with the last value written for it: RFC 9651's rule for a repeated
-// key. A value is a Token, or "" for one that is not. The first labels are
-// held in the table itself; past them, an index finds a label, so that a
-// statement of n members fills a table in time linear in n.
+// table holds a statement's labels in the order they first appear, each
+// with the last value set ("" for one that is not a Token). The first
+// labels are held in the table itself; past them, a map finds a label,
+// so that n members fill a table in time linear in n.
 type table struct {
 	n     int
 	small [8]member
@@ -246,8 +206,7 @@ func (t *table) find(label string) (int, bool) {
 	return 0, false
 }
 
-// set gives label the value, in its place if the table holds it, else
-// at the end.
+// set gives label the value, in its place or else at the end.
 func (t *table) set(label, value string) {
 	if i, ok := t.find(label); ok {
 		t.at(i).value = value
@@ -271,8 +230,8 @@ func (t *table) set(label, value string) {
 }
 
 // members returns the members of the labels that have a value, in
-// order, allocating their string once. A label that would take them past
-// MaxLen is dropped, and the ones after it still fit if they can.
+// order, in one allocation. A label that would take them past MaxLen is
+// dropped; the ones after it still fit if they can.
 func (t *table) members() string {
 	size := 0
 	for i := range t.n {
