@@ -71,6 +71,7 @@ type Decision struct {
 // Robots returns the robots.txt the decision rests on, parsed anew from
 // the cached body, for what else it says (sitemaps, licences, other
 // groups); nil unless Outcome is OutcomeRules and it came from a Client.
+// Each call parses the cached body again, so keep the result.
 func (d Decision) Robots() *Robots {
 	if d.e == nil || d.e.outcome != OutcomeRules {
 		return nil

@@ -145,7 +145,8 @@
 // The Client fails closed: a fault never becomes "allow everything" unless
 // the status rules above say so. A deferral ([ErrDeferred]) disallows, a
 // cut or undecodable body is unreachable, and a Decision returned with an
-// error never allows. Every wait is bounded: fetches by the fetch timeout,
+// error never allows (its Outcome is zero, or OutcomeUnreachable beside a
+// [DeferredError]). Every wait is bounded: fetches by the fetch timeout,
 // Store calls by the Store timeout, checks by the caller's context, and
 // [Client.Close] stops fetches whatever a server does. Error texts quote
 // at most 128 bytes of each text a server or file chose, and 256 of an

@@ -262,7 +262,8 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	for _, s := range [...]*string{&p.etag, &p.lastMod, &p.finalURL, &p.errText} {
 		*s = d.text()
 	}
-	dict, body := d.uvarint(math.MaxUint64), d.bytes(math.MaxInt)
+	dict := d.uvarint(math.MaxUint64)
+	body := d.bytes(math.MaxInt)
 	switch {
 	case d.err != nil:
 		return nil, d.err

@@ -19,8 +19,8 @@ import (
 // A Pacer keeps the state and answers at once; the Transport waits: it
 // calls Take until it gets the turn, sleeping as long as Take says, sends
 // the request, and calls Done. Waiters are served in no particular order.
-// [newMemPacer] is the in-process Pacer; *redisstore.Store is one shared
-// by every process that uses the same Redis.
+// The Client's in-process Pacer is the default; *redisstore.Store is one
+// shared by every process that uses the same Redis.
 type Pacer interface {
 	// Take takes the turn to send a request to authority when one may be
 	// sent now: no other request to authority is in flight (when
@@ -35,7 +35,8 @@ type Pacer interface {
 	// again, never past the earliest moment the turn may come (at most
 	// interval while another request is in flight). Take never books a
 	// slot ahead and never blocks. A negative interval counts as 0. An
-	// error means Take could not tell: the request is not sent.
+	// error means Take could not tell: the request is not sent, so a Pacer
+	// that cannot reach its state fails closed.
 	Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error)
 	// Done ends the turn id that Take gave at authority for interval: the
 	// next request may be sent interval after now, and not before hold

@@ -125,8 +125,9 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 //
 // Content-Usage rules belong to groups, and merge, as Allow and Disallow
 // do, but like lines Google's parser does not know they do not end a
-// group's user-agent lines: a user-agent line right after them joins
-// their group (the robotstxt command's lint warns of it). The rule whose
+// group's user-agent lines: a user-agent line right after them, with no
+// Allow or Disallow between, joins their group, whose rules of both kinds
+// then apply to it too (the robotstxt command's lint warns of it). The rule whose
 // path matches url with the greatest length decides, matched as an Allow
 // pattern is; a rule without a path matches with length 0. Rules
 // matching with the same length combine label by label: n if any says n,

@@ -26,7 +26,8 @@ type TransportStats struct {
 	Paced int64
 	// Held counts the Paced requests whose wait was longer than their
 	// interval, which only a Retry-After hold (set through anything
-	// sharing the Pacer) explains.
+	// sharing the Pacer) explains; a hold that ends within the interval
+	// counts in Paced alone.
 	Held int64
 	// Skipped counts the requests passed on unchecked because their
 	// context came from [SkipRobots].

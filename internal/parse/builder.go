@@ -121,9 +121,12 @@ func (b *builder) flag(l *Line) {
 		kind Kind
 		text string
 	}{
-		{FlagNoKey, NoKey, ""}, {FlagMissingColon, MissingColon, l.RawKey}, // exclusive
-		{FlagTypo, MisspeltKey, l.RawKey}, {FlagTooLong, LineTooLong, ""},
-		{FlagNUL, NULByte, ""}, {FlagInvalidUTF8, InvalidUTF8, ""},
+		{FlagNoKey, NoKey, ""},
+		{FlagMissingColon, MissingColon, l.RawKey}, // never with FlagNoKey
+		{FlagTypo, MisspeltKey, l.RawKey},
+		{FlagTooLong, LineTooLong, ""},
+		{FlagNUL, NULByte, ""},
+		{FlagInvalidUTF8, InvalidUTF8, ""},
 	} {
 		if l.Flags&f.flag != 0 {
 			b.diag(l.Num, f.kind, f.text)

@@ -81,8 +81,8 @@ func ParseContentSignal(value string) string {
 	return t.members()
 }
 
-// lowerASCII lower-cases the ASCII letters of s, allocating only if it has
-// any. It may rewrite bytes that are not UTF-8, which no key holds.
+// lowerASCII lower-cases the ASCII letters of s, allocating only when it
+// changes s; bytes that are not UTF-8, which no key holds, become U+FFFD.
 func lowerASCII(s string) string {
 	return strings.Map(func(r rune) rune {
 		if 'A' <= r && r <= 'Z' {
