@@ -395,9 +395,9 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 	}
 	now := c.cfg.now()
 	at := stampOf(now)
-	lifetime, explicit := c.cfg.freshness(now, res.header)
 	c.stats.countFetch(res.outcome, res.notModified)
 	if res.notModified {
+		lifetime, explicit := c.cfg.freshness(now, res.header)
 		e := prev.clone()
 		if !explicit {
 			lifetime = c.cfg.clampFresh(prev.expires.sub(prev.fetched))
@@ -410,16 +410,17 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 		return e.derive(), nil
 	}
 	e := &entry{key: key, persisted: persisted{
-		outcome: res.outcome, status: int32(res.status),
-		fetched: at, checked: at, expires: at.add(lifetime),
+		outcome: res.outcome, status: int32(res.status), fetched: at, checked: at,
 	}}
 	if res.finalURL != robotsURL(key) {
 		e.finalURL = capText(res.finalURL) // most entries keep no copy of their own URL
 	}
-	switch res.outcome {
-	case OutcomeUnreachable:
-		return c.unreachable(e, prev, res, now), nil
-	case OutcomeRules:
+	if res.outcome == OutcomeUnreachable {
+		return c.unreachable(e, prev, res, now), nil // its expiry is its back-off
+	}
+	lifetime, _ := c.cfg.freshness(now, res.header)
+	e.expires = at.add(lifetime)
+	if res.outcome == OutcomeRules {
 		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
