@@ -28,6 +28,15 @@ func UpperHexDigit(c byte) byte {
 	return c
 }
 
+// Lower returns the ASCII letter c in lower case; any other byte
+// unchanged.
+func Lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // Unhex returns the value of the hex digit c, which IsHex accepts.
 func Unhex(c byte) byte {
 	switch {

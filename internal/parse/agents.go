@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"unsafe"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 // agentIndex lists the user-agent lines of a table by product token, so
@@ -95,18 +97,11 @@ func (ix *agentIndex) size() int {
 // case.
 func compareFold(a, b string) int {
 	for i := range min(len(a), len(b)) {
-		if c := cmp.Compare(lowerByte(a[i]), lowerByte(b[i])); c != 0 {
+		if c := cmp.Compare(ascii.Lower(a[i]), ascii.Lower(b[i])); c != 0 {
 			return c
 		}
 	}
 	return cmp.Compare(len(a), len(b))
-}
-
-func lowerByte(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
 
 // AppendGroups appends to dst the indices of the groups that apply to a

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/match"
 )
 
@@ -232,9 +233,7 @@ func (b *builder) extension(l *Line) {
 // lowerASCII maps the ASCII letters of s to lower case.
 func lowerASCII(s []byte) {
 	for i, c := range s {
-		if 'A' <= c && c <= 'Z' {
-			s[i] = c + 'a' - 'A'
-		}
+		s[i] = ascii.Lower(c)
 	}
 }
 

@@ -66,6 +66,11 @@ type rule struct {
 	pre  uint16 // the length of its literal prefix (see match.Prefix)
 }
 
+// A pattern or Content-Usage path is at most a line, escaped: at most
+// three times MaxLineLength bytes, which fits the 16 bits of rule.n and
+// usageRule.n (this does not compile if MaxLineLength grows past that).
+const _ = uint16(3 * MaxLineLength)
+
 const (
 	ruleAllow = 1 // an allow rule
 	ruleShift = 4 // ruleAllow and a kind below

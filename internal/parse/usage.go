@@ -85,8 +85,6 @@ func (b *builder) usageRule(l *Line) {
 	}
 	off := uint32(len(s.text))
 	s.text = append(append(s.text, path...), stmt...)
-	// A line holds at most MaxLineLength bytes, which escaping at most
-	// triples: both lengths fit 16 bits.
 	s.rules = append(s.rules, usageRule{off: off, group: uint32(len(b.groups) - 1), line: uint32(l.Num),
 		n: uint16(len(path)), sn: uint16(len(stmt))})
 }
@@ -181,17 +179,29 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 }
 
 // selectUsage returns the Content-Usage rules of the given groups as
-// group 0, for Select; nil when they have none.
+// group 0, for Select; nil when they have none. It sizes its text and
+// rules first, so that a Select allocates them once.
 func (t *Table) selectUsage(groups []int) *usageRules {
-	var s usageScratch
+	n, size := 0, 0
+	for _, g := range groups {
+		for _, r := range t.groupUsage(g) {
+			n++
+			size += int(r.n) + int(r.sn)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	rules := make([]usageRule, 0, n)
+	text := make([]byte, 0, size)
 	for _, g := range groups {
 		for _, r := range t.groupUsage(g) {
 			end := r.off + uint32(r.n) + uint32(r.sn)
-			off := uint32(len(s.text))
-			s.text = append(s.text, t.usage.text[r.off:end]...)
+			off := uint32(len(text))
+			text = append(text, t.usage.text[r.off:end]...)
 			r.off, r.group = off, 0
-			s.rules = append(s.rules, r)
+			rules = append(rules, r)
 		}
 	}
-	return s.table()
+	return &usageRules{text: view(text), rules: rules}
 }

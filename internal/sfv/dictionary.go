@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
@@ -334,8 +335,7 @@ func (sc *Scanner) displayString() bool {
 			if sc.off++; len(sc.in)-sc.off < 2 || !is(sc.in[sc.off], lowerHex) || !is(sc.in[sc.off+1], lowerHex) {
 				return sc.unexpected("want two lower-case hex digits after '%' in a display string")
 			}
-			v, _ := strconv.ParseUint(sc.in[sc.off:sc.off+2], 16, 8)
-			c = byte(v)
+			c = ascii.Unhex(sc.in[sc.off])<<4 | ascii.Unhex(sc.in[sc.off+1])
 			sc.off++
 		}
 		switch {

@@ -9,6 +9,7 @@ package usage
 import (
 	"strings"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
@@ -81,15 +82,19 @@ func ParseContentSignal(value string) string {
 	return t.members()
 }
 
-// lowerASCII lower-cases the ASCII letters of s, allocating only when it
-// changes s; bytes that are not UTF-8, which no key holds, become U+FFFD.
+// lowerASCII lower-cases the ASCII letters of s, allocating only if it
+// has any.
 func lowerASCII(s string) string {
-	return strings.Map(func(r rune) rune {
-		if 'A' <= r && r <= 'Z' {
-			return r + 'a' - 'A'
+	for i := 0; i < len(s); i++ {
+		if ascii.Lower(s[i]) != s[i] {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = ascii.Lower(b[j])
+			}
+			return string(b)
 		}
-		return r
-	}, s)
+	}
+	return s
 }
 
 // Value returns the value members hold for label, and whether they hold
