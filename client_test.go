@@ -1506,3 +1506,48 @@ func TestOptionsAtTheirLimits(t *testing.T) {
 		t.Errorf("%d fetches, want 2: the stand-in waits out its back-off", n)
 	}
 }
+
+// TestClientSlotWaitGivenUpFetchesLater: a check of an expired entry that
+// gives up waiting for a fetch slot leaves no mark behind, so the next
+// check after the slot is free fetches again instead of serving the
+// stale copy for ever.
+func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
+	checkLeaks(t)
+	var n atomic.Int32
+	site := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Cache-Control", "max-age=60")
+		_, _ = w.Write([]byte(privateRules))
+	})
+	entered, release := make(chan struct{}), make(chan struct{})
+	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithMaxFetches(1))
+	if _, err := c.Allowed(context.Background(), site.URL+"/private/x"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Minute)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = c.Allowed(context.Background(), slow.URL+"/") // holds the only slot
+	}()
+	<-entered
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	d, err := c.Check(ctx, site.URL+"/private/x")
+	cancel()
+	if err != nil || !d.Stale {
+		t.Fatalf("check while no slot is free: %+v, %v; want the stale copy", d, err)
+	}
+	close(release)
+	<-done
+	if _, err := c.Allowed(context.Background(), site.URL+"/private/x"); err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Load(); got != 2 {
+		t.Errorf("robots.txt fetched %d times, want 2: the check that gave up left its mark", got)
+	}
+}
