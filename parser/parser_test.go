@@ -2,6 +2,7 @@ package parser_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -57,6 +58,21 @@ func TestDiagnosticKinds(t *testing.T) {
 	for i, d := range f.Diagnostics {
 		if d.Kind.String() != want[i] {
 			t.Errorf("diagnostic %d: %v, want kind %q", i, d, want[i])
+		}
+	}
+
+	// The other five documented kinds: a cut line, bytes that are not
+	// UTF-8, a cut user-agent, and more than a thousand unknown records.
+	body := "User-agent: Googlebot/2.1\nDisallow: /" + strings.Repeat("a", parser.MaxLineLength) +
+		"\nDisallow: /\xff\n" + strings.Repeat("Foo: bar\n", 1001)
+	seen := map[string]bool{}
+	for _, d := range parser.Parse([]byte(body)).Diagnostics {
+		seen[d.Kind.String()] = true
+	}
+	for _, k := range []string{"line truncated", "invalid UTF-8", "user-agent cut to product token",
+		"further diagnostics not reported", "further unknown records not kept"} {
+		if !seen[k] {
+			t.Errorf("no %q diagnostic; saw %v", k, seen)
 		}
 	}
 }
