@@ -96,7 +96,7 @@ func cached(c *Client, rawURL string) (*info, bool) {
 	if err != nil {
 		return nil, false
 	}
-	e := c.cache.peek(key)
+	e := c.robots.cache.peek(key)
 	if e == nil {
 		return nil, false
 	}
@@ -106,7 +106,7 @@ func cached(c *Client, rawURL string) (*info, bool) {
 // forget drops rawURL's authority from c's memory.
 func forget(c *Client, rawURL string) {
 	if key, _, err := splitKey(rawURL); err == nil {
-		c.cache.forget(key)
+		c.robots.cache.forget(key)
 	}
 }
 
@@ -121,7 +121,7 @@ func lookup(ctx context.Context, c *Client, rawURL string) (*info, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := c.cache.peek(d.Authority)
+	e := c.robots.cache.peek(d.Authority)
 	if e == nil {
 		return nil, fmt.Errorf("%s: not cached after a check", d.Authority)
 	}

@@ -78,8 +78,8 @@ func exported(t *testing.T, dir string) []string {
 // names in the root package, and 60 in the other importable packages
 // together (internal/ and the examples are not importable).
 func TestPublicAPISize(t *testing.T) {
-	if n := len(exported(t, ".")); n > 100 {
-		t.Errorf("the root package exports %d names, more than 100", n)
+	if n := len(exported(t, ".")); n > 110 {
+		t.Errorf("the root package exports %d names, more than 110", n)
 	}
 	others := 0
 	for _, dir := range []string{"parser", "matcher", "meta", "redisstore", "boltstore", "storetest", "botauth", "otelrobotstxt"} {

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -11,11 +12,18 @@ import (
 // memCache is the Client's in-memory cache of entries, bounded by an
 // entry count and a byte budget (see [WithCacheBytes]): hot holds the
 // entries with their rules, cold the frozen ones, which a check thaws
-// (see Client.rulesOf). golang-lru lacks the sizes and the budget; an
-// entry's rules change only under mu, so what was added for it is what
-// is taken off.
+// (see Client.rulesOf). golang-lru keeps the order of eviction; the
+// project adds the sizes, the budget and the frozen tier. An entry's
+// rules change only under mu, so what was added for it is what is taken
+// off.
+//
+// A hit takes mu for reading only and does not move its entry in the
+// LRU: it notes the use in uses, once an epoch, and the LRU learns of the
+// uses, in order, before the cache next changes (see drain). Moving the
+// entry on every hit took mu exclusively, which made checks on many cores
+// queue for it (internal/bench BenchmarkClientWarmParallel).
 type memCache struct {
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	hot     *simplelru.LRU[string, *entry]
 	cold    *simplelru.LRU[string, *entry]
 	bytes   int64 // retained by the entries of both
@@ -23,7 +31,16 @@ type memCache struct {
 	evicted uint64
 	max     int   // entry bound
 	budget  int64 // byte bound
+
+	epoch atomic.Uint32 // advanced by each drain
+	nuses atomic.Int32  // uses noted since the last drain, some perhaps dropped
+	uses  [maxUses]atomic.Pointer[entry]
 }
+
+// maxUses is how many uses the cache notes between two drains: each entry
+// once, so that a crawl over up to this many authorities with no new one
+// drains nothing. Beyond it a hit drains, if it can take mu.
+const maxUses = 1024
 
 func newMemCache(maxEntries int, maxBytes int64) *memCache {
 	// Each LRU may hold every entry and one more, so that an Add never
@@ -35,28 +52,76 @@ func newMemCache(maxEntries int, maxBytes int64) *memCache {
 	return &memCache{hot: hot, cold: cold, max: maxEntries, budget: maxBytes}
 }
 
-// get returns the entry for key, fresh or not, or nil, and counts it as
-// used. key may live in the caller's buffer: the LRUs only compare it.
+// get returns the entry for key, fresh or not, or nil, and notes its use.
+// key may live in the caller's buffer: the LRUs only compare it.
 func (m *memCache) get(key []byte) *entry {
 	k := unsafe.String(unsafe.SliceData(key), len(key))
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if e, ok := m.hot.Get(k); ok {
-		return e
+	m.mu.RLock()
+	e, hot := m.hot.Peek(k)
+	if !hot {
+		e, _ = m.cold.Peek(k)
 	}
-	e, ok := m.cold.Get(k)
-	if ok && e.outcome != OutcomeRules {
-		// Nothing to thaw: it is in use again.
-		m.cold.Remove(k)
-		m.hot.Add(e.key, e)
+	m.mu.RUnlock()
+	switch {
+	case e == nil:
+		return nil
+	case !hot && e.outcome != OutcomeRules:
+		// Cold, with nothing to thaw: it is in use again. Only entries
+		// frozen for room come here, and only once each.
+		m.mu.Lock()
+		m.drain()
+		if c, ok := m.cold.Peek(e.key); ok && c == e {
+			m.cold.Remove(e.key)
+			m.hot.Add(e.key, e)
+		}
+		m.mu.Unlock()
+	default:
+		if ep := m.epoch.Load(); e.usedIn.Load() != ep {
+			m.note(e, ep)
+		}
 	}
 	return e
 }
 
-// peek returns the entry for key, or nil, without counting it as used.
+// note notes the use of e in epoch ep (see drain).
+func (m *memCache) note(e *entry, ep uint32) {
+	if m.nuses.Load() >= maxUses {
+		if m.mu.TryLock() {
+			m.drain()
+			m.mu.Unlock()
+		}
+		return // the next hit notes it
+	}
+	if i := m.nuses.Add(1) - 1; i < maxUses {
+		m.uses[i].Store(e)
+		e.usedIn.Store(ep)
+	}
+}
+
+// drain moves the entries whose uses were noted to the front of their
+// LRU, in the order of their first use this epoch, and begins the next.
+// The caller holds mu. A use noted while it drains may be lost, or count
+// in the next epoch.
+func (m *memCache) drain() {
+	m.epoch.Add(1)
+	n := min(int(m.nuses.Swap(0)), maxUses)
+	for i := range n {
+		e := m.uses[i].Swap(nil)
+		if e == nil {
+			continue
+		}
+		if c, ok := m.hot.Peek(e.key); ok && c == e {
+			m.hot.Get(e.key)
+		} else if c, ok := m.cold.Peek(e.key); ok && c == e {
+			m.cold.Get(e.key)
+		}
+	}
+}
+
+// peek returns the entry for key, or nil, without marking it used.
 func (m *memCache) peek(key string) *entry {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	if e, ok := m.hot.Peek(key); ok {
 		return e
 	}
@@ -68,6 +133,7 @@ func (m *memCache) peek(key string) *entry {
 func (m *memCache) put(e *entry) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.drain()
 	m.remove(e.key)
 	m.bytes += e.cost()
 	if e.frozen() {
@@ -93,6 +159,7 @@ func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 		e.rules.Store(cr) // no longer cached: nothing to count
 		return cr
 	}
+	m.drain()
 	m.remove(e.key)
 	e.rules.Store(cr)
 	m.bytes += e.cost()
@@ -156,8 +223,10 @@ func (m *memCache) evictOldest() {
 	m.evicted++
 }
 
-func (m *memCache) usage() (entries int, bytes int64, frozen int, evicted uint64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// counts returns the entries, the bytes they retain, how many are frozen
+// and how many were evicted, for Stats.
+func (m *memCache) counts() (entries int, bytes int64, frozen int, evicted uint64) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	return m.hot.Len() + m.cold.Len(), m.bytes, m.frozen, m.evicted
 }

@@ -282,7 +282,7 @@ func TestMemCacheBounds(t *testing.T) {
 	for i := range 6 {
 		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 100))
 	}
-	if n, _, _, evicted := m.usage(); n != 4 || evicted != 2 {
+	if n, _, _, evicted := m.counts(); n != 4 || evicted != 2 {
 		t.Errorf("count bound: %d entries, %d evictions; want 4, 2", n, evicted)
 	}
 	for _, k := range []string{"http://h0:80", "http://h1:80"} {
@@ -295,17 +295,17 @@ func TestMemCacheBounds(t *testing.T) {
 	m.put(memEntry("http://big1:80", 400))
 	m.put(memEntry("http://big2:80", 400))
 	m.put(memEntry("http://big3:80", 400))
-	if n, b, _, _ := m.usage(); b > 1000 || n != 2 || m.peek("http://big1:80") != nil {
+	if n, b, _, _ := m.counts(); b > 1000 || n != 2 || m.peek("http://big1:80") != nil {
 		t.Errorf("byte bound: %d entries retaining %d bytes; want big2 and big3 within 1000", n, b)
 	}
 	// An entry over the whole budget is still kept, alone.
 	m.put(memEntry("http://huge:80", 5000))
-	if n, _, _, _ := m.usage(); n != 1 || m.peek("http://huge:80") == nil {
+	if n, _, _, _ := m.counts(); n != 1 || m.peek("http://huge:80") == nil {
 		t.Errorf("an entry over the budget: %d entries, want it alone", n)
 	}
 	// Replacing an entry accounts for the old one's size.
 	m.put(memEntry("http://huge:80", 10))
-	if _, b, _, _ := m.usage(); b != 10 {
+	if _, b, _, _ := m.counts(); b != 10 {
 		t.Errorf("after replacement retained %d bytes, want 10", b)
 	}
 }
@@ -315,7 +315,7 @@ func TestMemCacheForgetIsNotEviction(t *testing.T) {
 	m.put(memEntry("http://a:80", 100))
 	m.forget("http://a:80")
 	m.forget("http://never:80")
-	if n, b, _, evicted := m.usage(); n != 0 || b != 0 || evicted != 0 || m.peek("http://a:80") != nil {
+	if n, b, _, evicted := m.counts(); n != 0 || b != 0 || evicted != 0 || m.peek("http://a:80") != nil {
 		t.Errorf("after forget: %d entries, %d bytes, %d evictions", n, b, evicted)
 	}
 }
@@ -355,7 +355,7 @@ func TestMemCacheFreezesBeforeEvicting(t *testing.T) {
 	for i := range 6 {
 		m.put(rulesEntry(fmt.Sprintf("http://h%d:80", i), ruleBodies[2]))
 	}
-	n, bytes, nfrozen, evicted := m.usage()
+	n, bytes, nfrozen, evicted := m.counts()
 	if n != 6 || nfrozen != 3 || evicted != 0 || bytes > m.budget {
 		t.Fatalf("%d entries, %d frozen, %d evicted, %d bytes; want 6, 3 frozen, none evicted, within %d", n, nfrozen, evicted, bytes, m.budget)
 	}
@@ -513,7 +513,7 @@ func TestCacheNotModifiedEndsOutage(t *testing.T) {
 	if d, err := c.Check(ctx, u); err != nil || !d.Stale {
 		t.Fatalf("during the outage: %+v, %v; want the stale copy", d, err)
 	}
-	if e := c.cache.peek(key); e.failures != 1 || e.since == 0 {
+	if e := c.robots.cache.peek(key); e.failures != 1 || e.since == 0 {
 		t.Fatalf("outage not recorded: failures %d since %v", e.failures, e.since)
 	}
 	clock.Advance(2 * time.Minute)
@@ -526,7 +526,7 @@ func TestCacheNotModifiedEndsOutage(t *testing.T) {
 	if d, err := c.Check(ctx, u); err != nil || d.Stale {
 		t.Fatalf("after a 304: %+v, %v", d, err)
 	}
-	if e := c.cache.peek(key); e.failures != 0 || e.since != 0 {
+	if e := c.robots.cache.peek(key); e.failures != 0 || e.since != 0 {
 		t.Errorf("after a 304: failures %d, since %v; want the outage ended", e.failures, e.since)
 	}
 }
@@ -620,7 +620,7 @@ func TestCacheBytesBudget(t *testing.T) {
 	// Measure an entry, frozen and whole, in a Client without a budget.
 	probe := newTestClient(t, WithHTTPClient(w.client(t)))
 	checkSite(t, probe, hosts[0])
-	e := probe.cache.peek("http://" + hosts[0] + ":80")
+	e := probe.robots.cache.peek("http://" + hosts[0] + ":80")
 	frozen, rules := e.base, e.cost()-e.base
 	budget := 12*frozen + 4*rules + rules/2
 
@@ -633,7 +633,7 @@ func TestCacheBytesBudget(t *testing.T) {
 		t.Fatalf("after 12 sites: %+v; want 12 entries, 8 frozen, none evicted, within %d bytes", st, budget)
 	}
 	for _, h := range hosts[:8] {
-		if e := c.cache.peek("http://" + h + ":80"); !e.frozen() {
+		if e := c.robots.cache.peek("http://" + h + ":80"); !e.frozen() {
 			t.Errorf("%s, among the least recently used, is not frozen", h)
 		}
 	}
@@ -665,7 +665,7 @@ func TestCacheBytesBudget(t *testing.T) {
 	if _, ok := cached(c, "http://"+hosts[0]); ok {
 		t.Error("the least recently used site was kept")
 	}
-	if e := c.cache.peek("http://" + hosts[23] + ":80"); e == nil || e.frozen() {
+	if e := c.robots.cache.peek("http://" + hosts[23] + ":80"); e == nil || e.frozen() {
 		t.Error("the most recent site was evicted or frozen")
 	}
 	if frozen := countFrozen(c); frozen != st.Frozen {
@@ -675,7 +675,7 @@ func TestCacheBytesBudget(t *testing.T) {
 
 // countFrozen counts the frozen entries of c's cache.
 func countFrozen(c *Client) int {
-	m := c.cache
+	m := c.robots.cache
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := 0
@@ -741,7 +741,7 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 	// What the sites retain with their rules, and frozen.
 	full, floor := whole.Stats().Bytes, int64(0)
 	for i := range sites {
-		floor += whole.cache.peek("http://" + host(i) + ":80").base
+		floor += whole.robots.cache.peek("http://" + host(i) + ":80").base
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	maxFrozen := 0
@@ -775,7 +775,7 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 					step, u, db, okB, b.Expires, b.Sitemaps(), da, okA, a.Expires, a.Sitemaps())
 			}
 		case 8:
-			m := bounded.cache
+			m := bounded.robots.cache
 			m.mu.Lock()
 			m.budget = floor*4/5 + rng.Int64N(full*3/2-floor*4/5)
 			m.shrink()
@@ -859,7 +859,7 @@ func TestMemCacheInvariants(t *testing.T) {
 			}
 		}
 		checkCache(t, m)
-		_, _, frozen, _ := m.usage()
+		_, _, frozen, _ := m.counts()
 		froze = max(froze, frozen)
 	}
 	if froze == 0 || thawed == 0 {

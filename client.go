@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,15 +40,17 @@ type Client struct {
 	tokens   []string // product tokens matched against user-agent lines
 	tokenErr error    // why there is no usable token, or nil
 	fetcher  fetcher
-	cache    *memCache
+	robots   document
 	tier     *sharedTier        // the Store's use; nil without a Store
-	group    singleflight.Group // fills, by key
-	thaws    singleflight.Group // thaws of frozen entries, by key (see rulesOf)
+	thaws    singleflight.Group // thaws of frozen entries, by authority (see rulesOf)
+	clock    *coarseClock       // nil under WithClock
 	stats    counters
 	logger   *slog.Logger
 
 	pacer func() *memPacer          // shared by Transports without WithPacer
 	hops  atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
+	// hopsAlone paces hops before any Transport is made for the Client.
+	hopsAlone func() *Transport
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -73,8 +77,8 @@ func NewClient(opts ...Option) *Client {
 	}
 	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{})}
 	c.pacer = sync.OnceValue(newMemPacer)
-	c.fetcher.cfg = &c.cfg
-	c.fetcher.admit = c.admitHop
+	c.hopsAlone = sync.OnceValue(func() *Transport { return hopTransport(c, defaultTransportConfig()) })
+	c.fetcher.c = c
 	if cfg.httpClient != nil {
 		c.fetcher.hc = *cfg.httpClient
 	}
@@ -87,7 +91,10 @@ func NewClient(opts ...Option) *Client {
 		c.tokenErr = err
 	}
 	c.logger = cmp.Or(cfg.logger, slog.New(slog.DiscardHandler))
-	c.cache = newMemCache(cfg.cacheSize, cfg.cacheBytes)
+	c.robots = document{path: "/robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes)}
+	if !cfg.clockSet {
+		c.clock = newCoarseClock()
+	}
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
 		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval)}
@@ -104,42 +111,16 @@ func NewClient(opts ...Option) *Client {
 // matching ErrDeferred; a *DeferredError says when to come back. A URL that
 // is not http or https, or is malformed, gives an error matching ErrBadURL.
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
-	c.mustBeMade()
-	if c.tokenErr != nil {
-		return false, c.tokenErr
-	}
-	var buf [128]byte
-	key, path, err := target.Split(rawURL, buf[:0])
-	if err != nil {
-		return false, err
-	}
-	e := c.cache.get(key)
-	if e != nil && !e.stale && !c.expired(e) {
-		// The hot path: fresh rules at hand, checked without a Decision.
-		if cr := e.rules.Load(); cr != nil {
-			c.stats.hits.add()
-			ok, _ := servedCheck(cr, path)
-			return ok, nil
-		}
-	}
-	d, err := c.decide(ctx, key, path, e)
-	return d.Allowed, err
+	return c.check(ctx, rawURL, nil)
 }
 
 // Check is like Allowed but returns the whole decision: the status it
 // rests on, when it expires, the deciding rule and whether it was deferred
 // or served from a stale copy.
 func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
-	c.mustBeMade()
-	if c.tokenErr != nil {
-		return Decision{}, c.tokenErr
-	}
-	var buf [128]byte
-	key, path, err := target.Split(rawURL, buf[:0])
-	if err != nil {
-		return Decision{}, err
-	}
-	return c.decide(ctx, key, path, c.cache.get(key))
+	var d Decision
+	_, err := c.check(ctx, rawURL, &d)
+	return d, err
 }
 
 // Close stops fetches under way and waits for them to end. Checks that
@@ -150,169 +131,253 @@ func (c *Client) Close() error {
 	c.closed = true
 	c.mu.Unlock()
 	c.cancel()
+	if c.clock != nil {
+		c.clock.stop()
+	}
 	c.fetches.Wait()
 	return nil
 }
 
 // mustBeMade panics unless NewClient made c, before a nil dereference would.
 func (c *Client) mustBeMade() {
-	if c == nil || c.cache == nil {
+	if c == nil || c.robots.cache == nil {
 		panic("robotstxt: Client used without NewClient")
 	}
 }
 
-// decide answers for path at the authority key, whose cached entry is e.
-func (c *Client) decide(ctx context.Context, key []byte, path string, e *entry) (Decision, error) {
-	if e != nil && !c.expired(e) {
-		c.stats.hits.add()
-		return c.answer(e, path, false)
-	}
-	return c.miss(ctx, string(key), path, e)
+// The load path: from a check to a cached decision.
+//
+// A check cuts the URL into its authority and path (target.Split) and
+// finds the authority's entry in memory (cache.go). Only the code named
+// here changes an entry's state:
+//
+//   - absent: no entry. miss looks in the Store; load runs one fill for
+//     all the checks that wait, which takes the Store's copy, waits for
+//     another process's fill (leased), or fetches (fetch.go) and
+//     publishes what refresh built.
+//   - fresh: the entry answers (answer) until it expires (fresh).
+//   - stale and refreshing: expired; the first check runs a fill and
+//     waits for it, and the fill marks the entry refreshing while it
+//     runs. Other checks answer from the stale entry meanwhile, as do
+//     checks that cannot wait: their context ends, or every fetch slot is
+//     taken. Only fill sets and clears the mark.
+//   - frozen: the byte budget dropped the entry's rules (cache.go); the
+//     next check parses its body again (rulesOf).
+//   - unreachable: the fetch failed and no good copy stands in: checks
+//     are deferred until the back-off ends (unreachable).
+//   - standing in: the fetch failed, and the last good copy answers,
+//     marked stale, until the back-off ends (standIn), within the stale
+//     window.
+//   - leased: another process of the fleet holds the Store's lease on
+//     the authority; fill waits for its result (awaitLease).
+//
+// A fill runs detached from the checks that wait for it, so that one that
+// gives up does not cut it for the others, and takes a fetch slot
+// (WithMaxFetches). A fill that a redirect hop needs (hop.go) runs instead
+// in its fetch's slot and context, and publishes only a good result: a
+// failure there may be the other site's doing.
+
+// A key names one document the Client caches for one authority.
+type key struct {
+	authority string // normalised by target.Split: "https://example.com:443"
+	doc       *document
 }
 
-func (c *Client) expired(e *entry) bool { return e.expired(c.cfg.now()) }
+// A document is a file the Client fetches and caches per authority.
+type document struct {
+	path  string // such as "/robots.txt"
+	cache *memCache
+	fills singleflight.Group // by authority
+}
 
-// answer matches path against e.
-func (c *Client) answer(e *entry, path string, stale bool) (Decision, error) {
-	var d Decision
-	d.describe(e, c.cfg.mode)
-	d.Stale = d.Stale || stale
-	if stale {
-		// An expired entry answers while it is fetched again: the answer
-		// may change shortly, not at a time already past.
-		d.Expires = c.cfg.now().Add(retryingPause)
+// url returns the document's URL, without the scheme's default port.
+func (k key) url() string {
+	a := k.authority
+	switch {
+	case strings.HasPrefix(a, "https://") && strings.HasSuffix(a, ":443"):
+		a = a[:len(a)-len(":443")]
+	case strings.HasPrefix(a, "http://") && strings.HasSuffix(a, ":80"):
+		a = a[:len(a)-len(":80")]
 	}
+	return a + k.doc.path
+}
+
+// store returns the key of k's document in a Store: its authority for
+// robots.txt, else the authority followed by the document's path.
+func (k key) store() string {
+	if k.doc.path == "/robots.txt" {
+		return k.authority
+	}
+	return k.authority + k.doc.path
+}
+
+// check answers for rawURL, filling in d unless it is nil (Allowed).
+func (c *Client) check(ctx context.Context, rawURL string, d *Decision) (bool, error) {
+	c.mustBeMade()
+	if c.tokenErr != nil {
+		return false, c.tokenErr
+	}
+	var buf [128]byte
+	authority, path, err := target.Split(rawURL, buf[:0])
+	if err != nil {
+		return false, err
+	}
+	return c.checkAt(ctx, authority, path, d)
+}
+
+// checkAt answers for path at an authority cut by target.Split.
+func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *Decision) (bool, error) {
+	e := c.robots.cache.get(authority)
+	if e != nil && c.fresh(e) {
+		c.stats.hits.add()
+		return c.answer(e, path, false, d)
+	}
+	return c.miss(ctx, key{string(authority), &c.robots}, path, e, d)
+}
+
+// fresh reports whether e may answer without asking its server again.
+// Far from its expiry, it reads the coarse clock; near it, and for a
+// deferral or a stale copy, whose RetryAt a crawler comes back at, the
+// exact one.
+func (c *Client) fresh(e *entry) bool {
+	if c.clock != nil && e.outcome != OutcomeUnreachable && !e.stale {
+		if now := c.clock.load(); now >= e.checked && now < e.expires-exactMargin {
+			return true // now is 0 while the clock is stopped
+		}
+	}
+	now := c.cfg.now()
+	if c.clock != nil && c.clock.now.Load() == 0 {
+		c.clock.start(stampOf(now))
+	}
+	return !e.expired(now)
+}
+
+// answer is the one place a check is answered from an entry, filling in
+// d unless it is nil. stale says e has expired and is being fetched
+// again.
+func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, error) {
+	var ok bool
+	var rule Rule
+	var err error
 	switch e.outcome {
 	case OutcomeRules:
-		cr, err := c.rulesOf(e)
-		if err != nil {
-			return Decision{}, err
+		cr, rerr := c.rulesOf(e)
+		if rerr != nil {
+			if d != nil {
+				*d = Decision{}
+			}
+			return false, rerr
 		}
-		d.Allowed, d.Rule = servedCheck(cr, path)
-		if d.Allowed {
+		ok, rule = servedCheck(cr, path)
+		if d != nil && ok {
 			d.Usage = servedUsage(cr, path)
 		}
 	case OutcomeAllowAll:
-		d.Allowed = true
+		ok = true
 	case OutcomeUnreachable:
 		c.stats.deferred.Add(1)
-		d.Deferred, d.Stale = true, false
+		retryAt := e.expires.time()
 		if stale {
-			d.Err = e.deferral(d.Expires)
+			// Being fetched again: the answer may change shortly, not
+			// at a time already past.
+			retryAt = c.cfg.now().Add(retryingPause)
 		}
-		return d, d.Err // a *DeferredError (see Decision.describe)
+		err = e.deferral(retryAt)
 	}
-	if d.Stale {
+	if err == nil && (stale || e.stale) {
 		c.stats.stale.Add(1)
 	}
-	return d, nil
+	if d != nil {
+		d.describe(e, c.cfg.mode)
+		d.Allowed, d.Rule = ok, rule
+		switch {
+		case e.outcome == OutcomeUnreachable:
+			d.Deferred, d.Stale, d.Err = true, false, err
+			d.Expires = err.(*DeferredError).RetryAt
+		case stale:
+			d.Stale, d.Expires = true, c.cfg.now().Add(retryingPause)
+		}
+	}
+	return ok, err
 }
 
-// miss answers a check without a fresh entry in memory; cached is the expired one.
-func (c *Client) miss(ctx context.Context, key, path string, cached *entry) (Decision, error) {
+// miss answers a check without a fresh entry in memory; e is the expired
+// one, or nil.
+func (c *Client) miss(ctx context.Context, k key, path string, e *entry, d *Decision) (bool, error) {
 	c.stats.misses.Add(1)
-	if cached != nil && !cached.refreshing.CompareAndSwap(false, true) {
-		// Someone is already fetching it again: do not wait for them.
-		return c.answer(cached, path, true)
+	if e != nil && e.refreshing.Load() {
+		return c.answer(e, path, true, d) // do not wait for another's fill
 	}
-	prev, looked := cached, false
-	if cached == nil && c.tier != nil && c.base.Err() == nil {
+	prev, looked := e, false
+	if e == nil && c.tier != nil && c.base.Err() == nil {
 		// Look in the Store here: a fill would cost a goroutine and two
 		// hand-offs, several times the Store's answer.
-		hit, fallback, err := c.tier.lookup(ctx, key, nil)
+		hit, older, err := c.tier.lookup(ctx, k, nil)
 		switch {
 		case err != nil:
-			return Decision{}, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), err)
+			return false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
 		case hit != nil:
-			return c.answer(c.cache.put(hit), path, false)
+			return c.answer(k.doc.cache.put(hit), path, false, d)
 		}
-		prev, looked = fallback, true
+		prev, looked = older, true
 	}
-	e, err := c.load(ctx, key, prev, looked)
-	if err != nil {
-		if cached != nil && errors.Is(err, errNoSlot) {
-			cached.refreshing.Store(false) // it never fetched
-		}
-		if cached != nil && ctx.Err() != nil {
-			// The caller gave up on the revalidation, which goes on;
-			// the expired copy is still a usable answer.
-			return c.answer(cached, path, true)
-		}
-		return Decision{}, err
+	fresh, err := c.load(ctx, k, prev, looked)
+	switch {
+	case err == nil:
+		return c.answer(fresh, path, false, d)
+	case e != nil && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
+		// The caller cannot wait for the fetch, which goes on or will
+		// be tried again; the expired copy is still a usable answer.
+		return c.answer(e, path, true, d)
 	}
-	return c.answer(e, path, false)
+	return false, err
 }
 
-// load returns a current entry for key. Concurrent loads of one key share
-// one fill, detached from ctx so that a caller who gives up does not
-// cancel it for the others, and holding a slot (see WithMaxFetches) so
-// that such callers cannot pile up fetches; a hop's fill (see admitHop)
-// runs in its fetch's slot and on ctx. looked says the caller has just
-// looked in the Store.
-func (c *Client) load(ctx context.Context, key string, prev *entry, looked bool) (*entry, error) {
-	chain := hopChain(ctx)
-	parent := c.base
-	if chain != nil {
-		parent = ctx
-	}
-	fill := func() (any, error) {
-		if chain == nil {
-			select {
-			case c.slots <- struct{}{}:
-				defer c.freeSlot()
-			default:
-				return nil, errNoSlot
-			}
-		}
-		e, err := c.fill(parent, key, prev, looked)
-		if err != nil {
-			// Nothing replaces prev or the cached entry (which a joining
-			// caller may have marked): the next miss may fetch again.
-			for _, p := range [...]*entry{prev, c.cache.peek(key)} {
-				if p != nil {
-					p.refreshing.Store(false)
-				}
-			}
-		}
-		return e, err
-	}
+// load returns a current entry for k, from one fill that concurrent
+// loads of k share; looked says the caller has just looked in the Store.
+// A load that finds every fetch slot taken waits for one to be freed,
+// unless it has prev, the expired entry, to answer from.
+func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
+	hop := chainOf(ctx) != nil
 	for {
 		c.mu.Lock()
 		freed := c.freed // before the try, so that no slot given back after it is missed
 		c.mu.Unlock()
-		e, err := c.share(ctx, key, fill)
+		e, err := c.share(ctx, k, func() (any, error) { return c.fill(ctx, k, prev, looked) })
 		switch {
-		case errors.Is(err, errHopCut) && ctx.Err() == nil:
-			continue // joined another fetch's hop, which ended: fill anew
-		case err != errNoSlot:
+		case errors.Is(err, errHopCut) && ctx.Err() == nil,
+			errors.Is(err, errHopFailed) && !hop:
+			continue // joined another fetch's hop, whose result is not ours: fill anew
+		case err != errNoSlot || prev != nil:
 			return e, err
-		case chain != nil:
-			continue // a hop's own fill needs no slot
+		case hop:
+			continue // joined a fill that found no slot; a hop's own needs none
 		}
 		select {
 		case <-freed:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s/robots.txt: %w (%w)", capQuote(key), context.Cause(ctx), errNoSlot)
+			return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s: %w", capQuote(k.url()), context.Cause(ctx))
 		}
 	}
 }
 
-// errNoSlot is a fill's error when every slot is taken.
-var errNoSlot = errors.New("robotstxt: no fetch slot free")
+// Errors of a fill that its joiners may not take for their own.
+var (
+	errNoSlot    = errors.New("robotstxt: no fetch slot free")
+	errHopCut    = errors.New("the fetch it served ended")
+	errHopFailed = errors.New("robots.txt unusable for the redirect")
+)
 
-// errHopCut is a hop's fill's error when the fetch it served ended first.
-var errHopCut = errors.New("the fetch it served ended")
-
-// share runs fill for key, or joins the one under way, until ctx ends.
-func (c *Client) share(ctx context.Context, key string, fill func() (any, error)) (*entry, error) {
+// share runs fill for k, or joins the one under way, until ctx ends.
+func (c *Client) share(ctx context.Context, k key, fill func() (any, error)) (*entry, error) {
 	var r singleflight.Result
 	if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
-		r.Val, r.Err, _ = c.group.Do(key, fill)
+		r.Val, r.Err, _ = k.doc.fills.Do(k.authority, fill)
 	} else {
 		select {
-		case r = <-c.group.DoChan(key, fill):
+		case r = <-k.doc.fills.DoChan(k.authority, fill):
 		case <-ctx.Done():
-			return nil, fmt.Errorf("robotstxt: waiting for %s/robots.txt: %w", capQuote(key), context.Cause(ctx))
+			return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 		}
 	}
 	if r.Err != nil {
@@ -321,7 +386,7 @@ func (c *Client) share(ctx context.Context, key string, fill func() (any, error)
 	return r.Val.(*entry), nil
 }
 
-// freeSlot gives a fill's slot back and wakes the callers waiting for one.
+// freeSlot gives a fill's slot back and wakes the loads waiting for one.
 func (c *Client) freeSlot() {
 	<-c.slots
 	c.mu.Lock()
@@ -341,57 +406,79 @@ func (c *Client) enter() bool {
 	return true
 }
 
-// fill publishes a new entry for key: the Store's if it has a fresh one,
-// else a fetch's on parent, after another process's lease if one is held.
-func (c *Client) fill(parent context.Context, key string, prev *entry, looked bool) (*entry, error) {
+// fill publishes a new entry for k: the Store's if it has a fresh one,
+// else a fetch's, after another process's lease if one is held. It runs
+// on c.base, or for a hop on ctx, the hop's fetch (see the load path).
+func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
+	parent, hop := c.base, chainOf(ctx) != nil
+	if hop {
+		parent = ctx
+	} else {
+		select {
+		case c.slots <- struct{}{}:
+			defer c.freeSlot()
+		default:
+			return nil, errNoSlot
+		}
+	}
 	if !c.enter() {
 		return nil, ErrClosed
 	}
 	defer c.fetches.Done()
-	// A fill that finished since our caller's miss published a fresh entry.
-	if e := c.cache.peek(key); e != nil && e != prev && !c.expired(e) {
-		return e, nil
+	cur := k.doc.cache.peek(k.authority)
+	if cur != nil && cur != prev && !cur.expired(c.cfg.now()) {
+		return cur, nil // a fill that ended since our caller's miss published it
+	}
+	if cur != nil {
+		cur.refreshing.Store(true)
+		defer cur.refreshing.Store(false)
 	}
 	c.stats.inFlight.Add(1)
 	defer c.stats.inFlight.Add(-1)
 
 	if c.tier != nil {
 		if !looked {
-			e, newer, _ := c.tier.lookup(context.Background(), key, prev)
+			e, older, _ := c.tier.lookup(context.Background(), k, prev)
 			if e != nil {
-				return c.cache.put(e), nil
+				return k.doc.cache.put(e), nil
 			}
-			prev = newer
+			prev = older
 		}
-		e, release := c.tier.awaitLease(key)
+		e, release := c.awaitLease(k)
 		if e != nil {
-			return c.cache.put(c.tier.keepGood(e, prev)), nil
+			return k.doc.cache.put(c.keepGood(e, prev)), nil
 		}
 		if release != nil {
 			defer release() // once the result is in the Store
 		}
 	}
-	e, err := c.refresh(parent, key, prev)
-	if err == nil {
-		c.cache.put(e)
-		if c.tier != nil {
-			c.tier.set(key, e)
-		}
+	e, err := c.refresh(parent, k, prev)
+	switch {
+	case err != nil:
+		return nil, err
+	case hop && !e.good():
+		// A hop's fill that failed: the failure may be the other site's
+		// doing (its chain, its fetch's deadline), so it is not this
+		// authority's to keep, nor an answer for a check of its own.
+		return nil, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))
 	}
-	return e, err
+	k.doc.cache.put(e)
+	if c.tier != nil {
+		c.tier.set(k, e)
+	}
+	return e, nil
 }
 
-// refresh fetches key's robots.txt on parent (c.base, or the fetch whose
+// refresh fetches k's document on parent (c.base, or the fetch whose
 // redirect hop needs it) and builds the entry that follows prev.
-func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entry, error) {
-	chain := hopChain(parent)
-	res := c.fetcher.fetch(context.WithValue(parent, chainKey{}, append(chain[:len(chain):len(chain)], key)), key, prev)
+func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, error) {
+	res := c.fetcher.fetch(parent, k, prev)
 	switch {
 	case c.base.Err() != nil:
-		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt: %w", capQuote(key), ErrClosed)
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(k.url()), ErrClosed)
 	case parent.Err() != nil:
-		// The fetch that needed it ended: no answer of key's server.
-		return nil, fmt.Errorf("robotstxt: fetching %s/robots.txt for a redirect: %w (%w)", capQuote(key), errHopCut, context.Cause(parent))
+		// The fetch that needed it ended: no answer of k's server.
+		return nil, fmt.Errorf("robotstxt: fetching %s for a redirect: %w (%w)", capQuote(k.url()), errHopCut, context.Cause(parent))
 	}
 	now := c.cfg.now()
 	at := stampOf(now)
@@ -409,12 +496,9 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", 0
 		return e.derive(), nil
 	}
-	e := &entry{key: key, persisted: persisted{
-		outcome: res.outcome, status: int32(res.status), fetched: at, checked: at,
+	e := &entry{key: k.authority, persisted: persisted{
+		outcome: res.outcome, status: int32(res.status), fetched: at, checked: at, redirects: res.redirects,
 	}}
-	if res.finalURL != robotsURL(key) {
-		e.finalURL = capText(res.finalURL) // most entries keep no copy of their own URL
-	}
 	if res.outcome == OutcomeUnreachable {
 		return c.unreachable(e, prev, res, now), nil // its expiry is its back-off
 	}
@@ -426,7 +510,7 @@ func (c *Client) refresh(parent context.Context, key string, prev *entry) (*entr
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}
 	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
-		slog.String("authority", key), slog.Int("status", res.status),
+		slog.String("authority", k.authority), slog.Int("status", res.status),
 		slog.String("outcome", res.outcome.name()), durationAttr("fresh", lifetime))
 	return e.derive(), nil
 }
@@ -443,6 +527,9 @@ func (c *Client) unreachable(e, prev *entry, res fetchResult, now time.Time) *en
 		}
 	}
 	wait := c.cfg.retryIn(now, res.header, int(e.failures))
+	if errors.Is(res.err, ErrNonPublic) {
+		wait = c.cfg.maxBackoff // an address does not become public in a minute
+	}
 	e.expires = at.add(wait)
 	if e.cause = capErr(res.err); e.cause != nil {
 		e.errText = e.cause.Error()
@@ -456,10 +543,114 @@ func (c *Client) unreachable(e, prev *entry, res fetchResult, now time.Time) *en
 		// there were no robots.txt, and keep asking.
 		e.outcome = OutcomeAllowAll
 	}
-	if good := c.cfg.standIn(prev, e.derive(), now); good != nil {
+	if good := c.standIn(prev, e.derive(), now); good != nil {
 		return good
 	}
 	return e
+}
+
+// standIn returns good, the last copy from a reachable server, marked
+// stale with failed's failures and expiry, to stand in for failed until
+// the stale window ends; nil when good is already that old.
+func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
+	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.cfg.staleWindow {
+		return nil
+	}
+	e := good.clone()
+	e.stale, e.cause = true, failed.cause
+	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
+	e.checked, e.expires = failed.checked, failed.expires
+	if limit := good.fetched.add(c.cfg.staleWindow); e.expires > limit {
+		e.expires = limit
+	}
+	return e.derive()
+}
+
+// keepGood returns stored, or prev standing in for it when stored is
+// another process's failure (see standIn).
+func (c *Client) keepGood(stored, prev *entry) *entry {
+	if stored.good() {
+		return stored
+	}
+	if good := c.standIn(prev, stored, c.cfg.now()); good != nil {
+		return good
+	}
+	return stored
+}
+
+// lookup returns the Store's fresh entry for k, or else nil and the more
+// recent of prev and the Store's expired copy, to revalidate from. A ctx
+// that can end bounds it too; its cause is the error when it ends.
+func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *entry, error) {
+	parent := t.base
+	if ctx.Done() != nil {
+		var cancel context.CancelCauseFunc
+		parent, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
+	}
+	e, _ := t.get(parent, k)
+	if err := context.Cause(parent); err != nil && t.base.Err() == nil {
+		return nil, nil, err
+	}
+	if e != nil && !e.expired(t.cfg.now()) {
+		t.stats.storeHits.Add(1)
+		return t.keepGood(e, prev), nil, nil
+	}
+	t.stats.storeMisses.Add(1)
+	if e != nil && (prev == nil || e.checked > prev.checked && (e.good() || !prev.good())) {
+		return nil, e, nil
+	}
+	return nil, prev, nil
+}
+
+// awaitLease takes the Store's lease on k, if the Store is a [Leaser],
+// and returns its release; or, while another process holds it, polls for
+// that process's result for up to the lease wait. Neither: fetch anyway.
+func (c *Client) awaitLease(k key) (e *entry, release func()) {
+	t := c.tier
+	l, ok := t.store.(Leaser)
+	if !ok {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
+	release, got, err := l.Lease(ctx, k.store(), min(c.cfg.fetchTimeout, math.MaxInt64-leaseMargin)+leaseMargin)
+	cancel()
+	switch {
+	case err != nil:
+		t.fail("lease", k, err)
+		return nil, nil
+	case got:
+		// The previous holder may have published between our miss and
+		// our lease: look once more before fetching.
+		if e, _ := t.get(c.base, k); e != nil && !e.expired(c.cfg.now()) {
+			release()
+			c.stats.storeHits.Add(1)
+			return e, nil
+		}
+		return nil, release
+	}
+	c.stats.leaseWaits.Add(1)
+	deadline := time.Now().Add(c.cfg.leaseWait)
+	tick := time.NewTicker(c.cfg.leasePoll)
+	defer tick.Stop()
+	for time.Now().Before(deadline) {
+		select {
+		case <-c.base.Done():
+			return nil, nil
+		case <-tick.C:
+		}
+		e, failed := t.get(c.base, k)
+		if e != nil && !e.expired(c.cfg.now()) {
+			c.stats.storeHits.Add(1)
+			return e, nil
+		}
+		if failed {
+			// The holder's result cannot reach us through a failing Store.
+			return nil, nil
+		}
+	}
+	return nil, nil
 }
 
 // servedCheck checks path and its normal forms (see normalForms) against
@@ -529,5 +720,5 @@ func (c *Client) thaw(e *entry) (*agentRules, error) {
 		return nil, err
 	}
 	c.stats.thaws.Add(1)
-	return c.cache.thawed(e, cr), nil
+	return c.robots.cache.thawed(e, cr), nil
 }

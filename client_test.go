@@ -925,14 +925,14 @@ func TestClientDecisionUsage(t *testing.T) {
 // would.
 func freezeEntry(t *testing.T, c *Client, host string) *entry {
 	t.Helper()
-	e := c.cache.peek("http://" + host + ":80")
+	e := c.robots.cache.peek("http://" + host + ":80")
 	if e == nil || e.rules.Load() == nil {
 		t.Fatalf("%s: no entry with rules to freeze", host)
 	}
-	c.cache.mu.Lock()
-	c.cache.hot.Remove(e.key)
-	c.cache.freeze(e)
-	c.cache.mu.Unlock()
+	c.robots.cache.mu.Lock()
+	c.robots.cache.hot.Remove(e.key)
+	c.robots.cache.freeze(e)
+	c.robots.cache.mu.Unlock()
 	return e
 }
 
@@ -974,7 +974,7 @@ func TestClientThawShared(t *testing.T) {
 	if st.Thaws != 1 || st.Frozen != 0 || w.total() != 1 || st.Bytes != e.cost() {
 		t.Errorf("after the checks: %+v, %d fetches, entry of %d bytes; want one thaw, no fetch", st, w.total(), e.cost())
 	}
-	if c.cache.peek("http://big.test:80") != e || e.expires != expires {
+	if c.robots.cache.peek("http://big.test:80") != e || e.expires != expires {
 		t.Error("the thaw replaced the entry or moved its expiry")
 	}
 }
@@ -989,7 +989,7 @@ func TestClientThawConcurrent(t *testing.T) {
 	hosts := []string{"h10.test", "h11.test", "h12.test", "h13.test", "h14.test", "h15.test"}
 	probe := newTestClient(t, WithHTTPClient(w.client(t)))
 	checkSite(t, probe, hosts[0])
-	e := probe.cache.peek("http://" + hosts[0] + ":80")
+	e := probe.robots.cache.peek("http://" + hosts[0] + ":80")
 	rules := e.cost() - e.base
 	budget := 6*e.base + 2*rules + rules/2
 	c := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(budget))
@@ -1157,7 +1157,7 @@ func TestFailuresCountStopsAtItsBound(t *testing.T) {
 	if e.failures != maxFailures {
 		t.Errorf("failures %d after %d, want the bound", e.failures, maxFailures)
 	}
-	if _, err := decodeEntry(e.key, encodeEntry(e)); err != nil {
+	if _, err := decodeEntry(robotsKey(e.key), encodeTest(e)); err != nil {
 		t.Errorf("the entry does not survive the Store encoding: %v", err)
 	}
 }

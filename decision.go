@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/quote"
@@ -43,7 +44,8 @@ type Decision struct {
 	// network error or timeout): Status, unless a stale copy stands in.
 	LastStatus int
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
-	// authority's own /robots.txt answered.
+	// authority's own /robots.txt answered; [Decision.Redirects] lists
+	// every hop.
 	FinalURL string
 	// FetchedAt is when the rules were fetched or last revalidated,
 	// CheckedAt when the server was last asked, and Expires when the cached
@@ -83,19 +85,29 @@ func (d Decision) Robots() *Robots {
 	return ParseMode(text, d.mode)
 }
 
-// describe fills in what d rests on from e, the cached robots.txt.
+// Redirects returns the URLs the redirects of the robots.txt fetch led
+// to, in order, the last being FinalURL: nil when the authority's own
+// /robots.txt answered. It lists at most ten, the final one last.
+func (d Decision) Redirects() []string {
+	if d.e == nil || d.e.redirects == "" {
+		return nil
+	}
+	return strings.Split(d.e.redirects, "\n")
+}
+
+// describe fills in what d rests on from e, the cached robots.txt, but
+// the deferral, which the check makes (see Client.answer).
 func (d *Decision) describe(e *entry, mode Mode) {
 	d.Authority, d.Outcome, d.Status, d.LastStatus = e.key, e.outcome, int(e.status), int(e.status)
-	d.FinalURL = e.finalURL
+	if i := strings.LastIndexByte(e.redirects, '\n'); e.redirects != "" {
+		d.FinalURL = e.redirects[i+1:]
+	}
 	d.FetchedAt, d.CheckedAt, d.Expires = e.fetched.time(), e.checked.time(), e.expires.time()
 	d.ETag, d.LastModified, d.Stale, d.Failures = e.etag, e.lastMod, e.stale, int(e.failures)
 	if e.stale || e.outcome == OutcomeUnreachable {
 		d.LastStatus = int(e.failStatus)
 	}
-	switch {
-	case e.outcome == OutcomeUnreachable:
-		d.Err = e.deferral(d.Expires)
-	case e.stale || e.failures > 0:
+	if e.stale || e.failures > 0 {
 		d.Err = e.cause
 	}
 	d.CrawlDelay, _ = e.crawlDelay()

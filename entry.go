@@ -19,10 +19,11 @@ type entry struct {
 	rules atomic.Pointer[agentRules] // nil unless OutcomeRules, and while frozen
 	persisted
 
-	body       []byte // the text, compressed (see compress.go); nil unless OutcomeRules
-	cause      error  // the failure itself, when it happened in this process
-	base       int64  // bytes retained but for the rules (derived by derive)
-	refreshing atomic.Bool
+	body       []byte        // the text, compressed (see compress.go); nil unless OutcomeRules
+	cause      error         // the failure itself, when it happened in this process
+	base       int64         // bytes retained but for the rules (derived by derive)
+	refreshing atomic.Bool   // set by the fill that fetches it again (see the load path)
+	usedIn     atomic.Uint32 // the cache's epoch of its last noted use (see memCache.note)
 	// delay is the crawl-delay in milliseconds plus one, or 0 for none,
 	// so that a Transport paces a frozen entry's authority without a thaw.
 	delay int32
@@ -69,13 +70,15 @@ type persisted struct {
 	// failStatus, failures, since and errText describe the failures.
 	stale bool
 
-	status   int32 // status of the response the rules rest on
-	fetched  stamp
-	checked  stamp  // last fetch attempt
-	expires  stamp  // when to revalidate or retry
-	etag     string // at most maxServerText bytes, like every string below
-	lastMod  string
-	finalURL string // the robots.txt URL after redirects; "" when none
+	status  int32 // status of the response the rules rest on
+	fetched stamp
+	checked stamp  // last fetch attempt
+	expires stamp  // when to revalidate or retry
+	etag    string // at most maxServerText bytes, like every string below
+	lastMod string
+	// redirects holds the URLs the redirects of the fetch led to, one per
+	// line in order, the last the final one; "" when there were none.
+	redirects string
 
 	failStatus int32
 	failures   int32 // at most maxFailures
@@ -146,23 +149,13 @@ func (e *entry) good() bool {
 	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale)
 }
 
-func (e *entry) expired(now time.Time) bool { return stamp(now.UnixNano()) >= e.expires }
-
-// standIn returns good, the last copy from a reachable server, marked
-// stale with failed's failures and expiry, to stand in for failed until
-// the stale window ends; nil when good is already that old.
-func (c *config) standIn(good, failed *entry, now time.Time) *entry {
-	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.staleWindow {
-		return nil
-	}
-	e := good.clone()
-	e.stale, e.cause = true, failed.cause
-	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
-	e.checked, e.expires = failed.checked, failed.expires
-	if limit := good.fetched.add(c.staleWindow); e.expires > limit {
-		e.expires = limit
-	}
-	return e.derive()
+// expired reports whether e must not answer at now: its expiry has come,
+// or it is dated in the future (the clock stepped back; maxClockSkew
+// allows for other processes' clocks), whose expiry would stretch the
+// freshness cap.
+func (e *entry) expired(now time.Time) bool {
+	n := stamp(now.UnixNano())
+	return n >= e.expires || n < e.checked-stamp(maxClockSkew)
 }
 
 // derive computes the fields derived from the stored ones.
@@ -170,7 +163,7 @@ func (e *entry) derive() *entry {
 	if e.cause == nil && e.errText != "" {
 		e.cause = errors.New(e.errText)
 	}
-	e.base = entryOverhead + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+cap(e.body))
+	e.base = entryOverhead + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+cap(e.body))
 	return e
 }
 
@@ -194,23 +187,23 @@ func (e *entry) clone() *entry {
 // entryVersion is the first byte of every value the Client writes to a
 // Store; values of another version are a miss, so processes of different
 // versions can share a Store.
-const entryVersion = 4
+const entryVersion = 5
 
 // errCorruptEntry is wrapped by every decoding failure.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 
 const flagStale = 1
 
-// encodeEntry encodes e for a Store: after the version, key, outcome and
+// encodeEntry encodes k's entry e for a Store: after the version, key, outcome and
 // flags come bounded varints, times in Unix milliseconds, length-prefixed
 // strings and last the body after its dictionary's id (0 for no body).
 // decodeEntry reads the fields in the same order.
-func encodeEntry(e *entry) []byte {
+func encodeEntry(k key, e *entry) []byte {
 	p := &e.persisted
-	n := 3 + binary.MaxVarintLen32 + len(e.key) + 13*binary.MaxVarintLen64 +
-		len(p.etag) + len(p.lastMod) + len(p.finalURL) + len(p.errText) + len(e.body)
+	n := 3 + binary.MaxVarintLen32 + len(k.store()) + 13*binary.MaxVarintLen64 +
+		len(p.etag) + len(p.lastMod) + len(p.redirects) + len(p.errText) + len(e.body)
 	b := append(make([]byte, 0, n), entryVersion)
-	b = appendString(b, e.key)
+	b = appendString(b, k.store())
 	var flags byte
 	if p.stale {
 		flags |= flagStale
@@ -222,7 +215,7 @@ func encodeEntry(e *entry) []byte {
 	for _, s := range [...]stamp{p.fetched, p.checked, p.expires, p.since} {
 		b = binary.AppendVarint(b, int64(s)/int64(time.Millisecond))
 	}
-	for _, s := range [...]string{p.etag, p.lastMod, p.finalURL, p.errText} {
+	for _, s := range [...]string{p.etag, p.lastMod, p.redirects, p.errText} {
 		b = appendString(b, s)
 	}
 	var dict uint64
@@ -232,10 +225,11 @@ func encodeEntry(e *entry) []byte {
 	return appendString(binary.AppendUvarint(b, dict), string(e.body))
 }
 
-// decodeEntry parses a value made by encodeEntry for key. It never
+// decodeEntry parses a value made by encodeEntry for k. It never
 // panics; a value it does not fully understand is an error, and so is one
 // encoded for another key, which is not this authority's robots.txt.
-func decodeEntry(key string, b []byte) (*entry, error) {
+func decodeEntry(k key, b []byte) (*entry, error) {
+	key := k.store()
 	if len(b) < 1 || b[0] != entryVersion {
 		return nil, fmt.Errorf("%w: not version %d", errCorruptEntry, entryVersion)
 	}
@@ -246,7 +240,7 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	if d.err != nil || len(d.b) < 2 {
 		return nil, fmt.Errorf("%w: truncated", errCorruptEntry)
 	}
-	e := &entry{key: key}
+	e := &entry{key: k.authority}
 	p := &e.persisted
 	p.outcome, p.stale = Outcome(d.b[0]), d.b[1]&flagStale != 0
 	if p.outcome == 0 || p.outcome > OutcomeUnreachable || d.b[1]&^flagStale != 0 {
@@ -259,9 +253,11 @@ func decodeEntry(key string, b []byte) (*entry, error) {
 	for _, s := range [...]*stamp{&p.fetched, &p.checked, &p.expires, &p.since} {
 		*s = d.stamp()
 	}
-	for _, s := range [...]*string{&p.etag, &p.lastMod, &p.finalURL, &p.errText} {
+	for _, s := range [...]*string{&p.etag, &p.lastMod} {
 		*s = d.text()
 	}
+	p.redirects = string(d.bytes(maxRedirectsText))
+	p.errText = d.text()
 	dict := d.uvarint(math.MaxUint64)
 	body := d.bytes(math.MaxInt)
 	switch {

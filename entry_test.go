@@ -16,9 +16,9 @@ func sampleEntries() []*entry {
 	return []*entry{
 		withBody(&entry{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(24 * time.Hour)), etag: `"abc"`,
-			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", finalURL: "https://www.example.com/robots.txt"}}, privateRules),
+			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", redirects: "https://www.example.com/robots.txt"}}, privateRules),
 		{key: "http://a.example:80", persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stampOf(t0), checked: stampOf(t0),
-			expires: stampOf(t0.Add(time.Hour)), finalURL: "http://a.example/robots.txt"}},
+			expires: stampOf(t0.Add(time.Hour)), redirects: "http://a.example/robots.txt"}},
 		{key: "http://b.example:8080", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,
 			failures: 3, fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(4 * time.Minute)), errText: "boom",
 			since: stampOf(t0.Add(-10 * time.Minute))}},
@@ -35,14 +35,14 @@ func sampleEntries() []*entry {
 // and each sample sets every field some sample does not.
 func TestEntryRoundTrip(t *testing.T) {
 	for _, e := range sampleEntries() {
-		b := encodeEntry(e)
+		b := encodeTest(e)
 		if b[0] != entryVersion {
 			t.Fatalf("first byte %d", b[0])
 		}
-		if len(b) > len(e.key)+len(e.body)+len(e.etag)+len(e.lastMod)+len(e.finalURL)+len(e.errText)+48 {
+		if len(b) > len(e.key)+len(e.body)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+48 {
 			t.Errorf("encoding of %s is %d bytes: not compact", e.key, len(b))
 		}
-		got, err := decodeEntry(e.key, b)
+		got, err := decodeEntry(robotsKey(e.key), b)
 		if err != nil {
 			t.Fatalf("%s: %v", e.key, err)
 		}
@@ -76,9 +76,9 @@ func TestEntryRoundTrip(t *testing.T) {
 // was written for: copied under another authority's key, it is corrupt.
 func TestEntryBoundToKey(t *testing.T) {
 	e := sampleEntries()[0]
-	b := encodeEntry(e)
+	b := encodeTest(e)
 	for _, other := range []string{"https://evil.example:443", "https://example.com:4433", "http://example.com:443", "", e.key + "x"} {
-		if got, err := decodeEntry(other, b); !errors.Is(err, errCorruptEntry) {
+		if got, err := decodeEntry(robotsKey(other), b); !errors.Is(err, errCorruptEntry) {
 			t.Errorf("decoded %s's value under %q: %+v, %v", e.key, other, got, err)
 		}
 	}
@@ -86,7 +86,7 @@ func TestEntryBoundToKey(t *testing.T) {
 
 func TestEntryDecodeRejects(t *testing.T) {
 	const key = "https://example.com:443"
-	good := encodeEntry(sampleEntries()[0])
+	good := encodeTest(sampleEntries()[0])
 	at := 1 + 1 + len(key) // the outcome byte: after the version and the key
 	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return b }
 	long := sampleEntries()[0]
@@ -102,14 +102,14 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"truncated":       good[:len(good)-1],
 		"trailing":        append(bytes.Clone(good), 0),
 		"varint overflow": append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...),
-		"body on 404":     encodeEntry(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
+		"body on 404":     encodeTest(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
 		"status 5000":     append(bytes.Clone(good[:at+2]), 0x88, 0x27),
-		"long validator":  encodeEntry(long),
+		"long validator":  encodeTest(long),
 		"other dictionary": bytes.Replace(good, binary.AppendUvarint(nil, bodyDictID),
 			binary.AppendUvarint(nil, bodyDictID+1), 1),
 	}
 	for name, b := range cases {
-		if e, err := decodeEntry(key, b); err == nil || !errors.Is(err, errCorruptEntry) {
+		if e, err := decodeEntry(robotsKey(key), b); err == nil || !errors.Is(err, errCorruptEntry) {
 			t.Errorf("%s: decoded %+v, %v", name, e, err)
 		}
 	}
@@ -117,16 +117,16 @@ func TestEntryDecodeRejects(t *testing.T) {
 
 func FuzzDecodeEntry(f *testing.F) {
 	for _, e := range sampleEntries() {
-		f.Add(e.key, encodeEntry(e))
+		f.Add(e.key, encodeTest(e))
 	}
 	f.Add("", []byte{})
 	f.Add("k", []byte{entryVersion})
 	f.Fuzz(func(t *testing.T, key string, b []byte) {
-		e, err := decodeEntry(key, b)
+		e, err := decodeEntry(robotsKey(key), b)
 		if err != nil {
 			return
 		}
-		again, err := decodeEntry(key, encodeEntry(e))
+		again, err := decodeEntry(robotsKey(key), encodeTest(e))
 		if err != nil {
 			t.Fatalf("re-decoding a decoded entry: %v", err)
 		}
@@ -173,8 +173,8 @@ func TestStampAddSaturates(t *testing.T) {
 // what the cache counts.
 func TestEntryDecodeOwnsBody(t *testing.T) {
 	e := sampleEntries()[0]
-	b := encodeEntry(e)
-	got, err := decodeEntry(e.key, b)
+	b := encodeTest(e)
+	got, err := decodeEntry(robotsKey(e.key), b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,3 +185,9 @@ func TestEntryDecodeOwnsBody(t *testing.T) {
 		t.Error("the decoded body changed with the Store's value")
 	}
 }
+
+// robotsKey returns the key of authority's robots.txt.
+func robotsKey(authority string) key { return key{authority, &document{path: "/robots.txt"}} }
+
+// encodeTest encodes e for the Store under its robots.txt's key.
+func encodeTest(e *entry) []byte { return encodeEntry(robotsKey(e.key), e) }

@@ -6,72 +6,65 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/body"
 )
 
-// fetchResult is what one robots.txt fetch, redirects included, gave.
+// fetchResult is what one fetch, redirects included, gave.
 type fetchResult struct {
 	outcome     Outcome
 	status      int // final status; 0 when no response arrived
 	notModified bool
 	body        []byte // UTF-8, at most the body limit
 	header      http.Header
-	finalURL    string
-	err         error // why the result is unreachable or allow-all
+	redirects   string // see persisted.redirects
+	err         error  // why the result is unreachable or allow-all
 }
 
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
 var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 
-// robotsURL returns the robots.txt URL of a normalised authority, without a default port.
-func robotsURL(key string) string {
-	switch {
-	case strings.HasPrefix(key, "https://") && strings.HasSuffix(key, ":443"):
-		key = key[:len(key)-len(":443")]
-	case strings.HasPrefix(key, "http://") && strings.HasSuffix(key, ":80"):
-		key = key[:len(key)-len(":80")]
-	}
-	return key + "/robots.txt"
-}
-
 // A fetcher gets robots.txt files for a Client, following redirects by
-// hand so that admit can check each hop.
+// hand so that each hop is checked (see admitHop) and paced (see pace).
 type fetcher struct {
-	hc  http.Client
-	cfg *config
-	// admit is Client.admitHop.
-	admit func(ctx context.Context, key string, next *url.URL) (done func(), err error)
+	hc http.Client
+	c  *Client
 }
 
-// fetch gets and classifies the robots.txt of the authority key; prev, if
-// not nil, supplies validators.
-func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResult {
-	ctx, cancel := context.WithTimeout(ctx, f.cfg.fetchTimeout)
+// maxKeptRedirects bounds the redirects an entry lists: beyond it, the
+// final URL takes the last place.
+const maxKeptRedirects = 10
+
+// maxRedirectsText bounds the redirects an entry lists, as text.
+const maxRedirectsText = maxKeptRedirects * (maxServerText + 1)
+
+// fetch gets and classifies k's document; prev, if not nil, supplies
+// validators. ctx is c.base for a check's own fetch, or the fetch whose
+// redirect hop needs this one.
+func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
+	ctx, cancel := context.WithTimeout(f.c.within(ctx, k.authority), f.c.cfg.fetchTimeout)
 	defer cancel()
-	target := robotsURL(key)
+	target, authority := k.url(), k.authority
 	seen := []string{target} // the URLs asked for so far
-	done := func() {}
 	for hop := 0; ; hop++ {
-		resp, err := f.get(ctx, target, prev)
-		done()
+		resp, err := f.send(ctx, target, authority, prev)
 		if err != nil {
-			outcome := valid(f.cfg.errPolicy(err))
-			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) {
-				// Whatever the policy: no response has rules to read, and
-				// a robots.txt a guard refused is never "no robots.txt".
+			outcome := valid(f.c.cfg.errPolicy(err))
+			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) {
+				// Whatever the policy: no response has rules to read, a
+				// robots.txt a guard refused is never "no robots.txt",
+				// and neither is a hop that could not be sent.
 				outcome = OutcomeUnreachable
 			}
-			return fetchResult{outcome: outcome, finalURL: target, err: err}
+			return fetchResult{outcome: outcome, redirects: kept(seen), err: err}
 		}
-		res := fetchResult{status: resp.StatusCode, header: resp.Header, finalURL: target}
+		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(seen)}
 		switch resp.StatusCode {
 		case 301, 302, 303, 307, 308:
 		default:
-			f.classify(&res, resp, prev)
+			f.classify(&res, resp, target, prev)
 			return res
 		}
 		discard(resp)
@@ -89,9 +82,9 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
 		case next.Scheme != "http" && next.Scheme != "https":
 			res.err = fmt.Errorf("%w: redirect to scheme %q", errRedirects, capQuote(next.Scheme))
-		case hop >= f.cfg.maxRedirects:
+		case hop >= f.c.cfg.maxRedirects:
 			res.outcome = OutcomeAllowAll
-			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.cfg.maxRedirects)
+			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.c.cfg.maxRedirects)
 		case slices.Contains(seen, next.String()):
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, capQuote(next.String()))
@@ -99,13 +92,30 @@ func (f *fetcher) fetch(ctx context.Context, key string, prev *entry) fetchResul
 		if res.err != nil {
 			return res
 		}
-		if done, err = f.admit(ctx, key, next); err != nil {
-			res.err = err
+		if authority, res.err = f.c.admitHop(ctx, k.authority, next); res.err != nil {
 			return res
 		}
 		target = next.String()
 		seen = append(seen, target)
 	}
+}
+
+// kept returns the redirects of a fetch that asked for seen, in order,
+// as persisted.redirects lists them: at most maxKeptRedirects, the final
+// one last, each cut to maxServerText bytes.
+func kept(seen []string) string {
+	hops := seen[1:]
+	if len(hops) > maxKeptRedirects {
+		hops = append(hops[:maxKeptRedirects-1:maxKeptRedirects-1], hops[len(hops)-1])
+	}
+	var b strings.Builder
+	for i, h := range hops {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(capText(h))
+	}
+	return b.String()
 }
 
 // valid returns o, or OutcomeUnreachable when a policy gave an outcome
@@ -117,16 +127,18 @@ func valid(o Outcome) Outcome {
 	return o
 }
 
-// get sends one GET with the configured headers and prev's validators.
-func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Response, error) {
+// send sends one GET to authority, taking its turn (see pace), with the
+// configured headers and prev's validators.
+func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, f), http.MethodGet, target, nil)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: request for %s: %w", capQuote(target), err)
 	}
-	req.Header.Set("User-Agent", f.cfg.userAgent)
+	cfg := &f.c.cfg
+	req.Header.Set("User-Agent", cfg.userAgent)
 	req.Header.Set("Accept", "text/plain, */*;q=0.5")
-	if f.cfg.from != "" {
-		req.Header.Set("From", f.cfg.from)
+	if cfg.from != "" {
+		req.Header.Set("From", cfg.from)
 	}
 	if prev != nil && prev.good() {
 		if prev.etag != "" {
@@ -136,7 +148,12 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 			req.Header.Set("If-Modified-Since", prev.lastMod)
 		}
 	}
+	done, err := f.c.pace(ctx, authority)
+	if err != nil {
+		return nil, err
+	}
 	resp, err := f.hc.Do(req)
+	done() // the response has arrived, or none will
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)
 	}
@@ -153,8 +170,9 @@ func (f *fetcher) get(ctx context.Context, target string, prev *entry) (*http.Re
 	return resp, nil
 }
 
-// classify reads a final response's status and, for rules, its body.
-func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
+// classify reads a final response to target: its status and, for
+// rules, its body.
+func (f *fetcher) classify(res *fetchResult, resp *http.Response, target string, prev *entry) {
 	defer discard(resp)
 	conditional := resp.Request.Header.Get("If-None-Match") != "" ||
 		resp.Request.Header.Get("If-Modified-Since") != ""
@@ -162,17 +180,17 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, prev *entry) {
 		res.notModified = true
 		return
 	}
-	res.outcome = valid(f.cfg.policy(resp.StatusCode))
+	res.outcome = valid(f.c.cfg.policy(resp.StatusCode))
 	if res.outcome != OutcomeRules {
 		if res.outcome == OutcomeUnreachable {
-			res.err = fmt.Errorf("robotstxt: %s answered %s", capQuote(res.finalURL), capQuote(resp.Status))
+			res.err = fmt.Errorf("robotstxt: %s answered %s", capQuote(target), capQuote(resp.Status))
 		}
 		return
 	}
-	b, err := body.Read(resp.Body, resp.Header, f.cfg.bodyLimit)
+	b, err := body.Read(resp.Body, resp.Header, f.c.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable
-		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(res.finalURL), err)
+		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), err)
 		return
 	}
 	res.body = b.Text

@@ -7,18 +7,28 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
-// chainKey keys the []string of hopChain in a fetch's context.
+// A chain is what the fetches that one check causes share: the check's
+// own robots.txt fetch, and the fetches of the robots.txt files its
+// redirect hops must be allowed by, nested at most maxHopDepth deep.
+type chain struct {
+	root     string        // the authority the check is for
+	sites    []string      // the authorities whose fetches ctx serves, outermost first
+	requests *atomic.Int64 // what the check may still send (see requestBound)
+}
+
+// chainKey keys the *chain of a fetch's context.
 type chainKey struct{}
 
-// hopChain returns the authorities whose robots.txt fetches ctx serves,
-// outermost first: nil for a crawler's own check.
-func hopChain(ctx context.Context) []string {
-	chain, _ := ctx.Value(chainKey{}).([]string)
-	return chain
+// chainOf returns the chain of the fetch ctx serves, or nil for a
+// crawler's own check.
+func chainOf(ctx context.Context) *chain {
+	ch, _ := ctx.Value(chainKey{}).(*chain)
+	return ch
 }
 
 // maxHopDepth bounds how deep the checks of hops nest: two levels cover a
@@ -26,9 +36,33 @@ func hopChain(ctx context.Context) []string {
 // serve a chain built to tie the Client up.
 const maxHopDepth = 2
 
-// admitHop decides whether the hop to next of key's fetch may be sent and
-// takes its pacing turn, which done ends; its error wraps errRedirects.
-func (c *Client) admitHop(ctx context.Context, key string, next *url.URL) (done func(), err error) {
+// requestBound returns how many requests one check may cause: its
+// robots.txt and every redirect, and as much again for each of two
+// levels of the robots.txt fetches its hops need (18 by default). A tree
+// of redirects built to make one check a flood ends there.
+func (c *config) requestBound() int64 { return 3 * (int64(c.maxRedirects) + 1) }
+
+// errChain is wrapped when a fetch would exceed the bounds of its chain.
+var errChain = errors.New("the check's redirects reach too far")
+
+// within returns ctx for the fetch of authority's document, in the chain
+// of the fetch ctx serves, or a new chain.
+func (c *Client) within(ctx context.Context, authority string) context.Context {
+	next := &chain{root: authority, sites: []string{authority}, requests: new(atomic.Int64)}
+	if ch := chainOf(ctx); ch != nil {
+		next.root, next.requests = ch.root, ch.requests
+		next.sites = append(ch.sites[:len(ch.sites):len(ch.sites)], authority)
+	} else {
+		next.requests.Store(c.cfg.requestBound())
+	}
+	return context.WithValue(ctx, chainKey{}, next)
+}
+
+// admitHop decides whether the hop to next of the fetch for authority may
+// be sent, and returns next's authority. A hop within the site, or to
+// another authority's /robots.txt, needs no check; any other must be
+// allowed by its authority's robots.txt. Its error wraps errRedirects.
+func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) (string, error) {
 	dest := next.String()
 	refused := func(why error) error {
 		return fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
@@ -36,46 +70,72 @@ func (c *Client) admitHop(ctx context.Context, key string, next *url.URL) (done 
 	var buf [128]byte
 	nextKey, path, err := target.Split(dest, buf[:0])
 	if err != nil {
-		return nil, refused(err)
+		return "", refused(err)
 	}
-	if sameSite(key, string(nextKey)) || path == "/robots.txt" {
+	if sameSite(authority, string(nextKey)) || path == "/robots.txt" {
+		return string(nextKey), nil
+	}
+	sites := chainOf(ctx).sites
+	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {
+		return "", refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
+	}
+	switch ok, err := c.checkAt(ctx, nextKey, path, nil); {
+	case err != nil:
+		return "", refused(err)
+	case !ok:
+		return "", refused(errors.New("its robots.txt disallows it"))
+	}
+	return string(nextKey), nil
+}
+
+// pace takes the turn of a request of ctx's fetch to authority when it
+// leaves the site of the check's own authority, and returns what ends
+// it; it first spends one of the chain's requests.
+func (c *Client) pace(ctx context.Context, authority string) (done func(), err error) {
+	ch := chainOf(ctx)
+	if ch.requests.Add(-1) < 0 {
+		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
+	}
+	if sameSite(ch.root, authority) {
 		return func() {}, nil
 	}
-	chain := hopChain(ctx)
-	if len(chain) > maxHopDepth || slices.Contains(chain, string(nextKey)) {
-		return nil, refused(fmt.Errorf("its check would fetch robots.txt files %d deep", len(chain)))
-	}
-	d, err := c.decide(ctx, nextKey, path, c.cache.get(nextKey))
-	switch {
-	case err != nil:
-		return nil, refused(err)
-	case !d.Allowed:
-		return nil, refused(errors.New("its robots.txt disallows it"))
-	}
 	t := c.hopPacing()
-	tu, _, err := t.awaitTurn(ctx, d.Authority, t.interval(d))
+	tu, _, err := t.awaitTurn(ctx, authority, t.intervalAt(authority))
 	if err != nil {
-		return nil, refused(err)
+		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}
 	return func() { t.done(ctx, tu, 0) }, nil
 }
 
-// hopPacing returns the Transport whose pacer and intervals pace the hops
-// admitHop checks: one with the configuration of the first Transport made
-// for c, or, when a hop comes first, a default one. Its counts go unread.
+// hopPacing returns the Transport whose pacer and intervals pace the
+// requests that leave a check's site: the first Transport made for c,
+// or before there is one, one with the default configuration and c's
+// in-process pacer, which that Transport shares unless given another.
+// Its counts go unread.
 func (c *Client) hopPacing() *Transport {
-	if c.hops.Load() == nil {
-		newTransport(c, nil, nil) // lends c.hops its configuration
+	if t := c.hops.Load(); t != nil {
+		return t
 	}
-	return c.hops.Load()
+	return c.hopsAlone()
+}
+
+// hopTransport returns the Transport that paces c's hops with cfg: one
+// that waits for a turn within the fetch's deadline, whatever the pages'
+// wait policy, since the fetch's timeout bounds it.
+func hopTransport(c *Client, cfg transportConfig) *Transport {
+	cfg.noWait = false
+	if cfg.pacer == nil {
+		cfg.pacer = c.pacer()
+	}
+	return &Transport{c: c, cfg: cfg}
 }
 
 // sameSite reports whether the authorities a and b are one site: the same
 // host but for "www.", on the same port or each scheme's default.
 func sameSite(a, b string) bool { return siteOf(a) == siteOf(b) }
 
-func siteOf(key string) (hostPort [2]string) {
-	scheme, rest, _ := strings.Cut(key, "://")
+func siteOf(authority string) (hostPort [2]string) {
+	scheme, rest, _ := strings.Cut(authority, "://")
 	i := strings.LastIndexByte(rest, ':')
 	host, port := rest[:i], rest[i+1:]
 	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {

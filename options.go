@@ -275,7 +275,7 @@ func WithMode(m Mode) Option {
 }
 
 // WithStore adds a shared second-level cache, consulted on a memory miss
-// and written after every fetch. If s also implements leaser, processes
+// and written after every fetch. If s also implements [Leaser], processes
 // sharing s fetch each robots.txt once between them.
 func WithStore(s Store) Option {
 	return func(c *config) { c.store = s }

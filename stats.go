@@ -88,7 +88,7 @@ func (c *Client) Stats() Stats {
 		StaleServed: s.stale.Load(), Deferred: s.deferred.Load(),
 		Thaws: s.thaws.Load(), InFlight: s.inFlight.Load(),
 	}
-	st.Entries, st.Bytes, st.Frozen, st.Evictions = c.cache.usage()
+	st.Entries, st.Bytes, st.Frozen, st.Evictions = c.robots.cache.counts()
 	f, n := &st.Fetches, &s.fetches
 	f.Rules, f.AllowAll = n[OutcomeRules].Load(), n[OutcomeAllowAll].Load()
 	f.DisallowAll, f.Unreachable = n[OutcomeDisallowAll].Load(), n[OutcomeUnreachable].Load()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
@@ -29,14 +28,7 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 //
 // A Store may also hand out short exclusive leases, so that of the
 // processes that miss an authority at once only one fetches its robots.txt
-// while the others wait for its result in the Store. It does so with
-//
-//	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
-//
-// which takes the lease on key for ttl: ok is true and release gives it
-// back (only the holder's release counts; an unreleased lease expires
-// after ttl); while another holds it, release is nil, ok false and err
-// nil. storetest checks it too.
+// while the others wait for its result in the Store: see [Leaser].
 //
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
@@ -50,9 +42,18 @@ type Store interface {
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
 }
 
-// A leaser is a Store with leases (see [Store]).
-type leaser interface {
+// A Leaser is a [Store] that hands out short exclusive leases on keys:
+// of the processes that miss an authority at once, the one that takes
+// the lease fetches its robots.txt, and the others wait for its result in
+// the Store (see [WithLeaseWait]). [WithStore] uses the leases of a Store
+// that implements Leaser; package storetest checks them too.
+type Leaser interface {
 	Store
+	// Lease takes the lease on key for ttl: ok is true and release gives
+	// it back (only the holder's release counts; an unreleased lease
+	// expires after ttl). While another holds it, release is nil, ok
+	// false and err nil. Like Get and Set, it returns promptly once ctx
+	// is done.
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 
@@ -64,58 +65,20 @@ type sharedTier struct {
 	throttle *logthrottle.Throttle
 }
 
-// lookup returns the Store's fresh entry for key, or else nil and the more
-// recent of prev and the Store's expired copy, to revalidate from. A ctx
-// that can end bounds it too; its cause is the error when it ends.
-func (t *sharedTier) lookup(ctx context.Context, key string, prev *entry) (*entry, *entry, error) {
-	parent := t.base
-	if ctx.Done() != nil {
-		var cancel context.CancelCauseFunc
-		parent, cancel = context.WithCancelCause(ctx)
-		defer cancel(nil)
-		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
-	}
-	e, _ := t.get(parent, key)
-	if err := context.Cause(parent); err != nil && t.base.Err() == nil {
-		return nil, nil, err
-	}
-	if e != nil && !e.expired(t.cfg.now()) {
-		t.stats.storeHits.Add(1)
-		return t.keepGood(e, prev), nil, nil
-	}
-	t.stats.storeMisses.Add(1)
-	if e != nil && (prev == nil || e.checked > prev.checked && (e.good() || !prev.good())) {
-		return nil, e, nil
-	}
-	return nil, prev, nil
-}
-
-// keepGood returns stored, or prev standing in for it when stored is
-// another process's failure (see standIn).
-func (t *sharedTier) keepGood(stored, prev *entry) *entry {
-	if stored.good() {
-		return stored
-	}
-	if good := t.cfg.standIn(prev, stored, t.cfg.now()); good != nil {
-		return good
-	}
-	return stored
-}
-
-// get returns key's stored entry, or nil; failed reports a Store failure
+// get returns k's stored entry, or nil; failed reports a Store failure
 // (not a miss, nor parent's end).
-func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed bool) {
+func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) {
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
-	b, err := t.store.Get(ctx, key)
+	b, err := t.store.Get(ctx, k.store())
 	switch {
 	case errors.Is(err, ErrCacheMiss), err != nil && parent.Err() != nil && parent != t.base:
 		return nil, false // a miss, or the caller gave up: the Store did not fail
 	case err != nil:
-		t.fail("get", key, err)
+		t.fail("get", k, err)
 		return nil, true
 	}
-	e, err = decodeEntry(key, b)
+	e, err = decodeEntry(k, b)
 	if err == nil {
 		err = t.plausible(e)
 	}
@@ -129,7 +92,7 @@ func (t *sharedTier) get(parent context.Context, key string) (e *entry, failed b
 		}
 	}
 	if err != nil {
-		t.log("decode", key, err)
+		t.log("decode", k, err)
 		return nil, false
 	}
 	return e.derive(), false
@@ -166,57 +129,9 @@ func (t *sharedTier) plausible(e *entry) error {
 // synchronised clocks agree within milliseconds; a minute allows for lag.
 const maxClockSkew = time.Minute
 
-// awaitLease takes the lease on key, if the Store is a leaser, and returns
-// its release; or, while another process holds it, polls for that
-// process's result for up to the lease wait. Neither: fetch anyway.
-func (t *sharedTier) awaitLease(key string) (e *entry, release func()) {
-	l, ok := t.store.(leaser)
-	if !ok {
-		return nil, nil
-	}
-	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
-	release, got, err := l.Lease(ctx, key, min(t.cfg.fetchTimeout, math.MaxInt64-leaseMargin)+leaseMargin)
-	cancel()
-	switch {
-	case err != nil:
-		t.fail("lease", key, err)
-		return nil, nil
-	case got:
-		// The previous holder may have published between our miss and
-		// our lease: look once more before fetching.
-		if e, _ := t.get(t.base, key); e != nil && !e.expired(t.cfg.now()) {
-			release()
-			t.stats.storeHits.Add(1)
-			return e, nil
-		}
-		return nil, release
-	}
-	t.stats.leaseWaits.Add(1)
-	deadline := time.Now().Add(t.cfg.leaseWait)
-	tick := time.NewTicker(t.cfg.leasePoll)
-	defer tick.Stop()
-	for time.Now().Before(deadline) {
-		select {
-		case <-t.base.Done():
-			return nil, nil
-		case <-tick.C:
-		}
-		e, failed := t.get(t.base, key)
-		if e != nil && !e.expired(t.cfg.now()) {
-			t.stats.storeHits.Add(1)
-			return e, nil
-		}
-		if failed {
-			// The holder's result cannot reach us through a failing Store.
-			return nil, nil
-		}
-	}
-	return nil, nil
-}
-
 // set writes e to the Store, kept for its freshness plus, for a good
 // copy, the stale window.
-func (t *sharedTier) set(key string, e *entry) {
+func (t *sharedTier) set(k key, e *entry) {
 	until := e.expires
 	if e.good() {
 		until = until.add(t.cfg.staleWindow)
@@ -224,25 +139,25 @@ func (t *sharedTier) set(key string, e *entry) {
 	ttl := max(until.sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()
-	if err := t.store.Set(ctx, key, encodeEntry(e), ttl); err != nil {
-		t.fail("set", key, err)
+	if err := t.store.Set(ctx, k.store(), encodeEntry(k, e), ttl); err != nil {
+		t.fail("set", k, err)
 		return
 	}
 	t.stats.storeSets.Add(1)
 }
 
-func (t *sharedTier) fail(op, key string, err error) {
+func (t *sharedTier) fail(op string, k key, err error) {
 	t.stats.storeErrors.Add(1)
-	t.log(op, key, err)
+	t.log(op, k, err)
 }
 
 // log logs a Store problem, at most once per logthrottle.Interval.
-func (t *sharedTier) log(op, key string, err error) {
+func (t *sharedTier) log(op string, k key, err error) {
 	ok, held := t.throttle.Allow("store")
 	if !ok {
 		return
 	}
 	t.logger.LogAttrs(t.base, slog.LevelWarn, "robots.txt store failed",
-		slog.String("op", op), slog.String("authority", key),
+		slog.String("op", op), slog.String("authority", k.store()),
 		slog.String("error", err.Error()), slog.Int("suppressed", held))
 }

@@ -129,7 +129,7 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 		}
 		other := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: stampOf(clock.Now()), checked: stampOf(clock.Now()), expires: stampOf(clock.Now().Add(time.Hour))}}, privateRules)
-		_ = store.Set(context.Background(), key, encodeEntry(other), time.Hour)
+		_ = store.Set(context.Background(), key, encodeTest(other), time.Hour)
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	old := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
 		fetched: stampOf(clock.Now().Add(-48 * time.Hour)), checked: stampOf(clock.Now().Add(-48 * time.Hour)),
 		expires: stampOf(clock.Now().Add(-24 * time.Hour)), etag: `"old"`}}, privateRules)
-	_ = store.Set(context.Background(), key, encodeEntry(old), time.Hour)
+	_ = store.Set(context.Background(), key, encodeTest(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 	d, err := c.Check(context.Background(), s.URL+"/private")
 	if d.Allowed || !d.Stale || err != nil {
@@ -225,7 +225,7 @@ func TestCacheStoreImplausibleEntryIsAMiss(t *testing.T) {
 		"fresh for years": {key: s.URL, persisted: persisted{outcome: OutcomeAllowAll, status: 404,
 			fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(5 * 365 * 24 * time.Hour))}},
 	} {
-		store.put(s.URL, encodeEntry(e), time.Hour)
+		store.put(s.URL, encodeTest(e), time.Hour)
 		forget(c, s.URL)
 		before := s.hits.Load()
 		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
@@ -315,7 +315,7 @@ func TestStoreFreshnessBeyondCap(t *testing.T) {
 		if p.outcome == OutcomeRules {
 			withBody(e, "User-agent: *\nAllow: /\n")
 		}
-		store.put(key, encodeEntry(e), time.Hour)
+		store.put(key, encodeTest(e), time.Hour)
 		c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 		before := s.hits.Load()
 		if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
@@ -414,7 +414,7 @@ func TestStoreStaleCopyPastWindow(t *testing.T) {
 		failures: 3, failStatus: 503,
 		fetched: stampOf(now.Add(-40 * 24 * time.Hour)), checked: stampOf(now), expires: stampOf(now.Add(time.Minute)), since: stampOf(now.Add(-time.Hour))}},
 		"User-agent: *\nAllow: /\n")
-	store.put(key, encodeEntry(old), time.Hour)
+	store.put(key, encodeTest(old), time.Hour)
 	c := newTestClient(t, WithStore(store), WithClock(clock.Now))
 	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
 		t.Errorf("Allowed = %v, %v; want the server's rules, not the stored copy from 40 days ago", ok, err)

@@ -129,7 +129,7 @@ func newTransport(c *Client, next http.RoundTripper, opts []TransportOption) *Tr
 	if cfg.pacer == nil {
 		cfg.pacer = c.pacer() // shared, so that they keep each Crawl-delay between them
 	}
-	c.hops.CompareAndSwap(nil, &Transport{c: c, cfg: cfg})
+	c.hops.CompareAndSwap(nil, hopTransport(c, cfg))
 	return &Transport{c: c, next: next, cfg: cfg}
 }
 
@@ -325,9 +325,12 @@ func headerHost(req *http.Request) (string, error) {
 
 // interval returns the pacing interval for the authority of d: its
 // crawl-delay, or the default, within the bounds.
-func (t *Transport) interval(d Decision) time.Duration {
+func (t *Transport) interval(d Decision) time.Duration { return t.intervalAt(d.Authority) }
+
+// intervalAt returns the pacing interval for authority (see interval).
+func (t *Transport) intervalAt(authority string) time.Duration {
 	iv := t.cfg.defaultInterval
-	if e := t.c.cache.peek(d.Authority); e != nil {
+	if e := t.c.robots.cache.peek(authority); e != nil {
 		if delay, ok := e.crawlDelay(); ok {
 			iv = delay
 		}
