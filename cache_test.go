@@ -873,3 +873,32 @@ func (m *memCache) forget(key string) {
 	defer m.mu.Unlock()
 	m.remove(key)
 }
+
+// TestCacheClockStepsBack: after the clock steps back two days, an entry
+// fetched with max-age=3600 is dated in the future, and is fetched again
+// at once rather than kept for the 49 hours its expiry now seems away.
+func TestCacheClockStepsBack(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=3600"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(-48 * time.Hour)
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.hits.Load(); n != 2 {
+		t.Errorf("after the clock stepped back, robots.txt was fetched %d times, want 2", n)
+	}
+	// Fetched again at the stepped clock, it keeps its hour from there.
+	clock.Advance(59 * time.Minute)
+	_, _ = c.Allowed(ctx, s.URL+"/")
+	clock.Advance(2 * time.Minute)
+	_, _ = c.Allowed(ctx, s.URL+"/")
+	if n := s.hits.Load(); n != 3 {
+		t.Errorf("an hour on, robots.txt was fetched %d times in all, want 3", n)
+	}
+}

@@ -13,6 +13,10 @@ import (
 // the deciding rule, the preferences robots.txt states for its content,
 // and what robots.txt the answer rests on. [Robots.Check] gives the first
 // three, with Outcome OutcomeRules; [Client.Check] all of it.
+//
+// Decisions are comparable with ==, and stay so: two checks answered from
+// the same cached robots.txt with the same rule, preferences and error
+// are equal. Lists, such as [Decision.Redirects], are methods.
 type Decision struct {
 	// Allowed reports whether the crawler may fetch the URL.
 	Allowed bool

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"flag"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,7 +20,7 @@ func sampleEntries() []*entry {
 	return []*entry{
 		withBody(&entry{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(24 * time.Hour)), etag: `"abc"`,
-			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", redirects: "https://www.example.com/robots.txt"}}, privateRules),
+			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", redirects: "https://example.com/static/robots.txt\nhttps://www.example.com/robots.txt"}}, privateRules),
 		{key: "http://a.example:80", persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stampOf(t0), checked: stampOf(t0),
 			expires: stampOf(t0.Add(time.Hour)), redirects: "http://a.example/robots.txt"}},
 		{key: "http://b.example:8080", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,
@@ -191,3 +195,31 @@ func robotsKey(authority string) key { return key{authority, &document{path: "/r
 
 // encodeTest encodes e for the Store under its robots.txt's key.
 func encodeTest(e *entry) []byte { return encodeEntry(robotsKey(e.key), e) }
+
+var updateEntry = flag.Bool("update-entry", false, "write the golden Store encoding of a new entryVersion")
+
+// TestEntryGolden holds the Store encoding of the sample entries to the
+// bytes written for its version (testdata/store/v<entryVersion>.hex):
+// processes of different versions share a Store, so encodings that
+// change must change the version. After a bump, -update-entry writes the
+// new version's file; it never rewrites an existing one.
+func TestEntryGolden(t *testing.T) {
+	var got bytes.Buffer
+	for _, e := range sampleEntries() {
+		fmt.Fprintf(&got, "%x\n", encodeTest(e))
+	}
+	path := filepath.Join("testdata", "store", fmt.Sprintf("v%d.hex", entryVersion))
+	want, err := os.ReadFile(path)
+	switch {
+	case err == nil && *updateEntry:
+		t.Fatalf("%s exists: an encoding that changes needs a new entryVersion", path)
+	case *updateEntry:
+		if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	case err != nil:
+		t.Fatalf("no golden encoding of version %d (%v): run this test with -update-entry", entryVersion, err)
+	case !bytes.Equal(got.Bytes(), want):
+		t.Errorf("the Store encoding differs from %s: bump entryVersion, then run this test with -update-entry", path)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -926,5 +927,25 @@ func TestCharsetBodyCutAtLimit(t *testing.T) {
 	d, err := c.Check(context.Background(), s.URL+"/café")
 	if err != nil || d.Allowed || !matched(d) || d.Rule.Pattern != "/caf%C3%A9" {
 		t.Fatalf("Check(/café) = %+v, %v; want disallowed by /caf%%C3%%A9", d, err)
+	}
+}
+
+// TestFetchRedirectsListed: a Decision lists the URLs the redirects of its
+// robots.txt fetch led to, the final one last, and none without redirects.
+func TestFetchRedirectsListed(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("/static/robots.txt"))
+	w.on("a.test/static/robots.txt", redirectTo("http://www.a.test/robots.txt"))
+	w.on("www.a.test/robots.txt", serve(200, privateRules))
+	w.on("b.test/robots.txt", serve(200, privateRules))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	d, err := c.Check(context.Background(), "http://a.test/private/x")
+	want := []string{"http://a.test/static/robots.txt", "http://www.a.test/robots.txt"}
+	if err != nil || d.Allowed || !slices.Equal(d.Redirects(), want) || d.FinalURL != want[1] {
+		t.Errorf("a.test: %+v (Redirects %q), %v; want disallowed after the hops %q", d, d.Redirects(), err, want)
+	}
+	if d, err := c.Check(context.Background(), "http://b.test/"); err != nil || d.Redirects() != nil || d.FinalURL != "" {
+		t.Errorf("b.test: Redirects %q, FinalURL %q, %v; want none", d.Redirects(), d.FinalURL, err)
 	}
 }

@@ -235,3 +235,25 @@ func TestGuardWhateverTheOrder(t *testing.T) {
 		t.Error("a guarded Client reached the internal service")
 	}
 }
+
+// TestGuardRefusalIsPermanent: a robots.txt that a guard refused to
+// fetch defers checks with an error matching ErrNonPublic, which a
+// crawler gives up on at once, and is not asked again before the longest
+// back-off: the address will not become public in a minute.
+func TestGuardRefusalIsPermanent(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	c, _ := NewClientTransport(PublicOnly(nil), []Option{WithUserAgent(testUA), WithBackoff(time.Minute, 3*time.Hour)})
+	t.Cleanup(func() { _ = c.Close() })
+	d, err := c.Check(context.Background(), s.URL+"/")
+	var de *DeferredError
+	if !errors.As(err, &de) || !errors.Is(err, ErrNonPublic) || d.Allowed {
+		t.Fatalf("a loopback site through PublicOnly: %+v, %v; want deferred, matching ErrNonPublic", d, err)
+	}
+	if wait := time.Until(de.RetryAt); wait < 2*time.Hour {
+		t.Errorf("a refused robots.txt is asked again in %v, want the longest back-off (3h)", wait)
+	}
+	if n := s.hits.Load(); n != 0 {
+		t.Errorf("the site got %d requests", n)
+	}
+}

@@ -280,3 +280,170 @@ func TestJoinerOfACutHopFetchesAnew(t *testing.T) {
 		t.Errorf("a.test: %v, want deferred", err)
 	}
 }
+
+// TestHopChainFailureIsNotTheSites: a site whose robots.txt fetch runs
+// for another site's chain, and fails because of it (here: its own CDN
+// hop would nest robots.txt files too deep), keeps no failure: neither
+// in memory nor in the Store, and its own check fetches anew and
+// counts no failure.
+func TestHopChainFailureIsNotTheSites(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("evil1.test/robots.txt", redirectTo("http://evil2.test/x"))
+	w.on("evil2.test/robots.txt", redirectTo("http://victim.test/y"))
+	w.on("victim.test/robots.txt", redirectTo("http://cdn.test/victim/robots.txt"))
+	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("cdn.test/victim/robots.txt", serve(200, privateRules))
+	store := newMemStore()
+	hc := &http.Client{Transport: w.transport(t)}
+	c := newTestClient(t, WithHTTPClient(hc), WithStore(store))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://evil1.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("evil1: %+v, %v; want deferred", d, err)
+	}
+	if w.count("http://victim.test/robots.txt") == 0 {
+		t.Fatal("the chain never reached the victim: the test proves nothing")
+	}
+	if e := c.robots.cache.peek("http://victim.test:80"); e != nil && !e.good() {
+		t.Errorf("the victim's failure in another's chain is cached: %+v", e.persisted)
+	}
+	if b := store.get("http://victim.test:80"); b != nil {
+		if e, err := decodeEntry(robotsKey("http://victim.test:80"), b); err == nil && !e.good() {
+			t.Errorf("the victim's failure in another's chain is in the Store: %+v", e.persisted)
+		}
+	}
+	for _, cl := range []*Client{c, newTestClient(t, WithHTTPClient(hc), WithStore(store))} {
+		d, err := cl.Check(ctx, "http://victim.test/page")
+		if err != nil || !d.Allowed || d.Failures != 0 || d.Outcome != OutcomeRules {
+			t.Errorf("the victim's own check: %+v, %v; want allowed by its rules, no failure", d, err)
+		}
+		if d, _ := cl.Check(ctx, "http://victim.test/private/x"); d.Allowed {
+			t.Error("the victim's own check did not read its rules")
+		}
+	}
+}
+
+// TestHopWaitsWhateverWithNoWait: a robots.txt on another site's host is
+// fetched after the hop's turn comes, within the fetch's timeout, even
+// when the Transport's pages never wait (WithNoWait).
+func TestHopWaitsWhateverWithNoWait(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://cdn.test/a/robots.txt"))
+	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("cdn.test/a/robots.txt", serve(200, privateRules))
+	w.on("cdn.test/page", serve(200, "page"))
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)},
+		WithNoWait(), WithDefaultInterval(300*time.Millisecond))
+	t.Cleanup(func() { _ = c.Close() })
+	// A page of the CDN takes its turn: the hop must wait for the next.
+	if _, err := get(context.Background(), &http.Client{Transport: tr}, "http://cdn.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.Check(context.Background(), "http://a.test/private/x")
+	if err != nil || d.Allowed || d.Outcome != OutcomeRules {
+		t.Errorf("a.test behind a paced CDN: %+v, %v; want its rules", d, err)
+	}
+}
+
+// countingPacer is a Pacer that counts the turns taken at each authority.
+type countingPacer struct {
+	Pacer
+	mu    sync.Mutex
+	takes map[string]int
+}
+
+func newCountingPacer() *countingPacer {
+	return &countingPacer{Pacer: newMemPacer(), takes: map[string]int{}}
+}
+
+func (p *countingPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	p.mu.Lock()
+	p.takes[authority]++
+	p.mu.Unlock()
+	return p.Pacer.Take(ctx, authority, interval)
+}
+
+func (p *countingPacer) count(authority string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.takes[authority]
+}
+
+// TestHopPacerOfALaterTransport: hops that come before any Transport is
+// made are paced by the Client's own pacer; once a Transport is made
+// with WithPacer, hops are paced by that pacer, as the pages are.
+func TestHopPacerOfALaterTransport(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, s := range []string{"a", "b"} {
+		w.on(s+".test/robots.txt", redirectTo("http://cdn-"+s+".test/robots.txt"))
+		w.on("cdn-"+s+".test/robots.txt", serve(200, privateRules))
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if _, err := c.Check(ctx, "http://a.test/"); err != nil {
+		t.Fatal(err)
+	}
+	p := newCountingPacer()
+	NewTransport(c, w.transport(t), WithPacer(p))
+	if _, err := c.Check(ctx, "http://b.test/"); err != nil {
+		t.Fatal(err)
+	}
+	if n := p.count("http://cdn-b.test:80"); n != 1 {
+		t.Errorf("the hop after the Transport took %d turns of its pacer, want 1", n)
+	}
+	if n := p.count("http://cdn-a.test:80"); n != 0 {
+		t.Errorf("the hop before the Transport took %d turns of its pacer, want 0", n)
+	}
+}
+
+// TestCheckRequestsBounded: a tree of redirects (each robots.txt and page
+// redirects to five other sites, whose robots.txt files do the same, down
+// to a victim's robots.txt spelled five ways) makes one check send at
+// most requestBound requests, and those that reach the victim take turns
+// in its pacing.
+func TestCheckRequestsBounded(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var mu sync.Mutex
+	var victim []time.Time
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		victim = append(victim, time.Now())
+		mu.Unlock()
+		serve(200, "User-agent: *\nAllow: /\n")(rw, r)
+	})
+	spellings := []string{"http://victim.test/robots.txt", "http://victim.test:80/robots.txt",
+		"http://VICTIM.test/robots.txt", "http://victim.test./robots.txt", "http://Victim.test/robots.txt"}
+	// root's robots.txt hops through the pages of five sites l1-k, each of
+	// whose robots.txt hops through the pages of five sites l2-k-j, each
+	// of whose robots.txt redirects to the victim's (one spelling each).
+	for k := range 5 {
+		l1 := fmt.Sprintf("l1-%d.test", k)
+		w.on(l1+"/p", redirectTo(fmt.Sprintf("http://l1-%d.test/p", (k+1)%5)))
+		w.on(l1+"/robots.txt", redirectTo(fmt.Sprintf("http://l2-%d-0.test/p", k)))
+		for j := range 5 {
+			l2 := fmt.Sprintf("l2-%d-%d.test", k, j)
+			w.on(l2+"/p", redirectTo(fmt.Sprintf("http://l2-%d-%d.test/p", k, (j+1)%5)))
+			w.on(l2+"/robots.txt", redirectTo(spellings[j]))
+		}
+	}
+	w.on("root.test/robots.txt", redirectTo("http://l1-0.test/p"))
+	const gap = 50 * time.Millisecond
+	c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithDefaultInterval(gap))
+	t.Cleanup(func() { _ = c.Close() })
+	_, _ = c.Check(context.Background(), "http://root.test/")
+	w.mu.Lock()
+	total := 0
+	for _, n := range w.seen {
+		total += n
+	}
+	w.mu.Unlock()
+	if bound := int(c.cfg.requestBound()); total > bound || total < 6 {
+		t.Errorf("one check sent %d requests, want between 6 and %d", total, bound)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	checkSpacing(t, "the victim's robots.txt", victim, gap-5*time.Millisecond)
+}
