@@ -22,4 +22,7 @@ func TestDecisionComparable(t *testing.T) {
 	if other, _ := c.Check(ctx, s.URL+"/public"); other == first {
 		t.Error("the checks of two paths decided by different rules are equal")
 	}
+	if first.CrawlDelay != 0 {
+		t.Errorf("CrawlDelay = %v for a robots.txt that gives none, want 0", first.CrawlDelay)
+	}
 }

@@ -173,7 +173,10 @@ func (e *entry) deferral(retryAt time.Time) *DeferredError {
 }
 
 func (e *entry) crawlDelay() (time.Duration, bool) {
-	return time.Duration(e.delay-1) * time.Millisecond, e.delay > 0
+	if e.delay == 0 {
+		return 0, false
+	}
+	return time.Duration(e.delay-1) * time.Millisecond, true
 }
 
 // clone copies the persisted fields of e, its body, its rules and its
