@@ -11,6 +11,10 @@ import "net/http"
 // error. Closing the idle connections of an http.Client that uses the
 // transport closes next's.
 //
+// Give it a robotstxt.PublicOnly transport as next, not the other way
+// round, so that what it signs connects only to public addresses: its
+// Unwrap method lets robotstxt.NewTransport see the guard behind it.
+//
 // It panics if s is nil or was not made by [NewSigner].
 func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {
 	if s == nil {
@@ -46,3 +50,7 @@ func (t *transport) CloseIdleConnections() {
 		ci.CloseIdleConnections()
 	}
 }
+
+// Unwrap returns next, the RoundTripper the transport sends through, so
+// that robotstxt.NewTransport finds a guard behind it.
+func (t *transport) Unwrap() http.RoundTripper { return t.next }
