@@ -28,7 +28,11 @@
 // proxy, or anyone on the path of one sent over plain http, which is
 // signed too) can send other requests to that site under the crawler's
 // name until the signature expires. That is why signatures are short-lived
-// and every request gets its own.
+// and every request gets its own, and why a signature must reach no other
+// site: [NewTransport] signs each request and redirect hop for its own
+// authority, dropping signature fields a request already carries, while a
+// caller of [Signer.Sign] must keep net/http from following the request's
+// redirects (see Sign).
 //
 // A Signer has one key, and its directory lists that key alone. The draft
 // rotates keys by listing the new key beside the old one for a while;

@@ -183,9 +183,21 @@ func (s *Signer) KeyID() string { return s.keyID }
 // send in place of the name given).
 //
 // Sign replaces any Signature-Agent, Signature-Input and Signature fields
-// req has, so that a request signed again carries one signature, and
-// changes no other field. It modifies req: a RoundTripper signs a copy,
-// as [NewTransport]'s does.
+// req has, in its header or trailer and whatever their spelling, so that
+// a request signed again carries one signature, and changes no other
+// field. It modifies req: a RoundTripper signs a copy, as [NewTransport]'s
+// does.
+//
+// The signature is good for any request to the authority until it
+// expires, so it must reach no one else. Sign a request just before it is
+// sent, and do not let an http.Client follow its redirects: net/http
+// copies the fields onto each hop, handing the signature to whatever site
+// the redirect names. Either give the Client a CheckRedirect that returns
+// http.ErrUseLastResponse and sign each hop yourself, or, simpler, send
+// through [NewTransport], which signs each request and hop for its own
+// authority. A Host that names another authority than req.URL does gets
+// the signature for the Host's authority, sent to the server req.URL
+// names: set it only to reach the same site.
 func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""
@@ -204,6 +216,13 @@ func (s *Signer) Sign(req *http.Request) error {
 		s.validity, requestTag, stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)))
 	if req.Header == nil {
 		req.Header = make(http.Header)
+	}
+	for _, h := range []http.Header{req.Header, req.Trailer} {
+		for k := range h {
+			if strings.EqualFold(k, "Signature-Agent") || strings.EqualFold(k, "Signature-Input") || strings.EqualFold(k, "Signature") {
+				delete(h, k) // net/http sends a key as it is spelled
+			}
+		}
 	}
 	req.Header.Set("Signature-Agent", s.agentField)
 	req.Header.Set("Signature-Input", input)

@@ -405,3 +405,33 @@ func TestZeroSignerPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestSignDropsFieldsInAnySpelling: net/http sends a Header key as it is
+// spelled, so Sign drops the signature fields under any spelling, and
+// from the trailer too, before it sets its own.
+func TestSignDropsFieldsInAnySpelling(t *testing.T) {
+	s := newTestSigner(t)
+	req, _ := http.NewRequest(http.MethodGet, "https://www.example.com/", nil)
+	req.Header["signature"] = []string{"stale=:AAAA:"}
+	req.Header["SIGNATURE-INPUT"] = []string{`stale=("@authority");created=1;keyid="k"`}
+	req.Header["signature-Agent"] = []string{`stale="https://stale.example/keys"`}
+	req.Header["Signatures"] = []string{"kept"}
+	req.Trailer = http.Header{"Signature": {"stale=:AAAA:"}, "signature-input": {"stale=()"}, "X-Sum": {"kept"}}
+	if err := s.Sign(req); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	req.Header.Write(&b)
+	req.Trailer.Write(&b)
+	if strings.Contains(b.String(), "stale") {
+		t.Errorf("stale fields sent:\n%s", b.String())
+	}
+	if req.Header.Get("Signatures") != "kept" || req.Trailer.Get("X-Sum") != "kept" || len(req.Trailer) != 1 {
+		t.Errorf("other fields changed:\n%s", b.String())
+	}
+	for _, f := range []string{"Signature", "Signature-Input", "Signature-Agent"} {
+		if v := req.Header.Values(f); len(v) != 1 || !strings.HasPrefix(v[0], "sig1=") {
+			t.Errorf("%s: %q", f, v)
+		}
+	}
+}
