@@ -44,6 +44,15 @@ const (
 // fetched from ("@authority";req) and that digest, valid for a week, with
 // the tag "http-message-signatures-directory".
 //
+// Only a request for the agent URL's own authority gets this signature:
+// its Host (which net/http's server takes from an absolute request target
+// if there is one) must be that authority, up to the case of letters and
+// the default port 443. Any other Host, or none, gets the key set
+// unsigned, which binds the key to nothing: else anyone could get, by
+// naming their own domain, the crawler's proof that its key is theirs.
+// Fields such as X-Forwarded-Host are not read, so a proxy in front of
+// the handler must pass on the Host the verifier sent.
+//
 // The handler does not check that it is served over https, as the agent
 // URL says, so that it can sit behind a proxy that ends TLS.
 func (s *Signer) Directory() http.Handler {
@@ -61,20 +70,17 @@ func (s *Signer) serveDirectory(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	// The verifier fetched an https URL, so :443 is the default port.
-	auth, err := authority(r.Host, "https")
-	if err != nil {
-		http.Error(w, "400 bad request: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	input, signature := s.sign(directoryLabel, []component{{authorityReqID, auth}, {contentDigestID, s.digest}},
-		s.directoryValidity, directoryTag)
 	h := w.Header()
 	h.Set("Content-Type", directoryMediaType)
 	h.Set("Cache-Control", directoryCacheControl)
 	h.Set("Content-Digest", s.digest)
-	h.Set("Signature-Input", input)
-	h.Set("Signature", signature)
+	// The verifier fetched an https URL, so :443 is the default port.
+	if auth, err := authority(r.Host, "https"); err == nil && auth == s.agentAuth {
+		input, signature := s.sign(directoryLabel, []component{{authorityReqID, auth}, {contentDigestID, s.digest}},
+			s.directoryValidity, directoryTag)
+		h.Set("Signature-Input", input)
+		h.Set("Signature", signature)
+	}
 	h.Set("Content-Length", strconv.Itoa(len(s.keySet)))
 	if r.Method == http.MethodGet {
 		w.Write(s.keySet)

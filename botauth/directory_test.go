@@ -1,7 +1,9 @@
 package botauth
 
 import (
+	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -93,13 +95,11 @@ func TestDirectoryServes(t *testing.T) {
 		{"GET", "/bot/keys.json?v=1", "crawler.example.com", 200, "crawler.example.com"},
 		{"HEAD", "/bot/keys.json", "crawler.example.com", 200, "crawler.example.com"},
 		{"GET", "/bot/keys.json", "Crawler.Example.COM:443", 200, "crawler.example.com"},
-		{"GET", "/bot/keys.json", "crawler.example.com:8443", 200, "crawler.example.com:8443"},
 		{"GET", "/", "crawler.example.com", 404, ""},
 		{"GET", "/.well-known/http-message-signatures-directory/", "crawler.example.com", 404, ""},
 		{"GET", "/bot/keys.json/", "crawler.example.com", 404, ""},
 		{"POST", "/bot/keys.json", "crawler.example.com", 405, ""},
 		{"PUT", "/.well-known/http-message-signatures-directory", "crawler.example.com", 405, ""},
-		{"GET", "/bot/keys.json", "crawler.example.com\x01", 400, ""},
 	} {
 		req := httptest.NewRequest(tc.method, tc.target, nil)
 		req.Host = tc.host
@@ -169,5 +169,149 @@ func TestDirectoryOverTLS(t *testing.T) {
 	}
 	if _, err := verifyDirectory(resp.Header, body, "crawler.example.com", time.Now()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestDirectoryBindsOnlyItsAuthority asks for the directory under many
+// spellings of Host: only the agent URL's own authority, up to case and
+// the default port, gets a binding signature. Any other Host gets the key
+// set unsigned, which proves nothing for it, so that no one can obtain
+// the crawler's proof of key possession for a domain of their own.
+func TestDirectoryBindsOnlyItsAuthority(t *testing.T) {
+	const (
+		named = "https://crawler.example.com/bot/keys.json"
+		ipv6  = "https://[2001:db8::1]/keys"
+		port  = "https://crawler.example.com:8443/keys"
+	)
+	for _, tc := range []struct {
+		agent, host string
+		bound       string // the authority the response is bound to; "" for none
+	}{
+		{named, "crawler.example.com", "crawler.example.com"},
+		{named, "CRAWLER.Example.com", "crawler.example.com"},
+		{named, "crawler.example.com:443", "crawler.example.com"},
+		{named, "crawler.example.com:", "crawler.example.com"},
+		{named, "attacker.example", ""},
+		{named, "attacker.example:443", ""},
+		{named, "crawler.example.com:8443", ""},
+		{named, "crawler.example.com:80", ""},
+		{named, "crawler.example.com.", ""},
+		{named, "www.crawler.example.com", ""},
+		{named, "crawler.example.com.attacker.example", ""},
+		{named, "crawler.example.com@attacker.example", ""},
+		{named, "attacker.example@crawler.example.com", ""},
+		{named, "[::1]", ""},
+		{named, "127.0.0.1", ""},
+		{named, "", ""},
+		{named, "crawler.example.com\x01", ""},
+		{ipv6, "[2001:DB8::1]:443", "[2001:db8::1]"},
+		{ipv6, "[2001:db8::1]", "[2001:db8::1]"},
+		{ipv6, "[2001:db8:0::1]", ""},
+		{ipv6, "[2001:db8::1]:8443", ""},
+		{port, "crawler.example.com:8443", "crawler.example.com:8443"},
+		{port, "crawler.example.com", ""},
+		{port, "crawler.example.com:443", ""},
+		{"https://Crawler.Example.COM:443/keys", "crawler.example.com", "crawler.example.com"},
+	} {
+		s, err := NewSigner(rfcKey(t), tc.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest(http.MethodGet, s.agentPath, nil)
+		req.Host = tc.host
+		rec := httptest.NewRecorder()
+		s.Directory().ServeHTTP(rec, req)
+		name := tc.agent + " Host " + strconv.Quote(tc.host)
+		checkBinding(t, name, rec.Code, rec.Header(), rec.Body.Bytes(), s.keySet, tc.bound, normalAuthority(tc.host, "https"))
+	}
+}
+
+// checkBinding checks a directory response: status 200 and the key set,
+// bound to authority bound alone, or when bound is "" to none, not even
+// to asked (the Host it was asked with).
+func checkBinding(t *testing.T, name string, code int, h http.Header, body, keySet []byte, bound, asked string) {
+	t.Helper()
+	now := time.Now()
+	if code != http.StatusOK || string(body) != string(keySet) {
+		t.Errorf("%s: %d %s, want 200 and the key set", name, code, body)
+		return
+	}
+	if bound != "" {
+		if _, err := verifyDirectory(h, body, bound, now); err != nil {
+			t.Errorf("%s: not bound to %s: %v", name, bound, err)
+		}
+	} else if h.Get("Signature") != "" || h.Get("Signature-Input") != "" {
+		t.Errorf("%s: signed for a Host not the agent URL's: %s", name, h.Get("Signature-Input"))
+	}
+	for i, other := range []string{asked, "attacker.example"} {
+		if other == bound || i > 0 && other == asked {
+			continue
+		}
+		if _, err := verifyDirectory(h, body, other, now); err == nil {
+			t.Errorf("%s: the response is bound to %q", name, other)
+		}
+	}
+}
+
+// TestDirectoryIgnoresForwardedHost: fields that a client can set, such
+// as X-Forwarded-Host, name no authority to bind.
+func TestDirectoryIgnoresForwardedHost(t *testing.T) {
+	s, err := NewSigner(rfcKey(t), "https://crawler.example.com/bot/keys.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ host, forwarded, bound string }{
+		{"crawler.example.com", "attacker.example", "crawler.example.com"},
+		{"attacker.example", "crawler.example.com", ""},
+	} {
+		req := httptest.NewRequest(http.MethodGet, "/bot/keys.json", nil)
+		req.Host = tc.host
+		req.Header.Set("X-Forwarded-Host", tc.forwarded)
+		req.Header.Set("X-Forwarded-Proto", "https")
+		req.Header.Set("Forwarded", "host="+tc.forwarded+";proto=https")
+		rec := httptest.NewRecorder()
+		s.Directory().ServeHTTP(rec, req)
+		checkBinding(t, "Host "+tc.host+" forwarded for "+tc.forwarded, rec.Code, rec.Header(), rec.Body.Bytes(), s.keySet, tc.bound, tc.forwarded)
+	}
+}
+
+// TestDirectoryRawRequests sends requests a verifier's library would not
+// write to the handler on a loopback server, over raw TCP: HTTP/1.0
+// without Host, an attacker's Host, and an absolute request target that
+// names another authority than Host (which net/http's server takes as
+// the request's host). None is bound to anything but the agent's.
+func TestDirectoryRawRequests(t *testing.T) {
+	s, err := NewSigner(rfcKey(t), "https://crawler.example.com/bot/keys.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Directory())
+	defer srv.Close()
+	for _, tc := range []struct{ request, bound, asked string }{
+		{"GET /bot/keys.json HTTP/1.0\r\n\r\n", "", ""},
+		{"GET /bot/keys.json HTTP/1.0\r\nHost: crawler.example.com\r\n\r\n", "crawler.example.com", ""},
+		{"GET /bot/keys.json HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n", "", "attacker.example"},
+		{"GET https://attacker.example/bot/keys.json HTTP/1.1\r\nHost: crawler.example.com\r\nConnection: close\r\n\r\n", "", "attacker.example"},
+		{"GET https://crawler.example.com/bot/keys.json HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n", "crawler.example.com", "attacker.example"},
+	} {
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.WriteString(conn, tc.request); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			conn.Close()
+			t.Fatalf("%q: %v", tc.request, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		conn.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBinding(t, strconv.Quote(tc.request), resp.StatusCode, resp.Header, body, s.keySet, tc.bound, tc.asked)
 	}
 }

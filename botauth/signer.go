@@ -45,6 +45,7 @@ type Signer struct {
 	agentField string // the Signature-Agent field value
 	agentValue string // agent as a Structured Field String
 	agentPath  string // the path of the agent URL
+	agentAuth  string // the authority of the agent URL
 	validity   int64  // seconds from created to expires
 	keySet     []byte // the key directory's body
 	digest     string // its Content-Digest
@@ -90,7 +91,7 @@ func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, e
 	if !ed25519.NewKeyFromSeed(key.Seed()).Equal(key) {
 		return nil, errors.New("botauth: Ed25519 private key whose public half is not its seed's")
 	}
-	path, err := checkAgent(agent)
+	path, auth, err := checkAgent(agent)
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +111,7 @@ func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, e
 		keyID:             thumbprint(pub),
 		agentValue:        sfString(agent),
 		agentPath:         path,
+		agentAuth:         auth,
 		validity:          int64(cfg.validity / time.Second),
 		now:               time.Now,
 		rand:              rand.Reader,
@@ -135,28 +137,30 @@ func (s *Signer) sign(label string, cs []component, validity int64, tag string, 
 	return sign(s.key, label, cs, append(ps, stringParam("tag", tag)))
 }
 
-// checkAgent checks agent as NewSigner documents, and returns its path.
-func checkAgent(agent string) (string, error) {
+// checkAgent checks agent as NewSigner documents, and returns its path
+// and authority.
+func checkAgent(agent string) (path, auth string, err error) {
 	if !visibleASCII(agent) {
-		return "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
 	}
 	u, err := url.Parse(agent)
 	if err != nil {
-		return "", fmt.Errorf("botauth: agent URL: %w", err)
+		return "", "", fmt.Errorf("botauth: agent URL: %w", err)
 	}
 	switch {
 	case u.Scheme != "https":
-		return "", fmt.Errorf("botauth: agent URL %q is not https", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q is not https", agent)
 	case u.Host == "" || u.Hostname() == "":
-		return "", fmt.Errorf("botauth: agent URL %q has no host", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q has no host", agent)
 	case u.User != nil:
-		return "", fmt.Errorf("botauth: agent URL %q has user information", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
 	case strings.Contains(agent, "#"):
-		return "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
 	case u.Path == "" || u.Path == "/":
-		return "", fmt.Errorf("botauth: agent URL %q names no directory: sites fetch it as the key set itself (try %s)", agent, "https://"+u.Host+directoryPath)
+		return "", "", fmt.Errorf("botauth: agent URL %q names no directory: sites fetch it as the key set itself (try %s)", agent, "https://"+u.Host+directoryPath)
 	}
-	return u.Path, nil
+	auth, err = authority(u.Host, u.Scheme)
+	return u.Path, auth, err
 }
 
 // KeyID returns the key identifier the Signer sends in the keyid
