@@ -2,12 +2,17 @@ package botauth
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/ed25519"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -313,5 +318,106 @@ func TestDirectoryRawRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkBinding(t, strconv.Quote(tc.request), resp.StatusCode, resp.Header, body, s.keySet, tc.bound, tc.asked)
+	}
+}
+
+// TestDirectoryRotation rotates a crawler's key as the package
+// documentation says, with a site that verifies its requests and caches
+// its directory, fetched from a TLS server on loopback: the directory
+// lists both keys, each proven by its own signature, so that the site
+// accepts the new key's signatures on the copy it fetched before the
+// change, and the old key's on a copy fetched after.
+func TestDirectoryRotation(t *testing.T) {
+	const agent = "https://crawler.example.com/.well-known/http-message-signatures-directory"
+	oldKey := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, ed25519.SeedSize))
+	newKey := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{2}, ed25519.SeedSize))
+	before, err := NewSigner(oldKey, agent, WithDirectoryKeys(newKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := NewSigner(newKey, agent, WithDirectoryKeys(oldKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldID, newID := thumbprint(oldKey.Public().(ed25519.PublicKey)), thumbprint(newKey.Public().(ed25519.PublicKey))
+	if before.KeyID() != oldID || after.KeyID() != newID {
+		t.Fatalf("KeyID %s and %s, want the Signers' own keys' %s and %s", before.KeyID(), after.KeyID(), oldID, newID)
+	}
+
+	var serving atomic.Pointer[Signer]
+	serving.Store(before)
+	var fetches atomic.Int64
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		serving.Load().Directory().ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	tr := loopbackTransport(srv)
+	defer tr.CloseIdleConnections()
+	newSite := func() *site { return &site{client: &http.Client{Transport: tr}, now: time.Now} }
+	signed := func(s *Signer) *http.Request {
+		req, _ := http.NewRequest(http.MethodGet, "https://www.example.com/", nil)
+		if err := s.Sign(req); err != nil {
+			t.Fatal(err)
+		}
+		req.Host = req.URL.Host
+		return req
+	}
+	keyid := func(req *http.Request) string {
+		in, _ := parseDict(req.Header.Get("Signature-Input"))
+		m, _ := in.get(requestLabel)
+		id, _ := m.param("keyid")
+		return id.(string)
+	}
+
+	early := newSite()
+	for _, s := range []*Signer{before, after} { // the site's copy predates the change
+		req := signed(s)
+		if id := keyid(req); id != s.KeyID() {
+			t.Errorf("request signed with key %s, want the Signer's own %s", id, s.KeyID())
+		}
+		if _, err := early.verifyRequest(req, "https"); err != nil {
+			t.Errorf("signed with %s, on the directory fetched before the change: %v", keyid(req), err)
+		}
+	}
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("directory fetched %d times, want once", n)
+	}
+	serving.Store(after)
+	late := newSite()
+	for _, s := range []*Signer{after, before} { // a request signed before the change, still valid
+		if _, err := late.verifyRequest(signed(s), "https"); err != nil {
+			t.Errorf("signed with %s, on the directory fetched after the change: %v", s.KeyID(), err)
+		}
+	}
+
+	// Each directory lists both keys, the Signer's first, and proves each
+	// under its own label; dropping a signature leaves a key unproven.
+	for _, tc := range []struct {
+		s    *Signer
+		kids []string
+	}{{before, []string{oldID, newID}}, {after, []string{newID, oldID}}} {
+		rec := httptest.NewRecorder()
+		tc.s.Directory().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, agent, nil))
+		var set struct{ Keys []struct{ Kid string } }
+		if err := json.Unmarshal(rec.Body.Bytes(), &set); err != nil || len(set.Keys) != 2 || set.Keys[0].Kid != tc.kids[0] || set.Keys[1].Kid != tc.kids[1] {
+			t.Errorf("directory %s, want keys %q", rec.Body, tc.kids)
+		}
+		keys, err := verifyDirectory(rec.Header(), rec.Body.Bytes(), "crawler.example.com", time.Now())
+		if err != nil || len(keys) != 2 {
+			t.Errorf("directory of %s: %d keys, %v", tc.s.KeyID(), len(keys), err)
+		}
+		labels, _ := labelsTagged(rec.Header(), directoryTag)
+		if !slices.Equal(labels, []string{"binding", "binding1"}) {
+			t.Errorf("labels %q", labels)
+		}
+		h := rec.Header().Clone()
+		first, second, _ := strings.Cut(h.Get("Signature"), ", ")
+		for _, one := range []string{first, second} {
+			h.Set("Signature", one)
+			if _, err := verifyDirectory(h, rec.Body.Bytes(), "crawler.example.com", time.Now()); err == nil {
+				t.Errorf("directory with the signature %s alone verifies", one)
+			}
+		}
 	}
 }

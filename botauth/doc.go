@@ -34,10 +34,13 @@
 // caller of [Signer.Sign] must keep net/http from following the request's
 // redirects (see Sign).
 //
-// A Signer has one key, and its directory lists that key alone. The draft
-// rotates keys by listing the new key beside the old one for a while;
-// this package does not serve such a directory. A site that meets a keyid
-// it does not know may fetch the directory again, but one that does not
-// will reject the new key's signatures until its copy of the directory
-// expires, a day at most.
+// # Key rotation
+//
+// Sites cache the directory for up to a day, and a site that meets a
+// keyid it does not know may reject the signature rather than fetch the
+// directory again. To change keys, list the new key beside the old one
+// ([WithDirectoryKeys]) at least a day before signing with it; then sign
+// with the new key, listing the old one until no signature it made is
+// still valid (every instance of the crawler has changed, plus the
+// signatures' validity); then list the new key alone.
 package botauth

@@ -47,6 +47,7 @@ func TestNewSignerRejects(t *testing.T) {
 	good := rfcKey(t)
 	mismatched := append(ed25519.PrivateKey(nil), good...)
 	mismatched[40] ^= 1
+	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 	for _, tc := range []struct {
 		name  string
 		key   ed25519.PrivateKey
@@ -74,6 +75,11 @@ func TestNewSignerRejects(t *testing.T) {
 		{"under a second", good, testAgent, []Option{WithValidity(999 * time.Millisecond)}},
 		{"over a day", good, testAgent, []Option{WithValidity(24*time.Hour + time.Second)}},
 		{"last option wins", good, testAgent, []Option{WithValidity(time.Hour), WithValidity(25 * time.Hour)}},
+		{"directory key nil", good, testAgent, []Option{WithDirectoryKeys(nil)}},
+		{"directory key seed only", good, testAgent, []Option{WithDirectoryKeys(other.Seed())}},
+		{"directory key's public half not the seed's", good, testAgent, []Option{WithDirectoryKeys(mismatched)}},
+		{"directory key the Signer's", good, testAgent, []Option{WithDirectoryKeys(other, good)}},
+		{"directory key twice", good, testAgent, []Option{WithDirectoryKeys(other), WithDirectoryKeys(other)}},
 	} {
 		if s, err := NewSigner(tc.key, tc.agent, tc.opts...); err == nil || s != nil {
 			t.Errorf("%s: NewSigner = %v, %v; want an error", tc.name, s, err)
