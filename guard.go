@@ -44,12 +44,32 @@ func PublicOnly(t *http.Transport) *http.Transport {
 // PublicOnly made, dropped once it is collected, for isGuard.
 var guards sync.Map
 
-// isGuard reports whether rt is a transport PublicOnly made.
+// isGuard reports whether rt is a transport PublicOnly made, or wraps
+// one: it follows a Transport to its next, the Client's forwarder to its
+// Transport, and any RoundTripper with an Unwrap method (see
+// [NewTransport]) to what that returns.
 func isGuard(rt http.RoundTripper) bool {
-	t, _ := rt.(*http.Transport)
-	_, ok := guards.Load(weak.Make(t)) // nil makes the zero Pointer, never stored
-	return ok
+	for range maxUnwrap {
+		switch v := rt.(type) {
+		case *http.Transport:
+			_, ok := guards.Load(weak.Make(v)) // nil makes the zero Pointer, never stored
+			return ok
+		case *Transport:
+			rt = v.next
+		case *forwarder:
+			rt = v.t
+		case interface{ Unwrap() http.RoundTripper }:
+			rt = v.Unwrap()
+		default:
+			return false
+		}
+	}
+	return false
 }
+
+// maxUnwrap bounds the wrappers isGuard follows: chains are a few deep,
+// and the bound ends a cycle.
+const maxUnwrap = 64
 
 // guardTransport is PublicOnly with exempt, for tests, naming addresses
 // to let through although they are not public.

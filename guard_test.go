@@ -2,16 +2,22 @@ package robotstxt
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/botauth"
 )
 
 func TestPublicAddr(t *testing.T) {
@@ -255,5 +261,141 @@ func TestGuardRefusalIsPermanent(t *testing.T) {
 	}
 	if n := s.hits.Load(); n != 0 {
 		t.Errorf("the site got %d requests", n)
+	}
+}
+
+// unwrapper is a third party's RoundTripper over next, with the Unwrap
+// method through which NewTransport finds a guard.
+type unwrapper struct{ next http.RoundTripper }
+
+func (u unwrapper) RoundTrip(r *http.Request) (*http.Response, error) { return u.next.RoundTrip(r) }
+func (u unwrapper) Unwrap() http.RoundTripper                         { return u.next }
+
+// testSigner is a botauth Signer with an all-zero key.
+func testSigner(t *testing.T) *botauth.Signer {
+	s, err := botauth.NewSigner(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)), "https://crawler.example/.well-known/http-message-signatures-directory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestGuardWrapped: a guard is a guard however it is wrapped, by this
+// module's RoundTrippers (botauth's signing transport, a Transport) or by
+// one with an Unwrap method. NewTransport panics when the pages would go
+// through one and the Client's robots.txt fetches would not, before the
+// Client fetches anything; and accepts a Client whose own HTTP client
+// goes through one, wrapped or not, or that NewClientTransport made.
+func TestGuardWrapped(t *testing.T) {
+	checkLeaks(t)
+	internal, hits := internalService(t)
+	guard := PublicOnly(nil)
+	t.Cleanup(guard.CloseIdleConnections)
+	s := testSigner(t)
+	_, inner := through(t, guard)
+	for name, next := range map[string]http.RoundTripper{
+		"signing":              botauth.NewTransport(guard, s),
+		"signing twice":        botauth.NewTransport(botauth.NewTransport(guard, s), s),
+		"Unwrap":               unwrapper{guard},
+		"Unwrap, then signing": unwrapper{botauth.NewTransport(guard, s)},
+		"a Transport":          inner,
+		"signing a Transport":  botauth.NewTransport(inner, s),
+	} {
+		c := NewClient(WithHTTPClient(&http.Client{Transport: &http.Transport{}}))
+		t.Cleanup(func() { _ = c.Close() })
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "NewClientTransport") {
+					t.Errorf("%s: recovered %v, want a panic naming NewClientTransport", name, r)
+				}
+			}()
+			hc := &http.Client{Transport: NewTransport(c, next)}
+			_, _ = get(context.Background(), hc, internal.URL+"/page")
+		}()
+		// Guarded robots.txt fetches, however the guard is wrapped.
+		for cname, c := range map[string]*Client{
+			"the same":           NewClient(WithHTTPClient(&http.Client{Transport: next})),
+			"the guard":          NewClient(WithHTTPClient(&http.Client{Transport: guard})),
+			"signing the guard":  NewClient(WithHTTPClient(&http.Client{Transport: botauth.NewTransport(guard, s)})),
+			"NewClientTransport": first(NewClientTransport(botauth.NewTransport(guard, s), nil)),
+		} {
+			t.Cleanup(func() { _ = c.Close() })
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s, Client through %s: %v", name, cname, r)
+					}
+				}()
+				hc := &http.Client{Transport: NewTransport(c, next)}
+				if _, err := get(context.Background(), hc, internal.URL+"/page"); !errors.Is(err, ErrNonPublic) {
+					t.Errorf("%s, Client through %s: %v, want ErrNonPublic", name, cname, err)
+				}
+			}()
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the internal service was asked %d times", n)
+	}
+	// A cycle of wrappers ends the search: nothing to see, no hang.
+	NewTransport(newTestClient(t), cycle{})
+}
+
+// cycle is a RoundTripper that claims to wrap itself.
+type cycle struct{ http.RoundTripper }
+
+func (c cycle) Unwrap() http.RoundTripper { return c }
+
+// TestGuardSignedClientTransport: under NewClientTransport, a guard
+// wrapped in the signing transport guards and signs everything the
+// Client and the Transport send: robots.txt, its redirect hops, pages and
+// theirs. Refused by the guard, a loopback site gets nothing at all.
+func TestGuardSignedClientTransport(t *testing.T) {
+	checkLeaks(t)
+	var mu sync.Mutex
+	var seen []string // path and Signature-Agent of each request
+	sigs := make(map[string]bool)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sig := r.Header.Get("Signature")
+		if sigs[sig] || len(r.Header.Values("Signature")) != 1 {
+			sig = "reused or not one"
+		}
+		sigs[sig] = true
+		seen = append(seen, r.URL.Path+" "+sig[:min(len(sig), 5)]+" "+r.Header.Get("Signature-Agent"))
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.Redirect(w, r, "/robots-moved.txt", http.StatusMovedPermanently)
+		case "/robots-moved.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		case "/moved":
+			http.Redirect(w, r, "/page", http.StatusFound)
+		}
+	}))
+	defer site.Close()
+	ap := netip.MustParseAddrPort(site.Listener.Addr().String())
+	s := testSigner(t)
+	const agent = `sig1="https://crawler.example/.well-known/http-message-signatures-directory"`
+
+	for _, exempt := range []bool{true, false} {
+		guard := guardTransport(nil, func(a netip.AddrPort) bool { return exempt && a == ap })
+		_, tr := through(t, botauth.NewTransport(guard, s))
+		hc := &http.Client{Transport: tr}
+		_, err := get(context.Background(), hc, site.URL+"/moved")
+		guard.CloseIdleConnections()
+		mu.Lock()
+		got := slices.Clone(seen)
+		seen = nil
+		mu.Unlock()
+		if !exempt {
+			if !errors.Is(err, ErrNonPublic) || len(got) != 0 {
+				t.Errorf("refused by the guard: %v, the site saw %q", err, got)
+			}
+			continue
+		}
+		want := []string{"/robots.txt sig1= " + agent, "/robots-moved.txt sig1= " + agent, "/moved sig1= " + agent, "/page sig1= " + agent}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("the site saw %q, %v; want %q", got, err, want)
+		}
 	}
 }

@@ -99,17 +99,21 @@ type Transport struct {
 // those allowed through next (http.DefaultTransport when next is nil).
 // c fetches robots.txt through its own HTTP client, not next: so that no
 // robots.txt is fetched unguarded while the pages are guarded, it panics
-// when next is a [PublicOnly] transport c does not fetch through (use
-// [NewClientTransport]), and too if c is nil or not made by NewClient.
+// when next is or wraps a [PublicOnly] transport and c's HTTP client
+// neither is nor wraps one (use [NewClientTransport]), and too if c is nil
+// or not made by NewClient. A RoundTripper wraps the one it sends
+// through if it is a Transport or botauth's signing transport, or if it
+// has a method Unwrap() http.RoundTripper that returns it: a wrapper of
+// another module should have one, or this check cannot see the guard.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
 	if c == nil {
 		panic("robotstxt: NewTransport with a nil Client")
 	}
 	c.mustBeMade()
-	if isGuard(next) && c.fetcher.hc.Transport != next {
-		panic("robotstxt: NewTransport(c, PublicOnly(…)) would guard the pages but not c's robots.txt fetches, " +
-			"which go through c's own HTTP client: make both with NewClientTransport(PublicOnly(nil), clientOpts), " +
-			"or give c the guard with WithHTTPClient(&http.Client{Transport: guard})")
+	if isGuard(next) && !isGuard(c.fetcher.hc.Transport) {
+		panic("robotstxt: NewTransport(c, next) would guard the pages (next is or wraps a PublicOnly transport) " +
+			"but not c's robots.txt fetches, which go through c's own HTTP client: make both with " +
+			"NewClientTransport(next, clientOpts), or give c a guard with WithHTTPClient(&http.Client{Transport: next})")
 	}
 	return newTransport(c, next, opts)
 }

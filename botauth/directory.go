@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -34,15 +35,26 @@ const (
 // /.well-known/http-message-signatures-directory (usually the same), and
 // no others (404 Not Found, or 405 Method Not Allowed).
 //
-// The body is a JSON Web Key Set holding the Signer's public key, with
-// its [Signer.KeyID] as kid, which sites may cache for a day: how long a
-// site may keep using a key after it leaves the directory. As the draft
-// recommends, the response proves possession of the key, so that a site
-// can keep the key set, or pass it on, as proof that the key is the agent
-// URL's: it carries a Content-Digest of the body (RFC 9530, SHA-256) and
-// a signature labelled "binding" over the authority the directory was
-// fetched from ("@authority";req) and that digest, valid for a week, with
-// the tag "http-message-signatures-directory".
+// The body is a JSON Web Key Set, which sites may cache for a day (how
+// long a site may keep using a key after it leaves the directory): the
+// Signer's public key, with its [Signer.KeyID] as kid, then those
+// [WithDirectoryKeys] adds. As the draft recommends, the response proves
+// possession of the keys, so that a site can keep the key set, or pass it
+// on, as proof that the keys are the agent URL's: it carries a
+// Content-Digest of the body (RFC 9530, SHA-256) and, for each key, a
+// signature over the authority the directory was fetched from
+// ("@authority";req) and that digest, valid for a week, with the tag
+// "http-message-signatures-directory", labelled "binding" for the
+// Signer's key and "binding1", "binding2" and so on for the others.
+//
+// Only a request for the agent URL's own authority gets these
+// signatures: its Host (which net/http's server takes from an absolute
+// request target if there is one) must be that authority, up to the case
+// of letters and the default port 443. Any other Host, or none, gets the
+// key set unsigned, which binds the keys to nothing: else anyone could
+// get, by naming their own domain, the crawler's proof that its keys are
+// theirs. Fields such as X-Forwarded-Host are not read, so a proxy in
+// front of the handler must pass on the Host the verifier sent.
 //
 // The handler does not check that it is served over https, as the agent
 // URL says, so that it can sit behind a proxy that ends TLS.
@@ -61,20 +73,24 @@ func (s *Signer) serveDirectory(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	// The verifier fetched an https URL, so :443 is the default port.
-	auth, err := authority(r.Host, "https")
-	if err != nil {
-		http.Error(w, "400 bad request: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	input, signature := s.sign(directoryLabel, []component{{authorityReqID, auth}, {contentDigestID, s.digest}},
-		s.directoryValidity, directoryTag)
 	h := w.Header()
 	h.Set("Content-Type", directoryMediaType)
 	h.Set("Cache-Control", directoryCacheControl)
 	h.Set("Content-Digest", s.digest)
-	h.Set("Signature-Input", input)
-	h.Set("Signature", signature)
+	// The verifier fetched an https URL, so :443 is the default port.
+	if auth, err := authority(r.Host, "https"); err == nil && auth == s.agentAuth {
+		inputs, signatures := make([]string, len(s.keys)), make([]string, len(s.keys))
+		for i, k := range s.keys {
+			label := directoryLabel
+			if i > 0 {
+				label += strconv.Itoa(i)
+			}
+			inputs[i], signatures[i] = s.sign(k, label, []component{{authorityReqID, auth}, {contentDigestID, s.digest}},
+				s.directoryValidity, directoryTag)
+		}
+		h.Set("Signature-Input", strings.Join(inputs, ", "))
+		h.Set("Signature", strings.Join(signatures, ", "))
+	}
 	h.Set("Content-Length", strconv.Itoa(len(s.keySet)))
 	if r.Method == http.MethodGet {
 		w.Write(s.keySet)
@@ -95,9 +111,13 @@ func thumbprint(pub ed25519.PublicKey) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// keySet is the key directory of one key: a JWK Set (RFC 7517 §5, RFC
-// 8037 §2) in the order of the draft's example. No value needs escaping.
-func keySet(pub ed25519.PublicKey, kid string) []byte {
-	x := base64.RawURLEncoding.EncodeToString(pub)
-	return []byte(`{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"` + kid + `","x":"` + x + `","use":"sig"}]}`)
+// keySet is the key directory of keys: a JWK Set (RFC 7517 §5, RFC 8037
+// §2) in the order of the draft's example. No value needs escaping.
+func keySet(keys []signingKey) []byte {
+	jwks := make([]string, len(keys))
+	for i, k := range keys {
+		x := base64.RawURLEncoding.EncodeToString(k.key.Public().(ed25519.PublicKey))
+		jwks[i] = `{"kty":"OKP","crv":"Ed25519","kid":"` + k.id + `","x":"` + x + `","use":"sig"}`
+	}
+	return []byte(`{"keys":[` + strings.Join(jwks, ",") + `]}`)
 }

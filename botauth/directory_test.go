@@ -1,11 +1,18 @@
 package botauth
 
 import (
+	"bufio"
+	"bytes"
+	"crypto/ed25519"
+	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -93,13 +100,11 @@ func TestDirectoryServes(t *testing.T) {
 		{"GET", "/bot/keys.json?v=1", "crawler.example.com", 200, "crawler.example.com"},
 		{"HEAD", "/bot/keys.json", "crawler.example.com", 200, "crawler.example.com"},
 		{"GET", "/bot/keys.json", "Crawler.Example.COM:443", 200, "crawler.example.com"},
-		{"GET", "/bot/keys.json", "crawler.example.com:8443", 200, "crawler.example.com:8443"},
 		{"GET", "/", "crawler.example.com", 404, ""},
 		{"GET", "/.well-known/http-message-signatures-directory/", "crawler.example.com", 404, ""},
 		{"GET", "/bot/keys.json/", "crawler.example.com", 404, ""},
 		{"POST", "/bot/keys.json", "crawler.example.com", 405, ""},
 		{"PUT", "/.well-known/http-message-signatures-directory", "crawler.example.com", 405, ""},
-		{"GET", "/bot/keys.json", "crawler.example.com\x01", 400, ""},
 	} {
 		req := httptest.NewRequest(tc.method, tc.target, nil)
 		req.Host = tc.host
@@ -169,5 +174,250 @@ func TestDirectoryOverTLS(t *testing.T) {
 	}
 	if _, err := verifyDirectory(resp.Header, body, "crawler.example.com", time.Now()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestDirectoryBindsOnlyItsAuthority asks for the directory under many
+// spellings of Host: only the agent URL's own authority, up to case and
+// the default port, gets a binding signature. Any other Host gets the key
+// set unsigned, which proves nothing for it, so that no one can obtain
+// the crawler's proof of key possession for a domain of their own.
+func TestDirectoryBindsOnlyItsAuthority(t *testing.T) {
+	const (
+		named = "https://crawler.example.com/bot/keys.json"
+		ipv6  = "https://[2001:db8::1]/keys"
+		port  = "https://crawler.example.com:8443/keys"
+	)
+	for _, tc := range []struct {
+		agent, host string
+		bound       string // the authority the response is bound to; "" for none
+	}{
+		{named, "crawler.example.com", "crawler.example.com"},
+		{named, "CRAWLER.Example.com", "crawler.example.com"},
+		{named, "crawler.example.com:443", "crawler.example.com"},
+		{named, "crawler.example.com:", "crawler.example.com"},
+		{named, "attacker.example", ""},
+		{named, "attacker.example:443", ""},
+		{named, "crawler.example.com:8443", ""},
+		{named, "crawler.example.com:80", ""},
+		{named, "crawler.example.com.", ""},
+		{named, "www.crawler.example.com", ""},
+		{named, "crawler.example.com.attacker.example", ""},
+		{named, "crawler.example.com@attacker.example", ""},
+		{named, "attacker.example@crawler.example.com", ""},
+		{named, "[::1]", ""},
+		{named, "127.0.0.1", ""},
+		{named, "", ""},
+		{named, "crawler.example.com\x01", ""},
+		{ipv6, "[2001:DB8::1]:443", "[2001:db8::1]"},
+		{ipv6, "[2001:db8::1]", "[2001:db8::1]"},
+		{ipv6, "[2001:db8:0::1]", ""},
+		{ipv6, "[2001:db8::1]:8443", ""},
+		{port, "crawler.example.com:8443", "crawler.example.com:8443"},
+		{port, "crawler.example.com", ""},
+		{port, "crawler.example.com:443", ""},
+		{"https://Crawler.Example.COM:443/keys", "crawler.example.com", "crawler.example.com"},
+	} {
+		s, err := NewSigner(rfcKey(t), tc.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest(http.MethodGet, s.agentPath, nil)
+		req.Host = tc.host
+		rec := httptest.NewRecorder()
+		s.Directory().ServeHTTP(rec, req)
+		name := tc.agent + " Host " + strconv.Quote(tc.host)
+		checkBinding(t, name, rec.Code, rec.Header(), rec.Body.Bytes(), s.keySet, tc.bound, normalAuthority(tc.host, "https"))
+	}
+}
+
+// checkBinding checks a directory response: status 200 and the key set,
+// bound to authority bound alone, or when bound is "" to none, not even
+// to asked (the Host it was asked with).
+func checkBinding(t *testing.T, name string, code int, h http.Header, body, keySet []byte, bound, asked string) {
+	t.Helper()
+	now := time.Now()
+	if code != http.StatusOK || string(body) != string(keySet) {
+		t.Errorf("%s: %d %s, want 200 and the key set", name, code, body)
+		return
+	}
+	if bound != "" {
+		if _, err := verifyDirectory(h, body, bound, now); err != nil {
+			t.Errorf("%s: not bound to %s: %v", name, bound, err)
+		}
+	} else if h.Get("Signature") != "" || h.Get("Signature-Input") != "" {
+		t.Errorf("%s: signed for a Host not the agent URL's: %s", name, h.Get("Signature-Input"))
+	}
+	for i, other := range []string{asked, "attacker.example"} {
+		if other == bound || i > 0 && other == asked {
+			continue
+		}
+		if _, err := verifyDirectory(h, body, other, now); err == nil {
+			t.Errorf("%s: the response is bound to %q", name, other)
+		}
+	}
+}
+
+// TestDirectoryIgnoresForwardedHost: fields that a client can set, such
+// as X-Forwarded-Host, name no authority to bind.
+func TestDirectoryIgnoresForwardedHost(t *testing.T) {
+	s, err := NewSigner(rfcKey(t), "https://crawler.example.com/bot/keys.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ host, forwarded, bound string }{
+		{"crawler.example.com", "attacker.example", "crawler.example.com"},
+		{"attacker.example", "crawler.example.com", ""},
+	} {
+		req := httptest.NewRequest(http.MethodGet, "/bot/keys.json", nil)
+		req.Host = tc.host
+		req.Header.Set("X-Forwarded-Host", tc.forwarded)
+		req.Header.Set("X-Forwarded-Proto", "https")
+		req.Header.Set("Forwarded", "host="+tc.forwarded+";proto=https")
+		rec := httptest.NewRecorder()
+		s.Directory().ServeHTTP(rec, req)
+		checkBinding(t, "Host "+tc.host+" forwarded for "+tc.forwarded, rec.Code, rec.Header(), rec.Body.Bytes(), s.keySet, tc.bound, tc.forwarded)
+	}
+}
+
+// TestDirectoryRawRequests sends requests a verifier's library would not
+// write to the handler on a loopback server, over raw TCP: HTTP/1.0
+// without Host, an attacker's Host, and an absolute request target that
+// names another authority than Host (which net/http's server takes as
+// the request's host). None is bound to anything but the agent's.
+func TestDirectoryRawRequests(t *testing.T) {
+	s, err := NewSigner(rfcKey(t), "https://crawler.example.com/bot/keys.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Directory())
+	defer srv.Close()
+	for _, tc := range []struct{ request, bound, asked string }{
+		{"GET /bot/keys.json HTTP/1.0\r\n\r\n", "", ""},
+		{"GET /bot/keys.json HTTP/1.0\r\nHost: crawler.example.com\r\n\r\n", "crawler.example.com", ""},
+		{"GET /bot/keys.json HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n", "", "attacker.example"},
+		{"GET https://attacker.example/bot/keys.json HTTP/1.1\r\nHost: crawler.example.com\r\nConnection: close\r\n\r\n", "", "attacker.example"},
+		{"GET https://crawler.example.com/bot/keys.json HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n", "crawler.example.com", "attacker.example"},
+	} {
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.WriteString(conn, tc.request); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			conn.Close()
+			t.Fatalf("%q: %v", tc.request, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		conn.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBinding(t, strconv.Quote(tc.request), resp.StatusCode, resp.Header, body, s.keySet, tc.bound, tc.asked)
+	}
+}
+
+// TestDirectoryRotation rotates a crawler's key as the package
+// documentation says, with a site that verifies its requests and caches
+// its directory, fetched from a TLS server on loopback: the directory
+// lists both keys, each proven by its own signature, so that the site
+// accepts the new key's signatures on the copy it fetched before the
+// change, and the old key's on a copy fetched after.
+func TestDirectoryRotation(t *testing.T) {
+	const agent = "https://crawler.example.com/.well-known/http-message-signatures-directory"
+	oldKey := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, ed25519.SeedSize))
+	newKey := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{2}, ed25519.SeedSize))
+	before, err := NewSigner(oldKey, agent, WithDirectoryKeys(newKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := NewSigner(newKey, agent, WithDirectoryKeys(oldKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldID, newID := thumbprint(oldKey.Public().(ed25519.PublicKey)), thumbprint(newKey.Public().(ed25519.PublicKey))
+	if before.KeyID() != oldID || after.KeyID() != newID {
+		t.Fatalf("KeyID %s and %s, want the Signers' own keys' %s and %s", before.KeyID(), after.KeyID(), oldID, newID)
+	}
+
+	var serving atomic.Pointer[Signer]
+	serving.Store(before)
+	var fetches atomic.Int64
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		serving.Load().Directory().ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	tr := loopbackTransport(srv)
+	defer tr.CloseIdleConnections()
+	newSite := func() *site { return &site{client: &http.Client{Transport: tr}, now: time.Now} }
+	signed := func(s *Signer) *http.Request {
+		req, _ := http.NewRequest(http.MethodGet, "https://www.example.com/", nil)
+		if err := s.Sign(req); err != nil {
+			t.Fatal(err)
+		}
+		req.Host = req.URL.Host
+		return req
+	}
+	keyid := func(req *http.Request) string {
+		in, _ := parseDict(req.Header.Get("Signature-Input"))
+		m, _ := in.get(requestLabel)
+		id, _ := m.param("keyid")
+		return id.(string)
+	}
+
+	early := newSite()
+	for _, s := range []*Signer{before, after} { // the site's copy predates the change
+		req := signed(s)
+		if id := keyid(req); id != s.KeyID() {
+			t.Errorf("request signed with key %s, want the Signer's own %s", id, s.KeyID())
+		}
+		if _, err := early.verifyRequest(req, "https"); err != nil {
+			t.Errorf("signed with %s, on the directory fetched before the change: %v", keyid(req), err)
+		}
+	}
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("directory fetched %d times, want once", n)
+	}
+	serving.Store(after)
+	late := newSite()
+	for _, s := range []*Signer{after, before} { // a request signed before the change, still valid
+		if _, err := late.verifyRequest(signed(s), "https"); err != nil {
+			t.Errorf("signed with %s, on the directory fetched after the change: %v", s.KeyID(), err)
+		}
+	}
+
+	// Each directory lists both keys, the Signer's first, and proves each
+	// under its own label; dropping a signature leaves a key unproven.
+	for _, tc := range []struct {
+		s    *Signer
+		kids []string
+	}{{before, []string{oldID, newID}}, {after, []string{newID, oldID}}} {
+		rec := httptest.NewRecorder()
+		tc.s.Directory().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, agent, nil))
+		var set struct{ Keys []struct{ Kid string } }
+		if err := json.Unmarshal(rec.Body.Bytes(), &set); err != nil || len(set.Keys) != 2 || set.Keys[0].Kid != tc.kids[0] || set.Keys[1].Kid != tc.kids[1] {
+			t.Errorf("directory %s, want keys %q", rec.Body, tc.kids)
+		}
+		keys, err := verifyDirectory(rec.Header(), rec.Body.Bytes(), "crawler.example.com", time.Now())
+		if err != nil || len(keys) != 2 {
+			t.Errorf("directory of %s: %d keys, %v", tc.s.KeyID(), len(keys), err)
+		}
+		labels, _ := labelsTagged(rec.Header(), directoryTag)
+		if !slices.Equal(labels, []string{"binding", "binding1"}) {
+			t.Errorf("labels %q", labels)
+		}
+		h := rec.Header().Clone()
+		first, second, _ := strings.Cut(h.Get("Signature"), ", ")
+		for _, one := range []string{first, second} {
+			h.Set("Signature", one)
+			if _, err := verifyDirectory(h, rec.Body.Bytes(), "crawler.example.com", time.Now()); err == nil {
+				t.Errorf("directory with the signature %s alone verifies", one)
+			}
+		}
 	}
 }

@@ -28,12 +28,19 @@
 // proxy, or anyone on the path of one sent over plain http, which is
 // signed too) can send other requests to that site under the crawler's
 // name until the signature expires. That is why signatures are short-lived
-// and every request gets its own.
+// and every request gets its own, and why a signature must reach no other
+// site: [NewTransport] signs each request and redirect hop for its own
+// authority, dropping signature fields a request already carries, while a
+// caller of [Signer.Sign] must keep net/http from following the request's
+// redirects (see Sign).
 //
-// A Signer has one key, and its directory lists that key alone. The draft
-// rotates keys by listing the new key beside the old one for a while;
-// this package does not serve such a directory. A site that meets a keyid
-// it does not know may fetch the directory again, but one that does not
-// will reject the new key's signatures until its copy of the directory
-// expires, a day at most.
+// # Key rotation
+//
+// Sites cache the directory for up to a day, and a site that meets a
+// keyid it does not know may reject the signature rather than fetch the
+// directory again. To change keys, list the new key beside the old one
+// ([WithDirectoryKeys]) at least a day before signing with it; then sign
+// with the new key, listing the old one until no signature it made is
+// still valid (every instance of the crawler has changed, plus the
+// signatures' validity); then list the new key alone.
 package botauth

@@ -1,7 +1,9 @@
 package botauth_test
 
 import (
+	"bytes"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -102,4 +104,36 @@ func ExampleSigner_Directory() {
 	// 200 application/http-message-signatures-directory+json
 	// max-age=86400
 	// {"keys":[{"kty":"OKP","crv":"Ed25519","kid":"9ZP03Nu8GrXPAUkbKNxHOKBzxPX83SShgFkRNK-f2lw","x":"O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik","use":"sig"}]}
+}
+
+// Rotating keys: a day or more before the crawler signs with its new
+// key, its directory lists that key beside the current one; after the
+// change, the old key stays listed until its last signatures expire.
+func ExampleWithDirectoryKeys() {
+	const agent = "https://crawler.example/.well-known/http-message-signatures-directory"
+	// All-zero and all-one seeds: never use them.
+	current := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	next := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{1}, ed25519.SeedSize))
+
+	signer, err := botauth.NewSigner(current, agent, botauth.WithDirectoryKeys(next))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Later, once sites have had a day to see the new key:
+	//   signer, err = botauth.NewSigner(next, agent, botauth.WithDirectoryKeys(current))
+
+	rec := httptest.NewRecorder()
+	signer.Directory().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, agent, nil))
+	var set struct{ Keys []struct{ Kid string } }
+	if err := json.Unmarshal(rec.Body.Bytes(), &set); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("signs with:", signer.KeyID())
+	for _, k := range set.Keys {
+		fmt.Println("listed:", k.Kid)
+	}
+	// Output:
+	// signs with: 9ZP03Nu8GrXPAUkbKNxHOKBzxPX83SShgFkRNK-f2lw
+	// listed: 9ZP03Nu8GrXPAUkbKNxHOKBzxPX83SShgFkRNK-f2lw
+	// listed: UDDReOZl1ipXAfp9wYsm13sDBMK5og--QWdBjzuf6o4
 }

@@ -28,8 +28,7 @@ func TestThumbprint(t *testing.T) {
 }
 
 func TestKeySet(t *testing.T) {
-	pub := rfcKey(t).Public().(ed25519.PublicKey)
-	b := keySet(pub, thumbprint(pub))
+	b := keySet([]signingKey{{rfcKey(t), rfcKeyThumb}})
 	var set struct {
 		Keys []map[string]string `json:"keys"`
 	}

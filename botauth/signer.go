@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -40,14 +41,14 @@ const (
 // signatures (see the package documentation). It is safe for concurrent
 // use.
 type Signer struct {
-	key        ed25519.PrivateKey
-	keyID      string
-	agentField string // the Signature-Agent field value
-	agentValue string // agent as a Structured Field String
-	agentPath  string // the path of the agent URL
-	validity   int64  // seconds from created to expires
-	keySet     []byte // the key directory's body
-	digest     string // its Content-Digest
+	keys       []signingKey // keys[0] signs requests; the directory lists all
+	agentField string       // the Signature-Agent field value
+	agentValue string       // agent as a Structured Field String
+	agentPath  string       // the path of the agent URL
+	agentAuth  string       // the authority of the agent URL
+	validity   int64        // seconds from created to expires
+	keySet     []byte       // the key directory's body
+	digest     string       // its Content-Digest
 
 	// Set by NewSigner, and by tests to replay published vectors.
 	now               func() time.Time // the clock
@@ -55,11 +56,19 @@ type Signer struct {
 	directoryValidity int64            // seconds a directory response's signature lasts
 }
 
+// A signingKey is a private key and its keyid, its public key's
+// thumbprint.
+type signingKey struct {
+	key ed25519.PrivateKey
+	id  string
+}
+
 // An Option configures a [Signer] made by [NewSigner].
 type Option func(*config)
 
 type config struct {
-	validity time.Duration
+	validity      time.Duration
+	directoryKeys []ed25519.PrivateKey
 }
 
 // WithValidity sets how long each signature is valid: the time from its
@@ -69,6 +78,20 @@ type config struct {
 // The default is a minute (see Limits in the package documentation).
 func WithValidity(d time.Duration) Option {
 	return func(c *config) { c.validity = d }
+}
+
+// WithDirectoryKeys lists keys in the Signer's key directory beside its
+// own key, which alone signs requests, to rotate keys without sites
+// rejecting a signature (see the package documentation): the key the
+// crawler will sign with next, or the one it signed with before. The
+// directory response is signed with every key it lists, since the draft
+// asks for one signature per key and lets a site ignore a key without
+// one: hence private keys, of which the directory shows only the public
+// halves. Each key must be valid as [NewSigner]'s is and differ from the
+// Signer's and the others; NewSigner returns an error otherwise. Each use
+// adds to the keys of the uses before it.
+func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
+	return func(c *config) { c.directoryKeys = append(c.directoryKeys, keys...) }
 }
 
 // NewSigner returns a Signer that signs with key for the crawler whose
@@ -84,13 +107,7 @@ func WithValidity(d time.Duration) Option {
 // that keep only the URL's origin, as earlier drafts and Cloudflare's
 // reference verifier do, look there too.
 func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, error) {
-	if len(key) != ed25519.PrivateKeySize {
-		return nil, fmt.Errorf("botauth: Ed25519 private key of %d bytes, want %d", len(key), ed25519.PrivateKeySize)
-	}
-	if !ed25519.NewKeyFromSeed(key.Seed()).Equal(key) {
-		return nil, errors.New("botauth: Ed25519 private key whose public half is not its seed's")
-	}
-	path, err := checkAgent(agent)
+	path, auth, err := checkAgent(agent)
 	if err != nil {
 		return nil, err
 	}
@@ -103,67 +120,80 @@ func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, e
 	if cfg.validity < time.Second || cfg.validity > maxValidity {
 		return nil, fmt.Errorf("botauth: validity %v out of range [1s, %v]", cfg.validity, maxValidity)
 	}
-	key = append(ed25519.PrivateKey(nil), key...) // the caller's slice may change
-	pub := key.Public().(ed25519.PublicKey)
 	s := &Signer{
-		key:               key,
-		keyID:             thumbprint(pub),
 		agentValue:        sfString(agent),
 		agentPath:         path,
+		agentAuth:         auth,
 		validity:          int64(cfg.validity / time.Second),
 		now:               time.Now,
 		rand:              rand.Reader,
 		directoryValidity: int64(directoryValidity / time.Second),
 	}
+	for _, k := range append([]ed25519.PrivateKey{key}, cfg.directoryKeys...) {
+		if len(k) != ed25519.PrivateKeySize {
+			return nil, fmt.Errorf("botauth: Ed25519 private key of %d bytes, want %d", len(k), ed25519.PrivateKeySize)
+		}
+		if !ed25519.NewKeyFromSeed(k.Seed()).Equal(k) {
+			return nil, errors.New("botauth: Ed25519 private key whose public half is not its seed's")
+		}
+		id := thumbprint(k.Public().(ed25519.PublicKey))
+		if slices.ContainsFunc(s.keys, func(sk signingKey) bool { return sk.id == id }) {
+			return nil, fmt.Errorf("botauth: key %s given twice", id)
+		}
+		// Copied: the caller's slice may change.
+		s.keys = append(s.keys, signingKey{append(ed25519.PrivateKey(nil), k...), id})
+	}
 	s.agentField = requestLabel + "=" + s.agentValue
-	s.keySet = keySet(pub, s.keyID)
+	s.keySet = keySet(s.keys)
 	s.digest = contentDigest(s.keySet)
 	return s, nil
 }
 
 func (s *Signer) mustBeMade() {
-	if s.key == nil {
+	if s.keys == nil {
 		panic("botauth: Signer not made by NewSigner")
 	}
 }
 
-// sign signs cs under label for validity seconds from now, with the
-// parameters created, expires, keyid, then nonce if given, then tag.
-func (s *Signer) sign(label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
+// sign signs cs with k under label for validity seconds from now, with
+// the parameters created, expires, keyid, then nonce if given, then tag.
+func (s *Signer) sign(k signingKey, label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
 	created := s.now().Unix()
-	ps := append([]param{intParam("created", created), intParam("expires", created+validity), stringParam("keyid", s.keyID)}, nonce...)
-	return sign(s.key, label, cs, append(ps, stringParam("tag", tag)))
+	ps := append([]param{intParam("created", created), intParam("expires", created+validity), stringParam("keyid", k.id)}, nonce...)
+	return sign(k.key, label, cs, append(ps, stringParam("tag", tag)))
 }
 
-// checkAgent checks agent as NewSigner documents, and returns its path.
-func checkAgent(agent string) (string, error) {
+// checkAgent checks agent as NewSigner documents, and returns its path
+// and authority.
+func checkAgent(agent string) (path, auth string, err error) {
 	if !visibleASCII(agent) {
-		return "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
 	}
 	u, err := url.Parse(agent)
 	if err != nil {
-		return "", fmt.Errorf("botauth: agent URL: %w", err)
+		return "", "", fmt.Errorf("botauth: agent URL: %w", err)
 	}
 	switch {
 	case u.Scheme != "https":
-		return "", fmt.Errorf("botauth: agent URL %q is not https", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q is not https", agent)
 	case u.Host == "" || u.Hostname() == "":
-		return "", fmt.Errorf("botauth: agent URL %q has no host", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q has no host", agent)
 	case u.User != nil:
-		return "", fmt.Errorf("botauth: agent URL %q has user information", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
 	case strings.Contains(agent, "#"):
-		return "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
+		return "", "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
 	case u.Path == "" || u.Path == "/":
-		return "", fmt.Errorf("botauth: agent URL %q names no directory: sites fetch it as the key set itself (try %s)", agent, "https://"+u.Host+directoryPath)
+		return "", "", fmt.Errorf("botauth: agent URL %q names no directory: sites fetch it as the key set itself (try %s)", agent, "https://"+u.Host+directoryPath)
 	}
-	return u.Path, nil
+	auth, err = authority(u.Host, u.Scheme)
+	return u.Path, auth, err
 }
 
 // KeyID returns the key identifier the Signer sends in the keyid
 // parameter and as the key's kid in its directory: the JWK SHA-256
 // Thumbprint (RFC 7638, RFC 8037) of its public key, in unpadded
 // base64url, as the draft requires.
-func (s *Signer) KeyID() string { return s.keyID }
+func (s *Signer) KeyID() string { return s.keys[0].id }
 
 // Sign signs req as RFC 9421 and the Web Bot Auth draft ask. It sets
 // Signature-Agent to a Dictionary whose member, keyed by the signature's
@@ -183,9 +213,21 @@ func (s *Signer) KeyID() string { return s.keyID }
 // send in place of the name given).
 //
 // Sign replaces any Signature-Agent, Signature-Input and Signature fields
-// req has, so that a request signed again carries one signature, and
-// changes no other field. It modifies req: a RoundTripper signs a copy,
-// as [NewTransport]'s does.
+// req has, in its header or trailer and whatever their spelling, so that
+// a request signed again carries one signature, and changes no other
+// field. It modifies req: a RoundTripper signs a copy, as [NewTransport]'s
+// does.
+//
+// The signature is good for any request to the authority until it
+// expires, so it must reach no one else. Sign a request just before it is
+// sent, and do not let an http.Client follow its redirects: net/http
+// copies the fields onto each hop, handing the signature to whatever site
+// the redirect names. Either give the Client a CheckRedirect that returns
+// http.ErrUseLastResponse and sign each hop yourself, or, simpler, send
+// through [NewTransport], which signs each request and hop for its own
+// authority. A Host that names another authority than req.URL does gets
+// the signature for the Host's authority, sent to the server req.URL
+// names: set it only to reach the same site.
 func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""
@@ -200,10 +242,17 @@ func (s *Signer) Sign(req *http.Request) error {
 	if _, err := io.ReadFull(s.rand, nonce); err != nil {
 		return fmt.Errorf("botauth: reading a nonce: %w", err)
 	}
-	input, signature := s.sign(requestLabel, []component{{authorityID, auth}, {agentID, s.agentValue}},
+	input, signature := s.sign(s.keys[0], requestLabel, []component{{authorityID, auth}, {agentID, s.agentValue}},
 		s.validity, requestTag, stringParam("nonce", base64.StdEncoding.EncodeToString(nonce)))
 	if req.Header == nil {
 		req.Header = make(http.Header)
+	}
+	for _, h := range []http.Header{req.Header, req.Trailer} {
+		for k := range h {
+			if strings.EqualFold(k, "Signature-Agent") || strings.EqualFold(k, "Signature-Input") || strings.EqualFold(k, "Signature") {
+				delete(h, k) // net/http sends a key as it is spelled
+			}
+		}
 	}
 	req.Header.Set("Signature-Agent", s.agentField)
 	req.Header.Set("Signature-Input", input)

@@ -47,6 +47,7 @@ func TestNewSignerRejects(t *testing.T) {
 	good := rfcKey(t)
 	mismatched := append(ed25519.PrivateKey(nil), good...)
 	mismatched[40] ^= 1
+	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
 	for _, tc := range []struct {
 		name  string
 		key   ed25519.PrivateKey
@@ -74,6 +75,11 @@ func TestNewSignerRejects(t *testing.T) {
 		{"under a second", good, testAgent, []Option{WithValidity(999 * time.Millisecond)}},
 		{"over a day", good, testAgent, []Option{WithValidity(24*time.Hour + time.Second)}},
 		{"last option wins", good, testAgent, []Option{WithValidity(time.Hour), WithValidity(25 * time.Hour)}},
+		{"directory key nil", good, testAgent, []Option{WithDirectoryKeys(nil)}},
+		{"directory key seed only", good, testAgent, []Option{WithDirectoryKeys(other.Seed())}},
+		{"directory key's public half not the seed's", good, testAgent, []Option{WithDirectoryKeys(mismatched)}},
+		{"directory key the Signer's", good, testAgent, []Option{WithDirectoryKeys(other, good)}},
+		{"directory key twice", good, testAgent, []Option{WithDirectoryKeys(other), WithDirectoryKeys(other)}},
 	} {
 		if s, err := NewSigner(tc.key, tc.agent, tc.opts...); err == nil || s != nil {
 			t.Errorf("%s: NewSigner = %v, %v; want an error", tc.name, s, err)
@@ -403,5 +409,35 @@ func TestZeroSignerPanics(t *testing.T) {
 			}()
 			use(new(Signer))
 		}()
+	}
+}
+
+// TestSignDropsFieldsInAnySpelling: net/http sends a Header key as it is
+// spelled, so Sign drops the signature fields under any spelling, and
+// from the trailer too, before it sets its own.
+func TestSignDropsFieldsInAnySpelling(t *testing.T) {
+	s := newTestSigner(t)
+	req, _ := http.NewRequest(http.MethodGet, "https://www.example.com/", nil)
+	req.Header["signature"] = []string{"stale=:AAAA:"}
+	req.Header["SIGNATURE-INPUT"] = []string{`stale=("@authority");created=1;keyid="k"`}
+	req.Header["signature-Agent"] = []string{`stale="https://stale.example/keys"`}
+	req.Header["Signatures"] = []string{"kept"}
+	req.Trailer = http.Header{"Signature": {"stale=:AAAA:"}, "signature-input": {"stale=()"}, "X-Sum": {"kept"}}
+	if err := s.Sign(req); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	req.Header.Write(&b)
+	req.Trailer.Write(&b)
+	if strings.Contains(b.String(), "stale") {
+		t.Errorf("stale fields sent:\n%s", b.String())
+	}
+	if req.Header.Get("Signatures") != "kept" || req.Trailer.Get("X-Sum") != "kept" || len(req.Trailer) != 1 {
+		t.Errorf("other fields changed:\n%s", b.String())
+	}
+	for _, f := range []string{"Signature", "Signature-Input", "Signature-Agent"} {
+		if v := req.Header.Values(f); len(v) != 1 || !strings.HasPrefix(v[0], "sig1=") {
+			t.Errorf("%s: %q", f, v)
+		}
 	}
 }

@@ -5,11 +5,19 @@ import "net/http"
 // NewTransport returns a RoundTripper that signs every request with s, as
 // [Signer.Sign] does, and sends it through next (http.DefaultTransport
 // when next is nil). It signs a copy, as it is sent: the request it is
-// given is not changed, and a redirect hop, or a request sent again, gets
-// a signature of its own. A request it cannot sign (no host, or one that
-// is not ASCII) is not sent; RoundTrip closes its body and returns Sign's
-// error. Closing the idle connections of an http.Client that uses the
-// transport closes next's.
+// given is not changed, and each redirect hop, or a request sent again,
+// gets a signature of its own, made for its own authority. Signature
+// fields that a request already carries, such as those net/http copies
+// onto a redirect hop or those of an earlier Sign, are dropped whatever
+// their spelling, so that no signature made for one site reaches another.
+// A request it cannot sign (no host, or one that is not ASCII) is not
+// sent; RoundTrip closes its body and returns Sign's error. Closing the
+// idle connections of an http.Client that uses the transport closes
+// next's.
+//
+// Give it a robotstxt.PublicOnly transport as next, not the other way
+// round, so that what it signs connects only to public addresses: its
+// Unwrap method lets robotstxt.NewTransport see the guard behind it.
 //
 // It panics if s is nil or was not made by [NewSigner].
 func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {
@@ -46,3 +54,7 @@ func (t *transport) CloseIdleConnections() {
 		ci.CloseIdleConnections()
 	}
 }
+
+// Unwrap returns next, the RoundTripper the transport sends through, so
+// that robotstxt.NewTransport finds a guard behind it.
+func (t *transport) Unwrap() http.RoundTripper { return t.next }

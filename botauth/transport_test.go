@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -228,5 +229,112 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if dirFetches != 1 {
 		t.Errorf("the key directory was fetched %d times, want once", dirFetches)
+	}
+}
+
+// namedTransport dials the loopback listener that addrs maps each
+// host:port to, and fails for any other, so that no name reaches a
+// resolver.
+func namedTransport(addrs map[string]string) *http.Transport {
+	var d net.Dialer
+	return &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		target, ok := addrs[addr]
+		if !ok {
+			return nil, fmt.Errorf("test: no listener for %s", addr)
+		}
+		return d.DialContext(ctx, network, target)
+	}}
+}
+
+// TestTransportRedirectSignsEachSite follows real redirects through an
+// http.Client over the signing transport, from one loopback site to
+// another (another host, or the same host on another port), with a
+// request that already carries signature fields: Sign's for the first
+// site, and stale ones in other spellings. Each site must see one
+// signature, made for itself: net/http copies the fields onto each hop,
+// and the transport must drop them whatever their spelling.
+func TestTransportRedirectSignsEachSite(t *testing.T) {
+	type seen struct {
+		authority string
+		header    http.Header
+	}
+	var mu sync.Mutex
+	var got []seen
+	record := func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, seen{r.Host, r.Header.Clone()})
+		mu.Unlock()
+		io.Copy(io.Discard, r.Body)
+		switch r.URL.Path {
+		case "/to-b":
+			http.Redirect(w, r, "http://site-b.test/bounce", http.StatusFound)
+		case "/post-to-b":
+			http.Redirect(w, r, "http://site-b.test/landing", http.StatusTemporaryRedirect)
+		case "/to-port":
+			http.Redirect(w, r, "http://site-a.test:8080/landing", http.StatusMovedPermanently)
+		case "/bounce":
+			http.Redirect(w, r, "http://site-a.test/landing", http.StatusSeeOther)
+		}
+	}
+	addrs := make(map[string]string)
+	for _, name := range []string{"site-a.test:80", "site-b.test:80", "site-a.test:8080"} {
+		srv := httptest.NewServer(http.HandlerFunc(record))
+		defer srv.Close()
+		addrs[name] = srv.Listener.Addr().String()
+	}
+	next := namedTransport(addrs)
+	defer next.CloseIdleConnections()
+	s := newTestSigner(t)
+	hc := &http.Client{Transport: NewTransport(next, s), Timeout: 10 * time.Second}
+	site := testSite(time.Now, rfcKey(t).Public().(ed25519.PublicKey), testAgent)
+
+	for _, tc := range []struct {
+		method, url string
+		want        []string // the authorities reached, in order
+	}{
+		{"GET", "http://site-a.test/to-b", []string{"site-a.test", "site-b.test", "site-a.test"}},
+		{"POST", "http://site-a.test/post-to-b", []string{"site-a.test", "site-b.test"}},
+		{"GET", "http://site-a.test/to-port", []string{"site-a.test", "site-a.test:8080"}},
+	} {
+		for _, presign := range []bool{false, true} {
+			got = nil
+			req, _ := http.NewRequest(tc.method, tc.url, strings.NewReader("form=1"))
+			if presign {
+				if err := s.Sign(req); err != nil {
+					t.Fatal(err)
+				}
+				req.Header["signature"] = []string{`stale=:AAAA:`}
+				req.Header["SIGNATURE-INPUT"] = []string{`stale=("@authority");created=1;keyid="k";tag="web-bot-auth"`}
+				req.Header["signature-agent"] = []string{`stale="https://stale.example/keys"`}
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.method, tc.url, err)
+			}
+			resp.Body.Close()
+			name := fmt.Sprintf("%s %s (pre-signed %v)", tc.method, tc.url, presign)
+			var reached []string
+			sigs := make(map[string]bool)
+			for _, g := range got {
+				reached = append(reached, g.authority)
+				for _, f := range []string{"Signature", "Signature-Input", "Signature-Agent"} {
+					if v := g.header.Values(f); len(v) != 1 || strings.Contains(v[0], "stale") {
+						t.Errorf("%s: %s got %s %q, want one, made for it", name, g.authority, f, v)
+					}
+				}
+				r := &http.Request{Host: g.authority, Header: g.header}
+				if _, err := site.verifyRequest(r, "http"); err != nil {
+					t.Errorf("%s: %s got a signature that does not verify for it: %v", name, g.authority, err)
+				}
+				sig := g.header.Get("Signature")
+				if sigs[sig] {
+					t.Errorf("%s: %s got a signature sent before", name, g.authority)
+				}
+				sigs[sig] = true
+			}
+			if !slices.Equal(reached, tc.want) {
+				t.Errorf("%s: reached %q, want %q", name, reached, tc.want)
+			}
+		}
 	}
 }

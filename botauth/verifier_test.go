@@ -483,8 +483,9 @@ func jwkThumbprint(x string) string {
 // domain binding asks, and returns its Ed25519 keys by thumbprint. The
 // response must be a JWK Set of the directory media type whose
 // Content-Digest matches its body, with a valid
-// "http-message-signatures-directory" signature by each of its keys over
-// the authority it was fetched from and the digest.
+// "http-message-signatures-directory" signature by each of its keys (one
+// or several, as while a key is rotated) over the authority it was
+// fetched from and the digest.
 func verifyDirectory(h http.Header, body []byte, reqAuthority string, now time.Time) (map[string]ed25519.PublicKey, error) {
 	if ct := h.Get("Content-Type"); ct != "application/http-message-signatures-directory+json" {
 		return nil, fmt.Errorf("directory Content-Type %q", ct)
@@ -514,6 +515,9 @@ func verifyDirectory(h http.Header, body []byte, reqAuthority string, now time.T
 		tp := jwkThumbprint(x)
 		if kid, ok := k["kid"]; ok && kid != tp {
 			return nil, fmt.Errorf("directory kid %v is not the key's thumbprint %s", kid, tp)
+		}
+		if _, dup := keys[tp]; dup {
+			return nil, fmt.Errorf("directory lists key %s twice", tp)
 		}
 		keys[tp] = pub
 	}
