@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/robotsgate/robotstxt"
 	parser "github.com/robotsgate/robotstxt/internal/parse"
 )
 
@@ -44,7 +45,7 @@ func (lt *linter) groups() {
 				why = "allow wins a tie"
 			}
 			lt.add(r.Line, codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",
-				b.Line, writtenRule(*b, lt.lines), why)
+				b.Line, writtenRule(robotstxt.Rule(*b), lt.lines), why)
 		} else if by := dups[ref]; len(by) == in[ref.group] {
 			lt.add(r.Line, codeDuplicate, "the same rule as line %d", by[0].Line)
 		}
