@@ -9,8 +9,8 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/body"
-	matcher "github.com/robotsgate/robotstxt/internal/match"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // runExplain is "robotstxt explain": for each URL it shows the groups that
@@ -140,7 +140,6 @@ type explainer struct {
 // A reading is the document as explain parses it, once for all its URLs.
 type reading struct {
 	*parsed                   // in the explainer's mode
-	file    *parser.File      // the rich form of parsed.table
 	other   *robotstxt.Robots // in the other mode
 	// whole and wholeLines are the whole file, when it is over the
 	// limit and read cut; whole is nil otherwise.
@@ -156,7 +155,7 @@ func (x *explainer) reading() *reading {
 	d := x.doc
 	text := d.text(x.full)
 	p := parse(text, x.mode)
-	rd := &reading{parsed: p, file: p.table.File(), other: robotstxt.ParseMode(text, x.otherMode())}
+	rd := &reading{parsed: p, other: robotstxt.ParseMode(text, x.otherMode())}
 	if d.body.Truncated && !x.full {
 		rd.whole = robotstxt.ParseMode(d.whole.Text, x.mode)
 		rd.wholeLines = newListing(d.whole.Text)

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // groups reports, per crawler, rules that can never decide, rules given
