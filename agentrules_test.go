@@ -30,7 +30,7 @@ func (a *agentRules) Check(url string) Decision {
 
 func (a *agentRules) Usage(url string) Usage { return a.usage(match.Path(url)) }
 
-func (a *agentRules) Rules() []Rule { return a.t.Rules(selected) }
+func (a *agentRules) Rules() []Rule { return rulesOf(a.t.Rules(selected)) }
 
 // named reports whether some group of r names agent, so that the "*"
 // groups do not apply to it.

@@ -24,9 +24,16 @@ const (
 	ModeRFC9309
 )
 
-// Rule is one allow or disallow line: its normalised pattern, kind and
-// line.
-type Rule = parse.Rule
+// A Rule is one allow or disallow line of a robots.txt: the rule that
+// decided a [Decision], or one of [Robots.Rules]. The zero Rule is none.
+type Rule struct {
+	// Pattern is the path pattern, normalised (see
+	// [github.com/robotsgate/robotstxt/matcher.Escape]); in ModeRFC9309
+	// its escaped unreserved characters are decoded.
+	Pattern string
+	Line    int  // 1-based line number
+	Allow   bool // an allow rule, not a disallow
+}
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
 // use. It keeps the groups of the first crawler it checks at hand, the
@@ -115,7 +122,7 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 		return true, Rule{}
 	}
 	rule, ok := t.Decide(groups, path)
-	return !ok || rule.Allow, rule
+	return !ok || rule.Allow, Rule(rule) // its twin: converted for free
 }
 
 // Usage returns the preferences that robots.txt's Content-Usage rules
@@ -170,7 +177,16 @@ func (r *Robots) agentRules(agents ...string) *agentRules {
 
 // Rules returns the rules that apply to agent, in file order: those of
 // every group that names it, or else those of the "*" groups.
-func (r *Robots) Rules(agent string) []Rule { return r.t.Rules(r.groups(agent)) }
+func (r *Robots) Rules(agent string) []Rule { return rulesOf(r.t.Rules(r.groups(agent))) }
+
+// rulesOf converts rules from their twins; nil for none.
+func rulesOf(rules []parse.Rule) []Rule {
+	var out []Rule
+	for _, rule := range rules {
+		out = append(out, Rule(rule))
+	}
+	return out
+}
 
 // CrawlDelay returns the first crawl-delay of the groups that apply to
 // agent that parses: fractional seconds are kept; values that do not

@@ -1,7 +1,8 @@
-// Package matcher matches single robots.txt patterns against URL paths
-// exactly as Google's reference parser and RFC 9309 do; the robotstxt
-// package matches whole files. Matching never backtracks: a check costs
-// time linear in the lengths of the pattern and the path.
+// Package matcher matches robots.txt patterns against URL paths exactly
+// as Google's reference parser and RFC 9309 do, and orders the rules that
+// match by precedence; the robotstxt package matches whole files.
+// Matching never backtracks: a check costs time linear in the lengths of
+// the pattern and the path.
 package matcher
 
 import "github.com/robotsgate/robotstxt/internal/match"
@@ -18,3 +19,42 @@ func Match(pattern, path string) bool { return match.Match(pattern, path) }
 // or above 0x80 becomes %XX, and the hex digits of existing escapes are
 // upper-cased. Nothing is decoded.
 func Escape(pattern string) string { return match.Escape(pattern) }
+
+// Path returns the part of url that rules are matched against: the path,
+// ;params and query, always starting with "/" (a URL with no path gives
+// "/"), neither decoded nor escaped. url may be absolute,
+// scheme-relative ("//host/p") or a path.
+func Path(url string) string { return match.Path(url) }
+
+// UnescapePath reads a path as RFC 9309 matches it: the escapes of
+// unreserved characters (letters, digits and -._~) are decoded and the
+// hex digits of the others upper-cased, so that /%7Efred is /~fred while
+// %2F stays encoded; '*' and '$', which a pattern matches only escaped,
+// become %2A and %24. The robotstxt package's ModeRFC9309 reads paths so,
+// and [github.com/robotsgate/robotstxt/parser.ParseRFC9309] patterns.
+func UnescapePath(path string) string { return match.UnescapePath(path) }
+
+// MatchRule reports whether a rule of pattern, normalised, matches path,
+// and the length its match weighs in [Precedence]: the pattern's. An
+// allow rule of …/index.htm… also matches its directory, as Google's
+// parser reads it: "Allow: /d/index.html" matches "/d/" as "Allow: /d/$"
+// would, with that rule's length.
+func MatchRule(pattern string, allow bool, path string) (length int, ok bool) {
+	return match.MatchRule(pattern, allow, path)
+}
+
+// Prefix returns the literal start of a rule of pattern, normalised:
+// every path the rule matches begins with it. It is the pattern up to its
+// first '*' or final '$', and for an allow rule of …/index.htm… at most
+// its directory (see [MatchRule]).
+func Prefix(pattern string, allow bool) string { return match.Prefix(pattern, allow) }
+
+// Precedence compares two rules that match one path, as RFC 9309 §2.2.2
+// orders them and Google's parser applies it: the one whose match weighs
+// more (its length, see [MatchRule]) decides, and of two that weigh the
+// same, the allow. It returns a negative number when a rule of aLen and
+// aAllow decides, a positive one when a rule of bLen and bAllow does, and
+// 0 when they tie: then the first in file order decides.
+func Precedence(aLen int, aAllow bool, bLen int, bAllow bool) int {
+	return match.Precedence(aLen, aAllow, bLen, bAllow)
+}

@@ -44,3 +44,27 @@ func TestMatchEscaped(t *testing.T) {
 		}
 	}
 }
+
+func ExamplePath() {
+	fmt.Println(matcher.Path("https://example.com/a/b;p?q=1#top"))
+	fmt.Println(matcher.Path("https://example.com"))
+	fmt.Println(matcher.UnescapePath("/%7efred/%2f*"))
+	// Output:
+	// /a/b;p?q=1
+	// /
+	// /~fred/%2F%2A
+}
+
+func ExampleMatchRule() {
+	// Two rules match /shop/: the allow of its index page, widened to
+	// its directory as /shop/$ would be (7 bytes), and the disallow (6).
+	n, ok := matcher.MatchRule("/shop/index.html", true, "/shop/")
+	m, _ := matcher.MatchRule("/shop/", false, "/shop/")
+	fmt.Println(n, ok, m)
+	fmt.Println(matcher.Precedence(n, true, m, false) < 0) // the allow decides
+	fmt.Println(matcher.Prefix("/shop/index.html", true), matcher.Prefix("/a*b$", false))
+	// Output:
+	// 7 true 6
+	// true
+	// /shop/ /a
+}

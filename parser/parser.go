@@ -1,50 +1,157 @@
 // Package parser reads a robots.txt body leniently, as Google's reference
 // parser and the robotstxt package read it, into its groups of rules,
 // sitemaps, licences and extension records, and reports every line it
-// skipped, tolerated or cut, for a linter or an editor. Parsing never
-// fails. To decide whether a crawler may fetch a URL, use the robotstxt
-// package, which merges the groups that name a crawler.
+// skipped, tolerated or cut, for a linter or an editor; [Lines] gives each
+// line as written. Parsing never fails. To decide whether a crawler may
+// fetch a URL, use the robotstxt package, which merges the groups that
+// name a crawler.
 package parser
 
-import "github.com/robotsgate/robotstxt/internal/parse"
+import (
+	"time"
+
+	"github.com/robotsgate/robotstxt/internal/parse"
+)
+
+// The parser's implementation, in internal/parse, is shared with the
+// robotstxt package, which compiles the same grammar into an index, and
+// holds twins of these types, field for field: converting between twins
+// costs nothing (Rule(r)), and does not compile if their fields drift
+// apart. Only File and Group, which hold slices of them, are copied.
+
+// A File is a parsed robots.txt body.
+type File struct {
+	// Groups in file order, not merged when they name the same crawler.
+	Groups []Group
+	// Sitemaps in file order; they belong to no group.
+	Sitemaps []Record
+	// Licenses holds the License records of RSL 1.0 in file order, with
+	// their values as written; they belong to no group.
+	Licenses []Record
+	// Extensions holds the records that stand before the first group.
+	Extensions []Record
+	// Diagnostics, in line order, report the lines read other than as
+	// written: at most MaxDiagnostics, and one that counts the rest.
+	Diagnostics []Diagnostic
+	// Lines is the number of lines (see [Line.Num]).
+	Lines int
+}
+
+// A Group is one or more user-agent lines and the records that follow
+// them, up to the next user-agent line that follows an allow or disallow
+// rule.
+type Group struct {
+	Agents     []UserAgent // the user-agent lines, in file order
+	Rules      []Rule      // the allow and disallow lines, in file order
+	Extensions []Record    // crawl-delay, request-rate, … in file order
+	Usage      []UsageRule // the Content-Usage lines, in file order
+}
+
+// A UserAgent is one user-agent line of a group.
+type UserAgent struct {
+	Value string // as written, white space trimmed
+	// Token is the product token crawlers are compared with, ignoring
+	// case: the leading run of letters, '-' and '_' of Value
+	// ("Googlebot/2.1" gives "Googlebot"); empty for the global agent.
+	Token  string
+	Global bool // "*", alone or followed by white space
+	Line   int  // 1-based line number
+}
+
+// A Rule is one allow or disallow line.
+type Rule struct {
+	// Pattern is the path pattern, normalised as matching reads it (see
+	// [github.com/robotsgate/robotstxt/matcher.Escape]; [ParseRFC9309]
+	// also decodes it).
+	Pattern string
+	Line    int  // 1-based line number
+	Allow   bool // an allow rule, not a disallow
+}
+
+// A Record is a key-value line other than a rule or user-agent: a
+// sitemap, a licence or an extension such as crawl-delay.
+type Record struct {
+	Key   string // lower case, such as "crawl-delay"
+	Value string // as written, white space trimmed
+	Line  int    // 1-based line number
+}
+
+// A UsageRule is a Content-Usage line of a group (IETF AIPREF): a
+// statement of preference about the use of the paths it matches, such as
+// "Content-Usage: /photos/ train-ai=n". Unlike an allow or disallow rule,
+// it does not end its group's user-agent lines. A value that starts with
+// '/' has a path, up to the first blank, and the statement after the
+// blanks that follow; any other value is all statement, and the rule
+// matches every path.
+type UsageRule struct {
+	// Path is the path pattern, normalised as a [Rule]'s, or "" when the
+	// rule has none.
+	Path string
+	// Statement is the statement of preference as written, such as
+	// "train-ai=n"; "" when the value has none.
+	Statement string
+	// Line is the 1-based line number.
+	Line int
+}
 
 // MaxLineLength is how many bytes of a line are kept, as by Google's
 // parser: the rest of a longer line is dropped, and the cut line read.
-const MaxLineLength = parse.MaxLineLength
+const MaxLineLength = 2083*8 - 1
 
-// The parsed form of a body.
-type (
-	// A File is a parsed robots.txt body: its groups, sitemaps, licences
-	// and extension records in file order, its number of lines, and the
-	// diagnostics of the lines read other than as written.
-	File = parse.File
-	// A Group is one or more user-agent lines and the records that follow
-	// them, up to the next user-agent line that follows a rule.
-	Group = parse.Group
-	// A UserAgent is one user-agent line of a group, with the product
-	// token crawlers are compared by.
-	UserAgent = parse.UserAgent
-	// A Rule is one allow or disallow line, its pattern normalised as
-	// matching reads it.
-	Rule = parse.Rule
-	// A Record is a key-value line other than a rule or user-agent: a
-	// sitemap, a licence or an extension such as crawl-delay.
-	Record = parse.Record
-	// A UsageRule is a Content-Usage line: its path and its statement of
-	// preference.
-	UsageRule = parse.UsageRule
-	// A Diagnostic says what was noticed on one line: skipped, tolerated
-	// or cut. Its Kind's String, stable across releases, tells them
-	// apart: "not a key-value line", "unknown key" (kept as an extension
-	// record), "rule outside any group", "missing colon accepted",
-	// "misspelt key accepted", "line truncated" (at MaxLineLength bytes),
-	// "NUL byte ends line", "invalid UTF-8", "user-agent cut to product
-	// token", "user-agent names no crawler", "pattern does not start with
-	// / or *", "value does not parse", and, after a thousand of either,
-	// "further diagnostics not reported" and "further unknown records not
-	// kept", whose Text counts them.
-	Diagnostic = parse.Diagnostic
-)
+// Parse parses body as Google's parser does, with diagnostics. The File
+// does not refer to body.
+func Parse(body []byte) *File { return fromParse(parse.Parse(body)) }
 
-// Parse parses body as Google's parser does, with diagnostics.
-func Parse(body []byte) *File { return parse.Parse(body) }
+// ParseRFC9309 is like Parse but normalises patterns as RFC 9309 reads
+// them, as the robotstxt package's ModeRFC9309 does: percent-escaped
+// unreserved characters are decoded (/%7Efred is /~fred; %2F stays
+// encoded).
+func ParseRFC9309(body []byte) *File {
+	return fromParse(parse.Parser{RFC9309: true}.Parse(body))
+}
+
+// fromParse returns the File of f, internal/parse's twin.
+func fromParse(f *parse.File) *File {
+	return &File{
+		Groups:      each(f.Groups, fromGroup),
+		Sitemaps:    each(f.Sitemaps, fromRecord),
+		Licenses:    each(f.Licenses, fromRecord),
+		Extensions:  each(f.Extensions, fromRecord),
+		Diagnostics: each(f.Diagnostics, fromDiagnostic),
+		Lines:       f.Lines,
+	}
+}
+
+func fromGroup(g parse.Group) Group {
+	return Group{
+		Agents:     each(g.Agents, func(a parse.UserAgent) UserAgent { return UserAgent(a) }),
+		Rules:      each(g.Rules, func(r parse.Rule) Rule { return Rule(r) }),
+		Extensions: each(g.Extensions, fromRecord),
+		Usage:      each(g.Usage, func(u parse.UsageRule) UsageRule { return UsageRule(u) }),
+	}
+}
+
+func fromRecord(r parse.Record) Record { return Record(r) }
+
+// each returns s with every element converted by to; nil for nil.
+func each[F, T any](s []F, to func(F) T) []T {
+	if s == nil {
+		return nil
+	}
+	out := make([]T, len(s))
+	for i, v := range s {
+		out[i] = to(v)
+	}
+	return out
+}
+
+// MaxCrawlDelay is the longest crawl-delay [CrawlDelay] gives: a day, the
+// longest the robotstxt package keeps a robots.txt. Longer values are
+// clamped to it, as ignoring them would leave the site with no pacing.
+const MaxCrawlDelay = 24 * time.Hour
+
+// CrawlDelay reads the value of a crawl-delay record as the robotstxt
+// package does: a number of seconds, fractions kept, clamped to
+// [MaxCrawlDelay]. A value that is not a number, or is negative or NaN,
+// is an error, which Parse reports as a [BadValue] diagnostic.
+func CrawlDelay(value string) (time.Duration, error) { return parse.CrawlDelay(value) }

@@ -1,10 +1,15 @@
 package parser_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -49,30 +54,127 @@ func TestParseGroups(t *testing.T) {
 func TestDiagnosticKinds(t *testing.T) {
 	f := parser.Parse([]byte("Disallow: /early\nUser-agent FooBot\ndissallow: /tmp\n<html>\nCrawl-delay: soon\n" +
 		"Disallow: tmp\nUser-agent: /\nAllow: /x\x00y\nFoo: bar\n"))
-	want := []string{"rule outside any group", "missing colon accepted", "misspelt key accepted",
-		"not a key-value line", "value does not parse", "pattern does not start with / or *",
-		"user-agent names no crawler", "NUL byte ends line", "unknown key"}
+	want := []struct {
+		kind parser.Kind
+		text string
+	}{
+		{parser.RuleOutsideGroup, "rule outside any group"}, {parser.MissingColon, "missing colon accepted"},
+		{parser.MisspeltKey, "misspelt key accepted"}, {parser.NoKey, "not a key-value line"},
+		{parser.BadValue, "value does not parse"}, {parser.NoLeadingSlash, "pattern does not start with / or *"},
+		{parser.EmptyAgent, "user-agent names no crawler"}, {parser.NULByte, "NUL byte ends line"},
+		{parser.UnknownKey, "unknown key"},
+	}
 	if len(f.Diagnostics) != len(want) {
-		t.Fatalf("diagnostics %v, want kinds %q", f.Diagnostics, want)
+		t.Fatalf("diagnostics %v, want kinds %v", f.Diagnostics, want)
 	}
 	for i, d := range f.Diagnostics {
-		if d.Kind.String() != want[i] {
-			t.Errorf("diagnostic %d: %v, want kind %q", i, d, want[i])
+		if d.Kind != want[i].kind || d.Kind.String() != want[i].text {
+			t.Errorf("diagnostic %d: %v, want kind %q", i, d, want[i].text)
 		}
 	}
 
 	// The other five documented kinds: a cut line, bytes that are not
 	// UTF-8, a cut user-agent, and more than a thousand unknown records.
 	body := "User-agent: Googlebot/2.1\nDisallow: /" + strings.Repeat("a", parser.MaxLineLength) +
-		"\nDisallow: /\xff\n" + strings.Repeat("Foo: bar\n", 1001)
-	seen := map[string]bool{}
+		"\nDisallow: /\xff\n" + strings.Repeat("Foo: bar\n", parser.MaxUnknownRecords+1)
+	seen := map[parser.Kind]string{}
 	for _, d := range parser.Parse([]byte(body)).Diagnostics {
-		seen[d.Kind.String()] = true
+		seen[d.Kind] = d.Kind.String()
 	}
-	for _, k := range []string{"line truncated", "invalid UTF-8", "user-agent cut to product token",
-		"further diagnostics not reported", "further unknown records not kept"} {
-		if !seen[k] {
-			t.Errorf("no %q diagnostic; saw %v", k, seen)
+	for _, k := range []struct {
+		kind parser.Kind
+		text string
+	}{
+		{parser.LineTooLong, "line truncated"}, {parser.InvalidUTF8, "invalid UTF-8"},
+		{parser.AgentCut, "user-agent cut to product token"},
+		{parser.TooManyDiagnostics, "further diagnostics not reported"},
+		{parser.UnknownRecordsDropped, "further unknown records not kept"},
+	} {
+		if seen[k.kind] != k.text {
+			t.Errorf("no %q diagnostic; saw %v", k.text, seen)
+		}
+	}
+}
+
+func ExampleLines() {
+	body := []byte("User-agent: FooBot\n" +
+		"disallow /private # no colon\n" +
+		"just some words here\n")
+	for l := range parser.Lines(body) {
+		fmt.Printf("%d %q %q colon=%v\n", l.Num, l.Key, l.Value, l.Colon)
+	}
+	// Output:
+	// 1 "User-agent" "FooBot" colon=true
+	// 2 "disallow" "/private" colon=false
+	// 3 "" "" colon=false
+	// 4 "" "" colon=false
+}
+
+// TestParseRFC9309: RFC 9309 decodes the escapes of unreserved
+// characters in patterns, Google's parser only upper-cases them.
+func TestParseRFC9309(t *testing.T) {
+	body := []byte("User-agent: *\nDisallow: /%7efred/%2f\nContent-Usage: /%7Ejo train-ai=n\n")
+	for _, tc := range []struct {
+		f            *parser.File
+		pattern, use string
+	}{
+		{parser.Parse(body), "/%7Efred/%2F", "/%7Ejo"},
+		{parser.ParseRFC9309(body), "/~fred/%2F", "/~jo"},
+	} {
+		if g := tc.f.Groups[0]; g.Rules[0].Pattern != tc.pattern || g.Usage[0].Path != tc.use {
+			t.Errorf("rule %q, usage path %q; want %q, %q", g.Rules[0].Pattern, g.Usage[0].Path, tc.pattern, tc.use)
+		}
+	}
+}
+
+func TestCrawlDelay(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  time.Duration
+		ok    bool
+	}{
+		{"1.5", 1500 * time.Millisecond, true},
+		{"0", 0, true},
+		{"1e9", parser.MaxCrawlDelay, true},
+		{"soon", 0, false},
+		{"-1", 0, false},
+		{"NaN", 0, false},
+	} {
+		d, err := parser.CrawlDelay(tc.value)
+		if d != tc.want || (err == nil) != tc.ok {
+			t.Errorf("CrawlDelay(%q) = %v, %v; want %v, ok %v", tc.value, d, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestParseKeepsEverything: over the corpus and a body with every kind
+// of line, in both readings, the File holds everything its twin in
+// internal/parse holds, field for field.
+func TestParseKeepsEverything(t *testing.T) {
+	files, err := filepath.Glob("../testdata/corpus/files/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	bodies := [][]byte{[]byte("Crawl-delay: 1\nUser-agent: FooBot/1\nContent-Usage: /a train-ai=n\nDisallow: /%7ex\n" +
+		"Allow: /y\nCrawl-delay: 2\nSitemap: https://e.test/s\nLicense: https://e.test/l\nfoo\n")}
+	for _, name := range files {
+		body, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, body)
+	}
+	for i, body := range bodies {
+		for _, rfc := range []bool{false, true} {
+			f := parser.Parse(body)
+			if rfc {
+				f = parser.ParseRFC9309(body)
+			}
+			got, _ := json.Marshal(f)
+			want, _ := json.Marshal(parse.Parser{RFC9309: rfc}.Parse(body))
+			if string(got) != string(want) {
+				t.Fatalf("body %d (RFC 9309 %v): the File differs from its twin", i, rfc)
+			}
 		}
 	}
 }

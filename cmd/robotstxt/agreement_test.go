@@ -13,7 +13,7 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/longtest"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // answer is one command's decision for one URL: its word and the line of

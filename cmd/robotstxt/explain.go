@@ -9,8 +9,8 @@ import (
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/body"
-	matcher "github.com/robotsgate/robotstxt/internal/match"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // runExplain is "robotstxt explain": for each URL it shows the groups that
@@ -122,7 +122,7 @@ func (x *explainer) explanation(t target) explanation {
 	res.Detail = decisionReason(ms, v, path, x.mode, rd.lines)
 	out := explanation{urlResult: res, Matches: []matchResult{}}
 	for _, m := range ms {
-		out.Matches = append(out.Matches, matchResult{*newRuleResult(*m.rule, rd.lines), m.length})
+		out.Matches = append(out.Matches, matchResult{*newRuleResult(robotstxt.Rule(*m.rule), rd.lines), m.length})
 	}
 	return out
 }
@@ -140,7 +140,6 @@ type explainer struct {
 // A reading is the document as explain parses it, once for all its URLs.
 type reading struct {
 	*parsed                   // in the explainer's mode
-	file    *parser.File      // the rich form of parsed.table
 	other   *robotstxt.Robots // in the other mode
 	// whole and wholeLines are the whole file, when it is over the
 	// limit and read cut; whole is nil otherwise.
@@ -156,7 +155,7 @@ func (x *explainer) reading() *reading {
 	d := x.doc
 	text := d.text(x.full)
 	p := parse(text, x.mode)
-	rd := &reading{parsed: p, file: p.table.File(), other: robotstxt.ParseMode(text, x.otherMode())}
+	rd := &reading{parsed: p, other: robotstxt.ParseMode(text, x.otherMode())}
 	if d.body.Truncated && !x.full {
 		rd.whole = robotstxt.ParseMode(d.whole.Text, x.mode)
 		rd.wholeLines = newListing(d.whole.Text)
@@ -350,24 +349,19 @@ func (x *explainer) rules(f *parser.File, groups []int, path string, v robotstxt
 		if i == 0 {
 			label = "rules"
 		}
-		s := fmt.Sprintf("line %-4d %s  (length %d", m.rule.Line, writtenRule(*m.rule, l), m.length)
+		s := fmt.Sprintf("line %-4d %s  (length %d", m.rule.Line, writtenRule(robotstxt.Rule(*m.rule), l), m.length)
 		if m.length != len(m.rule.Pattern) {
 			s += fmt.Sprintf(": the directory %s$ of an index page", m.rule.Pattern[:m.length-1])
 		} else if w := l.directive(m.rule.Line); w != "" && !strings.HasSuffix(w, " "+m.rule.Pattern) {
 			s += ", normalised " + m.rule.Pattern
 		}
 		s += ")"
-		if decided(v.Rule) && sameRule(*m.rule, v.Rule) {
+		if decided(v.Rule) && robotstxt.Rule(*m.rule) == v.Rule {
 			s += "  ← decides"
 		}
 		x.field(label, "%s", s)
 	}
 	x.field("decision", "%s", decisionReason(ms, v, path, x.mode, l))
-}
-
-// sameRule reports whether a and b are the same rule of a file.
-func sameRule(a, b parser.Rule) bool {
-	return a.Line == b.Line && a.Allow == b.Allow && a.Pattern == b.Pattern
 }
 
 // decisionReason says what the decision is and why.
@@ -427,7 +421,7 @@ func (x *explainer) others(f *parser.File, applied []int, path string, l listing
 			label = "not read"
 		}
 		x.field(label, "line %-4d %s  (matches, but its group, %s, does not apply to %s)",
-			m.rule.Line, writtenRule(*m.rule, l), l.text(f.Groups[m.group].Agents[0].Line), x.agent)
+			m.rule.Line, writtenRule(robotstxt.Rule(*m.rule), l), l.text(f.Groups[m.group].Agents[0].Line), x.agent)
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // lintHelp is the long help of lint, with its codes.

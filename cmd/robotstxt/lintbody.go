@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/body"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // notRobots reports, as one finding, a body that is not a robots.txt at
@@ -105,7 +104,7 @@ func (lt *linter) overLimit() {
 	if !d.body.Truncated {
 		return
 	}
-	whole := parser.Parser{RFC9309: lt.mode == robotstxt.ModeRFC9309}.Parse(d.whole.Text)
+	whole := parseFile(d.whole.Text, lt.mode)
 	// The cut text ends with a line end, so its last (empty) line is
 	// the first one crawlers do not read.
 	first := lt.lines.len()

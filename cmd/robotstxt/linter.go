@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/robotsgate/robotstxt"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A finding is one thing lint reports about a file. Line 0 is about the
@@ -31,7 +31,7 @@ type linter struct {
 // lintDocument returns the findings for d read in mode, in line order.
 func lintDocument(d *document, mode robotstxt.Mode) []finding {
 	lt := &linter{doc: d, mode: mode, text: d.body.Text, lines: newListing(d.body.Text)}
-	lt.file = parser.Parser{RFC9309: mode == robotstxt.ModeRFC9309}.Parse(lt.text)
+	lt.file = parseFile(lt.text, mode)
 	switch {
 	case lt.notRobots():
 	case lt.noDirectives():

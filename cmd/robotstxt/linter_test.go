@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // lintText lints body as read from a file and returns the findings.

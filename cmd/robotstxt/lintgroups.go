@@ -4,7 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // groups reports, per crawler, rules that can never decide, rules given
@@ -44,7 +45,7 @@ func (lt *linter) groups() {
 				why = "allow wins a tie"
 			}
 			lt.add(r.Line, codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",
-				b.Line, writtenRule(*b, lt.lines), why)
+				b.Line, writtenRule(robotstxt.Rule(*b), lt.lines), why)
 		} else if by := dups[ref]; len(by) == in[ref.group] {
 			lt.add(r.Line, codeDuplicate, "the same rule as line %d", by[0].Line)
 		}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // diagnostics turns the parser's diagnostics into findings.

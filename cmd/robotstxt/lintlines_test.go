@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 func TestAgentCut(t *testing.T) {

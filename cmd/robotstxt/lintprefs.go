@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/robotsgate/robotstxt"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // usage reports Content-Usage statements that state nothing, preferences
@@ -67,23 +67,20 @@ func (lt *linter) usageConflicts() {
 // apply to its crawler too, and the group's Allow and Disallow rules to
 // the crawlers above.
 func (lt *linter) usageGroups() {
-	inRule, agents, usageAt := false, false, 0
-	for l := range parser.Lines(string(lt.text)) {
-		switch l.Key {
-		case parser.KeyUserAgent:
-			if inRule {
-				inRule, usageAt = false, 0
-			} else if usageAt > 0 {
-				lt.add(l.Num, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which applies to this crawler too: "+
-					"a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)", usageAt)
-				usageAt = 0
+	for _, g := range lt.file.Groups {
+		// The group's user-agent lines all come before its first Allow
+		// or Disallow, which would have ended them.
+		usage := g.Usage
+		for _, a := range g.Agents {
+			usageAt := 0 // the first Content-Usage rule since the line above
+			for ; len(usage) > 0 && usage[0].Line < a.Line; usage = usage[1:] {
+				if usageAt == 0 {
+					usageAt = usage[0].Line
+				}
 			}
-			agents = true
-		case parser.KeyAllow, parser.KeyDisallow:
-			inRule = agents
-		case parser.KeyContentUsage:
-			if agents && !inRule && usageAt == 0 {
-				usageAt = l.Num
+			if usageAt > 0 {
+				lt.add(a.Line, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which applies to this crawler too: "+
+					"a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)", usageAt)
 			}
 		}
 	}

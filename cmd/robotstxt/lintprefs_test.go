@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 func TestLintUsage(t *testing.T) {

@@ -3,8 +3,8 @@ package main
 import (
 	"strings"
 
-	matcher "github.com/robotsgate/robotstxt/internal/match"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A ruleRef names a rule by its group and its index in the group.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A listing holds the lines of a robots.txt body as written, so that rules
@@ -63,15 +63,15 @@ func (l listing) directive(n int) string {
 	if n < 1 || n > len(l.lines) {
 		return ""
 	}
-	for pl := range parser.Lines(string(l.lines[n-1])) {
-		if pl.Key == parser.KeyNone {
+	for pl := range parser.Lines(l.lines[n-1]) {
+		if pl.Key == "" {
 			return ""
 		}
 		sep := ": "
-		if pl.Flags&parser.FlagMissingColon != 0 {
+		if !pl.Colon {
 			sep = " "
 		}
-		return clip(pl.RawKey+sep+pl.Value, maxShown)
+		return clip(pl.Key+sep+pl.Value, maxShown)
 	}
 	return ""
 }

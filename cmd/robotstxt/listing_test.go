@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt/internal/body"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 func TestListing(t *testing.T) {

@@ -3,19 +3,18 @@ package main
 import (
 	"slices"
 
-	matcher "github.com/robotsgate/robotstxt/internal/match"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // outranks reports whether rule r, when its match weighs n, takes
 // precedence over rule o, when its match weighs m. The order is
-// matcher.Best's, the library's one definition of robots.txt precedence:
-// the longer match wins, on a tie an allow beats a disallow, and then the
-// rule first in file order.
+// matcher.Precedence's, the library's one definition of robots.txt
+// precedence: the longer match wins, on a tie an allow beats a disallow,
+// and then the rule first in file order.
 func outranks(r *parser.Rule, n int, o *parser.Rule, m int) bool {
-	var best matcher.Best
-	best.Take(m, o.Allow, o.Line)
-	return best.Beats(n, r.Allow, r.Line)
+	c := matcher.Precedence(n, r.Allow, m, o.Allow)
+	return c < 0 || c == 0 && r.Line < o.Line
 }
 
 // A match is a rule that matches the URL's path.

@@ -7,17 +7,18 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
-	parser "github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/usage"
+	"github.com/robotsgate/robotstxt/matcher"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A parsed is a robots.txt body as check, test and explain read it: its
-// Robots in one mode, which decides, its table, for the Content-Usage
-// rules, and its lines as written.
+// Robots in one mode, which decides, its File in that mode, for the
+// Content-Usage rules, and its lines as written.
 type parsed struct {
 	robots *robotstxt.Robots
-	table  *parser.Table
+	file   *parser.File
 	lines  listing
 	mode   robotstxt.Mode
 }
@@ -26,10 +27,18 @@ type parsed struct {
 func parse(text []byte, mode robotstxt.Mode) *parsed {
 	return &parsed{
 		robots: robotstxt.ParseMode(text, mode),
-		table:  parser.Parser{RFC9309: mode == robotstxt.ModeRFC9309}.Compile(text),
+		file:   parseFile(text, mode),
 		lines:  newListing(text),
 		mode:   mode,
 	}
+}
+
+// parseFile parses text into its groups and diagnostics, read in mode.
+func parseFile(text []byte, mode robotstxt.Mode) *parser.File {
+	if mode == robotstxt.ModeRFC9309 {
+		return parser.ParseRFC9309(text)
+	}
+	return parser.Parse(text)
 }
 
 // A prefItem is one line of what check, test and explain show of the
@@ -52,13 +61,19 @@ type prefItem struct {
 // Content-Usage rules: those of p.robots' Decision, or for check the
 // Client's.
 func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []prefItem {
-	t := p.table
-	groups, _ := t.AppendGroups(nil, agent)
+	f := p.file
+	groups := appliedGroups(f, agent)
+	var usageRules []parser.UsageRule
+	records := slices.Clone(f.Extensions) // those before the first group first, as Robots.ContentSignal reads them
+	for _, gi := range groups {
+		usageRules = append(usageRules, f.Groups[gi].Usage...)
+		records = append(records, f.Groups[gi].Extensions...)
+	}
 	var items []prefItem
-	if t.HasUsage(groups) {
+	if len(usageRules) > 0 {
 		it := prefItem{label: "usage", prefs: usageText(u)}
 		path := matchPath(url, p.mode)
-		switch rules := t.DecideUsage(nil, groups, path); {
+		switch rules := decidingUsage(usageRules, path); {
 		case !allowed:
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
 		case len(rules) == 0:
@@ -75,12 +90,11 @@ func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []
 		}
 		items = append(items, it)
 	}
-	// The Content-Signal records that apply to the agent, those before
-	// the first group first, as Robots.ContentSignal reads them, and
-	// what they say together.
+	// The Content-Signal records that apply to the agent, and what they
+	// say together.
 	var signals []int
 	var signal string
-	for _, rec := range append(t.FileExtensions(), t.Extensions(groups)...) {
+	for _, rec := range records {
 		if rec.Key == "content-signal" {
 			signals = append(signals, rec.Line)
 			signal = usage.Combine(signal, usage.ParseContentSignal(rec.Value))
@@ -97,6 +111,25 @@ func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []
 		items = append(items, it)
 	}
 	return items
+}
+
+// decidingUsage returns the Content-Usage rules that decide the
+// preferences for path, as Robots.Usage reads them: those whose path
+// matches it with the greatest length, a rule without a path matching
+// with length 0.
+func decidingUsage(rules []parser.UsageRule, path string) []parser.UsageRule {
+	var out []parser.UsageRule
+	best := -1
+	for _, r := range rules {
+		if len(r.Path) < best || r.Path != "" && !matcher.Match(r.Path, path) {
+			continue
+		}
+		if len(r.Path) > best {
+			out, best = out[:0], len(r.Path)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // printPrefs writes items under the line of a URL, as check and test

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	parser "github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/usage"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // usageBody has Content-Usage rules and a Content-Signal record for every

@@ -1,6 +1,8 @@
 // Package parse reads robots.txt bodies leniently, as Google's reference
-// parser does, into a File with diagnostics (exported by package parser)
-// or a Table indexed for checking URLs. Parsing never fails.
+// parser does, into a File with diagnostics or a Table indexed for
+// checking URLs. Parsing never fails. Package parser declares public twins
+// of File and its parts, and package robotstxt of Rule, with the same
+// fields: they convert from these.
 package parse
 
 import (

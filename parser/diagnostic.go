@@ -1,0 +1,110 @@
+package parser
+
+import "github.com/robotsgate/robotstxt/internal/parse"
+
+// A Diagnostic reports a line that the parser skipped, tolerated or cut.
+type Diagnostic struct {
+	Line int    // 1-based line number
+	Kind Kind   // what was noticed
+	Text string // the key or value concerned, when there is one
+}
+
+// Kind is what a [Diagnostic] reports. Its String, stable across
+// releases, is given beside each kind below.
+type Kind uint8
+
+// The kinds of Diagnostic. Skipped lines have no effect on the rules;
+// tolerated lines are read as their author most likely meant them; cut
+// lines are read up to the cut.
+const (
+	// NoKey, "not a key-value line": skipped, text that is neither
+	// "key: value" nor "key value".
+	NoKey Kind = iota + 1
+	// UnknownKey, "unknown key": a key no crawler is known to read, kept
+	// as an extension record (see [MaxUnknownRecords]). Text is the key,
+	// in lower case.
+	UnknownKey
+	// RuleOutsideGroup, "rule outside any group": skipped, an allow,
+	// disallow or Content-Usage line before any user-agent line.
+	RuleOutsideGroup
+	// MissingColon, "missing colon accepted": tolerated, "key value"
+	// without ':'.
+	MissingColon
+	// MisspeltKey, "misspelt key accepted": tolerated, a misspelling
+	// Google's parser accepts, such as "dissallow".
+	MisspeltKey
+	// LineTooLong, "line truncated": cut at MaxLineLength bytes.
+	LineTooLong
+	// NULByte, "NUL byte ends line": cut at a NUL byte.
+	NULByte
+	// InvalidUTF8, "invalid UTF-8": tolerated, the line is not valid
+	// UTF-8.
+	InvalidUTF8
+	// AgentCut, "user-agent cut to product token": tolerated, a
+	// user-agent value read as its product token ([UserAgent.Token]).
+	AgentCut
+	// EmptyAgent, "user-agent names no crawler": a user-agent value with
+	// no product token.
+	EmptyAgent
+	// NoLeadingSlash, "pattern does not start with / or *": a rule that
+	// can match no path.
+	NoLeadingSlash
+	// BadValue, "value does not parse": an extension value that cannot
+	// be used, such as "crawl-delay: soon" (see [CrawlDelay]).
+	BadValue
+	// TooManyDiagnostics, "further diagnostics not reported": after
+	// MaxDiagnostics diagnostics, from this line on; Text counts them.
+	TooManyDiagnostics
+	// UnknownRecordsDropped, "further unknown records not kept": after
+	// MaxUnknownRecords records with an unknown key, from this line on;
+	// Text counts them.
+	UnknownRecordsDropped
+)
+
+// MaxDiagnostics bounds the diagnostics of one file: after that many, one
+// more, of kind [TooManyDiagnostics], counts the rest.
+const MaxDiagnostics = 1000
+
+// MaxUnknownRecords bounds the extension records with an unknown key that
+// a File keeps; one diagnostic of kind [UnknownRecordsDropped] counts the
+// rest. Records with a known key, such as crawl-delay, are all kept.
+const MaxUnknownRecords = 1000
+
+// The constants are internal/parse's, spelt out for go doc: an index
+// below is out of range, and does not compile, when they differ.
+var (
+	_ = [1]struct{}{}[MaxLineLength-parse.MaxLineLength]
+	_ = [1]struct{}{}[MaxCrawlDelay-parse.MaxCrawlDelay]
+	_ = [1]struct{}{}[MaxDiagnostics-parse.MaxDiagnostics]
+	_ = [1]struct{}{}[MaxUnknownRecords-parse.MaxUnknownRecords]
+	_ = [1]struct{}{}[NoKey-Kind(parse.NoKey)]
+	_ = [1]struct{}{}[UnknownKey-Kind(parse.UnknownKey)]
+	_ = [1]struct{}{}[RuleOutsideGroup-Kind(parse.RuleOutsideGroup)]
+	_ = [1]struct{}{}[MissingColon-Kind(parse.MissingColon)]
+	_ = [1]struct{}{}[MisspeltKey-Kind(parse.MisspeltKey)]
+	_ = [1]struct{}{}[LineTooLong-Kind(parse.LineTooLong)]
+	_ = [1]struct{}{}[NULByte-Kind(parse.NULByte)]
+	_ = [1]struct{}{}[InvalidUTF8-Kind(parse.InvalidUTF8)]
+	_ = [1]struct{}{}[AgentCut-Kind(parse.AgentCut)]
+	_ = [1]struct{}{}[EmptyAgent-Kind(parse.EmptyAgent)]
+	_ = [1]struct{}{}[NoLeadingSlash-Kind(parse.NoLeadingSlash)]
+	_ = [1]struct{}{}[BadValue-Kind(parse.BadValue)]
+	_ = [1]struct{}{}[TooManyDiagnostics-Kind(parse.TooManyDiagnostics)]
+	_ = [1]struct{}{}[UnknownRecordsDropped-Kind(parse.UnknownRecordsDropped)]
+)
+
+// String describes the kind in a few words, as listed with the kinds;
+// "Kind(N)" for a number that is none of them.
+func (k Kind) String() string { return parse.Kind(k).String() }
+
+// String formats the diagnostic as "line N: kind: text", with Text
+// quoted, or "line N: kind" when it has none.
+func (d Diagnostic) String() string { return toDiagnostic(d).String() }
+
+func fromDiagnostic(d parse.Diagnostic) Diagnostic {
+	return Diagnostic{Line: d.Line, Kind: Kind(d.Kind), Text: d.Text}
+}
+
+func toDiagnostic(d Diagnostic) parse.Diagnostic {
+	return parse.Diagnostic{Line: d.Line, Kind: parse.Kind(d.Kind), Text: d.Text}
+}
