@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// memStore is an in-process Store and leaser, standing in for Redis in the
+// memStore is an in-process Store and Leaser, standing in for Redis in the
 // Client's tests. It keeps the Store contract (storetest runs it, in
 // store_contract_test.go): values and leases expire after their TTL, by
 // the wall clock whatever clock the Client under test uses, and only the

@@ -29,9 +29,8 @@ type Store struct {
 }
 
 var _ interface {
-	robotstxt.Store
+	robotstxt.Leaser
 	robotstxt.Pacer
-	Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error)
 } = (*Store)(nil)
 
 // New returns a Store that keeps entries in Redis through client, which

@@ -11,13 +11,14 @@
 //	}
 //
 // Run checks misses, exact bytes under unusual keys and values, overwrites,
-// that values are copies, expiry after the TTL, calls whose context is
-// already done, and concurrent use. When the Store also implements
-// Store with leases (see [robotstxt.Store]), Run checks its leases as well: exclusive per key,
+// that values are copies, a value kept until its TTL ends and gone after
+// it, TTLs of a month (which a Client writes), calls whose context is
+// already done, and concurrent use. When the Store is also a
+// [robotstxt.Leaser], Run checks its leases as well: exclusive per key,
 // freed by release, not freed by a former holder's late release, and
 // expiring after their TTL.
 //
-// Run waits out a few short TTLs, so it takes about a second for a Store
+// Run waits out a few short TTLs, so it takes about three seconds for a Store
 // with precise expiry; [WithTTLResolution] tells it about a coarser one.
 // Run it with -race: the concurrency checks rely on the race detector to
 // find unsynchronised state.
@@ -62,6 +63,9 @@ const (
 	minShortTTL = 300 * time.Millisecond
 	// longTTL outlives the whole suite.
 	longTTL = time.Hour
+	// endMargin is how long before its TTL ends endOfTTL reads a value:
+	// far longer than a Get takes on an unloaded machine.
+	endMargin = 150 * time.Millisecond
 	// hangLimit is how long a call with a done context may take before
 	// Run calls it hung. It is a bound on a hang, not on speed.
 	hangLimit = 10 * time.Second
@@ -79,8 +83,8 @@ type suite struct {
 // return a new, empty Store each time it is called: nothing written to one
 // may show through another (a fresh key prefix or database on a shared
 // server will do). newStore may register cleanups on t. Each check is a
-// subtest of t; the lease checks are skipped when the Store does not
-// implement Store with leases (see [robotstxt.Store]).
+// subtest of t; the lease checks are skipped when the Store is not a
+// [robotstxt.Leaser].
 func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Option) {
 	s := &suite{newStore: newStore, resolution: defaultResolution}
 	for _, o := range opts {
@@ -96,18 +100,20 @@ func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Opti
 		{"Overwrite", s.overwrite},
 		{"Copies", s.copies},
 		{"Expiry", s.expiry},
+		{"LongTTL", s.longTTL},
+		{"EndOfTTL", s.endOfTTL},
 		{"ContextCanceled", s.contextCanceled},
 		{"ContextDeadline", s.contextDeadline},
 		{"Concurrent", s.concurrent},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, s.newStore(t)) })
 	}
-	if _, ok := s.newStore(t).(leaser); !ok {
+	if _, ok := s.newStore(t).(robotstxt.Leaser); !ok {
 		return // the lease checks are for Leasers only
 	}
 	for _, c := range []struct {
 		name string
-		run  func(*testing.T, leaser)
+		run  func(*testing.T, robotstxt.Leaser)
 	}{
 		{"LeaseExclusive", s.leaseExclusive},
 		{"LeaseRelease", s.leaseRelease},
@@ -117,7 +123,7 @@ func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Opti
 		{"LeaseConcurrent", s.leaseConcurrent},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			c.run(t, s.newStore(t).(leaser))
+			c.run(t, s.newStore(t).(robotstxt.Leaser))
 		})
 	}
 }
@@ -254,6 +260,34 @@ func (s *suite) expiry(t *testing.T, st robotstxt.Store) {
 	}
 }
 
+// monthTTL is the longest TTL a Client writes: a good copy is kept for
+// its freshness (at most a day) and the stale window (30 days).
+const monthTTL = 31 * 24 * time.Hour
+
+// longTTL: a value set with the longest TTL a Client writes is there. A
+// backend that reads a TTL over 30 days as a Unix time (memcached's
+// protocol does) expires it at once, as a date in 1970.
+func (s *suite) longTTL(t *testing.T, st robotstxt.Store) {
+	set(t, st, key, []byte("kept for a month"), monthTTL)
+	if got := get(t, st, key); string(got) != "kept for a month" {
+		t.Fatalf("Get after a Set with a TTL of %v = %q", monthTTL, got)
+	}
+}
+
+// endOfTTL: a value is there until its TTL ends, not only just after its
+// Set: a Store must not round a TTL down (1.5 s to 1 s, say). The value is
+// read endMargin before the TTL ends.
+func (s *suite) endOfTTL(t *testing.T, st robotstxt.Store) {
+	ttl := 1500*time.Millisecond + 2*s.resolution
+	start := time.Now()
+	set(t, st, key, []byte("v"), ttl)
+	time.Sleep(time.Until(start.Add(ttl - endMargin)))
+	got, err := st.Get(t.Context(), key)
+	if late := time.Since(start); late < ttl && (err != nil || string(got) != "v") {
+		t.Fatalf("Get %v into a TTL of %v = %q, %v; want the value", late.Round(time.Millisecond), ttl, got, err)
+	}
+}
+
 // contextCanceled: calls under a cancelled context return, with an error
 // that wraps context.Canceled or having done their work; either way the
 // Store is left consistent. Callers giving up (a Client closing while
@@ -266,7 +300,7 @@ func (s *suite) contextCanceled(t *testing.T, st robotstxt.Store) {
 	if got := get(t, st, key); string(got) != "live" {
 		t.Fatalf("after cancelled calls: Get = %q, want %q", got, "live")
 	}
-	if l, ok := st.(leaser); ok {
+	if l, ok := st.(robotstxt.Leaser); ok {
 		release := lease(t, l, key, longTTL)
 		release()
 	}
@@ -308,7 +342,7 @@ func (s *suite) doneContext(t *testing.T, st robotstxt.Store, ctx context.Contex
 		t.Errorf("Set under a done context left %q, want %q or %q", now, "old", "new")
 	}
 
-	l, ok := st.(leaser)
+	l, ok := st.(robotstxt.Leaser)
 	if !ok {
 		return
 	}
@@ -334,7 +368,7 @@ func (s *suite) concurrent(t *testing.T, st robotstxt.Store) {
 	const rounds = 20 // workers*rounds < 256 distinct fill bytes
 	const shared = "https://shared.example:443"
 	set(t, st, shared, fill(255), longTTL)
-	l, isLeaser := st.(leaser)
+	l, isLeaser := st.(robotstxt.Leaser)
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -384,7 +418,7 @@ func filled(v []byte) bool {
 
 // leaseExclusive: a held lease is refused to every other taker with
 // (nil, false, nil), and leases on other keys are independent.
-func (s *suite) leaseExclusive(t *testing.T, l leaser) {
+func (s *suite) leaseExclusive(t *testing.T, l robotstxt.Leaser) {
 	release := lease(t, l, key, longTTL)
 	defer release()
 	for range 3 {
@@ -396,7 +430,7 @@ func (s *suite) leaseExclusive(t *testing.T, l leaser) {
 
 // leaseRelease: release frees the lease for the next taker, and calling
 // it again does no harm.
-func (s *suite) leaseRelease(t *testing.T, l leaser) {
+func (s *suite) leaseRelease(t *testing.T, l robotstxt.Leaser) {
 	for i := range 3 {
 		release := lease(t, l, key, longTTL)
 		wantHeld(t, l, key)
@@ -409,7 +443,7 @@ func (s *suite) leaseRelease(t *testing.T, l leaser) {
 
 // leaseStaleRelease: once a holder has released, calling its release
 // again after another took the lease leaves the new holder's lease alone.
-func (s *suite) leaseStaleRelease(t *testing.T, l leaser) {
+func (s *suite) leaseStaleRelease(t *testing.T, l robotstxt.Leaser) {
 	first := lease(t, l, key, longTTL)
 	first()
 	second := lease(t, l, key, longTTL)
@@ -422,7 +456,7 @@ func (s *suite) leaseStaleRelease(t *testing.T, l leaser) {
 // leaseExpiry: a lease never released is held for its TTL and free after
 // it, and the release of the holder whose lease expired does not free the
 // lease of the one who took it next.
-func (s *suite) leaseExpiry(t *testing.T, l leaser) {
+func (s *suite) leaseExpiry(t *testing.T, l robotstxt.Leaser) {
 	ttl := s.shortTTL()
 	start := time.Now()
 	expired := lease(t, l, key, ttl)
@@ -443,7 +477,7 @@ func (s *suite) leaseExpiry(t *testing.T, l leaser) {
 // leaseApartFromValues: a lease and a value under the same key do not
 // touch: a lease is not a value, Set does not free a lease, and release
 // does not delete the value.
-func (s *suite) leaseApartFromValues(t *testing.T, l leaser) {
+func (s *suite) leaseApartFromValues(t *testing.T, l robotstxt.Leaser) {
 	release := lease(t, l, key, longTTL)
 	wantMiss(t, l, key)
 	wantMiss(t, l, key+":lease")
@@ -461,7 +495,7 @@ func (s *suite) leaseApartFromValues(t *testing.T, l leaser) {
 
 // leaseConcurrent: of workers racing for one lease, exactly one gets it,
 // round after round.
-func (s *suite) leaseConcurrent(t *testing.T, l leaser) {
+func (s *suite) leaseConcurrent(t *testing.T, l robotstxt.Leaser) {
 	for round := range 5 {
 		var (
 			wg       sync.WaitGroup
@@ -523,7 +557,7 @@ func wantMiss(t *testing.T, st robotstxt.Store, k string) {
 }
 
 // lease takes the lease on k or fails the test.
-func lease(t *testing.T, l leaser, k string, ttl time.Duration) (release func()) {
+func lease(t *testing.T, l robotstxt.Leaser, k string, ttl time.Duration) (release func()) {
 	t.Helper()
 	release, ok, err := l.Lease(t.Context(), k, ttl)
 	if err != nil || !ok || release == nil {
@@ -534,7 +568,7 @@ func lease(t *testing.T, l leaser, k string, ttl time.Duration) (release func())
 
 // wantHeld fails the test unless Lease of k reports another holder with
 // (nil, false, nil).
-func wantHeld(t *testing.T, l leaser, k string) {
+func wantHeld(t *testing.T, l robotstxt.Leaser, k string) {
 	t.Helper()
 	release, ok, err := l.Lease(t.Context(), k, longTTL)
 	if ok && release != nil {
@@ -559,11 +593,4 @@ func returns(t *testing.T, what string, fn func()) {
 	case <-time.After(hangLimit):
 		t.Fatalf("%s under a done context had not returned after %v", what, hangLimit)
 	}
-}
-
-// leaser is a Store with leases (see robotstxt.Store), which Run checks
-// when the Store has them.
-type leaser interface {
-	robotstxt.Store
-	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }

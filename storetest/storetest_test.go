@@ -30,6 +30,8 @@ const (
 	releaseAnyHolder flaw = "ReleaseAnyHolder" // any release frees the lease
 	heldIsError      flaw = "HeldIsError"      // a held lease is an error
 	leaseIsValue     flaw = "LeaseIsValue"     // a lease lives among the values
+	monthIsDate      flaw = "MonthIsDate"      // a TTL over 30 days is a Unix time, as memcached reads it
+	roundsTTLDown    flaw = "RoundsTTLDown"    // a TTL is cut to whole seconds
 )
 
 // mapStore is a Store and Leaser in a map that keeps the contract, unless
@@ -99,7 +101,14 @@ func (m *mapStore) Set(ctx context.Context, k string, b []byte, ttl time.Duratio
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.vals[m.key(k)] = mapValue{b: b, expires: time.Now().Add(ttl)}
+	expires := time.Now().Add(ttl)
+	switch {
+	case m.flaw == monthIsDate && ttl > 30*24*time.Hour:
+		expires = time.Unix(int64(ttl/time.Second), 0)
+	case m.flaw == roundsTTLDown:
+		expires = time.Now().Add(ttl.Truncate(time.Second))
+	}
+	m.vals[m.key(k)] = mapValue{b: b, expires: expires}
 	return nil
 }
 
@@ -173,6 +182,8 @@ func TestRunFindsFlaws(t *testing.T) {
 		releaseAnyHolder: {"LeaseStaleRelease", "LeaseExpiry"},
 		heldIsError:      {"LeaseExclusive", "LeaseRelease", "LeaseStaleRelease", "LeaseApartFromValues"},
 		leaseIsValue:     {"LeaseApartFromValues"},
+		monthIsDate:      {"LongTTL"},
+		roundsTTLDown:    {"EndOfTTL"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
