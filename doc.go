@@ -105,13 +105,20 @@
 // the rules apply to the authority first asked. A hop is a request under
 // the crawler's name like any other, so one that leaves the site (other
 // than http to https, to its www. twin, or to another authority's
-// /robots.txt) must be allowed by its authority's robots.txt, and takes
-// its turn in that authority's pacing (that of the first [Transport] made
-// for the Client, else an in-process one) within the fetch's timeout. A
-// hop that may not be sent, or a redirect without a usable http or https
-// Location, leaves the robots.txt unreachable, never allow-all; only more
-// than five redirects, or a loop, read as no robots.txt. [PublicOnly]
-// keeps every hop off internal addresses.
+// /robots.txt) must be allowed by its authority's robots.txt. Every
+// request that leaves the site, those to another authority's robots.txt
+// included, takes its turn in that authority's pacing (that of the first
+// [Transport] made for the Client, else the Client's in-process one),
+// waiting for it within the fetch's timeout. A hop that may not be sent,
+// or a redirect without a usable http or https Location, leaves the
+// robots.txt unreachable, never allow-all; only more than five
+// redirects, or a loop, read as no robots.txt. One check sends at most
+// 3×(redirects+1) requests, 18 by default, the robots.txt files its hops
+// need included, nested at most three deep; a robots.txt fetched for
+// another site's hop keeps only a good answer, so that no site's chain
+// can leave a failure on another. [PublicOnly] keeps every hop off
+// internal addresses, and a robots.txt it refused defers for the longest
+// back-off, with an error matching [ErrNonPublic].
 //
 // The status decides ([WithStatusPolicy] replaces this mapping):
 //
