@@ -41,6 +41,7 @@ type Client struct {
 	tokenErr error    // why there is no usable token, or nil
 	fetcher  fetcher
 	robots   document
+	tdm      *document // tdmrep.json (WithTDMRep), or nil
 	tier     *sharedTier        // the Store's use; nil without a Store
 	thaws    singleflight.Group // thaws of frozen entries, by authority (see rulesOf)
 	clock    *coarseClock       // nil under WithClock
@@ -91,7 +92,10 @@ func NewClient(opts ...Option) *Client {
 		c.tokenErr = err
 	}
 	c.logger = cmp.Or(cfg.logger, slog.New(slog.DiscardHandler))
-	c.robots = document{path: "/robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes)}
+	c.robots = document{path: "/robots.txt", name: "robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes), robots: true}
+	if cfg.tdmrep {
+		c.tdm = &document{path: tdmrepPath, name: "tdmrep.json", cache: newMemCache(cfg.cacheSize, max(cfg.cacheBytes/tdmrepShare, 1))}
+	}
 	if !cfg.clockSet {
 		c.clock = newCoarseClock()
 	}
@@ -183,11 +187,15 @@ type key struct {
 	doc       *document
 }
 
-// A document is a file the Client fetches and caches per authority.
+// A document is a file the Client fetches and caches per authority:
+// robots.txt, and under WithTDMRep the site's tdmrep.json, each in a
+// cache of its own.
 type document struct {
-	path  string // such as "/robots.txt"
-	cache *memCache
-	fills singleflight.Group // by authority
+	path   string // such as "/robots.txt"
+	name   string // for logs: "robots.txt"
+	cache  *memCache
+	fills  singleflight.Group // by authority
+	robots bool               // robots.txt: read for the rules; another is kept as its body
 }
 
 // url returns the document's URL, without the scheme's default port.
@@ -233,6 +241,18 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 		return c.answer(e, path, false, d)
 	}
 	return c.miss(ctx, key{string(authority), &c.robots}, path, e, d)
+}
+
+// tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
+// or stale while it is fetched again, waiting at most until ctx ends; an
+// entry with OutcomeUnreachable means the file could not be read.
+func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
+	e := c.tdm.cache.get([]byte(authority))
+	if e != nil && c.fresh(e) {
+		return e, nil
+	}
+	e, _, err := c.current(ctx, key{authority, c.tdm}, e)
+	return e, err
 }
 
 // fresh reports whether e may answer without asking its server again.
@@ -305,8 +325,19 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 // one, or nil.
 func (c *Client) miss(ctx context.Context, k key, path string, e *entry, d *Decision) (bool, error) {
 	c.stats.misses.Add(1)
+	cur, stale, err := c.current(ctx, k, e)
+	if err != nil {
+		return false, err
+	}
+	return c.answer(cur, path, stale, d)
+}
+
+// current returns the entry to answer for k from, when e, the entry in
+// memory, is not fresh: a current one, or e itself, stale, when another
+// fill is fetching it again or the caller cannot wait for a fetch.
+func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale bool, _ error) {
 	if e != nil && e.refreshing.Load() {
-		return c.answer(e, path, true, d) // do not wait for another's fill
+		return e, true, nil // do not wait for another's fill
 	}
 	prev, looked := e, false
 	if e == nil && c.tier != nil && c.base.Err() == nil {
@@ -315,22 +346,22 @@ func (c *Client) miss(ctx context.Context, k key, path string, e *entry, d *Deci
 		hit, older, err := c.tier.lookup(ctx, k, nil)
 		switch {
 		case err != nil:
-			return false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
+			return nil, false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
 		case hit != nil:
-			return c.answer(k.doc.cache.put(hit), path, false, d)
+			return k.doc.cache.put(hit), false, nil
 		}
 		prev, looked = older, true
 	}
 	fresh, err := c.load(ctx, k, prev, looked)
 	switch {
 	case err == nil:
-		return c.answer(fresh, path, false, d)
+		return fresh, false, nil
 	case e != nil && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
 		// The caller cannot wait for the fetch, which goes on or will
 		// be tried again; the expired copy is still a usable answer.
-		return c.answer(e, path, true, d)
+		return e, true, nil
 	}
-	return false, err
+	return nil, false, err
 }
 
 // load returns a current entry for k, from one fill that concurrent
@@ -482,7 +513,9 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	}
 	now := c.cfg.now()
 	at := stampOf(now)
-	c.stats.countFetch(res.outcome, res.notModified)
+	if k.doc.robots {
+		c.stats.countFetch(res.outcome, res.notModified)
+	}
 	if res.notModified {
 		lifetime, explicit := c.cfg.freshness(now, res.header)
 		e := prev.clone()
@@ -500,16 +533,20 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		outcome: res.outcome, status: int32(res.status), fetched: at, checked: at, redirects: res.redirects,
 	}}
 	if res.outcome == OutcomeUnreachable {
-		return c.unreachable(e, prev, res, now), nil // its expiry is its back-off
+		return c.unreachable(k, e, prev, res, now), nil // its expiry is its back-off
 	}
 	lifetime, _ := c.cfg.freshness(now, res.header)
 	e.expires = at.add(lifetime)
 	if res.outcome == OutcomeRules {
-		e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
+		if k.doc.robots {
+			e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
+		} else {
+			e.body = compress(res.body)
+		}
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}
-	c.logger.LogAttrs(c.base, slog.LevelDebug, "robots.txt fetched",
+	c.logger.LogAttrs(c.base, slog.LevelDebug, k.doc.name+" fetched",
 		slog.String("authority", k.authority), slog.Int("status", res.status),
 		slog.String("outcome", res.outcome.name()), durationAttr("fresh", lifetime))
 	return e.derive(), nil
@@ -517,7 +554,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 
 // unreachable completes e, a failed fetch's entry, for the back-off
 // period, or returns the last good copy standing in for it (see standIn).
-func (c *Client) unreachable(e, prev *entry, res fetchResult, now time.Time) *entry {
+func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Time) *entry {
 	at := e.fetched
 	e.failStatus, e.failures, e.since = e.status, 1, at
 	if prev != nil && prev.failures > 0 {
@@ -534,11 +571,11 @@ func (c *Client) unreachable(e, prev *entry, res fetchResult, now time.Time) *en
 	if e.cause = capErr(res.err); e.cause != nil {
 		e.errText = e.cause.Error()
 	}
-	c.logger.LogAttrs(c.base, slog.LevelWarn, "robots.txt unreachable",
+	c.logger.LogAttrs(c.base, slog.LevelWarn, k.doc.name+" unreachable",
 		slog.String("authority", e.key), slog.Int("status", res.status),
 		slog.Int("failures", int(e.failures)), durationAttr("retry_in", wait),
 		slog.String("error", e.errText))
-	if c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter {
+	if k.doc.robots && c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter {
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
 		e.outcome = OutcomeAllowAll

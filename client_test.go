@@ -1153,7 +1153,7 @@ func TestFailuresCountStopsAtItsBound(t *testing.T) {
 	res := fetchResult{outcome: OutcomeUnreachable, status: 503, header: http.Header{}, err: errors.New("down")}
 	at := stampOf(now)
 	failed := &entry{key: prev.key, persisted: persisted{outcome: OutcomeUnreachable, status: 503, fetched: at, checked: at}}
-	e := c.unreachable(failed, prev, res, now)
+	e := c.unreachable(key{prev.key, &c.robots}, failed, prev, res, now)
 	if e.failures != maxFailures {
 		t.Errorf("failures %d after %d, want the bound", e.failures, maxFailures)
 	}
@@ -1549,5 +1549,55 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 	}
 	if got := n.Load(); got != 2 {
 		t.Errorf("robots.txt fetched %d times, want 2: the check that gave up left its mark", got)
+	}
+}
+
+// TestClientTDMRepFile: under WithTDMRep the Client fetches an authority's
+// /.well-known/tdmrep.json through the same machinery as robots.txt: once
+// while fresh, shared through the Store under its own key, a 404 read as
+// no file (whatever WithStatusPolicy says of robots.txt), and a failure
+// as unreachable, not counted in the robots.txt statistics.
+func TestClientTDMRepFile(t *testing.T) {
+	checkLeaks(t)
+	const file = `[{"location": "/", "tdm-reservation": 1}]`
+	w := newHosts(t)
+	w.on("a.test/.well-known/tdmrep.json", serve(200, file, "Cache-Control", "max-age=3600"))
+	w.on("b.test/.well-known/tdmrep.json", serve(404, "no"))
+	w.on("c.test/.well-known/tdmrep.json", serve(503, "down"))
+	store := newMemStore()
+	hc := &http.Client{Transport: w.transport(t)}
+	opts := []Option{WithHTTPClient(hc), WithStore(store), WithTDMRep(), WithStatusPolicy(LegacyStatusPolicy)}
+	c := newTestClient(t, opts...)
+	ctx := context.Background()
+	for range 2 {
+		e, err := c.tdmrep(ctx, "http://a.test:80")
+		if err != nil || e.outcome != OutcomeRules {
+			t.Fatalf("a.test: %+v, %v; want the file", e, err)
+		}
+		if text, err := e.text(); err != nil || string(text) != file {
+			t.Fatalf("a.test's file: %q, %v; want %q", text, err, file)
+		}
+	}
+	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
+		t.Errorf("a.test's file fetched %d times, want once", n)
+	}
+	if store.get("http://a.test:80/.well-known/tdmrep.json") == nil || store.get("http://a.test:80") != nil {
+		t.Error("the file is not in the Store under its own key")
+	}
+	other := newTestClient(t, opts...)
+	if e, err := other.tdmrep(ctx, "http://a.test:80"); err != nil || e.outcome != OutcomeRules {
+		t.Errorf("another Client: %+v, %v; want the file from the Store", e, err)
+	}
+	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
+		t.Errorf("with the Store, a.test's file fetched %d times, want once", n)
+	}
+	if e, err := c.tdmrep(ctx, "http://b.test:80"); err != nil || e.outcome != OutcomeAllowAll {
+		t.Errorf("b.test (404): %+v, %v; want no file", e, err)
+	}
+	if e, err := c.tdmrep(ctx, "http://c.test:80"); err != nil || e.outcome != OutcomeUnreachable {
+		t.Errorf("c.test (503): %+v, %v; want unreachable", e, err)
+	}
+	if st := c.Stats(); st.Fetches != (Stats{}).Fetches || st.Entries != 0 {
+		t.Errorf("the files counted as robots.txt: %+v", st)
 	}
 }

@@ -51,7 +51,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	for hop := 0; ; hop++ {
 		resp, err := f.send(ctx, target, authority, prev)
 		if err != nil {
-			outcome := valid(f.c.cfg.errPolicy(err))
+			outcome := OutcomeUnreachable
+			if k.doc.robots {
+				outcome = valid(f.c.cfg.errPolicy(err))
+			}
 			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) {
 				// Whatever the policy: no response has rules to read, a
 				// robots.txt a guard refused is never "no robots.txt",
@@ -64,7 +67,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		switch resp.StatusCode {
 		case 301, 302, 303, 307, 308:
 		default:
-			f.classify(&res, resp, target, prev)
+			f.classify(&res, resp, k, target)
 			return res
 		}
 		discard(resp)
@@ -170,9 +173,9 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	return resp, nil
 }
 
-// classify reads a final response to target: its status and, for
-// rules, its body.
-func (f *fetcher) classify(res *fetchResult, resp *http.Response, target string, prev *entry) {
+// classify reads a final response to target, k's document: its status
+// and, for rules, its body. Only robots.txt has a configurable policy.
+func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target string) {
 	defer discard(resp)
 	conditional := resp.Request.Header.Get("If-None-Match") != "" ||
 		resp.Request.Header.Get("If-Modified-Since") != ""
@@ -180,7 +183,11 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, target string,
 		res.notModified = true
 		return
 	}
-	res.outcome = valid(f.c.cfg.policy(resp.StatusCode))
+	policy := defaultStatusPolicy
+	if k.doc.robots {
+		policy = f.c.cfg.policy
+	}
+	res.outcome = valid(policy(resp.StatusCode))
 	if res.outcome != OutcomeRules {
 		if res.outcome == OutcomeUnreachable {
 			res.err = fmt.Errorf("robotstxt: %s answered %s", capQuote(target), capQuote(resp.Status))

@@ -32,6 +32,10 @@ const (
 const (
 	leaseMargin   = 5 * time.Second // lease TTL beyond the fetch timeout
 	retryingPause = time.Second     // RetryAt of a deferral being retried
+	tdmrepPath    = "/.well-known/tdmrep.json"
+	// tdmrepShare is the part of the byte budget the tdmrep.json cache
+	// takes: the few sites that have one keep files of a few hundred bytes.
+	tdmrepShare = 8
 )
 
 // An Option configures a Client. NewClient applies options in order;
@@ -63,6 +67,7 @@ type config struct {
 	leaseWait           time.Duration
 	leaseWaitSet        bool
 	leasePoll           time.Duration
+	tdmrep              bool
 	logger              *slog.Logger
 	now                 func() time.Time
 	clockSet            bool
@@ -302,6 +307,19 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 			c.leasePoll = poll
 		}
 	}
+}
+
+// WithTDMRep makes the Client fetch, cache and share each authority's
+// /.well-known/tdmrep.json, the site-wide file of the W3C TDMRep
+// protocol, as it does robots.txt (the same freshness, back-off, Store and
+// failure rules, in a cache of its own bounded by the entry count and an
+// eighth of the byte budget), so that [Transport.Receipt] and
+// [Transport.Usage] read the file's reservations. Crawlers that do not
+// train AI models need not pay for the extra fetch per site. While the
+// file is unreachable and no usable copy is cached, it reads as a
+// reservation (train-ai=n).
+func WithTDMRep() Option {
+	return func(c *config) { c.tdmrep = true }
 }
 
 // WithLogger sets where the Client and its Transports log: fetch failures

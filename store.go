@@ -87,7 +87,7 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
 		var text []byte
-		if text, err = decompress(e.body, 3*t.cfg.bodyLimit); err == nil {
+		if text, err = decompress(e.body, 3*t.cfg.bodyLimit); err == nil && k.doc.robots {
 			e.setRules(text, e.body, t.cfg.mode, t.tokens)
 		}
 	}
