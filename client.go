@@ -41,7 +41,7 @@ type Client struct {
 	tokenErr error    // why there is no usable token, or nil
 	fetcher  fetcher
 	robots   document
-	tdm      *document // tdmrep.json (WithTDMRep), or nil
+	tdm      *document          // tdmrep.json (WithTDMRep), or nil
 	tier     *sharedTier        // the Store's use; nil without a Store
 	thaws    singleflight.Group // thaws of frozen entries, by authority (see rulesOf)
 	clock    *coarseClock       // nil under WithClock
