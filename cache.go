@@ -37,6 +37,10 @@ type memCache struct {
 	uses  [maxUses]atomic.Pointer[entry]
 }
 
+// epochMask keeps an epoch to the 31 bits an entry has for it; an epoch
+// that comes round again after 2^31 drains only loses a note.
+const epochMask = 1<<31 - 1
+
 // maxUses is how many uses the cache notes between two drains: each entry
 // once, so that a crawl over up to this many authorities with no new one
 // drains nothing. Beyond it a hit drains, if it can take mu.
@@ -76,7 +80,7 @@ func (m *memCache) get(key []byte) *entry {
 		}
 		m.mu.Unlock()
 	default:
-		if ep := m.epoch.Load(); e.usedIn.Load() != ep {
+		if ep := m.epoch.Load() & epochMask; e.usedIn() != ep {
 			m.note(e, ep)
 		}
 	}
@@ -94,7 +98,7 @@ func (m *memCache) note(e *entry, ep uint32) {
 	}
 	if i := m.nuses.Add(1) - 1; i < maxUses {
 		m.uses[i].Store(e)
-		e.usedIn.Store(ep)
+		e.noteUse(ep)
 	}
 }
 

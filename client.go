@@ -336,7 +336,7 @@ func (c *Client) miss(ctx context.Context, k key, path string, e *entry, d *Deci
 // memory, is not fresh: a current one, or e itself, stale, when another
 // fill is fetching it again or the caller cannot wait for a fetch.
 func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale bool, _ error) {
-	if e != nil && e.refreshing.Load() {
+	if e != nil && e.refreshing() {
 		return e, true, nil // do not wait for another's fill
 	}
 	prev, looked := e, false
@@ -461,8 +461,8 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		return cur, nil // a fill that ended since our caller's miss published it
 	}
 	if cur != nil {
-		cur.refreshing.Store(true)
-		defer cur.refreshing.Store(false)
+		cur.setRefreshing(true)
+		defer cur.setRefreshing(false)
 	}
 	c.stats.inFlight.Add(1)
 	defer c.stats.inFlight.Add(-1)

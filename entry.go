@@ -22,11 +22,39 @@ type entry struct {
 	body       []byte        // the text, compressed (see compress.go); nil unless OutcomeRules
 	cause      error         // the failure itself, when it happened in this process
 	base       int64         // bytes retained but for the rules (derived by derive)
-	refreshing atomic.Bool   // set by the fill that fetches it again (see the load path)
-	usedIn     atomic.Uint32 // the cache's epoch of its last noted use (see memCache.note)
+	// marks holds, in one word to keep an entry within 192 bytes, the
+	// refreshing mark (bit 0), which the fill that fetches the entry again
+	// sets and clears (see the load path), and the cache's epoch of the
+	// entry's last noted use (the other bits; see memCache.note).
+	marks atomic.Uint32
 	// delay is the crawl-delay in milliseconds plus one, or 0 for none,
 	// so that a Transport paces a frozen entry's authority without a thaw.
 	delay int32
+}
+
+// refreshing reports whether a fill is fetching e again.
+func (e *entry) refreshing() bool { return e.marks.Load()&1 != 0 }
+
+// setRefreshing sets or clears the refreshing mark.
+func (e *entry) setRefreshing(on bool) {
+	if on {
+		e.marks.Or(1)
+	} else {
+		e.marks.And(^uint32(1))
+	}
+}
+
+// usedIn returns the epoch of e's last noted use, in 31 bits.
+func (e *entry) usedIn() uint32 { return e.marks.Load() >> 1 }
+
+// noteUse records that e's use was noted in epoch ep.
+func (e *entry) noteUse(ep uint32) {
+	for {
+		m := e.marks.Load()
+		if e.marks.CompareAndSwap(m, m&1|ep<<1) {
+			return
+		}
+	}
 }
 
 // A stamp is an instant in Unix nanoseconds, 0 for none: 8 bytes where a

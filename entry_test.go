@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func sampleEntries() []*entry {
@@ -221,5 +222,13 @@ func TestEntryGolden(t *testing.T) {
 		t.Fatalf("no golden encoding of version %d (%v): run this test with -update-entry", entryVersion, err)
 	case !bytes.Equal(got.Bytes(), want):
 		t.Errorf("the Store encoding differs from %s: bump entryVersion, then run this test with -update-entry", path)
+	}
+}
+
+// TestEntrySize: an entry stays within the 192-byte size class, which the
+// cache's memory bound for a million authorities counts on (see marks).
+func TestEntrySize(t *testing.T) {
+	if n := unsafe.Sizeof(entry{}); n > 192 {
+		t.Errorf("an entry takes %d bytes, more than 192", n)
 	}
 }
