@@ -19,9 +19,9 @@ type entry struct {
 	rules atomic.Pointer[agentRules] // nil unless OutcomeRules, and while frozen
 	persisted
 
-	body       []byte        // the text, compressed (see compress.go); nil unless OutcomeRules
-	cause      error         // the failure itself, when it happened in this process
-	base       int64         // bytes retained but for the rules (derived by derive)
+	body  []byte // the text, compressed (see compress.go); nil unless OutcomeRules
+	cause error  // the failure itself, when it happened in this process
+	base  int64  // bytes retained but for the rules (derived by derive)
 	// marks holds, in one word to keep an entry within 192 bytes, the
 	// refreshing mark (bit 0), which the fill that fetches the entry again
 	// sets and clears (see the load path), and the cache's epoch of the
