@@ -288,7 +288,13 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 			}
 			return false, rerr
 		}
-		ok, rule = servedCheck(cr, path)
+		var served string
+		if d != nil {
+			ok, rule = servedCheck(cr, path, &served)
+			d.Served = served
+		} else {
+			ok, rule = servedCheck(cr, path, nil)
+		}
 		if d != nil && ok {
 			d.Usage = servedUsage(cr, path)
 		}
@@ -691,8 +697,9 @@ func (c *Client) awaitLease(k key) (e *entry, release func()) {
 }
 
 // servedCheck checks path and its normal forms (see normalForms) against
-// cr: the deciding rule is the first disallowed form's, else path's.
-func servedCheck(cr *agentRules, path string) (bool, Rule) {
+// cr: the deciding rule is the first disallowed form's, else path's. When
+// served is not nil, a form that decided is copied there.
+func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
 	ok, rule := cr.check(path)
 	if !ok || spelledNormally(path) {
 		return ok, rule
@@ -701,6 +708,9 @@ func servedCheck(cr *agentRules, path string) (bool, Rule) {
 	forms, n := normalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
 		if fok, frule := cr.check(f); !fok {
+			if served != nil {
+				*served = strings.Clone(f)
+			}
 			return false, frule
 		}
 	}

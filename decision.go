@@ -24,6 +24,11 @@ type Decision struct {
 	// …/index.html), or the zero Rule (Line 0) when none matched or the
 	// outcome is not OutcomeRules.
 	Rule Rule
+	// Served is the path and query a server would serve for the URL, when
+	// that reading, not the URL's own spelling, is what robots.txt
+	// disallows: "/private/x" for /a/../private/x or /%70rivate/x (see
+	// [Client.Allowed]); else "". Robots.Check reads the spelling alone.
+	Served string
 	// Usage is what robots.txt's Content-Usage rules say about the use
 	// of the URL's content (see [Robots.Usage]) when the outcome is
 	// OutcomeRules and the URL is allowed, else the zero Usage. From a

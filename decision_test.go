@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,32 @@ func TestDecisionComparable(t *testing.T) {
 	}
 	if first.CrawlDelay != 0 {
 		t.Errorf("CrawlDelay = %v for a robots.txt that gives none, want 0", first.CrawlDelay)
+	}
+}
+
+// TestDecisionServed: a URL that robots.txt disallows only as a server
+// serves it says so: Served holds that path, and the Transport's error
+// names it; a URL disallowed as spelled, or allowed, has none.
+func TestDecisionServed(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /private/\n"))
+	c := newTestClient(t)
+	ctx := context.Background()
+	for path, want := range map[string]string{
+		"/a/../private/y":   "/private/y",
+		"/%70rivate/x?q=1":  "/private/x?q=1",
+		"//private/z":       "/private/z",
+		"/private/direct":   "",
+		"/public/../public": "",
+	} {
+		d, err := c.Check(ctx, s.URL+path)
+		if err != nil || d.Served != want || d.Allowed != (path == "/public/../public") {
+			t.Errorf("%s: Allowed %v, Served %q, %v; want Served %q", path, d.Allowed, d.Served, err, want)
+		}
+		if want != "" {
+			if msg := (&DisallowedError{Decision: d, URL: s.URL + path}).Error(); !strings.Contains(msg, "served as "+want) {
+				t.Errorf("%s: %q does not say it is served as %s", path, msg, want)
+			}
+		}
 	}
 }

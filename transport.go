@@ -33,11 +33,15 @@ type DisallowedError struct {
 	URL string
 }
 
-// Error names the URL and the rule, or the status, that disallows it,
-// each cut to 128 bytes.
+// Error names the URL, the path a server serves for it when that is what
+// robots.txt disallows (see [Decision.Served]), and the rule, or the
+// status, that disallows it, each cut to 128 bytes.
 func (e *DisallowedError) Error() string {
 	d := e.Decision
 	switch {
+	case d.Rule.Line != 0 && d.Served != "":
+		return fmt.Sprintf("robotstxt: %s, served as %s, disallowed by robots.txt line %d (Disallow: %s)",
+			capQuote(e.URL), capQuote(d.Served), d.Rule.Line, capQuote(d.Rule.Pattern))
 	case d.Rule.Line != 0:
 		return fmt.Sprintf("robotstxt: %s disallowed by robots.txt line %d (Disallow: %s)",
 			capQuote(e.URL), d.Rule.Line, capQuote(d.Rule.Pattern))
