@@ -74,12 +74,13 @@ func exported(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestPublicAPISize keeps the public API small enough to keep: at most 100
-// names in the root package, and 60 in the other importable packages
-// together (internal/ and the examples are not importable).
+// TestPublicAPISize keeps the public API small enough to keep: at most 108
+// names in the root package (100, then the receipts of usage signals and
+// the option that fetches tdmrep.json), and 60 in the other importable
+// packages together (internal/ and the examples are not importable).
 func TestPublicAPISize(t *testing.T) {
-	if n := len(exported(t, ".")); n > 100 {
-		t.Errorf("the root package exports %d names, more than 100", n)
+	if n := len(exported(t, ".")); n > 108 {
+		t.Errorf("the root package exports %d names, more than 108", n)
 	}
 	others := 0
 	for _, dir := range []string{"parser", "matcher", "meta", "redisstore", "boltstore", "storetest", "botauth", "otelrobotstxt"} {

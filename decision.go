@@ -19,8 +19,8 @@ type Decision struct {
 	// …/index.html), or the zero Rule (Line 0) when none matched or the
 	// outcome is not OutcomeRules.
 	Rule Rule
-	// Usage is what robots.txt's Content-Usage rules say about the use
-	// of the URL's content (see [Robots.Usage]) when the outcome is
+	// Usage is what robots.txt's Content-Usage rules and Content-Signal
+	// records say of the URL's content (see [Robots.Usage]) when the outcome is
 	// OutcomeRules and the URL is allowed, else the zero Usage. From a
 	// Client, it combines the preferences for the URL as spelled and for
 	// each normal form a server may serve for it (see [Client.Allowed]).

@@ -48,15 +48,13 @@ type prefItem struct {
 // prefItems returns what p says of the use of url's content by agent: an
 // item for its Content-Usage rules when the agent's groups have any, and
 // one for its Content-Signal records when any apply; none otherwise.
-// allowed is the decision for url, and u the preferences of its
-// Content-Usage rules: those of p.robots' Decision, or for check the
-// Client's.
-func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []prefItem {
+// allowed is the decision for url.
+func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 	t := p.table
 	groups, _ := t.AppendGroups(nil, agent)
 	var items []prefItem
 	if t.HasUsage(groups) {
-		it := prefItem{label: "usage", prefs: usageText(u)}
+		it := prefItem{label: "usage", prefs: "unknown"}
 		path := matchPath(url, p.mode)
 		switch rules := t.DecideUsage(nil, groups, path); {
 		case !allowed:
@@ -65,25 +63,30 @@ func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []
 			it.detail = "no Content-Usage rule of these groups matches " + path
 		default:
 			var lines []int
+			var members string
 			for _, r := range rules {
+				m, _ := usage.Parse(r.Statement)
+				members = usage.Combine(members, m)
 				lines = append(lines, r.Line)
 				for _, n := range usageNotes(r.Statement) {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
 				}
 			}
+			it.prefs = usageText(statementPref(members))
 			it.detail, it.lines = linesText(lines, p.lines, "their paths match with the same length: they combine, n before y")
 		}
 		items = append(items, it)
 	}
 	// The Content-Signal records that apply to the agent, those before
-	// the first group first, as Robots.ContentSignal reads them, and
+	// the first group first, as Robots.Usage reads them, and
 	// what they say together.
 	var signals []int
 	var signal string
 	for _, rec := range append(t.FileExtensions(), t.Extensions(groups)...) {
 		if rec.Key == "content-signal" {
 			signals = append(signals, rec.Line)
-			signal = usage.Combine(signal, usage.ParseContentSignal(rec.Value))
+			m, _ := usage.ParseContentSignal(rec.Value)
+			signal = usage.Combine(signal, m)
 		}
 	}
 	if len(signals) > 0 {
@@ -147,11 +150,11 @@ func statementPref(stmt string) func(label string) robotstxt.Pref {
 	}
 }
 
-// usageText shows the preferences u states (see statedPrefs), as
-// "train-ai=n, search=y", or "unknown" when it states none.
-func usageText(u robotstxt.Usage) string {
+// usageText shows the preferences pref gives (see statedPrefs), as
+// "train-ai=n, search=y", or "unknown" when it gives none.
+func usageText(pref func(label string) robotstxt.Pref) string {
 	var parts []string
-	for _, p := range statedPrefs(u.Pref) {
+	for _, p := range statedPrefs(pref) {
 		parts = append(parts, p.label+"="+p.pref.String())
 	}
 	if len(parts) == 0 {
