@@ -12,6 +12,11 @@ import (
 type agentRules struct {
 	t    *parse.Table
 	mode Mode
+	// signal holds the preferences of the Content-Signal records that
+	// apply, those before the first group included, which the table
+	// does not keep; nil for none, the common case, so that it costs 8
+	// bytes.
+	signal *Usage
 }
 
 // selected is the one group of an agentRules' table, which
@@ -21,6 +26,15 @@ var selected = []int{0}
 // check reports whether path (as match.Path returns it) is allowed, and
 // the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
+
+// contentSignal returns the preferences of the Content-Signal records
+// that apply (see Robots.Usage).
+func (a *agentRules) contentSignal() Usage {
+	if a.signal == nil {
+		return Usage{}
+	}
+	return *a.signal
+}
 
 // crawlDelay returns the first crawl-delay of the groups that parses (see
 // Robots.CrawlDelay).

@@ -718,11 +718,12 @@ func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
 }
 
 // servedUsage returns the Content-Usage preferences of cr for path and
-// each of its normal forms, combined; servedCheck allows them all.
+// each of its normal forms and its Content-Signal preferences, combined;
+// servedCheck allows them all.
 func servedUsage(cr *agentRules, path string) Usage {
 	t, mode := cr.t, cr.mode
 	if !t.HasUsage(selected) {
-		return Usage{}
+		return cr.contentSignal()
 	}
 	u := stated(t, mode, selected, path)
 	if !spelledNormally(path) {
@@ -732,7 +733,7 @@ func servedUsage(cr *agentRules, path string) Usage {
 			u = u.combine(stated(t, mode, selected, f))
 		}
 	}
-	return u
+	return u.combine(cr.contentSignal())
 }
 
 // rulesOf returns the rules of e, whose outcome is OutcomeRules, thawing

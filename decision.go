@@ -29,8 +29,8 @@ type Decision struct {
 	// disallows: "/private/x" for /a/../private/x or /%70rivate/x (see
 	// [Client.Allowed]); else "". Robots.Check reads the spelling alone.
 	Served string
-	// Usage is what robots.txt's Content-Usage rules say about the use
-	// of the URL's content (see [Robots.Usage]) when the outcome is
+	// Usage is what robots.txt's Content-Usage rules and Content-Signal
+	// records say of the URL's content (see [Robots.Usage]) when the outcome is
 	// OutcomeRules and the URL is allowed, else the zero Usage. From a
 	// Client, it combines the preferences for the URL as spelled and for
 	// each normal form a server may serve for it (see [Client.Allowed]).

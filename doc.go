@@ -24,11 +24,11 @@
 // instead of holding a worker.
 //
 // Subpackages: parser (the line reader, with diagnostics for linting),
-// matcher (single patterns), meta (robots META tags and X-Robots-Tag),
-// redisstore (a [Store] on Redis for fleets), boltstore (a Store in a
-// bbolt file), storetest (the Store contract), botauth (Web Bot Auth
-// request signing, under [NewClientTransport]), and the robotstxt
-// command. The module otelrobotstxt exports [Client.Stats] and
+// matcher (single patterns), meta (robots META tags, X-Robots-Tag and
+// TDMRep META tags), redisstore (a [Store] on Redis for fleets),
+// boltstore (a Store in a bbolt file), storetest (the Store contract),
+// botauth (Web Bot Auth request signing, under [NewClientTransport]), and
+// the robotstxt command. The module otelrobotstxt exports [Client.Stats] and
 // [Transport.Stats] to OpenTelemetry.
 //
 // # How a file is read
@@ -79,19 +79,31 @@
 //
 // # Usage preferences
 //
-// robots.txt can also say what may be done with what a crawler fetches:
-// the IETF AIPREF drafts add Content-Usage rules to a group, each with an
-// optional path and a statement of preference, such as
-// "Content-Usage: /ai-ok/ train-ai=y" (see the example of Robots.Usage).
-// [Robots.Usage] and [Decision.Usage] read these rules as a [Usage], whose
-// [Usage.Pref] answers for one label ("train-ai", "search") [PrefYes],
-// [PrefNo] or [PrefUnknown]; [Robots.Usage] says which rule decides for a
-// URL. Preferences apply only to URLs the crawler may fetch, and never
-// change what Allow and Disallow decide. [Transport.Usage] adds what a
-// response says (its Content-Usage header and the older signals that mean
-// train-ai=n), a "no" from any of them winning. Cloudflare's
-// Content-Signal records, a vocabulary of their own, are read by
-// [Robots.ContentSignal].
+// Sites also say what may be done with what a crawler fetches, in several
+// machine-readable ways, which the package reads into one vocabulary, that
+// of the IETF AIPREF drafts, and one answer, a [Usage]: for each label
+// ("train-ai", "search"), [Usage.Pref] answers [PrefYes], [PrefNo] or
+// [PrefUnknown], n from any source winning, then y. The sources:
+//
+//   - robots.txt's Content-Usage rules, each with an optional path and a
+//     statement, such as "Content-Usage: /ai-ok/ train-ai=y" (see the
+//     example of Robots.Usage), and Cloudflare's Content-Signal records,
+//     "ai-train=no" read as train-ai=n: [Robots.Usage] and
+//     [Decision.Usage] for a URL the crawler may fetch, [Robots.Signals]
+//     with their lines;
+//   - a response's Content-Usage header field, and noai in its
+//     X-Robots-Tag (noimageai on an image), as train-ai=n;
+//   - an HTML page's robots META noai, as train-ai=n;
+//   - TDMRep, the EU's machine-readable opt-out of text and data mining:
+//     the tdm-reservation header field and META tag, ranked as the TDMRep
+//     report ranks them; a reservation is train-ai=n.
+//
+// [Transport.Usage] answers for a response from robots.txt and the
+// headers; [Transport.Receipt] reads the page's body too, and returns the
+// answer with each [Signal] behind it and the robots.txt it rests on: the
+// record a compliance log keeps. A source that cannot be read fails
+// closed, as train-ai=n. None of this changes what Allow and Disallow
+// decide.
 //
 // # How a robots.txt is fetched
 //

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,8 +44,8 @@ func Example_client() {
 }
 
 // A frontier is the crawl's queue of URLs, as the README's crawler uses
-// it: a real one orders URLs by site and time.
-type frontier struct{ urls []string }
+// it: a real one orders URLs by site and time. kept are the URLs kept.
+type frontier struct{ urls, kept []string }
 
 func (f *frontier) Next(ctx context.Context) (string, bool) {
 	if len(f.urls) == 0 || ctx.Err() != nil {
@@ -58,10 +59,14 @@ func (f *frontier) Next(ctx context.Context) (string, bool) {
 func (f *frontier) Retry(u string, at time.Time) { f.urls = append(f.urls, u) }
 func (f *frontier) GiveUp(u string)              {}
 func (f *frontier) Add(us ...string)             { f.urls = append(f.urls, us...) }
-func (f *frontier) Keep(u string, body []byte)   {}
+func (f *frontier) Keep(u string, body []byte)   { f.kept = append(f.kept, u) }
 
 // links returns the links of a page (a real crawler parses its HTML).
 func links(u string, body []byte) []string { return nil }
+
+// receiptLog is where the README's crawler keeps its receipts: a real
+// one appends to a file.
+var receiptLog io.Writer = io.Discard
 
 // Example_crawler is the README's complete crawler.
 func Example_crawler() {
@@ -72,6 +77,7 @@ func Example_crawler() {
 		robotstxt.WithNoWait())
 	defer rc.Close()
 	hc := &http.Client{Transport: rt, Timeout: 30 * time.Second}
+	receipts := json.NewEncoder(receiptLog) // an append-only file
 
 	for u, ok := f.Next(ctx); ok; u, ok = f.Next(ctx) {
 		resp, err := hc.Get(u)
@@ -93,7 +99,11 @@ func Example_crawler() {
 			if d.Follow() {
 				f.Add(links(u, body)...)
 			}
-			if d.Index() && rt.Usage(resp).Pref("train-ai") != robotstxt.PrefNo {
+			r := rt.Receipt(resp, body) // what every signal says of the page
+			if err := receipts.Encode(r); err != nil {
+				log.Fatal(err) // a compliance log has no gaps
+			}
+			if d.Index() && r.Usage.Pref("train-ai") != robotstxt.PrefNo {
 				f.Keep(u, body)
 			}
 		}

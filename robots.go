@@ -45,10 +45,12 @@ type Robots struct {
 	first atomic.Pointer[resolved]
 }
 
-// resolved is the list of groups that apply to one crawler.
+// resolved is the list of groups that apply to one crawler, and the
+// preferences of the Content-Signal records that apply to it.
 type resolved struct {
 	agent  string
 	groups []int
+	signal Usage
 }
 
 // Parse parses a robots.txt body as Google's parser does. It never fails
@@ -72,18 +74,24 @@ func (r *Robots) Allowed(agent, url string) bool {
 }
 
 // Check is like Allowed but returns the [Decision]: the deciding rule and
-// the Content-Usage preferences for url (see [Robots.Usage]), with Outcome
+// the usage preferences for url (see [Robots.Usage]), with Outcome
 // OutcomeRules. In the default mode it allocates only for a URL whose
 // path starts with '?' or ';', or one the crawler's Content-Usage rules
-// cover; in RFC9309 mode, also for a path with escapes to decode.
+// cover, or, for a crawler other than the first checked, in a file with
+// records such as crawl-delay; in RFC9309 mode, also for a path with
+// escapes to decode.
 func (r *Robots) Check(agent, url string) Decision {
 	path := match.Path(url)
 	groups := r.groups(agent)
 	d := Decision{Outcome: OutcomeRules}
 	d.Allowed, d.Rule = decide(r.t, r.mode, groups, path)
-	if d.Allowed && r.t.HasUsage(groups) {
+	if !d.Allowed {
+		return d
+	}
+	if r.t.HasUsage(groups) {
 		d.Usage = stated(r.t, r.mode, groups, path)
 	}
+	d.Usage = d.Usage.combine(r.signal(agent, groups))
 	return d
 }
 
@@ -96,9 +104,19 @@ func (r *Robots) groups(agent string) []int {
 	}
 	groups, _ := r.t.GroupsOf(agent)
 	if f == nil {
-		r.first.CompareAndSwap(nil, &resolved{agent: strings.Clone(agent), groups: groups})
+		r.first.CompareAndSwap(nil, &resolved{agent: strings.Clone(agent), groups: groups, signal: signalOf(r.t, groups)})
 	}
 	return groups
+}
+
+// signal returns the preferences of the Content-Signal records that apply
+// to agent, whose groups are groups, remembered for the first crawler
+// checked.
+func (r *Robots) signal(agent string, groups []int) Usage {
+	if f := r.first.Load(); f != nil && f.agent == agent {
+		return f.signal
+	}
+	return signalOf(r.t, groups)
 }
 
 // rulesPath returns path as the rules of mode compare it, and whether
@@ -125,10 +143,13 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 	return !ok || rule.Allow, Rule(rule) // its twin: converted for free
 }
 
-// Usage returns the preferences that robots.txt's Content-Usage rules
-// state about the use of url's content by the crawler whose product token
-// is agent: whether it may train AI models on it, use it for search, and
-// so on (see [Usage] and draft-ietf-aipref-attach §4).
+// Usage returns the preferences that robots.txt states about the use of
+// url's content by the crawler whose product token is agent: whether it
+// may train AI models on it, use it for search, and so on (see [Usage]),
+// from its Content-Usage rules (draft-ietf-aipref-attach §4) and
+// Cloudflare's Content-Signal records, combined label by label: n if
+// any says n, else y if any says y, else unknown. [Robots.Signals] says
+// which lines state them.
 //
 // Content-Usage rules belong to groups, and merge, as Allow and Disallow
 // do, but like lines Google's parser does not know they do not end a
@@ -137,34 +158,21 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 // then apply to it too (the robotstxt command's lint warns of it). The rule whose
 // path matches url with the greatest length decides, matched as an Allow
 // pattern is; a rule without a path matches with length 0. Rules
-// matching with the same length combine label by label: n if any says n,
-// else y if any says y, else unknown. For a URL Allowed refuses, or one
-// no rule matches, every label is unknown (the zero Usage). Each rule is
-// tried in time linear in the lengths of its path and of url.
-func (r *Robots) Usage(agent, url string) Usage {
-	return usageOf(r.t, r.mode, r.groups(agent), match.Path(url))
-}
-
-// ContentSignal returns the preferences of the Content-Signal records
-// that apply to the crawler whose product token is agent, in the
-// vocabulary of Cloudflare's Content Signals Policy: the keys search,
-// ai-input and ai-train with the values yes and no, read as [PrefYes] and
-// [PrefNo] (ContentSignal(agent, url).Pref("ai-train") is PrefNo for
-// "ai-train=no"), and any other key=value pair kept as written. Keys are
-// read in lower case, yes and no in any case; a pair that cannot be read
-// is skipped.
+// matching with the same length combine. Each rule is tried in time
+// linear in the lengths of its path and of url.
 //
-// A record belongs to the group it stands in, even past blank lines; one
-// before the first user-agent line applies to every crawler, as
-// Cloudflare and crawler-commons read it. The records that apply combine
-// label by label as in [Robots.Usage], in any order, and cover every URL
-// the crawler may fetch; for a URL Allowed refuses every label is unknown.
-func (r *Robots) ContentSignal(agent, url string) Usage {
+// A Content-Signal record ("Content-Signal: search=yes, ai-train=no")
+// reads as a statement in the AIPREF vocabulary: ai-train is train-ai,
+// search is search, and keys with no equivalent (ai-input) keep their
+// name; yes is y and no is n. A record belongs to the group it stands in,
+// even past blank lines; one before the first user-agent line applies to
+// every crawler, as Cloudflare and crawler-commons read it. The records
+// that apply cover every URL the crawler may fetch.
+//
+// For a URL Allowed refuses every label is unknown (the zero Usage).
+func (r *Robots) Usage(agent, url string) Usage {
 	groups := r.groups(agent)
-	if ok, _ := decide(r.t, r.mode, groups, match.Path(url)); !ok {
-		return Usage{}
-	}
-	return contentSignal(r.t.FileExtensions()).combine(contentSignal(r.t.Extensions(groups)))
+	return usageOf(r.t, r.mode, groups, match.Path(url), r.signal(agent, groups))
 }
 
 // agentRules returns the rules that a crawler known by the given product
@@ -172,7 +180,11 @@ func (r *Robots) ContentSignal(agent, url string) Usage {
 // when none does, those of the "*" groups), copied out of the file.
 func (r *Robots) agentRules(agents ...string) *agentRules {
 	groups, _ := r.t.AppendGroups(nil, agents...)
-	return &agentRules{t: r.t.Select(groups), mode: r.mode}
+	a := &agentRules{t: r.t.Select(groups), mode: r.mode}
+	if u := signalOf(r.t, groups); u != (Usage{}) {
+		a.signal = &u
+	}
+	return a
 }
 
 // Rules returns the rules that apply to agent, in file order: those of

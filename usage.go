@@ -1,6 +1,8 @@
 package robotstxt
 
 import (
+	"strconv"
+
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/usage"
 )
@@ -18,7 +20,7 @@ const (
 )
 
 // String returns "y" for [PrefYes], "n" for [PrefNo] and "unknown" for
-// [PrefUnknown], as statements write them.
+// [PrefUnknown], as statements write them. MarshalText writes the same.
 func (p Pref) String() string {
 	switch p {
 	case PrefYes:
@@ -29,14 +31,20 @@ func (p Pref) String() string {
 	return "unknown"
 }
 
+// MarshalText returns p's String.
+func (p Pref) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
 // A Usage is a statement of preference about what may be done with
 // content a crawler fetches, in the vocabulary of the IETF AIPREF drafts:
 // for each usage label, such as "train-ai" (training AI models) or
 // "search" (search applications), whether the use is allowed, disallowed
 // or unknown. Sites state it in robots.txt's Content-Usage rules and the
 // Content-Usage response header, each an RFC 9651 Dictionary such as
-// "train-ai=n, search=y"; one that does not parse states nothing.
-// [Usage.Pref] gives the preference about one use.
+// "train-ai=n, search=y" (one that does not parse states nothing), and
+// in the other signals the package reads into the same vocabulary (see
+// [Transport.Receipt]). [Usage.Pref] gives the preference about one use;
+// a Usage marshals to JSON as an object of the labels it states a
+// preference for, {"train-ai":"n","search":"y"}.
 //
 // A Usage keeps each label the site wrote once, known today or not
 // (labels are case-sensitive), with its value if that is a Token; only
@@ -69,21 +77,48 @@ func parseStatement(value string) (Usage, error) {
 	return Usage{m}, err
 }
 
-// parseContentSignal reads the value of a Content-Signal record (see
-// usage.ParseContentSignal).
-func parseContentSignal(value string) Usage { return Usage{usage.ParseContentSignal(value)} }
+// parseContentSignal reads the value of a Content-Signal record into the
+// AIPREF vocabulary (see usage.ParseContentSignal).
+func parseContentSignal(value string) Usage {
+	m, _ := usage.ParseContentSignal(value)
+	return Usage{m}
+}
 
 // Pref returns the preference about the use that label names, such as
 // "train-ai": [PrefYes] or [PrefNo] if the Usage holds the label with the
 // value y or n, else [PrefUnknown].
 func (u Usage) Pref(label string) Pref {
-	switch yes, stated := usage.Stated(u.members, label); {
-	case !stated:
-		return PrefUnknown
-	case yes:
+	v, _ := usage.Value(u.members, label)
+	return prefOf(v)
+}
+
+// prefOf returns the preference a statement's value states: only the
+// Tokens y and n state one.
+func prefOf(value string) Pref {
+	switch value {
+	case "y":
 		return PrefYes
+	case "n":
+		return PrefNo
 	}
-	return PrefNo
+	return PrefUnknown
+}
+
+// MarshalJSON writes u as a JSON object of each label for which u states
+// a preference, in u's order, with "y" or "n".
+func (u Usage) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for label, v := range usage.All(u.members) {
+		if prefOf(v) == PrefUnknown {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, label) // a label is a Dictionary key: plain ASCII
+		b = append(b, ':', '"', v[0], '"')
+	}
+	return append(b, '}'), nil
 }
 
 // value returns the value u holds for label, and whether it holds label.
@@ -98,15 +133,21 @@ func (u Usage) combine(v Usage) Usage { return Usage{usage.Combine(u.members, v.
 var noTraining = Usage{"train-ai=n"}
 
 // usageOf returns the preferences that the Content-Usage rules of groups in
-// t, read in mode, state for path when those rules allow path, and the
-// zero Usage otherwise (see Robots.Usage).
-func usageOf(t *parse.Table, mode Mode, groups []int, path string) Usage {
-	if t.HasUsage(groups) {
-		if ok, _ := decide(t, mode, groups, path); ok {
-			return stated(t, mode, groups, path)
-		}
+// t, read in mode, state for path, combined with signal, those of the
+// Content-Signal records that apply, when the rules allow path; the zero
+// Usage otherwise (see Robots.Usage).
+func usageOf(t *parse.Table, mode Mode, groups []int, path string, signal Usage) Usage {
+	rules := t.HasUsage(groups)
+	if !rules && signal == (Usage{}) {
+		return Usage{}
 	}
-	return Usage{}
+	if ok, _ := decide(t, mode, groups, path); !ok {
+		return Usage{}
+	}
+	if rules {
+		signal = stated(t, mode, groups, path).combine(signal)
+	}
+	return signal
 }
 
 // stated returns the preferences of the Content-Usage rules of groups in
@@ -122,13 +163,17 @@ func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	return u
 }
 
-// contentSignal returns the preferences of the Content-Signal records
-// among records, combined (see Robots.ContentSignal).
-func contentSignal(records []parse.Record) Usage {
+// signalOf returns the preferences of the Content-Signal records of t
+// that apply to groups, those of one crawler: the records before the
+// first group, which apply to every crawler, and those of the groups,
+// combined in any order.
+func signalOf(t *parse.Table, groups []int) Usage {
 	var u Usage
-	for _, r := range records {
-		if r.Key == "content-signal" {
-			u = u.combine(parseContentSignal(r.Value))
+	for _, records := range [...][]parse.Record{t.FileExtensions(), t.Extensions(groups)} {
+		for _, r := range records {
+			if r.Key == "content-signal" {
+				u = u.combine(parseContentSignal(r.Value))
+			}
 		}
 	}
 	return u

@@ -374,28 +374,30 @@ func TestUsageCombineBounds(t *testing.T) {
 
 func TestParseContentSignal(t *testing.T) {
 	tests := []struct{ in, str string }{
-		// The records of corpus files 0008, 1698 and 1715.
-		{"ai-input=no, ai-train=no, search=yes", "ai-input=n, ai-train=n, search=y"},
-		{"ai-train=yes, search=yes, ai-input=yes", "ai-train=y, search=y, ai-input=y"},
-		{"search=yes,ai-train=no,use=reference", "search=y, ai-train=n, use=reference"},
+		// The records of corpus files 0008, 1698 and 1715: ai-train is
+		// train-ai, search is search, ai-input keeps its name.
+		{"ai-input=no, ai-train=no, search=yes", "ai-input=n, train-ai=n, search=y"},
+		{"ai-train=yes, search=yes, ai-input=yes", "train-ai=y, search=y, ai-input=y"},
+		{"search=yes,ai-train=no,use=reference", "search=y, train-ai=n, use=reference"},
 		// Leniency.
-		{"Search=YES, AI-Train=No", "search=y, ai-train=n"},
-		{" search = yes ,\t, ai-train=no ,", "search=y, ai-train=n"},
-		{"search=y, ai-train=n", "search=y, ai-train=n"},
-		{"search=Y, ai-train=N", "search=Y, ai-train=N"},
+		{"Search=YES, AI-Train=No", "search=y, train-ai=n"},
+		{" search = yes ,\t, ai-train=no ,", "search=y, train-ai=n"},
+		{"search=y, ai-train=n", "search=y, train-ai=n"},
+		{"search=Y, ai-train=N", "search=Y, train-ai=N"},
 		{"search=yes, search=no", "search=n"},
-		{"search=no, ai-train=yes, search=yes", "search=y, ai-train=y"},
-		{"search, ai-train=no", "ai-train=n"},
-		{"search=, ai-train=no", "ai-train=n"},
-		{"=yes, ai-train=no", "ai-train=n"},
-		{"search=maybe later, ai-train=no", "ai-train=n"},
-		{`search="yes", ai-train=no`, "ai-train=n"},
-		{"search=yes;x, ai-train=no", "ai-train=n"},
-		{"se arch=yes, ai-train=no", "ai-train=n"},
-		{"1search=yes, ai-train=no", "ai-train=n"},
+		{"search=no, ai-train=yes, search=yes", "search=y, train-ai=y"},
+		{"search, ai-train=no", "train-ai=n"},
+		{"search=, ai-train=no", "train-ai=n"},
+		{"=yes, ai-train=no", "train-ai=n"},
+		{"search=maybe later, ai-train=no", "train-ai=n"},
+		{`search="yes", ai-train=no`, "train-ai=n"},
+		{"search=yes;x, ai-train=no", "train-ai=n"},
+		{"se arch=yes, ai-train=no", "train-ai=n"},
+		{"1search=yes, ai-train=no", "train-ai=n"},
 		{"ai_train=no", "ai_train=n"},
-		{"\u212aey=yes, ai-train=no", "ai-train=n"}, // KELVIN SIGN is not K
+		{"\u212aey=yes, ai-train=no", "train-ai=n"}, // KELVIN SIGN is not K
 		{"ai-train=no=yes", ""},
+		{"ai-train=nope", "train-ai=nope"},
 		{"", ""},
 		{",,,", ""},
 	}
@@ -409,12 +411,12 @@ func TestParseContentSignal(t *testing.T) {
 		}
 	}
 	u := parseContentSignal("search=yes,ai-train=no,use=reference")
-	if got := prefs(u, "search", "ai-train", "ai-input", "use"); got != "search=y ai-train=n ai-input=unknown use=unknown" {
+	if got := prefs(u, "search", "train-ai", "ai-train", "ai-input", "use"); got != "search=y train-ai=n ai-train=unknown ai-input=unknown use=unknown" {
 		t.Errorf("prefs %s", got)
 	}
 	// As many pairs as fit in sfv.MaxLength bytes, a key repeated.
 	pairs := strings.Repeat("x=yes,", (sfv.MaxLength-len("ai-train=no"))/len("x=yes,"))
-	if u := parseContentSignal(pairs + "ai-train=no"); u.statement() != "x=y, ai-train=n" {
+	if u := parseContentSignal(pairs + "ai-train=no"); u.statement() != "x=y, train-ai=n" {
 		t.Errorf("%d pairs: %q", strings.Count(pairs, ",")+1, u)
 	}
 	for _, over := range []string{pairs + "x=yes,ai-train=no", "ai-train=no" + strings.Repeat(" ", sfv.MaxLength)} {
@@ -699,9 +701,15 @@ func TestRobotsUsage(t *testing.T) {
 		{name: "unknown labels and values are kept",
 			body: "User-agent: *\nContent-Usage: ai=n, use=reference, train-ai=y\n",
 			url:  "/", want: "ai=n, use=reference, train-ai=y"},
-		{name: "Content-Signal is not Content-Usage",
-			body: "User-agent: *\nContent-Signal: ai-train=no\n",
-			url:  "/", want: ""},
+		{name: "Content-Signal reads in the same vocabulary",
+			body: "User-agent: *\nContent-Signal: ai-train=no\nContent-Usage: /a/ train-ai=y, search=y\n",
+			url:  "/a/x", want: "train-ai=n, search=y"},
+		{name: "a Content-Signal record before any group applies to every crawler",
+			body: "Content-Signal: ai-train=no, search=yes\nUser-agent: *\nDisallow: /private/\n",
+			url:  "/x", want: "train-ai=n, search=y"},
+		{name: "Content-Signal covers only URLs the crawler may fetch",
+			body: "Content-Signal: ai-train=no, search=yes\nUser-agent: *\nDisallow: /private/\n",
+			url:  "/private/x", want: ""},
 	}
 	for _, tt := range tests {
 		mode := ModeGoogle
@@ -725,7 +733,7 @@ func TestRobotsUsage(t *testing.T) {
 // TestRobotsContentSignal reads the Content-Signal records of the three
 // corpus files that hold one (0008, 1698 and 1715 of the full corpus;
 // their records and groups inline), and the scope of records before any
-// group.
+// group, through Robots.Usage and Robots.Signals.
 func TestRobotsContentSignal(t *testing.T) {
 	const (
 		// 0008: the record stands after the group's rules, past a blank
@@ -741,33 +749,46 @@ func TestRobotsContentSignal(t *testing.T) {
 			"User-agent: mybot\nContent-Signal: ai-train=no\nDisallow: /private/\n"
 	)
 	tests := []struct{ body, agent, url, want string }{
-		{corpus0008, "Googlebot", "/page", "ai-input=n, ai-train=n, search=y"},
+		{corpus0008, "Googlebot", "/page", "ai-input=n, train-ai=n, search=y"},
 		{corpus0008, "Googlebot", "/search", ""}, // disallowed
 		{corpus0008, "OtherBot", "/page", ""},    // the * group: disallowed, and no record
-		{corpus1698, "OtherBot", "/articles/x", "ai-train=y, search=y, ai-input=y"},
-		{corpus1715, "Googlebot", "/", "search=y, ai-train=n, use=reference"},
+		{corpus1698, "OtherBot", "/articles/x", "train-ai=y, search=y, ai-input=y"},
+		{corpus1715, "Googlebot", "/", "search=y, train-ai=n, use=reference"},
 		{corpus1715, "GPTBot", "/", ""},
-		{global, "OtherBot", "/", "search=y, ai-train=y, ai-input=y"},
-		{global, "mybot", "/public", "search=y, ai-train=n, ai-input=y"}, // combined: n wins
+		{global, "OtherBot", "/", "search=y, train-ai=y, ai-input=y"},
+		{global, "mybot", "/public", "search=y, train-ai=n, ai-input=y"}, // combined: n wins
 		{global, "mybot", "/private/x", ""},
-		{"User-agent: *\nContent-Signal: ai-train=yes\nContent-Signal: ai-train=no, search=yes\n", "x", "/", "ai-train=n, search=y"},
-		{"User-agent: *\nContent-Usage: train-ai=n\n", "x", "/", ""},
+		{"User-agent: *\nContent-Signal: ai-train=yes\nContent-Signal: ai-train=no, search=yes\n", "x", "/", "train-ai=n, search=y"},
 	}
 	for _, tt := range tests {
-		u := Parse([]byte(tt.body)).ContentSignal(tt.agent, tt.url)
+		r := Parse([]byte(tt.body))
+		for _, agent := range []string{"first", tt.agent} { // the first crawler checked is remembered
+			r.Allowed(agent, "/")
+		}
+		u := r.Usage(tt.agent, tt.url)
 		if u.statement() != tt.want {
-			t.Errorf("ContentSignal(%q, %q) = %q, want %q\n%s", tt.agent, tt.url, u, tt.want, tt.body)
+			t.Errorf("Usage(%q, %q) = %q, want %q\n%s", tt.agent, tt.url, u, tt.want, tt.body)
+		}
+		if d := r.Check(tt.agent, tt.url); d.Usage != u {
+			t.Errorf("Check(%q, %q).Usage = %q, Usage %q", tt.agent, tt.url, d.Usage, u)
+		}
+		if c := r.agentRules(tt.agent).Check(tt.url); c.Usage != u {
+			t.Errorf("the Client's rules: Usage(%q, %q) = %q, Robots.Usage %q", tt.agent, tt.url, c.Usage, u)
+		}
+		if u := Parse([]byte(tt.body)).Usage(tt.agent, tt.url); u.statement() != tt.want {
+			t.Errorf("Usage(%q, %q) of the first crawler = %q, want %q", tt.agent, tt.url, u, tt.want)
 		}
 	}
-	u := Parse([]byte(corpus1715)).ContentSignal("Googlebot", "/")
-	if got := prefs(u, "ai-train", "search", "ai-input", "use"); got != "ai-train=n search=y ai-input=unknown use=unknown" {
+	u := Parse([]byte(corpus1715)).Usage("Googlebot", "/")
+	if got := prefs(u, "train-ai", "ai-train", "search", "ai-input", "use"); got != "train-ai=n ai-train=unknown search=y ai-input=unknown use=unknown" {
 		t.Errorf("1715: %s", got)
 	}
 }
 
 // refUsage computes Robots.Usage from the rich form, rule by rule: the
 // longest matching Content-Usage paths of the groups that apply, their
-// statements combined, for a URL the rules allow.
+// statements combined, then the Content-Signal records before any group
+// and of those groups, for a URL the rules allow.
 func refUsage(r *Robots, agent, url string) Usage {
 	if !r.Allowed(agent, url) {
 		return Usage{}
@@ -785,6 +806,15 @@ func refUsage(r *Robots, agent, url string) Usage {
 				u, best = Usage{}, len(ur.Path)
 			}
 			u = u.combine(parseUsage(ur.Statement))
+		}
+	}
+	records := f.Extensions
+	for _, g := range r.groups(agent) {
+		records = append(records, f.Groups[g].Extensions...)
+	}
+	for _, rec := range records {
+		if rec.Key == "content-signal" {
+			u = u.combine(parseContentSignal(rec.Value))
 		}
 	}
 	return u
@@ -891,16 +921,22 @@ func TestPropertyUsageAgreesWithReference(t *testing.T) {
 		return p
 	}
 	stmts := []string{"train-ai=n", "train-ai=y", "search=n", "train-ai=y, search=y", "", "X=n", "use=reference"}
+	signals := []string{"ai-train=no", "ai-train=yes, search=no", "search=yes", "ai-input=no", "train-ai=yes"}
 	for range 1000 {
 		var b strings.Builder
+		if rnd.IntN(4) == 0 {
+			b.WriteString("Content-Signal: " + signals[rnd.IntN(len(signals))] + "\n")
+		}
 		for range 1 + rnd.IntN(3) {
 			b.WriteString("User-agent: " + []string{"*", "FooBot", "BarBot"}[rnd.IntN(3)] + "\n")
 			for range rnd.IntN(10) {
-				switch rnd.IntN(4) {
+				switch rnd.IntN(5) {
 				case 0:
 					b.WriteString([]string{"Allow: ", "Disallow: "}[rnd.IntN(2)] + gen() + "\n")
 				case 1:
 					b.WriteString("Content-Usage: " + stmts[rnd.IntN(len(stmts))] + "\n")
+				case 2:
+					b.WriteString("Content-Signal: " + signals[rnd.IntN(len(signals))] + "\n")
 				default:
 					b.WriteString("Content-Usage: " + gen() + " " + stmts[rnd.IntN(len(stmts))] + "\n")
 				}
@@ -931,6 +967,8 @@ func TestPropertyUsageAgreesWithReference(t *testing.T) {
 func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 	plain := Parse([]byte("User-agent: *\nDisallow: /private/\n"))
 	rules := Parse([]byte("User-agent: *\nDisallow: /private/\nContent-Usage: /a/ train-ai=n\n"))
+	signal := Parse([]byte("Content-Signal: ai-train=no\nUser-agent: *\nDisallow: /private/\nContent-Signal: search=yes\n"))
+	signal.Allowed("x", "/") // the first crawler checked: its Content-Signal preferences are kept
 	pc, rc := plain.agentRules("x"), rules.agentRules("x")
 	for name, f := range map[string]func(){
 		"Robots.Usage":                          func() { plain.Usage("x", "/a/b") },
@@ -940,7 +978,8 @@ func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 		"Robots.Check of a file without rules":  func() { plain.Check("x", "/a/b") },
 		"Usage of a disallowed":                 func() { rc.Usage("/private/x") },
 		"Usage matching no rule":                func() { rc.Usage("/b") },
-		"Robots.ContentSignal of none":          func() { plain.ContentSignal("x", "/") },
+		"Robots.Usage of Content-Signal":        func() { signal.Usage("x", "/a/b") },
+		"Robots.Check of Content-Signal":        func() { signal.Check("x", "/a/b") },
 	} {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", name, n)
@@ -977,8 +1016,8 @@ func FuzzRobotsUsage(f *testing.F) {
 				t.Fatalf("%v: Crawler.Usage = %q, Robots.Usage %q", mode, c, u)
 			}
 			v := r.Check(agent, url)
-			if !v.Allowed && (u != Usage{} || r.ContentSignal(agent, url) != Usage{}) {
-				t.Fatalf("%v: disallowed, yet Usage %q, ContentSignal %q", mode, u, r.ContentSignal(agent, url))
+			if !v.Allowed && (u != Usage{} || r.Signals(agent, url) != nil) {
+				t.Fatalf("%v: disallowed, yet Usage %q, Signals %v", mode, u, r.Signals(agent, url))
 			}
 			if w := ParseMode(blank, mode).Check(agent, url); w.Allowed != v.Allowed || w.Rule != v.Rule || v.Usage != u {
 				t.Fatalf("%v: Check %+v, without the Content- lines %+v; Usage %q", mode, v, w, u)

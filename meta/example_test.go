@@ -34,3 +34,17 @@ func ExampleDirectives_Merge() {
 	fmt.Println(d.NoIndex, d.NoArchive, d.UnavailableAfter.Format("2006-01-02"))
 	// Output: true true 2029-06-30
 }
+
+func ExampleTDMFromHTML() {
+	page := `<html><head>
+<meta name="tdm-reservation" content="1">
+<meta name="tdm-policy" content="https://example.com/tdm-policy.json">
+</head><body>…</body></html>`
+	tdm, err := meta.TDMFromHTML(strings.NewReader(page))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("reserved:", tdm.Reservation == "1", "policy:", tdm.Policy)
+	// Output: reserved: true policy: https://example.com/tdm-policy.json
+}

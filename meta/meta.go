@@ -1,7 +1,8 @@
 // Package meta reads the page-level robots directives that complement
 // robots.txt: the HTML robots META tag (<meta name="robots"
 // content="noindex, nofollow">, or one named for a crawler) and the
-// X-Robots-Tag HTTP header.
+// X-Robots-Tag HTTP header; and the TDMRep META tags, which reserve the
+// rights of text and data mining.
 //
 // robots.txt says whether a crawler may fetch a URL; these directives say
 // what it may do with the page once fetched.
@@ -18,6 +19,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/robotsgate/robotstxt/internal/tdmrep"
 )
 
 // Directives are the robots directives that apply to one page. The zero
@@ -210,49 +213,105 @@ const maxHTMLBytes = 1 << 20
 // error is returned; malformed HTML is read as browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
+	err := head(r, func(name, content string) {
+		if strings.EqualFold(name, "robots") || namesAny(name, tokens) {
+			d.add(content)
+		}
+	})
+	return d, err
+}
+
+// TDM is what a page's TDMRep META tags say (the W3C TDM Reservation
+// Protocol): <meta name="tdm-reservation" content="1"> reserves the
+// rights of text and data mining, the EU's machine-readable opt-out, and
+// <meta name="tdm-policy" content="https://…"> points to the terms on
+// which they are licensed.
+type TDM struct {
+	// Reservation is "1" (reserved) or "0" (not) when a tag gives one of
+	// these values, "1" winning when tags disagree; "" when none does (a
+	// value such as "yes" is a protocol error, read as none).
+	Reservation string
+	// Policy is the content of the first tdm-policy tag, spaces trimmed;
+	// "" when there is none, or when it is longer than 2,048 bytes
+	// (a cut URL would point elsewhere).
+	Policy string
+}
+
+// maxPolicyLen bounds TDM.Policy: room for any real URL, while a page
+// cannot make a TDM hold more.
+const maxPolicyLen = 2048
+
+// TDMFromHTML reads the TDMRep META tags of an HTML page, with the bounds
+// of [FromHTML]: names compared case-insensitively, reading stops at the
+// <body>, at the end of the head or after 1 MiB, and only a read error is
+// returned.
+func TDMFromHTML(r io.Reader) (TDM, error) {
+	var t TDM
+	err := head(r, func(name, content string) {
+		switch {
+		case strings.EqualFold(name, "tdm-reservation"):
+			switch reserved, ok := tdmrep.Reservation(content); {
+			case reserved:
+				t.Reservation = "1"
+			case ok && t.Reservation == "":
+				t.Reservation = "0"
+			}
+		case strings.EqualFold(name, "tdm-policy") && t.Policy == "":
+			if p := strings.TrimSpace(content); len(p) <= maxPolicyLen {
+				t.Policy = p
+			}
+		}
+	})
+	return t, err
+}
+
+// head calls visit with the name, spaces trimmed, and content of each
+// <meta> tag with a name in the head of the HTML page r, reading at most
+// maxHTMLBytes.
+func head(r io.Reader, visit func(name, content string)) error {
 	z := html.NewTokenizer(io.LimitReader(r, maxHTMLBytes))
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			if err := z.Err(); !errors.Is(err, io.EOF) {
-				return d, fmt.Errorf("meta: reading HTML: %w", err)
+				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			return d, nil
+			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			switch atom.Lookup(name) {
 			case atom.Body:
-				return d, nil
+				return nil
 			case atom.Meta:
 				if hasAttr {
-					d.meta(z, tokens)
+					metaTag(z, visit)
 				}
 			}
 		case html.EndTagToken:
 			if name, _ := z.TagName(); atom.Lookup(name) == atom.Head {
-				return d, nil
+				return nil
 			}
 		}
 	}
 }
 
-// meta applies one <meta> tag if it is a robots tag for tokens.
-func (d *Directives) meta(z *html.Tokenizer, tokens []string) {
-	var name, content string
+// metaTag calls visit with the name and content of the <meta> tag z is
+// at, if it has a name.
+func metaTag(z *html.Tokenizer, visit func(name, content string)) {
+	var name, content []byte
 	for {
 		k, v, more := z.TagAttr()
 		switch string(k) {
 		case "name":
-			name = string(v)
+			name = v
 		case "content":
-			content = string(v)
+			content = v
 		}
 		if !more {
 			break
 		}
 	}
-	name = strings.TrimSpace(name)
-	if strings.EqualFold(name, "robots") || name != "" && namesAny(name, tokens) {
-		d.add(content)
+	if n := strings.TrimSpace(string(name)); n != "" {
+		visit(n, string(content))
 	}
 }

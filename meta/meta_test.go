@@ -236,3 +236,59 @@ func TestOtherBounded(t *testing.T) {
 		t.Errorf("Merge: %d other directives, noindex %v", len(m.Other), m.NoIndex)
 	}
 }
+
+func TestTDMFromHTML(t *testing.T) {
+	tests := []struct {
+		page string
+		want TDM
+	}{
+		// The report's example.
+		{`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<meta name="tdm-reservation" content="1">
+<meta name="tdm-policy" content="https://provider.com/policies/policy.json">
+<title>Document title</title></head><body>…</body></html>`, TDM{"1", "https://provider.com/policies/policy.json"}},
+		{`<meta name="TDM-Reservation" content=" 0 ">`, TDM{"0", ""}},
+		{`<meta name="tdm-reservation" content="0"><meta name="tdm-reservation" content="1">`, TDM{"1", ""}},
+		{`<meta name="tdm-reservation" content="1"><meta name="tdm-reservation" content="0">`, TDM{"1", ""}},
+		{`<meta name="tdm-reservation" content="yes"><meta name="tdm-policy" content=" https://p/1 ">`, TDM{"", "https://p/1"}},
+		{`<meta name="tdm-policy" content="https://p/1"><meta name="tdm-policy" content="https://p/2">`, TDM{"", "https://p/1"}},
+		{`<meta name="tdm-policy" content="https://p/` + strings.Repeat("x", maxPolicyLen) + `">`, TDM{}},
+		{`<meta property="tdm-reservation" content="1">`, TDM{}}, // the name attribute only
+		{`<meta name="tdm-reservation">`, TDM{}},
+		// Only the head counts, as for robots META.
+		{`<html><head></head><meta name="tdm-reservation" content="1">`, TDM{}},
+		{`<html><body><meta name="tdm-reservation" content="1">`, TDM{}},
+		{"<html><head>" + strings.Repeat("<!-- pad -->", maxHTMLBytes/12+1) + `<meta name="tdm-reservation" content="1">`, TDM{}},
+	}
+	for _, tc := range tests {
+		got, err := TDMFromHTML(strings.NewReader(tc.page))
+		if err != nil || got != tc.want {
+			t.Errorf("TDMFromHTML(%.80q) = %+v, %v; want %+v", tc.page, got, err, tc.want)
+		}
+	}
+}
+
+// FuzzTDMFromHTML reads any page: the values kept are within their bounds,
+// a reservation is "", "0" or "1", and the page's robots META are read
+// alike whatever TDMRep tags stand beside them.
+func FuzzTDMFromHTML(f *testing.F) {
+	f.Add(`<meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://p">`)
+	f.Add(`<head><meta name=tdm-reservation content=0></head><meta name=tdm-reservation content=1>`)
+	f.Fuzz(func(t *testing.T, page string) {
+		tdm, err := TDMFromHTML(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := tdm.Reservation; r != "" && r != "0" && r != "1" || len(tdm.Policy) > maxPolicyLen {
+			t.Fatalf("TDMFromHTML(%q) = %+v", page, tdm)
+		}
+		d, _ := FromHTML(strings.NewReader(page), "bot")
+		tagged := `<meta name="tdm-reservation" content="1">` + page
+		if again, _ := FromHTML(strings.NewReader(tagged), "bot"); !reflect.DeepEqual(again, d) {
+			t.Fatalf("FromHTML(%q) = %+v, with a TDMRep tag before it %+v", page, d, again)
+		}
+		if tdm, _ := TDMFromHTML(strings.NewReader(tagged)); tdm.Reservation != "1" {
+			t.Fatalf("a reservation first, then %q: %+v", page, tdm)
+		}
+	})
+}

@@ -153,7 +153,7 @@ func (ck *checker) check(t target) (int, error) {
 	}
 	printDecision(ck.e.stdout, res.Verdict.word(), ck.width, u, res.Detail+note)
 	if res.Verdict == verdictAllowed && d.Outcome == robotstxt.OutcomeRules {
-		printPrefs(ck.e.stdout, ck.width, prefItems(s.doc, ck.agent, t.checkURL(), true, d.Usage))
+		printPrefs(ck.e.stdout, ck.width, prefItems(s.doc, ck.agent, t.checkURL(), true))
 	}
 	if ck.verbose && !s.shown {
 		s.shown = true

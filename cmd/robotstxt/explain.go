@@ -212,7 +212,7 @@ func (x *explainer) explain(t target) int {
 	path := matchPath(url, x.mode)
 	x.rules(rd.file, groups, path, v, l)
 	x.others(rd.file, groups, path, l)
-	for _, it := range prefItems(rd.parsed, x.agent, url, v.Allowed, v.Usage) {
+	for _, it := range prefItems(rd.parsed, x.agent, url, v.Allowed) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
 			x.more("%s", w)

@@ -57,21 +57,19 @@ type prefItem struct {
 // prefItems returns what p says of the use of url's content by agent: an
 // item for its Content-Usage rules when the agent's groups have any, and
 // one for its Content-Signal records when any apply; none otherwise.
-// allowed is the decision for url, and u the preferences of its
-// Content-Usage rules: those of p.robots' Decision, or for check the
-// Client's.
-func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []prefItem {
+// allowed is the decision for url.
+func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 	f := p.file
 	groups := appliedGroups(f, agent)
 	var usageRules []parser.UsageRule
-	records := slices.Clone(f.Extensions) // those before the first group first, as Robots.ContentSignal reads them
+	records := slices.Clone(f.Extensions) // those before the first group first, as Robots.Usage reads them
 	for _, gi := range groups {
 		usageRules = append(usageRules, f.Groups[gi].Usage...)
 		records = append(records, f.Groups[gi].Extensions...)
 	}
 	var items []prefItem
 	if len(usageRules) > 0 {
-		it := prefItem{label: "usage", prefs: usageText(u)}
+		it := prefItem{label: "usage", prefs: "unknown"}
 		path := matchPath(url, p.mode)
 		switch rules := decidingUsage(usageRules, path); {
 		case !allowed:
@@ -80,24 +78,30 @@ func prefItems(p *parsed, agent, url string, allowed bool, u robotstxt.Usage) []
 			it.detail = "no Content-Usage rule of these groups matches " + path
 		default:
 			var lines []int
+			var members string
 			for _, r := range rules {
+				m, _ := usage.Parse(r.Statement)
+				members = usage.Combine(members, m)
 				lines = append(lines, r.Line)
 				for _, n := range usageNotes(r.Statement) {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
 				}
 			}
+			it.prefs = usageText(statementPref(members))
 			it.detail, it.lines = linesText(lines, p.lines, "their paths match with the same length: they combine, n before y")
 		}
 		items = append(items, it)
 	}
-	// The Content-Signal records that apply to the agent, and what they
+	// The Content-Signal records that apply to the agent, those before
+	// the first group first, as Robots.Usage reads them, and what they
 	// say together.
 	var signals []int
 	var signal string
 	for _, rec := range records {
 		if rec.Key == "content-signal" {
 			signals = append(signals, rec.Line)
-			signal = usage.Combine(signal, usage.ParseContentSignal(rec.Value))
+			m, _ := usage.ParseContentSignal(rec.Value)
+			signal = usage.Combine(signal, m)
 		}
 	}
 	if len(signals) > 0 {
@@ -180,11 +184,11 @@ func statementPref(stmt string) func(label string) robotstxt.Pref {
 	}
 }
 
-// usageText shows the preferences u states (see statedPrefs), as
-// "train-ai=n, search=y", or "unknown" when it states none.
-func usageText(u robotstxt.Usage) string {
+// usageText shows the preferences pref gives (see statedPrefs), as
+// "train-ai=n, search=y", or "unknown" when it gives none.
+func usageText(pref func(label string) robotstxt.Pref) string {
 	var parts []string
-	for _, p := range statedPrefs(u.Pref) {
+	for _, p := range statedPrefs(pref) {
 		parts = append(parts, p.label+"="+p.pref.String())
 	}
 	if len(parts) == 0 {

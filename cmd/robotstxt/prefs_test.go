@@ -29,14 +29,14 @@ func TestTestShowsUsage(t *testing.T) {
 	want := []string{
 		"ALLOW     /           (no rule matched)",
 		"          usage train-ai=n  (line 3: Content-Usage: train-ai=n)",
-		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
+		"          signal train-ai=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
 		"DISALLOW  /private/x  (line 2: Disallow: /private/)",
 		"ALLOW     /ai-ok/x    (no rule matched)",
 		"          usage train-ai=y, search=n  (lines 4 and 5: their paths match with the same length: they combine, n before y)",
-		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
+		"          signal train-ai=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
 		"ALLOW     /bad/x      (no rule matched)",
 		`          usage unknown  (line 6: Content-Usage: /bad/ Train-AI=n; line 6: the statement "Train-AI=n" is not a Dictionary of RFC 9651 (sfv: offset 0: want a key, which starts with a lower-case letter or '*' (found "T")): every preference of this rule is unknown)`,
-		"          signal ai-train=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
+		"          signal train-ai=n, search=y  (line 7: Content-Signal: ai-train=no, search=yes)",
 	}
 	if got := outputLines(r.stdout); !slices.Equal(got, want) {
 		t.Errorf("output:\n%s\nwant:\n%s", r.stdout, strings.Join(want, "\n"))
@@ -54,7 +54,7 @@ func TestExplainShowsUsage(t *testing.T) {
 		"\nusage     train-ai=y, search=n (lines 4 and 5: their paths match with the same length: they combine, n before y)\n" +
 			"          line 4: Content-Usage: /ai-ok/ train-ai=y\n" +
 			"          line 5: Content-Usage: /ai-ok/ search=n\n" +
-			"signal    ai-train=n, search=y (line 7: Content-Signal: ai-train=no, search=yes)\n",
+			"signal    train-ai=n, search=y (line 7: Content-Signal: ai-train=no, search=yes)\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.stdout)

@@ -81,7 +81,7 @@ func runTest(cmd *command, args []string, e env) int {
 		}
 		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
 		if p != nil && v.Allowed {
-			printPrefs(e.stdout, width, prefItems(p, tok, t.checkURL(), true, v.Usage))
+			printPrefs(e.stdout, width, prefItems(p, tok, t.checkURL(), true))
 		}
 	}
 	return code

@@ -121,5 +121,6 @@ its line as written, or null when no rule decided; status is the HTTP
 status of the robots.txt, absent for a file or when no response
 arrived; detail is what the text output says in parentheses; usage
 holds, for a URL the crawler may fetch, the preferences y or n that
-Content-Usage rules state for the vocabulary's labels, %s.
+Content-Usage rules and Content-Signal records state for the
+vocabulary's labels, %s.
 Control and bidi characters in strings are JSON escapes such as \u001b.`, andList(usage.Labels[:]))

@@ -7,6 +7,8 @@
 package usage
 
 import (
+	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
@@ -48,38 +50,78 @@ func Parse(value string) (string, error) {
 	return t.members(), nil
 }
 
+// signalLabels is the one table from the keys of Cloudflare's Content
+// Signals Policy to the labels of the AIPREF vocabulary
+// (draft-ietf-aipref-vocab §4): ai-train, training AI models, is
+// train-ai; search, building a search index and linking to results, is
+// search. ai-input, the use of content as input to an AI's answers, has
+// no equivalent there and keeps its name. These keys take the values yes
+// and no; a key outside the policy keeps its name and any Token value.
+var signalLabels = map[string]string{"ai-train": "train-ai", "search": "search", "ai-input": "ai-input"}
+
 // ParseContentSignal reads the value of a Content-Signal record of
-// Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no":
-// comma-separated key=value pairs, not a Structured Field, read leniently
-// pair by pair. Spaces and tabs around pairs, keys and values and empty
-// pairs are ignored; keys are lower-cased (ASCII); yes and no, in any
-// case, become y and n, other values are kept as written. A pair without
-// '=', whose key is not a Dictionary key or whose value is not a Token is
-// skipped; a repeated key counts with its last value. A value longer
-// than sfv.MaxLength bytes states no preference at all.
-func ParseContentSignal(value string) string {
+// Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no",
+// into the members of a statement in the AIPREF vocabulary
+// ("search=y, train-ai=n"; see signalLabels): comma-separated key=value
+// pairs, not a Structured Field, read leniently pair by pair. Spaces and
+// tabs around pairs, keys and values and empty pairs are ignored; keys are
+// lower-cased (ASCII); yes and no, in any case, become y and n, other
+// values are kept as written. A pair without '=', whose key is not a
+// Dictionary key or whose value is not a Token is skipped; a repeated key
+// counts with its last value. A value longer than sfv.MaxLength bytes
+// states no preference at all.
+//
+// The error, for lint, names the first pair that states no preference
+// though it was meant to: one skipped, or a key of the policy whose value
+// is neither yes nor no ("ai-train=nope"); and how many more there are.
+// The members are those read all the same.
+func ParseContentSignal(value string) (string, error) {
 	if len(value) > sfv.MaxLength {
-		return ""
+		return "", sfv.ErrTooLong
 	}
 	var t table
+	var first error
+	bad := 0
 	for rest := value; rest != ""; {
 		var pair string
 		pair, rest, _ = strings.Cut(rest, ",")
 		key, val, ok := strings.Cut(pair, "=")
 		key, val = lowerASCII(strings.Trim(key, " \t")), strings.Trim(val, " \t")
+		label, known := signalLabels[key]
+		var why string
 		switch {
-		case !ok || !sfv.IsKey(key):
-			continue
+		case !ok && key == "":
+			continue // an empty pair
+		case !ok:
+			why = "no '='"
+		case !sfv.IsKey(key):
+			why = "not a key of lower-case letters, digits, '_', '-', '.' and '*'"
 		case strings.EqualFold(val, "yes"):
 			val = "y"
 		case strings.EqualFold(val, "no"):
 			val = "n"
+		case known:
+			why = key + " takes yes or no"
 		case !sfv.IsToken(val):
-			continue
+			why = "the value is not a Token"
+		}
+		if why != "" {
+			if bad++; first == nil {
+				first = fmt.Errorf("pair %q: %s", strings.Trim(pair, " \t"), why)
+			}
+			if !known || !sfv.IsToken(val) {
+				continue
+			}
+		}
+		if known {
+			key = label
 		}
 		t.set(key, val)
 	}
-	return t.members()
+	if bad > 1 {
+		first = fmt.Errorf("%w (and %d more)", first, bad-1)
+	}
+	return t.members(), first
 }
 
 // lowerASCII lower-cases the ASCII letters of s, allocating only if it
@@ -106,6 +148,18 @@ func Value(members, label string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// All yields each label members hold and its value, in order.
+func All(members string) iter.Seq2[string, string] {
+	return func(yield func(label, value string) bool) {
+		for m, rest := next(members); m != ""; m, rest = next(rest) {
+			label, value, _ := strings.Cut(m, "=")
+			if !yield(label, value) {
+				return
+			}
+		}
+	}
 }
 
 // Stated reports whether members state a preference about the use that

@@ -74,3 +74,26 @@ func TestStated(t *testing.T) {
 		t.Error("the empty statement states a preference")
 	}
 }
+
+// TestParseContentSignalErrors: the error names the first pair that states
+// no preference though it was meant to, for lint; the members are those
+// read all the same, in the AIPREF vocabulary.
+func TestParseContentSignalErrors(t *testing.T) {
+	for _, tc := range []struct{ in, members, err string }{
+		{"search=yes, ai-train=no, ai-input=no", "search=y, train-ai=n, ai-input=n", ""},
+		{"use=reference, ai-train=No", "use=reference, train-ai=n", ""},
+		{" , ,", "", ""},
+		{"ai-train=nope", "train-ai=nope", `pair "ai-train=nope": ai-train takes yes or no`},
+		{"search=yes, ai-train=nope, ai-input=maybe", "search=y, train-ai=nope, ai-input=maybe", `pair "ai-train=nope": ai-train takes yes or no (and 1 more)`},
+		{"search", "", `pair "search": no '='`},
+		{"Search Engines=yes, ai-train=no", "train-ai=n", `pair "Search Engines=yes": not a key`},
+		{`ai-train="no"`, "", `pair "ai-train=\"no\"": ai-train takes yes or no`},
+		{"other=a b", "", `pair "other=a b": the value is not a Token`},
+		{strings.Repeat("x", 20000), "", "sfv:"},
+	} {
+		m, err := ParseContentSignal(tc.in)
+		if m != tc.members || (err == nil) != (tc.err == "") || err != nil && !strings.HasPrefix(err.Error(), tc.err) {
+			t.Errorf("ParseContentSignal(%.40q) = %q, %v; want %q, %s", tc.in, m, err, tc.members, tc.err)
+		}
+	}
+}

@@ -1,0 +1,169 @@
+// Package tdmrep reads the TDM Reservation Protocol (TDMRep, the W3C
+// community group's final report of 10 May 2024): the values of its
+// tdm-reservation property, and the site-wide /.well-known/tdmrep.json
+// file. It does no I/O.
+//
+// A reservation of TDM rights (tdm-reservation 1) is the machine-readable
+// opt-out of the EU's exception for text and data mining (Directive
+// 2019/790 Art. 4(3)); 0 says the rights are not reserved; any other value
+// is a protocol error, which the report reads as no value at all.
+package tdmrep
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/match"
+)
+
+// Reservation reads a tdm-reservation value, from a header field or a
+// META tag's content: "1" (reserved) or "0" (not), white space around it
+// ignored. Any other value is a protocol error: ok is false, and the
+// report reads it as if the property were absent.
+func Reservation(v string) (reserved, ok bool) {
+	switch strings.Trim(v, " \t") {
+	case "1":
+		return true, true
+	case "0":
+		return false, true
+	}
+	return false, false
+}
+
+// The bounds of a tdmrep.json: a real one holds a few rules in a few
+// hundred bytes, and the rules are tried in order for every URL, so these
+// leave room for any real file while a hostile one costs at most a few
+// milliseconds a URL and a few hundred KiB of memory. A file past them is
+// an error, never read in part: a rule dropped could be the one that
+// reserves a URL.
+const (
+	MaxSize  = 256 << 10 // bytes of the file
+	MaxRules = 1024      // entries of its array
+)
+
+// ErrTooLarge is wrapped by the error [Parse] returns for a file past
+// [MaxSize] bytes or [MaxRules] entries.
+var ErrTooLarge = errors.New("tdmrep.json too large")
+
+// A Rule is one entry of a tdmrep.json: the paths it covers and what it
+// says of them.
+type Rule struct {
+	// Location is the pattern as written.
+	Location string
+	// Reserved reports tdm-reservation 1: TDM rights are reserved.
+	Reserved bool
+	// Policy is the tdm-policy URL as written, or "" when the entry has
+	// none.
+	Policy string
+
+	pattern string // Location normalised as a robots.txt pattern is (see Parse)
+}
+
+// A File is a parsed tdmrep.json: its rules, in file order. It is
+// immutable and safe for concurrent use.
+type File struct{ rules []Rule }
+
+// Parse reads a tdmrep.json: a JSON array (a UTF-8 byte-order mark before
+// it is skipped) of objects, each with a string "location", a
+// "tdm-reservation" of 0 or 1 (a number, or those digits as a string),
+// and an optional string "tdm-policy" (null is no policy); other members
+// are ignored, and names are matched without regard to case, as
+// encoding/json does. A file that does not read so, or is past [MaxSize] bytes
+// or [MaxRules] entries, is an error: a TDM agent cannot tell what it
+// reserves. Parse takes time linear in len(b).
+func Parse(b []byte) (*File, error) {
+	if len(b) > MaxSize {
+		return nil, fmt.Errorf("tdmrep: %w: %d bytes, more than %d", ErrTooLarge, len(b), MaxSize)
+	}
+	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, errors.New("tdmrep: not a JSON array")
+	}
+	f := &File{}
+	for dec.More() {
+		if len(f.rules) == MaxRules {
+			return nil, fmt.Errorf("tdmrep: %w: more than %d entries", ErrTooLarge, MaxRules)
+		}
+		var e struct {
+			Location    json.RawMessage `json:"location"`
+			Reservation json.RawMessage `json:"tdm-reservation"`
+			Policy      json.RawMessage `json:"tdm-policy"`
+		}
+		if err := dec.Decode(&e); err != nil {
+			return nil, fmt.Errorf("tdmrep: entry %d: %w", len(f.rules)+1, err)
+		}
+		r, err := readRule(e.Location, e.Reservation, e.Policy)
+		if err != nil {
+			return nil, fmt.Errorf("tdmrep: entry %d: %w", len(f.rules)+1, err)
+		}
+		f.rules = append(f.rules, r)
+	}
+	if _, err := dec.Token(); err != nil { // the closing ']'
+		return nil, fmt.Errorf("tdmrep: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("tdmrep: data after the array")
+	}
+	return f, nil
+}
+
+// readRule reads the members of one entry. An entry that is not an
+// object decodes with an error before this, and null as no members.
+func readRule(location, reservation, policy json.RawMessage) (Rule, error) {
+	var r Rule
+	if len(location) == 0 || location[0] != '"' || json.Unmarshal(location, &r.Location) != nil {
+		return r, errors.New(`"location" is not a string`)
+	}
+	switch string(reservation) {
+	case "1", `"1"`:
+		r.Reserved = true
+	case "0", `"0"`:
+	default:
+		return r, errors.New(`"tdm-reservation" is not 0 or 1`)
+	}
+	if err := str(policy, &r.Policy); err != nil {
+		return r, errors.New(`"tdm-policy" is not a string`)
+	}
+	r.pattern = match.Unescape(match.Escape(r.Location))
+	return r, nil
+}
+
+// str decodes raw, a JSON string, absent or null, into s.
+func str(raw json.RawMessage, s *string) error {
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil
+	case raw[0] != '"':
+		return errors.New("not a string")
+	}
+	return json.Unmarshal(raw, s)
+}
+
+// Len returns the number of rules.
+func (f *File) Len() int { return len(f.rules) }
+
+// Match returns the rule that decides for path, the path and query of a
+// URL as sent (see match.Path), and its index (0 for the first): the first rule whose
+// location matches, as TDMRep asks. ok is false when none does: the file
+// then says nothing of the URL.
+//
+// Locations match as robots.txt Allow patterns do, as the report asks
+// ('*' any run of bytes, a final '$' the end, else a prefix; case
+// matters), after both sides are normalised as RFC 9309 reads them:
+// escapes of unreserved characters decoded, other escapes kept with
+// upper-case hex, bytes at or above 0x80 escaped. Each rule costs time
+// linear in the lengths of its location and of path.
+func (f *File) Match(path string) (i int, r Rule, ok bool) {
+	path = match.UnescapePath(match.Escape(path))
+	for i := range f.rules {
+		if match.Match(f.rules[i].pattern, path) {
+			return i, f.rules[i], true
+		}
+	}
+	return 0, Rule{}, false
+}

@@ -1,0 +1,316 @@
+package robotstxt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/robotsgate/robotstxt/internal/target"
+	"github.com/robotsgate/robotstxt/internal/tdmrep"
+	"github.com/robotsgate/robotstxt/internal/usage"
+	"github.com/robotsgate/robotstxt/meta"
+)
+
+// A Receipt is everything a site told a crawler about what it may do
+// with one page, for a compliance log: the merged preferences, each
+// signal behind them and where it stands, and the robots.txt they rest
+// on. [Transport.Receipt] makes one. It marshals with encoding/json to
+// one object, and implements [slog.LogValuer]:
+//
+//	{"url":"https://example.com/a","agent":"ExampleBot","fetched_at":"2026-…Z",
+//	 "usage":{"train-ai":"n","search":"y"},
+//	 "signals":[{"source":"robots.txt","label":"search","pref":"y","where":"line 4","value":"search=y"},
+//	            {"source":"tdm-header","label":"train-ai","pref":"n","where":"tdm-reservation","value":"1"}],
+//	 "robots":{"authority":"https://example.com:443","fetched_at":"…","status":200,"outcome":"rules",
+//	           "sha256":"9f86…","rule":3},
+//	 "licenses":[],"tdm_policy":"https://example.com/tdm-policy.json"}
+//
+// A Receipt is deterministic: the signals stand in the order of Source's
+// list, each source's in the order of the site's text. It is bounded: it
+// keeps at most 16 signals of each source (Dropped counts those left
+// out) and 16 licences, and cuts each string a site chose to 512 bytes
+// (a signal's Value to 256), marked with "…".
+type Receipt struct {
+	// URL is the page's URL, as the request reached the server, without
+	// userinfo.
+	URL string `json:"url"`
+	// Agent is the product token the crawler is matched by (several are
+	// joined by ", ").
+	Agent string `json:"agent"`
+	// FetchedAt is when the receipt was made, by the Client's clock, in
+	// UTC: make it as soon as the page is read.
+	FetchedAt time.Time `json:"fetched_at"`
+	// Usage is the merged answer: every signal that counts, combined
+	// label by label, n from any source winning, then y, else unknown.
+	// As JSON, an object of the labels with a stated preference.
+	Usage Usage `json:"usage"`
+	// Signals are the statements behind Usage (see [Signal]).
+	Signals []Signal `json:"signals"`
+	// Dropped counts the signals left out by the bounds; usually 0.
+	Dropped int `json:"dropped,omitempty"`
+	// Robots is the robots.txt the answer rests on; nil when robots.txt
+	// could not be consulted (see [Transport.Receipt]).
+	Robots *RobotsEvidence `json:"robots,omitempty"`
+	// Licenses are the RSL License URLs of that robots.txt (see
+	// [Robots.Licenses]).
+	Licenses []string `json:"licenses"`
+	// TDMPolicy is the TDMRep tdm-policy URL that applies to the page
+	// when its TDM rights are reserved, else "".
+	TDMPolicy string `json:"tdm_policy,omitempty"`
+}
+
+// RobotsEvidence identifies the robots.txt a [Receipt] rests on.
+type RobotsEvidence struct {
+	// Authority is the normalised authority, such as
+	// "https://example.com:443".
+	Authority string `json:"authority"`
+	// FetchedAt is when the robots.txt was fetched or last revalidated.
+	FetchedAt time.Time `json:"fetched_at"`
+	// Status is the HTTP status it rests on (see [Decision].Status).
+	Status int `json:"status"`
+	// Outcome is how it was read: "rules", "allow-all", "disallow-all"
+	// or "unreachable" (see [Outcome]).
+	Outcome string `json:"outcome"`
+	// SHA256 is the hex SHA-256 of the robots.txt the rules were read
+	// from, as the Client keeps it: decoded, converted to UTF-8 and cut
+	// at the body limit, as the package documentation describes; "" when
+	// no body was read (Outcome other than "rules").
+	SHA256 string `json:"sha256"`
+	// RuleLine is the line of the deciding Allow or Disallow rule, 0
+	// when none matched.
+	RuleLine int `json:"rule"`
+	// Stale reports that a last good copy stood in for a robots.txt
+	// that could not be fetched again.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// maxLicenses bounds Receipt.Licenses: RSL files name one or two.
+const maxLicenses = 16
+
+// Receipt returns everything the site told the crawler about what it may
+// do with resp, a response the Transport returned, and with body, the
+// page's body the caller has read (nil reads the response's headers
+// only): the merged Usage, each Signal, and the robots.txt evidence.
+//
+// Usage combines, label by label (n if any says n, else y if any says y,
+// else unknown), every signal the package reads, each mapped into the
+// AIPREF vocabulary:
+//
+//   - robots.txt's Content-Usage rules for resp.Request's URL and each
+//     normal form a server may serve it as, and its Content-Signal
+//     records (see [Robots.Usage]), for a URL the crawler may fetch,
+//     checked as the Transport checks a request;
+//   - the response's Content-Usage header field, its lines joined with
+//     ", " and read as one statement;
+//   - noai, as an X-Robots-Tag directive (read as
+//     [Transport.PageDirectives] reads the header) or in a robots META
+//     tag of an HTML body: train-ai=n. noimageai counts only in an
+//     X-Robots-Tag of an image response: on a page it speaks of the
+//     page's images, which the crawler fetches as responses of their own;
+//   - TDMRep, the EU's machine-readable opt-out of text and data mining:
+//     the site's /.well-known/tdmrep.json, the tdm-reservation header
+//     field and the tdm-reservation META tag of an HTML body, the later
+//     replacing the earlier as the TDMRep report ranks them; a
+//     reservation (1) is train-ai=n, and TDMPolicy its tdm-policy. 0
+//     states no AIPREF preference, and is listed all the same; a value
+//     that is neither is a protocol error, read as no value.
+//
+// META tags are read from an HTML body as PageDirectives reads them: up
+// to the end of its head, its <body> or its first mebibyte. It fails
+// closed: when robots.txt cannot be consulted for the URL (unreachable
+// with no usable copy, a closed Client), or the site's tdmrep.json cannot
+// be read, train-ai is n, with a Signal whose Where is "unreachable";
+// for a URL robots.txt now disallows, robots.txt states nothing. A
+// response without its Request has no robots.txt, URL or tdmrep.json.
+// The request's context bounds a fetch of robots.txt; Receipt parses the
+// cached robots.txt again, for its lines, hash and licences. A nil resp
+// gives a Receipt of nothing.
+func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
+	t.mustBeMade()
+	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
+	if resp == nil {
+		return rc
+	}
+	rd := reading{record: true, signals: rc.Signals}
+	t.read(&rd, resp, body, &rc)
+	rc.Usage, rc.Signals, rc.Dropped = rd.usage, rd.signals, rd.dropped
+	return rc
+}
+
+// Usage returns the preferences about the use of the content of resp, a
+// response the Transport returned: the Usage of [Transport.Receipt]
+// without a body, so without the robots and TDMRep META tags, which only
+// a body holds. A crawler that reads pages asks Receipt with the body; a
+// nil resp gives the zero Usage.
+func (t *Transport) Usage(resp *http.Response) Usage {
+	t.mustBeMade()
+	if resp == nil {
+		return Usage{}
+	}
+	var rd reading
+	t.read(&rd, resp, nil, nil)
+	return rd.usage
+}
+
+// read gathers into rd what the signals say of resp's content, and of
+// body unless it is nil (see Transport.Receipt); rc, when not nil,
+// receives the URL, the robots.txt evidence, licences and policy.
+func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Receipt) {
+	if resp.Request != nil {
+		t.robotsTxt(rd, resp.Request, rc)
+	}
+	h := resp.Header
+	if v := h.Values("Content-Usage"); len(v) > 0 {
+		stmt := strings.Join(v, ", ")
+		rd.state(sourceUsageHeader, "Content-Usage", stmt, parseUsage(stmt))
+	}
+	other := t.headerDirectives(resp).Other
+	for _, d := range [...]string{"noai", "noimageai"} {
+		if slices.Contains(other, d) && (d == "noai" || isImage(h.Get("Content-Type"))) {
+			rd.state(sourceXRobots, "X-Robots-Tag", d, noTraining)
+		}
+	}
+	var tags meta.TDM
+	if body != nil && isHTML(h.Get("Content-Type"), body) {
+		t.robotsMeta(rd, body)
+		tags, _ = meta.TDMFromHTML(bytes.NewReader(body)) // a bytes.Reader cannot fail
+	}
+	var f *tdmrep.File
+	var err error
+	var path string
+	if resp.Request != nil {
+		if f, err = t.tdmFile(resp.Request); f != nil {
+			path = requestPath(resp.Request)
+		}
+	}
+	policy := rd.tdmOf(f, err, path, h, tags)
+	if rc != nil {
+		rc.TDMPolicy = capText(policy)
+	}
+}
+
+// tdmOf gathers into rd what TDMRep says of a page whose path and query,
+// as the Client reads them, are path: its site's tdmrep.json f (nil for
+// none) or the error reading it gave, which reads as train-ai=n; its
+// header fields h (a valid "1" wins over "0"); and its META tags. It
+// returns the policy that applies (see reading.tdm).
+func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
+	if fileErr != nil {
+		rd.state(sourceTDMFile, "unreachable", fileErr.Error(), noTraining)
+	}
+	header := tdmSay{source: sourceTDMHeader, where: "tdm-reservation", policy: strings.TrimSpace(h.Get("Tdm-Policy"))}
+	for _, v := range h.Values("Tdm-Reservation") {
+		if reserved, ok := tdmrep.Reservation(v); ok {
+			header.set, header.reserved = true, header.reserved || reserved
+		}
+	}
+	page := tdmSay{source: sourceTDMMeta, where: "tdm-reservation", policy: tags.Policy,
+		set: tags.Reservation != "", reserved: tags.Reservation == "1"}
+	return rd.tdm(fileSay(f, path), header, page)
+}
+
+// robotsTxt gathers into rd what robots.txt says of req's URL, and into
+// rc, when not nil, the URL, the evidence and the licences.
+func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
+	if rc != nil && req.URL != nil {
+		rc.URL = capText(requestURL(req.URL))
+	}
+	d, _, err := t.check(req)
+	var dis *DisallowedError
+	switch {
+	case errors.As(err, &dis):
+		d = dis.Decision // robots.txt states nothing of a URL it disallows
+	case err != nil:
+		rd.state(sourceRobots, "unreachable", err.Error(), noTraining)
+		return
+	default:
+		rd.usage = rd.usage.combine(d.Usage)
+	}
+	if rc == nil {
+		return
+	}
+	rc.Robots = &RobotsEvidence{Authority: d.Authority, FetchedAt: d.FetchedAt.UTC(), Status: d.Status,
+		Outcome: d.Outcome.name(), RuleLine: d.Rule.Line, Stale: d.Stale}
+	if d.e == nil || d.e.outcome != OutcomeRules {
+		return
+	}
+	text, err := d.e.text()
+	if err != nil {
+		return // d.Usage stands; the lines cannot be listed
+	}
+	sum := sha256.Sum256(text)
+	rc.Robots.SHA256 = hex.EncodeToString(sum[:])
+	r := ParseMode(text, d.mode)
+	for _, l := range r.Licenses()[:min(len(r.Licenses()), maxLicenses)] {
+		rc.Licenses = append(rc.Licenses, capText(l))
+	}
+	if d.Allowed {
+		groups, _ := r.t.AppendGroups(nil, t.c.tokens...)
+		rd.robotsTxt(r.t, d.mode, groups, pathForms(requestPath(req)))
+	}
+}
+
+// requestPath returns the path and query of req's URL as the Client
+// reads them (see target.Split), or "" when it cannot.
+func requestPath(req *http.Request) string {
+	if req.URL == nil {
+		return ""
+	}
+	_, path, _ := target.Split(requestURL(req.URL), nil)
+	return path
+}
+
+// robotsMeta gathers into rd a noai of body's robots META tags, named
+// for robots or for one of the Client's product tokens; Where names the
+// tag: "robots" when that one says it.
+func (t *Transport) robotsMeta(rd *reading, body []byte) {
+	d, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
+	if !slices.Contains(d.Other, "noai") {
+		return
+	}
+	where := strings.Join(t.c.tokens, ", ")
+	if g, _ := meta.FromHTML(bytes.NewReader(body)); slices.Contains(g.Other, "noai") {
+		where = "robots"
+	}
+	rd.state(sourceRobotsMeta, where, "noai", noTraining)
+}
+
+// tdmFile returns the /.well-known/tdmrep.json of req's authority: nil
+// when the site has none; an error, which reads as train-ai=n, when it
+// is unreachable with no usable copy or cannot be read (see
+// tdmrep.Parse). This is where the file, fetched, cached and shared as
+// robots.txt is, plugs in; until then it returns nil.
+func (t *Transport) tdmFile(*http.Request) (*tdmrep.File, error) { return nil, nil }
+
+// LogValue returns the receipt as a group of attributes, for slog: url,
+// agent, fetched_at, usage (a group of each stated label's y or n),
+// signals, dropped, robots (a group), licenses and tdm_policy.
+func (r Receipt) LogValue() slog.Value {
+	var prefs []slog.Attr
+	for label, v := range usage.All(r.Usage.members) {
+		if p := prefOf(v); p != PrefUnknown {
+			prefs = append(prefs, slog.String(label, p.String()))
+		}
+	}
+	attrs := []slog.Attr{slog.String("url", r.URL), slog.String("agent", r.Agent), slog.Time("fetched_at", r.FetchedAt),
+		slog.Attr{Key: "usage", Value: slog.GroupValue(prefs...)}, slog.Any("signals", r.Signals)}
+	if r.Dropped > 0 {
+		attrs = append(attrs, slog.Int("dropped", r.Dropped))
+	}
+	if b := r.Robots; b != nil {
+		attrs = append(attrs, slog.Group("robots", slog.String("authority", b.Authority), slog.Time("fetched_at", b.FetchedAt),
+			slog.Int("status", b.Status), slog.String("outcome", b.Outcome), slog.String("sha256", b.SHA256),
+			slog.Int("rule", b.RuleLine), slog.Bool("stale", b.Stale)))
+	}
+	attrs = append(attrs, slog.Any("licenses", r.Licenses))
+	if r.TDMPolicy != "" {
+		attrs = append(attrs, slog.String("tdm_policy", r.TDMPolicy))
+	}
+	return slog.GroupValue(attrs...)
+}

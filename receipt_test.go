@@ -1,0 +1,527 @@
+package robotstxt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sig is a Signal as the tests write it: "source label pref where", with
+// " superseded" after it when it is.
+func sig(s Signal) string {
+	out := fmt.Sprintf("%s %s %s %s", s.Source, s.Label, s.Pref, s.Where)
+	if s.Superseded {
+		out += " superseded"
+	}
+	return out
+}
+
+func sigs(ss []Signal) []string {
+	out := []string{}
+	for _, s := range ss {
+		out = append(out, sig(s))
+	}
+	return out
+}
+
+// fetchPage fetches path through hc and reads its body.
+func fetchPage(t *testing.T, hc *http.Client, url string) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := hc.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+// TestReceiptSources fetches, from sites on loopback, a page on which each
+// source speaks alone, and some on which several do: the receipt's Usage,
+// its signals, and Transport.Usage, which reads no body.
+func TestReceiptSources(t *testing.T) {
+	checkLeaks(t)
+	const open = "User-agent: *\nAllow: /\n"
+	const html = "text/html; charset=utf-8"
+	tests := []struct {
+		name    string
+		robots  string
+		headers []string // name, value, …
+		body    string
+		usage   string   // Receipt(resp, body).Usage
+		signals []string // and its signals
+		policy  string
+		// meta says the body speaks: Usage(resp) and Receipt(resp, nil)
+		// then give withoutBody, not usage.
+		meta        bool
+		withoutBody string
+	}{
+		{name: "nothing", robots: open, usage: "", signals: []string{}},
+		{name: "robots.txt", robots: "User-agent: *\nAllow: /\nContent-Usage: /page train-ai=n, search=y\n",
+			usage: "train-ai=n, search=y", signals: []string{"robots.txt train-ai n line 3", "robots.txt search y line 3"}},
+		{name: "robots.txt for another path", robots: "User-agent: *\nContent-Usage: /other/ train-ai=n\n",
+			usage: "", signals: []string{}},
+		{name: "content-signal", robots: "Content-Signal: ai-train=no, search=yes, ai-input=no\nUser-agent: *\nAllow: /\n",
+			usage:   "train-ai=n, search=y, ai-input=n",
+			signals: []string{"content-signal train-ai n line 1", "content-signal search y line 1", "content-signal ai-input n line 1"}},
+		{name: "content-signal of the crawler's group", robots: "User-agent: ExampleBot\nContent-Signal: ai-train=yes\nAllow: /\n\nUser-agent: *\nContent-Signal: ai-train=no\n",
+			usage: "train-ai=y", signals: []string{"content-signal train-ai y line 2"}},
+		{name: "content-usage-header", robots: open, headers: []string{"Content-Usage", "train-ai=n"},
+			usage: "train-ai=n", signals: []string{"content-usage-header train-ai n Content-Usage"}},
+		{name: "x-robots-tag", robots: open, headers: []string{"X-Robots-Tag", "noai"},
+			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
+		{name: "x-robots-tag for another crawler", robots: open, headers: []string{"X-Robots-Tag", "otherbot: noai"},
+			usage: "", signals: []string{}},
+		{name: "noimageai on an image", robots: open, headers: []string{"Content-Type", "image/png", "X-Robots-Tag", "noimageai"},
+			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
+		{name: "noimageai on a page", robots: open, headers: []string{"Content-Type", html, "X-Robots-Tag", "noimageai"},
+			body: `<meta name="robots" content="noimageai">`, usage: "", signals: []string{}},
+		{name: "robots-meta", robots: open, headers: []string{"Content-Type", html},
+			body:  `<html><head><meta name="robots" content="noindex, noai"></head><body>text</body></html>`,
+			usage: "train-ai=n", signals: []string{"robots-meta train-ai n robots"}, meta: true},
+		{name: "robots-meta for this crawler", robots: open, headers: []string{"Content-Type", html},
+			body:  `<html><head><meta name="examplebot" content="noai"><meta name="otherbot" content="noindex"></head>`,
+			usage: "train-ai=n", signals: []string{"robots-meta train-ai n ExampleBot"}, meta: true},
+		{name: "robots-meta for another crawler", robots: open, headers: []string{"Content-Type", html},
+			body: `<html><head><meta name="otherbot" content="noai"></head>`, usage: "", signals: []string{}},
+		{name: "robots-meta in a body that is not HTML", robots: open, headers: []string{"Content-Type", "text/plain"},
+			body: `<html><head><meta name="robots" content="noai"></head>`, usage: "", signals: []string{}},
+		{name: "tdm-header", robots: open, headers: []string{"Tdm-Reservation", "1", "Tdm-Policy", "https://example.com/policy.json"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}, policy: "https://example.com/policy.json"},
+		{name: "tdm-header 0", robots: open, headers: []string{"tdm-reservation", "0", "Tdm-Policy", "https://example.com/policy.json"},
+			usage: "", signals: []string{"tdm-header train-ai unknown tdm-reservation"}},
+		{name: "tdm-header not 0 or 1", robots: open, headers: []string{"Tdm-Reservation", "yes"},
+			usage: "", signals: []string{}},
+		{name: "tdm-meta", robots: open, headers: []string{"Content-Type", html},
+			body:  `<head><meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://example.com/p"></head>`,
+			usage: "train-ai=n", signals: []string{"tdm-meta train-ai n tdm-reservation"}, meta: true, policy: "https://example.com/p"},
+		{name: "tdm-meta replaces the header", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
+			body:  `<head><meta name="tdm-reservation" content="0"></head>`,
+			usage: "", signals: []string{"tdm-header train-ai n tdm-reservation superseded", "tdm-meta train-ai unknown tdm-reservation"},
+			meta: true, withoutBody: "train-ai=n"},
+		{name: "tdm-meta reserves what the header does not", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "0", "Tdm-Policy", "https://example.com/h"},
+			body:  `<head><meta name="tdm-reservation" content="1"></head>`,
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"},
+			meta: true, policy: "https://example.com/h"}, // absence resets nothing: the header's policy stands
+		{name: "a malformed tdm-meta replaces nothing", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
+			body:  `<head><meta name="tdm-reservation" content="yes"></head>`,
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}},
+		{name: "across sources n wins", robots: "User-agent: *\nAllow: /\nContent-Usage: train-ai=y, search=y\n",
+			headers: []string{"Content-Usage", "train-ai=y", "Tdm-Reservation", "1"},
+			usage:   "train-ai=n, search=y",
+			signals: []string{"robots.txt train-ai y line 3", "robots.txt search y line 3", "content-usage-header train-ai y Content-Usage", "tdm-header train-ai n tdm-reservation"}},
+		{name: "every source", robots: "Content-Signal: search=yes\nUser-agent: *\nAllow: /\nContent-Usage: train-ai=y\n",
+			headers: []string{"Content-Type", html, "Content-Usage", "search=n", "X-Robots-Tag", "noai", "Tdm-Reservation", "1"},
+			body:    `<head><meta name="robots" content="noai"><meta name="tdm-reservation" content="1"></head>`,
+			usage:   "train-ai=n, search=n",
+			signals: []string{"robots.txt train-ai y line 4", "content-signal search y line 1", "content-usage-header search n Content-Usage",
+				"x-robots-tag train-ai n X-Robots-Tag", "robots-meta train-ai n robots",
+				"tdm-header train-ai n tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"},
+			meta: true, withoutBody: "train-ai=n, search=n"},
+	}
+	_, tr, hc := newTestTransport(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestSite(t, tt.robots)
+			s.route("/page", serve(200, tt.body, tt.headers...))
+			resp, body := fetchPage(t, hc, s.URL+"/page")
+			r := tr.Receipt(resp, body)
+			if r.Usage.statement() != tt.usage || !reflect.DeepEqual(sigs(r.Signals), tt.signals) {
+				t.Errorf("Receipt: usage %q, signals %q;\nwant %q, %q", r.Usage, sigs(r.Signals), tt.usage, tt.signals)
+			}
+			if r.TDMPolicy != tt.policy {
+				t.Errorf("TDMPolicy %q, want %q", r.TDMPolicy, tt.policy)
+			}
+			headers := tt.usage
+			if tt.meta {
+				headers = tt.withoutBody
+			}
+			if u := tr.Usage(resp); u.statement() != headers {
+				t.Errorf("Usage(resp) = %q, want %q", u, headers)
+			}
+			if u := tr.Receipt(resp, nil).Usage; u.statement() != headers {
+				t.Errorf("Receipt(resp, nil).Usage = %q, want %q", u, headers)
+			}
+		})
+	}
+}
+
+// TestReceiptJSON checks a receipt's JSON key by key.
+func TestReceiptJSON(t *testing.T) {
+	checkLeaks(t)
+	const robots = "# the site's rules\nUser-agent: *\nDisallow: /private/\nAllow: /articles/\n" +
+		"Content-Usage: /articles/ train-ai=n, search=y\nContent-Signal: ai-input=no\n" +
+		"License: https://example.com/license.xml\n"
+	s := newTestSite(t, robots)
+	s.route("/articles/a", serve(200, `<head><meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://example.com/tdm.json"></head>`,
+		"Content-Type", "text/html", "X-Robots-Tag", "noai"))
+	clock := newTestClock()
+	c := newTestClient(t, WithUserAgent(testUA), WithClock(clock.Now))
+	tr := NewTransport(c, nil)
+	hc := &http.Client{Transport: tr}
+	resp, body := fetchPage(t, hc, s.URL+"/articles/a")
+	clock.Advance(time.Second)
+	out, err := json.Marshal(tr.Receipt(resp, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsAny(out, "\n\r") {
+		t.Errorf("not one line: %s", out)
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(robots))
+	want := map[string]string{
+		"url":        fmt.Sprintf("%q", s.URL+"/articles/a"),
+		"agent":      `"ExampleBot"`,
+		"fetched_at": `"2025-03-01T12:00:01Z"`,
+		"usage":      `{"train-ai":"n","search":"y","ai-input":"n"}`,
+		"signals": `[{"source":"robots.txt","label":"train-ai","pref":"n","where":"line 5","value":"train-ai=n, search=y"},` +
+			`{"source":"robots.txt","label":"search","pref":"y","where":"line 5","value":"train-ai=n, search=y"},` +
+			`{"source":"content-signal","label":"ai-input","pref":"n","where":"line 6","value":"ai-input=no"},` +
+			`{"source":"x-robots-tag","label":"train-ai","pref":"n","where":"X-Robots-Tag","value":"noai"},` +
+			`{"source":"tdm-meta","label":"train-ai","pref":"n","where":"tdm-reservation","value":"1"}]`,
+		"robots": fmt.Sprintf(`{"authority":%q,"fetched_at":"2025-03-01T12:00:00Z","status":200,"outcome":"rules","sha256":%q,"rule":4}`,
+			s.URL, hex.EncodeToString(sum[:])),
+		"licenses":   `["https://example.com/license.xml"]`,
+		"tdm_policy": `"https://example.com/tdm.json"`,
+	}
+	for key, w := range want {
+		if g, ok := got[key]; !ok || string(g) != w {
+			t.Errorf("%s: %s\nwant %s", key, g, w)
+		}
+	}
+	for key := range got {
+		if _, ok := want[key]; !ok {
+			t.Errorf("unexpected key %s: %s", key, got[key])
+		}
+	}
+}
+
+// TestReceiptFailsClosed: a receipt whose robots.txt cannot be consulted
+// says train-ai=n, and names why; one for a URL robots.txt disallows has
+// the evidence of the disallowing rule and no preferences of robots.txt.
+func TestReceiptFailsClosed(t *testing.T) {
+	checkLeaks(t)
+	down := newTestSite(t, "")
+	down.route("/robots.txt", serve(503, "down"))
+	_, tr, hc := newTestTransport(t)
+
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, down.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Usage": {"train-ai=y, search=y"}}, Request: req}
+	r := tr.Receipt(resp, nil)
+	if r.Usage.statement() != "train-ai=n, search=y" || r.Robots != nil || len(r.Signals) == 0 ||
+		sig(r.Signals[0]) != "robots.txt train-ai n unreachable" || !strings.Contains(r.Signals[0].Value, "unreachable") {
+		t.Errorf("robots.txt unreachable: usage %q, robots %+v, signals %+v", r.Usage, r.Robots, r.Signals)
+	}
+	if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
+		t.Errorf("Usage with robots.txt unreachable: %q", u)
+	}
+
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\nDisallow: /private/\n")
+	s.route("/private/x", serve(200, "secret", "Content-Usage", "search=y"))
+	req, _ = http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, s.URL+"/private/x", nil)
+	resp, body := fetchPageReq(t, hc, req)
+	r = tr.Receipt(resp, body)
+	if r.Usage.statement() != "search=y" || r.Robots == nil || r.Robots.RuleLine != 3 || r.Robots.SHA256 == "" {
+		t.Errorf("disallowed: usage %q, robots %+v", r.Usage, r.Robots)
+	}
+	if got := sigs(r.Signals); !reflect.DeepEqual(got, []string{"content-usage-header search y Content-Usage"}) {
+		t.Errorf("disallowed: signals %q", got)
+	}
+
+	// A response without its request: the headers alone, no URL.
+	resp.Request = nil
+	if r := tr.Receipt(resp, body); r.URL != "" || r.Robots != nil || r.Usage.statement() != "search=y" {
+		t.Errorf("without a request: %+v", r)
+	}
+	if r := tr.Receipt(nil, nil); r.URL != "" || r.Usage != (Usage{}) || r.Signals == nil || r.Licenses == nil {
+		t.Errorf("Receipt(nil, nil) = %+v", r)
+	}
+}
+
+func fetchPageReq(t *testing.T, hc *http.Client, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+// TestReceiptNormalForms: robots.txt's preferences for each form a server
+// serves the URL as are listed, as Decision.Usage combines them.
+func TestReceiptNormalForms(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: /b/ train-ai=n\n")
+	_, tr, hc := newTestTransport(t)
+	resp, body := fetchPage(t, hc, s.URL+"/a/..//b/x")
+	r := tr.Receipt(resp, body)
+	if want := []string{"robots.txt train-ai y line 2", "robots.txt train-ai n line 3"}; r.Usage.statement() != "train-ai=n" || !reflect.DeepEqual(sigs(r.Signals), want) {
+		t.Errorf("usage %q, signals %q; want train-ai=n, %q", r.Usage, sigs(r.Signals), want)
+	}
+}
+
+// TestReceiptBounds: a hostile site's signals are bounded, each source's
+// kept in order, and the JSON stays one line whatever bytes it sent.
+func TestReceiptBounds(t *testing.T) {
+	checkLeaks(t)
+	var robots strings.Builder
+	robots.WriteString("User-agent: *\n")
+	for i := range 40 {
+		fmt.Fprintf(&robots, "Content-Usage: l%d=n, train-ai=y\n", i)
+		fmt.Fprintf(&robots, "Content-Signal: ai-train=yes, k%d=no\n", i)
+	}
+	s := newTestSite(t, robots.String())
+	var labels []string
+	for i := range 100 {
+		labels = append(labels, fmt.Sprintf("h%d=y", i))
+	}
+	long := strings.Repeat("x", 5000)
+	s.route("/page", serve(200, `<head><meta name="tdm-policy" content="https://p/`+long+`"><meta name="tdm-reservation" content="1">`,
+		"Content-Type", "text/html", "Content-Usage", strings.Join(labels, ", ")+", "+long+"=n, train-ai=y"))
+	_, tr, hc := newTestTransport(t)
+	resp, body := fetchPage(t, hc, s.URL+"/page")
+	r := tr.Receipt(resp, body)
+	count := map[string]int{}
+	for _, s := range r.Signals {
+		count[s.Source]++
+		if len(s.Value) > maxSignalValue || len(s.Label) > maxSignalLabel {
+			t.Errorf("signal %s: value of %d bytes", sig(s), len(s.Value))
+		}
+	}
+	want := map[string]int{"robots.txt": 16, "content-signal": 16, "content-usage-header": 16, "tdm-meta": 1}
+	if !reflect.DeepEqual(count, want) {
+		t.Errorf("signals by source %v, want %v", count, want)
+	}
+	// 80 robots.txt signals, 80 content-signal, 102 header ones, of which
+	// 16 of each are kept.
+	if r.Dropped != 80+80+102-3*16 {
+		t.Errorf("Dropped = %d", r.Dropped)
+	}
+	if r.Usage.Pref("train-ai") != PrefNo || r.TDMPolicy != "" {
+		t.Errorf("usage %q, policy %q", r.Usage, r.TDMPolicy)
+	}
+	out, err := json.Marshal(r)
+	if err != nil || bytes.ContainsAny(out, "\n\r") || len(out) > 64<<10 {
+		t.Errorf("JSON of %d bytes, %v", len(out), err)
+	}
+}
+
+// TestReceiptLogValue logs a receipt through slog's JSON handler.
+func TestReceiptLogValue(t *testing.T) {
+	r := Receipt{URL: "https://example.com/a", Agent: "ExampleBot", Usage: parseUsage("train-ai=n, use=reference"),
+		Signals:  []Signal{{Source: "tdm-header", Label: "train-ai", Pref: PrefNo, Where: "tdm-reservation", Value: "1"}},
+		Robots:   &RobotsEvidence{Authority: "https://example.com:443", Status: 200, Outcome: "rules", SHA256: "ab", RuleLine: 3},
+		Licenses: []string{}, TDMPolicy: "https://example.com/p"}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("page", "receipt", r)
+	var got struct {
+		Receipt struct {
+			URL     string            `json:"url"`
+			Usage   map[string]string `json:"usage"`
+			Signals []map[string]any  `json:"signals"`
+			Robots  map[string]any    `json:"robots"`
+			Policy  string            `json:"tdm_policy"`
+		} `json:"receipt"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, buf.Bytes())
+	}
+	g := got.Receipt
+	if g.URL != r.URL || !reflect.DeepEqual(g.Usage, map[string]string{"train-ai": "n"}) || len(g.Signals) != 1 ||
+		g.Signals[0]["pref"] != "n" || g.Robots["rule"] != 3.0 || g.Policy != r.TDMPolicy {
+		t.Errorf("logged %s", buf.Bytes())
+	}
+}
+
+// FuzzReceipt reads any headers and body (of a response without its
+// request, which needs no robots.txt): the receipt marshals to one line,
+// stays bounded, and when no signal was dropped its Usage is what the
+// signals that count say; Transport.Usage is the receipt's without the
+// body.
+func FuzzReceipt(f *testing.F) {
+	f.Add("train-ai=n, search=y", "noai", "1", "https://p", "text/html", `<meta name="tdm-reservation" content="0">`)
+	f.Add("train-ai=y", "examplebot: noimageai", "0", "", "image/png", "")
+	f.Add("", "", "", "", "", `<meta name=robots content="noai"><meta name=tdm-policy content="x">`)
+	c := NewClient(WithUserAgent(testUA))
+	defer c.Close()
+	tr := NewTransport(c, nil)
+	f.Fuzz(func(t *testing.T, usage, xrobots, tdm, policy, ctype, body string) {
+		h := http.Header{}
+		for k, v := range map[string]string{"Content-Usage": usage, "X-Robots-Tag": xrobots, "Tdm-Reservation": tdm, "Tdm-Policy": policy, "Content-Type": ctype} {
+			if v != "" {
+				h[k] = strings.Split(v, "\n")
+			}
+		}
+		resp := &http.Response{Header: h}
+		r := tr.Receipt(resp, []byte(body))
+		out, err := json.Marshal(r)
+		if err != nil || bytes.ContainsAny(out, "\n\r") {
+			t.Fatalf("JSON %s, %v", out, err)
+		}
+		if len(r.Signals) > 8*maxSourceSignals || len(r.TDMPolicy) > maxServerText {
+			t.Fatalf("%d signals, policy of %d bytes", len(r.Signals), len(r.TDMPolicy))
+		}
+		if r.Dropped == 0 {
+			var u Usage
+			for _, s := range r.Signals {
+				if !s.Superseded && s.Pref != PrefUnknown {
+					u = u.combine(Usage{s.Label + "=" + s.Pref.String()})
+				}
+			}
+			for _, l := range []string{"train-ai", "search", "ai-input"} {
+				if u.Pref(l) != r.Usage.Pref(l) {
+					t.Fatalf("%s: signals say %v, Usage %q; signals %q", l, u.Pref(l), r.Usage, sigs(r.Signals))
+				}
+			}
+		}
+		if u, v := tr.Usage(resp), tr.Receipt(resp, nil).Usage; u != v {
+			t.Fatalf("Usage %q, Receipt without the body %q", u, v)
+		}
+	})
+}
+
+// TestTransportUsage checks what Transport.Usage combines: robots.txt's
+// Content-Usage rules for the request's URL, the Content-Usage header,
+// and the older signals mapped to train-ai=n.
+func TestTransportUsage(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: ExampleBot\nDisallow: /private/\nContent-Usage: /blog/ train-ai=y\nContent-Usage: /gallery/ train-ai=y\n")
+	routes := []struct {
+		path    string
+		headers []string // name, value, …: each a line of its own
+		want    string
+	}{
+		{"/blog/post", nil, "train-ai=y"},
+		{"/page", []string{"Content-Usage", "search=y"}, "search=y"},
+		{"/blog/header-n", []string{"Content-Usage", "train-ai=n"}, "train-ai=n"},
+		{"/blog/two-lines", []string{"Content-Usage", "search=n", "Content-Usage", "train-ai=y;q=1"}, "train-ai=y, search=n"},
+		{"/blog/bad-header", []string{"Content-Usage", "Train-AI=n"}, "train-ai=y"},
+		{"/blog/noai", []string{"X-Robots-Tag", "noai"}, "train-ai=n"},
+		{"/blog/noai-for-us", []string{"X-Robots-Tag", "ExampleBot: noindex, NoAI"}, "train-ai=n"},
+		{"/blog/noai-for-others", []string{"X-Robots-Tag", "otherbot: noai"}, "train-ai=y"},
+		{"/gallery/cat.png", []string{"Content-Type", "image/png", "X-Robots-Tag", "noimageai"}, "train-ai=n"},
+		{"/gallery/index.html", []string{"Content-Type", "text/html", "X-Robots-Tag", "noimageai"}, "train-ai=y"},
+		{"/blog/tdm", []string{"Tdm-Reservation", "1"}, "train-ai=n"},
+		{"/blog/tdm-not-reserved", []string{"tdm-reservation", "0"}, "train-ai=y"},
+		{"/page/all", []string{"Content-Usage", "search=y", "X-Robots-Tag", "noai", "Tdm-Reservation", "1"}, "search=y, train-ai=n"},
+	}
+	for _, r := range routes {
+		s.route(r.path, func(w http.ResponseWriter, _ *http.Request) {
+			for i := 0; i+1 < len(r.headers); i += 2 {
+				w.Header().Add(r.headers[i], r.headers[i+1])
+			}
+			_, _ = io.WriteString(w, "content")
+		})
+	}
+	_, tr, hc := newTestTransport(t)
+	for _, r := range routes {
+		resp, err := hc.Get(s.URL + r.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if got := tr.Usage(resp); got.statement() != r.want {
+			t.Errorf("%s: Usage %q, want %q", r.path, got, r.want)
+		}
+	}
+
+	// A response for a URL robots.txt disallows (fetched by SkipRobots)
+	// has the header's preferences only.
+	s.route("/private/x", serve(200, "secret", "Content-Usage", "search=y"))
+	req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, s.URL+"/private/x", nil)
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if got := tr.Usage(resp); got.statement() != "search=y" {
+		t.Errorf("disallowed URL: Usage %q, want the header's search=y", got)
+	}
+	resp.Request = nil
+	if got := tr.Usage(resp); got.statement() != "search=y" {
+		t.Errorf("a response without its request: Usage %q, want the header's search=y", got)
+	}
+	if got := tr.Usage(nil); got != (Usage{}) {
+		t.Errorf("Usage(nil) = %q", got)
+	}
+}
+
+// TestTransportUsageContentSignal: Transport.Usage reads robots.txt's
+// Content-Signal records, in the AIPREF vocabulary, those before any group
+// included, as the Content-Usage rules (it read neither before).
+func TestTransportUsageContentSignal(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "Content-Signal: ai-train=no, search=yes\nUser-agent: *\nDisallow: /private/\n")
+	_, tr, hc := newTestTransport(t)
+	resp, err := hc.Get(s.URL + "/page")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo || u.Pref("search") != PrefYes {
+		t.Errorf("Usage = %q, want train-ai=n, search=y", u)
+	}
+}
+
+// BenchmarkReceipt measures what a page's answer costs, warm, against a
+// robots.txt of the corpus sample (6 KB, a Content-Usage rule and a
+// Content-Signal record added) and a page whose head is 4 KB: Usage, the
+// receipt of the headers and of the body, beside PageDirectives, which a
+// crawler reads for every page already.
+func BenchmarkReceipt(b *testing.B) {
+	robots, err := os.ReadFile(filepath.Join(corpusSample, "files", "1493.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	robots = append(robots, "\nUser-agent: ExampleBot\nAllow: /\nContent-Usage: /a/ train-ai=n\nContent-Signal: search=yes, ai-train=no\n"...)
+	s := newTestSite(b, string(robots))
+	page := "<html><head><title>t</title>" + strings.Repeat(`<meta property="og:x" content="a fairly long value for a tag">`, 64) +
+		`<meta name="robots" content="max-snippet:50"><meta name="tdm-reservation" content="1"></head><body>` + strings.Repeat("text ", 2000)
+	s.route("/a/page", serve(200, page, "Content-Type", "text/html", "Content-Usage", "search=y"))
+	_, tr, hc := newTestTransport(b)
+	resp, err := hc.Get(s.URL + "/a/page")
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	for _, bm := range []struct {
+		name string
+		f    func()
+	}{
+		{"PageDirectives", func() { tr.PageDirectives(resp, body) }},
+		{"Usage", func() { tr.Usage(resp) }},
+		{"Receipt/headers", func() { tr.Receipt(resp, nil) }},
+		{"Receipt/body", func() { tr.Receipt(resp, body) }},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bm.f()
+			}
+		})
+	}
+}
