@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -281,12 +282,37 @@ func (t *Transport) robotsMeta(rd *reading, body []byte) {
 	rd.state(sourceRobotsMeta, where, "noai", noTraining)
 }
 
-// tdmFile returns the /.well-known/tdmrep.json of req's authority: nil
-// when the site has none; an error, which reads as train-ai=n, when it
-// is unreachable with no usable copy or cannot be read (see
-// tdmrep.Parse). This is where the file, fetched, cached and shared as
-// robots.txt is, plugs in; until then it returns nil.
-func (t *Transport) tdmFile(*http.Request) (*tdmrep.File, error) { return nil, nil }
+// tdmFile returns the /.well-known/tdmrep.json of req's authority, which
+// the Client fetches, caches and shares as it does robots.txt
+// (WithTDMRep): nil when the site has none or the Client does not read
+// them; an error, which reads as train-ai=n, when it is unreachable with
+// no usable copy or cannot be read (see tdmrep.Parse). The Client's
+// fetch timeout bounds the wait, whatever req's context says, so that a
+// request already cancelled by its caller does not read as a failure.
+func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
+	if t.c.tdm == nil || req.URL == nil {
+		return nil, nil
+	}
+	var buf [128]byte
+	authority, _, err := target.Split(requestURL(req.URL), buf[:0])
+	if err != nil {
+		return nil, err
+	}
+	e, err := t.c.tdmrep(context.WithoutCancel(req.Context()), string(authority))
+	switch {
+	case err != nil:
+		return nil, err
+	case e.outcome == OutcomeUnreachable:
+		return nil, e.deferral(e.expires.time())
+	case e.outcome != OutcomeRules:
+		return nil, nil // 4xx: the site has no tdmrep.json
+	}
+	text, err := e.text()
+	if err != nil {
+		return nil, err
+	}
+	return tdmrep.Parse(text)
+}
 
 // LogValue returns the receipt as a group of attributes, for slog: url,
 // agent, fetched_at, usage (a group of each stated label's y or n),

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -523,5 +524,59 @@ func BenchmarkReceipt(b *testing.B) {
 				bm.f()
 			}
 		})
+	}
+}
+
+// TestReceiptTDMRepFile: under WithTDMRep the receipt reads the site's
+// /.well-known/tdmrep.json, fetched once per site and shared through the
+// Store: the first entry that matches decides, a file that cannot be read
+// or fetched reads as a reservation, a site without one states nothing,
+// and a Client whose Store fails fetches the file itself.
+func TestReceiptTDMRepFile(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"a", "b", "c", "d"} {
+		w.on(h+".test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		for _, p := range []string{"/news/x", "/about"} {
+			w.on(h+".test"+p, serve(200, "page", "Content-Type", "text/plain"))
+		}
+	}
+	w.on("a.test"+tdmrepPath, serve(200, `[{"location": "/news/", "tdm-reservation": 1, "tdm-policy": "https://a.test/policy.json"},
+		{"location": "/", "tdm-reservation": 0}]`))
+	w.on("b.test"+tdmrepPath, serve(503, "down"))
+	w.on("c.test"+tdmrepPath, serve(404, "none"))
+	w.on("d.test"+tdmrepPath, serve(200, `{"location": "/"}`))
+	store := newMemStore()
+	receipt := func(store Store, url string) Receipt {
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep(), WithStore(store)})
+		t.Cleanup(func() { _ = c.Close() })
+		resp, body := fetchPage(t, &http.Client{Transport: tr}, url)
+		return tr.Receipt(resp, body)
+	}
+	for _, tc := range []struct {
+		url, usage, policy string
+		signals            []string
+	}{
+		{"http://a.test/news/x", "train-ai=n", "https://a.test/policy.json", []string{"tdmrep.json train-ai n entry 1"}},
+		{"http://a.test/about", "", "", []string{"tdmrep.json train-ai unknown entry 2"}},
+		{"http://b.test/about", "train-ai=n", "", []string{"tdmrep.json train-ai n unreachable"}},
+		{"http://c.test/news/x", "", "", []string{}},
+		{"http://d.test/about", "train-ai=n", "", []string{"tdmrep.json train-ai n unreachable"}},
+	} {
+		r := receipt(store, tc.url)
+		if r.Usage.statement() != tc.usage || r.TDMPolicy != tc.policy || !reflect.DeepEqual(sigs(r.Signals), tc.signals) {
+			t.Errorf("%s: usage %q, policy %q, signals %q; want %q, %q, %q",
+				tc.url, r.Usage, r.TDMPolicy, sigs(r.Signals), tc.usage, tc.policy, tc.signals)
+		}
+	}
+	if n := w.count("http://a.test" + tdmrepPath); n != 1 {
+		t.Errorf("a.test's tdmrep.json fetched %d times by Clients sharing a Store, want once", n)
+	}
+	store.fail = errors.New("store down")
+	if r := receipt(store, "http://a.test/news/x"); r.Usage.statement() != "train-ai=n" {
+		t.Errorf("with the Store failing: usage %q, want train-ai=n", r.Usage)
+	}
+	if n := w.count("http://a.test" + tdmrepPath); n != 2 {
+		t.Errorf("with the Store failing, a.test's tdmrep.json fetched %d times in all, want 2", n)
 	}
 }
