@@ -73,7 +73,7 @@ func Example_crawler() {
 	ctx := context.Background()
 	f := &frontier{urls: []string{"https://example.com/"}}
 	rc, rt := robotstxt.NewClientTransport(robotstxt.PublicOnly(nil),
-		[]robotstxt.Option{robotstxt.WithUserAgent(userAgent)},
+		[]robotstxt.Option{robotstxt.WithUserAgent(userAgent), robotstxt.WithTDMRep()},
 		robotstxt.WithNoWait())
 	defer rc.Close()
 	hc := &http.Client{Transport: rt, Timeout: 30 * time.Second}
@@ -86,6 +86,8 @@ func Example_crawler() {
 		switch {
 		case errors.As(err, &pe): // the site's turn is not free yet
 			f.Retry(u, pe.RetryAt)
+		case errors.Is(err, robotstxt.ErrNonPublic): // a private address, for good
+			f.GiveUp(u)
 		case errors.As(err, &de) && de.Failures >= 5: // robots.txt down too long
 			f.GiveUp(u)
 		case errors.As(err, &de): // robots.txt unreachable for now

@@ -46,6 +46,12 @@ func ExampleTransport_Receipt() {
 	defer site.Close()
 	signal := httptest.NewServer(page(nil, "Content-Signal: search=yes, ai-train=no\nUser-agent: *\nAllow: /\n"))
 	defer signal.Close()
+	tdm := http.NewServeMux()
+	tdm.Handle("/robots.txt", page(nil, "User-agent: *\nAllow: /\n"))
+	tdm.Handle("/.well-known/tdmrep.json", page(nil, `[{"location": "/", "tdm-reservation": 1}]`))
+	tdm.Handle("/file.html", page(html, "reserved by the site's tdmrep.json"))
+	tdmSite := httptest.NewServer(tdm)
+	defer tdmSite.Close()
 
 	ctx := context.Background()
 	f := &frontier{}
@@ -54,10 +60,11 @@ func ExampleTransport_Receipt() {
 		f.Add(site.URL + p)
 	}
 	f.Add(signal.URL + "/page.html")
+	f.Add(tdmSite.URL + "/file.html")
 	var receiptLog bytes.Buffer
 
 	rc, rt := robotstxt.NewClientTransport(nil,
-		[]robotstxt.Option{robotstxt.WithUserAgent(userAgent)},
+		[]robotstxt.Option{robotstxt.WithUserAgent(userAgent), robotstxt.WithTDMRep()},
 		robotstxt.WithNoWait())
 	defer rc.Close()
 	hc := &http.Client{Transport: rt, Timeout: 30 * time.Second}
@@ -70,6 +77,8 @@ func ExampleTransport_Receipt() {
 		switch {
 		case errors.As(err, &pe): // the site's turn is not free yet
 			f.Retry(u, pe.RetryAt)
+		case errors.Is(err, robotstxt.ErrNonPublic): // a private address, for good
+			f.GiveUp(u)
 		case errors.As(err, &de) && de.Failures >= 5: // robots.txt down too long
 			f.GiveUp(u)
 		case errors.As(err, &de): // robots.txt unreachable for now
@@ -108,7 +117,7 @@ func ExampleTransport_Receipt() {
 		if len(r.Signals) > 0 {
 			from = r.Signals[0].Source + " (" + r.Signals[0].Where + ")"
 		}
-		path := strings.TrimPrefix(strings.TrimPrefix(r.URL, site.URL), signal.URL)
+		path := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(r.URL, site.URL), signal.URL), tdmSite.URL)
 		fmt.Printf("%-20s train-ai=%-2s %s\n", path, r.Usage["train-ai"], from)
 	}
 	// Output:
@@ -121,6 +130,7 @@ func ExampleTransport_Receipt() {
 	// /tdm-header.html     train-ai=n  tdm-header (tdm-reservation)
 	// /tdm-meta.html       train-ai=n  tdm-meta (tdm-reservation)
 	// /page.html           train-ai=n  content-signal (line 1)
+	// /file.html           train-ai=n  tdmrep.json (entry 1)
 }
 
 // TestReceiptExampleRunsTheREADMELoop checks that ExampleTransport_Receipt
