@@ -60,12 +60,14 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // Every request, each redirect hop included, is first checked as
 // [Client.Allowed] checks a URL, reading the request target as net/http
 // writes it. A request without a User-Agent is sent with the Client's;
-// one whose User-Agent names another product token is refused with
+// one whose User-Agent, under any spelling of the header key, names
+// another product token, or that carries several, is refused with
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
 // request whose Host names another authority than its URL must be
 // allowed by both robots.txt files; a Host that is not an authority
-// alone, a URL with an opaque part, or one the Client cannot check gives
-// [ErrBadURL]. A request robots.txt disallows is not sent: RoundTrip
+// alone, a Host key in the header other than Request.Host, a URL with an
+// opaque part, or one the Client cannot check gives [ErrBadURL]. A
+// request robots.txt disallows is not sent: RoundTrip
 // returns a *[DisallowedError], or while robots.txt is unreachable the
 // Client's *[DeferredError]. These errors reach the caller of
 // http.Client.Do inside a *url.Error, through which errors.Is and
@@ -303,11 +305,20 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 // headerHost returns the Host header net/http will send for req, in
 // punycode without the UTS #46 mapping the dial applies: for "ｂ.test"
 // the connection goes to b.test but the server is asked for
-// xn--ni7c.test, whose robots.txt must then allow the request too.
+// xn--ni7c.test, whose robots.txt must then allow the request too. A Host
+// key in req.Header, which net/http ignores, must name that host, and
+// any other spelling of it, which net/http sends as a second Host line,
+// gives ErrBadURL.
 func headerHost(req *http.Request) (string, error) {
 	host := req.Host
 	if host == "" {
 		host = req.URL.Host
+	}
+	for k, vv := range req.Header {
+		if isField(k, "Host") && (k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
+			return "", fmt.Errorf("%w: the request's header holds %q: %q, which a server may read as its Host; "+
+				"set Request.Host", ErrBadURL, capQuote(k), capQuote(strings.Join(vv, ", ")))
+		}
 	}
 	if ascii.IsASCII(host) {
 		return host, nil
