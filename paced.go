@@ -19,8 +19,8 @@ var ErrPaced = errors.New("robotstxt: no pacing turn free")
 // URL back until RetryAt. It matches context.DeadlineExceeded too, unless
 // under [WithNoWait].
 type PacedError struct {
-	// Authority is the normalised authority whose turn is not free, e.g.
-	// "https://example.com:443".
+	// Authority is the normalised authority of the site served whose turn
+	// is not free, e.g. "https://example.com:443".
 	Authority string
 	// RetryAt is the earliest moment the turn may come, as far as the
 	// [Pacer] can tell, not a reservation. While another request to the

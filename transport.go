@@ -73,13 +73,17 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // http.Client.Do inside a *url.Error, through which errors.Is and
 // errors.As see them.
 //
-// Allowed requests are paced by a [Pacer] per authority, however its host
-// is spelled: requests to one authority reach its server at least the
-// Crawl-delay robots.txt gives the Client's product tokens apart (else
-// [WithDefaultInterval]), from the arrival of one response to the sending
-// of the next; other authorities are not held up. A 429 or 503 response
-// with a Retry-After holds its authority for that long (at most
-// [WithMaxHold]). A request waits in RoundTrip for its turn, but never in
+// Allowed requests are paced by a [Pacer] per site asked for: the
+// authority of Request.Host when it names another host than the URL, else
+// the URL's, however it is spelled and whatever address the request is
+// sent to, so that a crawler that resolves names itself keeps one pace
+// for a site of many addresses. Requests to one site reach it at least
+// the Crawl-delay robots.txt gives the Client's product tokens apart
+// (else [WithDefaultInterval]; the longer of the two robots.txt files'
+// when the Host names another authority than the URL), from the arrival
+// of one response to the sending of the next; other sites are not held
+// up. A 429 or 503 response with a Retry-After holds its site for that
+// long (at most [WithMaxHold]). A request waits in RoundTrip for its turn, but never in
 // vain: when the turn cannot come before the request's deadline (or
 // [WithMaxWait] without one), or is not free now under [WithNoWait], the
 // request fails at once, not sent, with a *[PacedError].
@@ -196,8 +200,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	// Turns go by the authority dialled, keeping both sites' Crawl-delay.
+	// Turns go by the site asked for, keeping both sites' Crawl-delay: that
+	// of Request.Host when it names another host than the URL, else the
+	// URL's (whose Host header, for a name net/http sends unmapped, may
+	// differ).
 	authority := dialed.Authority
+	if req.Host != "" && req.Host != req.URL.Host {
+		authority = served.Authority
+	}
 	tu, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
 	if err != nil {
 		return t.refuse(ctx, req, err)
@@ -264,7 +274,8 @@ func (t *Transport) mustBeMade() {
 
 // check checks req against the robots.txt of its URL's authority and,
 // since a server picks the site by the Host header, of the Host's. It
-// returns the decisions for the site served and the authority dialled.
+// returns the decisions for the site served and the authority dialled,
+// the same one unless the Host names another.
 func (t *Transport) check(req *http.Request) (served, dialed Decision, err error) {
 	u := req.URL
 	switch {

@@ -969,3 +969,67 @@ func TestTransportRefusesHostKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportPacesTheSiteServed: a site's turn is one turn whatever
+// address or spelling reaches it. A crawler that resolves names itself
+// sends site.test's pages to each of its addresses with Host: site.test;
+// they share site.test's turn, as do its pages asked for by name, and an
+// IPv4 address and its IPv4-mapped IPv6 spellings are one authority.
+func TestTransportPacesTheSiteServed(t *testing.T) {
+	checkLeaks(t)
+	v := newVhosts(t, map[string]string{"site.test": "User-agent: *\nCrawl-delay: 60\n", "10.0.0.9": "User-agent: *\nCrawl-delay: 60\n"})
+	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	do := func(u, host string) error {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		req.Host = host
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	if err := do("http://10.0.0.1/a", "site.test"); err != nil {
+		t.Fatal(err)
+	}
+	var pe *PacedError
+	for _, r := range [][2]string{
+		{"http://10.0.0.2/b", "site.test"}, {"http://10.0.0.1/c", "site.test"}, {"http://site.test/d", ""},
+		{"http://[::ffff:10.0.0.3]/e", "SITE.test."}, {"http://[2001:db8::1]/f", "site.test:80"},
+	} {
+		if err := do(r[0], r[1]); !errors.As(err, &pe) || pe.Authority != "http://site.test:80" {
+			t.Errorf("%s with Host %q right after site.test's page: %v, want site.test's turn not free", r[0], r[1], err)
+		}
+	}
+	// The interval is the longer of the two robots.txt files' Crawl-delays:
+	// pages of example.test (none) asked of 10.0.0.9 (60 s) are paced.
+	if err := do("http://10.0.0.9/g", "example.test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := do("http://10.0.0.9/h", "example.test"); !errors.As(err, &pe) || pe.Authority != "http://example.test:80" {
+		t.Errorf("a second page of example.test asked of 10.0.0.9: %v, want example.test's turn not free", err)
+	}
+	for _, r := range v.requests() {
+		if !strings.HasSuffix(r, "/robots.txt") && !strings.HasSuffix(r, "/a") && !strings.HasSuffix(r, "/g") {
+			t.Errorf("the server served %s", r)
+		}
+	}
+
+	// Through a real dial: 127.0.0.1 and its IPv4-mapped spellings.
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	_, _, hc = newTestTransport(t, WithNoWait())
+	if err := do(s.URL+"/a", ""); err != nil {
+		t.Fatal(err)
+	}
+	port := s.URL[strings.LastIndexByte(s.URL, ':'):]
+	for _, u := range []string{"http://[::ffff:127.0.0.1]" + port + "/b", "http://[::FFFF:7F00:1]" + port + "/c",
+		"http://[0:0:0:0:0:ffff:7f00:0001]" + port + "/d", "http://127.0.0.1" + port + "/e"} {
+		if err := do(u, ""); !errors.Is(err, ErrPaced) {
+			t.Errorf("%s right after %s/a: %v, want ErrPaced", u, s.URL, err)
+		}
+	}
+	if got := s.got(); slices.ContainsFunc(got, func(p string) bool { return p != "/a" && p != "/robots.txt" }) {
+		t.Errorf("the server saw %q", got)
+	}
+}
