@@ -67,11 +67,10 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // allowed by both robots.txt files; a Host that is not an authority
 // alone, a Host key in the header other than Request.Host, a URL with an
 // opaque part, or one the Client cannot check gives [ErrBadURL]. A
-// request robots.txt disallows is not sent: RoundTrip
-// returns a *[DisallowedError], or while robots.txt is unreachable the
-// Client's *[DeferredError]. These errors reach the caller of
-// http.Client.Do inside a *url.Error, through which errors.Is and
-// errors.As see them.
+// request robots.txt disallows is not sent: RoundTrip returns a
+// *[DisallowedError], or while robots.txt is unreachable the Client's
+// *[DeferredError]. These errors reach the caller of http.Client.Do
+// inside a *url.Error, through which errors.Is and errors.As see them.
 //
 // Allowed requests are paced by a [Pacer] per site asked for: the
 // authority of Request.Host when it names another host than the URL, else
@@ -83,10 +82,12 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // when the Host names another authority than the URL), from the arrival
 // of one response to the sending of the next; other sites are not held
 // up. A 429 or 503 response with a Retry-After holds its site for that
-// long (at most [WithMaxHold]). A request waits in RoundTrip for its turn, but never in
-// vain: when the turn cannot come before the request's deadline (or
-// [WithMaxWait] without one), or is not free now under [WithNoWait], the
-// request fails at once, not sent, with a *[PacedError].
+// long (at most [WithMaxHold]). A request waits in RoundTrip for its
+// turn, but never in vain: when the turn cannot come before the request's
+// deadline (or [WithMaxWait] without one), or is not free now under
+// [WithNoWait], the request fails at once, not sent, with a
+// *[PacedError], whose RetryAt spreads the requests refused at one site
+// over its coming turns.
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
 // and sent; refusals and holds are logged at Debug level ([WithLogger]).
@@ -99,6 +100,7 @@ type Transport struct {
 	cfg   transportConfig
 	stats transportCounters
 	agent atomic.Pointer[string] // the User-Agent last found to name the Client's token
+	queue retryQueue             // the turns told to requests refused
 }
 
 // NewTransport returns a Transport that checks requests with c and sends
@@ -219,7 +221,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	t.stats.sent.add()
+	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
+	t.queue.ran(authority, time.Since(start))
 	var hold time.Duration
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		hold = t.hold(ctx, authority, resp)
@@ -399,8 +403,10 @@ func WithPacer(p Pacer) TransportOption {
 
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
 // authority's turn is not free now fails at once, not sent, with a
-// *[PacedError] saying when the turn may come. A frontier crawler puts
-// the URL back for then and sends another meanwhile.
+// *[PacedError] saying when to come back. A frontier crawler puts the URL
+// back until then and sends another meanwhile; the requests refused at
+// one site are told successive turns (see PacedError.RetryAt), so that
+// they come back one a turn.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }
