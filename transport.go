@@ -223,7 +223,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.stats.sent.add()
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
-	t.queue.ran(authority, time.Since(start))
+	if tu.interval > 0 { // else no turn is told to come
+		t.queue.ran(authority, time.Since(start))
+	}
 	var hold time.Duration
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		hold = t.hold(ctx, authority, resp)
