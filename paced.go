@@ -20,8 +20,8 @@ var ErrPaced = errors.New("robotstxt: no pacing turn free")
 // URL back until RetryAt. It matches context.DeadlineExceeded too, unless
 // under [WithNoWait].
 type PacedError struct {
-	// Authority is the normalised authority of the site served whose turn
-	// is not free, e.g. "https://example.com:443".
+	// Authority is the normalised authority of the site asked for whose
+	// turn is not free, e.g. "https://example.com:443".
 	Authority string
 	// RetryAt is when to come back. The Transport spreads the requests it
 	// refuses at one authority over its coming turns, as a reservation
@@ -29,11 +29,11 @@ type PacedError struct {
 	// come, as far as the [Pacer] can tell (while another request is in
 	// flight, the interval from now), each next one a turn after the one
 	// told before (the interval and the last request's duration, and an
-	// eighth of that), so that a frontier that puts each URL back
-	// until its RetryAt sends them one a turn. It is advice, not a
-	// reservation: the Pacer alone decides when a request is sent, and a
-	// request that comes back before its turn is free is refused again and
-	// told a later one.
+	// eighth of that), so that a frontier that puts each URL back until
+	// its RetryAt sends them one a turn. It is advice, not a reservation:
+	// the Pacer alone decides when a request is sent, and a request that
+	// comes back before its turn is free is refused again and told a
+	// later one.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error
@@ -137,9 +137,8 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 // come at retryAt, telling it the turn the queue gives it.
 func (t *Transport) paced(ctx context.Context, pe PacedError, authority string, interval time.Duration, retryAt time.Time) error {
 	pe.Authority, pe.RetryAt = authority, t.queue.retryAt(authority, interval, retryAt)
-	retryAt = pe.RetryAt
 	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request paced",
-		slog.String("authority", authority), durationAttr("retry_in", time.Until(retryAt)),
+		slog.String("authority", authority), durationAttr("retry_in", time.Until(pe.RetryAt)),
 		slog.String("reason", pe.reason))
 	return &pe
 }

@@ -322,10 +322,10 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 // headerHost returns the Host header net/http will send for req, in
 // punycode without the UTS #46 mapping the dial applies: for "ｂ.test"
 // the connection goes to b.test but the server is asked for
-// xn--ni7c.test, whose robots.txt must then allow the request too. A Host
-// key in req.Header, which net/http ignores, must name that host, and
-// any other spelling of it, which net/http sends as a second Host line,
-// gives ErrBadURL.
+// xn--ni7c.test, whose robots.txt must then allow the request too. A
+// "Host" key in req.Header, which net/http ignores, gives ErrBadURL unless
+// it names that host; any other spelling of it, which net/http sends as a
+// second Host line, always does.
 func headerHost(req *http.Request) (string, error) {
 	host := req.Host
 	if host == "" {

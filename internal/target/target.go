@@ -118,8 +118,11 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 	for i < len(rest) && hostClass[rest[i]] == 0 {
 		i++
 	}
-	if i == 0 || rest[i-1] == '.' || (ascii.IsHex(rest[i-1]) || rest[i-1] == 'x') && endsInNumber(rest[:i]) && !isIPv4(rest[:i]) {
+	if i == 0 || rest[i-1] == '.' {
 		return key, "", false
+	}
+	if c := rest[i-1]; (ascii.IsHex(c) || c == 'x') && endsInNumber(rest[:i]) && !isIPv4(rest[:i]) {
+		return key, "", false // for appendHost to refuse
 	}
 	key = append(append(key, rest[:i]...), ':')
 	if i == len(rest) || rest[i] == '/' || rest[i] == '?' || rest[i] == '#' {
