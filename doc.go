@@ -110,8 +110,12 @@
 // The Client fetches scheme://host:port/robots.txt through the caller's
 // *http.Client with its User-Agent header. The authority is normalised:
 // scheme and host lower-cased, the default port made explicit,
-// internationalised names in punycode, userinfo dropped. A URL that
-// net/url would reject, or that is not http or https, is [ErrBadURL].
+// internationalised names in punycode, IPv6 literals in canonical form
+// and IPv4-mapped ones ([::ffff:7f00:1]) as the IPv4 address they are
+// dialled as, userinfo dropped. A URL that net/url would reject, that is
+// not http or https, or whose host ends in a number without being an IPv4
+// address in dotted decimal ("127.1", "0x7f.0.0.1", "127.0.0.1."), which
+// resolvers read each their own way, is [ErrBadURL].
 //
 // Up to five redirects are followed, across hosts (RFC 9309 §2.3.1.2);
 // the rules apply to the authority first asked. A hop is a request under

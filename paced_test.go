@@ -256,3 +256,71 @@ func TestTransportNoWaitPool(t *testing.T) {
 		t.Errorf("Stats = %+v, want 27 sent, some paced, no wait", st)
 	}
 }
+
+// TestTransportNoWaitSpreadsRetries: the requests refused at one site are
+// told successive turns, each at least the interval after the one told
+// before, the first the earliest the turn may come; so a frontier that
+// puts them back until their RetryAt does not bring them back at once.
+// Another site's refusals are told their own site's turns.
+func TestTransportNoWaitSpreadsRetries(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	other := newTestSite(t, "User-agent: *\nCrawl-delay: 10\n")
+	_, _, hc := newTestTransport(t, WithNoWait())
+	ctx := context.Background()
+	for _, site := range []*testSite{s, other} {
+		if _, err := get(ctx, hc, site.URL+"/first"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	retryAt := func(u string) time.Time {
+		t.Helper()
+		var pe *PacedError
+		if _, err := get(ctx, hc, u); !errors.As(err, &pe) {
+			t.Fatalf("%s: %v, want a PacedError", u, err)
+		}
+		return pe.RetryAt
+	}
+	var told []time.Time
+	for i := range 5 {
+		told = append(told, retryAt(fmt.Sprintf("%s/p%d", s.URL, i)))
+		if i == 2 {
+			if d := time.Until(retryAt(other.URL + "/x")); d > 10*time.Second {
+				t.Errorf("another site's first refusal is told to come back in %v, want its own 10 s", d)
+			}
+		}
+	}
+	if d := time.Until(told[0]); d < 59*time.Second || d > 60*time.Second {
+		t.Errorf("the first refused comes back in %v, want about 60 s", d)
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Sub(told[i-1]); gap < 60*time.Second || gap > 70*time.Second {
+			t.Errorf("refusal %d is told %v after refusal %d, want a turn: 60 s and a little", i, gap, i-1)
+		}
+	}
+	if got := s.got(); len(got) != 2 {
+		t.Errorf("the server saw %q, want robots.txt and the first page", got)
+	}
+}
+
+// TestRetryQueueBoundedMemory: a retryQueue keeps an authority only while
+// turns told to it are yet to come.
+func TestRetryQueueBoundedMemory(t *testing.T) {
+	var q retryQueue
+	const n = 100_000
+	for i := range n {
+		authority := fmt.Sprintf("https://h%d.example:443", i)
+		q.retryAt(authority, time.Microsecond, time.Now())
+		if i%2 == 0 {
+			q.ran(authority, time.Microsecond)
+		}
+	}
+	if got, limit := len(q.m), n/4; got > limit {
+		t.Errorf("the queue keeps %d of %d authorities after their turns, want <= %d", got, n, limit)
+	}
+	q.retryAt("https://busy.example:443", time.Hour, time.Now())
+	q.ran("https://busy.example:443", time.Second)
+	if e, ok := q.m["https://busy.example:443"]; !ok || e.took != time.Second {
+		t.Errorf("an authority with a turn to come: %+v, %v; want it kept with the request's duration", e, ok)
+	}
+}

@@ -64,27 +64,34 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // Every request, each redirect hop included, is first checked as
 // [Client.Allowed] checks a URL, reading the request target as net/http
 // writes it. A request without a User-Agent is sent with the Client's;
-// one whose User-Agent names another product token is refused with
+// one whose User-Agent, under any spelling of the header key, names
+// another product token, or that carries several, is refused with
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
 // request whose Host names another authority than its URL must be
 // allowed by both robots.txt files; a Host that is not an authority
-// alone, a URL with an opaque part, or one the Client cannot check gives
-// [ErrBadURL]. A request robots.txt disallows is not sent: RoundTrip
-// returns a *[DisallowedError], or while robots.txt is unreachable the
-// Client's *[DeferredError]. These errors reach the caller of
-// http.Client.Do inside a *url.Error, through which errors.Is and
-// errors.As see them.
+// alone, a Host key in the header other than Request.Host, a URL with an
+// opaque part, or one the Client cannot check gives [ErrBadURL]. A
+// request robots.txt disallows is not sent: RoundTrip returns a
+// *[DisallowedError], or while robots.txt is unreachable the Client's
+// *[DeferredError]. These errors reach the caller of http.Client.Do
+// inside a *url.Error, through which errors.Is and errors.As see them.
 //
-// Allowed requests are paced by a [Pacer] per authority, however its host
-// is spelled: requests to one authority reach its server at least the
-// Crawl-delay robots.txt gives the Client's product tokens apart (else
-// [WithDefaultInterval]), from the arrival of one response to the sending
-// of the next; other authorities are not held up. A 429 or 503 response
-// with a Retry-After holds its authority for that long (at most
-// [WithMaxHold]). A request waits in RoundTrip for its turn, but never in
-// vain: when the turn cannot come before the request's deadline (or
-// [WithMaxWait] without one), or is not free now under [WithNoWait], the
-// request fails at once, not sent, with a *[PacedError].
+// Allowed requests are paced by a [Pacer] per site asked for: the
+// authority of Request.Host when it names another host than the URL, else
+// the URL's, however it is spelled and whatever address the request is
+// sent to, so that a crawler that resolves names itself keeps one pace
+// for a site of many addresses. Requests to one site reach it at least
+// the Crawl-delay robots.txt gives the Client's product tokens apart
+// (else [WithDefaultInterval]; the longer of the two robots.txt files'
+// when the Host names another authority than the URL), from the arrival
+// of one response to the sending of the next; other sites are not held
+// up. A 429 or 503 response with a Retry-After holds its site for that
+// long (at most [WithMaxHold]). A request waits in RoundTrip for its
+// turn, but never in vain: when the turn cannot come before the request's
+// deadline (or [WithMaxWait] without one), or is not free now under
+// [WithNoWait], the request fails at once, not sent, with a
+// *[PacedError], whose RetryAt spreads the requests refused at one site
+// over its coming turns.
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
 // and sent; refusals and holds are logged at Debug level ([WithLogger]).
@@ -97,6 +104,7 @@ type Transport struct {
 	cfg   transportConfig
 	stats transportCounters
 	agent atomic.Pointer[string] // the User-Agent last found to name the Client's token
+	queue retryQueue             // the turns told to requests refused
 }
 
 // NewTransport returns a Transport that checks requests with c and sends
@@ -202,8 +210,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	// Turns go by the authority dialled, keeping both sites' Crawl-delay.
+	// Turns go by the site asked for, keeping both sites' Crawl-delay: that
+	// of Request.Host when it names another host than the URL, else the
+	// URL's (whose Host header, for a name net/http sends unmapped, may
+	// differ).
 	authority := dialed.Authority
+	if req.Host != "" && req.Host != req.URL.Host {
+		authority = served.Authority
+	}
 	tu, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
 	if err != nil {
 		return t.refuse(ctx, req, err)
@@ -215,7 +229,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	t.stats.sent.add()
+	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
+	if tu.interval > 0 { // else no turn is told to come
+		t.queue.ran(authority, time.Since(start))
+	}
 	var hold time.Duration
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		hold = t.hold(ctx, authority, resp)
@@ -270,7 +288,8 @@ func (t *Transport) mustBeMade() {
 
 // check checks req against the robots.txt of its URL's authority and,
 // since a server picks the site by the Host header, of the Host's. It
-// returns the decisions for the site served and the authority dialled.
+// returns the decisions for the site served and the authority dialled,
+// the same one unless the Host names another.
 func (t *Transport) check(req *http.Request) (served, dialed Decision, err error) {
 	u := req.URL
 	switch {
@@ -311,11 +330,20 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 // headerHost returns the Host header net/http will send for req, in
 // punycode without the UTS #46 mapping the dial applies: for "ｂ.test"
 // the connection goes to b.test but the server is asked for
-// xn--ni7c.test, whose robots.txt must then allow the request too.
+// xn--ni7c.test, whose robots.txt must then allow the request too. A
+// "Host" key in req.Header, which net/http ignores, gives ErrBadURL unless
+// it names that host; any other spelling of it, which net/http sends as a
+// second Host line, always does.
 func headerHost(req *http.Request) (string, error) {
 	host := req.Host
 	if host == "" {
 		host = req.URL.Host
+	}
+	for k, vv := range req.Header {
+		if isField(k, "Host") && (k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
+			return "", fmt.Errorf("%w: the request's header holds %q: %q, which a server may read as its Host; "+
+				"set Request.Host", ErrBadURL, capQuote(k), capQuote(strings.Join(vv, ", ")))
+		}
 	}
 	if ascii.IsASCII(host) {
 		return host, nil
@@ -388,8 +416,10 @@ func WithPacer(p Pacer) TransportOption {
 
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
 // authority's turn is not free now fails at once, not sent, with a
-// *[PacedError] saying when the turn may come. A frontier crawler puts
-// the URL back for then and sends another meanwhile.
+// *[PacedError] saying when to come back. A frontier crawler puts the URL
+// back until then and sends another meanwhile; the requests refused at
+// one site are told successive turns (see PacedError.RetryAt), so that
+// they come back one a turn.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }

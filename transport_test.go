@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -789,5 +790,246 @@ func TestTransportRechecksAfterWaiting(t *testing.T) {
 	}
 	if n := len(s.times("/private/b")); n != 0 {
 		t.Error("the waiting request was sent")
+	}
+}
+
+// wire is a raw TCP server on loopback that records the head of every
+// request it receives, as the bytes arrived, and answers 200 with an empty
+// body (404 for robots.txt: allow all).
+type wire struct {
+	ln    net.Listener
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	heads []string
+}
+
+func newWire(t *testing.T) *wire {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &wire{ln: ln}
+	var conns sync.Map
+	w.wg.Go(func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Store(conn, nil)
+			w.wg.Go(func() { w.serve(conn) })
+		}
+	})
+	t.Cleanup(func() {
+		_ = ln.Close()
+		conns.Range(func(c, _ any) bool { _ = c.(net.Conn).Close(); return true })
+		w.wg.Wait()
+	})
+	return w
+}
+
+func (w *wire) serve(conn net.Conn) {
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	for {
+		var head strings.Builder
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				return
+			}
+			head.WriteString(line)
+			if line == "\r\n" {
+				break
+			}
+		}
+		status := "200 OK"
+		if strings.HasPrefix(head.String(), "GET /robots.txt ") {
+			status = "404 Not Found"
+		} else {
+			w.mu.Lock()
+			w.heads = append(w.heads, head.String())
+			w.mu.Unlock()
+		}
+		if _, err := io.WriteString(conn, "HTTP/1.1 "+status+"\r\nContent-Length: 0\r\n\r\n"); err != nil {
+			return
+		}
+	}
+}
+
+func (w *wire) url() string { return "http://" + w.ln.Addr().String() }
+
+// last returns the head of the last page request received, or "".
+func (w *wire) last() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.heads) == 0 {
+		return ""
+	}
+	return w.heads[len(w.heads)-1]
+}
+
+// fieldValues returns the values of the lines of head whose field name is
+// name in any case, as a server that joins duplicates would read them.
+func fieldValues(head, name string) []string {
+	var vs []string
+	for _, line := range strings.Split(head, "\r\n")[1:] {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(k), name) {
+			vs = append(vs, strings.TrimSpace(v))
+		}
+	}
+	return vs
+}
+
+// h2Site is a loopback HTTP/2 server over TLS that records the User-Agent
+// values and the Host of the last page request it received.
+type h2Site struct {
+	*httptest.Server
+	mu        sync.Mutex
+	proto     string
+	agents    []string
+	host      string
+	requested bool
+}
+
+func newH2Site(t *testing.T) *h2Site {
+	s := &h2Site{}
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		s.mu.Lock()
+		s.proto, s.agents, s.host, s.requested = r.Proto, r.Header.Values("User-Agent"), r.Host, true
+		s.mu.Unlock()
+	}))
+	s.EnableHTTP2 = true
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// seen returns what the last page request carried, and forgets it.
+func (s *h2Site) seen() (proto string, agents []string, host string, requested bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer func() { s.proto, s.agents, s.host, s.requested = "", nil, "", false }()
+	return s.proto, s.agents, s.host, s.requested
+}
+
+// TestTransportRefusesHostKeys: net/http sends the Host from Request.Host
+// (or the URL) and ignores a "Host" key in the header, but writes any other
+// spelling of it as a second Host line, which servers that take the last
+// one would serve. Such a key is refused with ErrBadURL, as is a "Host" key
+// naming another host; over HTTP/1.1 and HTTP/2 the server sees one Host.
+func TestTransportRefusesHostKeys(t *testing.T) {
+	checkLeaks(t)
+	for _, tc := range []struct {
+		name   string
+		header func(host string) http.Header
+		ok     bool
+	}{
+		{"lower case, another site", func(string) http.Header { return http.Header{"host": {"other.test"}} }, false},
+		{"upper case, the same", func(h string) http.Header { return http.Header{"HOST": {h}} }, false},
+		{"mixed case, another site", func(string) http.Header { return http.Header{"hOsT": {"other.test"}} }, false},
+		{"blank around the key", func(string) http.Header { return http.Header{"Host ": {"other.test"}} }, false},
+		{"canonical, another site", func(string) http.Header { return http.Header{"Host": {"other.test"}} }, false},
+		{"canonical, two values", func(h string) http.Header { return http.Header{"Host": {h, "other.test"}} }, false},
+		{"canonical, the same", func(h string) http.Header { return http.Header{"Host": {h}} }, true},
+		{"none", func(string) http.Header { return http.Header{} }, true},
+	} {
+		w, h2 := newWire(t), newH2Site(t)
+		for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {
+			next, target := http.RoundTripper(&http.Transport{}), w.url()
+			if proto == "HTTP/2.0" {
+				next, target = h2.Client().Transport, h2.URL
+			}
+			c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+			req, _ := http.NewRequest(http.MethodGet, target+"/page", nil)
+			req.Header = tc.header(req.URL.Host)
+			resp, err := (&http.Client{Transport: tr}).Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			_ = c.Close()
+			next.(*http.Transport).CloseIdleConnections()
+			var hosts []string
+			if proto == "HTTP/1.1" {
+				hosts = fieldValues(w.last(), "Host")
+			} else if _, _, h, requested := h2.seen(); requested {
+				hosts = []string{h}
+			}
+			switch {
+			case !tc.ok && (!errors.Is(err, ErrBadURL) || hosts != nil):
+				t.Errorf("%s over %s: %v, server saw Host %q; want ErrBadURL, nothing sent", tc.name, proto, err, hosts)
+			case tc.ok && (err != nil || !slices.Equal(hosts, []string{req.URL.Host})):
+				t.Errorf("%s over %s: %v, server saw Host %q; want only %q", tc.name, proto, err, hosts, req.URL.Host)
+			}
+		}
+	}
+}
+
+// TestTransportPacesTheSiteServed: a site's turn is one turn whatever
+// address or spelling reaches it. A crawler that resolves names itself
+// sends site.test's pages to each of its addresses with Host: site.test;
+// they share site.test's turn, as do its pages asked for by name, and an
+// IPv4 address and its IPv4-mapped IPv6 spellings are one authority.
+func TestTransportPacesTheSiteServed(t *testing.T) {
+	checkLeaks(t)
+	v := newVhosts(t, map[string]string{"site.test": "User-agent: *\nCrawl-delay: 60\n", "10.0.0.9": "User-agent: *\nCrawl-delay: 60\n"})
+	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	do := func(u, host string) error {
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		req.Host = host
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	if err := do("http://10.0.0.1/a", "site.test"); err != nil {
+		t.Fatal(err)
+	}
+	var pe *PacedError
+	for _, r := range [][2]string{
+		{"http://10.0.0.2/b", "site.test"}, {"http://10.0.0.1/c", "site.test"}, {"http://site.test/d", ""},
+		{"http://[::ffff:10.0.0.3]/e", "SITE.test."}, {"http://[2001:db8::1]/f", "site.test:80"},
+	} {
+		if err := do(r[0], r[1]); !errors.As(err, &pe) || pe.Authority != "http://site.test:80" {
+			t.Errorf("%s with Host %q right after site.test's page: %v, want site.test's turn not free", r[0], r[1], err)
+		}
+	}
+	// The interval is the longer of the two robots.txt files' Crawl-delays:
+	// pages of example.test (none) asked of 10.0.0.9 (60 s) are paced.
+	if err := do("http://10.0.0.9/g", "example.test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := do("http://10.0.0.9/h", "example.test"); !errors.As(err, &pe) || pe.Authority != "http://example.test:80" {
+		t.Errorf("a second page of example.test asked of 10.0.0.9: %v, want example.test's turn not free", err)
+	}
+	for _, r := range v.requests() {
+		if !strings.HasSuffix(r, "/robots.txt") && !strings.HasSuffix(r, "/a") && !strings.HasSuffix(r, "/g") {
+			t.Errorf("the server served %s", r)
+		}
+	}
+
+	// Through a real dial: 127.0.0.1 and its IPv4-mapped spellings.
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	_, _, hc = newTestTransport(t, WithNoWait())
+	if err := do(s.URL+"/a", ""); err != nil {
+		t.Fatal(err)
+	}
+	port := s.URL[strings.LastIndexByte(s.URL, ':'):]
+	for _, u := range []string{"http://[::ffff:127.0.0.1]" + port + "/b", "http://[::FFFF:7F00:1]" + port + "/c",
+		"http://[0:0:0:0:0:ffff:7f00:0001]" + port + "/d", "http://127.0.0.1" + port + "/e"} {
+		if err := do(u, ""); !errors.Is(err, ErrPaced) {
+			t.Errorf("%s right after %s/a: %v, want ErrPaced", u, s.URL, err)
+		}
+	}
+	if got := s.got(); slices.ContainsFunc(got, func(p string) bool { return p != "/a" && p != "/robots.txt" }) {
+		t.Errorf("the server saw %q", got)
 	}
 }

@@ -123,6 +123,11 @@ func TestCrawlFinishesWithoutWaiting(t *testing.T) {
 	if want := int64(len(cr.res.Fetched)); tr.Sent != want {
 		t.Errorf("transport sent %d, want the %d pages fetched", tr.Sent, want)
 	}
+	// RetryAt spreads a site's paced URLs over its coming turns, so that
+	// the frontier does not bring them back all at once to be paced again.
+	if limit := int64(3 * len(cr.res.Fetched) / 2); tr.Paced > limit {
+		t.Errorf("%d requests paced for %d pages, want at most %d", tr.Paced, len(cr.res.Fetched), limit)
+	}
 	for _, s := range cr.demo.sites {
 		delay := map[string]time.Duration{"main": 50 * time.Millisecond, "news": 200 * time.Millisecond}[s.spec.name]
 		log := s.Log()

@@ -7,16 +7,17 @@
 # The headline benchmarks: a typical check (BenchmarkCheck/robotsgate),
 # corpus parse (BenchmarkCorpusParse/robotsgate), the costliest corpus file
 # against the median (BenchmarkCorpusCheck, max/median), cold fetch
-# (BenchmarkClientCold), warm path (BenchmarkClientWarmPath) and a Redis
-# miss (redisstore BenchmarkRedisMiss, skipped without redis-server).
+# (BenchmarkClientCold), warm path (BenchmarkClientWarmPath), a Redis
+# miss (redisstore BenchmarkRedisMiss, skipped without redis-server) and
+# the README's crawler loop (BenchmarkCrawlLoop: PacedErrors a page).
 #
 # COMMIT is checked out with `git worktree add` into a temporary directory
 # (removed at the end). Benchmark files that COMMIT lacks are copied into
-# its tree from the working tree first: cold_test.go and warm_test.go into
-# internal/bench, bench_miss_test.go into redisstore. They use only the
-# public API and the helpers of internal/bench's other test files, so they
-# measure any commit that has those helpers (from the Client-at-scale
-# benchmarks on). Both sides read the same corpus: the full one when
+# its tree from the working tree first: cold_test.go, warm_test.go and
+# loop_test.go into internal/bench, bench_miss_test.go into redisstore.
+# They use only the public API and the helpers of internal/bench's other
+# test files, so they measure any commit that has those helpers (from the
+# Client-at-scale benchmarks on). Both sides read the same corpus: the full one when
 # shared/corpus sits beside the repository, the sample otherwise.
 #
 # Each side's test binaries are built once; then for each of N rounds
@@ -33,7 +34,7 @@ if [[ ${1:-} == -count ]]; then
   shift 2
 fi
 if [[ $# -ne 1 ]]; then
-  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 old=$1
@@ -50,7 +51,7 @@ git -C "$root" worktree add --detach --quiet "$tmp/old" "$old"
 if [[ -d "$root/../shared" ]]; then
   ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"
 fi
-for f in internal/bench/cold_test.go internal/bench/warm_test.go redisstore/bench_miss_test.go; do
+for f in internal/bench/cold_test.go internal/bench/warm_test.go internal/bench/loop_test.go redisstore/bench_miss_test.go; do
   if [[ ! -e "$tmp/old/$f" ]]; then
     cp "$root/$f" "$tmp/old/$f"
     echo "copied $f into $old"
@@ -73,6 +74,7 @@ benches=(
   "cold|bench|internal/bench|^BenchmarkClientCold\$|65x"
   "warm|bench|internal/bench|^BenchmarkClientWarmPath\$|3000x"
   "redis|redis|redisstore|^BenchmarkRedisMiss\$|40x"
+  "loop|bench|internal/bench|^BenchmarkCrawlLoop\$|3x"
 )
 : >"$tmp/old.txt"
 : >"$tmp/new.txt"

@@ -64,11 +64,13 @@ func isScheme(s string) bool {
 
 // Split checks raw and splits it into the normalised authority key,
 // appended to buf (scheme and host lower-cased, a final dot and userinfo
-// dropped, default port explicit, internationalised names in punycode),
-// and the path, params and query to match (see matchPath). It rejects, with
-// an error wrapping [ErrBadURL], every URL that net/url rejects, and
-// hosts with characters no DNS name has, ports over 65535, schemes other
-// than http and https. It allocates only when host or path needs rewriting.
+// dropped, default port explicit, internationalised names in punycode,
+// IPv6 literals canonical and IPv4-mapped ones unmapped), and the path,
+// params and query to match (see matchPath). It rejects, with an error
+// wrapping [ErrBadURL], every URL that net/url rejects, and hosts with
+// characters no DNS name has or that end in a number without being an
+// IPv4 address (see checkNumeric), ports over 65535, schemes other than
+// http and https. It allocates only when host or path needs rewriting.
 func Split(raw string, buf []byte) (key []byte, path string, err error) {
 	https, rest := false, ""
 	switch {
@@ -118,6 +120,9 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 	}
 	if i == 0 || rest[i-1] == '.' {
 		return key, "", false
+	}
+	if c := rest[i-1]; (ascii.IsHex(c) || c == 'x') && endsInNumber(rest[:i]) && !isIPv4(rest[:i]) {
+		return key, "", false // for appendHost to refuse
 	}
 	key = append(append(key, rest[:i]...), ':')
 	if i == len(rest) || rest[i] == '/' || rest[i] == '?' || rest[i] == '#' {
@@ -311,36 +316,73 @@ func splitHostPort(auth string) (host, port string, ok bool) {
 // appendHost appends the normalised form of host to key.
 func appendHost(key []byte, host string) ([]byte, error) {
 	// A final dot names the same host (the root of the DNS): one site.
-	host = strings.TrimSuffix(host, ".")
-	if host == "" {
+	name, dotted := strings.CutSuffix(host, ".")
+	if name == "" {
 		return nil, errors.New("empty host")
 	}
-	if host[0] == '[' {
-		return appendIPv6(key, host)
+	if name[0] == '[' {
+		return appendIPv6(key, name)
 	}
 	i := 0
-	for i < len(host) && hostClass[host[i]] == 0 {
+	for i < len(name) && hostClass[name[i]] == 0 {
 		i++
 	}
 	start := len(key)
-	key = append(key, host[:i]...) // the common case: all of it
-	for ; i < len(host); i++ {
-		switch c := host[i]; hostClass[c] {
+	key = append(key, name[:i]...) // the common case: all of it
+	for ; i < len(name); i++ {
+		switch c := name[i]; hostClass[c] {
 		case 0:
 			key = append(key, c)
 		case 1:
 			key = append(key, c+'a'-'A')
 		case 2:
-			name, err := idnaHost(host)
+			n, err := idnaHost(name)
 			if err != nil {
 				return nil, err
 			}
-			return append(key[:start], strings.TrimSuffix(name, ".")...), nil
+			n, d := strings.CutSuffix(n, ".")
+			return append(key[:start], n...), checkNumeric(n, host, dotted || d)
 		default:
 			return nil, fmt.Errorf("invalid character %q in host", c)
 		}
 	}
-	return key, nil
+	return key, checkNumeric(name, host, dotted)
+}
+
+// checkNumeric returns an error if name, the ASCII form of host without
+// a final dot (dotted if it had one), ends in a number but is not an IPv4
+// address in dotted decimal, as Go's dialer reads one: other resolvers,
+// such as inet_aton's, read "127.1", "0x7f.1" or "127.0.0.1." as
+// 127.0.0.1, and Go's asks DNS for them, so that they may name another
+// server or the same one.
+func checkNumeric(name, host string, dotted bool) error {
+	if endsInNumber(name) && (dotted || !isIPv4(name)) {
+		return fmt.Errorf("host %q ends in a number but is not an IPv4 address in dotted decimal", quote.Cut(host, quote.Max))
+	}
+	return nil
+}
+
+// endsInNumber reports whether the last label of name is a number:
+// decimal digits, or hexadecimal ones after "0x", as the WHATWG URL
+// Standard reads a host.
+func endsInNumber(name string) bool {
+	i, digits := len(name), true
+	for i > 0 && ascii.IsHex(name[i-1]) {
+		digits = digits && name[i-1] <= '9'
+		i--
+	}
+	switch {
+	case i == 0 || name[i-1] == '.':
+		return digits && i < len(name)
+	case i >= 2 && name[i-1]|0x20 == 'x' && name[i-2] == '0':
+		return i == 2 || name[i-3] == '.'
+	}
+	return false
+}
+
+func isIPv4(name string) bool {
+	a, err := netip.ParseAddr(name)
+	return err == nil && a.Is4()
 }
 
 // hostClass sorts bytes for appendHost: 0 kept, 1 upper-case letters, 2
@@ -360,10 +402,16 @@ var hostClass = func() (t [256]uint8) {
 	return t
 }()
 
+// appendIPv6 appends the IPv6 literal host, in brackets, in its
+// canonical form, or an IPv4-mapped one as the IPv4 address it is dialled
+// as: [::ffff:7f00:1] is 127.0.0.1.
 func appendIPv6(key []byte, host string) ([]byte, error) {
 	addr, err := netip.ParseAddr(host[1 : len(host)-1])
-	if err != nil || !addr.Is6() || addr.Zone() != "" {
+	switch {
+	case err != nil || !addr.Is6() || addr.Zone() != "":
 		return nil, fmt.Errorf("invalid IPv6 literal %q", quote.Cut(host, quote.Max))
+	case addr.Is4In6():
+		return addr.Unmap().AppendTo(key), nil
 	}
 	return append(addr.AppendTo(append(key, '[')), ']'), nil
 }

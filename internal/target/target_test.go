@@ -2,6 +2,8 @@ package target
 
 import (
 	"errors"
+	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -40,6 +42,15 @@ func TestSplit(t *testing.T) {
 		{"http://example.com./x", "http://example.com:80", "/x"}, // a final dot: the same host
 		{"http://Example.COM.:80/", "http://example.com:80", "/"},
 		{"http://a\uff0etest\uff0e/", "http://a.test:80", "/"},
+		// IPv4-mapped IPv6 literals are dialled as the IPv4 address.
+		{"http://[::ffff:127.0.0.1]/x", "http://127.0.0.1:80", "/x"},
+		{"http://[::FFFF:7F00:1]:8080/", "http://127.0.0.1:8080", "/"},
+		{"http://[0:0:0:0:0:ffff:7f00:0001]/", "http://127.0.0.1:80", "/"},
+		{"https://[0000::FFFF:10.0.0.1]/", "https://10.0.0.1:443", "/"},
+		{"http://[::127.0.0.1]/", "http://[::7f00:1]:80", "/"},           // IPv4-compatible: an IPv6 address
+		{"http://\uff11\uff12\uff17.0.0.1/", "http://127.0.0.1:80", "/"}, // full-width digits, mapped as net/http maps them
+		{"http://1.example/", "http://1.example:80", "/"},
+		{"http://example.x1/", "http://example.x1:80", "/"},
 	} {
 		key, path, err := Split(tc.raw, nil)
 		if err != nil || string(key) != tc.key || path != tc.path {
@@ -61,9 +72,34 @@ func TestSplitRejects(t *testing.T) {
 		"http://example.com/%zz/", "http://example.com/100%", "http://example.com/x#%zz",
 		"http://evil.example\\@good.example/x", "http://us er@example.com/", "http://u%zz@example.com/",
 		"http://example.com/\x7f",
+		// Hosts that end in a number but are not an IPv4 address in
+		// dotted decimal: resolvers read them each their own way.
+		"http://127.1/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0X7F000001/", "http://2130706433/",
+		"http://127.000.000.001/", "http://127.0.0.01:8080/", "http://127.0.0.1./", "http://256.0.0.1/",
+		"http://example.123/", "http://example.0x1f/", "http://example.0x/", "http://\uff11\uff12\uff17.1/",
+		"http://EXAMPLE.0X1/", "http://[::ffff:127.0.0.1%25lo]/",
 	} {
 		if key, _, err := Split(raw, nil); !errors.Is(err, ErrBadURL) {
 			t.Errorf("Split(%q) = %q, %v; want ErrBadURL", raw, key, err)
+		}
+	}
+}
+
+// TestSplitOneKeyPerAddress: every spelling of one address that Go's
+// dialer reaches gives one key, so that it is one authority to cache and
+// to pace.
+func TestSplitOneKeyPerAddress(t *testing.T) {
+	for want, spellings := range map[string][]string{
+		"http://127.0.0.1:80": {"http://127.0.0.1/", "http://127.0.0.1:80/", "http://127.0.0.1:0080/",
+			"http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]:80/", "http://[::FFFF:7F00:0001]/",
+			"http://[0:0:0:0:0:ffff:127.0.0.1]/", "http://u@[::ffff:127.0.0.1]:080/"},
+		"https://[2001:db8::1]:443": {"https://[2001:db8::1]/", "https://[2001:DB8:0:0:0:0:0:1]:443/",
+			"https://[2001:0db8::0001]/"},
+	} {
+		for _, raw := range spellings {
+			if key, _, err := Split(raw, nil); err != nil || string(key) != want {
+				t.Errorf("Split(%q) = %q, %v; want %q", raw, key, err, want)
+			}
 		}
 	}
 }
@@ -101,7 +137,8 @@ func TestSplitNoAlloc(t *testing.T) {
 func FuzzSplit(f *testing.F) {
 	for _, s := range []string{"http://example.com/a?b#c", "https://[::1]:8443/x", "http://bücher.de/é",
 		"HTTP://u:p@EXAMPLE.com:0080", "http://%41.example/", "http://b%C3%BCcher.de/", "http://[", "http://a:b:c/",
-		"http://evil.example\\@good.example/x", "http://a@b@c/", "http://x/%zz", "http://x/?%zz#%41", "http://example.com./"} {
+		"http://evil.example\\@good.example/x", "http://a@b@c/", "http://x/%zz", "http://x/?%zz#%41", "http://example.com./",
+		"http://[::ffff:7f00:1]/", "http://127.1/", "http://0x7f.1/"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -125,6 +162,20 @@ func FuzzSplit(f *testing.F) {
 			t.Fatalf("Split(%q) key %q, net/url host %q", raw, key, u.Hostname())
 		}
 		k := string(key)
+		// A host Go's dialer reads as an address has that address's key,
+		// IPv4-mapped ones unmapped; one that ends in a number is one.
+		if ip := net.ParseIP(u.Hostname()); ip != nil {
+			a, _ := netip.AddrFromSlice(ip)
+			want := a.Unmap().String()
+			if a.Unmap().Is6() {
+				want = "[" + want + "]"
+			}
+			if !strings.Contains(k, "//"+want+":") {
+				t.Fatalf("Split(%q) key %q, dialled as %s", raw, key, want)
+			}
+		} else if h := k[strings.Index(k, "//")+2 : strings.LastIndexByte(k, ':')]; endsInNumber(h) {
+			t.Fatalf("Split(%q) key %q: a host that ends in a number, not an address", raw, key)
+		}
 		if !strings.HasPrefix(k, "http://") && !strings.HasPrefix(k, "https://") || !strings.Contains(k[8:], ":") {
 			t.Fatalf("key %q", k)
 		}
@@ -214,4 +265,34 @@ func FuzzPlainAuthority(f *testing.F) {
 			t.Fatalf("%q: fast %q %q, general %q %q %v", rest, fast, ftail, slow, stail, err)
 		}
 	})
+}
+
+// BenchmarkSplit splits URLs of each kind of host.
+func BenchmarkSplit(b *testing.B) {
+	buf := make([]byte, 0, 128)
+	for _, bc := range []struct{ name, raw string }{
+		{"name", "https://www.example.com/search/results?q=robots"},
+		{"port", "http://shop.example.co.uk:8080/cart"},
+		{"ipv4", "http://192.0.2.10:8080/x"},
+		{"ipv6", "http://[2001:db8::1]/x"},
+		{"idn", "http://bücher.example/x"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				_, _, _ = Split(bc.raw, buf)
+			}
+		})
+	}
+}
+
+func TestEndsInNumber(t *testing.T) {
+	for name, want := range map[string]bool{
+		"1": true, "127.0.0.1": true, "a.123": true, "0x": true, "a.0X1f": true, "0x7f000001": true, "a.0x": true,
+		"": false, "a": false, "example.com": false, "example.de": false, "abc": false, "1.example": false,
+		"a.x1": false, "a.0x0x1": false, "a.00x1": false, "a.1x": false, "a.0xg": false, "a.1f": false, "x0x1": false,
+	} {
+		if got := endsInNumber(name); got != want {
+			t.Errorf("endsInNumber(%q) = %v, want %v", name, got, want)
+		}
+	}
 }
