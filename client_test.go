@@ -1601,3 +1601,72 @@ func TestClientTDMRepFile(t *testing.T) {
 		t.Errorf("the files counted as robots.txt: %+v", st)
 	}
 }
+
+// TestClientProductTokenErrors: a Client without a usable product token
+// decides nothing and fetches nothing, rather than obey another crawler's
+// group.
+func TestClientProductTokenErrors(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /x\n"))
+	ctx := context.Background()
+	for name, c := range map[string]*Client{
+		"no token in the User-Agent": newTestClient(t, WithUserAgent("123bot/1.0")),
+		"browser User-Agent":         newTestClient(t, WithUserAgent("Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0")),
+		"tokens not tokens":          newTestClient(t, WithProductTokens("XBot/1.0")),
+		"one bad token of two":       newTestClient(t, WithProductTokens("XBot", "")),
+		"no tokens":                  newTestClient(t, WithUserAgent("XBot/1.0"), WithProductTokens()),
+	} {
+		if ok, err := c.Allowed(ctx, s.URL+"/y"); ok || !errors.Is(err, ErrProductToken) {
+			t.Errorf("%s: Allowed = %v, %v; want ErrProductToken", name, ok, err)
+		}
+		if d, err := c.Check(ctx, s.URL+"/y"); d.Allowed || d.Outcome != Outcome(0) || !errors.Is(err, ErrProductToken) {
+			t.Errorf("%s: Check = %+v, %v; want ErrProductToken", name, d, err)
+		}
+		if c.tokenErr == nil {
+			t.Errorf("%s: the Client's tokens %q are taken as usable", name, c.tokens)
+		}
+	}
+	if n := s.hits.Load(); n != 0 {
+		t.Errorf("server asked %d times by Clients without a token, want 0", n)
+	}
+	crawler := newTestClient(t, WithUserAgent("Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)"))
+	if toks := crawler.tokens; len(toks) != 1 || toks[0] != "XBot" {
+		t.Errorf("ProductTokens() = %q, want [XBot]", toks)
+	}
+}
+
+// TestClientSeveralProductTokens: a crawler known by several tokens obeys
+// the groups that name any of them, merged, as Google's reference parser
+// does; the "*" group only applies when none is named.
+func TestClientSeveralProductTokens(t *testing.T) {
+	checkLeaks(t)
+	const body = "User-agent: Googlebot\nDisallow: /a\n\n" +
+		"User-agent: Googlebot-Image\nDisallow: /b\n\n" +
+		"User-agent: *\nDisallow: /c\n"
+	s := newSite(t, serve(200, body))
+	ctx := context.Background()
+	c := newTestClient(t, WithProductTokens("Googlebot-Image", "Googlebot"))
+	if toks := c.tokens; len(toks) != 2 || toks[0] != "Googlebot-Image" || toks[1] != "Googlebot" {
+		t.Errorf("ProductTokens() = %q, want [Googlebot-Image Googlebot]", toks)
+	}
+	for _, tc := range []struct {
+		path string
+		want bool
+		line int
+	}{
+		{"/a", false, 2}, {"/b", false, 5}, {"/c", true, 0}, {"/d", true, 0},
+	} {
+		d, err := c.Check(ctx, s.URL+tc.path)
+		if err != nil || d.Allowed != tc.want || d.Rule.Line != tc.line {
+			t.Errorf("Check(%q) = %+v, %v; want allowed %v by line %d", tc.path, d, err, tc.want, tc.line)
+		}
+	}
+	// A token that no group names adds nothing; the "*" group applies
+	// only when no token is named.
+	other := newTestClient(t, WithProductTokens("XBot", "YBot"))
+	for path, want := range map[string]bool{"/a": true, "/b": true, "/c": false} {
+		if ok, err := other.Allowed(ctx, s.URL+path); ok != want || err != nil {
+			t.Errorf("XBot, YBot: Allowed(%q) = %v, %v; want %v", path, ok, err, want)
+		}
+	}
+}

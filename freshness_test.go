@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"testing"
@@ -26,5 +27,53 @@ func TestRetryInStaysWithinTheBackoff(t *testing.T) {
 		if last != limit {
 			t.Errorf("cap %v: wait after 200 failures %v, want the cap", limit, last)
 		}
+	}
+}
+
+// TestCoarseClockStopsWhenIdle: a warm check starts the coarse clock, which
+// stops once a tick finds it unread, leaving no timer; the next check
+// starts it again, and Close stops it for good.
+func TestCoarseClockStopsWhenIdle(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t)
+	ctx := context.Background()
+	running := func() bool { return c.clock.now.Load() != 0 }
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil || running() {
+		t.Fatalf("after a cold check: running %v, %v; want stopped", running(), err)
+	}
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil || !running() {
+		t.Fatalf("after a warm check: running %v, %v; want running", running(), err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); running(); time.Sleep(clockTick) {
+		if time.Now().After(deadline) {
+			t.Fatal("the clock of an idle Client still runs after 5 s")
+		}
+	}
+	if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil || !running() {
+		t.Fatalf("a check after idling: %v, %v, running %v; want disallowed, running", ok, err, running())
+	}
+	_ = c.Close()
+	if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil || running() {
+		t.Errorf("a check after Close: %v, %v, running %v; want disallowed from memory, stopped", ok, err, running())
+	}
+}
+
+// TestCoarseClockMarginReadsTheExactClock: an entry within exactMargin
+// of its expiry is judged on the exact clock, so a freshness shorter than
+// a tick still expires on time.
+func TestCoarseClockMarginReadsTheExactClock(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	c := newTestClient(t, WithMinFreshness(0), WithMaxFreshness(time.Millisecond))
+	ctx := context.Background()
+	for range 3 {
+		if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if n := s.hits.Load(); n != 3 {
+		t.Errorf("three checks 2 ms apart of an entry fresh for 1 ms fetched %d times, want 3", n)
 	}
 }

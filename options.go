@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // The defaults of the other options.
@@ -336,4 +337,24 @@ func WithClock(now func() time.Time) Option {
 		panic("robotstxt: WithClock(nil)")
 	}
 	return func(c *config) { c.now, c.clockSet = now, true }
+}
+
+// ErrProductToken is wrapped by the error of every check made by a Client
+// without a usable product token (see [WithUserAgent] and
+// [WithProductTokens]): it decides nothing rather than obey another
+// crawler's group.
+var ErrProductToken = agent.ErrProductToken
+
+// checkTokens returns an error wrapping ErrProductToken unless every token
+// is a product token.
+func checkTokens(tokens []string) error {
+	if len(tokens) == 0 {
+		return fmt.Errorf("%w: no token given", ErrProductToken)
+	}
+	for _, t := range tokens {
+		if !parse.ValidToken(t) {
+			return fmt.Errorf("%w: %q is not a product token ([A-Za-z_-]+)", ErrProductToken, t)
+		}
+	}
+	return nil
 }

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -344,4 +348,316 @@ func (p *memPacer) authorities() int {
 		p.shards[i].mu.Unlock()
 	}
 	return n
+}
+
+// TestTransportNoWait checks that under WithNoWait a request whose turn
+// is not free fails at once with a *PacedError, through the http.Client's
+// *url.Error, and is not sent; and that RetryAt is the earliest the turn
+// may come, whether the previous request has ended or is in flight.
+func TestTransportNoWait(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	_, tr, hc := newTestTransport(t, WithNoWait())
+	ctx := context.Background()
+	authority := "http://" + s.Listener.Addr().String()
+
+	if _, err := get(ctx, hc, s.URL+"/a.html"); err != nil {
+		t.Fatal(err)
+	}
+	ended := time.Now()
+	_, err := get(ctx, hc, s.URL+"/b.html")
+	var ue *url.Error
+	var pe *PacedError
+	if !errors.As(err, &ue) || !errors.As(err, &pe) || !errors.Is(err, ErrPaced) {
+		t.Fatalf("request within the crawl-delay: %v, want a *url.Error around a *PacedError", err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a WithNoWait refusal matches DeadlineExceeded: %v", err)
+	}
+	// The previous request ended at about ended: the turn comes 60 s
+	// after that, never before.
+	if pe.Authority != authority || pe.RetryAt.Before(ended.Add(59*time.Second)) || pe.RetryAt.After(time.Now().Add(60*time.Second)) {
+		t.Errorf("PacedError = %+v, want %s and RetryAt 60 s after the first response", pe, authority)
+	}
+	if d := time.Until(pe.RetryAt); d <= 59*time.Second || d > 60*time.Second {
+		t.Errorf("RetryAt in %v, want about 60s", d)
+	}
+	if !strings.Contains(pe.Error(), authority) || !strings.Contains(pe.Error(), "WithNoWait") {
+		t.Errorf("Error() = %q, want the authority and the cause", pe.Error())
+	}
+
+	// While a request is in flight the turn comes the interval after it
+	// ends, or when its lease runs out (30 s, or the interval if longer,
+	// after it began), whichever is first: RetryAt is no later than the
+	// interval from now and no earlier than the lease's end.
+	other := newTestSite(t, "User-agent: *\nCrawl-delay: 30\n")
+	release := make(chan struct{})
+	other.route("/slow.html", func(w http.ResponseWriter, r *http.Request) { <-release })
+	done := make(chan error, 1)
+	began := time.Now()
+	go func() { _, err := get(ctx, hc, other.URL+"/slow.html"); done <- err }()
+	for waited := time.Duration(0); !slices.Contains(other.got(), "/slow.html"); waited += time.Millisecond {
+		if waited > 10*time.Second {
+			t.Fatal("the slow request never arrived")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	_, err = get(ctx, hc, other.URL+"/c.html")
+	if !errors.As(err, &pe) || pe.RetryAt.Before(began.Add(30*time.Second)) || pe.RetryAt.After(time.Now().Add(30*time.Second)) {
+		t.Errorf("request while another is in flight: %v, want RetryAt about 30 s from now", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, site := range []*testSite{s, other} {
+		if got := site.got(); slices.Contains(got, "/b.html") || slices.Contains(got, "/c.html") {
+			t.Errorf("a refused request reached the server: %q", got)
+		}
+	}
+	if st := tr.Stats(); st.Paced != 2 || st.Waited != 0 || st.Sent != 2 {
+		t.Errorf("Stats = %+v, want 2 sent, 2 paced and no wait", st)
+	}
+}
+
+// TestTransportDeadlineBeforeTurn checks that a request whose deadline
+// comes before its turn fails at once with a *PacedError that matches the
+// deadline too, instead of waiting for the deadline in vain.
+func TestTransportDeadlineBeforeTurn(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	_, tr, hc := newTestTransport(t)
+	hc.Timeout = 10 * time.Second // the turn comes after it
+	if _, err := get(context.Background(), hc, s.URL+"/a.html"); err != nil {
+		t.Fatal(err)
+	}
+	asked := time.Now()
+	_, err := get(context.Background(), hc, s.URL+"/b.html")
+	took := time.Since(asked)
+	var ue *url.Error
+	var pe *PacedError
+	if !errors.As(err, &ue) || !errors.As(err, &pe) || !errors.Is(err, ErrPaced) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a *url.Error around a *PacedError matching DeadlineExceeded", err)
+	}
+	if took >= hc.Timeout {
+		t.Errorf("refusing took %v: the deadline was waited out", took)
+	}
+	if pe.RetryAt.Before(asked.Add(59 * time.Second)) {
+		t.Errorf("RetryAt %v is before the crawl-delay ends", pe.RetryAt)
+	}
+	if !strings.Contains(err.Error(), "deadline") {
+		t.Errorf("error text %q does not say the deadline came first", err)
+	}
+	if slices.Contains(s.got(), "/b.html") {
+		t.Error("the refused request reached the server")
+	}
+	if st := tr.Stats(); st.Paced != 1 || st.Waited != 0 {
+		t.Errorf("Stats = %+v, want 1 paced, no wait", st)
+	}
+}
+
+// TestTransportsShareClientPacer checks that two Transports made for one
+// Client keep a Crawl-delay between them, and that WithPacer still gives a
+// Transport its own.
+func TestTransportsShareClientPacer(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.2\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	one, two := NewTransport(c, next), NewTransport(c, next)
+	own := newMemPacer()
+	if mine := NewTransport(c, next, WithPacer(own)); mine.cfg.pacer != own || one.cfg.pacer != two.cfg.pacer {
+		t.Errorf("pacers: %p, %p, WithPacer %p; want the first two shared, the third its own", one.cfg.pacer, two.cfg.pacer, own)
+	}
+	var wg sync.WaitGroup
+	for i := range 4 {
+		tr := []*Transport{one, two}[i%2]
+		wg.Go(func() {
+			if _, err := get(context.Background(), &http.Client{Transport: tr}, fmt.Sprintf("%s/p%d.html", s.URL, i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	var pages []time.Time
+	for i := range 4 {
+		pages = append(pages, s.times(fmt.Sprintf("/p%d.html", i))...)
+	}
+	if len(pages) != 4 {
+		t.Fatalf("%d pages reached the server, want 4", len(pages))
+	}
+	checkSpacing(t, "two Transports, Crawl-delay: 0.2", pages, 200*time.Millisecond)
+}
+
+// frontierItem is a URL a test crawler has yet to fetch, not before at.
+type frontierItem struct {
+	url string
+	at  time.Time
+}
+
+// TestTransportNoWaitPool has 8 workers crawl three loopback sites through
+// one WithNoWait Transport, putting back every URL refused with a
+// PacedError for its RetryAt. The site with Crawl-delay: 1 must not hold
+// up the others: every page of the fast sites is done before the slow
+// site's second page could be sent, and no worker ever waits in RoundTrip.
+func TestTransportNoWaitPool(t *testing.T) {
+	checkLeaks(t)
+	slow := newTestSite(t, "User-agent: *\nCrawl-delay: 1\n")
+	fast := []*testSite{newTestSite(t, "User-agent: *\nAllow: /\n"), newTestSite(t, "")}
+	_, tr, hc := newTestTransport(t, WithNoWait())
+
+	var (
+		mu       sync.Mutex
+		queue    []frontierItem
+		pending  int         // URLs queued or being fetched
+		fastDone []time.Time // when each fast page was done
+		slowDone int
+	)
+	for i := range 3 {
+		queue = append(queue, frontierItem{url: fmt.Sprintf("%s/s%d.html", slow.URL, i)})
+	}
+	for i := range 12 {
+		for _, f := range fast {
+			queue = append(queue, frontierItem{url: fmt.Sprintf("%s/f%d.html", f.URL, i)})
+		}
+	}
+	pending = len(queue)
+	// next takes the first URL that is due, or says how long to wait.
+	next := func() (it frontierItem, wait time.Duration, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if pending == 0 {
+			return it, 0, false
+		}
+		for i, q := range queue {
+			if !time.Now().Before(q.at) {
+				queue = slices.Delete(queue, i, i+1)
+				return q, 0, true
+			}
+		}
+		return it, 5 * time.Millisecond, true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				it, wait, ok := next()
+				if !ok {
+					return
+				}
+				if wait > 0 {
+					time.Sleep(wait)
+					continue
+				}
+				_, err := get(ctx, hc, it.url)
+				mu.Lock()
+				var pe *PacedError
+				switch {
+				case errors.As(err, &pe):
+					queue = append(queue, frontierItem{url: it.url, at: pe.RetryAt})
+					mu.Unlock()
+					continue
+				case err != nil:
+					t.Error(err)
+				case strings.HasPrefix(it.url, slow.URL):
+					slowDone++
+				default:
+					fastDone = append(fastDone, time.Now())
+				}
+				pending--
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		t.Fatal("the crawl did not finish")
+	}
+	if slowDone != 3 || len(fastDone) != 24 {
+		t.Fatalf("done %d slow and %d fast pages, want 3 and 24", slowDone, len(fastDone))
+	}
+	var slowPages []time.Time
+	for i := range 3 {
+		slowPages = append(slowPages, slow.times(fmt.Sprintf("/s%d.html", i))...)
+	}
+	slices.SortFunc(slowPages, time.Time.Compare)
+	checkSpacing(t, "Crawl-delay: 1", slowPages, time.Second)
+	if last := slices.MaxFunc(fastDone, time.Time.Compare); !last.Before(slowPages[1]) {
+		t.Errorf("the last fast page was done %v after the slow site's second page was sent", last.Sub(slowPages[1]))
+	}
+	st := tr.Stats()
+	if st.Sent != 27 || st.Waited != 0 || st.Paced == 0 {
+		t.Errorf("Stats = %+v, want 27 sent, some paced, no wait", st)
+	}
+}
+
+// TestTransportNoWaitSpreadsRetries: the requests refused at one site are
+// told successive turns, each at least the interval after the one told
+// before, the first the earliest the turn may come; so a frontier that
+// puts them back until their RetryAt does not bring them back at once.
+// Another site's refusals are told their own site's turns.
+func TestTransportNoWaitSpreadsRetries(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	other := newTestSite(t, "User-agent: *\nCrawl-delay: 10\n")
+	_, _, hc := newTestTransport(t, WithNoWait())
+	ctx := context.Background()
+	for _, site := range []*testSite{s, other} {
+		if _, err := get(ctx, hc, site.URL+"/first"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	retryAt := func(u string) time.Time {
+		t.Helper()
+		var pe *PacedError
+		if _, err := get(ctx, hc, u); !errors.As(err, &pe) {
+			t.Fatalf("%s: %v, want a PacedError", u, err)
+		}
+		return pe.RetryAt
+	}
+	var told []time.Time
+	for i := range 5 {
+		told = append(told, retryAt(fmt.Sprintf("%s/p%d", s.URL, i)))
+		if i == 2 {
+			if d := time.Until(retryAt(other.URL + "/x")); d > 10*time.Second {
+				t.Errorf("another site's first refusal is told to come back in %v, want its own 10 s", d)
+			}
+		}
+	}
+	if d := time.Until(told[0]); d < 59*time.Second || d > 60*time.Second {
+		t.Errorf("the first refused comes back in %v, want about 60 s", d)
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Sub(told[i-1]); gap < 60*time.Second || gap > 70*time.Second {
+			t.Errorf("refusal %d is told %v after refusal %d, want a turn: 60 s and a little", i, gap, i-1)
+		}
+	}
+	if got := s.got(); len(got) != 2 {
+		t.Errorf("the server saw %q, want robots.txt and the first page", got)
+	}
+}
+
+// TestRetryQueueBoundedMemory: a retryQueue keeps an authority only while
+// turns told to it are yet to come.
+func TestRetryQueueBoundedMemory(t *testing.T) {
+	var q retryQueue
+	const n = 100_000
+	for i := range n {
+		authority := fmt.Sprintf("https://h%d.example:443", i)
+		q.retryAt(authority, time.Microsecond, time.Now())
+		if i%2 == 0 {
+			q.ran(authority, time.Microsecond)
+		}
+	}
+	if got, limit := len(q.m), n/4; got > limit {
+		t.Errorf("the queue keeps %d of %d authorities after their turns, want <= %d", got, n, limit)
+	}
+	q.retryAt("https://busy.example:443", time.Hour, time.Now())
+	q.ran("https://busy.example:443", time.Second)
+	if e, ok := q.m["https://busy.example:443"]; !ok || e.took != time.Second {
+		t.Errorf("an authority with a turn to come: %+v, %v; want it kept with the request's duration", e, ok)
+	}
 }

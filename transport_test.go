@@ -1033,3 +1033,69 @@ func TestTransportPacesTheSiteServed(t *testing.T) {
 		t.Errorf("the server saw %q", got)
 	}
 }
+
+// TestTransportJudgesEveryUserAgentSpelling: net/http writes every key of
+// a request's header, whatever its case, so a "user-agent" key would go
+// out beside the User-Agent the Transport checked. Over HTTP/1.1 (as the
+// bytes arrive) and HTTP/2, a request goes out with one User-Agent that
+// names the Client's token, or is refused with ErrAgentMismatch.
+func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
+	checkLeaks(t)
+	const other = "OtherBot/2.0"
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		sent   string // the User-Agent the server must see, "" for a refusal
+	}{
+		{"none", http.Header{}, testUA},
+		{"the Client's", http.Header{"User-Agent": {testUA}}, testUA},
+		{"lower case, another crawler", http.Header{"user-agent": {other}}, ""},
+		{"upper case beside the Client's", http.Header{"User-Agent": {testUA}, "USER-AGENT": {other}}, ""},
+		{"mixed case beside the Client's", http.Header{"User-Agent": {testUA}, "uSeR-aGeNt": {other}}, ""},
+		{"another crawler second", http.Header{"User-Agent": {testUA, other}}, ""},
+		{"the Client's twice", http.Header{"User-Agent": {testUA}, "user-agent": {testUA}}, ""},
+		{"the Client's twice in one key", http.Header{"User-Agent": {testUA, testUA}}, ""},
+		{"blank around the key", http.Header{"User-Agent": {testUA}, " user-agent\t": {other}}, ""},
+		{"lower case, the Client's", http.Header{"user-agent": {testUA}}, testUA},
+		{"mixed case, the Client's token", http.Header{"uSER-agENT": {"ExampleBot/2.0"}}, "ExampleBot/2.0"},
+		{"lower case without values", http.Header{"user-agent": {}}, testUA},
+	} {
+		w, h2 := newWire(t), newH2Site(t)
+		for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {
+			next, target := http.RoundTripper(&http.Transport{}), w.url()
+			if proto == "HTTP/2.0" {
+				next, target = h2.Client().Transport, h2.URL
+			}
+			c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+			req, _ := http.NewRequest(http.MethodGet, target+"/page", nil)
+			req.Header = tc.header.Clone()
+			resp, err := (&http.Client{Transport: tr}).Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			_ = c.Close()
+			next.(*http.Transport).CloseIdleConnections()
+			var agents []string
+			if proto == "HTTP/1.1" {
+				agents = fieldValues(w.last(), "User-Agent")
+			} else {
+				got, a, _, requested := h2.seen()
+				if requested && got != proto {
+					t.Fatalf("%s: the server spoke %s", tc.name, got)
+				}
+				agents = a
+			}
+			switch {
+			case tc.sent == "" && !errors.Is(err, ErrAgentMismatch):
+				t.Errorf("%s over %s: %v, server saw User-Agent %q; want ErrAgentMismatch", tc.name, proto, err, agents)
+			case tc.sent == "" && agents != nil:
+				t.Errorf("%s over %s: refused, yet the server saw User-Agent %q", tc.name, proto, agents)
+			case tc.sent != "" && (err != nil || !slices.Equal(agents, []string{tc.sent})):
+				t.Errorf("%s over %s: %v; the server saw User-Agent %q, want only %q", tc.name, proto, err, agents, tc.sent)
+			}
+			if !slices.Equal(req.Header["User-Agent"], tc.header["User-Agent"]) {
+				t.Errorf("%s over %s: the caller's request was changed", tc.name, proto)
+			}
+		}
+	}
+}

@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/internal/quote"
@@ -56,3 +58,19 @@ type cutError struct {
 
 func (e *cutError) Error() string   { return e.msg }
 func (e *cutError) Unwrap() []error { return e.is }
+
+// durationAttr is the log attribute of a duration: a Go duration string
+// such as "1m0s", rounded, which reads the same under every handler
+// (slog.Duration gives JSON nanoseconds).
+func durationAttr(key string, d time.Duration) slog.Attr {
+	return slog.String(key, roundDuration(d).String())
+}
+
+// roundDuration rounds d to the millisecond, or to the microsecond when
+// it is shorter than a millisecond, so that it is not rounded to 0.
+func roundDuration(d time.Duration) time.Duration {
+	if d > -time.Millisecond && d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}

@@ -76,31 +76,3 @@ func TestLogDurationsJSON(t *testing.T) {
 		t.Errorf("request disallowed: %v", r)
 	}
 }
-
-// TestStatsLogValue: Stats and TransportStats log as one group each, with
-// every count under its own key and the waited time as a rounded Go
-// duration string.
-func TestStatsLogValue(t *testing.T) {
-	checkLeaks(t)
-	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
-	c, tr, hc := newTestTransport(t)
-	ctx := context.Background()
-	_, _ = get(ctx, hc, s.URL+"/page")
-	_, _ = get(ctx, hc, s.URL+"/private/x")
-	var buf syncBuffer
-	logger := slog.New(slog.NewJSONHandler(&buf, nil))
-	logger.Info("stats", "client", c.Stats(), "transport", tr.Stats())
-	r := jsonRecords(t, buf.String())["stats"]
-	client, _ := r["client"].(map[string]any)
-	transport, _ := r["transport"].(map[string]any)
-	fetches, _ := client["fetches"].(map[string]any)
-	if client["misses"] != 1.0 || fetches["rules"] != 1.0 || client["entries"] != 1.0 {
-		t.Errorf("client: %v", client)
-	}
-	if transport["sent"] != 1.0 || transport["disallowed"] != 1.0 || transport["waited"] != "0s" {
-		t.Errorf("transport: %v", transport)
-	}
-	if got := roundDuration(59999830 * time.Microsecond); got != time.Minute {
-		t.Errorf("59.99983s rounds to %v, want 1m0s", got)
-	}
-}
