@@ -137,7 +137,8 @@ func editDistance(a, b string) int {
 }
 
 // records reports Crawl-delay (once), each crawl-delay the Client clamps,
-// unsupported rules and sitemaps that are not absolute URLs.
+// unsupported rules, Content-Signal records that state nothing in part or
+// whole, and sitemaps that are not absolute URLs.
 func (lt *linter) records() {
 	f := lt.file
 	all := slices.Clone(f.Extensions)
@@ -155,6 +156,10 @@ func (lt *linter) records() {
 			if clamped(r.Value) {
 				lt.add(r.Line, codeDelayClamped, "crawl-delay %s is over a day: the robotstxt Client and Transport read it as %g seconds, the longest they wait between requests",
 					r.Value, maxCrawlDelay.Seconds())
+			}
+		case "content-signal":
+			if _, err := readPrefs(r.Key, r.Value); err != nil {
+				lt.add(r.Line, codeSignalValue, "%v: crawlers that read Content-Signal read no preference from it", err)
 			}
 		case "noindex", "nofollow", "noarchive":
 			lt.add(r.Line, codeUnsupported, "no major crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or X-Robots-Tag", r.Key)
