@@ -177,7 +177,7 @@ func (x *explainer) matched(c checked) string {
 	if c.d.Served != "" {
 		return matchPath(c.d.Served, x.mode)
 	}
-	return matchPath(c.t.url, x.mode)
+	return matchPath(clientEscaped(c.t.url), x.mode)
 }
 
 // field prints one labelled line of an explanation, made printable, as
@@ -195,7 +195,7 @@ func (x *explainer) more(format string, args ...any) {
 func (x *explainer) explain(t target) int {
 	c := x.check(t)
 	x.field("URL", "%s", t.arg)
-	spelled, path := matchPath(t.url, robotstxt.ModeGoogle), matchPath(t.url, x.mode)
+	spelled, path := matchPath(clientEscaped(t.url), robotstxt.ModeGoogle), matchPath(clientEscaped(t.url), x.mode)
 	where := spelled
 	if path != spelled {
 		where += ", compared as " + path + " (RFC 9309 decodes %-escaped letters, digits and -._~)"

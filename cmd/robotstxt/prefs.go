@@ -62,7 +62,7 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 	var items []prefItem
 	if len(usageRules) > 0 {
 		it := prefItem{label: "usage", prefs: "unknown"}
-		path := matchPath(url, p.mode)
+		path := matchPath(clientEscaped(url), p.mode)
 		switch rules := decidingUsage(usageRules, path); {
 		case !allowed:
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"

@@ -51,21 +51,26 @@ func parseTargets(args []string, bare bool) ([]target, error) {
 	return out, nil
 }
 
-// matchPath is the path, params and query of url that rules are matched
-// against, as the Client reads them in mode m: matcher.Path's, with each
-// space and byte past ASCII escaped as %XX as the Client escapes them,
-// and decoded as RFC 9309 reads paths in ModeRFC9309.
+// matchPath is the path that rules are matched against for url, as
+// Robots.Check reads it in mode m.
 func matchPath(url string, m robotstxt.Mode) string {
+	p := matcher.Path(url)
+	if m == robotstxt.ModeRFC9309 {
+		p = matcher.UnescapePath(p)
+	}
+	return p
+}
+
+// clientEscaped returns url with each space and byte past ASCII escaped
+// as %XX, as the Client escapes a URL before it matches rules against it.
+func clientEscaped(url string) string {
 	var b strings.Builder
-	for _, c := range []byte(matcher.Path(url)) {
+	for _, c := range []byte(url) {
 		if c == ' ' || c >= 0x80 {
 			fmt.Fprintf(&b, "%%%02X", c)
 		} else {
 			b.WriteByte(c)
 		}
-	}
-	if m == robotstxt.ModeRFC9309 {
-		return matcher.UnescapePath(b.String())
 	}
 	return b.String()
 }

@@ -23,7 +23,7 @@ func TestParseTargets(t *testing.T) {
 		{"http://user@example.com:8080//x", true, "http://user@example.com:8080//x", "//x"},
 	} {
 		got, err := parseTargets([]string{tc.arg}, tc.bare)
-		if err != nil || len(got) != 1 || got[0].url != tc.url || got[0].arg != tc.arg || matchPath(got[0].url, robotstxt.ModeGoogle) != tc.path {
+		if err != nil || len(got) != 1 || got[0].url != tc.url || got[0].arg != tc.arg || matchPath(clientEscaped(got[0].url), robotstxt.ModeGoogle) != tc.path {
 			t.Errorf("parseTargets(%q, %v) = %+v, %v; want %q %q", tc.arg, tc.bare, got, err, tc.url, tc.path)
 		}
 	}
@@ -58,7 +58,7 @@ func TestMatchPathAsTheClient(t *testing.T) {
 	defer c.Close()
 	for _, url := range []string{"http://example.com//private/x", "http://example.com/a b", "http://example.com/café", pathSite + "//private/y"} {
 		d, err := c.Check(t.Context(), url)
-		p := matchPath(url, robotstxt.ModeGoogle)
+		p := matchPath(clientEscaped(url), robotstxt.ModeGoogle)
 		if err != nil || d.Allowed || d.Served != "" || !strings.HasPrefix(p, d.Rule.Pattern) {
 			t.Errorf("%s: matched as %s; the Client: allowed %v by %+v, served %q, %v", url, p, d.Allowed, d.Rule, d.Served, err)
 		}
