@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/robotsgate/robotstxt/internal/parse"
+import (
+	"time"
+
+	"github.com/robotsgate/robotstxt/internal/parse"
+)
 
 // A Diagnostic reports a line that the parser skipped, tolerated or cut.
 type Diagnostic struct {
@@ -21,8 +25,8 @@ const (
 	// "key: value" nor "key value".
 	NoKey Kind = iota + 1
 	// UnknownKey, "unknown key": a key no crawler is known to read, kept
-	// as an extension record (see [MaxUnknownRecords]). Text is the key,
-	// in lower case.
+	// as an extension record (the first 1,000 such records are kept; see
+	// [UnknownRecordsDropped]). Text is the key, in lower case.
 	UnknownKey
 	// RuleOutsideGroup, "rule outside any group": skipped, an allow,
 	// disallow or Content-Usage line before any user-agent line.
@@ -53,30 +57,23 @@ const (
 	// be used, such as "crawl-delay: soon" (see [CrawlDelay]).
 	BadValue
 	// TooManyDiagnostics, "further diagnostics not reported": after
-	// MaxDiagnostics diagnostics, from this line on; Text counts them.
+	// 1,000 diagnostics, from this line on; Text counts them.
 	TooManyDiagnostics
 	// UnknownRecordsDropped, "further unknown records not kept": after
-	// MaxUnknownRecords records with an unknown key, from this line on;
-	// Text counts them.
+	// 1,000 records with an unknown key, from this line on; Text counts
+	// them. Records with a known key, such as crawl-delay, are all kept.
 	UnknownRecordsDropped
 )
 
-// MaxDiagnostics bounds the diagnostics of one file: after that many, one
-// more, of kind [TooManyDiagnostics], counts the rest.
-const MaxDiagnostics = 1000
-
-// MaxUnknownRecords bounds the extension records with an unknown key that
-// a File keeps; one diagnostic of kind [UnknownRecordsDropped] counts the
-// rest. Records with a known key, such as crawl-delay, are all kept.
-const MaxUnknownRecords = 1000
-
-// The constants are internal/parse's, spelt out for go doc: an index
-// below is out of range, and does not compile, when they differ.
+// The constants are internal/parse's, spelt out for go doc, as are the
+// bounds the documentation states (1,000 diagnostics and unknown records,
+// a crawl-delay of a day): an index below is out of range, and does not
+// compile, when they differ.
 var (
 	_ = [1]struct{}{}[MaxLineLength-parse.MaxLineLength]
-	_ = [1]struct{}{}[MaxCrawlDelay-parse.MaxCrawlDelay]
-	_ = [1]struct{}{}[MaxDiagnostics-parse.MaxDiagnostics]
-	_ = [1]struct{}{}[MaxUnknownRecords-parse.MaxUnknownRecords]
+	_ = [1]struct{}{}[24*time.Hour-parse.MaxCrawlDelay]
+	_ = [1]struct{}{}[1000-parse.MaxDiagnostics]
+	_ = [1]struct{}{}[1000-parse.MaxUnknownRecords]
 	_ = [1]struct{}{}[NoKey-Kind(parse.NoKey)]
 	_ = [1]struct{}{}[UnknownKey-Kind(parse.UnknownKey)]
 	_ = [1]struct{}{}[RuleOutsideGroup-Kind(parse.RuleOutsideGroup)]

@@ -2,9 +2,10 @@
 // parser and the robotstxt package read it, into its groups of rules,
 // sitemaps, licences and extension records, and reports every line it
 // skipped, tolerated or cut, for a linter or an editor; [Lines] gives each
-// line as written. Parsing never fails. To decide whether a crawler may
-// fetch a URL, use the robotstxt package, which merges the groups that
-// name a crawler.
+// line as written, [Read] the text of a body as crawlers read it, and
+// [Preferences] what a statement of preference says. Parsing never fails.
+// To decide whether a crawler may fetch a URL, use the robotstxt package,
+// which merges the groups that name a crawler.
 package parser
 
 import (
@@ -31,7 +32,7 @@ type File struct {
 	// Extensions holds the records that stand before the first group.
 	Extensions []Record
 	// Diagnostics, in line order, report the lines read other than as
-	// written: at most MaxDiagnostics, and one that counts the rest.
+	// written: at most 1,000, and one that counts the rest.
 	Diagnostics []Diagnostic
 	// Lines is the number of lines (see [Line.Num]).
 	Lines int
@@ -145,13 +146,10 @@ func each[F, T any](s []F, to func(F) T) []T {
 	return out
 }
 
-// MaxCrawlDelay is the longest crawl-delay [CrawlDelay] gives: a day, the
-// longest the robotstxt package keeps a robots.txt. Longer values are
-// clamped to it, as ignoring them would leave the site with no pacing.
-const MaxCrawlDelay = 24 * time.Hour
-
 // CrawlDelay reads the value of a crawl-delay record as the robotstxt
-// package does: a number of seconds, fractions kept, clamped to
-// [MaxCrawlDelay]. A value that is not a number, or is negative or NaN,
-// is an error, which Parse reports as a [BadValue] diagnostic.
+// package does: a number of seconds, fractions kept, clamped to a day,
+// the longest the robotstxt package keeps a robots.txt (ignoring a longer
+// one would leave the site with no pacing). A value that is not a number,
+// or is negative or NaN, is an error, which Parse reports as a [BadValue]
+// diagnostic.
 func CrawlDelay(value string) (time.Duration, error) { return parse.CrawlDelay(value) }

@@ -3,24 +3,34 @@ package main
 import (
 	"fmt"
 
-	"github.com/robotsgate/robotstxt/internal/agent"
+	"github.com/robotsgate/robotstxt"
 )
 
 // defaultUserAgent is the User-Agent header the commands send with
 // robots.txt requests, unless check's -ua says otherwise: the Client's
-// default.
-const defaultUserAgent = agent.DefaultUserAgent
+// default, which a test holds it to.
+const defaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)"
 
 // defaultAgent is the crawler token used when -agent is not given: the
 // product token of the Client's default User-Agent, derived as the Client
 // derives it.
 var defaultAgent = func() string {
-	tok, err := agent.ProductToken(defaultUserAgent)
-	if err != nil {
-		panic(err) // the library's own header always names its product
+	tok, ok := productToken(defaultUserAgent)
+	if !ok {
+		panic("robotstxt: the default User-Agent names no product") // the library's own header always names its product
 	}
 	return tok
 }()
+
+// productToken returns the product token a Client sending ua as its
+// User-Agent header matches user-agent lines with, as its receipts name
+// it (see robotstxt.WithUserAgent); false when it derives none.
+func productToken(ua string) (string, bool) {
+	c, rt := robotstxt.NewClientTransport(nil, []robotstxt.Option{robotstxt.WithUserAgent(ua)})
+	defer c.Close()
+	tok := rt.Receipt(nil, nil).Agent
+	return tok, tok != ""
+}
 
 // agentToken checks a -agent value. A full User-Agent string, such as
 // "ExampleBot/1.0" or "Mozilla/5.0 (compatible; XBot/1.0)", gives the
@@ -28,8 +38,8 @@ var defaultAgent = func() string {
 // matched by token only; a value from which no token can be derived is an
 // error.
 func agentToken(v string, e env) (string, error) {
-	tok, err := agent.ProductToken(v)
-	if err != nil {
+	tok, ok := productToken(v)
+	if !ok {
 		return "", fmt.Errorf("-agent %q: no product token can be derived from it; give the token itself, such as -agent ExampleBot", v)
 	}
 	if tok != v {
@@ -43,8 +53,8 @@ func agentToken(v string, e env) (string, error) {
 // given no -agent; an error, which says to give -agent, when it derives
 // none.
 func uaToken(ua string) (string, error) {
-	tok, err := agent.ProductToken(ua)
-	if err != nil {
+	tok, ok := productToken(ua)
+	if !ok {
 		return "", fmt.Errorf("user agent %q has no product token; give -agent", ua)
 	}
 	return tok, nil

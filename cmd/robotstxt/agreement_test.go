@@ -6,13 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -100,7 +101,7 @@ func probePaths(body []byte, extra ...string) []string {
 // URL, the decision and deciding line of robotstxt.Client.Check, in text
 // and with -json.
 func TestCommandsAgreeWithClient(t *testing.T) {
-	longtest.Gate(t)
+	longTest(t)
 	for _, tc := range []struct {
 		file  string
 		extra []string
@@ -212,4 +213,67 @@ func TestOverLimitRuleIgnored(t *testing.T) {
 	if r.code != exitDisallowed || !strings.Contains(r.stdout, `"code":"over-limit"`) || !strings.Contains(r.stdout, `"truncated":true`) {
 		t.Errorf("lint: exit %d, stdout %q", r.code, r.stdout)
 	}
+}
+
+// TestServedSpellingsAgreeWithClient checks, for the spellings of a path
+// that the Client refuses as the paths a server serves for them
+// (/a/../private/y, /%70rivate/x, //private/z), that every command gives
+// the Client's answer, in text and with -json, and says why: "served as
+// /private/y".
+func TestServedSpellingsAgreeWithClient(t *testing.T) {
+	const body = "User-agent: *\nDisallow: /private/\nAllow: /\n"
+	file := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newRobotsServer(t, http.StatusOK, body)
+	served := map[string]string{
+		"/a/../private/y": "/private/y", "/%70rivate/x": "/private/x", "//private/z": "/private/z",
+		"/./private/w": "/private/w", "/public/../private/v": "/private/v", "/ok": "",
+	}
+	var paths []string
+	for p := range served {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	agreeWithClient(t, file, s.URL, defaultAgent, paths)
+	for _, args := range [][]string{
+		append([]string{"test", "-file", file}, paths...),
+		append([]string{"test", "-json", "-file", file}, paths...),
+		append([]string{"check", "-json"}, prefixed(s.URL, paths)...),
+		append([]string{"explain", "-json", "-file", file}, paths...),
+	} {
+		r := runCmd(t, "", args...)
+		for i, p := range paths {
+			want := served[p]
+			switch {
+			case args[1] != "-json":
+				line := outputLines(r.stdout)[i]
+				if strings.Contains(line, "served as") != (want != "") || want != "" && !strings.Contains(line, "(served as "+want+"; line 2: Disallow: /private/)") {
+					t.Errorf("%s %s: %q; want it served as %q", args[0], p, line, want)
+				}
+			case decodeResults(t, r.stdout)[i].Served != want:
+				t.Errorf("%s -json %s: served %q, want %q", args[0], p, decodeResults(t, r.stdout)[i].Served, want)
+			}
+		}
+	}
+	r := runCmd(t, "", "explain", "-file", file, "/a/../private/y")
+	for _, want := range []string{
+		"path      /a/../private/y, served as /private/y\n",
+		"rules     line 2    Disallow: /private/  (length 9)  ← decides\n",
+		"decision  DISALLOW by line 2 (Disallow: /private/), served as /private/y: the longest matching pattern wins (9 bytes, against 1)\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// prefixed returns each path on site.
+func prefixed(site string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = site + p
+	}
+	return out
 }

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // buildBinary builds the command with the go tool into a temporary
@@ -32,7 +30,7 @@ func buildBinary(t *testing.T) string {
 // TestBinaryBuilds builds the command and runs its help, proving the
 // binary links and exits 0 on "help".
 func TestBinaryBuilds(t *testing.T) {
-	longtest.Gate(t)
+	longTest(t)
 	bin := buildBinary(t)
 	out, err := exec.Command(bin, "help").Output()
 	if err != nil {

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,10 @@ import (
 //	DISALLOW  https://example.com/private/x  (status 200; line 7: Disallow: /private/)
 //	DEFER     https://down.example/          (no response; robots.txt unreachable: connection refused; retry after …)
 //
-// and under an allowed URL the usage lines that test prints. With -json
-// it prints one urlResult per URL instead.
+// Under an allowed URL, whose page it fetches through a Transport as a
+// crawler would, it prints the usage lines that test prints, and those of
+// every other signal of the page's receipt. With -json it prints one
+// checkResult per URL instead.
 func runCheck(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	agent := fs.String("agent", "", "crawler product token matched against user-agent lines, or a User-Agent to take it from (default: the token of -ua)")
@@ -26,6 +29,7 @@ func runCheck(cmd *command, args []string, e env) int {
 	timeout := timeoutFlag(fs, "one robots.txt fetch, redirects included")
 	rfc := fs.Bool("rfc9309", false, "match as RFC 9309 strictly reads robots.txt instead of as Google's parser")
 	legacy := fs.Bool("legacy", false, "treat 401 and 403 as disallow all, as older crawlers do")
+	tdmrep := fs.Bool("tdmrep", false, "also read each site's /.well-known/tdmrep.json (TDMRep), as a crawler given WithTDMRep does")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision")
 	verbose := fs.Bool("v", false, "also print the robots.txt requests and redirects, outcome, expiry, crawl-delay and sitemaps")
 	asJSON := fs.Bool("json", false, "print one JSON object per URL")
@@ -51,11 +55,7 @@ func runCheck(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	rec, closeIdle := newRecorder()
-	defer closeIdle()
-	opts := append(fetchConfig{*ua, *timeout}.options(),
-		robotstxt.WithHTTPClient(&http.Client{Transport: rec}),
-		robotstxt.WithMode(modeOf(*rfc)))
+	opts := []robotstxt.Option{robotstxt.WithMode(modeOf(*rfc))}
 	// The Client matches the token of -agent, or else the one it derives
 	// from its User-Agent header, as uaToken does.
 	var tok string
@@ -72,11 +72,18 @@ func runCheck(cmd *command, args []string, e env) int {
 	if *legacy {
 		opts = append(opts, robotstxt.WithStatusPolicy(robotstxt.LegacyStatusPolicy))
 	}
-	c := robotstxt.NewClient(opts...)
-	defer c.Close()
-
-	ck := checker{c: c, rec: rec, e: e, x: x, agent: tok, mode: modeOf(*rfc),
-		width: columnWidth(urls), timeout: *timeout, verbose: *verbose, asJSON: *asJSON, sites: make(map[string]*site)}
+	if *tdmrep {
+		opts = append(opts, robotstxt.WithTDMRep())
+	}
+	f := newFetcher(fetchConfig{*ua, *timeout}, opts...)
+	defer f.close()
+	// Pages go out unpaced (the command fetches only the URLs it is
+	// given) and unnoted: -v lists the Client's requests.
+	pages := newWire().next
+	defer pages.CloseIdleConnections()
+	rt := robotstxt.NewTransport(f.c, pages, robotstxt.WithNoWait(), robotstxt.WithIntervalBounds(0, 0))
+	ck := checker{f: f, rt: rt, pages: &http.Client{Transport: rt, Timeout: *timeout}, e: e, x: x, agent: tok,
+		mode: modeOf(*rfc), width: columnWidth(urls), verbose: *verbose, asJSON: *asJSON, shown: make(map[string]bool)}
 	code = exitOK
 	for _, t := range targets {
 		c, err := ck.check(t)
@@ -89,129 +96,149 @@ func runCheck(cmd *command, args []string, e env) int {
 	return code
 }
 
-// A checker checks URLs one by one through a Client and prints them.
+// A checker checks URLs one by one through a fetcher and prints them.
 type checker struct {
-	c       *robotstxt.Client
-	rec     *recorder
+	f       *fetcher
+	rt      *robotstxt.Transport
+	pages   *http.Client // through rt
 	e       env
 	x       expectation
 	agent   string // the Client's product token
 	mode    robotstxt.Mode
 	width   int
-	timeout time.Duration
 	verbose bool
 	asJSON  bool
-	sites   map[string]*site // by authority
+	shown   map[string]bool // the authorities -v has described
 }
 
-// A site is what check learnt of one authority's robots.txt.
-type site struct {
-	hops  []hop
-	doc   *parsed // the body the Client parsed; empty when it has none
-	shown bool
+// checkJSONHelp is what check's -json adds to urlJSONHelp.
+const checkJSONHelp = `check adds "signals", the signals of the page's receipt, as
+Transport.Receipt lists them: each with its "source" (robots.txt,
+content-signal, content-usage-header, x-robots-tag, robots-meta,
+tdmrep.json, tdm-header or tdm-meta), "label", "pref" (y or n; unknown
+for a TDMRep 0), "where" it stands, its "value", and "superseded" when a
+later TDMRep technique replaces it; [] for a URL that is not allowed.
+Its "usage" combines them all, n from any source winning.`
+
+// A checkResult is what check prints with -json for one URL: test's
+// urlResult, whose usage merges every signal of the page's receipt, and
+// those signals.
+type checkResult struct {
+	urlResult
+	Signals []robotstxt.Signal `json:"signals"`
 }
+
+// maxPage bounds how much of a page check reads for its META tags, as
+// Transport.Receipt reads at most its first mebibyte.
+const maxPage = 1 << 20
 
 // check checks the URL of t and prints its line, the usage lines under
 // it, and with -v what is known of its site, once; or with -json its
-// urlResult. It returns its exit code, or the error of writing the
-// output.
+// checkResult. It returns its exit code, or the error of writing the
+// output or of reading the robots.txt the Client read.
 func (ck *checker) check(t target) (int, error) {
-	u := t.arg
-	// The Client bounds the fetch itself and reports a timeout as
-	// unreachable; the context only guards against a fetch that never
-	// returns.
-	ctx, cancel := context.WithTimeout(context.Background(), ck.timeout+time.Second)
-	defer cancel()
-	mark := ck.rec.mark()
-	d, err := ck.c.Check(ctx, u)
-	if errors.Is(err, robotstxt.ErrBadURL) {
-		ck.e.fail(err)
-		return exitUsage, nil
+	mark := ck.f.w.mark()
+	d, doc, err := ck.f.read(context.Background(), t.url)
+	if doc == nil && d.Outcome != 0 {
+		return exitUsage, err
 	}
-	s := ck.sites[d.Authority]
-	if s == nil {
-		var text []byte // the body the Client parsed, if any
-		if d.Outcome == robotstxt.OutcomeRules {
-			if h, ok := ck.rec.parsed(mark, d); ok {
-				text = h.text()
-			}
-		}
-		s = &site{doc: parse(text, ck.mode)}
-		ck.sites[d.Authority] = s
+	c := checked{t: t, d: d, err: err}
+	if doc != nil && doc.readable() {
+		c.p = parse(doc.body.Text, ck.mode)
 	}
-	if hops := ck.rec.since(mark); len(hops) > 0 {
-		s.hops = hops
+	rc := robotstxt.Receipt{Signals: []robotstxt.Signal{}}
+	if c.verdict() == verdictAllowed {
+		rc = ck.receipt(t.url)
 	}
-	res := urlResult{URL: u, Agent: ck.agent, Verdict: verdictOf(d.Allowed), Rule: newRuleResult(d.Rule, s.doc.lines),
-		Usage: usageJSON(d.Usage), Status: d.Status, Detail: checkDetail(d, err, s.doc.lines)}
-	if err != nil || d.Deferred {
-		res.Verdict = verdictDeferred
-	}
+	res := checkResult{c.result(ck.agent, rc.Usage, true), rc.Signals}
 	code, note := ck.x.judge(res.Verdict)
 	if ck.asJSON {
 		return code, writeJSON(ck.e.stdout, res)
 	}
-	printDecision(ck.e.stdout, res.Verdict.word(), ck.width, u, res.Detail+note)
-	if res.Verdict == verdictAllowed && d.Outcome == robotstxt.OutcomeRules {
-		printPrefs(ck.e.stdout, ck.width, prefItems(s.doc, ck.agent, t.checkURL(), true))
+	w := ck.e.stdout
+	printDecision(w, res.Verdict.word(), ck.width, t.arg, res.Detail+note)
+	if res.Verdict == verdictAllowed {
+		if c.p != nil {
+			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.url, true))
+		}
+		printSignals(w, ck.width, rc)
 	}
-	if ck.verbose && !s.shown {
-		s.shown = true
-		ck.describe(d, s)
+	if ck.verbose && !ck.shown[d.Authority] {
+		ck.shown[d.Authority] = true
+		ck.describe(d, ck.f.w.since(mark))
 	}
 	return code, nil
 }
 
-// checkDetail explains a decision: the status, then the deciding rule or
-// why there is none, then whether the answer is stale.
-func checkDetail(d robotstxt.Decision, err error, l listing) string {
-	status := "no response"
-	if d.Status != 0 {
-		status = fmt.Sprintf("status %d", d.Status)
+// receipt fetches the page at url through the Transport, as a crawler
+// would, and returns its receipt: what robots.txt, the page's header and
+// META tags and, with -tdmrep, the site's tdmrep.json say of its use. A
+// page that cannot be fetched gives the receipt of robots.txt and
+// tdmrep.json alone.
+func (ck *checker) receipt(url string) robotstxt.Receipt {
+	ctx, cancel := context.WithTimeout(context.Background(), ck.pages.Timeout+time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}
 	}
-	var why string
-	var de *robotstxt.DeferredError
-	switch {
-	case errors.As(err, &de):
-		why = "robots.txt unreachable: " + cause(de.Status, de.Err) + "; retry after " + de.RetryAt.UTC().Format(time.RFC3339)
-	case err != nil:
-		why = "deferred: " + errText(err)
-	case d.Outcome == robotstxt.OutcomeAllowAll:
-		why = "no robots.txt: allow all"
-	case d.Outcome == robotstxt.OutcomeDisallowAll:
-		why = "robots.txt forbidden: disallow all"
-	default:
-		why = ruleText(d.Rule, l)
+	resp, err := ck.pages.Do(req)
+	if err != nil {
+		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil)
 	}
-	s := status + "; " + why
-	if d.Stale {
-		s += "; stale copy"
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxPage))
+	return ck.rt.Receipt(resp, body)
+}
+
+// printSignals writes, under an allowed URL's usage lines, the signals of
+// rc that robots.txt does not hold (those of the page and of tdmrep.json),
+// one a line, and then, when there are any, what all of rc's signals say
+// together:
+//
+//	tdm-header train-ai=n  (tdm-reservation: 1)
+//	merged train-ai=n, search=y  (every signal: n from any source wins)
+func printSignals(w io.Writer, width int, rc robotstxt.Receipt) {
+	var others int
+	for _, s := range rc.Signals {
+		if s.Source == "robots.txt" || s.Source == "content-signal" {
+			continue
+		}
+		others++
+		where := s.Where
+		if s.Value != "" {
+			where += ": " + s.Value
+		}
+		if s.Superseded {
+			where += "; superseded by a later TDMRep technique"
+		}
+		printDecision(w, "", width, s.Source+" "+s.Label+"="+s.Pref.String(), where)
 	}
-	return s
+	if others > 0 {
+		printDecision(w, "", width, "merged "+usageText(rc.Usage.Pref), "every signal: n from any source wins")
+	}
 }
 
 // indent starts the lines printed under a URL's line.
 const indent = "          "
 
-// describe prints, under a URL's line, the robots.txt requests of its
-// site and what the Client holds for it, as d, the decision for the URL,
-// describes it, with the crawl-delay and sitemaps of s's body; what the
-// server sent made printable. It never fetches.
-func (ck *checker) describe(d robotstxt.Decision, s *site) {
+// describe prints, under a URL's line, the requests its check sent and
+// what the Client holds for its site, as d, the decision for the URL,
+// describes it; what the server sent made printable. It never fetches.
+func (ck *checker) describe(d robotstxt.Decision, reqs []request) {
 	w := ck.e.stdout
-	led := make(map[string]bool) // the URLs that redirects led to
-	for _, h := range s.hops {
+	for _, r := range reqs {
 		// A request no redirect led to starts a fetch: the site's own
 		// robots.txt, or another site's that the Client fetched to
-		// check a redirect to that site.
+		// check a redirect to that site, or a tdmrep.json.
 		label := "robots.txt"
-		if led[h.url] {
+		switch {
+		case slices.Contains(d.Redirects(), r.url):
 			label = "redirect  "
+		case strings.HasSuffix(r.url, "/.well-known/tdmrep.json"):
+			label = "tdmrep.json"
 		}
-		if next := h.location(); next != "" {
-			led[next] = true
-		}
-		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, printable(h.url), printable(hopResult(h)))
+		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, printable(r.url), printable(requestResult(r)))
 	}
 	if d.Outcome == 0 {
 		return // no decision was made: the Client holds nothing
@@ -221,11 +248,13 @@ func (ck *checker) describe(d robotstxt.Decision, s *site) {
 	if d.Err != nil && d.Outcome != robotstxt.OutcomeUnreachable {
 		fmt.Fprintf(w, "%sbecause %s\n", indent, printable(errText(d.Err)))
 	}
-	if cd, ok := s.doc.robots.CrawlDelay(ck.agent); ok {
-		fmt.Fprintf(w, "%scrawl-delay %s\n", indent, cd)
+	if d.CrawlDelay > 0 {
+		fmt.Fprintf(w, "%scrawl-delay %s\n", indent, d.CrawlDelay)
 	}
-	for _, sm := range s.doc.robots.Sitemaps() {
-		fmt.Fprintf(w, "%ssitemap %s\n", indent, printable(sm))
+	if r := d.Robots(); r != nil {
+		for _, sm := range r.Sitemaps() {
+			fmt.Fprintf(w, "%ssitemap %s\n", indent, printable(sm))
+		}
 	}
 }
 
@@ -246,11 +275,11 @@ func outcomeName(o robotstxt.Outcome) string {
 	return "unknown"
 }
 
-// hopResult is what one request gave: "301 Moved Permanently" or the
+// requestResult is what one request gave: "301 Moved Permanently" or the
 // cause of its failure.
-func hopResult(h hop) string {
-	if h.err != nil {
-		return cause(0, h.err)
+func requestResult(r request) string {
+	if r.err != nil {
+		return cause(0, r.err)
 	}
-	return strings.TrimPrefix(cause(h.status, nil), "status ")
+	return strings.TrimPrefix(cause(r.status, nil), "status ")
 }

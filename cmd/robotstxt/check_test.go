@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -373,5 +376,110 @@ func TestCheckShowsUsage(t *testing.T) {
 	}
 	if r := runCmd(t, "", "check", "-v", "-json", s.URL+"/"); r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "-v") {
 		t.Errorf("check -v -json: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// signalSite is a site of TestCheckSignalsAsReceipt: its robots.txt and
+// tdmrep.json ("" for none; a number for that status), and the header and
+// HTML body of its pages.
+type signalSite struct {
+	name, robots, tdmrep string
+	header               http.Header
+	html                 string
+	path                 string
+}
+
+func (s signalSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	serve := func(body string) {
+		switch status, err := strconv.Atoi(body); {
+		case body == "":
+			http.NotFound(w, r)
+		case err == nil:
+			w.WriteHeader(status)
+		default:
+			fmt.Fprint(w, body)
+		}
+	}
+	switch r.URL.Path {
+	case "/robots.txt":
+		serve(s.robots)
+	case "/.well-known/tdmrep.json":
+		serve(s.tdmrep)
+	default:
+		maps.Copy(w.Header(), s.header)
+		if s.html != "" {
+			w.Header().Set("Content-Type", "text/html")
+		}
+		fmt.Fprint(w, s.html)
+	}
+}
+
+// TestCheckSignalsAsReceipt runs check -json -tdmrep on a matrix of
+// sites (each signal alone, conflicting ones, an unreadable or unreachable
+// tdmrep.json, paths one tdmrep.json entry matches and another does not)
+// and checks that it gives the signals and, of the vocabulary's labels,
+// the usage of the receipt a crawler's Transport gives for the page; and
+// that the text output lists each signal of the page and tdmrep.json.
+func TestCheckSignalsAsReceipt(t *testing.T) {
+	const tdmFile = `[{"location": "/a/*", "tdm-reservation": 1, "tdm-policy": "https://example.com/p"}, {"location": "/*", "tdm-reservation": 0}]`
+	for _, s := range []signalSite{
+		{name: "content-usage", robots: "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Usage: /a/ search=y\n", path: "/a/x"},
+		{name: "content-signal", robots: "User-agent: *\nAllow: /\nContent-Signal: ai-train=no, search=yes, ai-input=no\n", path: "/"},
+		{name: "header", header: http.Header{"Content-Usage": {"train-ai=n, search=y"}}, path: "/"},
+		{name: "x-robots-tag", header: http.Header{"X-Robots-Tag": {"noai"}}, path: "/"},
+		{name: "robots-meta", html: `<html><head><meta name="robots" content="noai"></head><body></body></html>`, path: "/"},
+		{name: "tdm-header", header: http.Header{"Tdm-Reservation": {"1"}}, path: "/"},
+		{name: "tdm-meta", html: `<html><head><meta name="tdm-reservation" content="1"></head></html>`, path: "/"},
+		{name: "tdmrep.json entry 1", tdmrep: tdmFile, path: "/a/x"},
+		{name: "tdmrep.json entry 2", tdmrep: tdmFile, path: "/b/x"},
+		{name: "tdmrep.json unreadable", tdmrep: `{"location": "/"}`, path: "/"},
+		{name: "tdmrep.json unreachable", tdmrep: "503", path: "/"},
+		{name: "conflicting", robots: "User-agent: *\nAllow: /\nContent-Usage: train-ai=y, search=y\n", tdmrep: tdmFile,
+			header: http.Header{"Tdm-Reservation": {"0"}}, html: `<meta name="tdm-reservation" content="1">`, path: "/a/x"},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			srv := httptest.NewServer(s)
+			defer srv.Close()
+			url := srv.URL + s.path
+
+			c, rt := robotstxt.NewClientTransport(nil, []robotstxt.Option{robotstxt.WithTDMRep()})
+			defer c.Close()
+			resp, err := (&http.Client{Transport: rt}).Get(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			rc := rt.Receipt(resp, body)
+			if len(rc.Signals) == 0 {
+				t.Fatalf("the receipt lists no signal: %+v", rc)
+			}
+			want, _ := json.Marshal(rc.Signals)
+
+			r := runCmd(t, "", "check", "-json", "-tdmrep", url)
+			var got struct {
+				Usage   map[string]string `json:"usage"`
+				Signals json.RawMessage   `json:"signals"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != exitOK {
+				t.Fatalf("exit %d, %v: %s", r.code, err, r.stdout)
+			}
+			if string(got.Signals) != string(want) {
+				t.Errorf("signals\n%s\nthe receipt's\n%s", got.Signals, want)
+			}
+			for _, l := range labels {
+				if p := rc.Usage.Pref(l); got.Usage[l] != map[bool]string{true: p.String()}[p != robotstxt.PrefUnknown] {
+					t.Errorf("usage %v; the receipt's %s is %v", got.Usage, l, p)
+				}
+			}
+
+			text := runCmd(t, "", "check", "-tdmrep", url).stdout
+			for _, sig := range rc.Signals {
+				if line := sig.Source + " " + sig.Label + "=" + sig.Pref.String(); sig.Source != "robots.txt" && sig.Source != "content-signal" &&
+					!strings.Contains(text, indent+line+" ") {
+					t.Errorf("the text output lacks %q:\n%s", line, text)
+				}
+			}
+		})
 	}
 }

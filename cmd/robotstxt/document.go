@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // maxInput bounds how much of a file, standard input or response is read,
@@ -18,7 +18,11 @@ import (
 // is far above the 500 KiB a crawler reads of a robots.txt.
 const maxInput = 64 << 20
 
-// A document is a robots.txt as the command read it: through body.Read,
+// crawlerLimit is how much of a robots.txt the Client reads by default,
+// and so crawlers do: 500 KiB, the least RFC 9309 allows.
+const crawlerLimit = 500 << 10
+
+// A document is a robots.txt as the command read it: through parser.Read,
 // the Client's own body pipeline (content coding, size limit with the cut
 // line dropped, UTF-16 byte-order mark, UTF-8, Content-Type charset,
 // Windows-1252), so that every command sees what a crawler would.
@@ -26,14 +30,22 @@ type document struct {
 	name string
 	// size is how many bytes were read from the source, before decoding.
 	size int
+	// raw and header are the bytes read and, for a robots.txt fetched
+	// over HTTP, the response's header: what served gives a Client.
+	raw    []byte
+	header http.Header
 	// body is the robots.txt as crawlers read it: cut at the 500 KiB
 	// limit.
-	body body.Body
+	body parser.Body
 	// whole is every byte read, decoded the same way; it is body when
 	// body is not truncated.
-	whole body.Body
-	// live is set for a robots.txt fetched over HTTP.
-	live *fetched
+	whole parser.Body
+	// live, for a robots.txt fetched over HTTP, is the Client's decision
+	// for the URL it was fetched for, which describes the robots.txt,
+	// with the error of that check and the requests of the fetch.
+	live    *robotstxt.Decision
+	liveErr error
+	hops    []request
 }
 
 // text returns the body as crawlers read it, or whole when full is set.
@@ -45,9 +57,9 @@ func (d *document) text(full bool) []byte {
 }
 
 // readable reports whether the document has a body to parse: always for a
-// file, and for a live robots.txt only when its status is 2xx.
+// file, and for a live robots.txt only when the Client read rules from it.
 func (d *document) readable() bool {
-	return d.live == nil || d.live.d.Outcome == robotstxt.OutcomeRules
+	return d.live == nil || d.live.Outcome == robotstxt.OutcomeRules
 }
 
 // isURL reports whether a -file or lint argument names a live robots.txt
@@ -58,22 +70,18 @@ func isURL(name string) bool {
 }
 
 // readDocument reads the named source: a file, standard input for "-", or,
-// for a URL, the robots.txt of its authority fetched as a crawler would.
-// An error means the source could not be read (or the URL checked).
+// for a URL, the robots.txt of its authority fetched as a crawler fetches
+// it but whole (see fetcher). An error means the source could not be read
+// (or the URL checked).
 func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*document, error) {
 	if isURL(name) {
-		f, err := fetchRobots(ctx, name, cfg)
-		if err != nil {
-			return nil, err
+		f := newFetcher(cfg, robotstxt.WithBodyLimit(maxInput))
+		defer f.close()
+		_, doc, err := f.read(ctx, name)
+		if doc == nil {
+			return nil, err // the URL cannot be checked, or ctx ended
 		}
-		d := &document{name: f.url(), live: f}
-		if d.name == "" {
-			d.name = name
-		}
-		if d.readable() {
-			err = d.decode(f.raw, f.header)
-		}
-		return d, err
+		return doc, nil
 	}
 	var r io.Reader = e.stdin
 	display := "<stdin>"
@@ -99,15 +107,15 @@ func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*do
 // decode reads raw, with the response header when there is one, through
 // the Client's body pipeline, both as crawlers read it and whole.
 func (d *document) decode(raw []byte, header http.Header) error {
-	d.size = len(raw)
+	d.raw, d.header, d.size = raw, header, len(raw)
 	var err error
-	d.body, err = body.Read(bytes.NewReader(raw), header, body.DefaultLimit)
+	d.body, err = parser.Read(bytes.NewReader(raw), header, crawlerLimit)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", d.name, err)
 	}
 	d.whole = d.body
 	if d.body.Truncated {
-		d.whole, err = body.Read(bytes.NewReader(raw), header, 0)
+		d.whole, err = parser.Read(bytes.NewReader(raw), header, 0)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", d.name, err)
 		}
@@ -123,11 +131,11 @@ func (d *document) noteLimit(full bool, e env) {
 	}
 	if full {
 		e.errorf("note: %s is %s; crawlers read only the first %s, but -full reads it all",
-			d.name, kib(len(d.whole.Text)), kib(body.DefaultLimit))
+			d.name, kib(len(d.whole.Text)), kib(crawlerLimit))
 		return
 	}
 	e.errorf("note: %s is %s; like crawlers, only the first %s is read (-full reads it all)",
-		d.name, kib(len(d.whole.Text)), kib(body.DefaultLimit))
+		d.name, kib(len(d.whole.Text)), kib(crawlerLimit))
 }
 
 // kib formats a size in KiB.
@@ -135,25 +143,35 @@ func kib(n int) string {
 	return fmt.Sprintf("%d KiB", (n+1023)/1024)
 }
 
-// fallback is the answer for every URL of a live robots.txt that has no
-// body to parse, as the Client gives it: allow all for a missing one,
-// disallow all for a forbidden one under the legacy policy, and defer for
-// an unreachable one.
-func (f *fetched) fallback() (v verdict, detail string) {
-	d := f.d
-	status := "no response"
-	if d.Status != 0 {
-		status = fmt.Sprintf("status %d", d.Status)
+// client returns a Client in mode m, matching agent, that reads the
+// document as the robots.txt of every site (see served): whole when full
+// is set, else as crawlers do. Close it.
+func (d *document) client(agent string, m robotstxt.Mode, full bool) *robotstxt.Client {
+	limit := int64(crawlerLimit)
+	if full {
+		limit = maxInput
 	}
-	switch d.Outcome {
-	case robotstxt.OutcomeAllowAll:
-		why := "no robots.txt: allow all"
-		if d.Err != nil {
-			why = errText(d.Err) + ": allow all"
+	return robotstxt.NewClient(robotstxt.WithProductTokens(agent), robotstxt.WithMode(m),
+		robotstxt.WithBodyLimit(limit), robotstxt.WithHTTPClient(&http.Client{Transport: served{d, "/robots.txt"}}))
+}
+
+// served is an http.RoundTripper that answers, for every site, the
+// document's bytes, with its header, for the path, and 404 for any other:
+// a Client reads a file as it reads one it fetched, and never leaves the
+// process.
+type served struct {
+	d    *document
+	path string
+}
+
+func (s served) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp := &http.Response{StatusCode: http.StatusNotFound, Header: http.Header{}, Body: http.NoBody, Request: req}
+	if req.URL.Path == s.path {
+		resp.StatusCode, resp.Body, resp.ContentLength = http.StatusOK, io.NopCloser(bytes.NewReader(s.d.raw)), int64(len(s.d.raw))
+		if s.d.header != nil {
+			resp.Header = s.d.header.Clone()
 		}
-		return verdictAllowed, status + "; " + why
-	case robotstxt.OutcomeDisallowAll:
-		return verdictDisallowed, status + "; robots.txt forbidden: disallow all"
 	}
-	return verdictDeferred, "robots.txt unreachable: " + unreachable(d.Status, d.Err)
+	resp.Status = fmt.Sprint(resp.StatusCode, " ", http.StatusText(resp.StatusCode))
+	return resp, nil
 }

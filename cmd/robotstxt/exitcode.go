@@ -1,23 +1,24 @@
 package main
 
 // Exit codes. When several URLs or files give different outcomes, the
-// highest code wins.
+// highest code wins; exitCodes says what each means.
 const (
-	// exitOK: every URL is allowed (or meets -expect), or lint found no
-	// error.
-	exitOK = 0
-	// exitDisallowed: at least one URL is disallowed (or, with -expect,
-	// does not meet the expectation), or lint found an error.
+	exitOK         = 0
 	exitDisallowed = 1
-	// exitUsage: bad flags or arguments, an unreadable file, or a URL the
-	// client cannot check (not http or https, bad host).
-	exitUsage = 2
-	// exitDeferred: a robots.txt fetched over HTTP could not be read (5xx,
-	// 429, network error, timeout) and no earlier copy was at hand, so the
-	// crawler must come back later. With -expect such a URL meets no
-	// expectation, and the exit code is exitDisallowed.
-	exitDeferred = 3
+	exitUsage      = 2
+	exitDeferred   = 3
 )
+
+// exitCodes says what each exit code means, in the one table that the
+// help prints and that a test holds the package comment to. With -expect
+// a deferred URL meets no expectation: the exit code is exitDisallowed
+// (see expectation.judge).
+var exitCodes = [...]string{
+	exitOK:         "every URL allowed, or as -expect says; lint found no error",
+	exitDisallowed: "a URL disallowed, or not as -expect says; lint found an error",
+	exitUsage:      "usage error, unreadable input, nothing to lint, or a URL the Client cannot check",
+	exitDeferred:   "a robots.txt fetched over HTTP was unreachable (5xx, 429, network error, timeout) with no earlier copy: the answer is deferred",
+}
 
 // worst returns the exit code that wins of a and b.
 func worst(a, b int) int { return max(a, b) }

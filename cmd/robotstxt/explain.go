@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/body"
-	"github.com/robotsgate/robotstxt/matcher"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -48,29 +46,34 @@ func runExplain(cmd *command, args []string, e env) int {
 		return exitUsage
 	}
 	cfg := fetchConfig{defaultUserAgent, *timeout}
-	// One explainer per document, by authority, or "" for -file, so
-	// that each document is read and parsed once.
-	xs := make(map[string]*explainer)
+	// One explainer per document, so that each is read and parsed once:
+	// the -file, or each site's robots.txt, fetched whole as check
+	// fetches it.
+	xs := make(map[*document]*explainer)
+	defer func() {
+		for _, x := range xs {
+			x.close()
+		}
+	}()
+	f := newFetcher(cfg, robotstxt.WithBodyLimit(maxInput))
+	defer f.close()
+	var doc *document
 	code = exitOK
 	for i, t := range targets {
-		key := t.authority
-		if *file != "" {
-			key = ""
+		switch {
+		case *file == "":
+			_, doc, err = f.read(context.Background(), t.url)
+		case doc == nil:
+			doc, err = readDocument(context.Background(), *file, cfg, e)
 		}
-		x := xs[key]
+		if doc == nil {
+			e.fail(err)
+			return worst(code, exitUsage)
+		}
+		x := xs[doc]
 		if x == nil {
-			name := *file
-			if name == "" {
-				name = t.arg
-			}
-			d, err := readDocument(context.Background(), name, cfg, e)
-			if err != nil {
-				e.fail(err)
-				return worst(code, exitUsage)
-			}
-			d.noteLimit(*full, e)
-			x = &explainer{doc: d, agent: tok, mode: modeOf(*rfc), full: *full, w: e.stdout}
-			xs[key] = x
+			x = newExplainer(doc, tok, modeOf(*rfc), *full, e)
+			xs[doc] = x
 		}
 		if *asJSON {
 			res := x.explanation(t)
@@ -111,57 +114,52 @@ type matchResult struct {
 
 // explanation returns the -json form of the explanation of t.
 func (x *explainer) explanation(t target) explanation {
-	if !x.doc.readable() {
-		res, _ := documentResult(x.doc, nil, x.agent, t)
-		return explanation{urlResult: res, Matches: []matchResult{}}
+	c := x.check(t)
+	out := explanation{urlResult: x.result(c), Matches: []matchResult{}}
+	if c.p == nil {
+		return out
 	}
-	rd := x.reading()
-	res, v := documentResult(x.doc, rd.parsed, x.agent, t)
-	path := matchPath(t.checkURL(), x.mode)
-	ms := matches(rd.file, appliedGroups(rd.file, x.agent), path)
-	res.Detail = decisionReason(ms, v, path, x.mode, rd.lines)
-	out := explanation{urlResult: res, Matches: []matchResult{}}
+	path := x.matched(c)
+	ms := matches(c.p.file, appliedGroups(c.p.file, x.agent), path)
+	out.Detail = decisionReason(ms, c.d, path, x.mode, c.p.lines)
 	for _, m := range ms {
-		out.Matches = append(out.Matches, matchResult{*newRuleResult(robotstxt.Rule(*m.rule), rd.lines), m.length})
+		out.Matches = append(out.Matches, matchResult{*newRuleResult(robotstxt.Rule(*m.rule), c.p.lines), m.length})
 	}
 	return out
 }
 
 // An explainer explains decisions for one agent against one document.
 type explainer struct {
-	doc   *document
-	agent string
-	mode  robotstxt.Mode
-	full  bool
-	w     io.Writer
-	read  *reading // made by the first explanation that parses
-}
-
-// A reading is the document as explain parses it, once for all its URLs.
-type reading struct {
-	*parsed                   // in the explainer's mode
-	other   *robotstxt.Robots // in the other mode
-	// whole and wholeLines are the whole file, when it is over the
-	// limit and read cut; whole is nil otherwise.
-	whole      *robotstxt.Robots
+	*reader
+	other *robotstxt.Client // reads the document in the other mode
+	// whole reads the whole file, when it is over the limit and read
+	// cut, and wholeLines are its lines; whole is nil otherwise.
+	whole      *robotstxt.Client
 	wholeLines listing
+	w          io.Writer
 }
 
-// reading parses the document on the first call and returns the result.
-func (x *explainer) reading() *reading {
-	if x.read != nil {
-		return x.read
+// newExplainer returns an explainer of d for agent in mode m, reading it
+// whole when full is set, that prints to e's standard output.
+func newExplainer(d *document, agent string, m robotstxt.Mode, full bool, e env) *explainer {
+	x := &explainer{reader: newReader(d, agent, m, full, e), w: e.stdout}
+	if x.c != nil {
+		x.other = d.client(agent, x.otherMode(), full)
+		if d.body.Truncated && !full {
+			x.whole, x.wholeLines = d.client(agent, m, true), newListing(d.whole.Text)
+		}
 	}
-	d := x.doc
-	text := d.text(x.full)
-	p := parse(text, x.mode)
-	rd := &reading{parsed: p, other: robotstxt.ParseMode(text, x.otherMode())}
-	if d.body.Truncated && !x.full {
-		rd.whole = robotstxt.ParseMode(d.whole.Text, x.mode)
-		rd.wholeLines = newListing(d.whole.Text)
+	return x
+}
+
+// close closes the explainer's Clients.
+func (x *explainer) close() {
+	x.reader.close()
+	for _, c := range []*robotstxt.Client{x.other, x.whole} {
+		if c != nil {
+			c.Close()
+		}
 	}
-	x.read = rd
-	return rd
 }
 
 // otherMode returns the mode that explain compares with.
@@ -170,6 +168,16 @@ func (x *explainer) otherMode() robotstxt.Mode {
 		return robotstxt.ModeGoogle
 	}
 	return robotstxt.ModeRFC9309
+}
+
+// matched returns the path that rules are matched against for c, read in
+// the explainer's mode: the one a server serves for the URL when that is
+// what decided, else the URL's own.
+func (x *explainer) matched(c checked) string {
+	if c.d.Served != "" {
+		return matchPath(c.d.Served, x.mode)
+	}
+	return matchPath(clientEscaped(c.t.url), x.mode)
 }
 
 // field prints one labelled line of an explanation, made printable, as
@@ -185,55 +193,52 @@ func (x *explainer) more(format string, args ...any) {
 
 // explain prints the explanation for t and returns its exit code.
 func (x *explainer) explain(t target) int {
-	d := x.doc
+	c := x.check(t)
 	x.field("URL", "%s", t.arg)
-	if p := matchPath(t.checkURL(), x.mode); p != t.path {
-		x.field("path", "%s, compared as %s (RFC 9309 decodes %%-escaped letters, digits and -._~)", t.path, p)
-	} else {
-		x.field("path", "%s", t.path)
+	spelled, path := matchPath(clientEscaped(t.url), robotstxt.ModeGoogle), matchPath(clientEscaped(t.url), x.mode)
+	where := spelled
+	if path != spelled {
+		where += ", compared as " + path + " (RFC 9309 decodes %-escaped letters, digits and -._~)"
 	}
+	if c.d.Served != "" {
+		where += ", served as " + c.d.Served
+	}
+	x.field("path", "%s", where)
 	x.field("agent", "%s", x.agent)
 	x.field("robots", "%s", x.source())
-	if !d.readable() {
-		v, detail := d.live.fallback()
-		for _, h := range d.live.hops {
-			x.more("%s → %s", h.url, hopResult(h))
+	code, _ := expectation{}.judge(c.verdict())
+	if c.p == nil {
+		for _, r := range x.doc.hops {
+			x.more("%s → %s", r.url, requestResult(r))
 		}
-		x.field("decision", "%s: %s", v.word(), detail)
-		code, _ := expectation{}.judge(v)
+		x.field("decision", "%s: %s", c.verdict().word(), x.result(c).Detail)
 		return code
 	}
-	rd := x.reading()
-	l := rd.lines
-	url := t.checkURL()
-	v := rd.robots.Check(x.agent, url)
-	x.groups(rd.file, l)
-	groups := appliedGroups(rd.file, x.agent)
-	path := matchPath(url, x.mode)
-	x.rules(rd.file, groups, path, v, l)
-	x.others(rd.file, groups, path, l)
-	for _, it := range prefItems(rd.parsed, x.agent, url, v.Allowed) {
+	f, l := c.p.file, c.p.lines
+	x.groups(f, l)
+	groups := appliedGroups(f, x.agent)
+	path = x.matched(c)
+	x.rules(f, groups, path, c.d, l)
+	x.others(f, groups, path, l)
+	for _, it := range prefItems(c.p, x.agent, t.url, c.d.Allowed) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
 			x.more("%s", w)
 		}
 	}
-	if rd.whole != nil {
-		x.pastLimit(rd, url, v)
+	if x.whole != nil {
+		x.pastLimit(c)
 	}
-	x.compareModes(rd, url, v)
-	if v.Allowed {
-		return exitOK
-	}
-	return exitDisallowed
+	x.compareModes(c)
+	return code
 }
 
 // source describes where the robots.txt came from and how it was read.
 func (x *explainer) source() string {
 	d := x.doc
 	s := d.name
-	if d.live != nil && d.live.d.Status != 0 {
-		s += fmt.Sprintf(" (status %d)", d.live.d.Status)
+	if d.live != nil && d.live.Status != 0 {
+		s += fmt.Sprintf(" (status %d)", d.live.Status)
 	}
 	if !d.readable() {
 		return s
@@ -243,7 +248,7 @@ func (x *explainer) source() string {
 		if x.full {
 			s += ", read whole (-full), past the 500 KiB crawlers read"
 		} else {
-			s += fmt.Sprintf(", cut at the %s crawlers read", kib(body.DefaultLimit))
+			s += fmt.Sprintf(", cut at the %s crawlers read", kib(crawlerLimit))
 		}
 	}
 	return s
@@ -327,16 +332,6 @@ func (x *explainer) agentLines(f *parser.File, groups []int, l listing) string {
 	return strings.Join(parts, ", ")
 }
 
-// matchPath is the path that rules are matched against for url, as
-// Robots.Check reads it in mode m.
-func matchPath(url string, m robotstxt.Mode) string {
-	p := matcher.Path(url)
-	if m == robotstxt.ModeRFC9309 {
-		p = matcher.UnescapePath(p)
-	}
-	return p
-}
-
 // rules prints every matching rule of the applying groups and the
 // decision with its reason.
 func (x *explainer) rules(f *parser.File, groups []int, path string, v robotstxt.Decision, l listing) {
@@ -373,7 +368,11 @@ func decisionReason(ms []match, v robotstxt.Decision, path string, mode robotstx
 		}
 		return word + ": no rule matches, and what no rule disallows is allowed"
 	}
-	s := fmt.Sprintf("%s by line %d (%s): ", word, v.Rule.Line, writtenRule(v.Rule, l))
+	s := fmt.Sprintf("%s by line %d (%s)", word, v.Rule.Line, writtenRule(v.Rule, l))
+	if v.Served != "" {
+		s += ", served as " + v.Served
+	}
+	s += ": "
 	if len(ms) == 1 {
 		return s + "the only rule that matches"
 	}
@@ -425,33 +424,33 @@ func (x *explainer) others(f *parser.File, applied []int, path string, l listing
 	}
 }
 
-// pastLimit prints what the rules past the 500 KiB limit would decide,
-// when that is not what crawlers decide.
-func (x *explainer) pastLimit(rd *reading, url string, v robotstxt.Decision) {
-	w := rd.whole.Check(x.agent, url)
-	if sameVerdict(w, v) {
+// pastLimit prints what the rules past the 500 KiB limit would decide
+// for c, when that is not what crawlers decide.
+func (x *explainer) pastLimit(c checked) {
+	w, err := x.whole.Check(context.Background(), c.t.url)
+	if err != nil || sameVerdict(w, c.d) {
 		return
 	}
 	x.field("limit", "the file goes on past the %s crawlers read (up to line %d); read whole it would say",
-		kib(body.DefaultLimit), rd.lines.len()-1)
-	x.more("%s (%s), which no crawler sees", verdictOf(w.Allowed).word(), ruleText(w.Rule, rd.wholeLines))
+		kib(crawlerLimit), c.p.lines.len()-1)
+	x.more("%s (%s), which no crawler sees", verdictOf(w.Allowed).word(), checked{d: w, p: &parsed{lines: x.wholeLines}}.reason())
 }
 
 // compareModes prints where the other reading (RFC 9309 for Google's,
-// and the reverse) decides the URL otherwise.
-func (x *explainer) compareModes(rd *reading, url string, v robotstxt.Decision) {
+// and the reverse) decides c's URL otherwise.
+func (x *explainer) compareModes(c checked) {
 	label := "RFC 9309"
 	if x.mode == robotstxt.ModeRFC9309 {
 		label = "Google"
 	}
-	o := rd.other.Check(x.agent, url)
-	if sameVerdict(o, v) {
+	o, err := x.other.Check(context.Background(), c.t.url)
+	if err != nil || sameVerdict(o, c.d) {
 		x.field(label, "reads it the same way")
 		return
 	}
-	x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), ruleText(o.Rule, rd.lines))
+	x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), checked{d: o, p: c.p}.reason())
 	switch {
-	case isRobotsPath(matchPath(url, robotstxt.ModeRFC9309)):
+	case isRobotsPath(matchPath(c.t.url, robotstxt.ModeRFC9309)):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
 	default:
 		x.more("RFC 9309 decodes percent-escaped letters, digits and -._~ (%%7E is ~) in")

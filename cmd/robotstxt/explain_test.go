@@ -22,7 +22,9 @@ func TestExplainGolden(t *testing.T) {
 		{"written-and-normalised", "FooBot/2.1", "https://example.com/café/menu", exitDisallowed, nil},
 		{"index-directory", "FooBot", "/docs/", exitOK, nil},
 		{"star-group", "OtherBot", "/private/public.html", exitOK, nil},
-		{"rfc-decodes-escapes", "OtherBot", "/%7Efred/x", exitOK, nil},
+		// A server serves /%7Efred/x as /~fred/x, which both readings
+		// disallow, as the Client does.
+		{"rfc-decodes-escapes", "OtherBot", "/%7Efred/x", exitDisallowed, nil},
 		{"rfc-mode", "OtherBot", "/%7Efred/x", exitDisallowed, []string{"-rfc9309"}},
 		{"rfc-robots-txt", "Blocker", "/robots.txt", exitDisallowed, nil},
 	} {
@@ -108,5 +110,22 @@ func TestExplainLiveUnavailable(t *testing.T) {
 	r = runCmd(t, "", "explain", down.URL+"/x")
 	if r.code != exitDeferred || !strings.Contains(r.stdout, "decision  DEFER: robots.txt unreachable: status 503 Service Unavailable") {
 		t.Errorf("503: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestExplainModesDiffer: a rule written with an escape that RFC 9309
+// decodes decides there and not in Google's reading, whose Client
+// compares it as written, as the explanation says.
+func TestExplainModesDiffer(t *testing.T) {
+	body := "User-agent: *\nDisallow: /%7Ejoe/\n"
+	r := runCmd(t, body, "explain", "-file", "-", "/~joe/x")
+	want := "decision  ALLOW: no rule matches, and what no rule disallows is allowed\n" +
+		"RFC 9309  DISALLOW (line 2: Disallow: /%7Ejoe/)\n" +
+		"          RFC 9309 decodes percent-escaped letters, digits and -._~ (%7E is ~) in\n"
+	if r.code != exitOK || !strings.Contains(r.stdout, want) {
+		t.Errorf("exit %d, stdout:\n%s\nwant %q", r.code, r.stdout, want)
+	}
+	if r := runCmd(t, body, "test", "-file", "-", "-rfc9309", "/~joe/x"); r.code != exitDisallowed {
+		t.Errorf("test -rfc9309: exit %d, stdout %q", r.code, r.stdout)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -10,20 +9,22 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/body"
-	urltarget "github.com/robotsgate/robotstxt/internal/target"
 )
 
-// A hop is one robots.txt request that a Client sent: a fetch has one per
-// redirect followed.
-type hop struct {
+// dial makes the connections of the commands' Clients, as the default
+// transport's dialer does. Tests replace it, so that no name they use
+// reaches the system resolver.
+var dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+
+// A request is one request that a Client sent for a robots.txt (a fetch
+// sends one per redirect followed) or a tdmrep.json, as -v lists it.
+type request struct {
 	url    string
 	status int // 0 when no response arrived
 	err    error
@@ -31,130 +32,70 @@ type hop struct {
 	body   *capture // what the Client read of the body
 }
 
-// A recorder is the transport of the Clients the command makes. It notes
-// each request the Client sends and its response, with what the Client
-// read of its body (up to maxInput+1 bytes), so that the command can show
-// the redirect chain and the cause of a failure, and read the body the
-// Client parsed, without changing the library: the Client follows
-// redirects itself, one request per hop, through the transport it is given.
-type recorder struct {
-	next http.RoundTripper
+// A wire is the transport of the Clients that fetch over the network: it
+// notes each request a Client sends, the response, and what the Client
+// read of its body, so that -v can list the requests with their statuses
+// (a Decision holds where redirects led, not how each answered) and the
+// command can show the lines of the robots.txt the Client read.
+type wire struct {
+	next *http.Transport
 
 	mu   sync.Mutex
-	hops []hop
+	reqs []request
 }
 
-// dial makes the connections of the commands' Clients, as the default
-// transport's dialer does. Tests replace it, so that no name they use
-// reaches the system resolver.
-var dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-
-// newRecorder returns a recorder over a transport of its own, whose idle
-// connections close ends.
-func newRecorder() (*recorder, func()) {
+// newWire returns a wire over a transport of its own, dialing with dial.
+func newWire() *wire {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.DialContext = dial
-	return &recorder{next: tr}, tr.CloseIdleConnections
+	return &wire{next: tr}
 }
 
-// RoundTrip sends req and records it.
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := r.next.RoundTrip(req)
-	h := hop{url: req.URL.String(), err: err}
+// RoundTrip sends req and notes it.
+func (w *wire) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := w.next.RoundTrip(req)
+	r := request{url: req.URL.String(), err: err}
 	if err == nil {
-		h.status, h.header = resp.StatusCode, resp.Header
-		h.body = &capture{ReadCloser: resp.Body, limit: maxInput + 1}
-		resp.Body = h.body
+		r.status, r.header = resp.StatusCode, resp.Header
+		r.body = &capture{ReadCloser: resp.Body}
+		resp.Body = r.body
 	}
-	r.mu.Lock()
-	r.hops = append(r.hops, h)
-	r.mu.Unlock()
+	w.mu.Lock()
+	w.reqs = append(w.reqs, r)
+	w.mu.Unlock()
 	return resp, err
 }
 
-// mark returns how many hops are recorded, for since.
-func (r *recorder) mark() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.hops)
+// mark returns how many requests are noted, for since.
+func (w *wire) mark() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.reqs)
 }
 
-// since returns the hops recorded after mark returned n.
-func (r *recorder) since(n int) []hop {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]hop(nil), r.hops[n:]...)
+// since returns the requests noted after the first n.
+func (w *wire) since(n int) []request {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]request(nil), w.reqs[min(n, len(w.reqs)):]...)
 }
 
-// parsed returns the response whose body the Client parsed for d, a
-// decision that rests on OutcomeRules and that a check made after mark
-// returned n; false when none is recorded. When that check sent requests,
-// it is the last of them: a fetch ends with the request for the robots.txt
-// it reads, after its redirects and the robots.txt files fetched to check
-// them. When the check sent none, the Client had fetched the robots.txt
-// before, to check a redirect of another site's, and it is the last
-// response to d's final URL.
-func (r *recorder) parsed(n int, d robotstxt.Decision) (hop, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.hops) > n {
-		return r.hops[len(r.hops)-1], true
-	}
-	for i := len(r.hops) - 1; i >= 0; i-- {
-		if h := r.hops[i]; h.err == nil && isFinalURL(h.url, d) {
-			return h, true
+// response returns the last response that came for url, or false.
+func (w *wire) response(url string) (request, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := len(w.reqs) - 1; i >= 0; i-- {
+		if r := w.reqs[i]; r.url == url && r.err == nil {
+			return r, true
 		}
 	}
-	return hop{}, false
-}
-
-// isFinalURL reports whether the request URL u is the robots.txt URL d
-// rests on: d.FinalURL after redirects, or else its authority's own
-// /robots.txt.
-func isFinalURL(u string, d robotstxt.Decision) bool {
-	if d.FinalURL != "" {
-		return u == d.FinalURL
-	}
-	key, path, err := urltarget.Split(u, nil)
-	return err == nil && string(key) == d.Authority && path == "/robots.txt"
-}
-
-// location returns the URL that h redirects to, as the Client follows it
-// (without fragment or userinfo), or "" when h is no redirect.
-func (h hop) location() string {
-	if h.status/100 != 3 || h.header.Get("Location") == "" {
-		return ""
-	}
-	next, err := url.Parse(h.url)
-	if err == nil {
-		next, err = next.Parse(h.header.Get("Location"))
-	}
-	if err != nil {
-		return ""
-	}
-	next.Fragment, next.RawFragment, next.User = "", "", nil
-	return next.String()
-}
-
-// text returns the body of h as the Client parsed it, read through its
-// body pipeline with the Client's default body limit: nil when h has no
-// body that pipeline reads.
-func (h hop) text() []byte {
-	if h.body == nil {
-		return nil
-	}
-	b, err := body.Read(bytes.NewReader(h.body.bytes()), h.header, body.DefaultLimit)
-	if err != nil {
-		return nil
-	}
-	return b.Text
+	return request{}, false
 }
 
 // A capture is a response body that keeps a copy of what is read from it,
-// up to limit bytes.
+// up to maxInput+1 bytes.
 type capture struct {
 	io.ReadCloser
-	limit int
 
 	mu  sync.Mutex
 	buf []byte
@@ -163,7 +104,7 @@ type capture struct {
 func (c *capture) Read(p []byte) (int, error) {
 	n, err := c.ReadCloser.Read(p)
 	c.mu.Lock()
-	if keep := min(n, c.limit-len(c.buf)); keep > 0 {
+	if keep := min(n, maxInput+1-len(c.buf)); keep > 0 {
 		c.buf = append(c.buf, p[:keep]...)
 	}
 	c.mu.Unlock()
@@ -183,59 +124,68 @@ type fetchConfig struct {
 	timeout   time.Duration
 }
 
-// options returns the Client options of c.
-func (c fetchConfig) options() []robotstxt.Option {
-	return []robotstxt.Option{robotstxt.WithUserAgent(c.userAgent), robotstxt.WithFetchTimeout(c.timeout)}
+// A fetcher checks live URLs through a Client over a wire, as a crawler
+// would (same URL checks, redirects and status rules), and keeps the
+// robots.txt each decision rests on, read once per authority.
+type fetcher struct {
+	c       *robotstxt.Client
+	w       *wire
+	timeout time.Duration
+	docs    map[string]*document // by authority
 }
 
-// A fetched robots.txt: what the Client made of it (the Decision for the
-// URL it was fetched for, which describes the robots.txt), the requests
-// it took and, for a body that was parsed, the bytes and header of the
-// final response.
-type fetched struct {
-	d      robotstxt.Decision
-	hops   []hop
-	raw    []byte
-	header http.Header
+// newFetcher returns a fetcher whose Client fetches as cfg says and is
+// configured by opts too.
+func newFetcher(cfg fetchConfig, opts ...robotstxt.Option) *fetcher {
+	w := newWire()
+	opts = append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
+		robotstxt.WithHTTPClient(&http.Client{Transport: w})}, opts...)
+	return &fetcher{c: robotstxt.NewClient(opts...), w: w, timeout: cfg.timeout, docs: make(map[string]*document)}
 }
 
-// fetchRobots fetches the robots.txt of rawURL's authority through a
-// Client, as a crawler would (same URL checks, redirects and status
-// rules), with no body limit so that the caller can read the body through
-// the Client's body pipeline both as crawlers read it and whole. An
-// unreachable robots.txt is no error: the Decision says so. An error
-// means that the URL cannot be checked, or ctx ended.
-func fetchRobots(ctx context.Context, rawURL string, cfg fetchConfig) (*fetched, error) {
-	rec, closeIdle := newRecorder()
-	defer closeIdle()
-	opts := append(cfg.options(),
-		robotstxt.WithHTTPClient(&http.Client{Transport: rec}),
-		robotstxt.WithBodyLimit(maxInput))
-	c := robotstxt.NewClient(opts...)
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout+time.Second)
+// close closes the Client and its idle connections.
+func (f *fetcher) close() {
+	f.c.Close()
+	f.w.next.CloseIdleConnections()
+}
+
+// read checks url and returns the Client's decision, the error of the
+// check (a deferral, or a URL the Client cannot check) and the robots.txt
+// the decision rests on, read once per authority from the response the
+// Client read, with the requests sent since the check began; nil when the
+// Client made no decision. The Client bounds the fetch itself and reports
+// a timeout as unreachable; the context only guards against a fetch that
+// never returns.
+func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *document, error) {
+	n := f.w.mark()
+	ctx, cancel := context.WithTimeout(ctx, f.timeout+time.Second)
 	defer cancel()
-	d, err := c.Check(ctx, rawURL)
-	var de *robotstxt.DeferredError
-	if err != nil && !errors.As(err, &de) {
-		return nil, err
-	}
-	f := &fetched{d: d, hops: rec.since(0)}
-	if d.Outcome == robotstxt.OutcomeRules {
-		if h, ok := rec.parsed(0, d); ok && h.body != nil {
-			f.raw, f.header = h.body.bytes(), h.header
+	d, err := f.c.Check(ctx, url)
+	doc := f.docs[d.Authority]
+	if doc == nil && d.Outcome != 0 {
+		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.w.since(n)}
+		if r, ok := f.w.response(doc.name); ok && d.Outcome == robotstxt.OutcomeRules {
+			if derr := doc.decode(r.body.bytes(), r.header); derr != nil {
+				return d, nil, derr
+			}
 		}
+		f.docs[d.Authority] = doc
 	}
-	return f, nil
+	return d, doc, err
 }
 
-// url returns the URL of the robots.txt: where redirects led, or else the
-// authority's own, the first the Client asked for.
-func (f *fetched) url() string {
-	if f.d.FinalURL != "" || len(f.hops) == 0 {
-		return f.d.FinalURL
+// robotsURL returns the URL of the robots.txt d rests on: where redirects
+// led, or else its authority's own, which the Client asks for without
+// the scheme's default port.
+func robotsURL(d robotstxt.Decision) string {
+	if d.FinalURL != "" {
+		return d.FinalURL
 	}
-	return f.hops[0].url
+	a := d.Authority
+	if s, p, ok := strings.Cut(a, "://"); ok && (s == "https" && strings.HasSuffix(p, ":443") || s == "http" && strings.HasSuffix(p, ":80")) {
+		a = a[:strings.LastIndexByte(a, ':')]
+	}
+	return a + "/robots.txt"
 }
 
 // cause names why a robots.txt could not be fetched, in a few words: a
@@ -293,8 +243,6 @@ func cause(status int, err error) string {
 		return "TLS: the server does not speak TLS"
 	case errors.As(err, &alert):
 		return "TLS: the server refused the handshake: " + alert.Error()
-	case errors.Is(err, body.ErrContentCoding):
-		return "unsupported content coding"
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return "connection closed before the response ended"
 	}
@@ -311,14 +259,4 @@ func innermost(err error) string {
 		}
 		err = next
 	}
-}
-
-// unreachable names why an unreachable robots.txt could not be read: the
-// failure a DeferredError carries, or the status.
-func unreachable(status int, err error) string {
-	var de *robotstxt.DeferredError
-	if errors.As(err, &de) {
-		return cause(de.Status, de.Err)
-	}
-	return cause(status, err)
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // usageIntro and usageEnd are the top-level help before and after the
-// commands. usageEnd has a %q for the default crawler token.
+// commands, and usageCodesEnd follows the exit codes. usageEnd has a %q
+// for the default crawler token.
 const (
 	usageIntro = `robotstxt tells what crawlers make of a robots.txt. It reads files exactly
 as the robotstxt Client does: content coding, charset and UTF-16 converted,
@@ -23,17 +24,13 @@ as Google's parser, and -full to test or explain a file past the 500 KiB
 that crawlers read.
 
 Exit codes:
-  0  every URL allowed, or as -expect says; lint found no error
-  1  a URL disallowed, or not as -expect says; lint found an error
-  2  usage error, unreadable input, or a URL the Client cannot check
-  3  a robots.txt fetched over HTTP was unreachable (5xx, 429, network
-     error, timeout) with no earlier copy: the answer is deferred
-When URLs or files give different outcomes, the highest code wins.
 `
+	usageCodesEnd = "When URLs or files give different outcomes, the highest code wins.\n"
 )
 
 // printUsage writes the top-level help to w: for each command of the
-// table, its synopsis, what it does and its examples.
+// table, its synopsis, what it does and its examples; then the exit
+// codes.
 func printUsage(w io.Writer) {
 	io.WriteString(w, usageIntro)
 	for _, c := range commands {
@@ -44,6 +41,10 @@ func printUsage(w io.Writer) {
 		c.printExamples(w, "        ")
 	}
 	fmt.Fprintf(w, usageEnd, defaultAgent)
+	for c, about := range exitCodes {
+		fmt.Fprintf(w, "%s\n", wrap(about, fmt.Sprintf("  %d  ", c), "     ", 78))
+	}
+	io.WriteString(w, usageCodesEnd)
 }
 
 // wrap breaks s at spaces into lines of at most width bytes where it can,

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -12,8 +14,12 @@ var lintHelp = `Report what in a robots.txt changes what crawlers do or will sur
 owner (error), what is likely a mistake or read by some crawlers only
 (warning), and what is tolerated (info). Each file is read as crawlers read
 it (content coding, charset, UTF-16, the 500 KiB limit); an http or https
-URL lints the robots.txt of its site, fetched as check does. The exit code
-is 1 only when a file has an error.
+URL lints the robots.txt of its site, fetched as check does. A FILE or URL
+whose name ends in tdmrep.json is read as a TDMRep tdmrep.json instead:
+a file as it stands, a URL as its site's /.well-known/tdmrep.json, read
+as a crawler given WithTDMRep reads it. The exit code is 1 only when a
+file has an error; 2 when a file cannot be read or holds nothing to lint;
+3 when a robots.txt fetched over HTTP is unreachable.
 
 ` + codesHelp()
 
@@ -26,9 +32,10 @@ const lintJSONHelp = `With -json, each file gives one JSON object on one line:
 bytes is the size of the file, or of the body as received, before it
 is decoded as crawlers decode it; charset is the encoding it was read in;
 truncated is true when the file is over the 500 KiB crawlers read; line 0
-is about the whole file; text is the line as written. Control and bidi
-characters in strings are JSON escapes such as \u001b, which decode to
-them. -level does not change the counts.`
+is about the whole file; text is the line as written. A file that could
+not be linted gives an object with no diagnostics and an "error" saying
+why. Control and bidi characters in strings are JSON escapes such as
+\u001b, which decode to them. -level does not change the counts.`
 
 // runLint is "robotstxt lint".
 func runLint(cmd *command, args []string, e env) int {
@@ -37,7 +44,7 @@ func runLint(cmd *command, args []string, e env) int {
 	quiet := fs.Bool("q", false, "print nothing; report by exit code only")
 	level := fs.String("level", "info", "print only findings of this severity or above: error, warning or info")
 	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
-	timeout := timeoutFlag(fs, "fetching a robots.txt given as a URL")
+	timeout := timeoutFlag(fs, "fetching a file given as a URL")
 	files, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
@@ -51,24 +58,19 @@ func runLint(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
+	cfg := fetchConfig{defaultUserAgent, *timeout}
 	code = exitOK
 	for _, name := range files {
-		d, err := readDocument(context.Background(), name, fetchConfig{defaultUserAgent, *timeout}, e)
-		if err != nil {
-			e.fail(err)
-			code = worst(code, exitUsage)
-			continue
+		lint := lintRobots
+		if strings.HasSuffix(name, "tdmrep.json") {
+			lint = lintTDMRep
 		}
-		if !d.readable() {
-			_, detail := d.live.fallback()
-			e.errorf("%s: nothing to lint: %s", d.name, detail)
-			code = worst(code, exitUsage)
-			continue
-		}
-		r := newReport(d, lintDocument(d, modeOf(*rfc)), least)
+		r, c := lint(name, cfg, modeOf(*rfc), e)
+		r.count(least)
 		if r.Errors > 0 {
-			code = worst(code, exitDisallowed)
+			c = worst(c, exitDisallowed)
 		}
+		code = worst(code, c)
 		switch {
 		case *quiet:
 		case *asJSON:
@@ -76,11 +78,37 @@ func runLint(cmd *command, args []string, e env) int {
 				e.fail(err)
 				return exitUsage
 			}
-		default:
-			r.print(e, d)
+		case r.Error == "":
+			r.print(e)
 		}
 	}
 	return code
+}
+
+// lintRobots lints the robots.txt name, a file or the robots.txt of a
+// URL's site, and returns its report, with every finding, and the exit
+// code of reading it: exitOK, or for a file it could not lint, exitUsage,
+// or exitDeferred when it is unreachable, with the reason on standard
+// error.
+func lintRobots(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (report, int) {
+	d, err := readDocument(context.Background(), name, cfg, e)
+	if err != nil {
+		e.fail(err)
+		return report{File: name, Error: errText(err)}, exitUsage
+	}
+	if !d.readable() {
+		c := checked{d: *d.live, err: d.liveErr}
+		code := exitUsage
+		if c.verdict() == verdictDeferred {
+			code = exitDeferred
+		}
+		e.errorf("%s: nothing to lint: %s", d.name, c.detail(code != exitDeferred))
+		return report{File: d.name, Error: "nothing to lint: " + c.detail(code != exitDeferred)}, code
+	}
+	p := parser.Parse(d.body.Text)
+	return report{File: d.name, Bytes: d.size, Charset: d.body.Charset, Truncated: d.body.Truncated,
+		Diagnostics: lintDocument(d, mode),
+		summary:     plural(len(p.Groups), "group") + ", " + plural(rules(p), "rule") + ", " + plural(len(p.Sitemaps), "sitemap")}, exitOK
 }
 
 // A report is lint's result for one file, as -json prints it.
@@ -93,13 +121,15 @@ type report struct {
 	Warnings    int       `json:"warnings"`
 	Infos       int       `json:"infos"`
 	Diagnostics []finding `json:"diagnostics"`
+	Error       string    `json:"error,omitempty"`
+	summary     string    // what the file holds, for the text output
 }
 
-// newReport counts the findings and keeps those of at least severity
-// least.
-func newReport(d *document, fs []finding, least severity) report {
-	r := report{File: d.name, Bytes: d.size, Charset: d.body.Charset, Truncated: d.body.Truncated, Diagnostics: []finding{}}
-	for _, f := range fs {
+// count counts the findings and keeps those of at least severity least.
+func (r *report) count(least severity) {
+	all := r.Diagnostics
+	r.Diagnostics = []finding{}
+	for _, f := range all {
 		switch f.Severity {
 		case sevError:
 			r.Errors++
@@ -112,13 +142,12 @@ func newReport(d *document, fs []finding, least severity) report {
 			r.Diagnostics = append(r.Diagnostics, f)
 		}
 	}
-	return r
 }
 
 // print writes the report as text: one "FILE:LINE: severity: message
 // [code]" line per finding, with the line as written under it, then a
 // summary.
-func (r report) print(e env, d *document) {
+func (r report) print(e env) {
 	for _, f := range r.Diagnostics {
 		where := r.File
 		if f.Line > 0 {
@@ -129,8 +158,6 @@ func (r report) print(e env, d *document) {
 			fmt.Fprintf(e.stdout, "\t%s\n", printable(f.Text))
 		}
 	}
-	p := parser.Parse(d.body.Text)
-	fmt.Fprintf(e.stdout, "%s: %s, %s, %s: %s, %s, %s\n", printable(r.File),
-		plural(len(p.Groups), "group"), plural(rules(p), "rule"), plural(len(p.Sitemaps), "sitemap"),
+	fmt.Fprintf(e.stdout, "%s: %s: %s, %s, %s\n", printable(r.File), r.summary,
 		plural(r.Errors, "error"), plural(r.Warnings, "warning"), plural(r.Infos, "info"))
 }

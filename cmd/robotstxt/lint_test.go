@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -14,8 +15,6 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/body"
-	"github.com/robotsgate/robotstxt/internal/longtest"
 )
 
 // TestLintJSONGolden lints the files with known problems under
@@ -156,7 +155,7 @@ func TestLintUnreadable(t *testing.T) {
 func TestLintOverLimit(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
-	for b.Len() < body.DefaultLimit+100 {
+	for b.Len() < crawlerLimit+100 {
 		b.WriteString("# padding padding padding padding padding\n")
 	}
 	comments := b.String()
@@ -212,7 +211,7 @@ func TestLintLive(t *testing.T) {
 // and HTML pages must give one finding. It logs the error count and the
 // most frequent kinds of error.
 func TestLintCorpus(t *testing.T) {
-	longtest.Gate(t)
+	longTest(t)
 	files := corpusFiles(t, "*.txt")
 	errs, withErrs := map[string]int{}, 0
 	for _, f := range files {
@@ -249,4 +248,78 @@ func TestLintCorpus(t *testing.T) {
 		top = append(top, fmt.Sprintf("%s %d", c, errs[c]))
 	}
 	t.Logf("%d of %d files have errors; errors by kind: %s", withErrs, len(files), strings.Join(top, ", "))
+}
+
+// TestLintUnreachable checks the exit code of a robots.txt lint cannot
+// read, as the help's table gives it, and that -json prints an object for
+// it all the same: 3 for an unreachable robots.txt, 2 for none or a
+// missing file; and each object says why.
+func TestLintUnreachable(t *testing.T) {
+	down := newRobotsServer(t, http.StatusServiceUnavailable, "")
+	missing := newRobotsServer(t, http.StatusNotFound, "")
+	for _, tc := range []struct {
+		name string
+		code int
+		why  string
+	}{
+		{down.URL + "/robots.txt", exitDeferred, "nothing to lint: robots.txt unreachable: status 503 Service Unavailable; retry after "},
+		{missing.URL + "/robots.txt", exitUsage, "nothing to lint: status 404; no robots.txt: allow all"},
+		{"http://" + closedPort(t) + "/robots.txt", exitDeferred, "nothing to lint: robots.txt unreachable: connection refused"},
+		{"testdata/missing.txt", exitUsage, "missing.txt"},
+	} {
+		r := runCmd(t, "", "lint", "-json", tc.name, "testdata/lint/clean.txt")
+		var reps []report
+		dec := json.NewDecoder(strings.NewReader(r.stdout))
+		for dec.More() {
+			var rep report
+			if err := dec.Decode(&rep); err != nil {
+				t.Fatalf("%s: %v: %s", tc.name, err, r.stdout)
+			}
+			reps = append(reps, rep)
+		}
+		if r.code != tc.code || len(reps) != 2 || !strings.Contains(reps[0].Error, tc.why) || len(reps[0].Diagnostics) != 0 ||
+			reps[1].File != "testdata/lint/clean.txt" || reps[1].Error != "" || !strings.Contains(r.stderr, tc.why) {
+			t.Errorf("%s: exit %d, stdout %s, stderr %q; want %d and an object saying %q", tc.name, r.code, r.stdout, r.stderr, tc.code, tc.why)
+		}
+	}
+}
+
+// TestLintTDMRep lints tdmrep.json files, local and served, as crawlers
+// that read TDMRep read them: one that does not parse, or cannot be
+// fetched, gives a tdmrep-unreadable warning that says why; a good one
+// nothing.
+func TestLintTDMRep(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		body, why string
+	}{
+		{`[{"location": "/a/*", "tdm-reservation": 1}]`, ""},
+		{`[{"location": 3, "tdm-reservation": 1}]`, `tdmrep: entry 1: "location" is not a string`},
+		{`{"location": "/"}`, "tdmrep: not a JSON array"},
+		{"503", "503"},
+	} {
+		srv := httptest.NewServer(signalSite{tdmrep: tc.body})
+		defer srv.Close()
+		names := []string{srv.URL + "/.well-known/tdmrep.json"}
+		if tc.body != "503" {
+			names = append(names, filepath.Join(dir, "tdmrep.json"))
+			if err := os.WriteFile(names[1], []byte(tc.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, name := range names {
+			r := runCmd(t, "", "lint", "-json", name)
+			var rep report
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK {
+				t.Fatalf("%s: exit %d, %v: %s", name, r.code, err, r.stdout)
+			}
+			got := ""
+			if len(rep.Diagnostics) == 1 && rep.Diagnostics[0].Code == codeTDMRep && rep.Warnings == 1 {
+				got = rep.Diagnostics[0].Message
+			}
+			if tc.why == "" && len(rep.Diagnostics) != 0 || tc.why != "" && !strings.Contains(got, tc.why) {
+				t.Errorf("%s of %s: %+v; want a tdmrep-unreadable warning saying %q", name, tc.body, rep, tc.why)
+			}
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -123,7 +122,7 @@ func (lt *linter) overLimit() {
 		}
 	}
 	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
-		kib(len(d.whole.Text)), kib(body.DefaultLimit), first-1)
+		kib(len(d.whole.Text)), kib(crawlerLimit), first-1)
 	if past == 0 {
 		lt.add(first, codeOverLimitNoRules, "%s; no rule is past it", size)
 		return

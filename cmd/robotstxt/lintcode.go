@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-
-	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // A severity ranks a finding.
@@ -69,6 +67,8 @@ const (
 	codeUsageLabel
 	codeUsageConflict
 	codeUsageGroup
+	codeSignalValue
+	codeTDMRep
 	codeUTF16
 	codeLineTooLong
 	codeNUL
@@ -118,9 +118,11 @@ var codeTable = [numCodes]codeEntry{
 	codeDuplicate:        {"duplicate-rule", sevWarning, "the same rule twice: harmless, but a stale edit"},
 	codeBadValue:         {"bad-value", sevWarning, "a crawl-delay that does not parse: it is skipped"},
 	codeNoRules:          {"agent-without-rules", sevWarning, "a group without rules frees its crawler from * rules"},
-	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(usage.Labels[:]) + ": no crawler reads it"},
+	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(labels) + ": no crawler reads it"},
 	codeUsageConflict:    {"usage-conflict", sevWarning, "Content-Usage rules of one path, one saying y and one n: n wins"},
 	codeUsageGroup:       {"usage-group", sevWarning, "a user-agent line that joins the group of Content-Usage rules above"},
+	codeSignalValue:      {"signal-value", sevWarning, "a Content-Signal pair that states nothing, such as ai-train=nope"},
+	codeTDMRep:           {"tdmrep-unreadable", sevWarning, "a tdmrep.json crawlers cannot read: they take every page as reserved"},
 	codeUTF16:            {"utf-16", sevWarning, "UTF-16, where Google reads robots.txt as UTF-8"},
 	codeLineTooLong:      {"line-too-long", sevWarning, "a line too long, cut: a cut rule matches more"},
 	codeNUL:              {"nul-byte", sevWarning, "a NUL byte, which ends its line"},

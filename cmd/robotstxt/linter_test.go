@@ -54,8 +54,9 @@ func FuzzLint(f *testing.F) {
 		if n := newListing(d.body.Text).len(); n != p.Lines {
 			t.Fatalf("listing has %d lines, the parser %d", n, p.Lines)
 		}
-		x := explainer{doc: d, agent: "FooBot", w: discard{}}
-		x.explain(target{arg: "/", path: "/a/b?c"})
+		x := newExplainer(d, "FooBot", robotstxt.ModeGoogle, false, env{stdout: discard{}, stderr: discard{}})
+		defer x.close()
+		x.explain(target{arg: "/a/b?c", url: pathSite + "/a/b?c"})
 	})
 }
 

@@ -12,7 +12,7 @@ import (
 // diagnostics turns the parser's diagnostics into findings.
 func (lt *linter) diagnostics() {
 	var agents map[int]parser.UserAgent // by line, made for the first cut agent
-	for _, dg := range lt.file.Diagnostics {
+	for i, dg := range lt.file.Diagnostics {
 		switch dg.Kind {
 		case parser.NoKey:
 			if k := directiveWord(lt.lines.text(dg.Line)); k != "" {
@@ -50,9 +50,9 @@ func (lt *linter) diagnostics() {
 		case parser.BadValue:
 			lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
 		case parser.TooManyDiagnostics:
-			lt.add(dg.Line, codeTooMany, "over %d lines the parser skipped, tolerated or cut: %s more from this line on are not reported", parser.MaxDiagnostics, dg.Text)
+			lt.add(dg.Line, codeTooMany, "over %d lines the parser skipped, tolerated or cut: %s more from this line on are not reported", i, dg.Text)
 		case parser.UnknownRecordsDropped:
-			lt.add(dg.Line, codeUnknownDropped, "over %d records with unknown keys: %s more from this line on are dropped (no major crawler reads them)", parser.MaxUnknownRecords, dg.Text)
+			lt.add(dg.Line, codeUnknownDropped, "more records with unknown keys than the parser keeps: %s more from this line on are dropped (no major crawler reads them)", dg.Text)
 		default:
 			lt.add(dg.Line, codeParser, "%s", dg.Kind)
 		}
@@ -137,7 +137,8 @@ func editDistance(a, b string) int {
 }
 
 // records reports Crawl-delay (once), each crawl-delay the Client clamps,
-// unsupported rules and sitemaps that are not absolute URLs.
+// unsupported rules, Content-Signal records that state nothing in part or
+// whole, and sitemaps that are not absolute URLs.
 func (lt *linter) records() {
 	f := lt.file
 	all := slices.Clone(f.Extensions)
@@ -154,7 +155,11 @@ func (lt *linter) records() {
 			}
 			if clamped(r.Value) {
 				lt.add(r.Line, codeDelayClamped, "crawl-delay %s is over a day: the robotstxt Client and Transport read it as %g seconds, the longest they wait between requests",
-					r.Value, parser.MaxCrawlDelay.Seconds())
+					r.Value, maxCrawlDelay.Seconds())
+			}
+		case "content-signal":
+			if _, err := readPrefs(r.Key, r.Value); err != nil {
+				lt.add(r.Line, codeSignalValue, "%v: crawlers that read Content-Signal read no preference from it", err)
 			}
 		case "noindex", "nofollow", "noarchive":
 			lt.add(r.Line, codeUnsupported, "no major crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or X-Robots-Tag", r.Key)
@@ -171,12 +176,16 @@ func (lt *linter) records() {
 	}
 }
 
+// maxCrawlDelay is the longest crawl-delay the Client reads: what
+// parser.CrawlDelay clamps a longer one to.
+var maxCrawlDelay, _ = parser.CrawlDelay("+Inf")
+
 // clamped reports whether the crawl-delay value v, as parser.CrawlDelay
-// reads it, is longer than parser.MaxCrawlDelay, which it gives instead.
+// reads it, is longer than maxCrawlDelay, which it gives instead.
 func clamped(v string) bool {
-	if d, err := parser.CrawlDelay(v); err != nil || d < parser.MaxCrawlDelay {
+	if d, err := parser.CrawlDelay(v); err != nil || d < maxCrawlDelay {
 		return false
 	}
 	s, _ := strconv.ParseFloat(v, 64) // parses, or is out of range: ±Inf
-	return s > parser.MaxCrawlDelay.Seconds()
+	return s > maxCrawlDelay.Seconds()
 }

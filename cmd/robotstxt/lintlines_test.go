@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/robotsgate/robotstxt/parser"
 )
@@ -30,9 +31,10 @@ func TestAgentCut(t *testing.T) {
 // line where the cap starts and with the number of lines past it, and
 // that the findings past the cap are not reported.
 func TestParserLimitsReported(t *testing.T) {
+	const limit = 1000 // the parser's documented bound on both
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
-	for i := range parser.MaxDiagnostics + 5 {
+	for i := range limit + 5 {
 		fmt.Fprintf(&b, "Disallow: private%d\n", i) // no-leading-slash, lines 2…1006
 	}
 	fs := lintText(t, b.String())
@@ -44,18 +46,18 @@ func TestParserLimitsReported(t *testing.T) {
 			capped = f
 		}
 	}
-	if counts[codeNoSlash] != parser.MaxDiagnostics || counts[codeTooMany] != 1 {
+	if counts[codeNoSlash] != limit || counts[codeTooMany] != 1 {
 		t.Fatalf("%d %s and %d %s findings, want %d and 1", counts[codeNoSlash], codeNoSlash,
-			counts[codeTooMany], codeTooMany, parser.MaxDiagnostics)
+			counts[codeTooMany], codeTooMany, limit)
 	}
-	if capped.Line != parser.MaxDiagnostics+2 || capped.Severity != sevInfo ||
-		!strings.Contains(capped.Message, ": 5 more from this line on") || capped.Text != "Disallow: private1000" {
+	if capped.Line != limit+2 || capped.Severity != sevInfo ||
+		!strings.HasPrefix(capped.Message, "over 1000 lines") || !strings.Contains(capped.Message, ": 5 more from this line on") || capped.Text != "Disallow: private1000" {
 		t.Errorf("cap finding %+v", capped)
 	}
 
 	b.Reset()
 	b.WriteString("User-agent: *\nDisallow: /x\n")
-	for i := range parser.MaxUnknownRecords + 3 {
+	for i := range limit + 3 {
 		fmt.Fprintf(&b, "X-Key-%d: v\n", i) // unknown-key, lines 3…1005
 	}
 	fs = lintText(t, b.String())
@@ -66,7 +68,7 @@ func TestParserLimitsReported(t *testing.T) {
 		}
 	}
 	// Record 1001, the first not kept, is on line 1003.
-	if len(dropped) != 1 || dropped[0].Line != parser.MaxUnknownRecords+3 || dropped[0].Severity != sevInfo ||
+	if len(dropped) != 1 || dropped[0].Line != limit+3 || dropped[0].Severity != sevInfo ||
 		!strings.Contains(dropped[0].Message, ": 3 more from this line on") {
 		t.Errorf("unknown-records-dropped findings %+v", dropped)
 	}
@@ -85,7 +87,7 @@ func TestNearKey(t *testing.T) {
 }
 
 // TestCrawlDelayClamped checks that lint warns, line by line, of a
-// crawl-delay the Client reads as parser.MaxCrawlDelay although it is
+// crawl-delay the Client reads as a day although it is
 // longer, and of no other: not of a day itself, nor of a value that does
 // not parse (bad-value) or is negative.
 func TestCrawlDelayClamped(t *testing.T) {
@@ -99,8 +101,8 @@ func TestCrawlDelayClamped(t *testing.T) {
 		if clamped(value) != want || (len(got) == 1) != want || want && got[0] != "3:crawl-delay-clamped" {
 			t.Errorf("crawl-delay %q: clamped %v, findings %q; want %v", value, clamped(value), got, want)
 		}
-		if d, err := parser.CrawlDelay(value); want && (err != nil || d != parser.MaxCrawlDelay) {
-			t.Errorf("crawl-delay %q: the parser reads %v, %v; want it clamped to %v", value, d, err, parser.MaxCrawlDelay)
+		if d, err := parser.CrawlDelay(value); want && (err != nil || d != 24*time.Hour) {
+			t.Errorf("crawl-delay %q: the parser reads %v, %v; want it clamped to a day", value, d, err)
 		}
 	}
 	// One finding for each clamped line, in every group.

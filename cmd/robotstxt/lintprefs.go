@@ -46,7 +46,8 @@ func (lt *linter) usageConflicts() {
 				byLabel = make(map[string]said)
 				first[r.Path] = byLabel
 			}
-			for _, p := range statedPrefs(statementPref(r.Statement)) {
+			stated, _ := readPrefs("content-usage", r.Statement)
+			for _, p := range statedPrefs(stated.pref) {
 				s, ok := byLabel[p.label]
 				switch {
 				case !ok:

@@ -8,7 +8,7 @@ import (
 )
 
 func TestLintUsage(t *testing.T) {
-	codes := []code{codeUsageSyntax, codeUsageValue, codeUsageLabel, codeUsageConflict, codeUsageGroup, codeUnknownKey, codeKeyTypo, codeDirectiveLost, codeOutsideGroup}
+	codes := []code{codeUsageSyntax, codeUsageValue, codeUsageLabel, codeUsageConflict, codeUsageGroup, codeUnknownKey, codeKeyTypo, codeDirectiveLost, codeOutsideGroup, codeSignalValue}
 	for _, tc := range []struct {
 		name, body string
 		want       []string // line:code
@@ -35,6 +35,9 @@ func TestLintUsage(t *testing.T) {
 		{"before any group", "Content-Usage: train-ai=n\nUser-agent: *\nAllow: /\n", []string{"1:rule-outside-group"}},
 		{"without a colon", "User-agent: *\nContent-Usage /a train-ai=n\n", []string{"2:directive-skipped"}},
 		{"a known key, no unknown-key finding", "User-agent: *\nCONTENT-USAGE: train-ai=n\ncontent-signal: search=yes\n", nil},
+		{"a Content-Signal value neither yes nor no", "Content-Signal: ai-train=nope\nUser-agent: *\nAllow: /\nContent-Signal: search=yes, ai-input=maybe\n", []string{"1:signal-value", "4:signal-value"}},
+		{"a Content-Signal pair without =", "User-agent: *\nAllow: /\nContent-Signal: search=yes, ai-train\n", []string{"3:signal-value"}},
+		{"other Content-Signal keys take any Token", "User-agent: *\nAllow: /\nContent-Signal: search=yes, x-custom=maybe\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := codesAt(lintText(t, tc.body), codes...)
@@ -62,5 +65,15 @@ func TestLintUsageMessages(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("no finding says %q:\n%s", want, all)
 		}
+	}
+}
+
+// TestLintSignalValue checks what lint says of a Content-Signal value it
+// cannot read: the pair, why, and how many more.
+func TestLintSignalValue(t *testing.T) {
+	fs := lintText(t, "User-agent: *\nAllow: /\nContent-Signal: ai-train=nope, search=yes, ai-input=1\n")
+	want := `pair "ai-train=nope": ai-train takes yes or no (and 1 more): crawlers that read Content-Signal read no preference from it`
+	if len(fs) != 1 || fs[0].Code != codeSignalValue || fs[0].Severity != sevWarning || fs[0].Message != want || fs[0].Text != "Content-Signal: ai-train=nope, search=yes, ai-input=1" {
+		t.Errorf("findings %+v; want one saying %q", fs, want)
 	}
 }

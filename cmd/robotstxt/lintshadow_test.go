@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -43,7 +42,7 @@ func TestShadowedRules(t *testing.T) {
 // TestShadowedRuleNeverDecides checks the claim of every shadowed-rule
 // finding on the corpus: for paths the rule matches, another rule decides.
 func TestShadowedRuleNeverDecides(t *testing.T) {
-	longtest.Gate(t)
+	longTest(t)
 	for _, d := range corpusDocuments(t) {
 		f := d.name
 		r := robotstxt.Parse(d.body.Text)

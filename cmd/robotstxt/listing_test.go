@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -58,7 +57,7 @@ func TestListingNumbersLinesAsTheParser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text, err := body.Read(bytes.NewReader(b), nil, 0)
+		text, err := parser.Read(bytes.NewReader(b), nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	robotstxt check [-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] [-json] URL...
+//	robotstxt check [-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-tdmrep] [-expect allow|disallow] [-v] [-json] URL...
 //	robotstxt test -file FILE|-|URL [-agent TOKEN] [-rfc9309] [-full] [-expect allow|disallow] [-timeout D] [-json] URL|PATH...
 //	robotstxt explain [-file FILE|-|URL] [-agent TOKEN] [-rfc9309] [-full] [-timeout D] [-json] URL|PATH...
 //	robotstxt lint [-json] [-q] [-level error|warning|info] [-rfc9309] [-timeout D] FILE|-|URL...
@@ -14,10 +14,10 @@
 //
 // Exit codes:
 //
-//	0  every URL allowed (or as -expect says); lint found no error
-//	1  a URL disallowed (or not as -expect says); lint found an error
-//	2  usage error, unreadable input, or a URL the Client cannot check
-//	3  a robots.txt fetched over HTTP was unreachable: the answer is deferred
+//	0  every URL allowed, or as -expect says; lint found no error
+//	1  a URL disallowed, or not as -expect says; lint found an error
+//	2  usage error, unreadable input, nothing to lint, or a URL the Client cannot check
+//	3  a robots.txt fetched over HTTP was unreachable (5xx, 429, network error, timeout) with no earlier copy: the answer is deferred
 //
 // When URLs or files give different outcomes the highest code wins.
 package main
@@ -70,17 +70,24 @@ var commands []*command
 func init() {
 	commands = []*command{{
 		name:  "check",
-		usage: "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-expect allow|disallow] [-v] [-json] URL...",
+		usage: "[-agent TOKEN] [-ua USER-AGENT] [-timeout D] [-rfc9309] [-legacy] [-tdmrep] [-expect allow|disallow] [-v] [-json] URL...",
 		short: `Fetch each URL's robots.txt, once per site, as a crawler would, and
-print the decision, HTTP status, deciding rule and usage preferences;
--v adds the requests and redirects, and why a robots.txt could not be
-read; -json prints one object per URL.`,
+print the decision, HTTP status, deciding rule and usage preferences,
+with every signal of an allowed page; -v adds the requests and
+redirects, and why a robots.txt could not be read; -json prints one
+object per URL.`,
 		long: `Fetch each URL's robots.txt (once per site, as a crawler would) and print
 the decision, the HTTP status, the deciding rule as written and its line,
-why a robots.txt could not be read, and stale or deferred answers. Under
-an allowed URL, the usage preferences of the agent's Content-Usage rules
-(IETF AIPREF) and Content-Signal records, as test shows them.`,
-		json:     urlJSONHelp,
+the path a server serves for the URL when that is what is disallowed, why
+a robots.txt could not be read, and stale or deferred answers. An allowed
+URL is fetched once, through the Transport a crawler sends its requests
+through, and under it come the usage preferences of the agent's
+Content-Usage rules (IETF AIPREF) and Content-Signal records, as test
+shows them, then every other signal its receipt holds (the Content-Usage
+header, X-Robots-Tag and robots META noai, TDMRep's header and META and,
+with -tdmrep, the site's tdmrep.json), each with where it stands, and
+what they all say together.`,
+		json:     urlJSONHelp + "\n" + checkJSONHelp,
 		examples: []string{"-agent Googlebot -v https://example.com/ https://example.com/cart"},
 		run:      runCheck,
 	}, {

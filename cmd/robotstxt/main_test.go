@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"net"
@@ -29,6 +30,15 @@ func TestMain(m *testing.M) {
 		return (&net.Dialer{}).DialContext(ctx, network, addr)
 	}
 	goleak.VerifyTestMain(m)
+}
+
+// longTest skips a test that takes seconds unless ROBOTSTXT_LONG_TESTS is
+// 1, as the repository's long tests do (see CONTRIBUTING.md).
+func longTest(tb testing.TB) {
+	tb.Helper()
+	if os.Getenv("ROBOTSTXT_LONG_TESTS") != "1" {
+		tb.Skip("a long test: ROBOTSTXT_LONG_TESTS=1 runs it")
+	}
 }
 
 // result is what one in-process run of the command produced.
@@ -182,5 +192,29 @@ func TestRunWithoutStdin(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"lint", "-"}, &out, &errOut); code != exitOK {
 		t.Errorf("lint - with no stdin: exit %d, want 0; stderr %q", code, errOut.String())
+	}
+}
+
+// TestExitCodesWrittenOnce checks the package comment's Exit codes block
+// and the top-level help against exitCodes, the one table of the exit
+// codes: one line per code, in order.
+func TestExitCodesWrittenOnce(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(f.Doc.Text(), "\nExit codes:\n\n")
+	block, _, _ = strings.Cut(block, "\n\n")
+	help := runCmd(t, "", "help").stdout
+	_, codes, _ := strings.Cut(help, "\nExit codes:\n")
+	var want []string
+	for c, about := range exitCodes {
+		want = append(want, fmt.Sprintf("\t%d  %s", c, about))
+		if !strings.Contains(codes, wrap(about, fmt.Sprintf("  %d  ", c), "     ", 78)+"\n") {
+			t.Errorf("the help does not list exit code %d as %q:\n%s", c, about, codes)
+		}
+	}
+	if got := strings.Split(block, "\n"); !slices.Equal(got, want) {
+		t.Errorf("the package comment's Exit codes block is\n%s\nwant\n%s", block, strings.Join(want, "\n"))
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -39,7 +38,7 @@ func TestOutranks(t *testing.T) {
 // corpus: for each crawler a file names, and paths its rules match, the
 // first of the matches is the rule Robots.Check decides by.
 func TestMatchesFirstDecides(t *testing.T) {
-	longtest.Gate(t)
+	longTest(t)
 	for _, d := range corpusDocuments(t) {
 		name := d.name
 		r := robotstxt.Parse(d.body.Text)

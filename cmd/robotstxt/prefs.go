@@ -7,30 +7,22 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/sfv"
-	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/matcher"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
 // A parsed is a robots.txt body as check, test and explain read it: its
-// Robots in one mode, which decides, its File in that mode, for the
-// Content-Usage rules, and its lines as written.
+// File in one mode, for the groups and Content-Usage rules, and its lines
+// as written.
 type parsed struct {
-	robots *robotstxt.Robots
-	file   *parser.File
-	lines  listing
-	mode   robotstxt.Mode
+	file  *parser.File
+	lines listing
+	mode  robotstxt.Mode
 }
 
 // parse reads text in mode.
 func parse(text []byte, mode robotstxt.Mode) *parsed {
-	return &parsed{
-		robots: robotstxt.ParseMode(text, mode),
-		file:   parseFile(text, mode),
-		lines:  newListing(text),
-		mode:   mode,
-	}
+	return &parsed{file: parseFile(text, mode), lines: newListing(text), mode: mode}
 }
 
 // parseFile parses text into its groups and diagnostics, read in mode.
@@ -70,7 +62,7 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 	var items []prefItem
 	if len(usageRules) > 0 {
 		it := prefItem{label: "usage", prefs: "unknown"}
-		path := matchPath(url, p.mode)
+		path := matchPath(clientEscaped(url), p.mode)
 		switch rules := decidingUsage(usageRules, path); {
 		case !allowed:
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
@@ -78,16 +70,16 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 			it.detail = "no Content-Usage rule of these groups matches " + path
 		default:
 			var lines []int
-			var members string
+			var said prefs
 			for _, r := range rules {
-				m, _ := usage.Parse(r.Statement)
-				members = usage.Combine(members, m)
+				stated, _ := readPrefs("content-usage", r.Statement)
+				said.combine(stated)
 				lines = append(lines, r.Line)
 				for _, n := range usageNotes(r.Statement) {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
 				}
 			}
-			it.prefs = usageText(statementPref(members))
+			it.prefs = usageText(said.pref)
 			it.detail, it.lines = linesText(lines, p.lines, "their paths match with the same length: they combine, n before y")
 		}
 		items = append(items, it)
@@ -96,18 +88,18 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 	// the first group first, as Robots.Usage reads them, and what they
 	// say together.
 	var signals []int
-	var signal string
+	var signal prefs
 	for _, rec := range records {
 		if rec.Key == "content-signal" {
 			signals = append(signals, rec.Line)
-			m, _ := usage.ParseContentSignal(rec.Value)
-			signal = usage.Combine(signal, m)
+			stated, _ := readPrefs(rec.Key, rec.Value)
+			signal.combine(stated)
 		}
 	}
 	if len(signals) > 0 {
 		it := prefItem{label: "signal", prefs: "unknown"}
 		if allowed {
-			it.prefs = signalText(signal)
+			it.prefs = signal.String()
 			it.detail, it.lines = linesText(signals, p.lines, "they combine, no before yes")
 		} else {
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
@@ -146,6 +138,10 @@ func printPrefs(w io.Writer, width int, items []prefItem) {
 	}
 }
 
+// labels are the labels of the usage categories of the IETF AIPREF
+// vocabulary: the preferences crawlers read.
+var labels = []string{"train-ai", "search"}
+
 // A labelPref is a label of the vocabulary and the preference a Usage
 // states for it.
 type labelPref struct {
@@ -154,12 +150,12 @@ type labelPref struct {
 }
 
 // statedPrefs returns the labels of the vocabulary for which pref, the
-// Pref method of a Usage or statementPref of a statement, gives y or n,
-// in the vocabulary's order: all that a crawler reads of the preferences.
-// Other labels, and other values, state no preference (see usageNotes).
+// Pref method of a Usage or of prefs, gives y or n, in the vocabulary's
+// order: all that a crawler reads of the preferences. Other labels, and
+// other values, state no preference (see usageNotes).
 func statedPrefs(pref func(label string) robotstxt.Pref) []labelPref {
 	var ps []labelPref
-	for _, l := range usage.Labels {
+	for _, l := range labels {
 		if p := pref(l); p != robotstxt.PrefUnknown {
 			ps = append(ps, labelPref{l, p})
 		}
@@ -167,21 +163,71 @@ func statedPrefs(pref func(label string) robotstxt.Pref) []labelPref {
 	return ps
 }
 
-// statementPref returns the preferences of a Content-Usage statement, by
-// label, as a Usage of it gives them with its Pref method: usage.Stated
-// says which labels state one, and a statement that is not a Dictionary
-// states none.
-func statementPref(stmt string) func(label string) robotstxt.Pref {
-	members, _ := usage.Parse(stmt)
-	return func(label string) robotstxt.Pref {
-		switch yes, stated := usage.Stated(members, label); {
-		case !stated:
-			return robotstxt.PrefUnknown
-		case yes:
-			return robotstxt.PrefYes
+// prefs are what statements of preference say, label by label, each
+// label in the order it first appears.
+type prefs struct {
+	labels []string
+	value  map[string]string
+}
+
+// readPrefs reads a statement of preference of the kind key names (see
+// parser.Preferences): each label with the last value written for it,
+// and why the statement, or a part of it, states nothing.
+func readPrefs(key, stmt string) (prefs, error) {
+	members, err := parser.Preferences(key, stmt)
+	var p prefs
+	for label, v := range members {
+		p.set(label, v)
+	}
+	return p, err
+}
+
+// set gives label the value v.
+func (p *prefs) set(label, v string) {
+	if p.value == nil {
+		p.value = make(map[string]string)
+	}
+	if _, ok := p.value[label]; !ok {
+		p.labels = append(p.labels, label)
+	}
+	p.value[label] = v
+}
+
+// combine adds what q says to p, label by label, as the vocabulary
+// combines statements (draft-ietf-aipref-vocab §5.1): n if either says
+// n, else y if either says y, else p's value if it has one.
+func (p *prefs) combine(q prefs) {
+	for _, label := range q.labels {
+		v, ok := p.value[label]
+		if w := q.value[label]; !ok || w == "n" || w == "y" && v != "n" {
+			p.set(label, w)
 		}
+	}
+}
+
+// pref returns the preference p states for label: only the values y and
+// n state one.
+func (p prefs) pref(label string) robotstxt.Pref {
+	switch p.value[label] {
+	case "y":
+		return robotstxt.PrefYes
+	case "n":
 		return robotstxt.PrefNo
 	}
+	return robotstxt.PrefUnknown
+}
+
+// String shows every label with its value, "train-ai=n, ai-input=y", or
+// "unknown" when p holds none.
+func (p prefs) String() string {
+	if len(p.labels) == 0 {
+		return "unknown"
+	}
+	parts := make([]string, len(p.labels))
+	for i, l := range p.labels {
+		parts[i] = l + "=" + p.value[l]
+	}
+	return strings.Join(parts, ", ")
 }
 
 // usageText shows the preferences pref gives (see statedPrefs), as
@@ -195,16 +241,6 @@ func usageText(pref func(label string) robotstxt.Pref) string {
 		return "unknown"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// signalText shows the preferences of Content-Signal records, given as
-// the members of a statement (see usage.ParseContentSignal): every label
-// they hold with its value, or "unknown" when they hold none.
-func signalText(members string) string {
-	if members != "" {
-		return members
-	}
-	return "unknown"
 }
 
 // A usageNote says what in a Content-Usage statement states no
@@ -226,35 +262,31 @@ const maxNamed = 3
 // the vocabulary, which no crawler reads. It takes time linear in the
 // statement's length.
 func usageNotes(stmt string) []usageNote {
-	ms, err := scanStatement(stmt)
+	p, err := readPrefs("content-usage", stmt)
 	switch {
 	case err != nil:
 		return []usageNote{{codeUsageSyntax, fmt.Sprintf("the statement %q is not a Dictionary of RFC 9651 (%v): every preference of this rule is unknown",
 			clip(stmt, maxShown), err)}}
-	case len(ms) == 0:
+	case len(p.labels) == 0:
 		return []usageNote{{codeUsageSyntax, "no statement of preference: every preference of the paths this rule matches is unknown"}}
 	}
-	labels := usage.Labels[:]
-	last := make(map[string]sfv.Member) // by key, the member that counts
-	var others []string                 // keys outside the vocabulary, in order
-	for _, m := range ms {
-		if _, seen := last[m.Key]; !seen && !slices.Contains(labels, m.Key) {
-			others = append(others, m.Key)
-		}
-		last[m.Key] = m
-	}
 	var notes []usageNote
-	members, _ := usage.Parse(stmt) // it parses: scanStatement said so
 	for _, l := range labels {
-		m, ok := last[l]
-		if _, stated := usage.Stated(members, l); !ok || stated {
+		v, ok := p.value[l]
+		if !ok || p.pref(l) != robotstxt.PrefUnknown {
 			continue
 		}
 		written := l
-		if m.Value != "" {
-			written += "=" + m.Value
+		if v != "" {
+			written += "=" + v
 		}
 		notes = append(notes, usageNote{codeUsageValue, written + " states no preference: only the Tokens y and n count"})
+	}
+	var others []string // labels outside the vocabulary, in order
+	for _, l := range p.labels {
+		if !slices.Contains(labels, l) {
+			others = append(others, l)
+		}
 	}
 	if len(others) > 0 {
 		named := make([]string, min(len(others), maxNamed))
@@ -271,18 +303,6 @@ func usageNotes(stmt string) []usageNote {
 		notes = append(notes, usageNote{codeUsageLabel, text})
 	}
 	return notes
-}
-
-// scanStatement reads a Content-Usage statement as a Dictionary of RFC
-// 9651 and returns its members as written, a repeated key each time; or
-// sfv's error when it is not one, and the statement states nothing.
-func scanStatement(stmt string) ([]sfv.Member, error) {
-	var ms []sfv.Member
-	sc := sfv.Scan(stmt)
-	for sc.Next() {
-		ms = append(ms, sc.Member())
-	}
-	return ms, sc.Err()
 }
 
 // linesText describes where preferences come from: "line 7: Content-Usage:

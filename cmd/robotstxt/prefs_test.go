@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsgate/robotstxt/internal/usage"
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -136,11 +136,11 @@ func TestTestAndLintAgree(t *testing.T) {
 		if !slices.Equal(notes, fromLint) {
 			t.Errorf("%s: test notes %q, lint %q", stmt, notes, fromLint)
 		}
-		members, _ := usage.Parse(stmt)
+		u := robotstxt.Parse([]byte(body)).Usage(defaultAgent, "/x")
 		shown := strings.Fields(lines[1])[1]
-		for _, l := range usage.Labels {
-			if _, stated := usage.Stated(members, l); strings.Contains(shown, l+"=") != stated {
-				t.Errorf("%s: test shows %s; usage.Parse gives %q, stating %s: %v", stmt, lines[1], members, l, stated)
+		for _, l := range labels {
+			if stated := u.Pref(l) != robotstxt.PrefUnknown; strings.Contains(shown, l+"=") != stated {
+				t.Errorf("%s: test shows %s; Robots.Usage states %s: %v", stmt, lines[1], l, stated)
 			}
 		}
 	}

@@ -1,63 +1,76 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
-	urltarget "github.com/robotsgate/robotstxt/internal/target"
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/matcher"
 )
 
 // pathSite is the site that a bare path typed for a local robots.txt is
-// put on, so that it goes through the Client's own URL splitting and
-// escaping. The .invalid name can never be a real host.
+// put on, so that the Client reads it as it reads any URL: the command
+// serves the file for every site (see served). The .invalid name can
+// never be a real host.
 const pathSite = "http://robots.invalid"
 
-// A target is a URL argument read as the Client reads URLs.
+// A target is a URL argument.
 type target struct {
-	arg       string // as typed
-	authority string // normalised, such as "https://example.com:443"; "" for a bare path
-	path      string // escaped path, params and query that rules are matched against
+	arg string // as typed
+	url string // what the Client checks: arg, or a bare path on pathSite
 }
 
-// parseTarget reads a URL argument as the Client reads URLs, with
-// internal/target's Split, so it accepts exactly the URLs the Client
-// accepts (absolute http and https URLs), with its errors, which wrap
-// robotstxt.ErrBadURL. When bare is set, as for a local robots.txt, a path that
-// starts with a single "/" is accepted too, as a path on the file's site.
-func parseTarget(arg string, bare bool) (target, error) {
-	if bare && strings.HasPrefix(arg, "/") && !strings.HasPrefix(arg, "//") {
-		_, path, err := urltarget.Split(pathSite+arg, nil)
-		if err != nil {
-			return target{}, err
-		}
-		return target{arg: arg, path: path}, nil
-	}
-	auth, path, err := urltarget.Split(arg, nil)
-	if err != nil {
-		if bare {
-			return target{}, fmt.Errorf("%w (give an http or https URL, or a path that starts with /)", err)
-		}
-		return target{}, err
-	}
-	return target{arg: arg, authority: string(auth), path: path}, nil
-}
-
-// parseTargets reads every argument with parseTarget and stops at the
-// first that is not accepted.
+// parseTargets reads the URL arguments as the Client reads URLs, and
+// stops at the first it does not accept: it accepts exactly what the
+// Client accepts (absolute http and https URLs), with its errors, which
+// wrap robotstxt.ErrBadURL. When bare is set, as for a local robots.txt,
+// an argument that starts with "/" is a path on the file's site, "//a"
+// included: the Client reads it as the path //a.
 func parseTargets(args []string, bare bool) ([]target, error) {
+	// A closed Client reads a URL, and then refuses to fetch anything.
+	c := robotstxt.NewClient()
+	c.Close()
 	out := make([]target, 0, len(args))
 	for _, a := range args {
-		t, err := parseTarget(a, bare)
-		if err != nil {
+		t := target{arg: a, url: a}
+		if bare && strings.HasPrefix(a, "/") {
+			t.url = pathSite + a
+		}
+		_, err := c.Check(context.Background(), t.url)
+		switch {
+		case !errors.Is(err, robotstxt.ErrBadURL):
+			out = append(out, t)
+		case bare:
+			return nil, fmt.Errorf("%w (give an http or https URL, or a path that starts with /)", err)
+		default:
 			return nil, err
 		}
-		out = append(out, t)
 	}
 	return out, nil
 }
 
-// checkURL is what Robots.Check is given for t: an absolute URL, so that a
-// path that starts with "//" keeps its first segment.
-func (t target) checkURL() string {
-	return pathSite + t.path
+// matchPath is the path that rules are matched against for url, as
+// Robots.Check reads it in mode m.
+func matchPath(url string, m robotstxt.Mode) string {
+	p := matcher.Path(url)
+	if m == robotstxt.ModeRFC9309 {
+		p = matcher.UnescapePath(p)
+	}
+	return p
+}
+
+// clientEscaped returns url with each space and byte past ASCII escaped
+// as %XX, as the Client escapes a URL before it matches rules against it.
+func clientEscaped(url string) string {
+	var b strings.Builder
+	for _, c := range []byte(url) {
+		if c == ' ' || c >= 0x80 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -2,27 +2,29 @@ package main
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
 )
 
-func TestParseTarget(t *testing.T) {
+func TestParseTargets(t *testing.T) {
 	for _, tc := range []struct {
-		arg       string
-		bare      bool
-		authority string
-		path      string
+		arg  string
+		bare bool
+		url  string
+		path string
 	}{
-		{"/x", true, "", "/x"},
-		{"/café?q=1#frag", true, "", "/caf%C3%A9?q=1"},
-		{"/a b", true, "", "/a%20b"},
-		{"HTTPS://Example.COM", false, "https://example.com:443", "/"},
-		{"http://user@example.com:8080//x", true, "http://example.com:8080", "//x"},
+		{"/x", true, pathSite + "/x", "/x"},
+		{"/café?q=1#frag", true, pathSite + "/café?q=1#frag", "/caf%C3%A9?q=1"},
+		{"/a b", true, pathSite + "/a b", "/a%20b"},
+		{"//x", true, pathSite + "//x", "//x"}, // a path, as the Client reads http://host//x
+		{"HTTPS://Example.COM", false, "HTTPS://Example.COM", "/"},
+		{"http://user@example.com:8080//x", true, "http://user@example.com:8080//x", "//x"},
 	} {
-		got, err := parseTarget(tc.arg, tc.bare)
-		if err != nil || got.authority != tc.authority || got.path != tc.path || got.arg != tc.arg {
-			t.Errorf("parseTarget(%q, %v) = %+v, %v; want %q %q", tc.arg, tc.bare, got, err, tc.authority, tc.path)
+		got, err := parseTargets([]string{tc.arg}, tc.bare)
+		if err != nil || len(got) != 1 || got[0].url != tc.url || got[0].arg != tc.arg || matchPath(clientEscaped(got[0].url), robotstxt.ModeGoogle) != tc.path {
+			t.Errorf("parseTargets(%q, %v) = %+v, %v; want %q %q", tc.arg, tc.bare, got, err, tc.url, tc.path)
 		}
 	}
 	for _, tc := range []struct {
@@ -30,28 +32,35 @@ func TestParseTarget(t *testing.T) {
 		bare bool
 	}{
 		{"/x", false}, // a bare path needs a file
-		{"//x", true},
 		{"ftp://x/y", true},
 		{"not a url", true},
 		{"", true},
 		{"x/y", true},
 		{"http://", false},
+		{"/a\x01b", true},
 	} {
-		if _, err := parseTarget(tc.arg, tc.bare); !errors.Is(err, robotstxt.ErrBadURL) {
-			t.Errorf("parseTarget(%q, %v): %v, want an error wrapping ErrBadURL", tc.arg, tc.bare, err)
+		if _, err := parseTargets([]string{"/", tc.arg}, tc.bare); !errors.Is(err, robotstxt.ErrBadURL) {
+			t.Errorf("parseTargets(%q, %v): %v, want an error wrapping ErrBadURL", tc.arg, tc.bare, err)
 		}
 	}
 }
 
-// TestCheckURLKeepsDoubleSlash checks that a path starting with "//" is
-// matched as a path, not read as a host.
-func TestCheckURLKeepsDoubleSlash(t *testing.T) {
-	tg, err := parseTarget("http://example.com//private/x", false)
-	if err != nil {
+// TestMatchPathAsTheClient checks that the path explain matches rules
+// against is the one the Client matches: a path starting with "//" is a
+// path, not read as a host, and the Client decides as the rules that
+// match it say.
+func TestMatchPathAsTheClient(t *testing.T) {
+	doc := &document{name: "t"}
+	if err := doc.decode([]byte("User-agent: *\nDisallow: //private/\nDisallow: /a%20b\nDisallow: /caf%C3%A9\n"), nil); err != nil {
 		t.Fatal(err)
 	}
-	r := robotstxt.Parse([]byte("User-agent: *\nDisallow: //private/\n"))
-	if r.Allowed("x", tg.checkURL()) {
-		t.Errorf("%s is allowed; the rule //private/ should match", tg.checkURL())
+	c := doc.client(defaultAgent, robotstxt.ModeGoogle, false)
+	defer c.Close()
+	for _, url := range []string{"http://example.com//private/x", "http://example.com/a b", "http://example.com/café", pathSite + "//private/y"} {
+		d, err := c.Check(t.Context(), url)
+		p := matchPath(clientEscaped(url), robotstxt.ModeGoogle)
+		if err != nil || d.Allowed || d.Served != "" || !strings.HasPrefix(p, d.Rule.Pattern) {
+			t.Errorf("%s: matched as %s; the Client: allowed %v by %+v, served %q, %v", url, p, d.Allowed, d.Rule, d.Served, err)
+		}
 	}
 }

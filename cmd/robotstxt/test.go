@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+
+	"github.com/robotsgate/robotstxt"
 )
 
 // runTest is "robotstxt test": it checks URLs against a robots.txt read
-// from a file, standard input or a URL, through the Client's body
-// pipeline, and prints one line per URL:
+// from a file, standard input or a URL, through a Client that reads it as
+// it reads any robots.txt, and prints one line per URL:
 //
 //	DISALLOW  /private/x  (line 7: Disallow: /private/)
 //	ALLOW     /           (no rule matched)
@@ -58,20 +60,15 @@ func runTest(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	var p *parsed
-	if d.readable() {
-		d.noteLimit(*full, e)
-		p = parse(d.text(*full), modeOf(*rfc))
-	}
+	r := newReader(d, tok, modeOf(*rfc), *full, e)
+	defer r.close()
 	width := columnWidth(args)
 	code = exitOK
 	for _, t := range targets {
-		res, v := documentResult(d, p, tok, t)
-		if p != nil {
-			res.Detail = ruleText(v.Rule, p.lines)
-		}
-		c, note := x.judge(res.Verdict)
-		code = worst(code, c)
+		c := r.check(t)
+		res := r.result(c)
+		got, note := x.judge(res.Verdict)
+		code = worst(code, got)
 		if *asJSON {
 			if err := writeJSON(e.stdout, res); err != nil {
 				e.fail(err)
@@ -80,9 +77,61 @@ func runTest(cmd *command, args []string, e env) int {
 			continue
 		}
 		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
-		if p != nil && v.Allowed {
-			printPrefs(e.stdout, width, prefItems(p, tok, t.checkURL(), true))
+		if c.p != nil && c.d.Allowed {
+			printPrefs(e.stdout, width, prefItems(c.p, tok, t.url, true))
 		}
 	}
 	return code
+}
+
+// A reader answers for URLs from one document, as a Client reading it as
+// the robots.txt of every site answers: or, for a live robots.txt without
+// rules, as the Client answered for it.
+type reader struct {
+	doc   *document
+	c     *robotstxt.Client // nil when the document has no rules
+	p     *parsed
+	agent string
+	mode  robotstxt.Mode
+	full  bool
+}
+
+// newReader returns a reader of d for agent in mode m, reading it whole
+// when full is set, and notes on standard error when d is over the limit
+// crawlers read.
+func newReader(d *document, agent string, m robotstxt.Mode, full bool, e env) *reader {
+	r := &reader{doc: d, agent: agent, mode: m, full: full}
+	if d.readable() {
+		d.noteLimit(full, e)
+		r.c, r.p = d.client(agent, m, full), parse(d.text(full), m)
+	}
+	return r
+}
+
+// close closes the reader's Client.
+func (r *reader) close() {
+	if r.c != nil {
+		r.c.Close()
+	}
+}
+
+// check returns what the document says of t.
+func (r *reader) check(t target) checked {
+	if r.c == nil {
+		return checked{t: t, d: *r.doc.live, err: r.doc.liveErr}
+	}
+	d, err := r.c.Check(context.Background(), t.url)
+	return checked{t: t, d: d, err: err, p: r.p}
+}
+
+// result returns the -json form of c, which r gave: its detail gives the
+// status of a live robots.txt without rules, and its status is that of a
+// live robots.txt, none for a file.
+func (r *reader) result(c checked) urlResult {
+	res := c.result(r.agent, c.d.Usage, c.p == nil && c.verdict() != verdictDeferred)
+	res.Status = 0
+	if r.doc.live != nil {
+		res.Status = r.doc.live.Status
+	}
+	return res
 }

@@ -96,16 +96,16 @@ func TestTestRFC9309(t *testing.T) {
 }
 
 // TestTestURLsAsTheClientAcceptsThem checks that only what the Client
-// accepts (target.Split), and bare paths, are tested; the rest exits 2
-// before any output.
+// accepts, and bare paths ("//host/x" is the path //host/x), are tested;
+// the rest exits 2 before any output.
 func TestTestURLsAsTheClientAcceptsThem(t *testing.T) {
-	for _, u := range []string{"ftp://x/y", "not a url", "", "//host/x", "?q", "mailto:a@b", "http://", "http://exa mple.com/"} {
+	for _, u := range []string{"ftp://x/y", "not a url", "", "?q", "mailto:a@b", "http://", "http://exa mple.com/"} {
 		r := runCmd(t, "", "test", "-file", "testdata/robots.txt", "/", u)
 		if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "bad URL") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, no output and a bad URL error", u, r.code, r.stdout, r.stderr, exitUsage)
 		}
 	}
-	for _, u := range []string{"/x", "HTTP://Example.COM/x", "https://example.com", "http://[::1]:8080/private/y"} {
+	for _, u := range []string{"/x", "//host/x", "HTTP://Example.COM/x", "https://example.com", "http://[::1]:8080/private/y"} {
 		if r := runCmd(t, "", "test", "-file", "testdata/robots.txt", u); r.code == exitUsage {
 			t.Errorf("%q: exit %d, stderr %q", u, r.code, r.stderr)
 		}

@@ -1,11 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // A verdict is what check, test and explain answer for a URL.
@@ -57,6 +58,7 @@ type urlResult struct {
 	Agent   string            `json:"agent"`
 	Verdict verdict           `json:"verdict"`
 	Rule    *ruleResult       `json:"rule"`
+	Served  string            `json:"served,omitempty"`
 	Usage   map[string]string `json:"usage"`
 	Status  int               `json:"status,omitempty"`
 	Detail  string            `json:"detail"`
@@ -78,25 +80,6 @@ func newRuleResult(r robotstxt.Rule, l listing) *ruleResult {
 		return nil
 	}
 	return &ruleResult{Line: r.Line, Kind: strings.ToLower(kindWord(r.Allow)), Pattern: r.Pattern, Text: writtenRule(r, l)}
-}
-
-// documentResult returns what document d says of t for agent, as test
-// and explain give it: p is d parsed, nil when d has no body to parse.
-// For such a d the urlResult is the fallback's, with its detail; else it
-// has the verdict, rule and usage of p's Decision, also returned, and the
-// caller writes its detail.
-func documentResult(d *document, p *parsed, agent string, t target) (urlResult, robotstxt.Decision) {
-	res := urlResult{URL: t.arg, Agent: agent, Usage: map[string]string{}}
-	if d.live != nil {
-		res.Status = d.live.d.Status
-	}
-	if p == nil {
-		res.Verdict, res.Detail = d.live.fallback()
-		return res, robotstxt.Decision{}
-	}
-	v := p.robots.Check(agent, t.checkURL())
-	res.Verdict, res.Rule, res.Usage = verdictOf(v.Allowed), newRuleResult(v.Rule, p.lines), usageJSON(v.Usage)
-	return res, v
 }
 
 // usageJSON is the "usage" of -json output: the preferences u states
@@ -123,4 +106,77 @@ arrived; detail is what the text output says in parentheses; usage
 holds, for a URL the crawler may fetch, the preferences y or n that
 Content-Usage rules and Content-Signal records state for the
 vocabulary's labels, %s.
-Control and bidi characters in strings are JSON escapes such as \u001b.`, andList(usage.Labels[:]))
+Control and bidi characters in strings are JSON escapes such as \u001b.`, andList(labels))
+
+// A checked is what a command found for one URL: the Client's decision,
+// the error of its check (a deferral), and the robots.txt the decision
+// rests on, parsed, when the Client read rules from it.
+type checked struct {
+	t   target
+	d   robotstxt.Decision
+	err error
+	p   *parsed
+}
+
+// lines returns the lines of the robots.txt as written, none without one.
+func (c checked) lines() listing {
+	if c.p == nil {
+		return listing{}
+	}
+	return c.p.lines
+}
+
+// verdict returns the verdict of the check.
+func (c checked) verdict() verdict {
+	if c.err != nil || c.d.Deferred {
+		return verdictDeferred
+	}
+	return verdictOf(c.d.Allowed)
+}
+
+// result returns the -json form of c for agent, with usage u and the
+// detail the text output gives (see detail).
+func (c checked) result(agent string, u robotstxt.Usage, withStatus bool) urlResult {
+	return urlResult{URL: c.t.arg, Agent: agent, Verdict: c.verdict(), Rule: newRuleResult(c.d.Rule, c.lines()),
+		Served: c.d.Served, Usage: usageJSON(u), Status: c.d.Status, Detail: c.detail(withStatus)}
+}
+
+// detail is what the text output says of c in parentheses: why (see
+// reason), after the status of the robots.txt when withStatus is set, and
+// whether the answer is stale.
+func (c checked) detail(withStatus bool) string {
+	s := c.reason()
+	if withStatus {
+		status := "no response"
+		if c.d.Status != 0 {
+			status = fmt.Sprintf("status %d", c.d.Status)
+		}
+		s = status + "; " + s
+	}
+	if c.d.Stale {
+		s += "; stale copy"
+	}
+	return s
+}
+
+// reason says why the decision is what it is: the deciding rule as
+// written, and the path a server serves for the URL when that is what the
+// rule disallows; or why no rule decides.
+func (c checked) reason() string {
+	var de *robotstxt.DeferredError
+	switch d := c.d; {
+	case errors.As(c.err, &de):
+		return "robots.txt unreachable: " + cause(de.Status, de.Err) + "; retry after " + de.RetryAt.UTC().Format(time.RFC3339)
+	case c.err != nil:
+		return "deferred: " + errText(c.err)
+	case d.Outcome == robotstxt.OutcomeAllowAll && d.Err != nil:
+		return errText(d.Err) + ": allow all"
+	case d.Outcome == robotstxt.OutcomeAllowAll:
+		return "no robots.txt: allow all"
+	case d.Outcome == robotstxt.OutcomeDisallowAll:
+		return "robots.txt forbidden: disallow all"
+	case d.Served != "":
+		return "served as " + d.Served + "; " + ruleText(d.Rule, c.lines())
+	}
+	return ruleText(c.d.Rule, c.lines())
+}

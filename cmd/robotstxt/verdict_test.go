@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // decodedResult is a line of the -json output of check, test and explain
@@ -21,18 +19,30 @@ type decodedResult struct {
 	Agent   string            `json:"agent"`
 	Verdict string            `json:"verdict"`
 	Rule    *ruleResult       `json:"rule"`
+	Served  string            `json:"served"`
 	Usage   map[string]string `json:"usage"`
 	Status  int               `json:"status"`
 	Detail  string            `json:"detail"`
 	Matches []matchResult     `json:"matches"` // explain's
+	Signals []decodedSignal   `json:"signals"` // check's
+}
+
+// decodedSignal is a signal of check's -json output as a script reads it.
+type decodedSignal struct {
+	Source     string `json:"source"`
+	Label      string `json:"label"`
+	Pref       string `json:"pref"`
+	Where      string `json:"where"`
+	Value      string `json:"value"`
+	Superseded bool   `json:"superseded"`
 }
 
 // words are the text output's words for the verdicts of -json.
 var words = map[string]string{"allowed": "ALLOW", "disallowed": "DISALLOW", "deferred": "DEFER"}
 
 // decodeResults reads -json output: one object a line, with the fields of
-// decodedResult only, each present but status and matches, and a known
-// verdict.
+// decodedResult only, each present but status, served, matches and
+// signals, and a known verdict.
 func decodeResults(t *testing.T, out string) []decodedResult {
 	t.Helper()
 	var rs []decodedResult
@@ -243,7 +253,7 @@ func TestJSONHelp(t *testing.T) {
 	if !strings.Contains(lookup("explain").json, `"matches"`) || !strings.Contains(lookup("explain").json, `"length"`) {
 		t.Error("explain's help does not say what matches holds")
 	}
-	for _, l := range usage.Labels {
+	for _, l := range labels {
 		if !strings.Contains(urlJSONHelp, l) {
 			t.Errorf("the -json help does not name the label %s", l)
 		}

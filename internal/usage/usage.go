@@ -15,9 +15,6 @@ import (
 	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
-// Labels are the labels of the AIPREF vocabulary's usage categories.
-var Labels = [...]string{"train-ai", "search"}
-
 // MaxLen bounds the members of a statement. Any statement [Parse]
 // accepts fits: a member kept takes at least four bytes with its ','
 // ("k=v,"), so sfv.MaxLength bytes keep at most (sfv.MaxLength+1)/4

@@ -1,0 +1,40 @@
+package parser
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/robotsgate/robotstxt/internal/body"
+)
+
+// A Body is a robots.txt body as crawlers read it, made by [Read]: the
+// text to give [Parse].
+type Body struct {
+	// Text is the body with its content coding undone, cut at the size
+	// limit at a line boundary and converted to UTF-8.
+	Text []byte
+	// Charset names the encoding the body was read in: "utf-8",
+	// "utf-16le", "utf-16be", or the charset the Content-Type names
+	// (windows-1252 when it names none and the body is not UTF-8).
+	Charset string
+	// Truncated reports that the body was longer than the limit.
+	Truncated bool
+}
+
+// Read reads a robots.txt body from r as the robotstxt Client reads a
+// response body, so that a linter sees what crawlers see. header, which
+// may be nil, supplies Content-Encoding and Content-Type: gzip, x-gzip
+// and deflate are undone, and any other coding but identity is an error.
+// At most limit bytes of the decoded body are read (limit ≤ 0 reads it
+// all; the Client reads 500 KiB unless told otherwise), and the line the
+// limit cuts is dropped, since a partial rule can say the opposite of the
+// whole. The text is then converted to UTF-8: UTF-16 is told by a
+// byte-order mark or the NULs of its first bytes; a body that is valid
+// UTF-8, or declared UTF-8, is kept as it is; any other is converted from
+// the Content-Type's charset, or Windows-1252. An error means the body
+// could not be read whole: the Client takes such a robots.txt as
+// unreachable.
+func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
+	b, err := body.Read(r, header, limit)
+	return Body(b), err
+}
