@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -303,7 +304,14 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	case err != nil:
 		return nil, err
 	case e.outcome == OutcomeUnreachable:
-		return nil, e.deferral(e.expires.time())
+		msg := "robotstxt: " + capQuote(key{string(authority), t.c.tdm}.url()) + " unreachable"
+		if e.status != 0 {
+			msg += fmt.Sprintf(" (status %d)", e.status)
+		}
+		if e.cause != nil {
+			return nil, fmt.Errorf("%s: %w", msg, e.cause)
+		}
+		return nil, errors.New(msg)
 	case e.outcome != OutcomeRules:
 		return nil, nil // 4xx: the site has no tdmrep.json
 	}

@@ -572,6 +572,9 @@ func TestReceiptTDMRepFile(t *testing.T) {
 	if n := w.count("http://a.test" + tdmrepPath); n != 1 {
 		t.Errorf("a.test's tdmrep.json fetched %d times by Clients sharing a Store, want once", n)
 	}
+	if v := receipt(store, "http://b.test/about").Signals[0].Value; !strings.Contains(v, "tdmrep.json unreachable (status 503)") {
+		t.Errorf("b.test's signal says %q, want the tdmrep.json unreachable", v)
+	}
 	store.fail = errors.New("store down")
 	if r := receipt(store, "http://a.test/news/x"); r.Usage.statement() != "train-ai=n" {
 		t.Errorf("with the Store failing: usage %q, want train-ai=n", r.Usage)
