@@ -1,10 +1,7 @@
 package robotstxt
 
 import (
-	"context"
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
@@ -49,58 +46,33 @@ func extensionsOf(r *Robots, agent string) []parse.Record { return r.t.Extension
 // matched reports whether a rule decided d.
 func matched(d Decision) bool { return d.Rule.Line != 0 }
 
-// info is what the tests read of a robots.txt a Client holds: the
-// Decision's account of it, and the body.
-type info struct {
-	Decision
-	body []byte
-	now  func() time.Time // the Client's clock
-}
-
-// Body returns the body as parsed, nil unless the outcome is OutcomeRules.
-func (i *info) Body() []byte { return i.body }
-
-// CrawlDelay returns the crawl-delay for the Client's product tokens, and
-// whether robots.txt gives one.
-func (i *info) CrawlDelay() (time.Duration, bool) {
-	if i.e == nil {
-		return 0, false
+// held returns the Decision that describes what c's memory holds for
+// rawURL's authority, fresh or not, and its entry; ok is false when it
+// holds nothing. Nothing is fetched.
+func held(c *Client, rawURL string) (d Decision, e *entry, ok bool) {
+	key, _, err := splitKey(rawURL)
+	if err != nil {
+		return Decision{}, nil, false
 	}
-	return i.e.crawlDelay()
+	if e = c.robots.cache.peek(key); e == nil {
+		return Decision{}, nil, false
+	}
+	d.describe(e, c.cfg.mode)
+	return d, e, true
 }
 
-// Sitemaps returns the sitemap URLs of the robots.txt.
-func (i *info) Sitemaps() []string {
-	if r := i.Robots(); r != nil {
+// bodyOf returns the robots.txt text e keeps, nil when it keeps none.
+func bodyOf(e *entry) []byte {
+	b, _ := e.text()
+	return b
+}
+
+// sitemapsOf returns the sitemaps of the robots.txt d rests on.
+func sitemapsOf(d Decision) []string {
+	if r := d.Robots(); r != nil {
 		return r.Sitemaps()
 	}
 	return nil
-}
-
-// Expired reports whether the robots.txt is past its expiry by the
-// Client's clock.
-func (i *info) Expired() bool { return !i.now().Before(i.Expires) }
-
-// infoOf describes e, which c holds.
-func infoOf(c *Client, e *entry) *info {
-	i := &info{now: c.cfg.now}
-	i.describe(e, c.cfg.mode)
-	i.body, _ = e.text()
-	return i
-}
-
-// cached returns what c's memory holds for rawURL's authority, fresh or
-// not, without fetching.
-func cached(c *Client, rawURL string) (*info, bool) {
-	key, _, err := splitKey(rawURL)
-	if err != nil {
-		return nil, false
-	}
-	e := c.robots.cache.peek(key)
-	if e == nil {
-		return nil, false
-	}
-	return infoOf(c, e), true
 }
 
 // forget drops rawURL's authority from c's memory.
@@ -108,24 +80,6 @@ func forget(c *Client, rawURL string) {
 	if key, _, err := splitKey(rawURL); err == nil {
 		c.robots.cache.forget(key)
 	}
-}
-
-// lookup checks rawURL as the Client does, fetching its robots.txt if
-// needed, and returns what c then holds of it; a deferral is in the info,
-// not the error.
-func lookup(ctx context.Context, c *Client, rawURL string) (*info, error) {
-	d, err := c.Check(ctx, rawURL)
-	if d.Deferred {
-		err = nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	e := c.robots.cache.peek(d.Authority)
-	if e == nil {
-		return nil, fmt.Errorf("%s: not cached after a check", d.Authority)
-	}
-	return infoOf(c, e), nil
 }
 
 func TestAgentRulesCopyTheGroups(t *testing.T) {

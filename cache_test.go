@@ -142,7 +142,7 @@ func TestCacheStaleOnError(t *testing.T) {
 			t.Fatalf("/public from the stale copy: %v, %v", ok, err)
 		}
 	}
-	info, _ := cached(c, s.URL)
+	info, _, _ := held(c, s.URL)
 	if !info.Stale || info.Failures != 3 || info.Err == nil || !info.FetchedAt.Equal(fetched) {
 		t.Errorf("Info = %+v", info)
 	}
@@ -213,7 +213,7 @@ func TestCacheLRUEviction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, ok := cached(c, sites[0].URL); ok {
+	if _, _, ok := held(c, sites[0].URL); ok {
 		t.Error("least recently used authority still cached")
 	}
 	if st := c.Stats(); st.Evictions != 1 || st.Entries != 2 {
@@ -662,7 +662,7 @@ func TestCacheBytesBudget(t *testing.T) {
 	if st.Evictions == 0 || st.Entries+int(st.Evictions) != 24 || st.Bytes > budget || st.Bytes <= 0 {
 		t.Fatalf("after 24 sites: %+v; want some evicted, within %d bytes", st, budget)
 	}
-	if _, ok := cached(c, "http://"+hosts[0]); ok {
+	if _, _, ok := held(c, "http://"+hosts[0]); ok {
 		t.Error("the least recently used site was kept")
 	}
 	if e := c.robots.cache.peek("http://" + hosts[23] + ":80"); e == nil || e.frozen() {
@@ -763,16 +763,12 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 				t.Fatalf("step %d: Allowed(%s) = %v, %v; without a budget %v, %v", step, u, b, errB, a, errA)
 			}
 		case 5, 6, 7:
-			a, errA := lookup(ctx, whole, u)
-			b, errB := lookup(ctx, bounded, u)
-			if errA != nil || errB != nil {
-				t.Fatalf("step %d: Lookup(%s): %v, %v", step, u, errB, errA)
-			}
-			da, okA := a.CrawlDelay()
-			db, okB := b.CrawlDelay()
-			if da != db || okA != okB || a.Expires != b.Expires || !slices.Equal(a.Sitemaps(), b.Sitemaps()) {
-				t.Fatalf("step %d: Lookup(%s): crawl-delay %v %v, expires %v, sitemaps %q; without a budget %v %v, %v, %q",
-					step, u, db, okB, b.Expires, b.Sitemaps(), da, okA, a.Expires, a.Sitemaps())
+			a, errA := whole.Check(ctx, u)
+			b, errB := bounded.Check(ctx, u)
+			if fmt.Sprint(errA) != fmt.Sprint(errB) || a.CrawlDelay != b.CrawlDelay || a.Expires != b.Expires ||
+				!slices.Equal(sitemapsOf(a), sitemapsOf(b)) {
+				t.Fatalf("step %d: Check(%s): %v, crawl-delay %v, expires %v, sitemaps %q; without a budget %v, %v, %v, %q",
+					step, u, errB, b.CrawlDelay, b.Expires, sitemapsOf(b), errA, a.CrawlDelay, a.Expires, sitemapsOf(a))
 			}
 		case 8:
 			m := bounded.robots.cache

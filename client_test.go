@@ -327,23 +327,24 @@ func TestClientIntrospection(t *testing.T) {
 	s := newSite(t, serve(200, body, "ETag", `"v1"`, "Cache-Control", "max-age=600"))
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now))
-	if _, ok := cached(c, s.URL+"/"); ok {
-		t.Fatal("Cached before any check")
+	if _, _, ok := held(c, s.URL+"/"); ok {
+		t.Fatal("held before any check")
 	}
-	info, err := lookup(context.Background(), c, s.URL+"/anything")
+	info, err := c.Check(context.Background(), s.URL+"/anything")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Status != 200 || info.Outcome != OutcomeRules || string(info.Body()) != body ||
+	_, e, _ := held(c, s.URL)
+	if info.Status != 200 || info.Outcome != OutcomeRules || string(bodyOf(e)) != body ||
 		info.FinalURL != "" || info.ETag != `"v1"` ||
 		!info.FetchedAt.Equal(clock.Now()) || !info.Expires.Equal(clock.Now().Add(10*time.Minute)) ||
-		info.Expired() || info.Robots() == nil || info.Err != nil {
-		t.Errorf("Lookup = %+v", info)
+		info.Robots() == nil || info.Err != nil {
+		t.Errorf("Check = %+v", info)
 	}
-	if d, ok := info.CrawlDelay(); !ok || d != 2500*time.Millisecond {
-		t.Errorf("CrawlDelay = %v, %v", d, ok)
+	if info.CrawlDelay != 2500*time.Millisecond {
+		t.Errorf("CrawlDelay = %v", info.CrawlDelay)
 	}
-	if sm := info.Sitemaps(); len(sm) != 1 || sm[0] != "https://a.example/s.xml" {
+	if sm := sitemapsOf(info); len(sm) != 1 || sm[0] != "https://a.example/s.xml" {
 		t.Errorf("Sitemaps = %v", sm)
 	}
 	wantKey := "http://" + strings.TrimPrefix(s.URL, "http://")
@@ -351,13 +352,12 @@ func TestClientIntrospection(t *testing.T) {
 		t.Errorf("Authority = %q, want %q", info.Authority, wantKey)
 	}
 	clock.Advance(11 * time.Minute)
-	held, ok := cached(c, s.URL+"/")
-	if !ok || !held.Expired() {
-		t.Errorf("cached after expiry = %+v, %v", held, ok)
+	if _, e, ok := held(c, s.URL+"/"); !ok || !e.expired(clock.Now()) {
+		t.Errorf("held after expiry: %v, expired %v", ok, ok && e.expired(clock.Now()))
 	}
 	forget(c, s.URL)
-	if _, ok := cached(c, s.URL+"/"); ok {
-		t.Error("Cached after Forget")
+	if _, _, ok := held(c, s.URL+"/"); ok {
+		t.Error("held after forget")
 	}
 }
 
@@ -757,7 +757,7 @@ func TestClientCheckTokenFromStore(t *testing.T) {
 		if ok, err := b.Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
 			t.Errorf("own token from the Store: %v, %v", ok, err)
 		}
-		info, _ := cached(b, s.URL)
+		info, _, _ := held(b, s.URL)
 		if r := info.Robots(); r == nil || r.Allowed("OtherBot", "/o") {
 			t.Errorf("Info.Robots from the Store: %v", r)
 		}
@@ -830,7 +830,6 @@ func TestClientMisuse(t *testing.T) {
 		"zero Client Check":        func() { _, _ = (&Client{}).Check(context.Background(), "http://a/") },
 		"nil Client Allowed":       func() { _, _ = nilClient.Allowed(context.Background(), "http://a/") },
 		"nil Client Close":         func() { _ = nilClient.Close() },
-		"zero Client Lookup":       func() { _, _ = lookup(context.Background(), (&Client{}), "http://a/") },
 		"zero Client Stats":        func() { _ = (&Client{}).Stats() },
 		"zero Transport":           func() { _, _ = (&Transport{}).RoundTrip(httptest.NewRequest("GET", "http://a/", nil)) },
 		"nil Transport":            func() { _, _ = nilTransport.RoundTrip(httptest.NewRequest("GET", "http://a/", nil)) },
@@ -1010,19 +1009,19 @@ func TestClientThawConcurrent(t *testing.T) {
 						t.Errorf("Check(%s) = %+v, %v; want disallowed by its rule", u, d, err)
 					}
 				case 2:
-					i, err := lookup(ctx, c, u)
+					d, err := c.Check(ctx, u)
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					if d, ok := i.CrawlDelay(); !ok || d != time.Duration(len(h))*time.Second {
-						t.Errorf("%s: crawl-delay %v %v, want %ds", h, d, ok, len(h))
+					if d.CrawlDelay != time.Duration(len(h))*time.Second {
+						t.Errorf("%s: crawl-delay %v, want %ds", h, d.CrawlDelay, len(h))
 					}
-					if r := i.Robots(); r == nil || r.Allowed("x", "/"+h+"/private-3/x") {
-						t.Errorf("%s: Info.Robots %v, not its rules", h, r)
+					if r := d.Robots(); r == nil || r.Allowed("x", "/"+h+"/private-3/x") {
+						t.Errorf("%s: Decision.Robots %v, not its rules", h, r)
 					}
-					if !bytes.Equal(i.Body(), []byte(siteRules(h))) {
-						t.Errorf("%s: Info.Body differs from its robots.txt", h)
+					if !bytes.Equal(bodyOf(d.e), []byte(siteRules(h))) {
+						t.Errorf("%s: the body kept differs from its robots.txt", h)
 					}
 				}
 			}
@@ -1215,8 +1214,7 @@ func TestClientNoCredentialsInErrors(t *testing.T) {
 		if !errors.Is(err, ErrBadURL) {
 			t.Errorf("Check(%q) = %v, want ErrBadURL", raw, err)
 		}
-		_, lerr := lookup(ctx, c, raw)
-		for _, text := range []string{fmt.Sprint(err), fmt.Sprint(lerr), fmt.Sprintf("%+v", d)} {
+		for _, text := range []string{fmt.Sprint(err), fmt.Sprintf("%+v", d)} {
 			if strings.Contains(text, "secret") || strings.Contains(text, "alice") {
 				t.Errorf("Check(%q): %q shows the credentials", raw, text)
 			}
@@ -1261,7 +1259,7 @@ func TestClientNoCredentialsInErrors(t *testing.T) {
 			})
 			forget(c, tc.origin.URL)
 			d, err := c.Check(ctx, tc.origin.URL+"/private")
-			info, _ := cached(c, tc.origin.URL)
+			info, _, _ := held(c, tc.origin.URL)
 			if d.Outcome != tc.outcome || d.Allowed != (tc.outcome == OutcomeAllowAll) {
 				t.Errorf("Check = %+v, %v; want %v", d, err, tc.outcome)
 			}
@@ -1668,5 +1666,24 @@ func TestClientSeveralProductTokens(t *testing.T) {
 		if ok, err := other.Allowed(ctx, s.URL+path); ok != want || err != nil {
 			t.Errorf("XBot, YBot: Allowed(%q) = %v, %v; want %v", path, ok, err, want)
 		}
+	}
+}
+
+// TestClientLastStatus: while a stale copy stands in, Status is the
+// copy's and LastStatus the failing server's.
+func TestClientLastStatus(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	d, err := c.Check(ctx, s.URL)
+	if err != nil || d.Status != 200 || d.LastStatus != 200 {
+		t.Fatalf("fresh: %+v, %v", d, err)
+	}
+	s.set(serve(503, "down"))
+	clock.Advance(2 * time.Minute)
+	if d, err = c.Check(ctx, s.URL); err != nil || !d.Stale || d.Status != 200 || d.LastStatus != 503 {
+		t.Fatalf("stale: Status %d LastStatus %d Stale %v, %v", d.Status, d.LastStatus, d.Stale, err)
 	}
 }

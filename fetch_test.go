@@ -54,12 +54,12 @@ func TestFetchRedirects(t *testing.T) {
 		if ok, err := c.Allowed(ctx, sites[0].URL+"/private"); ok || err != nil {
 			t.Fatalf("Allowed = %v, %v; want the final file's rules", ok, err)
 		}
-		info, _ := cached(c, sites[0].URL)
-		if info == nil || info.FinalURL != sites[5].URL+"/robots.txt" || info.Status != 200 {
+		info, _, ok := held(c, sites[0].URL)
+		if !ok || info.FinalURL != sites[5].URL+"/robots.txt" || info.Status != 200 {
 			t.Fatalf("Cached = %+v", info)
 		}
 		for i, s := range sites[1:] {
-			if _, ok := cached(c, s.URL); ok {
+			if _, _, ok := held(c, s.URL); ok {
 				t.Errorf("rules also bound to hop %d's authority", i+1)
 			}
 			if s.hits.Load() != 1 {
@@ -173,11 +173,11 @@ func TestFetchBodyLimitAfterGzip(t *testing.T) {
 			if ok, err := c.Allowed(ctx, s.URL+"/late"); !ok || err != nil {
 				t.Errorf("/late: %v, %v; want the rule past 500 KiB ignored", ok, err)
 			}
-			info, _ := cached(c, s.URL)
+			_, e, _ := held(c, s.URL)
 			// The line the limit cuts is dropped: the body ends with the
 			// last whole line within 500 KiB.
-			if n := len(info.Body()); n > body.DefaultLimit || n < body.DefaultLimit-60 || info.Body()[n-1] != '\n' {
-				t.Errorf("kept %d bytes ending %q, want the whole lines within %d", n, info.Body()[max(n-10, 0):], body.DefaultLimit)
+			if b := bodyOf(e); len(b) > body.DefaultLimit || len(b) < body.DefaultLimit-60 || b[len(b)-1] != '\n' {
+				t.Errorf("kept %d bytes ending %q, want the whole lines within %d", len(b), b[max(len(b)-10, 0):], body.DefaultLimit)
 			}
 		})
 	}
@@ -472,9 +472,9 @@ func TestFetchHostilePeers(t *testing.T) {
 		if ok, err := patient.Allowed(ctx, endless.url+"/y"); !ok || err != nil {
 			t.Errorf("Allowed(/y) = %v, %v; want allowed", ok, err)
 		}
-		info, _ := cached(patient, endless.url)
-		if n := len(info.Body()); n > limit || n < limit-len("Disallow: /x\n") || info.Body()[n-1] != '\n' {
-			t.Errorf("kept %d bytes, want the whole lines within %d", n, limit)
+		_, e, _ := held(patient, endless.url)
+		if b := bodyOf(e); len(b) > limit || len(b) < limit-len("Disallow: /x\n") || b[len(b)-1] != '\n' {
+			t.Errorf("kept %d bytes, want the whole lines within %d", len(b), limit)
 		}
 		if n := patient.Stats().InFlight; n != 0 {
 			t.Errorf("Stats().InFlight = %d after the check, want 0", n)
@@ -659,8 +659,8 @@ func TestFetchContentCodings(t *testing.T) {
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc >= 20<<20 {
 			t.Errorf("reading a %d-byte gzip of 50 MB allocated %d bytes, want < 20 MB", len(bomb), alloc)
 		}
-		info, _ := cached(c, s.URL)
-		if n := len(info.Body()); n > body.DefaultLimit || n < body.DefaultLimit-parse.MaxLineLength {
+		_, e, _ := held(c, s.URL)
+		if n := len(bodyOf(e)); n > body.DefaultLimit || n < body.DefaultLimit-parse.MaxLineLength {
 			t.Errorf("kept %d bytes, want at most the limit, %d", n, body.DefaultLimit)
 		}
 	})
@@ -690,8 +690,8 @@ func TestFetchCutLine(t *testing.T) {
 					t.Errorf("Check(%q) = %+v, %v; want allowed %v", path, d, err, want)
 				}
 			}
-			info, _ := cached(c, s.URL)
-			if got := strings.TrimPrefix(string(info.Body()), "\uFEFF"); got != "User-agent: *\nDisallow: /\n" {
+			_, e, _ := held(c, s.URL)
+			if got := strings.TrimPrefix(string(bodyOf(e)), "\uFEFF"); got != "User-agent: *\nDisallow: /\n" {
 				t.Errorf("Body = %q, want the two whole lines", got)
 			}
 		})
@@ -818,7 +818,7 @@ func TestFetchCapsServerStrings(t *testing.T) {
 		t.Errorf("huge reason: an error of %d bytes, %v", len(err.Error()), errors.Is(err, ErrDeferred))
 	}
 	for _, u := range []string{etag.URL, long.URL, reason.url} {
-		info, ok := cached(c, u)
+		info, _, ok := held(c, u)
 		if !ok {
 			t.Fatalf("%s not cached", u)
 		}
@@ -830,7 +830,7 @@ func TestFetchCapsServerStrings(t *testing.T) {
 			t.Errorf("%s: the Store keeps %d bytes", u, len(v))
 		}
 	}
-	if info, _ := cached(c, etag.URL); info.ETag != "" || info.LastModified != "" {
+	if info, _, _ := held(c, etag.URL); info.ETag != "" || info.LastModified != "" {
 		t.Errorf("a validator too long to keep whole was kept cut")
 	}
 	if st := c.Stats(); st.Evictions != 0 {
@@ -844,7 +844,7 @@ func TestFetchCapsServerStrings(t *testing.T) {
 	}
 	logMu.Unlock()
 	for _, s := range normal {
-		if _, ok := cached(c, s.URL); !ok {
+		if _, _, ok := held(c, s.URL); !ok {
 			t.Errorf("%s was evicted", s.URL)
 		}
 	}

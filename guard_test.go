@@ -152,7 +152,7 @@ func TestGuardRefusesInwardRedirects(t *testing.T) {
 			if !errors.Is(err, ErrDeferred) || !errors.Is(err, ErrNonPublic) || d.Allowed {
 				t.Errorf("%s, redirect to %s: %+v, %v; want deferred by ErrNonPublic", name, target, d, err)
 			}
-			if info, ok := cached(c, site.URL); !ok || info.Body() != nil || info.Outcome != OutcomeUnreachable {
+			if info, e, ok := held(c, site.URL); !ok || bodyOf(e) != nil || info.Outcome != OutcomeUnreachable {
 				t.Errorf("%s, redirect to %s: Info %+v", name, target, info)
 			}
 		}

@@ -40,8 +40,8 @@ func TestCacheStoreSharedBetweenClients(t *testing.T) {
 	if st := a.Stats().Store; st.Misses != 1 || st.Sets != 1 {
 		t.Errorf("first client Store stats = %+v", st)
 	}
-	info, _ := cached(b, s.URL)
-	if info.ETag != `"e"` || info.Status != 200 || string(info.Body()) != privateRules {
+	info, e, _ := held(b, s.URL)
+	if info.ETag != `"e"` || info.Status != 200 || string(bodyOf(e)) != privateRules {
 		t.Errorf("entry from the Store: %+v", info)
 	}
 }

@@ -295,7 +295,7 @@ func TestClientTransportSelfFetch(t *testing.T) {
 	if !errors.As(err, &de) || de.Decision.Status != 200 || de.Decision.Outcome != OutcomeRules {
 		t.Fatalf("err = %v, want a *DisallowedError resting on the redirected robots.txt", err)
 	}
-	if info, ok := cached(c, s.URL); !ok || info.FinalURL != s.URL+"/other/robots.txt" {
+	if info, _, ok := held(c, s.URL); !ok || info.FinalURL != s.URL+"/other/robots.txt" {
 		t.Errorf("Cached = %+v, %v", info, ok)
 	}
 	if got, want := s.got(), []string{"/robots.txt", "/other/robots.txt"}; !slices.Equal(got, want) {
@@ -727,10 +727,10 @@ func TestTransportCrawlDelayClamped(t *testing.T) {
 		if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
 			t.Fatal(err)
 		}
-		if info, _ := cached(c, s.URL); info == nil {
+		if info, _, ok := held(c, s.URL); !ok {
 			t.Fatal("not cached")
-		} else if d, ok := info.CrawlDelay(); !ok || d != 24*time.Hour {
-			t.Errorf("Crawl-delay: %s reads as %v, %v; want 24h", v, d, ok)
+		} else if info.CrawlDelay != 24*time.Hour {
+			t.Errorf("Crawl-delay: %s reads as %v; want 24h", v, info.CrawlDelay)
 		}
 		if _, err := get(context.Background(), hc, s.URL+"/b"); err == nil {
 			t.Errorf("Crawl-delay: %s: a second request was sent at once", v)
