@@ -16,6 +16,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/tdmrep"
+	"github.com/robotsgate/robotstxt/meta"
 )
 
 // sig is a Signal as the tests write it: "source label pref where", with
@@ -581,5 +584,260 @@ func TestReceiptTDMRepFile(t *testing.T) {
 	}
 	if n := w.count("http://a.test" + tdmrepPath); n != 2 {
 		t.Errorf("with the Store failing, a.test's tdmrep.json fetched %d times in all, want 2", n)
+	}
+}
+
+// TestTDMOf reads TDMRep's three techniques together, the site's
+// tdmrep.json included (the file as the Transport will get it, or the
+// error it got), as TDMRep ranks them: the later replaces the earlier,
+// absence replaces nothing, and across protocols a reservation stands.
+func TestTDMOf(t *testing.T) {
+	file, err := tdmrep.Parse([]byte(`[
+		{"location": "/reserved/", "tdm-reservation": 1, "tdm-policy": "https://example.com/file-policy"},
+		{"location": "/open/*.jpg$", "tdm-reservation": 0},
+		{"location": "/open/", "tdm-reservation": 1}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unreachable := errors.New("tdmrep.json unreachable (status 503)")
+	tests := []struct {
+		name    string
+		file    *tdmrep.File
+		err     error
+		path    string
+		header  []string // tdm-reservation, tdm-policy
+		meta    meta.TDM
+		usage   string
+		signals []string
+		policy  string
+	}{
+		{name: "no file", path: "/reserved/x", usage: "", signals: []string{}},
+		{name: "the file reserves", file: file, path: "/reserved/x",
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1"}, policy: "https://example.com/file-policy"},
+		{name: "the first entry that matches decides", file: file, path: "/open/cat.jpg",
+			usage: "", signals: []string{"tdmrep.json train-ai unknown entry 2"}},
+		{name: "a later entry", file: file, path: "/open/cat.png",
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 3"}},
+		{name: "no entry matches", file: file, path: "/elsewhere", usage: "", signals: []string{}},
+		{name: "a normal form the file reserves", file: file, path: "/open/x/../../reserved/a.jpg",
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1"}, policy: "https://example.com/file-policy"},
+		{name: "the header replaces the file", file: file, path: "/reserved/x", header: []string{"0", ""},
+			usage: "", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-header train-ai unknown tdm-reservation"}},
+		{name: "the header reserves what the file does not", file: file, path: "/open/a.jpg", header: []string{"1", "https://example.com/h"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai unknown entry 2 superseded", "tdm-header train-ai n tdm-reservation"},
+			policy: "https://example.com/h"},
+		{name: "the META replaces both", file: file, path: "/reserved/x", header: []string{"1", ""}, meta: meta.TDM{Reservation: "0"},
+			usage: "", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-header train-ai n tdm-reservation superseded",
+				"tdm-meta train-ai unknown tdm-reservation"}},
+		{name: "a policy stands when a later technique gives none", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-meta train-ai n tdm-reservation"},
+			policy: "https://example.com/file-policy"},
+		{name: "the latest policy", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1", Policy: "https://example.com/m"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-meta train-ai n tdm-reservation"},
+			policy: "https://example.com/m"},
+		{name: "a policy without a reservation is not reported", path: "/x", header: []string{"", "https://example.com/h"},
+			usage: "", signals: []string{}},
+		{name: "unreachable: train-ai=n", err: unreachable, path: "/x",
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n unreachable"}},
+		{name: "unreachable: a header of 0 does not lift it", err: unreachable, path: "/x", header: []string{"0", ""},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n unreachable", "tdm-header train-ai unknown tdm-reservation"}},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		if tt.header != nil {
+			if tt.header[0] != "" {
+				h.Set("Tdm-Reservation", tt.header[0])
+			}
+			if tt.header[1] != "" {
+				h.Set("Tdm-Policy", tt.header[1])
+			}
+		}
+		rd := reading{record: true, signals: []Signal{}}
+		policy := rd.tdmOf(tt.file, tt.err, tt.path, h, tt.meta)
+		if rd.usage.statement() != tt.usage || !reflect.DeepEqual(sigs(rd.signals), tt.signals) || policy != tt.policy {
+			t.Errorf("%s: usage %q, signals %q, policy %q;\nwant %q, %q, %q", tt.name, rd.usage, sigs(rd.signals), policy, tt.usage, tt.signals, tt.policy)
+		}
+		if tt.err != nil && rd.signals[0].Value != tt.err.Error() {
+			t.Errorf("%s: value %q", tt.name, rd.signals[0].Value)
+		}
+	}
+}
+
+// TestTDMHeaderValues: a header field of 1 among others reserves; values
+// that are neither 0 nor 1 are protocol errors, read as absent.
+func TestTDMHeaderValues(t *testing.T) {
+	for _, tc := range []struct {
+		values []string
+		usage  string
+		n      int // signals
+	}{
+		{[]string{"1"}, "train-ai=n", 1},
+		{[]string{" 1 "}, "train-ai=n", 1},
+		{[]string{"0", "1"}, "train-ai=n", 1},
+		{[]string{"1", "0"}, "train-ai=n", 1},
+		{[]string{"0"}, "", 1},
+		{[]string{"yes"}, "", 0},
+		{[]string{"true", "0"}, "", 1},
+		{[]string{"2"}, "", 0},
+	} {
+		rd := reading{record: true}
+		rd.tdmOf(nil, nil, "/", http.Header{"Tdm-Reservation": tc.values}, meta.TDM{})
+		if rd.usage.statement() != tc.usage || len(rd.signals) != tc.n {
+			t.Errorf("%q: usage %q, signals %q", tc.values, rd.usage, sigs(rd.signals))
+		}
+	}
+}
+
+func TestRobotsSignals(t *testing.T) {
+	r := Parse([]byte("Content-Signal: ai-train=no, search=yes\nUser-agent: *\nDisallow: /private/\n" +
+		"Content-Usage: /a/ train-ai=y\nContent-Usage: /a/ search=n, use=reference\nContent-Usage: train-ai=n\n" +
+		"Content-Signal: ai-input=no, odd=maybe\n"))
+	tests := []struct {
+		url  string
+		want []string
+	}{
+		{"/a/x", []string{"robots.txt train-ai y line 4", "robots.txt search n line 5",
+			"content-signal train-ai n line 1", "content-signal search y line 1", "content-signal ai-input n line 7"}},
+		{"/b", []string{"robots.txt train-ai n line 6",
+			"content-signal train-ai n line 1", "content-signal search y line 1", "content-signal ai-input n line 7"}},
+		{"/private/x", nil},
+	}
+	for _, tt := range tests {
+		got := r.Signals("ExampleBot", tt.url)
+		if tt.want == nil {
+			if got != nil {
+				t.Errorf("Signals(%q) = %q, want nil", tt.url, sigs(got))
+			}
+			continue
+		}
+		if !reflect.DeepEqual(sigs(got), tt.want) {
+			t.Errorf("Signals(%q) = %q,\nwant %q", tt.url, sigs(got), tt.want)
+		}
+		// Robots.Usage is what the signals say.
+		var u Usage
+		for _, s := range got {
+			u = u.combine(Usage{s.Label + "=" + s.Pref.String()})
+		}
+		for _, l := range []string{"train-ai", "search", "ai-input"} {
+			if u.Pref(l) != r.Usage("ExampleBot", tt.url).Pref(l) {
+				t.Errorf("%s %s: signals %v, Usage %q", tt.url, l, u.Pref(l), r.Usage("ExampleBot", tt.url))
+			}
+		}
+	}
+	if s := r.Signals("ExampleBot", "/a/x")[1]; s.Value != "search=n, use=reference" {
+		t.Errorf("Value %q", s.Value)
+	}
+}
+
+func TestUsageJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                    `{}`,
+		"train-ai=n":                          `{"train-ai":"n"}`,
+		"search=y, train-ai=n, use=reference": `{"search":"y","train-ai":"n"}`,
+		"x=maybe":                             `{}`,
+	} {
+		out, err := json.Marshal(parseUsage(in))
+		if err != nil || string(out) != want {
+			t.Errorf("Marshal(%q) = %s, %v; want %s", in, out, err, want)
+		}
+	}
+	out, _ := json.Marshal([]Pref{PrefYes, PrefNo, PrefUnknown})
+	if string(out) != `["y","n","unknown"]` {
+		t.Errorf("Prefs marshal as %s", out)
+	}
+}
+
+func TestTransportDirectives(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/tagged.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("X-Robots-Tag", "noarchive")
+		w.Header().Add("X-Robots-Tag", "examplebot: nofollow")
+		w.Header().Add("X-Robots-Tag", "otherbot: noindex")
+		_, _ = io.WriteString(w, "page")
+	})
+	_, tr, hc := newTestTransport(t)
+	resp, err := hc.Get(s.URL + "/tagged.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	d := tr.headerDirectives(resp)
+	if !d.Index() || d.Follow() || !d.NoArchive {
+		t.Errorf("Directives = %+v, want index, nofollow, noarchive", d)
+	}
+	if d := tr.headerDirectives(nil); !d.Index() || !d.Follow() {
+		t.Errorf("Directives(nil) = %+v, want the zero value", d)
+	}
+}
+
+// TestTransportPageDirectives reads a page for a crawler known by a
+// Mozilla-style User-Agent: the header and the META tags named for its
+// product token and for robots all count, merged.
+func TestTransportPageDirectives(t *testing.T) {
+	checkLeaks(t)
+	const head = `<!doctype html><html><head><title>x</title>
+<meta name="XBot" content="noindex">
+<meta name="robots" content="nofollow, max-snippet:20">
+<meta name="OtherBot" content="noarchive">
+</head><body><meta name="robots" content="noimageindex">`
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/page.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("X-Robots-Tag", "xbot: nosnippet, unavailable_after: 2030-01-02")
+		w.Header().Add("X-Robots-Tag", "otherbot: notranslate")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, head)
+	})
+	s.route("/plain.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = io.WriteString(w, head)
+	})
+	s.route("/untyped", func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = nil // no sniffing by the server
+		_, _ = io.WriteString(w, head)
+	})
+	c := newTestClient(t, WithUserAgent("Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)"))
+	tr := NewTransport(c, nil)
+	hc := &http.Client{Transport: tr}
+	read := func(path string) (*http.Response, []byte) {
+		t.Helper()
+		resp, err := hc.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, body
+	}
+
+	resp, body := read("/page.html")
+	want := meta.Directives{NoIndex: true, NoFollow: true, NoSnippet: true,
+		UnavailableAfter: time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC), Other: []string{"max-snippet:20"}}
+	if got := tr.PageDirectives(resp, body); !reflect.DeepEqual(got, want) {
+		t.Errorf("PageDirectives = %+v,\nwant %+v", got, want)
+	}
+	if got := tr.headerDirectives(resp); got.NoIndex || got.NoFollow || !got.NoSnippet {
+		t.Errorf("Directives (header only) = %+v", got)
+	}
+	// META tags past the prefix read are not seen.
+	padded := append([]byte("<html><head>"+strings.Repeat(" ", 1<<20)), body...)
+	if got := tr.PageDirectives(resp, padded); got.NoIndex || !got.NoSnippet {
+		t.Errorf("PageDirectives read past the first mebibyte: %+v", got)
+	}
+
+	// A body that is not HTML has no META tags; one without a
+	// Content-Type is read when it looks like HTML.
+	if resp, body := read("/plain.txt"); tr.PageDirectives(resp, body).NoIndex {
+		t.Error("META tags read from a text/plain body")
+	}
+	if resp, body := read("/untyped"); resp.Header.Get("Content-Type") != "" || !tr.PageDirectives(resp, body).NoIndex {
+		t.Errorf("META tags not read from an untyped HTML body (Content-Type %q)", resp.Header.Get("Content-Type"))
+	}
+	if d := tr.PageDirectives(nil, body); !reflect.DeepEqual(d, meta.Directives{}) {
+		t.Errorf("PageDirectives(nil, …) = %+v, want the zero value", d)
 	}
 }
