@@ -210,7 +210,7 @@ func (x *explainer) source() string {
 	if !d.readable() {
 		return s
 	}
-	s += fmt.Sprintf(", %d bytes, %s", d.size, d.body.Charset)
+	s += fmt.Sprintf(", %d bytes, %s", len(d.raw), d.body.Charset)
 	if d.body.Truncated {
 		if x.full {
 			s += ", read whole (-full), past the 500 KiB crawlers read"
