@@ -28,10 +28,9 @@ const crawlerLimit = 500 << 10
 // Windows-1252), so that every command sees what a crawler would.
 type document struct {
 	name string
-	// size is how many bytes were read from the source, before decoding.
-	size int
-	// raw and header are the bytes read and, for a robots.txt fetched
-	// over HTTP, the response's header: what served gives a Client.
+	// raw and header are the bytes read from the source, before
+	// decoding, and, for a robots.txt fetched over HTTP, the response's
+	// header: what served gives a Client.
 	raw    []byte
 	header http.Header
 	// body is the robots.txt as crawlers read it: cut at the 500 KiB
@@ -107,7 +106,7 @@ func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*do
 // decode reads raw, with the response header when there is one, through
 // the Client's body pipeline, both as crawlers read it and whole.
 func (d *document) decode(raw []byte, header http.Header) error {
-	d.raw, d.header, d.size = raw, header, len(raw)
+	d.raw, d.header = raw, header
 	var err error
 	d.body, err = parser.Read(bytes.NewReader(raw), header, crawlerLimit)
 	if err != nil {

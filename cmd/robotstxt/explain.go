@@ -45,52 +45,17 @@ func runExplain(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{defaultUserAgent, *timeout}
-	// One explainer per document, so that each is read and parsed once:
-	// the -file, or each site's robots.txt, fetched whole as check
-	// fetches it.
-	xs := make(map[*document]*explainer)
-	defer func() {
-		for _, x := range xs {
-			x.close()
-		}
-	}()
-	f := newFetcher(cfg, robotstxt.WithBodyLimit(maxInput))
-	defer f.close()
-	var doc *document
-	code = exitOK
-	for i, t := range targets {
-		switch {
-		case *file == "":
-			_, doc, err = f.read(context.Background(), t.url)
-		case doc == nil:
-			doc, err = readDocument(context.Background(), *file, cfg, e)
-		}
-		if doc == nil {
-			e.fail(err)
-			return worst(code, exitUsage)
-		}
-		x := xs[doc]
-		if x == nil {
-			x = newExplainer(doc, tok, modeOf(*rfc), *full, e)
-			xs[doc] = x
-		}
+	return eachURL(targets, *file, tok, modeOf(*rfc), *full, *timeout, e, func(x *explainer, i int, t target) (int, error) {
 		if *asJSON {
-			res := x.explanation(t)
-			if err := writeJSON(e.stdout, res); err != nil {
-				e.fail(err)
-				return worst(code, exitUsage)
-			}
+			res := x.explanation(x.check(t))
 			c, _ := expectation{}.judge(res.Verdict)
-			code = worst(code, c)
-			continue
+			return c, writeJSON(e.stdout, res)
 		}
 		if i > 0 {
 			fmt.Fprintln(e.stdout)
 		}
-		code = worst(code, x.explain(t))
-	}
-	return code
+		return x.explain(t), nil
+	})
 }
 
 // explainJSONHelp is what explain's -json adds to urlJSONHelp.
@@ -112,9 +77,9 @@ type matchResult struct {
 	Length int `json:"length"`
 }
 
-// explanation returns the -json form of the explanation of t.
-func (x *explainer) explanation(t target) explanation {
-	c := x.check(t)
+// explanation returns the -json form of the explanation of c, which the
+// text output prints too.
+func (x *explainer) explanation(c checked) explanation {
 	out := explanation{urlResult: x.result(c), Matches: []matchResult{}}
 	if c.p == nil {
 		return out
@@ -128,9 +93,17 @@ func (x *explainer) explanation(t target) explanation {
 	return out
 }
 
-// An explainer explains decisions for one agent against one document.
+// An explainer answers for URLs from one document, as a Client reading it
+// as the robots.txt of every site answers (or, for a live robots.txt
+// without rules, as the Client answered for it), for one agent, and
+// explains the answers.
 type explainer struct {
-	*reader
+	doc   *document
+	c     *robotstxt.Client // nil when the document has no rules
+	p     *parsed
+	agent string
+	mode  robotstxt.Mode
+	full  bool
 	other *robotstxt.Client // reads the document in the other mode
 	// whole reads the whole file, when it is over the limit and read
 	// cut, and wholeLines are its lines; whole is nil otherwise.
@@ -140,11 +113,14 @@ type explainer struct {
 }
 
 // newExplainer returns an explainer of d for agent in mode m, reading it
-// whole when full is set, that prints to e's standard output.
+// whole when full is set, that prints to e's standard output, and notes
+// on standard error when d is over the limit crawlers read.
 func newExplainer(d *document, agent string, m robotstxt.Mode, full bool, e env) *explainer {
-	x := &explainer{reader: newReader(d, agent, m, full, e), w: e.stdout}
-	if x.c != nil {
-		x.other = d.client(agent, x.otherMode(), full)
+	x := &explainer{doc: d, agent: agent, mode: m, full: full, w: e.stdout}
+	if d.readable() {
+		d.noteLimit(full, e)
+		x.c, x.p = d.client(agent, m, full), parse(d.text(full), m)
+		x.other = d.client(agent, modeOf(m == robotstxt.ModeGoogle), full) // the other mode
 		if d.body.Truncated && !full {
 			x.whole, x.wholeLines = d.client(agent, m, true), newListing(d.whole.Text)
 		}
@@ -154,20 +130,11 @@ func newExplainer(d *document, agent string, m robotstxt.Mode, full bool, e env)
 
 // close closes the explainer's Clients.
 func (x *explainer) close() {
-	x.reader.close()
-	for _, c := range []*robotstxt.Client{x.other, x.whole} {
+	for _, c := range []*robotstxt.Client{x.c, x.other, x.whole} {
 		if c != nil {
 			c.Close()
 		}
 	}
-}
-
-// otherMode returns the mode that explain compares with.
-func (x *explainer) otherMode() robotstxt.Mode {
-	if x.mode == robotstxt.ModeRFC9309 {
-		return robotstxt.ModeGoogle
-	}
-	return robotstxt.ModeRFC9309
 }
 
 // matched returns the path that rules are matched against for c, read in
@@ -194,6 +161,7 @@ func (x *explainer) more(format string, args ...any) {
 // explain prints the explanation for t and returns its exit code.
 func (x *explainer) explain(t target) int {
 	c := x.check(t)
+	res := x.explanation(c)
 	x.field("URL", "%s", t.arg)
 	spelled, path := matchPath(clientEscaped(t.url), robotstxt.ModeGoogle), matchPath(clientEscaped(t.url), x.mode)
 	where := spelled
@@ -206,20 +174,19 @@ func (x *explainer) explain(t target) int {
 	x.field("path", "%s", where)
 	x.field("agent", "%s", x.agent)
 	x.field("robots", "%s", x.source())
-	code, _ := expectation{}.judge(c.verdict())
+	code, _ := expectation{}.judge(res.Verdict)
 	if c.p == nil {
 		for _, r := range x.doc.hops {
 			x.more("%s → %s", r.url, requestResult(r))
 		}
-		x.field("decision", "%s: %s", c.verdict().word(), x.result(c).Detail)
+		x.field("decision", "%s: %s", res.Verdict.word(), res.Detail)
 		return code
 	}
 	f, l := c.p.file, c.p.lines
 	x.groups(f, l)
-	groups := appliedGroups(f, x.agent)
 	path = x.matched(c)
-	x.rules(f, groups, path, c.d, l)
-	x.others(f, groups, path, l)
+	x.rules(res, path)
+	x.others(f, appliedGroups(f, x.agent), path, l)
 	for _, it := range prefItems(c.p, x.agent, t.url, c.d.Allowed) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
@@ -243,7 +210,7 @@ func (x *explainer) source() string {
 	if !d.readable() {
 		return s
 	}
-	s += fmt.Sprintf(", %d bytes, %s", d.size, d.body.Charset)
+	s += fmt.Sprintf(", %d bytes, %s", len(d.raw), d.body.Charset)
 	if d.body.Truncated {
 		if x.full {
 			s += ", read whole (-full), past the 500 KiB crawlers read"
@@ -332,31 +299,30 @@ func (x *explainer) agentLines(f *parser.File, groups []int, l listing) string {
 	return strings.Join(parts, ", ")
 }
 
-// rules prints every matching rule of the applying groups and the
-// decision with its reason.
-func (x *explainer) rules(f *parser.File, groups []int, path string, v robotstxt.Decision, l listing) {
-	ms := matches(f, groups, path)
-	if len(ms) == 0 {
+// rules prints every rule of the applying groups that matches path, as
+// res lists them, and the decision with its reason.
+func (x *explainer) rules(res explanation, path string) {
+	if len(res.Matches) == 0 {
 		x.field("rules", "no rule of these groups matches %s", path)
 	}
-	for i, m := range ms {
+	for i, m := range res.Matches {
 		label := ""
 		if i == 0 {
 			label = "rules"
 		}
-		s := fmt.Sprintf("line %-4d %s  (length %d", m.rule.Line, writtenRule(robotstxt.Rule(*m.rule), l), m.length)
-		if m.length != len(m.rule.Pattern) {
-			s += fmt.Sprintf(": the directory %s$ of an index page", m.rule.Pattern[:m.length-1])
-		} else if w := l.directive(m.rule.Line); w != "" && !strings.HasSuffix(w, " "+m.rule.Pattern) {
-			s += ", normalised " + m.rule.Pattern
+		s := fmt.Sprintf("line %-4d %s  (length %d", m.Line, m.Text, m.Length)
+		if m.Length != len(m.Pattern) {
+			s += fmt.Sprintf(": the directory %s$ of an index page", m.Pattern[:m.Length-1])
+		} else if !strings.HasSuffix(m.Text, " "+m.Pattern) {
+			s += ", normalised " + m.Pattern
 		}
 		s += ")"
-		if decided(v.Rule) && robotstxt.Rule(*m.rule) == v.Rule {
+		if res.Rule != nil && m.ruleResult == *res.Rule {
 			s += "  ← decides"
 		}
 		x.field(label, "%s", s)
 	}
-	x.field("decision", "%s", decisionReason(ms, v, path, x.mode, l))
+	x.field("decision", "%s", res.Detail)
 }
 
 // decisionReason says what the decision is and why.

@@ -106,7 +106,7 @@ func lintRobots(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 		return report{File: d.name, Error: "nothing to lint: " + c.detail(code != exitDeferred)}, code
 	}
 	p := parser.Parse(d.body.Text)
-	return report{File: d.name, Bytes: d.size, Charset: d.body.Charset, Truncated: d.body.Truncated,
+	return report{File: d.name, Bytes: len(d.raw), Charset: d.body.Charset, Truncated: d.body.Truncated,
 		Diagnostics: lintDocument(d, mode),
 		summary:     plural(len(p.Groups), "group") + ", " + plural(rules(p), "rule") + ", " + plural(len(p.Sitemaps), "sitemap")}, exitOK
 }

@@ -12,7 +12,7 @@ import (
 // notRobots reports, as one finding, a body that is not a robots.txt at
 // all: its lines are not worth one finding each.
 func (lt *linter) notRobots() bool {
-	kind := bodyKind(lt.text, rules(lt.file) > 0)
+	kind := bodyKind(lt.doc.body.Text, rules(lt.file) > 0)
 	if kind == "" {
 		return false
 	}
@@ -107,7 +107,7 @@ func (lt *linter) overLimit() {
 	// The cut text ends with a line end, so its last (empty) line is
 	// the first one crawlers do not read.
 	first := lt.lines.len()
-	if t := lt.text; len(t) > 0 && t[len(t)-1] != '\n' && t[len(t)-1] != '\r' {
+	if t := d.body.Text; len(t) > 0 && t[len(t)-1] != '\n' && t[len(t)-1] != '\r' {
 		first++ // a cut line too long to keep whole was kept
 	}
 	past, firstPast := 0, 0

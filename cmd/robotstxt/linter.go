@@ -18,20 +18,17 @@ type finding struct {
 	Text     string   `json:"text"`
 }
 
-// A linter collects the findings of one document.
+// A linter collects the findings of one document, parsed as crawlers
+// read it.
 type linter struct {
+	*parsed
 	doc      *document
-	mode     robotstxt.Mode
-	text     []byte
-	lines    listing
-	file     *parser.File
 	findings []finding
 }
 
 // lintDocument returns the findings for d read in mode, in line order.
 func lintDocument(d *document, mode robotstxt.Mode) []finding {
-	lt := &linter{doc: d, mode: mode, text: d.body.Text, lines: newListing(d.body.Text)}
-	lt.file = parseFile(lt.text, mode)
+	lt := &linter{parsed: parse(d.body.Text, mode), doc: d}
 	switch {
 	case lt.notRobots():
 	case lt.noDirectives():

@@ -30,7 +30,7 @@ func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, 
 			e.fail(err)
 			return report{File: name, Error: errText(err)}, exitUsage
 		}
-		r.Bytes, url, tr = d.size, pathSite+"/", served{d, "/.well-known/tdmrep.json"}
+		r.Bytes, url, tr = len(d.raw), pathSite+"/", served{d, "/.well-known/tdmrep.json"}
 	}
 	c, rt := robotstxt.NewClientTransport(tr, []robotstxt.Option{robotstxt.WithTDMRep(),
 		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)})

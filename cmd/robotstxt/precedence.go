@@ -31,7 +31,7 @@ func matches(f *parser.File, groups []int, path string) []match {
 	for _, gi := range groups {
 		for i := range f.Groups[gi].Rules {
 			ru := &f.Groups[gi].Rules[i]
-			if n, ok := matchRule(ru, path); ok {
+			if n, ok := matcher.MatchRule(ru.Pattern, ru.Allow, path); ok {
 				ms = append(ms, match{ru, gi, n})
 			}
 		}
@@ -46,12 +46,4 @@ func matches(f *parser.File, groups []int, path string) []match {
 		return 0
 	})
 	return ms
-}
-
-// matchRule reports whether r matches path as the engine matches it, and
-// the length its match weighs in precedence: the pattern's, or for an
-// allow of …/index.html that matches only its directory, that of the
-// directory pattern "…/$" (see matcher.MatchRule).
-func matchRule(r *parser.Rule, path string) (length int, ok bool) {
-	return matcher.MatchRule(r.Pattern, r.Allow, path)
 }

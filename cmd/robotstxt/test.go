@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -55,83 +56,85 @@ func runTest(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	d, err := readDocument(context.Background(), *file, fetchConfig{defaultUserAgent, *timeout}, e)
-	if err != nil {
-		e.fail(err)
-		return exitUsage
-	}
-	r := newReader(d, tok, modeOf(*rfc), *full, e)
-	defer r.close()
 	width := columnWidth(args)
-	code = exitOK
-	for _, t := range targets {
+	return eachURL(targets, *file, tok, modeOf(*rfc), *full, *timeout, e, func(r *explainer, _ int, t target) (int, error) {
 		c := r.check(t)
 		res := r.result(c)
-		got, note := x.judge(res.Verdict)
-		code = worst(code, got)
+		code, note := x.judge(res.Verdict)
 		if *asJSON {
-			if err := writeJSON(e.stdout, res); err != nil {
-				e.fail(err)
-				return exitUsage
-			}
-			continue
+			return code, writeJSON(e.stdout, res)
 		}
 		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
 		if c.p != nil && c.d.Allowed {
 			printPrefs(e.stdout, width, prefItems(c.p, tok, t.url, true))
 		}
+		return code, nil
+	})
+}
+
+// eachURL calls do for each target, in turn, with the explainer of the
+// robots.txt it is checked against: file, read once, or without one the
+// target's own robots.txt, fetched whole as check fetches it, once per
+// site. Each document has one explainer, so that it is read and parsed
+// once. eachURL returns the worst of do's exit codes, or stops with
+// exitUsage at a robots.txt it cannot read or an answer do cannot write.
+func eachURL(targets []target, file, agent string, m robotstxt.Mode, full bool, timeout time.Duration, e env,
+	do func(x *explainer, i int, t target) (int, error)) int {
+	cfg := fetchConfig{defaultUserAgent, timeout}
+	xs := make(map[*document]*explainer)
+	defer func() {
+		for _, x := range xs {
+			x.close()
+		}
+	}()
+	f := newFetcher(cfg, robotstxt.WithBodyLimit(maxInput))
+	defer f.close()
+	var doc *document
+	var err error
+	code := exitOK
+	for i, t := range targets {
+		switch {
+		case file == "":
+			_, doc, err = f.read(context.Background(), t.url)
+		case doc == nil:
+			doc, err = readDocument(context.Background(), file, cfg, e)
+		}
+		if doc == nil {
+			e.fail(err)
+			return worst(code, exitUsage)
+		}
+		x := xs[doc]
+		if x == nil {
+			x = newExplainer(doc, agent, m, full, e)
+			xs[doc] = x
+		}
+		c, err := do(x, i, t)
+		if err != nil {
+			e.fail(err)
+			return worst(code, exitUsage)
+		}
+		code = worst(code, c)
 	}
 	return code
 }
 
-// A reader answers for URLs from one document, as a Client reading it as
-// the robots.txt of every site answers: or, for a live robots.txt without
-// rules, as the Client answered for it.
-type reader struct {
-	doc   *document
-	c     *robotstxt.Client // nil when the document has no rules
-	p     *parsed
-	agent string
-	mode  robotstxt.Mode
-	full  bool
-}
-
-// newReader returns a reader of d for agent in mode m, reading it whole
-// when full is set, and notes on standard error when d is over the limit
-// crawlers read.
-func newReader(d *document, agent string, m robotstxt.Mode, full bool, e env) *reader {
-	r := &reader{doc: d, agent: agent, mode: m, full: full}
-	if d.readable() {
-		d.noteLimit(full, e)
-		r.c, r.p = d.client(agent, m, full), parse(d.text(full), m)
-	}
-	return r
-}
-
-// close closes the reader's Client.
-func (r *reader) close() {
-	if r.c != nil {
-		r.c.Close()
-	}
-}
-
 // check returns what the document says of t.
-func (r *reader) check(t target) checked {
-	if r.c == nil {
-		return checked{t: t, d: *r.doc.live, err: r.doc.liveErr}
+func (x *explainer) check(t target) checked {
+	if x.c == nil {
+		return checked{t: t, d: *x.doc.live, err: x.doc.liveErr}
 	}
-	d, err := r.c.Check(context.Background(), t.url)
-	return checked{t: t, d: d, err: err, p: r.p}
+	d, err := x.c.Check(context.Background(), t.url)
+	return checked{t: t, d: d, err: err, p: x.p}
 }
 
-// result returns the -json form of c, which r gave: its detail gives the
+// result returns the -json form of c, which x gave: its detail gives the
 // status of a live robots.txt without rules, and its status is that of a
 // live robots.txt, none for a file.
-func (r *reader) result(c checked) urlResult {
-	res := c.result(r.agent, c.d.Usage, c.p == nil && c.verdict() != verdictDeferred)
+func (x *explainer) result(c checked) urlResult {
+	res := c.result(x.agent, c.d.Usage, c.p == nil && c.verdict() != verdictDeferred)
 	res.Status = 0
-	if r.doc.live != nil {
-		res.Status = r.doc.live.Status
+	if x.doc.live != nil {
+		res.Status = x.doc.live.Status
 	}
 	return res
 }

@@ -27,29 +27,21 @@ func verdictOf(allowed bool) verdict {
 	return verdictDisallowed
 }
 
+// verdictWords are the words of each verdict: as the text output prints
+// it and as -json writes it.
+var verdictWords = [...][2]string{
+	verdictAllowed:    {"ALLOW", "allowed"},
+	verdictDisallowed: {"DISALLOW", "disallowed"},
+	verdictDeferred:   {"DEFER", "deferred"},
+}
+
 // word returns the verdict as the text output prints it: ALLOW, DISALLOW
 // or DEFER.
-func (v verdict) word() string {
-	switch v {
-	case verdictAllowed:
-		return "ALLOW"
-	case verdictDisallowed:
-		return "DISALLOW"
-	}
-	return "DEFER"
-}
+func (v verdict) word() string { return verdictWords[v][0] }
 
 // MarshalText writes the verdict as -json does: allowed, disallowed or
 // deferred.
-func (v verdict) MarshalText() ([]byte, error) {
-	switch v {
-	case verdictAllowed:
-		return []byte("allowed"), nil
-	case verdictDisallowed:
-		return []byte("disallowed"), nil
-	}
-	return []byte("deferred"), nil
-}
+func (v verdict) MarshalText() ([]byte, error) { return []byte(verdictWords[v][1]), nil }
 
 // A urlResult is what check, test and explain print with -json for one
 // URL, as one line of JSON (see urlJSONHelp).
