@@ -213,7 +213,7 @@ func (k key) url() string {
 // store returns the key of k's document in a Store: its authority for
 // robots.txt, else the authority followed by the document's path.
 func (k key) store() string {
-	if k.doc.path == "/robots.txt" {
+	if k.doc.robots {
 		return k.authority
 	}
 	return k.authority + k.doc.path
