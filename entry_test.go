@@ -192,7 +192,9 @@ func TestEntryDecodeOwnsBody(t *testing.T) {
 }
 
 // robotsKey returns the key of authority's robots.txt.
-func robotsKey(authority string) key { return key{authority, &document{path: "/robots.txt"}} }
+func robotsKey(authority string) key {
+	return key{authority, &document{path: "/robots.txt", name: "robots.txt", robots: true}}
+}
 
 // encodeTest encodes e for the Store under its robots.txt's key.
 func encodeTest(e *entry) []byte { return encodeEntry(robotsKey(e.key), e) }
