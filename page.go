@@ -27,23 +27,16 @@ import (
 
 // A Receipt is everything a site told a crawler about what it may do
 // with one page, for a compliance log: the merged preferences, each
-// signal behind them and where it stands, and the robots.txt they rest
-// on. [Transport.Receipt] makes one. It marshals with encoding/json to
-// one object, and implements [slog.LogValuer]:
+// signal behind them, and the robots.txt they rest on. [Transport.Receipt]
+// makes one. It marshals with encoding/json to one object, its fields
+// named by their tags, and implements [slog.LogValuer].
 //
-//	{"url":"https://example.com/a","agent":"ExampleBot","fetched_at":"2026-…Z",
-//	 "usage":{"train-ai":"n","search":"y"},
-//	 "signals":[{"source":"robots.txt","label":"search","pref":"y","where":"line 4","value":"search=y"},
-//	            {"source":"tdm-header","label":"train-ai","pref":"n","where":"tdm-reservation","value":"1"}],
-//	 "robots":{"authority":"https://example.com:443","fetched_at":"…","status":200,"outcome":"rules",
-//	           "sha256":"9f86…","rule":3},
-//	 "licenses":[],"tdm_policy":"https://example.com/tdm-policy.json"}
-//
-// A Receipt is deterministic: the signals stand in the order of Source's
-// list, each source's in the order of the site's text. It is bounded: it
-// keeps at most 16 signals of each source (Dropped counts those left
-// out) and 16 licences, and cuts each string a site chose to 512 bytes
-// (a signal's Value to 256), marked with "…".
+// A Receipt is deterministic: the signals stand in the order
+// Transport.Receipt lists their sources, each source's in the order of
+// the site's text. It is bounded: it keeps at most 16 signals of each
+// source (Dropped counts those left out) and 16 licences, and cuts each
+// string a site chose to 512 bytes (a signal's Value to 256), marked
+// with "…".
 type Receipt struct {
 	// URL is the page's URL, as the request reached the server, without
 	// userinfo.
@@ -54,16 +47,14 @@ type Receipt struct {
 	// FetchedAt is when the receipt was made, by the Client's clock, in
 	// UTC: make it as soon as the page is read.
 	FetchedAt time.Time `json:"fetched_at"`
-	// Usage is the merged answer: every signal that counts, combined
-	// label by label, n from any source winning, then y, else unknown.
-	// As JSON, an object of the labels with a stated preference.
+	// Usage is the merged answer of the signals that count.
 	Usage Usage `json:"usage"`
-	// Signals are the statements behind Usage (see [Signal]).
+	// Signals are the statements behind Usage.
 	Signals []Signal `json:"signals"`
 	// Dropped counts the signals left out by the bounds; usually 0.
 	Dropped int `json:"dropped,omitempty"`
 	// Robots is the robots.txt the answer rests on; nil when robots.txt
-	// could not be consulted (see [Transport.Receipt]).
+	// could not be consulted.
 	Robots *RobotsEvidence `json:"robots,omitempty"`
 	// Licenses are the RSL License URLs of that robots.txt (see
 	// [Robots.Licenses]).
@@ -86,9 +77,8 @@ type RobotsEvidence struct {
 	// or "unreachable" (see [Outcome]).
 	Outcome string `json:"outcome"`
 	// SHA256 is the hex SHA-256 of the robots.txt the rules were read
-	// from, as the Client keeps it: decoded, converted to UTF-8 and cut
-	// at the body limit, as the package documentation describes; "" when
-	// no body was read (Outcome other than "rules").
+	// from, as the Client keeps it (decoded, in UTF-8, cut at the body
+	// limit); "" when Outcome is not "rules".
 	SHA256 string `json:"sha256"`
 	// RuleLine is the line of the deciding Allow or Disallow rule, 0
 	// when none matched.
@@ -104,41 +94,39 @@ const maxLicenses = 16
 // Receipt returns everything the site told the crawler about what it may
 // do with resp, a response the Transport returned, and with body, the
 // page's body the caller has read (nil reads the response's headers
-// only): the merged Usage, each Signal, and the robots.txt evidence.
+// only). Its Usage combines, label by label (n if any says n, else y if
+// any says y, else unknown), every signal the package reads into the
+// AIPREF vocabulary, each listed as a [Signal] of the Source named here:
 //
-// Usage combines, label by label (n if any says n, else y if any says y,
-// else unknown), every signal the package reads, each mapped into the
-// AIPREF vocabulary:
-//
-//   - robots.txt's Content-Usage rules for resp.Request's URL and each
-//     normal form a server may serve it as, and its Content-Signal
-//     records (see [Robots.Usage]), for a URL the crawler may fetch,
-//     checked as the Transport checks a request;
-//   - the response's Content-Usage header field, its lines joined with
-//     ", " and read as one statement;
-//   - noai, as an X-Robots-Tag directive (read as
-//     [Transport.PageDirectives] reads the header) or in a robots META
-//     tag of an HTML body: train-ai=n. noimageai counts only in an
-//     X-Robots-Tag of an image response: on a page it speaks of the
-//     page's images, which the crawler fetches as responses of their own;
-//   - TDMRep, the EU's machine-readable opt-out of text and data mining:
-//     the site's /.well-known/tdmrep.json, the tdm-reservation header
-//     field and the tdm-reservation META tag of an HTML body, the later
-//     replacing the earlier as the TDMRep report ranks them; a
+//   - "robots.txt" and "content-signal": robots.txt's Content-Usage rules
+//     for resp.Request's URL and each normal form a server may serve it
+//     as, and its Content-Signal records (see [Robots.Usage]), for a URL
+//     the crawler may fetch, checked as the Transport checks a request;
+//   - "content-usage-header": the Content-Usage header field, its lines
+//     joined with ", " and read as one statement;
+//   - "x-robots-tag": noai in the X-Robots-Tag header (read as
+//     [Transport.PageDirectives] reads it), train-ai=n; noimageai counts
+//     only in that of an image: on a page it speaks of the page's images,
+//     which the crawler fetches as responses of their own;
+//   - "robots-meta": noai in a robots META tag of an HTML body, train-ai=n;
+//   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep, the EU's
+//     machine-readable opt-out of text and data mining: the site's
+//     /.well-known/tdmrep.json, the tdm-reservation header field and the
+//     tdm-reservation META tag of an HTML body, each replacing
+//     (Superseded) the earlier as the TDMRep report ranks them; a
 //     reservation (1) is train-ai=n, and TDMPolicy its tdm-policy. 0
-//     states no AIPREF preference, and is listed all the same; a value
-//     that is neither is a protocol error, read as no value.
+//     states no preference ([PrefUnknown]), and is listed all the same; a
+//     value that is neither is a protocol error, read as no value.
 //
-// META tags are read from an HTML body as PageDirectives reads them: up
-// to the end of its head, its <body> or its first mebibyte. It fails
-// closed: when robots.txt cannot be consulted for the URL (unreachable
-// with no usable copy, a closed Client), or the site's tdmrep.json cannot
-// be read, train-ai is n, with a Signal whose Where is "unreachable";
-// for a URL robots.txt now disallows, robots.txt states nothing. A
-// response without its Request has no robots.txt, URL or tdmrep.json.
-// The request's context bounds a fetch of robots.txt; Receipt parses the
-// cached robots.txt again, for its lines, hash and licences. A nil resp
-// gives a Receipt of nothing.
+// META tags are read from an HTML body as PageDirectives reads them. It
+// fails closed: when robots.txt cannot be consulted for the URL
+// (unreachable with no usable copy, a closed Client), or the site's
+// tdmrep.json cannot be read, train-ai is n, with a Signal whose Where is
+// "unreachable"; for a URL robots.txt now disallows, robots.txt states
+// nothing. A response without its Request has no robots.txt, URL or
+// tdmrep.json. The request's context bounds a fetch of robots.txt;
+// Receipt parses the cached robots.txt again, for its lines, hash and
+// licences. A nil resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
@@ -151,11 +139,10 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	return rc
 }
 
-// Usage returns the preferences about the use of the content of resp, a
-// response the Transport returned: the Usage of [Transport.Receipt]
-// without a body, so without the robots and TDMRep META tags, which only
-// a body holds. A crawler that reads pages asks Receipt with the body; a
-// nil resp gives the zero Usage.
+// Usage returns the Usage of [Transport.Receipt] for resp, a response
+// the Transport returned, without a body: so without the robots and
+// TDMRep META tags. A crawler that reads pages asks Receipt with the
+// body; a nil resp gives the zero Usage.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
@@ -166,22 +153,28 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 	return rd.usage
 }
 
-// read gathers into rd what the signals say of resp's content, and of
-// body unless it is nil (see Transport.Receipt); rc, when not nil,
-// receives the URL, the robots.txt evidence, licences and policy.
+// read gathers into rd what the signals say of resp and body (see
+// Transport.Receipt); rc, when not nil, receives the URL, the robots.txt
+// evidence, licences and policy.
 func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Receipt) {
-	if resp.Request != nil {
-		t.robotsTxt(rd, resp.Request, rc)
+	var f *tdmrep.File
+	var err error
+	var path string
+	if req := resp.Request; req != nil {
+		t.robotsTxt(rd, req, rc)
+		if f, err = t.tdmFile(req); f != nil {
+			path = requestPath(req)
+		}
 	}
 	h := resp.Header
 	if v := h.Values("Content-Usage"); len(v) > 0 {
 		stmt := strings.Join(v, ", ")
-		rd.state(sourceUsageHeader, "Content-Usage", stmt, parseUsage(stmt))
+		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
 	}
 	other := t.headerDirectives(resp).Other
 	for _, d := range [...]string{"noai", "noimageai"} {
 		if slices.Contains(other, d) && (d == "noai" || isImage(h.Get("Content-Type"))) {
-			rd.state(sourceXRobots, "X-Robots-Tag", d, noTraining)
+			rd.state("x-robots-tag", "X-Robots-Tag", d, noTraining)
 		}
 	}
 	var tags meta.TDM
@@ -189,38 +182,82 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		t.robotsMeta(rd, body)
 		tags, _ = meta.TDMFromHTML(bytes.NewReader(body)) // a bytes.Reader cannot fail
 	}
-	var f *tdmrep.File
-	var err error
-	var path string
-	if resp.Request != nil {
-		if f, err = t.tdmFile(resp.Request); f != nil {
-			path = requestPath(resp.Request)
-		}
-	}
 	policy := rd.tdmOf(f, err, path, h, tags)
 	if rc != nil {
 		rc.TDMPolicy = capText(policy)
 	}
 }
 
-// tdmOf gathers into rd what TDMRep says of a page whose path and query,
-// as the Client reads them, are path: its site's tdmrep.json f (nil for
-// none) or the error reading it gave, which reads as train-ai=n; its
-// header fields h (a valid "1" wins over "0"); and its META tags. It
-// returns the policy that applies (see reading.tdm).
+// tdmOf gathers into rd what TDMRep says of a page at path (see
+// requestPath), in the order the report ranks its techniques: its site's
+// tdmrep.json f (nil for none), or the error reading it gave; its header
+// fields h (a valid "1" wins over "0"); and its META tags. The last that
+// sets tdm-reservation decides, and a reservation reads as train-ai=n;
+// the policy is the last one given, absence resetting nothing. It returns
+// the policy when the decision is a reservation, else "" (the report asks
+// agents not to process a policy beside tdm-reservation 0).
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
-		rd.state(sourceTDMFile, "unreachable", fileErr.Error(), noTraining)
+		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
 	}
-	header := tdmSay{source: sourceTDMHeader, where: "tdm-reservation", policy: strings.TrimSpace(h.Get("Tdm-Policy"))}
+	header := tdmSay{source: "tdm-header", where: "tdm-reservation", policy: strings.TrimSpace(h.Get("Tdm-Policy"))}
 	for _, v := range h.Values("Tdm-Reservation") {
 		if reserved, ok := tdmrep.Reservation(v); ok {
 			header.set, header.reserved = true, header.reserved || reserved
 		}
 	}
-	page := tdmSay{source: sourceTDMMeta, where: "tdm-reservation", policy: tags.Policy,
-		set: tags.Reservation != "", reserved: tags.Reservation == "1"}
-	return rd.tdm(fileSay(f, path), header, page)
+	says := [...]tdmSay{fileSay(f, path), header, {source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
+		set: tags.Reservation != "", reserved: tags.Reservation == "1"}}
+	decides := -1
+	for i, s := range says {
+		if s.set {
+			decides = i
+		}
+		if s.policy != "" {
+			policy = s.policy
+		}
+	}
+	for i, s := range says {
+		if !s.set {
+			continue
+		}
+		sig := Signal{Source: s.source, Label: "train-ai", Where: s.where, Value: "0", Superseded: i != decides}
+		if s.reserved {
+			sig.Pref, sig.Value = PrefNo, "1"
+		}
+		rd.note(sig)
+	}
+	if decides < 0 || !says[decides].reserved {
+		return ""
+	}
+	rd.usage = rd.usage.combine(noTraining)
+	return policy
+}
+
+// A tdmSay is what one TDMRep technique says of a page.
+type tdmSay struct {
+	source, where string
+	set           bool   // tdm-reservation is 0 or 1; else the technique says nothing of it
+	reserved      bool   // tdm-reservation is 1
+	policy        string // tdm-policy, or ""
+}
+
+// fileSay returns what a site's tdmrep.json f, nil for none, says of
+// path and the normal forms a server may serve it as: the entry that
+// decides for the first form it reserves, else for the first form an
+// entry matches.
+func fileSay(f *tdmrep.File, path string) (say tdmSay) {
+	if f == nil {
+		return say
+	}
+	for _, p := range pathForms(path) {
+		i, r, ok := f.Match(p)
+		if !ok || say.set && (say.reserved || !r.Reserved) {
+			continue
+		}
+		say = tdmSay{source: "tdmrep.json", where: "entry " + strconv.Itoa(i+1), set: true, reserved: r.Reserved, policy: r.Policy}
+	}
+	return say
 }
 
 // robotsTxt gathers into rd what robots.txt says of req's URL, and into
@@ -235,7 +272,7 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	case errors.As(err, &dis):
 		d = dis.Decision // robots.txt states nothing of a URL it disallows
 	case err != nil:
-		rd.state(sourceRobots, "unreachable", err.Error(), noTraining)
+		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
 		return
 	default:
 		rd.usage = rd.usage.combine(d.Usage)
@@ -275,8 +312,8 @@ func requestPath(req *http.Request) string {
 }
 
 // robotsMeta gathers into rd a noai of body's robots META tags, named
-// for robots or for one of the Client's product tokens; Where names the
-// tag: "robots" when that one says it.
+// for robots or for one of the Client's product tokens, with Where
+// "robots" when that tag says it, else the tokens.
 func (t *Transport) robotsMeta(rd *reading, body []byte) {
 	d, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
 	if !slices.Contains(d.Other, "noai") {
@@ -286,16 +323,15 @@ func (t *Transport) robotsMeta(rd *reading, body []byte) {
 	if g, _ := meta.FromHTML(bytes.NewReader(body)); slices.Contains(g.Other, "noai") {
 		where = "robots"
 	}
-	rd.state(sourceRobotsMeta, where, "noai", noTraining)
+	rd.state("robots-meta", where, "noai", noTraining)
 }
 
-// tdmFile returns the /.well-known/tdmrep.json of req's authority, which
-// the Client fetches, caches and shares as it does robots.txt
-// (WithTDMRep): nil when the site has none or the Client does not read
-// them; an error, which reads as train-ai=n, when it is unreachable with
-// no usable copy or cannot be read (see tdmrep.Parse). The Client's
-// fetch timeout bounds the wait, whatever req's context says, so that a
-// request already cancelled by its caller does not read as a failure.
+// tdmFile returns req's site's tdmrep.json, which the Client fetches,
+// caches and shares as it does robots.txt (WithTDMRep): nil when the site
+// has none or the Client does not read them; an error when it is
+// unreachable with no usable copy or cannot be read. The Client's fetch
+// timeout bounds the wait, whatever req's context says, so that a request
+// already cancelled by its caller does not read as a failure.
 func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if t.c.tdm == nil || req.URL == nil {
 		return nil, nil
@@ -328,9 +364,8 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	return tdmrep.Parse(text)
 }
 
-// LogValue returns the receipt as a group of attributes, for slog: url,
-// agent, fetched_at, usage (a group of each stated label's y or n),
-// signals, dropped, robots (a group), licenses and tdm_policy.
+// LogValue returns the receipt as a group of attributes, for slog, named
+// as its JSON is, the usage a group of each stated label's y or n.
 func (r Receipt) LogValue() slog.Value {
 	var prefs []slog.Attr
 	for label, v := range usage.All(r.Usage.members) {
@@ -356,8 +391,7 @@ func (r Receipt) LogValue() slog.Value {
 }
 
 // headerDirectives reads the X-Robots-Tag headers of resp for the
-// Client's product tokens (see [meta.FromHeader]); a nil resp gives the
-// zero Directives, which allow everything.
+// Client's product tokens; a nil resp gives the zero Directives.
 func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 	if resp == nil {
 		return meta.Directives{}
@@ -403,57 +437,35 @@ func isImage(ctype string) bool {
 }
 
 // A Signal is one statement a site made about what may be done with a
-// page, read into the AIPREF vocabulary: which signal said it, about
-// which use, what, and where. [Transport.Receipt] lists those of a page;
-// [Robots.Signals] those of a robots.txt.
+// page, read into the AIPREF vocabulary. [Transport.Receipt] lists those
+// of a page, [Robots.Signals] those of a robots.txt.
 type Signal struct {
-	// Source is the kind of signal:
-	//
-	//	robots.txt            a Content-Usage rule of robots.txt
-	//	content-signal        a Content-Signal record of robots.txt
-	//	content-usage-header  the Content-Usage header field
-	//	x-robots-tag          an X-Robots-Tag noai (or noimageai on an image)
-	//	robots-meta           a robots META tag's noai
-	//	tdmrep.json           an entry of the site's /.well-known/tdmrep.json
-	//	tdm-header            the tdm-reservation header field (TDMRep)
-	//	tdm-meta              the tdm-reservation META tag (TDMRep)
+	// Source is the kind of signal, as Transport.Receipt names them:
+	// "robots.txt", "content-signal", "content-usage-header",
+	// "x-robots-tag", "robots-meta", "tdmrep.json", "tdm-header" or
+	// "tdm-meta".
 	Source string `json:"source"`
 	// Label is the usage label, such as "train-ai": the AIPREF label
 	// of the use, or the signal's own name for a use the vocabulary has
 	// no label for (Content-Signal's "ai-input").
 	Label string `json:"label"`
 	// Pref is [PrefYes] or [PrefNo]; [PrefUnknown] only for a TDMRep
-	// tdm-reservation of 0, which says TDM rights are not reserved: a
-	// fact worth keeping, but no AIPREF statement.
+	// tdm-reservation of 0, which says TDM rights are not reserved.
 	Pref Pref `json:"pref"`
-	// Where is where the site said it: "line N" of robots.txt; the
-	// header field or the META tag's name ("Content-Usage",
-	// "X-Robots-Tag", "robots", "tdm-reservation"); or "entry N" of
-	// tdmrep.json, the first entry being entry 1. It is "unreachable"
-	// for the train-ai=n that stands in for a robots.txt or tdmrep.json
-	// that could not be read, whose error Value gives.
+	// Where is where the site said it: "line N" of robots.txt; "entry N"
+	// of tdmrep.json, the first entry being entry 1; or the header field
+	// or the META tag's name ("Content-Usage", "X-Robots-Tag", "robots"
+	// or the product tokens, "tdm-reservation"). It is "unreachable" for
+	// the train-ai=n that stands in for a robots.txt or tdmrep.json that
+	// could not be read, whose error Value gives.
 	Where string `json:"where"`
 	// Value is the text the site wrote there (the statement, record,
 	// directive or tdm-reservation value), cut to 256 bytes.
 	Value string `json:"value,omitempty"`
 	// Superseded marks a TDMRep value that a later technique replaces:
-	// as the TDMRep report ranks them, a page's META replaces the header
-	// field, which replaces tdmrep.json. It says what the site said, but
-	// does not count.
+	// it says what the site said, but does not count.
 	Superseded bool `json:"superseded,omitempty"`
 }
-
-// The sources of signals (see Signal.Source).
-const (
-	sourceRobots      = "robots.txt"
-	sourceSignal      = "content-signal"
-	sourceUsageHeader = "content-usage-header"
-	sourceXRobots     = "x-robots-tag"
-	sourceRobotsMeta  = "robots-meta"
-	sourceTDMFile     = "tdmrep.json"
-	sourceTDMHeader   = "tdm-header"
-	sourceTDMMeta     = "tdm-meta"
-)
 
 // The bounds of what a reading keeps of a site's text: a page or a
 // robots.txt chooses it, and a receipt is one log line. Each source keeps
@@ -486,7 +498,7 @@ func (rd *reading) state(source, where, value string, u Usage) {
 }
 
 // list notes a Signal for each label u states a preference for, without
-// combining u: the caller has.
+// combining u.
 func (rd *reading) list(source, where, value string, u Usage) {
 	if !rd.record {
 		return
@@ -526,13 +538,13 @@ func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []st
 	slices.SortFunc(rules, func(a, b parse.UsageRule) int { return cmp.Compare(a.Line, b.Line) })
 	rules = slices.CompactFunc(rules, func(a, b parse.UsageRule) bool { return a.Line == b.Line })
 	for _, r := range rules {
-		rd.list(sourceRobots, lineOf(r.Line), r.Statement, parseUsage(r.Statement))
+		rd.list("robots.txt", lineOf(r.Line), r.Statement, parseUsage(r.Statement))
 	}
 	records := append(t.FileExtensions(), t.Extensions(groups)...)
 	slices.SortFunc(records, func(a, b parse.Record) int { return cmp.Compare(a.Line, b.Line) })
 	for _, r := range records {
 		if r.Key == "content-signal" {
-			rd.list(sourceSignal, lineOf(r.Line), r.Value, parseContentSignal(r.Value))
+			rd.list("content-signal", lineOf(r.Line), r.Value, parseContentSignal(r.Value))
 		}
 	}
 }
@@ -553,68 +565,6 @@ func (r *Robots) Signals(agent, url string) []Signal {
 	rd := reading{record: true}
 	rd.robotsTxt(r.t, r.mode, groups, []string{path})
 	return rd.signals
-}
-
-// A tdmSay is what one TDMRep technique says of a page.
-type tdmSay struct {
-	source, where string
-	set           bool   // tdm-reservation is 0 or 1; else the technique says nothing of it
-	reserved      bool   // tdm-reservation is 1
-	policy        string // tdm-policy, or ""
-}
-
-// tdm notes what the TDMRep techniques say of a page, given in the
-// order the report ranks them (tdmrep.json, the header field, the page's
-// META): the last that sets tdm-reservation decides, and a reservation
-// reads as train-ai=n; the policy is the last one given, absence
-// resetting nothing, as the report asks. It returns the policy when the
-// decision is a reservation, else "" (the report asks agents not to
-// process a policy beside tdm-reservation 0).
-func (rd *reading) tdm(says ...tdmSay) (policy string) {
-	decides := -1
-	for i, s := range says {
-		if s.set {
-			decides = i
-		}
-		if s.policy != "" {
-			policy = s.policy
-		}
-	}
-	for i, s := range says {
-		if !s.set {
-			continue
-		}
-		sig := Signal{Source: s.source, Label: "train-ai", Where: s.where, Value: "0", Superseded: i != decides}
-		if s.reserved {
-			sig.Pref, sig.Value = PrefNo, "1"
-		}
-		rd.note(sig)
-	}
-	if decides < 0 || !says[decides].reserved {
-		return ""
-	}
-	rd.usage = rd.usage.combine(noTraining)
-	return policy
-}
-
-// fileSay returns what a site's tdmrep.json f, nil for none, says of
-// path, the path and query of a URL as the Client reads it, and of each
-// normal form a server may serve it as (see normalForms): the entry that
-// decides for the first form it reserves, else for the first form an
-// entry matches.
-func fileSay(f *tdmrep.File, path string) tdmSay {
-	if f == nil {
-		return tdmSay{}
-	}
-	var say tdmSay
-	for _, p := range pathForms(path) {
-		i, r, ok := f.Match(p)
-		if !ok || say.set && (say.reserved || !r.Reserved) {
-			continue
-		}
-		say = tdmSay{source: sourceTDMFile, where: "entry " + strconv.Itoa(i+1), set: true, reserved: r.Reserved, policy: r.Policy}
-	}
-	return say
 }
 
 // pathForms returns path and the normal forms a server may serve it as.
