@@ -258,33 +258,18 @@ func declaresUTF8(contentType string) bool {
 	return err == nil && enc == unicode.UTF8
 }
 
-// headerCharset returns the encoding a Content-Type names and its name,
-// else Windows-1252 (for UTF-8 too, which the body is not).
+// headerCharset returns the encoding a Content-Type's charset names, and
+// its name, unless that is not ASCII-compatible (UTF-16 or the
+// replacement encoding would turn a disallow into garbage) or is UTF-8,
+// which the body is not: Windows-1252 then, as without a charset.
 func headerCharset(contentType string) (encoding.Encoding, string) {
 	if _, params, err := mime.ParseMediaType(contentType); err == nil {
-		if label := params["charset"]; label != "" {
-			if enc, err := htmlindex.Get(label); err == nil && asciiCompatible(enc) {
-				if name, err := htmlindex.Name(enc); err == nil {
-					return enc, name
-				}
-				return enc, strings.ToLower(label)
+		if enc, err := htmlindex.Get(params["charset"]); err == nil {
+			name, _ := htmlindex.Name(enc) // every encoding Get returns has one
+			if name != "utf-8" && name != "replacement" && !strings.HasPrefix(name, "utf-16") {
+				return enc, name
 			}
 		}
 	}
 	return charmap.Windows1252, "windows-1252"
-}
-
-// asciiCompatible reports whether enc reads ASCII as ASCII: a label
-// naming UTF-16 or the replacement encoding would turn a disallow into
-// garbage.
-func asciiCompatible(enc encoding.Encoding) bool {
-	switch enc {
-	case unicode.UTF8, encoding.Replacement, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM),
-		unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM):
-		return false
-	}
-	if name, err := htmlindex.Name(enc); err == nil && strings.HasPrefix(name, "utf-16") {
-		return false
-	}
-	return true
 }
