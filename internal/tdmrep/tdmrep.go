@@ -5,8 +5,7 @@
 //
 // A reservation of TDM rights (tdm-reservation 1) is the machine-readable
 // opt-out of the EU's exception for text and data mining (Directive
-// 2019/790 Art. 4(3)); 0 says the rights are not reserved; any other value
-// is a protocol error, which the report reads as no value at all.
+// 2019/790 Art. 4(3)); 0 says the rights are not reserved.
 package tdmrep
 
 import (
@@ -60,7 +59,7 @@ type Rule struct {
 	// none.
 	Policy string
 
-	pattern string // Location normalised as a robots.txt pattern is (see Parse)
+	pattern string // Location normalised as a robots.txt pattern is (see Match)
 }
 
 // A File is a parsed tdmrep.json: its rules, in file order. It is
@@ -72,8 +71,8 @@ type File struct{ rules []Rule }
 // "tdm-reservation" of 0 or 1 (a number, or those digits as a string),
 // and an optional string "tdm-policy" (null is no policy); other members
 // are ignored, and names are matched without regard to case, as
-// encoding/json does. A file that does not read so, or is past [MaxSize] bytes
-// or [MaxRules] entries, is an error: a TDM agent cannot tell what it
+// encoding/json does. A file that does not read so is an error, as is
+// one too large ([ErrTooLarge]): a TDM agent cannot tell what it
 // reserves. Parse takes time linear in len(b).
 func Parse(b []byte) (*File, error) {
 	if len(b) > MaxSize {
@@ -89,15 +88,7 @@ func Parse(b []byte) (*File, error) {
 		if len(f.rules) == MaxRules {
 			return nil, fmt.Errorf("tdmrep: %w: more than %d entries", ErrTooLarge, MaxRules)
 		}
-		var e struct {
-			Location    json.RawMessage `json:"location"`
-			Reservation json.RawMessage `json:"tdm-reservation"`
-			Policy      json.RawMessage `json:"tdm-policy"`
-		}
-		if err := dec.Decode(&e); err != nil {
-			return nil, fmt.Errorf("tdmrep: entry %d: %w", len(f.rules)+1, err)
-		}
-		r, err := readRule(e.Location, e.Reservation, e.Policy)
+		r, err := readRule(dec)
 		if err != nil {
 			return nil, fmt.Errorf("tdmrep: entry %d: %w", len(f.rules)+1, err)
 		}
@@ -112,45 +103,42 @@ func Parse(b []byte) (*File, error) {
 	return f, nil
 }
 
-// readRule reads the members of one entry. An entry that is not an
-// object decodes with an error before this, and null as no members.
-func readRule(location, reservation, policy json.RawMessage) (Rule, error) {
+// readRule decodes the next entry of dec: an object (null reads as one
+// without members).
+func readRule(dec *json.Decoder) (Rule, error) {
+	var e struct {
+		Location    json.RawMessage `json:"location"`
+		Reservation json.RawMessage `json:"tdm-reservation"`
+		Policy      json.RawMessage `json:"tdm-policy"`
+	}
 	var r Rule
-	if len(location) == 0 || location[0] != '"' || json.Unmarshal(location, &r.Location) != nil {
+	if err := dec.Decode(&e); err != nil {
+		return r, err
+	}
+	if len(e.Location) == 0 || e.Location[0] != '"' || json.Unmarshal(e.Location, &r.Location) != nil {
 		return r, errors.New(`"location" is not a string`)
 	}
-	switch string(reservation) {
+	switch string(e.Reservation) {
 	case "1", `"1"`:
 		r.Reserved = true
 	case "0", `"0"`:
 	default:
 		return r, errors.New(`"tdm-reservation" is not 0 or 1`)
 	}
-	if err := str(policy, &r.Policy); err != nil {
+	if p := e.Policy; len(p) > 0 && string(p) != "null" && (p[0] != '"' || json.Unmarshal(p, &r.Policy) != nil) {
 		return r, errors.New(`"tdm-policy" is not a string`)
 	}
 	r.pattern = match.Unescape(match.Escape(r.Location))
 	return r, nil
 }
 
-// str decodes raw, a JSON string, absent or null, into s.
-func str(raw json.RawMessage, s *string) error {
-	switch {
-	case len(raw) == 0 || string(raw) == "null":
-		return nil
-	case raw[0] != '"':
-		return errors.New("not a string")
-	}
-	return json.Unmarshal(raw, s)
-}
-
 // Len returns the number of rules.
 func (f *File) Len() int { return len(f.rules) }
 
 // Match returns the rule that decides for path, the path and query of a
-// URL as sent (see match.Path), and its index (0 for the first): the first rule whose
-// location matches, as TDMRep asks. ok is false when none does: the file
-// then says nothing of the URL.
+// URL as sent (see match.Path), and its index (0 for the first): the
+// first rule whose location matches, as TDMRep asks; ok is false when
+// none does.
 //
 // Locations match as robots.txt Allow patterns do, as the report asks
 // ('*' any run of bytes, a final '$' the end, else a prefix; case
