@@ -11,16 +11,14 @@ import (
 // or unknown.
 type Pref uint8
 
-// The preferences. The vocabulary writes PrefYes as the Token y and
-// PrefNo as n; anything else, or nothing, leaves the preference unknown.
+// The preferences, and the Tokens that state them.
 const (
 	PrefUnknown Pref = iota // no preference stated (the zero value)
 	PrefYes                 // the use is allowed ("y")
 	PrefNo                  // the use is disallowed ("n")
 )
 
-// String returns "y" for [PrefYes], "n" for [PrefNo] and "unknown" for
-// [PrefUnknown], as statements write them. MarshalText writes the same.
+// String returns "y" for [PrefYes], "n" for [PrefNo], else "unknown".
 func (p Pref) String() string {
 	switch p {
 	case PrefYes:
@@ -42,23 +40,18 @@ func (p Pref) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 // Content-Usage response header, each an RFC 9651 Dictionary such as
 // "train-ai=n, search=y" (one that does not parse states nothing), and
 // in the other signals the package reads into the same vocabulary (see
-// [Transport.Receipt]). [Usage.Pref] gives the preference about one use;
-// a Usage marshals to JSON as an object of the labels it states a
-// preference for, {"train-ai":"n","search":"y"}.
+// [Transport.Receipt]).
 //
 // A Usage keeps each label the site wrote once, known today or not
 // (labels are case-sensitive), with its value if that is a Token; only
-// the Tokens y and n state a preference. The zero Usage states none. A
-// Usage is one string, cheap to copy, and comparable: two are == when
+// the Tokens y and n state a preference, and the zero Usage states none.
+// A Usage is one string, cheap to copy, and comparable: two are == when
 // they hold the same labels and values in the same order. It holds a
 // statement as long as a robots.txt line, with as many members as fit
 // (far more than the 1,024 RFC 9651 asks parsers to accept), in at most
 // about 20 KiB.
 type Usage struct {
-	// members is the statement: label=value members, each label once
-	// and each value a Token, joined by ", ". Neither a label nor a Token
-	// holds ',', ' ' or '=', so that the form reads back unambiguously.
-	members string
+	members string // the statement, as package usage keeps it
 }
 
 // maxUsageLen bounds the statement a Usage holds (see usage.MaxLen).
@@ -92,8 +85,7 @@ func (u Usage) Pref(label string) Pref {
 	return prefOf(v)
 }
 
-// prefOf returns the preference a statement's value states: only the
-// Tokens y and n state one.
+// prefOf returns the preference a statement's value states.
 func prefOf(value string) Pref {
 	switch value {
 	case "y":
@@ -105,7 +97,7 @@ func prefOf(value string) Pref {
 }
 
 // MarshalJSON writes u as a JSON object of each label for which u states
-// a preference, in u's order, with "y" or "n".
+// a preference, in u's order, with "y" or "n": {"train-ai":"n"}.
 func (u Usage) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
 	for label, v := range usage.All(u.members) {
@@ -129,7 +121,7 @@ func (u Usage) value(label string) (string, bool) { return usage.Value(u.members
 func (u Usage) combine(v Usage) Usage { return Usage{usage.Combine(u.members, v.members)} }
 
 // noTraining is what the signals older than the AIPREF vocabulary map to
-// (see Transport.Usage).
+// (see Transport.Receipt).
 var noTraining = Usage{"train-ai=n"}
 
 // usageOf returns the preferences that the Content-Usage rules of groups in

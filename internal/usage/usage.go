@@ -47,23 +47,20 @@ func Parse(value string) (string, error) {
 	return t.members(), nil
 }
 
-// signalLabels is the one table from the keys of Cloudflare's Content
-// Signals Policy to the labels of the AIPREF vocabulary
-// (draft-ietf-aipref-vocab §4): ai-train, training AI models, is
-// train-ai; search, building a search index and linking to results, is
-// search. ai-input, the use of content as input to an AI's answers, has
-// no equivalent there and keeps its name. These keys take the values yes
-// and no; a key outside the policy keeps its name and any Token value.
+// signalLabels maps the keys of Cloudflare's Content Signals Policy,
+// which take the values yes and no, to the labels of the AIPREF
+// vocabulary (draft-ietf-aipref-vocab §4); ai-input, the use of content
+// as input to an AI's answers, has no label there and keeps its name.
 var signalLabels = map[string]string{"ai-train": "train-ai", "search": "search", "ai-input": "ai-input"}
 
 // ParseContentSignal reads the value of a Content-Signal record of
 // Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no",
 // into the members of a statement in the AIPREF vocabulary
-// ("search=y, train-ai=n"; see signalLabels): comma-separated key=value
-// pairs, not a Structured Field, read leniently pair by pair. Spaces and
-// tabs around pairs, keys and values and empty pairs are ignored; keys are
-// lower-cased (ASCII); yes and no, in any case, become y and n, other
-// values are kept as written. A pair without '=', whose key is not a
+// ("search=y, train-ai=n"; see signalLabels; other keys keep their
+// name): comma-separated key=value pairs, not a Structured Field, read
+// leniently pair by pair. Spaces and tabs around pairs, keys and values
+// and empty pairs are ignored; keys are lower-cased (ASCII); yes and no,
+// in any case, become y and n, other values are kept as written. A pair without '=', whose key is not a
 // Dictionary key or whose value is not a Token is skipped; a repeated key
 // counts with its last value. A value longer than sfv.MaxLength bytes
 // states no preference at all.
