@@ -79,10 +79,10 @@ type Decision struct {
 	mode Mode
 }
 
-// Robots returns the robots.txt the decision rests on, parsed anew from
-// the cached body, for what else it says (sitemaps, licences, other
-// groups); nil unless Outcome is OutcomeRules and it came from a Client.
-// Each call parses the cached body again, so keep the result.
+// Robots returns the robots.txt the decision rests on, for what else it
+// says (sitemaps, licences, other groups), parsed anew from the cached
+// body at each call, so keep the result; nil unless Outcome is
+// OutcomeRules and it came from a Client.
 func (d Decision) Robots() *Robots {
 	if d.e == nil || d.e.outcome != OutcomeRules {
 		return nil
@@ -95,8 +95,8 @@ func (d Decision) Robots() *Robots {
 }
 
 // Redirects returns the URLs the redirects of the robots.txt fetch led
-// to, in order, the last being FinalURL: nil when the authority's own
-// /robots.txt answered. It lists at most ten, the final one last.
+// to, in order, at most ten, the last being FinalURL: nil when the
+// authority's own /robots.txt answered.
 func (d Decision) Redirects() []string {
 	if d.e == nil || d.e.redirects == "" {
 		return nil

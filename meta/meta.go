@@ -58,8 +58,7 @@ func (d Directives) Follow() bool { return !d.NoFollow }
 
 // Merge returns the directives of d and o together, as if one page had
 // given both: each restriction that either gives, the earlier
-// UnavailableAfter, and the union of Other. It is how the X-Robots-Tag
-// header and the META tags of one page are read together.
+// UnavailableAfter, and the union of Other.
 func (d Directives) Merge(o Directives) Directives {
 	m := d
 	m.NoIndex = d.NoIndex || o.NoIndex
@@ -90,8 +89,7 @@ func Parse(content string) Directives {
 
 // add merges the directives of content into d.
 func (d *Directives) add(content string) {
-	rest := content
-	for rest != "" {
+	for rest := content; rest != ""; {
 		var raw string
 		raw, rest, _ = strings.Cut(rest, ",")
 		raw = strings.TrimSpace(raw)
@@ -241,10 +239,8 @@ type TDM struct {
 // cannot make a TDM hold more.
 const maxPolicyLen = 2048
 
-// TDMFromHTML reads the TDMRep META tags of an HTML page, with the bounds
-// of [FromHTML]: names compared case-insensitively, reading stops at the
-// <body>, at the end of the head or after 1 MiB, and only a read error is
-// returned.
+// TDMFromHTML reads the TDMRep META tags of an HTML page as [FromHTML]
+// reads the robots tags.
 func TDMFromHTML(r io.Reader) (TDM, error) {
 	var t TDM
 	err := head(r, func(name, content string) {

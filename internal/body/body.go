@@ -127,9 +127,6 @@ func readAll(r io.Reader, b []byte, declared string, limit int64) ([]byte, error
 // decoded returns r with the content codings of a Content-Encoding header
 // undone, the last applied first.
 func decoded(r io.Reader, codings string) (io.Reader, error) {
-	if strings.TrimSpace(codings) == "" {
-		return r, nil
-	}
 	list := strings.Split(codings, ",")
 	if len(list) > maxCodings {
 		return nil, fmt.Errorf("%w: %d codings", ErrContentCoding, len(list))
@@ -177,11 +174,7 @@ func dropCutLine(b []byte) []byte {
 // dropCutRune removes an incomplete UTF-8 sequence from the end of b.
 func dropCutRune(b []byte) []byte {
 	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
-		c := b[len(b)-i]
-		if c < 0x80 {
-			return b // ASCII: nothing cut
-		}
-		if utf8.RuneStart(c) {
+		if utf8.RuneStart(b[len(b)-i]) {
 			if !utf8.FullRune(b[len(b)-i:]) {
 				return b[:len(b)-i]
 			}
