@@ -29,12 +29,12 @@ type Decision struct {
 	// disallows: "/private/x" for /a/../private/x or /%70rivate/x (see
 	// [Client.Allowed]); else "". Robots.Check reads the spelling alone.
 	Served string
-	// Usage is what robots.txt's Content-Usage rules and Content-Signal
-	// records say of the URL's content (see [Robots.Usage]) when the outcome is
-	// OutcomeRules and the URL is allowed, else the zero Usage. From a
-	// Client, it combines the preferences for the URL as spelled and for
-	// each normal form a server may serve for it (see [Client.Allowed]).
-	// [Transport.Usage] adds what the response says.
+	// Usage is what robots.txt says of the URL's content (see
+	// [Robots.Usage]) when the outcome is OutcomeRules and the URL is
+	// allowed, else the zero Usage. From a Client, it combines the
+	// preferences for the URL as spelled and for each normal form a server
+	// may serve for it (see [Client.Allowed]). [Transport.Usage] adds what
+	// the response says.
 	Usage Usage
 	// Deferred reports that robots.txt is unreachable and no usable copy
 	// is cached: Allowed is false and the error is a *DeferredError.
@@ -108,9 +108,7 @@ func (d Decision) Redirects() []string {
 // the deferral, which the check makes (see Client.answer).
 func (d *Decision) describe(e *entry, mode Mode) {
 	d.Authority, d.Outcome, d.Status, d.LastStatus = e.key, e.outcome, int(e.status), int(e.status)
-	if i := strings.LastIndexByte(e.redirects, '\n'); e.redirects != "" {
-		d.FinalURL = e.redirects[i+1:]
-	}
+	d.FinalURL = e.redirects[strings.LastIndexByte(e.redirects, '\n')+1:] // "" for none
 	d.FetchedAt, d.CheckedAt, d.Expires = e.fetched.time(), e.checked.time(), e.expires.time()
 	d.ETag, d.LastModified, d.Stale, d.Failures = e.etag, e.lastMod, e.stale, int(e.failures)
 	if e.stale || e.outcome == OutcomeUnreachable {

@@ -66,8 +66,7 @@ type Receipt struct {
 
 // RobotsEvidence identifies the robots.txt a [Receipt] rests on.
 type RobotsEvidence struct {
-	// Authority is the normalised authority, such as
-	// "https://example.com:443".
+	// Authority is the normalised authority (see [Decision].Authority).
 	Authority string `json:"authority"`
 	// FetchedAt is when the robots.txt was fetched or last revalidated.
 	FetchedAt time.Time `json:"fetched_at"`
@@ -401,16 +400,14 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 
 // PageDirectives reads what a page allows a crawler to do with it: the
 // X-Robots-Tag headers of resp, a response the Transport returned, and the
-// robots META tags of body, the page's body the caller has read, merged
-// with the most restrictive reading winning (see [meta.Directives.Merge]),
-// each read for the generic "robots" name and every product token of the
-// Client (for XBot, <meta name="XBot" ...> and "XBot: noindex").
-//
-// META tags are read only from an HTML body (Content-Type text/html or
-// application/xhtml+xml, or none and a body that sniffs as HTML), up to
-// the end of its head, its <body> or its first mebibyte. body is neither
-// kept nor changed. A nil resp gives the zero Directives, which allow
-// everything.
+// robots META tags of body, the page's body the caller has read (see
+// [meta.FromHTML]), merged with the most restrictive reading winning (see
+// [meta.Directives.Merge]), each read for the generic "robots" name and
+// every product token of the Client (for XBot, <meta name="XBot" ...> and
+// "XBot: noindex"). META tags are read only from an HTML body
+// (Content-Type text/html or application/xhtml+xml, or none and a body
+// that sniffs as HTML); body is neither kept nor changed. A nil resp
+// gives the zero Directives, which allow everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
 	if resp == nil || !isHTML(resp.Header.Get("Content-Type"), body) {
@@ -524,11 +521,10 @@ func (rd *reading) note(s Signal) {
 	rd.signals = append(rd.signals, s)
 }
 
-// robotsTxt notes the signals of t, read in mode, for groups, those of
-// one crawler, at paths, a URL's path and its normal forms: the
-// Content-Usage rules that decide for any of them, then the Content-Signal
-// records that apply, each in line order. The caller combines their
-// preferences from the Decision.
+// robotsTxt notes the signals of t, read in mode, for groups (one
+// crawler's) at paths (a URL's and its normal forms): the Content-Usage
+// rules that decide for any of them, then the Content-Signal records that
+// apply, each in line order, without combining their preferences.
 func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []string) {
 	var rules []parse.UsageRule
 	for _, p := range paths {
