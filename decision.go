@@ -108,7 +108,9 @@ func (d Decision) Redirects() []string {
 // the deferral, which the check makes (see Client.answer).
 func (d *Decision) describe(e *entry, mode Mode) {
 	d.Authority, d.Outcome, d.Status, d.LastStatus = e.key, e.outcome, int(e.status), int(e.status)
-	d.FinalURL = e.redirects[strings.LastIndexByte(e.redirects, '\n')+1:] // "" for none
+	if i := strings.LastIndexByte(e.redirects, '\n'); e.redirects != "" {
+		d.FinalURL = e.redirects[i+1:]
+	}
 	d.FetchedAt, d.CheckedAt, d.Expires = e.fetched.time(), e.checked.time(), e.expires.time()
 	d.ETag, d.LastModified, d.Stale, d.Failures = e.etag, e.lastMod, e.stale, int(e.failures)
 	if e.stale || e.outcome == OutcomeUnreachable {

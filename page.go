@@ -98,9 +98,8 @@ const maxLicenses = 16
 // AIPREF vocabulary, each listed as a [Signal] of the Source named here:
 //
 //   - "robots.txt" and "content-signal": robots.txt's Content-Usage rules
-//     for resp.Request's URL and each normal form a server may serve it
-//     as, and its Content-Signal records (see [Robots.Usage]), for a URL
-//     the crawler may fetch, checked as the Transport checks a request;
+//     and Content-Signal records, as [Decision].Usage reads them for
+//     resp.Request, checked as the Transport checks a request;
 //   - "content-usage-header": the Content-Usage header field, its lines
 //     joined with ", " and read as one statement;
 //   - "x-robots-tag": noai in the X-Robots-Tag header (read as
