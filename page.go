@@ -120,11 +120,11 @@ const maxLicenses = 16
 // fails closed: when robots.txt cannot be consulted for the URL
 // (unreachable with no usable copy, a closed Client), or the site's
 // tdmrep.json cannot be read, train-ai is n, with a Signal whose Where is
-// "unreachable"; for a URL robots.txt now disallows, robots.txt states
-// nothing. A response without its Request has no robots.txt, URL or
-// tdmrep.json. The request's context bounds a fetch of robots.txt;
-// Receipt parses the cached robots.txt again, for its lines, hash and
-// licences. A nil resp gives a Receipt of nothing.
+// "unreachable" and whose Value is the error; for a URL robots.txt now
+// disallows, robots.txt states nothing. A response without its Request
+// has no robots.txt, URL or tdmrep.json. The request's context bounds a
+// fetch of robots.txt; Receipt parses the cached robots.txt again, for
+// its lines, hash and licences. A nil resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
@@ -449,11 +449,10 @@ type Signal struct {
 	// tdm-reservation of 0, which says TDM rights are not reserved.
 	Pref Pref `json:"pref"`
 	// Where is where the site said it: "line N" of robots.txt; "entry N"
-	// of tdmrep.json, the first entry being entry 1; or the header field
-	// or the META tag's name ("Content-Usage", "X-Robots-Tag", "robots"
-	// or the product tokens, "tdm-reservation"). It is "unreachable" for
-	// the train-ai=n that stands in for a robots.txt or tdmrep.json that
-	// could not be read, whose error Value gives.
+	// of tdmrep.json, the first entry being entry 1; the header field or
+	// the META tag's name ("Content-Usage", "X-Robots-Tag", "robots" or
+	// the product tokens, "tdm-reservation"); or "unreachable" (see
+	// [Transport.Receipt]).
 	Where string `json:"where"`
 	// Value is the text the site wrote there (the statement, record,
 	// directive or tdm-reservation value), cut to 256 bytes.

@@ -60,10 +60,10 @@ var signalLabels = map[string]string{"ai-train": "train-ai", "search": "search",
 // name): comma-separated key=value pairs, not a Structured Field, read
 // leniently pair by pair. Spaces and tabs around pairs, keys and values
 // and empty pairs are ignored; keys are lower-cased (ASCII); yes and no,
-// in any case, become y and n, other values are kept as written. A pair without '=', whose key is not a
-// Dictionary key or whose value is not a Token is skipped; a repeated key
-// counts with its last value. A value longer than sfv.MaxLength bytes
-// states no preference at all.
+// in any case, become y and n, other values are kept as written. A pair
+// without '=', whose key is not a Dictionary key or whose value is not a
+// Token is skipped; a repeated key counts with its last value. A value
+// longer than sfv.MaxLength bytes states no preference at all.
 //
 // The error, for lint, names the first pair that states no preference
 // though it was meant to: one skipped, or a key of the policy whose value
