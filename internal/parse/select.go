@@ -11,7 +11,7 @@ func (t *Table) Select(groups []int) *Table {
 		s, e := t.span(g)
 		nr += int(e.rules - s.rules)
 		nrec += int(e.records - s.records)
-		for _, r := range t.records[s.records:e.records] {
+		for _, r := range t.more.records[s.records:e.records] {
 			size += int(r.n) + int(r.keyN)
 		}
 	}
@@ -35,7 +35,7 @@ func (t *Table) Select(groups []int) *Table {
 	records := make([]record, 0, nrec)
 	for _, g := range groups {
 		s, e := t.span(g)
-		for _, r := range t.records[s.records:e.records] {
+		for _, r := range t.more.records[s.records:e.records] {
 			v := t.str(r.off, int(r.n))
 			r.off = uint32(len(text))
 			text = append(text, v...)
@@ -48,7 +48,7 @@ func (t *Table) Select(groups []int) *Table {
 		}
 	}
 	sortRules(view(text), rules)
-	sel := &Table{text: view(text), rules: rules, records: records, file: selectedFile, usage: t.selectUsage(groups)}
+	sel := &Table{text: view(text), rules: rules, file: selectedFile, more: newMore(records, t.selectUsage(groups))}
 	sel.grams = sel.noteGrams()
 	return sel
 }

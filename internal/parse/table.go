@@ -18,12 +18,28 @@ import (
 // safe for concurrent use. [Parser.Compile] makes one, [Table.Select] a
 // smaller one, and [Table.File] gives the rich form.
 type Table struct {
-	text    string
-	rules   []rule
-	grams   []uint16 // each rule's gram once indexed (see noteGrams), or nil
-	records []record // extension records: those before any group, then each group's
-	file    *fileParts
+	text  string
+	rules []rule
+	grams []uint16 // each rule's gram once indexed (see noteGrams), or nil
+	file  *fileParts
+	more  *tableMore
+}
+
+// tableMore holds what six of seven tables the Client keeps lack, apart,
+// so that such a table takes 32 bytes fewer; they share noMore.
+type tableMore struct {
+	records []record    // extension records: those before any group, then each group's
 	usage   *usageRules // nil when there is none
+}
+
+var noMore = new(tableMore)
+
+// newMore returns a tableMore of records and usage.
+func newMore(records []record, usage *usageRules) *tableMore {
+	if len(records) == 0 && usage == nil {
+		return noMore
+	}
+	return &tableMore{records, usage}
 }
 
 // fileParts is what a Table holds of the whole file beyond its rules.
@@ -163,7 +179,7 @@ func (t *Table) rule(i int) Rule {
 func (t *Table) span(g int) (start, end group) {
 	f := t.file
 	start = f.groups[g]
-	end = group{uint32(len(f.agents)), uint32(len(t.rules)), uint32(len(t.records))}
+	end = group{uint32(len(f.agents)), uint32(len(t.rules)), uint32(len(t.more.records))}
 	if g+1 < len(f.groups) {
 		end = f.groups[g+1]
 	}
@@ -197,7 +213,7 @@ func (t *Table) Extensions(groups []int) []Record {
 	var out []Record
 	for _, g := range groups {
 		s, e := t.span(g)
-		out = t.appendRecords(out, t.records[s.records:e.records])
+		out = t.appendRecords(out, t.more.records[s.records:e.records])
 	}
 	return out
 }
@@ -206,7 +222,7 @@ func (t *Table) Extensions(groups []int) []Record {
 // first group, in file order. A table made by [Table.Select] has none.
 func (t *Table) FileExtensions() []Record {
 	f := t.file
-	head := t.records
+	head := t.more.records
 	if len(f.groups) > 0 {
 		head = head[:f.groups[0].records] // none in a selected table, whose group starts them
 	}
@@ -264,7 +280,10 @@ func (t *Table) File() *File {
 func (t *Table) Size() int {
 	t.index() // what the indexes add counts too, and is not written meanwhile
 	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		cap(t.grams)*2 + cap(t.records)*int(unsafe.Sizeof(record{})) + t.usage.size()
+		cap(t.grams)*2 + t.more.usage.size()
+	if m := t.more; m != noMore {
+		n += int(unsafe.Sizeof(*m)) + cap(m.records)*int(unsafe.Sizeof(record{}))
+	}
 	if f := t.file; f != selectedFile {
 		n += int(unsafe.Sizeof(*f)) + (cap(f.sitemaps)+cap(f.licenses))*int(unsafe.Sizeof(record{})) +
 			cap(f.agents)*int(unsafe.Sizeof(agent{})) + t.agents().size() +
