@@ -508,9 +508,9 @@ func TestSpec2_6_HostileFile(t *testing.T) {
 // indexed check of the table and of the Crawler's table decides paths
 // drawn from the file's own rules as trying every rule does.
 func TestCorpusDecideAgreesWithBruteForce(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "corpus", "files")
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "files")
 	if _, err := os.Stat(dir); err != nil || testing.Short() {
-		dir = filepath.Join("..", "testdata", "corpus", "files")
+		dir = filepath.Join("..", "..", "testdata", "corpus", "files")
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {

@@ -130,7 +130,7 @@ func TestSelectFirstChecks(t *testing.T) {
 // corpusSample reads the corpus sample in the repository's testdata, each
 // body cut at 500 KiB as the Client cuts it.
 func corpusSample(b *testing.B) [][]byte {
-	dir := filepath.Join("..", "testdata", "corpus", "files")
+	dir := filepath.Join("..", "..", "testdata", "corpus", "files")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		b.Skipf("corpus sample: %v", err)
