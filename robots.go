@@ -171,8 +171,7 @@ func (r *Robots) ContentSignal(agent, url string) Usage {
 // tokens obeys (those of every group that names one of them, merged, or
 // when none does, those of the "*" groups), copied out of the file.
 func (r *Robots) agentRules(agents ...string) *agentRules {
-	groups, _ := r.t.AppendGroups(nil, agents...)
-	return &agentRules{t: r.t.Select(groups), mode: r.mode}
+	return &agentRules{t: r.t.SelectFor(agents...), mode: r.mode}
 }
 
 // Rules returns the rules that apply to agent, in file order: those of
