@@ -179,8 +179,8 @@ func (r *Robots) Usage(agent, url string) Usage {
 // tokens obeys (those of every group that names one of them, merged, or
 // when none does, those of the "*" groups), copied out of the file.
 func (r *Robots) agentRules(agents ...string) *agentRules {
-	groups, _ := r.t.AppendGroups(nil, agents...)
-	a := &agentRules{t: r.t.Select(groups), mode: r.mode}
+	t, groups := r.t.SelectFor(agents...)
+	a := &agentRules{t: t, mode: r.mode}
 	if u := signalOf(r.t, groups); u != (Usage{}) {
 		a.signal = &u
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -94,8 +95,9 @@ func (p sharedPool) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // getParse is the baseline of a cold check: GET the robots.txt, read it,
-// parse it, check one path.
-func getParse(hc *http.Client, host string) (bool, error) {
+// parse it and, when check is set, check one path (which indexes the
+// rules, as the Client's first check does).
+func getParse(hc *http.Client, host string, check bool) (bool, error) {
 	resp, err := hc.Get("http://" + host + "/robots.txt")
 	if err != nil {
 		return false, err
@@ -105,7 +107,8 @@ func getParse(hc *http.Client, host string) (bool, error) {
 	if err != nil || resp.StatusCode != 200 {
 		return false, fmt.Errorf("%s: %d %v", host, resp.StatusCode, err)
 	}
-	return robotsgate.Parse(body).Allowed(checkAgent, "/some/page.html"), nil
+	r := robotsgate.Parse(body)
+	return !check || r.Allowed(checkAgent, "/some/page.html"), nil
 }
 
 // cpuTime returns the CPU time the process has used, user and system.
@@ -115,12 +118,14 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// pairCPU is pair with CPU time beside wall time: base and measured run
-// alternately, k calls of each per round, and both are reported per call
-// with measured/base, for wall time (x-baseline) and CPU time
-// (x-baseline-cpu, from getrusage before and after each half).
-func pairCPU(b *testing.B, k int, base, measured func(i int)) {
-	var tb, tm, cb, cm time.Duration
+// pairCPU is pair with CPU time beside wall time, and two baselines:
+// base, parsed (the same without the check) and measured run in turn, k
+// calls of each per round, and each is reported per call, with
+// measured/base in wall time (x-baseline) and CPU time (x-baseline-cpu,
+// from getrusage before and after each part), and measured/parsed in CPU
+// time (x-parse-cpu).
+func pairCPU(b *testing.B, k int, base, parsed, measured func(i int)) {
+	var tb, tm, cb, cp, cm time.Duration
 	calls, i := 0, 0
 	for b.Loop() {
 		c0, start := cpuTime(), time.Now()
@@ -130,12 +135,17 @@ func pairCPU(b *testing.B, k int, base, measured func(i int)) {
 		tb += time.Since(start)
 		c1 := cpuTime()
 		cb += c1 - c0
+		for j := range k {
+			parsed(i + j)
+		}
+		c2 := cpuTime()
+		cp += c2 - c1
 		start = time.Now()
 		for j := range k {
 			measured(i + j)
 		}
 		tm += time.Since(start)
-		cm += cpuTime() - c1
+		cm += cpuTime() - c2
 		calls += k
 		i += k
 	}
@@ -144,18 +154,21 @@ func pairCPU(b *testing.B, k int, base, measured func(i int)) {
 	b.ReportMetric(per(tm), "ns-measured/op")
 	b.ReportMetric(float64(tm)/float64(tb), "x-baseline")
 	b.ReportMetric(per(cb), "ns-cpu-baseline/op")
+	b.ReportMetric(per(cp), "ns-cpu-parse/op")
 	b.ReportMetric(per(cm), "ns-cpu-measured/op")
 	b.ReportMetric(float64(cm)/float64(cb), "x-baseline-cpu")
+	b.ReportMetric(float64(cm)/float64(cp), "x-parse-cpu")
 }
 
 // BenchmarkClientCold checks one URL of a new authority per op through a
 // Client (fetch, read, parse, keep) against getParse of the same corpus
-// file, cycling through the corpus, with the server in the process:
+// file, and against the same without the check (GET, read and Parse),
+// cycling through the corpus, with the server in the process:
 // "one-connection-each" dials a connection per authority, as a crawler
 // reaching new sites does; "shared-keepalive" sends every request over a
 // shared pool of keep-alive connections, which leaves the Client's own
 // cost more of the total. Reported: wall and CPU time per op and their
-// ratios to the baseline (target: CPU ≤ 1.3×).
+// ratios to the baselines (target: CPU ≤ 1.25× of GET, read and Parse).
 func BenchmarkClientCold(b *testing.B) {
 	files, _ := loadCorpus(b)
 	srv := httptest.NewServer(corpusHandler(files))
@@ -173,7 +186,11 @@ func BenchmarkClientCold(b *testing.B) {
 			b.Cleanup(func() { c.Close() })
 			ctx := context.Background()
 			pairCPU(b, 50, func(i int) {
-				if _, err := getParse(base, coldHost("b", files, i)); err != nil {
+				if _, err := getParse(base, coldHost("b", files, i), true); err != nil {
+					b.Fatal(err)
+				}
+			}, func(i int) {
+				if _, err := getParse(base, coldHost("p", files, i), false); err != nil {
 					b.Fatal(err)
 				}
 			}, func(i int) {
@@ -232,7 +249,7 @@ func BenchmarkClientColdNginx(b *testing.B) {
 	var rb, rm time.Duration // this round's times
 	baseline := func() {
 		c0 := cpuTime()
-		rb = run(hosts, func(i int) error { _, err := getParse(base, coldHost("b", files, i)); return err })
+		rb = run(hosts, func(i int) error { _, err := getParse(base, coldHost("b", files, i), true); return err })
 		tb += rb
 		cb += cpuTime() - c0
 	}
@@ -330,7 +347,7 @@ http {
 	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	hc := redirectDial(b, addr, true)
 	for deadline := time.Now().Add(5 * time.Second); ; {
-		if _, err := getParse(hc, coldHost("w", files, 0)); err == nil {
+		if _, err := getParse(hc, coldHost("w", files, 0), true); err == nil {
 			return addr
 		} else if time.Now().After(deadline) {
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
@@ -338,4 +355,88 @@ http {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// memTransport serves the robots.txt of host fNNNN-… (see coldHost), the
+// corpus file NNNN.txt, from memory: no sockets, so that a pass runs in
+// one goroutine and callgrind can count it.
+type memTransport map[string][]byte
+
+func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	host, _, _ := strings.Cut(strings.TrimPrefix(req.URL.Host, "f"), "-")
+	body, ok := m[host]
+	if !ok || req.URL.Path != "/robots.txt" {
+		return &http.Response{StatusCode: 404, Body: http.NoBody, Header: http.Header{}, Request: req}, nil
+	}
+	h := http.Header{"Content-Type": {"text/plain"}, "Cache-Control": {"max-age=86400"},
+		"Content-Length": {strconv.Itoa(len(body))}}
+	return &http.Response{StatusCode: 200, Status: "200 OK", Header: h, ContentLength: int64(len(body)),
+		Body: io.NopCloser(bytes.NewReader(body)), Request: req}, nil
+}
+
+// coldPass checks one URL of each of n new authorities, the i-th
+// served files[i % len(files)], from first on, through one.
+//
+//go:noinline
+func coldPass(first, n int, files []corpusFile, one func(host string) error) error {
+	for i := first; i < first+n; i++ {
+		if err := one(coldHost("m", files, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BenchmarkClientColdPass is BenchmarkClientCold without sockets, for
+// counting instructions: one op is a pass over the corpus, each file
+// served by an in-process RoundTripper to a new authority of a Client
+// ("client"), or fetched through it, read and parsed, and checked once
+// ("get-parse-check") or not ("get-parse"). Under callgrind, collect in
+// coldPass (see README.md).
+func BenchmarkClientColdPass(b *testing.B) {
+	files, _ := loadCorpus(b)
+	m := make(memTransport, len(files))
+	for _, f := range files {
+		m[strings.TrimSuffix(f.name, ".txt")] = f.body
+	}
+	hc := &http.Client{Transport: m}
+	c := robotsgate.NewClient(robotsgate.WithHTTPClient(hc), robotsgate.WithProductTokens(checkAgent),
+		robotsgate.WithCacheSize(1<<22), robotsgate.WithCacheBytes(1<<40))
+	b.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	first := 0 // each authority new, over every run
+	for _, side := range []struct {
+		name string
+		one  func(host string) error
+	}{
+		{"client", func(host string) error {
+			_, err := c.Allowed(ctx, "http://"+host+"/some/page.html")
+			return err
+		}},
+		{"get-parse-check", func(host string) error { _, err := getParse(hc, host, true); return err }},
+		{"get-parse", func(host string) error { _, err := getParse(hc, host, false); return err }},
+	} {
+		b.Run(side.name, func(b *testing.B) {
+			growStack(4)
+			for b.Loop() {
+				if err := coldPass(first, len(files), files, side.one); err != nil {
+					b.Fatal(err)
+				}
+				first += len(files)
+			}
+		})
+	}
+}
+
+// growStack grows the goroutine's stack by some 256 KiB beforehand, so
+// that no call in a pass moves it, which would stop callgrind's count.
+//
+//go:noinline
+func growStack(n int) byte {
+	var buf [64 << 10]byte
+	buf[n] = byte(n)
+	if n > 0 {
+		return growStack(n-1) + buf[n-1]
+	}
+	return buf[0]
 }

@@ -12,11 +12,11 @@
 # the README's crawler loop (BenchmarkCrawlLoop: PacedErrors a page).
 #
 # COMMIT is checked out with `git worktree add` into a temporary directory
-# (removed at the end). Benchmark files that COMMIT lacks are copied into
-# its tree from the working tree first: cold_test.go, warm_test.go and
-# loop_test.go into internal/bench, bench_miss_test.go into redisstore.
-# They use only the public API and the helpers of internal/bench's other
-# test files, so they measure any commit that has those helpers (from the
+# (removed at the end). The working tree's cold_test.go, warm_test.go and
+# loop_test.go (internal/bench) and bench_miss_test.go (redisstore)
+# replace COMMIT's, so that both sides run the same benchmarks. They use
+# only the public API and the helpers of internal/bench's other test
+# files, so they measure any commit that has those helpers (from the
 # Client-at-scale benchmarks on). Both sides read the same corpus: the full one when
 # shared/corpus sits beside the repository, the sample otherwise.
 #
@@ -52,10 +52,7 @@ if [[ -d "$root/../shared" ]]; then
   ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"
 fi
 for f in internal/bench/cold_test.go internal/bench/warm_test.go internal/bench/loop_test.go redisstore/bench_miss_test.go; do
-  if [[ ! -e "$tmp/old/$f" ]]; then
-    cp "$root/$f" "$tmp/old/$f"
-    echo "copied $f into $old"
-  fi
+  cp "$root/$f" "$tmp/old/$f"
 done
 
 echo "building test binaries ($tmp)"

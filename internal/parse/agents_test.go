@@ -3,6 +3,8 @@ package parse
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -126,4 +128,46 @@ func FuzzAppendGroupsAgreesWithBruteForce(f *testing.F) {
 			t.Fatalf("GroupsOf(%q) = %v %v, want %v %v", tok1, got, named, want, wantNamed)
 		}
 	})
+}
+
+// TestSelectFor: SelectFor keeps the rules and records of the groups
+// AppendGroups finds, for drawn files and tokens (several, mixed case,
+// empty, named nowhere) and over the corpus sample.
+func TestSelectFor(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(85, 86))
+	var bodies []string
+	for range 200 {
+		var b strings.Builder
+		for i := range 1 + rnd.IntN(8) {
+			for range 1 + rnd.IntN(3) {
+				b.WriteString("User-agent: " + []string{"*", "FooBot", "foobot/2.1", "BarBot", "* extra", "", "Baz-Bot", "9bot"}[rnd.IntN(8)] + "\n")
+			}
+			fmt.Fprintf(&b, "Disallow: /x%d\nCrawl-delay: %d\n", i, i)
+		}
+		bodies = append(bodies, b.String())
+	}
+	dir := filepath.Join("..", "..", "testdata", "corpus", "files")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		body, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, string(body))
+	}
+	for _, body := range bodies {
+		tb := Compile([]byte(body))
+		for _, tokens := range [][]string{nil, {""}, {"FooBot"}, {"FOOBOT", "barbot"}, {"Baz-Bot", ""}, {"Googlebot"}, {"ZzyzxBot"}, {"bot"}} {
+			groups, _ := tb.AppendGroups(nil, tokens...)
+			want := tb.Select(groups)
+			got, gotGroups := tb.SelectFor(tokens...)
+			if !slices.Equal(gotGroups, groups) && len(gotGroups)+len(groups) > 0 ||
+				!slices.Equal(got.Rules([]int{0}), want.Rules([]int{0})) || !slices.Equal(got.Extensions([]int{0}), want.Extensions([]int{0})) {
+				t.Fatalf("SelectFor(%q) differs from Select(%v)\nbody:\n%.1000s", tokens, groups, body)
+			}
+		}
+	}
 }

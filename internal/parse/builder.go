@@ -259,7 +259,7 @@ func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 		t Table
 		f fileParts
 	}{
-		t: Table{text: string(b.text), rules: clone(b.rules), records: clone(b.records)},
+		t: Table{text: string(b.text), rules: clone(b.rules), more: newMore(clone(b.records), b.usage.table())},
 		f: fileParts{
 			groups:   clone(b.groups),
 			agents:   clone(b.agents),
@@ -270,7 +270,6 @@ func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 	}
 	t := &both.t
 	t.file = &both.f
-	t.usage = b.usage.table()
 	if !b.lint {
 		return t, nil
 	}

@@ -38,7 +38,9 @@ const (
 	// 2,612 with 128; 32 halves 64's rules tried one by one.
 	smallGroup = 32
 	// filteredBlock is the number of rules from which a block notes
-	// grams: 2,440 instructions with 4, 2,462 with 8, 2,560 with 16.
+	// grams: 2,440 instructions with 4, 2,462 with 8, 2,560 with 16;
+	// counting only rules with pieces, which Select's tables need (see
+	// eachWork), 0.3 % more.
 	// Without grams the costliest file takes 95 times the median check
 	// (BenchmarkCorpusAgentMix), against 14 with them.
 	filteredBlock = 8
@@ -57,28 +59,74 @@ const (
 	// first; past that (a hostile file) they are tried as found. 2,460
 	// instructions with 4, 2,462 with 8, 2,473 with 16.
 	maxBlocks = 8
+	// eachWork bounds the wildcard rules times the path's bytes of a
+	// first check that tries each rule (see Table.Select): at 1<<16,
+	// against a path that holds none of their grams, it takes 1.0 to
+	// 1.2 times what indexing them and checking does
+	// (BenchmarkSelectFirstCheck, 128 to 512 rules).
+	eachWork = 1 << 16
+)
+
+// The states of a table's rules (Table.state).
+const (
+	fileOrder uint32 = iota // in file order: the next check indexes them
+	once                    // in file order: the next check tries each rule instead
+	indexed                 // in index order, grams noted
 )
 
 // index sorts each group's rules into index order, once.
 func (t *Table) index() {
-	if !t.file.indexed.Load() {
+	if t.state.Load() != indexed {
 		t.indexSlow()
 	}
 }
 
 func (t *Table) indexSlow() {
-	f := t.file
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.indexed.Load() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.state.Load() == indexed {
 		return
 	}
-	for g := range f.groups {
+	for g := range t.file.groups {
 		rules, _ := t.groupRules(g)
 		sortRules(t.text, rules)
 	}
-	t.grams = t.noteGrams()
-	f.indexed.Store(true)
+	t.noteGrams()
+	t.state.Store(indexed)
+}
+
+// tryEach decides as run does by having c try each rule of groups, if
+// t's state is once and that takes at most eachWork steps; done reports
+// whether it did.
+func (t *Table) tryEach(c *check, groups []int) (_ Rule, ok, done bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.state.Load() != once {
+		return Rule{}, false, false
+	}
+	t.state.Store(fileOrder)
+	wild := 0
+	for _, g := range groups {
+		rules, _ := t.groupRules(g)
+		wild += countWild(rules)
+	}
+	if wild*len(c.path) > eachWork {
+		return Rule{}, false, false
+	}
+	if c.each(groups); c.at < 0 {
+		return Rule{}, false, true
+	}
+	return t.rule(c.at), true, true // under mu: the next check sorts the rules
+}
+
+// each tries each rule of groups, in any order.
+func (c *check) each(groups []int) {
+	for _, g := range groups {
+		rules, base := c.t.groupRules(g)
+		for j := range rules {
+			c.try(rules[j:j+1], base+j, nil)
+		}
+	}
 }
 
 // sortRules sorts a group's rules, whose patterns lie in text, into
@@ -112,12 +160,13 @@ func blockEnd(text string, rules []rule, b int) int {
 	return e
 }
 
-// noteGrams returns the grams of t's rules, in index order: a rule of a
-// block of filteredBlock rules or more notes, of its pieces (see
-// eachPiece), the one whose hash the fewest pieces of the block have,
-// marked with gramMark; other rules 0. It returns nil when none has one.
-func (t *Table) noteGrams() []uint16 {
-	var grams, counts []uint16
+// noteGrams notes the grams of t's rules, in index order, in t.grams,
+// which it makes if some rule has one and Select has not: a rule of a
+// block of filteredBlock rules with pieces or more notes, of its pieces
+// (see eachPiece), the one whose hash the fewest pieces of the block
+// have, marked with gramMark; other rules 0.
+func (t *Table) noteGrams() {
+	var counts []uint16
 	for g := range t.file.groups {
 		rules, base := t.groupRules(g)
 		if len(rules) <= smallGroup {
@@ -125,20 +174,34 @@ func (t *Table) noteGrams() []uint16 {
 		}
 		for b := 0; b < len(rules); {
 			e := blockEnd(t.text, rules, b)
-			if e-b >= filteredBlock {
-				if grams == nil {
-					grams, counts = make([]uint16, len(t.rules)), make([]uint16, 1<<gramBits)
+			if e-b >= filteredBlock && countWild(rules[b:e]) >= filteredBlock {
+				if t.grams == nil {
+					t.grams = make([]uint16, len(t.rules))
 				}
-				noteBlockGrams(t.text, rules[b:e], grams[base+b:base+e], counts)
+				if counts == nil {
+					counts = make([]uint16, 1<<gramBits)
+				}
+				noteBlockGrams(t.text, rules[b:e], t.grams[base+b:base+e], counts)
 			}
 			b = e
 		}
 	}
-	return grams
+}
+
+// countWild returns how many of rules have pieces (see eachPiece).
+func countWild(rules []rule) int {
+	n := 0
+	for i := range rules {
+		if rules[i].wild() {
+			n++
+		}
+	}
+	return n
 }
 
 // noteBlockGrams sets grams[i] to the gram of block[i]. counts is
-// 1<<gramBits zeros, which it leaves zero.
+// 1<<gramBits zeros, which it leaves zero: clearing them all takes fewer
+// instructions over the corpus than hashing the block's pieces again.
 func noteBlockGrams(text string, block []rule, grams, counts []uint16) {
 	for i := range block {
 		eachPiece(text, &block[i], func(h uint16) { counts[h] = max(counts[h], counts[h]+1) })
@@ -150,16 +213,14 @@ func noteBlockGrams(text string, block []rule, grams, counts []uint16) {
 			}
 		})
 	}
-	for i := range block {
-		eachPiece(text, &block[i], func(h uint16) { counts[h] = 0 })
-	}
+	clear(counts)
 }
 
 // eachPiece calls f with the hash of each four-byte piece of the literal
 // runs of r's pattern after its prefix, which every path r matches
 // holds. A rule without a '*' after its prefix, or of kindDir, has none.
 func eachPiece(text string, r *rule, f func(h uint16)) {
-	if k := r.kind(); k != kindOne && k != kindWild {
+	if !r.wild() {
 		return
 	}
 	p := text[r.off() : r.off()+uint32(r.n)]
@@ -197,20 +258,22 @@ func (s *gramSet) has(gram uint16) bool {
 // target.Split return it, among the rules of the given groups, by
 // [match.Best]. ok is false when no rule matches: the path is allowed.
 // It matches only the rules whose literal prefix starts path and that
-// can still beat the best so far, each in time linear in path.
+// can still beat the best so far, each in time linear in path; the first
+// check of a table [Table.Select] makes may try each rule instead.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
-	i, _ := t.run(groups, path)
-	if i < 0 {
-		return Rule{}, false
-	}
-	return t.rule(i), true
+	r, ok, _ := t.run(groups, path)
+	return r, ok
 }
 
-// run returns the index of the rule that decides for path, or -1, and
-// the number of rules it matched against path.
-func (t *Table) run(groups []int, path string) (at, tried int) {
-	t.index()
+// run is Decide, and returns the number of rules it matched against path.
+func (t *Table) run(groups []int, path string) (_ Rule, ok bool, tried int) {
 	c := check{t: t, path: path, at: -1}
+	if t.state.Load() == once {
+		if r, ok, done := t.tryEach(&c, groups); done {
+			return r, ok, c.tried
+		}
+	}
+	t.index()
 	for _, g := range groups {
 		if rules, base := t.groupRules(g); len(rules) <= smallGroup {
 			c.try(rules, base, nil)
@@ -218,7 +281,10 @@ func (t *Table) run(groups []int, path string) (at, tried int) {
 			c.group(rules, base)
 		}
 	}
-	return c.at, c.tried
+	if c.at < 0 {
+		return Rule{}, false, c.tried
+	}
+	return t.rule(c.at), true, c.tried
 }
 
 // check is the state of one run.
@@ -300,7 +366,7 @@ func (t *Table) above(rules []rule, lo, hi, d, b int) int {
 // block is try for a block that starts the path, filtered by grams
 // when it is large enough.
 func (c *check) block(block []rule, base int) {
-	if len(block) < filteredBlock || len(c.path) > gramPath*len(block) {
+	if len(block) < filteredBlock || len(c.path) > gramPath*len(block) || c.t.grams == nil {
 		c.try(block, base, nil)
 		return
 	}

@@ -34,12 +34,17 @@ func bruteDecide(f *File, groups []int, path string) (Rule, bool) {
 }
 
 // agreeWithBruteForce checks that tb, and sel (tb's groups selected),
-// decide every path as trying every rule of groups does.
+// decide every path as trying every rule of groups does, and so does the
+// first check of a selected table, which tries each rule.
 func agreeWithBruteForce(t *testing.T, body string, tb, sel *Table, groups []int, paths []string) {
 	t.Helper()
 	f := tb.File()
 	for _, p := range paths {
 		want, wok := bruteDecide(f, groups, p)
+		c := check{t: sel, path: p, at: -1}
+		if c.each([]int{0}); (c.at >= 0) != wok || wok && sel.rule(c.at) != want {
+			t.Fatalf("each(%q) = rule %d, brute force %+v %v\nbody:\n%.2000s", p, c.at, want, wok, body)
+		}
 		if got, ok := tb.Decide(groups, p); ok != wok || got != want {
 			t.Fatalf("Decide(%q) = %+v %v, brute force %+v %v\nbody:\n%.2000s", p, got, ok, want, wok, body)
 		}
@@ -51,8 +56,8 @@ func agreeWithBruteForce(t *testing.T, body string, tb, sel *Table, groups []int
 
 // TestIndexOrder: indexing sorts each group's rules by prefix (a group of
 // more than smallGroup rules), then by precedence, then by line, and
-// notes grams in the blocks of filteredBlock rules or more alone, each
-// one of a piece of the rule's runs after its prefix.
+// notes grams in the blocks of filteredBlock rules with pieces or more
+// alone, each one of a piece of the rule's runs after its prefix.
 func TestIndexOrder(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(81, 82))
 	for range 300 {
@@ -63,6 +68,7 @@ func TestIndexOrder(t *testing.T) {
 		tb := Compile([]byte(body))
 		tb.index()
 		for _, table := range []*Table{tb, tb.Select([]int{0})} {
+			table.index()
 			rules, base := table.groupRules(0)
 			prefix := table.prefix
 			if len(rules) <= smallGroup {
@@ -82,6 +88,7 @@ func TestIndexOrder(t *testing.T) {
 				for e < len(rules) && prefix(&rules[e]) == prefix(&rules[b]) {
 					e++
 				}
+				filtered := len(rules) > smallGroup && countWild(rules[b:e]) >= filteredBlock
 				for i := b; i < e; i++ {
 					r := &rules[i]
 					var gram uint16
@@ -90,11 +97,11 @@ func TestIndexOrder(t *testing.T) {
 					}
 					has, pieces := false, false
 					eachPiece(table.text, r, func(h uint16) { has, pieces = has || gramMark|h == gram, true })
-					if gram != 0 && (e-b < filteredBlock || !has) {
+					if gram != 0 && (!filtered || !has) {
 						t.Fatalf("rule %q of a block of %d has gram %#x, not one of its pieces\nbody:\n%s",
 							table.pattern(r), e-b, gram, body)
 					}
-					if filtered := len(rules) > smallGroup && e-b >= filteredBlock; gram == 0 && filtered && pieces {
+					if gram == 0 && filtered && pieces {
 						t.Fatalf("rule %q of a block of %d has pieces but no gram\nbody:\n%s", table.pattern(r), e-b, body)
 					}
 				}
@@ -201,7 +208,7 @@ func TestDecideTriesOnlyPrefixes(t *testing.T) {
 		{"/a/7/x.gif", 2}, // /a/7 wins, as long as *.gif$, by allow
 		{"/999/x", 2},     // /999/x, and *.gif$, as long and earlier
 	} {
-		if _, tried := tb.run([]int{0}, c.path); tried != c.tried {
+		if _, _, tried := tb.run([]int{0}, c.path); tried != c.tried {
 			t.Errorf("%s: the check matched %d rules, want %d", c.path, tried, c.tried)
 		}
 	}
@@ -274,7 +281,7 @@ func TestDecideStaircase(t *testing.T) {
 	if r, ok := tb.Decide([]int{0}, paths[7]); !ok || r.Pattern != "/a*"+strings.Repeat("z", levels+19) {
 		t.Fatalf("Decide(%q) = %+v %v, want level 1's wildcard rule", paths[7], r, ok)
 	}
-	if _, tried := tb.run([]int{0}, paths[7]); tried > 3*levels {
+	if _, _, tried := tb.run([]int{0}, paths[7]); tried > 3*levels {
 		t.Errorf("the check matched %d rules, more than the %d of the prefixes that start the path", tried, 3*levels)
 	}
 }
@@ -485,9 +492,9 @@ func TestSpec2_6_HostileFile(t *testing.T) {
 	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
 	path := "/" + strings.Repeat("a", 16000)
 	for _, tb := range []*Table{Compile([]byte(b.String())), Compile([]byte(b.String())).Select([]int{0})} {
-		at, tried := tb.run([]int{0}, path)
-		if at < 0 || tb.rule(at).Line != 202 || !tb.rule(at).Allow {
-			t.Fatalf("the check decided by rule %d, want the allow on line 202", at)
+		r, ok, tried := tb.run([]int{0}, path)
+		if !ok || r.Line != 202 || !r.Allow {
+			t.Fatalf("the check decided by %+v %v, want the allow on line 202", r, ok)
 		}
 		if tried != 1 {
 			t.Errorf("the check matched %d rules, want the allow alone", tried)
@@ -501,9 +508,9 @@ func TestSpec2_6_HostileFile(t *testing.T) {
 // indexed check of the table and of the Crawler's table decides paths
 // drawn from the file's own rules as trying every rule does.
 func TestCorpusDecideAgreesWithBruteForce(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "corpus", "files")
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "files")
 	if _, err := os.Stat(dir); err != nil || testing.Short() {
-		dir = filepath.Join("..", "testdata", "corpus", "files")
+		dir = filepath.Join("..", "..", "testdata", "corpus", "files")
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {

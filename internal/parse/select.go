@@ -3,28 +3,34 @@ package parse
 // Select returns a table that holds only the rules, Content-Usage rules
 // and extension records of the given groups, merged into group 0: what
 // one crawler obeys, without user-agent lines, sitemaps or licenses. It
-// shares nothing with t, and does not index t.
+// shares nothing with t, and does not index t. Its first check tries
+// each rule, unless that could take long (see eachWork), and its second
+// indexes it: a crawler checks many sites once, and over the corpus
+// indexing the rules took more than parsing them.
 func (t *Table) Select(groups []int) *Table {
-	f := t.file
 	size, nr, nrec := 0, 0, 0
 	for _, g := range groups {
 		s, e := t.span(g)
 		nr += int(e.rules - s.rules)
 		nrec += int(e.records - s.records)
-		for _, r := range t.records[s.records:e.records] {
+		for _, r := range t.more.records[s.records:e.records] {
 			size += int(r.n) + int(r.keyN)
 		}
 	}
 	// The rules are read under the lock: index sorts them in place.
 	rules := make([]rule, 0, nr)
-	f.mu.Lock()
+	t.mu.Lock()
 	for _, g := range groups {
 		rs, _ := t.groupRules(g)
 		rules = append(rules, rs...)
 	}
-	f.mu.Unlock()
+	t.mu.Unlock()
+	wild := 0
 	for i := range rules {
 		size += int(rules[i].n)
+		if rules[i].wild() {
+			wild++
+		}
 	}
 	text := make([]byte, 0, size)
 	for i := range rules {
@@ -35,7 +41,7 @@ func (t *Table) Select(groups []int) *Table {
 	records := make([]record, 0, nrec)
 	for _, g := range groups {
 		s, e := t.span(g)
-		for _, r := range t.records[s.records:e.records] {
+		for _, r := range t.more.records[s.records:e.records] {
 			v := t.str(r.off, int(r.n))
 			r.off = uint32(len(text))
 			text = append(text, v...)
@@ -47,16 +53,15 @@ func (t *Table) Select(groups []int) *Table {
 			records = append(records, r)
 		}
 	}
-	sortRules(view(text), rules)
-	sel := &Table{text: view(text), rules: rules, records: records, file: selectedFile, usage: t.selectUsage(groups)}
-	sel.grams = sel.noteGrams()
+	sel := &Table{text: view(text), rules: rules, file: selectedFile, more: newMore(records, t.selectUsage(groups))}
+	if len(rules) > smallGroup && wild >= filteredBlock {
+		// The grams its index may note, made now so that Size never changes.
+		sel.grams = make([]uint16, len(rules))
+	}
+	sel.state.Store(once)
 	return sel
 }
 
 // selectedFile is the fileParts of every table that Select makes: one
 // group, and nothing else.
-var selectedFile = func() *fileParts {
-	f := &fileParts{groups: []group{{}}}
-	f.indexed.Store(true)
-	return f
-}()
+var selectedFile = &fileParts{groups: []group{{}}}

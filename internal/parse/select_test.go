@@ -43,7 +43,7 @@ func TestSelectLeavesTheTableUnindexed(t *testing.T) {
 	tb := Compile([]byte(b.String()))
 	groups, _ := tb.AppendGroups(nil, "FooBot")
 	sel := tb.Select(groups)
-	if tb.file.indexed.Load() {
+	if tb.state.Load() == indexed {
 		t.Fatal("Select indexed the table it selected from")
 	}
 	for _, p := range []string{"/a", "/a/b", "/a/c", "/z/1"} {
@@ -92,10 +92,45 @@ func TestSelectWhileIndexing(t *testing.T) {
 	}
 }
 
+// TestSelectFirstChecks: the first check of a table Select makes tries
+// each rule, the second indexes it, and checks that race them, one
+// trying each rule while another sorts, all decide as the indexed table
+// does. Run with -race.
+func TestSelectFirstChecks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "Disallow: /%d/*x%d\nAllow: /%d\n", 97-i%97, i, i)
+	}
+	tb := Compile([]byte(b.String()))
+	paths := []string{"/5/x", "/5/ax5", "/12/y", "/96/x3x", "/"}
+	sel := tb.Select([]int{0})
+	if sel.Decide([]int{0}, paths[0]); sel.state.Load() != fileOrder {
+		t.Fatalf("after the first check, state %d", sel.state.Load())
+	}
+	if sel.Decide([]int{0}, paths[0]); sel.state.Load() != indexed {
+		t.Fatalf("after the second check, state %d", sel.state.Load())
+	}
+	for range 20 {
+		sel := tb.Select([]int{0})
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Go(func() {
+				p := paths[i%len(paths)]
+				want, wok := tb.Decide([]int{0}, p)
+				if got, ok := sel.Decide([]int{0}, p); got != want || ok != wok {
+					t.Errorf("Decide(%q) = %+v %v, want %+v %v", p, got, ok, want, wok)
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
 // corpusSample reads the corpus sample in the repository's testdata, each
 // body cut at 500 KiB as the Client cuts it.
 func corpusSample(b *testing.B) [][]byte {
-	dir := filepath.Join("..", "testdata", "corpus", "files")
+	dir := filepath.Join("..", "..", "testdata", "corpus", "files")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		b.Skipf("corpus sample: %v", err)
@@ -129,4 +164,36 @@ func BenchmarkSelectSize(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(size)/float64(body), "table/B")
+}
+
+// BenchmarkSelectFirstCheck is the first check of a table Select makes,
+// which tries each rule ("each"), against indexing the table first
+// ("index"): a group of wildcard rules (and three times as many plain
+// ones) and a path that holds none of their grams, so that the index
+// matches none of them, whose product is eachWork.
+func BenchmarkSelectFirstCheck(b *testing.B) {
+	for _, wild := range []int{128, 256, 512} {
+		var sb strings.Builder
+		sb.WriteString("User-agent: *\n")
+		for i := range wild {
+			fmt.Fprintf(&sb, "Disallow: /*q%dz\nDisallow: /dir%d/a/\nDisallow: /dir%d/b/\nAllow: /dir%d/c/\n", i, i, i, i)
+		}
+		tb := Compile([]byte(sb.String()))
+		path := "/" + strings.Repeat("ab", eachWork/wild/2)
+		for _, index := range []bool{false, true} {
+			name := fmt.Sprintf("each/wild=%d", wild)
+			if index {
+				name = fmt.Sprintf("index/wild=%d", wild)
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					sel := tb.Select([]int{0})
+					if index {
+						sel.index()
+					}
+					sel.Decide([]int{0}, path)
+				}
+			})
+		}
+	}
 }

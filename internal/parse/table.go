@@ -14,25 +14,43 @@ import (
 // that holds every kept string back to back, and arrays of fixed-size
 // records that point into it, so that it holds a handful of pointers
 // whatever the file's size. It keeps no diagnostics. The first check
-// indexes its rules (see [Table.Decide]); it is otherwise immutable, and
-// safe for concurrent use. [Parser.Compile] makes one, [Table.Select] a
-// smaller one, and [Table.File] gives the rich form.
+// indexes its rules, or for a table [Table.Select] makes, often the
+// second (see [Table.Decide]); it is otherwise immutable, and safe for
+// concurrent use. [Parser.Compile] makes one, [Table.Select] a smaller
+// one, and [Table.File] gives the rich form.
 type Table struct {
-	text    string
-	rules   []rule
-	grams   []uint16 // each rule's gram once indexed (see noteGrams), or nil
-	records []record // extension records: those before any group, then each group's
-	file    *fileParts
+	text  string
+	rules []rule
+	grams []uint16 // each rule's gram once indexed (see noteGrams), or nil
+	file  *fileParts
+	more  *tableMore
+	// state is how the rules are ordered (see index.go): it changes, and
+	// the rules are sorted in place, under mu, which Select holds to
+	// read them.
+	state atomic.Uint32
+	mu    sync.Mutex
+}
+
+// tableMore holds what six of seven tables the Client keeps lack, apart,
+// so that such a table takes 32 bytes fewer; they share noMore.
+type tableMore struct {
+	records []record    // extension records: those before any group, then each group's
 	usage   *usageRules // nil when there is none
+}
+
+var noMore = new(tableMore)
+
+// newMore returns a tableMore of records and usage.
+func newMore(records []record, usage *usageRules) *tableMore {
+	if len(records) == 0 && usage == nil {
+		return noMore
+	}
+	return &tableMore{records, usage}
 }
 
 // fileParts is what a Table holds of the whole file beyond its rules.
 // Every table made by Select shares one, selectedFile.
 type fileParts struct {
-	// indexed is set once each group's rules are in index order, which
-	// Table.index sorts in place under mu; Select reads them under mu.
-	indexed    atomic.Bool
-	mu         sync.Mutex
 	agentsOnce sync.Once   // see Table.agents
 	agentIndex *agentIndex // set by agentsOnce
 	groups     []group
@@ -79,6 +97,9 @@ const (
 func (r *rule) off() uint32  { return r.bits >> ruleShift }
 func (r *rule) allow() bool  { return r.bits&ruleAllow != 0 }
 func (r *rule) kind() uint32 { return r.bits >> 1 & (1<<(ruleShift-1) - 1) }
+
+// wild reports whether r has a '*' after its prefix, and is no kindDir.
+func (r *rule) wild() bool { k := r.kind(); return k == kindOne || k == kindWild }
 
 // move sets where r's pattern starts in the text.
 func (r *rule) move(off uint32) { r.bits = off<<ruleShift | r.bits&(1<<ruleShift-1) }
@@ -163,7 +184,7 @@ func (t *Table) rule(i int) Rule {
 func (t *Table) span(g int) (start, end group) {
 	f := t.file
 	start = f.groups[g]
-	end = group{uint32(len(f.agents)), uint32(len(t.rules)), uint32(len(t.records))}
+	end = group{uint32(len(f.agents)), uint32(len(t.rules)), uint32(len(t.more.records))}
 	if g+1 < len(f.groups) {
 		end = f.groups[g+1]
 	}
@@ -197,7 +218,7 @@ func (t *Table) Extensions(groups []int) []Record {
 	var out []Record
 	for _, g := range groups {
 		s, e := t.span(g)
-		out = t.appendRecords(out, t.records[s.records:e.records])
+		out = t.appendRecords(out, t.more.records[s.records:e.records])
 	}
 	return out
 }
@@ -206,7 +227,7 @@ func (t *Table) Extensions(groups []int) []Record {
 // first group, in file order. A table made by [Table.Select] has none.
 func (t *Table) FileExtensions() []Record {
 	f := t.file
-	head := t.records
+	head := t.more.records
 	if len(f.groups) > 0 {
 		head = head[:f.groups[0].records] // none in a selected table, whose group starts them
 	}
@@ -260,11 +281,18 @@ func (t *Table) File() *File {
 	return out
 }
 
-// Size returns the bytes the Table retains: its text and records.
+// Size returns the bytes the Table retains: its text and records. That
+// of a table [Table.Select] makes never changes; another is indexed
+// first, so that what the index adds counts too.
 func (t *Table) Size() int {
-	t.index() // what the indexes add counts too, and is not written meanwhile
+	if t.file != selectedFile {
+		t.index()
+	}
 	n := int(unsafe.Sizeof(*t)) + len(t.text) + cap(t.rules)*int(unsafe.Sizeof(rule{})) +
-		cap(t.grams)*2 + cap(t.records)*int(unsafe.Sizeof(record{})) + t.usage.size()
+		cap(t.grams)*2 + t.more.usage.size()
+	if m := t.more; m != noMore {
+		n += int(unsafe.Sizeof(*m)) + cap(m.records)*int(unsafe.Sizeof(record{}))
+	}
 	if f := t.file; f != selectedFile {
 		n += int(unsafe.Sizeof(*f)) + (cap(f.sitemaps)+cap(f.licenses))*int(unsafe.Sizeof(record{})) +
 			cap(f.agents)*int(unsafe.Sizeof(agent{})) + t.agents().size() +

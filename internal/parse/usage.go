@@ -122,10 +122,10 @@ func (s *usageRules) rule(r *usageRule) UsageRule {
 
 // groupUsage returns the Content-Usage rules of group g.
 func (t *Table) groupUsage(g int) []usageRule {
-	if t.usage == nil {
+	if t.more.usage == nil {
 		return nil
 	}
-	rules := t.usage.rules
+	rules := t.more.usage.rules
 	lo := sort.Search(len(rules), func(i int) bool { return rules[i].group >= uint32(g) })
 	hi := lo + sort.Search(len(rules)-lo, func(i int) bool { return rules[lo+i].group > uint32(g) })
 	return rules[lo:hi]
@@ -134,7 +134,7 @@ func (t *Table) groupUsage(g int) []usageRule {
 // HasUsage reports whether the given groups have Content-Usage rules;
 // for a table without any it only tests a pointer.
 func (t *Table) HasUsage(groups []int) bool {
-	if t.usage == nil {
+	if t.more.usage == nil {
 		return false
 	}
 	return slices.ContainsFunc(groups, func(g int) bool { return len(t.groupUsage(g)) > 0 })
@@ -144,7 +144,7 @@ func (t *Table) HasUsage(groups []int) bool {
 func (t *Table) usageOf(g int) []UsageRule {
 	var out []UsageRule
 	for i, rules := 0, t.groupUsage(g); i < len(rules); i++ {
-		out = append(out, t.usage.rule(&rules[i]))
+		out = append(out, t.more.usage.rule(&rules[i]))
 	}
 	return out
 }
@@ -166,13 +166,13 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 			if n < best {
 				continue
 			}
-			if p := t.usage.text[r.off : r.off+uint32(n)]; p != "" && !match.Match(p, path) {
+			if p := t.more.usage.text[r.off : r.off+uint32(n)]; p != "" && !match.Match(p, path) {
 				continue
 			}
 			if n > best {
 				dst, best = dst[:start], n
 			}
-			dst = append(dst, t.usage.rule(r))
+			dst = append(dst, t.more.usage.rule(r))
 		}
 	}
 	return dst
@@ -198,7 +198,7 @@ func (t *Table) selectUsage(groups []int) *usageRules {
 		for _, r := range t.groupUsage(g) {
 			end := r.off + uint32(r.n) + uint32(r.sn)
 			off := uint32(len(text))
-			text = append(text, t.usage.text[r.off:end]...)
+			text = append(text, t.more.usage.text[r.off:end]...)
 			r.off, r.group = off, 0
 			rules = append(rules, r)
 		}

@@ -291,13 +291,13 @@ func TestUsageSizeAndReuse(t *testing.T) {
 	}
 	foo, _ := b.AppendGroups(nil, "FooBot")
 	other, _ := b.AppendGroups(nil, "Other")
-	if sel := b.Select(foo); sel.usage != nil || sel.Size() != a.Select(foo).Size() {
+	if sel := b.Select(foo); sel.more.usage != nil || sel.Size() != a.Select(foo).Size() {
 		t.Errorf("FooBot's table keeps Content-Usage rules of another group: %d bytes, want %d", sel.Size(), a.Select(foo).Size())
 	}
 	if sel := b.Select(other); len(usageRulesOf(sel, []int{0})) != n || sel.Size() < n*16 {
 		t.Errorf("the * table keeps %d rules in %d bytes", len(usageRulesOf(sel, []int{0})), sel.Size())
 	}
-	if c := Compile([]byte(plain)); c.usage != nil || c.Size() != a.Size() {
+	if c := Compile([]byte(plain)); c.more.usage != nil || c.Size() != a.Size() {
 		t.Errorf("a parse after one with Content-Usage rules has %v", usageRulesOf(c, []int{0, 1}))
 	}
 }
