@@ -176,7 +176,7 @@ func checkAgent(agent string) (path, auth string, err error) {
 	switch {
 	case u.Scheme != "https":
 		return "", "", fmt.Errorf("botauth: agent URL %q is not https", agent)
-	case u.Host == "" || u.Hostname() == "":
+	case u.Hostname() == "":
 		return "", "", fmt.Errorf("botauth: agent URL %q has no host", agent)
 	case u.User != nil:
 		return "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
