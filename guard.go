@@ -44,10 +44,8 @@ func PublicOnly(t *http.Transport) *http.Transport {
 // PublicOnly made, dropped once it is collected, for isGuard.
 var guards sync.Map
 
-// isGuard reports whether rt is a transport PublicOnly made, or wraps
-// one: it follows a Transport to its next, the Client's forwarder to its
-// Transport, and any RoundTripper with an Unwrap method (see
-// [NewTransport]) to what that returns.
+// isGuard reports whether rt is a transport PublicOnly made, or wraps one
+// as [NewTransport] says.
 func isGuard(rt http.RoundTripper) bool {
 	for range maxUnwrap {
 		switch v := rt.(type) {

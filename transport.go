@@ -89,9 +89,7 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // long (at most [WithMaxHold]). A request waits in RoundTrip for its
 // turn, but never in vain: when the turn cannot come before the request's
 // deadline (or [WithMaxWait] without one), or is not free now under
-// [WithNoWait], the request fails at once, not sent, with a
-// *[PacedError], whose RetryAt spreads the requests refused at one site
-// over its coming turns.
+// [WithNoWait], the request fails at once, unsent, with a *[PacedError].
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
 // and sent; refusals and holds are logged at Debug level ([WithLogger]).
@@ -210,10 +208,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	// Turns go by the site asked for, keeping both sites' Crawl-delay: that
-	// of Request.Host when it names another host than the URL, else the
-	// URL's (whose Host header, for a name net/http sends unmapped, may
-	// differ).
+	// The site asked for (see Transport): the URL's unless Request.Host
+	// names another, though for a name net/http sends unmapped the Host
+	// header differs.
 	authority := dialed.Authority
 	if req.Host != "" && req.Host != req.URL.Host {
 		authority = served.Authority
@@ -417,9 +414,7 @@ func WithPacer(p Pacer) TransportOption {
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
 // authority's turn is not free now fails at once, not sent, with a
 // *[PacedError] saying when to come back. A frontier crawler puts the URL
-// back until then and sends another meanwhile; the requests refused at
-// one site are told successive turns (see PacedError.RetryAt), so that
-// they come back one a turn.
+// back until then ([PacedError.RetryAt]) and sends another meanwhile.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }
@@ -466,14 +461,11 @@ func WithMaxWait(d time.Duration) TransportOption {
 // would see another.
 var ErrAgentMismatch = errors.New("robotstxt: the request's User-Agent names another crawler")
 
-// withAgent returns req as the Transport sends it: req itself when its
-// one User-Agent names one of the Client's product tokens, or a copy that
-// carries it, or the Client's User-Agent when req has none, under the
-// canonical key alone. net/http writes every key of req.Header, so a
-// "user-agent" key would go out beside the "User-Agent" one: every
-// spelling of the field is read, and a request with several values, or
-// one that names another crawler, is refused with an error wrapping
-// ErrAgentMismatch.
+// withAgent returns req as the Transport sends it, or an error wrapping
+// ErrAgentMismatch: req itself when its one User-Agent names one of the
+// Client's product tokens, else a copy that carries it, or the Client's
+// when req has none, under the canonical key alone, since net/http writes
+// every spelling of the key that req.Header holds.
 func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	var ua string
 	n, canonical := 0, true
