@@ -37,19 +37,19 @@ type DisallowedError struct {
 // robots.txt disallows (see [Decision.Served]), and the rule, or the
 // status, that disallows it, each cut to 128 bytes.
 func (e *DisallowedError) Error() string {
-	d := e.Decision
+	d, page := e.Decision, capQuote(e.URL)
 	switch {
 	case d.Rule.Line != 0 && d.Served != "":
-		return fmt.Sprintf("robotstxt: %s, served as %s, disallowed by robots.txt line %d (Disallow: %s)",
-			capQuote(e.URL), capQuote(d.Served), d.Rule.Line, capQuote(d.Rule.Pattern))
+		page += ", served as " + capQuote(d.Served) + ","
+		fallthrough
 	case d.Rule.Line != 0:
 		return fmt.Sprintf("robotstxt: %s disallowed by robots.txt line %d (Disallow: %s)",
-			capQuote(e.URL), d.Rule.Line, capQuote(d.Rule.Pattern))
+			page, d.Rule.Line, capQuote(d.Rule.Pattern))
 	case d.Outcome == OutcomeDisallowAll:
 		return fmt.Sprintf("robotstxt: %s disallowed: robots.txt answered status %d (disallow all)",
-			capQuote(e.URL), d.Status)
+			page, d.Status)
 	}
-	return fmt.Sprintf("robotstxt: %s disallowed by robots.txt", capQuote(e.URL))
+	return fmt.Sprintf("robotstxt: %s disallowed by robots.txt", page)
 }
 
 // Unwrap returns ErrDisallowed.
@@ -76,20 +76,20 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // *[DeferredError]. These errors reach the caller of http.Client.Do
 // inside a *url.Error, through which errors.Is and errors.As see them.
 //
-// Allowed requests are paced by a [Pacer] per site asked for: the
+// Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
-// the URL's, however it is spelled and whatever address the request is
+// the URL's), however it is spelled and whatever address the request is
 // sent to, so that a crawler that resolves names itself keeps one pace
 // for a site of many addresses. Requests to one site reach it at least
 // the Crawl-delay robots.txt gives the Client's product tokens apart
-// (else [WithDefaultInterval]; the longer of the two robots.txt files'
-// when the Host names another authority than the URL), from the arrival
-// of one response to the sending of the next; other sites are not held
-// up. A 429 or 503 response with a Retry-After holds its site for that
-// long (at most [WithMaxHold]). A request waits in RoundTrip for its
-// turn, but never in vain: when the turn cannot come before the request's
-// deadline (or [WithMaxWait] without one), or is not free now under
-// [WithNoWait], the request fails at once, unsent, with a *[PacedError].
+// (else [WithDefaultInterval]; for a Host of its own, the longer of the
+// two files'), from the arrival of one response to the sending of the
+// next; other sites are not held up. A 429 or 503 response with a
+// Retry-After holds its site for that long (at most [WithMaxHold]). A
+// request waits in RoundTrip for its turn unless it cannot come before
+// the request's deadline (or [WithMaxWait] without one), or is not free
+// now under [WithNoWait]: then the request fails at once, unsent, with a
+// *[PacedError].
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
 // and sent; refusals and holds are logged at Debug level ([WithLogger]).
@@ -116,9 +116,6 @@ type Transport struct {
 // has a method Unwrap() http.RoundTripper that returns it: a wrapper of
 // another module should have one, or this check cannot see the guard.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
-	if c == nil {
-		panic("robotstxt: NewTransport with a nil Client")
-	}
 	c.mustBeMade()
 	if isGuard(next) && !isGuard(c.fetcher.hc.Transport) {
 		panic("robotstxt: NewTransport(c, next) would guard the pages (next is or wraps a PublicOnly transport) " +
