@@ -22,8 +22,7 @@ import (
 // A Pacer keeps the state and answers at once; the Transport waits: it
 // calls Take until it gets the turn, sleeping as long as Take says, sends
 // the request, and calls Done. Waiters are served in no particular order.
-// The Client's in-process Pacer is the default; *redisstore.Store is one
-// shared by every process that uses the same Redis.
+// [WithPacer] names the Pacers there are.
 type Pacer interface {
 	// Take takes the turn to send a request to authority when one may be
 	// sent now: no other request to authority is in flight (when
@@ -338,13 +337,12 @@ func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), tu.authority, tu.id, tu.interval, hold)
 }
 
-// spreadSlack is the share of a turn (the interval and the last
-// request's duration) by which the turns a retryQueue tells exceed it:
-// room for a frontier to come back late and a request to take longer than
-// the last, so that few come back before their turn is free, for an
-// eighth of the pace. With both cores of a test machine busy, the
-// README's loop (BenchmarkCrawlLoop) met up to 1.68 PacedErrors a page
-// with a sixteenth and crawled no faster, up to 1.16 with an eighth.
+// spreadSlack divides a turn (the interval and the last request's
+// duration) into the margin a retryQueue adds to each turn it tells: room
+// for a frontier to come back late and a request to take longer than the
+// last, for an eighth of the pace. With both cores of a test machine
+// busy, the README's loop (BenchmarkCrawlLoop) met up to 1.16 PacedErrors
+// a page with an eighth, 1.68 with a sixteenth, which crawled no faster.
 const spreadSlack = 8
 
 // A retryQueue tells the RetryAt of the requests refused at each
