@@ -99,9 +99,7 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 	return g
 }
 
-// publicAddr reports whether a is a public unicast address: for IPv4,
-// in none of nonPublic; for IPv6, global unicast (2000::/3) and in none of
-// nonPublic, or a NAT64 address embedding a public IPv4 address.
+// publicAddr reports whether a is a public unicast address.
 func publicAddr(a netip.Addr) bool {
 	a = a.Unmap()
 	switch {

@@ -64,17 +64,16 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // Every request, each redirect hop included, is first checked as
 // [Client.Allowed] checks a URL, reading the request target as net/http
 // writes it. A request without a User-Agent is sent with the Client's;
-// one whose User-Agent, under any spelling of the header key, names
-// another product token, or that carries several, is refused with
+// one whose User-Agent names another crawler is refused with
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
-// request whose Host names another authority than its URL must be
-// allowed by both robots.txt files; a Host that is not an authority
-// alone, a Host key in the header other than Request.Host, a URL with an
-// opaque part, or one the Client cannot check gives [ErrBadURL]. A
-// request robots.txt disallows is not sent: RoundTrip returns a
-// *[DisallowedError], or while robots.txt is unreachable the Client's
-// *[DeferredError]. These errors reach the caller of http.Client.Do
-// inside a *url.Error, through which errors.Is and errors.As see them.
+// request whose Host names another authority than its URL must be allowed
+// by both robots.txt files; a Host that is not an authority alone, a Host
+// key in the header other than Request.Host, a URL with an opaque part,
+// or one the Client cannot check gives [ErrBadURL]. A request robots.txt
+// disallows is not sent: RoundTrip returns a *[DisallowedError], or while
+// robots.txt is unreachable the Client's *[DeferredError]. These errors
+// reach the caller of http.Client.Do inside a *url.Error, which errors.Is
+// and errors.As see through.
 //
 // Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
@@ -273,7 +272,6 @@ func (t *Transport) hold(ctx context.Context, authority string, resp *http.Respo
 	return hold
 }
 
-// mustBeMade panics unless NewTransport made t.
 func (t *Transport) mustBeMade() {
 	if t == nil || t.c == nil {
 		panic("robotstxt: Transport used without NewTransport")

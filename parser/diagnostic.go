@@ -1,10 +1,6 @@
 package parser
 
-import (
-	"time"
-
-	"github.com/robotsgate/robotstxt/internal/parse"
-)
+import "github.com/robotsgate/robotstxt/internal/parse"
 
 // A Diagnostic reports a line that the parser skipped, tolerated or cut.
 type Diagnostic struct {
@@ -67,10 +63,10 @@ const (
 
 // The bounds the documentation states are internal/parse's, spelt out
 // for go doc: an index below is out of range, and does not compile, when
-// they differ. TestDiagnosticKinds fails when the kinds do.
+// they differ. TestDiagnosticKinds fails when the kinds do, TestCrawlDelay
+// when the longest crawl-delay does.
 var (
 	_ = [1]struct{}{}[MaxLineLength-parse.MaxLineLength]
-	_ = [1]struct{}{}[24*time.Hour-parse.MaxCrawlDelay]
 	_ = [1]struct{}{}[1000-parse.MaxDiagnostics]
 	_ = [1]struct{}{}[1000-parse.MaxUnknownRecords]
 )
