@@ -89,8 +89,7 @@ type UsageRule struct {
 	// Statement is the statement of preference as written, such as
 	// "train-ai=n"; "" when the value has none.
 	Statement string
-	// Line is the 1-based line number.
-	Line int
+	Line      int // 1-based line number
 }
 
 // MaxLineLength is how many bytes of a line are kept, as by Google's
