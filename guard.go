@@ -44,10 +44,8 @@ func PublicOnly(t *http.Transport) *http.Transport {
 // PublicOnly made, dropped once it is collected, for isGuard.
 var guards sync.Map
 
-// isGuard reports whether rt is a transport PublicOnly made, or wraps
-// one: it follows a Transport to its next, the Client's forwarder to its
-// Transport, and any RoundTripper with an Unwrap method (see
-// [NewTransport]) to what that returns.
+// isGuard reports whether rt is a transport PublicOnly made, or wraps one
+// as [NewTransport] says.
 func isGuard(rt http.RoundTripper) bool {
 	for range maxUnwrap {
 		switch v := rt.(type) {
@@ -101,9 +99,7 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 	return g
 }
 
-// publicAddr reports whether a is a public unicast address: for IPv4,
-// in none of nonPublic; for IPv6, global unicast (2000::/3) and in none of
-// nonPublic, or a NAT64 address embedding a public IPv4 address.
+// publicAddr reports whether a is a public unicast address.
 func publicAddr(a netip.Addr) bool {
 	a = a.Unmap()
 	switch {

@@ -99,10 +99,8 @@ func defaultConfig() config {
 // WithHTTPClient makes the Client fetch robots.txt through a copy of *hc,
 // sharing its Transport; hc.CheckRedirect is ignored (see
 // [WithMaxRedirects]). By default the Client fetches through
-// http.DefaultTransport, not through the next RoundTripper of a
-// [Transport] made for it (see [NewTransport]); a Client made by
-// [NewClientTransport] fetches through its Transport. It panics if hc is
-// nil.
+// http.DefaultTransport (see [NewTransport] and [NewClientTransport]). It
+// panics if hc is nil.
 func WithHTTPClient(hc *http.Client) Option {
 	if hc == nil {
 		panic("robotstxt: WithHTTPClient(nil)")

@@ -22,8 +22,7 @@ import (
 // A Pacer keeps the state and answers at once; the Transport waits: it
 // calls Take until it gets the turn, sleeping as long as Take says, sends
 // the request, and calls Done. Waiters are served in no particular order.
-// The Client's in-process Pacer is the default; *redisstore.Store is one
-// shared by every process that uses the same Redis.
+// [WithPacer] names the Pacers there are.
 type Pacer interface {
 	// Take takes the turn to send a request to authority when one may be
 	// sent now: no other request to authority is in flight (when
@@ -72,6 +71,7 @@ type memPacer struct {
 	shards  [memShards]memShard
 }
 
+// A memShard's zero value is ready: its first sweep makes the map.
 type memShard struct {
 	mu      sync.Mutex
 	m       map[string]paceState
@@ -101,18 +101,13 @@ func (s *paceState) dropAt() int64 {
 }
 
 func newMemPacer() *memPacer {
-	p := &memPacer{seed: maphash.MakeSeed(), epoch: time.Now(), timeout: pacing.TurnTimeout}
-	for i := range p.shards {
-		p.shards[i].m = make(map[string]paceState)
-		p.shards[i].sweepAt = minSweep
-	}
-	return p
+	return &memPacer{seed: maphash.MakeSeed(), epoch: time.Now(), timeout: pacing.TurnTimeout}
 }
 
 func (p *memPacer) now() int64 { return int64(time.Since(p.epoch)) }
 
 func (p *memPacer) shard(authority string) *memShard {
-	if p == nil || p.shards[0].m == nil {
+	if p == nil || p.epoch.IsZero() {
 		panic("robotstxt: memPacer used without newMemPacer")
 	}
 	return &p.shards[maphash.String(p.seed, authority)%memShards]
@@ -150,20 +145,26 @@ func (sh *memShard) take(authority string, interval, timeout, now int64) (id uin
 	return sh.lastID, 0
 }
 
-// sweep drops the state that holds nothing back once the map has doubled,
-// copying the rest so that a burst's memory is given back.
+// sweep drops the state that holds nothing back at now (see sweepMap).
 func (sh *memShard) sweep(now int64) {
-	if len(sh.m) < sh.sweepAt {
+	sweepMap(&sh.m, &sh.sweepAt, func(s paceState) bool { return now < s.dropAt() })
+}
+
+// sweepMap drops the entries of *m that keep refuses once *m has reached
+// *at entries, copying the rest so that a burst's memory is given back,
+// and sets *at to twice what is left.
+func sweepMap[V any](m *map[string]V, at *int, keep func(V) bool) {
+	if len(*m) < *at {
 		return
 	}
-	live := make(map[string]paceState, len(sh.m)/2)
-	for k, s := range sh.m {
-		if now < s.dropAt() {
-			live[k] = s
+	live := make(map[string]V, len(*m)/2)
+	for k, v := range *m {
+		if keep(v) {
+			live[k] = v
 		}
 	}
-	sh.m = live
-	sh.sweepAt = max(2*len(live), minSweep)
+	*m = live
+	*at = max(2*len(live), minSweep)
 }
 
 // Done implements [Pacer].
@@ -336,22 +337,18 @@ func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), tu.authority, tu.id, tu.interval, hold)
 }
 
-// spreadSlack is the share of a turn (the interval and the last
-// request's duration) by which the turns a retryQueue tells exceed it:
-// room for a frontier to come back late and a request to take longer than
-// the last, so that few come back before their turn is free, for an
-// eighth of the pace. With both cores of a test machine busy, the
-// README's loop (BenchmarkCrawlLoop) met up to 1.68 PacedErrors a page
-// with a sixteenth and crawled no faster, up to 1.16 with an eighth.
+// spreadSlack divides a turn (the interval and the last request's
+// duration) into the margin a retryQueue adds to each turn it tells: room
+// for a frontier to come back late and a request to take longer than the
+// last, for an eighth of the pace. With both cores of a test machine
+// busy, the README's loop (BenchmarkCrawlLoop) met up to 1.16 PacedErrors
+// a page with an eighth, 1.68 with a sixteenth, which crawled no faster.
 const spreadSlack = 8
 
-// A retryQueue spreads the RetryAt of the requests refused at an authority
-// over its coming turns, as a reservation scheduler would: the first is
-// told the earliest moment its turn may come, each next one a turn later.
-// A frontier that puts every URL back for its RetryAt then brings them
-// back one a turn, not all at once, to be refused again but one. It keeps
-// state only for authorities with turns told and not yet come. The zero
-// retryQueue is ready: its first sweep makes the map.
+// A retryQueue tells the RetryAt of the requests refused at each
+// authority (see PacedError.RetryAt), keeping state only for authorities
+// with turns told and not yet come. The zero retryQueue is ready: its
+// first sweep makes the map.
 type retryQueue struct {
 	mu      sync.Mutex
 	m       map[string]queued
@@ -375,7 +372,8 @@ func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.T
 	defer q.mu.Unlock()
 	e, ok := q.m[authority]
 	if !ok {
-		q.sweep(time.Now())
+		now := time.Now()
+		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) })
 	}
 	if at.Before(e.next) {
 		at = e.next
@@ -400,20 +398,4 @@ func (q *retryQueue) ran(authority string, took time.Duration) {
 		e.took = took
 		q.m[authority] = e
 	}
-}
-
-// sweep drops the authorities whose turns have all come once the map has
-// doubled, copying the rest so that a burst's memory is given back.
-func (q *retryQueue) sweep(now time.Time) {
-	if len(q.m) < q.sweepAt {
-		return
-	}
-	live := make(map[string]queued, len(q.m)/2)
-	for k, e := range q.m {
-		if now.Before(e.next) {
-			live[k] = e
-		}
-	}
-	q.m = live
-	q.sweepAt = max(2*len(live), minSweep)
 }

@@ -174,9 +174,8 @@ func (s TransportStats) LogValue() slog.Value {
 	)
 }
 
-// transportCounters are a Transport's counts. Sent, counted on every
-// request, is striped: one word every core adds to would cost more than
-// the rest of the bookkeeping.
+// transportCounters are a Transport's counts; Sent, counted on every
+// request, is striped.
 type transportCounters struct {
 	sent                        stripedCounter
 	disallowed, deferred, paced atomic.Int64

@@ -37,19 +37,19 @@ type DisallowedError struct {
 // robots.txt disallows (see [Decision.Served]), and the rule, or the
 // status, that disallows it, each cut to 128 bytes.
 func (e *DisallowedError) Error() string {
-	d := e.Decision
+	d, page := e.Decision, capQuote(e.URL)
 	switch {
 	case d.Rule.Line != 0 && d.Served != "":
-		return fmt.Sprintf("robotstxt: %s, served as %s, disallowed by robots.txt line %d (Disallow: %s)",
-			capQuote(e.URL), capQuote(d.Served), d.Rule.Line, capQuote(d.Rule.Pattern))
+		page += ", served as " + capQuote(d.Served) + ","
+		fallthrough
 	case d.Rule.Line != 0:
 		return fmt.Sprintf("robotstxt: %s disallowed by robots.txt line %d (Disallow: %s)",
-			capQuote(e.URL), d.Rule.Line, capQuote(d.Rule.Pattern))
+			page, d.Rule.Line, capQuote(d.Rule.Pattern))
 	case d.Outcome == OutcomeDisallowAll:
 		return fmt.Sprintf("robotstxt: %s disallowed: robots.txt answered status %d (disallow all)",
-			capQuote(e.URL), d.Status)
+			page, d.Status)
 	}
-	return fmt.Sprintf("robotstxt: %s disallowed by robots.txt", capQuote(e.URL))
+	return fmt.Sprintf("robotstxt: %s disallowed by robots.txt", page)
 }
 
 // Unwrap returns ErrDisallowed.
@@ -64,34 +64,31 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // Every request, each redirect hop included, is first checked as
 // [Client.Allowed] checks a URL, reading the request target as net/http
 // writes it. A request without a User-Agent is sent with the Client's;
-// one whose User-Agent, under any spelling of the header key, names
-// another product token, or that carries several, is refused with
+// one whose User-Agent names another crawler is refused with
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
-// request whose Host names another authority than its URL must be
-// allowed by both robots.txt files; a Host that is not an authority
-// alone, a Host key in the header other than Request.Host, a URL with an
-// opaque part, or one the Client cannot check gives [ErrBadURL]. A
-// request robots.txt disallows is not sent: RoundTrip returns a
-// *[DisallowedError], or while robots.txt is unreachable the Client's
-// *[DeferredError]. These errors reach the caller of http.Client.Do
-// inside a *url.Error, through which errors.Is and errors.As see them.
+// request whose Host names another authority than its URL must be allowed
+// by both robots.txt files; a Host that is not an authority alone, a Host
+// key in the header other than Request.Host, a URL with an opaque part,
+// or one the Client cannot check gives [ErrBadURL]. A request robots.txt
+// disallows is not sent: RoundTrip returns a *[DisallowedError], or while
+// robots.txt is unreachable the Client's *[DeferredError]. These errors
+// reach the caller of http.Client.Do inside a *url.Error, which errors.Is
+// and errors.As see through.
 //
-// Allowed requests are paced by a [Pacer] per site asked for: the
+// Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
-// the URL's, however it is spelled and whatever address the request is
+// the URL's), however it is spelled and whatever address the request is
 // sent to, so that a crawler that resolves names itself keeps one pace
 // for a site of many addresses. Requests to one site reach it at least
 // the Crawl-delay robots.txt gives the Client's product tokens apart
-// (else [WithDefaultInterval]; the longer of the two robots.txt files'
-// when the Host names another authority than the URL), from the arrival
-// of one response to the sending of the next; other sites are not held
-// up. A 429 or 503 response with a Retry-After holds its site for that
-// long (at most [WithMaxHold]). A request waits in RoundTrip for its
-// turn, but never in vain: when the turn cannot come before the request's
-// deadline (or [WithMaxWait] without one), or is not free now under
-// [WithNoWait], the request fails at once, not sent, with a
-// *[PacedError], whose RetryAt spreads the requests refused at one site
-// over its coming turns.
+// (else [WithDefaultInterval]; for a Host of its own, the longer of the
+// two files'), from the arrival of one response to the sending of the
+// next; other sites are not held up. A 429 or 503 response with a
+// Retry-After holds its site for that long (at most [WithMaxHold]). A
+// request waits in RoundTrip for its turn unless it cannot come before
+// the request's deadline (or [WithMaxWait] without one), or is not free
+// now under [WithNoWait]: then the request fails at once, unsent, with a
+// *[PacedError].
 //
 // [Transport.Stats] counts what the Transport refused, deferred, delayed
 // and sent; refusals and holds are logged at Debug level ([WithLogger]).
@@ -118,9 +115,6 @@ type Transport struct {
 // has a method Unwrap() http.RoundTripper that returns it: a wrapper of
 // another module should have one, or this check cannot see the guard.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
-	if c == nil {
-		panic("robotstxt: NewTransport with a nil Client")
-	}
 	c.mustBeMade()
 	if isGuard(next) && !isGuard(c.fetcher.hc.Transport) {
 		panic("robotstxt: NewTransport(c, next) would guard the pages (next is or wraps a PublicOnly transport) " +
@@ -210,10 +204,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	// Turns go by the site asked for, keeping both sites' Crawl-delay: that
-	// of Request.Host when it names another host than the URL, else the
-	// URL's (whose Host header, for a name net/http sends unmapped, may
-	// differ).
+	// The site asked for (see Transport): the URL's unless Request.Host
+	// names another, though for a name net/http sends unmapped the Host
+	// header differs.
 	authority := dialed.Authority
 	if req.Host != "" && req.Host != req.URL.Host {
 		authority = served.Authority
@@ -279,7 +272,6 @@ func (t *Transport) hold(ctx context.Context, authority string, resp *http.Respo
 	return hold
 }
 
-// mustBeMade panics unless NewTransport made t.
 func (t *Transport) mustBeMade() {
 	if t == nil || t.c == nil {
 		panic("robotstxt: Transport used without NewTransport")
@@ -417,9 +409,7 @@ func WithPacer(p Pacer) TransportOption {
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
 // authority's turn is not free now fails at once, not sent, with a
 // *[PacedError] saying when to come back. A frontier crawler puts the URL
-// back until then and sends another meanwhile; the requests refused at
-// one site are told successive turns (see PacedError.RetryAt), so that
-// they come back one a turn.
+// back until then ([PacedError.RetryAt]) and sends another meanwhile.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }
@@ -466,14 +456,11 @@ func WithMaxWait(d time.Duration) TransportOption {
 // would see another.
 var ErrAgentMismatch = errors.New("robotstxt: the request's User-Agent names another crawler")
 
-// withAgent returns req as the Transport sends it: req itself when its
-// one User-Agent names one of the Client's product tokens, or a copy that
-// carries it, or the Client's User-Agent when req has none, under the
-// canonical key alone. net/http writes every key of req.Header, so a
-// "user-agent" key would go out beside the "User-Agent" one: every
-// spelling of the field is read, and a request with several values, or
-// one that names another crawler, is refused with an error wrapping
-// ErrAgentMismatch.
+// withAgent returns req as the Transport sends it, or an error wrapping
+// ErrAgentMismatch: req itself when its one User-Agent names one of the
+// Client's product tokens, else a copy that carries it, or the Client's
+// when req has none, under the canonical key alone, since net/http writes
+// every spelling of the key that req.Header holds.
 func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	var ua string
 	n, canonical := 0, true

@@ -14,8 +14,7 @@ import (
 // using the file: every later Get and Set fails at once with it, and
 // Close returns it, after waiting at most a second for bbolt to let go of
 // the file. Open's errors wrap it, as well as [ErrFormat], for a file it
-// found damaged. The file is only a cache: remove it, or open with
-// [WithReplaceDamaged].
+// found damaged.
 var ErrDamaged = errors.New("boltstore: file damaged")
 
 // contain runs f, which calls bbolt, and returns a panic in it, or a

@@ -29,8 +29,7 @@
 // child (one flipped bit of a page number can do that), and allocates at
 // Open as much as a damaged count in a long free list says. Such a file
 // ends the process at the first Get or commit that reads the page, and
-// again after each restart; with WithReplaceDamaged, at the next start
-// only, and the start after that replaces it. Without it, remove the
-// file. A damaged length in a page can also make bbolt copy up to
-// gigabytes before it faults, from which the Store recovers.
+// again after each restart, unless it is removed or opened with
+// [WithReplaceDamaged]. A damaged length in a page can also make bbolt
+// copy up to gigabytes before it faults, from which the Store recovers.
 package boltstore

@@ -29,10 +29,7 @@
 // signed too) can send other requests to that site under the crawler's
 // name until the signature expires. That is why signatures are short-lived
 // and every request gets its own, and why a signature must reach no other
-// site: [NewTransport] signs each request and redirect hop for its own
-// authority, dropping signature fields a request already carries, while a
-// caller of [Signer.Sign] must keep net/http from following the request's
-// redirects (see Sign).
+// site (see [Signer.Sign] and [NewTransport]).
 //
 // # Key rotation
 //

@@ -176,7 +176,7 @@ func checkAgent(agent string) (path, auth string, err error) {
 	switch {
 	case u.Scheme != "https":
 		return "", "", fmt.Errorf("botauth: agent URL %q is not https", agent)
-	case u.Host == "" || u.Hostname() == "":
+	case u.Hostname() == "":
 		return "", "", fmt.Errorf("botauth: agent URL %q has no host", agent)
 	case u.User != nil:
 		return "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
@@ -218,16 +218,14 @@ func (s *Signer) KeyID() string { return s.keys[0].id }
 // field. It modifies req: a RoundTripper signs a copy, as [NewTransport]'s
 // does.
 //
-// The signature is good for any request to the authority until it
-// expires, so it must reach no one else. Sign a request just before it is
-// sent, and do not let an http.Client follow its redirects: net/http
-// copies the fields onto each hop, handing the signature to whatever site
-// the redirect names. Either give the Client a CheckRedirect that returns
-// http.ErrUseLastResponse and sign each hop yourself, or, simpler, send
-// through [NewTransport], which signs each request and hop for its own
-// authority. A Host that names another authority than req.URL does gets
-// the signature for the Host's authority, sent to the server req.URL
-// names: set it only to reach the same site.
+// Sign a request just before it is sent, and do not let an http.Client
+// follow its redirects: net/http copies the fields onto each hop, handing
+// the signature to whatever site the redirect names. Either give the
+// Client a CheckRedirect that returns http.ErrUseLastResponse and sign
+// each hop yourself, or, simpler, send through [NewTransport]. A Host
+// that names another authority than req.URL does gets the signature for
+// the Host's authority, sent to the server req.URL names: set it only to
+// reach the same site.
 func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""

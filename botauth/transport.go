@@ -6,14 +6,12 @@ import "net/http"
 // [Signer.Sign] does, and sends it through next (http.DefaultTransport
 // when next is nil). It signs a copy, as it is sent: the request it is
 // given is not changed, and each redirect hop, or a request sent again,
-// gets a signature of its own, made for its own authority. Signature
-// fields that a request already carries, such as those net/http copies
-// onto a redirect hop or those of an earlier Sign, are dropped whatever
-// their spelling, so that no signature made for one site reaches another.
-// A request it cannot sign (no host, or one that is not ASCII) is not
-// sent; RoundTrip closes its body and returns Sign's error. Closing the
-// idle connections of an http.Client that uses the transport closes
-// next's.
+// gets a signature of its own, made for its own authority, in place of
+// those it carries (such as those net/http copies onto a hop), so that no
+// signature made for one site reaches another. A request it cannot sign
+// (no host, or one that is not ASCII) is not sent; RoundTrip closes its
+// body and returns Sign's error. Closing the idle connections of an
+// http.Client that uses the transport closes next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
 // round, so that what it signs connects only to public addresses: its

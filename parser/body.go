@@ -10,8 +10,7 @@ import (
 // A Body is a robots.txt body as crawlers read it, made by [Read]: the
 // text to give [Parse].
 type Body struct {
-	// Text is the body with its content coding undone, cut at the size
-	// limit at a line boundary and converted to UTF-8.
+	// Text is the body as Read leaves it, in UTF-8.
 	Text []byte
 	// Charset names the encoding the body was read in: "utf-8",
 	// "utf-16le", "utf-16be", or the charset the Content-Type names

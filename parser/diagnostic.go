@@ -1,10 +1,6 @@
 package parser
 
-import (
-	"time"
-
-	"github.com/robotsgate/robotstxt/internal/parse"
-)
+import "github.com/robotsgate/robotstxt/internal/parse"
 
 // A Diagnostic reports a line that the parser skipped, tolerated or cut.
 type Diagnostic struct {
@@ -65,29 +61,14 @@ const (
 	UnknownRecordsDropped
 )
 
-// The constants are internal/parse's, spelt out for go doc, as are the
-// bounds the documentation states (1,000 diagnostics and unknown records,
-// a crawl-delay of a day): an index below is out of range, and does not
-// compile, when they differ.
+// The bounds the documentation states are internal/parse's, spelt out
+// for go doc: an index below is out of range, and does not compile, when
+// they differ. TestDiagnosticKinds fails when the kinds do, TestCrawlDelay
+// when the longest crawl-delay does.
 var (
 	_ = [1]struct{}{}[MaxLineLength-parse.MaxLineLength]
-	_ = [1]struct{}{}[24*time.Hour-parse.MaxCrawlDelay]
 	_ = [1]struct{}{}[1000-parse.MaxDiagnostics]
 	_ = [1]struct{}{}[1000-parse.MaxUnknownRecords]
-	_ = [1]struct{}{}[NoKey-Kind(parse.NoKey)]
-	_ = [1]struct{}{}[UnknownKey-Kind(parse.UnknownKey)]
-	_ = [1]struct{}{}[RuleOutsideGroup-Kind(parse.RuleOutsideGroup)]
-	_ = [1]struct{}{}[MissingColon-Kind(parse.MissingColon)]
-	_ = [1]struct{}{}[MisspeltKey-Kind(parse.MisspeltKey)]
-	_ = [1]struct{}{}[LineTooLong-Kind(parse.LineTooLong)]
-	_ = [1]struct{}{}[NULByte-Kind(parse.NULByte)]
-	_ = [1]struct{}{}[InvalidUTF8-Kind(parse.InvalidUTF8)]
-	_ = [1]struct{}{}[AgentCut-Kind(parse.AgentCut)]
-	_ = [1]struct{}{}[EmptyAgent-Kind(parse.EmptyAgent)]
-	_ = [1]struct{}{}[NoLeadingSlash-Kind(parse.NoLeadingSlash)]
-	_ = [1]struct{}{}[BadValue-Kind(parse.BadValue)]
-	_ = [1]struct{}{}[TooManyDiagnostics-Kind(parse.TooManyDiagnostics)]
-	_ = [1]struct{}{}[UnknownRecordsDropped-Kind(parse.UnknownRecordsDropped)]
 )
 
 // String describes the kind in a few words, as listed with the kinds;
@@ -96,12 +77,10 @@ func (k Kind) String() string { return parse.Kind(k).String() }
 
 // String formats the diagnostic as "line N: kind: text", with Text
 // quoted, or "line N: kind" when it has none.
-func (d Diagnostic) String() string { return toDiagnostic(d).String() }
+func (d Diagnostic) String() string {
+	return parse.Diagnostic{Line: d.Line, Kind: parse.Kind(d.Kind), Text: d.Text}.String()
+}
 
 func fromDiagnostic(d parse.Diagnostic) Diagnostic {
 	return Diagnostic{Line: d.Line, Kind: Kind(d.Kind), Text: d.Text}
-}
-
-func toDiagnostic(d Diagnostic) parse.Diagnostic {
-	return parse.Diagnostic{Line: d.Line, Kind: parse.Kind(d.Kind), Text: d.Text}
 }

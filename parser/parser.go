@@ -14,11 +14,9 @@ import (
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
-// The parser's implementation, in internal/parse, is shared with the
-// robotstxt package, which compiles the same grammar into an index, and
-// holds twins of these types, field for field: converting between twins
-// costs nothing (Rule(r)), and does not compile if their fields drift
-// apart. Only File and Group, which hold slices of them, are copied.
+// internal/parse, the parser the robotstxt package shares, holds twins of
+// these types, field for field: Rule(r) converts at no cost, and does not
+// compile if they drift apart; File and Group, holding slices, are copied.
 
 // A File is a parsed robots.txt body.
 type File struct {
@@ -91,8 +89,7 @@ type UsageRule struct {
 	// Statement is the statement of preference as written, such as
 	// "train-ai=n"; "" when the value has none.
 	Statement string
-	// Line is the 1-based line number.
-	Line int
+	Line      int // 1-based line number
 }
 
 // MaxLineLength is how many bytes of a line are kept, as by Google's

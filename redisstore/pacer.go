@@ -121,9 +121,7 @@ const maxAhead = parse.MaxCrawlDelay
 // Take implements robotstxt.Pacer for a fleet: every process whose
 // Transport paces through a Store on the same Redis (and prefix) keeps
 // the spacing of each authority together with the others, by the Redis
-// server's clock. Each check-and-take is one atomic script call; a request
-// that must wait is told how long, and its Transport sleeps in its own
-// process and asks again, so no slot is booked ahead.
+// server's clock, each check-and-take one atomic script call.
 //
 // Intervals, and holds given to Done, count up to 24 hours (the longest
 // crawl-delay the parser reads), so a wait is more than 0 and at most 24
@@ -133,11 +131,9 @@ const maxAhead = parse.MaxCrawlDelay
 // flight that has just begun, a previous turn that has just ended, or a
 // 24-hour hold.
 //
-// Take fails closed: when Redis does not answer (within the Store's
-// timeout, or see [ErrUnavailable]) it returns the error at once and the
-// Transport does not send the request, rather than send it unpaced. A
-// turn whose process dies holds its authority for at most
-// pacing.TurnTimeout (or the interval, if longer).
+// When Redis does not answer (within the Store's timeout, or see
+// [ErrUnavailable]) Take returns the error at once: the request is not
+// sent unpaced.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	k := s.paceKey(authority)
 	if interval > 0 {
