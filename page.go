@@ -111,7 +111,9 @@ const maxLicenses = 16
 //     machine-readable opt-out of text and data mining: the site's
 //     /.well-known/tdmrep.json, the tdm-reservation header field and the
 //     tdm-reservation META tag of an HTML body, each replacing
-//     (Superseded) the earlier as the TDMRep report ranks them; a
+//     (Superseded) the earlier as the TDMRep report ranks them (a
+//     tdmrep.json that is an HTML page, such as the page a site serves
+//     for every path it lacks, is no file); a
 //     reservation (1) is train-ai=n, and TDMPolicy its tdm-policy. 0
 //     states no preference ([PrefUnknown]), and is listed all the same; a
 //     value that is neither is a protocol error, read as no value.
@@ -120,9 +122,10 @@ const maxLicenses = 16
 // fails closed: when robots.txt cannot be consulted for the URL
 // (unreachable with no usable copy, a closed Client), or the site's
 // tdmrep.json cannot be read, train-ai is n, with a Signal whose Where is
-// "unreachable" and whose Value is the error; for a URL robots.txt now
-// disallows, robots.txt states nothing. A response without its Request
-// has no robots.txt, URL or tdmrep.json. The request's context bounds a
+// "unreachable" and whose Value is the error, as when resp has no Request
+// (the Transport sets it); for a URL robots.txt now disallows, robots.txt
+// states nothing. robots.txt and tdmrep.json are those of the site the
+// request's Host names, and URL the page's at that site. The request's context bounds a
 // fetch of robots.txt; Receipt parses the cached robots.txt again, for
 // its lines, hash and licences. A nil resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
@@ -163,6 +166,10 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		if f, err = t.tdmFile(req); f != nil {
 			path = requestPath(req)
 		}
+	} else {
+		// The Transport sets it; without it, neither robots.txt nor
+		// tdmrep.json can be consulted.
+		rd.state("robots.txt", "unreachable", "the response has no Request", noTraining)
 	}
 	h := resp.Header
 	if v := h.Values("Content-Usage"); len(v) > 0 {
@@ -262,7 +269,8 @@ func fileSay(f *tdmrep.File, path string) (say tdmSay) {
 // rc, when not nil, the URL, the evidence and the licences.
 func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	if rc != nil && req.URL != nil {
-		rc.URL = capText(requestURL(req.URL))
+		served, _ := servedURL(req)
+		rc.URL = capText(served)
 	}
 	d, _, err := t.check(req)
 	var dis *DisallowedError
@@ -299,13 +307,27 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	}
 }
 
+// servedURL returns the URL of the page req asks for as its server reads
+// it: the request target at the authority its Host names, whose
+// robots.txt and tdmrep.json speak for the page (see Transport.check).
+func servedURL(req *http.Request) (string, error) {
+	if req.URL == nil {
+		return "", fmt.Errorf("%w: request without a URL", ErrBadURL)
+	}
+	host, err := headerHost(req)
+	if err != nil {
+		return "", err
+	}
+	u := *req.URL
+	u.Host = host
+	return requestURL(&u), nil
+}
+
 // requestPath returns the path and query of req's URL as the Client
 // reads them (see target.Split), or "" when it cannot.
 func requestPath(req *http.Request) string {
-	if req.URL == nil {
-		return ""
-	}
-	_, path, _ := target.Split(requestURL(req.URL), nil)
+	served, _ := servedURL(req)
+	_, path, _ := target.Split(served, nil)
 	return path
 }
 
@@ -331,11 +353,15 @@ func (t *Transport) robotsMeta(rd *reading, body []byte) {
 // timeout bounds the wait, whatever req's context says, so that a request
 // already cancelled by its caller does not read as a failure.
 func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
-	if t.c.tdm == nil || req.URL == nil {
+	if t.c.tdm == nil {
 		return nil, nil
 	}
+	served, err := servedURL(req)
+	if err != nil {
+		return nil, err
+	}
 	var buf [128]byte
-	authority, _, err := target.Split(requestURL(req.URL), buf[:0])
+	authority, _, err := target.Split(served, buf[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -356,8 +382,13 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 		return nil, nil // 4xx: the site has no tdmrep.json
 	}
 	text, err := e.text()
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
+	case isHTML("", text):
+		// The page a site serves for every path it lacks (a "soft 404"):
+		// the site has no tdmrep.json, as for a 404.
+		return nil, nil
 	}
 	return tdmrep.Parse(text)
 }
@@ -422,8 +453,11 @@ func isHTML(ctype string, body []byte) bool {
 	if ctype == "" {
 		ctype = http.DetectContentType(body)
 	}
+	// A media type with a parameter it cannot read ("text/html;
+	// charset") is still HTML to a browser.
 	mt, _, err := mime.ParseMediaType(ctype)
-	return err == nil && (mt == "text/html" || mt == "application/xhtml+xml")
+	return (err == nil || errors.Is(err, mime.ErrInvalidMediaParameter)) &&
+		(mt == "text/html" || mt == "application/xhtml+xml")
 }
 
 // isImage reports whether ctype is the media type of an image.

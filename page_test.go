@@ -250,9 +250,10 @@ func TestReceiptFailsClosed(t *testing.T) {
 		t.Errorf("disallowed: signals %q", got)
 	}
 
-	// A response without its request: the headers alone, no URL.
+	// A response without its request: robots.txt cannot be consulted,
+	// which reads as train-ai=n, beside the headers; no URL.
 	resp.Request = nil
-	if r := tr.Receipt(resp, body); r.URL != "" || r.Robots != nil || r.Usage.statement() != "search=y" {
+	if r := tr.Receipt(resp, body); r.URL != "" || r.Robots != nil || r.Usage.statement() != "train-ai=n, search=y" {
 		t.Errorf("without a request: %+v", r)
 	}
 	if r := tr.Receipt(nil, nil); r.URL != "" || r.Usage != (Usage{}) || r.Signals == nil || r.Licenses == nil {
@@ -465,8 +466,8 @@ func TestTransportUsage(t *testing.T) {
 		t.Errorf("disallowed URL: Usage %q, want the header's search=y", got)
 	}
 	resp.Request = nil
-	if got := tr.Usage(resp); got.statement() != "search=y" {
-		t.Errorf("a response without its request: Usage %q, want the header's search=y", got)
+	if got := tr.Usage(resp); got.statement() != "train-ai=n, search=y" {
+		t.Errorf("a response without its request: Usage %q, want train-ai=n and the header's search=y", got)
 	}
 	if got := tr.Usage(nil); got != (Usage{}) {
 		t.Errorf("Usage(nil) = %q", got)
@@ -839,5 +840,57 @@ func TestTransportPageDirectives(t *testing.T) {
 	}
 	if d := tr.PageDirectives(nil, body); !reflect.DeepEqual(d, meta.Directives{}) {
 		t.Errorf("PageDirectives(nil, …) = %+v, want the zero value", d)
+	}
+}
+
+// dropRequest is a RoundTripper that returns responses without their
+// Request, as a cache or a test double may.
+type dropRequest struct{ next http.RoundTripper }
+
+func (d dropRequest) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := d.next.RoundTrip(req)
+	if resp != nil {
+		resp.Request = nil
+	}
+	return resp, err
+}
+
+// TestReceiptOfTheSiteServed: a receipt reads the robots.txt and the
+// tdmrep.json of the site a request's Host names, whose page the server
+// returns; a next RoundTripper that drops the response's Request loses
+// no signal; META tags count under a Content-Type with a parameter that
+// does not parse; and a tdmrep.json that is an HTML page (a soft 404)
+// is no file.
+func TestReceiptOfTheSiteServed(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	open := serve(200, "User-agent: *\nAllow: /\n")
+	for _, h := range []string{"a", "b", "c", "d"} {
+		w.on(h+".test/robots.txt", open)
+	}
+	w.on("b.test"+tdmrepPath, serve(200, `[{"location": "/", "tdm-reservation": 1}]`))
+	w.on("a.test/page", serve(200, "a's page", "Content-Type", "text/plain"))
+	w.on("b.test/page", serve(200, "b's page", "Content-Type", "text/plain"))
+	w.on("c.test/page", serve(200, `<html><head><meta name="robots" content="noai"></head>`, "Content-Type", "text/html; charset"))
+	w.on("d.test"+tdmrepPath, serve(200, "<!DOCTYPE html><html><body>Not here</body></html>", "Content-Type", "text/html"))
+	w.on("d.test/page", serve(200, "d's page", "Content-Type", "text/plain"))
+	c, tr := NewClientTransport(dropRequest{w.transport(t)}, []Option{WithUserAgent(testUA), WithTDMRep()})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://a.test/page", nil)
+	req.Host = "b.test"
+	resp, body := fetchPageReq(t, hc, req)
+	if r := tr.Receipt(resp, body); r.Usage.statement() != "train-ai=n" || r.URL != "http://b.test/page" ||
+		r.Robots == nil || r.Robots.Authority != "http://b.test:80" {
+		t.Errorf("a.test's address, b.test's Host: usage %q, URL %q, robots %+v; want b.test's reservation", r.Usage, r.URL, r.Robots)
+	}
+	resp, body = fetchPage(t, hc, "http://c.test/page")
+	if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("noai under text/html; charset: usage %q, signals %q", r.Usage, sigs(r.Signals))
+	}
+	resp, body = fetchPage(t, hc, "http://d.test/page")
+	if r := tr.Receipt(resp, body); r.Usage != (Usage{}) || r.Robots == nil {
+		t.Errorf("a soft-404 tdmrep.json: usage %q, signals %q, robots %+v; want no file, and robots.txt read", r.Usage, sigs(r.Signals), r.Robots)
 	}
 }

@@ -227,6 +227,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if tu.interval > 0 { // else no turn is told to come
 		t.queue.ran(authority, time.Since(start))
 	}
+	if err == nil && resp.Request == nil {
+		resp.Request = req // as http.Transport does, for Receipt and Usage
+	}
 	var hold time.Duration
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		hold = t.hold(ctx, authority, resp)
