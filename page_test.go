@@ -894,3 +894,24 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 		t.Errorf("a soft-404 tdmrep.json: usage %q, signals %q, robots %+v; want no file, and robots.txt read", r.Usage, sigs(r.Signals), r.Robots)
 	}
 }
+
+// TestReceiptKeepsEveryNo: however many labels robots.txt states, a
+// later source's train-ai=n is never crowded out of the merged answer.
+func TestReceiptKeepsEveryNo(t *testing.T) {
+	checkLeaks(t)
+	var signal, usage []string
+	for i := range 1500 {
+		signal = append(signal, fmt.Sprintf("s%d=yes", i))
+		usage = append(usage, fmt.Sprintf("x%d=y", i))
+	}
+	s := newTestSite(t, "User-agent: *\nAllow: /\nContent-Signal: "+strings.Join(signal, ", ")+"\nContent-Usage: "+strings.Join(usage, ", ")+"\n")
+	s.route("/page", serve(200, "page", "X-Robots-Tag", "noai"))
+	_, tr, hc := newTestTransport(t)
+	resp, body := fetchPage(t, hc, s.URL+"/page")
+	if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("the receipt lost X-Robots-Tag's noai: train-ai %v", r.Usage.Pref("train-ai"))
+	}
+	if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
+		t.Errorf("Usage lost X-Robots-Tag's noai: train-ai %v", u.Pref("train-ai"))
+	}
+}

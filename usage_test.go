@@ -337,9 +337,9 @@ func TestUsageCombineProperties(t *testing.T) {
 }
 
 // TestUsageCombineBounds combines Usages whose labels together pass
-// maxUsageLen: the receiver's labels all stay, with the argument's n, and
-// the argument's new labels are kept in order while they fit, a short one
-// still fitting after longer ones that do not.
+// maxUsageLen: what states no preference goes first, then y's from the
+// last, so that every n stays, train-ai's among them; and labels of n
+// alone, added one by one past the bound, keep the first ones.
 func TestUsageCombineBounds(t *testing.T) {
 	// u leaves room for 300 members of nine bytes (", l2000=y") and
 	// five more (", s=n").
@@ -350,9 +350,14 @@ func TestUsageCombineBounds(t *testing.T) {
 	}
 	u := parseUsage(members(ls[:2000], "y") + ",pad=" + strings.Repeat("p", pad))
 	got := u.combine(parseUsage("l0000=n," + members(ls[2000:], "y") + ",train-ai=n,s=n"))
-	want := "l0000=n" + strings.TrimPrefix(u.statement(), "l0000=y") + ", " + strings.ReplaceAll(members(ls[2000:2300], "y"), ",", ", ") + ", s=n"
-	if got.statement() != want || len(want) != maxUsageLen {
-		t.Errorf("combined: %d bytes, want %d: …%s", len(got.statement()), len(want), got.statement()[max(0, len(got.statement())-40):])
+	if s := got.statement(); len(s) > maxUsageLen || strings.Contains(s, "pad=") || got.Pref("train-ai") != PrefNo ||
+		got.Pref("s") != PrefNo || got.Pref("l0000") != PrefNo || got.Pref(ls[2299]) != PrefYes {
+		t.Errorf("combined: %d bytes: …%s", len(s), s[max(0, len(s)-40):])
+	}
+	// Past the pad, the y's go from the last.
+	big := u.combine(parseUsage(members(ls[2000:], "y") + ",pad2=" + strings.Repeat("q", 2000) + "," + members(manyLabels(2800)[2301:], "y") + ",train-ai=n"))
+	if s := big.statement(); len(s) > maxUsageLen || big.Pref("train-ai") != PrefNo || strings.Contains(s, "pad") || big.Pref(ls[0]) != PrefYes {
+		t.Errorf("combined past the pads: %d bytes: …%s", len(s), s[max(0, len(s)-40):])
 	}
 
 	// Labels of 100 bytes one by one, until they pass the bound: the
@@ -367,7 +372,7 @@ func TestUsageCombineBounds(t *testing.T) {
 	if n := strings.Count(acc.statement(), "="); n != fit || len(acc.statement()) > maxUsageLen || acc.Pref(long[fit-1]) != PrefNo {
 		t.Errorf("%d labels of 100 bytes one by one: %d kept in %d bytes, want %d", len(long), n, len(acc.statement()), fit)
 	}
-	if again := acc.combine(parseUsage(long[0] + "=y, train-ai=n")); again.Pref(long[0]) != PrefNo || len(again.statement()) > maxUsageLen {
+	if again := acc.combine(parseUsage(long[0] + "=y, train-ai=n")); again.Pref(long[0]) != PrefNo || again.Pref("train-ai") != PrefNo || len(again.statement()) > maxUsageLen {
 		t.Errorf("a full Usage combined again: %s, %d bytes", prefs(again, long[0]), len(again.statement()))
 	}
 }

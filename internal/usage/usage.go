@@ -175,8 +175,9 @@ func next(members string) (member, rest string) {
 // Combine returns the members u and v together, as the AIPREF vocabulary
 // combines statements (draft-ietf-aipref-vocab §5.1): for each label, n
 // if either says n, else y if either says y, else u's value if any, else
-// v's. It keeps u's labels in order, then those of v that u lacks; those
-// of v beyond [MaxLen] are dropped, never u's. It takes linear time.
+// v's. It keeps u's labels in order, then those of v that u lacks; past
+// [MaxLen] it drops members as a table's members does, never an n before
+// any other. It takes linear time.
 func Combine(u, v string) string {
 	switch {
 	case v == "" || v == u:
@@ -237,6 +238,20 @@ type table struct {
 // A member is a label of a table and its value.
 type member struct{ label, value string }
 
+// goesIn reports whether m is among the members a table past MaxLen
+// drops in the given pass (see members).
+func (m *member) goesIn(pass int) bool {
+	switch pass {
+	case 0:
+		return m.value != "y" && m.value != "n"
+	case 1:
+		return m.value == "y"
+	case 2:
+		return signalLabels[m.label] != m.label // a label no crawler reads
+	}
+	return true
+}
+
 // at returns the member at position i < t.n.
 func (t *table) at(i int) *member {
 	if i < len(t.small) {
@@ -283,24 +298,27 @@ func (t *table) set(label, value string) {
 }
 
 // members returns the members of the labels that have a value, in
-// order, in one allocation. A label that would take them past MaxLen is
-// dropped; the ones after it still fit if they can.
+// order, in one allocation. Past MaxLen, members are dropped from the
+// last: first those that state no preference, then the y ones, then the
+// n ones of labels a crawler does not read, so that no other member can
+// crowd a "no" out; an n of train-ai, search or ai-input goes last.
 func (t *table) members() string {
-	size := 0
+	size, kept := 0, 0
 	for i := range t.n {
-		m := t.at(i)
-		if m.value == "" {
-			continue
+		if m := t.at(i); m.value != "" {
+			size += len(m.label) + 1 + len(m.value)
+			kept++
 		}
-		need := len(m.label) + 1 + len(m.value)
-		if size > 0 {
-			need += len(", ")
+	}
+	size += max(kept-1, 0) * len(", ")
+	for pass := 0; size > MaxLen; pass++ {
+		for i := t.n - 1; i >= 0 && size > MaxLen; i-- {
+			if m := t.at(i); m.value != "" && m.goesIn(pass) {
+				size -= len(m.label) + 1 + len(m.value) + min(kept-1, 1)*len(", ")
+				kept--
+				m.value = ""
+			}
 		}
-		if size+need > MaxLen {
-			m.value = "" // dropped
-			continue
-		}
-		size += need
 	}
 	if size == 0 {
 		return ""
