@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -481,5 +484,36 @@ func TestCheckSignalsAsReceipt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCheckLargeDeflatedRobots: a robots.txt over the limit crawlers read,
+// sent deflated, is read as the Client reads it (the command captures only
+// that part of the stream), and check -json prints an object for it and
+// for every URL after it.
+func TestCheckLargeDeflatedRobots(t *testing.T) {
+	var raw bytes.Buffer
+	raw.WriteString("User-agent: *\nDisallow: /private/\n")
+	for i := 0; raw.Len() < 900<<10; i++ {
+		fmt.Fprintf(&raw, "Disallow: /filler/%x/\n", sha256.Sum256([]byte{byte(i), byte(i >> 8), byte(i >> 16)}))
+	}
+	var z bytes.Buffer
+	zw, _ := flate.NewWriter(&z, flate.BestSpeed)
+	_, _ = zw.Write(raw.Bytes())
+	_ = zw.Close()
+	big := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			fmt.Fprintln(w, "page")
+			return
+		}
+		w.Header().Set("Content-Encoding", "deflate")
+		_, _ = w.Write(z.Bytes())
+	}))
+	defer big.Close()
+	other := newRobotsServer(t, http.StatusOK, "User-agent: *\nAllow: /\n")
+	r := runCmd(t, "", "check", "-json", big.URL+"/private/x", other.URL+"/page")
+	rs := decodeResults(t, r.stdout)
+	if r.code != exitDisallowed || len(rs) != 2 || rs[0].Verdict != "disallowed" || rs[1].Verdict != "allowed" {
+		t.Errorf("exit %d, %d objects: %s\nstderr: %s", r.code, len(rs), r.stdout, r.stderr)
 	}
 }

@@ -104,7 +104,9 @@ func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*do
 }
 
 // decode reads raw, with the response header when there is one, through
-// the Client's body pipeline, both as crawlers read it and whole.
+// the Client's body pipeline, both as crawlers read it and whole. When
+// only the part crawlers read decodes (raw is a capture cut in a
+// compressed stream), whole is that part.
 func (d *document) decode(raw []byte, header http.Header) error {
 	d.raw, d.header = raw, header
 	var err error
@@ -114,9 +116,8 @@ func (d *document) decode(raw []byte, header http.Header) error {
 	}
 	d.whole = d.body
 	if d.body.Truncated {
-		d.whole, err = parser.Read(bytes.NewReader(raw), header, 0)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", d.name, err)
+		if whole, err := parser.Read(bytes.NewReader(raw), header, 0); err == nil {
+			d.whole = whole
 		}
 	}
 	return nil
