@@ -31,6 +31,9 @@ type memCache struct {
 	evicted uint64
 	max     int   // entry bound
 	budget  int64 // byte bound
+	// freezes says its entries keep rules, which the budget drops before
+	// it evicts; a cache of bodies alone (tdmrep.json) only evicts.
+	freezes bool
 
 	epoch atomic.Uint32 // advanced by each drain
 	nuses atomic.Int32  // uses noted since the last drain, some perhaps dropped
@@ -46,14 +49,14 @@ const epochMask = 1<<31 - 1
 // drains nothing. Beyond it a hit drains, if it can take mu.
 const maxUses = 1024
 
-func newMemCache(maxEntries int, maxBytes int64) *memCache {
+func newMemCache(maxEntries int, maxBytes int64, freezes bool) *memCache {
 	// Each LRU may hold every entry and one more, so that an Add never
 	// evicts behind the counts' back; shrink keeps their sum within max.
 	// (NewLRU fails only for a size below 1.)
 	size := min(maxEntries, math.MaxInt-1) + 1
 	hot, _ := simplelru.NewLRU[string, *entry](size, nil)
 	cold, _ := simplelru.NewLRU[string, *entry](size, nil)
-	return &memCache{hot: hot, cold: cold, max: maxEntries, budget: maxBytes}
+	return &memCache{hot: hot, cold: cold, max: maxEntries, budget: maxBytes, freezes: freezes}
 }
 
 // get returns the entry for key, fresh or not, or nil, and notes its use.
@@ -89,16 +92,18 @@ func (m *memCache) get(key []byte) *entry {
 
 // note notes the use of e in epoch ep (see drain).
 func (m *memCache) note(e *entry, ep uint32) {
-	if m.nuses.Load() >= maxUses {
-		if m.mu.TryLock() {
-			m.drain()
-			m.mu.Unlock()
-		}
-		return // the next hit notes it
-	}
-	if i := m.nuses.Add(1) - 1; i < maxUses {
+	i := m.nuses.Add(1) - 1
+	switch {
+	case i < maxUses:
 		m.uses[i].Store(e)
 		e.noteUse(ep)
+	case i == maxUses:
+		// The one hit that finds the notes full drains them, waiting
+		// for the lock if it must, and notes its use in the next epoch.
+		m.mu.Lock()
+		m.drain()
+		m.mu.Unlock()
+		m.note(e, m.epoch.Load()&epochMask)
 	}
 }
 
@@ -140,7 +145,7 @@ func (m *memCache) put(e *entry) *entry {
 	m.drain()
 	m.remove(e.key)
 	m.bytes += e.cost()
-	if e.frozen() {
+	if m.freezes && e.frozen() {
 		// A copy of a frozen entry, revalidated or standing in.
 		m.cold.Add(e.key, e)
 		m.frozen++
@@ -195,12 +200,13 @@ func (m *memCache) shrink() {
 		m.evictOldest()
 	}
 	for m.bytes > m.budget {
-		if m.hot.Len() > 1 {
+		switch {
+		case m.freezes && m.hot.Len() > 1:
 			_, e, _ := m.hot.RemoveOldest()
 			m.freeze(e)
-		} else if m.cold.Len() > 0 {
+		case m.cold.Len() > 0 || m.hot.Len() > 1:
 			m.evictOldest()
-		} else {
+		default:
 			return
 		}
 	}

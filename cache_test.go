@@ -278,7 +278,7 @@ func memEntry(key string, size int64) *entry {
 }
 
 func TestMemCacheBounds(t *testing.T) {
-	m := newMemCache(4, 1000)
+	m := newMemCache(4, 1000, true)
 	for i := range 6 {
 		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 100))
 	}
@@ -311,7 +311,7 @@ func TestMemCacheBounds(t *testing.T) {
 }
 
 func TestMemCacheForgetIsNotEviction(t *testing.T) {
-	m := newMemCache(10, 1<<20)
+	m := newMemCache(10, 1<<20, true)
 	m.put(memEntry("http://a:80", 100))
 	m.forget("http://a:80")
 	m.forget("http://never:80")
@@ -323,7 +323,7 @@ func TestMemCacheForgetIsNotEviction(t *testing.T) {
 // TestMemCacheRecency checks the LRU: an entry used survives the eviction
 // of one that was not, and peek does not count as a use.
 func TestMemCacheRecency(t *testing.T) {
-	m := newMemCache(8, 1<<20)
+	m := newMemCache(8, 1<<20, true)
 	for i := range 8 {
 		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 1))
 	}
@@ -351,7 +351,7 @@ func TestMemCacheRecency(t *testing.T) {
 func TestMemCacheFreezesBeforeEvicting(t *testing.T) {
 	probe := rulesEntry("http://probe:80", ruleBodies[2])
 	whole, frozen := probe.cost(), probe.base
-	m := newMemCache(100, 3*whole+3*frozen)
+	m := newMemCache(100, 3*whole+3*frozen, true)
 	for i := range 6 {
 		m.put(rulesEntry(fmt.Sprintf("http://h%d:80", i), ruleBodies[2]))
 	}
@@ -394,7 +394,7 @@ func TestMemCacheFreezesBeforeEvicting(t *testing.T) {
 }
 
 func TestMemCacheConcurrent(t *testing.T) {
-	m := newMemCache(50, 1<<20)
+	m := newMemCache(50, 1<<20, true)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
@@ -422,7 +422,7 @@ func TestMemCacheConcurrent(t *testing.T) {
 // against the entries (run it with -race).
 func TestMemCacheConcurrentThaws(t *testing.T) {
 	probe := rulesEntry("http://h0:80", ruleBodies[2])
-	m := newMemCache(60, 12*probe.base+6*probe.cost())
+	m := newMemCache(60, 12*probe.base+6*probe.cost(), true)
 	var wg sync.WaitGroup
 	thaws := 0
 	var mu sync.Mutex
@@ -818,7 +818,7 @@ var ruleBodies = func() []string {
 // at random, and changes the byte budget, and checks the cache's
 // invariants after each step (see checkCache).
 func TestMemCacheInvariants(t *testing.T) {
-	m := newMemCache(20, 3000)
+	m := newMemCache(20, 3000, true)
 	rng := rand.New(rand.NewPCG(1, 2))
 	froze, thawed := 0, 0
 	for step := range 20000 {
@@ -896,5 +896,47 @@ func TestCacheClockStepsBack(t *testing.T) {
 	_, _ = c.Allowed(ctx, s.URL+"/")
 	if n := s.hits.Load(); n != 3 {
 		t.Errorf("an hour on, robots.txt was fetched %d times in all, want 3", n)
+	}
+}
+
+// TestMemCacheNotesBeyondMaxUses: more uses than the cache notes between
+// two changes are all learnt: entries used since are not evicted before
+// entries never used.
+func TestMemCacheNotesBeyondMaxUses(t *testing.T) {
+	const n = 3 * maxUses
+	m := newMemCache(n, 1<<40, true)
+	for i := range n {
+		m.put(memEntry(fmt.Sprintf("http://h%d:80", i), 1))
+	}
+	for i := range 2 * maxUses {
+		if m.get([]byte(fmt.Sprintf("http://h%d:80", i))) == nil {
+			t.Fatalf("h%d missing", i)
+		}
+	}
+	for i := range maxUses {
+		m.put(memEntry(fmt.Sprintf("http://new%d:80", i), 1))
+	}
+	for i := range 2 * maxUses {
+		if m.peek(fmt.Sprintf("http://h%d:80", i)) == nil {
+			t.Fatalf("h%d, used since, was evicted before entries never used", i)
+		}
+	}
+}
+
+// TestMemCacheBodiesOnly: a cache of bodies alone (tdmrep.json) keeps its
+// entries by recency: one with a body, in use, outlives entries without
+// one that were not used since.
+func TestMemCacheBodiesOnly(t *testing.T) {
+	m := newMemCache(4, 1<<30, false)
+	file := &entry{key: "http://file.test:80", persisted: persisted{outcome: OutcomeRules,
+		expires: stampOf(time.Now().Add(time.Hour))}, body: compress([]byte(`[]`))}
+	m.put(file.derive())
+	for i := range 3 {
+		m.put(memEntry(fmt.Sprintf("http://none%d:80", i), 1))
+	}
+	m.get([]byte("http://file.test:80"))
+	m.put(memEntry("http://new:80", 1))
+	if m.peek("http://file.test:80") == nil || m.peek("http://none0:80") != nil {
+		t.Error("the file in use was evicted before entries without one, not used since")
 	}
 }

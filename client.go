@@ -92,9 +92,9 @@ func NewClient(opts ...Option) *Client {
 		c.tokenErr = err
 	}
 	c.logger = cmp.Or(cfg.logger, slog.New(slog.DiscardHandler))
-	c.robots = document{path: "/robots.txt", name: "robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes), robots: true}
+	c.robots = document{path: "/robots.txt", name: "robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes, true), robots: true}
 	if cfg.tdmrep {
-		c.tdm = &document{path: tdmrepPath, name: "tdmrep.json", cache: newMemCache(cfg.cacheSize, max(cfg.cacheBytes/tdmrepShare, 1))}
+		c.tdm = &document{path: tdmrepPath, name: "tdmrep.json", cache: newMemCache(cfg.cacheSize, max(cfg.cacheBytes/tdmrepShare, 1), false)}
 	}
 	if !cfg.clockSet {
 		c.clock = newCoarseClock()
@@ -155,7 +155,7 @@ func (c *Client) mustBeMade() {
 // finds the authority's entry in memory (cache.go). Only the code named
 // here changes an entry's state:
 //
-//   - absent: no entry. miss looks in the Store; load runs one fill for
+//   - absent: no entry. current looks in the Store; load runs one fill for
 //     all the checks that wait, which takes the Store's copy, waits for
 //     another process's fill (leased), or fetches (fetch.go) and
 //     publishes what refresh built.
@@ -362,10 +362,11 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	switch {
 	case err == nil:
 		return fresh, false, nil
-	case e != nil && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
+	case prev != nil && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
 		// The caller cannot wait for the fetch, which goes on or will
-		// be tried again; the expired copy is still a usable answer.
-		return e, true, nil
+		// be tried again; the expired copy (memory's, else the Store's)
+		// is still a usable answer.
+		return prev, true, nil
 	}
 	return nil, false, err
 }
@@ -373,9 +374,11 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 // load returns a current entry for k, from one fill that concurrent
 // loads of k share; looked says the caller has just looked in the Store.
 // A load that finds every fetch slot taken waits for one to be freed,
-// unless it has prev, the expired entry, to answer from.
+// unless it has prev, an expired entry (memory's or the Store's) that
+// current answers from instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
+	var hf *hopFailure
 	for {
 		c.mu.Lock()
 		freed := c.freed // before the try, so that no slot given back after it is missed
@@ -383,7 +386,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		e, err := c.share(ctx, k, func() (any, error) { return c.fill(ctx, k, prev, looked) })
 		switch {
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
-			errors.Is(err, errHopFailed) && !hop:
+			errors.As(err, &hf) && (!hop || hf.by != chainOf(ctx).requests):
 			continue // joined another fetch's hop, whose result is not ours: fill anew
 		case err != errNoSlot || prev != nil:
 			return e, err
@@ -493,11 +496,11 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	switch {
 	case err != nil:
 		return nil, err
-	case hop && !e.good():
+	case hop && e.failures > 0: // failed, or a stale copy standing in for the failure
 		// A hop's fill that failed: the failure may be the other site's
 		// doing (its chain, its fetch's deadline), so it is not this
 		// authority's to keep, nor an answer for a check of its own.
-		return nil, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))
+		return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 	}
 	k.doc.cache.put(e)
 	if c.tier != nil {
@@ -531,8 +534,8 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 				lifetime = c.cfg.maxFresh
 			}
 		}
-		e.fetched, e.checked, e.expires = at, at, at.add(lifetime)
-		e.stale, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, "", 0
+		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(lifetime), res.redirects
+		e.stale, e.nonPublic, e.failStatus, e.failures, e.errText, e.since = false, false, 0, 0, "", 0
 		return e.derive(), nil
 	}
 	e := &entry{key: k.authority, persisted: persisted{
@@ -570,7 +573,7 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 		}
 	}
 	wait := c.cfg.retryIn(now, res.header, int(e.failures))
-	if errors.Is(res.err, ErrNonPublic) {
+	if e.nonPublic = errors.Is(res.err, ErrNonPublic); e.nonPublic {
 		wait = c.cfg.maxBackoff // an address does not become public in a minute
 	}
 	e.expires = at.add(wait)
@@ -602,6 +605,7 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 	e := good.clone()
 	e.stale, e.cause = true, failed.cause
 	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
+	e.nonPublic = failed.nonPublic
 	e.checked, e.expires = failed.checked, failed.expires
 	if limit := good.fetched.add(c.cfg.staleWindow); e.expires > limit {
 		e.expires = limit
@@ -770,3 +774,13 @@ func (c *Client) thaw(e *entry) (*agentRules, error) {
 	c.stats.thaws.Add(1)
 	return c.robots.cache.thawed(e, cr), nil
 }
+
+// hopFailure is the error of a hop's fill that failed, and the chain
+// (by its request count) whose fill it was.
+type hopFailure struct {
+	by  *atomic.Int64
+	err error
+}
+
+func (h *hopFailure) Error() string { return h.err.Error() }
+func (h *hopFailure) Unwrap() error { return h.err }

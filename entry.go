@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -95,8 +96,9 @@ const maxFailures = 1 << 20
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
-	// failStatus, failures, since and errText describe the failures.
-	stale bool
+	// failStatus, failures, since and errText describe the failures, and
+	// nonPublic says the last was a guard's refusal (ErrNonPublic).
+	stale, nonPublic bool
 
 	status  int32 // status of the response the rules rest on
 	fetched stamp
@@ -170,6 +172,15 @@ func (e *entry) text() ([]byte, error) {
 	return b, nil
 }
 
+// fetchedFrom returns the URL of the body e holds for k: where the
+// redirects of its fetch led, else k's own.
+func (e *entry) fetchedFrom(k key) string {
+	if i := strings.LastIndexByte(e.redirects, '\n'); e.redirects != "" {
+		return e.redirects[i+1:]
+	}
+	return k.url()
+}
+
 // good reports whether e holds a usable answer from a reachable server:
 // not a deferral, and not the allow-all that stands in for a server
 // unreachable for too long (see WithUnreachableAllowAfter).
@@ -188,7 +199,11 @@ func (e *entry) expired(now time.Time) bool {
 
 // derive computes the fields derived from the stored ones.
 func (e *entry) derive() *entry {
-	if e.cause == nil && e.errText != "" {
+	switch {
+	case e.cause != nil || e.errText == "":
+	case e.nonPublic: // as the guard's own error is, for the crawler that gives such a site up
+		e.cause = &cutError{msg: e.errText, is: []error{ErrNonPublic}}
+	default:
 		e.cause = errors.New(e.errText)
 	}
 	e.base = entryOverhead + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+cap(e.body))
@@ -218,12 +233,16 @@ func (e *entry) clone() *entry {
 // entryVersion is the first byte of every value the Client writes to a
 // Store; values of another version are a miss, so processes of different
 // versions can share a Store.
-const entryVersion = 5
+const entryVersion = 6
 
 // errCorruptEntry is wrapped by every decoding failure.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 
-const flagStale = 1
+// The flags of the Store encoding.
+const (
+	flagStale     = 1
+	flagNonPublic = 2
+)
 
 // encodeEntry encodes k's entry e for a Store: after the version, key, outcome and
 // flags come bounded varints, times in Unix milliseconds, length-prefixed
@@ -238,6 +257,9 @@ func encodeEntry(k key, e *entry) []byte {
 	var flags byte
 	if p.stale {
 		flags |= flagStale
+	}
+	if p.nonPublic {
+		flags |= flagNonPublic
 	}
 	b = append(b, byte(p.outcome), flags)
 	for _, v := range [...]int32{p.status, p.failStatus, p.failures} {
@@ -273,8 +295,8 @@ func decodeEntry(k key, b []byte) (*entry, error) {
 	}
 	e := &entry{key: k.authority}
 	p := &e.persisted
-	p.outcome, p.stale = Outcome(d.b[0]), d.b[1]&flagStale != 0
-	if p.outcome == 0 || p.outcome > OutcomeUnreachable || d.b[1]&^flagStale != 0 {
+	p.outcome, p.stale, p.nonPublic = Outcome(d.b[0]), d.b[1]&flagStale != 0, d.b[1]&flagNonPublic != 0
+	if p.outcome == 0 || p.outcome > OutcomeUnreachable || d.b[1]&^(flagStale|flagNonPublic) != 0 {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
 	}
 	d.b = d.b[2:]

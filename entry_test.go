@@ -30,6 +30,9 @@ func sampleEntries() []*entry {
 		withBody(&entry{key: "https://c.example:443", persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: stampOf(t0.Add(-72 * time.Hour)), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), stale: true,
 			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: stampOf(t0.Add(-time.Hour))}}, "User-agent: *\n"),
+		{key: "https://e.example:443", persisted: persisted{outcome: OutcomeUnreachable, nonPublic: true, failures: 2,
+			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Hour)), since: stampOf(t0.Add(-time.Minute)),
+			errText: "robotstxt: refused to connect to a non-public address: 10.0.0.1"}},
 		{key: "https://d.example:443", persisted: persisted{outcome: OutcomeDisallowAll, status: 403}},
 	}
 }

@@ -49,7 +49,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	target, authority := k.url(), k.authority
 	seen := []string{target} // the URLs asked for so far
 	for hop := 0; ; hop++ {
-		resp, err := f.send(ctx, target, authority, prev)
+		validated := prev
+		if prev != nil && target != prev.fetchedFrom(k) {
+			validated = nil // its validators speak of another URL's body
+		}
+		resp, err := f.send(ctx, target, authority, validated)
 		if err != nil {
 			outcome := OutcomeUnreachable
 			if k.doc.robots {
@@ -207,7 +211,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 // connection can be reused: enough for a typical HTML error page.
 const drainLimit = 64 << 10
 
-// discard drains up to drainLimit of a body and closes it; get's watch
+// discard drains up to drainLimit of a body and closes it; send's watch
 // bounds the drain by the deadline.
 func discard(resp *http.Response) {
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
@@ -223,7 +227,7 @@ func (c *Client) sentBy(req *http.Request) bool {
 	return req.Context().Value(fetchKey{}) == &c.fetcher
 }
 
-// stopBody is a body whose Close stops get's watch, and whose reads after
+// stopBody is a body whose Close stops send's watch, and whose reads after
 // the watch closed it name the deadline, not "read on closed body".
 type stopBody struct {
 	io.ReadCloser

@@ -1102,3 +1102,32 @@ func TestErrorPolicyCannotGiveRules(t *testing.T) {
 		t.Errorf("Check = %+v, %v; want deferred", d, err)
 	}
 }
+
+// TestFetchValidatorsOnlyWhereTheyCameFrom: a robots.txt whose redirect
+// now leads elsewhere is not revalidated there with the old body's
+// validators: a 304 from the new URL (a server answering If-None-Match
+// for any file) cannot keep the old rules.
+func TestFetchValidatorsOnlyWhereTheyCameFrom(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://a.test/old.txt"))
+	w.on("a.test/old.txt", serve(200, privateRules, "ETag", `"v1"`, "Cache-Control", "max-age=60"))
+	w.on("a.test/new.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") != "" {
+			rw.WriteHeader(http.StatusNotModified)
+			return
+		}
+		serve(200, "User-agent: *\nDisallow: /\n")(rw, r)
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, _ := c.Check(ctx, "http://a.test/x"); !d.Allowed || d.FinalURL != "http://a.test/old.txt" {
+		t.Fatalf("first: %+v", d)
+	}
+	w.on("a.test/robots.txt", redirectTo("http://a.test/new.txt"))
+	clock.Advance(2 * time.Minute)
+	if d, _ := c.Check(ctx, "http://a.test/x"); d.Allowed || d.FinalURL != "http://a.test/new.txt" {
+		t.Errorf("after the redirect moved: Allowed %v, FinalURL %q; want the new file's rules", d.Allowed, d.FinalURL)
+	}
+}

@@ -100,7 +100,7 @@ type coarseClock struct {
 	now    atomic.Int64 // Unix nanoseconds at the last tick; 0 while stopped
 	read   atomic.Bool  // read since the last tick
 	mu     sync.Mutex   // held to start, tick and stop
-	closed bool
+	closed atomic.Bool  // set by stop; read without mu by start
 	timer  *time.Timer
 }
 
@@ -129,9 +129,12 @@ func (c *coarseClock) load() stamp {
 
 // start starts the stopped clock at now, the exact time.
 func (c *coarseClock) start(now stamp) {
+	if c.closed.Load() {
+		return // checks after Close read the exact clock, and take no lock
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.closed && c.now.CompareAndSwap(0, int64(now)) {
+	if !c.closed.Load() && c.now.CompareAndSwap(0, int64(now)) {
 		c.timer.Reset(clockTick)
 	}
 }
@@ -141,7 +144,7 @@ func (c *coarseClock) start(now stamp) {
 func (c *coarseClock) tick() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || !c.read.Swap(false) {
+	if c.closed.Load() || !c.read.Swap(false) {
 		c.now.Store(0)
 		return
 	}
@@ -153,7 +156,7 @@ func (c *coarseClock) tick() {
 func (c *coarseClock) stop() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.closed = true
+	c.closed.Store(true)
 	c.timer.Stop()
 	c.now.Store(0)
 }

@@ -447,3 +447,66 @@ func TestCheckRequestsBounded(t *testing.T) {
 	defer mu.Unlock()
 	checkSpacing(t, "the victim's robots.txt", victim, gap-5*time.Millisecond)
 }
+
+// TestHopChainLeavesNoStandIn: a site with an expired good copy whose
+// robots.txt is fetched again for another site's chain, and fails for
+// that chain's bounds, keeps no stale stand-in with the failure, in
+// memory or in the Store.
+func TestHopChainLeavesNoStandIn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("b.test/robots.txt", redirectTo("http://c.test/p"))
+	w.on("c.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("c.test/p", serve(200, privateRules, "Cache-Control", "max-age=60"))
+	w.on("evil.test/robots.txt", redirectTo("http://e1.test/x"))
+	w.on("e1.test/robots.txt", redirectTo("http://b.test/y"))
+	clock := newTestClock()
+	store := newMemStore()
+	opts := []Option{WithClock(clock.Now), WithStore(store), WithHTTPClient(&http.Client{Transport: w.transport(t)})}
+	c := newTestClient(t, opts...)
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://b.test/private"); err != nil || d.Stale || d.Allowed {
+		t.Fatalf("b.test alone: %+v, %v", d, err)
+	}
+	clock.Advance(2 * time.Minute)
+	if _, err := c.Check(ctx, "http://evil.test/"); !errors.Is(err, ErrDeferred) {
+		t.Fatalf("evil.test: %v, want deferred", err)
+	}
+	for _, cl := range []*Client{c, newTestClient(t, opts...)} {
+		if d, err := cl.Check(ctx, "http://b.test/private"); err != nil || d.Stale || d.Failures != 0 || d.Allowed {
+			t.Errorf("b.test after evil.test's chain: stale %v, failures %d, %v (%v); want its own rules", d.Stale, d.Failures, err, d.Err)
+		}
+	}
+}
+
+// TestHopJoinsAnotherChainsFill: a hop that joins the robots.txt fetch
+// another site's chain runs, and that fails for that chain's depth,
+// fetches it anew for its own chain, which may follow it.
+func TestHopJoinsAnotherChainsFill(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	entered := make(chan struct{}, 4)
+	w.on("evil.test/robots.txt", redirectTo("http://e1.test/x"))
+	w.on("e1.test/robots.txt", redirectTo("http://b.test/y"))
+	w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		entered <- struct{}{}
+		time.Sleep(200 * time.Millisecond)
+		redirectTo("http://c.test/p")(rw, r)
+	})
+	w.on("c.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("c.test/p", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/robots.txt", redirectTo("http://b.test/z"))
+	w.on("b.test/z", serve(200, privateRules))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	evil := make(chan error, 1)
+	go func() {
+		_, err := c.Check(context.Background(), "http://evil.test/")
+		evil <- err
+	}()
+	<-entered
+	d, err := c.Check(context.Background(), "http://a.test/private")
+	if err != nil || d.Allowed || d.Outcome != OutcomeRules {
+		t.Errorf("a.test, joining evil.test's fill of b.test: %+v, %v; want a.test's rules", d, err)
+	}
+	<-evil
+}

@@ -365,7 +365,13 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := t.c.tdmrep(context.WithoutCancel(req.Context()), string(authority))
+	// The request's caller may have cancelled it; the wait is bounded by
+	// what one fill may take: the Store, another process's lease, a fetch.
+	cfg := &t.c.cfg
+	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), time.Duration(bound))
+	defer cancel()
+	e, err := t.c.tdmrep(ctx, string(authority))
 	switch {
 	case err != nil:
 		return nil, err

@@ -423,3 +423,54 @@ func TestStoreStaleCopyPastWindow(t *testing.T) {
 		t.Errorf("the server was asked %d times, want 1", s.hits.Load())
 	}
 }
+
+// TestStoreExpiredCopyWhenNoSlot: memory empty, the Store's copy expired,
+// every fetch slot taken: a check answers from the Store's copy, stale,
+// rather than fail for want of a slot.
+func TestStoreExpiredCopyWhenNoSlot(t *testing.T) {
+	checkLeaks(t)
+	site := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	entered, release := make(chan struct{}), make(chan struct{})
+	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+	})
+	clock := newTestClock()
+	store := newMemStore()
+	a := newTestClient(t, WithClock(clock.Now), WithStore(store))
+	if _, err := a.Allowed(context.Background(), site.URL+"/private/x"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Minute)
+	b := newTestClient(t, WithClock(clock.Now), WithStore(store), WithMaxFetches(1))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = b.Allowed(context.Background(), slow.URL+"/")
+	}()
+	<-entered
+	d, err := b.Check(context.Background(), site.URL+"/private/x")
+	if err != nil || !d.Stale || d.Allowed || d.Rule.Line == 0 {
+		t.Errorf("no slot free, the Store's copy expired: %+v, %v; want its rules, stale", d, err)
+	}
+	close(release)
+	<-done
+}
+
+// TestStoreKeepsNonPublic: a guard's refusal read from the Store still
+// matches ErrNonPublic, so that every process of a fleet gives the site up.
+func TestStoreKeepsNonPublic(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	store := newMemStore()
+	for i := range 2 {
+		c, _ := NewClientTransport(PublicOnly(nil), []Option{WithUserAgent(testUA), WithStore(store)})
+		t.Cleanup(func() { _ = c.Close() })
+		if _, err := c.Check(context.Background(), s.URL+"/"); !errors.Is(err, ErrNonPublic) || !errors.Is(err, ErrDeferred) {
+			t.Errorf("Client %d: %v; want a deferral matching ErrNonPublic", i, err)
+		}
+	}
+	if n := s.hits.Load(); n != 0 {
+		t.Errorf("the site got %d requests", n)
+	}
+}
