@@ -95,11 +95,13 @@
 //     X-Robots-Tag (noimageai on an image), as train-ai=n;
 //   - an HTML page's robots META noai, as train-ai=n;
 //   - TDMRep, the EU's machine-readable opt-out of text and data mining:
-//     the tdm-reservation header field and META tag, ranked as the TDMRep
-//     report ranks them; a reservation is train-ai=n.
+//     the site's /.well-known/tdmrep.json (fetched and cached like
+//     robots.txt under [WithTDMRep]), the tdm-reservation header field and
+//     META tag, ranked as the TDMRep report ranks them; a reservation is
+//     train-ai=n.
 //
-// [Transport.Usage] answers for a response from robots.txt and the
-// headers; [Transport.Receipt] reads the page's body too, and returns the
+// [Transport.Usage] answers for a response from robots.txt, tdmrep.json
+// and the headers; [Transport.Receipt] reads the page's body too, and returns the
 // answer with each [Signal] behind it and the robots.txt it rests on: the
 // record a compliance log keeps. A source that cannot be read fails
 // closed, as train-ai=n. None of this changes what Allow and Disallow

@@ -260,8 +260,8 @@ func (s *suite) expiry(t *testing.T, st robotstxt.Store) {
 	}
 }
 
-// monthTTL is the longest TTL a Client writes: a good copy is kept for
-// its freshness (at most a day) and the stale window (30 days).
+// monthTTL is the longest TTL a Client writes by default: a good copy is
+// kept for its freshness (at most a day) and the stale window (30 days).
 const monthTTL = 31 * 24 * time.Hour
 
 // longTTL: a value set with the longest TTL a Client writes is there. A
