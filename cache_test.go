@@ -488,6 +488,13 @@ func checkCache(t *testing.T, m *memCache) {
 		}
 		bytes += e.cost()
 	}
+	for i := range m.front {
+		if e := m.front[i].Load(); e != nil {
+			if h, ok := m.hot.Peek(e.key); !ok || h != e || m.slot(e.key) != &m.front[i] {
+				t.Fatalf("front slot %d holds %s, which is not hot there", i, e.key)
+			}
+		}
+	}
 	n := m.hot.Len() + m.cold.Len()
 	if bytes != m.bytes || frozen != m.frozen || n > m.max || m.bytes > m.budget && (m.hot.Len() > 1 || m.cold.Len() > 0) {
 		t.Fatalf("%d entries (max %d) retaining %d bytes, %d frozen; counted %d bytes (budget %d), %d frozen",
