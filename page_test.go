@@ -39,19 +39,14 @@ func sigs(ss []Signal) []string {
 	return out
 }
 
-// fetchPage fetches path through hc and reads its body.
+// fetchPage fetches url through hc and reads its body.
 func fetchPage(t *testing.T, hc *http.Client, url string) (*http.Response, []byte) {
 	t.Helper()
-	resp, err := hc.Get(url)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, body
+	return fetchPageReq(t, hc, req)
 }
 
 // TestReceiptSources fetches, from sites on loopback, a page on which each
@@ -261,6 +256,7 @@ func TestReceiptFailsClosed(t *testing.T) {
 	}
 }
 
+// fetchPageReq sends req through hc and reads the response's body.
 func fetchPageReq(t *testing.T, hc *http.Client, req *http.Request) (*http.Response, []byte) {
 	t.Helper()
 	resp, err := hc.Do(req)
