@@ -797,19 +797,7 @@ func TestTransportPageDirectives(t *testing.T) {
 	c := newTestClient(t, WithUserAgent("Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)"))
 	tr := NewTransport(c, nil)
 	hc := &http.Client{Transport: tr}
-	read := func(path string) (*http.Response, []byte) {
-		t.Helper()
-		resp, err := hc.Get(s.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp, body
-	}
+	read := func(path string) (*http.Response, []byte) { return fetchPage(t, hc, s.URL+path) }
 
 	resp, body := read("/page.html")
 	want := meta.Directives{NoIndex: true, NoFollow: true, NoSnippet: true,

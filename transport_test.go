@@ -941,19 +941,7 @@ func TestTransportRefusesHostKeys(t *testing.T) {
 	} {
 		w, h2 := newWire(t), newH2Site(t)
 		for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {
-			next, target := http.RoundTripper(&http.Transport{}), w.url()
-			if proto == "HTTP/2.0" {
-				next, target = h2.Client().Transport, h2.URL
-			}
-			c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
-			req, _ := http.NewRequest(http.MethodGet, target+"/page", nil)
-			req.Header = tc.header(req.URL.Host)
-			resp, err := (&http.Client{Transport: tr}).Do(req)
-			if err == nil {
-				resp.Body.Close()
-			}
-			_ = c.Close()
-			next.(*http.Transport).CloseIdleConnections()
+			req, err := sendThrough(w.url(), h2, proto, tc.header)
 			var hosts []string
 			if proto == "HTTP/1.1" {
 				hosts = fieldValues(w.last(), "Host")
@@ -1062,19 +1050,7 @@ func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
 	} {
 		w, h2 := newWire(t), newH2Site(t)
 		for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {
-			next, target := http.RoundTripper(&http.Transport{}), w.url()
-			if proto == "HTTP/2.0" {
-				next, target = h2.Client().Transport, h2.URL
-			}
-			c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
-			req, _ := http.NewRequest(http.MethodGet, target+"/page", nil)
-			req.Header = tc.header.Clone()
-			resp, err := (&http.Client{Transport: tr}).Do(req)
-			if err == nil {
-				resp.Body.Close()
-			}
-			_ = c.Close()
-			next.(*http.Transport).CloseIdleConnections()
+			req, err := sendThrough(w.url(), h2, proto, func(string) http.Header { return tc.header.Clone() })
 			var agents []string
 			if proto == "HTTP/1.1" {
 				agents = fieldValues(w.last(), "User-Agent")
@@ -1098,4 +1074,24 @@ func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sendThrough sends GET /page with the header header(host) through a new
+// Client's Transport, over HTTP/1.1 to plain or HTTP/2 to h2, and returns
+// the request and its error.
+func sendThrough(plain string, h2 *h2Site, proto string, header func(host string) http.Header) (*http.Request, error) {
+	next, target := http.RoundTripper(&http.Transport{}), plain
+	if proto == "HTTP/2.0" {
+		next, target = h2.Client().Transport, h2.URL
+	}
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	defer func() { _ = c.Close() }()
+	defer next.(*http.Transport).CloseIdleConnections()
+	req, _ := http.NewRequest(http.MethodGet, target+"/page", nil)
+	req.Header = header(req.URL.Host)
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	return req, err
 }
