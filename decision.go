@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,7 +55,7 @@ type Decision struct {
 	LastStatus int
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
 	// authority's own /robots.txt answered; [Decision.Redirects] lists
-	// every hop.
+	// every hop with its status.
 	FinalURL string
 	// FetchedAt is when the rules were fetched or last revalidated,
 	// CheckedAt when the server was last asked, and Expires when the cached
@@ -94,22 +95,38 @@ func (d Decision) Robots() *Robots {
 	return ParseMode(text, d.mode)
 }
 
-// Redirects returns the URLs the redirects of the robots.txt fetch led
-// to, in order, at most ten, the last being FinalURL: nil when the
-// authority's own /robots.txt answered.
-func (d Decision) Redirects() []string {
+// A Redirect is one redirect a robots.txt fetch followed.
+type Redirect struct {
+	// Status is the status of the response that redirected: 301, 302,
+	// 303, 307 or 308.
+	Status int
+	// URL is where its Location led, with no fragment or credentials.
+	URL string
+}
+
+// Redirects returns the redirects the robots.txt fetch followed, in
+// order, at most ten, the last leading to FinalURL: nil when the
+// authority's own /robots.txt answered. The request for the authority's
+// own robots.txt answered with the first one's Status.
+func (d Decision) Redirects() []Redirect {
 	if d.e == nil || d.e.redirects == "" {
 		return nil
 	}
-	return strings.Split(d.e.redirects, "\n")
+	var rs []Redirect
+	for line := range strings.SplitSeq(d.e.redirects, "\n") {
+		status, url, _ := strings.Cut(line, " ")
+		n, _ := strconv.Atoi(status)
+		rs = append(rs, Redirect{Status: n, URL: url})
+	}
+	return rs
 }
 
 // describe fills in what d rests on from e, the cached robots.txt, but
 // the deferral, which the check makes (see Client.answer).
 func (d *Decision) describe(e *entry, mode Mode) {
 	d.Authority, d.Outcome, d.Status, d.LastStatus = e.key, e.outcome, int(e.status), int(e.status)
-	if i := strings.LastIndexByte(e.redirects, '\n'); e.redirects != "" {
-		d.FinalURL = e.redirects[i+1:]
+	if e.redirects != "" {
+		d.FinalURL = e.finalURL()
 	}
 	d.FetchedAt, d.CheckedAt, d.Expires = e.fetched.time(), e.checked.time(), e.expires.time()
 	d.ETag, d.LastModified, d.Stale, d.Failures = e.etag, e.lastMod, e.stale, int(e.failures)

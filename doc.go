@@ -89,7 +89,7 @@
 //     statement, such as "Content-Usage: /ai-ok/ train-ai=y" (see the
 //     example of Robots.Usage), and Cloudflare's Content-Signal records,
 //     "ai-train=no" read as train-ai=n: [Robots.Usage] and
-//     [Decision.Usage] for a URL the crawler may fetch, [Robots.Signals]
+//     [Decision.Usage] for a URL the crawler may fetch, [Transport.Receipt]
 //     with their lines;
 //   - a response's Content-Usage header field, and noai in its
 //     X-Robots-Tag (noimageai on an image), as train-ai=n;

@@ -106,8 +106,9 @@ type persisted struct {
 	expires stamp  // when to revalidate or retry
 	etag    string // at most maxServerText bytes, like every string below
 	lastMod string
-	// redirects holds the URLs the redirects of the fetch led to, one per
-	// line in order, the last the final one; "" when there were none.
+	// redirects holds the redirects of the fetch, one per line in order:
+	// the status that redirected, a space, and the URL it led to, the last
+	// the final one; "" when there were none.
 	redirects string
 
 	failStatus int32
@@ -175,10 +176,16 @@ func (e *entry) text() ([]byte, error) {
 // fetchedFrom returns the URL of the body e holds for k: where the
 // redirects of its fetch led, else k's own.
 func (e *entry) fetchedFrom(k key) string {
-	if i := strings.LastIndexByte(e.redirects, '\n'); e.redirects != "" {
-		return e.redirects[i+1:]
+	if e.redirects != "" {
+		return e.finalURL()
 	}
 	return k.url()
+}
+
+// finalURL returns the URL of e's last redirect, which must have one.
+func (e *entry) finalURL() string {
+	last := e.redirects[strings.LastIndexByte(e.redirects, '\n')+1:]
+	return last[strings.IndexByte(last, ' ')+1:]
 }
 
 // good reports whether e holds a usable answer from a reachable server:
@@ -233,7 +240,7 @@ func (e *entry) clone() *entry {
 // entryVersion is the first byte of every value the Client writes to a
 // Store; values of another version are a miss, so processes of different
 // versions can share a Store.
-const entryVersion = 6
+const entryVersion = 7
 
 // errCorruptEntry is wrapped by every decoding failure.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -37,8 +38,9 @@ type fetcher struct {
 // final URL takes the last place.
 const maxKeptRedirects = 10
 
-// maxRedirectsText bounds the redirects an entry lists, as text.
-const maxRedirectsText = maxKeptRedirects * (maxServerText + 1)
+// maxRedirectsText bounds the redirects an entry lists, as text: a status,
+// a space, a URL and a newline each.
+const maxRedirectsText = maxKeptRedirects * (maxServerText + 5)
 
 // fetch gets and classifies k's document; prev, if not nil, supplies
 // validators. ctx is c.base for a check's own fetch, or the fetch whose
@@ -48,6 +50,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	defer cancel()
 	target, authority := k.url(), k.authority
 	seen := []string{target} // the URLs asked for so far
+	var led []string         // the redirects followed, as persisted.redirects lists them
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
@@ -65,9 +68,9 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				// and neither is a hop that could not be sent.
 				outcome = OutcomeUnreachable
 			}
-			return fetchResult{outcome: outcome, redirects: kept(seen), err: err}
+			return fetchResult{outcome: outcome, redirects: kept(led), err: err}
 		}
-		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(seen)}
+		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		switch resp.StatusCode {
 		case 301, 302, 303, 307, 308:
 		default:
@@ -104,25 +107,17 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		target = next.String()
 		seen = append(seen, target)
+		led = append(led, strconv.Itoa(resp.StatusCode)+" "+capText(target))
 	}
 }
 
-// kept returns the redirects of a fetch that asked for seen, in order,
-// as persisted.redirects lists them: at most maxKeptRedirects, the final
-// one last, each cut to maxServerText bytes.
-func kept(seen []string) string {
-	hops := seen[1:]
-	if len(hops) > maxKeptRedirects {
-		hops = append(hops[:maxKeptRedirects-1:maxKeptRedirects-1], hops[len(hops)-1])
+// kept returns the redirects led lists as persisted.redirects lists
+// them: at most maxKeptRedirects, the final one last.
+func kept(led []string) string {
+	if len(led) > maxKeptRedirects {
+		led = append(led[:maxKeptRedirects-1:maxKeptRedirects-1], led[len(led)-1])
 	}
-	var b strings.Builder
-	for i, h := range hops {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(capText(h))
-	}
-	return b.String()
+	return strings.Join(led, "\n")
 }
 
 // valid returns o, or OutcomeUnreachable when a policy gave an outcome

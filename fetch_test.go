@@ -930,23 +930,32 @@ func TestCharsetBodyCutAtLimit(t *testing.T) {
 	}
 }
 
-// TestFetchRedirectsListed: a Decision lists the URLs the redirects of its
-// robots.txt fetch led to, the final one last, and none without redirects.
+// TestFetchRedirectsListed: a Decision lists the redirects of its
+// robots.txt fetch, each status with the URL it led to, the final one
+// last, and none without redirects; a Store keeps them.
 func TestFetchRedirectsListed(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
-	w.on("a.test/robots.txt", redirectTo("/static/robots.txt"))
+	w.on("a.test/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/robots.txt", http.StatusMovedPermanently)
+	})
 	w.on("a.test/static/robots.txt", redirectTo("http://www.a.test/robots.txt"))
 	w.on("www.a.test/robots.txt", serve(200, privateRules))
 	w.on("b.test/robots.txt", serve(200, privateRules))
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	store := newMemStore()
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store))
 	d, err := c.Check(context.Background(), "http://a.test/private/x")
-	want := []string{"http://a.test/static/robots.txt", "http://www.a.test/robots.txt"}
-	if err != nil || d.Allowed || !slices.Equal(d.Redirects(), want) || d.FinalURL != want[1] {
-		t.Errorf("a.test: %+v (Redirects %q), %v; want disallowed after the hops %q", d, d.Redirects(), err, want)
+	want := []Redirect{{301, "http://a.test/static/robots.txt"}, {302, "http://www.a.test/robots.txt"}}
+	if err != nil || d.Allowed || !slices.Equal(d.Redirects(), want) || d.FinalURL != want[1].URL {
+		t.Errorf("a.test: %+v (Redirects %v), %v; want disallowed after the hops %v", d, d.Redirects(), err, want)
+	}
+	shared := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store))
+	if d, err := shared.Check(context.Background(), "http://a.test/private/x"); err != nil || !slices.Equal(d.Redirects(), want) ||
+		fetches(shared.Stats()) != 0 {
+		t.Errorf("a.test from the Store: Redirects %v, %v, %d fetches; want %v, none fetched", d.Redirects(), err, fetches(shared.Stats()), want)
 	}
 	if d, err := c.Check(context.Background(), "http://b.test/"); err != nil || d.Redirects() != nil || d.FinalURL != "" {
-		t.Errorf("b.test: Redirects %q, FinalURL %q, %v; want none", d.Redirects(), d.FinalURL, err)
+		t.Errorf("b.test: Redirects %v, FinalURL %q, %v; want none", d.Redirects(), d.FinalURL, err)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/quote"
 	"github.com/robotsgate/robotstxt/internal/target"
@@ -474,7 +473,7 @@ func isImage(ctype string) bool {
 
 // A Signal is one statement a site made about what may be done with a
 // page, read into the AIPREF vocabulary. [Transport.Receipt] lists those
-// of a page, [Robots.Signals] those of a robots.txt.
+// of a page, its robots.txt's included.
 type Signal struct {
 	// Source is the kind of signal, as Transport.Receipt names them:
 	// "robots.txt", "content-signal", "content-usage-header",
@@ -585,21 +584,6 @@ func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []st
 
 // lineOf returns the Where of robots.txt line n.
 func lineOf(n int) string { return "line " + strconv.Itoa(n) }
-
-// Signals returns the signals behind [Robots.Usage] for url: for each
-// label a deciding Content-Usage rule (source "robots.txt") or a
-// Content-Signal record that applies (source "content-signal") states y
-// or n for, a Signal with the rule's line, the rules first, each kind in
-// line order, at most 16 of each; nil for a URL Allowed refuses.
-func (r *Robots) Signals(agent, url string) []Signal {
-	groups, path := r.groups(agent), match.Path(url)
-	if ok, _ := decide(r.t, r.mode, groups, path); !ok {
-		return nil
-	}
-	rd := reading{record: true}
-	rd.robotsTxt(r.t, r.mode, groups, []string{path})
-	return rd.signals
-}
 
 // pathForms returns path and the normal forms a server may serve it as.
 func pathForms(path string) []string {

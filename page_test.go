@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"github.com/robotsgate/robotstxt/meta"
 )
@@ -686,6 +687,21 @@ func TestTDMHeaderValues(t *testing.T) {
 	}
 }
 
+// signalsOf returns the signals behind r.Usage for url: for each
+// label a deciding Content-Usage rule (source "robots.txt") or a
+// Content-Signal record that applies (source "content-signal") states y
+// or n for, a Signal with the rule's line, the rules first, each kind in
+// line order, at most 16 of each; nil for a URL Allowed refuses.
+func signalsOf(r *Robots, agent, url string) []Signal {
+	groups, path := r.groups(agent), match.Path(url)
+	if ok, _ := decide(r.t, r.mode, groups, path); !ok {
+		return nil
+	}
+	rd := reading{record: true}
+	rd.robotsTxt(r.t, r.mode, groups, []string{path})
+	return rd.signals
+}
+
 func TestRobotsSignals(t *testing.T) {
 	r := Parse([]byte("Content-Signal: ai-train=no, search=yes\nUser-agent: *\nDisallow: /private/\n" +
 		"Content-Usage: /a/ train-ai=y\nContent-Usage: /a/ search=n, use=reference\nContent-Usage: train-ai=n\n" +
@@ -701,7 +717,7 @@ func TestRobotsSignals(t *testing.T) {
 		{"/private/x", nil},
 	}
 	for _, tt := range tests {
-		got := r.Signals("ExampleBot", tt.url)
+		got := signalsOf(r, "ExampleBot", tt.url)
 		if tt.want == nil {
 			if got != nil {
 				t.Errorf("Signals(%q) = %q, want nil", tt.url, sigs(got))
@@ -722,7 +738,7 @@ func TestRobotsSignals(t *testing.T) {
 			}
 		}
 	}
-	if s := r.Signals("ExampleBot", "/a/x")[1]; s.Value != "search=n, use=reference" {
+	if s := signalsOf(r, "ExampleBot", "/a/x")[1]; s.Value != "search=n, use=reference" {
 		t.Errorf("Value %q", s.Value)
 	}
 }

@@ -148,8 +148,8 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 // may train AI models on it, use it for search, and so on (see [Usage]),
 // from its Content-Usage rules (draft-ietf-aipref-attach §4) and
 // Cloudflare's Content-Signal records, combined label by label: n if
-// any says n, else y if any says y, else unknown. [Robots.Signals] says
-// which lines state them.
+// any says n, else y if any says y, else unknown. [Transport.Receipt]
+// says which lines state them.
 //
 // Content-Usage rules belong to groups, and merge, as Allow and Disallow
 // do, but like lines Google's parser does not know they do not end a

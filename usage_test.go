@@ -1021,8 +1021,8 @@ func FuzzRobotsUsage(f *testing.F) {
 				t.Fatalf("%v: Crawler.Usage = %q, Robots.Usage %q", mode, c, u)
 			}
 			v := r.Check(agent, url)
-			if !v.Allowed && (u != Usage{} || r.Signals(agent, url) != nil) {
-				t.Fatalf("%v: disallowed, yet Usage %q, Signals %v", mode, u, r.Signals(agent, url))
+			if !v.Allowed && (u != Usage{} || signalsOf(r, agent, url) != nil) {
+				t.Fatalf("%v: disallowed, yet Usage %q, Signals %v", mode, u, signalsOf(r, agent, url))
 			}
 			if w := ParseMode(blank, mode).Check(agent, url); w.Allowed != v.Allowed || w.Rule != v.Rule || v.Usage != u {
 				t.Fatalf("%v: Check %+v, without the Content- lines %+v; Usage %q", mode, v, w, u)

@@ -233,7 +233,7 @@ func (ck *checker) describe(d robotstxt.Decision, reqs []request) {
 		// check a redirect to that site, or a tdmrep.json.
 		label := "robots.txt"
 		switch {
-		case slices.Contains(d.Redirects(), r.url):
+		case slices.ContainsFunc(d.Redirects(), func(h robotstxt.Redirect) bool { return h.URL == r.url }):
 			label = "redirect  "
 		case strings.HasSuffix(r.url, "/.well-known/tdmrep.json"):
 			label = "tdmrep.json"
