@@ -114,11 +114,19 @@ func (d Decision) Redirects() []Redirect {
 	}
 	var rs []Redirect
 	for line := range strings.SplitSeq(d.e.redirects, "\n") {
-		status, url, _ := strings.Cut(line, " ")
-		n, _ := strconv.Atoi(status)
-		rs = append(rs, Redirect{Status: n, URL: url})
+		rs = append(rs, redirectOf(line))
 	}
 	return rs
+}
+
+// redirectOf reads one line of persisted.redirects.
+func redirectOf(line string) Redirect {
+	status, url, ok := strings.Cut(line, " ")
+	if !ok {
+		return Redirect{URL: line}
+	}
+	n, _ := strconv.Atoi(status)
+	return Redirect{Status: n, URL: url}
 }
 
 // describe fills in what d rests on from e, the cached robots.txt, but

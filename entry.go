@@ -184,8 +184,7 @@ func (e *entry) fetchedFrom(k key) string {
 
 // finalURL returns the URL of e's last redirect, which must have one.
 func (e *entry) finalURL() string {
-	last := e.redirects[strings.LastIndexByte(e.redirects, '\n')+1:]
-	return last[strings.IndexByte(last, ' ')+1:]
+	return redirectOf(e.redirects[strings.LastIndexByte(e.redirects, '\n')+1:]).URL
 }
 
 // good reports whether e holds a usable answer from a reachable server:
