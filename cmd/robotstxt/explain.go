@@ -177,7 +177,7 @@ func (x *explainer) explain(t target) int {
 	code, _ := expectation{}.judge(res.Verdict)
 	if c.p == nil {
 		for _, r := range x.doc.hops {
-			x.more("%s → %s", r.url, requestResult(r))
+			x.more("%s → %s", r.url, r.result)
 		}
 		x.field("decision", "%s: %s", res.Verdict.word(), res.Detail)
 		return code
