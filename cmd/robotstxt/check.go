@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/robotsgate/robotstxt"
@@ -77,9 +75,9 @@ func runCheck(cmd *command, args []string, e env) int {
 	}
 	f := newFetcher(fetchConfig{*ua, *timeout}, opts...)
 	defer f.close()
-	// Pages go out unpaced (the command fetches only the URLs it is
-	// given) and unnoted: -v lists the Client's requests.
-	pages := newWire().next
+	// Pages go out unpaced: the command fetches only the URLs it is
+	// given.
+	pages := newTransport()
 	defer pages.CloseIdleConnections()
 	rt := robotstxt.NewTransport(f.c, pages, robotstxt.WithNoWait(), robotstxt.WithIntervalBounds(0, 0))
 	ck := checker{f: f, rt: rt, pages: &http.Client{Transport: rt, Timeout: *timeout}, e: e, x: x, agent: tok,
@@ -137,7 +135,6 @@ const maxPage = 1 << 20
 // checkResult. It returns its exit code, or the error of writing the
 // output or of reading the robots.txt the Client read.
 func (ck *checker) check(t target) (int, error) {
-	mark := ck.f.w.mark()
 	d, doc, err := ck.f.read(context.Background(), t.url)
 	if doc == nil && d.Outcome != 0 {
 		return exitUsage, err
@@ -165,7 +162,7 @@ func (ck *checker) check(t target) (int, error) {
 	}
 	if ck.verbose && !ck.shown[d.Authority] {
 		ck.shown[d.Authority] = true
-		ck.describe(d, ck.f.w.since(mark))
+		ck.describe(d, doc)
 	}
 	return code, nil
 }
@@ -222,26 +219,17 @@ func printSignals(w io.Writer, width int, rc robotstxt.Receipt) {
 // indent starts the lines printed under a URL's line.
 const indent = "          "
 
-// describe prints, under a URL's line, the requests its check sent and
-// what the Client holds for its site, as d, the decision for the URL,
-// describes it; what the server sent made printable. It never fetches.
-func (ck *checker) describe(d robotstxt.Decision, reqs []request) {
+// describe prints, under a URL's line, the requests the check of the
+// robots.txt doc sent, and what the Client holds for its site, as d, the
+// decision for the URL, describes it; what the server sent made
+// printable. It never fetches.
+func (ck *checker) describe(d robotstxt.Decision, doc *document) {
 	w := ck.e.stdout
-	for _, r := range reqs {
-		// A request no redirect led to starts a fetch: the site's own
-		// robots.txt, or another site's that the Client fetched to
-		// check a redirect to that site, or a tdmrep.json.
-		label := "robots.txt"
-		switch {
-		case slices.ContainsFunc(d.Redirects(), func(h robotstxt.Redirect) bool { return h.URL == r.url }):
-			label = "redirect  "
-		case strings.HasSuffix(r.url, "/.well-known/tdmrep.json"):
-			label = "tdmrep.json"
-		}
-		fmt.Fprintf(w, "%s%s %s → %s\n", indent, label, printable(r.url), printable(requestResult(r)))
-	}
-	if d.Outcome == 0 {
+	if doc == nil {
 		return // no decision was made: the Client holds nothing
+	}
+	for _, r := range doc.hops {
+		fmt.Fprintf(w, "%s%-10s %s → %s\n", indent, r.label, printable(r.url), printable(r.result))
 	}
 	fmt.Fprintf(w, "%sauthority %s, outcome %s, expires %s\n",
 		indent, printable(d.Authority), outcomeName(d.Outcome), d.Expires.UTC().Format(time.RFC3339))
@@ -273,13 +261,4 @@ func outcomeName(o robotstxt.Outcome) string {
 		return outcomeNames[o]
 	}
 	return "unknown"
-}
-
-// requestResult is what one request gave: "301 Moved Permanently" or the
-// cause of its failure.
-func requestResult(r request) string {
-	if r.err != nil {
-		return cause(0, r.err)
-	}
-	return strings.TrimPrefix(cause(r.status, nil), "status ")
 }

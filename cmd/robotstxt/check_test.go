@@ -517,3 +517,27 @@ func TestCheckLargeDeflatedRobots(t *testing.T) {
 		t.Errorf("exit %d, %d objects: %s\nstderr: %s", r.code, len(rs), r.stdout, r.stderr)
 	}
 }
+
+// TestCheckVerboseFetchesNothing checks that -v lists the requests of a
+// redirect checked against another site's robots.txt from what the
+// Client holds: each robots.txt is asked for once, as without -v.
+func TestCheckVerboseFetchesNothing(t *testing.T) {
+	var cdnRobots atomic.Int32
+	other := http.NewServeMux()
+	other.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		cdnRobots.Add(1)
+		fmt.Fprint(w, "user-agent: *\ndisallow: /secret/\n")
+	})
+	other.HandleFunc("/rules.txt", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, liveRobots) })
+	cdn := httptest.NewServer(other)
+	defer cdn.Close()
+	site := httptest.NewServer(http.RedirectHandler(cdn.URL+"/rules.txt", http.StatusMovedPermanently))
+	defer site.Close()
+	for _, args := range [][]string{{"check", site.URL + "/private/x"}, {"check", "-v", site.URL + "/private/x"}} {
+		cdnRobots.Store(0)
+		r := runCmd(t, "", args...)
+		if r.code != exitDisallowed || cdnRobots.Load() != 1 {
+			t.Errorf("%q: exit %d, the second site's robots.txt asked for %d times, want once; stdout:\n%s", args, r.code, cdnRobots.Load(), r.stdout)
+		}
+	}
+}

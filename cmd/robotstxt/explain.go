@@ -21,12 +21,7 @@ import (
 // fetches).
 func runExplain(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
-	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (default: each URL's own robots.txt)")
-	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines, or a User-Agent to take it from")
-	rfc := fs.Bool("rfc9309", false, "read as RFC 9309 strictly does instead of as Google's parser")
-	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
-	timeout := timeoutFlag(fs, "one robots.txt fetch")
-	asJSON := fs.Bool("json", false, "print one JSON object per URL")
+	rf := newReadFlags(fs, "default: each URL's own robots.txt", "read as RFC 9309 strictly does instead of as Google's parser", "one robots.txt fetch")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
@@ -35,18 +30,8 @@ func runExplain(cmd *command, args []string, e env) int {
 		e.errorf("explain: no URL given")
 		return exitUsage
 	}
-	tok, err := agentToken(*agent, e)
-	if err != nil {
-		e.fail(err)
-		return exitUsage
-	}
-	targets, err := parseTargets(args, *file != "")
-	if err != nil {
-		e.fail(err)
-		return exitUsage
-	}
-	return eachURL(targets, *file, tok, modeOf(*rfc), *full, *timeout, e, func(x *explainer, i int, t target) (int, error) {
-		if *asJSON {
+	return rf.eachURL(args, *rf.file != "", e, func(x *explainer, i int, t target) (int, error) {
+		if *rf.asJSON {
 			res := x.explanation(x.check(t))
 			c, _ := expectation{}.judge(res.Verdict)
 			return c, writeJSON(e.stdout, res)
@@ -177,7 +162,7 @@ func (x *explainer) explain(t target) int {
 	code, _ := expectation{}.judge(res.Verdict)
 	if c.p == nil {
 		for _, r := range x.doc.hops {
-			x.more("%s → %s", r.url, requestResult(r))
+			x.more("%s → %s", r.url, r.result)
 		}
 		x.field("decision", "%s: %s", res.Verdict.word(), res.Detail)
 		return code

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,80 +23,49 @@ import (
 // reaches the system resolver.
 var dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 
-// A request is one request that a Client sent for a robots.txt (a fetch
-// sends one per redirect followed) or a tdmrep.json, as -v lists it.
-type request struct {
-	url    string
-	status int // 0 when no response arrived
-	err    error
-	header http.Header
-	body   *capture // what the Client read of the body
-}
-
-// A wire is the transport of the Clients that fetch over the network: it
-// notes each request a Client sends, the response, and what the Client
-// read of its body, so that -v can list the requests with their statuses
-// (a Decision holds where redirects led, not how each answered) and the
-// command can show the lines of the robots.txt the Client read.
-type wire struct {
-	next *http.Transport
-
-	mu   sync.Mutex
-	reqs []request
-}
-
-// newWire returns a wire over a transport of its own, dialing with dial.
-func newWire() *wire {
+// newTransport returns a transport of the commands' own, dialing with
+// dial.
+func newTransport() *http.Transport {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.DialContext = dial
-	return &wire{next: tr}
+	return tr
 }
 
-// RoundTrip sends req and notes it.
-func (w *wire) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := w.next.RoundTrip(req)
-	r := request{url: req.URL.String(), err: err}
+// A tap is the transport of the Clients that fetch over the network: it
+// keeps what a Client read of each response's body, by URL, so that the
+// command can show the lines of the robots.txt the Client read.
+type tap struct {
+	next *http.Transport
+
+	mu     sync.Mutex
+	bodies map[string]*capture // of the last response for each URL
+}
+
+// RoundTrip sends req and keeps what is read of the response's body.
+func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
 	if err == nil {
-		r.status, r.header = resp.StatusCode, resp.Header
-		r.body = &capture{ReadCloser: resp.Body}
-		resp.Body = r.body
+		c := &capture{ReadCloser: resp.Body, header: resp.Header}
+		resp.Body = c
+		t.mu.Lock()
+		t.bodies[req.URL.String()] = c
+		t.mu.Unlock()
 	}
-	w.mu.Lock()
-	w.reqs = append(w.reqs, r)
-	w.mu.Unlock()
 	return resp, err
 }
 
-// mark returns how many requests are noted, for since.
-func (w *wire) mark() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.reqs)
-}
-
-// since returns the requests noted after the first n.
-func (w *wire) since(n int) []request {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]request(nil), w.reqs[min(n, len(w.reqs)):]...)
-}
-
-// response returns the last response that came for url, or false.
-func (w *wire) response(url string) (request, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for i := len(w.reqs) - 1; i >= 0; i-- {
-		if r := w.reqs[i]; r.url == url && r.err == nil {
-			return r, true
-		}
-	}
-	return request{}, false
+// body returns what was read of the last response for url, or nil.
+func (t *tap) body(url string) *capture {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bodies[url]
 }
 
 // A capture is a response body that keeps a copy of what is read from it,
-// up to maxInput+1 bytes.
+// up to maxInput+1 bytes, with the response's header.
 type capture struct {
 	io.ReadCloser
+	header http.Header
 
 	mu  sync.Mutex
 	buf []byte
@@ -124,12 +94,12 @@ type fetchConfig struct {
 	timeout   time.Duration
 }
 
-// A fetcher checks live URLs through a Client over a wire, as a crawler
+// A fetcher checks live URLs through a Client over a tap, as a crawler
 // would (same URL checks, redirects and status rules), and keeps the
 // robots.txt each decision rests on, read once per authority.
 type fetcher struct {
 	c       *robotstxt.Client
-	w       *wire
+	tap     *tap
 	timeout time.Duration
 	docs    map[string]*document // by authority
 }
@@ -137,35 +107,35 @@ type fetcher struct {
 // newFetcher returns a fetcher whose Client fetches as cfg says and is
 // configured by opts too.
 func newFetcher(cfg fetchConfig, opts ...robotstxt.Option) *fetcher {
-	w := newWire()
+	t := &tap{next: newTransport(), bodies: make(map[string]*capture)}
 	opts = append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
-		robotstxt.WithHTTPClient(&http.Client{Transport: w})}, opts...)
-	return &fetcher{c: robotstxt.NewClient(opts...), w: w, timeout: cfg.timeout, docs: make(map[string]*document)}
+		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, opts...)
+	return &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, docs: make(map[string]*document)}
 }
 
 // close closes the Client and its idle connections.
 func (f *fetcher) close() {
 	f.c.Close()
-	f.w.next.CloseIdleConnections()
+	f.tap.next.CloseIdleConnections()
 }
 
 // read checks url and returns the Client's decision, the error of the
 // check (a deferral, or a URL the Client cannot check) and the robots.txt
 // the decision rests on, read once per authority from the response the
-// Client read, with the requests sent since the check began; nil when the
+// Client read, with the requests the check sent for it; nil when the
 // Client made no decision. The Client bounds the fetch itself and reports
 // a timeout as unreachable; the context only guards against a fetch that
 // never returns.
 func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *document, error) {
-	n := f.w.mark()
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout+time.Second)
 	defer cancel()
 	d, err := f.c.Check(ctx, url)
 	doc := f.docs[d.Authority]
 	if doc == nil && d.Outcome != 0 {
-		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.w.since(n)}
-		if r, ok := f.w.response(doc.name); ok && d.Outcome == robotstxt.OutcomeRules {
-			if derr := doc.decode(r.body.bytes(), r.header); derr != nil {
+		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, 0)}
+		if c := f.tap.body(doc.name); c != nil && d.Outcome == robotstxt.OutcomeRules {
+			if derr := doc.decode(c.bytes(), c.header); derr != nil {
 				return d, nil, derr
 			}
 		}
@@ -174,18 +144,90 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	return d, doc, err
 }
 
+// A request is one request the Client sent for a robots.txt, as -v lists
+// it.
+type request struct {
+	label  string // "robots.txt" for a site's own, "redirect" for where a redirect led
+	url    string
+	result string // "301 Moved Permanently", or why no response came (see cause)
+}
+
+// maxHopNesting bounds how deep requests lists the robots.txt files that
+// redirects were checked against, as the Client bounds how deep it
+// fetches them.
+const maxHopNesting = 2
+
+// requests returns the requests the Client sent, since start, for the
+// robots.txt d rests on, as d tells them: its authority's own robots.txt,
+// and each redirect it followed, with what answered each; before a
+// redirect that leaves the site, the requests for the robots.txt of
+// where it leads, which the Client checked the redirect against, as that
+// check, answered from the Client's cache, tells them. None when the
+// robots.txt was fetched before start, or no decision was made. depth
+// counts the checks of redirects the list is nested in.
+func (f *fetcher) requests(d robotstxt.Decision, start time.Time, depth int) []request {
+	if d.Outcome == 0 || d.CheckedAt.Before(start) {
+		return nil
+	}
+	reqs := []request{{label: "robots.txt", url: ownRobots(d.Authority)}}
+	for _, r := range d.Redirects() {
+		reqs[len(reqs)-1].result = statusText(r.Status)
+		if u, err := url.Parse(r.URL); err == nil && depth < maxHopNesting && leavesSite(d.Authority, u) {
+			if hop, err := f.c.Check(context.Background(), r.URL); err == nil {
+				reqs = append(reqs, f.requests(hop, start, depth+1)...)
+			}
+		}
+		reqs = append(reqs, request{label: "redirect", url: r.URL})
+	}
+	last := &reqs[len(reqs)-1]
+	last.result = cause(0, d.Err)
+	if d.LastStatus != 0 {
+		last.result = statusText(d.LastStatus)
+	}
+	return reqs
+}
+
+// leavesSite reports whether a redirect of authority's robots.txt to u is
+// one the Client checks against the robots.txt of u's site before it
+// follows it: to a path other than /robots.txt of another host (but for
+// "www.") or another port.
+func leavesSite(authority string, u *url.URL) bool {
+	a, err := url.Parse(authority)
+	return err == nil && u.Path != "/robots.txt" && site(a) != site(u)
+}
+
+// site is the host of u, without "www.", and its port unless it is the
+// scheme's default.
+func site(u *url.URL) string {
+	port := u.Port()
+	if u.Scheme == "http" && port == "80" || u.Scheme == "https" && port == "443" {
+		port = ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") + ":" + port
+}
+
 // robotsURL returns the URL of the robots.txt d rests on: where redirects
-// led, or else its authority's own, which the Client asks for without
-// the scheme's default port.
+// led, or else its authority's own.
 func robotsURL(d robotstxt.Decision) string {
 	if d.FinalURL != "" {
 		return d.FinalURL
 	}
-	a := d.Authority
+	return ownRobots(d.Authority)
+}
+
+// ownRobots returns the URL of authority's own robots.txt, as the Client
+// asks for it: without the scheme's default port.
+func ownRobots(authority string) string {
+	a := authority
 	if s, p, ok := strings.Cut(a, "://"); ok && (s == "https" && strings.HasSuffix(p, ":443") || s == "http" && strings.HasSuffix(p, ":80")) {
 		a = a[:strings.LastIndexByte(a, ':')]
 	}
 	return a + "/robots.txt"
+}
+
+// statusText is an HTTP status as -v shows it: "301 Moved Permanently".
+func statusText(status int) string {
+	return strings.TrimPrefix(cause(status, nil), "status ")
 }
 
 // cause names why a robots.txt could not be fetched, in a few words: a

@@ -17,9 +17,9 @@ func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, 
 	r := report{File: name, summary: "read as TDMRep"}
 	url, tr := name, http.RoundTripper(nil)
 	if isURL(name) {
-		w := newWire()
-		defer w.next.CloseIdleConnections()
-		tr = w
+		t := newTransport()
+		defer t.CloseIdleConnections()
+		tr = t
 		if _, err := parseTargets([]string{name}, false); err != nil {
 			e.fail(err)
 			return report{File: name, Error: errText(err)}, exitUsage

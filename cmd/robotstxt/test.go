@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"time"
 
 	"github.com/robotsgate/robotstxt"
@@ -22,19 +23,14 @@ import (
 // With -json it prints one urlResult per URL instead.
 func runTest(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
-	file := fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL (required)")
-	agent := fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines, or a User-Agent to take it from")
-	rfc := fs.Bool("rfc9309", false, "read the file as RFC 9309 strictly does instead of as Google's parser")
-	full := fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read")
+	rf := newReadFlags(fs, "required", "read the file as RFC 9309 strictly does instead of as Google's parser", "fetching a robots.txt given as a URL")
 	expect := fs.String("expect", "", "allow or disallow: exit 0 only when every URL gets this decision, 1 otherwise")
-	timeout := timeoutFlag(fs, "fetching a robots.txt given as a URL")
-	asJSON := fs.Bool("json", false, "print one JSON object per URL")
 	args, code, done := parseArgs(fs, args, e)
 	if done {
 		return code
 	}
 	switch {
-	case *file == "":
+	case *rf.file == "":
 		e.errorf("test: -file is required: a robots.txt file, \"-\" for standard input, or a URL")
 		return exitUsage
 	case len(args) == 0:
@@ -46,41 +42,63 @@ func runTest(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	tok, err := agentToken(*agent, e)
-	if err != nil {
-		e.fail(err)
-		return exitUsage
-	}
-	targets, err := parseTargets(args, true)
-	if err != nil {
-		e.fail(err)
-		return exitUsage
-	}
 	width := columnWidth(args)
-	return eachURL(targets, *file, tok, modeOf(*rfc), *full, *timeout, e, func(r *explainer, _ int, t target) (int, error) {
+	return rf.eachURL(args, true, e, func(r *explainer, _ int, t target) (int, error) {
 		c := r.check(t)
 		res := r.result(c)
 		code, note := x.judge(res.Verdict)
-		if *asJSON {
+		if *rf.asJSON {
 			return code, writeJSON(e.stdout, res)
 		}
 		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
 		if c.p != nil && c.d.Allowed {
-			printPrefs(e.stdout, width, prefItems(c.p, tok, t.url, true))
+			printPrefs(e.stdout, width, prefItems(c.p, r.agent, t.url, true))
 		}
 		return code, nil
 	})
 }
 
-// eachURL calls do for each target, in turn, with the explainer of the
-// robots.txt it is checked against: file, read once, or without one the
-// target's own robots.txt, fetched whole as check fetches it, once per
-// site. Each document has one explainer, so that it is read and parsed
-// once. eachURL returns the worst of do's exit codes, or stops with
-// exitUsage at a robots.txt it cannot read or an answer do cannot write.
-func eachURL(targets []target, file, agent string, m robotstxt.Mode, full bool, timeout time.Duration, e env,
-	do func(x *explainer, i int, t target) (int, error)) int {
-	cfg := fetchConfig{defaultUserAgent, timeout}
+// readFlags are the flags with which test and explain read a robots.txt
+// and print what it says of URLs.
+type readFlags struct {
+	file, agent       *string
+	rfc, full, asJSON *bool
+	timeout           *time.Duration
+}
+
+// newReadFlags defines the readFlags on fs, with what -file defaults to,
+// and the help of -rfc9309 and of what -timeout bounds.
+func newReadFlags(fs *flag.FlagSet, fileDefault, rfcHelp, timeoutHelp string) readFlags {
+	return readFlags{
+		file:    fs.String("file", "", "robots.txt to read: a file, \"-\" for standard input, or an http(s) URL ("+fileDefault+")"),
+		agent:   fs.String("agent", defaultAgent, "crawler product token matched against user-agent lines, or a User-Agent to take it from"),
+		rfc:     fs.Bool("rfc9309", false, rfcHelp),
+		full:    fs.Bool("full", false, "read the whole file, past the 500 KiB that crawlers read"),
+		timeout: timeoutFlag(fs, timeoutHelp),
+		asJSON:  fs.Bool("json", false, "print one JSON object per URL"),
+	}
+}
+
+// eachURL reads the URL arguments args as parseTargets does, bare paths
+// too when bare is set, and calls do for each target, in turn, with the
+// explainer of the robots.txt it is checked against: -file, read once,
+// or without one the target's own robots.txt, fetched whole as check
+// fetches it, once per site. Each document has one explainer, so that it
+// is read and parsed once. eachURL returns the worst of do's exit codes,
+// or exitUsage for an -agent or URL it cannot read, or at a robots.txt
+// it cannot read or an answer do cannot write.
+func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explainer, i int, t target) (int, error)) int {
+	agent, err := agentToken(*rf.agent, e)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	targets, err := parseTargets(args, bare)
+	if err != nil {
+		e.fail(err)
+		return exitUsage
+	}
+	cfg := fetchConfig{defaultUserAgent, *rf.timeout}
 	xs := make(map[*document]*explainer)
 	defer func() {
 		for _, x := range xs {
@@ -90,14 +108,13 @@ func eachURL(targets []target, file, agent string, m robotstxt.Mode, full bool, 
 	f := newFetcher(cfg, robotstxt.WithBodyLimit(maxInput))
 	defer f.close()
 	var doc *document
-	var err error
 	code := exitOK
 	for i, t := range targets {
 		switch {
-		case file == "":
+		case *rf.file == "":
 			_, doc, err = f.read(context.Background(), t.url)
 		case doc == nil:
-			doc, err = readDocument(context.Background(), file, cfg, e)
+			doc, err = readDocument(context.Background(), *rf.file, cfg, e)
 		}
 		if doc == nil {
 			e.fail(err)
@@ -105,7 +122,7 @@ func eachURL(targets []target, file, agent string, m robotstxt.Mode, full bool, 
 		}
 		x := xs[doc]
 		if x == nil {
-			x = newExplainer(doc, agent, m, full, e)
+			x = newExplainer(doc, agent, modeOf(*rf.rfc), *rf.full, e)
 			xs[doc] = x
 		}
 		c, err := do(x, i, t)
