@@ -102,6 +102,11 @@ type Redirect struct {
 	Status int
 	// URL is where its Location led, with no fragment or credentials.
 	URL string
+	// Checked reports that the redirect left the site for a path other
+	// than /robots.txt, so that the Client followed it only once that
+	// site's robots.txt allowed it (a check whose decision the Client
+	// caches; see [Client.Check]).
+	Checked bool
 }
 
 // Redirects returns the redirects the robots.txt fetch followed, in
@@ -125,8 +130,9 @@ func redirectOf(line string) Redirect {
 	if !ok {
 		return Redirect{URL: line}
 	}
+	status, checked := strings.CutSuffix(status, "*")
 	n, _ := strconv.Atoi(status)
-	return Redirect{Status: n, URL: url}
+	return Redirect{Status: n, URL: url, Checked: checked}
 }
 
 // describe fills in what d rests on from e, the cached robots.txt, but

@@ -107,8 +107,9 @@ type persisted struct {
 	etag    string // at most maxServerText bytes, like every string below
 	lastMod string
 	// redirects holds the redirects of the fetch, one per line in order:
-	// the status that redirected, a space, and the URL it led to, the last
-	// the final one; "" when there were none.
+	// the status that redirected ("*" after it when the hop was checked),
+	// a space, and the URL it led to, the last the final one; "" when
+	// there were none.
 	redirects string
 
 	failStatus int32

@@ -21,7 +21,7 @@ func sampleEntries() []*entry {
 	return []*entry{
 		withBody(&entry{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(24 * time.Hour)), etag: `"abc"`,
-			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", redirects: "301 https://example.com/static/robots.txt\n302 https://www.example.com/robots.txt"}}, privateRules),
+			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", redirects: "301 https://example.com/static/robots.txt\n302* https://cdn.example.net/rules.txt"}}, privateRules),
 		{key: "http://a.example:80", persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stampOf(t0), checked: stampOf(t0),
 			expires: stampOf(t0.Add(time.Hour)), redirects: "308 http://a.example/robots.txt"}},
 		{key: "http://b.example:8080", persisted: persisted{outcome: OutcomeUnreachable, status: 503, failStatus: 503,

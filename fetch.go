@@ -38,9 +38,9 @@ type fetcher struct {
 // final URL takes the last place.
 const maxKeptRedirects = 10
 
-// maxRedirectsText bounds the redirects an entry lists, as text: a status,
-// a space, a URL and a newline each.
-const maxRedirectsText = maxKeptRedirects * (maxServerText + 5)
+// maxRedirectsText bounds the redirects an entry lists, as text: a status
+// and its mark, a space, a URL and a newline each.
+const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 
 // fetch gets and classifies k's document; prev, if not nil, supplies
 // validators. ctx is c.base for a check's own fetch, or the fetch whose
@@ -102,12 +102,17 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		if res.err != nil {
 			return res
 		}
-		if authority, res.err = f.c.admitHop(ctx, k.authority, next); res.err != nil {
+		var checked bool
+		if authority, checked, res.err = f.c.admitHop(ctx, k.authority, next); res.err != nil {
 			return res
 		}
 		target = next.String()
 		seen = append(seen, target)
-		led = append(led, strconv.Itoa(resp.StatusCode)+" "+capText(target))
+		status := strconv.Itoa(resp.StatusCode)
+		if checked {
+			status += "*"
+		}
+		led = append(led, status+" "+capText(target))
 	}
 }
 

@@ -945,7 +945,7 @@ func TestFetchRedirectsListed(t *testing.T) {
 	store := newMemStore()
 	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store))
 	d, err := c.Check(context.Background(), "http://a.test/private/x")
-	want := []Redirect{{301, "http://a.test/static/robots.txt"}, {302, "http://www.a.test/robots.txt"}}
+	want := []Redirect{{Status: 301, URL: "http://a.test/static/robots.txt"}, {Status: 302, URL: "http://www.a.test/robots.txt"}}
 	if err != nil || d.Allowed || !slices.Equal(d.Redirects(), want) || d.FinalURL != want[1].URL {
 		t.Errorf("a.test: %+v (Redirects %v), %v; want disallowed after the hops %v", d, d.Redirects(), err, want)
 	}

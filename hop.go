@@ -59,10 +59,11 @@ func (c *Client) within(ctx context.Context, authority string) context.Context {
 }
 
 // admitHop decides whether the hop to next of the fetch for authority may
-// be sent, and returns next's authority. A hop within the site, or to
-// another authority's /robots.txt, needs no check; any other must be
-// allowed by its authority's robots.txt. Its error wraps errRedirects.
-func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) (string, error) {
+// be sent, and returns next's authority and whether it checked the hop. A
+// hop within the site, or to another authority's /robots.txt, needs no
+// check; any other must be allowed by its authority's robots.txt. Its
+// error wraps errRedirects.
+func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) (string, bool, error) {
 	dest := next.String()
 	refused := func(why error) error {
 		return fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
@@ -70,22 +71,22 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 	var buf [128]byte
 	nextKey, path, err := target.Split(dest, buf[:0])
 	if err != nil {
-		return "", refused(err)
+		return "", false, refused(err)
 	}
 	if sameSite(authority, string(nextKey)) || path == "/robots.txt" {
-		return string(nextKey), nil
+		return string(nextKey), false, nil
 	}
 	sites := chainOf(ctx).sites
 	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {
-		return "", refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
+		return "", false, refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
 	}
 	switch ok, err := c.checkAt(ctx, nextKey, path, nil); {
 	case err != nil:
-		return "", refused(err)
+		return "", false, refused(err)
 	case !ok:
-		return "", refused(errors.New("its robots.txt disallows it"))
+		return "", false, refused(errors.New("its robots.txt disallows it"))
 	}
-	return string(nextKey), nil
+	return string(nextKey), true, nil
 }
 
 // pace takes the turn of a request of ctx's fetch to authority when it

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -175,6 +176,38 @@ func TestHopsWithinTheSite(t *testing.T) {
 		if err != nil || d.Allowed || d.Outcome != OutcomeRules {
 			t.Errorf("%s: %+v, %v; want the rules at the end of the hops", h, d, err)
 		}
+		for _, r := range d.Redirects() {
+			if r.Checked {
+				t.Errorf("%s: %+v listed as checked against its site's robots.txt", h, r)
+			}
+		}
+	}
+}
+
+// TestHopCheckedIsListed: a Decision marks the redirect the Client
+// checked against another site's robots.txt, as the Store keeps it, and
+// that site's robots.txt is then cached: a check of the hop's URL
+// fetches nothing.
+func TestHopCheckedIsListed(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("/moved.txt"))
+	w.on("a.test/moved.txt", redirectTo("http://cdn.test/rules.txt"))
+	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private/\n"))
+	w.on("cdn.test/rules.txt", serve(200, privateRules))
+	store := newMemStore()
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store))
+	want := []Redirect{{Status: 302, URL: "http://a.test/moved.txt"}, {Status: 302, URL: "http://cdn.test/rules.txt", Checked: true}}
+	d, err := c.Check(context.Background(), "http://a.test/private/x")
+	if err != nil || d.Allowed || !slices.Equal(d.Redirects(), want) {
+		t.Fatalf("a.test: %+v (Redirects %v), %v; want disallowed after %v", d, d.Redirects(), err, want)
+	}
+	if hop, err := c.Check(context.Background(), want[1].URL); err != nil || !hop.Allowed || fetches(c.Stats()) != 2 {
+		t.Errorf("the hop's URL: %+v, %v, %d fetches; want allowed from the cache", hop, err, fetches(c.Stats()))
+	}
+	shared := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store))
+	if d, err := shared.Check(context.Background(), "http://a.test/private/x"); err != nil || !slices.Equal(d.Redirects(), want) {
+		t.Errorf("from the Store: Redirects %v, %v; want %v", d.Redirects(), err, want)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -172,7 +171,7 @@ func (f *fetcher) requests(d robotstxt.Decision, start time.Time, depth int) []r
 	reqs := []request{{label: "robots.txt", url: ownRobots(d.Authority)}}
 	for _, r := range d.Redirects() {
 		reqs[len(reqs)-1].result = statusText(r.Status)
-		if u, err := url.Parse(r.URL); err == nil && depth < maxHopNesting && leavesSite(d.Authority, u) {
+		if r.Checked && depth < maxHopNesting {
 			if hop, err := f.c.Check(context.Background(), r.URL); err == nil {
 				reqs = append(reqs, f.requests(hop, start, depth+1)...)
 			}
@@ -185,25 +184,6 @@ func (f *fetcher) requests(d robotstxt.Decision, start time.Time, depth int) []r
 		last.result = statusText(d.LastStatus)
 	}
 	return reqs
-}
-
-// leavesSite reports whether a redirect of authority's robots.txt to u is
-// one the Client checks against the robots.txt of u's site before it
-// follows it: to a path other than /robots.txt of another host (but for
-// "www.") or another port.
-func leavesSite(authority string, u *url.URL) bool {
-	a, err := url.Parse(authority)
-	return err == nil && u.Path != "/robots.txt" && site(a) != site(u)
-}
-
-// site is the host of u, without "www.", and its port unless it is the
-// scheme's default.
-func site(u *url.URL) string {
-	port := u.Port()
-	if u.Scheme == "http" && port == "80" || u.Scheme == "https" && port == "443" {
-		port = ""
-	}
-	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") + ":" + port
 }
 
 // robotsURL returns the URL of the robots.txt d rests on: where redirects
