@@ -1,7 +1,9 @@
 package boltstore
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -29,19 +31,26 @@ func (b *buckets) trim(now, need int64, first uint64) error {
 	})
 }
 
-// dropWhile drops the first row of index, and its entry, while more says
-// so, adding the cost freed to *freed.
+// dropWhile drops the first row of index while more says so, with the
+// entry it names unless the row is one a damaged file left behind, adding
+// the cost freed to *freed.
 func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, row []byte) bool) error {
 	for n := 0; ; n++ {
 		row, key := index.Cursor().First()
 		if row == nil || !more(n, row) {
 			return nil
 		}
-		f, err := b.dropRow(index, row, key)
-		if err != nil {
+		row, key = bytes.Clone(row), bytes.Clone(key) // they point into pages the deletes change
+		before := b.live
+		var err error
+		v := b.values.Get(key)
+		if h, _, ok := parseRow(key, v); v != nil && (!ok || bytes.Equal(row, h.expiryKey()) || bytes.Equal(row, seqKey(h.seq))) {
+			err = b.remove(key)
+		}
+		if err = errors.Join(err, index.Delete(row)); err != nil {
 			return err
 		}
-		*freed += f
+		*freed += before - b.live
 	}
 }
 
@@ -67,7 +76,7 @@ const (
 type bound struct {
 	maxBytes int64
 	inUse    int64   // bytes of the pages in use after the last commit
-	ratio    float64 // inUse / live total, measured
+	ratio    float64 // inUse / live total, measured; initialRatio before
 }
 
 // need returns the counted cost to free after adding added.
@@ -84,9 +93,6 @@ func (b *bound) measure(db *bolt.DB, live int64) {
 		return
 	}
 	b.inUse = pagesInUse(db)
-	if b.ratio == 0 {
-		b.ratio = initialRatio
-	}
 	if live >= ratioSample {
 		b.ratio = min(max(float64(b.inUse)/float64(live), 1), maxRatio)
 	}

@@ -1,7 +1,6 @@
 package boltstore
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -208,17 +207,4 @@ func (b *buckets) remove(key []byte) error {
 		b.expiry.Delete(h.expiryKey()),
 		b.written.Delete(seqKey(h.seq)),
 	)
-}
-
-// dropRow deletes an index row and, unless the row is one a damaged file
-// left behind, the entry it names, returning the cost freed.
-func (b *buckets) dropRow(index *bolt.Bucket, row, key []byte) (freed int64, err error) {
-	row, key = bytes.Clone(row), bytes.Clone(key) // they point into pages the deletes change
-	before := b.live
-	v := b.values.Get(key)
-	if h, _, ok := parseRow(key, v); v == nil || ok && !bytes.Equal(row, h.expiryKey()) && !bytes.Equal(row, seqKey(h.seq)) {
-		return 0, index.Delete(row)
-	}
-	err = errors.Join(b.remove(key), index.Delete(row))
-	return before - b.live, err
 }
