@@ -24,13 +24,12 @@ const (
 	// retryAfter is how long an open breaker refuses calls before it lets
 	// one probe call through.
 	retryAfter = time.Second
-	// maxBreakers bounds the breakers a Store keeps, one per node address,
-	// above any cluster's node count. Past it the Store forgets them all,
-	// so that addresses that come and go cannot grow it.
+	// maxBreakers is above any cluster's node count: past it the Store
+	// forgets all its breakers, so that addresses that come and go cannot
+	// grow them.
 	maxBreakers = 1024
-	// minJudged is the least time a call must have had before a missed
-	// deadline of the caller counts against Redis: a caller that left less
-	// than this gave Redis no fair chance.
+	// minJudged is the least time a call must have had for a missed
+	// deadline of the caller's to count against Redis.
 	minJudged = 10 * time.Millisecond
 )
 
@@ -44,9 +43,9 @@ const (
 )
 
 // classify tells how err, of a call that ran for ran under the caller's
-// context parent, reflects on Redis. A caller that cancelled says nothing
-// about it; one whose deadline passed does, since callers such as the
-// robotstxt Client bound Store calls with the Store's own short timeout.
+// context parent, reflects on Redis. A caller's deadline counts, since
+// callers such as the robotstxt Client bound Store calls with the Store's
+// own short timeout; a cancellation does not.
 func classify(parent context.Context, err error, ran time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
@@ -62,8 +61,7 @@ func classify(parent context.Context, err error, ran time.Duration) outcome {
 func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE") }
 
 // A breaker stops calls to a Redis node that keeps failing (see
-// [ErrUnavailable]), so that a down or hung server costs callers nothing
-// after the first few timeouts.
+// [ErrUnavailable]).
 type breaker struct {
 	node string // the node's address; "" for the whole of a Redis that is not a cluster
 	log  *logthrottle.Logger

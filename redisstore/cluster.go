@@ -9,16 +9,12 @@ import (
 )
 
 const (
-	// reloadEvery bounds how often a Store asks its cluster client to
-	// reload the slot map after failed or refused calls (see the package
-	// documentation). go-redis waits 200 ms between two reloads of its
-	// own; asking more often gains nothing.
+	// reloadEvery bounds how often a Store asks for a reload of the slot
+	// map: go-redis waits 200 ms between two reloads, so more gains nothing.
 	reloadEvery = 200 * time.Millisecond
-	// warmTimeout bounds the background load of the slot map and command
-	// table that New starts. A dead seed address costs go-redis five dial
-	// attempts 100 ms apart by default before it tries the next, so two
-	// dead seeds and the command table fit with room to spare; a cluster
-	// that has not answered by then is judged like any other Redis.
+	// warmTimeout bounds the load of the slot map and command table that
+	// New starts: two dead seeds, each dialled five times 100 ms apart by
+	// default, and the command table fit with room to spare.
 	warmTimeout = 2 * time.Second
 )
 
