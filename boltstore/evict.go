@@ -8,10 +8,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// sweepLimit is how many expired entries a commit removes when it need
-// not make room: enough to keep up with expiry at any write rate the
-// writer sustains, few enough that a commit after a long idle spell stays
-// short.
+// sweepLimit is how many expired entries a commit removes unasked: enough
+// to keep up with any write rate, few enough to keep a commit short.
 const sweepLimit = 1000
 
 // trim removes expired entries (sweepLimit, or more while need is not
@@ -55,23 +53,18 @@ func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, r
 }
 
 const (
-	// initialRatio is the pages in use per counted byte assumed until
-	// the file holds enough to measure it: B+tree leaves are about half
-	// full after bbolt splits them.
+	// initialRatio is the pages in use per counted byte until measured:
+	// B+tree leaves are about half full after bbolt splits them.
 	initialRatio = 2
-	// maxRatio caps the measured ratio: bbolt merges a page that falls
-	// below a quarter full, so live entries never take more than about
-	// four times their size.
+	// maxRatio caps the ratio: bbolt merges a page under a quarter full.
 	maxRatio = 4
-	// ratioSample is the least live total the ratio is measured on:
-	// below it the fixed pages (meta pages, freelist, bucket roots) weigh
-	// enough to skew it.
+	// ratioSample is the least live total to measure the ratio on, where
+	// the fixed pages (meta, freelist, bucket roots) no longer skew it.
 	ratioSample = 256 << 10
 )
 
-// A bound keeps the pages in use near maxBytes. bbolt cannot tell what
-// a transaction adds to them before it commits, so the bound projects it
-// from the counted cost, times the ratio of pages in use to counted cost
+// A bound keeps the pages in use near maxBytes, projecting what a
+// transaction adds to them from its counted cost, times the ratio
 // measured after the previous commit. It belongs to the writer.
 type bound struct {
 	maxBytes int64

@@ -107,9 +107,8 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	return db, live, nil
 }
 
-// mark runs check with a file beside path that a check that ends the
-// process leaves behind: the next mark then fails with ErrDamaged, and
-// Open replaces the file instead of ending the process again.
+// mark runs check with a marker file beside path, which a check that ends
+// the process leaves behind for the next mark to fail with ErrDamaged.
 func mark(path string, check func() error) (err error) {
 	marker := path + checkingSuffix
 	if _, err := os.Stat(marker); err == nil {
@@ -123,9 +122,8 @@ func mark(path string, check func() error) (err error) {
 }
 
 // probe refuses a file that ends before the pages its meta page counts,
-// opening it read-only, where bbolt reads the meta pages alone: opened
-// for writing, bbolt would read past the end, and keep the file mapped
-// and locked until the process exits.
+// opening it read-only, which reads the meta pages alone: opened for
+// writing, bbolt would fault on it and keep it locked.
 func probe(path string) error {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		return nil // bbolt creates it, or says why it cannot
