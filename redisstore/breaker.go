@@ -13,16 +13,15 @@ import (
 )
 
 // ErrUnavailable is returned, without calling Redis, while the Store
-// considers a node (the server, or one master of a cluster) down: after
-// three consecutive failures it stops calling the node for a second at a
-// time, then lets one probe call through, and resumes when it answers.
+// considers a node (the server, or a master of a cluster) down: after
+// three failures in a row, for a second at a time, until a probe call
+// gets an answer.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
-	// tripAfter consecutive failed calls open the breaker.
-	tripAfter = 3
-	// retryAfter is how long an open breaker refuses calls before it lets
-	// one probe call through.
+	// tripAfter failures in a row open a breaker, which lets a probe call
+	// through every retryAfter.
+	tripAfter  = 3
 	retryAfter = time.Second
 	// maxBreakers is above any cluster's node count: past it the Store
 	// forgets all its breakers, so that addresses that come and go cannot
@@ -33,7 +32,7 @@ const (
 	minJudged = 10 * time.Millisecond
 )
 
-// outcome classifies the result of one Redis call for the circuit breaker.
+// outcome classifies the result of one Redis call for the breaker.
 type outcome int
 
 const (
@@ -56,8 +55,7 @@ func classify(parent context.Context, err error, ran time.Duration) outcome {
 	return failed
 }
 
-// isWrongType reports whether Redis refused the command because the key
-// holds another type.
+// isWrongType reports whether the key holds another type.
 func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE") }
 
 // A breaker stops calls to a Redis node that keeps failing (see
@@ -87,7 +85,7 @@ func (s *Store) breaker(node string) *breaker {
 	return b
 }
 
-// allow reports whether a call may go to Redis, and whether that call is the
+// allow reports whether a call may go to Redis, and whether it is the
 // probe of an open breaker. Every allowed call must be followed by done.
 func (b *breaker) allow() (ok, probe bool) {
 	b.mu.Lock()

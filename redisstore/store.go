@@ -58,9 +58,9 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	return s
 }
 
-// Get returns the value stored under key. It returns an error wrapping
-// robotstxt.ErrCacheMiss when there is none, or when the Redis key holds
-// another type than a string (the next Set replaces it).
+// Get returns the value stored under key, or an error wrapping
+// robotstxt.ErrCacheMiss if there is none or the Redis key holds another
+// type than a string (the next Set replaces it).
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	k := s.valueKey(key)
 	var val []byte
@@ -88,9 +88,8 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	return val, nil
 }
 
-// Set stores value under key for ttl, replacing whatever the Redis key
-// held, of any type. A ttl under a millisecond counts as one millisecond;
-// a non-positive ttl is an error, since entries must expire.
+// Set stores value under key for ttl, of at least a millisecond,
+// replacing whatever the Redis key held. A non-positive ttl is an error.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	k := s.valueKey(key)
 	if ttl <= 0 {
