@@ -27,27 +27,23 @@ const (
 )
 
 // Directory returns a handler that serves the Signer's key directory at
-// the agent URL given to [NewSigner]: it answers GET and HEAD for that
-// URL's path or /.well-known/http-message-signatures-directory, and 404
-// or 405 to others. The body is a JSON Web Key Set, cacheable for a day:
-// the Signer's public key, with [Signer.KeyID] as kid, then those
-// [WithDirectoryKeys] adds.
+// the agent URL given to [NewSigner]: GET and HEAD of that URL's path or
+// /.well-known/http-message-signatures-directory, 404 or 405 otherwise.
+// The body is a JSON Web Key Set, cacheable for a day, of the Signer's
+// public key, with [Signer.KeyID] as kid, then those [WithDirectoryKeys]
+// adds.
 //
 // As the draft recommends, the response proves possession of the keys, so
-// that a site can keep the key set, or pass it on, as proof that they are
-// the agent URL's: it carries a Content-Digest of the body (RFC 9530,
-// SHA-256) and, for each key, a signature over the authority fetched
-// ("@authority";req) and that digest, valid for a week, with the tag
-// "http-message-signatures-directory", labelled "binding" for the
-// Signer's key and "binding1", "binding2" and so on for the others.
-//
-// Only a request whose Host (which net/http takes from an absolute request
-// target) is the agent URL's authority, up to case and the default port
-// 443, gets these signatures; any other gets the key set unsigned, or
-// anyone could get, by naming their own domain, the crawler's proof that
-// its keys are theirs. X-Forwarded-Host is not read, so a proxy in front
-// must pass on the verifier's Host. The handler does not insist on https,
-// so that it can sit behind a proxy that ends TLS.
+// that a site can keep or pass on the key set as proof that they are the
+// agent URL's: it has a Content-Digest of the body (RFC 9530, SHA-256)
+// and, per key, a signature over "@authority";req and the digest, valid
+// for a week, tagged "http-message-signatures-directory" and labelled
+// "binding", then "binding1", "binding2" and so on. Only a request whose
+// Host (net/http takes it from an absolute request target) is the agent
+// URL's authority, up to case and port 443, gets them, or anyone naming
+// their own domain would get proof that the keys are theirs.
+// X-Forwarded-Host is not read, nor https required: a proxy in front that
+// ends TLS must pass on the verifier's Host.
 func (s *Signer) Directory() http.Handler {
 	s.mustBeMade()
 	return http.HandlerFunc(s.serveDirectory)

@@ -180,28 +180,26 @@ func checkAgent(agent string) (path, auth string, err error) {
 // unpadded base64url, as the draft requires.
 func (s *Signer) KeyID() string { return s.keys[0].id }
 
-// Sign signs req for Web Bot Auth. It sets Signature-Agent to a
-// Dictionary whose member "sig1", keyed by the signature's label, is the
-// agent URL as a String, and Signature-Input and Signature to a signature
-// over the request's authority and that member, with the parameters
-// created, expires ([WithValidity]), keyid ([Signer.KeyID]), a nonce of
-// 64 random bytes in base64 and the tag "web-bot-auth"; no alg, since the
-// key a verifier finds by keyid says it is Ed25519.
+// Sign signs req for Web Bot Auth: it sets Signature-Agent to a
+// Dictionary whose member sig1 (the signature's label) is the agent URL as
+// a String, and Signature-Input and Signature to a signature over the
+// request's authority and that member, with the parameters created,
+// expires ([WithValidity]), keyid ([Signer.KeyID]), a nonce of 64 random
+// bytes in base64 and the tag "web-bot-auth" (no alg: the key says it is
+// Ed25519). It replaces those three fields in req's header and trailer,
+// however spelt, and changes no other.
 //
 // The authority (RFC 9421 §2.2.3) is req.Host, or else req.URL.Host,
-// lower-cased, without an empty port or the default port of req.URL's
-// scheme. Sign fails, changing nothing, if there is no host or it is not
-// visible ASCII (give a host in its A-label form, which net/http sends).
-// It replaces any Signature-Agent, Signature-Input and Signature fields
-// in req's header or trailer, however spelt, and changes no other.
+// lower-cased, without an empty port or that of req.URL's scheme. Sign
+// fails, changing nothing, if there is none or it is not visible ASCII
+// (give its A-label form, which net/http sends). A Host naming another
+// authority than req.URL gets a signature for the Host's, sent to
+// req.URL's server: set it only to reach the same site.
 //
-// Sign a request just before it is sent, and do not let an http.Client
-// follow its redirects, which copies the fields onto each hop: send
-// through [NewTransport], which signs a copy of each hop, or give the
-// Client a CheckRedirect that returns http.ErrUseLastResponse and sign
-// each hop yourself. A Host that names another authority than req.URL
-// gets a signature for the Host's, sent to req.URL's server: set it only
-// to reach the same site.
+// Sign just before sending, and do not let an http.Client follow
+// redirects, which copies the fields onto each hop: send through
+// [NewTransport], or return http.ErrUseLastResponse from CheckRedirect
+// and sign each hop yourself.
 func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""
