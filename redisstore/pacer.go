@@ -14,9 +14,8 @@ import (
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
-// The pacing state of one authority is a hash under paceKey, with times in
-// microseconds of the Redis server's clock (TIME), so that the clocks of
-// the processes sharing it do not matter:
+// The pacing state of an authority is a hash under paceKey, with times in
+// µs of the Redis server's clock (TIME), whatever the processes' clocks:
 //
 //	busy   token of the turn in flight (absent when none)
 //	until  when that turn stops holding others back (its lease)
@@ -113,19 +112,16 @@ return 0
 // Transport's default bound on intervals.
 const maxAhead = parse.MaxCrawlDelay
 
-// Take implements robotstxt.Pacer for a fleet: the processes whose
-// Transports pace through Stores on the same Redis and prefix keep each
-// authority's spacing together, by the Redis server's clock, each
-// check-and-take one atomic script call.
-//
-// Intervals, and holds given to Done, count up to 24 hours (the longest
-// crawl-delay the parser reads), so a wait is more than 0 and at most 24
-// hours. Pacing state in Redis that Take cannot read (not a number, or
-// further ahead of the server's clock than that) is overwritten with the
-// most cautious state it could have been: a turn just begun, a turn just
-// ended, or a 24-hour hold. When Redis does not answer (within the
-// Store's timeout, or see [ErrUnavailable]) Take returns the error at
-// once: the request is not sent unpaced.
+// Take implements robotstxt.Pacer for a fleet: Stores on the same Redis
+// and prefix keep each authority's spacing together, by the Redis
+// server's clock, in one atomic script call. Intervals, and holds given to
+// Done, count up to 24 hours (the longest crawl-delay the parser reads),
+// and so does a wait, which is more than 0. Pacing state that Take cannot
+// read (not a number, or further ahead of the server's clock than that)
+// is overwritten with the most cautious it could have been: a turn just
+// begun, one just ended, or a 24-hour hold. When Redis does not answer
+// (within the Store's timeout, or [ErrUnavailable]) Take returns the
+// error at once: the request is not sent unpaced.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	k := s.paceKey(authority)
 	if interval > 0 {
