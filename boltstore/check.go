@@ -8,12 +8,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// verify checks the whole of tx's file for WithReplaceDamaged, on the
-// calling goroutine, where contain recovers from bbolt's panics and
-// faults. Keys out of order reveal a branch page that points back at
-// itself. bolt.Tx.Check would not do: in bbolt 1.5 it runs on a goroutine
-// of its own, where a fault ends the process, and loops for as long as a
-// damaged overflow count says (one flipped bit: minutes, and gigabytes).
+// verify checks the whole of tx's file for WithReplaceDamaged, where
+// contain recovers. bolt.Tx.Check runs on a goroutine of its own, where a
+// fault ends the process, and loops as long as a damaged count says.
 func verify(tx *bolt.Tx) error {
 	if err := checkPages(tx); err != nil {
 		return err
@@ -68,7 +65,8 @@ func sameRows(index *bolt.Bucket, want []indexRow) error {
 	return err
 }
 
-// inOrder is b.ForEach, failing unless the keys strictly ascend.
+// inOrder is b.ForEach, failing unless the keys strictly ascend, as they
+// do not past a branch page that points back at itself.
 func inOrder(b *bolt.Bucket, f func(k, v []byte) error) error {
 	var prev []byte
 	return b.ForEach(func(k, v []byte) error {
@@ -81,8 +79,8 @@ func inOrder(b *bolt.Bucket, f func(k, v []byte) error) error {
 }
 
 // checkPages checks that every page past the meta pages is free, or a
-// branch, leaf or free list page whose overflow ends below the high-water
-// mark: bbolt frees that many pages when it writes the page anew.
+// branch, leaf or free list page whose overflow, which bbolt frees when it
+// writes the page anew, ends below the high-water mark.
 func checkPages(tx *bolt.Tx) error {
 	pages := int(tx.Size() / int64(tx.DB().Info().PageSize))
 	for id := 2; id < pages; {

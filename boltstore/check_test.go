@@ -3,10 +3,13 @@ package boltstore
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"log/slog"
 	"os"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestCheckFindsCycle: a branch page of the values bucket whose second
@@ -56,6 +59,59 @@ func TestCheckFindsCycle(t *testing.T) {
 				}
 			}
 			return true
+		})
+	}
+}
+
+// TestCheckIndexes: the check of WithReplaceDamaged finds an index row
+// missing, one too many, one under a wrong key (such as the key the other
+// index gives the entry) and one naming a missing entry, in either index.
+func TestCheckIndexes(t *testing.T) {
+	intact := storeFile(t, 20)
+	entry := []byte(site(3))
+	for _, c := range []struct {
+		name   string
+		damage func(tx *bolt.Tx, h header) error
+	}{
+		{"written row missing", func(tx *bolt.Tx, h header) error { return tx.Bucket(bucketWritten).Delete(seqKey(h.seq)) }},
+		{"expiry row missing", func(tx *bolt.Tx, h header) error { return tx.Bucket(bucketExpiry).Delete(h.expiryKey()) }},
+		{"written row extra", func(tx *bolt.Tx, h header) error { return tx.Bucket(bucketWritten).Put(seqKey(h.seq+1000), entry) }},
+		{"expiry row under the written key", func(tx *bolt.Tx, h header) error {
+			return errors.Join(tx.Bucket(bucketExpiry).Delete(h.expiryKey()), tx.Bucket(bucketExpiry).Put(seqKey(h.seq), entry))
+		}},
+		{"written row under the expiry key", func(tx *bolt.Tx, h header) error {
+			return errors.Join(tx.Bucket(bucketWritten).Delete(seqKey(h.seq)), tx.Bucket(bucketWritten).Put(h.expiryKey(), entry))
+		}},
+		{"expiry row twice", func(tx *bolt.Tx, h header) error {
+			other := h
+			other.expires++
+			return tx.Bucket(bucketExpiry).Put(other.expiryKey(), entry)
+		}},
+		{"row naming no entry", func(tx *bolt.Tx, h header) error {
+			return errors.Join(tx.Bucket(bucketExpiry).Delete(h.expiryKey()), tx.Bucket(bucketExpiry).Put(h.expiryKey(), []byte("gone")))
+		}},
+		{"intact", func(*bolt.Tx, header) error { return nil }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db, err := bolt.Open(writeFile(t, intact), 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			err = db.Update(func(tx *bolt.Tx) error {
+				h, _, ok := parseRow(entry, tx.Bucket(bucketValues).Get(entry))
+				if !ok {
+					t.Fatal("no entry")
+				}
+				return c.damage(tx, h)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = db.View(verify)
+			if c.name == "intact" && err != nil || c.name != "intact" && !errors.Is(err, ErrDamaged) {
+				t.Errorf("verify: %v", err)
+			}
 		})
 	}
 }

@@ -7,14 +7,12 @@ import (
 	"runtime/debug"
 )
 
-// ErrDamaged is wrapped by the errors of a Store whose file is damaged.
-// bbolt trusts its pages: a damaged one can make it panic, or read past
-// the end of the file it maps, which faults. The Store recovers from both
-// in Get, in its commits and in Close, logs the damage once and stops
-// using the file: every later Get and Set fails at once with it, and
-// Close returns it, after waiting at most a second for bbolt to let go of
-// the file. Open's errors wrap it, as well as [ErrFormat], for a file it
-// found damaged.
+// ErrDamaged is wrapped by the errors of a Store whose file is damaged: a
+// page that makes bbolt panic, or fault reading past the end of the
+// mapped file. The Store recovers, logs the damage once and stops using
+// the file: later Gets and Sets fail at once, and Close returns the
+// damage after waiting at most a second for bbolt to let go. Open's
+// errors wrap it, and [ErrFormat], for a file it found damaged.
 var ErrDamaged = errors.New("boltstore: file damaged")
 
 // contain runs f, which calls bbolt, and returns a panic in it, or a

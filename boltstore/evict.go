@@ -1,15 +1,15 @@
 package boltstore
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// sweepLimit is how many expired entries a commit removes when it need
-// not make room: enough to keep up with expiry at any write rate the
-// writer sustains, few enough that a commit after a long idle spell stays
-// short.
+// sweepLimit is how many expired entries a commit removes unasked: enough
+// to keep up with any write rate, few enough to keep a commit short.
 const sweepLimit = 1000
 
 // trim removes expired entries (sweepLimit, or more while need is not
@@ -29,45 +29,47 @@ func (b *buckets) trim(now, need int64, first uint64) error {
 	})
 }
 
-// dropWhile drops the first row of index, and its entry, while more says
-// so, adding the cost freed to *freed.
+// dropWhile drops the first row of index while more says so, with the
+// entry it names unless the row is one a damaged file left behind, adding
+// the cost freed to *freed.
 func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, row []byte) bool) error {
 	for n := 0; ; n++ {
 		row, key := index.Cursor().First()
 		if row == nil || !more(n, row) {
 			return nil
 		}
-		f, err := b.dropRow(index, row, key)
-		if err != nil {
+		row, key = bytes.Clone(row), bytes.Clone(key) // they point into pages the deletes change
+		before := b.live
+		var err error
+		v := b.values.Get(key)
+		if h, _, ok := parseRow(key, v); v != nil && (!ok || bytes.Equal(row, h.expiryKey()) || bytes.Equal(row, seqKey(h.seq))) {
+			err = b.remove(key)
+		}
+		if err = errors.Join(err, index.Delete(row)); err != nil {
 			return err
 		}
-		*freed += f
+		*freed += before - b.live
 	}
 }
 
 const (
-	// initialRatio is the pages in use per counted byte assumed until
-	// the file holds enough to measure it: B+tree leaves are about half
-	// full after bbolt splits them.
+	// initialRatio is the pages in use per counted byte until measured:
+	// B+tree leaves are about half full after bbolt splits them.
 	initialRatio = 2
-	// maxRatio caps the measured ratio: bbolt merges a page that falls
-	// below a quarter full, so live entries never take more than about
-	// four times their size.
+	// maxRatio caps the ratio: bbolt merges a page under a quarter full.
 	maxRatio = 4
-	// ratioSample is the least live total the ratio is measured on:
-	// below it the fixed pages (meta pages, freelist, bucket roots) weigh
-	// enough to skew it.
+	// ratioSample is the least live total to measure the ratio on, where
+	// the fixed pages (meta, freelist, bucket roots) no longer skew it.
 	ratioSample = 256 << 10
 )
 
-// A bound keeps the pages in use near maxBytes. bbolt cannot tell what
-// a transaction adds to them before it commits, so the bound projects it
-// from the counted cost, times the ratio of pages in use to counted cost
+// A bound keeps the pages in use near maxBytes, projecting what a
+// transaction adds to them from its counted cost, times the ratio
 // measured after the previous commit. It belongs to the writer.
 type bound struct {
 	maxBytes int64
 	inUse    int64   // bytes of the pages in use after the last commit
-	ratio    float64 // inUse / live total, measured
+	ratio    float64 // inUse / live total, measured; initialRatio before
 }
 
 // need returns the counted cost to free after adding added.
@@ -84,9 +86,6 @@ func (b *bound) measure(db *bolt.DB, live int64) {
 		return
 	}
 	b.inUse = pagesInUse(db)
-	if b.ratio == 0 {
-		b.ratio = initialRatio
-	}
 	if live >= ratioSample {
 		b.ratio = min(max(float64(b.inUse)/float64(live), 1), maxRatio)
 	}

@@ -1,7 +1,6 @@
 package boltstore
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,12 +10,9 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// The buckets of a Store's file. "values" maps each key (an authority
-// such as "https://example.com:443") to a header (see headerLen) and the
-// Client's value. "expiry" (key: expiry and sequence) and "written"
-// (key: sequence) index the entries; their values are the keys. "meta"
-// holds the layout version and the live total. Every change to an entry
-// updates its three rows and the total in one transaction.
+// The buckets of a Store's file. "values" maps each key to a header and
+// the Client's value; "expiry" and "written" index the entries, with the
+// keys as values; "meta" holds the layout version and the live total.
 var (
 	bucketMeta    = []byte("meta")
 	bucketValues  = []byte("values")
@@ -30,34 +26,29 @@ var (
 	keyLive   = []byte("live")   // the live entries' cost
 )
 
-// layoutVersion is the layout this package writes; a change of layout
-// takes a new number. Open lays out afresh a file of an earlier version
-// (1 had no checksums) and refuses one of a later version.
+// layoutVersion is the layout this package writes, a new number for each
+// change (1 had no checksums).
 const layoutVersion = 2
 
 const (
-	// headerLen is the length of the header before each value in the
-	// values bucket: its expiry, its write sequence and its checksum.
+	// headerLen is that of a header and its checksum.
 	headerLen = 20
-	// indexKeyLen is the length of a key of the expiry bucket: an
-	// expiry and a sequence. A key of the written bucket is the sequence.
+	// indexKeyLen is that of a key of the expiry bucket.
 	indexKeyLen = 16
-	// entryOverhead is what an entry costs beyond its key (stored in the
-	// values, expiry and written buckets) and value: the 16-byte element
-	// header bbolt keeps for each of its three rows, the value's header,
-	// and the keys of its two index rows.
+	// entryOverhead is what an entry costs beyond its key, stored thrice,
+	// and value: bbolt's 16-byte element header of each of its three
+	// rows, the value's header and the keys of its two index rows.
 	entryOverhead = 3*16 + headerLen + indexKeyLen + 8
 )
 
-// A header is what the values bucket keeps before each value, less the
+// A header is what the values bucket keeps before each value, with a
 // checksum.
 type header struct {
 	expires int64  // Unix nanoseconds
 	seq     uint64 // write sequence: the entry's key in the written bucket
 }
 
-// castagnoli is the table of CRC-32C, which the hardware computes on
-// amd64 and arm64.
+// castagnoli is CRC-32C, which amd64 and arm64 compute in hardware.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // sum is an entry's checksum, over its key too, so that a row moved
@@ -90,8 +81,7 @@ func (h header) expiryKey() []byte {
 	return binary.BigEndian.AppendUint64(seqKey(uint64(h.expires)), h.seq)
 }
 
-// seqKey returns a new slice: bbolt keeps those given to Put until the
-// commit.
+// seqKey returns a new slice, since bbolt keeps Put's until the commit.
 func seqKey(seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(make([]byte, 0, indexKeyLen), seq)
 }
@@ -153,8 +143,7 @@ func writable(tx *bolt.Tx) *buckets {
 		expiry:  tx.Bucket(bucketExpiry),
 		written: tx.Bucket(bucketWritten),
 	}
-	// The index buckets take keys in nearly ascending order: full pages
-	// suit them, as the bbolt documentation advises for appends.
+	// Full pages suit keys in nearly ascending order.
 	b.expiry.FillPercent, b.written.FillPercent = 1, 1
 	b.live = readLive(b.meta)
 	return b
@@ -191,8 +180,8 @@ func (b *buckets) put(key string, r *record) error {
 	)
 }
 
-// remove deletes the entry under key and its index rows; of a damaged
-// row, whose index rows it cannot tell, the row alone (trim drops them).
+// remove deletes the entry under key and its index rows, which trim
+// drops instead if the entry is damaged.
 func (b *buckets) remove(key []byte) error {
 	v := b.values.Get(key)
 	if v == nil {
@@ -208,17 +197,4 @@ func (b *buckets) remove(key []byte) error {
 		b.expiry.Delete(h.expiryKey()),
 		b.written.Delete(seqKey(h.seq)),
 	)
-}
-
-// dropRow deletes an index row and, unless the row is one a damaged file
-// left behind, the entry it names, returning the cost freed.
-func (b *buckets) dropRow(index *bolt.Bucket, row, key []byte) (freed int64, err error) {
-	row, key = bytes.Clone(row), bytes.Clone(key) // they point into pages the deletes change
-	before := b.live
-	v := b.values.Get(key)
-	if h, _, ok := parseRow(key, v); v == nil || ok && !bytes.Equal(row, h.expiryKey()) && !bytes.Equal(row, seqKey(h.seq)) {
-		return 0, index.Delete(row)
-	}
-	err = errors.Join(b.remove(key), index.Delete(row))
-	return before - b.live, err
 }

@@ -16,9 +16,8 @@ import (
 )
 
 // lockTimeout bounds how long Open waits for the file lock: long enough
-// for a process that is exiting to let go of it, short enough that a
-// second crawler started on the same file fails at once. bbolt retries
-// the lock every 50 ms.
+// for a process that is exiting to let go of it (bbolt retries every 50
+// ms), short enough that a second crawler on the file fails at once.
 const lockTimeout = 100 * time.Millisecond
 
 // The suffixes of a file moved aside, and of the mark of a check.
@@ -28,9 +27,7 @@ const (
 )
 
 // Open opens the Store file at path, creating it if it does not exist.
-// It fails with [ErrLocked] if another Store has the file open, and with
-// [ErrFormat] if the file is not one it can use, unless
-// [WithReplaceDamaged] has it start afresh. It empties a file of an
+// It fails with [ErrLocked] or [ErrFormat]. It empties a file of an
 // earlier layout, whose entries the crawler then fetches again.
 func Open(path string, opts ...Option) (*Store, error) {
 	cfg := config{logger: slog.New(slog.DiscardHandler)}
@@ -54,7 +51,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db:      db,
 		path:    path,
 		limit:   maxPending,
-		bound:   bound{maxBytes: cfg.maxBytes},
+		bound:   bound{maxBytes: cfg.maxBytes, ratio: initialRatio},
 		logger:  cfg.logger,
 		pending: map[string]*record{},
 		room:    make(chan struct{}),
@@ -110,9 +107,8 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	return db, live, nil
 }
 
-// mark runs check with a file beside path that a check that ends the
-// process leaves behind: the next mark then fails with ErrDamaged, and
-// Open replaces the file instead of ending the process again.
+// mark runs check with a marker file beside path, which a check that ends
+// the process leaves behind for the next mark to fail with ErrDamaged.
 func mark(path string, check func() error) (err error) {
 	marker := path + checkingSuffix
 	if _, err := os.Stat(marker); err == nil {
@@ -126,9 +122,8 @@ func mark(path string, check func() error) (err error) {
 }
 
 // probe refuses a file that ends before the pages its meta page counts,
-// opening it read-only, where bbolt reads the meta pages alone: opened
-// for writing, bbolt would read past the end, and keep the file mapped
-// and locked until the process exits.
+// opening it read-only, which reads the meta pages alone: opened for
+// writing, bbolt would fault on it and keep it locked.
 func probe(path string) error {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		return nil // bbolt creates it, or says why it cannot
@@ -151,9 +146,9 @@ func probe(path string) error {
 	return nil
 }
 
-// openDB opens the file at path. When bbolt panics or faults opening it,
-// it keeps the file locked until the process exits: leak records the
-// file, so that openFile can tell it from one another Store has open.
+// openDB opens the file at path. A file that bbolt panics or faults
+// opening stays locked until the process exits: leak records it, so that
+// openFile can tell it from one another Store has open.
 func openDB(path string, readOnly bool) (*bolt.DB, error) {
 	var db *bolt.DB
 	var f *os.File
@@ -171,16 +166,21 @@ func openDB(path string, readOnly bool) (*bolt.DB, error) {
 		return err
 	})
 	switch {
+	case err == nil:
+		return db, nil
 	case errors.Is(err, ErrDamaged):
 		if f != nil {
 			leak(f)
 			_ = f.Close()
 		}
-		return nil, fmt.Errorf("%w: %w", ErrFormat, err)
-	case err != nil:
-		return nil, openError(err)
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, ErrLocked
+	case errors.Is(err, bolterrors.ErrChecksum):
+		return nil, fmt.Errorf("%w: %w: %w", ErrFormat, ErrDamaged, err)
+	case errors.As(err, new(*fs.PathError)), errors.As(err, new(syscall.Errno)):
+		return nil, err
 	}
-	return db, nil
+	return nil, fmt.Errorf("%w: %w", ErrFormat, err)
 }
 
 // leaked are the files that bbolt holds locked after failing to open.
@@ -202,17 +202,4 @@ func isLeaked(path string) bool {
 	leaked.Lock()
 	defer leaked.Unlock()
 	return err == nil && slices.ContainsFunc(leaked.files, func(l os.FileInfo) bool { return os.SameFile(l, fi) })
-}
-
-// openError classifies an error of bolt.Open.
-func openError(err error) error {
-	switch {
-	case errors.Is(err, bolterrors.ErrTimeout):
-		return ErrLocked
-	case errors.Is(err, bolterrors.ErrChecksum):
-		return fmt.Errorf("%w: %w: %w", ErrFormat, ErrDamaged, err)
-	case errors.As(err, new(*fs.PathError)), errors.As(err, new(syscall.Errno)):
-		return err
-	}
-	return fmt.Errorf("%w: %w", ErrFormat, err)
 }

@@ -18,30 +18,27 @@ import (
 )
 
 // ErrLocked is returned by Open when another Store, in this process or
-// another, has the file open. bbolt locks the file for one writer.
+// another, has the file open.
 var ErrLocked = errors.New("boltstore: file in use by another Store")
 
 // ErrFormat is returned by Open for a file it cannot use, which it leaves
-// as it is: not a bbolt file, a bbolt file of another program, one laid
-// out by a later version of this package, or a damaged one (the error
-// wraps [ErrDamaged] too): cut short, with both meta pages failing their
-// checksums, or one that bbolt panics or faults reading as it opens it.
-// bbolt keeps its mapping and lock of that last kind until the process
-// exits, so Open refuses it again rather than report it in use. The file
-// is only a cache: removing or renaming it and opening again starts an
-// empty one, and [WithReplaceDamaged] has Open do that.
+// as it is: not a bbolt file, one of another program or of a later
+// version of this package, or a damaged one (the error wraps [ErrDamaged]
+// too): cut short, both meta pages failing their checksums, or one that
+// bbolt panics or faults reading as it opens it, and then keeps mapped
+// and locked until the process exits (Open refuses it again rather than
+// report it in use). Removing the file starts an empty cache, and
+// [WithReplaceDamaged] has Open do that.
 var ErrFormat = errors.New("boltstore: not a usable boltstore file")
 
 var errClosed = errors.New("boltstore: store closed")
 
 // closeWait bounds how long Close waits for the writer and bbolt to let
-// go of a file found damaged. They take milliseconds, unless bbolt
-// faulted holding one of its locks (reading the meta page of a file cut
-// short under it): then they wait for ever, and Close returns.
+// go of a damaged file: milliseconds, or for ever if bbolt faulted
+// holding one of its locks.
 const closeWait = time.Second
 
-// A Store keeps robots.txt entries in a bbolt file, for a Client in one
-// process that restarts. It implements robotstxt.Store and is safe for
+// A Store keeps robots.txt entries in a bbolt file. It is safe for
 // concurrent use. Make one with Open and Close it when done.
 type Store struct {
 	db     *bolt.DB
@@ -82,10 +79,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	}
 	s.mu.Lock()
 	closed, broken := s.closed, s.broken
-	r := s.pending[key]
-	if r == nil {
-		r = s.inflight[key]
-	}
+	r := cmp.Or(s.pending[key], s.inflight[key])
 	s.mu.Unlock()
 	switch {
 	case closed:
@@ -120,12 +114,11 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	return v, err
 }
 
-// Set stores value under key for ttl. It records the value in memory,
-// where Get finds it at once, for the Store's writer to commit; while the
-// values waiting take more than 16 MiB (or a quarter of the WithMaxBytes
-// bound, if less), as when the disk falls behind, it first waits for the
-// writer to take them, until ctx is done. A commit that fails (on a full
-// disk, say) loses its batch, and the next Set returns its error, having
+// Set stores value under key for ttl. It records the value in memory for
+// the Store's writer to commit; while the values waiting take more than
+// 16 MiB (or a quarter of the [WithMaxBytes] bound, if less), it first
+// waits for the writer to take them, until ctx is done. A commit that
+// fails loses its batch, and the next Set returns its error, having
 // recorded its value all the same. Set fails for a value that could never
 // fit under WithMaxBytes, and, once the Store has found its file damaged,
 // at once with an error wrapping [ErrDamaged], recording nothing.

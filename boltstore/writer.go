@@ -10,11 +10,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// maxPending bounds the bytes of keys and values waiting for the writer
-// (a quarter of the WithMaxBytes bound when that is smaller, so that one
-// batch never overshoots it by much). 16 MiB is thousands of typical
-// entries, more than accumulate during one commit at any fetch rate a
-// crawler reaches; the bound is there for a disk that stalls.
+// maxPending bounds the bytes of keys and values waiting for the writer,
+// for a disk that stalls: thousands of entries, more than a crawler sets
+// during one commit. A quarter of the WithMaxBytes bound, if smaller,
+// keeps one batch from overshooting it by much.
 const maxPending = 16 << 20
 
 // A record is a value written by Set and not yet committed.
@@ -33,8 +32,7 @@ func (s *Store) write() {
 	s.flush()
 }
 
-// flush commits the pending records, which Get finds in s.inflight
-// meanwhile.
+// flush commits the pending records, which Get finds in s.inflight.
 func (s *Store) flush() {
 	s.mu.Lock()
 	batch := s.pending

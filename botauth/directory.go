@@ -11,53 +11,39 @@ import (
 )
 
 const (
-	// directoryPath is the well-known URI the draft registers for a key
-	// directory, and directoryMediaType the media type it requires there.
+	// The draft's well-known URI of a key directory, and its media type.
 	directoryPath      = "/.well-known/http-message-signatures-directory"
 	directoryMediaType = "application/http-message-signatures-directory+json"
-	// The label of a directory response's signature, that of the draft's
-	// example, and the tag the draft fixes.
+	// The label of a directory response's signature (the draft's
+	// example's) and its tag (the draft's).
 	directoryLabel = "binding"
 	directoryTag   = "http-message-signatures-directory"
-	// directoryCacheControl lets verifiers cache the directory for a day,
-	// as in the draft's example, so that sites seldom fetch it.
+	// A day, as in the draft's example, so that sites seldom fetch it.
 	directoryCacheControl = "max-age=86400"
-	// directoryValidity is a week, many times the day a response may be
-	// cached: the draft warns against short lifetimes, since a key set
-	// copied into a list keeps its proof only until expires.
+	// directoryValidity is many times the day a response may be cached:
+	// the draft warns that a key set copied into a list keeps its proof
+	// only until expires.
 	directoryValidity = 7 * 24 * time.Hour
 )
 
-// Directory returns a handler that serves the Signer's key directory, for
-// sites to fetch the public key its signatures are checked with. Serve it
-// at the agent URL given to [NewSigner]; it answers GET and HEAD requests
-// whose path is that URL's or the well-known
-// /.well-known/http-message-signatures-directory (usually the same), and
-// no others (404 Not Found, or 405 Method Not Allowed).
+// Directory returns a handler that serves the Signer's key directory at
+// the agent URL given to [NewSigner]: GET and HEAD of that URL's path or
+// /.well-known/http-message-signatures-directory, 404 or 405 otherwise.
+// The body is a JSON Web Key Set, cacheable for a day, of the Signer's
+// public key, with [Signer.KeyID] as kid, then those [WithDirectoryKeys]
+// adds.
 //
-// The body is a JSON Web Key Set, which sites may cache for a day (how
-// long a site may keep using a key after it leaves the directory): the
-// Signer's public key, with its [Signer.KeyID] as kid, then those
-// [WithDirectoryKeys] adds. As the draft recommends, the response proves
-// possession of the keys, so that a site can keep the key set, or pass it
-// on, as proof that the keys are the agent URL's: it carries a
-// Content-Digest of the body (RFC 9530, SHA-256) and, for each key, a
-// signature over the authority the directory was fetched from
-// ("@authority";req) and that digest, valid for a week, with the tag
-// "http-message-signatures-directory", labelled "binding" for the
-// Signer's key and "binding1", "binding2" and so on for the others.
-//
-// Only a request for the agent URL's own authority gets these
-// signatures: its Host (which net/http's server takes from an absolute
-// request target if there is one) must be that authority, up to the case
-// of letters and the default port 443. Any other Host, or none, gets the
-// key set unsigned, which binds the keys to nothing: else anyone could
-// get, by naming their own domain, the crawler's proof that its keys are
-// theirs. Fields such as X-Forwarded-Host are not read, so a proxy in
-// front of the handler must pass on the Host the verifier sent.
-//
-// The handler does not check that it is served over https, as the agent
-// URL says, so that it can sit behind a proxy that ends TLS.
+// As the draft recommends, the response proves possession of the keys, so
+// that a site can keep or pass on the key set as proof that they are the
+// agent URL's: it has a Content-Digest of the body (RFC 9530, SHA-256)
+// and, per key, a signature over "@authority";req and the digest, valid
+// for a week, tagged "http-message-signatures-directory" and labelled
+// "binding", then "binding1", "binding2" and so on. Only a request whose
+// Host (net/http takes it from an absolute request target) is the agent
+// URL's authority, up to case and port 443, gets them, or anyone naming
+// their own domain would get proof that the keys are theirs.
+// X-Forwarded-Host is not read, nor https required: a proxy in front that
+// ends TLS must pass on the verifier's Host.
 func (s *Signer) Directory() http.Handler {
 	s.mustBeMade()
 	return http.HandlerFunc(s.serveDirectory)

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// A component is one component a signature covers (RFC 9421 §2).
+// A component is one a signature covers (RFC 9421 §2).
 type component struct {
 	id    string // serialized, such as `"signature-agent";key="sig1"`
 	value string
@@ -25,8 +25,8 @@ func intParam(name string, v int64) param { return param{name, strconv.FormatInt
 func stringParam(name, v string) param    { return param{name, sfString(v)} }
 
 // The identifiers of the components this package signs: a request's
-// authority and Signature-Agent member, and for a directory response the
-// authority of the request it answers (RFC 9421 §2.4) and the digest.
+// authority and Signature-Agent member; a directory response's request's
+// authority (RFC 9421 §2.4) and digest.
 const (
 	authorityID     = `"@authority"`
 	agentID         = `"signature-agent";key="` + requestLabel + `"`
@@ -35,8 +35,7 @@ const (
 )
 
 // sign signs as RFC 9421 §3.1 does, and returns label's members of
-// Signature-Input and Signature. The parameters keep the order given, so
-// that the output is reproducible.
+// Signature-Input and Signature, with the parameters in the order given.
 func sign(key ed25519.PrivateKey, label string, cs []component, ps []param) (input, signature string) {
 	params := signatureParams(cs, ps)
 	sig := ed25519.Sign(key, signatureBase(cs, params))
@@ -86,16 +85,13 @@ func authority(host, scheme string) (string, error) {
 		return "", errors.New("botauth: request has no host")
 	}
 	if !visibleASCII(host) {
-		// net/http sends it in its A-label form, which the standard
-		// library cannot derive: a signature over another would not verify.
+		// net/http sends its A-label form, which the standard library
+		// does not expose: a signature over another would not verify.
 		return "", fmt.Errorf("botauth: host %q is not visible ASCII: give its A-label (punycode) form", host)
 	}
 	host = strings.TrimSuffix(strings.ToLower(host), ":")
-	switch strings.ToLower(scheme) {
-	case "https":
-		host = strings.TrimSuffix(host, ":443")
-	case "http":
-		host = strings.TrimSuffix(host, ":80")
-	}
-	return host, nil
+	return strings.TrimSuffix(host, defaultPorts[strings.ToLower(scheme)]), nil
 }
+
+// defaultPorts are the ports an authority leaves out, by scheme.
+var defaultPorts = map[string]string{"https": ":443", "http": ":80"}

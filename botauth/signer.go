@@ -16,30 +16,24 @@ import (
 )
 
 const (
-	// requestLabel is the label of a Signer's signature, that of the
-	// draft's examples, and the key of its Signature-Agent member, which
-	// the draft requires each signature to cover.
+	// The label of a request signature (the draft's examples'), also the
+	// key of the Signature-Agent member it covers, and its tag.
 	requestLabel = "sig1"
-	// requestTag is the tag the draft fixes for a request signature.
-	requestTag = "web-bot-auth"
-	// defaultValidity is a minute: a Transport signs each request as it
-	// sends it, so a signature need outlive only the trip to the site and
-	// the clocks' difference, and should not, since a copy taken on the
-	// way works until it expires.
+	requestTag   = "web-bot-auth"
+	// defaultValidity need only outlive the trip to the site and the
+	// clocks' difference, since a Transport signs as it sends, and should
+	// not, since a copy taken on the way works until it expires.
 	defaultValidity = time.Minute
-	// maxValidity is the longest the draft recommends ("no more than 24
-	// hours after created").
+	// maxValidity is the longest the draft recommends.
 	maxValidity = 24 * time.Hour
-	// nonceSize is the number of random bytes in a nonce: RFC 9421 sets
-	// no size, and 64 is what Cloudflare's implementation sends (and
-	// insists on when given one to sign with).
+	// nonceSize is what Cloudflare's implementation sends and insists on;
+	// RFC 9421 sets no size.
 	nonceSize = 64
 )
 
-// A Signer signs HTTP requests as one crawler, with one Ed25519 key, for
-// Web Bot Auth, and serves the key directory that lets sites check its
-// signatures (see the package documentation). It is safe for concurrent
-// use.
+// A Signer signs HTTP requests as one crawler, and serves the key
+// directory that lets sites check its signatures. It is safe for
+// concurrent use.
 type Signer struct {
 	keys       []signingKey // keys[0] signs requests; the directory lists all
 	agentField string       // the Signature-Agent field value
@@ -56,8 +50,7 @@ type Signer struct {
 	directoryValidity int64            // seconds a directory response's signature lasts
 }
 
-// A signingKey is a private key and its keyid, its public key's
-// thumbprint.
+// A signingKey is a private key and its keyid, its public key's thumbprint.
 type signingKey struct {
 	key ed25519.PrivateKey
 	id  string
@@ -71,41 +64,34 @@ type config struct {
 	directoryKeys []ed25519.PrivateKey
 }
 
-// WithValidity sets how long each signature is valid: the time from its
-// created parameter to its expires parameter, counted in whole seconds
-// (rounded down). It must be at least a second and at most 24 hours, the
-// longest the draft recommends; [NewSigner] returns an error otherwise.
-// The default is a minute (see Limits in the package documentation).
+// WithValidity sets how long each signature is valid, from its created
+// parameter to its expires, in whole seconds (rounded down): at least a
+// second and at most 24 hours, the longest the draft recommends, or
+// [NewSigner] fails. The default is a minute (see Limits in the package
+// documentation).
 func WithValidity(d time.Duration) Option {
 	return func(c *config) { c.validity = d }
 }
 
-// WithDirectoryKeys lists keys in the Signer's key directory beside its
-// own key, which alone signs requests, to rotate keys without sites
-// rejecting a signature (see the package documentation): the key the
-// crawler will sign with next, or the one it signed with before. The
-// directory response is signed with every key it lists, since the draft
-// asks for one signature per key and lets a site ignore a key without
-// one: hence private keys, of which the directory shows only the public
-// halves. Each key must be valid as [NewSigner]'s is and differ from the
-// Signer's and the others; NewSigner returns an error otherwise. Each use
-// adds to the keys of the uses before it.
+// WithDirectoryKeys adds keys to the Signer's key directory beside its
+// own, which alone signs requests, to rotate keys (see the package
+// documentation). Private keys, since the draft asks that the directory
+// response be signed with each key it lists; it shows only their public
+// halves. Each must be valid as [NewSigner]'s key is and differ from the
+// others, or NewSigner fails. Each use adds to those of the uses before.
 func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
 	return func(c *config) { c.directoryKeys = append(c.directoryKeys, keys...) }
 }
 
 // NewSigner returns a Signer that signs with key for the crawler whose
-// key directory is served at agent, the Signature-Agent URL, or an error
-// if either is not as follows. key must be a whole Ed25519 private key
-// (seed and public key, as [ed25519.GenerateKey] and
-// [ed25519.NewKeyFromSeed] return it), whose public half is the seed's.
-// agent must be an absolute https URL with a host and a path, and no user
-// information or fragment, written in visible ASCII (escape the rest):
-// sites fetch it, as is, as a JSON Web Key Set, so it names the directory
-// itself, not just its host. The usual choice, as in the examples, is the
-// well-known URI: it binds the key to the crawler's domain, and verifiers
-// that keep only the URL's origin, as earlier drafts and Cloudflare's
-// reference verifier do, look there too.
+// key directory is served at agent, the Signature-Agent URL. key must be
+// a whole Ed25519 private key, as [ed25519.GenerateKey] returns it, whose
+// public half is its seed's. agent must be an absolute https URL with a
+// host and a path, no user information or fragment, in visible ASCII:
+// sites fetch it as a JSON Web Key Set, so it names the directory itself.
+// The usual choice, as in the examples, is the well-known URI: it binds
+// the key to the crawler's domain, and verifiers that keep only the URL's
+// origin, as Cloudflare's reference verifier does, look there too.
 func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, error) {
 	path, auth, err := checkAgent(agent)
 	if err != nil {
@@ -163,8 +149,8 @@ func (s *Signer) sign(k signingKey, label string, cs []component, validity int64
 	return sign(k.key, label, cs, append(ps, stringParam("tag", tag)))
 }
 
-// checkAgent checks agent as NewSigner documents, and returns its path
-// and authority.
+// checkAgent checks agent for NewSigner and returns its path and
+// authority.
 func checkAgent(agent string) (path, auth string, err error) {
 	if !visibleASCII(agent) {
 		return "", "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
@@ -189,43 +175,31 @@ func checkAgent(agent string) (path, auth string, err error) {
 	return u.Path, auth, err
 }
 
-// KeyID returns the key identifier the Signer sends in the keyid
-// parameter and as the key's kid in its directory: the JWK SHA-256
-// Thumbprint (RFC 7638, RFC 8037) of its public key, in unpadded
-// base64url, as the draft requires.
+// KeyID returns the keyid the Signer sends and its directory's kid: the
+// JWK SHA-256 Thumbprint (RFC 7638, RFC 8037) of its public key, in
+// unpadded base64url, as the draft requires.
 func (s *Signer) KeyID() string { return s.keys[0].id }
 
-// Sign signs req as RFC 9421 and the Web Bot Auth draft ask. It sets
-// Signature-Agent to a Dictionary whose member, keyed by the signature's
-// label "sig1", is the agent URL as a String (the form the draft requires
-// of signers), and Signature-Input and Signature to a signature over the
-// request's authority and that member. Its parameters are created,
-// expires (a minute later unless [WithValidity] says otherwise), keyid
-// ([Signer.KeyID]), a nonce of 64 random bytes in base64 and the tag
-// "web-bot-auth"; there is no alg parameter, since the key a verifier
-// finds by keyid says it is Ed25519.
+// Sign signs req for Web Bot Auth: it sets Signature-Agent to a
+// Dictionary whose member sig1 (the signature's label) is the agent URL as
+// a String, and Signature-Input and Signature to a signature over the
+// request's authority and that member, with the parameters created,
+// expires ([WithValidity]), keyid ([Signer.KeyID]), a nonce of 64 random
+// bytes in base64 and the tag "web-bot-auth" (no alg: the key says it is
+// Ed25519). It replaces those three fields in req's header and trailer,
+// however spelt, and changes no other.
 //
-// The authority is the @authority of RFC 9421 §2.2.3, taken from
-// req.Host if set and req.URL.Host otherwise, lower-cased, without an
-// empty port or the default port of req.URL's scheme. Sign returns an
-// error, and changes nothing, if there is no host or it is not visible
-// ASCII (a host must be given in its A-label form, which net/http would
-// send in place of the name given).
+// The authority (RFC 9421 §2.2.3) is req.Host, or else req.URL.Host,
+// lower-cased, without an empty port or that of req.URL's scheme. Sign
+// fails, changing nothing, if there is none or it is not visible ASCII
+// (give its A-label form, which net/http sends). A Host naming another
+// authority than req.URL gets a signature for the Host's, sent to
+// req.URL's server: set it only to reach the same site.
 //
-// Sign replaces any Signature-Agent, Signature-Input and Signature fields
-// req has, in its header or trailer and whatever their spelling, so that
-// a request signed again carries one signature, and changes no other
-// field. It modifies req: a RoundTripper signs a copy, as [NewTransport]'s
-// does.
-//
-// Sign a request just before it is sent, and do not let an http.Client
-// follow its redirects: net/http copies the fields onto each hop, handing
-// the signature to whatever site the redirect names. Either give the
-// Client a CheckRedirect that returns http.ErrUseLastResponse and sign
-// each hop yourself, or, simpler, send through [NewTransport]. A Host
-// that names another authority than req.URL does gets the signature for
-// the Host's authority, sent to the server req.URL names: set it only to
-// reach the same site.
+// Sign just before sending, and do not let an http.Client follow
+// redirects, which copies the fields onto each hop: send through
+// [NewTransport], or return http.ErrUseLastResponse from CheckRedirect
+// and sign each hop yourself.
 func (s *Signer) Sign(req *http.Request) error {
 	s.mustBeMade()
 	host, scheme := req.Host, ""

@@ -2,22 +2,18 @@ package botauth
 
 import "net/http"
 
-// NewTransport returns a RoundTripper that signs every request with s, as
-// [Signer.Sign] does, and sends it through next (http.DefaultTransport
-// when next is nil). It signs a copy, as it is sent: the request it is
-// given is not changed, and each redirect hop, or a request sent again,
-// gets a signature of its own, made for its own authority, in place of
-// those it carries (such as those net/http copies onto a hop), so that no
-// signature made for one site reaches another. A request it cannot sign
-// (no host, or one that is not ASCII) is not sent; RoundTrip closes its
-// body and returns Sign's error. Closing the idle connections of an
-// http.Client that uses the transport closes next's.
+// NewTransport returns a RoundTripper that signs a copy of each request as
+// it is sent, as [Signer.Sign] does, and sends it through next
+// (http.DefaultTransport when nil). Each redirect hop or retry gets a
+// signature of its own authority in place of those it carries (such as
+// those net/http copies onto a hop), so that no signature made for one
+// site reaches another. A request it cannot sign is not sent: RoundTrip
+// closes its body and returns Sign's error. CloseIdleConnections reaches
+// next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
-// round, so that what it signs connects only to public addresses: its
-// Unwrap method lets robotstxt.NewTransport see the guard behind it.
-//
-// It panics if s is nil or was not made by [NewSigner].
+// round: its Unwrap method lets robotstxt.NewTransport see the guard. It
+// panics if s is nil or was not made by [NewSigner].
 func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {
 	if s == nil {
 		panic("botauth: NewTransport with a nil Signer")
@@ -45,14 +41,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(signed)
 }
 
-// CloseIdleConnections closes the idle connections of next, for
-// http.Client.CloseIdleConnections.
+// CloseIdleConnections closes the idle connections of next.
 func (t *transport) CloseIdleConnections() {
 	if ci, ok := t.next.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections()
 	}
 }
 
-// Unwrap returns next, the RoundTripper the transport sends through, so
-// that robotstxt.NewTransport finds a guard behind it.
+// Unwrap returns next, for robotstxt.NewTransport to find a guard.
 func (t *transport) Unwrap() http.RoundTripper { return t.next }

@@ -1,16 +1,14 @@
 // Package otelrobotstxt exports the counts of a robotstxt.Client and a
-// robotstxt.Transport as OpenTelemetry metrics, for the metrics systems
-// operators run. It is a module of its own, so that the robotstxt library
-// takes no dependency on OpenTelemetry; it depends only on the
-// OpenTelemetry API, and the SDK, or any other implementation, comes from
-// the program (see [Observe] and the example).
+// robotstxt.Transport as OpenTelemetry metrics. It is a module of its own,
+// so that the robotstxt library does not depend on OpenTelemetry; it
+// depends only on the OpenTelemetry API, and the program brings the SDK
+// (see the example).
 //
-// Every instrument is asynchronous: one callback reads [robotstxt.Client.Stats]
-// and [robotstxt.Transport.Stats] when the metrics are collected, so the
-// library's hot paths do no metrics work at all. The counts are those of
-// [robotstxt.Stats] and [robotstxt.TransportStats], whose documentation
-// says exactly what each counts; names and units follow OpenTelemetry's
-// semantic conventions.
+// Every instrument is asynchronous: one callback reads the Stats of the
+// Client and Transport when the metrics are collected, so the library's
+// hot paths do no metrics work. [robotstxt.Stats] and
+// [robotstxt.TransportStats] say what each counts; names and units follow
+// OpenTelemetry's semantic conventions.
 //
 // # Instruments
 //
@@ -62,9 +60,8 @@ type config struct {
 	mp metric.MeterProvider
 }
 
-// WithMeterProvider sets the MeterProvider the instruments are made with
-// (default: otel.GetMeterProvider(), the global one). A nil mp keeps the
-// default.
+// WithMeterProvider sets the MeterProvider of the instruments (default:
+// otel.GetMeterProvider()). A nil mp keeps the default.
 func WithMeterProvider(mp metric.MeterProvider) Option {
 	return func(c *config) {
 		if mp != nil {
@@ -74,10 +71,10 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 }
 
 // Observe makes the instruments for c and t (either may be nil, not both)
-// and registers one callback that reports their Stats whenever metrics
-// are collected. Unregister the returned Registration to stop reporting,
-// for instance before c is closed. Observe one Client and one Transport
-// per MeterProvider: a second Observe reports under the same names.
+// and registers the callback that reports their Stats. Unregister the
+// Registration to stop reporting, for instance before c is closed.
+// Observe one Client and one Transport per MeterProvider: a second
+// Observe reports under the same names.
 func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metric.Registration, error) {
 	if c == nil && t == nil {
 		return nil, errors.New("otelrobotstxt: Observe with neither a Client nor a Transport")
@@ -107,8 +104,8 @@ func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metri
 	}, b.all...)
 }
 
-// builder makes instruments on one meter, keeping them all for the
-// callback's registration, and their errors.
+// builder makes instruments on one meter, keeping them for the callback's
+// registration, and their errors.
 type builder struct {
 	m   metric.Meter
 	all []metric.Observable
@@ -181,8 +178,7 @@ func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
 	}
 }
 
-// transport makes the Transport's instruments and returns what reports
-// them.
+// transport is client's counterpart for the Transport.
 func (b *builder) transport(t *robotstxt.Transport) func(metric.Observer) {
 	requests := b.counter("robotstxt.transport.request.count", "{request}", "Requests the Transport sent, refused as disallowed or deferred, or passed through by SkipRobots.")
 	paced := b.counter("robotstxt.transport.request.paced", "{request}", "Requests whose authority's turn was not free at once: delayed, or refused with a PacedError.")

@@ -13,28 +13,26 @@ import (
 )
 
 // ErrUnavailable is returned, without calling Redis, while the Store
-// considers a node (the server, or one master of a cluster) down: after
-// three consecutive failures it stops calling the node for a second at a
-// time, then lets one probe call through, and resumes when it answers.
+// considers a node (the server, or a master of a cluster) down: after
+// three failures in a row, for a second at a time, until a probe call
+// gets an answer.
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
 const (
-	// tripAfter consecutive failed calls open the breaker.
-	tripAfter = 3
-	// retryAfter is how long an open breaker refuses calls before it lets
-	// one probe call through.
+	// tripAfter failures in a row open a breaker, which lets a probe call
+	// through every retryAfter.
+	tripAfter  = 3
 	retryAfter = time.Second
-	// maxBreakers bounds the breakers a Store keeps, one per node address,
-	// above any cluster's node count. Past it the Store forgets them all,
-	// so that addresses that come and go cannot grow it.
+	// maxBreakers is above any cluster's node count: past it the Store
+	// forgets all its breakers, so that addresses that come and go cannot
+	// grow them.
 	maxBreakers = 1024
-	// minJudged is the least time a call must have had before a missed
-	// deadline of the caller counts against Redis: a caller that left less
-	// than this gave Redis no fair chance.
+	// minJudged is the least time a call must have had for a missed
+	// deadline of the caller's to count against Redis.
 	minJudged = 10 * time.Millisecond
 )
 
-// outcome classifies the result of one Redis call for the circuit breaker.
+// outcome classifies the result of one Redis call for the breaker.
 type outcome int
 
 const (
@@ -44,9 +42,9 @@ const (
 )
 
 // classify tells how err, of a call that ran for ran under the caller's
-// context parent, reflects on Redis. A caller that cancelled says nothing
-// about it; one whose deadline passed does, since callers such as the
-// robotstxt Client bound Store calls with the Store's own short timeout.
+// context parent, reflects on Redis. A caller's deadline counts, since
+// callers such as the robotstxt Client bound Store calls with the Store's
+// own short timeout; a cancellation does not.
 func classify(parent context.Context, err error, ran time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
@@ -57,13 +55,11 @@ func classify(parent context.Context, err error, ran time.Duration) outcome {
 	return failed
 }
 
-// isWrongType reports whether Redis refused the command because the key
-// holds another type.
+// isWrongType reports whether the key holds another type.
 func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE") }
 
 // A breaker stops calls to a Redis node that keeps failing (see
-// [ErrUnavailable]), so that a down or hung server costs callers nothing
-// after the first few timeouts.
+// [ErrUnavailable]).
 type breaker struct {
 	node string // the node's address; "" for the whole of a Redis that is not a cluster
 	log  *logthrottle.Logger
@@ -89,7 +85,7 @@ func (s *Store) breaker(node string) *breaker {
 	return b
 }
 
-// allow reports whether a call may go to Redis, and whether that call is the
+// allow reports whether a call may go to Redis, and whether it is the
 // probe of an open breaker. Every allowed call must be followed by done.
 func (b *breaker) allow() (ok, probe bool) {
 	b.mu.Lock()

@@ -9,8 +9,8 @@ import (
 )
 
 // call runs one Redis operation on key under the Store's timeout and the
-// breaker of the node that serves key; on a cluster, a failed or refused
-// call reloads the slot map.
+// breaker of key's node; on a cluster, a failed or refused call reloads
+// the slot map.
 func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
 	if s == nil || s.breakers == nil {
 		panic("redisstore: Store used without New")

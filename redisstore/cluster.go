@@ -9,21 +9,17 @@ import (
 )
 
 const (
-	// reloadEvery bounds how often a Store asks its cluster client to
-	// reload the slot map after failed or refused calls (see the package
-	// documentation). go-redis waits 200 ms between two reloads of its
-	// own; asking more often gains nothing.
+	// reloadEvery bounds how often a Store asks for a reload of the slot
+	// map: go-redis waits 200 ms between two reloads, so more gains nothing.
 	reloadEvery = 200 * time.Millisecond
-	// warmTimeout bounds the background load of the slot map and command
-	// table that New starts. A dead seed address costs go-redis five dial
-	// attempts 100 ms apart by default before it tries the next, so two
-	// dead seeds and the command table fit with room to spare; a cluster
-	// that has not answered by then is judged like any other Redis.
+	// warmTimeout bounds the load of the slot map and command table that
+	// New starts: two dead seeds, each dialled five times 100 ms apart by
+	// default, and the command table fit with room to spare.
 	warmTimeout = 2 * time.Second
 )
 
-// A cluster is what a Store knows of the Redis Cluster behind a
-// *redis.ClusterClient; nil, whose methods do nothing, for other clients.
+// A cluster is what a Store knows of a *redis.ClusterClient; nil, whose
+// methods do nothing, for other clients.
 type cluster struct {
 	client    *redis.ClusterClient
 	mapped    atomic.Bool  // the client has loaded a slot map
@@ -32,8 +28,8 @@ type cluster struct {
 }
 
 // newCluster returns the cluster behind client, and starts loading its
-// slot map and command table by reading key: go-redis loads both on first
-// use, which with a dead seed node takes longer than the Store's timeout.
+// slot map and command table by reading key, which with a dead seed node
+// takes longer than the Store's timeout.
 func newCluster(client redis.UniversalClient, key string) *cluster {
 	cc, ok := client.(*redis.ClusterClient)
 	if !ok {
@@ -56,7 +52,7 @@ func newCluster(client redis.UniversalClient, key string) *cluster {
 func (c *cluster) warming() bool { return c != nil && c.warmingUp.Load() }
 
 // node returns the address of the master that serves key, or "" before
-// the client has a slot map, when looking it up would call Redis.
+// the client has a slot map (looking it up would call Redis).
 func (c *cluster) node(key string) string {
 	if c == nil || !c.mapped.Load() {
 		return ""
@@ -75,8 +71,7 @@ func (c *cluster) answered() {
 	}
 }
 
-// reload has the client reload its slot map in the background, at most
-// once every reloadEvery.
+// reload has the client reload its slot map, at most every reloadEvery.
 func (c *cluster) reload() {
 	if c == nil {
 		return

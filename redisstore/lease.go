@@ -11,10 +11,9 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// acquireScript takes the lease KEYS[1] with token ARGV[1] for ARGV[2]
-// milliseconds when nobody holds it. A key without expiry cannot be a lease
-// (leases are always set with one), so it is garbage and is taken over.
-// Returns 1 when taken, 0 when another holder has it.
+// acquireScript takes the lease KEYS[1] with token ARGV[1] for ARGV[2] ms,
+// and returns 1, unless another holds it (0). A key without expiry is no
+// lease, and is taken over.
 var acquireScript = redis.NewScript(`
 if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
 	return 1
@@ -26,9 +25,8 @@ end
 return 0
 `)
 
-// releaseScript deletes the lease KEYS[1] only if it still holds token
-// ARGV[1], so a holder whose lease expired cannot release the next
-// holder's.
+// releaseScript deletes the lease KEYS[1] if it still holds token ARGV[1],
+// not the next holder's.
 var releaseScript = redis.NewScript(`
 if redis.call("GET", KEYS[1]) == ARGV[1] then
 	return redis.call("DEL", KEYS[1])
@@ -36,12 +34,10 @@ end
 return 0
 `)
 
-// Lease tries to take the fetch lease on key for ttl, with SET NX PX and a
-// random token. When ok is true, release gives the lease back; it may be
-// called more than once and from any goroutine, and deletes the lease only
-// while it still holds this holder's token. A lease that is not released
-// expires after ttl. When another holder has the lease, ok is false and
-// err is nil.
+// Lease tries to take the fetch lease on key for ttl, with a random
+// token; if another holder has it, ok is false and err nil. release, which
+// may be called more than once and from any goroutine, deletes the lease
+// while it still holds this token; an unreleased lease expires after ttl.
 func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error) {
 	k := s.leaseKey(key)
 	if ttl <= 0 {

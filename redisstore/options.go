@@ -7,9 +7,8 @@ import (
 )
 
 // The defaults of WithPrefix, WithTimeout and WithMaxValue. 4 MiB is eight
-// times the most a Client writes by default (its body, at most 500 KiB,
-// compressed to a fifth, and a few short strings), while a value someone
-// else wrote to Redis, up to 512 MiB, is not read whole.
+// times the most a Client writes by default, and spares reading whole a
+// value of up to 512 MiB that someone else wrote.
 const (
 	defaultPrefix   = "robotstxt:"
 	defaultTimeout  = 200 * time.Millisecond
@@ -26,10 +25,10 @@ type config struct {
 	maxValue int64
 }
 
-// WithMaxValue bounds the size of the values Get reads (default 4 MiB);
-// a longer value is not read but reported as an error, which the Client
-// treats as a miss. Raise it with a robotstxt.WithBodyLimit above 8 MiB
-// or so. A non-positive n keeps the default.
+// WithMaxValue bounds the size of the values Get reads (default 4 MiB):
+// a longer one is an error, which the Client treats as a miss. Raise it
+// with a robotstxt.WithBodyLimit above 8 MiB or so. A non-positive n
+// keeps the default.
 func WithMaxValue(n int64) Option {
 	return func(c *config) {
 		if n > 0 {
@@ -39,24 +38,22 @@ func WithMaxValue(n int64) Option {
 }
 
 // WithPrefix sets the prefix of every key the Store writes (default
-// "robotstxt:"). Processes that should share entries must use the same
-// prefix; different prefixes keep separate caches in one Redis. Each
+// "robotstxt:"); processes share entries only under the same prefix. Each
 // authority has up to three keys, each expiring by itself:
 //
 //	robotstxt:{https://example.com:443}        its robots.txt entry
 //	robotstxt:{https://example.com:443}:lease  the lease of the process fetching it
 //	robotstxt:{https://example.com:443}:pace   its pacing state (a hash)
 //
-// The braces are a Redis Cluster hash tag, which puts the three keys in
-// one slot; braces are removed from the prefix, since they would change
-// it.
+// The braces, a Redis Cluster hash tag that puts the three in one slot,
+// are removed from the prefix.
 func WithPrefix(prefix string) Option {
 	return func(c *config) { c.prefix = strings.NewReplacer("{", "", "}", "").Replace(prefix) }
 }
 
-// WithTimeout bounds every Redis call the Store makes, on top of any
-// deadline of the caller's context (default 200 ms). A non-positive d keeps
-// the default.
+// WithTimeout bounds every Redis call the Store makes, within any
+// deadline of the caller's (default 200 ms). A non-positive d keeps the
+// default.
 func WithTimeout(d time.Duration) Option {
 	return func(c *config) {
 		if d > 0 {
@@ -65,10 +62,9 @@ func WithTimeout(d time.Duration) Option {
 	}
 }
 
-// WithLogger sets the logger for what the Store cannot return as an error:
-// Redis becoming unavailable or available again, and failed lease
-// releases. Each kind of message is logged at most once every five seconds.
-// The default, like the Client's, discards everything; a nil l keeps it.
+// WithLogger sets the logger for Redis becoming unavailable or available
+// again and failed lease releases, each kind logged at most once every
+// five seconds. The default discards everything; a nil l keeps it.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
 		if l != nil {

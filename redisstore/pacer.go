@@ -14,9 +14,8 @@ import (
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
-// The pacing state of one authority is a hash under paceKey, with times in
-// microseconds of the Redis server's clock (TIME), so that the clocks of
-// the processes sharing it do not matter:
+// The pacing state of an authority is a hash under paceKey, with times in
+// µs of the Redis server's clock (TIME), whatever the processes' clocks:
 //
 //	busy   token of the turn in flight (absent when none)
 //	until  when that turn stops holding others back (its lease)
@@ -24,12 +23,11 @@ import (
 //	iv     the interval it ended with
 //	hold   no turn before this (Retry-After)
 //
-// Both pacing scripts take the token of a turn (ARGV[1]), its interval
-// (ARGV[2]) and lease (ARGV[3]) and the bound maxAhead (ARGV[4]), all in
-// µs, and begin with paceRead, which reads the clock and the state and
-// replaces garbage as Take documents, in Redis too. paceKeep sets the
-// key's expiry from the state, or deletes the key when it holds nothing
-// back.
+// Both scripts take a turn's token, interval and lease and maxAhead as
+// ARGV[1] to ARGV[4], in µs, and begin with paceRead, which reads the
+// clock and the state and replaces garbage as Take documents. paceKeep
+// sets the key's expiry from the state, or deletes a key that holds
+// nothing back.
 const paceRead = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -65,13 +63,11 @@ local function paceKeep()
 end
 `
 
-// paceTakeScript gives the turn to token ARGV[1] if a request may be sent
-// now with interval ARGV[2] and lease ARGV[3], and returns {0, 0};
-// otherwise it returns {1, µs to wait before asking again}, which is more
-// than 0 and at most the interval or the bound ARGV[4]. The wait never
-// overshoots: while another turn is in flight the next may start at least
-// one interval later. An interval of 0 takes no exclusive slot and writes
-// nothing.
+// paceTakeScript gives the turn to ARGV[1] if a request may be sent now,
+// and returns {0, 0}; otherwise {1, µs to wait before asking again}, more
+// than 0 and at most the interval or maxAhead. While another turn is in
+// flight the next may start one interval later, so the wait never
+// overshoots. An interval of 0 takes no exclusive slot and writes nothing.
 var paceTakeScript = redis.NewScript(paceRead + `
 local iv = tonumber(ARGV[2])
 local wait = 0
@@ -92,10 +88,9 @@ paceKeep()
 return {0, 0}
 `)
 
-// paceDoneScript ends the turn with token ARGV[1] (none when empty): the
-// next may start interval ARGV[2] after now, and not before a hold of
-// ARGV[5] µs from now. A turn whose lease has run out, and another's turn
-// begun since, leaves that other turn alone.
+// paceDoneScript ends the turn ARGV[1] (none when empty): the next may
+// start an interval after now, and not before a hold of ARGV[5] µs from
+// now. A turn whose lease has run out leaves another's begun since alone.
 var paceDoneScript = redis.NewScript(paceRead + `
 if ARGV[1] ~= '' and (busy == ARGV[1] or not busy or now >= busyUntil) then
 	redis.call('HDEL', k, 'busy', 'until')
@@ -113,27 +108,20 @@ return 0
 `)
 
 // maxAhead bounds every span of pacing time the Store keeps (see
-// [Store.Take]): the longest crawl-delay the parser reads, which is also
-// the Transport's default bound on intervals; a hold from Retry-After is
-// capped at an hour by default.
+// [Store.Take]): the longest crawl-delay the parser reads, also the
+// Transport's default bound on intervals.
 const maxAhead = parse.MaxCrawlDelay
 
-// Take implements robotstxt.Pacer for a fleet: every process whose
-// Transport paces through a Store on the same Redis (and prefix) keeps
-// the spacing of each authority together with the others, by the Redis
-// server's clock, each check-and-take one atomic script call.
-//
-// Intervals, and holds given to Done, count up to 24 hours (the longest
-// crawl-delay the parser reads), so a wait is more than 0 and at most 24
-// hours. Pacing state in Redis that Take cannot read (not a number, or
-// further ahead of the server's clock than that) counts as the most
-// cautious state it could have been and is overwritten with it: a turn in
-// flight that has just begun, a previous turn that has just ended, or a
-// 24-hour hold.
-//
-// When Redis does not answer (within the Store's timeout, or see
-// [ErrUnavailable]) Take returns the error at once: the request is not
-// sent unpaced.
+// Take implements robotstxt.Pacer for a fleet: Stores on the same Redis
+// and prefix keep each authority's spacing together, by the Redis
+// server's clock, in one atomic script call. Intervals, and holds given to
+// Done, count up to 24 hours (the longest crawl-delay the parser reads),
+// and so does a wait, which is more than 0. Pacing state that Take cannot
+// read (not a number, or further ahead of the server's clock than that)
+// is overwritten with the most cautious it could have been: a turn just
+// begun, one just ended, or a 24-hour hold. When Redis does not answer
+// (within the Store's timeout, or [ErrUnavailable]) Take returns the
+// error at once: the request is not sent unpaced.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	k := s.paceKey(authority)
 	if interval > 0 {
@@ -159,9 +147,8 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is
-// already cancelled, bounded by the Store's timeout. When Redis fails the
-// error is logged and returned, and the turn ends by itself when its
-// lease runs out.
+// cancelled, within the Store's timeout. An error of Redis is logged and
+// returned, and the turn ends by itself when its lease runs out.
 func (s *Store) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
 	if id == 0 && hold <= 0 {
 		return nil
@@ -182,7 +169,7 @@ func (s *Store) paceKey(authority string) string {
 	return s.valueKey(authority) + ":pace"
 }
 
-// paceArgs returns the arguments both pacing scripts begin with.
+// paceArgs returns ARGV[1] to ARGV[4] of the pacing scripts.
 func paceArgs(id uint64, interval time.Duration) []any {
 	var token string
 	if id != 0 {

@@ -15,8 +15,7 @@ import (
 )
 
 // A Store keeps robots.txt entries in Redis for a fleet of Clients. It
-// implements [robotstxt.Store], with leases, and [robotstxt.Pacer],
-// and is safe for concurrent use.
+// is safe for concurrent use.
 type Store struct {
 	rdb     redis.UniversalClient
 	cluster *cluster // nil unless rdb is a *redis.ClusterClient
@@ -34,13 +33,12 @@ var _ interface {
 } = (*Store)(nil)
 
 // New returns a Store that keeps entries in Redis through client, which
-// must not be nil. The caller keeps ownership of client and closes it.
-// Set ContextTimeoutEnabled in its options: calls then run in the
-// caller's goroutine; without it, each runs in a goroutine of its own, so
-// that the timeout holds while go-redis waits on a socket, which costs
-// about a third more per call. For a *redis.ClusterClient, New starts
-// loading the client's slot map in the background (for at most two
-// seconds), so that the Store's first calls find it loaded.
+// must not be nil and which the caller closes. Set ContextTimeoutEnabled
+// in its options: without it, each call runs in a goroutine of its own,
+// so that the timeout holds while go-redis waits on a socket, which costs
+// about a third more. For a *redis.ClusterClient, New starts loading the
+// slot map in the background (for at most two seconds), so that the
+// Store's first calls find it loaded.
 func New(client redis.UniversalClient, opts ...Option) *Store {
 	if client == nil {
 		panic("redisstore: New with a nil client")
@@ -60,16 +58,15 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	return s
 }
 
-// Get returns the value stored under key. It returns an error wrapping
-// robotstxt.ErrCacheMiss when there is none, or when the Redis key holds
-// another type than a string (the next Set replaces it).
+// Get returns the value stored under key, or an error wrapping
+// robotstxt.ErrCacheMiss if there is none or the Redis key holds another
+// type than a string (the next Set replaces it).
 func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	k := s.valueKey(key)
 	var val []byte
 	err := s.call(ctx, "GET", k, func(ctx context.Context) error {
-		// GETRANGE reads at most one byte past the bound, so a huge
-		// value costs no more than that; it answers "" for a missing key,
-		// which EXISTS then tells from an empty value.
+		// GETRANGE reads at most one byte past the bound; it answers ""
+		// for a missing key, which EXISTS tells from an empty value.
 		var err error
 		val, err = s.rdb.GetRange(ctx, k, 0, s.cfg.maxValue).Bytes()
 		if err == nil && len(val) == 0 {
@@ -91,9 +88,8 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	return val, nil
 }
 
-// Set stores value under key for ttl, replacing whatever the Redis key
-// held, of any type. A ttl under a millisecond counts as one millisecond;
-// a non-positive ttl is an error, since entries must expire.
+// Set stores value under key for ttl, of at least a millisecond,
+// replacing whatever the Redis key held. A non-positive ttl is an error.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	k := s.valueKey(key)
 	if ttl <= 0 {
@@ -105,8 +101,7 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 	})
 }
 
-// valueKey is the Redis key of key's value; the braces make key the
-// Redis Cluster hash tag.
+// valueKey is the Redis key of key's value, with key as hash tag.
 func (s *Store) valueKey(key string) string {
 	return s.cfg.prefix + "{" + key + "}"
 }
