@@ -14,14 +14,12 @@ import (
 
 // A Pacer spaces the requests a [Transport] sends to each authority, as
 // the server sees them: from the arrival of a request's response to the
-// sending of the next request to the same authority. While a request with
-// a non-zero interval is in flight no other to its authority starts, so
-// two never reach a server closer than the interval, however long the
-// network takes.
+// sending of the next, so that two never reach a server closer than the
+// interval, however long the network takes.
 //
-// A Pacer keeps the state and answers at once; the Transport waits: it
-// calls Take until it gets the turn, sleeping as long as Take says, sends
-// the request, and calls Done. Waiters are served in no particular order.
+// A Pacer keeps the state and answers at once; the Transport calls Take
+// until it gets the turn, sleeping as long as Take says, sends the
+// request, and calls Done. Waiters are served in no particular order.
 // [WithPacer] names the Pacers there are.
 type Pacer interface {
 	// Take takes the turn to send a request to authority when one may be
@@ -211,17 +209,13 @@ type PacedError struct {
 	// Authority is the normalised authority of the site asked for whose
 	// turn is not free, e.g. "https://example.com:443".
 	Authority string
-	// RetryAt is when to come back. The Transport spreads the requests it
-	// refuses at one authority over its coming turns, as a reservation
-	// scheduler would: the first is told the earliest moment the turn may
-	// come, as far as the [Pacer] can tell (while another request is in
-	// flight, the interval from now), each next one a turn after the one
-	// told before (the interval and the last request's duration, and an
-	// eighth of that), so that a frontier that puts each URL back until
-	// its RetryAt sends them one a turn. It is advice, not a reservation:
-	// the Pacer alone decides when a request is sent, and a request that
-	// comes back before its turn is free is refused again and told a
-	// later one.
+	// RetryAt is when to come back: for the first request refused at an
+	// authority, the earliest moment the turn may come as far as the
+	// [Pacer] can tell; for each next one, a turn later than the one told
+	// before (the interval and the last request's duration, and an eighth
+	// of that), so that a frontier that puts each URL back until its
+	// RetryAt sends them one a turn. It is advice, not a reservation: a
+	// request that comes back before its turn is free is refused again.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error
