@@ -113,34 +113,29 @@ func (p *memPacer) shard(authority string) *memShard {
 
 // Take implements [Pacer]. It does not use ctx: it never blocks.
 func (p *memPacer) Take(_ context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
-	id, w := p.shard(authority).take(authority, int64(max(interval, 0)), int64(p.timeout), p.now())
-	return id, time.Duration(w), nil
-}
-
-// take gives authority the turn at now and its ID, or says how long to
-// wait (see Pacer.Take).
-func (sh *memShard) take(authority string, interval, timeout, now int64) (id uint64, wait int64) {
+	sh := p.shard(authority)
+	iv, now := int64(max(interval, 0)), p.now()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
 	if ok {
-		if s.busy != 0 && now < s.busyUntil && interval > 0 {
-			return 0, min(interval, s.busyUntil-now)
+		if s.busy != 0 && now < s.busyUntil && iv > 0 {
+			return 0, time.Duration(min(iv, s.busyUntil-now)), nil
 		}
-		if t := max(s.hold, s.end+interval); now < t {
-			return 0, t - now
+		if t := max(s.hold, s.end+iv); now < t {
+			return 0, time.Duration(t - now), nil
 		}
 	}
-	if interval == 0 {
-		return 0, 0 // no exclusive slot, nothing to record
+	if iv == 0 {
+		return 0, 0, nil // no exclusive slot, nothing to record
 	}
 	if !ok {
 		sh.sweep(now)
 	}
 	sh.lastID++
-	s.busy, s.busyUntil = sh.lastID, now+max(timeout, interval)
+	s.busy, s.busyUntil = sh.lastID, now+max(int64(p.timeout), iv)
 	sh.m[authority] = s
-	return sh.lastID, 0
+	return sh.lastID, 0, nil
 }
 
 // sweep drops the state that holds nothing back at now (see sweepMap).
