@@ -190,13 +190,13 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	}
 }
 
-// tdmOf gathers into rd what TDMRep says of a page at path, in the order the report ranks its techniques: its site's
-// tdmrep.json f (nil for none), or the error reading it gave; its header
-// fields h (a valid "1" wins over "0"); and its META tags. The last that
-// sets tdm-reservation decides, and a reservation reads as train-ai=n;
-// the policy is the last one given, absence resetting nothing. It returns
-// the policy when the decision is a reservation, else "" (the report asks
-// agents not to process a policy beside tdm-reservation 0).
+// tdmOf gathers into rd what TDMRep says of a page at path, in the order
+// the report ranks its techniques: its site's tdmrep.json f (nil for
+// none), or the error reading it gave; its header fields h (a valid "1"
+// wins over "0"); and its META tags. The last that sets tdm-reservation
+// decides; the policy is the last one given. It returns the policy when
+// the decision is a reservation, else "" (the report asks agents not to
+// process a policy beside tdm-reservation 0).
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
