@@ -47,7 +47,8 @@ func (p Pref) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 // the Tokens y and n state a preference, and the zero Usage states none.
 // Usages are comparable: two are == when they hold the same labels and
 // values in the same order. A Usage holds a statement as long as a
-// robots.txt line (about 20 KiB), with as many members as fit.
+// robots.txt line (about 20 KiB), with as many members as fit (far more
+// than the 1,024 RFC 9651 asks parsers to accept).
 type Usage struct {
 	members string // the statement, as package usage keeps it
 }
