@@ -54,9 +54,8 @@
 // matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
 // An allow of ".../index.html" also allows its directory. Matching never
-// backtracks: a check costs time linear in the path for each pattern that
-// can match. [ModeRFC9309] reads the two points where RFC 9309 and
-// Google's parser differ the RFC's way.
+// backtracks (see package matcher). [ModeRFC9309] reads the two points
+// where RFC 9309 and Google's parser differ the RFC's way.
 //
 // Where a request leaves the process, the Client and the Transport add
 // one rule: servers such as nginx and Apache decode escapes, merge runs
