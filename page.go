@@ -154,15 +154,12 @@ func (t *Transport) Usage(resp *http.Response) Usage {
 func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Receipt) {
 	var f *tdmrep.File
 	var err error
-	var path string // the path and query the server reads, or ""
+	var path string
 	if req := resp.Request; req != nil {
-		served, _ := servedURL(req)
-		_, path, _ = target.Split(served, nil)
-		if rc != nil {
-			rc.URL = capText(served)
+		t.robotsTxt(rd, req, rc)
+		if f, err = t.tdmFile(req); f != nil {
+			path = requestPath(req)
 		}
-		t.robotsTxt(rd, req, path, rc)
-		f, err = t.tdmFile(req)
 	} else {
 		// The Transport sets it; without it, neither robots.txt nor
 		// tdmrep.json can be consulted.
@@ -190,10 +187,10 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	}
 }
 
-// tdmOf gathers into rd what TDMRep says of a page at path, in the order
-// the report ranks its techniques: its site's tdmrep.json f (nil for
-// none), or the error reading it gave; its header fields h (a valid "1"
-// wins over "0"); and its META tags. The last that sets tdm-reservation
+// tdmOf gathers into rd what TDMRep says of a page at path (see
+// requestPath), in the order the report ranks its techniques: its site's
+// tdmrep.json f (nil for none), or the error reading it gave; its header
+// fields h (a valid "1" wins over "0"); and its META tags. The last that sets tdm-reservation
 // decides; the policy is the last one given. It returns the policy when
 // the decision is a reservation, else "" (the report asks agents not to
 // process a policy beside tdm-reservation 0).
@@ -261,10 +258,13 @@ func fileSay(f *tdmrep.File, path string) (say tdmSay) {
 	return say
 }
 
-// robotsTxt gathers into rd what robots.txt says of req, whose path the
-// server reads as path, and into rc, when not nil, the evidence and the
-// licences.
-func (t *Transport) robotsTxt(rd *reading, req *http.Request, path string, rc *Receipt) {
+// robotsTxt gathers into rd what robots.txt says of req's URL, and into
+// rc, when not nil, the URL, the evidence and the licences.
+func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
+	if rc != nil {
+		served, _ := servedURL(req)
+		rc.URL = capText(served)
+	}
 	d, _, err := t.check(req)
 	var dis *DisallowedError
 	switch {
@@ -296,7 +296,7 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, path string, rc *R
 	}
 	if d.Allowed {
 		groups, _ := r.t.AppendGroups(nil, t.c.tokens...)
-		rd.robotsTxt(r.t, d.mode, groups, pathForms(path))
+		rd.robotsTxt(r.t, d.mode, groups, pathForms(requestPath(req)))
 	}
 }
 
@@ -314,6 +314,14 @@ func servedURL(req *http.Request) (string, error) {
 	u := *req.URL
 	u.Host = host
 	return requestURL(&u), nil
+}
+
+// requestPath returns the path and query of req's URL as the Client
+// reads them (see target.Split), or "" when it cannot.
+func requestPath(req *http.Request) string {
+	served, _ := servedURL(req)
+	_, path, _ := target.Split(served, nil)
+	return path
 }
 
 // robotsMeta gathers into rd a noai of body's robots META tags, named
