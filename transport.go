@@ -493,9 +493,11 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 		}
 	}
 	r := req.Clone(req.Context())
-	for k := range r.Header {
-		if isField(k, "User-Agent") {
-			delete(r.Header, k)
+	if !canonical {
+		for k := range r.Header {
+			if isField(k, "User-Agent") {
+				delete(r.Header, k)
+			}
 		}
 	}
 	if r.Header == nil {
