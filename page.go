@@ -134,10 +134,9 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	return rc
 }
 
-// Usage returns the Usage of [Transport.Receipt] for resp, a response
-// the Transport returned, without a body: so without the robots and
-// TDMRep META tags. A crawler that reads pages asks Receipt with the
-// body; a nil resp gives the zero Usage.
+// Usage returns the Usage of [Transport.Receipt] for resp without a body,
+// so without the robots and TDMRep META tags; a nil resp gives the zero
+// Usage.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
