@@ -6,11 +6,8 @@
 //
 // # Which type to use
 //
-// Most crawlers want a [Client]: it fetches /robots.txt once per
-// authority, caches it by its HTTP freshness, maps failures to the
-// behaviour RFC 9309 asks for, and answers [Client.Allowed] or
-// [Client.Check] in well under a microsecond once warm.
-//
+// Most crawlers want a [Client], which fetches and caches each
+// authority's robots.txt and answers [Client.Allowed] or [Client.Check].
 // A crawler built on net/http (colly included) can instead send its
 // requests through a [Transport], which checks every request and redirect
 // hop before it is sent and keeps each site's Crawl-delay and Retry-After.
@@ -57,9 +54,8 @@
 // matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
 // An allow of ".../index.html" also allows its directory. Matching never
-// backtracks: a check costs time linear in the path for each pattern that
-// can match. [ModeRFC9309] reads the two points where RFC 9309 and
-// Google's parser differ the RFC's way.
+// backtracks (see package matcher). [ModeRFC9309] reads the two points
+// where RFC 9309 and Google's parser differ the RFC's way.
 //
 // Where a request leaves the process, the Client and the Transport add
 // one rule: servers such as nginx and Apache decode escapes, merge runs
@@ -79,33 +75,15 @@
 //
 // # Usage preferences
 //
-// Sites also say what may be done with what a crawler fetches, in several
-// machine-readable ways, which the package reads into one vocabulary, that
-// of the IETF AIPREF drafts, and one answer, a [Usage]: for each label
-// ("train-ai", "search"), [Usage.Pref] answers [PrefYes], [PrefNo] or
-// [PrefUnknown], n from any source winning, then y. The sources:
-//
-//   - robots.txt's Content-Usage rules, each with an optional path and a
-//     statement, such as "Content-Usage: /ai-ok/ train-ai=y" (see the
-//     example of Robots.Usage), and Cloudflare's Content-Signal records,
-//     "ai-train=no" read as train-ai=n: [Robots.Usage] and
-//     [Decision.Usage] for a URL the crawler may fetch, [Transport.Receipt]
-//     with their lines;
-//   - a response's Content-Usage header field, and noai in its
-//     X-Robots-Tag (noimageai on an image), as train-ai=n;
-//   - an HTML page's robots META noai, as train-ai=n;
-//   - TDMRep, the EU's machine-readable opt-out of text and data mining:
-//     the site's /.well-known/tdmrep.json (fetched and cached like
-//     robots.txt under [WithTDMRep]), the tdm-reservation header field and
-//     META tag, ranked as the TDMRep report ranks them; a reservation is
-//     train-ai=n.
-//
-// [Transport.Usage] answers for a response from robots.txt, tdmrep.json
-// and the headers; [Transport.Receipt] reads the page's body too, and returns the
-// answer with each [Signal] behind it and the robots.txt it rests on: the
-// record a compliance log keeps. A source that cannot be read fails
-// closed, as train-ai=n. None of this changes what Allow and Disallow
-// decide.
+// Sites also say what may be done with what a crawler fetches: in
+// robots.txt's Content-Usage rules and Content-Signal records
+// ([Robots.Usage], [Decision.Usage]), in a response's headers and META
+// tags, and in TDMRep, the EU's opt-out of text and data mining
+// ([WithTDMRep]). The package reads them all into the vocabulary of the
+// IETF AIPREF drafts, a [Usage]. [Transport.Usage] answers for a
+// response; [Transport.Receipt] also lists each [Signal] behind the
+// answer, the record a compliance log keeps. None of this changes what
+// Allow and Disallow decide.
 //
 // # How a robots.txt is fetched
 //
@@ -119,15 +97,13 @@
 // address in dotted decimal ("127.1", "0x7f.0.0.1", "127.0.0.1."), which
 // resolvers read each their own way, is [ErrBadURL].
 //
-// Up to five redirects are followed, across hosts (RFC 9309 §2.3.1.2);
-// the rules apply to the authority first asked. A hop is a request under
-// the crawler's name like any other, so one that leaves the site (other
+// Redirects are followed across hosts ([WithMaxRedirects]); the rules
+// apply to the authority first asked. A hop that leaves the site (other
 // than http to https, to its www. twin, or to another authority's
 // /robots.txt) must be allowed by its authority's robots.txt. Every
-// request that leaves the site, those to another authority's robots.txt
-// included, takes its turn in that authority's pacing (that of the first
-// [Transport] made for the Client, else the Client's in-process one),
-// waiting for it within the fetch's timeout. A hop that may not be sent,
+// request that leaves the site takes its turn in that authority's pacing
+// (that of the first [Transport] made for the Client, else the Client's
+// in-process one), waiting for it within the fetch's timeout. A hop that may not be sent,
 // or a redirect without a usable http or https Location, leaves the
 // robots.txt unreachable, never allow-all; only more than five
 // redirects, or a loop, read as no robots.txt. One check sends at most
@@ -159,13 +135,11 @@
 //
 // # Caching and failure
 //
-// Rules are fresh for as long as Cache-Control or Expires say, within a
-// minute and 24 hours ([WithMinFreshness], [WithMaxFreshness]), then
-// revalidated. Concurrent checks of a cold authority share one fetch,
-// which a caller that gives up does not cancel; at most 64 fetches run at
-// once ([WithMaxFetches]). An unreachable robots.txt is asked again after
-// a back-off that doubles up to an hour, or after the server's
-// Retry-After.
+// Rules are fresh for as long as Cache-Control or Expires say, within
+// [WithMinFreshness] and [WithMaxFreshness], then revalidated; an
+// unreachable robots.txt is asked again after a [WithBackoff]. Concurrent
+// checks of a cold authority share one fetch, which a caller that gives
+// up does not cancel.
 //
 // The Client fails closed: a fault never becomes "allow everything" unless
 // the status rules above say so. A deferral ([ErrDeferred]) disallows, a
@@ -175,14 +149,10 @@
 // Store calls by the Store timeout, checks by the caller's context, and
 // [Client.Close] stops fetches whatever a server does. Error texts quote
 // at most 128 bytes of each text a server or file chose, and 256 of an
-// underlying failure's. A site that stays unreachable with no usable copy
-// is deferred for as long as that lasts; [WithUnreachableAllowAfter] gives
-// Google's documented behaviour instead, and [WithErrorPolicy] lets an
-// archiver read network errors its own way.
+// underlying failure's. [WithUnreachableAllowAfter] and [WithErrorPolicy]
+// let a crawler read a lasting outage or a network error its own way.
 //
-// The in-memory cache is bounded by an entry count and a byte budget
-// ([WithCacheSize], [WithCacheBytes]), least recently used first. A
+// The in-memory cache is bounded ([WithCacheSize], [WithCacheBytes]). A
 // [Store] adds a shared second level: a fleet of crawlers with one Redis
-// (see package redisstore) fetches each robots.txt once between them, and
-// a failing Store is skipped, never fatal.
+// (see package redisstore) fetches each robots.txt once between them.
 package robotstxt

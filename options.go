@@ -42,7 +42,7 @@ const (
 // An Option configures a Client. NewClient applies options in order;
 // each documents its default. An option given a value it cannot take (a
 // negative size or duration, a nil client, policy or clock) panics when
-// it is made, as a programming error does.
+// it is made.
 type Option func(*config)
 
 type config struct {
@@ -153,13 +153,12 @@ func WithCacheSize(n int) Option {
 }
 
 // WithCacheBytes bounds what the in-process cache retains to n bytes
-// (default 128 MiB): each entry's parsed rules, its body (compressed to
-// about a quarter) and bookkeeping. Over n, the least recently used
-// authorities are frozen: they drop their parsed rules, most of their
-// size, and keep their compressed body, which a later check parses again
-// without a fetch (concurrent checks share the parse; [Stats] counts
-// Frozen and Thaws). Only when every entry but the most recent is frozen
-// are the least recently used evicted; the most recent keeps its rules.
+// (default 128 MiB): each entry's parsed rules, its compressed body and
+// bookkeeping. Over n, the least recently used authorities are frozen:
+// they drop their parsed rules and keep their body, which a later check
+// parses again without a fetch ([Stats] counts Frozen and Thaws). Only
+// when every entry but the most recent is frozen are the least recently
+// used evicted.
 func WithCacheBytes(n int64) Option {
 	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }
@@ -209,10 +208,10 @@ func WithMaxRedirects(n int) Option {
 }
 
 // WithMaxFetches bounds the robots.txt fetches a Client runs at once
-// (default 64), so that callers with short deadlines, whose fetches run
-// on for others, cannot pile them up. A check that needs a fetch when all
-// n are under way waits for one to end, or returns its context's error.
-// A redirect hop's fetch runs within its fetch's turn. It panics if n < 1.
+// (default 64), fetches its callers gave up on included. A check that
+// needs a fetch when all n are under way waits for one to end, or returns
+// its context's error. A redirect hop's fetch runs within its fetch's
+// turn. It panics if n < 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }
@@ -309,14 +308,11 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 }
 
 // WithTDMRep makes the Client fetch, cache and share each authority's
-// /.well-known/tdmrep.json, the site-wide file of the W3C TDMRep
-// protocol, as it does robots.txt (the same freshness, back-off, Store and
-// failure rules, in a cache of its own bounded by the entry count and an
-// eighth of the byte budget), so that [Transport.Receipt] and
-// [Transport.Usage] read the file's reservations. Crawlers that do not
-// train AI models need not pay for the extra fetch per site. While the
-// file is unreachable and no usable copy is cached, it reads as a
-// reservation (train-ai=n).
+// /.well-known/tdmrep.json (W3C TDMRep) as it does robots.txt, in a cache
+// of its own bounded by the entry count and an eighth of the byte budget,
+// so that [Transport.Receipt] and [Transport.Usage] read its
+// reservations. While the file is unreachable with no usable copy, it
+// reads as a reservation (train-ai=n).
 func WithTDMRep() Option {
 	return func(c *config) { c.tdmrep = true }
 }

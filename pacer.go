@@ -14,14 +14,12 @@ import (
 
 // A Pacer spaces the requests a [Transport] sends to each authority, as
 // the server sees them: from the arrival of a request's response to the
-// sending of the next request to the same authority. While a request with
-// a non-zero interval is in flight no other to its authority starts, so
-// two never reach a server closer than the interval, however long the
-// network takes.
+// sending of the next, so that two never reach a server closer than the
+// interval, however long the network takes.
 //
-// A Pacer keeps the state and answers at once; the Transport waits: it
-// calls Take until it gets the turn, sleeping as long as Take says, sends
-// the request, and calls Done. Waiters are served in no particular order.
+// A Pacer keeps the state and answers at once; the Transport calls Take
+// until it gets the turn, sleeping as long as Take says, sends the
+// request, and calls Done. Waiters are served in no particular order.
 // [WithPacer] names the Pacers there are.
 type Pacer interface {
 	// Take takes the turn to send a request to authority when one may be
@@ -115,34 +113,29 @@ func (p *memPacer) shard(authority string) *memShard {
 
 // Take implements [Pacer]. It does not use ctx: it never blocks.
 func (p *memPacer) Take(_ context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
-	id, w := p.shard(authority).take(authority, int64(max(interval, 0)), int64(p.timeout), p.now())
-	return id, time.Duration(w), nil
-}
-
-// take gives authority the turn at now and its ID, or says how long to
-// wait (see Pacer.Take).
-func (sh *memShard) take(authority string, interval, timeout, now int64) (id uint64, wait int64) {
+	sh := p.shard(authority)
+	iv, now := int64(max(interval, 0)), p.now()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
 	if ok {
-		if s.busy != 0 && now < s.busyUntil && interval > 0 {
-			return 0, min(interval, s.busyUntil-now)
+		if s.busy != 0 && now < s.busyUntil && iv > 0 {
+			return 0, time.Duration(min(iv, s.busyUntil-now)), nil
 		}
-		if t := max(s.hold, s.end+interval); now < t {
-			return 0, t - now
+		if t := max(s.hold, s.end+iv); now < t {
+			return 0, time.Duration(t - now), nil
 		}
 	}
-	if interval == 0 {
-		return 0, 0 // no exclusive slot, nothing to record
+	if iv == 0 {
+		return 0, 0, nil // no exclusive slot, nothing to record
 	}
 	if !ok {
 		sh.sweep(now)
 	}
 	sh.lastID++
-	s.busy, s.busyUntil = sh.lastID, now+max(timeout, interval)
+	s.busy, s.busyUntil = sh.lastID, now+max(int64(p.timeout), iv)
 	sh.m[authority] = s
-	return sh.lastID, 0
+	return sh.lastID, 0, nil
 }
 
 // sweep drops the state that holds nothing back at now (see sweepMap).
@@ -211,17 +204,13 @@ type PacedError struct {
 	// Authority is the normalised authority of the site asked for whose
 	// turn is not free, e.g. "https://example.com:443".
 	Authority string
-	// RetryAt is when to come back. The Transport spreads the requests it
-	// refuses at one authority over its coming turns, as a reservation
-	// scheduler would: the first is told the earliest moment the turn may
-	// come, as far as the [Pacer] can tell (while another request is in
-	// flight, the interval from now), each next one a turn after the one
-	// told before (the interval and the last request's duration, and an
-	// eighth of that), so that a frontier that puts each URL back until
-	// its RetryAt sends them one a turn. It is advice, not a reservation:
-	// the Pacer alone decides when a request is sent, and a request that
-	// comes back before its turn is free is refused again and told a
-	// later one.
+	// RetryAt is when to come back: for the first request refused at an
+	// authority, the earliest moment the turn may come as far as the
+	// [Pacer] can tell; for each next one, a turn later than the one told
+	// before (the interval and the last request's duration, and an eighth
+	// of that), so that a frontier that puts each URL back until its
+	// RetryAt sends them one a turn. It is advice, not a reservation: a
+	// request that comes back before its turn is free is refused again.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error

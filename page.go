@@ -27,8 +27,8 @@ import (
 // A Receipt is everything a site told a crawler about what it may do
 // with one page, for a compliance log: the merged preferences, each
 // signal behind them, and the robots.txt they rest on. [Transport.Receipt]
-// makes one. It marshals with encoding/json to one object, its fields
-// named by their tags, and implements [slog.LogValuer].
+// makes one. It marshals with encoding/json and implements
+// [slog.LogValuer].
 //
 // A Receipt is deterministic: the signals stand in the order
 // Transport.Receipt lists their sources, each source's in the order of
@@ -91,42 +91,36 @@ const maxLicenses = 16
 
 // Receipt returns everything the site told the crawler about what it may
 // do with resp, a response the Transport returned, and with body, the
-// page's body the caller has read (nil reads the response's headers
-// only). Its Usage combines, label by label (n if any says n, else y if
-// any says y, else unknown), every signal the package reads into the
-// AIPREF vocabulary, each listed as a [Signal] of the Source named here:
+// page's body the caller has read (nil reads the headers only). Its Usage
+// combines, label by label (n if any says n, else y if any says y), every
+// signal below, each listed as a [Signal] of the Source named:
 //
 //   - "robots.txt" and "content-signal": robots.txt's Content-Usage rules
 //     and Content-Signal records, as [Decision].Usage reads them for
 //     resp.Request, checked as the Transport checks a request;
 //   - "content-usage-header": the Content-Usage header field, its lines
-//     joined with ", " and read as one statement;
-//   - "x-robots-tag": noai in the X-Robots-Tag header (read as
-//     [Transport.PageDirectives] reads it), train-ai=n; noimageai counts
-//     only in that of an image: on a page it speaks of the page's images,
-//     which the crawler fetches as responses of their own;
-//   - "robots-meta": noai in a robots META tag of an HTML body, train-ai=n;
-//   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep, the EU's
-//     machine-readable opt-out of text and data mining: the site's
-//     /.well-known/tdmrep.json, the tdm-reservation header field and the
-//     tdm-reservation META tag of an HTML body, each replacing
-//     (Superseded) the earlier as the TDMRep report ranks them (a
-//     tdmrep.json that is an HTML page, such as the page a site serves
-//     for every path it lacks, is no file); a
-//     reservation (1) is train-ai=n, and TDMPolicy its tdm-policy. 0
-//     states no preference ([PrefUnknown]), and is listed all the same; a
-//     value that is neither is a protocol error, read as no value.
+//     joined with ", " into one statement;
+//   - "x-robots-tag": noai in the X-Robots-Tag header, train-ai=n;
+//     noimageai only on an image (on a page it speaks of the page's
+//     images, which are responses of their own);
+//   - "robots-meta": noai in a robots META tag, train-ai=n;
+//   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
+//     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
+//     field and META tag, each replacing (Superseded) the earlier as the
+//     TDMRep report ranks them; a reservation (1) is train-ai=n, with
+//     TDMPolicy its tdm-policy; 0 is listed as [PrefUnknown]; any other
+//     value is no value. A tdmrep.json that is an HTML page (a site's
+//     page for every path it lacks) is no file.
 //
-// META tags are read from an HTML body as PageDirectives reads them. It
-// fails closed: when robots.txt cannot be consulted for the URL
-// (unreachable with no usable copy, a closed Client), or the site's
-// tdmrep.json cannot be read, train-ai is n, with a Signal whose Where is
-// "unreachable" and whose Value is the error, as when resp has no Request
-// (the Transport sets it); for a URL robots.txt now disallows, robots.txt
-// states nothing. robots.txt and tdmrep.json are those of the site the
-// request's Host names, and URL the page's at that site. The request's context bounds a
-// fetch of robots.txt; Receipt parses the cached robots.txt again, for
-// its lines, hash and licences. A nil resp gives a Receipt of nothing.
+// Headers and META tags are read as [Transport.PageDirectives] reads them.
+// robots.txt and tdmrep.json are those of the site the request's Host
+// names, and URL the page's at that site; the request's context bounds a
+// fetch of robots.txt, and the cached one is parsed again. It fails
+// closed: when either file cannot be consulted (unreachable with no
+// usable copy, a closed Client, no resp.Request), train-ai is n, with a
+// Signal whose Where is "unreachable" and whose Value is the error. For a
+// URL robots.txt disallows, robots.txt states nothing. A nil resp gives a
+// Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}
@@ -139,10 +133,9 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	return rc
 }
 
-// Usage returns the Usage of [Transport.Receipt] for resp, a response
-// the Transport returned, without a body: so without the robots and
-// TDMRep META tags. A crawler that reads pages asks Receipt with the
-// body; a nil resp gives the zero Usage.
+// Usage returns the Usage of [Transport.Receipt] for resp without a body,
+// so without the robots and TDMRep META tags; a nil resp gives the zero
+// Usage.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
@@ -195,11 +188,10 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 // tdmOf gathers into rd what TDMRep says of a page at path (see
 // requestPath), in the order the report ranks its techniques: its site's
 // tdmrep.json f (nil for none), or the error reading it gave; its header
-// fields h (a valid "1" wins over "0"); and its META tags. The last that
-// sets tdm-reservation decides, and a reservation reads as train-ai=n;
-// the policy is the last one given, absence resetting nothing. It returns
-// the policy when the decision is a reservation, else "" (the report asks
-// agents not to process a policy beside tdm-reservation 0).
+// fields h (a valid "1" wins over "0"); and its META tags. The last that sets tdm-reservation
+// decides; the policy is the last one given. It returns the policy when
+// the decision is a reservation, else "" (the report asks agents not to
+// process a policy beside tdm-reservation 0).
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -267,7 +259,7 @@ func fileSay(f *tdmrep.File, path string) (say tdmSay) {
 // robotsTxt gathers into rd what robots.txt says of req's URL, and into
 // rc, when not nil, the URL, the evidence and the licences.
 func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
-	if rc != nil && req.URL != nil {
+	if rc != nil {
 		served, _ := servedURL(req)
 		rc.URL = capText(served)
 	}
@@ -348,9 +340,7 @@ func (t *Transport) robotsMeta(rd *reading, body []byte) {
 // tdmFile returns req's site's tdmrep.json, which the Client fetches,
 // caches and shares as it does robots.txt (WithTDMRep): nil when the site
 // has none or the Client does not read them; an error when it is
-// unreachable with no usable copy or cannot be read. The Client's fetch
-// timeout bounds the wait, whatever req's context says, so that a request
-// already cancelled by its caller does not read as a failure.
+// unreachable with no usable copy or cannot be read.
 func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if t.c.tdm == nil {
 		return nil, nil
@@ -364,8 +354,8 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The request's caller may have cancelled it; the wait is bounded by
-	// what one fill may take: the Store, another process's lease, a fetch.
+	// The request's caller may have cancelled it, which is no failure of
+	// the site's: the wait is bounded by what one fill may take instead.
 	cfg := &t.c.cfg
 	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), time.Duration(bound))
@@ -475,10 +465,7 @@ func isImage(ctype string) bool {
 // page, read into the AIPREF vocabulary. [Transport.Receipt] lists those
 // of a page, its robots.txt's included.
 type Signal struct {
-	// Source is the kind of signal, as Transport.Receipt names them:
-	// "robots.txt", "content-signal", "content-usage-header",
-	// "x-robots-tag", "robots-meta", "tdmrep.json", "tdm-header" or
-	// "tdm-meta".
+	// Source is the kind of signal, as [Transport.Receipt] names them.
 	Source string `json:"source"`
 	// Label is the usage label, such as "train-ai": the AIPREF label
 	// of the use, or the signal's own name for a use the vocabulary has

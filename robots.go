@@ -36,8 +36,8 @@ type Rule struct {
 }
 
 // Robots is a parsed robots.txt. It is immutable and safe for concurrent
-// use. It keeps the groups of the first crawler it checks at hand, the
-// fast way to check many URLs for one crawler. It holds no diagnostics:
+// use. It keeps the groups of the first crawler it checks at hand, which
+// makes checking many URLs for one crawler fast. It holds no diagnostics:
 // [github.com/robotsgate/robotstxt/parser.Parse] reports those.
 type Robots struct {
 	t     *parse.Table // indexed: a check looks only at rules that can match
@@ -45,8 +45,8 @@ type Robots struct {
 	first atomic.Pointer[resolved]
 }
 
-// resolved is the list of groups that apply to one crawler, and the
-// preferences of the Content-Signal records that apply to it.
+// resolved is what applies to one crawler: its groups and the
+// preferences of its Content-Signal records.
 type resolved struct {
 	agent  string
 	groups []int
@@ -96,7 +96,7 @@ func (r *Robots) Check(agent, url string) Decision {
 }
 
 // groups returns the groups that apply to agent, remembered for the
-// first crawler checked. The caller only reads them.
+// first crawler checked; the caller only reads them.
 func (r *Robots) groups(agent string) []int {
 	f := r.first.Load()
 	if f != nil && f.agent == agent {
@@ -109,9 +109,8 @@ func (r *Robots) groups(agent string) []int {
 	return groups
 }
 
-// signal returns the preferences of the Content-Signal records that apply
-// to agent, whose groups are groups, remembered for the first crawler
-// checked.
+// signal returns the preferences of the Content-Signal records of
+// agent's groups, remembered for the first crawler checked.
 func (r *Robots) signal(agent string, groups []int) Usage {
 	if f := r.first.Load(); f != nil && f.agent == agent {
 		return f.signal
@@ -143,19 +142,16 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 	return !ok || rule.Allow, Rule(rule) // its twin: converted for free
 }
 
-// Usage returns the preferences that robots.txt states about the use of
-// url's content by the crawler whose product token is agent: whether it
-// may train AI models on it, use it for search, and so on (see [Usage]),
-// from its Content-Usage rules (draft-ietf-aipref-attach §4) and
-// Cloudflare's Content-Signal records, combined label by label: n if
-// any says n, else y if any says y, else unknown. [Transport.Receipt]
-// says which lines state them.
+// Usage returns the preferences (see [Usage]) that robots.txt states
+// about the use of url's content by the crawler whose product token is
+// agent, from its Content-Usage rules (draft-ietf-aipref-attach §4) and
+// Cloudflare's Content-Signal records, combined label by label: n if any
+// says n, else y if any says y, else unknown. [Transport.Receipt] says
+// which lines state them. For a URL Allowed refuses it is the zero Usage.
 //
 // Content-Usage rules belong to groups, and merge, as Allow and Disallow
-// do, but like lines Google's parser does not know they do not end a
-// group's user-agent lines: a user-agent line right after them, with no
-// Allow or Disallow between, joins their group, whose rules of both kinds
-// then apply to it too (the robotstxt command's lint warns of it). The rule whose
+// do, though they do not end a group's user-agent lines (see
+// [github.com/robotsgate/robotstxt/parser.UsageRule]). The rule whose
 // path matches url with the greatest length decides, matched as an Allow
 // pattern is; a rule without a path matches with length 0. Rules
 // matching with the same length combine. Each rule is tried in time
@@ -166,18 +162,15 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 // search is search, and keys with no equivalent (ai-input) keep their
 // name; yes is y and no is n. A record belongs to the group it stands in,
 // even past blank lines; one before the first user-agent line applies to
-// every crawler, as Cloudflare and crawler-commons read it. The records
-// that apply cover every URL the crawler may fetch.
-//
-// For a URL Allowed refuses every label is unknown (the zero Usage).
+// every crawler. The records that apply cover every URL the crawler may
+// fetch.
 func (r *Robots) Usage(agent, url string) Usage {
 	groups := r.groups(agent)
 	return usageOf(r.t, r.mode, groups, match.Path(url), r.signal(agent, groups))
 }
 
 // agentRules returns the rules that a crawler known by the given product
-// tokens obeys (those of every group that names one of them, merged, or
-// when none does, those of the "*" groups), copied out of the file.
+// tokens obeys, copied out of the file.
 func (r *Robots) agentRules(agents ...string) *agentRules {
 	t, groups := r.t.SelectFor(agents...)
 	a := &agentRules{t: t, mode: r.mode}
@@ -247,28 +240,25 @@ func (r *Robots) Licenses() []string {
 }
 
 // agentRules are the rules that one crawler obeys (see Robots.agentRules),
-// in their own table without the rest of the file, so that the Client
-// keeps them alone. They are immutable and safe for concurrent use.
+// in their own table, so that the Client keeps them without the rest of
+// the file. They are immutable and safe for concurrent use.
 type agentRules struct {
 	t    *parse.Table
 	mode Mode
 	// signal holds the preferences of the Content-Signal records that
-	// apply, those before the first group included, which the table
-	// does not keep; nil for none, the common case, so that it costs 8
-	// bytes.
+	// apply, which the table does not keep; nil for none, the common case,
+	// so that it costs 8 bytes.
 	signal *Usage
 }
 
-// selected is the one group of an agentRules' table, which
-// parse.Table.Select makes; nothing changes it.
+// selected is the one group of an agentRules' table; nothing changes it.
 var selected = []int{0}
 
 // check reports whether path (as match.Path returns it) is allowed, and
 // the deciding rule.
 func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
 
-// contentSignal returns the preferences of the Content-Signal records
-// that apply (see Robots.Usage).
+// contentSignal returns the preferences of a.signal, if any.
 func (a *agentRules) contentSignal() Usage {
 	if a.signal == nil {
 		return Usage{}
@@ -276,6 +266,5 @@ func (a *agentRules) contentSignal() Usage {
 	return *a.signal
 }
 
-// crawlDelay returns the first crawl-delay of the groups that parses (see
-// Robots.CrawlDelay).
+// crawlDelay is Robots.CrawlDelay for a's crawler.
 func (a *agentRules) crawlDelay() (time.Duration, bool) { return crawlDelay(a.t.Extensions(selected)) }

@@ -13,8 +13,7 @@ import (
 // maxServerText bounds each string a server chooses that an entry keeps
 // (a validator, the final URL): real ones are far shorter, and kept whole,
 // 15 authorities with megabyte headers would evict every other entry from
-// the default cache. A longer validator is dropped (a cut one could never
-// match); a longer text is cut.
+// the default cache.
 const maxServerText = 512
 
 // maxCauseText bounds the text of an underlying failure an error carries,
@@ -27,7 +26,8 @@ func capText(s string) string { return quote.Cut(s, maxServerText) }
 // capQuote returns s cut to at most quote.Max bytes, for an error's text.
 func capQuote(s string) string { return quote.Cut(s, quote.Max) }
 
-// capValidator returns v, or "" when v is longer than maxServerText.
+// capValidator returns v, or "" when v is longer than maxServerText: a
+// cut validator could never match.
 func capValidator(v string) string {
 	if len(v) > maxServerText {
 		return ""

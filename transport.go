@@ -77,24 +77,21 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
-// the URL's), however it is spelled and whatever address the request is
-// sent to, so that a crawler that resolves names itself keeps one pace
-// for a site of many addresses. Requests to one site reach it at least
-// the Crawl-delay robots.txt gives the Client's product tokens apart
-// (else [WithDefaultInterval]; for a Host of its own, the longer of the
-// two files'), from the arrival of one response to the sending of the
-// next; other sites are not held up. A 429 or 503 response with a
-// Retry-After holds its site for that long (at most [WithMaxHold]). A
-// request waits in RoundTrip for its turn unless it cannot come before
-// the request's deadline (or [WithMaxWait] without one), or is not free
-// now under [WithNoWait]: then the request fails at once, unsent, with a
-// *[PacedError].
+// the URL's), however it is spelled and whatever address it is sent to.
+// Requests to one site reach it at least the Crawl-delay robots.txt gives
+// the Client's product tokens apart (else [WithDefaultInterval]; for a
+// Host of its own, the longer of the two files'), from the arrival of one
+// response to the sending of the next. A 429 or 503 response with a
+// Retry-After holds its site for that long ([WithMaxHold]). A request
+// waits in RoundTrip for its turn unless it cannot come before the
+// request's deadline ([WithMaxWait] without one), or is not free now
+// under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
 //
-// [Transport.Stats] counts what the Transport refused, deferred, delayed
-// and sent; refusals and holds are logged at Debug level ([WithLogger]).
-// The Client's own robots.txt requests (see [NewClientTransport]), and
-// requests whose context comes from [SkipRobots], are passed to next as
-// they are. A Transport is safe for concurrent use.
+// [Transport.Stats] counts what the Transport did; refusals and holds are
+// logged at Debug level ([WithLogger]). The Client's own robots.txt
+// requests (see [NewClientTransport]), and requests whose context comes
+// from [SkipRobots], are passed to next as they are. A Transport is safe
+// for concurrent use.
 type Transport struct {
 	c     *Client
 	next  http.RoundTripper
@@ -397,10 +394,10 @@ func defaultTransportConfig() transportConfig {
 	return transportConfig{maxInterval: parse.MaxCrawlDelay, maxHold: defaultMaxHold, maxWait: defaultMaxWait}
 }
 
-// WithPacer sets the Pacer that spaces requests. Transports that share a
-// Pacer keep each Crawl-delay between them: by default every Transport of
-// one Client shares its in-process pacer, and a *redisstore.Store keeps
-// the spacing across every process that uses the same Redis.
+// WithPacer sets the Pacer that spaces requests, which Transports that
+// share it keep between them: by default every Transport of one Client
+// shares its in-process pacer; a *redisstore.Store paces every process
+// that uses the same Redis.
 func WithPacer(p Pacer) TransportOption {
 	return func(c *transportConfig) {
 		if p != nil {
@@ -411,8 +408,7 @@ func WithPacer(p Pacer) TransportOption {
 
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
 // authority's turn is not free now fails at once, not sent, with a
-// *[PacedError] saying when to come back. A frontier crawler puts the URL
-// back until then ([PacedError.RetryAt]) and sends another meanwhile.
+// *[PacedError] saying when to come back.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }
@@ -443,9 +439,8 @@ func WithMaxHold(d time.Duration) TransportOption {
 
 // WithMaxWait bounds how long a request whose context has no deadline
 // waits for its turn (default five minutes); one with a deadline, as an
-// http.Client with a Timeout gives, waits until that deadline. A request
-// whose turn may come later fails at once, not sent, with a *[PacedError]
-// matching context.DeadlineExceeded. It panics if d is not positive.
+// http.Client with a Timeout gives, waits until that deadline (see
+// [PacedError]). It panics if d is not positive.
 func WithMaxWait(d time.Duration) TransportOption {
 	inRange(d > 0, "WithMaxWait", d)
 	return func(c *transportConfig) { c.maxWait = d }

@@ -45,11 +45,10 @@ func (p Pref) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 // A Usage keeps each label the site wrote once, known today or not
 // (labels are case-sensitive), with its value if that is a Token; only
 // the Tokens y and n state a preference, and the zero Usage states none.
-// A Usage is one string, cheap to copy, and comparable: two are == when
-// they hold the same labels and values in the same order. It holds a
-// statement as long as a robots.txt line, with as many members as fit
-// (far more than the 1,024 RFC 9651 asks parsers to accept), in at most
-// about 20 KiB.
+// Usages are comparable: two are == when they hold the same labels and
+// values in the same order. A Usage holds a statement as long as a
+// robots.txt line (about 20 KiB), with as many members as fit (far more
+// than the 1,024 RFC 9651 asks parsers to accept).
 type Usage struct {
 	members string // the statement, as package usage keeps it
 }
@@ -64,7 +63,7 @@ func parseUsage(value string) Usage {
 }
 
 // parseStatement is parseUsage with the reason a statement states no
-// preference: a *sfv.SyntaxError or sfv.ErrTooLong.
+// preference.
 func parseStatement(value string) (Usage, error) {
 	m, err := usage.Parse(value)
 	return Usage{m}, err
@@ -156,9 +155,8 @@ func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 }
 
 // signalOf returns the preferences of the Content-Signal records of t
-// that apply to groups, those of one crawler: the records before the
-// first group, which apply to every crawler, and those of the groups,
-// combined in any order.
+// that apply to groups (one crawler's), those before the first group
+// included, combined.
 func signalOf(t *parse.Table, groups []int) Usage {
 	var u Usage
 	for _, records := range [...][]parse.Record{t.FileExtensions(), t.Extensions(groups)} {
