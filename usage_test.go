@@ -738,7 +738,7 @@ func TestRobotsUsage(t *testing.T) {
 // TestRobotsContentSignal reads the Content-Signal records of the three
 // corpus files that hold one (0008, 1698 and 1715 of the full corpus;
 // their records and groups inline), and the scope of records before any
-// group, through Robots.Usage and Robots.Signals.
+// group, through Robots.Usage and signalsOf.
 func TestRobotsContentSignal(t *testing.T) {
 	const (
 		// 0008: the record stands after the group's rules, past a blank
