@@ -9,14 +9,12 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 )
 
-// MaxDiagnostics bounds the diagnostics of one file: after that many, one
-// more diagnostic of kind [TooManyDiagnostics] counts the rest.
-const MaxDiagnostics = 1000
-
-// MaxUnknownRecords bounds the extension records with an unknown key that
-// one file keeps; one diagnostic of kind [UnknownRecordsDropped] counts
-// the rest. Records with a known key, such as crawl-delay, are all kept.
-const MaxUnknownRecords = 1000
+// The bounds of one file, past which a diagnostic of kind
+// [TooManyDiagnostics] or [UnknownRecordsDropped] counts the rest.
+const (
+	MaxDiagnostics    = 1000 // diagnostics reported
+	MaxUnknownRecords = 1000 // extension records with an unknown key kept
+)
 
 // builder collects the records of a file into pooled scratch slices,
 // which finish copies at their exact size: growing them costs no garbage.
@@ -75,9 +73,8 @@ func (b *builder) release() {
 }
 
 // keep appends s to the text and returns its offset, or false when the
-// text would grow past maxText. From then on the rest of the body is
-// dropped, as if cut there: keeping a later, shorter allow whose disallow
-// was lost would be wrong.
+// text would grow past maxText: then the rest of the body is dropped, as
+// if cut there, lest a later allow outlive its lost disallow.
 func (b *builder) keep(s string) (uint32, bool) {
 	if b.full || uint64(len(b.text)+len(s)) > maxText {
 		b.full = true
@@ -181,8 +178,7 @@ func (b *builder) fileRecord(records []record, key int, l *Line) []record {
 	return records
 }
 
-// pattern returns the rule value p normalised by match.Escape and, in
-// RFC 9309 mode, match.Unescape.
+// pattern returns the rule value p normalised.
 func (b *builder) pattern(p string) string {
 	if !b.plain {
 		p = match.Escape(p)
@@ -219,7 +215,9 @@ func (b *builder) extension(l *Line) {
 		if !ok {
 			return
 		}
-		lowerASCII(b.text[off:])
+		for i, c := range b.text[off:] { // lower-case the key
+			b.text[int(off)+i] = ascii.Lower(c)
+		}
 		r.key, r.keyN = off, uint16(len(l.RawKey))
 	}
 	off, ok := b.keep(l.Value)
@@ -228,13 +226,6 @@ func (b *builder) extension(l *Line) {
 	}
 	r.off = off
 	b.records = append(b.records, r)
-}
-
-// lowerASCII maps the ASCII letters of s to lower case.
-func lowerASCII(s []byte) {
-	for i, c := range s {
-		s[i] = ascii.Lower(c)
-	}
 }
 
 // diag records a diagnostic, up to MaxDiagnostics, and counts the rest.
@@ -253,7 +244,7 @@ func (b *builder) diag(line int, k Kind, text string) {
 	b.diags = append(b.diags, Diagnostic{Line: line, Kind: k, Text: strings.Clone(text)})
 }
 
-// finish returns the Table, and the diagnostics when it collects them.
+// finish returns the Table, and the diagnostics if b.lint.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
 	both := &struct { // one allocation
 		t Table
