@@ -20,13 +20,14 @@ const (
 // which finish copies at their exact size: growing them costs no garbage.
 type builder struct {
 	*scratch
-	p       Parser
-	plain   bool // no rule needs escaping (see scanner.plain)
-	lint    bool // collect diagnostics
-	inRule  bool // the current group has a rule, so a user-agent starts a new one
-	full    bool // the text reached maxText: the rest of the body is dropped
-	unknown int  // extension records with an unknown key
-	dropped int  // diagnostics past MaxDiagnostics
+	p         Parser
+	plain     bool // no rule needs escaping (see scanner.plain)
+	lint      bool // collect diagnostics
+	inRule    bool // the current group has a rule, so a user-agent starts a new one
+	full      bool // the text reached maxText: the rest of the body is dropped
+	usageFull bool // usageText reached maxText: later Content-Usage rules are dropped
+	unknown   int  // extension records with an unknown key
+	dropped   int  // diagnostics past MaxDiagnostics
 	// Where the diagnostics that count what was dropped are, or -1, and
 	// how many of them there are.
 	droppedAt, unknownAt, counters int
@@ -41,7 +42,10 @@ type scratch struct {
 	sitemaps []record
 	licenses []record
 	diags    []Diagnostic
-	usage    usageScratch // the Content-Usage rules
+	usage    []usageRule
+	// usageText holds the text of usage apart, so that it never takes
+	// room rules need (see builder.keep).
+	usageText []byte
 }
 
 // scratchPool holds scratch slices between parses, cleared.
@@ -62,13 +66,14 @@ func newBuilder(p Parser, lint bool, size int) builder {
 func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
-	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.licenses), cap(s.diags), cap(s.text)/64) > maxPooled {
+	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.licenses), cap(s.diags),
+		cap(s.usage), cap(s.text)/64, cap(s.usageText)/64) > maxPooled {
 		return
 	}
 	clear(s.diags)
 	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
 	s.records, s.sitemaps, s.licenses, s.diags = s.records[:0], s.sitemaps[:0], s.licenses[:0], s.diags[:0]
-	s.usage.reset()
+	s.usage, s.usageText = s.usage[:0], s.usageText[:0]
 	scratchPool.Put(s)
 }
 
@@ -246,11 +251,15 @@ func (b *builder) diag(line int, k Kind, text string) {
 
 // finish returns the Table, and the diagnostics if b.lint.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
+	var usage *usageRules
+	if len(b.usage) > 0 {
+		usage = &usageRules{text: string(b.usageText), rules: clone(b.usage)}
+	}
 	both := &struct { // one allocation
 		t Table
 		f fileParts
 	}{
-		t: Table{text: string(b.text), rules: clone(b.rules), more: newMore(clone(b.records), b.usage.table())},
+		t: Table{text: string(b.text), rules: clone(b.rules), more: newMore(clone(b.records), usage)},
 		f: fileParts{
 			groups:   clone(b.groups),
 			agents:   clone(b.agents),

@@ -47,14 +47,6 @@ type usageRules struct {
 	rules []usageRule
 }
 
-// usageScratch collects the Content-Usage rules of a file, in a text of
-// their own, so that they never take room rules need (see builder.keep).
-type usageScratch struct {
-	rules []usageRule
-	text  []byte
-	full  bool // the text reached maxText: later rules are dropped
-}
-
 func (b *builder) usageRule(l *Line) {
 	if len(b.groups) == 0 {
 		b.diag(l.Num, RuleOutsideGroup, l.Value)
@@ -64,31 +56,14 @@ func (b *builder) usageRule(l *Line) {
 	if path != "" {
 		path = b.pattern(path)
 	}
-	s := &b.usage
-	if s.full || uint64(len(s.text)+len(path)+len(stmt)) > maxText {
-		s.full = true
+	if b.usageFull || uint64(len(b.usageText)+len(path)+len(stmt)) > maxText {
+		b.usageFull = true
 		return
 	}
-	off := uint32(len(s.text))
-	s.text = append(append(s.text, path...), stmt...)
-	s.rules = append(s.rules, usageRule{off: off, group: uint32(len(b.groups) - 1), line: uint32(l.Num),
+	off := uint32(len(b.usageText))
+	b.usageText = append(append(b.usageText, path...), stmt...)
+	b.usage = append(b.usage, usageRule{off: off, group: uint32(len(b.groups) - 1), line: uint32(l.Num),
 		n: uint16(len(path)), sn: uint16(len(stmt))})
-}
-
-func (s *usageScratch) table() *usageRules {
-	if len(s.rules) == 0 {
-		return nil
-	}
-	return &usageRules{text: string(s.text), rules: clone(s.rules)}
-}
-
-// reset empties the scratch, letting go of slices too large to pool.
-func (s *usageScratch) reset() {
-	if max(cap(s.rules), cap(s.text)/64) > maxPooled {
-		*s = usageScratch{}
-		return
-	}
-	s.rules, s.text, s.full = s.rules[:0], s.text[:0], false
 }
 
 // size returns the bytes s retains; 0 for nil.
