@@ -212,11 +212,13 @@ func utf16Of(body []byte) utf16Form {
 // charset it was read in (see Read).
 func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	enc, name := u16.enc, u16.name
+	if enc == nil && utf8.Valid(body) {
+		return body, "utf-8"
+	}
 	if enc == nil {
-		if utf8.Valid(body) || declaresUTF8(contentType) {
+		if enc, name = headerCharset(contentType); name == "utf-8" {
 			return body, "utf-8"
 		}
-		enc, name = headerCharset(contentType)
 	}
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
@@ -226,24 +228,15 @@ func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	return out, name
 }
 
-func declaresUTF8(contentType string) bool {
-	_, params, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		return false
-	}
-	enc, err := htmlindex.Get(params["charset"])
-	return err == nil && enc == unicode.UTF8
-}
-
 // headerCharset returns the encoding a Content-Type's charset names, and
 // its name, unless that is not ASCII-compatible (UTF-16 or the
-// replacement encoding would turn a disallow into garbage) or is UTF-8,
-// which the body is not: Windows-1252 then, as without a charset.
+// replacement encoding would turn a disallow into garbage): Windows-1252
+// then, as without a charset.
 func headerCharset(contentType string) (encoding.Encoding, string) {
 	if _, params, err := mime.ParseMediaType(contentType); err == nil {
 		if enc, err := htmlindex.Get(params["charset"]); err == nil {
 			name, _ := htmlindex.Name(enc) // every encoding Get returns has one
-			if name != "utf-8" && name != "replacement" && !strings.HasPrefix(name, "utf-16") {
+			if name != "replacement" && !strings.HasPrefix(name, "utf-16") {
 				return enc, name
 			}
 		}
