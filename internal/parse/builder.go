@@ -220,8 +220,9 @@ func (b *builder) extension(l *Line) {
 		if !ok {
 			return
 		}
-		for i, c := range b.text[off:] { // lower-case the key
-			b.text[int(off)+i] = ascii.Lower(c)
+		key := b.text[off:]
+		for i, c := range key {
+			key[i] = ascii.Lower(c)
 		}
 		r.key, r.keyN = off, uint16(len(l.RawKey))
 	}

@@ -124,7 +124,7 @@ func CrawlDelay(value string) (time.Duration, error) {
 // [A-Za-z_-] ("Googlebot/2.1" gives "Googlebot", "*" gives "").
 func AgentToken(value string) string {
 	n := 0
-	for n < len(value) && ('a' <= value[n]|0x20 && value[n]|0x20 <= 'z' || value[n] == '-' || value[n] == '_') {
+	for n < len(value) && isTokenByte(value[n]) {
 		n++
 	}
 	return value[:n]
@@ -134,4 +134,8 @@ func AgentToken(value string) string {
 // by: not empty, and only [A-Za-z_-].
 func ValidToken(s string) bool {
 	return s != "" && AgentToken(s) == s
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
 }
