@@ -33,10 +33,9 @@ const (
 	smallGroup = 32
 	// filteredBlock is the number of rules from which a block notes
 	// grams: 2,440 instructions with 4, 2,462 with 8, 2,560 with 16;
-	// counting only rules with pieces, which Select's tables need (see
-	// eachWork), 0.3 % more.
-	// Without grams the costliest file takes 95 times the median check
-	// (BenchmarkCorpusAgentMix), against 14 with them.
+	// counting only rules with pieces, as Select's tables need, 0.3 %
+	// more. Without grams the costliest file takes 95 times the median
+	// check (BenchmarkCorpusAgentMix), against 14 with them.
 	filteredBlock = 8
 	// gramPath is how many bytes of path a rule of a filtered block may
 	// stand for: a longer path tries each rule instead, so that a long

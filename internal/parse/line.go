@@ -43,11 +43,8 @@ const (
 func Lines(body string) iter.Seq[Line] {
 	return func(yield func(Line) bool) {
 		sc := newScanner(body)
-		for {
-			var l Line
-			if !sc.next(&l) || !yield(l) {
-				return
-			}
+		var l Line
+		for sc.next(&l) && yield(l) {
 		}
 	}
 }
