@@ -1,11 +1,8 @@
-// Package meta reads the page-level robots directives that complement
-// robots.txt: the HTML robots META tag (<meta name="robots"
-// content="noindex, nofollow">, or one named for a crawler) and the
-// X-Robots-Tag HTTP header; and the TDMRep META tags, which reserve the
-// rights of text and data mining.
-//
-// robots.txt says whether a crawler may fetch a URL; these directives say
-// what it may do with the page once fetched.
+// Package meta reads the page-level robots directives, which say what a
+// crawler may do with a page robots.txt let it fetch: the HTML robots
+// META tag (<meta name="robots" content="noindex, nofollow">, or one
+// named for a crawler) and the X-Robots-Tag HTTP header; and the TDMRep
+// META tags, which reserve the rights of text and data mining.
 package meta
 
 import (
@@ -43,8 +40,7 @@ type Directives struct {
 	Other []string
 }
 
-// The bounds of Directives.Other: room for every directive known, while a
-// hostile page cannot make a Directives hold megabytes.
+// The bounds of Directives.Other: room for every directive known.
 const (
 	maxOther    = 64
 	maxOtherLen = 256
@@ -198,8 +194,8 @@ func namesAny(who string, tokens []string) bool {
 	return slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(who, t) })
 }
 
-// maxHTMLBytes is the most of a page that FromHTML reads while looking for
-// META tags; they belong in the head, near the top.
+// maxHTMLBytes is the most of a page read for META tags, which belong in
+// the head, near the top.
 const maxHTMLBytes = 1 << 20
 
 // FromHTML reads the robots META tags of an HTML page: those named
@@ -235,8 +231,7 @@ type TDM struct {
 	Policy string
 }
 
-// maxPolicyLen bounds TDM.Policy: room for any real URL, while a page
-// cannot make a TDM hold more.
+// maxPolicyLen bounds TDM.Policy: room for any real URL.
 const maxPolicyLen = 2048
 
 // TDMFromHTML reads the TDMRep META tags of an HTML page as [FromHTML]
@@ -262,8 +257,7 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 }
 
 // head calls visit with the name, spaces trimmed, and content of each
-// <meta> tag with a name in the head of the HTML page r, reading at most
-// maxHTMLBytes.
+// <meta> tag with a name in the head of the HTML page r.
 func head(r io.Reader, visit func(name, content string)) error {
 	z := html.NewTokenizer(io.LimitReader(r, maxHTMLBytes))
 	for {
@@ -291,8 +285,7 @@ func head(r io.Reader, visit func(name, content string)) error {
 	}
 }
 
-// metaTag calls visit with the name and content of the <meta> tag z is
-// at, if it has a name.
+// metaTag calls visit for the <meta> tag z is at, if it has a name.
 func metaTag(z *html.Tokenizer, visit func(name, content string)) {
 	var name, content []byte
 	for {

@@ -61,10 +61,8 @@ const (
 	UnknownRecordsDropped
 )
 
-// The bounds the documentation states are internal/parse's, spelt out
-// for go doc: an index below is out of range, and does not compile, when
-// they differ. TestDiagnosticKinds fails when the kinds do, TestCrawlDelay
-// when the longest crawl-delay does.
+// The bounds documented here are internal/parse's: these do not compile
+// if they differ.
 var (
 	_ = [1]struct{}{}[MaxLineLength-parse.MaxLineLength]
 	_ = [1]struct{}{}[1000-parse.MaxDiagnostics]

@@ -14,9 +14,8 @@ import (
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
-// internal/parse, the parser the robotstxt package shares, holds twins of
-// these types, field for field: Rule(r) converts at no cost, and does not
-// compile if they drift apart; File and Group, holding slices, are copied.
+// internal/parse holds twins of these types: Rule(r) converts them, and
+// does not compile if they drift apart; File and Group are copied.
 
 // A File is a parsed robots.txt body.
 type File struct {
@@ -108,7 +107,6 @@ func ParseRFC9309(body []byte) *File {
 	return fromParse(parse.Parser{RFC9309: true}.Parse(body))
 }
 
-// fromParse returns the File of f, internal/parse's twin.
 func fromParse(f *parse.File) *File {
 	return &File{
 		Groups:      each(f.Groups, fromGroup),

@@ -37,17 +37,11 @@ const DefaultLimit = 500 << 10
 // as unreachable: bytes it cannot read are never parsed as text.
 var ErrContentCoding = errors.New("robotstxt: unsupported content coding")
 
-// A Body is a robots.txt body as [Read] reads it.
+// A Body is a robots.txt body as [Read] reads it: parser.Body's twin,
+// which documents it.
 type Body struct {
-	// Text is the body as parsed: content coding undone, cut at the size
-	// limit at a line boundary, converted to UTF-8.
-	Text []byte
-	// Charset names the encoding the body was read in: "utf-8",
-	// "utf-16le", "utf-16be", or the charset the Content-Type names
-	// (windows-1252 when it names none and the body is not UTF-8).
-	Charset string
-	// Truncated reports that the body was longer than the limit: Text
-	// ends with the last whole line within it.
+	Text      []byte
+	Charset   string
 	Truncated bool
 }
 
@@ -55,19 +49,9 @@ type Body struct {
 const maxCodings = 4
 
 // Read reads a robots.txt body from r as the Client reads a response
-// body, so that a tool sees what a crawler would. header, which may be
-// nil, supplies Content-Encoding and Content-Type. gzip, x-gzip and
-// deflate (zlib or raw) are decoded; any other coding but identity gives
-// an error wrapping [ErrContentCoding]. At most limit bytes of the
-// decoded body are read (limit ≤ 0 reads everything); the line a limit
-// cuts is dropped, since a partial rule can say the opposite of the whole
-// ("Allow: /public/page.html" cut to "Allow: /"), unless the parser would
-// cut it anyway ([parse.MaxLineLength]). The text is then converted to
-// UTF-8: UTF-16 wins, told by a byte-order mark or the NULs of its first
-// bytes; a body that is valid UTF-8 or declared UTF-8 is kept as it is;
-// otherwise the Content-Type's charset, or Windows-1252, is converted.
-// An error means the body could not be read whole (a cut connection, a
-// corrupt stream); the Client treats it as unreachable.
+// body, as parser.Read documents; deflate may be zlib or raw, and an
+// unknown coding's error wraps [ErrContentCoding]. A cut line longer than
+// the parser keeps ([parse.MaxLineLength]) is kept.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	r, err := decoded(r, header.Get("Content-Encoding"))
 	if err != nil {
@@ -228,11 +212,13 @@ func utf16Of(body []byte) utf16Form {
 // charset it was read in (see Read).
 func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	enc, name := u16.enc, u16.name
+	if enc == nil && utf8.Valid(body) {
+		return body, "utf-8"
+	}
 	if enc == nil {
-		if utf8.Valid(body) || declaresUTF8(contentType) {
+		if enc, name = headerCharset(contentType); name == "utf-8" {
 			return body, "utf-8"
 		}
-		enc, name = headerCharset(contentType)
 	}
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
@@ -242,24 +228,15 @@ func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	return out, name
 }
 
-func declaresUTF8(contentType string) bool {
-	_, params, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		return false
-	}
-	enc, err := htmlindex.Get(params["charset"])
-	return err == nil && enc == unicode.UTF8
-}
-
 // headerCharset returns the encoding a Content-Type's charset names, and
 // its name, unless that is not ASCII-compatible (UTF-16 or the
-// replacement encoding would turn a disallow into garbage) or is UTF-8,
-// which the body is not: Windows-1252 then, as without a charset.
+// replacement encoding would turn a disallow into garbage): Windows-1252
+// then, as without a charset.
 func headerCharset(contentType string) (encoding.Encoding, string) {
 	if _, params, err := mime.ParseMediaType(contentType); err == nil {
 		if enc, err := htmlindex.Get(params["charset"]); err == nil {
 			name, _ := htmlindex.Name(enc) // every encoding Get returns has one
-			if name != "utf-8" && name != "replacement" && !strings.HasPrefix(name, "utf-16") {
+			if name != "replacement" && !strings.HasPrefix(name, "utf-16") {
 				return enc, name
 			}
 		}

@@ -6,10 +6,8 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// Escape normalises a rule value as Google's parser does: every byte at
-// or above 0x80 becomes %XX, and the hex digits of existing escapes are
-// upper-cased. Nothing is decoded. It allocates only when it changes
-// pattern.
+// Escape is [github.com/robotsgate/robotstxt/matcher.Escape]. It
+// allocates only when it changes pattern.
 func Escape(pattern string) string {
 	if strings.IndexByte(pattern, '%') < 0 && ascii.IsASCII(pattern) {
 		return pattern // the common case
@@ -64,9 +62,8 @@ func Unescape(s string) string {
 	return string(appendUnescaped(make([]byte, 0, len(s)), s))
 }
 
-// UnescapePath is Unescape for the path of a URL: it also encodes '*' as
-// %2A and '$' as %24, plain characters in a URL, which RFC 9309 §2.2.3
-// has a pattern match only in that encoded form.
+// UnescapePath is [github.com/robotsgate/robotstxt/matcher.UnescapePath]:
+// Unescape that also encodes '*' and '$'.
 func UnescapePath(s string) string {
 	if strings.ContainsAny(s, "*$") {
 		// Decoding yields neither '*' nor '$': encoding them first is the same.

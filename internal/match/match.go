@@ -1,11 +1,7 @@
-// Package match implements robots.txt pattern matching as RFC 9309 and
-// Google's reference parser define it: normalisation of rule values,
-// anchored wildcard matching of paths, and precedence between rules.
-//
-// Matching never backtracks: a pattern is literal segments separated by
-// '*', each found at its leftmost place after the previous one, which is
-// exact when '*' is the only wildcard. A check costs
-// O(len(pattern)+len(path)).
+// Package match implements robots.txt pattern matching, which package
+// matcher exports and documents. Matching never backtracks: a pattern is
+// literal segments separated by '*', each found at its leftmost place
+// after the previous one, which is exact when '*' is the only wildcard.
 package match
 
 import (
@@ -14,10 +10,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// Match reports whether pattern matches path. '*' matches any run of
-// bytes, including none; '$' anchors the end of the path, but only as the
-// last byte of the pattern. Matching starts at the beginning of path and is
-// case-sensitive. An empty pattern matches nothing.
+// Match is [github.com/robotsgate/robotstxt/matcher.Match].
 func Match(pattern, path string) bool {
 	if pattern == "" {
 		return false
@@ -73,9 +66,8 @@ func count(steps *int, n int) {
 }
 
 // IndexDir returns the length of the directory part of an allow pattern
-// that Google's parser widens to its directory, one whose last segment
-// begins with "index.htm" ("/d/" of /d/index.html), or 0 for any other
-// (see [MatchRule]).
+// that Google's parser widens to its directory ("/d/" of /d/index.html),
+// or 0 for any other (see [MatchRule]).
 func IndexDir(pattern string) int {
 	i := strings.LastIndexByte(pattern, '/')
 	if i < 0 || !strings.HasPrefix(pattern[i:], "/index.htm") {

@@ -2,11 +2,8 @@ package match
 
 import "strings"
 
-// Path returns the part of url that rules are matched against: the path,
-// ;params and query, always starting with "/" (a URL with no path gives
-// "/"), neither decoded nor escaped. url may be absolute, scheme-relative
-// ("//host/p") or a path. Path allocates only when the result must gain
-// its leading "/" (a path part that begins with "?" or ";").
+// Path is [github.com/robotsgate/robotstxt/matcher.Path]. It allocates
+// only when the result must gain its leading "/".
 func Path(url string) string {
 	if len(url) > 0 && url[0] == '/' && (len(url) == 1 || url[1] != '/') {
 		// A path already: only a fragment can follow.

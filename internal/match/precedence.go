@@ -1,11 +1,6 @@
 package match
 
-// Precedence compares two matching rules, a of length aLen and kind
-// aAllow and b of length bLen and kind bAllow, by RFC 9309 §2.2.2 as
-// Google's parser applies it: the longer match (in bytes of the
-// normalised pattern, '*' and '$' included) wins, and on a tie the allow.
-// It returns a negative number when a takes precedence, a positive one
-// when b does, and 0 when they tie (the first in file order wins). It is
+// Precedence is [github.com/robotsgate/robotstxt/matcher.Precedence]:
 // the one definition of precedence, which [Best] and indexes apply.
 func Precedence(aLen int, aAllow bool, bLen int, bAllow bool) int {
 	p := 2 * (bLen - aLen) // the kinds, worth one, decide between equal lengths

@@ -2,10 +2,7 @@ package match
 
 import "strings"
 
-// Prefix returns the literal start of the rule of pattern, normalised
-// (see [Escape]), an allow rule when allow is set: every path the rule
-// matches begins with it. It is the pattern up to its first '*' or final
-// '$', and for an allow of …/index.html at most its directory.
+// Prefix is [github.com/robotsgate/robotstxt/matcher.Prefix].
 func Prefix(pattern string, allow bool) string {
 	dir := 0
 	if allow {
@@ -23,10 +20,7 @@ func Prefix(pattern string, allow bool) string {
 	return pattern
 }
 
-// MatchRule reports whether the rule of pattern, normalised, an allow
-// rule when allow is set, matches path, and the length its match weighs:
-// the pattern's, or for an allow of …/index.html that matches only its
-// directory (as if "Allow: …/$" were there), that of "…/$".
+// MatchRule is [github.com/robotsgate/robotstxt/matcher.MatchRule].
 func MatchRule(pattern string, allow bool, path string) (length int, ok bool) {
 	if Match(pattern, path) {
 		return len(pattern), true

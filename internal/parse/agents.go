@@ -10,27 +10,23 @@ import (
 )
 
 // agentIndex lists the user-agent lines of a table by product token, so
-// that finding the groups that name a crawler takes a binary search (files
-// that shut out hundreds of bots, a group each, are common) and yields
-// them together.
+// that finding the groups that name a crawler takes a binary search: files
+// that shut out hundreds of bots, a group each, are common.
 type agentIndex struct {
-	// agents and groups hold a user-agent line with a token and its
-	// group, once for each token and group, sorted by lower-case token
-	// and then group.
+	// agents[i] is a user-agent line with a token, groups[i] its group,
+	// once for each token and group, sorted by lower-case token, group.
 	agents []uint32
 	groups []int
 	global []int // the groups with a "*" line, in file order
 }
 
-// agents returns the index of t's user-agent lines, built by the first
-// call.
+// agents returns the index of t's user-agent lines, built once.
 func (t *Table) agents() *agentIndex {
 	f := t.file
 	f.agentsOnce.Do(func() { f.agentIndex = newAgentIndex(t) })
 	return f.agentIndex
 }
 
-// newAgentIndex indexes the user-agent lines of t.
 func newAgentIndex(t *Table) *agentIndex {
 	f := t.file
 	type entry struct {
@@ -84,7 +80,7 @@ func (ix *agentIndex) named(t *Table, token string) []int {
 	return ix.groups[lo:hi:hi]
 }
 
-// size returns the bytes ix retains; 0 for nil.
+// size returns the bytes ix retains.
 func (ix *agentIndex) size() int {
 	if ix == nil {
 		return 0
@@ -108,8 +104,7 @@ func compareFold(a, b string) int {
 // crawler known by any of tokens, in file order: every group with a
 // user-agent line whose product token equals one of them ignoring ASCII
 // case, or when none does, every group with a "*" line. named reports
-// whether some group names a token; an empty token names none. A table
-// made by [Table.Select] has no user-agent lines.
+// whether some group names a token; an empty token names none.
 func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) {
 	ix := t.agents()
 	n := len(dst)
@@ -128,10 +123,9 @@ func (t *Table) AppendGroups(dst []int, tokens ...string) (_ []int, named bool) 
 	return append(dst, ix.global...), false
 }
 
-// SelectFor is Select(AppendGroups(nil, tokens...)) for a table selected
-// from once, and returns those groups too: reading each user-agent line
-// once costs less than indexing them (2 % of the Client's cold fill,
-// BenchmarkClientColdPass).
+// SelectFor is Select(AppendGroups(nil, tokens...)), and returns those
+// groups too, for a table selected from once: reading each user-agent
+// line once costs less than indexing them (2 % of BenchmarkClientColdPass).
 func (t *Table) SelectFor(tokens ...string) (*Table, []int) {
 	var named, global []int
 	for g := range t.file.groups {

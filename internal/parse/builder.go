@@ -9,26 +9,25 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 )
 
-// MaxDiagnostics bounds the diagnostics of one file: after that many, one
-// more diagnostic of kind [TooManyDiagnostics] counts the rest.
-const MaxDiagnostics = 1000
-
-// MaxUnknownRecords bounds the extension records with an unknown key that
-// one file keeps; one diagnostic of kind [UnknownRecordsDropped] counts
-// the rest. Records with a known key, such as crawl-delay, are all kept.
-const MaxUnknownRecords = 1000
+// The bounds of one file, past which a diagnostic of kind
+// [TooManyDiagnostics] or [UnknownRecordsDropped] counts the rest.
+const (
+	MaxDiagnostics    = 1000 // diagnostics reported
+	MaxUnknownRecords = 1000 // extension records with an unknown key kept
+)
 
 // builder collects the records of a file into pooled scratch slices,
 // which finish copies at their exact size: growing them costs no garbage.
 type builder struct {
 	*scratch
-	p       Parser
-	plain   bool // no rule needs escaping (see scanner.plain)
-	lint    bool // collect diagnostics
-	inRule  bool // the current group has a rule, so a user-agent starts a new one
-	full    bool // the text reached maxText: the rest of the body is dropped
-	unknown int  // extension records with an unknown key
-	dropped int  // diagnostics past MaxDiagnostics
+	p         Parser
+	plain     bool // no rule needs escaping (see scanner.plain)
+	lint      bool // collect diagnostics
+	inRule    bool // the current group has a rule, so a user-agent starts a new one
+	full      bool // the text reached maxText: the rest of the body is dropped
+	usageFull bool // usageText reached maxText: later Content-Usage rules are dropped
+	unknown   int  // extension records with an unknown key
+	dropped   int  // diagnostics past MaxDiagnostics
 	// Where the diagnostics that count what was dropped are, or -1, and
 	// how many of them there are.
 	droppedAt, unknownAt, counters int
@@ -43,7 +42,10 @@ type scratch struct {
 	sitemaps []record
 	licenses []record
 	diags    []Diagnostic
-	usage    usageScratch // the Content-Usage rules
+	usage    []usageRule
+	// usageText holds the text of usage apart, so that it never takes
+	// room rules need (see builder.keep).
+	usageText []byte
 }
 
 // scratchPool holds scratch slices between parses, cleared.
@@ -64,20 +66,20 @@ func newBuilder(p Parser, lint bool, size int) builder {
 func (b *builder) release() {
 	s := b.scratch
 	b.scratch = nil
-	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.licenses), cap(s.diags), cap(s.text)/64) > maxPooled {
+	if max(cap(s.agents), cap(s.rules), cap(s.groups), cap(s.records), cap(s.sitemaps), cap(s.licenses), cap(s.diags),
+		cap(s.usage), cap(s.text)/64, cap(s.usageText)/64) > maxPooled {
 		return
 	}
 	clear(s.diags)
 	s.text, s.groups, s.agents, s.rules = s.text[:0], s.groups[:0], s.agents[:0], s.rules[:0]
 	s.records, s.sitemaps, s.licenses, s.diags = s.records[:0], s.sitemaps[:0], s.licenses[:0], s.diags[:0]
-	s.usage.reset()
+	s.usage, s.usageText = s.usage[:0], s.usageText[:0]
 	scratchPool.Put(s)
 }
 
 // keep appends s to the text and returns its offset, or false when the
-// text would grow past maxText. From then on the rest of the body is
-// dropped, as if cut there: keeping a later, shorter allow whose disallow
-// was lost would be wrong.
+// text would grow past maxText: then the rest of the body is dropped, as
+// if cut there, lest a later allow outlive its lost disallow.
 func (b *builder) keep(s string) (uint32, bool) {
 	if b.full || uint64(len(b.text)+len(s)) > maxText {
 		b.full = true
@@ -181,8 +183,7 @@ func (b *builder) fileRecord(records []record, key int, l *Line) []record {
 	return records
 }
 
-// pattern returns the rule value p normalised by match.Escape and, in
-// RFC 9309 mode, match.Unescape.
+// pattern returns the rule value p normalised.
 func (b *builder) pattern(p string) string {
 	if !b.plain {
 		p = match.Escape(p)
@@ -219,7 +220,10 @@ func (b *builder) extension(l *Line) {
 		if !ok {
 			return
 		}
-		lowerASCII(b.text[off:])
+		key := b.text[off:]
+		for i, c := range key {
+			key[i] = ascii.Lower(c)
+		}
 		r.key, r.keyN = off, uint16(len(l.RawKey))
 	}
 	off, ok := b.keep(l.Value)
@@ -228,13 +232,6 @@ func (b *builder) extension(l *Line) {
 	}
 	r.off = off
 	b.records = append(b.records, r)
-}
-
-// lowerASCII maps the ASCII letters of s to lower case.
-func lowerASCII(s []byte) {
-	for i, c := range s {
-		s[i] = ascii.Lower(c)
-	}
 }
 
 // diag records a diagnostic, up to MaxDiagnostics, and counts the rest.
@@ -253,13 +250,17 @@ func (b *builder) diag(line int, k Kind, text string) {
 	b.diags = append(b.diags, Diagnostic{Line: line, Kind: k, Text: strings.Clone(text)})
 }
 
-// finish returns the Table, and the diagnostics when it collects them.
+// finish returns the Table, and the diagnostics if b.lint.
 func (b *builder) finish(lines int) (*Table, []Diagnostic) {
+	var usage *usageRules
+	if len(b.usage) > 0 {
+		usage = &usageRules{text: string(b.usageText), rules: clone(b.usage)}
+	}
 	both := &struct { // one allocation
 		t Table
 		f fileParts
 	}{
-		t: Table{text: string(b.text), rules: clone(b.rules), more: newMore(clone(b.records), b.usage.table())},
+		t: Table{text: string(b.text), rules: clone(b.rules), more: newMore(clone(b.records), usage)},
 		f: fileParts{
 			groups:   clone(b.groups),
 			agents:   clone(b.agents),

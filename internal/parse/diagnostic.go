@@ -2,15 +2,14 @@ package parse
 
 import "fmt"
 
-// A Diagnostic reports a line that the parser skipped, tolerated or cut,
-// for linting and debugging.
+// A Diagnostic reports a line that the parser skipped, tolerated or cut.
 type Diagnostic struct {
 	Line int    // 1-based line number
 	Kind Kind   // what was noticed
 	Text string // the key or value concerned, when there is one
 }
 
-// String formats the diagnostic as "line N: reason: text".
+// String formats the diagnostic as "line N: kind: text".
 func (d Diagnostic) String() string {
 	if d.Text == "" {
 		return fmt.Sprintf("line %d: %s", d.Line, d.Kind)
@@ -21,23 +20,22 @@ func (d Diagnostic) String() string {
 // Kind is the reason of a Diagnostic.
 type Kind uint8
 
-// The kinds of Diagnostic. Skipped lines have no effect on the rules;
-// tolerated lines are read as their author most likely meant them.
+// The kinds of Diagnostic, documented at parser.Kind.
 const (
-	NoKey                 Kind = iota + 1 // skipped: text that is not a key-value pair
-	UnknownKey                            // kept as an extension record: a key no crawler is known to read
-	RuleOutsideGroup                      // skipped: allow or disallow before any user-agent line
-	MissingColon                          // tolerated: "key value" without ':'
-	MisspeltKey                           // tolerated: a misspelling such as "dissallow"
-	LineTooLong                           // cut: the line is longer than MaxLineLength bytes
-	NULByte                               // cut: the line holds a NUL byte and ends there
-	InvalidUTF8                           // tolerated: the line is not valid UTF-8
-	AgentCut                              // tolerated: a user-agent value cut to its product token
-	EmptyAgent                            // a user-agent value with no product token: it names no crawler
-	NoLeadingSlash                        // a rule pattern that starts with neither '/' nor '*': it can match no path
-	BadValue                              // an extension value that does not parse, such as crawl-delay: soon
-	TooManyDiagnostics                    // more than MaxDiagnostics: Text counts those not reported, from this line on
-	UnknownRecordsDropped                 // more than MaxUnknownRecords unknown keys: Text counts the records not kept, from this line on
+	NoKey Kind = iota + 1
+	UnknownKey
+	RuleOutsideGroup
+	MissingColon
+	MisspeltKey
+	LineTooLong
+	NULByte
+	InvalidUTF8
+	AgentCut
+	EmptyAgent
+	NoLeadingSlash
+	BadValue
+	TooManyDiagnostics
+	UnknownRecordsDropped
 )
 
 var kindNames = [...]string{

@@ -9,26 +9,20 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 )
 
-// The index. A rule can match a path only when its literal prefix (up to
-// its first '*' or final '$'; see match.Prefix) starts the path. On the first
-// check the rules of each group of more than smallGroup rules are sorted by
-// prefix, and the rules of one prefix, a block, in precedence order; a
-// smaller group is one block, tried rule by rule.
-//
-// A check reads the path once. At depth d, rules[lo:hi] are the rules whose
-// prefix starts with path[:d], those whose prefix is path[:d] (a block that
-// starts the path) first: it notes that block, narrows the rest to byte
-// path[d] with two galloping searches (a staircase of nested prefixes costs
-// a few steps a byte) and skips what they all share. The blocks are then
-// tried longest prefix first, each up to the first rule that cannot beat
-// the best match so far.
+// The index. A rule can match a path only when its literal prefix (see
+// match.Prefix) starts the path. On the first check the rules of each
+// group of more than smallGroup rules are sorted by prefix, and the rules
+// of one prefix, a block, in precedence order; a smaller group is one
+// block. A check reads the path once, narrowing the rules to those whose
+// prefix starts with more and more of it (see check.group), then tries
+// the blocks found, longest prefix first, each up to the first rule that
+// cannot beat the best match so far.
 //
 // A block of many wildcard rules ("/*?filter=…", 1,824 in one corpus file)
 // is not narrowed by its prefix, so in a block of filteredBlock rules or
 // more each rule notes a gram: the hash of the rarest four-byte piece of
 // its literal runs after the prefix, which every path it matches holds. A
-// check hashes the path's pieces into a bit set once and passes over the
-// rules whose gram is not in it.
+// check passes over the rules whose gram the path lacks.
 
 // The tuning constants, with the instructions a check over the corpus
 // takes (BenchmarkCorpusPass under callgrind, 3,224 files).
@@ -39,10 +33,9 @@ const (
 	smallGroup = 32
 	// filteredBlock is the number of rules from which a block notes
 	// grams: 2,440 instructions with 4, 2,462 with 8, 2,560 with 16;
-	// counting only rules with pieces, which Select's tables need (see
-	// eachWork), 0.3 % more.
-	// Without grams the costliest file takes 95 times the median check
-	// (BenchmarkCorpusAgentMix), against 14 with them.
+	// counting only rules with pieces, as Select's tables need, 0.3 %
+	// more. Without grams the costliest file takes 95 times the median
+	// check (BenchmarkCorpusAgentMix), against 14 with them.
 	filteredBlock = 8
 	// gramPath is how many bytes of path a rule of a filtered block may
 	// stand for: a longer path tries each rule instead, so that a long
@@ -89,7 +82,7 @@ func (t *Table) indexSlow() {
 	}
 	for g := range t.file.groups {
 		rules, _ := t.groupRules(g)
-		sortRules(t.text, rules)
+		t.sortRules(rules)
 	}
 	t.noteGrams()
 	t.state.Store(indexed)
@@ -129,9 +122,8 @@ func (c *check) each(groups []int) {
 	}
 }
 
-// sortRules sorts a group's rules, whose patterns lie in text, into
-// index order.
-func sortRules(text string, rules []rule) {
+// sortRules sorts a group's rules into index order.
+func (t *Table) sortRules(rules []rule) {
 	byPrecedence := func(a, b rule) int {
 		return cmp.Or(match.Precedence(int(a.n), a.allow(), int(b.n), b.allow()), cmp.Compare(a.line, b.line))
 	}
@@ -140,31 +132,27 @@ func sortRules(text string, rules []rule) {
 		return
 	}
 	slices.SortFunc(rules, func(a, b rule) int {
-		if c := strings.Compare(prefixIn(text, &a), prefixIn(text, &b)); c != 0 {
+		if c := strings.Compare(t.prefix(&a), t.prefix(&b)); c != 0 {
 			return c
 		}
 		return byPrecedence(a, b)
 	})
 }
 
-// prefixIn returns the literal prefix of r, whose pattern lies in text.
-func prefixIn(text string, r *rule) string { return text[r.off() : r.off()+uint32(r.pre)] }
-
 // blockEnd returns the end of the block that starts at rules[b], a
 // large group in index order.
-func blockEnd(text string, rules []rule, b int) int {
+func (t *Table) blockEnd(rules []rule, b int) int {
 	e := b + 1
-	for e < len(rules) && prefixIn(text, &rules[e]) == prefixIn(text, &rules[b]) {
+	for e < len(rules) && t.prefix(&rules[e]) == t.prefix(&rules[b]) {
 		e++
 	}
 	return e
 }
 
-// noteGrams notes the grams of t's rules, in index order, in t.grams,
-// which it makes if some rule has one and Select has not: a rule of a
-// block of filteredBlock rules with pieces or more notes, of its pieces
-// (see eachPiece), the one whose hash the fewest pieces of the block
-// have, marked with gramMark; other rules 0.
+// noteGrams notes in t.grams, made if need be, the gram of each rule of
+// a block of filteredBlock rules with pieces (see eachPiece) or more: of
+// its pieces, the one whose hash the fewest pieces of the block have,
+// marked with gramMark; other rules 0.
 func (t *Table) noteGrams() {
 	var counts []uint16
 	for g := range t.file.groups {
@@ -173,7 +161,7 @@ func (t *Table) noteGrams() {
 			continue
 		}
 		for b := 0; b < len(rules); {
-			e := blockEnd(t.text, rules, b)
+			e := t.blockEnd(rules, b)
 			if e-b >= filteredBlock && countWild(rules[b:e]) >= filteredBlock {
 				if t.grams == nil {
 					t.grams = make([]uint16, len(t.rules))
@@ -257,9 +245,7 @@ func (s *gramSet) has(gram uint16) bool {
 // Decide finds the rule that decides for path, as match.Path or
 // target.Split return it, among the rules of the given groups, by
 // [match.Best]. ok is false when no rule matches: the path is allowed.
-// It matches only the rules whose literal prefix starts path and that
-// can still beat the best so far, each in time linear in path; the first
-// check of a table [Table.Select] makes may try each rule instead.
+// Each rule it matches costs time linear in path.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
 	r, ok, _ := t.run(groups, path)
 	return r, ok

@@ -1,5 +1,7 @@
 package parse
 
+import "github.com/robotsgate/robotstxt/internal/ascii"
+
 // Key says what the key of a line names.
 type Key uint8
 
@@ -12,13 +14,8 @@ const (
 	KeyDisallow
 	KeySitemap
 	KeyOther
-	// KeyContentUsage is the Content-Usage rule (see [UsageRule]). Its
-	// key is matched whole, ignoring case.
-	KeyContentUsage
-	// KeyLicense is the License record of RSL 1.0 (Really Simple
-	// Licensing): the URL of the site's licence terms, file-wide like a
-	// sitemap. Its key is matched whole, ignoring case.
-	KeyLicense
+	KeyContentUsage // the Content-Usage rule (see [UsageRule])
+	KeyLicense      // the License record of RSL 1.0, file-wide like a sitemap
 )
 
 var keyNames = [...]string{"", "user-agent", "allow", "disallow", "sitemap", "other", "content-usage", "license"}
@@ -32,7 +29,8 @@ func (k Key) String() string {
 }
 
 // classify names a key as Google's parser does: ignoring case, by prefix
-// ("Disallowed" is disallow), accepting some frequent typos.
+// ("Disallowed" is disallow), accepting some frequent typos; the keys
+// Google's parser does not know, whole.
 func classify(key string) (k Key, typo bool) {
 	switch key[0] | 0x20 { // lower-cases ASCII letters; key is never empty
 	case 'u':
@@ -81,11 +79,7 @@ func hasPrefixFold(s, prefix string) bool {
 		return false
 	}
 	for i := 0; i < len(prefix); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != prefix[i] {
+		if ascii.Lower(s[i]) != prefix[i] {
 			return false
 		}
 	}

@@ -8,15 +8,13 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// MaxLineLength is the number of bytes of a line that the parser keeps, as
-// Google's parser does (2083·8 − 1); the rest of a longer line is dropped
-// and the truncated line is still parsed.
+// MaxLineLength is the number of bytes of a line that the parser keeps
+// (see parser.MaxLineLength).
 const MaxLineLength = 2083*8 - 1
 
-// A Line is one line of a robots.txt body as the parser splits it.
+// A Line is one line of a robots.txt body as the parser splits it (see
+// parser.Line).
 type Line struct {
-	// Num is the 1-based line number. LF, CR and CRLF each end a line, and
-	// the text after the last line ending is a line too, even when empty.
 	Num    int
 	Key    Key       // what the key names; KeyNone when the line has none
 	RawKey string    // the key as written, white space trimmed
@@ -41,16 +39,12 @@ const (
 )
 
 // Lines returns an iterator over the lines of a robots.txt body as Parse
-// reads them: a leading UTF-8 byte-order mark, even partial, skipped,
-// comments removed, key and value split and trimmed.
+// reads them.
 func Lines(body string) iter.Seq[Line] {
 	return func(yield func(Line) bool) {
 		sc := newScanner(body)
-		for {
-			var l Line
-			if !sc.next(&l) || !yield(l) {
-				return
-			}
+		var l Line
+		for sc.next(&l) && yield(l) {
 		}
 	}
 }
@@ -60,7 +54,6 @@ func Lines(body string) iter.Seq[Line] {
 type scanner struct {
 	s      string
 	pos    int // where the next line starts
-	start  int // where the current line starts
 	num    int
 	nextCR int // index of the next '\r' at or after pos, or len(s)
 	nextLF int // likewise for '\n'
@@ -96,7 +89,6 @@ func (sc *scanner) next(l *Line) bool {
 		sc.nextCR = indexFrom(sc.s, sc.pos, '\r')
 	}
 	end := min(sc.nextLF, sc.nextCR)
-	sc.start = sc.pos
 	text := sc.s[sc.pos:end]
 	if end == len(sc.s) {
 		sc.done = true
@@ -119,9 +111,7 @@ func indexFrom(s string, from int, c byte) int {
 	return len(s)
 }
 
-// parseLine splits one line into key and value as Google's parser does:
-// a comment runs from '#', the first ':' splits, and without one a line of
-// exactly two words is key and value.
+// parseLine splits one line into key and value as Google's parser does.
 func (sc *scanner) parseLine(l *Line, text string) {
 	*l = Line{Num: sc.num}
 	if len(text) > MaxLineLength {

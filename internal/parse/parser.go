@@ -1,8 +1,7 @@
 // Package parse reads robots.txt bodies leniently, as Google's reference
 // parser does, into a File with diagnostics or a Table indexed for
-// checking URLs. Parsing never fails. Package parser declares public twins
-// of File and its parts, and package robotstxt of Rule, with the same
-// fields: they convert from these.
+// checking URLs. Package parser declares public twins of File and its
+// parts, documented there, and package robotstxt of Rule.
 package parse
 
 import (
@@ -14,19 +13,14 @@ import (
 	"unsafe"
 )
 
-// A File is a parsed robots.txt body.
+// A File is a parsed robots.txt body (see parser.File).
 type File struct {
-	// Groups in file order, not merged when they name the same crawler.
-	Groups []Group
-	// Sitemaps in file order; they belong to no group.
-	Sitemaps []Record
-	// Licenses holds the License records of RSL 1.0 in file order, with
-	// their values as written; they belong to no group.
-	Licenses []Record
-	// Extensions holds the records that stand before the first group.
-	Extensions  []Record
-	Diagnostics []Diagnostic // in line order
-	Lines       int          // the number of lines
+	Groups      []Group
+	Sitemaps    []Record
+	Licenses    []Record
+	Extensions  []Record // those before the first group
+	Diagnostics []Diagnostic
+	Lines       int
 }
 
 // A Group is one or more user-agent lines and the records that follow
@@ -40,12 +34,10 @@ type Group struct {
 
 // A UserAgent is one user-agent line of a group.
 type UserAgent struct {
-	Value string // as written
-	// Token is the product token compared with a crawler's name (see
-	// [AgentToken]); empty for the global agent.
-	Token  string
-	Global bool // "*", alone or followed by white space
-	Line   int  // 1-based line number
+	Value  string // as written
+	Token  string // [AgentToken] of Value; empty for the global agent
+	Global bool   // "*", alone or followed by white space
+	Line   int    // 1-based line number
 }
 
 // A Rule is one allow or disallow line.
@@ -74,9 +66,8 @@ type Parser struct {
 // Parse parses body with the zero Parser.
 func Parse(body []byte) *File { return Parser{}.Parse(body) }
 
-// Parse parses body into the rich form, with the diagnostics (at most
-// [MaxDiagnostics] and one that counts the rest). It never fails: lines
-// it cannot use are skipped and reported. The File does not refer to body.
+// Parse parses body into the rich form, with diagnostics. It never
+// fails. The File does not refer to body.
 func (p Parser) Parse(body []byte) *File {
 	t, diags := p.build(body, true)
 	f := t.File()
@@ -103,24 +94,20 @@ func (p Parser) build(body []byte, lint bool) (*Table, []Diagnostic) {
 	return b.finish(sc.num)
 }
 
-// view returns body as a string without copying it; the parser keeps
-// only copies of it.
+// view returns body as a string without copying it.
 func view(body []byte) string {
 	return unsafe.String(unsafe.SliceData(body), len(body))
 }
 
 // MaxCrawlDelay is the longest crawl-delay [CrawlDelay] gives: a day,
-// the longest a robots.txt is kept. Longer values are clamped to it, as
-// ignoring them would leave the site with no pacing.
+// the longest a robots.txt is kept (see parser.CrawlDelay).
 const MaxCrawlDelay = 24 * time.Hour
 
 // ErrBadValue is returned for an extension value that cannot be used.
 var ErrBadValue = errors.New("parser: bad value")
 
-// CrawlDelay reads the value of a crawl-delay record: a number of
-// seconds, fractions kept, clamped to [MaxCrawlDelay]. A value that is
-// not a number, or is negative or NaN, is an error that wraps
-// [ErrBadValue], which the parser reports as a [BadValue] diagnostic.
+// CrawlDelay is parser.CrawlDelay, clamping to [MaxCrawlDelay]; its
+// error wraps [ErrBadValue].
 func CrawlDelay(value string) (time.Duration, error) {
 	s, err := strconv.ParseFloat(value, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || s < 0 || math.IsNaN(s) {
@@ -132,14 +119,9 @@ func CrawlDelay(value string) (time.Duration, error) {
 	return time.Duration(s * float64(time.Second)), nil
 }
 
-func isTokenByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
-}
-
 // AgentToken returns the product token that the value of a robots.txt
 // user-agent line names, as Google's parser reads it: its leading run of
-// [A-Za-z_-] ("Googlebot/2.1" gives "Googlebot", "*" gives ""). A
-// crawler's own token is [github.com/robotsgate/robotstxt/internal/agent.ProductToken]'s.
+// [A-Za-z_-] ("Googlebot/2.1" gives "Googlebot", "*" gives "").
 func AgentToken(value string) string {
 	n := 0
 	for n < len(value) && isTokenByte(value[n]) {
@@ -152,4 +134,8 @@ func AgentToken(value string) string {
 // by: not empty, and only [A-Za-z_-].
 func ValidToken(s string) bool {
 	return s != "" && AgentToken(s) == s
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
 }

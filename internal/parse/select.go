@@ -2,11 +2,10 @@ package parse
 
 // Select returns a table that holds only the rules, Content-Usage rules
 // and extension records of the given groups, merged into group 0: what
-// one crawler obeys, without user-agent lines, sitemaps or licenses. It
-// shares nothing with t, and does not index t. Its first check tries
-// each rule, unless that could take long (see eachWork), and its second
-// indexes it: a crawler checks many sites once, and over the corpus
-// indexing the rules took more than parsing them.
+// one crawler obeys. It shares nothing with t, and does not index t. Its
+// first check tries each rule, unless that could take long (see
+// eachWork), and its second indexes it: a crawler checks many sites
+// once, and indexing the corpus took more than parsing it.
 func (t *Table) Select(groups []int) *Table {
 	size, nr, nrec := 0, 0, 0
 	for _, g := range groups {

@@ -13,11 +13,8 @@ import (
 // A Table is a parsed robots.txt laid out for checking URLs: one text
 // that holds every kept string back to back, and arrays of fixed-size
 // records that point into it, so that it holds a handful of pointers
-// whatever the file's size. It keeps no diagnostics. The first check
-// indexes its rules, or for a table [Table.Select] makes, often the
-// second (see [Table.Decide]); it is otherwise immutable, and safe for
-// concurrent use. [Parser.Compile] makes one, [Table.Select] a smaller
-// one, and [Table.File] gives the rich form.
+// whatever the file's size. A check may index its rules (see
+// [Table.Select]); it is otherwise immutable, and safe for concurrent use.
 type Table struct {
 	text  string
 	rules []rule
@@ -40,7 +37,6 @@ type tableMore struct {
 
 var noMore = new(tableMore)
 
-// newMore returns a tableMore of records and usage.
 func newMore(records []record, usage *usageRules) *tableMore {
 	if len(records) == 0 && usage == nil {
 		return noMore
@@ -84,9 +80,8 @@ type rule struct {
 	pre  uint16 // the length of its literal prefix (see match.Prefix)
 }
 
-// A pattern or Content-Usage path is at most a line, escaped: at most
-// three times MaxLineLength bytes, which fits the 16 bits of rule.n and
-// usageRule.n (this does not compile if MaxLineLength grows past that).
+// A pattern or Content-Usage path, a line escaped, fits the 16 bits of
+// rule.n and usageRule.n.
 const _ = uint16(3 * MaxLineLength)
 
 const (
@@ -213,7 +208,7 @@ func (t *Table) Rules(groups []int) []Rule {
 }
 
 // Extensions returns the extension records of the given groups, in file
-// order (see [Table.FileExtensions] for those before any group).
+// order.
 func (t *Table) Extensions(groups []int) []Record {
 	var out []Record
 	for _, g := range groups {
@@ -237,11 +232,10 @@ func (t *Table) FileExtensions() []Record {
 // Sitemaps returns the sitemap records in file order.
 func (t *Table) Sitemaps() []Record { return t.appendRecords(nil, t.file.sitemaps) }
 
-// Licenses returns the License records in file order (see
-// [File.Licenses]). A table made by [Table.Select] has none.
+// Licenses returns the License records in file order. A table made by
+// [Table.Select] has none.
 func (t *Table) Licenses() []Record { return t.appendRecords(nil, t.file.licenses) }
 
-// appendRecords appends the rich form of records to out.
 func (t *Table) appendRecords(out []Record, records []record) []Record {
 	for i := range records {
 		out = append(out, t.record(&records[i]))
@@ -249,8 +243,7 @@ func (t *Table) appendRecords(out []Record, records []record) []Record {
 	return out
 }
 
-// File returns the rich form of the table, with strings that share the
-// table's text. Its Diagnostics are empty: [Parser.Parse] reports them.
+// File returns the rich form of the table, without diagnostics.
 func (t *Table) File() *File {
 	f := t.file
 	out := &File{Lines: f.lines, Sitemaps: t.Sitemaps(), Licenses: t.Licenses(), Extensions: t.FileExtensions()}
@@ -281,9 +274,8 @@ func (t *Table) File() *File {
 	return out
 }
 
-// Size returns the bytes the Table retains: its text and records. That
-// of a table [Table.Select] makes never changes; another is indexed
-// first, so that what the index adds counts too.
+// Size returns the bytes the Table retains. That of a table
+// [Table.Select] makes never changes; another is indexed first.
 func (t *Table) Size() int {
 	if t.file != selectedFile {
 		t.index()

@@ -10,30 +10,17 @@ import (
 )
 
 // A UsageRule is one Content-Usage rule of a group (IETF AIPREF,
-// draft-ietf-aipref-attach §4): a statement of preference about the use
-// of the paths it matches, such as "Content-Usage: /photos/ train-ai=n".
-// Like allow and disallow, it is a rule of its group, but it never ends a
+// draft-ietf-aipref-attach §4; see parser.UsageRule). It never ends a
 // group's user-agent lines, so that it cannot change which rules a
-// crawler obeys. One before any user-agent line is skipped, with a
-// [RuleOutsideGroup] diagnostic.
-//
-// A value that starts with '/' has a path, up to the first space or tab,
-// and the statement after the blanks that follow; any other value is all
-// statement, and the rule matches every path. The path is normalised and
-// matched as an allow or disallow pattern is.
+// crawler obeys.
 type UsageRule struct {
-	// Path is the normalised path pattern, or "" when the rule has none
-	// and matches every path, with length 0.
-	Path string
-	// Statement is the statement of preference as written, such as
-	// "train-ai=n"; "" when the value has none.
-	Statement string
-	// Line is the 1-based line number.
-	Line int
+	Path      string // normalised; "" matches every path, with length 0
+	Statement string // as written
+	Line      int
 }
 
-// splitUsage splits the value of a Content-Usage rule into its path and
-// its statement (see UsageRule).
+// splitUsage splits the value of a Content-Usage rule into its path, up
+// to a blank, and its statement, or all statement unless it starts '/'.
 func splitUsage(value string) (path, statement string) {
 	if value == "" || value[0] != '/' {
 		return "", value
@@ -60,15 +47,6 @@ type usageRules struct {
 	rules []usageRule
 }
 
-// usageScratch collects the Content-Usage rules of a file, in a text of
-// their own, so that they never take room allow and disallow rules need
-// (see builder.keep).
-type usageScratch struct {
-	rules []usageRule
-	text  []byte
-	full  bool // the text reached maxText: later rules are dropped
-}
-
 func (b *builder) usageRule(l *Line) {
 	if len(b.groups) == 0 {
 		b.diag(l.Num, RuleOutsideGroup, l.Value)
@@ -78,31 +56,14 @@ func (b *builder) usageRule(l *Line) {
 	if path != "" {
 		path = b.pattern(path)
 	}
-	s := &b.usage
-	if s.full || uint64(len(s.text)+len(path)+len(stmt)) > maxText {
-		s.full = true
+	if b.usageFull || uint64(len(b.usageText)+len(path)+len(stmt)) > maxText {
+		b.usageFull = true
 		return
 	}
-	off := uint32(len(s.text))
-	s.text = append(append(s.text, path...), stmt...)
-	s.rules = append(s.rules, usageRule{off: off, group: uint32(len(b.groups) - 1), line: uint32(l.Num),
+	off := uint32(len(b.usageText))
+	b.usageText = append(append(b.usageText, path...), stmt...)
+	b.usage = append(b.usage, usageRule{off: off, group: uint32(len(b.groups) - 1), line: uint32(l.Num),
 		n: uint16(len(path)), sn: uint16(len(stmt))})
-}
-
-func (s *usageScratch) table() *usageRules {
-	if len(s.rules) == 0 {
-		return nil
-	}
-	return &usageRules{text: string(s.text), rules: clone(s.rules)}
-}
-
-// reset empties the scratch, letting go of slices too large to pool.
-func (s *usageScratch) reset() {
-	if max(cap(s.rules), cap(s.text)/64) > maxPooled {
-		*s = usageScratch{}
-		return
-	}
-	s.rules, s.text, s.full = s.rules[:0], s.text[:0], false
 }
 
 // size returns the bytes s retains; 0 for nil.
@@ -113,7 +74,6 @@ func (s *usageRules) size() int {
 	return int(unsafe.Sizeof(*s)) + len(s.text) + cap(s.rules)*int(unsafe.Sizeof(usageRule{}))
 }
 
-// rule returns the rich form of r.
 func (s *usageRules) rule(r *usageRule) UsageRule {
 	path := s.text[r.off : r.off+uint32(r.n)]
 	stmt := s.text[r.off+uint32(r.n) : r.off+uint32(r.n)+uint32(r.sn)]
@@ -143,19 +103,16 @@ func (t *Table) HasUsage(groups []int) bool {
 // usageOf returns the Content-Usage rules of group g, in file order.
 func (t *Table) usageOf(g int) []UsageRule {
 	var out []UsageRule
-	for i, rules := 0, t.groupUsage(g); i < len(rules); i++ {
-		out = append(out, t.more.usage.rule(&rules[i]))
+	for _, r := range t.groupUsage(g) {
+		out = append(out, t.more.usage.rule(&r))
 	}
 	return out
 }
 
 // DecideUsage appends to dst the Content-Usage rules of the given groups
-// that decide the usage preferences of path, as for [Table.Decide]: those
-// whose path matches with the greatest length (a rule without a path
-// matches with length 0). Rules that tie decide together: their
-// statements combine. It appends nothing when none matches. It tries
-// every rule of the groups, each in linear time, and allocates only when
-// dst has no room.
+// whose path matches path, as for [Table.Decide], with the greatest
+// length: rules that tie decide together. It tries every rule of the
+// groups, each in linear time, and allocates only when dst has no room.
 func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageRule {
 	start, best := len(dst), -1
 	for _, g := range groups {
@@ -179,8 +136,7 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 }
 
 // selectUsage returns the Content-Usage rules of the given groups as
-// group 0, for Select; nil when they have none. It sizes its text and
-// rules first, so that a Select allocates them once.
+// group 0, for Select; nil when they have none.
 func (t *Table) selectUsage(groups []int) *usageRules {
 	n, size := 0, 0
 	for _, g := range groups {

@@ -1,9 +1,6 @@
 // Package sfv reads the Dictionary type of Structured Field Values for
 // HTTP (RFC 9651), the syntax of Content-Usage statements such as
-// "train-ai=n, search=y". A [Scanner] checks a Dictionary against the
-// whole grammar of RFC 9651 §4.2, every bare item type included, and
-// hands out its members as written, without allocating. It rejects what
-// RFC 9651 rejects, and values longer than [MaxLength] bytes.
+// "train-ai=n, search=y", checking the whole grammar of RFC 9651 §4.2.
 package sfv
 
 import (
@@ -17,9 +14,8 @@ import (
 )
 
 // MaxLength is the length in bytes of the longest field value a [Scanner]
-// reads: a robots.txt line ([parse.MaxLineLength]), so that a statement
-// may fill its line. It allows up to (MaxLength+1)/2 members, well past
-// the 1,024 RFC 9651 §3.2 asks for. Reading costs time linear in length.
+// reads: a robots.txt line, so that a statement may fill its line, and
+// room for more members than the 1,024 RFC 9651 §3.2 asks for.
 const MaxLength = parse.MaxLineLength
 
 // ErrTooLong is the error of a field value longer than [MaxLength].
@@ -56,9 +52,9 @@ type Member struct {
 	Token bool // whether Value is a Token
 }
 
-// A Scanner, made by [Scan], reads the members of a Dictionary in order
-// with [Scanner.Next] and [Scanner.Member]. A repeated key comes each
-// time (RFC 9651: the last one counts, at the place of the first). A
+// A Scanner, made by [Scan], reads the members of a Dictionary in order,
+// as written, without allocating, in linear time. A repeated key comes
+// each time (RFC 9651: the last one counts, at the place of the first). A
 // member comes before the rest of the value is read: a caller must check
 // [Scanner.Err] before using any.
 type Scanner struct {
@@ -80,7 +76,7 @@ func Scan(value string) Scanner {
 }
 
 // Next reads the next member, for [Scanner.Member]. It returns false at
-// the end or at the first error, which [Scanner.Err] then reports.
+// the end or at the first error.
 func (sc *Scanner) Next() bool {
 	if sc.err != nil {
 		return false
@@ -142,8 +138,7 @@ func (sc *Scanner) unexpected(reason string) bool {
 
 func (sc *Scanner) eof() bool { return sc.off == len(sc.in) }
 
-// peek returns the byte at the current offset, or 0 (no rule accepts it)
-// at the end.
+// peek returns the byte at the current offset, or 0 at the end.
 func (sc *Scanner) peek() byte {
 	if sc.eof() {
 		return 0
@@ -301,9 +296,9 @@ func (sc *Scanner) byteSequence() bool {
 	return true
 }
 
-// isBase64 reports whether s, of base64 characters and '=', decodes
-// (RFC 4648 §4) as RFC 9651 §4.2.7 reads it: padding may be missing, but
-// when present it must be right; non-zero pad bits are accepted.
+// isBase64 reports whether s, of base64 characters and '=', decodes as
+// RFC 9651 §4.2.7 reads it: padding may be missing, not wrong; pad bits
+// may be non-zero.
 func isBase64(s string) bool {
 	data := strings.TrimRight(s, "=")
 	pad := len(s) - len(data)
@@ -372,7 +367,7 @@ func utf8Length(c byte) int {
 	return 0
 }
 
-// The classes of bytes that byteClass records.
+// The classes of bytes.
 const (
 	sp         = 1 << iota // ' '
 	ows                    // ' ', '\t'
@@ -385,7 +380,6 @@ const (
 	base64Byte             // base64 and '='
 )
 
-// byteClass records the classes of each byte.
 var byteClass = func() (class [256]uint16) {
 	const lower, upper, digits = "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789"
 	for bit, bytes := range map[uint16]string{

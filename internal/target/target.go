@@ -210,11 +210,9 @@ var tailClass = func() (t [256]uint8) {
 
 // matchPath returns the path, params and query of tail, the part of a URL
 // after the authority, as rules are matched against it (the fragment
-// dropped, an empty path made "/", bytes that are not printable ASCII
-// escaped, escapes kept as written), or why net/url would reject tail: a
-// control character, or a '%' outside the query that begins no escape.
-// A rewritten path is written into buf's spare capacity and refers to it,
-// so the caller keeps buf unchanged while it uses the path.
+// dropped, an empty path made "/", blanks and bytes above 0x7f escaped),
+// or why net/url would reject tail. A rewritten path is written into
+// buf's spare capacity: the caller keeps buf unchanged while it uses it.
 func matchPath(tail string, buf []byte) (path, why string) {
 	if tail != "" && tail[0] == '/' && plain(tail) {
 		return tail, "" // the common case, read a word at a time
@@ -351,10 +349,8 @@ func appendHost(key []byte, host string) ([]byte, error) {
 
 // checkNumeric returns an error if name, the ASCII form of host without
 // a final dot (dotted if it had one), ends in a number but is not an IPv4
-// address in dotted decimal, as Go's dialer reads one: other resolvers,
-// such as inet_aton's, read "127.1", "0x7f.1" or "127.0.0.1." as
-// 127.0.0.1, and Go's asks DNS for them, so that they may name another
-// server or the same one.
+// address in dotted decimal, as Go's dialer reads one: other resolvers
+// read "127.1", "0x7f.1" or "127.0.0.1." as 127.0.0.1, Go's asks DNS.
 func checkNumeric(name, host string, dotted bool) error {
 	if endsInNumber(name) && (dotted || !isIPv4(name)) {
 		return fmt.Errorf("host %q ends in a number but is not an IPv4 address in dotted decimal", quote.Cut(host, quote.Max))

@@ -2,10 +2,6 @@
 // community group's final report of 10 May 2024): the values of its
 // tdm-reservation property, and the site-wide /.well-known/tdmrep.json
 // file. It does no I/O.
-//
-// A reservation of TDM rights (tdm-reservation 1) is the machine-readable
-// opt-out of the EU's exception for text and data mining (Directive
-// 2019/790 Art. 4(3)); 0 says the rights are not reserved.
 package tdmrep
 
 import (
@@ -20,9 +16,9 @@ import (
 )
 
 // Reservation reads a tdm-reservation value, from a header field or a
-// META tag's content: "1" (reserved) or "0" (not), white space around it
-// ignored. Any other value is a protocol error: ok is false, and the
-// report reads it as if the property were absent.
+// META tag's content: "1" (TDM rights reserved) or "0" (not), blanks
+// around it ignored. Any other value is a protocol error: ok is false,
+// and the report reads it as if the property were absent.
 func Reservation(v string) (reserved, ok bool) {
 	switch strings.Trim(v, " \t") {
 	case "1":
@@ -34,11 +30,9 @@ func Reservation(v string) (reserved, ok bool) {
 }
 
 // The bounds of a tdmrep.json: a real one holds a few rules in a few
-// hundred bytes, and the rules are tried in order for every URL, so these
-// leave room for any real file while a hostile one costs at most a few
-// milliseconds a URL and a few hundred KiB of memory. A file past them is
-// an error, never read in part: a rule dropped could be the one that
-// reserves a URL.
+// hundred bytes, while a hostile one costs at most a few milliseconds a
+// URL and a few hundred KiB. A file past them is an error, never read in
+// part: a rule dropped could be the one that reserves a URL.
 const (
 	MaxSize  = 256 << 10 // bytes of the file
 	MaxRules = 1024      // entries of its array
@@ -136,16 +130,11 @@ func readRule(dec *json.Decoder) (Rule, error) {
 func (f *File) Len() int { return len(f.rules) }
 
 // Match returns the rule that decides for path, the path and query of a
-// URL as sent (see match.Path), and its index (0 for the first): the
-// first rule whose location matches, as TDMRep asks; ok is false when
-// none does.
-//
-// Locations match as robots.txt Allow patterns do, as the report asks
-// ('*' any run of bytes, a final '$' the end, else a prefix; case
-// matters), after both sides are normalised as RFC 9309 reads them:
-// escapes of unreserved characters decoded, other escapes kept with
-// upper-case hex, bytes at or above 0x80 escaped. Each rule costs time
-// linear in the lengths of its location and of path.
+// URL as sent (see match.Path), and its index: the first rule whose
+// location matches, as TDMRep asks; ok is false when none does.
+// Locations match as robots.txt patterns do (see match.Match), after both
+// sides are normalised as RFC 9309 reads them (see match.Escape and
+// match.UnescapePath), each in linear time.
 func (f *File) Match(path string) (i int, r Rule, ok bool) {
 	path = match.UnescapePath(match.Escape(path))
 	for i := range f.rules {

@@ -1,9 +1,8 @@
 // Package usage reads statements of preference about the use of content
-// in the vocabulary of the IETF AIPREF drafts (the Content-Usage rule and
-// header field, Dictionaries of RFC 9651) and Cloudflare's Content-Signal
-// records. It keeps a statement as its members: label=value, each label
-// once, joined by ", " (no label or Token holds ',', ' ' or '=', so the
-// form reads back unambiguously), as the robotstxt package's Usage holds it.
+// in the vocabulary of the IETF AIPREF drafts and Cloudflare's
+// Content-Signal records. It keeps a statement as its members:
+// label=value, each label once, joined by ", " (no label or Token holds
+// ',', ' ' or '=', so the form reads back unambiguously).
 package usage
 
 import (
@@ -16,21 +15,18 @@ import (
 )
 
 // MaxLen bounds the members of a statement. Any statement [Parse]
-// accepts fits: a member kept takes at least four bytes with its ','
-// ("k=v,"), so sfv.MaxLength bytes keep at most (sfv.MaxLength+1)/4
-// members, and each ',' between them may gain a space.
+// accepts fits: its members take at least four bytes each with their ','
+// ("k=v,"), and each ',' may gain a space.
 const MaxLen = sfv.MaxLength + (sfv.MaxLength+1)/4 - 1
 
 // Parse reads a Content-Usage statement of preference: a Dictionary of
 // RFC 9651 such as "train-ai=n, search=y", whose keys are the labels.
 // Only the Tokens y and n state a preference; any other value (Boolean
-// true, the String "n", the Token yes, an inner list) leaves its label
-// unknown, and parameters are ignored. A repeated key counts once, with
-// its last value, at the place of its first. A statement that is not a
-// Dictionary (an upper-case key, white space around '=', a ',' at the
-// end) or is longer than sfv.MaxLength bytes states no preference: Parse
-// then returns "" and why, a *sfv.SyntaxError or sfv.ErrTooLong. It takes
-// time linear in the length of value, however many keys repeat.
+// true, the String "n", an inner list) leaves its label unknown, and
+// parameters are ignored. A repeated key counts once, with its last
+// value, at the place of its first. A statement that is not a Dictionary
+// states no preference: Parse then returns "" and the *sfv.SyntaxError
+// or sfv.ErrTooLong of [sfv.Scanner.Err]. It takes linear time.
 func Parse(value string) (string, error) {
 	var t table
 	sc := sfv.Scan(value)
@@ -56,19 +52,17 @@ var signalLabels = map[string]string{"ai-train": "train-ai", "search": "search",
 // ParseContentSignal reads the value of a Content-Signal record of
 // Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no",
 // into the members of a statement in the AIPREF vocabulary
-// ("search=y, train-ai=n"; see signalLabels; other keys keep their
-// name): comma-separated key=value pairs, not a Structured Field, read
-// leniently pair by pair. Spaces and tabs around pairs, keys and values
-// and empty pairs are ignored; keys are lower-cased (ASCII); yes and no,
-// in any case, become y and n, other values are kept as written. A pair
+// ("search=y, train-ai=n"; see signalLabels): comma-separated key=value
+// pairs, read leniently pair by pair. Blanks around pairs, keys and
+// values and empty pairs are ignored; keys are lower-cased (ASCII); yes
+// and no, in any case, become y and n, other values are kept. A pair
 // without '=', whose key is not a Dictionary key or whose value is not a
 // Token is skipped; a repeated key counts with its last value. A value
 // longer than sfv.MaxLength bytes states no preference at all.
 //
 // The error, for lint, names the first pair that states no preference
-// though it was meant to: one skipped, or a key of the policy whose value
-// is neither yes nor no ("ai-train=nope"); and how many more there are.
-// The members are those read all the same.
+// though it was meant to (one skipped, or "ai-train=nope"), and how many
+// more there are. The members are those read all the same.
 func ParseContentSignal(value string) (string, error) {
 	if len(value) > sfv.MaxLength {
 		return "", sfv.ErrTooLong
@@ -119,7 +113,7 @@ func ParseContentSignal(value string) (string, error) {
 }
 
 // lowerASCII lower-cases the ASCII letters of s, allocating only if it
-// has any.
+// has any upper-case.
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if ascii.Lower(s[i]) != s[i] {
@@ -173,11 +167,9 @@ func next(members string) (member, rest string) {
 }
 
 // Combine returns the members u and v together, as the AIPREF vocabulary
-// combines statements (draft-ietf-aipref-vocab §5.1): for each label, n
-// if either says n, else y if either says y, else u's value if any, else
-// v's. It keeps u's labels in order, then those of v that u lacks; past
-// [MaxLen] it drops members as a table's members does, never an n before
-// any other. It takes linear time.
+// combines statements (draft-ietf-aipref-vocab §5.1; see stricter). It
+// keeps u's labels in order, then those of v that u lacks; past [MaxLen]
+// it drops members as table.members does. It takes linear time.
 func Combine(u, v string) string {
 	switch {
 	case v == "" || v == u:
@@ -225,9 +217,8 @@ func stricter(a, b string) string {
 }
 
 // table holds a statement's labels in the order they first appear, each
-// with the last value set ("" for one that is not a Token). The first
-// labels are held in the table itself; past them, a map finds a label,
-// so that n members fill a table in time linear in n.
+// with the last value set ("" for one that is not a Token). Past the
+// first few, a map finds a label, so that filling it takes linear time.
 type table struct {
 	n     int
 	small [8]member
