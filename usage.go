@@ -112,9 +112,6 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// value returns the value u holds for label, and whether it holds label.
-func (u Usage) value(label string) (string, bool) { return usage.Value(u.members, label) }
-
 // combine returns the preferences of u and v together, label by label
 // (see usage.Combine).
 func (u Usage) combine(v Usage) Usage { return Usage{usage.Combine(u.members, v.members)} }

@@ -17,6 +17,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/sfv"
+	"github.com/robotsgate/robotstxt/internal/usage"
 )
 
 // prefs returns the preference for each of labels, as "label=pref"
@@ -324,9 +325,9 @@ func TestUsageCombineProperties(t *testing.T) {
 			if a, b := uv.combine(w).Pref(l), u.combine(v.combine(w)).Pref(l); a != b {
 				t.Fatalf("(%q with %q) with %q: %s = %v, other grouping %v", u, v, w, l, a, b)
 			}
-			_, inU := u.value(l)
-			_, inV := v.value(l)
-			if _, in := uv.value(l); in != (inU || inV) {
+			_, inU := usage.Value(u.members, l)
+			_, inV := usage.Value(v.members, l)
+			if _, in := usage.Value(uv.members, l); in != (inU || inV) {
 				t.Fatalf("%q with %q = %q: label %s kept %v", u, v, uv, l, in)
 			}
 		}

@@ -150,14 +150,6 @@ func All(members string) iter.Seq2[string, string] {
 	}
 }
 
-// Stated reports whether members state a preference about the use that
-// label names, and whether it allows that use: only the values y and n
-// state one.
-func Stated(members, label string) (yes, stated bool) {
-	v, _ := Value(members, label)
-	return v == "y", v == "y" || v == "n"
-}
-
 // next splits the first label=value member off members.
 func next(members string) (member, rest string) {
 	if i := strings.IndexByte(members, ','); i >= 0 {

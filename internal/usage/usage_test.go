@@ -52,29 +52,6 @@ func TestLowerASCII(t *testing.T) {
 	}
 }
 
-// TestStated checks that only the Tokens y and n state a preference.
-func TestStated(t *testing.T) {
-	const members = "train-ai=n, search=y, use=reference, ai-input=yes"
-	for _, tc := range []struct {
-		label       string
-		yes, stated bool
-	}{
-		{"train-ai", false, true},
-		{"search", true, true},
-		{"use", false, false},
-		{"ai-input", false, false},
-		{"absent", false, false},
-		{"train", false, false}, // a label is matched whole
-	} {
-		if yes, stated := Stated(members, tc.label); yes != tc.yes || stated != tc.stated {
-			t.Errorf("Stated(%q, %q) = %v, %v; want %v, %v", members, tc.label, yes, stated, tc.yes, tc.stated)
-		}
-	}
-	if _, stated := Stated("", "train-ai"); stated {
-		t.Error("the empty statement states a preference")
-	}
-}
-
 // TestParseContentSignalErrors: the error names the first pair that states
 // no preference though it was meant to, for lint; the members are those
 // read all the same, in the AIPREF vocabulary.
