@@ -30,11 +30,8 @@ var ErrBadURL = target.ErrBadURL
 // concurrent use; a warm check takes well under a microsecond.
 //
 // Most callers want [Client.Allowed], the fastest check; [Client.Check]
-// also returns the [Decision] and the robots.txt it rests on, and
-// [Client.Stats] counts what the Client has done. A crawler on net/http
-// can leave the checks to a [Transport].
-//
-// The zero value is not usable, and panics; make one with NewClient.
+// also returns the [Decision], and a crawler on net/http can leave the
+// checks to a [Transport]. The zero value panics; make one with NewClient.
 type Client struct {
 	cfg      config
 	tokens   []string // product tokens matched against user-agent lines
@@ -149,37 +146,27 @@ func (c *Client) mustBeMade() {
 	}
 }
 
-// The load path: from a check to a cached decision.
+// The load path. A check finds its authority's entry in memory (cache.go);
+// only the code named here changes an entry's state:
 //
-// A check cuts the URL into its authority and path (target.Split) and
-// finds the authority's entry in memory (cache.go). Only the code named
-// here changes an entry's state:
-//
-//   - absent: no entry. current looks in the Store; load runs one fill for
-//     all the checks that wait, which takes the Store's copy, waits for
-//     another process's fill (leased), or fetches (fetch.go) and
-//     publishes what refresh built.
-//   - fresh: the entry answers (answer) until it expires (fresh).
-//   - stale and refreshing: expired; the first check runs a fill and
-//     waits for it, and the fill marks the entry refreshing while it
-//     runs. Other checks answer from the stale entry meanwhile, as do
-//     checks that cannot wait: their context ends, or every fetch slot is
-//     taken. Only fill sets and clears the mark.
-//   - frozen: the byte budget dropped the entry's rules (cache.go); the
-//     next check parses its body again (rulesOf).
-//   - unreachable: the fetch failed and no good copy stands in: checks
-//     are deferred until the back-off ends (unreachable).
-//   - standing in: the fetch failed, and the last good copy answers,
-//     marked stale, until the back-off ends (standIn), within the stale
-//     window.
-//   - leased: another process of the fleet holds the Store's lease on
-//     the authority; fill waits for its result (awaitLease).
+//   - absent: current looks in the Store, then load runs one fill for all
+//     the checks that wait: the Store's copy, another process's (leased),
+//     or a fetch (fetch.go) that refresh builds the entry from.
+//   - fresh: it answers (answer) until it expires (fresh).
+//   - stale: the first check runs a fill, which marks the entry refreshing
+//     while it runs; other checks, and those that cannot wait (their
+//     context ends, no fetch slot is free), answer from it meanwhile.
+//   - frozen: the byte budget dropped its rules; rulesOf parses its body.
+//   - unreachable: checks are deferred until the back-off ends
+//     (unreachable), or the last good copy stands in, stale, within the
+//     stale window (standIn).
+//   - leased: another process holds the Store's lease; fill waits for its
+//     result (awaitLease).
 //
 // A fill runs detached from the checks that wait for it, so that one that
-// gives up does not cut it for the others, and takes a fetch slot
-// (WithMaxFetches). A fill that a redirect hop needs (hop.go) runs instead
-// in its fetch's slot and context, and publishes only a good result: a
-// failure there may be the other site's doing.
+// gives up does not cut it for the others. One that a redirect hop needs
+// (hop.go) runs in its fetch's slot and context, and publishes only a
+// good result: a failure there may be the other site's doing.
 
 // A key names one document the Client caches for one authority.
 type key struct {
@@ -200,14 +187,11 @@ type document struct {
 
 // url returns the document's URL, without the scheme's default port.
 func (k key) url() string {
-	a := k.authority
-	switch {
-	case strings.HasPrefix(a, "https://") && strings.HasSuffix(a, ":443"):
-		a = a[:len(a)-len(":443")]
-	case strings.HasPrefix(a, "http://") && strings.HasSuffix(a, ":80"):
-		a = a[:len(a)-len(":80")]
+	port := ":443"
+	if strings.HasPrefix(k.authority, "http:") {
+		port = ":80"
 	}
-	return a + k.doc.path
+	return strings.TrimSuffix(k.authority, port) + k.doc.path
 }
 
 // store returns the key of k's document in a Store: its authority for
@@ -240,7 +224,12 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 		c.stats.hits.add()
 		return c.answer(e, path, false, d)
 	}
-	return c.miss(ctx, key{string(authority), &c.robots}, path, e, d)
+	c.stats.misses.Add(1)
+	cur, stale, err := c.current(ctx, key{string(authority), &c.robots}, e)
+	if err != nil {
+		return false, err
+	}
+	return c.answer(cur, path, stale, d)
 }
 
 // tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
@@ -283,19 +272,11 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 	case OutcomeRules:
 		cr, rerr := c.rulesOf(e)
 		if rerr != nil {
-			if d != nil {
-				*d = Decision{}
-			}
 			return false, rerr
 		}
-		var served string
-		if d != nil {
-			ok, rule = servedCheck(cr, path, &served)
-			d.Served = served
-		} else {
+		if d == nil {
 			ok, rule = servedCheck(cr, path, nil)
-		}
-		if d != nil && ok {
+		} else if ok, rule = servedCheck(cr, path, &d.Served); ok {
 			d.Usage = servedUsage(cr, path)
 		}
 	case OutcomeAllowAll:
@@ -325,17 +306,6 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 		}
 	}
 	return ok, err
-}
-
-// miss answers a check without a fresh entry in memory; e is the expired
-// one, or nil.
-func (c *Client) miss(ctx context.Context, k key, path string, e *entry, d *Decision) (bool, error) {
-	c.stats.misses.Add(1)
-	cur, stale, err := c.current(ctx, k, e)
-	if err != nil {
-		return false, err
-	}
-	return c.answer(cur, path, stale, d)
 }
 
 // current returns the entry to answer for k from, when e, the entry in
@@ -372,18 +342,29 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 }
 
 // load returns a current entry for k, from one fill that concurrent
-// loads of k share; looked says the caller has just looked in the Store.
-// A load that finds every fetch slot taken waits for one to be freed,
-// unless it has prev, an expired entry (memory's or the Store's) that
-// current answers from instead.
+// loads of k share, waiting at most until ctx ends; looked says the caller
+// has just looked in the Store. A load that finds every fetch slot taken
+// waits for one, unless it has prev, an expired entry that current answers
+// from instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
+	fill := func() (any, error) { return c.fill(ctx, k, prev, looked) }
 	var hf *hopFailure
 	for {
 		c.mu.Lock()
 		freed := c.freed // before the try, so that no slot given back after it is missed
 		c.mu.Unlock()
-		e, err := c.share(ctx, k, func() (any, error) { return c.fill(ctx, k, prev, looked) })
+		var r singleflight.Result
+		if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
+			r.Val, r.Err, _ = k.doc.fills.Do(k.authority, fill)
+		} else {
+			select {
+			case r = <-k.doc.fills.DoChan(k.authority, fill):
+			case <-ctx.Done():
+				return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
+			}
+		}
+		e, err := r.Val.(*entry), r.Err
 		switch {
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
 			errors.As(err, &hf) && (!hop || hf.by != chainOf(ctx).requests):
@@ -407,24 +388,6 @@ var (
 	errHopCut    = errors.New("the fetch it served ended")
 	errHopFailed = errors.New("robots.txt unusable for the redirect")
 )
-
-// share runs fill for k, or joins the one under way, until ctx ends.
-func (c *Client) share(ctx context.Context, k key, fill func() (any, error)) (*entry, error) {
-	var r singleflight.Result
-	if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
-		r.Val, r.Err, _ = k.doc.fills.Do(k.authority, fill)
-	} else {
-		select {
-		case r = <-k.doc.fills.DoChan(k.authority, fill):
-		case <-ctx.Done():
-			return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
-		}
-	}
-	if r.Err != nil {
-		return nil, r.Err
-	}
-	return r.Val.(*entry), nil
-}
 
 // freeSlot gives a fill's slot back and wakes the loads waiting for one.
 func (c *Client) freeSlot() {
