@@ -174,9 +174,8 @@ type key struct {
 	doc       *document
 }
 
-// A document is a file the Client fetches and caches per authority:
-// robots.txt, and under WithTDMRep the site's tdmrep.json, each in a
-// cache of its own.
+// A document is a file the Client caches per authority, each in a cache
+// of its own: robots.txt, and under WithTDMRep tdmrep.json.
 type document struct {
 	path   string // such as "/robots.txt"
 	name   string // for logs: "robots.txt"
@@ -244,10 +243,9 @@ func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
 	return e, err
 }
 
-// fresh reports whether e may answer without asking its server again.
-// Far from its expiry, it reads the coarse clock; near it, and for a
-// deferral or a stale copy, whose RetryAt a crawler comes back at, the
-// exact one.
+// fresh reports whether e may answer without asking its server again, by
+// the coarse clock far from its expiry; near it, and for a deferral or a
+// stale copy, whose RetryAt a crawler comes back at, by the exact one.
 func (c *Client) fresh(e *entry) bool {
 	if c.clock != nil && e.outcome != OutcomeUnreachable && !e.stale {
 		if now := c.clock.load(); now >= e.checked && now < e.expires-exactMargin {
@@ -262,8 +260,7 @@ func (c *Client) fresh(e *entry) bool {
 }
 
 // answer is the one place a check is answered from an entry, filling in
-// d unless it is nil. stale says e has expired and is being fetched
-// again.
+// d unless it is nil; stale says e has expired and is being fetched again.
 func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, error) {
 	var ok bool
 	var rule Rule
@@ -317,8 +314,8 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	}
 	prev, looked := e, false
 	if e == nil && c.tier != nil && c.base.Err() == nil {
-		// Look in the Store here: a fill would cost a goroutine and two
-		// hand-offs, several times the Store's answer.
+		// Here: a fill costs a goroutine and two hand-offs, several times
+		// the Store's answer.
 		hit, older, err := c.tier.lookup(ctx, k, nil)
 		switch {
 		case err != nil:
@@ -333,19 +330,17 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	case err == nil:
 		return fresh, false, nil
 	case prev != nil && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
-		// The caller cannot wait for the fetch, which goes on or will
-		// be tried again; the expired copy (memory's, else the Store's)
-		// is still a usable answer.
+		// The caller cannot wait for the fetch, which goes on or will be
+		// tried again; the expired copy is still a usable answer.
 		return prev, true, nil
 	}
 	return nil, false, err
 }
 
-// load returns a current entry for k, from one fill that concurrent
-// loads of k share, waiting at most until ctx ends; looked says the caller
-// has just looked in the Store. A load that finds every fetch slot taken
-// waits for one, unless it has prev, an expired entry that current answers
-// from instead.
+// load returns a current entry for k from one fill that concurrent loads
+// of k share; looked says the caller has just looked in the Store. With
+// every fetch slot taken it waits for one until ctx ends, unless it has
+// prev, an expired entry that current answers from instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
 	fill := func() (any, error) { return c.fill(ctx, k, prev, looked) }
@@ -460,9 +455,8 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	case err != nil:
 		return nil, err
 	case hop && e.failures > 0: // failed, or a stale copy standing in for the failure
-		// A hop's fill that failed: the failure may be the other site's
-		// doing (its chain, its fetch's deadline), so it is not this
-		// authority's to keep, nor an answer for a check of its own.
+		// The failure may be the other site's doing (its chain, its
+		// fetch's deadline): not this authority's to keep, nor to answer.
 		return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 	}
 	k.doc.cache.put(e)
@@ -684,9 +678,8 @@ func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
 	return true, rule
 }
 
-// servedUsage returns the Content-Usage preferences of cr for path and
-// each of its normal forms and its Content-Signal preferences, combined;
-// servedCheck allows them all.
+// servedUsage combines the Content-Usage preferences of cr for path and
+// its normal forms, which servedCheck allows, and its Content-Signal ones.
 func servedUsage(cr *agentRules, path string) Usage {
 	t, mode := cr.t, cr.mode
 	if !t.HasUsage(selected) {
