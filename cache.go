@@ -133,9 +133,8 @@ func (m *memCache) note(e *entry, ep uint32) {
 }
 
 // drain moves the entries whose uses were noted to the front of their
-// LRU, in the order of their first use this epoch, and begins the next.
-// The caller holds mu. A use noted while it drains may be lost, or count
-// in the next epoch.
+// LRU, in the order of their first use this epoch, and begins the next; a
+// use noted meanwhile may be lost, or count in the next. The caller holds mu.
 func (m *memCache) drain() {
 	m.epoch.Add(1)
 	n := min(int(m.nuses.Swap(0)), maxUses)

@@ -45,10 +45,9 @@ type Client struct {
 	stats    counters
 	logger   *slog.Logger
 
-	pacer func() *memPacer          // shared by Transports without WithPacer
-	hops  atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
-	// hopsAlone paces hops before any Transport is made for the Client.
-	hopsAlone func() *Transport
+	pacer     func() *memPacer          // shared by Transports without WithPacer
+	hops      atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
+	hopsAlone func() *Transport         // paces hops before a Transport is made
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -546,10 +545,7 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 		// there were no robots.txt, and keep asking.
 		e.outcome = OutcomeAllowAll
 	}
-	if good := c.standIn(prev, e.derive(), now); good != nil {
-		return good
-	}
-	return e
+	return cmp.Or(c.standIn(prev, e.derive(), now), e)
 }
 
 // standIn returns good, the last copy from a reachable server, marked
@@ -563,10 +559,7 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 	e.stale, e.cause = true, failed.cause
 	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
 	e.nonPublic = failed.nonPublic
-	e.checked, e.expires = failed.checked, failed.expires
-	if limit := good.fetched.add(c.cfg.staleWindow); e.expires > limit {
-		e.expires = limit
-	}
+	e.checked, e.expires = failed.checked, min(failed.expires, good.fetched.add(c.cfg.staleWindow))
 	return e.derive()
 }
 
@@ -576,10 +569,7 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 	if stored.good() {
 		return stored
 	}
-	if good := c.standIn(prev, stored, c.cfg.now()); good != nil {
-		return good
-	}
-	return stored
+	return cmp.Or(c.standIn(prev, stored, c.cfg.now()), stored)
 }
 
 // lookup returns the Store's fresh entry for k, or else nil and the more

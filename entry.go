@@ -187,9 +187,8 @@ func (e *entry) good() bool {
 }
 
 // expired reports whether e must not answer at now: its expiry has come,
-// or it is dated in the future (the clock stepped back; maxClockSkew
-// allows for other processes' clocks), whose expiry would stretch the
-// freshness cap.
+// or it is dated beyond maxClockSkew in the future (the clock stepped
+// back), whose expiry would stretch the freshness cap.
 func (e *entry) expired(now time.Time) bool {
 	n := stamp(now.UnixNano())
 	return n >= e.expires || n < e.checked-stamp(maxClockSkew)
@@ -228,9 +227,8 @@ func (e *entry) clone() *entry {
 	return c
 }
 
-// entryVersion is the first byte of every value the Client writes to a
-// Store; values of another version are a miss, so processes of different
-// versions can share a Store.
+// entryVersion begins every value the Client writes to a Store; values of
+// another version are a miss, so processes of different versions share one.
 const entryVersion = 6
 
 // errCorruptEntry is wrapped by every decoding failure.
