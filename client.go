@@ -40,7 +40,7 @@ type Client struct {
 	robots   document
 	tdm      *document          // tdmrep.json (WithTDMRep), or nil
 	tier     *sharedTier        // the Store's use; nil without a Store
-	thaws    singleflight.Group // thaws of frozen entries, by authority (see rulesOf)
+	thaws    singleflight.Group // thaws of frozen entries, by entry (see rulesOf)
 	clock    *coarseClock       // nil under WithClock
 	stats    counters
 	logger   *slog.Logger
@@ -692,33 +692,21 @@ func (c *Client) rulesOf(e *entry) (*agentRules, error) {
 	if cr := e.rules.Load(); cr != nil {
 		return cr, nil
 	}
-	v, err, _ := c.thaws.Do(e.key, func() (any, error) {
+	// By e's address, not its key: another entry for the key, which has
+	// replaced or been replaced by e, may have other rules.
+	v, err, _ := c.thaws.Do(fmt.Sprintf("%p", e), func() (any, error) {
 		if cr := e.rules.Load(); cr != nil {
-			return thawing{e, cr}, nil // thawed since the caller looked
+			return cr, nil // thawed since the caller looked
 		}
-		cr, err := c.thaw(e)
-		return thawing{e, cr}, err
+		cr, err := e.rebuild(c.cfg.mode, c.tokens)
+		if err != nil {
+			return nil, err
+		}
+		c.stats.thaws.Add(1)
+		return c.robots.cache.thawed(e, cr), nil
 	})
-	if t := v.(thawing); t.e == e {
-		return t.cr, err
-	}
-	// The thaw under way was of another entry for the key (one that has
-	// since replaced or been replaced by e): its rules may differ.
-	return c.thaw(e)
-}
-
-type thawing struct {
-	e  *entry
-	cr *agentRules
-}
-
-func (c *Client) thaw(e *entry) (*agentRules, error) {
-	cr, err := e.rebuild(c.cfg.mode, c.tokens)
-	if err != nil {
-		return nil, err
-	}
-	c.stats.thaws.Add(1)
-	return c.robots.cache.thawed(e, cr), nil
+	cr, _ := v.(*agentRules)
+	return cr, err
 }
 
 // hopFailure is the error of a hop's fill that failed, and the chain
