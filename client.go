@@ -146,21 +146,13 @@ func (c *Client) mustBeMade() {
 }
 
 // The load path. A check finds its authority's entry in memory (cache.go);
-// only the code named here changes an entry's state:
-//
-//   - absent: current looks in the Store, then load runs one fill for all
-//     the checks that wait: the Store's copy, another process's (leased),
-//     or a fetch (fetch.go) that refresh builds the entry from.
-//   - fresh: it answers (answer) until it expires (fresh).
-//   - stale: the first check runs a fill, which marks the entry refreshing
-//     while it runs; other checks, and those that cannot wait (their
-//     context ends, no fetch slot is free), answer from it meanwhile.
-//   - frozen: the byte budget dropped its rules; rulesOf parses its body.
-//   - unreachable: checks are deferred until the back-off ends
-//     (unreachable), or the last good copy stands in, stale, within the
-//     stale window (standIn).
-//   - leased: another process holds the Store's lease; fill waits for its
-//     result (awaitLease).
+// a fresh one answers (answer) until it expires (fresh). Without one,
+// current looks in the Store, then load runs one fill for all the checks
+// that wait: it takes the Store's copy, waits for another process's
+// (awaitLease), or fetches (fetch.go) and builds the entry (refresh,
+// unreachable, standIn). An expired entry answers, stale, the checks that
+// do not wait for its fill, which marks it refreshing while it runs; one
+// whose rules the byte budget dropped is parsed again (rulesOf).
 //
 // A fill runs detached from the checks that wait for it, so that one that
 // gives up does not cut it for the others. One that a redirect hop needs
