@@ -152,11 +152,9 @@ func (t *sharedTier) fail(op string, k key, err error) {
 
 // log logs a Store problem, at most once per logthrottle.Interval.
 func (t *sharedTier) log(op string, k key, err error) {
-	ok, held := t.throttle.Allow("store")
-	if !ok {
-		return
+	if ok, held := t.throttle.Allow("store"); ok {
+		t.logger.LogAttrs(t.base, slog.LevelWarn, "robots.txt store failed",
+			slog.String("op", op), slog.String("authority", k.store()),
+			slog.String("error", err.Error()), slog.Int("suppressed", held))
 	}
-	t.logger.LogAttrs(t.base, slog.LevelWarn, "robots.txt store failed",
-		slog.String("op", op), slog.String("authority", k.store()),
-		slog.String("error", err.Error()), slog.Int("suppressed", held))
 }
