@@ -13,16 +13,13 @@ import (
 // memCache is the Client's in-memory cache of entries, bounded by an
 // entry count and a byte budget (see [WithCacheBytes]): hot holds the
 // entries with their rules, cold the frozen ones, which a check thaws
-// (see Client.rulesOf). golang-lru keeps the order of eviction; the
-// project adds the sizes, the budget and the frozen tier. An entry's
-// rules change only under mu, so what was added for it is what is taken
-// off.
+// (see Client.rulesOf). An entry's rules change only under mu, so what
+// was added for it is what is taken off.
 //
-// A hit takes mu for reading only and does not move its entry in the
-// LRU: it notes the use in uses, once an epoch, and the LRU learns of the
-// uses, in order, before the cache next changes (see drain). Moving the
-// entry on every hit took mu exclusively, which made checks on many cores
-// queue for it (internal/bench BenchmarkClientWarmParallel).
+// A hit does not move its entry in the LRU, which would take mu
+// exclusively and make checks on many cores queue for it: it notes the
+// use in uses, once an epoch, and the LRU learns of the uses, in order,
+// before the cache next changes (see drain).
 type memCache struct {
 	mu      sync.RWMutex
 	hot     *simplelru.LRU[string, *entry]
@@ -41,10 +38,9 @@ type memCache struct {
 	uses  [maxUses]atomic.Pointer[entry]
 
 	// front holds hot entries found lately, by their key's hash, so that
-	// a hit finds its entry without even the read lock: with 8 goroutines
-	// on 2 CPUs, the lock's reader count, which every hit wrote, made a
-	// check cost 1.18-1.35x one goroutine's (BenchmarkClientWarmParallel).
-	// An entry leaves it when it leaves hot.
+	// a hit takes no lock: the read lock's reader count, which every hit
+	// wrote, made 8 goroutines on 2 CPUs cost 1.18-1.35x one goroutine
+	// (BenchmarkClientWarmParallel). An entry leaves it when it leaves hot.
 	seed  maphash.Seed
 	front [frontSlots]atomic.Pointer[entry]
 }
@@ -91,9 +87,6 @@ func (m *memCache) get(key []byte) *entry {
 	m.mu.RUnlock()
 	switch {
 	case e == nil:
-		return nil
-	case hot:
-		m.used(e)
 	case !hot && e.outcome != OutcomeRules:
 		// Cold, with nothing to thaw: it is in use again. Only entries
 		// frozen for room come here, and only once each.
@@ -140,9 +133,8 @@ func (m *memCache) note(e *entry, ep uint32) {
 }
 
 // drain moves the entries whose uses were noted to the front of their
-// LRU, in the order of their first use this epoch, and begins the next.
-// The caller holds mu. A use noted while it drains may be lost, or count
-// in the next epoch.
+// LRU, in the order of their first use this epoch, and begins the next; a
+// use noted meanwhile may be lost, or count in the next. The caller holds mu.
 func (m *memCache) drain() {
 	m.epoch.Add(1)
 	n := min(int(m.nuses.Swap(0)), maxUses)

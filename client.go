@@ -30,11 +30,8 @@ var ErrBadURL = target.ErrBadURL
 // concurrent use; a warm check takes well under a microsecond.
 //
 // Most callers want [Client.Allowed], the fastest check; [Client.Check]
-// also returns the [Decision] and the robots.txt it rests on, and
-// [Client.Stats] counts what the Client has done. A crawler on net/http
-// can leave the checks to a [Transport].
-//
-// The zero value is not usable, and panics; make one with NewClient.
+// also returns the [Decision], and a crawler on net/http can leave the
+// checks to a [Transport]. The zero value panics; make one with NewClient.
 type Client struct {
 	cfg      config
 	tokens   []string // product tokens matched against user-agent lines
@@ -43,15 +40,14 @@ type Client struct {
 	robots   document
 	tdm      *document          // tdmrep.json (WithTDMRep), or nil
 	tier     *sharedTier        // the Store's use; nil without a Store
-	thaws    singleflight.Group // thaws of frozen entries, by authority (see rulesOf)
+	thaws    singleflight.Group // thaws of frozen entries, by entry (see rulesOf)
 	clock    *coarseClock       // nil under WithClock
 	stats    counters
 	logger   *slog.Logger
 
-	pacer func() *memPacer          // shared by Transports without WithPacer
-	hops  atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
-	// hopsAlone paces hops before any Transport is made for the Client.
-	hopsAlone func() *Transport
+	pacer     func() *memPacer          // shared by Transports without WithPacer
+	hops      atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
+	hopsAlone func() *Transport         // paces hops before a Transport is made
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -149,37 +145,19 @@ func (c *Client) mustBeMade() {
 	}
 }
 
-// The load path: from a check to a cached decision.
-//
-// A check cuts the URL into its authority and path (target.Split) and
-// finds the authority's entry in memory (cache.go). Only the code named
-// here changes an entry's state:
-//
-//   - absent: no entry. current looks in the Store; load runs one fill for
-//     all the checks that wait, which takes the Store's copy, waits for
-//     another process's fill (leased), or fetches (fetch.go) and
-//     publishes what refresh built.
-//   - fresh: the entry answers (answer) until it expires (fresh).
-//   - stale and refreshing: expired; the first check runs a fill and
-//     waits for it, and the fill marks the entry refreshing while it
-//     runs. Other checks answer from the stale entry meanwhile, as do
-//     checks that cannot wait: their context ends, or every fetch slot is
-//     taken. Only fill sets and clears the mark.
-//   - frozen: the byte budget dropped the entry's rules (cache.go); the
-//     next check parses its body again (rulesOf).
-//   - unreachable: the fetch failed and no good copy stands in: checks
-//     are deferred until the back-off ends (unreachable).
-//   - standing in: the fetch failed, and the last good copy answers,
-//     marked stale, until the back-off ends (standIn), within the stale
-//     window.
-//   - leased: another process of the fleet holds the Store's lease on
-//     the authority; fill waits for its result (awaitLease).
+// The load path. A check finds its authority's entry in memory (cache.go);
+// a fresh one answers (answer) until it expires (fresh). Without one,
+// current looks in the Store, then load runs one fill for all the checks
+// that wait: it takes the Store's copy, waits for another process's
+// (awaitLease), or fetches (fetch.go) and builds the entry (refresh,
+// unreachable, standIn). An expired entry answers, stale, the checks that
+// do not wait for its fill, which marks it refreshing while it runs; one
+// whose rules the byte budget dropped is parsed again (rulesOf).
 //
 // A fill runs detached from the checks that wait for it, so that one that
-// gives up does not cut it for the others, and takes a fetch slot
-// (WithMaxFetches). A fill that a redirect hop needs (hop.go) runs instead
-// in its fetch's slot and context, and publishes only a good result: a
-// failure there may be the other site's doing.
+// gives up does not cut it for the others. One that a redirect hop needs
+// (hop.go) runs in its fetch's slot and context, and publishes only a
+// good result: a failure there may be the other site's doing.
 
 // A key names one document the Client caches for one authority.
 type key struct {
@@ -187,9 +165,8 @@ type key struct {
 	doc       *document
 }
 
-// A document is a file the Client fetches and caches per authority:
-// robots.txt, and under WithTDMRep the site's tdmrep.json, each in a
-// cache of its own.
+// A document is a file the Client caches per authority, each in a cache
+// of its own: robots.txt, and under WithTDMRep tdmrep.json.
 type document struct {
 	path   string // such as "/robots.txt"
 	name   string // for logs: "robots.txt"
@@ -200,14 +177,11 @@ type document struct {
 
 // url returns the document's URL, without the scheme's default port.
 func (k key) url() string {
-	a := k.authority
-	switch {
-	case strings.HasPrefix(a, "https://") && strings.HasSuffix(a, ":443"):
-		a = a[:len(a)-len(":443")]
-	case strings.HasPrefix(a, "http://") && strings.HasSuffix(a, ":80"):
-		a = a[:len(a)-len(":80")]
+	port := ":443"
+	if strings.HasPrefix(k.authority, "http:") {
+		port = ":80"
 	}
-	return a + k.doc.path
+	return strings.TrimSuffix(k.authority, port) + k.doc.path
 }
 
 // store returns the key of k's document in a Store: its authority for
@@ -240,7 +214,12 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 		c.stats.hits.add()
 		return c.answer(e, path, false, d)
 	}
-	return c.miss(ctx, key{string(authority), &c.robots}, path, e, d)
+	c.stats.misses.Add(1)
+	cur, stale, err := c.current(ctx, key{string(authority), &c.robots}, e)
+	if err != nil {
+		return false, err
+	}
+	return c.answer(cur, path, stale, d)
 }
 
 // tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
@@ -255,10 +234,9 @@ func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
 	return e, err
 }
 
-// fresh reports whether e may answer without asking its server again.
-// Far from its expiry, it reads the coarse clock; near it, and for a
-// deferral or a stale copy, whose RetryAt a crawler comes back at, the
-// exact one.
+// fresh reports whether e may answer without asking its server again, by
+// the coarse clock far from its expiry; near it, and for a deferral or a
+// stale copy, whose RetryAt a crawler comes back at, by the exact one.
 func (c *Client) fresh(e *entry) bool {
 	if c.clock != nil && e.outcome != OutcomeUnreachable && !e.stale {
 		if now := c.clock.load(); now >= e.checked && now < e.expires-exactMargin {
@@ -273,8 +251,7 @@ func (c *Client) fresh(e *entry) bool {
 }
 
 // answer is the one place a check is answered from an entry, filling in
-// d unless it is nil. stale says e has expired and is being fetched
-// again.
+// d unless it is nil; stale says e has expired and is being fetched again.
 func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, error) {
 	var ok bool
 	var rule Rule
@@ -283,19 +260,11 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 	case OutcomeRules:
 		cr, rerr := c.rulesOf(e)
 		if rerr != nil {
-			if d != nil {
-				*d = Decision{}
-			}
 			return false, rerr
 		}
-		var served string
-		if d != nil {
-			ok, rule = servedCheck(cr, path, &served)
-			d.Served = served
-		} else {
+		if d == nil {
 			ok, rule = servedCheck(cr, path, nil)
-		}
-		if d != nil && ok {
+		} else if ok, rule = servedCheck(cr, path, &d.Served); ok {
 			d.Usage = servedUsage(cr, path)
 		}
 	case OutcomeAllowAll:
@@ -327,17 +296,6 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 	return ok, err
 }
 
-// miss answers a check without a fresh entry in memory; e is the expired
-// one, or nil.
-func (c *Client) miss(ctx context.Context, k key, path string, e *entry, d *Decision) (bool, error) {
-	c.stats.misses.Add(1)
-	cur, stale, err := c.current(ctx, k, e)
-	if err != nil {
-		return false, err
-	}
-	return c.answer(cur, path, stale, d)
-}
-
 // current returns the entry to answer for k from, when e, the entry in
 // memory, is not fresh: a current one, or e itself, stale, when another
 // fill is fetching it again or the caller cannot wait for a fetch.
@@ -347,8 +305,8 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	}
 	prev, looked := e, false
 	if e == nil && c.tier != nil && c.base.Err() == nil {
-		// Look in the Store here: a fill would cost a goroutine and two
-		// hand-offs, several times the Store's answer.
+		// Here: a fill costs a goroutine and two hand-offs, several times
+		// the Store's answer.
 		hit, older, err := c.tier.lookup(ctx, k, nil)
 		switch {
 		case err != nil:
@@ -363,27 +321,36 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	case err == nil:
 		return fresh, false, nil
 	case prev != nil && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
-		// The caller cannot wait for the fetch, which goes on or will
-		// be tried again; the expired copy (memory's, else the Store's)
-		// is still a usable answer.
+		// The caller cannot wait for the fetch, which goes on or will be
+		// tried again; the expired copy is still a usable answer.
 		return prev, true, nil
 	}
 	return nil, false, err
 }
 
-// load returns a current entry for k, from one fill that concurrent
-// loads of k share; looked says the caller has just looked in the Store.
-// A load that finds every fetch slot taken waits for one to be freed,
-// unless it has prev, an expired entry (memory's or the Store's) that
-// current answers from instead.
+// load returns a current entry for k from one fill that concurrent loads
+// of k share; looked says the caller has just looked in the Store. With
+// every fetch slot taken it waits for one until ctx ends, unless it has
+// prev, an expired entry that current answers from instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
+	fill := func() (any, error) { return c.fill(ctx, k, prev, looked) }
 	var hf *hopFailure
 	for {
 		c.mu.Lock()
 		freed := c.freed // before the try, so that no slot given back after it is missed
 		c.mu.Unlock()
-		e, err := c.share(ctx, k, func() (any, error) { return c.fill(ctx, k, prev, looked) })
+		var r singleflight.Result
+		if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
+			r.Val, r.Err, _ = k.doc.fills.Do(k.authority, fill)
+		} else {
+			select {
+			case r = <-k.doc.fills.DoChan(k.authority, fill):
+			case <-ctx.Done():
+				return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
+			}
+		}
+		e, err := r.Val.(*entry), r.Err
 		switch {
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
 			errors.As(err, &hf) && (!hop || hf.by != chainOf(ctx).requests):
@@ -407,24 +374,6 @@ var (
 	errHopCut    = errors.New("the fetch it served ended")
 	errHopFailed = errors.New("robots.txt unusable for the redirect")
 )
-
-// share runs fill for k, or joins the one under way, until ctx ends.
-func (c *Client) share(ctx context.Context, k key, fill func() (any, error)) (*entry, error) {
-	var r singleflight.Result
-	if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
-		r.Val, r.Err, _ = k.doc.fills.Do(k.authority, fill)
-	} else {
-		select {
-		case r = <-k.doc.fills.DoChan(k.authority, fill):
-		case <-ctx.Done():
-			return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
-		}
-	}
-	if r.Err != nil {
-		return nil, r.Err
-	}
-	return r.Val.(*entry), nil
-}
 
 // freeSlot gives a fill's slot back and wakes the loads waiting for one.
 func (c *Client) freeSlot() {
@@ -497,9 +446,8 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	case err != nil:
 		return nil, err
 	case hop && e.failures > 0: // failed, or a stale copy standing in for the failure
-		// A hop's fill that failed: the failure may be the other site's
-		// doing (its chain, its fetch's deadline), so it is not this
-		// authority's to keep, nor an answer for a check of its own.
+		// The failure may be the other site's doing (its chain, its
+		// fetch's deadline): not this authority's to keep, nor to answer.
 		return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 	}
 	k.doc.cache.put(e)
@@ -589,10 +537,7 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 		// there were no robots.txt, and keep asking.
 		e.outcome = OutcomeAllowAll
 	}
-	if good := c.standIn(prev, e.derive(), now); good != nil {
-		return good
-	}
-	return e
+	return cmp.Or(c.standIn(prev, e.derive(), now), e)
 }
 
 // standIn returns good, the last copy from a reachable server, marked
@@ -606,10 +551,7 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 	e.stale, e.cause = true, failed.cause
 	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
 	e.nonPublic = failed.nonPublic
-	e.checked, e.expires = failed.checked, failed.expires
-	if limit := good.fetched.add(c.cfg.staleWindow); e.expires > limit {
-		e.expires = limit
-	}
+	e.checked, e.expires = failed.checked, min(failed.expires, good.fetched.add(c.cfg.staleWindow))
 	return e.derive()
 }
 
@@ -619,10 +561,7 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 	if stored.good() {
 		return stored
 	}
-	if good := c.standIn(prev, stored, c.cfg.now()); good != nil {
-		return good
-	}
-	return stored
+	return cmp.Or(c.standIn(prev, stored, c.cfg.now()), stored)
 }
 
 // lookup returns the Store's fresh entry for k, or else nil and the more
@@ -721,9 +660,8 @@ func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
 	return true, rule
 }
 
-// servedUsage returns the Content-Usage preferences of cr for path and
-// each of its normal forms and its Content-Signal preferences, combined;
-// servedCheck allows them all.
+// servedUsage combines the Content-Usage preferences of cr for path and
+// its normal forms, which servedCheck allows, and its Content-Signal ones.
 func servedUsage(cr *agentRules, path string) Usage {
 	t, mode := cr.t, cr.mode
 	if !t.HasUsage(selected) {
@@ -746,33 +684,21 @@ func (c *Client) rulesOf(e *entry) (*agentRules, error) {
 	if cr := e.rules.Load(); cr != nil {
 		return cr, nil
 	}
-	v, err, _ := c.thaws.Do(e.key, func() (any, error) {
+	// By e's address, not its key: another entry for the key, which has
+	// replaced or been replaced by e, may have other rules.
+	v, err, _ := c.thaws.Do(fmt.Sprintf("%p", e), func() (any, error) {
 		if cr := e.rules.Load(); cr != nil {
-			return thawing{e, cr}, nil // thawed since the caller looked
+			return cr, nil // thawed since the caller looked
 		}
-		cr, err := c.thaw(e)
-		return thawing{e, cr}, err
+		cr, err := e.rebuild(c.cfg.mode, c.tokens)
+		if err != nil {
+			return nil, err
+		}
+		c.stats.thaws.Add(1)
+		return c.robots.cache.thawed(e, cr), nil
 	})
-	if t := v.(thawing); t.e == e {
-		return t.cr, err
-	}
-	// The thaw under way was of another entry for the key (one that has
-	// since replaced or been replaced by e): its rules may differ.
-	return c.thaw(e)
-}
-
-type thawing struct {
-	e  *entry
-	cr *agentRules
-}
-
-func (c *Client) thaw(e *entry) (*agentRules, error) {
-	cr, err := e.rebuild(c.cfg.mode, c.tokens)
-	if err != nil {
-		return nil, err
-	}
-	c.stats.thaws.Add(1)
-	return c.robots.cache.thawed(e, cr), nil
+	cr, _ := v.(*agentRules)
+	return cr, err
 }
 
 // hopFailure is the error of a hop's fill that failed, and the chain

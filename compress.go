@@ -15,12 +15,8 @@ import (
 // under largeBody, S2 with a dictionary of the lines robots.txt files
 // share most (body.dict, built by internal/bench's TestBodyDict), which is
 // what makes small bodies compress at all; from largeBody, Zstandard at
-// its fastest, whose matches reach further back. Over the corpus
-// (internal/bench BenchmarkCodecs and its README), S2 takes a fifth of
-// Zstandard's time on small bodies; the few large ones hold most of a
-// cache's bytes, and Zstandard keeps 0.16 of them against S2's 0.24. The
-// pair keeps 0.22 of the corpus at about 10 µs a body: half the time of
-// Zstandard for every body (0.20), a seventh of flate's (0.20).
+// its fastest, whose matches reach further back. internal/bench's README
+// (BenchmarkCodecs) has the figures behind the choice.
 
 //go:embed body.dict
 var bodyDict []byte

@@ -12,9 +12,8 @@ import (
 )
 
 // entry is what the Client caches for one authority: the rules of its
-// product tokens and the body, compressed, from which the rest of the file
-// is parsed when asked for. Once published only the refreshing flag and
-// the rules change, the rules under memCache's lock; a new entry replaces it.
+// product tokens and the body, compressed. Once published only its marks
+// and, under memCache's lock, its rules change; a new entry replaces it.
 type entry struct {
 	key   string                     // normalised authority
 	rules atomic.Pointer[agentRules] // nil unless OutcomeRules, and while frozen
@@ -24,12 +23,11 @@ type entry struct {
 	cause error  // the failure itself, when it happened in this process
 	base  int64  // bytes retained but for the rules (derived by derive)
 	// marks holds, in one word to keep an entry within 192 bytes, the
-	// refreshing mark (bit 0), which the fill that fetches the entry again
-	// sets and clears (see the load path), and the cache's epoch of the
-	// entry's last noted use (the other bits; see memCache.note).
+	// refreshing mark (bit 0) and the epoch of its last noted use (see
+	// memCache.note).
 	marks atomic.Uint32
-	// delay is the crawl-delay in milliseconds plus one, or 0 for none,
-	// so that a Transport paces a frozen entry's authority without a thaw.
+	// delay is the crawl-delay in milliseconds plus one, or 0 for none:
+	// a Transport paces a frozen entry's authority without a thaw.
 	delay int32
 }
 
@@ -59,7 +57,7 @@ func (e *entry) noteUse(ep uint32) {
 }
 
 // A stamp is an instant in Unix nanoseconds, 0 for none: 8 bytes where a
-// time.Time takes 24, and a crawler keeps a million entries.
+// time.Time takes 24.
 type stamp int64
 
 // stampOf returns t, which lies between the years 1678 and 2262, as a stamp.
@@ -88,8 +86,8 @@ func (s stamp) add(d time.Duration) stamp {
 
 func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 
-// maxFailures bounds an entry's count of failures, as the Store encoding
-// does; the back-off reaches its cap long before.
+// maxFailures bounds an entry's count of failures; the back-off reaches
+// its cap long before.
 const maxFailures = 1 << 20
 
 // persisted holds the fields of the Store encoding but the key and body.
@@ -196,9 +194,8 @@ func (e *entry) good() bool {
 }
 
 // expired reports whether e must not answer at now: its expiry has come,
-// or it is dated in the future (the clock stepped back; maxClockSkew
-// allows for other processes' clocks), whose expiry would stretch the
-// freshness cap.
+// or it is dated beyond maxClockSkew in the future (the clock stepped
+// back), whose expiry would stretch the freshness cap.
 func (e *entry) expired(now time.Time) bool {
 	n := stamp(now.UnixNano())
 	return n >= e.expires || n < e.checked-stamp(maxClockSkew)
@@ -237,9 +234,8 @@ func (e *entry) clone() *entry {
 	return c
 }
 
-// entryVersion is the first byte of every value the Client writes to a
-// Store; values of another version are a miss, so processes of different
-// versions can share a Store.
+// entryVersion begins every value the Client writes to a Store; values of
+// another version are a miss, so processes of different versions share one.
 const entryVersion = 7
 
 // errCorruptEntry is wrapped by every decoding failure.
@@ -313,9 +309,7 @@ func decodeEntry(k key, b []byte) (*entry, error) {
 	for _, s := range [...]*stamp{&p.fetched, &p.checked, &p.expires, &p.since} {
 		*s = d.stamp()
 	}
-	for _, s := range [...]*string{&p.etag, &p.lastMod} {
-		*s = d.text()
-	}
+	p.etag, p.lastMod = d.text(), d.text()
 	p.redirects = string(d.bytes(maxRedirectsText))
 	p.errText = d.text()
 	dict := d.uvarint(math.MaxUint64)

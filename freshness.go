@@ -58,10 +58,7 @@ func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Durati
 	}
 	d := c.backoff
 	for i := 1; i < failures && d < c.maxBackoff; i++ {
-		d = min(2*d, c.maxBackoff)
-		if d < 0 { // doubled past math.MaxInt64
-			d = c.maxBackoff
-		}
+		d += min(d, c.maxBackoff-d) // min(2*d, c.maxBackoff), without overflow
 	}
 	return min(d, c.maxBackoff)
 }
@@ -69,9 +66,6 @@ func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Durati
 // retryAfter reads a Retry-After header in seconds or as an HTTP date.
 func retryAfter(now time.Time, h http.Header) (time.Duration, bool) {
 	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
 	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
 		if secs < 0 {
 			return 0, false
@@ -88,14 +82,12 @@ func retryAfter(now time.Time, h http.Header) (time.Duration, bool) {
 	return t.Sub(now), true
 }
 
-// A coarseClock tells a warm check the time without a clock call. A
-// check needs the time to know that its entry has not expired, and on
-// the machines this library is measured on time.Now costs 80 ns, more
-// than the rest of a warm check of a typical file (internal/bench
-// BenchmarkClientWarmPath). The clock is advanced every clockTick by a
-// timer that stops when a tick finds it unread since the last, and is
-// started again by the next check that needs it: an idle Client, or one
-// never closed, leaves no timer running.
+// A coarseClock tells a warm check the time without a clock call, which
+// costs 80 ns on the machines this library is measured on, more than the
+// rest of a warm check (internal/bench BenchmarkClientWarmPath). A timer
+// advances it every clockTick, stopping when a tick finds it unread since
+// the last, until a check needs it again: an idle Client, or one never
+// closed, leaves no timer running.
 type coarseClock struct {
 	now    atomic.Int64 // Unix nanoseconds at the last tick; 0 while stopped
 	read   atomic.Bool  // read since the last tick

@@ -14,24 +14,22 @@ import (
 )
 
 // ErrNonPublic is wrapped by the error of a connection that a transport
-// made by [PublicOnly] refused because the address is not public. The
-// Client reads a robots.txt fetch refused this way as unreachable,
-// whatever its [WithErrorPolicy]: a site must not be able to make its
-// robots.txt an internal service's answer.
+// made by [PublicOnly] refused because the address is not public. A
+// robots.txt fetch refused so is unreachable, whatever [WithErrorPolicy]
+// says: a site must not make its robots.txt an internal service's answer.
 var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public address")
 
 // PublicOnly returns a copy of t (of http.DefaultTransport when t is nil)
-// that connects only to public addresses: before connecting, it refuses
-// loopback, private, link-local (such as the cloud metadata address
-// 169.254.169.254), shared (CGNAT), multicast, documentation and other
-// special-purpose IPv4 and IPv6 addresses with an error wrapping
-// [ErrNonPublic]. Each address dialled is checked after DNS resolution,
-// so a name that resolves or rebinds to an internal address is refused
-// too, and so is every redirect hop. A crawler of the web should send
-// everything through it with [NewClientTransport]. The copy dials with
-// its own net.Dialer (30 s connect timeout and keep-alive, as
-// http.DefaultTransport's), replacing t's dial functions, and has no
-// proxy: a proxy resolves names and connects where no check could see.
+// that connects only to public addresses: it refuses loopback, private,
+// link-local (such as the cloud metadata address 169.254.169.254), shared
+// (CGNAT), multicast, documentation and other special-purpose IPv4 and
+// IPv6 addresses with an error wrapping [ErrNonPublic]. It checks each
+// address it dials, after DNS resolution, so a name that resolves or
+// rebinds to one is refused too, on every redirect hop. A crawler of the
+// web should send everything through it with [NewClientTransport]. The
+// copy dials with its own net.Dialer (30 s connect timeout and keep-alive,
+// as http.DefaultTransport's) and has no proxy, which would resolve names
+// and connect where no check could see.
 func PublicOnly(t *http.Transport) *http.Transport {
 	g := guardTransport(t, nil)
 	w := weak.Make(g)

@@ -9,15 +9,12 @@ import (
 )
 
 // normalForms returns the forms a server may serve for path (the path and
-// query rules match), other than path and each other: none for most paths
-// (see the package documentation). Only the path part changes. nginx's
-// form decodes escapes, %2F too, merges slashes, then removes dot segments
-// (RFC 3986 §5.2.4), so /a//../x is /x; Apache's keeps %2F and removes
-// dots before merging, so /a//../x is /a/x. Both keep the escapes of '%'
-// (decoded, it would begin another escape), '?' (it would start a query:
-// "Disallow: /*?" must not refuse a file named "what?") and '#' (no rule
-// holds one), with upper-case hex as rules do. The forms lie in scratch's
-// spare capacity, which the caller keeps unchanged while it uses them.
+// query rules match), other than path and each other: none for most paths.
+// Only the path part changes. nginx's form decodes escapes (see decodes),
+// merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
+// /a//../x is /x; Apache's keeps %2F and removes dots before merging, so
+// /a//../x is /a/x. The forms lie in scratch's spare capacity, which the
+// caller keeps unchanged while it uses them.
 func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 	p, _, _ := strings.Cut(path, "?")
 	query := path[len(p):] // with its '?'
@@ -52,9 +49,9 @@ func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 // so 1 KiB covers the paths crawlers meet; a longer one allocates.
 const normalScratch = 1024
 
-// spelledNormally reports whether path, the path and query of a URL, is
-// served as spelled: whether normalForms has no form for it. Callers ask
-// it first, to keep the scratch space of normalForms off the hot path.
+// spelledNormally reports whether normalForms has no form for path, the
+// path and query of a URL. Callers ask it first, to keep the scratch space
+// of normalForms off the hot path.
 func spelledNormally(path string) bool {
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i] // IndexByte, unlike Cut, inlines on this hot path
@@ -95,8 +92,9 @@ func normal(p string) bool {
 }
 
 // decodes reports whether a form writes the escape of c decoded: every
-// printable ASCII byte and space, but '%', '?' and '#' (see normalForms),
-// and '/' only in nginx's form (slash).
+// printable ASCII byte and space but '%' (it would begin another escape),
+// '?' (it would start a query: "Disallow: /*?" must not refuse a file
+// named "what?") and '#' (no rule holds one), and '/' only in nginx's form.
 func decodes(c byte, slash bool) bool {
 	switch {
 	case c < ' ' || c >= 0x7f, c == '%', c == '?', c == '#':

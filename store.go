@@ -26,9 +26,8 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // with an error wrapping ctx.Err() unless the call completed. Package
 // [github.com/robotsgate/robotstxt/storetest] checks all of this.
 //
-// A Store may also hand out short exclusive leases, so that of the
-// processes that miss an authority at once only one fetches its robots.txt
-// while the others wait for its result in the Store: see [Leaser].
+// A Store may also hand out leases, so that one process fetches an
+// authority's robots.txt while others wait for it: see [Leaser].
 //
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
@@ -153,11 +152,9 @@ func (t *sharedTier) fail(op string, k key, err error) {
 
 // log logs a Store problem, at most once per logthrottle.Interval.
 func (t *sharedTier) log(op string, k key, err error) {
-	ok, held := t.throttle.Allow("store")
-	if !ok {
-		return
+	if ok, held := t.throttle.Allow("store"); ok {
+		t.logger.LogAttrs(t.base, slog.LevelWarn, "robots.txt store failed",
+			slog.String("op", op), slog.String("authority", k.store()),
+			slog.String("error", err.Error()), slog.Int("suppressed", held))
 	}
-	t.logger.LogAttrs(t.base, slog.LevelWarn, "robots.txt store failed",
-		slog.String("op", op), slog.String("authority", k.store()),
-		slog.String("error", err.Error()), slog.Int("suppressed", held))
 }

@@ -35,8 +35,16 @@ var browserProducts = []string{
 // give "XBot"). A token has only [A-Za-z_-] (RFC 9309 §2.2.1). When no
 // product qualifies, as in "123bot/1.0", the error wraps [ErrProductToken].
 func ProductToken(userAgent string) (string, error) {
-	if tok, ok := compatibleProduct(userAgent); ok {
-		return tok, nil
+	// The product after "compatible;" in a comment.
+	if i := strings.Index(strings.ToLower(userAgent), "compatible;"); i >= 0 &&
+		strings.LastIndexByte(userAgent[:i], '(') >= strings.LastIndexByte(userAgent[:i], ')') {
+		name := strings.TrimLeft(userAgent[i+len("compatible;"):], " ")
+		if end := strings.IndexAny(name, "/; )"); end >= 0 {
+			name = name[:end]
+		}
+		if parse.ValidToken(name) {
+			return name, nil
+		}
 	}
 	depth := 0
 	for _, field := range strings.Fields(userAgent) {
@@ -58,18 +66,4 @@ func ProductToken(userAgent string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
-}
-
-// compatibleProduct finds the product named after "compatible;" in a
-// comment of a User-Agent header.
-func compatibleProduct(ua string) (string, bool) {
-	i := strings.Index(strings.ToLower(ua), "compatible;")
-	if i < 0 || strings.LastIndexByte(ua[:i], '(') < strings.LastIndexByte(ua[:i], ')') {
-		return "", false
-	}
-	name := strings.TrimLeft(ua[i+len("compatible;"):], " ")
-	if end := strings.IndexAny(name, "/; )"); end >= 0 {
-		name = name[:end]
-	}
-	return name, parse.ValidToken(name)
 }

@@ -16,7 +16,7 @@ import (
 const Interval = 5 * time.Second
 
 // A Throttle lets one line of each kind through per interval, and counts
-// those it holds back. Make one with [New]; it is safe for concurrent use.
+// those it holds back. It is safe for concurrent use.
 type Throttle struct {
 	every time.Duration
 	now   func() time.Time
@@ -26,8 +26,7 @@ type Throttle struct {
 	held map[string]int       // by kind
 }
 
-// New returns a Throttle that lets one line of each kind through every
-// interval (Interval unless a test needs another).
+// New returns a Throttle with the given interval.
 func New(every time.Duration) *Throttle {
 	return &Throttle{every: every, now: time.Now, last: map[string]time.Time{}, held: map[string]int{}}
 }

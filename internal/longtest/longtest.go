@@ -1,8 +1,7 @@
-// Package longtest gates the tests that take seconds each, so that a
-// contributor's go test of the repository finishes in a few minutes on two
-// cores: the Redis fleet, cluster and failover tests over two seconds, and
-// every other test over five (under go test -race). CI runs them all:
-// .ci/run sets ROBOTSTXT_LONG_TESTS=1 before the same command.
+// Package longtest gates the tests that take seconds each (the Redis
+// fleet, cluster and failover tests over two seconds, any other over five
+// under -race), so that go test of the repository takes minutes on two
+// cores. CI runs them all: .ci/run sets Env to "1".
 package longtest
 
 import (
@@ -10,12 +9,10 @@ import (
 	"testing"
 )
 
-// Env names the environment variable that runs the long tests when it
-// is "1".
+// Env names the environment variable that runs the long tests when "1".
 const Env = "ROBOTSTXT_LONG_TESTS"
 
-// Gate skips the calling test unless Env is "1". A long test calls it
-// first.
+// Gate skips the calling test unless Env is "1"; a long test calls it first.
 func Gate(tb testing.TB) {
 	tb.Helper()
 	if os.Getenv(Env) != "1" {
