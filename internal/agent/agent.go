@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
@@ -36,7 +37,7 @@ var browserProducts = []string{
 // product qualifies, as in "123bot/1.0", the error wraps [ErrProductToken].
 func ProductToken(userAgent string) (string, error) {
 	// The product after "compatible;" in a comment.
-	if i := strings.Index(strings.ToLower(userAgent), "compatible;"); i >= 0 &&
+	if i := indexFold(userAgent, "compatible;"); i >= 0 &&
 		strings.LastIndexByte(userAgent[:i], '(') >= strings.LastIndexByte(userAgent[:i], ')') {
 		name := strings.TrimLeft(userAgent[i+len("compatible;"):], " ")
 		if end := strings.IndexAny(name, "/; )"); end >= 0 {
@@ -66,4 +67,20 @@ func ProductToken(userAgent string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
+}
+
+// indexFold returns the index of the first instance of lower, in lower
+// case, in s ignoring the case of ASCII letters, or -1. Unlike an index
+// into strings.ToLower(s), it is an index into s.
+func indexFold(s, lower string) int {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := 0
+		for j < len(lower) && ascii.Lower(s[i+j]) == lower[j] {
+			j++
+		}
+		if j == len(lower) {
+			return i
+		}
+	}
+	return -1
 }

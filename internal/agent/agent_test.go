@@ -3,6 +3,8 @@ package agent
 import (
 	"errors"
 	"testing"
+
+	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 func TestProductToken(t *testing.T) {
@@ -42,6 +44,9 @@ func TestProductToken(t *testing.T) {
 		{"", ""},
 		{"   ", ""},
 		{"(just a comment)", ""},
+		// Bytes that lower-casing would resize before "compatible;".
+		{"\xff\xff\xff\xff\xff\xff\xff\xff(compatible; XBot)", "XBot"},
+		{"İİİİİİİİİİİİ Mozilla/5.0 (COMPATIBLE; XBot/1.0)", "XBot"},
 	} {
 		got, err := ProductToken(tc.ua)
 		switch {
@@ -51,4 +56,19 @@ func TestProductToken(t *testing.T) {
 			t.Errorf("ProductToken(%q) = %q, %v; want %q", tc.ua, got, err, tc.want)
 		}
 	}
+}
+
+// FuzzProductToken: any User-Agent header, a request's included, gives a
+// valid token or ErrProductToken, never a panic; a token it gives is one
+// a user-agent line can name.
+func FuzzProductToken(f *testing.F) {
+	f.Add("Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)")
+	f.Add("\xff(compatible; X)")
+	f.Add("İ (CompatiblE; Y/1)")
+	f.Fuzz(func(t *testing.T, ua string) {
+		tok, err := ProductToken(ua)
+		if (err == nil) != parse.ValidToken(tok) || err != nil && !errors.Is(err, ErrProductToken) {
+			t.Fatalf("ProductToken(%q) = %q, %v", ua, tok, err)
+		}
+	})
 }
