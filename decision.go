@@ -55,7 +55,7 @@ type Decision struct {
 	LastStatus int
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
 	// authority's own /robots.txt answered; [Decision.Redirects] lists
-	// every hop with its status.
+	// the hops with their statuses.
 	FinalURL string
 	// FetchedAt is when the rules were fetched or last revalidated,
 	// CheckedAt when the server was last asked, and Expires when the cached
@@ -100,7 +100,8 @@ type Redirect struct {
 	// Status is the status of the response that redirected: 301, 302,
 	// 303, 307 or 308.
 	Status int
-	// URL is where its Location led, with no fragment or credentials.
+	// URL is where its Location led, with no fragment or credentials,
+	// cut to 512 bytes ending in "…" when longer.
 	URL string
 	// Checked reports that the redirect left the site for a path other
 	// than /robots.txt, so that the Client followed it only once that
@@ -110,9 +111,11 @@ type Redirect struct {
 }
 
 // Redirects returns the redirects the robots.txt fetch followed, in
-// order, at most ten, the last leading to FinalURL: nil when the
-// authority's own /robots.txt answered. The request for the authority's
-// own robots.txt answered with the first one's Status.
+// order, the last leading to FinalURL: nil when the authority's own
+// /robots.txt answered. The request for the authority's own robots.txt
+// answered with the first one's Status, each URL with the next one's.
+// It lists at most ten: of more (see [WithMaxRedirects]), the first nine
+// and the last.
 func (d Decision) Redirects() []Redirect {
 	if d.e == nil || d.e.redirects == "" {
 		return nil

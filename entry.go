@@ -321,12 +321,36 @@ func decodeEntry(k key, b []byte) (*entry, error) {
 		return nil, fmt.Errorf("%w: body of dictionary %#x", errCorruptEntry, dict)
 	case len(d.b) != 0:
 		return nil, fmt.Errorf("%w: %d trailing bytes", errCorruptEntry, len(d.b))
+	case !validRedirects(p.redirects):
+		return nil, fmt.Errorf("%w: redirects %q", errCorruptEntry, capText(p.redirects))
 	case len(body) > 0 && p.outcome != OutcomeRules:
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
 	case len(body) > 0:
 		e.body = bytes.Clone(body) // not the rest of the Store's value
 	}
 	return e, nil
+}
+
+// validRedirects reports whether s lists redirects as a Client writes
+// them (see persisted.redirects): at most maxKeptRedirects lines, each a
+// redirect status, perhaps marked checked, a space and a URL.
+func validRedirects(s string) bool {
+	if s == "" {
+		return true
+	}
+	n := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		status, url, _ := strings.Cut(line, " ")
+		switch strings.TrimSuffix(status, "*") {
+		case "301", "302", "303", "307", "308":
+		default:
+			return false
+		}
+		if n++; url == "" || n > maxKeptRedirects {
+			return false
+		}
+	}
+	return true
 }
 
 func appendString(b []byte, s string) []byte {

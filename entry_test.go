@@ -113,6 +113,11 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"body on 404":     encodeTest(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
 		"status 5000":     append(bytes.Clone(good[:at+2]), 0x88, 0x27),
 		"long validator":  encodeTest(long),
+		"redirect status": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "999 http://a/"}}),
+		"redirect no URL": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "301 http://a/\n302 "}}),
+		"redirect line":   encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "nonsense"}}),
+		"11 redirects": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404,
+			redirects: strings.Repeat("301 http://a/\n", 10) + "301 http://a/"}}),
 		"other dictionary": bytes.Replace(good, binary.AppendUvarint(nil, bodyDictID),
 			binary.AppendUvarint(nil, bodyDictID+1), 1),
 	}
