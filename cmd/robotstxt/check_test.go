@@ -181,6 +181,37 @@ func TestCheckVerboseHopChecked(t *testing.T) {
 	}
 }
 
+// TestCheckVerboseListsARobotsTxtOnce: a chain that comes back to a site
+// whose robots.txt it was checked against lists that robots.txt once,
+// as it was fetched once.
+func TestCheckVerboseListsARobotsTxtOnce(t *testing.T) {
+	var b, c *httptest.Server
+	bm, cm := http.NewServeMux(), http.NewServeMux()
+	bm.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "user-agent: *\nallow: /\n") })
+	bm.HandleFunc("/r1", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, c.URL+"/r2", http.StatusFound) })
+	bm.HandleFunc("/r3", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, liveRobots) })
+	cm.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "user-agent: *\nallow: /\n") })
+	cm.HandleFunc("/r2", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, b.URL+"/r3", http.StatusFound) })
+	b, c = httptest.NewServer(bm), httptest.NewServer(cm)
+	defer b.Close()
+	defer c.Close()
+	a := httptest.NewServer(http.RedirectHandler(b.URL+"/r1", http.StatusMovedPermanently))
+	defer a.Close()
+	r := runCmd(t, "", "check", "-v", a.URL+"/private/x")
+	want := []string{
+		indent + "robots.txt " + a.URL + "/robots.txt → 301 Moved Permanently",
+		indent + "robots.txt " + b.URL + "/robots.txt → 200 OK",
+		indent + "redirect   " + b.URL + "/r1 → 302 Found",
+		indent + "robots.txt " + c.URL + "/robots.txt → 200 OK",
+		indent + "redirect   " + c.URL + "/r2 → 302 Found",
+		indent + "redirect   " + b.URL + "/r3 → 200 OK",
+	}
+	lines := outputLines(r.stdout)
+	if r.code != exitDisallowed || len(lines) < 7 || !slices.Equal(lines[1:7], want) {
+		t.Errorf("exit %d, stdout:\n%s\nwant the requests:\n%s", r.code, r.stdout, strings.Join(want, "\n"))
+	}
+}
+
 // TestCheckRedirectWithoutLocation checks that a redirect without a
 // Location, which says nothing of where the robots.txt is, leaves it
 // unreachable: the answer is deferred, with the reason, in every command

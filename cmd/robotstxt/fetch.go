@@ -132,7 +132,7 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	d, err := f.c.Check(ctx, url)
 	doc := f.docs[d.Authority]
 	if doc == nil && d.Outcome != 0 {
-		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, 0)}
+		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, make(map[string]bool))}
 		if c := f.tap.body(doc.name); c != nil && d.Outcome == robotstxt.OutcomeRules {
 			if derr := doc.decode(c.bytes(), c.header); derr != nil {
 				return d, nil, derr
@@ -151,29 +151,28 @@ type request struct {
 	result string // "301 Moved Permanently", or why no response came (see cause)
 }
 
-// maxHopNesting bounds how deep requests lists the robots.txt files that
-// redirects were checked against, as the Client bounds how deep it
-// fetches them.
-const maxHopNesting = 2
-
 // requests returns the requests the Client sent, since start, for the
 // robots.txt d rests on, as d tells them: its authority's own robots.txt,
 // and each redirect it followed, with what answered each; before a
-// redirect that leaves the site, the requests for the robots.txt of
-// where it leads, which the Client checked the redirect against, as that
-// check, answered from the Client's cache, tells them. None when the
-// robots.txt was fetched before start, or no decision was made. depth
-// counts the checks of redirects the list is nested in.
-func (f *fetcher) requests(d robotstxt.Decision, start time.Time, depth int) []request {
-	if d.Outcome == 0 || d.CheckedAt.Before(start) {
+// redirect the Client checked against the robots.txt of another site,
+// the requests for that robots.txt, as the Client's cached decision for
+// the redirect's URL tells them. None when the robots.txt was fetched
+// before start, no decision was made, or listed holds its authority: a
+// robots.txt is listed once. A redirect the Client refused is not in d:
+// d's error names it and says why.
+func (f *fetcher) requests(d robotstxt.Decision, start time.Time, listed map[string]bool) []request {
+	if d.Outcome == 0 || d.CheckedAt.Before(start) || listed[d.Authority] {
 		return nil
 	}
+	listed[d.Authority] = true
 	reqs := []request{{label: "robots.txt", url: ownRobots(d.Authority)}}
 	for _, r := range d.Redirects() {
 		reqs[len(reqs)-1].result = statusText(r.Status)
-		if r.Checked && depth < maxHopNesting {
-			if hop, err := f.c.Check(context.Background(), r.URL); err == nil {
-				reqs = append(reqs, f.requests(hop, start, depth+1)...)
+		// The hop's check came before d's fetch ended; a later one was
+		// a fetch of its own, after the copy the check read expired.
+		if r.Checked {
+			if hop, err := f.c.Check(context.Background(), r.URL); err == nil && !hop.CheckedAt.After(d.CheckedAt) {
+				reqs = append(reqs, f.requests(hop, start, listed)...)
 			}
 		}
 		reqs = append(reqs, request{label: "redirect", url: r.URL})
