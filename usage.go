@@ -46,9 +46,9 @@ func (p Pref) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 // (labels are case-sensitive), with its value if that is a Token; only
 // the Tokens y and n state a preference, and the zero Usage states none.
 // Usages are comparable: two are == when they hold the same labels and
-// values in the same order. A Usage holds a statement as long as a
-// robots.txt line (about 20 KiB), with as many members as fit (far more
-// than the 1,024 RFC 9651 asks parsers to accept).
+// values in the same order. A Usage holds a statement of up to about 20
+// KiB, longer than a robots.txt line, with as many members as fit (far
+// more than the 1,024 RFC 9651 asks parsers to accept).
 type Usage struct {
 	members string // the statement, as package usage keeps it
 }

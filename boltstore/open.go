@@ -27,8 +27,8 @@ const (
 )
 
 // Open opens the Store file at path, creating it if it does not exist.
-// It fails with [ErrLocked] or [ErrFormat]. It empties a file of an
-// earlier layout, whose entries the crawler then fetches again.
+// Among its errors are [ErrLocked] and [ErrFormat]. It empties a file of
+// an earlier layout, whose entries the crawler then fetches again.
 func Open(path string, opts ...Option) (*Store, error) {
 	cfg := config{logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {

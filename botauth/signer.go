@@ -187,7 +187,8 @@ func (s *Signer) KeyID() string { return s.keys[0].id }
 // expires ([WithValidity]), keyid ([Signer.KeyID]), a nonce of 64 random
 // bytes in base64 and the tag "web-bot-auth" (no alg: the key says it is
 // Ed25519). It replaces those three fields in req's header and trailer,
-// however spelt, and changes no other.
+// however spelt, and changes no other: it modifies req, so a
+// RoundTripper signs a copy, as [NewTransport]'s does.
 //
 // The authority (RFC 9421 §2.2.3) is req.Host, or else req.URL.Host,
 // lower-cased, without an empty port or that of req.URL's scheme. Sign

@@ -13,10 +13,11 @@
 //
 // # Redis Cluster
 //
-// A failed master stops sharing and pacing for its own slots only, until
-// its replica is promoted: go-redis reloads its slot map only on MOVED or
-// ASK, or once a minute, and a dead master answers neither, so the Store
-// has it reload the map when a call fails or is refused. Redis replicates
+// A failed master stops sharing for its own slots only, until its replica
+// is promoted: its authorities are fetched by every process for itself,
+// and paced requests to them fail. go-redis reloads its slot map only on
+// MOVED or ASK, or once a minute, and a dead master answers neither, so
+// the Store has it reload the map when a call fails or is refused. Redis replicates
 // asynchronously: what a master had not passed on when it died is lost,
 // so an entry may be fetched again, a lease taken twice, or one pair of
 // requests to a site come closer than its crawl-delay.

@@ -88,8 +88,9 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	return val, nil
 }
 
-// Set stores value under key for ttl, of at least a millisecond,
-// replacing whatever the Redis key held. A non-positive ttl is an error.
+// Set stores value under key for ttl, replacing whatever the Redis key
+// held. A ttl under a millisecond counts as one; a non-positive ttl is an
+// error.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	k := s.valueKey(key)
 	if ttl <= 0 {

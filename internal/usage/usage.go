@@ -128,7 +128,7 @@ func lowerASCII(s string) string {
 }
 
 // Value returns the value members hold for label, and whether they hold
-// label (see [Stated]).
+// label.
 func Value(members, label string) (string, bool) {
 	for m, rest := next(members); m != ""; m, rest = next(rest) {
 		if len(m) > len(label) && m[len(label)] == '=' && m[:len(label)] == label {
