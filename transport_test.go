@@ -128,6 +128,21 @@ func get(ctx context.Context, hc *http.Client, rawURL string) (string, error) {
 	return string(b), err
 }
 
+// getHost sends a GET for rawURL through hc with the Host header host,
+// and returns its error.
+func getHost(hc *http.Client, rawURL, host string) error {
+	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
+	if err != nil {
+		return err
+	}
+	req.Host = host
+	resp, err := hc.Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	return err
+}
+
 func TestTransportRefusesDisallowed(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nDisallow: /\n\nUser-agent: ExampleBot\nAllow: /\nDisallow: /private/\n")
@@ -675,31 +690,22 @@ func TestTransportChecksHostHeader(t *testing.T) {
 	tr := v.transport(t)
 	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
 	hc := &http.Client{Transport: NewTransport(c, tr)}
-	do := func(u, host string) error {
-		req, _ := http.NewRequest(http.MethodGet, u, nil)
-		req.Host = host
-		resp, err := hc.Do(req)
-		if err == nil {
-			resp.Body.Close()
-		}
-		return err
-	}
 	var de *DisallowedError
-	if err := do("http://a.test/private/x", "b.test"); !errors.As(err, &de) || de.Decision.Authority != "http://b.test:80" {
+	if err := getHost(hc, "http://a.test/private/x", "b.test"); !errors.As(err, &de) || de.Decision.Authority != "http://b.test:80" {
 		t.Errorf("Host b.test: %v, want b.test's disallow", err)
 	}
-	if err := do("http://a.test/private/x", "b.test:80"); !errors.Is(err, ErrDisallowed) {
+	if err := getHost(hc, "http://a.test/private/x", "b.test:80"); !errors.Is(err, ErrDisallowed) {
 		t.Errorf("Host b.test:80: %v, want ErrDisallowed", err)
 	}
 	for _, bad := range []string{"b.test/x", "x@b.test", "b.test\\x"} {
-		if err := do("http://a.test/public", bad); !errors.Is(err, ErrBadURL) {
+		if err := getHost(hc, "http://a.test/public", bad); !errors.Is(err, ErrBadURL) {
 			t.Errorf("Host %q: %v, want ErrBadURL", bad, err)
 		}
 	}
-	if err := do("http://a.test/public", "b.test"); err != nil {
+	if err := getHost(hc, "http://a.test/public", "b.test"); err != nil {
 		t.Errorf("allowed by both: %v", err)
 	}
-	if err := do("http://a.test/private/x", "A.TEST"); err != nil {
+	if err := getHost(hc, "http://a.test/private/x", "A.TEST"); err != nil {
 		t.Errorf("Host naming the URL's own authority: %v", err)
 	}
 	opaque, _ := http.NewRequest(http.MethodGet, "http://a.test/", nil)
@@ -969,16 +975,7 @@ func TestTransportPacesTheSiteServed(t *testing.T) {
 	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
 	t.Cleanup(func() { _ = c.Close() })
 	hc := &http.Client{Transport: tr}
-	do := func(u, host string) error {
-		req, _ := http.NewRequest(http.MethodGet, u, nil)
-		req.Host = host
-		resp, err := hc.Do(req)
-		if err == nil {
-			resp.Body.Close()
-		}
-		return err
-	}
-	if err := do("http://10.0.0.1/a", "site.test"); err != nil {
+	if err := getHost(hc, "http://10.0.0.1/a", "site.test"); err != nil {
 		t.Fatal(err)
 	}
 	var pe *PacedError
@@ -986,16 +983,16 @@ func TestTransportPacesTheSiteServed(t *testing.T) {
 		{"http://10.0.0.2/b", "site.test"}, {"http://10.0.0.1/c", "site.test"}, {"http://site.test/d", ""},
 		{"http://[::ffff:10.0.0.3]/e", "SITE.test."}, {"http://[2001:db8::1]/f", "site.test:80"},
 	} {
-		if err := do(r[0], r[1]); !errors.As(err, &pe) || pe.Authority != "http://site.test:80" {
+		if err := getHost(hc, r[0], r[1]); !errors.As(err, &pe) || pe.Authority != "http://site.test:80" {
 			t.Errorf("%s with Host %q right after site.test's page: %v, want site.test's turn not free", r[0], r[1], err)
 		}
 	}
 	// The interval is the longer of the two robots.txt files' Crawl-delays:
 	// pages of example.test (none) asked of 10.0.0.9 (60 s) are paced.
-	if err := do("http://10.0.0.9/g", "example.test"); err != nil {
+	if err := getHost(hc, "http://10.0.0.9/g", "example.test"); err != nil {
 		t.Fatal(err)
 	}
-	if err := do("http://10.0.0.9/h", "example.test"); !errors.As(err, &pe) || pe.Authority != "http://example.test:80" {
+	if err := getHost(hc, "http://10.0.0.9/h", "example.test"); !errors.As(err, &pe) || pe.Authority != "http://example.test:80" {
 		t.Errorf("a second page of example.test asked of 10.0.0.9: %v, want example.test's turn not free", err)
 	}
 	for _, r := range v.requests() {
@@ -1007,13 +1004,13 @@ func TestTransportPacesTheSiteServed(t *testing.T) {
 	// Through a real dial: 127.0.0.1 and its IPv4-mapped spellings.
 	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
 	_, _, hc = newTestTransport(t, WithNoWait())
-	if err := do(s.URL+"/a", ""); err != nil {
+	if err := getHost(hc, s.URL+"/a", ""); err != nil {
 		t.Fatal(err)
 	}
 	port := s.URL[strings.LastIndexByte(s.URL, ':'):]
 	for _, u := range []string{"http://[::ffff:127.0.0.1]" + port + "/b", "http://[::FFFF:7F00:1]" + port + "/c",
 		"http://[0:0:0:0:0:ffff:7f00:0001]" + port + "/d", "http://127.0.0.1" + port + "/e"} {
-		if err := do(u, ""); !errors.Is(err, ErrPaced) {
+		if err := getHost(hc, u, ""); !errors.Is(err, ErrPaced) {
 			t.Errorf("%s right after %s/a: %v, want ErrPaced", u, s.URL, err)
 		}
 	}
