@@ -866,7 +866,8 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // labels that do not fit it, as misconfigured servers do: a label naming
 // an encoding that would read the ASCII directives as garbage (WHATWG's
 // replacement encoding, UTF-16 without its NULs) is not believed, and
-// UTF-16 without a byte-order mark is read as UTF-16. Believing them
+// UTF-16 without a byte-order mark is read as UTF-16, and a UTF-8
+// byte-order mark, or its leading part, says UTF-8. Believing them
 // would turn the disallow into nothing, and so into allow-all.
 func TestFetchMislabelledCharsets(t *testing.T) {
 	checkLeaks(t)
@@ -880,6 +881,13 @@ func TestFetchMislabelledCharsets(t *testing.T) {
 		{"text/plain", utf16LE("User-agent: *\nDisallow: /\n")[2:]},
 		{"text/plain; charset=utf-16be", string(utf16BEBytes("User-agent: *\nDisallow: /\n"))},
 		{"text/plain", "User-agent: *\nDisallow: /\n# \xa9\n"},
+		// A byte-order mark, whole or its leading part, before a body
+		// with a byte that is not UTF-8: read as another charset, the
+		// mark became text that hid the first user-agent line.
+		{"text/plain", "\xEF\xBB\xBFUser-agent: *\nDisallow: /\n# caf\xe9\n"},
+		{"text/plain; charset=iso-8859-1", "\xEF\xBB\xBFUser-agent: *\nDisallow: /\n# caf\xe9\n"},
+		{"text/plain", "\xEF\xBBUser-agent: *\nDisallow: /\n"},
+		{"text/plain", "\xEFUser-agent: *\nDisallow: /\n"},
 	} {
 		s := newSite(t, serve(200, tc.body, "Content-Type", tc.ct))
 		c := newTestClient(t)

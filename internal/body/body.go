@@ -212,7 +212,10 @@ func utf16Of(body []byte) utf16Form {
 // charset it was read in (see Read).
 func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
 	enc, name := u16.enc, u16.name
-	if enc == nil && utf8.Valid(body) {
+	// A UTF-8 byte-order mark, or its leading part, which the parser
+	// skips, says UTF-8 whatever the header says: converted from another
+	// charset it would become text that hides the first line.
+	if enc == nil && (utf8.Valid(body) || len(body) > 0 && body[0] == 0xEF) {
 		return body, "utf-8"
 	}
 	if enc == nil {

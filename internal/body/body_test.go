@@ -70,6 +70,12 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"Latin-1 declared", "a/caf\xE9", "text/plain; charset=iso-8859-1", "a/café"},
 		{"Windows-1252 fallback", "a/\x80", "text/plain", "a/€"},
 		{"UTF-16LE with BOM", "\xFF\xFEa\x00/\x00", "", "\uFEFFa/"},
+		// A byte-order mark says UTF-8: a stray byte stays, as without a
+		// charset, and the mark is not turned into "ï»¿".
+		{"UTF-8 BOM, a stray byte", "\xEF\xBB\xBFa/caf\xE9", "text/plain", "\xEF\xBB\xBFa/caf\xE9"},
+		{"UTF-8 BOM, Latin-1 declared", "\xEF\xBB\xBFa/caf\xE9", "text/plain; charset=iso-8859-1", "\xEF\xBB\xBFa/caf\xE9"},
+		{"partial BOM EF BB", "\xEF\xBBa/", "", "\xEF\xBBa/"},
+		{"partial BOM EF", "\xEFa/", "", "\xEFa/"},
 	} {
 		text, _ := toUTF8([]byte(tc.body), tc.ctype, utf16Of([]byte(tc.body)))
 		got := string(text)
