@@ -502,6 +502,35 @@ func checkCache(t *testing.T, m *memCache) {
 	}
 }
 
+// TestCacheNotModifiedUnasked: a layer below the Client (a caching
+// RoundTripper) that makes the request conditional itself and passes its
+// 304 through gives the Client no copy to keep: the 304 is a status like
+// any other, and the site is deferred. It was taken for "keep your copy"
+// and, with none cached, crashed the process.
+func TestCacheNotModifiedUnasked(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-None-Match") != "" {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = w.Write([]byte(privateRules))
+	})
+	next := s.Client().Transport
+	hc := &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		req = req.Clone(req.Context())
+		req.Header.Set("If-None-Match", `"its own"`)
+		return next.RoundTrip(req)
+	})}
+	c := newTestClient(t, WithHTTPClient(hc))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, err := c.Check(ctx, s.URL+"/private")
+	if d.Allowed || !errors.Is(err, ErrDeferred) || d.Outcome != OutcomeUnreachable || d.Status != http.StatusNotModified {
+		t.Errorf("Check = %+v, %v; want deferred on status 304", d, err)
+	}
+}
+
 // TestCacheNotModifiedEndsOutage checks that a 304 after an outage ends
 // it: the next outage counts from its own start.
 func TestCacheNotModifiedEndsOutage(t *testing.T) {

@@ -193,6 +193,15 @@ func (e *entry) good() bool {
 	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale)
 }
 
+// validators returns the validators a fetch sends for e's body: none
+// when e is nil or not good.
+func (e *entry) validators() (etag, lastMod string) {
+	if e == nil || !e.good() {
+		return "", ""
+	}
+	return e.etag, e.lastMod
+}
+
 // expired reports whether e must not answer at now: its expiry has come,
 // or it is dated beyond maxClockSkew in the future (the clock stepped
 // back), whose expiry would stretch the freshness cap.

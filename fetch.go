@@ -74,7 +74,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		switch resp.StatusCode {
 		case 301, 302, 303, 307, 308:
 		default:
-			f.classify(&res, resp, k, target)
+			f.classify(&res, resp, k, target, validated)
 			return res
 		}
 		discard(resp)
@@ -147,13 +147,12 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if cfg.from != "" {
 		req.Header.Set("From", cfg.from)
 	}
-	if prev != nil && prev.good() {
-		if prev.etag != "" {
-			req.Header.Set("If-None-Match", prev.etag)
-		}
-		if prev.lastMod != "" {
-			req.Header.Set("If-Modified-Since", prev.lastMod)
-		}
+	etag, lastMod := prev.validators()
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	if lastMod != "" {
+		req.Header.Set("If-Modified-Since", lastMod)
 	}
 	done, err := f.c.pace(ctx, authority)
 	if err != nil {
@@ -177,13 +176,14 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	return resp, nil
 }
 
-// classify reads a final response to target, k's document: its status
-// and, for rules, its body. Only robots.txt has a configurable policy.
-func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target string) {
+// classify reads a final response to target, k's document, sent with
+// the validators of validated: its status and, for rules, its body. Only
+// robots.txt has a configurable policy.
+func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target string, validated *entry) {
 	defer discard(resp)
-	conditional := resp.Request.Header.Get("If-None-Match") != "" ||
-		resp.Request.Header.Get("If-Modified-Since") != ""
-	if resp.StatusCode == http.StatusNotModified && conditional {
+	// A 304 means "keep your copy" only to a request that had one: one
+	// made conditional by a layer below the Client has none to keep.
+	if etag, lastMod := validated.validators(); resp.StatusCode == http.StatusNotModified && etag+lastMod != "" {
 		res.notModified = true
 		return
 	}
