@@ -895,23 +895,26 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 	}
 }
 
-// TestReceiptKeepsEveryNo: however many labels robots.txt states, a
-// later source's train-ai=n is never crowded out of the merged answer.
+// TestReceiptKeepsEveryNo: however many labels robots.txt states, y or
+// n, a later source's train-ai=n is never crowded out of the merged
+// answer (an n of a label no crawler reads once outranked it).
 func TestReceiptKeepsEveryNo(t *testing.T) {
 	checkLeaks(t)
-	var signal, usage []string
-	for i := range 1500 {
-		signal = append(signal, fmt.Sprintf("s%d=yes", i))
-		usage = append(usage, fmt.Sprintf("x%d=y", i))
-	}
-	s := newTestSite(t, "User-agent: *\nAllow: /\nContent-Signal: "+strings.Join(signal, ", ")+"\nContent-Usage: "+strings.Join(usage, ", ")+"\n")
-	s.route("/page", serve(200, "page", "X-Robots-Tag", "noai"))
-	_, tr, hc := newTestTransport(t)
-	resp, body := fetchPage(t, hc, s.URL+"/page")
-	if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefNo {
-		t.Errorf("the receipt lost X-Robots-Tag's noai: train-ai %v", r.Usage.Pref("train-ai"))
-	}
-	if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
-		t.Errorf("Usage lost X-Robots-Tag's noai: train-ai %v", u.Pref("train-ai"))
+	for _, v := range []string{"y", "n"} {
+		var signal, usage []string
+		for i := range 1500 {
+			signal = append(signal, fmt.Sprintf("s%d=%s", i, map[string]string{"y": "yes", "n": "no"}[v]))
+			usage = append(usage, fmt.Sprintf("x%d=%s", i, v))
+		}
+		s := newTestSite(t, "User-agent: *\nAllow: /\nContent-Signal: "+strings.Join(signal, ", ")+"\nContent-Usage: "+strings.Join(usage, ", ")+"\n")
+		s.route("/page", serve(200, "page", "X-Robots-Tag", "noai"))
+		_, tr, hc := newTestTransport(t)
+		resp, body := fetchPage(t, hc, s.URL+"/page")
+		if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("labels =%s: the receipt lost X-Robots-Tag's noai: train-ai %v", v, r.Usage.Pref("train-ai"))
+		}
+		if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
+			t.Errorf("labels =%s: Usage lost X-Robots-Tag's noai: train-ai %v", v, u.Pref("train-ai"))
+		}
 	}
 }

@@ -49,6 +49,9 @@ func Parse(value string) (string, error) {
 // as input to an AI's answers, has no label there and keeps its name.
 var signalLabels = map[string]string{"ai-train": "train-ai", "search": "search", "ai-input": "ai-input"}
 
+// read holds the labels crawlers read: those signalLabels maps to.
+var read = map[string]bool{"train-ai": true, "search": true, "ai-input": true}
+
 // ParseContentSignal reads the value of a Content-Signal record of
 // Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no",
 // into the members of a statement in the AIPREF vocabulary
@@ -230,7 +233,7 @@ func (m *member) goesIn(pass int) bool {
 	case 1:
 		return m.value == "y"
 	case 2:
-		return signalLabels[m.label] != m.label // a label no crawler reads
+		return !read[m.label]
 	}
 	return true
 }
