@@ -1,15 +1,20 @@
 package botauth
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
 
 // NewTransport returns a RoundTripper that signs a copy of each request as
 // it is sent, as [Signer.Sign] does, and sends it through next
 // (http.DefaultTransport when nil). Each redirect hop or retry gets a
 // signature of its own authority in place of those it carries (such as
 // those net/http copies onto a hop), so that no signature made for one
-// site reaches another. A request it cannot sign is not sent: RoundTrip
-// closes its body and returns Sign's error. CloseIdleConnections reaches
-// next's.
+// site reaches another; a hop net/http sends to another server with the
+// Host of the request before it (for a Location "//host/path") is not
+// signed. A request it cannot sign is not sent: RoundTrip closes its body
+// and returns the error. CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
 // round: its Unwrap method lets robotstxt.NewTransport see the guard. It
@@ -32,13 +37,33 @@ type transport struct {
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	signed := req.Clone(req.Context())
-	if err := t.s.Sign(signed); err != nil {
+	err := keptHost(req)
+	if err == nil {
+		err = t.s.Sign(signed)
+	}
+	if err != nil {
 		if req.Body != nil {
 			req.Body.Close()
 		}
 		return nil, err
 	}
 	return t.next.RoundTrip(signed)
+}
+
+// keptHost returns an error for a redirect hop that goes to another
+// server than the request before it but keeps that request's Host, as
+// net/http does for a Location of the form "//host/path" when the Host
+// was set: signed for that Host, it would hand another server a
+// signature it can replay to the first site.
+func keptHost(req *http.Request) error {
+	if req.Response == nil || req.Response.Request == nil || req.Host == "" || req.URL == nil {
+		return nil
+	}
+	prev := req.Response.Request.URL
+	if prev == nil || strings.EqualFold(req.URL.Host, prev.Host) {
+		return nil
+	}
+	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev.Host)
 }
 
 // CloseIdleConnections closes the idle connections of next.

@@ -338,3 +338,69 @@ func TestTransportRedirectSignsEachSite(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportRedirectKeepingHost: a crawler that dials an origin by
+// its own name and sets Host to the site's is redirected to
+// "//evil.test/steal". net/http keeps the Host on such a hop; signed for
+// it, evil.test's server would hold a signature it could replay to the
+// site. The hop is not sent, and a redirect within the origin still is,
+// signed for the Host.
+func TestTransportRedirectKeepingHost(t *testing.T) {
+	var mu sync.Mutex
+	var evilGot []http.Header
+	var landing *http.Request
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/page":
+			http.Redirect(w, r, "//evil.test/steal", http.StatusFound)
+		case "/moved":
+			http.Redirect(w, r, "/landing", http.StatusFound)
+		case "/landing":
+			mu.Lock()
+			landing = &http.Request{Host: r.Host, Header: r.Header.Clone()}
+			mu.Unlock()
+		}
+	}))
+	defer origin.Close()
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		evilGot = append(evilGot, r.Header.Clone())
+		mu.Unlock()
+	}))
+	defer evil.Close()
+	next := namedTransport(map[string]string{"origin.test:80": origin.Listener.Addr().String(), "evil.test:80": evil.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	hc := &http.Client{Transport: NewTransport(next, newTestSigner(t)), Timeout: 10 * time.Second}
+
+	req, _ := http.NewRequest(http.MethodGet, "http://origin.test/page", nil)
+	req.Host = "victim.test"
+	if resp, err := hc.Do(req); err == nil {
+		resp.Body.Close()
+		t.Error("the hop to another server with the site's Host was sent")
+	}
+	mu.Lock()
+	for _, h := range evilGot {
+		t.Errorf("evil.test got a request, signed by %q", h.Get("Signature-Input"))
+	}
+	mu.Unlock()
+
+	req, _ = http.NewRequest(http.MethodGet, "http://origin.test/moved", nil)
+	req.Host = "victim.test"
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatalf("a redirect within the origin: %v", err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	site := testSite(time.Now, rfcKey(t).Public().(ed25519.PublicKey), testAgent)
+	switch {
+	case landing == nil:
+		t.Fatal("the hop within the origin did not arrive")
+	case landing.Host != "victim.test":
+		t.Errorf("the hop within the origin was sent with Host %q", landing.Host)
+	}
+	if _, err := site.verifyRequest(landing, "http"); err != nil {
+		t.Errorf("the hop within the origin: %v", err)
+	}
+}
