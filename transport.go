@@ -352,8 +352,14 @@ func headerHost(req *http.Request) (string, error) {
 }
 
 // interval returns the pacing interval for the authority of d: its
-// crawl-delay, or the default, within the bounds.
-func (t *Transport) interval(d Decision) time.Duration { return t.intervalAt(d.Authority) }
+// crawl-delay, or the default, within the bounds. The crawl-delay is d's,
+// which the cache may no longer hold.
+func (t *Transport) interval(d Decision) time.Duration {
+	if d.CrawlDelay > 0 {
+		return t.bounded(d.CrawlDelay)
+	}
+	return t.intervalAt(d.Authority)
+}
 
 // intervalAt returns the pacing interval for authority (see interval).
 func (t *Transport) intervalAt(authority string) time.Duration {
@@ -363,6 +369,11 @@ func (t *Transport) intervalAt(authority string) time.Duration {
 			iv = delay
 		}
 	}
+	return t.bounded(iv)
+}
+
+// bounded returns iv within the configured bounds.
+func (t *Transport) bounded(iv time.Duration) time.Duration {
 	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
 }
 

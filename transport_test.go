@@ -995,8 +995,19 @@ func TestTransportPacesTheSiteServed(t *testing.T) {
 	if err := getHost(hc, "http://10.0.0.9/h", "example.test"); !errors.As(err, &pe) || pe.Authority != "http://example.test:80" {
 		t.Errorf("a second page of example.test asked of 10.0.0.9: %v, want example.test's turn not free", err)
 	}
+	// So they are when the cache holds one robots.txt: checking the
+	// Host's evicts the address's, whose Crawl-delay still counts.
+	c1, tr1 := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA), WithCacheSize(1)}, WithNoWait())
+	t.Cleanup(func() { _ = c1.Close() })
+	hc1 := &http.Client{Transport: tr1}
+	if err := getHost(hc1, "http://10.0.0.9/i", "other.test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := getHost(hc1, "http://10.0.0.9/j", "other.test"); !errors.As(err, &pe) || pe.Authority != "http://other.test:80" {
+		t.Errorf("a second page of other.test asked of 10.0.0.9, one robots.txt cached: %v, want other.test's turn not free", err)
+	}
 	for _, r := range v.requests() {
-		if !strings.HasSuffix(r, "/robots.txt") && !strings.HasSuffix(r, "/a") && !strings.HasSuffix(r, "/g") {
+		if !strings.HasSuffix(r, "/robots.txt") && !strings.HasSuffix(r, "/a") && !strings.HasSuffix(r, "/g") && !strings.HasSuffix(r, "/i") {
 			t.Errorf("the server served %s", r)
 		}
 	}
