@@ -99,14 +99,14 @@
 //
 // Redirects are followed across hosts ([WithMaxRedirects]); the rules
 // apply to the authority first asked. A hop that leaves the site (other
-// than http to https, to its www. twin, or to another authority's
-// /robots.txt) must be allowed by its authority's robots.txt. Every
-// request that leaves the site takes its turn in that authority's pacing
-// (that of the first [Transport] made for the Client, else the Client's
-// in-process one), waiting for it within the fetch's timeout. A hop that may not be sent,
-// or a redirect without a usable http or https Location, leaves the
-// robots.txt unreachable, never allow-all; only more than five
-// redirects, or a loop, read as no robots.txt. One check sends at most
+// than between http and https, to its www. twin, or to another
+// authority's /robots.txt) must be allowed by its authority's robots.txt.
+// Every request that leaves the site takes its turn in that authority's
+// pacing (that of the first [Transport] made for the Client, else the
+// Client's in-process one), waiting for it within the fetch's timeout. A
+// hop that may not be sent, or a redirect without a usable http or https
+// Location, leaves the robots.txt unreachable, never allow-all; only more
+// than five redirects, or a loop, read as no robots.txt. One check sends at most
 // 3×(redirects+1) requests, 18 by default, the robots.txt files its hops
 // need included, nested at most three deep; a robots.txt fetched for
 // another site's hop keeps only a good answer, so that no site's chain
