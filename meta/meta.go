@@ -6,6 +6,7 @@
 package meta
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -257,9 +258,14 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 }
 
 // head calls visit with the name, spaces trimmed, and content of each
-// <meta> tag with a name in the head of the HTML page r.
+// <meta> tag with a name in the head of the HTML page r. As browsers
+// parse it, the head ends at <body>; past </head>, it also takes the
+// tags that belong in a head until anything else, such as text, starts
+// the body.
 func head(r io.Reader, visit func(name, content string)) error {
 	z := html.NewTokenizer(io.LimitReader(r, maxHTMLBytes))
+	after := false   // past </head>
+	var in atom.Atom // the head element past </head> whose text is being read
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
@@ -269,20 +275,37 @@ func head(r io.Reader, visit func(name, content string)) error {
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			switch atom.Lookup(name) {
-			case atom.Body:
+			switch a := atom.Lookup(name); {
+			case a == atom.Body || after && !headTags[a]:
 				return nil
-			case atom.Meta:
+			case a == atom.Meta:
 				if hasAttr {
 					metaTag(z, visit)
 				}
+			case after && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
+				in = a // its text is not the body's
 			}
 		case html.EndTagToken:
-			if name, _ := z.TagName(); atom.Lookup(name) == atom.Head {
+			name, _ := z.TagName()
+			switch a := atom.Lookup(name); {
+			case a == atom.Head:
+				after = true
+			case a == in:
+				in = 0
+			}
+		case html.TextToken:
+			if after && in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0 {
 				return nil
 			}
 		}
 	}
+}
+
+// headTags are the elements the HTML parser puts in the head when they
+// come after </head> (WHATWG HTML, "the after head insertion mode").
+var headTags = map[atom.Atom]bool{
+	atom.Base: true, atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true,
+	atom.Noframes: true, atom.Script: true, atom.Style: true, atom.Template: true, atom.Title: true,
 }
 
 // metaTag calls visit for the <meta> tag z is at, if it has a name.

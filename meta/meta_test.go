@@ -147,6 +147,25 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+// TestFromHTMLAfterHead: a browser puts a <meta> that comes after
+// </head>, but before anything of the body, into the head; one after the
+// body has begun (text, or another element) stays in the body.
+func TestFromHTMLAfterHead(t *testing.T) {
+	for page, want := range map[string]bool{
+		`<html><head><title>t</title></head><meta name="robots" content="noindex"><body>`:                           true,
+		`<head></head> <script>var a = "x";</script><link rel=x><title>t</title><meta name=robots content=noindex>`: true,
+		`<head></head><meta name=robots content=noindex>`:                                                           true,
+		`<head></head>text<meta name=robots content=noindex>`:                                                       false,
+		`<head></head><div></div><meta name=robots content=noindex>`:                                                false,
+		`<head></head><body><meta name=robots content=noindex>`:                                                     false,
+	} {
+		d, err := FromHTML(strings.NewReader(page), "")
+		if err != nil || d.NoIndex != want {
+			t.Errorf("%s: NoIndex %v, %v; want %v", page, d.NoIndex, err, want)
+		}
+	}
+}
+
 func TestFromHTMLBroken(t *testing.T) {
 	for _, page := range []string{"", "<meta", "<meta name=robots content=noindex", "\x00\xff<<<>>>", "<meta name=robots content=noindex>"} {
 		d, err := FromHTML(strings.NewReader(page), "x")
@@ -255,8 +274,10 @@ func TestTDMFromHTML(t *testing.T) {
 		{`<meta name="tdm-policy" content="https://p/` + strings.Repeat("x", maxPolicyLen) + `">`, TDM{}},
 		{`<meta property="tdm-reservation" content="1">`, TDM{}}, // the name attribute only
 		{`<meta name="tdm-reservation">`, TDM{}},
-		// Only the head counts, as for robots META.
-		{`<html><head></head><meta name="tdm-reservation" content="1">`, TDM{}},
+		// Only the head counts, as for robots META, as browsers build it:
+		// a tag between </head> and the body is the head's.
+		{`<html><head></head><meta name="tdm-reservation" content="1">`, TDM{"1", ""}},
+		{`<html><head></head><p>x<meta name="tdm-reservation" content="1">`, TDM{}},
 		{`<html><body><meta name="tdm-reservation" content="1">`, TDM{}},
 		{"<html><head>" + strings.Repeat("<!-- pad -->", maxHTMLBytes/12+1) + `<meta name="tdm-reservation" content="1">`, TDM{}},
 	}
