@@ -168,11 +168,12 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		stmt := strings.Join(v, ", ")
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
 	}
-	other := t.headerDirectives(resp).Other
-	for _, d := range [...]string{"noai", "noimageai"} {
-		if slices.Contains(other, d) && (d == "noai" || isImage(h.Get("Content-Type"))) {
-			rd.state("x-robots-tag", "X-Robots-Tag", d, noTraining)
-		}
+	xrt := t.headerDirectives(resp)
+	if xrt.NoAI {
+		rd.state("x-robots-tag", "X-Robots-Tag", "noai", noTraining)
+	}
+	if xrt.NoImageAI && isImage(h.Get("Content-Type")) {
+		rd.state("x-robots-tag", "X-Robots-Tag", "noimageai", noTraining)
 	}
 	var tags meta.TDM
 	if body != nil && isHTML(h.Get("Content-Type"), body) {
@@ -327,11 +328,11 @@ func requestPath(req *http.Request) string {
 // "robots" when that tag says it, else the tokens.
 func (t *Transport) robotsMeta(rd *reading, body []byte) {
 	d, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
-	if !slices.Contains(d.Other, "noai") {
+	if !d.NoAI {
 		return
 	}
 	where := strings.Join(t.c.tokens, ", ")
-	if g, _ := meta.FromHTML(bytes.NewReader(body)); slices.Contains(g.Other, "noai") {
+	if g, _ := meta.FromHTML(bytes.NewReader(body)); g.NoAI {
 		where = "robots"
 	}
 	rd.state("robots-meta", where, "noai", noTraining)

@@ -57,6 +57,13 @@ func TestReceiptSources(t *testing.T) {
 	checkLeaks(t)
 	const open = "User-agent: *\nAllow: /\n"
 	const html = "text/html; charset=utf-8"
+	// 64 directives no reader knows, as many as meta.Directives.Other
+	// keeps, before a noai.
+	var others, otherTags strings.Builder
+	for i := range 64 {
+		fmt.Fprintf(&others, "x%d, ", i)
+		fmt.Fprintf(&otherTags, `<meta name="robots" content="x%d">`, i)
+	}
 	tests := []struct {
 		name    string
 		robots  string
@@ -84,6 +91,8 @@ func TestReceiptSources(t *testing.T) {
 			usage: "train-ai=n", signals: []string{"content-usage-header train-ai n Content-Usage"}},
 		{name: "x-robots-tag", robots: open, headers: []string{"X-Robots-Tag", "noai"},
 			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
+		{name: "x-robots-tag past 64 other directives", robots: open, headers: []string{"X-Robots-Tag", others.String() + "noai"},
+			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
 		{name: "x-robots-tag for another crawler", robots: open, headers: []string{"X-Robots-Tag", "otherbot: noai"},
 			usage: "", signals: []string{}},
 		{name: "noimageai on an image", robots: open, headers: []string{"Content-Type", "image/png", "X-Robots-Tag", "noimageai"},
@@ -92,6 +101,12 @@ func TestReceiptSources(t *testing.T) {
 			body: `<meta name="robots" content="noimageai">`, usage: "", signals: []string{}},
 		{name: "robots-meta", robots: open, headers: []string{"Content-Type", html},
 			body:  `<html><head><meta name="robots" content="noindex, noai"></head><body>text</body></html>`,
+			usage: "train-ai=n", signals: []string{"robots-meta train-ai n robots"}, meta: true},
+		{name: "robots-meta past 64 other directives", robots: open, headers: []string{"Content-Type", html},
+			body:  `<html><head>` + otherTags.String() + `<meta name="robots" content="noai"></head>`,
+			usage: "train-ai=n", signals: []string{"robots-meta train-ai n robots"}, meta: true},
+		{name: "robots-meta after </head>", robots: open, headers: []string{"Content-Type", html},
+			body:  `<html><head><title>t</title></head><meta name="robots" content="noai"><body>text</body></html>`,
 			usage: "train-ai=n", signals: []string{"robots-meta train-ai n robots"}, meta: true},
 		{name: "robots-meta for this crawler", robots: open, headers: []string{"Content-Type", html},
 			body:  `<html><head><meta name="examplebot" content="noai"><meta name="otherbot" content="noindex"></head>`,

@@ -32,6 +32,8 @@ type Directives struct {
 	NoSnippet    bool // nosnippet: show no snippet
 	NoImageIndex bool // noimageindex: do not index its images
 	NoTranslate  bool // notranslate: offer no translation
+	NoAI         bool // noai: do not use the page to train AI
+	NoImageAI    bool // noimageai: do not use its images to train AI
 	// UnavailableAfter is the time after which the page is not to be
 	// shown; zero when not given or when it does not parse.
 	UnavailableAfter time.Time
@@ -64,6 +66,8 @@ func (d Directives) Merge(o Directives) Directives {
 	m.NoSnippet = d.NoSnippet || o.NoSnippet
 	m.NoImageIndex = d.NoImageIndex || o.NoImageIndex
 	m.NoTranslate = d.NoTranslate || o.NoTranslate
+	m.NoAI = d.NoAI || o.NoAI
+	m.NoImageAI = d.NoImageAI || o.NoImageAI
 	if !o.UnavailableAfter.IsZero() {
 		m.unavailableAfter(o.UnavailableAfter)
 	}
@@ -107,6 +111,10 @@ func (d *Directives) add(content string) {
 			d.NoImageIndex = true
 		case "notranslate":
 			d.NoTranslate = true
+		case "noai":
+			d.NoAI = true
+		case "noimageai":
+			d.NoImageAI = true
 		default:
 			if strings.HasPrefix(item, "unavailable_after:") {
 				// The date may itself contain commas (RFC 850 style);

@@ -23,6 +23,7 @@ func TestParse(t *testing.T) {
 		{"none", Directives{NoIndex: true, NoFollow: true}},
 		{" noarchive , nosnippet ", Directives{NoArchive: true, NoSnippet: true}},
 		{"noimageindex, notranslate", Directives{NoImageIndex: true, NoTranslate: true}},
+		{"NoAI, noimageai", Directives{NoAI: true, NoImageAI: true}},
 		{"noindex, index", Directives{NoIndex: true}}, // restrictions add up
 		{"max-snippet:50, noindex", Directives{NoIndex: true, Other: []string{"max-snippet:50"}}},
 		{"unavailable_after: 2027-01-02", Directives{UnavailableAfter: time.Date(2027, 1, 2, 0, 0, 0, 0, time.UTC)}},
