@@ -101,8 +101,9 @@ const maxLicenses = 16
 //   - "content-usage-header": the Content-Usage header field, its lines
 //     joined with ", " into one statement;
 //   - "x-robots-tag": noai in the X-Robots-Tag header, train-ai=n;
-//     noimageai only on an image (on a page it speaks of the page's
-//     images, which are responses of their own);
+//     noimageai only on an image, by its Content-Type or else by
+//     sniffing body (on a page it speaks of the page's images, which are
+//     responses of their own; with neither, it counts);
 //   - "robots-meta": noai in a robots META tag, train-ai=n;
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
@@ -172,7 +173,7 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if xrt.NoAI {
 		rd.state("x-robots-tag", "X-Robots-Tag", "noai", noTraining)
 	}
-	if xrt.NoImageAI && isImage(h.Get("Content-Type")) {
+	if xrt.NoImageAI && isImage(h.Get("Content-Type"), body) {
 		rd.state("x-robots-tag", "X-Robots-Tag", "noimageai", noTraining)
 	}
 	var tags meta.TDM
@@ -431,8 +432,9 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // [meta.Directives.Merge]), each read for the generic "robots" name and
 // every product token of the Client (for XBot, <meta name="XBot" ...> and
 // "XBot: noindex"). META tags are read only from an HTML body
-// (Content-Type text/html or application/xhtml+xml, or none and a body
-// that sniffs as HTML); body is neither kept nor changed. A nil resp
+// (Content-Type text/html or application/xhtml+xml, or, when it is
+// missing or does not parse, a body that sniffs as HTML); body is neither
+// kept nor changed. A nil resp
 // gives the zero Directives, which allow everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
@@ -443,23 +445,34 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 	return d.Merge(m)
 }
 
-// isHTML reports whether a body with Content-Type ctype is HTML: by its
-// media type, or, without one, by sniffing body as browsers do.
+// isHTML reports whether a body with Content-Type ctype is HTML (see
+// mediaType).
 func isHTML(ctype string, body []byte) bool {
-	if ctype == "" {
-		ctype = http.DetectContentType(body)
-	}
-	// A media type with a parameter it cannot read ("text/html;
-	// charset") is still HTML to a browser.
-	mt, _, err := mime.ParseMediaType(ctype)
-	return (err == nil || errors.Is(err, mime.ErrInvalidMediaParameter)) &&
-		(mt == "text/html" || mt == "application/xhtml+xml")
+	mt := mediaType(ctype, body)
+	return mt == "text/html" || mt == "application/xhtml+xml"
 }
 
-// isImage reports whether ctype is the media type of an image.
-func isImage(ctype string) bool {
+// isImage reports whether a body with Content-Type ctype is an image (see
+// mediaType), or might be: with no media type to go by, noimageai counts.
+func isImage(ctype string, body []byte) bool {
+	mt := mediaType(ctype, body)
+	return mt == "" || strings.HasPrefix(mt, "image/")
+}
+
+// mediaType returns the media type of a body with Content-Type ctype: its
+// own, or, when ctype is missing or unreadable, the one body sniffs as,
+// as browsers do; "" then when body is nil. A parameter it cannot read
+// ("text/html; charset") leaves the media type to a browser, and here.
+func mediaType(ctype string, body []byte) string {
 	mt, _, err := mime.ParseMediaType(ctype)
-	return err == nil && strings.HasPrefix(mt, "image/")
+	switch {
+	case err == nil || errors.Is(err, mime.ErrInvalidMediaParameter):
+		return mt
+	case body == nil:
+		return ""
+	}
+	mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
+	return mt
 }
 
 // A Signal is one statement a site made about what may be done with a
