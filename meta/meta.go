@@ -6,6 +6,7 @@
 package meta
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -17,6 +18,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 )
@@ -212,8 +215,10 @@ const maxHTMLBytes = 1 << 20
 // known by one of the product tokens tokens (for example <meta
 // name="googlebot" content="noindex">), which apply to it alone; names
 // are compared case-insensitively, as [FromHeader] compares them. Reading
-// stops at the <body>, at the end of the head, or after 1 MiB. Only a read
-// error is returned; malformed HTML is read as browsers read it.
+// stops where the body begins, as a browser builds the page, or after 1
+// MiB. A page is read as UTF-8 or an ASCII-compatible charset, or as
+// UTF-16 after its byte-order mark. Only a read error is returned;
+// malformed HTML is read as browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
 	err := head(r, func(name, content string) {
@@ -271,7 +276,7 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // tags that belong in a head until anything else, such as text, starts
 // the body.
 func head(r io.Reader, visit func(name, content string)) error {
-	z := html.NewTokenizer(io.LimitReader(r, maxHTMLBytes))
+	z := html.NewTokenizer(utf16Decoded(io.LimitReader(r, maxHTMLBytes)))
 	after := false   // past </head>
 	var in atom.Atom // the head element past </head> whose text is being read
 	for {
@@ -307,6 +312,18 @@ func head(r io.Reader, visit func(name, content string)) error {
 			}
 		}
 	}
+}
+
+// utf16Decoded returns r decoded to UTF-8 when it starts with a UTF-16
+// byte-order mark, which says the page's encoding whatever else does;
+// else r, which the tokenizer reads as ASCII-compatible.
+func utf16Decoded(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	bom, _ := br.Peek(2)
+	if string(bom) == "\xFF\xFE" || string(bom) == "\xFE\xFF" {
+		return transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder())
+	}
+	return br
 }
 
 // headTags are the elements the HTML parser puts in the head when they

@@ -1,6 +1,8 @@
 package meta
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -163,6 +165,25 @@ func TestFromHTMLAfterHead(t *testing.T) {
 		d, err := FromHTML(strings.NewReader(page), "")
 		if err != nil || d.NoIndex != want {
 			t.Errorf("%s: NoIndex %v, %v; want %v", page, d.NoIndex, err, want)
+		}
+	}
+}
+
+// TestFromHTMLUTF16: a page in UTF-16, told by its byte-order mark, is
+// read as text, not as bytes in which no tag can be found.
+func TestFromHTMLUTF16(t *testing.T) {
+	const page = `<html><head><meta name="robots" content="noindex"><meta name="tdm-reservation" content="1"></head>`
+	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+		enc := order.AppendUint16(nil, 0xFEFF)
+		for _, r := range page {
+			enc = order.AppendUint16(enc, uint16(r))
+		}
+		d, err := FromHTML(bytes.NewReader(enc), "")
+		if err != nil || !d.NoIndex {
+			t.Errorf("%v: FromHTML = %+v, %v; want NoIndex", order, d, err)
+		}
+		if tdm, err := TDMFromHTML(bytes.NewReader(enc)); err != nil || tdm.Reservation != "1" {
+			t.Errorf("%v: TDMFromHTML = %+v, %v; want reservation 1", order, tdm, err)
 		}
 	}
 }
