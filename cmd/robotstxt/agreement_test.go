@@ -277,3 +277,49 @@ func prefixed(site string, paths []string) []string {
 	}
 	return out
 }
+
+// TestDeliveriesAgreeWithClient serves robots.txt files whose delivery
+// the commands' live fetches once read otherwise than the Client: after
+// a redirect to a URL over 512 bytes, which a Decision names cut (test
+// -file URL and explain read an empty file, and allowed everything), and
+// cut by the server past the 500 KiB crawlers read (they read on, failed,
+// and deferred). Every command gives the Client's answers.
+func TestDeliveriesAgreeWithClient(t *testing.T) {
+	const rules = "User-agent: *\nDisallow: /private/\n"
+	long := "/r" + strings.Repeat("a", 600) + ".txt"
+	big := rules + strings.Repeat("# "+strings.Repeat("x", 97)+"\n", 7000) // 700 KB
+	for _, tc := range []struct {
+		name, body string
+		full       string // what test -full says of the file on standard error
+		h          http.HandlerFunc
+	}{
+		{"long redirect", rules, "", func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/robots.txt":
+				http.Redirect(w, r, long, http.StatusMovedPermanently)
+			case long:
+				w.Write([]byte(rules))
+			}
+		}},
+		{"cut past the limit", big, "was cut after 684 KiB", func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				w.Header().Set("Content-Length", "2000000")
+				w.Write([]byte(big))
+				panic(http.ErrAbortHandler)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "robots.txt")
+			if err := os.WriteFile(file, []byte(tc.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(tc.h)
+			defer srv.Close()
+			agreeWithClient(t, file, srv.URL, defaultAgent, []string{"/private/x", "/public"})
+			if r := runCmd(t, "", "test", "-full", "-file", srv.URL+"/robots.txt", "/private/x"); !strings.Contains(r.stderr, tc.full) || r.code != exitDisallowed {
+				t.Errorf("test -full: exit %d, stderr %q; want it to say %q", r.code, r.stderr, tc.full)
+			}
+		})
+	}
+}

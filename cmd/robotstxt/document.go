@@ -45,6 +45,9 @@ type document struct {
 	live    *robotstxt.Decision
 	liveErr error
 	hops    []request
+	// cut says why the response ended before the whole file arrived,
+	// past what the Client read; nil when it did not.
+	cut error
 }
 
 // text returns the body as crawlers read it, or whole when full is set.
@@ -74,7 +77,8 @@ func isURL(name string) bool {
 // (or the URL checked).
 func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*document, error) {
 	if isURL(name) {
-		f := newFetcher(cfg, robotstxt.WithBodyLimit(maxInput))
+		cfg.whole = true
+		f := newFetcher(cfg)
 		defer f.close()
 		_, doc, err := f.read(ctx, name)
 		if doc == nil {
@@ -128,6 +132,10 @@ func (d *document) decode(raw []byte, header http.Header) error {
 func (d *document) noteLimit(full bool, e env) {
 	if !d.body.Truncated {
 		return
+	}
+	if d.cut != nil {
+		e.errorf("note: %s was cut after %s (%v): crawlers read only the first %s, and the rest is missing",
+			d.name, kib(len(d.raw)), d.cut, kib(crawlerLimit))
 	}
 	if full {
 		e.errorf("note: %s is %s; crawlers read only the first %s, but -full reads it all",

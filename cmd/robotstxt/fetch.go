@@ -32,9 +32,11 @@ func newTransport() *http.Transport {
 
 // A tap is the transport of the Clients that fetch over the network: it
 // keeps what a Client read of each response's body, by URL, so that the
-// command can show the lines of the robots.txt the Client read.
+// command can show the lines of the robots.txt the Client read; with
+// whole set, it reads on past what the Client reads, for the whole file.
 type tap struct {
-	next *http.Transport
+	next  *http.Transport
+	whole bool
 
 	mu     sync.Mutex
 	bodies map[string]*capture // of the last response for each URL
@@ -44,7 +46,7 @@ type tap struct {
 func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if err == nil {
-		c := &capture{ReadCloser: resp.Body, header: resp.Header}
+		c := &capture{ReadCloser: resp.Body, header: resp.Header, ctx: req.Context(), whole: t.whole}
 		resp.Body = c
 		t.mu.Lock()
 		t.bodies[req.URL.String()] = c
@@ -53,21 +55,42 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// body returns what was read of the last response for url, or nil.
+// body returns what was read of the last response for url, or nil. A
+// Decision gives a URL over 512 bytes cut, ending in "…": the one
+// response whose URL starts with the rest is its; nil when none or
+// several do.
 func (t *tap) body(url string) *capture {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.bodies[url]
+	if c := t.bodies[url]; c != nil {
+		return c
+	}
+	prefix, cut := strings.CutSuffix(url, "…")
+	var found *capture
+	for u, c := range t.bodies {
+		if cut && strings.HasPrefix(u, prefix) {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
 }
 
 // A capture is a response body that keeps a copy of what is read from it,
-// up to maxInput+1 bytes, with the response's header.
+// up to maxInput+1 bytes, with the response's header. With whole set, a
+// Close before the request's context ends first reads what is left of
+// those bytes; cut then says why the response ended short, if it did.
 type capture struct {
 	io.ReadCloser
 	header http.Header
+	ctx    context.Context
+	whole  bool
 
 	mu  sync.Mutex
 	buf []byte
+	cut error
 }
 
 func (c *capture) Read(p []byte) (int, error) {
@@ -80,17 +103,37 @@ func (c *capture) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bytes returns what was read.
-func (c *capture) bytes() []byte {
+func (c *capture) Close() error {
+	if c.whole && c.ctx.Err() == nil {
+		p := make([]byte, 32<<10)
+		for b, _ := c.bytes(); len(b) <= maxInput; b, _ = c.bytes() {
+			if _, err := c.Read(p); err != nil {
+				if err != io.EOF {
+					c.mu.Lock()
+					c.cut = err
+					c.mu.Unlock()
+				}
+				break
+			}
+		}
+	}
+	return c.ReadCloser.Close()
+}
+
+// bytes returns what was read, and why reading stopped short, if it did.
+func (c *capture) bytes() ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.buf
+	return c.buf, c.cut
 }
 
 // fetchConfig is how a robots.txt is fetched over HTTP.
 type fetchConfig struct {
 	userAgent string
 	timeout   time.Duration
+	// whole reads each response past what the Client reads, up to
+	// maxInput, so that -full and lint see the whole file.
+	whole bool
 }
 
 // A fetcher checks live URLs through a Client over a tap, as a crawler
@@ -106,7 +149,7 @@ type fetcher struct {
 // newFetcher returns a fetcher whose Client fetches as cfg says and is
 // configured by opts too.
 func newFetcher(cfg fetchConfig, opts ...robotstxt.Option) *fetcher {
-	t := &tap{next: newTransport(), bodies: make(map[string]*capture)}
+	t := &tap{next: newTransport(), whole: cfg.whole, bodies: make(map[string]*capture)}
 	opts = append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
 		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, opts...)
 	return &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, docs: make(map[string]*document)}
@@ -133,10 +176,16 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	doc := f.docs[d.Authority]
 	if doc == nil && d.Outcome != 0 {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, make(map[string]bool))}
-		if c := f.tap.body(doc.name); c != nil && d.Outcome == robotstxt.OutcomeRules {
-			if derr := doc.decode(c.bytes(), c.header); derr != nil {
+		if d.Outcome == robotstxt.OutcomeRules {
+			c := f.tap.body(doc.name)
+			if c == nil {
+				return d, nil, fmt.Errorf("%s: the body the Client read cannot be told apart", doc.name)
+			}
+			raw, cut := c.bytes()
+			if derr := doc.decode(raw, c.header); derr != nil {
 				return d, nil, derr
 			}
+			doc.cut = cut
 		}
 		f.docs[d.Authority] = doc
 	}

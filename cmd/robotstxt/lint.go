@@ -58,7 +58,7 @@ func runLint(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{defaultUserAgent, *timeout}
+	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *timeout}
 	code = exitOK
 	for _, name := range files {
 		lint := lintRobots

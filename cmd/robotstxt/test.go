@@ -4,8 +4,6 @@ import (
 	"context"
 	"flag"
 	"time"
-
-	"github.com/robotsgate/robotstxt"
 )
 
 // runTest is "robotstxt test": it checks URLs against a robots.txt read
@@ -98,14 +96,14 @@ func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explaine
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{defaultUserAgent, *rf.timeout}
+	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *rf.timeout, whole: true}
 	xs := make(map[*document]*explainer)
 	defer func() {
 		for _, x := range xs {
 			x.close()
 		}
 	}()
-	f := newFetcher(cfg, robotstxt.WithBodyLimit(maxInput))
+	f := newFetcher(cfg)
 	defer f.close()
 	var doc *document
 	code := exitOK
