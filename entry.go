@@ -351,7 +351,7 @@ func validRedirects(s string) bool {
 	for line := range strings.SplitSeq(s, "\n") {
 		status, url, _ := strings.Cut(line, " ")
 		switch strings.TrimSuffix(status, "*") {
-		case "301", "302", "303", "307", "308":
+		case "300", "301", "302", "303", "307", "308":
 		default:
 			return false
 		}

@@ -72,7 +72,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		switch resp.StatusCode {
-		case 301, 302, 303, 307, 308:
+		case 300, 301, 302, 303, 307, 308: // not 304 (see classify) nor 305, a proxy to use
 		default:
 			f.classify(&res, resp, k, target, validated)
 			return res

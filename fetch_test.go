@@ -37,7 +37,7 @@ func redirectChain(t *testing.T, hops int, body string) []*site {
 	sites[hops] = newSite(t, serve(200, body))
 	for i := hops - 1; i >= 0; i-- {
 		next := sites[i+1]
-		code := []int{301, 302, 303, 307, 308}[i%5]
+		code := []int{300, 301, 302, 303, 307, 308}[i%6]
 		sites[i] = newSite(t, func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, next.URL+"/robots.txt", code)
 		})
@@ -1001,7 +1001,8 @@ func TestStatusTable(t *testing.T) {
 		{status: 503, deflt: deferred, legacy: deferred},
 		{status: 504, deflt: deferred, legacy: deferred},
 		{status: 304, deflt: deferred, legacy: deferred}, // unconditional 304: any other code
-		{status: 300, deflt: deferred, legacy: deferred},
+		{status: 300, deflt: deferred, legacy: deferred}, // without a Location
+		{status: 305, deflt: deferred, legacy: deferred}, // a proxy is not a redirect
 		{status: 600, deflt: deferred, legacy: deferred},
 		{status: 999, deflt: deferred, legacy: deferred},
 	} {
