@@ -200,6 +200,52 @@ func TestCacheStaleWhileRefreshing(t *testing.T) {
 	}
 }
 
+// TestCacheTooOldToStandWhileRefreshing: a copy older than the stale
+// window does not answer while it is fetched again; other callers wait
+// for the fetch, as the first does.
+func TestCacheTooOldToStandWhileRefreshing(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	arrived, gate := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { close(arrived) })
+		<-gate
+		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
+	})
+	clock.Advance(31 * 24 * time.Hour)
+	first := make(chan Decision)
+	go func() {
+		d, _ := c.Check(ctx, s.URL+"/public")
+		first <- d
+	}()
+	<-arrived
+	second := make(chan Decision)
+	go func() {
+		d, _ := c.Check(ctx, s.URL+"/public")
+		second <- d
+	}()
+	waits := []chan Decision{first, second}
+	select {
+	case d := <-second:
+		t.Errorf("during the fetch, a copy 31 days old answered: %+v", d)
+		waits = waits[:1]
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(gate)
+	for _, ch := range waits {
+		if d := <-ch; d.Allowed || d.Stale {
+			t.Errorf("after the fetch: %+v; want the new rules", d)
+		}
+	}
+}
+
 func TestCacheLRUEviction(t *testing.T) {
 	checkLeaks(t)
 	c := newTestClient(t, WithCacheSize(2))

@@ -151,7 +151,8 @@ func (c *Client) mustBeMade() {
 // that wait: it takes the Store's copy, waits for another process's
 // (awaitLease), or fetches (fetch.go) and builds the entry (refresh,
 // unreachable, standIn). An expired entry answers, stale, the checks that
-// do not wait for its fill, which marks it refreshing while it runs; one
+// do not wait for its fill, which marks it refreshing while it runs,
+// unless it is older than the stale window (stands); one
 // whose rules the byte budget dropped is parsed again (rulesOf).
 //
 // A fill runs detached from the checks that wait for it, so that one that
@@ -300,7 +301,7 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 // memory, is not fresh: a current one, or e itself, stale, when another
 // fill is fetching it again or the caller cannot wait for a fetch.
 func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale bool, _ error) {
-	if e != nil && e.refreshing() {
+	if e != nil && e.refreshing() && c.stands(e) {
 		return e, true, nil // do not wait for another's fill
 	}
 	prev, looked := e, false
@@ -320,12 +321,19 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	switch {
 	case err == nil:
 		return fresh, false, nil
-	case prev != nil && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
+	case prev != nil && c.stands(prev) && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
 		// The caller cannot wait for the fetch, which goes on or will be
 		// tried again; the expired copy is still a usable answer.
 		return prev, true, nil
 	}
 	return nil, false, err
+}
+
+// stands reports whether e, expired, may answer a check that does not
+// wait for its fill: a failure, which defers, or a good copy younger
+// than the stale window, as one may stand in for an unreachable server.
+func (c *Client) stands(e *entry) bool {
+	return !e.good() || stampOf(c.cfg.now()).sub(e.fetched) < c.cfg.staleWindow
 }
 
 // load returns a current entry for k from one fill that concurrent loads

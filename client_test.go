@@ -391,6 +391,14 @@ func TestClientStaleWhenCallerGivesUpOnRevalidation(t *testing.T) {
 	if !d.Expires.After(clock.Now()) {
 		t.Errorf("the stale answer expires at %v, already past (now %v)", d.Expires, clock.Now())
 	}
+	// A copy older than the stale window answers no more than it would
+	// for an unreachable server: the caller gets its own error.
+	clock.Advance(31 * 24 * time.Hour)
+	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if d, err := c.Check(ctx, s.URL+"/private/x"); err == nil || d.Stale {
+		t.Errorf("a check of a copy 31 days old, caller gave up: %+v, %v; want an error", d, err)
+	}
 }
 
 // TestClientRetryAtNotPastWhileRetrying: while an expired deferral is
