@@ -7,6 +7,7 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -888,6 +889,9 @@ func TestFetchMislabelledCharsets(t *testing.T) {
 		{"text/plain; charset=iso-8859-1", "\xEF\xBB\xBFUser-agent: *\nDisallow: /\n# caf\xe9\n"},
 		{"text/plain", "\xEF\xBBUser-agent: *\nDisallow: /\n"},
 		{"text/plain", "\xEFUser-agent: *\nDisallow: /\n"},
+		// UTF-32, which a UTF-16 reading of its byte-order mark made
+		// garbage of.
+		{"text/plain", utf32LE("\uFEFFUser-agent: *\nDisallow: /\n")},
 	} {
 		s := newSite(t, serve(200, tc.body, "Content-Type", tc.ct))
 		c := newTestClient(t)
@@ -895,6 +899,15 @@ func TestFetchMislabelledCharsets(t *testing.T) {
 			t.Errorf("%q, body %q: Allowed = %v, %v; want disallowed", tc.ct, tc.body, ok, err)
 		}
 	}
+}
+
+// utf32LE encodes s as UTF-32LE.
+func utf32LE(s string) string {
+	var b []byte
+	for _, r := range s {
+		b = binary.LittleEndian.AppendUint32(b, uint32(r))
+	}
+	return string(b)
 }
 
 // utf16BEBytes encodes s, ASCII, as UTF-16BE without a byte-order mark.

@@ -27,10 +27,11 @@ type Body struct {
 // At most limit bytes of the decoded body are read (limit ≤ 0 reads it
 // all; the Client reads 500 KiB unless told otherwise), and the line the
 // limit cuts is dropped, since a partial rule can say the opposite of the
-// whole. The text is then converted to UTF-8: UTF-16 is told by a
-// byte-order mark or the NULs of its first bytes; a body that is valid
-// UTF-8, or declared UTF-8, is kept as it is; any other is converted from
-// the Content-Type's charset, or Windows-1252. An error means the body
+// whole. The text is then converted to UTF-8: UTF-32 is told by a
+// byte-order mark, UTF-16 by one or the NULs of its first bytes; a body
+// that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
+// mark is kept as it is; any other is converted from the Content-Type's
+// charset, or Windows-1252. An error means the body
 // could not be read whole: the Client takes such a robots.txt as
 // unreachable.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {

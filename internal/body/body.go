@@ -23,6 +23,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/quote"
@@ -73,13 +74,13 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		raw = raw[:limit]
 	}
 	// Told before the cut, which may leave too little to tell.
-	u16 := utf16Of(raw)
-	if b.Truncated && u16.enc == nil {
+	wide := wideOf(raw)
+	if b.Truncated && wide.enc == nil {
 		// An ASCII-compatible body is cut before converting.
 		raw = dropCutLine(raw)
 	}
-	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"), u16)
-	if b.Truncated && u16.enc != nil {
+	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"), wide)
+	if b.Truncated && wide.enc != nil {
 		b.Text = dropCutLine(b.Text)
 	}
 	return b, nil
@@ -168,26 +169,31 @@ func dropCutRune(b []byte) []byte {
 	return b
 }
 
-// utf16Form is a body's UTF-16 encoding and its name; enc is nil for none.
-type utf16Form struct {
+// wideForm is a body's UTF-16 or UTF-32 encoding and its name; enc is
+// nil for none.
+type wideForm struct {
 	enc  encoding.Encoding
 	name string
 }
 
-// utf16Of tells UTF-16 by a byte-order mark or, without one, as a
-// robots.txt is mostly ASCII, by its first bytes: a third or more of the
-// even (big-endian) or odd (little-endian) ones NUL, almost none of the
-// others.
-func utf16Of(body []byte) utf16Form {
+// wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its own or,
+// without one, as a robots.txt is mostly ASCII, by its first bytes: a
+// third or more of the even (big-endian) or odd (little-endian) ones
+// NUL, almost none of the others.
+func wideOf(body []byte) wideForm {
 	switch {
+	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
+		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}
+	case bytes.HasPrefix(body, []byte{0, 0, 0xFE, 0xFF}):
+		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
-		return utf16Form{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
+		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
-		return utf16Form{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
+		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
 	}
 	n := min(len(body), 512) &^ 1
 	if n < 8 {
-		return utf16Form{}
+		return wideForm{}
 	}
 	var even, odd int
 	for i := 0; i < n; i += 2 {
@@ -201,17 +207,17 @@ func utf16Of(body []byte) utf16Form {
 	pairs := n / 2
 	switch {
 	case odd*3 >= pairs && even*16 < pairs:
-		return utf16Form{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
+		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
 	case even*3 >= pairs && odd*16 < pairs:
-		return utf16Form{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
+		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
 	}
-	return utf16Form{}
+	return wideForm{}
 }
 
-// toUTF8 converts body, whose UTF-16 form is u16, to UTF-8 and names the
-// charset it was read in (see Read).
-func toUTF8(body []byte, contentType string, u16 utf16Form) ([]byte, string) {
-	enc, name := u16.enc, u16.name
+// toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, to UTF-8
+// and names the charset it was read in (see Read).
+func toUTF8(body []byte, contentType string, wide wideForm) ([]byte, string) {
+	enc, name := wide.enc, wide.name
 	// A UTF-8 byte-order mark, or its leading part, which the parser
 	// skips, says UTF-8 whatever the header says: converted from another
 	// charset it would become text that hides the first line.

@@ -76,8 +76,10 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"UTF-8 BOM, Latin-1 declared", "\xEF\xBB\xBFa/caf\xE9", "text/plain; charset=iso-8859-1", "\xEF\xBB\xBFa/caf\xE9"},
 		{"partial BOM EF BB", "\xEF\xBBa/", "", "\xEF\xBBa/"},
 		{"partial BOM EF", "\xEFa/", "", "\xEFa/"},
+		{"UTF-32LE with BOM", "\xFF\xFE\x00\x00a\x00\x00\x00/\x00\x00\x00", "", "a/"},
+		{"UTF-32BE with BOM", "\x00\x00\xFE\xFF\x00\x00\x00a\x00\x00\x00/", "", "a/"},
 	} {
-		text, _ := toUTF8([]byte(tc.body), tc.ctype, utf16Of([]byte(tc.body)))
+		text, _ := toUTF8([]byte(tc.body), tc.ctype, wideOf([]byte(tc.body)))
 		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
@@ -160,8 +162,8 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(b.Text)-(last+1), b.Text[last+1:])
 			}
 		}
-		if utf8.Valid(data) && utf16Of(data[:min(n, int64(len(data)))]).enc == nil {
-			// Valid UTF-8 whose NULs do not make it UTF-16 (see utf16Of).
+		if utf8.Valid(data) && wideOf(data[:min(n, int64(len(data)))]).enc == nil {
+			// Valid UTF-8 whose NULs do not make it UTF-16 (see wideOf).
 			if b.Charset != "utf-8" {
 				t.Fatalf("valid UTF-8 read as %s", b.Charset)
 			}
