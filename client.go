@@ -339,7 +339,7 @@ func (c *Client) stands(e *entry) bool {
 // load returns a current entry for k from one fill that concurrent loads
 // of k share; looked says the caller has just looked in the Store. With
 // every fetch slot taken it waits for one until ctx ends, unless it has
-// prev, an expired entry that current answers from instead.
+// prev, an expired entry that stands, which current answers from instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
 	fill := func() (any, error) { return c.fill(ctx, k, prev, looked) }
@@ -363,7 +363,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
 			errors.As(err, &hf) && (!hop || hf.by != chainOf(ctx).requests):
 			continue // joined another fetch's hop, whose result is not ours: fill anew
-		case err != errNoSlot || prev != nil:
+		case err != errNoSlot || prev != nil && c.stands(prev):
 			return e, err
 		case hop:
 			continue // joined a fill that found no slot; a hop's own needs none

@@ -1556,6 +1556,36 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 	if got := n.Load(); got != 2 {
 		t.Errorf("robots.txt fetched %d times, want 2: the check that gave up left its mark", got)
 	}
+
+	// A copy older than the stale window cannot stand in: the check waits
+	// for the slot, then fetches.
+	clock.Advance(31 * 24 * time.Hour)
+	entered, release = make(chan struct{}), make(chan struct{})
+	done = make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = c.Allowed(context.Background(), slow.URL+"/") // holds the only slot again
+	}()
+	<-entered
+	checked := make(chan error, 1)
+	go func() {
+		d, err := c.Check(context.Background(), site.URL+"/private/x")
+		if err == nil && (d.Stale || d.Allowed) {
+			err = fmt.Errorf("answered %+v", d)
+		}
+		checked <- err
+	}()
+	select {
+	case err := <-checked:
+		t.Errorf("a check of a copy 31 days old, no slot free, did not wait: %v", err)
+		checked <- nil
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-done
+	if err := <-checked; err != nil {
+		t.Errorf("after the slot was freed: %v", err)
+	}
 }
 
 // TestClientTDMRepFile: under WithTDMRep the Client fetches an authority's
