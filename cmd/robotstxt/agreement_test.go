@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
@@ -281,9 +282,10 @@ func prefixed(site string, paths []string) []string {
 // TestDeliveriesAgreeWithClient serves robots.txt files whose delivery
 // the commands' live fetches once read otherwise than the Client: after
 // a redirect to a URL over 512 bytes, which a Decision names cut (test
-// -file URL and explain read an empty file, and allowed everything), and
-// cut by the server past the 500 KiB crawlers read (they read on, failed,
-// and deferred). Every command gives the Client's answers.
+// -file URL and explain read an empty file, and allowed everything), cut
+// by the server past the 500 KiB crawlers read (they read on, failed, and
+// deferred), and behind a redirect whose body never ends (read on, it
+// took the fetch's time). Every command gives the Client's answers.
 func TestDeliveriesAgreeWithClient(t *testing.T) {
 	const rules = "User-agent: *\nDisallow: /private/\n"
 	long := "/r" + strings.Repeat("a", 600) + ".txt"
@@ -298,6 +300,26 @@ func TestDeliveriesAgreeWithClient(t *testing.T) {
 			case "/robots.txt":
 				http.Redirect(w, r, long, http.StatusMovedPermanently)
 			case long:
+				w.Write([]byte(rules))
+			}
+		}},
+		{"a redirect with an endless body", rules, "", func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/robots.txt":
+				w.Header().Set("Location", "/real.txt")
+				w.WriteHeader(http.StatusFound)
+				for range 600 { // a minute, unless the reader goes
+					if _, err := w.Write(make([]byte, 32<<10)); err != nil {
+						return
+					}
+					w.(http.Flusher).Flush()
+					select {
+					case <-r.Context().Done():
+						return
+					case <-time.After(100 * time.Millisecond):
+					}
+				}
+			case "/real.txt":
 				w.Write([]byte(rules))
 			}
 		}},

@@ -33,7 +33,8 @@ func newTransport() *http.Transport {
 // A tap is the transport of the Clients that fetch over the network: it
 // keeps what a Client read of each response's body, by URL, so that the
 // command can show the lines of the robots.txt the Client read; with
-// whole set, it reads on past what the Client reads, for the whole file.
+// whole set, it reads on past what the Client reads of a success, for the
+// whole file.
 type tap struct {
 	next  *http.Transport
 	whole bool
@@ -46,7 +47,8 @@ type tap struct {
 func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if err == nil {
-		c := &capture{ReadCloser: resp.Body, header: resp.Header, ctx: req.Context(), whole: t.whole}
+		// Only a success is read on: a redirect's body is no robots.txt.
+		c := &capture{ReadCloser: resp.Body, header: resp.Header, ctx: req.Context(), whole: t.whole && resp.StatusCode/100 == 2}
 		resp.Body = c
 		t.mu.Lock()
 		t.bodies[req.URL.String()] = c
