@@ -169,6 +169,9 @@ func dropCutRune(b []byte) []byte {
 	return b
 }
 
+// utf8BOM is the UTF-8 byte-order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 // wideForm is a body's UTF-16 or UTF-32 encoding and its name; enc is
 // nil for none.
 type wideForm struct {
@@ -218,10 +221,22 @@ func wideOf(body []byte) wideForm {
 // and names the charset it was read in (see Read).
 func toUTF8(body []byte, contentType string, wide wideForm) ([]byte, string) {
 	enc, name := wide.enc, wide.name
-	// A UTF-8 byte-order mark, or its leading part, which the parser
-	// skips, says UTF-8 whatever the header says: converted from another
-	// charset it would become text that hides the first line.
-	if enc == nil && (utf8.Valid(body) || len(body) > 0 && body[0] == 0xEF) {
+	// A UTF-8 byte-order mark says UTF-8 whatever the header says; the
+	// leading part of one (EF, EF BB), which the parser skips, goes
+	// before the body is told. Converted from another charset, either
+	// would become text that hides the first line.
+	if enc == nil {
+		if bytes.HasPrefix(body, utf8BOM) {
+			return body, "utf-8"
+		}
+		for _, b := range utf8BOM[:2] {
+			if len(body) == 0 || body[0] != b {
+				break
+			}
+			body = body[1:]
+		}
+	}
+	if enc == nil && utf8.Valid(body) {
 		return body, "utf-8"
 	}
 	if enc == nil {

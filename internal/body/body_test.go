@@ -74,8 +74,9 @@ func TestCharsetToUTF8(t *testing.T) {
 		// charset, and the mark is not turned into "ï»¿".
 		{"UTF-8 BOM, a stray byte", "\xEF\xBB\xBFa/caf\xE9", "text/plain", "\xEF\xBB\xBFa/caf\xE9"},
 		{"UTF-8 BOM, Latin-1 declared", "\xEF\xBB\xBFa/caf\xE9", "text/plain; charset=iso-8859-1", "\xEF\xBB\xBFa/caf\xE9"},
-		{"partial BOM EF BB", "\xEF\xBBa/", "", "\xEF\xBBa/"},
-		{"partial BOM EF", "\xEFa/", "", "\xEFa/"},
+		{"partial BOM EF BB", "\xEF\xBBa/", "", "a/"},
+		{"partial BOM EF", "\xEFa/", "", "a/"},
+		{"partial BOM before Latin-1", "\xEF\xBBa/caf\xE9", "", "a/café"},
 		{"UTF-32LE with BOM", "\xFF\xFE\x00\x00a\x00\x00\x00/\x00\x00\x00", "", "a/"},
 		{"UTF-32BE with BOM", "\x00\x00\xFE\xFF\x00\x00\x00a\x00\x00\x00/", "", "a/"},
 	} {
