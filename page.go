@@ -461,14 +461,14 @@ func isImage(ctype string, body []byte) bool {
 
 // mediaType returns the media type of a body with Content-Type ctype: its
 // own, or, when ctype is missing or unreadable, the one body sniffs as,
-// as browsers do; "" then when body is nil. A parameter it cannot read
+// as browsers do; "" then when body is empty. A parameter it cannot read
 // ("text/html; charset") leaves the media type to a browser, and here.
 func mediaType(ctype string, body []byte) string {
 	mt, _, err := mime.ParseMediaType(ctype)
 	switch {
 	case err == nil || errors.Is(err, mime.ErrInvalidMediaParameter):
 		return mt
-	case body == nil:
+	case len(body) == 0:
 		return ""
 	}
 	mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))

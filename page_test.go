@@ -100,6 +100,8 @@ func TestReceiptSources(t *testing.T) {
 		{name: "noimageai on an image sent without a media type", robots: open,
 			headers: []string{"Content-Type", "", "X-Robots-Tag", "noimageai"}, body: "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
 			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
+		{name: "noimageai without a media type or a body", robots: open, headers: []string{"Content-Type", "", "X-Robots-Tag", "noimageai"},
+			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
 		{name: "noimageai on a page sent without a media type", robots: open,
 			headers: []string{"Content-Type", "", "X-Robots-Tag", "noimageai"}, body: "<!doctype html><p>text",
 			usage: "", signals: []string{}, meta: true, withoutBody: "train-ai=n"},

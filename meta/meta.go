@@ -289,7 +289,7 @@ func head(r io.Reader, visit func(name, content string)) error {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			switch a := atom.Lookup(name); {
-			case a == atom.Body || after && !headTags[a]:
+			case a == atom.Body || after && !afterHead[a]:
 				return nil
 			case a == atom.Meta:
 				if hasAttr {
@@ -326,11 +326,14 @@ func utf16Decoded(r io.Reader) io.Reader {
 	return br
 }
 
-// headTags are the elements the HTML parser puts in the head when they
-// come after </head> (WHATWG HTML, "the after head insertion mode").
-var headTags = map[atom.Atom]bool{
+// afterHead are the start tags that do not begin the body when they come
+// after </head> (WHATWG HTML, "the after head insertion mode"): the
+// head's elements, which the HTML parser puts back in the head, and html
+// and head, which it ignores there.
+var afterHead = map[atom.Atom]bool{
 	atom.Base: true, atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true,
 	atom.Noframes: true, atom.Script: true, atom.Style: true, atom.Template: true, atom.Title: true,
+	atom.Html: true, atom.Head: true,
 }
 
 // metaTag calls visit for the <meta> tag z is at, if it has a name.

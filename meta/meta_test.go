@@ -158,6 +158,7 @@ func TestFromHTMLAfterHead(t *testing.T) {
 		`<html><head><title>t</title></head><meta name="robots" content="noindex"><body>`:                           true,
 		`<head></head> <script>var a = "x";</script><link rel=x><title>t</title><meta name=robots content=noindex>`: true,
 		`<head></head><meta name=robots content=noindex>`:                                                           true,
+		`<head></head><head><meta name=robots content=noindex>`:                                                     true,
 		`<head></head>text<meta name=robots content=noindex>`:                                                       false,
 		`<head></head><div></div><meta name=robots content=noindex>`:                                                false,
 		`<head></head><body><meta name=robots content=noindex>`:                                                     false,
