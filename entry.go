@@ -278,7 +278,7 @@ func encodeEntry(k key, e *entry) []byte {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	for _, s := range [...]stamp{p.fetched, p.checked, p.expires, p.since} {
-		b = binary.AppendVarint(b, int64(s)/int64(time.Millisecond))
+		b = binary.AppendVarint(b, int64(s)/int64(storedUnit))
 	}
 	for _, s := range [...]string{p.etag, p.lastMod, p.redirects, p.errText} {
 		b = appendString(b, s)
@@ -397,13 +397,17 @@ func (d *decoder) stamp() stamp {
 		return 0
 	}
 	v, n := binary.Varint(d.b)
-	if n <= 0 || v < 0 || v > math.MaxInt64/int64(time.Millisecond) {
+	if n <= 0 || v < 0 || v > math.MaxInt64/int64(storedUnit) {
 		d.err = fmt.Errorf("%w: bad time", errCorruptEntry)
 		return 0
 	}
 	d.b = d.b[n:]
-	return stamp(v * int64(time.Millisecond))
+	return stamp(v * int64(storedUnit))
 }
+
+// storedUnit is the unit of the Store encoding's times, each rounded down
+// to it: a span between two of them may be off by one unit.
+const storedUnit = time.Millisecond
 
 // bytes reads a length-prefixed byte string of at most limit bytes.
 func (d *decoder) bytes(limit int) []byte {

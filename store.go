@@ -112,13 +112,15 @@ func (t *sharedTier) plausible(e *entry) error {
 		}
 	}
 	longest := t.cfg.maxFresh
-	if e.stale || e.outcome == OutcomeUnreachable {
+	if e.failures > 0 || e.outcome == OutcomeUnreachable {
+		// Its expiry is a back-off: a failure, a copy standing in for
+		// one, or the allow-all of WithUnreachableAllowAfter.
 		longest = max(longest, t.cfg.maxBackoff)
 	}
-	if e.expires.sub(e.checked) > longest {
+	if e.expires.sub(e.checked) > longest+storedUnit {
 		return fmt.Errorf("stored entry fresh for %v, longer than %v", e.expires.sub(e.checked), longest)
 	}
-	if e.stale && e.expires > e.fetched.add(t.cfg.staleWindow) {
+	if e.stale && e.expires > e.fetched.add(t.cfg.staleWindow+storedUnit) {
 		return fmt.Errorf("stored last good copy from %v, older than the stale window", e.fetched.time())
 	}
 	return nil
@@ -128,13 +130,12 @@ func (t *sharedTier) plausible(e *entry) error {
 // synchronised clocks agree within milliseconds; a minute allows for lag.
 const maxClockSkew = time.Minute
 
-// set writes e to the Store, kept for its freshness plus, for a good
-// copy, the stale window.
+// set writes e to the Store, kept for its freshness plus the stale
+// window: past its expiry, a good copy may still stand in for a failure,
+// and a failure's count and start carry on into the next fetch's, in
+// whichever process makes it.
 func (t *sharedTier) set(k key, e *entry) {
-	until := e.expires
-	if e.good() {
-		until = until.add(t.cfg.staleWindow)
-	}
+	until := e.expires.add(t.cfg.staleWindow)
 	ttl := max(until.sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()

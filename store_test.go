@@ -474,3 +474,74 @@ func TestStoreKeepsNonPublic(t *testing.T) {
 		t.Errorf("the site got %d requests", n)
 	}
 }
+
+// TestStoreOwnEntriesAccepted: what one Client writes, another Client of
+// the same configuration takes from the Store, whatever its times round
+// to: a freshness cap that is not a whole millisecond (the encoding's
+// unit), and the allow-all of WithUnreachableAllowAfter, whose expiry is
+// a back-off longer than the cap. Rejected, they were fetched again and
+// the fleet's count of failures started over.
+func TestStoreOwnEntriesAccepted(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	t.Run("freshness cap not in whole milliseconds", func(t *testing.T) {
+		store := newMemStore()
+		opts := []Option{WithStore(store), WithMaxFreshness(time.Hour / 7)}
+		a, b := newTestClient(t, opts...), newTestClient(t, opts...)
+		for i := range 20 {
+			s := newSite(t, serve(200, privateRules))
+			if _, err := a.Allowed(ctx, s.URL+"/private"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.Allowed(ctx, s.URL+"/private"); err != nil {
+				t.Fatal(err)
+			}
+			if s.hits.Load() != 1 {
+				t.Fatalf("site %d: fetched %d times by two Clients sharing a Store", i, s.hits.Load())
+			}
+		}
+	})
+	t.Run("allow-all after an outage", func(t *testing.T) {
+		store := newMemStore()
+		clock := newTestClock()
+		s := newSite(t, serve(503, "down"))
+		opts := []Option{WithStore(store), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+		a := newTestClient(t, opts...)
+		var d Decision
+		for range 20 {
+			d, _ = a.Check(ctx, s.URL+"/x")
+			if d.Allowed {
+				break
+			}
+			clock.Advance(d.Expires.Sub(clock.Now()))
+		}
+		if !d.Allowed || d.Failures < 2 {
+			t.Fatalf("after an hour of failures: %+v; want allowed", d)
+		}
+		hits := s.hits.Load()
+		b := newTestClient(t, opts...)
+		if d2, err := b.Check(ctx, s.URL+"/x"); !d2.Allowed || err != nil || d2.Failures != d.Failures || s.hits.Load() != hits {
+			t.Errorf("another process: %+v, %v, %d fetches; want the Store's allow-all after %d failures", d2, err, s.hits.Load()-hits, d.Failures)
+		}
+	})
+}
+
+// TestStoreFailureOutlivesItsBackoff: a failure stays in the Store past
+// its back-off, so that the next fetch, in whichever process, carries its
+// count and start on; it went when the back-off ended, just when the next
+// fetch needed it, and every process counted one failure for ever.
+func TestStoreFailureOutlivesItsBackoff(t *testing.T) {
+	checkLeaks(t)
+	store := newMemStore()
+	clock := newTestClock()
+	s := newSite(t, serve(503, "down"))
+	opts := []Option{WithStore(store), WithClock(clock.Now), WithBackoff(time.Second, time.Second)}
+	if d, _ := newTestClient(t, opts...).Check(context.Background(), s.URL+"/x"); d.Failures != 1 {
+		t.Fatalf("first failure: %+v", d)
+	}
+	time.Sleep(1100 * time.Millisecond) // the Store keeps values by the wall clock
+	clock.Advance(1100 * time.Millisecond)
+	if d, _ := newTestClient(t, opts...).Check(context.Background(), s.URL+"/x"); d.Failures != 2 {
+		t.Errorf("a new process after the back-off: %d failures; want 2", d.Failures)
+	}
+}
