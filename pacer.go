@@ -34,9 +34,10 @@ type Pacer interface {
 	// Otherwise Take returns wait > 0, how long to wait before asking
 	// again, never past the earliest moment the turn may come (at most
 	// interval while another request is in flight). Take never books a
-	// slot ahead and never blocks. A negative interval counts as 0. An
-	// error means Take could not tell: the request is not sent, so a Pacer
-	// that cannot reach its state fails closed.
+	// slot ahead and never blocks. A negative interval counts as 0, and
+	// an interval or a hold longer than 24 hours as 24 hours. An error
+	// means Take could not tell: the request is not sent, so a Pacer that
+	// cannot reach its state fails closed.
 	Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error)
 	// Done ends the turn id that Take gave at authority for interval: the
 	// next request may be sent interval after now, and not before hold
@@ -114,7 +115,7 @@ func (p *memPacer) shard(authority string) *memShard {
 // Take implements [Pacer]. It does not use ctx: it never blocks.
 func (p *memPacer) Take(_ context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	sh := p.shard(authority)
-	iv, now := int64(max(interval, 0)), p.now()
+	iv, now := int64(min(max(interval, 0), pacing.MaxAhead)), p.now()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
@@ -177,10 +178,10 @@ func (p *memPacer) Done(_ context.Context, authority string, id uint64, interval
 		// This turn's lease may have run out and another turn begun and
 		// ended since; ending later than it did is only more cautious.
 		s.busy, s.busyUntil = 0, 0
-		s.end, s.interval = now, int64(max(interval, 0))
+		s.end, s.interval = now, int64(min(max(interval, 0), pacing.MaxAhead))
 	}
 	if hold > 0 {
-		s.hold = max(s.hold, now+int64(hold))
+		s.hold = max(s.hold, now+int64(min(hold, pacing.MaxAhead)))
 	}
 	if now >= s.dropAt() {
 		delete(sh.m, authority)

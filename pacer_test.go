@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
 // Turn is what the tests keep of a turn a Pacer gave, for its Done.
@@ -159,6 +162,30 @@ func TestMemPacerTake(t *testing.T) {
 	_, wait, ok, err = takeTurn(ctx, p, a, 0)
 	if err != nil || ok || wait > hold || wait < hold-time.Since(held) {
 		t.Errorf("Take during a hold = %v, %v, %v; want the rest of %v", wait, ok, err, hold)
+	}
+}
+
+// TestMemPacerLongestSpans: an interval or a hold of any length, the
+// longest a Duration holds included (a "no bound" WithMaxHold), holds the
+// authority back for at most pacing.MaxAhead; summed with the clock it
+// overflowed, and held nothing back.
+func TestMemPacerLongestSpans(t *testing.T) {
+	ctx := context.Background()
+	const a = "https://a.example:443"
+	for _, tc := range []struct{ interval, hold time.Duration }{
+		{math.MaxInt64, 0}, {0, math.MaxInt64}, {time.Second, math.MaxInt64}, {48 * time.Hour, 48 * time.Hour},
+	} {
+		p := newMemPacer()
+		id, _, err := p.Take(ctx, a, tc.interval)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Done(ctx, a, id, tc.interval, tc.hold); err != nil {
+			t.Fatal(err)
+		}
+		if _, wait, err := p.Take(ctx, a, tc.interval); err != nil || wait < pacing.MaxAhead-time.Minute || wait > pacing.MaxAhead {
+			t.Errorf("interval %v, hold %v: the next turn waits %v, %v; want %v", tc.interval, tc.hold, wait, err, pacing.MaxAhead)
+		}
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotsgate/robotstxt/internal/pacing"
-	"github.com/robotsgate/robotstxt/internal/parse"
 )
 
 // The pacing state of an authority is a hash under paceKey, with times in
@@ -108,9 +107,8 @@ return 0
 `)
 
 // maxAhead bounds every span of pacing time the Store keeps (see
-// [Store.Take]): the longest crawl-delay the parser reads, also the
-// Transport's default bound on intervals.
-const maxAhead = parse.MaxCrawlDelay
+// [Store.Take]).
+const maxAhead = pacing.MaxAhead
 
 // Take implements robotstxt.Pacer for a fleet: Stores on the same Redis
 // and prefix keep each authority's spacing together, by the Redis
