@@ -177,8 +177,5 @@ func paceArgs(id uint64, interval time.Duration) []any {
 	return []any{token, micros(interval), micros(max(pacing.TurnTimeout, interval)), micros(maxAhead)}
 }
 
-// micros rounds d up to whole microseconds, so that a rounded interval is
-// never shorter than the one asked for.
-func micros(d time.Duration) int64 {
-	return int64((d + time.Microsecond - 1) / time.Microsecond)
-}
+// micros returns d in whole microseconds (see units).
+func micros(d time.Duration) int64 { return units(d, time.Microsecond) }

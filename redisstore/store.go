@@ -89,18 +89,21 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 }
 
 // Set stores value under key for ttl, replacing whatever the Redis key
-// held. A ttl under a millisecond counts as one; a non-positive ttl is an
-// error.
+// held. Redis keeps whole milliseconds: ttl is rounded up to one; a
+// non-positive ttl is an error.
 func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	k := s.valueKey(key)
 	if ttl <= 0 {
 		return fmt.Errorf("redisstore: SET %s: non-positive ttl %v", k, ttl)
 	}
-	ttl = max(ttl, time.Millisecond)
 	return s.call(ctx, "SET", k, func(ctx context.Context) error {
-		return s.rdb.Set(ctx, k, value, ttl).Err()
+		return s.rdb.Set(ctx, k, value, time.Duration(units(ttl, time.Millisecond))*time.Millisecond).Err()
 	})
 }
+
+// units returns d in whole units, rounded up, so that a span Redis keeps
+// is never shorter than the one asked for.
+func units(d, unit time.Duration) int64 { return int64((d + unit - 1) / unit) }
 
 // valueKey is the Redis key of key's value, with key as hash tag.
 func (s *Store) valueKey(key string) string {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -186,4 +188,51 @@ func TestZeroStorePanics(t *testing.T) {
 		}
 	}()
 	_, _ = (&Store{}).Get(context.Background(), "k")
+}
+
+// argsHook records the arguments of every command a client sends.
+type argsHook struct {
+	mu   sync.Mutex
+	args [][]any
+}
+
+func (h *argsHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *argsHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.mu.Lock()
+		h.args = append(h.args, cmd.Args())
+		h.mu.Unlock()
+		return next(ctx, cmd)
+	}
+}
+
+func (h *argsHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestTTLsRoundedUp: Redis keeps whole milliseconds, and a value or a
+// lease is kept for at least its ttl: 1.500999 s is sent as 1,501 ms, not
+// cut to 1,500.
+func TestTTLsRoundedUp(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	h := new(argsHook)
+	rdb.AddHook(h)
+	const ttl = 1500999 * time.Microsecond
+	if err := s.Set(t.Context(), authority, []byte("v"), ttl); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.Lease(t.Context(), authority, ttl); err != nil || !ok {
+		t.Fatalf("Lease: ok=%v err=%v", ok, err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var sent []string
+	for _, args := range h.args {
+		sent = append(sent, fmt.Sprint(args...))
+	}
+	if !slices.ContainsFunc(sent, func(a string) bool { return strings.HasPrefix(a, "set") && strings.HasSuffix(a, "px1501") }) ||
+		!slices.ContainsFunc(sent, func(a string) bool { return strings.Contains(a, "sha") && strings.HasSuffix(a, "1501") }) {
+		t.Errorf("commands sent: %q; want the value and the lease kept 1501 ms", sent)
+	}
 }
