@@ -430,9 +430,6 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		cur.setRefreshing(true)
 		defer cur.setRefreshing(false)
 	}
-	c.stats.inFlight.Add(1)
-	defer c.stats.inFlight.Add(-1)
-
 	if c.tier != nil {
 		if !looked {
 			e, older, _ := c.tier.lookup(context.Background(), k, prev)
@@ -468,7 +465,9 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 // refresh fetches k's document on parent (c.base, or the fetch whose
 // redirect hop needs it) and builds the entry that follows prev.
 func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, error) {
+	c.stats.inFlight.Add(1)
 	res := c.fetcher.fetch(parent, k, prev)
+	c.stats.inFlight.Add(-1)
 	switch {
 	case c.base.Err() != nil:
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(k.url()), ErrClosed)

@@ -127,6 +127,9 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 		for c.Stats().Store.LeaseWaits == 0 {
 			time.Sleep(time.Millisecond)
 		}
+		if n := c.Stats().InFlight; n != 0 {
+			t.Errorf("waiting on another's lease: InFlight %d; want 0, no fetch", n)
+		}
 		other := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: stampOf(clock.Now()), checked: stampOf(clock.Now()), expires: stampOf(clock.Now().Add(time.Hour))}}, privateRules)
 		_ = store.Set(context.Background(), key, encodeTest(other), time.Hour)
