@@ -330,10 +330,12 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 }
 
 // stands reports whether e, expired, may answer a check that does not
-// wait for its fill: a failure, which defers, or a good copy younger
-// than the stale window, as one may stand in for an unreachable server.
+// wait for its fill: a failure, which defers, or a good copy younger than
+// the stale window, as one may stand in for an unreachable server (not
+// the allow-all of WithUnreachableAllowAfter, which the next fetch
+// decides anew).
 func (c *Client) stands(e *entry) bool {
-	return !e.good() || stampOf(c.cfg.now()).sub(e.fetched) < c.cfg.staleWindow
+	return e.outcome == OutcomeUnreachable || e.good() && stampOf(c.cfg.now()).sub(e.fetched) < c.cfg.staleWindow
 }
 
 // load returns a current entry for k from one fill that concurrent loads
@@ -465,9 +467,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 // refresh fetches k's document on parent (c.base, or the fetch whose
 // redirect hop needs it) and builds the entry that follows prev.
 func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, error) {
-	c.stats.inFlight.Add(1)
 	res := c.fetcher.fetch(parent, k, prev)
-	c.stats.inFlight.Add(-1)
 	switch {
 	case c.base.Err() != nil:
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(k.url()), ErrClosed)

@@ -46,6 +46,8 @@ const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 // validators. ctx is c.base for a check's own fetch, or the fetch whose
 // redirect hop needs this one.
 func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
+	f.c.stats.inFlight.Add(1)
+	defer f.c.stats.inFlight.Add(-1)
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k.authority), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority

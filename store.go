@@ -130,13 +130,17 @@ func (t *sharedTier) plausible(e *entry) error {
 // synchronised clocks agree within milliseconds; a minute allows for lag.
 const maxClockSkew = time.Minute
 
-// set writes e to the Store, kept for its freshness plus the stale
-// window: past its expiry, a good copy may still stand in for a failure,
-// and a failure's count and start carry on into the next fetch's, in
-// whichever process makes it.
+// set writes e to the Store, kept past its expiry for as long as it
+// serves there: a good copy for the stale window, in which it may stand
+// in for a failure; a failure for the longest back-off, in which its
+// count and start go on into the next fetch's, in whichever process
+// makes it (see Client.unreachable).
 func (t *sharedTier) set(k key, e *entry) {
-	until := e.expires.add(t.cfg.staleWindow)
-	ttl := max(until.sub(stampOf(t.cfg.now())), time.Second)
+	keep := t.cfg.maxBackoff
+	if e.good() {
+		keep = t.cfg.staleWindow
+	}
+	ttl := max(e.expires.add(keep).sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()
 	if err := t.store.Set(ctx, k.store(), encodeEntry(k, e), ttl); err != nil {

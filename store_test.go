@@ -548,3 +548,34 @@ func TestStoreFailureOutlivesItsBackoff(t *testing.T) {
 		t.Errorf("a new process after the back-off: %d failures; want 2", d.Failures)
 	}
 }
+
+// TestStoreOutageAllowAllDoesNotStandIn: the allow-all of
+// WithUnreachableAllowAfter, expired, does not answer a check that does
+// not wait for the next fetch, as a good copy may: the fetch decides it
+// anew. It answered, however old.
+func TestStoreOutageAllowAllDoesNotStandIn(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	clock := newTestClock()
+	s := newSite(t, serve(503, "down"))
+	c := newTestClient(t, WithClock(clock.Now), WithBackoff(time.Second, time.Minute), WithUnreachableAllowAfter(time.Hour))
+	var d Decision
+	for range 200 {
+		if d, _ = c.Check(ctx, s.URL+"/x"); d.Allowed {
+			break
+		}
+		clock.Advance(d.Expires.Sub(clock.Now()))
+	}
+	if !d.Allowed {
+		t.Fatalf("after an hour of failures: %+v; want allowed", d)
+	}
+	release := make(chan struct{})
+	defer close(release)
+	s.set(func(w http.ResponseWriter, r *http.Request) { <-release })
+	clock.Advance(d.Expires.Sub(clock.Now()) + time.Minute)
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if d, err := c.Check(short, s.URL+"/x"); d.Allowed || err == nil {
+		t.Errorf("the expired allow-all, a caller that cannot wait: %+v, %v; want an error", d, err)
+	}
+}

@@ -435,14 +435,16 @@ func WithDefaultInterval(d time.Duration) TransportOption {
 // WithIntervalBounds keeps every interval, from a crawl-delay or the
 // default, within [lo, hi] (default 0 and 24 hours, the longest
 // crawl-delay read): lo is politer than robots.txt asks; hi caps a
-// crawl-delay, disobeying it. It panics if lo is negative or hi < lo.
+// crawl-delay, disobeying it. No Pacer keeps an interval longer than 24
+// hours. It panics if lo is negative or hi < lo.
 func WithIntervalBounds(lo, hi time.Duration) TransportOption {
 	inRange(lo >= 0 && hi >= lo, "WithIntervalBounds", fmt.Sprint(lo, ", ", hi))
 	return func(c *transportConfig) { c.minInterval, c.maxInterval = lo, hi }
 }
 
 // WithMaxHold bounds how long a Retry-After of a 429 or 503 response
-// holds its authority (default one hour). It panics if d is not positive.
+// holds its authority (default one hour; no Pacer holds one longer than
+// 24 hours). It panics if d is not positive.
 func WithMaxHold(d time.Duration) TransportOption {
 	inRange(d > 0, "WithMaxHold", d)
 	return func(c *transportConfig) { c.maxHold = d }

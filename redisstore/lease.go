@@ -47,7 +47,7 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 	var taken int64
 	err = s.call(ctx, "lease", k, func(ctx context.Context) error {
 		var err error
-		taken, err = acquireScript.Run(ctx, s.rdb, []string{k}, token, units(ttl, time.Millisecond)).Int64()
+		taken, err = acquireScript.Run(ctx, s.rdb, []string{k}, token, roundUp(ttl, time.Millisecond).Milliseconds()).Int64()
 		return err
 	})
 	if err != nil || taken != 1 {

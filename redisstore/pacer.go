@@ -177,5 +177,5 @@ func paceArgs(id uint64, interval time.Duration) []any {
 	return []any{token, micros(interval), micros(max(pacing.TurnTimeout, interval)), micros(maxAhead)}
 }
 
-// micros returns d in whole microseconds (see units).
-func micros(d time.Duration) int64 { return units(d, time.Microsecond) }
+// micros returns d in whole microseconds (see roundUp).
+func micros(d time.Duration) int64 { return roundUp(d, time.Microsecond).Microseconds() }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"sync"
 	"time"
 
@@ -97,13 +98,19 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 		return fmt.Errorf("redisstore: SET %s: non-positive ttl %v", k, ttl)
 	}
 	return s.call(ctx, "SET", k, func(ctx context.Context) error {
-		return s.rdb.Set(ctx, k, value, time.Duration(units(ttl, time.Millisecond))*time.Millisecond).Err()
+		return s.rdb.Set(ctx, k, value, roundUp(ttl, time.Millisecond)).Err()
 	})
 }
 
-// units returns d in whole units, rounded up, so that a span Redis keeps
-// is never shorter than the one asked for.
-func units(d, unit time.Duration) int64 { return int64((d + unit - 1) / unit) }
+// roundUp returns d rounded up to a whole unit, so that a span Redis
+// keeps is never shorter than the one asked for; the longest d, which
+// cannot be, rounded down.
+func roundUp(d, unit time.Duration) time.Duration {
+	if d > math.MaxInt64-unit {
+		return d.Truncate(unit)
+	}
+	return (d + unit - 1).Truncate(unit)
+}
 
 // valueKey is the Redis key of key's value, with key as hash tag.
 func (s *Store) valueKey(key string) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -226,13 +227,24 @@ func TestTTLsRoundedUp(t *testing.T) {
 		t.Fatalf("Lease: ok=%v err=%v", ok, err)
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	var sent []string
 	for _, args := range h.args {
 		sent = append(sent, fmt.Sprint(args...))
 	}
+	h.mu.Unlock()
 	if !slices.ContainsFunc(sent, func(a string) bool { return strings.HasPrefix(a, "set") && strings.HasSuffix(a, "px1501") }) ||
 		!slices.ContainsFunc(sent, func(a string) bool { return strings.Contains(a, "sha") && strings.HasSuffix(a, "1501") }) {
 		t.Errorf("commands sent: %q; want the value and the lease kept 1501 ms", sent)
+	}
+	// The longest ttl cannot round up: it is kept, not wrapped negative
+	// (no expiry, or an error).
+	if err := s.Set(t.Context(), "long", []byte("v"), math.MaxInt64); err != nil {
+		t.Fatal(err)
+	}
+	if got := rdb.PTTL(t.Context(), s.valueKey("long")).Val(); got < 100*365*24*time.Hour {
+		t.Errorf("value set with the longest ttl: PTTL %v", got)
+	}
+	if _, ok, err := s.Lease(t.Context(), "long", math.MaxInt64); err != nil || !ok {
+		t.Errorf("lease for the longest ttl: ok=%v err=%v", ok, err)
 	}
 }

@@ -261,7 +261,8 @@ func (s *suite) expiry(t *testing.T, st robotstxt.Store) {
 }
 
 // monthTTL is the longest TTL a Client writes by default: a good copy is
-// kept for its freshness (at most a day) and the stale window (30 days).
+// kept for its freshness (at most a day) and the stale window (30 days);
+// a failure, for its back-off and the longest back-off (an hour each).
 const monthTTL = 31 * 24 * time.Hour
 
 // longTTL: a value set with the longest TTL a Client writes is there. A
