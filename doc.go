@@ -50,7 +50,9 @@
 // Rule patterns are normalised once (bytes at or above 0x80
 // percent-encoded, escapes given upper-case hex) and matched against a
 // URL's path, params and query as given (the Client percent-encodes only
-// bytes that are not printable ASCII, as a fetcher sends them): '*'
+// a blank and bytes that are not printable ASCII, as Google's crawler
+// does; net/http also escapes " < > \ ^ ` { | } in a path, and rewrites
+// its other escapes with them, which a [Transport] checks as sent): '*'
 // matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
 // An allow of ".../index.html" also allows its directory. Matching never
