@@ -152,8 +152,10 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 // Content-Usage rules belong to groups, and merge, as Allow and Disallow
 // do, though they do not end a group's user-agent lines (see
 // [github.com/robotsgate/robotstxt/parser.UsageRule]). The rule whose
-// path matches url with the greatest length decides, matched as an Allow
-// pattern is; a rule without a path matches with length 0. Rules
+// path matches url with the greatest length decides, matched as a rule's
+// pattern is ('*', a final '$'), though an index.html path does not
+// widen to its directory as an Allow does; a rule without a path matches
+// with length 0. Rules
 // matching with the same length combine. Each rule is tried in time
 // linear in the lengths of its path and of url.
 //
