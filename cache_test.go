@@ -163,23 +163,33 @@ func TestCacheStaleOnError(t *testing.T) {
 	}
 }
 
+// heldRefresh returns a Client that has cached s's rules for a minute,
+// and s now holding every fetch until gate closes (arrived closes at the
+// first), then serving a disallow-all.
+func heldRefresh(t *testing.T, clock *testClock) (c *Client, s *site, arrived, gate chan struct{}) {
+	t.Helper()
+	s = newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	c = newTestClient(t, WithClock(clock.Now))
+	if _, err := c.Allowed(context.Background(), s.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	arrived, gate = make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { close(arrived) })
+		<-gate
+		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
+	})
+	return c, s, arrived, gate
+}
+
 // TestCacheStaleWhileRefreshing checks that while an expired entry is
 // being fetched again, other callers get the old copy at once.
 func TestCacheStaleWhileRefreshing(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
-	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
-	c := newTestClient(t, WithClock(clock.Now))
+	c, s, arrived, gate := heldRefresh(t, clock)
 	ctx := context.Background()
-	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
-	arrived, gate := make(chan struct{}), make(chan struct{})
-	s.set(func(w http.ResponseWriter, r *http.Request) {
-		close(arrived)
-		<-gate
-		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
-	})
 	clock.Advance(time.Minute)
 	refreshed := make(chan Decision)
 	go func() {
@@ -206,19 +216,8 @@ func TestCacheStaleWhileRefreshing(t *testing.T) {
 func TestCacheTooOldToStandWhileRefreshing(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
-	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
-	c := newTestClient(t, WithClock(clock.Now))
+	c, s, arrived, gate := heldRefresh(t, clock)
 	ctx := context.Background()
-	if _, err := c.Allowed(ctx, s.URL+"/"); err != nil {
-		t.Fatal(err)
-	}
-	arrived, gate := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	s.set(func(w http.ResponseWriter, r *http.Request) {
-		once.Do(func() { close(arrived) })
-		<-gate
-		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
-	})
 	clock.Advance(31 * 24 * time.Hour)
 	first := make(chan Decision)
 	go func() {
