@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -36,7 +37,10 @@ func capValidator(v string) string {
 }
 
 // capErr returns err, or when its text is longer than maxCauseText an
-// error with the cut text that still matches the sentinels callers test.
+// error with the cut text that still matches the sentinels callers test,
+// and the network's error that callers tell apart with errors.As (what
+// failed: a lookup, a dial, a read), which is small, unlike a TLS error
+// and its certificates.
 func capErr(err error) error {
 	if err == nil || len(err.Error()) <= maxCauseText {
 		return err
@@ -46,6 +50,14 @@ func capErr(err error) error {
 		if errors.Is(err, s) {
 			c.is = append(c.is, s)
 		}
+	}
+	var op *net.OpError
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &op):
+		c.is = append(c.is, op)
+	case errors.As(err, &dns):
+		c.is = append(c.is, dns)
 	}
 	return c
 }

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -74,5 +77,32 @@ func TestLogDurationsJSON(t *testing.T) {
 	}
 	if r := recs["request disallowed"]; r == nil || r["level"] != "DEBUG" || r["rule"] != "/private" || r["line"] != 2.0 {
 		t.Errorf("request disallowed: %v", r)
+	}
+}
+
+// TestLongErrorKeepsItsCause: a failure whose text is cut (a long host
+// name puts a lookup's past the bound) still says what failed to
+// errors.As and errors.Is, as a short one does: the lookup's
+// *net.DNSError, a dial's errno.
+func TestLongErrorKeepsItsCause(t *testing.T) {
+	checkLeaks(t)
+	for _, n := range []int{10, 200} {
+		host := strings.Repeat("a", n) + ".test"
+		tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if strings.HasPrefix(addr, "refused.") {
+				return nil, &net.OpError{Op: "dial", Net: network, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+			}
+			h, _, _ := net.SplitHostPort(addr)
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: h, IsNotFound: true}}
+		}}
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+		d, err := c.Check(context.Background(), "http://"+host+"/page")
+		var dns *net.DNSError
+		if !errors.Is(err, ErrDeferred) || !errors.As(d.Err, &dns) || dns.Name != host {
+			t.Errorf("host of %d bytes: Err %.80v…; want its *net.DNSError", len(host), d.Err)
+		}
+		if d, _ := c.Check(context.Background(), "http://refused."+host+"/page"); !errors.Is(d.Err, syscall.ECONNREFUSED) {
+			t.Errorf("host of %d bytes, refused: Err %v; want ECONNREFUSED", len(host), d.Err)
+		}
 	}
 }
