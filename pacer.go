@@ -115,7 +115,7 @@ func (p *memPacer) shard(authority string) *memShard {
 // Take implements [Pacer]. It does not use ctx: it never blocks.
 func (p *memPacer) Take(_ context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	sh := p.shard(authority)
-	iv, now := int64(min(max(interval, 0), pacing.MaxAhead)), p.now()
+	iv, now := span(interval), p.now()
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
@@ -138,6 +138,11 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 	sh.m[authority] = s
 	return sh.lastID, 0, nil
 }
+
+// span returns d, an interval or a hold, in the nanoseconds memPacer
+// keeps: at least 0 and at most pacing.MaxAhead, so that a sum with the
+// clock cannot overflow.
+func span(d time.Duration) int64 { return int64(min(max(d, 0), pacing.MaxAhead)) }
 
 // sweep drops the state that holds nothing back at now (see sweepMap).
 func (sh *memShard) sweep(now int64) {
@@ -178,10 +183,10 @@ func (p *memPacer) Done(_ context.Context, authority string, id uint64, interval
 		// This turn's lease may have run out and another turn begun and
 		// ended since; ending later than it did is only more cautious.
 		s.busy, s.busyUntil = 0, 0
-		s.end, s.interval = now, int64(min(max(interval, 0), pacing.MaxAhead))
+		s.end, s.interval = now, span(interval)
 	}
 	if hold > 0 {
-		s.hold = max(s.hold, now+int64(min(hold, pacing.MaxAhead)))
+		s.hold = max(s.hold, now+span(hold))
 	}
 	if now >= s.dropAt() {
 		delete(sh.m, authority)

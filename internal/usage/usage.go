@@ -50,7 +50,13 @@ func Parse(value string) (string, error) {
 var signalLabels = map[string]string{"ai-train": "train-ai", "search": "search", "ai-input": "ai-input"}
 
 // read holds the labels crawlers read: those signalLabels maps to.
-var read = map[string]bool{"train-ai": true, "search": true, "ai-input": true}
+var read = func() map[string]bool {
+	m := make(map[string]bool, len(signalLabels))
+	for _, label := range signalLabels {
+		m[label] = true
+	}
+	return m
+}()
 
 // ParseContentSignal reads the value of a Content-Signal record of
 // Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no",
