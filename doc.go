@@ -108,13 +108,13 @@
 // Client's in-process one), waiting for it within the fetch's timeout. A
 // hop that may not be sent, or a redirect without a usable http or https
 // Location, leaves the robots.txt unreachable, never allow-all; only more
-// than five redirects, or a loop, read as no robots.txt. One check sends at most
-// 3×(redirects+1) requests, 18 by default, the robots.txt files its hops
-// need included, nested at most three deep; a robots.txt fetched for
-// another site's hop keeps only a good answer, so that no site's chain
-// can leave a failure on another. [PublicOnly] keeps every hop off
-// internal addresses, and a robots.txt it refused defers for the longest
-// back-off, with an error matching [ErrNonPublic].
+// than five redirects, or a loop, read as no robots.txt. One check sends
+// at most 3×(redirects+1) requests, 18 by default, the robots.txt files
+// its hops need included, nested at most three deep; a robots.txt
+// fetched for another site's hop keeps only a good answer, so that no
+// site's chain can leave a failure on another. [PublicOnly] keeps every
+// hop off internal addresses, and a robots.txt it refused defers for the
+// longest back-off, with an error matching [ErrNonPublic].
 //
 // The status decides ([WithStatusPolicy] replaces this mapping):
 //
@@ -131,8 +131,9 @@
 // undone (any other is unreachable, never parsed as text), at most 500
 // KiB of decoded body is read ([WithBodyLimit]) and the line the limit
 // cuts is dropped, and the text is converted to UTF-8 (by a UTF-32 or
-// UTF-16 byte-order mark or NULs, else as UTF-8, else by a Content-Type charset
-// that keeps the ASCII directives readable, else as Windows-1252). HTML
+// UTF-16 byte-order mark or NULs, else as UTF-8, else by a Content-Type
+// charset that keeps the ASCII directives readable, else as
+// Windows-1252). HTML
 // served as robots.txt is parsed like any text; its lines do not match.
 //
 // # Caching and failure

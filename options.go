@@ -235,8 +235,9 @@ func WithBackoff(base, limit time.Duration) Option {
 
 // WithStatusPolicy replaces the mapping from the HTTP status of a final
 // robots.txt response to an outcome; redirects, and a 304 Not Modified
-// to the Client's revalidation, are handled before it. The default follows RFC 9309 (see the package
-// documentation); [LegacyStatusPolicy] reads 401 and 403 as disallow all.
+// to the Client's revalidation, are handled before it. The default
+// follows RFC 9309 (see the package documentation); [LegacyStatusPolicy]
+// reads 401 and 403 as disallow all.
 // An outcome a response cannot have (the zero Outcome, or none of the
 // named ones) counts as OutcomeUnreachable.
 func WithStatusPolicy(p func(status int) Outcome) Option {

@@ -434,8 +434,8 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // "XBot: noindex"). META tags are read only from an HTML body
 // (Content-Type text/html or application/xhtml+xml, or, when it is
 // missing or does not parse, a body that sniffs as HTML); body is neither
-// kept nor changed. A nil resp
-// gives the zero Directives, which allow everything.
+// kept nor changed. A nil resp gives the zero Directives, which allow
+// everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
 	if resp == nil || !isHTML(resp.Header.Get("Content-Type"), body) {

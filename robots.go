@@ -155,9 +155,8 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 // path matches url with the greatest length decides, matched as a rule's
 // pattern is ('*', a final '$'), though an index.html path does not
 // widen to its directory as an Allow does; a rule without a path matches
-// with length 0. Rules
-// matching with the same length combine. Each rule is tried in time
-// linear in the lengths of its path and of url.
+// with length 0. Rules matching with the same length combine. Each rule
+// is tried in time linear in the lengths of its path and of url.
 //
 // A Content-Signal record ("Content-Signal: search=yes, ai-train=no")
 // reads as a statement in the AIPREF vocabulary: ai-train is train-ai,

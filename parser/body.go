@@ -31,9 +31,8 @@ type Body struct {
 // byte-order mark, UTF-16 by one or the NULs of its first bytes; a body
 // that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
 // mark is kept as it is; any other is converted from the Content-Type's
-// charset, or Windows-1252. An error means the body
-// could not be read whole: the Client takes such a robots.txt as
-// unreachable.
+// charset, or Windows-1252. An error means the body could not be read
+// whole: the Client takes such a robots.txt as unreachable.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	b, err := body.Read(r, header, limit)
 	return Body(b), err
