@@ -326,9 +326,12 @@ func (t *Transport) paced(ctx context.Context, pe PacedError, authority string, 
 	return &pe
 }
 
-// done ends tu even if ctx has ended: a turn left open would hold the
-// authority until its lease ran out. hold is from a Retry-After.
+// done ends tu, if taken, even if ctx has ended: a turn left open would
+// hold the authority until its lease ran out. hold is from a Retry-After.
 func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
+	if tu.authority == "" {
+		return // none taken
+	}
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), tu.authority, tu.id, tu.interval, hold)
 }
 

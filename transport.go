@@ -77,7 +77,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
-// the URL's), however it is spelled and whatever address it is sent to.
+// the URL's, and for a name net/http sends unmapped both the one dialled
+// and the one its Host header names), however it is spelled and whatever
+// address it is sent to.
 // Requests to one site reach it at least the Crawl-delay robots.txt gives
 // the Client's product tokens apart (else [WithDefaultInterval]; for a
 // Host of its own, the longer of the two files'), from the arrival of one
@@ -202,28 +204,41 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.refuse(ctx, req, err)
 	}
 	// The site asked for (see Transport): the URL's unless Request.Host
-	// names another, though for a name net/http sends unmapped the Host
-	// header differs.
-	authority := dialed.Authority
-	if req.Host != "" && req.Host != req.URL.Host {
+	// names another. A name net/http sends unmapped reaches both the site
+	// dialled and the one its Host header names: it takes both turns, in
+	// order, lest two requests each hold the turn the other waits for.
+	authority, also := dialed.Authority, ""
+	switch {
+	case req.Host != "" && req.Host != req.URL.Host:
 		authority = served.Authority
+	case served.Authority != dialed.Authority:
+		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
-	tu, waited, err := t.awaitTurn(ctx, authority, max(t.interval(served), t.interval(dialed)))
+	interval := max(t.interval(served), t.interval(dialed))
+	tu, waited, err := t.awaitTurn(ctx, authority, interval)
 	if err != nil {
 		return t.refuse(ctx, req, err)
+	}
+	var tu2 turn // also's
+	if also != "" {
+		var w bool
+		if tu2, w, err = t.awaitTurn(ctx, also, interval); err != nil {
+			t.done(ctx, tu, 0)
+			return t.refuse(ctx, req, err)
+		}
+		waited = waited || w
 	}
 	if waited { // robots.txt may have changed meanwhile
 		if _, _, err := t.check(req); err != nil {
 			t.done(ctx, tu, 0)
+			t.done(ctx, tu2, 0)
 			return t.refuse(ctx, req, err)
 		}
 	}
 	t.stats.sent.add()
 	start := time.Now()
 	resp, err := t.next.RoundTrip(req)
-	if tu.interval > 0 { // else no turn is told to come
-		t.queue.ran(authority, time.Since(start))
-	}
+	took := time.Since(start)
 	if err == nil && resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
@@ -231,7 +246,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		hold = t.hold(ctx, authority, resp)
 	}
-	t.done(ctx, tu, hold)
+	for _, tu := range [2]turn{tu, tu2} {
+		if tu.interval > 0 { // else no turn is told to come
+			t.queue.ran(tu.authority, took)
+		}
+		t.done(ctx, tu, hold)
+	}
 	return resp, err
 }
 

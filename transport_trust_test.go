@@ -129,6 +129,30 @@ func TestTransportPacesEverySpelling(t *testing.T) {
 	}
 }
 
+// TestTransportPacesTheHostSent: a name net/http dials mapped but sends
+// unmapped (ｂ.test: the connection goes to b.test, the Host header names
+// xn--ni7c.test) takes the turn of both, so that neither site is reached
+// again within its Crawl-delay, however the next request spells it.
+func TestTransportPacesTheHostSent(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"b.test", "xn--ni7c.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n"))
+		w.on(h+"/page", serve(200, "page"))
+	}
+	for _, next := range []string{"http://xn--ni7c.test/page", "http://b.test/page"} {
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+		hc := &http.Client{Transport: tr}
+		if _, err := get(context.Background(), hc, "http://\uff42.test/page"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := get(context.Background(), hc, next); !errors.Is(err, ErrPaced) {
+			t.Errorf("%s right after http://\uff42.test/page: %v, want ErrPaced", next, err)
+		}
+		_ = c.Close()
+	}
+}
+
 // TestErrorTextBounded: an error quotes at most 128 bytes of a URL or a
 // pattern, however long the file's rule or the request's URL.
 func TestErrorTextBounded(t *testing.T) {
