@@ -14,7 +14,7 @@ import (
 )
 
 // maxInput bounds how much of a file, standard input or response is read,
-// so that a mistaken argument such as /dev/zero cannot exhaust memory. It
+// and decoded, so that a mistaken argument such as /dev/zero cannot exhaust memory. It
 // is far above the 500 KiB a crawler reads of a robots.txt.
 const maxInput = 64 << 20
 
@@ -120,7 +120,9 @@ func (d *document) decode(raw []byte, header http.Header) error {
 	}
 	d.whole = d.body
 	if d.body.Truncated {
-		if whole, err := parser.Read(bytes.NewReader(raw), header, 0); err == nil {
+		// At most maxInput: a content coding net/http leaves to the
+		// command (deflate twice) decodes a small response into far more.
+		if whole, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {
 			d.whole = whole
 		}
 	}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"compress/flate"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -19,6 +22,28 @@ func TestDocumentBounded(t *testing.T) {
 	code := runIO([]string{"lint", "-"}, io.LimitReader(zeros{}, maxInput+10), &out, &errOut)
 	if code != exitUsage || !strings.Contains(errOut.String(), "<stdin> is over 64 MiB") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestDocumentDecodeBounded: a small response whose content coding
+// decodes past maxInput (deflate twice, which net/http leaves to the
+// command) is read whole only up to maxInput.
+func TestDocumentDecodeBounded(t *testing.T) {
+	var raw bytes.Buffer
+	outer, _ := flate.NewWriter(&raw, flate.BestCompression)
+	inner, _ := flate.NewWriter(outer, flate.BestSpeed)
+	line := bytes.Repeat([]byte("#\n"), 1<<19)
+	for range (maxInput + 4<<20) / len(line) {
+		_, _ = inner.Write(line)
+	}
+	_ = inner.Close()
+	_ = outer.Close()
+	d := &document{name: "r"}
+	if err := d.decode(raw.Bytes(), http.Header{"Content-Encoding": {"deflate, deflate"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(d.whole.Text); n > maxInput {
+		t.Errorf("%d bytes of the response decoded: %d, over maxInput", raw.Len(), n)
 	}
 }
 
