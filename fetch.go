@@ -161,7 +161,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		return nil, err
 	}
 	resp, err := f.hc.Do(req)
-	done() // the response has arrived, or none will
+	done(resp) // the response has arrived, or none will
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -92,20 +93,20 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 // pace takes the turn of a request of ctx's fetch to authority when it
 // leaves the site of the check's own authority, and returns what ends
 // it; it first spends one of the chain's requests.
-func (c *Client) pace(ctx context.Context, authority string) (done func(), err error) {
+func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
 	}
 	if sameSite(ch.root, authority) {
-		return func() {}, nil
+		return func(*http.Response) {}, nil
 	}
 	t := c.hopPacing()
 	tu, _, err := t.awaitTurn(ctx, authority, t.intervalAt(authority))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}
-	return func() { t.done(ctx, tu, 0) }, nil
+	return func(resp *http.Response) { t.done(ctx, tu, t.hold(ctx, authority, resp)) }, nil
 }
 
 // hopPacing returns the Transport whose pacer and intervals pace the

@@ -146,6 +146,27 @@ func TestHopIsPaced(t *testing.T) {
 	}
 }
 
+// TestHopRetryAfterHolds: a hop answered 429 with a Retry-After holds the
+// site it reached, as the same answer to a page does.
+func TestHopRetryAfterHolds(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("evil.test/robots.txt", redirectTo("http://victim.test/busy"))
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("victim.test/busy", serve(429, "slow down", "Retry-After", "600"))
+	w.on("victim.test/page", serve(200, "page"))
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	_, _ = c.Check(context.Background(), "http://evil.test/x")
+	if n := w.count("http://victim.test/busy"); n != 1 {
+		t.Fatalf("the hop was sent %d times, want 1", n)
+	}
+	hc := &http.Client{Transport: tr}
+	if _, err := get(context.Background(), hc, "http://victim.test/page"); !errors.Is(err, ErrPaced) {
+		t.Errorf("a page right after the hop's Retry-After: 600: %v, want ErrPaced", err)
+	}
+}
+
 // TestHopsWithinTheSite: the hops servers make every day keep working
 // unchecked: http to https, a host to its www. twin, /robots.txt to
 // another path of the same authority, and to another site's own

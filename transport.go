@@ -242,10 +242,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil && resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
-	var hold time.Duration
-	if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
-		hold = t.hold(ctx, authority, resp)
-	}
+	hold := t.hold(ctx, authority, resp)
 	for _, tu := range [2]turn{tu, tu2} {
 		if tu.interval > 0 { // else no turn is told to come
 			t.queue.ran(tu.authority, took)
@@ -278,9 +275,13 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 	return nil, err
 }
 
-// hold returns how long resp, a 429 or 503 from authority, holds further
-// requests to it: its Retry-After, at most WithMaxHold, logged.
+// hold returns how long resp, a response from authority or nil, holds
+// further requests to it: for a 429 or 503, its Retry-After, at most
+// WithMaxHold, logged; else 0.
 func (t *Transport) hold(ctx context.Context, authority string, resp *http.Response) time.Duration {
+	if resp == nil || resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+		return 0
+	}
 	h, ok := retryAfter(time.Now(), resp.Header)
 	if !ok || h <= 0 {
 		return 0
