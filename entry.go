@@ -26,7 +26,7 @@ type entry struct {
 	// refreshing mark (bit 0) and the epoch of its last noted use (see
 	// memCache.note).
 	marks atomic.Uint32
-	// delay is the crawl-delay in milliseconds plus one, or 0 for none:
+	// delay is the crawl-delay in milliseconds, rounded up, plus one, or 0 for none:
 	// a Transport paces a frozen entry's authority without a thaw.
 	delay int32
 }
@@ -122,7 +122,7 @@ func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
 	e.rules.Store(cr)
 	e.body = z
 	if d, ok := cr.crawlDelay(); ok {
-		e.delay = int32(d/time.Millisecond) + 1
+		e.delay = int32((d+time.Millisecond-1)/time.Millisecond) + 1 // rounded up: never faster
 	}
 }
 

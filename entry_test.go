@@ -242,3 +242,19 @@ func TestEntrySize(t *testing.T) {
 		t.Errorf("an entry takes %d bytes, more than 192", n)
 	}
 }
+
+// TestEntryCrawlDelayRoundedUp: the crawl-delay an entry keeps in whole
+// milliseconds is never shorter than the file's, so that a delay under a
+// millisecond still paces.
+func TestEntryCrawlDelayRoundedUp(t *testing.T) {
+	for _, v := range []string{"0", "0.0005", "0.001", "1.9999", "2", "86400", "1e9"} {
+		text := []byte("User-agent: *\nCrawl-delay: " + v + "\n")
+		want, _ := Parse(text).CrawlDelay("bot")
+		var e entry
+		e.setRules(text, nil, ModeGoogle, []string{"bot"})
+		got, ok := e.crawlDelay()
+		if !ok || got < want || got >= want+time.Millisecond {
+			t.Errorf("Crawl-delay: %s: the entry keeps %v (%t), want %v rounded up to a millisecond", v, got, ok, want)
+		}
+	}
+}
