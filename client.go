@@ -80,6 +80,7 @@ func NewClient(opts ...Option) *Client {
 		c.fetcher.hc = *cfg.httpClient
 	}
 	c.fetcher.hc.CheckRedirect = noRedirects
+	c.fetcher.hc.Jar = nil // see WithHTTPClient
 	if cfg.tokens != nil {
 		c.tokens, c.tokenErr = cfg.tokens, checkTokens(cfg.tokens)
 	} else if tok, err := agent.ProductToken(cfg.userAgent); err == nil {

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -164,6 +167,37 @@ func TestHopRetryAfterHolds(t *testing.T) {
 	hc := &http.Client{Transport: tr}
 	if _, err := get(context.Background(), hc, "http://victim.test/page"); !errors.Is(err, ErrPaced) {
 		t.Errorf("a page right after the hop's Retry-After: 600: %v, want ErrPaced", err)
+	}
+}
+
+// TestHopSendsNoCookies: a hop another site's robots.txt chose carries
+// none of the cookies of the caller's jar, and leaves none in it.
+func TestHopSendsNoCookies(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("evil.test/robots.txt", redirectTo("http://victim.test/account/delete?confirm=1"))
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	var cookie atomic.Value
+	w.on("victim.test/account/delete", func(rw http.ResponseWriter, r *http.Request) {
+		cookie.Store(r.Header.Get("Cookie"))
+		rw.Header().Set("Set-Cookie", "planted=1")
+		serve(200, "User-agent: *\nAllow: /\n")(rw, r)
+	})
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim, _ := url.Parse("http://victim.test/")
+	jar.SetCookies(victim, []*http.Cookie{{Name: "session", Value: "s3cret"}})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Jar: jar, Transport: w.transport(t)}))
+	if _, err := c.Check(context.Background(), "http://evil.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := cookie.Load().(string); got != "" {
+		t.Errorf("the hop evil.test's robots.txt chose reached victim.test with Cookie %q", got)
+	}
+	if n := len(jar.Cookies(victim.JoinPath("account", "delete"))); n != 1 {
+		t.Errorf("the jar holds %d cookies of victim.test after the hop, want 1", n)
 	}
 }
 

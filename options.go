@@ -98,7 +98,9 @@ func defaultConfig() config {
 
 // WithHTTPClient makes the Client fetch robots.txt through a copy of *hc,
 // sharing its Transport; hc.CheckRedirect is ignored (see
-// [WithMaxRedirects]). By default the Client fetches through
+// [WithMaxRedirects]), and so is hc.Jar: a robots.txt fetch sends no
+// cookies and keeps none, since a redirect may take it to a site the
+// file's owner chose. By default the Client fetches through
 // http.DefaultTransport (see [NewTransport] and [NewClientTransport]). It
 // panics if hc is nil.
 func WithHTTPClient(hc *http.Client) Option {
