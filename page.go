@@ -118,7 +118,8 @@ const maxLicenses = 16
 // names, and URL the page's at that site; the request's context bounds a
 // fetch of robots.txt, and the cached one is parsed again. It fails
 // closed: when either file cannot be consulted (unreachable with no
-// usable copy, a closed Client, no resp.Request), train-ai is n, with a
+// usable copy, or standing in as an allow-all after
+// [WithUnreachableAllowAfter], a closed Client, no resp.Request), train-ai is n, with a
 // Signal whose Where is "unreachable" and whose Value is the error. For a
 // URL robots.txt disallows, robots.txt states nothing. A nil resp gives a
 // Receipt of nothing.
@@ -273,6 +274,14 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	case err != nil:
 		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
 		return
+	case d.e != nil && !d.e.good():
+		// The allow-all of WithUnreachableAllowAfter: the file was
+		// never read, and may say no.
+		why := "robots.txt unreachable"
+		if d.Err != nil {
+			why = d.Err.Error()
+		}
+		rd.state("robots.txt", "unreachable", why, noTraining)
 	default:
 		rd.usage = rd.usage.combine(d.Usage)
 	}

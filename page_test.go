@@ -283,6 +283,36 @@ func TestReceiptFailsClosed(t *testing.T) {
 	}
 }
 
+// TestReceiptUnreachableAllowAll: the allow-all that stands in for a
+// robots.txt unreachable past WithUnreachableAllowAfter lets pages be
+// fetched, but robots.txt was never read: the receipt says train-ai=n,
+// as for any robots.txt that cannot be consulted.
+func TestReceiptUnreachableAllowAll(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "")
+	s.route("/robots.txt", serve(503, "down"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithUnreachableAllowAfter(time.Hour))
+	tr := NewTransport(c, http.DefaultTransport)
+	for range 3 {
+		_, _ = c.Check(t.Context(), s.URL+"/page")
+		clock.Advance(2 * time.Hour)
+	}
+	d, err := c.Check(t.Context(), s.URL+"/page")
+	if err != nil || !d.Allowed || d.Outcome != OutcomeAllowAll || d.Failures == 0 {
+		t.Fatalf("after hours unreachable: %+v, %v; want the allow-all", d, err)
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{}, Request: req}
+	r := tr.Receipt(resp, nil)
+	if r.Usage.Pref("train-ai") != PrefNo || len(r.Signals) == 0 || sig(r.Signals[0]) != "robots.txt train-ai n unreachable" {
+		t.Errorf("robots.txt never read: usage %q, signals %+v", r.Usage, r.Signals)
+	}
+	if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
+		t.Errorf("Usage with robots.txt never read: %q", u)
+	}
+}
+
 // fetchPageReq sends req through hc and reads the response's body.
 func fetchPageReq(t *testing.T, hc *http.Client, req *http.Request) (*http.Response, []byte) {
 	t.Helper()
