@@ -1059,3 +1059,26 @@ func BenchmarkCrawlerUsage(b *testing.B) {
 // search=y"; "" for the zero Usage. parseUsage reads it back to the same
 // Usage.
 func (u Usage) statement() string { return u.members }
+
+// TestUsageCutLineStatesNothing: a Content-Usage or Content-Signal line
+// the scanner cuts (too long, or at a NUL) states nothing, as the same
+// statement in a header field does, however its kept part reads: the
+// part cut may have said no.
+func TestUsageCutLineStatesNothing(t *testing.T) {
+	var filler strings.Builder
+	for i := 0; filler.Len() < parse.MaxLineLength; i++ {
+		fmt.Fprintf(&filler, ", x%d=y", i)
+	}
+	for _, tc := range []struct{ name, line string }{
+		{"Content-Usage too long", "Content-Usage: train-ai=y" + filler.String() + ", train-ai=n"},
+		{"Content-Usage with a path, too long", "Content-Usage: /page train-ai=y" + filler.String() + ", train-ai=n"},
+		{"Content-Usage with a NUL", "Content-Usage: train-ai=y\x00, train-ai=n"},
+		{"Content-Signal too long", "Content-Signal: ai-train=yes" + strings.ReplaceAll(filler.String(), "=y", "=yes") + ", ai-train=no"},
+		{"Content-Signal with a NUL", "Content-Signal: ai-train=yes\x00, ai-train=no"},
+	} {
+		r := Parse([]byte("User-agent: *\n" + tc.line + "\n"))
+		if got := r.Usage("bot", "/page").Pref("train-ai"); got != PrefUnknown {
+			t.Errorf("%s: train-ai=%v, want unknown", tc.name, got)
+		}
+	}
+}

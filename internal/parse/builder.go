@@ -195,8 +195,11 @@ func (b *builder) pattern(p string) string {
 }
 
 func (b *builder) extension(l *Line) {
-	r := record{line: uint32(l.Num), n: uint16(len(l.Value))}
 	id, known := extensionKey(l.RawKey)
+	if id == contentSignalKey && l.Flags&(FlagTooLong|FlagNUL) != 0 {
+		l.Value = "" // see usageRule
+	}
+	r := record{line: uint32(l.Num), n: uint16(len(l.Value))}
 	if known {
 		r.key = uint32(id)
 		if id == crawlDelayKey {

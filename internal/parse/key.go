@@ -104,5 +104,8 @@ func extensionKey(raw string) (int, bool) {
 	return 0, false
 }
 
-// crawlDelayKey is the number of "crawl-delay" in knownKeys.
-const crawlDelayKey = 1
+// The numbers in knownKeys of "crawl-delay" and "content-signal".
+const (
+	crawlDelayKey    = 1
+	contentSignalKey = 9
+)

@@ -53,6 +53,11 @@ func (b *builder) usageRule(l *Line) {
 		return
 	}
 	path, stmt := splitUsage(l.Value)
+	if l.Flags&(FlagTooLong|FlagNUL) != 0 {
+		// What the scanner cut may have said no: the statement states
+		// nothing, as an over-long or unparsable header field does.
+		stmt = ""
+	}
 	if path != "" {
 		path = b.pattern(path)
 	}

@@ -74,6 +74,9 @@ func TestParseUsageRules(t *testing.T) {
 // TestContentSignalIsKnown: a Content-Signal record is kept as a known
 // extension, before any group too, with no diagnostic.
 func TestContentSignalIsKnown(t *testing.T) {
+	if knownExtensions[contentSignalKey-1] != "content-signal" || knownExtensions[crawlDelayKey-1] != "crawl-delay" {
+		t.Fatal("contentSignalKey or crawlDelayKey does not number its key in knownExtensions")
+	}
 	f := Parse([]byte("Content-Signal: search=yes\nUser-agent: *\ncontent-signal: ai-train=no\n"))
 	if len(f.Diagnostics) != 0 {
 		t.Errorf("diagnostics %v", f.Diagnostics)
