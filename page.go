@@ -104,7 +104,10 @@ const maxLicenses = 16
 //     noimageai only on an image, by its Content-Type or else by
 //     sniffing body (on a page it speaks of the page's images, which are
 //     responses of their own; with neither, it counts);
-//   - "robots-meta": noai in a robots META tag, train-ai=n;
+//   - "robots-meta": noai in a robots META tag, train-ai=n; also
+//     train-ai=n, Where "unreadable", for an HTML body whose tags cannot
+//     be read (a content coding net/http left, a head past the mebibyte
+//     [meta.FromHTML] reads);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each replacing (Superseded) the earlier as the
@@ -178,9 +181,13 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		rd.state("x-robots-tag", "X-Robots-Tag", "noimageai", noTraining)
 	}
 	var tags meta.TDM
-	if body != nil && isHTML(h.Get("Content-Type"), body) {
-		t.robotsMeta(rd, body)
-		tags, _ = meta.TDMFromHTML(bytes.NewReader(body)) // a bytes.Reader cannot fail
+	page, unread := pageHTML(h, body)
+	if page != nil {
+		unread = t.robotsMeta(rd, page)
+		tags, _ = meta.TDMFromHTML(bytes.NewReader(page)) // its error is robotsMeta's
+	}
+	if unread != nil {
+		rd.state("robots-meta", "unreadable", unread.Error(), noTraining)
 	}
 	policy := rd.tdmOf(f, err, path, h, tags)
 	if rc != nil {
@@ -336,16 +343,17 @@ func requestPath(req *http.Request) string {
 // robotsMeta gathers into rd a noai of body's robots META tags, named
 // for robots or for one of the Client's product tokens, with Where
 // "robots" when that tag says it, else the tokens.
-func (t *Transport) robotsMeta(rd *reading, body []byte) {
-	d, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
+func (t *Transport) robotsMeta(rd *reading, body []byte) error {
+	d, err := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
 	if !d.NoAI {
-		return
+		return err
 	}
 	where := strings.Join(t.c.tokens, ", ")
 	if g, _ := meta.FromHTML(bytes.NewReader(body)); g.NoAI {
 		where = "robots"
 	}
 	rd.state("robots-meta", where, "noai", noTraining)
+	return err
 }
 
 // tdmFile returns req's site's tdmrep.json, which the Client fetches,
@@ -442,16 +450,62 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // every product token of the Client (for XBot, <meta name="XBot" ...> and
 // "XBot: noindex"). META tags are read only from an HTML body
 // (Content-Type text/html or application/xhtml+xml, or, when it is
-// missing or does not parse, a body that sniffs as HTML); body is neither
-// kept nor changed. A nil resp gives the zero Directives, which allow
+// missing or does not parse, a body that sniffs as HTML), in the UTF-16
+// its Content-Type declares; body is neither kept nor changed. An HTML
+// body whose tags cannot be read (see [Transport.Receipt]) says no to
+// everything. A nil resp gives the zero Directives, which allow
 // everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
-	if resp == nil || !isHTML(resp.Header.Get("Content-Type"), body) {
+	if resp == nil {
 		return d
 	}
-	m, _ := meta.FromHTML(bytes.NewReader(body), t.c.tokens...) // a bytes.Reader cannot fail
-	return d.Merge(m)
+	page, err := pageHTML(resp.Header, body)
+	if page != nil {
+		var m meta.Directives
+		m, err = meta.FromHTML(bytes.NewReader(page), t.c.tokens...)
+		d = d.Merge(m)
+	}
+	if err != nil {
+		d = d.Merge(unreadPage)
+	}
+	return d
+}
+
+// unreadPage is what the META tags of a page that cannot be read may
+// say: no to everything.
+var unreadPage = meta.Directives{NoIndex: true, NoFollow: true, NoArchive: true, NoSnippet: true,
+	NoImageIndex: true, NoTranslate: true, NoAI: true, NoImageAI: true}
+
+// pageHTML returns body, the body of a response with header h, as the
+// HTML whose META tags a browser reads: nil when it is not HTML (see
+// isHTML), and given the byte-order mark of the UTF-16 its Content-Type
+// declares, which browsers honour. An error says that it is HTML, or may
+// be, but is in a content coding net/http left (the caller asked for it
+// with Accept-Encoding): its tags cannot be read.
+func pageHTML(h http.Header, body []byte) ([]byte, error) {
+	if body == nil {
+		return nil, nil
+	}
+	ctype := h.Get("Content-Type")
+	if ce := strings.TrimSpace(h.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
+		if mt := mediaType(ctype, nil); mt == "" || mt == "text/html" || mt == "application/xhtml+xml" {
+			return nil, fmt.Errorf("robotstxt: a page in Content-Encoding %s: its META tags cannot be read", capQuote(ce))
+		}
+		return nil, nil
+	}
+	if !isHTML(ctype, body) {
+		return nil, nil
+	}
+	if _, params, err := mime.ParseMediaType(ctype); err == nil && !bytes.HasPrefix(body, []byte("\xFF\xFE")) && !bytes.HasPrefix(body, []byte("\xFE\xFF")) {
+		switch strings.ToLower(params["charset"]) {
+		case "utf-16", "utf-16le":
+			return append([]byte("\xFF\xFE"), body...), nil
+		case "utf-16be":
+			return append([]byte("\xFE\xFF"), body...), nil
+		}
+	}
+	return body, nil
 }
 
 // isHTML reports whether a body with Content-Type ctype is HTML (see

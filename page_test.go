@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -310,6 +312,62 @@ func TestReceiptUnreachableAllowAll(t *testing.T) {
 	}
 	if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
 		t.Errorf("Usage with robots.txt never read: %q", u)
+	}
+}
+
+// TestReceiptUnreadablePage: a page whose META tags cannot be read (a
+// content coding net/http left, a head past the mebibyte read) says
+// train-ai=n, unreadable, and PageDirectives no to everything; a page in
+// the UTF-16 its Content-Type declares is read as browsers read it.
+func TestReceiptUnreadablePage(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	const noai = `<html><head><meta name="robots" content="noai"></head><body>x</body></html>`
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(noai))
+	_ = zw.Close()
+	var utf16le []byte
+	for _, c := range noai {
+		utf16le = append(utf16le, byte(c), 0)
+	}
+	long := "<html><head>" + strings.Repeat("<!-- pad -->", 1<<20/12+1) + noai
+	for _, tc := range []struct {
+		name, ctype, coding string
+		body                []byte
+		want                []string
+	}{
+		{"gzip left to the caller", "text/html", "gzip", gz.Bytes(),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"gzip without a Content-Type", "", "gzip", gz.Bytes(),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"gzip JSON", "application/json", "gzip", gz.Bytes(), []string{"robots.txt train-ai y "}},
+		{"UTF-16LE by its charset", "text/html; charset=utf-16le", "", utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"a head past the mebibyte", "text/html", "", []byte(long),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{}, Request: req}
+		if tc.ctype != "" {
+			resp.Header.Set("Content-Type", tc.ctype)
+		}
+		if tc.coding != "" {
+			resp.Header.Set("Content-Encoding", tc.coding)
+		}
+		r := tr.Receipt(resp, tc.body)
+		got := sigs(r.Signals)
+		for i := range got {
+			got[i] = strings.TrimSuffix(got[i], "line 2") // robots.txt's Where
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: signals %q, want %q", tc.name, got, tc.want)
+		}
+		noAI := slices.Contains(tc.want, "robots-meta train-ai n unreadable") || strings.Contains(tc.name, "UTF-16")
+		if d := tr.PageDirectives(resp, tc.body); d.NoAI != noAI || strings.Contains(strings.Join(tc.want, " "), "unreadable") != d.NoIndex {
+			t.Errorf("%s: PageDirectives %+v", tc.name, d)
+		}
 	}
 }
 
@@ -880,10 +938,11 @@ func TestTransportPageDirectives(t *testing.T) {
 	if got := tr.headerDirectives(resp); got.NoIndex || got.NoFollow || !got.NoSnippet {
 		t.Errorf("Directives (header only) = %+v", got)
 	}
-	// META tags past the prefix read are not seen.
+	// META tags past the prefix read are not seen: the page says no to
+	// everything, since they might.
 	padded := append([]byte("<html><head>"+strings.Repeat(" ", 1<<20)), body...)
-	if got := tr.PageDirectives(resp, padded); got.NoIndex || !got.NoSnippet {
-		t.Errorf("PageDirectives read past the first mebibyte: %+v", got)
+	if got := tr.PageDirectives(resp, padded); !reflect.DeepEqual(got.Merge(unreadPage), got) || len(got.Other) != 0 {
+		t.Errorf("PageDirectives of a head past the first mebibyte: %+v", got)
 	}
 
 	// A body that is not HTML has no META tags; one without a

@@ -217,8 +217,10 @@ const maxHTMLBytes = 1 << 20
 // are compared case-insensitively, as [FromHeader] compares them. Reading
 // stops where the body begins, as a browser builds the page, or after 1
 // MiB. A page is read as UTF-8 or an ASCII-compatible charset, or as
-// UTF-16 after its byte-order mark. Only a read error is returned;
-// malformed HTML is read as browsers read it.
+// UTF-16 after its byte-order mark. An error says that r failed, or that
+// the head runs on past 1 MiB, so that tags after it went unread; the
+// directives read before it are returned. Malformed HTML is read as
+// browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
 	err := head(r, func(name, content string) {
@@ -276,7 +278,8 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // tags that belong in a head until anything else, such as text, starts
 // the body.
 func head(r io.Reader, visit func(name, content string)) error {
-	z := html.NewTokenizer(utf16Decoded(io.LimitReader(r, maxHTMLBytes)))
+	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
+	z := html.NewTokenizer(utf16Decoded(lr))
 	after := false   // past </head>
 	var in atom.Atom // the head element past </head> whose text is being read
 	for {
@@ -284,6 +287,12 @@ func head(r io.Reader, visit func(name, content string)) error {
 		case html.ErrorToken:
 			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
+			}
+			if lr.N == 0 { // the limit ended the head: does the page?
+				var one [1]byte
+				if n, _ := io.ReadFull(r, one[:]); n > 0 {
+					return fmt.Errorf("meta: the head runs on past %d MiB: the tags after it were not read", maxHTMLBytes>>20)
+				}
 			}
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:

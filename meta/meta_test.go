@@ -201,14 +201,23 @@ func TestFromHTMLBroken(t *testing.T) {
 	}
 }
 
+// TestFromHTMLStopsAtLimit: the head is read for 1 MiB at most, and a
+// head that runs on past it is an error, so that a caller can tell tags
+// went unread; a page that ends at the limit is read whole.
 func TestFromHTMLStopsAtLimit(t *testing.T) {
-	page := "<html><head>" + strings.Repeat("<!-- pad -->", maxHTMLBytes/12+1) + `<meta name="robots" content="noindex">`
-	d, err := FromHTML(strings.NewReader(page), "")
-	if err != nil {
-		t.Fatal(err)
+	pad := "<html><head>" + strings.Repeat("<!-- pad -->", maxHTMLBytes/12+1)
+	d, err := FromHTML(strings.NewReader(pad+`<meta name="robots" content="noindex">`), "")
+	if err == nil || d.NoIndex {
+		t.Errorf("a head past maxHTMLBytes: %+v, %v; want an error and nothing read past it", d, err)
 	}
-	if d.NoIndex {
-		t.Error("read past maxHTMLBytes")
+	tdm, err := TDMFromHTML(strings.NewReader(pad + `<meta name="tdm-reservation" content="1">`))
+	if err == nil || tdm != (TDM{}) {
+		t.Errorf("TDM: a head past maxHTMLBytes: %+v, %v; want an error and nothing read past it", tdm, err)
+	}
+	page := `<html><head><meta name="robots" content="noindex">`
+	page += strings.Repeat(" ", maxHTMLBytes-len(page))
+	if d, err := FromHTML(strings.NewReader(page), ""); err != nil || !d.NoIndex {
+		t.Errorf("a page of exactly maxHTMLBytes: %+v, %v", d, err)
 	}
 }
 
@@ -302,7 +311,6 @@ func TestTDMFromHTML(t *testing.T) {
 		{`<html><head></head><meta name="tdm-reservation" content="1">`, TDM{"1", ""}},
 		{`<html><head></head><p>x<meta name="tdm-reservation" content="1">`, TDM{}},
 		{`<html><body><meta name="tdm-reservation" content="1">`, TDM{}},
-		{"<html><head>" + strings.Repeat("<!-- pad -->", maxHTMLBytes/12+1) + `<meta name="tdm-reservation" content="1">`, TDM{}},
 	}
 	for _, tc := range tests {
 		got, err := TDMFromHTML(strings.NewReader(tc.page))
