@@ -600,39 +600,43 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 
 // awaitLease takes the Store's lease on k, if the Store is a [Leaser],
 // and returns its release; or, while another process holds it, polls for
-// that process's result for up to the lease wait. Neither: fetch anyway.
+// that process's result for up to the lease wait, taking the lease when
+// the holder gives it up without one (a failed hop, a Close). Neither:
+// fetch anyway.
 func (c *Client) awaitLease(k key) (e *entry, release func()) {
 	t := c.tier
 	l, ok := t.store.(Leaser)
 	if !ok {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
-	release, got, err := l.Lease(ctx, k.store(), min(c.cfg.fetchTimeout, math.MaxInt64-leaseMargin)+leaseMargin)
-	cancel()
-	switch {
-	case err != nil:
-		t.fail("lease", k, err)
-		return nil, nil
-	case got:
-		// The previous holder may have published between our miss and
-		// our lease: look once more before fetching.
-		if e, _ := t.get(c.base, k); e != nil && !e.expired(c.cfg.now()) {
-			release()
-			c.stats.storeHits.Add(1)
-			return e, nil
-		}
-		return nil, release
-	}
-	c.stats.leaseWaits.Add(1)
 	deadline := time.Now().Add(c.cfg.leaseWait)
-	tick := time.NewTicker(c.cfg.leasePoll)
-	defer tick.Stop()
-	for time.Now().Before(deadline) {
+	for waited := false; ; waited = true {
+		ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
+		release, got, err := l.Lease(ctx, k.store(), min(c.cfg.fetchTimeout, math.MaxInt64-leaseMargin)+leaseMargin)
+		cancel()
+		switch {
+		case err != nil:
+			t.fail("lease", k, err)
+			return nil, nil
+		case got:
+			// The previous holder may have published between our miss
+			// and our lease: look once more before fetching.
+			if e, _ := t.get(c.base, k); e != nil && !e.expired(c.cfg.now()) {
+				release()
+				c.stats.storeHits.Add(1)
+				return e, nil
+			}
+			return nil, release
+		case !waited:
+			c.stats.leaseWaits.Add(1)
+		}
+		if !time.Now().Before(deadline) {
+			return nil, nil
+		}
 		select {
 		case <-c.base.Done():
 			return nil, nil
-		case <-tick.C:
+		case <-time.After(c.cfg.leasePoll):
 		}
 		e, failed := t.get(c.base, k)
 		if e != nil && !e.expired(c.cfg.now()) {
@@ -644,7 +648,6 @@ func (c *Client) awaitLease(k key) (e *entry, release func()) {
 			return nil, nil
 		}
 	}
-	return nil, nil
 }
 
 // servedCheck checks path and its normal forms (see normalForms) against

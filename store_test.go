@@ -154,6 +154,35 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 			t.Errorf("after the wait: %d fetches, stored %v", s.hits.Load(), store.get(key) != nil)
 		}
 	})
+	t.Run("holder gives up", func(t *testing.T) {
+		// A holder that releases without a result (a failed hop, a
+		// Close): the waiter takes the lease and fetches, not waiting
+		// out the lease wait.
+		store := newMemStore()
+		release, ok, _ := store.Lease(context.Background(), key, time.Minute)
+		if !ok {
+			t.Fatal("could not take the lease")
+		}
+		c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithLeaseWait(time.Hour, 5*time.Millisecond))
+		before := s.hits.Load()
+		done := make(chan error, 1)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		go func() {
+			_, err := c.Allowed(ctx, s.URL+"/private")
+			done <- err
+		}()
+		for c.Stats().Store.LeaseWaits == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		release()
+		if err := <-done; err != nil {
+			t.Fatalf("after the holder gave the lease up: %v", err)
+		}
+		if n := s.hits.Load() - before; n != 1 {
+			t.Errorf("fetched %d times, want 1", n)
+		}
+	})
 }
 
 func TestCacheStoreStaleCopyRevalidated(t *testing.T) {

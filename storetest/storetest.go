@@ -429,8 +429,9 @@ func (s *suite) leaseExclusive(t *testing.T, l robotstxt.Leaser) {
 	other()
 }
 
-// leaseRelease: release frees the lease for the next taker, and calling
-// it again does no harm.
+// leaseRelease: release frees the lease for the next taker, also after
+// the context given to Lease is done, as the Client calls it; calling it
+// again does no harm.
 func (s *suite) leaseRelease(t *testing.T, l robotstxt.Leaser) {
 	for i := range 3 {
 		release := lease(t, l, key, longTTL)
@@ -440,6 +441,14 @@ func (s *suite) leaseRelease(t *testing.T, l robotstxt.Leaser) {
 			release()
 		}
 	}
+	ctx, cancel := context.WithCancel(t.Context())
+	release, ok, err := l.Lease(ctx, key, longTTL)
+	cancel()
+	if !ok || err != nil {
+		t.Fatalf("Lease = %v, %v; want it taken", ok, err)
+	}
+	release()
+	lease(t, l, key, longTTL)()
 }
 
 // leaseStaleRelease: once a holder has released, calling its release

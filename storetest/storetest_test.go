@@ -32,6 +32,7 @@ const (
 	leaseIsValue     flaw = "LeaseIsValue"     // a lease lives among the values
 	monthIsDate      flaw = "MonthIsDate"      // a TTL over 30 days is a Unix time, as memcached reads it
 	roundsTTLDown    flaw = "RoundsTTLDown"    // a TTL is cut to whole seconds
+	releaseNeedsCtx  flaw = "ReleaseNeedsCtx"  // release does nothing once Lease's context is done
 )
 
 // mapStore is a Store and Leaser in a map that keeps the contract, unless
@@ -133,6 +134,9 @@ func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func
 	token := strconv.Itoa(m.tokens)
 	leases[k] = mapValue{b: []byte(token), expires: time.Now().Add(ttl)}
 	return func() {
+		if m.flaw == releaseNeedsCtx && ctx.Err() != nil {
+			return
+		}
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		if string(leases[k].b) == token || m.flaw == releaseAnyHolder {
@@ -184,6 +188,7 @@ func TestRunFindsFlaws(t *testing.T) {
 		leaseIsValue:     {"LeaseApartFromValues"},
 		monthIsDate:      {"LongTTL"},
 		roundsTTLDown:    {"EndOfTTL"},
+		releaseNeedsCtx:  {"LeaseRelease"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
