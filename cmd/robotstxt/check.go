@@ -73,7 +73,7 @@ func runCheck(cmd *command, args []string, e env) int {
 	if *tdmrep {
 		opts = append(opts, robotstxt.WithTDMRep())
 	}
-	f := newFetcher(fetchConfig{userAgent: *ua, timeout: *timeout}, opts...)
+	f := newFetcher(fetchConfig{userAgent: *ua, timeout: *timeout, opts: opts})
 	defer f.close()
 	// Pages go out unpaced: the command fetches only the URLs it is
 	// given.

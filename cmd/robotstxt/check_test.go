@@ -572,3 +572,33 @@ func TestCheckVerboseFetchesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestHopCheckedForTheAgent: explain, and test with -file a URL, check a
+// robots.txt fetch's hop to another site for the product token and mode
+// they were given, as check does: a hop that site's robots.txt refuses
+// only to that token leaves the robots.txt unreachable.
+func TestHopCheckedForTheAgent(t *testing.T) {
+	other := http.NewServeMux()
+	other.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: Googlebot\nDisallow: /rules.txt\nDisallow: /%7Erules.txt\n")
+	})
+	other.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "User-agent: *\nAllow: /\n") })
+	cdn := httptest.NewServer(other)
+	defer cdn.Close()
+	for _, tc := range []struct{ to, flag string }{{"/rules.txt", ""}, {"/~rules.txt", "-rfc9309"}} {
+		site := httptest.NewServer(http.RedirectHandler(cdn.URL+tc.to, http.StatusMovedPermanently))
+		defer site.Close()
+		for _, args := range [][]string{
+			{"check", "-agent", "Googlebot", site.URL + "/public"},
+			{"explain", "-agent", "Googlebot", site.URL + "/public"},
+			{"test", "-agent", "Googlebot", "-file", site.URL + "/robots.txt", "/public"},
+		} {
+			if tc.flag != "" {
+				args = slices.Insert(args, 1, tc.flag)
+			}
+			if r := runCmd(t, "", args...); r.code != exitDeferred {
+				t.Errorf("%q: exit %d, want %d; stdout:\n%s", args, r.code, exitDeferred, r.stdout)
+			}
+		}
+	}
+}

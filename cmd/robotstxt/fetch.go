@@ -136,6 +136,9 @@ type fetchConfig struct {
 	// whole reads each response past what the Client reads, up to
 	// maxInput, so that -full and lint see the whole file.
 	whole bool
+	// opts configure the Client further: the product token and mode of
+	// the command's checks, which the hops of a fetch are checked with.
+	opts []robotstxt.Option
 }
 
 // A fetcher checks live URLs through a Client over a tap, as a crawler
@@ -148,12 +151,11 @@ type fetcher struct {
 	docs    map[string]*document // by authority
 }
 
-// newFetcher returns a fetcher whose Client fetches as cfg says and is
-// configured by opts too.
-func newFetcher(cfg fetchConfig, opts ...robotstxt.Option) *fetcher {
+// newFetcher returns a fetcher whose Client fetches as cfg says.
+func newFetcher(cfg fetchConfig) *fetcher {
 	t := &tap{next: newTransport(), whole: cfg.whole, bodies: make(map[string]*capture)}
-	opts = append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
-		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, opts...)
+	opts := append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
+		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, cfg.opts...)
 	return &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, docs: make(map[string]*document)}
 }
 

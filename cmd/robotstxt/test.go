@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"time"
+
+	"github.com/robotsgate/robotstxt"
 )
 
 // runTest is "robotstxt test": it checks URLs against a robots.txt read
@@ -96,7 +98,8 @@ func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explaine
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *rf.timeout, whole: true}
+	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *rf.timeout, whole: true,
+		opts: []robotstxt.Option{robotstxt.WithProductTokens(agent), robotstxt.WithMode(modeOf(*rf.rfc))}}
 	xs := make(map[*document]*explainer)
 	defer func() {
 		for _, x := range xs {
