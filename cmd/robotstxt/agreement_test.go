@@ -303,6 +303,17 @@ func TestDeliveriesAgreeWithClient(t *testing.T) {
 				w.Write([]byte(rules))
 			}
 		}},
+		{"two long redirects", rules, "", func(w http.ResponseWriter, r *http.Request) {
+			// Cut to 512 bytes, the URLs of both read the same.
+			switch r.URL.Path {
+			case "/robots.txt":
+				http.Redirect(w, r, long+"1", http.StatusMovedPermanently)
+			case long + "1":
+				http.Redirect(w, r, long+"2", http.StatusMovedPermanently)
+			case long + "2":
+				w.Write([]byte(rules))
+			}
+		}},
 		{"a redirect with an endless body", rules, "", func(w http.ResponseWriter, r *http.Request) {
 			switch r.URL.Path {
 			case "/robots.txt":

@@ -31,7 +31,7 @@ func newTransport() *http.Transport {
 }
 
 // A tap is the transport of the Clients that fetch over the network: it
-// keeps what a Client read of each response's body, by URL, so that the
+// keeps what a Client read of each success's body, by URL, so that the
 // command can show the lines of the robots.txt the Client read; with
 // whole set, it reads on past what the Client reads of a success, for the
 // whole file.
@@ -46,9 +46,10 @@ type tap struct {
 // RoundTrip sends req and keeps what is read of the response's body.
 func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if err == nil {
-		// Only a success is read on: a redirect's body is no robots.txt.
-		c := &capture{ReadCloser: resp.Body, header: resp.Header, ctx: req.Context(), whole: t.whole && resp.StatusCode/100 == 2}
+	if err == nil && resp.StatusCode/100 == 2 {
+		// Only a success is kept: a redirect's body is no robots.txt,
+		// and its URL would make a cut FinalURL ambiguous.
+		c := &capture{ReadCloser: resp.Body, header: resp.Header, ctx: req.Context(), whole: t.whole}
 		resp.Body = c
 		t.mu.Lock()
 		t.bodies[req.URL.String()] = c
