@@ -129,3 +129,19 @@ func TestExplainModesDiffer(t *testing.T) {
 		t.Errorf("test -rfc9309: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
+
+// TestExplainUserinfoWithSemicolon: a ';' in a URL's userinfo starts no
+// path, as the Client reads it: explain names the rule the Client
+// decided by (it once panicked, finding no match), and test's usage is
+// the path's.
+func TestExplainUserinfoWithSemicolon(t *testing.T) {
+	const rules = "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /pub train-ai=n\nDisallow: /private\n"
+	r := runCmd(t, rules, "explain", "-file", "-", "http://u;x@h.test/private")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "Disallow: /private") {
+		t.Errorf("explain: exit %d, stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = runCmd(t, rules, "test", "-file", "-", "http://u;x@h.test/pub")
+	if r.code != exitOK || !strings.Contains(r.stdout, "usage train-ai=n") {
+		t.Errorf("test: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}

@@ -51,9 +51,19 @@ func parseTargets(args []string, bare bool) ([]target, error) {
 	return out, nil
 }
 
-// matchPath is the path that rules are matched against for url, as
-// Robots.Check reads it in mode m.
+// matchPath is the path that rules are matched against for url, a path
+// or a URL the Client accepted, as the Client reads it in mode m: what
+// follows the authority, which ends at the first '/', '?' or '#' (a ';'
+// in the userinfo starts no path, as it would for matcher.Path).
 func matchPath(url string, m robotstxt.Mode) string {
+	if i := strings.Index(url, "://"); i > 0 && !strings.ContainsAny(url[:i], "/?#") {
+		rest := url[i+3:]
+		j := strings.IndexAny(rest, "/?#")
+		if j < 0 {
+			j = len(rest)
+		}
+		url = "http://h" + rest[j:] // the same after an authority without a ';'
+	}
 	p := matcher.Path(url)
 	if m == robotstxt.ModeRFC9309 {
 		p = matcher.UnescapePath(p)

@@ -21,6 +21,10 @@ func TestParseTargets(t *testing.T) {
 		{"//x", true, pathSite + "//x", "//x"}, // a path, as the Client reads http://host//x
 		{"HTTPS://Example.COM", false, "HTTPS://Example.COM", "/"},
 		{"http://user@example.com:8080//x", true, "http://user@example.com:8080//x", "//x"},
+		// A ';' in the userinfo starts no path: the Client drops it.
+		{"http://u;x@h.test/private", false, "http://u;x@h.test/private", "/private"},
+		{"http://u;x@h.test", false, "http://u;x@h.test", "/"},
+		{"http://h.test?q=1", false, "http://h.test?q=1", "/?q=1"},
 	} {
 		got, err := parseTargets([]string{tc.arg}, tc.bare)
 		if err != nil || len(got) != 1 || got[0].url != tc.url || got[0].arg != tc.arg || matchPath(clientEscaped(got[0].url), robotstxt.ModeGoogle) != tc.path {
