@@ -571,6 +571,45 @@ func encode(t testing.TB, body []byte, codings ...string) []byte {
 	return body
 }
 
+// TestFetchContentCodingLines: the Content-Encoding header's lines are
+// one list; gzip bytes that no line declares (a second gzip line, after
+// net/http undid the first and dropped them all) are unreadable, never
+// parsed as text that allows everything.
+func TestFetchContentCodingLines(t *testing.T) {
+	checkLeaks(t)
+	const rules = "User-agent: *\nDisallow: /\n"
+	for _, tc := range []struct {
+		name     string
+		lines    []string
+		body     []byte
+		compress bool // net/http asks for gzip and undoes it
+		deferred bool
+	}{
+		{"identity, then gzip", []string{"identity", "gzip"}, encode(t, []byte(rules), "gzip"), false, false},
+		{"gzip twice", []string{"gzip", "gzip"}, encode(t, []byte(rules), "gzip", "gzip"), false, false},
+		{"gzip twice, one undone by net/http", []string{"gzip", "gzip"}, encode(t, []byte(rules), "gzip", "gzip"), true, true},
+		{"gzip under no line", nil, encode(t, []byte(rules), "gzip"), false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header()["Content-Encoding"] = tc.lines
+				w.Header().Set("Content-Type", "text/plain")
+				_, _ = w.Write(tc.body)
+			})
+			tr := &http.Transport{DisableCompression: !tc.compress}
+			t.Cleanup(tr.CloseIdleConnections)
+			c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+			d, err := c.Check(context.Background(), s.URL+"/x")
+			switch {
+			case tc.deferred && (d.Allowed || !errors.Is(err, ErrDeferred) || !errors.Is(err, body.ErrContentCoding)):
+				t.Errorf("Check(/x) = %+v, %v; want deferred for its content coding", d, err)
+			case !tc.deferred && (d.Allowed || d.Outcome != OutcomeRules || err != nil):
+				t.Errorf("Check(/x) = %+v, %v; want disallowed by Disallow: /", d, err)
+			}
+		})
+	}
+}
+
 // TestFetchContentCodings: gzip, x-gzip and deflate (zlib or raw) bodies
 // are decoded; any other coding, or a body its coding cannot read, is
 // unreachable, never parsed as text; the size limit applies after

@@ -23,7 +23,9 @@ type Body struct {
 // Read reads a robots.txt body from r as the robotstxt Client reads a
 // response body, so that a linter sees what crawlers see. header, which
 // may be nil, supplies Content-Encoding and Content-Type: gzip, x-gzip
-// and deflate are undone, and any other coding but identity is an error.
+// and deflate are undone (its lines are one list), and any other coding
+// but identity is an error, as is a body that still starts as a gzip
+// stream does (net/http undoes one gzip and drops every line).
 // At most limit bytes of the decoded body are read (limit ≤ 0 reads it
 // all; the Client reads 500 KiB unless told otherwise), and the line the
 // limit cuts is dropped, since a partial rule can say the opposite of the

@@ -46,6 +46,9 @@ type Body struct {
 	Truncated bool
 }
 
+// gzipMagic starts every gzip stream (RFC 1952 §2.3.1).
+var gzipMagic = []byte{0x1f, 0x8b}
+
 // maxCodings bounds how many content codings Read undoes in a row.
 const maxCodings = 4
 
@@ -54,7 +57,8 @@ const maxCodings = 4
 // unknown coding's error wraps [ErrContentCoding]. A cut line longer than
 // the parser keeps ([parse.MaxLineLength]) is kept.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
-	r, err := decoded(r, header.Get("Content-Encoding"))
+	// Several header lines are one list (RFC 9110 §5.3).
+	r, err := decoded(r, strings.Join(header.Values("Content-Encoding"), ","))
 	if err != nil {
 		return Body{}, err
 	}
@@ -67,6 +71,11 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	raw, err := readAll(r, nil, header.Get("Content-Length"), limit)
 	if err != nil {
 		return Body{}, err
+	}
+	if bytes.HasPrefix(raw, gzipMagic) {
+		// No robots.txt starts so. A coding no header line declared:
+		// net/http undoes one gzip and drops every line, a second stays.
+		return Body{}, fmt.Errorf("%w: gzip bytes under no Content-Encoding", ErrContentCoding)
 	}
 	var b Body
 	if limit > 0 && int64(len(raw)) > limit {
