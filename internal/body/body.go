@@ -78,13 +78,14 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		return Body{}, fmt.Errorf("%w: gzip bytes under no Content-Encoding", ErrContentCoding)
 	}
 	var b Body
+	whole := false // the line the limit cuts ends right at it
 	if limit > 0 && int64(len(raw)) > limit {
-		b.Truncated = true
+		b.Truncated, whole = true, raw[limit] == '\n' || raw[limit] == '\r'
 		raw = raw[:limit]
 	}
 	// Told before the cut, which may leave too little to tell.
 	wide := wideOf(raw)
-	if b.Truncated && wide.enc == nil {
+	if b.Truncated && wide.enc == nil && !whole {
 		// An ASCII-compatible body is cut before converting.
 		raw = dropCutLine(raw)
 	}

@@ -210,3 +210,20 @@ func TestReadBodyCutKeepsCharset(t *testing.T) {
 		t.Fatalf("Read = %q (%s, truncated %v), %v; want %q as UTF-8", b.Text, b.Charset, b.Truncated, err, first)
 	}
 }
+
+// TestReadBodyKeepsLineEndingAtLimit: a line that ends right at the limit,
+// its line break the first byte past it, is whole: it is kept, and only
+// a line the limit cuts is dropped.
+func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
+	const head = "User-agent: *\nDisallow: /private"
+	for _, tc := range []struct{ body, want string }{
+		{head + "\nAllow: /x\n", head},
+		{head + "\r\nAllow: /x\n", head},
+		{head + "x\nAllow: /x\n", "User-agent: *\n"},
+	} {
+		b, err := Read(strings.NewReader(tc.body), nil, int64(len(head)))
+		if err != nil || string(b.Text) != tc.want || !b.Truncated {
+			t.Errorf("Read(%q) cut at %d = %q (truncated %v), %v; want %q", tc.body, len(head), b.Text, b.Truncated, err, tc.want)
+		}
+	}
+}
