@@ -27,7 +27,7 @@ const (
 	// defaultMaxFetches: fetches of tens of ms to a second each, 64 at once
 	// fill hundreds of new sites a second yet hold at most 32 MiB of bodies.
 	defaultMaxFetches = 64
-	maxBodyLimit      = 1 << 30 // far beyond any robots.txt, and 3× it cannot overflow
+	maxBodyLimit      = 64 << 20 // far beyond any robots.txt; escaped at most 3×, within what Parse keeps
 )
 
 const (
@@ -193,8 +193,9 @@ func WithFetchTimeout(d time.Duration) Option {
 
 // WithBodyLimit sets how many bytes of a robots.txt body are read, after
 // content decoding (default 500 KiB, the minimum RFC 9309 allows); the
-// rest is ignored. Limits above 1 GiB read as 1 GiB, so that
-// math.MaxInt64 says "no limit".
+// rest is ignored. Limits above 64 MiB read as 64 MiB, so that
+// math.MaxInt64 says "no limit": the rules of a body of that size are
+// always kept whole (see [Parse]).
 func WithBodyLimit(n int64) Option {
 	inRange(n >= 1, "WithBodyLimit", n)
 	n = min(n, maxBodyLimit)

@@ -55,7 +55,8 @@ type resolved struct {
 
 // Parse parses a robots.txt body as Google's parser does. It never fails
 // and never panics: lines it cannot use are skipped. The result does not
-// refer to body.
+// refer to body. It keeps up to 256 MiB of text (patterns, escaped, and
+// values): the lines of a larger body past that are dropped.
 func Parse(body []byte) *Robots { return ParseMode(body, ModeGoogle) }
 
 // ParseMode is like Parse but reads the body in the given mode.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/target"
@@ -1279,4 +1280,22 @@ func splitKey(rawURL string) (key, path string, err error) {
 // groups state for path, as [Robots.Usage] reads them.
 func (a *agentRules) usage(path string) Usage {
 	return usageOf(a.t, a.mode, selected, path, a.contentSignal())
+}
+
+// TestParseKeepsTheLargestBody: a body of the largest limit a Client
+// reads (WithBodyLimit), every byte of its patterns escaped, is kept
+// whole: its last rule still decides.
+func TestParseKeepsTheLargestBody(t *testing.T) {
+	longtest.Gate(t)
+	line := "Disallow: /" + strings.Repeat("\xe9", 1000) + "\n"
+	b := make([]byte, 0, maxBodyLimit)
+	b = append(b, "User-agent: *\n"...)
+	last := "Disallow: /secret\n"
+	for len(b)+len(line)+len(last) <= maxBodyLimit {
+		b = append(b, line...)
+	}
+	b = append(b, last...)
+	if r := Parse(b); r.Allowed("bot", "/secret") {
+		t.Errorf("a body of %d bytes: its last rule was dropped", len(b))
+	}
 }
