@@ -16,6 +16,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
+	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
@@ -650,16 +651,16 @@ func (c *Client) awaitLease(k key) (e *entry, release func()) {
 	}
 }
 
-// servedCheck checks path and its normal forms (see normalForms) against
+// servedCheck checks path and its normal forms (see match.NormalForms) against
 // cr: the deciding rule is the first disallowed form's, else path's. When
 // served is not nil, a form that decided is copied there.
 func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
 	ok, rule := cr.check(path)
-	if !ok || spelledNormally(path) {
+	if !ok || match.SpelledNormally(path) {
 		return ok, rule
 	}
-	var scratch [normalScratch]byte
-	forms, n := normalForms(path, scratch[:0])
+	var scratch [match.NormalScratch]byte
+	forms, n := match.NormalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
 		if fok, frule := cr.check(f); !fok {
 			if served != nil {
@@ -679,9 +680,9 @@ func servedUsage(cr *agentRules, path string) Usage {
 		return cr.contentSignal()
 	}
 	u := stated(t, mode, selected, path)
-	if !spelledNormally(path) {
-		var scratch [normalScratch]byte
-		forms, n := normalForms(path, scratch[:0])
+	if !match.SpelledNormally(path) {
+		var scratch [match.NormalScratch]byte
+		forms, n := match.NormalForms(path, scratch[:0])
 		for _, f := range forms[:n] {
 			u = u.combine(stated(t, mode, selected, f))
 		}

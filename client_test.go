@@ -23,6 +23,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/match"
 	"go.uber.org/goleak"
 )
 
@@ -1382,7 +1383,7 @@ func toUpperASCII(c byte) byte {
 // sample with an escape in a rule, and checks URLs made from those rules
 // with upper-case, lower-case and mixed hex: the Client agrees on every
 // one with Parse(body), on the body as ReadBody reads it, checking the
-// URL and the paths servers serve for it (see referenceMergeFirst).
+// URL and the paths servers serve for it (see match.NormalForms).
 func TestClientCorpusEscapesAgree(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -1435,7 +1436,8 @@ func TestClientCorpusEscapesAgree(t *testing.T) {
 					}
 					compared++
 					want := robots.Allowed("robotstxt", path)
-					for _, f := range []string{referenceMergeFirst(path), referenceDotsFirst(path)} {
+					forms, n := match.NormalForms(path, nil) // checked against references in its own tests
+					for _, f := range forms[:n] {
 						want = want && robots.Allowed("robotstxt", f)
 					}
 					if err != nil || d.Allowed != want {
@@ -1723,5 +1725,45 @@ func TestClientLastStatus(t *testing.T) {
 	clock.Advance(2 * time.Minute)
 	if d, err = c.Check(ctx, s.URL); err != nil || !d.Stale || d.Status != 200 || d.LastStatus != 503 {
 		t.Fatalf("stale: Status %d LastStatus %d Stale %v, %v", d.Status, d.LastStatus, d.Stale, err)
+	}
+}
+
+// TestClientChecksNormalForms checks that the Client, unlike the parser,
+// disallows the spellings that servers serve as a disallowed path, and
+// still allows what only looks odd.
+func TestClientChecksNormalForms(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /private\nAllow: /public\n"))
+	c := newTestClient(t)
+	ctx := context.Background()
+	for p, want := range map[string]bool{
+		"/public/../private/x":     false,
+		"//private/x":              false,
+		"/%70rivate/x":             false,
+		"/public/%2e%2e/private":   false,
+		"/./private":               false,
+		"/public/x":                true,
+		"/public//x":               true,
+		"/public/./x":              true,
+		"/public?next=/../private": true,
+		"/x/..%2Fprivate":          false, // nginx decodes %2F: /x/../private
+		"/public%2F..%2Fprivate/x": false,
+		"/%2fprivate/x":            false,
+		"/public%2Fx":              true,
+	} {
+		d, err := c.Check(ctx, s.URL+p)
+		if err != nil || d.Allowed != want {
+			t.Errorf("Check(%q) = %v, %v; want allowed %v", p, d.Allowed, err, want)
+		}
+		if !want && (!matched(d) || d.Rule.Pattern != "/private") {
+			t.Errorf("Check(%q): deciding rule %+v, want Disallow: /private", p, d.Rule)
+		}
+		if ok, err := c.Allowed(ctx, s.URL+p); err != nil || ok != want {
+			t.Errorf("Allowed(%q) = %v, %v; want %v", p, ok, err, want)
+		}
+		// The parser-level check stays Google's: the spelling alone.
+		if got := Parse([]byte("User-agent: *\nDisallow: /private\nAllow: /public\n")).Allowed("x", p); !want && !got && p != "/./private" {
+			t.Errorf("Robots.Allowed(%q) = false: the parser must read the spelling only", p)
+		}
 	}
 }

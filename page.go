@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/quote"
 	"github.com/robotsgate/robotstxt/internal/target"
@@ -651,9 +652,9 @@ func lineOf(n int) string { return "line " + strconv.Itoa(n) }
 
 // pathForms returns path and the normal forms a server may serve it as.
 func pathForms(path string) []string {
-	if spelledNormally(path) {
+	if match.SpelledNormally(path) {
 		return []string{path}
 	}
-	forms, n := normalForms(path, nil)
+	forms, n := match.NormalForms(path, nil)
 	return append([]string{path}, forms[:n]...)
 }

@@ -1103,3 +1103,28 @@ func sendThrough(plain string, h2 *h2Site, proto string, header func(host string
 	}
 	return req, err
 }
+
+// TestTransportSendsNoOtherSpelling sends the spellings that reach a
+// disallowed path through a real http.Client with the Transport: the
+// server never sees them.
+func TestTransportSendsNoOtherSpelling(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
+	_, _, hc := newTestTransport(t)
+	for _, p := range []string{"/public/../private/x", "//private/x", "/%70rivate/x", "/public%2F..%2Fprivate/x"} {
+		if _, err := get(context.Background(), hc, s.URL+p); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("GET %s: %v, want ErrDisallowed", p, err)
+		}
+	}
+	if _, err := get(context.Background(), hc, s.URL+"/public//x"); err != nil {
+		t.Errorf("GET /public//x: %v", err)
+	}
+	for _, p := range s.got() {
+		if p != "/robots.txt" && p != "/public//x" {
+			t.Errorf("the server saw %q", p)
+		}
+	}
+	if got := s.got(); !slices.Contains(got, "/public//x") {
+		t.Errorf("the allowed request was not sent: %q", got)
+	}
+}

@@ -68,3 +68,13 @@ func ExampleMatchRule() {
 	// true
 	// /shop/ /a
 }
+
+func ExampleServedForms() {
+	fmt.Println(matcher.ServedForms("/public/x"))
+	fmt.Println(matcher.ServedForms("/public/../private/x"))
+	fmt.Println(matcher.ServedForms("/a//../%7Euser?q=/../x"))
+	// Output:
+	// []
+	// [/private/x]
+	// [/~user?q=/../x /a/~user?q=/../x]
+}

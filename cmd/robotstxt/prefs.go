@@ -62,8 +62,9 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 	var items []prefItem
 	if len(usageRules) > 0 {
 		it := prefItem{label: "usage", prefs: "unknown"}
-		path := matchPath(clientEscaped(url), p.mode)
-		switch rules := decidingUsage(usageRules, path); {
+		path, spelled := matchPath(clientEscaped(url), p.mode), matchPath(clientEscaped(url), robotstxt.ModeGoogle)
+		forms := matcher.ServedForms(spelled)
+		switch rules := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode); {
 		case !allowed:
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
 		case len(rules) == 0:
@@ -80,7 +81,11 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 				}
 			}
 			it.prefs = usageText(said.pref)
-			it.detail, it.lines = linesText(lines, p.lines, "their paths match with the same length: they combine, n before y")
+			why := "their paths match with the same length: they combine, n before y"
+			if forms != nil {
+				why = "they decide for the URL or a path a server may serve it as: they combine, n before y"
+			}
+			it.detail, it.lines = linesText(lines, p.lines, why)
 		}
 		items = append(items, it)
 	}
@@ -107,6 +112,26 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 		items = append(items, it)
 	}
 	return items
+}
+
+// servedUsage returns the Content-Usage rules that decide the preferences
+// for paths, a path and the forms a server may serve it as, read in mode
+// m, as the Client combines them: those that decide for any, in file
+// order.
+func servedUsage(rules []parser.UsageRule, paths []string, m robotstxt.Mode) []parser.UsageRule {
+	var out []parser.UsageRule
+	for _, f := range paths {
+		if m == robotstxt.ModeRFC9309 {
+			f = matcher.UnescapePath(f)
+		}
+		for _, r := range decidingUsage(rules, f) {
+			if !slices.ContainsFunc(out, func(o parser.UsageRule) bool { return o.Line == r.Line }) {
+				out = append(out, r)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b parser.UsageRule) int { return a.Line - b.Line })
+	return out
 }
 
 // decidingUsage returns the Content-Usage rules that decide the

@@ -169,3 +169,36 @@ func TestUsageNotesOfManyLabels(t *testing.T) {
 		t.Errorf("notes %+v", notes)
 	}
 }
+
+// TestUsageOfServedForms: the usage line combines the Content-Usage rules
+// that decide for the URL and for each path a server may serve it as, as
+// the Client does, so that text and -json agree.
+func TestUsageOfServedForms(t *testing.T) {
+	const body = "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /secret/ train-ai=n\nContent-Usage: /~fred/ train-ai=n\n"
+	for _, tc := range []struct {
+		url   string
+		mode  []string
+		lines string
+	}{
+		{"/x/../secret/page", nil, "lines 2 and 3: they decide for the URL or a path a server may serve it as"},
+		{"/x/../secret/page", []string{"-rfc9309"}, "lines 2 and 3: they decide for the URL or a path a server may serve it as"},
+		{"/%7Efred/x", nil, "lines 2 and 4: they decide for the URL or a path a server may serve it as"},
+		{"/%7Efred/x", []string{"-rfc9309"}, "line 4: Content-Usage: /~fred/ train-ai=n"}, // read as /~fred/x
+		{"/public/x", nil, "line 2: Content-Usage: train-ai=y"},
+	} {
+		mode := tc.mode
+		args := append(append([]string{"test", "-file", "-"}, mode...), tc.url)
+		r := runCmd(t, body, args...)
+		want := "usage train-ai=n"
+		if tc.url == "/public/x" {
+			want = "usage train-ai=y"
+		}
+		if lines := outputLines(r.stdout); len(lines) < 2 || !strings.Contains(lines[1], want) || !strings.Contains(lines[1], tc.lines) {
+			t.Errorf("%q: stdout:\n%s\nwant %q (%s)", args, r.stdout, want, tc.lines)
+		}
+		js := runCmd(t, body, append(append([]string{"test", "-json", "-file", "-"}, mode...), tc.url)...)
+		if !strings.Contains(js.stdout, `"train-ai":"`+want[len(want)-1:]+`"`) {
+			t.Errorf("%q -json: %s", args, js.stdout)
+		}
+	}
+}

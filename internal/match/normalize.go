@@ -1,4 +1,4 @@
-package robotstxt
+package match
 
 import (
 	"bytes"
@@ -8,14 +8,14 @@ import (
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
-// normalForms returns the forms a server may serve for path (the path and
+// NormalForms returns the forms a server may serve for path (the path and
 // query rules match), other than path and each other: none for most paths.
 // Only the path part changes. nginx's form decodes escapes (see decodes),
 // merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
 // /a//../x is /x; Apache's keeps %2F and removes dots before merging, so
 // /a//../x is /a/x. The forms lie in scratch's spare capacity, which the
 // caller keeps unchanged while it uses them.
-func normalForms(path string, scratch []byte) (forms [2]string, n int) {
+func NormalForms(path string, scratch []byte) (forms [2]string, n int) {
 	p, _, _ := strings.Cut(path, "?")
 	query := path[len(p):] // with its '?'
 	if normal(p) {
@@ -44,15 +44,15 @@ func normalForms(path string, scratch []byte) (forms [2]string, n int) {
 	return forms, n
 }
 
-// normalScratch is the scratch space normalForms is given on the hot path:
+// NormalScratch is the scratch space NormalForms is given on the hot path:
 // the forms of a path of n bytes take at most 6n bytes and their queries,
 // so 1 KiB covers the paths crawlers meet; a longer one allocates.
-const normalScratch = 1024
+const NormalScratch = 1024
 
-// spelledNormally reports whether normalForms has no form for path, the
+// SpelledNormally reports whether NormalForms has no form for path, the
 // path and query of a URL. Callers ask it first, to keep the scratch space
-// of normalForms off the hot path.
-func spelledNormally(path string) bool {
+// of NormalForms off the hot path.
+func SpelledNormally(path string) bool {
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i] // IndexByte, unlike Cut, inlines on this hot path
 	}

@@ -1,8 +1,6 @@
-package robotstxt
+package match
 
 import (
-	"context"
-	"errors"
 	"math/rand/v2"
 	"path"
 	"slices"
@@ -49,14 +47,14 @@ func TestNormalForms(t *testing.T) {
 		// Servers that merge first and RFC 3986 disagree here.
 		{"/a//../x", []string{"/x", "/a/x"}},
 	} {
-		forms, n := normalForms(c.in, nil)
+		forms, n := NormalForms(c.in, nil)
 		if got := forms[:n]; !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
-			t.Errorf("normalForms(%q) = %q, want %q", c.in, got, c.want)
+			t.Errorf("NormalForms(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
 
-// TestNormalFormsAgainstReference compares normalForms with references
+// TestNormalFormsAgainstReference compares NormalForms with references
 // written another way on random paths made of the pieces that matter:
 // path.Clean for the form of servers that merge slashes first (nginx),
 // and RFC 3986 §5.2.4's own steps for the other.
@@ -77,8 +75,8 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 				want = append(want, f)
 			}
 		}
-		if forms, n := normalForms(p, nil); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
-			t.Fatalf("normalForms(%q) = %q, want %q", p, forms[:n], want)
+		if forms, n := NormalForms(p, nil); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
+			t.Fatalf("NormalForms(%q) = %q, want %q", p, forms[:n], want)
 		}
 	}
 }
@@ -169,74 +167,9 @@ func referenceDotsFirst(p string) string {
 	return out + query
 }
 
-// TestClientChecksNormalForms checks that the Client, unlike the parser,
-// disallows the spellings that servers serve as a disallowed path, and
-// still allows what only looks odd.
-func TestClientChecksNormalForms(t *testing.T) {
-	checkLeaks(t)
-	s := newSite(t, serve(200, "User-agent: *\nDisallow: /private\nAllow: /public\n"))
-	c := newTestClient(t)
-	ctx := context.Background()
-	for p, want := range map[string]bool{
-		"/public/../private/x":     false,
-		"//private/x":              false,
-		"/%70rivate/x":             false,
-		"/public/%2e%2e/private":   false,
-		"/./private":               false,
-		"/public/x":                true,
-		"/public//x":               true,
-		"/public/./x":              true,
-		"/public?next=/../private": true,
-		"/x/..%2Fprivate":          false, // nginx decodes %2F: /x/../private
-		"/public%2F..%2Fprivate/x": false,
-		"/%2fprivate/x":            false,
-		"/public%2Fx":              true,
-	} {
-		d, err := c.Check(ctx, s.URL+p)
-		if err != nil || d.Allowed != want {
-			t.Errorf("Check(%q) = %v, %v; want allowed %v", p, d.Allowed, err, want)
-		}
-		if !want && (!matched(d) || d.Rule.Pattern != "/private") {
-			t.Errorf("Check(%q): deciding rule %+v, want Disallow: /private", p, d.Rule)
-		}
-		if ok, err := c.Allowed(ctx, s.URL+p); err != nil || ok != want {
-			t.Errorf("Allowed(%q) = %v, %v; want %v", p, ok, err, want)
-		}
-		// The parser-level check stays Google's: the spelling alone.
-		if got := Parse([]byte("User-agent: *\nDisallow: /private\nAllow: /public\n")).Allowed("x", p); !want && !got && p != "/./private" {
-			t.Errorf("Robots.Allowed(%q) = false: the parser must read the spelling only", p)
-		}
-	}
-}
-
-// TestTransportSendsNoOtherSpelling sends the spellings that reach a
-// disallowed path through a real http.Client with the Transport: the
-// server never sees them.
-func TestTransportSendsNoOtherSpelling(t *testing.T) {
-	checkLeaks(t)
-	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
-	_, _, hc := newTestTransport(t)
-	for _, p := range []string{"/public/../private/x", "//private/x", "/%70rivate/x", "/public%2F..%2Fprivate/x"} {
-		if _, err := get(context.Background(), hc, s.URL+p); !errors.Is(err, ErrDisallowed) {
-			t.Errorf("GET %s: %v, want ErrDisallowed", p, err)
-		}
-	}
-	if _, err := get(context.Background(), hc, s.URL+"/public//x"); err != nil {
-		t.Errorf("GET /public//x: %v", err)
-	}
-	for _, p := range s.got() {
-		if p != "/robots.txt" && p != "/public//x" {
-			t.Errorf("the server saw %q", p)
-		}
-	}
-	if got := s.got(); !slices.Contains(got, "/public//x") {
-		t.Errorf("the allowed request was not sent: %q", got)
-	}
-}
-
 func BenchmarkNormalFormsNormal(b *testing.B) {
 	for range b.N {
-		if _, n := normalForms("/products/shoes/running-shoe-4711.html?color=red&size=42", nil); n != 0 {
+		if _, n := NormalForms("/products/shoes/running-shoe-4711.html?color=red&size=42", nil); n != 0 {
 			b.Fatal(n)
 		}
 	}
