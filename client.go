@@ -575,13 +575,17 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 
 // lookup returns the Store's fresh entry for k, or else nil and the more
 // recent of prev and the Store's expired copy, to revalidate from. A ctx
-// that can end bounds it too; its cause is the error when it ends.
+// that can end bounds it too; its cause is the error when it ends. The
+// Store sees ctx's end as a cancellation, whatever its cause: a caller's
+// deadline shorter than the Store timeout must not read as the Store's
+// slowness (redisstore's breaker counts deadlines).
 func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *entry, error) {
 	parent := t.base
 	if ctx.Done() != nil {
 		var cancel context.CancelCauseFunc
-		parent, cancel = context.WithCancelCause(ctx)
+		parent, cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 		defer cancel(nil)
+		defer context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })()
 		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
 	}
 	e, _ := t.get(parent, k)

@@ -20,6 +20,7 @@ type memStore struct {
 	tokens uint64        // the last lease token handed out
 	fail   error         // returned by every call when set
 	block  chan struct{} // every call waits on it (and its context) when set
+	ended  error         // the context error of the last call block held to its end
 }
 
 type memValue struct {
@@ -46,6 +47,9 @@ func (m *memStore) wait(ctx context.Context) error {
 		select {
 		case <-block:
 		case <-ctx.Done():
+			m.mu.Lock()
+			m.ended = ctx.Err()
+			m.mu.Unlock()
 			return ctx.Err()
 		}
 	}

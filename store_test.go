@@ -385,7 +385,8 @@ func TestStoreEntryBoundToItsKey(t *testing.T) {
 // Store under the caller's context as well as the Store timeout. A hit
 // is served to a caller whose context can end; a caller that gives up
 // while the Store hangs gets its context's error, which is not counted
-// as the Store failing and starts no fetch; after Close a miss is
+// as the Store failing, reaches the Store as a cancellation and starts no
+// fetch; after Close a miss is
 // ErrClosed, not a Store failure.
 func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 	checkLeaks(t)
@@ -418,6 +419,11 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 		t.Errorf("after giving up: %+v, %d fetches by the site", st, s.hits.Load())
 	}
 	store.mu.Lock()
+	// The caller's deadline reaches the Store as a cancellation, which
+	// a Store does not count against itself as it may a deadline.
+	if !errors.Is(store.ended, context.Canceled) {
+		t.Errorf("the Store saw the caller's end as %v, want context.Canceled", store.ended)
+	}
 	close(store.block)
 	store.block = nil
 	store.mu.Unlock()
