@@ -524,13 +524,15 @@ func isImage(ctype string, body []byte) bool {
 }
 
 // mediaType returns the media type of a body with Content-Type ctype: its
-// own, or, when ctype is missing or unreadable, the one body sniffs as,
-// as browsers do; "" then when body is empty. A parameter it cannot read
-// ("text/html; charset") leaves the media type to a browser, and here.
+// own, or, when ctype is missing, unreadable or says it is unknown
+// (application/octet-stream among them, which browsers sniff for an
+// image), the one body sniffs as, as browsers do; "" then when body is
+// empty. A parameter it cannot read ("text/html; charset") leaves the
+// media type to a browser, and here.
 func mediaType(ctype string, body []byte) string {
 	mt, _, err := mime.ParseMediaType(ctype)
 	switch {
-	case err == nil || errors.Is(err, mime.ErrInvalidMediaParameter):
+	case (err == nil || errors.Is(err, mime.ErrInvalidMediaParameter)) && !unknownTypes[mt]:
 		return mt
 	case len(body) == 0:
 		return ""
@@ -538,6 +540,9 @@ func mediaType(ctype string, body []byte) string {
 	mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
 	return mt
 }
+
+// unknownTypes are the media types that say a body's type is unknown.
+var unknownTypes = map[string]bool{"application/octet-stream": true, "unknown/unknown": true, "application/unknown": true, "*/*": true}
 
 // A Signal is one statement a site made about what may be done with a
 // page, read into the AIPREF vocabulary. [Transport.Receipt] lists those
