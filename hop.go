@@ -92,16 +92,22 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 
 // pace takes the turn of a request of ctx's fetch to authority when it
 // leaves the site of the check's own authority, and returns what ends
-// it; it first spends one of the chain's requests.
+// it, given the response: a 429 or 503 with a Retry-After holds
+// authority's pages as a page's does, whichever site it is. It first
+// spends one of the chain's requests.
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
 	}
-	if sameSite(ch.root, authority) {
-		return func(*http.Response) {}, nil
-	}
 	t := c.hopPacing()
+	if sameSite(ch.root, authority) {
+		return func(resp *http.Response) {
+			if hold := t.hold(ctx, authority, resp); hold > 0 {
+				t.done(ctx, turn{authority: authority}, hold) // a hold, no turn
+			}
+		}, nil
+	}
 	tu, _, err := t.awaitTurn(ctx, authority, t.intervalAt(authority))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)

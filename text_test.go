@@ -56,8 +56,9 @@ func TestLogDurationsJSON(t *testing.T) {
 	for _, tc := range []struct{ msg, key, want string }{
 		{"robots.txt fetched", "fresh", ""},
 		{"robots.txt unreachable", "retry_in", "2m0s"},
-		{"authority held", "hold", "1m30s"},
-		{"authority held", "retry_after", "1m30s"},
+		// The last hold: the down site's robots.txt holds its pages too.
+		{"authority held", "hold", "2m0s"},
+		{"authority held", "retry_after", "2m0s"},
 		{"request paced", "retry_in", ""},
 		{"request deferred", "retry_in", ""},
 	} {

@@ -79,14 +79,14 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // authority of Request.Host when it names another host than the URL, else
 // the URL's, and for a name net/http sends unmapped both the one dialled
 // and the one its Host header names), however it is spelled and whatever
-// address it is sent to.
-// Requests to one site reach it at least the Crawl-delay robots.txt gives
-// the Client's product tokens apart (else [WithDefaultInterval]; for a
-// Host of its own, the longer of the two files'), from the arrival of one
-// response to the sending of the next. A 429 or 503 response with a
-// Retry-After holds its site for that long ([WithMaxHold]). A request
-// waits in RoundTrip for its turn unless it cannot come before the
-// request's deadline ([WithMaxWait] without one), or is not free now
+// address it is sent to. Requests to one site reach it at least the
+// Crawl-delay robots.txt gives the Client's product tokens apart (else
+// [WithDefaultInterval]; for a Host of its own, the longer of the two
+// files'), from the arrival of one response to the sending of the next.
+// A 429 or 503 response with a Retry-After holds its site for that long
+// ([WithMaxHold]), as one to the Client's robots.txt requests does. A
+// request waits in RoundTrip for its turn unless it cannot come before
+// the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
