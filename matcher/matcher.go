@@ -35,13 +35,14 @@ func Path(url string) string { return match.Path(url) }
 func UnescapePath(path string) string { return match.UnescapePath(path) }
 
 // ServedForms returns the other paths a server may serve for path (a
-// path, ;params and query, as [Path] gives it): the forms nginx and
-// Apache read it as, with the escapes of printable ASCII decoded (%2F in
-// nginx's alone), doubled slashes merged and "." and ".." segments
-// removed, in the orders each applies; the query is never changed. It
-// returns nil for a path that is its own form, as most are. The
-// robotstxt Client disallows a URL that any of them is disallowed by,
-// and combines their Content-Usage preferences.
+// path, ;params and query starting with "/", as [Path] gives it): the
+// forms nginx and Apache read it as, with the escapes of printable ASCII
+// and space decoded but for %25, %3F and %23 (%2F in nginx's alone) and
+// the others' hex upper-cased, doubled slashes merged and "." and ".."
+// segments removed, in the order each applies; the query is never
+// changed. It returns nil for a path that is its own form, as most are.
+// The robotstxt Client disallows a URL that any of them is disallowed
+// by, and combines their Content-Usage preferences.
 func ServedForms(path string) []string {
 	forms, n := match.NormalForms(path, nil)
 	if n == 0 {

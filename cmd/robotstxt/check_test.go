@@ -573,10 +573,11 @@ func TestCheckVerboseFetchesNothing(t *testing.T) {
 	}
 }
 
-// TestHopCheckedForTheAgent: explain, and test with -file a URL, check a
-// robots.txt fetch's hop to another site for the product token and mode
-// they were given, as check does: a hop that site's robots.txt refuses
-// only to that token leaves the robots.txt unreachable.
+// TestHopCheckedForTheAgent: explain, test with -file a URL, and lint
+// check a robots.txt fetch's hop to another site for the product token
+// and mode they were given, as check does: a hop that site's robots.txt
+// refuses only to that token, or in that mode, leaves the robots.txt
+// unreachable.
 func TestHopCheckedForTheAgent(t *testing.T) {
 	other := http.NewServeMux()
 	other.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
@@ -599,6 +600,51 @@ func TestHopCheckedForTheAgent(t *testing.T) {
 			if r := runCmd(t, "", args...); r.code != exitDeferred {
 				t.Errorf("%q: exit %d, want %d; stdout:\n%s", args, r.code, exitDeferred, r.stdout)
 			}
+		}
+	}
+	// lint reads in the mode it is given, hops included: the file an
+	// RFC 9309 crawler never reads is unreachable to it.
+	strict := http.NewServeMux()
+	strict.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /%7Erules.txt\n")
+	})
+	strict.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "User-agent: *\nAllow: /\n") })
+	cdn2 := httptest.NewServer(strict)
+	defer cdn2.Close()
+	site := httptest.NewServer(http.RedirectHandler(cdn2.URL+"/~rules.txt", http.StatusMovedPermanently))
+	defer site.Close()
+	if r := runCmd(t, "", "lint", "-rfc9309", site.URL+"/robots.txt"); r.code != exitDeferred {
+		t.Errorf("lint -rfc9309: exit %d, want %d; stdout:\n%s", r.code, exitDeferred, r.stdout)
+	}
+	if r := runCmd(t, "", "lint", site.URL+"/robots.txt"); r.code != exitOK {
+		t.Errorf("lint: exit %d, want %d; stdout:\n%s", r.code, exitOK, r.stdout)
+	}
+}
+
+// TestCheckLongRedirectsOfTwoSites: two sites whose robots.txt redirect
+// to URLs over 512 bytes that differ only past the cut (the Decision's
+// FinalURL) are each shown the body of their own fetch.
+func TestCheckLongRedirectsOfTwoSites(t *testing.T) {
+	long := "/r" + strings.Repeat("a", 600)
+	cdn := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case long + "1":
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+		case long + "2":
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		default:
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		}
+	}))
+	defer cdn.Close()
+	a := httptest.NewServer(http.RedirectHandler(cdn.URL+long+"1", http.StatusMovedPermanently))
+	defer a.Close()
+	b := httptest.NewServer(http.RedirectHandler(cdn.URL+long+"2", http.StatusMovedPermanently))
+	defer b.Close()
+	for _, cmd := range []string{"check", "explain"} {
+		r := runCmd(t, "", cmd, a.URL+"/private/x", b.URL+"/private/x")
+		if r.code != exitDisallowed || !strings.Contains(r.stdout, "Disallow: /private/") || strings.Contains(r.stderr, "cannot be told apart") {
+			t.Errorf("%s: exit %d, want %d; stdout:\n%s\nstderr: %s", cmd, r.code, exitDisallowed, r.stdout, r.stderr)
 		}
 	}
 }

@@ -139,7 +139,12 @@ func (d *document) noteLimit(full bool, e env) {
 		e.errorf("note: %s was cut after %s (%v): crawlers read only the first %s, and the rest is missing",
 			d.name, kib(len(d.raw)), d.cut, kib(crawlerLimit))
 	}
-	if full {
+	switch {
+	case full && d.whole.Truncated:
+		e.errorf("note: %s is over %d MiB; crawlers read only the first %s, and -full reads the first %d MiB",
+			d.name, maxInput>>20, kib(crawlerLimit), maxInput>>20)
+		return
+	case full:
 		e.errorf("note: %s is %s; crawlers read only the first %s, but -full reads it all",
 			d.name, kib(len(d.whole.Text)), kib(crawlerLimit))
 		return

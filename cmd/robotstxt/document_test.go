@@ -42,8 +42,13 @@ func TestDocumentDecodeBounded(t *testing.T) {
 	if err := d.decode(raw.Bytes(), http.Header{"Content-Encoding": {"deflate, deflate"}}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(d.whole.Text); n > maxInput {
-		t.Errorf("%d bytes of the response decoded: %d, over maxInput", raw.Len(), n)
+	if n := len(d.whole.Text); n > maxInput || !d.whole.Truncated {
+		t.Errorf("%d bytes of the response decoded: %d (truncated %v), want maxInput at most, cut", raw.Len(), n, d.whole.Truncated)
+	}
+	var errOut strings.Builder
+	d.noteLimit(true, env{stderr: &errOut})
+	if !strings.Contains(errOut.String(), "is over 64 MiB") || strings.Contains(errOut.String(), "reads it all") {
+		t.Errorf("-full on a file over maxInput: %q", errOut.String())
 	}
 }
 

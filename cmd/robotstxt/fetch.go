@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,6 +42,7 @@ type tap struct {
 
 	mu     sync.Mutex
 	bodies map[string]*capture // of the last response for each URL
+	n      int                 // captures made, which numbers each
 }
 
 // RoundTrip sends req and keeps what is read of the response's body.
@@ -52,6 +54,8 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		c := &capture{ReadCloser: resp.Body, header: resp.Header, ctx: req.Context(), whole: t.whole}
 		resp.Body = c
 		t.mu.Lock()
+		t.n++
+		c.n = t.n
 		t.bodies[req.URL.String()] = c
 		t.mu.Unlock()
 	}
@@ -60,25 +64,39 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // body returns what was read of the last response for url, or nil. A
 // Decision gives a URL over 512 bytes cut, ending in "…": the one
-// response whose URL starts with the rest is its; nil when none or
-// several do.
-func (t *tap) body(url string) *capture {
+// response whose URL starts with the rest is its, of those after the
+// capture numbered since when there are any (the fetch of the check that
+// began then), else of all; nil when none or several do.
+func (t *tap) body(url string, since int) *capture {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if c := t.bodies[url]; c != nil {
 		return c
 	}
 	prefix, cut := strings.CutSuffix(url, "…")
-	var found *capture
+	if !cut {
+		return nil
+	}
+	var found []*capture
 	for u, c := range t.bodies {
-		if cut && strings.HasPrefix(u, prefix) {
-			if found != nil {
-				return nil
-			}
-			found = c
+		if strings.HasPrefix(u, prefix) {
+			found = append(found, c)
 		}
 	}
-	return found
+	if recent := slices.DeleteFunc(slices.Clone(found), func(c *capture) bool { return c.n <= since }); len(recent) > 0 {
+		found = recent
+	}
+	if len(found) != 1 {
+		return nil
+	}
+	return found[0]
+}
+
+// made returns how many captures t has made.
+func (t *tap) made() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.n
 }
 
 // A capture is a response body that keeps a copy of what is read from it,
@@ -90,6 +108,7 @@ type capture struct {
 	header http.Header
 	ctx    context.Context
 	whole  bool
+	n      int // its number in the tap
 
 	mu  sync.Mutex
 	buf []byte
@@ -174,7 +193,7 @@ func (f *fetcher) close() {
 // a timeout as unreachable; the context only guards against a fetch that
 // never returns.
 func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *document, error) {
-	start := time.Now()
+	start, since := time.Now(), f.tap.made()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout+time.Second)
 	defer cancel()
 	d, err := f.c.Check(ctx, url)
@@ -182,7 +201,7 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	if doc == nil && d.Outcome != 0 {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
-			c := f.tap.body(doc.name)
+			c := f.tap.body(doc.name, since)
 			if c == nil {
 				return d, nil, fmt.Errorf("%s: the body the Client read cannot be told apart", doc.name)
 			}

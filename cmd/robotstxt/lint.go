@@ -59,7 +59,7 @@ func runLint(cmd *command, args []string, e env) int {
 		e.fail(err)
 		return exitUsage
 	}
-	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *timeout}
+	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *timeout, opts: []robotstxt.Option{robotstxt.WithMode(modeOf(*rfc))}}
 	code = exitOK
 	for _, name := range files {
 		lint := lintRobots
