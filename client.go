@@ -587,6 +587,9 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 		defer cancel(nil)
 		defer context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })()
 		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
+		if ctx.Err() != nil { // ended already: AfterFunc's call may come late
+			cancel(context.Cause(ctx))
+		}
 	}
 	e, _ := t.get(parent, k)
 	if err := context.Cause(parent); err != nil && t.base.Err() == nil {

@@ -20,9 +20,7 @@ import (
 func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
 	cc, err := cacheobject.ParseResponseCacheControl(h.Get("Cache-Control"))
 	explicit := h.Get("Cache-Control") != "" || h.Get("Expires") != ""
-	// A no-cache naming fields (no-cache="Set-Cookie") leaves the body
-	// fresh (RFC 9111 §5.2.2.4).
-	if err == nil && !cc.NoStore && !(cc.NoCachePresent && len(cc.NoCache) == 0) {
+	if err == nil && !cc.NoStore && !cc.NoCachePresent {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
 		if v := h.Get("Expires"); v != "" {
 			t, perr := http.ParseTime(v)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/quote"
@@ -478,35 +479,48 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 var unreadPage = meta.Directives{NoIndex: true, NoFollow: true, NoArchive: true, NoSnippet: true,
 	NoImageIndex: true, NoTranslate: true, NoAI: true, NoImageAI: true}
 
-// pageHTML returns body, the body of a response with header h, as the
-// HTML whose META tags a browser reads: nil when it is not HTML (see
-// isHTML), and given the byte-order mark of the UTF-16 its Content-Type
-// declares, which browsers honour. An error says that it is HTML, or may
-// be, but is in a content coding net/http left (the caller asked for it
-// with Accept-Encoding): its tags cannot be read.
-func pageHTML(h http.Header, body []byte) ([]byte, error) {
-	if body == nil {
-		return nil, nil
+// pageHTML returns b, the body of a response with header h, as the
+// HTML whose META tags a browser reads: nil when it is empty or not HTML
+// (see isHTML), and given the byte-order mark of the UTF-16 its
+// Content-Type declares, as browsers read it, unless it has one. An error
+// says that it is HTML, or may be, but is in a content coding net/http
+// left (the caller asked for it with Accept-Encoding, or a second gzip
+// after the one net/http undid): its tags cannot be read.
+func pageHTML(h http.Header, b []byte) ([]byte, error) {
+	if len(b) == 0 {
+		return nil, nil // no tags: the headers alone, or a HEAD's or a 304's body
 	}
 	ctype := h.Get("Content-Type")
-	if ce := strings.TrimSpace(h.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
+	codings := strings.Join(h.Values("Content-Encoding"), ", ")
+	coded := body.Gzipped(b)
+	for _, c := range strings.Split(codings, ",") {
+		c = strings.TrimSpace(c)
+		coded = coded || c != "" && !strings.EqualFold(c, "identity")
+	}
+	if coded {
 		if mt := mediaType(ctype, nil); mt == "" || mt == "text/html" || mt == "application/xhtml+xml" {
-			return nil, fmt.Errorf("robotstxt: a page in Content-Encoding %s: its META tags cannot be read", capQuote(ce))
+			return nil, fmt.Errorf("robotstxt: a page in a content coding (Content-Encoding %s): its META tags cannot be read", capQuote(codings))
 		}
 		return nil, nil
 	}
-	if !isHTML(ctype, body) {
+	if !isHTML(ctype, b) {
 		return nil, nil
 	}
-	if _, params, err := mime.ParseMediaType(ctype); err == nil && !bytes.HasPrefix(body, []byte("\xFF\xFE")) && !bytes.HasPrefix(body, []byte("\xFE\xFF")) {
+	if _, params, err := mime.ParseMediaType(ctype); err == nil && !hasBOM(b) {
 		switch strings.ToLower(params["charset"]) {
 		case "utf-16", "utf-16le":
-			return append([]byte("\xFF\xFE"), body...), nil
+			return append([]byte("\xFF\xFE"), b...), nil
 		case "utf-16be":
-			return append([]byte("\xFE\xFF"), body...), nil
+			return append([]byte("\xFE\xFF"), b...), nil
 		}
 	}
-	return body, nil
+	return b, nil
+}
+
+// hasBOM reports whether b starts with a UTF-8 or UTF-16 byte-order mark,
+// which says a page's encoding whatever its Content-Type does.
+func hasBOM(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) || bytes.HasPrefix(b, []byte("\xFF\xFE")) || bytes.HasPrefix(b, []byte("\xFE\xFF"))
 }
 
 // isHTML reports whether a body with Content-Type ctype is HTML (see

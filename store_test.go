@@ -405,6 +405,16 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 	if st := b.Stats().Store; st.Hits != 1 || st.Misses != 0 || st.Errors != 0 {
 		t.Errorf("after the hit: StoreStats = %+v", st)
 	}
+	// A caller whose context has ended gets its error, not the Store's
+	// answer, every time.
+	ended, cancelEnded := context.WithCancel(context.Background())
+	cancelEnded()
+	for range 50 {
+		e := newTestClient(t, WithStore(store))
+		if _, err := e.Check(ended, s.URL+"/private"); !errors.Is(err, context.Canceled) {
+			t.Fatalf("a caller whose context ended: %v, want context.Canceled", err)
+		}
+	}
 
 	store.mu.Lock()
 	store.block = make(chan struct{})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/pacing"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"golang.org/x/net/idna"
 )
@@ -221,8 +222,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var tu2 turn // also's
 	if also != "" {
+		// The first turn is held meanwhile: no longer than its lease (see
+		// Pacer.Take), lest another request take it and both be sent.
+		held, cancel := context.WithDeadline(ctx, time.Now().Add(max(pacing.TurnTimeout, interval)-deadlineMargin))
 		var w bool
-		if tu2, w, err = t.awaitTurn(ctx, also, interval); err != nil {
+		tu2, w, err = t.awaitTurn(held, also, interval)
+		cancel()
+		if err != nil {
 			t.done(ctx, tu, 0)
 			return t.refuse(ctx, req, err)
 		}

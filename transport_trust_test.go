@@ -5,8 +5,11 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestTransportTrust runs requests a careless caller or a hostile page
@@ -150,6 +153,67 @@ func TestTransportPacesTheHostSent(t *testing.T) {
 			t.Errorf("%s right after http://\uff42.test/page: %v, want ErrPaced", next, err)
 		}
 		_ = c.Close()
+	}
+}
+
+// slowPacer is a Pacer whose turns at one authority are never free
+// within a lease: it records the turns it gives and ends.
+type slowPacer struct {
+	slow string // this authority's turn comes in a minute
+
+	mu         sync.Mutex
+	taken, end []string
+}
+
+func (p *slowPacer) Take(_ context.Context, authority string, _ time.Duration) (uint64, time.Duration, error) {
+	if authority == p.slow {
+		return 0, time.Minute, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.taken = append(p.taken, authority)
+	return uint64(len(p.taken)), 0, nil
+}
+
+func (p *slowPacer) Done(_ context.Context, authority string, id uint64, _, _ time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.end = append(p.end, authority)
+	return nil
+}
+
+// TestTransportHoldsNoTurnPastItsLease: a request that takes two turns
+// (a name net/http sends unmapped) holds the first while it waits for the
+// second, but never past the first's lease, after which another request
+// could take it: a second turn that cannot come in time refuses the
+// request at once, and the first is ended.
+func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"b.test", "xn--ni7c.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on(h+"/page", serve(200, "page"))
+	}
+	p := &slowPacer{slow: "http://xn--ni7c.test:80"}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithMaxWait(2*time.Minute))
+	t.Cleanup(func() { _ = c.Close() })
+	done := make(chan error, 1)
+	go func() {
+		_, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrPaced) {
+			t.Errorf("a second turn a minute away: %v, want ErrPaced", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request waited for a turn past the lease of the one it held")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.Equal(p.taken, []string{"http://b.test:80"}) || !slices.Equal(p.end, []string{"http://b.test:80"}) {
+		t.Errorf("turns taken %q, ended %q; want b.test's, ended", p.taken, p.end)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // maxInput bounds how much of a file, standard input or response is read,
 // and decoded, so that a mistaken argument such as /dev/zero cannot exhaust memory. It
 // is far above the 500 KiB a crawler reads of a robots.txt.
-const maxInput = 64 << 20
+const maxInput = 16 << 20
 
 // crawlerLimit is how much of a robots.txt the Client reads by default,
 // and so crawlers do: 500 KiB, the least RFC 9309 allows.

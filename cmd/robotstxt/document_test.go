@@ -20,7 +20,7 @@ func (zeros) Read(p []byte) (int, error) {
 func TestDocumentBounded(t *testing.T) {
 	var out, errOut strings.Builder
 	code := runIO([]string{"lint", "-"}, io.LimitReader(zeros{}, maxInput+10), &out, &errOut)
-	if code != exitUsage || !strings.Contains(errOut.String(), "<stdin> is over 64 MiB") {
+	if code != exitUsage || !strings.Contains(errOut.String(), "<stdin> is over 16 MiB") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }
@@ -47,7 +47,7 @@ func TestDocumentDecodeBounded(t *testing.T) {
 	}
 	var errOut strings.Builder
 	d.noteLimit(true, env{stderr: &errOut})
-	if !strings.Contains(errOut.String(), "is over 64 MiB") || strings.Contains(errOut.String(), "reads it all") {
+	if !strings.Contains(errOut.String(), "is over 16 MiB") || strings.Contains(errOut.String(), "reads it all") {
 		t.Errorf("-full on a file over maxInput: %q", errOut.String())
 	}
 }

@@ -46,8 +46,11 @@ type Body struct {
 	Truncated bool
 }
 
-// gzipMagic starts every gzip stream (RFC 1952 §2.3.1).
-var gzipMagic = []byte{0x1f, 0x8b}
+// Gzipped reports whether b, a body with its declared content codings
+// undone, starts as a gzip stream does (RFC 1952 §2.3.1), which no text
+// does: a coding no header line declared, as when net/http undoes one
+// gzip and drops every Content-Encoding line, and a second stays.
+func Gzipped(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
 // maxCodings bounds how many content codings Read undoes in a row.
 const maxCodings = 4
@@ -72,9 +75,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if err != nil {
 		return Body{}, err
 	}
-	if bytes.HasPrefix(raw, gzipMagic) {
-		// No robots.txt starts so. A coding no header line declared:
-		// net/http undoes one gzip and drops every line, a second stays.
+	if Gzipped(raw) {
 		return Body{}, fmt.Errorf("%w: gzip bytes under no Content-Encoding", ErrContentCoding)
 	}
 	var b Body
