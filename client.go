@@ -582,14 +582,20 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *entry, error) {
 	parent := t.base
 	if ctx.Done() != nil {
-		var cancel context.CancelCauseFunc
-		parent, cancel = context.WithCancelCause(context.WithoutCancel(ctx))
-		defer cancel(nil)
-		defer context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })()
-		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
-		if ctx.Err() != nil { // ended already: AfterFunc's call may come late
-			cancel(context.Cause(ctx))
+		src := ctx
+		if _, ok := ctx.Deadline(); ok {
+			src = context.WithoutCancel(ctx) // its end comes as a cancellation, below
 		}
+		var cancel context.CancelCauseFunc
+		parent, cancel = context.WithCancelCause(src)
+		defer cancel(nil)
+		if src != ctx {
+			defer context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })()
+			if ctx.Err() != nil { // ended already: AfterFunc's call may come late
+				cancel(context.Cause(ctx))
+			}
+		}
+		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
 	}
 	e, _ := t.get(parent, k)
 	if err := context.Cause(parent); err != nil && t.base.Err() == nil {

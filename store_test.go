@@ -409,10 +409,15 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 	// answer, every time.
 	ended, cancelEnded := context.WithCancel(context.Background())
 	cancelEnded()
+	past, cancelPast := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelPast()
 	for range 50 {
 		e := newTestClient(t, WithStore(store))
 		if _, err := e.Check(ended, s.URL+"/private"); !errors.Is(err, context.Canceled) {
 			t.Fatalf("a caller whose context ended: %v, want context.Canceled", err)
+		}
+		if _, err := e.Check(past, s.URL+"/private"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("a caller whose deadline has passed: %v, want context.DeadlineExceeded", err)
 		}
 	}
 
