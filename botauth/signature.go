@@ -89,6 +89,9 @@ func authority(host, scheme string) (string, error) {
 		// does not expose: a signature over another would not verify.
 		return "", fmt.Errorf("botauth: host %q is not visible ASCII: give its A-label (punycode) form", host)
 	}
+	if i, j := strings.IndexByte(host, '%'), strings.IndexByte(host, ']'); host[0] == '[' && 0 < i && i < j {
+		host = host[:i] + host[j:] // an IPv6 zone, which net/http does not send
+	}
 	host = strings.TrimSuffix(strings.ToLower(host), ":")
 	return strings.TrimSuffix(host, defaultPorts[strings.ToLower(scheme)]), nil
 }

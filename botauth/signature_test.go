@@ -171,6 +171,13 @@ func TestAuthority(t *testing.T) {
 			t.Errorf("normalAuthority(%q, %q) = %q, want %q", tc.host, tc.scheme, v, tc.want)
 		}
 	}
+	// An IPv6 zone is not sent (net/http drops it from the Host), so not
+	// signed.
+	for host, want := range map[string]string{"[fe80::1%lo]:8080": "[fe80::1]:8080", "[fe80::1%25en0]": "[fe80::1]"} {
+		if got, err := authority(host, "http"); err != nil || got != want {
+			t.Errorf("authority(%q) = %q, %v; want %q", host, got, err, want)
+		}
+	}
 	for _, host := range []string{"", "bücher.example", "a b.example", "a\nb", "a\x7f"} {
 		if got, err := authority(host, "https"); err == nil {
 			t.Errorf("authority(%q) = %q, want an error", host, got)

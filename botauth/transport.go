@@ -17,8 +17,11 @@ import (
 // and returns the error. CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
-// round: its Unwrap method lets robotstxt.NewTransport see the guard. It
-// panics if s is nil or was not made by [NewSigner].
+// round: its Unwrap method lets robotstxt.NewTransport see the guard. Put
+// it below a robotstxt.Transport (as its next), never above: a request
+// signed above one waits there for its pacing turn, and may be sent after
+// its signature expires. It panics if s is nil or was not made by
+// [NewSigner].
 func NewTransport(next http.RoundTripper, s *Signer) http.RoundTripper {
 	if s == nil {
 		panic("botauth: NewTransport with a nil Signer")
@@ -47,23 +50,32 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	return t.next.RoundTrip(signed)
+	resp, err := t.next.RoundTrip(signed)
+	if resp != nil && resp.Request == nil {
+		resp.Request = req // as http.Transport does: keptHost reads it on the next hop
+	}
+	return resp, err
 }
 
 // keptHost returns an error for a redirect hop that goes to another
 // server than the request before it but keeps that request's Host, as
 // net/http does for a Location of the form "//host/path" when the Host
 // was set: signed for that Host, it would hand another server a
-// signature it can replay to the first site.
+// signature it can replay to the first site. A hop whose request before
+// it is unknown is refused when its Host names another server than its
+// URL.
 func keptHost(req *http.Request) error {
-	if req.Response == nil || req.Response.Request == nil || req.Host == "" || req.URL == nil {
+	if req.Response == nil || req.Host == "" || req.URL == nil || strings.EqualFold(req.Host, req.URL.Host) {
 		return nil
 	}
-	prev := req.Response.Request.URL
-	if prev == nil || strings.EqualFold(req.URL.Host, prev.Host) {
-		return nil
+	prev := "an unknown server"
+	if r := req.Response.Request; r != nil && r.URL != nil {
+		if strings.EqualFold(req.URL.Host, r.URL.Host) {
+			return nil
+		}
+		prev = r.URL.Host
 	}
-	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev.Host)
+	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev)
 }
 
 // CloseIdleConnections closes the idle connections of next.

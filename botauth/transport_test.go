@@ -344,8 +344,26 @@ func TestTransportRedirectSignsEachSite(t *testing.T) {
 // "//evil.test/steal". net/http keeps the Host on such a hop; signed for
 // it, evil.test's server would hold a signature it could replay to the
 // site. The hop is not sent, and a redirect within the origin still is,
-// signed for the Host.
+// signed for the Host. The same holds over a next RoundTripper that
+// leaves Response.Request nil, as a RoundTripper may.
 func TestTransportRedirectKeepingHost(t *testing.T) {
+	for _, bare := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bare=%v", bare), func(t *testing.T) { testRedirectKeepingHost(t, bare) })
+	}
+}
+
+// noRequest is a RoundTripper whose responses have no Request.
+type noRequest struct{ next http.RoundTripper }
+
+func (n noRequest) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := n.next.RoundTrip(r)
+	if resp != nil {
+		resp.Request = nil
+	}
+	return resp, err
+}
+
+func testRedirectKeepingHost(t *testing.T, bare bool) {
 	var mu sync.Mutex
 	var evilGot []http.Header
 	var landing *http.Request
@@ -370,7 +388,11 @@ func TestTransportRedirectKeepingHost(t *testing.T) {
 	defer evil.Close()
 	next := namedTransport(map[string]string{"origin.test:80": origin.Listener.Addr().String(), "evil.test:80": evil.Listener.Addr().String()})
 	defer next.CloseIdleConnections()
-	hc := &http.Client{Transport: NewTransport(next, newTestSigner(t)), Timeout: 10 * time.Second}
+	var rt http.RoundTripper = next
+	if bare {
+		rt = noRequest{next}
+	}
+	hc := &http.Client{Transport: NewTransport(rt, newTestSigner(t)), Timeout: 10 * time.Second}
 
 	req, _ := http.NewRequest(http.MethodGet, "http://origin.test/page", nil)
 	req.Host = "victim.test"
