@@ -47,6 +47,7 @@ type Client struct {
 	logger   *slog.Logger
 
 	pacer     func() *memPacer          // shared by Transports without WithPacer
+	queue     retryQueue                // the turns told to requests refused, by every Transport
 	hops      atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
 	hopsAlone func() *Transport         // paces hops before a Transport is made
 

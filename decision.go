@@ -16,8 +16,10 @@ import (
 // three, with Outcome OutcomeRules; [Client.Check] all of it.
 //
 // Decisions are comparable with ==, and stay so: two checks answered from
-// the same cached robots.txt with the same rule, preferences and error
-// are equal. Lists, such as [Decision.Redirects], are methods.
+// the same cached robots.txt with the same rule and preferences are
+// equal, but for a deferral, whose Err is a new *[DeferredError] at each
+// check (compare errors with errors.Is). Lists, such as
+// [Decision.Redirects], are methods.
 type Decision struct {
 	// Allowed reports whether the crawler may fetch the URL.
 	Allowed bool

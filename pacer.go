@@ -212,11 +212,12 @@ type PacedError struct {
 	Authority string
 	// RetryAt is when to come back: for the first request refused at an
 	// authority, the earliest moment the turn may come as far as the
-	// [Pacer] can tell; for each next one, a turn later than the one told
-	// before (the interval and the last request's duration, and an eighth
-	// of that), so that a frontier that puts each URL back until its
-	// RetryAt sends them one a turn. It is advice, not a reservation: a
-	// request that comes back before its turn is free is refused again.
+	// [Pacer] can tell; for each next one, by any Transport of the Client,
+	// a turn later than the one told before (the interval and the last
+	// request's duration, and an eighth of that), so that a frontier that
+	// puts each URL back until its RetryAt sends them one a turn. It is
+	// advice, not a reservation: a request that comes back before its
+	// turn is free is refused again.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error
@@ -319,7 +320,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 // paced returns and logs pe, from bound, for a turn at interval that may
 // come at retryAt, telling it the turn the queue gives it.
 func (t *Transport) paced(ctx context.Context, pe PacedError, authority string, interval time.Duration, retryAt time.Time) error {
-	pe.Authority, pe.RetryAt = authority, t.queue.retryAt(authority, interval, retryAt)
+	pe.Authority, pe.RetryAt = authority, t.c.queue.retryAt(authority, interval, retryAt)
 	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request paced",
 		slog.String("authority", authority), durationAttr("retry_in", time.Until(pe.RetryAt)),
 		slog.String("reason", pe.reason))

@@ -624,23 +624,29 @@ func TestTransportNoWaitPool(t *testing.T) {
 // TestTransportNoWaitSpreadsRetries: the requests refused at one site are
 // told successive turns, each at least the interval after the one told
 // before, the first the earliest the turn may come; so a frontier that
-// puts them back until their RetryAt does not bring them back at once.
-// Another site's refusals are told their own site's turns.
+// puts them back until their RetryAt does not bring them back at once,
+// whichever of the Client's Transports refused them. Another site's
+// refusals are told their own site's turns.
 func TestTransportNoWaitSpreadsRetries(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
 	other := newTestSite(t, "User-agent: *\nCrawl-delay: 10\n")
-	_, _, hc := newTestTransport(t, WithNoWait())
+	c, _, hc := newTestTransport(t, WithNoWait())
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	hc2 := &http.Client{Transport: NewTransport(c, next, WithNoWait())}
 	ctx := context.Background()
 	for _, site := range []*testSite{s, other} {
 		if _, err := get(ctx, hc, site.URL+"/first"); err != nil {
 			t.Fatal(err)
 		}
 	}
+	asked := 0
 	retryAt := func(u string) time.Time {
 		t.Helper()
 		var pe *PacedError
-		if _, err := get(ctx, hc, u); !errors.As(err, &pe) {
+		asked++
+		if _, err := get(ctx, []*http.Client{hc, hc2}[asked%2], u); !errors.As(err, &pe) {
 			t.Fatalf("%s: %v, want a PacedError", u, err)
 		}
 		return pe.RetryAt

@@ -35,9 +35,9 @@ import (
 // A Receipt is deterministic: the signals stand in the order
 // Transport.Receipt lists their sources, each source's in the order of
 // the site's text. It is bounded: it keeps at most 16 signals of each
-// source (Dropped counts those left out) and 16 licences, and cuts each
-// string a site chose to 512 bytes (a signal's Value to 256), marked
-// with "…".
+// source (Dropped counts those left out) and 16 licences, leaves out
+// labels over 64 bytes, in its Usage too, and cuts each other string a
+// site chose to 512 bytes (a signal's Value to 256), marked with "…".
 type Receipt struct {
 	// URL is the page's URL, as the request reached the server, without
 	// userinfo.
@@ -192,9 +192,28 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		rd.state("robots-meta", "unreadable", unread.Error(), noTraining)
 	}
 	policy := rd.tdmOf(f, err, path, h, tags)
+	rd.usage = rd.usage.shortLabels()
 	if rc != nil {
 		rc.TDMPolicy = capText(policy)
 	}
+}
+
+// shortLabels returns u without the labels longer than maxSignalLabel,
+// which a reading leaves out of its signals too (see reading.note).
+func (u Usage) shortLabels() Usage {
+	var kept []string
+	long := false
+	for label, v := range usage.All(u.members) {
+		if len(label) > maxSignalLabel {
+			long = true
+		} else {
+			kept = append(kept, label+"="+v)
+		}
+	}
+	if !long {
+		return u
+	}
+	return Usage{strings.Join(kept, ", ")}
 }
 
 // tdmOf gathers into rd what TDMRep says of a page at path (see

@@ -380,6 +380,26 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	}
 }
 
+// TestReceiptLongLabelLeftOut: a label over the bound a receipt keeps is
+// left out of its Usage, as of its signals, and of Transport.Usage; the
+// others stay.
+func TestReceiptLongLabelLeftOut(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	long := strings.Repeat("z", 1000)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Usage": {"train-ai=n, " + long + "=y"}}, Request: req}
+	r := tr.Receipt(resp, nil)
+	b, err := json.Marshal(r)
+	if err != nil || strings.Contains(string(b), long) || r.Usage.statement() != "train-ai=n" || r.Dropped != 1 {
+		t.Errorf("Receipt with a label of 1,000 bytes: usage %q, dropped %d, JSON %d bytes, %v", r.Usage, r.Dropped, len(b), err)
+	}
+	if u := tr.Usage(resp); u != r.Usage {
+		t.Errorf("Usage = %q, want the Receipt's %q", u, r.Usage)
+	}
+}
+
 // fetchPageReq sends req through hc and reads the response's body.
 func fetchPageReq(t *testing.T, hc *http.Client, req *http.Request) (*http.Response, []byte) {
 	t.Helper()

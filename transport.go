@@ -101,7 +101,6 @@ type Transport struct {
 	cfg   transportConfig
 	stats transportCounters
 	agent atomic.Pointer[string] // the User-Agent last found to name the Client's token
-	queue retryQueue             // the turns told to requests refused
 }
 
 // NewTransport returns a Transport that checks requests with c and sends
@@ -251,7 +250,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	hold := t.hold(ctx, authority, resp)
 	for _, tu := range [2]turn{tu, tu2} {
 		if tu.interval > 0 { // else no turn is told to come
-			t.queue.ran(tu.authority, took)
+			t.c.queue.ran(tu.authority, took)
 		}
 		t.done(ctx, tu, hold)
 	}

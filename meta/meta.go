@@ -254,6 +254,7 @@ const maxPolicyLen = 2048
 // reads the robots tags.
 func TDMFromHTML(r io.Reader) (TDM, error) {
 	var t TDM
+	policySeen := false
 	err := head(r, func(name, content string) {
 		switch {
 		case strings.EqualFold(name, "tdm-reservation"):
@@ -263,7 +264,8 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 			case ok && t.Reservation == "":
 				t.Reservation = "0"
 			}
-		case strings.EqualFold(name, "tdm-policy") && t.Policy == "":
+		case strings.EqualFold(name, "tdm-policy") && !policySeen:
+			policySeen = true
 			if p := strings.TrimSpace(content); len(p) <= maxPolicyLen {
 				t.Policy = p
 			}

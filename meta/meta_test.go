@@ -304,6 +304,9 @@ func TestTDMFromHTML(t *testing.T) {
 		{`<meta name="tdm-reservation" content="yes"><meta name="tdm-policy" content=" https://p/1 ">`, TDM{"", "https://p/1"}},
 		{`<meta name="tdm-policy" content="https://p/1"><meta name="tdm-policy" content="https://p/2">`, TDM{"", "https://p/1"}},
 		{`<meta name="tdm-policy" content="https://p/` + strings.Repeat("x", maxPolicyLen) + `">`, TDM{}},
+		// The first tag's, though it is too long or empty.
+		{`<meta name="tdm-policy" content="https://p/` + strings.Repeat("x", maxPolicyLen) + `"><meta name="tdm-policy" content="https://p/2">`, TDM{}},
+		{`<meta name="tdm-policy" content=" "><meta name="tdm-policy" content="https://p/2">`, TDM{}},
 		{`<meta property="tdm-reservation" content="1">`, TDM{}}, // the name attribute only
 		{`<meta name="tdm-reservation">`, TDM{}},
 		// Only the head counts, as for robots META, as browsers build it:
