@@ -420,6 +420,57 @@ func TestDamagedWriterStops(t *testing.T) {
 	}
 }
 
+// TestUnorderedIndexStops: a bounded Store whose index of writes has a
+// key out of order (one flipped bit: sequence 1 reads as 3) cannot delete
+// that row, which stays first: its writer stops the Store with
+// ErrDamaged, not loops for ever in its commit, and Close returns.
+func TestUnorderedIndexStops(t *testing.T) {
+	const bound = 256 << 10
+	path := filepath.Join(t.TempDir(), "robots.db")
+	s, err := Open(path, WithMaxBytes(bound))
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := bytes.Repeat([]byte("x"), 1000)
+	for i := range 100 {
+		set(t, s, site(i), val)
+	}
+	flushed(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	needle := append(seqKey(1), site(0)...)
+	at := inPage(t, path, b, "leaf", needle)
+	at += bytes.Index(b[at:at+os.Getpagesize()], needle)
+	b[at+7] ^= 0x02 // sequence 1 reads as 3
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(path, WithMaxBytes(bound)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 100; i < 400 && !stopped(s); i++ {
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		_ = s.Set(ctx, site(i), val, time.Hour)
+		cancel()
+	}
+	waitUntil(t, "the writer to stop the Store", func() bool { return stopped(s) })
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		if !errors.Is(err, ErrDamaged) {
+			t.Errorf("Close: %v, want ErrDamaged", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close has not returned: the writer loops in its commit")
+	}
+}
+
 // damagedFile returns the path of a Store's file of 200 entries whose
 // leaf page holding the entry of site(0) has another page's number in
 // its header: bbolt panics reading it.

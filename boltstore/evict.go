@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -47,6 +48,11 @@ func (b *buckets) dropWhile(index *bolt.Bucket, freed *int64, more func(n int, r
 		}
 		if err = errors.Join(err, index.Delete(row)); err != nil {
 			return err
+		}
+		if first, _ := index.Cursor().First(); bytes.Equal(first, row) {
+			// A leaf whose keys are out of order: Delete's seek missed
+			// the row, which would come first for ever.
+			return fmt.Errorf("%w: row %x of an index cannot be deleted", ErrDamaged, row)
 		}
 		*freed += before - b.live
 	}

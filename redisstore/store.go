@@ -67,13 +67,21 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 	var val []byte
 	err := s.call(ctx, "GET", k, func(ctx context.Context) error {
 		// GETRANGE reads at most one byte past the bound; it answers ""
-		// for a missing key, which EXISTS tells from an empty value.
+		// for a missing key, which EXISTS tells from an empty value, read
+		// again with it in one transaction, lest a Set come between.
 		var err error
 		val, err = s.rdb.GetRange(ctx, k, 0, s.cfg.maxValue).Bytes()
 		if err == nil && len(val) == 0 {
-			var n int64
-			if n, err = s.rdb.Exists(ctx, k).Result(); err == nil && n == 0 {
-				err = redis.Nil
+			var get *redis.StringCmd
+			var exists *redis.IntCmd
+			if _, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				get, exists = p.GetRange(ctx, k, 0, s.cfg.maxValue), p.Exists(ctx, k)
+				return nil
+			}); err == nil {
+				val = []byte(get.Val())
+				if exists.Val() == 0 {
+					err = redis.Nil
+				}
 			}
 		}
 		return err

@@ -248,3 +248,37 @@ func TestTTLsRoundedUp(t *testing.T) {
 		t.Errorf("lease for the longest ttl: ok=%v err=%v", ok, err)
 	}
 }
+
+// TestGetRacingSet: a Get that meets a missing key while another process
+// Sets it reads the value or a miss, never an empty value the key never
+// held.
+func TestGetRacingSet(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	ctx := t.Context()
+	k := s.valueKey(authority)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = rdb.Del(ctx, k).Err()
+			_ = s.Set(ctx, authority, []byte("a whole value"), time.Hour)
+		}
+	}()
+	empty := 0
+	for range 3000 {
+		if v, err := s.Get(ctx, authority); err == nil && len(v) == 0 {
+			empty++
+		}
+	}
+	close(stop)
+	<-done
+	if empty > 0 {
+		t.Errorf("Get read an empty value %d times; the key only ever held a whole one", empty)
+	}
+}
