@@ -104,11 +104,16 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if sameSite(ch.root, authority) {
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {
-				t.done(ctx, turn{authority: authority}, hold) // a hold, no turn
+				// A hold, no turn: for the server that answered, and the
+				// check's own authority, whose twin it may be.
+				t.done(ctx, turn{authority: authority}, hold)
+				if authority != ch.root {
+					t.done(ctx, turn{authority: ch.root}, hold)
+				}
 			}
 		}, nil
 	}
-	tu, _, err := t.awaitTurn(ctx, authority, t.intervalAt(authority))
+	tu, _, err := t.awaitTurn(ctx, authority, t.intervalAt(authority), turn{})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}

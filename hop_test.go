@@ -172,33 +172,43 @@ func TestHopRetryAfterHolds(t *testing.T) {
 
 // TestRobotsRetryAfterHolds: a site's own robots.txt answered 503 with a
 // Retry-After holds its pages, though the last good copy stands in and
-// allows them.
+// allows them; so does its www twin's, where robots.txt redirects.
 func TestRobotsRetryAfterHolds(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	var down atomic.Bool
-	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		if down.Load() {
-			serve(503, "maintenance", "Retry-After", "600")(rw, r)
-			return
-		}
-		serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=60")(rw, r)
-	})
-	w.on("a.test/page", serve(200, "page"))
-	clock := newTestClock()
-	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithClock(clock.Now)}, WithNoWait())
-	t.Cleanup(func() { _ = c.Close() })
-	hc := &http.Client{Transport: tr}
-	if _, err := get(context.Background(), hc, "http://a.test/page"); err != nil {
-		t.Fatal(err)
-	}
-	down.Store(true)
-	clock.Advance(2 * time.Minute)
-	if d, err := c.Check(context.Background(), "http://a.test/page"); err != nil || !d.Allowed || !d.Stale {
-		t.Fatalf("robots.txt down: %+v, %v; want the last good copy standing in", d, err)
-	}
-	if _, err := get(context.Background(), hc, "http://a.test/page"); !errors.Is(err, ErrPaced) {
-		t.Errorf("a page right after robots.txt's Retry-After: 600: %v, want ErrPaced", err)
+	for _, twin := range []bool{false, true} {
+		t.Run(fmt.Sprintf("twin=%v", twin), func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			var down atomic.Bool
+			robots := func(rw http.ResponseWriter, r *http.Request) {
+				if down.Load() {
+					serve(503, "maintenance", "Retry-After", "600")(rw, r)
+					return
+				}
+				serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=60")(rw, r)
+			}
+			if twin {
+				w.on("a.test/robots.txt", redirectTo("http://www.a.test/robots.txt"))
+				w.on("www.a.test/robots.txt", robots)
+			} else {
+				w.on("a.test/robots.txt", robots)
+			}
+			w.on("a.test/page", serve(200, "page"))
+			clock := newTestClock()
+			c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithClock(clock.Now)}, WithNoWait())
+			t.Cleanup(func() { _ = c.Close() })
+			hc := &http.Client{Transport: tr}
+			if _, err := get(context.Background(), hc, "http://a.test/page"); err != nil {
+				t.Fatal(err)
+			}
+			down.Store(true)
+			clock.Advance(2 * time.Minute)
+			if d, err := c.Check(context.Background(), "http://a.test/page"); err != nil || !d.Allowed || !d.Stale {
+				t.Fatalf("robots.txt down: %+v, %v; want the last good copy standing in", d, err)
+			}
+			if _, err := get(context.Background(), hc, "http://a.test/page"); !errors.Is(err, ErrPaced) {
+				t.Errorf("a page right after robots.txt's Retry-After: 600: %v, want ErrPaced", err)
+			}
+		})
 	}
 }
 

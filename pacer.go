@@ -268,8 +268,11 @@ func (t *Transport) bound(ctx context.Context, now time.Time) (time.Time, PacedE
 
 // awaitTurn calls Take until it gives the turn at authority, sleeping as
 // long as Take says. A turn that cannot come before the request's bound
-// fails at once with a *PacedError. waited says it slept.
-func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration) (_ turn, waited bool, _ error) {
+// fails at once with a *PacedError; so does one that cannot come before
+// the lease of holding (see Pacer.Take), a turn the request holds
+// meanwhile, runs out, lest another request take that turn and both be
+// sent. waited says it slept.
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn) (_ turn, waited bool, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, false, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
 	}
@@ -282,6 +285,9 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 	t.stats.paced.Add(1)
 	now := time.Now()
 	limit, pe := t.bound(ctx, now)
+	if lease := now.Add(max(pacing.TurnTimeout, holding.interval)); holding.id != 0 && lease.Before(limit) {
+		limit, pe = lease, PacedError{reason: "which is past the lease of the turn it holds at " + holding.authority}
+	}
 	var slept time.Duration
 	held := false
 	defer func() {

@@ -518,7 +518,11 @@ func pageHTML(h http.Header, b []byte) ([]byte, error) {
 	}
 	if coded {
 		if mt := mediaType(ctype, nil); mt == "" || mt == "text/html" || mt == "application/xhtml+xml" {
-			return nil, fmt.Errorf("robotstxt: a page in a content coding (Content-Encoding %s): its META tags cannot be read", capQuote(codings))
+			how := "gzip under no Content-Encoding"
+			if codings != "" {
+				how = "Content-Encoding " + capQuote(codings)
+			}
+			return nil, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
 		}
 		return nil, nil
 	}
@@ -551,21 +555,24 @@ func isHTML(ctype string, body []byte) bool {
 
 // isImage reports whether a body with Content-Type ctype is an image (see
 // mediaType), or might be: with no media type to go by, noimageai counts.
+// A media type that says it is unknown (application/octet-stream among
+// them) is sniffed, as browsers sniff an image.
 func isImage(ctype string, body []byte) bool {
 	mt := mediaType(ctype, body)
+	if unknownTypes[mt] {
+		mt = mediaType("", body)
+	}
 	return mt == "" || strings.HasPrefix(mt, "image/")
 }
 
 // mediaType returns the media type of a body with Content-Type ctype: its
-// own, or, when ctype is missing, unreadable or says it is unknown
-// (application/octet-stream among them, which browsers sniff for an
-// image), the one body sniffs as, as browsers do; "" then when body is
-// empty. A parameter it cannot read ("text/html; charset") leaves the
-// media type to a browser, and here.
+// own, or, when ctype is missing or unreadable, the one body sniffs as,
+// as browsers do; "" then when body is empty. A parameter it cannot read
+// ("text/html; charset") leaves the media type to a browser, and here.
 func mediaType(ctype string, body []byte) string {
 	mt, _, err := mime.ParseMediaType(ctype)
 	switch {
-	case (err == nil || errors.Is(err, mime.ErrInvalidMediaParameter)) && !unknownTypes[mt]:
+	case err == nil || errors.Is(err, mime.ErrInvalidMediaParameter):
 		return mt
 	case len(body) == 0:
 		return ""

@@ -351,6 +351,8 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"gzip under no line", "text/html", nil, gz.Bytes(), // a second gzip, the first undone
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"gzip JSON", "application/json", []string{"gzip"}, gz.Bytes(), []string{"robots.txt train-ai y "}},
+		{"a gzip download", "application/octet-stream", nil, gz.Bytes(), []string{"robots.txt train-ai y "}},
+		{"a download in gzip", "application/octet-stream", []string{"gzip"}, gz.Bytes(), []string{"robots.txt train-ai y "}},
 		{"an empty body in gzip (HEAD)", "text/html", []string{"gzip"}, []byte{}, []string{"robots.txt train-ai y "}},
 		{"UTF-16LE by its charset", "text/html; charset=utf-16le", nil, utf16le,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},

@@ -14,7 +14,6 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/ascii"
-	"github.com/robotsgate/robotstxt/internal/pacing"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"golang.org/x/net/idna"
 )
@@ -215,18 +214,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
 	interval := max(t.interval(served), t.interval(dialed))
-	tu, waited, err := t.awaitTurn(ctx, authority, interval)
+	tu, waited, err := t.awaitTurn(ctx, authority, interval, turn{})
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
 	var tu2 turn // also's
 	if also != "" {
-		// The first turn is held meanwhile: no longer than its lease (see
-		// Pacer.Take), lest another request take it and both be sent.
-		held, cancel := context.WithDeadline(ctx, time.Now().Add(max(pacing.TurnTimeout, interval)-deadlineMargin))
 		var w bool
-		tu2, w, err = t.awaitTurn(held, also, interval)
-		cancel()
+		tu2, w, err = t.awaitTurn(ctx, also, interval, tu)
 		if err != nil {
 			t.done(ctx, tu, 0)
 			return t.refuse(ctx, req, err)

@@ -211,9 +211,14 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 		t.Fatal("the request waited for a turn past the lease of the one it held")
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if !slices.Equal(p.taken, []string{"http://b.test:80"}) || !slices.Equal(p.end, []string{"http://b.test:80"}) {
 		t.Errorf("turns taken %q, ended %q; want b.test's, ended", p.taken, p.end)
+	}
+	p.mu.Unlock()
+	// A WithMaxWait shorter than the lease still bounds the wait.
+	tr2 := NewTransport(c, w.transport(t), WithPacer(p), WithMaxWait(500*time.Millisecond))
+	if _, err := get(context.Background(), &http.Client{Transport: tr2}, "http://\uff42.test/page"); !errors.Is(err, ErrPaced) || !strings.Contains(err.Error(), "WithMaxWait") {
+		t.Errorf("under WithMaxWait(500ms): %v, want ErrPaced past the longest wait", err)
 	}
 }
 
