@@ -126,8 +126,11 @@ func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
 	return d, err
 }
 
-// Close stops fetches under way and waits for them to end. Checks that
-// can be answered from memory keep working; others return ErrClosed.
+// Close stops fetches under way, waits for them to end and closes the
+// idle connections of the transport it fetches through, if given one
+// ([WithHTTPClient], [NewClientTransport], whose Transport shares it).
+// Checks that can be answered from memory keep working; others return
+// ErrClosed.
 func (c *Client) Close() error {
 	c.mustBeMade()
 	c.mu.Lock()
@@ -138,6 +141,9 @@ func (c *Client) Close() error {
 		c.clock.stop()
 	}
 	c.fetches.Wait()
+	if c.fetcher.hc.Transport != nil { // else http.DefaultTransport, which others share
+		c.fetcher.hc.CloseIdleConnections()
+	}
 	return nil
 }
 

@@ -169,6 +169,14 @@ type forwarder struct{ t *Transport }
 
 func (f *forwarder) RoundTrip(req *http.Request) (*http.Response, error) { return f.t.RoundTrip(req) }
 
+// CloseIdleConnections closes the idle connections of the Transport's
+// next, for Client.Close.
+func (f *forwarder) CloseIdleConnections() {
+	if ci, ok := f.t.next.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
 // skipKey marks contexts made by SkipRobots.
 type skipKey struct{}
 
@@ -490,9 +498,10 @@ var ErrAgentMismatch = errors.New("robotstxt: the request's User-Agent names ano
 
 // withAgent returns req as the Transport sends it, or an error wrapping
 // ErrAgentMismatch: req itself when its one User-Agent names one of the
-// Client's product tokens, else a copy that carries it, or the Client's
-// when req has none, under the canonical key alone, since net/http writes
-// every spelling of the key that req.Header holds.
+// Client's product tokens or is the Client's own, else a copy that
+// carries it, or the Client's when req has none, under the canonical key
+// alone, since net/http writes every spelling of the key that req.Header
+// holds.
 func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	var ua string
 	n, canonical := 0, true
@@ -517,7 +526,9 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 		}
 		fallthrough
 	default:
-		if err := t.namesClient(ua); err != nil {
+		// The Client's own User-Agent passes, as it does when the
+		// Transport sets it, whatever it names.
+		if err := t.namesClient(ua); err != nil && ua != t.c.cfg.userAgent {
 			return req, err
 		}
 		if canonical {

@@ -3,11 +3,15 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -105,6 +109,67 @@ func TestTransportSetsUserAgent(t *testing.T) {
 		req.Header["User-Agent"] = []string{ua}
 		if _, err := hc.Do(req); !errors.Is(err, ErrAgentMismatch) {
 			t.Errorf("User-Agent %q: %v, want ErrAgentMismatch", ua, err)
+		}
+	}
+}
+
+// TestTransportAcceptsTheClientsUserAgent: a request that carries the
+// Client's own User-Agent goes out, as one without a User-Agent does with
+// it, even when that User-Agent names another token than the Client's
+// product tokens.
+func TestTransportAcceptsTheClientsUserAgent(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	const ua = "ExampleBot/1.0 (+https://example.com/bot)"
+	c := newTestClient(t, WithUserAgent(ua), WithProductTokens("Example-Bot"))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	hc := &http.Client{Transport: NewTransport(c, next)}
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	for _, header := range []string{"", ua} {
+		if header != "" {
+			req.Header.Set("User-Agent", header)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("User-Agent %q: %v", header, err)
+		}
+		resp.Body.Close()
+	}
+}
+
+// TestClientCloseClosesIdleConnections: Close closes the idle connections
+// of the transport the Client fetches through, which NewClientTransport's
+// Transport shares: nothing stays open for the idle timeout.
+func TestClientCloseClosesIdleConnections(t *testing.T) {
+	checkLeaks(t)
+	var open atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		}
+	}))
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			open.Add(1)
+		case http.StateClosed, http.StateHijacked:
+			open.Add(-1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c, tr := NewClientTransport(&http.Transport{}, []Option{WithUserAgent(testUA)})
+	if _, err := get(t.Context(), &http.Client{Transport: tr}, srv.URL+"/page"); err != nil {
+		t.Fatal(err)
+	}
+	if open.Load() == 0 {
+		t.Fatal("no connection stayed open to close")
+	}
+	_ = c.Close()
+	for deadline := time.Now().Add(5 * time.Second); open.Load() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections still open 5 s after Close", open.Load())
 		}
 	}
 }

@@ -218,8 +218,8 @@ const maxHTMLBytes = 1 << 20
 // stops where the body begins, as a browser builds the page, or after 1
 // MiB. A page is read as UTF-8 or an ASCII-compatible charset, or as
 // UTF-16 after its byte-order mark. An error says that r failed, or that
-// the head runs on past 1 MiB, so that tags after it went unread; the
-// directives read before it are returned. Malformed HTML is read as
+// the head runs on to 1 MiB, so that tags after it may have gone unread;
+// the directives read before it are returned. Malformed HTML is read as
 // browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
@@ -290,11 +290,11 @@ func head(r io.Reader, visit func(name, content string)) error {
 			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			if lr.N == 0 { // the limit ended the head: does the page?
-				var one [1]byte
-				if n, _ := io.ReadFull(r, one[:]); n > 0 {
-					return fmt.Errorf("meta: the head runs on past %d MiB: the tags after it were not read", maxHTMLBytes>>20)
-				}
+			if lr.N == 0 {
+				// The head runs on to the limit: whatever follows, if
+				// anything (a caller may have read the page that far),
+				// went unread.
+				return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
 			}
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:

@@ -202,8 +202,9 @@ func TestFromHTMLBroken(t *testing.T) {
 }
 
 // TestFromHTMLStopsAtLimit: the head is read for 1 MiB at most, and a
-// head that runs on past it is an error, so that a caller can tell tags
-// went unread; a page that ends at the limit is read whole.
+// head that runs on to it is an error, so that a caller can tell tags
+// may have gone unread, whether the page goes on or the caller read it
+// that far; a page whose head ends before the limit is read whole.
 func TestFromHTMLStopsAtLimit(t *testing.T) {
 	pad := "<html><head>" + strings.Repeat("<!-- pad -->", maxHTMLBytes/12+1)
 	d, err := FromHTML(strings.NewReader(pad+`<meta name="robots" content="noindex">`), "")
@@ -216,8 +217,13 @@ func TestFromHTMLStopsAtLimit(t *testing.T) {
 	}
 	page := `<html><head><meta name="robots" content="noindex">`
 	page += strings.Repeat(" ", maxHTMLBytes-len(page))
+	if d, err := FromHTML(strings.NewReader(page), ""); err == nil || !d.NoIndex {
+		t.Errorf("a head cut at exactly maxHTMLBytes: %+v, %v; want an error", d, err)
+	}
+	page = `<html><head><meta name="robots" content="noindex"></head><body>`
+	page += strings.Repeat("x", maxHTMLBytes)
 	if d, err := FromHTML(strings.NewReader(page), ""); err != nil || !d.NoIndex {
-		t.Errorf("a page of exactly maxHTMLBytes: %+v, %v", d, err)
+		t.Errorf("a page whose head ends early: %+v, %v", d, err)
 	}
 }
 
