@@ -929,13 +929,13 @@ func TestClientDecisionUsage(t *testing.T) {
 	}
 }
 
-// freezeEntry freezes the cached entry of host in c, as the byte budget
-// would.
-func freezeEntry(t *testing.T, c *Client, host string) *entry {
+// freezeEntry freezes the cached entry of authority (as
+// "http://big.test:80") in c, as the byte budget would.
+func freezeEntry(t *testing.T, c *Client, authority string) *entry {
 	t.Helper()
-	e := c.robots.cache.peek("http://" + host + ":80")
+	e := c.robots.cache.peek(authority)
 	if e == nil || e.rules.Load() == nil {
-		t.Fatalf("%s: no entry with rules to freeze", host)
+		t.Fatalf("%s: no entry with rules to freeze", authority)
 	}
 	c.robots.cache.mu.Lock()
 	c.robots.cache.hot.Remove(e.key)
@@ -960,7 +960,7 @@ func TestClientThawShared(t *testing.T) {
 	if ok, err := c.Allowed(ctx, "http://big.test/a/x7/y"); ok || err != nil {
 		t.Fatalf("Allowed = %v, %v; want disallowed", ok, err)
 	}
-	e := freezeEntry(t, c, "big.test")
+	e := freezeEntry(t, c, "http://big.test:80")
 	if st := c.Stats(); st.Frozen != 1 || st.Bytes != e.cost() {
 		t.Fatalf("after freezing: %+v; want 1 frozen, %d bytes", st, e.cost())
 	}
@@ -1765,5 +1765,27 @@ func TestClientChecksNormalForms(t *testing.T) {
 		if got := Parse([]byte("User-agent: *\nDisallow: /private\nAllow: /public\n")).Allowed("x", p); !want && !got && p != "/./private" {
 			t.Errorf("Robots.Allowed(%q) = false: the parser must read the spelling only", p)
 		}
+	}
+}
+
+// TestThawOfADamagedBody: a frozen entry whose body was damaged in memory
+// (the size a Zstandard frame states) thaws into an error, not a panic
+// or an allocation of the size it claims, and allows nothing.
+func TestThawOfADamagedBody(t *testing.T) {
+	checkLeaks(t)
+	body := "User-agent: *\nDisallow: /\n" + strings.Repeat("# "+strings.Repeat("x", 60)+"\n", 700) // 40 KiB: Zstandard
+	s := newSite(t, serve(200, body))
+	c := newTestClient(t)
+	if ok, err := c.Allowed(context.Background(), s.URL+"/x"); ok || err != nil {
+		t.Fatalf("Allowed = %v, %v", ok, err)
+	}
+	e := freezeEntry(t, c, s.URL)
+	if e.body[0] != codecZstd {
+		t.Fatalf("the body is kept with codec %d, want Zstandard", e.body[0])
+	}
+	e.body[5] ^= 0x80 // in the frame's stated size
+	ok, err := c.Allowed(context.Background(), s.URL+"/x")
+	if ok || err == nil {
+		t.Errorf("a damaged frozen body: Allowed = %v, %v; want an error", ok, err)
 	}
 }

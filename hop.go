@@ -20,6 +20,10 @@ type chain struct {
 	root     string        // the authority the check is for
 	sites    []string      // the authorities whose fetches ctx serves, outermost first
 	requests *atomic.Int64 // what the check may still send (see requestBound)
+	// admitted is the check of the last hop admitHop allowed, whose
+	// crawl-delay paces it: the cache may evict that site's entry before
+	// it is sent. Only the fetch's goroutine touches it.
+	admitted Decision
 }
 
 // chainKey keys the *chain of a fetch's context.
@@ -81,12 +85,14 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {
 		return "", false, refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
 	}
-	switch ok, err := c.checkAt(ctx, nextKey, path, nil); {
+	var d Decision
+	switch ok, err := c.checkAt(ctx, nextKey, path, &d); {
 	case err != nil:
 		return "", false, refused(err)
 	case !ok:
 		return "", false, refused(errors.New("its robots.txt disallows it"))
 	}
+	chainOf(ctx).admitted = d
 	return string(nextKey), true, nil
 }
 
@@ -113,7 +119,11 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 			}
 		}, nil
 	}
-	tu, _, err := t.awaitTurn(ctx, authority, t.intervalAt(authority), turn{})
+	iv := t.intervalAt(authority)
+	if ch.admitted.Authority == authority {
+		iv = t.interval(ch.admitted)
+	}
+	tu, _, err := t.awaitTurn(ctx, authority, iv, turn{})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}

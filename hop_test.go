@@ -212,6 +212,71 @@ func TestRobotsRetryAfterHolds(t *testing.T) {
 	}
 }
 
+// intervalPacer is a Pacer that frees every turn and records the
+// intervals asked for at one authority.
+type intervalPacer struct {
+	at string
+	mu sync.Mutex
+	iv []time.Duration
+}
+
+func (p *intervalPacer) Take(_ context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	if authority == p.at {
+		p.mu.Lock()
+		p.iv = append(p.iv, interval)
+		p.mu.Unlock()
+	}
+	return 0, 0, nil
+}
+
+func (p *intervalPacer) Done(context.Context, string, uint64, time.Duration, time.Duration) error {
+	return nil
+}
+
+// TestHopPacedWhenEvicted: a hop is paced by the crawl-delay of the check
+// that admitted it, though the cache evicts that site's entry before the
+// hop is sent.
+func TestHopPacedWhenEvicted(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://b.test/page"))
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\nCrawl-delay: 10\n"))
+	w.on("b.test/page", serve(200, "User-agent: *\nAllow: /\n"))
+	for i := range 50 {
+		w.on(fmt.Sprintf("c%d.test/robots.txt", i), serve(200, "User-agent: *\nAllow: /\n"))
+	}
+	p := &intervalPacer{at: "http://b.test:80"}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithCacheSize(1))
+	NewTransport(c, http.DefaultTransport, WithPacer(p)) // the hops' pacer
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				_, _ = c.Check(ctx, fmt.Sprintf("http://c%d.test/", (g*25+i)%50))
+			}
+		})
+	}
+	for ctx.Err() == nil {
+		_, _ = c.Check(ctx, "http://a.test/a")
+	}
+	wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// b.test's turns: one for each fetch of its robots.txt, at the
+	// default interval, and one for each hop, at its Crawl-delay.
+	paced := 0
+	for _, iv := range p.iv {
+		if iv == 10*time.Second {
+			paced++
+		}
+	}
+	if hops := w.count("http://b.test/page"); paced < hops || hops == 0 {
+		t.Errorf("%d hops to b.test, %d paced at its Crawl-delay", hops, paced)
+	}
+}
+
 // TestHopSendsNoCookies: a hop another site's robots.txt chose carries
 // none of the cookies of the caller's jar, and leaves none in it.
 func TestHopSendsNoCookies(t *testing.T) {
