@@ -60,15 +60,17 @@ func (lt *linter) diagnostics() {
 }
 
 // agentCut reports a user-agent value that the parser cut to its product
-// token: an error when the token stops inside a word (MJ12bot is MJ),
-// information when a version or comment is dropped (Googlebot/2.1 is
-// Googlebot).
+// token: an error when the token stops inside a word (MJ12bot is MJ,
+// Mail.RU_Bot is Mail), information when a version, a comment or a
+// stray mark is dropped (Googlebot/2.1 and Googlebot. are Googlebot).
 func (lt *linter) agentCut(a parser.UserAgent) {
-	switch a.Value[len(a.Token)] {
-	case ' ', '\t', '/', '(', ';', ',', '+', '*':
-		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
-	default:
+	rest := a.Value[len(a.Token):]
+	inWord := func(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c >= 0x80 }
+	switch {
+	case inWord(rest[0]), !strings.ContainsRune(" \t/(;,+*", rune(rest[0])) && len(rest) > 1 && inWord(rest[1]):
 		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
+	default:
+		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
 	}
 }
 
@@ -83,14 +85,20 @@ func agentsByLine(f *parser.File) map[int]parser.UserAgent {
 	return m
 }
 
-// directiveWord returns the directive that a skipped line starts with,
-// such as "Disallow", or "".
+// directiveWord returns the key that a skipped line starts with, when the
+// parser reads it as a directive's (Disallow, or a spelling it accepts
+// such as disalow or "user agent"), or "".
 func directiveWord(line string) string {
-	word, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-	w := strings.ToLower(strings.TrimRight(word, ":"))
-	for _, k := range []string{"user-agent", "allow", "disallow", "sitemap", "content-usage"} {
-		if w == k {
-			return word
+	words := strings.Fields(line)
+	for n := 1; n <= min(2, len(words)); n++ { // "user agent" is two words
+		key := strings.TrimRight(strings.Join(words[:n], " "), ":")
+		f := parser.Parse([]byte(key + ": /x\n"))
+		known := len(f.Extensions) == 0 // not Crawl-delay or another extension
+		for _, d := range f.Diagnostics {
+			known = known && d.Kind != parser.UnknownKey && d.Kind != parser.NoKey && d.Kind != parser.MissingColon
+		}
+		if known && key != "" {
+			return key
 		}
 	}
 	return ""

@@ -18,10 +18,40 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot (compatible)":  codeAgentToken,
 		"Mediapartners-Google*":   codeAgentToken,
 		"bingbot;+http://x.y/bot": codeAgentToken,
+		"Googlebot.":              codeAgentToken,
+		"Googlebot:":              codeAgentToken,
+		"Foo.Bar":                 codeAgentCut,
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {
 			t.Errorf("%q: %+v, want %s", value, fs, code)
+		}
+	}
+}
+
+// TestDirectiveSkipped: a line crawlers skip that starts with a key the
+// parser reads, however it is spelled and whatever blank follows it, is
+// an error; other text is not a directive.
+func TestDirectiveSkipped(t *testing.T) {
+	for line, want := range map[string]code{
+		"Disallow /a /b":         codeDirectiveLost,
+		"Disallow\t/a\t/b":       codeDirectiveLost,
+		"Allow\t/c /d":           codeDirectiveLost,
+		"Disalow /a /b":          codeDirectiveLost,
+		"useragent foo bar":      codeDirectiveLost,
+		"user agent Googlebot x": codeDirectiveLost,
+		"hello there world":      codeNotDirective,
+		"Crawl-delay 10 20":      codeNotDirective,
+	} {
+		fs := lintText(t, "User-agent: *\nDisallow: /x\n"+line+"\n")
+		var got []code
+		for _, f := range fs {
+			if f.Line == 3 {
+				got = append(got, f.Code)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%q: %v, want %s", line, got, want)
 		}
 	}
 }
