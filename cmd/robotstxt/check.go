@@ -144,8 +144,9 @@ func (ck *checker) check(t target) (int, error) {
 		c.p = parse(doc.body.Text, ck.mode)
 	}
 	rc := robotstxt.Receipt{Signals: []robotstxt.Signal{}}
+	var redirected bool // the receipt is of where the page led
 	if c.verdict() == verdictAllowed {
-		rc = ck.receipt(t.url)
+		rc, redirected = ck.receipt(t.url)
 	}
 	res := checkResult{c.result(ck.agent, rc.Usage, true), rc.Signals}
 	code, note := ck.x.judge(res.Verdict)
@@ -155,10 +156,15 @@ func (ck *checker) check(t target) (int, error) {
 	w := ck.e.stdout
 	printDecision(w, res.Verdict.word(), ck.width, t.arg, res.Detail+note)
 	if res.Verdict == verdictAllowed {
-		if c.p != nil {
+		if c.p != nil && !redirected {
 			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.url, true))
 		}
-		printSignals(w, ck.width, rc)
+		if redirected {
+			// The usage lines of the URL's robots.txt would not be the
+			// receipt's: every signal is listed.
+			printDecision(w, "", ck.width, "page", "redirected to "+rc.URL)
+		}
+		printSignals(w, ck.width, rc, redirected)
 	}
 	if ck.verbose && !ck.shown[d.Authority] {
 		ck.shown[d.Authority] = true
@@ -171,34 +177,35 @@ func (ck *checker) check(t target) (int, error) {
 // would, and returns its receipt: what robots.txt, the page's header and
 // META tags and, with -tdmrep, the site's tdmrep.json say of its use. A
 // page that cannot be fetched gives the receipt of robots.txt and
-// tdmrep.json alone.
-func (ck *checker) receipt(url string) robotstxt.Receipt {
+// tdmrep.json alone. redirected reports that the page redirected: the
+// receipt is of the page where it led.
+func (ck *checker) receipt(url string) (_ robotstxt.Receipt, redirected bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), ck.pages.Timeout+time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}
+		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false
 	}
 	resp, err := ck.pages.Do(req)
 	if err != nil {
-		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil)
+		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil), false
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxPage))
-	return ck.rt.Receipt(resp, body)
+	return ck.rt.Receipt(resp, body), resp.Request != nil && resp.Request.URL.String() != req.URL.String()
 }
 
 // printSignals writes, under an allowed URL's usage lines, the signals of
 // rc that robots.txt does not hold (those of the page and of tdmrep.json),
-// one a line, and then, when there are any, what all of rc's signals say
-// together:
+// or with all every signal, one a line, and then, when it wrote any, what
+// all of rc's signals say together:
 //
 //	tdm-header train-ai=n  (tdm-reservation: 1)
 //	merged train-ai=n, search=y  (every signal: n from any source wins)
-func printSignals(w io.Writer, width int, rc robotstxt.Receipt) {
+func printSignals(w io.Writer, width int, rc robotstxt.Receipt, all bool) {
 	var others int
 	for _, s := range rc.Signals {
-		if s.Source == "robots.txt" || s.Source == "content-signal" {
+		if !all && (s.Source == "robots.txt" || s.Source == "content-signal") {
 			continue
 		}
 		others++
@@ -211,7 +218,7 @@ func printSignals(w io.Writer, width int, rc robotstxt.Receipt) {
 		}
 		printDecision(w, "", width, s.Source+" "+s.Label+"="+s.Pref.String(), where)
 	}
-	if others > 0 {
+	if others > 0 || all {
 		printDecision(w, "", width, "merged "+usageText(rc.Usage.Pref), "every signal: n from any source wins")
 	}
 }

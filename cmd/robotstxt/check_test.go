@@ -648,3 +648,26 @@ func TestCheckLongRedirectsOfTwoSites(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRedirectedPage: a page that redirects has the receipt of where
+// it led, whose robots.txt lines the URL's usage lines would not show:
+// the text lists every signal and their merge, as -json says.
+func TestCheckRedirectedPage(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /b train-ai=n\n")
+	})
+	mux.Handle("/a", http.RedirectHandler("/b", http.StatusFound))
+	mux.HandleFunc("/b", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "page") })
+	s := httptest.NewServer(mux)
+	defer s.Close()
+	js := runCmd(t, "", "check", "-json", s.URL+"/a")
+	if !strings.Contains(js.stdout, `"usage":{"train-ai":"n"}`) {
+		t.Fatalf("-json: %s", js.stdout)
+	}
+	r := runCmd(t, "", "check", s.URL+"/a")
+	if !strings.Contains(r.stdout, "redirected to "+s.URL+"/b") || !strings.Contains(r.stdout, "merged train-ai=n") ||
+		strings.Contains(r.stdout, "usage train-ai=y") {
+		t.Errorf("stdout:\n%s\nwant the redirect and the receipt's train-ai=n", r.stdout)
+	}
+}
