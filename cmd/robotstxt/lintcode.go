@@ -56,6 +56,7 @@ const (
 	codeDirectiveLost
 	codeUsageSyntax
 	codeUsageValue
+	codeLicenseRelative
 	codeKeyTypo
 	codeSitemapRelative
 	codeCrawlDelay
@@ -110,6 +111,7 @@ var codeTable = [numCodes]codeEntry{
 	codeDirectiveLost:    {"directive-skipped", sevError, "a rule crawlers skip, such as Disallow /a /b"},
 	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},
 	codeUsageValue:       {"usage-value", sevError, "a usage preference other than y or n, such as train-ai=no: unknown"},
+	codeLicenseRelative:  {"license-relative", sevError, "an RSL License that is not an absolute http(s) URL: it names no licence"},
 	codeKeyTypo:          {"key-typo", sevWarning, "an unknown key near a known one: the line is ignored"},
 	codeSitemapRelative:  {"sitemap-relative", sevWarning, "a sitemap that is not an absolute http(s) URL"},
 	codeCrawlDelay:       {"crawl-delay", sevWarning, "Crawl-delay, which Google ignores and Bing reads"},

@@ -65,7 +65,9 @@ func (lt *linter) diagnostics() {
 // stray mark is dropped (Googlebot/2.1 and Googlebot. are Googlebot).
 func (lt *linter) agentCut(a parser.UserAgent) {
 	rest := a.Value[len(a.Token):]
-	inWord := func(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c >= 0x80 }
+	inWord := func(c byte) bool {
+		return '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c >= 0x80
+	}
 	switch {
 	case inWord(rest[0]), !strings.ContainsRune(" \t/(;,+*", rune(rest[0])) && len(rest) > 1 && inWord(rest[1]):
 		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
@@ -177,11 +179,22 @@ func (lt *linter) records() {
 		lt.add(firstDelay, codeCrawlDelay, "Google ignores Crawl-delay (%s in this file); Bing and Yandex read it", plural(delays, "line"))
 	}
 	for _, s := range f.Sitemaps {
-		u, err := url.Parse(s.Value)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if !absolute(s.Value) {
 			lt.add(s.Line, codeSitemapRelative, "sitemap %q is not an absolute http or https URL: crawlers skip it", s.Value)
 		}
 	}
+	for _, l := range f.Licenses {
+		if !absolute(l.Value) {
+			lt.add(l.Line, codeLicenseRelative, "license %q is not an absolute http or https URL: crawlers skip it", l.Value)
+		}
+	}
+}
+
+// absolute reports whether v is an absolute http or https URL, as a
+// Sitemap or License record must be.
+func absolute(v string) bool {
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // maxCrawlDelay is the longest crawl-delay the Client reads: what

@@ -141,3 +141,18 @@ func TestCrawlDelayClamped(t *testing.T) {
 		t.Errorf("two groups: %q", got)
 	}
 }
+
+// TestRelativeRecords: a Sitemap or an RSL License record that is not an
+// absolute http or https URL is reported, a License as an error; an
+// absolute one is not.
+func TestRelativeRecords(t *testing.T) {
+	fs := lintText(t, "User-agent: *\nDisallow: /x\nLicense: /terms.xml\nLicense: https://example.com/license.xml\nSitemap: sitemap.xml\nSitemap: https://example.com/sitemap.xml\n")
+	var got []string
+	for _, f := range fs {
+		got = append(got, fmt.Sprintf("%d %s %s", f.Line, f.Severity, f.Code))
+	}
+	want := []string{"3 error license-relative", "5 warning sitemap-relative"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}
