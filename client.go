@@ -128,7 +128,8 @@ func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
 
 // Close stops fetches under way, waits for them to end and closes the
 // idle connections of the transport it fetches through, if given one
-// ([WithHTTPClient], [NewClientTransport], whose Transport shares it).
+// other than http.DefaultTransport ([WithHTTPClient],
+// [NewClientTransport], whose Transport shares it).
 // Checks that can be answered from memory keep working; others return
 // ErrClosed.
 func (c *Client) Close() error {

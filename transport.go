@@ -170,9 +170,10 @@ type forwarder struct{ t *Transport }
 func (f *forwarder) RoundTrip(req *http.Request) (*http.Response, error) { return f.t.RoundTrip(req) }
 
 // CloseIdleConnections closes the idle connections of the Transport's
-// next, for Client.Close.
+// next, for Client.Close, unless it is http.DefaultTransport, which
+// others share.
 func (f *forwarder) CloseIdleConnections() {
-	if ci, ok := f.t.next.(interface{ CloseIdleConnections() }); ok {
+	if ci, ok := f.t.next.(interface{ CloseIdleConnections() }); ok && f.t.next != http.DefaultTransport {
 		ci.CloseIdleConnections()
 	}
 }

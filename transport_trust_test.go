@@ -172,6 +172,18 @@ func TestClientCloseClosesIdleConnections(t *testing.T) {
 			t.Fatalf("%d connections still open 5 s after Close", open.Load())
 		}
 	}
+
+	// http.DefaultTransport, which others share, keeps its own.
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	if _, err := get(t.Context(), http.DefaultClient, srv.URL+"/robots.txt"); err != nil {
+		t.Fatal(err)
+	}
+	c, _ = NewClientTransport(nil, []Option{WithUserAgent(testUA)})
+	_ = c.Close()
+	time.Sleep(100 * time.Millisecond) // a close would have reached the server
+	if n := open.Load(); n != 1 {
+		t.Errorf("%d connections of http.DefaultTransport open after Close, want 1", n)
+	}
 }
 
 // TestTransportPacesEverySpelling: every spelling of one host takes its

@@ -276,9 +276,9 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 
 // head calls visit with the name, spaces trimmed, and content of each
 // <meta> tag with a name in the head of the HTML page r. As browsers
-// parse it, the head ends at <body>; past </head>, it also takes the
-// tags that belong in a head until anything else, such as text, starts
-// the body.
+// parse it, the head ends at <body> or at the first element that belongs
+// in no head, whether or not </head> came first (a page may leave out
+// both tags); past </head>, text also ends it.
 func head(r io.Reader, visit func(name, content string)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	z := html.NewTokenizer(utf16Decoded(lr))
@@ -290,7 +290,7 @@ func head(r io.Reader, visit func(name, content string)) error {
 			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			if lr.N == 0 {
+			if lr.N == 0 && !after {
 				// The head runs on to the limit: whatever follows, if
 				// anything (a caller may have read the page that far),
 				// went unread.
@@ -300,7 +300,10 @@ func head(r io.Reader, visit func(name, content string)) error {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			switch a := atom.Lookup(name); {
-			case a == atom.Body || after && !afterHead[a]:
+			case a == atom.Body || !afterHead[a] && (after || a != atom.Noscript):
+				// The body begins, at <body> or at any element that
+				// belongs in no head, </head> or not (a page may leave
+				// both tags out); <noscript> may stand in the head.
 				return nil
 			case a == atom.Meta:
 				if hasAttr {

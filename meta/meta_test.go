@@ -225,6 +225,12 @@ func TestFromHTMLStopsAtLimit(t *testing.T) {
 	if d, err := FromHTML(strings.NewReader(page), ""); err != nil || !d.NoIndex {
 		t.Errorf("a page whose head ends early: %+v, %v", d, err)
 	}
+	// A page that leaves out the optional head and body tags: its head
+	// ends at its first element that belongs in no head, not at the limit.
+	page = `<!doctype html><title>T</title><meta name=robots content=noindex><main>` + strings.Repeat("<p>x</p>", maxHTMLBytes/8)
+	if d, err := FromHTML(strings.NewReader(page[:maxHTMLBytes]), ""); err != nil || !d.NoIndex {
+		t.Errorf("a minified page's first mebibyte: %+v, %v", d, err)
+	}
 }
 
 func TestFromHeader(t *testing.T) {

@@ -62,17 +62,15 @@ func (lt *linter) diagnostics() {
 // agentCut reports a user-agent value that the parser cut to its product
 // token: an error when the token stops inside a word (MJ12bot is MJ,
 // Mail.RU_Bot is Mail), information when a version, a comment or a
-// stray mark is dropped (Googlebot/2.1 and Googlebot. are Googlebot).
+// mark that ends the value is dropped (Googlebot/2.1 and Googlebot. are
+// Googlebot).
 func (lt *linter) agentCut(a parser.UserAgent) {
 	rest := a.Value[len(a.Token):]
-	inWord := func(c byte) bool {
-		return '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c >= 0x80
-	}
 	switch {
-	case inWord(rest[0]), !strings.ContainsRune(" \t/(;,+*", rune(rest[0])) && len(rest) > 1 && inWord(rest[1]):
-		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
-	default:
+	case strings.ContainsRune(" \t/(;,+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
 		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
+	default:
+		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
 	}
 }
 
@@ -87,19 +85,20 @@ func agentsByLine(f *parser.File) map[int]parser.UserAgent {
 	return m
 }
 
-// directiveWord returns the key that a skipped line starts with, when the
-// parser reads it as a directive's (Disallow, or a spelling it accepts
-// such as disalow or "user agent"), or "".
+// directiveWord returns the key that a skipped line starts with, when it
+// is a directive's (Disallow) or a misspelling the parser accepts of one
+// (disalow, "user agent"), or "". A word the parser reads as a key only
+// by its start (Allowed) is not one: prose may start so.
 func directiveWord(line string) string {
 	words := strings.Fields(line)
 	for n := 1; n <= min(2, len(words)); n++ { // "user agent" is two words
 		key := strings.TrimRight(strings.Join(words[:n], " "), ":")
-		f := parser.Parse([]byte(key + ": /x\n"))
-		known := len(f.Extensions) == 0 // not Crawl-delay or another extension
-		for _, d := range f.Diagnostics {
-			known = known && d.Kind != parser.UnknownKey && d.Kind != parser.NoKey && d.Kind != parser.MissingColon
+		known := slices.ContainsFunc([]string{"user-agent", "allow", "disallow", "sitemap", "content-usage"},
+			func(k string) bool { return strings.EqualFold(k, key) })
+		for _, d := range parser.Parse([]byte(key + ": /x\n")).Diagnostics {
+			known = known || d.Kind == parser.MisspeltKey
 		}
-		if known && key != "" {
+		if known {
 			return key
 		}
 	}

@@ -21,6 +21,8 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot.":              codeAgentToken,
 		"Googlebot:":              codeAgentToken,
 		"Foo.Bar":                 codeAgentCut,
+		"Yahoo! Slurp":            codeAgentCut,
+		"LWP::Simple":             codeAgentCut,
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {
@@ -34,14 +36,15 @@ func TestAgentCut(t *testing.T) {
 // an error; other text is not a directive.
 func TestDirectiveSkipped(t *testing.T) {
 	for line, want := range map[string]code{
-		"Disallow /a /b":         codeDirectiveLost,
-		"Disallow\t/a\t/b":       codeDirectiveLost,
-		"Allow\t/c /d":           codeDirectiveLost,
-		"Disalow /a /b":          codeDirectiveLost,
-		"useragent foo bar":      codeDirectiveLost,
-		"user agent Googlebot x": codeDirectiveLost,
-		"hello there world":      codeNotDirective,
-		"Crawl-delay 10 20":      codeNotDirective,
+		"Disallow /a /b":          codeDirectiveLost,
+		"Disallow\t/a\t/b":        codeDirectiveLost,
+		"Allow\t/c /d":            codeDirectiveLost,
+		"Disalow /a /b":           codeDirectiveLost,
+		"useragent foo bar":       codeDirectiveLost,
+		"user agent Googlebot x":  codeDirectiveLost,
+		"hello there world":       codeNotDirective,
+		"Allowed paths are below": codeNotDirective,
+		"Crawl-delay 10 20":       codeNotDirective,
 	} {
 		fs := lintText(t, "User-agent: *\nDisallow: /x\n"+line+"\n")
 		var got []code
