@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -127,11 +128,10 @@ func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
 }
 
 // Close stops fetches under way, waits for them to end and closes the
-// idle connections of the transport it fetches through, if given one
-// other than http.DefaultTransport ([WithHTTPClient],
-// [NewClientTransport], whose Transport shares it).
-// Checks that can be answered from memory keep working; others return
-// ErrClosed.
+// idle connections of the transport it fetches through, unless that is
+// http.DefaultTransport, which others share ([WithHTTPClient];
+// [NewClientTransport]'s Transport shares the Client's). Checks that can
+// be answered from memory keep working; others return ErrClosed.
 func (c *Client) Close() error {
 	c.mustBeMade()
 	c.mu.Lock()
@@ -142,7 +142,7 @@ func (c *Client) Close() error {
 		c.clock.stop()
 	}
 	c.fetches.Wait()
-	if c.fetcher.hc.Transport != nil { // else http.DefaultTransport, which others share
+	if rt := c.fetcher.hc.Transport; rt != nil && rt != http.DefaultTransport { // nil: the default
 		c.fetcher.hc.CloseIdleConnections()
 	}
 	return nil

@@ -180,6 +180,7 @@ func TestClientCloseClosesIdleConnections(t *testing.T) {
 	}
 	c, _ = NewClientTransport(nil, []Option{WithUserAgent(testUA)})
 	_ = c.Close()
+	_ = newTestClient(t, WithHTTPClient(&http.Client{Transport: http.DefaultTransport})).Close()
 	time.Sleep(100 * time.Millisecond) // a close would have reached the server
 	if n := open.Load(); n != 1 {
 		t.Errorf("%d connections of http.DefaultTransport open after Close, want 1", n)
