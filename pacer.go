@@ -266,41 +266,56 @@ func (t *Transport) bound(ctx context.Context, now time.Time) (time.Time, PacedE
 		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait)}
 }
 
+// How a request's turn came, as TransportStats counts it: a request that
+// takes two turns counts once, as the one that waited longer.
+type turnWait uint8
+
+const (
+	turnFree   turnWait = iota // Take gave the turn at once
+	turnWaited                 // Take said to wait (TransportStats.Paced)
+	turnHeld                   // a wait was longer than the interval (TransportStats.Held)
+)
+
+// count counts a request whose turns came as w.
+func (t *Transport) count(w turnWait) {
+	if w >= turnWaited {
+		t.stats.paced.Add(1)
+	}
+	if w == turnHeld {
+		t.stats.held.Add(1)
+	}
+}
+
 // awaitTurn calls Take until it gives the turn at authority, sleeping as
 // long as Take says. A turn that cannot come before the request's bound
 // fails at once with a *PacedError; so does one that cannot come before
 // the lease of holding (see Pacer.Take), a turn the request holds
 // meanwhile, runs out, lest another request take that turn and both be
-// sent. waited says it slept.
-func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn) (_ turn, waited bool, _ error) {
+// sent. w says whether Take said to wait; the caller counts it.
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn) (_ turn, w turnWait, _ error) {
 	if err := ctx.Err(); err != nil {
-		return turn{}, false, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
+		return turn{}, turnFree, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
 	}
 	interval = max(interval, 0)
 	id, wait, err := t.cfg.pacer.Take(ctx, authority, interval)
 	if err != nil || wait <= 0 {
-		return turn{authority, interval, id}, false, err
+		return turn{authority, interval, id}, turnFree, err
 	}
-	// The turn is not free: from here on the request counts as paced.
-	t.stats.paced.Add(1)
 	now := time.Now()
 	limit, pe := t.bound(ctx, now)
 	if lease := now.Add(max(pacing.TurnTimeout, holding.interval)); holding.id != 0 && lease.Before(limit) {
 		limit, pe = lease, PacedError{reason: "which is past the lease of the turn it holds at " + holding.authority}
 	}
 	var slept time.Duration
-	held := false
-	defer func() {
-		t.stats.waited.Add(int64(slept))
-		if held {
-			t.stats.held.Add(1)
-		}
-	}()
+	defer func() { t.stats.waited.Add(int64(slept)) }()
+	w = turnWaited
 	for {
-		held = held || wait > interval // only a hold explains that
+		if wait > interval { // only a hold explains that
+			w = turnHeld
+		}
 		retryAt := now.Add(max(wait, minRetry))
 		if !retryAt.Before(limit.Add(-deadlineMargin)) {
-			return turn{}, true, t.paced(ctx, pe, authority, interval, retryAt)
+			return turn{}, w, t.paced(ctx, pe, authority, interval, retryAt)
 		}
 		timer := time.NewTimer(retryAt.Sub(now))
 		select {
@@ -310,14 +325,14 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			slept += time.Since(now)
 			if ctx.Err() == context.DeadlineExceeded {
 				// A timer later than deadlineMargin: pacing all the same.
-				return turn{}, true, t.paced(ctx, pe, authority, interval, retryAt)
+				return turn{}, w, t.paced(ctx, pe, authority, interval, retryAt)
 			}
-			return turn{}, true, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
 		}
 		slept += time.Since(now)
 		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)
 		if err != nil || wait <= 0 {
-			return turn{authority, interval, id}, true, err
+			return turn{authority, interval, id}, w, err
 		}
 		now = time.Now()
 	}

@@ -223,21 +223,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
 	interval := max(t.interval(served), t.interval(dialed))
-	tu, waited, err := t.awaitTurn(ctx, authority, interval, turn{})
+	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{})
+	var tu2 turn // also's
+	if err == nil && also != "" {
+		var w2 turnWait
+		tu2, w2, err = t.awaitTurn(ctx, also, interval, tu)
+		if err != nil {
+			t.done(ctx, tu, 0)
+		}
+		w = max(w, w2)
+	}
+	t.count(w)
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	var tu2 turn // also's
-	if also != "" {
-		var w bool
-		tu2, w, err = t.awaitTurn(ctx, also, interval, tu)
-		if err != nil {
-			t.done(ctx, tu, 0)
-			return t.refuse(ctx, req, err)
-		}
-		waited = waited || w
-	}
-	if waited { // robots.txt may have changed meanwhile
+	if w != turnFree { // robots.txt may have changed meanwhile
 		if _, _, err := t.check(req); err != nil {
 			t.done(ctx, tu, 0)
 			t.done(ctx, tu2, 0)

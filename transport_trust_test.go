@@ -300,6 +300,47 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	}
 }
 
+// waitOncePacer is a Pacer that says to wait a little the first time it
+// is asked for each authority, and then gives the turn.
+type waitOncePacer struct {
+	mu    sync.Mutex
+	asked map[string]bool
+}
+
+func (p *waitOncePacer) Take(_ context.Context, authority string, _ time.Duration) (uint64, time.Duration, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.asked[authority] {
+		p.asked[authority] = true
+		return 0, 10 * time.Millisecond, nil
+	}
+	return 1, 0, nil
+}
+
+func (p *waitOncePacer) Done(context.Context, string, uint64, time.Duration, time.Duration) error {
+	return nil
+}
+
+// TestTransportCountsTwoTurnsOnce: a request that waits for both of its
+// turns (a name net/http sends unmapped) counts once in Paced and Held.
+func TestTransportCountsTwoTurnsOnce(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"b.test", "xn--ni7c.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on(h+"/page", serve(200, "page"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(&waitOncePacer{asked: map[string]bool{}}))
+	t.Cleanup(func() { _ = c.Close() })
+	if _, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	// Each wait (10 ms) is longer than the interval (0): a hold.
+	if st := tr.Stats(); st.Sent != 1 || st.Paced != 1 || st.Held != 1 {
+		t.Errorf("Stats = %+v, want one request sent, paced and held", st)
+	}
+}
+
 // TestErrorTextBounded: an error quotes at most 128 bytes of a URL or a
 // pattern, however long the file's rule or the request's URL.
 func TestErrorTextBounded(t *testing.T) {
