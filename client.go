@@ -128,8 +128,9 @@ func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
 }
 
 // Close stops fetches under way, waits for them to end and closes the
-// idle connections of the transport it fetches through, unless that is
-// http.DefaultTransport, which others share ([WithHTTPClient];
+// idle connections of the transport it fetches through, unless that is or
+// wraps (as [NewTransport] says) http.DefaultTransport, which others
+// share ([WithHTTPClient];
 // [NewClientTransport]'s Transport shares the Client's). Checks that can
 // be answered from memory keep working; others return ErrClosed.
 func (c *Client) Close() error {
@@ -142,7 +143,7 @@ func (c *Client) Close() error {
 		c.clock.stop()
 	}
 	c.fetches.Wait()
-	if rt := c.fetcher.hc.Transport; rt != nil && rt != http.DefaultTransport { // nil: the default
+	if !wraps(c.fetcher.hc.Transport, func(t *http.Transport) bool { return t == http.DefaultTransport }) {
 		c.fetcher.hc.CloseIdleConnections()
 	}
 	return nil

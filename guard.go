@@ -1,16 +1,15 @@
 package robotstxt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
-	"runtime"
-	"sync"
+	"reflect"
 	"syscall"
 	"time"
-	"weak"
 )
 
 // ErrNonPublic is wrapped by the error of a connection that a transport
@@ -30,26 +29,34 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // copy dials with its own net.Dialer (30 s connect timeout and keep-alive,
 // as http.DefaultTransport's) and has no proxy, which would resolve names
 // and connect where no check could see.
-func PublicOnly(t *http.Transport) *http.Transport {
-	g := guardTransport(t, nil)
-	w := weak.Make(g)
-	guards.Store(w, struct{}{})
-	runtime.AddCleanup(g, func(w weak.Pointer[http.Transport]) { guards.Delete(w) }, w)
-	return g
+func PublicOnly(t *http.Transport) *http.Transport { return guardTransport(t, nil) }
+
+// isGuard reports whether rt is or wraps, as [NewTransport] says, a
+// transport that dials only through the guard's dialer: one PublicOnly
+// made, or a Clone of one, with no proxy or other dial function set since.
+func isGuard(rt http.RoundTripper) bool {
+	return wraps(rt, func(t *http.Transport) bool {
+		//lint:ignore SA1019 a deprecated dial function set would bypass the guard
+		return t.Proxy == nil && t.DialTLSContext == nil && t.DialTLS == nil && t.Dial == nil &&
+			t.DialContext != nil && reflect.ValueOf(t.DialContext).Pointer() == guardDial
+	})
 }
 
-// guards holds a weak.Pointer[http.Transport] to each transport
-// PublicOnly made, dropped once it is collected, for isGuard.
-var guards sync.Map
+// guardDial is the code of the guard's dial function, which tells a
+// guard's transport, and each copy of it, from any other.
+var guardDial = reflect.ValueOf((*guardDialer)(nil).DialContext).Pointer()
 
-// isGuard reports whether rt is a transport PublicOnly made, or wraps one
-// as [NewTransport] says.
-func isGuard(rt http.RoundTripper) bool {
+// wraps reports whether rt (http.DefaultTransport when nil) is an
+// *http.Transport for which is reports true, or wraps one: a [Transport],
+// NewClientTransport's Client's, or a RoundTripper with a method
+// Unwrap() http.RoundTripper.
+func wraps(rt http.RoundTripper, is func(*http.Transport) bool) bool {
 	for range maxUnwrap {
 		switch v := rt.(type) {
+		case nil:
+			rt = http.DefaultTransport
 		case *http.Transport:
-			_, ok := guards.Load(weak.Make(v)) // nil makes the zero Pointer, never stored
-			return ok
+			return is(v)
 		case *Transport:
 			rt = v.next
 		case *forwarder:
@@ -63,9 +70,16 @@ func isGuard(rt http.RoundTripper) bool {
 	return false
 }
 
-// maxUnwrap bounds the wrappers isGuard follows: chains are a few deep,
+// maxUnwrap bounds the wrappers wraps follows: chains are a few deep,
 // and the bound ends a cycle.
 const maxUnwrap = 64
+
+// A guardDialer dials only addresses its check lets through.
+type guardDialer struct{ net.Dialer }
+
+func (d *guardDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
+	return d.Dialer.DialContext(ctx, network, address)
+}
 
 // guardTransport is PublicOnly with exempt, for tests, naming addresses
 // to let through although they are not public.
@@ -74,7 +88,7 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 		t = http.DefaultTransport.(*http.Transport)
 	}
 	g := t.Clone()
-	d := &net.Dialer{
+	d := &guardDialer{net.Dialer{
 		Timeout:   30 * time.Second,
 		KeepAlive: 30 * time.Second,
 		Control: func(network, address string, _ syscall.RawConn) error {
@@ -87,7 +101,7 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 			}
 			return nil
 		},
-	}
+	}}
 	g.Proxy = nil
 	g.DialContext = d.DialContext
 	// Any other dial function, deprecated ones included, would bypass the

@@ -221,6 +221,13 @@ func TestGuardWhateverTheOrder(t *testing.T) {
 	checked := newTestClient(t)
 	_, _ = checked.Check(context.Background(), internal.URL+"/x") // fetched before the Transport
 	mustPanic("checked first", func() { NewTransport(checked, guard) })
+	// A copy given a proxy, which would connect where no check sees, is
+	// no guard: the Client's own fetches through it are not guarded.
+	proxied := guard.Clone()
+	proxied.Proxy = http.ProxyFromEnvironment
+	if isGuard(proxied) || isGuard(http.DefaultTransport) || isGuard(nil) || !isGuard(guard.Clone()) {
+		t.Error("isGuard tells a guard's copy given a proxy, or the default transport, for a guard, or a plain copy for none")
+	}
 	mustPanic("default HTTP client", func() { NewTransport(NewClient(), guard) })
 	mustPanic("WithHTTPClient", func() { NewTransport(newTestClient(t), guard) })
 	mustPanic("NewClientTransport with WithHTTPClient", func() {
@@ -297,6 +304,7 @@ func TestGuardWrapped(t *testing.T) {
 		"signing":              botauth.NewTransport(guard, s),
 		"signing twice":        botauth.NewTransport(botauth.NewTransport(guard, s), s),
 		"Unwrap":               unwrapper{guard},
+		"a Clone":              guard.Clone(),
 		"Unwrap, then signing": unwrapper{botauth.NewTransport(guard, s)},
 		"a Transport":          inner,
 		"signing a Transport":  botauth.NewTransport(inner, s),

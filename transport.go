@@ -170,10 +170,9 @@ type forwarder struct{ t *Transport }
 func (f *forwarder) RoundTrip(req *http.Request) (*http.Response, error) { return f.t.RoundTrip(req) }
 
 // CloseIdleConnections closes the idle connections of the Transport's
-// next, for Client.Close, unless it is http.DefaultTransport, which
-// others share.
+// next, for Client.Close.
 func (f *forwarder) CloseIdleConnections() {
-	if ci, ok := f.t.next.(interface{ CloseIdleConnections() }); ok && f.t.next != http.DefaultTransport {
+	if ci, ok := f.t.next.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections()
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/botauth"
 )
 
 // TestTransportTrust runs requests a careless caller or a hostile page
@@ -181,6 +183,11 @@ func TestClientCloseClosesIdleConnections(t *testing.T) {
 	c, _ = NewClientTransport(nil, []Option{WithUserAgent(testUA)})
 	_ = c.Close()
 	_ = newTestClient(t, WithHTTPClient(&http.Client{Transport: http.DefaultTransport})).Close()
+	// Nor does it when wrapped, as by the signing transport over it.
+	signing := botauth.NewTransport(nil, testSigner(t))
+	c, _ = NewClientTransport(signing, []Option{WithUserAgent(testUA)})
+	_ = c.Close()
+	_ = newTestClient(t, WithHTTPClient(&http.Client{Transport: signing})).Close()
 	time.Sleep(100 * time.Millisecond) // a close would have reached the server
 	if n := open.Load(); n != 1 {
 		t.Errorf("%d connections of http.DefaultTransport open after Close, want 1", n)

@@ -8,13 +8,17 @@ import (
 
 // NewTransport returns a RoundTripper that signs a copy of each request as
 // it is sent, as [Signer.Sign] does, and sends it through next
-// (http.DefaultTransport when nil). Each redirect hop or retry gets a
-// signature of its own authority in place of those it carries (such as
-// those net/http copies onto a hop), so that no signature made for one
-// site reaches another; a hop net/http sends to another server with the
-// Host of the request before it (for a Location "//host/path") is not
-// signed. A request it cannot sign is not sent: RoundTrip closes its body
-// and returns the error. CloseIdleConnections reaches next's.
+// (http.DefaultTransport when nil). Each redirect hop or retry that
+// passes through it gets a signature of its own authority in place of
+// those it carries (such as those net/http copies onto a hop), so that no
+// signature made for one site reaches another; a hop net/http sends to
+// another server with the Host of the request before it (for a Location
+// "//host/path") is not signed. A request that an http.Transport below
+// sends again by itself, on a new connection when a kept-alive one closed
+// before answering, carries the same signature and nonce: a site that
+// refuses a nonce seen before refuses that retry. A request it cannot
+// sign is not sent: RoundTrip closes its body and returns the error.
+// CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
 // round: its Unwrap method lets robotstxt.NewTransport see the guard. Put
