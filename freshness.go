@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -66,7 +67,11 @@ func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Durati
 // retryAfter reads a Retry-After header in seconds or as an HTTP date.
 func retryAfter(now time.Time, h http.Header) (time.Duration, bool) {
 	v := strings.TrimSpace(h.Get("Retry-After"))
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && v[0] != '-' {
+		secs, err = 1<<33, nil // all digits, past int64: as long as any
+	}
+	if err == nil {
 		if secs < 0 {
 			return 0, false
 		}

@@ -77,3 +77,33 @@ func TestCoarseClockMarginReadsTheExactClock(t *testing.T) {
 		t.Errorf("three checks 2 ms apart of an entry fresh for 1 ms fetched %d times, want 3", n)
 	}
 }
+
+// TestRetryAfter reads Retry-After as seconds or an HTTP date: a number of
+// seconds too large for int64 holds as long as any, not at all.
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		v, date string
+		want    time.Duration
+		ok      bool
+	}{
+		{"120", "", 120 * time.Second, true},
+		{" 0 ", "", 0, true},
+		{"9223372036854775807", "", (1 << 33) * time.Second, true},
+		{"99999999999999999999", "", (1 << 33) * time.Second, true},
+		{"-5", "", 0, false},
+		{"-99999999999999999999", "", 0, false},
+		{"soon", "", 0, false},
+		{"", "", 0, false},
+		{"Tue, 01 Dec 2026 12:02:00 GMT", "", 2 * time.Minute, true},
+		{"Tue, 01 Dec 2026 12:02:00 GMT", "Tue, 01 Dec 2026 12:01:00 GMT", time.Minute, true},
+	} {
+		h := http.Header{"Retry-After": {tc.v}}
+		if tc.date != "" {
+			h.Set("Date", tc.date)
+		}
+		if got, ok := retryAfter(now, h); got != tc.want || ok != tc.ok {
+			t.Errorf("Retry-After %q (Date %q): %v, %v; want %v, %v", tc.v, tc.date, got, ok, tc.want, tc.ok)
+		}
+	}
+}
