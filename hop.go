@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
@@ -77,6 +78,18 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 	nextKey, path, err := target.Split(dest, buf[:0])
 	if err != nil {
 		return "", false, refused(err)
+	}
+	if !ascii.IsASCII(next.Host) {
+		// net/http dials the name mapped but asks the server for it
+		// unmapped (see headerHost): when that is a second site, which
+		// the Transport checks and paces too, a hop does not go there.
+		asked, err := askedFor(next)
+		if err == nil && asked != string(nextKey) {
+			err = fmt.Errorf("net/http would dial %s but ask it for %s", nextKey, asked)
+		}
+		if err != nil {
+			return "", false, refused(err)
+		}
 	}
 	if sameSite(authority, string(nextKey)) || path == "/robots.txt" {
 		return string(nextKey), false, nil

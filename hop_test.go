@@ -116,6 +116,32 @@ func TestHopToAnotherSiteIsChecked(t *testing.T) {
 	}
 }
 
+// TestHopToAHostSentUnmapped: a hop to a name net/http dials mapped but
+// asks the server for unmapped (ｂ.test: dialled as b.test, asked for as
+// xn--ni7c.test) is refused, since the site the server picks by Host was
+// neither checked nor paced; a name already in its normal form is not.
+func TestHopToAHostSentUnmapped(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("xn--ni7c.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
+	w.on("xn--bcher-kva.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("xn--bcher-kva.test/file", serve(200, "User-agent: *\nDisallow: /moved\n"))
+	w.on("evil.test/robots.txt", redirectTo("http://\uff42.test/private?x=1"))
+	w.on("moved.test/robots.txt", redirectTo("http://b\u00fccher.test/file"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://evil.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a hop to http://\uff42.test/: %+v, %v; want deferred", d, err)
+	}
+	if n := w.count("http://xn--ni7c.test/private?x=1"); n != 0 {
+		t.Errorf("the hop reached Host xn--ni7c.test %d times", n)
+	}
+	if d, err := c.Check(ctx, "http://moved.test/moved"); err != nil || d.Allowed || d.Rule.Line != 2 {
+		t.Errorf("a hop to http://b\u00fccher.test/file: %+v, %v; want its line 2", d, err)
+	}
+}
+
 // TestHopIsPaced: hops to another site take their turns in its pacing:
 // twenty sites whose robots.txt redirect to an allowed URL of a site
 // with Crawl-delay: 60 send it one hop; the others find no turn within

@@ -15,6 +15,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/internal/target"
 	"golang.org/x/net/idna"
 )
 
@@ -216,7 +217,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// order, lest two requests each hold the turn the other waits for.
 	authority, also := dialed.Authority, ""
 	switch {
-	case req.Host != "" && req.Host != req.URL.Host:
+	case namesAnother(req, served.Authority):
 		authority = served.Authority
 	case served.Authority != dialed.Authority:
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
@@ -346,6 +347,28 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
 	return hd, d, err
+}
+
+// namesAnother reports whether req's Host, whose authority is served,
+// names another site than the one net/http asks for without it.
+func namesAnother(req *http.Request, served string) bool {
+	if req.Host == "" || req.Host == req.URL.Host {
+		return false
+	}
+	asked, err := askedFor(req.URL)
+	return err != nil || asked != served
+}
+
+// askedFor returns the authority net/http asks u's server for when the
+// request sets no Host: u's own, unless its name is sent unmapped (see
+// headerHost).
+func askedFor(u *url.URL) (string, error) {
+	host, err := headerHost(&http.Request{URL: u})
+	if err != nil {
+		return "", err
+	}
+	key, _, err := target.Split(u.Scheme+"://"+host+"/", nil)
+	return string(key), err
 }
 
 // headerHost returns the Host header net/http will send for req, in

@@ -239,6 +239,17 @@ func TestTransportPacesTheHostSent(t *testing.T) {
 		}
 		_ = c.Close()
 	}
+	// A Request.Host that spells the same name another way names no
+	// other site: both turns still.
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	if _, err := get(context.Background(), hc, "http://b.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	if err := getHost(hc, "http://\uff42.test/page", "\uff42.test:80"); !errors.Is(err, ErrPaced) {
+		t.Errorf("http://\uff42.test/page with Host \uff42.test:80 right after http://b.test/page: %v, want ErrPaced", err)
+	}
 }
 
 // slowPacer is a Pacer whose turns at one authority are never free
