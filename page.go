@@ -35,7 +35,8 @@ import (
 // A Receipt is deterministic: the signals stand in the order
 // Transport.Receipt lists their sources, each source's in the order of
 // the site's text. It is bounded: it keeps at most 16 signals of each
-// source (Dropped counts those left out) and 16 licences, leaves out
+// source, a "no" before any other (Dropped counts those left out), and 16
+// licences, leaves out
 // labels over 64 bytes, in its Usage too, and cuts each other string a
 // site chose to 512 bytes (a signal's Value to 256), marked with "…".
 type Receipt struct {
@@ -654,14 +655,27 @@ func (rd *reading) list(source, where, value string, u Usage) {
 	}
 }
 
-// note keeps s within the bounds.
+// note keeps s within the bounds. A "no" is never the one dropped while
+// its source has another signal to drop: the latest of those goes.
 func (rd *reading) note(s Signal) {
 	if s.Source != rd.source {
 		rd.source, rd.run = s.Source, 0
 	}
-	if rd.run == maxSourceSignals || len(s.Label) > maxSignalLabel {
+	if len(s.Label) > maxSignalLabel {
 		rd.dropped++
 		return
+	}
+	if rd.run == maxSourceSignals {
+		rd.dropped++
+		i := len(rd.signals) - 1
+		for i >= len(rd.signals)-rd.run && rd.signals[i].Pref == PrefNo {
+			i--
+		}
+		if s.Pref != PrefNo || i < len(rd.signals)-rd.run {
+			return
+		}
+		rd.signals = slices.Delete(rd.signals, i, i+1)
+		rd.run--
 	}
 	rd.run++
 	s.Value = quote.Cut(s.Value, maxSignalValue)

@@ -476,6 +476,39 @@ func TestReceiptBounds(t *testing.T) {
 	}
 }
 
+// TestReceiptKeepsTheSignalOfEachNo: past a source's bound, a "no" takes
+// the place of a signal that is not one, so that the Usage's "no" has its
+// signal: 16 labels allowed before train-ai=n, in robots.txt and in the
+// header, crowd out none of the two.
+func TestReceiptKeepsTheSignalOfEachNo(t *testing.T) {
+	checkLeaks(t)
+	var labels []string
+	for i := range 16 {
+		labels = append(labels, fmt.Sprintf("x%d=y", i))
+	}
+	value := strings.Join(labels, ", ") + ", train-ai=n"
+	s := newTestSite(t, "User-agent: *\nAllow: /\nContent-Usage: "+value+"\n")
+	s.route("/page", serve(200, "page", "Content-Type", "text/plain", "Content-Usage", value))
+	_, tr, hc := newTestTransport(t)
+	resp, body := fetchPage(t, hc, s.URL+"/page")
+	r := tr.Receipt(resp, body)
+	var no []string
+	count := map[string]int{}
+	for _, s := range r.Signals {
+		count[s.Source]++
+		if s.Pref == PrefNo {
+			no = append(no, s.Source+" "+s.Label)
+		}
+	}
+	want := []string{"robots.txt train-ai", "content-usage-header train-ai"}
+	if r.Usage.Pref("train-ai") != PrefNo || !reflect.DeepEqual(no, want) || r.Dropped != 2 {
+		t.Errorf("usage %q, signals saying n %q, dropped %d; want train-ai=n, %q, 2", r.Usage, no, r.Dropped, want)
+	}
+	if count["robots.txt"] != maxSourceSignals || count["content-usage-header"] != maxSourceSignals {
+		t.Errorf("signals by source %v, want %d of each", count, maxSourceSignals)
+	}
+}
+
 // TestReceiptLogValue logs a receipt through slog's JSON handler.
 func TestReceiptLogValue(t *testing.T) {
 	r := Receipt{URL: "https://example.com/a", Agent: "ExampleBot", Usage: parseUsage("train-ai=n, use=reference"),
