@@ -531,10 +531,10 @@ func pageHTML(h http.Header, b []byte) ([]byte, error) {
 		return nil, nil
 	}
 	if _, params, err := mime.ParseMediaType(ctype); err == nil && !hasBOM(b) {
-		switch strings.ToLower(params["charset"]) {
-		case "utf-16", "utf-16le":
+		switch strings.ToLower(strings.TrimSpace(params["charset"])) { // the WHATWG Encoding Standard's labels
+		case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
 			return append([]byte("\xFF\xFE"), b...), nil
-		case "utf-16be":
+		case "utf-16be", "unicodefffe":
 			return append([]byte("\xFE\xFF"), b...), nil
 		}
 	}

@@ -332,8 +332,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	_, _ = zw.Write([]byte(noai))
 	_ = zw.Close()
 	var utf16le []byte
+	var utf16be []byte
 	for _, c := range noai {
 		utf16le = append(utf16le, byte(c), 0)
+		utf16be = append(utf16be, 0, byte(c))
 	}
 	long := "<html><head>" + strings.Repeat("<!-- pad -->", 1<<20/12+1) + noai
 	for _, tc := range []struct {
@@ -355,6 +357,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"a download in gzip", "application/octet-stream", []string{"gzip"}, gz.Bytes(), []string{"robots.txt train-ai y "}},
 		{"an empty body in gzip (HEAD)", "text/html", []string{"gzip"}, []byte{}, []string{"robots.txt train-ai y "}},
 		{"UTF-16LE by its charset", "text/html; charset=utf-16le", nil, utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"UTF-16LE by another label", "text/html; charset=UCS-2", nil, utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"UTF-16BE by another label", "text/html; charset=unicodeFFFE", nil, utf16be,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"a UTF-8 mark under a UTF-16 charset", "text/html; charset=utf-16", nil, append([]byte("\xEF\xBB\xBF"), noai...),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
