@@ -116,8 +116,8 @@ const maxLicenses = 16
 //     field and META tag, each replacing (Superseded) the earlier as the
 //     TDMRep report ranks them; a reservation (1) is train-ai=n, with
 //     TDMPolicy its tdm-policy; 0 is listed as [PrefUnknown]; any other
-//     value is no value. A tdmrep.json that is an HTML page (a site's
-//     page for every path it lacks) is no file.
+//     value is no value. A tdmrep.json that is empty, or markup such as
+//     an HTML page (a site's page for every path it lacks), is no file.
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads them.
 // robots.txt and tdmrep.json are those of the site the request's Host
@@ -421,12 +421,20 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	switch {
 	case err != nil:
 		return nil, err
-	case isHTML("", text):
+	case softMissing(text):
 		// The page a site serves for every path it lacks (a "soft 404"):
 		// the site has no tdmrep.json, as for a 404.
 		return nil, nil
 	}
 	return tdmrep.Parse(text)
+}
+
+// softMissing reports whether text, served as a tdmrep.json, is no file:
+// empty, or markup (an HTML, XHTML or XML page, whatever it starts with),
+// which no JSON starts with.
+func softMissing(text []byte) bool {
+	text = bytes.TrimLeft(bytes.TrimPrefix(text, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	return len(text) == 0 || text[0] == '<'
 }
 
 // LogValue returns the receipt as a group of attributes, for slog, named

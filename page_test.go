@@ -1078,6 +1078,18 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 	if r := tr.Receipt(resp, body); r.Usage != (Usage{}) || r.Robots == nil {
 		t.Errorf("a soft-404 tdmrep.json: usage %q, signals %q, robots %+v; want no file, and robots.txt read", r.Usage, sigs(r.Signals), r.Robots)
 	}
+	// Any page, however it starts, and an empty body are no file either.
+	for i, soft := range []string{"<meta charset=utf-8><title>Not found</title>", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"/>`,
+		"\xEF\xBB\xBF<!DOCTYPE html><p>gone", "\r\n  <link rel=stylesheet href=/s.css><p>gone", ""} {
+		h := fmt.Sprintf("soft%d.test", i)
+		w.on(h+"/robots.txt", open)
+		w.on(h+tdmrepPath, serve(200, soft, "Content-Type", "text/html"))
+		w.on(h+"/page", serve(200, "page", "Content-Type", "text/plain"))
+		resp, body = fetchPage(t, hc, "http://"+h+"/page")
+		if r := tr.Receipt(resp, body); r.Usage != (Usage{}) {
+			t.Errorf("tdmrep.json %q: usage %q, signals %q; want no file", soft, r.Usage, sigs(r.Signals))
+		}
+	}
 }
 
 // TestReceiptKeepsEveryNo: however many labels robots.txt states, y or
