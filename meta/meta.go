@@ -278,14 +278,34 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // <meta> tag with a name in the head of the HTML page r. As browsers
 // parse it, the head ends at <body> or at the first element that belongs
 // in no head, whether or not </head> came first (a page may leave out
-// both tags); past </head>, text also ends it.
+// both tags); past </head>, text also ends it. What a <template> holds is
+// no part of the page: its tags are passed over.
 func head(r io.Reader, visit func(name, content string)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	z := html.NewTokenizer(utf16Decoded(lr))
 	after := false   // past </head>
 	var in atom.Atom // the head element past </head> whose text is being read
+	templates := 0   // the <template> elements open
 	for {
-		switch z.Next() {
+		tt := z.Next()
+		var a atom.Atom // the tag's element
+		hasAttr := false
+		if tt == html.StartTagToken || tt == html.SelfClosingTagToken || tt == html.EndTagToken {
+			var name []byte
+			name, hasAttr = z.TagName()
+			a = atom.Lookup(name)
+		}
+		switch {
+		case a == atom.Template && tt == html.EndTagToken:
+			templates = max(templates-1, 0)
+			continue
+		case a == atom.Template:
+			templates++
+			continue
+		case templates > 0 && tt != html.ErrorToken:
+			continue
+		}
+		switch tt {
 		case html.ErrorToken:
 			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
@@ -298,8 +318,7 @@ func head(r io.Reader, visit func(name, content string)) error {
 			}
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			switch a := atom.Lookup(name); {
+			switch {
 			case a == atom.Body || !afterHead[a] && (after || a != atom.Noscript):
 				// The body begins, at <body> or at any element that
 				// belongs in no head, </head> or not (a page may leave
@@ -313,8 +332,7 @@ func head(r io.Reader, visit func(name, content string)) error {
 				in = a // its text is not the body's
 			}
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			switch a := atom.Lookup(name); {
+			switch {
 			case a == atom.Head:
 				after = true
 			case a == in:

@@ -170,6 +170,25 @@ func TestFromHTMLAfterHead(t *testing.T) {
 	}
 }
 
+// TestFromHTMLTemplate: what a <template> holds is no part of the page,
+// as browsers build it: its <meta> tags say nothing, and its elements do
+// not end the head.
+func TestFromHTMLTemplate(t *testing.T) {
+	for page, want := range map[string]bool{
+		`<head><template><meta name=robots content=noindex></template></head>`:                                   false,
+		`<head><template><template></template><meta name=robots content=noindex></template></head>`:              false,
+		`<head></head><template><meta name=robots content=noindex></template><body>`:                             false,
+		`<head><template><div>x</div></template><meta name=robots content=noindex></head>`:                       true,
+		`<head><template><p>text</template></template><meta name=robots content=noindex>`:                        true,
+		`<head></head><template>text<script>"</template>"</script></template><meta name=robots content=noindex>`: true,
+	} {
+		d, err := FromHTML(strings.NewReader(page), "")
+		if err != nil || d.NoIndex != want {
+			t.Errorf("%s: NoIndex %v, %v; want %v", page, d.NoIndex, err, want)
+		}
+	}
+}
+
 // TestFromHTMLUTF16: a page in UTF-16, told by its byte-order mark, is
 // read as text, not as bytes in which no tag can be found.
 func TestFromHTMLUTF16(t *testing.T) {
