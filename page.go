@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -110,7 +111,8 @@ const maxLicenses = 16
 //   - "robots-meta": noai in a robots META tag, train-ai=n; also
 //     train-ai=n, Where "unreadable", for an HTML body whose tags cannot
 //     be read (a content coding net/http left, a head past the mebibyte
-//     [meta.FromHTML] reads);
+//     [meta.FromHTML] reads, a body shorter than its Content-Length that
+//     ends within the head);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each replacing (Superseded) the earlier as the
@@ -184,10 +186,10 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		rd.state("x-robots-tag", "X-Robots-Tag", "noimageai", noTraining)
 	}
 	var tags meta.TDM
-	page, unread := pageHTML(h, body)
-	if page != nil {
+	page, unread := pageHTML(resp, body)
+	if page.b != nil {
 		unread = t.robotsMeta(rd, page)
-		tags, _ = meta.TDMFromHTML(bytes.NewReader(page)) // its error is robotsMeta's
+		tags, _ = meta.TDMFromHTML(page.reader()) // its error is robotsMeta's
 	}
 	if unread != nil {
 		rd.state("robots-meta", "unreadable", unread.Error(), noTraining)
@@ -365,13 +367,13 @@ func requestPath(req *http.Request) string {
 // robotsMeta gathers into rd a noai of body's robots META tags, named
 // for robots or for one of the Client's product tokens, with Where
 // "robots" when that tag says it, else the tokens.
-func (t *Transport) robotsMeta(rd *reading, body []byte) error {
-	d, err := meta.FromHTML(bytes.NewReader(body), t.c.tokens...)
+func (t *Transport) robotsMeta(rd *reading, page pageText) error {
+	d, err := meta.FromHTML(page.reader(), t.c.tokens...)
 	if !d.NoAI {
 		return err
 	}
 	where := strings.Join(t.c.tokens, ", ")
-	if g, _ := meta.FromHTML(bytes.NewReader(body)); g.NoAI {
+	if g, _ := meta.FromHTML(page.reader()); g.NoAI {
 		where = "robots"
 	}
 	rd.state("robots-meta", where, "noai", noTraining)
@@ -490,10 +492,10 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 	if resp == nil {
 		return d
 	}
-	page, err := pageHTML(resp.Header, body)
-	if page != nil {
+	page, err := pageHTML(resp, body)
+	if page.b != nil {
 		var m meta.Directives
-		m, err = meta.FromHTML(bytes.NewReader(page), t.c.tokens...)
+		m, err = meta.FromHTML(page.reader(), t.c.tokens...)
 		d = d.Merge(m)
 	}
 	if err != nil {
@@ -507,17 +509,42 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 var unreadPage = meta.Directives{NoIndex: true, NoFollow: true, NoArchive: true, NoSnippet: true,
 	NoImageIndex: true, NoTranslate: true, NoAI: true, NoImageAI: true}
 
-// pageHTML returns b, the body of a response with header h, as the
-// HTML whose META tags a browser reads: nil when it is empty or not HTML
-// (see isHTML), and given the byte-order mark of the UTF-16 its
-// Content-Type declares, as browsers read it, unless it has one. An error
-// says that it is HTML, or may be, but is in a content coding net/http
-// left (the caller asked for it with Accept-Encoding, or a second gzip
-// after the one net/http undid): its tags cannot be read.
-func pageHTML(h http.Header, b []byte) ([]byte, error) {
-	if len(b) == 0 {
-		return nil, nil // no tags: the headers alone, or a HEAD's or a 304's body
+// A pageText is a page's HTML as pageHTML returns it: none when b is
+// nil. cut says that the response held more than the body given (its
+// Content-Length says so), so that a head that runs on to b's end went
+// partly unread: its reader then ends in errCutPage, not io.EOF, which
+// the meta package reports.
+type pageText struct {
+	b   []byte
+	cut bool
+}
+
+var errCutPage = errors.New("the page given ends short of its Content-Length, within its head")
+
+func (p pageText) reader() io.Reader {
+	if !p.cut {
+		return bytes.NewReader(p.b)
 	}
+	return io.MultiReader(bytes.NewReader(p.b), cutPage{})
+}
+
+// cutPage is the end of a page cut short: errCutPage.
+type cutPage struct{}
+
+func (cutPage) Read([]byte) (int, error) { return 0, errCutPage }
+
+// pageHTML returns b, the body of resp, as the HTML whose META tags a
+// browser reads: none when it is empty or not HTML (see isHTML), and
+// given the byte-order mark of the UTF-16 its Content-Type declares, as
+// browsers read it, unless it has one. An error says that it is HTML, or
+// may be, but is in a content coding net/http left (the caller asked for
+// it with Accept-Encoding, or a second gzip after the one net/http
+// undid): its tags cannot be read.
+func pageHTML(resp *http.Response, b []byte) (pageText, error) {
+	if len(b) == 0 {
+		return pageText{}, nil // no tags: the headers alone, or a HEAD's or a 304's body
+	}
+	h := resp.Header
 	ctype := h.Get("Content-Type")
 	codings := strings.Join(h.Values("Content-Encoding"), ", ")
 	coded := body.Gzipped(b)
@@ -531,22 +558,23 @@ func pageHTML(h http.Header, b []byte) ([]byte, error) {
 			if codings != "" {
 				how = "Content-Encoding " + capQuote(codings)
 			}
-			return nil, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
+			return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
 		}
-		return nil, nil
+		return pageText{}, nil
 	}
 	if !isHTML(ctype, b) {
-		return nil, nil
+		return pageText{}, nil
 	}
+	page := pageText{b, resp.ContentLength > int64(len(b))}
 	if _, params, err := mime.ParseMediaType(ctype); err == nil && !hasBOM(b) {
 		switch strings.ToLower(strings.TrimSpace(params["charset"])) { // the WHATWG Encoding Standard's labels
 		case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
-			return append([]byte("\xFF\xFE"), b...), nil
+			page.b = append([]byte("\xFF\xFE"), b...)
 		case "utf-16be", "unicodefffe":
-			return append([]byte("\xFE\xFF"), b...), nil
+			page.b = append([]byte("\xFE\xFF"), b...)
 		}
 	}
-	return b, nil
+	return page, nil
 }
 
 // hasBOM reports whether b starts with a UTF-8 or UTF-16 byte-order mark,

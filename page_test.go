@@ -388,6 +388,38 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	}
 }
 
+// TestReceiptCutPage: a body the caller read only in part (shorter than
+// the response's Content-Length) that ends within the head went partly
+// unread: its tags say no, as an unreadable page's do. One whose head
+// ended within it is read as it is.
+func TestReceiptCutPage(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	page := "<html><head><script>" + strings.Repeat("x", 200<<10) + `</script><meta name="robots" content="noai"></head><body>x</body>`
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	for _, tc := range []struct {
+		name      string
+		body      string
+		unread    bool
+		wantUsage string
+	}{
+		{"the whole page", page, false, "train-ai=n"},
+		{"its first 64 KiB", page[:64<<10], true, "train-ai=n"},
+		{"past its head", page[:len(page)-3], false, "train-ai=n"},
+	} {
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/html"}}, ContentLength: int64(len(page)), Request: req}
+		r := tr.Receipt(resp, []byte(tc.body))
+		unread := slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable")
+		if r.Usage.statement() != tc.wantUsage || unread != tc.unread {
+			t.Errorf("%s: usage %q, signals %q; want %s, unreadable %v", tc.name, r.Usage, sigs(r.Signals), tc.wantUsage, tc.unread)
+		}
+		if d := tr.PageDirectives(resp, []byte(tc.body)); !d.NoAI || d.NoIndex != tc.unread {
+			t.Errorf("%s: PageDirectives %+v", tc.name, d)
+		}
+	}
+}
+
 // TestReceiptLongLabelLeftOut: a label over the bound a receipt keeps is
 // left out of its Usage, as of its signals, and of Transport.Usage; the
 // others stay.
