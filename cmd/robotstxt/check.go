@@ -240,6 +240,8 @@ func (ck *checker) describe(d robotstxt.Decision, doc *document) {
 	}
 	fmt.Fprintf(w, "%sauthority %s, outcome %s, expires %s\n",
 		indent, printable(d.Authority), outcomeName(d.Outcome), d.Expires.UTC().Format(time.RFC3339))
+	// Why a robots.txt is unreachable, the URL's line and the last
+	// request already say.
 	if d.Err != nil && d.Outcome != robotstxt.OutcomeUnreachable {
 		fmt.Fprintf(w, "%sbecause %s\n", indent, printable(errText(d.Err)))
 	}

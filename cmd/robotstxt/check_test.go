@@ -292,6 +292,69 @@ func TestCheckUnreachableNamesCause(t *testing.T) {
 	}
 }
 
+// TestUnreadableBodyNamesCause checks that a robots.txt that answered 200
+// but whose body could not be read (cut short, a content coding the
+// Client cannot decode, a gzip stream that is none) is named by its cause,
+// after its status, in every command that reads a live robots.txt, and in
+// the request -v lists; a status that is the whole cause is said once.
+func TestUnreadableBodyNamesCause(t *testing.T) {
+	cut := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n" + strings.Repeat("x", 30))
+		_ = buf.Flush()
+	}))
+	defer cut.Close()
+	coded := func(coding string) *httptest.Server {
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", coding)
+			fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
+		}))
+		t.Cleanup(s.Close)
+		return s
+	}
+	down := newRobotsServer(t, http.StatusServiceUnavailable, "down")
+	for _, tc := range []struct {
+		name, url, why string
+	}{
+		{"cut", cut.URL, "200 OK: connection closed before the response ended"},
+		{"br", coded("br").URL, `200 OK: unsupported content coding "br"`},
+		{"bad gzip", coded("gzip").URL, "200 OK: gzip: invalid header"},
+		{"503", down.URL, "503 Service Unavailable; retry after "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := "robots.txt unreachable: status " + tc.why
+			for _, args := range [][]string{
+				{"check", tc.url + "/x"},
+				{"check", "-json", tc.url + "/x"},
+				{"check", "-v", tc.url + "/x"},
+				{"test", "-file", tc.url + "/robots.txt", "/x"},
+				{"test", "-json", "-file", tc.url + "/robots.txt", "/x"},
+				{"explain", tc.url + "/x"},
+				{"lint", tc.url + "/robots.txt"},
+			} {
+				r := runCmd(t, "", args...)
+				out := r.stdout + r.stderr
+				if slices.Contains(args, "-json") {
+					out = decodeResults(t, r.stdout)[0].Detail
+				}
+				if r.code != exitDeferred || !strings.Contains(out, want) {
+					t.Errorf("%q: exit %d, output:\n%s\nwant %d and %q", args, r.code, out, exitDeferred, want)
+				}
+			}
+			r := runCmd(t, "", "check", "-v", tc.url+"/x")
+			request := indent + "robots.txt " + tc.url + "/robots.txt → " + strings.TrimSuffix(tc.why, "; retry after ")
+			if lines := outputLines(r.stdout); len(lines) < 2 || lines[1] != request {
+				t.Errorf("-v:\n%s\nwant the request:\n%s", r.stdout, request)
+			}
+		})
+	}
+}
+
 // closedPort returns a loopback address that refuses connections.
 func closedPort(t *testing.T) string {
 	t.Helper()

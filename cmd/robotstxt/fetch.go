@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -250,10 +251,15 @@ func (f *fetcher) requests(d robotstxt.Decision, start time.Time, listed map[str
 		}
 		reqs = append(reqs, request{label: "redirect", url: r.URL})
 	}
+	err := d.Err
+	var de *robotstxt.DeferredError
+	if errors.As(err, &de) {
+		err = de.Err // the failure itself
+	}
 	last := &reqs[len(reqs)-1]
-	last.result = cause(0, d.Err)
+	last.result = cause(0, err)
 	if d.LastStatus != 0 {
-		last.result = statusText(d.LastStatus)
+		last.result = answered(d.LastStatus, err)
 	}
 	return reqs
 }
@@ -278,14 +284,45 @@ func ownRobots(authority string) string {
 }
 
 // statusText is an HTTP status as -v shows it: "301 Moved Permanently".
-func statusText(status int) string {
-	return strings.TrimPrefix(cause(status, nil), "status ")
+func statusText(status int) string { return answered(status, nil) }
+
+// answered is what answered a request, as -v shows it: its status, "200
+// OK", and, unless it redirected, why its body could not be read when
+// err, the fetch's error, says. The Client's error for a status that
+// makes a robots.txt unreachable only restates the status, and wraps
+// nothing: it adds nothing.
+func answered(status int, err error) string {
+	s := strconv.Itoa(status)
+	if t := http.StatusText(status); t != "" {
+		s += " " + t
+	}
+	if inner := errors.Unwrap(err); inner != nil && status/100 != 3 {
+		s += ": " + failure(inner, errText(inner))
+	}
+	return s
 }
 
 // cause names why a robots.txt could not be fetched, in a few words: a
-// refused connection, a DNS failure, a timeout, a TLS failure or the
-// status that answered. status is the HTTP status when one arrived.
+// refused connection, a DNS failure, a timeout, a TLS failure, or the
+// status that answered and why its body could not be read (see answered).
+// status is the HTTP status when one arrived.
 func cause(status int, err error) string {
+	switch {
+	case status/100 == 3 && err != nil:
+		// A redirect the Client would not follow: its error says why
+		// (no usable Location, a hop refused).
+		return "status " + statusText(status) + ": " + errText(err)
+	case status != 0:
+		return "status " + answered(status, err)
+	case err == nil:
+		return "no response"
+	}
+	return failure(err, "network error: "+innermost(err))
+}
+
+// failure names a failure of the network, of TLS or of time, in a few
+// words, or returns other when err is none of them.
+func failure(err error, other string) string {
 	var (
 		dns     *net.DNSError
 		unknown x509.UnknownAuthorityError
@@ -297,19 +334,6 @@ func cause(status int, err error) string {
 		netErr  net.Error
 	)
 	switch {
-	case status != 0:
-		s := fmt.Sprintf("status %d", status)
-		if t := http.StatusText(status); t != "" {
-			s += " " + t
-		}
-		if err != nil && status/100 == 3 {
-			// A redirect the Client would not follow: its error says
-			// why (no usable Location, a hop refused).
-			s += ": " + errText(err)
-		}
-		return s
-	case err == nil:
-		return "no response"
 	case errors.As(err, &dns):
 		switch {
 		case dns.IsNotFound:
@@ -340,7 +364,7 @@ func cause(status int, err error) string {
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return "connection closed before the response ended"
 	}
-	return "network error: " + innermost(err)
+	return other
 }
 
 // innermost is the message of the last error in err's chain that wraps
