@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/robotsgate/robotstxt"
@@ -18,13 +20,13 @@ import (
 //
 // Under an allowed URL, whose page it fetches through a Transport as a
 // crawler would, it prints the usage lines that test prints, and those of
-// every other signal of the page's receipt. With -json it prints one
-// checkResult per URL instead.
+// every other signal of the page's receipt, or why the page could not be
+// read. With -json it prints one checkResult per URL instead.
 func runCheck(cmd *command, args []string, e env) int {
 	fs := newFlags(cmd)
 	agent := fs.String("agent", "", "crawler product token matched against user-agent lines, or a User-Agent to take it from (default: the token of -ua)")
 	ua := fs.String("ua", defaultUserAgent, "User-Agent header sent with robots.txt requests")
-	timeout := timeoutFlag(fs, "one robots.txt fetch, redirects included")
+	timeout := timeoutFlag(fs, "one robots.txt fetch, and one page's, each with its redirects and any wait for a Retry-After")
 	rfc := fs.Bool("rfc9309", false, "match as RFC 9309 strictly reads robots.txt instead of as Google's parser")
 	legacy := fs.Bool("legacy", false, "treat 401 and 403 as disallow all, as older crawlers do")
 	tdmrep := fs.Bool("tdmrep", false, "also read each site's /.well-known/tdmrep.json (TDMRep), as a crawler given WithTDMRep does")
@@ -75,11 +77,12 @@ func runCheck(cmd *command, args []string, e env) int {
 	}
 	f := newFetcher(fetchConfig{userAgent: *ua, timeout: *timeout, opts: opts})
 	defer f.close()
-	// Pages go out unpaced: the command fetches only the URLs it is
-	// given.
+	// No crawl-delay spaces the pages: the command fetches only the URLs
+	// it is given. A Retry-After still holds a site, as for a crawler: a
+	// page waits for its turn within -timeout, or is not read.
 	pages := newTransport()
 	defer pages.CloseIdleConnections()
-	rt := robotstxt.NewTransport(f.c, pages, robotstxt.WithNoWait(), robotstxt.WithIntervalBounds(0, 0))
+	rt := robotstxt.NewTransport(f.c, pages, robotstxt.WithIntervalBounds(0, 0))
 	ck := checker{f: f, rt: rt, pages: &http.Client{Transport: rt, Timeout: *timeout}, e: e, x: x, agent: tok,
 		mode: modeOf(*rfc), width: columnWidth(urls), verbose: *verbose, asJSON: *asJSON, shown: make(map[string]bool)}
 	code = exitOK
@@ -116,14 +119,20 @@ content-signal, content-usage-header, x-robots-tag, robots-meta,
 tdmrep.json, tdm-header or tdm-meta), "label", "pref" (y or n; unknown
 for a TDMRep 0), "where" it stands, its "value", and "superseded" when a
 later TDMRep technique replaces it; [] for a URL that is not allowed.
-Its "usage" combines them all, n from any source winning.`
+Its "usage" combines them all, n from any source winning. "page_error"
+says why the page of an allowed URL could not be read (no response, a
+Retry-After past -timeout, a body cut short): then "signals" holds those
+read (robots.txt's and tdmrep.json's, and the page header's when only
+the body was cut), and "usage" only their n, which no unread signal
+could change.`
 
 // A checkResult is what check prints with -json for one URL: test's
-// urlResult, whose usage merges every signal of the page's receipt, and
-// those signals.
+// urlResult, whose usage merges every signal of the page's receipt, those
+// signals, and why the page could not be read, if it could not.
 type checkResult struct {
 	urlResult
-	Signals []robotstxt.Signal `json:"signals"`
+	Signals   []robotstxt.Signal `json:"signals"`
+	PageError string             `json:"page_error,omitempty"`
 }
 
 // maxPage bounds how much of a page check reads for its META tags, as
@@ -144,11 +153,18 @@ func (ck *checker) check(t target) (int, error) {
 		c.p = parse(doc.body.Text, ck.mode)
 	}
 	rc := robotstxt.Receipt{Signals: []robotstxt.Signal{}}
-	var redirected bool // the receipt is of where the page led
+	var (
+		redirected bool   // the receipt is of where the page led
+		unread     string // why the page could not be read
+	)
 	if c.verdict() == verdictAllowed {
-		rc, redirected = ck.receipt(t.url)
+		rc, redirected, unread = ck.receipt(t.url)
 	}
-	res := checkResult{c.result(ck.agent, rc.Usage, true), rc.Signals}
+	usage := rc.Usage.Pref
+	if unread != "" {
+		usage = certain(usage)
+	}
+	res := checkResult{c.result(ck.agent, usage, true), rc.Signals, unread}
 	code, note := ck.x.judge(res.Verdict)
 	if ck.asJSON {
 		return code, writeJSON(ck.e.stdout, res)
@@ -159,12 +175,15 @@ func (ck *checker) check(t target) (int, error) {
 		if c.p != nil && !redirected {
 			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.url, true))
 		}
-		if redirected {
+		switch {
+		case unread != "":
+			printDecision(w, "", ck.width, "page", "could not be read: "+unread)
+		case redirected:
 			// The usage lines of the URL's robots.txt would not be the
 			// receipt's: every signal is listed.
 			printDecision(w, "", ck.width, "page", "redirected to "+rc.URL)
 		}
-		printSignals(w, ck.width, rc, redirected)
+		printSignals(w, ck.width, rc, redirected, unread == "")
 	}
 	if ck.verbose && !ck.shown[d.Authority] {
 		ck.shown[d.Authority] = true
@@ -173,36 +192,70 @@ func (ck *checker) check(t target) (int, error) {
 	return code, nil
 }
 
-// receipt fetches the page at url through the Transport, as a crawler
+// receipt fetches the page at URL page through the Transport, as a crawler
 // would, and returns its receipt: what robots.txt, the page's header and
-// META tags and, with -tdmrep, the site's tdmrep.json say of its use. A
-// page that cannot be fetched gives the receipt of robots.txt and
-// tdmrep.json alone. redirected reports that the page redirected: the
-// receipt is of the page where it led.
-func (ck *checker) receipt(url string) (_ robotstxt.Receipt, redirected bool) {
+// META tags and, with -tdmrep, the site's tdmrep.json say of its use.
+// redirected reports that the page redirected: the receipt is of the page
+// where it led. unread says why the page could not be read, "" when it
+// was: then the receipt is of robots.txt and tdmrep.json alone, or, when
+// the body was cut, of the header and what came of the body.
+func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, unread string) {
 	ctx, cancel := context.WithTimeout(context.Background(), ck.pages.Timeout+time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, page, nil)
 	if err != nil {
-		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false
+		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false, errText(err)
 	}
 	resp, err := ck.pages.Do(req)
 	if err != nil {
-		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil), false
+		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil), false, fetchError(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxPage))
-	return ck.rt.Receipt(resp, body), resp.Request != nil && resp.Request.URL.String() != req.URL.String()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage))
+	if err != nil {
+		unread = "its body: " + failure(err, errText(err))
+	}
+	return ck.rt.Receipt(resp, body), resp.Request != nil && resp.Request.URL.String() != req.URL.String(), unread
+}
+
+// fetchError says why a page's request got no response: a Retry-After
+// that holds its site past -timeout, a failure of the network or of time
+// in a few words, or else the error.
+func fetchError(err error) string {
+	var (
+		ue *url.Error
+		pe *robotstxt.PacedError
+	)
+	if errors.As(err, &ue) {
+		err = ue.Err // the URL is the line's own
+	}
+	if errors.As(err, &pe) {
+		// With no crawl-delay, only a hold makes a turn wait.
+		return "a Retry-After holds its site until " + pe.RetryAt.UTC().Format(time.RFC3339) + ", past -timeout"
+	}
+	return failure(err, errText(err))
+}
+
+// certain returns pref as far as signals not read cannot change it: a
+// label's n, which wins whatever else says, and else unknown.
+func certain(pref func(label string) robotstxt.Pref) func(label string) robotstxt.Pref {
+	return func(label string) robotstxt.Pref {
+		if p := pref(label); p == robotstxt.PrefNo {
+			return p
+		}
+		return robotstxt.PrefUnknown
+	}
 }
 
 // printSignals writes, under an allowed URL's usage lines, the signals of
 // rc that robots.txt does not hold (those of the page and of tdmrep.json),
-// or with all every signal, one a line, and then, when it wrote any, what
-// all of rc's signals say together:
+// or with all every signal, one a line, and then, when it wrote any or
+// the page was not read, what all of rc's signals say together; of a page
+// not read, only what its signals could not change (see certain):
 //
 //	tdm-header train-ai=n  (tdm-reservation: 1)
 //	merged train-ai=n, search=y  (every signal: n from any source wins)
-func printSignals(w io.Writer, width int, rc robotstxt.Receipt, all bool) {
+func printSignals(w io.Writer, width int, rc robotstxt.Receipt, all, read bool) {
 	var others int
 	for _, s := range rc.Signals {
 		if !all && (s.Source == "robots.txt" || s.Source == "content-signal") {
@@ -218,7 +271,10 @@ func printSignals(w io.Writer, width int, rc robotstxt.Receipt, all bool) {
 		}
 		printDecision(w, "", width, s.Source+" "+s.Label+"="+s.Pref.String(), where)
 	}
-	if others > 0 || all {
+	switch {
+	case !read:
+		printDecision(w, "", width, "merged "+usageText(certain(rc.Usage.Pref)), "the page not read: only an n is certain")
+	case others > 0 || all:
 		printDecision(w, "", width, "merged "+usageText(rc.Usage.Pref), "every signal: n from any source wins")
 	}
 }

@@ -734,3 +734,87 @@ func TestCheckRedirectedPage(t *testing.T) {
 		t.Errorf("stdout:\n%s\nwant the redirect and the receipt's train-ai=n", r.stdout)
 	}
 }
+
+// busySite serves a robots.txt whose Content-Usage says train-ai=y, and
+// pages whose Content-Usage header says train-ai=n; /busy answers 503
+// with a Retry-After of retryAfter, /cut cuts its body short and /closed
+// closes the connection unanswered.
+func busySite(t *testing.T, retryAfter string) *httptest.Server {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nContent-Usage: train-ai=y\n")
+			return
+		}
+		w.Header().Set("Content-Usage", "train-ai=n")
+		switch r.URL.Path {
+		case "/busy":
+			w.Header().Set("Retry-After", retryAfter)
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case "/cut":
+			w.Header().Set("Content-Length", "1000")
+			fmt.Fprint(w, "<html>")
+			return
+		case "/closed":
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				conn.Close()
+			}
+			return
+		}
+		fmt.Fprint(w, "page")
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestCheckPageNotRead: a page check could not read, as when a
+// Retry-After holds its site past -timeout or its body is cut, is said
+// to be unread, and why, in the text and in -json's page_error; its
+// usage keeps only what no unread signal can change, an n, not the y of
+// robots.txt alone. The exit code is the verdict's: robots.txt allows the
+// URL.
+func TestCheckPageNotRead(t *testing.T) {
+	s := busySite(t, "60")
+	r := runCmd(t, "", "check", "-json", s.URL+"/cut", s.URL+"/closed", s.URL+"/busy", s.URL+"/2")
+	rs := decodeResults(t, r.stdout)
+	if r.code != exitOK || len(rs) != 4 {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if rs[2].Usage["train-ai"] != "n" || rs[2].PageError != "" {
+		t.Errorf("the 503 page's header is not read: %+v", rs[2])
+	}
+	// The cut page's header was read: its n stands. Of a page that gave
+	// no response, robots.txt's y is no answer.
+	for i, want := range map[int]struct{ why, usage string }{
+		0: {"its body: connection closed before the response ended", "n"},
+		1: {"connection closed before the response ended", ""},
+		3: {"a Retry-After holds its site until ", ""},
+	} {
+		if got := rs[i]; !strings.Contains(got.PageError, want.why) || got.Usage["train-ai"] != want.usage || len(got.Usage) > 1 || got.Verdict != "allowed" {
+			t.Errorf("%s: page_error %q, usage %v, verdict %s; want %q, train-ai %q, allowed", got.URL, got.PageError, got.Usage, got.Verdict, want.why, want.usage)
+		}
+	}
+	if !strings.Contains(rs[3].PageError, "past -timeout") {
+		t.Errorf("page_error %q does not name -timeout", rs[3].PageError)
+	}
+
+	r = runCmd(t, "", "check", s.URL+"/busy", s.URL+"/2")
+	lines := outputLines(r.stdout)
+	if r.code != exitOK || len(lines) != 8 || !strings.HasPrefix(lines[4], "ALLOW ") ||
+		!strings.HasPrefix(lines[6], indent+"page ") || !strings.Contains(lines[6], "(could not be read: a Retry-After holds its site until ") ||
+		!strings.HasPrefix(lines[7], indent+"merged unknown ") || !strings.Contains(lines[7], "only an n is certain") {
+		t.Errorf("exit %d, stdout:\n%s\nwant the second page said unread and its merge unknown", r.code, r.stdout)
+	}
+}
+
+// TestCheckPageWaitsForItsTurn: a page whose site a Retry-After holds
+// for less than -timeout waits for its turn, and is read: check's own
+// pacing does not refuse it.
+func TestCheckPageWaitsForItsTurn(t *testing.T) {
+	s := busySite(t, "1")
+	r := runCmd(t, "", "check", "-json", s.URL+"/busy", s.URL+"/2")
+	rs := decodeResults(t, r.stdout)
+	if r.code != exitOK || len(rs) != 2 || rs[1].PageError != "" || rs[1].Usage["train-ai"] != "n" {
+		t.Errorf("exit %d, stdout:\n%s\nwant the second page read, train-ai=n", r.code, r.stdout)
+	}
+}

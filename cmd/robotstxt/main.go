@@ -86,7 +86,11 @@ Content-Usage rules (IETF AIPREF) and Content-Signal records, as test
 shows them, then every other signal its receipt holds (the Content-Usage
 header, X-Robots-Tag and robots META noai, TDMRep's header and META and,
 with -tdmrep, the site's tdmrep.json), each with where it stands, and
-what they all say together.`,
+what they all say together. A page waits for its turn while a Retry-After
+holds its site; one that could not be read (no response, a body cut
+short, a hold past -timeout) is said to be so, and why, and of what its
+signals say together only an n, which no unread signal could undo. The
+exit code is the verdict's, whether or not the page was read.`,
 		json:     urlJSONHelp + "\n" + checkJSONHelp,
 		examples: []string{"-agent Googlebot -v https://example.com/ https://example.com/cart"},
 		run:      runCheck,

@@ -149,7 +149,7 @@ func (x *explainer) check(t target) checked {
 // status of a live robots.txt without rules, and its status is that of a
 // live robots.txt, none for a file.
 func (x *explainer) result(c checked) urlResult {
-	res := c.result(x.agent, c.d.Usage, c.p == nil && c.verdict() != verdictDeferred)
+	res := c.result(x.agent, c.d.Usage.Pref, c.p == nil && c.verdict() != verdictDeferred)
 	res.Status = 0
 	if x.doc.live != nil {
 		res.Status = x.doc.live.Status

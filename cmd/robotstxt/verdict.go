@@ -74,11 +74,12 @@ func newRuleResult(r robotstxt.Rule, l listing) *ruleResult {
 	return &ruleResult{Line: r.Line, Kind: strings.ToLower(kindWord(r.Allow)), Pattern: r.Pattern, Text: writtenRule(r, l)}
 }
 
-// usageJSON is the "usage" of -json output: the preferences u states
-// that a crawler reads (see statedPrefs), "y" or "n" by label.
-func usageJSON(u robotstxt.Usage) map[string]string {
+// usageJSON is the "usage" of -json output: the preferences pref, the
+// Pref method of a Usage, states that a crawler reads (see statedPrefs),
+// "y" or "n" by label.
+func usageJSON(pref func(label string) robotstxt.Pref) map[string]string {
 	m := make(map[string]string)
-	for _, p := range statedPrefs(u.Pref) {
+	for _, p := range statedPrefs(pref) {
 		m[p.label] = p.pref.String()
 	}
 	return m
@@ -126,11 +127,11 @@ func (c checked) verdict() verdict {
 	return verdictOf(c.d.Allowed)
 }
 
-// result returns the -json form of c for agent, with usage u and the
-// detail the text output gives (see detail).
-func (c checked) result(agent string, u robotstxt.Usage, withStatus bool) urlResult {
+// result returns the -json form of c for agent, with the usage pref
+// states and the detail the text output gives (see detail).
+func (c checked) result(agent string, pref func(label string) robotstxt.Pref, withStatus bool) urlResult {
 	return urlResult{URL: c.t.arg, Agent: agent, Verdict: c.verdict(), Rule: newRuleResult(c.d.Rule, c.lines()),
-		Served: c.d.Served, Usage: usageJSON(u), Status: c.d.Status, Detail: c.detail(withStatus)}
+		Served: c.d.Served, Usage: usageJSON(pref), Status: c.d.Status, Detail: c.detail(withStatus)}
 }
 
 // detail is what the text output says of c in parentheses: why (see

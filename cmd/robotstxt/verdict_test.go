@@ -15,16 +15,17 @@ import (
 // decodedResult is a line of the -json output of check, test and explain
 // as a script reads it.
 type decodedResult struct {
-	URL     string            `json:"url"`
-	Agent   string            `json:"agent"`
-	Verdict string            `json:"verdict"`
-	Rule    *ruleResult       `json:"rule"`
-	Served  string            `json:"served"`
-	Usage   map[string]string `json:"usage"`
-	Status  int               `json:"status"`
-	Detail  string            `json:"detail"`
-	Matches []matchResult     `json:"matches"` // explain's
-	Signals []decodedSignal   `json:"signals"` // check's
+	URL       string            `json:"url"`
+	Agent     string            `json:"agent"`
+	Verdict   string            `json:"verdict"`
+	Rule      *ruleResult       `json:"rule"`
+	Served    string            `json:"served"`
+	Usage     map[string]string `json:"usage"`
+	Status    int               `json:"status"`
+	Detail    string            `json:"detail"`
+	Matches   []matchResult     `json:"matches"`    // explain's
+	Signals   []decodedSignal   `json:"signals"`    // check's
+	PageError string            `json:"page_error"` // check's
 }
 
 // decodedSignal is a signal of check's -json output as a script reads it.
@@ -41,8 +42,8 @@ type decodedSignal struct {
 var words = map[string]string{"allowed": "ALLOW", "disallowed": "DISALLOW", "deferred": "DEFER"}
 
 // decodeResults reads -json output: one object a line, with the fields of
-// decodedResult only, each present but status, served, matches and
-// signals, and a known verdict.
+// decodedResult only, each present but status, served, matches,
+// signals and page_error, and a known verdict.
 func decodeResults(t *testing.T, out string) []decodedResult {
 	t.Helper()
 	var rs []decodedResult
