@@ -116,7 +116,7 @@ func CrawlDelay(value string) (time.Duration, error) {
 	if s >= MaxCrawlDelay.Seconds() {
 		return MaxCrawlDelay, nil
 	}
-	return time.Duration(s * float64(time.Second)), nil
+	return time.Duration(math.Ceil(s * float64(time.Second))), nil // rounded up: a delay is never 0 but for 0
 }
 
 // AgentToken returns the product token that the value of a robots.txt

@@ -79,6 +79,9 @@ func TestCrawlDelay(t *testing.T) {
 		{"1", time.Second, true},
 		{"0.5", 500 * time.Millisecond, true},
 		{"0", 0, true},
+		{"0.3", 300 * time.Millisecond, true},
+		// Below a nanosecond: rounded up, never read as no delay.
+		{"0.0000000001", time.Nanosecond, true},
 		{"86400", 24 * time.Hour, true},
 		// Beyond the longest delay: clamped, so that the site is paced
 		// as politely as any, never not at all.
