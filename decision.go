@@ -18,8 +18,9 @@ import (
 // Decisions are comparable with ==, and stay so: two checks answered from
 // the same cached robots.txt with the same rule and preferences are
 // equal, but for a deferral, whose Err is a new *[DeferredError] at each
-// check (compare errors with errors.Is). Lists, such as
-// [Decision.Redirects], are methods.
+// check (compare errors with errors.Is), and a stale answer while the
+// copy is fetched again, whose Expires counts from the check. Lists, such
+// as [Decision.Redirects], are methods.
 type Decision struct {
 	// Allowed reports whether the crawler may fetch the URL.
 	Allowed bool
