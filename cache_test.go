@@ -52,6 +52,12 @@ func TestCacheFreshness(t *testing.T) {
 		{"max-age below the floor", []string{"Cache-Control", "max-age=2"}, nil, time.Minute},
 		{"floor option", []string{"Cache-Control", "max-age=2"}, []Option{WithMinFreshness(2 * time.Second)}, 2 * time.Second},
 		{"floor option, invalid", []string{"Cache-Control", "max-age=-5"}, []Option{WithMinFreshness(5 * time.Second)}, 5 * time.Second},
+		// Every line counts, as one list (RFC 9110 §5.3); an age given
+		// twice is stale.
+		{"max-age in a second line", []string{"Cache-Control", "public", "Cache-Control", "max-age=600"}, nil, 10 * time.Minute},
+		{"no-store in a second line", []string{"Cache-Control", "max-age=86400", "Cache-Control", "no-store"}, nil, time.Minute},
+		{"max-age twice", []string{"Cache-Control", "max-age=600, max-age=86400"}, nil, time.Minute},
+		{"max-age in two lines", []string{"Cache-Control", "max-age=600", "Cache-Control", "Max-Age=86400"}, nil, time.Minute},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newTestClock()

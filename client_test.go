@@ -60,7 +60,7 @@ func (s *site) set(h http.HandlerFunc) {
 func serve(status int, body string, headers ...string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		for i := 0; i+1 < len(headers); i += 2 {
-			w.Header().Set(headers[i], headers[i+1])
+			w.Header().Add(headers[i], headers[i+1])
 		}
 		w.WriteHeader(status)
 		_, _ = w.Write([]byte(body))

@@ -15,13 +15,15 @@ import (
 // freshness returns how long a response with header h may be used, from
 // Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires
 // against Date, clamped between the floor (see WithMinFreshness) and the
-// cap. A Cache-Control that does not parse, such as max-age=-5, is stale
-// (RFC 9111 §4.2.1): the floor. Without such headers it is the cap, and
+// cap, every Cache-Control line read. A Cache-Control that does not
+// parse, such as max-age=-5, or gives an age twice, is stale (RFC 9111
+// §4.2.1): the floor. Without such headers it is the cap, and
 // ok is false.
 func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
-	cc, err := cacheobject.ParseResponseCacheControl(h.Get("Cache-Control"))
-	explicit := h.Get("Cache-Control") != "" || h.Get("Expires") != ""
-	if err == nil && !cc.NoStore && !cc.NoCachePresent {
+	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
+	cc, err := cacheobject.ParseResponseCacheControl(lines)
+	explicit := lines != "" || h.Get("Expires") != ""
+	if err == nil && !cc.NoStore && !cc.NoCachePresent && !repeatsAge(lines) {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
 		if v := h.Get("Expires"); v != "" {
 			t, perr := http.ParseTime(v)
@@ -42,6 +44,25 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		}
 	}
 	return c.clampFresh(d), explicit
+}
+
+// repeatsAge reports whether the Cache-Control list cc gives max-age or
+// s-maxage more than once, which makes the response stale (RFC 9111
+// §4.2.1): the parser would take the last.
+func repeatsAge(cc string) bool {
+	var maxAge, sMaxAge int
+	for rest := cc; rest != ""; {
+		var d string
+		d, rest, _ = strings.Cut(rest, ",")
+		name, _, _ := strings.Cut(d, "=")
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "max-age":
+			maxAge++
+		case "s-maxage":
+			sMaxAge++
+		}
+	}
+	return maxAge > 1 || sMaxAge > 1
 }
 
 func (c *config) clampFresh(d time.Duration) time.Duration {
