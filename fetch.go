@@ -60,9 +60,9 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		resp, err := f.send(ctx, target, authority, validated)
 		if err != nil {
-			outcome := OutcomeUnreachable
-			if k.doc.robots {
-				outcome = valid(f.c.cfg.errPolicy(err))
+			outcome := OutcomeUnreachable // RFC 9309 §2.3.1.4, unless WithErrorPolicy says otherwise
+			if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
+				outcome = valid(p(err))
 			}
 			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) {
 				// Whatever the policy: no response has rules to read, a
@@ -281,10 +281,6 @@ func (o Outcome) name() string {
 }
 
 var outcomeNames = [...]string{"none", "rules", "allow-all", "disallow-all", "unreachable"}
-
-// defaultErrorPolicy reads every network error as OutcomeUnreachable, as
-// RFC 9309 §2.3.1.4 asks (see [WithErrorPolicy]).
-func defaultErrorPolicy(error) Outcome { return OutcomeUnreachable }
 
 // defaultStatusPolicy follows RFC 9309: 2xx parses the body, 4xx other
 // than 429 (401 and 403 included) allows everything, and 429, 5xx and any

@@ -63,7 +63,7 @@ type config struct {
 	staleWindow         time.Duration
 	backoff, maxBackoff time.Duration
 	policy              func(status int) Outcome
-	errPolicy           func(err error) Outcome
+	errPolicy           func(err error) Outcome // nil: every failure is OutcomeUnreachable
 	allowAfter          time.Duration
 	mode                Mode
 	store               Store
@@ -92,7 +92,6 @@ func defaultConfig() config {
 		backoff:      defaultBackoff,
 		maxBackoff:   defaultMaxBackoff,
 		policy:       defaultStatusPolicy,
-		errPolicy:    defaultErrorPolicy,
 		storeTimeout: defaultStoreTimeout,
 		leasePoll:    defaultLeasePoll,
 		now:          time.Now,

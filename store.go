@@ -32,7 +32,10 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
 // is bound to its key, dated no later than a minute ahead of the reader's
-// clock, and fresh for no longer than its freshness cap). Keep a shared
+// clock, fresh for no longer than its freshness cap, and of an outcome the
+// reader's own [WithStatusPolicy], [WithErrorPolicy] and
+// [WithUnreachableAllowAfter] give: Clients configured otherwise may share
+// a Store, each fetching what the other's policy decided). Keep a shared
 // Store as private as the crawler's own configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
@@ -81,7 +84,7 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 	}
 	e, err = decodeEntry(k, b)
 	if err == nil {
-		err = t.plausible(e)
+		err = t.plausible(k, e)
 	}
 	if err == nil && e.body != nil {
 		// A body over three times the limit (bodies grow at most
@@ -99,13 +102,37 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 	return e.derive(), false
 }
 
+// ownOutcome reports whether this Client would have given e's robots.txt
+// its outcome: by its status policy for the status, by
+// WithUnreachableAllowAfter for failures that long, by its error policy
+// (WithErrorPolicy, or none) for a failure with no response. Rules, a
+// redirect's outcome and a body that could not be read are every
+// Client's.
+func (t *sharedTier) ownOutcome(e *entry) bool {
+	switch {
+	case e.outcome == OutcomeRules, e.nonPublic:
+		return true
+	case e.failures > 0 && e.outcome == OutcomeAllowAll:
+		return t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter
+	case e.status == 0:
+		return (e.outcome == OutcomeUnreachable) == (t.cfg.errPolicy == nil)
+	case e.status/100 == 3, e.status/100 == 2 && e.outcome == OutcomeUnreachable:
+		return true
+	}
+	return valid(t.cfg.policy(int(e.status))) == e.outcome
+}
+
 // plausible rejects, as a miss, a stored entry this Client would never
 // have written (others write the Store, clocks wrong or worse; see
 // [Store]): one dated in the future would stand in as fresh for as long
-// as it claims.
-func (t *sharedTier) plausible(e *entry) error {
+// as it claims, and one that another Client's policy gave would answer
+// for this one's (see ownOutcome).
+func (t *sharedTier) plausible(k key, e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
+	}
+	if k.doc.robots && !t.ownOutcome(e) {
+		return fmt.Errorf("stored outcome %s (status %d) is not this Client's policy's", e.outcome.name(), e.status)
 	}
 	limit := stampOf(t.cfg.now()).add(maxClockSkew)
 	for _, at := range [...]stamp{e.fetched, e.checked, e.since} {

@@ -629,3 +629,59 @@ func TestStoreOutageAllowAllDoesNotStandIn(t *testing.T) {
 		t.Errorf("the expired allow-all, a caller that cannot wait: %+v, %v; want an error", d, err)
 	}
 }
+
+// TestStoreOtherPolicyIsAMiss: a Store's allow-all or disallow-all that
+// another Client's policy gave is not this one's answer: it fetches and
+// answers by its own. An archiver's error policy that allows a host that
+// refuses connections does not make a polite crawler allow its pages;
+// the status policies of 401 and the allow-all of an outage hold only
+// for Clients configured so.
+func TestStoreOtherPolicyIsAMiss(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	allowAll := WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll })
+
+	down := newSite(t, serve(200, privateRules))
+	down.Close() // refuses connections
+	store := newMemStore()
+	if ok, err := newTestClient(t, WithStore(store), allowAll).Allowed(ctx, down.URL+"/private/x"); !ok || err != nil {
+		t.Fatalf("the archiver: %v, %v; want allowed", ok, err)
+	}
+	if ok, err := newTestClient(t, WithStore(store)).Allowed(ctx, down.URL+"/private/x"); ok || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a default Client after the archiver: %v, %v; want deferred", ok, err)
+	}
+	if ok, err := newTestClient(t, WithStore(store), allowAll).Allowed(ctx, down.URL+"/private/x"); !ok || err != nil {
+		t.Errorf("another archiver: %v, %v; want allowed", ok, err)
+	}
+
+	s := newSite(t, serve(401, "who are you"))
+	store = newMemStore()
+	if d, _ := newTestClient(t, WithStore(store)).Check(ctx, s.URL+"/x"); d.Outcome != OutcomeAllowAll {
+		t.Fatalf("401, default: %v", d.Outcome)
+	}
+	if d, _ := newTestClient(t, WithStore(store), WithStatusPolicy(LegacyStatusPolicy)).Check(ctx, s.URL+"/x"); d.Outcome != OutcomeDisallowAll {
+		t.Errorf("401 under LegacyStatusPolicy after a default Client: %v, want disallow-all", d.Outcome)
+	}
+	if d, _ := newTestClient(t, WithStore(store)).Check(ctx, s.URL+"/x"); d.Outcome != OutcomeAllowAll {
+		t.Errorf("401, default, after a legacy Client: %v, want allow-all", d.Outcome)
+	}
+
+	clock := newTestClock()
+	out := newSite(t, serve(503, "down"))
+	store = newMemStore()
+	opts := []Option{WithStore(store), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute)}
+	a := newTestClient(t, append(opts, WithUnreachableAllowAfter(time.Hour))...)
+	var d Decision
+	for range 20 {
+		if d, _ = a.Check(ctx, out.URL+"/x"); d.Allowed {
+			break
+		}
+		clock.Advance(d.Expires.Sub(clock.Now()))
+	}
+	if !d.Allowed {
+		t.Fatalf("after an hour of failures: %+v; want allowed", d)
+	}
+	if d, err := newTestClient(t, opts...).Check(ctx, out.URL+"/x"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a Client without WithUnreachableAllowAfter: %+v, %v; want deferred", d, err)
+	}
+}
