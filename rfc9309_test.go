@@ -114,6 +114,20 @@ func TestRFC9309_2_2_3_PercentEncodedSpecialsRFCMode(t *testing.T) {
 	})
 }
 
+// TestRFC9309_2_2_3_DollarWithin: a '$' a pattern does not end with is
+// the character itself, in both modes (RFC 9309 §2.2.3), though RFC
+// 9309's reading matches the URL's '$' escaped.
+func TestRFC9309_2_2_3_DollarWithin(t *testing.T) {
+	const body = "user-agent: *\ndisallow: /a$b\ndisallow: /shop/$sort=\ndisallow: /x$/abc$\n"
+	bothModes(t, []decision{
+		{"$ within", body, "ExampleBot", "https://www.example.com/a$b", false, 2},
+		{"$ within, longer path", body, "ExampleBot", "https://www.example.com/shop/$sort=price", false, 3},
+		{"$ within and at the end", body, "ExampleBot", "https://www.example.com/x$/abc", false, 4},
+		{"$ within and at the end, longer path", body, "ExampleBot", "https://www.example.com/x$/abcdef", true, 0},
+		{"no $", body, "ExampleBot", "https://www.example.com/ab", true, 0},
+	})
+}
+
 func TestRFC9309_2_2_4_OtherRecords(t *testing.T) {
 	const body = "user-agent: ExampleBot\nsitemap: https://example.com/sitemap.xml\nfoo: bar\nuser-agent: OtherBot\ndisallow: /x\n"
 	bothModes(t, []decision{
