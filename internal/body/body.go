@@ -69,7 +69,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		limit = 0 // no limit: limit+1 would overflow
 	}
 	if limit > 0 {
-		r = io.LimitReader(r, limit+1)
+		r = io.LimitReader(r, limit+4) // +4: the character after the cut, UTF-32's too
 	}
 	raw, err := readAll(r, nil, header.Get("Content-Length"), limit)
 	if err != nil {
@@ -79,22 +79,46 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		return Body{}, fmt.Errorf("%w: gzip bytes under no Content-Encoding", ErrContentCoding)
 	}
 	var b Body
-	whole := false // the line the limit cuts ends right at it
-	if limit > 0 && int64(len(raw)) > limit {
-		b.Truncated, whole = true, raw[limit] == '\n' || raw[limit] == '\r'
-		raw = raw[:limit]
+	n := len(raw)
+	if limit > 0 && int64(n) > limit {
+		n = int(limit)
 	}
-	// Told before the cut, which may leave too little to tell.
-	wide := wideOf(raw)
+	wide := wideOf(raw[:n])
+	whole := false // the line the limit cuts ends right at it
+	if n < len(raw) {
+		b.Truncated, whole = true, breaksAt(raw[n:], n, wide)
+		raw = raw[:n]
+	}
 	if b.Truncated && wide.enc == nil && !whole {
 		// An ASCII-compatible body is cut before converting.
 		raw = dropCutLine(raw)
 	}
 	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"), wide)
-	if b.Truncated && wide.enc != nil {
+	if b.Truncated && wide.enc != nil && !whole {
 		b.Text = dropCutLine(b.Text)
 	}
 	return b, nil
+}
+
+// breaksAt reports whether next, what follows a cut at offset at of a
+// body in the form wide, starts with a line break: then the line the cut
+// ends is whole.
+func breaksAt(next []byte, at int, wide wideForm) bool {
+	unit := 1
+	if wide.enc != nil {
+		unit = 2
+		if strings.HasPrefix(wide.name, "utf-32") {
+			unit = 4
+		}
+	}
+	if at%unit != 0 || len(next) < unit {
+		return false // a cut within a character
+	}
+	c, rest := next[0], next[1:unit]
+	if strings.HasSuffix(wide.name, "be") {
+		c, rest = next[unit-1], next[:unit-1]
+	}
+	return (c == '\n' || c == '\r') && bytes.Count(rest, []byte{0}) == len(rest)
 }
 
 // readAll appends what r holds to b, grown first to a Content-Length

@@ -142,6 +142,9 @@ func FuzzRead(f *testing.F) {
 		if !decoded {
 			return // random bytes labelled compressed: only not panicking counts
 		}
+		if Gzipped(data) && errors.Is(err, ErrContentCoding) {
+			return // gzip bytes under no coding: refused, as Read says
+		}
 		if err != nil {
 			t.Fatalf("Read of a well-formed %q body: %v", header.Get("Content-Encoding"), err)
 		}
@@ -158,8 +161,11 @@ func FuzzRead(f *testing.F) {
 		if b.Truncated && len(b.Text) > 0 {
 			last := bytes.LastIndexAny(b.Text, "\r\n")
 			// A cut line longer than the parser keeps is kept, less an
-			// incomplete UTF-8 sequence (at most 3 bytes) at the end.
-			if last != len(b.Text)-1 && len(b.Text)-(last+1) <= parse.MaxLineLength-3 {
+			// incomplete UTF-8 sequence (at most 3 bytes) at the end, and
+			// so is a line that ends right at the limit (see
+			// TestReadBodyKeepsLineEndingAtLimit).
+			whole := breaksAt(data[limit:], int(limit), wideOf(data[:limit]))
+			if !whole && last != len(b.Text)-1 && len(b.Text)-(last+1) <= parse.MaxLineLength-3 {
 				t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(b.Text)-(last+1), b.Text[last+1:])
 			}
 		}
@@ -224,6 +230,35 @@ func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
 		b, err := Read(strings.NewReader(tc.body), nil, int64(len(head)))
 		if err != nil || string(b.Text) != tc.want || !b.Truncated {
 			t.Errorf("Read(%q) cut at %d = %q (truncated %v), %v; want %q", tc.body, len(head), b.Text, b.Truncated, err, tc.want)
+		}
+		// The same in UTF-16 and UTF-32, with their marks or without.
+		for _, form := range []struct {
+			name string
+			bom  string
+			unit int
+			be   bool
+		}{{"utf-16le", "\xFF\xFE", 2, false}, {"utf-16be", "\xFE\xFF", 2, true}, {"utf-16le", "", 2, false},
+			{"utf-32le", "\xFF\xFE\x00\x00", 4, false}, {"utf-32be", "\x00\x00\xFE\xFF", 4, true}} {
+			wide := []byte(form.bom)
+			for _, c := range []byte(tc.body) {
+				u := make([]byte, form.unit)
+				if form.be {
+					u[form.unit-1] = c
+				} else {
+					u[0] = c
+				}
+				wide = append(wide, u...)
+			}
+			limit := int64(len(form.bom) + form.unit*len(head))
+			b, err := Read(bytes.NewReader(wide), nil, limit)
+			if err != nil || string(b.Text) != tc.want || b.Charset != form.name || !b.Truncated {
+				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q (%s, truncated %v), %v; want %q",
+					tc.body, form.name, form.bom, limit, b.Text, b.Charset, b.Truncated, err, tc.want)
+			}
+			// A cut within a character cuts the line.
+			if b, err := Read(bytes.NewReader(wide), nil, limit+1); err != nil || string(b.Text) != "User-agent: *\n" {
+				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q, %v; want the first line", tc.body, form.name, form.bom, limit+1, b.Text, err)
+			}
 		}
 	}
 }
