@@ -615,8 +615,8 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 		return t.keepGood(e, prev), nil, nil
 	}
 	t.stats.storeMisses.Add(1)
-	if e != nil && (prev == nil || e.checked > prev.checked && (e.good() || !prev.good())) {
-		return nil, e, nil
+	if e != nil && (prev == nil || e.checked > prev.checked) {
+		return nil, t.keepGood(e, prev), nil // a good prev carries the stored failures on
 	}
 	return nil, prev, nil
 }

@@ -685,3 +685,33 @@ func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 		t.Errorf("a Client without WithUnreachableAllowAfter: %+v, %v; want deferred", d, err)
 	}
 }
+
+// TestStoreExpiredStreakCarriedOn: a process whose good copy is older
+// than another's expired failures carries their count on at its next
+// fetch, as it does while they are fresh; it counted from 1, so the
+// back-off began again and the fleet's count of the outage was lost.
+func TestStoreExpiredStreakCarriedOn(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	clock := newTestClock()
+	store := newMemStore()
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=1"))
+	opts := []Option{WithStore(store), WithClock(clock.Now), WithBackoff(time.Second, time.Hour), WithMinFreshness(time.Second)}
+	a, b := newTestClient(t, opts...), newTestClient(t, opts...)
+	if _, err := a.Check(ctx, s.URL+"/x"); err != nil {
+		t.Fatal(err)
+	}
+	store.clearValues()
+	s.set(serve(503, "down"))
+	var d Decision
+	for range 3 {
+		d, _ = b.Check(ctx, s.URL+"/x")
+		clock.Advance(d.Expires.Sub(clock.Now()))
+	}
+	if d.Failures != 3 {
+		t.Fatalf("b: %d failures, want 3", d.Failures)
+	}
+	if d, _ = a.Check(ctx, s.URL+"/x"); !d.Stale || d.Failures != 4 {
+		t.Errorf("a after b's failures expired: stale %v, %d failures; want its copy standing in after 4", d.Stale, d.Failures)
+	}
+}
