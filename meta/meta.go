@@ -170,20 +170,32 @@ func parseDate(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// FromHeader reads the X-Robots-Tag headers of a response. A value may
-// name a crawler first ("googlebot: noindex"), in which case it applies
-// only to the crawler known by that product token, one of tokens; other
-// values apply to every crawler.
+// FromHeader reads the X-Robots-Tag headers of a response. A directive
+// may name a crawler first ("googlebot: noindex, nofollow"): it and the
+// directives after it, up to one that names another crawler, apply only
+// to the crawler known by that product token, one of tokens; the others
+// apply to every crawler. Several header lines read as one list, as a
+// proxy may join them.
 func FromHeader(h http.Header, tokens ...string) Directives {
 	var d Directives
 	for _, v := range h.Values("X-Robots-Tag") {
-		if who, rest, ok := strings.Cut(v, ":"); ok && isAgentName(who) {
-			if !namesAny(strings.TrimSpace(who), tokens) {
-				continue
+		who, from := "", 0 // the crawler the directives from v[from:] are for, "" for every one
+		for i := 0; i < len(v); {
+			end := strings.IndexByte(v[i:], ',')
+			if end < 0 {
+				end = len(v) - i
 			}
-			v = rest
+			if name, _, ok := strings.Cut(v[i:i+end], ":"); ok && isAgentName(name) {
+				if who == "" || namesAny(who, tokens) {
+					d.add(v[from:i])
+				}
+				who, from = strings.TrimSpace(name), i+len(name)+1
+			}
+			i += end + 1
 		}
-		d.add(v)
+		if who == "" || namesAny(who, tokens) {
+			d.add(v[from:])
+		}
 	}
 	return d
 }

@@ -270,6 +270,26 @@ func TestFromHeader(t *testing.T) {
 	if d := FromHeader(h, "ExampleBot"); d.NoIndex || !d.NoArchive {
 		t.Errorf("ExampleBot: %+v", d)
 	}
+	// Lines joined into one, as a proxy may join them: each crawler's
+	// directives run to the next crawler's name.
+	lines := http.Header{"X-Robots-Tag": {"noarchive", "unavailable_after: 2030-05-01", "googlebot: noindex, nofollow", "otherbot: nosnippet"}}
+	joined := http.Header{"X-Robots-Tag": {strings.Join(lines.Values("X-Robots-Tag"), ", ")}}
+	for _, token := range []string{"Googlebot", "ExampleBot", "OtherBot"} {
+		if a, b := FromHeader(lines, token), FromHeader(joined, token); !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: lines %+v, joined %+v", token, a, b)
+		}
+	}
+	for value, want := range map[string]bool{
+		"otherbot: noindex, mybot: noai": true,
+		"noindex, mybot: noai":           true,
+		"mybot: noindex, otherbot: noai": false,
+		"otherbot: noai, unavailable_after: Friday, 25-Jun-10 15:00:00 GMT, mybot: noindex": false,
+		"mybot: unavailable_after: Friday, 25-Jun-10 15:00:00 GMT, noai":                    true,
+	} {
+		if d := FromHeader(http.Header{"X-Robots-Tag": {value}}, "mybot"); d.NoAI != want {
+			t.Errorf("%q: NoAI %v, want %v", value, d.NoAI, want)
+		}
+	}
 }
 
 func FuzzFromHTML(f *testing.F) {
