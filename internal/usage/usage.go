@@ -66,7 +66,8 @@ var read = func() map[string]bool {
 // values and empty pairs are ignored; keys are lower-cased (ASCII); yes
 // and no, in any case, become y and n, other values are kept. A pair
 // without '=', whose key is not a Dictionary key or whose value is not a
-// Token is skipped; a repeated key counts with its last value. A value
+// Token is skipped; a repeated key counts with its last value, and a
+// label two keys name (ai-train and train-ai) with both, n first. A value
 // longer than sfv.MaxLength bytes states no preference at all.
 //
 // The error, for lint, names the first pair that states no preference
@@ -76,7 +77,7 @@ func ParseContentSignal(value string) (string, error) {
 	if len(value) > sfv.MaxLength {
 		return "", sfv.ErrTooLong
 	}
-	var t table
+	var raw table // by key as written
 	var first error
 	bad := 0
 	for rest := value; rest != ""; {
@@ -84,7 +85,7 @@ func ParseContentSignal(value string) (string, error) {
 		pair, rest, _ = strings.Cut(rest, ",")
 		key, val, ok := strings.Cut(pair, "=")
 		key, val = lowerASCII(strings.Trim(key, " \t")), strings.Trim(val, " \t")
-		label, known := signalLabels[key]
+		_, known := signalLabels[key]
 		var why string
 		switch {
 		case !ok && key == "":
@@ -110,13 +111,25 @@ func ParseContentSignal(value string) (string, error) {
 				continue
 			}
 		}
-		if known {
-			key = label
-		}
-		t.set(key, val)
+		raw.set(key, val)
 	}
 	if bad > 1 {
 		first = fmt.Errorf("%w (and %d more)", first, bad-1)
+	}
+	// Two keys may name one label (ai-train, and train-ai kept by name):
+	// it takes both values, as statements combine.
+	var t table
+	for i := range raw.n {
+		m := raw.at(i)
+		label, ok := signalLabels[m.label]
+		if !ok {
+			label = m.label
+		}
+		if j, ok := t.find(label); ok {
+			t.at(j).value = stricter(t.at(j).value, m.value)
+		} else {
+			t.set(label, m.value)
+		}
 	}
 	return t.members(), first
 }

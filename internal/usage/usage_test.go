@@ -67,6 +67,11 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{`ai-train="no"`, "", `pair "ai-train=\"no\"": ai-train takes yes or no`},
 		{"other=a b", "", `pair "other=a b": the value is not a Token`},
 		{strings.Repeat("x", 20000), "", "sfv:"},
+		// A key twice counts with its last value; two keys of one label
+		// with both, n first.
+		{"ai-train=no, ai-train=yes", "train-ai=y", ""},
+		{"ai-train=no, train-ai=yes", "train-ai=n", ""},
+		{"train-ai=yes, search=yes, ai-train=no", "train-ai=n, search=y", ""},
 	} {
 		m, err := ParseContentSignal(tc.in)
 		if m != tc.members || (err == nil) != (tc.err == "") || err != nil && !strings.HasPrefix(err.Error(), tc.err) {
