@@ -62,6 +62,17 @@ func Unescape(s string) string {
 	return string(appendUnescaped(make([]byte, 0, len(s)), s))
 }
 
+// UnescapePattern is Unescape for a pattern matched against a path that
+// UnescapePath read: a '$' the pattern does not end with, which stands
+// for itself, is escaped as the path's is.
+func UnescapePattern(p string) string {
+	p = Unescape(p)
+	if i := strings.IndexByte(p, '$'); i >= 0 && i < len(p)-1 {
+		p = strings.ReplaceAll(p[:len(p)-1], "$", "%24") + p[len(p)-1:]
+	}
+	return p
+}
+
 // UnescapePath is [github.com/robotsgate/robotstxt/matcher.UnescapePath]:
 // Unescape that also encodes '*' and '$'.
 func UnescapePath(s string) string {

@@ -189,12 +189,7 @@ func (b *builder) pattern(p string) string {
 		p = match.Escape(p)
 	}
 	if b.p.RFC9309 {
-		// A path's '$' is matched escaped (see match.UnescapePath): so is
-		// a '$' the pattern does not end with, which stands for itself.
-		p = match.Unescape(p)
-		if i := strings.IndexByte(p, '$'); i >= 0 && i < len(p)-1 {
-			p = strings.ReplaceAll(p[:len(p)-1], "$", "%24") + p[len(p)-1:]
-		}
+		p = match.UnescapePattern(p)
 	}
 	return p
 }

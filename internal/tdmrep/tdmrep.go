@@ -122,7 +122,7 @@ func readRule(dec *json.Decoder) (Rule, error) {
 	if p := e.Policy; len(p) > 0 && string(p) != "null" && (p[0] != '"' || json.Unmarshal(p, &r.Policy) != nil) {
 		return r, errors.New(`"tdm-policy" is not a string`)
 	}
-	r.pattern = match.Unescape(match.Escape(r.Location))
+	r.pattern = match.UnescapePattern(match.Escape(r.Location))
 	return r, nil
 }
 
@@ -133,8 +133,8 @@ func (f *File) Len() int { return len(f.rules) }
 // URL as sent (see match.Path), and its index: the first rule whose
 // location matches, as TDMRep asks; ok is false when none does.
 // Locations match as robots.txt patterns do (see match.Match), after both
-// sides are normalised as RFC 9309 reads them (see match.Escape and
-// match.UnescapePath), each in linear time.
+// sides are normalised as RFC 9309 reads them (see match.Escape,
+// match.UnescapePattern and match.UnescapePath), each in linear time.
 func (f *File) Match(path string) (i int, r Rule, ok bool) {
 	path = match.UnescapePath(match.Escape(path))
 	for i := range f.rules {

@@ -63,6 +63,11 @@ func TestMatch(t *testing.T) {
 		{`[{"location":"/exact$","tdm-reservation":1}]`, "/exact", 0, true, ""},
 		{`[{"location":"/exact$","tdm-reservation":1}]`, "/exact/more", -1, false, ""},
 		{`[{"location":"/path/foo-%24","tdm-reservation":1}]`, "/path/foo-$", 0, true, ""},
+		// A '$' within a location stands for itself.
+		{`[{"location":"/a$b/","tdm-reservation":1}]`, "/a$b/x", 0, true, ""},
+		{`[{"location":"/a$b/","tdm-reservation":1}]`, "/a%24b/x", 0, true, ""},
+		{`[{"location":"/price$/$","tdm-reservation":1}]`, "/price$/", 0, true, ""},
+		{`[{"location":"/price$/$","tdm-reservation":1}]`, "/price$/list", -1, false, ""},
 		{`[{"location":"*.pdf$","tdm-reservation":1}]`, "/a/b.pdf", 0, true, ""},
 		{`[{"location":"/a/*/c","tdm-reservation":1}]`, "/a/b/c", 0, true, ""},
 		{`[{"location":"/a/*/c","tdm-reservation":1}]`, "/a/c", -1, false, ""},
