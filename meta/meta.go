@@ -154,16 +154,25 @@ func (d *Directives) unavailableAfter(t time.Time) {
 	}
 }
 
-// dateLayouts are the forms that unavailable_after dates take in the wild.
+// dateLayouts are the forms that unavailable_after dates take in the
+// wild (RFC 822, RFC 850, ISO 8601, as Google reads them); one without a
+// zone is UTC.
 var dateLayouts = []string{
 	time.RFC3339, time.RFC1123, time.RFC1123Z, time.RFC850, time.RFC822,
-	"2006-01-02", "02 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04:05 MST",
-	"Monday, 02-Jan-2006 15:04:05 MST",
+	"2006-01-02", "2006-01-02T15:04:05", "2006-01-02T15:04", "02 Jan 2006 15:04:05 MST",
+	"2 Jan 2006 15:04:05 MST", "Monday, 02-Jan-2006 15:04:05 MST", "02-Jan-2006 15:04:05 MST",
 }
+
+// zoneHours are the offsets of the zone names RFC 822 gives, which
+// time.Parse reads as UTC when the local zone does not have them.
+var zoneHours = map[string]int{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7}
 
 func parseDate(s string) (time.Time, bool) {
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, s); err == nil {
+			if name, off := t.Zone(); off == 0 && zoneHours[name] != 0 {
+				t = t.Add(-time.Duration(zoneHours[name]) * time.Hour).UTC()
+			}
 			return t, true
 		}
 	}

@@ -32,6 +32,11 @@ func TestParse(t *testing.T) {
 		{"unavailable_after: Monday, 25-Jun-2029 15:00:00 UTC, nofollow", Directives{
 			UnavailableAfter: time.Date(2029, 6, 25, 15, 0, 0, 0, time.UTC), NoFollow: true}},
 		{"unavailable_after: someday", Directives{Other: []string{"unavailable_after: someday"}}},
+		// Google's example, in US Pacific time; ISO 8601 without a zone.
+		{"unavailable_after: 25 Jun 2010 15:00:00 PST", Directives{UnavailableAfter: time.Date(2010, 6, 25, 23, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 25-Jun-2010 15:00:00 EST", Directives{UnavailableAfter: time.Date(2010, 6, 25, 20, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2010-06-25T15:00:00", Directives{UnavailableAfter: time.Date(2010, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2010-06-25T15:00", Directives{UnavailableAfter: time.Date(2010, 6, 25, 15, 0, 0, 0, time.UTC)}},
 	}
 	for _, tt := range tests {
 		got := Parse(tt.in)
