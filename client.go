@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -355,7 +356,17 @@ func (c *Client) stands(e *entry) bool {
 // prev, an expired entry that stands, which current answers from instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
-	fill := func() (any, error) { return c.fill(ctx, k, prev, looked) }
+	fill := func() (_ any, err error) {
+		// A panic below (a caller's RoundTripper, Store or policy) is
+		// raised again in each caller's goroutine, which may recover it;
+		// singleflight would raise it where none can.
+		defer func() {
+			if v := recover(); v != nil {
+				err = &fillPanic{v, debug.Stack()}
+			}
+		}()
+		return c.fill(ctx, k, prev, looked)
+	}
 	var hf *hopFailure
 	for {
 		c.mu.Lock()
@@ -371,7 +382,11 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 				return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 			}
 		}
-		e, err := r.Val.(*entry), r.Err
+		if p, ok := r.Err.(*fillPanic); ok {
+			panic(p)
+		}
+		e, _ := r.Val.(*entry)
+		err := r.Err
 		switch {
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
 			errors.As(err, &hf) && (!hop || hf.by != chainOf(ctx).requests):
@@ -387,6 +402,17 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 			return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s: %w", capQuote(k.url()), context.Cause(ctx))
 		}
 	}
+}
+
+// A fillPanic is a panic of a fill, with its stack, raised again in each
+// load that shares the fill.
+type fillPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *fillPanic) Error() string {
+	return fmt.Sprintf("robotstxt: panic in a robots.txt fill: %v\n\n%s", p.value, p.stack)
 }
 
 // Errors of a fill that its joiners may not take for their own.

@@ -160,8 +160,9 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if err != nil {
 		return nil, err
 	}
-	resp, err := f.hc.Do(req)
-	done(resp) // the response has arrived, or none will
+	var resp *http.Response
+	defer func() { done(resp) }() // the response has arrived, or none will (a panic too)
+	resp, err = f.hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)
 	}

@@ -1201,3 +1201,34 @@ func TestFetchValidatorsOnlyWhereTheyCameFrom(t *testing.T) {
 		t.Errorf("after the redirect moved: Allowed %v, FinalURL %q; want the new file's rules", d.Allowed, d.FinalURL)
 	}
 }
+
+// TestFillPanicReachesItsCallers: a panic in a fill (here the caller's
+// RoundTripper) is raised again in the goroutine of each check that
+// shares it, which may recover it, also for a check whose context can
+// end; the authority is then fetched as any other. singleflight raised it
+// in a goroutine of its own, which killed the process.
+func TestFillPanicReachesItsCallers(t *testing.T) {
+	checkLeaks(t)
+	var calls atomic.Int32
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if calls.Add(1) == 1 {
+			panic("boom in the caller's RoundTripper")
+		}
+		return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	func() {
+		defer func() {
+			if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "boom") {
+				t.Errorf("recovered %v, want the RoundTripper's panic", v)
+			}
+		}()
+		_, _ = c.Check(ctx, "http://a.test/page")
+		t.Error("Check returned")
+	}()
+	if d, err := c.Check(ctx, "http://a.test/page"); err != nil || d.Outcome != OutcomeAllowAll {
+		t.Errorf("after the panic: %+v, %v; want a 404's allow-all", d, err)
+	}
+}

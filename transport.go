@@ -246,17 +246,19 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	t.stats.sent.add()
 	start := time.Now()
-	resp, err := t.next.RoundTrip(req)
-	took := time.Since(start)
+	var resp *http.Response
+	defer func() { // the turns end also if next panics
+		took, hold := time.Since(start), t.hold(ctx, authority, resp)
+		for _, tu := range [2]turn{tu, tu2} {
+			if tu.interval > 0 { // else no turn is told to come
+				t.c.queue.ran(tu.authority, took)
+			}
+			t.done(ctx, tu, hold)
+		}
+	}()
+	resp, err = t.next.RoundTrip(req)
 	if err == nil && resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
-	}
-	hold := t.hold(ctx, authority, resp)
-	for _, tu := range [2]turn{tu, tu2} {
-		if tu.interval > 0 { // else no turn is told to come
-			t.c.queue.ran(tu.authority, took)
-		}
-		t.done(ctx, tu, hold)
 	}
 	return resp, err
 }

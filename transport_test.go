@@ -1128,3 +1128,34 @@ func TestTransportSendsNoOtherSpelling(t *testing.T) {
 		t.Errorf("the allowed request was not sent: %q", got)
 	}
 }
+
+// TestTransportPanicEndsTheTurn: a panic in next ends the request's
+// pacing turn, as a failed request does; it held the site for the turn's
+// 30-second lease.
+func TestTransportPanicEndsTheTurn(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	plain := &http.Transport{}
+	t.Cleanup(plain.CloseIdleConnections)
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if req.URL.Path == "/boom" {
+			panic("boom in next")
+		}
+		return plain.RoundTrip(req)
+	})
+	hc := &http.Client{Transport: NewTransport(c, next, WithDefaultInterval(10*time.Millisecond))}
+	func() {
+		defer func() {
+			if v := recover(); v == nil {
+				t.Error("next's panic did not reach the caller")
+			}
+		}()
+		_, _ = get(context.Background(), hc, s.URL+"/boom")
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := get(ctx, hc, s.URL+"/next"); err != nil {
+		t.Errorf("the next request: %v; want it sent within 2 s", err)
+	}
+}
