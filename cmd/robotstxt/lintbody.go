@@ -64,21 +64,24 @@ func hasAny(s []byte, subs ...string) bool {
 }
 
 // noDirectives reports, as one finding, text with lines but no
-// robots.txt record at all, such as a "Not Found" page served as
-// robots.txt: no group, no sitemap, no extension a crawler knows.
+// robots.txt line of any kind, such as a "Not Found" page served as
+// robots.txt: no group, no rule (even one outside any group), no
+// sitemap, no licence, no extension a crawler knows.
 func (lt *linter) noDirectives() bool {
 	f := lt.file
-	if len(f.Groups) > 0 || len(f.Sitemaps) > 0 {
+	if len(f.Groups) > 0 || len(f.Sitemaps) > 0 || len(f.Licenses) > 0 {
 		return false
 	}
 	unknown := make(map[int]bool)
 	first := 0
 	for _, dg := range f.Diagnostics {
 		switch dg.Kind {
+		case parser.RuleOutsideGroup:
+			return false // a rule no crawler obeys: an error of its own
 		case parser.UnknownKey:
 			unknown[dg.Line] = true
 			fallthrough
-		case parser.NoKey, parser.RuleOutsideGroup:
+		case parser.NoKey:
 			if first == 0 {
 				first = dg.Line
 			}

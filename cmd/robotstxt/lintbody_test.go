@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestBodyKind(t *testing.T) {
 	for _, tc := range []struct {
@@ -23,5 +27,34 @@ func TestBodyKind(t *testing.T) {
 		if got := bodyKind([]byte(tc.body), tc.hasRules); got != tc.want {
 			t.Errorf("bodyKind(%q) = %q, want %q", tc.body, got, tc.want)
 		}
+	}
+}
+
+// TestNoDirectives checks that no-directives is reported, alone, only for
+// a body with no robots.txt line of any kind: a misplaced rule or a
+// License line is one, and is linted.
+func TestNoDirectives(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"Not Found", "Not Found\n", []string{"1:no-directives"}},
+		{"unknown keys only", "Error: 404\nReason: not found\n", []string{"1:no-directives"}},
+		{"comments only", "# nothing\n", nil},
+		{"rules before any user-agent", "Disallow: /private/\nDisallow: /admin/\n", []string{"1:rule-outside-group", "2:rule-outside-group"}},
+		{"a rule after prose", "Not Found\nDisallow: /x\n", []string{"2:rule-outside-group"}},
+		{"with a sitemap", "Disallow: /private/\nSitemap: https://example.com/s.xml\n", []string{"1:rule-outside-group"}},
+		{"a relative license", "License: /license.xml\nhello\n", []string{"1:license-relative"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := codesAt(lintText(t, tc.body), codeNoDirectives, codeOutsideGroup, codeLicenseRelative)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	r := runCmd(t, "Disallow: /private/\nDisallow: /admin/\n", "lint", "-")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "<stdin>:2: error: rule before any user-agent line") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
 }
