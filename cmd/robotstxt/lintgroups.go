@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
@@ -50,35 +49,31 @@ func (lt *linter) groups() {
 			lt.add(r.Line, codeDuplicate, "the same rule as line %d", by[0].Line)
 		}
 	}
-	lt.emptyGroups(sets, global)
+	lt.emptyGroups(global)
 }
 
-// emptyGroups reports named groups without rules when the * group has
-// rules, and a * group that disallows everything.
-func (lt *linter) emptyGroups(sets [][]int, global []int) {
+// emptyGroups reports, on the line that first names it, each crawler
+// whose groups have no rules when the * group has rules, and a * group
+// that disallows everything.
+func (lt *linter) emptyGroups(global []int) {
 	f := lt.file
 	globalRules := 0
 	for _, gi := range global {
 		globalRules += len(f.Groups[gi].Rules)
 	}
-	for _, s := range sets {
-		if slices.Equal(s, global) {
-			continue
+	done := make(map[string]bool) // tokens with rules, or reported
+	for _, g := range f.Groups {
+		for _, a := range g.Agents {
+			k := strings.ToLower(a.Token)
+			done[k] = done[k] || len(g.Rules) > 0
 		}
-		n := 0
-		for _, gi := range s {
-			n += len(f.Groups[gi].Rules)
-		}
-		if n == 0 && globalRules > 0 {
-			g := f.Groups[s[0]]
-			line := g.Agents[0].Line
-			for _, a := range g.Agents {
-				if !a.Global && a.Token != "" {
-					line = a.Line
-					break
-				}
+	}
+	for _, g := range f.Groups {
+		for _, a := range g.Agents {
+			if k := strings.ToLower(a.Token); k != "" && !done[k] && globalRules > 0 {
+				done[k] = true
+				lt.add(a.Line, codeNoRules, "this group has no rules: %s may fetch everything, and the * rules do not apply to it", a.Token)
 			}
-			lt.add(line, codeNoRules, "this group has no rules: the crawler it names may fetch everything, and the * rules do not apply to it")
 		}
 	}
 	if len(global) == 0 {

@@ -12,6 +12,8 @@ func TestEmptyGroups(t *testing.T) {
 	}{
 		{"named group without rules", "User-agent: *\nDisallow: /x\n\nUser-agent: FooBot\n", []string{"4:agent-without-rules"}},
 		{"reported on its named line", "User-agent: *\nDisallow: /x\n\nUser-agent: 123\nUser-agent: FooBot\n", []string{"5:agent-without-rules"}},
+		{"on the line of the crawler without rules", "User-agent: *\nDisallow: /x\n\nUser-agent: BarBot\nDisallow: /y\n\nUser-agent: BarBot\nUser-agent: FooBot\n", []string{"8:agent-without-rules"}},
+		{"once per crawler, on its line", "User-agent: *\nDisallow: /x\n\nUser-agent: FooBot\nUser-agent: BazBot\nUser-agent: foobot\n", []string{"4:agent-without-rules", "5:agent-without-rules"}},
 		{"no * rules to escape", "User-agent: *\nCrawl-delay: 1\n\nUser-agent: FooBot\n", nil},
 		{"rules in another group naming it", "User-agent: *\nDisallow: /x\n\nUser-agent: FooBot\nDisallow: /y\n\nUser-agent: FooBot\n", nil},
 		{"* disallows all", "User-agent: *\nDisallow: /\n", []string{"2:disallow-all"}},
