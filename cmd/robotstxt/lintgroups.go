@@ -80,8 +80,12 @@ func (lt *linter) emptyGroups(global []int) {
 		return
 	}
 	// The first of the matching rules, in order of precedence, decides.
-	if ms := matches(f, global, "/"); len(ms) > 0 && !ms[0].rule.Allow {
-		lt.add(ms[0].rule.Line, codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
+	// No pattern holds '#', which starts a comment, so a rule that
+	// matches /# matches every path: the whole site is disallowed when
+	// such a rule decides /# and a disallow decides /.
+	root, all := matches(f, global, "/"), matches(f, global, "/#")
+	if len(root) > 0 && !root[0].rule.Allow && len(all) > 0 && !all[0].rule.Allow {
+		lt.add(all[0].rule.Line, codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
 	}
 }
 

@@ -20,6 +20,12 @@ func TestEmptyGroups(t *testing.T) {
 		{"* disallows all with a star", "User-agent: *\nAllow: /x\nDisallow: /*\n", []string{"3:disallow-all"}},
 		{"allow wins the tie for /", "User-agent: *\nDisallow: /\nAllow: /\n", nil},
 		{"a longer allow decides /", "User-agent: *\nDisallow: /\nAllow: /$\n", nil},
+		{"only / is disallowed", "User-agent: *\nDisallow: /$\n", nil},
+		{"only paths ending in / are", "User-agent: *\nDisallow: */$\n", nil},
+		{"* disallows all, anchored", "User-agent: *\nDisallow: /*$\n", []string{"2:disallow-all"}},
+		{"* disallows all from *", "User-agent: *\nDisallow: *\n", []string{"2:disallow-all"}},
+		{"/ anchored, the rest by another rule", "User-agent: *\nDisallow: /$\nDisallow: /\n", []string{"3:disallow-all"}},
+		{"a comment ends the pattern", "User-agent: *\nDisallow: /#x\n", []string{"2:disallow-all"}},
 		{"merged * groups", "User-agent: *\nAllow: /x\n\nUser-agent: FooBot\nDisallow: /y\n\nUser-agent: *\nDisallow: /\n", []string{"8:disallow-all"}},
 		{"a named group may disallow all", "User-agent: FooBot\nDisallow: /\n", nil},
 	} {
