@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/matcher"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -151,7 +152,7 @@ func (x *explainer) explain(t target) int {
 	spelled, path := matchPath(clientEscaped(t.url), robotstxt.ModeGoogle), matchPath(clientEscaped(t.url), x.mode)
 	where := spelled
 	if path != spelled {
-		where += ", compared as " + path + " (RFC 9309 decodes %-escaped letters, digits and -._~)"
+		where += ", compared as " + path + " (" + rfcReading(spelled) + ")"
 	}
 	if c.d.Served != "" {
 		where += ", served as " + c.d.Served
@@ -404,9 +405,34 @@ func (x *explainer) compareModes(c checked) {
 	case isRobotsPath(matchPath(c.t.url, robotstxt.ModeRFC9309)):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
 	default:
-		x.more("RFC 9309 decodes percent-escaped letters, digits and -._~ (%%7E is ~) in")
-		x.more("rules and URLs before comparing them; Google's parser compares them as written")
+		x.more("%s", rfcReading(matchPath(clientEscaped(c.t.url), robotstxt.ModeGoogle),
+			c.p.lines.directive(c.d.Rule.Line), c.p.lines.directive(o.Rule.Line)))
+		x.more("before it compares rules and paths; Google's parser compares them as written")
 	}
+}
+
+// rfcReading says why RFC 9309 reads path, as Google's parser spells it,
+// and rules, as written, otherwise than Google's parser: it decodes the
+// escapes of letters, digits and -._~, and it matches a path's '*' and
+// '$' as %2A and %24, a reason when the path has them and no rule is
+// given or one writes %2A or %24.
+func rfcReading(path string, rules ...string) string {
+	specials := strings.NewReplacer("*", "%2A", "$", "%24")
+	coded := specials.Replace(path)
+	decodes, special := matcher.UnescapePath(path) != coded, len(rules) == 0
+	for _, r := range rules {
+		r = strings.ToUpper(r) // Google's parser upper-cases a rule's escapes too
+		decodes = decodes || matcher.UnescapePath(r) != specials.Replace(r)
+		special = special || strings.Contains(r, "%2A") || strings.Contains(r, "%24")
+	}
+	var why []string
+	if special = special && coded != path; decodes || !special {
+		why = append(why, "decodes %-escaped letters, digits and -._~, as %7E to ~")
+	}
+	if special {
+		why = append(why, "reads * and $ in the path as %2A and %24")
+	}
+	return "RFC 9309 " + strings.Join(why, ", and ")
 }
 
 // sameVerdict reports whether a and b decide alike, by the rule on the

@@ -121,12 +121,37 @@ func TestExplainModesDiffer(t *testing.T) {
 	r := runCmd(t, body, "explain", "-file", "-", "/~joe/x")
 	want := "decision  ALLOW: no rule matches, and what no rule disallows is allowed\n" +
 		"RFC 9309  DISALLOW (line 2: Disallow: /%7Ejoe/)\n" +
-		"          RFC 9309 decodes percent-escaped letters, digits and -._~ (%7E is ~) in\n"
+		"          RFC 9309 decodes %-escaped letters, digits and -._~, as %7E to ~\n" +
+		"          before it compares rules and paths; Google's parser compares them as written\n"
 	if r.code != exitOK || !strings.Contains(r.stdout, want) {
 		t.Errorf("exit %d, stdout:\n%s\nwant %q", r.code, r.stdout, want)
 	}
 	if r := runCmd(t, body, "test", "-file", "-", "-rfc9309", "/~joe/x"); r.code != exitDisallowed {
 		t.Errorf("test -rfc9309: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// TestExplainModesDifferOnSpecials: RFC 9309 matches a path's '*' and
+// '$' as %2A and %24, which no escape is decoded to: the explanation
+// gives that reason, not the decoding of escapes, in both modes.
+func TestExplainModesDifferOnSpecials(t *testing.T) {
+	body := "User-agent: *\nDisallow: /a%2Ab\n"
+	r := runCmd(t, body, "explain", "-file", "-", "/a*b")
+	want := "RFC 9309  DISALLOW (line 2: Disallow: /a%2Ab)\n" +
+		"          RFC 9309 reads * and $ in the path as %2A and %24\n"
+	if r.code != exitOK || !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "decodes") {
+		t.Errorf("exit %d, stdout:\n%s\nwant %q", r.code, r.stdout, want)
+	}
+	r = runCmd(t, body, "explain", "-file", "-", "-rfc9309", "/a*b")
+	want = "path      /a*b, compared as /a%2Ab (RFC 9309 reads * and $ in the path as %2A and %24)\n"
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "decodes") {
+		t.Errorf("-rfc9309: exit %d, stdout:\n%s\nwant %q", r.code, r.stdout, want)
+	}
+	// Here the rule's escape decides, not the path's '*'.
+	r = runCmd(t, "User-agent: *\nDisallow: /%7Ea*$\n", "explain", "-file", "-", "/~ab*")
+	want = "          RFC 9309 decodes %-escaped letters, digits and -._~, as %7E to ~\n"
+	if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "%2A and %24") {
+		t.Errorf("stdout:\n%s\nwant %q", r.stdout, want)
 	}
 }
 
