@@ -384,7 +384,7 @@ func (x *explainer) pastLimit(c checked) {
 		return
 	}
 	x.field("limit", "the file goes on past the %s crawlers read (up to line %d); read whole it would say",
-		kib(crawlerLimit), c.p.lines.len()-1)
+		kib(crawlerLimit), c.p.lines.read())
 	x.more("%s (%s), which no crawler sees", verdictOf(w.Allowed).word(), checked{d: w, p: &parsed{lines: x.wholeLines}}.reason())
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -168,5 +169,33 @@ func TestExplainUserinfoWithSemicolon(t *testing.T) {
 	r = runCmd(t, rules, "test", "-file", "-", "http://u;x@h.test/pub")
 	if r.code != exitOK || !strings.Contains(r.stdout, "usage train-ai=n") {
 		t.Errorf("test: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestExplainPastLimit: explain gives the last line crawlers read of a
+// file over the limit, as lint does, whether the limit falls at a line's
+// end, after it or within the next line.
+func TestExplainPastLimit(t *testing.T) {
+	const rule = "Disallow: /a"
+	for _, short := range []int{0, 1, 5} { // bytes from the rule's end to the limit
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		for b.Len() < crawlerLimit-1000 {
+			b.WriteString("# " + strings.Repeat("p", 97) + "\n")
+		}
+		b.WriteString("#" + strings.Repeat("p", crawlerLimit-short-len(rule)-b.Len()-2) + "\n")
+		n := strings.Count(b.String(), "\n") + 1 // the rule's line
+		body := b.String() + rule + "\nDisallow: /b\n"
+		if r := runCmd(t, body, "test", "-file", "-", "/a"); r.code != exitDisallowed {
+			t.Errorf("limit %d bytes past the rule: the Client did not read it: %s", short, r.stdout)
+		}
+		r := runCmd(t, body, "explain", "-file", "-", "/b")
+		if want := fmt.Sprintf("crawlers read (up to line %d);", n); !strings.Contains(r.stdout, want) {
+			t.Errorf("limit %d bytes past the rule: stdout lacks %q:\n%s", short, want, r.stdout)
+		}
+		r = runCmd(t, body, "lint", "-")
+		if want := fmt.Sprintf("crawlers read the first 500 KiB (to line %d)", n); !strings.Contains(r.stdout, want) {
+			t.Errorf("lint, limit %d bytes past the rule: stdout lacks %q:\n%s", short, want, r.stdout)
+		}
 	}
 }

@@ -107,12 +107,7 @@ func (lt *linter) overLimit() {
 		return
 	}
 	whole := parseFile(d.whole.Text, lt.mode)
-	// The cut text ends with a line end, so its last (empty) line is
-	// the first one crawlers do not read.
-	first := lt.lines.len()
-	if t := d.body.Text; len(t) > 0 && t[len(t)-1] != '\n' && t[len(t)-1] != '\r' {
-		first++ // a cut line too long to keep whole was kept
-	}
+	first := lt.lines.read() + 1 // the first line crawlers do not read
 	past, firstPast := 0, 0
 	for _, g := range whole.Groups {
 		for _, r := range g.Rules {

@@ -43,6 +43,17 @@ func newListing(text []byte) listing {
 // len returns the number of lines.
 func (l listing) len() int { return len(l.lines) }
 
+// read returns the number of lines crawlers read of a body cut at their
+// limit: all but the empty one after the last line end, or all when the
+// body does not end with one, as when its last line ends at the limit or
+// was kept cut.
+func (l listing) read() int {
+	if n := l.len(); n > 0 && len(l.lines[n-1]) == 0 {
+		return n - 1
+	}
+	return l.len()
+}
+
 // maxShown bounds how much of one line is shown.
 const maxShown = 160
 
