@@ -32,11 +32,11 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
 // is bound to its key, dated no later than a minute ahead of the reader's
-// clock, fresh for no longer than its freshness cap, and of an outcome the
-// reader's own [WithStatusPolicy], [WithErrorPolicy] and
-// [WithUnreachableAllowAfter] give: Clients configured otherwise may share
-// a Store, each fetching what the other's policy decided). Keep a shared
-// Store as private as the crawler's own configuration.
+// clock, fresh for no longer than its freshness cap, and an allow-all
+// only if the reader's own [WithStatusPolicy], [WithErrorPolicy] and
+// [WithUnreachableAllowAfter] give it: Clients configured otherwise may
+// share a Store, the stricter answer standing). Keep a shared Store as
+// private as the crawler's own configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
 	Get(ctx context.Context, key string) ([]byte, error)
@@ -102,37 +102,36 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 	return e.derive(), false
 }
 
-// ownOutcome reports whether this Client would have given e's robots.txt
-// its outcome: by its status policy for the status, by
-// WithUnreachableAllowAfter for failures that long, by its error policy
-// (WithErrorPolicy, or none) for a failure with no response. Rules, a
-// redirect's outcome and a body that could not be read are every
-// Client's.
+// ownOutcome reports whether e, read from the Store, allows no more than
+// this Client would have: an allow-all stands only if its own status
+// policy gives it for the status, its WithUnreachableAllowAfter for
+// failures that long, or a WithErrorPolicy of its own for a failure with
+// no response. Rules, and answers stricter than allow-all, stand.
 func (t *sharedTier) ownOutcome(e *entry) bool {
 	switch {
-	case e.outcome == OutcomeRules, e.nonPublic:
+	case e.outcome != OutcomeAllowAll:
 		return true
-	case e.failures > 0 && e.outcome == OutcomeAllowAll:
+	case e.failures > 0 && !e.stale: // not a last good copy standing in
 		return t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter
 	case e.status == 0:
-		return (e.outcome == OutcomeUnreachable) == (t.cfg.errPolicy == nil)
-	case e.status/100 == 3, e.status/100 == 2 && e.outcome == OutcomeUnreachable:
-		return true
+		return t.cfg.errPolicy != nil
+	case e.status/100 == 3:
+		return true // too many redirects
 	}
-	return valid(t.cfg.policy(int(e.status))) == e.outcome
+	return valid(t.cfg.policy(int(e.status))) == OutcomeAllowAll
 }
 
 // plausible rejects, as a miss, a stored entry this Client would never
 // have written (others write the Store, clocks wrong or worse; see
 // [Store]): one dated in the future would stand in as fresh for as long
-// as it claims, and one that another Client's policy gave would answer
-// for this one's (see ownOutcome).
+// as it claims, and an allow-all that another Client's policy gave
+// would answer for this one's (see ownOutcome).
 func (t *sharedTier) plausible(k key, e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
 	}
 	if k.doc.robots && !t.ownOutcome(e) {
-		return fmt.Errorf("stored outcome %s (status %d) is not this Client's policy's", e.outcome.name(), e.status)
+		return fmt.Errorf("stored allow-all (status %d) is not this Client's policy's", e.status)
 	}
 	limit := stampOf(t.cfg.now()).add(maxClockSkew)
 	for _, at := range [...]stamp{e.fetched, e.checked, e.since} {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -630,12 +631,12 @@ func TestStoreOutageAllowAllDoesNotStandIn(t *testing.T) {
 	}
 }
 
-// TestStoreOtherPolicyIsAMiss: a Store's allow-all or disallow-all that
-// another Client's policy gave is not this one's answer: it fetches and
-// answers by its own. An archiver's error policy that allows a host that
-// refuses connections does not make a polite crawler allow its pages;
-// the status policies of 401 and the allow-all of an outage hold only
-// for Clients configured so.
+// TestStoreOtherPolicyIsAMiss: a Store's allow-all that another
+// Client's policy gave is not this one's answer: it fetches and answers
+// by its own. An archiver's error policy that allows a host that refuses
+// connections does not make a polite crawler allow its pages; the
+// allow-all of a 401 and of an outage hold only for Clients configured
+// so. A stricter answer stands.
 func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -650,8 +651,8 @@ func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 	if ok, err := newTestClient(t, WithStore(store)).Allowed(ctx, down.URL+"/private/x"); ok || !errors.Is(err, ErrDeferred) {
 		t.Errorf("a default Client after the archiver: %v, %v; want deferred", ok, err)
 	}
-	if ok, err := newTestClient(t, WithStore(store), allowAll).Allowed(ctx, down.URL+"/private/x"); !ok || err != nil {
-		t.Errorf("another archiver: %v, %v; want allowed", ok, err)
+	if ok, err := newTestClient(t, WithStore(store), allowAll).Allowed(ctx, down.URL+"/private/x"); ok || !errors.Is(err, ErrDeferred) {
+		t.Errorf("an archiver after the default Client: %v, %v; want its stricter deferral", ok, err)
 	}
 
 	s := newSite(t, serve(401, "who are you"))
@@ -662,8 +663,8 @@ func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 	if d, _ := newTestClient(t, WithStore(store), WithStatusPolicy(LegacyStatusPolicy)).Check(ctx, s.URL+"/x"); d.Outcome != OutcomeDisallowAll {
 		t.Errorf("401 under LegacyStatusPolicy after a default Client: %v, want disallow-all", d.Outcome)
 	}
-	if d, _ := newTestClient(t, WithStore(store)).Check(ctx, s.URL+"/x"); d.Outcome != OutcomeAllowAll {
-		t.Errorf("401, default, after a legacy Client: %v, want allow-all", d.Outcome)
+	if d, _ := newTestClient(t, WithStore(store)).Check(ctx, s.URL+"/x"); d.Outcome != OutcomeDisallowAll || s.hits.Load() != 2 {
+		t.Errorf("401, default, after a legacy Client: %v after %d fetches, want the stricter disallow-all, 2", d.Outcome, s.hits.Load())
 	}
 
 	clock := newTestClock()
@@ -713,5 +714,47 @@ func TestStoreExpiredStreakCarriedOn(t *testing.T) {
 	}
 	if d, _ = a.Check(ctx, s.URL+"/x"); !d.Stale || d.Failures != 4 {
 		t.Errorf("a after b's failures expired: stale %v, %d failures; want its copy standing in after 4", d.Stale, d.Failures)
+	}
+}
+
+// TestStoreOwnPolicyEntriesStand: what a Client's own policies wrote
+// stands for another of the same configuration: a 404's allow-all
+// standing in, stale, for an outage, and an error policy's unreachable.
+func TestStoreOwnPolicyEntriesStand(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	clock := newTestClock()
+	s := newSite(t, serve(404, "no robots.txt", "Cache-Control", "max-age=60"))
+	store := newMemStore()
+	opts := []Option{WithStore(store), WithClock(clock.Now)}
+	a, b := newTestClient(t, opts...), newTestClient(t, opts...)
+	if d, _ := a.Check(ctx, s.URL+"/x"); d.Outcome != OutcomeAllowAll {
+		t.Fatalf("404: %v", d.Outcome)
+	}
+	clock.Advance(2 * time.Minute)
+	s.set(serve(503, "down"))
+	if d, _ := a.Check(ctx, s.URL+"/x"); !d.Allowed || !d.Stale {
+		t.Fatalf("a, 503 after a 404: %+v; want the allow-all standing in", d)
+	}
+	hits := s.hits.Load()
+	if d, _ := b.Check(ctx, s.URL+"/x"); !d.Allowed || !d.Stale || s.hits.Load() != hits {
+		t.Errorf("b: %+v after %d more fetches; want a's copy standing in, none", d, s.hits.Load()-hits)
+	}
+
+	down := newSite(t, serve(200, privateRules))
+	down.Close()
+	policy := WithErrorPolicy(func(err error) Outcome {
+		if dns := (*net.DNSError)(nil); errors.As(err, &dns) && dns.IsNotFound {
+			return OutcomeAllowAll
+		}
+		return OutcomeUnreachable
+	})
+	opts = []Option{WithStore(newMemStore()), policy}
+	c1, c2 := newTestClient(t, opts...), newTestClient(t, opts...)
+	if _, err := c1.Check(ctx, down.URL+"/x"); !errors.Is(err, ErrDeferred) {
+		t.Fatalf("a refused connection: %v, want deferred", err)
+	}
+	if _, err := c2.Check(ctx, down.URL+"/x"); !errors.Is(err, ErrDeferred) || c2.Stats().Store.Hits != 1 {
+		t.Errorf("another process: %v, store %+v; want the Store's deferral", err, c2.Stats().Store)
 	}
 }
