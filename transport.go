@@ -237,25 +237,24 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
-	if w != turnFree { // robots.txt may have changed meanwhile
-		if _, _, err := t.check(req); err != nil {
-			t.done(ctx, tu, 0)
-			t.done(ctx, tu2, 0)
-			return t.refuse(ctx, req, err)
-		}
-	}
-	t.stats.sent.add()
-	start := time.Now()
 	var resp *http.Response
-	defer func() { // the turns end also if next panics
-		took, hold := time.Since(start), t.hold(ctx, authority, resp)
+	var sent time.Time
+	defer func() { // the turns end however the request does, a panic too
+		hold := t.hold(ctx, authority, resp)
 		for _, tu := range [2]turn{tu, tu2} {
-			if tu.interval > 0 { // else no turn is told to come
-				t.c.queue.ran(tu.authority, took)
+			if tu.interval > 0 && !sent.IsZero() { // else no turn is told to come
+				t.c.queue.ran(tu.authority, time.Since(sent))
 			}
 			t.done(ctx, tu, hold)
 		}
 	}()
+	if w != turnFree { // robots.txt may have changed meanwhile
+		if _, _, err := t.check(req); err != nil {
+			return t.refuse(ctx, req, err)
+		}
+	}
+	t.stats.sent.add()
+	sent = time.Now()
 	resp, err = t.next.RoundTrip(req)
 	if err == nil && resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage

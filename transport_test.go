@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -1156,6 +1157,45 @@ func TestTransportPanicEndsTheTurn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if _, err := get(ctx, hc, s.URL+"/next"); err != nil {
+		t.Errorf("the next request: %v; want it sent within 2 s", err)
+	}
+}
+
+// TestTransportPanicInRecheckEndsTheTurn: a request that waited for its
+// turn checks robots.txt again; a panic there (a fill's, raised in the
+// request's goroutine) ends its turn too.
+func TestTransportPanicInRecheckEndsTheTurn(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	clock := newTestClock()
+	var boom atomic.Bool
+	policy := WithStatusPolicy(func(status int) Outcome {
+		if boom.Load() {
+			panic("boom in the status policy")
+		}
+		return defaultStatusPolicy(status)
+	})
+	c := newTestClient(t, WithUserAgent(testUA), WithClock(clock.Now), policy)
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	hc := &http.Client{Transport: NewTransport(c, next, WithDefaultInterval(300*time.Millisecond))}
+	if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	// While /b waits for its turn, robots.txt expires and its fill panics.
+	time.AfterFunc(100*time.Millisecond, func() { boom.Store(true); clock.Advance(48 * time.Hour) })
+	func() {
+		defer func() {
+			if v := recover(); v == nil {
+				t.Error("the fill's panic did not reach the caller")
+			}
+		}()
+		_, _ = get(context.Background(), hc, s.URL+"/b")
+	}()
+	boom.Store(false)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := get(ctx, hc, s.URL+"/c"); err != nil {
 		t.Errorf("the next request: %v; want it sent within 2 s", err)
 	}
 }
