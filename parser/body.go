@@ -26,10 +26,11 @@ type Body struct {
 // and deflate are undone (its lines are one list), and any other coding
 // but identity is an error, as is a body that still starts as a gzip
 // stream does (net/http undoes one gzip and drops every line).
-// At most limit bytes of the decoded body are read (limit ≤ 0 reads it
-// all; the Client reads 500 KiB unless told otherwise), and the line the
+// At most limit bytes of the decoded body are kept (limit ≤ 0 keeps it
+// all; the Client keeps 500 KiB unless told otherwise), and the line the
 // limit cuts is dropped, since a partial rule can say the opposite of the
-// whole. The text is then converted to UTF-8: UTF-32 is told by a
+// whole; a line that ends right at the limit is whole (up to four bytes
+// past it are read to tell). The text is then converted to UTF-8: UTF-32 is told by a
 // byte-order mark, UTF-16 by one or the NULs of its first bytes; a body
 // that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
 // mark is kept as it is; any other is converted from the Content-Type's

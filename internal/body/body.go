@@ -65,8 +65,8 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if err != nil {
 		return Body{}, err
 	}
-	if limit == math.MaxInt64 {
-		limit = 0 // no limit: limit+1 would overflow
+	if limit > math.MaxInt64-4 {
+		limit = 0 // no limit: limit+4 would overflow
 	}
 	if limit > 0 {
 		r = io.LimitReader(r, limit+4) // +4: the character after the cut, UTF-32's too

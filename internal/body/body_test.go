@@ -6,6 +6,7 @@ import (
 	"compress/zlib"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -214,6 +215,18 @@ func TestReadBodyCutKeepsCharset(t *testing.T) {
 	b, err := Read(strings.NewReader(body), nil, 41)
 	if err != nil || b.Charset != "utf-8" || string(b.Text) != first || !b.Truncated {
 		t.Fatalf("Read = %q (%s, truncated %v), %v; want %q as UTF-8", b.Text, b.Charset, b.Truncated, err, first)
+	}
+}
+
+// TestReadBodyLimitsPastInt64: a limit so large that the bytes read past
+// it would overflow reads the whole body, as no limit does; it read
+// nothing, an empty robots.txt.
+func TestReadBodyLimitsPastInt64(t *testing.T) {
+	const body = "User-agent: *\nDisallow: /\n"
+	for _, limit := range []int64{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt64 - 3, math.MaxInt64 - 4} {
+		if b, err := Read(strings.NewReader(body), nil, limit); err != nil || string(b.Text) != body || b.Truncated {
+			t.Errorf("limit %d: %q, truncated %v, %v; want the whole body", limit, b.Text, b.Truncated, err)
+		}
 	}
 }
 
