@@ -116,7 +116,11 @@ func CrawlDelay(value string) (time.Duration, error) {
 	if s >= MaxCrawlDelay.Seconds() {
 		return MaxCrawlDelay, nil
 	}
-	return time.Duration(math.Ceil(s * float64(time.Second))), nil // rounded up: a delay is never 0 but for 0
+	d := time.Duration(math.Round(s * float64(time.Second)))
+	if d == 0 && s > 0 {
+		d = 1 // a delay is none only when it is 0
+	}
+	return d, nil
 }
 
 // AgentToken returns the product token that the value of a robots.txt

@@ -80,6 +80,8 @@ func TestCrawlDelay(t *testing.T) {
 		{"0.5", 500 * time.Millisecond, true},
 		{"0", 0, true},
 		{"0.3", 300 * time.Millisecond, true},
+		{"0.067", 67 * time.Millisecond, true}, // not 67.000001 ms, which the Client paces as 68
+		{"0.0000000004", time.Nanosecond, true},
 		// Below a nanosecond: rounded up, never read as no delay.
 		{"0.0000000001", time.Nanosecond, true},
 		{"86400", 24 * time.Hour, true},
