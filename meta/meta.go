@@ -164,12 +164,12 @@ var dateLayouts = []string{
 }
 
 // zoneHours are the offsets of the zone names RFC 822 gives, which
-// time.Parse reads as UTC when the local zone does not have them.
+// time.ParseInLocation in UTC reads as UTC.
 var zoneHours = map[string]int{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7}
 
 func parseDate(s string) (time.Time, bool) {
 	for _, l := range dateLayouts {
-		if t, err := time.Parse(l, s); err == nil {
+		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil { // not the machine's zone names
 			if name, off := t.Zone(); off == 0 && zoneHours[name] != 0 {
 				t = t.Add(-time.Duration(zoneHours[name]) * time.Hour).UTC()
 			}
@@ -181,10 +181,11 @@ func parseDate(s string) (time.Time, bool) {
 
 // FromHeader reads the X-Robots-Tag headers of a response. A directive
 // may name a crawler first ("googlebot: noindex, nofollow"): it and the
-// directives after it, up to one that names another crawler, apply only
-// to the crawler known by that product token, one of tokens; the others
-// apply to every crawler. Several header lines read as one list, as a
-// proxy may join them.
+// directives after it in its header line, up to one that names another
+// crawler, apply only to the crawler known by that product token, one of
+// tokens; the others apply to every crawler. So a line that a proxy
+// joined from several reads as they do, but for a line without a name
+// that followed one with.
 func FromHeader(h http.Header, tokens ...string) Directives {
 	var d Directives
 	for _, v := range h.Values("X-Robots-Tag") {

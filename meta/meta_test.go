@@ -48,6 +48,15 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
 	}
+	// The machine's zone, which names CST otherwise, changes nothing.
+	local := time.Local
+	defer func() { time.Local = local }()
+	if shanghai, err := time.LoadLocation("Asia/Shanghai"); err == nil {
+		time.Local = shanghai
+		if d := Parse("unavailable_after: 25 Jun 2010 15:00:00 CST"); !d.UnavailableAfter.Equal(time.Date(2010, 6, 25, 21, 0, 0, 0, time.UTC)) {
+			t.Errorf("CST read in Asia/Shanghai: %v, want 21:00 UTC", d.UnavailableAfter)
+		}
+	}
 	if d := Parse("none"); d.Index() || d.Follow() {
 		t.Error("none: Index or Follow true")
 	}
