@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // ceiling is the generous bound on any one Store call during a fault; a
@@ -63,6 +65,28 @@ func TestRedisHungTimesOut(t *testing.T) {
 	})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Get on a hung Redis: err = %v, want DeadlineExceeded", err)
+	}
+}
+
+// TestCancelledCallReturns: a call whose context is cancelled while Redis
+// hangs returns then, with a client that heeds context deadlines too
+// (ContextTimeoutEnabled), which does not see a cancellation on a socket:
+// it waited for the Store's timeout.
+func TestCancelledCallReturns(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = rdb.Close() })
+	s := New(rdb, WithLogger(quietLogger), WithTimeout(time.Minute))
+	srv.Pause()
+	defer srv.Resume()
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	err := timed(t, "Get cancelled on a hung Redis", func() error {
+		_, err := s.Get(ctx, authority)
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Get cancelled on a hung Redis: err = %v, want context.Canceled", err)
 	}
 }
 
