@@ -123,7 +123,11 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 		if s.busy != 0 && now < s.busyUntil && iv > 0 {
 			return 0, time.Duration(min(iv, s.busyUntil-now)), nil
 		}
-		if t := max(s.hold, s.end+iv); now < t {
+		t := s.hold
+		if s.end > 0 { // a turn has ended: none ends at the epoch
+			t = max(t, s.end+iv)
+		}
+		if now < t {
 			return 0, time.Duration(t - now), nil
 		}
 	}

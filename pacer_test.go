@@ -247,6 +247,29 @@ func TestMemPacerHold(t *testing.T) {
 	}
 }
 
+// TestMemPacerHoldBeforeAnyTurn: a hold set where no turn has ended
+// (Done with id 0, as for a robots.txt's Retry-After), or after a turn
+// whose lease ran out, holds until it ends, not for an interval counted
+// from the pacer's start, as the Redis pacer reads it too.
+func TestMemPacerHoldBeforeAnyTurn(t *testing.T) {
+	ctx := context.Background()
+	p := newMemPacer()
+	if err := p.Done(ctx, "https://a.test:443", 0, 0, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, wait, _ := p.Take(ctx, "https://a.test:443", time.Hour); wait > 2*time.Second {
+		t.Errorf("after a 2 s hold, Take(1h) waits %v", wait)
+	}
+	p.timeout = 10 * time.Millisecond
+	if _, wait, _ := p.Take(ctx, "https://b.test:443", 5*time.Millisecond); wait != 0 {
+		t.Fatalf("first turn: wait %v", wait)
+	}
+	time.Sleep(20 * time.Millisecond) // the lease runs out, no Done
+	if _, wait, _ := p.Take(ctx, "https://b.test:443", time.Hour); wait != 0 {
+		t.Errorf("after a lapsed turn, Take(1h) waits %v", wait)
+	}
+}
+
 func TestMemPacerCancel(t *testing.T) {
 	checkLeaks(t)
 	p := newMemPacer()
