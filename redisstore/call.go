@@ -8,8 +8,9 @@ import (
 
 // call runs one Redis operation on key under the Store's timeout and the
 // breaker of key's node; on a cluster, a failed or refused call reloads
-// the slot map.
-func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
+// the slot map. undo, if not nil, gives back what fn took when fn
+// succeeds after ctx ended and call returned (see run).
+func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error, undo func()) error {
 	if s == nil || s.breakers == nil {
 		panic("redisstore: Store used without New")
 	}
@@ -20,7 +21,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
 	}
 	start := time.Now()
-	err := s.run(ctx, fn)
+	err := s.run(ctx, fn, undo)
 	o := classify(ctx, err, time.Since(start))
 	switch {
 	case o == healthy:
@@ -39,8 +40,10 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 
 // run runs fn under the Store's timeout, in a goroutine of its own, so
 // that it returns once ctx ends: go-redis heeds a context's deadline on a
-// socket (with ContextTimeoutEnabled), never its cancellation.
-func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) error {
+// socket (with ContextTimeoutEnabled), never its cancellation. fn may
+// then still succeed, Redis having run it: undo, if not nil, runs after
+// it does, so that a lease or a pacing turn no caller holds is given back.
+func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error, undo func()) error {
 	if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
@@ -52,6 +55,13 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) err
 	case err := <-result:
 		return err
 	case <-ctx.Done():
+		if undo != nil {
+			go func() {
+				if <-result == nil {
+					undo()
+				}
+			}()
+		}
 		return ctx.Err()
 	}
 }

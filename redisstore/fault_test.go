@@ -90,6 +90,49 @@ func TestCancelledCallReturns(t *testing.T) {
 	}
 }
 
+// TestCancelledCallsGiveBack: a Take or a Lease whose caller gave up
+// while Redis was slow, but which Redis then granted, is given back:
+// no turn or lease is held by no one until it runs out.
+func TestCancelledCallsGiveBack(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = rdb.Close() })
+	s := New(rdb, WithLogger(quietLogger), WithTimeout(5*time.Second))
+	// A connection made and the scripts loaded before the pause, so that
+	// the call's one command waits in Redis.
+	if _, _, err := s.Take(t.Context(), "https://warm.test:443", time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Lease(t.Context(), "https://warm.test:443", time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []struct {
+		name string
+		try  func(ctx context.Context) (bool, error)
+	}{
+		{"Take", func(ctx context.Context) (bool, error) {
+			id, _, err := s.Take(ctx, "https://a.test:443", 100*time.Millisecond)
+			return id != 0, err
+		}},
+		{"Lease", func(ctx context.Context) (bool, error) {
+			_, ok, err := s.Lease(ctx, authority, time.Minute)
+			return ok, err
+		}},
+	} {
+		srv.Pause()
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(20*time.Millisecond, cancel)
+		time.AfterFunc(150*time.Millisecond, srv.Resume)
+		if got, err := call.try(ctx); got || !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s cancelled on a paused Redis: %v, %v", call.name, got, err)
+		}
+		waitUntil(t, call.name+" given back", func() bool {
+			got, err := call.try(t.Context())
+			return got && err == nil
+		})
+	}
+}
+
 // TestRedisRestartResumes: after Redis comes back (empty, on the same
 // port) the same Store uses it again without being recreated.
 func TestRedisRestartResumes(t *testing.T) {
