@@ -107,7 +107,8 @@
 // pacing (that of the first [Transport] made for the Client, else the
 // Client's in-process one), waiting for it within the fetch's timeout. A
 // hop that may not be sent, or a redirect without a usable http or https
-// Location, leaves the robots.txt unreachable, never allow-all; only more
+// Location (one that parses, of at most 16 KiB), leaves the robots.txt
+// unreachable, never allow-all, whatever [WithErrorPolicy] says; only more
 // than five redirects, or a loop, read as no robots.txt. One check sends
 // at most 3×(redirects+1) requests, 18 by default, the robots.txt files
 // its hops need included, nested at most three deep; a robots.txt

@@ -38,6 +38,12 @@ type fetcher struct {
 // final URL takes the last place.
 const maxKeptRedirects = 10
 
+// maxLocation bounds the Location of a redirect a fetch follows: each
+// URL followed is kept until the fetch ends, to tell a loop, and net/http
+// reads headers of up to 10 MiB. Servers refuse request lines far shorter
+// (nginx: 8 KiB).
+const maxLocation = 16 << 10
+
 // maxRedirectsText bounds the redirects an entry lists, as text: a status
 // and its mark, a space, a URL and a newline each.
 const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
@@ -59,6 +65,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			validated = nil // its validators speak of another URL's body
 		}
 		resp, err := f.send(ctx, target, authority, validated)
+		if err != nil && strings.Contains(err.Error(), "failed to parse Location header") {
+			// A 3xx whose Location net/url cannot parse, which net/http
+			// reports with no response and no error of a type to test.
+			err = fmt.Errorf("%w: %w", errRedirects, err)
+		}
 		if err != nil {
 			outcome := OutcomeUnreachable // RFC 9309 §2.3.1.4, unless WithErrorPolicy says otherwise
 			if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
@@ -92,6 +103,8 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		switch {
 		case loc == "" || err != nil:
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
+		case len(loc) > maxLocation:
+			res.err = fmt.Errorf("%w: %d with a Location of %d bytes", errRedirects, resp.StatusCode, len(loc))
 		case next.Scheme != "http" && next.Scheme != "https":
 			res.err = fmt.Errorf("%w: redirect to scheme %q", errRedirects, capQuote(next.Scheme))
 		case hop >= f.c.cfg.maxRedirects:
