@@ -100,7 +100,8 @@ func (s *paceState) dropAt() int64 {
 }
 
 func newMemPacer() *memPacer {
-	return &memPacer{seed: maphash.MakeSeed(), epoch: time.Now(), timeout: pacing.TurnTimeout}
+	// The epoch lies a second back, so that no turn ends at 0, which says none has.
+	return &memPacer{seed: maphash.MakeSeed(), epoch: time.Now().Add(-time.Second), timeout: pacing.TurnTimeout}
 }
 
 func (p *memPacer) now() int64 { return int64(time.Since(p.epoch)) }

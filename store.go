@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
@@ -112,14 +113,20 @@ func (t *sharedTier) ownOutcome(e *entry) bool {
 	case e.outcome != OutcomeAllowAll:
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
-		return t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter
+		// Its times are kept to the storedUnit, rounded down.
+		return t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
-		return t.cfg.errPolicy != nil
-	case e.status/100 == 3:
+		// The Store keeps no error: the policy must allow all whatever it was.
+		return t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll
+	case slices.Contains([]int32{300, 301, 302, 303, 307, 308}, e.status):
 		return true // too many redirects
 	}
 	return valid(t.cfg.policy(int(e.status))) == OutcomeAllowAll
 }
+
+// errStoredFailure is what a Client's error policy is asked of a stored
+// allow-all that another process's policy gave a failure with no response.
+var errStoredFailure = errors.New("robotstxt: another process's robots.txt fetch got no response (the Store keeps no more of it)")
 
 // plausible rejects, as a miss, a stored entry this Client would never
 // have written (others write the Store, clocks wrong or worse; see

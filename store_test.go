@@ -580,6 +580,31 @@ func TestStoreOwnEntriesAccepted(t *testing.T) {
 	})
 }
 
+// TestStoreOutageAllowAllNotRoundedAway: the allow-all of an outage
+// WithUnreachableAllowAfter gave stands for a Client of the same
+// configuration, though the Store keeps times in milliseconds, rounded
+// down, which can make the outage read shorter than the bound.
+func TestStoreOutageAllowAllNotRoundedAway(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	clock := newTestClock()
+	s := newSite(t, serve(503, "down"))
+	opts := []Option{WithStore(newMemStore()), WithClock(clock.Now), WithBackoff(time.Second, time.Second),
+		WithUnreachableAllowAfter(time.Second + 500*time.Microsecond)}
+	a := newTestClient(t, opts...)
+	if d, _ := a.Check(ctx, s.URL+"/x"); d.Allowed {
+		t.Fatalf("first failure: %+v", d)
+	}
+	clock.Advance(time.Second + 700*time.Microsecond)
+	if d, _ := a.Check(ctx, s.URL+"/x"); !d.Allowed {
+		t.Fatalf("after the bound: %+v; want the outage's allow-all", d)
+	}
+	hits := s.hits.Load()
+	if d, _ := newTestClient(t, opts...).Check(ctx, s.URL+"/x"); !d.Allowed || s.hits.Load() != hits {
+		t.Errorf("another process: %+v after %d fetches; want the Store's allow-all", d, s.hits.Load()-hits)
+	}
+}
+
 // TestStoreFailureOutlivesItsBackoff: a failure stays in the Store past
 // its back-off, so that the next fetch, in whichever process, carries its
 // count and start on; it went when the back-off ended, just when the next
@@ -653,6 +678,38 @@ func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 	}
 	if ok, err := newTestClient(t, WithStore(store), allowAll).Allowed(ctx, down.URL+"/private/x"); ok || !errors.Is(err, ErrDeferred) {
 		t.Errorf("an archiver after the default Client: %v, %v; want its stricter deferral", ok, err)
+	}
+	// A policy that allows only a name that does not resolve does not take
+	// the archiver's allow-all, whose error the Store does not keep.
+	store = newMemStore()
+	dnsOnly := WithErrorPolicy(func(err error) Outcome {
+		if dns := (*net.DNSError)(nil); errors.As(err, &dns) && dns.IsNotFound {
+			return OutcomeAllowAll
+		}
+		return OutcomeUnreachable
+	})
+	if ok, _ := newTestClient(t, WithStore(store), allowAll).Allowed(ctx, down.URL+"/private/x"); !ok {
+		t.Fatal("the archiver: not allowed")
+	}
+	if ok, err := newTestClient(t, WithStore(store), dnsOnly).Allowed(ctx, down.URL+"/private/x"); ok || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a DNS-only policy after the archiver: %v, %v; want deferred", ok, err)
+	}
+
+	// A 305, which no Client follows, is the status policy's to read, not
+	// "too many redirects".
+	proxy := newSite(t, serve(305, "use a proxy"))
+	store = newMemStore()
+	lenient := WithStatusPolicy(func(status int) Outcome {
+		if status/100 == 3 {
+			return OutcomeAllowAll
+		}
+		return defaultStatusPolicy(status)
+	})
+	if d, _ := newTestClient(t, WithStore(store), lenient).Check(ctx, proxy.URL+"/x"); !d.Allowed {
+		t.Fatalf("305 under a lenient policy: %+v", d)
+	}
+	if d, err := newTestClient(t, WithStore(store)).Check(ctx, proxy.URL+"/x"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("305, default, after a lenient Client: %+v, %v; want deferred", d, err)
 	}
 
 	s := newSite(t, serve(401, "who are you"))
