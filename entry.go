@@ -158,6 +158,10 @@ func (e *entry) cost() int64 {
 const (
 	rulesOverhead = 140
 	entryOverhead = 384
+	// causeOverhead is what a failure's error chain retains beyond its
+	// text (a *url.Error over a *net.OpError over an *os.SyscallError,
+	// wrapped): 319 bytes an entry of 20,000 refused connections freed.
+	causeOverhead = 320
 )
 
 // text returns the body decompressed; nil unless the outcome is OutcomeRules.
@@ -214,6 +218,10 @@ func (e *entry) expired(now time.Time) bool {
 
 // derive computes the fields derived from the stored ones.
 func (e *entry) derive() *entry {
+	var chain int64 // what the failure's own error chain retains
+	if e.cause != nil {
+		chain = causeOverhead
+	}
 	switch {
 	case e.cause != nil || e.errText == "":
 	case e.nonPublic: // as the guard's own error is, for the crawler that gives such a site up
@@ -221,7 +229,7 @@ func (e *entry) derive() *entry {
 	default:
 		e.cause = errors.New(e.errText)
 	}
-	e.base = entryOverhead + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+cap(e.body))
+	e.base = entryOverhead + chain + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+cap(e.body))
 	return e
 }
 

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -143,6 +146,36 @@ func BenchmarkCacheBytesBudget(b *testing.B) {
 		b.ReportMetric(growth/budget, "growth/budget")
 		b.ReportMetric(float64(st.Entries), "entries")
 		b.ReportMetric(float64(len(bodies[0])), "B-body")
+	}
+}
+
+// refused is a RoundTripper every connection of which is refused, as a
+// dial to a host that is down is.
+type refused struct{}
+
+func (refused) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 80},
+		Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+}
+
+// BenchmarkCacheBytesBudgetUnreachable checks 20,000 authorities whose
+// robots.txt cannot be reached (each failure keeps its error chain)
+// under a 1 MiB byte budget, and reports the heap growth against the
+// budget (growth/budget; the target is ≤ 1.5).
+func BenchmarkCacheBytesBudgetUnreachable(b *testing.B) {
+	const budget = 1 << 20
+	for b.Loop() {
+		before := heap.InUse()
+		c := robotsgate.NewClient(robotsgate.WithHTTPClient(&http.Client{Transport: refused{}}),
+			robotsgate.WithProductTokens(checkAgent), robotsgate.WithCacheBytes(budget))
+		for i := range 20000 {
+			_, _ = c.Allowed(context.Background(), fmt.Sprintf("http://h%05d.example/x", i))
+		}
+		growth := float64(heap.InUse() - before)
+		st := c.Stats()
+		c.Close()
+		b.ReportMetric(growth/budget, "growth/budget")
+		b.ReportMetric(float64(st.Entries), "entries")
 	}
 }
 
