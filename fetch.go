@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			validated = nil // its validators speak of another URL's body
 		}
 		resp, err := f.send(ctx, target, authority, validated)
-		if err != nil && strings.Contains(err.Error(), "failed to parse Location header") {
+		if ue := (*url.Error)(nil); errors.As(err, &ue) && strings.HasPrefix(ue.Err.Error(), "failed to parse Location header") {
 			// A 3xx whose Location net/url cannot parse, which net/http
 			// reports with no response and no error of a type to test.
 			err = fmt.Errorf("%w: %w", errRedirects, err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // call runs one Redis operation on key under the Store's timeout and the
@@ -38,16 +40,19 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	return nil
 }
 
-// run runs fn under the Store's timeout, in a goroutine of its own, so
-// that it returns once ctx ends: go-redis heeds a context's deadline on a
-// socket (with ContextTimeoutEnabled), never its cancellation. fn may
-// then still succeed, Redis having run it: undo, if not nil, runs after
-// it does, so that a lease or a pacing turn no caller holds is given back.
+// run runs fn under the Store's timeout, in a goroutine of its own unless
+// s.direct (see [New]). In a goroutine of its own, fn reads on past ctx's
+// end, at most go-redis's read timeout, and Redis may grant what it asked
+// for then: undo, if not nil, runs after it succeeds so, to give a lease
+// or a pacing turn no caller holds back.
 func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error, undo func()) error {
 	if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
 		defer cancel()
+	}
+	if s.direct {
+		return fn(ctx)
 	}
 	result := make(chan error, 1)
 	go func() { result <- fn(ctx) }()
@@ -64,4 +69,18 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error, und
 		}
 		return ctx.Err()
 	}
+}
+
+// honoursDeadlines reports whether client's sockets obey context
+// deadlines (ContextTimeoutEnabled).
+func honoursDeadlines(client redis.UniversalClient) bool {
+	switch c := client.(type) {
+	case *redis.Client:
+		return c.Options().ContextTimeoutEnabled
+	case *redis.ClusterClient:
+		return c.Options().ContextTimeoutEnabled
+	case *redis.Ring:
+		return c.Options().ContextTimeoutEnabled
+	}
+	return false
 }

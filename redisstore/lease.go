@@ -58,11 +58,7 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		var err error
 		taken, err = acquireScript.Run(ctx, s.rdb, []string{k}, token, roundUp(ttl, time.Millisecond).Milliseconds()).Int64()
 		return err
-	}, func() {
-		if taken == 1 { // a lease taken for no one
-			free()
-		}
-	})
+	}, free) // perhaps taken for no one: free deletes only this token's lease
 	if err != nil || taken != 1 {
 		return nil, false, err
 	}

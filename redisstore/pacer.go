@@ -132,7 +132,7 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, args...).Int64Slice()
 		return err
 	}, func() {
-		if len(res) == 2 && res[0] == 0 && turn != 0 { // a turn taken for no one
+		if turn != 0 { // perhaps taken for no one: Done ends only this turn
 			_ = s.Done(context.Background(), authority, turn, interval, 0)
 		}
 	})
