@@ -39,8 +39,8 @@ type fetcher struct {
 // final URL takes the last place.
 const maxKeptRedirects = 10
 
-// maxLocation bounds the Location of a redirect a fetch follows: each
-// URL followed is kept until the fetch ends, to tell a loop, and net/http
+// maxLocation bounds the URL a redirect of a fetch leads to: each URL
+// followed is kept until the fetch ends, to tell a loop, and net/http
 // reads headers of up to 10 MiB. Servers refuse request lines far shorter
 // (nginx: 8 KiB).
 const maxLocation = 16 << 10
@@ -104,8 +104,8 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		switch {
 		case loc == "" || err != nil:
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
-		case len(loc) > maxLocation:
-			res.err = fmt.Errorf("%w: %d with a Location of %d bytes", errRedirects, resp.StatusCode, len(loc))
+		case len(next.String()) > maxLocation:
+			res.err = fmt.Errorf("%w: %d to a URL of %d bytes", errRedirects, resp.StatusCode, len(next.String()))
 		case next.Scheme != "http" && next.Scheme != "https":
 			res.err = fmt.Errorf("%w: redirect to scheme %q", errRedirects, capQuote(next.Scheme))
 		case hop >= f.c.cfg.maxRedirects:

@@ -10,9 +10,8 @@ import (
 
 // call runs one Redis operation on key under the Store's timeout and the
 // breaker of key's node; on a cluster, a failed or refused call reloads
-// the slot map. undo, if not nil, gives back what fn took when fn
-// succeeds after ctx ended and call returned (see run).
-func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error, undo func()) error {
+// the slot map.
+func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Context) error) error {
 	if s == nil || s.breakers == nil {
 		panic("redisstore: Store used without New")
 	}
@@ -23,7 +22,7 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
 	}
 	start := time.Now()
-	err := s.run(ctx, fn, undo)
+	err := s.run(ctx, fn)
 	o := classify(ctx, err, time.Since(start))
 	switch {
 	case o == healthy:
@@ -41,11 +40,8 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 }
 
 // run runs fn under the Store's timeout, in a goroutine of its own unless
-// s.direct (see [New]). In a goroutine of its own, fn reads on past ctx's
-// end, at most go-redis's read timeout, and Redis may grant what it asked
-// for then: undo, if not nil, runs after it succeeds so, to give a lease
-// or a pacing turn no caller holds back.
-func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error, undo func()) error {
+// s.direct (see [New]).
+func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) error {
 	if d, ok := ctx.Deadline(); !ok || time.Until(d) > s.cfg.timeout {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.cfg.timeout)
@@ -60,13 +56,6 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error, und
 	case err := <-result:
 		return err
 	case <-ctx.Done():
-		if undo != nil {
-			go func() {
-				if <-result == nil {
-					undo()
-				}
-			}()
-		}
 		return ctx.Err()
 	}
 }

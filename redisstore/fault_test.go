@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/robotsgate/robotstxt"
-	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // ceiling is the generous bound on any one Store call during a fault; a
@@ -65,66 +63,6 @@ func TestRedisHungTimesOut(t *testing.T) {
 	})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Get on a hung Redis: err = %v, want DeadlineExceeded", err)
-	}
-}
-
-// TestCancelledCallsGiveBack: a Take or a Lease whose caller gave up
-// while Redis was slow, by a cancellation or at its deadline, but which
-// Redis then granted, is given back: no turn or lease is held by no one
-// until it runs out. (A client with ContextTimeoutEnabled calls in the
-// caller's goroutine, which waits for the reply.)
-func TestCancelledCallsGiveBack(t *testing.T) {
-	srv := redistest.Start(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr()})
-	t.Cleanup(func() { _ = rdb.Close() })
-	s := New(rdb, WithLogger(quietLogger), WithTimeout(5*time.Second))
-	// A connection made and the scripts loaded before the pause, so that
-	// the call's one command waits in Redis.
-	if _, _, err := s.Take(t.Context(), "https://warm.test:443", time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := s.Lease(t.Context(), "https://warm.test:443", time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	// Each call gives back what it takes, so that the next may take it.
-	calls := []struct {
-		name string
-		try  func(ctx context.Context) (bool, error)
-	}{
-		{"Take", func(ctx context.Context) (bool, error) {
-			id, _, err := s.Take(ctx, "https://a.test:443", 100*time.Millisecond)
-			if id != 0 {
-				_ = s.Done(ctx, "https://a.test:443", id, 0, 0)
-			}
-			return id != 0, err
-		}},
-		{"Lease", func(ctx context.Context) (bool, error) {
-			release, ok, err := s.Lease(ctx, authority, time.Minute)
-			if ok {
-				release()
-			}
-			return ok, err
-		}},
-	}
-	for _, deadline := range []bool{false, true} {
-		for _, call := range calls {
-			srv.Pause()
-			ctx, cancel := context.WithCancel(t.Context())
-			if deadline { // go-redis ends the call at it too, with an error of its own
-				ctx, cancel = context.WithTimeout(t.Context(), 20*time.Millisecond)
-			} else {
-				time.AfterFunc(20*time.Millisecond, cancel)
-			}
-			time.AfterFunc(150*time.Millisecond, srv.Resume)
-			if got, err := call.try(ctx); got || err == nil {
-				t.Fatalf("%s cut short on a paused Redis (deadline %v): %v, %v", call.name, deadline, got, err)
-			}
-			cancel()
-			waitUntil(t, call.name+" given back", func() bool {
-				got, err := call.try(t.Context())
-				return got && err == nil
-			})
-		}
 	}
 }
 

@@ -44,23 +44,22 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		return nil, false, fmt.Errorf("redisstore: lease %s: non-positive ttl %v", k, ttl)
 	}
 	token := rand.Text()
-	free := sync.OnceFunc(func() {
-		ctx := context.WithoutCancel(ctx)
-		err := s.call(ctx, "release", k, func(ctx context.Context) error {
-			return releaseScript.Run(ctx, s.rdb, []string{k}, token).Err()
-		}, nil)
-		if err != nil {
-			s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; it will expire by itself", "err", err)
-		}
-	})
 	var taken int64
 	err = s.call(ctx, "lease", k, func(ctx context.Context) error {
 		var err error
 		taken, err = acquireScript.Run(ctx, s.rdb, []string{k}, token, roundUp(ttl, time.Millisecond).Milliseconds()).Int64()
 		return err
-	}, free) // perhaps taken for no one: free deletes only this token's lease
+	})
 	if err != nil || taken != 1 {
 		return nil, false, err
 	}
-	return free, true, nil
+	return sync.OnceFunc(func() {
+		ctx := context.WithoutCancel(ctx)
+		err := s.call(ctx, "release", k, func(ctx context.Context) error {
+			return releaseScript.Run(ctx, s.rdb, []string{k}, token).Err()
+		})
+		if err != nil {
+			s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; it will expire by itself", "err", err)
+		}
+	}), true, nil
 }

@@ -125,16 +125,12 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 	if interval > 0 {
 		id = rand.Uint64() | 1 // never 0, which means no exclusive slot
 	}
-	args, turn := paceArgs(id, interval), id // turn: id, which a return may zero before undo runs
+	args := paceArgs(id, interval)
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
 		var err error
 		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, args...).Int64Slice()
 		return err
-	}, func() {
-		if turn != 0 { // perhaps taken for no one: Done ends only this turn
-			_ = s.Done(context.Background(), authority, turn, interval, 0)
-		}
 	})
 	if err != nil {
 		return 0, 0, err
@@ -159,7 +155,7 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	err := s.call(context.WithoutCancel(ctx), "pace done", k, func(ctx context.Context) error {
 		args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
-	}, nil)
+	})
 	if err != nil {
 		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; it ends by itself when its lease runs out", "err", err)
 	}

@@ -53,10 +53,10 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 	}
 	s := &Store{
 		rdb:      client,
+		direct:   honoursDeadlines(client),
 		cfg:      cfg,
 		log:      logthrottle.NewLogger(cfg.logger.With("component", "redisstore")),
 		breakers: map[string]*breaker{},
-		direct:   honoursDeadlines(client),
 	}
 	s.cluster = newCluster(client, s.valueKey(""))
 	return s
@@ -88,7 +88,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 			}
 		}
 		return err
-	}, nil)
+	})
 	switch {
 	case errors.Is(err, redis.Nil), isWrongType(err):
 		return nil, fmt.Errorf("redisstore: GET %s: %w", k, robotstxt.ErrCacheMiss)
@@ -110,7 +110,7 @@ func (s *Store) Set(ctx context.Context, key string, value []byte, ttl time.Dura
 	}
 	return s.call(ctx, "SET", k, func(ctx context.Context) error {
 		return s.rdb.Set(ctx, k, value, roundUp(ttl, time.Millisecond)).Err()
-	}, nil)
+	})
 }
 
 // roundUp returns d rounded up to a whole unit, so that a span Redis
