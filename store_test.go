@@ -682,12 +682,6 @@ func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 	// A policy that allows only a name that does not resolve does not take
 	// the archiver's allow-all, whose error the Store does not keep.
 	store = newMemStore()
-	dnsOnly := WithErrorPolicy(func(err error) Outcome {
-		if dns := (*net.DNSError)(nil); errors.As(err, &dns) && dns.IsNotFound {
-			return OutcomeAllowAll
-		}
-		return OutcomeUnreachable
-	})
 	if ok, _ := newTestClient(t, WithStore(store), allowAll).Allowed(ctx, down.URL+"/private/x"); !ok {
 		t.Fatal("the archiver: not allowed")
 	}
@@ -800,13 +794,7 @@ func TestStoreOwnPolicyEntriesStand(t *testing.T) {
 
 	down := newSite(t, serve(200, privateRules))
 	down.Close()
-	policy := WithErrorPolicy(func(err error) Outcome {
-		if dns := (*net.DNSError)(nil); errors.As(err, &dns) && dns.IsNotFound {
-			return OutcomeAllowAll
-		}
-		return OutcomeUnreachable
-	})
-	opts = []Option{WithStore(newMemStore()), policy}
+	opts = []Option{WithStore(newMemStore()), dnsOnly}
 	c1, c2 := newTestClient(t, opts...), newTestClient(t, opts...)
 	if _, err := c1.Check(ctx, down.URL+"/x"); !errors.Is(err, ErrDeferred) {
 		t.Fatalf("a refused connection: %v, want deferred", err)
@@ -815,3 +803,12 @@ func TestStoreOwnPolicyEntriesStand(t *testing.T) {
 		t.Errorf("another process: %v, store %+v; want the Store's deferral", err, c2.Stats().Store)
 	}
 }
+
+// dnsOnly is the error policy WithErrorPolicy's doc suggests: allow all
+// for a host that no longer resolves, defer otherwise.
+var dnsOnly = WithErrorPolicy(func(err error) Outcome {
+	if dns := (*net.DNSError)(nil); errors.As(err, &dns) && dns.IsNotFound {
+		return OutcomeAllowAll
+	}
+	return OutcomeUnreachable
+})
