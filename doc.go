@@ -158,5 +158,6 @@
 //
 // The in-memory cache is bounded ([WithCacheSize], [WithCacheBytes]). A
 // [Store] adds a shared second level: a fleet of crawlers with one Redis
-// (see package redisstore) fetches each robots.txt once between them.
+// (see package redisstore) fetches each robots.txt once between them,
+// but for an allow-all their own policies would not give (see [Store]).
 package robotstxt

@@ -258,7 +258,11 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // §2.3.1.4 asks. errors.As finds a *net.DNSError or *net.OpError in the
 // HTTP client's error; an archiver may return OutcomeAllowAll for a host
 // that no longer resolves. OutcomeRules counts as OutcomeUnreachable, as
-// does any outcome for a connection [PublicOnly] refused.
+// does any outcome for a connection [PublicOnly] refused. With a
+// [Store], p is also asked of an allow-all another process's policy gave
+// a failure, with an error that holds none of it (the Store keeps no
+// error): the Client takes the allow-all only if p allows all then too,
+// and otherwise fetches itself.
 func WithErrorPolicy(p func(err error) Outcome) Option {
 	if p == nil {
 		panic("robotstxt: WithErrorPolicy(nil)")
