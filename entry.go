@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -360,9 +361,8 @@ func validRedirects(s string) bool {
 	n := 0
 	for line := range strings.SplitSeq(s, "\n") {
 		status, url, _ := strings.Cut(line, " ")
-		switch strings.TrimSuffix(status, "*") {
-		case "300", "301", "302", "303", "307", "308":
-		default:
+		status = strings.TrimSuffix(status, "*")
+		if code, err := strconv.Atoi(status); err != nil || len(status) != 3 || !followed(code) {
 			return false
 		}
 		if n++; url == "" || n > maxKeptRedirects {

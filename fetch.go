@@ -85,9 +85,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return fetchResult{outcome: outcome, redirects: kept(led), err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
-		switch resp.StatusCode {
-		case 300, 301, 302, 303, 307, 308: // not 304 (see classify) nor 305, a proxy to use
-		default:
+		if !followed(resp.StatusCode) {
 			f.classify(&res, resp, k, target, validated)
 			return res
 		}
@@ -130,6 +128,16 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		led = append(led, status+" "+capText(target))
 	}
+}
+
+// followed reports whether a fetch follows a response of status to its
+// Location: not a 304 (see classify), nor a 305, a proxy to use.
+func followed(status int) bool {
+	switch status {
+	case 300, 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
 }
 
 // kept returns the redirects led lists as persisted.redirects lists

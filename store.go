@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
@@ -118,7 +117,7 @@ func (t *sharedTier) ownOutcome(e *entry) bool {
 	case e.status == 0:
 		// The Store keeps no error: the policy must allow all whatever it was.
 		return t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll
-	case slices.Contains([]int32{300, 301, 302, 303, 307, 308}, e.status):
+	case followed(int(e.status)):
 		return true // too many redirects
 	}
 	return valid(t.cfg.policy(int(e.status))) == OutcomeAllowAll
