@@ -561,15 +561,8 @@ func TestStoreOwnEntriesAccepted(t *testing.T) {
 		s := newSite(t, serve(503, "down"))
 		opts := []Option{WithStore(store), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
 		a := newTestClient(t, opts...)
-		var d Decision
-		for range 20 {
-			d, _ = a.Check(ctx, s.URL+"/x")
-			if d.Allowed {
-				break
-			}
-			clock.Advance(d.Expires.Sub(clock.Now()))
-		}
-		if !d.Allowed || d.Failures < 2 {
+		d := outageAllowed(t, a, clock, s.URL+"/x")
+		if d.Failures < 2 {
 			t.Fatalf("after an hour of failures: %+v; want allowed", d)
 		}
 		hits := s.hits.Load()
@@ -635,16 +628,7 @@ func TestStoreOutageAllowAllDoesNotStandIn(t *testing.T) {
 	clock := newTestClock()
 	s := newSite(t, serve(503, "down"))
 	c := newTestClient(t, WithClock(clock.Now), WithBackoff(time.Second, time.Minute), WithUnreachableAllowAfter(time.Hour))
-	var d Decision
-	for range 200 {
-		if d, _ = c.Check(ctx, s.URL+"/x"); d.Allowed {
-			break
-		}
-		clock.Advance(d.Expires.Sub(clock.Now()))
-	}
-	if !d.Allowed {
-		t.Fatalf("after an hour of failures: %+v; want allowed", d)
-	}
+	d := outageAllowed(t, c, clock, s.URL+"/x")
 	release := make(chan struct{})
 	defer close(release)
 	s.set(func(w http.ResponseWriter, r *http.Request) { <-release })
@@ -723,16 +707,7 @@ func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 	store = newMemStore()
 	opts := []Option{WithStore(store), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute)}
 	a := newTestClient(t, append(opts, WithUnreachableAllowAfter(time.Hour))...)
-	var d Decision
-	for range 20 {
-		if d, _ = a.Check(ctx, out.URL+"/x"); d.Allowed {
-			break
-		}
-		clock.Advance(d.Expires.Sub(clock.Now()))
-	}
-	if !d.Allowed {
-		t.Fatalf("after an hour of failures: %+v; want allowed", d)
-	}
+	outageAllowed(t, a, clock, out.URL+"/x")
 	if d, err := newTestClient(t, opts...).Check(ctx, out.URL+"/x"); d.Allowed || !errors.Is(err, ErrDeferred) {
 		t.Errorf("a Client without WithUnreachableAllowAfter: %+v, %v; want deferred", d, err)
 	}
@@ -812,3 +787,19 @@ var dnsOnly = WithErrorPolicy(func(err error) Outcome {
 	}
 	return OutcomeUnreachable
 })
+
+// outageAllowed checks u with c, moving clock to each retry, until the
+// allow-all of WithUnreachableAllowAfter answers, and fails the test if
+// it does not within 200 checks.
+func outageAllowed(t *testing.T, c *Client, clock *testClock, u string) Decision {
+	t.Helper()
+	var d Decision
+	for range 200 {
+		if d, _ = c.Check(context.Background(), u); d.Allowed {
+			return d
+		}
+		clock.Advance(d.Expires.Sub(clock.Now()))
+	}
+	t.Fatalf("after an hour of failures: %+v; want allowed", d)
+	return d
+}

@@ -217,17 +217,25 @@ func TestTransportPacesEverySpelling(t *testing.T) {
 	}
 }
 
+// unmappedHosts returns hosts serving b.test and xn--ni7c.test, the two
+// sites a request for ｂ.test reaches (dialled as one, asked for as the
+// other), each with robots.txt robots and a page at /page.
+func unmappedHosts(t *testing.T, robots string) *hosts {
+	w := newHosts(t)
+	for _, h := range []string{"b.test", "xn--ni7c.test"} {
+		w.on(h+"/robots.txt", serve(200, robots))
+		w.on(h+"/page", serve(200, "page"))
+	}
+	return w
+}
+
 // TestTransportPacesTheHostSent: a name net/http dials mapped but sends
 // unmapped (ｂ.test: the connection goes to b.test, the Host header names
 // xn--ni7c.test) takes the turn of both, so that neither site is reached
 // again within its Crawl-delay, however the next request spells it.
 func TestTransportPacesTheHostSent(t *testing.T) {
 	checkLeaks(t)
-	w := newHosts(t)
-	for _, h := range []string{"b.test", "xn--ni7c.test"} {
-		w.on(h+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n"))
-		w.on(h+"/page", serve(200, "page"))
-	}
+	w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 60\n")
 	for _, next := range []string{"http://xn--ni7c.test/page", "http://b.test/page"} {
 		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
 		hc := &http.Client{Transport: tr}
@@ -285,11 +293,7 @@ func (p *slowPacer) Done(_ context.Context, authority string, id uint64, _, _ ti
 // request at once, and the first is ended.
 func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	checkLeaks(t)
-	w := newHosts(t)
-	for _, h := range []string{"b.test", "xn--ni7c.test"} {
-		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
-		w.on(h+"/page", serve(200, "page"))
-	}
+	w := unmappedHosts(t, "User-agent: *\nAllow: /\n")
 	p := &slowPacer{slow: "http://xn--ni7c.test:80"}
 	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithMaxWait(2*time.Minute))
 	t.Cleanup(func() { _ = c.Close() })
@@ -343,11 +347,7 @@ func (p *waitOncePacer) Done(context.Context, string, uint64, time.Duration, tim
 // turns (a name net/http sends unmapped) counts once in Paced and Held.
 func TestTransportCountsTwoTurnsOnce(t *testing.T) {
 	checkLeaks(t)
-	w := newHosts(t)
-	for _, h := range []string{"b.test", "xn--ni7c.test"} {
-		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
-		w.on(h+"/page", serve(200, "page"))
-	}
+	w := unmappedHosts(t, "User-agent: *\nAllow: /\n")
 	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(&waitOncePacer{asked: map[string]bool{}}))
 	t.Cleanup(func() { _ = c.Close() })
 	if _, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page"); err != nil {
