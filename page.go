@@ -182,7 +182,7 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if xrt.NoAI {
 		rd.state("x-robots-tag", "X-Robots-Tag", "noai", noTraining)
 	}
-	if xrt.NoImageAI && isImage(h.Get("Content-Type"), body) {
+	if xrt.NoImageAI && isImage(h, body) {
 		rd.state("x-robots-tag", "X-Robots-Tag", "noimageai", noTraining)
 	}
 	var tags meta.TDM
@@ -545,7 +545,7 @@ func pageHTML(resp *http.Response, b []byte) (pageText, error) {
 		return pageText{}, nil // no tags: the headers alone, or a HEAD's or a 304's body
 	}
 	h := resp.Header
-	ctype := h.Get("Content-Type")
+	ctype, charset := body.ContentType(h)
 	codings := strings.Join(h.Values("Content-Encoding"), ", ")
 	coded := body.Gzipped(b)
 	for _, c := range strings.Split(codings, ",") {
@@ -553,7 +553,7 @@ func pageHTML(resp *http.Response, b []byte) (pageText, error) {
 		coded = coded || c != "" && !strings.EqualFold(c, "identity")
 	}
 	if coded {
-		if mt := mediaType(ctype, nil); mt == "" || mt == "text/html" || mt == "application/xhtml+xml" {
+		if ctype == "" || ctype == "text/html" || ctype == "application/xhtml+xml" {
 			how := "gzip under no Content-Encoding"
 			if codings != "" {
 				how = "Content-Encoding " + capQuote(codings)
@@ -562,12 +562,12 @@ func pageHTML(resp *http.Response, b []byte) (pageText, error) {
 		}
 		return pageText{}, nil
 	}
-	if !isHTML(ctype, b) {
+	if !isHTML(h, b) {
 		return pageText{}, nil
 	}
 	page := pageText{b, resp.ContentLength > int64(len(b))}
-	if _, params, err := mime.ParseMediaType(ctype); err == nil && !hasBOM(b) {
-		switch strings.ToLower(strings.TrimSpace(params["charset"])) { // the WHATWG Encoding Standard's labels
+	if !hasBOM(b) {
+		switch strings.ToLower(strings.TrimSpace(charset)) { // the WHATWG Encoding Standard's labels
 		case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
 			page.b = append([]byte("\xFF\xFE"), b...)
 		case "utf-16be", "unicodefffe":
@@ -583,38 +583,33 @@ func hasBOM(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) || bytes.HasPrefix(b, []byte("\xFF\xFE")) || bytes.HasPrefix(b, []byte("\xFE\xFF"))
 }
 
-// isHTML reports whether a body with Content-Type ctype is HTML (see
-// mediaType).
-func isHTML(ctype string, body []byte) bool {
-	mt := mediaType(ctype, body)
+// isHTML reports whether a body with header h is HTML (see mediaType).
+func isHTML(h http.Header, body []byte) bool {
+	mt := mediaType(h, body)
 	return mt == "text/html" || mt == "application/xhtml+xml"
 }
 
-// isImage reports whether a body with Content-Type ctype is an image (see
+// isImage reports whether a body with header h is an image (see
 // mediaType), or might be: with no media type to go by, noimageai counts.
 // A media type that says it is unknown (application/octet-stream among
 // them) is sniffed, as browsers sniff an image.
-func isImage(ctype string, body []byte) bool {
-	mt := mediaType(ctype, body)
+func isImage(h http.Header, body []byte) bool {
+	mt := mediaType(h, body)
 	if unknownTypes[mt] {
-		mt = mediaType("", body)
+		mt = mediaType(nil, body)
 	}
 	return mt == "" || strings.HasPrefix(mt, "image/")
 }
 
-// mediaType returns the media type of a body with Content-Type ctype: its
-// own, or, when ctype is missing or unreadable, the one body sniffs as,
-// as browsers do; "" then when body is empty. A parameter it cannot read
-// ("text/html; charset") leaves the media type to a browser, and here.
-func mediaType(ctype string, body []byte) string {
-	mt, _, err := mime.ParseMediaType(ctype)
-	switch {
-	case err == nil || errors.Is(err, mime.ErrInvalidMediaParameter):
+// mediaType returns the media type of a body with header h: its
+// Content-Type's, as browsers read it (see body.ContentType), or, when
+// that has none, what http.DetectContentType sniffs from it; "" for an
+// empty body with none.
+func mediaType(h http.Header, b []byte) string {
+	if mt, _ := body.ContentType(h); mt != "" || len(b) == 0 {
 		return mt
-	case len(body) == 0:
-		return ""
 	}
-	mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
+	mt, _, _ := mime.ParseMediaType(http.DetectContentType(b))
 	return mt
 }
 

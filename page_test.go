@@ -105,6 +105,9 @@ func TestReceiptSources(t *testing.T) {
 		{name: "noimageai on an image sent as application/octet-stream", robots: open,
 			headers: []string{"Content-Type", "application/octet-stream", "X-Robots-Tag", "noimageai"}, body: "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
 			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
+		{name: "noimageai on an image named in the last Content-Type line", robots: open,
+			headers: []string{"Content-Type", html, "Content-Type", "image/png", "X-Robots-Tag", "noimageai"}, body: "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
 		{name: "noimageai without a media type or a body", robots: open, headers: []string{"Content-Type", "", "X-Robots-Tag", "noimageai"},
 			usage: "train-ai=n", signals: []string{"x-robots-tag train-ai n X-Robots-Tag"}},
 		{name: "noimageai on a page sent without a media type", robots: open,
@@ -366,11 +369,24 @@ func TestReceiptUnreadablePage(t *testing.T) {
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"a head past the mebibyte", "text/html", nil, []byte(long),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		// Content-Type read as browsers read it: a parameter that does not
+		// parse is skipped, and the last line that parses wins.
+		{"UTF-16 before a bare parameter", "text/html; charset=utf-16; foo", nil, utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"UTF-16 after a bare parameter", "text/html; foo; charset=utf-16", nil, utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"UTF-16 named twice", "text/html; charset=utf-16; charset=utf-8", nil, utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"HTML in the last line", "text/plain\ntext/html", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"HTML in the last value of a line", "application/json, text/html; charset=utf-16", nil, utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"HTML then text", "text/html\ntext/plain", nil, []byte(noai), []string{"robots.txt train-ai y "}},
 	} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Encoding": tc.coding}, Request: req}
 		if tc.ctype != "" {
-			resp.Header.Set("Content-Type", tc.ctype)
+			resp.Header["Content-Type"] = strings.Split(tc.ctype, "\n")
 		}
 		r := tr.Receipt(resp, tc.body)
 		got := sigs(r.Signals)

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -93,7 +92,8 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		// An ASCII-compatible body is cut before converting.
 		raw = dropCutLine(raw)
 	}
-	b.Text, b.Charset = toUTF8(raw, header.Get("Content-Type"), wide)
+	_, charset := ContentType(header)
+	b.Text, b.Charset = toUTF8(raw, charset, wide)
 	if b.Truncated && wide.enc != nil && !whole {
 		b.Text = dropCutLine(b.Text)
 	}
@@ -252,9 +252,10 @@ func wideOf(body []byte) wideForm {
 	return wideForm{}
 }
 
-// toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, to UTF-8
-// and names the charset it was read in (see Read).
-func toUTF8(body []byte, contentType string, wide wideForm) ([]byte, string) {
+// toUTF8 converts body, whose UTF-16 or UTF-32 form is wide and whose
+// Content-Type names charset, to UTF-8 and names the charset it was read
+// in (see Read).
+func toUTF8(body []byte, charset string, wide wideForm) ([]byte, string) {
 	enc, name := wide.enc, wide.name
 	// A UTF-8 byte-order mark says UTF-8 whatever the header says; the
 	// leading part of one (EF, EF BB), which the parser skips, goes
@@ -275,7 +276,7 @@ func toUTF8(body []byte, contentType string, wide wideForm) ([]byte, string) {
 		return body, "utf-8"
 	}
 	if enc == nil {
-		if enc, name = headerCharset(contentType); name == "utf-8" {
+		if enc, name = headerCharset(charset); name == "utf-8" {
 			return body, "utf-8"
 		}
 	}
@@ -287,17 +288,15 @@ func toUTF8(body []byte, contentType string, wide wideForm) ([]byte, string) {
 	return out, name
 }
 
-// headerCharset returns the encoding a Content-Type's charset names, and
-// its name, unless that is not ASCII-compatible (UTF-16 or the
-// replacement encoding would turn a disallow into garbage): Windows-1252
-// then, as without a charset.
-func headerCharset(contentType string) (encoding.Encoding, string) {
-	if _, params, err := mime.ParseMediaType(contentType); err == nil {
-		if enc, err := htmlindex.Get(params["charset"]); err == nil {
-			name, _ := htmlindex.Name(enc) // every encoding Get returns has one
-			if name != "replacement" && !strings.HasPrefix(name, "utf-16") {
-				return enc, name
-			}
+// headerCharset returns the encoding charset (a Content-Type's, see
+// [ContentType]) names, and its name, unless that is not ASCII-compatible
+// (UTF-16 or the replacement encoding would turn a disallow into
+// garbage): Windows-1252 then, as without a charset.
+func headerCharset(charset string) (encoding.Encoding, string) {
+	if enc, err := htmlindex.Get(charset); err == nil {
+		name, _ := htmlindex.Name(enc) // every encoding Get returns has one
+		if name != "replacement" && !strings.HasPrefix(name, "utf-16") {
+			return enc, name
 		}
 	}
 	return charmap.Windows1252, "windows-1252"

@@ -1,0 +1,95 @@
+package body
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// ContentType returns the media type of h's Content-Type, lower-cased,
+// and the charset it names, as browsers read them (the Fetch standard's
+// "extract a MIME type"): every line and comma-separated value counts,
+// the last that parses wins, a parameter that does not parse is skipped
+// rather than losing the type, and a charset carries over to a later
+// value of the same type. Both are "" when no value parses.
+func ContentType(h http.Header) (mediaType, charset string) {
+	for _, line := range h.Values("Content-Type") {
+		for v := range splitUnquoted(line, ',') {
+			mt, cs, ok := parseMIME(v)
+			if !ok || mt == "*/*" {
+				continue
+			}
+			if mt != mediaType {
+				charset = ""
+			}
+			if cs != "" {
+				charset = cs
+			}
+			mediaType = mt
+		}
+	}
+	return mediaType, charset
+}
+
+// parseMIME parses v as a MIME type: its essence, lower-cased, and its
+// first charset parameter, as the WHATWG MIME Sniffing standard does.
+func parseMIME(v string) (mediaType, charset string, ok bool) {
+	essence, params, _ := strings.Cut(v, ";")
+	mediaType, _, err := mime.ParseMediaType(essence)
+	if err != nil || !strings.Contains(mediaType, "/") {
+		return "", "", false
+	}
+	for p := range splitUnquoted(params, ';') {
+		name, value, found := strings.Cut(p, "=")
+		if !found || charset != "" || !strings.EqualFold(strings.TrimLeft(name, " \t\r\n"), "charset") {
+			continue
+		}
+		if strings.HasPrefix(value, `"`) {
+			value = unquote(value)
+		} else {
+			value = strings.TrimRight(value, " \t\r\n")
+		}
+		charset = value
+	}
+	return mediaType, charset, true
+}
+
+// splitUnquoted yields the parts of s between the seps that are not
+// within a quoted string.
+func splitUnquoted(s string, sep byte) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		start, quoted := 0, false
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '\\' && quoted:
+				i++
+			case c == '"':
+				quoted = !quoted
+			case c == sep && !quoted:
+				if !yield(s[start:i]) {
+					return
+				}
+				start = i + 1
+			}
+		}
+		yield(s[start:])
+	}
+}
+
+// unquote returns the value of the quoted string s starts with, its
+// escapes undone; what follows its closing quote is ignored.
+func unquote(s string) string {
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			return b.String()
+		case '\\':
+			if i+1 < len(s) {
+				i++
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

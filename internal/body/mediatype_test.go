@@ -1,0 +1,58 @@
+package body
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestContentType(t *testing.T) {
+	for _, tc := range []struct {
+		lines          []string
+		media, charset string
+	}{
+		{nil, "", ""},
+		{[]string{"text/html"}, "text/html", ""},
+		{[]string{"Text/HTML; Charset=UTF-16"}, "text/html", "UTF-16"},
+		{[]string{` text/html ; charset="utf-16" `}, "text/html", "utf-16"},
+		{[]string{`text/html; charset="utf\-16"; x=y`}, "text/html", "utf-16"},
+		{[]string{`text/html; a="x;charset=utf-8"; charset=utf-16`}, "text/html", "utf-16"},
+		{[]string{`text/html; charset="unterminated`}, "text/html", "unterminated"},
+		// Browsers skip a parameter they cannot read, and keep the first
+		// charset; Go's mime package refuses both.
+		{[]string{"text/html; charset=utf-16; foo"}, "text/html", "utf-16"},
+		{[]string{"text/html; foo; charset=utf-16"}, "text/html", "utf-16"},
+		{[]string{"text/html; charset=utf-16; charset=utf-8"}, "text/html", "utf-16"},
+		{[]string{"text/html; charset=; charset=utf-8"}, "text/html", "utf-8"},
+		{[]string{"text/html; charset =utf-8"}, "text/html", ""},
+		// The last value that parses wins, over lines and commas; a
+		// charset carries over to a later value of the same type.
+		{[]string{"text/plain", "text/html"}, "text/html", ""},
+		{[]string{"text/html", "nonsense"}, "text/html", ""},
+		{[]string{"text/html", "*/*"}, "text/html", ""},
+		{[]string{"text/html; charset=utf-16, text/html"}, "text/html", "utf-16"},
+		{[]string{"text/html; charset=utf-16, text/plain"}, "text/plain", ""},
+		{[]string{`text/html; charset="a,b", image/png`}, "image/png", ""},
+		{[]string{"html"}, "", ""},
+		{[]string{"/"}, "", ""},
+		{[]string{"text/ html"}, "", ""},
+	} {
+		media, charset := ContentType(http.Header{"Content-Type": tc.lines})
+		if media != tc.media || charset != tc.charset {
+			t.Errorf("ContentType(%q) = %q, %q; want %q, %q", tc.lines, media, charset, tc.media, tc.charset)
+		}
+	}
+}
+
+func FuzzContentType(f *testing.F) {
+	f.Add(`text/html; charset="utf\-16"; foo, image/png`)
+	f.Fuzz(func(t *testing.T, v string) {
+		media, charset := ContentType(http.Header{"Content-Type": {v}})
+		if media != strings.ToLower(media) || media != "" && !strings.Contains(media, "/") {
+			t.Errorf("media type %q", media)
+		}
+		if media == "" && charset != "" {
+			t.Errorf("a charset %q without a media type", charset)
+		}
+	})
+}
