@@ -17,10 +17,11 @@ import (
 
 // Reservation reads a tdm-reservation value, from a header field or a
 // META tag's content: "1" (TDM rights reserved) or "0" (not), blanks
-// around it ignored. Any other value is a protocol error: ok is false,
-// and the report reads it as if the property were absent.
+// around it ignored (HTML's, which include a header's). Any other value
+// is a protocol error: ok is false, and the report reads it as if the
+// property were absent.
 func Reservation(v string) (reserved, ok bool) {
-	switch strings.Trim(v, " \t") {
+	switch strings.Trim(v, " \t\n\f\r") {
 	case "1":
 		return true, true
 	case "0":

@@ -19,6 +19,7 @@ func TestReservation(t *testing.T) {
 		{"1", true, true}, {" 1\t", true, true}, {"0", false, true}, {"0 ", false, true},
 		{"", false, false}, {"2", false, false}, {"yes", false, false}, {"true", false, false},
 		{"01", false, false}, {"1,0", false, false}, {"\u00a01", false, false},
+		{"1\n", true, true}, {"\r\n1\r\n", true, true}, {"0\f", false, true}, // a META content's blanks
 	} {
 		if r, ok := Reservation(tc.in); r != tc.reserved || ok != tc.ok {
 			t.Errorf("Reservation(%q) = %v, %v; want %v, %v", tc.in, r, ok, tc.reserved, tc.ok)
