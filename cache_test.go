@@ -58,6 +58,15 @@ func TestCacheFreshness(t *testing.T) {
 		{"no-store in a second line", []string{"Cache-Control", "max-age=86400", "Cache-Control", "no-store"}, nil, time.Minute},
 		{"max-age twice", []string{"Cache-Control", "max-age=600, max-age=86400"}, nil, time.Minute},
 		{"max-age in two lines", []string{"Cache-Control", "max-age=600", "Cache-Control", "Max-Age=86400"}, nil, time.Minute},
+		// The Age a cache on the way spent counts (RFC 9111 §4.2.3).
+		{"max-age less Age", []string{"Cache-Control", "max-age=7200", "Age", "7000"}, nil, 200 * time.Second},
+		{"s-maxage less Age", []string{"Cache-Control", "s-maxage=7200", "Age", "3600"}, nil, time.Hour},
+		{"Expires less Age", []string{"Date", date.Format(http.TimeFormat),
+			"Expires", date.Add(2 * time.Hour).Format(http.TimeFormat), "Age", "3600"}, nil, time.Hour},
+		{"Age past max-age", []string{"Cache-Control", "max-age=3600", "Age", "999999"}, nil, time.Minute},
+		{"Age past int64", []string{"Cache-Control", "max-age=3600", "Age", "99999999999999999999"}, nil, time.Minute},
+		{"Age not a number", []string{"Cache-Control", "max-age=3600", "Age", "soon"}, nil, time.Hour},
+		{"Age without freshness", []string{"Age", "3600"}, nil, 24 * time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newTestClock()

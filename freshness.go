@@ -14,7 +14,7 @@ import (
 
 // freshness returns how long a response with header h may be used, from
 // Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires
-// against Date, clamped between the floor (see WithMinFreshness) and the
+// against Date, less the Age a cache on the way spent of it, clamped between the floor (see WithMinFreshness) and the
 // cap, every Cache-Control line read. A Cache-Control that does not
 // parse, such as max-age=-5, or gives an age twice, is stale (RFC 9111
 // §4.2.1): the floor. Without such headers it is the cap, and
@@ -40,7 +40,7 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		if rv.OutExpirationTime.IsZero() {
 			d, explicit = c.maxFresh, false
 		} else {
-			d = rv.OutExpirationTime.Sub(now)
+			d = rv.OutExpirationTime.Sub(now) - age(h)
 		}
 	}
 	return c.clampFresh(d), explicit
@@ -85,18 +85,33 @@ func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Durati
 	return min(d, c.maxBackoff)
 }
 
-// retryAfter reads a Retry-After header in seconds or as an HTTP date.
-func retryAfter(now time.Time, h http.Header) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("Retry-After"))
+// age returns the time a cache on the way held a response, by its Age
+// (RFC 9111 §5.1), or 0. The apparent age from Date is not read, unlike
+// RFC 9111 §4.2.3: a server whose clock is behind would have every copy
+// of its file taken as stale, and fetched at every check past the floor.
+func age(h http.Header) time.Duration {
+	d, _ := deltaSeconds(strings.TrimSpace(h.Get("Age")))
+	return d
+}
+
+// deltaSeconds reads v as a whole number of seconds, not negative; one
+// past int64 reads as 2^33 s, longer than any bound here.
+func deltaSeconds(v string) (time.Duration, bool) {
 	secs, err := strconv.ParseInt(v, 10, 64)
 	if errors.Is(err, strconv.ErrRange) && v[0] != '-' {
 		secs, err = 1<<33, nil // all digits, past int64: as long as any
 	}
-	if err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		return time.Duration(min(secs, int64(1<<33))) * time.Second, true
+	if err != nil || secs < 0 {
+		return 0, false
+	}
+	return time.Duration(min(secs, 1<<33)) * time.Second, true
+}
+
+// retryAfter reads a Retry-After header in seconds or as an HTTP date.
+func retryAfter(now time.Time, h http.Header) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if d, ok := deltaSeconds(v); ok {
+		return d, true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
