@@ -169,9 +169,44 @@ func TestHopIsPaced(t *testing.T) {
 	if sent != 1 {
 		t.Errorf("the site with Crawl-delay: 60 received %d hops, want 1", sent)
 	}
+	// The hops refused took no turns in the queue that tells crawlers
+	// when to come back: the first page is told the next turn.
 	hc := &http.Client{Transport: tr}
-	if _, err := get(context.Background(), hc, "http://victim.test/search?q=page"); !errors.Is(err, ErrPaced) {
+	var pe *PacedError
+	if _, err := get(context.Background(), hc, "http://victim.test/search?q=page"); !errors.As(err, &pe) {
 		t.Errorf("a page right after the hop: %v, want ErrPaced", err)
+	} else if wait := time.Until(pe.RetryAt); wait > 61*time.Second {
+		t.Errorf("a page right after the hop is told to retry in %v, want the next turn, within 60 s", wait)
+	}
+}
+
+// TestHopToAnotherRobotsTxt: sites whose robots.txt redirects to a third
+// site's take that site's own entry: fetched once however many redirect
+// there, at once or one after another, and answering for each.
+func TestHopToAnotherRobotsTxt(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\nDisallow: /private\n", "Cache-Control", "max-age=600"))
+	for i := range 20 {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+	c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			if i%2 == 0 {
+				time.Sleep(10 * time.Millisecond) // after the others' fill
+			}
+			d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i))
+			if err != nil || d.Allowed || d.FinalURL != "http://victim.test/robots.txt" || d.Expires.Sub(d.FetchedAt) > 600*time.Second {
+				t.Errorf("s%d: %+v, %v; want the victim's rules, for its max-age", i, d, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := w.count("http://victim.test/robots.txt"); n != 1 {
+		t.Errorf("the site with Crawl-delay: 60 received %d requests for its robots.txt, want 1", n)
 	}
 }
 

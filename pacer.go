@@ -344,9 +344,13 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 }
 
 // paced returns and logs pe, from bound, for a turn at interval that may
-// come at retryAt, telling it the turn the queue gives it.
+// come at retryAt, telling it the turn the queue gives it, unless it is a
+// hop's, which no crawler comes back at: it takes no place in the queue.
 func (t *Transport) paced(ctx context.Context, pe PacedError, authority string, interval time.Duration, retryAt time.Time) error {
-	pe.Authority, pe.RetryAt = authority, t.c.queue.retryAt(authority, interval, retryAt)
+	pe.Authority, pe.RetryAt = authority, retryAt
+	if !t.cfg.hops {
+		pe.RetryAt = t.c.queue.retryAt(authority, interval, retryAt)
+	}
 	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request paced",
 		slog.String("authority", authority), durationAttr("retry_in", time.Until(pe.RetryAt)),
 		slog.String("reason", pe.reason))

@@ -446,6 +446,7 @@ type transportConfig struct {
 	defaultInterval, minInterval, maxInterval time.Duration
 	maxHold, maxWait                          time.Duration
 	noWait                                    bool
+	hops                                      bool // paces a Client's hops: its PacedErrors reach no crawler
 }
 
 // Defaults of the Transport's options.
