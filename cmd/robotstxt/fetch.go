@@ -164,12 +164,12 @@ type fetchConfig struct {
 
 // A fetcher checks live URLs through a Client over a tap, as a crawler
 // would (same URL checks, redirects and status rules), and keeps the
-// robots.txt each decision rests on, read once per authority.
+// robots.txt each decision rests on, read once per fetch of it.
 type fetcher struct {
 	c       *robotstxt.Client
 	tap     *tap
 	timeout time.Duration
-	docs    map[string]*document // by authority
+	docs    map[string]*document // by authority: of its last fetch
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
@@ -188,7 +188,7 @@ func (f *fetcher) close() {
 
 // read checks url and returns the Client's decision, the error of the
 // check (a deferral, or a URL the Client cannot check) and the robots.txt
-// the decision rests on, read once per authority from the response the
+// the decision rests on, read once per fetch from the response the
 // Client read, with the requests the check sent for it; nil when the
 // Client made no decision. The Client bounds the fetch itself and reports
 // a timeout as unreachable; the context only guards against a fetch that
@@ -199,7 +199,7 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	defer cancel()
 	d, err := f.c.Check(ctx, url)
 	doc := f.docs[d.Authority]
-	if doc == nil && d.Outcome != 0 {
+	if d.Outcome != 0 && (doc == nil || !doc.live.CheckedAt.Equal(d.CheckedAt)) {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
 			c := f.tap.body(doc.name, since)
