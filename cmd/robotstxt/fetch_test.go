@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -58,4 +59,55 @@ func TestEachURLFromTheFetchItRestsOn(t *testing.T) {
 			t.Errorf("no usage line under %s/public:\n%s", a, r.stdout)
 		}
 	})
+}
+
+// TestHopCheckReadAsTheClientReadsIt: the robots.txt of another site,
+// which the Client reads only to follow a redirect there, is not read on
+// past what the Client reads. Read whole, this one (5 MiB, of which
+// 64 KiB come every 50 ms after the first 640 KiB) would take the
+// redirect past its time, and the site would be unreachable; every
+// command answers as check and the Client do.
+func TestHopCheckReadAsTheClientReadsIt(t *testing.T) {
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/rules.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+			return
+		}
+		io.WriteString(w, "User-agent: *\nAllow: /\n")
+		pad := strings.Repeat("#\n", 32<<10) // 64 KiB
+		for i := range 80 {
+			if i >= 10 {
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+			if _, err := io.WriteString(w, pad); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(b.Close)
+	a := httptest.NewServer(http.RedirectHandler(b.URL+"/rules.txt", http.StatusMovedPermanently))
+	t.Cleanup(a.Close)
+	for _, args := range [][]string{
+		{"check", a.URL + "/private/x"},
+		{"explain", a.URL + "/private/x"},
+		{"test", "-file", a.URL + "/robots.txt", "/private/x"},
+		{"lint", a.URL + "/robots.txt"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			t.Parallel()
+			r := runCmd(t, "", append([]string{args[0], "-timeout", "2s"}, args[1:]...)...)
+			want := exitDisallowed
+			if args[0] == "lint" {
+				want = exitOK
+			}
+			if r.code != want {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr: %s", r.code, want, r.stdout, r.stderr)
+			}
+		})
+	}
 }
