@@ -35,8 +35,8 @@ func newTransport() *http.Transport {
 // A tap is the transport of the Clients that fetch over the network: it
 // keeps what a Client read of each success's body, by URL, so that the
 // command can show the lines of the robots.txt the Client read; with
-// whole set, it reads on past what the Client reads of a success, for the
-// whole file.
+// whole set, a success the Client closed stays open, past the Client's
+// fetch, for the command to read the whole file (see capture.rest).
 type tap struct {
 	next  *http.Transport
 	whole bool
@@ -47,18 +47,31 @@ type tap struct {
 }
 
 // RoundTrip sends req and keeps what is read of the response's body.
+// With whole set, the end of req's context, the Client's fetch, ends the
+// exchange only until the Client closes the body.
 func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
+	c := &capture{}
+	if t.whole {
+		parent := req.Context()
+		ctx, end := context.WithCancelCause(context.WithoutCancel(parent))
+		c.end, c.stop = end, context.AfterFunc(parent, func() { end(context.Cause(parent)) })
+		req = req.WithContext(ctx)
+	}
 	resp, err := t.next.RoundTrip(req)
 	if err == nil && resp.StatusCode/100 == 2 {
 		// Only a success is kept: a redirect's body is no robots.txt,
 		// and its URL would make a cut FinalURL ambiguous.
-		c := &capture{ReadCloser: resp.Body, header: resp.Header, ctx: req.Context(), whole: t.whole}
+		c.ReadCloser, c.header = resp.Body, resp.Header
 		resp.Body = c
 		t.mu.Lock()
 		t.n++
 		c.n = t.n
+		old := t.bodies[req.URL.String()]
 		t.bodies[req.URL.String()] = c
 		t.mu.Unlock()
+		if old != nil {
+			old.rest(0)
+		}
 	}
 	return resp, err
 }
@@ -101,19 +114,19 @@ func (t *tap) made() int {
 }
 
 // A capture is a response body that keeps a copy of what is read from it,
-// up to maxInput+1 bytes, with the response's header. With whole set, a
-// Close before the request's context ends first reads what is left of
-// those bytes; cut then says why the response ended short, if it did.
+// up to maxInput+1 bytes, with the response's header. Of a whole tap, a
+// Close before the Client's fetch ends leaves it open for rest.
 type capture struct {
 	io.ReadCloser
 	header http.Header
-	ctx    context.Context
-	whole  bool
-	n      int // its number in the tap
+	n      int                     // its number in the tap
+	stop   func() bool             // of a whole tap: parts the exchange from the Client's fetch
+	end    context.CancelCauseFunc // of a whole tap: ends the exchange
 
-	mu  sync.Mutex
-	buf []byte
-	cut error
+	mu   sync.Mutex
+	buf  []byte
+	cut  error
+	open bool // left open by Close
 }
 
 func (c *capture) Read(p []byte) (int, error) {
@@ -127,20 +140,37 @@ func (c *capture) Read(p []byte) (int, error) {
 }
 
 func (c *capture) Close() error {
-	if c.whole && c.ctx.Err() == nil {
-		p := make([]byte, 32<<10)
-		for b, _ := c.bytes(); len(b) <= maxInput; b, _ = c.bytes() {
-			if _, err := c.Read(p); err != nil {
-				if err != io.EOF {
-					c.mu.Lock()
-					c.cut = err
-					c.mu.Unlock()
-				}
-				break
-			}
-		}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open || c.stop != nil && c.stop() {
+		c.open = true
+		return nil
 	}
 	return c.ReadCloser.Close()
+}
+
+// rest reads on, for at most timeout, a response Close left open, to its
+// end or maxInput+1 bytes, and closes it; cut then says why it ended
+// short, if it did. With timeout 0 it only closes it.
+func (c *capture) rest(timeout time.Duration) {
+	c.mu.Lock()
+	open := c.open
+	c.open = false
+	c.mu.Unlock()
+	if !open {
+		return
+	}
+	defer c.ReadCloser.Close()
+	defer c.end(nil)
+	if timeout > 0 {
+		t := time.AfterFunc(timeout, func() { c.end(context.DeadlineExceeded) })
+		defer t.Stop()
+		b, _ := c.bytes()
+		_, err := io.Copy(io.Discard, io.LimitReader(c, int64(maxInput+1-len(b))))
+		c.mu.Lock()
+		c.cut = err
+		c.mu.Unlock()
+	}
 }
 
 // bytes returns what was read, and why reading stopped short, if it did.
@@ -154,8 +184,8 @@ func (c *capture) bytes() ([]byte, error) {
 type fetchConfig struct {
 	userAgent string
 	timeout   time.Duration
-	// whole reads each response past what the Client reads, up to
-	// maxInput, so that -full and lint see the whole file.
+	// whole reads the robots.txt of each decision past what the Client
+	// reads, up to maxInput, so that -full and lint see the whole file.
 	whole bool
 	// opts configure the Client further: the product token and mode of
 	// the command's checks, which the hops of a fetch are checked with.
@@ -164,12 +194,12 @@ type fetchConfig struct {
 
 // A fetcher checks live URLs through a Client over a tap, as a crawler
 // would (same URL checks, redirects and status rules), and keeps the
-// robots.txt each decision rests on, read once per authority.
+// robots.txt each decision rests on, read once per fetch of it.
 type fetcher struct {
 	c       *robotstxt.Client
 	tap     *tap
 	timeout time.Duration
-	docs    map[string]*document // by authority
+	docs    map[string]*document // by authority: of its last fetch
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
@@ -180,32 +210,39 @@ func newFetcher(cfg fetchConfig) *fetcher {
 	return &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, docs: make(map[string]*document)}
 }
 
-// close closes the Client and its idle connections.
+// close closes the Client, the responses left open and idle connections.
 func (f *fetcher) close() {
 	f.c.Close()
+	f.tap.mu.Lock()
+	defer f.tap.mu.Unlock()
+	for _, c := range f.tap.bodies {
+		c.rest(0)
+	}
 	f.tap.next.CloseIdleConnections()
 }
 
 // read checks url and returns the Client's decision, the error of the
 // check (a deferral, or a URL the Client cannot check) and the robots.txt
-// the decision rests on, read once per authority from the response the
+// the decision rests on, read once per fetch from the response the
 // Client read, with the requests the check sent for it; nil when the
 // Client made no decision. The Client bounds the fetch itself and reports
 // a timeout as unreachable; the context only guards against a fetch that
-// never returns.
+// never returns. With whole set, the rest of the robots.txt is read after
+// the Client's fetch, within a timeout of its own.
 func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *document, error) {
 	start, since := time.Now(), f.tap.made()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout+time.Second)
 	defer cancel()
 	d, err := f.c.Check(ctx, url)
 	doc := f.docs[d.Authority]
-	if doc == nil && d.Outcome != 0 {
+	if d.Outcome != 0 && (doc == nil || !doc.live.CheckedAt.Equal(d.CheckedAt)) {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
 			c := f.tap.body(doc.name, since)
 			if c == nil {
 				return d, nil, fmt.Errorf("%s: the body the Client read cannot be told apart", doc.name)
 			}
+			c.rest(f.timeout)
 			raw, cut := c.bytes()
 			if derr := doc.decode(raw, c.header); derr != nil {
 				return d, nil, derr

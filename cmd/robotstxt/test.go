@@ -82,8 +82,8 @@ func newReadFlags(fs *flag.FlagSet, fileDefault, rfcHelp, timeoutHelp string) re
 // eachURL reads the URL arguments args as parseTargets does, bare paths
 // too when bare is set, and calls do for each target, in turn, with the
 // explainer of the robots.txt it is checked against: -file, read once,
-// or without one the target's own robots.txt, fetched whole as check
-// fetches it, once per site. Each document has one explainer, so that it
+// or without one the target's own robots.txt, as the Client fetched it
+// for the target, read whole. Each document has one explainer, so that it
 // is read and parsed once. eachURL returns the worst of do's exit codes,
 // or exitUsage for an -agent or URL it cannot read, or at a robots.txt
 // it cannot read or an answer do cannot write.
