@@ -97,6 +97,9 @@ func age(h http.Header) time.Duration {
 // deltaSeconds reads v as a whole number of seconds, not negative; one
 // past int64 reads as 2^33 s, longer than any bound here.
 func deltaSeconds(v string) (time.Duration, bool) {
+	if v == "" {
+		return 0, false // and no error allocated for it
+	}
 	secs, err := strconv.ParseInt(v, 10, 64)
 	if errors.Is(err, strconv.ErrRange) && v[0] != '-' {
 		secs, err = 1<<33, nil // all digits, past int64: as long as any

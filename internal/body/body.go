@@ -92,8 +92,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		// An ASCII-compatible body is cut before converting.
 		raw = dropCutLine(raw)
 	}
-	_, charset := ContentType(header)
-	b.Text, b.Charset = toUTF8(raw, charset, wide)
+	b.Text, b.Charset = toUTF8(raw, header, wide)
 	if b.Truncated && wide.enc != nil && !whole {
 		b.Text = dropCutLine(b.Text)
 	}
@@ -252,10 +251,9 @@ func wideOf(body []byte) wideForm {
 	return wideForm{}
 }
 
-// toUTF8 converts body, whose UTF-16 or UTF-32 form is wide and whose
-// Content-Type names charset, to UTF-8 and names the charset it was read
-// in (see Read).
-func toUTF8(body []byte, charset string, wide wideForm) ([]byte, string) {
+// toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, sent with
+// header, to UTF-8 and names the charset it was read in (see Read).
+func toUTF8(body []byte, header http.Header, wide wideForm) ([]byte, string) {
 	enc, name := wide.enc, wide.name
 	// A UTF-8 byte-order mark says UTF-8 whatever the header says; the
 	// leading part of one (EF, EF BB), which the parser skips, goes
@@ -276,6 +274,7 @@ func toUTF8(body []byte, charset string, wide wideForm) ([]byte, string) {
 		return body, "utf-8"
 	}
 	if enc == nil {
+		_, charset := ContentType(header)
 		if enc, name = headerCharset(charset); name == "utf-8" {
 			return body, "utf-8"
 		}

@@ -81,8 +81,7 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"UTF-32LE with BOM", "\xFF\xFE\x00\x00a\x00\x00\x00/\x00\x00\x00", "", "a/"},
 		{"UTF-32BE with BOM", "\x00\x00\xFE\xFF\x00\x00\x00a\x00\x00\x00/", "", "a/"},
 	} {
-		_, charset := ContentType(http.Header{"Content-Type": {tc.ctype}})
-		text, _ := toUTF8([]byte(tc.body), charset, wideOf([]byte(tc.body)))
+		text, _ := toUTF8([]byte(tc.body), http.Header{"Content-Type": {tc.ctype}}, wideOf([]byte(tc.body)))
 		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
