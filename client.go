@@ -235,15 +235,15 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 	return c.answer(cur, path, stale, d)
 }
 
-// entryAt returns k's entry, fresh, or stale while it is fetched again,
-// waiting at most until ctx ends; one with OutcomeUnreachable means the
-// document could not be read.
-func (c *Client) entryAt(ctx context.Context, k key) (*entry, error) {
-	e := k.doc.cache.get([]byte(k.authority))
+// tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
+// or stale while it is fetched again, waiting at most until ctx ends; an
+// entry with OutcomeUnreachable means the file could not be read.
+func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
+	e := c.tdm.cache.get([]byte(authority))
 	if e != nil && c.fresh(e) {
 		return e, nil
 	}
-	e, _, err := c.current(ctx, k, e)
+	e, _, err := c.current(ctx, key{authority, c.tdm}, e)
 	return e, err
 }
 

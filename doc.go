@@ -103,9 +103,7 @@
 // apply to the authority first asked. A hop that leaves the site (other
 // than between http and https, to its www. twin, or to another
 // authority's /robots.txt) must be allowed by its authority's robots.txt.
-// A hop to another authority's /robots.txt takes that authority's own
-// entry, fetched once however many sites redirect there, its redirects
-// counted with the hop's. Every request that leaves the site takes its turn in that authority's
+// Every request that leaves the site takes its turn in that authority's
 // pacing (that of the first [Transport] made for the Client, else the
 // Client's in-process one), waiting for it within the fetch's timeout. A
 // hop that may not be sent, or a redirect without a usable http or https

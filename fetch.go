@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
 )
@@ -118,8 +117,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return res
 		}
 		var checked bool
-		var theirs *entry
-		if authority, checked, theirs, res.err = f.c.admitHop(ctx, k, next); res.err != nil {
+		if authority, checked, res.err = f.c.admitHop(ctx, k.authority, next); res.err != nil {
 			return res
 		}
 		target = next.String()
@@ -129,39 +127,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			status += "*"
 		}
 		led = append(led, status+" "+capText(target))
-		if theirs != nil {
-			if theirs.redirects != "" {
-				led = append(led, strings.Split(theirs.redirects, "\n")...)
-			}
-			if len(led) > f.c.cfg.maxRedirects {
-				res.outcome = OutcomeAllowAll
-				res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.c.cfg.maxRedirects)
-				return res
-			}
-			return adopt(theirs, kept(led), f.c.cfg.now())
-		}
 	}
-}
-
-// adopt returns the result of a fetch whose redirects, listed, led to e,
-// another site's robots.txt entry: what e says, for as long as e says it.
-func adopt(e *entry, redirects string, now time.Time) fetchResult {
-	res := fetchResult{outcome: e.outcome, status: int(e.status), redirects: redirects, header: http.Header{}}
-	left := strconv.FormatInt(int64(max(e.expires.time().Sub(now), 0)/time.Second), 10)
-	switch e.outcome {
-	case OutcomeUnreachable:
-		res.err = e.deferral(e.expires.time())
-		res.header.Set("Retry-After", left)
-		return res
-	case OutcomeRules:
-		var err error
-		if res.body, err = e.text(); err != nil {
-			res.outcome, res.err = OutcomeUnreachable, err
-			return res
-		}
-	}
-	res.header.Set("Cache-Control", "max-age="+left)
-	return res
 }
 
 // followed reports whether a fetch follows a response of status to its

@@ -64,23 +64,20 @@ func (c *Client) within(ctx context.Context, authority string) context.Context {
 	return context.WithValue(ctx, chainKey{}, next)
 }
 
-// admitHop decides whether the hop to next of the fetch for k may be
-// sent, and returns next's authority and whether it checked the hop. A
-// hop within the site needs no check, nor one to another authority's
-// /robots.txt; any other must be allowed by its authority's robots.txt.
-// When k is a robots.txt and next another site's, that site's own entry
-// is theirs, which the fetch takes instead of sending the hop: however
-// many sites redirect there, it is fetched once, as its own. Its error
-// wraps errRedirects.
-func (c *Client) admitHop(ctx context.Context, k key, next *url.URL) (_ string, checked bool, theirs *entry, _ error) {
+// admitHop decides whether the hop to next of the fetch for authority may
+// be sent, and returns next's authority and whether it checked the hop. A
+// hop within the site, or to another authority's /robots.txt, needs no
+// check; any other must be allowed by its authority's robots.txt. Its
+// error wraps errRedirects.
+func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) (string, bool, error) {
 	dest := next.String()
-	refused := func(why error) (string, bool, *entry, error) {
-		return "", false, nil, fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
+	refused := func(why error) error {
+		return fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
 	}
 	var buf [128]byte
 	nextKey, path, err := target.Split(dest, buf[:0])
 	if err != nil {
-		return refused(err)
+		return "", false, refused(err)
 	}
 	if !ascii.IsASCII(next.Host) {
 		// net/http dials the name mapped but asks the server for it
@@ -91,35 +88,25 @@ func (c *Client) admitHop(ctx context.Context, k key, next *url.URL) (_ string, 
 			err = fmt.Errorf("net/http would dial %s but ask it for %s", nextKey, asked)
 		}
 		if err != nil {
-			return refused(err)
+			return "", false, refused(err)
 		}
 	}
-	if sameSite(k.authority, string(nextKey)) {
-		return string(nextKey), false, nil, nil
+	if sameSite(authority, string(nextKey)) || path == "/robots.txt" {
+		return string(nextKey), false, nil
 	}
 	sites := chainOf(ctx).sites
-	deep := len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey))
-	switch {
-	case path == "/robots.txt" && (deep || !k.doc.robots):
-		return string(nextKey), false, nil, nil // sent: a loop ends at the fetch's own
-	case path == "/robots.txt":
-		e, err := c.entryAt(ctx, key{string(nextKey), &c.robots})
-		if err != nil {
-			return refused(err)
-		}
-		return string(nextKey), false, e, nil
-	case deep:
-		return refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
+	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {
+		return "", false, refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
 	}
 	var d Decision
 	switch ok, err := c.checkAt(ctx, nextKey, path, &d); {
 	case err != nil:
-		return refused(err)
+		return "", false, refused(err)
 	case !ok:
-		return refused(errors.New("its robots.txt disallows it"))
+		return "", false, refused(errors.New("its robots.txt disallows it"))
 	}
 	chainOf(ctx).admitted = d
-	return string(nextKey), true, nil, nil
+	return string(nextKey), true, nil
 }
 
 // pace takes the turn of a request of ctx's fetch to authority when it

@@ -180,36 +180,6 @@ func TestHopIsPaced(t *testing.T) {
 	}
 }
 
-// TestHopToAnotherRobotsTxt: sites whose robots.txt redirects to a third
-// site's take that site's own entry: fetched once however many redirect
-// there, at once or one after another, and answering for each.
-func TestHopToAnotherRobotsTxt(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\nDisallow: /private\n", "Cache-Control", "max-age=600"))
-	for i := range 20 {
-		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
-	}
-	c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
-	t.Cleanup(func() { _ = c.Close() })
-	var wg sync.WaitGroup
-	for i := range 20 {
-		wg.Go(func() {
-			if i%2 == 0 {
-				time.Sleep(10 * time.Millisecond) // after the others' fill
-			}
-			d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i))
-			if err != nil || d.Allowed || d.FinalURL != "http://victim.test/robots.txt" || d.Expires.Sub(d.FetchedAt) > 600*time.Second {
-				t.Errorf("s%d: %+v, %v; want the victim's rules, for its max-age", i, d, err)
-			}
-		})
-	}
-	wg.Wait()
-	if n := w.count("http://victim.test/robots.txt"); n != 1 {
-		t.Errorf("the site with Crawl-delay: 60 received %d requests for its robots.txt, want 1", n)
-	}
-}
-
 // TestHopRetryAfterHolds: a hop answered 429 with a Retry-After holds the
 // site it reached, as the same answer to a page does.
 func TestHopRetryAfterHolds(t *testing.T) {
