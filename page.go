@@ -592,13 +592,17 @@ func isHTML(h http.Header, body []byte) bool {
 // isImage reports whether a body with header h is an image (see
 // mediaType), or might be: with no media type to go by, noimageai counts.
 // A media type that says it is unknown (application/octet-stream among
-// them) is sniffed, as browsers sniff an image.
+// them) is sniffed, as browsers sniff an image. So that a restriction is
+// not lost to a reading, it is an image too when its bytes sniff as one,
+// or when h's first Content-Type line (Header.Get's) names an image.
 func isImage(h http.Header, body []byte) bool {
 	mt := mediaType(h, body)
 	if unknownTypes[mt] {
 		mt = mediaType(nil, body)
 	}
-	return mt == "" || strings.HasPrefix(mt, "image/")
+	first, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "" || strings.HasPrefix(mt, "image/") || strings.HasPrefix(first, "image/") ||
+		strings.HasPrefix(mediaType(nil, body), "image/")
 }
 
 // mediaType returns the media type of a body with header h: its

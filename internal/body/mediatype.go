@@ -10,22 +10,23 @@ import (
 // and the charset it names, as browsers read them (the Fetch standard's
 // "extract a MIME type"): every line and comma-separated value counts,
 // the last that parses wins, a parameter that does not parse is skipped
-// rather than losing the type, and a charset carries over to a later
-// value of the same type. Both are "" when no value parses.
+// rather than losing the type, and the charset of the first value of a
+// type carries over to a later value of the same type that names none.
+// Both are "" when no value parses.
 func ContentType(h http.Header) (mediaType, charset string) {
+	var carried string
 	for _, line := range h.Values("Content-Type") {
 		for v := range splitUnquoted(line, ',') {
 			mt, cs, ok := parseMIME(v)
-			if !ok || mt == "*/*" {
+			switch {
+			case !ok || mt == "*/*":
 				continue
+			case mt != mediaType:
+				carried = cs
+			case cs == "":
+				cs = carried
 			}
-			if mt != mediaType {
-				charset = ""
-			}
-			if cs != "" {
-				charset = cs
-			}
-			mediaType = mt
+			mediaType, charset = mt, cs
 		}
 	}
 	return mediaType, charset
