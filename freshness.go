@@ -14,8 +14,9 @@ import (
 
 // freshness returns how long a response with header h may be used, from
 // Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires
-// against Date, less the Age a cache on the way spent of it, clamped between the floor (see WithMinFreshness) and the
-// cap, every Cache-Control line read. A Cache-Control that does not
+// against Date, less the Age a cache on the way spent of it (see age),
+// clamped between the floor (see WithMinFreshness) and the cap, every
+// Cache-Control line read. A Cache-Control that does not
 // parse, such as max-age=-5, or gives an age twice, is stale (RFC 9111
 // §4.2.1): the floor. Without such headers it is the cap, and
 // ok is false.
