@@ -56,10 +56,13 @@ type Client struct {
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
 	slots   chan struct{} // one per fill under way (see load)
-	mu      sync.Mutex    // guards closed, freed and the Add side of fetches
+	mu      sync.Mutex    // guards closed, freed, awaiting and the Add side of fetches
 	closed  bool
 	freed   chan struct{} // closed, and replaced, when a slot is given back
 	fetches sync.WaitGroup
+	// awaiting maps the authority of each robots.txt fill that waits for
+	// another site's robots.txt entry (see admitHop) to that site.
+	awaiting map[string]string
 }
 
 // NewClient returns a Client configured by opts. Without options it
@@ -76,7 +79,7 @@ func NewClient(opts ...Option) *Client {
 	if !cfg.leaseWaitSet {
 		cfg.leaseWait = cfg.fetchTimeout
 	}
-	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{})}
+	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{}), awaiting: map[string]string{}}
 	c.pacer = sync.OnceValue(newMemPacer)
 	c.hopsAlone = sync.OnceValue(func() *Transport { return hopTransport(c, defaultTransportConfig()) })
 	c.fetcher.c = c
@@ -235,15 +238,15 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 	return c.answer(cur, path, stale, d)
 }
 
-// tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
-// or stale while it is fetched again, waiting at most until ctx ends; an
-// entry with OutcomeUnreachable means the file could not be read.
-func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
-	e := c.tdm.cache.get([]byte(authority))
+// entryAt returns k's entry, fresh, or stale while it is fetched again,
+// waiting at most until ctx ends; one with OutcomeUnreachable means the
+// document could not be read.
+func (c *Client) entryAt(ctx context.Context, k key) (*entry, error) {
+	e := k.doc.cache.get([]byte(k.authority))
 	if e != nil && c.fresh(e) {
 		return e, nil
 	}
-	e, _, err := c.current(ctx, key{authority, c.tdm}, e)
+	e, _, err := c.current(ctx, k, e)
 	return e, err
 }
 
@@ -516,6 +519,13 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	at := stampOf(now)
 	if k.doc.robots {
 		c.stats.countFetch(res.outcome, res.notModified)
+	}
+	if res.theirs != nil {
+		// What that site's entry says, for as long and as surely as it
+		// says it: a stand-in, or an outage's allow-all, stays one.
+		e := res.theirs.clone()
+		e.key, e.redirects = k.authority, res.redirects
+		return e.derive(), nil
 	}
 	if res.notModified {
 		lifetime, explicit := c.cfg.freshness(now, res.header)

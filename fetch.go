@@ -23,6 +23,7 @@ type fetchResult struct {
 	header      http.Header
 	redirects   string // see persisted.redirects
 	err         error  // why the result is unreachable or allow-all
+	theirs      *entry // the entry of another site's robots.txt the redirects led to (see admitHop)
 }
 
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
@@ -117,7 +118,8 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return res
 		}
 		var checked bool
-		if authority, checked, res.err = f.c.admitHop(ctx, k.authority, next); res.err != nil {
+		var theirs *entry
+		if authority, checked, theirs, res.err = f.c.admitHop(ctx, k, next); res.err != nil {
 			return res
 		}
 		target = next.String()
@@ -127,6 +129,18 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			status += "*"
 		}
 		led = append(led, status+" "+capText(target))
+		if theirs != nil {
+			if theirs.redirects != "" {
+				led = append(led, strings.Split(theirs.redirects, "\n")...)
+			}
+			if len(led) > f.c.cfg.maxRedirects {
+				res.outcome = OutcomeAllowAll
+				res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.c.cfg.maxRedirects)
+				return res
+			}
+			res.outcome, res.redirects, res.theirs = theirs.outcome, kept(led), theirs
+			return res
+		}
 	}
 }
 

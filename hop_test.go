@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -178,6 +179,121 @@ func TestHopIsPaced(t *testing.T) {
 	} else if wait := time.Until(pe.RetryAt); wait > 61*time.Second {
 		t.Errorf("a page right after the hop is told to retry in %v, want the next turn, within 60 s", wait)
 	}
+}
+
+// TestHopToAnotherRobotsTxt: sites whose robots.txt redirects to a third
+// site's take that site's own entry: fetched once however many redirect
+// there, at once or one after another, and answering for each.
+func TestHopToAnotherRobotsTxt(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\nDisallow: /private\n", "Cache-Control", "max-age=600"))
+	for i := range 20 {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+	c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			if i%2 == 0 {
+				time.Sleep(10 * time.Millisecond) // after the others' fill
+			}
+			d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i))
+			if err != nil || d.Allowed || d.FinalURL != "http://victim.test/robots.txt" || d.Expires.Sub(d.FetchedAt) > 600*time.Second {
+				t.Errorf("s%d: %+v, %v; want the victim's rules, for its max-age", i, d, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := w.count("http://victim.test/robots.txt"); n != 1 {
+		t.Errorf("the site with Crawl-delay: 60 received %d requests for its robots.txt, want 1", n)
+	}
+}
+
+// TestHopRobotsTxtCycle: two sites whose robots.txt redirect to each
+// other's, checked at once, end as a loop (allow all) at once: neither
+// fill waits for the other's entry while the other waits for its own.
+func TestHopRobotsTxtCycle(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	both := make(chan struct{})
+	go func() { arrived.Wait(); close(both) }()
+	var once [2]sync.Once
+	for i, pair := range [2][2]string{{"a.test", "b.test"}, {"b.test", "a.test"}} {
+		w.on(pair[0]+"/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			once[i].Do(arrived.Done)
+			select { // both fills under way before either redirects
+			case <-both:
+			case <-time.After(5 * time.Second):
+			}
+			http.Redirect(rw, r, "http://"+pair[1]+"/robots.txt", http.StatusFound)
+		})
+	}
+	c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA), WithFetchTimeout(time.Minute))
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, site := range []string{"a.test", "b.test"} {
+		wg.Go(func() {
+			if d, err := c.Check(ctx, "http://"+site+"/x"); err != nil || d.Outcome != OutcomeAllowAll {
+				t.Errorf("%s: %+v, %v; want allow all, a loop", site, d, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestHopTakesTheirEntryAsItIs: the entry of another site's robots.txt
+// that a site's redirects lead to is taken as it is: a stale stand-in
+// stays one, dated as fetched, and expires with theirs; an outage's
+// allow-all keeps its failures, so that it never stands in as a good copy.
+func TestHopTakesTheirEntryAsItIs(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	var bDown atomic.Bool
+	newWorld := func(opts ...Option) (*Client, *testClock) {
+		w := newHosts(t)
+		w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			if bDown.Load() {
+				rw.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			rw.Header().Set("Cache-Control", "max-age=600")
+			_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+		})
+		w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+		clock := newTestClock()
+		c := NewClient(append([]Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA), WithClock(clock.Now)}, opts...)...)
+		t.Cleanup(func() { _ = c.Close() })
+		return c, clock
+	}
+	t.Run("stand-in", func(t *testing.T) {
+		bDown.Store(false)
+		c, clock := newWorld()
+		good, _ := c.Check(ctx, "http://b.test/")
+		clock.Advance(time.Hour)
+		bDown.Store(true)
+		b, _ := c.Check(ctx, "http://b.test/private")
+		a, err := c.Check(ctx, "http://a.test/private")
+		if !b.Stale || a.Allowed || err != nil || !a.Stale || !a.FetchedAt.Equal(good.FetchedAt) || !a.Expires.Equal(b.Expires) || a.Failures != b.Failures {
+			t.Errorf("a took %+v, %v from b's stand-in %+v", a, err, b)
+		}
+	})
+	t.Run("outage allow-all", func(t *testing.T) {
+		bDown.Store(true)
+		c, clock := newWorld(WithStaleWindow(0), WithUnreachableAllowAfter(time.Hour))
+		_, _ = c.Check(ctx, "http://b.test/")
+		clock.Advance(2 * time.Hour)
+		b, _ := c.Check(ctx, "http://b.test/private")
+		a, err := c.Check(ctx, "http://a.test/private")
+		if b.Outcome != OutcomeAllowAll || a.Outcome != OutcomeAllowAll || err != nil || a.Failures == 0 || a.Failures != b.Failures || !a.Expires.Equal(b.Expires) {
+			t.Errorf("a took %+v, %v from b's outage %+v", a, err, b)
+		}
+	})
 }
 
 // TestHopRetryAfterHolds: a hop answered 429 with a Retry-After holds the
