@@ -56,13 +56,10 @@ type Client struct {
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
 	slots   chan struct{} // one per fill under way (see load)
-	mu      sync.Mutex    // guards closed, freed, awaiting and the Add side of fetches
+	mu      sync.Mutex    // guards closed, freed and the Add side of fetches
 	closed  bool
 	freed   chan struct{} // closed, and replaced, when a slot is given back
 	fetches sync.WaitGroup
-	// awaiting maps the authority of each robots.txt fill that waits for
-	// another site's robots.txt entry (see admitHop) to that site.
-	awaiting map[string]string
 }
 
 // NewClient returns a Client configured by opts. Without options it
@@ -79,7 +76,7 @@ func NewClient(opts ...Option) *Client {
 	if !cfg.leaseWaitSet {
 		cfg.leaseWait = cfg.fetchTimeout
 	}
-	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{}), awaiting: map[string]string{}}
+	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{})}
 	c.pacer = sync.OnceValue(newMemPacer)
 	c.hopsAlone = sync.OnceValue(func() *Transport { return hopTransport(c, defaultTransportConfig()) })
 	c.fetcher.c = c
@@ -238,15 +235,15 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 	return c.answer(cur, path, stale, d)
 }
 
-// entryAt returns k's entry, fresh, or stale while it is fetched again,
-// waiting at most until ctx ends; one with OutcomeUnreachable means the
-// document could not be read.
-func (c *Client) entryAt(ctx context.Context, k key) (*entry, error) {
-	e := k.doc.cache.get([]byte(k.authority))
+// tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
+// or stale while it is fetched again, waiting at most until ctx ends; an
+// entry with OutcomeUnreachable means the file could not be read.
+func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
+	e := c.tdm.cache.get([]byte(authority))
 	if e != nil && c.fresh(e) {
 		return e, nil
 	}
-	e, _, err := c.current(ctx, k, e)
+	e, _, err := c.current(ctx, key{authority, c.tdm}, e)
 	return e, err
 }
 
@@ -521,8 +518,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		c.stats.countFetch(res.outcome, res.notModified)
 	}
 	if res.theirs != nil {
-		// What that site's entry says, for as long and as surely as it
-		// says it: a stand-in, or an outage's allow-all, stays one.
+		// What that site's entry says, for as long as it says it.
 		e := res.theirs.clone()
 		e.key, e.redirects = k.authority, res.redirects
 		return e.derive(), nil
@@ -560,7 +556,17 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	c.logger.LogAttrs(c.base, slog.LevelDebug, k.doc.name+" fetched",
 		slog.String("authority", k.authority), slog.Int("status", res.status),
 		slog.String("outcome", res.outcome.name()), durationAttr("fresh", lifetime))
-	return e.derive(), nil
+	e = e.derive()
+	if res.from != "" && res.err == nil {
+		// The answer of that site's robots.txt, which the next robots.txt
+		// redirected there takes (see theirs), unless it holds one.
+		their := e.clone()
+		their.key, their.redirects = res.from, ""
+		if cur := c.robots.cache.peek(res.from); cur == nil || cur.expired(now) {
+			c.robots.cache.put(their.derive())
+		}
+	}
+	return e, nil
 }
 
 // unreachable completes e, a failed fetch's entry, for the back-off

@@ -1267,7 +1267,7 @@ func TestClientNoCredentialsInErrors(t *testing.T) {
 				_, _ = io.WriteString(w, privateRules)
 			})
 			forget(c, tc.origin.URL)
-			forget(c, target.URL) // its own entry, which the hop takes
+			forget(c, target.URL) // its own answer, kept from the hop
 			d, err := c.Check(ctx, tc.origin.URL+"/private")
 			info, _, _ := held(c, tc.origin.URL)
 			if d.Outcome != tc.outcome || d.Allowed != (tc.outcome == OutcomeAllowAll) {
@@ -1609,7 +1609,7 @@ func TestClientTDMRepFile(t *testing.T) {
 	c := newTestClient(t, opts...)
 	ctx := context.Background()
 	for range 2 {
-		e, err := c.entryAt(ctx, key{"http://a.test:80", c.tdm})
+		e, err := c.tdmrep(ctx, "http://a.test:80")
 		if err != nil || e.outcome != OutcomeRules {
 			t.Fatalf("a.test: %+v, %v; want the file", e, err)
 		}
@@ -1624,16 +1624,16 @@ func TestClientTDMRepFile(t *testing.T) {
 		t.Error("the file is not in the Store under its own key")
 	}
 	other := newTestClient(t, opts...)
-	if e, err := other.entryAt(ctx, key{"http://a.test:80", other.tdm}); err != nil || e.outcome != OutcomeRules {
+	if e, err := other.tdmrep(ctx, "http://a.test:80"); err != nil || e.outcome != OutcomeRules {
 		t.Errorf("another Client: %+v, %v; want the file from the Store", e, err)
 	}
 	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
 		t.Errorf("with the Store, a.test's file fetched %d times, want once", n)
 	}
-	if e, err := c.entryAt(ctx, key{"http://b.test:80", c.tdm}); err != nil || e.outcome != OutcomeAllowAll {
+	if e, err := c.tdmrep(ctx, "http://b.test:80"); err != nil || e.outcome != OutcomeAllowAll {
 		t.Errorf("b.test (404): %+v, %v; want no file", e, err)
 	}
-	if e, err := c.entryAt(ctx, key{"http://c.test:80", c.tdm}); err != nil || e.outcome != OutcomeUnreachable {
+	if e, err := c.tdmrep(ctx, "http://c.test:80"); err != nil || e.outcome != OutcomeUnreachable {
 		t.Errorf("c.test (503): %+v, %v; want unreachable", e, err)
 	}
 	if st := c.Stats(); st.Fetches != (Stats{}).Fetches || st.Entries != 0 {

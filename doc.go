@@ -103,14 +103,15 @@
 // apply to the authority first asked. A hop that leaves the site (other
 // than between http and https, to its www. twin, or to another
 // authority's /robots.txt) must be allowed by its authority's robots.txt.
-// A robots.txt's hop to another authority's /robots.txt takes that
-// authority's own entry as it is, fetched once however many sites
-// redirect there, its redirects counted with the hop's (but for a hop
-// nested three deep, or one that returns to a robots.txt its chain is
-// fetching: sent then, to end as a loop). Every request that leaves the
-// site takes its turn in that authority's pacing (that of the first
-// [Transport] made for the Client, else the Client's in-process one),
-// waiting for it within the fetch's timeout. A hop that may not be sent, or a redirect without a usable http or https
+// A robots.txt redirected to another authority's /robots.txt takes that
+// authority's entry while it holds a fresh one from a server that
+// answered, and keeps a good answer to the hop as that authority's own,
+// so that the sites redirected there after the first send it nothing
+// (those under way at once each send theirs). Every
+// request that leaves the site takes its turn in that authority's
+// pacing (that of the first [Transport] made for the Client, else the
+// Client's in-process one), waiting for it within the fetch's timeout. A
+// hop that may not be sent, or a redirect without a usable http or https
 // Location (one that parses, of at most 16 KiB), leaves the robots.txt
 // unreachable, never allow-all, whatever [WithErrorPolicy] says; only more
 // than five redirects, or a loop, read as no robots.txt. One check sends

@@ -23,7 +23,11 @@ type fetchResult struct {
 	header      http.Header
 	redirects   string // see persisted.redirects
 	err         error  // why the result is unreachable or allow-all
-	theirs      *entry // the entry of another site's robots.txt the redirects led to (see admitHop)
+	// theirs is the entry of another site's robots.txt the redirects led
+	// to (see Client.theirs), which the result is; or, when from names
+	// that site, its robots.txt answered the last request.
+	theirs *entry
+	from   string
 }
 
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
@@ -61,6 +65,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	target, authority := k.url(), k.authority
 	seen := []string{target} // the URLs asked for so far
 	var led []string         // the redirects followed, as persisted.redirects lists them
+	from := ""               // the site whose robots.txt target is, if not k's
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
@@ -88,6 +93,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		if !followed(resp.StatusCode) {
 			f.classify(&res, resp, k, target, validated)
+			res.from = from
 			return res
 		}
 		discard(resp)
@@ -117,9 +123,8 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		if res.err != nil {
 			return res
 		}
-		var checked bool
-		var theirs *entry
-		if authority, checked, theirs, res.err = f.c.admitHop(ctx, k, next); res.err != nil {
+		var checked, robotsOf bool
+		if authority, checked, robotsOf, res.err = f.c.admitHop(ctx, k.authority, next); res.err != nil {
 			return res
 		}
 		target = next.String()
@@ -129,17 +134,18 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			status += "*"
 		}
 		led = append(led, status+" "+capText(target))
-		if theirs != nil {
-			if theirs.redirects != "" {
-				led = append(led, strings.Split(theirs.redirects, "\n")...)
+		from = ""
+		if robotsOf && k.doc.robots {
+			theirs := f.c.theirs(authority)
+			var more []string // theirs' own redirects
+			if theirs != nil && theirs.redirects != "" {
+				more = strings.Split(theirs.redirects, "\n")
 			}
-			if len(led) > f.c.cfg.maxRedirects {
-				res.outcome = OutcomeAllowAll
-				res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.c.cfg.maxRedirects)
+			if theirs != nil && len(led)+len(more) <= f.c.cfg.maxRedirects {
+				res.outcome, res.redirects, res.theirs = theirs.outcome, kept(append(led, more...)), theirs
 				return res
 			}
-			res.outcome, res.redirects, res.theirs = theirs.outcome, kept(led), theirs
-			return res
+			from = authority
 		}
 	}
 }

@@ -64,19 +64,16 @@ func (c *Client) within(ctx context.Context, authority string) context.Context {
 	return context.WithValue(ctx, chainKey{}, next)
 }
 
-// admitHop decides whether the hop to next of the fetch for k may be
-// sent, and returns next's authority and whether it checked the hop. A
-// hop within the site needs no check, nor one to another authority's
-// /robots.txt; any other must be allowed by its authority's robots.txt.
-// When k is a robots.txt and next another site's, that site's own entry
-// is theirs, which the fetch takes instead of sending the hop: however
-// many sites redirect there, it is fetched once, as its own; unless the
-// chain is too deep, or that site's fill waits for k's (see await), when
-// the hop is sent. Its error wraps errRedirects.
-func (c *Client) admitHop(ctx context.Context, k key, next *url.URL) (_ string, checked bool, theirs *entry, _ error) {
+// admitHop decides whether the hop to next of the fetch for authority may
+// be sent, and returns next's authority and whether it checked the hop. A
+// hop within the site, or to another authority's /robots.txt, needs no
+// check; any other must be allowed by its authority's robots.txt. Its
+// error wraps errRedirects. robotsOf says next is another site's
+// robots.txt (see theirs).
+func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) (_ string, checked, robotsOf bool, _ error) {
 	dest := next.String()
-	refused := func(why error) (string, bool, *entry, error) {
-		return "", false, nil, fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
+	refused := func(why error) (string, bool, bool, error) {
+		return "", false, false, fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
 	}
 	var buf [128]byte
 	nextKey, path, err := target.Split(dest, buf[:0])
@@ -95,25 +92,11 @@ func (c *Client) admitHop(ctx context.Context, k key, next *url.URL) (_ string, 
 			return refused(err)
 		}
 	}
-	if sameSite(k.authority, string(nextKey)) {
-		return string(nextKey), false, nil, nil
+	if sameSite(authority, string(nextKey)) || path == "/robots.txt" {
+		return string(nextKey), false, path == "/robots.txt" && !sameSite(authority, string(nextKey)), nil
 	}
 	sites := chainOf(ctx).sites
-	deep := len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey))
-	switch {
-	case path == "/robots.txt" && (deep || !k.doc.robots):
-		return string(nextKey), false, nil, nil // sent: a loop ends at the fetch's own
-	case path == "/robots.txt":
-		if !c.await(k.authority, string(nextKey)) {
-			return string(nextKey), false, nil, nil // sent: a loop, which ends at the fetch's own
-		}
-		e, err := c.entryAt(ctx, key{string(nextKey), &c.robots})
-		c.await(k.authority, "")
-		if err != nil {
-			return refused(err)
-		}
-		return string(nextKey), false, e, nil
-	case deep:
+	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {
 		return refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
 	}
 	var d Decision
@@ -124,27 +107,21 @@ func (c *Client) admitHop(ctx context.Context, k key, next *url.URL) (_ string, 
 		return refused(errors.New("its robots.txt disallows it"))
 	}
 	chainOf(ctx).admitted = d
-	return string(nextKey), true, nil, nil
+	return string(nextKey), true, false, nil
 }
 
-// await notes that the robots.txt fill of a waits for b's entry, or with
-// b "" that it no longer waits. It reports false, noting nothing, when
-// b's fill waits, through others or not, for a's: the fills, each waiting
-// for the other's end, would both wait out their fetch's timeout.
-func (c *Client) await(a, b string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if b == "" {
-		delete(c.awaiting, a)
-		return true
+// theirs returns the entry of authority's robots.txt that a robots.txt
+// whose redirects lead there may take instead of sending the hop: one
+// held, fresh, from a server that answered, with all its redirects
+// listed; else nil. Nothing is waited for: another site's fill may be
+// waiting for this one's.
+func (c *Client) theirs(authority string) *entry {
+	e := c.robots.cache.peek(authority)
+	if e == nil || e.outcome == OutcomeUnreachable || e.failures > 0 || e.expired(c.cfg.now()) ||
+		strings.Count(e.redirects, "\n") >= maxKeptRedirects-1 {
+		return nil
 	}
-	for n := b; n != ""; n = c.awaiting[n] { // ends: await adds no cycle
-		if n == a {
-			return false
-		}
-	}
-	c.awaiting[a] = b
-	return true
+	return e
 }
 
 // pace takes the turn of a request of ctx's fetch to authority when it

@@ -403,7 +403,7 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), time.Duration(bound))
 	defer cancel()
-	e, err := t.c.entryAt(ctx, key{string(authority), t.c.tdm})
+	e, err := t.c.tdmrep(ctx, string(authority))
 	switch {
 	case err != nil:
 		return nil, err
