@@ -594,15 +594,14 @@ func isHTML(h http.Header, body []byte) bool {
 // A media type that says it is unknown (application/octet-stream among
 // them) is sniffed, as browsers sniff an image. So that a restriction is
 // not lost to a reading, it is an image too when its bytes sniff as one,
-// or when h's first Content-Type line (Header.Get's) names an image.
-func isImage(h http.Header, body []byte) bool {
-	mt := mediaType(h, body)
+// or when any value of its Content-Type names an image.
+func isImage(h http.Header, b []byte) bool {
+	mt := mediaType(h, b)
 	if unknownTypes[mt] {
-		mt = mediaType(nil, body)
+		mt = mediaType(nil, b)
 	}
-	first, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	return mt == "" || strings.HasPrefix(mt, "image/") || strings.HasPrefix(first, "image/") ||
-		strings.HasPrefix(mediaType(nil, body), "image/")
+	return mt == "" || strings.HasPrefix(mt, "image/") || body.AnyMediaType(h, "image/") ||
+		strings.HasPrefix(mediaType(nil, b), "image/")
 }
 
 // mediaType returns the media type of a body with header h: its

@@ -32,6 +32,19 @@ func ContentType(h http.Header) (mediaType, charset string) {
 	return mediaType, charset
 }
 
+// AnyMediaType reports whether a value of h's Content-Type that parses
+// has a media type starting with prefix, whichever [ContentType] takes.
+func AnyMediaType(h http.Header, prefix string) bool {
+	for _, line := range h.Values("Content-Type") {
+		for v := range splitUnquoted(line, ',') {
+			if mt, _, ok := parseMIME(v); ok && strings.HasPrefix(mt, prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // parseMIME parses v as a MIME type: its essence, lower-cased, and its
 // first charset parameter, as the WHATWG MIME Sniffing standard does.
 func parseMIME(v string) (mediaType, charset string, ok bool) {

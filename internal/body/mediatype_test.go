@@ -47,6 +47,24 @@ func TestContentType(t *testing.T) {
 	}
 }
 
+func TestAnyMediaType(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		want  bool
+	}{
+		{nil, false},
+		{[]string{"text/html"}, false},
+		{[]string{"image/svg+xml, text/html"}, true},
+		{[]string{"text/html", "Image/PNG; x"}, true},
+		{[]string{`text/html; a="image/png"`}, false},
+		{[]string{"image"}, false},
+	} {
+		if got := AnyMediaType(http.Header{"Content-Type": tc.lines}, "image/"); got != tc.want {
+			t.Errorf("AnyMediaType(%q, image/) = %v, want %v", tc.lines, got, tc.want)
+		}
+	}
+}
+
 func FuzzContentType(f *testing.F) {
 	f.Add(`text/html; charset="utf\-16"; foo, image/png`)
 	f.Fuzz(func(t *testing.T, v string) {
