@@ -1769,6 +1769,20 @@ func TestClientChecksNormalForms(t *testing.T) {
 	}
 }
 
+// TestClientChecksEscapesInEitherHexCase: a rule that keeps an escape
+// servers decode (written in either case, stored in upper case) also
+// disallows its path spelled with the other case.
+func TestClientChecksEscapesInEitherHexCase(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /tags/c%2b%2b\nDisallow: /a%3Bb\n"))
+	c := newTestClient(t)
+	for _, p := range []string{"/tags/c%2b%2b", "/tags/c%2B%2b", "/tags/c%2B%2B", "/a%3bb", "/a%3Bb/x"} {
+		if d, err := c.Check(context.Background(), s.URL+p); err != nil || d.Allowed {
+			t.Errorf("Check(%q) = %+v, %v; want disallowed", p, d, err)
+		}
+	}
+}
+
 // TestThawOfADamagedBody: a frozen entry whose body was damaged in memory
 // (the size a Zstandard frame states) thaws into an error, not a panic
 // or an allocation of the size it claims, and allows nothing.

@@ -2,6 +2,7 @@ package match
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -13,30 +14,33 @@ import (
 // Only the path part changes. nginx's form decodes escapes (see decodes),
 // merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
 // /a//../x is /x; Apache's keeps %2F and removes dots before merging, so
-// /a//../x is /a/x. The forms lie in scratch's spare capacity, which the
-// caller keeps unchanged while it uses them.
-func NormalForms(path string, scratch []byte) (forms [2]string, n int) {
+// /a//../x is /a/x; the last only writes the hex of its escapes in upper
+// case, as a pattern's are, for a rule that keeps an escape servers
+// decode. The forms lie in scratch's spare capacity, which the caller
+// keeps unchanged while it uses them.
+func NormalForms(path string, scratch []byte) (forms [3]string, n int) {
 	p, _, _ := strings.Cut(path, "?")
 	query := path[len(p):] // with its '?'
 	if normal(p) {
 		return forms, 0
 	}
 	b := scratch[:0]
-	for _, slash := range [2]bool{true, false} {
+	for _, server := range [3]int{nginx, apache, upperHex} {
 		// Each step appends its result after its input.
-		dec := appendDecoded(b, p, slash)
-		var f []byte
-		if slash { // nginx: merge, then remove dots
+		dec := appendDecoded(b, p, server)
+		f := dec[len(b):]
+		switch server {
+		case nginx: // merge, then remove dots
 			m := appendMerged(dec[len(dec):], dec[len(b):])
 			f = appendDotsRemoved(m[len(m):], m)
-		} else { // Apache: remove dots, then merge
+		case apache: // remove dots, then merge
 			d := appendDotsRemoved(dec[len(dec):], dec[len(b):])
 			f = appendMerged(d[len(d):], d)
 		}
 		f = append(f, query...)
 		b = f[len(f):]
 		s := unsafe.String(unsafe.SliceData(f), len(f))
-		if s != path && (n == 0 || s != forms[0]) {
+		if s != path && !slices.Contains(forms[:n], s) {
 			forms[n] = s
 			n++
 		}
@@ -44,8 +48,15 @@ func NormalForms(path string, scratch []byte) (forms [2]string, n int) {
 	return forms, n
 }
 
+// The forms NormalForms gives, by the server that reads a path so.
+const (
+	nginx    = iota // decodes escapes (but for %25, %3F and %23)
+	apache          // decodes them but for %2F too
+	upperHex        // decodes none
+)
+
 // NormalScratch is the scratch space NormalForms is given on the hot path:
-// the forms of a path of n bytes take at most 6n bytes and their queries,
+// the forms of a path of n bytes take at most 7n bytes and their queries,
 // so 1 KiB covers the paths crawlers meet; a longer one allocates.
 const NormalScratch = 1024
 
@@ -65,7 +76,7 @@ func SpelledNormally(path string) bool {
 // '/' and '%', so a typical path costs a few byte searches.
 func normal(p string) bool {
 	for i := strings.IndexByte(p, '%'); i >= 0; {
-		if ascii.IsEscape(p, i) && (decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), true) || ascii.IsLowerHex(p[i+1]) || ascii.IsLowerHex(p[i+2])) {
+		if ascii.IsEscape(p, i) && (decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), nginx) || ascii.IsLowerHex(p[i+1]) || ascii.IsLowerHex(p[i+2])) {
 			return false
 		}
 		j := strings.IndexByte(p[i+1:], '%')
@@ -91,16 +102,17 @@ func normal(p string) bool {
 	return true
 }
 
-// decodes reports whether a form writes the escape of c decoded: every
-// printable ASCII byte and space but '%' (it would begin another escape),
-// '?' (it would start a query: "Disallow: /*?" must not refuse a file
-// named "what?") and '#' (no rule holds one), and '/' only in nginx's form.
-func decodes(c byte, slash bool) bool {
+// decodes reports whether the form of server writes the escape of c
+// decoded: every printable ASCII byte and space but '%' (it would begin
+// another escape), '?' (it would start a query: "Disallow: /*?" must not
+// refuse a file named "what?") and '#' (no rule holds one), and '/' only
+// in nginx's form; none in upperHex's.
+func decodes(c byte, server int) bool {
 	switch {
-	case c < ' ' || c >= 0x7f, c == '%', c == '?', c == '#':
+	case server == upperHex, c < ' ' || c >= 0x7f, c == '%', c == '?', c == '#':
 		return false
 	case c == '/':
-		return slash
+		return server == nginx
 	}
 	return true
 }
@@ -111,13 +123,13 @@ func dotSegment(s string) bool {
 	return seg == "." || seg == ".."
 }
 
-// appendDecoded appends p to dst with the escapes decodes names decoded,
-// '/' among them when slash is set, and the others with upper-case hex.
-func appendDecoded(dst []byte, p string, slash bool) []byte {
+// appendDecoded appends p to dst with the escapes decodes names for
+// server decoded, and the others with upper-case hex.
+func appendDecoded(dst []byte, p string, server int) []byte {
 	for i := 0; i < len(p); i++ {
 		if ascii.IsEscape(p, i) {
 			d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2])
-			if decodes(d, slash) {
+			if decodes(d, server) {
 				dst = append(dst, d)
 			} else {
 				dst = ascii.AppendEscape(dst, d)
