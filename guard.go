@@ -18,8 +18,9 @@ import (
 // says: a site must not make its robots.txt an internal service's answer.
 var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public address")
 
-// PublicOnly returns a copy of t (of http.DefaultTransport when t is nil)
-// that connects only to public addresses: it refuses loopback, private,
+// PublicOnly returns a copy of t (of http.DefaultTransport when t is nil,
+// or of its settings if another package wrapped it) that connects only to
+// public addresses: it refuses loopback, private,
 // link-local (such as the cloud metadata address 169.254.169.254), shared
 // (CGNAT), multicast, documentation and other special-purpose IPv4 and
 // IPv6 addresses with an error wrapping [ErrNonPublic]. It checks each
@@ -85,7 +86,12 @@ func (d *guardDialer) DialContext(ctx context.Context, network, address string) 
 // to let through although they are not public.
 func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.Transport {
 	if t == nil {
-		t = http.DefaultTransport.(*http.Transport)
+		var ok bool
+		if t, ok = http.DefaultTransport.(*http.Transport); !ok {
+			// Another package wrapped it: the settings Go gives it.
+			t = &http.Transport{ForceAttemptHTTP2: true, MaxIdleConns: 100, IdleConnTimeout: 90 * time.Second,
+				TLSHandshakeTimeout: 10 * time.Second, ExpectContinueTimeout: time.Second}
+		}
 	}
 	g := t.Clone()
 	d := &guardDialer{net.Dialer{

@@ -102,6 +102,23 @@ func TestPublicOnlyRefusesBeforeConnecting(t *testing.T) {
 	}
 }
 
+// TestPublicOnlyOfAWrappedDefaultTransport: with http.DefaultTransport
+// wrapped by another package, as instrumentation does, PublicOnly(nil)
+// still returns a guard, with Go's default settings.
+func TestPublicOnlyOfAWrappedDefaultTransport(t *testing.T) {
+	old := http.DefaultTransport
+	http.DefaultTransport = http.RoundTripper(struct{ http.RoundTripper }{old})
+	defer func() { http.DefaultTransport = old }()
+	tr := PublicOnly(nil)
+	defer tr.CloseIdleConnections()
+	if !isGuard(tr) || tr.MaxIdleConns != 100 || !tr.ForceAttemptHTTP2 {
+		t.Errorf("PublicOnly(nil) = %+v, want a guard with Go's defaults", tr)
+	}
+	if _, err := tr.DialContext(context.Background(), "tcp", "127.0.0.1:80"); !errors.Is(err, ErrNonPublic) {
+		t.Errorf("dial loopback: %v, want ErrNonPublic", err)
+	}
+}
+
 // inwardRedirect serves a "public" site whose robots.txt redirects to
 // target, and counts the requests target's loopback server receives.
 func inwardRedirect(t *testing.T, target string) (site *httptest.Server, exempt func(netip.AddrPort) bool) {
