@@ -151,7 +151,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if ch.admitted.Authority == authority {
 		iv = t.interval(ch.admitted)
 	}
-	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{})
+	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, false)
 	t.count(w)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)

@@ -259,9 +259,10 @@ const (
 )
 
 // bound returns the moment before which a request's turn must come, and
-// the PacedError, but for its Authority and RetryAt, of one that cannot.
-func (t *Transport) bound(ctx context.Context, now time.Time) (time.Time, PacedError) {
-	if t.cfg.noWait {
+// the PacedError, but for its Authority and RetryAt, of one that cannot;
+// noWait says it may not wait (see WithNoWait).
+func (t *Transport) bound(ctx context.Context, now time.Time, noWait bool) (time.Time, PacedError) {
+	if noWait {
 		return now, PacedError{reason: "and WithNoWait waits for none"}
 	}
 	if dl, ok := ctx.Deadline(); ok {
@@ -296,8 +297,9 @@ func (t *Transport) count(w turnWait) {
 // fails at once with a *PacedError; so does one that cannot come before
 // the lease of holding (see Pacer.Take), a turn the request holds
 // meanwhile, runs out, lest another request take that turn and both be
-// sent. w says whether Take said to wait; the caller counts it.
-func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn) (_ turn, w turnWait, _ error) {
+// sent. w says whether Take said to wait; the caller counts it. noWait
+// says the request may not wait (see bound).
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, noWait bool) (_ turn, w turnWait, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, turnFree, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
 	}
@@ -307,7 +309,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		return turn{authority, interval, id}, turnFree, err
 	}
 	now := time.Now()
-	limit, pe := t.bound(ctx, now)
+	limit, pe := t.bound(ctx, now, noWait)
 	if lease := now.Add(max(pacing.TurnTimeout, holding.interval)); holding.id != 0 && lease.Before(limit) {
 		limit, pe = lease, PacedError{reason: "which is past the lease of the turn it holds at " + holding.authority}
 	}

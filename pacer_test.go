@@ -46,7 +46,7 @@ func turnTaker(t testing.TB, p Pacer) func(ctx context.Context, authority string
 	t.Helper()
 	tr := NewTransport(newTestClient(t), nil, WithPacer(p), WithMaxWait(24*time.Hour))
 	return func(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
-		tu, _, err := tr.awaitTurn(ctx, authority, interval, turn{})
+		tu, _, err := tr.awaitTurn(ctx, authority, interval, turn{}, false)
 		return Turn{Authority: tu.authority, Interval: tu.interval, ID: tu.id}, err
 	}
 }
@@ -398,6 +398,24 @@ func (p *memPacer) authorities() int {
 		p.shards[i].mu.Unlock()
 	}
 	return n
+}
+
+// TestTransportNoWaitRedirect: under WithNoWait, a redirect an http.Client
+// follows within the site waits for its turn, as the README's loop,
+// requeueing the URL it asked for, would otherwise never reach it.
+func TestTransportNoWaitRedirect(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.2\n")
+	s.route("/a", redirectTo("/a/"))
+	s.route("/a/", serve(200, "page"))
+	_, _, hc := newTestTransport(t, WithNoWait())
+	start := time.Now()
+	if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+		t.Fatalf("a redirect within the site: %v, want it followed after its turn", err)
+	}
+	if got := s.got(); !slices.Equal(got[len(got)-2:], []string{"/a", "/a/"}) || time.Since(start) < 200*time.Millisecond {
+		t.Errorf("the site saw %q within %v; want /a, then /a/ a Crawl-delay later", got, time.Since(start))
+	}
 }
 
 // TestTransportNoWait checks that under WithNoWait a request whose turn

@@ -223,11 +223,15 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
 	interval := max(t.interval(served), t.interval(dialed))
-	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{})
+	// A redirect an http.Client follows waits for its turn whatever
+	// WithNoWait says: a frontier requeues the URL it asked for, whose
+	// turn would again leave none for the redirect.
+	noWait := t.cfg.noWait && req.Response == nil
+	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{}, noWait)
 	var tu2 turn // also's
 	if err == nil && also != "" {
 		var w2 turnWait
-		tu2, w2, err = t.awaitTurn(ctx, also, interval, tu)
+		tu2, w2, err = t.awaitTurn(ctx, also, interval, tu, noWait)
 		if err != nil {
 			t.done(ctx, tu, 0)
 		}
@@ -320,6 +324,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return Decision{}, Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	case u.Opaque != "": // sent as it is, it may name another authority or path
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capQuote(u.Opaque))
+	case u.Path != "" && u.Path[0] != '/': // url.JoinPath on a URL without a path makes one
+		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%q) that does not start with \"/\" is not checked", ErrBadURL, capQuote(u.Path))
 	}
 	rawURL := requestURL(u)
 	d, err := t.c.Check(req.Context(), rawURL)
@@ -473,7 +479,10 @@ func WithPacer(p Pacer) TransportOption {
 
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
 // authority's turn is not free now fails at once, not sent, with a
-// *[PacedError] saying when to come back.
+// *[PacedError] saying when to come back. A redirect an http.Client
+// follows (one whose Request.Response is set) still waits, within its
+// deadline, lest a frontier that requeues the URL it asked for never
+// reach the URL it redirects to.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }
@@ -578,11 +587,19 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 }
 
 // namesClient returns nil when the User-Agent ua names one of the
-// Client's product tokens, and an error wrapping ErrAgentMismatch if not.
+// Client's product tokens, and no other as its leading product, and an
+// error wrapping ErrAgentMismatch if not.
 func (t *Transport) namesClient(ua string) error {
+	obeys := func(tok string) bool {
+		return slices.ContainsFunc(t.c.tokens, func(s string) bool { return strings.EqualFold(s, tok) })
+	}
 	tok, err := agent.ProductToken(ua)
-	if err == nil && slices.ContainsFunc(t.c.tokens, func(s string) bool { return strings.EqualFold(s, tok) }) {
+	lead := agent.LeadingProduct(ua)
+	if err == nil && obeys(tok) && (lead == "" || obeys(lead)) {
 		return nil
+	}
+	if err == nil && obeys(tok) {
+		tok = lead // "Googlebot/2.1 (compatible; ExampleBot/1.0)" is Googlebot's
 	}
 	named := "no product token"
 	if err == nil {

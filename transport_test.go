@@ -714,6 +714,14 @@ func TestTransportChecksHostHeader(t *testing.T) {
 	if _, err := hc.Do(opaque); !errors.Is(err, ErrBadURL) {
 		t.Errorf("opaque URL: %v, want ErrBadURL", err)
 	}
+	// url.JoinPath on a URL without a path gives a path without its
+	// leading "/", which net/http writes as it is ("GET private/x").
+	base, _ := url.Parse("http://b.test")
+	for _, u := range []*url.URL{base.JoinPath("private", "x"), {Scheme: "http", Host: "b.test", Path: "@a.test/private"}} {
+		if _, err := hc.Do(&http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}}); !errors.Is(err, ErrBadURL) {
+			t.Errorf("path %q: %v, want ErrBadURL", u.Path, err)
+		}
+	}
 	for _, r := range v.requests() {
 		if strings.Contains(r, "/private") && strings.HasPrefix(r, "b.test") || strings.HasPrefix(r, "b.test/private") {
 			t.Errorf("the server served %s", r)
@@ -1056,6 +1064,8 @@ func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
 		{"lower case, the Client's", http.Header{"user-agent": {testUA}}, testUA},
 		{"mixed case, the Client's token", http.Header{"uSER-agENT": {"ExampleBot/2.0"}}, "ExampleBot/2.0"},
 		{"lower case without values", http.Header{"user-agent": {}}, testUA},
+		{"another crawler compatible with the Client", http.Header{"User-Agent": {"Googlebot/2.1 (compatible; ExampleBot/1.0)"}}, ""},
+		{"a browser compatible with the Client", http.Header{"User-Agent": {"Mozilla/5.0 (compatible; ExampleBot/1.0)"}}, "Mozilla/5.0 (compatible; ExampleBot/1.0)"},
 	} {
 		w, h2 := newWire(t), newH2Site(t)
 		for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {

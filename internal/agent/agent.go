@@ -47,6 +47,16 @@ func ProductToken(userAgent string) (string, error) {
 			return name, nil
 		}
 	}
+	if name := LeadingProduct(userAgent); name != "" {
+		return name, nil
+	}
+	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
+}
+
+// LeadingProduct returns the first product of userAgent, outside its
+// comments, that is not a browser's and is a valid token; "" if none.
+// [ProductToken] prefers a product after "compatible;" to it.
+func LeadingProduct(userAgent string) string {
 	depth := 0
 	for _, field := range strings.Fields(userAgent) {
 		// Skip comments, which may nest and hold spaces.
@@ -63,10 +73,10 @@ func ProductToken(userAgent string) (string, error) {
 			continue
 		}
 		if parse.ValidToken(name) {
-			return name, nil
+			return name
 		}
 	}
-	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
+	return ""
 }
 
 // indexFold returns the index of the first instance of lower, in lower
