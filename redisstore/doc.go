@@ -11,6 +11,13 @@
 // never wrong answers or errors. The pacer fails closed instead (see
 // [Store.Take]).
 //
+// Give the Redis maxmemory-policy noeviction, or memory enough never to
+// evict: under any other policy Redis may drop a site's pacing state, a
+// volatile key like the files, to make room for a file, and the site's
+// next request then goes at once, inside its crawl-delay. (With
+// noeviction a full Redis refuses writes, which costs fetches, as an
+// outage does.)
+//
 // # Redis Cluster
 //
 // A failed master stops sharing for its own slots only, until its replica
