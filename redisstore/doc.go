@@ -15,8 +15,8 @@
 // evict: under any other policy Redis may drop a site's pacing state, a
 // volatile key like the files, to make room for a file, and the site's
 // next request then goes at once, inside its crawl-delay. (With
-// noeviction a full Redis refuses writes, which costs fetches, as an
-// outage does.)
+// noeviction a full Redis refuses writes: files are fetched again and
+// paced requests fail, as in an outage, until it has room.)
 //
 // # Redis Cluster
 //
