@@ -32,11 +32,13 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // Values are not signed: whoever can write to the Store can make a Client
 // believe a robots.txt, within what a Client itself would write (a value
 // is bound to its key, dated no later than a minute ahead of the reader's
-// clock, fresh for no longer than its freshness cap, and an allow-all
-// only if the reader's own [WithStatusPolicy], [WithErrorPolicy] and
+// clock, fresh for no longer than its freshness cap, rules only from a
+// status the reader's [WithStatusPolicy] reads, and an allow-all only if
+// the reader's own [WithStatusPolicy], [WithErrorPolicy] and
 // [WithUnreachableAllowAfter] give it: Clients configured otherwise may
-// share a Store, the stricter answer standing). Keep a shared Store as
-// private as the crawler's own configuration.
+// share a Store, the stricter answer standing; but a body is read as the
+// Client that fetched it cut it, whatever [WithBodyLimit] the reader has).
+// Keep a shared Store as private as the crawler's own configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
 	Get(ctx context.Context, key string) ([]byte, error)
@@ -106,9 +108,13 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 // this Client would have: an allow-all stands only if its own status
 // policy gives it for the status, its WithUnreachableAllowAfter for
 // failures that long, or a WithErrorPolicy of its own for a failure with
-// no response. Rules, and answers stricter than allow-all, stand.
+// no response; rules only if its status policy reads the status's body
+// (another's may parse an error page). Answers stricter than allow-all
+// stand.
 func (t *sharedTier) ownOutcome(e *entry) bool {
 	switch {
+	case e.outcome == OutcomeRules:
+		return valid(t.cfg.policy(int(e.status))) == OutcomeRules
 	case e.outcome != OutcomeAllowAll:
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
@@ -137,7 +143,7 @@ func (t *sharedTier) plausible(k key, e *entry) error {
 		return errors.New("stored rules without a body")
 	}
 	if k.doc.robots && !t.ownOutcome(e) {
-		return fmt.Errorf("stored allow-all (status %d) is not this Client's policy's", e.status)
+		return fmt.Errorf("stored %s (status %d) is not this Client's policy's", e.outcome.name(), e.status)
 	}
 	limit := stampOf(t.cfg.now()).add(maxClockSkew)
 	for _, at := range [...]stamp{e.fetched, e.checked, e.since} {

@@ -702,6 +702,22 @@ func TestStoreOtherPolicyIsAMiss(t *testing.T) {
 		t.Errorf("401, default, after a legacy Client: %v after %d fetches, want the stricter disallow-all, 2", d.Outcome, s.hits.Load())
 	}
 
+	// Rules another policy read from an error page are not this one's.
+	errPage := newSite(t, serve(503, "<html>down</html>"))
+	store = newMemStore()
+	parses := WithStatusPolicy(func(status int) Outcome {
+		if status >= 500 {
+			return OutcomeRules
+		}
+		return defaultStatusPolicy(status)
+	})
+	if d, _ := newTestClient(t, WithStore(store), parses).Check(ctx, errPage.URL+"/private"); !d.Allowed || d.Outcome != OutcomeRules {
+		t.Fatalf("503 read as rules: %+v", d)
+	}
+	if d, err := newTestClient(t, WithStore(store)).Check(ctx, errPage.URL+"/private"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("503, default, after a Client that reads its page: %+v, %v; want deferred", d, err)
+	}
+
 	clock := newTestClock()
 	out := newSite(t, serve(503, "down"))
 	store = newMemStore()
