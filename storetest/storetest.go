@@ -190,6 +190,11 @@ func (s *suite) keys(t *testing.T, st robotstxt.Store) {
 		"line\r\nbreak",
 		"nul\x00byte",
 		string(bytes.Repeat([]byte("k"), 2000)),
+		// Long keys alike but for their ends: an authority runs to about
+		// 270 bytes, and a Store that cut keys (memcached's hold 250)
+		// would give them one value.
+		string(bytes.Repeat([]byte("k"), 300)) + "a",
+		string(bytes.Repeat([]byte("k"), 300)) + "b",
 	}
 	for i, k := range keys {
 		set(t, st, k, fmt.Appendf(nil, "value %d", i), longTTL)
@@ -230,12 +235,14 @@ func (s *suite) copies(t *testing.T, st robotstxt.Store) {
 }
 
 // expiry: a value is there for its TTL and gone after it; a value with a
-// long TTL stays; and the TTL of the latest Set is the one that counts.
+// long TTL stays; and the TTL of the latest Set is the one that counts,
+// shorter or longer.
 func (s *suite) expiry(t *testing.T, st robotstxt.Store) {
 	const (
 		short       = "https://short.example:443"
 		long        = "https://long.example:443"
 		overwritten = "https://overwritten.example:443"
+		lengthened  = "https://lengthened.example:443"
 	)
 	ttl := s.shortTTL()
 	set(t, st, long, []byte("long"), longTTL)
@@ -243,6 +250,8 @@ func (s *suite) expiry(t *testing.T, st robotstxt.Store) {
 	start := time.Now()
 	set(t, st, short, []byte("short"), ttl)
 	set(t, st, overwritten, []byte("second"), ttl)
+	set(t, st, lengthened, []byte("first"), ttl)
+	set(t, st, lengthened, []byte("second"), longTTL)
 	setDone := time.Now()
 
 	got, err := st.Get(t.Context(), short)
@@ -257,6 +266,9 @@ func (s *suite) expiry(t *testing.T, st robotstxt.Store) {
 	wantMiss(t, st, overwritten)
 	if got := get(t, st, long); string(got) != "long" {
 		t.Fatalf("value with a TTL of %v: Get = %q", longTTL, got)
+	}
+	if got := get(t, st, lengthened); string(got) != "second" {
+		t.Fatalf("value set with a TTL of %v, then of %v: Get = %q", ttl, longTTL, got)
 	}
 }
 

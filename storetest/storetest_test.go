@@ -33,6 +33,8 @@ const (
 	monthIsDate      flaw = "MonthIsDate"      // a TTL over 30 days is a Unix time, as memcached reads it
 	roundsTTLDown    flaw = "RoundsTTLDown"    // a TTL is cut to whole seconds
 	releaseNeedsCtx  flaw = "ReleaseNeedsCtx"  // release does nothing once Lease's context is done
+	cutsKeys         flaw = "CutsKeys"         // keys are cut to 250 bytes, as memcached's are
+	keepsShorterTTL  flaw = "KeepsShorterTTL"  // a Set keeps the shorter of the old TTL and its own
 )
 
 // mapStore is a Store and Leaser in a map that keeps the contract, unless
@@ -57,8 +59,11 @@ func newMapStore(f flaw) *mapStore {
 }
 
 func (m *mapStore) key(k string) string {
-	if m.flaw == foldsCase {
+	switch {
+	case m.flaw == foldsCase:
 		return strings.ToLower(k)
+	case m.flaw == cutsKeys && len(k) > 250:
+		return k[:250]
 	}
 	return k
 }
@@ -108,6 +113,10 @@ func (m *mapStore) Set(ctx context.Context, k string, b []byte, ttl time.Duratio
 		expires = time.Unix(int64(ttl/time.Second), 0)
 	case m.flaw == roundsTTLDown:
 		expires = time.Now().Add(ttl.Truncate(time.Second))
+	case m.flaw == keepsShorterTTL:
+		if old, ok := m.vals[m.key(k)]; ok && m.live(old, ok) && old.expires.Before(expires) {
+			expires = old.expires
+		}
 	}
 	m.vals[m.key(k)] = mapValue{b: b, expires: expires}
 	return nil
@@ -189,6 +198,8 @@ func TestRunFindsFlaws(t *testing.T) {
 		monthIsDate:      {"LongTTL"},
 		roundsTTLDown:    {"EndOfTTL"},
 		releaseNeedsCtx:  {"LeaseRelease"},
+		cutsKeys:         {"Keys"},
+		keepsShorterTTL:  {"Expiry"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
