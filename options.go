@@ -329,7 +329,8 @@ func WithTDMRep() Option {
 }
 
 // WithLogger sets where the Client and its Transports log: fetch failures
-// and Store errors (rate-limited), and at Debug level every fetch and
+// (one an authority a back-off) and Store errors (rate-limited), and at
+// Debug level every fetch and
 // every request a Transport refuses or holds, durations as Go duration
 // strings ("1m30s"). The default discards everything.
 func WithLogger(l *slog.Logger) Option {
