@@ -534,7 +534,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		}
 		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(lifetime), res.redirects
 		e.stale, e.nonPublic, e.failStatus, e.failures, e.errText, e.since = false, false, 0, 0, "", 0
-		return e.derive(), nil
+		return c.keepTheirs(res, e.derive(), now), nil
 	}
 	e := &entry{key: k.authority, persisted: persisted{
 		outcome: res.outcome, status: int32(res.status), fetched: at, checked: at, redirects: res.redirects,
@@ -556,17 +556,22 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	c.logger.LogAttrs(c.base, slog.LevelDebug, k.doc.name+" fetched",
 		slog.String("authority", k.authority), slog.Int("status", res.status),
 		slog.String("outcome", res.outcome.name()), durationAttr("fresh", lifetime))
-	e = e.derive()
+	return c.keepTheirs(res, e.derive(), now), nil
+}
+
+// keepTheirs returns e, the entry res gave, after keeping it as the entry
+// of the other site whose robots.txt gave it (res.from), which the next
+// robots.txt redirected there takes (see theirs), unless the cache holds
+// a current one.
+func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 	if res.from != "" && res.err == nil {
-		// The answer of that site's robots.txt, which the next robots.txt
-		// redirected there takes (see theirs), unless it holds one.
 		their := e.clone()
 		their.key, their.redirects = res.from, ""
 		if cur := c.robots.cache.peek(res.from); cur == nil || cur.expired(now) {
 			c.robots.cache.put(their.derive())
 		}
 	}
-	return e, nil
+	return e
 }
 
 // unreachable completes e, a failed fetch's entry, for the back-off

@@ -23,11 +23,8 @@ type fetchResult struct {
 	header      http.Header
 	redirects   string // see persisted.redirects
 	err         error  // why the result is unreachable or allow-all
-	// theirs is the entry of another site's robots.txt the redirects led
-	// to (see Client.theirs), which the result is; or, when from names
-	// that site, its robots.txt answered the last request.
-	theirs *entry
-	from   string
+	theirs      *entry // another site's robots.txt entry the redirects led to, which the result is (see Client.theirs)
+	from        string // another site whose robots.txt, asked for as its own fetch asks, answered last
 }
 
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
@@ -145,7 +142,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				res.outcome, res.redirects, res.theirs = theirs.outcome, kept(append(led, more...)), theirs
 				return res
 			}
-			from = authority
+			if target == (key{authority, &f.c.robots}).url() {
+				// Spelled as that site's own fetch asks for it: a Host
+				// like "victim.test." may reach another virtual host.
+				from = authority
+			}
 		}
 	}
 }

@@ -207,6 +207,79 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 	}
 }
 
+// TestHopKeepsTheirsAsTheirFetchWould: the answer to a hop is kept as the
+// other site's own only when asked for as that site's own fetch asks (a
+// Host "victim.test." may reach another virtual host); a 304 to the hop
+// renews it; and an error policy's allow-all, which no server gave, is
+// not taken.
+func TestHopKeepsTheirsAsTheirFetchWould(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	t.Run("another spelling", func(t *testing.T) {
+		w := newHosts(t)
+		w.on("victim.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+		w.on("victim.test./robots.txt", serve(404, "no such virtual host"))
+		w.on("evil.test/robots.txt", redirectTo("http://victim.test./robots.txt"))
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA))
+		t.Cleanup(func() { _ = c.Close() })
+		_, _ = c.Check(ctx, "http://evil.test/")
+		if d, err := c.Check(ctx, "http://victim.test/private"); err != nil || d.Allowed {
+			t.Errorf("victim.test after evil.test's hop to victim.test.: %+v, %v; want its own rules", d, err)
+		}
+	})
+	t.Run("304", func(t *testing.T) {
+		w := newHosts(t)
+		w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			rw.Header().Set("ETag", `"v1"`)
+			rw.Header().Set("Cache-Control", "max-age=600")
+			if r.Header.Get("If-None-Match") == `"v1"` {
+				rw.WriteHeader(http.StatusNotModified)
+				return
+			}
+			_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+		})
+		for i := range 5 {
+			w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+		}
+		clock := newTestClock()
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA), WithClock(clock.Now))
+		t.Cleanup(func() { _ = c.Close() })
+		for round := range 2 {
+			for i := range 5 {
+				if d, err := c.Check(ctx, fmt.Sprintf("http://s%d.test/private", i)); err != nil || d.Allowed {
+					t.Errorf("round %d, s%d: %+v, %v", round, i, d, err)
+				}
+			}
+			clock.Advance(time.Hour)
+		}
+		if n := w.count("http://victim.test/robots.txt"); n != 2 {
+			t.Errorf("the victim received %d requests for its robots.txt over two expiries, want 2", n)
+		}
+	})
+	t.Run("error policy", func(t *testing.T) {
+		w := newHosts(t)
+		var dropped atomic.Bool
+		w.on("v.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			if !dropped.Swap(true) {
+				conn, _, _ := rw.(http.Hijacker).Hijack()
+				_ = conn.Close()
+				return
+			}
+			_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /\n")
+		})
+		w.on("a.test/robots.txt", redirectTo("http://v.test/robots.txt"))
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+			WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
+		t.Cleanup(func() { _ = c.Close() })
+		if d, _ := c.Check(ctx, "http://v.test/x"); d.Outcome != OutcomeAllowAll || d.Status != 0 {
+			t.Fatalf("v.test, its connection dropped: %+v; want the error policy's allow-all", d)
+		}
+		if d, err := c.Check(ctx, "http://a.test/x"); err != nil || d.Allowed {
+			t.Errorf("a.test, redirected to v.test: %+v, %v; want v.test's answer, disallowed", d, err)
+		}
+	})
+}
+
 // TestHopRobotsTxtCycle: two sites whose robots.txt redirect to each
 // other's, checked at once, end as a loop (allow all) at once: a hop
 // takes another site's entry only when it is held, never waiting for
