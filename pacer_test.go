@@ -418,6 +418,24 @@ func TestTransportNoWaitRedirect(t *testing.T) {
 	}
 }
 
+// TestTransportNoWaitRedirectElsewhere: under WithNoWait, a redirect to
+// another site whose turn is not free fails at once, as any request
+// there would: no worker waits on a site a redirect chose.
+func TestTransportNoWaitRedirectElsewhere(t *testing.T) {
+	checkLeaks(t)
+	b := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	a := newTestSite(t, "User-agent: *\nAllow: /\n")
+	a.route("/go", redirectTo(b.URL+"/page"))
+	_, _, hc := newTestTransport(t, WithNoWait())
+	if _, err := get(context.Background(), hc, b.URL+"/first"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := get(context.Background(), hc, a.URL+"/go"); !errors.Is(err, ErrPaced) || time.Since(start) > 5*time.Second {
+		t.Errorf("a redirect to a site whose turn is taken: %v after %v; want ErrPaced at once", err, time.Since(start))
+	}
+}
+
 // TestTransportNoWait checks that under WithNoWait a request whose turn
 // is not free fails at once with a *PacedError, through the http.Client's
 // *url.Error, and is not sent; and that RetryAt is the earliest the turn

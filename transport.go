@@ -223,10 +223,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
 	interval := max(t.interval(served), t.interval(dialed))
-	// A redirect an http.Client follows waits for its turn whatever
-	// WithNoWait says: a frontier requeues the URL it asked for, whose
-	// turn would again leave none for the redirect.
-	noWait := t.cfg.noWait && req.Response == nil
+	// A redirect an http.Client follows within the site waits for its
+	// turn whatever WithNoWait says: a frontier requeues the URL it asked
+	// for, whose turn would again leave none for the redirect.
+	noWait := t.cfg.noWait && !redirectedWithin(req, authority)
 	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{}, noWait)
 	var tu2 turn // also's
 	if err == nil && also != "" {
@@ -324,8 +324,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return Decision{}, Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	case u.Opaque != "": // sent as it is, it may name another authority or path
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capQuote(u.Opaque))
-	case u.Path != "" && u.Path[0] != '/': // url.JoinPath on a URL without a path makes one
-		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%q) that does not start with \"/\" is not checked", ErrBadURL, capQuote(u.Path))
+	case u.EscapedPath() != "" && u.EscapedPath()[0] != '/': // url.JoinPath on a URL without a path makes one
+		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%q) that does not start with \"/\" is not checked", ErrBadURL, capQuote(u.EscapedPath()))
 	}
 	rawURL := requestURL(u)
 	d, err := t.c.Check(req.Context(), rawURL)
@@ -436,6 +436,17 @@ func (t *Transport) bounded(iv time.Duration) time.Duration {
 	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
 }
 
+// redirectedWithin reports whether req is a redirect an http.Client
+// follows from a request paced as authority, as req is.
+func redirectedWithin(req *http.Request, authority string) bool {
+	if req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil {
+		return false
+	}
+	var buf [128]byte
+	from, _, err := target.Split(requestURL(req.Response.Request.URL), buf[:0])
+	return err == nil && string(from) == authority
+}
+
 // requestURL returns the URL a request for u reaches: scheme, host and
 // the request target net/http writes, any '#' in it escaped so that the
 // check reads it as the server does, not as a fragment.
@@ -480,9 +491,9 @@ func WithPacer(p Pacer) TransportOption {
 // WithNoWait makes RoundTrip never wait for a pacing turn: a request whose
 // authority's turn is not free now fails at once, not sent, with a
 // *[PacedError] saying when to come back. A redirect an http.Client
-// follows (one whose Request.Response is set) still waits, within its
-// deadline, lest a frontier that requeues the URL it asked for never
-// reach the URL it redirects to.
+// follows within the site (one whose Request.Response is set) still
+// waits for the site's next turn, within its deadline, lest a frontier
+// that requeues the URL it asked for never reach the URL it redirects to.
 func WithNoWait() TransportOption {
 	return func(c *transportConfig) { c.noWait = true }
 }
@@ -587,19 +598,17 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 }
 
 // namesClient returns nil when the User-Agent ua names one of the
-// Client's product tokens, and no other as its leading product, and an
+// Client's product tokens, and begins with no other crawler's, and an
 // error wrapping ErrAgentMismatch if not.
 func (t *Transport) namesClient(ua string) error {
 	obeys := func(tok string) bool {
 		return slices.ContainsFunc(t.c.tokens, func(s string) bool { return strings.EqualFold(s, tok) })
 	}
 	tok, err := agent.ProductToken(ua)
-	lead := agent.LeadingProduct(ua)
-	if err == nil && obeys(tok) && (lead == "" || obeys(lead)) {
+	if first := agent.FirstProduct(ua); err == nil && obeys(tok) && first != "" && !obeys(first) {
+		tok = first // "Googlebot/2.1 (compatible; ExampleBot/1.0)" is Googlebot's
+	} else if err == nil && obeys(tok) {
 		return nil
-	}
-	if err == nil && obeys(tok) {
-		tok = lead // "Googlebot/2.1 (compatible; ExampleBot/1.0)" is Googlebot's
 	}
 	named := "no product token"
 	if err == nil {

@@ -717,7 +717,8 @@ func TestTransportChecksHostHeader(t *testing.T) {
 	// url.JoinPath on a URL without a path gives a path without its
 	// leading "/", which net/http writes as it is ("GET private/x").
 	base, _ := url.Parse("http://b.test")
-	for _, u := range []*url.URL{base.JoinPath("private", "x"), {Scheme: "http", Host: "b.test", Path: "@a.test/private"}} {
+	for _, u := range []*url.URL{base.JoinPath("private", "x"), {Scheme: "http", Host: "b.test", Path: "@a.test/private"},
+		{Scheme: "http", Host: "b.test", Path: "/@a.test/private", RawPath: "%2F@a.test/private"}} {
 		if _, err := hc.Do(&http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}}); !errors.Is(err, ErrBadURL) {
 			t.Errorf("path %q: %v, want ErrBadURL", u.Path, err)
 		}
@@ -1047,6 +1048,10 @@ func TestTransportPacesTheSiteServed(t *testing.T) {
 func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
 	checkLeaks(t)
 	const other = "OtherBot/2.0"
+	// As Google's Mediapartners-Google sends it, with products no browser
+	// list holds (CriOS) before the crawler's.
+	const mobileUA = "Mozilla/5.0 (iPhone; CPU iPhone OS 10_3 like Mac OS X) AppleWebKit/602.1.50 (KHTML, like Gecko) " +
+		"CriOS/56.0.2924.75 Mobile/14E5239e Safari/602.1 (compatible; ExampleBot/1.0; +https://example.com/bot)"
 	for _, tc := range []struct {
 		name   string
 		header http.Header
@@ -1066,6 +1071,7 @@ func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
 		{"lower case without values", http.Header{"user-agent": {}}, testUA},
 		{"another crawler compatible with the Client", http.Header{"User-Agent": {"Googlebot/2.1 (compatible; ExampleBot/1.0)"}}, ""},
 		{"a browser compatible with the Client", http.Header{"User-Agent": {"Mozilla/5.0 (compatible; ExampleBot/1.0)"}}, "Mozilla/5.0 (compatible; ExampleBot/1.0)"},
+		{"a mobile browser compatible with the Client", http.Header{"User-Agent": {mobileUA}}, mobileUA},
 	} {
 		w, h2 := newWire(t), newH2Site(t)
 		for _, proto := range []string{"HTTP/1.1", "HTTP/2.0"} {

@@ -47,16 +47,6 @@ func ProductToken(userAgent string) (string, error) {
 			return name, nil
 		}
 	}
-	if name := LeadingProduct(userAgent); name != "" {
-		return name, nil
-	}
-	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
-}
-
-// LeadingProduct returns the first product of userAgent, outside its
-// comments, that is not a browser's and is a valid token; "" if none.
-// [ProductToken] prefers a product after "compatible;" to it.
-func LeadingProduct(userAgent string) string {
 	depth := 0
 	for _, field := range strings.Fields(userAgent) {
 		// Skip comments, which may nest and hold spaces.
@@ -67,16 +57,14 @@ func LeadingProduct(userAgent string) string {
 		}
 		name, _, _ := strings.Cut(field, "/")
 		name = strings.TrimRight(name, ";,")
-		// "compatible;" outside a comment, as in GPTBot's header, is no product.
-		if slices.ContainsFunc(browserProducts, func(b string) bool { return strings.EqualFold(name, b) }) ||
-			strings.EqualFold(name, "compatible") {
+		if notCrawler(name) {
 			continue
 		}
 		if parse.ValidToken(name) {
-			return name
+			return name, nil
 		}
 	}
-	return ""
+	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
 }
 
 // indexFold returns the index of the first instance of lower, in lower
@@ -93,4 +81,24 @@ func indexFold(s, lower string) int {
 		}
 	}
 	return -1
+}
+
+// notCrawler reports whether the product name names no crawler: a
+// browser's, or "compatible;" outside a comment, as in GPTBot's header.
+func notCrawler(name string) bool {
+	return slices.ContainsFunc(browserProducts, func(b string) bool { return strings.EqualFold(name, b) }) ||
+		strings.EqualFold(name, "compatible")
+}
+
+// FirstProduct returns the product userAgent begins with, as a token,
+// unless it names no crawler (see notCrawler) or is no valid token: "".
+// "Googlebot/2.1 (compatible; XBot/1.0)" begins with Googlebot's.
+func FirstProduct(userAgent string) string {
+	first, _, _ := strings.Cut(strings.TrimLeft(userAgent, " \t"), " ")
+	name, _, _ := strings.Cut(first, "/")
+	name = strings.TrimRight(name, ";,")
+	if notCrawler(name) || !parse.ValidToken(name) {
+		return ""
+	}
+	return name
 }
