@@ -68,12 +68,14 @@
 // '#' and of bytes that are not printable ASCII, kept with upper-case hex
 // as rules store them), slashes merged and dot segments removed; once
 // with %2F decoded first, as nginx does, and once with it kept, as Apache
-// does. [Robots.Allowed] and [Robots.Check] stay exactly Google's,
-// reading the spelling alone. Readings nginx and Apache do not make (';'
-// parameters dropped, '\' read as '/', escapes in a rule's pattern
-// decoded: a rule for /tags/c%2B%2B matches that spelling only) are not
-// added, since they would refuse URLs those servers serve as other,
-// allowed paths; a site served so should disallow those spellings too.
+// does; and the spelling with its escapes' hex upper-cased alone, as
+// rules store them. [Robots.Allowed] and [Robots.Check] stay exactly
+// Google's, reading the spelling alone. Readings nginx and Apache do not
+// make (';' parameters dropped, '\' read as '/', escapes in a rule's
+// pattern decoded: a rule for /tags/c%2B%2B matches that spelling only,
+// in either hex case) are not added, since they would refuse URLs those
+// servers serve as other, allowed paths; a site served so should
+// disallow those spellings too.
 //
 // # Usage preferences
 //
