@@ -92,8 +92,8 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 			return refused(err)
 		}
 	}
-	if sameSite(authority, string(nextKey)) || path == "/robots.txt" {
-		return string(nextKey), false, path == "/robots.txt" && !sameSite(authority, string(nextKey)), nil
+	if same := sameSite(authority, string(nextKey)); same || path == "/robots.txt" {
+		return string(nextKey), false, !same, nil
 	}
 	sites := chainOf(ctx).sites
 	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {
@@ -113,8 +113,8 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 // theirs returns the entry of authority's robots.txt that a robots.txt
 // whose redirects lead there may take instead of sending the hop: one
 // held, fresh, from a server that answered (not an error policy's
-// allow-all), with all its redirects listed; else nil. Nothing is waited for: another site's fill may be
-// waiting for this one's.
+// allow-all), with all its redirects listed; else nil. Nothing is waited
+// for: another site's fill may be waiting for this one's.
 func (c *Client) theirs(authority string) *entry {
 	e := c.robots.cache.peek(authority)
 	if e == nil || e.outcome == OutcomeUnreachable || e.failures > 0 || e.status == 0 || e.expired(c.cfg.now()) ||

@@ -605,7 +605,7 @@ func (t *Transport) namesClient(ua string) error {
 		return slices.ContainsFunc(t.c.tokens, func(s string) bool { return strings.EqualFold(s, tok) })
 	}
 	tok, err := agent.ProductToken(ua)
-	if first := agent.FirstProduct(ua); err == nil && obeys(tok) && first != "" && !obeys(first) {
+	if first := agent.FirstProduct(ua); err == nil && first != "" && !obeys(first) {
 		tok = first // "Googlebot/2.1 (compatible; ExampleBot/1.0)" is Googlebot's
 	} else if err == nil && obeys(tok) {
 		return nil
