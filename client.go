@@ -512,7 +512,9 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		// The fetch that needed it ended: no answer of k's server.
 		return nil, fmt.Errorf("robotstxt: fetching %s for a redirect: %w (%w)", capQuote(k.url()), errHopCut, context.Cause(parent))
 	}
-	now := c.cfg.now()
+	// To the unit the Store keeps, so that every process, and a receipt
+	// made after the entry left memory, tells this fetch by one time.
+	now := c.cfg.now().Truncate(storedUnit)
 	at := stampOf(now)
 	if k.doc.robots {
 		c.stats.countFetch(res.outcome, res.notModified)

@@ -195,7 +195,7 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 	t.Cleanup(func() { _ = c.Close() })
 	for i := range 20 {
 		d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/private", i))
-		if err != nil || d.Allowed || d.FinalURL != "http://victim.test/robots.txt" || d.Expires.Sub(d.FetchedAt) > 600*time.Second {
+		if err != nil || d.Allowed || d.FinalURL != "http://victim.test/robots.txt" || d.Expires.Sub(d.CheckedAt) > 600*time.Second {
 			t.Errorf("s%d: %+v, %v; want the victim's rules, for its max-age", i, d, err)
 		}
 	}

@@ -573,10 +573,25 @@ func TestStoreOwnEntriesAccepted(t *testing.T) {
 	})
 }
 
+// TestStoreOneFetchOneTime: every process that reads a fetch from the
+// Store tells it by the FetchedAt of the one that made it, which a
+// receipt keeps as evidence.
+func TestStoreOneFetchOneTime(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	s := newSite(t, serve(200, privateRules))
+	store := newMemStore()
+	a, _ := newTestClient(t, WithStore(store)).Check(ctx, s.URL+"/x")
+	b, _ := newTestClient(t, WithStore(store)).Check(ctx, s.URL+"/x")
+	if s.hits.Load() != 1 || !a.FetchedAt.Equal(b.FetchedAt) {
+		t.Errorf("one fetch (%d made) read as fetched at %v and at %v", s.hits.Load(), a.FetchedAt, b.FetchedAt)
+	}
+}
+
 // TestStoreOutageAllowAllNotRoundedAway: the allow-all of an outage
 // WithUnreachableAllowAfter gave stands for a Client of the same
-// configuration, though the Store keeps times in milliseconds, rounded
-// down, which can make the outage read shorter than the bound.
+// configuration, though times are kept in milliseconds, rounded down,
+// which can make the outage read shorter than a bound finer than that.
 func TestStoreOutageAllowAllNotRoundedAway(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -588,7 +603,7 @@ func TestStoreOutageAllowAllNotRoundedAway(t *testing.T) {
 	if d, _ := a.Check(ctx, s.URL+"/x"); d.Allowed {
 		t.Fatalf("first failure: %+v", d)
 	}
-	clock.Advance(time.Second + 700*time.Microsecond)
+	clock.Advance(time.Second + 1700*time.Microsecond)
 	if d, _ := a.Check(ctx, s.URL+"/x"); !d.Allowed {
 		t.Fatalf("after the bound: %+v; want the outage's allow-all", d)
 	}
