@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -410,6 +411,30 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		if d := tr.PageDirectives(resp, tc.body); d.NoAI != noAI || d.NoIndex != unreadable {
 			t.Errorf("%s: PageDirectives %+v", tc.name, d)
 		}
+	}
+}
+
+// TestReceiptNotStaleWhileAskedAgain: a receipt made while the robots.txt
+// it rests on is being fetched again does not say a last good copy stood
+// in for one that could not be fetched.
+func TestReceiptNotStaleWhileAskedAgain(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	c, s, arrived, gate := heldRefresh(t, clock)
+	tr := NewTransport(c, nil)
+	clock.Advance(time.Minute)
+	refreshed := make(chan struct{})
+	go func() {
+		_, _ = c.Check(context.Background(), s.URL+"/public")
+		close(refreshed)
+	}()
+	<-arrived
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/public", nil)
+	r := tr.Receipt(&http.Response{StatusCode: 200, Header: http.Header{}, Request: req}, nil)
+	close(gate)
+	<-refreshed
+	if r.Robots == nil || r.Robots.Stale {
+		t.Errorf("receipt while robots.txt is asked again: %+v; want it not stale", r.Robots)
 	}
 }
 
