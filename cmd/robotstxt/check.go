@@ -124,7 +124,8 @@ says why the page of an allowed URL could not be read (no response, a
 Retry-After past -timeout, a body cut short): then "signals" holds those
 read (robots.txt's and tdmrep.json's, and the page header's when only
 the body was cut), and "usage" only their n, which no unread signal
-could change.`
+could change. "redirected_to" names the page the URL redirected to,
+whose receipt the signals are: its site's robots.txt, not the URL's.`
 
 // A checkResult is what check prints with -json for one URL: test's
 // urlResult, whose usage merges every signal of the page's receipt, those
@@ -133,6 +134,9 @@ type checkResult struct {
 	urlResult
 	Signals   []robotstxt.Signal `json:"signals"`
 	PageError string             `json:"page_error,omitempty"`
+	// RedirectedTo is the page the URL redirected to, whose receipt
+	// the signals are.
+	RedirectedTo string `json:"redirected_to,omitempty"`
 }
 
 // maxPage bounds how much of a page check reads for its META tags, as
@@ -164,7 +168,10 @@ func (ck *checker) check(t target) (int, error) {
 	if unread != "" {
 		usage = certain(usage)
 	}
-	res := checkResult{c.result(ck.agent, usage, true), rc.Signals, unread}
+	res := checkResult{c.result(ck.agent, usage, true), rc.Signals, unread, ""}
+	if redirected {
+		res.RedirectedTo = rc.URL
+	}
 	code, note := ck.x.judge(res.Verdict)
 	if ck.asJSON {
 		return code, writeJSON(ck.e.stdout, res)

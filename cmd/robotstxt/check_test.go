@@ -725,8 +725,11 @@ func TestCheckRedirectedPage(t *testing.T) {
 	s := httptest.NewServer(mux)
 	defer s.Close()
 	js := runCmd(t, "", "check", "-json", s.URL+"/a")
-	if !strings.Contains(js.stdout, `"usage":{"train-ai":"n"}`) {
-		t.Fatalf("-json: %s", js.stdout)
+	if !strings.Contains(js.stdout, `"usage":{"train-ai":"n"}`) || !strings.Contains(js.stdout, `"redirected_to":"`+s.URL+`/b"`) {
+		t.Fatalf("-json: %s\nwant the receipt's train-ai=n and the page it is of", js.stdout)
+	}
+	if plain := runCmd(t, "", "check", "-json", s.URL+"/b"); strings.Contains(plain.stdout, "redirected_to") {
+		t.Errorf("-json of a page that does not redirect: %s", plain.stdout)
 	}
 	r := runCmd(t, "", "check", s.URL+"/a")
 	if !strings.Contains(r.stdout, "redirected to "+s.URL+"/b") || !strings.Contains(r.stdout, "merged train-ai=n") ||
