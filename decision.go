@@ -63,7 +63,9 @@ type Decision struct {
 	// FetchedAt is when the rules were fetched or last revalidated,
 	// CheckedAt when the server was last asked, and Expires when the cached
 	// robots.txt goes stale (for a deferred or stale answer: when the
-	// server is asked again).
+	// server is asked again); FetchedAt and CheckedAt are to the
+	// millisecond, rounded down, as every process sharing a Store reads
+	// them.
 	FetchedAt, CheckedAt, Expires time.Time
 	// ETag and LastModified are the validators the robots.txt is
 	// revalidated with.

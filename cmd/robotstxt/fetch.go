@@ -43,7 +43,8 @@ type tap struct {
 
 	mu     sync.Mutex
 	bodies map[string]*capture // of the last response for each URL
-	n      int                 // captures made, which numbers each
+	asked  map[string]int      // the number of the last request for each URL
+	n      int                 // requests sent, which numbers each
 }
 
 // RoundTrip sends req and keeps what is read of the response's body.
@@ -57,15 +58,19 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		c.end, c.stop = end, context.AfterFunc(parent, func() { end(context.Cause(parent)) })
 		req = req.WithContext(ctx)
 	}
+	t.mu.Lock()
+	t.n++
+	n := t.n
+	t.asked[req.URL.String()] = n
+	t.mu.Unlock()
 	resp, err := t.next.RoundTrip(req)
 	if err == nil && resp.StatusCode/100 == 2 {
 		// Only a success is kept: a redirect's body is no robots.txt,
 		// and its URL would make a cut FinalURL ambiguous.
 		c.ReadCloser, c.header = resp.Body, resp.Header
 		resp.Body = c
+		c.n = n
 		t.mu.Lock()
-		t.n++
-		c.n = t.n
 		old := t.bodies[req.URL.String()]
 		t.bodies[req.URL.String()] = c
 		t.mu.Unlock()
@@ -106,11 +111,19 @@ func (t *tap) body(url string, since int) *capture {
 	return found[0]
 }
 
-// made returns how many captures t has made.
+// made returns how many requests t has sent.
 func (t *tap) made() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.n
+}
+
+// askedSince reports whether t sent a request for url after the one
+// numbered since.
+func (t *tap) askedSince(url string, since int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.asked[url] > since
 }
 
 // A capture is a response body that keeps a copy of what is read from it,
@@ -204,7 +217,7 @@ type fetcher struct {
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
 func newFetcher(cfg fetchConfig) *fetcher {
-	t := &tap{next: newTransport(), whole: cfg.whole, bodies: make(map[string]*capture)}
+	t := &tap{next: newTransport(), whole: cfg.whole, bodies: make(map[string]*capture), asked: make(map[string]int)}
 	opts := append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
 		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, cfg.opts...)
 	return &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, docs: make(map[string]*document)}
@@ -230,13 +243,13 @@ func (f *fetcher) close() {
 // never returns. With whole set, the rest of the robots.txt is read after
 // the Client's fetch, within a timeout of its own.
 func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *document, error) {
-	start, since := time.Now(), f.tap.made()
+	since := f.tap.made()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout+time.Second)
 	defer cancel()
 	d, err := f.c.Check(ctx, url)
 	doc := f.docs[d.Authority]
 	if d.Outcome != 0 && (doc == nil || !doc.live.CheckedAt.Equal(d.CheckedAt)) {
-		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, start, make(map[string]bool))}
+		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, since, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
 			c := f.tap.body(doc.name, since)
 			if c == nil {
@@ -271,8 +284,8 @@ type request struct {
 // before start, no decision was made, or listed holds its authority: a
 // robots.txt is listed once. A redirect the Client refused is not in d:
 // d's error names it and says why.
-func (f *fetcher) requests(d robotstxt.Decision, start time.Time, listed map[string]bool) []request {
-	if d.Outcome == 0 || d.CheckedAt.Before(start) || listed[d.Authority] {
+func (f *fetcher) requests(d robotstxt.Decision, since int, listed map[string]bool) []request {
+	if d.Outcome == 0 || !f.tap.askedSince(ownRobots(d.Authority), since) || listed[d.Authority] {
 		return nil
 	}
 	listed[d.Authority] = true
@@ -283,7 +296,7 @@ func (f *fetcher) requests(d robotstxt.Decision, start time.Time, listed map[str
 		// a fetch of its own, after the copy the check read expired.
 		if r.Checked {
 			if hop, err := f.c.Check(context.Background(), r.URL); err == nil && !hop.CheckedAt.After(d.CheckedAt) {
-				reqs = append(reqs, f.requests(hop, start, listed)...)
+				reqs = append(reqs, f.requests(hop, since, listed)...)
 			}
 		}
 		reqs = append(reqs, request{label: "redirect", url: r.URL})
