@@ -21,6 +21,7 @@ type memStore struct {
 	fail   error         // returned by every call when set
 	block  chan struct{} // every call waits on it (and its context) when set
 	ended  error         // the context error of the last call block held to its end
+	began  int           // calls begun
 }
 
 type memValue struct {
@@ -37,11 +38,19 @@ func newMemStore() *memStore {
 	return &memStore{vals: map[string]memValue{}, leases: map[string]memLease{}}
 }
 
+// calls returns how many calls have begun.
+func (m *memStore) calls() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.began
+}
+
 // wait applies the injected faults: it blocks while block is set (until
 // ctx is done) and then returns fail.
 func (m *memStore) wait(ctx context.Context) error {
 	m.mu.Lock()
 	block, fail := m.block, m.fail
+	m.began++
 	m.mu.Unlock()
 	if block != nil {
 		select {

@@ -213,10 +213,11 @@ func WithMaxRedirects(n int) Option {
 }
 
 // WithMaxFetches bounds the robots.txt fetches a Client runs at once
-// (default 64), fetches its callers gave up on included. A check that
-// needs a fetch when all n are under way waits for one to end, or returns
-// its context's error. A redirect hop's fetch runs within its fetch's
-// turn. It panics if n < 1.
+// (default 64), fetches its callers gave up on included, and waits for
+// another process's fetch under a Store's lease (see [WithLeaseWait]). A
+// check that needs a fetch when all n are under way waits for one to end,
+// or returns its context's error. A redirect hop's fetch runs within its
+// fetch's turn. It panics if n < 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }

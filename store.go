@@ -191,6 +191,9 @@ func (t *sharedTier) set(k key, e *entry) {
 }
 
 func (t *sharedTier) fail(op string, k key, err error) {
+	if t.base.Err() != nil {
+		return // a call Close cut: not the Store's failure
+	}
 	t.stats.storeErrors.Add(1)
 	t.log(op, k, err)
 }

@@ -103,6 +103,32 @@ func TestCacheStoreTimeout(t *testing.T) {
 	}
 }
 
+// TestCacheStoreCutByClose: a Store call Close cuts is no Store failure:
+// neither counted nor logged.
+func TestCacheStoreCutByClose(t *testing.T) {
+	checkLeaks(t)
+	store := newMemStore()
+	store.block = make(chan struct{}) // never closed: every call hangs
+	s := newSite(t, serve(200, privateRules))
+	var logs bytes.Buffer
+	c := NewClient(WithStore(store), WithStoreTimeout(time.Minute), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Allowed(context.Background(), s.URL+"/x")
+		done <- err
+	}()
+	for store.calls() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	_ = c.Close()
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Errorf("the check Close cut: %v, want ErrClosed", err)
+	}
+	if st := c.Stats().Store; st.Errors != 0 || strings.Contains(logs.String(), "store failed") {
+		t.Errorf("StoreStats %+v, log %q: want no failure", st, logs.String())
+	}
+}
+
 func TestCacheStoreLeaseWait(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
