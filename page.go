@@ -320,7 +320,7 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		return
 	}
 	rc.Robots = &RobotsEvidence{Authority: d.Authority, FetchedAt: d.FetchedAt.UTC(), Status: d.Status,
-		Outcome: d.Outcome.name(), RuleLine: d.Rule.Line, Stale: d.Stale && d.Failures > 0} // not while merely asked again
+		Outcome: d.Outcome.name(), RuleLine: d.Rule.Line, Stale: d.e != nil && d.e.stale} // a stand-in, not a copy merely asked again
 	if d.e == nil || d.e.outcome != OutcomeRules {
 		return
 	}

@@ -191,7 +191,7 @@ func (t *sharedTier) set(k key, e *entry) {
 }
 
 func (t *sharedTier) fail(op string, k key, err error) {
-	if t.base.Err() != nil {
+	if t.base.Err() != nil && errors.Is(err, context.Canceled) {
 		return // a call Close cut: not the Store's failure
 	}
 	t.stats.storeErrors.Add(1)

@@ -168,7 +168,7 @@ func (ck *checker) check(t target) (int, error) {
 	if unread != "" {
 		usage = certain(usage)
 	}
-	res := checkResult{c.result(ck.agent, usage, true), rc.Signals, unread, ""}
+	res := checkResult{urlResult: c.result(ck.agent, usage, true), Signals: rc.Signals, PageError: unread}
 	if redirected {
 		res.RedirectedTo = rc.URL
 	}
