@@ -1,6 +1,7 @@
 package body
 
 import (
+	"iter"
 	"mime"
 	"net/http"
 	"strings"
@@ -15,19 +16,14 @@ import (
 // Both are "" when no value parses.
 func ContentType(h http.Header) (mediaType, charset string) {
 	var carried string
-	for _, line := range h.Values("Content-Type") {
-		for v := range splitUnquoted(line, ',') {
-			mt, cs, ok := parseMIME(v)
-			switch {
-			case !ok || mt == "*/*":
-				continue
-			case mt != mediaType:
-				carried = cs
-			case cs == "":
-				cs = carried
-			}
-			mediaType, charset = mt, cs
+	for mt, cs := range mimeTypes(h) {
+		switch {
+		case mt != mediaType:
+			carried = cs
+		case cs == "":
+			cs = carried
 		}
+		mediaType, charset = mt, cs
 	}
 	return mediaType, charset
 }
@@ -35,14 +31,26 @@ func ContentType(h http.Header) (mediaType, charset string) {
 // AnyMediaType reports whether a value of h's Content-Type that parses
 // has a media type starting with prefix, whichever [ContentType] takes.
 func AnyMediaType(h http.Header, prefix string) bool {
-	for _, line := range h.Values("Content-Type") {
-		for v := range splitUnquoted(line, ',') {
-			if mt, _, ok := parseMIME(v); ok && strings.HasPrefix(mt, prefix) {
-				return true
-			}
+	for mt := range mimeTypes(h) {
+		if strings.HasPrefix(mt, prefix) {
+			return true
 		}
 	}
 	return false
+}
+
+// mimeTypes yields the media type and charset of each value of h's
+// Content-Type that parses, but */*, in order.
+func mimeTypes(h http.Header) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for _, line := range h.Values("Content-Type") {
+			for v := range splitUnquoted(line, ',') {
+				if mt, cs, ok := parseMIME(v); ok && mt != "*/*" && !yield(mt, cs) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // parseMIME parses v as a MIME type: its essence, lower-cased, and its
@@ -70,7 +78,7 @@ func parseMIME(v string) (mediaType, charset string, ok bool) {
 
 // splitUnquoted yields the parts of s between the seps that are not
 // within a quoted string.
-func splitUnquoted(s string, sep byte) func(yield func(string) bool) {
+func splitUnquoted(s string, sep byte) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		start, quoted := 0, false
 		for i := 0; i < len(s); i++ {
