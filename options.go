@@ -330,10 +330,10 @@ func WithTDMRep() Option {
 }
 
 // WithLogger sets where the Client and its Transports log: fetch failures
-// (one an authority a back-off) and Store errors (rate-limited), and at
-// Debug level every fetch and
-// every request a Transport refuses or holds, durations as Go duration
-// strings ("1m30s"). The default discards everything.
+// (once per authority and back-off) and Store errors (rate-limited), and
+// at Debug level every fetch and every request a Transport refuses or
+// holds, durations as Go duration strings ("1m30s"). The default discards
+// everything.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
