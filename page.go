@@ -596,12 +596,13 @@ func isHTML(h http.Header, body []byte) bool {
 // not lost to a reading, it is an image too when its bytes sniff as one,
 // or when any value of its Content-Type names an image.
 func isImage(h http.Header, b []byte) bool {
-	mt := mediaType(h, b)
-	if unknownTypes[mt] {
-		mt = mediaType(nil, b)
+	sniffed := mediaType(nil, b)
+	mt, _ := body.ContentType(h)
+	if mt == "" || unknownTypes[mt] {
+		mt = sniffed
 	}
 	return mt == "" || strings.HasPrefix(mt, "image/") || body.AnyMediaType(h, "image/") ||
-		strings.HasPrefix(mediaType(nil, b), "image/")
+		strings.HasPrefix(sniffed, "image/")
 }
 
 // mediaType returns the media type of a body with header h: its
