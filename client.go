@@ -190,11 +190,19 @@ type document struct {
 
 // url returns the document's URL, without the scheme's default port.
 func (k key) url() string {
-	port := ":443"
-	if strings.HasPrefix(k.authority, "http:") {
-		port = ":80"
+	scheme, _, _ := strings.Cut(k.authority, "://")
+	return scheme + "://" + sentHost(k.authority) + k.doc.path
+}
+
+// sentHost returns the Host the Client sends for authority's documents,
+// and the Transport for its pages: its host and port, without the
+// scheme's default port.
+func sentHost(authority string) string {
+	scheme, hostPort, _ := strings.Cut(authority, "://")
+	if scheme == "http" {
+		return strings.TrimSuffix(hostPort, ":80")
 	}
-	return strings.TrimSuffix(k.authority, port) + k.doc.path
+	return strings.TrimSuffix(hostPort, ":443")
 }
 
 // store returns the key of k's document in a Store: its authority for

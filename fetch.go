@@ -142,11 +142,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				res.outcome, res.redirects, res.theirs = theirs.outcome, kept(append(led, more...)), theirs
 				return res
 			}
-			if target == (key{authority, &f.c.robots}).url() {
-				// Spelled as that site's own fetch asks for it: a Host
-				// like "victim.test." may reach another virtual host.
-				from = authority
-			}
+			from = authority // asked for with the Host its own fetch sends (see send)
 		}
 	}
 }
@@ -185,6 +181,9 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, f), http.MethodGet, target, nil)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: request for %s: %w", capQuote(target), err)
+	}
+	if h := sentHost(authority); h != req.URL.Host {
+		req.Host = h // the authority's spelling, as the Transport sends its pages
 	}
 	cfg := &f.c.cfg
 	req.Header.Set("User-Agent", cfg.userAgent)

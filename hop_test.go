@@ -208,23 +208,22 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 }
 
 // TestHopKeepsTheirsAsTheirFetchWould: the answer to a hop is kept as the
-// other site's own only when asked for as that site's own fetch asks (a
-// Host "victim.test." may reach another virtual host); a 304 to the hop
-// renews it; and an error policy's allow-all, which no server gave, is
-// not taken.
+// other site's own, however the hop spells it (it is asked for with the
+// Host that site's own fetch sends); a 304 to the hop renews it; and an
+// error policy's allow-all, which no server gave, is not taken.
 func TestHopKeepsTheirsAsTheirFetchWould(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
 	t.Run("another spelling", func(t *testing.T) {
 		w := newHosts(t)
 		w.on("victim.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
-		w.on("victim.test./robots.txt", serve(404, "no such virtual host"))
-		w.on("evil.test/robots.txt", redirectTo("http://victim.test./robots.txt"))
+		w.on("evil.test/robots.txt", redirectTo("http://VICTIM.TEST.:80/robots.txt"))
 		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA))
 		t.Cleanup(func() { _ = c.Close() })
 		_, _ = c.Check(ctx, "http://evil.test/")
-		if d, err := c.Check(ctx, "http://victim.test/private"); err != nil || d.Allowed {
-			t.Errorf("victim.test after evil.test's hop to victim.test.: %+v, %v; want its own rules", d, err)
+		if d, err := c.Check(ctx, "http://victim.test/private"); err != nil || d.Allowed || w.count("http://victim.test/robots.txt") != 1 {
+			t.Errorf("victim.test after evil.test's hop to VICTIM.TEST.:80: %+v, %v, asked %d times; want its rules, asked once",
+				d, err, w.count("http://victim.test/robots.txt"))
 		}
 	})
 	t.Run("304", func(t *testing.T) {

@@ -70,8 +70,11 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // request whose Host names another authority than its URL must be allowed
 // by both robots.txt files; a Host that is not an authority alone, a Host
 // key in the header other than Request.Host, a URL with an opaque part,
-// or one the Client cannot check gives [ErrBadURL]. A request robots.txt
-// disallows is not sent: RoundTrip returns a *[DisallowedError], or while
+// or one the Client cannot check gives [ErrBadURL]. A request goes out
+// with the Host its site's robots.txt was fetched with ("a.test" for a
+// Host or URL spelling it "A.TEST." or "a.test:80"), lest a server that
+// tells the spellings apart serve a site whose robots.txt was not read.
+// A request robots.txt disallows is not sent: RoundTrip returns a *[DisallowedError], or while
 // robots.txt is unreachable the Client's *[DeferredError]. These errors
 // reach the caller of http.Client.Do inside a *url.Error, which errors.Is
 // and errors.As see through.
@@ -221,6 +224,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		authority = served.Authority
 	case served.Authority != dialed.Authority:
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
+	}
+	if host, _ := headerHost(req); host != sentHost(served.Authority) {
+		// Sent with the Host its robots.txt was fetched with: a server
+		// that tells "victim.test." or "VICTIM.TEST" from "victim.test"
+		// would serve a site no robots.txt was read for.
+		req = req.WithContext(ctx)
+		req.Host = sentHost(served.Authority)
 	}
 	interval := max(t.interval(served), t.interval(dialed))
 	// A redirect an http.Client follows within the site waits for its

@@ -80,6 +80,44 @@ func TestTransportTrust(t *testing.T) {
 	w.mu.Unlock()
 }
 
+// TestTransportSendsTheHostChecked: a request goes out with the Host its
+// robots.txt was fetched with, however its URL or Host spells the site:
+// a server that tells "victim.test." or "VICTIM.TEST" from victim.test
+// (Go's ServeMux does) would serve a site whose robots.txt was not read.
+// So do a redirect an http.Client follows and a robots.txt redirect hop.
+func TestTransportSendsTheHostChecked(t *testing.T) {
+	checkLeaks(t)
+	for _, signed := range []bool{false, true} { // botauth's guard against a kept Host lets these pass
+		w := newHosts(t)
+		w.on("victim.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on("victim.test/page", serve(200, "victim's page"))
+		w.on("other.test/robots.txt", redirectTo("http://VICTIM.TEST./robots.txt"))
+		w.on("other.test/go", redirectTo("http://victim.test.:80/page"))
+		var next http.RoundTripper = w.transport(t)
+		if signed {
+			next = botauth.NewTransport(next, testSigner(t))
+		}
+		c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+		t.Cleanup(func() { _ = c.Close() })
+		hc := &http.Client{Transport: tr}
+		for _, u := range []string{"http://other.test/go", "http://victim.test./page", "http://VICTIM.TEST/page", "http://victim.test:80/page"} {
+			if body, err := get(context.Background(), hc, u); err != nil || body != "victim's page" {
+				t.Errorf("signed %v: %s: %q, %v; want victim.test's page", signed, u, body, err)
+			}
+		}
+		if err := getHost(hc, "http://victim.test/page", "Victim.Test."); err != nil {
+			t.Errorf("signed %v: Host Victim.Test.: %v", signed, err)
+		}
+		w.mu.Lock()
+		for u := range w.seen {
+			if !strings.HasPrefix(u, "http://victim.test/") && !strings.HasPrefix(u, "http://other.test/") {
+				t.Errorf("signed %v: the server was asked for %s", signed, u)
+			}
+		}
+		w.mu.Unlock()
+	}
+}
+
 // TestTransportSetsUserAgent: a request without a User-Agent goes out with
 // the Client's, and one that names the Client's product token as it is.
 func TestTransportSetsUserAgent(t *testing.T) {

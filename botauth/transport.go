@@ -3,6 +3,7 @@ package botauth
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -67,9 +68,10 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // was set: signed for that Host, it would hand another server a
 // signature it can replay to the first site. A hop whose request before
 // it is unknown is refused when its Host names another server than its
-// URL.
+// URL; one whose Host spells its URL's host otherwise (case, a final
+// dot, the default port), as robotstxt's Transport sends it, is not.
 func keptHost(req *http.Request) error {
-	if req.Response == nil || req.Host == "" || req.URL == nil || strings.EqualFold(req.Host, req.URL.Host) {
+	if req.Response == nil || req.Host == "" || req.URL == nil || sameServer(req.Host, req.URL) {
 		return nil
 	}
 	prev := "an unknown server"
@@ -80,6 +82,23 @@ func keptHost(req *http.Request) error {
 		prev = r.URL.Host
 	}
 	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev)
+}
+
+// sameServer reports whether the Host host names u's server: the same
+// authority but for case, a final dot and the default port.
+func sameServer(host string, u *url.URL) bool {
+	a, err := authority(host, u.Scheme)
+	b, err2 := authority(u.Host, u.Scheme)
+	return err == nil && err2 == nil && withoutDot(a) == withoutDot(b)
+}
+
+// withoutDot returns authority without the final dot of its host name.
+func withoutDot(authority string) string {
+	name, port := authority, ""
+	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
+		name, port = authority[:i], authority[i:]
+	}
+	return strings.TrimSuffix(name, ".") + port
 }
 
 // CloseIdleConnections closes the idle connections of next.

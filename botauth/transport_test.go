@@ -426,3 +426,20 @@ func testRedirectKeepingHost(t *testing.T, bare bool) {
 		t.Errorf("the hop within the origin: %v", err)
 	}
 }
+
+// TestKeptHostSpellings: a hop whose Host spells its URL's host
+// otherwise, as robotstxt's Transport sends it, is no kept Host; one
+// naming another server still is.
+func TestKeptHostSpellings(t *testing.T) {
+	prev, _ := http.NewRequest(http.MethodGet, "http://a.test/go", nil)
+	for host, kept := range map[string]bool{
+		"victim.test": false, "VICTIM.TEST.": false, "victim.test:80": false,
+		"other.test": true, "victim.test:8080": true, "victim.test..": true,
+	} {
+		hop, _ := http.NewRequest(http.MethodGet, "http://victim.test.:80/page", nil)
+		hop.Host, hop.Response = host, &http.Response{Request: prev}
+		if err := keptHost(hop); (err != nil) != kept {
+			t.Errorf("Host %q on a hop to %s: %v, want kept %v", host, hop.URL, err, kept)
+		}
+	}
+}
