@@ -97,9 +97,11 @@
 // internationalised names in punycode, IPv6 literals in canonical form
 // and IPv4-mapped ones ([::ffff:7f00:1]) as the IPv4 address they are
 // dialled as, userinfo dropped. A URL that net/url would reject, that is
-// not http or https, or whose host ends in a number without being an IPv4
+// not http or https, whose host ends in a number without being an IPv4
 // address in dotted decimal ("127.1", "0x7f.0.0.1", "127.0.0.1."), which
-// resolvers read each their own way, is [ErrBadURL].
+// resolvers read each their own way, is an unspecified address (0.0.0.0,
+// [::]), or is a name net/http's IDNA lookup refuses (and so dials as
+// written), is [ErrBadURL].
 //
 // Redirects are followed across hosts ([WithMaxRedirects]); the rules
 // apply to the authority first asked. A hop that leaves the site (other

@@ -121,7 +121,7 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 	if i == 0 || rest[i-1] == '.' {
 		return key, "", false
 	}
-	if c := rest[i-1]; (ascii.IsHex(c) || c == 'x') && endsInNumber(rest[:i]) && !isIPv4(rest[:i]) {
+	if c := rest[i-1]; (ascii.IsHex(c) || c == 'x') && checkNumeric(rest[:i], rest[:i], false) != nil {
 		return key, "", false // for appendHost to refuse
 	}
 	key = append(append(key, rest[:i]...), ':')
@@ -351,12 +351,20 @@ func appendHost(key []byte, host string) ([]byte, error) {
 // a final dot (dotted if it had one), ends in a number but is not an IPv4
 // address in dotted decimal, as Go's dialer reads one: other resolvers
 // read "127.1", "0x7f.1" or "127.0.0.1." as 127.0.0.1, Go's asks DNS.
+// An unspecified address (0.0.0.0) names no site: Linux connects it to
+// the machine itself, which another key names.
 func checkNumeric(name, host string, dotted bool) error {
-	if endsInNumber(name) && (dotted || !isIPv4(name)) {
+	switch {
+	case !endsInNumber(name):
+	case dotted || !isIPv4(name):
 		return fmt.Errorf("host %q ends in a number but is not an IPv4 address in dotted decimal", quote.Cut(host, quote.Max))
+	case name == "0.0.0.0":
+		return errUnspecified
 	}
 	return nil
 }
+
+var errUnspecified = errors.New("unspecified address (0.0.0.0 or ::) names no host")
 
 // endsInNumber reports whether the last label of name is a number:
 // decimal digits, or hexadecimal ones after "0x", as the WHATWG URL
@@ -406,6 +414,8 @@ func appendIPv6(key []byte, host string) ([]byte, error) {
 	switch {
 	case err != nil || !addr.Is6() || addr.Zone() != "":
 		return nil, fmt.Errorf("invalid IPv6 literal %q", quote.Cut(host, quote.Max))
+	case addr.Unmap().IsUnspecified():
+		return nil, errUnspecified
 	case addr.Is4In6():
 		return addr.Unmap().AppendTo(key), nil
 	}
@@ -447,5 +457,7 @@ func idnaHost(host string) (string, error) {
 	return name, nil
 }
 
-// idnaProfile reads host names as browsers do, underscores allowed.
-var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))
+// idnaProfile reads host names as net/http dials them: a name it
+// refuses, which net/http dials as written but asks for in punycode, is
+// no one site.
+var idnaProfile = idna.Lookup
