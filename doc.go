@@ -138,7 +138,8 @@
 //	                              allowed and the check returns ErrDeferred
 //
 // The body is read as a browser would: gzip and deflate codings are
-// undone (any other is unreachable, never parsed as text), at most 500
+// undone (any other, or a body still compressed that no line declared,
+// is unreachable, never parsed as text), at most 500
 // KiB of decoded body is read ([WithBodyLimit]) and the line the limit
 // cuts is dropped, and the text is converted to UTF-8 (by a UTF-32 or
 // UTF-16 byte-order mark or NULs, else as UTF-8, else by a Content-Type

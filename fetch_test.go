@@ -581,9 +581,9 @@ func encode(t testing.TB, body []byte, codings ...string) []byte {
 }
 
 // TestFetchContentCodingLines: the Content-Encoding header's lines are
-// one list; gzip bytes that no line declares (a second gzip line, after
-// net/http undid the first and dropped them all) are unreadable, never
-// parsed as text that allows everything.
+// one list; compressed bytes that no line declares (a second coding,
+// after net/http undid a gzip and dropped every line) are unreadable,
+// never parsed as text that allows everything.
 func TestFetchContentCodingLines(t *testing.T) {
 	checkLeaks(t)
 	const rules = "User-agent: *\nDisallow: /\n"
@@ -598,6 +598,9 @@ func TestFetchContentCodingLines(t *testing.T) {
 		{"gzip twice", []string{"gzip", "gzip"}, encode(t, []byte(rules), "gzip", "gzip"), false, false},
 		{"gzip twice, one undone by net/http", []string{"gzip", "gzip"}, encode(t, []byte(rules), "gzip", "gzip"), true, true},
 		{"gzip under no line", nil, encode(t, []byte(rules), "gzip"), false, true},
+		{"deflate in gzip, gzip undone by net/http", []string{"gzip"}, encode(t, []byte(rules), "deflate", "gzip"), true, true},
+		{"zlib under no line", nil, encode(t, []byte(rules), "deflate"), false, true},
+		{"zstd under no line", nil, zstdEncoder().EncodeAll([]byte(strings.Repeat(rules, 50)), nil), false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSite(t, func(w http.ResponseWriter, r *http.Request) {

@@ -538,7 +538,7 @@ func (cutPage) Read([]byte) (int, error) { return 0, errCutPage }
 // given the byte-order mark of the UTF-16 its Content-Type declares, as
 // browsers read it, unless it has one. An error says that it is HTML, or
 // may be, but is in a content coding net/http left (the caller asked for
-// it with Accept-Encoding, or a second gzip after the one net/http
+// it with Accept-Encoding, or a second coding after the gzip net/http
 // undid): its tags cannot be read.
 func pageHTML(resp *http.Response, b []byte) (pageText, error) {
 	if len(b) == 0 {
@@ -547,14 +547,14 @@ func pageHTML(resp *http.Response, b []byte) (pageText, error) {
 	h := resp.Header
 	ctype, charset := body.ContentType(h)
 	codings := strings.Join(h.Values("Content-Encoding"), ", ")
-	coded := body.Gzipped(b)
-	for _, c := range strings.Split(codings, ",") {
+	coded := body.Compressed(b)
+	for c := range strings.SplitSeq(codings, ",") {
 		c = strings.TrimSpace(c)
 		coded = coded || c != "" && !strings.EqualFold(c, "identity")
 	}
 	if coded {
 		if ctype == "" || ctype == "text/html" || ctype == "application/xhtml+xml" {
-			how := "gzip under no Content-Encoding"
+			how := "compressed bytes under no Content-Encoding"
 			if codings != "" {
 				how = "Content-Encoding " + capQuote(codings)
 			}

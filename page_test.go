@@ -365,6 +365,8 @@ func TestReceiptUnreadablePage(t *testing.T) {
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"gzip under no line", "text/html", nil, gz.Bytes(), // a second gzip, the first undone
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"zlib under no line", "text/html", nil, encode(t, []byte(noai), "deflate"), // a deflate inside the gzip undone
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"gzip JSON", "application/json", []string{"gzip"}, gz.Bytes(), []string{"robots.txt train-ai y "}},
 		{"a gzip download", "application/octet-stream", nil, gz.Bytes(), []string{"robots.txt train-ai y "}},
 		{"a download in gzip", "application/octet-stream", []string{"gzip"}, gz.Bytes(), []string{"robots.txt train-ai y "}},

@@ -14,7 +14,8 @@ type Body struct {
 	Text []byte
 	// Charset names the encoding the body was read in: "utf-8",
 	// "utf-16le", "utf-16be", or the charset the Content-Type names
-	// (windows-1252 when it names none and the body is not UTF-8).
+	// (windows-1252 when it names none, or one that is not
+	// ASCII-compatible, and the body is not UTF-8).
 	Charset string
 	// Truncated reports that the body was longer than the limit.
 	Truncated bool
@@ -24,8 +25,9 @@ type Body struct {
 // response body, so that a linter sees what crawlers see. header, which
 // may be nil, supplies Content-Encoding and Content-Type: gzip, x-gzip
 // and deflate are undone (its lines are one list), and any other coding
-// but identity is an error, as is a body that still starts as a gzip
-// stream does (net/http undoes one gzip and drops every line).
+// but identity is an error, as is a body still compressed, a gzip or
+// Zstandard stream or a zlib one that is not UTF-8 (net/http undoes one
+// gzip and drops every line).
 // At most limit bytes of the decoded body are kept (limit ≤ 0 keeps it
 // all; the Client keeps 500 KiB unless told otherwise), and the line the
 // limit cuts is dropped, since a partial rule can say the opposite of the
@@ -34,7 +36,9 @@ type Body struct {
 // byte-order mark, UTF-16 by one or the NULs of its first bytes; a body
 // that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
 // mark is kept as it is; any other is converted from the Content-Type's
-// charset, or Windows-1252. An error means the body could not be read
+// charset, or Windows-1252 (also for a charset that is not
+// ASCII-compatible: UTF-16 named but not found, ISO-2022-JP, the WHATWG
+// replacement encoding). An error means the body could not be read
 // whole: the Client takes such a robots.txt as unreachable.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	b, err := body.Read(r, header, limit)

@@ -45,11 +45,21 @@ type Body struct {
 	Truncated bool
 }
 
-// Gzipped reports whether b, a body with its declared content codings
-// undone, starts as a gzip stream does (RFC 1952 §2.3.1), which no text
-// does: a coding no header line declared, as when net/http undoes one
-// gzip and drops every Content-Encoding line, and a second stays.
-func Gzipped(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
+// Compressed reports whether b, a body with its declared content codings
+// undone, is compressed still: a coding no header line declared, as when
+// net/http undoes one gzip and drops every Content-Encoding line, and a
+// second stays. It starts as a gzip stream (RFC 1952 §2.3.1) or a
+// Zstandard frame (RFC 8878 §3.1.1) does, which no text does, or as a
+// zlib stream (RFC 1950 §2.2), which text may ("x^"), and is not UTF-8.
+func Compressed(b []byte) bool {
+	switch {
+	case len(b) < 2:
+		return false
+	case b[0] == 0x1f && b[1] == 0x8b, bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		return true
+	}
+	return b[0]&0x0f == 8 && b[0]>>4 <= 7 && (uint(b[0])<<8|uint(b[1]))%31 == 0 && !utf8.Valid(b)
+}
 
 // maxCodings bounds how many content codings Read undoes in a row.
 const maxCodings = 4
@@ -74,8 +84,8 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if err != nil {
 		return Body{}, err
 	}
-	if Gzipped(raw) {
-		return Body{}, fmt.Errorf("%w: gzip bytes under no Content-Encoding", ErrContentCoding)
+	if Compressed(raw) {
+		return Body{}, fmt.Errorf("%w: compressed bytes under no Content-Encoding", ErrContentCoding)
 	}
 	var b Body
 	n := len(raw)
@@ -146,9 +156,9 @@ func readAll(r io.Reader, b []byte, declared string, limit int64) ([]byte, error
 // decoded returns r with the content codings of a Content-Encoding header
 // undone, the last applied first.
 func decoded(r io.Reader, codings string) (io.Reader, error) {
-	list := strings.Split(codings, ",")
+	list := strings.SplitN(codings, ",", maxCodings+1) // no slice of a header of commas
 	if len(list) > maxCodings {
-		return nil, fmt.Errorf("%w: %d codings", ErrContentCoding, len(list))
+		return nil, fmt.Errorf("%w: more than %d codings", ErrContentCoding, maxCodings)
 	}
 	for i := len(list) - 1; i >= 0; i-- {
 		switch c := strings.ToLower(strings.TrimSpace(list[i])); c {
@@ -290,11 +300,12 @@ func toUTF8(body []byte, header http.Header, wide wideForm) ([]byte, string) {
 // headerCharset returns the encoding charset (a Content-Type's, see
 // [ContentType]) names, and its name, unless that is not ASCII-compatible
 // (UTF-16 or the replacement encoding would turn a disallow into
-// garbage): Windows-1252 then, as without a charset.
+// garbage, and ISO-2022-JP every line after an escape in a comment):
+// Windows-1252 then, as without a charset.
 func headerCharset(charset string) (encoding.Encoding, string) {
 	if enc, err := htmlindex.Get(charset); err == nil {
 		name, _ := htmlindex.Name(enc) // every encoding Get returns has one
-		if name != "replacement" && !strings.HasPrefix(name, "utf-16") {
+		if name != "replacement" && name != "iso-2022-jp" && !strings.HasPrefix(name, "utf-16") {
 			return enc, name
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,6 +81,9 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"partial BOM before Latin-1", "\xEF\xBBa/caf\xE9", "", "a/café"},
 		{"UTF-32LE with BOM", "\xFF\xFE\x00\x00a\x00\x00\x00/\x00\x00\x00", "", "a/"},
 		{"UTF-32BE with BOM", "\x00\x00\xFE\xFF\x00\x00\x00a\x00\x00\x00/", "", "a/"},
+		// ISO-2022-JP's escapes switch every line after them; a stray
+		// byte makes the body fall to the charset, which is passed over.
+		{"ISO-2022-JP passed over", "# \x1b(I x\nDisallow: /p\n# \x82", "text/plain; charset=iso-2022-jp", "# \x1b(I x\nDisallow: /p\n# \u201a"},
 	} {
 		text, _ := toUTF8([]byte(tc.body), http.Header{"Content-Type": {tc.ctype}}, wideOf([]byte(tc.body)))
 		got := string(text)
@@ -143,8 +147,8 @@ func FuzzRead(f *testing.F) {
 		if !decoded {
 			return // random bytes labelled compressed: only not panicking counts
 		}
-		if Gzipped(data) && errors.Is(err, ErrContentCoding) {
-			return // gzip bytes under no coding: refused, as Read says
+		if Compressed(data) && errors.Is(err, ErrContentCoding) {
+			return // compressed bytes under no coding: refused, as Read says
 		}
 		if err != nil {
 			t.Fatalf("Read of a well-formed %q body: %v", header.Get("Content-Encoding"), err)
@@ -183,6 +187,42 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadBoundsCodings: a Content-Encoding of a mebibyte of commas is
+// refused for its many codings at the cost of about its copy, not a
+// string header per comma.
+func TestReadBoundsCodings(t *testing.T) {
+	h := http.Header{"Content-Encoding": {strings.Repeat(",", 1<<20)}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Read(strings.NewReader("User-agent: *\n"), h, DefaultLimit)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 || !errors.Is(err, ErrContentCoding) {
+		t.Errorf("Read: %v, allocating %d bytes; want ErrContentCoding in at most 4 MiB", err, grew)
+	}
+}
+
+// TestCompressed: the streams a body may hold still compressed, and text
+// that starts as a zlib header may.
+func TestCompressed(t *testing.T) {
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	_, _ = zw.Write([]byte(strings.Repeat("User-agent: *\nDisallow: /\n", 20)))
+	_ = zw.Close()
+	for b, want := range map[string]bool{
+		"\x1f\x8b\x08\x00":             true,
+		"\x28\xb5\x2f\xfd\x00":         true,
+		z.String():                     true,
+		"x^ User-agent: *\n":           false, // a zlib header, but UTF-8
+		"x\x01plain text in UTF-8\n":   false,
+		"User-agent: *\nDisallow: /\n": false,
+		"x":                            false,
+	} {
+		if got := Compressed([]byte(b)); got != want {
+			t.Errorf("Compressed(%q) = %v, want %v", b[:min(len(b), 12)], got, want)
+		}
+	}
 }
 
 // TestReadBodyContentLength: the declared length only sizes the buffer.
