@@ -49,6 +49,7 @@ func TestCacheFreshness(t *testing.T) {
 		// response stale, so it is kept for the floor only.
 		{"garbage Cache-Control", []string{"Cache-Control", `max-age="`}, nil, time.Minute},
 		{"negative max-age", []string{"Cache-Control", "max-age=-5"}, nil, time.Minute},
+		{"a list too long to read", []string{"Cache-Control", "max-age=600, " + strings.Repeat("a,", 4<<10)}, nil, time.Minute},
 		{"max-age below the floor", []string{"Cache-Control", "max-age=2"}, nil, time.Minute},
 		{"floor option", []string{"Cache-Control", "max-age=2"}, []Option{WithMinFreshness(2 * time.Second)}, 2 * time.Second},
 		{"floor option, invalid", []string{"Cache-Control", "max-age=-5"}, []Option{WithMinFreshness(5 * time.Second)}, 5 * time.Second},

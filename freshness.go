@@ -16,13 +16,16 @@ import (
 // Cache-Control (s-maxage, max-age, no-store, no-cache) and Expires
 // against Date, less the Age a cache on the way spent of it (see age),
 // clamped between the floor (see WithMinFreshness) and the cap, every
-// Cache-Control line read. A Cache-Control that does not
-// parse, such as max-age=-5, or gives an age twice, is stale (RFC 9111
-// §4.2.1): the floor. Without such headers it is the cap, and
+// Cache-Control line read. A Cache-Control that does not parse, such as
+// max-age=-5 or one longer than maxCacheControl, or gives an age twice,
+// is stale (RFC 9111 §4.2.1): the floor. Without such headers it is the cap, and
 // ok is false.
 func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
 	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
-	cc, err := cacheobject.ParseResponseCacheControl(lines)
+	cc, err := (*cacheobject.ResponseCacheDirectives)(nil), errLongCacheControl
+	if len(lines) <= maxCacheControl {
+		cc, err = cacheobject.ParseResponseCacheControl(lines)
+	}
 	explicit := lines != "" || h.Get("Expires") != ""
 	if err == nil && !cc.NoStore && !cc.NoCachePresent && !repeatsAge(lines) {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
@@ -46,6 +49,15 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 	}
 	return c.clampFresh(d), explicit
 }
+
+// maxCacheControl bounds the Cache-Control list parsed: the parser keeps
+// every directive it does not know, some 40 bytes for each comma (a
+// header of 9 MiB, which net/http accepts, took 400 MiB), where real
+// lists run under 200 bytes. A longer list reads as one that does not
+// parse.
+const maxCacheControl = 4 << 10
+
+var errLongCacheControl = errors.New("Cache-Control too long")
 
 // repeatsAge reports whether the Cache-Control list cc gives max-age or
 // s-maxage more than once, which makes the response stale (RFC 9111

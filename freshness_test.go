@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"net/http"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -80,6 +82,21 @@ func TestCoarseClockMarginReadsTheExactClock(t *testing.T) {
 
 // TestRetryAfter reads Retry-After as seconds or an HTTP date: a number of
 // seconds too large for int64 holds as long as any, not at all.
+// TestFreshnessReadsALongListInBoundedMemory: a Cache-Control of a
+// mebibyte of commas costs about its copy, not the tens of mebibytes the
+// parser would keep of it.
+func TestFreshnessReadsALongListInBoundedMemory(t *testing.T) {
+	cfg := defaultConfig()
+	h := http.Header{"Cache-Control": {strings.Repeat("a,", 512<<10)}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d, _ := cfg.freshness(time.Now(), h)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 || d != cfg.minFresh {
+		t.Errorf("freshness of a 1 MiB list: %v, allocating %d bytes; want the floor, %v, in at most 4 MiB", d, grew, cfg.minFresh)
+	}
+}
+
 func TestRetryAfter(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
