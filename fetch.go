@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"slices"
 	"strconv"
@@ -79,10 +80,13 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
 				outcome = valid(p(err))
 			}
-			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) {
+			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) ||
+				errors.As(err, new(textproto.ProtocolError)) {
 				// Whatever the policy: no response has rules to read, a
 				// robots.txt a guard refused is never "no robots.txt",
-				// and neither is a hop that could not be sent.
+				// nor is a hop that could not be sent, nor a response
+				// whose header net/http could not read (a redirect's
+				// Location with a control byte).
 				outcome = OutcomeUnreachable
 			}
 			return fetchResult{outcome: outcome, redirects: kept(led), err: err}

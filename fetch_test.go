@@ -122,6 +122,22 @@ func TestFetchRedirects(t *testing.T) {
 			}
 		}
 	})
+	// A Location with a control byte: net/http cannot read the header,
+	// so it reports an error and no response; a server answered all the
+	// same, and a response whose header cannot be read is never
+	// allow-all, whatever the error policy.
+	t.Run("header net/http cannot read", func(t *testing.T) {
+		for _, head := range []string{"301 Moved\r\nLocation: /robots\x01.txt", "200 OK\r\nNo colon"} {
+			p := newHostilePeer(t, func(w io.Writer, _ <-chan struct{}) {
+				_, _ = io.WriteString(w, "HTTP/1.1 "+head+"\r\nContent-Length: 0\r\n\r\n")
+			})
+			c := newTestClient(t, WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
+			d, err := c.Check(ctx, p.url+"/x")
+			if d.Allowed || !errors.Is(err, ErrDeferred) {
+				t.Errorf("%q: %+v, %v; want deferred", head, d, err)
+			}
+		}
+	})
 	t.Run("relative location", func(t *testing.T) {
 		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/robots.txt" {
