@@ -144,24 +144,24 @@ func usageOf(t *parse.Table, mode Mode, groups []int, path string, signal Usage)
 func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	path, _ = rulesPath(mode, path)
 	var buf [4]parse.UsageRule
-	var u Usage
+	var c usage.Combiner
 	for _, r := range t.DecideUsage(buf[:0], groups, path) {
-		u = u.combine(parseUsage(r.Statement))
+		c.Add(parseUsage(r.Statement).members)
 	}
-	return u
+	return Usage{c.Members()}
 }
 
 // signalOf returns the preferences of the Content-Signal records of t
 // that apply to groups (one crawler's), those before the first group
 // included, combined.
 func signalOf(t *parse.Table, groups []int) Usage {
-	var u Usage
+	var c usage.Combiner
 	for _, records := range [...][]parse.Record{t.FileExtensions(), t.Extensions(groups)} {
 		for _, r := range records {
 			if r.Key == "content-signal" {
-				u = u.combine(parseContentSignal(r.Value))
+				c.Add(parseContentSignal(r.Value).members)
 			}
 		}
 	}
-	return u
+	return Usage{c.Members()}
 }

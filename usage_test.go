@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -996,6 +997,76 @@ func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { rules.Check("x", "/a/b") }); n != 1 {
 		t.Errorf("Robots.Check of a path a rule covers: %v allocations, want 1", n)
+	}
+}
+
+// hostileFormats are lines that each state a label of their own, of
+// which hostileFile fills a file.
+var hostileFormats = []string{"Content-Usage: l%d=n\n", "Content-Signal: l%d=no\n"}
+
+// hostileFile returns a file of lines of format (see hostileFormats), up
+// to 490 KiB, under the 500 KiB body limit: Content-Usage rules without a
+// path all decide for every URL, and Content-Signal records apply to
+// every crawler.
+func hostileFile(format string) []byte {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nAllow: /\n")
+	for i := 0; b.Len() < 490<<10; i++ {
+		fmt.Fprintf(&b, format, i)
+	}
+	return []byte(b.String())
+}
+
+// TestUsageHostileFileIsLinear: a hostile file (see hostileFile) costs a
+// check work linear in its size, for the first crawler checked, another
+// and the Client's rules alike: its statements combine in one pass, not
+// each with all those before (internal/parse's TestUsageHostileFile
+// repeats one statement, which combines with itself for free).
+func TestUsageHostileFileIsLinear(t *testing.T) {
+	for _, format := range hostileFormats {
+		body := hostileFile(format)
+		r := Parse(body)
+		for _, c := range []struct {
+			name  string
+			check func() Usage
+		}{
+			{"the first crawler", func() Usage { return r.Check("first", "/page").Usage }},
+			{"another", func() Usage { return r.Check("other", "/page").Usage }},
+			{"the Client's", func() Usage { return r.agentRules("client").Check("/page").Usage }},
+		} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			u := c.check()
+			runtime.ReadMemStats(&after)
+			if u.Pref("l0") != PrefNo {
+				t.Errorf("%.14s, %s: l0=%v, want n", format, c.name, u.Pref("l0"))
+			}
+			// Each line costs some 400 bytes: its rule or record copied
+			// out of the table, its statement, its place among the
+			// labels combined; combined pairwise, the lines cost 10 GiB.
+			if n, most := after.TotalAlloc-before.TotalAlloc, uint64(32*len(body)); n > most {
+				t.Errorf("%.14s, %s: a check allocates %d KiB, want at most %d", format, c.name, n>>10, most>>10)
+			}
+		}
+	}
+}
+
+// BenchmarkUsageHostile checks a hostile file (see hostileFile), for the
+// first crawler checked and another, whose Content-Signal records are
+// read again at each check.
+func BenchmarkUsageHostile(b *testing.B) {
+	for _, format := range hostileFormats {
+		body := hostileFile(format)
+		r := Parse(body)
+		for _, agent := range []string{"first", "other"} {
+			b.Run(strings.Fields(format)[0]+agent, func(b *testing.B) {
+				b.SetBytes(int64(len(body)))
+				b.ReportAllocs()
+				for b.Loop() {
+					usageSink = r.Check(agent, "/page").Usage
+				}
+			})
+		}
 	}
 }
 

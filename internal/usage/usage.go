@@ -185,35 +185,59 @@ func next(members string) (member, rest string) {
 // keeps u's labels in order, then those of v that u lacks; past [MaxLen]
 // it drops members as table.members does. It takes linear time.
 func Combine(u, v string) string {
+	var c Combiner
+	c.Add(u)
+	c.Add(v)
+	return c.Members()
+}
+
+// A Combiner combines the members of any number of statements, as
+// [Combine] does two, in time linear in them all. The zero Combiner holds
+// none.
+type Combiner struct {
+	members string // the first statement added
+	t       table  // the statements added, once a second one is
+	changed bool   // whether t holds more than members
+}
+
+// Add combines the members v with those added before.
+func (c *Combiner) Add(v string) {
 	switch {
-	case v == "" || v == u:
-		return u
-	case u == "":
-		return v
+	case v == "" || v == c.members:
+		return
+	case c.members == "":
+		c.members = v
+		return
 	}
-	var t table
-	for m, rest := next(u); m != ""; m, rest = next(rest) {
-		label, value, _ := strings.Cut(m, "=")
-		t.set(label, value)
+	if c.t.n == 0 {
+		for m, rest := next(c.members); m != ""; m, rest = next(rest) {
+			label, value, _ := strings.Cut(m, "=")
+			c.t.set(label, value)
+		}
 	}
-	changed := false
 	for m, rest := next(v); m != ""; m, rest = next(rest) {
 		label, value, _ := strings.Cut(m, "=")
-		i, ok := t.find(label)
+		i, ok := c.t.find(label)
 		if !ok {
-			t.set(label, value)
-			changed = true
+			c.t.set(label, value)
+			c.changed = true
 			continue
 		}
-		cur := t.at(i)
+		cur := c.t.at(i)
 		if s := stricter(cur.value, value); s != cur.value {
-			cur.value, changed = s, true
+			cur.value, c.changed = s, true
 		}
 	}
-	if !changed {
-		return u
+}
+
+// Members returns the members of the statements added, combined: the
+// first one's labels in order, then those each later one adds; past
+// [MaxLen] it drops members as table.members does.
+func (c *Combiner) Members() string {
+	if !c.changed {
+		return c.members
 	}
-	return t.members()
+	return c.t.members()
 }
 
 // stricter returns the value of one label in two statements combined: n
