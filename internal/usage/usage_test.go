@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
 // TestTableIndexes checks that a table past the labels it holds
@@ -66,7 +68,7 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"Search Engines=yes, ai-train=no", "train-ai=n", `pair "Search Engines=yes": not a key`},
 		{`ai-train="no"`, "", `pair "ai-train=\"no\"": ai-train takes yes or no`},
 		{"other=a b", "", `pair "other=a b": the value is not a Token`},
-		{strings.Repeat("x", 20000), "", "sfv:"},
+		{strings.Repeat("x", sfv.MaxLength+1), "", "sfv:"},
 		// A key twice counts with its last value; two keys of one label
 		// with both, n first.
 		{"ai-train=no, ai-train=yes", "train-ai=y", ""},
