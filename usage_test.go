@@ -400,6 +400,9 @@ func TestParseContentSignal(t *testing.T) {
 		{"search=maybe later, ai-train=no", "train-ai=n"},
 		{`search="yes", ai-train=no`, "train-ai=n"},
 		{"search=yes;x, ai-train=no", "train-ai=n"},
+		{"/ ai-train=no, search=yes", "train-ai=n, search=y"}, // a refusal read from a pair that is not one
+		{"search=yes ai-input=no; ai-train=no", "ai-input=n, train-ai=n"},
+		{"/blog/ ai-train=yes, search=no", "search=n"}, // never a yes
 		{"se arch=yes, ai-train=no", "train-ai=n"},
 		{"1search=yes, ai-train=no", "train-ai=n"},
 		{"ai_train=no", "ai_train=n"},

@@ -74,6 +74,16 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"ai-train=no, ai-train=yes", "train-ai=y", ""},
 		{"ai-train=no, train-ai=yes", "train-ai=n", ""},
 		{"train-ai=yes, search=yes, ai-train=no", "train-ai=n, search=y", ""},
+		// Of a pair that is not one, the refusals between ';' and blanks
+		// are read; never a yes, which may have been meant for a path.
+		{"/ ai-train=no, search=yes", "train-ai=n, search=y", `pair "/ ai-train=no": not a key of lower-case letters, digits, '_', '-', '.' and '*'; only its refusals are read`},
+		{"search=yes; ai-train=no", "train-ai=n", `pair "search=yes; ai-train=no": search takes yes or no; only its refusals are read`},
+		{"search=yes ai-train=No", "train-ai=n", `pair "search=yes ai-train=No": search takes yes or no; only`},
+		{"ai-train=no;", "train-ai=n", `pair "ai-train=no;": ai-train takes yes or no; only`},
+		{"/blog/ ai-train=no\tsearch=yes;ai-input=n", "train-ai=n, ai-input=n", `pair "/blog/ ai-train=no\tsearch=yes;ai-input=n": not a key`},
+		{"/blog/ ai-train=yes", "", `pair "/blog/ ai-train=yes": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
+		{"search=yes;x", "", `pair "search=yes;x": search takes yes or no`},
+		{"/a other=no; ai-train=nope", "", `pair "/a other=no; ai-train=nope": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 	} {
 		m, err := ParseContentSignal(tc.in)
 		if m != tc.members || (err == nil) != (tc.err == "") || err != nil && !strings.HasPrefix(err.Error(), tc.err) {
