@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"github.com/robotsgate/robotstxt/meta"
 )
@@ -489,6 +490,34 @@ func TestReceiptLongLabelLeftOut(t *testing.T) {
 	}
 	if u := tr.Usage(resp); u != r.Usage {
 		t.Errorf("Usage = %q, want the Receipt's %q", u, r.Usage)
+	}
+}
+
+// TestReceiptLongContentUsageHeader: a Content-Usage header field longer
+// than a robots.txt line, of the Dictionaries RFC 9651 asks parsers to
+// accept (1,024 members with keys of 64 characters), states its train-ai=n;
+// one longer than sfv.MaxLength states nothing.
+func TestReceiptLongContentUsageHeader(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	members := make([]string, 1023)
+	for i := range members {
+		members[i] = fmt.Sprintf("k%063d=y", i)
+	}
+	value := strings.Join(members, ", ") + ", train-ai=n"
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	for _, tc := range []struct {
+		value string
+		want  Pref
+	}{
+		{value, PrefNo},
+		{strings.Repeat(" ", sfv.MaxLength) + "train-ai=n", PrefUnknown},
+	} {
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Usage": {tc.value}}, Request: req}
+		if r := tr.Receipt(resp, nil); r.Usage.Pref("train-ai") != tc.want || tc.want == PrefNo && r.Usage.Pref(members[0][:64]) != PrefYes {
+			t.Errorf("a header of %d bytes: %s", len(tc.value), prefs(r.Usage, "train-ai", members[0][:64]))
+		}
 	}
 }
 

@@ -162,10 +162,12 @@ func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
 // A Content-Signal record ("Content-Signal: search=yes, ai-train=no")
 // reads as a statement in the AIPREF vocabulary: ai-train is train-ai,
 // search is search, and keys with no equivalent (ai-input) keep their
-// name; yes is y and no is n. A record belongs to the group it stands in,
-// even past blank lines; one before the first user-agent line applies to
-// every crawler. The records that apply cover every URL the crawler may
-// fetch.
+// name; yes is y and no is n. Of a malformed pair, such as
+// "/blog/ ai-train=no" or "search=yes; ai-train=no", only the refusals
+// are read (ai-train=no), never a yes. A record belongs to the group it
+// stands in, even past blank lines; one before the first user-agent line
+// applies to every crawler. The records that apply cover every URL the
+// crawler may fetch.
 func (r *Robots) Usage(agent, url string) Usage {
 	groups := r.groups(agent)
 	return usageOf(r.t, r.mode, groups, match.Path(url), r.signal(agent, groups))

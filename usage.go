@@ -38,16 +38,16 @@ func (p Pref) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 // "search" (search applications), whether the use is allowed, disallowed
 // or unknown. Sites state it in robots.txt's Content-Usage rules and the
 // Content-Usage response header, each an RFC 9651 Dictionary such as
-// "train-ai=n, search=y" (one that does not parse states nothing), and
-// in the other signals the package reads into the same vocabulary (see
-// [Transport.Receipt]).
+// "train-ai=n, search=y" (one that does not parse, or a header of more
+// than 68 KiB, states nothing), and in the other signals the package
+// reads into the same vocabulary (see [Transport.Receipt]).
 //
 // A Usage keeps each label the site wrote once, known today or not
 // (labels are case-sensitive), with its value if that is a Token; only
 // the Tokens y and n state a preference, and the zero Usage states none.
 // Usages are comparable: two are == when they hold the same labels and
-// values in the same order. A Usage holds a statement of up to about 20
-// KiB, longer than a robots.txt line, with as many members as fit (far
+// values in the same order. A Usage holds a statement of up to about 85
+// KiB, any one statement read whole, with as many members as fit (far
 // more than the 1,024 RFC 9651 asks parsers to accept).
 type Usage struct {
 	members string // the statement, as package usage keeps it
@@ -144,24 +144,24 @@ func usageOf(t *parse.Table, mode Mode, groups []int, path string, signal Usage)
 func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	path, _ = rulesPath(mode, path)
 	var buf [4]parse.UsageRule
-	var u Usage
+	var c usage.Combiner
 	for _, r := range t.DecideUsage(buf[:0], groups, path) {
-		u = u.combine(parseUsage(r.Statement))
+		c.Add(parseUsage(r.Statement).members)
 	}
-	return u
+	return Usage{c.Members()}
 }
 
 // signalOf returns the preferences of the Content-Signal records of t
 // that apply to groups (one crawler's), those before the first group
 // included, combined.
 func signalOf(t *parse.Table, groups []int) Usage {
-	var u Usage
+	var c usage.Combiner
 	for _, records := range [...][]parse.Record{t.FileExtensions(), t.Extensions(groups)} {
 		for _, r := range records {
 			if r.Key == "content-signal" {
-				u = u.combine(parseContentSignal(r.Value))
+				c.Add(parseContentSignal(r.Value).members)
 			}
 		}
 	}
-	return u
+	return Usage{c.Members()}
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -145,8 +146,9 @@ func members(labels []string, value string) string {
 	return strings.Join(labels, "="+value+",") + "=" + value
 }
 
-// TestParseUsageLongStatements reads statements as long as a robots.txt
-// line (issue 30): train-ai=n at the end of sfv.MaxLength bytes counts,
+// TestParseUsageLongStatements reads statements as long as a header field
+// the scanner reads, longer than a robots.txt line (issue 30): train-ai=n
+// at the end of sfv.MaxLength bytes counts,
 // whether they hold 1,024 members (RFC 9651 §3.2's minimum), 1,025, as
 // many distinct labels as fit or one key repeated thousands of times; one
 // byte more states nothing.
@@ -165,7 +167,7 @@ func TestParseUsageLongStatements(t *testing.T) {
 		{"a long parameter", fill(`search=y;note="` + strings.Repeat("x", 11000) + `", `), 2},
 		{"1,024 members", fill(members(manyLabels(1023), "y") + ","), 1024},
 		{"1,025 members", fill(members(manyLabels(1024), "y") + ","), 1025},
-		{"as many labels as fit", fill(members(manyLabels((sfv.MaxLength-len("train-ai=n;p="))/len("l0000=y,")), "y") + ","), 2082},
+		{"as many labels as fit", fill(members(manyLabels((sfv.MaxLength-len("train-ai=n;p="))/len("l0000=y,")), "y") + ","), (sfv.MaxLength-len("train-ai=n;p="))/len("l0000=y,") + 1},
 		{"a key repeated", fill(strings.Repeat("search=n,", 1000) + strings.Repeat("search,", 1000) + "search=y,"), 2},
 		{"a Boolean repeated", fill(strings.Repeat("a,", 8000)), 1},
 	} {
@@ -349,7 +351,7 @@ func TestUsageCombineBounds(t *testing.T) {
 	if pad < 1 {
 		t.Fatalf("maxUsageLen %d is too short for the test", maxUsageLen)
 	}
-	u := parseUsage(members(ls[:2000], "y") + ",pad=" + strings.Repeat("p", pad))
+	u := parseUsage(members(ls[:2000], "y")).combine(parseUsage("pad=" + strings.Repeat("p", pad)))
 	got := u.combine(parseUsage("l0000=n," + members(ls[2000:], "y") + ",train-ai=n,s=n"))
 	if s := got.statement(); len(s) > maxUsageLen || strings.Contains(s, "pad=") || got.Pref("train-ai") != PrefNo ||
 		got.Pref("s") != PrefNo || got.Pref("l0000") != PrefNo || got.Pref(ls[2299]) != PrefYes {
@@ -398,6 +400,9 @@ func TestParseContentSignal(t *testing.T) {
 		{"search=maybe later, ai-train=no", "train-ai=n"},
 		{`search="yes", ai-train=no`, "train-ai=n"},
 		{"search=yes;x, ai-train=no", "train-ai=n"},
+		{"/ ai-train=no, search=yes", "train-ai=n, search=y"}, // a refusal read from a pair that is not one
+		{"search=yes ai-input=no; ai-train=no", "ai-input=n, train-ai=n"},
+		{"/blog/ ai-train=yes, search=no", "search=n"}, // never a yes
 		{"se arch=yes, ai-train=no", "train-ai=n"},
 		{"1search=yes, ai-train=no", "train-ai=n"},
 		{"ai_train=no", "ai_train=n"},
@@ -996,6 +1001,76 @@ func TestUsageWithoutRulesDoesNotAllocate(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { rules.Check("x", "/a/b") }); n != 1 {
 		t.Errorf("Robots.Check of a path a rule covers: %v allocations, want 1", n)
+	}
+}
+
+// hostileFormats are lines that each state a label of their own, of
+// which hostileFile fills a file.
+var hostileFormats = []string{"Content-Usage: l%d=n\n", "Content-Signal: l%d=no\n"}
+
+// hostileFile returns a file of lines of format (see hostileFormats), up
+// to 490 KiB, under the 500 KiB body limit: Content-Usage rules without a
+// path all decide for every URL, and Content-Signal records apply to
+// every crawler.
+func hostileFile(format string) []byte {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nAllow: /\n")
+	for i := 0; b.Len() < 490<<10; i++ {
+		fmt.Fprintf(&b, format, i)
+	}
+	return []byte(b.String())
+}
+
+// TestUsageHostileFileIsLinear: a hostile file (see hostileFile) costs a
+// check work linear in its size, for the first crawler checked, another
+// and the Client's rules alike: its statements combine in one pass, not
+// each with all those before (internal/parse's TestUsageHostileFile
+// repeats one statement, which combines with itself for free).
+func TestUsageHostileFileIsLinear(t *testing.T) {
+	for _, format := range hostileFormats {
+		body := hostileFile(format)
+		r := Parse(body)
+		for _, c := range []struct {
+			name  string
+			check func() Usage
+		}{
+			{"the first crawler", func() Usage { return r.Check("first", "/page").Usage }},
+			{"another", func() Usage { return r.Check("other", "/page").Usage }},
+			{"the Client's", func() Usage { return r.agentRules("client").Check("/page").Usage }},
+		} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			u := c.check()
+			runtime.ReadMemStats(&after)
+			if u.Pref("l0") != PrefNo {
+				t.Errorf("%.14s, %s: l0=%v, want n", format, c.name, u.Pref("l0"))
+			}
+			// Each line costs some 400 bytes: its rule or record copied
+			// out of the table, its statement, its place among the
+			// labels combined; combined pairwise, the lines cost 10 GiB.
+			if n, most := after.TotalAlloc-before.TotalAlloc, uint64(32*len(body)); n > most {
+				t.Errorf("%.14s, %s: a check allocates %d KiB, want at most %d", format, c.name, n>>10, most>>10)
+			}
+		}
+	}
+}
+
+// BenchmarkUsageHostile checks a hostile file (see hostileFile), for the
+// first crawler checked and another, whose Content-Signal records are
+// read again at each check.
+func BenchmarkUsageHostile(b *testing.B) {
+	for _, format := range hostileFormats {
+		body := hostileFile(format)
+		r := Parse(body)
+		for _, agent := range []string{"first", "other"} {
+			b.Run(strings.Fields(format)[0]+agent, func(b *testing.B) {
+				b.SetBytes(int64(len(body)))
+				b.ReportAllocs()
+				for b.Loop() {
+					usageSink = r.Check(agent, "/page").Usage
+				}
+			})
+		}
 	}
 }
 

@@ -20,14 +20,16 @@ import (
 // last value counts), each value without its parameters ("" for a label
 // written alone, `"n"` for a String). For Content-Signal, each label
 // comes once, with its last value, in the AIPREF vocabulary (ai-train is
-// train-ai), yes and no written y and n. Only the values y and n state a
-// preference.
+// train-ai), yes and no written y and n; of a malformed pair, such as
+// "/ ai-train=no" or "search=yes; ai-train=no", only the refusals are
+// read, never a yes. Only the values y and n state a preference.
 //
 // The error says why the statement, or a part of it, states nothing: a
 // Content-Usage statement that is not a Dictionary states nothing at all,
 // and the iterator yields nothing; for Content-Signal, it names the first
-// pair skipped or whose value is neither yes nor no, and how many more
-// there are. Any other key yields nothing, with no error.
+// pair malformed (read for its refusals alone) or whose value is neither
+// yes nor no, and how many more there are. Any other key yields nothing,
+// with no error.
 func Preferences(key, value string) (iter.Seq2[string, string], error) {
 	switch {
 	case strings.EqualFold(key, "content-usage"):

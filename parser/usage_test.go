@@ -24,6 +24,7 @@ func TestPreferences(t *testing.T) {
 		{"content-usage", "train-ai=n,", "", "a ',' ends the dictionary"},
 		{"content-signal", "search=yes, ai-train=no, ai-input=No", "search=y train-ai=n ai-input=n", ""},
 		{"content-signal", "ai-train=nope, search=yes, x", "train-ai=nope search=y", `pair "ai-train=nope": ai-train takes yes or no (and 1 more)`},
+		{"content-signal", "search=yes; ai-train=no, /blog/ ai-input=yes", "train-ai=n", `pair "search=yes; ai-train=no": search takes yes or no; only its refusals are read (and 1 more)`},
 		{"crawl-delay", "10", "", ""},
 	} {
 		members, err := parser.Preferences(tc.key, tc.value)

@@ -123,7 +123,7 @@ var codeTable = [numCodes]codeEntry{
 	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(labels) + ": no crawler reads it"},
 	codeUsageConflict:    {"usage-conflict", sevWarning, "Content-Usage rules of one path, one saying y and one n: n wins"},
 	codeUsageGroup:       {"usage-group", sevWarning, "a user-agent line that joins the group of Content-Usage rules above"},
-	codeSignalValue:      {"signal-value", sevWarning, "a Content-Signal pair that states nothing, such as ai-train=nope"},
+	codeSignalValue:      {"signal-value", sevWarning, "a Content-Signal pair that states nothing, or only its refusals, such as ai-train=nope"},
 	codeTDMRep:           {"tdmrep-unreadable", sevWarning, "a tdmrep.json crawlers cannot read: they take every page as reserved"},
 	codeUTF16:            {"utf-16", sevWarning, "UTF-16, where Google reads robots.txt as UTF-8"},
 	codeLineTooLong:      {"line-too-long", sevWarning, "a line too long, cut: a cut rule matches more"},

@@ -168,7 +168,7 @@ func (lt *linter) records() {
 			}
 		case "content-signal":
 			if _, err := readPrefs(r.Key, r.Value); err != nil {
-				lt.add(r.Line, codeSignalValue, "%v: crawlers that read Content-Signal read no preference from it", err)
+				lt.add(r.Line, codeSignalValue, "%v: crawlers that read Content-Signal may read no preference from it", err)
 			}
 		case "noindex", "nofollow", "noarchive":
 			lt.add(r.Line, codeUnsupported, "no major crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or X-Robots-Tag", r.Key)

@@ -37,6 +37,7 @@ func TestLintUsage(t *testing.T) {
 		{"a known key, no unknown-key finding", "User-agent: *\nCONTENT-USAGE: train-ai=n\ncontent-signal: search=yes\n", nil},
 		{"a Content-Signal value neither yes nor no", "Content-Signal: ai-train=nope\nUser-agent: *\nAllow: /\nContent-Signal: search=yes, ai-input=maybe\n", []string{"1:signal-value", "4:signal-value"}},
 		{"a Content-Signal pair without =", "User-agent: *\nAllow: /\nContent-Signal: search=yes, ai-train\n", []string{"3:signal-value"}},
+		{"a Content-Signal pair read for its refusals", "User-agent: *\nAllow: /\nContent-Signal: search=yes; ai-train=no\n", []string{"3:signal-value"}},
 		{"other Content-Signal keys take any Token", "User-agent: *\nAllow: /\nContent-Signal: search=yes, x-custom=maybe\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +73,7 @@ func TestLintUsageMessages(t *testing.T) {
 // cannot read: the pair, why, and how many more.
 func TestLintSignalValue(t *testing.T) {
 	fs := lintText(t, "User-agent: *\nAllow: /\nContent-Signal: ai-train=nope, search=yes, ai-input=1\n")
-	want := `pair "ai-train=nope": ai-train takes yes or no (and 1 more): crawlers that read Content-Signal read no preference from it`
+	want := `pair "ai-train=nope": ai-train takes yes or no (and 1 more): crawlers that read Content-Signal may read no preference from it`
 	if len(fs) != 1 || fs[0].Code != codeSignalValue || fs[0].Severity != sevWarning || fs[0].Message != want || fs[0].Text != "Content-Signal: ai-train=nope, search=yes, ai-input=1" {
 		t.Errorf("findings %+v; want one saying %q", fs, want)
 	}

@@ -3,6 +3,7 @@ package sfv
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -184,7 +185,7 @@ func TestIsBase64(t *testing.T) {
 // TestScanLimits reads values up to MaxLength bytes, with as many members
 // as fit: 1,024 (RFC 9651 §3.2's minimum), 1,025, and the most a value can
 // hold, one-byte keys; the member after them is read, and one byte more is
-// ErrTooLong.
+// ErrTooLong. (MaxLength is even.)
 func TestScanLimits(t *testing.T) {
 	long := "a=" + strings.Repeat("b", MaxLength-2)
 	if _, err := scanAll(long); err != nil {
@@ -193,24 +194,47 @@ func TestScanLimits(t *testing.T) {
 	if _, err := scanAll(long + "c"); !errors.Is(err, ErrTooLong) {
 		t.Errorf("Scan of %d bytes: error %v, want ErrTooLong", len(long)+1, err)
 	}
-	for _, n := range []int{1024, 1025, (MaxLength - 3) / 2} {
-		// n-1 one-byte members, then one of five bytes: 2n+3 bytes,
+	for _, n := range []int{1024, 1025, (MaxLength - 4) / 2} {
+		// n-1 one-byte members, then one of six bytes: 2n+4 bytes,
 		// MaxLength for the last n.
-		value := strings.Repeat("a,", n-1) + "z=1.5"
+		value := strings.Repeat("a,", n-1) + "z=1.25"
 		ms, err := scanAll(value)
-		if err != nil || len(ms) != n || ms[n-1] != (Member{Key: "z", Value: "1.5"}) {
+		if err != nil || len(ms) != n || ms[n-1] != (Member{Key: "z", Value: "1.25"}) {
 			t.Errorf("Scan of %d members in %d bytes: %d members, error %v", n, len(value), len(ms), err)
 		}
 	}
-	if value := strings.Repeat("a,", (MaxLength-3)/2-1) + "z=1.5"; len(value) != MaxLength {
+	if value := strings.Repeat("a,", (MaxLength-4)/2-1) + "z=1.25"; len(value) != MaxLength {
 		t.Fatalf("the longest value is %d bytes, want %d", len(value), MaxLength)
 	}
-	most := strings.Repeat("a,", (MaxLength+1)/2-1) + "a"
-	if ms, err := scanAll(most); err != nil || len(most) != MaxLength || len(ms) != (MaxLength+1)/2 {
+	most := strings.Repeat("a,", MaxLength/2-1) + "a " // a blank after the last
+	if ms, err := scanAll(most); err != nil || len(most) != MaxLength || len(ms) != MaxLength/2 {
 		t.Errorf("Scan of %d bytes of one-byte members: %d members, error %v", len(most), len(ms), err)
 	}
 	if _, err := scanAll(most + " "); !errors.Is(err, ErrTooLong) {
 		t.Errorf("Scan of %d bytes: error %v, want ErrTooLong", len(most)+1, err)
+	}
+}
+
+// TestScanRFC9651Minimums reads the Dictionaries RFC 9651 asks every
+// parser to accept (issue: a Content-Usage header longer than a robots.txt
+// line stated nothing): 1,024 members with keys of 64 characters (§3.2),
+// and a Byte Sequence of 16,384 octets (§3.3.5).
+func TestScanRFC9651Minimums(t *testing.T) {
+	members := make([]string, 1024)
+	for i := range members {
+		members[i] = fmt.Sprintf("k%063d=n", i)
+	}
+	blob := base64.StdEncoding.EncodeToString(make([]byte, 16384))
+	for _, tc := range []struct {
+		name, value string
+		members     int
+	}{
+		{"1,024 members, 64-character keys", strings.Join(members, ", "), 1024},
+		{"a Byte Sequence of 16,384 octets", "train-ai=n, b=:" + blob + ":", 2},
+	} {
+		if ms, err := scanAll(tc.value); err != nil || len(ms) != tc.members {
+			t.Errorf("%s, %d bytes: %d members, error %v", tc.name, len(tc.value), len(ms), err)
+		}
 	}
 }
 

@@ -62,17 +62,20 @@ var read = func() map[string]bool {
 // Cloudflare's Content Signals Policy, such as "search=yes, ai-train=no",
 // into the members of a statement in the AIPREF vocabulary
 // ("search=y, train-ai=n"; see signalLabels): comma-separated key=value
-// pairs, read leniently pair by pair. Blanks around pairs, keys and
-// values and empty pairs are ignored; keys are lower-cased (ASCII); yes
-// and no, in any case, become y and n, other values are kept. A pair
-// without '=', whose key is not a Dictionary key or whose value is not a
-// Token is skipped; a repeated key counts with its last value, and a
-// label two keys name (ai-train and train-ai) with both, n first. A value
-// longer than sfv.MaxLength bytes states no preference at all.
+// pairs, read leniently pair by pair (see signalPair), empty pairs
+// ignored. A pair without '=', whose key is not a Dictionary key or whose
+// value is not a Token is malformed: of it, only the refusals among its
+// fragments between ';' and blanks are read ("ai-train=no" of
+// "/ ai-train=no" or of "search=yes; ai-train=no"), never a yes, which
+// may have been meant for some paths only. A repeated key counts with its
+// last value, and a label two keys name (ai-train and train-ai) with
+// both, n first. A value longer than sfv.MaxLength bytes states no
+// preference at all.
 //
-// The error, for lint, names the first pair that states no preference
-// though it was meant to (one skipped, or "ai-train=nope"), and how many
-// more there are. The members are those read all the same.
+// The error, for lint, names the first pair that states no preference,
+// or only its refusals, though it was meant to (one malformed, or
+// "ai-train=nope"), and how many more there are. The members are those
+// read all the same.
 func ParseContentSignal(value string) (string, error) {
 	if len(value) > sfv.MaxLength {
 		return "", sfv.ErrTooLong
@@ -83,35 +86,23 @@ func ParseContentSignal(value string) (string, error) {
 	for rest := value; rest != ""; {
 		var pair string
 		pair, rest, _ = strings.Cut(rest, ",")
-		key, val, ok := strings.Cut(pair, "=")
-		key, val = lowerASCII(strings.Trim(key, " \t")), strings.Trim(val, " \t")
-		_, known := signalLabels[key]
-		var why string
-		switch {
-		case !ok && key == "":
+		key, val, why := signalPair(pair)
+		if key == "" && why == "" {
 			continue // an empty pair
-		case !ok:
-			why = "no '='"
-		case !sfv.IsKey(key):
-			why = "not a key of lower-case letters, digits, '_', '-', '.' and '*'"
-		case strings.EqualFold(val, "yes"):
-			val = "y"
-		case strings.EqualFold(val, "no"):
-			val = "n"
-		case known:
-			why = key + " takes yes or no"
-		case !sfv.IsToken(val):
-			why = "the value is not a Token"
+		}
+		_, known := signalLabels[key]
+		kept := why == "" || known && sfv.IsToken(val)
+		if !kept && refusals(&raw, pair) {
+			why += "; only its refusals are read"
 		}
 		if why != "" {
 			if bad++; first == nil {
 				first = fmt.Errorf("pair %q: %s", strings.Trim(pair, " \t"), why)
 			}
-			if !known || !sfv.IsToken(val) {
-				continue
-			}
 		}
-		raw.set(key, val)
+		if kept {
+			raw.set(key, val)
+		}
 	}
 	if bad > 1 {
 		first = fmt.Errorf("%w (and %d more)", first, bad-1)
@@ -132,6 +123,47 @@ func ParseContentSignal(value string) (string, error) {
 		}
 	}
 	return t.members(), first
+}
+
+// signalPair reads a key=value pair of a Content-Signal record: blanks
+// around the key and value are ignored, the key is lower-cased (ASCII),
+// and yes and no, in any case, become y and n, other values are kept. It
+// returns why the pair states no preference though it was meant to; ""
+// and no key for an empty pair.
+func signalPair(pair string) (key, val, why string) {
+	key, val, ok := strings.Cut(pair, "=")
+	key, val = lowerASCII(strings.Trim(key, " \t")), strings.Trim(val, " \t")
+	_, known := signalLabels[key]
+	switch {
+	case !ok && key == "":
+	case !ok:
+		why = "no '='"
+	case !sfv.IsKey(key):
+		why = "not a key of lower-case letters, digits, '_', '-', '.' and '*'"
+	case strings.EqualFold(val, "yes"):
+		val = "y"
+	case strings.EqualFold(val, "no"):
+		val = "n"
+	case known:
+		why = key + " takes yes or no"
+	case !sfv.IsToken(val):
+		why = "the value is not a Token"
+	}
+	return key, val, why
+}
+
+// refusals sets in raw each key of the policy that a fragment of pair,
+// between ';' and blanks, refuses (reads as n), and reports whether any
+// does.
+func refusals(raw *table, pair string) bool {
+	found := false
+	for f := range strings.FieldsFuncSeq(pair, func(r rune) bool { return r == ';' || r == ' ' || r == '\t' }) {
+		if key, val, _ := signalPair(f); val == "n" && signalLabels[key] != "" {
+			raw.set(key, val)
+			found = true
+		}
+	}
+	return found
 }
 
 // lowerASCII lower-cases the ASCII letters of s, allocating only if it
@@ -185,35 +217,59 @@ func next(members string) (member, rest string) {
 // keeps u's labels in order, then those of v that u lacks; past [MaxLen]
 // it drops members as table.members does. It takes linear time.
 func Combine(u, v string) string {
+	var c Combiner
+	c.Add(u)
+	c.Add(v)
+	return c.Members()
+}
+
+// A Combiner combines the members of any number of statements, as
+// [Combine] does two, in time linear in them all. The zero Combiner holds
+// none.
+type Combiner struct {
+	members string // the first statement added
+	t       table  // the statements added, once a second one is
+	changed bool   // whether t holds more than members
+}
+
+// Add combines the members v with those added before.
+func (c *Combiner) Add(v string) {
 	switch {
-	case v == "" || v == u:
-		return u
-	case u == "":
-		return v
+	case v == "" || v == c.members:
+		return
+	case c.members == "":
+		c.members = v
+		return
 	}
-	var t table
-	for m, rest := next(u); m != ""; m, rest = next(rest) {
-		label, value, _ := strings.Cut(m, "=")
-		t.set(label, value)
+	if c.t.n == 0 {
+		for m, rest := next(c.members); m != ""; m, rest = next(rest) {
+			label, value, _ := strings.Cut(m, "=")
+			c.t.set(label, value)
+		}
 	}
-	changed := false
 	for m, rest := next(v); m != ""; m, rest = next(rest) {
 		label, value, _ := strings.Cut(m, "=")
-		i, ok := t.find(label)
+		i, ok := c.t.find(label)
 		if !ok {
-			t.set(label, value)
-			changed = true
+			c.t.set(label, value)
+			c.changed = true
 			continue
 		}
-		cur := t.at(i)
+		cur := c.t.at(i)
 		if s := stricter(cur.value, value); s != cur.value {
-			cur.value, changed = s, true
+			cur.value, c.changed = s, true
 		}
 	}
-	if !changed {
-		return u
+}
+
+// Members returns the members of the statements added, combined: the
+// first one's labels in order, then those each later one adds; past
+// [MaxLen] it drops members as table.members does.
+func (c *Combiner) Members() string {
+	if !c.changed {
+		return c.members
 	}
-	return t.members()
+	return c.t.members()
 }
 
 // stricter returns the value of one label in two statements combined: n

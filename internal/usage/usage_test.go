@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
 // TestTableIndexes checks that a table past the labels it holds
@@ -66,12 +68,22 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"Search Engines=yes, ai-train=no", "train-ai=n", `pair "Search Engines=yes": not a key`},
 		{`ai-train="no"`, "", `pair "ai-train=\"no\"": ai-train takes yes or no`},
 		{"other=a b", "", `pair "other=a b": the value is not a Token`},
-		{strings.Repeat("x", 20000), "", "sfv:"},
+		{strings.Repeat("x", sfv.MaxLength+1), "", "sfv:"},
 		// A key twice counts with its last value; two keys of one label
 		// with both, n first.
 		{"ai-train=no, ai-train=yes", "train-ai=y", ""},
 		{"ai-train=no, train-ai=yes", "train-ai=n", ""},
 		{"train-ai=yes, search=yes, ai-train=no", "train-ai=n, search=y", ""},
+		// Of a pair that is not one, the refusals between ';' and blanks
+		// are read; never a yes, which may have been meant for a path.
+		{"/ ai-train=no, search=yes", "train-ai=n, search=y", `pair "/ ai-train=no": not a key of lower-case letters, digits, '_', '-', '.' and '*'; only its refusals are read`},
+		{"search=yes; ai-train=no", "train-ai=n", `pair "search=yes; ai-train=no": search takes yes or no; only its refusals are read`},
+		{"search=yes ai-train=No", "train-ai=n", `pair "search=yes ai-train=No": search takes yes or no; only`},
+		{"ai-train=no;", "train-ai=n", `pair "ai-train=no;": ai-train takes yes or no; only`},
+		{"/blog/ ai-train=no\tsearch=yes;ai-input=n", "train-ai=n, ai-input=n", `pair "/blog/ ai-train=no\tsearch=yes;ai-input=n": not a key`},
+		{"/blog/ ai-train=yes", "", `pair "/blog/ ai-train=yes": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
+		{"search=yes;x", "", `pair "search=yes;x": search takes yes or no`},
+		{"/a other=no; ai-train=nope", "", `pair "/a other=no; ai-train=nope": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 	} {
 		m, err := ParseContentSignal(tc.in)
 		if m != tc.members || (err == nil) != (tc.err == "") || err != nil && !strings.HasPrefix(err.Error(), tc.err) {
