@@ -109,6 +109,7 @@ type checked struct {
 	d   robotstxt.Decision
 	err error
 	p   *parsed
+	led string // where the URL redirected, which d disallows; "" for the URL itself (check)
 }
 
 // lines returns the lines of the robots.txt as written, none without one.
@@ -135,8 +136,9 @@ func (c checked) result(agent string, pref func(label string) robotstxt.Pref, wi
 }
 
 // detail is what the text output says of c in parentheses: why (see
-// reason), after the status of the robots.txt when withStatus is set, and
-// whether the answer is stale.
+// reason), after the status of the robots.txt when withStatus is set and
+// where the URL redirected when c is of that, and whether the answer is
+// stale.
 func (c checked) detail(withStatus bool) string {
 	s := c.reason()
 	if withStatus {
@@ -145,6 +147,9 @@ func (c checked) detail(withStatus bool) string {
 			status = fmt.Sprintf("status %d", c.d.Status)
 		}
 		s = status + "; " + s
+	}
+	if c.led != "" {
+		s = "redirected to " + c.led + "; " + s
 	}
 	if c.d.Stale {
 		s += "; stale copy"
