@@ -137,7 +137,7 @@ var codeTable = [numCodes]codeEntry{
 	codeAgentToken:       {"agent-token", sevInfo, "a user-agent cut to its token: Googlebot/2.1"},
 	codeNotDirective:     {"not-a-directive", sevInfo, "a line that is not a robots.txt line: skipped"},
 	codeCharset:          {"charset", sevInfo, "not UTF-8: read as declared or as Windows-1252"},
-	codeDisallowAll:      {"disallow-all", sevInfo, "the * group disallows the whole site"},
+	codeDisallowAll:      {"disallow-all", sevInfo, "the * group disallows the whole site, or all but what it allows"},
 	codeParser:           {"parser", sevInfo, "another of the parser's diagnostics"},
 	codeTooMany:          {"too-many-findings", sevInfo, "the parser stopped reporting past its limit"},
 	codeUnknownDropped:   {"unknown-records-dropped", sevInfo, "unknown records dropped past the parser's limit"},
