@@ -222,7 +222,7 @@ func TestJSONHelp(t *testing.T) {
 		{"check", urlResult{Rule: rule, Status: 200}},
 		{"test", urlResult{Rule: rule, Status: 200}},
 		{"explain", urlResult{Rule: rule, Status: 200}},
-		{"lint", report{Diagnostics: []finding{{Severity: sevError, Code: codeParser}}}},
+		{"lint", report{Diagnostics: []finding{{Severity: sevError, Code: codeTooMany}}}},
 	} {
 		c := lookup(tc.cmd)
 		help := runCmd(t, "", "help", tc.cmd).stdout
