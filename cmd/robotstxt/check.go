@@ -125,7 +125,10 @@ Retry-After past -timeout, a body cut short): then "signals" holds those
 read (robots.txt's and tdmrep.json's, and the page header's when only
 the body was cut), and "usage" only their n, which no unread signal
 could change. "redirected_to" names the page the URL redirected to,
-whose receipt the signals are: its site's robots.txt, not the URL's.`
+whose receipt the signals are: its site's robots.txt, not the URL's. A
+URL that redirects where robots.txt disallows is disallowed, as a
+crawler gets no page: "redirected_to" names where, and "rule", "status"
+and "detail" are of the robots.txt that disallows it.`
 
 // A checkResult is what check prints with -json for one URL: test's
 // urlResult, whose usage merges every signal of the page's receipt, those
@@ -148,27 +151,29 @@ const maxPage = 1 << 20
 // checkResult. It returns its exit code, or the error of writing the
 // output or of reading the robots.txt the Client read.
 func (ck *checker) check(t target) (int, error) {
-	d, doc, err := ck.f.read(context.Background(), t.url)
+	d, doc, err := ck.f.read(context.Background(), t.sent())
 	if doc == nil && d.Outcome != 0 {
 		return exitUsage, err
 	}
-	c := checked{t: t, d: d, err: err}
-	if doc != nil && doc.readable() {
-		c.p = parse(doc.body.Text, ck.mode)
-	}
+	c := ck.checked(t, d, doc, err)
 	rc := robotstxt.Receipt{Signals: []robotstxt.Signal{}}
 	var (
 		redirected bool   // the receipt is of where the page led
 		unread     string // why the page could not be read
 	)
 	if c.verdict() == verdictAllowed {
-		rc, redirected, unread = ck.receipt(t.url)
+		var refused *robotstxt.DisallowedError
+		if rc, redirected, unread, refused = ck.receipt(t.url); refused != nil {
+			if c, err = ck.refusal(t, refused); err != nil {
+				return exitUsage, err
+			}
+		}
 	}
 	usage := rc.Usage.Pref
 	if unread != "" {
 		usage = certain(usage)
 	}
-	res := checkResult{urlResult: c.result(ck.agent, usage, true), Signals: rc.Signals, PageError: unread}
+	res := checkResult{urlResult: c.result(ck.agent, usage, true), Signals: rc.Signals, PageError: unread, RedirectedTo: c.led}
 	if redirected {
 		res.RedirectedTo = rc.URL
 	}
@@ -180,7 +185,7 @@ func (ck *checker) check(t target) (int, error) {
 	printDecision(w, res.Verdict.word(), ck.width, t.arg, res.Detail+note)
 	if res.Verdict == verdictAllowed {
 		if c.p != nil && !redirected {
-			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.url, true))
+			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.sent(), true))
 		}
 		switch {
 		case unread != "":
@@ -199,30 +204,63 @@ func (ck *checker) check(t target) (int, error) {
 	return code, nil
 }
 
+// checked returns what robots.txt says of t: d, the Client's decision,
+// and err, its error, with doc, the robots.txt that d rests on, parsed
+// when it has rules.
+func (ck *checker) checked(t target, d robotstxt.Decision, doc *document, err error) checked {
+	c := checked{t: t, d: d, err: err}
+	if doc != nil && doc.readable() {
+		c.p = parse(doc.body.Text, ck.mode)
+	}
+	return c
+}
+
+// refusal returns what robots.txt says of t when the Transport refused
+// the request for its page, which the Client allowed: de's, of where the
+// page redirected (or, had its robots.txt changed since, of the page
+// itself), with the robots.txt that de's decision rests on, or the error
+// of reading it.
+func (ck *checker) refusal(t target, de *robotstxt.DisallowedError) (checked, error) {
+	_, doc, err := ck.f.read(context.Background(), ownRobots(de.Decision.Authority))
+	if doc == nil {
+		return checked{}, err
+	}
+	c := ck.checked(t, de.Decision, doc, nil)
+	if de.URL != t.sent() {
+		c.led = de.URL
+	}
+	return c, nil
+}
+
 // receipt fetches the page at URL page through the Transport, as a crawler
 // would, and returns its receipt: what robots.txt, the page's header and
 // META tags and, with -tdmrep, the site's tdmrep.json say of its use.
 // redirected reports that the page redirected: the receipt is of the page
 // where it led. unread says why the page could not be read, "" when it
 // was: then the receipt is of robots.txt and tdmrep.json alone, or, when
-// the body was cut, of the header and what came of the body.
-func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, unread string) {
+// the body was cut, of the header and what came of the body. refused is
+// the Transport's refusal of the page, or of where it redirected: then
+// there is no receipt.
+func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, unread string, refused *robotstxt.DisallowedError) {
 	ctx, cancel := context.WithTimeout(context.Background(), ck.pages.Timeout+time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, page, nil)
 	if err != nil {
-		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false, errText(err)
+		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false, errText(err), nil
 	}
 	resp, err := ck.pages.Do(req)
+	if errors.As(err, &refused) {
+		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false, "", refused
+	}
 	if err != nil {
-		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil), false, fetchError(err)
+		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil), false, fetchError(err), nil
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage))
 	if err != nil {
 		unread = "its body: " + failure(err, errText(err))
 	}
-	return ck.rt.Receipt(resp, body), resp.Request != nil && resp.Request.URL.String() != req.URL.String(), unread
+	return ck.rt.Receipt(resp, body), resp.Request != nil && resp.Request.URL.String() != req.URL.String(), unread, nil
 }
 
 // fetchError says why a page's request got no response: a Retry-After

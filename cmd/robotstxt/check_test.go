@@ -738,6 +738,51 @@ func TestCheckRedirectedPage(t *testing.T) {
 	}
 }
 
+// TestCheckAsSent: check decides on a URL as net/http sends it, `"` as
+// %22, as the Transport does, and shows it as typed; a URL that
+// redirects where robots.txt disallows is disallowed, of that robots.txt,
+// as the Transport refuses it: a crawler gets no page of either.
+func TestCheckAsSent(t *testing.T) {
+	var pages atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /a%22\nDisallow: /private/\n")
+	})
+	mux.Handle("/moved", http.RedirectHandler("/private/x", http.StatusFound))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		pages.Add(1)
+		fmt.Fprint(w, "page")
+	})
+	s := httptest.NewServer(mux)
+	defer s.Close()
+	for _, tc := range []struct{ path, detail, to string }{
+		{`/a"b`, "status 200; line 2: Disallow: /a%22", ""},
+		{"/moved", "redirected to " + s.URL + "/private/x; status 200; line 3: Disallow: /private/", s.URL + "/private/x"},
+	} {
+		u := s.URL + tc.path
+		r := runCmd(t, "", "check", "-json", u)
+		var res struct {
+			URL          string          `json:"url"`
+			Verdict      string          `json:"verdict"`
+			Detail       string          `json:"detail"`
+			Signals      []decodedSignal `json:"signals"`
+			PageError    string          `json:"page_error"`
+			RedirectedTo string          `json:"redirected_to"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != exitDisallowed || res.URL != u ||
+			res.Verdict != "disallowed" || res.Detail != tc.detail || len(res.Signals) != 0 || res.PageError != "" || res.RedirectedTo != tc.to {
+			t.Errorf("check -json %s: exit %d, %s (%v)\nwant disallowed, %q, redirected to %q", tc.path, r.code, r.stdout, err, tc.detail, tc.to)
+		}
+		want := fmt.Sprintf("DISALLOW  %s  (%s)\n", u, tc.detail)
+		if r := runCmd(t, "", "check", u); r.code != exitDisallowed || r.stdout != want {
+			t.Errorf("check %s: exit %d, stdout %q; want %q", tc.path, r.code, r.stdout, want)
+		}
+	}
+	if n := pages.Load(); n != 0 {
+		t.Errorf("%d pages fetched, want none", n)
+	}
+}
+
 // busySite serves a robots.txt whose Content-Usage says train-ai=y, and
 // pages whose Content-Usage header says train-ai=n; /busy answers 503
 // with a Retry-After of retryAfter, /cut cuts its body short and /closed

@@ -130,7 +130,7 @@ func (x *explainer) matched(c checked) string {
 	if c.d.Served != "" {
 		return matchPath(c.d.Served, x.mode)
 	}
-	return matchPath(clientEscaped(c.t.url), x.mode)
+	return matchPath(clientEscaped(c.t.sent()), x.mode)
 }
 
 // field prints one labelled line of an explanation, made printable, as
@@ -149,7 +149,8 @@ func (x *explainer) explain(t target) int {
 	c := x.check(t)
 	res := x.explanation(c)
 	x.field("URL", "%s", t.arg)
-	spelled, path := matchPath(clientEscaped(t.url), robotstxt.ModeGoogle), matchPath(clientEscaped(t.url), x.mode)
+	sent := t.sent()
+	spelled, path := matchPath(clientEscaped(sent), robotstxt.ModeGoogle), matchPath(clientEscaped(sent), x.mode)
 	where := spelled
 	if path != spelled {
 		where += ", compared as " + path + " (" + rfcReading(spelled) + ")"
@@ -173,7 +174,7 @@ func (x *explainer) explain(t target) int {
 	path = x.matched(c)
 	x.rules(res, path)
 	x.others(f, appliedGroups(f, x.agent), path, l)
-	for _, it := range prefItems(c.p, x.agent, t.url, c.d.Allowed) {
+	for _, it := range prefItems(c.p, x.agent, sent, c.d.Allowed) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
 			x.more("%s", w)
@@ -379,7 +380,7 @@ func (x *explainer) others(f *parser.File, applied []int, path string, l listing
 // pastLimit prints what the rules past the 500 KiB limit would decide
 // for c, when that is not what crawlers decide.
 func (x *explainer) pastLimit(c checked) {
-	w, err := x.whole.Check(context.Background(), c.t.url)
+	w, err := x.whole.Check(context.Background(), c.t.sent())
 	if err != nil || sameVerdict(w, c.d) {
 		return
 	}
@@ -395,17 +396,17 @@ func (x *explainer) compareModes(c checked) {
 	if x.mode == robotstxt.ModeRFC9309 {
 		label = "Google"
 	}
-	o, err := x.other.Check(context.Background(), c.t.url)
+	o, err := x.other.Check(context.Background(), c.t.sent())
 	if err != nil || sameVerdict(o, c.d) {
 		x.field(label, "reads it the same way")
 		return
 	}
 	x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), checked{d: o, p: c.p}.reason())
 	switch {
-	case isRobotsPath(matchPath(c.t.url, robotstxt.ModeRFC9309)):
+	case isRobotsPath(matchPath(c.t.sent(), robotstxt.ModeRFC9309)):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
 	default:
-		x.more("%s", rfcReading(matchPath(clientEscaped(c.t.url), robotstxt.ModeGoogle),
+		x.more("%s", rfcReading(matchPath(clientEscaped(c.t.sent()), robotstxt.ModeGoogle),
 			c.p.lines.directive(c.d.Rule.Line), c.p.lines.directive(o.Rule.Line)))
 		x.more("before it compares rules and paths; Google's parser compares them as written")
 	}

@@ -114,6 +114,18 @@ func TestExplainLiveUnavailable(t *testing.T) {
 	}
 }
 
+// TestExplainAsSent: explain reads a URL as net/http sends it, as the
+// Transport checks it, `"` as %22: its path, the rules that match it and
+// the decision are of that; the URL is shown as typed.
+func TestExplainAsSent(t *testing.T) {
+	r := runCmd(t, "User-agent: *\nDisallow: /a%22\n", "explain", "-file", "-", `/a"b`)
+	for _, want := range []string{"URL       /a\"b\n", "path      /a%22b\n", "line 2    Disallow: /a%22  (length 5)  ← decides", "decision  DISALLOW by line 2"} {
+		if r.code != exitDisallowed || !strings.Contains(r.stdout, want) {
+			t.Errorf("exit %d, stdout:\n%s\nwant %q", r.code, r.stdout, want)
+		}
+	}
+}
+
 // TestExplainModesDiffer: a rule written with an escape that RFC 9309
 // decodes decides there and not in Google's reading, whose Client
 // compares it as written, as the explanation says.

@@ -83,7 +83,6 @@ const (
 	codeNotDirective
 	codeCharset
 	codeDisallowAll
-	codeParser
 	codeTooMany
 	codeUnknownDropped
 	numCodes // not a code: the size of codeTable
@@ -131,14 +130,13 @@ var codeTable = [numCodes]codeEntry{
 	codeInvalidUTF8:      {"invalid-utf8", sevWarning, "invalid UTF-8: non-ASCII rules may not match"},
 	codeNoDirectives:     {"no-directives", sevWarning, "a body with no robots.txt line, such as Not Found"},
 	codeOverLimitNoRules: {"over-limit-no-rules", sevWarning, "over 500 KiB, but with no rule past the limit"},
-	codeUnknownKey:       {"unknown-key", sevInfo, "a key major crawlers do not read, such as Host"},
+	codeUnknownKey:       {"unknown-key", sevInfo, "a key major crawlers do not read, such as Robot-version"},
 	codeMisspeltKey:      {"misspelt-key", sevInfo, "a misspelt key read as meant, such as dissallow"},
 	codeMissingColon:     {"missing-colon", sevInfo, "a line without a colon, read as if it had one"},
 	codeAgentToken:       {"agent-token", sevInfo, "a user-agent cut to its token: Googlebot/2.1"},
 	codeNotDirective:     {"not-a-directive", sevInfo, "a line that is not a robots.txt line: skipped"},
 	codeCharset:          {"charset", sevInfo, "not UTF-8: read as declared or as Windows-1252"},
-	codeDisallowAll:      {"disallow-all", sevInfo, "the * group disallows the whole site"},
-	codeParser:           {"parser", sevInfo, "another of the parser's diagnostics"},
+	codeDisallowAll:      {"disallow-all", sevInfo, "the * group disallows the whole site, or all but what it allows"},
 	codeTooMany:          {"too-many-findings", sevInfo, "the parser stopped reporting past its limit"},
 	codeUnknownDropped:   {"unknown-records-dropped", sevInfo, "unknown records dropped past the parser's limit"},
 }

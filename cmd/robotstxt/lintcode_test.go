@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,14 +34,26 @@ func TestCodeTable(t *testing.T) {
 	}
 }
 
+// TestKeyExamples checks that the key the help gives as the example of
+// unknown-key, and of misspelt-key, gets that code.
+func TestKeyExamples(t *testing.T) {
+	for _, c := range []code{codeUnknownKey, codeMisspeltKey} {
+		_, key, ok := strings.Cut(codeTable[c].about, "such as ")
+		got := codesAt(lintText(t, "User-agent: *\nDisallow: /x\n"+key+": 1\n"), c)
+		if !ok || !slices.Equal(got, []string{"3:" + c.String()}) {
+			t.Errorf("%s: the help's example %q gives %q", c, key, got)
+		}
+	}
+}
+
 // TestCodeWithoutEntryPanics checks that a code outside the table, or
 // with an empty entry, has no severity: looking it up panics rather than
 // default to one.
 func TestCodeWithoutEntryPanics(t *testing.T) {
-	saved := codeTable[codeParser]
-	defer func() { codeTable[codeParser] = saved }()
-	codeTable[codeParser] = codeEntry{}
-	for _, c := range []code{-1, numCodes, numCodes + 1, codeParser} {
+	saved := codeTable[codeTooMany]
+	defer func() { codeTable[codeTooMany] = saved }()
+	codeTable[codeTooMany] = codeEntry{}
+	for _, c := range []code{-1, numCodes, numCodes + 1, codeTooMany} {
 		func() {
 			defer func() {
 				if recover() == nil {

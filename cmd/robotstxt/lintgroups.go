@@ -54,7 +54,7 @@ func (lt *linter) groups() {
 
 // emptyGroups reports, on the line that first names it, each crawler
 // whose groups have no rules when the * group has rules, and a * group
-// that disallows everything.
+// that disallows everything, or all but what its Allow rules allow.
 func (lt *linter) emptyGroups(global []int) {
 	f := lt.file
 	globalRules := 0
@@ -82,11 +82,22 @@ func (lt *linter) emptyGroups(global []int) {
 	// The first of the matching rules, in order of precedence, decides.
 	// No pattern holds '#', which starts a comment, so a rule that
 	// matches /# matches every path: the whole site is disallowed when
-	// such a rule decides /# and a disallow decides /.
+	// such a rule decides /# and a disallow decides /, but for the paths
+	// of an Allow rule it does not outrank.
 	root, all := matches(f, global, "/"), matches(f, global, "/#")
-	if len(root) > 0 && !root[0].rule.Allow && len(all) > 0 && !all[0].rule.Allow {
-		lt.add(all[0].rule.Line, codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
+	if len(root) == 0 || root[0].rule.Allow || len(all) == 0 || all[0].rule.Allow {
+		return
 	}
+	for _, gi := range global {
+		for _, r := range f.Groups[gi].Rules {
+			if r.Allow && !outranks(all[0].rule, all[0].length, &r, len(r.Pattern)) {
+				lt.add(all[0].rule.Line, codeDisallowAll, "every crawler without a group of its own is disallowed every path but what Allow rules allow, such as line %d (%s)",
+					r.Line, writtenRule(robotstxt.Rule(r), lt.lines))
+				return
+			}
+		}
+	}
+	lt.add(all[0].rule.Line, codeDisallowAll, "every crawler without a group of its own is disallowed the whole site")
 }
 
 // ruleSets returns the sets of groups whose rules one crawler obeys

@@ -37,3 +37,26 @@ func TestEmptyGroups(t *testing.T) {
 		})
 	}
 }
+
+// TestDisallowAllSaysWhatIsAllowed: disallow-all says the whole site only
+// when no Allow rule of the * groups can decide a path; else it names one.
+func TestDisallowAllSaysWhatIsAllowed(t *testing.T) {
+	const some = "every crawler without a group of its own is disallowed every path but what Allow rules allow, such as "
+	for _, tc := range []struct{ body, want string }{
+		{"User-agent: *\nDisallow: /\n", "every crawler without a group of its own is disallowed the whole site"},
+		{"User-agent: *\nDisallow: /\nAllow: /public/\n", some + "line 3 (Allow: /public/)"},
+		{"User-agent: *\nAllow: /x\nDisallow: /*\n", some + "line 2 (Allow: /x)"},
+		// The rule that disallows every path outranks an Allow: /.
+		{"User-agent: *\nDisallow: /*\nAllow: /\n", "every crawler without a group of its own is disallowed the whole site"},
+	} {
+		var got []string
+		for _, f := range lintText(t, tc.body) {
+			if f.Code == codeDisallowAll {
+				got = append(got, f.Message)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%q: disallow-all %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}

@@ -9,7 +9,8 @@ import (
 	"github.com/robotsgate/robotstxt/parser"
 )
 
-// diagnostics turns the parser's diagnostics into findings.
+// diagnostics turns each of the parser's diagnostics into a finding,
+// with the code of its kind.
 func (lt *linter) diagnostics() {
 	var agents map[int]parser.UserAgent // by line, made for the first cut agent
 	for i, dg := range lt.file.Diagnostics {
@@ -53,8 +54,6 @@ func (lt *linter) diagnostics() {
 			lt.add(dg.Line, codeTooMany, "over %d lines the parser skipped, tolerated or cut: %s more from this line on are not reported", i, dg.Text)
 		case parser.UnknownRecordsDropped:
 			lt.add(dg.Line, codeUnknownDropped, "more records with unknown keys than the parser keeps: %s more from this line on are dropped (no major crawler reads them)", dg.Text)
-		default:
-			lt.add(dg.Line, codeParser, "%s", dg.Kind)
 		}
 	}
 }

@@ -6,8 +6,36 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
 )
+
+// TestDiagnosticsOfEveryKind checks that each of the parser's
+// diagnostics, of every kind, gives one finding on its line.
+func TestDiagnosticsOfEveryKind(t *testing.T) {
+	body := "Disallow: /outside\nUser-agent: Googlebot/2.1\nUser-agent: 360Spider\nnot a line\nDisallow /colon\n" +
+		"Dissallow: /x\nDisallow: /" + strings.Repeat("a", parser.MaxLineLength) + "\nDisallow: /a\x00b\nDisallow: /\xff\n" +
+		"Disallow: private\nCrawl-delay: soon\n" + strings.Repeat("Robot-version: 2.0\n", 1001)
+	lt := &linter{parsed: parse([]byte(body), robotstxt.ModeGoogle)}
+	seen := make(map[parser.Kind]bool)
+	for _, dg := range lt.file.Diagnostics {
+		seen[dg.Kind] = true
+	}
+	for k := parser.Kind(1); !strings.HasPrefix(k.String(), "Kind("); k++ {
+		if !seen[k] {
+			t.Errorf("the body gives no diagnostic of kind %v", k)
+		}
+	}
+	lt.diagnostics()
+	if len(lt.findings) != len(lt.file.Diagnostics) {
+		t.Fatalf("%d findings of %d diagnostics", len(lt.findings), len(lt.file.Diagnostics))
+	}
+	for i, dg := range lt.file.Diagnostics {
+		if f := lt.findings[i]; f.Line != dg.Line {
+			t.Errorf("the diagnostic %v gives a finding on line %d: %+v", dg, f.Line, f)
+		}
+	}
+}
 
 func TestAgentCut(t *testing.T) {
 	for value, code := range map[string]code{

@@ -90,7 +90,10 @@ what they all say together. A page waits for its turn while a Retry-After
 holds its site; one that could not be read (no response, a body cut
 short, a hold past -timeout) is said to be so, and why, and of what its
 signals say together only an n, which no unread signal could undo. The
-exit code is the verdict's, whether or not the page was read.`,
+exit code is the verdict's, whether or not the page was read. A URL is
+checked as net/http sends it (" as %22, { as %7B), as the Transport
+checks it, and one that redirects where robots.txt disallows is
+disallowed, as the Transport refuses it.`,
 		json:     urlJSONHelp + "\n" + checkJSONHelp,
 		examples: []string{"-agent Googlebot -v https://example.com/ https://example.com/cart"},
 		run:      runCheck,
@@ -104,9 +107,10 @@ prints one object per URL.`,
 crawler reads it: content coding, charset and UTF-16 converted, and only
 the first 500 KiB read unless -full is given. FILE "-" is standard input;
 an http or https URL reads the robots.txt of its site, fetched as check does.
-Under an allowed URL, the usage preferences of the agent's Content-Usage
-rules (IETF AIPREF) and Content-Signal records, when it has any, the
-lines they come from, and what in them states no preference.`,
+A URL is checked as net/http sends it, as check's are. Under an allowed
+URL, the usage preferences of the agent's Content-Usage rules (IETF
+AIPREF) and Content-Signal records, when it has any, the lines they come
+from, and what in them states no preference.`,
 		json: urlJSONHelp,
 		examples: []string{
 			"-file robots.txt -agent Googlebot /private/x /",

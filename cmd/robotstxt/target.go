@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
@@ -19,7 +20,20 @@ const pathSite = "http://robots.invalid"
 // A target is a URL argument.
 type target struct {
 	arg string // as typed
-	url string // what the Client checks: arg, or a bare path on pathSite
+	url string // arg, or a bare path on pathSite
+}
+
+// sent returns the URL that a request for t reaches, which the Client
+// checks as the Transport does: scheme, host and the request target
+// that net/http writes, whose path escapes what net/url escapes (`"` as
+// %22, { as %7B, …), without the userinfo and fragment. It returns t.url
+// when net/url cannot read it, as no request can be made of it.
+func (t target) sent() string {
+	u, err := url.Parse(t.url)
+	if err != nil {
+		return t.url
+	}
+	return u.Scheme + "://" + u.Host + u.RequestURI()
 }
 
 // parseTargets reads the URL arguments as the Client reads URLs, and

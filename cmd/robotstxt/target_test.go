@@ -49,6 +49,30 @@ func TestParseTargets(t *testing.T) {
 	}
 }
 
+// TestTargetSent checks that a target is checked as net/http sends a
+// request for it: the path escaped as net/url escapes it, its escapes
+// as written while it needs no other, the query as written, without
+// the userinfo and fragment.
+func TestTargetSent(t *testing.T) {
+	for _, tc := range []struct {
+		arg  string
+		bare bool
+		sent string
+	}{
+		{`http://u:p@h.test/a"b{c}?q="x"#f`, false, `http://h.test/a%22b%7Bc%7D?q="x"`},
+		{"HTTPS://Example.COM", false, "https://Example.COM/"},
+		{"/a b^c|d", true, pathSite + "/a%20b%5Ec%7Cd"},
+		{"/%7e/*/x;y", true, pathSite + "/%7e/*/x;y"},
+		{`/é"*`, true, pathSite + "/%C3%A9%22%2A"},
+		{"//x?", true, pathSite + "//x?"},
+	} {
+		got, err := parseTargets([]string{tc.arg}, tc.bare)
+		if err != nil || len(got) != 1 || got[0].sent() != tc.sent {
+			t.Errorf("parseTargets(%q, %v) = %+v, %v; want it sent as %q", tc.arg, tc.bare, got, err, tc.sent)
+		}
+	}
+}
+
 // TestMatchPathAsTheClient checks that the path explain matches rules
 // against is the one the Client matches: a path starting with "//" is a
 // path, not read as a host, and the Client decides as the rules that

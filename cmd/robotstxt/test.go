@@ -52,7 +52,7 @@ func runTest(cmd *command, args []string, e env) int {
 		}
 		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
 		if c.p != nil && c.d.Allowed {
-			printPrefs(e.stdout, width, prefItems(c.p, r.agent, t.url, true))
+			printPrefs(e.stdout, width, prefItems(c.p, r.agent, t.sent(), true))
 		}
 		return code, nil
 	})
@@ -113,7 +113,7 @@ func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explaine
 	for i, t := range targets {
 		switch {
 		case *rf.file == "":
-			_, doc, err = f.read(context.Background(), t.url)
+			_, doc, err = f.read(context.Background(), t.sent())
 		case doc == nil:
 			doc, err = readDocument(context.Background(), *rf.file, cfg, e)
 		}
@@ -141,7 +141,7 @@ func (x *explainer) check(t target) checked {
 	if x.c == nil {
 		return checked{t: t, d: *x.doc.live, err: x.doc.liveErr}
 	}
-	d, err := x.c.Check(context.Background(), t.url)
+	d, err := x.c.Check(context.Background(), t.sent())
 	return checked{t: t, d: d, err: err, p: x.p}
 }
 

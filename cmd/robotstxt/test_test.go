@@ -85,6 +85,21 @@ func TestTestShowsRulesAsWritten(t *testing.T) {
 	}
 }
 
+// TestTestAsSent: a URL is tested as net/http sends it, as the Transport
+// checks it: `"` as %22 and { as %7B, and a '*' in a path net/http
+// escapes as %2A; it is shown as typed.
+func TestTestAsSent(t *testing.T) {
+	r := runCmd(t, "User-agent: *\nDisallow: /a%22\nDisallow: /*%7B*%2A\n", "test", "-file", "-", `/a"b`, `https://example.com/x{y*`, "/x*")
+	want := []string{
+		`DISALLOW  /a"b                      (line 2: Disallow: /a%22)`,
+		`DISALLOW  https://example.com/x{y*  (line 3: Disallow: /*%7B*%2A)`,
+		`ALLOW     /x*                       (no rule matched)`,
+	}
+	if got := outputLines(r.stdout); r.code != exitDisallowed || !slices.Equal(got, want) {
+		t.Errorf("exit %d, output:\n%s\nwant:\n%s", r.code, r.stdout, strings.Join(want, "\n"))
+	}
+}
+
 func TestTestRFC9309(t *testing.T) {
 	body := "User-agent: *\nDisallow: /\n"
 	if r := runCmd(t, body, "test", "-file", "-", "/robots.txt"); r.code != exitDisallowed {

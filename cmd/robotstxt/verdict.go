@@ -93,12 +93,14 @@ var urlJSONHelp = fmt.Sprintf(`With -json, each URL gives one JSON object on one
    "usage": {"train-ai": "n"}, "status": 200, "detail": "…"}
 verdict is allowed, disallowed or deferred (robots.txt unreachable);
 rule is the deciding Allow or Disallow rule, its pattern as matched and
-its line as written, or null when no rule decided; status is the HTTP
-status of the robots.txt, absent for a file or when no response
-arrived; detail is what the text output says in parentheses; usage
-holds, for a URL the crawler may fetch, the preferences y or n that
-Content-Usage rules and Content-Signal records state for the
-vocabulary's labels, %s.
+its line as written, or null when no rule decided; served is the path
+and query a server would serve for the URL when that, not the URL as
+written, is what robots.txt disallows (/private/x for /a/../private/x),
+absent otherwise; status is the HTTP status of the robots.txt, absent
+for a file or when no response arrived; detail is what the text output
+says in parentheses; usage holds, for a URL the crawler may fetch, the
+preferences y or n that Content-Usage rules and Content-Signal records
+state for the vocabulary's labels, %s.
 Control and bidi characters in strings are JSON escapes such as \u001b.`, andList(labels))
 
 // A checked is what a command found for one URL: the Client's decision,
@@ -109,6 +111,7 @@ type checked struct {
 	d   robotstxt.Decision
 	err error
 	p   *parsed
+	led string // where the URL redirected, which d disallows; "" for the URL itself (check)
 }
 
 // lines returns the lines of the robots.txt as written, none without one.
@@ -135,8 +138,9 @@ func (c checked) result(agent string, pref func(label string) robotstxt.Pref, wi
 }
 
 // detail is what the text output says of c in parentheses: why (see
-// reason), after the status of the robots.txt when withStatus is set, and
-// whether the answer is stale.
+// reason), after the status of the robots.txt when withStatus is set and
+// where the URL redirected when c is of that, and whether the answer is
+// stale.
 func (c checked) detail(withStatus bool) string {
 	s := c.reason()
 	if withStatus {
@@ -145,6 +149,9 @@ func (c checked) detail(withStatus bool) string {
 			status = fmt.Sprintf("status %d", c.d.Status)
 		}
 		s = status + "; " + s
+	}
+	if c.led != "" {
+		s = "redirected to " + c.led + "; " + s
 	}
 	if c.d.Stale {
 		s += "; stale copy"

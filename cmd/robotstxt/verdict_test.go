@@ -7,6 +7,8 @@ import (
 	"maps"
 	"net/http"
 	"os/exec"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -220,7 +222,7 @@ func TestJSONHelp(t *testing.T) {
 		{"check", urlResult{Rule: rule, Status: 200}},
 		{"test", urlResult{Rule: rule, Status: 200}},
 		{"explain", urlResult{Rule: rule, Status: 200}},
-		{"lint", report{Diagnostics: []finding{{Severity: sevError, Code: codeParser}}}},
+		{"lint", report{Diagnostics: []finding{{Severity: sevError, Code: codeTooMany}}}},
 	} {
 		c := lookup(tc.cmd)
 		help := runCmd(t, "", "help", tc.cmd).stdout
@@ -259,6 +261,51 @@ func TestJSONHelp(t *testing.T) {
 			t.Errorf("the -json help does not name the label %s", l)
 		}
 	}
+}
+
+// TestJSONHelpNamesEveryField checks that the -json help of each command
+// names every field its objects can hold, those omitted when empty too,
+// nested ones included.
+func TestJSONHelpNamesEveryField(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		sample any
+	}{
+		{"check", checkResult{}},
+		{"test", urlResult{}},
+		{"explain", explanation{}},
+		{"lint", report{}},
+	} {
+		for _, name := range jsonNames(reflect.TypeOf(tc.sample)) {
+			if !regexp.MustCompile(`(^|[^a-z_])` + name + `([^a-z_]|$)`).MatchString(lookup(tc.cmd).json) {
+				t.Errorf("%s -json can write %q, which its help does not name", tc.cmd, name)
+			}
+		}
+	}
+}
+
+// jsonNames returns the names that encoding/json gives the fields of the
+// type t, of the structs within them too.
+func jsonNames(t reflect.Type) []string {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice:
+		return jsonNames(t.Elem())
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	var names []string
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		if f.IsExported() && !f.Anonymous && name != "-" {
+			names = append(names, name)
+			names = append(names, jsonNames(f.Type)...)
+		}
+	}
+	return names
 }
 
 // jsonKeys returns the keys of the objects in v, a decoded JSON value,
