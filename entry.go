@@ -147,7 +147,7 @@ func (e *entry) frozen() bool {
 // cost returns the bytes e retains now, for the cache's byte budget.
 func (e *entry) cost() int64 {
 	if cr := e.rules.Load(); cr != nil {
-		return e.base + int64(cr.t.Size()) + rulesOverhead
+		return e.base + int64(cr.t.Size()) + rulesOverhead + cr.signalSize()
 	}
 	return e.base
 }

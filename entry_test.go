@@ -258,3 +258,24 @@ func TestEntryCrawlDelayRoundedUp(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryCostCountsSignal: the Content-Signal preferences an entry's
+// rules keep, up to tens of kilobytes in a hostile file, count against
+// the byte budget.
+func TestEntryCostCountsSignal(t *testing.T) {
+	var plain, signalled entry
+	plain.setRules([]byte("User-agent: *\nDisallow: /x\n"), nil, ModeGoogle, []string{"bot"})
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /x\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "Content-Signal: label-%d=no\n", i)
+	}
+	signalled.setRules([]byte(b.String()), nil, ModeGoogle, []string{"bot"})
+	cr := signalled.rules.Load()
+	if cr.signal == nil || len(cr.signal.members) < 20000 {
+		t.Fatalf("the file's signal holds %v", cr.signal)
+	}
+	if got := signalled.cost() - int64(cr.t.Size()); got < plain.cost()-int64(plain.rules.Load().t.Size())+int64(len(cr.signal.members)) {
+		t.Errorf("cost beyond the table %d, want at least %d more than without the signal", got, len(cr.signal.members))
+	}
+}

@@ -255,6 +255,15 @@ type agentRules struct {
 	signal *Usage
 }
 
+// signalSize returns the bytes a's Content-Signal preferences hold: up to
+// usage.MaxLen, which a hostile file reaches.
+func (a *agentRules) signalSize() int64 {
+	if a.signal == nil {
+		return 0
+	}
+	return int64(len(a.signal.members))
+}
+
 // selected is the one group of an agentRules' table; nothing changes it.
 var selected = []int{0}
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/quote"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
@@ -97,7 +98,7 @@ func ParseContentSignal(value string) (string, error) {
 		}
 		if why != "" {
 			if bad++; first == nil {
-				first = fmt.Errorf("pair %q: %s", strings.Trim(pair, " \t"), why)
+				first = fmt.Errorf("pair %q: %s", quote.Cut(strings.Trim(pair, " \t"), quote.Max), why)
 			}
 		}
 		if kept {

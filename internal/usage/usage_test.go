@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsgate/robotstxt/internal/quote"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 )
 
@@ -84,6 +85,8 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"/blog/ ai-train=yes", "", `pair "/blog/ ai-train=yes": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 		{"search=yes;x", "", `pair "search=yes;x": search takes yes or no`},
 		{"/a other=no; ai-train=nope", "", `pair "/a other=no; ai-train=nope": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
+		// An error quotes at most quote.Max bytes of a pair.
+		{"/" + strings.Repeat("x", 1000) + " other", "", `pair "/` + strings.Repeat("x", quote.Max-4) + `…": no`},
 	} {
 		m, err := ParseContentSignal(tc.in)
 		if m != tc.members || (err == nil) != (tc.err == "") || err != nil && !strings.HasPrefix(err.Error(), tc.err) {
