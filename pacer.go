@@ -85,12 +85,13 @@ type paceState struct {
 	busy      uint64 // ID of the turn in flight, 0 for none
 	busyUntil int64  // when the turn in flight stops holding others back
 	end       int64  // when the previous turn ended
-	interval  int64  // the interval the previous turn ended with
+	interval  int64  // the longest interval a turn ended with while s lived
 	hold      int64  // no turn before this
 }
 
 // dropAt is when s no longer affects any Take with an interval no longer
-// than the one it was last given.
+// than the longest it was given: a shorter one another crawler's turn
+// ended with must not drop the state a longer one waits for.
 func (s *paceState) dropAt() int64 {
 	t := max(s.hold, s.end+s.interval)
 	if s.busy != 0 {
@@ -188,7 +189,7 @@ func (p *memPacer) Done(_ context.Context, authority string, id uint64, interval
 		// This turn's lease may have run out and another turn begun and
 		// ended since; ending later than it did is only more cautious.
 		s.busy, s.busyUntil = 0, 0
-		s.end, s.interval = now, span(interval)
+		s.end, s.interval = now, max(s.interval, span(interval))
 	}
 	if hold > 0 {
 		s.hold = max(s.hold, now+span(hold))

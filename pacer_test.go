@@ -165,6 +165,35 @@ func TestMemPacerTake(t *testing.T) {
 	}
 }
 
+// TestMemPacerKeepsTheLongerInterval: a turn that ends with a shorter
+// interval (another crawler's Crawl-delay) does not let the state go
+// before a longer one asked before it would.
+func TestMemPacerKeepsTheLongerInterval(t *testing.T) {
+	p := newMemPacer()
+	ctx := context.Background()
+	const a = "https://a.example:443"
+	first, _, _, _ := takeTurn(ctx, p, a, time.Hour)
+	_ = endTurn(ctx, p, first, 0)
+	sh := p.shard(a)
+	sh.mu.Lock()
+	s := sh.m[a]
+	s.end -= int64(time.Hour - time.Millisecond) // the hour all but over
+	sh.m[a] = s
+	sh.mu.Unlock()
+	time.Sleep(2 * time.Millisecond)
+	second, _, ok, err := takeTurn(ctx, p, a, time.Millisecond)
+	if !ok || err != nil {
+		t.Fatalf("Take at a millisecond: %v, %v", ok, err)
+	}
+	_ = endTurn(ctx, p, second, 0)
+	sh.mu.Lock()
+	s = sh.m[a]
+	sh.mu.Unlock()
+	if s.dropAt() < s.end+int64(time.Hour) {
+		t.Errorf("the state drops %v after the last turn, want an hour", time.Duration(s.dropAt()-s.end))
+	}
+}
+
 // TestMemPacerLongestSpans: an interval or a hold of any length, the
 // longest a Duration holds included (a "no bound" WithMaxHold), holds the
 // authority back for at most pacing.MaxAhead; summed with the clock it

@@ -19,7 +19,9 @@ import (
 //	busy   token of the turn in flight (absent when none)
 //	until  when that turn stops holding others back (its lease)
 //	end    when the previous turn ended
-//	iv     the interval it ended with
+//	iv     the longest interval a turn ended with while the key lived:
+//	       its expiry, which must not end a longer interval another
+//	       crawler's Take waits for (each Take waits by its own)
 //	hold   no turn before this (Retry-After)
 //
 // Both scripts take a turn's token, interval and lease and maxAhead as
@@ -94,8 +96,8 @@ var paceDoneScript = redis.NewScript(paceRead + `
 if ARGV[1] ~= '' and (busy == ARGV[1] or not busy or now >= busyUntil) then
 	redis.call('HDEL', k, 'busy', 'until')
 	busy = false
-	ended, lastIv = now, tonumber(ARGV[2])
-	redis.call('HSET', k, 'end', string.format('%.0f', ended), 'iv', ARGV[2])
+	ended, lastIv = now, math.max(lastIv, tonumber(ARGV[2]))
+	redis.call('HSET', k, 'end', string.format('%.0f', ended), 'iv', string.format('%.0f', lastIv))
 end
 local h = tonumber(ARGV[5])
 if h > 0 and now + h > hold then

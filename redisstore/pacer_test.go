@@ -257,6 +257,28 @@ func TestPacerKeyExpires(t *testing.T) {
 	}
 }
 
+// TestPacerKeyOutlivesAShorterInterval: a turn that ends with a shorter
+// interval (another crawler's Crawl-delay) keeps the state as long as the
+// longer one before it asks: else the key would expire, and the crawler
+// with the longer interval get its next turn too soon.
+func TestPacerKeyOutlivesAShorterInterval(t *testing.T) {
+	checkLeaks(t)
+	s, admin, _ := newStore(t)
+	ctx := context.Background()
+	if err := done(ctx, s, takeTurn(t, s, authority, 3*time.Second), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := done(ctx, s, takeTurn(t, s, authority, 10*time.Millisecond), 0); err != nil {
+		t.Fatal(err)
+	}
+	if ttl := admin.PTTL(ctx, s.paceKey(authority)).Val(); ttl < 2*time.Second {
+		t.Errorf("TTL after a shorter turn = %v, want the longer interval, 3s", ttl)
+	}
+	if _, wait, ok, err := take(ctx, s, authority, 3*time.Second); err != nil || ok || wait < 2*time.Second {
+		t.Errorf("Take at the longer interval = %v, %v, %v; want a wait of about 3s", wait, ok, err)
+	}
+}
+
 // TestPacerReplacesGarbage: a key of another type is replaced.
 func TestPacerReplacesGarbage(t *testing.T) {
 	checkLeaks(t)
