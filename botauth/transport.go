@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/target"
 )
 
 // NewTransport returns a RoundTripper that signs a copy of each request as
@@ -69,7 +71,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // signature it can replay to the first site. A hop whose request before
 // it is unknown is refused when its Host names another server than its
 // URL; one whose Host spells its URL's host otherwise (case, a final
-// dot, the default port), as robotstxt's Transport sends it, is not.
+// dot, the default port, an IPv6 form), as robotstxt's Transport sends
+// it, is not.
 func keptHost(req *http.Request) error {
 	if req.Response == nil || req.Host == "" || req.URL == nil || sameServer(req.Host, req.URL) {
 		return nil
@@ -85,20 +88,12 @@ func keptHost(req *http.Request) error {
 }
 
 // sameServer reports whether the Host host names u's server: the same
-// authority but for case, a final dot and the default port.
+// authority as robotstxt keys it (case, a final dot, the default port and
+// an IPv6 literal's spelling aside).
 func sameServer(host string, u *url.URL) bool {
-	a, err := authority(host, u.Scheme)
-	b, err2 := authority(u.Host, u.Scheme)
-	return err == nil && err2 == nil && withoutDot(a) == withoutDot(b)
-}
-
-// withoutDot returns authority without the final dot of its host name.
-func withoutDot(authority string) string {
-	name, port := authority, ""
-	if i := strings.LastIndexByte(authority, ':'); i >= 0 && !strings.Contains(authority[i:], "]") {
-		name, port = authority[:i], authority[i:]
-	}
-	return strings.TrimSuffix(name, ".") + port
+	a, _, err := target.Split(u.Scheme+"://"+host+"/", nil)
+	b, _, err2 := target.Split(u.Scheme+"://"+u.Host+"/", nil)
+	return err == nil && err2 == nil && string(a) == string(b)
 }
 
 // CloseIdleConnections closes the idle connections of next.

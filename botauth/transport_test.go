@@ -442,4 +442,11 @@ func TestKeptHostSpellings(t *testing.T) {
 			t.Errorf("Host %q on a hop to %s: %v, want kept %v", host, hop.URL, err, kept)
 		}
 	}
+	for host, u := range map[string]string{"127.0.0.1:8080": "http://[::ffff:127.0.0.1]:8080/", "[2001:db8::1]": "http://[2001:DB8::0001]/"} {
+		hop, _ := http.NewRequest(http.MethodGet, u, nil)
+		hop.Host, hop.Response = host, &http.Response{Request: prev}
+		if err := keptHost(hop); err != nil {
+			t.Errorf("Host %q on a hop to %s: %v, want none kept", host, u, err)
+		}
+	}
 }
