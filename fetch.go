@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/textproto"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/robotsgate/robotstxt/internal/body"
 )
@@ -80,13 +81,12 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
 				outcome = valid(p(err))
 			}
-			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) ||
-				errors.As(err, new(textproto.ProtocolError)) {
+			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer) {
 				// Whatever the policy: no response has rules to read, a
 				// robots.txt a guard refused is never "no robots.txt",
-				// nor is a hop that could not be sent, nor a response
-				// whose header net/http could not read (a redirect's
-				// Location with a control byte).
+				// nor is a hop that could not be sent, nor an answer
+				// net/http could not read (a redirect's Location with a
+				// control byte, a status of four digits).
 				outcome = OutcomeUnreachable
 			}
 			return fetchResult{outcome: outcome, redirects: kept(led), err: err}
@@ -151,6 +151,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	}
 }
 
+// errAnswer is wrapped when a server began to answer but net/http could
+// not read its answer: no failure to reach it, which WithErrorPolicy maps.
+var errAnswer = errors.New("the server's answer could not be read")
+
 // followed reports whether a fetch follows a response of status to its
 // Location: not a 304 (see classify), nor a 305, a proxy to use.
 func followed(status int) bool {
@@ -182,7 +186,10 @@ func valid(o Outcome) Outcome {
 // send sends one GET to authority, taking its turn (see pace), with the
 // configured headers and prev's validators.
 func (f *fetcher) send(ctx context.Context, target, authority string, prev *entry) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, fetchKey{}, f), http.MethodGet, target, nil)
+	var answered atomic.Bool // the server began to answer
+	trace := &httptrace.ClientTrace{GotFirstResponseByte: func() { answered.Store(true) }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.WithValue(ctx, fetchKey{}, f), trace),
+		http.MethodGet, target, nil)
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: request for %s: %w", capQuote(target), err)
 	}
@@ -209,6 +216,9 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	var resp *http.Response
 	defer func() { done(resp) }() // the response has arrived, or none will (a panic too)
 	resp, err = f.hc.Do(req)
+	if err != nil && answered.Load() {
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errAnswer, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)
 	}

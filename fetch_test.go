@@ -122,12 +122,14 @@ func TestFetchRedirects(t *testing.T) {
 			}
 		}
 	})
-	// A Location with a control byte: net/http cannot read the header,
-	// so it reports an error and no response; a server answered all the
-	// same, and a response whose header cannot be read is never
-	// allow-all, whatever the error policy.
+	// A Location with a control byte, a status of four digits, two
+	// lengths, a coding under chunked: net/http cannot read the head, so
+	// it reports an error and no response; a server answered all the
+	// same, and an answer that cannot be read is never allow-all,
+	// whatever the error policy.
 	t.Run("header net/http cannot read", func(t *testing.T) {
-		for _, head := range []string{"301 Moved\r\nLocation: /robots\x01.txt", "200 OK\r\nNo colon"} {
+		for _, head := range []string{"301 Moved\r\nLocation: /robots\x01.txt", "200 OK\r\nNo colon", "2000 OK",
+			"301 Moved\r\nLocation: /r\r\nContent-Length: 1\r\nContent-Length: 2", "200 OK\r\nTransfer-Encoding: chunked, gzip"} {
 			p := newHostilePeer(t, func(w io.Writer, _ <-chan struct{}) {
 				_, _ = io.WriteString(w, "HTTP/1.1 "+head+"\r\nContent-Length: 0\r\n\r\n")
 			})

@@ -259,9 +259,8 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // §2.3.1.4 asks. errors.As finds a *net.DNSError or *net.OpError in the
 // HTTP client's error; an archiver may return OutcomeAllowAll for a host
 // that no longer resolves. OutcomeRules counts as OutcomeUnreachable, as
-// does any outcome for a connection [PublicOnly] refused or a response
-// whose header net/http could not read (a *textproto.ProtocolError: a
-// server answered). With a
+// does any outcome for a connection [PublicOnly] refused or an answer
+// net/http could not read (the server sent a byte of it). With a
 // [Store], p is also asked of an allow-all another process's policy gave
 // a failure, with an error that holds none of it (the Store keeps no
 // error): the Client takes the allow-all only if p allows all then too,
