@@ -49,17 +49,30 @@ type Body struct {
 // undone, is compressed still: a coding no header line declared, as when
 // net/http undoes one gzip and drops every Content-Encoding line, and a
 // second stays. It starts as a gzip stream (RFC 1952 §2.3.1) or a
-// Zstandard frame (RFC 8878 §3.1.1) does, which no text does, or as a
-// zlib stream (RFC 1950 §2.2), which text may ("x^"), and is not UTF-8.
+// Zstandard frame (RFC 8878 §3.1.1) does, which no text does, or is a
+// zlib stream (RFC 1950), whose two-byte header text may start with
+// ("x^", "(r"): one that inflates, checksum and all, or for zlibProbe
+// bytes.
 func Compressed(b []byte) bool {
 	switch {
 	case len(b) < 2:
 		return false
 	case b[0] == 0x1f && b[1] == 0x8b, bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		return true
+	case b[0]&0x0f != 8 || b[0]>>4 > 7 || (uint(b[0])<<8|uint(b[1]))%31 != 0:
+		return false
 	}
-	return b[0]&0x0f == 8 && b[0]>>4 <= 7 && (uint(b[0])<<8|uint(b[1]))%31 == 0 && !utf8.Valid(b)
+	zr, err := zlib.NewReader(bytes.NewReader(b))
+	if err == nil {
+		_, err = io.Copy(io.Discard, io.LimitReader(zr, zlibProbe))
+	}
+	return err == nil
 }
+
+// zlibProbe is how much of a zlib stream Compressed inflates when it does
+// not end sooner: no text inflates that far, and a stream built to
+// inflate a thousandfold costs no more.
+const zlibProbe = 64 << 10
 
 // maxCodings bounds how many content codings Read undoes in a row.
 const maxCodings = 4

@@ -211,13 +211,15 @@ func TestCompressed(t *testing.T) {
 	_, _ = zw.Write([]byte(strings.Repeat("User-agent: *\nDisallow: /\n", 20)))
 	_ = zw.Close()
 	for b, want := range map[string]bool{
-		"\x1f\x8b\x08\x00":             true,
-		"\x28\xb5\x2f\xfd\x00":         true,
-		z.String():                     true,
-		"x^ User-agent: *\n":           false, // a zlib header, but UTF-8
-		"x\x01plain text in UTF-8\n":   false,
-		"User-agent: *\nDisallow: /\n": false,
-		"x":                            false,
+		"\x1f\x8b\x08\x00":              true,
+		"\x28\xb5\x2f\xfd\x00":          true,
+		z.String():                      true,
+		"x^ User-agent: *\n":            false, // a zlib header, but text
+		"x\x01plain text in UTF-8\n":    false,
+		"(r\xe9sum\xe9)\nDisallow: /\n": false, // Windows-1252
+		"x \xe9t\xe9\n":                 false,
+		"User-agent: *\nDisallow: /\n":  false,
+		"x":                             false,
 	} {
 		if got := Compressed([]byte(b)); got != want {
 			t.Errorf("Compressed(%q) = %v, want %v", b[:min(len(b), 12)], got, want)
