@@ -80,8 +80,6 @@ func TestCoarseClockMarginReadsTheExactClock(t *testing.T) {
 	}
 }
 
-// TestRetryAfter reads Retry-After as seconds or an HTTP date: a number of
-// seconds too large for int64 holds as long as any, not at all.
 // TestFreshnessReadsALongListInBoundedMemory: a Cache-Control of a
 // mebibyte of commas costs about its copy, not the tens of mebibytes the
 // parser would keep of it.
@@ -97,6 +95,8 @@ func TestFreshnessReadsALongListInBoundedMemory(t *testing.T) {
 	}
 }
 
+// TestRetryAfter reads Retry-After as seconds or an HTTP date: a number of
+// seconds too large for int64 holds as long as any, not at all.
 func TestRetryAfter(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {

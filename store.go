@@ -38,7 +38,13 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // [WithUnreachableAllowAfter] give it: Clients configured otherwise may
 // share a Store, the stricter answer standing; but a body is read as the
 // Client that fetched it cut it, whatever [WithBodyLimit] the reader has).
-// Keep a shared Store as private as the crawler's own configuration.
+// A value does not say which crawler fetched it: a server may answer one
+// User-Agent otherwise than another (a 403 to one alone reads as
+// allow-all), and the hops a fetch checked were checked for its product
+// tokens. Clients sharing a Store must send one User-Agent and product
+// tokens; give each other crawler a Store of its own (another
+// redisstore prefix). Keep a shared Store as private as the crawler's own
+// configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
 	Get(ctx context.Context, key string) ([]byte, error)

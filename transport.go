@@ -75,10 +75,10 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // with the Host its site's robots.txt was fetched with ("a.test" for a
 // Host or URL spelling it "A.TEST." or "a.test:80"), lest a server that
 // tells the spellings apart serve a site whose robots.txt was not read.
-// A request robots.txt disallows is not sent: RoundTrip returns a *[DisallowedError], or while
-// robots.txt is unreachable the Client's *[DeferredError]. These errors
-// reach the caller of http.Client.Do inside a *url.Error, which errors.Is
-// and errors.As see through.
+// A request robots.txt disallows is not sent: RoundTrip returns a
+// *[DisallowedError], or while robots.txt is unreachable the Client's
+// *[DeferredError]. These errors reach the caller of http.Client.Do
+// inside a *url.Error, which errors.Is and errors.As see through.
 //
 // Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
