@@ -102,7 +102,8 @@ func NewClient(opts ...Option) *Client {
 	}
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
-		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval)}
+		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval),
+			crawler: crawlerOf(cfg.userAgent, c.tokens)}
 	}
 	return c
 }

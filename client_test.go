@@ -1165,7 +1165,7 @@ func TestFailuresCountStopsAtItsBound(t *testing.T) {
 	if e.failures != maxFailures {
 		t.Errorf("failures %d after %d, want the bound", e.failures, maxFailures)
 	}
-	if _, err := decodeEntry(robotsKey(e.key), encodeTest(e)); err != nil {
+	if _, err := decodeEntry(robotsKey(e.key), encodeTest(e), testCrawler); err != nil {
 		t.Errorf("the entry does not survive the Store encoding: %v", err)
 	}
 }

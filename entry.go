@@ -256,10 +256,14 @@ func (e *entry) clone() *entry {
 
 // entryVersion begins every value the Client writes to a Store; values of
 // another version are a miss, so processes of different versions share one.
-const entryVersion = 7
+const entryVersion = 8
 
-// errCorruptEntry is wrapped by every decoding failure.
+// errCorruptEntry is wrapped by every decoding failure but errOtherCrawler.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
+
+// errOtherCrawler is the error of decodeEntry for a value another crawler
+// wrote (see Store).
+var errOtherCrawler = errors.New("robotstxt: cache entry of another User-Agent or product tokens")
 
 // The flags of the Store encoding.
 const (
@@ -267,16 +271,17 @@ const (
 	flagNonPublic = 2
 )
 
-// encodeEntry encodes k's entry e for a Store: after the version, key, outcome and
-// flags come bounded varints, times in Unix milliseconds, length-prefixed
-// strings and last the body after its dictionary's id (0 for no body).
-// decodeEntry reads the fields in the same order.
-func encodeEntry(k key, e *entry) []byte {
+// encodeEntry encodes k's entry e, fetched by crawler (see crawlerOf), for
+// a Store: after the version, key, crawler, outcome and flags come bounded
+// varints, times in Unix milliseconds, length-prefixed strings and last
+// the body after its dictionary's id (0 for no body). decodeEntry reads
+// the fields in the same order.
+func encodeEntry(k key, e *entry, crawler uint64) []byte {
 	p := &e.persisted
-	n := 3 + binary.MaxVarintLen32 + len(k.store()) + 13*binary.MaxVarintLen64 +
+	n := 11 + binary.MaxVarintLen32 + len(k.store()) + 13*binary.MaxVarintLen64 +
 		len(p.etag) + len(p.lastMod) + len(p.redirects) + len(p.errText) + len(e.body)
 	b := append(make([]byte, 0, n), entryVersion)
-	b = appendString(b, k.store())
+	b = binary.LittleEndian.AppendUint64(appendString(b, k.store()), crawler)
 	var flags byte
 	if p.stale {
 		flags |= flagStale
@@ -301,10 +306,12 @@ func encodeEntry(k key, e *entry) []byte {
 	return appendString(binary.AppendUvarint(b, dict), string(e.body))
 }
 
-// decodeEntry parses a value made by encodeEntry for k. It never
-// panics; a value it does not fully understand is an error, and so is one
-// encoded for another key, which is not this authority's robots.txt.
-func decodeEntry(k key, b []byte) (*entry, error) {
+// decodeEntry parses a value made by encodeEntry for k and crawler. It
+// never panics; a value it does not fully understand is an error, and so
+// is one encoded for another key, which is not this authority's
+// robots.txt, or by another crawler, which the server may have answered
+// otherwise.
+func decodeEntry(k key, b []byte, crawler uint64) (*entry, error) {
 	key := k.store()
 	if len(b) < 1 || b[0] != entryVersion {
 		return nil, fmt.Errorf("%w: not version %d", errCorruptEntry, entryVersion)
@@ -313,9 +320,13 @@ func decodeEntry(k key, b []byte) (*entry, error) {
 	if k := d.bytes(len(key) + 1); d.err == nil && string(k) != key {
 		return nil, fmt.Errorf("%w: written for another authority", errCorruptEntry)
 	}
-	if d.err != nil || len(d.b) < 2 {
+	if d.err != nil || len(d.b) < 10 {
 		return nil, fmt.Errorf("%w: truncated", errCorruptEntry)
 	}
+	if binary.LittleEndian.Uint64(d.b) != crawler {
+		return nil, errOtherCrawler
+	}
+	d.b = d.b[8:]
 	e := &entry{key: k.authority}
 	p := &e.persisted
 	p.outcome, p.stale, p.nonPublic = Outcome(d.b[0]), d.b[1]&flagStale != 0, d.b[1]&flagNonPublic != 0

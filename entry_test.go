@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/robotsgate/robotstxt/internal/agent"
 )
 
 func sampleEntries() []*entry {
@@ -47,10 +49,10 @@ func TestEntryRoundTrip(t *testing.T) {
 		if b[0] != entryVersion {
 			t.Fatalf("first byte %d", b[0])
 		}
-		if len(b) > len(e.key)+len(e.body)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+48 {
+		if len(b) > len(e.key)+len(e.body)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+56 { // 8 of them the crawler
 			t.Errorf("encoding of %s is %d bytes: not compact", e.key, len(b))
 		}
-		got, err := decodeEntry(robotsKey(e.key), b)
+		got, err := decodeEntry(robotsKey(e.key), b, testCrawler)
 		if err != nil {
 			t.Fatalf("%s: %v", e.key, err)
 		}
@@ -86,7 +88,7 @@ func TestEntryBoundToKey(t *testing.T) {
 	e := sampleEntries()[0]
 	b := encodeTest(e)
 	for _, other := range []string{"https://evil.example:443", "https://example.com:4433", "http://example.com:443", "", e.key + "x"} {
-		if got, err := decodeEntry(robotsKey(other), b); !errors.Is(err, errCorruptEntry) {
+		if got, err := decodeEntry(robotsKey(other), b, testCrawler); !errors.Is(err, errCorruptEntry) {
 			t.Errorf("decoded %s's value under %q: %+v, %v", e.key, other, got, err)
 		}
 	}
@@ -95,7 +97,7 @@ func TestEntryBoundToKey(t *testing.T) {
 func TestEntryDecodeRejects(t *testing.T) {
 	const key = "https://example.com:443"
 	good := encodeTest(sampleEntries()[0])
-	at := 1 + 1 + len(key) // the outcome byte: after the version and the key
+	at := 1 + 1 + len(key) + 8 // the outcome byte: after the version, the key and the crawler
 	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return b }
 	long := sampleEntries()[0]
 	long.etag = strings.Repeat("e", maxServerText+1)
@@ -122,9 +124,12 @@ func TestEntryDecodeRejects(t *testing.T) {
 			binary.AppendUvarint(nil, bodyDictID+1), 1),
 	}
 	for name, b := range cases {
-		if e, err := decodeEntry(robotsKey(key), b); err == nil || !errors.Is(err, errCorruptEntry) {
+		if e, err := decodeEntry(robotsKey(key), b, testCrawler); err == nil || !errors.Is(err, errCorruptEntry) {
 			t.Errorf("%s: decoded %+v, %v", name, e, err)
 		}
+	}
+	if e, err := decodeEntry(robotsKey(key), good, testCrawler+1); !errors.Is(err, errOtherCrawler) {
+		t.Errorf("another crawler's value: decoded %+v, %v; want errOtherCrawler", e, err)
 	}
 }
 
@@ -135,11 +140,11 @@ func FuzzDecodeEntry(f *testing.F) {
 	f.Add("", []byte{})
 	f.Add("k", []byte{entryVersion})
 	f.Fuzz(func(t *testing.T, key string, b []byte) {
-		e, err := decodeEntry(robotsKey(key), b)
+		e, err := decodeEntry(robotsKey(key), b, testCrawler)
 		if err != nil {
 			return
 		}
-		again, err := decodeEntry(robotsKey(key), encodeTest(e))
+		again, err := decodeEntry(robotsKey(key), encodeTest(e), testCrawler)
 		if err != nil {
 			t.Fatalf("re-decoding a decoded entry: %v", err)
 		}
@@ -187,7 +192,7 @@ func TestStampAddSaturates(t *testing.T) {
 func TestEntryDecodeOwnsBody(t *testing.T) {
 	e := sampleEntries()[0]
 	b := encodeTest(e)
-	got, err := decodeEntry(robotsKey(e.key), b)
+	got, err := decodeEntry(robotsKey(e.key), b, testCrawler)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +210,11 @@ func robotsKey(authority string) key {
 }
 
 // encodeTest encodes e for the Store under its robots.txt's key.
-func encodeTest(e *entry) []byte { return encodeEntry(robotsKey(e.key), e) }
+// testCrawler is the crawler of the values encodeTest makes: a Client's
+// of the default User-Agent, as newTestClient makes.
+var testCrawler = crawlerOf(agent.DefaultUserAgent, []string{"robotstxt"})
+
+func encodeTest(e *entry) []byte { return encodeEntry(robotsKey(e.key), e, testCrawler) }
 
 var updateEntry = flag.Bool("update-entry", false, "write the golden Store encoding of a new entryVersion")
 
@@ -217,7 +226,7 @@ var updateEntry = flag.Bool("update-entry", false, "write the golden Store encod
 func TestEntryGolden(t *testing.T) {
 	var got bytes.Buffer
 	for _, e := range sampleEntries() {
-		fmt.Fprintf(&got, "%x\n", encodeTest(e))
+		fmt.Fprintf(&got, "%x\n", encodeEntry(robotsKey(e.key), e, 0x7465737463726177))
 	}
 	path := filepath.Join("testdata", "store", fmt.Sprintf("v%d.hex", entryVersion))
 	want, err := os.ReadFile(path)

@@ -720,7 +720,10 @@ func TestHopChainFailureIsNotTheSites(t *testing.T) {
 		t.Errorf("the victim's failure in another's chain is cached: %+v", e.persisted)
 	}
 	if b := store.get("http://victim.test:80"); b != nil {
-		if e, err := decodeEntry(robotsKey("http://victim.test:80"), b); err == nil && !e.good() {
+		switch e, err := decodeEntry(robotsKey("http://victim.test:80"), b, c.tier.crawler); {
+		case err != nil:
+			t.Errorf("the victim's value in the Store: %v", err)
+		case !e.good():
 			t.Errorf("the victim's failure in another's chain is in the Store: %+v", e.persisted)
 		}
 	}

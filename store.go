@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"log/slog"
 	"time"
 
@@ -38,13 +40,13 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // [WithUnreachableAllowAfter] give it: Clients configured otherwise may
 // share a Store, the stricter answer standing; but a body is read as the
 // Client that fetched it cut it, whatever [WithBodyLimit] the reader has).
-// A value does not say which crawler fetched it: a server may answer one
-// User-Agent otherwise than another (a 403 to one alone reads as
-// allow-all), and the hops a fetch checked were checked for its product
-// tokens. Clients sharing a Store must send one User-Agent and product
-// tokens; give each other crawler a Store of its own (another
-// redisstore prefix). Keep a shared Store as private as the crawler's own
-// configuration.
+// A value is also bound to the User-Agent and product tokens of the Client
+// that fetched it, since a server may answer one crawler otherwise than
+// another (a 403 to one alone reads as allow-all) and a fetch's hops were
+// checked for its tokens: a Client that sends others reads it as a miss.
+// Give each crawler a Store of its own (another redisstore prefix), lest
+// they overwrite each other's values. Keep a shared Store as private as
+// the crawler's own configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
 	Get(ctx context.Context, key string) ([]byte, error)
@@ -75,6 +77,19 @@ type sharedTier struct {
 	*Client
 	store    Store
 	throttle *logthrottle.Throttle
+	crawler  uint64 // binds values to this Client's crawler (see crawlerOf)
+}
+
+// crawlerOf returns what binds a stored value to the crawler that fetched
+// it: an FNV-1a hash of the User-Agent it sends and the product tokens it
+// matches.
+func crawlerOf(userAgent string, tokens []string) uint64 {
+	h := fnv.New64a()
+	_, _ = io.WriteString(h, userAgent)
+	for _, t := range tokens {
+		_, _ = io.WriteString(h, "\x00"+t)
+	}
+	return h.Sum64()
 }
 
 // get returns k's stored entry, or nil; failed reports a Store failure
@@ -90,7 +105,7 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 		t.fail("get", k, err)
 		return nil, true
 	}
-	e, err = decodeEntry(k, b)
+	e, err = decodeEntry(k, b, t.crawler)
 	if err == nil {
 		err = t.plausible(k, e)
 	}
@@ -189,7 +204,7 @@ func (t *sharedTier) set(k key, e *entry) {
 	ttl := max(e.expires.add(keep).sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()
-	if err := t.store.Set(ctx, k.store(), encodeEntry(k, e), ttl); err != nil {
+	if err := t.store.Set(ctx, k.store(), encodeEntry(k, e, t.crawler), ttl); err != nil {
 		t.fail("set", k, err)
 		return
 	}

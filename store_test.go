@@ -408,6 +408,41 @@ func TestStoreEntryBoundToItsKey(t *testing.T) {
 	}
 }
 
+// TestStoreEntryBoundToItsCrawler: a server may answer crawlers by their
+// User-Agent: its 403 to BlockedBot, an allow-all for it, does not answer
+// for OtherBot, which fetches the rules it is given itself; nor does a
+// Client of other product tokens take OtherBot's value.
+func TestStoreEntryBoundToItsCrawler(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.UserAgent(), "BlockedBot") {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		serve(200, privateRules)(w, r)
+	})
+	store := newMemStore()
+	ctx := context.Background()
+	blocked := newTestClient(t, WithStore(store), WithUserAgent("BlockedBot/1.0"))
+	if ok, err := blocked.Allowed(ctx, s.URL+"/private/x"); !ok || err != nil {
+		t.Fatalf("BlockedBot, answered 403: %v, %v; want allowed", ok, err)
+	}
+	other := newTestClient(t, WithStore(store), WithUserAgent("OtherBot/1.0"))
+	if ok, err := other.Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
+		t.Errorf("OtherBot after BlockedBot's 403: %v, %v; want disallowed by its own rules", ok, err)
+	}
+	tokens := newTestClient(t, WithStore(store), WithUserAgent("OtherBot/1.0"), WithProductTokens("otherbot", "extra"))
+	if _, err := tokens.Allowed(ctx, s.URL+"/x"); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.hits.Load(); n != 3 {
+		t.Errorf("%d fetches, want one a crawler", n)
+	}
+	if st := other.Stats().Store; st.Hits != 0 {
+		t.Errorf("OtherBot took %d values from the Store", st.Hits)
+	}
+}
+
 // TestCacheStoreLookupInCallersGoroutine: a memory miss looks in the
 // Store under the caller's context as well as the Store timeout. A hit
 // is served to a caller whose context can end; a caller that gives up
