@@ -15,10 +15,10 @@
 // it, TTLs of a month (which a Client writes), calls whose context is
 // already done, and concurrent use. When the Store is also a
 // [robotstxt.Leaser], Run checks its leases as well: exclusive per key,
-// freed by release, not freed by a former holder's late release, and
-// expiring after their TTL.
+// freed by release, not freed by a former holder's late release, held
+// until their TTL ends and expiring after it.
 //
-// Run waits out a few short TTLs, so it takes about three seconds for a Store
+// Run waits out a few short TTLs, so it takes about five seconds for a Store
 // with precise expiry; [WithTTLResolution] tells it about a coarser one.
 // Run it with -race: the concurrency checks rely on the race detector to
 // find unsynchronised state.
@@ -119,6 +119,7 @@ func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Opti
 		{"LeaseRelease", s.leaseRelease},
 		{"LeaseStaleRelease", s.leaseStaleRelease},
 		{"LeaseExpiry", s.leaseExpiry},
+		{"LeaseEndOfTTL", s.leaseEndOfTTL},
 		{"LeaseApartFromValues", s.leaseApartFromValues},
 		{"LeaseConcurrent", s.leaseConcurrent},
 	} {
@@ -494,6 +495,24 @@ func (s *suite) leaseExpiry(t *testing.T, l robotstxt.Leaser) {
 	wantHeld(t, l, key)
 	next()
 	lease(t, l, key, longTTL)()
+}
+
+// leaseEndOfTTL: a lease is still held shortly before its TTL ends, as
+// a value is (see endOfTTL): a Store that cut leases short would let a
+// second process fetch while the first still does.
+func (s *suite) leaseEndOfTTL(t *testing.T, l robotstxt.Leaser) {
+	ttl := 1500*time.Millisecond + 2*s.resolution
+	start := time.Now()
+	release := lease(t, l, key, ttl)
+	defer release()
+	time.Sleep(time.Until(start.Add(ttl - endMargin)))
+	other, ok, err := l.Lease(t.Context(), key, longTTL)
+	if late := time.Since(start); late < ttl && (ok || err != nil) {
+		if other != nil {
+			other()
+		}
+		t.Fatalf("Lease %v into the holder's TTL of %v = %v, %v; want false, nil", late.Round(time.Millisecond), ttl, ok, err)
+	}
 }
 
 // leaseApartFromValues: a lease and a value under the same key do not

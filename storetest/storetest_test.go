@@ -35,6 +35,7 @@ const (
 	releaseNeedsCtx  flaw = "ReleaseNeedsCtx"  // release does nothing once Lease's context is done
 	cutsKeys         flaw = "CutsKeys"         // keys are cut to 250 bytes, as memcached's are
 	keepsShorterTTL  flaw = "KeepsShorterTTL"  // a Set keeps the shorter of the old TTL and its own
+	capsLeases       flaw = "CapsLeases"       // a lease lasts a second at most
 )
 
 // mapStore is a Store and Leaser in a map that keeps the contract, unless
@@ -141,6 +142,9 @@ func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func
 	}
 	m.tokens++
 	token := strconv.Itoa(m.tokens)
+	if m.flaw == capsLeases {
+		ttl = min(ttl, time.Second)
+	}
 	leases[k] = mapValue{b: []byte(token), expires: time.Now().Add(ttl)}
 	return func() {
 		if m.flaw == releaseNeedsCtx && ctx.Err() != nil {
@@ -200,6 +204,7 @@ func TestRunFindsFlaws(t *testing.T) {
 		releaseNeedsCtx:  {"LeaseRelease"},
 		cutsKeys:         {"Keys"},
 		keepsShorterTTL:  {"Expiry"},
+		capsLeases:       {"LeaseEndOfTTL"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
