@@ -17,7 +17,8 @@
 // that), and allocates at Open as much as a damaged count in a long free
 // list says. Such a file ends the process at the first Get or commit that
 // reads the page, and again after each restart, unless it is removed or
-// opened with [WithReplaceDamaged]. A damaged length in a page can also
+// opened with [WithReplaceDamaged] (whose check, ended so twice in a
+// row, replaces it). A damaged length in a page can also
 // make bbolt copy up to gigabytes before it faults, from which the Store
 // recovers.
 package boltstore

@@ -108,13 +108,22 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 }
 
 // mark runs check with a marker file beside path, which a check that ends
-// the process leaves behind for the next mark to fail with ErrDamaged.
+// the process leaves behind. One process ended so may have been killed
+// (a deploy, the OOM killer) with nothing amiss: the next mark checks
+// again, noting it in the marker; after two in a row it fails with
+// ErrDamaged.
 func mark(path string, check func() error) (err error) {
 	marker := path + checkingSuffix
-	if _, err := os.Stat(marker); err == nil {
-		return errors.Join(fmt.Errorf("%w: a process ended while checking it", ErrDamaged), os.Remove(marker))
+	ended, err := os.ReadFile(marker)
+	switch {
+	case err == nil && len(ended) > 0:
+		return errors.Join(fmt.Errorf("%w: two processes in a row ended while checking it", ErrDamaged), os.Remove(marker))
+	case err == nil:
+		ended = []byte{1}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
 	}
-	if err := os.WriteFile(marker, nil, 0o600); err != nil {
+	if err := os.WriteFile(marker, ended, 0o600); err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, os.Remove(marker)) }() // also when check panics

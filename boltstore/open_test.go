@@ -358,12 +358,26 @@ func TestOpenReplaceDamaged(t *testing.T) {
 }
 
 // TestOpenAfterCheckDied: a mark of a check left beside the file (the
-// process ended while Open checked it) has Open, with
-// WithReplaceDamaged, replace the file without checking it; without the
-// option, Open ignores the mark.
+// process ended while Open checked it, perhaps killed with nothing amiss)
+// has Open, with WithReplaceDamaged, check the file again and keep it
+// intact; a mark of two such ends in a row has it replace the file
+// without checking it; without the option, Open ignores the mark.
 func TestOpenAfterCheckDied(t *testing.T) {
 	path := writeFile(t, storeFile(t, 10))
 	if err := os.WriteFile(path+checkingSuffix, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	once, err := Open(path, WithReplaceDamaged())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := once.Get(t.Context(), site(1)); err != nil {
+		t.Errorf("Get after one check that died: %v; want the intact file's value", err)
+	}
+	if err := once.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+checkingSuffix, []byte{1}, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Open(path)
@@ -382,7 +396,7 @@ func TestOpenAfterCheckDied(t *testing.T) {
 	}
 	defer s.Close()
 	if _, err := s.Get(t.Context(), site(1)); !errors.Is(err, robotstxt.ErrCacheMiss) {
-		t.Errorf("Get after a check that died: %v, want a miss from a new file", err)
+		t.Errorf("Get after two checks that died: %v, want a miss from a new file", err)
 	}
 	if _, err := os.Stat(path + unusableSuffix); err != nil {
 		t.Errorf("the file was not moved aside: %v", err)

@@ -35,7 +35,8 @@ func WithMaxBytes(n int64) Option {
 // KiB (20 MiB) and half a second for 100,000 (224 MiB) in the page cache;
 // an Open without it, a third of a millisecond. A check that ends the
 // process (see the package documentation) leaves path + ".checking"
-// behind, and the next Open replaces the file.
+// behind: the next Open checks again, and after two such ends in a row
+// replaces the file.
 func WithReplaceDamaged() Option {
 	return func(c *config) { c.replace = true }
 }
