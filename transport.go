@@ -227,13 +227,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
 	if sent := sentHost(served.Authority); cmp.Or(req.Host, req.URL.Host) != sent {
-		if host, _ := headerHost(req); host != sent {
-			// Sent with the Host its robots.txt was fetched with: a
-			// server that tells "victim.test." or "VICTIM.TEST" from
-			// "victim.test" would serve a site no robots.txt was read for.
-			req = req.WithContext(ctx)
-			req.Host = sent
-		}
+		// Sent with the Host its robots.txt was fetched with: a server
+		// that tells "victim.test." or "VICTIM.TEST" from "victim.test"
+		// would serve a site no robots.txt was read for. (An IDN's is
+		// its A-label, which a signing RoundTripper below can sign.)
+		req = req.WithContext(ctx)
+		req.Host = sent
 	}
 	interval := max(t.interval(served), t.interval(dialed))
 	// A redirect an http.Client follows within the site waits for its

@@ -93,6 +93,8 @@ func TestTransportSendsTheHostChecked(t *testing.T) {
 		w.on("victim.test/page", serve(200, "victim's page"))
 		w.on("other.test/robots.txt", redirectTo("http://VICTIM.TEST./robots.txt"))
 		w.on("other.test/go", redirectTo("http://victim.test.:80/page"))
+		w.on("xn--bcher-kva.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on("xn--bcher-kva.test/page", serve(200, "victim's page"))
 		var next http.RoundTripper = w.transport(t)
 		if signed {
 			next = botauth.NewTransport(next, testSigner(t))
@@ -100,7 +102,7 @@ func TestTransportSendsTheHostChecked(t *testing.T) {
 		c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)})
 		t.Cleanup(func() { _ = c.Close() })
 		hc := &http.Client{Transport: tr}
-		for _, u := range []string{"http://other.test/go", "http://victim.test./page", "http://VICTIM.TEST/page"} {
+		for _, u := range []string{"http://other.test/go", "http://victim.test./page", "http://VICTIM.TEST/page", "http://bücher.test/page"} {
 			if body, err := get(context.Background(), hc, u); err != nil || body != "victim's page" {
 				t.Errorf("signed %v: %s: %q, %v; want victim.test's page", signed, u, body, err)
 			}
@@ -110,7 +112,8 @@ func TestTransportSendsTheHostChecked(t *testing.T) {
 		}
 		w.mu.Lock()
 		for u := range w.seen {
-			if !strings.HasPrefix(u, "http://victim.test/") && !strings.HasPrefix(u, "http://other.test/") {
+			if !strings.HasPrefix(u, "http://victim.test/") && !strings.HasPrefix(u, "http://other.test/") &&
+				!strings.HasPrefix(u, "http://xn--bcher-kva.test/") {
 				t.Errorf("signed %v: the server was asked for %s", signed, u)
 			}
 		}

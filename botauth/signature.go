@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // A component is one a signature covers (RFC 9421 §2).
@@ -85,9 +88,17 @@ func authority(host, scheme string) (string, error) {
 		return "", errors.New("botauth: request has no host")
 	}
 	if !visibleASCII(host) {
-		// net/http sends its A-label form, which the standard library
-		// does not expose: a signature over another would not verify.
-		return "", fmt.Errorf("botauth: host %q is not visible ASCII: give its A-label (punycode) form", host)
+		// net/http sends the name in punycode, unmapped (as
+		// httpguts.PunycodeHostPort writes it): sign that.
+		name, port := host, ""
+		if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+			name, port = host[:i], host[i:]
+		}
+		p, err := idna.Punycode.ToASCII(name)
+		if err != nil || !utf8.ValidString(name) || !visibleASCII(p+port) {
+			return "", fmt.Errorf("botauth: host %q has no A-label form net/http would send", host)
+		}
+		host = p + port
 	}
 	if i, j := strings.IndexByte(host, '%'), strings.IndexByte(host, ']'); host[0] == '[' && 0 < i && i < j {
 		host = host[:i] + host[j:] // an IPv6 zone, which net/http does not send

@@ -178,7 +178,13 @@ func TestAuthority(t *testing.T) {
 			t.Errorf("authority(%q) = %q, %v; want %q", host, got, err, want)
 		}
 	}
-	for _, host := range []string{"", "bücher.example", "a b.example", "a\nb", "a\x7f"} {
+	// An internationalised name is signed as net/http sends it.
+	for host, want := range map[string]string{"bücher.example": "xn--bcher-kva.example", "Bücher.example:8443": "xn--bcher-kva.example:8443"} {
+		if got, err := authority(host, "https"); err != nil || got != want {
+			t.Errorf("authority(%q) = %q, %v; want %q", host, got, err, want)
+		}
+	}
+	for _, host := range []string{"", "a b.example", "a\nb", "a\x7f", "b\xffcher.example"} {
 		if got, err := authority(host, "https"); err == nil {
 			t.Errorf("authority(%q) = %q, want an error", host, got)
 		}

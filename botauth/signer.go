@@ -191,11 +191,11 @@ func (s *Signer) KeyID() string { return s.keys[0].id }
 // RoundTripper signs a copy, as [NewTransport]'s does.
 //
 // The authority (RFC 9421 §2.2.3) is req.Host, or else req.URL.Host,
-// lower-cased, without an empty port or that of req.URL's scheme. Sign
-// fails, changing nothing, if there is none or it is not visible ASCII
-// (give its A-label form, which net/http sends). A Host naming another
-// authority than req.URL gets a signature for the Host's, sent to
-// req.URL's server: set it only to reach the same site.
+// lower-cased, without an empty port or that of req.URL's scheme; an
+// internationalised name as net/http sends it, in punycode. Sign fails,
+// changing nothing, if there is none or it has no such form. A Host
+// naming another authority than req.URL gets a signature for the
+// Host's, sent to req.URL's server: set it only to reach the same site.
 //
 // Sign just before sending, and do not let an http.Client follow
 // redirects, which copies the fields onto each hop: send through

@@ -92,7 +92,7 @@ func TestTransportDoesNotSendUnsigned(t *testing.T) {
 		return nil, errors.New("unreachable")
 	}), newTestSigner(t))
 	body := &closeTracker{Reader: strings.NewReader("x")}
-	req := &http.Request{Method: http.MethodPost, URL: &url.URL{Scheme: "https", Host: "bücher.example", Path: "/"}, Header: http.Header{}, Body: body}
+	req := &http.Request{Method: http.MethodPost, URL: &url.URL{Scheme: "https", Host: "b\xfccher.example", Path: "/"}, Header: http.Header{}, Body: body}
 	if resp, err := rt.RoundTrip(req); err == nil || resp != nil {
 		t.Errorf("RoundTrip = %v, %v; want an error", resp, err)
 	}
