@@ -144,8 +144,9 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 }
 
 // Usage returns the Usage of [Transport.Receipt] for resp without a body,
-// so without the robots and TDMRep META tags; a nil resp gives the zero
-// Usage.
+// so without the robots and TDMRep META tags, and, for a response without
+// a Content-Type, with X-Robots-Tag's noimageai (no body tells it is not
+// an image); a nil resp gives the zero Usage.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
