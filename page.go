@@ -222,10 +222,10 @@ func (u Usage) shortLabels() Usage {
 // tdmOf gathers into rd what TDMRep says of a page at path (see
 // requestPath), in the order the report ranks its techniques: its site's
 // tdmrep.json f (nil for none), or the error reading it gave; its header
-// fields h (a valid "1" wins over "0"); and its META tags. The last that sets tdm-reservation
-// decides; the policy is the last one given. It returns the policy when
-// the decision is a reservation, else "" (the report asks agents not to
-// process a policy beside tdm-reservation 0).
+// fields h (a valid "1" wins over "0"); and its META tags. The last that
+// sets tdm-reservation decides; the policy is the last one given beside a
+// reservation (1), not one beside 0, which the report asks agents not to
+// process. It returns the policy when the decision is a reservation, else "".
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -243,7 +243,7 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 		if s.set {
 			decides = i
 		}
-		if s.policy != "" {
+		if s.reserved && s.policy != "" { // the report asks agents not to process one beside a 0
 			policy = s.policy
 		}
 	}

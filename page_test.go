@@ -161,7 +161,7 @@ func TestReceiptSources(t *testing.T) {
 		{name: "tdm-meta reserves what the header does not", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "0", "Tdm-Policy", "https://example.com/h"},
 			body:  `<head><meta name="tdm-reservation" content="1"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"},
-			meta: true, policy: "https://example.com/h"}, // absence resets nothing: the header's policy stands
+			meta: true}, // the header's policy, given beside a 0, is not processed
 		{name: "a malformed tdm-meta replaces nothing", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
 			body:  `<head><meta name="tdm-reservation" content="yes"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}},
@@ -931,6 +931,8 @@ func TestTDMOf(t *testing.T) {
 		{name: "the latest policy", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1", Policy: "https://example.com/m"},
 			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-meta train-ai n tdm-reservation"},
 			policy: "https://example.com/m"},
+		{name: "a policy beside a 0 is not reported", path: "/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"}},
 		{name: "a policy without a reservation is not reported", path: "/x", header: []string{"", "https://example.com/h"},
 			usage: "", signals: []string{}},
 		{name: "unreachable: train-ai=n", err: unreachable, path: "/x",
