@@ -244,6 +244,16 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 	return c.answer(cur, path, stale, d)
 }
 
+// fillContext returns a context with ctx's values for a fetch made after
+// ctx's request: its caller may have cancelled it (an http.Client with a
+// Timeout does when the body is closed), which is no failure of the
+// site's, so the wait is bounded by what one fill may take instead.
+func (c *Client) fillContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	cfg := &c.cfg
+	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
+	return context.WithTimeout(context.WithoutCancel(ctx), time.Duration(bound))
+}
+
 // tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
 // or stale while it is fetched again, waiting at most until ctx ends; an
 // entry with OutcomeUnreachable means the file could not be read.

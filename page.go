@@ -3,7 +3,6 @@ package robotstxt
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -101,7 +100,7 @@ const maxLicenses = 16
 //
 //   - "robots.txt" and "content-signal": robots.txt's Content-Usage rules
 //     and Content-Signal records, as [Decision].Usage reads them for
-//     resp.Request, checked as the Transport checks a request;
+//     resp.Request in the robots.txt the Transport sent it under;
 //   - "content-usage-header": the Content-Usage header field, its lines
 //     joined with ", " into one statement;
 //   - "x-robots-tag": noai in the X-Robots-Tag header, train-ai=n;
@@ -123,9 +122,14 @@ const maxLicenses = 16
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads them.
 // robots.txt and tdmrep.json are those of the site the request's Host
-// names, and URL the page's at that site; the request's context bounds a
-// fetch of robots.txt, and the cached one is parsed again. It fails
-// closed: when either file cannot be consulted (unreachable with no
+// names, and URL the page's at that site. The robots.txt is the copy the
+// Transport checked the request against before sending it, parsed again,
+// whether it has since expired, changed or left the cache: none is
+// fetched for the receipt. For a response the Transport did not send (a
+// request of [SkipRobots], one built by hand), resp.Request is checked
+// now as the Transport checks a request, and tdmrep.json is read now for
+// every response; a fetch of either waits as long as one fetch may take,
+// even once the request's context has ended. It fails closed: when either file cannot be consulted (unreachable with no
 // usable copy, or standing in as an allow-all after
 // [WithUnreachableAllowAfter], a closed Client, no resp.Request), train-ai is n, with a
 // Signal whose Where is "unreachable" and whose Value is the error. For a
@@ -144,9 +148,10 @@ func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 }
 
 // Usage returns the Usage of [Transport.Receipt] for resp without a body,
-// so without the robots and TDMRep META tags, and, for a response without
-// a Content-Type, with X-Robots-Tag's noimageai (no body tells it is not
-// an image); a nil resp gives the zero Usage.
+// so without the robots and TDMRep META tags, resting on the same
+// robots.txt, and, for a response without a Content-Type, with
+// X-Robots-Tag's noimageai (no body tells it is not an image); a nil resp
+// gives the zero Usage.
 func (t *Transport) Usage(resp *http.Response) Usage {
 	t.mustBeMade()
 	if resp == nil {
@@ -223,10 +228,10 @@ func (u Usage) shortLabels() Usage {
 // tdmOf gathers into rd what TDMRep says of a page at path (see
 // requestPath), in the order the report ranks its techniques: its site's
 // tdmrep.json f (nil for none), or the error reading it gave; its header
-// fields h (a valid "1" wins over "0"); and its META tags. The last that sets tdm-reservation
-// decides; the policy is the last one given. It returns the policy when
-// the decision is a reservation, else "" (the report asks agents not to
-// process a policy beside tdm-reservation 0).
+// fields h (a valid "1" wins over "0"); and its META tags. The last that
+// sets tdm-reservation decides; the policy is the last one given beside a
+// reservation (1), not one beside 0, which the report asks agents not to
+// process. It returns the policy when the decision is a reservation, else "".
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -244,7 +249,7 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 		if s.set {
 			decides = i
 		}
-		if s.policy != "" {
+		if s.reserved && s.policy != "" { // the report asks agents not to process one beside a 0
 			policy = s.policy
 		}
 	}
@@ -298,7 +303,7 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		served, _ := servedURL(req)
 		rc.URL = capText(served)
 	}
-	d, _, err := t.check(req)
+	d, err := t.sentDecision(req)
 	var dis *DisallowedError
 	switch {
 	case errors.As(err, &dis):
@@ -398,11 +403,7 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The request's caller may have cancelled it, which is no failure of
-	// the site's: the wait is bounded by what one fill may take instead.
-	cfg := &t.c.cfg
-	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), time.Duration(bound))
+	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	e, err := t.c.tdmrep(ctx, string(authority))
 	switch {

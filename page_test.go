@@ -161,7 +161,7 @@ func TestReceiptSources(t *testing.T) {
 		{name: "tdm-meta reserves what the header does not", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "0", "Tdm-Policy", "https://example.com/h"},
 			body:  `<head><meta name="tdm-reservation" content="1"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"},
-			meta: true, policy: "https://example.com/h"}, // absence resets nothing: the header's policy stands
+			meta: true}, // the header's policy, given beside a 0, is not processed
 		{name: "a malformed tdm-meta replaces nothing", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
 			body:  `<head><meta name="tdm-reservation" content="yes"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}},
@@ -931,6 +931,8 @@ func TestTDMOf(t *testing.T) {
 		{name: "the latest policy", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1", Policy: "https://example.com/m"},
 			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-meta train-ai n tdm-reservation"},
 			policy: "https://example.com/m"},
+		{name: "a policy beside a 0 is not reported", path: "/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"}},
 		{name: "a policy without a reservation is not reported", path: "/x", header: []string{"", "https://example.com/h"},
 			usage: "", signals: []string{}},
 		{name: "unreachable: train-ai=n", err: unreachable, path: "/x",
@@ -1225,6 +1227,63 @@ func TestReceiptKeepsEveryNo(t *testing.T) {
 		}
 		if u := tr.Usage(resp); u.Pref("train-ai") != PrefNo {
 			t.Errorf("labels =%s: Usage lost X-Robots-Tag's noai: train-ai %v", v, u.Pref("train-ai"))
+		}
+	}
+}
+
+// TestReceiptOfTheCheckSent: a receipt rests on the robots.txt the
+// Transport sent the request under, whatever became of it since (it
+// expired and changed, left the cache, stopped answering, or the
+// request's context ended with the body), and no robots.txt is fetched
+// to make it.
+func TestReceiptOfTheCheckSent(t *testing.T) {
+	checkLeaks(t)
+	const v1 = "User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n"
+	sum := sha256.Sum256([]byte(v1))
+	tests := []struct {
+		name    string
+		opts    []Option
+		timeout time.Duration // of the http.Client: closing the body ends resp.Request's context
+		after   func(t *testing.T, s *testSite, clock *testClock, hc *http.Client)
+	}{
+		{name: "expired and changed", after: func(t *testing.T, s *testSite, clock *testClock, _ *http.Client) {
+			s.route("/robots.txt", serve(200, "User-agent: *\nContent-Usage: train-ai=y\nDisallow: /page\n"))
+			clock.Advance(25 * time.Hour)
+		}},
+		{name: "evicted", opts: []Option{WithCacheSize(1)}, after: func(t *testing.T, s *testSite, _ *testClock, hc *http.Client) {
+			s.route("/robots.txt", serve(200, "User-agent: *\nDisallow: /page\n"))
+			_, _ = fetchPage(t, hc, newTestSite(t, "User-agent: *\nAllow: /\n").URL+"/x")
+		}},
+		{name: "evicted, the body closed", opts: []Option{WithCacheSize(1)}, timeout: time.Minute,
+			after: func(t *testing.T, _ *testSite, _ *testClock, hc *http.Client) {
+				_, _ = fetchPage(t, hc, newTestSite(t, "User-agent: *\nAllow: /\n").URL+"/x")
+			}},
+		{name: "unreachable", after: func(t *testing.T, s *testSite, clock *testClock, _ *http.Client) {
+			s.route("/robots.txt", serve(503, "down"))
+			clock.Advance(25 * time.Hour)
+		}},
+	}
+	for _, tt := range tests {
+		s := newTestSite(t, v1)
+		clock := newTestClock()
+		c := newTestClient(t, append([]Option{WithUserAgent(testUA), WithClock(clock.Now)}, tt.opts...)...)
+		next := &http.Transport{}
+		t.Cleanup(next.CloseIdleConnections)
+		tr := NewTransport(c, next)
+		hc := &http.Client{Transport: tr, Timeout: tt.timeout}
+		resp, body := fetchPage(t, hc, s.URL+"/page")
+		tt.after(t, s, clock, hc)
+		r := tr.Receipt(resp, body)
+		if r.Robots == nil || r.Robots.SHA256 != hex.EncodeToString(sum[:]) || r.Robots.RuleLine != 3 || r.Robots.Stale ||
+			r.Usage.Pref("train-ai") != PrefNo || r.Robots.FetchedAt.After(r.FetchedAt) {
+			t.Errorf("%s: robots %+v, usage %q, signals %q; want the robots.txt the page was fetched under",
+				tt.name, r.Robots, r.Usage, sigs(r.Signals))
+		}
+		if u := tr.Usage(resp); u != r.Usage {
+			t.Errorf("%s: Usage %q, Receipt's %q", tt.name, u, r.Usage)
+		}
+		if n := len(s.times("/robots.txt")); n != 1 {
+			t.Errorf("%s: robots.txt fetched %d times, want once, for the request", tt.name, n)
 		}
 	}
 }

@@ -265,10 +265,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}()
 	if w != turnFree { // robots.txt may have changed meanwhile
-		if _, _, err := t.check(req); err != nil {
+		if served, _, err = t.check(req); err != nil {
 			return t.refuse(ctx, req, err)
 		}
 	}
+	req = req.WithContext(context.WithValue(ctx, sentKey{}, sentUnder{t, served})) // for Receipt and Usage
 	t.stats.sent.add()
 	sent = time.Now()
 	resp, err = t.next.RoundTrip(req)
@@ -276,6 +277,30 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
 	return resp, err
+}
+
+// sentKey is the context key of the sentUnder that RoundTrip records on
+// the request it sends, which becomes its response's Request.
+type sentKey struct{}
+
+// sentUnder is the decision for the site served that a Transport sent a
+// request under.
+type sentUnder struct {
+	t *Transport
+	d Decision
+}
+
+// sentDecision returns the decision for the site req's Host serves that t
+// sent req under, or, for a request t did not send, checks req now,
+// whether or not its caller has cancelled it (see Client.fillContext).
+func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
+	if s, ok := req.Context().Value(sentKey{}).(sentUnder); ok && s.t == t {
+		return s.d, nil
+	}
+	ctx, cancel := t.c.fillContext(req.Context())
+	defer cancel()
+	d, _, err := t.check(req.WithContext(ctx))
+	return d, err
 }
 
 // refuse closes the body of req, not sent for err, as http.RoundTripper
