@@ -379,8 +379,8 @@ const spreadSlack = 8
 
 // A retryQueue tells the RetryAt of the requests refused at each
 // authority (see PacedError.RetryAt), keeping state only for authorities
-// with turns told and not yet come. The zero retryQueue is ready: its
-// first sweep makes the map.
+// with turns told, or a request's interval, yet to come. The zero
+// retryQueue is ready: its first sweep makes the map.
 type retryQueue struct {
 	mu      sync.Mutex
 	m       map[string]queued
@@ -397,16 +397,22 @@ type queued struct {
 	took time.Duration
 }
 
+// get returns the state of authority, first sweeping the map if it has
+// none, lest a new authority grow it for ever.
+func (q *retryQueue) get(authority string, now time.Time) queued {
+	e, ok := q.m[authority]
+	if !ok {
+		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) })
+	}
+	return e
+}
+
 // retryAt returns the turn to tell a request refused at authority for a
 // turn at interval that, as far as the Pacer can tell, may come at at.
 func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.Time) time.Time {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	e, ok := q.m[authority]
-	if !ok {
-		now := time.Now()
-		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) })
-	}
+	e := q.get(authority, time.Now())
 	if at.Before(e.next) {
 		at = e.next
 	}
@@ -416,18 +422,18 @@ func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.T
 	return at
 }
 
-// ran records how long a request sent to authority took, for the turns
-// told from now on, and drops the authority once its turns have come.
-func (q *retryQueue) ran(authority string, took time.Duration) {
+// ran records how long a request sent to authority for a turn at
+// interval took, for the turns told from now on, keeping it at least
+// until the next turn may come: the requests refused meanwhile are told
+// turns that last as long.
+func (q *retryQueue) ran(authority string, interval, took time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	e, ok := q.m[authority]
-	switch {
-	case !ok:
-	case !time.Now().Before(e.next):
-		delete(q.m, authority)
-	default:
-		e.took = took
-		q.m[authority] = e
+	now := time.Now()
+	e := q.get(authority, now)
+	if end := now.Add(interval); e.next.Before(end) {
+		e.next = end
 	}
+	e.took = took
+	q.m[authority] = e
 }

@@ -259,7 +259,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		hold := t.hold(ctx, authority, resp)
 		for _, tu := range [2]turn{tu, tu2} {
 			if tu.interval > 0 && !sent.IsZero() { // else no turn is told to come
-				t.c.queue.ran(tu.authority, time.Since(sent))
+				t.c.queue.ran(tu.authority, tu.interval, time.Since(sent))
 			}
 			t.done(ctx, tu, hold)
 		}
