@@ -298,8 +298,9 @@ func (t *Transport) count(w turnWait) {
 // fails at once with a *PacedError; so does one that cannot come before
 // the lease of holding (see Pacer.Take), a turn the request holds
 // meanwhile, runs out, lest another request take that turn and both be
-// sent. w says whether Take said to wait; the caller counts it. noWait
-// says the request may not wait (see bound).
+// sent. Close of the Client ends the wait with ErrClosed. w says whether
+// Take said to wait; the caller counts it. noWait says the request may
+// not wait (see bound).
 func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, noWait bool) (_ turn, w turnWait, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, turnFree, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
@@ -329,15 +330,19 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		select {
 		case <-timer.C:
 		case <-ctx.Done():
-			timer.Stop()
-			slept += time.Since(now)
-			if ctx.Err() == context.DeadlineExceeded {
-				// A timer later than deadlineMargin: pacing all the same.
-				return turn{}, w, t.paced(ctx, pe, authority, interval, retryAt)
-			}
-			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+		case <-t.c.base.Done():
 		}
+		timer.Stop()
 		slept += time.Since(now)
+		switch {
+		case ctx.Err() == context.DeadlineExceeded:
+			// A timer later than deadlineMargin: pacing all the same.
+			return turn{}, w, t.paced(ctx, pe, authority, interval, retryAt)
+		case ctx.Err() != nil:
+			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+		case t.c.base.Err() != nil:
+			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ErrClosed)
+		}
 		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)
 		if err != nil || wait <= 0 {
 			return turn{authority, interval, id}, w, err

@@ -812,3 +812,24 @@ func TestTransportNoWaitRetriesCountTheLastRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportCloseEndsWait: a request waiting for its turn when the
+// Client is closed returns ErrClosed, unsent.
+func TestTransportCloseEndsWait(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	c, _, hc := newTestTransport(t)
+	if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := get(context.Background(), hc, s.URL+"/b"); done <- err }()
+	time.Sleep(50 * time.Millisecond) // most often Close comes during the wait
+	_ = c.Close()
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Errorf("a request waiting for its turn when the Client closed: %v, want ErrClosed", err)
+	}
+	if got := s.got(); len(got) != 2 {
+		t.Errorf("the server saw %q, want robots.txt and the first page", got)
+	}
+}

@@ -93,6 +93,7 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
+// [Client.Close] ends a wait with [ErrClosed], unsent.
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
 // logged at Debug level ([WithLogger]). The Client's own robots.txt
