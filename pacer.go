@@ -13,13 +13,14 @@ import (
 )
 
 // A Pacer spaces the requests a [Transport] sends to each authority, as
-// the server sees them: from the arrival of a request's response to the
+// the server sees them: from the end of a request's response to the
 // sending of the next, so that two never reach a server closer than the
 // interval, however long the network takes.
 //
 // A Pacer keeps the state and answers at once; the Transport calls Take
 // until it gets the turn, sleeping as long as Take says, sends the
-// request, and calls Done. Waiters are served in no particular order.
+// request, and calls Done once the response's body has been read to its
+// end or closed. Waiters are served in no particular order.
 // [WithPacer] names the Pacers there are.
 type Pacer interface {
 	// Take takes the turn to send a request to authority when one may be
