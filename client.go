@@ -134,7 +134,8 @@ func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
 // wraps (as [NewTransport] says) http.DefaultTransport, which others
 // share ([WithHTTPClient];
 // [NewClientTransport]'s Transport shares the Client's). Checks that can
-// be answered from memory keep working; others return ErrClosed.
+// be answered from memory keep working; others return ErrClosed, as do a
+// [Transport]'s requests waiting for their turn.
 func (c *Client) Close() error {
 	c.mustBeMade()
 	c.mu.Lock()

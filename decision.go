@@ -168,7 +168,8 @@ func (d *Decision) describe(e *entry, mode Mode) {
 // should come back later; errors.As with a *DeferredError tells when.
 var ErrDeferred = errors.New("robotstxt: robots.txt unreachable, try later")
 
-// ErrClosed is returned by checks that need a fetch after Close.
+// ErrClosed is returned by checks that need a fetch after Close, and by a
+// [Transport] for a request whose wait for its turn Close ended.
 var ErrClosed = errors.New("robotstxt: client closed")
 
 // A DeferredError says that an authority's robots.txt is unreachable and

@@ -13,13 +13,14 @@ import (
 )
 
 // A Pacer spaces the requests a [Transport] sends to each authority, as
-// the server sees them: from the arrival of a request's response to the
+// the server sees them: from the end of a request's response to the
 // sending of the next, so that two never reach a server closer than the
 // interval, however long the network takes.
 //
 // A Pacer keeps the state and answers at once; the Transport calls Take
 // until it gets the turn, sleeping as long as Take says, sends the
-// request, and calls Done. Waiters are served in no particular order.
+// request, and calls Done once the response's body has been read to its
+// end or closed. Waiters are served in no particular order.
 // [WithPacer] names the Pacers there are.
 type Pacer interface {
 	// Take takes the turn to send a request to authority when one may be
@@ -298,8 +299,9 @@ func (t *Transport) count(w turnWait) {
 // fails at once with a *PacedError; so does one that cannot come before
 // the lease of holding (see Pacer.Take), a turn the request holds
 // meanwhile, runs out, lest another request take that turn and both be
-// sent. w says whether Take said to wait; the caller counts it. noWait
-// says the request may not wait (see bound).
+// sent. Close of the Client ends the wait with ErrClosed. w says whether
+// Take said to wait; the caller counts it. noWait says the request may
+// not wait (see bound).
 func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, noWait bool) (_ turn, w turnWait, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, turnFree, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
@@ -329,15 +331,19 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		select {
 		case <-timer.C:
 		case <-ctx.Done():
-			timer.Stop()
-			slept += time.Since(now)
-			if ctx.Err() == context.DeadlineExceeded {
-				// A timer later than deadlineMargin: pacing all the same.
-				return turn{}, w, t.paced(ctx, pe, authority, interval, retryAt)
-			}
-			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+		case <-t.c.base.Done():
 		}
+		timer.Stop()
 		slept += time.Since(now)
+		switch {
+		case ctx.Err() == context.DeadlineExceeded:
+			// A timer later than deadlineMargin: pacing all the same.
+			return turn{}, w, t.paced(ctx, pe, authority, interval, retryAt)
+		case ctx.Err() != nil:
+			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
+		case t.c.base.Err() != nil:
+			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ErrClosed)
+		}
 		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)
 		if err != nil || wait <= 0 {
 			return turn{authority, interval, id}, w, err
@@ -379,8 +385,8 @@ const spreadSlack = 8
 
 // A retryQueue tells the RetryAt of the requests refused at each
 // authority (see PacedError.RetryAt), keeping state only for authorities
-// with turns told and not yet come. The zero retryQueue is ready: its
-// first sweep makes the map.
+// with turns told, or a request's interval, yet to come. The zero
+// retryQueue is ready: its first sweep makes the map.
 type retryQueue struct {
 	mu      sync.Mutex
 	m       map[string]queued
@@ -397,16 +403,22 @@ type queued struct {
 	took time.Duration
 }
 
+// get returns the state of authority, first sweeping the map if it has
+// none, lest a new authority grow it for ever.
+func (q *retryQueue) get(authority string, now time.Time) queued {
+	e, ok := q.m[authority]
+	if !ok {
+		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) })
+	}
+	return e
+}
+
 // retryAt returns the turn to tell a request refused at authority for a
 // turn at interval that, as far as the Pacer can tell, may come at at.
 func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.Time) time.Time {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	e, ok := q.m[authority]
-	if !ok {
-		now := time.Now()
-		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) })
-	}
+	e := q.get(authority, time.Now())
 	if at.Before(e.next) {
 		at = e.next
 	}
@@ -416,18 +428,18 @@ func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.T
 	return at
 }
 
-// ran records how long a request sent to authority took, for the turns
-// told from now on, and drops the authority once its turns have come.
-func (q *retryQueue) ran(authority string, took time.Duration) {
+// ran records how long a request sent to authority for a turn at
+// interval took, for the turns told from now on, keeping it at least
+// until the next turn may come: the requests refused meanwhile are told
+// turns that last as long.
+func (q *retryQueue) ran(authority string, interval, took time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	e, ok := q.m[authority]
-	switch {
-	case !ok:
-	case !time.Now().Before(e.next):
-		delete(q.m, authority)
-	default:
-		e.took = took
-		q.m[authority] = e
+	now := time.Now()
+	e := q.get(authority, now)
+	if end := now.Add(interval); e.next.Before(end) {
+		e.next = end
 	}
+	e.took = took
+	q.m[authority] = e
 }

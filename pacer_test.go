@@ -762,23 +762,74 @@ func TestTransportNoWaitSpreadsRetries(t *testing.T) {
 }
 
 // TestRetryQueueBoundedMemory: a retryQueue keeps an authority only while
-// turns told to it are yet to come.
+// turns told to it, or its next turn, are yet to come.
 func TestRetryQueueBoundedMemory(t *testing.T) {
 	var q retryQueue
 	const n = 100_000
 	for i := range n {
 		authority := fmt.Sprintf("https://h%d.example:443", i)
-		q.retryAt(authority, time.Microsecond, time.Now())
-		if i%2 == 0 {
-			q.ran(authority, time.Microsecond)
+		if i%3 != 0 {
+			q.retryAt(authority, time.Microsecond, time.Now())
+		}
+		if i%3 != 1 {
+			q.ran(authority, time.Microsecond, time.Microsecond)
 		}
 	}
 	if got, limit := len(q.m), n/4; got > limit {
 		t.Errorf("the queue keeps %d of %d authorities after their turns, want <= %d", got, n, limit)
 	}
 	q.retryAt("https://busy.example:443", time.Hour, time.Now())
-	q.ran("https://busy.example:443", time.Second)
+	q.ran("https://busy.example:443", time.Hour, time.Second)
 	if e, ok := q.m["https://busy.example:443"]; !ok || e.took != time.Second {
 		t.Errorf("an authority with a turn to come: %+v, %v; want it kept with the request's duration", e, ok)
+	}
+}
+
+// TestTransportNoWaitRetriesCountTheLastRequest: the first refusals after
+// a request are told turns that last the interval and that request's
+// duration, as PacedError.RetryAt says, not the interval alone.
+func TestTransportNoWaitRetriesCountTheLastRequest(t *testing.T) {
+	checkLeaks(t)
+	const delay, latency = time.Second, 300 * time.Millisecond
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 1\n")
+	s.route("/first", func(w http.ResponseWriter, r *http.Request) { time.Sleep(latency) })
+	_, _, hc := newTestTransport(t, WithNoWait())
+	ctx := context.Background()
+	if _, err := get(ctx, hc, s.URL+"/first"); err != nil {
+		t.Fatal(err)
+	}
+	var told []time.Time
+	for i := range 3 {
+		var pe *PacedError
+		if _, err := get(ctx, hc, fmt.Sprintf("%s/p%d", s.URL, i)); !errors.As(err, &pe) {
+			t.Fatalf("p%d: %v, want a PacedError", i, err)
+		}
+		told = append(told, pe.RetryAt)
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Sub(told[i-1]); gap < delay+latency {
+			t.Errorf("refusal %d is told %v after refusal %d, want a turn: the %v Crawl-delay and the %v the last request took", i, gap, i-1, delay, latency)
+		}
+	}
+}
+
+// TestTransportCloseEndsWait: a request waiting for its turn when the
+// Client is closed returns ErrClosed, unsent.
+func TestTransportCloseEndsWait(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 60\n")
+	c, _, hc := newTestTransport(t)
+	if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := get(context.Background(), hc, s.URL+"/b"); done <- err }()
+	time.Sleep(50 * time.Millisecond) // most often Close comes during the wait
+	_ = c.Close()
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Errorf("a request waiting for its turn when the Client closed: %v, want ErrClosed", err)
+	}
+	if got := s.got(); len(got) != 2 {
+		t.Errorf("the server saw %q, want robots.txt and the first page", got)
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -87,12 +89,15 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // address it is sent to. Requests to one site reach it at least the
 // Crawl-delay robots.txt gives the Client's product tokens apart (else
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
-// files'), from the arrival of one response to the sending of the next.
+// files'), from the end of one response (its body read to its end or
+// closed; one never closed holds its site until the turn's lease, see
+// [Pacer], runs out) to the sending of the next.
 // A 429 or 503 response with a Retry-After holds its site for that long
 // ([WithMaxHold]), as one to the Client's robots.txt requests does. A
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
+// [Client.Close] ends a wait with [ErrClosed], unsent.
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
 // logged at Debug level ([WithLogger]). The Client's own robots.txt
@@ -254,14 +259,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.refuse(ctx, req, err)
 	}
 	var resp *http.Response
-	var sent time.Time
+	var ends bool // whether resp's body ends the turns
+	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2}}
 	defer func() { // the turns end however the request does, a panic too
-		hold := t.hold(ctx, authority, resp)
-		for _, tu := range [2]turn{tu, tu2} {
-			if tu.interval > 0 && !sent.IsZero() { // else no turn is told to come
-				t.c.queue.ran(tu.authority, time.Since(sent))
-			}
-			t.done(ctx, tu, hold)
+		if !ends {
+			f.end(resp)
 		}
 	}()
 	if w != turnFree { // robots.txt may have changed meanwhile
@@ -271,12 +273,67 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, sentUnder{t, served})) // for Receipt and Usage
 	t.stats.sent.add()
-	sent = time.Now()
+	f.sent = time.Now()
 	resp, err = t.next.RoundTrip(req)
-	if err == nil && resp.Request == nil {
+	if err != nil {
+		return resp, err
+	}
+	if resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
-	return resp, err
+	// An exclusive turn lasts until the body has come (or the lease runs
+	// out, for one never closed); a 101's body is the connection, a
+	// caller's to assert to an io.Writer.
+	if interval > 0 && resp.Body != nil && resp.Body != http.NoBody && resp.StatusCode != http.StatusSwitchingProtocols {
+		resp.Body, ends = &turnBody{ReadCloser: resp.Body, f: f, resp: resp}, true
+	}
+	return resp, nil
+}
+
+// A flight is a request sent in its turns, to end when its response has
+// come. It is a value, kept on RoundTrip's stack unless a body needs it.
+type flight struct {
+	t         *Transport
+	ctx       context.Context
+	authority string // the site asked for, which a Retry-After holds
+	turns     [2]turn
+	sent      time.Time // zero until the request is sent
+}
+
+// end ends f's turns, resp (nil for none) having come.
+func (f *flight) end(resp *http.Response) {
+	hold := f.t.hold(f.ctx, f.authority, resp)
+	for _, tu := range f.turns {
+		if tu.interval > 0 && !f.sent.IsZero() { // else no turn is told to come
+			f.t.c.queue.ran(tu.authority, tu.interval, time.Since(f.sent))
+		}
+		f.t.done(f.ctx, tu, hold)
+	}
+}
+
+// A turnBody is the body of resp, sent in f's turns: they end once it
+// has been read to its end (or an error) or closed.
+type turnBody struct {
+	io.ReadCloser
+	once sync.Once
+	f    flight
+	resp *http.Response
+}
+
+func (b *turnBody) end() { b.f.end(b.resp) }
+
+func (b *turnBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.once.Do(b.end)
+	}
+	return n, err
+}
+
+func (b *turnBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.end)
+	return err
 }
 
 // sentKey is the context key of the sentUnder that RoundTrip records on

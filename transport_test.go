@@ -1215,3 +1215,68 @@ func TestTransportPanicInRecheckEndsTheTurn(t *testing.T) {
 		t.Errorf("the next request: %v; want it sent within 2 s", err)
 	}
 }
+
+// TestTransportTurnLastsTheBody: a site's turn lasts until the response's
+// body has been read or closed, not only until its headers: another
+// worker's request does not reach the site while a body is being sent.
+func TestTransportTurnLastsTheBody(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.01\n")
+	var sending atomic.Bool
+	came := make(chan struct{})
+	s.route("/big", func(w http.ResponseWriter, r *http.Request) {
+		sending.Store(true)
+		fmt.Fprint(w, "first half")
+		w.(http.Flusher).Flush()
+		select { // the rest when /small comes, or after long enough for it to
+		case <-came:
+		case <-time.After(500 * time.Millisecond):
+		}
+		fmt.Fprint(w, ", second half")
+		sending.Store(false)
+	})
+	s.route("/small", func(w http.ResponseWriter, r *http.Request) {
+		if sending.Load() {
+			t.Error("/small reached the site while /big's body was being sent")
+			close(came)
+		}
+	})
+	_, _, hc := newTestTransport(t)
+	resp, err := hc.Get(s.URL + "/big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := get(context.Background(), hc, s.URL+"/small"); done <- err }()
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || string(b) != "first half, second half" {
+		t.Errorf("/big: %q, %v", b, err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTransportSwitchingProtocolsBody: a 101's body, the connection, is
+// handed over as next gave it, writable.
+func TestTransportSwitchingProtocolsBody(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 1\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	conn, peer := net.Pipe()
+	defer peer.Close()
+	next := cannedRoundTripper{&http.Response{StatusCode: http.StatusSwitchingProtocols, Header: http.Header{}, Body: conn}}
+	req, err := http.NewRequest(http.MethodGet, s.URL+"/chat", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := NewTransport(c, next).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, ok := resp.Body.(io.Writer); !ok {
+		t.Errorf("a 101's body is a %T, want the io.ReadWriteCloser next gave", resp.Body)
+	}
+}
