@@ -440,6 +440,6 @@ func (q *retryQueue) ran(authority string, interval, took time.Duration) {
 	if end := now.Add(interval); e.next.Before(end) {
 		e.next = end
 	}
-	e.took = took
+	e.took = min(took, pacing.TurnTimeout) // a body read slowly holds the site no longer than its lease
 	q.m[authority] = e
 }

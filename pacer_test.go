@@ -833,3 +833,16 @@ func TestTransportCloseEndsWait(t *testing.T) {
 		t.Errorf("the server saw %q, want robots.txt and the first page", got)
 	}
 }
+
+// TestRetryQueueTookBounded: a request whose body took an hour to read
+// has the refused told turns of its interval and a turn's lease at most,
+// which is as long as it held the site.
+func TestRetryQueueTookBounded(t *testing.T) {
+	var q retryQueue
+	q.ran("a", time.Second, time.Hour)
+	first := q.retryAt("a", time.Second, time.Now())
+	second := q.retryAt("a", time.Second, time.Now())
+	if gap := second.Sub(first); gap > 2*(time.Second+pacing.TurnTimeout) {
+		t.Errorf("turns told %v apart after a request of an hour, want at most a lease's", gap)
+	}
+}

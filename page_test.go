@@ -1287,3 +1287,22 @@ func TestReceiptOfTheCheckSent(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiptNotOfAnotherRequest: a context made from one response's
+// request carries the check it was sent under to others; a request it
+// does not speak for (skipping robots.txt, to another site) is checked.
+func TestReceiptNotOfAnotherRequest(t *testing.T) {
+	checkLeaks(t)
+	a := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\nAllow: /\n")
+	b := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=n\nDisallow: /p\n")
+	a.route("/p", serve(200, "a", "Content-Type", "text/plain"))
+	b.route("/p", serve(200, "b", "Content-Type", "text/plain"))
+	_, tr, hc := newTestTransport(t)
+	first, _ := fetchPage(t, hc, a.URL+"/p")
+	req, _ := http.NewRequestWithContext(SkipRobots(first.Request.Context()), http.MethodGet, b.URL+"/p", nil)
+	resp, body := fetchPageReq(t, hc, req)
+	r := tr.Receipt(resp, body)
+	if r.Robots == nil || r.Robots.Authority != b.URL || r.Usage.Pref("train-ai") == PrefYes {
+		t.Errorf("receipt of %s/p under %s/p's context: robots %+v, usage %q; want b's", b.URL, a.URL, r.Robots, r.Usage)
+	}
+}

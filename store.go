@@ -118,6 +118,12 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 			e.setRules(text, e.body, t.cfg.mode, t.tokens)
 		}
 	}
+	if errors.Is(err, errOtherCrawler) {
+		// Not a failure: a fleet whose User-Agent changes in a rolling
+		// deploy meets many.
+		t.logger.LogAttrs(parent, slog.LevelDebug, "robots.txt store value of another crawler", slog.String("authority", k.store()))
+		return nil, false
+	}
 	if err != nil {
 		t.log("decode", k, err)
 		return nil, false

@@ -271,7 +271,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return t.refuse(ctx, req, err)
 		}
 	}
-	req = req.WithContext(context.WithValue(ctx, sentKey{}, sentUnder{t, served})) // for Receipt and Usage
+	req = req.WithContext(context.WithValue(ctx, sentKey{}, sentUnder{t, served, sentOf(req)})) // for Receipt and Usage
 	t.stats.sent.add()
 	f.sent = time.Now()
 	resp, err = t.next.RoundTrip(req)
@@ -284,7 +284,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// An exclusive turn lasts until the body has come (or the lease runs
 	// out, for one never closed); a 101's body is the connection, a
 	// caller's to assert to an io.Writer.
-	if interval > 0 && resp.Body != nil && resp.Body != http.NoBody && resp.StatusCode != http.StatusSwitchingProtocols {
+	if interval > 0 && resp.Body != nil && resp.Body != http.NoBody && resp.StatusCode != http.StatusSwitchingProtocols &&
+		req.Method != http.MethodHead && resp.StatusCode != http.StatusNoContent && resp.StatusCode != http.StatusNotModified &&
+		resp.ContentLength != 0 { // bodies that hold nothing, which callers often leave open (HTTP/2 gives them its own)
 		resp.Body, ends = &turnBody{ReadCloser: resp.Body, f: f, resp: resp}, true
 	}
 	return resp, nil
@@ -341,17 +343,30 @@ func (b *turnBody) Close() error {
 type sentKey struct{}
 
 // sentUnder is the decision for the site served that a Transport sent a
-// request under.
+// request under, and that request: a context made from its response's
+// request carries it to others, which it does not speak for.
 type sentUnder struct {
-	t *Transport
-	d Decision
+	t   *Transport
+	d   Decision
+	req sentRequest
+}
+
+// A sentRequest is what tells a request apart (a RoundTripper below may
+// send a copy, whose pointer differs).
+type sentRequest struct {
+	method, host, scheme, urlHost, path, rawPath, query string
+}
+
+func sentOf(req *http.Request) sentRequest {
+	u := req.URL
+	return sentRequest{req.Method, req.Host, u.Scheme, u.Host, u.Path, u.RawPath, u.RawQuery}
 }
 
 // sentDecision returns the decision for the site req's Host serves that t
 // sent req under, or, for a request t did not send, checks req now,
 // whether or not its caller has cancelled it (see Client.fillContext).
 func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
-	if s, ok := req.Context().Value(sentKey{}).(sentUnder); ok && s.t == t {
+	if s, ok := req.Context().Value(sentKey{}).(sentUnder); ok && s.t == t && req.URL != nil && s.req == sentOf(req) {
 		return s.d, nil
 	}
 	ctx, cancel := t.c.fillContext(req.Context())

@@ -1280,3 +1280,35 @@ func TestTransportSwitchingProtocolsBody(t *testing.T) {
 		t.Errorf("a 101's body is a %T, want the io.ReadWriteCloser next gave", resp.Body)
 	}
 }
+
+// emptyBodies answers every request with an empty body that is not
+// http.NoBody, as HTTP/2 answers a HEAD or a 204.
+type emptyBodies struct{ next http.RoundTripper }
+
+func (e emptyBodies) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Path == "/robots.txt" {
+		return e.next.RoundTrip(req)
+	}
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")),
+		Request: req, ContentLength: 0}, nil
+}
+
+// TestTransportEmptyBodyHoldsNoTurn: a response that holds no body (a
+// HEAD's, HTTP/2's own empty one), which callers often leave open, ends
+// its turn at once.
+func TestTransportEmptyBodyHoldsNoTurn(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.01\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	hc := &http.Client{Transport: NewTransport(c, emptyBodies{tr}, WithNoWait())}
+	for _, path := range []string{"/a", "/b"} {
+		resp, err := hc.Head(s.URL + path) // the body left open
+		if err != nil {
+			t.Fatalf("HEAD %s: %v", path, err)
+		}
+		_ = resp
+		time.Sleep(50 * time.Millisecond)
+	}
+}
