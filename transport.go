@@ -231,14 +231,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case served.Authority != dialed.Authority:
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
 	}
-	if sent := sentHost(served.Authority); cmp.Or(req.Host, req.URL.Host) != sent {
-		// Sent with the Host its robots.txt was fetched with: a server
-		// that tells "victim.test." or "VICTIM.TEST" from "victim.test"
-		// would serve a site no robots.txt was read for. (An IDN's is
-		// its A-label, which a signing RoundTripper below can sign.)
-		req = req.WithContext(ctx)
-		req.Host = sent
-	}
 	interval := max(t.interval(served), t.interval(dialed))
 	// A redirect an http.Client follows within the site waits for its
 	// turn whatever WithNoWait says: a frontier requeues the URL it asked
@@ -271,7 +263,18 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return t.refuse(ctx, req, err)
 		}
 	}
-	req = req.WithContext(context.WithValue(ctx, sentKey{}, sentUnder{t, served, sentOf(req)})) // for Receipt and Usage
+	host := req.Host
+	if sent := sentHost(served.Authority); cmp.Or(req.Host, req.URL.Host) != sent {
+		// Sent with the Host its robots.txt was fetched with: a server
+		// that tells "victim.test." or "VICTIM.TEST" from "victim.test"
+		// would serve a site no robots.txt was read for. (An IDN's is
+		// its A-label, which a signing RoundTripper below can sign.)
+		host = sent
+	}
+	under := sentUnder{t, served, sentOf(req)}
+	under.req.host = host
+	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
+	req.Host = host
 	t.stats.sent.add()
 	f.sent = time.Now()
 	resp, err = t.next.RoundTrip(req)
