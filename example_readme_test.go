@@ -85,7 +85,7 @@ func Example_crawler() {
 		var de *robotstxt.DeferredError
 		switch {
 		case errors.As(err, &pe): // the site's turn is not free yet
-			f.Retry(u, pe.RetryAt)
+			f.Retry(pe.URL, pe.RetryAt)
 		case errors.Is(err, robotstxt.ErrNonPublic): // a private address, for good
 			f.GiveUp(u)
 		case errors.As(err, &de) && de.Failures >= 5: // robots.txt down too long

@@ -447,6 +447,41 @@ func TestTransportNoWaitRedirect(t *testing.T) {
 	}
 }
 
+// TestTransportNoWaitRedirectPastTimeout: under WithNoWait, a redirect
+// within a site whose next turn comes after the http.Client's Timeout is
+// refused with a PacedError naming the redirect's URL, which the README's
+// loop puts back: putting back the URL asked for would spend every turn
+// on the redirect and never fetch the page.
+func TestTransportNoWaitRedirectPastTimeout(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.6\n")
+	s.route("/a", redirectTo("/a/#top"))
+	s.route("/a/", serve(200, "page"))
+	_, tr, _ := newTestTransport(t, WithNoWait())
+	hc := &http.Client{Transport: tr, Timeout: 300 * time.Millisecond}
+	queue := []string{strings.Replace(s.URL, "http://", "http://user:pw@", 1) + "/a#frag"}
+	var fetched []string
+	for tries := 0; len(queue) > 0 && tries < 6; tries++ {
+		u := queue[0]
+		queue = queue[1:]
+		resp, err := hc.Get(u)
+		var pe *PacedError
+		switch {
+		case errors.As(err, &pe):
+			time.Sleep(time.Until(pe.RetryAt))
+			queue = append(queue, pe.URL)
+		case err != nil:
+			t.Fatalf("%s: %v", u, err)
+		default:
+			_ = resp.Body.Close()
+			fetched = append(fetched, resp.Request.URL.String())
+		}
+	}
+	if want := s.URL + "/a/"; !slices.Equal(fetched, []string{want}) {
+		t.Errorf("the loop fetched %q (the site saw %q); want %s", fetched, s.got(), want)
+	}
+}
+
 // TestTransportNoWaitRedirectElsewhere: under WithNoWait, a redirect to
 // another site whose turn is not free fails at once, as any request
 // there would: no worker waits on a site a redirect chose.

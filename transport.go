@@ -247,6 +247,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		w = max(w, w2)
 	}
 	t.count(w)
+	if pe, ok := err.(*PacedError); ok {
+		u := *req.URL
+		u.User, u.Fragment, u.RawFragment = nil, "", ""
+		pe.URL = u.String()
+	}
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}

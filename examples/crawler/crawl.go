@@ -18,7 +18,7 @@ import (
 // Every request goes through a robotstxt.Transport made WithNoWait, which
 // checks it against robots.txt and keeps each site's crawl-delay without
 // ever holding a worker: a request whose site's turn is not free comes
-// back at once with a *robotstxt.PacedError, and its URL goes back to the
+// back at once with a *robotstxt.PacedError, and the URL it names goes back to the
 // frontier for the PacedError's RetryAt while the worker takes another.
 type crawler struct {
 	robots    *robotstxt.Client
@@ -101,7 +101,11 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 	c.settle(!refused)
 	switch {
 	case paced != nil:
-		// The site's turn is not free: come back when it may be.
+		// The site's turn is not free: come back when it may be, for
+		// the URL not sent, which is where a redirect led if one did.
+		if to, err := url.Parse(paced.URL); err == nil {
+			u = to
+		}
 		c.report(func(r *result) { r.Paced++; r.Requeued++ }, "", u, "")
 		f.retry(u, paced.RetryAt)
 	case deferred != nil:

@@ -8,8 +8,8 @@
 //
 // The Transport is made WithNoWait: no worker ever waits for a site's
 // crawl-delay. A request whose turn is not free fails at once with a
-// *robotstxt.PacedError, and its URL goes back to the frontier for the
-// error's RetryAt, which spreads a site's URLs over its coming turns; a
+// *robotstxt.PacedError, and the URL it names goes back to the frontier
+// for the error's RetryAt, which spreads a site's URLs over its coming turns; a
 // *robotstxt.DeferredError (robots.txt unreachable) is put back the same
 // way. Pages are read for their X-Robots-Tag and robots
 // META tags through Transport.PageDirectives: the links of a nofollow page

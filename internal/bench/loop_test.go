@@ -165,7 +165,7 @@ func crawlLoop(tb testing.TB, latency time.Duration) (fetched, paced int, gap ti
 		switch {
 		case errors.As(err, &pe):
 			paced++
-			f.Retry(u, pe.RetryAt)
+			f.Retry(pe.URL, pe.RetryAt)
 		case errors.As(err, &de):
 			f.Retry(u, de.RetryAt)
 		case err != nil:
