@@ -126,9 +126,10 @@ read (robots.txt's and tdmrep.json's, and the page header's when only
 the body was cut), and "usage" only their n, which no unread signal
 could change. "redirected_to" names the page the URL redirected to,
 whose receipt the signals are: its site's robots.txt, not the URL's. A
-URL that redirects where robots.txt disallows is disallowed, as a
-crawler gets no page: "redirected_to" names where, and "rule", "status"
-and "detail" are of the robots.txt that disallows it.`
+URL that redirects where robots.txt disallows is disallowed, and one
+that redirects where robots.txt is unreachable deferred, as a crawler
+gets no page: "redirected_to" names where, and "rule", "status" and
+"detail" are of that robots.txt.`
 
 // A checkResult is what check prints with -json for one URL: test's
 // urlResult, whose usage merges every signal of the page's receipt, those
@@ -162,7 +163,7 @@ func (ck *checker) check(t target) (int, error) {
 		unread     string // why the page could not be read
 	)
 	if c.verdict() == verdictAllowed {
-		var refused *robotstxt.DisallowedError
+		var refused error
 		if rc, redirected, unread, refused = ck.receipt(t.url); refused != nil {
 			if c, err = ck.refusal(t, refused); err != nil {
 				return exitUsage, err
@@ -216,20 +217,42 @@ func (ck *checker) checked(t target, d robotstxt.Decision, doc *document, err er
 }
 
 // refusal returns what robots.txt says of t when the Transport refused
-// the request for its page, which the Client allowed: de's, of where the
+// the request for its page, which the Client allowed, with a
+// DisallowedError or a DeferredError: what the robots.txt of where the
 // page redirected (or, had its robots.txt changed since, of the page
-// itself), with the robots.txt that de's decision rests on, or the error
-// of reading it.
-func (ck *checker) refusal(t target, de *robotstxt.DisallowedError) (checked, error) {
-	_, doc, err := ck.f.read(context.Background(), ownRobots(de.Decision.Authority))
+// itself) says, with that robots.txt, or the error of reading it.
+func (ck *checker) refusal(t target, refused error) (checked, error) {
+	var (
+		ue  *url.Error
+		dis *robotstxt.DisallowedError
+		def *robotstxt.DeferredError
+	)
+	errors.As(refused, &ue) // names the URL not sent: where a redirect led
+	if errors.As(refused, &dis) {
+		_, doc, err := ck.f.read(context.Background(), ownRobots(dis.Decision.Authority))
+		if doc == nil {
+			return checked{}, err
+		}
+		return ck.led(ck.checked(t, dis.Decision, doc, nil), dis.URL), nil
+	}
+	errors.As(refused, &def)
+	d, doc, err := ck.f.read(context.Background(), ownRobots(def.Authority))
 	if doc == nil {
 		return checked{}, err
 	}
-	c := ck.checked(t, de.Decision, doc, nil)
-	if de.URL != t.sent() {
-		c.led = de.URL
+	to := t.sent()
+	if ue != nil {
+		to = ue.URL
 	}
-	return c, nil
+	return ck.led(ck.checked(t, d, doc, def), to), nil
+}
+
+// led returns c, of t, as of where t's URL led when that is another URL.
+func (ck *checker) led(c checked, to string) checked {
+	if to != c.t.sent() {
+		c.led = to
+	}
+	return c
 }
 
 // receipt fetches the page at URL page through the Transport, as a crawler
@@ -239,9 +262,9 @@ func (ck *checker) refusal(t target, de *robotstxt.DisallowedError) (checked, er
 // where it led. unread says why the page could not be read, "" when it
 // was: then the receipt is of robots.txt and tdmrep.json alone, or, when
 // the body was cut, of the header and what came of the body. refused is
-// the Transport's refusal of the page, or of where it redirected: then
-// there is no receipt.
-func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, unread string, refused *robotstxt.DisallowedError) {
+// the Transport's refusal of the page, or of where it redirected, as
+// disallowed or deferred: then there is no receipt.
+func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, unread string, refused error) {
 	ctx, cancel := context.WithTimeout(context.Background(), ck.pages.Timeout+time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, page, nil)
@@ -249,8 +272,12 @@ func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, u
 		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false, errText(err), nil
 	}
 	resp, err := ck.pages.Do(req)
-	if errors.As(err, &refused) {
-		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false, "", refused
+	var (
+		dis *robotstxt.DisallowedError
+		def *robotstxt.DeferredError
+	)
+	if errors.As(err, &dis) || errors.As(err, &def) {
+		return robotstxt.Receipt{Signals: []robotstxt.Signal{}}, false, "", err
 	}
 	if err != nil {
 		return ck.rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil), false, fetchError(err), nil

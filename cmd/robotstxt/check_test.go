@@ -783,6 +783,46 @@ func TestCheckAsSent(t *testing.T) {
 	}
 }
 
+// TestCheckRedirectDeferred: a URL that redirects to a site whose
+// robots.txt is unreachable is deferred, of that robots.txt, as the
+// Transport defers it: a crawler gets no page, and comes back later.
+func TestCheckRedirectDeferred(t *testing.T) {
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, "page")
+	}))
+	defer down.Close()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+			return
+		}
+		http.Redirect(w, r, down.URL+"/x", http.StatusFound)
+	}))
+	defer s.Close()
+	u := s.URL + "/moved"
+	r := runCmd(t, "", "check", "-json", u)
+	var res struct {
+		Verdict      string `json:"verdict"`
+		Detail       string `json:"detail"`
+		Status       int    `json:"status"`
+		PageError    string `json:"page_error"`
+		RedirectedTo string `json:"redirected_to"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != exitDeferred || res.Verdict != "deferred" ||
+		res.Status != http.StatusServiceUnavailable || res.RedirectedTo != down.URL+"/x" || res.PageError != "" ||
+		!strings.HasPrefix(res.Detail, "redirected to "+down.URL+"/x; status 503; robots.txt unreachable: status 503") {
+		t.Errorf("check -json: exit %d, %s (%v)\nwant deferred by %s/robots.txt", r.code, r.stdout, err, down.URL)
+	}
+	r = runCmd(t, "", "check", "-expect", "allow", u)
+	if r.code != exitDisallowed || !strings.HasPrefix(r.stdout, "DEFER") {
+		t.Errorf("check -expect allow: exit %d, stdout %q; want DEFER, exit %d", r.code, r.stdout, exitDisallowed)
+	}
+}
+
 // busySite serves a robots.txt whose Content-Usage says train-ai=y, and
 // pages whose Content-Usage header says train-ai=n; /busy answers 503
 // with a Retry-After of retryAfter, /cut cuts its body short and /closed

@@ -93,7 +93,8 @@ signals say together only an n, which no unread signal could undo. The
 exit code is the verdict's, whether or not the page was read. A URL is
 checked as net/http sends it (" as %22, { as %7B), as the Transport
 checks it, and one that redirects where robots.txt disallows is
-disallowed, as the Transport refuses it.`,
+disallowed, or where it is unreachable deferred, as the Transport
+refuses it.`,
 		json:     urlJSONHelp + "\n" + checkJSONHelp,
 		examples: []string{"-agent Googlebot -v https://example.com/ https://example.com/cart"},
 		run:      runCheck,

@@ -111,7 +111,7 @@ type checked struct {
 	d   robotstxt.Decision
 	err error
 	p   *parsed
-	led string // where the URL redirected, which d disallows; "" for the URL itself (check)
+	led string // where the URL redirected, which d disallows or defers; "" for the URL itself (check)
 }
 
 // lines returns the lines of the robots.txt as written, none without one.
