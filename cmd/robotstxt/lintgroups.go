@@ -40,7 +40,7 @@ func (lt *linter) groups() {
 		if by := shadows[ref]; len(by) == in[ref.group] {
 			b := by[0]
 			why := "a longer pattern wins"
-			if len(b.Pattern) == len(r.Pattern) {
+			if len(b.Pattern) == len(r.Pattern) || indexDir(b) == r.Pattern { // the index page's weighs its directory's
 				why = "allow wins a tie"
 			}
 			lt.add(r.Line, codeShadowed, "never decides: line %d (%s) matches every URL this rule matches and takes precedence (%s)",

@@ -27,10 +27,13 @@ func (k *kinds) of(allow bool) **parser.Rule {
 //
 // A rule A can never decide when a rule B of the other kind matches every
 // path A matches and outranks A: B has A's pattern, or B is a plain prefix
-// (a literal and trailing '*'s) of the literal that A's paths start with.
+// (a literal and trailing '*'s) of the literal that A's paths start with,
+// or B allows …/index.html and A is the rule of its directory, "…/$",
+// which B also is (see matcher.MatchRule).
 func findShadows(f *parser.File, set []int, shadows, dups map[ruleRef][]*parser.Rule) {
-	byPattern := make(map[string]*kinds) // the first rule of each kind
-	prefixes := make(map[string]*kinds)  // by literal: the longest plain prefix of each kind
+	byPattern := make(map[string]*kinds)  // the first rule of each kind
+	prefixes := make(map[string]*kinds)   // by literal: the longest plain prefix of each kind
+	dirs := make(map[string]*parser.Rule) // by "…/$": the first allow of …/index.html
 	maxStars := 0
 	for _, gi := range set {
 		for i := range f.Groups[gi].Rules {
@@ -47,6 +50,9 @@ func findShadows(f *parser.File, set []int, shadows, dups map[ruleRef][]*parser.
 				dups[ruleRef{gi, i}] = append(dups[ruleRef{gi, i}], first)
 			} else {
 				*k.of(r.Allow) = r
+			}
+			if d := indexDir(r); d != "" && dirs[d] == nil {
+				dirs[d] = r
 			}
 			lit, stars, ok := plainPrefix(r.Pattern)
 			if !ok {
@@ -66,7 +72,11 @@ func findShadows(f *parser.File, set []int, shadows, dups map[ruleRef][]*parser.
 	for _, gi := range set {
 		for i := range f.Groups[gi].Rules {
 			r := &f.Groups[gi].Rules[i]
-			if by := beater(r, byPattern, prefixes, maxStars); by != nil {
+			by := beater(r, byPattern, prefixes, maxStars)
+			if d := dirs[r.Pattern]; by == nil && !r.Allow && d != nil && outranks(d, len(r.Pattern), r, len(r.Pattern)) {
+				by = d
+			}
+			if by != nil {
 				shadows[ruleRef{gi, i}] = append(shadows[ruleRef{gi, i}], by)
 			}
 		}
@@ -92,6 +102,16 @@ func beater(r *parser.Rule, byPattern, prefixes map[string]*kinds, maxStars int)
 		}
 	}
 	return nil
+}
+
+// indexDir returns the rule of the directory, "…/$", that r also is when
+// it allows …/index.html (Google's parser widens it so), else "".
+func indexDir(r *parser.Rule) string {
+	dir := r.Pattern[:strings.LastIndexByte(r.Pattern, '/')+1]
+	if n, ok := matcher.MatchRule(r.Pattern, true, dir); !r.Allow || !ok || n != len(dir)+1 || strings.Contains(dir, "$") {
+		return ""
+	}
+	return dir + "$"
 }
 
 // plainPrefix reports whether pattern is a literal followed only by '*'s

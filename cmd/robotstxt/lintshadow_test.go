@@ -28,6 +28,10 @@ func TestShadowedRules(t *testing.T) {
 		{"only for one of the group's crawlers", "User-agent: A\nUser-agent: B\nDisallow: /a\n\nUser-agent: B\nAllow: /a\n", nil},
 		{"for each of the group's crawlers", "User-agent: A\nUser-agent: B\nDisallow: /a\n\nUser-agent: B\nUser-agent: A\nAllow: /a\n", []string{"3:shadowed-rule"}},
 		{"an index page also decides for its directory", "User-agent: *\nAllow: /d/index.html\nDisallow: /d/index.html*\n", nil},
+		{"an index page's allow is its directory's too", "User-agent: *\nDisallow: /d/$\nAllow: /d/index.html\n", []string{"2:shadowed-rule"}},
+		{"and wins the tie in any order", "User-agent: *\nAllow: /*/index.htm\nDisallow: /*/$\n", []string{"3:shadowed-rule"}},
+		{"another directory's index page", "User-agent: *\nDisallow: /d/$\nAllow: /e/index.html\nAllow: /d/e/index.html\n", nil},
+		{"a directory rule that is no index page's", "User-agent: *\nDisallow: /d/x$\nAllow: /d/index.html\n", nil},
 		{"empty patterns match nothing", "User-agent: *\nDisallow:\nAllow:\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -36,6 +40,23 @@ func TestShadowedRules(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestShadowedByIndexPage: the allow of an index page beats its
+// directory's disallow at the directory's own length, by the tie.
+func TestShadowedByIndexPage(t *testing.T) {
+	found := 0
+	for _, f := range lintText(t, "User-agent: *\nDisallow: /d/$\nAllow: /d/index.html\n") {
+		if f.Code == codeShadowed {
+			found++
+			if !strings.HasSuffix(f.Message, "(allow wins a tie)") {
+				t.Errorf("%s, want it to say allow wins a tie", f.Message)
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d shadowed-rule findings, want 1", found)
 	}
 }
 
