@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
@@ -134,8 +135,9 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 // ownOutcome reports whether e, read from the Store, allows no more than
 // this Client would have: an allow-all stands only if its own status
 // policy gives it for the status, its WithUnreachableAllowAfter for
-// failures that long, or a WithErrorPolicy of its own for a failure with
-// no response; rules only if its status policy reads the status's body
+// failures that long, a WithErrorPolicy of its own for a failure with
+// no response, or, for too many redirects, a WithMaxRedirects as low;
+// rules only if its status policy reads the status's body
 // (another's may parse an error page). Answers stricter than allow-all
 // stand.
 func (t *sharedTier) ownOutcome(e *entry) bool {
@@ -151,7 +153,13 @@ func (t *sharedTier) ownOutcome(e *entry) bool {
 		// The Store keeps no error: the policy must allow all whatever it was.
 		return t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll
 	case followed(int(e.status)):
-		return true // too many redirects
+		// Too many redirects, or a loop: this Client's limit runs out
+		// as soon. (A loop stored after fewer is fetched again.)
+		n := 0
+		if e.redirects != "" {
+			n = strings.Count(e.redirects, "\n") + 1
+		}
+		return n >= t.cfg.maxRedirects
 	}
 	return valid(t.cfg.policy(int(e.status))) == OutcomeAllowAll
 }

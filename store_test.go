@@ -590,6 +590,33 @@ func TestStoreKeepsNonPublic(t *testing.T) {
 	}
 }
 
+// TestStoreRedirectLimitIsTheReaders: the allow-all of "too many
+// redirects" that a Client following fewer stored is not the answer of
+// one that follows more: it fetches, follows the redirect and reads the
+// rules. One that follows as few takes it.
+func TestStoreRedirectLimitIsTheReaders(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.Redirect(w, r, "/real-robots.txt", http.StatusMovedPermanently)
+			return
+		}
+		_, _ = w.Write([]byte(privateRules))
+	})
+	store := newMemStore()
+	if ok, err := newTestClient(t, WithStore(store), WithMaxRedirects(0)).Allowed(ctx, s.URL+"/private/x"); !ok || err != nil {
+		t.Fatalf("a Client that follows no redirect: %v, %v; want allowed", ok, err)
+	}
+	hits := s.hits.Load()
+	if ok, err := newTestClient(t, WithStore(store), WithMaxRedirects(0)).Allowed(ctx, s.URL+"/private/x"); !ok || err != nil || s.hits.Load() != hits {
+		t.Errorf("another that follows none: %v, %v, %d fetches; want the Store's allow-all", ok, err, s.hits.Load()-hits)
+	}
+	if ok, err := newTestClient(t, WithStore(store)).Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
+		t.Errorf("a default Client after it: %v, %v; want disallowed by the rules the redirect leads to", ok, err)
+	}
+}
+
 // TestStoreOwnEntriesAccepted: what one Client writes, another Client of
 // the same configuration takes from the Store, whatever its times round
 // to: a freshness cap that is not a whole millisecond (the encoding's
