@@ -199,6 +199,10 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	cfg := &f.c.cfg
 	req.Header.Set("User-Agent", cfg.userAgent)
 	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	// Asked for here, not by net/http, whose transparent gzip reads a
+	// body with no gzip stream at all (a 200 cut before its first byte)
+	// as an empty file: allow everything. body.Read undoes it instead.
+	req.Header.Set("Accept-Encoding", "gzip")
 	if cfg.from != "" {
 		req.Header.Set("From", cfg.from)
 	}

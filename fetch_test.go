@@ -598,9 +598,43 @@ func encode(t testing.TB, body []byte, codings ...string) []byte {
 	return body
 }
 
+// TestFetchEmptyGzip: a 200 declaring gzip whose body holds no gzip
+// stream at all (cut before its first byte, or a gzip middleware's
+// handler failing) is unreadable, not an empty robots.txt that allows
+// everything; net/http's transparent gzip read it as one. A good copy
+// stands in for it.
+func TestFetchEmptyGzip(t *testing.T) {
+	checkLeaks(t)
+	var broken atomic.Bool
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if !broken.Load() {
+			_, _ = w.Write([]byte(privateRules))
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush() // chunked, with no chunk
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
+		t.Fatalf("the good copy: %v, %v; want disallowed", ok, err)
+	}
+	broken.Store(true)
+	clock.Advance(25 * time.Hour)
+	if d, err := c.Check(ctx, s.URL+"/private/x"); d.Allowed || !d.Stale || d.Err == nil {
+		t.Errorf("after a 200 declaring gzip with no stream: %+v, %v; want the good copy standing in", d, err)
+	}
+	fresh := newTestClient(t)
+	if ok, err := fresh.Allowed(ctx, s.URL+"/private/x"); ok || !errors.Is(err, ErrDeferred) {
+		t.Errorf("with no copy: %v, %v; want deferred", ok, err)
+	}
+}
+
 // TestFetchContentCodingLines: the Content-Encoding header's lines are
 // one list; compressed bytes that no line declares (a second coding,
-// after net/http undid a gzip and dropped every line) are unreadable,
+// after a transport undid a gzip and dropped every line) are unreadable,
 // never parsed as text that allows everything.
 func TestFetchContentCodingLines(t *testing.T) {
 	checkLeaks(t)
@@ -609,14 +643,14 @@ func TestFetchContentCodingLines(t *testing.T) {
 		name     string
 		lines    []string
 		body     []byte
-		compress bool // net/http asks for gzip and undoes it
+		compress bool // net/http would ask for gzip and undo it, had the fetch not asked
 		deferred bool
 	}{
 		{"identity, then gzip", []string{"identity", "gzip"}, encode(t, []byte(rules), "gzip"), false, false},
 		{"gzip twice", []string{"gzip", "gzip"}, encode(t, []byte(rules), "gzip", "gzip"), false, false},
-		{"gzip twice, one undone by net/http", []string{"gzip", "gzip"}, encode(t, []byte(rules), "gzip", "gzip"), true, true},
+		{"gzip twice, over a transport that undoes gzip", []string{"gzip", "gzip"}, encode(t, []byte(rules), "gzip", "gzip"), true, false},
 		{"gzip under no line", nil, encode(t, []byte(rules), "gzip"), false, true},
-		{"deflate in gzip, gzip undone by net/http", []string{"gzip"}, encode(t, []byte(rules), "deflate", "gzip"), true, true},
+		{"deflate in gzip, over a transport that undoes gzip", []string{"gzip"}, encode(t, []byte(rules), "deflate", "gzip"), true, true},
 		{"zlib under no line", nil, encode(t, []byte(rules), "deflate"), false, true},
 		{"zstd under no line", nil, zstdEncoder().EncodeAll([]byte(strings.Repeat(rules, 50)), nil), false, true},
 	} {

@@ -26,8 +26,9 @@ type Body struct {
 // may be nil, supplies Content-Encoding and Content-Type: gzip, x-gzip
 // and deflate are undone (its lines are one list), and any other coding
 // but identity is an error, as is a body still compressed, a gzip or
-// Zstandard stream or a zlib one that is not UTF-8 (net/http undoes one
-// gzip and drops every line).
+// Zstandard stream or a zlib one that is not UTF-8 (a transport that
+// undoes one gzip, as net/http's does unless the request asked for it,
+// drops every line).
 // At most limit bytes of the decoded body are kept (limit ≤ 0 keeps it
 // all; the Client keeps 500 KiB unless told otherwise), and the line the
 // limit cuts is dropped, since a partial rule can say the opposite of the

@@ -30,8 +30,7 @@ const lintJSONHelp = `With -json, each file gives one JSON object on one line:
    "diagnostics": [{"line": 3, "severity": "error",
      "code": "rule-outside-group", "message": "…", "text": "Disallow: /x"}]}
 bytes is the size of the file, or of the body as received, before it
-is decoded as crawlers decode it (net/http undoes a gzip coding itself,
-for crawlers too); charset is the encoding it was read in;
+is decoded as crawlers decode it; charset is the encoding it was read in;
 truncated is true when the file is over the 500 KiB crawlers read; line 0
 is about the whole file; text is the line as written. A file that could
 not be linted gives an object with no diagnostics and an "error" saying

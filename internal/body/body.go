@@ -47,8 +47,8 @@ type Body struct {
 
 // Compressed reports whether b, a body with its declared content codings
 // undone, is compressed still: a coding no header line declared, as when
-// net/http undoes one gzip and drops every Content-Encoding line, and a
-// second stays. It starts as a gzip stream (RFC 1952 §2.3.1) or a
+// a transport undoes one gzip and drops every Content-Encoding line (as
+// net/http's does unless the request asked for gzip), and a second stays. It starts as a gzip stream (RFC 1952 §2.3.1) or a
 // Zstandard frame (RFC 8878 §3.1.1) does, which no text does, or is a
 // zlib stream (RFC 1950), whose two-byte header text may start with
 // ("x^", "(r"): one that inflates, checksum and all, or for zlibProbe
@@ -178,8 +178,14 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 		case "identity", "":
 		case "gzip", "x-gzip":
 			zr, err := gzip.NewReader(r)
+			if err == io.EOF {
+				err = errors.New("no stream: the body is empty") // not io.EOF: no clean end
+			}
+			if err != nil && !strings.HasPrefix(err.Error(), "gzip: ") { // compress/gzip's own say so
+				err = fmt.Errorf("gzip: %w", err)
+			}
 			if err != nil {
-				return nil, fmt.Errorf("gzip: %w", err)
+				return nil, err
 			}
 			r = zr
 		case "deflate":
