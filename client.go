@@ -543,7 +543,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		// What that site's entry says, for as long as it says it.
 		e := res.theirs.clone()
 		e.key, e.redirects = k.authority, res.redirects
-		return e.derive(), nil
+		return c.keepTheirs(res, e.derive(), now), nil
 	}
 	if res.notModified {
 		lifetime, explicit := c.cfg.freshness(now, res.header)
@@ -582,14 +582,17 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 }
 
 // keepTheirs returns e, the entry res gave, after keeping it as the entry
-// of the other site whose robots.txt gave it (res.from), which the next
-// robots.txt redirected there takes (see theirs), unless the cache holds
-// a current one.
+// of each other site whose own fetch it is too (res.froms), which the
+// next robots.txt redirected there takes (see theirs), unless the cache
+// holds a current one.
 func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
-	if res.from != "" && res.err == nil {
+	for _, from := range res.froms {
+		if res.err != nil {
+			break
+		}
 		their := e.clone()
-		their.key, their.redirects = res.from, ""
-		if cur := c.robots.cache.peek(res.from); cur == nil || cur.expired(now) {
+		their.key, their.redirects = from.authority, from.redirects
+		if cur := c.robots.cache.peek(from.authority); cur == nil || cur.expired(now) {
 			c.robots.cache.put(their.derive())
 		}
 	}

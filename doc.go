@@ -109,8 +109,9 @@
 // authority's /robots.txt) must be allowed by its authority's robots.txt.
 // A robots.txt redirected to another authority's /robots.txt takes that
 // authority's entry while it holds a fresh one from a server that
-// answered, and keeps a good answer to the hop as that authority's own,
-// so that the sites redirected there after the first send it nothing
+// answered, and keeps a good answer to the hop as that authority's own
+// (after the redirects within its site its own fetch follows too), so
+// that the sites redirected there after the first send it nothing
 // (those under way at once each send theirs). Every
 // request that leaves the site takes its turn in that authority's
 // pacing (that of the first [Transport] made for the Client, else the

@@ -26,7 +26,19 @@ type fetchResult struct {
 	redirects   string // see persisted.redirects
 	err         error  // why the result is unreachable or allow-all
 	theirs      *entry // another site's robots.txt entry the redirects led to, which the result is (see Client.theirs)
-	from        string // another site whose robots.txt, asked for as its own fetch asks, answered last
+	// froms are the other sites whose robots.txt the redirects asked
+	// for as their own fetch asks, and followed on as it would: the
+	// result is each one's too (see Client.keepTheirs).
+	froms []theirFetch
+}
+
+// A theirFetch is another site whose robots.txt a fetch's redirects led
+// to: at is the place in the fetch's redirects from which they are that
+// site's own, and redirects lists them as its own fetch would.
+type theirFetch struct {
+	authority string
+	at        int
+	redirects string
 }
 
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
@@ -64,7 +76,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	target, authority := k.url(), k.authority
 	seen := []string{target} // the URLs asked for so far
 	var led []string         // the redirects followed, as persisted.redirects lists them
-	from := ""               // the site whose robots.txt target is, if not k's
+	var froms []theirFetch   // see fetchResult.froms
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
@@ -94,7 +106,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		if !followed(resp.StatusCode) {
 			f.classify(&res, resp, k, target, validated)
-			res.from = from
+			res.froms = ownFetches(froms, led, nil)
 			return res
 		}
 		discard(resp)
@@ -135,7 +147,9 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			status += "*"
 		}
 		led = append(led, status+" "+capText(target))
-		from = ""
+		// A site's own fetch follows a redirect within its site (http to
+		// https, to its www twin) as this one does.
+		froms = slices.DeleteFunc(froms, func(s theirFetch) bool { return !sameSite(s.authority, authority) })
 		if robotsOf && k.doc.robots {
 			theirs := f.c.theirs(authority)
 			var more []string // theirs' own redirects
@@ -144,11 +158,29 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			}
 			if theirs != nil && len(led)+len(more) <= f.c.cfg.maxRedirects {
 				res.outcome, res.redirects, res.theirs = theirs.outcome, kept(append(led, more...)), theirs
+				res.froms = ownFetches(froms, led, more)
 				return res
 			}
-			from = authority // asked for with the Host its own fetch sends (see send)
+			// Asked for with the Host its own fetch sends (see send).
+			froms = append(froms, theirFetch{authority: authority, at: len(led)})
 		}
 	}
+}
+
+// ownFetches returns froms with the redirects each one's own fetch
+// follows: led from its place on, then more, unmarked, since a fetch
+// checks no redirect within its own site.
+func ownFetches(froms []theirFetch, led, more []string) []theirFetch {
+	for i := range froms {
+		own := slices.Concat(led[froms[i].at:], more)
+		for j, r := range own {
+			if status, rest, _ := strings.Cut(r, " "); strings.HasSuffix(status, "*") {
+				own[j] = strings.TrimSuffix(status, "*") + " " + rest
+			}
+		}
+		froms[i].redirects = kept(own)
+	}
+	return froms
 }
 
 // errAnswer is wrapped when a server began to answer but net/http could

@@ -207,6 +207,47 @@ func TestHopToAnotherRobotsTxt(t *testing.T) {
 	}
 }
 
+// TestHopToARobotsTxtThatMovesWithinItsSite: when the other site's
+// robots.txt redirects within its site (to https, to its www twin), as
+// its own fetch follows, the answer is kept as that site's own, with
+// those redirects, and the sites redirected there after the first send
+// it nothing.
+func TestHopToARobotsTxtThatMovesWithinItsSite(t *testing.T) {
+	for _, final := range []string{"https://victim.test/robots.txt", "http://www.victim.test/robots.txt"} {
+		t.Run(final, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			rules := serve(200, "User-agent: *\nCrawl-delay: 60\nDisallow: /private\n", "Cache-Control", "max-age=600")
+			w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+				if r.TLS != nil {
+					rules(rw, r)
+					return
+				}
+				http.Redirect(rw, r, final, http.StatusMovedPermanently)
+			})
+			w.on("www.victim.test/robots.txt", rules)
+			for i := range 5 {
+				w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+			}
+			c, _ := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+			t.Cleanup(func() { _ = c.Close() })
+			ctx := context.Background()
+			for i := range 5 {
+				if d, err := c.Check(ctx, fmt.Sprintf("http://s%d.test/private", i)); err != nil || d.Allowed || d.FinalURL != final {
+					t.Errorf("s%d: %+v, %v; want the victim's rules", i, d, err)
+				}
+			}
+			if n, m := w.count("http://victim.test/robots.txt"), w.count(final); n != 1 || m != 1 {
+				t.Errorf("the victim received %d requests for http://victim.test/robots.txt and %d for %s, want 1 each", n, m, final)
+			}
+			d, err := c.Check(ctx, "http://victim.test/private")
+			if rs := d.Redirects(); err != nil || d.Allowed || len(rs) != 1 || rs[0].URL != final || rs[0].Checked || w.count("http://victim.test/robots.txt") != 1 {
+				t.Errorf("the victim's own Check = %+v, %v; want its rules after its redirect, kept from the hop", d, err)
+			}
+		})
+	}
+}
+
 // TestHopKeepsTheirsAsTheirFetchWould: the answer to a hop is kept as the
 // other site's own, however the hop spells it (it is asked for with the
 // Host that site's own fetch sends); a 304 to the hop renews it; and an
