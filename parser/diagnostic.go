@@ -53,7 +53,8 @@ const (
 	// be used, such as "crawl-delay: soon" (see [CrawlDelay]).
 	BadValue
 	// TooManyDiagnostics, "further diagnostics not reported": after
-	// 1,000 diagnostics, from this line on; Text counts them.
+	// 1,000 diagnostics, from this line on; Text counts them. Only an
+	// [UnknownRecordsDropped] may follow it.
 	TooManyDiagnostics
 	// UnknownRecordsDropped, "further unknown records not kept": after
 	// 1,000 records with an unknown key, from this line on; Text counts

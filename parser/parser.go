@@ -29,7 +29,9 @@ type File struct {
 	// Extensions holds the records that stand before the first group.
 	Extensions []Record
 	// Diagnostics, in line order, report the lines read other than as
-	// written: at most 1,000, and one that counts the rest.
+	// written: at most 1,000, then one of kind [TooManyDiagnostics] that
+	// counts the rest. Beside them, one of kind [UnknownRecordsDropped]
+	// counts the unknown records not kept, past the 1,000 too.
 	Diagnostics []Diagnostic
 	// Lines is the number of lines (see [Line.Num]).
 	Lines int
