@@ -44,7 +44,7 @@ type Stats struct {
 	// Store counts traffic to the shared Store.
 	Store struct {
 		Hits       uint64 // fresh entries found in the Store
-		Misses     uint64 // nothing usable found (absent, expired, corrupt)
+		Misses     uint64 // nothing usable found (absent, expired, corrupt, or a failed Get)
 		Errors     uint64 // failed or timed-out Store calls
 		Sets       uint64 // entries written
 		LeaseWaits uint64 // times another process held the lease and we waited
