@@ -177,7 +177,8 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 		switch c := strings.ToLower(strings.TrimSpace(list[i])); c {
 		case "identity", "":
 		case "gzip", "x-gzip":
-			zr, err := gzip.NewReader(r)
+			br := bufio.NewReader(r) // gzip reads a bufio.Reader no further than a member's end
+			zr, err := gzip.NewReader(br)
 			if err == io.EOF {
 				err = errors.New("no stream: the body is empty") // not io.EOF: no clean end
 			}
@@ -187,7 +188,8 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 			if err != nil {
 				return nil, err
 			}
-			r = zr
+			zr.Multistream(false)
+			r = &gzipMembers{zr, br}
 		case "deflate":
 			r = inflater(r)
 		default:
@@ -195,6 +197,29 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 		}
 	}
 	return r, nil
+}
+
+// gzipMembers reads the members of a gzip body in a row, as
+// compress/gzip does, but ends where the bytes after a member start no
+// other (a newline, NUL padding), as browsers do.
+type gzipMembers struct {
+	zr *gzip.Reader
+	br *bufio.Reader
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err != io.EOF {
+		return n, err
+	}
+	if magic, _ := g.br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return n, io.EOF // the member, checksum and all, was the body
+	}
+	if err := g.zr.Reset(g.br); err != nil {
+		return n, err
+	}
+	g.zr.Multistream(false)
+	return n, nil
 }
 
 // inflater reads a deflate body: a zlib stream (RFC 9110), whose header
@@ -245,7 +270,8 @@ type wideForm struct {
 // wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its own or,
 // without one, as a robots.txt is mostly ASCII, by its first bytes: a
 // third or more of the even (big-endian) or odd (little-endian) ones
-// NUL, almost none of the others.
+// NUL, almost none of the others; or, when those are a comment in a
+// script far from ASCII, by its line breaks (see wideBreaks).
 func wideOf(body []byte) wideForm {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
@@ -271,13 +297,39 @@ func wideOf(body []byte) wideForm {
 		}
 	}
 	pairs := n / 2
+	le, be := odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
+	if !le && !be {
+		l, b := wideBreaks(body)
+		le, be = l > b, b > l
+	}
 	switch {
-	case odd*3 >= pairs && even*16 < pairs:
+	case le:
 		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
-	case even*3 >= pairs && odd*16 < pairs:
+	case be:
 		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
 	}
 	return wideForm{}
+}
+
+// wideBreaks counts the line breaks (CR or LF) body holds as UTF-16
+// code units, little-endian and big-endian: a break and a NUL at an even
+// offset, in either order. Text in an ASCII-compatible charset holds
+// none, having no NUL; a robots.txt in UTF-16 holds one a line.
+func wideBreaks(body []byte) (le, be int) {
+	for i := bytes.IndexByte(body, 0); i >= 0; {
+		switch {
+		case i%2 == 1 && (body[i-1] == '\n' || body[i-1] == '\r'):
+			le++
+		case i%2 == 0 && i+1 < len(body) && (body[i+1] == '\n' || body[i+1] == '\r'):
+			be++
+		}
+		j := bytes.IndexByte(body[i+1:], 0)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return le, be
 }
 
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, sent with

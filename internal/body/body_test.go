@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/internal/parse"
@@ -275,6 +277,61 @@ func TestReadBodyLimitsPastInt64(t *testing.T) {
 // TestReadBodyKeepsLineEndingAtLimit: a line that ends right at the limit,
 // its line break the first byte past it, is whole: it is kept, and only
 // a line the limit cuts is dropped.
+// TestReadUTF16FarFromASCII: a UTF-16 body without a byte-order mark
+// whose first bytes are a comment in a script far from ASCII (no NULs to
+// tell it by) is told by its line breaks, labelled or not, and never read
+// as Windows-1252, where every rule would become garbage.
+func TestReadUTF16FarFromASCII(t *testing.T) {
+	text := "# " + strings.Repeat("このサイトのクローラー設定", 20) + "\nUser-agent: *\nDisallow: /private\n"
+	for _, be := range []bool{false, true} {
+		var b []byte
+		for _, u := range utf16.Encode([]rune(text)) {
+			if be {
+				b = binary.BigEndian.AppendUint16(b, u)
+			} else {
+				b = binary.LittleEndian.AppendUint16(b, u)
+			}
+		}
+		for _, ctype := range []string{"", "text/plain; charset=utf-16le", "text/plain; charset=utf-16"} {
+			got, err := Read(bytes.NewReader(b), http.Header{"Content-Type": {ctype}}, DefaultLimit)
+			if err != nil || string(got.Text) != text {
+				t.Errorf("big-endian %v, %q: %q (%s), %v; want the text", be, ctype, got.Text, got.Charset, err)
+			}
+		}
+	}
+	// Text in an ASCII-compatible charset has no NUL, and so no break of
+	// UTF-16: Shift_JIS as labelled.
+	sjis := "# \x82\xb1\x82\xcc\nUser-agent: *\nDisallow: /private\n"
+	if got, err := Read(strings.NewReader(sjis), http.Header{"Content-Type": {"text/plain; charset=shift_jis"}}, DefaultLimit); err != nil ||
+		got.Charset != "shift_jis" || !strings.HasSuffix(string(got.Text), "Disallow: /private\n") {
+		t.Errorf("Shift_JIS: %q (%s), %v", got.Text, got.Charset, err)
+	}
+}
+
+// TestReadGzipMembers: a gzip body is read member after member, and ends
+// where the bytes after a whole member start no other (a newline, NUL
+// padding), as browsers read it; a member cut short is an error.
+func TestReadGzipMembers(t *testing.T) {
+	const a, b = "User-agent: *\n", "Disallow: /private\n"
+	one, two := encode(t, []byte(a), "gzip"), encode(t, []byte(b), "gzip")
+	h := http.Header{"Content-Encoding": {"gzip"}}
+	for _, tc := range []struct {
+		name, body, want string
+		fails            bool
+	}{
+		{"two members", string(one) + string(two), a + b, false},
+		{"then a newline", string(one) + string(two) + "\n", a + b, false},
+		{"then NUL padding", string(one) + strings.Repeat("\x00", 16), a, false},
+		{"a second member cut", string(one) + string(two[:12]), "", true},
+		{"one member cut", string(one[:len(one)-3]), "", true},
+	} {
+		got, err := Read(strings.NewReader(tc.body), h, DefaultLimit)
+		if (err != nil) != tc.fails || !tc.fails && string(got.Text) != tc.want {
+			t.Errorf("%s: %q, %v; want %q, failing %v", tc.name, got.Text, err, tc.want, tc.fails)
+		}
+	}
+}
+
 func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
 	const head = "User-agent: *\nDisallow: /private"
 	for _, tc := range []struct{ body, want string }{
