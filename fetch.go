@@ -293,6 +293,9 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 		}
 		return
 	}
+	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent {
+		return // no content, whatever coding a header names: an empty file
+	}
 	b, err := body.Read(resp.Body, resp.Header, f.c.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable

@@ -598,6 +598,20 @@ func encode(t testing.TB, body []byte, codings ...string) []byte {
 	return body
 }
 
+// TestFetchNoContentWithCoding: a 204 has no content (RFC 9110
+// §15.3.5), whatever coding a header names: an empty robots.txt, as a
+// plain 204 is.
+func TestFetchNoContentWithCoding(t *testing.T) {
+	checkLeaks(t)
+	c := newTestClient(t)
+	for _, coding := range []string{"gzip", ""} {
+		s := newSite(t, serve(http.StatusNoContent, "", "Content-Encoding", coding))
+		if d, err := c.Check(context.Background(), s.URL+"/x"); !d.Allowed || d.Outcome != OutcomeRules || err != nil {
+			t.Errorf("a 204 with Content-Encoding %q: %+v, %v; want an empty file, allowed", coding, d, err)
+		}
+	}
+}
+
 // TestFetchEmptyGzip: a 200 declaring gzip whose body holds no gzip
 // stream at all (cut before its first byte, or a gzip middleware's
 // handler failing) is unreadable, not an empty robots.txt that allows
