@@ -153,6 +153,12 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	}
 	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, false)
 	t.count(w)
+	if pe := (*PacedError)(nil); errors.As(err, &pe) {
+		// Said, not wrapped: the crawler's request whose robots.txt this
+		// is has no turn to come back for, and a frontier would put back
+		// pe's URL (see PacedError).
+		return nil, fmt.Errorf("%w: %v", errRedirects, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}

@@ -181,6 +181,30 @@ func TestHopIsPaced(t *testing.T) {
 	}
 }
 
+// TestHopPacedIsNoPageTurn: a page whose robots.txt redirects to a
+// busy site fails as deferred, not with that site's PacedError: the
+// README's loop would put back a URL the error does not name, and come
+// back at another site's turn.
+func TestHopPacedIsNoPageTurn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("other.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n"))
+	w.on("other.test/page", serve(200, "page"))
+	w.on("other.test/robots-of-site.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("site.test/robots.txt", redirectTo("http://other.test/robots-of-site.txt"))
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithFetchTimeout(300 * time.Millisecond)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	if _, err := get(context.Background(), hc, "http://other.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := get(context.Background(), hc, "http://site.test/page")
+	var pe *PacedError
+	if errors.As(err, &pe) || errors.Is(err, ErrPaced) || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a page whose robots.txt hop is paced: %v; want deferred, and no PacedError", err)
+	}
+}
+
 // TestHopToAnotherRobotsTxt: sites whose robots.txt redirects to a third
 // site's robots.txt take the answer it gave the first of them: one
 // request reaches it, however many sites redirect there.
