@@ -44,6 +44,11 @@ type theirFetch struct {
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
 var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 
+// errLoop is wrapped when redirects lead back to a URL already asked
+// for; the Store keeps its text as the error of the allow-all it gives
+// (see sharedTier.ownOutcome).
+var errLoop = errors.New("redirect loop")
+
 // A fetcher gets robots.txt files for a Client, following redirects by
 // hand so that each hop is checked (see admitHop) and paced (see pace).
 type fetcher struct {
@@ -131,7 +136,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.c.cfg.maxRedirects)
 		case slices.Contains(seen, next.String()):
 			res.outcome = OutcomeAllowAll
-			res.err = fmt.Errorf("%w: redirect loop at %s", errRedirects, capQuote(next.String()))
+			res.err = fmt.Errorf("%w: %w at %s", errRedirects, errLoop, capQuote(next.String()))
 		}
 		if res.err != nil {
 			return res
@@ -168,17 +173,17 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 }
 
 // ownFetches returns froms with the redirects each one's own fetch
-// follows: led from its place on, then more, unmarked, since a fetch
-// checks no redirect within its own site.
+// follows: led from its place on, unmarked, since a fetch checks no
+// redirect within its own site, then more, the last site's own.
 func ownFetches(froms []theirFetch, led, more []string) []theirFetch {
 	for i := range froms {
-		own := slices.Concat(led[froms[i].at:], more)
+		own := slices.Clone(led[froms[i].at:])
 		for j, r := range own {
 			if status, rest, _ := strings.Cut(r, " "); strings.HasSuffix(status, "*") {
 				own[j] = strings.TrimSuffix(status, "*") + " " + rest
 			}
 		}
-		froms[i].redirects = kept(own)
+		froms[i].redirects = kept(append(own, more...)) // more's marks are already the site's own
 	}
 	return froms
 }

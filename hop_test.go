@@ -272,6 +272,37 @@ func TestHopToARobotsTxtThatMovesWithinItsSite(t *testing.T) {
 	}
 }
 
+// TestHopKeepsTheirRedirectsMarks: a site's entry kept from a hop lists
+// its redirects as its own fetch does: unmarked within its site, marked
+// where its own fetch checks a hop too.
+func TestHopKeepsTheirRedirectsMarks(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("cdn.test/victim.txt", serve(200, "User-agent: *\nDisallow: /private\n", "Cache-Control", "max-age=600"))
+	w.on("victim.test/robots.txt", redirectTo("http://www.victim.test/robots.txt"))
+	w.on("www.victim.test/robots.txt", redirectTo("http://cdn.test/victim.txt"))
+	w.on("s0.test/robots.txt", redirectTo("http://victim.test/robots.txt"))
+	ctx := context.Background()
+	newClient := func() *Client {
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA))
+		t.Cleanup(func() { _ = c.Close() })
+		return c
+	}
+	own, err := newClient().Check(ctx, "http://victim.test/private")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient()
+	_, _ = c.Check(ctx, "http://www.victim.test/private") // its entry, taken by the hop
+	_, _ = c.Check(ctx, "http://s0.test/private")
+	n := w.count("http://victim.test/robots.txt")
+	kept, err := c.Check(ctx, "http://victim.test/private")
+	if err != nil || w.count("http://victim.test/robots.txt") != n || !slices.Equal(kept.Redirects(), own.Redirects()) {
+		t.Errorf("victim.test kept from s0.test's hop lists %+v (%v); its own fetch lists %+v", kept.Redirects(), err, own.Redirects())
+	}
+}
+
 // TestHopKeepsTheirsAsTheirFetchWould: the answer to a hop is kept as the
 // other site's own, however the hop spells it (it is asked for with the
 // Host that site's own fetch sends); a 304 to the hop renews it; and an

@@ -615,6 +615,20 @@ func TestStoreRedirectLimitIsTheReaders(t *testing.T) {
 	if ok, err := newTestClient(t, WithStore(store)).Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
 		t.Errorf("a default Client after it: %v, %v; want disallowed by the rules the redirect leads to", ok, err)
 	}
+	// A loop's allow-all, which every limit meets or runs out before,
+	// stands for Clients that follow more redirects than it took.
+	loop := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, map[string]string{"/robots.txt": "/a", "/a": "/robots.txt"}[r.URL.Path], http.StatusFound)
+	})
+	store = newMemStore()
+	for i, limit := range []int{5, 9, 1} {
+		if ok, err := newTestClient(t, WithStore(store), WithMaxRedirects(limit)).Allowed(ctx, loop.URL+"/x"); !ok || err != nil {
+			t.Errorf("a Client following %d redirects: %v, %v; want the loop's allow-all", limit, ok, err)
+		}
+		if hits := loop.hits.Load(); hits != 2 {
+			t.Errorf("after %d Clients, the looping site was asked %d times, want twice (one fetch)", i+1, hits)
+		}
+	}
 }
 
 // TestStoreOwnEntriesAccepted: what one Client writes, another Client of
