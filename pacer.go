@@ -217,11 +217,11 @@ type PacedError struct {
 	// Authority is the normalised authority of the site asked for whose
 	// turn is not free, e.g. "https://example.com:443".
 	Authority string
-	// URL is the URL of the request not sent, without its userinfo or
-	// fragment: the one to put back. Under an http.Client that follows
-	// redirects it is where a redirect led, not the URL asked for, whose
-	// request was sent: put back, that one would spend the site's next
-	// turn on the redirect again.
+	// URL is the URL of the request not sent, without its fragment but
+	// with any userinfo (keep it from logs): the one to put back. Under
+	// an http.Client that follows redirects it is where a redirect led,
+	// not the URL asked for, whose request was sent: put back, that one
+	// would spend the site's next turn on the redirect again.
 	URL string
 	// RetryAt is when to come back: for the first request refused at an
 	// authority, the earliest moment the turn may come as far as the

@@ -459,7 +459,8 @@ func TestTransportNoWaitRedirectPastTimeout(t *testing.T) {
 	s.route("/a/", serve(200, "page"))
 	_, tr, _ := newTestTransport(t, WithNoWait())
 	hc := &http.Client{Transport: tr, Timeout: 300 * time.Millisecond}
-	queue := []string{strings.Replace(s.URL, "http://", "http://user:pw@", 1) + "/a#frag"}
+	withUser := strings.Replace(s.URL, "http://", "http://user:pw@", 1)
+	queue := []string{withUser + "/a#frag"}
 	var fetched []string
 	for tries := 0; len(queue) > 0 && tries < 6; tries++ {
 		u := queue[0]
@@ -468,6 +469,9 @@ func TestTransportNoWaitRedirectPastTimeout(t *testing.T) {
 		var pe *PacedError
 		switch {
 		case errors.As(err, &pe):
+			if pe.URL != withUser+"/a/" {
+				t.Errorf("PacedError.URL = %q, want the redirect's, credentials kept: %s/a/", pe.URL, withUser)
+			}
 			time.Sleep(time.Until(pe.RetryAt))
 			queue = append(queue, pe.URL)
 		case err != nil:
@@ -477,7 +481,7 @@ func TestTransportNoWaitRedirectPastTimeout(t *testing.T) {
 			fetched = append(fetched, resp.Request.URL.String())
 		}
 	}
-	if want := s.URL + "/a/"; !slices.Equal(fetched, []string{want}) {
+	if want := withUser + "/a/"; !slices.Equal(fetched, []string{want}) {
 		t.Errorf("the loop fetched %q (the site saw %q); want %s", fetched, s.got(), want)
 	}
 }

@@ -249,7 +249,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.count(w)
 	if pe, ok := err.(*PacedError); ok {
 		u := *req.URL
-		u.User, u.Fragment, u.RawFragment = nil, "", ""
+		u.Fragment, u.RawFragment = "", ""
 		pe.URL = u.String()
 	}
 	if err != nil {
