@@ -120,8 +120,8 @@ func (d *document) decode(raw []byte, header http.Header) error {
 	}
 	d.whole = d.body
 	if d.body.Truncated {
-		// At most maxInput: a content coding net/http leaves to the
-		// command (deflate twice) decodes a small response into far more.
+		// At most maxInput: a content coding decodes a small response
+		// into far more.
 		if whole, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {
 			d.whole = whole
 		}
@@ -136,7 +136,7 @@ func (d *document) noteLimit(full bool, e env) {
 		return
 	}
 	if d.cut != nil {
-		e.errorf("note: %s was cut after %s (%v): crawlers read only the first %s, and the rest is missing",
+		e.errorf("note: %s was cut after %s received (%v): crawlers read only the first %s, and the rest is missing",
 			d.name, kib(len(d.raw)), d.cut, kib(crawlerLimit))
 	}
 	switch {
