@@ -19,7 +19,9 @@ type config struct {
 // thousand expired ones). bbolt never shrinks the file: it reuses freed
 // pages, and grows the file to the next power of two under 16 MiB, then
 // 16 MiB past its need (in tests, 2 MiB for a bound of 1 MiB, 49 MiB for
-// 32 MiB). To get the space back, stop the crawler and delete the file,
+// 32 MiB); values of many pages each leave the freed pages apart, and the
+// file grows to about 4n (4 MiB for 1 MiB of values up to 300 KB). To get
+// the space back, stop the crawler and delete the file,
 // or compact it (bbolt compact -o new.db robots.db) and rename new.db.
 func WithMaxBytes(n int64) Option {
 	return func(c *config) { c.maxBytes = max(n, 0) }

@@ -26,9 +26,11 @@ type config struct {
 }
 
 // WithMaxValue bounds the size of the values Get reads (default 4 MiB):
-// a longer one is an error, which the Client treats as a miss. Raise it
-// with a robotstxt.WithBodyLimit above 8 MiB or so. A non-positive n
-// keeps the default.
+// a longer one is an error, which the Client treats as a miss, and its
+// site is fetched by every process. A value is about its robots.txt
+// compressed, which text of random paths hardly is: raise it with a
+// robotstxt.WithBodyLimit above 4 MiB. A non-positive n keeps the
+// default.
 func WithMaxValue(n int64) Option {
 	return func(c *config) {
 		if n > 0 {
