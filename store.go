@@ -137,10 +137,19 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 // policy gives it for the status, its WithUnreachableAllowAfter for
 // failures that long, a WithErrorPolicy of its own for a failure with
 // no response, or, for too many redirects, a WithMaxRedirects as low;
-// rules only if its status policy reads the status's body
+// rules only if its status policy reads the status's body; neither
+// through a hop to another site that the writer checked with its own
+// policies
 // (another's may parse an error page). Answers stricter than allow-all
 // stand.
 func (t *sharedTier) ownOutcome(e *entry) bool {
+	if e.outcome == OutcomeRules || e.outcome == OutcomeAllowAll {
+		for line := range strings.SplitSeq(e.redirects, "\n") {
+			if redirectOf(line).Checked {
+				return false // a hop this Client's policies may refuse, where another's let it through
+			}
+		}
+	}
 	switch {
 	case e.outcome == OutcomeRules:
 		return valid(t.cfg.policy(int(e.status))) == OutcomeRules

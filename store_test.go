@@ -631,6 +631,34 @@ func TestStoreRedirectLimitIsTheReaders(t *testing.T) {
 	}
 }
 
+// TestStoreCheckedHopIsTheReaders: an answer reached through a hop to
+// another site, which the writer checked against that site's robots.txt
+// with its own policies, is not a reader's whose policies refuse the hop
+// (LegacyStatusPolicy reads that site's 403 as disallow-all): it fetches,
+// and defers as its own fetch does, where the Store said allow all.
+func TestStoreCheckedHopIsTheReaders(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("x.test/robots.txt", serve(403, "forbidden"))
+	w.on("x.test/site-rules.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("x.test/a", redirectTo("http://loop.test/robots.txt"))
+	w.on("rules.test/robots.txt", redirectTo("http://x.test/site-rules.txt"))
+	w.on("loop.test/robots.txt", redirectTo("http://x.test/a"))
+	hc := &http.Client{Transport: w.transport(t)}
+	ctx := context.Background()
+	store := newMemStore()
+	writer := newTestClient(t, WithHTTPClient(hc), WithUserAgent(testUA), WithStore(store))
+	reader := newTestClient(t, WithHTTPClient(hc), WithUserAgent(testUA), WithStore(store), WithStatusPolicy(LegacyStatusPolicy))
+	for _, site := range []string{"rules.test", "loop.test"} {
+		if d, err := writer.Check(ctx, "http://"+site+"/page"); err != nil || !d.Allowed {
+			t.Fatalf("%s, the writer: %+v, %v; want allowed through the hop", site, d, err)
+		}
+		if d, err := reader.Check(ctx, "http://"+site+"/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Errorf("%s, a reader that refuses the hop: %+v, %v; want deferred, as its own fetch is", site, d, err)
+		}
+	}
+}
+
 // TestStoreOwnEntriesAccepted: what one Client writes, another Client of
 // the same configuration takes from the Store, whatever its times round
 // to: a freshness cap that is not a whole millisecond (the encoding's
