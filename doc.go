@@ -106,7 +106,8 @@
 // Redirects are followed across hosts ([WithMaxRedirects]); the rules
 // apply to the authority first asked. A hop that leaves the site (other
 // than between http and https, to its www. twin, or to another
-// authority's /robots.txt) must be allowed by its authority's robots.txt.
+// authority's /robots.txt, and then within that authority's site, as its
+// own fetch follows) must be allowed by its authority's robots.txt.
 // A robots.txt redirected to another authority's /robots.txt takes that
 // authority's entry while it holds a fresh one from a server that
 // answered, and keeps a good answer to the hop as that authority's own

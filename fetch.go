@@ -142,7 +142,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return res
 		}
 		var checked, robotsOf bool
-		if authority, checked, robotsOf, res.err = f.c.admitHop(ctx, k.authority, next); res.err != nil {
+		site := k.authority
+		if len(froms) > 0 {
+			site = froms[len(froms)-1].authority // within its own fetch, which checks no hop within its site
+		}
+		if authority, checked, robotsOf, res.err = f.c.admitHop(ctx, k.authority, site, next); res.err != nil {
 			return res
 		}
 		target = next.String()

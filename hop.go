@@ -64,13 +64,15 @@ func (c *Client) within(ctx context.Context, authority string) context.Context {
 	return context.WithValue(ctx, chainKey{}, next)
 }
 
-// admitHop decides whether the hop to next of the fetch for authority may
-// be sent, and returns next's authority and whether it checked the hop. A
-// hop within the site, or to another authority's /robots.txt, needs no
-// check; any other must be allowed by its authority's robots.txt. Its
-// error wraps errRedirects. robotsOf says next is another site's
-// robots.txt (see theirs).
-func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) (_ string, checked, robotsOf bool, _ error) {
+// admitHop decides whether the hop to next of the fetch for authority,
+// at a robots.txt of site's (authority's, or another's its redirects led
+// to, whose own fetch this part of it is), may be sent, and returns
+// next's authority and whether it checked the hop. A hop within site, or
+// to another authority's /robots.txt, needs no check; any other must be
+// allowed by its authority's robots.txt. Its error wraps errRedirects.
+// robotsOf says next is the robots.txt of a site other than authority's
+// (see theirs).
+func (c *Client) admitHop(ctx context.Context, authority, site string, next *url.URL) (_ string, checked, robotsOf bool, _ error) {
 	dest := next.String()
 	refused := func(why error) (string, bool, bool, error) {
 		return "", false, false, fmt.Errorf("%w: hop to %s refused: %w", errRedirects, capQuote(dest), why)
@@ -92,8 +94,8 @@ func (c *Client) admitHop(ctx context.Context, authority string, next *url.URL) 
 			return refused(err)
 		}
 	}
-	if same := sameSite(authority, string(nextKey)); same || path == "/robots.txt" {
-		return string(nextKey), false, !same, nil
+	if robots := path == "/robots.txt"; robots || sameSite(site, string(nextKey)) {
+		return string(nextKey), false, robots && !sameSite(authority, string(nextKey)), nil
 	}
 	sites := chainOf(ctx).sites
 	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {

@@ -272,6 +272,36 @@ func TestHopToARobotsTxtThatMovesWithinItsSite(t *testing.T) {
 	}
 }
 
+// TestHopWithinTheirSite: a robots.txt redirected to another site's,
+// which moves within its site to a path its own rules disallow, gets
+// that site's answer whether or not the site is cached: its own fetch
+// checks no hop within its site, and neither does the part of this one
+// that is its fetch.
+func TestHopWithinTheirSite(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", redirectTo("/static/robots.txt"))
+	w.on("victim.test/static/robots.txt", serve(200, "User-agent: *\nDisallow: /static/\nDisallow: /private\n"))
+	w.on("s0.test/robots.txt", redirectTo("http://victim.test/robots.txt"))
+	ctx := context.Background()
+	var answers []string
+	for _, warm := range []bool{false, true} {
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA))
+		t.Cleanup(func() { _ = c.Close() })
+		if warm {
+			_, _ = c.Check(ctx, "http://victim.test/page")
+		}
+		d, err := c.Check(ctx, "http://s0.test/private")
+		answers = append(answers, fmt.Sprint(d.Allowed, d.Outcome, err, d.Redirects()))
+		if err != nil || d.Allowed || d.FinalURL != "http://victim.test/static/robots.txt" {
+			t.Errorf("victim.test cached %v: %+v, %v; want its rules", warm, d, err)
+		}
+	}
+	if answers[0] != answers[1] {
+		t.Errorf("the answer depends on what was cached:\n%s\n%s", answers[0], answers[1])
+	}
+}
+
 // TestHopKeepsTheirRedirectsMarks: a site's entry kept from a hop lists
 // its redirects as its own fetch does: unmarked within its site, marked
 // where its own fetch checks a hop too.
