@@ -165,7 +165,10 @@ func crawlLoop(tb testing.TB, latency time.Duration) (fetched, paced int, gap ti
 		switch {
 		case errors.As(err, &pe):
 			paced++
-			f.Retry(pe.URL, pe.RetryAt)
+			// The README puts back pe.URL, which is u on a site without
+			// redirects; u keeps this file building against commits
+			// before PacedError.URL (see compare.sh).
+			f.Retry(u, pe.RetryAt)
 		case errors.As(err, &de):
 			f.Retry(u, de.RetryAt)
 		case err != nil:
