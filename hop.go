@@ -67,8 +67,8 @@ func (c *Client) within(ctx context.Context, authority string) context.Context {
 // admitHop decides whether the hop to next of the fetch for authority,
 // at a robots.txt of site's (authority's, or another's its redirects led
 // to, whose own fetch this part of it is), may be sent, and returns
-// next's authority and whether it checked the hop. A hop within site, or
-// to another authority's /robots.txt, needs no check; any other must be
+// next's authority and whether it checked the hop. A hop within site or
+// authority's, or to another authority's /robots.txt, needs no check; any other must be
 // allowed by its authority's robots.txt. Its error wraps errRedirects.
 // robotsOf says next is the robots.txt of a site other than authority's
 // (see theirs).
@@ -94,11 +94,14 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 			return refused(err)
 		}
 	}
-	if robots := path == "/robots.txt"; robots || sameSite(site, string(nextKey)) {
+	if robots := path == "/robots.txt"; robots || sameSite(site, string(nextKey)) || sameSite(authority, string(nextKey)) {
 		return string(nextKey), false, robots && !sameSite(authority, string(nextKey)), nil
 	}
 	sites := chainOf(ctx).sites
-	if len(sites) > maxHopDepth || slices.Contains(sites, string(nextKey)) {
+	if slices.Contains(sites, string(nextKey)) {
+		return refused(fmt.Errorf("%w: its check would fetch %s's robots.txt, which this chain is fetching", errChain, capQuote(string(nextKey))))
+	}
+	if len(sites) > maxHopDepth {
 		return refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
 	}
 	var d Decision

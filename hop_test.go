@@ -302,6 +302,21 @@ func TestHopWithinTheirSite(t *testing.T) {
 	}
 }
 
+// TestHopBackToItsOwnSite: a robots.txt redirected to another site's,
+// which redirects back into the check's own site, is followed there
+// unchecked, as a hop within its site is.
+func TestHopBackToItsOwnSite(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("s0.test/robots.txt", redirectTo("http://victim.test/robots.txt"))
+	w.on("victim.test/robots.txt", redirectTo("http://s0.test/real-robots.txt"))
+	w.on("s0.test/real-robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA))
+	if d, err := c.Check(context.Background(), "http://s0.test/private"); err != nil || d.Allowed || d.Outcome != OutcomeRules {
+		t.Errorf("a hop back to the check's own site: %+v, %v; want its rules", d, err)
+	}
+}
+
 // TestHopKeepsTheirRedirectsMarks: a site's entry kept from a hop lists
 // its redirects as its own fetch does: unmarked within its site, marked
 // where its own fetch checks a hop too.

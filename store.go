@@ -137,16 +137,18 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 // policy gives it for the status, its WithUnreachableAllowAfter for
 // failures that long, a WithErrorPolicy of its own for a failure with
 // no response, or, for too many redirects, a WithMaxRedirects as low;
-// rules only if its status policy reads the status's body; neither
-// through a hop to another site that the writer checked with its own
-// policies
-// (another's may parse an error page). Answers stricter than allow-all
-// stand.
+// rules only if its status policy reads the status's body (another's may
+// parse an error page). Neither stands when reached through a hop to
+// another site that the writer checked with its own policies. Answers
+// stricter than allow-all stand.
 func (t *sharedTier) ownOutcome(e *entry) bool {
 	if e.outcome == OutcomeRules || e.outcome == OutcomeAllowAll {
+		// A hop this Client's policies may refuse, where another's let it
+		// through; a list kept cut may have lost one.
+		lines := 0
 		for line := range strings.SplitSeq(e.redirects, "\n") {
-			if redirectOf(line).Checked {
-				return false // a hop this Client's policies may refuse, where another's let it through
+			if lines++; redirectOf(line).Checked || lines >= maxKeptRedirects {
+				return false
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -647,9 +648,18 @@ func TestStoreCheckedHopIsTheReaders(t *testing.T) {
 	hc := &http.Client{Transport: w.transport(t)}
 	ctx := context.Background()
 	store := newMemStore()
-	writer := newTestClient(t, WithHTTPClient(hc), WithUserAgent(testUA), WithStore(store))
-	reader := newTestClient(t, WithHTTPClient(hc), WithUserAgent(testUA), WithStore(store), WithStatusPolicy(LegacyStatusPolicy))
-	for _, site := range []string{"rules.test", "loop.test"} {
+	// A chain of more redirects than an entry lists, whose checked hop
+	// the list lost.
+	w.on("long.test/robots.txt", redirectTo("http://long.test/r1"))
+	for i := 1; i < 9; i++ {
+		w.on(fmt.Sprintf("long.test/r%d", i), redirectTo(fmt.Sprintf("http://long.test/r%d", i+1)))
+	}
+	w.on("long.test/r9", redirectTo("http://x.test/b"))
+	w.on("x.test/b", redirectTo("http://long.test/final.txt"))
+	w.on("long.test/final.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	writer := newTestClient(t, WithHTTPClient(hc), WithUserAgent(testUA), WithStore(store), WithMaxRedirects(12))
+	reader := newTestClient(t, WithHTTPClient(hc), WithUserAgent(testUA), WithStore(store), WithStatusPolicy(LegacyStatusPolicy), WithMaxRedirects(12))
+	for _, site := range []string{"rules.test", "loop.test", "long.test"} {
 		if d, err := writer.Check(ctx, "http://"+site+"/page"); err != nil || !d.Allowed {
 			t.Fatalf("%s, the writer: %+v, %v; want allowed through the hop", site, d, err)
 		}

@@ -212,7 +212,11 @@ func (g *gzipMembers) Read(p []byte) (int, error) {
 	if err != io.EOF {
 		return n, err
 	}
-	if magic, _ := g.br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+	magic, err := g.br.Peek(2)
+	if err != nil && err != io.EOF {
+		return n, err // the transfer was cut: later members are missing
+	}
+	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
 		return n, io.EOF // the member, checksum and all, was the body
 	}
 	if err := g.zr.Reset(g.br); err != nil {
@@ -271,7 +275,8 @@ type wideForm struct {
 // without one, as a robots.txt is mostly ASCII, by its first bytes: a
 // third or more of the even (big-endian) or odd (little-endian) ones
 // NUL, almost none of the others; or, when those are a comment in a
-// script far from ASCII, by its line breaks (see wideBreaks).
+// script far from ASCII and the body is not UTF-8 (a NUL is), by its
+// line breaks: most of them beside a NUL, as code units (see wideBreaks).
 func wideOf(body []byte) wideForm {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
@@ -298,9 +303,9 @@ func wideOf(body []byte) wideForm {
 	}
 	pairs := n / 2
 	le, be := odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
-	if !le && !be {
-		l, b := wideBreaks(body)
-		le, be = l > b, b > l
+	if !le && !be && bytes.IndexByte(body, 0) >= 0 && !utf8.Valid(body) {
+		l, b, breaks := wideBreaks(body)
+		le, be = l >= 2 && l > b && 2*l > breaks, b >= 2 && b > l && 2*b > breaks
 	}
 	switch {
 	case le:
@@ -313,9 +318,11 @@ func wideOf(body []byte) wideForm {
 
 // wideBreaks counts the line breaks (CR or LF) body holds as UTF-16
 // code units, little-endian and big-endian: a break and a NUL at an even
-// offset, in either order. Text in an ASCII-compatible charset holds
-// none, having no NUL; a robots.txt in UTF-16 holds one a line.
-func wideBreaks(body []byte) (le, be int) {
+// offset, in either order; and its CR and LF bytes. Text in an
+// ASCII-compatible charset holds none, having no NUL; a robots.txt in
+// UTF-16 holds one a line.
+func wideBreaks(body []byte) (le, be, breaks int) {
+	breaks = bytes.Count(body, []byte{'\n'}) + bytes.Count(body, []byte{'\r'})
 	for i := bytes.IndexByte(body, 0); i >= 0; {
 		switch {
 		case i%2 == 1 && (body[i-1] == '\n' || body[i-1] == '\r'):
@@ -329,7 +336,7 @@ func wideBreaks(body []byte) (le, be int) {
 		}
 		i += 1 + j
 	}
-	return le, be
+	return le, be, breaks
 }
 
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, sent with

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -299,6 +300,13 @@ func TestReadUTF16FarFromASCII(t *testing.T) {
 			}
 		}
 	}
+	// UTF-8 with a NUL beside a line break (NUL padding) is UTF-8.
+	for _, padded := range []string{"User-agent: *\nDisallow: /x\n\x00\x00\x00\x00", "\xEF\xBB\xBFUser-agent: *\nDisallow: /x\n\x00\x00"} {
+		if got, err := Read(strings.NewReader(padded), http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, DefaultLimit); err != nil ||
+			got.Charset != "utf-8" || !strings.Contains(string(got.Text), "Disallow: /x\n") {
+			t.Errorf("UTF-8 padded with NULs: %q (%s), %v", got.Text, got.Charset, err)
+		}
+	}
 	// Text in an ASCII-compatible charset has no NUL, and so no break of
 	// UTF-16: Shift_JIS as labelled.
 	sjis := "# \x82\xb1\x82\xcc\nUser-agent: *\nDisallow: /private\n"
@@ -315,6 +323,10 @@ func TestReadGzipMembers(t *testing.T) {
 	const a, b = "User-agent: *\n", "Disallow: /private\n"
 	one, two := encode(t, []byte(a), "gzip"), encode(t, []byte(b), "gzip")
 	h := http.Header{"Content-Encoding": {"gzip"}}
+	cut, err := Read(io.MultiReader(bytes.NewReader(one), iotest.ErrReader(io.ErrUnexpectedEOF)), h, DefaultLimit)
+	if err == nil {
+		t.Errorf("a transfer cut after a member: %q, no error; want the cut's", cut.Text)
+	}
 	for _, tc := range []struct {
 		name, body, want string
 		fails            bool
