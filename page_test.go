@@ -1185,6 +1185,18 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 		r.Robots == nil || r.Robots.Authority != "http://b.test:80" {
 		t.Errorf("a.test's address, b.test's Host: usage %q, URL %q, robots %+v; want b.test's reservation", r.Usage, r.URL, r.Robots)
 	}
+	// Sent past the Transport (SkipRobots) to the address of a site whose
+	// robots.txt disallows the page: the receipt is still b.test's.
+	w.on("e.test/robots.txt", serve(200, "User-agent: *\nDisallow: /page\n"))
+	req, _ = http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, "http://e.test/page", nil)
+	req.Host = "b.test"
+	c2, tr2 := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep()})
+	t.Cleanup(func() { _ = c2.Close() })
+	resp, body = fetchPageReq(t, &http.Client{Transport: tr2}, req)
+	if r := tr2.Receipt(resp, body); r.Usage.statement() != "train-ai=n" || r.URL != "http://b.test/page" ||
+		r.Robots == nil || r.Robots.Authority != "http://b.test:80" || tr2.Usage(resp).Pref("train-ai") != PrefNo {
+		t.Errorf("unsent, e.test's address, b.test's Host: usage %q, URL %q, robots %+v; want b.test's reservation", r.Usage, r.URL, r.Robots)
+	}
 	resp, body = fetchPage(t, hc, "http://c.test/page")
 	if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefNo {
 		t.Errorf("noai under text/html; charset: usage %q, signals %q", r.Usage, sigs(r.Signals))

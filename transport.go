@@ -371,15 +371,22 @@ func sentOf(req *http.Request) sentRequest {
 }
 
 // sentDecision returns the decision for the site req's Host serves that t
-// sent req under, or, for a request t did not send, checks req now,
-// whether or not its caller has cancelled it (see Client.fillContext).
+// sent req under, or, for a request t did not send, checks that site now,
+// whether or not its caller has cancelled it (see Client.fillContext):
+// the page is its, whatever the site dialled says.
 func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
 	if s, ok := req.Context().Value(sentKey{}).(sentUnder); ok && s.t == t && req.URL != nil && s.req == sentOf(req) {
 		return s.d, nil
 	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
-	d, _, err := t.check(req.WithContext(ctx))
+	r := req.WithContext(ctx)
+	if host, err := headerHost(req); err == nil && req.URL != nil && host != req.URL.Host {
+		u := *req.URL
+		u.Host = host
+		r.URL, r.Host = &u, ""
+	}
+	d, _, err := t.check(r)
 	return d, err
 }
 
