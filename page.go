@@ -450,15 +450,23 @@ func (r Receipt) LogValue() slog.Value {
 			prefs = append(prefs, slog.String(label, p.String()))
 		}
 	}
+	prefsAttr := slog.Attr{Key: "usage", Value: slog.GroupValue(prefs...)}
+	if len(prefs) == 0 {
+		prefsAttr = slog.Any("usage", map[string]string{}) // a handler drops an empty group: {} as in JSON
+	}
 	attrs := []slog.Attr{slog.String("url", r.URL), slog.String("agent", r.Agent), slog.Time("fetched_at", r.FetchedAt),
-		slog.Attr{Key: "usage", Value: slog.GroupValue(prefs...)}, slog.Any("signals", r.Signals)}
+		prefsAttr, slog.Any("signals", r.Signals)}
 	if r.Dropped > 0 {
 		attrs = append(attrs, slog.Int("dropped", r.Dropped))
 	}
 	if b := r.Robots; b != nil {
-		attrs = append(attrs, slog.Group("robots", slog.String("authority", b.Authority), slog.Time("fetched_at", b.FetchedAt),
+		robots := []any{slog.String("authority", b.Authority), slog.Time("fetched_at", b.FetchedAt),
 			slog.Int("status", b.Status), slog.String("outcome", b.Outcome), slog.String("sha256", b.SHA256),
-			slog.Int("rule", b.RuleLine), slog.Bool("stale", b.Stale)))
+			slog.Int("rule", b.RuleLine)}
+		if b.Stale { // as JSON omits it
+			robots = append(robots, slog.Bool("stale", true))
+		}
+		attrs = append(attrs, slog.Group("robots", robots...))
 	}
 	attrs = append(attrs, slog.Any("licenses", r.Licenses))
 	if r.TDMPolicy != "" {

@@ -655,6 +655,37 @@ func TestReceiptLogValue(t *testing.T) {
 	}
 }
 
+// TestReceiptLogValueAsJSON: a receipt logged through slog's JSON handler
+// has the fields its JSON has, an empty usage and a robots.txt that is
+// not stale among them.
+func TestReceiptLogValueAsJSON(t *testing.T) {
+	for _, r := range []Receipt{
+		{URL: "https://example.com/a", Signals: []Signal{}, Licenses: []string{}, Robots: &RobotsEvidence{Outcome: "allow-all", Status: 404}},
+		{URL: "https://example.com/b", Usage: parseUsage("train-ai=n"), Signals: []Signal{}, Licenses: []string{},
+			Robots: &RobotsEvidence{Outcome: "rules", Status: 200, Stale: true}},
+	} {
+		var buf bytes.Buffer
+		slog.New(slog.NewJSONHandler(&buf, nil)).Info("page", "receipt", r)
+		var logged struct{ Receipt map[string]any }
+		if err := json.Unmarshal(buf.Bytes(), &logged); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		var marshalled map[string]any
+		if err := json.Unmarshal(b, &marshalled); err != nil {
+			t.Fatal(err)
+		}
+		delete(logged.Receipt, "fetched_at") // slog writes time its own way
+		delete(marshalled, "fetched_at")
+		for _, m := range []map[string]any{logged.Receipt["robots"].(map[string]any), marshalled["robots"].(map[string]any)} {
+			delete(m, "fetched_at")
+		}
+		if !reflect.DeepEqual(logged.Receipt, marshalled) {
+			t.Errorf("slog: %v\nJSON: %v", logged.Receipt, marshalled)
+		}
+	}
+}
+
 // FuzzReceipt reads any headers and body (of a response without its
 // request, which needs no robots.txt): the receipt marshals to one line,
 // stays bounded, and when no signal was dropped its Usage is what the
