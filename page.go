@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -110,8 +111,9 @@ const maxLicenses = 16
 //   - "robots-meta": noai in a robots META tag, train-ai=n; also
 //     train-ai=n, Where "unreadable", for an HTML body whose tags cannot
 //     be read (a content coding net/http left, a head past the mebibyte
-//     [meta.FromHTML] reads, a body shorter than its Content-Length that
-//     ends within the head);
+//     [meta.FromHTML] reads, a body that ends within the head short of
+//     the page: of its Content-Length, of what was read of a body this
+//     Transport returned, or of a whole page, for a 206);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each replacing (Superseded) the earlier as the
@@ -192,7 +194,11 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		rd.state("x-robots-tag", "X-Robots-Tag", "noimageai", noTraining)
 	}
 	var tags meta.TDM
-	page, unread := pageHTML(resp, body)
+	var read *readBody
+	if s, ok := t.sent(resp.Request); ok {
+		read = s.body
+	}
+	page, unread := pageHTML(resp, body, read)
 	if page.b != nil {
 		unread = t.robotsMeta(rd, page)
 		tags, _ = meta.TDMFromHTML(page.reader()) // its error is robotsMeta's
@@ -502,7 +508,11 @@ func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Direct
 	if resp == nil {
 		return d
 	}
-	page, err := pageHTML(resp, body)
+	var read *readBody
+	if s, ok := t.sent(resp.Request); ok {
+		read = s.body
+	}
+	page, err := pageHTML(resp, body, read)
 	if page.b != nil {
 		var m meta.Directives
 		m, err = meta.FromHTML(page.reader(), t.c.tokens...)
@@ -520,16 +530,16 @@ var unreadPage = meta.Directives{NoIndex: true, NoFollow: true, NoArchive: true,
 	NoImageIndex: true, NoTranslate: true, NoAI: true, NoImageAI: true}
 
 // A pageText is a page's HTML as pageHTML returns it: none when b is
-// nil. cut says that the response held more than the body given (its
-// Content-Length says so), so that a head that runs on to b's end went
-// partly unread: its reader then ends in errCutPage, not io.EOF, which
-// the meta package reports.
+// nil. cut says that the response held more than the body given (see
+// cutShort), so that a head that runs on to b's end went partly unread:
+// its reader then ends in errCutPage, not io.EOF, which the meta package
+// reports.
 type pageText struct {
 	b   []byte
 	cut bool
 }
 
-var errCutPage = errors.New("the page given ends short of its Content-Length, within its head")
+var errCutPage = errors.New("the page given ends short of the page, within its head")
 
 func (p pageText) reader() io.Reader {
 	if !p.cut {
@@ -550,7 +560,7 @@ func (cutPage) Read([]byte) (int, error) { return 0, errCutPage }
 // may be, but is in a content coding net/http left (the caller asked for
 // it with Accept-Encoding, or a second coding after the gzip net/http
 // undid): its tags cannot be read.
-func pageHTML(resp *http.Response, b []byte) (pageText, error) {
+func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	if len(b) == 0 {
 		return pageText{}, nil // no tags: the headers alone, or a HEAD's or a 304's body
 	}
@@ -575,7 +585,7 @@ func pageHTML(resp *http.Response, b []byte) (pageText, error) {
 	if !isHTML(h, b) {
 		return pageText{}, nil
 	}
-	page := pageText{b, resp.ContentLength > int64(len(b))}
+	page := pageText{b, cutShort(resp, b, read)}
 	if !hasBOM(b) {
 		switch strings.ToLower(strings.TrimSpace(charset)) { // the WHATWG Encoding Standard's labels
 		case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
@@ -585,6 +595,41 @@ func pageHTML(resp *http.Response, b []byte) (pageText, error) {
 		}
 	}
 	return page, nil
+}
+
+// cutShort reports whether b, given as resp's body, holds less than the
+// page: less than its Content-Length; for a body of no stated length
+// (chunked, or a gzip net/http undid), one read through read, the
+// Transport's, less than was read or not to its end; or a part of a 206
+// but the whole.
+func cutShort(resp *http.Response, b []byte, read *readBody) bool {
+	switch {
+	case resp.StatusCode == http.StatusPartialContent:
+		var first, last, size int64
+		_, err := fmt.Sscanf(resp.Header.Get("Content-Range"), "bytes %d-%d/%d", &first, &last, &size)
+		return err != nil || first != 0 || last+1 < size || int64(len(b)) < last+1
+	case resp.ContentLength >= 0:
+		return resp.ContentLength > int64(len(b))
+	}
+	return read != nil && (!read.eof.Load() || read.n.Load() > int64(len(b)))
+}
+
+// A readBody is a response body a Transport returned, which notes how
+// much of it was read and whether to its end: a receipt tells a page cut
+// short by it whatever its framing.
+type readBody struct {
+	io.ReadCloser
+	n   atomic.Int64
+	eof atomic.Bool
+}
+
+func (b *readBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	if err == io.EOF {
+		b.eof.Store(true)
+	}
+	return n, err
 }
 
 // hasBOM reports whether b starts with a UTF-8 or UTF-16 byte-order mark,

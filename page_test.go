@@ -473,6 +473,47 @@ func TestReceiptCutPage(t *testing.T) {
 	}
 }
 
+// TestReceiptCutPageAnyFraming: a page read in part, within its head,
+// is cut short whatever its framing: chunked, gzip that net/http undid
+// (no Content-Length left), or a 206 of its first bytes; read whole, it
+// is not. Each says no, never robots.txt's train-ai=y alone.
+func TestReceiptCutPageAnyFraming(t *testing.T) {
+	checkLeaks(t)
+	page := "<html><head><script>" + strings.Repeat("x", 200<<10) + `</script><meta name="robots" content="noai"></head><body>x</body>`
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(page))
+	_ = zw.Close()
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	s.route("/chunked", serve(200, page, "Content-Type", "text/html"))
+	s.route("/gzip", serve(200, gz.String(), "Content-Type", "text/html", "Content-Encoding", "gzip"))
+	s.route("/range", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", 64<<10-1, len(page)))
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = io.WriteString(w, page[:64<<10])
+	})
+	_, tr, hc := newTestTransport(t)
+	for _, path := range []string{"/chunked", "/gzip", "/range"} {
+		for _, whole := range []bool{false, true} {
+			resp, err := hc.Get(s.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			limit := int64(64 << 10)
+			if whole {
+				limit = 1 << 20
+			}
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
+			_ = resp.Body.Close()
+			unread := slices.Contains(sigs(tr.Receipt(resp, body).Signals), "robots-meta train-ai n unreadable")
+			if want := !whole || path == "/range"; unread != want || tr.Receipt(resp, body).Usage.Pref("train-ai") != PrefNo {
+				t.Errorf("%s read to %d bytes: signals %q; want unreadable %v, and train-ai=n", path, len(body), sigs(tr.Receipt(resp, body).Signals), want)
+			}
+		}
+	}
+}
+
 // TestReceiptLongLabelLeftOut: a label over the bound a receipt keeps is
 // left out of its Usage, as of its signals, and of Transport.Usage; the
 // others stay.

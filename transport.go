@@ -276,7 +276,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// its A-label, which a signing RoundTripper below can sign.)
 		host = sent
 	}
-	under := sentUnder{t, served, sentOf(req)}
+	under := sentUnder{t, served, sentOf(req), &readBody{}}
 	under.req.host = host
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
 	req.Host = host
@@ -289,13 +289,17 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
-	// An exclusive turn lasts until the body has come (or the lease runs
-	// out, for one never closed); a 101's body is the connection, a
-	// caller's to assert to an io.Writer.
-	if interval > 0 && resp.Body != nil && resp.Body != http.NoBody && resp.StatusCode != http.StatusSwitchingProtocols &&
+	// A body that holds something is read through a readBody, for
+	// Receipt, and an exclusive turn lasts until it has come (or the
+	// lease runs out, for one never closed); a 101's body is the
+	// connection, a caller's to assert to an io.Writer.
+	if resp.Body != nil && resp.Body != http.NoBody && resp.StatusCode != http.StatusSwitchingProtocols &&
 		req.Method != http.MethodHead && resp.StatusCode != http.StatusNoContent && resp.StatusCode != http.StatusNotModified &&
 		resp.ContentLength != 0 { // bodies that hold nothing, which callers often leave open (HTTP/2 gives them its own)
-		resp.Body, ends = &turnBody{ReadCloser: resp.Body, f: f, resp: resp}, true
+		under.body.ReadCloser, resp.Body = resp.Body, under.body
+		if interval > 0 {
+			resp.Body, ends = &turnBody{ReadCloser: resp.Body, f: f, resp: resp}, true
+		}
 	}
 	return resp, nil
 }
@@ -354,9 +358,10 @@ type sentKey struct{}
 // request under, and that request: a context made from its response's
 // request carries it to others, which it does not speak for.
 type sentUnder struct {
-	t   *Transport
-	d   Decision
-	req sentRequest
+	t    *Transport
+	d    Decision
+	req  sentRequest
+	body *readBody // its response's body, when it holds one
 }
 
 // A sentRequest is what tells a request apart (a RoundTripper below may
@@ -370,12 +375,22 @@ func sentOf(req *http.Request) sentRequest {
 	return sentRequest{req.Method, req.Host, u.Scheme, u.Host, u.Path, u.RawPath, u.RawQuery}
 }
 
+// sent returns what t recorded of req when it sent it; false for a
+// request t did not send.
+func (t *Transport) sent(req *http.Request) (sentUnder, bool) {
+	if req == nil {
+		return sentUnder{}, false
+	}
+	s, ok := req.Context().Value(sentKey{}).(sentUnder)
+	return s, ok && s.t == t && req.URL != nil && s.req == sentOf(req)
+}
+
 // sentDecision returns the decision for the site req's Host serves that t
 // sent req under, or, for a request t did not send, checks that site now,
 // whether or not its caller has cancelled it (see Client.fillContext):
 // the page is its, whatever the site dialled says.
 func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
-	if s, ok := req.Context().Value(sentKey{}).(sentUnder); ok && s.t == t && req.URL != nil && s.req == sentOf(req) {
+	if s, ok := t.sent(req); ok {
 		return s.d, nil
 	}
 	ctx, cancel := t.c.fillContext(req.Context())
