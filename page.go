@@ -113,7 +113,8 @@ const maxLicenses = 16
 //     be read (a content coding net/http left, a head past the mebibyte
 //     [meta.FromHTML] reads, a body that ends within the head short of
 //     the page: of its Content-Length, of what was read of a body this
-//     Transport returned, or of a whole page, for a 206);
+//     Transport returned (not one sent past it, see [SkipRobots]), or of
+//     a whole page, for a 206);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each replacing (Superseded) the earlier as the
@@ -598,20 +599,31 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 }
 
 // cutShort reports whether b, given as resp's body, holds less than the
-// page: less than its Content-Length; for a body of no stated length
-// (chunked, or a gzip net/http undid), one read through read, the
-// Transport's, less than was read or not to its end; or a part of a 206
-// but the whole.
+// page: a 206 but of the whole page (see rangeWhole); less than its
+// Content-Length; or, for a body of no stated length (chunked, or a gzip
+// net/http undid) read through read, the Transport's, less than was read
+// or not to its end.
 func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	switch {
-	case resp.StatusCode == http.StatusPartialContent:
-		var first, last, size int64
-		_, err := fmt.Sscanf(resp.Header.Get("Content-Range"), "bytes %d-%d/%d", &first, &last, &size)
-		return err != nil || first != 0 || last+1 < size || int64(len(b)) < last+1
+	case resp.StatusCode == http.StatusPartialContent && !rangeWhole(resp.Header.Get("Content-Range")):
+		return true
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
 	}
 	return read != nil && (!read.eof.Load() || read.n.Load() > int64(len(b)))
+}
+
+// rangeWhole reports whether a Content-Range value is the whole of a page
+// of known length, "bytes 0-N/N+1" (RFC 9110 §14.4, the unit in any
+// case); a length of "*" is not known.
+func rangeWhole(v string) bool {
+	unit, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
+	span, size, _ := strings.Cut(rest, "/")
+	first, last, _ := strings.Cut(span, "-")
+	f, err1 := strconv.ParseUint(first, 10, 62)
+	l, err2 := strconv.ParseUint(last, 10, 62)
+	n, err3 := strconv.ParseUint(size, 10, 62)
+	return strings.EqualFold(unit, "bytes") && err1 == nil && err2 == nil && err3 == nil && f == 0 && l+1 == n
 }
 
 // A readBody is a response body a Transport returned, which notes how

@@ -514,6 +514,37 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 	}
 }
 
+// TestCutShortRanges: a 206 is a whole page only when its Content-Range
+// says so, the first byte to the last of a known length; whatever else it
+// says, a Content-Length a body falls short of cuts it too.
+func TestCutShortRanges(t *testing.T) {
+	b := make([]byte, 65)
+	for _, tc := range []struct {
+		status int
+		crange string
+		length int64
+		cut    bool
+	}{
+		{206, "bytes 0-64/65", 65, false},
+		{206, "Bytes 0-64/65", -1, false},
+		{206, "bytes 0-64/*", 65, true},
+		{206, "bytes 0-63/65", 64, true},
+		{206, "bytes 1-64/65", 64, true},
+		{206, "bytes */65", 0, true},
+		{206, "bytes 0--1/0", 204885, true},
+		{206, "bytes 0-9223372036854775807/-9223372036854775808", 204885, true},
+		{206, "bytes +0-64/65", 65, true},
+		{206, "", 65, true},
+		{200, "", 65, false},
+		{200, "", 66, true},
+	} {
+		resp := &http.Response{StatusCode: tc.status, Header: http.Header{"Content-Range": {tc.crange}}, ContentLength: tc.length}
+		if got := cutShort(resp, b, nil); got != tc.cut {
+			t.Errorf("%d %q, Content-Length %d, 65 bytes given: cut %v, want %v", tc.status, tc.crange, tc.length, got, tc.cut)
+		}
+	}
+}
+
 // TestReceiptLongLabelLeftOut: a label over the bound a receipt keeps is
 // left out of its Usage, as of its signals, and of Transport.Usage; the
 // others stay.
