@@ -177,17 +177,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 }
 
 // ownFetches returns froms with the redirects each one's own fetch
-// follows: led from its place on, unmarked, since a fetch checks no
-// redirect within its own site, then more, the last site's own.
+// follows: led from its place on, all within its site and so unchecked,
+// as its own fetch follows them, then more, the last site's own.
 func ownFetches(froms []theirFetch, led, more []string) []theirFetch {
 	for i := range froms {
-		own := slices.Clone(led[froms[i].at:])
-		for j, r := range own {
-			if status, rest, _ := strings.Cut(r, " "); strings.HasSuffix(status, "*") {
-				own[j] = strings.TrimSuffix(status, "*") + " " + rest
-			}
-		}
-		froms[i].redirects = kept(append(own, more...)) // more's marks are already the site's own
+		froms[i].redirects = kept(slices.Concat(led[froms[i].at:], more))
 	}
 	return froms
 }

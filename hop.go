@@ -67,11 +67,11 @@ func (c *Client) within(ctx context.Context, authority string) context.Context {
 // admitHop decides whether the hop to next of the fetch for authority,
 // at a robots.txt of site's (authority's, or another's its redirects led
 // to, whose own fetch this part of it is), may be sent, and returns
-// next's authority and whether it checked the hop. A hop within site or
-// authority's, or to another authority's /robots.txt, needs no check; any other must be
-// allowed by its authority's robots.txt. Its error wraps errRedirects.
-// robotsOf says next is the robots.txt of a site other than authority's
-// (see theirs).
+// next's authority and whether it checked the hop. A hop within site's
+// site or authority's, or to another authority's /robots.txt, needs no
+// check; any other must be allowed by its authority's robots.txt. Its
+// error wraps errRedirects. robotsOf says next is the robots.txt of a
+// site other than authority's (see theirs).
 func (c *Client) admitHop(ctx context.Context, authority, site string, next *url.URL) (_ string, checked, robotsOf bool, _ error) {
 	dest := next.String()
 	refused := func(why error) (string, bool, bool, error) {
