@@ -100,8 +100,9 @@
 // not http or https, whose host ends in a number without being an IPv4
 // address in dotted decimal ("127.1", "0x7f.0.0.1", "127.0.0.1."), which
 // resolvers read each their own way, is an unspecified address (0.0.0.0,
-// [::]), or is a name net/http's IDNA lookup refuses (and so dials as
-// written), is [ErrBadURL].
+// [::]), is a name net/http's IDNA lookup refuses (and so dials as
+// written), or whose path and query pass 8 KiB (servers refuse longer),
+// is [ErrBadURL].
 //
 // Redirects are followed across hosts ([WithMaxRedirects]); the rules
 // apply to the authority first asked. A hop that leaves the site (other

@@ -404,7 +404,7 @@ func TestTransportCountsTwoTurnsOnce(t *testing.T) {
 // pattern, however long the file's rule or the request's URL.
 func TestErrorTextBounded(t *testing.T) {
 	checkLeaks(t)
-	long := "/" + strings.Repeat("x", 25000)
+	long := "/" + strings.Repeat("x", 8000) // near target.MaxPath
 	s := newTestSite(t, "User-agent: *\nDisallow: "+long+"\n")
 	_, _, hc := newTestTransport(t)
 	_, err := get(context.Background(), hc, s.URL+long+"/page")

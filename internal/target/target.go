@@ -70,7 +70,8 @@ func isScheme(s string) bool {
 // wrapping [ErrBadURL], every URL that net/url rejects, and hosts with
 // characters no DNS name has or that end in a number without being an
 // IPv4 address (see checkNumeric), ports over 65535, schemes other than
-// http and https. It allocates only when host or path needs rewriting.
+// http and https, and a path and query over [MaxPath] bytes. It
+// allocates only when host or path needs rewriting.
 func Split(raw string, buf []byte) (key []byte, path string, err error) {
 	https, rest := false, ""
 	switch {
@@ -104,11 +105,20 @@ func Split(raw string, buf []byte) (key []byte, path string, err error) {
 		}
 	}
 	path, why := matchPath(tail, key)
+	if why == "" && len(path) > MaxPath {
+		why = fmt.Sprintf("path and query of %d bytes, more than servers accept", len(path))
+	}
 	if why != "" {
 		return nil, "", badURL(raw, why)
 	}
 	return key, path, nil
 }
+
+// MaxPath bounds the path and query of a URL Split accepts: servers
+// refuse longer request lines (nginx and Apache at 8 KiB), and a check
+// of a longer one against a hostile file's wildcard rules, each matched
+// across the path, would cost far more than any page is worth.
+const MaxPath = 8 << 10
 
 // appendPlainAuthority is appendAuthority in one pass for the common
 // case, a host of hostClass 0 and perhaps a port without leading zeros;

@@ -60,6 +60,9 @@ func TestSplit(t *testing.T) {
 }
 
 func TestSplitRejects(t *testing.T) {
+	if _, path, err := Split("http://example.com/"+strings.Repeat("a", MaxPath-1), nil); err != nil || len(path) != MaxPath {
+		t.Errorf("a path of MaxPath bytes: %d bytes, %v", len(path), err)
+	}
 	for _, raw := range []string{
 		"", "/path", "example.com", "ftp://example.com/", "file:///etc/passwd", "http//example.com",
 		"http:example.com", "http://", "http:///x", "http://:8080/", "http://user@/x",
@@ -81,6 +84,10 @@ func TestSplitRejects(t *testing.T) {
 		// Unspecified addresses, which Linux connects to the machine
 		// itself; and names net/http dials unmapped.
 		"http://0.0.0.0/", "http://[::]/", "http://[::ffff:0.0.0.0]:80/", "http://a\uff3fb.test/",
+		// A path and query longer than servers accept, as written or
+		// once escaped.
+		"http://example.com/" + strings.Repeat("a", MaxPath), "http://example.com/?" + strings.Repeat("a", MaxPath),
+		"http://example.com/" + strings.Repeat("\u00e9", MaxPath/5),
 	} {
 		if key, _, err := Split(raw, nil); !errors.Is(err, ErrBadURL) {
 			t.Errorf("Split(%q) = %q, %v; want ErrBadURL", raw, key, err)
