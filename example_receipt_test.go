@@ -85,6 +85,9 @@ func ExampleTransport_Receipt() {
 			f.Retry(u, de.RetryAt)
 		case errors.Is(err, robotstxt.ErrDisallowed), err != nil:
 			f.GiveUp(u)
+		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+			resp.Body.Close() // its Retry-After holds the site: come back
+			f.Retry(u, time.Now())
 		default:
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
