@@ -599,14 +599,15 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 }
 
 // cutShort reports whether b, given as resp's body, holds less than the
-// page: a 206 but of the whole page (see rangeWhole); less than its
-// Content-Length; or, for a body of no stated length (chunked, or a gzip
-// net/http undid) read through read, the Transport's, less than was read
-// or not to its end.
+// page: a 206 but of the whole page (see rangeWhole), or less of it; less
+// than its Content-Length; or, for a body of no stated length (chunked,
+// or a gzip net/http undid) read through read, the Transport's, less
+// than was read or not to its end.
 func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	switch {
-	case resp.StatusCode == http.StatusPartialContent && !rangeWhole(resp.Header.Get("Content-Range")):
-		return true
+	case resp.StatusCode == http.StatusPartialContent:
+		size, whole := rangeWhole(resp.Header.Get("Content-Range"))
+		return !whole || int64(len(b)) < size
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
 	}
@@ -615,15 +616,15 @@ func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 
 // rangeWhole reports whether a Content-Range value is the whole of a page
 // of known length, "bytes 0-N/N+1" (RFC 9110 §14.4, the unit in any
-// case); a length of "*" is not known.
-func rangeWhole(v string) bool {
+// case), and returns that length; a length of "*" is not known.
+func rangeWhole(v string) (size int64, whole bool) {
 	unit, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
-	span, size, _ := strings.Cut(rest, "/")
+	span, length, _ := strings.Cut(rest, "/")
 	first, last, _ := strings.Cut(span, "-")
 	f, err1 := strconv.ParseUint(first, 10, 62)
 	l, err2 := strconv.ParseUint(last, 10, 62)
-	n, err3 := strconv.ParseUint(size, 10, 62)
-	return strings.EqualFold(unit, "bytes") && err1 == nil && err2 == nil && err3 == nil && f == 0 && l+1 == n
+	n, err3 := strconv.ParseUint(length, 10, 62)
+	return int64(n), strings.EqualFold(unit, "bytes") && err1 == nil && err2 == nil && err3 == nil && f == 0 && l+1 == n
 }
 
 // A readBody is a response body a Transport returned, which notes how

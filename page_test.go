@@ -526,6 +526,7 @@ func TestCutShortRanges(t *testing.T) {
 		cut    bool
 	}{
 		{206, "bytes 0-64/65", 65, false},
+		{206, "bytes 0-65/66", -1, true},
 		{206, "Bytes 0-64/65", -1, false},
 		{206, "bytes 0-64/*", 65, true},
 		{206, "bytes 0-63/65", 64, true},
