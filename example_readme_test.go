@@ -94,9 +94,12 @@ func Example_crawler() {
 			f.Retry(u, de.RetryAt)
 		case errors.Is(err, robotstxt.ErrDisallowed), err != nil:
 			f.GiveUp(u)
-		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-			resp.Body.Close() // its Retry-After holds the site: come back
+		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
+			resp.Body.Close() // its Retry-After holds the site: come back (a frontier caps the tries)
 			f.Retry(u, time.Now())
+		case resp.StatusCode >= 400: // no page to keep
+			resp.Body.Close()
+			f.GiveUp(u)
 		default:
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
