@@ -28,6 +28,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/parse"
+	"github.com/robotsgate/robotstxt/internal/target"
 )
 
 // redirectChain makes hops servers that each redirect to the next (each
@@ -914,9 +915,9 @@ func TestFetchCapsServerStrings(t *testing.T) {
 	etag := etags[0]
 	long := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
-			// Longer than an entry keeps, short of maxLocation (a longer
-			// one is not followed: TestFetchRedirects).
-			w.Header().Set("Location", "/robots2.txt?"+huge[:maxLocation-100])
+			// Longer than an entry keeps, short of the longest path a
+			// check takes (a longer one is not followed).
+			w.Header().Set("Location", "/robots2.txt?"+huge[:target.MaxPath-100])
 			w.WriteHeader(http.StatusMovedPermanently)
 			return
 		}
