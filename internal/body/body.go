@@ -275,8 +275,8 @@ type wideForm struct {
 // without one, as a robots.txt is mostly ASCII, by its first bytes: a
 // third or more of the even (big-endian) or odd (little-endian) ones
 // NUL, almost none of the others; or, when those are a comment in a
-// script far from ASCII and the body is not UTF-8 (a NUL is), by its
-// line breaks: most of them beside a NUL, as code units (see wideBreaks).
+// script far from ASCII, by where the NULs of the whole body fall (see
+// nulsAt).
 func wideOf(body []byte) wideForm {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
@@ -303,9 +303,9 @@ func wideOf(body []byte) wideForm {
 	}
 	pairs := n / 2
 	le, be := odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
-	if !le && !be && bytes.IndexByte(body, 0) >= 0 && !utf8.Valid(body) {
-		l, b, breaks := wideBreaks(body)
-		le, be = l >= 2 && l > b && 2*l > breaks, b >= 2 && b > l && 2*b > breaks
+	if !le && !be {
+		odd, even = nulsAt(body)
+		le, be = odd >= minWideNULs && odd >= 4*even, even >= minWideNULs && even >= 4*odd
 	}
 	switch {
 	case le:
@@ -316,19 +316,20 @@ func wideOf(body []byte) wideForm {
 	return wideForm{}
 }
 
-// wideBreaks counts the line breaks (CR or LF) body holds as UTF-16
-// code units, little-endian and big-endian: a break and a NUL at an even
-// offset, in either order; and its CR and LF bytes. Text in an
-// ASCII-compatible charset holds none, having no NUL; a robots.txt in
-// UTF-16 holds one a line.
-func wideBreaks(body []byte) (le, be, breaks int) {
-	breaks = bytes.Count(body, []byte{'\n'}) + bytes.Count(body, []byte{'\r'})
+// minWideNULs is how many NULs of one parity tell UTF-16 across a
+// body: a rule in it has more, a body padded with NULs has them at both.
+const minWideNULs = 8
+
+// nulsAt counts the NULs of body at odd offsets and at even ones. The
+// ASCII characters of UTF-16 give one each, at odd offsets in
+// little-endian and even in big-endian; text in an ASCII-compatible
+// charset has none, or as many of each, as padding.
+func nulsAt(body []byte) (odd, even int) {
 	for i := bytes.IndexByte(body, 0); i >= 0; {
-		switch {
-		case i%2 == 1 && (body[i-1] == '\n' || body[i-1] == '\r'):
-			le++
-		case i%2 == 0 && i+1 < len(body) && (body[i+1] == '\n' || body[i+1] == '\r'):
-			be++
+		if i%2 == 1 {
+			odd++
+		} else {
+			even++
 		}
 		j := bytes.IndexByte(body[i+1:], 0)
 		if j < 0 {
@@ -336,7 +337,7 @@ func wideBreaks(body []byte) (le, be, breaks int) {
 		}
 		i += 1 + j
 	}
-	return le, be, breaks
+	return odd, even
 }
 
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, sent with

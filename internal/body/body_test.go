@@ -280,10 +280,33 @@ func TestReadBodyLimitsPastInt64(t *testing.T) {
 // a line the limit cuts is dropped.
 // TestReadUTF16FarFromASCII: a UTF-16 body without a byte-order mark
 // whose first bytes are a comment in a script far from ASCII (no NULs to
-// tell it by) is told by its line breaks, labelled or not, and never read
-// as Windows-1252, where every rule would become garbage.
+// tell it by; bytes of CR and LF within its characters, as in 上 and 不)
+// is told by the NULs of its rules, labelled or not, and never read as
+// Windows-1252 or UTF-8, where every rule would become garbage.
 func TestReadUTF16FarFromASCII(t *testing.T) {
-	text := "# " + strings.Repeat("このサイトのクローラー設定", 20) + "\nUser-agent: *\nDisallow: /private\n"
+	for _, comment := range []string{strings.Repeat("このサイトのクローラー設定", 20), strings.Repeat("上不可以", 60), strings.Repeat("മലയാളം", 40)} {
+		readUTF16FarFromASCII(t, "# "+comment+"\nUser-agent: *\nDisallow: /private\n")
+	}
+	// UTF-8 padded with NULs (at both parities) is UTF-8.
+	for _, padded := range []string{"User-agent: *\nDisallow: /x\n\x00\x00\x00\x00", "\xEF\xBB\xBFUser-agent: *\nDisallow: /x\n\x00\x00"} {
+		if got, err := Read(strings.NewReader(padded), http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, DefaultLimit); err != nil ||
+			got.Charset != "utf-8" || !strings.Contains(string(got.Text), "Disallow: /x\n") {
+			t.Errorf("UTF-8 padded with NULs: %q (%s), %v", got.Text, got.Charset, err)
+		}
+	}
+	// Text in an ASCII-compatible charset has no NUL: Shift_JIS as
+	// labelled.
+	sjis := "# \x82\xb1\x82\xcc\nUser-agent: *\nDisallow: /private\n"
+	if got, err := Read(strings.NewReader(sjis), http.Header{"Content-Type": {"text/plain; charset=shift_jis"}}, DefaultLimit); err != nil ||
+		got.Charset != "shift_jis" || !strings.HasSuffix(string(got.Text), "Disallow: /private\n") {
+		t.Errorf("Shift_JIS: %q (%s), %v", got.Text, got.Charset, err)
+	}
+}
+
+// readUTF16FarFromASCII checks that text in UTF-16, either byte order, no
+// byte-order mark, labelled or not, reads as text.
+func readUTF16FarFromASCII(t *testing.T, text string) {
+	t.Helper()
 	for _, be := range []bool{false, true} {
 		var b []byte
 		for _, u := range utf16.Encode([]rune(text)) {
@@ -299,20 +322,6 @@ func TestReadUTF16FarFromASCII(t *testing.T) {
 				t.Errorf("big-endian %v, %q: %q (%s), %v; want the text", be, ctype, got.Text, got.Charset, err)
 			}
 		}
-	}
-	// UTF-8 with a NUL beside a line break (NUL padding) is UTF-8.
-	for _, padded := range []string{"User-agent: *\nDisallow: /x\n\x00\x00\x00\x00", "\xEF\xBB\xBFUser-agent: *\nDisallow: /x\n\x00\x00"} {
-		if got, err := Read(strings.NewReader(padded), http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, DefaultLimit); err != nil ||
-			got.Charset != "utf-8" || !strings.Contains(string(got.Text), "Disallow: /x\n") {
-			t.Errorf("UTF-8 padded with NULs: %q (%s), %v", got.Text, got.Charset, err)
-		}
-	}
-	// Text in an ASCII-compatible charset has no NUL, and so no break of
-	// UTF-16: Shift_JIS as labelled.
-	sjis := "# \x82\xb1\x82\xcc\nUser-agent: *\nDisallow: /private\n"
-	if got, err := Read(strings.NewReader(sjis), http.Header{"Content-Type": {"text/plain; charset=shift_jis"}}, DefaultLimit); err != nil ||
-		got.Charset != "shift_jis" || !strings.HasSuffix(string(got.Text), "Disallow: /private\n") {
-		t.Errorf("Shift_JIS: %q (%s), %v", got.Text, got.Charset, err)
 	}
 }
 
