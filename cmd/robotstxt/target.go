@@ -53,6 +53,9 @@ func parseTargets(args []string, bare bool) ([]target, error) {
 			t.url = pathSite + a
 		}
 		_, err := c.Check(context.Background(), t.url)
+		if err == nil || !errors.Is(err, robotstxt.ErrBadURL) {
+			_, err = c.Check(context.Background(), t.sent()) // as net/http escapes it: longer, say
+		}
 		switch {
 		case !errors.Is(err, robotstxt.ErrBadURL):
 			out = append(out, t)

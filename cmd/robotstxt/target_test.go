@@ -42,6 +42,7 @@ func TestParseTargets(t *testing.T) {
 		{"x/y", true},
 		{"http://", false},
 		{"/a\x01b", true},
+		{"/" + strings.Repeat("|", 3000), true}, // under the Client's 8 KiB as typed, over it as sent (%7C)
 	} {
 		if _, err := parseTargets([]string{"/", tc.arg}, tc.bare); !errors.Is(err, robotstxt.ErrBadURL) {
 			t.Errorf("parseTargets(%q, %v): %v, want an error wrapping ErrBadURL", tc.arg, tc.bare, err)
