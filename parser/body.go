@@ -35,9 +35,8 @@ type Body struct {
 // limit cuts is dropped, since a partial rule can say the opposite of the
 // whole; a line that ends right at the limit is whole (up to four bytes
 // past it are read to tell). The text is then converted to UTF-8: UTF-32
-// is told by a byte-order mark, UTF-16 by one or the NULs of its first
-// bytes, or of the whole body (far more at odd offsets than at even ones,
-// or the reverse); a body
+// is told by a byte-order mark, UTF-16 by one, the NULs of its first
+// bytes or its line breaks as code units (0A 00 or 00 0A); a body
 // that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
 // mark is kept as it is; any other is converted from the Content-Type's
 // charset, or Windows-1252 (also for a charset that is not

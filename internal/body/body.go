@@ -272,11 +272,12 @@ type wideForm struct {
 }
 
 // wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its own or,
-// without one, as a robots.txt is mostly ASCII, by its first bytes: a
-// third or more of the even (big-endian) or odd (little-endian) ones
-// NUL, almost none of the others; or, when those are a comment in a
-// script far from ASCII, by where the NULs of the whole body fall (see
-// nulsAt).
+// without one, by its line breaks as code units, two or more (see
+// wideBreaks), or else, as a robots.txt is mostly ASCII, by its first
+// bytes: a third or more of the even (big-endian) or odd (little-endian)
+// ones NUL, almost none of the others. (Characters such as 一, U+4E00,
+// and the ideographic space have a NUL byte of their own: a comment of
+// them would fool the first bytes alone.)
 func wideOf(body []byte) wideForm {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
@@ -288,24 +289,20 @@ func wideOf(body []byte) wideForm {
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
 		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
 	}
-	n := min(len(body), 512) &^ 1
-	if n < 8 {
-		return wideForm{}
-	}
-	var even, odd int
-	for i := 0; i < n; i += 2 {
-		if body[i] == 0 {
-			even++
+	l, b := wideBreaks(body)
+	le, be := l >= 2 && l > b, b >= 2 && b > l
+	if n := min(len(body), 512) &^ 1; !le && !be && n >= 8 {
+		var even, odd int
+		for i := 0; i < n; i += 2 {
+			if body[i] == 0 {
+				even++
+			}
+			if body[i+1] == 0 {
+				odd++
+			}
 		}
-		if body[i+1] == 0 {
-			odd++
-		}
-	}
-	pairs := n / 2
-	le, be := odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
-	if !le && !be {
-		odd, even = nulsAt(body)
-		le, be = odd >= minWideNULs && odd >= 4*even, even >= minWideNULs && even >= 4*odd
+		pairs := n / 2
+		le, be = odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
 	}
 	switch {
 	case le:
@@ -316,20 +313,18 @@ func wideOf(body []byte) wideForm {
 	return wideForm{}
 }
 
-// minWideNULs is how many NULs of one parity tell UTF-16 across a
-// body: a rule in it has more, a body padded with NULs has them at both.
-const minWideNULs = 8
-
-// nulsAt counts the NULs of body at odd offsets and at even ones. The
-// ASCII characters of UTF-16 give one each, at odd offsets in
-// little-endian and even in big-endian; text in an ASCII-compatible
-// charset has none, or as many of each, as padding.
-func nulsAt(body []byte) (odd, even int) {
+// wideBreaks counts the line breaks (CR or LF) body holds as UTF-16
+// code units at even offsets, little-endian (0A 00) and big-endian
+// (00 0A). No character of a script fakes one (U+0A00 is unassigned, and
+// 上 is 0A 4E); a body in an ASCII-compatible charset has none, having no
+// NUL, or one where padding starts.
+func wideBreaks(body []byte) (le, be int) {
 	for i := bytes.IndexByte(body, 0); i >= 0; {
-		if i%2 == 1 {
-			odd++
-		} else {
-			even++
+		switch {
+		case i%2 == 1 && (body[i-1] == '\n' || body[i-1] == '\r'):
+			le++
+		case i%2 == 0 && i+1 < len(body) && (body[i+1] == '\n' || body[i+1] == '\r'):
+			be++
 		}
 		j := bytes.IndexByte(body[i+1:], 0)
 		if j < 0 {
@@ -337,7 +332,7 @@ func nulsAt(body []byte) (odd, even int) {
 		}
 		i += 1 + j
 	}
-	return odd, even
+	return le, be
 }
 
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, sent with
