@@ -213,7 +213,8 @@ func BenchmarkCorpusLatency(b *testing.B) {
 }
 
 // BenchmarkHostile checks a 2 KB path against a ~300 KiB file of
-// '*'-heavy rules, for two generated files:
+// '*'-heavy rules, for two generated files, and an 8 KiB path against a
+// third:
 //
 //   - mixed: rules of six '*'-heavy shapes (many single-byte segments,
 //     multi-byte segments, '$' endings) that the path nearly matches
@@ -221,8 +222,11 @@ func BenchmarkCorpusLatency(b *testing.B) {
 //   - scan: short rules built so that a substring search for their first
 //     segment scans the whole path and fails (see hostileScan): the worst
 //     case found for robotsgate's matcher.
+//   - limits: the worst file found for an 8 KiB path, 500 KiB of rules
+//     that all fail at their '$' (see hostileLimits): SECURITY.md's "a
+//     fraction of a second at worst".
 //
-// No rule matches in either, so every rule is tried. temoto compiles each
+// No rule matches in any, so every rule is tried. temoto compiles each
 // wildcard rule to a regexp; Go's regexp engine is linear-time too, but
 // with a large constant: one temoto check takes seconds, so it runs with
 // b.N = 1 under the default -benchtime.
@@ -253,7 +257,7 @@ func BenchmarkHostile(b *testing.B) {
 var hostileInputs = []struct {
 	name string
 	gen  func() ([]byte, string)
-}{{"mixed", hostile}, {"scan", hostileScan}}
+}{{"mixed", hostile}, {"scan", hostileScan}, {"limits", hostileLimits}}
 
 // BenchmarkHostileParse parses the hostile files themselves.
 func BenchmarkHostileParse(b *testing.B) {

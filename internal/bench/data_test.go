@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -186,6 +187,33 @@ func hostile() (body []byte, path string) {
 		}
 		r.WriteByte('\n')
 		sb.WriteString(r.String())
+	}
+	return []byte(sb.String()), path
+}
+
+// hostileLimits returns the worst robots.txt found for a check at the
+// limits a Client checks within, a file of the 500 KiB the parser reads
+// and a path of the 8 KiB a URL's path and query may hold (past it,
+// ErrBadURL): SECURITY.md's "a fraction of a second at worst". The path is
+// random letters and digits; each rule, "/*X*Y$", holds a 3-byte X found
+// only near the path's end and a 3-byte Y found earlier, so every rule's
+// grams are in the path, the search for X scans nearly all of it, and the
+// rule fails only at its '$'.
+func hostileLimits() (body []byte, path string) {
+	const alpha = "abcdefghijklmnopqrstuvwxyz0123456789"
+	rng := rand.New(rand.NewPCG(11, 13))
+	p := make([]byte, 8<<10)
+	p[0] = '/'
+	for i := 1; i < len(p); i++ {
+		p[i] = alpha[rng.IntN(len(alpha))]
+	}
+	path = string(p)
+	var sb strings.Builder
+	sb.WriteString("# hostile: the worst found at a Client's limits\nUser-agent: *\n")
+	for sb.Len() < 500<<10-32 {
+		x := len(path) - 100 + rng.IntN(90)
+		y := 1 + rng.IntN(len(path)-4)
+		fmt.Fprintf(&sb, "Disallow: /*%s*%s$\n", path[x:x+3], path[y:y+3])
 	}
 	return []byte(sb.String()), path
 }
