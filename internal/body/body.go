@@ -313,17 +313,18 @@ func wideOf(body []byte) wideForm {
 	return wideForm{}
 }
 
-// wideBreaks counts the line breaks (CR or LF) body holds as UTF-16
-// code units at even offsets, little-endian (0A 00) and big-endian
-// (00 0A). No character of a script fakes one (U+0A00 is unassigned, and
-// 上 is 0A 4E); a body in an ASCII-compatible charset has none, having no
-// NUL, or one where padding starts.
+// wideBreaks counts the line feeds body holds as UTF-16 code units at
+// even offsets, little-endian (0A 00) and big-endian (00 0A). No
+// character fakes one (U+0A00 is unassigned, and 上 is 0A 4E); a CR
+// would be faked, by U+0D00, a Malayalam sign, so a body of CRs alone is
+// left to the sample. A body in an ASCII-compatible charset has none,
+// having no NUL, or one where padding starts.
 func wideBreaks(body []byte) (le, be int) {
 	for i := bytes.IndexByte(body, 0); i >= 0; {
 		switch {
-		case i%2 == 1 && (body[i-1] == '\n' || body[i-1] == '\r'):
+		case i%2 == 1 && body[i-1] == '\n':
 			le++
-		case i%2 == 0 && i+1 < len(body) && (body[i+1] == '\n' || body[i+1] == '\r'):
+		case i%2 == 0 && i+1 < len(body) && body[i+1] == '\n':
 			be++
 		}
 		j := bytes.IndexByte(body[i+1:], 0)

@@ -275,18 +275,16 @@ func TestReadBodyLimitsPastInt64(t *testing.T) {
 	}
 }
 
-// TestReadBodyKeepsLineEndingAtLimit: a line that ends right at the limit,
-// its line break the first byte past it, is whole: it is kept, and only
-// a line the limit cuts is dropped.
 // TestReadUTF16FarFromASCII: a UTF-16 body without a byte-order mark
 // whose first bytes are a comment in a script far from ASCII (no NULs to
 // tell it by; bytes of CR, LF or NUL within its characters, as in 上, 不,
-// the ideographic space and 😀) is told by its line breaks, labelled or
-// not, and never read as Windows-1252 or UTF-8, where every rule would
-// become garbage.
+// the ideographic space and 😀, or a CR's code unit in the other byte
+// order, as in U+0D00) is told by its line breaks, labelled or not, and
+// never read as Windows-1252 or UTF-8, where every rule would become
+// garbage.
 func TestReadUTF16FarFromASCII(t *testing.T) {
 	for _, comment := range []string{strings.Repeat("このサイトのクローラー設定", 20), strings.Repeat("上不可以", 60), strings.Repeat("മലയാളം", 40),
-		strings.Repeat("一　最开退需", 50), strings.Repeat("😀🌀", 70)} {
+		strings.Repeat("一　最开退需", 50), strings.Repeat("😀🌀", 70), strings.Repeat("\u0d00", 5) + strings.Repeat(" x", 200)} {
 		readUTF16FarFromASCII(t, "# "+comment+"\nUser-agent: *\nDisallow: /private\n")
 	}
 	// UTF-8 padded with NULs (at both parities) is UTF-8.
@@ -355,6 +353,9 @@ func TestReadGzipMembers(t *testing.T) {
 	}
 }
 
+// TestReadBodyKeepsLineEndingAtLimit: a line that ends right at the limit,
+// its line break the first byte past it, is whole: it is kept, and only
+// a line the limit cuts is dropped.
 func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
 	const head = "User-agent: *\nDisallow: /private"
 	for _, tc := range []struct{ body, want string }{
