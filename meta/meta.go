@@ -300,8 +300,10 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // <meta> tag with a name in the head of the HTML page r. As browsers
 // parse it, the head ends at <body> or at the first element that belongs
 // in no head, whether or not </head> came first (a page may leave out
-// both tags); past </head>, text also ends it. What a <template> holds is
-// no part of the page: its tags are passed over.
+// both tags), at text outside a title, script or style, and at </body>,
+// </html> or </br>. The tags a <noscript> holds in the head are read, as
+// a browser without scripts reads them, as a crawler is. What a
+// <template> holds is no part of the page: its tags are passed over.
 func head(r io.Reader, visit func(name, content string)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	z := html.NewTokenizer(utf16Decoded(lr))
@@ -350,18 +352,22 @@ func head(r io.Reader, visit func(name, content string)) error {
 				if hasAttr {
 					metaTag(z, visit)
 				}
-			case after && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
+			case a == atom.Noscript:
+				z.NextIsNotRawText() // its tags are tags without scripts
+			case a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes:
 				in = a // its text is not the body's
 			}
 		case html.EndTagToken:
 			switch {
 			case a == atom.Head:
 				after = true
+			case a == atom.Body || a == atom.Html || a == atom.Br:
+				return nil // the body begins, as at any text
 			case a == in:
 				in = 0
 			}
 		case html.TextToken:
-			if after && in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0 {
+			if in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0 {
 				return nil
 			}
 		}
@@ -373,9 +379,12 @@ func head(r io.Reader, visit func(name, content string)) error {
 // else r, which the tokenizer reads as ASCII-compatible.
 func utf16Decoded(r io.Reader) io.Reader {
 	br := bufio.NewReader(r)
-	bom, _ := br.Peek(2)
-	if string(bom) == "\xFF\xFE" || string(bom) == "\xFE\xFF" {
+	bom, _ := br.Peek(3)
+	switch {
+	case bytes.HasPrefix(bom, []byte("\xFF\xFE")), bytes.HasPrefix(bom, []byte("\xFE\xFF")):
 		return transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder())
+	case string(bom) == "\xEF\xBB\xBF":
+		_, _ = br.Discard(3) // no text, which would begin the body
 	}
 	return br
 }

@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 func TestParse(t *testing.T) {
@@ -389,12 +393,20 @@ func TestTDMFromHTML(t *testing.T) {
 }
 
 // FuzzTDMFromHTML reads any page: the values kept are within their bounds,
-// a reservation is "", "0" or "1", and the page's robots META are read
-// alike whatever TDMRep tags stand beside them.
+// a reservation is "", "0" or "1", the page's robots META are read alike
+// whatever TDMRep tags stand beside them, and the tags read are those the
+// HTML parser puts in the head (see TestHeadAsParserBuilds) when the page
+// is UTF-8 with no NUL, which the two read each in its own way.
 func FuzzTDMFromHTML(f *testing.F) {
 	f.Add(`<meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://p">`)
 	f.Add(`<head><meta name=tdm-reservation content=0></head><meta name=tdm-reservation content=1>`)
+	for _, page := range headPages {
+		f.Add(page)
+	}
 	f.Fuzz(func(t *testing.T, page string) {
+		if utf8.ValidString(page) && !strings.ContainsRune(page, 0) {
+			checkHeadAsParser(t, page)
+		}
 		tdm, err := TDMFromHTML(strings.NewReader(page))
 		if err != nil {
 			t.Fatal(err)
@@ -403,7 +415,7 @@ func FuzzTDMFromHTML(f *testing.F) {
 			t.Fatalf("TDMFromHTML(%q) = %+v", page, tdm)
 		}
 		d, _ := FromHTML(strings.NewReader(page), "bot")
-		tagged := `<meta name="tdm-reservation" content="1">` + page
+		tagged := `<meta name="tdm-reservation" content="1">` + strings.TrimPrefix(page, "\uFEFF") // a BOM only leads
 		if again, _ := FromHTML(strings.NewReader(tagged), "bot"); !reflect.DeepEqual(again, d) {
 			t.Fatalf("FromHTML(%q) = %+v, with a TDMRep tag before it %+v", page, d, again)
 		}
@@ -411,4 +423,85 @@ func FuzzTDMFromHTML(f *testing.F) {
 			t.Fatalf("a reservation first, then %q: %+v", page, tdm)
 		}
 	})
+}
+
+// headPages are pages whose head ends in the ways the HTML parser knows.
+var headPages = []string{
+	`<html><head><title>t</title>Welcome!<meta name="tdm-reservation" content="0"></head><body></body></html>`,
+	`Welcome! <meta name="tdm-reservation" content="0">`,
+	`<head></body><meta name="tdm-reservation" content="0">`,
+	`<head></html><meta name="tdm-reservation" content="0">`,
+	`<head></br><meta name="tdm-reservation" content="0">`,
+	`<head></div><meta name="tdm-reservation" content="0">`,
+	`<head>&nbsp;<meta name="tdm-reservation" content="0">`,
+	`<head></head></body><meta name="robots" content="noai">`,
+	`<head><noscript><meta name="robots" content="noai"></noscript></head>`,
+	`<head><noscript><link rel=x><meta name="tdm-reservation" content="1"></noscript><meta name="robots" content="noindex"></head>`,
+	`<head><noscript>text<meta name="robots" content="noai"></noscript></head>`,
+	`<head><noscript><div><meta name="robots" content="noai"></noscript></head>`,
+	`<head><noscript/><meta name="robots" content="noai"></head>`,
+	`<head><title>a <b> title</title><script>"<body>"</script><style>x</style><meta name="robots" content="noai"></head>`,
+	`<head><title>no end <meta name="robots" content="noai">`,
+	"\xEF\xBB\xBF<head><meta name=\"robots\" content=\"noai\"></head>",
+	"\xEF\xBB\xBF\xEF\xBB\xBF<meta name=\"robots\" content=\"noai\">",
+	`<!DOCTYPE html><!-- x --><html> <head> <meta name=robots content=noai> </head> <meta name=tdm-reservation content=1>`,
+	`<head></head>text<meta name=robots content=noindex>`,
+	`<head><template><meta name=robots content=noindex></template><meta name=tdm-reservation content=1></head>`,
+}
+
+// TestHeadAsParserBuilds: the <meta> tags read are those the HTML
+// parser of golang.org/x/net/html, scripts off as a crawler's, puts in
+// the head, in order.
+func TestHeadAsParserBuilds(t *testing.T) {
+	for _, page := range headPages {
+		checkHeadAsParser(t, page)
+	}
+}
+
+// checkHeadAsParser checks head against the HTML parser on page.
+func checkHeadAsParser(t *testing.T, page string) {
+	t.Helper()
+	var got []string
+	if err := head(strings.NewReader(page), func(name, content string) { got = append(got, name+"="+content) }); err != nil {
+		t.Fatalf("%q: %v", page, err)
+	}
+	// A browser decodes first: a UTF-8 byte-order mark goes then.
+	decoded := strings.TrimPrefix(page, "\uFEFF")
+	doc, err := html.ParseWithOptions(strings.NewReader(decoded), html.ParseOptionEnableScripting(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	var walk func(n *html.Node, inHead bool)
+	walk = func(n *html.Node, inHead bool) {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Template {
+			return // no part of the page
+		}
+		if n.Type == html.ElementNode && n.Namespace == "" && n.DataAtom == atom.Head {
+			inHead = true
+		}
+		if inHead && n.Type == html.ElementNode && n.Namespace == "" && n.DataAtom == atom.Meta {
+			name, content, seen := "", "", map[string]bool{}
+			for _, a := range n.Attr {
+				switch {
+				case seen[a.Key]:
+				case a.Key == "name":
+					name = strings.TrimSpace(a.Val)
+				case a.Key == "content":
+					content = a.Val
+				}
+				seen[a.Key] = true
+			}
+			if name != "" {
+				want = append(want, name+"="+content)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inHead)
+		}
+	}
+	walk(doc, false)
+	if !slices.Equal(got, want) {
+		t.Errorf("%q: head reads %q; the HTML parser puts %q in the head", page, got, want)
+	}
 }
