@@ -235,7 +235,8 @@ func (u Usage) shortLabels() Usage {
 // tdmOf gathers into rd what TDMRep says of a page at path (see
 // requestPath), in the order the report ranks its techniques: its site's
 // tdmrep.json f (nil for none), or the error reading it gave; its header
-// fields h (a valid "1" wins over "0"); and its META tags. The last that
+// fields h (a valid "1" wins over "0", in a line of its own or joined
+// with others by commas); and its META tags. The last that
 // sets tdm-reservation decides; the policy is the last one given beside a
 // reservation (1), not one beside 0, which the report asks agents not to
 // process. It returns the policy when the decision is a reservation, else "".
@@ -244,9 +245,11 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
 	}
 	header := tdmSay{source: "tdm-header", where: "tdm-reservation", policy: strings.TrimSpace(h.Get("Tdm-Policy"))}
-	for _, v := range h.Values("Tdm-Reservation") {
-		if reserved, ok := tdmrep.Reservation(v); ok {
-			header.set, header.reserved = true, header.reserved || reserved
+	for _, line := range h.Values("Tdm-Reservation") {
+		for v := range strings.SplitSeq(line, ",") { // lines joined are one list (RFC 9110 §5.3)
+			if reserved, ok := tdmrep.Reservation(v); ok {
+				header.set, header.reserved = true, header.reserved || reserved
+			}
 		}
 	}
 	says := [...]tdmSay{fileSay(f, path), header, {source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,

@@ -151,6 +151,8 @@ func TestReceiptSources(t *testing.T) {
 			usage: "", signals: []string{"tdm-header train-ai unknown tdm-reservation"}},
 		{name: "tdm-header not 0 or 1", robots: open, headers: []string{"Tdm-Reservation", "yes"},
 			usage: "", signals: []string{}},
+		{name: "tdm-header lines joined", robots: open, headers: []string{"Tdm-Reservation", "0, 1"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}},
 		{name: "tdm-meta", robots: open, headers: []string{"Content-Type", html},
 			body:  `<head><meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://example.com/p"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-meta train-ai n tdm-reservation"}, meta: true, policy: "https://example.com/p"},
