@@ -132,16 +132,17 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 	return e.derive(), false
 }
 
-// ownOutcome reports whether e, read from the Store, allows no more than
-// this Client would have: an allow-all stands only if its own status
-// policy gives it for the status, its WithUnreachableAllowAfter for
-// failures that long, a WithErrorPolicy of its own for a failure with
+// ownOutcome reports whether e, k's document read from the Store, allows
+// no more than this Client would have: an allow-all stands only if its
+// own status policy gives it for the status, its WithUnreachableAllowAfter
+// for failures that long, a WithErrorPolicy of its own for a failure with
 // no response, or, for too many redirects, a WithMaxRedirects as low;
 // rules only if its status policy reads the status's body (another's may
 // parse an error page). Neither stands when reached through a hop to
 // another site that the writer checked with its own policies. Answers
-// stricter than allow-all stand.
-func (t *sharedTier) ownOutcome(e *entry) bool {
+// stricter than allow-all stand. Only robots.txt has those policies; a
+// tdmrep.json has the default status policy and its redirects' rules.
+func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 	if e.outcome == OutcomeRules || e.outcome == OutcomeAllowAll {
 		// A hop this Client's policies may refuse, where another's let it
 		// through; a list kept cut may have lost one.
@@ -152,17 +153,21 @@ func (t *sharedTier) ownOutcome(e *entry) bool {
 			}
 		}
 	}
+	robots, policy := k.doc.robots, defaultStatusPolicy
+	if robots {
+		policy = t.cfg.policy
+	}
 	switch {
 	case e.outcome == OutcomeRules:
-		return valid(t.cfg.policy(int(e.status))) == OutcomeRules
+		return valid(policy(int(e.status))) == OutcomeRules
 	case e.outcome != OutcomeAllowAll:
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
 		// Its times are kept to the storedUnit, rounded down.
-		return t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
+		return robots && t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
 		// The Store keeps no error: the policy must allow all whatever it was.
-		return t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll
+		return robots && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll
 	case followed(int(e.status)):
 		// A loop, which every limit meets or runs out before, or too
 		// many redirects, if this Client's limit runs out as soon. (The
@@ -174,7 +179,7 @@ func (t *sharedTier) ownOutcome(e *entry) bool {
 		}
 		return e.errText == errLoop.Error() || n >= t.cfg.maxRedirects
 	}
-	return valid(t.cfg.policy(int(e.status))) == OutcomeAllowAll
+	return valid(policy(int(e.status))) == OutcomeAllowAll
 }
 
 // errStoredFailure is what a Client's error policy is asked of a stored
@@ -190,7 +195,7 @@ func (t *sharedTier) plausible(k key, e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
 	}
-	if k.doc.robots && !t.ownOutcome(e) {
+	if !t.ownOutcome(k, e) {
 		return fmt.Errorf("stored %s (status %d) is not this Client's policy's", e.outcome.name(), e.status)
 	}
 	limit := stampOf(t.cfg.now()).add(maxClockSkew)

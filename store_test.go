@@ -669,6 +669,55 @@ func TestStoreCheckedHopIsTheReaders(t *testing.T) {
 	}
 }
 
+// TestStoreTDMRepIsTheReaders: a stored tdmrep.json is held to the
+// reader's rules as a robots.txt is. One reached through a hop another
+// site's robots.txt let the writer make (a 403 there is allow-all to the
+// default policy, disallow-all to LegacyStatusPolicy), and a writer's
+// "no file" for too many redirects under WithMaxRedirects(0), each lost
+// the reader's train-ai=n: its receipt through the Store is the one its
+// own fetch gives.
+func TestStoreTDMRepIsTheReaders(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"a.test", "b.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on(h+"/page", serve(200, "page", "Content-Type", "text/plain"))
+	}
+	w.on("a.test"+tdmrepPath, redirectTo("http://x.test/tdm.json"))
+	w.on("x.test/robots.txt", serve(403, "forbidden"))
+	w.on("x.test/tdm.json", serve(200, `[{"location": "/", "tdm-reservation": 0}]`))
+	w.on("b.test"+tdmrepPath, redirectTo("/tdm2.json"))
+	w.on("b.test/tdm2.json", serve(200, `[{"location": "/", "tdm-reservation": 1}]`))
+	receipt := func(store Store, url string, opts ...Option) Receipt {
+		opts = append([]Option{WithUserAgent(testUA), WithTDMRep()}, opts...)
+		if store != nil {
+			opts = append(opts, WithStore(store))
+		}
+		c, tr := NewClientTransport(w.transport(t), opts)
+		t.Cleanup(func() { _ = c.Close() })
+		resp, body := fetchPage(t, &http.Client{Transport: tr}, url)
+		return tr.Receipt(resp, body)
+	}
+	for _, tc := range []struct {
+		url            string
+		writer, reader []Option
+	}{
+		{"http://a.test/page", nil, []Option{WithStatusPolicy(LegacyStatusPolicy)}},
+		{"http://b.test/page", []Option{WithMaxRedirects(0)}, nil},
+	} {
+		own := receipt(nil, tc.url, tc.reader...)
+		if own.Usage.statement() != "train-ai=n" {
+			t.Fatalf("%s: the reader's own receipt says %q, want train-ai=n", tc.url, own.Usage.statement())
+		}
+		store := newMemStore()
+		receipt(store, tc.url, tc.writer...)
+		if shared := receipt(store, tc.url, tc.reader...); shared.Usage.statement() != own.Usage.statement() {
+			t.Errorf("%s: the reader's receipt through the Store says %q %q, its own fetch %q", tc.url,
+				shared.Usage.statement(), sigs(shared.Signals), own.Usage.statement())
+		}
+	}
+}
+
 // TestStoreOwnEntriesAccepted: what one Client writes, another Client of
 // the same configuration takes from the Store, whatever its times round
 // to: a freshness cap that is not a whole millisecond (the encoding's
