@@ -239,6 +239,25 @@ func TestCheckNoRobotsAllowsAll(t *testing.T) {
 	}
 }
 
+// TestCheckNoContentIsEmpty: a robots.txt answered 204 or 205 is an empty
+// file whatever coding it names, as the Client reads it: check allows
+// and lint lints nothing, where the gzip named failed to decode.
+func TestCheckNoContentIsEmpty(t *testing.T) {
+	for _, status := range []int{http.StatusNoContent, http.StatusResetContent} {
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			w.WriteHeader(status)
+		}))
+		t.Cleanup(s.Close)
+		if r := runCmd(t, "", "check", s.URL+"/private"); r.code != exitOK || !strings.Contains(r.stdout, "ALLOW") {
+			t.Errorf("%d: check exits %d, stdout %q, stderr %q; want ALLOW", status, r.code, r.stdout, r.stderr)
+		}
+		if r := runCmd(t, "", "lint", s.URL+"/robots.txt"); r.code != exitOK || r.stderr != "" {
+			t.Errorf("%d: lint exits %d, stdout %q, stderr %q; want 0", status, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
 func TestCheckLegacyForbidden(t *testing.T) {
 	s := newRobotsServer(t, http.StatusForbidden, "")
 	if r := runCmd(t, "", "check", s.URL+"/"); r.code != exitOK {

@@ -257,7 +257,11 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			}
 			c.rest(f.timeout)
 			raw, cut := c.bytes()
-			if derr := doc.decode(raw, c.header); derr != nil {
+			header := c.header
+			if d.Status == http.StatusNoContent || d.Status == http.StatusResetContent {
+				header = nil // no content, whatever coding it names: the Client reads an empty file
+			}
+			if derr := doc.decode(raw, header); derr != nil {
 				return d, nil, derr
 			}
 			doc.cut = cut
