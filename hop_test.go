@@ -635,6 +635,56 @@ func TestHopPacedWhenEvicted(t *testing.T) {
 	}
 }
 
+// TestHopKeepsThePaceOfAnEvictedSite: a redirect of another site's
+// robots.txt to the robots.txt of a site whose entry the cache dropped
+// keeps that site's pace, its Crawl-delay since the last page sent, and
+// waits while a page is in flight; the interval of a site the Transport
+// no longer knows was the default, 0, and the request went at once.
+func TestHopKeepsThePaceOfAnEvictedSite(t *testing.T) {
+	checkLeaks(t)
+	for _, inFlight := range []bool{false, true} {
+		w := newHosts(t)
+		w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+		w.on("b.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n"))
+		w.on("c.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		entered, release := make(chan struct{}), make(chan struct{})
+		w.on("b.test/page", func(rw http.ResponseWriter, r *http.Request) {
+			if inFlight {
+				close(entered)
+				<-release
+			}
+			serve(200, "page")(rw, r)
+		})
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithCacheSize(1)}, WithNoWait())
+		hc := &http.Client{Transport: tr}
+		ctx := context.Background()
+		done := make(chan error, 1)
+		go func() { _, err := get(ctx, hc, "http://b.test/page"); done <- err }()
+		if inFlight {
+			<-entered
+		} else if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Check(ctx, "http://c.test/"); err != nil || c.robots.cache.peek("http://b.test:80") != nil {
+			t.Fatalf("c.test: %v; b.test's entry not dropped", err)
+		}
+		before := w.count("http://b.test/robots.txt")
+		if d, err := c.Check(ctx, "http://a.test/x"); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Errorf("in flight %v: a.test %+v, %v; want deferred, its robots.txt not sent in b.test's pace", inFlight, d, err)
+		}
+		if n := w.count("http://b.test/robots.txt") - before; n != 0 {
+			t.Errorf("in flight %v: b.test/robots.txt sent %d times within its Crawl-delay", inFlight, n)
+		}
+		if inFlight {
+			close(release)
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		}
+		_ = c.Close()
+	}
+}
+
 // TestHopSendsNoCookies: a hop another site's robots.txt chose carries
 // none of the cookies of the caller's jar, and leaves none in it.
 func TestHopSendsNoCookies(t *testing.T) {

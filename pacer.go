@@ -32,6 +32,13 @@ type Pacer interface {
 	// has passed, so that a request that never returns does not hold its
 	// authority for ever; a turn with interval 0 is not, and its id is 0.
 	//
+	// A site has one pace: interval counts as at least the longest one a
+	// turn at authority was taken or ended with while its state lives
+	// (until that interval has passed since the last turn ended). A
+	// request whose caller knows no Crawl-delay for the site, such as
+	// another site's robots.txt redirect to it after its robots.txt left
+	// the cache, keeps the pace its pages were given.
+	//
 	// Otherwise Take returns wait > 0, how long to wait before asking
 	// again, never past the earliest moment the turn may come (at most
 	// interval while another request is in flight). Take never books a
@@ -86,7 +93,7 @@ type paceState struct {
 	busy      uint64 // ID of the turn in flight, 0 for none
 	busyUntil int64  // when the turn in flight stops holding others back
 	end       int64  // when the previous turn ended
-	interval  int64  // the longest interval a turn ended with while s lived
+	interval  int64  // the longest interval a turn was taken or ended with while s lived
 	hold      int64  // no turn before this
 }
 
@@ -123,6 +130,7 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
 	if ok {
+		iv = max(iv, s.interval) // one pace per site (see Pacer)
 		if s.busy != 0 && now < s.busyUntil && iv > 0 {
 			return 0, time.Duration(min(iv, s.busyUntil-now)), nil
 		}
@@ -141,7 +149,7 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 		sh.sweep(now)
 	}
 	sh.lastID++
-	s.busy, s.busyUntil = sh.lastID, now+max(int64(p.timeout), iv)
+	s.busy, s.busyUntil, s.interval = sh.lastID, now+max(int64(p.timeout), iv), iv
 	sh.m[authority] = s
 	return sh.lastID, 0, nil
 }
@@ -287,7 +295,7 @@ type turnWait uint8
 const (
 	turnFree   turnWait = iota // Take gave the turn at once
 	turnWaited                 // Take said to wait (TransportStats.Paced)
-	turnHeld                   // a wait was longer than the interval (TransportStats.Held)
+	turnHeld                   // a wait was longer than the interval asked (TransportStats.Held)
 )
 
 // count counts a request whose turns came as w.

@@ -139,11 +139,16 @@ func TestMemPacerTake(t *testing.T) {
 	if turn, wait, ok, err := takeTurn(ctx, p, a, interval); err != nil || ok || wait != interval || turn != (Turn{}) {
 		t.Errorf("Take while in flight = %+v, %v, %v, %v; want no turn and a wait of %v", turn, wait, ok, err, interval)
 	}
-	// A zero (or negative) interval takes no slot and is not held back.
+	// A zero (or negative) interval, a caller's that knows no
+	// Crawl-delay, keeps the site's pace; where the pacer knows none, it
+	// takes no slot and is not held back.
 	for _, iv := range []time.Duration{0, -time.Second} {
-		turn, wait, ok, err := takeTurn(ctx, p, a, iv)
-		if err != nil || !ok || wait != 0 || turn != (Turn{Authority: a}) {
-			t.Errorf("Take(%v) while in flight = %+v, %v, %v, %v; want a turn with ID 0 and interval 0", iv, turn, wait, ok, err)
+		if turn, wait, ok, err := takeTurn(ctx, p, a, iv); err != nil || ok || wait != interval || turn != (Turn{}) {
+			t.Errorf("Take(%v) while in flight = %+v, %v, %v, %v; want no turn and a wait of %v", iv, turn, wait, ok, err, interval)
+		}
+		const b = "https://b.example:443"
+		if turn, wait, ok, err := takeTurn(ctx, p, b, iv); err != nil || !ok || wait != 0 || turn != (Turn{Authority: b}) {
+			t.Errorf("Take(%v) at a site of no pace = %+v, %v, %v, %v; want a turn with ID 0 and interval 0", iv, turn, wait, ok, err)
 		}
 	}
 	ended := time.Now()
@@ -153,6 +158,9 @@ func TestMemPacerTake(t *testing.T) {
 	_, wait, ok, err = takeTurn(ctx, p, a, interval)
 	if err != nil || ok || wait > interval || wait < interval-time.Since(ended) {
 		t.Errorf("Take after the turn = %v, %v, %v; want the rest of %v", wait, ok, err, interval)
+	}
+	if _, wait, ok, err = takeTurn(ctx, p, a, 0); err != nil || ok || wait > interval || wait < interval-time.Since(ended) {
+		t.Errorf("Take(0) after the turn = %v, %v, %v; want the rest of %v, the site's pace", wait, ok, err, interval)
 	}
 	const hold = 2 * time.Hour
 	held := time.Now()

@@ -151,9 +151,10 @@ type TransportStats struct {
 	// refused with a *PacedError, or saw their context end.
 	Paced int64
 	// Held counts the Paced requests whose wait was longer than their
-	// interval, which only a Retry-After hold (set through anything
-	// sharing the Pacer) explains; a hold that ends within the interval
-	// counts in Paced alone.
+	// interval, which a Retry-After hold (set through anything sharing
+	// the Pacer) explains, or the site's pace where their interval was
+	// shorter (see Pacer); a hold that ends within the interval counts
+	// in Paced alone.
 	Held int64
 	// Skipped counts the requests passed on unchecked because their
 	// context came from [SkipRobots].

@@ -19,9 +19,9 @@ import (
 //	busy   token of the turn in flight (absent when none)
 //	until  when that turn stops holding others back (its lease)
 //	end    when the previous turn ended
-//	iv     the longest interval a turn ended with while the key lived:
-//	       its expiry, which must not end a longer interval another
-//	       crawler's Take waits for (each Take waits by its own)
+//	iv     the longest interval a turn was taken or ended with while
+//	       the key lived: the least interval of every Take (a site has
+//	       one pace), and the key's expiry, which must not end it
 //	hold   no turn before this (Retry-After)
 //
 // Both scripts take a turn's token, interval and lease and maxAhead as
@@ -66,11 +66,12 @@ end
 
 // paceTakeScript gives the turn to ARGV[1] if a request may be sent now,
 // and returns {0, 0}; otherwise {1, µs to wait before asking again}, more
-// than 0 and at most the interval or maxAhead. While another turn is in
-// flight the next may start one interval later, so the wait never
-// overshoots. An interval of 0 takes no exclusive slot and writes nothing.
+// than 0 and at most the interval or maxAhead. The interval is at least
+// iv's. While another turn is in flight the next may start one interval
+// later, so the wait never overshoots. An interval of 0 (none in iv
+// either) takes no exclusive slot, writes nothing and returns {2, 0}.
 var paceTakeScript = redis.NewScript(paceRead + `
-local iv = tonumber(ARGV[2])
+local iv = math.max(tonumber(ARGV[2]), lastIv)
 local wait = 0
 if iv > 0 and busy and now < busyUntil then
 	wait = math.min(iv, busyUntil - now)
@@ -81,10 +82,10 @@ if wait > 0 or iv == 0 then
 	if repaired then
 		paceKeep()
 	end
-	return {wait > 0 and 1 or 0, math.ceil(wait)}
+	return {wait > 0 and 1 or 2, math.ceil(wait)}
 end
-busy, busyUntil = ARGV[1], now + lease
-redis.call('HSET', k, 'busy', busy, 'until', string.format('%.0f', busyUntil))
+busy, busyUntil, lastIv = ARGV[1], now + math.max(lease, iv), iv
+redis.call('HSET', k, 'busy', busy, 'until', string.format('%.0f', busyUntil), 'iv', string.format('%.0f', lastIv))
 paceKeep()
 return {0, 0}
 `)
@@ -124,9 +125,7 @@ const maxAhead = pacing.MaxAhead
 // error at once: the request is not sent unpaced.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	k := s.paceKey(authority)
-	if interval > 0 {
-		id = rand.Uint64() | 1 // never 0, which means no exclusive slot
-	}
+	id = rand.Uint64() | 1 // never 0, which means no exclusive slot
 	args := paceArgs(id, interval)
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
@@ -140,6 +139,8 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 	switch {
 	case len(res) == 2 && res[0] == 0:
 		return id, 0, nil
+	case len(res) == 2 && res[0] == 2:
+		return 0, 0, nil // no pace: no exclusive slot
 	case len(res) == 2 && res[0] == 1 && res[1] > 0 && res[1] <= micros(maxAhead):
 		return 0, time.Duration(res[1]) * time.Microsecond, nil
 	}

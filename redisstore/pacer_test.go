@@ -257,25 +257,37 @@ func TestPacerKeyExpires(t *testing.T) {
 	}
 }
 
-// TestPacerKeyOutlivesAShorterInterval: a turn that ends with a shorter
-// interval (another crawler's Crawl-delay) keeps the state as long as the
-// longer one before it asks: else the key would expire, and the crawler
-// with the longer interval get its next turn too soon.
-func TestPacerKeyOutlivesAShorterInterval(t *testing.T) {
+// TestPacerOnePacePerSite: a site has one pace, the longest interval a
+// turn was taken or ended with while its key lives. A Take with a shorter
+// one (another crawler's Crawl-delay, or none, where a Transport no
+// longer knows the site's) waits as long, while the turn is in flight and
+// after it ends, and the key outlives that interval; where no key lives,
+// an interval of 0 takes no slot and writes nothing.
+func TestPacerOnePacePerSite(t *testing.T) {
 	checkLeaks(t)
 	s, admin, _ := newStore(t)
 	ctx := context.Background()
-	if err := done(ctx, s, takeTurn(t, s, authority, 3*time.Second), 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := done(ctx, s, takeTurn(t, s, authority, 10*time.Millisecond), 0); err != nil {
-		t.Fatal(err)
+	first := takeTurn(t, s, authority, 3*time.Second)
+	for _, when := range []string{"while a 3s turn is in flight", "after it ends"} {
+		for _, iv := range []time.Duration{0, 10 * time.Millisecond} {
+			if _, wait, ok, err := take(ctx, s, authority, iv); err != nil || ok || wait < 2*time.Second {
+				t.Errorf("Take(%v) %s = %v, %v, %v; want a wait of about 3s", iv, when, wait, ok, err)
+			}
+		}
+		if err := done(ctx, s, first, 0); err != nil {
+			t.Fatal(err)
+		}
+		first = turn{}
 	}
 	if ttl := admin.PTTL(ctx, s.paceKey(authority)).Val(); ttl < 2*time.Second {
-		t.Errorf("TTL after a shorter turn = %v, want the longer interval, 3s", ttl)
+		t.Errorf("TTL after the turn = %v, want about 3s", ttl)
 	}
-	if _, wait, ok, err := take(ctx, s, authority, 3*time.Second); err != nil || ok || wait < 2*time.Second {
-		t.Errorf("Take at the longer interval = %v, %v, %v; want a wait of about 3s", wait, ok, err)
+	const other = "http://other.example:80"
+	if tu, wait, ok, err := take(ctx, s, other, 0); err != nil || !ok || wait != 0 || tu.id != 0 {
+		t.Errorf("Take(0) at a site of no pace = %+v, %v, %v, %v; want a turn with ID 0", tu, wait, ok, err)
+	}
+	if n := admin.Exists(ctx, s.paceKey(other)).Val(); n != 0 {
+		t.Errorf("Take(0) at a site of no pace wrote its key")
 	}
 }
 
