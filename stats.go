@@ -32,7 +32,9 @@ type Stats struct {
 	// Thaws are checks and lookups that parsed a frozen entry's kept body
 	// again ([WithCacheBytes]); concurrent ones of an authority count once.
 	Thaws uint64
-	// InFlight is the number of fetches under way now.
+	// InFlight is the number of fetches under way now: of robots.txt
+	// files and, under [WithTDMRep], tdmrep.json files, which Fetches
+	// does not count.
 	InFlight int64
 	// Entries is the number of authorities in memory now.
 	Entries int

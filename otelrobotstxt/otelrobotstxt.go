@@ -19,7 +19,7 @@
 //	robotstxt.client.check.deferred          {check}    answered with ErrDeferred
 //	robotstxt.client.fetch.count             {fetch}    by robotstxt.fetch.result: rules, allow_all,
 //	                                                    disallow_all, unreachable, not_modified
-//	robotstxt.client.fetch.active            {fetch}    up-down: fetches under way
+//	robotstxt.client.fetch.active            {fetch}    up-down: fetches under way (tdmrep.json too)
 //	robotstxt.client.cache.entry.count       {entry}    up-down: authorities in memory
 //	robotstxt.client.cache.eviction.count    {entry}    entries the cache dropped for room
 //	robotstxt.client.cache.entry.frozen      {entry}    up-down: of those, frozen for room
@@ -142,7 +142,7 @@ func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
 	stale := b.counter("robotstxt.client.check.stale", "{check}", "Checks answered from an expired or last good copy of robots.txt.")
 	deferred := b.counter("robotstxt.client.check.deferred", "{check}", "Checks answered with ErrDeferred: robots.txt unreachable.")
 	fetches := b.counter("robotstxt.client.fetch.count", "{fetch}", "Completed robots.txt fetches, by result.")
-	active := b.upDown("robotstxt.client.fetch.active", "{fetch}", "robots.txt fetches under way.")
+	active := b.upDown("robotstxt.client.fetch.active", "{fetch}", "Fetches under way: robots.txt and, under WithTDMRep, tdmrep.json.")
 	entries := b.upDown("robotstxt.client.cache.entry.count", "{entry}", "Authorities in the in-memory cache.")
 	evictions := b.counter("robotstxt.client.cache.eviction.count", "{entry}", "Entries the in-memory cache dropped to make room.")
 	frozen := b.upDown("robotstxt.client.cache.entry.frozen", "{entry}", "Authorities in the in-memory cache kept without their parsed rules to stay within its byte budget.")
