@@ -58,7 +58,7 @@ func TestAgree(t *testing.T) {
 
 	for _, in := range hostileInputs {
 		body, path := in.gen()
-		if len(path) != 2048 {
+		if len(path) != in.pathLen {
 			t.Fatalf("hostile %s: path is %d bytes", in.name, len(path))
 		}
 		r := robotsgate.Parse(body)
@@ -255,9 +255,10 @@ func BenchmarkHostile(b *testing.B) {
 }
 
 var hostileInputs = []struct {
-	name string
-	gen  func() ([]byte, string)
-}{{"mixed", hostile}, {"scan", hostileScan}, {"limits", hostileLimits}}
+	name    string
+	gen     func() ([]byte, string)
+	pathLen int
+}{{"mixed", hostile, 2048}, {"scan", hostileScan, 2048}, {"limits", hostileLimits, 8 << 10}}
 
 // BenchmarkHostileParse parses the hostile files themselves.
 func BenchmarkHostileParse(b *testing.B) {
