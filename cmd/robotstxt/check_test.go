@@ -240,20 +240,33 @@ func TestCheckNoRobotsAllowsAll(t *testing.T) {
 }
 
 // TestCheckNoContentIsEmpty: a robots.txt answered 204 or 205 is an empty
-// file whatever coding it names, as the Client reads it: check allows
-// and lint lints nothing, where the gzip named failed to decode.
+// file whatever coding it names or body a 205 holds, as the Client reads
+// it: every command allows, lint lints nothing, and no usage is shown,
+// where the gzip named failed to decode and the body a 205 held was
+// read.
 func TestCheckNoContentIsEmpty(t *testing.T) {
-	for _, status := range []int{http.StatusNoContent, http.StatusResetContent} {
+	for _, tc := range []struct {
+		status int
+		coding string
+		body   string
+	}{
+		{http.StatusNoContent, "gzip", ""},
+		{http.StatusResetContent, "gzip", ""},
+		{http.StatusResetContent, "", "User-agent: *\nDisallow: /private\nContent-Usage: train-ai=n\n"},
+	} {
 		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Encoding", "gzip")
-			w.WriteHeader(status)
+			if tc.coding != "" {
+				w.Header().Set("Content-Encoding", tc.coding)
+			}
+			w.WriteHeader(tc.status)
+			_, _ = w.Write([]byte(tc.body))
 		}))
 		t.Cleanup(s.Close)
-		if r := runCmd(t, "", "check", s.URL+"/private"); r.code != exitOK || !strings.Contains(r.stdout, "ALLOW") {
-			t.Errorf("%d: check exits %d, stdout %q, stderr %q; want ALLOW", status, r.code, r.stdout, r.stderr)
-		}
-		if r := runCmd(t, "", "lint", s.URL+"/robots.txt"); r.code != exitOK || r.stderr != "" {
-			t.Errorf("%d: lint exits %d, stdout %q, stderr %q; want 0", status, r.code, r.stdout, r.stderr)
+		for _, args := range [][]string{{"check", s.URL + "/private"}, {"test", "-file", s.URL + "/robots.txt", s.URL + "/private"},
+			{"explain", s.URL + "/private"}, {"lint", s.URL + "/robots.txt"}} {
+			if r := runCmd(t, "", args...); r.code != exitOK || r.stderr != "" || strings.Contains(r.stdout, "train-ai") {
+				t.Errorf("%d %q: %q exits %d, stdout %q, stderr %q; want 0, no usage", tc.status, tc.body, args[0], r.code, r.stdout, r.stderr)
+			}
 		}
 	}
 }

@@ -259,7 +259,9 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			raw, cut := c.bytes()
 			header := c.header
 			if d.Status == http.StatusNoContent || d.Status == http.StatusResetContent {
-				header = nil // no content, whatever coding it names: the Client reads an empty file
+				// No content, whatever a header names or a body holds
+				// (drained through the tap): the Client reads an empty file.
+				raw, header = nil, nil
 			}
 			if derr := doc.decode(raw, header); derr != nil {
 				return d, nil, derr
