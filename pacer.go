@@ -32,12 +32,13 @@ type Pacer interface {
 	// has passed, so that a request that never returns does not hold its
 	// authority for ever; a turn with interval 0 is not, and its id is 0.
 	//
-	// A site has one pace: interval counts as at least the longest one a
-	// turn at authority was taken or ended with while its state lives
-	// (until that interval has passed since the last turn ended). A
-	// request whose caller knows no Crawl-delay for the site, such as
-	// another site's robots.txt redirect to it after its robots.txt left
-	// the cache, keeps the pace its pages were given.
+	// A site has one pace: while a turn at authority is in flight, and
+	// until the pace has passed since the last one ended, interval counts
+	// as at least that pace, the longest interval the turns since it last
+	// lapsed were taken or ended with. A request whose caller knows no
+	// Crawl-delay for the site, such as another site's robots.txt
+	// redirect to it after its robots.txt left the cache, keeps the pace
+	// its pages were given; a pace a site lowers lapses after one turn.
 	//
 	// Otherwise Take returns wait > 0, how long to wait before asking
 	// again, never past the earliest moment the turn may come (at most
@@ -94,6 +95,7 @@ type paceState struct {
 	busyUntil int64  // when the turn in flight stops holding others back
 	end       int64  // when the previous turn ended
 	interval  int64  // the longest interval a turn was taken or ended with while s lived
+	pace      int64  // the site's pace: the longest since it last lapsed (see Pacer)
 	hold      int64  // no turn before this
 }
 
@@ -130,7 +132,9 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
 	if ok {
-		iv = max(iv, s.interval) // one pace per site (see Pacer)
+		if s.busy != 0 && now < s.busyUntil || now < s.end+s.pace {
+			iv = max(iv, s.pace)
+		}
 		if s.busy != 0 && now < s.busyUntil && iv > 0 {
 			return 0, time.Duration(min(iv, s.busyUntil-now)), nil
 		}
@@ -149,7 +153,8 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 		sh.sweep(now)
 	}
 	sh.lastID++
-	s.busy, s.busyUntil, s.interval = sh.lastID, now+max(int64(p.timeout), iv), iv
+	s.busy, s.busyUntil = sh.lastID, now+max(int64(p.timeout), iv)
+	s.interval, s.pace = max(s.interval, iv), iv
 	sh.m[authority] = s
 	return sh.lastID, 0, nil
 }
@@ -198,7 +203,7 @@ func (p *memPacer) Done(_ context.Context, authority string, id uint64, interval
 		// This turn's lease may have run out and another turn begun and
 		// ended since; ending later than it did is only more cautious.
 		s.busy, s.busyUntil = 0, 0
-		s.end, s.interval = now, max(s.interval, span(interval))
+		s.end, s.interval, s.pace = now, max(s.interval, span(interval)), max(s.pace, span(interval))
 	}
 	if hold > 0 {
 		s.hold = max(s.hold, now+span(hold))

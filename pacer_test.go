@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -170,6 +171,34 @@ func TestMemPacerTake(t *testing.T) {
 	_, wait, ok, err = takeTurn(ctx, p, a, 0)
 	if err != nil || ok || wait > hold || wait < hold-time.Since(held) {
 		t.Errorf("Take during a hold = %v, %v, %v; want the rest of %v", wait, ok, err, hold)
+	}
+}
+
+// TestMemPacerPaceLapses: a site's pace lasts until it has passed since
+// its last turn ended, whatever state the pacer still keeps: a lowered
+// Crawl-delay, or none, holds requests back no longer (the state of a
+// pace that had passed stood until a sweep, and each turn took its
+// interval again, for ever).
+func TestMemPacerPaceLapses(t *testing.T) {
+	p := newMemPacer()
+	ctx := context.Background()
+	const a = "https://a.example:443"
+	first, _, ok, err := takeTurn(ctx, p, a, 20*time.Millisecond)
+	if !ok || err != nil {
+		t.Fatalf("first Take: %v, %v", ok, err)
+	}
+	_ = endTurn(ctx, p, first, 0)
+	time.Sleep(30 * time.Millisecond)
+	if turn, wait, ok, err := takeTurn(ctx, p, a, 0); !ok || err != nil || wait != 0 || turn.ID != 0 {
+		t.Errorf("Take(0) after the pace passed = %+v, %v, %v, %v; want a turn with ID 0", turn, wait, ok, err)
+	}
+	second, _, ok, err := takeTurn(ctx, p, a, time.Millisecond)
+	if !ok || err != nil {
+		t.Fatalf("Take(1ms) after the pace passed: %v, %v", ok, err)
+	}
+	_ = endTurn(ctx, p, second, 0)
+	if _, wait, ok, err := takeTurn(ctx, p, a, time.Millisecond); err != nil || !ok && wait > time.Millisecond {
+		t.Errorf("Take(1ms) after a 1ms turn = %v, %v, %v; want at most 1ms, the lowered pace", wait, ok, err)
 	}
 }
 
@@ -891,5 +920,36 @@ func TestRetryQueueTookBounded(t *testing.T) {
 	second := q.retryAt("a", time.Second, time.Now())
 	if gap := second.Sub(first); gap > 2*(time.Second+pacing.TurnTimeout) {
 		t.Errorf("turns told %v apart after a request of an hour, want at most a lease's", gap)
+	}
+}
+
+// TestTransportLoweredCrawlDelay: once a site drops its Crawl-delay, its
+// old pace ends when it has passed since the last page: the next pages
+// go unpaced (each was paced at the old Crawl-delay, for ever, while the
+// pacer kept the site's state).
+func TestTransportLoweredCrawlDelay(t *testing.T) {
+	checkLeaks(t)
+	var robots atomic.Value
+	robots.Store("User-agent: *\nCrawl-delay: 0.2\n")
+	s := newTestSite(t, "")
+	s.route("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=0")
+		_, _ = io.WriteString(w, robots.Load().(string))
+	})
+	c := newTestClient(t, WithUserAgent(testUA), WithMinFreshness(0))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	tr := NewTransport(c, next, WithNoWait())
+	hc := &http.Client{Transport: tr}
+	ctx := context.Background()
+	if _, err := get(ctx, hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	robots.Store("User-agent: *\nAllow: /\n")
+	time.Sleep(300 * time.Millisecond) // the old pace has passed
+	for i := range 5 {
+		if _, err := get(ctx, hc, fmt.Sprintf("%s/p%d", s.URL, i)); err != nil {
+			t.Fatalf("page %d, the Crawl-delay gone: %v", i, err)
+		}
 	}
 }

@@ -20,8 +20,10 @@ import (
 //	until  when that turn stops holding others back (its lease)
 //	end    when the previous turn ended
 //	iv     the longest interval a turn was taken or ended with while
-//	       the key lived: the least interval of every Take (a site has
-//	       one pace), and the key's expiry, which must not end it
+//	       the key lived: its expiry, which must not end a longer
+//	       interval another crawler's Take waits for
+//	pace   the site's pace, the longest interval since it last lapsed:
+//	       the least interval of every Take while it lasts (see Take)
 //	hold   no turn before this (Retry-After)
 //
 // Both scripts take a turn's token, interval and lease and maxAhead as
@@ -38,7 +40,7 @@ local typ = redis.call('TYPE', k)['ok']
 if typ ~= 'hash' and typ ~= 'none' then
 	redis.call('DEL', k)
 end
-local v = redis.call('HMGET', k, 'busy', 'until', 'end', 'iv', 'hold')
+local v = redis.call('HMGET', k, 'busy', 'until', 'end', 'iv', 'hold', 'pace')
 local repaired = false
 local function field(i, name, lo, hi, fix)
 	local x = tonumber(v[i])
@@ -54,6 +56,7 @@ local busyUntil = busy and field(2, 'until', -math.huge, now + bound, now + leas
 local ended = v[3] and field(3, 'end', -math.huge, now, now) or 0
 local lastIv = v[4] and field(4, 'iv', 0, bound, bound) or 0
 local hold = v[5] and field(5, 'hold', -math.huge, now + bound, now + bound) or 0
+local pace = v[6] and field(6, 'pace', 0, bound, bound) or 0
 local function paceKeep()
 	local keep = math.max(hold, ended + lastIv, busy and busyUntil or 0)
 	if keep <= now then
@@ -67,11 +70,16 @@ end
 // paceTakeScript gives the turn to ARGV[1] if a request may be sent now,
 // and returns {0, 0}; otherwise {1, µs to wait before asking again}, more
 // than 0 and at most the interval or maxAhead. The interval is at least
-// iv's. While another turn is in flight the next may start one interval
-// later, so the wait never overshoots. An interval of 0 (none in iv
-// either) takes no exclusive slot, writes nothing and returns {2, 0}.
+// the pace while a turn is in flight or the pace has not passed since
+// the last one ended. While another turn is in flight the next may start
+// one interval later, so the wait never overshoots. An interval of 0
+// (and no pace) takes no exclusive slot, writes nothing and returns
+// {2, 0}.
 var paceTakeScript = redis.NewScript(paceRead + `
-local iv = math.max(tonumber(ARGV[2]), lastIv)
+local iv = tonumber(ARGV[2])
+if (busy and now < busyUntil) or now < ended + pace then
+	iv = math.max(iv, pace)
+end
 local wait = 0
 if iv > 0 and busy and now < busyUntil then
 	wait = math.min(iv, busyUntil - now)
@@ -84,8 +92,9 @@ if wait > 0 or iv == 0 then
 	end
 	return {wait > 0 and 1 or 2, math.ceil(wait)}
 end
-busy, busyUntil, lastIv = ARGV[1], now + math.max(lease, iv), iv
-redis.call('HSET', k, 'busy', busy, 'until', string.format('%.0f', busyUntil), 'iv', string.format('%.0f', lastIv))
+busy, busyUntil, lastIv = ARGV[1], now + math.max(lease, iv), math.max(lastIv, iv)
+redis.call('HSET', k, 'busy', busy, 'until', string.format('%.0f', busyUntil),
+	'iv', string.format('%.0f', lastIv), 'pace', string.format('%.0f', iv))
 paceKeep()
 return {0, 0}
 `)
@@ -97,8 +106,9 @@ var paceDoneScript = redis.NewScript(paceRead + `
 if ARGV[1] ~= '' and (busy == ARGV[1] or not busy or now >= busyUntil) then
 	redis.call('HDEL', k, 'busy', 'until')
 	busy = false
-	ended, lastIv = now, math.max(lastIv, tonumber(ARGV[2]))
-	redis.call('HSET', k, 'end', string.format('%.0f', ended), 'iv', string.format('%.0f', lastIv))
+	ended, lastIv, pace = now, math.max(lastIv, tonumber(ARGV[2])), math.max(pace, tonumber(ARGV[2]))
+	redis.call('HSET', k, 'end', string.format('%.0f', ended), 'iv', string.format('%.0f', lastIv),
+		'pace', string.format('%.0f', pace))
 end
 local h = tonumber(ARGV[5])
 if h > 0 and now + h > hold then

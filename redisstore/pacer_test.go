@@ -282,6 +282,15 @@ func TestPacerOnePacePerSite(t *testing.T) {
 	if ttl := admin.PTTL(ctx, s.paceKey(authority)).Val(); ttl < 2*time.Second {
 		t.Errorf("TTL after the turn = %v, want about 3s", ttl)
 	}
+	// The pace lapses once it has passed since the last turn ended.
+	const lapsing = "http://lapsing.example:80"
+	if err := done(ctx, s, takeTurn(t, s, lapsing, 50*time.Millisecond), 0); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(60 * time.Millisecond)
+	if tu, wait, ok, err := take(ctx, s, lapsing, 0); err != nil || !ok || wait != 0 || tu.id != 0 {
+		t.Errorf("Take(0) after the pace passed = %+v, %v, %v, %v; want a turn with ID 0", tu, wait, ok, err)
+	}
 	const other = "http://other.example:80"
 	if tu, wait, ok, err := take(ctx, s, other, 0); err != nil || !ok || wait != 0 || tu.id != 0 {
 		t.Errorf("Take(0) at a site of no pace = %+v, %v, %v, %v; want a turn with ID 0", tu, wait, ok, err)
@@ -378,7 +387,9 @@ func TestPacerGarbageFailsClosed(t *testing.T) {
 		add(state{"hold": g}, false, 0)
 		add(state{"end": g, "iv": "50000"}, false, interval)
 		add(state{"busy": "other", "until": g}, false, 0)
-		add(state{"iv": g}, true, 0) // only says how long to keep the key
+		add(state{"iv": g}, true, 0)   // only says how long to keep the key
+		add(state{"pace": g}, true, 0) // no turn ended: no pace to keep
+		add(state{"end": g, "pace": g}, false, 0)
 	}
 	add(state{"busy": "other"}, false, 0) // a turn in flight without an end
 	for _, past := range []string{"-5", "-inf", "-1e400", "0"} {
@@ -441,7 +452,7 @@ func TestPacerGarbageWaitBounded(t *testing.T) {
 	for range 300 {
 		admin.Del(ctx, k)
 		fields := map[string]string{}
-		for _, f := range []string{"busy", "until", "end", "iv", "hold"} {
+		for _, f := range []string{"busy", "until", "end", "iv", "hold", "pace"} {
 			if rng.IntN(2) == 0 {
 				fields[f] = pick()
 			}
