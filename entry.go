@@ -194,10 +194,11 @@ func (e *entry) finalURL() string {
 }
 
 // good reports whether e holds a usable answer from a reachable server:
-// not a deferral, and not the allow-all that stands in for a server
-// unreachable for too long (see WithUnreachableAllowAfter).
+// not a deferral, not the allow-all a WithErrorPolicy gave a failure
+// with no response (status 0), and not the allow-all that stands in for
+// a server unreachable for too long (see WithUnreachableAllowAfter).
 func (e *entry) good() bool {
-	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale)
+	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale) && (e.status != 0 || e.outcome != OutcomeAllowAll)
 }
 
 // validators returns the validators a fetch sends for e's body: none

@@ -1254,6 +1254,43 @@ func TestErrorPolicyCannotGiveRules(t *testing.T) {
 	}
 }
 
+// TestErrorPolicyAllowAllIsNoCopy: the allow-all a WithErrorPolicy gives
+// a failure with no response (a name that no longer resolves) is no copy
+// of a robots.txt: it does not stand in for the server's later 503,
+// which defers, and a receipt resting on it fails closed (train-ai=n),
+// where it stood in for 30 days and the receipt said the page's
+// train-ai=y.
+func TestErrorPolicyAllowAllIsNoCopy(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	var down atomic.Bool
+	s := newSite(t, serve(503, "down"))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if down.Load() {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return next.RoundTrip(r)
+	})
+	down.Store(true)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), dnsOnly)
+	ctx := context.Background()
+	if d, err := c.Check(ctx, s.URL+"/private"); !d.Allowed || err != nil {
+		t.Fatalf("the name gone: %+v, %v; want the policy's allow-all", d, err)
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/page", nil)
+	page := &http.Response{StatusCode: 200, Header: http.Header{"Content-Usage": {"train-ai=y"}}, Request: req}
+	if r := NewTransport(c, next).Receipt(page, nil); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("a receipt on the policy's allow-all: %q; want train-ai=n, no robots.txt read", r.Usage.statement())
+	}
+	down.Store(false) // the name resolves again; the server answers 503
+	clock.Advance(25 * time.Hour)
+	if d, err := c.Check(ctx, s.URL+"/private"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("a 503 after the policy's allow-all expired: %+v, %v; want deferred", d, err)
+	}
+}
+
 // TestFetchValidatorsOnlyWhereTheyCameFrom: a robots.txt whose redirect
 // now leads elsewhere is not revalidated there with the old body's
 // validators: a 304 from the new URL (a server answering If-None-Match
