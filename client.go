@@ -649,9 +649,10 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 }
 
 // keepGood returns stored, or prev standing in for it when stored is
-// another process's failure (see standIn).
+// another process's failure, or its stand-in older than prev (see
+// standIn).
 func (c *Client) keepGood(stored, prev *entry) *entry {
-	if stored.good() {
+	if stored.good() && (!stored.stale || prev == nil || !prev.good() || prev.fetched <= stored.fetched) {
 		return stored
 	}
 	return cmp.Or(c.standIn(prev, stored, c.cfg.now()), stored)

@@ -317,6 +317,39 @@ func TestStoreKeepGoodTakesTheStoredStreak(t *testing.T) {
 	}
 }
 
+// TestStoreOlderStandInKeepsTheNewerCopy: in an outage, another
+// process's stand-in (its last good copy) older than this process's own
+// leaves this one's standing: a Client that read the site's newer rules
+// answered from the older copy, which allowed what the newer disallows.
+func TestStoreOlderStandInKeepsTheNewerCopy(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	store := newMemStore()
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=86400"))
+	b := newTestClient(t, WithClock(clock.Now), WithStore(store))
+	a := newTestClient(t, WithClock(clock.Now), WithStore(store))
+	ctx := context.Background()
+	if ok, err := b.Allowed(ctx, s.URL+"/x"); !ok || err != nil {
+		t.Fatalf("B, the old rules: %v, %v; want /x allowed", ok, err)
+	}
+	store.clearValues() // the Store loses B's value (a restart)
+	clock.Advance(time.Hour)
+	s.set(serve(200, "User-agent: *\nDisallow: /x\n", "Cache-Control", "max-age=86400"))
+	if ok, err := a.Allowed(ctx, s.URL+"/x"); ok || err != nil {
+		t.Fatalf("A, the new rules: %v, %v; want /x disallowed", ok, err)
+	}
+	store.clearValues() // and A's
+	s.set(serve(503, "down"))
+	clock.Advance(23 * time.Hour) // B's copy expires: its fetch fails, and it stores its copy standing in
+	if d, _ := b.Check(ctx, s.URL+"/x"); !d.Stale {
+		t.Fatalf("B in the outage: %+v; want its copy standing in", d)
+	}
+	clock.Advance(2 * time.Hour) // A's copy has expired too
+	if d, err := a.Check(ctx, s.URL+"/x"); d.Allowed || err != nil || !d.Stale {
+		t.Errorf("A in the outage: %+v, %v; want its own newer copy standing in, /x disallowed", d, err)
+	}
+}
+
 // TestStoreEntriesFromTheFuture checks that a Store entry written by a
 // fleet member whose clock runs ten years ahead is not trusted as fresh:
 // a reader with a true clock asks the server itself, and then serves
