@@ -44,6 +44,12 @@ func TestCacheFreshness(t *testing.T) {
 		{"max-age=0 floored", []string{"Cache-Control", "max-age=0"}, nil, time.Minute},
 		{"no-store floored", []string{"Cache-Control", "no-store"}, nil, time.Minute},
 		{"no-cache floored", []string{"Cache-Control", "no-cache, max-age=3600"}, nil, time.Minute},
+		// no-cache naming fields speaks of them alone (RFC 9111 §5.2.2.4);
+		// an argument as a token ends at a comma.
+		{"no-cache of a field", []string{"Cache-Control", `no-cache="Set-Cookie", max-age=3600`}, nil, time.Hour},
+		{"private=token, max-age", []string{"Cache-Control", "private=Set-Cookie,max-age=600"}, nil, 10 * time.Minute},
+		{"private=token, no-store", []string{"Cache-Control", "private=Set-Cookie,no-store"}, nil, time.Minute},
+		{"a comma quoted", []string{"Cache-Control", `private="a,b",max-age=600`}, nil, 10 * time.Minute},
 		{"Expires in the past", []string{"Expires", "0"}, nil, time.Minute},
 		// RFC 9111 §4.2.1: an invalid freshness value makes the
 		// response stale, so it is kept for the floor only.

@@ -24,10 +24,11 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
 	cc, err := (*cacheobject.ResponseCacheDirectives)(nil), errLongCacheControl
 	if len(lines) <= maxCacheControl {
-		cc, err = cacheobject.ParseResponseCacheControl(lines)
+		cc, err = cacheobject.ParseResponseCacheControl(spaced(lines))
 	}
 	explicit := lines != "" || h.Get("Expires") != ""
-	if err == nil && !cc.NoStore && !cc.NoCachePresent && !repeatsAge(lines) {
+	// A no-cache that names fields speaks of them alone (RFC 9111 §5.2.2.4).
+	if err == nil && !cc.NoStore && !(cc.NoCachePresent && len(cc.NoCache) == 0) && !repeatsAge(lines) {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
 		if v := h.Get("Expires"); v != "" {
 			t, perr := http.ParseTime(v)
@@ -48,6 +49,33 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		}
 	}
 	return c.clampFresh(d), explicit
+}
+
+// spaced returns the Cache-Control list cc with a space after each comma
+// outside a quoted string: the parser reads an argument given as a token
+// (private=Set-Cookie) up to white space, and took the directives after
+// it (max-age, no-store) as field names.
+func spaced(cc string) string {
+	if !strings.Contains(cc, ",") {
+		return cc
+	}
+	var b strings.Builder
+	quoted, escaped := false, false
+	for i := 0; i < len(cc); i++ {
+		c := cc[i]
+		b.WriteByte(c)
+		switch {
+		case escaped:
+			escaped = false
+		case quoted && c == '\\':
+			escaped = true
+		case c == '"':
+			quoted = !quoted
+		case c == ',' && !quoted && (i+1 == len(cc) || cc[i+1] != ' '):
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // maxCacheControl bounds the Cache-Control list parsed: the parser keeps
