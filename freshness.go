@@ -27,8 +27,7 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		cc, err = cacheobject.ParseResponseCacheControl(spaced(lines))
 	}
 	explicit := lines != "" || h.Get("Expires") != ""
-	// A no-cache that names fields speaks of them alone (RFC 9111 §5.2.2.4).
-	if err == nil && !cc.NoStore && !(cc.NoCachePresent && len(cc.NoCache) == 0) && !repeatsAge(lines) {
+	if err == nil && !cc.NoStore && !noCache(lines) && !repeatsAge(lines) {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
 		if v := h.Get("Expires"); v != "" {
 			t, perr := http.ParseTime(v)
@@ -86,6 +85,19 @@ func spaced(cc string) string {
 const maxCacheControl = 4 << 10
 
 var errLongCacheControl = errors.New("Cache-Control too long")
+
+// noCache reports whether the Cache-Control list cc holds a no-cache
+// that names no field, which forbids using the response unrevalidated: a
+// no-cache that names fields speaks of them alone (RFC 9111 §5.2.2.4).
+func noCache(cc string) bool {
+	for d := range strings.SplitSeq(cc, ",") {
+		name, fields, _ := strings.Cut(d, "=")
+		if strings.EqualFold(strings.TrimSpace(name), "no-cache") && strings.Trim(fields, "\" \t") == "" {
+			return true
+		}
+	}
+	return false
+}
 
 // repeatsAge reports whether the Cache-Control list cc gives max-age or
 // s-maxage more than once, which makes the response stale (RFC 9111
