@@ -160,6 +160,10 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 	switch {
 	case e.outcome == OutcomeRules:
 		return valid(policy(int(e.status))) == OutcomeRules
+	case e.outcome == OutcomeDisallowAll:
+		// Stricter for a robots.txt; for a tdmrep.json, which no Client
+		// stores so (the default policy gives none), it reads as no file.
+		return robots
 	case e.outcome != OutcomeAllowAll:
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in

@@ -751,6 +751,23 @@ func TestStoreTDMRepIsTheReaders(t *testing.T) {
 	}
 }
 
+// TestStoreTDMRepDisallowAllIsAMiss: a stored tdmrep.json whose outcome
+// is disallow-all, which no Client writes (the default status policy
+// gives none), is a miss: read, it would say the site has no file, where
+// a robots.txt's disallow-all only says more than a Client would.
+func TestStoreTDMRepDisallowAllIsAMiss(t *testing.T) {
+	c := newTestClient(t, WithStore(newMemStore()), WithTDMRep())
+	now := stampOf(time.Now())
+	e := &entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeDisallowAll, status: 503,
+		fetched: now, checked: now, expires: now.add(time.Hour)}}
+	if err := c.tier.plausible(key{e.key, c.tdm}, e); err == nil {
+		t.Error("a stored tdmrep.json disallow-all is plausible; want a miss")
+	}
+	if err := c.tier.plausible(key{e.key, &c.robots}, e); err != nil {
+		t.Errorf("a stored robots.txt disallow-all: %v; want it taken", err)
+	}
+}
+
 // TestStoreOwnEntriesAccepted: what one Client writes, another Client of
 // the same configuration takes from the Store, whatever its times round
 // to: a freshness cap that is not a whole millisecond (the encoding's
