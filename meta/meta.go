@@ -238,14 +238,16 @@ const maxHTMLBytes = 1 << 20
 // name="googlebot" content="noindex">), which apply to it alone; names
 // are compared case-insensitively, as [FromHeader] compares them. Reading
 // stops where the body begins, as a browser builds the page, or after 1
-// MiB. A page is read as UTF-8 or an ASCII-compatible charset, or as
-// UTF-16 after its byte-order mark. An error says that r failed, or that
-// the head runs on to 1 MiB, so that tags after it may have gone unread;
-// the directives read before it are returned. Malformed HTML is read as
-// browsers read it.
+// MiB; where only text or a stray end tag began the body before </head>
+// (a byte-order mark an include left, a word), the tags up to </head>
+// still count, since directives only restrict. A page is read as UTF-8
+// or an ASCII-compatible charset, or as UTF-16 after its byte-order
+// mark. An error says that r failed, or that the head runs on to 1 MiB,
+// so that tags after it may have gone unread; the directives read before
+// it are returned. Malformed HTML is read as browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
-	err := head(r, func(name, content string) {
+	err := head(r, func(name, content string, _ bool) {
 		if strings.EqualFold(name, "robots") || namesAny(name, tokens) {
 			d.add(content)
 		}
@@ -273,20 +275,23 @@ type TDM struct {
 const maxPolicyLen = 2048
 
 // TDMFromHTML reads the TDMRep META tags of an HTML page as [FromHTML]
-// reads the robots tags.
+// reads the robots tags. Where only text or a stray end tag began the
+// body before </head>, a reservation up to </head> still counts, failing
+// closed, while a 0 or a policy there, in the body as browsers build
+// it, does not.
 func TDMFromHTML(r io.Reader) (TDM, error) {
 	var t TDM
 	policySeen := false
-	err := head(r, func(name, content string) {
+	err := head(r, func(name, content string, sure bool) {
 		switch {
 		case strings.EqualFold(name, "tdm-reservation"):
 			switch reserved, ok := tdmrep.Reservation(content); {
 			case reserved:
 				t.Reservation = "1"
-			case ok && t.Reservation == "":
+			case ok && sure && t.Reservation == "":
 				t.Reservation = "0"
 			}
-		case strings.EqualFold(name, "tdm-policy") && !policySeen:
+		case strings.EqualFold(name, "tdm-policy") && sure && !policySeen:
 			policySeen = true
 			if p := strings.TrimSpace(content); len(p) <= maxPolicyLen {
 				t.Policy = p
@@ -304,12 +309,19 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // </html> or </br>. The tags a <noscript> holds in the head are read, as
 // a browser without scripts reads them, as a crawler is. What a
 // <template> holds is no part of the page: its tags are passed over.
-func head(r io.Reader, visit func(name, content string)) error {
+//
+// Text or a stray end tag before </head> ends the head softly: the tags
+// after it, up to </head>, come with sure false, for a caller that fails
+// closed to weigh (a byte-order mark or a word an include left in the
+// head moves them to the body, where their owner did not put them).
+func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	z := html.NewTokenizer(utf16Decoded(lr))
-	after := false   // past </head>
-	var in atom.Atom // the head element past </head> whose text is being read
-	templates := 0   // the <template> elements open
+	after := false    // past </head>
+	sure := true      // no text or stray end tag has ended the head softly
+	noscript := false // within a <noscript> in the head
+	var in atom.Atom  // the head element whose text is being read
+	templates := 0    // the <template> elements open
 	for {
 		tt := z.Next()
 		var a atom.Atom // the tag's element
@@ -350,25 +362,36 @@ func head(r io.Reader, visit func(name, content string)) error {
 				return nil
 			case a == atom.Meta:
 				if hasAttr {
-					metaTag(z, visit)
+					metaTag(z, func(name, content string) { visit(name, content, sure) })
 				}
 			case a == atom.Noscript:
+				noscript = tt == html.StartTagToken
 				z.NextIsNotRawText() // its tags are tags without scripts
 			case a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes:
 				in = a // its text is not the body's
 			}
 		case html.EndTagToken:
 			switch {
-			case a == atom.Head:
-				after = true
-			case a == atom.Body || a == atom.Html || a == atom.Br:
-				return nil // the body begins, as at any text
 			case a == in:
 				in = 0
+			case noscript && a == atom.Noscript:
+				noscript = false
+			case noscript && a != atom.Br:
+				// Within a <noscript> in the head, browsers pass over
+				// every other end tag, </head> too.
+			case a == atom.Head:
+				after = true
+			case after && (a == atom.Body || a == atom.Html || a == atom.Br):
+				return nil // the body begins, as at any text
+			case a == atom.Body || a == atom.Html || a == atom.Br:
+				sure, noscript = false, false
 			}
 		case html.TextToken:
 			if in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0 {
-				return nil
+				if after {
+					return nil
+				}
+				sure, noscript = false, false
 			}
 		}
 	}

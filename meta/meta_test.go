@@ -447,11 +447,39 @@ var headPages = []string{
 	`<!DOCTYPE html><!-- x --><html> <head> <meta name=robots content=noai> </head> <meta name=tdm-reservation content=1>`,
 	`<head></head>text<meta name=robots content=noindex>`,
 	`<head><template><meta name=robots content=noindex></template><meta name=tdm-reservation content=1></head>`,
+	`<head><noscript></head><noscript><meta name="tdm-reservation" content="1"></noscript></head>`,
+	`<head><noscript></body></html><meta name="robots" content="noai"></noscript></head>`,
+	`<head><noscript></br><meta name="robots" content="noai"></noscript></head>`,
+	"<head><title>x</title>\uFEFF<meta name=tdm-reservation content=1><meta name=robots content=noai></head>",
 }
 
-// TestHeadAsParserBuilds: the <meta> tags read are those the HTML
-// parser of golang.org/x/net/html, scripts off as a crawler's, puts in
-// the head, in order.
+// TestHeadEndsSoftly: text or a stray end tag before </head> moves the
+// tags after it to the body as browsers build the page, but a byte-order
+// mark or a word an include left is no owner's choice: up to </head>, a
+// reservation or a robots directive still counts (they only restrict),
+// and a tdm-reservation of 0 or a tdm-policy does not.
+func TestHeadEndsSoftly(t *testing.T) {
+	for page, want := range map[string]TDM{
+		"<head><title>x</title>\uFEFF<meta name=tdm-reservation content=1><meta name=tdm-policy content=p></head>":   {Reservation: "1"},
+		`<head>Welcome!<meta name="tdm-reservation" content="0"></head>`:                                             {},
+		`<head></br><meta name="tdm-reservation" content="1"></head>`:                                                {Reservation: "1"},
+		`<head></body><meta name="tdm-reservation" content="1"></head>text<meta name="tdm-reservation" content="1">`: {Reservation: "1"},
+		`<head></head></body><meta name="tdm-reservation" content="1">`:                                              {},
+	} {
+		if got, err := TDMFromHTML(strings.NewReader(page)); got != want || err != nil {
+			t.Errorf("TDMFromHTML(%q) = %+v, %v; want %+v", page, got, err, want)
+		}
+		robots := strings.ReplaceAll(strings.ReplaceAll(page, "tdm-reservation", "robots"), "content=1", "content=noai")
+		robots = strings.ReplaceAll(robots, `content="1"`, `content="noai"`)
+		if d, err := FromHTML(strings.NewReader(robots)); d.NoAI != (want.Reservation == "1") || err != nil {
+			t.Errorf("FromHTML(%q) = %+v, %v; want NoAI %v", robots, d, err, want.Reservation == "1")
+		}
+	}
+}
+
+// TestHeadAsParserBuilds: the <meta> tags read as the head's for sure
+// are those the HTML parser of golang.org/x/net/html, scripts off as a
+// crawler's, puts in the head, in order.
 func TestHeadAsParserBuilds(t *testing.T) {
 	for _, page := range headPages {
 		checkHeadAsParser(t, page)
@@ -461,8 +489,12 @@ func TestHeadAsParserBuilds(t *testing.T) {
 // checkHeadAsParser checks head against the HTML parser on page.
 func checkHeadAsParser(t *testing.T, page string) {
 	t.Helper()
-	var got []string
-	if err := head(strings.NewReader(page), func(name, content string) { got = append(got, name+"="+content) }); err != nil {
+	var got []string // the tags read as the head's for sure
+	if err := head(strings.NewReader(page), func(name, content string, sure bool) {
+		if sure {
+			got = append(got, name+"="+content)
+		}
+	}); err != nil {
 		t.Fatalf("%q: %v", page, err)
 	}
 	// A browser decodes first: a UTF-8 byte-order mark goes then.
