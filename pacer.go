@@ -37,8 +37,9 @@ type Pacer interface {
 	// as at least that pace, the longest interval the turns since it last
 	// lapsed were taken or ended with. A request whose caller knows no
 	// Crawl-delay for the site, such as another site's robots.txt
-	// redirect to it after its robots.txt left the cache, keeps the pace
-	// its pages were given; a pace a site lowers lapses after one turn.
+	// redirect to it after its robots.txt left the cache, waits for the
+	// pace its pages were given (and, the pace passed, goes as its own
+	// interval says); a pace a site lowers lapses after one turn.
 	//
 	// Otherwise Take returns wait > 0, how long to wait before asking
 	// again, never past the earliest moment the turn may come (at most

@@ -132,9 +132,10 @@ const maxLicenses = 16
 // request of [SkipRobots], one built by hand), resp.Request is checked
 // now as the Transport checks a request, and tdmrep.json is read now for
 // every response; a fetch of either waits as long as one fetch may take,
-// even once the request's context has ended. It fails closed: when either file cannot be consulted (unreachable with no
-// usable copy, or standing in as an allow-all after
-// [WithUnreachableAllowAfter], a closed Client, no resp.Request), train-ai is n, with a
+// even once the request's context has ended. It fails closed: when
+// either file cannot be consulted (unreachable with no usable copy, an
+// allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave
+// in its place, a closed Client, no resp.Request), train-ai is n, with a
 // Signal whose Where is "unreachable" and whose Value is the error. For a
 // URL robots.txt disallows, robots.txt states nothing. A nil resp gives a
 // Receipt of nothing.
@@ -322,8 +323,8 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
 		return
 	case d.e != nil && !d.e.good():
-		// The allow-all of WithUnreachableAllowAfter: the file was
-		// never read, and may say no.
+		// The allow-all of WithUnreachableAllowAfter or of an error
+		// policy: the file was never read, and may say no.
 		why := "robots.txt unreachable"
 		if d.Err != nil {
 			why = d.Err.Error()
