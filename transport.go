@@ -465,6 +465,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capQuote(u.Opaque))
 	case u.EscapedPath() != "" && u.EscapedPath()[0] != '/': // url.JoinPath on a URL without a path makes one
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%q) that does not start with \"/\" is not checked", ErrBadURL, capQuote(u.EscapedPath()))
+	case notAuthority(u.Host): // a URL built by hand: pasted into the check, it would end there
+		return Decision{}, Decision{}, fmt.Errorf("%w: request URL host %q is not an authority", ErrBadURL, capQuote(u.Host))
 	}
 	rawURL := requestURL(u)
 	d, err := t.c.Check(req.Context(), rawURL)
@@ -481,7 +483,7 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	if host == u.Host {
 		return d, d, nil
 	}
-	if strings.ContainsAny(host, "/?#@\\") { // servers would read it each their own way
+	if notAuthority(host) { // servers would read it each their own way
 		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q is not an authority",
 			ErrBadURL, capQuote(host))
 	}
@@ -493,6 +495,14 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
 	return hd, d, err
+}
+
+// notAuthority reports whether host, a request URL's or Host's, holds a
+// byte that ends an authority or none may hold (a path, query, fragment
+// or userinfo delimiter, a blank, a control): checked in a URL, the rest
+// would be read as its path.
+func notAuthority(host string) bool {
+	return strings.ContainsFunc(host, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune("/?#@\\", r) })
 }
 
 // namesAnother reports whether req's Host, whose authority is served,

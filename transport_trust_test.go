@@ -58,6 +58,18 @@ func TestTransportTrust(t *testing.T) {
 	if _, err := hc.Do(req); !errors.Is(err, ErrAgentMismatch) || !strings.Contains(err.Error(), "WithUserAgent") {
 		t.Errorf("another crawler's User-Agent: %v, want ErrAgentMismatch naming the option", err)
 	}
+	// A URL built by hand whose host ends in a delimiter: checked pasted
+	// whole, the path after it went unread (a proxy was sent
+	// http://victim.test/private/secret, checked as /).
+	for _, host := range []string{"victim.test#", "victim.test?", "victim.test/public?", "victim.test#@x", "victim.test\\", "victim.test x"} {
+		req := (&http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: "http", Host: host, Path: "/private/secret"}, Header: http.Header{}}).WithContext(ctx)
+		if resp, err := tr.RoundTrip(req); !errors.Is(err, ErrBadURL) {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			t.Errorf("URL host %q: %v, want ErrBadURL", host, err)
+		}
+	}
 	// robots.txt that redirects to a disallowed page of another site.
 	if _, err := get(ctx, hc, "http://evil.test/page"); !errors.Is(err, ErrDeferred) {
 		t.Errorf("laundering redirect: %v, want ErrDeferred", err)
