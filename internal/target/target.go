@@ -221,8 +221,10 @@ var tailClass = func() (t [256]uint8) {
 // matchPath returns the path, params and query of tail, the part of a URL
 // after the authority, as rules are matched against it (the fragment
 // dropped, an empty path made "/", blanks and bytes above 0x7f escaped),
-// or why net/url would reject tail. A rewritten path is written into
-// buf's spare capacity: the caller keeps buf unchanged while it uses it.
+// or why net/url would reject tail, or servers read it otherwise (a blank
+// in the query, which net/http sends unescaped). A rewritten path is
+// written into buf's spare capacity: the caller keeps buf unchanged while
+// it uses it.
 func matchPath(tail string, buf []byte) (path, why string) {
 	if tail != "" && tail[0] == '/' && plain(tail) {
 		return tail, "" // the common case, read a word at a time
@@ -243,6 +245,10 @@ func matchPath(tail string, buf []byte) (path, why string) {
 		switch c := tail[i]; {
 		case k == 1:
 			return "", "control character"
+		case c == ' ' && query:
+			// net/http sends a query as it is, and servers end the
+			// request target at the blank: the rest is not what they read.
+			return "", "a blank in the query"
 		case k == 3:
 			if !fragment {
 				rewrite = true

@@ -75,6 +75,9 @@ func TestSplitRejects(t *testing.T) {
 		"http://example.com/%zz/", "http://example.com/100%", "http://example.com/x#%zz",
 		"http://evil.example\\@good.example/x", "http://us er@example.com/", "http://u%zz@example.com/",
 		"http://example.com/\x7f",
+		// A blank in the query, which net/http sends unescaped and
+		// servers read as the end of the request target.
+		"http://example.com/index.php?title=X&action=edit ", "http://example.com/?a b",
 		// Hosts that end in a number but are not an IPv4 address in
 		// dotted decimal: resolvers read them each their own way.
 		"http://127.1/", "http://0177.0.0.1/", "http://0x7f.0.0.1/", "http://0X7F000001/", "http://2130706433/",
