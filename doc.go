@@ -67,9 +67,11 @@
 // allowed: in the path only, escapes decoded (but for those of '%', '?',
 // '#' and of bytes that are not printable ASCII, kept with upper-case hex
 // as rules store them), slashes merged and dot segments removed; once
-// with %2F decoded first, as nginx does, and once with it kept, as Apache
-// does; and the spelling with its escapes' hex upper-cased alone, as
-// rules store them. [Robots.Allowed] and [Robots.Check] stay exactly
+// with %2F decoded first, as nginx does (and with the '/' a last dot
+// segment leaves dropped, as Go's and Python's file servers do), and with
+// it kept, as Apache does, which merges before removing dots since 2.4.49
+// and after before; and the spelling with its escapes' hex upper-cased
+// alone, as rules store them. [Robots.Allowed] and [Robots.Check] stay exactly
 // Google's, reading the spelling alone. Readings nginx and Apache do not
 // make (';' parameters dropped, '\' read as '/', escapes in a rule's
 // pattern decoded: a rule for /tags/c%2B%2B matches that spelling only,

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -90,6 +92,34 @@ func TestTransportTrust(t *testing.T) {
 		}
 	}
 	w.mu.Unlock()
+}
+
+// TestTransportFileServerForms: Go's file server cleans a path as
+// path.Clean does, so /files/doc.pdf/. and /files/doc.pdf/x/.. serve
+// /files/doc.pdf itself; the forms the Client checked kept RFC 3986's
+// final '/', and Disallow: /*.pdf$ let the file out.
+func TestTransportFileServerForms(t *testing.T) {
+	checkLeaks(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "files"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"files/doc.pdf": "%PDF secret", "robots.txt": "User-agent: *\nDisallow: /*.pdf$\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}), WithUserAgent(testUA))
+	hc := &http.Client{Transport: NewTransport(c, next)}
+	for _, p := range []string{"/files/doc.pdf", "/files/doc.pdf/.", "/files/doc.pdf/x/..", "/files/doc.pdf/%2e", "/files//doc.pdf/."} {
+		if body, err := get(context.Background(), hc, srv.URL+p); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("%s: %q, %v; want ErrDisallowed", p, body, err)
+		}
+	}
 }
 
 // TestTransportSendsTheHostChecked: a request goes out with the Host its

@@ -39,8 +39,11 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // forms nginx and Apache read it as, with the escapes of printable ASCII
 // and space decoded but for %25, %3F and %23 (%2F in nginx's alone) and
 // the others' hex upper-cased, doubled slashes merged and "." and ".."
-// segments removed, in the order each applies; then the path with only
-// the hex of its escapes upper-cased, as a pattern's are. The query is
+// segments removed, in the order each applies (Apache's both ways: it
+// merges first since 2.4.49), and nginx's with the final '/' a last dot
+// segment leaves dropped, as path.Clean drops it (Go's and Python's file
+// servers); then the path with only the hex of its escapes upper-cased,
+// as a pattern's are. The query is
 // never changed. It returns nil for a path that is its own form, as most
 // are.
 // The robotstxt Client disallows a URL that any of them is disallowed

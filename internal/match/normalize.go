@@ -13,12 +13,14 @@ import (
 // query rules match), other than path and each other: none for most paths.
 // Only the path part changes. nginx's form decodes escapes (see decodes),
 // merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
-// /a//../x is /x; Apache's keeps %2F and removes dots before merging, so
-// /a//../x is /a/x; the last only writes the hex of its escapes in upper
+// /a//../x is /x; path.Clean's (Go's file server, Python's) drops the
+// final '/' a last dot segment leaves there. Apache's keeps %2F and, before
+// 2.4.49, removes dots before merging, so /a//../x is /a/x, and since,
+// merges first. The last only writes the hex of its escapes in upper
 // case, as a pattern's are, for a rule that keeps an escape servers
 // decode. The forms lie in scratch's spare capacity, which the caller
 // keeps unchanged while it uses them.
-func NormalForms(path string, scratch []byte) (forms [3]string, n int) {
+func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 	p, _, _ := strings.Cut(path, "?")
 	query := path[len(p):] // with its '?'
 	if normal(p) {
@@ -28,24 +30,40 @@ func NormalForms(path string, scratch []byte) (forms [3]string, n int) {
 	for _, server := range [3]int{nginx, apache, upperHex} {
 		// Each step appends its result after its input.
 		dec := appendDecoded(b, p, server)
-		f := dec[len(b):]
+		in := dec[len(b):]
 		switch server {
 		case nginx: // merge, then remove dots
-			m := appendMerged(dec[len(dec):], dec[len(b):])
-			f = appendDotsRemoved(m[len(m):], m)
-		case apache: // remove dots, then merge
-			d := appendDotsRemoved(dec[len(dec):], dec[len(b):])
-			f = appendMerged(d[len(d):], d)
-		}
-		f = append(f, query...)
-		b = f[len(f):]
-		s := unsafe.String(unsafe.SliceData(f), len(f))
-		if s != path && !slices.Contains(forms[:n], s) {
-			forms[n] = s
-			n++
+			m := appendMerged(dec[len(dec):], in)
+			f := appendDotsRemoved(m[len(m):], m)
+			b = keepForm(&forms, &n, f, query, path)
+			if len(f) > 1 && (bytes.HasSuffix(m, []byte("/.")) || bytes.HasSuffix(m, []byte("/.."))) {
+				b = keepForm(&forms, &n, append(b, f[:len(f)-1]...), query, path) // path.Clean's
+			}
+		case apache: // remove dots, then merge; since 2.4.49, the other way
+			d := appendDotsRemoved(dec[len(dec):], in)
+			b = keepForm(&forms, &n, appendMerged(d[len(d):], d), query, path)
+			m := appendMerged(b, in)
+			b = keepForm(&forms, &n, appendDotsRemoved(m[len(m):], m), query, path)
+		default:
+			b = keepForm(&forms, &n, in, query, path)
 		}
 	}
 	return forms, n
+}
+
+// MaxForms is how many forms NormalForms may give.
+const MaxForms = 5
+
+// keepForm appends query to f, a form of path's path part in scratch,
+// keeps it as forms[*n] unless it is path or a form kept before, and
+// returns the scratch after it.
+func keepForm(forms *[MaxForms]string, n *int, f []byte, query, path string) []byte {
+	f = append(f, query...)
+	if s := unsafe.String(unsafe.SliceData(f), len(f)); s != path && !slices.Contains(forms[:*n], s) {
+		forms[*n] = s
+		*n++
+	}
+	return f[len(f):]
 }
 
 // The forms NormalForms gives, by the server that reads a path so.
@@ -56,9 +74,10 @@ const (
 )
 
 // NormalScratch is the scratch space NormalForms is given on the hot path:
-// the forms of a path of n bytes take at most 7n bytes and their queries,
-// so 1 KiB covers the paths crawlers meet; a longer one allocates.
-const NormalScratch = 1024
+// the forms of a path of n bytes take at most 12n bytes and five
+// queries, so 1.5 KiB covers the paths crawlers meet; a longer one
+// allocates.
+const NormalScratch = 1536
 
 // SpelledNormally reports whether NormalForms has no form for path, the
 // path and query of a URL. Callers ask it first, to keep the scratch space

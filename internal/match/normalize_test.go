@@ -38,8 +38,9 @@ func TestNormalForms(t *testing.T) {
 		{"/%7euser/%41", []string{"/~user/A", "/%7Euser/%41"}},
 		{"/./private", []string{"/private"}},
 		{"/%2e%2E/private", []string{"/private", "/%2E%2E/private"}},
-		{"/a/b/..", []string{"/a/"}},
-		{"/a/b/.", []string{"/a/b/"}},
+		{"/a/b/..", []string{"/a/", "/a"}}, // RFC 3986's, and path.Clean's
+		{"/a/b/.", []string{"/a/b/", "/a/b"}},
+		{"/files/doc.pdf/%2e", []string{"/files/doc.pdf/", "/files/doc.pdf", "/files/doc.pdf/%2E"}},
 		{"/..", []string{"/"}},
 		{"/../../x", []string{"/x"}},
 		{"/a///b//", []string{"/a/b/"}},
@@ -47,6 +48,8 @@ func TestNormalForms(t *testing.T) {
 		{"/public/..?q=/../x", []string{"/?q=/../x"}},
 		// Servers that merge first and RFC 3986 disagree here.
 		{"/a//../x", []string{"/x", "/a/x"}},
+		// Apache since 2.4.49 merges first too, keeping %2F.
+		{"/x//../private/..%2Fpage", []string{"/page", "/x/private/..%2Fpage", "/private/..%2Fpage"}},
 	} {
 		forms, n := NormalForms(c.in, nil)
 		if got := forms[:n]; !slices.Equal(got, c.want) && !(len(got) == 0 && len(c.want) == 0) {
@@ -57,8 +60,8 @@ func TestNormalForms(t *testing.T) {
 
 // TestNormalFormsAgainstReference compares NormalForms with references
 // written another way on random paths made of the pieces that matter:
-// path.Clean for the form of servers that merge slashes first (nginx),
-// and RFC 3986 §5.2.4's own steps for the other.
+// path.Clean for the forms of servers that merge slashes first (nginx,
+// Go's file server), and RFC 3986 §5.2.4's own steps for Apache's.
 func TestNormalFormsAgainstReference(t *testing.T) {
 	pieces := []string{"/", "//", ".", "..", "a", "b", "%2e", "%2E", "%70", "%2F", "%2f", "%", "%zz", "~", "?", "/./", "/../",
 		"%3a", "%3F", "%25", "%23", "%c3%a9", "%20", "%0A", "%7f", "+"}
@@ -71,7 +74,7 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 		}
 		p := b.String()
 		var want []string
-		for _, f := range []string{referenceMergeFirst(p), referenceDotsFirst(p), referenceUpperHex(p)} {
+		for _, f := range []string{referenceMergeFirst(p), referenceClean(p), referenceDotsFirst(p), referenceApacheMergeFirst(p), referenceUpperHex(p)} {
 			if f != p && !slices.Contains(want, f) {
 				want = append(want, f)
 			}
@@ -136,10 +139,42 @@ func referenceMergeFirst(p string) string {
 	return out + query
 }
 
-// referenceDotsFirst is the path Apache serves for p: escapes but %2F
-// decoded, then RFC 3986 §5.2.4 step by step, then slashes merged.
+// referenceClean is the path path.Clean makes of p, escapes decoded
+// ('/' among them), a final slash kept only where p has one.
+func referenceClean(p string) string {
+	d, query := referenceDecode(p, true)
+	out := path.Clean(d)
+	if out != "/" && strings.HasSuffix(d, "/") {
+		out += "/"
+	}
+	return out + query
+}
+
+// referenceDotsFirst is the path Apache before 2.4.49 serves for p:
+// escapes but %2F decoded, then RFC 3986 §5.2.4 step by step, then
+// slashes merged.
 func referenceDotsFirst(p string) string {
 	in, query := referenceDecode(p, false)
+	return merged(dotsRemoved(in)) + query
+}
+
+// referenceApacheMergeFirst is the path Apache since 2.4.49 serves for p:
+// escapes but %2F decoded, slashes merged, then RFC 3986 §5.2.4.
+func referenceApacheMergeFirst(p string) string {
+	in, query := referenceDecode(p, false)
+	return dotsRemoved(merged(in)) + query
+}
+
+// merged is p with its runs of '/' made one.
+func merged(p string) string {
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	return p
+}
+
+// dotsRemoved is RFC 3986 §5.2.4 step by step.
+func dotsRemoved(in string) string {
 	out := ""
 	for in != "" {
 		switch {
@@ -170,13 +205,10 @@ func referenceDotsFirst(p string) string {
 			in = in[j:]
 		}
 	}
-	for strings.Contains(out, "//") {
-		out = strings.ReplaceAll(out, "//", "/")
-	}
 	if out == "" {
 		out = "/"
 	}
-	return out + query
+	return out
 }
 
 func BenchmarkNormalFormsNormal(b *testing.B) {
