@@ -239,17 +239,24 @@ const maxHTMLBytes = 1 << 20
 // are compared case-insensitively, as [FromHeader] compares them. Reading
 // stops where the body begins, as a browser builds the page, or after 1
 // MiB; where only text or a stray end tag began the body before </head>
-// (a byte-order mark an include left, a word), the tags up to </head>
-// still count, since directives only restrict. A page is read as UTF-8
+// (a byte-order mark an include left, a word), the tags after it, to the
+// first element that belongs in no head, still count but for Other: they
+// only restrict. A page is read as UTF-8
 // or an ASCII-compatible charset, or as UTF-16 after its byte-order
 // mark. An error says that r failed, or that the head runs on to 1 MiB,
 // so that tags after it may have gone unread; the directives read before
 // it are returned. Malformed HTML is read as browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
-	err := head(r, func(name, content string, _ bool) {
-		if strings.EqualFold(name, "robots") || namesAny(name, tokens) {
+	err := head(r, func(name, content string, sure bool) {
+		switch {
+		case !strings.EqualFold(name, "robots") && !namesAny(name, tokens):
+		case sure:
 			d.add(content)
+		default: // past a soft end of the head: what restricts
+			soft := Parse(content)
+			soft.Other = nil
+			d = d.Merge(soft)
 		}
 	})
 	return d, err
@@ -276,7 +283,7 @@ const maxPolicyLen = 2048
 
 // TDMFromHTML reads the TDMRep META tags of an HTML page as [FromHTML]
 // reads the robots tags. Where only text or a stray end tag began the
-// body before </head>, a reservation up to </head> still counts, failing
+// body before </head>, a reservation after it still counts, failing
 // closed, while a 0 or a policy there, in the body as browsers build
 // it, does not.
 func TDMFromHTML(r io.Reader) (TDM, error) {
@@ -311,9 +318,11 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // <template> holds is no part of the page: its tags are passed over.
 //
 // Text or a stray end tag before </head> ends the head softly: the tags
-// after it, up to </head>, come with sure false, for a caller that fails
-// closed to weigh (a byte-order mark or a word an include left in the
-// head moves them to the body, where their owner did not put them).
+// after it come with sure false, for a caller that fails closed to weigh
+// (a byte-order mark or a word an include left in the head moves them to
+// the body, where their owner did not put them), and reading ends, with
+// no error, at the first element that belongs in no head, at text after
+// </head>, at the end of r or of what is read, or at a failure of r.
 func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	z := html.NewTokenizer(utf16Decoded(lr))
@@ -336,17 +345,17 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			templates = max(templates-1, 0)
 			continue
 		case a == atom.Template:
-			templates++
+			templates, noscript = templates+1, false // it closes a noscript, as below
 			continue
 		case templates > 0 && tt != html.ErrorToken:
 			continue
 		}
 		switch tt {
 		case html.ErrorToken:
-			if err := z.Err(); !errors.Is(err, io.EOF) {
+			if err := z.Err(); !errors.Is(err, io.EOF) && sure {
 				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			if lr.N == 0 && !after {
+			if lr.N == 0 && !after && sure {
 				// The head runs on to the limit: whatever follows, if
 				// anything (a caller may have read the page that far),
 				// went unread.
@@ -365,10 +374,13 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 					metaTag(z, func(name, content string) { visit(name, content, sure) })
 				}
 			case a == atom.Noscript:
-				noscript = tt == html.StartTagToken
+				noscript = noscript || tt == html.StartTagToken
 				z.NextIsNotRawText() // its tags are tags without scripts
 			case a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes:
 				in = a // its text is not the body's
+			}
+			if a == atom.Base || a == atom.Script || a == atom.Title {
+				noscript = false // the elements of a head that close a noscript there
 			}
 		case html.EndTagToken:
 			switch {

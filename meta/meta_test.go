@@ -3,12 +3,15 @@ package meta
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 	"unicode/utf8"
 
@@ -451,6 +454,13 @@ var headPages = []string{
 	`<head><noscript></body></html><meta name="robots" content="noai"></noscript></head>`,
 	`<head><noscript></br><meta name="robots" content="noai"></noscript></head>`,
 	"<head><title>x</title>\uFEFF<meta name=tdm-reservation content=1><meta name=robots content=noai></head>",
+	// A head element other than a few closes a noscript: a </head> after
+	// it ends the head, and a later noscript is the body's.
+	`<head><noscript><title>t</title></head><noscript><meta name="tdm-reservation" content="0"></noscript>`,
+	`<head><noscript><script>x</script></head><noscript><meta name="tdm-policy" content="https://p"></noscript>`,
+	`<head><noscript><base href=/></head><noscript><meta name="robots" content="noai"></noscript>`,
+	`<head><noscript><template></template></head><noscript><meta name="robots" content="noai"></noscript>`,
+	`<head><noscript><style>x</style><link rel=x></head><meta name="robots" content="noai"></noscript>`,
 }
 
 // TestHeadEndsSoftly: text or a stray end tag before </head> moves the
@@ -473,6 +483,19 @@ func TestHeadEndsSoftly(t *testing.T) {
 		robots = strings.ReplaceAll(robots, `content="1"`, `content="noai"`)
 		if d, err := FromHTML(strings.NewReader(robots)); d.NoAI != (want.Reservation == "1") || err != nil {
 			t.Errorf("FromHTML(%q) = %+v, %v; want NoAI %v", robots, d, err, want.Reservation == "1")
+		}
+	}
+	// Past a soft end, directives that do not restrict are passed over,
+	// and reading ends where what is read does, with no error: a page of
+	// text alone, or cut, is no head running on.
+	const soft = `<head>x<meta name=robots content="noai, max-image-preview:large">`
+	if d, err := FromHTML(strings.NewReader(soft)); err != nil || !d.NoAI || len(d.Other) != 0 {
+		t.Errorf("FromHTML(%q) = %+v, %v; want NoAI and no Other", soft, d, err)
+	}
+	for _, r := range []io.Reader{strings.NewReader(strings.Repeat("text ", 300_000)),
+		io.MultiReader(strings.NewReader("<head>x<meta name=tdm-reservation content=1>"), iotest.ErrReader(errors.New("cut")))} {
+		if tdm, err := TDMFromHTML(r); err != nil {
+			t.Errorf("a soft end, then the limit or a cut: %+v, %v; want no error", tdm, err)
 		}
 	}
 }
