@@ -14,7 +14,8 @@ import (
 // Only the path part changes. nginx's form decodes escapes (see decodes),
 // merges slashes, then removes dot segments (RFC 3986 §5.2.4), so
 // /a//../x is /x; path.Clean's (Go's file server, Python's) drops the
-// final '/' a last dot segment leaves there. Apache's keeps %2F and, before
+// final '/' that a last dot segment or %2F, not a '/' as written, leaves
+// there. Apache's keeps %2F and, before
 // 2.4.49, removes dots before merging, so /a//../x is /a/x, and since,
 // merges first. The last only writes the hex of its escapes in upper
 // case, as a pattern's are, for a rule that keeps an escape servers
@@ -36,7 +37,7 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 			m := appendMerged(dec[len(dec):], in)
 			f := appendDotsRemoved(m[len(m):], m)
 			b = keepForm(&forms, &n, f, query, path)
-			if len(f) > 1 && (bytes.HasSuffix(m, []byte("/.")) || bytes.HasSuffix(m, []byte("/.."))) {
+			if len(f) > 1 && f[len(f)-1] == '/' && p[len(p)-1] != '/' {
 				b = keepForm(&forms, &n, append(b, f[:len(f)-1]...), query, path) // path.Clean's
 			}
 		case apache: // remove dots, then merge; since 2.4.49, the other way

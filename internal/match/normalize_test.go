@@ -41,6 +41,7 @@ func TestNormalForms(t *testing.T) {
 		{"/a/b/..", []string{"/a/", "/a"}}, // RFC 3986's, and path.Clean's
 		{"/a/b/.", []string{"/a/b/", "/a/b"}},
 		{"/files/doc.pdf/%2e", []string{"/files/doc.pdf/", "/files/doc.pdf", "/files/doc.pdf/%2E"}},
+		{"/files/doc.pdf%2F", []string{"/files/doc.pdf/", "/files/doc.pdf"}}, // Python's server serves the file
 		{"/..", []string{"/"}},
 		{"/../../x", []string{"/x"}},
 		{"/a///b//", []string{"/a/b/"}},
@@ -140,11 +141,12 @@ func referenceMergeFirst(p string) string {
 }
 
 // referenceClean is the path path.Clean makes of p, escapes decoded
-// ('/' among them), a final slash kept only where p has one.
+// ('/' among them), a final slash kept only where p has one as written
+// (a file server tells a directory by it, before decoding).
 func referenceClean(p string) string {
 	d, query := referenceDecode(p, true)
 	out := path.Clean(d)
-	if out != "/" && strings.HasSuffix(d, "/") {
+	if out != "/" && strings.HasSuffix(p[:len(p)-len(query)], "/") {
 		out += "/"
 	}
 	return out + query
