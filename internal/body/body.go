@@ -74,6 +74,28 @@ func Compressed(b []byte) bool {
 // inflate a thousandfold costs no more.
 const zlibProbe = 64 << 10
 
+// maxCoded is how much of a body in a content coding Read takes for a
+// limit of text: twice the limit and 64 KiB, room for text that does not
+// compress and a coding's framing, which a real body never nears.
+func maxCoded(limit int64) int64 { return 2*limit + 64<<10 }
+
+// A codedLimit reads at most n bytes of r, then fails: a body cut there,
+// even between two gzip members, is not read as one that ended.
+type codedLimit struct {
+	r io.Reader
+	n int64
+}
+
+func (l *codedLimit) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, errors.New("more coded bytes than the text they may hold needs")
+	}
+	p = p[:min(int64(len(p)), l.n)]
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	return n, err
+}
+
 // maxCodings bounds how many content codings Read undoes in a row.
 const maxCodings = 4
 
@@ -82,13 +104,20 @@ const maxCodings = 4
 // unknown coding's error wraps [ErrContentCoding]. A cut line longer than
 // the parser keeps ([parse.MaxLineLength]) is kept.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
+	if limit > math.MaxInt64/4 {
+		limit = 0 // no limit: the bounds below would overflow
+	}
 	// Several header lines are one list (RFC 9110 §5.3).
-	r, err := decoded(r, strings.Join(header.Values("Content-Encoding"), ","))
+	codings := strings.Join(header.Values("Content-Encoding"), ",")
+	if limit > 0 && strings.Trim(codings, " ,") != "" {
+		// What is sent is read no further than coded text needs: empty
+		// gzip members or deflate blocks without end decode to nothing,
+		// and were read at full speed until the fetch timed out.
+		r = &codedLimit{r, maxCoded(limit)}
+	}
+	r, err := decoded(r, codings)
 	if err != nil {
 		return Body{}, err
-	}
-	if limit > math.MaxInt64-4 {
-		limit = 0 // no limit: limit+4 would overflow
 	}
 	if limit > 0 {
 		r = io.LimitReader(r, limit+4) // +4: the character after the cut, UTF-32's too

@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -323,6 +324,52 @@ func readUTF16FarFromASCII(t *testing.T, text string) {
 			}
 		}
 	}
+}
+
+// TestReadCodedBounded: a body in a content coding is read no further
+// than twice the limit and 64 KiB, and one that runs past it fails: empty
+// gzip members or deflate blocks, which decode to nothing, were read until
+// the fetch timed out (595 MB in 10 s), and a body cut at the bound
+// between two members is not a whole one (the rule after the padding
+// would be lost). A body that does not compress is read whole.
+func TestReadCodedBounded(t *testing.T) {
+	const limit = 1000
+	padding := bytes.Repeat(encode(t, nil, "gzip"), int(maxCoded(limit))/len(encode(t, nil, "gzip"))+1)
+	gz := slices.Concat(encode(t, []byte("User-agent: *\nAllow: /\n"), "gzip"), padding, encode(t, []byte("Disallow: /private\n"), "gzip"))
+	var zb bytes.Buffer
+	zw := zlib.NewWriter(&zb)
+	_, _ = zw.Write([]byte("User-agent: *\n"))
+	for zb.Len() < int(maxCoded(limit)) {
+		_ = zw.Flush() // an empty stored block
+	}
+	for coding, raw := range map[string][]byte{"gzip": gz, "deflate": zb.Bytes()} {
+		r := &countingReader{r: bytes.NewReader(raw)}
+		if b, err := Read(r, http.Header{"Content-Encoding": {coding}}, limit); err == nil {
+			t.Errorf("%s padded past the bound: %q, no error", coding, b.Text)
+		}
+		if r.n > maxCoded(limit) {
+			t.Errorf("%s: %d bytes read, over %d", coding, r.n, maxCoded(limit))
+		}
+	}
+	random := make([]byte, limit)
+	for i := range random {
+		random[i] = 'a' + byte(i*7919%26)
+	}
+	if b, err := Read(bytes.NewReader(encode(t, random, "gzip")), http.Header{"Content-Encoding": {"gzip"}}, limit); err != nil || len(b.Text) != limit {
+		t.Errorf("a gzip body of %d bytes: %d bytes, %v", limit, len(b.Text), err)
+	}
+}
+
+// A countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // TestReadGzipMembers: a gzip body is read member after member, and ends
