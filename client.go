@@ -23,8 +23,10 @@ import (
 )
 
 // ErrBadURL is wrapped by every error the Client returns for a URL it
-// cannot check: not http or https, no host, a malformed host or port, or
-// anything else net/url would reject and so could not be fetched.
+// cannot check: not http or https, no host, a malformed host or port,
+// anything else net/url would reject and so could not be fetched, or
+// what servers would read otherwise than the check (a blank in the query,
+// a path and query past 8 KiB; see the package documentation).
 var ErrBadURL = target.ErrBadURL
 
 // A Client answers whether a crawler may fetch URLs, fetching each

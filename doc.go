@@ -50,8 +50,9 @@
 // Rule patterns are normalised once (bytes at or above 0x80
 // percent-encoded, escapes given upper-case hex) and matched against a
 // URL's path, params and query as given (the Client percent-encodes only
-// a blank and bytes that are not printable ASCII, as Google's crawler
-// does; net/http also escapes " < > \ ^ ` { | } in a path, and rewrites
+// a blank in the path and bytes that are not printable ASCII, as Google's
+// crawler does, and refuses a blank in the query, which net/http sends as
+// it is and servers read as the end of the request; net/http also escapes " < > \ ^ ` { | } in a path, and rewrites
 // its other escapes with them, which a [Transport] checks as sent): '*'
 // matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
@@ -103,8 +104,10 @@
 // address in dotted decimal ("127.1", "0x7f.0.0.1", "127.0.0.1."), which
 // resolvers read each their own way, is an unspecified address (0.0.0.0,
 // [::]), is a name net/http's IDNA lookup refuses (and so dials as
-// written), or whose path and query pass 8 KiB (servers refuse longer),
-// is [ErrBadURL].
+// written), whose query holds a blank (servers end the request there),
+// or whose path and query pass 8 KiB (servers refuse longer), is
+// [ErrBadURL]. So is a request URL built by hand whose host holds a
+// delimiter or a blank.
 //
 // Redirects are followed across hosts ([WithMaxRedirects]); the rules
 // apply to the authority first asked. A hop that leaves the site (other
