@@ -52,6 +52,8 @@ func TestCacheFreshness(t *testing.T) {
 		{"a comma quoted", []string{"Cache-Control", `private="a,b",max-age=600`}, nil, 10 * time.Minute},
 		{"no-cache of a field and of all", []string{"Cache-Control", `no-cache="Set-Cookie", max-age=3600`, "Cache-Control", "no-cache"}, nil, time.Minute},
 		{"no-cache of no field", []string{"Cache-Control", `no-cache="", max-age=3600`}, nil, time.Minute},
+		{"no-cache quoted", []string{"Cache-Control", `private="Set-Cookie, no-cache, X", max-age=3600`}, nil, time.Hour},
+		{"max-age quoted", []string{"Cache-Control", `private="max-age=1", max-age=3600`}, nil, time.Hour},
 		{"Expires in the past", []string{"Expires", "0"}, nil, time.Minute},
 		// RFC 9111 §4.2.1: an invalid freshness value makes the
 		// response stale, so it is kept for the floor only.

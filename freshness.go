@@ -2,7 +2,9 @@ package robotstxt
 
 import (
 	"errors"
+	"iter"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,31 +52,44 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 	return c.clampFresh(d), explicit
 }
 
-// spaced returns the Cache-Control list cc with a space after each comma
-// outside a quoted string: the parser reads an argument given as a token
+// spaced returns the Cache-Control list cc with ", " between its
+// directives: the parser reads an argument given as a token
 // (private=Set-Cookie) up to white space, and took the directives after
 // it (max-age, no-store) as field names.
 func spaced(cc string) string {
 	if !strings.Contains(cc, ",") {
 		return cc
 	}
-	var b strings.Builder
-	quoted, escaped := false, false
-	for i := 0; i < len(cc); i++ {
-		c := cc[i]
-		b.WriteByte(c)
-		switch {
-		case escaped:
-			escaped = false
-		case quoted && c == '\\':
-			escaped = true
-		case c == '"':
-			quoted = !quoted
-		case c == ',' && !quoted && (i+1 == len(cc) || cc[i+1] != ' '):
-			b.WriteByte(' ')
+	return strings.Join(slices.Collect(directives(cc)), ", ")
+}
+
+// directives yields the directives of the Cache-Control list cc, split
+// at the commas outside quoted strings, blanks around them trimmed.
+func directives(cc string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		quoted, escaped, start := false, false, 0
+		for i := 0; i <= len(cc); i++ {
+			if i < len(cc) {
+				switch c := cc[i]; {
+				case escaped:
+					escaped = false
+					continue
+				case quoted && c == '\\':
+					escaped = true
+					continue
+				case c == '"':
+					quoted = !quoted
+					continue
+				case c != ',' || quoted:
+					continue
+				}
+			}
+			if d := strings.TrimSpace(cc[start:i]); d != "" && !yield(d) {
+				return
+			}
+			start = i + 1
 		}
 	}
-	return b.String()
 }
 
 // maxCacheControl bounds the Cache-Control list parsed: the parser keeps
@@ -90,7 +105,7 @@ var errLongCacheControl = errors.New("Cache-Control too long")
 // that names no field, which forbids using the response unrevalidated: a
 // no-cache that names fields speaks of them alone (RFC 9111 §5.2.2.4).
 func noCache(cc string) bool {
-	for d := range strings.SplitSeq(cc, ",") {
+	for d := range directives(cc) {
 		name, fields, _ := strings.Cut(d, "=")
 		if strings.EqualFold(strings.TrimSpace(name), "no-cache") && strings.Trim(fields, "\" \t") == "" {
 			return true
@@ -104,9 +119,7 @@ func noCache(cc string) bool {
 // §4.2.1): the parser would take the last.
 func repeatsAge(cc string) bool {
 	var maxAge, sMaxAge int
-	for rest := cc; rest != ""; {
-		var d string
-		d, rest, _ = strings.Cut(rest, ",")
+	for d := range directives(cc) {
 		name, _, _ := strings.Cut(d, "=")
 		switch strings.ToLower(strings.TrimSpace(name)) {
 		case "max-age":
