@@ -21,14 +21,19 @@ type Throttle struct {
 	every time.Duration
 	now   func() time.Time
 
-	mu   sync.Mutex
-	last map[string]time.Time // by kind
-	held map[string]int       // by kind
+	mu      sync.Mutex
+	last    map[string]time.Time // by kind
+	held    map[string]int       // by kind
+	sweepAt int                  // drop the kinds past their interval when last reaches this size
 }
+
+// minSweep is the size from which a Throttle drops the kinds whose
+// interval has passed: kinds such as a Redis node's address come and go.
+const minSweep = 64
 
 // New returns a Throttle with the given interval.
 func New(every time.Duration) *Throttle {
-	return &Throttle{every: every, now: time.Now, last: map[string]time.Time{}, held: map[string]int{}}
+	return &Throttle{every: every, now: time.Now, last: map[string]time.Time{}, held: map[string]int{}, sweepAt: minSweep}
 }
 
 // Allow reports whether a line of the given kind may be logged now, and
@@ -42,6 +47,17 @@ func (t *Throttle) Allow(kind string) (ok bool, held int) {
 		return false, 0
 	}
 	held = t.held[kind]
+	if len(t.last) >= t.sweepAt {
+		// A kind past its interval lets its next line through anyway;
+		// dropped, it loses only the count of lines held before.
+		for k, at := range t.last {
+			if now.Sub(at) >= t.every {
+				delete(t.last, k)
+				delete(t.held, k)
+			}
+		}
+		t.sweepAt = max(2*len(t.last), minSweep)
+	}
 	t.last[kind], t.held[kind] = now, 0
 	return true, held
 }

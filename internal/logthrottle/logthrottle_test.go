@@ -3,6 +3,7 @@ package logthrottle
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -31,6 +32,22 @@ func TestThrottle(t *testing.T) {
 	}
 	if ok, _ := th.Allow("a"); ok {
 		t.Error("the interval did not start again")
+	}
+}
+
+// TestThrottleBounded: kinds that come and go (a Redis node's address
+// among many) are dropped once their interval has passed, where each
+// stayed for ever.
+func TestThrottleBounded(t *testing.T) {
+	th := New(time.Second)
+	now := time.Unix(1000, 0)
+	th.now = func() time.Time { return now }
+	for i := range 10_000 {
+		th.Allow(fmt.Sprint("node-", i))
+		now = now.Add(100 * time.Millisecond)
+	}
+	if n := len(th.last); n > 4*minSweep {
+		t.Errorf("%d kinds kept after 10,000 that came and went; want at most %d", n, 4*minSweep)
 	}
 }
 
