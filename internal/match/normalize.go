@@ -28,6 +28,8 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 		return forms, 0
 	}
 	b := scratch[:0]
+	var cands [MaxForms][]byte // each with its query, in scratch
+	k := 0
 	for _, server := range [3]int{nginx, apache, upperHex} {
 		// Each step appends its result after its input.
 		dec := appendDecoded(b, p, server)
@@ -36,17 +38,27 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 		case nginx: // merge, then remove dots
 			m := appendMerged(dec[len(dec):], in)
 			f := appendDotsRemoved(m[len(m):], m)
-			b = keepForm(&forms, &n, f, query, path)
+			cands[k], b = withQuery(f, query)
+			k++
 			if len(f) > 1 && f[len(f)-1] == '/' && p[len(p)-1] != '/' {
-				b = keepForm(&forms, &n, append(b, f[:len(f)-1]...), query, path) // path.Clean's
+				cands[k], b = withQuery(append(b, f[:len(f)-1]...), query) // path.Clean's
+				k++
 			}
 		case apache: // remove dots, then merge; since 2.4.49, the other way
 			d := appendDotsRemoved(dec[len(dec):], in)
-			b = keepForm(&forms, &n, appendMerged(d[len(d):], d), query, path)
+			cands[k], b = withQuery(appendMerged(d[len(d):], d), query)
 			m := appendMerged(b, in)
-			b = keepForm(&forms, &n, appendDotsRemoved(m[len(m):], m), query, path)
+			cands[k+1], b = withQuery(appendDotsRemoved(m[len(m):], m), query)
+			k += 2
 		default:
-			b = keepForm(&forms, &n, in, query, path)
+			cands[k], b = withQuery(in, query)
+			k++
+		}
+	}
+	for _, c := range cands[:k] {
+		if s := unsafe.String(unsafe.SliceData(c), len(c)); s != path && !slices.Contains(forms[:n], s) {
+			forms[n] = s
+			n++
 		}
 	}
 	return forms, n
@@ -55,16 +67,11 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 // MaxForms is how many forms NormalForms may give.
 const MaxForms = 5
 
-// keepForm appends query to f, a form of path's path part in scratch,
-// keeps it as forms[*n] unless it is path or a form kept before, and
-// returns the scratch after it.
-func keepForm(forms *[MaxForms]string, n *int, f []byte, query, path string) []byte {
+// withQuery appends query to f, a form's path part in scratch, and
+// returns it and the scratch after it.
+func withQuery(f []byte, query string) (form, rest []byte) {
 	f = append(f, query...)
-	if s := unsafe.String(unsafe.SliceData(f), len(f)); s != path && !slices.Contains(forms[:*n], s) {
-		forms[*n] = s
-		*n++
-	}
-	return f[len(f):]
+	return f, f[len(f):]
 }
 
 // The forms NormalForms gives, by the server that reads a path so.
