@@ -54,6 +54,8 @@ func TestCacheFreshness(t *testing.T) {
 		{"no-cache of no field", []string{"Cache-Control", `no-cache="", max-age=3600`}, nil, time.Minute},
 		{"no-cache quoted", []string{"Cache-Control", `private="Set-Cookie, no-cache, X", max-age=3600`}, nil, time.Hour},
 		{"max-age quoted", []string{"Cache-Control", `private="max-age=1", max-age=3600`}, nil, time.Hour},
+		{"a stray quote", []string{"Cache-Control", `x=a"b, no-cache, max-age=3600`}, nil, time.Minute},
+		{"a stray quote, max-age twice", []string{"Cache-Control", `foo"bar, max-age=1, max-age=86400`}, nil, time.Minute},
 		{"Expires in the past", []string{"Expires", "0"}, nil, time.Minute},
 		// RFC 9111 §4.2.1: an invalid freshness value makes the
 		// response stale, so it is kept for the floor only.

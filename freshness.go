@@ -64,7 +64,9 @@ func spaced(cc string) string {
 }
 
 // directives yields the directives of the Cache-Control list cc, split
-// at the commas outside quoted strings, blanks around them trimmed.
+// at the commas outside quoted strings (a '"' opens one only as an
+// argument, right after '=', as the parser reads it), blanks around them
+// trimmed.
 func directives(cc string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		quoted, escaped, start := false, false, 0
@@ -77,7 +79,7 @@ func directives(cc string) iter.Seq[string] {
 				case quoted && c == '\\':
 					escaped = true
 					continue
-				case c == '"':
+				case c == '"' && (quoted || i > 0 && cc[i-1] == '='):
 					quoted = !quoted
 					continue
 				case c != ',' || quoted:

@@ -40,9 +40,10 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // and space decoded but for %25, %3F and %23 (%2F in nginx's alone) and
 // the others' hex upper-cased, doubled slashes merged and "." and ".."
 // segments removed, in the order each applies (Apache's both ways: it
-// merges first since 2.4.49), and nginx's with the final '/' a last dot
-// segment leaves dropped, as path.Clean drops it (Go's and Python's file
-// servers); then the path with only the hex of its escapes upper-cased,
+// merges first since 2.4.49), and nginx's without a final '/' the path
+// does not end in as written (a last dot segment or %2F leaves one),
+// as Go's and Python's file servers read it; then the path with only the
+// hex of its escapes upper-cased,
 // as a pattern's are. The query is
 // never changed. It returns nil for a path that is its own form, as most
 // are.

@@ -320,9 +320,9 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // Text or a stray end tag before </head> ends the head softly: the tags
 // after it come with sure false, for a caller that fails closed to weigh
 // (a byte-order mark or a word an include left in the head moves them to
-// the body, where their owner did not put them), and reading ends, with
-// no error, at the first element that belongs in no head, at text after
-// </head>, at the end of r or of what is read, or at a failure of r.
+// the body, where their owner did not put them), and reading goes on to
+// the first element that belongs in no head or text after </head>; a
+// failure of r or the limit before then is an error, as in the head.
 func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	z := html.NewTokenizer(utf16Decoded(lr))
@@ -348,14 +348,17 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			templates, noscript = templates+1, false // it closes a noscript, as below
 			continue
 		case templates > 0 && tt != html.ErrorToken:
+			if a == atom.Noscript && tt == html.StartTagToken {
+				z.NextIsNotRawText() // its tags are tags: a </template> there ends the template
+			}
 			continue
 		}
 		switch tt {
 		case html.ErrorToken:
-			if err := z.Err(); !errors.Is(err, io.EOF) && sure {
+			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			if lr.N == 0 && !after && sure {
+			if lr.N == 0 && !after {
 				// The head runs on to the limit: whatever follows, if
 				// anything (a caller may have read the page that far),
 				// went unread.
@@ -374,7 +377,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 					metaTag(z, func(name, content string) { visit(name, content, sure) })
 				}
 			case a == atom.Noscript:
-				noscript = noscript || tt == html.StartTagToken
+				noscript = true      // <noscript/> too: the parser opens one
 				z.NextIsNotRawText() // its tags are tags without scripts
 			case a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes:
 				in = a // its text is not the body's

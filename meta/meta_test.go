@@ -461,6 +461,8 @@ var headPages = []string{
 	`<head><noscript><base href=/></head><noscript><meta name="robots" content="noai"></noscript>`,
 	`<head><noscript><template></template></head><noscript><meta name="robots" content="noai"></noscript>`,
 	`<head><noscript><style>x</style><link rel=x></head><meta name="robots" content="noai"></noscript>`,
+	`<head><noscript/></head><noscript><meta name="robots" content="noai"><meta name="tdm-reservation" content="1"></noscript>`,
+	`<head><template><noscript></template><meta name="robots" content="noai"></noscript></head>`,
 }
 
 // TestHeadEndsSoftly: text or a stray end tag before </head> moves the
@@ -486,16 +488,16 @@ func TestHeadEndsSoftly(t *testing.T) {
 		}
 	}
 	// Past a soft end, directives that do not restrict are passed over,
-	// and reading ends where what is read does, with no error: a page of
-	// text alone, or cut, is no head running on.
+	// and a page cut or running on to the limit there is an error, as
+	// in the head: tags past the cut may restrict.
 	const soft = `<head>x<meta name=robots content="noai, max-image-preview:large">`
 	if d, err := FromHTML(strings.NewReader(soft)); err != nil || !d.NoAI || len(d.Other) != 0 {
 		t.Errorf("FromHTML(%q) = %+v, %v; want NoAI and no Other", soft, d, err)
 	}
 	for _, r := range []io.Reader{strings.NewReader(strings.Repeat("text ", 300_000)),
 		io.MultiReader(strings.NewReader("<head>x<meta name=tdm-reservation content=1>"), iotest.ErrReader(errors.New("cut")))} {
-		if tdm, err := TDMFromHTML(r); err != nil {
-			t.Errorf("a soft end, then the limit or a cut: %+v, %v; want no error", tdm, err)
+		if tdm, err := TDMFromHTML(r); err == nil {
+			t.Errorf("a soft end, then the limit or a cut: %+v, no error", tdm)
 		}
 	}
 }

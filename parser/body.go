@@ -25,18 +25,20 @@ type Body struct {
 // response body, so that a linter sees what crawlers see. header, which
 // may be nil, supplies Content-Encoding and Content-Type: gzip (its
 // members in a row, bytes after them that start none ignored, as browsers
-// do), x-gzip and deflate are undone (its lines are one list), and any other coding
-// but identity is an error, as is a body still compressed, a gzip or
-// Zstandard stream or a zlib one that is not UTF-8 (a transport that
-// undoes one gzip, as net/http's does unless the request asked for it,
-// drops every line).
+// do), x-gzip and deflate are undone (its lines are one list), and any
+// other coding but identity is an error, as is a body still compressed,
+// a gzip or Zstandard stream or a zlib one that is not UTF-8 (a
+// transport that undoes one gzip, as net/http's does unless the request
+// asked for it, drops every line).
 // At most limit bytes of the decoded body are kept (limit ≤ 0 keeps it
-// all; the Client keeps 500 KiB unless told otherwise), and the line the
+// all; the Client keeps 500 KiB unless told otherwise), and of a coded
+// body at most twice limit and 64 KiB are read: one longer, which only
+// padding such as empty gzip members makes, is an error. The line the
 // limit cuts is dropped, since a partial rule can say the opposite of the
 // whole; a line that ends right at the limit is whole (up to four bytes
 // past it are read to tell). The text is then converted to UTF-8: UTF-32
 // is told by a byte-order mark, UTF-16 by one, the NULs of its first
-// bytes or its line breaks as code units (0A 00 or 00 0A); a body
+// bytes or its line feeds as code units (0A 00 or 00 0A); a body
 // that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
 // mark is kept as it is; any other is converted from the Content-Type's
 // charset, or Windows-1252 (also for a charset that is not
