@@ -355,9 +355,10 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	switch {
 	case err == nil:
 		return fresh, false, nil
-	case prev != nil && c.stands(prev) && (ctx.Err() != nil || errors.Is(err, errNoSlot)):
+	case prev != nil && c.stands(prev) && (ctx.Err() != nil || errors.Is(err, errNoSlot)) && c.base.Err() == nil:
 		// The caller cannot wait for the fetch, which goes on or will be
-		// tried again; the expired copy is still a usable answer.
+		// tried again (not after Close); the expired copy is still a
+		// usable answer.
 		return prev, true, nil
 	}
 	return nil, false, err

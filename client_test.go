@@ -723,6 +723,13 @@ func TestClientClosedExpiredEntry(t *testing.T) {
 			t.Errorf("check %d after Close on an expired entry: %+v, %v; want ErrClosed", i, d, err)
 		}
 	}
+	// A caller whose context has ended gets no stale answer either: it
+	// promised a refresh that no fill will make.
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	if d, err := c.Check(ended, s.URL+"/"); err == nil || d.Allowed {
+		t.Errorf("a check with an ended context after Close: %+v, %v; want an error", d, err)
+	}
 }
 
 // bareTransport answers through next but leaves Response.Request unset,
