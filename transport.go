@@ -732,6 +732,7 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 		}
 	}
 	r := req.Clone(req.Context())
+	r.Trailer = req.Trailer // the caller's, which it may fill while the body is read
 	if !canonical {
 		for k := range r.Header {
 			if isField(k, "User-Agent") {

@@ -1258,6 +1258,51 @@ func TestTransportTurnLastsTheBody(t *testing.T) {
 	}
 }
 
+// TestTransportKeepsTheCallersTrailer: a request the Transport copies to
+// give it the User-Agent keeps the caller's trailer, which net/http lets
+// it fill while the body is read; the copy's, as it stood, went out.
+func TestTransportKeepsTheCallersTrailer(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	got := make(chan string, 1)
+	s.route("/post", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		got <- r.Trailer.Get("X-Checksum")
+	})
+	_, _, hc := newTestTransport(t)
+	req, err := http.NewRequest(http.MethodPost, s.URL+"/post", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Body = &trailerBody{strings.NewReader("payload"), req}
+	req.ContentLength = -1
+	req.Trailer = http.Header{"X-Checksum": nil}
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if v := <-got; v != "abc123" {
+		t.Errorf("the server got trailer X-Checksum %q, want abc123", v)
+	}
+}
+
+// A trailerBody sets its request's X-Checksum trailer once it is read.
+type trailerBody struct {
+	r   io.Reader
+	req *http.Request
+}
+
+func (b *trailerBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF {
+		b.req.Trailer.Set("X-Checksum", "abc123")
+	}
+	return n, err
+}
+
+func (b *trailerBody) Close() error { return nil }
+
 // TestTransportSwitchingProtocolsBody: a 101's body, the connection, is
 // handed over as next gave it, writable.
 func TestTransportSwitchingProtocolsBody(t *testing.T) {

@@ -222,7 +222,7 @@ func (s *Signer) Sign(req *http.Request) error {
 	}
 	for _, h := range []http.Header{req.Header, req.Trailer} {
 		for k := range h {
-			if strings.EqualFold(k, "Signature-Agent") || strings.EqualFold(k, "Signature-Input") || strings.EqualFold(k, "Signature") {
+			if isSignatureField(k) {
 				delete(h, k) // net/http sends a key as it is spelled
 			}
 		}
@@ -231,4 +231,20 @@ func (s *Signer) Sign(req *http.Request) error {
 	req.Header.Set("Signature-Input", input)
 	req.Header.Set("Signature", signature)
 	return nil
+}
+
+// isSignatureField reports whether k names a field Sign writes, in any
+// spelling.
+func isSignatureField(k string) bool {
+	return strings.EqualFold(k, "Signature-Agent") || strings.EqualFold(k, "Signature-Input") || strings.EqualFold(k, "Signature")
+}
+
+// signatureFields reports whether h holds a field Sign writes.
+func signatureFields(h http.Header) bool {
+	for k := range h {
+		if isSignatureField(k) {
+			return true
+		}
+	}
+	return false
 }

@@ -51,6 +51,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil {
 		err = t.s.Sign(signed)
 	}
+	if !signatureFields(req.Trailer) {
+		// The caller's trailer, which it may fill while the body is
+		// read (a clone's would go out as it stood).
+		signed.Trailer = req.Trailer
+	}
 	if err != nil {
 		if req.Body != nil {
 			req.Body.Close()

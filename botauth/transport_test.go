@@ -61,6 +61,7 @@ func TestTransportSignsACopy(t *testing.T) {
 	body := &closeTracker{Reader: strings.NewReader("form=1")}
 	req, _ := http.NewRequest(http.MethodPost, "https://www.example.com/submit", body)
 	req.Header.Set("User-Agent", "ExampleBot/1.0")
+	req.Trailer = http.Header{"X-Checksum": nil} // filled as the body is read
 	before := req.Header.Clone()
 	resp, err := rt.RoundTrip(req)
 	if err != nil {
@@ -75,6 +76,9 @@ func TestTransportSignsACopy(t *testing.T) {
 	}
 	if sent.Body != req.Body || sent.Context() != req.Context() || sent.Header.Get("User-Agent") != "ExampleBot/1.0" {
 		t.Error("the copy sent lost the body, the context or a field")
+	}
+	if req.Trailer.Set("X-Checksum", "abc"); sent.Trailer.Get("X-Checksum") != "abc" {
+		t.Error("the copy sent has a trailer of its own: what the caller sets as the body is read is lost")
 	}
 	pub := rfcKey(t).Public().(ed25519.PublicKey)
 	if _, err := testSite(time.Now, pub, testAgent).verifyRequest(sent, "https"); err != nil {
