@@ -101,6 +101,32 @@ func TestTransportMaxHold(t *testing.T) {
 	}
 }
 
+// TestTransportHeldBySitesPace: a request that waits for the site's pace,
+// longer than its own interval (another crawler's, sharing the pacer),
+// counts in Held, as TransportStats says.
+func TestTransportHeldBySitesPace(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	p := newMemPacer()
+	c := newTestClient(t, WithUserAgent(testUA))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	tr := NewTransport(c, next, WithPacer(p))
+	ctx := context.Background()
+	d, err := c.Check(ctx, s.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, _ := p.Take(ctx, d.Authority, 50*time.Millisecond) // another crawler's pace
+	_ = p.Done(ctx, d.Authority, id, 50*time.Millisecond, 0)
+	if _, err := get(ctx, &http.Client{Transport: tr}, s.URL+"/page"); err != nil {
+		t.Fatal(err)
+	}
+	if st := tr.Stats(); st.Sent != 1 || st.Paced != 1 || st.Held != 1 {
+		t.Errorf("Stats = %+v, want one request paced and held", st)
+	}
+}
+
 // TestStatsLogValue: Stats and TransportStats log as one group each, with
 // every count under its own key and the waited time as a rounded Go
 // duration string.
