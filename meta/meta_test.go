@@ -463,6 +463,21 @@ var headPages = []string{
 	`<head><noscript><style>x</style><link rel=x></head><meta name="robots" content="noai"></noscript>`,
 	`<head><noscript/></head><noscript><meta name="robots" content="noai"><meta name="tdm-reservation" content="1"></noscript>`,
 	`<head><template><noscript></template><meta name="robots" content="noai"></noscript></head>`,
+	// Foreign content in a template: no tag there is raw text, and an SVG
+	// <template> is no template; a self-closing <noscript> opens one.
+	`<html><head><template><noscript/></template><meta name="tdm-reservation" content="1"><meta name="robots" content="noai, noindex"></head><body><p>hi</p></body></html>`,
+	`<html><head><template><svg><style>.a{}</template><meta name="tdm-reservation" content="1"><meta name="robots" content="noai, noindex"></head><body></body></html>`,
+	`<head><template><svg><template/></svg></template><meta name=robots content=noai></head>`,
+	`<head><template><math><template/></math></template><meta name=robots content=noai></head>`,
+	`<head><template><svg><noscript/></svg></template><meta name=robots content=noai></head>`,
+	`<head><template><table><noscript/></table></template><meta name=robots content=noai></head>`,
+	`<head><template><svg><title><style>x</template>y</style></svg></template><meta name=robots content=noai></head>`,
+	`<head><template><svg><foreignObject><style></template></style></foreignObject></svg></template><meta name=robots content=noai></head>`,
+	`<head><template><svg><p><style></template></style></template><meta name=robots content=noai></head>`,
+	`<head><template><svg><font color=red><style></template></style></template><meta name=robots content=noai></head>`,
+	`<head><template><svg><font><style></template><meta name=robots content=noai></head>`,
+	`<head><template><math><mi><style></template></style></mi></math></template><meta name=robots content=noai></head>`,
+	`<head><template><svg><g><template></template></g></svg></template><meta name=robots content=noai></head>`,
 }
 
 // TestHeadEndsSoftly: text or a stray end tag before </head> moves the
