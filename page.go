@@ -239,8 +239,9 @@ func (u Usage) shortLabels() Usage {
 // fields h (a valid "1" wins over "0", in a line of its own or joined
 // with others by commas); and its META tags. The last that
 // sets tdm-reservation decides; the policy is the last one given beside a
-// reservation (1), not one beside 0, which the report asks agents not to
-// process. It returns the policy when the decision is a reservation, else "".
+// reservation (1) since the last 0, not one beside 0, which the report
+// asks agents not to process. It returns the policy when the decision is
+// a reservation, else "".
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -260,7 +261,10 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 		if s.set {
 			decides = i
 		}
-		if s.reserved && s.policy != "" { // the report asks agents not to process one beside a 0
+		switch {
+		case s.set && !s.reserved:
+			policy = "" // a 0 sets aside what came before, its policy too
+		case s.reserved && s.policy != "": // the report asks agents not to process one beside a 0
 			policy = s.policy
 		}
 	}
@@ -558,6 +562,10 @@ type cutPage struct{}
 
 func (cutPage) Read([]byte) (int, error) { return 0, errCutPage }
 
+// metaReads is the most of a page meta.FromHTML and meta.TDMFromHTML
+// read, as their docs state.
+const metaReads = 1 << 20
+
 // pageHTML returns b, the body of resp, as the HTML whose META tags a
 // browser reads: none when it is empty or not HTML (see isHTML), and
 // given the byte-order mark of the UTF-16 its Content-Type declares, as
@@ -592,11 +600,12 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	}
 	page := pageText{b, cutShort(resp, b, read)}
 	if !hasBOM(b) {
+		head := b[:min(len(b), metaReads)]                   // the copy need hold no more
 		switch strings.ToLower(strings.TrimSpace(charset)) { // the WHATWG Encoding Standard's labels
 		case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
-			page.b = append([]byte("\xFF\xFE"), b...)
+			page.b = append([]byte("\xFF\xFE"), head...)
 		case "utf-16be", "unicodefffe":
-			page.b = append([]byte("\xFE\xFF"), b...)
+			page.b = append([]byte("\xFE\xFF"), head...)
 		}
 	}
 	return page, nil

@@ -299,6 +299,16 @@ func TestReceiptFailsClosed(t *testing.T) {
 	if r := tr.Receipt(resp, body); r.URL != "" || r.Robots != nil || r.Usage.statement() != "train-ai=n, search=y" {
 		t.Errorf("without a request: %+v", r)
 	}
+	// A request without a URL, as one built by hand may be, reads the same.
+	for _, req := range []*http.Request{{}, {Host: "example.com"}} {
+		resp.Request = req
+		if r := tr.Receipt(resp, body); r.URL != "" || r.Robots != nil || r.Usage.statement() != "train-ai=n, search=y" {
+			t.Errorf("a request without a URL, Host %q: %+v", req.Host, r)
+		}
+		if u := tr.Usage(resp); u.statement() != "train-ai=n, search=y" {
+			t.Errorf("a request without a URL, Host %q: Usage %q", req.Host, u)
+		}
+	}
 	if r := tr.Receipt(nil, nil); r.URL != "" || r.Usage != (Usage{}) || r.Signals == nil || r.Licenses == nil {
 		t.Errorf("Receipt(nil, nil) = %+v", r)
 	}
@@ -1039,6 +1049,8 @@ func TestTDMOf(t *testing.T) {
 			policy: "https://example.com/m"},
 		{name: "a policy beside a 0 is not reported", path: "/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"}},
+		{name: "a 0 sets aside the policy before it", file: file, path: "/reserved/x", header: []string{"0", ""}, meta: meta.TDM{Reservation: "1"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"}},
 		{name: "a policy without a reservation is not reported", path: "/x", header: []string{"", "https://example.com/h"},
 			usage: "", signals: []string{}},
 		{name: "unreachable: train-ai=n", err: unreachable, path: "/x",

@@ -393,10 +393,13 @@ func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
 	if s, ok := t.sent(req); ok {
 		return s.d, nil
 	}
+	if req.URL == nil {
+		return Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
+	}
 	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	r := req.WithContext(ctx)
-	if host, err := headerHost(req); err == nil && req.URL != nil && host != req.URL.Host {
+	if host, err := headerHost(req); err == nil && host != req.URL.Host {
 		u := *req.URL
 		u.Host = host
 		r.URL, r.Host = &u, ""
