@@ -195,9 +195,10 @@ func WithFetchTimeout(d time.Duration) Option {
 
 // WithBodyLimit sets how many bytes of a robots.txt body are read, after
 // content decoding (default 500 KiB, the minimum RFC 9309 allows); the
-// rest is ignored. Of a body in a content coding at most twice the limit
-// and 64 KiB are read: one longer, which only padding such as empty gzip
-// members makes, is unreachable. Limits above 16 MiB read as 16 MiB, so
+// rest is ignored. A body in a content coding is read only as far as its
+// text earns (64 KiB, and 32 bytes for each byte it decodes to): one that
+// runs on past that, as only padding such as empty gzip members makes
+// it, is unreachable. Limits above 16 MiB read as 16 MiB, so
 // that math.MaxInt64 says "no limit": the rules of a body of that size
 // are always kept whole (see [Parse]).
 func WithBodyLimit(n int64) Option {

@@ -31,9 +31,10 @@ type Body struct {
 // transport that undoes one gzip, as net/http's does unless the request
 // asked for it, drops every line).
 // At most limit bytes of the decoded body are kept (limit ≤ 0 keeps it
-// all; the Client keeps 500 KiB unless told otherwise), and of a coded
-// body at most twice limit and 64 KiB are read: one longer, which only
-// padding such as empty gzip members makes, is an error. The line the
+// all; the Client keeps 500 KiB unless told otherwise), and a coded body
+// is read only as far as its text earns (64 KiB, and 32 bytes for each
+// byte it decodes to): one that runs on past that, as only padding such
+// as empty gzip members makes it, is an error. The line the
 // limit cuts is dropped, since a partial rule can say the opposite of the
 // whole; a line that ends right at the limit is whole (up to four bytes
 // past it are read to tell). The text is then converted to UTF-8: UTF-32

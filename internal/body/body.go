@@ -74,13 +74,22 @@ func Compressed(b []byte) bool {
 // inflate a thousandfold costs no more.
 const zlibProbe = 64 << 10
 
-// maxCoded is how much of a body in a content coding Read takes for a
-// limit of text: twice the limit and 64 KiB, room for text that does not
-// compress and a coding's framing, which a real body never nears.
-func maxCoded(limit int64) int64 { return 2*limit + 64<<10 }
+// A body in a content coding is read only as far as its text earns:
+// codedBase bytes, then codedPerByte more for each byte it decodes to.
+// Padding that decodes to nothing (empty gzip members, deflate's empty
+// blocks) was read at full speed until the fetch timed out, 595 MB of it.
+// A gzip member costs about 20 bytes of framing, so a file gzipped a line
+// at a time, or even a byte at a time, stays within codedPerByte; and
+// codedBase covers a decoder's first window before it yields a byte.
+const (
+	codedBase    = 64 << 10
+	codedPerByte = 32
+)
 
-// A codedLimit reads at most n bytes of r, then fails: a body cut there,
-// even between two gzip members, is not read as one that ended.
+// A codedLimit reads r while n, the bytes it may still read, lasts; the
+// decoded text earns it more (see earned). Past it a body that ends is
+// whole, and one that goes on fails: cut there, even between two gzip
+// members, it is not read as one that ended.
 type codedLimit struct {
 	r io.Reader
 	n int64
@@ -88,11 +97,28 @@ type codedLimit struct {
 
 func (l *codedLimit) Read(p []byte) (int, error) {
 	if l.n <= 0 {
-		return 0, errors.New("more coded bytes than the text they may hold needs")
+		var one [1]byte
+		if n, err := io.ReadFull(l.r, one[:]); n == 0 && err == io.EOF {
+			return 0, io.EOF
+		}
+		return 0, errors.New("more coded bytes than the text they hold needs")
 	}
 	p = p[:min(int64(len(p)), l.n)]
 	n, err := l.r.Read(p)
 	l.n -= int64(n)
+	return n, err
+}
+
+// earned reads the text decoded from l's bytes, each byte of it letting l
+// read codedPerByte more.
+type earned struct {
+	r io.Reader
+	l *codedLimit
+}
+
+func (e earned) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	e.l.n += int64(n) * codedPerByte
 	return n, err
 }
 
@@ -109,15 +135,17 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	}
 	// Several header lines are one list (RFC 9110 §5.3).
 	codings := strings.Join(header.Values("Content-Encoding"), ",")
+	var coded *codedLimit
 	if limit > 0 && strings.Trim(codings, " ,") != "" {
-		// What is sent is read no further than coded text needs: empty
-		// gzip members or deflate blocks without end decode to nothing,
-		// and were read at full speed until the fetch timed out.
-		r = &codedLimit{r, maxCoded(limit)}
+		coded = &codedLimit{r, codedBase}
+		r = coded
 	}
 	r, err := decoded(r, codings)
 	if err != nil {
 		return Body{}, err
+	}
+	if coded != nil {
+		r = earned{r, coded}
 	}
 	if limit > 0 {
 		r = io.LimitReader(r, limit+4) // +4: the character after the cut, UTF-32's too

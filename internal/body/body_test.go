@@ -6,6 +6,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -328,19 +329,23 @@ func readUTF16FarFromASCII(t *testing.T, text string) {
 }
 
 // TestReadCodedBounded: a body in a content coding is read no further
-// than twice the limit and 64 KiB, and one that runs past it fails: empty
-// gzip members or deflate blocks, which decode to nothing, were read until
-// the fetch timed out (595 MB in 10 s), and a body cut at the bound
-// between two members is not a whole one (the rule after the padding
-// would be lost). A body that does not compress is read whole.
+// than its text earns (codedBase, and codedPerByte a byte of text), and
+// one that runs past it fails: empty gzip members or deflate blocks,
+// which decode to nothing, were read until the fetch timed out (595 MB in
+// 10 s), and a body cut at the bound between two members is not a whole
+// one (the rule after the padding would be lost). A body gzipped a line
+// at a time, a member a line, is read whole, as is one that ends right at
+// the bound.
 func TestReadCodedBounded(t *testing.T) {
 	const limit = 1000
-	padding := bytes.Repeat(encode(t, nil, "gzip"), int(maxCoded(limit))/len(encode(t, nil, "gzip"))+1)
+	bound := int64(codedBase + codedPerByte*(limit+4))
+	empty := encode(t, nil, "gzip")
+	padding := bytes.Repeat(empty, int(bound)/len(empty)+1)
 	gz := slices.Concat(encode(t, []byte("User-agent: *\nAllow: /\n"), "gzip"), padding, encode(t, []byte("Disallow: /private\n"), "gzip"))
 	var zb bytes.Buffer
 	zw := zlib.NewWriter(&zb)
 	_, _ = zw.Write([]byte("User-agent: *\n"))
-	for zb.Len() < int(maxCoded(limit)) {
+	for zb.Len() < int(bound) {
 		_ = zw.Flush() // an empty stored block
 	}
 	for coding, raw := range map[string][]byte{"gzip": gz, "deflate": zb.Bytes()} {
@@ -348,8 +353,33 @@ func TestReadCodedBounded(t *testing.T) {
 		if b, err := Read(r, http.Header{"Content-Encoding": {coding}}, limit); err == nil {
 			t.Errorf("%s padded past the bound: %q, no error", coding, b.Text)
 		}
-		if r.n > maxCoded(limit) {
-			t.Errorf("%s: %d bytes read, over %d", coding, r.n, maxCoded(limit))
+		if r.n > bound+1 {
+			t.Errorf("%s: %d bytes read, over %d", coding, r.n, bound+1)
+		}
+	}
+
+	// A member a line, as "echo $line | gzip >> robots.txt.gz" builds,
+	// and nginx's gzip_static serves: 2.4 coded bytes a byte of text.
+	var text, members bytes.Buffer
+	text.WriteString("User-agent: *\n")
+	for i := 0; text.Len() < DefaultLimit-100; i++ {
+		fmt.Fprintf(&text, "Disallow: /%x/\n", i)
+	}
+	gw := gzip.NewWriter(&members)
+	for line := range bytes.Lines(text.Bytes()) {
+		gw.Reset(&members)
+		_, _ = gw.Write(line)
+		_ = gw.Close()
+	}
+	if b, err := Read(bytes.NewReader(members.Bytes()), http.Header{"Content-Encoding": {"gzip"}}, DefaultLimit); err != nil || !bytes.Equal(b.Text, text.Bytes()) {
+		t.Errorf("a member a line (%d bytes for %d of text): %d bytes, %v", members.Len(), text.Len(), len(b.Text), err)
+	}
+
+	// Right at the bound, a body that ends is whole; one byte more fails.
+	for _, extra := range []int{0, 1} {
+		l := &codedLimit{bytes.NewReader(make([]byte, 10+extra)), 10}
+		if got, err := io.ReadAll(l); (err != nil) != (extra > 0) || len(got) != 10 {
+			t.Errorf("%d bytes at a bound of 10: %d read, %v", 10+extra, len(got), err)
 		}
 	}
 	// Random printable bytes hardly compress: a body at a limit past 64
