@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -253,7 +254,12 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		return nil, err
 	}
 	var resp *http.Response
-	defer func() { done(resp) }() // the response has arrived, or none will (a panic too)
+	handed := false // the turn ends with the body
+	defer func() {
+		if !handed {
+			done(resp) // no response will come (a panic too)
+		}
+	}()
 	resp, err = f.hc.Do(req)
 	if err != nil && answered.Load() {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errAnswer, err)
@@ -266,11 +272,14 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		resp.Request = req
 	}
 	// The request's context does not bound every body (an unsolicited 101
-	// gives the raw connection): close it when the fetch ends. The watch
-	// closes the body captured here, not resp.Body, which is replaced.
-	body := resp.Body
-	stop := context.AfterFunc(ctx, func() { _ = body.Close() })
-	resp.Body = &stopBody{ReadCloser: body, ctx: ctx, stop: stop}
+	// gives the raw connection): close it when the fetch ends. The turn
+	// ends with the body, read to its end or closed, as a page's does: a
+	// hop's body still arriving keeps its site's next request waiting.
+	sb := &stopBody{ReadCloser: resp.Body, ctx: ctx}
+	got := resp
+	sb.end = func() { done(got) }
+	sb.stop = context.AfterFunc(ctx, func() { _ = sb.ReadCloser.Close(); sb.once.Do(sb.end) })
+	resp.Body, handed = sb, true
 	return resp, nil
 }
 
@@ -328,25 +337,33 @@ func (c *Client) sentBy(req *http.Request) bool {
 	return req.Context().Value(fetchKey{}) == &c.fetcher
 }
 
-// stopBody is a body whose Close stops send's watch, and whose reads after
-// the watch closed it name the deadline, not "read on closed body".
+// stopBody is a body whose end, read or closed, ends the turn its
+// request took, whose Close stops send's watch, and whose reads after the
+// watch closed it name the deadline, not "read on closed body".
 type stopBody struct {
 	io.ReadCloser
 	ctx  context.Context
 	stop func() bool
+	once sync.Once
+	end  func() // ends the turn
 }
 
 func (b *stopBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF && b.ctx.Err() != nil {
-		err = fmt.Errorf("%w (%w)", b.ctx.Err(), err)
+	if err != nil {
+		b.once.Do(b.end)
+		if err != io.EOF && b.ctx.Err() != nil {
+			err = fmt.Errorf("%w (%w)", b.ctx.Err(), err)
+		}
 	}
 	return n, err
 }
 
 func (b *stopBody) Close() error {
 	b.stop()
-	return b.ReadCloser.Close()
+	err := b.ReadCloser.Close()
+	b.once.Do(b.end)
+	return err
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

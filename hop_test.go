@@ -181,6 +181,60 @@ func TestHopIsPaced(t *testing.T) {
 	}
 }
 
+// TestHopTurnEndsWithItsBody: a hop to a page of another site holds that
+// site's turn until its body has come, as a page's turn does: a page of
+// the site asked for while the body still comes is sent a Crawl-delay
+// after it ended, not when its headers came.
+func TestHopTurnEndsWithItsBody(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var mu sync.Mutex
+	var bodyEnd, pageAt time.Time
+	headers := make(chan struct{})
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.2\n"))
+	w.on("a.test/robots.txt", redirectTo("http://b.test/moved"))
+	w.on("b.test/moved", func(rw http.ResponseWriter, r *http.Request) {
+		rw.WriteHeader(200)
+		rw.(http.Flusher).Flush()
+		close(headers)
+		for range 4 {
+			time.Sleep(50 * time.Millisecond)
+			_, _ = io.WriteString(rw, "User-agent: *\n")
+			rw.(http.Flusher).Flush()
+		}
+		mu.Lock()
+		bodyEnd = time.Now()
+		mu.Unlock()
+	})
+	w.on("b.test/page", func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		pageAt = time.Now()
+		mu.Unlock()
+		_, _ = io.WriteString(rw, "page")
+	})
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	if _, err := c.Check(t.Context(), "http://b.test/"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if _, err := c.Check(t.Context(), "http://a.test/"); err != nil {
+			t.Error(err)
+		}
+	})
+	<-headers
+	if _, err := get(t.Context(), &http.Client{Transport: tr}, "http://b.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if gap := pageAt.Sub(bodyEnd); gap < 200*time.Millisecond {
+		t.Errorf("the page came %v after the hop's body ended, want its Crawl-delay, 200ms", gap)
+	}
+}
+
 // TestHopPacedIsNoPageTurn: a page whose robots.txt redirects to a
 // busy site fails as deferred, not with that site's PacedError: the
 // README's loop would put back a URL the error does not name, and come
