@@ -101,10 +101,16 @@ type paceState struct {
 }
 
 // dropAt is when s no longer affects any Take with an interval no longer
-// than the longest it was given: a shorter one another crawler's turn
-// ended with must not drop the state a longer one waits for.
-func (s *paceState) dropAt() int64 {
-	t := max(s.hold, s.end+s.interval)
+// than the longest it was given, or than keep, the turns' lease: a
+// shorter one another crawler's turn ended with must not drop the state a
+// longer one waits for, and a Take whose interval is longer than any
+// before (the site raised its Crawl-delay) must still find when the last
+// turn ended, if it comes as soon as a busy crawler's next request does.
+func (s *paceState) dropAt(keep int64) int64 {
+	t := s.hold
+	if s.end > 0 {
+		t = max(t, s.end+max(s.interval, keep))
+	}
 	if s.busy != 0 {
 		t = max(t, s.busyUntil)
 	}
@@ -136,22 +142,27 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 		if s.busy != 0 && now < s.busyUntil || now < s.end+s.pace {
 			iv = max(iv, s.pace)
 		}
-		if s.busy != 0 && now < s.busyUntil && iv > 0 {
-			return 0, time.Duration(min(iv, s.busyUntil-now)), nil
-		}
 		t := s.hold
 		if s.end > 0 { // a turn has ended: none ends at the epoch
 			t = max(t, s.end+iv)
 		}
-		if now < t {
-			return 0, time.Duration(t - now), nil
+		wait := max(t-now, 0)
+		if s.busy != 0 && now < s.busyUntil && iv > 0 {
+			wait = min(iv, s.busyUntil-now)
+		}
+		if wait > 0 {
+			if iv > s.interval {
+				s.interval = iv // kept until the turn this Take waits for may come
+				sh.m[authority] = s
+			}
+			return 0, time.Duration(wait), nil
 		}
 	}
 	if iv == 0 {
 		return 0, 0, nil // no exclusive slot, nothing to record
 	}
 	if !ok {
-		sh.sweep(now)
+		sh.sweep(now, int64(p.timeout))
 	}
 	sh.lastID++
 	s.busy, s.busyUntil = sh.lastID, now+max(int64(p.timeout), iv)
@@ -166,8 +177,8 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 func span(d time.Duration) int64 { return int64(min(max(d, 0), pacing.MaxAhead)) }
 
 // sweep drops the state that holds nothing back at now (see sweepMap).
-func (sh *memShard) sweep(now int64) {
-	sweepMap(&sh.m, &sh.sweepAt, func(s paceState) bool { return now < s.dropAt() })
+func (sh *memShard) sweep(now, keep int64) {
+	sweepMap(&sh.m, &sh.sweepAt, func(s paceState) bool { return now < s.dropAt(keep) })
 }
 
 // sweepMap drops the entries of *m that keep refuses once *m has reached
@@ -198,7 +209,7 @@ func (p *memPacer) Done(_ context.Context, authority string, id uint64, interval
 	defer sh.mu.Unlock()
 	s, ok := sh.m[authority]
 	if !ok {
-		sh.sweep(now)
+		sh.sweep(now, int64(p.timeout))
 	}
 	if id != 0 && (s.busy == id || s.busy == 0 || now >= s.busyUntil) {
 		// This turn's lease may have run out and another turn begun and
@@ -209,7 +220,7 @@ func (p *memPacer) Done(_ context.Context, authority string, id uint64, interval
 	if hold > 0 {
 		s.hold = max(s.hold, now+span(hold))
 	}
-	if now >= s.dropAt() {
+	if now >= s.dropAt(int64(p.timeout)) {
 		delete(sh.m, authority)
 		return nil
 	}

@@ -226,8 +226,28 @@ func TestMemPacerKeepsTheLongerInterval(t *testing.T) {
 	sh.mu.Lock()
 	s = sh.m[a]
 	sh.mu.Unlock()
-	if s.dropAt() < s.end+int64(time.Hour) {
-		t.Errorf("the state drops %v after the last turn, want an hour", time.Duration(s.dropAt()-s.end))
+	if s.dropAt(int64(p.timeout)) < s.end+int64(time.Hour) {
+		t.Errorf("the state drops %v after the last turn, want an hour", time.Duration(s.dropAt(int64(p.timeout))-s.end))
+	}
+}
+
+// TestMemPacerRaisedInterval: a Take whose interval is longer than any
+// before (its site raised its Crawl-delay) waits that long after the last
+// turn ended, though the shorter interval has passed and sweeps have run
+// since: the state outlives the lease.
+func TestMemPacerRaisedInterval(t *testing.T) {
+	p := newMemPacer()
+	ctx := context.Background()
+	const a = "https://a.example:443"
+	tu, _, _, _ := takeTurn(ctx, p, a, 20*time.Millisecond)
+	_ = endTurn(ctx, p, tu, 0)
+	time.Sleep(30 * time.Millisecond)
+	for i := range 8 * minSweep * memShards {
+		other, _, _, _ := takeTurn(ctx, p, fmt.Sprintf("https://h%d.example:443", i), time.Nanosecond)
+		_ = endTurn(ctx, p, other, 0)
+	}
+	if _, wait, ok, err := takeTurn(ctx, p, a, time.Hour); ok || err != nil || wait < 59*time.Minute {
+		t.Errorf("Take(1h) after a 20ms turn and sweeps: wait %v, turn %v, %v; want about an hour", wait, ok, err)
 	}
 }
 
@@ -430,6 +450,7 @@ func TestMemPacerLeaseRunsOut(t *testing.T) {
 // the state of those whose interval has passed is dropped.
 func TestMemPacerBoundedMemory(t *testing.T) {
 	p := newMemPacer()
+	p.timeout = time.Millisecond // the lease, which the state outlives
 	take := turnTaker(t, p)
 	ctx := context.Background()
 	const n = 200_000

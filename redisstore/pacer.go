@@ -19,9 +19,11 @@ import (
 //	busy   token of the turn in flight (absent when none)
 //	until  when that turn stops holding others back (its lease)
 //	end    when the previous turn ended
-//	iv     the longest interval a turn was taken or ended with while
-//	       the key lived: its expiry, which must not end a longer
-//	       interval another crawler's Take waits for
+//	iv     the longest interval a turn was taken, waited for or ended
+//	       with while the key lived: its expiry, at least the lease after
+//	       the last turn ended, which must not end a longer interval
+//	       another crawler's Take waits for, nor forget that turn before
+//	       a Take whose site raised its Crawl-delay comes
 //	pace   the site's pace, the longest interval since it last lapsed:
 //	       the least interval of every Take while it lasts (see Take)
 //	hold   no turn before this (Retry-After)
@@ -58,7 +60,7 @@ local lastIv = v[4] and field(4, 'iv', 0, bound, bound) or 0
 local hold = v[5] and field(5, 'hold', -math.huge, now + bound, now + bound) or 0
 local pace = v[6] and field(6, 'pace', 0, bound, bound) or 0
 local function paceKeep()
-	local keep = math.max(hold, ended + lastIv, busy and busyUntil or 0)
+	local keep = math.max(hold, ended > 0 and ended + math.max(lastIv, lease) or 0, busy and busyUntil or 0)
 	if keep <= now then
 		redis.call('DEL', k)
 	else
@@ -85,6 +87,12 @@ if iv > 0 and busy and now < busyUntil then
 	wait = math.min(iv, busyUntil - now)
 elseif now < math.max(hold, ended + iv) then
 	wait = math.max(hold, ended + iv) - now
+end
+if wait > 0 and iv > lastIv then
+	-- Kept until the turn this Take waits for may come.
+	lastIv = iv
+	redis.call('HSET', k, 'iv', string.format('%.0f', lastIv))
+	repaired = true
 end
 if wait > 0 or iv == 0 then
 	if repaired then

@@ -243,10 +243,12 @@ func TestPacerKeyExpires(t *testing.T) {
 	if err := done(ctx, s, turn, 0); err != nil {
 		t.Fatal(err)
 	}
-	if ttl := admin.PTTL(ctx, k).Val(); ttl <= 0 || ttl > 100*time.Millisecond {
-		t.Errorf("TTL after the turn = %v, want the interval", ttl)
+	// The key outlives the interval by the lease: a Take whose site
+	// raised its Crawl-delay must find when the last turn ended.
+	if ttl := admin.PTTL(ctx, k).Val(); ttl < pacing.TurnTimeout-time.Second || ttl > pacing.TurnTimeout {
+		t.Errorf("TTL after the turn = %v, want the lease %v", ttl, pacing.TurnTimeout)
 	}
-	waitUntil(t, "the pace key to expire", func() bool { return admin.Exists(ctx, k).Val() == 0 })
+	admin.Del(ctx, k)
 	// A zero interval and no hold write nothing.
 	turn = takeTurn(t, s, authority, 0)
 	if err := done(ctx, s, turn, 0); err != nil {
@@ -297,6 +299,26 @@ func TestPacerOnePacePerSite(t *testing.T) {
 	}
 	if n := admin.Exists(ctx, s.paceKey(other)).Val(); n != 0 {
 		t.Errorf("Take(0) at a site of no pace wrote its key")
+	}
+}
+
+// TestPacerRaisedInterval: a Take whose interval is longer than any
+// before (its site raised its Crawl-delay) waits that long after the last
+// turn ended, though the shorter interval has passed, and is not told to
+// wait and then given the turn early; as memPacer does.
+func TestPacerRaisedInterval(t *testing.T) {
+	checkLeaks(t)
+	s, _, _ := newStore(t)
+	ctx := context.Background()
+	if err := done(ctx, s, takeTurn(t, s, authority, 20*time.Millisecond), 0); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(60 * time.Millisecond)
+	for range 2 {
+		if _, wait, ok, err := take(ctx, s, authority, 400*time.Millisecond); err != nil || ok || wait < 200*time.Millisecond {
+			t.Errorf("Take(400ms) 60ms after a 20ms turn: wait %v, turn %v, %v; want a wait of about 340ms", wait, ok, err)
+		}
+		time.Sleep(60 * time.Millisecond)
 	}
 }
 
