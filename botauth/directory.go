@@ -99,7 +99,7 @@ func thumbprint(pub ed25519.PublicKey) string {
 
 // keySet is the key directory of keys: a JWK Set (RFC 7517 §5, RFC 8037
 // §2) in the order of the draft's example. No value needs escaping.
-func keySet(keys []signingKey) []byte {
+func keySet(keys []*signingKey) []byte {
 	jwks := make([]string, len(keys))
 	for i, k := range keys {
 		x := base64.RawURLEncoding.EncodeToString(k.key.Public().(ed25519.PublicKey))

@@ -28,7 +28,7 @@ func TestThumbprint(t *testing.T) {
 }
 
 func TestKeySet(t *testing.T) {
-	b := keySet([]signingKey{{rfcKey(t), rfcKeyThumb}})
+	b := keySet([]*signingKey{{rfcKey(t), rfcKeyThumb}})
 	var set struct {
 		Keys []map[string]string `json:"keys"`
 	}

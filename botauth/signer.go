@@ -35,14 +35,17 @@ const (
 // directory that lets sites check its signatures. It is safe for
 // concurrent use.
 type Signer struct {
-	keys       []signingKey // keys[0] signs requests; the directory lists all
-	agentField string       // the Signature-Agent field value
-	agentValue string       // agent as a Structured Field String
-	agentPath  string       // the path of the agent URL
-	agentAuth  string       // the authority of the agent URL
-	validity   int64        // seconds from created to expires
-	keySet     []byte       // the key directory's body
-	digest     string       // its Content-Digest
+	// keys[0] signs requests; the directory lists all. Pointers, which
+	// fmt prints as addresses, so that a Signer logged with %+v shows no
+	// private key.
+	keys       []*signingKey
+	agentField string // the Signature-Agent field value
+	agentValue string // agent as a Structured Field String
+	agentPath  string // the path of the agent URL
+	agentAuth  string // the authority of the agent URL
+	validity   int64  // seconds from created to expires
+	keySet     []byte // the key directory's body
+	digest     string // its Content-Digest
 
 	// Set by NewSigner, and by tests to replay published vectors.
 	now               func() time.Time // the clock
@@ -87,13 +90,18 @@ func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
 // key directory is served at agent, the Signature-Agent URL. key must be
 // a whole Ed25519 private key, as [ed25519.GenerateKey] returns it, whose
 // public half is its seed's. agent must be an absolute https URL with a
-// host and a path, no user information or fragment, in visible ASCII:
-// sites fetch it as a JSON Web Key Set, so it names the directory itself.
-// The usual choice, as in the examples, is the well-known URI: it binds
-// the key to the crawler's domain, and verifiers that keep only the URL's
-// origin, as Cloudflare's reference verifier does, look there too.
+// host, no user information or fragment, in visible ASCII: either an
+// origin (https://crawler.example), sent without a final "/", whose
+// directory sites fetch at the well-known URI, as revision -01 of the
+// draft has a Signature-Agent name it; or the URL of the directory
+// itself, which sites fetch as a JSON Web Key Set, as earlier revisions
+// and verifiers that keep only the URL's origin (Cloudflare's reference
+// verifier) read it. The examples give the well-known URI, which those
+// find; a verifier that holds to revision -01 reads only an origin.
+// [Signer.Directory] serves the directory at the well-known URI and at
+// the agent URL's path.
 func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, error) {
-	path, auth, err := checkAgent(agent)
+	agent, path, auth, err := checkAgent(agent)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +131,11 @@ func NewSigner(key ed25519.PrivateKey, agent string, opts ...Option) (*Signer, e
 			return nil, errors.New("botauth: Ed25519 private key whose public half is not its seed's")
 		}
 		id := thumbprint(k.Public().(ed25519.PublicKey))
-		if slices.ContainsFunc(s.keys, func(sk signingKey) bool { return sk.id == id }) {
+		if slices.ContainsFunc(s.keys, func(sk *signingKey) bool { return sk.id == id }) {
 			return nil, fmt.Errorf("botauth: key %s given twice", id)
 		}
 		// Copied: the caller's slice may change.
-		s.keys = append(s.keys, signingKey{append(ed25519.PrivateKey(nil), k...), id})
+		s.keys = append(s.keys, &signingKey{append(ed25519.PrivateKey(nil), k...), id})
 	}
 	s.agentField = requestLabel + "=" + s.agentValue
 	s.keySet = keySet(s.keys)
@@ -143,36 +151,40 @@ func (s *Signer) mustBeMade() {
 
 // sign signs cs with k under label for validity seconds from now, with
 // the parameters created, expires, keyid, then nonce if given, then tag.
-func (s *Signer) sign(k signingKey, label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
+func (s *Signer) sign(k *signingKey, label string, cs []component, validity int64, tag string, nonce ...param) (input, signature string) {
 	created := s.now().Unix()
 	ps := append([]param{intParam("created", created), intParam("expires", created+validity), stringParam("keyid", k.id)}, nonce...)
 	return sign(k.key, label, cs, append(ps, stringParam("tag", tag)))
 }
 
-// checkAgent checks agent for NewSigner and returns its path and
-// authority.
-func checkAgent(agent string) (path, auth string, err error) {
+// checkAgent checks agent for NewSigner and returns the value to send,
+// the path of its directory and its authority.
+func checkAgent(agent string) (value, path, auth string, err error) {
 	if !visibleASCII(agent) {
-		return "", "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
+		return "", "", "", fmt.Errorf("botauth: agent URL %q is not visible ASCII", agent)
 	}
 	u, err := url.Parse(agent)
 	if err != nil {
-		return "", "", fmt.Errorf("botauth: agent URL: %w", err)
+		return "", "", "", fmt.Errorf("botauth: agent URL: %w", err)
 	}
+	origin := u.Path == "" || u.Path == "/"
 	switch {
 	case u.Scheme != "https":
-		return "", "", fmt.Errorf("botauth: agent URL %q is not https", agent)
+		return "", "", "", fmt.Errorf("botauth: agent URL %q is not https", agent)
 	case u.Hostname() == "":
-		return "", "", fmt.Errorf("botauth: agent URL %q has no host", agent)
+		return "", "", "", fmt.Errorf("botauth: agent URL %q has no host", agent)
 	case u.User != nil:
-		return "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
+		return "", "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
 	case strings.Contains(agent, "#"):
-		return "", "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
-	case u.Path == "" || u.Path == "/":
-		return "", "", fmt.Errorf("botauth: agent URL %q names no directory: sites fetch it as the key set itself (try %s)", agent, "https://"+u.Host+directoryPath)
+		return "", "", "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
+	case origin && strings.Contains(agent, "?"):
+		return "", "", "", fmt.Errorf("botauth: agent URL %q is neither an origin nor a directory's URL", agent)
 	}
 	auth, err = authority(u.Host, u.Scheme)
-	return u.Path, auth, err
+	if origin {
+		return strings.TrimSuffix(agent, "/"), directoryPath, auth, err
+	}
+	return agent, u.Path, auth, err
 }
 
 // KeyID returns the keyid the Signer sends and its directory's kid: the

@@ -2,6 +2,7 @@ package botauth
 
 import (
 	"bytes"
+	"fmt"
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
@@ -65,8 +66,8 @@ func TestNewSignerRejects(t *testing.T) {
 		{"user information", good, "https://bot@crawler.example/keys", nil},
 		{"fragment", good, "https://crawler.example/keys#k", nil},
 		{"empty fragment", good, "https://crawler.example/keys#", nil},
-		{"origin only", good, "https://crawler.example", nil},
-		{"root", good, "https://crawler.example/", nil},
+		{"origin with a query", good, "https://crawler.example/?v=2", nil},
+		{"origin with an empty query", good, "https://crawler.example?", nil},
 		{"space", good, "https://crawler.example/my keys", nil},
 		{"not ASCII", good, "https://crawler.example/clés", nil},
 		{"bad URL", good, "https://crawler.example:port/keys", nil},
@@ -128,6 +129,9 @@ func TestNewSignerAgents(t *testing.T) {
 		"https://Crawler.Example:8443/keys.json":  "/keys.json",
 		"https://crawler.example/keys?v=2":        "/keys",
 		"https://crawler.example/a%20b/keys.json": "/a b/keys.json",
+		// An origin, as revision -01 names a directory: at the well-known URI.
+		"https://crawler.example":       "/.well-known/http-message-signatures-directory",
+		"https://crawler.example:8443/": "/.well-known/http-message-signatures-directory",
 	} {
 		s, err := NewSigner(rfcKey(t), agent)
 		if err != nil {
@@ -137,7 +141,7 @@ func TestNewSignerAgents(t *testing.T) {
 		if s.agentPath != path {
 			t.Errorf("NewSigner(%q): path %q, want %q", agent, s.agentPath, path)
 		}
-		if want := `sig1="` + agent + `"`; s.agentField != want {
+		if want := `sig1="` + strings.TrimSuffix(agent, "/") + `"`; s.agentField != want {
 			t.Errorf("NewSigner(%q): Signature-Agent %s, want %s", agent, s.agentField, want)
 		}
 	}
@@ -157,6 +161,33 @@ func TestNewSignerCopiesKey(t *testing.T) {
 	pub := rfcKey(t).Public().(ed25519.PublicKey)
 	if _, err := testSite(time.Now, pub, testAgent).verifyRequest(req, "https"); err != nil {
 		t.Errorf("signature after the caller's key was cleared: %v", err)
+	}
+}
+
+// TestSignerPrintsNoKey: a Signer a crawler logs with %v, %+v or %#v, as
+// configurations are, alone or in a struct of its own, shows no byte of a
+// private key, in any form.
+func TestSignerPrintsNoKey(t *testing.T) {
+	key := rfcKey(t)
+	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	s, err := NewSigner(key, testAgent, WithDirectoryKeys(other))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := struct {
+		Name   string
+		Signer *Signer
+	}{"crawler", s}
+	for _, format := range []string{"%v", "%+v", "%#v"} {
+		out := fmt.Sprintf(format, s) + fmt.Sprintf(format, config)
+		for _, k := range []ed25519.PrivateKey{key, other} {
+			seed := k.Seed()
+			for _, form := range []string{fmt.Sprint(seed[:8]), fmt.Sprintf("%x", seed[:8]), fmt.Sprintf("%#v", seed[:4])[len("[]byte{"):]} {
+				if strings.Contains(out, strings.Trim(form, "[]")) {
+					t.Errorf("%s of a Signer shows its private key (%s): %s", format, form, out)
+				}
+			}
+		}
 	}
 }
 
