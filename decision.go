@@ -109,10 +109,12 @@ type Redirect struct {
 	// URL is where its Location led, with no fragment or credentials,
 	// cut to 512 bytes ending in "…" when longer.
 	URL string
-	// Checked reports that the redirect left the site for a path other
-	// than /robots.txt, so that the Client followed it only once that
-	// site's robots.txt allowed it (a check whose decision the Client
-	// caches; see [Client.Check]).
+	// Checked reports that the redirect left the site of the robots.txt
+	// fetched for a path other than /robots.txt, so that the Client
+	// followed it only once that site's robots.txt allowed it (a check
+	// whose decision the Client caches; see [Client.Check]). After a
+	// redirect to another site's /robots.txt, the ones within that
+	// site, which its own fetch would follow, are not checked.
 	Checked bool
 }
 
