@@ -398,6 +398,11 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		var r singleflight.Result
 		if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
 			r.Val, r.Err, _ = k.doc.fills.Do(k.authority, fill)
+		} else if ctx.Err() != nil {
+			// Given up already: joining the fill would leave a channel in
+			// it until the fetch ends, one a check (100 MiB of them in two
+			// seconds of a crawler draining its frontier at shutdown).
+			return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 		} else {
 			select {
 			case r = <-k.doc.fills.DoChan(k.authority, fill):

@@ -262,6 +262,27 @@ func TestClientCancelledCallerDoesNotCancelFetch(t *testing.T) {
 	}
 }
 
+// TestClientGivenUpCheckJoinsNoFetch: a check whose context has already
+// ended neither starts a fetch nor joins one in flight, where it left a
+// channel until the fetch ended (100 MiB of them in two seconds of a
+// crawler draining its frontier with a cancelled context).
+func TestClientGivenUpCheckJoinsNoFetch(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(privateRules)) })
+	c := newTestClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Allowed(ctx, s.URL+"/private"); !errors.Is(err, context.Canceled) {
+		t.Errorf("a check given up: %v, want context.Canceled", err)
+	}
+	// A fill started would reach the server within milliseconds.
+	for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if got := s.hits.Load(); got != 0 {
+			t.Fatalf("a check given up sent %d requests, want none", got)
+		}
+	}
+}
+
 func TestClientHangingServer(t *testing.T) {
 	checkLeaks(t)
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
