@@ -35,7 +35,8 @@
 //	robotstxt.transport.request.count        {request}  by robotstxt.request.result: sent,
 //	                                                    disallowed, deferred, skipped
 //	robotstxt.transport.request.paced        {request}  whose turn was not free at once
-//	robotstxt.transport.request.held         {request}  of those, held by a Retry-After
+//	robotstxt.transport.request.held         {request}  of those, held by a Retry-After or
+//	                                                    the site's longer pace
 //	robotstxt.transport.wait.time            s          time spent waiting for turns (float)
 package otelrobotstxt
 
@@ -182,7 +183,7 @@ func (b *builder) client(c *robotstxt.Client) func(metric.Observer) {
 func (b *builder) transport(t *robotstxt.Transport) func(metric.Observer) {
 	requests := b.counter("robotstxt.transport.request.count", "{request}", "Requests the Transport sent, refused as disallowed or deferred, or passed through by SkipRobots.")
 	paced := b.counter("robotstxt.transport.request.paced", "{request}", "Requests whose authority's turn was not free at once: delayed, or refused with a PacedError.")
-	held := b.counter("robotstxt.transport.request.held", "{request}", "Paced requests that a Retry-After hold delayed or refused.")
+	held := b.counter("robotstxt.transport.request.held", "{request}", "Paced requests whose wait was longer than their own interval: a Retry-After hold, or the site's longer pace, delayed or refused them.")
 	waited, err := b.m.Float64ObservableCounter("robotstxt.transport.wait.time", metric.WithUnit("s"),
 		metric.WithDescription("Time requests spent waiting for their turns, added up over requests."))
 	b.keep(waited, err)
