@@ -2,10 +2,10 @@ package botauth
 
 import (
 	"bytes"
-	"fmt"
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
