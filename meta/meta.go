@@ -323,6 +323,13 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // the body, where their owner did not put them), and reading goes on to
 // the first element that belongs in no head or text after </head>; a
 // failure of r or the limit before then is an error, as in the head.
+//
+// Where a <template> in the head opens SVG or MathML, whether its tags are
+// raw text, and so where it ends, turns on the parser's tree construction
+// (an HTML tag may close the foreign content, a <col> may keep it from
+// opening), which head does not follow: from there every tag is read as a
+// tag, to the end of what may be read, and each <meta> comes with sure
+// false, so that what restricts counts wherever it stands.
 func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	z := html.NewTokenizer(utf16Decoded(lr))
@@ -330,7 +337,8 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	sure := true      // no text or stray end tag has ended the head softly
 	noscript := false // within a <noscript> in the head
 	var in atom.Atom  // the head element whose text is being read
-	var tpl templateContents
+	templates := 0    // the <template> elements open
+	foreign := false  // a template opened SVG or MathML: see above
 	for {
 		tt := z.Next()
 		var a atom.Atom // the tag's element
@@ -340,9 +348,28 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			name, hasAttr = z.TagName()
 			a = atom.Lookup(name)
 		}
-		if tt != html.ErrorToken && tpl.skips(z, tt, a, name) {
-			if a == atom.Template {
-				noscript = false // a template closes a noscript, as below
+		switch {
+		case foreign && tt != html.ErrorToken:
+			if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
+				z.NextIsNotRawText() // no text hides a tag
+				if a == atom.Meta && hasAttr {
+					metaTag(z, func(name, content string) { visit(name, content, false) })
+				}
+			}
+			continue
+		case a == atom.Template && tt == html.EndTagToken:
+			templates = max(templates-1, 0)
+			continue
+		case a == atom.Template:
+			templates, noscript = templates+1, false // it closes a noscript, as below
+			continue
+		case templates > 0 && tt != html.ErrorToken:
+			switch {
+			case a == atom.Noscript && tt != html.EndTagToken:
+				z.NextIsNotRawText() // its tags are tags, <noscript/> too: a </template> there ends the template
+			case (a == atom.Svg || a == atom.Math) && tt == html.StartTagToken:
+				foreign = true
+				z.NextIsNotRawText()
 			}
 			continue
 		}
@@ -351,7 +378,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			if lr.N == 0 && !after {
+			if lr.N == 0 && !after && !foreign {
 				// The head runs on to the limit: whatever follows, if
 				// anything (a caller may have read the page that far),
 				// went unread.
@@ -403,131 +430,6 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			}
 		}
 	}
-}
-
-// templateContents follows the <template> elements of a head through the
-// tokens their contents hold, which are no part of the page, so that head
-// resumes where the HTML parser (scripts off) ends the outermost one. Within
-// them it keeps the tokenizer's raw-text mode as the parser does: off for
-// a <noscript>, and for every tag in SVG or MathML (foreign content), whose
-// <template> or <style> is no HTML one.
-type templateContents struct {
-	open []openElement // templates and foreign elements, innermost last
-}
-
-// An openElement is a template (name "template", html) or a foreign
-// element within one.
-type openElement struct {
-	name        string
-	space       string // a foreign element's namespace: "svg" or "math"
-	html        bool   // an HTML template
-	integration bool   // a foreign element whose contents are HTML
-}
-
-// skips reports whether the token tt, of element a named name, lies
-// within or ends a template, advancing the state; it is the tokenizer's
-// last token.
-func (t *templateContents) skips(z *html.Tokenizer, tt html.TokenType, a atom.Atom, name []byte) bool {
-	if len(t.open) == 0 {
-		if a == atom.Template && tt != html.EndTagToken {
-			t.open = append(t.open, openElement{name: "template", html: true})
-			return true
-		}
-		return a == atom.Template // a stray </template> is passed over
-	}
-	top := t.open[len(t.open)-1]
-	foreign := !top.html && !top.integration
-	switch tt {
-	case html.StartTagToken, html.SelfClosingTagToken:
-		if foreign && breaksOut(z, a) {
-			// An HTML element in foreign content closes it, to the
-			// nearest HTML or integration point.
-			for len(t.open) > 0 && !t.open[len(t.open)-1].html && !t.open[len(t.open)-1].integration {
-				t.open = t.open[:len(t.open)-1]
-			}
-			foreign = false
-		}
-		switch {
-		case foreign:
-			z.NextIsNotRawText() // no tag is raw text in foreign content
-			if tt == html.StartTagToken {
-				t.open = append(t.open, openElement{name: string(name), space: top.space, integration: integrationPoint(top.space, string(name))})
-			}
-		case a == atom.Svg || a == atom.Math:
-			z.NextIsNotRawText()
-			if tt == html.StartTagToken {
-				t.open = append(t.open, openElement{name: string(name), space: string(name)})
-			}
-		case a == atom.Template:
-			t.open = append(t.open, openElement{name: "template", html: true})
-		case a == atom.Noscript:
-			z.NextIsNotRawText() // its tags are tags without scripts
-		}
-	case html.EndTagToken:
-		if !top.html {
-			// The end of an open foreign element, if one is above the
-			// nearest HTML one, closes it and what it holds.
-			for i := len(t.open) - 1; i >= 0 && !t.open[i].html; i-- {
-				if t.open[i].name == string(name) {
-					t.open = t.open[:i]
-					return true
-				}
-			}
-		}
-		if a == atom.Template {
-			for i := len(t.open) - 1; i >= 0; i-- {
-				if t.open[i].html {
-					t.open = t.open[:i]
-					break
-				}
-			}
-		}
-	}
-	return true
-}
-
-// breaksOut reports whether the start tag of element a, the tokenizer's
-// token, is an HTML element that closes foreign content.
-func breaksOut(z *html.Tokenizer, a atom.Atom) bool {
-	if a == atom.Font {
-		for more := true; more; {
-			var key []byte
-			key, _, more = z.TagAttr()
-			if k := string(key); k == "color" || k == "face" || k == "size" {
-				return true
-			}
-		}
-		return false
-	}
-	return breakout[a]
-}
-
-// breakout are the HTML elements whose start tag closes foreign content
-// (<font> too, with a color, face or size).
-var breakout = map[atom.Atom]bool{
-	atom.B: true, atom.Big: true, atom.Blockquote: true, atom.Body: true, atom.Br: true,
-	atom.Center: true, atom.Code: true, atom.Dd: true, atom.Div: true, atom.Dl: true,
-	atom.Dt: true, atom.Em: true, atom.Embed: true, atom.H1: true, atom.H2: true,
-	atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true, atom.Head: true,
-	atom.Hr: true, atom.I: true, atom.Img: true, atom.Li: true, atom.Listing: true,
-	atom.Menu: true, atom.Meta: true, atom.Nobr: true, atom.Ol: true, atom.P: true,
-	atom.Pre: true, atom.Ruby: true, atom.S: true, atom.Small: true, atom.Span: true,
-	atom.Strong: true, atom.Strike: true, atom.Sub: true, atom.Sup: true, atom.Table: true,
-	atom.Tt: true, atom.U: true, atom.Ul: true, atom.Var: true,
-}
-
-// integrationPoint reports whether the foreign element name, in
-// namespace space, holds HTML: SVG's foreignObject, desc and title, and
-// MathML's text elements. (An annotation-xml that holds HTML is taken for
-// foreign: its attributes are read no further.)
-func integrationPoint(space, name string) bool {
-	switch name {
-	case "foreignobject", "desc", "title":
-		return space == "svg"
-	case "mi", "mo", "mn", "ms", "mtext":
-		return space == "math"
-	}
-	return false
 }
 
 // utf16Decoded returns r decoded to UTF-8 when it starts with a UTF-16

@@ -478,6 +478,14 @@ var headPages = []string{
 	`<head><template><svg><font><style></template><meta name=robots content=noai></head>`,
 	`<head><template><math><mi><style></template></style></mi></math></template><meta name=robots content=noai></head>`,
 	`<head><template><svg><g><template></template></g></svg></template><meta name=robots content=noai></head>`,
+	`<head><template><a href="/"><svg><use href="#i"></a><style>.x{}</template><div>x</style></template><meta name="robots" content="noindex, noai"></head>`,
+	`<head><template><p><svg></p><style></template><div>x</style></template><meta name="robots" content="noindex"></head>`,
+	`<head><template><svg><g></br><style></template><div>x</style></template><meta name="robots" content="noindex"></head>`,
+	`<head><template><math><annotation-xml><svg><foreignObject><style></template><p></style></template><meta name="robots" content="noindex"></head>`,
+	`<head><template><math><annotation-xml encoding="text/html"><style></template><div>x</style></template><meta name="robots" content="noindex"></head>`,
+	`<head><template><col><svg><style></template><p></style></template><meta name="robots" content="noindex"></head>`,
+	`<head><template><math><mi><mglyph><style></template></style></template><meta name="robots" content="noindex"></head>`,
+	`<head><noscript></template></body><meta name=tdm-reservation content=0></noscript></head>`,
 }
 
 // TestHeadEndsSoftly: text or a stray end tag before </head> moves the
@@ -529,11 +537,12 @@ func TestHeadAsParserBuilds(t *testing.T) {
 // checkHeadAsParser checks head against the HTML parser on page.
 func checkHeadAsParser(t *testing.T, page string) {
 	t.Helper()
-	var got []string // the tags read as the head's for sure
+	var got, all []string // the tags read as the head's for sure, and every tag read
 	if err := head(strings.NewReader(page), func(name, content string, sure bool) {
 		if sure {
 			got = append(got, name+"="+content)
 		}
+		all = append(all, name+"="+content)
 	}); err != nil {
 		t.Fatalf("%q: %v", page, err)
 	}
@@ -573,7 +582,15 @@ func checkHeadAsParser(t *testing.T, page string) {
 		}
 	}
 	walk(doc, false)
-	if !slices.Equal(got, want) {
-		t.Errorf("%q: head reads %q; the HTML parser puts %q in the head", page, got, want)
+	if slices.Equal(got, want) {
+		return
+	}
+	// Past a head template that opens SVG or MathML, head reads every tag
+	// as not sure: what it read for sure is the parser's first, and all
+	// the parser's are among what it read.
+	lower := strings.ToLower(page)
+	foreign := strings.Contains(lower, "<template") && (strings.Contains(lower, "<svg") || strings.Contains(lower, "<math"))
+	if !foreign || len(got) > len(want) || !slices.Equal(got, want[:len(got)]) || slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(all, w) }) {
+		t.Errorf("%q: head reads %q (and %q in all); the HTML parser puts %q in the head", page, got, all, want)
 	}
 }
