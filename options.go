@@ -196,8 +196,8 @@ func WithFetchTimeout(d time.Duration) Option {
 // WithBodyLimit sets how many bytes of a robots.txt body are read, after
 // content decoding (default 500 KiB, the minimum RFC 9309 allows); the
 // rest is ignored. A body in a content coding is read only as far as its
-// text earns (64 KiB, and 32 bytes for each byte it decodes to): one that
-// runs on past that, as only padding such as empty gzip members makes
+// text earns (64 KiB, and 32 bytes for each byte it decodes to), and never
+// past four times the limit and 64 KiB: one that runs on past that, as only padding such as empty gzip members makes
 // it, is unreachable. Limits above 16 MiB read as 16 MiB, so
 // that math.MaxInt64 says "no limit": the rules of a body of that size
 // are always kept whole (see [Parse]).

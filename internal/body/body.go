@@ -75,37 +75,44 @@ func Compressed(b []byte) bool {
 const zlibProbe = 64 << 10
 
 // A body in a content coding is read only as far as its text earns:
-// codedBase bytes, then codedPerByte more for each byte it decodes to.
-// Padding that decodes to nothing (empty gzip members, deflate's empty
-// blocks) was read at full speed until the fetch timed out, 595 MB of it.
-// A gzip member costs about 20 bytes of framing, so a file gzipped a line
-// at a time, or even a byte at a time, stays within codedPerByte; and
-// codedBase covers a decoder's first window before it yields a byte.
+// codedBase bytes, then codedPerByte more for each byte it decodes to, and
+// never past codedCap(limit). Padding that decodes to nothing (empty gzip
+// members, deflate's empty blocks) was read at full speed until the fetch
+// timed out, 595 MB of it. A gzip member costs about 20 bytes of framing,
+// so a file gzipped a line at a time stays within codedPerByte (2.4 coded
+// bytes a byte of text, lines of "Disallow: /x/" and more), and codedBase
+// covers a decoder's first window before it yields a byte; the cap stops
+// padding that text between its members earns (32 times the limit).
 const (
 	codedBase    = 64 << 10
 	codedPerByte = 32
 )
 
-// A codedLimit reads r while n, the bytes it may still read, lasts; the
-// decoded text earns it more (see earned). Past it a body that ends is
-// whole, and one that goes on fails: cut there, even between two gzip
-// members, it is not read as one that ended.
+// codedCap is the most of a coded body read for a limit of text: four
+// times it, room for a member a line, and codedBase.
+func codedCap(limit int64) int64 { return 4*limit + codedBase }
+
+// A codedLimit reads r while n, the bytes it may still read, lasts, and
+// never more than left; the decoded text earns n more (see earned). Past
+// it a body that ends is whole, and one that goes on fails: cut there,
+// even between two gzip members, it is not read as one that ended.
 type codedLimit struct {
-	r io.Reader
-	n int64
+	r       io.Reader
+	n, left int64
 }
 
 func (l *codedLimit) Read(p []byte) (int, error) {
-	if l.n <= 0 {
+	if min(l.n, l.left) <= 0 {
 		var one [1]byte
 		if n, err := io.ReadFull(l.r, one[:]); n == 0 && err == io.EOF {
 			return 0, io.EOF
 		}
 		return 0, errors.New("more coded bytes than the text they hold needs")
 	}
-	p = p[:min(int64(len(p)), l.n)]
+	p = p[:min(int64(len(p)), l.n, l.left)]
 	n, err := l.r.Read(p)
 	l.n -= int64(n)
+	l.left -= int64(n)
 	return n, err
 }
 
@@ -137,7 +144,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	codings := strings.Join(header.Values("Content-Encoding"), ",")
 	var coded *codedLimit
 	if limit > 0 && strings.Trim(codings, " ,") != "" {
-		coded = &codedLimit{r, codedBase}
+		coded = &codedLimit{r, codedBase, codedCap(limit)}
 		r = coded
 	}
 	r, err := decoded(r, codings)

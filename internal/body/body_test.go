@@ -333,7 +333,8 @@ func readUTF16FarFromASCII(t *testing.T, text string) {
 // one that runs past it fails: empty gzip members or deflate blocks,
 // which decode to nothing, were read until the fetch timed out (595 MB in
 // 10 s), and a body cut at the bound between two members is not a whole
-// one (the rule after the padding would be lost). A body gzipped a line
+// one (the rule after the padding would be lost), nor past the cap, four
+// times the limit, however the padding is spread. A body gzipped a line
 // at a time, a member a line, is read whole, as is one that ends right at
 // the bound.
 func TestReadCodedBounded(t *testing.T) {
@@ -375,9 +376,22 @@ func TestReadCodedBounded(t *testing.T) {
 		t.Errorf("a member a line (%d bytes for %d of text): %d bytes, %v", members.Len(), text.Len(), len(b.Text), err)
 	}
 
+	// Padding that the text between its members earns stops at the cap:
+	// 1,000 bytes of text, then 31 KB of empty members, again and again.
+	const spread = 64 << 10
+	chunk := slices.Concat(encode(t, bytes.Repeat([]byte("#\n"), 500), "gzip"), bytes.Repeat(empty, 31000/len(empty)))
+	mixed := bytes.Repeat(chunk, int(codedCap(spread))/len(chunk)+2)
+	r := &countingReader{r: bytes.NewReader(mixed)}
+	if b, err := Read(r, http.Header{"Content-Encoding": {"gzip"}}, spread); err == nil {
+		t.Errorf("text and padding past the cap: %d bytes, no error", len(b.Text))
+	}
+	if r.n > codedCap(spread)+1 {
+		t.Errorf("text and padding: %d bytes read, over %d", r.n, codedCap(spread)+1)
+	}
+
 	// Right at the bound, a body that ends is whole; one byte more fails.
 	for _, extra := range []int{0, 1} {
-		l := &codedLimit{bytes.NewReader(make([]byte, 10+extra)), 10}
+		l := &codedLimit{bytes.NewReader(make([]byte, 10+extra)), 10, 100}
 		if got, err := io.ReadAll(l); (err != nil) != (extra > 0) || len(got) != 10 {
 			t.Errorf("%d bytes at a bound of 10: %d read, %v", 10+extra, len(got), err)
 		}
