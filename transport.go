@@ -298,6 +298,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.ContentLength != 0 { // bodies that hold nothing, which callers often leave open (HTTP/2 gives them its own)
 		under.body.ReadCloser, resp.Body = resp.Body, under.body
 		if interval > 0 {
+			// A Retry-After holds the site from now: a caller may leave
+			// the body open, and its turn end with the lease.
+			if hold := t.hold(ctx, f.authority, resp); hold > 0 {
+				for _, tu := range f.turns {
+					t.done(ctx, turn{authority: tu.authority}, hold)
+				}
+			}
 			resp.Body, ends = &turnBody{ReadCloser: resp.Body, f: f, resp: resp}, true
 		}
 	}

@@ -405,6 +405,35 @@ func TestTransportRetryAfterHolds(t *testing.T) {
 	}
 }
 
+// TestTransportRetryAfterHoldsUnclosed: a 429's Retry-After holds its
+// site from when its headers come, though the caller never closes its
+// body, at a site with a Crawl-delay as without: the turn ended with the
+// lease, and the hold, read at the body's end, was lost.
+func TestTransportRetryAfterHoldsUnclosed(t *testing.T) {
+	checkLeaks(t)
+	for _, robots := range []string{"User-agent: *\nAllow: /\n", "User-agent: *\nCrawl-delay: 0.05\n"} {
+		s := newTestSite(t, robots)
+		s.route("/limited", serve(http.StatusTooManyRequests, "slow down", "Retry-After", "3600"))
+		p := newMemPacer()
+		p.timeout = 200 * time.Millisecond // the turn's lease, 30 s outside tests
+		next := &http.Transport{}
+		t.Cleanup(next.CloseIdleConnections)
+		hc := &http.Client{Transport: NewTransport(newTestClient(t, WithUserAgent(testUA)), next, WithPacer(p), WithNoWait())}
+		resp, err := hc.Get(s.URL + "/limited")
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(400 * time.Millisecond) // its body left open past the lease
+		if _, err := get(context.Background(), hc, s.URL+"/next"); !errors.Is(err, ErrPaced) {
+			t.Errorf("%q: a request within a 429's Retry-After: %v, want ErrPaced", robots, err)
+		}
+		if slices.Contains(s.got(), "/next") {
+			t.Errorf("%q: a request reached the site within a 429's Retry-After", robots)
+		}
+		_ = resp.Body.Close()
+	}
+}
+
 func TestTransportRetryAfterIgnoredOnSuccess(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nAllow: /\n")
