@@ -32,6 +32,11 @@ type Pacer interface {
 	// has passed, so that a request that never returns does not hold its
 	// authority for ever; a turn with interval 0 is not, and its id is 0.
 	//
+	// A Pacer may forget a turn once the longest interval given at
+	// authority and the lease have passed since it ended: a longer
+	// interval asked after that (a site that raised its Crawl-delay)
+	// counts from then.
+	//
 	// A site has one pace: while a turn at authority is in flight, and
 	// until the pace has passed since the last one ended, interval counts
 	// as at least that pace, the longest interval the turns since it last
@@ -71,8 +76,9 @@ const (
 )
 
 // A memPacer is the in-process [Pacer]. It keeps state only for the
-// authorities that hold requests back, dropping the rest lazily, starts
-// no goroutines or timers, and locks one shard at a time.
+// authorities that hold requests back or had a turn within the lease (30
+// s), dropping the rest lazily, starts no goroutines or timers, and locks
+// one shard at a time.
 type memPacer struct {
 	seed    maphash.Seed
 	epoch   time.Time     // origin of the monotonic nanoseconds below

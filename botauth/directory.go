@@ -27,8 +27,9 @@ const (
 )
 
 // Directory returns a handler that serves the Signer's key directory at
-// the agent URL given to [NewSigner]: GET and HEAD of that URL's path or
-// /.well-known/http-message-signatures-directory, 404 or 405 otherwise.
+// the agent URL given to [NewSigner]: GET and HEAD of that URL's path
+// (none for an origin) or /.well-known/http-message-signatures-directory,
+// 404 or 405 otherwise.
 // The body is a JSON Web Key Set, cacheable for a day, of the Signer's
 // public key, with [Signer.KeyID] as kid, then those [WithDirectoryKeys]
 // adds.

@@ -8,7 +8,8 @@
 //
 // A crawler has an Ed25519 key pair and an https URL where it publishes
 // the public key, its agent URL. A [Signer], made by [NewSigner] from the
-// two, signs requests, and serves the public key at the agent URL
+// two, signs requests, and serves the public key at the agent URL, or
+// at the well-known URI of an agent URL that is an origin
 // ([Signer.Directory]). Sites know the crawler by both, so load the key
 // from where the crawler keeps its secrets rather than generating one per
 // run. As the next RoundTripper of robotstxt.NewClientTransport,

@@ -182,8 +182,8 @@ func TestSignerPrintsNoKey(t *testing.T) {
 		out := fmt.Sprintf(format, s) + fmt.Sprintf(format, config)
 		for _, k := range []ed25519.PrivateKey{key, other} {
 			seed := k.Seed()
-			for _, form := range []string{fmt.Sprint(seed[:8]), fmt.Sprintf("%x", seed[:8]), fmt.Sprintf("%#v", seed[:4])[len("[]byte{"):]} {
-				if strings.Contains(out, strings.Trim(form, "[]")) {
+			for _, form := range []string{fmt.Sprint(seed[:8]), fmt.Sprintf("%x", seed[:8]), fmt.Sprintf("%#v", seed[:4])} {
+				if strings.Contains(out, strings.Trim(form, "[]byte{}")) {
 					t.Errorf("%s of a Signer shows its private key (%s): %s", format, form, out)
 				}
 			}
