@@ -120,8 +120,9 @@ tdmrep.json, tdm-header or tdm-meta), "label", "pref" (y or n; unknown
 for a TDMRep 0), "where" it stands, its "value", and "superseded" when a
 later TDMRep technique replaces it; [] for a URL that is not allowed.
 Its "usage" combines them all, n from any source winning. "page_error"
-says why the page of an allowed URL could not be read (no response, a
-Retry-After past -timeout, a body cut short): then "signals" holds those
+says why the page of an allowed URL could not be read (no response, an
+error status, a Retry-After past -timeout, a body cut short): then
+"signals" holds those
 read (robots.txt's and tdmrep.json's, and the page header's when only
 the body was cut), and "usage" only their n, which no unread signal
 could change. "redirected_to" names the page the URL redirected to,
@@ -284,7 +285,11 @@ func (ck *checker) receipt(page string) (_ robotstxt.Receipt, redirected bool, u
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage))
-	if err != nil {
+	switch {
+	case resp.StatusCode/100 != 2:
+		// An error page is not the page: its own signals went unseen.
+		unread = "it answered " + statusText(resp.StatusCode)
+	case err != nil:
 		unread = "its body: " + failure(err, errText(err))
 	}
 	return ck.rt.Receipt(resp, body), resp.Request != nil && resp.Request.URL.String() != req.URL.String(), unread, nil

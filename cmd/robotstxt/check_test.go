@@ -888,7 +888,8 @@ func busySite(t *testing.T, retryAfter string) *httptest.Server {
 }
 
 // TestCheckPageNotRead: a page check could not read, as when a
-// Retry-After holds its site past -timeout or its body is cut, is said
+// Retry-After holds its site past -timeout, its body is cut or it
+// answered with an error status (an error page is not the page), is said
 // to be unread, and why, in the text and in -json's page_error; its
 // usage keeps only what no unread signal can change, an n, not the y of
 // robots.txt alone. The exit code is the verdict's: robots.txt allows the
@@ -900,8 +901,10 @@ func TestCheckPageNotRead(t *testing.T) {
 	if r.code != exitOK || len(rs) != 4 {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
-	if rs[2].Usage["train-ai"] != "n" || rs[2].PageError != "" {
-		t.Errorf("the 503 page's header is not read: %+v", rs[2])
+	// An error page is not the page: its header's n stands, and it is
+	// said unread.
+	if rs[2].Usage["train-ai"] != "n" || !strings.Contains(rs[2].PageError, "it answered 503 Service Unavailable") {
+		t.Errorf("the 503 page: %+v; want its header's n, and page_error naming the status", rs[2])
 	}
 	// The cut page's header was read: its n stands. Of a page that gave
 	// no response, robots.txt's y is no answer.
@@ -920,9 +923,10 @@ func TestCheckPageNotRead(t *testing.T) {
 
 	r = runCmd(t, "", "check", s.URL+"/busy", s.URL+"/2")
 	lines := outputLines(r.stdout)
-	if r.code != exitOK || len(lines) != 8 || !strings.HasPrefix(lines[4], "ALLOW ") ||
-		!strings.HasPrefix(lines[6], indent+"page ") || !strings.Contains(lines[6], "(could not be read: a Retry-After holds its site until ") ||
-		!strings.HasPrefix(lines[7], indent+"merged unknown ") || !strings.Contains(lines[7], "only an n is certain") {
+	if r.code != exitOK || len(lines) != 9 || !strings.Contains(lines[2], "(could not be read: it answered 503 Service Unavailable)") ||
+		!strings.HasPrefix(lines[5], "ALLOW ") ||
+		!strings.HasPrefix(lines[7], indent+"page ") || !strings.Contains(lines[7], "(could not be read: a Retry-After holds its site until ") ||
+		!strings.HasPrefix(lines[8], indent+"merged unknown ") || !strings.Contains(lines[8], "only an n is certain") {
 		t.Errorf("exit %d, stdout:\n%s\nwant the second page said unread and its merge unknown", r.code, r.stdout)
 	}
 }
