@@ -241,11 +241,15 @@ const maxHTMLBytes = 1 << 20
 // MiB; where only text or a stray end tag began the body before </head>
 // (a byte-order mark an include left, a word), the tags after it, to the
 // first element that belongs in no head, still count but for Other: they
-// only restrict. A page is read as UTF-8
+// only restrict. A page whose head holds a <template> is read whole, to
+// 1 MiB, and built as golang.org/x/net/html's parser builds it (where a
+// template ends turns on that). A page is read as UTF-8
 // or an ASCII-compatible charset, or as UTF-16 after its byte-order
 // mark. An error says that r failed, or that the head runs on to 1 MiB,
-// so that tags after it may have gone unread; the directives read before
-// it are returned. Malformed HTML is read as browsers read it.
+// so that tags after it may have gone unread (or that the parser refused
+// a page whose head holds a template: elements nested over 512 deep); the
+// directives read before it are returned. Malformed HTML is read as
+// browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
 	err := head(r, func(name, content string, sure bool) {
@@ -324,21 +328,18 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // the first element that belongs in no head or text after </head>; a
 // failure of r or the limit before then is an error, as in the head.
 //
-// Where a <template> in the head opens SVG or MathML, whether its tags are
-// raw text, and so where it ends, turns on the parser's tree construction
-// (an HTML tag may close the foreign content, a <col> may keep it from
-// opening), which head does not follow: from there every tag is read as a
-// tag, to the end of what may be read, and each <meta> comes with sure
-// false, so that what restricts counts wherever it stands.
+// Where a <template> starts in the head, where it ends turns on the
+// parser's tree construction (foreign content, a <col>, a <noscript>
+// there): head hands the page, as far as it may be read, to the parser
+// (see headByParser).
 func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
-	z := html.NewTokenizer(utf16Decoded(lr))
+	src := &recorded{r: utf16Decoded(lr)}
+	z := html.NewTokenizer(src)
 	after := false    // past </head>
 	sure := true      // no text or stray end tag has ended the head softly
 	noscript := false // within a <noscript> in the head
 	var in atom.Atom  // the head element whose text is being read
-	templates := 0    // the <template> elements open
-	foreign := false  // a template opened SVG or MathML: see above
 	for {
 		tt := z.Next()
 		var a atom.Atom // the tag's element
@@ -348,37 +349,15 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			name, hasAttr = z.TagName()
 			a = atom.Lookup(name)
 		}
-		switch {
-		case foreign && tt != html.ErrorToken:
-			if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
-				z.NextIsNotRawText() // no text hides a tag
-				if a == atom.Meta && hasAttr {
-					metaTag(z, func(name, content string) { visit(name, content, false) })
-				}
-			}
-			continue
-		case a == atom.Template && tt == html.EndTagToken:
-			templates = max(templates-1, 0)
-			continue
-		case a == atom.Template:
-			templates, noscript = templates+1, false // it closes a noscript, as below
-			continue
-		case templates > 0 && tt != html.ErrorToken:
-			switch {
-			case a == atom.Noscript && tt != html.EndTagToken:
-				z.NextIsNotRawText() // its tags are tags, <noscript/> too: a </template> there ends the template
-			case (a == atom.Svg || a == atom.Math) && tt == html.StartTagToken:
-				foreign = true
-				z.NextIsNotRawText()
-			}
-			continue
+		if a == atom.Template && tt != html.EndTagToken {
+			return headByParser(src, lr, sure, visit)
 		}
 		switch tt {
 		case html.ErrorToken:
 			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			if lr.N == 0 && !after && !foreign {
+			if lr.N == 0 && !after {
 				// The head runs on to the limit: whatever follows, if
 				// anything (a caller may have read the page that far),
 				// went unread.
@@ -429,6 +408,91 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 				sure, noscript = false, false
 			}
 		}
+	}
+}
+
+// recorded is a reader that keeps what is read from it.
+type recorded struct {
+	r io.Reader
+	b []byte
+}
+
+func (rec *recorded) Read(p []byte) (int, error) {
+	n, err := rec.r.Read(p)
+	rec.b = append(rec.b, p[:n]...)
+	return n, err
+}
+
+// headByParser is head for a page whose head holds a <template>: what
+// src has given and the rest of it, to the limit lr keeps, is built into
+// a tree by golang.org/x/net/html's parser, scripts off, and the <meta>
+// tags of its head, outside templates, are visited with sure, false when
+// the head had already ended softly; those that open its body, before
+// the first element that belongs in no head, are visited with sure false.
+// A failure of src, or the limit, before the head ends is an error, as is
+// a page the parser refuses (elements nested past its bound).
+func headByParser(src *recorded, lr *io.LimitedReader, sure bool, visit func(name, content string, sure bool)) error {
+	_, err := io.Copy(io.Discard, src)
+	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
+	if perr != nil {
+		return fmt.Errorf("meta: reading HTML: %w", perr) // elements nested past the parser's bound
+	}
+	var headNode, body *html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Namespace == "" && n.Parent != nil && n.Parent.DataAtom == atom.Html {
+			switch n.DataAtom {
+			case atom.Head:
+				headNode = n
+			case atom.Body:
+				body = n
+			}
+		}
+	}
+	ended := body != nil && body.FirstChild != nil // what follows the head came
+	if err != nil && !ended {
+		return fmt.Errorf("meta: reading HTML: %w", err)
+	}
+	if lr.N == 0 && !ended {
+		return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
+	}
+	if headNode != nil {
+		metaTags(headNode, func(name, content string) { visit(name, content, sure) })
+	}
+	if body == nil {
+		return nil
+	}
+	for c := range body.ChildNodes() {
+		if c.Type == html.ElementNode && (c.Namespace != "" || !afterHead[c.DataAtom] && c.DataAtom != atom.Noscript) {
+			break
+		}
+		metaTags(c, func(name, content string) { visit(name, content, false) })
+	}
+	return nil
+}
+
+// metaTags calls visit for each HTML <meta> with a name in the tree at n,
+// in order, passing over what templates hold.
+func metaTags(n *html.Node, visit func(name, content string)) {
+	if n.Type != html.ElementNode && n.Type != html.DocumentNode || n.Namespace != "" || n.DataAtom == atom.Template {
+		return
+	}
+	if n.DataAtom == atom.Meta {
+		var name, content string
+		seen := 0 // bit 1: name, bit 2: content; the first of each counts
+		for _, at := range n.Attr {
+			switch {
+			case at.Namespace == "" && at.Key == "name" && seen&1 == 0:
+				name, seen = at.Val, seen|1
+			case at.Namespace == "" && at.Key == "content" && seen&2 == 0:
+				content, seen = at.Val, seen|2
+			}
+		}
+		if name = strings.TrimSpace(name); name != "" {
+			visit(name, content)
+		}
+	}
+	for c := range n.ChildNodes() {
+		metaTags(c, visit)
 	}
 }
 
