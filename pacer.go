@@ -59,7 +59,9 @@ type Pacer interface {
 	// (from a Retry-After) has passed. It ends only that turn, not another
 	// begun since its lease ran out. The Transport calls it once per turn,
 	// also for a failed request, with the request's context: Done must end
-	// the turn even if that has ended. Its error is not returned.
+	// the turn even if that has ended. It calls it with id 0, ending no
+	// turn, to set a hold as soon as a response says one. Its error is
+	// not returned.
 	Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error
 }
 

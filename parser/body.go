@@ -33,7 +33,8 @@ type Body struct {
 // At most limit bytes of the decoded body are kept (limit ≤ 0 keeps it
 // all; the Client keeps 500 KiB unless told otherwise), and a coded body
 // is read only as far as its text earns (64 KiB, and 32 bytes for each
-// byte it decodes to), and never past four times limit and 64 KiB: one
+// byte it decodes to), and never past four times a limit above 0 and 64
+// KiB: one
 // that runs on past that, as only padding such
 // as empty gzip members makes it, is an error. The line the
 // limit cuts is dropped, since a partial rule can say the opposite of the

@@ -137,7 +137,7 @@ const maxCodings = 4
 // unknown coding's error wraps [ErrContentCoding]. A cut line longer than
 // the parser keeps ([parse.MaxLineLength]) is kept.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
-	if limit > math.MaxInt64/4 {
+	if limit > (math.MaxInt64-codedBase)/4 {
 		limit = 0 // no limit: the bounds below would overflow
 	}
 	// Several header lines are one list (RFC 9110 §5.3).
