@@ -333,6 +333,12 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // there): head hands the page, as far as it may be read, to the parser
 // (see headByParser).
 func head(r io.Reader, visit func(name, content string, sure bool)) error {
+	var read [][2]string // the tags visited, which headByParser visits no more
+	inner := visit
+	visit = func(name, content string, sure bool) {
+		read = append(read, [2]string{name, content})
+		inner(name, content, sure)
+	}
 	lr := &io.LimitedReader{R: r, N: maxHTMLBytes}
 	src := &recorded{r: utf16Decoded(lr)}
 	z := html.NewTokenizer(src)
@@ -350,7 +356,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			a = atom.Lookup(name)
 		}
 		if a == atom.Template && tt != html.EndTagToken {
-			return headByParser(src, lr, sure, visit)
+			return headByParser(src, lr, sure, read, inner)
 		}
 		switch tt {
 		case html.ErrorToken:
@@ -429,43 +435,48 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // tags of its head, outside templates, are visited with sure, false when
 // the head had already ended softly; those that open its body, before
 // the first element that belongs in no head, are visited with sure false.
-// A failure of src, or the limit, before the head ends is an error, as is
-// a page the parser refuses (elements nested past its bound).
-func headByParser(src *recorded, lr *io.LimitedReader, sure bool, visit func(name, content string, sure bool)) error {
+// The tags head visited before, read, are not visited again. A failure of
+// src, or the limit, before an element that belongs in no head is an
+// error, after the tags read are visited, as is a page the parser refuses
+// (elements nested past its bound).
+func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
 	if perr != nil {
 		return fmt.Errorf("meta: reading HTML: %w", perr) // elements nested past the parser's bound
 	}
-	var headNode, body *html.Node
-	for n := range doc.Descendants() {
-		if n.Type == html.ElementNode && n.Namespace == "" && n.Parent != nil && n.Parent.DataAtom == atom.Html {
-			switch n.DataAtom {
-			case atom.Head:
-				headNode = n
-			case atom.Body:
-				body = n
+	once := func(sure bool) func(name, content string) {
+		return func(name, content string) {
+			if len(read) > 0 && read[0] == [2]string{name, content} {
+				read = read[1:] // visited as the tokenizer met it
+				return
+			}
+			visit(name, content, sure)
+		}
+	}
+	ended := false // an element that belongs in no head came
+	for n := range doc.ChildNodes() {
+		for c := range n.ChildNodes() {
+			switch {
+			case n.DataAtom != atom.Html || c.Type != html.ElementNode || c.Namespace != "":
+			case c.DataAtom == atom.Head:
+				metaTags(c, once(sure))
+			case c.DataAtom == atom.Body:
+				for b := range c.ChildNodes() {
+					if b.Type == html.ElementNode && (b.Namespace != "" || !afterHead[b.DataAtom] && b.DataAtom != atom.Noscript && b.DataAtom != atom.Br) {
+						ended = true
+						break
+					}
+					metaTags(b, once(false))
+				}
 			}
 		}
 	}
-	ended := body != nil && body.FirstChild != nil // what follows the head came
-	if err != nil && !ended {
+	switch {
+	case err != nil && !ended:
 		return fmt.Errorf("meta: reading HTML: %w", err)
-	}
-	if lr.N == 0 && !ended {
+	case lr.N == 0 && !ended:
 		return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
-	}
-	if headNode != nil {
-		metaTags(headNode, func(name, content string) { visit(name, content, sure) })
-	}
-	if body == nil {
-		return nil
-	}
-	for c := range body.ChildNodes() {
-		if c.Type == html.ElementNode && (c.Namespace != "" || !afterHead[c.DataAtom] && c.DataAtom != atom.Noscript) {
-			break
-		}
-		metaTags(c, func(name, content string) { visit(name, content, false) })
 	}
 	return nil
 }

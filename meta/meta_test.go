@@ -428,6 +428,36 @@ func FuzzTDMFromHTML(f *testing.F) {
 	})
 }
 
+// TestHeadTemplateCut: a page whose head holds a template, read whole by
+// the parser, fails as one without: a failure of the reader or the limit
+// before an element that belongs in no head is an error, even past a soft
+// end, and the tags read before it are visited first; one after such an
+// element is none.
+func TestHeadTemplateCut(t *testing.T) {
+	links := strings.Repeat("<link rel=x href=y>", maxHTMLBytes/19+1)
+	for _, tc := range []struct {
+		page string
+		cut  bool
+		want []string
+		err  bool
+	}{
+		{"<head><template></template><meta name=robots content=noindex>", true, []string{"robots=noindex true"}, true},
+		{"<head><template></template>x<meta name=robots content=noai>" + links + "<meta name=robots content=noindex><p>", false, []string{"robots=noai false"}, true},
+		{"<head><template></template><meta name=robots content=noindex></head><body><p>x", true, []string{"robots=noindex true"}, false},
+		{"<head></br><template></template><meta name=robots content=noindex><div>", false, []string{"robots=noindex false"}, false},
+	} {
+		var r io.Reader = strings.NewReader(tc.page)
+		if tc.cut {
+			r = io.MultiReader(r, iotest.ErrReader(errors.New("cut")))
+		}
+		var got []string
+		err := head(r, func(name, content string, sure bool) { got = append(got, fmt.Sprintf("%s=%s %v", name, content, sure)) })
+		if !slices.Equal(got, tc.want) || (err != nil) != tc.err {
+			t.Errorf("%.80q: %q, %v; want %q, error %v", tc.page, got, err, tc.want, tc.err)
+		}
+	}
+}
+
 // headPages are pages whose head ends in the ways the HTML parser knows.
 var headPages = []string{
 	`<html><head><title>t</title>Welcome!<meta name="tdm-reservation" content="0"></head><body></body></html>`,
@@ -486,6 +516,8 @@ var headPages = []string{
 	`<head><template><col><svg><style></template><p></style></template><meta name="robots" content="noindex"></head>`,
 	`<head><template><math><mi><mglyph><style></template></style></template><meta name="robots" content="noindex"></head>`,
 	`<head><noscript></template></body><meta name=tdm-reservation content=0></noscript></head>`,
+	`<head><meta name=robots content=noindex><template></template></head><p>`,
+	`<head><meta name=robots content=noindex></head><template></template><meta name=tdm-policy content=a><p>`,
 	`<head><template><col><noscript><template></noscript></template><meta name=robots content="noindex,noai"></head>`,
 	`<head><template><col><noscript></template><meta name=tdm-reservation content=0></head>`,
 	`<head><template id=i><svg><use href="#a"></use></svg></template><meta name=tdm-reservation content=1><meta name=tdm-policy content="https://p"><meta name=robots content="max-image-preview:large"></head>`,
