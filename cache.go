@@ -168,6 +168,9 @@ func (m *memCache) put(e *entry) *entry {
 	defer m.mu.Unlock()
 	m.drain()
 	m.remove(e.key)
+	if cr := e.rules.Load(); cr != nil && e.base+cr.cost() > m.budget {
+		e.rules.Store(nil) // see thawed
+	}
 	m.bytes += e.cost()
 	if m.freezes && e.frozen() {
 		// A copy of a frozen entry, revalidated or standing in.
@@ -181,12 +184,18 @@ func (m *memCache) put(e *entry) *entry {
 }
 
 // thawed gives e, frozen, the rules cr and returns them, or the rules e
-// has been given since; a cached e moves back to hot.
+// has been given since; a cached e moves back to hot. Rules that would
+// take e alone over the budget serve the caller's check and are not kept:
+// kept, they would push every other entry out at each thaw, and a site
+// with more rules than the budget holds is parsed again for each check.
 func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if cur := e.rules.Load(); cur != nil {
 		return cur
+	}
+	if e.base+cr.cost() > m.budget {
+		return cr
 	}
 	if cached, _ := m.cold.Peek(e.key); cached != e {
 		e.rules.Store(cr) // no longer cached: nothing to count

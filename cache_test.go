@@ -783,6 +783,57 @@ func TestCacheBytesBudget(t *testing.T) {
 	}
 }
 
+// TestCacheEntryOverBudget: a site whose rules alone take more than the
+// byte budget is answered by its rules, parsed again for each check, and
+// keeps only its body: checking it does not push out the other sites.
+func TestCacheEntryOverBudget(t *testing.T) {
+	checkLeaks(t)
+	var big strings.Builder
+	big.WriteString("User-agent: *\n")
+	for i := range 3000 {
+		fmt.Fprintf(&big, "Disallow: /big.test/private-%d/\n", i)
+	}
+	w := newWeb(t, func(host string) string {
+		if host == "big.test" {
+			return big.String()
+		}
+		return siteRules(host)
+	})
+	hosts := []string{"h10.test", "h11.test", "h12.test"}
+	probe := newTestClient(t, WithHTTPClient(w.client(t)))
+	checkSite(t, probe, "big.test")
+	checkSite(t, probe, hosts[0])
+	be := probe.robots.cache.peek("http://big.test:80")
+	small := probe.robots.cache.peek("http://" + hosts[0] + ":80").cost()
+	budget := be.base + 4*small // the big site's body and the small sites whole, not its rules
+	if be.cost() <= budget {
+		t.Fatalf("the big site costs %d bytes, within the budget %d", be.cost(), budget)
+	}
+
+	c := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(budget))
+	for _, h := range hosts {
+		checkSite(t, c, h)
+	}
+	for range 3 {
+		checkSite(t, c, "big.test")
+		for _, h := range hosts {
+			checkSite(t, c, h)
+		}
+	}
+	st := c.Stats()
+	if st.Evictions != 0 || st.Entries != 4 || st.Bytes > budget || w.total() != 4+2 {
+		t.Errorf("%+v, %d fetches; want 4 entries within %d bytes, none evicted or fetched again", st, w.total(), budget)
+	}
+	if e := c.robots.cache.peek("http://big.test:80"); e == nil || !e.frozen() {
+		t.Error("the big site's rules were kept over the budget")
+	}
+	for _, h := range hosts {
+		if e := c.robots.cache.peek("http://" + h + ":80"); e == nil || e.frozen() {
+			t.Errorf("%s was evicted or frozen", h)
+		}
+	}
+}
+
 // countFrozen counts the frozen entries of c's cache.
 func countFrozen(c *Client) int {
 	m := c.robots.cache

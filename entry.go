@@ -147,9 +147,14 @@ func (e *entry) frozen() bool {
 // cost returns the bytes e retains now, for the cache's byte budget.
 func (e *entry) cost() int64 {
 	if cr := e.rules.Load(); cr != nil {
-		return e.base + int64(cr.t.Size()) + rulesOverhead + cr.signalSize()
+		return e.base + cr.cost()
 	}
 	return e.base
+}
+
+// cost returns the bytes rules cr add to their entry.
+func (cr *agentRules) cost() int64 {
+	return int64(cr.t.Size()) + rulesOverhead + cr.signalSize()
 }
 
 // What an agentRules costs beyond its table's Size, and an entry beyond

@@ -162,7 +162,9 @@ func WithCacheSize(n int) Option {
 // they drop their parsed rules and keep their body, which a later check
 // parses again without a fetch ([Stats] counts Frozen and Thaws). Only
 // when every entry but the most recent is frozen are the least recently
-// used evicted.
+// used evicted. An authority whose rules alone exceed n keeps only its
+// body, and each of its checks parses it. [WithTDMRep]'s cache of
+// tdmrep.json files takes a further eighth of n.
 func WithCacheBytes(n int64) Option {
 	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }
