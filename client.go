@@ -668,31 +668,44 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 
 // lookup returns the Store's fresh entry for k, or else nil and the more
 // recent of prev and the Store's expired copy, to revalidate from. A ctx
-// that can end bounds it too; its cause is the error when it ends. The
-// Store sees ctx's end as a cancellation, whatever its cause: a caller's
-// deadline shorter than the Store timeout must not read as the Store's
-// slowness (redisstore's breaker counts deadlines).
+// that can end bounds it too; its cause is the error when it ends. A
+// deadline sooner than the Store timeout leaves the Store's call running
+// on to that timeout, past the caller's return: a Store that does not
+// answer must read as failing (redisstore's breaker counts its
+// deadlines), or checks that cannot wait the Store timeout would all
+// wait in vain, for as long as it hangs, and fail.
 func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *entry, error) {
-	parent := t.base
-	if ctx.Done() != nil {
-		src := ctx
-		if _, ok := ctx.Deadline(); ok {
-			src = context.WithoutCancel(ctx) // its end comes as a cancellation, below
-		}
-		var cancel context.CancelCauseFunc
-		parent, cancel = context.WithCancelCause(src)
-		defer cancel(nil)
-		if src != ctx {
-			defer context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })()
-			if ctx.Err() != nil { // ended already: AfterFunc's call may come late
-				cancel(context.Cause(ctx))
-			}
-		}
-		defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
+	if ctx.Err() != nil {
+		return nil, nil, context.Cause(ctx)
 	}
-	e, _ := t.get(parent, k)
-	if err := context.Cause(parent); err != nil && t.base.Err() == nil {
-		return nil, nil, err
+	var e *entry
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < t.cfg.storeTimeout {
+		if !t.enter() {
+			return nil, nil, ErrClosed
+		}
+		got := make(chan *entry, 1)
+		go func() {
+			defer t.fetches.Done()
+			e, _ := t.get(t.base, k)
+			got <- e
+		}()
+		select {
+		case e = <-got:
+		case <-ctx.Done():
+			return nil, nil, context.Cause(ctx)
+		}
+	} else {
+		parent := t.base
+		if ctx.Done() != nil {
+			var cancel context.CancelCauseFunc
+			parent, cancel = context.WithCancelCause(ctx)
+			defer cancel(nil)
+			defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
+		}
+		e, _ = t.get(parent, k)
+		if err := context.Cause(parent); err != nil && t.base.Err() == nil {
+			return nil, nil, err
+		}
 	}
 	if e != nil && !e.expired(t.cfg.now()) {
 		t.stats.storeHits.Add(1)

@@ -26,8 +26,11 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // miss), and expires them after their TTL. Keys are normalised
 // authorities such as "https://example.com:443", compared exactly. A Store
 // must be safe for concurrent use, and return promptly once ctx is done,
-// with an error wrapping ctx.Err() unless the call completed. Package
-// [github.com/robotsgate/robotstxt/storetest] checks all of this.
+// with an error wrapping ctx.Err() unless the call completed: the Store
+// timeout reaches a Store only as ctx's deadline, and a Store that waits
+// on past it holds the checks that wait for it. Package
+// [github.com/robotsgate/robotstxt/storetest] checks all of this, the
+// last for a ctx done before the call.
 //
 // A Store may also hand out leases, so that one process fetches an
 // authority's robots.txt while others wait for it: see [Leaser].

@@ -8,8 +8,11 @@
 //
 // The Client treats every Store error as a miss, so a Redis outage (see
 // [WithTimeout] and [ErrUnavailable]) costs extra robots.txt fetches,
-// never wrong answers or errors. The pacer fails closed instead (see
-// [Store.Take]).
+// never wrong answers. Errors come only to checks whose deadline is
+// shorter than the Client's Store timeout while Redis hangs: the
+// Store's calls run on to that timeout, and once three have reached it
+// the Store stops calling Redis, but for one probe a second. The pacer
+// fails closed instead (see [Store.Take]).
 //
 // Give the Redis maxmemory-policy noeviction, or memory enough never to
 // evict: under any other policy Redis may drop a site's pacing state, a

@@ -1,7 +1,9 @@
 package redisstore
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
@@ -66,5 +68,42 @@ func TestFleetRedisErrors(t *testing.T) {
 	}
 	if errs == 0 {
 		t.Error("no Store errors counted: the fault was not exercised")
+	}
+}
+
+// TestFleetRedisHungTightDeadlines: Redis stops answering, and every
+// check is given less time than the Store timeout (200 ms) but ample for
+// a fetch. The Store's calls go on to their own timeout, which the
+// breaker counts: after its three failures the checks fetch for
+// themselves, within their deadlines.
+func TestFleetRedisHungTightDeadlines(t *testing.T) {
+	srv, _ := newRedis(t)
+	w := newWeb(t)
+	c := newDefaultProcess(t, srv.Addr(), w)
+	srv.Pause()
+	defer srv.Resume()
+	const deadline = 100 * time.Millisecond
+	check := func(h string) (time.Duration, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		start := time.Now()
+		err := crawltest.Probes(h)[0].Check(ctx, c)
+		return time.Since(start), err
+	}
+	hs := crawltest.Hosts("tight", tripAfter+10)
+	for _, h := range hs[:tripAfter] {
+		if d, err := check(h); d > deadline+ceiling {
+			t.Fatalf("a check with a %v deadline took %v (%v)", deadline, d, err)
+		}
+		time.Sleep(2 * deadline) // its Store call reaches the Store timeout
+	}
+	// The breaker is open for a second; the checks made within it fetch.
+	for _, h := range hs[tripAfter:] {
+		if _, err := check(h); err != nil {
+			t.Fatalf("after %d timeouts of the Store: %v", tripAfter, err)
+		}
+	}
+	if c.Stats().Store.Errors < tripAfter {
+		t.Errorf("%+v: want the Store's timeouts counted", c.Stats().Store)
 	}
 }
