@@ -116,16 +116,20 @@ func (l *codedLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// earned reads the text decoded from l's bytes, each byte of it letting l
-// read codedPerByte more.
+// earned reads the text decoded through the limits ls, one under each
+// decoder, each byte of it letting each read codedPerByte more: padding
+// inside a coding (gzip of empty gzip members) costs as much as padding
+// on the wire.
 type earned struct {
-	r io.Reader
-	l *codedLimit
+	r  io.Reader
+	ls []*codedLimit
 }
 
 func (e earned) Read(p []byte) (int, error) {
 	n, err := e.r.Read(p)
-	e.l.n += int64(n) * codedPerByte
+	for _, l := range e.ls {
+		l.n += int64(n) * codedPerByte
+	}
 	return n, err
 }
 
@@ -141,13 +145,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		limit = 0 // no limit: the bounds below would overflow
 	}
 	// Several header lines are one list (RFC 9110 §5.3).
-	codings := strings.Join(header.Values("Content-Encoding"), ",")
-	var coded *codedLimit
-	if limit > 0 && strings.Trim(codings, " ,") != "" {
-		coded = &codedLimit{r, codedBase, codedCap(limit)}
-		r = coded
-	}
-	r, err := decoded(r, codings)
+	r, coded, err := decoded(r, strings.Join(header.Values("Content-Encoding"), ","), limit)
 	if err != nil {
 		return Body{}, err
 	}
@@ -231,14 +229,21 @@ func readAll(r io.Reader, b []byte, declared string, limit int64) ([]byte, error
 }
 
 // decoded returns r with the content codings of a Content-Encoding header
-// undone, the last applied first.
-func decoded(r io.Reader, codings string) (io.Reader, error) {
+// undone, the last applied first, and for a limit of text, the
+// codedLimit under each decoder.
+func decoded(r io.Reader, codings string, limit int64) (io.Reader, []*codedLimit, error) {
 	list := strings.SplitN(codings, ",", maxCodings+1) // no slice of a header of commas
 	if len(list) > maxCodings {
-		return nil, fmt.Errorf("%w: more than %d codings", ErrContentCoding, maxCodings)
+		return nil, nil, fmt.Errorf("%w: more than %d codings", ErrContentCoding, maxCodings)
 	}
+	var coded []*codedLimit
 	for i := len(list) - 1; i >= 0; i-- {
-		switch c := strings.ToLower(strings.TrimSpace(list[i])); c {
+		c := strings.ToLower(strings.TrimSpace(list[i]))
+		if c != "identity" && c != "" && limit > 0 {
+			l := &codedLimit{r, codedBase, codedCap(limit)}
+			coded, r = append(coded, l), l
+		}
+		switch c {
 		case "identity", "":
 		case "gzip", "x-gzip":
 			br := bufio.NewReader(r) // gzip reads a bufio.Reader no further than a member's end
@@ -250,17 +255,17 @@ func decoded(r io.Reader, codings string) (io.Reader, error) {
 				err = fmt.Errorf("gzip: %w", err)
 			}
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			zr.Multistream(false)
 			r = &gzipMembers{zr, br}
 		case "deflate":
 			r = inflater(r)
 		default:
-			return nil, fmt.Errorf("%w %q", ErrContentCoding, quote.Cut(c, quote.Max))
+			return nil, nil, fmt.Errorf("%w %q", ErrContentCoding, quote.Cut(c, quote.Max))
 		}
 	}
-	return r, nil
+	return r, coded, nil
 }
 
 // gzipMembers reads the members of a gzip body in a row, as

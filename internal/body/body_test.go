@@ -334,7 +334,8 @@ func readUTF16FarFromASCII(t *testing.T, text string) {
 // which decode to nothing, were read until the fetch timed out (595 MB in
 // 10 s), and a body cut at the bound between two members is not a whole
 // one (the rule after the padding would be lost), nor past the cap, four
-// times the limit, however the padding is spread. A body gzipped a line
+// times the limit, however the padding is spread, nor in an inner coding
+// (gzip of gzip). A body gzipped a line
 // at a time, a member a line, is read whole, as is one that ends right at
 // the bound.
 func TestReadCodedBounded(t *testing.T) {
@@ -349,7 +350,13 @@ func TestReadCodedBounded(t *testing.T) {
 	for zb.Len() < int(bound) {
 		_ = zw.Flush() // an empty stored block
 	}
-	for coding, raw := range map[string][]byte{"gzip": gz, "deflate": zb.Bytes()} {
+	// The same padding in an inner coding, which the outer one packs a
+	// thousandfold, costs as much as on the wire.
+	nested := encode(t, gz, "gzip")
+	if len(nested) >= codedBase {
+		t.Fatalf("the nested padding takes %d bytes on the wire", len(nested))
+	}
+	for coding, raw := range map[string][]byte{"gzip": gz, "deflate": zb.Bytes(), "gzip, gzip": nested} {
 		r := &countingReader{r: bytes.NewReader(raw)}
 		if b, err := Read(r, http.Header{"Content-Encoding": {coding}}, limit); err == nil {
 			t.Errorf("%s padded past the bound: %q, no error", coding, b.Text)
