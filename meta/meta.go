@@ -436,9 +436,10 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // the head had already ended softly; those that open its body, before
 // the first element that belongs in no head, are visited with sure false.
 // The tags head visited before, read, are not visited again. A failure of
-// src, or the limit, before an element that belongs in no head is an
-// error, after the tags read are visited, as is a page the parser refuses
-// (elements nested past its bound).
+// src, or the limit, before the head ends (an element that belongs in no
+// head, or what ends it for head: see bodyBegun) is an error, after the
+// tags read are visited, as is a page the parser refuses (elements nested
+// past its bound).
 func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
@@ -473,12 +474,55 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 		}
 	}
 	switch {
-	case err != nil && !ended:
+	case ended || err == nil && lr.N > 0 || bodyBegun(src.b):
+	case err != nil:
 		return fmt.Errorf("meta: reading HTML: %w", err)
-	case lr.N == 0 && !ended:
+	default:
 		return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
 	}
 	return nil
+}
+
+// bodyBegun reports whether page, outside its templates, holds what ends
+// the head for head, which the parser's tree does not show: a <body> tag,
+// or text, </body>, </html> or </br> after </head>. The tokenizer may
+// read as text what the parser reads as tags, and pass over a template's
+// end (see head), but only in raw text, where it also passes over a
+// <body>.
+func bodyBegun(page []byte) bool {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	after := false // past </head>
+	templates := 0
+	var in atom.Atom // the element whose raw text is being read
+	for {
+		tt := z.Next()
+		var a atom.Atom
+		if tt == html.StartTagToken || tt == html.SelfClosingTagToken || tt == html.EndTagToken {
+			name, _ := z.TagName()
+			a = atom.Lookup(name)
+		}
+		switch {
+		case tt == html.ErrorToken:
+			return false
+		case tt == html.StartTagToken && a == atom.Template:
+			templates++
+		case tt == html.EndTagToken && a == atom.Template:
+			templates = max(templates-1, 0)
+		case templates > 0:
+		case tt == html.StartTagToken && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
+			in = a
+		case tt == html.EndTagToken && a == in:
+			in = 0
+		case tt == html.StartTagToken && a == atom.Body:
+			return true
+		case tt == html.EndTagToken && a == atom.Head:
+			after = true
+		case !after:
+		case tt == html.EndTagToken && (a == atom.Body || a == atom.Html || a == atom.Br),
+			tt == html.TextToken && in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0:
+			return true
+		}
+	}
 }
 
 // metaTags calls visit for each HTML <meta> with a name in the tree at n,

@@ -445,6 +445,14 @@ func TestHeadTemplateCut(t *testing.T) {
 		{"<head><template></template>x<meta name=robots content=noai>" + links + "<meta name=robots content=noindex><p>", false, []string{"robots=noai false"}, true},
 		{"<head><template></template><meta name=robots content=noindex></head><body><p>x", true, []string{"robots=noindex true"}, false},
 		{"<head></br><template></template><meta name=robots content=noindex><div>", false, []string{"robots=noindex false"}, false},
+		// A <body>, or text after </head>, ends the head, as without a
+		// template; not within one, nor in a script.
+		{"<head><template><p></template></head><body><script>var state = {", true, nil, false},
+		{"<head><template><p></template><meta name=robots content=noai></head><body>\nWelcome to", true, []string{"robots=noai true"}, false},
+		{"<head><template><p></template></head>Welcome to", true, nil, false},
+		{"<head><template><p></template></head><script>'<body>'</script><title>x</title>", true, nil, true},
+		{"<head><template><body>x</template><meta name=robots content=noai>", true, []string{"robots=noai true"}, true},
+		{"<head><template></template></head><body><script>" + links, false, nil, false},
 	} {
 		var r io.Reader = strings.NewReader(tc.page)
 		if tc.cut {
