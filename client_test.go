@@ -1832,3 +1832,37 @@ func TestThawOfADamagedBody(t *testing.T) {
 		t.Errorf("a damaged frozen body: Allowed = %v, %v; want an error", ok, err)
 	}
 }
+
+// TestClientChecksWhatIsSent: the Client checks a URL's path as net/http
+// sends it. A path with a byte net/url escapes ({, |, a blank, é…) is
+// sent decoded and escaped again, so a rule written for what is sent
+// (eBay's "Disallow: /itm/*/%7B%7B") disallows it, and one for the
+// decoded path sees %70 as p and %2F as /.
+func TestClientChecksWhatIsSent(t *testing.T) {
+	checkLeaks(t)
+	var sent atomic.Value
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /itm/*/%7B%7B\nDisallow: /x%7B/private\nDisallow: /a/b\n")
+			return
+		}
+		sent.Store(r.RequestURI)
+	})
+	c := newTestClient(t)
+	for path, allowed := range map[string]bool{
+		"/itm/123/{{title}}": false,
+		"/x{/%70rivate":      false,
+		"/a%2Fb|":            false,
+		"/itm/123/title{":    true,
+		"/x{/public":         true,
+	} {
+		ok, err := c.Allowed(context.Background(), s.URL+path)
+		if err != nil || ok != allowed {
+			t.Errorf("%s: %v, %v; want %v", path, ok, err, allowed)
+		}
+		if _, err := s.Client().Get(s.URL + path); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s is sent as %s", path, sent.Load())
+	}
+}

@@ -49,11 +49,12 @@
 //
 // Rule patterns are normalised once (bytes at or above 0x80
 // percent-encoded, escapes given upper-case hex) and matched against a
-// URL's path, params and query as given (the Client percent-encodes only
-// a blank in the path and bytes that are not printable ASCII, as Google's
-// crawler does, and refuses a blank in the query, which net/http sends as
-// it is and servers read as the end of the request; net/http also escapes " < > \ ^ ` { | } in a path, and rewrites
-// its other escapes with them, which a [Transport] checks as sent): '*'
+// URL's path, params and query as the request line carries them: as
+// given, but that a path with a blank, a byte that is not printable ASCII
+// or one of " < > \ ^ ` { | } is decoded and escaped again, as net/http
+// sends it (/x{/%70rivate goes as /x%7B/private), bytes above 0x7f in the
+// query are escaped, and a blank in the query, which net/http sends as it
+// is and servers read as the end of the request, is refused: '*'
 // matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
 // An allow of ".../index.html" also allows its directory. Matching never

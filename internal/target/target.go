@@ -203,7 +203,8 @@ func checkUserinfo(u string) string {
 }
 
 // tailClass sorts bytes for matchPath: 0 need no look, 1 net/url rejects,
-// 2 end or change a part, 3 are escaped.
+// 2 end or change a part, 3 are escaped, 4 are escaped in a path only.
+// A path with a byte of 3 or 4 is sent decoded and escaped again.
 var tailClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
@@ -213,30 +214,31 @@ var tailClass = func() (t [256]uint8) {
 			t[c] = 2
 		case c == ' ' || c >= 0x80:
 			t[c] = 3
+		case strings.IndexByte(`"<>\^`+"`"+`{|}`, byte(c)) >= 0:
+			t[c] = 4
 		}
 	}
 	return t
 }()
 
 // matchPath returns the path, params and query of tail, the part of a URL
-// after the authority, as rules are matched against it (the fragment
-// dropped, an empty path made "/", blanks and bytes above 0x7f escaped),
-// or why net/url would reject tail, or servers read it otherwise (a blank
-// in the query, which net/http sends unescaped). A rewritten path is
-// written into buf's spare capacity: the caller keeps buf unchanged while
-// it uses it.
+// after the authority, as net/http sends them and rules are matched
+// against them, or why net/url would reject tail, or servers read it
+// otherwise (a blank in the query, which net/http sends unescaped). It
+// drops the fragment and makes an empty path "/". A path net/url keeps
+// as it is stays byte for byte; one with a byte it escapes (a blank, a
+// byte above 0x7f, or one of "<>\^`{|}) is sent decoded and escaped again,
+// net/url's way (see appendSent), as is a path the Transport checks; in
+// the query, blanks are refused and bytes above 0x7f escaped. A rewritten
+// path is written into buf's spare capacity: the caller keeps buf
+// unchanged while it uses it.
 func matchPath(tail string, buf []byte) (path, why string) {
 	if tail != "" && tail[0] == '/' && plain(tail) {
 		return tail, "" // the common case, read a word at a time
 	}
-	// Runs of plain bytes are copied whole, and dropped unless rewritten.
-	p := buf[len(buf):]
-	rewrite := tail == "" || tail[0] != '/'
-	if rewrite {
-		p = append(p, '/')
-	}
-	query, fragment := false, false
-	end, run := len(tail), 0
+	query, end := -1, len(tail)  // where the query and the fragment start
+	sent, escape := false, false // the path is sent escaped again; the query has bytes to escape
+	fragment := false
 	for i := 0; i < len(tail); i++ {
 		k := tailClass[tail[i]]
 		if k == 0 {
@@ -245,54 +247,94 @@ func matchPath(tail string, buf []byte) (path, why string) {
 		switch c := tail[i]; {
 		case k == 1:
 			return "", "control character"
-		case c == ' ' && query:
-			// net/http sends a query as it is, and servers end the
-			// request target at the blank: the rest is not what they read.
-			return "", "a blank in the query"
-		case k == 3:
-			if !fragment {
-				rewrite = true
-				p = append(p, tail[run:i]...)
-				p = ascii.AppendEscape(p, c)
-				run = i + 1
+		case fragment:
+			if c == '%' && !ascii.IsEscape(tail, i) {
+				return "", "invalid escape"
 			}
-		case c == '?' && !fragment:
-			query = true
 		case c == '#':
-			if !fragment {
-				end = i
+			end, fragment = i, true
+		case query >= 0:
+			if c == ' ' {
+				// net/http sends a query as it is, and servers end the
+				// request target at the blank: the rest is not what they read.
+				return "", "a blank in the query"
 			}
-			query, fragment = false, true
-		case c == '%' && !query:
+			escape = escape || k == 3
+		case c == '?':
+			query = i
+		case c == '%':
 			if !ascii.IsEscape(tail, i) {
 				return "", "invalid escape"
 			}
+		default: // k is 3 or 4, in the path
+			sent = true
 		}
 	}
-	if !rewrite {
+	if query < 0 {
+		query = end
+	}
+	if !sent && !escape && tail != "" && tail[0] == '/' {
 		return tail[:end], ""
 	}
-	p = append(p, tail[run:end]...)
+	p := buf[len(buf):]
+	if tail == "" || tail[0] != '/' {
+		p = append(p, '/')
+	}
+	if sent {
+		p = appendSent(p, tail[:query])
+	} else {
+		p = append(p, tail[:query]...)
+	}
+	for i := query; i < end; i++ {
+		if c := tail[i]; tailClass[c] == 3 {
+			p = ascii.AppendEscape(p, c)
+		} else {
+			p = append(p, c)
+		}
+	}
 	return unsafe.String(unsafe.SliceData(p), len(p)), ""
 }
 
-// plain reports whether s holds only the bytes from '!' to '~' other
-// than '%' and '#'. It reads eight bytes at a time: in a word of printable
-// bytes adding 0x5f to each sets every top bit and adding 0x01 sets none,
-// with no carry; a byte equal to c is a zero byte of the word xor c's.
+// appendSent appends path, whose escapes are valid, as net/url sends a
+// path it does not keep as it is: decoded, then every byte escaped but
+// letters, digits and -._~$&+,/:;=@.
+func appendSent(p []byte, path string) []byte {
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c == '%' {
+			c = ascii.Unhex(path[i+1])<<4 | ascii.Unhex(path[i+2])
+			i += 2
+		}
+		if ascii.IsUnreserved(c) || strings.IndexByte("$&+,/:;=@", c) >= 0 {
+			p = append(p, c)
+		} else {
+			p = ascii.AppendEscape(p, c)
+		}
+	}
+	return p
+}
+
+// plain reports whether s holds only the bytes from '!' to 'z' other than
+// '%', '#' and the bytes that make net/url escape a path ("<>\^`). It
+// reads eight bytes at a time: in a word of bytes below 0x80, adding 0x5f
+// to each sets the top bit of those from '!' up and adding 0x05 that of
+// those past 'z', with no carry; a byte equal to c is a zero byte of the
+// word xor c's, and clearing bits first finds several bytes at once.
 func plain(s string) bool {
 	const ones, tops = 0x0101010101010101, 0x8080808080808080
 	zero := func(v uint64) uint64 { return (v - ones) &^ v & tops }
 	for len(s) >= 8 {
 		_ = s[7]
 		x := ascii.Load64(s)
-		if (x|(x+ones)|^(x+0x5f*ones))&tops != 0 || zero(x^('%'*ones))|zero(x^('#'*ones)) != 0 {
+		if (x|(x+0x05*ones)|^(x+0x5f*ones))&tops != 0 ||
+			zero(x^('%'*ones))|zero(x&^(0x01*ones)^('"'*ones))| // " and #
+				zero(x^('`'*ones))|zero(x&^(0x62*ones)^(0x1c*ones)) != 0 { // < > \ ^
 			return false
 		}
 		s = s[8:]
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c >= 0x7f || c == '%' || c == '#' {
+		if c := s[i]; c <= ' ' || c > 'z' || c == '%' || c == '#' || tailClass[c] == 4 {
 			return false
 		}
 	}
