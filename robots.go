@@ -68,7 +68,9 @@ func ParseMode(body []byte, mode Mode) *Robots {
 // fetch url. The token is compared case-insensitively with the user-agent
 // lines; it is not cut or cleaned, so pass "FooBot", not "FooBot/1.2".
 // url is an absolute URL or a path, already percent-escaped; it is
-// matched as given.
+// matched as given, cut as Google's parser cuts it (see
+// [github.com/robotsgate/robotstxt/matcher.Path]: pass the path of a URL
+// with userinfo).
 func (r *Robots) Allowed(agent, url string) bool {
 	ok, _ := decide(r.t, r.mode, r.groups(agent), match.Path(url))
 	return ok

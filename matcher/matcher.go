@@ -23,7 +23,11 @@ func Escape(pattern string) string { return match.Escape(pattern) }
 // Path returns the part of url that rules are matched against: the path,
 // ;params and query, always starting with "/" (a URL with no path gives
 // "/"), neither decoded nor escaped. url may be absolute,
-// scheme-relative ("//host/p") or a path.
+// scheme-relative ("//host/p") or a path. It cuts url as Google's parser
+// does: the authority ends at the first '/', '?' or ';', so that
+// "http://x;@example.com/p" gives "/;@example.com/p" where net/url finds
+// the host example.com (a crawler passes such a URL's path), and the
+// result ends at a NUL byte, which ends a C string.
 func Path(url string) string { return match.Path(url) }
 
 // UnescapePath reads a path as RFC 9309 matches it: the escapes of

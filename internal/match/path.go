@@ -5,6 +5,15 @@ import "strings"
 // Path is [github.com/robotsgate/robotstxt/matcher.Path]. It allocates
 // only when the result must gain its leading "/".
 func Path(url string) string {
+	p := pathOf(url)
+	if z := strings.IndexByte(p, 0); z >= 0 {
+		return p[:z] // Google's parser reads the path as a C string
+	}
+	return p
+}
+
+// pathOf is Path but for the cut at a NUL byte.
+func pathOf(url string) string {
 	if len(url) > 0 && url[0] == '/' && (len(url) == 1 || url[1] != '/') {
 		// A path already: only a fragment can follow.
 		if h := strings.IndexByte(url, '#'); h >= 0 {

@@ -31,6 +31,10 @@ func TestPath(t *testing.T) {
 		{"/ツ", "/ツ"},             // not escaped
 		{"HTTP://EXAMPLE.COM/A", "/A"},
 		{"http://example.com//double", "//double"},
+		// As Google's parser: ';' ends the authority, and a NUL the path.
+		{"http://x;@example.com/private", "/;@example.com/private"},
+		{"/x.php\x00.jpg", "/x.php"},
+		{"http://example.com/a?b\x00c#d\x00", "/a?b"},
 	} {
 		if got := Path(c.in); got != c.want {
 			t.Errorf("Path(%q) = %q, want %q", c.in, got, c.want)
@@ -59,7 +63,10 @@ func FuzzPath(f *testing.F) {
 		if p != "/" && !strings.Contains(url, p) && !strings.Contains(url, p[1:]) {
 			t.Fatalf("Path(%q) = %q is not part of the URL", url, p)
 		}
-		if strings.HasPrefix(url, "/") && !strings.HasPrefix(url, "//") && !strings.Contains(url, "#") && p != url {
+		if strings.Contains(p, "\x00") {
+			t.Fatalf("Path(%q) = %q holds a NUL", url, p)
+		}
+		if strings.HasPrefix(url, "/") && !strings.HasPrefix(url, "//") && !strings.ContainsAny(url, "#\x00") && p != url {
 			t.Fatalf("Path(%q) = %q: a plain path must come back unchanged", url, p)
 		}
 	})
