@@ -125,10 +125,10 @@ func (x *explainer) close() {
 
 // matched returns the path that rules are matched against for c, read in
 // the explainer's mode: the one a server serves for the URL when that is
-// what decided, else the URL's own.
+// what decided (a path, which may start with "//"), else the URL's own.
 func (x *explainer) matched(c checked) string {
 	if c.d.Served != "" {
-		return matchPath(c.d.Served, x.mode)
+		return matchPath("http://h"+c.d.Served, x.mode)
 	}
 	return matchPath(clientEscaped(c.t.sent()), x.mode)
 }

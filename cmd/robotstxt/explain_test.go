@@ -184,6 +184,18 @@ func TestExplainUserinfoWithSemicolon(t *testing.T) {
 	}
 }
 
+// TestExplainServedDoubleSlash: a served form that starts with "//" is
+// a path, not a scheme-relative URL: explain lists the rule that decided
+// by it (it once panicked, finding no match).
+func TestExplainServedDoubleSlash(t *testing.T) {
+	r := runCmd(t, "User-agent: *\nDisallow: /*%7E\nAllow: /\n", "explain", "-file", "-", "//%7ex")
+	for _, want := range []string{"served as //%7Ex", "line 2    Disallow: /*%7E", "decision  DISALLOW by line 2"} {
+		if r.code != exitDisallowed || !strings.Contains(r.stdout, want) {
+			t.Errorf("exit %d, stdout:\n%s\nstderr: %s\nwant %q", r.code, r.stdout, r.stderr, want)
+		}
+	}
+}
+
 // TestExplainPastLimit: explain gives the last line crawlers read of a
 // file over the limit, as lint does, whether the limit falls at a line's
 // end, after it or within the next line.
