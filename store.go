@@ -24,11 +24,13 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // Values are opaque, versioned encodings made by the Client; a Store keeps
 // them byte for byte, in its own copy (an empty value is a value, not a
 // miss), and expires them after their TTL. Keys are normalised
-// authorities such as "https://example.com:443", compared exactly. A Store
-// must be safe for concurrent use, and return promptly once ctx is done,
-// with an error wrapping ctx.Err() unless the call completed: the Store
-// timeout reaches a Store only as ctx's deadline, and a Store that waits
-// on past it holds the checks that wait for it. Package
+// authorities such as "https://example.com:443", and with [WithTDMRep]
+// such an authority followed by a file's path
+// ("https://example.com:443/.well-known/tdmrep.json"), compared exactly.
+// A Store must be safe for concurrent use, and return promptly once ctx
+// is done, with an error wrapping ctx.Err() unless the call completed:
+// the Store timeout reaches a Store only as ctx's deadline, and a Store
+// that waits on past it holds the checks that wait for it. Package
 // [github.com/robotsgate/robotstxt/storetest] checks all of this, the
 // last for a ctx done before the call.
 //

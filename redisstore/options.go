@@ -48,7 +48,9 @@ func WithMaxValue(n int64) Option {
 //	robotstxt:{https://example.com:443}:pace   its pacing state (a hash)
 //
 // The braces, a Redis Cluster hash tag that puts the three in one slot,
-// are removed from the prefix.
+// are removed from the prefix. A Client with WithTDMRep also keeps each
+// authority's tdmrep.json, under the key of its URL and a lease of its
+// own (robotstxt:{https://example.com:443/.well-known/tdmrep.json}).
 func WithPrefix(prefix string) Option {
 	return func(c *config) { c.prefix = strings.NewReplacer("{", "", "}", "").Replace(prefix) }
 }

@@ -184,6 +184,7 @@ func (s *suite) keys(t *testing.T, st robotstxt.Store) {
 		"https://bücher.example:443",
 		"http://[::1]:8080",
 		"http://127.0.0.1:8080",
+		"https://example.com:443/.well-known/tdmrep.json",
 		"{braces}", "braces", "{", "}", "}{", "{}",
 		"a", "a:lease", "{a}", "{a}:lease",
 		"*", "?", "[a-z]", "%s", `\`,
