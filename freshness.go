@@ -33,8 +33,11 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
 		if v := h.Get("Expires"); v != "" {
 			t, perr := http.ParseTime(v)
-			if perr != nil {
-				t = time.Unix(1, 0) // "0", "-1": already expired
+			if perr != nil || t.Before(time.Unix(1, 0)) {
+				// "0", "-1", or long past: already expired (year 1,
+				// .NET's MinValue, is Go's zero Time, which the
+				// parser reads as no Expires).
+				t = time.Unix(1, 0)
 			}
 			obj.RespExpiresHeader = t.UTC()
 		}
@@ -45,8 +48,8 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		cacheobject.ExpirationObject(&obj, &rv)
 		if rv.OutExpirationTime.IsZero() {
 			d, explicit = c.maxFresh, false
-		} else {
-			d = rv.OutExpirationTime.Sub(now) - age(h)
+		} else if d = rv.OutExpirationTime.Sub(now); d > 0 {
+			d -= age(h) // not from a stale d, which Sub may have saturated
 		}
 	}
 	return c.clampFresh(d), explicit

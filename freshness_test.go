@@ -124,3 +124,21 @@ func TestRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshnessPastExpires: an Expires in the past is stale, the floor,
+// however far past: on 1 January of year 1 (.NET's DateTime.MinValue,
+// Go's zero Time), and beyond what a Duration spans, less an Age.
+func TestFreshnessPastExpires(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, h := range []http.Header{
+		{"Expires": {"Thu, 01 Jan 1970 00:00:00 GMT"}},
+		{"Expires": {"Mon, 01 Jan 0001 00:00:00 GMT"}},
+		{"Expires": {"Mon, 01 Jan 0001 00:00:01 GMT"}, "Age": {"1"}},
+		{"Expires": {"Mon, 01 Jan 1990 00:00:00 GMT"}, "Date": {"Thu, 01 Jan 2026 00:00:00 GMT"}, "Age": {"9999999999"}},
+	} {
+		if d, explicit := cfg.freshness(now, h); d != cfg.minFresh || !explicit {
+			t.Errorf("freshness(%v) = %v, %v; want the floor %v", h, d, explicit, cfg.minFresh)
+		}
+	}
+}
