@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
 )
@@ -317,14 +318,23 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	res.body = b.Text
 }
 
-// drainLimit is how much of an unneeded body is read so that its
-// connection can be reused: enough for a typical HTML error page.
-const drainLimit = 64 << 10
+// An unneeded body is read, up to drainLimit, so that its connection can
+// be reused (enough for a typical HTML error page), for up to drainWait:
+// a body that stops short of its length on an open connection (a 301 or
+// 404 whose Content-Length lies) held the fetch to its deadline, and a
+// connection kept saves a handshake, a few round trips, which waiting
+// longer would cost.
+const (
+	drainLimit = 64 << 10
+	drainWait  = 250 * time.Millisecond
+)
 
-// discard drains up to drainLimit of a body and closes it; send's watch
-// bounds the drain by the deadline.
+// discard drains up to drainLimit of a body, for up to drainWait, and
+// closes it.
 func discard(resp *http.Response) {
+	t := time.AfterFunc(drainWait, func() { _ = resp.Body.Close() })
 	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
+	t.Stop()
 	_ = resp.Body.Close()
 }
 

@@ -1350,3 +1350,31 @@ func TestFillPanicReachesItsCallers(t *testing.T) {
 		t.Errorf("after the panic: %+v, %v; want a 404's allow-all", d, err)
 	}
 }
+
+// TestFetchUnneededBodyStalls: a body the fetch does not need, a
+// redirect's or an error page's, that stops short of its Content-Length
+// on an open connection is given up after drainWait, not waited for to
+// the fetch's deadline: curl and browsers follow a Location at the
+// headers, and a 404 allows all whatever its page.
+func TestFetchUnneededBodyStalls(t *testing.T) {
+	checkLeaks(t)
+	target := newSite(t, serve(200, privateRules))
+	for _, tc := range []struct {
+		head string
+		want Outcome
+	}{
+		{"HTTP/1.1 301 Moved Permanently\r\nLocation: " + target.URL + "/robots.txt\r\n", OutcomeRules},
+		{"HTTP/1.1 404 Not Found\r\n", OutcomeAllowAll},
+	} {
+		p := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+			_, _ = io.WriteString(w, tc.head+"Content-Length: 200\r\n\r\n<a href=x>Moved</a>")
+		})
+		c := newTestClient(t, WithFetchTimeout(time.Minute))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		d, err := c.Check(ctx, p.url+"/private")
+		cancel()
+		if d.Outcome != tc.want || err != nil {
+			t.Errorf("%q: %v, %v; want %v at once", tc.head, d.Outcome.name(), err, tc.want.name())
+		}
+	}
+}
