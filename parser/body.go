@@ -13,9 +13,10 @@ type Body struct {
 	// Text is the body as Read leaves it, in UTF-8.
 	Text []byte
 	// Charset names the encoding the body was read in: "utf-8",
-	// "utf-16le", "utf-16be", or the charset the Content-Type names
-	// (windows-1252 when it names none, or one that is not
-	// ASCII-compatible, and the body is not UTF-8).
+	// "utf-16le", "utf-16be", "utf-32le", "utf-32be", or the charset
+	// the Content-Type names, by its WHATWG name ("iso-8859-1" reads as
+	// "windows-1252"; windows-1252 also when it names none, or one that
+	// is not ASCII-compatible, and the body is not UTF-8).
 	Charset string
 	// Truncated reports that the body was longer than the limit.
 	Truncated bool
