@@ -686,7 +686,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 		got := make(chan *entry, 1)
 		go func() {
 			defer t.fetches.Done()
-			e, _ := t.get(t.base, k)
+			e, _ := t.get(t.base, k, false)
 			got <- e
 		}()
 		select {
@@ -702,7 +702,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			defer cancel(nil)
 			defer context.AfterFunc(t.base, func() { cancel(context.Cause(t.base)) })()
 		}
-		e, _ = t.get(parent, k)
+		e, _ = t.get(parent, k, false)
 		if err := context.Cause(parent); err != nil && t.base.Err() == nil {
 			return nil, nil, err
 		}
@@ -741,7 +741,7 @@ func (c *Client) awaitLease(k key) (e *entry, release func()) {
 		case got:
 			// The previous holder may have published between our miss
 			// and our lease: look once more before fetching.
-			if e, _ := t.get(c.base, k); e != nil && !e.expired(c.cfg.now()) {
+			if e, _ := t.get(c.base, k, true); e != nil {
 				release()
 				c.stats.storeHits.Add(1)
 				return e, nil
@@ -758,8 +758,8 @@ func (c *Client) awaitLease(k key) (e *entry, release func()) {
 			return nil, nil
 		case <-time.After(c.cfg.leasePoll):
 		}
-		e, failed := t.get(c.base, k)
-		if e != nil && !e.expired(c.cfg.now()) {
+		e, failed := t.get(c.base, k, true)
+		if e != nil {
 			c.stats.storeHits.Add(1)
 			return e, nil
 		}

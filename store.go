@@ -99,8 +99,11 @@ func crawlerOf(userAgent string, tokens []string) uint64 {
 }
 
 // get returns k's stored entry, or nil; failed reports a Store failure
-// (not a miss, nor parent's end).
-func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) {
+// (not a miss, nor parent's end). With fresh, an expired entry is nil,
+// before its body is decompressed and parsed: a process waiting for
+// another's lease polls an expired 500 KiB file every leasePoll, and
+// parsing it each time took a tenth of a core.
+func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, failed bool) {
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
 	b, err := t.store.Get(ctx, k.store())
@@ -114,6 +117,9 @@ func (t *sharedTier) get(parent context.Context, k key) (e *entry, failed bool) 
 	e, err = decodeEntry(k, b, t.crawler)
 	if err == nil {
 		err = t.plausible(k, e)
+	}
+	if err == nil && fresh && e.expired(t.cfg.now()) {
+		return nil, false
 	}
 	if err == nil && e.body != nil {
 		// A body over three times the limit (bodies grow at most
