@@ -179,7 +179,7 @@ func (m *memCache) put(e *entry) *entry {
 	} else {
 		m.hot.Add(e.key, e)
 	}
-	m.shrink()
+	m.shrink(e)
 	return e
 }
 
@@ -206,7 +206,7 @@ func (m *memCache) thawed(e *entry, cr *agentRules) *agentRules {
 	e.rules.Store(cr)
 	m.bytes += e.cost()
 	m.hot.Add(e.key, e)
-	m.shrink()
+	m.shrink(e)
 	return cr
 }
 
@@ -227,19 +227,21 @@ func (m *memCache) remove(key string) {
 
 // shrink restores the bounds: beyond the count it evicts the least
 // recently used, cold first; beyond the budget it freezes hot entries,
-// oldest first but never the last, then evicts cold ones. The caller holds
-// mu. Nothing freezes by age: that would cost a parse for every revisit.
-func (m *memCache) shrink() {
+// oldest first but never the last, then evicts cold ones. It never
+// evicts keep, the entry just published, which a put may have frozen
+// into cold. The caller holds mu. Nothing freezes by age: that would
+// cost a parse for every revisit.
+func (m *memCache) shrink(keep *entry) {
 	for m.hot.Len()+m.cold.Len() > m.max {
-		m.evictOldest()
+		m.evictOldest(keep)
 	}
 	for m.bytes > m.budget {
 		switch {
 		case m.freezes && m.hot.Len() > 1:
 			_, e, _ := m.hot.RemoveOldest()
 			m.freeze(e)
-		case m.cold.Len() > 0 || m.hot.Len() > 1:
-			m.evictOldest()
+		case m.hot.Len()+m.cold.Len() > 1:
+			m.evictOldest(keep)
 		default:
 			return
 		}
@@ -258,10 +260,15 @@ func (m *memCache) freeze(e *entry) {
 	}
 }
 
-// evictOldest drops the least recently used entry, cold first. The caller holds mu.
-func (m *memCache) evictOldest() {
+// evictOldest drops the least recently used entry other than keep, cold
+// first. The caller holds mu.
+func (m *memCache) evictOldest(keep *entry) {
 	_, e, ok := m.cold.GetOldest()
-	if !ok {
+	if ok && e == keep {
+		m.cold.Get(keep.key) // the most recently used, as published
+		_, e, _ = m.cold.GetOldest()
+	}
+	if !ok || e == keep {
 		_, e, _ = m.hot.GetOldest()
 	}
 	m.remove(e.key)

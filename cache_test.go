@@ -456,7 +456,7 @@ func TestMemCacheFreezesBeforeEvicting(t *testing.T) {
 	m.put(memEntry("http://plain:80", 1))
 	m.mu.Lock()
 	m.budget = 0
-	m.shrink()
+	m.shrink(nil)
 	m.budget = 1 << 40
 	m.mu.Unlock()
 	if m.get([]byte("http://plain:80")) == nil {
@@ -570,7 +570,7 @@ func checkCache(t *testing.T, m *memCache) {
 		}
 	}
 	n := m.hot.Len() + m.cold.Len()
-	if bytes != m.bytes || frozen != m.frozen || n > m.max || m.bytes > m.budget && (m.hot.Len() > 1 || m.cold.Len() > 0) {
+	if bytes != m.bytes || frozen != m.frozen || n > m.max || m.bytes > m.budget && n > 1 {
 		t.Fatalf("%d entries (max %d) retaining %d bytes, %d frozen; counted %d bytes (budget %d), %d frozen",
 			n, m.max, bytes, frozen, m.bytes, m.budget, m.frozen)
 	}
@@ -832,6 +832,17 @@ func TestCacheEntryOverBudget(t *testing.T) {
 			t.Errorf("%s was evicted or frozen", h)
 		}
 	}
+	// A body alone over the budget is still kept, alone, and not fetched
+	// again at each check.
+	tiny := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(be.base-1))
+	before := w.total()
+	checkSite(t, tiny, hosts[0])
+	for range 3 {
+		checkSite(t, tiny, "big.test")
+	}
+	if st := tiny.Stats(); w.total() != before+2 || st.Entries != 1 {
+		t.Errorf("under a budget below the big site's body: %+v, %d fetches; want 2, the big site kept", st, w.total()-before)
+	}
 }
 
 // countFrozen counts the frozen entries of c's cache.
@@ -935,7 +946,7 @@ func TestCacheFreezingKeepsDecisions(t *testing.T) {
 			m := bounded.robots.cache
 			m.mu.Lock()
 			m.budget = floor*4/5 + rng.Int64N(full*3/2-floor*4/5)
-			m.shrink()
+			m.shrink(nil)
 			m.mu.Unlock()
 		case 9:
 			st := bounded.Stats()
@@ -1007,7 +1018,7 @@ func TestMemCacheInvariants(t *testing.T) {
 		case 5:
 			m.mu.Lock()
 			m.budget = int64(500 + rng.IntN(20000))
-			m.shrink()
+			m.shrink(nil)
 			m.mu.Unlock()
 		case 6:
 			// A frozen entry revalidated: its copy is put frozen.
