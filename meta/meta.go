@@ -437,9 +437,9 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // the first element that belongs in no head, are visited with sure false.
 // The tags head visited before, read, are not visited again. A failure of
 // src, or the limit, before the head ends (an element that belongs in no
-// head, or what ends it for head: see bodyBegun) is an error, after the
-// tags read are visited, as is a page the parser refuses (elements nested
-// past its bound).
+// head, or, once the body holds something, what ends the head for head:
+// see bodyBegun) is an error, after the tags read are visited, as is a
+// page the parser refuses (elements nested past its bound).
 func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
@@ -455,7 +455,8 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 			visit(name, content, sure)
 		}
 	}
-	ended := false // an element that belongs in no head came
+	ended := false  // an element that belongs in no head came
+	inBody := false // the parser had left the head for the body
 	for n := range doc.ChildNodes() {
 		for c := range n.ChildNodes() {
 			switch {
@@ -463,6 +464,7 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 			case c.DataAtom == atom.Head:
 				metaTags(c, once(sure))
 			case c.DataAtom == atom.Body:
+				inBody = c.FirstChild != nil
 				for b := range c.ChildNodes() {
 					if b.Type == html.ElementNode && (b.Namespace != "" || !afterHead[b.DataAtom] && b.DataAtom != atom.Noscript && b.DataAtom != atom.Br) {
 						ended = true
@@ -474,7 +476,7 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 		}
 	}
 	switch {
-	case ended || err == nil && lr.N > 0 || bodyBegun(src.b):
+	case ended || err == nil && lr.N > 0 || inBody && bodyBegun(src.b):
 	case err != nil:
 		return fmt.Errorf("meta: reading HTML: %w", err)
 	default:
@@ -485,10 +487,11 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 
 // bodyBegun reports whether page, outside its templates, holds what ends
 // the head for head, which the parser's tree does not show: a <body> tag,
-// or text, </body>, </html> or </br> after </head>. The tokenizer may
-// read as text what the parser reads as tags, and pass over a template's
-// end (see head), but only in raw text, where it also passes over a
-// <body>.
+// or text, </body>, </html> or </br> after </head>. The tokenizer reads
+// some pages otherwise than the parser (a self-closing <script/> or
+// <template/>, a <noscript> in the head, foreign content: see head), so
+// headByParser asks it only once the parser has put something in the
+// body, which it never leaves for the head again.
 func bodyBegun(page []byte) bool {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	after := false // past </head>

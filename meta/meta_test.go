@@ -453,6 +453,12 @@ func TestHeadTemplateCut(t *testing.T) {
 		{"<head><template><p></template></head><script>'<body>'</script><title>x</title>", true, nil, true},
 		{"<head><template><body>x</template><meta name=robots content=noai>", true, []string{"robots=noai true"}, true},
 		{"<head><template></template></head><body><script>" + links, false, nil, false},
+		// What the tokenizer reads otherwise than the parser, which is
+		// still in the head: no end.
+		{"<head><template></template></head><script src=a.js />\n<script>var a=1;", true, nil, true},
+		{"<head><template/><body>x", true, nil, true},
+		{"<head><noscript><template></noscript><body>x", true, nil, true},
+		{"<head><template></template><noscript><script></noscript><body>x", true, nil, true},
 	} {
 		var r io.Reader = strings.NewReader(tc.page)
 		if tc.cut {
