@@ -1836,14 +1836,15 @@ func TestThawOfADamagedBody(t *testing.T) {
 // TestClientChecksWhatIsSent: the Client checks a URL's path as net/http
 // sends it. A path with a byte net/url escapes ({, |, a blank, é…) is
 // sent decoded and escaped again, so a rule written for what is sent
-// (eBay's "Disallow: /itm/*/%7B%7B") disallows it, and one for the
-// decoded path sees %70 as p and %2F as /.
+// (eBay's "Disallow: /itm/*/%7B%7B") disallows it, and the forms a
+// server serves for it, as a client sends them; and one for the decoded
+// path sees %70 as p and %2F as /.
 func TestClientChecksWhatIsSent(t *testing.T) {
 	checkLeaks(t)
 	var sent atomic.Value
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
-			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /itm/*/%7B%7B\nDisallow: /x%7B/private\nDisallow: /a/b\n")
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /itm/*/%7B%7B\nDisallow: /x%7B/private\nDisallow: /a/b\nDisallow: /q%22\n")
 			return
 		}
 		sent.Store(r.RequestURI)
@@ -1854,7 +1855,12 @@ func TestClientChecksWhatIsSent(t *testing.T) {
 		"/x{/%70rivate":      false,
 		"/a%2Fb|":            false,
 		"/itm/123/title{":    true,
-		"/x{/public":         true,
+		// A form a server serves, as a client sends it.
+		"//itm/1/{{title}}":     false,
+		"/a/../itm/1/{{title}}": false,
+		"/./q%22":               false,
+		"//q\"":                 false,
+		"/x{/public":            true,
 	} {
 		ok, err := c.Allowed(context.Background(), s.URL+path)
 		if err != nil || ok != allowed {

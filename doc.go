@@ -73,7 +73,10 @@
 // segment leaves dropped, as Go's and Python's file servers do), and with
 // it kept, as Apache does, which merges before removing dots since 2.4.49
 // and after before; and the spelling with its escapes' hex upper-cased
-// alone, as rules store them. [Robots.Allowed] and [Robots.Check] stay exactly
+// alone, as rules store them; and each form with a blank or one of
+// " < > \ ^ ` { | } as net/http would send it, its escapes decoded and
+// escaped again, for a rule written for what is sent (/a/../q%22 is
+// served as /q" and sent as /q%22). [Robots.Allowed] and [Robots.Check] stay exactly
 // Google's, reading the spelling alone. Readings nginx and Apache do not
 // make (';' parameters dropped, '\' read as '/', escapes in a rule's
 // pattern decoded: a rule for /tags/c%2B%2B matches that spelling only,

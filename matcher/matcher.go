@@ -47,10 +47,11 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // merges first since 2.4.49), and nginx's without a final '/' the path
 // does not end in as written (a last dot segment or %2F leaves one),
 // as Go's and Python's file servers read it; then the path with only the
-// hex of its escapes upper-cased,
-// as a pattern's are. The query is
-// never changed. It returns nil for a path that is its own form, as most
-// are.
+// hex of its escapes upper-cased, as a pattern's are; then each of those
+// with a blank or one of " < > \ ^ ` { | } as a client sends it, net/url's
+// way (its escapes decoded and escaped again: /./q%22 is served as /q"
+// and sent as /q%22, which "Disallow: /q%22" names). The query is never
+// changed. It returns nil for a path that is its own form, as most are.
 // The robotstxt Client disallows a URL that any of them is disallowed
 // by, and combines their Content-Usage preferences.
 func ServedForms(path string) []string {

@@ -120,3 +120,27 @@ func appendUnescaped(dst []byte, s string) []byte {
 
 // unescape returns the byte the escape at s[i] encodes.
 func unescape(s string, i int) byte { return ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2]) }
+
+// AppendSent appends path, whose escapes are valid, as net/url sends a
+// path it does not keep as it is (one with a blank, a byte above 0x7e or
+// one of ResentBytes): decoded, then every byte escaped but letters,
+// digits and -._~$&+,/:;=@.
+func AppendSent(p []byte, path string) []byte {
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c == '%' {
+			c = unescape(path, i)
+			i += 2
+		}
+		if ascii.IsUnreserved(c) || strings.IndexByte("$&+,/:;=@", c) >= 0 {
+			p = append(p, c)
+		} else {
+			p = ascii.AppendEscape(p, c)
+		}
+	}
+	return p
+}
+
+// ResentBytes are the bytes of a path, other than those below '!' or
+// above '~', that make net/url send it decoded and escaped again.
+const ResentBytes = "\"<>\\^`{|}"

@@ -19,7 +19,9 @@ import (
 // 2.4.49, removes dots before merging, so /a//../x is /a/x, and since,
 // merges first. The last only writes the hex of its escapes in upper
 // case, as a pattern's are, for a rule that keeps an escape servers
-// decode. The forms lie in scratch's spare capacity, which the caller
+// decode. A form with a blank or a byte of ResentBytes is also given as a
+// client sends it (see AppendSent), for a rule written for what is sent.
+// The forms lie in scratch's spare capacity, which the caller
 // keeps unchanged while it uses them.
 func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 	p, _, _ := strings.Cut(path, "?")
@@ -56,6 +58,15 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 		}
 	}
 	for _, c := range cands[:k] {
+		// The form as a client sends it, when net/url would escape it
+		// again: a rule for what is sent (/q%22, /itm/*/%7B%7B) must
+		// see /./q%22 and //itm/1/{{x}}.
+		if f := c[:len(c)-len(query)]; bytes.ContainsAny(f, " "+ResentBytes) && validEscapes(f) {
+			cands[k], b = withQuery(AppendSent(b, unsafe.String(unsafe.SliceData(f), len(f))), query)
+			k++
+		}
+	}
+	for _, c := range cands[:k] {
 		if s := unsafe.String(unsafe.SliceData(c), len(c)); s != path && !slices.Contains(forms[:n], s) {
 			forms[n] = s
 			n++
@@ -64,8 +75,24 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 	return forms, n
 }
 
-// MaxForms is how many forms NormalForms may give.
-const MaxForms = 5
+// validEscapes reports whether every '%' in p begins an escape.
+func validEscapes(p []byte) bool {
+	for i := bytes.IndexByte(p, '%'); i >= 0; {
+		if !ascii.IsEscape(unsafe.String(unsafe.SliceData(p), len(p)), i) {
+			return false
+		}
+		j := bytes.IndexByte(p[i+1:], '%')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return true
+}
+
+// MaxForms is how many forms NormalForms may give: five, and each as a
+// client sends it.
+const MaxForms = 10
 
 // withQuery appends query to f, a form's path part in scratch, and
 // returns it and the scratch after it.
@@ -84,7 +111,8 @@ const (
 // NormalScratch is the scratch space NormalForms is given on the hot path:
 // the forms of a path of n bytes take at most 12n bytes and five
 // queries, so 1.5 KiB covers the paths crawlers meet; a longer one
-// allocates.
+// allocates, as may one whose forms are escaped again as sent (up to 15n
+// bytes more).
 const NormalScratch = 1536
 
 // SpelledNormally reports whether NormalForms has no form for path, the

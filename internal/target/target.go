@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
@@ -214,7 +215,7 @@ var tailClass = func() (t [256]uint8) {
 			t[c] = 2
 		case c == ' ' || c >= 0x80:
 			t[c] = 3
-		case strings.IndexByte(`"<>\^`+"`"+`{|}`, byte(c)) >= 0:
+		case strings.IndexByte(match.ResentBytes, byte(c)) >= 0:
 			t[c] = 4
 		}
 	}
@@ -228,7 +229,7 @@ var tailClass = func() (t [256]uint8) {
 // drops the fragment and makes an empty path "/". A path net/url keeps
 // as it is stays byte for byte; one with a byte it escapes (a blank, a
 // byte above 0x7f, or one of "<>\^`{|}) is sent decoded and escaped again,
-// net/url's way (see appendSent), as is a path the Transport checks; in
+// net/url's way (see match.AppendSent), as is a path the Transport checks; in
 // the query, blanks are refused and bytes above 0x7f escaped. A rewritten
 // path is written into buf's spare capacity: the caller keeps buf
 // unchanged while it uses it.
@@ -281,7 +282,7 @@ func matchPath(tail string, buf []byte) (path, why string) {
 		p = append(p, '/')
 	}
 	if sent {
-		p = appendSent(p, tail[:query])
+		p = match.AppendSent(p, tail[:query])
 	} else {
 		p = append(p, tail[:query]...)
 	}
@@ -293,25 +294,6 @@ func matchPath(tail string, buf []byte) (path, why string) {
 		}
 	}
 	return unsafe.String(unsafe.SliceData(p), len(p)), ""
-}
-
-// appendSent appends path, whose escapes are valid, as net/url sends a
-// path it does not keep as it is: decoded, then every byte escaped but
-// letters, digits and -._~$&+,/:;=@.
-func appendSent(p []byte, path string) []byte {
-	for i := 0; i < len(path); i++ {
-		c := path[i]
-		if c == '%' {
-			c = ascii.Unhex(path[i+1])<<4 | ascii.Unhex(path[i+2])
-			i += 2
-		}
-		if ascii.IsUnreserved(c) || strings.IndexByte("$&+,/:;=@", c) >= 0 {
-			p = append(p, c)
-		} else {
-			p = ascii.AppendEscape(p, c)
-		}
-	}
-	return p
 }
 
 // plain reports whether s holds only the bytes from '!' to 'z' other than
