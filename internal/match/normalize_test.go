@@ -32,7 +32,7 @@ func TestNormalForms(t *testing.T) {
 		{"/./q%22", []string{"/q\"", "/q%22"}},
 		{"//itm/1/%7B%7Bx%7D%7D", []string{"/itm/1/{{x}}", "/itm/1/%7B%7Bx%7D%7D"}},
 		{"/a/../itm/1/{{x}}?q={", []string{"/itm/1/{{x}}?q={", "/itm/1/%7B%7Bx%7D%7D?q={", "/a/../itm/1/%7B%7Bx%7D%7D?q={"}},
-		{"/./a%zz{", []string{"/a%zz{"}}, // no escape net/url could send
+		{"/./a%zz{", []string{"/a%zz{"}},           // no escape net/url could send
 		{"/a%3Fb%23c%25d%00%7F", nil},              // '?', '#', '%' and controls stay escaped
 		{"/a%3fb%25%7f", []string{"/a%3Fb%25%7F"}}, // with upper-case hex
 		{"/a%3fb?q=%3f", []string{"/a%3Fb?q=%3f"}}, // the query untouched
