@@ -673,24 +673,34 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 // on to that timeout, past the caller's return: a Store that does not
 // answer must read as failing (redisstore's breaker counts its
 // deadlines), or checks that cannot wait the Store timeout would all
-// wait in vain, for as long as it hangs, and fail.
+// wait in vain, for as long as it hangs, and fail. Such lookups of one
+// key share one call, which keeps a fresh answer in memory.
 func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *entry, error) {
 	if ctx.Err() != nil {
 		return nil, nil, context.Cause(ctx)
 	}
 	var e *entry
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < t.cfg.storeTimeout {
-		if !t.enter() {
-			return nil, nil, ErrClosed
-		}
-		got := make(chan *entry, 1)
-		go func() {
+		// One call a key at a time, whose fresh answer it keeps in
+		// memory for the next check when its callers have left: a Store
+		// slower than their deadlines would fail them all, for ever.
+		got := t.lookups.DoChan(k.store(), func() (any, error) {
+			if !t.enter() {
+				return nil, ErrClosed
+			}
 			defer t.fetches.Done()
 			e, _ := t.get(t.base, k, false)
-			got <- e
-		}()
+			if e != nil && !e.expired(t.cfg.now()) && k.doc.cache.peek(k.authority) == nil {
+				k.doc.cache.put(t.keepGood(e, nil))
+			}
+			return e, nil
+		})
 		select {
-		case e = <-got:
+		case r := <-got:
+			if r.Err != nil {
+				return nil, nil, r.Err
+			}
+			e, _ = r.Val.(*entry)
 		case <-ctx.Done():
 			return nil, nil, context.Cause(ctx)
 		}

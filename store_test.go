@@ -536,9 +536,29 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 	close(store.block)
 	store.block = nil
 	store.mu.Unlock()
-	if st := c.Stats(); st.Store.Errors != 0 {
-		t.Errorf("the Store answered after the caller left: %+v", st.Store)
+	// The call, which the Store timeout alone bounds, fails when it
+	// passes: a Client whose Store hangs past it counts a failure.
+	slow := newTestClient(t, WithStore(store), WithStoreTimeout(50*time.Millisecond))
+	store.mu.Lock()
+	store.block = make(chan struct{})
+	store.mu.Unlock()
+	short, cancelShort = context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancelShort()
+	if _, err := slow.Allowed(short, s.URL+"/private"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("caller gave up on a hanging Store: %v", err)
 	}
+	for deadline := time.Now().Add(10 * time.Second); slow.Stats().Store.Errors == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the Store's call past its timeout was not counted a failure")
+		}
+	}
+	store.mu.Lock()
+	if !errors.Is(store.ended, context.DeadlineExceeded) {
+		t.Errorf("the Store's call ended with %v, want its own deadline", store.ended)
+	}
+	close(store.block)
+	store.block = nil
+	store.mu.Unlock()
 
 	d := newTestClient(t, WithStore(store))
 	_ = d.Close()
@@ -1097,5 +1117,51 @@ func TestStoreFreshGetSkipsExpired(t *testing.T) {
 	}
 	if got, _ := c.tier.get(context.Background(), k, false); got != nil || !strings.Contains(logs.String(), "op=decode") {
 		t.Fatalf("a look at the expired entry: %v, logged %q; want the body read, and refused", got, logs.String())
+	}
+}
+
+// TestStoreLookupSharedAndKept: checks that cannot wait the Store timeout
+// share one Store call a key, however many give up while it runs, and
+// the fresh entry it finds after they left answers the next check from
+// memory: a Store slower than every caller's deadline failed them all.
+func TestStoreLookupSharedAndKept(t *testing.T) {
+	checkLeaks(t)
+	store := newMemStore()
+	s := newSite(t, serve(200, privateRules))
+	a := newTestClient(t, WithStore(store))
+	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	store.mu.Lock()
+	store.block = make(chan struct{})
+	began := store.began
+	store.mu.Unlock()
+	c := newTestClient(t, WithStore(store), WithStoreTimeout(time.Minute))
+	for range 20 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+		_, err := c.Allowed(ctx, s.URL+"/private")
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("a check while the Store hangs: %v", err)
+		}
+	}
+	if n := store.calls() - began; n != 1 {
+		t.Errorf("20 checks of one site made %d Store calls, want 1", n)
+	}
+	store.mu.Lock()
+	close(store.block)
+	store.block = nil
+	store.mu.Unlock()
+	deadline := time.Now().Add(10 * time.Second)
+	for c.robots.cache.peek(authorityOf(s)) == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the Store's answer was not kept")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil || s.hits.Load() != 1 {
+		t.Errorf("after the Store answered: %v, %v, %d fetches; want the kept answer", ok, err, s.hits.Load())
 	}
 }

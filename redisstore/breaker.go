@@ -44,8 +44,8 @@ const (
 // classify tells how err, of a call that ran for ran under the caller's
 // context parent, reflects on Redis. A caller's deadline counts, since
 // callers such as the robotstxt Client bound Store calls with the Store's
-// own short timeout (and hand it their callers' ends as cancellations); a
-// cancellation does not.
+// own short timeout (and let a call run on to it when their own callers
+// leave sooner); a cancellation does not.
 func classify(parent context.Context, err error, ran time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):

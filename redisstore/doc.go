@@ -9,10 +9,11 @@
 // The Client treats every Store error as a miss, so a Redis outage (see
 // [WithTimeout] and [ErrUnavailable]) costs extra robots.txt fetches,
 // never wrong answers. Errors come only to checks whose deadline is
-// shorter than the Client's Store timeout while Redis hangs: the
-// Store's calls run on to that timeout, and once three have reached it
-// the Store stops calling Redis, but for one probe a second. The pacer
-// fails closed instead (see [Store.Take]).
+// shorter than the Client's Store timeout while Redis is slower than
+// they are: the Store's call for a site runs on to that timeout, one at
+// a time, and what it finds answers the site's next check; once three
+// calls have reached the timeout, the Store stops calling Redis, but for
+// one probe a second. The pacer fails closed instead (see [Store.Take]).
 //
 // Give the Redis maxmemory-policy noeviction, or memory enough never to
 // evict: under any other policy Redis may drop a site's pacing state, a
