@@ -38,7 +38,9 @@ type Directives struct {
 	NoAI         bool // noai: do not use the page to train AI
 	NoImageAI    bool // noimageai: do not use its images to train AI
 	// UnavailableAfter is the time after which the page is not to be
-	// shown; zero when not given or when it does not parse.
+	// shown, the earliest given; zero when not given or when it does not
+	// parse. Past 16 dates in one response or page, the rest read as
+	// 1970: the page is unavailable already.
 	UnavailableAfter time.Time
 	// Other holds the directives not listed above, lower-cased, such as
 	// "max-snippet:50": at most 64 of them, each at most 256 bytes
@@ -87,12 +89,19 @@ func (d Directives) Merge(o Directives) Directives {
 // are kept in Other; Parse never fails.
 func Parse(content string) Directives {
 	var d Directives
-	d.add(content)
+	d.add(content, new(int))
 	return d
 }
 
+// maxDates bounds the unavailable_after dates read of one header set or
+// page, dates counting those read so far: a page gives one, but each
+// costs up to two dozen parses, and a 10 MiB X-Robots-Tag of
+// "unavailable_after: Monday," took 5 s. Past it, the page reads as
+// unavailable already, the most restrictive reading of a date unread.
+const maxDates = 16
+
 // add merges the directives of content into d.
-func (d *Directives) add(content string) {
+func (d *Directives) add(content string, dates *int) {
 	for rest := content; rest != ""; {
 		var raw string
 		raw, rest, _ = strings.Cut(rest, ",")
@@ -120,6 +129,10 @@ func (d *Directives) add(content string) {
 			d.NoImageAI = true
 		default:
 			if strings.HasPrefix(item, "unavailable_after:") {
+				if *dates++; *dates > maxDates {
+					d.unavailableAfter(time.Unix(0, 0).UTC())
+					continue
+				}
 				// The date may itself contain commas (RFC 850 style);
 				// take the rest of the value then.
 				v := raw[len("unavailable_after:"):]
@@ -188,6 +201,7 @@ func parseDate(s string) (time.Time, bool) {
 // that followed one with.
 func FromHeader(h http.Header, tokens ...string) Directives {
 	var d Directives
+	dates := 0
 	for _, v := range h.Values("X-Robots-Tag") {
 		who, from := "", 0 // the crawler the directives from v[from:] are for, "" for every one
 		for i := 0; i < len(v); {
@@ -197,14 +211,14 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 			}
 			if name, _, ok := strings.Cut(v[i:i+end], ":"); ok && isAgentName(name) {
 				if who == "" || namesAny(who, tokens) {
-					d.add(v[from:i])
+					d.add(v[from:i], &dates)
 				}
 				who, from = strings.TrimSpace(name), i+len(name)+1
 			}
 			i += end + 1
 		}
 		if who == "" || namesAny(who, tokens) {
-			d.add(v[from:])
+			d.add(v[from:], &dates)
 		}
 	}
 	return d
@@ -252,13 +266,15 @@ const maxHTMLBytes = 1 << 20
 // browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
+	dates := 0
 	err := head(r, func(name, content string, sure bool) {
 		switch {
 		case !strings.EqualFold(name, "robots") && !namesAny(name, tokens):
 		case sure:
-			d.add(content)
+			d.add(content, &dates)
 		default: // past a soft end of the head: what restricts
-			soft := Parse(content)
+			var soft Directives
+			soft.add(content, &dates)
 			soft.Other = nil
 			d = d.Merge(soft)
 		}

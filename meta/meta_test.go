@@ -635,3 +635,23 @@ func checkHeadAsParser(t *testing.T, page string) {
 		t.Errorf("%q: head reads %q; the HTML parser puts %q in the head", page, got, want)
 	}
 }
+
+// TestUnavailableAfterBounded: a response or page reads at most maxDates
+// unavailable_after dates, each up to two dozen parses (a 10 MiB header
+// of them took 5 s); past them, the page reads as unavailable already.
+func TestUnavailableAfterBounded(t *testing.T) {
+	junk := strings.Repeat("unavailable_after: Monday, ", maxDates)
+	epoch := time.Unix(0, 0).UTC()
+	h := http.Header{"X-Robots-Tag": {junk, "unavailable_after: 2030-01-01"}}
+	if d := FromHeader(h); !d.UnavailableAfter.Equal(epoch) {
+		t.Errorf("FromHeader: %v, want %v", d.UnavailableAfter, epoch)
+	}
+	page := `<head><meta name=robots content="` + junk + `"><meta name=robots content="unavailable_after: 2030-01-01">`
+	if d, err := FromHTML(strings.NewReader(page)); err != nil || !d.UnavailableAfter.Equal(epoch) {
+		t.Errorf("FromHTML: %v, %v; want %v", d.UnavailableAfter, err, epoch)
+	}
+	h = http.Header{"X-Robots-Tag": {strings.Repeat("unavailable_after: Monday, ", maxDates-1) + "unavailable_after: 2030-01-01"}}
+	if d := FromHeader(h); !d.UnavailableAfter.Equal(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("within the bound: %v, want 2030", d.UnavailableAfter)
+	}
+}
