@@ -168,10 +168,10 @@ func TestDecideUsage(t *testing.T) {
 // genUsage returns a random robots.txt with Content-Usage lines among its
 // rules, and paths to check.
 func genUsage(rnd *rand.Rand) (string, []string) {
-	segs := []string{"a", "b", "ab", "a/", "b/", "%7e", "~", "é", "*", "x.jpg"}
+	segs := []string{"a", "b", "ab", "a/", "b/", "%7e", "~", "é", "*", "x.jpg", "abab", "/bab"}
 	gen := func() string {
 		p := "/"
-		for range rnd.IntN(4) {
+		for range rnd.IntN(6) {
 			p += segs[rnd.IntN(len(segs))]
 		}
 		return p
@@ -181,7 +181,7 @@ func genUsage(rnd *rand.Rand) (string, []string) {
 	agents := []string{"*", "FooBot", "BarBot"}
 	for range 1 + rnd.IntN(4) {
 		b.WriteString("User-agent: " + agents[rnd.IntN(len(agents))] + "\n")
-		for range rnd.IntN(20) {
+		for range rnd.IntN(70) { // past smallGroup too, where grams filter
 			switch rnd.IntN(5) {
 			case 0:
 				b.WriteString("Disallow: " + gen() + "\n")
