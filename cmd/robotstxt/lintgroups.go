@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
@@ -101,8 +102,9 @@ func (lt *linter) emptyGroups(global []int) {
 }
 
 // ruleSets returns the sets of groups whose rules one crawler obeys
-// together: the * groups, and for each product token the file names, the
-// groups that name it. global is the * set, nil when there is none.
+// together, each once: the * groups, and for each product token the file
+// names, the groups that name it. global is the * set, nil when there is
+// none.
 func ruleSets(f *parser.File) (sets [][]int, global []int) {
 	byToken := make(map[string][]int)
 	var tokens []string
@@ -120,11 +122,20 @@ func ruleSets(f *parser.File) (sets [][]int, global []int) {
 			}
 		}
 	}
+	// Crawlers that obey the same groups make one set: a group naming
+	// thousands of tokens was linted once for each.
+	seen := make(map[string]bool)
+	add := func(s []int) {
+		if key := fmt.Sprint(s); !seen[key] {
+			seen[key] = true
+			sets = append(sets, s)
+		}
+	}
 	if global != nil {
-		sets = append(sets, global)
+		add(global)
 	}
 	for _, k := range tokens {
-		sets = append(sets, byToken[k])
+		add(byToken[k])
 	}
 	return sets, global
 }
