@@ -379,10 +379,10 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			if err := z.Err(); !errors.Is(err, io.EOF) {
 				return fmt.Errorf("meta: reading HTML: %w", err)
 			}
-			if lr.N == 0 && !after {
-				// The head runs on to the limit: whatever follows, if
-				// anything (a caller may have read the page that far),
-				// went unread.
+			if lr.N == 0 {
+				// The head runs on to the limit, </head> or not: whatever
+				// follows, if anything (a caller may have read the page
+				// that far), went unread.
 				return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
 			}
 			return nil
@@ -423,8 +423,17 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 				sure, noscript = false, false
 			}
 		case html.TextToken:
-			if in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0 {
+			if text := bytes.TrimLeft(z.Text(), " \t\n\f\r"); in == 0 && len(text) > 0 {
 				if after {
+					if text[0] == '<' && z.Next() == html.ErrorToken {
+						// Not text: a tag that the end of the page cut.
+						if err := z.Err(); !errors.Is(err, io.EOF) {
+							return fmt.Errorf("meta: reading HTML: %w", err)
+						}
+						if lr.N == 0 {
+							return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
+						}
+					}
 					return nil
 				}
 				sure, noscript = false, false
@@ -520,26 +529,33 @@ func bodyBegun(page []byte) bool {
 			name, _ := z.TagName()
 			a = atom.Lookup(name)
 		}
+		start := tt == html.StartTagToken || tt == html.SelfClosingTagToken // the parser opens a <script/>
 		switch {
 		case tt == html.ErrorToken:
 			return false
-		case tt == html.StartTagToken && a == atom.Template:
+		case start && a == atom.Template:
 			templates++
 		case tt == html.EndTagToken && a == atom.Template:
 			templates = max(templates-1, 0)
 		case templates > 0:
-		case tt == html.StartTagToken && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
+		case start && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
 			in = a
+		case start && a == atom.Noscript:
+			z.NextIsNotRawText() // its tags are tags without scripts
 		case tt == html.EndTagToken && a == in:
 			in = 0
-		case tt == html.StartTagToken && a == atom.Body:
+		case start && a == atom.Body:
 			return true
 		case tt == html.EndTagToken && a == atom.Head:
 			after = true
 		case !after:
-		case tt == html.EndTagToken && (a == atom.Body || a == atom.Html || a == atom.Br),
-			tt == html.TextToken && in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0:
+		case tt == html.EndTagToken && (a == atom.Body || a == atom.Html || a == atom.Br):
 			return true
+		case tt == html.TextToken && in == 0:
+			// Text, but for a tag the end of the page cut ("<met").
+			if text := bytes.TrimLeft(z.Text(), " \t\n\f\r"); len(text) > 0 {
+				return text[0] != '<' || z.Next() != html.ErrorToken
+			}
 		}
 	}
 }

@@ -459,6 +459,14 @@ func TestHeadTemplateCut(t *testing.T) {
 		{"<head><template/><body>x", true, nil, true},
 		{"<head><noscript><template></noscript><body>x", true, nil, true},
 		{"<head><template></template><noscript><script></noscript><body>x", true, nil, true},
+		{"<head><template></template><title>t</title>&nbsp;</head><script src=a.js />var", true, nil, true},
+		{"<head><template></template></head><noscript><link rel=x>", true, nil, true},
+		// A tag the cut leaves half is no text that begins the body; nor
+		// does the head end at the limit after </head>.
+		{"<head><title>t</title></head><", true, nil, true},
+		{"<head><template></template></head><me", true, nil, true},
+		{"<head></head>" + links, false, nil, true},
+		{"<head><title>t</title></head>< x", false, nil, false},
 	} {
 		var r io.Reader = strings.NewReader(tc.page)
 		if tc.cut {

@@ -124,22 +124,37 @@ func unescape(s string, i int) byte { return ascii.Unhex(s[i+1])<<4 | ascii.Unhe
 // AppendSent appends path, whose escapes are valid, as net/url sends a
 // path it does not keep as it is (one with a blank, a byte above 0x7e or
 // one of ResentBytes): decoded, then every byte escaped but letters,
-// digits and -._~$&+,/:;=@.
+// digits and -._~$&+,/:;=@. Runs of bytes kept as they are are copied
+// whole.
 func AppendSent(p []byte, path string) []byte {
+	run := 0
 	for i := 0; i < len(path); i++ {
 		c := path[i]
+		if sentAsIs[c] {
+			continue
+		}
+		p = append(p, path[run:i]...)
 		if c == '%' {
 			c = unescape(path, i)
 			i += 2
 		}
-		if ascii.IsUnreserved(c) || strings.IndexByte("$&+,/:;=@", c) >= 0 {
+		if sentAsIs[c] {
 			p = append(p, c)
 		} else {
 			p = ascii.AppendEscape(p, c)
 		}
+		run = i + 1
 	}
-	return p
+	return append(p, path[run:]...)
 }
+
+// sentAsIs holds the bytes AppendSent does not escape.
+var sentAsIs = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = ascii.IsUnreserved(byte(c)) || strings.IndexByte("$&+,/:;=@", byte(c)) >= 0
+	}
+	return t
+}()
 
 // ResentBytes are the bytes of a path, other than those below '!' or
 // above '~', that make net/url send it decoded and escaped again.

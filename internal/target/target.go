@@ -286,13 +286,14 @@ func matchPath(tail string, buf []byte) (path, why string) {
 	} else {
 		p = append(p, tail[:query]...)
 	}
-	for i := query; i < end; i++ {
+	run := query
+	for i := query; escape && i < end; i++ {
 		if c := tail[i]; tailClass[c] == 3 {
-			p = ascii.AppendEscape(p, c)
-		} else {
-			p = append(p, c)
+			p = ascii.AppendEscape(append(p, tail[run:i]...), c)
+			run = i + 1
 		}
 	}
+	p = append(p, tail[run:end]...)
 	return unsafe.String(unsafe.SliceData(p), len(p)), ""
 }
 
