@@ -166,6 +166,21 @@ func (m *memCache) peek(key string) *entry {
 func (m *memCache) put(e *entry) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.publish(e)
+	return e
+}
+
+// putNew publishes e unless the cache holds an entry for its key.
+func (m *memCache) putNew(e *entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.hot.Contains(e.key) && !m.cold.Contains(e.key) {
+		m.publish(e)
+	}
+}
+
+// publish is put; the caller holds mu.
+func (m *memCache) publish(e *entry) {
 	m.drain()
 	m.remove(e.key)
 	if cr := e.rules.Load(); cr != nil && e.base+cr.cost() > m.budget {
@@ -180,7 +195,6 @@ func (m *memCache) put(e *entry) *entry {
 		m.hot.Add(e.key, e)
 	}
 	m.shrink(e)
-	return e
 }
 
 // thawed gives e, frozen, the rules cr and returns them, or the rules e

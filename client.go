@@ -690,8 +690,8 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			}
 			defer t.fetches.Done()
 			e, _ := t.get(t.base, k, false)
-			if e != nil && !e.expired(t.cfg.now()) && k.doc.cache.peek(k.authority) == nil {
-				k.doc.cache.put(t.keepGood(e, nil))
+			if e != nil && !e.expired(t.cfg.now()) {
+				k.doc.cache.putNew(t.keepGood(e, nil)) // not over a fill's
 			}
 			return e, nil
 		})
