@@ -204,8 +204,9 @@ func checkUserinfo(u string) string {
 }
 
 // tailClass sorts bytes for matchPath: 0 need no look, 1 net/url rejects,
-// 2 end or change a part, 3 are escaped, 4 are escaped in a path only.
-// A path with a byte of 3 or 4 is sent decoded and escaped again.
+// 2 end or change a part, 3 are escaped, 4 are escaped in a path only,
+// and 5 are escaped in a path that is escaped again. A path with a byte
+// of 3 or 4 is sent decoded and escaped again.
 var tailClass = func() (t [256]uint8) {
 	for c := range 256 {
 		switch {
@@ -217,6 +218,8 @@ var tailClass = func() (t [256]uint8) {
 			t[c] = 3
 		case strings.IndexByte(match.ResentBytes, byte(c)) >= 0:
 			t[c] = 4
+		case strings.IndexByte("!'()*[]", byte(c)) >= 0:
+			t[c] = 5
 		}
 	}
 	return t
@@ -237,15 +240,52 @@ func matchPath(tail string, buf []byte) (path, why string) {
 	if tail != "" && tail[0] == '/' && plain(tail) {
 		return tail, "" // the common case, read a word at a time
 	}
-	query, end := -1, len(tail)  // where the query and the fragment start
-	sent, escape := false, false // the path is sent escaped again; the query has bytes to escape
-	fragment := false
+	// The path, to the query or fragment, written to p with its bytes of
+	// class 3 and 4 escaped, which is how it is sent unless it also has
+	// escapes or bytes of class 5 (then match.AppendSent writes it).
+	p := buf[len(buf):]
+	if tail == "" || tail[0] != '/' {
+		p = append(p, '/')
+	}
+	start := len(p)
+	q, run, sent, whole := len(tail), 0, false, true
+path:
 	for i := 0; i < len(tail); i++ {
-		k := tailClass[tail[i]]
-		if k == 0 {
-			continue
+		switch c, k := tail[i], tailClass[tail[i]]; {
+		case k == 0:
+		case c == '?' || c == '#':
+			q = i
+			break path
+		case k == 1:
+			return "", "control character"
+		case c == '%':
+			if !ascii.IsEscape(tail, i) {
+				return "", "invalid escape"
+			}
+			whole = false
+		case k == 5:
+			whole = false
+		default: // k is 3 or 4
+			p = ascii.AppendEscape(append(p, tail[run:i]...), c)
+			run, sent = i+1, true
 		}
-		switch c := tail[i]; {
+	}
+	rewrite := sent || tail == "" || tail[0] != '/' // p holds the path
+	switch {
+	case sent && !whole:
+		p = match.AppendSent(p[:start], tail[:q])
+	case rewrite:
+		p = append(p, tail[run:q]...)
+	}
+	// The query and the fragment, dropped; runs of bytes are copied whole
+	// once p is in use, from run.
+	run, end, fragment := q, len(tail), false
+	if !rewrite {
+		run = 0
+	}
+	for i := q; i < len(tail); i++ {
+		switch c, k := tail[i], tailClass[tail[i]]; {
+		case k == 0:
 		case k == 1:
 			return "", "control character"
 		case fragment:
@@ -254,44 +294,17 @@ func matchPath(tail string, buf []byte) (path, why string) {
 			}
 		case c == '#':
 			end, fragment = i, true
-		case query >= 0:
-			if c == ' ' {
-				// net/http sends a query as it is, and servers end the
-				// request target at the blank: the rest is not what they read.
-				return "", "a blank in the query"
-			}
-			escape = escape || k == 3
-		case c == '?':
-			query = i
-		case c == '%':
-			if !ascii.IsEscape(tail, i) {
-				return "", "invalid escape"
-			}
-		default: // k is 3 or 4, in the path
-			sent = true
-		}
-	}
-	if query < 0 {
-		query = end
-	}
-	if !sent && !escape && tail != "" && tail[0] == '/' {
-		return tail[:end], ""
-	}
-	p := buf[len(buf):]
-	if tail == "" || tail[0] != '/' {
-		p = append(p, '/')
-	}
-	if sent {
-		p = match.AppendSent(p, tail[:query])
-	} else {
-		p = append(p, tail[:query]...)
-	}
-	run := query
-	for i := query; escape && i < end; i++ {
-		if c := tail[i]; tailClass[c] == 3 {
+		case c == ' ':
+			// net/http sends a query as it is, and servers end the
+			// request target at the blank: the rest is not what they read.
+			return "", "a blank in the query"
+		case k == 3:
 			p = ascii.AppendEscape(append(p, tail[run:i]...), c)
-			run = i + 1
+			run, rewrite = i+1, true
 		}
+	}
+	if !rewrite {
+		return tail[:end], ""
 	}
 	p = append(p, tail[run:end]...)
 	return unsafe.String(unsafe.SliceData(p), len(p)), ""
