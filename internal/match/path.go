@@ -5,22 +5,21 @@ import "strings"
 // Path is [github.com/robotsgate/robotstxt/matcher.Path]. It allocates
 // only when the result must gain its leading "/".
 func Path(url string) string {
-	p := pathOf(url)
+	p := url
+	if len(url) == 0 || url[0] != '/' || len(url) > 1 && url[1] == '/' {
+		p = pathOf(url)
+	} else if h := strings.IndexByte(url, '#'); h >= 0 {
+		p = url[:h] // a path already: only a fragment can follow
+	}
 	if z := strings.IndexByte(p, 0); z >= 0 {
 		return p[:z] // Google's parser reads the path as a C string
 	}
 	return p
 }
 
-// pathOf is Path but for the cut at a NUL byte.
+// pathOf is Path for a URL that is not a path, but for the cut at a NUL
+// byte.
 func pathOf(url string) string {
-	if len(url) > 0 && url[0] == '/' && (len(url) == 1 || url[1] != '/') {
-		// A path already: only a fragment can follow.
-		if h := strings.IndexByte(url, '#'); h >= 0 {
-			return url[:h]
-		}
-		return url
-	}
 	rest := strings.TrimPrefix(url, "//")
 	early := indexPathStart(rest)
 	proto := strings.Index(rest, "://")
