@@ -170,13 +170,19 @@ func (m *memCache) put(e *entry) *entry {
 	return e
 }
 
-// putNew publishes e unless the cache holds an entry for its key.
-func (m *memCache) putNew(e *entry) {
+// putNew publishes e unless the cache holds an entry for its key, one a
+// fill published since its caller looked, and returns the one it holds.
+func (m *memCache) putNew(e *entry) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.hot.Contains(e.key) && !m.cold.Contains(e.key) {
-		m.publish(e)
+	if c, ok := m.hot.Peek(e.key); ok {
+		return c
 	}
+	if c, ok := m.cold.Peek(e.key); ok {
+		return c
+	}
+	m.publish(e)
+	return e
 }
 
 // publish is put; the caller holds mu.

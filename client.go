@@ -347,7 +347,7 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 		case err != nil:
 			return nil, false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
 		case hit != nil:
-			return k.doc.cache.put(hit), false, nil
+			return k.doc.cache.putNew(hit), false, nil // not over a fill's
 		}
 		prev, looked = older, true
 	}

@@ -425,7 +425,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 		case html.TextToken:
 			if text := bytes.TrimLeft(z.Text(), " \t\n\f\r"); in == 0 && len(text) > 0 {
 				if after {
-					if text[0] == '<' && z.Next() == html.ErrorToken {
+					if cutTag(z.Raw()) && z.Next() == html.ErrorToken {
 						// Not text: a tag that the end of the page cut.
 						if err := z.Err(); !errors.Is(err, io.EOF) {
 							return fmt.Errorf("meta: reading HTML: %w", err)
@@ -533,6 +533,8 @@ func bodyBegun(page []byte) bool {
 		switch {
 		case tt == html.ErrorToken:
 			return false
+		case start && a == atom.Noscript:
+			z.NextIsNotRawText() // its tags are tags without scripts, in a template too
 		case start && a == atom.Template:
 			templates++
 		case tt == html.EndTagToken && a == atom.Template:
@@ -540,8 +542,6 @@ func bodyBegun(page []byte) bool {
 		case templates > 0:
 		case start && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
 			in = a
-		case start && a == atom.Noscript:
-			z.NextIsNotRawText() // its tags are tags without scripts
 		case tt == html.EndTagToken && a == in:
 			in = 0
 		case start && a == atom.Body:
@@ -554,10 +554,17 @@ func bodyBegun(page []byte) bool {
 		case tt == html.TextToken && in == 0:
 			// Text, but for a tag the end of the page cut ("<met").
 			if text := bytes.TrimLeft(z.Text(), " \t\n\f\r"); len(text) > 0 {
-				return text[0] != '<' || z.Next() != html.ErrorToken
+				return !cutTag(z.Raw()) || z.Next() != html.ErrorToken
 			}
 		}
 	}
+}
+
+// cutTag reports whether raw, a text token's bytes, is what the tokenizer
+// leaves of a tag the end of its input cut: "<" or "</", after blanks.
+func cutTag(raw []byte) bool {
+	raw = bytes.TrimLeft(raw, " \t\n\f\r")
+	return string(raw) == "<" || string(raw) == "</"
 }
 
 // metaTags calls visit for each HTML <meta> with a name in the tree at n,

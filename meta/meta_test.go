@@ -467,6 +467,9 @@ func TestHeadTemplateCut(t *testing.T) {
 		{"<head><template></template></head><me", true, nil, true},
 		{"<head></head>" + links, false, nil, true},
 		{"<head><title>t</title></head>< x", false, nil, false},
+		{"<head><title>t</title></head><3 love", true, nil, false},
+		{"<head><template></template></head>&lt;3 love", true, nil, false},
+		{"<head>x<template><noscript><template></noscript></template></head>y<meta name=robots content=noai>", true, nil, true},
 	} {
 		var r io.Reader = strings.NewReader(tc.page)
 		if tc.cut {
