@@ -1112,3 +1112,13 @@ func TestMemCacheBodiesOnly(t *testing.T) {
 		t.Error("the file in use was evicted before entries without one, not used since")
 	}
 }
+
+// TestCacheBytesTDMRepShare: WithCacheBytes bounds robots.txt entries to
+// n, and under WithTDMRep the tdmrep.json cache to a further eighth, as
+// the option says.
+func TestCacheBytesTDMRepShare(t *testing.T) {
+	c := newTestClient(t, WithTDMRep(), WithCacheBytes(8000))
+	if c.robots.cache.budget != 8000 || c.tdm.cache.budget != 1000 {
+		t.Errorf("budgets %d and %d, want 8000 and 1000", c.robots.cache.budget, c.tdm.cache.budget)
+	}
+}

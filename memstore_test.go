@@ -38,6 +38,23 @@ func newMemStore() *memStore {
 	return &memStore{vals: map[string]memValue{}, leases: map[string]memLease{}}
 }
 
+// hang makes every call wait until release, or until its context ends.
+func (m *memStore) hang() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.block = make(chan struct{})
+}
+
+// release ends hang, and returns the context error of the last call it
+// held to its context's end.
+func (m *memStore) release() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	close(m.block)
+	m.block = nil
+	return m.ended
+}
+
 // calls returns how many calls have begun.
 func (m *memStore) calls() int {
 	m.mu.Lock()

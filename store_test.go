@@ -486,12 +486,7 @@ func TestStoreEntryBoundToItsCrawler(t *testing.T) {
 // Store failure.
 func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 	checkLeaks(t)
-	store := newMemStore()
-	s := newSite(t, serve(200, privateRules))
-	a := newTestClient(t, WithStore(store))
-	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
-		t.Fatal(ok, err)
-	}
+	store, s := storedSite(t)
 	b := newTestClient(t, WithStore(store), WithStoreTimeout(time.Minute))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -517,9 +512,7 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 		}
 	}
 
-	store.mu.Lock()
-	store.block = make(chan struct{})
-	store.mu.Unlock()
+	store.hang()
 	c := newTestClient(t, WithStore(store), WithStoreTimeout(time.Minute))
 	short, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancelShort()
@@ -529,19 +522,13 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 	if st := c.Stats(); st.Store.Errors != 0 || fetches(st) != 0 || s.hits.Load() != 1 {
 		t.Errorf("after giving up: %+v, %d fetches by the site", st, s.hits.Load())
 	}
-	store.mu.Lock()
-	if store.ended != nil {
-		t.Errorf("the Store's call ended with the caller's deadline: %v", store.ended)
+	if ended := store.release(); ended != nil {
+		t.Errorf("the Store's call ended with the caller's deadline: %v", ended)
 	}
-	close(store.block)
-	store.block = nil
-	store.mu.Unlock()
 	// The call, which the Store timeout alone bounds, fails when it
 	// passes: a Client whose Store hangs past it counts a failure.
 	slow := newTestClient(t, WithStore(store), WithStoreTimeout(50*time.Millisecond))
-	store.mu.Lock()
-	store.block = make(chan struct{})
-	store.mu.Unlock()
+	store.hang()
 	short, cancelShort = context.WithTimeout(context.Background(), 5*time.Millisecond)
 	defer cancelShort()
 	if _, err := slow.Allowed(short, s.URL+"/private"); !errors.Is(err, context.DeadlineExceeded) {
@@ -552,13 +539,9 @@ func TestCacheStoreLookupInCallersGoroutine(t *testing.T) {
 			t.Fatal("the Store's call past its timeout was not counted a failure")
 		}
 	}
-	store.mu.Lock()
-	if !errors.Is(store.ended, context.DeadlineExceeded) {
-		t.Errorf("the Store's call ended with %v, want its own deadline", store.ended)
+	if ended := store.release(); !errors.Is(ended, context.DeadlineExceeded) {
+		t.Errorf("the Store's call ended with %v, want its own deadline", ended)
 	}
-	close(store.block)
-	store.block = nil
-	store.mu.Unlock()
 
 	d := newTestClient(t, WithStore(store))
 	_ = d.Close()
@@ -1126,16 +1109,9 @@ func TestStoreFreshGetSkipsExpired(t *testing.T) {
 // memory: a Store slower than every caller's deadline failed them all.
 func TestStoreLookupSharedAndKept(t *testing.T) {
 	checkLeaks(t)
-	store := newMemStore()
-	s := newSite(t, serve(200, privateRules))
-	a := newTestClient(t, WithStore(store))
-	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
-		t.Fatal(ok, err)
-	}
-	store.mu.Lock()
-	store.block = make(chan struct{})
-	began := store.began
-	store.mu.Unlock()
+	store, s := storedSite(t)
+	began := store.calls()
+	store.hang()
 	c := newTestClient(t, WithStore(store), WithStoreTimeout(time.Minute))
 	for range 20 {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
@@ -1148,10 +1124,7 @@ func TestStoreLookupSharedAndKept(t *testing.T) {
 	if n := store.calls() - began; n != 1 {
 		t.Errorf("20 checks of one site made %d Store calls, want 1", n)
 	}
-	store.mu.Lock()
-	close(store.block)
-	store.block = nil
-	store.mu.Unlock()
+	store.release()
 	deadline := time.Now().Add(10 * time.Second)
 	for c.robots.cache.peek(authorityOf(s)) == nil {
 		if time.Now().After(deadline) {
@@ -1164,4 +1137,17 @@ func TestStoreLookupSharedAndKept(t *testing.T) {
 	if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil || s.hits.Load() != 1 {
 		t.Errorf("after the Store answered: %v, %v, %d fetches; want the kept answer", ok, err, s.hits.Load())
 	}
+}
+
+// storedSite returns a Store holding the robots.txt of a site, which one
+// Client fetched, and the site.
+func storedSite(t *testing.T) (*memStore, *site) {
+	t.Helper()
+	store := newMemStore()
+	s := newSite(t, serve(200, privateRules))
+	a := newTestClient(t, WithStore(store))
+	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	return store, s
 }

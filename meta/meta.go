@@ -246,6 +246,10 @@ func namesAny(who string, tokens []string) bool {
 // the head, near the top.
 const maxHTMLBytes = 1 << 20
 
+// errHeadLimit is the error of a page whose head runs on to maxHTMLBytes:
+// the tags after it, if any, went unread.
+var errHeadLimit = fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
+
 // FromHTML reads the robots META tags of an HTML page: those named
 // "robots", which apply to every crawler, and those named for the crawler
 // known by one of the product tokens tokens (for example <meta
@@ -383,7 +387,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 				// The head runs on to the limit, </head> or not: whatever
 				// follows, if anything (a caller may have read the page
 				// that far), went unread.
-				return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
+				return errHeadLimit
 			}
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -431,7 +435,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 							return fmt.Errorf("meta: reading HTML: %w", err)
 						}
 						if lr.N == 0 {
-							return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
+							return errHeadLimit
 						}
 					}
 					return nil
@@ -505,7 +509,7 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 	case err != nil:
 		return fmt.Errorf("meta: reading HTML: %w", err)
 	default:
-		return fmt.Errorf("meta: the head runs on to %d MiB: the tags after it were not read", maxHTMLBytes>>20)
+		return errHeadLimit
 	}
 	return nil
 }
