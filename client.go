@@ -423,6 +423,10 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 			return e, err
 		case hop:
 			continue // joined a fill that found no slot; a hop's own needs none
+		case len(c.slots) < cap(c.slots):
+			// The fill we joined tried before a slot was given back, and
+			// freed may be newer than that: try again.
+			continue
 		}
 		select {
 		case <-freed:

@@ -1145,6 +1145,55 @@ func TestClientBoundsFetches(t *testing.T) {
 	_ = c.Close()
 }
 
+// TestClientSlotFreedBeforeWait: a check that joins a fill which found
+// no slot, a slot having been given back between that fill's try and the
+// check's start, fetches at once: it used to wait for the next slot given
+// back, for ever when none came and its context had no end.
+func TestClientSlotFreedBeforeWait(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /p\n"))
+	c := newTestClient(t, WithMaxFetches(1))
+	c.slots <- struct{}{} // a fill elsewhere holds the only slot
+	// A fill of the site that has found no slot, still under way.
+	found, end := make(chan struct{}), make(chan struct{})
+	authority := "http://" + s.Listener.Addr().String()
+	leader := c.robots.fills.DoChan(authority, func() (any, error) {
+		close(found)
+		<-end
+		return nil, errNoSlot
+	})
+	<-found
+	c.freeSlot() // the other fill ends
+	done := make(chan error, 1)
+	go func() {
+		ok, err := c.Allowed(context.Background(), s.URL+"/p")
+		if err == nil && ok {
+			err = errors.New("allowed")
+		}
+		done <- err
+	}()
+	// Once the check has joined the fill, the fill ends.
+	for !strings.Contains(allStacks(), "singleflight.(*Group).Do(") {
+		time.Sleep(time.Millisecond)
+	}
+	close(end)
+	<-leader
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Allowed: %v, want a no", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a check waits for a slot while every slot is free")
+	}
+}
+
+// allStacks returns the stacks of every goroutine.
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	return string(buf[:runtime.Stack(buf, true)])
+}
+
 // TestDeferredErrorCountsFailures: a DeferredError says how many fetches
 // of the authority's robots.txt have failed in a row, 1 on the first, so
 // that a frontier can give up on a site; a success starts the count anew.
