@@ -910,6 +910,40 @@ func TestTransportNoWaitRetriesCountTheLastRequest(t *testing.T) {
 	}
 }
 
+// TestTransportNoWaitHeldSiteRetriesSpread: a site with no Crawl-delay
+// held by a 503's Retry-After tells the requests it refuses meanwhile
+// turns one after the other, each the held request's duration apart, not
+// all the hold's end: a frontier would send them back at once to a
+// server that has just said it is overloaded.
+func TestTransportNoWaitHeldSiteRetriesSpread(t *testing.T) {
+	checkLeaks(t)
+	const latency = 200 * time.Millisecond
+	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
+	s.route("/busy", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(latency)
+		w.Header().Set("Retry-After", "60")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	_, _, hc := newTestTransport(t, WithNoWait())
+	ctx := context.Background()
+	if _, err := get(ctx, hc, s.URL+"/busy"); err != nil {
+		t.Fatal(err)
+	}
+	var told []time.Time
+	for i := range 3 {
+		var pe *PacedError
+		if _, err := get(ctx, hc, fmt.Sprintf("%s/p%d", s.URL, i)); !errors.As(err, &pe) {
+			t.Fatalf("p%d: %v, want a PacedError", i, err)
+		}
+		told = append(told, pe.RetryAt)
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Sub(told[i-1]); gap < latency {
+			t.Errorf("refusal %d is told %v after refusal %d, want at least the %v the held request took", i, gap, i-1, latency)
+		}
+	}
+}
+
 // TestTransportCloseEndsWait: a request waiting for its turn when the
 // Client is closed returns ErrClosed, unsent.
 func TestTransportCloseEndsWait(t *testing.T) {

@@ -84,8 +84,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
-// the URL's, and for a name net/http sends unmapped both the one dialled
-// and the one its Host header names), however it is spelled and whatever
+// the URL's, and both the one dialled and the one its Host header names
+// for a name net/http sends unmapped or a Host naming the URL's host at
+// another port), however it is spelled and whatever
 // address it is sent to. Requests to one site reach it at least the
 // Crawl-delay robots.txt gives the Client's product tokens apart (else
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
@@ -221,12 +222,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.refuse(ctx, req, err)
 	}
 	// The site asked for (see Transport): the URL's unless Request.Host
-	// names another. A name net/http sends unmapped reaches both the site
-	// dialled and the one its Host header names: it takes both turns, in
-	// order, lest two requests each hold the turn the other waits for.
+	// names another host. A name net/http sends unmapped reaches both the
+	// site dialled and the one its Host header names, as does a Host
+	// naming the URL's host at another port (servers pick a site by
+	// name): it takes both turns, in order, lest two requests each hold
+	// the turn the other waits for.
 	authority, also := dialed.Authority, ""
 	switch {
-	case namesAnother(req, served.Authority):
+	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority):
 		authority = served.Authority
 	case served.Authority != dialed.Authority:
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
@@ -325,7 +328,9 @@ type flight struct {
 func (f *flight) end(resp *http.Response) {
 	hold := f.t.hold(f.ctx, f.authority, resp)
 	for _, tu := range f.turns {
-		if tu.interval > 0 && !f.sent.IsZero() { // else no turn is told to come
+		// Turns are told to come at a site with an interval, or held:
+		// they last as long as this request did.
+		if tu.authority != "" && (tu.interval > 0 || hold > 0) && !f.sent.IsZero() {
 			f.t.c.queue.ran(tu.authority, tu.interval, time.Since(f.sent))
 		}
 		f.t.done(f.ctx, tu, hold)
@@ -523,6 +528,13 @@ func namesAnother(req *http.Request, served string) bool {
 	}
 	asked, err := askedFor(req.URL)
 	return err != nil || asked != served
+}
+
+// hostName returns the host of a normalised authority, such as
+// "example.com" of "https://example.com:443".
+func hostName(authority string) string {
+	_, hostPort, _ := strings.Cut(authority, "://")
+	return hostPort[:strings.LastIndexByte(hostPort, ':')]
 }
 
 // askedFor returns the authority net/http asks u's server for when the

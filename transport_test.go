@@ -1006,8 +1006,9 @@ func TestTransportRefusesHostKeys(t *testing.T) {
 // TestTransportPacesTheSiteServed: a site's turn is one turn whatever
 // address or spelling reaches it. A crawler that resolves names itself
 // sends site.test's pages to each of its addresses with Host: site.test;
-// they share site.test's turn, as do its pages asked for by name, and an
-// IPv4 address and its IPv4-mapped IPv6 spellings are one authority.
+// they share site.test's turn, as do its pages asked for by name or with
+// a Host naming another port, and an IPv4 address and its IPv4-mapped
+// IPv6 spellings are one authority.
 func TestTransportPacesTheSiteServed(t *testing.T) {
 	checkLeaks(t)
 	v := newVhosts(t, map[string]string{"site.test": "User-agent: *\nCrawl-delay: 60\n", "10.0.0.9": "User-agent: *\nCrawl-delay: 60\n"})
@@ -1021,6 +1022,7 @@ func TestTransportPacesTheSiteServed(t *testing.T) {
 	for _, r := range [][2]string{
 		{"http://10.0.0.2/b", "site.test"}, {"http://10.0.0.1/c", "site.test"}, {"http://site.test/d", ""},
 		{"http://[::ffff:10.0.0.3]/e", "SITE.test."}, {"http://[2001:db8::1]/f", "site.test:80"},
+		{"http://site.test/i", "site.test:8080"}, // sent to site.test's server, which picks a site by name
 	} {
 		if err := getHost(hc, r[0], r[1]); !errors.As(err, &pe) || pe.Authority != "http://site.test:80" {
 			t.Errorf("%s with Host %q right after site.test's page: %v, want site.test's turn not free", r[0], r[1], err)
