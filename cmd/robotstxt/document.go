@@ -146,11 +146,20 @@ func (d *document) noteLimit(full bool, e env) {
 		return
 	case full:
 		e.errorf("note: %s is %s; crawlers read only the first %s, but -full reads it all",
-			d.name, kib(len(d.whole.Text)), kib(crawlerLimit))
+			d.name, d.size(), kib(crawlerLimit))
 		return
 	}
 	e.errorf("note: %s is %s; like crawlers, only the first %s is read (-full reads it all)",
-		d.name, kib(len(d.whole.Text)), kib(crawlerLimit))
+		d.name, d.size(), kib(crawlerLimit))
+}
+
+// size formats the size of the text read, saying so when it is the UTF-8
+// of another charset, whose bytes the limit counts.
+func (d *document) size() string {
+	if cs := d.whole.Charset; cs != "utf-8" && cs != "" {
+		return fmt.Sprintf("%s as UTF-8 (read as %s)", kib(len(d.whole.Text)), strings.ToUpper(cs))
+	}
+	return kib(len(d.whole.Text))
 }
 
 // kib formats a size in KiB.

@@ -167,6 +167,21 @@ func TestLintOverLimit(t *testing.T) {
 	if r.code != exitDisallowed || !strings.Contains(r.stdout, "2 rules from this line on are never read [over-limit]\n\tDisallow: /late\n") {
 		t.Errorf("rules past the limit: exit %d, stdout %q", r.code, r.stdout)
 	}
+	// An AI-training refusal past the limit is lost as a rule is.
+	r = runCmd(t, comments+"Content-Usage: train-ai=n\nContent-Signal: ai-train=no\n", "lint", "-")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "1 Content-Usage rule and 1 other record from this line on are never read [over-limit]\n\tContent-Usage: train-ai=n\n") {
+		t.Errorf("Content-Usage past the limit: exit %d, stdout %q", r.code, r.stdout)
+	}
+	// The limit counts the bytes received: a UTF-16 file's text is about
+	// half of them.
+	u16 := []byte{0xff, 0xfe}
+	for _, c := range comments + "Disallow: /late\n" {
+		u16 = append(u16, byte(c), 0)
+	}
+	r = runCmd(t, string(u16), "lint", "-")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "the file is 501 KiB as UTF-8 (read as UTF-16LE); crawlers read the first 500 KiB (to line 6") {
+		t.Errorf("UTF-16 past the limit: exit %d, stdout %q", r.code, r.stdout)
+	}
 }
 
 // TestLintLive lints a robots.txt served deflate-compressed (a coding

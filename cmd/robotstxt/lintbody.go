@@ -100,7 +100,8 @@ func (lt *linter) noDirectives() bool {
 }
 
 // overLimit reports a body longer than the 500 KiB crawlers read: an
-// error when rules are past the limit.
+// error when lines crawlers obey (rules, Content-Usage, records such as
+// Content-Signal, Crawl-delay or Sitemap) are past the limit.
 func (lt *linter) overLimit() {
 	d := lt.doc
 	if !d.body.Truncated {
@@ -108,25 +109,49 @@ func (lt *linter) overLimit() {
 	}
 	whole := parseFile(d.whole.Text, lt.mode)
 	first := lt.lines.read() + 1 // the first line crawlers do not read
-	past, firstPast := 0, 0
-	for _, g := range whole.Groups {
-		for _, r := range g.Rules {
-			if r.Line >= first {
-				past++
-				if firstPast == 0 {
-					firstPast = r.Line
-				}
+	firstPast := 0
+	var rules, usage, records int
+	past := func(line int, n *int) {
+		if line >= first {
+			*n++
+			if firstPast == 0 || line < firstPast {
+				firstPast = line
 			}
 		}
 	}
+	for _, g := range whole.Groups {
+		for _, r := range g.Rules {
+			past(r.Line, &rules)
+		}
+		for _, r := range g.Usage {
+			past(r.Line, &usage)
+		}
+		for _, r := range g.Extensions {
+			past(r.Line, &records)
+		}
+	}
+	for _, rs := range [][]parser.Record{whole.Sitemaps, whole.Licenses, whole.Extensions} {
+		for _, r := range rs {
+			past(r.Line, &records)
+		}
+	}
 	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
-		kib(len(d.whole.Text)), kib(crawlerLimit), first-1)
-	if past == 0 {
-		lt.add(first, codeOverLimitNoRules, "%s; no rule is past it", size)
+		d.size(), kib(crawlerLimit), first-1)
+	if firstPast == 0 {
+		lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it", size)
 		return
 	}
+	var lost []string
+	for _, c := range []struct {
+		n    int
+		noun string
+	}{{rules, "rule"}, {usage, "Content-Usage rule"}, {records, "other record"}} {
+		if c.n > 0 {
+			lost = append(lost, plural(c.n, c.noun))
+		}
+	}
 	lt.addText(firstPast, newListing(d.whole.Text).text(firstPast), codeOverLimit,
-		"%s: %s from this line on are never read", size, plural(past, "rule"))
+		"%s: %s from this line on are never read", size, andList(lost))
 }
 
 // charset reports a body that is not UTF-8.

@@ -101,7 +101,7 @@ type codeEntry struct {
 // an info is read as meant, or worth knowing but harmless.
 var codeTable = [numCodes]codeEntry{
 	codeNotRobots:        {"not-robots-txt", sevError, "an HTML page or other body served as robots.txt"},
-	codeOverLimit:        {"over-limit", sevError, "rules past the 500 KiB crawlers read: never obeyed"},
+	codeOverLimit:        {"over-limit", sevError, "rules or other records past the 500 KiB crawlers read: never obeyed"},
 	codeOutsideGroup:     {"rule-outside-group", sevError, "a rule before any user-agent line: none obeys it"},
 	codeAgentCut:         {"agent-cut", sevError, "a user-agent read as another crawler: MJ12bot is MJ"},
 	codeAgentNoToken:     {"agent-no-token", sevError, "a user-agent naming no crawler, such as 360Spider"},
@@ -129,7 +129,7 @@ var codeTable = [numCodes]codeEntry{
 	codeNUL:              {"nul-byte", sevWarning, "a NUL byte, which ends its line"},
 	codeInvalidUTF8:      {"invalid-utf8", sevWarning, "invalid UTF-8: non-ASCII rules may not match"},
 	codeNoDirectives:     {"no-directives", sevWarning, "a body with no robots.txt line, such as Not Found"},
-	codeOverLimitNoRules: {"over-limit-no-rules", sevWarning, "over 500 KiB, but with no rule past the limit"},
+	codeOverLimitNoRules: {"over-limit-no-rules", sevWarning, "over 500 KiB, but with no rule or other record past the limit"},
 	codeUnknownKey:       {"unknown-key", sevInfo, "a key major crawlers do not read, such as Robot-version"},
 	codeMisspeltKey:      {"misspelt-key", sevInfo, "a misspelt key read as meant, such as dissallow"},
 	codeMissingColon:     {"missing-colon", sevInfo, "a line without a colon, read as if it had one"},
