@@ -423,6 +423,13 @@ func defaultStatusPolicy(status int) Outcome {
 	return OutcomeUnreachable
 }
 
+// unavailable reports whether a response of status says that robots.txt
+// is not there (RFC 9309 §2.3.1.2, §2.3.1.3): a 4xx that the default
+// policy reads as allow-all, or a redirect not followed to its end.
+func unavailable(status int) bool {
+	return status/100 == 3 || defaultStatusPolicy(status) == OutcomeAllowAll
+}
+
 // LegacyStatusPolicy is a status policy for [WithStatusPolicy]: RFC 9309's
 // default, but 401 Unauthorized and 403 Forbidden disallow everything, as
 // the 1996 draft and many older crawlers read them.

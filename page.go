@@ -112,9 +112,10 @@ const maxLicenses = 16
 //     train-ai=n, Where "unreadable", for an HTML body whose tags cannot
 //     be read (a content coding net/http left, a head past the mebibyte
 //     [meta.FromHTML] reads, a body that ends within the head short of
-//     the page: of its Content-Length, of what was read of a body this
-//     Transport returned (not one sent past it, see [SkipRobots]), or of
-//     a whole page, for a 206);
+//     the page, or before its first byte: of its Content-Length, of what
+//     was read of a body this Transport returned (not one sent past it,
+//     see [SkipRobots]), or of a whole page, for a 206; a 206 of a range
+//     that does not start at the page's start);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each replacing (Superseded) the earlier as the
@@ -326,9 +327,10 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	case err != nil:
 		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
 		return
-	case d.e != nil && !d.e.good():
-		// The allow-all of WithUnreachableAllowAfter or of an error
-		// policy: the file was never read, and may say no.
+	case d.e != nil && (!d.e.good() || d.e.outcome == OutcomeAllowAll && !unavailable(int(d.e.status))):
+		// The allow-all of WithUnreachableAllowAfter, of an error policy
+		// or of a status policy for a status that says no file is there
+		// (a 5xx, a 429): the file was never read, and may say no.
 		why := "robots.txt unreachable"
 		if d.Err != nil {
 			why = d.Err.Error()
@@ -505,9 +507,10 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // [meta.FromHTML]), merged with the most restrictive reading winning (see
 // [meta.Directives.Merge]), each read for the generic "robots" name and
 // every product token of the Client (for XBot, <meta name="XBot" ...> and
-// "XBot: noindex"). META tags are read only from an HTML body
-// (Content-Type text/html or application/xhtml+xml, or, when it is
-// missing or does not parse, a body that sniffs as HTML), in the UTF-16
+// "XBot: noindex"). META tags are read only from an HTML body (a
+// Content-Type value of text/html or application/xhtml+xml, whichever
+// value browsers take, or, when it is missing, does not parse or says the
+// type is unknown, a body that sniffs as HTML), in the UTF-16
 // its Content-Type declares; body is neither kept nor changed. An HTML
 // body whose tags cannot be read (see [Transport.Receipt]) says no to
 // everything. A nil resp gives the zero Directives, which allow
@@ -570,32 +573,40 @@ const metaReads = 1 << 20
 // browser reads: none when it is empty or not HTML (see isHTML), and
 // given the byte-order mark of the UTF-16 its Content-Type declares, as
 // browsers read it, unless it has one. An error says that it is HTML, or
-// may be, but is in a content coding net/http left (the caller asked for
-// it with Accept-Encoding, or a second coding after the gzip net/http
-// undid): its tags cannot be read.
+// may be, but its tags cannot be read: it is in a content coding net/http
+// left (the caller asked for it with Accept-Encoding, or a second coding
+// after the gzip net/http undid), or a range that does not start at the
+// page's start. A page cut before its first byte is HTML cut in its head.
 func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
-	if len(b) == 0 {
-		return pageText{}, nil // no tags: the headers alone, or a HEAD's or a 304's body
-	}
 	h := resp.Header
-	ctype, charset := body.ContentType(h)
+	if len(b) == 0 {
+		// No tags: the headers alone, a HEAD's, 204's or 304's body, or
+		// an empty page; but a page cut short may have held them.
+		if b == nil || !mayBeHTML(h) || !cutShort(resp, b, read) || resp.StatusCode == http.StatusNoContent ||
+			resp.StatusCode == http.StatusNotModified || resp.Request != nil && resp.Request.Method == http.MethodHead {
+			return pageText{}, nil
+		}
+		return pageText{b, true}, nil
+	}
+	_, charset := body.ContentType(h)
 	codings := strings.Join(h.Values("Content-Encoding"), ", ")
 	coded := body.Compressed(b)
 	for c := range strings.SplitSeq(codings, ",") {
 		c = strings.TrimSpace(c)
 		coded = coded || c != "" && !strings.EqualFold(c, "identity")
 	}
-	if coded {
-		if ctype == "" || ctype == "text/html" || ctype == "application/xhtml+xml" {
-			how := "compressed bytes under no Content-Encoding"
-			if codings != "" {
-				how = "Content-Encoding " + capQuote(codings)
-			}
-			return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
+	switch {
+	case coded && mayBeHTML(h):
+		how := "compressed bytes under no Content-Encoding"
+		if codings != "" {
+			how = "Content-Encoding " + capQuote(codings)
 		}
-		return pageText{}, nil
-	}
-	if !isHTML(h, b) {
+		return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
+	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h.Get("Content-Range")) &&
+		(mayBeHTML(h) || body.AnyMediaType(h, "multipart/byteranges")):
+		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
+			capQuote(h.Get("Content-Range")))
+	case coded || !isHTML(h, b):
 		return pageText{}, nil
 	}
 	page := pageText{b, cutShort(resp, b, read)}
@@ -631,13 +642,32 @@ func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 // of known length, "bytes 0-N/N+1" (RFC 9110 §14.4, the unit in any
 // case), and returns that length; a length of "*" is not known.
 func rangeWhole(v string) (size int64, whole bool) {
+	first, last, n, ok := parseRange(v)
+	return int64(n), ok && first == 0 && last+1 == n
+}
+
+// rangeFromStart reports whether a Content-Range value is a range from
+// the first byte of a page, "bytes 0-N/…".
+func rangeFromStart(v string) bool {
+	first, _, _, ok := parseRange(v)
+	return ok && first == 0
+}
+
+// parseRange parses a Content-Range value of bytes, "bytes F-L/N", its
+// length 0 when "*"; ok says it parsed.
+func parseRange(v string) (first, last, n uint64, ok bool) {
 	unit, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
 	span, length, _ := strings.Cut(rest, "/")
-	first, last, _ := strings.Cut(span, "-")
-	f, err1 := strconv.ParseUint(first, 10, 62)
-	l, err2 := strconv.ParseUint(last, 10, 62)
-	n, err3 := strconv.ParseUint(length, 10, 62)
-	return int64(n), strings.EqualFold(unit, "bytes") && err1 == nil && err2 == nil && err3 == nil && f == 0 && l+1 == n
+	f, l, _ := strings.Cut(span, "-")
+	first, err1 := strconv.ParseUint(f, 10, 62)
+	last, err2 := strconv.ParseUint(l, 10, 62)
+	if length != "*" {
+		var err3 error
+		if n, err3 = strconv.ParseUint(length, 10, 62); err3 != nil {
+			return 0, 0, 0, false
+		}
+	}
+	return first, last, n, strings.EqualFold(unit, "bytes") && err1 == nil && err2 == nil && first <= last
 }
 
 // A readBody is a response body a Transport returned, which notes how
@@ -664,10 +694,35 @@ func hasBOM(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")) || bytes.HasPrefix(b, []byte("\xFF\xFE")) || bytes.HasPrefix(b, []byte("\xFE\xFF"))
 }
 
-// isHTML reports whether a body with header h is HTML (see mediaType).
-func isHTML(h http.Header, body []byte) bool {
-	mt := mediaType(h, body)
-	return mt == "text/html" || mt == "application/xhtml+xml"
+// isHTML reports whether a body with header h is HTML, or might be:
+// its media type is HTML's (see mediaType), a media type that says it is
+// unknown is sniffed, as browsers sniff it, and so that a restriction is
+// not lost to a reading, any value of its Content-Type naming HTML counts.
+func isHTML(h http.Header, b []byte) bool {
+	mt, _ := body.ContentType(h)
+	if sniffedPage(mt) {
+		mt = mediaType(nil, b)
+	}
+	return mt == "text/html" || mt == "application/xhtml+xml" || namesHTML(h)
+}
+
+// mayBeHTML reports whether a body with header h may be HTML whatever its
+// bytes: no media type, one that says it is unknown, or HTML's.
+func mayBeHTML(h http.Header) bool {
+	mt, _ := body.ContentType(h)
+	return sniffedPage(mt) || namesHTML(h)
+}
+
+// sniffedPage reports whether browsers sniff a page of media type mt
+// (WHATWG MIME Sniffing §7.1): none, or one that says it is unknown but
+// application/octet-stream, a download.
+func sniffedPage(mt string) bool {
+	return mt == "" || mt != "application/octet-stream" && unknownTypes[mt]
+}
+
+// namesHTML reports whether a value of h's Content-Type is HTML's.
+func namesHTML(h http.Header) bool {
+	return body.AnyMediaType(h, "text/html") || body.AnyMediaType(h, "application/xhtml+xml")
 }
 
 // isImage reports whether a body with header h is an image (see

@@ -344,6 +344,32 @@ func TestReceiptUnreachableAllowAll(t *testing.T) {
 	}
 }
 
+// TestReceiptStatusPolicyAllowAll: a status policy that reads a 5xx or a
+// 429 robots.txt as allow-all lets pages be fetched, but the file was
+// never read: the receipt says train-ai=n, unreachable; a 404, which
+// says there is no file, states nothing.
+func TestReceiptStatusPolicyAllowAll(t *testing.T) {
+	checkLeaks(t)
+	for _, status := range []int{503, 429, 404} {
+		s := newTestSite(t, "")
+		s.route("/robots.txt", serve(status, "no"))
+		c := newTestClient(t, WithUserAgent(testUA), WithStatusPolicy(func(int) Outcome { return OutcomeAllowAll }))
+		tr := NewTransport(c, &http.Transport{})
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		if d, err := c.Check(t.Context(), req.URL.String()); err != nil || d.Outcome != OutcomeAllowAll {
+			t.Fatalf("%d: %+v, %v; want the policy's allow-all", status, d, err)
+		}
+		r := tr.Receipt(&http.Response{StatusCode: 200, Header: http.Header{}, Request: req}, nil)
+		want := ""
+		if status != 404 {
+			want = "robots.txt train-ai n unreachable"
+		}
+		if got := strings.Join(sigs(r.Signals), ""); got != want {
+			t.Errorf("robots.txt %d read as allow-all: usage %q, signals %q; want %q", status, r.Usage, sigs(r.Signals), want)
+		}
+	}
+}
+
 // TestReceiptUnreadablePage: a page whose META tags cannot be read (a
 // content coding net/http left, a head past the mebibyte read) says
 // train-ai=n, unreadable, and PageDirectives no to everything; a page in
@@ -406,7 +432,19 @@ func TestReceiptUnreadablePage(t *testing.T) {
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"HTML in the last value of a line", "application/json, text/html; charset=utf-16", nil, utf16le,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
-		{"HTML then text", "text/html\ntext/plain", nil, []byte(noai), []string{"robots.txt train-ai y "}},
+		// So that no restriction is lost to a reading, a line naming HTML
+		// (which http.Header.Get takes) or a type browsers sniff counts.
+		{"HTML then text", "text/html\ntext/plain", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"HTML then text in a line", "text/html; charset=utf-8, text/plain", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"a type sniffed", "unknown/unknown", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"another type sniffed", "application/unknown", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"a type sniffed in gzip", "unknown/unknown", []string{"gzip"}, gz.Bytes(),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"a download", "application/octet-stream", nil, []byte(noai), []string{"robots.txt train-ai y "}},
 	} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Encoding": tc.coding}, Request: req}
@@ -472,6 +510,7 @@ func TestReceiptCutPage(t *testing.T) {
 		{"the whole page", page, false, "train-ai=n"},
 		{"its first 64 KiB", page[:64<<10], true, "train-ai=n"},
 		{"past its head", page[:len(page)-3], false, "train-ai=n"},
+		{"nothing of it", "", true, "train-ai=n"}, // the server closed after the headers
 	} {
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/html"}}, ContentLength: int64(len(page)), Request: req}
 		r := tr.Receipt(resp, []byte(tc.body))
@@ -483,12 +522,25 @@ func TestReceiptCutPage(t *testing.T) {
 			t.Errorf("%s: PageDirectives %+v", tc.name, d)
 		}
 	}
+	// A HEAD's, a 204's and a 304's body is empty, its length stated or not.
+	head, _ := http.NewRequestWithContext(t.Context(), http.MethodHead, s.URL+"/page", nil)
+	for _, resp := range []*http.Response{
+		{StatusCode: 200, Request: head},
+		{StatusCode: http.StatusNoContent, Request: req},
+		{StatusCode: http.StatusNotModified, Request: req},
+	} {
+		resp.Header, resp.ContentLength = http.Header{"Content-Type": {"text/html"}}, int64(len(page))
+		if r := tr.Receipt(resp, []byte{}); r.Usage.statement() != "" {
+			t.Errorf("%s %d: usage %q, signals %q; want none", resp.Request.Method, resp.StatusCode, r.Usage, sigs(r.Signals))
+		}
+	}
 }
 
 // TestReceiptCutPageAnyFraming: a page read in part, within its head,
 // is cut short whatever its framing: chunked, gzip that net/http undid
 // (no Content-Length left), or a 206 of its first bytes; read whole, it
-// is not. Each says no, never robots.txt's train-ai=y alone.
+// is not, but a 206 of a later range, or of ranges in parts, holds too
+// little of the page. Each says no, never robots.txt's train-ai=y alone.
 func TestReceiptCutPageAnyFraming(t *testing.T) {
 	checkLeaks(t)
 	page := "<html><head><script>" + strings.Repeat("x", 200<<10) + `</script><meta name="robots" content="noai"></head><body>x</body>`
@@ -505,8 +557,19 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 		w.WriteHeader(http.StatusPartialContent)
 		_, _ = io.WriteString(w, page[:64<<10])
 	})
+	s.route("/later", func(w http.ResponseWriter, r *http.Request) { // none of its head
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", 150<<10, len(page)-1, len(page)))
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = io.WriteString(w, page[150<<10:])
+	})
+	s.route("/parts", func(w http.ResponseWriter, r *http.Request) { // ranges in parts
+		w.Header().Set("Content-Type", "multipart/byteranges; boundary=B")
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = io.WriteString(w, "--B\r\nContent-Type: text/html\r\nContent-Range: bytes 0-9/10\r\n\r\n<html><he\r\n--B--\r\n")
+	})
 	_, tr, hc := newTestTransport(t)
-	for _, path := range []string{"/chunked", "/gzip", "/range"} {
+	for _, path := range []string{"/chunked", "/gzip", "/range", "/later", "/parts"} {
 		for _, whole := range []bool{false, true} {
 			resp, err := hc.Get(s.URL + path)
 			if err != nil {
@@ -519,7 +582,7 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
 			_ = resp.Body.Close()
 			unread := slices.Contains(sigs(tr.Receipt(resp, body).Signals), "robots-meta train-ai n unreadable")
-			if want := !whole || path == "/range"; unread != want || tr.Receipt(resp, body).Usage.Pref("train-ai") != PrefNo {
+			if want := !whole || path != "/chunked" && path != "/gzip"; unread != want || tr.Receipt(resp, body).Usage.Pref("train-ai") != PrefNo {
 				t.Errorf("%s read to %d bytes: signals %q; want unreadable %v, and train-ai=n", path, len(body), sigs(tr.Receipt(resp, body).Signals), want)
 			}
 		}
