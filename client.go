@@ -678,24 +678,32 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 // answer must read as failing (redisstore's breaker counts its
 // deadlines), or checks that cannot wait the Store timeout would all
 // wait in vain, for as long as it hangs, and fail. Such lookups of one
-// key share one call, which keeps a fresh answer in memory.
+// key share one call, which keeps a fresh answer in memory, or else
+// fills k, as a check's fill runs on past its caller.
 func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *entry, error) {
 	if ctx.Err() != nil {
 		return nil, nil, context.Cause(ctx)
 	}
 	var e *entry
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < t.cfg.storeTimeout {
-		// One call a key at a time, whose fresh answer it keeps in
-		// memory for the next check when its callers have left: a Store
-		// slower than their deadlines would fail them all, for ever.
+		// One call a key at a time, whose answer it keeps in memory for
+		// the next check when its callers have left: a Store slower than
+		// their deadlines would fail them all, for ever.
 		got := t.lookups.DoChan(k.store(), func() (any, error) {
 			if !t.enter() {
 				return nil, ErrClosed
 			}
 			defer t.fetches.Done()
 			e, _ := t.get(t.base, k, false)
-			if e != nil && !e.expired(t.cfg.now()) {
+			switch {
+			case e != nil && !e.expired(t.cfg.now()):
 				k.doc.cache.putNew(t.keepGood(e, nil)) // not over a fill's
+			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil:
+				var older *entry
+				if e != nil {
+					older = t.keepGood(e, nil)
+				}
+				_, _ = t.load(t.base, k, older, true) // its error is the next check's to meet
 			}
 			return e, nil
 		})

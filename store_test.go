@@ -1139,6 +1139,48 @@ func TestStoreLookupSharedAndKept(t *testing.T) {
 	}
 }
 
+// TestStoreLookupMissFetches: when the shared Store call of checks that
+// cannot wait the Store timeout finds no fresh entry (a miss, or its own
+// timeout), it fetches robots.txt, as a check's fill runs on past its
+// caller: a Store slower than every caller's deadline left every check
+// of a new site failing, for ever, and robots.txt never fetched.
+func TestStoreLookupMissFetches(t *testing.T) {
+	checkLeaks(t)
+	for _, answers := range []bool{true, false} {
+		store := newMemStore()
+		s := newSite(t, serve(200, privateRules))
+		store.hang()
+		c := newTestClient(t, WithStore(store), WithStoreTimeout(200*time.Millisecond))
+		for range 5 {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+			_, err := c.Allowed(ctx, s.URL+"/private")
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("a check while the Store hangs: %v", err)
+			}
+		}
+		if answers {
+			store.release() // a miss; else the call times out
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for c.robots.cache.peek(authorityOf(s)) == nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("Store answering %v: robots.txt was not fetched (%d fetches)", answers, s.hits.Load())
+			}
+			time.Sleep(time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+		ok, err := c.Allowed(ctx, s.URL+"/private")
+		cancel()
+		if ok || err != nil || s.hits.Load() != 1 {
+			t.Errorf("Store answering %v, then a check: %v, %v, %d fetches; want the fetched answer", answers, ok, err, s.hits.Load())
+		}
+		if !answers {
+			store.release()
+		}
+	}
+}
+
 // storedSite returns a Store holding the robots.txt of a site, which one
 // Client fetched, and the site.
 func storedSite(t *testing.T) (*memStore, *site) {

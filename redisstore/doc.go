@@ -11,7 +11,8 @@
 // never wrong answers. Errors come only to checks whose deadline is
 // shorter than the Client's Store timeout while Redis is slower than
 // they are: the Store's call for a site runs on to that timeout, one at
-// a time, and what it finds answers the site's next check; once three
+// a time, and what it finds (or, when it finds no fresh copy, a fetch)
+// answers the site's next check; once three
 // calls have reached the timeout, the Store stops calling Redis, but for
 // one probe a second. The pacer fails closed instead (see [Store.Take]).
 //
