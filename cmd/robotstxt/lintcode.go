@@ -54,6 +54,7 @@ const (
 	codeNoSlash
 	codeShadowed
 	codeDirectiveLost
+	codeTwoPaths
 	codeUsageSyntax
 	codeUsageValue
 	codeLicenseRelative
@@ -108,6 +109,7 @@ var codeTable = [numCodes]codeEntry{
 	codeNoSlash:          {"no-leading-slash", sevError, "a pattern that matches no URL: Disallow: private"},
 	codeShadowed:         {"shadowed-rule", sevError, "a rule another rule always beats: it never decides"},
 	codeDirectiveLost:    {"directive-skipped", sevError, "a rule crawlers skip, such as Disallow /a /b"},
+	codeTwoPaths:         {"two-paths", sevError, "a rule of two paths, Disallow: /a /b: one pattern with a blank, it matches neither"},
 	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},
 	codeUsageValue:       {"usage-value", sevError, "a usage preference other than y or n, such as train-ai=no: unknown"},
 	codeLicenseRelative:  {"license-relative", sevError, "an RSL License that is not an absolute http(s) URL: it names no licence"},

@@ -36,6 +36,7 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 		lt.overLimit()
 		lt.charset()
 		lt.diagnostics()
+		lt.twoPaths()
 		lt.records()
 		lt.groups()
 		lt.usage()

@@ -58,6 +58,23 @@ func (lt *linter) diagnostics() {
 	}
 }
 
+// twoPaths reports a rule whose pattern holds a blank before a / or a *,
+// such as Disallow: /private /admin: crawlers read one pattern, the blank
+// in it matching only a URL's %20, and so neither path.
+func (lt *linter) twoPaths() {
+	for _, g := range lt.file.Groups {
+		for _, r := range g.Rules {
+			line, _, _ := strings.Cut(lt.lines.text(r.Line), "#")
+			_, value, _ := strings.Cut(line, ":") // as written: a %20 may be meant
+			words := strings.Fields(value)
+			if len(words) > 1 && slices.ContainsFunc(words[1:], func(w string) bool { return w[0] == '/' || w[0] == '*' }) {
+				lt.add(r.Line, codeTwoPaths, "one pattern with a blank, which matches only URLs holding %%20 there: not %s; give each path a line of its own",
+					andList(words))
+			}
+		}
+	}
+}
+
 // agentCut reports a user-agent value that the parser cut to its product
 // token: an error when the token stops inside a word (MJ12bot is MJ,
 // Mail.RU_Bot is Mail), information when a version, a comment or a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,27 @@ func TestDirectiveSkipped(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != want {
 			t.Errorf("%q: %v, want %s", line, got, want)
+		}
+	}
+}
+
+// TestTwoPaths: a rule of two paths, whatever blank parts them, is an
+// error, as the pattern it is read as matches neither; a blank within one
+// path, a %20 as written and a comment are not.
+func TestTwoPaths(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Disallow: /private /admin":       true,
+		"Allow: /a\t*.pdf":                true,
+		"Disallow: /a /b /c":              true,
+		"Disallow: /my documents/":        false,
+		"Disallow: /x%20/y":               false,
+		"Disallow: /private # /admin too": false,
+		"Disallow: /private":              false,
+	} {
+		fs := lintText(t, "User-agent: *\n"+line+"\n")
+		got := slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoPaths && f.Line == 2 })
+		if got != want {
+			t.Errorf("%q: %+v, want two-paths %v", line, fs, want)
 		}
 	}
 }
