@@ -53,8 +53,11 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // another (a 403 to one alone reads as allow-all) and a fetch's hops were
 // checked for its tokens: a Client that sends others reads it as a miss.
 // Give each crawler a Store of its own (another redisstore prefix), lest
-// they overwrite each other's values. Keep a shared Store as private as
-// the crawler's own configuration.
+// they overwrite each other's values; so too processes whose requests a
+// server may tell apart though they send one User-Agent, such as those
+// that sign them (Web Bot Auth) and those that do not, since a 403 to
+// one would read as allow-all to the other. Keep a shared Store as
+// private as the crawler's own configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
 	Get(ctx context.Context, key string) ([]byte, error)

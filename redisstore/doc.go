@@ -21,7 +21,13 @@
 // volatile key like the files, to make room for a file, and the site's
 // next request then goes at once, inside its crawl-delay. (With
 // noeviction a full Redis refuses writes: files are fetched again and
-// paced requests fail, as in an outage, until it has room.)
+// paced requests fail, as in an outage, until it has room.) The pacing
+// state lives in Redis alone, for the turn's lease (30 s): a Redis that
+// restarts without it (no persistence, or a snapshot older than that), a
+// FLUSHALL or a failover that loses it frees every site at once, and
+// each site's next request, a request still in flight notwithstanding,
+// goes inside its crawl-delay. Persist with appendonly, or keep paced
+// crawls off such a Redis.
 //
 // # Redis Cluster
 //
