@@ -379,17 +379,7 @@ func (c *Client) stands(e *entry) bool {
 // prev, an expired entry that stands, which current answers from instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
-	fill := func() (_ any, err error) {
-		// A panic below (a caller's RoundTripper, Store or policy) is
-		// raised again in each caller's goroutine, which may recover it;
-		// singleflight would raise it where none can.
-		defer func() {
-			if v := recover(); v != nil {
-				err = &fillPanic{v, debug.Stack()}
-			}
-		}()
-		return c.fill(ctx, k, prev, looked)
-	}
+	fill := c.fillOnce(ctx, k, prev, looked)
 	var hf *hopFailure
 	for {
 		c.mu.Lock()
@@ -433,6 +423,22 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		case <-ctx.Done():
 			return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s: %w", capQuote(k.url()), context.Cause(ctx))
 		}
+	}
+}
+
+// fillOnce returns the function of a fill of k for k.doc.fills, whose
+// concurrent loads share it. A panic in it (a caller's RoundTripper,
+// Store or policy) is its error, a *fillPanic, which each load raises
+// again in its own goroutine, where the caller may recover it:
+// singleflight would raise it where none can.
+func (c *Client) fillOnce(ctx context.Context, k key, prev *entry, looked bool) func() (any, error) {
+	return func() (_ any, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				err = &fillPanic{v, debug.Stack()}
+			}
+		}()
+		return c.fill(ctx, k, prev, looked)
 	}
 }
 
@@ -679,13 +685,14 @@ func (c *Client) keepGood(stored, prev *entry) *entry {
 // deadlines), or checks that cannot wait the Store timeout would all
 // wait in vain, for as long as it hangs, and fail. Such lookups of one
 // key share one call, which keeps a fresh answer in memory, or else
-// fills k, as a check's fill runs on past its caller.
+// tries to fill k, as a check's fill runs on past its caller. (A hop's
+// lookup is its fetch's, whose own fill needs no slot.)
 func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *entry, error) {
 	if ctx.Err() != nil {
 		return nil, nil, context.Cause(ctx)
 	}
 	var e *entry
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < t.cfg.storeTimeout {
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < t.cfg.storeTimeout && chainOf(ctx) == nil { // a hop's fill is its fetch's
 		// One call a key at a time, whose answer it keeps in memory for
 		// the next check when its callers have left: a Store slower than
 		// their deadlines would fail them all, for ever.
@@ -699,11 +706,14 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			case e != nil && !e.expired(t.cfg.now()):
 				k.doc.cache.putNew(t.keepGood(e, nil)) // not over a fill's
 			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil:
+				// One try: with no fetch slot free the next check tries
+				// again, none waiting for one past its callers. Its
+				// error, a panic's too, is the next check's to meet.
 				var older *entry
 				if e != nil {
 					older = t.keepGood(e, nil)
 				}
-				_, _ = t.load(t.base, k, older, true) // its error is the next check's to meet
+				_, _, _ = k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true))
 			}
 			return e, nil
 		})

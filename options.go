@@ -308,7 +308,9 @@ func WithStore(s Store) Option {
 // WithStoreTimeout bounds every Store call (default 200 ms); a slower one
 // counts as failing, and the Client goes on without it. A check whose
 // deadline comes sooner returns at its deadline, and leaves the call to
-// run on to the timeout, so that a Store that hangs reads as failing.
+// run on to the timeout, so that a Store that hangs reads as failing;
+// with no fresh copy found, the call then fetches robots.txt if a fetch
+// slot is free (see [WithMaxFetches]), for the next check to answer from.
 func WithStoreTimeout(d time.Duration) Option {
 	inRange(d > 0, "WithStoreTimeout", d)
 	return func(c *config) { c.storeTimeout = d }

@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -1178,6 +1180,54 @@ func TestStoreLookupMissFetches(t *testing.T) {
 		if !answers {
 			store.release()
 		}
+	}
+}
+
+// TestStoreLookupLeavesNoWaiter: the Store call that runs on past checks
+// that cannot wait the Store timeout tries to fill once: with no fetch
+// slot free it leaves, so that checks of ever new sites leave nothing
+// waiting for a slot behind them.
+func TestStoreLookupLeavesNoWaiter(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(newMemStore()), WithMaxFetches(1))
+	c.slots <- struct{}{} // a fill elsewhere holds the only slot
+	before := runtime.NumGoroutine()
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			defer cancel()
+			_, _ = c.Allowed(ctx, fmt.Sprintf("http://s%d.test/p", i))
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left behind by 200 checks that ended", runtime.NumGoroutine()-before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.freeSlot()
+}
+
+// TestStoreLookupOfAHop: a redirect hop's check, whose fetch has less
+// time left than the Store timeout, is filled within its fetch (needing
+// no slot, within its chain's bounds), not by the Store call that runs
+// on past checks: that fill waited for the slot its own fetch held.
+func TestStoreLookupOfAHop(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://cdn.test/files/a-robots.txt"))
+	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("cdn.test/files/a-robots.txt", serve(200, privateRules))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(newMemStore()),
+		WithMaxFetches(1), WithFetchTimeout(2*time.Second), WithStoreTimeout(5*time.Second))
+	start := time.Now()
+	d, err := c.Check(context.Background(), "http://a.test/private")
+	if err != nil || d.Allowed || d.Outcome != OutcomeRules {
+		t.Errorf("after %v: %+v, %v; want a.test's rules, which disallow", time.Since(start), d, err)
 	}
 }
 

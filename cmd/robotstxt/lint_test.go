@@ -172,6 +172,11 @@ func TestLintOverLimit(t *testing.T) {
 	if r.code != exitDisallowed || !strings.Contains(r.stdout, "1 Content-Usage rule and 1 other record from this line on are never read [over-limit]\n\tContent-Usage: train-ai=n\n") {
 		t.Errorf("Content-Usage past the limit: exit %d, stdout %q", r.code, r.stdout)
 	}
+	// A key no major crawler reads, or prose, is lost harmlessly.
+	r = runCmd(t, comments+"Robot-version: 2.0\nNote: generated\n", "lint", "-json", "-")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"code":"over-limit-no-rules"`) {
+		t.Errorf("unknown keys past the limit: exit %d, stdout %q", r.code, r.stdout)
+	}
 	// The limit counts the bytes received: a UTF-16 file's text is about
 	// half of them.
 	u16 := []byte{0xff, 0xfe}

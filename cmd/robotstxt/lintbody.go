@@ -119,6 +119,11 @@ func (lt *linter) overLimit() {
 			}
 		}
 	}
+	unknown := make(map[int]bool) // lines of keys no major crawler reads
+	for _, dg := range whole.Diagnostics {
+		unknown[dg.Line] = unknown[dg.Line] || dg.Kind == parser.UnknownKey
+	}
+	kept := [][]parser.Record{whole.Sitemaps, whole.Licenses, whole.Extensions}
 	for _, g := range whole.Groups {
 		for _, r := range g.Rules {
 			past(r.Line, &rules)
@@ -126,13 +131,13 @@ func (lt *linter) overLimit() {
 		for _, r := range g.Usage {
 			past(r.Line, &usage)
 		}
-		for _, r := range g.Extensions {
-			past(r.Line, &records)
-		}
+		kept = append(kept, g.Extensions)
 	}
-	for _, rs := range [][]parser.Record{whole.Sitemaps, whole.Licenses, whole.Extensions} {
+	for _, rs := range kept {
 		for _, r := range rs {
-			past(r.Line, &records)
+			if !unknown[r.Line] {
+				past(r.Line, &records)
+			}
 		}
 	}
 	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
@@ -150,8 +155,12 @@ func (lt *linter) overLimit() {
 			lost = append(lost, plural(c.n, c.noun))
 		}
 	}
+	verb := "are"
+	if rules+usage+records == 1 {
+		verb = "is"
+	}
 	lt.addText(firstPast, newListing(d.whole.Text).text(firstPast), codeOverLimit,
-		"%s: %s from this line on are never read", size, andList(lost))
+		"%s: %s from this line on %s never read", size, andList(lost), verb)
 }
 
 // charset reports a body that is not UTF-8.
