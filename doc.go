@@ -140,7 +140,8 @@
 //
 // The status decides ([WithStatusPolicy] replaces this mapping):
 //
-//	2xx                           parse the body
+//	2xx                           parse the body (a 206 of part of it:
+//	                              unreachable)
 //	304 on revalidation           keep the rules, renew their freshness
 //	4xx but 429 (401, 403 too)    unavailable: allow everything
 //	more than five redirects      unavailable: allow everything

@@ -309,6 +309,14 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent {
 		return // no content, whatever coding a header names: an empty file
 	}
+	if _, whole := rangeWhole(resp.Header.Get("Content-Range")); resp.StatusCode == http.StatusPartialContent && !whole {
+		// A part of the file (a cache may replay another client's), whose
+		// rules past it, or whose groups' user-agent lines, it lacks.
+		res.outcome = OutcomeUnreachable
+		res.err = fmt.Errorf("robotstxt: %s answered %s with a part of the file (Content-Range %q)",
+			capQuote(target), capQuote(resp.Status), capQuote(resp.Header.Get("Content-Range")))
+		return
+	}
 	b, err := body.Read(resp.Body, resp.Header, f.c.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable

@@ -613,6 +613,34 @@ func TestFetchNoContentWithCoding(t *testing.T) {
 	}
 }
 
+// TestFetchPartialContent: a 206 holding part of robots.txt (a cache may
+// replay another client's) is not the file: its first part lacks the
+// rules past it, a later part its groups' user-agent lines. It is
+// unreachable; a 206 of the whole file is the file.
+func TestFetchPartialContent(t *testing.T) {
+	checkLeaks(t)
+	const whole = "User-agent: *\nDisallow: /a\nDisallow: /private\n"
+	cut := len("User-agent: *\nDisallow: /a\n")
+	c := newTestClient(t)
+	for _, tc := range []struct {
+		first, last int
+		want        Outcome
+	}{
+		{0, cut - 1, OutcomeUnreachable},
+		{cut, len(whole) - 1, OutcomeUnreachable},
+		{0, len(whole) - 1, OutcomeRules},
+	} {
+		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", tc.first, tc.last, len(whole)))
+			w.WriteHeader(http.StatusPartialContent)
+			_, _ = io.WriteString(w, whole[tc.first:tc.last+1])
+		})
+		if d, _ := c.Check(context.Background(), s.URL+"/private/x"); d.Allowed || d.Outcome != tc.want {
+			t.Errorf("a 206 of bytes %d-%d of %d: %+v; want outcome %d, /private/x disallowed", tc.first, tc.last, len(whole), d, tc.want)
+		}
+	}
+}
+
 // TestFetchEmptyGzip: a 200 declaring gzip whose body holds no gzip
 // stream at all (cut before its first byte, or a gzip middleware's
 // handler failing) is unreadable, not an empty robots.txt that allows
@@ -1121,7 +1149,7 @@ func TestStatusTable(t *testing.T) {
 	}{
 		{status: 200, deflt: rules, legacy: rules},
 		{status: 203, deflt: rules, legacy: rules},
-		{status: 206, deflt: rules, legacy: rules},
+		{status: 206, deflt: deferred, legacy: deferred}, // no Content-Range: a part (see TestFetchPartialContent)
 		{status: 400, deflt: allow, legacy: allow},
 		{status: 401, deflt: allow, legacy: deny},
 		{status: 403, deflt: allow, legacy: deny},
