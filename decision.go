@@ -57,8 +57,10 @@ type Decision struct {
 	// network error or timeout): Status, unless a stale copy stands in.
 	LastStatus int
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
-	// authority's own /robots.txt answered; [Decision.Redirects] lists
-	// the hops with their statuses.
+	// authority's own /robots.txt answered, cut to 512 bytes ending in
+	// "…" as a [Redirect]'s URL is (a file kept at a longer URL is
+	// fetched anew when it expires, not revalidated);
+	// [Decision.Redirects] lists the hops with their statuses.
 	FinalURL string
 	// FetchedAt is when the rules were fetched or last revalidated,
 	// CheckedAt when the server was last asked, and Expires when the cached
