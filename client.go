@@ -527,7 +527,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	switch {
 	case err != nil:
 		return nil, err
-	case hop && e.failures > 0: // failed, or a stale copy standing in for the failure
+	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's allow-all
 		// The failure may be the other site's doing (its chain, its
 		// fetch's deadline): not this authority's to keep, nor to answer.
 		return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
@@ -705,15 +705,23 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			switch {
 			case e != nil && !e.expired(t.cfg.now()):
 				k.doc.cache.putNew(t.keepGood(e, nil)) // not over a fill's
-			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil:
-				// One try: with no fetch slot free the next check tries
-				// again, none waiting for one past its callers. Its
-				// error, a panic's too, is the next check's to meet.
+			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil && t.enter():
+				// A fill, which the callers still here join, while their
+				// copy answers those that cannot wait for it. One try:
+				// with no fetch slot free the next check tries again,
+				// none waiting for one past its callers.
 				var older *entry
 				if e != nil {
 					older = t.keepGood(e, nil)
 				}
-				_, _, _ = k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true))
+				go func() {
+					defer t.fetches.Done()
+					_, err, _ := k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true))
+					if p, ok := err.(*fillPanic); ok { // no caller to raise it in
+						t.logger.LogAttrs(t.base, slog.LevelError, k.doc.name+" fill panicked",
+							slog.String("authority", k.authority), slog.String("panic", p.Error()))
+					}
+				}()
 			}
 			return e, nil
 		})

@@ -309,15 +309,16 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	if resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusResetContent {
 		return // no content, whatever coding a header names: an empty file
 	}
-	if _, whole := rangeWhole(resp.Header.Get("Content-Range")); resp.StatusCode == http.StatusPartialContent && !whole {
-		// A part of the file (a cache may replay another client's), whose
-		// rules past it, or whose groups' user-agent lines, it lacks.
-		res.outcome = OutcomeUnreachable
-		res.err = fmt.Errorf("robotstxt: %s answered %s with a part of the file (Content-Range %q)",
-			capQuote(target), capQuote(resp.Status), capQuote(resp.Header.Get("Content-Range")))
-		return
+	// A 206 of a part of the file (a cache may replay another client's)
+	// lacks the rules past it, or its groups' user-agent lines: it must
+	// name the whole file, and hold it.
+	size, whole := rangeWhole(resp.Header.Get("Content-Range"))
+	partial := resp.StatusCode == http.StatusPartialContent
+	raw := &readBody{ReadCloser: resp.Body}
+	b, err := body.Read(raw, resp.Header, f.c.cfg.bodyLimit)
+	if partial && err == nil && (!whole || !b.Truncated && raw.n.Load() < size) {
+		err = fmt.Errorf("a part of the file (Content-Range %q, %d bytes)", capQuote(resp.Header.Get("Content-Range")), raw.n.Load())
 	}
-	b, err := body.Read(resp.Body, resp.Header, f.c.cfg.bodyLimit)
 	if err != nil {
 		res.outcome = OutcomeUnreachable
 		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), err)

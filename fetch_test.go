@@ -623,20 +623,24 @@ func TestFetchPartialContent(t *testing.T) {
 	cut := len("User-agent: *\nDisallow: /a\n")
 	c := newTestClient(t)
 	for _, tc := range []struct {
-		first, last int
+		first, last int // the range the Content-Range names
+		end         int // the end of the bytes sent
 		want        Outcome
 	}{
-		{0, cut - 1, OutcomeUnreachable},
-		{cut, len(whole) - 1, OutcomeUnreachable},
-		{0, len(whole) - 1, OutcomeRules},
+		{0, cut - 1, cut, OutcomeUnreachable},
+		{cut, len(whole) - 1, len(whole), OutcomeUnreachable},
+		{0, len(whole) - 1, len(whole), OutcomeRules},
+		{0, len(whole) - 1, cut, OutcomeUnreachable}, // naming the whole file, holding its first part
 	} {
 		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", tc.first, tc.last, len(whole)))
 			w.WriteHeader(http.StatusPartialContent)
-			_, _ = io.WriteString(w, whole[tc.first:tc.last+1])
+			w.(http.Flusher).Flush() // no Content-Length: the body ends where it ends
+			_, _ = io.WriteString(w, whole[tc.first:tc.end])
 		})
 		if d, _ := c.Check(context.Background(), s.URL+"/private/x"); d.Allowed || d.Outcome != tc.want {
-			t.Errorf("a 206 of bytes %d-%d of %d: %+v; want outcome %d, /private/x disallowed", tc.first, tc.last, len(whole), d, tc.want)
+			t.Errorf("a 206 of bytes %d-%d of %d holding %d: %+v; want outcome %d, /private/x disallowed",
+				tc.first, tc.last, len(whole), tc.end-tc.first, d, tc.want)
 		}
 	}
 }

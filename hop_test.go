@@ -983,6 +983,30 @@ func TestHopChainFailureIsNotTheSites(t *testing.T) {
 	}
 }
 
+// TestHopKeepsNoPolicyAllowAll: a site whose robots.txt fetch for
+// another site's chain got no response keeps nothing, though an error
+// policy reads the failure as allow-all: only a good answer is kept, so
+// no chain can leave an allow-all on another site.
+func TestHopKeepsNoPolicyAllowAll(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if conn, _, err := rw.(http.Hijacker).Hijack(); err == nil {
+			_ = conn.Close() // no answer
+		}
+	})
+	w.on("evil.test/robots.txt", redirectTo("http://victim.test/page"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}),
+		WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
+	_, _ = c.Check(context.Background(), "http://evil.test/x")
+	if w.count("http://victim.test/robots.txt") == 0 {
+		t.Fatal("the chain never reached the victim: the test proves nothing")
+	}
+	if e := c.robots.cache.peek("http://victim.test:80"); e != nil {
+		t.Errorf("the victim's entry, fetched for evil.test's chain: %+v; want none", e.persisted)
+	}
+}
+
 // TestHopWaitsWhateverWithNoWait: a robots.txt on another site's host is
 // fetched after the hop's turn comes, within the fetch's timeout, even
 // when the Transport's pages never wait (WithNoWait).

@@ -309,8 +309,10 @@ func WithStore(s Store) Option {
 // counts as failing, and the Client goes on without it. A check whose
 // deadline comes sooner returns at its deadline, and leaves the call to
 // run on to the timeout, so that a Store that hangs reads as failing;
-// with no fresh copy found, the call then fetches robots.txt if a fetch
-// slot is free (see [WithMaxFetches]), for the next check to answer from.
+// with no fresh copy found, the call then starts a fetch of robots.txt
+// if a fetch slot is free (see [WithMaxFetches]), for the next check to
+// answer from; a check that cannot wait for it answers from an expired
+// copy that may stand in, as for a copy in memory.
 func WithStoreTimeout(d time.Duration) Option {
 	inRange(d > 0, "WithStoreTimeout", d)
 	return func(c *config) { c.storeTimeout = d }

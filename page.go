@@ -136,8 +136,9 @@ const maxLicenses = 16
 // even once the request's context has ended. It fails closed: when
 // either file cannot be consulted (unreachable with no usable copy, an
 // allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave
-// in its place, or a [WithStatusPolicy] for a status other than a 4xx or
-// a redirect, a closed Client, no resp.Request), train-ai is n, with a
+// in its place, or a [WithStatusPolicy] for a status other than a 4xx
+// but 429 or a redirect, a closed Client, no resp.Request), train-ai is
+// n, with a
 // Signal whose Where is "unreachable" and whose Value is the error. For a
 // URL robots.txt disallows, robots.txt states nothing. A nil resp gives a
 // Receipt of nothing.

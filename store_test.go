@@ -1231,6 +1231,61 @@ func TestStoreLookupOfAHop(t *testing.T) {
 	}
 }
 
+// TestStoreLookupStaleAnswers: a check that cannot wait the Store
+// timeout, of a site whose copy in the Store has expired but stands, is
+// answered from that copy while a hung server holds the fetch, as a copy
+// in memory answers: the Store call that runs on past checks must not
+// make them wait for its fetch.
+func TestStoreLookupStaleAnswers(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	store, release := newMemStore(), make(chan struct{})
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	a := newTestClient(t, WithStore(store), WithClock(clock.Now))
+	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	defer close(release)
+	clock.Advance(10 * time.Minute) // expired, well within the stale window
+	b := newTestClient(t, WithStore(store), WithClock(clock.Now), WithFetchTimeout(2*time.Second))
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		d, err := b.Check(ctx, s.URL+"/private")
+		cancel()
+		if err != nil || d.Allowed || !d.Stale {
+			t.Errorf("check %d: %+v, %v; want the stale copy's no", i, d, err)
+		}
+	}
+}
+
+// TestStoreLookupFillPanicLogged: a panic in the fill of the Store call
+// that runs on past its callers, who cannot raise it, is logged.
+func TestStoreLookupFillPanicLogged(t *testing.T) {
+	checkLeaks(t)
+	var logs syncBuffer
+	store := newMemStore()
+	store.hang()
+	c := newTestClient(t, WithStore(store), WithStoreTimeout(50*time.Millisecond),
+		WithHTTPClient(&http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) { panic("boom") })}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	_, _ = c.Allowed(ctx, "http://panics.test/x")
+	cancel()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(logs.String(), "robots.txt fill panicked") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no panic logged: %q", logs.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	store.release()
+}
+
 // storedSite returns a Store holding the robots.txt of a site, which one
 // Client fetched, and the site.
 func storedSite(t *testing.T) (*memStore, *site) {

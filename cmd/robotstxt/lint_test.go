@@ -173,7 +173,7 @@ func TestLintOverLimit(t *testing.T) {
 		t.Errorf("Content-Usage past the limit: exit %d, stdout %q", r.code, r.stdout)
 	}
 	// A key no major crawler reads, or prose, is lost harmlessly.
-	r = runCmd(t, comments+"Robot-version: 2.0\nNote: generated\n", "lint", "-json", "-")
+	r = runCmd(t, strings.Repeat("Crawl-delay: x\n", 1001)+comments+"Robot-version: 2.0\nNote: generated\n", "lint", "-json", "-")
 	if r.code != exitOK || !strings.Contains(r.stdout, `"code":"over-limit-no-rules"`) {
 		t.Errorf("unknown keys past the limit: exit %d, stdout %q", r.code, r.stdout)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -119,10 +120,6 @@ func (lt *linter) overLimit() {
 			}
 		}
 	}
-	unknown := make(map[int]bool) // lines of keys no major crawler reads
-	for _, dg := range whole.Diagnostics {
-		unknown[dg.Line] = unknown[dg.Line] || dg.Kind == parser.UnknownKey
-	}
 	kept := [][]parser.Record{whole.Sitemaps, whole.Licenses, whole.Extensions}
 	for _, g := range whole.Groups {
 		for _, r := range g.Rules {
@@ -135,7 +132,7 @@ func (lt *linter) overLimit() {
 	}
 	for _, rs := range kept {
 		for _, r := range rs {
-			if !unknown[r.Line] {
+			if r.Line >= first && !unknownKey(r.Key) {
 				past(r.Line, &records)
 			}
 		}
@@ -161,6 +158,13 @@ func (lt *linter) overLimit() {
 	}
 	lt.addText(firstPast, newListing(d.whole.Text).text(firstPast), codeOverLimit,
 		"%s: %s from this line on %s never read", size, andList(lost), verb)
+}
+
+// unknownKey reports whether the parser reads key as one no major
+// crawler reads (the diagnostics of a whole file stop at 1,000).
+func unknownKey(key string) bool {
+	return slices.ContainsFunc(parser.Parse([]byte(key+": x\n")).Diagnostics,
+		func(d parser.Diagnostic) bool { return d.Kind == parser.UnknownKey })
 }
 
 // charset reports a body that is not UTF-8.
