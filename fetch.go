@@ -315,7 +315,11 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	size, whole := rangeWhole(resp.Header.Get("Content-Range"))
 	partial := resp.StatusCode == http.StatusPartialContent
 	raw := &readBody{ReadCloser: resp.Body}
-	b, err := body.Read(raw, resp.Header, f.c.cfg.bodyLimit)
+	var r io.Reader = resp.Body
+	if partial {
+		r = raw // counted
+	}
+	b, err := body.Read(r, resp.Header, f.c.cfg.bodyLimit)
 	if partial && err == nil && (!whole || !b.Truncated && raw.n.Load() < size) {
 		err = fmt.Errorf("a part of the file (Content-Range %q, %d bytes)", capQuote(resp.Header.Get("Content-Range")), raw.n.Load())
 	}

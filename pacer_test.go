@@ -884,62 +884,44 @@ func TestRetryQueueBoundedMemory(t *testing.T) {
 
 // TestTransportNoWaitRetriesCountTheLastRequest: the first refusals after
 // a request are told turns that last the interval and that request's
-// duration, as PacedError.RetryAt says, not the interval alone.
+// duration, as PacedError.RetryAt says, not the interval alone; so too at
+// a site with no Crawl-delay held by a 503's Retry-After, whose refusals
+// were all told the hold's end, and a frontier sent them back at once to
+// a server that had just said it was overloaded.
 func TestTransportNoWaitRetriesCountTheLastRequest(t *testing.T) {
 	checkLeaks(t)
-	const delay, latency = time.Second, 300 * time.Millisecond
-	s := newTestSite(t, "User-agent: *\nCrawl-delay: 1\n")
-	s.route("/first", func(w http.ResponseWriter, r *http.Request) { time.Sleep(latency) })
-	_, _, hc := newTestTransport(t, WithNoWait())
-	ctx := context.Background()
-	if _, err := get(ctx, hc, s.URL+"/first"); err != nil {
-		t.Fatal(err)
-	}
-	var told []time.Time
-	for i := range 3 {
-		var pe *PacedError
-		if _, err := get(ctx, hc, fmt.Sprintf("%s/p%d", s.URL, i)); !errors.As(err, &pe) {
-			t.Fatalf("p%d: %v, want a PacedError", i, err)
+	const latency = 300 * time.Millisecond
+	for _, tc := range []struct {
+		robots string
+		first  http.HandlerFunc
+		gap    time.Duration // the least between two turns told
+	}{
+		{"User-agent: *\nCrawl-delay: 1\n", func(w http.ResponseWriter, r *http.Request) { time.Sleep(latency) }, time.Second + latency},
+		{"User-agent: *\nDisallow: /private\n", func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(latency)
+			w.Header().Set("Retry-After", "60")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}, latency},
+	} {
+		s := newTestSite(t, tc.robots)
+		s.route("/first", tc.first)
+		_, _, hc := newTestTransport(t, WithNoWait())
+		ctx := context.Background()
+		if _, err := get(ctx, hc, s.URL+"/first"); err != nil {
+			t.Fatal(err)
 		}
-		told = append(told, pe.RetryAt)
-	}
-	for i := 1; i < len(told); i++ {
-		if gap := told[i].Sub(told[i-1]); gap < delay+latency {
-			t.Errorf("refusal %d is told %v after refusal %d, want a turn: the %v Crawl-delay and the %v the last request took", i, gap, i-1, delay, latency)
+		var told []time.Time
+		for i := range 3 {
+			var pe *PacedError
+			if _, err := get(ctx, hc, fmt.Sprintf("%s/p%d", s.URL, i)); !errors.As(err, &pe) {
+				t.Fatalf("%q, p%d: %v, want a PacedError", tc.robots, i, err)
+			}
+			told = append(told, pe.RetryAt)
 		}
-	}
-}
-
-// TestTransportNoWaitHeldSiteRetriesSpread: a site with no Crawl-delay
-// held by a 503's Retry-After tells the requests it refuses meanwhile
-// turns one after the other, each the held request's duration apart, not
-// all the hold's end: a frontier would send them back at once to a
-// server that has just said it is overloaded.
-func TestTransportNoWaitHeldSiteRetriesSpread(t *testing.T) {
-	checkLeaks(t)
-	const latency = 200 * time.Millisecond
-	s := newTestSite(t, "User-agent: *\nDisallow: /private\n")
-	s.route("/busy", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(latency)
-		w.Header().Set("Retry-After", "60")
-		w.WriteHeader(http.StatusServiceUnavailable)
-	})
-	_, _, hc := newTestTransport(t, WithNoWait())
-	ctx := context.Background()
-	if _, err := get(ctx, hc, s.URL+"/busy"); err != nil {
-		t.Fatal(err)
-	}
-	var told []time.Time
-	for i := range 3 {
-		var pe *PacedError
-		if _, err := get(ctx, hc, fmt.Sprintf("%s/p%d", s.URL, i)); !errors.As(err, &pe) {
-			t.Fatalf("p%d: %v, want a PacedError", i, err)
-		}
-		told = append(told, pe.RetryAt)
-	}
-	for i := 1; i < len(told); i++ {
-		if gap := told[i].Sub(told[i-1]); gap < latency {
-			t.Errorf("refusal %d is told %v after refusal %d, want at least the %v the held request took", i, gap, i-1, latency)
+		for i := 1; i < len(told); i++ {
+			if gap := told[i].Sub(told[i-1]); gap < tc.gap {
+				t.Errorf("%q: refusal %d is told %v after refusal %d, want a turn: at least %v", tc.robots, i, gap, i-1, tc.gap)
+			}
 		}
 	}
 }
