@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
@@ -312,7 +313,6 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	// A 206 of a part of the file (a cache may replay another client's)
 	// lacks the rules past it, or its groups' user-agent lines: it must
 	// name the whole file, and hold it.
-	size, whole := rangeWhole(resp.Header.Get("Content-Range"))
 	partial := resp.StatusCode == http.StatusPartialContent
 	raw := &readBody{ReadCloser: resp.Body}
 	var r io.Reader = resp.Body
@@ -320,7 +320,11 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 		r = raw // counted
 	}
 	b, err := body.Read(r, resp.Header, f.c.cfg.bodyLimit)
-	if partial && err == nil && (!whole || !b.Truncated && raw.n.Load() < size) {
+	held := raw.n.Load()
+	if b.Truncated {
+		held = math.MaxInt64 // read to the limit, not to its end
+	}
+	if partial && err == nil && rangeShort(resp.Header, held) {
 		err = fmt.Errorf("a part of the file (Content-Range %q, %d bytes)", capQuote(resp.Header.Get("Content-Range")), raw.n.Load())
 	}
 	if err != nil {

@@ -643,6 +643,17 @@ func TestFetchPartialContent(t *testing.T) {
 				tc.first, tc.last, len(whole), tc.end-tc.first, d, tc.want)
 		}
 	}
+	// A 206 of the whole file cut at the body limit is the file, cut.
+	long := whole + strings.Repeat("# more\n", 20000)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", len(long)-1, len(long)))
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = io.WriteString(w, long)
+	})
+	short := newTestClient(t, WithBodyLimit(1<<10))
+	if d, err := short.Check(context.Background(), s.URL+"/a"); err != nil || d.Allowed || d.Outcome != OutcomeRules {
+		t.Errorf("a 206 of the whole file past the body limit: %+v, %v; want its rules up to the limit", d, err)
+	}
 }
 
 // TestFetchEmptyGzip: a 200 declaring gzip whose body holds no gzip

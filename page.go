@@ -632,8 +632,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	switch {
 	case resp.StatusCode == http.StatusPartialContent:
-		size, whole := rangeWhole(resp.Header.Get("Content-Range"))
-		return !whole || int64(len(b)) < size
+		return rangeShort(resp.Header, int64(len(b)))
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
 	}
@@ -646,6 +645,14 @@ func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 func rangeWhole(v string) (size int64, whole bool) {
 	first, last, n, ok := parseRange(v)
 	return int64(n), ok && first == 0 && last+1 == n
+}
+
+// rangeShort reports whether n bytes, the body of a 206 with header h,
+// are less than the whole of its file: its Content-Range names a part,
+// or the whole but more than n bytes.
+func rangeShort(h http.Header, n int64) bool {
+	size, whole := rangeWhole(h.Get("Content-Range"))
+	return !whole || n < size
 }
 
 // rangeFromStart reports whether a Content-Range value is a range from

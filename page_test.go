@@ -346,8 +346,8 @@ func TestReceiptUnreachableAllowAll(t *testing.T) {
 
 // TestReceiptStatusPolicyAllowAll: a status policy that reads a 5xx or a
 // 429 robots.txt as allow-all lets pages be fetched, but the file was
-// never read: the receipt says train-ai=n, unreachable; a 404, which
-// says there is no file, states nothing.
+// never read: the receipt says train-ai=n, unreachable; a 404 or
+// redirects that loop, which say there is no file, state nothing.
 func TestReceiptStatusPolicyAllowAll(t *testing.T) {
 	checkLeaks(t)
 	for _, status := range []int{503, 429, 404} {
@@ -367,6 +367,14 @@ func TestReceiptStatusPolicyAllowAll(t *testing.T) {
 		if got := strings.Join(sigs(r.Signals), ""); got != want {
 			t.Errorf("robots.txt %d read as allow-all: usage %q, signals %q; want %q", status, r.Usage, sigs(r.Signals), want)
 		}
+	}
+	// Redirects that loop say there is no file, as a 404 does.
+	s := newTestSite(t, "")
+	s.route("/robots.txt", redirectTo("/robots.txt"))
+	_, tr, _ := newTestTransport(t)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	if r := tr.Receipt(&http.Response{StatusCode: 200, Header: http.Header{}, Request: req}, nil); len(r.Signals) != 0 || r.Robots == nil || r.Robots.Outcome != "allow-all" {
+		t.Errorf("robots.txt redirecting to itself: robots %+v, signals %q; want its allow-all, no signal", r.Robots, sigs(r.Signals))
 	}
 }
 
