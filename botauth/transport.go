@@ -19,7 +19,8 @@ import (
 // "//host/path") is not signed. A request that an http.Transport below
 // sends again by itself, on a new connection when a kept-alive one closed
 // before answering, carries the same signature and nonce: a site that
-// refuses a nonce seen before refuses that retry. A request it cannot
+// refuses a nonce seen before refuses that retry. The response's Request
+// is the caller's request, without the signature. A request it cannot
 // sign is not sent: RoundTrip closes its body and returns the error.
 // CloseIdleConnections reaches next's.
 //
@@ -63,8 +64,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.next.RoundTrip(signed)
-	if resp != nil && resp.Request == nil {
-		resp.Request = req // as http.Transport does: keptHost reads it on the next hop
+	if resp != nil && (resp.Request == nil || resp.Request == signed) {
+		// The caller's request, as http.Transport gives it (keptHost reads
+		// it on the next hop), not the signed copy: a caller that logs or
+		// keeps resp.Request, as colly does, would keep a signature it
+		// could replay.
+		resp.Request = req
 	}
 	return resp, err
 }

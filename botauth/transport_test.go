@@ -74,6 +74,11 @@ func TestTransportSignsACopy(t *testing.T) {
 	if len(req.Header) != len(before) || req.Header.Get("Signature") != "" {
 		t.Errorf("the caller's request was changed: %v", req.Header)
 	}
+	if resp.Request != req {
+		// A caller that logs or stores resp.Request (colly keeps it as the
+		// request it made) would keep a signature it can replay.
+		t.Errorf("resp.Request is the signed copy, with %q", resp.Request.Header.Get("Signature"))
+	}
 	if sent.Body != req.Body || sent.Context() != req.Context() || sent.Header.Get("User-Agent") != "ExampleBot/1.0" {
 		t.Error("the copy sent lost the body, the context or a field")
 	}
