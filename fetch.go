@@ -442,9 +442,11 @@ func defaultStatusPolicy(status int) Outcome {
 
 // unavailable reports whether a response of status says that robots.txt
 // is not there (RFC 9309 §2.3.1.2, §2.3.1.3): a 4xx that the default
-// policy reads as allow-all, or a redirect not followed to its end.
+// policy reads as allow-all, or a redirect not followed to its end (too
+// many, or a loop); not a 3xx a fetch does not follow (see followed),
+// which a status policy reads.
 func unavailable(status int) bool {
-	return status/100 == 3 || defaultStatusPolicy(status) == OutcomeAllowAll
+	return followed(status) || defaultStatusPolicy(status) == OutcomeAllowAll
 }
 
 // LegacyStatusPolicy is a status policy for [WithStatusPolicy]: RFC 9309's

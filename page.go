@@ -627,12 +627,15 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 // cutShort reports whether b, given as resp's body, holds less than the
 // page: a 206 but of the whole page (see rangeWhole), or less of it; less
 // than its Content-Length; or, for a body of no stated length (chunked,
-// or a gzip net/http undid) read through read, the Transport's, less
-// than was read or not to its end.
+// or a gzip net/http undid, of a 206 too, whose Content-Range counts the
+// bytes sent) read through read, the Transport's, less than was read or
+// not to its end.
 func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	switch {
-	case resp.StatusCode == http.StatusPartialContent:
+	case resp.StatusCode == http.StatusPartialContent && !resp.Uncompressed:
 		return rangeShort(resp.Header, int64(len(b)))
+	case resp.StatusCode == http.StatusPartialContent && rangeShort(resp.Header, 0):
+		return true // a part, whatever its bytes decode to
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
 	}

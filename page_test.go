@@ -344,13 +344,14 @@ func TestReceiptUnreachableAllowAll(t *testing.T) {
 	}
 }
 
-// TestReceiptStatusPolicyAllowAll: a status policy that reads a 5xx or a
-// 429 robots.txt as allow-all lets pages be fetched, but the file was
-// never read: the receipt says train-ai=n, unreachable; a 404 or
+// TestReceiptStatusPolicyAllowAll: a status policy that reads a 5xx, a
+// 429 or a 3xx not followed (a 304 to an unconditional request, a 305, an
+// unknown 3xx) robots.txt as allow-all lets pages be fetched, but the
+// file was never read: the receipt says train-ai=n, unreachable; a 404 or
 // redirects that loop, which say there is no file, state nothing.
 func TestReceiptStatusPolicyAllowAll(t *testing.T) {
 	checkLeaks(t)
-	for _, status := range []int{503, 429, 404} {
+	for _, status := range []int{503, 429, 304, 305, 399, 404} {
 		s := newTestSite(t, "")
 		s.route("/robots.txt", serve(status, "no"))
 		c := newTestClient(t, WithUserAgent(testUA), WithStatusPolicy(func(int) Outcome { return OutcomeAllowAll }))
@@ -546,8 +547,9 @@ func TestReceiptCutPage(t *testing.T) {
 
 // TestReceiptCutPageAnyFraming: a page read in part, within its head,
 // is cut short whatever its framing: chunked, gzip that net/http undid
-// (no Content-Length left), or a 206 of its first bytes; read whole, it
-// is not, but a 206 of a later range, or of ranges in parts, holds too
+// (no Content-Length left), or a 206 of its first bytes, in gzip too
+// (whose Content-Range counts the bytes before net/http undid it); read
+// whole, it is not, but a 206 of a later range, or of ranges in parts, holds too
 // little of the page. Each says no, never robots.txt's train-ai=y alone.
 func TestReceiptCutPageAnyFraming(t *testing.T) {
 	checkLeaks(t)
@@ -565,6 +567,13 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 		w.WriteHeader(http.StatusPartialContent)
 		_, _ = io.WriteString(w, page[:64<<10])
 	})
+	s.route("/gzip-range", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", gz.Len()-1, gz.Len()))
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = w.Write(gz.Bytes())
+	})
 	s.route("/later", func(w http.ResponseWriter, r *http.Request) { // none of its head
 		w.Header().Set("Content-Type", "text/html")
 		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", 150<<10, len(page)-1, len(page)))
@@ -577,7 +586,7 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 		_, _ = io.WriteString(w, "--B\r\nContent-Type: text/html\r\nContent-Range: bytes 0-9/10\r\n\r\n<html><he\r\n--B--\r\n")
 	})
 	_, tr, hc := newTestTransport(t)
-	for _, path := range []string{"/chunked", "/gzip", "/range", "/later", "/parts"} {
+	for _, path := range []string{"/chunked", "/gzip", "/range", "/gzip-range", "/later", "/parts"} {
 		for _, whole := range []bool{false, true} {
 			resp, err := hc.Get(s.URL + path)
 			if err != nil {
@@ -590,7 +599,7 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
 			_ = resp.Body.Close()
 			unread := slices.Contains(sigs(tr.Receipt(resp, body).Signals), "robots-meta train-ai n unreadable")
-			if want := !whole || path != "/chunked" && path != "/gzip"; unread != want || tr.Receipt(resp, body).Usage.Pref("train-ai") != PrefNo {
+			if want := !whole || path != "/chunked" && path != "/gzip" && path != "/gzip-range"; unread != want || tr.Receipt(resp, body).Usage.Pref("train-ai") != PrefNo {
 				t.Errorf("%s read to %d bytes: signals %q; want unreadable %v, and train-ai=n", path, len(body), sigs(tr.Receipt(resp, body).Signals), want)
 			}
 		}
