@@ -577,8 +577,8 @@ const metaReads = 1 << 20
 // browsers read it, unless it has one. An error says that it is HTML, or
 // may be, but its tags cannot be read: it is in a content coding net/http
 // left (the caller asked for it with Accept-Encoding, or a second coding
-// after the gzip net/http undid), or a range that does not start at the
-// page's start. A page cut before its first byte is HTML cut in its head.
+// after the gzip net/http undid), a range that does not start at the
+// page's start, or Content-Type values that disagree on UTF-16. A page cut before its first byte is HTML cut in its head.
 func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	h := resp.Header
 	if len(b) == 0 {
@@ -610,18 +610,29 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			capQuote(h.Get("Content-Range")))
 	case coded || !isHTML(h, b):
 		return pageText{}, nil
+	case body.AnyCharset(h, func(cs string) bool { return (utf16BOM(cs) == "") != (utf16BOM(charset) == "") }):
+		// One value says UTF-16, another not: read one way, the tags
+		// another reader sees (http.Header.Get takes the first) are lost.
+		return pageText{}, fmt.Errorf("robotstxt: a page whose Content-Type values disagree on UTF-16 (%s): its META tags cannot be read",
+			capQuote(strings.Join(h.Values("Content-Type"), ", ")))
 	}
 	page := pageText{b, cutShort(resp, b, read)}
-	if !hasBOM(b) {
-		head := b[:min(len(b), metaReads)]                   // the copy need hold no more
-		switch strings.ToLower(strings.TrimSpace(charset)) { // the WHATWG Encoding Standard's labels
-		case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
-			page.b = append([]byte("\xFF\xFE"), head...)
-		case "utf-16be", "unicodefffe":
-			page.b = append([]byte("\xFE\xFF"), head...)
-		}
+	if bom := utf16BOM(charset); bom != "" && !hasBOM(b) {
+		page.b = append([]byte(bom), b[:min(len(b), metaReads)]...) // the copy need hold no more
 	}
 	return page, nil
+}
+
+// utf16BOM returns the byte-order mark of the UTF-16 a charset label
+// names, by the WHATWG Encoding Standard's labels; "" for another.
+func utf16BOM(charset string) string {
+	switch strings.ToLower(strings.TrimSpace(charset)) {
+	case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
+		return "\xFF\xFE"
+	case "utf-16be", "unicodefffe":
+		return "\xFE\xFF"
+	}
+	return ""
 }
 
 // cutShort reports whether b, given as resp's body, holds less than the

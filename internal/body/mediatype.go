@@ -39,6 +39,18 @@ func AnyMediaType(h http.Header, prefix string) bool {
 	return false
 }
 
+// AnyCharset reports whether a value of h's Content-Type that parses
+// names a charset for which is reports true, whichever [ContentType]
+// takes.
+func AnyCharset(h http.Header, is func(charset string) bool) bool {
+	for _, cs := range mimeTypes(h) {
+		if cs != "" && is(cs) {
+			return true
+		}
+	}
+	return false
+}
+
 // mimeTypes yields the media type and charset of each value of h's
 // Content-Type that parses, but */*, in order.
 func mimeTypes(h http.Header) iter.Seq2[string, string] {

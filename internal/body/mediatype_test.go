@@ -65,6 +65,26 @@ func TestAnyMediaType(t *testing.T) {
 	}
 }
 
+func TestAnyCharset(t *testing.T) {
+	isUTF8 := func(cs string) bool { return strings.EqualFold(cs, "utf-8") }
+	for _, tc := range []struct {
+		lines []string
+		want  bool
+	}{
+		{nil, false},
+		{[]string{"text/html"}, false},                 // no charset named
+		{[]string{"text/html; charset=utf-16"}, false}, // another
+		{[]string{"text/html; charset=utf-16", "text/plain; charset=UTF-8"}, true},
+		{[]string{"text/html; charset=utf-16, text/html; charset=\"utf-8\""}, true},
+		{[]string{"text/html; x=\"charset=utf-8\""}, false}, // a parameter's value
+		{[]string{"text; charset=utf-8"}, false},            // does not parse
+	} {
+		if got := AnyCharset(http.Header{"Content-Type": tc.lines}, isUTF8); got != tc.want {
+			t.Errorf("AnyCharset(%q, utf-8) = %v, want %v", tc.lines, got, tc.want)
+		}
+	}
+}
+
 func FuzzContentType(f *testing.F) {
 	f.Add(`text/html; charset="utf\-16"; foo, image/png`)
 	f.Fuzz(func(t *testing.T, v string) {
