@@ -604,8 +604,8 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			how = "Content-Encoding " + capQuote(codings)
 		}
 		return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
-	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h.Get("Content-Range")) &&
-		(mayBeHTML(h) || body.AnyMediaType(h, "multipart/byteranges")):
+	case resp.StatusCode == http.StatusPartialContent && (!rangeFromStart(h.Get("Content-Range")) && mayBeHTML(h) ||
+		body.AnyMediaType(h, "multipart/byteranges")): // ranges in parts, whatever a stray Content-Range says
 		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
 			capQuote(h.Get("Content-Range")))
 	case coded || !isHTML(h, b):

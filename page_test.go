@@ -594,8 +594,14 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 		w.WriteHeader(http.StatusPartialContent)
 		_, _ = io.WriteString(w, "--B\r\nContent-Type: text/html\r\nContent-Range: bytes 0-9/10\r\n\r\n<html><he\r\n--B--\r\n")
 	})
+	s.route("/parts-from-0", func(w http.ResponseWriter, r *http.Request) { // a stray Content-Range
+		w.Header().Set("Content-Type", "multipart/byteranges; boundary=B")
+		w.Header().Set("Content-Range", "bytes 0-9/10")
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = io.WriteString(w, "--B\r\nContent-Type: text/html\r\nContent-Range: bytes 0-9/10\r\n\r\n<html><he\r\n--B--\r\n")
+	})
 	_, tr, hc := newTestTransport(t)
-	for _, path := range []string{"/chunked", "/gzip", "/range", "/gzip-range", "/later", "/parts"} {
+	for _, path := range []string{"/chunked", "/gzip", "/range", "/gzip-range", "/later", "/parts", "/parts-from-0"} {
 		for _, whole := range []bool{false, true} {
 			resp, err := hc.Get(s.URL + path)
 			if err != nil {
