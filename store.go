@@ -231,10 +231,10 @@ func (t *sharedTier) plausible(k key, e *entry) error {
 		// one, or the allow-all of WithUnreachableAllowAfter.
 		longest = max(longest, t.cfg.maxBackoff)
 	}
-	if e.expires.sub(e.checked) > longest+storedUnit {
+	if e.expires > e.checked.add(longest).add(storedUnit) { // sums that stop at the last stamp, never wrap
 		return fmt.Errorf("stored entry fresh for %v, longer than %v", e.expires.sub(e.checked), longest)
 	}
-	if e.stale && e.expires > e.fetched.add(t.cfg.staleWindow+storedUnit) {
+	if e.stale && e.expires > e.fetched.add(t.cfg.staleWindow).add(storedUnit) {
 		return fmt.Errorf("stored last good copy from %v, older than the stale window", e.fetched.time())
 	}
 	return nil

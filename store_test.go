@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"runtime"
@@ -800,6 +801,32 @@ func TestStoreOwnEntriesAccepted(t *testing.T) {
 			}
 		}
 	})
+	// "As long as there is" (see TestOptionsAtTheirLimits) is no bound
+	// to check a stored entry against: no sum may wrap.
+	for name, opt := range map[string]Option{
+		"freshness for ever": WithMaxFreshness(math.MaxInt64),
+		"back-off for ever":  WithBackoff(time.Minute, math.MaxInt64),
+		"stale for ever":     WithStaleWindow(math.MaxInt64),
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, status := range []int{200, 503} {
+				store, clock := newMemStore(), newTestClock()
+				s := newSite(t, serve(status, privateRules))
+				opts := []Option{opt, WithStore(store), WithClock(clock.Now)}
+				_, _ = newTestClient(t, opts...).Allowed(ctx, s.URL+"/private")
+				if status == 200 {
+					clock.Advance(25 * time.Hour) // then a failure: the good copy stands in
+					s.set(serve(503, "down"))
+					_, _ = newTestClient(t, opts...).Allowed(ctx, s.URL+"/private")
+				}
+				hits := s.hits.Load()
+				b := newTestClient(t, opts...)
+				if _, _ = b.Allowed(ctx, s.URL+"/private"); s.hits.Load() != hits {
+					t.Errorf("status %d: another process fetched again; Store %+v", status, b.Stats().Store)
+				}
+			}
+		})
+	}
 	t.Run("allow-all after an outage", func(t *testing.T) {
 		store := newMemStore()
 		clock := newTestClock()
