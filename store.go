@@ -76,9 +76,11 @@ type Leaser interface {
 	// it back (only the holder's release counts; an unreleased lease
 	// expires after ttl). While another holds it, release is nil, ok
 	// false and err nil. Like Get and Set, it returns promptly once ctx
-	// is done. release must work after ctx is done: the Client calls it
-	// when its fetch ends, long after Lease returned, and a process
-	// waiting for the lease takes it once it is free.
+	// is done. ctx bounds the call, not the lease: the Client cancels it
+	// as Lease returns, and the lease stays held until release or ttl.
+	// release must work after ctx is done: the Client calls it when its
+	// fetch ends, long after Lease returned, and a process waiting for
+	// the lease takes it once it is free.
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 

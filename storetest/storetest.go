@@ -16,7 +16,8 @@
 // already done, and concurrent use. When the Store is also a
 // [robotstxt.Leaser], Run checks its leases as well: exclusive per key,
 // freed by release, not freed by a former holder's late release, held
-// until their TTL ends and expiring after it.
+// until their TTL ends (though the context Lease was called with is done,
+// as the Client's is) and expiring after it.
 //
 // Run waits out a few short TTLs, so it takes about five seconds for a Store
 // with precise expiry; [WithTTLResolution] tells it about a coarser one.
@@ -598,10 +599,13 @@ func wantMiss(t *testing.T, st robotstxt.Store, k string) {
 	}
 }
 
-// lease takes the lease on k or fails the test.
+// lease takes the lease on k or fails the test, as the Client does:
+// under a context done as Lease returns, which must not end the lease.
 func lease(t *testing.T, l robotstxt.Leaser, k string, ttl time.Duration) (release func()) {
 	t.Helper()
-	release, ok, err := l.Lease(t.Context(), k, ttl)
+	ctx, cancel := context.WithCancel(t.Context())
+	release, ok, err := l.Lease(ctx, k, ttl)
+	cancel()
 	if err != nil || !ok || release == nil {
 		t.Fatalf("Lease(%q, %v) = release %v, %v, %v; want it taken", k, ttl, release != nil, ok, err)
 	}

@@ -36,6 +36,7 @@ const (
 	cutsKeys         flaw = "CutsKeys"         // keys are cut to 250 bytes, as memcached's are
 	keepsShorterTTL  flaw = "KeepsShorterTTL"  // a Set keeps the shorter of the old TTL and its own
 	capsLeases       flaw = "CapsLeases"       // a lease lasts a second at most
+	leaseNeedsCtx    flaw = "LeaseNeedsCtx"    // a lease ends with Lease's context, as one on a connection taken with it would
 )
 
 // mapStore is a Store and Leaser in a map that keeps the contract, unless
@@ -146,7 +147,7 @@ func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func
 		ttl = min(ttl, time.Second)
 	}
 	leases[k] = mapValue{b: []byte(token), expires: time.Now().Add(ttl)}
-	return func() {
+	release := func() {
 		if m.flaw == releaseNeedsCtx && ctx.Err() != nil {
 			return
 		}
@@ -155,7 +156,11 @@ func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func
 		if string(leases[k].b) == token || m.flaw == releaseAnyHolder {
 			delete(leases, k)
 		}
-	}, true, nil
+	}
+	if m.flaw == leaseNeedsCtx {
+		context.AfterFunc(ctx, release)
+	}
+	return release, true, nil
 }
 
 // TestRun: a Store that keeps the contract passes.
@@ -205,6 +210,7 @@ func TestRunFindsFlaws(t *testing.T) {
 		cutsKeys:         {"Keys"},
 		keepsShorterTTL:  {"Expiry"},
 		capsLeases:       {"LeaseEndOfTTL"},
+		leaseNeedsCtx:    {"LeaseEndOfTTL"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
