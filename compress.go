@@ -41,7 +41,7 @@ var s2Dict = s2.MakeDict(bodyDict, []byte("User-agent: *"))
 var zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
 	enc, err := zstd.NewWriter(nil,
 		zstd.WithEncoderLevel(zstd.SpeedFastest),
-		zstd.WithEncoderCRC(false), // the Store encoding is checked as it is read
+		zstd.WithEncoderCRC(false), // the Store encoding has a checksum of its own
 		zstd.WithLowerEncoderMem(true),
 		zstd.WithSingleSegment(true), // every frame states its size, which decompress needs
 	)

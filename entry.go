@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"strconv"
 	"strings"
@@ -262,7 +263,13 @@ func (e *entry) clone() *entry {
 
 // entryVersion begins every value the Client writes to a Store; values of
 // another version are a miss, so processes of different versions share one.
-const entryVersion = 8
+const entryVersion = 9
+
+// castagnoli is the table of the CRC-32C that ends every encoding: a
+// Store that damages a value (a flipped bit turned Disallow: /private
+// into rules that allow it) gives a miss. Most CPUs compute it in
+// hardware.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // errCorruptEntry is wrapped by every decoding failure but errOtherCrawler.
 var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
@@ -280,11 +287,11 @@ const (
 // encodeEntry encodes k's entry e, fetched by crawler (see crawlerOf), for
 // a Store: after the version, key, crawler, outcome and flags come bounded
 // varints, times in Unix milliseconds, length-prefixed strings and last
-// the body after its dictionary's id (0 for no body). decodeEntry reads
-// the fields in the same order.
+// the body after its dictionary's id (0 for no body), and the CRC-32C of
+// all that. decodeEntry reads the fields in the same order.
 func encodeEntry(k key, e *entry, crawler uint64) []byte {
 	p := &e.persisted
-	n := 11 + binary.MaxVarintLen32 + len(k.store()) + 13*binary.MaxVarintLen64 +
+	n := 15 + binary.MaxVarintLen32 + len(k.store()) + 13*binary.MaxVarintLen64 +
 		len(p.etag) + len(p.lastMod) + len(p.redirects) + len(p.errText) + len(e.body)
 	b := append(make([]byte, 0, n), entryVersion)
 	b = binary.LittleEndian.AppendUint64(appendString(b, k.store()), crawler)
@@ -309,7 +316,8 @@ func encodeEntry(k key, e *entry, crawler uint64) []byte {
 	if len(e.body) > 0 {
 		dict = bodyDictID
 	}
-	return appendString(binary.AppendUvarint(b, dict), string(e.body))
+	b = appendString(binary.AppendUvarint(b, dict), string(e.body))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
 // decodeEntry parses a value made by encodeEntry for k and crawler. It
@@ -319,8 +327,12 @@ func encodeEntry(k key, e *entry, crawler uint64) []byte {
 // otherwise.
 func decodeEntry(k key, b []byte, crawler uint64) (*entry, error) {
 	key := k.store()
-	if len(b) < 1 || b[0] != entryVersion {
+	if len(b) < 5 || b[0] != entryVersion {
 		return nil, fmt.Errorf("%w: not version %d", errCorruptEntry, entryVersion)
+	}
+	b, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(b, castagnoli) != sum {
+		return nil, fmt.Errorf("%w: checksum", errCorruptEntry)
 	}
 	d := decoder{b: b[1:]}
 	if k := d.bytes(len(key) + 1); d.err == nil && string(k) != key {

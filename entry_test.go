@@ -133,6 +133,34 @@ func TestEntryDecodeRejects(t *testing.T) {
 	}
 }
 
+// TestEntryDecodeRejectsDamage: a value a Store damaged is a miss, never
+// other rules: every flipped bit of every sample, and every two flipped
+// bits of a sample with rules, which the checksum catches.
+func TestEntryDecodeRejectsDamage(t *testing.T) {
+	for i, e := range sampleEntries() {
+		good := encodeTest(e)
+		for bit := range 8 * len(good) {
+			b := bytes.Clone(good)
+			b[bit/8] ^= 1 << (bit % 8)
+			if got, err := decodeEntry(robotsKey(e.key), b, testCrawler); !errors.Is(err, errCorruptEntry) {
+				t.Fatalf("sample %d, bit %d flipped: decoded %+v, %v", i, bit, got, err)
+			}
+		}
+	}
+	e := withBody(&entry{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200}}, privateRules)
+	good := encodeTest(e)
+	for x := range 8 * len(good) {
+		for y := x + 1; y < 8*len(good); y++ {
+			b := bytes.Clone(good)
+			b[x/8] ^= 1 << (x % 8)
+			b[y/8] ^= 1 << (y % 8)
+			if _, err := decodeEntry(robotsKey(e.key), b, testCrawler); err == nil {
+				t.Fatalf("bits %d and %d flipped: decoded", x, y)
+			}
+		}
+	}
+}
+
 func FuzzDecodeEntry(f *testing.F) {
 	for _, e := range sampleEntries() {
 		f.Add(e.key, encodeTest(e))
