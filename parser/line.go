@@ -22,6 +22,9 @@ type Line struct {
 	// Colon reports whether a ':' ends the key; a "key value" line
 	// without one is read all the same ([MissingColon]).
 	Colon bool
+	// Text is the line as written, without its line end: comment, white
+	// space and all, longer than [MaxLineLength] too.
+	Text string
 }
 
 // Lines returns an iterator over the lines of body, as Parse reads them
@@ -32,7 +35,7 @@ func Lines(body []byte) iter.Seq[Line] {
 	return func(yield func(Line) bool) {
 		for l := range parse.Lines(text) {
 			if !yield(Line{Num: l.Num, Key: l.RawKey, Value: l.Value,
-				Colon: l.RawKey != "" && l.Flags&parse.FlagMissingColon == 0}) {
+				Colon: l.RawKey != "" && l.Flags&parse.FlagMissingColon == 0, Text: l.Text}) {
 				return
 			}
 		}

@@ -110,6 +110,34 @@ func ExampleLines() {
 	// 4 "" "" colon=false
 }
 
+// TestLinesText: the Text of the lines, joined by line ends, is the body
+// as written after its byte-order mark, comments, white space and lines
+// longer than MaxLineLength kept whole.
+func TestLinesText(t *testing.T) {
+	long := "Disallow: /" + strings.Repeat("a", parser.MaxLineLength)
+	for _, body := range []string{
+		"",
+		"\xef\xbb\xbfUser-agent: *\r\nDisallow: /a  # old\rAllow:/b\n\n  Disallow /c\nnothing",
+		"\xef\xbbUser-agent: a\n\r\n\r" + long + "\n",
+	} {
+		var texts []string
+		for l := range parser.Lines([]byte(body)) {
+			texts = append(texts, l.Text)
+		}
+		want := body
+		for _, b := range []byte("\xef\xbb\xbf") { // the mark, or its start
+			if len(want) == 0 || want[0] != b {
+				break
+			}
+			want = want[1:]
+		}
+		want = strings.ReplaceAll(strings.ReplaceAll(want, "\r\n", "\n"), "\r", "\n")
+		if got := strings.Join(texts, "\n"); got != want {
+			t.Errorf("the lines of %.40q joined: %.40q", body, got)
+		}
+	}
+}
+
 // TestParseRFC9309: RFC 9309 decodes the escapes of unreserved
 // characters in patterns, Google's parser only upper-cases them.
 func TestParseRFC9309(t *testing.T) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -9,35 +8,18 @@ import (
 )
 
 // A listing holds the lines of a robots.txt body as written, so that rules
-// and findings are shown as their author typed them rather than normalised.
-// Lines are split and numbered as the parser numbers them.
+// and findings are shown as their author typed them rather than normalised:
+// the parser's [parser.Lines], numbered as it numbers them.
 type listing struct {
-	lines [][]byte // lines[n-1] is line n, without its line end
+	lines []string // lines[n-1] is line n, without its line end
 }
 
-// newListing splits text at LF, CR and CRLF, after a UTF-8 byte-order mark
-// (or the leading part of one) that the parser skips too. The text after
-// the last line end is a line, even when empty.
 func newListing(text []byte) listing {
-	for _, b := range []byte{0xEF, 0xBB, 0xBF} {
-		if len(text) == 0 || text[0] != b {
-			break
-		}
-		text = text[1:]
-	}
 	var l listing
-	for {
-		i := bytes.IndexAny(text, "\r\n")
-		if i < 0 {
-			l.lines = append(l.lines, text)
-			return l
-		}
-		l.lines = append(l.lines, text[:i])
-		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
-			i++
-		}
-		text = text[i+1:]
+	for pl := range parser.Lines(text) {
+		l.lines = append(l.lines, pl.Text)
 	}
+	return l
 }
 
 // len returns the number of lines.
@@ -63,7 +45,7 @@ func (l listing) text(n int) string {
 	if n < 1 || n > len(l.lines) {
 		return ""
 	}
-	s := strings.TrimSpace(string(l.lines[n-1][:min(len(l.lines[n-1]), 4*maxShown)]))
+	s := strings.TrimSpace(l.lines[n-1][:min(len(l.lines[n-1]), 4*maxShown)])
 	return clip(s, maxShown)
 }
 
@@ -74,7 +56,7 @@ func (l listing) directive(n int) string {
 	if n < 1 || n > len(l.lines) {
 		return ""
 	}
-	for pl := range parser.Lines(l.lines[n-1]) {
+	for pl := range parser.Lines([]byte(l.lines[n-1])) {
 		if pl.Key == "" {
 			return ""
 		}

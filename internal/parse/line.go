@@ -20,6 +20,7 @@ type Line struct {
 	RawKey string    // the key as written, white space trimmed
 	Value  string    // white space trimmed, not yet normalised
 	Flags  LineFlags // what the parser noticed or tolerated
+	Text   string    // the line as written, without its line end, not cut
 }
 
 // LineFlags is a set of observations about one line.
@@ -100,6 +101,7 @@ func (sc *scanner) next(l *Line) bool {
 	}
 	sc.num++
 	sc.parseLine(l, text)
+	l.Text = text
 	return true
 }
 
