@@ -69,6 +69,7 @@ const (
 	codeUsageLabel
 	codeUsageConflict
 	codeUsageGroup
+	codeJoinedGroup
 	codeSignalValue
 	codeTDMRep
 	codeUTF16
@@ -124,6 +125,7 @@ var codeTable = [numCodes]codeEntry{
 	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(labels) + ": no crawler reads it"},
 	codeUsageConflict:    {"usage-conflict", sevWarning, "Content-Usage rules of one path, one saying y and one n: n wins"},
 	codeUsageGroup:       {"usage-group", sevWarning, "a user-agent line that joins the group of Content-Usage rules above"},
+	codeJoinedGroup:      {"joined-group", sevWarning, "a user-agent line that joins the group above across a Crawl-delay, a Sitemap or another record"},
 	codeSignalValue:      {"signal-value", sevWarning, "a Content-Signal pair that states nothing, or only its refusals, such as ai-train=nope"},
 	codeTDMRep:           {"tdmrep-unreadable", sevWarning, "a tdmrep.json crawlers cannot read: they take every page as reserved"},
 	codeUTF16:            {"utf-16", sevWarning, "UTF-16, where Google reads robots.txt as UTF-8"},

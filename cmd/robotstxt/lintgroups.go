@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
@@ -10,8 +11,10 @@ import (
 
 // groups reports, per crawler, rules that can never decide, rules given
 // twice, named groups without rules and a * group that disallows
-// everything.
+// everything; and user-agent lines that join a group they were not meant
+// to (see joinedGroups).
 func (lt *linter) groups() {
+	lt.joinedGroups()
 	f := lt.file
 	sets, global := ruleSets(f)
 	// A rule is reported when it is shadowed (or repeated) for every
@@ -138,4 +141,45 @@ func ruleSets(f *parser.File) (sets [][]int, global []int) {
 		add(byToken[k])
 	}
 	return sets, global
+}
+
+// joinedGroups reports a user-agent line that follows other lines of a
+// group, Content-Usage rules or records (a Crawl-delay, a Content-Signal,
+// a Sitemap, any key), with no Allow or Disallow between: as Google's
+// parser reads groups, only those end one, so the line joins the group
+// above. Its records and rules then apply to this crawler too, and this
+// group's rules to the crawlers above, where the author meant a group of
+// their own.
+func (lt *linter) joinedGroups() {
+	const fix = "a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)"
+	f := lt.file
+	for _, g := range f.Groups {
+		for i := 1; i < len(g.Agents); i++ {
+			lo, hi := g.Agents[i-1].Line, g.Agents[i].Line
+			usageAt := firstBetween(g.Usage, func(r parser.UsageRule) int { return r.Line }, lo, hi)
+			recordAt := 0
+			for _, recs := range [][]parser.Record{g.Extensions, f.Sitemaps, f.Licenses} {
+				if n := firstBetween(recs, func(r parser.Record) int { return r.Line }, lo, hi); n > 0 && (recordAt == 0 || n < recordAt) {
+					recordAt = n
+				}
+			}
+			switch {
+			case usageAt > 0:
+				lt.add(hi, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which applies to this crawler too: "+fix, usageAt)
+			case recordAt > 0:
+				lt.add(hi, codeJoinedGroup, "this user-agent line joins the group above, past line %d (%s), so that its crawlers get this group's rules: "+fix,
+					recordAt, lt.lines.directive(recordAt))
+			}
+		}
+	}
+}
+
+// firstBetween returns the line of the first of s, in line order, after
+// line lo and before hi; 0 when none is.
+func firstBetween[T any](s []T, line func(T) int, lo, hi int) int {
+	i, _ := slices.BinarySearchFunc(s, lo+1, func(x T, n int) int { return line(x) - n })
+	if i < len(s) && line(s[i]) < hi {
+		return line(s[i])
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -37,6 +38,40 @@ func TestEmptyGroups(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestJoinedGroups: a user-agent line after a group's records, with no
+// Allow or Disallow between, joins that group, as the library reads it:
+// joined-group, or usage-group when Content-Usage rules stand between;
+// the message names the first line between.
+func TestJoinedGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"after a Crawl-delay", "User-agent: Slurp\nCrawl-delay: 10\n\nUser-agent: BadBot\nDisallow: /\n", []string{"4:joined-group"}},
+		{"after a Content-Signal", "User-agent: GPTBot\nContent-Signal: ai-train=no\nUser-agent: CCBot\nDisallow: /\n", []string{"3:joined-group"}},
+		{"after an unknown key", "User-agent: A\nNoindex: /x\nUser-agent: B\nDisallow: /\n", []string{"3:joined-group"}},
+		{"Content-Usage first", "User-agent: A\nContent-Usage: train-ai=n\nCrawl-delay: 1\nUser-agent: B\nDisallow: /\n", []string{"4:usage-group"}},
+		{"once per line above", "User-agent: A\nCrawl-delay: 1\nUser-agent: B\nUser-agent: C\nHost: x\nUser-agent: D\n", []string{"3:joined-group", "6:joined-group"}},
+		{"into the * group", "User-agent: SemrushBot\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /tmp/\n", []string{"4:joined-group"}},
+		{"a rule ends the group", "User-agent: A\nCrawl-delay: 1\nDisallow: /x\nUser-agent: B\nDisallow: /\n", nil},
+		{"records after the rules", "User-agent: A\nDisallow: /x\nCrawl-delay: 1\nUser-agent: B\nDisallow: /\n", nil},
+		{"agents together", "User-agent: A\nUser-agent: B\nCrawl-delay: 1\nDisallow: /\n", nil},
+		{"across a Sitemap", "User-agent: *\nSitemap: https://example.com/s.xml\n\nUser-agent: BadBot\nDisallow: /\n", []string{"4:joined-group"}},
+		{"the first line between named", "User-agent: A\nLicense: https://example.com/l\nCrawl-delay: 1\nUser-agent: B\nDisallow: /\n", []string{"4:joined-group"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := lintText(t, tc.body)
+			if got := codesAt(fs, codeJoinedGroup, codeUsageGroup); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	fs := lintText(t, "User-agent: Slurp\nCrawl-delay: 10\nUser-agent: BadBot\nDisallow: /\n")
+	if i := slices.IndexFunc(fs, func(f finding) bool { return f.Code == codeJoinedGroup }); i < 0 || !strings.Contains(fs[i].Message, "past line 2 (Crawl-delay: 10)") {
+		t.Errorf("findings %+v; want joined-group naming line 2 as written", fs)
 	}
 }
 

@@ -8,9 +8,8 @@ import (
 )
 
 // usage reports Content-Usage statements that state nothing, preferences
-// that are neither y nor n, labels outside the vocabulary, rules of one
-// path that disagree, and user-agent lines that join the group of the
-// Content-Usage rules above them.
+// that are neither y nor n, labels outside the vocabulary and rules of
+// one path that disagree.
 func (lt *linter) usage() {
 	for _, g := range lt.file.Groups {
 		for _, r := range g.Usage {
@@ -20,7 +19,6 @@ func (lt *linter) usage() {
 		}
 	}
 	lt.usageConflicts()
-	lt.usageGroups()
 }
 
 // usageConflicts reports, for each crawler's rules, a Content-Usage rule
@@ -57,31 +55,6 @@ func (lt *linter) usageConflicts() {
 					lt.add(r.Line, codeUsageConflict, "line %d says %s=%v for the same path, and this line %s=%v: rules of one path combine, and n wins",
 						s.line, p.label, s.pref, p.label, p.pref)
 				}
-			}
-		}
-	}
-}
-
-// usageGroups reports a user-agent line that follows Content-Usage rules
-// with no Allow or Disallow between: as Google's parser reads groups (it
-// knows no Content-Usage rule), the line joins their group, so that they
-// apply to its crawler too, and the group's Allow and Disallow rules to
-// the crawlers above.
-func (lt *linter) usageGroups() {
-	for _, g := range lt.file.Groups {
-		// The group's user-agent lines all come before its first Allow
-		// or Disallow, which would have ended them.
-		usage := g.Usage
-		for _, a := range g.Agents {
-			usageAt := 0 // the first Content-Usage rule since the line above
-			for ; len(usage) > 0 && usage[0].Line < a.Line; usage = usage[1:] {
-				if usageAt == 0 {
-					usageAt = usage[0].Line
-				}
-			}
-			if usageAt > 0 {
-				lt.add(a.Line, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which applies to this crawler too: "+
-					"a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)", usageAt)
 			}
 		}
 	}
