@@ -141,7 +141,7 @@ var codeTable = [numCodes]codeEntry{
 	codeNotDirective:     {"not-a-directive", sevInfo, "a line that is not a robots.txt line: skipped"},
 	codeCharset:          {"charset", sevInfo, "not UTF-8: read as declared or as Windows-1252"},
 	codeDisallowAll:      {"disallow-all", sevInfo, "the * group disallows the whole site, or all but what it allows"},
-	codeTooMany:          {"too-many-findings", sevInfo, "the parser stopped reporting past its limit"},
+	codeTooMany:          {"too-many-findings", sevInfo, "past the parser's limit of findings, only errors are reported"},
 	codeUnknownDropped:   {"unknown-records-dropped", sevInfo, "unknown records dropped past the parser's limit"},
 }
 

@@ -24,6 +24,9 @@ type linter struct {
 	*parsed
 	doc      *document
 	findings []finding
+	agents   map[int]parser.UserAgent // by line, made for the first cut agent
+	// errorsOnly drops the findings of lesser severity (see tailErrors).
+	errorsOnly bool
 }
 
 // lintDocument returns the findings for d read in mode, in line order.
@@ -58,6 +61,9 @@ func (lt *linter) add(n int, c code, format string, args ...any) {
 // addText records a finding on line n whose line, as written, is text:
 // the only place a finding is made, with its code's severity.
 func (lt *linter) addText(n int, text string, c code, format string, args ...any) {
+	if lt.errorsOnly && c.severity() < sevError {
+		return
+	}
 	lt.findings = append(lt.findings, finding{
 		Line: n, Severity: c.severity(), Code: c,
 		Message: fmt.Sprintf(format, args...), Text: text,

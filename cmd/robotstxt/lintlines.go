@@ -10,51 +10,87 @@ import (
 )
 
 // diagnostics turns each of the parser's diagnostics into a finding,
-// with the code of its kind.
+// with the code of its kind. Past the 1,000 the parser gives, it reads
+// the lines again for their errors alone (see tailErrors), so that no
+// lesser finding hides one.
 func (lt *linter) diagnostics() {
-	var agents map[int]parser.UserAgent // by line, made for the first cut agent
 	for i, dg := range lt.file.Diagnostics {
 		switch dg.Kind {
-		case parser.NoKey:
-			if k := directiveWord(lt.lines.text(dg.Line)); k != "" {
-				lt.add(dg.Line, codeDirectiveLost, "looks like a %s line but is not \"key: value\": crawlers skip it", k)
-			} else {
-				lt.add(dg.Line, codeNotDirective, "not a robots.txt line: skipped")
-			}
-		case parser.UnknownKey:
-			if want := nearKey(dg.Text); want != "" {
-				lt.add(dg.Line, codeKeyTypo, "unknown key %q, perhaps %s: crawlers ignore the line", dg.Text, want)
-			} else {
-				lt.add(dg.Line, codeUnknownKey, "key %q is not read by major crawlers", dg.Text)
-			}
-		case parser.RuleOutsideGroup:
-			lt.add(dg.Line, codeOutsideGroup, "rule before any user-agent line: no crawler obeys it")
-		case parser.MissingColon:
-			lt.add(dg.Line, codeMissingColon, "no colon after the key; read as if there were one")
-		case parser.MisspeltKey:
-			lt.add(dg.Line, codeMisspeltKey, "misspelt key %q; read as meant, as Google does", dg.Text)
-		case parser.LineTooLong:
-			lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped", parser.MaxLineLength)
-		case parser.NULByte:
-			lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped")
-		case parser.InvalidUTF8:
-			lt.add(dg.Line, codeInvalidUTF8, "the line is not valid UTF-8")
-		case parser.AgentCut:
-			if agents == nil {
-				agents = agentsByLine(lt.file)
-			}
-			lt.agentCut(agents[dg.Line])
-		case parser.EmptyAgent:
-			lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
-		case parser.NoLeadingSlash:
-			lt.add(dg.Line, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
-		case parser.BadValue:
-			lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
 		case parser.TooManyDiagnostics:
-			lt.add(dg.Line, codeTooMany, "over %d lines the parser skipped, tolerated or cut: %s more from this line on are not reported", i, dg.Text)
+			lt.add(dg.Line, codeTooMany, "over %d lines the parser skipped, tolerated or cut: of %s more from this line on, only the errors are reported", i, dg.Text)
+			lt.tailErrors(dg.Line)
 		case parser.UnknownRecordsDropped:
 			lt.add(dg.Line, codeUnknownDropped, "more records with unknown keys than the parser keeps: %s more from this line on are dropped (no major crawler reads them)", dg.Text)
+		default:
+			lt.diagnostic(dg)
 		}
+	}
+}
+
+// tailChunk is how many lines tailErrors parses at a time: a line gives
+// at most eight diagnostics, so that a chunk's stay within the 1,000.
+const tailChunk = 100
+
+// tailErrors reports the errors among the diagnostics of the lines from
+// line n on, which the parser counted but did not give: it parses them
+// again, tailChunk lines at a time, each chunk after a user-agent line
+// when one came before line n, so that a rule stands in a group as it
+// did.
+func (lt *linter) tailErrors(n int) {
+	inGroup := len(lt.file.Groups) > 0 && lt.file.Groups[0].Agents[0].Line < n
+	lt.errorsOnly = true
+	defer func() { lt.errorsOnly = false }()
+	for from := n; from <= lt.lines.len(); from += tailChunk {
+		chunk, shift := lt.lines.lines[from-1:min(from-1+tailChunk, lt.lines.len())], from-1
+		if inGroup {
+			chunk, shift = append([]string{"User-agent: *"}, chunk...), from-2
+		}
+		for _, dg := range parser.Parse([]byte(strings.Join(chunk, "\n"))).Diagnostics {
+			dg.Line += shift
+			lt.diagnostic(dg)
+		}
+	}
+}
+
+// diagnostic turns one of the parser's diagnostics into a finding, but
+// for those that count others it left out.
+func (lt *linter) diagnostic(dg parser.Diagnostic) {
+	switch dg.Kind {
+	case parser.NoKey:
+		if k := directiveWord(lt.lines.text(dg.Line)); k != "" {
+			lt.add(dg.Line, codeDirectiveLost, "looks like a %s line but is not \"key: value\": crawlers skip it", k)
+		} else {
+			lt.add(dg.Line, codeNotDirective, "not a robots.txt line: skipped")
+		}
+	case parser.UnknownKey:
+		if want := nearKey(dg.Text); want != "" {
+			lt.add(dg.Line, codeKeyTypo, "unknown key %q, perhaps %s: crawlers ignore the line", dg.Text, want)
+		} else {
+			lt.add(dg.Line, codeUnknownKey, "key %q is not read by major crawlers", dg.Text)
+		}
+	case parser.RuleOutsideGroup:
+		lt.add(dg.Line, codeOutsideGroup, "rule before any user-agent line: no crawler obeys it")
+	case parser.MissingColon:
+		lt.add(dg.Line, codeMissingColon, "no colon after the key; read as if there were one")
+	case parser.MisspeltKey:
+		lt.add(dg.Line, codeMisspeltKey, "misspelt key %q; read as meant, as Google does", dg.Text)
+	case parser.LineTooLong:
+		lt.add(dg.Line, codeLineTooLong, "line over %d bytes: the rest is dropped", parser.MaxLineLength)
+	case parser.NULByte:
+		lt.add(dg.Line, codeNUL, "a NUL byte ends the line: the rest of it is dropped")
+	case parser.InvalidUTF8:
+		lt.add(dg.Line, codeInvalidUTF8, "the line is not valid UTF-8")
+	case parser.AgentCut:
+		if lt.agents == nil {
+			lt.agents = agentsByLine(lt.file)
+		}
+		lt.agentCut(lt.agents[dg.Line])
+	case parser.EmptyAgent:
+		lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
+	case parser.NoLeadingSlash:
+		lt.add(dg.Line, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
+	case parser.BadValue:
+		lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
 	}
 }
 

@@ -112,7 +112,7 @@ func TestTwoPaths(t *testing.T) {
 // TestParserLimitsReported checks that the parser's caps on diagnostics
 // and on records with unknown keys each give one info finding, on the
 // line where the cap starts and with the number of lines past it, and
-// that the findings past the cap are not reported.
+// that past the cap only errors are reported: every one, on its line.
 func TestParserLimitsReported(t *testing.T) {
 	const limit = 1000 // the parser's documented bound on both
 	var b strings.Builder
@@ -129,13 +129,38 @@ func TestParserLimitsReported(t *testing.T) {
 			capped = f
 		}
 	}
-	if counts[codeNoSlash] != limit || counts[codeTooMany] != 1 {
+	if counts[codeNoSlash] != limit+5 || counts[codeTooMany] != 1 {
 		t.Fatalf("%d %s and %d %s findings, want %d and 1", counts[codeNoSlash], codeNoSlash,
-			counts[codeTooMany], codeTooMany, limit)
+			counts[codeTooMany], codeTooMany, limit+5)
 	}
 	if capped.Line != limit+2 || capped.Severity != sevInfo ||
-		!strings.HasPrefix(capped.Message, "over 1000 lines") || !strings.Contains(capped.Message, ": 5 more from this line on") || capped.Text != "Disallow: private1000" {
+		!strings.HasPrefix(capped.Message, "over 1000 lines") || !strings.Contains(capped.Message, "of 5 more from this line on, only the errors") || capped.Text != "Disallow: private1000" {
 		t.Errorf("cap finding %+v", capped)
+	}
+
+	// 1,000 infos (versioned agents), then errors: a rule past them
+	// without a slash, one outside any group as the file's first lines
+	// read; the warnings past the cap are not reported.
+	b.Reset()
+	b.WriteString("Disallow: /early\n") // line 1: outside a group
+	for i := range limit {
+		fmt.Fprintf(&b, "User-agent: Bot%c%c/1.0\n", 'a'+i%26, 'a'+i/26%26)
+	}
+	b.WriteString("Disallow: /\n")
+	for i := range 250 {
+		fmt.Fprintf(&b, "Crawl-delay: %d\n", i) // warnings
+	}
+	b.WriteString("User-agent: *\nDisallow: private/\nDisallow: admin/\n")
+	var got []string
+	for _, f := range lintText(t, b.String()) {
+		if f.Severity == sevError || f.Code == codeTooMany {
+			got = append(got, fmt.Sprintf("%d:%s", f.Line, f.Code))
+		} else if f.Line > limit+1 && f.Code != codeCrawlDelay {
+			t.Errorf("a lesser finding past the cap: %+v", f)
+		}
+	}
+	if want := []string{"1:rule-outside-group", "1001:too-many-findings", "1254:no-leading-slash", "1255:no-leading-slash"}; !slices.Equal(got, want) {
+		t.Errorf("errors past 1,000 infos: %q, want %q", got, want)
 	}
 
 	b.Reset()
