@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/net/http/httpguts"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/robotsgate/robotstxt/internal/agent"
@@ -40,7 +41,7 @@ var ErrBadURL = target.ErrBadURL
 type Client struct {
 	cfg      config
 	tokens   []string // product tokens matched against user-agent lines
-	tokenErr error    // why there is no usable token, or nil
+	setupErr error    // why no check can be answered (no usable token, a header that cannot be sent), or nil
 	fetcher  fetcher
 	robots   document
 	tdm      *document          // tdmrep.json (WithTDMRep), or nil
@@ -88,11 +89,18 @@ func NewClient(opts ...Option) *Client {
 	c.fetcher.hc.CheckRedirect = noRedirects
 	c.fetcher.hc.Jar = nil // see WithHTTPClient
 	if cfg.tokens != nil {
-		c.tokens, c.tokenErr = cfg.tokens, checkTokens(cfg.tokens)
+		c.tokens, c.setupErr = cfg.tokens, checkTokens(cfg.tokens)
 	} else if tok, err := agent.ProductToken(cfg.userAgent); err == nil {
 		c.tokens = []string{tok}
 	} else {
-		c.tokenErr = err
+		c.setupErr = err
+	}
+	for _, h := range [...][2]string{{"User-Agent", cfg.userAgent}, {"From", cfg.from}} {
+		if !httpguts.ValidHeaderFieldValue(h[1]) {
+			// net/http would refuse every fetch: robots.txt unreachable
+			// for ever, which an error policy may read as allow-all.
+			c.setupErr = fmt.Errorf("robotstxt: a %s header net/http cannot send: %q", h[0], h[1])
+		}
 	}
 	c.logger = cmp.Or(cfg.logger, slog.New(slog.DiscardHandler))
 	c.robots = document{path: "/robots.txt", name: "robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes, true), robots: true}
@@ -221,8 +229,8 @@ func (k key) store() string {
 // check answers for rawURL, filling in d unless it is nil (Allowed).
 func (c *Client) check(ctx context.Context, rawURL string, d *Decision) (bool, error) {
 	c.mustBeMade()
-	if c.tokenErr != nil {
-		return false, c.tokenErr
+	if c.setupErr != nil {
+		return false, c.setupErr
 	}
 	var buf [128]byte
 	authority, path, err := target.Split(rawURL, buf[:0])

@@ -1738,7 +1738,7 @@ func TestClientProductTokenErrors(t *testing.T) {
 		if d, err := c.Check(ctx, s.URL+"/y"); d.Allowed || d.Outcome != Outcome(0) || !errors.Is(err, ErrProductToken) {
 			t.Errorf("%s: Check = %+v, %v; want ErrProductToken", name, d, err)
 		}
-		if c.tokenErr == nil {
+		if c.setupErr == nil {
 			t.Errorf("%s: the Client's tokens %q are taken as usable", name, c.tokens)
 		}
 	}
@@ -1748,6 +1748,32 @@ func TestClientProductTokenErrors(t *testing.T) {
 	crawler := newTestClient(t, WithUserAgent("Mozilla/5.0 (compatible; XBot/1.0; +https://example.com/bot)"))
 	if toks := crawler.tokens; len(toks) != 1 || toks[0] != "XBot" {
 		t.Errorf("ProductTokens() = %q, want [XBot]", toks)
+	}
+}
+
+// TestClientHeaderNotSendable: a User-Agent or From net/http refuses to
+// send fails every check, though an error policy would read the fetches
+// it refuses as allow-all, and the server is never asked.
+func TestClientHeaderNotSendable(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	s := newSite(t, serve(200, privateRules))
+	lenient := WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll })
+	for name, opt := range map[string]Option{
+		"User-Agent with a line break": WithUserAgent("ExampleBot/1.0\n"),
+		"User-Agent with a NUL":        WithUserAgent("ExampleBot/1.0\x00"),
+		"From with a header in it":     WithFrom("ops@example.com\r\nX-Injected: 1"),
+	} {
+		c := newTestClient(t, opt, lenient)
+		if ok, err := c.Allowed(ctx, s.URL+"/private/x"); ok || err == nil || !strings.Contains(err.Error(), "cannot send") {
+			t.Errorf("%s: Allowed = %v, %v; want an error that the header cannot be sent", name, ok, err)
+		}
+	}
+	if n := s.hits.Load(); n != 0 {
+		t.Errorf("server asked %d times, want 0", n)
+	}
+	if ok, err := newTestClient(t, WithUserAgent("ExampleBot/1.0 (+https://example.com/bot; ops@example.com)"), WithFrom("ops@example.com"), lenient).Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
+		t.Errorf("a header that can be sent: Allowed = %v, %v; want disallowed", ok, err)
 	}
 }
 

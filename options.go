@@ -128,7 +128,9 @@ func inRange(ok bool, option string, v any) {
 // gives ExampleBot), or, skipping browser products such as Mozilla, the
 // one after "compatible;" ("Mozilla/5.0 (compatible; XBot/1.0)" gives
 // XBot). A header that gives none, such as "123bot/1.0" or a plain
-// browser string, makes every check fail with [ErrProductToken].
+// browser string, makes every check fail with [ErrProductToken]; one
+// net/http cannot send, such as one holding a line break, makes every
+// check fail with an error saying so, as no fetch could be made.
 func WithUserAgent(ua string) Option {
 	return func(c *config) { c.userAgent = ua }
 }
@@ -145,6 +147,7 @@ func WithProductTokens(tokens ...string) Option {
 
 // WithFrom sets the From header (an e-mail address for the crawler's
 // operator) sent with every robots.txt request. By default none is sent.
+// One net/http cannot send makes every check fail, as [WithUserAgent]'s.
 func WithFrom(email string) Option {
 	return func(c *config) { c.from = email }
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt"
+	"golang.org/x/net/http/httpguts"
 )
 
 // runCheck is "robotstxt check": it checks live URLs through the caching
@@ -53,6 +54,10 @@ func runCheck(cmd *command, args []string, e env) int {
 	targets, err := parseTargets(urls, false)
 	if err != nil {
 		e.fail(err)
+		return exitUsage
+	}
+	if !httpguts.ValidHeaderFieldValue(*ua) {
+		e.fail(fmt.Errorf("-ua %q: not a header value HTTP can send", *ua))
 		return exitUsage
 	}
 	opts := []robotstxt.Option{robotstxt.WithMode(modeOf(*rfc))}

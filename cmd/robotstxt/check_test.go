@@ -441,6 +441,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"check", "-timeout", "0s", "http://127.0.0.1:1/"},
 		{"check", "-agent", "/1.0", "http://127.0.0.1:1/"},
 		{"check", "-ua", "", "http://127.0.0.1:1/"},
+		{"check", "-ua", "ExampleBot/1.0\n", "-agent", "ExampleBot", s.URL + "/"}, // HTTP cannot send it
 	} {
 		if r := runCmd(t, "", args...); r.code != exitUsage || r.stderr == "" || r.stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, no output and a message", args, r.code, r.stdout, r.stderr, exitUsage)
