@@ -48,7 +48,7 @@ type Pacer interface {
 	//
 	// Otherwise Take returns wait > 0, how long to wait before asking
 	// again, never past the earliest moment the turn may come (at most
-	// interval while another request is in flight). Take never books a
+	// interval while another request is in flight, but for a hold). Take never books a
 	// slot ahead and never blocks. A negative interval counts as 0, and
 	// an interval or a hold longer than 24 hours as 24 hours. An error
 	// means Take could not tell: the request is not sent, so a Pacer that
@@ -156,7 +156,7 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 		}
 		wait := max(t-now, 0)
 		if s.busy != 0 && now < s.busyUntil && iv > 0 {
-			wait = min(iv, s.busyUntil-now)
+			wait = max(min(iv, s.busyUntil-now), s.hold-now) // no turn within a hold
 		}
 		if wait > 0 {
 			if iv > s.interval {

@@ -356,6 +356,26 @@ func TestMemPacerHoldBeforeAnyTurn(t *testing.T) {
 	}
 }
 
+// TestMemPacerHoldWhileBusy: a hold set while a turn is in flight (the
+// headers of a 503 with Retry-After in, its body still arriving) is what
+// Take tells the next to wait, not the interval: no turn comes before
+// it, and a WithNoWait RetryAt or a deadline inside it must know.
+func TestMemPacerHoldWhileBusy(t *testing.T) {
+	ctx := context.Background()
+	p := newMemPacer()
+	const a = "https://a.test:443"
+	id, wait, _ := p.Take(ctx, a, time.Second)
+	if id == 0 || wait != 0 {
+		t.Fatalf("first turn: %d, %v", id, wait)
+	}
+	if err := p.Done(ctx, a, 0, time.Second, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, wait, _ := p.Take(ctx, a, time.Second); wait < time.Hour-time.Minute {
+		t.Errorf("an hour's hold set while a turn is in flight: Take waits %v", wait)
+	}
+}
+
 func TestMemPacerCancel(t *testing.T) {
 	checkLeaks(t)
 	p := newMemPacer()

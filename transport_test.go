@@ -434,6 +434,28 @@ func TestTransportRetryAfterHoldsUnclosed(t *testing.T) {
 	}
 }
 
+// TestTransportRetryAfterHoldsWhileBodyOpen: while a 503's body is still
+// arriving, its Retry-After already holds the site: a refused request is
+// told the hold's end, not the Crawl-delay, and counted as held.
+func TestTransportRetryAfterHoldsWhileBodyOpen(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 1\n")
+	s.route("/busy", serve(http.StatusServiceUnavailable, strings.Repeat("busy ", 1000), "Retry-After", "3600"))
+	_, tr, hc := newTestTransport(t, WithNoWait())
+	resp, err := hc.Get(s.URL + "/busy") // its body left unread: the turn is in flight
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var pe *PacedError
+	if _, err := get(context.Background(), hc, s.URL+"/other"); !errors.As(err, &pe) || time.Until(pe.RetryAt) < 59*time.Minute {
+		t.Errorf("a request within an hour's Retry-After, the 503's body open: %v; want a PacedError for about the hour", err)
+	}
+	if st := tr.Stats(); st.Held != 1 {
+		t.Errorf("Stats %+v: want the request counted as held", st)
+	}
+}
+
 func TestTransportRetryAfterIgnoredOnSuccess(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nAllow: /\n")

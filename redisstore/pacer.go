@@ -71,7 +71,7 @@ end
 
 // paceTakeScript gives the turn to ARGV[1] if a request may be sent now,
 // and returns {0, 0}; otherwise {1, µs to wait before asking again}, more
-// than 0 and at most the interval or maxAhead. The interval is at least
+// than 0 and at most the interval, a hold or maxAhead. The interval is at least
 // the pace while a turn is in flight or the pace has not passed since
 // the last one ended. While another turn is in flight the next may start
 // one interval later, so the wait never overshoots. An interval of 0
@@ -84,7 +84,7 @@ if (busy and now < busyUntil) or now < ended + pace then
 end
 local wait = 0
 if iv > 0 and busy and now < busyUntil then
-	wait = math.min(iv, busyUntil - now)
+	wait = math.max(math.min(iv, busyUntil - now), hold - now) -- no turn within a hold
 elseif now < math.max(hold, ended + iv) then
 	wait = math.max(hold, ended + iv) - now
 end

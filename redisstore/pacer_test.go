@@ -185,6 +185,21 @@ func TestPacerHoldShared(t *testing.T) {
 	}
 }
 
+// TestPacerHoldWhileBusy: a hold set while a turn is in flight is what
+// Take tells the next to wait, not the interval, as memPacer tells it.
+func TestPacerHoldWhileBusy(t *testing.T) {
+	checkLeaks(t)
+	a, _, _ := newStore(t)
+	ctx := context.Background()
+	takeTurn(t, a, authority, time.Second)
+	if err := done(ctx, a, turn{authority: authority, interval: time.Second}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, wait, ok, err := take(ctx, a, authority, time.Second); err != nil || ok || wait < time.Hour-time.Minute {
+		t.Errorf("an hour's hold set while a turn is in flight: Take = %v, %v, %v; want the hour", wait, ok, err)
+	}
+}
+
 // TestPacerLateDoneLeavesNextTurn: a turn whose lease ran out and which
 // ends late does not end the turn that began after it.
 func TestPacerLateDoneLeavesNextTurn(t *testing.T) {
