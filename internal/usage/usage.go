@@ -155,13 +155,24 @@ func signalPair(pair string) (key, val, why string) {
 
 // refusals sets in raw each key of the policy that a fragment of pair,
 // between ';' and blanks, refuses (reads as n), and reports whether any
-// does.
+// does. Blanks around '=' bind a key to its value, as in a pair alone.
 func refusals(raw *table, pair string) bool {
 	found := false
-	for f := range strings.FieldsFuncSeq(pair, func(r rune) bool { return r == ';' || r == ' ' || r == '\t' }) {
-		if key, val, _ := signalPair(f); val == "n" && signalLabels[key] != "" {
-			raw.set(key, val)
-			found = true
+	for piece := range strings.SplitSeq(pair, ";") {
+		parts := strings.Split(piece, "=")
+		for i := range parts {
+			if i > 0 {
+				parts[i] = strings.TrimLeft(parts[i], " \t")
+			}
+			if i < len(parts)-1 {
+				parts[i] = strings.TrimRight(parts[i], " \t")
+			}
+		}
+		for f := range strings.FieldsFuncSeq(strings.Join(parts, "="), func(r rune) bool { return r == ' ' || r == '\t' }) {
+			if key, val, _ := signalPair(f); val == "n" && signalLabels[key] != "" {
+				raw.set(key, val)
+				found = true
+			}
 		}
 	}
 	return found

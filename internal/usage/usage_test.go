@@ -84,6 +84,12 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"/blog/ ai-train=no\tsearch=yes;ai-input=n", "train-ai=n, ai-input=n", `pair "/blog/ ai-train=no\tsearch=yes;ai-input=n": not a key`},
 		{"/blog/ ai-train=yes", "", `pair "/blog/ ai-train=yes": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 		{"search=yes;x", "", `pair "search=yes;x": search takes yes or no`},
+		// Blanks around '=' bind a key to its value there too, as in a
+		// pair alone.
+		{"search=yes; ai-train = no", "train-ai=n", `pair "search=yes; ai-train = no": search takes yes or no; only`},
+		{"ai-train =no; search=yes", "train-ai=n", `pair "ai-train =no; search=yes": ai-train takes yes or no; only`},
+		{"/blog/ ai-train\t= no search = yes", "train-ai=n", `pair "/blog/ ai-train\t= no search = yes": not a key`},
+		{"/blog/ ai-train = yes", "", `pair "/blog/ ai-train = yes": not a key`},
 		{"/a other=no; ai-train=nope", "", `pair "/a other=no; ai-train=nope": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 		// An error quotes at most quote.Max bytes of a pair.
 		{"/" + strings.Repeat("x", 1000) + " other", "", `pair "/` + strings.Repeat("x", quote.Max-4) + `…": no`},
