@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -134,6 +135,21 @@ func TestLinesText(t *testing.T) {
 		want = strings.ReplaceAll(strings.ReplaceAll(want, "\r\n", "\n"), "\r", "\n")
 		if got := strings.Join(texts, "\n"); got != want {
 			t.Errorf("the lines of %.40q joined: %.40q", body, got)
+		}
+	}
+}
+
+// TestUnknownKeyText: an UnknownKey diagnostic names the key as the
+// record keeps it, lower-cased ASCII and every other byte as written.
+func TestUnknownKeyText(t *testing.T) {
+	for _, key := range []string{"X-Robots", "x-\u00c4rger", "k\xff", "Kelvin\u212a"} {
+		f := parser.Parse([]byte("User-agent: *\n" + key + ": v\n"))
+		i := slices.IndexFunc(f.Diagnostics, func(d parser.Diagnostic) bool { return d.Kind == parser.UnknownKey })
+		if len(f.Groups) != 1 || len(f.Groups[0].Extensions) != 1 || i < 0 {
+			t.Fatalf("%q: %+v", key, f)
+		}
+		if rec, dg := f.Groups[0].Extensions[0].Key, f.Diagnostics[i]; dg.Text != rec {
+			t.Errorf("%q: the record's key %q, the diagnostic's %q", key, rec, dg.Text)
 		}
 	}
 }

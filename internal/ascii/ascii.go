@@ -37,6 +37,22 @@ func Lower(c byte) byte {
 	return c
 }
 
+// LowerString returns s with its ASCII letters in lower case, and every
+// other byte as it is (where strings.ToLower would fold other letters and
+// replace invalid UTF-8), allocating only if s has an upper-case one.
+func LowerString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if Lower(s[i]) != s[i] {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = Lower(b[j])
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
 // Unhex returns the value of the hex digit c, which IsHex accepts.
 func Unhex(c byte) byte {
 	switch {

@@ -60,6 +60,14 @@ func TestHex(t *testing.T) {
 	}
 }
 
+func TestLowerString(t *testing.T) {
+	for in, want := range map[string]string{"": "", "abc": "abc", "AbC-D": "abc-d", "\u212a": "\u212a", "ÄB": "Äb", "X\xff": "x\xff"} {
+		if got := LowerString(in); got != want {
+			t.Errorf("LowerString(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestIsEscape(t *testing.T) {
 	for _, c := range []struct {
 		s    string

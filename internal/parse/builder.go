@@ -210,7 +210,7 @@ func (b *builder) extension(l *Line) {
 	} else {
 		b.unknown++
 		if b.lint {
-			b.diag(l.Num, UnknownKey, strings.ToLower(l.RawKey))
+			b.diag(l.Num, UnknownKey, ascii.LowerString(l.RawKey)) // as the record's key is lowered
 		}
 		if b.unknown > MaxUnknownRecords {
 			if b.lint && b.unknownAt < 0 {

@@ -133,7 +133,7 @@ func ParseContentSignal(value string) (string, error) {
 // and no key for an empty pair.
 func signalPair(pair string) (key, val, why string) {
 	key, val, ok := strings.Cut(pair, "=")
-	key, val = lowerASCII(strings.Trim(key, " \t")), strings.Trim(val, " \t")
+	key, val = ascii.LowerString(strings.Trim(key, " \t")), strings.Trim(val, " \t")
 	_, known := signalLabels[key]
 	switch {
 	case !ok && key == "":
@@ -176,21 +176,6 @@ func refusals(raw *table, pair string) bool {
 		}
 	}
 	return found
-}
-
-// lowerASCII lower-cases the ASCII letters of s, allocating only if it
-// has any upper-case.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if ascii.Lower(s[i]) != s[i] {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				b[j] = ascii.Lower(b[j])
-			}
-			return string(b)
-		}
-	}
-	return s
 }
 
 // Value returns the value members hold for label, and whether they hold

@@ -47,14 +47,6 @@ func labelsFor(n int) []string {
 	return ls
 }
 
-func TestLowerASCII(t *testing.T) {
-	for in, want := range map[string]string{"": "", "abc": "abc", "AbC-D": "abc-d", "\u212a": "\u212a", "ÄB": "Äb"} {
-		if got := lowerASCII(in); got != want {
-			t.Errorf("lowerASCII(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestParseContentSignalErrors: the error names the first pair that states
 // no preference though it was meant to, for lint; the members are those
 // read all the same, in the AIPREF vocabulary.
