@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -94,41 +95,50 @@ func TestEntryBoundToKey(t *testing.T) {
 	}
 }
 
+// sealed returns b, an encoding without its checksum, with one: the
+// value a Store hands back, whoever wrote it, which the decoder's own
+// checks must refuse, not the checksum.
+func sealed(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(bytes.Clone(b), crc32.Checksum(b, castagnoli))
+}
+
 func TestEntryDecodeRejects(t *testing.T) {
 	const key = "https://example.com:443"
-	good := encodeTest(sampleEntries()[0])
+	enc := encodeTest(sampleEntries()[0])
+	good := enc[:len(enc)-4]   // without its checksum
 	at := 1 + 1 + len(key) + 8 // the outcome byte: after the version, the key and the crawler
-	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return b }
+	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return sealed(b) }
 	long := sampleEntries()[0]
 	long.etag = strings.Repeat("e", maxServerText+1)
 	cases := map[string][]byte{
 		"empty":           nil,
-		"short":           good[:2],
+		"short":           enc[:2],
 		"version 0":       with(0, 0),
 		"future version":  with(0, entryVersion+1),
 		"no outcome":      with(at, 0),
 		"bad outcome":     with(at, 7),
 		"bad flags":       with(at+1, 0x80),
-		"truncated":       good[:len(good)-1],
-		"trailing":        append(bytes.Clone(good), 0),
-		"varint overflow": append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...),
+		"truncated":       sealed(good[:len(good)-1]),
+		"trailing":        sealed(append(bytes.Clone(good), 0)),
+		"varint overflow": sealed(append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...)),
 		"body on 404":     encodeTest(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
-		"status 5000":     append(bytes.Clone(good[:at+2]), 0x88, 0x27),
+		"status 5000":     sealed(append(bytes.Clone(good[:at+2]), 0x88, 0x27)),
 		"long validator":  encodeTest(long),
 		"redirect status": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "999 http://a/"}}),
 		"redirect no URL": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "301 http://a/\n302 "}}),
 		"redirect line":   encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "nonsense"}}),
 		"11 redirects": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404,
 			redirects: strings.Repeat("301 http://a/\n", 10) + "301 http://a/"}}),
-		"other dictionary": bytes.Replace(good, binary.AppendUvarint(nil, bodyDictID),
-			binary.AppendUvarint(nil, bodyDictID+1), 1),
+		"other dictionary": sealed(bytes.Replace(good, binary.AppendUvarint(nil, bodyDictID),
+			binary.AppendUvarint(nil, bodyDictID+1), 1)),
+		"checksum": append(bytes.Clone(good), 0, 0, 0, 0),
 	}
 	for name, b := range cases {
 		if e, err := decodeEntry(robotsKey(key), b, testCrawler); err == nil || !errors.Is(err, errCorruptEntry) {
 			t.Errorf("%s: decoded %+v, %v", name, e, err)
 		}
 	}
-	if e, err := decodeEntry(robotsKey(key), good, testCrawler+1); !errors.Is(err, errOtherCrawler) {
+	if e, err := decodeEntry(robotsKey(key), enc, testCrawler+1); !errors.Is(err, errOtherCrawler) {
 		t.Errorf("another crawler's value: decoded %+v, %v; want errOtherCrawler", e, err)
 	}
 }
@@ -161,14 +171,17 @@ func TestEntryDecodeRejectsDamage(t *testing.T) {
 	}
 }
 
+// FuzzDecodeEntry decodes arbitrary values, sealed with their checksum
+// (see sealed) so that the decoder's own checks meet them.
 func FuzzDecodeEntry(f *testing.F) {
 	for _, e := range sampleEntries() {
-		f.Add(e.key, encodeTest(e))
+		b := encodeTest(e)
+		f.Add(e.key, b[:len(b)-4])
 	}
 	f.Add("", []byte{})
 	f.Add("k", []byte{entryVersion})
 	f.Fuzz(func(t *testing.T, key string, b []byte) {
-		e, err := decodeEntry(robotsKey(key), b, testCrawler)
+		e, err := decodeEntry(robotsKey(key), sealed(b), testCrawler)
 		if err != nil {
 			return
 		}
