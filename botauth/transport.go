@@ -64,11 +64,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.next.RoundTrip(signed)
-	if resp != nil && (resp.Request == nil || resp.Request == signed) {
+	if resp != nil {
 		// The caller's request, as http.Transport gives it (keptHost reads
-		// it on the next hop), not the signed copy: a caller that logs or
-		// keeps resp.Request, as colly does, would keep a signature it
-		// could replay.
+		// it on the next hop), not the signed copy or a copy of it that a
+		// RoundTripper below made: a caller that logs or keeps
+		// resp.Request, as colly does, would keep a signature it could
+		// replay.
 		resp.Request = req
 	}
 	return resp, err

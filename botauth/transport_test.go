@@ -79,6 +79,16 @@ func TestTransportSignsACopy(t *testing.T) {
 		// request it made) would keep a signature it can replay.
 		t.Errorf("resp.Request is the signed copy, with %q", resp.Request.Header.Get("Signature"))
 	}
+	// So too under a RoundTripper that sends a copy of its own (as
+	// otelhttp's and retrying ones do).
+	cloning := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
+	}), s)
+	req2, _ := http.NewRequest(http.MethodGet, "https://www.example.com/", nil)
+	if resp, err := cloning.RoundTrip(req2); err != nil || resp.Request != req2 {
+		t.Errorf("under a cloning RoundTripper: resp.Request carries %q, %v", resp.Request.Header.Get("Signature"), err)
+	}
 	if sent.Body != req.Body || sent.Context() != req.Context() || sent.Header.Get("User-Agent") != "ExampleBot/1.0" {
 		t.Error("the copy sent lost the body, the context or a field")
 	}
