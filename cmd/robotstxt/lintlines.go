@@ -34,15 +34,13 @@ const tailChunk = 100
 // tailErrors reports the errors among the diagnostics of the lines from
 // line n on, which the parser counted but did not give: it parses them
 // again, tailChunk lines at a time, each chunk after a user-agent line
-// when one came before line n, so that a rule stands in a group as it
-// did.
+// when one came before it, so that a rule stands in a group as it did.
 func (lt *linter) tailErrors(n int) {
-	inGroup := len(lt.file.Groups) > 0 && lt.file.Groups[0].Agents[0].Line < n
 	lt.errorsOnly = true
 	defer func() { lt.errorsOnly = false }()
 	for from := n; from <= lt.lines.len(); from += tailChunk {
 		chunk, shift := lt.lines.lines[from-1:min(from-1+tailChunk, lt.lines.len())], from-1
-		if inGroup {
+		if len(lt.file.Groups) > 0 && lt.file.Groups[0].Agents[0].Line < from {
 			chunk, shift = append([]string{"User-agent: *"}, chunk...), from-2
 		}
 		for _, dg := range parser.Parse([]byte(strings.Join(chunk, "\n"))).Diagnostics {

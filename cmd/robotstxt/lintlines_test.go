@@ -162,6 +162,16 @@ func TestParserLimitsReported(t *testing.T) {
 	if want := []string{"1:rule-outside-group", "1001:too-many-findings", "1254:no-leading-slash", "1255:no-leading-slash"}; !slices.Equal(got, want) {
 		t.Errorf("errors past 1,000 infos: %q, want %q", got, want)
 	}
+	// The first group past the cap: a rule chunks later is in it.
+	b.Reset()
+	for i := range limit + 1 {
+		fmt.Fprintf(&b, "hello %d\n", i) // not-a-directive, lines 1…1001
+	}
+	b.WriteString("User-agent: *\n" + strings.Repeat("# note\n", 150) + "Disallow: /x\nDisallow: y\n") // lines 1002, 1153, 1154
+	got = codesAt(lintText(t, b.String()), codeOutsideGroup, codeNoSlash)
+	if want := []string{"1154:no-leading-slash"}; !slices.Equal(got, want) {
+		t.Errorf("a group that begins past the cap: %q, want %q", got, want)
+	}
 
 	b.Reset()
 	b.WriteString("User-agent: *\nDisallow: /x\n")
