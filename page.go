@@ -604,15 +604,18 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			how = "Content-Encoding " + capQuote(codings)
 		}
 		return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
-	case resp.StatusCode == http.StatusPartialContent && (!rangeFromStart(h.Get("Content-Range")) && mayBeHTML(h) ||
-		body.AnyMediaType(h, "multipart/byteranges")): // ranges in parts, whatever a stray Content-Range says
+	case resp.StatusCode == http.StatusPartialContent && body.AnyMediaType(h, "multipart/byteranges"):
+		// Whatever a stray Content-Range says.
+		return pageText{}, errors.New("robotstxt: ranges of a page in parts (multipart/byteranges): its META tags cannot be read")
+	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h.Get("Content-Range")) && mayBeHTML(h):
 		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
 			capQuote(h.Get("Content-Range")))
 	case coded || !isHTML(h, b):
 		return pageText{}, nil
-	case body.AnyCharset(h, func(cs string) bool { return (utf16BOM(cs) == "") != (utf16BOM(charset) == "") }):
-		// One value says UTF-16, another not: read one way, the tags
-		// another reader sees (http.Header.Get takes the first) are lost.
+	case !hasBOM(b) && body.AnyCharset(h, func(cs string) bool { return utf16BOM(cs) != utf16BOM(charset) }):
+		// One value says UTF-16, another not, or the other byte order:
+		// read one way, the tags another reader sees (http.Header.Get
+		// takes the first) are lost. A byte-order mark decides for all.
 		return pageText{}, fmt.Errorf("robotstxt: a page whose Content-Type values disagree on UTF-16 (%s): its META tags cannot be read",
 			capQuote(strings.Join(h.Values("Content-Type"), ", ")))
 	}
@@ -645,8 +648,10 @@ func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	switch {
 	case resp.StatusCode == http.StatusPartialContent && !resp.Uncompressed:
 		return rangeShort(resp.Header, int64(len(b)))
-	case resp.StatusCode == http.StatusPartialContent && rangeShort(resp.Header, 0):
-		return true // a part, whatever its bytes decode to
+	case resp.StatusCode == http.StatusPartialContent:
+		if _, whole := rangeWhole(resp.Header.Get("Content-Range")); !whole {
+			return true // a part, whatever its bytes decode to
+		}
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
 	}

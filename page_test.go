@@ -456,6 +456,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"UTF-16 carried to a line without a charset", "text/html; charset=utf-16\ntext/html", nil, utf16le,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"UTF-16LE then UTF-16BE", "text/html; charset=utf-16le\ntext/html; charset=utf-16be", nil, utf16le,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"a byte-order mark decides", "text/html; charset=utf-16\ntext/html; charset=utf-8", nil, append([]byte("\xEF\xBB\xBF"), noai...),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"a type sniffed", "unknown/unknown", nil, []byte(noai),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"another type sniffed", "application/unknown", nil, []byte(noai),
@@ -600,7 +604,29 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 		w.WriteHeader(http.StatusPartialContent)
 		_, _ = io.WriteString(w, "--B\r\nContent-Type: text/html\r\nContent-Range: bytes 0-9/10\r\n\r\n<html><he\r\n--B--\r\n")
 	})
+	// Read whole, a gzip 206 of the whole page is the page, though its
+	// head runs to its end.
+	var open bytes.Buffer
+	zw = gzip.NewWriter(&open)
+	_, _ = zw.Write([]byte(`<html><head><meta name="robots" content="noai">` + strings.Repeat("<!-- -->", 1000)))
+	_ = zw.Close()
+	s.route("/gzip-range-open", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", open.Len()-1, open.Len()))
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = w.Write(open.Bytes())
+	})
 	_, tr, hc := newTestTransport(t)
+	if resp, err := hc.Get(s.URL + "/gzip-range-open"); err != nil {
+		t.Fatal(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if got := sigs(tr.Receipt(resp, body).Signals); !slices.Contains(got, "robots-meta train-ai n robots") || slices.Contains(got, "robots-meta train-ai n unreadable") {
+			t.Errorf("a gzip 206 of the whole page, its head to its end, read whole: signals %q; want its noai read", got)
+		}
+	}
 	for _, path := range []string{"/chunked", "/gzip", "/range", "/gzip-range", "/later", "/parts", "/parts-from-0"} {
 		for _, whole := range []bool{false, true} {
 			resp, err := hc.Get(s.URL + path)

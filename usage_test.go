@@ -402,7 +402,7 @@ func TestParseContentSignal(t *testing.T) {
 		{"search=yes;x, ai-train=no", "train-ai=n"},
 		{"/ ai-train=no, search=yes", "train-ai=n, search=y"}, // a refusal read from a pair that is not one
 		{"search=yes ai-input=no; ai-train=no", "ai-input=n, train-ai=n"},
-		{"search=yes; ai-train = no", "train-ai=n"}, // blanks around '=', as in a pair alone
+		{"search=yes; ai-train = no", "train-ai=n"},    // blanks around '=', as in a pair alone
 		{"/blog/ ai-train=yes, search=no", "search=n"}, // never a yes
 		{"se arch=yes, ai-train=no", "train-ai=n"},
 		{"1search=yes, ai-train=no", "train-ai=n"},
