@@ -155,6 +155,9 @@ func (lt *linter) joinedGroups() {
 	f := lt.file
 	for _, g := range f.Groups {
 		for i := 1; i < len(g.Agents); i++ {
+			if sameCrawler(g.Agents[:i], g.Agents[i]) {
+				continue // it joins its own group: nothing changes
+			}
 			lo, hi := g.Agents[i-1].Line, g.Agents[i].Line
 			usageAt := firstBetween(g.Usage, func(r parser.UsageRule) int { return r.Line }, lo, hi)
 			recordAt := 0
@@ -172,6 +175,16 @@ func (lt *linter) joinedGroups() {
 			}
 		}
 	}
+}
+
+// sameCrawler reports whether each of agents names the crawler a does.
+func sameCrawler(agents []parser.UserAgent, a parser.UserAgent) bool {
+	for _, b := range agents {
+		if b.Global != a.Global || !a.Global && !strings.EqualFold(a.Token, b.Token) {
+			return false
+		}
+	}
+	return true
 }
 
 // firstBetween returns the line of the first of s, in line order, after

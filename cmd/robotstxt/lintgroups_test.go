@@ -59,6 +59,9 @@ func TestJoinedGroups(t *testing.T) {
 		{"a rule ends the group", "User-agent: A\nCrawl-delay: 1\nDisallow: /x\nUser-agent: B\nDisallow: /\n", nil},
 		{"records after the rules", "User-agent: A\nDisallow: /x\nCrawl-delay: 1\nUser-agent: B\nDisallow: /\n", nil},
 		{"agents together", "User-agent: A\nUser-agent: B\nCrawl-delay: 1\nDisallow: /\n", nil},
+		{"its own group", "User-agent: *\nSitemap: https://example.com/s.xml\nUser-agent: *\nDisallow: /x\n", nil},
+		{"its own crawler", "User-agent: FooBot\nCrawl-delay: 1\nUser-agent: foobot/2.0\nDisallow: /x\n", nil},
+		{"another after its own", "User-agent: FooBot\nCrawl-delay: 1\nUser-agent: foobot/2.0\nHost: x\nUser-agent: BarBot\nDisallow: /x\n", []string{"5:joined-group"}},
 		{"across a Sitemap", "User-agent: *\nSitemap: https://example.com/s.xml\n\nUser-agent: BadBot\nDisallow: /\n", []string{"4:joined-group"}},
 		{"the first line between named", "User-agent: A\nLicense: https://example.com/l\nCrawl-delay: 1\nUser-agent: B\nDisallow: /\n", []string{"4:joined-group"}},
 	} {
