@@ -48,11 +48,11 @@ type Pacer interface {
 	//
 	// Otherwise Take returns wait > 0, how long to wait before asking
 	// again, never past the earliest moment the turn may come (at most
-	// interval while another request is in flight, but for a hold). Take never books a
-	// slot ahead and never blocks. A negative interval counts as 0, and
-	// an interval or a hold longer than 24 hours as 24 hours. An error
-	// means Take could not tell: the request is not sent, so a Pacer that
-	// cannot reach its state fails closed.
+	// interval while another request is in flight, but for a hold). Take
+	// never books a slot ahead and never blocks. A negative interval
+	// counts as 0, and an interval or a hold longer than 24 hours as 24
+	// hours. An error means Take could not tell: the request is not sent,
+	// so a Pacer that cannot reach its state fails closed.
 	Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error)
 	// Done ends the turn id that Take gave at authority for interval: the
 	// next request may be sent interval after now, and not before hold

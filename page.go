@@ -578,7 +578,8 @@ const metaReads = 1 << 20
 // may be, but its tags cannot be read: it is in a content coding net/http
 // left (the caller asked for it with Accept-Encoding, or a second coding
 // after the gzip net/http undid), a range that does not start at the
-// page's start, or Content-Type values that disagree on UTF-16. A page cut before its first byte is HTML cut in its head.
+// page's start, ranges in parts, or Content-Type values that disagree on
+// UTF-16. A page cut before its first byte is HTML cut in its head.
 func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	h := resp.Header
 	if len(b) == 0 {

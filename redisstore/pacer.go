@@ -71,8 +71,8 @@ end
 
 // paceTakeScript gives the turn to ARGV[1] if a request may be sent now,
 // and returns {0, 0}; otherwise {1, µs to wait before asking again}, more
-// than 0 and at most the interval, a hold or maxAhead. The interval is at least
-// the pace while a turn is in flight or the pace has not passed since
+// than 0 and at most the interval, a hold or maxAhead. The interval is at
+// least the pace while a turn is in flight or the pace has not passed since
 // the last one ended. While another turn is in flight the next may start
 // one interval later, so the wait never overshoots. An interval of 0
 // (and no pace) takes no exclusive slot, writes nothing and returns
