@@ -68,9 +68,9 @@ var read = func() map[string]bool {
 // value is not a Token is malformed: of it, only the refusals among its
 // fragments between ';' and blanks are read ("ai-train=no" of
 // "/ ai-train=no" or of "search=yes; ai-train=no"), never a yes, which
-// may have been meant for some paths only. A repeated key counts with its
-// last value, and a label two keys name (ai-train and train-ai) with
-// both, n first. A value longer than sfv.MaxLength bytes states no
+// may have been meant for some paths only, and which no other pair
+// undoes. A repeated key counts with its last value, and a label two keys
+// name (ai-train and train-ai) with both, n first. A value longer than sfv.MaxLength bytes states no
 // preference at all.
 //
 // The error, for lint, names the first pair that states no preference,
@@ -81,7 +81,7 @@ func ParseContentSignal(value string) (string, error) {
 	if len(value) > sfv.MaxLength {
 		return "", sfv.ErrTooLong
 	}
-	var raw table // by key as written
+	var raw, refused table // by key as written; refused: read from pairs that are not ones
 	var first error
 	bad := 0
 	for rest := value; rest != ""; {
@@ -93,8 +93,14 @@ func ParseContentSignal(value string) (string, error) {
 		}
 		_, known := signalLabels[key]
 		kept := why == "" || known && sfv.IsToken(val)
-		if !kept && refusals(&raw, pair) {
+		if !kept && refusals(&refused, pair) {
 			why += "; only its refusals are read"
+			for i := range refused.n {
+				m := refused.at(i)
+				if _, ok := raw.find(m.label); !ok {
+					raw.set(m.label, m.value) // in the order labels come
+				}
+			}
 		}
 		if why != "" {
 			if bad++; first == nil {
@@ -107,6 +113,10 @@ func ParseContentSignal(value string) (string, error) {
 	}
 	if bad > 1 {
 		first = fmt.Errorf("%w (and %d more)", first, bad-1)
+	}
+	for i := range refused.n {
+		m := refused.at(i)
+		raw.set(m.label, m.value) // a later pair's yes does not undo it
 	}
 	// Two keys may name one label (ai-train, and train-ai kept by name):
 	// it takes both values, as statements combine.

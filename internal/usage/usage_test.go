@@ -76,6 +76,11 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"/blog/ ai-train=no\tsearch=yes;ai-input=n", "train-ai=n, ai-input=n", `pair "/blog/ ai-train=no\tsearch=yes;ai-input=n": not a key`},
 		{"/blog/ ai-train=yes", "", `pair "/blog/ ai-train=yes": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 		{"search=yes;x", "", `pair "search=yes;x": search takes yes or no`},
+		// A refusal read from a pair that is not one stands: a later
+		// pair's yes does not undo it.
+		{"/private/ ai-train=no, ai-train=yes", "train-ai=n", `pair "/private/ ai-train=no": not a key`},
+		{"search=yes; ai-train=no, ai-train=yes, search=yes", "train-ai=n, search=y", `pair "search=yes; ai-train=no": search takes yes or no; only`},
+		{"ai-train=yes, /private/ ai-train=no", "train-ai=n", `pair "/private/ ai-train=no": not a key`},
 		// Blanks around '=' bind a key to its value there too, as in a
 		// pair alone.
 		{"search=yes; ai-train = no", "train-ai=n", `pair "search=yes; ai-train = no": search takes yes or no; only`},
