@@ -219,6 +219,23 @@ func TestRobotsUsageLongLine(t *testing.T) {
 	}
 }
 
+// TestRobotsUsageCommentCut: a line cut past its '#' (too long, or a NUL
+// in its comment) states what it says before it: a no stands.
+func TestRobotsUsageCommentCut(t *testing.T) {
+	for _, line := range []string{
+		"Content-Usage: train-ai=n # " + strings.Repeat("x", parse.MaxLineLength),
+		"Content-Usage: /a train-ai=n # see\x00x",
+		"Content-Signal: ai-train=no # " + strings.Repeat("x", parse.MaxLineLength),
+		"Content-Signal: ai-train=no # see\x00x",
+		"Content-Usage: train-ai=n" + strings.Repeat(" ", parse.MaxLineLength) + "# x",
+	} {
+		r := Parse([]byte("User-agent: *\nAllow: /\n" + line + "\n"))
+		if u := r.Usage("x", "/a/b"); u.Pref("train-ai") != PrefNo {
+			t.Errorf("%.40q: %s", line, prefs(u, "train-ai"))
+		}
+	}
+}
+
 func TestUsagePrefLabels(t *testing.T) {
 	u := parseUsage("train-ai=n, ai=y, search-x=n, x.search=y")
 	for label, want := range map[string]Pref{

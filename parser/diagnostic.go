@@ -33,9 +33,11 @@ const (
 	// MisspeltKey, "misspelt key accepted": tolerated, a misspelling
 	// Google's parser accepts, such as "dissallow".
 	MisspeltKey
-	// LineTooLong, "line truncated": cut at MaxLineLength bytes.
+	// LineTooLong, "line truncated": cut at MaxLineLength bytes, and more
+	// than white space and a comment cut off.
 	LineTooLong
-	// NULByte, "NUL byte ends line": cut at a NUL byte.
+	// NULByte, "NUL byte ends line": cut at a NUL byte, and more than
+	// white space and a comment cut off.
 	NULByte
 	// InvalidUTF8, "invalid UTF-8": tolerated, the line is not valid
 	// UTF-8.

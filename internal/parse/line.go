@@ -116,20 +116,29 @@ func indexFrom(s string, from int, c byte) int {
 // parseLine splits one line into key and value as Google's parser does.
 func (sc *scanner) parseLine(l *Line, text string) {
 	*l = Line{Num: sc.num}
-	if len(text) > MaxLineLength {
-		text = text[:MaxLineLength]
-		l.Flags |= FlagTooLong
-	}
+	// The line is cut at MaxLineLength and at a NUL, then its comment; a
+	// cut of nothing but white space and a comment cuts nothing read, and
+	// is no cut.
+	kept, nul := text[:min(len(text), MaxLineLength)], -1
 	if !sc.noNUL {
-		if i := strings.IndexByte(text, 0); i >= 0 {
-			text = text[:i]
+		if nul = strings.IndexByte(kept, 0); nul >= 0 {
+			kept = kept[:nul]
+		}
+	}
+	if i := strings.IndexByte(kept, '#'); i >= 0 {
+		kept = kept[:i]
+		l.Flags |= FlagComment
+	} else if rest := strings.TrimLeft(strings.TrimPrefix(text[len(kept):], "\x00"), " \t\v\f"); rest != "" && rest[0] == '#' {
+		l.Flags |= FlagComment
+	} else if rest != "" {
+		if len(text) > MaxLineLength {
+			l.Flags |= FlagTooLong
+		}
+		if nul >= 0 {
 			l.Flags |= FlagNUL
 		}
 	}
-	if i := strings.IndexByte(text, '#'); i >= 0 {
-		text = text[:i]
-		l.Flags |= FlagComment
-	}
+	text = kept
 	text = trimSpace(text)
 	if text == "" {
 		if l.Flags&FlagComment != 0 {

@@ -179,6 +179,27 @@ func TestLinesCut(t *testing.T) {
 			t.Errorf("got %v %q flags %b", l.Key, l.Value, l.Flags)
 		}
 	})
+	t.Run("within the comment", func(t *testing.T) {
+		// A cut past the '#' cuts nothing read: no cut at all.
+		for _, text := range []string{
+			"content-usage: train-ai=n # " + strings.Repeat("x", MaxLineLength),
+			"content-usage: train-ai=n # see\x00x",
+			"content-usage: train-ai=n" + strings.Repeat(" ", MaxLineLength) + "# x",
+		} {
+			if l := collect(text)[0]; l.Value != "train-ai=n" || l.Flags != FlagComment {
+				t.Errorf("%.40q: value %q, flags %b; want train-ai=n, a comment only", text, l.Value, l.Flags)
+			}
+		}
+		if l := collect("disallow: /a\x00/b # c")[0]; l.Value != "/a" || l.Flags != FlagNUL {
+			t.Errorf("a NUL cutting the value: %q flags %b", l.Value, l.Flags)
+		}
+		if l := collect("disallow: /a\x00 # c")[0]; l.Value != "/a" || l.Flags != FlagComment {
+			t.Errorf("a NUL cutting blanks and a comment: %q flags %b", l.Value, l.Flags)
+		}
+		if l := collect("disallow: /a" + strings.Repeat(" ", MaxLineLength) + "/b")[0]; l.Value != "/a" || l.Flags != FlagTooLong {
+			t.Errorf("a cut past blanks, before more: %q flags %b", l.Value, l.Flags)
+		}
+	})
 	t.Run("invalid UTF-8", func(t *testing.T) {
 		l := collect("disallow: /\xff")[0]
 		if l.Value != "/\xff" || l.Flags != FlagInvalidUTF8 {
