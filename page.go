@@ -104,6 +104,9 @@ const maxLicenses = 16
 //     resp.Request in the robots.txt the Transport sent it under;
 //   - "content-usage-header": the Content-Usage header field, its lines
 //     joined with ", " into one statement;
+//   - "content-signal-header": the Content-Signal header field (as sites
+//     serving Cloudflare's Content Signals send it), its lines joined
+//     with ", ", read as robots.txt's Content-Signal record is;
 //   - "x-robots-tag": noai in the X-Robots-Tag header, train-ai=n;
 //     noimageai only on an image, by its Content-Type or else by
 //     sniffing body (on a page it speaks of the page's images, which are
@@ -190,6 +193,10 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 	if v := h.Values("Content-Usage"); len(v) > 0 {
 		stmt := strings.Join(v, ", ")
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
+	}
+	if v := h.Values("Content-Signal"); len(v) > 0 {
+		stmt := strings.Join(v, ", ")
+		rd.state("content-signal-header", "Content-Signal", stmt, parseContentSignal(stmt))
 	}
 	xrt := t.headerDirectives(resp)
 	if xrt.NoAI {

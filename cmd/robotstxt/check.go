@@ -120,8 +120,9 @@ type checker struct {
 // checkJSONHelp is what check's -json adds to urlJSONHelp.
 const checkJSONHelp = `check adds "signals", the signals of the page's receipt, as
 Transport.Receipt lists them: each with its "source" (robots.txt,
-content-signal, content-usage-header, x-robots-tag, robots-meta,
-tdmrep.json, tdm-header or tdm-meta), "label", "pref" (y or n; unknown
+content-signal, content-usage-header, content-signal-header,
+x-robots-tag, robots-meta, tdmrep.json, tdm-header or tdm-meta),
+"label", "pref" (y or n; unknown
 for a TDMRep 0), "where" it stands, its "value", and "superseded" when a
 later TDMRep technique replaces it; [] for a URL that is not allowed.
 Its "usage" combines them all, n from any source winning. "page_error"
