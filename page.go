@@ -862,8 +862,10 @@ func (rd *reading) list(source, where, value string, u Usage) {
 	}
 }
 
-// note keeps s within the bounds. A "no" is never the one dropped while
-// its source has another signal to drop: the latest of those goes.
+// note keeps s within the bounds. Of a source's signals past them, the
+// latest of the lightest goes (see weight): a "no" never while a "yes"
+// may, and a "no" of a label crawlers read never while another "no" may,
+// so that the receipt lists what its Usage rests on.
 func (rd *reading) note(s Signal) {
 	if s.Source != rd.source {
 		rd.source, rd.run = s.Source, 0
@@ -874,19 +876,34 @@ func (rd *reading) note(s Signal) {
 	}
 	if rd.run == maxSourceSignals {
 		rd.dropped++
-		i := len(rd.signals) - 1
-		for i >= len(rd.signals)-rd.run && rd.signals[i].Pref == PrefNo {
-			i--
+		out := -1
+		for i := len(rd.signals) - 1; i >= len(rd.signals)-rd.run; i-- {
+			if w := weight(rd.signals[i]); w < weight(s) && (out < 0 || w < weight(rd.signals[out])) {
+				out = i
+			}
 		}
-		if s.Pref != PrefNo || i < len(rd.signals)-rd.run {
-			return
+		if out < 0 {
+			return // s is the lightest
 		}
-		rd.signals = slices.Delete(rd.signals, i, i+1)
+		rd.signals = slices.Delete(rd.signals, out, out+1)
 		rd.run--
 	}
 	rd.run++
 	s.Value = quote.Cut(s.Value, maxSignalValue)
 	rd.signals = append(rd.signals, s)
+}
+
+// weight ranks a signal for the bounds of note: 2 for a "no" of a label
+// crawlers read (train-ai, search, ai-input), 1 for another "no", 0 for
+// a "yes".
+func weight(s Signal) int {
+	switch {
+	case s.Pref != PrefNo:
+		return 0
+	case usage.Read(s.Label):
+		return 2
+	}
+	return 1
 }
 
 // robotsTxt notes the signals of t, read in mode, for groups (one

@@ -835,6 +835,17 @@ func TestReceiptKeepsTheSignalOfEachNo(t *testing.T) {
 	if count["robots.txt"] != maxSourceSignals || count["content-usage-header"] != maxSourceSignals {
 		t.Errorf("signals by source %v, want %d of each", count, maxSourceSignals)
 	}
+	// A no of a label crawlers read outweighs 16 others saying no.
+	labels = labels[:0]
+	for i := range 16 {
+		labels = append(labels, fmt.Sprintf("x%d=n", i))
+	}
+	s.route("/crowded", serve(200, "page", "Content-Type", "text/plain", "Content-Usage", strings.Join(labels, ", ")+", train-ai=n"))
+	resp, body = fetchPage(t, hc, s.URL+"/crowded")
+	r = tr.Receipt(resp, body)
+	if !slices.ContainsFunc(r.Signals, func(s Signal) bool { return s.Source == "content-usage-header" && s.Label == "train-ai" }) || r.Dropped != 2 {
+		t.Errorf("16 other labels saying n before train-ai=n: signals %q, dropped %d; want train-ai's listed", sigs(r.Signals), r.Dropped)
+	}
 }
 
 // TestReceiptLogValue logs a receipt through slog's JSON handler.

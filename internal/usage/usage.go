@@ -50,6 +50,10 @@ func Parse(value string) (string, error) {
 // as input to an AI's answers, has no label there and keeps its name.
 var signalLabels = map[string]string{"ai-train": "train-ai", "search": "search", "ai-input": "ai-input"}
 
+// Read reports whether crawlers read label: train-ai, search or
+// ai-input, those of Cloudflare's Content Signals.
+func Read(label string) bool { return read[label] }
+
 // read holds the labels crawlers read: those signalLabels maps to.
 var read = func() map[string]bool {
 	m := make(map[string]bool, len(signalLabels))
