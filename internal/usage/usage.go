@@ -71,11 +71,12 @@ var read = func() map[string]bool {
 // ignored. A pair without '=', whose key is not a Dictionary key or whose
 // value is not a Token is malformed: of it, only the refusals among its
 // fragments between ';' and blanks are read ("ai-train=no" of
-// "/ ai-train=no" or of "search=yes; ai-train=no"), never a yes, which
+// "/ ai-train=no" or of "search=yes; ai-train=no", blanks around '='
+// binding a key to its value as in a pair alone), never a yes, which
 // may have been meant for some paths only, and which no other pair
 // undoes. A repeated key counts with its last value, and a label two keys
-// name (ai-train and train-ai) with both, n first. A value longer than sfv.MaxLength bytes states no
-// preference at all.
+// name (ai-train and train-ai) with both, n first. A value longer than
+// sfv.MaxLength bytes states no preference at all.
 //
 // The error, for lint, names the first pair that states no preference,
 // or only its refusals, though it was meant to (one malformed, or
@@ -169,9 +170,12 @@ func signalPair(pair string) (key, val, why string) {
 
 // refusals sets in raw each key of the policy that a fragment of pair,
 // between ';' and blanks, refuses (reads as n), and reports whether any
-// does. Blanks around '=' bind a key to its value, as in a pair alone.
+// does. It reads the fragments twice: as written, and with the blanks
+// around '=' binding a key to its value, as in a pair alone ("ai-train =
+// no"); only a refusal is taken from either, so neither can read a yes.
 func refusals(raw *table, pair string) bool {
 	found := false
+	blank := func(r rune) bool { return r == ' ' || r == '\t' }
 	for piece := range strings.SplitSeq(pair, ";") {
 		parts := strings.Split(piece, "=")
 		for i := range parts {
@@ -182,10 +186,12 @@ func refusals(raw *table, pair string) bool {
 				parts[i] = strings.TrimRight(parts[i], " \t")
 			}
 		}
-		for f := range strings.FieldsFuncSeq(strings.Join(parts, "="), func(r rune) bool { return r == ' ' || r == '\t' }) {
-			if key, val, _ := signalPair(f); val == "n" && signalLabels[key] != "" {
-				raw.set(key, val)
-				found = true
+		for _, text := range [...]string{piece, strings.Join(parts, "=")} {
+			for f := range strings.FieldsFuncSeq(text, blank) {
+				if key, val, _ := signalPair(f); val == "n" && signalLabels[key] != "" {
+					raw.set(key, val)
+					found = true
+				}
 			}
 		}
 	}

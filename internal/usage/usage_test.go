@@ -87,6 +87,8 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"ai-train =no; search=yes", "train-ai=n", `pair "ai-train =no; search=yes": ai-train takes yes or no; only`},
 		{"/blog/ ai-train\t= no search = yes", "train-ai=n", `pair "/blog/ ai-train\t= no search = yes": not a key`},
 		{"/blog/ ai-train = yes", "", `pair "/blog/ ai-train = yes": not a key`},
+		{"search= ai-train=no", "train-ai=n", `pair "search= ai-train=no": search takes yes or no; only`},
+		{"ai-train=no search= ai-input=no", "train-ai=n, ai-input=n", `pair "ai-train=no search= ai-input=no": ai-train takes yes or no; only`},
 		{"/a other=no; ai-train=nope", "", `pair "/a other=no; ai-train=nope": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 		// An error quotes at most quote.Max bytes of a pair.
 		{"/" + strings.Repeat("x", 1000) + " other", "", `pair "/` + strings.Repeat("x", quote.Max-4) + `…": no`},
