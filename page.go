@@ -647,19 +647,21 @@ func utf16BOM(charset string) string {
 }
 
 // cutShort reports whether b, given as resp's body, holds less than the
-// page: a 206 but of the whole page (see rangeWhole), or less of it; less
-// than its Content-Length; or, for a body of no stated length (chunked,
-// or a gzip net/http undid, of a 206 too, whose Content-Range counts the
-// bytes sent) read through read, the Transport's, less than was read or
-// not to its end.
+// page: a 206 but of the whole page (see rangeWhole), or less of it (of
+// a 206 in a gzip net/http undid, whose Content-Range counts the bytes
+// sent, less than read, the Transport's, read to its end, or any when the
+// Transport did not send it); less than its Content-Length; or, for a
+// body of no stated length (chunked, or a gzip net/http undid) read
+// through read, less than was read or not to its end.
 func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	switch {
 	case resp.StatusCode == http.StatusPartialContent && !resp.Uncompressed:
 		return rangeShort(resp.Header, int64(len(b)))
 	case resp.StatusCode == http.StatusPartialContent:
-		if _, whole := rangeWhole(resp.Header.Get("Content-Range")); !whole {
-			return true // a part, whatever its bytes decode to
-		}
+		// Its Content-Range counts the bytes sent, not these: a part, or
+		// a whole not seen read to its end, is cut.
+		_, whole := rangeWhole(resp.Header.Get("Content-Range"))
+		return !whole || read == nil || !read.eof.Load() || read.n.Load() > int64(len(b))
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
 	}

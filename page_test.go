@@ -630,6 +630,18 @@ func TestReceiptCutPageAnyFraming(t *testing.T) {
 			t.Errorf("a gzip 206 of the whole page, its head to its end, read whole: signals %q; want its noai read", got)
 		}
 	}
+	// One the Transport did not send, whose reading it cannot tell, is
+	// cut, though whole: read in part here.
+	plain := &http.Client{Transport: &http.Transport{}}
+	if resp, err := plain.Get(s.URL + "/gzip-range"); err != nil {
+		t.Fatal(err)
+	} else {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		_ = resp.Body.Close()
+		if got := sigs(tr.Receipt(resp, body).Signals); !slices.Contains(got, "robots-meta train-ai n unreadable") {
+			t.Errorf("a gzip 206 of the whole page, sent past the Transport: signals %q; want it unreadable", got)
+		}
+	}
 	for _, path := range []string{"/chunked", "/gzip", "/range", "/gzip-range", "/later", "/parts", "/parts-from-0"} {
 		for _, whole := range []bool{false, true} {
 			resp, err := hc.Get(s.URL + path)
