@@ -154,11 +154,14 @@ func (lt *linter) joinedGroups() {
 	const fix = "a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)"
 	f := lt.file
 	for _, g := range f.Groups {
-		for i := 1; i < len(g.Agents); i++ {
+		for i, last := 1, 0; i < len(g.Agents); i++ {
 			if sameCrawler(g.Agents[:i], g.Agents[i]) {
 				continue // it joins its own group: nothing changes
 			}
-			lo, hi := g.Agents[i-1].Line, g.Agents[i].Line
+			// Since the last line not left alone: a line naming the
+			// group's own crawler joins nothing, but the next may.
+			lo, hi := g.Agents[last].Line, g.Agents[i].Line
+			last = i
 			usageAt := firstBetween(g.Usage, func(r parser.UsageRule) int { return r.Line }, lo, hi)
 			recordAt := 0
 			for _, recs := range [][]parser.Record{g.Extensions, f.Sitemaps, f.Licenses} {

@@ -61,6 +61,8 @@ func TestJoinedGroups(t *testing.T) {
 		{"agents together", "User-agent: A\nUser-agent: B\nCrawl-delay: 1\nDisallow: /\n", nil},
 		{"its own group", "User-agent: *\nSitemap: https://example.com/s.xml\nUser-agent: *\nDisallow: /x\n", nil},
 		{"its own crawler", "User-agent: FooBot\nCrawl-delay: 1\nUser-agent: foobot/2.0\nDisallow: /x\n", nil},
+		{"another after its own, adjacent", "User-agent: FooBot\nCrawl-delay: 10\nUser-agent: FooBot\nUser-agent: BarBot\nDisallow: /\n", []string{"4:joined-group"}},
+		{"Content-Usage, then its own", "User-agent: *\nContent-Usage: train-ai=n\nUser-agent: *\nUser-agent: GoodBot\nAllow: /\n", []string{"4:usage-group"}},
 		{"another after its own", "User-agent: FooBot\nCrawl-delay: 1\nUser-agent: foobot/2.0\nHost: x\nUser-agent: BarBot\nDisallow: /x\n", []string{"5:joined-group"}},
 		{"across a Sitemap", "User-agent: *\nSitemap: https://example.com/s.xml\n\nUser-agent: BadBot\nDisallow: /\n", []string{"4:joined-group"}},
 		{"the first line between named", "User-agent: A\nLicense: https://example.com/l\nCrawl-delay: 1\nUser-agent: B\nDisallow: /\n", []string{"4:joined-group"}},
