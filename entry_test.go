@@ -108,6 +108,11 @@ func TestEntryDecodeRejects(t *testing.T) {
 	good := enc[:len(enc)-4]   // without its checksum
 	at := 1 + 1 + len(key) + 8 // the outcome byte: after the version, the key and the crawler
 	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return sealed(b) }
+	// A 404's allow-all: no body, which a bad outcome would otherwise be
+	// refused for; its status, 404, a varint 0x94 0x03 after the flags.
+	plain := encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}})
+	plain = plain[:len(plain)-4]
+	withPlain := func(i int, v ...byte) []byte { b := bytes.Clone(plain); copy(b[i:], v); return sealed(b) }
 	long := sampleEntries()[0]
 	long.etag = strings.Repeat("e", maxServerText+1)
 	cases := map[string][]byte{
@@ -115,14 +120,15 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"short":           enc[:2],
 		"version 0":       with(0, 0),
 		"future version":  with(0, entryVersion+1),
-		"no outcome":      with(at, 0),
-		"bad outcome":     with(at, 7),
+		"no outcome":      withPlain(at, 0),
+		"bad outcome":     withPlain(at, 7),
+		"status 5000":     withPlain(at+2, 0x88, 0x27),
+		"before 1970":     encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stamp(-time.Second)}}),
 		"bad flags":       with(at+1, 0x80),
 		"truncated":       sealed(good[:len(good)-1]),
 		"trailing":        sealed(append(bytes.Clone(good), 0)),
 		"varint overflow": sealed(append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...)),
 		"body on 404":     encodeTest(withBody(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}}, "x")),
-		"status 5000":     sealed(append(bytes.Clone(good[:at+2]), 0x88, 0x27)),
 		"long validator":  encodeTest(long),
 		"redirect status": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "999 http://a/"}}),
 		"redirect no URL": encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, redirects: "301 http://a/\n302 "}}),
