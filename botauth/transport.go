@@ -64,13 +64,23 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.next.RoundTrip(signed)
-	if resp != nil {
+	switch {
+	case resp == nil:
+	case resp.Request == nil || resp.Request.URL == nil || resp.Request.URL.String() == req.URL.String():
 		// The caller's request, as http.Transport gives it (keptHost reads
 		// it on the next hop), not the signed copy or a copy of it that a
 		// RoundTripper below made: a caller that logs or keeps
 		// resp.Request, as colly does, would keep a signature it could
 		// replay.
 		resp.Request = req
+	default:
+		// Another request's, as of a RoundTripper below that follows
+		// redirects itself: kept, without the signature.
+		r := resp.Request.Clone(resp.Request.Context())
+		for _, name := range [...]string{"Signature", "Signature-Input", "Signature-Agent"} {
+			r.Header.Del(name)
+		}
+		resp.Request = r
 	}
 	return resp, err
 }

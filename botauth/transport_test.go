@@ -87,7 +87,19 @@ func TestTransportSignsACopy(t *testing.T) {
 	}), s)
 	req2, _ := http.NewRequest(http.MethodGet, "https://www.example.com/", nil)
 	if resp, err := cloning.RoundTrip(req2); err != nil || resp.Request != req2 {
-		t.Errorf("under a cloning RoundTripper: resp.Request carries %q, %v", resp.Request.Header.Get("Signature"), err)
+		t.Errorf("under a cloning RoundTripper: %v; resp.Request is not the caller's", err)
+	}
+	// One that follows a redirect itself answers for another request:
+	// kept, without the signature.
+	following := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.URL, _ = url.Parse("https://cdn.example.net/final")
+		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
+	}), s)
+	req3, _ := http.NewRequest(http.MethodGet, "https://www.example.com/start", nil)
+	if resp, err := following.RoundTrip(req3); err != nil || resp.Request.URL.Host != "cdn.example.net" ||
+		resp.Request.Header.Get("Signature") != "" || resp.Request.Header.Get("Signature-Input") != "" || resp.Request.Header.Get("Signature-Agent") != "" {
+		t.Errorf("under a RoundTripper that follows a redirect: %v; resp.Request %v %v", err, resp.Request.URL, resp.Request.Header)
 	}
 	if sent.Body != req.Body || sent.Context() != req.Context() || sent.Header.Get("User-Agent") != "ExampleBot/1.0" {
 		t.Error("the copy sent lost the body, the context or a field")
