@@ -141,10 +141,9 @@ const maxLicenses = 16
 // allow-all that [WithUnreachableAllowAfter] or a [WithErrorPolicy] gave
 // in its place, or a [WithStatusPolicy] for a status other than a 4xx
 // but 429 or a redirect, a closed Client, no resp.Request), train-ai is
-// n, with a
-// Signal whose Where is "unreachable" and whose Value is the error. For a
-// URL robots.txt disallows, robots.txt states nothing. A nil resp gives a
-// Receipt of nothing.
+// n, with a Signal whose Where is "unreachable" and whose Value is the
+// error. For a URL robots.txt disallows, robots.txt states nothing. A nil
+// resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
 	rc := Receipt{Agent: strings.Join(t.c.tokens, ", "), FetchedAt: t.c.cfg.now().UTC(), Signals: []Signal{}, Licenses: []string{}}

@@ -22,7 +22,8 @@ const (
 	NoKey Kind = iota + 1
 	// UnknownKey, "unknown key": a key no crawler is known to read, kept
 	// as an extension record (the first 1,000 such records are kept; see
-	// [UnknownRecordsDropped]). Text is the key, in lower case.
+	// [UnknownRecordsDropped]). Text is the key, its ASCII letters in
+	// lower case, as the record's Key.
 	UnknownKey
 	// RuleOutsideGroup, "rule outside any group": skipped, an allow,
 	// disallow or Content-Usage line before any user-agent line.
