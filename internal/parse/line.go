@@ -128,14 +128,18 @@ func (sc *scanner) parseLine(l *Line, text string) {
 	if i := strings.IndexByte(kept, '#'); i >= 0 {
 		kept = kept[:i]
 		l.Flags |= FlagComment
-	} else if rest := strings.TrimLeft(strings.TrimPrefix(text[len(kept):], "\x00"), " \t\v\f"); rest != "" && rest[0] == '#' {
-		l.Flags |= FlagComment
-	} else if rest != "" {
-		if len(text) > MaxLineLength {
-			l.Flags |= FlagTooLong
-		}
-		if nul >= 0 {
-			l.Flags |= FlagNUL
+	} else if len(kept) < len(text) {
+		switch rest := strings.TrimLeft(strings.TrimPrefix(text[len(kept):], "\x00"), " \t\v\f"); {
+		case rest == "":
+		case rest[0] == '#':
+			l.Flags |= FlagComment
+		default:
+			if len(text) > MaxLineLength {
+				l.Flags |= FlagTooLong
+			}
+			if nul >= 0 {
+				l.Flags |= FlagNUL
+			}
 		}
 	}
 	text = kept
