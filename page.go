@@ -660,11 +660,11 @@ func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 		// Its Content-Range counts the bytes sent, not these: a part, or
 		// a whole not seen read to its end, is cut.
 		_, whole := rangeWhole(resp.Header.Get("Content-Range"))
-		return !whole || read == nil || !read.eof.Load() || read.n.Load() > int64(len(b))
+		return !whole || !read.gave(b)
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
 	}
-	return read != nil && (!read.eof.Load() || read.n.Load() > int64(len(b)))
+	return read != nil && !read.gave(b)
 }
 
 // rangeWhole reports whether a Content-Range value is the whole of a page
@@ -714,6 +714,12 @@ type readBody struct {
 	io.ReadCloser
 	n   atomic.Int64
 	eof atomic.Bool
+}
+
+// gave reports whether body is all b gave: it was read to its end, and
+// no more than body's bytes; false for a nil b, which tells nothing.
+func (b *readBody) gave(body []byte) bool {
+	return b != nil && b.eof.Load() && b.n.Load() <= int64(len(body))
 }
 
 func (b *readBody) Read(p []byte) (int, error) {
