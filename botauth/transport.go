@@ -20,7 +20,9 @@ import (
 // sends again by itself, on a new connection when a kept-alive one closed
 // before answering, carries the same signature and nonce: a site that
 // refuses a nonce seen before refuses that retry. The response's Request
-// is the caller's request, without the signature. A request it cannot
+// is the caller's request, without the signature; or, when a RoundTripper
+// below followed a redirect itself, the last hop's, without its signature
+// or the hops before it (its Response is nil). A request it cannot
 // sign is not sent: RoundTrip closes its body and returns the error.
 // CloseIdleConnections reaches next's.
 //
@@ -66,7 +68,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(signed)
 	switch {
 	case resp == nil:
-	case resp.Request == nil || resp.Request.URL == nil || resp.Request.URL.String() == req.URL.String():
+	case resp.Request == nil || resp.Request.URL == nil || req.URL == nil || resp.Request.URL.String() == req.URL.String():
 		// The caller's request, as http.Transport gives it (keptHost reads
 		// it on the next hop), not the signed copy or a copy of it that a
 		// RoundTripper below made: a caller that logs or keeps
@@ -75,11 +77,15 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Request = req
 	default:
 		// Another request's, as of a RoundTripper below that follows
-		// redirects itself: kept, without the signature.
+		// redirects itself: kept, without the signature, nor the hops
+		// before it, whose requests were signed.
 		r := resp.Request.Clone(resp.Request.Context())
-		for _, name := range [...]string{"Signature", "Signature-Input", "Signature-Agent"} {
-			r.Header.Del(name)
+		for k := range r.Header {
+			if isSignatureField(k) {
+				delete(r.Header, k)
+			}
 		}
+		r.Response = nil
 		resp.Request = r
 	}
 	return resp, err
