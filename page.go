@@ -814,8 +814,9 @@ type Signal struct {
 	Pref Pref `json:"pref"`
 	// Where is where the site said it: "line N" of robots.txt; "entry N"
 	// of tdmrep.json, the first entry being entry 1; the header field or
-	// the META tag's name ("Content-Usage", "X-Robots-Tag", "robots" or
-	// the product tokens, "tdm-reservation"); or "unreachable" (see
+	// the META tag's name ("Content-Usage", "Content-Signal",
+	// "X-Robots-Tag", "robots" or the product tokens, "tdm-reservation");
+	// or "unreachable" (see
 	// [Transport.Receipt]).
 	Where string `json:"where"`
 	// Value is the text the site wrote there (the statement, record,
@@ -871,8 +872,8 @@ func (rd *reading) list(source, where, value string, u Usage) {
 
 // note keeps s within the bounds. Of a source's signals past them, the
 // latest of the lightest goes (see weight): a "no" never while a "yes"
-// may, and a "no" of a label crawlers read never while another "no" may,
-// so that the receipt lists what its Usage rests on.
+// may, and one of a label crawlers read never while another of its
+// preference may, so that the receipt lists what its Usage rests on.
 func (rd *reading) note(s Signal) {
 	if s.Source != rd.source {
 		rd.source, rd.run = s.Source, 0
@@ -900,17 +901,18 @@ func (rd *reading) note(s Signal) {
 	rd.signals = append(rd.signals, s)
 }
 
-// weight ranks a signal for the bounds of note: 2 for a "no" of a label
-// crawlers read (train-ai, search, ai-input), 1 for another "no", 0 for
-// a "yes".
+// weight ranks a signal for the bounds of note: a "no" above a "yes",
+// and of each, one of a label crawlers read (train-ai, search, ai-input)
+// above another.
 func weight(s Signal) int {
-	switch {
-	case s.Pref != PrefNo:
-		return 0
-	case usage.Read(s.Label):
-		return 2
+	w := 0
+	if s.Pref == PrefNo {
+		w = 2
 	}
-	return 1
+	if usage.Read(s.Label) {
+		w++
+	}
+	return w
 }
 
 // robotsTxt notes the signals of t, read in mode, for groups (one

@@ -858,6 +858,16 @@ func TestReceiptKeepsTheSignalOfEachNo(t *testing.T) {
 	if !slices.ContainsFunc(r.Signals, func(s Signal) bool { return s.Source == "content-usage-header" && s.Label == "train-ai" }) || r.Dropped != 2 {
 		t.Errorf("16 other labels saying n before train-ai=n: signals %q, dropped %d; want train-ai's listed", sigs(r.Signals), r.Dropped)
 	}
+	// So does a yes of one over 16 others saying yes.
+	for i := range labels {
+		labels[i] = fmt.Sprintf("x%d=y", i)
+	}
+	s.route("/yes", serve(200, "page", "Content-Type", "text/plain", "Content-Usage", strings.Join(labels, ", ")+", search=y"))
+	resp, body = fetchPage(t, hc, s.URL+"/yes")
+	r = tr.Receipt(resp, body)
+	if !slices.ContainsFunc(r.Signals, func(s Signal) bool { return s.Source == "content-usage-header" && s.Label == "search" }) {
+		t.Errorf("16 other labels saying y before search=y: signals %q; want search's listed", sigs(r.Signals))
+	}
 }
 
 // TestReceiptLogValue logs a receipt through slog's JSON handler.
