@@ -307,6 +307,10 @@ func usageNotes(stmt string) []usageNote {
 		}
 		notes = append(notes, usageNote{codeUsageValue, written + " states no preference: only the Tokens y and n count"})
 	}
+	for _, l := range paramLabels(stmt) {
+		notes = append(notes, usageNote{codeUsageValue, fmt.Sprintf("%s after a ';' is a parameter of the preference before it, which crawlers ignore, "+
+			"not a preference: separate preferences with ','", l)})
+	}
 	var others []string // labels outside the vocabulary, in order
 	for _, l := range p.labels {
 		if !slices.Contains(labels, l) {
@@ -328,6 +332,31 @@ func usageNotes(stmt string) []usageNote {
 		notes = append(notes, usageNote{codeUsageLabel, text})
 	}
 	return notes
+}
+
+// paramLabels returns the labels of the vocabulary that stmt, a
+// Dictionary, holds as parameter keys ("search=y; train-ai=n"): after a
+// ';' outside a String.
+func paramLabels(stmt string) []string {
+	var found []string
+	quoted := false
+	for i := 0; i < len(stmt); i++ {
+		switch c := stmt[i]; {
+		case quoted && c == '\\':
+			i++ // an escaped character
+		case c == '"':
+			quoted = !quoted
+		case !quoted && c == ';':
+			key := strings.TrimLeft(stmt[i+1:], " ")
+			if end := strings.IndexFunc(key, func(r rune) bool { return !strings.ContainsRune("abcdefghijklmnopqrstuvwxyz0123456789_-.*", r) }); end >= 0 {
+				key = key[:end]
+			}
+			if slices.Contains(labels, key) {
+				found = append(found, key)
+			}
+		}
+	}
+	return found
 }
 
 // linesText describes where preferences come from: "line 7: Content-Usage:
