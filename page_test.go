@@ -564,9 +564,11 @@ func TestReceiptCutPage(t *testing.T) {
 // TestReceiptCutPageAnyFraming: a page read in part, within its head,
 // is cut short whatever its framing: chunked, gzip that net/http undid
 // (no Content-Length left), or a 206 of its first bytes, in gzip too
-// (whose Content-Range counts the bytes before net/http undid it); read
-// whole, it is not, but a 206 of a later range, or of ranges in parts, holds too
-// little of the page. Each says no, never robots.txt's train-ai=y alone.
+// (whose Content-Range counts the bytes before net/http undid it, so
+// that a whole one is cut unless the Transport sent it and saw it read
+// to its end); read whole, it is not, but a 206 of a later range, or of
+// ranges in parts, holds too little of the page. Each says no, never
+// robots.txt's train-ai=y alone.
 func TestReceiptCutPageAnyFraming(t *testing.T) {
 	checkLeaks(t)
 	page := "<html><head><script>" + strings.Repeat("x", 200<<10) + `</script><meta name="robots" content="noai"></head><body>x</body>`

@@ -41,9 +41,9 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 //
 // A value carries a checksum, so that one the Store damaged is a miss;
 // but values are not signed: whoever can write to the Store can make a
-// Client believe a robots.txt, within what a Client itself would write (a value
-// is bound to its key, dated no later than a minute ahead of the reader's
-// clock, fresh for no longer than its freshness cap, rules only from a
+// Client believe a robots.txt, within what a Client itself would write
+// (a value is bound to its key, dated no later than a minute ahead of the
+// reader's clock, fresh for no longer than its freshness cap, rules only from a
 // status the reader's [WithStatusPolicy] reads, and an allow-all only if
 // the reader's own [WithStatusPolicy], [WithErrorPolicy] and
 // [WithUnreachableAllowAfter] give it: Clients configured otherwise may

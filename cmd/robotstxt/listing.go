@@ -14,6 +14,8 @@ type listing struct {
 	lines []string // lines[n-1] is line n, without its line end
 }
 
+// newListing returns the lines of text, split and numbered by
+// parser.Lines.
 func newListing(text []byte) listing {
 	var l listing
 	for pl := range parser.Lines(text) {
