@@ -3,12 +3,20 @@
 // Client's User-Agent and uses the Transport,
 //
 //	c := colly.NewCollector(colly.UserAgent(userAgent))
-//	c.WithTransport(robotstxt.NewTransport(rc, nil))
+//	c.WithTransport(robotstxt.NewTransport(rc, nil, robotstxt.WithNoWait()))
 //
 // after which no request colly sends, nor any redirect it follows, reaches
-// a page robots.txt disallows. The site's pages link to disallowed pages
-// directly and through same-host and cross-host redirects; the demo prints
-// what was fetched, what was refused and why. It needs no network access.
+// a page robots.txt disallows or comes before its site's Crawl-delay has
+// passed. Two things about colly: it marks a URL visited before sending
+// it, so a request refused with a [robotstxt.PacedError] is sent again with
+// Request.Retry at its RetryAt, not with Visit (which would skip it); and
+// its SetProxy, SetProxyFunc and SetClient replace the Transport, so a
+// proxy goes on the Transport's next RoundTripper instead.
+//
+// The site's pages link to disallowed pages directly and through
+// same-host and cross-host redirects, and to a partner site with a
+// Crawl-delay; the demo prints what was fetched, what was refused and
+// why. It needs no network access.
 // It is a module of its own, so that the library does not depend on
 // colly.
 //
@@ -22,6 +30,7 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/gocolly/colly/v2"
 
@@ -48,6 +57,7 @@ type result struct {
 	Fetched    []string // URLs fetched
 	Disallowed []string // URLs robots.txt disallowed (the hop refused)
 	Deferred   []string // URLs not fetched because robots.txt was unreachable
+	Paced      []string // URLs sent again at their site's next turn
 }
 
 // run crawls w from its start page and prints one line per page to out.
@@ -60,7 +70,7 @@ func run(out io.Writer, w *web) (result, error) {
 	defer rc.Close()
 
 	c := colly.NewCollector(colly.UserAgent(userAgent), colly.MaxDepth(4))
-	c.WithTransport(robotstxt.NewTransport(rc, next))
+	c.WithTransport(robotstxt.NewTransport(rc, next, robotstxt.WithNoWait()))
 
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
@@ -74,7 +84,16 @@ func run(out io.Writer, w *web) (result, error) {
 		from := w.name(r.Request.URL.String())
 		var de *robotstxt.DisallowedError
 		var deferred *robotstxt.DeferredError
+		var paced *robotstxt.PacedError
 		switch {
+		case errors.As(err, &paced):
+			// A frontier would requeue it; this demo waits for the turn.
+			res.Paced = append(res.Paced, from)
+			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", from)
+			time.Sleep(time.Until(paced.RetryAt))
+			if err := r.Request.Retry(); err != nil {
+				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+			}
 		case errors.As(err, &de):
 			u := w.name(de.URL)
 			res.Disallowed = append(res.Disallowed, u)
@@ -95,7 +114,7 @@ func run(out io.Writer, w *web) (result, error) {
 	if err := c.Visit(w.start.URL + "/"); err != nil {
 		return res, fmt.Errorf("start page: %w", err)
 	}
-	fmt.Fprintf(out, "\n%d fetched, %d refused by robots.txt, %d deferred\n",
-		len(res.Fetched), len(res.Disallowed), len(res.Deferred))
+	fmt.Fprintf(out, "\n%d fetched, %d refused by robots.txt, %d deferred, %d paced\n",
+		len(res.Fetched), len(res.Disallowed), len(res.Deferred), len(res.Paced))
 	return res, nil
 }

@@ -14,7 +14,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // Transport and checks, on the servers' side, that every allowed page was
 // fetched and none of the disallowed ones, whether linked directly or
 // reached through a same-host or a cross-host redirect, and that a site
-// whose robots.txt answers 503 got no request but that one.
+// whose robots.txt answers 503 got no request but that one; a page
+// within its site's Crawl-delay is refused with a PacedError and fetched
+// by Request.Retry at its turn.
 func TestCrawlObeysRobots(t *testing.T) {
 	w := newWeb()
 	defer w.Close()
@@ -28,7 +30,7 @@ func TestCrawlObeysRobots(t *testing.T) {
 		want []string
 	}{
 		{w.start, []string{"/robots.txt", "/", "/about.html", "/blog/", "/go/inside", "/go/partner", "/go/welcome"}},
-		{w.partner, []string{"/robots.txt", "/welcome.html"}},
+		{w.partner, []string{"/robots.txt", "/welcome.html", "/contact.html"}},
 		{w.down, []string{"/robots.txt"}},
 	} {
 		got := tc.s.requested()
@@ -38,7 +40,7 @@ func TestCrawlObeysRobots(t *testing.T) {
 			t.Errorf("site %s was asked for %q, want %q", tc.s.name, got, tc.want)
 		}
 	}
-	wantFetched := []string{"start/", "start/about.html", "start/blog/", "partner/welcome.html"}
+	wantFetched := []string{"start/", "start/about.html", "start/blog/", "partner/welcome.html", "partner/contact.html"}
 	if !slices.Equal(res.Fetched, wantFetched) {
 		t.Errorf("fetched %q, want %q", res.Fetched, wantFetched)
 	}
@@ -52,10 +54,14 @@ func TestCrawlObeysRobots(t *testing.T) {
 	if !slices.Equal(res.Deferred, []string{"down/news.html"}) {
 		t.Errorf("deferred %q, want down/news.html", res.Deferred)
 	}
+	if !slices.Equal(res.Paced, []string{"partner/contact.html"}) {
+		t.Errorf("paced %q, want partner/contact.html", res.Paced)
+	}
 	for _, line := range []string{
 		"REFUSED   start/private/inside.html (redirected from start/go/inside): robots.txt line 2, Disallow: /private/",
 		"REFUSED   partner/hidden/page.html (redirected from start/go/partner): robots.txt line 2, Disallow: /hidden/",
 		"DEFERRED  down/news.html: robots.txt answered 503",
+		"PACED     partner/contact.html: sent again at the site's next turn",
 	} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("output lacks %q:\n%s", line, out.String())

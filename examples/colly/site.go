@@ -69,11 +69,13 @@ type web struct {
 
 // newWeb starts the sites. The start page links to disallowed pages
 // directly, through a same-host redirect and through a cross-host
-// redirect, and to allowed pages the same three ways.
+// redirect, to allowed pages the same three ways, and to a second page of
+// the partner, which its Crawl-delay paces.
 func newWeb() *web {
 	partner := newSite("partner", map[string]page{
-		"/robots.txt":       {body: "User-agent: *\nDisallow: /hidden/\n"},
+		"/robots.txt":       {body: "User-agent: *\nDisallow: /hidden/\nCrawl-delay: 1\n"},
 		"/welcome.html":     {links: []string{}},
+		"/contact.html":     {links: []string{}},
 		"/hidden/page.html": {links: []string{}},
 		"/hidden/link.html": {links: []string{}},
 	})
@@ -91,6 +93,7 @@ func newWeb() *web {
 			"/go/welcome",                     // cross-host redirect to an allowed page
 			"/go/out",                         // disallowed redirect: not even asked
 			partner.URL + "/hidden/link.html", // disallowed on another host
+			partner.URL + "/contact.html",     // within the partner's Crawl-delay: paced
 			down.URL + "/news.html",           // robots.txt unreachable: deferred
 		}},
 		"/about.html":          {links: []string{"/blog/"}},
