@@ -619,10 +619,13 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			capQuote(h.Get("Content-Range")))
 	case coded || !isHTML(h, b):
 		return pageText{}, nil
-	case !hasBOM(b) && body.AnyCharset(h, func(cs string) bool { return utf16BOM(cs) != utf16BOM(charset) }):
-		// One value says UTF-16, another not, or the other byte order:
-		// read one way, the tags another reader sees (http.Header.Get
-		// takes the first) are lost. A byte-order mark decides for all.
+	case !hasBOM(b) && body.AnyCharset(h, func(mt, cs string) bool {
+		return utf16BOM(cs) != utf16BOM(charset) && (cs != "" || sniffedPage(mt) || mt == "text/html" || mt == "application/xhtml+xml")
+	}):
+		// One value says UTF-16, another not (by a charset, or by naming
+		// none for an HTML page), or the other byte order: read one way,
+		// the tags another reader sees (http.Header.Get takes the first)
+		// are lost. A byte-order mark decides for all.
 		return pageText{}, fmt.Errorf("robotstxt: a page whose Content-Type values disagree on UTF-16 (%s): its META tags cannot be read",
 			capQuote(strings.Join(h.Values("Content-Type"), ", ")))
 	}

@@ -15,14 +15,7 @@ import (
 // type carries over to a later value of the same type that names none.
 // Both are "" when no value parses.
 func ContentType(h http.Header) (mediaType, charset string) {
-	var carried string
-	for mt, cs := range mimeTypes(h) {
-		switch {
-		case mt != mediaType:
-			carried = cs
-		case cs == "":
-			cs = carried
-		}
+	for mt, cs := range carried(h) {
 		mediaType, charset = mt, cs
 	}
 	return mediaType, charset
@@ -39,16 +32,37 @@ func AnyMediaType(h http.Header, prefix string) bool {
 	return false
 }
 
-// AnyCharset reports whether a value of h's Content-Type that parses
-// names a charset for which is reports true, whichever [ContentType]
-// takes.
-func AnyCharset(h http.Header, is func(charset string) bool) bool {
-	for _, cs := range mimeTypes(h) {
-		if cs != "" && is(cs) {
+// AnyCharset reports whether is reports true for the media type and
+// charset of a value of h's Content-Type that parses, whichever
+// [ContentType] takes; a value naming no charset is given the one
+// [ContentType] would carry to it, or "".
+func AnyCharset(h http.Header, is func(mediaType, charset string) bool) bool {
+	for mt, cs := range carried(h) {
+		if is(mt, cs) {
 			return true
 		}
 	}
 	return false
+}
+
+// carried yields the values of [mimeTypes], each value naming no charset
+// given that of the value before it when both are of one type.
+func carried(h http.Header) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		var mediaType, carry string
+		for mt, cs := range mimeTypes(h) {
+			switch {
+			case mt != mediaType:
+				carry = cs
+			case cs == "":
+				cs = carry
+			}
+			mediaType = mt
+			if !yield(mt, cs) {
+				return
+			}
+		}
+	}
 }
 
 // mimeTypes yields the media type and charset of each value of h's

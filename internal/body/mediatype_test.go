@@ -66,21 +66,28 @@ func TestAnyMediaType(t *testing.T) {
 }
 
 func TestAnyCharset(t *testing.T) {
-	isUTF8 := func(cs string) bool { return strings.EqualFold(cs, "utf-8") }
+	isUTF8 := func(_, cs string) bool { return strings.EqualFold(cs, "utf-8") }
+	named := func(mt, cs string) bool { return mt == "text/html" && cs == "" }
 	for _, tc := range []struct {
 		lines []string
+		is    func(mediaType, charset string) bool
 		want  bool
 	}{
-		{nil, false},
-		{[]string{"text/html"}, false},                 // no charset named
-		{[]string{"text/html; charset=utf-16"}, false}, // another
-		{[]string{"text/html; charset=utf-16", "text/plain; charset=UTF-8"}, true},
-		{[]string{"text/html; charset=utf-16, text/html; charset=\"utf-8\""}, true},
-		{[]string{"text/html; x=\"charset=utf-8\""}, false}, // a parameter's value
-		{[]string{"text; charset=utf-8"}, false},            // does not parse
+		{nil, isUTF8, false},
+		{[]string{"text/html"}, isUTF8, false},                 // no charset named
+		{[]string{"text/html; charset=utf-16"}, isUTF8, false}, // another
+		{[]string{"text/html; charset=utf-16", "text/plain; charset=UTF-8"}, isUTF8, true},
+		{[]string{"text/html; charset=utf-16, text/html; charset=\"utf-8\""}, isUTF8, true},
+		{[]string{"text/html; x=\"charset=utf-8\""}, isUTF8, false}, // a parameter's value
+		{[]string{"text; charset=utf-8"}, isUTF8, false},            // does not parse
+		// A value naming none is given the charset ContentType carries.
+		{[]string{"text/html", "text/html; charset=utf-16"}, named, true},
+		{[]string{"text/html; charset=utf-8", "text/html"}, named, false},
+		{[]string{"text/html; charset=utf-8", "text/html"}, isUTF8, true},
+		{[]string{"text/html; charset=utf-8", "text/plain", "text/html"}, named, true},
 	} {
-		if got := AnyCharset(http.Header{"Content-Type": tc.lines}, isUTF8); got != tc.want {
-			t.Errorf("AnyCharset(%q, utf-8) = %v, want %v", tc.lines, got, tc.want)
+		if got := AnyCharset(http.Header{"Content-Type": tc.lines}, tc.is); got != tc.want {
+			t.Errorf("AnyCharset(%q) = %v, want %v", tc.lines, got, tc.want)
 		}
 	}
 }
