@@ -425,7 +425,7 @@ func TestParseContentSignal(t *testing.T) {
 		{"1search=yes, ai-train=no", "train-ai=n"},
 		{"ai_train=no", "ai_train=n"},
 		{"\u212aey=yes, ai-train=no", "train-ai=n"}, // KELVIN SIGN is not K
-		{"ai-train=no=yes", ""},
+		{"ai-train=no=yes", "train-ai=n"},           // its refusal, as in "search=ai-train=no"
 		{"ai-train=nope", "train-ai=nope"},
 		{"", ""},
 		{",,,", ""},

@@ -168,31 +168,27 @@ func signalPair(pair string) (key, val, why string) {
 	return key, val, why
 }
 
-// refusals sets in raw each key of the policy that a fragment of pair,
-// between ';' and blanks, refuses (reads as n), and reports whether any
-// does. It reads the fragments twice: as written, and with the blanks
-// around '=' binding a key to its value, as in a pair alone ("ai-train =
-// no"); only a refusal is taken from either, so neither can read a yes.
+// refusals sets in raw each key of the policy that pair refuses (reads
+// as n) at one of its '=': the word before it (after blanks, ';' or '='),
+// blanks around it, and the word after it, as in a pair alone ("ai-train
+// = no"); it reports whether any does. Only a refusal is read, so that no
+// reading of a pair that is not one can state a yes.
 func refusals(raw *table, pair string) bool {
+	const stops = " \t;="
 	found := false
-	blank := func(r rune) bool { return r == ' ' || r == '\t' }
-	for piece := range strings.SplitSeq(pair, ";") {
-		parts := strings.Split(piece, "=")
-		for i := range parts {
-			if i > 0 {
-				parts[i] = strings.TrimLeft(parts[i], " \t")
-			}
-			if i < len(parts)-1 {
-				parts[i] = strings.TrimRight(parts[i], " \t")
-			}
+	for i := range len(pair) {
+		if pair[i] != '=' {
+			continue
 		}
-		for _, text := range [...]string{piece, strings.Join(parts, "=")} {
-			for f := range strings.FieldsFuncSeq(text, blank) {
-				if key, val, _ := signalPair(f); val == "n" && signalLabels[key] != "" {
-					raw.set(key, val)
-					found = true
-				}
-			}
+		left := strings.TrimRight(pair[:i], " \t")
+		right := strings.TrimLeft(pair[i+1:], " \t")
+		if end := strings.IndexAny(right, stops); end >= 0 {
+			right = right[:end]
+		}
+		key := left[strings.LastIndexAny(left, stops)+1:]
+		if key, val, _ := signalPair(key + "=" + right); val == "n" && signalLabels[key] != "" {
+			raw.set(key, val)
+			found = true
 		}
 	}
 	return found

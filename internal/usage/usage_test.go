@@ -89,6 +89,12 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{"/blog/ ai-train = yes", "", `pair "/blog/ ai-train = yes": not a key`},
 		{"search= ai-train=no", "train-ai=n", `pair "search= ai-train=no": search takes yes or no; only`},
 		{"ai-train=no search= ai-input=no", "train-ai=n, ai-input=n", `pair "ai-train=no search= ai-input=no": ai-train takes yes or no; only`},
+		{"search= ai-train = no", "train-ai=n", `pair "search= ai-train = no": search takes yes or no; only`},
+		{"search= ai-train= no", "train-ai=n", `pair "search= ai-train= no": search takes yes or no; only`},
+		{"search = ai-train = no", "train-ai=n", `pair "search = ai-train = no": search takes yes or no; only`},
+		{"search=yes AI-Train =\tNO;x", "train-ai=n", `pair "search=yes AI-Train =\tNO;x": search takes yes or no; only`},
+		{"search=ai-train=no", "train-ai=n", `pair "search=ai-train=no": search takes yes or no; only`},
+		{"/a xai-train=no ai-train==no ai-train=nope", "", `pair "/a xai-train=no ai-train==no ai-train=nope": not a key`},
 		{"/a other=no; ai-train=nope", "", `pair "/a other=no; ai-train=nope": not a key of lower-case letters, digits, '_', '-', '.' and '*'`},
 		// An error quotes at most quote.Max bytes of a pair.
 		{"/" + strings.Repeat("x", 1000) + " other", "", `pair "/` + strings.Repeat("x", quote.Max-4) + `…": no`},
