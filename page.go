@@ -36,8 +36,9 @@ import (
 // A Receipt is deterministic: the signals stand in the order
 // Transport.Receipt lists their sources, each source's in the order of
 // the site's text. It is bounded: it keeps at most 16 signals of each
-// source, a "no" before any other (Dropped counts those left out), and 16
-// licences, leaves out
+// source (Dropped counts those left out), the first of each label's
+// preference before a repeat, one of a label crawlers read before
+// another, and a "no" before a "yes"; and 16 licences. It leaves out
 // labels over 64 bytes, in its Usage too, and cuts each other string a
 // site chose to 512 bytes (a signal's Value to 256), marked with "…".
 type Receipt struct {
@@ -874,9 +875,9 @@ func (rd *reading) list(source, where, value string, u Usage) {
 }
 
 // note keeps s within the bounds. Of a source's signals past them, the
-// latest of the lightest goes (see weight): a "no" never while a "yes"
-// may, and one of a label crawlers read never while another of its
-// preference may, so that the receipt lists what its Usage rests on.
+// latest of the lightest goes (see weight), so that the receipt lists
+// what its Usage rests on: a repeat of a label's preference before any
+// first, then one of a label no crawler reads, then a "yes".
 func (rd *reading) note(s Signal) {
 	if s.Source != rd.source {
 		rd.source, rd.run = s.Source, 0
@@ -887,16 +888,17 @@ func (rd *reading) note(s Signal) {
 	}
 	if rd.run == maxSourceSignals {
 		rd.dropped++
-		out := -1
-		for i := len(rd.signals) - 1; i >= len(rd.signals)-rd.run; i-- {
-			if w := weight(rd.signals[i]); w < weight(s) && (out < 0 || w < weight(rd.signals[out])) {
+		run := rd.signals[len(rd.signals)-rd.run:]
+		ws, out := weight(s, run, -1), -1
+		for i := len(run) - 1; i >= 0; i-- {
+			if w := weight(run[i], run, i); w < ws && (out < 0 || w < weight(run[out], run, out)) {
 				out = i
 			}
 		}
 		if out < 0 {
 			return // s is the lightest
 		}
-		rd.signals = slices.Delete(rd.signals, out, out+1)
+		rd.signals = slices.Delete(rd.signals, len(rd.signals)-rd.run+out, len(rd.signals)-rd.run+out+1)
 		rd.run--
 	}
 	rd.run++
@@ -904,18 +906,24 @@ func (rd *reading) note(s Signal) {
 	rd.signals = append(rd.signals, s)
 }
 
-// weight ranks a signal for the bounds of note: a "no" above a "yes",
-// and of each, one of a label crawlers read (train-ai, search, ai-input)
-// above another.
-func weight(s Signal) int {
+// weight ranks s, run[self] (self < 0 for a signal not in run), for the
+// bounds of note: the only one of run stating its label's preference
+// above a repeat; then one of a label crawlers read (train-ai, search,
+// ai-input) above another; then a "no" above a "yes".
+func weight(s Signal, run []Signal, self int) int {
 	w := 0
 	if s.Pref == PrefNo {
-		w = 2
+		w = 1
 	}
 	if usage.Read(s.Label) {
-		w++
+		w += 2
 	}
-	return w
+	for i, o := range run {
+		if i != self && o.Label == s.Label && o.Pref == s.Pref {
+			return w // a repeat
+		}
+	}
+	return w + 4
 }
 
 // robotsTxt notes the signals of t, read in mode, for groups (one

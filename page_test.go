@@ -876,6 +876,32 @@ func TestReceiptKeepsTheSignalOfEachNo(t *testing.T) {
 	if !slices.ContainsFunc(r.Signals, func(s Signal) bool { return s.Source == "content-usage-header" && s.Label == "search" }) {
 		t.Errorf("16 other labels saying y before search=y: signals %q; want search's listed", sigs(r.Signals))
 	}
+	// A yes of a label crawlers read outweighs 16 others saying no: it is
+	// what a crawler acts on.
+	for i := range labels {
+		labels[i] = fmt.Sprintf("x%d=n", i)
+	}
+	s.route("/read", serve(200, "page", "Content-Type", "text/plain", "Content-Usage", strings.Join(labels, ", ")+", train-ai=y"))
+	resp, body = fetchPage(t, hc, s.URL+"/read")
+	r = tr.Receipt(resp, body)
+	if !slices.ContainsFunc(r.Signals, func(s Signal) bool { return s.Source == "content-usage-header" && s.Label == "train-ai" }) {
+		t.Errorf("16 other labels saying n before train-ai=y: signals %q; want train-ai's listed", sigs(r.Signals))
+	}
+	// The first signal of a label and preference outweighs a repeat of
+	// another: 16 ai-train=no records crowd out no search=no.
+	var records strings.Builder
+	records.WriteString("User-agent: *\nAllow: /\n")
+	for range 16 {
+		records.WriteString("Content-Signal: ai-train=no\n")
+	}
+	records.WriteString("Content-Signal: search=no\n")
+	s2 := newTestSite(t, records.String())
+	s2.route("/page", serve(200, "page", "Content-Type", "text/plain"))
+	resp, body = fetchPage(t, hc, s2.URL+"/page")
+	r = tr.Receipt(resp, body)
+	if r.Usage.Pref("search") != PrefNo || !slices.ContainsFunc(r.Signals, func(s Signal) bool { return s.Label == "search" }) || r.Dropped != 1 {
+		t.Errorf("16 records saying ai-train=no before search=no: usage %q, signals %q, dropped %d; want search's listed", r.Usage, sigs(r.Signals), r.Dropped)
+	}
 }
 
 // TestReceiptLogValue logs a receipt through slog's JSON handler.
