@@ -228,12 +228,12 @@ func (e *entry) expired(now time.Time) bool {
 func (e *entry) derive() *entry {
 	var chain int64 // what the failure's own error chain retains
 	if e.cause != nil {
-		chain = causeOverhead
+		chain = causeOverhead + causeBytes(e.cause)
 	}
 	switch {
 	case e.cause != nil || e.errText == "":
 	case e.nonPublic: // as the guard's own error is, for the crawler that gives such a site up
-		e.cause = &cutError{msg: e.errText, is: []error{ErrNonPublic}}
+		e.cause = &cutEnd{msg: e.errText, is: []error{ErrNonPublic}}
 	default:
 		e.cause = errors.New(e.errText)
 	}

@@ -2,9 +2,15 @@ package robotstxt
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -21,6 +27,11 @@ const maxServerText = 512
 // room for a reason phrase or a Location already cut to quote.Max.
 const maxCauseText = 256
 
+// maxCauseDepth bounds the errors of a failure's chain an entry keeps the
+// text of: a fetch's, net/http's, the network operation's and its cause
+// (what a crawler shows; the Client's own failures wrap fewer).
+const maxCauseDepth = 4
+
 // capText returns s cut to at most maxServerText bytes (see quote.Cut).
 func capText(s string) string { return quote.Cut(s, maxServerText) }
 
@@ -36,40 +47,140 @@ func capValidator(v string) string {
 	return v
 }
 
-// capErr returns err, or when its text is longer than maxCauseText an
-// error with the cut text that still matches the sentinels callers test,
-// and the network's error that callers tell apart with errors.As (what
-// failed: a lookup, a dial, a read), which is small, unlike a TLS error
-// and its certificates.
+// capErr returns a copy of err, nil for nil, that keeps of it only what
+// callers ask of an error: its text, and that of each error it wraps, cut
+// to maxCauseText, at most maxCauseDepth of them (errors.Unwrap walks
+// them), the sentinels callers test with errors.Is, and what they tell
+// apart with errors.As (what failed: a lookup, a dial, a read, a TLS
+// handshake, a timeout), small. An entry keeps its failure's error, and a
+// TLS error holds every certificate the server sent.
 func capErr(err error) error {
-	if err == nil || len(err.Error()) <= maxCauseText {
-		return err
+	if err == nil {
+		return nil
 	}
-	c := &cutError{msg: quote.Cut(err.Error(), maxCauseText)}
-	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, body.ErrContentCoding, errRedirects, ErrNonPublic} {
+	var msgs []string
+	for next := err; next != nil && len(msgs) < maxCauseDepth; next = errors.Unwrap(next) {
+		msgs = append(msgs, quote.Cut(next.Error(), maxCauseText))
+	}
+	end := &cutEnd{msg: msgs[len(msgs)-1]}
+	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, io.ErrUnexpectedEOF, io.EOF,
+		body.ErrContentCoding, errRedirects, ErrNonPublic} {
 		if errors.Is(err, s) {
-			c.is = append(c.is, s)
+			end.is = append(end.is, s)
 		}
 	}
 	var op *net.OpError
 	var dns *net.DNSError
+	var ne net.Error
 	switch {
 	case errors.As(err, &op):
-		c.is = append(c.is, op)
+		end.is = append(end.is, op)
 	case errors.As(err, &dns):
-		c.is = append(c.is, dns)
+		end.is = append(end.is, dns)
+	case errors.As(err, &ne):
+		end.timeout = ne.Timeout() // a Client.Timeout's *url.Error
+	}
+	if t := lightTLS(err); t != nil {
+		end.is = append(end.is, t)
+	}
+	var c error = end
+	for i := len(msgs) - 2; i >= 0; i-- {
+		c = &cutError{msgs[i], c}
 	}
 	return c
 }
 
-// cutError is an error whose text was cut by capErr.
-type cutError struct {
-	msg string
-	is  []error
+// causeBytes returns the bytes of text err, from capErr, holds beyond its
+// own Error(): that of the errors it wraps.
+func causeBytes(err error) int64 {
+	var n int64
+	for c, ok := err.(*cutError); ok; c, ok = c.next.(*cutError) {
+		n += int64(len(c.next.Error()))
+	}
+	return n
 }
 
-func (e *cutError) Error() string   { return e.msg }
-func (e *cutError) Unwrap() []error { return e.is }
+// lightTLS returns the TLS or certificate error in err's chain, if any,
+// as a copy that holds no certificate: of a certificate whose names did
+// not match, only its first maxNames names.
+func lightTLS(err error) error {
+	var (
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+		verify  *tls.CertificateVerificationError
+		alert   tls.AlertError
+		record  tls.RecordHeaderError
+		inner   error
+	)
+	switch {
+	case errors.As(err, &unknown):
+		inner = x509.UnknownAuthorityError{}
+	case errors.As(err, &host) && host.Certificate != nil:
+		const maxNames = 10 // what an error's text lists
+		c := host.Certificate
+		inner = x509.HostnameError{Host: capText(host.Host), Certificate: &x509.Certificate{
+			Subject:     pkix.Name{CommonName: capText(c.Subject.CommonName)},
+			DNSNames:    slices.Clone(c.DNSNames[:min(len(c.DNSNames), maxNames)]),
+			IPAddresses: slices.Clone(c.IPAddresses[:min(len(c.IPAddresses), maxNames)]),
+			Extensions:  sanOnly(c.Extensions),
+		}}
+	case errors.As(err, &invalid):
+		inner = x509.CertificateInvalidError{Reason: invalid.Reason, Detail: quote.Cut(invalid.Detail, maxCauseText)}
+	}
+	switch {
+	case errors.As(err, &verify):
+		if inner == nil && verify.Err != nil {
+			inner = errors.New(quote.Cut(verify.Err.Error(), maxCauseText))
+		}
+		return &tls.CertificateVerificationError{Err: inner}
+	case inner != nil:
+		return inner
+	case errors.As(err, &alert):
+		return alert
+	case errors.As(err, &record):
+		return tls.RecordHeaderError{Msg: record.Msg, RecordHeader: record.RecordHeader}
+	}
+	return nil
+}
+
+// sanOnly returns the subject alternative name extension of exts, if
+// any, without its value: HostnameError's text asks only whether there
+// is one.
+func sanOnly(exts []pkix.Extension) []pkix.Extension {
+	san := asn1.ObjectIdentifier{2, 5, 29, 17}
+	for _, e := range exts {
+		if e.Id.Equal(san) {
+			return []pkix.Extension{{Id: san}}
+		}
+	}
+	return nil
+}
+
+// cutError is an error capErr cut that wraps one.
+type cutError struct {
+	msg  string
+	next error // a *cutError or *cutEnd
+}
+
+func (e *cutError) Error() string { return e.msg }
+func (e *cutError) Unwrap() error { return e.next }
+
+// cutEnd is the end of the chain of an error capErr cut: what errors.Is
+// and errors.As match in it.
+type cutEnd struct {
+	msg     string
+	is      []error
+	timeout bool
+}
+
+func (e *cutEnd) Error() string   { return e.msg }
+func (e *cutEnd) Unwrap() []error { return e.is }
+
+// Timeout and Temporary make a cutEnd a net.Error, which tells a timeout
+// as the error cut did.
+func (e *cutEnd) Timeout() bool   { return e.timeout }
+func (e *cutEnd) Temporary() bool { return false }
 
 // durationAttr is the log attribute of a duration: a Go duration string
 // such as "1m0s", rounded, which reads the same under every handler

@@ -2,12 +2,19 @@ package robotstxt
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -105,5 +112,93 @@ func TestLongErrorKeepsItsCause(t *testing.T) {
 		if d, _ := c.Check(context.Background(), "http://refused."+host+"/page"); !errors.Is(d.Err, syscall.ECONNREFUSED) {
 			t.Errorf("host of %d bytes, refused: Err %v; want ECONNREFUSED", len(host), d.Err)
 		}
+	}
+}
+
+// TestErrorKeepsNoCertificates: a robots.txt whose certificate fails
+// verification is deferred with an error that says why, to errors.As
+// too, but keeps none of the certificates the server sent (a
+// *tls.CertificateVerificationError holds them all), which the cache's
+// byte budget does not count: a hostile site's 600 KiB certificates
+// under names of its own would hold gigabytes in a cache counting 900
+// bytes an entry.
+func TestErrorKeepsNoCertificates(t *testing.T) {
+	checkLeaks(t)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
+	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshakes the test fails
+	srv.StartTLS()
+	defer srv.Close()
+	trusted := x509.NewCertPool()
+	trusted.AddCert(srv.Certificate())
+	for _, tc := range []struct {
+		name  string
+		roots *x509.CertPool
+		host  string
+	}{
+		{"unknown authority", x509.NewCertPool(), srv.Listener.Addr().String()},
+		{"another name", trusted, "a.test:443"},
+	} {
+		tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: tc.roots},
+			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
+			}}
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+		d, err := c.Check(context.Background(), "https://"+tc.host+"/page")
+		tr.CloseIdleConnections()
+		var ce *tls.CertificateVerificationError
+		if !errors.Is(err, ErrDeferred) || !strings.Contains(d.Err.Error(), "certificate") || !errors.As(d.Err, &ce) || ce.UnverifiedCertificates != nil {
+			t.Errorf("%s: Err %v; want a deferral saying why, a *tls.CertificateVerificationError keeping no certificate", tc.name, d.Err)
+			continue
+		}
+		var ua x509.UnknownAuthorityError
+		var he x509.HostnameError
+		switch {
+		case errors.As(d.Err, &ua):
+			if ua.Cert != nil {
+				t.Errorf("%s: the UnknownAuthorityError keeps its certificate", tc.name)
+			}
+		case errors.As(d.Err, &he):
+			if he.Certificate.Raw != nil || he.Host != "a.test" || !strings.Contains(he.Error(), "example.com") {
+				t.Errorf("%s: HostnameError for %q keeps %d bytes of certificate, says %q", tc.name, he.Host, len(he.Certificate.Raw), he.Error())
+			}
+		default:
+			t.Errorf("%s: Err %v names no certificate error", tc.name, d.Err)
+		}
+	}
+}
+
+// timeoutErr is a net.Error that timed out, as a Client.Timeout's
+// *url.Error is.
+type timeoutErr struct{ error }
+
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return false }
+func (e timeoutErr) Unwrap() error { return e.error }
+
+// TestCapErr: a cut error keeps the text of each error of the chain, to
+// maxCauseDepth, for errors.Unwrap, the sentinels and a timeout, and
+// counts the texts it holds.
+func TestCapErr(t *testing.T) {
+	err := fmt.Errorf("a: %w", fmt.Errorf("b: %w", fmt.Errorf("c: %w", fmt.Errorf("d: %w", fmt.Errorf("e: %w", io.ErrUnexpectedEOF)))))
+	c := capErr(timeoutErr{err})
+	var texts []string
+	for e := c; e != nil; e = errors.Unwrap(e) {
+		texts = append(texts, e.Error())
+	}
+	want := []string{"a: b: c: d: e: unexpected EOF", "a: b: c: d: e: unexpected EOF", "b: c: d: e: unexpected EOF", "c: d: e: unexpected EOF"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("levels %q, want %q", texts, want)
+	}
+	var ne net.Error
+	if !errors.Is(c, io.ErrUnexpectedEOF) || !errors.As(c, &ne) || !ne.Timeout() {
+		t.Errorf("%v: lost its sentinel or its timeout", c)
+	}
+	if n := causeBytes(c); n != int64(len(want[1])+len(want[2])+len(want[3])) {
+		t.Errorf("causeBytes = %d", n)
+	}
+	if capErr(nil) != nil || causeBytes(errors.New("x")) != 0 {
+		t.Error("nil or a plain error")
 	}
 }
