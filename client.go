@@ -440,25 +440,32 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 // again in its own goroutine, where the caller may recover it:
 // singleflight would raise it where none can.
 func (c *Client) fillOnce(ctx context.Context, k key, prev *entry, looked bool) func() (any, error) {
+	return recovering(func() (any, error) { return c.fill(ctx, k, prev, looked) })
+}
+
+// recovering returns f, a call singleflight shares, with a panic in it
+// returned as a *fillPanic: singleflight would raise it where none can
+// recover it.
+func recovering(f func() (any, error)) func() (any, error) {
 	return func() (_ any, err error) {
 		defer func() {
 			if v := recover(); v != nil {
 				err = &fillPanic{v, debug.Stack()}
 			}
 		}()
-		return c.fill(ctx, k, prev, looked)
+		return f()
 	}
 }
 
-// A fillPanic is a panic of a fill, with its stack, raised again in each
-// load that shares the fill.
+// A fillPanic is a panic of a fill or a Store lookup, with its stack,
+// raised again in each check that shares the call.
 type fillPanic struct {
 	value any
 	stack []byte
 }
 
 func (p *fillPanic) Error() string {
-	return fmt.Sprintf("robotstxt: panic in a robots.txt fill: %v\n\n%s", p.value, p.stack)
+	return fmt.Sprintf("robotstxt: panic in a robots.txt fill or Store lookup: %v\n\n%s", p.value, p.stack)
 }
 
 // Errors of a fill that its joiners may not take for their own.
@@ -704,7 +711,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 		// One call a key at a time, whose answer it keeps in memory for
 		// the next check when its callers have left: a Store slower than
 		// their deadlines would fail them all, for ever.
-		got := t.lookups.DoChan(k.store(), func() (any, error) {
+		got := t.lookups.DoChan(k.store(), recovering(func() (any, error) {
 			if !t.enter() {
 				return nil, ErrClosed
 			}
@@ -732,9 +739,12 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 				}()
 			}
 			return e, nil
-		})
+		}))
 		select {
 		case r := <-got:
+			if p, ok := r.Err.(*fillPanic); ok {
+				panic(p)
+			}
 			if r.Err != nil {
 				return nil, nil, r.Err
 			}

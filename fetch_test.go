@@ -1394,6 +1394,37 @@ func TestFillPanicReachesItsCallers(t *testing.T) {
 	}
 }
 
+// panicStore is a Store whose Get panics.
+type panicStore struct{ *memStore }
+
+func (panicStore) Get(context.Context, string) ([]byte, error) { panic("boom in the caller's Store") }
+
+// TestStorePanicReachesItsCallers: a panic in a Store's Get is raised in
+// the check that asked, which may recover it, also when the check's
+// deadline is sooner than the Store timeout, whose lookups share one call
+// that runs on past them: singleflight raised that one's panic in a
+// goroutine of its own, which killed the process.
+func TestStorePanicReachesItsCallers(t *testing.T) {
+	checkLeaks(t)
+	c := newTestClient(t, WithStore(panicStore{newMemStore()}), WithStoreTimeout(time.Hour),
+		WithHTTPClient(&http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+		})}))
+	for _, wait := range []time.Duration{2 * time.Hour, 10 * time.Second} {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		func() {
+			defer func() {
+				if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "boom") {
+					t.Errorf("deadline %v: recovered %v, want the Store's panic", wait, v)
+				}
+			}()
+			_, _ = c.Check(ctx, "http://a.test/page")
+			t.Errorf("deadline %v: Check returned", wait)
+		}()
+		cancel()
+	}
+}
+
 // TestFetchUnneededBodyStalls: a body the fetch does not need, a
 // redirect's or an error page's, that stops short of its Content-Length
 // on an open connection is given up after drainWait, not waited for to
