@@ -587,6 +587,24 @@ func TestClientUnreachablePolicy(t *testing.T) {
 		}
 	})
 
+	t.Run("never for an answer refused", func(t *testing.T) {
+		// A server that answers, with a redirect the Client may not
+		// follow, is no outage: its site is never crawled as if it had
+		// no robots.txt, however long that lasts.
+		w := newHosts(t)
+		w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
+		w.on("hop.test/robots.txt", redirectTo("http://cdn.test/site/robots.txt"))
+		w.on("ftp.test/robots.txt", redirectTo("ftp://ftp.test/robots.txt"))
+		clock := newTestClock()
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+			WithUnreachableAllowAfter(30*day))
+		for n := 0; n <= 60; n += 10 {
+			deferred(t, c, "http://hop.test/private", fmt.Sprintf("a hop its robots.txt disallows, day %d", n))
+			deferred(t, c, "http://ftp.test/private", fmt.Sprintf("a Location to ftp, day %d", n))
+			clock.Advance(10 * day)
+		}
+	})
+
 	t.Run("a good copy in the stale window wins", func(t *testing.T) {
 		s := newSite(t, serve(200, "User-agent: *\nDisallow: /x\n"))
 		clock := newTestClock()

@@ -101,13 +101,8 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
 				outcome = valid(p(err))
 			}
-			if outcome == OutcomeRules || errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer) {
-				// Whatever the policy: no response has rules to read, a
-				// robots.txt a guard refused is never "no robots.txt",
-				// nor is a hop that could not be sent, nor an answer
-				// net/http could not read (a redirect's Location with a
-				// control byte, a status of four digits).
-				outcome = OutcomeUnreachable
+			if outcome == OutcomeRules || refused(err) {
+				outcome = OutcomeUnreachable // no response has rules to read
 			}
 			return fetchResult{outcome: outcome, redirects: kept(led), err: err}
 		}
@@ -192,6 +187,17 @@ func ownFetches(froms []theirFetch, led, more []string) []theirFetch {
 // errAnswer is wrapped when a server began to answer but net/http could
 // not read its answer: no failure to reach it, which WithErrorPolicy maps.
 var errAnswer = errors.New("the server's answer could not be read")
+
+// refused reports whether err, a failed fetch's, is the Client's refusal
+// of what it was given, not an outage, which neither WithErrorPolicy nor
+// WithUnreachableAllowAfter turns into allow-all: a robots.txt a guard
+// refused is never "no robots.txt", nor is a hop that may not be sent or
+// a Location that cannot be followed, nor an answer net/http could not
+// read (a redirect's Location with a control byte, a status of four
+// digits).
+func refused(err error) bool {
+	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
+}
 
 // followed reports whether a fetch follows a response of status to its
 // Location: not a 304 (see classify), nor a 305, a proxy to use.
