@@ -849,8 +849,10 @@ func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
 	return true, rule
 }
 
-// servedUsage combines the Content-Usage preferences of cr for path and
-// its normal forms, which servedCheck allows, and its Content-Signal ones.
+// servedUsage returns the Content-Usage preferences of cr for path and
+// its normal forms, which servedCheck allows, as they agree (see
+// usage.Agree: a form's no counts, a yes only if every form is given it),
+// combined with its Content-Signal ones.
 func servedUsage(cr *agentRules, path string) Usage {
 	t, mode := cr.t, cr.mode
 	if !t.HasUsage(selected) {
@@ -861,7 +863,7 @@ func servedUsage(cr *agentRules, path string) Usage {
 		var scratch [match.NormalScratch]byte
 		forms, n := match.NormalForms(path, scratch[:0])
 		for _, f := range forms[:n] {
-			u = u.combine(stated(t, mode, selected, f))
+			u = u.agree(stated(t, mode, selected, f))
 		}
 	}
 	return u.combine(cr.contentSignal())

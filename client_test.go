@@ -1890,6 +1890,33 @@ func TestClientChecksNormalForms(t *testing.T) {
 	}
 }
 
+// TestClientUsageOfNormalForms: a URL's preferences are those of every
+// form of its path a server serves, failing closed: a "no" any form is
+// given counts, a "yes" only when every form is given it, so that a
+// spelling does not lend its yes to a page the site never gave one.
+func TestClientUsageOfNormalForms(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nAllow: /\nContent-Usage: /public/ train-ai=y, search=y\n"+
+		"Content-Usage: /private/ search=y\nContent-Usage: /closed/ train-ai=n\n"))
+	c := newTestClient(t)
+	for p, want := range map[string]string{
+		"/public/doc":                 "train-ai=y, search=y",
+		"/private/doc":                "search=y",
+		"/public/../private/doc":      "search=y", // served as /private/doc
+		"/public/%2e%2e/private/doc":  "search=y",
+		"/private/../public/doc":      "search=y",   // a yes of every form
+		"/public/../closed/doc":       "train-ai=n", // a no of any form counts
+		"/closed/../public/doc":       "train-ai=n",
+		"/public/../elsewhere/x":      "",
+		"/public/x?next=/../private/": "train-ai=y, search=y", // a query is no path
+	} {
+		d, err := c.Check(context.Background(), s.URL+p)
+		if err != nil || d.Usage.statement() != want {
+			t.Errorf("Check(%q).Usage = %q, %v; want %q", p, d.Usage.statement(), err, want)
+		}
+	}
+}
+
 // TestClientChecksEscapesInEitherHexCase: a rule that keeps an escape
 // servers decode (written in either case, stored in upper case) also
 // disallows its path spelled with the other case.

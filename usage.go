@@ -116,6 +116,10 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 // (see usage.Combine).
 func (u Usage) combine(v Usage) Usage { return Usage{usage.Combine(u.members, v.members)} }
 
+// agree returns the preferences u and v, stated for two forms of one
+// path, agree on, failing closed (see usage.Agree).
+func (u Usage) agree(v Usage) Usage { return Usage{usage.Agree(u.members, v.members)} }
+
 // noTraining is what the signals older than the AIPREF vocabulary map to
 // (see Transport.Receipt).
 var noTraining = Usage{"train-ai=n"}

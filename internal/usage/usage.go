@@ -236,6 +236,42 @@ func Combine(u, v string) string {
 	return c.Members()
 }
 
+// Agree returns the members u and v state for one resource both speak
+// of, failing closed: a label's n if either says n, else its value where
+// both give it the same; a label one leaves out, or gives another value,
+// counts only as an n. It keeps u's labels in order, then v's, and takes
+// linear time.
+func Agree(u, v string) string {
+	if u == v {
+		return u
+	}
+	var tu, tv, out table
+	for label, value := range All(u) {
+		tu.set(label, value)
+	}
+	for label, value := range All(v) {
+		tv.set(label, value)
+	}
+	for i := range tu.n {
+		m := tu.at(i)
+		j, ok := tv.find(m.label)
+		switch {
+		case m.value == "n" || ok && tv.at(j).value == "n":
+			out.set(m.label, "n")
+		case ok && tv.at(j).value == m.value:
+			out.set(m.label, m.value)
+		}
+	}
+	for i := range tv.n {
+		if m := tv.at(i); m.value == "n" {
+			if _, ok := tu.find(m.label); !ok {
+				out.set(m.label, "n")
+			}
+		}
+	}
+	return out.members()
+}
+
 // A Combiner combines the members of any number of statements, as
 // [Combine] does two, in time linear in them all. The zero Combiner holds
 // none.

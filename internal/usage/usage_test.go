@@ -2,6 +2,7 @@ package usage
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -102,6 +103,33 @@ func TestParseContentSignalErrors(t *testing.T) {
 		m, err := ParseContentSignal(tc.in)
 		if m != tc.members || (err == nil) != (tc.err == "") || err != nil && !strings.HasPrefix(err.Error(), tc.err) {
 			t.Errorf("ParseContentSignal(%.40q) = %q, %v; want %q, %s", tc.in, m, err, tc.members, tc.err)
+		}
+	}
+}
+
+func TestAgree(t *testing.T) {
+	for _, tc := range []struct{ u, v, want string }{
+		{"", "", ""},
+		{"train-ai=y", "train-ai=y", "train-ai=y"},
+		{"train-ai=y", "", ""},
+		{"", "train-ai=n", "train-ai=n"},
+		{"train-ai=n", "", "train-ai=n"},
+		{"train-ai=y", "train-ai=n", "train-ai=n"},
+		{"train-ai=y, search=y", "search=y", "search=y"},
+		{"search=y", "train-ai=y, search=y", "search=y"},
+		{"train-ai=y, search=n", "search=y, x=n", "search=n, x=n"},
+		{"use=a", "use=b", ""},
+		{"use=a", "use=a, search=y", "use=a"},
+	} {
+		if got := Agree(tc.u, tc.v); got != tc.want {
+			t.Errorf("Agree(%q, %q) = %q, want %q", tc.u, tc.v, got, tc.want)
+		}
+		// Whichever comes first, the same labels and values.
+		a, b := map[string]string{}, map[string]string{}
+		maps.Insert(a, All(Agree(tc.u, tc.v)))
+		maps.Insert(b, All(Agree(tc.v, tc.u)))
+		if !maps.Equal(a, b) {
+			t.Errorf("Agree(%q, %q) = %v but the other way %v", tc.u, tc.v, a, b)
 		}
 	}
 }
