@@ -25,6 +25,8 @@ import (
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/meta"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // A Receipt is everything a site told a crawler about what it may do
@@ -631,10 +633,38 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			capQuote(strings.Join(h.Values("Content-Type"), ", ")))
 	}
 	page := pageText{b, cutShort(resp, b, read)}
-	if bom := utf16BOM(charset); bom != "" && !hasBOM(b) {
+	switch bom := utf16BOM(charset); {
+	case bom != "" && !hasBOM(b):
 		page.b = append([]byte(bom), b[:min(len(b), metaReads)]...) // the copy need hold no more
+	case bom == "" && !bytes.HasPrefix(b, []byte("\xFF\xFE")) && !bytes.HasPrefix(b, []byte("\xFE\xFF")) && isXHTML(h, b):
+		page.b = xhtmlAsHTML(b[:min(len(b), metaReads)])
 	}
 	return page, nil
+}
+
+// xhtmlAsHTML returns XHTML page as the HTML that reads as the XML does,
+// for the META tags: an element whose text HTML reads raw (<script>,
+// <title>, …), written empty (<script src="a.js"/>), is given its end
+// tag, lest the rest of the page read as its text.
+func xhtmlAsHTML(page []byte) []byte {
+	out := make([]byte, 0, len(page)+64)
+	z := html.NewTokenizer(bytes.NewReader(page))
+	for {
+		tt := z.Next()
+		out = append(out, z.Raw()...) // at the end, what the page cut short
+		if tt == html.ErrorToken {
+			return out
+		}
+		if tt != html.SelfClosingTagToken {
+			continue
+		}
+		switch name, _ := z.TagName(); atom.Lookup(name) {
+		case atom.Script, atom.Style, atom.Title, atom.Textarea, atom.Noframes, atom.Noembed, atom.Noscript,
+			atom.Iframe, atom.Xmp, atom.Plaintext:
+			z.NextIsNotRawText()
+			out = append(append(append(out, "</"...), name...), '>')
+		}
+	}
 }
 
 // utf16BOM returns the byte-order mark of the UTF-16 a charset label
@@ -742,15 +772,24 @@ func hasBOM(b []byte) bool {
 }
 
 // isHTML reports whether a body with header h is HTML, or might be:
-// its media type is HTML's (see mediaType), a media type that says it is
-// unknown is sniffed, as browsers sniff it, and so that a restriction is
-// not lost to a reading, any value of its Content-Type naming HTML counts.
+// its media type is HTML's or XHTML's (see isXHTML), a media type that
+// says it is unknown is sniffed, as browsers sniff it, and so that a
+// restriction is not lost to a reading, any value of its Content-Type
+// naming HTML counts.
 func isHTML(h http.Header, b []byte) bool {
 	mt, _ := body.ContentType(h)
 	if sniffedPage(mt) {
 		mt = mediaType(nil, b)
 	}
-	return mt == "text/html" || mt == "application/xhtml+xml" || namesHTML(h)
+	return mt == "text/html" || isXHTML(h, b) || namesHTML(h)
+}
+
+// isXHTML reports whether a body with header h is XHTML, which browsers
+// read as XML: its media type says so, or it says it is unknown and the
+// body sniffs as XML (an XHTML page's <?xml …?>).
+func isXHTML(h http.Header, b []byte) bool {
+	mt, _ := body.ContentType(h)
+	return mt == "application/xhtml+xml" || sniffedPage(mt) && mediaType(nil, b) == "text/xml"
 }
 
 // mayBeHTML reports whether a body with header h may be HTML whatever its

@@ -402,6 +402,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		utf16be = append(utf16be, 0, byte(c))
 	}
 	long := "<html><head>" + strings.Repeat("<!-- pad -->", 1<<20/12+1) + noai
+	const xhtml = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title/><script type="text/javascript" src="/a.js"/><STYLE/>
+<meta name="robots" content="noai"/></head><body><p>hi</p></body></html>`
 	for _, tc := range []struct {
 		name, ctype string
 		coding      []string // Content-Encoding lines
@@ -476,6 +480,14 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"a type sniffed in gzip", "unknown/unknown", []string{"gzip"}, gz.Bytes(),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"a download", "application/octet-stream", nil, []byte(noai), []string{"robots.txt train-ai y "}},
+		// XHTML is read as XML: <script/> is empty, not the start of a
+		// script running on; HTML's reading of it stays HTML's.
+		{"XHTML", "application/xhtml+xml; charset=utf-8", nil, []byte(xhtml),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML sniffed", "", nil, []byte(xhtml), []string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML sniffed from an unknown type", "unknown/unknown", nil, []byte(xhtml),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML served as HTML", "text/html", nil, []byte(xhtml), []string{"robots.txt train-ai y "}},
 	} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Encoding": tc.coding}, Request: req}
@@ -1626,4 +1638,20 @@ func TestReceiptNotOfAnotherRequest(t *testing.T) {
 	if r.Robots == nil || r.Robots.Authority != b.URL || r.Usage.Pref("train-ai") == PrefYes {
 		t.Errorf("receipt of %s/p under %s/p's context: robots %+v, usage %q; want b's", b.URL, a.URL, r.Robots, r.Usage)
 	}
+}
+
+// FuzzXHTMLAsHTML: xhtmlAsHTML changes a page only by the end tags it
+// gives elements written empty: a page without "/>" comes back whole.
+func FuzzXHTMLAsHTML(f *testing.F) {
+	f.Add(`<?xml version="1.0"?><html><head><script src="a"/><title/><meta name=robots content=noai/></head>`)
+	f.Add(`<head><script>x</script><!-- c --><p a="/>">t<a hr`)
+	f.Fuzz(func(t *testing.T, page string) {
+		got := string(xhtmlAsHTML([]byte(page)))
+		if !strings.Contains(page, "/>") && got != page {
+			t.Fatalf("xhtmlAsHTML(%q) = %q", page, got)
+		}
+		if len(got) < len(page) {
+			t.Fatalf("xhtmlAsHTML(%q) = %q: bytes lost", page, got)
+		}
+	})
 }
