@@ -711,7 +711,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 		// One call a key at a time, whose answer it keeps in memory for
 		// the next check when its callers have left: a Store slower than
 		// their deadlines would fail them all, for ever.
-		got := t.lookups.DoChan(k.store(), recovering(func() (any, error) {
+		lookup := recovering(func() (any, error) {
 			if !t.enter() {
 				return nil, ErrClosed
 			}
@@ -739,7 +739,15 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 				}()
 			}
 			return e, nil
-		}))
+		})
+		got := t.lookups.DoChan(k.store(), func() (any, error) {
+			v, err := lookup()
+			if p, ok := err.(*fillPanic); ok { // its callers may all have left
+				t.logger.LogAttrs(t.base, slog.LevelError, k.doc.name+" Store lookup panicked",
+					slog.String("authority", k.authority), slog.String("panic", p.Error()))
+			}
+			return v, err
+		})
 		select {
 		case r := <-got:
 			if p, ok := r.Err.(*fillPanic); ok {

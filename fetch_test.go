@@ -1399,17 +1399,40 @@ type panicStore struct{ *memStore }
 
 func (panicStore) Get(context.Context, string) ([]byte, error) { panic("boom in the caller's Store") }
 
+// slowPanicStore is a Store whose Get panics after 100 ms.
+type slowPanicStore struct{ *memStore }
+
+func (slowPanicStore) Get(context.Context, string) ([]byte, error) {
+	time.Sleep(100 * time.Millisecond)
+	panic("boom in the caller's slow Store")
+}
+
 // TestStorePanicReachesItsCallers: a panic in a Store's Get is raised in
 // the check that asked, which may recover it, also when the check's
 // deadline is sooner than the Store timeout, whose lookups share one call
 // that runs on past them: singleflight raised that one's panic in a
-// goroutine of its own, which killed the process.
+// goroutine of its own, which killed the process. A panic after its
+// callers have left is logged.
 func TestStorePanicReachesItsCallers(t *testing.T) {
 	checkLeaks(t)
 	c := newTestClient(t, WithStore(panicStore{newMemStore()}), WithStoreTimeout(time.Hour),
 		WithHTTPClient(&http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
 			return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
 		})}))
+	// A panic after its callers have left is logged.
+	var logs syncBuffer
+	c2 := newTestClient(t, WithStore(slowPanicStore{newMemStore()}), WithStoreTimeout(time.Hour),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	if _, err := c2.Check(ctx, "http://a.test/page"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a check whose deadline ends first: %v", err)
+	}
+	cancel()
+	for start := time.Now(); !strings.Contains(logs.String(), "Store lookup panicked"); time.Sleep(5 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("a Store's panic after its callers left was not logged: %q", logs.String())
+		}
+	}
 	for _, wait := range []time.Duration{2 * time.Hour, 10 * time.Second} {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		func() {

@@ -4,13 +4,12 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/asn1"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
-	"slices"
+	"os"
+	"syscall"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -71,18 +70,17 @@ func capErr(err error) error {
 	}
 	var op *net.OpError
 	var dns *net.DNSError
-	var ne net.Error
 	switch {
 	case errors.As(err, &op):
-		end.is = append(end.is, op)
+		end.is = append(end.is, lightOp(op))
 	case errors.As(err, &dns):
 		end.is = append(end.is, dns)
-	case errors.As(err, &ne):
-		end.timeout = ne.Timeout() // a Client.Timeout's *url.Error
 	}
 	if t := lightTLS(err); t != nil {
 		end.is = append(end.is, t)
 	}
+	var ne net.Error
+	end.timeout = errors.As(err, &ne) && ne.Timeout() // a dial's, a Client.Timeout's
 	var c error = end
 	for i := len(msgs) - 2; i >= 0; i-- {
 		c = &cutError{msgs[i], c}
@@ -100,13 +98,36 @@ func causeBytes(err error) int64 {
 	return n
 }
 
+// lightOp returns a copy of op that holds of its cause only what capErr
+// keeps: op may wrap a TLS error (a proxy's handshake).
+func lightOp(op *net.OpError) *net.OpError {
+	c := *op
+	var dns *net.DNSError
+	var sys *os.SyscallError
+	var errno syscall.Errno
+	switch {
+	case errors.As(op.Err, &dns):
+		c.Err = dns
+	case errors.As(op.Err, &sys) && errors.As(sys.Err, &errno):
+		c.Err = &os.SyscallError{Syscall: sys.Syscall, Err: errno}
+	case errors.As(op.Err, &errno):
+		c.Err = errno
+	default:
+		var ne net.Error
+		c.Err = &cutEnd{msg: quote.Cut(op.Err.Error(), maxCauseText), timeout: errors.As(op.Err, &ne) && ne.Timeout()}
+		if t := lightTLS(op.Err); t != nil {
+			c.Err.(*cutEnd).is = []error{t}
+		}
+	}
+	return &c
+}
+
 // lightTLS returns the TLS or certificate error in err's chain, if any,
-// as a copy that holds no certificate: of a certificate whose names did
-// not match, only its first maxNames names.
+// as a copy that holds no certificate: a certificate error but an
+// unknown authority or an invalid certificate keeps only its text.
 func lightTLS(err error) error {
 	var (
 		unknown x509.UnknownAuthorityError
-		host    x509.HostnameError
 		invalid x509.CertificateInvalidError
 		verify  *tls.CertificateVerificationError
 		alert   tls.AlertError
@@ -116,15 +137,6 @@ func lightTLS(err error) error {
 	switch {
 	case errors.As(err, &unknown):
 		inner = x509.UnknownAuthorityError{}
-	case errors.As(err, &host) && host.Certificate != nil:
-		const maxNames = 10 // what an error's text lists
-		c := host.Certificate
-		inner = x509.HostnameError{Host: capText(host.Host), Certificate: &x509.Certificate{
-			Subject:     pkix.Name{CommonName: capText(c.Subject.CommonName)},
-			DNSNames:    slices.Clone(c.DNSNames[:min(len(c.DNSNames), maxNames)]),
-			IPAddresses: slices.Clone(c.IPAddresses[:min(len(c.IPAddresses), maxNames)]),
-			Extensions:  sanOnly(c.Extensions),
-		}}
 	case errors.As(err, &invalid):
 		inner = x509.CertificateInvalidError{Reason: invalid.Reason, Detail: quote.Cut(invalid.Detail, maxCauseText)}
 	}
@@ -140,19 +152,6 @@ func lightTLS(err error) error {
 		return alert
 	case errors.As(err, &record):
 		return tls.RecordHeaderError{Msg: record.Msg, RecordHeader: record.RecordHeader}
-	}
-	return nil
-}
-
-// sanOnly returns the subject alternative name extension of exts, if
-// any, without its value: HostnameError's text asks only whether there
-// is one.
-func sanOnly(exts []pkix.Extension) []pkix.Extension {
-	san := asn1.ObjectIdentifier{2, 5, 29, 17}
-	for _, e := range exts {
-		if e.Id.Equal(san) {
-			return []pkix.Extension{{Id: san}}
-		}
 	}
 	return nil
 }

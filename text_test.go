@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -160,12 +161,35 @@ func TestErrorKeepsNoCertificates(t *testing.T) {
 				t.Errorf("%s: the UnknownAuthorityError keeps its certificate", tc.name)
 			}
 		case errors.As(d.Err, &he):
-			if he.Certificate.Raw != nil || he.Host != "a.test" || !strings.Contains(he.Error(), "example.com") {
-				t.Errorf("%s: HostnameError for %q keeps %d bytes of certificate, says %q", tc.name, he.Host, len(he.Certificate.Raw), he.Error())
-			}
-		default:
-			t.Errorf("%s: Err %v names no certificate error", tc.name, d.Err)
+			t.Errorf("%s: a HostnameError, which holds the certificate, kept", tc.name)
+		case !strings.Contains(ce.Error(), "not a.test"):
+			t.Errorf("%s: %q does not say which name failed", tc.name, ce.Error())
 		}
+	}
+}
+
+// TestCapErrKeepsNoCertificateUnderAnOpError: a *net.OpError that wraps a
+// TLS error (an HTTPS proxy's handshake) is kept as a copy holding no
+// certificate, and a timeout under one still says so.
+func TestCapErrKeepsNoCertificateUnderAnOpError(t *testing.T) {
+	cert := &x509.Certificate{Raw: make([]byte, 1<<16)}
+	err := &url.Error{Op: "Get", URL: "https://a.test/robots.txt", Err: &net.OpError{Op: "proxyconnect", Net: "tcp",
+		Err: &tls.CertificateVerificationError{UnverifiedCertificates: []*x509.Certificate{cert}, Err: x509.UnknownAuthorityError{Cert: cert}}}}
+	c := capErr(err)
+	var ce *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var op *net.OpError
+	if !errors.As(c, &op) || op.Op != "proxyconnect" || !errors.As(c, &ce) || ce.UnverifiedCertificates != nil || !errors.As(c, &ua) || ua.Cert != nil {
+		t.Errorf("%v: the OpError or the certificate error lost, or a certificate kept", c)
+	}
+	timeout := &url.Error{Op: "Get", URL: "http://a.test/robots.txt", Err: &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}}
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	var ne net.Error
+	if c := capErr(timeout); !errors.As(c, &ne) || !ne.Timeout() {
+		t.Errorf("%v: not a timeout", c)
+	}
+	if c := capErr(refused); !errors.Is(c, syscall.ECONNREFUSED) || errors.As(c, &ne) && ne.Timeout() {
+		t.Errorf("%v: ECONNREFUSED lost, or a timeout", c)
 	}
 }
 
