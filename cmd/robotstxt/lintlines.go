@@ -35,9 +35,20 @@ const tailChunk = 100
 // line n on, which the parser counted but did not give: it parses them
 // again, tailChunk lines at a time, each chunk after a user-agent line
 // when one came before it, so that a rule stands in a group as it did.
+// Of line n, the parser may have given some: they are not given twice.
 func (lt *linter) tailErrors(n int) {
 	lt.errorsOnly = true
-	defer func() { lt.errorsOnly = false }()
+	given, from := map[code]bool{}, len(lt.findings)
+	for _, f := range lt.findings {
+		if f.Line == n {
+			given[f.Code] = true
+		}
+	}
+	defer func() {
+		lt.errorsOnly = false
+		tail := slices.DeleteFunc(lt.findings[from:], func(f finding) bool { return f.Line == n && given[f.Code] })
+		lt.findings = lt.findings[:from+len(tail)]
+	}()
 	for from := n; from <= lt.lines.len(); from += tailChunk {
 		chunk, shift := lt.lines.lines[from-1:min(from-1+tailChunk, lt.lines.len())], from-1
 		if len(lt.file.Groups) > 0 && lt.file.Groups[0].Agents[0].Line < from {

@@ -173,6 +173,24 @@ func TestParserLimitsReported(t *testing.T) {
 		t.Errorf("a group that begins past the cap: %q, want %q", got, want)
 	}
 
+	// The line the parser stopped on: its errors given before the cap
+	// are not reported again.
+	b.Reset()
+	b.WriteString("User-agent: *\nAllow: /\n")
+	for i := range limit - 1 {
+		fmt.Fprintf(&b, "hello %d x\n", i) // not-a-directive, lines 3…1001
+	}
+	b.WriteString("Disallow /a /b" + strings.Repeat("c", 17000) + "\n") // line 1002: two findings
+	got = nil
+	for _, f := range lintText(t, b.String()) {
+		if f.Line == limit+2 {
+			got = append(got, f.Code.String())
+		}
+	}
+	if want := []string{"directive-skipped", "too-many-findings"}; !slices.Equal(got, want) {
+		t.Errorf("the line of the cap: %q, want %q", got, want)
+	}
+
 	b.Reset()
 	b.WriteString("User-agent: *\nDisallow: /x\n")
 	for i := range limit + 3 {
