@@ -108,8 +108,9 @@ const maxLicenses = 16
 //   - "content-usage-header": the Content-Usage header field, its lines
 //     joined with ", " into one statement;
 //   - "content-signal-header": the Content-Signal header field (as sites
-//     serving Cloudflare's Content Signals send it), its lines joined
-//     with ", ", read as robots.txt's Content-Signal record is;
+//     serving Cloudflare's Content Signals send it), each of its lines
+//     read as one of robots.txt's Content-Signal records, and combined
+//     as those are (a no of one line is not undone by another's yes);
 //   - "x-robots-tag": noai in the X-Robots-Tag header, train-ai=n;
 //     noimageai only on an image, by its Content-Type or else by
 //     sniffing body (on a page it speaks of the page's images, which are
@@ -196,9 +197,9 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		stmt := strings.Join(v, ", ")
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
 	}
-	if v := h.Values("Content-Signal"); len(v) > 0 {
-		stmt := strings.Join(v, ", ")
-		rd.state("content-signal-header", "Content-Signal", stmt, parseContentSignal(stmt))
+	for _, line := range h.Values("Content-Signal") {
+		// Each line a record: an origin's no and a CDN's yes combine.
+		rd.state("content-signal-header", "Content-Signal", line, parseContentSignal(line))
 	}
 	xrt := t.headerDirectives(resp)
 	if xrt.NoAI {
