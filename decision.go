@@ -190,7 +190,15 @@ type DeferredError struct {
 	// Failures counts the consecutive failed fetches of the authority's
 	// robots.txt, this one included: 1 on the first, and at most 2^20.
 	Failures int
-	// Err is the underlying failure, if known.
+	// Err is the underlying failure, if known: a copy that a cache may
+	// keep, of its text (errors.Unwrap walks the errors it wrapped, four
+	// at most) and of what errors.Is and errors.As tell apart: the
+	// context's errors, io.ErrUnexpectedEOF and io.EOF, [ErrNonPublic],
+	// a *net.OpError or *net.DNSError, a timeout (net.Error), and a
+	// *tls.CertificateVerificationError, x509.UnknownAuthorityError,
+	// x509.CertificateInvalidError, tls.AlertError or
+	// tls.RecordHeaderError, without the certificates or connection they
+	// hold.
 	Err error
 }
 
