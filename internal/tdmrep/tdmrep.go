@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/quote"
 )
 
 // Reservation reads a tdm-reservation value, from a header field or a
@@ -68,7 +69,7 @@ type File struct{ rules []Rule }
 // "tdm-reservation" of 0 or 1 (a number, or those digits as a string),
 // and an optional string "tdm-policy" (null is no policy); other members
 // are ignored, and names are matched without regard to case, as
-// encoding/json does. A file that does not read so is an error, as is
+// encoding/json does; a name given twice with two values is an error. A file that does not read so is an error, as is
 // one too large ([ErrTooLarge]): a TDM agent cannot tell what it
 // reserves. Parse takes time linear in len(b).
 func Parse(b []byte) (*File, error) {
@@ -103,30 +104,67 @@ func Parse(b []byte) (*File, error) {
 // readRule decodes the next entry of dec: an object (null reads as one
 // without members).
 func readRule(dec *json.Decoder) (Rule, error) {
-	var e struct {
-		Location    json.RawMessage `json:"location"`
-		Reservation json.RawMessage `json:"tdm-reservation"`
-		Policy      json.RawMessage `json:"tdm-policy"`
-	}
 	var r Rule
-	if err := dec.Decode(&e); err != nil {
+	members, err := readMembers(dec)
+	if err != nil {
 		return r, err
 	}
-	if len(e.Location) == 0 || e.Location[0] != '"' || json.Unmarshal(e.Location, &r.Location) != nil {
+	if loc := members["location"]; len(loc) == 0 || loc[0] != '"' || json.Unmarshal(loc, &r.Location) != nil {
 		return r, errors.New(`"location" is not a string`)
 	}
-	switch string(e.Reservation) {
+	switch string(members["tdm-reservation"]) {
 	case "1", `"1"`:
 		r.Reserved = true
 	case "0", `"0"`:
 	default:
 		return r, errors.New(`"tdm-reservation" is not 0 or 1`)
 	}
-	if p := e.Policy; len(p) > 0 && string(p) != "null" && (p[0] != '"' || json.Unmarshal(p, &r.Policy) != nil) {
+	if p := members["tdm-policy"]; len(p) > 0 && string(p) != "null" && (p[0] != '"' || json.Unmarshal(p, &r.Policy) != nil) {
 		return r, errors.New(`"tdm-policy" is not a string`)
 	}
 	r.pattern = match.UnescapePattern(match.Escape(r.Location))
 	return r, nil
+}
+
+// names are the members of an entry TDMRep defines.
+var names = [...]string{"location", "tdm-reservation", "tdm-policy"}
+
+// readMembers decodes the next value of dec, an object or null, and
+// returns its members that names holds, each by that name however its
+// letters are cased, as encoding/json matches them. A name given twice
+// with two values is an error: readers that take the first, the last or
+// only the name so cased would each read the entry otherwise.
+func readMembers(dec *json.Decoder) (map[string]json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	members := map[string]json.RawMessage{}
+	if string(raw) == "null" {
+		return members, nil
+	}
+	if raw[0] != '{' {
+		return nil, errors.New("not an object")
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	_, _ = d.Token() // '{', as raw was decoded
+	for d.More() {
+		tok, _ := d.Token()
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			if !strings.EqualFold(tok.(string), name) {
+				continue
+			}
+			if prev, ok := members[name]; ok && !bytes.Equal(prev, v) {
+				return nil, fmt.Errorf("%q given twice, %s and %s", name, quote.Cut(string(prev), 64), quote.Cut(string(v), 64))
+			}
+			members[name] = v
+		}
+	}
+	return members, nil
 }
 
 // Len returns the number of rules.

@@ -107,7 +107,7 @@ func TestParse(t *testing.T) {
 		{`[{"location":"/a","tdm-reservation":0,"tdm-policy":"https://p/x"}]`, "/a 0 https://p/x"},
 		{`[{"@context":{"a":[1,2,{"b":null}]},"location":"/","tdm-reservation":1,"other":true}]`, "/ 1 "},
 		{`[{"Location":"/","TDM-Reservation":1}]`, "/ 1 "},
-		{`[{"location":"/","tdm-reservation":1,"tdm-reservation":0}]`, "/ 0 "}, // the last member counts, as in encoding/json
+		{`[{"location":"/","tdm-reservation":1,"TDM-reservation":1}]`, "/ 1 "}, // a name twice, of one value
 	}
 	for _, tc := range good {
 		f, err := Parse([]byte(tc.in))
@@ -134,6 +134,12 @@ func TestParse(t *testing.T) {
 		`{"location":"/","tdm-reservation":1}`,
 		`[1]`, `["/"]`, `[[]]`, `[null]`, `[{}]`,
 		`[{"tdm-reservation":1}]`,
+		// A name given twice, with two values: readers that take the
+		// first, the last or only the name so spelt read otherwise.
+		`[{"location":"/","tdm-reservation":1,"tdm-reservation":0}]`,
+		`[{"location":"/","tdm-reservation":1,"TDM-Reservation":"maybe-later","Tdm-Reservation":0}]`,
+		`[{"location":"/private/","Location":"/","tdm-reservation":1}]`,
+		`[{"location":"/","tdm-reservation":0,"tdm-policy":"https://p/1","TDM-POLICY":"https://p/2"}]`,
 		`[{"location":null,"tdm-reservation":1}]`,
 		`[{"location":1,"tdm-reservation":1}]`,
 		`[{"location":["/"],"tdm-reservation":1}]`,
