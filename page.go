@@ -197,9 +197,16 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		stmt := strings.Join(v, ", ")
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
 	}
-	for _, line := range h.Values("Content-Signal") {
-		// Each line a record: an origin's no and a CDN's yes combine.
-		rd.state("content-signal-header", "Content-Signal", line, parseContentSignal(line))
+	if lines := h.Values("Content-Signal"); len(lines) > 0 {
+		// Each line a record: an origin's no and a CDN's yes combine,
+		// in time linear in them all.
+		var records usage.Combiner
+		for _, line := range lines {
+			u := parseContentSignal(line)
+			records.Add(u.members)
+			rd.list("content-signal-header", "Content-Signal", line, u)
+		}
+		rd.usage = rd.usage.combine(Usage{records.Members()})
 	}
 	xrt := t.headerDirectives(resp)
 	if xrt.NoAI {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1658,4 +1659,44 @@ func FuzzXHTMLAsHTML(f *testing.F) {
 			t.Fatalf("xhtmlAsHTML(%q) = %q: bytes lost", page, got)
 		}
 	})
+}
+
+// TestReceiptManyHeaderLines: a response of thousands of Content-Signal
+// lines keeps its no, each line a record (BenchmarkReceiptHeaderLines
+// measures that they are read in linear time: each line combined into
+// the whole took seconds).
+func TestReceiptManyHeaderLines(t *testing.T) {
+	checkLeaks(t)
+	tr, resp := manyHeaderLines(t, 8000)
+	if got := tr.Receipt(resp, nil); got.Usage.Pref("train-ai") != PrefNo || got.Usage.Pref("x7999") != PrefYes {
+		t.Errorf("usage %.80q, want train-ai=n, x7999=y", got.Usage)
+	}
+}
+
+// manyHeaderLines returns a Transport and a response from its site with
+// n Content-Signal lines after ai-train=no.
+func manyHeaderLines(tb testing.TB, n int) (*Transport, *http.Response) {
+	s := newTestSite(tb, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(tb)
+	lines := []string{"ai-train=no"}
+	for i := range n {
+		lines = append(lines, fmt.Sprintf("x%d=yes", i))
+	}
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, s.URL+"/page", nil)
+	return tr, &http.Response{StatusCode: 200, Header: http.Header{"Content-Signal": lines}, Request: req}
+}
+
+// BenchmarkReceiptHeaderLines reads a response of 1,000 and of 8,000
+// Content-Signal lines: the time a line stays flat.
+func BenchmarkReceiptHeaderLines(b *testing.B) {
+	for _, n := range []int{1000, 8000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			tr, resp := manyHeaderLines(b, n)
+			tr.Receipt(resp, nil) // robots.txt fetched
+			for b.Loop() {
+				tr.Receipt(resp, nil)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/line")
+		})
+	}
 }
