@@ -658,7 +658,10 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 		slog.String("authority", e.key), slog.Int("status", res.status),
 		slog.Int("failures", int(e.failures)), durationAttr("retry_in", wait),
 		slog.String("error", e.errText))
-	if k.doc.robots && c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter && !refused(res.err) {
+	if refused(res.err) {
+		e.since = at // no outage: a refusal starts none, and ends one
+	}
+	if k.doc.robots && c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter {
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
 		e.outcome = OutcomeAllowAll

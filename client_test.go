@@ -595,14 +595,26 @@ func TestClientUnreachablePolicy(t *testing.T) {
 		w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
 		w.on("hop.test/robots.txt", redirectTo("http://cdn.test/site/robots.txt"))
 		w.on("ftp.test/robots.txt", redirectTo("ftp://ftp.test/robots.txt"))
+		w.on("br.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n", "Content-Encoding", "br"))
+		w.on("gzip.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n", "Content-Encoding", "gzip"))
 		clock := newTestClock()
 		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
 			WithUnreachableAllowAfter(30*day))
 		for n := 0; n <= 60; n += 10 {
 			deferred(t, c, "http://hop.test/private", fmt.Sprintf("a hop its robots.txt disallows, day %d", n))
 			deferred(t, c, "http://ftp.test/private", fmt.Sprintf("a Location to ftp, day %d", n))
+			deferred(t, c, "http://br.test/private", fmt.Sprintf("a coding the Client cannot read, day %d", n))
+			deferred(t, c, "http://gzip.test/private", fmt.Sprintf("a gzip body that is none, day %d", n))
 			clock.Advance(10 * day)
 		}
+		// A refusal starts no outage: one counts from the last, 10 days
+		// before this 503.
+		w.on("hop.test/robots.txt", serve(503, "down"))
+		deferred(t, c, "http://hop.test/private", "a 503 after 60 days of refusals")
+		clock.Advance(19 * day)
+		deferred(t, c, "http://hop.test/private", "29 days after the last refusal")
+		clock.Advance(2 * day)
+		allowedAll(t, c, "http://hop.test/private", "31 days after the last refusal")
 	})
 
 	t.Run("a good copy in the stale window wins", func(t *testing.T) {

@@ -184,17 +184,19 @@ func ownFetches(froms []theirFetch, led, more []string) []theirFetch {
 	return froms
 }
 
-// errAnswer is wrapped when a server began to answer but net/http could
-// not read its answer: no failure to reach it, which WithErrorPolicy maps.
+// errAnswer is wrapped when a server began to answer but its answer could
+// not be read (by net/http, or its body by the Client): no failure to
+// reach it, which WithErrorPolicy maps.
 var errAnswer = errors.New("the server's answer could not be read")
 
 // refused reports whether err, a failed fetch's, is the Client's refusal
 // of what it was given, not an outage, which neither WithErrorPolicy nor
 // WithUnreachableAllowAfter turns into allow-all: a robots.txt a guard
 // refused is never "no robots.txt", nor is a hop that may not be sent or
-// a Location that cannot be followed, nor an answer net/http could not
+// a Location that cannot be followed, nor an answer that could not be
 // read (a redirect's Location with a control byte, a status of four
-// digits).
+// digits, a body in a coding the Client cannot read or cut short: a
+// flaky connection's cut only fails closed).
 func refused(err error) bool {
 	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
 }
@@ -335,11 +337,19 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	}
 	if err != nil {
 		res.outcome = OutcomeUnreachable
-		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), err)
+		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), unreadAnswer{err})
 		return
 	}
 	res.body = b.Text
 }
+
+// unreadAnswer is the failure to read the body of an answer, which
+// matches errAnswer: a coding the Client cannot read, a stream cut, a
+// part of the file. Its text is its cause's.
+type unreadAnswer struct{ error }
+
+func (e unreadAnswer) Unwrap() error        { return e.error }
+func (e unreadAnswer) Is(target error) bool { return target == errAnswer }
 
 // An unneeded body is read, up to drainLimit, so that its connection can
 // be reused (enough for a typical HTML error page), for up to drainWait:
