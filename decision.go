@@ -193,7 +193,8 @@ type DeferredError struct {
 	// Err is the underlying failure, if known: a copy that a cache may
 	// keep, of its text (errors.Unwrap walks the errors it wrapped, four
 	// at most) and of what errors.Is and errors.As tell apart: the
-	// context's errors, io.ErrUnexpectedEOF and io.EOF, [ErrNonPublic],
+	// context's errors, os.ErrDeadlineExceeded, net.ErrClosed,
+	// io.ErrUnexpectedEOF and io.EOF, [ErrNonPublic],
 	// a *net.OpError or *net.DNSError, a timeout (net.Error), and a
 	// *tls.CertificateVerificationError, x509.UnknownAuthorityError,
 	// x509.CertificateInvalidError, tls.AlertError or

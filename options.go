@@ -290,9 +290,10 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // Google documents with d = 30 days. The outage counts from the first
 // failure any process sharing the Store recorded, on its clock: keep d
 // well above a fleet's clock skew. A failure that is the Client's own
-// refusal is no outage and never allows all: a hop that may not be sent,
-// a Location it cannot follow, an answer it cannot read, an address
-// [PublicOnly] refuses.
+// refusal is no outage and never allows all, and an outage counts from
+// the last: a hop that may not be sent, a Location it cannot follow, an
+// answer it cannot read (a body in a coding it cannot read, or cut
+// short), an address [PublicOnly] refuses.
 func WithUnreachableAllowAfter(d time.Duration) Option {
 	inRange(d >= 0, "WithUnreachableAllowAfter", d)
 	return func(c *config) { c.allowAfter = d }

@@ -62,8 +62,8 @@ func capErr(err error) error {
 		msgs = append(msgs, quote.Cut(next.Error(), maxCauseText))
 	}
 	end := &cutEnd{msg: msgs[len(msgs)-1]}
-	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, io.ErrUnexpectedEOF, io.EOF,
-		body.ErrContentCoding, errRedirects, ErrNonPublic} {
+	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, os.ErrDeadlineExceeded, net.ErrClosed,
+		io.ErrUnexpectedEOF, io.EOF, body.ErrContentCoding, errRedirects, ErrNonPublic} {
 		if errors.Is(err, s) {
 			end.is = append(end.is, s)
 		}

@@ -191,6 +191,14 @@ func TestCapErrKeepsNoCertificateUnderAnOpError(t *testing.T) {
 	if c := capErr(refused); !errors.Is(c, syscall.ECONNREFUSED) || errors.As(c, &ne) && ne.Timeout() {
 		t.Errorf("%v: ECONNREFUSED lost, or a timeout", c)
 	}
+	deadline := &net.OpError{Op: "read", Net: "tcp", Err: fmt.Errorf("poll: %w", os.ErrDeadlineExceeded)}
+	closed := &net.OpError{Op: "read", Net: "tcp", Err: net.ErrClosed}
+	if c := capErr(deadline); !errors.Is(c, os.ErrDeadlineExceeded) {
+		t.Errorf("%v: os.ErrDeadlineExceeded lost", c)
+	}
+	if c := capErr(closed); !errors.Is(c, net.ErrClosed) {
+		t.Errorf("%v: net.ErrClosed lost", c)
+	}
 }
 
 // timeoutErr is a net.Error that timed out, as a Client.Timeout's
