@@ -652,28 +652,43 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 
 // xhtmlAsHTML returns XHTML page as the HTML that reads as the XML does,
 // for the META tags: an element whose text HTML reads raw (<script>,
-// <title>, …), written empty (<script src="a.js"/>), is given its end
-// tag, lest the rest of the page read as its text.
+// <title>, …), or a <template>, written empty (<script src="a.js"/>),
+// is given its end tag, lest the rest of the page read as its text. A
+// <noscript>'s tags are read as tags, as meta reads them; from <body>
+// on, where meta stops, the page is left as it is.
 func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
-	for {
+	for pos := 0; ; {
 		tt := z.Next()
-		out = append(out, z.Raw()...) // at the end, what the page cut short
-		if tt == html.ErrorToken {
-			return out
-		}
-		if tt != html.SelfClosingTagToken {
+		raw := z.Raw()
+		out, pos = append(out, raw...), pos+len(raw) // at the end, what the page cut short
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			if tt == html.ErrorToken {
+				return out
+			}
 			continue
 		}
-		switch name, _ := z.TagName(); atom.Lookup(name) {
-		case atom.Script, atom.Style, atom.Title, atom.Textarea, atom.Noframes, atom.Noembed, atom.Noscript,
-			atom.Iframe, atom.Xmp, atom.Plaintext:
+		name, _ := z.TagName()
+		a := atom.Lookup(name)
+		if a == atom.Body {
+			return append(out, page[pos:]...)
+		}
+		if a == atom.Noscript {
+			z.NextIsNotRawText()
+		}
+		if tt == html.SelfClosingTagToken && emptied[a] {
 			z.NextIsNotRawText()
 			out = append(append(append(out, "</"...), name...), '>')
 		}
 	}
 }
+
+// emptied are the elements xhtmlAsHTML gives an end tag when written
+// empty: those HTML reads raw text in, and <template>.
+var emptied = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Title: true, atom.Textarea: true,
+	atom.Noframes: true, atom.Noembed: true, atom.Noscript: true, atom.Iframe: true, atom.Xmp: true,
+	atom.Plaintext: true, atom.Template: true}
 
 // utf16BOM returns the byte-order mark of the UTF-16 a charset label
 // names, by the WHATWG Encoding Standard's labels; "" for another.

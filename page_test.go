@@ -493,6 +493,12 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML sniffed from an unknown type", "unknown/unknown", nil, []byte(xhtml),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML served as HTML", "text/html", nil, []byte(xhtml), []string{"robots.txt train-ai y "}},
+		{"XHTML: an empty template", "application/xhtml+xml", nil,
+			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><template/><meta name="robots" content="noai"/></head><body/></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML: an empty script in a noscript", "application/xhtml+xml", nil,
+			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><noscript><script src="/a.js"/></noscript><meta name="robots" content="noai"/></head></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 	} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Encoding": tc.coding}, Request: req}
@@ -1650,6 +1656,7 @@ func TestReceiptNotOfAnotherRequest(t *testing.T) {
 func FuzzXHTMLAsHTML(f *testing.F) {
 	f.Add(`<?xml version="1.0"?><html><head><script src="a"/><title/><meta name=robots content=noai/></head>`)
 	f.Add(`<head><script>x</script><!-- c --><p a="/>">t<a hr`)
+	f.Add(`<head><noscript><script/></noscript><template/></head><body><script/>`)
 	f.Fuzz(func(t *testing.T, page string) {
 		got := string(xhtmlAsHTML([]byte(page)))
 		if !strings.Contains(page, "/>") && got != page {
