@@ -35,10 +35,11 @@ type Decision struct {
 	Served string
 	// Usage is what robots.txt says of the URL's content (see
 	// [Robots.Usage]) when the outcome is OutcomeRules and the URL is
-	// allowed, else the zero Usage. From a Client, it combines the
+	// allowed, else the zero Usage. From a Client, it is what the
 	// preferences for the URL as spelled and for each normal form a server
-	// may serve for it (see [Client.Allowed]). [Transport.Usage] adds what
-	// the response says.
+	// may serve for it (see [Client.Allowed]) agree on, failing closed: a
+	// no of any form counts, a yes only if every form is given it.
+	// [Transport.Usage] adds what the response says.
 	Usage Usage
 	// Deferred reports that robots.txt is unreachable and no usable copy
 	// is cached: Allowed is false and the error is a *DeferredError.

@@ -53,7 +53,8 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // and sent as /q%22, which "Disallow: /q%22" names). The query is never
 // changed. It returns nil for a path that is its own form, as most are.
 // The robotstxt Client disallows a URL that any of them is disallowed
-// by, and combines their Content-Usage preferences.
+// by, and of their Content-Usage preferences keeps a no of any, a yes
+// only if all are given it.
 func ServedForms(path string) []string {
 	forms, n := match.NormalForms(path, nil)
 	if n == 0 {

@@ -64,17 +64,14 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 		it := prefItem{label: "usage", prefs: "unknown"}
 		path, spelled := matchPath(clientEscaped(url), p.mode), matchPath(clientEscaped(url), robotstxt.ModeGoogle)
 		forms := matcher.ServedForms(spelled)
-		switch rules := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode); {
+		switch rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode); {
 		case !allowed:
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
 		case len(rules) == 0:
 			it.detail = "no Content-Usage rule of these groups matches " + path
 		default:
 			var lines []int
-			var said prefs
 			for _, r := range rules {
-				stated, _ := readPrefs("content-usage", r.Statement)
-				said.combine(stated)
 				lines = append(lines, r.Line)
 				for _, n := range usageNotes(r.Statement) {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
@@ -83,7 +80,7 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 			it.prefs = usageText(said.pref)
 			why := "their paths match with the same length: they combine, n before y"
 			if forms != nil {
-				why = "they decide for the URL or a path a server may serve it as: they combine, n before y"
+				why = "they decide for the URL or a path a server may serve it as: a no of any counts, a yes only if every one is given it"
 			}
 			it.detail, it.lines = linesText(lines, p.lines, why)
 		}
@@ -116,22 +113,32 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 
 // servedUsage returns the Content-Usage rules that decide the preferences
 // for paths, a path and the forms a server may serve it as, read in mode
-// m, as the Client combines them: those that decide for any, in file
-// order.
-func servedUsage(rules []parser.UsageRule, paths []string, m robotstxt.Mode) []parser.UsageRule {
+// m: those that decide for any, in file order; and the preferences they
+// give, as the Client reads them: each path's rules combined, and the
+// paths' agreeing (see prefs.agree).
+func servedUsage(rules []parser.UsageRule, paths []string, m robotstxt.Mode) ([]parser.UsageRule, prefs) {
 	var out []parser.UsageRule
-	for _, f := range paths {
+	var said prefs
+	for i, f := range paths {
 		if m == robotstxt.ModeRFC9309 {
 			f = matcher.UnescapePath(f)
 		}
+		var form prefs
 		for _, r := range decidingUsage(rules, f) {
+			stated, _ := readPrefs("content-usage", r.Statement)
+			form.combine(stated)
 			if !slices.ContainsFunc(out, func(o parser.UsageRule) bool { return o.Line == r.Line }) {
 				out = append(out, r)
 			}
 		}
+		if i == 0 {
+			said = form
+		} else {
+			said = said.agree(form)
+		}
 	}
 	slices.SortFunc(out, func(a, b parser.UsageRule) int { return a.Line - b.Line })
-	return out
+	return out, said
 }
 
 // decidingUsage returns the Content-Usage rules that decide the
@@ -228,6 +235,29 @@ func (p *prefs) combine(q prefs) {
 			p.set(label, w)
 		}
 	}
+}
+
+// agree returns what p and q, the preferences of two forms of one path,
+// agree on, failing closed, as the Client reads them: a label's n if
+// either says n, else its value where both give the same.
+func (p prefs) agree(q prefs) prefs {
+	var out prefs
+	for _, l := range p.labels {
+		v := p.value[l]
+		w, ok := q.value[l]
+		switch {
+		case v == "n" || w == "n":
+			out.set(l, "n")
+		case ok && v == w:
+			out.set(l, v)
+		}
+	}
+	for _, l := range q.labels {
+		if _, ok := p.value[l]; !ok && q.value[l] == "n" {
+			out.set(l, "n")
+		}
+	}
+	return out
 }
 
 // pref returns the preference p states for label: only the values y and

@@ -201,4 +201,12 @@ func TestUsageOfServedForms(t *testing.T) {
 			t.Errorf("%q -json: %s", args, js.stdout)
 		}
 	}
+	// A yes only one form is given is none: the forms agree as the
+	// Client reads them.
+	const forms = "User-agent: *\nContent-Usage: /public/ train-ai=y, search=y\nContent-Usage: /private/ search=y\n"
+	r := runCmd(t, forms, "test", "-file", "-", "/public/../private/doc")
+	if lines := outputLines(r.stdout); len(lines) < 2 || !strings.Contains(lines[1], "usage search=y ") ||
+		!strings.Contains(lines[1], "a yes only if every one is given it") {
+		t.Errorf("a yes of one form: stdout:\n%s\nwant usage search=y", r.stdout)
+	}
 }
