@@ -655,10 +655,12 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 // <title>, …), or a <template>, written empty (<script src="a.js"/>),
 // is given its end tag, lest the rest of the page read as its text. A
 // <noscript>'s tags are read as tags, as meta reads them; from <body>
-// on, where meta stops, the page is left as it is.
+// on, where meta stops unless a <template> came, the page is left as it
+// is.
 func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
+	template := false // a <template> came
 	for pos := 0; ; {
 		tt := z.Next()
 		raw := z.Raw()
@@ -671,7 +673,10 @@ func xhtmlAsHTML(page []byte) []byte {
 		}
 		name, _ := z.TagName()
 		a := atom.Lookup(name)
-		if a == atom.Body {
+		switch {
+		case a == atom.Template:
+			template = true
+		case a == atom.Body && !template: // meta parses a page with a template whole
 			return append(out, page[pos:]...)
 		}
 		if a == atom.Noscript {
