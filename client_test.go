@@ -617,6 +617,25 @@ func TestClientUnreachablePolicy(t *testing.T) {
 		allowedAll(t, c, "http://hop.test/private", "31 days after the last refusal")
 	})
 
+	t.Run("a body the network cuts is an outage", func(t *testing.T) {
+		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+			conn, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nUser-agent: *\n")
+			_ = buf.Flush()
+		})
+		clock := newTestClock()
+		c := newTestClient(t, WithClock(clock.Now), WithUnreachableAllowAfter(30*day))
+		deferred(t, c, s.URL+"/x", "a body cut, day 0")
+		clock.Advance(15 * day)
+		deferred(t, c, s.URL+"/x", "a body cut, day 15")
+		clock.Advance(16 * day)
+		allowedAll(t, c, s.URL+"/x", "a body cut, day 31")
+	})
+
 	t.Run("a good copy in the stale window wins", func(t *testing.T) {
 		s := newSite(t, serve(200, "User-agent: *\nDisallow: /x\n"))
 		clock := newTestClock()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
@@ -195,8 +196,8 @@ var errAnswer = errors.New("the server's answer could not be read")
 // refused is never "no robots.txt", nor is a hop that may not be sent or
 // a Location that cannot be followed, nor an answer that could not be
 // read (a redirect's Location with a control byte, a status of four
-// digits, a body in a coding the Client cannot read or cut short: a
-// flaky connection's cut only fails closed).
+// digits, a body in a coding the Client cannot read, or only a part of
+// the file).
 func refused(err error) bool {
 	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
 }
@@ -337,15 +338,26 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	}
 	if err != nil {
 		res.outcome = OutcomeUnreachable
-		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), unreadAnswer{err})
+		if !cut(err) {
+			err = unreadAnswer{err}
+		}
+		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), err)
 		return
 	}
 	res.body = b.Text
 }
 
-// unreadAnswer is the failure to read the body of an answer, which
-// matches errAnswer: a coding the Client cannot read, a stream cut, a
-// part of the file. Its text is its cause's.
+// cut reports whether err, of reading a body, is the network's or the
+// clock's, as an outage's is: a connection cut or reset, a deadline.
+func cut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, context.Canceled) || errors.As(err, &ne)
+}
+
+// unreadAnswer is the failure to read the body of an answer that is not
+// cut: a coding the Client cannot read, a part of the file. It matches
+// errAnswer; its text is its cause's.
 type unreadAnswer struct{ error }
 
 func (e unreadAnswer) Unwrap() error        { return e.error }

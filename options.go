@@ -292,8 +292,9 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // well above a fleet's clock skew. A failure that is the Client's own
 // refusal is no outage and never allows all, and an outage counts from
 // the last: a hop that may not be sent, a Location it cannot follow, an
-// answer it cannot read (a body in a coding it cannot read, or cut
-// short), an address [PublicOnly] refuses.
+// answer it cannot read (a body in a coding it cannot read, a part of
+// the file), an address [PublicOnly] refuses. A body the network cuts is
+// an outage's.
 func WithUnreachableAllowAfter(d time.Duration) Option {
 	inRange(d >= 0, "WithUnreachableAllowAfter", d)
 	return func(c *config) { c.allowAfter = d }

@@ -59,7 +59,9 @@ func capErr(err error) error {
 	}
 	var msgs []string
 	for next := err; next != nil && len(msgs) < maxCauseDepth; next = errors.Unwrap(next) {
-		msgs = append(msgs, quote.Cut(next.Error(), maxCauseText))
+		if msg := quote.Cut(next.Error(), maxCauseText); len(msgs) == 0 || msg != msgs[len(msgs)-1] {
+			msgs = append(msgs, msg) // not a wrapper that says only what it wraps says
+		}
 	}
 	end := &cutEnd{msg: msgs[len(msgs)-1]}
 	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, os.ErrDeadlineExceeded, net.ErrClosed,

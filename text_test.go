@@ -219,7 +219,8 @@ func TestCapErr(t *testing.T) {
 	for e := c; e != nil; e = errors.Unwrap(e) {
 		texts = append(texts, e.Error())
 	}
-	want := []string{"a: b: c: d: e: unexpected EOF", "a: b: c: d: e: unexpected EOF", "b: c: d: e: unexpected EOF", "c: d: e: unexpected EOF"}
+	// The timeoutErr says what its "a:" says: one level.
+	want := []string{"a: b: c: d: e: unexpected EOF", "b: c: d: e: unexpected EOF", "c: d: e: unexpected EOF", "d: e: unexpected EOF"}
 	if !slices.Equal(texts, want) {
 		t.Errorf("levels %q, want %q", texts, want)
 	}
@@ -229,6 +230,11 @@ func TestCapErr(t *testing.T) {
 	}
 	if n := causeBytes(c); n != int64(len(want[1])+len(want[2])+len(want[3])) {
 		t.Errorf("causeBytes = %d", n)
+	}
+	// A wrapper that says only what it wraps says is no level of its own.
+	same := capErr(fmt.Errorf("a: %w", timeoutErr{io.ErrUnexpectedEOF}))
+	if inner := errors.Unwrap(same); inner == nil || inner.Error() != "unexpected EOF" || errors.Unwrap(inner) != nil {
+		t.Errorf("levels of %v: %v", same, inner)
 	}
 	if capErr(nil) != nil || causeBytes(errors.New("x")) != 0 {
 		t.Error("nil or a plain error")
