@@ -955,7 +955,8 @@ func (rd *reading) note(s Signal) {
 	}
 	if rd.run == maxSourceSignals {
 		rd.dropped++
-		run := rd.signals[len(rd.signals)-rd.run:]
+		first := len(rd.signals) - rd.run // of the source's run
+		run := rd.signals[first:]
 		ws, out := weight(s, run, -1), -1
 		for i := len(run) - 1; i >= 0; i-- {
 			if w := weight(run[i], run, i); w < ws && (out < 0 || w < weight(run[out], run, out)) {
@@ -965,7 +966,7 @@ func (rd *reading) note(s Signal) {
 		if out < 0 {
 			return // s is the lightest
 		}
-		rd.signals = slices.Delete(rd.signals, len(rd.signals)-rd.run+out, len(rd.signals)-rd.run+out+1)
+		rd.signals = slices.Delete(rd.signals, first+out, first+out+1)
 		rd.run--
 	}
 	rd.run++
