@@ -196,7 +196,8 @@ func parseDate(s string) (time.Time, bool) {
 // may name a crawler first ("googlebot: noindex, nofollow"): it and the
 // directives after it in its header line, up to one that names another
 // crawler, apply only to the crawler known by that product token, one of
-// tokens; the others apply to every crawler. So a line that a proxy
+// tokens ("robots" names every crawler, as in a META tag); the others
+// apply to every crawler. So a line that a proxy
 // joined from several reads as they do, but for a line without a name
 // that followed one with.
 func FromHeader(h http.Header, tokens ...string) Directives {
@@ -210,14 +211,14 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 				end = len(v) - i
 			}
 			if name, _, ok := strings.Cut(v[i:i+end], ":"); ok && isAgentName(name) {
-				if who == "" || namesAny(who, tokens) {
+				if who == "" || appliesTo(who, tokens) {
 					d.add(v[from:i], &dates)
 				}
 				who, from = strings.TrimSpace(name), i+len(name)+1
 			}
 			i += end + 1
 		}
-		if who == "" || namesAny(who, tokens) {
+		if who == "" || appliesTo(who, tokens) {
 			d.add(v[from:], &dates)
 		}
 	}
@@ -238,8 +239,12 @@ func isAgentName(s string) bool {
 	return true
 }
 
-func namesAny(who string, tokens []string) bool {
-	return slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(who, t) })
+// appliesTo reports whether directives given for who, a META tag's name
+// or the crawler an X-Robots-Tag line names, apply to the crawler known
+// by one of tokens: "robots" names every crawler, any other name the
+// crawler whose product token it is, case-insensitively.
+func appliesTo(who string, tokens []string) bool {
+	return strings.EqualFold(who, "robots") || slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(who, t) })
 }
 
 // maxHTMLBytes is the most of a page read for META tags, which belong in
@@ -273,7 +278,7 @@ func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	dates := 0
 	err := head(r, func(name, content string, sure bool) {
 		switch {
-		case !strings.EqualFold(name, "robots") && !namesAny(name, tokens):
+		case !appliesTo(name, tokens):
 		case sure:
 			d.add(content, &dates)
 		default: // past a soft end of the head: what restricts

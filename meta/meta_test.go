@@ -306,6 +306,10 @@ func TestFromHeader(t *testing.T) {
 		"mybot: noindex, otherbot: noai": false,
 		"otherbot: noai, unavailable_after: Friday, 25-Jun-10 15:00:00 GMT, mybot: noindex": false,
 		"mybot: unavailable_after: Friday, 25-Jun-10 15:00:00 GMT, noai":                    true,
+		// "robots" names every crawler, as a META tag's name does.
+		"robots: noai":                    true,
+		"ROBOTS: noindex, noai":           true,
+		"otherbot: noindex, robots: noai": true,
 	} {
 		if d := FromHeader(http.Header{"X-Robots-Tag": {value}}, "mybot"); d.NoAI != want {
 			t.Errorf("%q: NoAI %v, want %v", value, d.NoAI, want)
