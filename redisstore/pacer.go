@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -28,7 +29,7 @@ import (
 //	       the least interval of every Take while it lasts (see Take)
 //	hold   no turn before this (Retry-After)
 //
-// Both scripts take a turn's token, interval and lease and maxAhead as
+// The scripts take a turn's token, interval and lease and maxAhead as
 // ARGV[1] to ARGV[4], in µs, and begin with paceRead, which reads the
 // clock and the state and replaces garbage as Take documents. paceKeep
 // sets the key's expiry from the state, or deletes a key that holds
@@ -76,8 +77,12 @@ end
 // the last one ended. While another turn is in flight the next may start
 // one interval later, so the wait never overshoots. An interval of 0
 // (and no pace) takes no exclusive slot, writes nothing and returns
-// {2, 0}.
+// {2, 0}. A Take given up on before it ran (KEYS[2] set by
+// paceVoidScript) takes nothing and returns {3, 0}.
 var paceTakeScript = redis.NewScript(paceRead + `
+if redis.call('DEL', KEYS[2]) == 1 then
+	return {3, 0} -- its caller gave up (see paceVoidScript)
+end
 local iv = tonumber(ARGV[2])
 if (busy and now < busyUntil) or now < ended + pace then
 	iv = math.max(iv, pace)
@@ -127,6 +132,21 @@ paceKeep()
 return 0
 `)
 
+// paceVoidScript ends the turn ARGV[1] a Take whose caller gave up may
+// have taken, as if it were never given: nothing was sent. When that
+// Take's script has not run yet (Redis answers the two calls in either
+// order), KEYS[2] tells it, for the lease, to take nothing.
+var paceVoidScript = redis.NewScript(paceRead + `
+if busy == ARGV[1] then
+	redis.call('HDEL', k, 'busy', 'until')
+	busy = false
+	paceKeep()
+else
+	redis.call('SET', KEYS[2], 1, 'PX', math.ceil(lease / 1000))
+end
+return 0
+`)
+
 // maxAhead bounds every span of pacing time the Store keeps (see
 // [Store.Take]).
 const maxAhead = pacing.MaxAhead
@@ -140,18 +160,31 @@ const maxAhead = pacing.MaxAhead
 // is overwritten with the most cautious it could have been: a turn just
 // begun, one just ended, or a 24-hour hold. When Redis does not answer
 // (within the Store's timeout, or [ErrUnavailable]) Take returns the
-// error at once: the request is not sent unpaced.
+// error at once: the request is not sent unpaced. Its script may still
+// run once Redis answers, the caller gone: Take then gives the turn back
+// (or, should that call come first, has the script take none), so that
+// a slow Redis does not hold a site for the lease with nothing sent.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	k := s.paceKey(authority)
 	id = rand.Uint64() | 1 // never 0, which means no exclusive slot
 	args := paceArgs(id, interval)
+	keys := []string{k, k + ":void:" + args[0].(string)}
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
 		var err error
-		res, err = paceTakeScript.Run(ctx, s.rdb, []string{k}, args...).Int64Slice()
+		res, err = paceTakeScript.Run(ctx, s.rdb, keys, args...).Int64Slice()
 		return err
 	})
 	if err != nil {
+		if !errors.Is(err, ErrUnavailable) {
+			// The script may run yet, its caller gone: the turn it would
+			// take would hold the site for the lease, with nothing sent.
+			// Eval, not Run: a script Redis has not seen is sent at once,
+			// not after a NOSCRIPT reply the call may not outlive.
+			_ = s.call(context.WithoutCancel(ctx), "pace void", k, func(ctx context.Context) error {
+				return paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
+			})
+		}
 		return 0, 0, err
 	}
 	switch {

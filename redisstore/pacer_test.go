@@ -20,6 +20,7 @@ import (
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/pacing"
+	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // checkLeaks fails the test if it leaves goroutines behind; call it first
@@ -513,5 +514,64 @@ func TestPacerGarbageWaitBounded(t *testing.T) {
 				t.Fatalf("%v: Done(hold %v): %v", fields, hold, err)
 			}
 		}
+	}
+}
+
+// TestPacerAbandonedTakeFreesTurn: a Take whose caller gives up while
+// Redis is slow (its context ends, or the Store's timeout) sends no
+// request, so the turn its script takes once Redis answers must not hold
+// the site for the lease: the next Take after the Crawl-delay gets it,
+// whether the client obeys context deadlines or not.
+func TestPacerAbandonedTakeFreesTurn(t *testing.T) {
+	for _, deadlines := range []bool{false, true} {
+		t.Run(fmt.Sprintf("ContextTimeoutEnabled=%v", deadlines), func(t *testing.T) {
+			srv := redistest.Start(t)
+			rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: deadlines})
+			t.Cleanup(func() { _ = rdb.Close() })
+			s := New(rdb, WithLogger(quietLogger), WithTimeout(100*time.Millisecond))
+			admin := newAdmin(t, srv)
+			const a, iv = "https://paused.example:443", 200 * time.Millisecond
+			// Another site's turn loads the script, which a Take then runs
+			// by its hash alone.
+			takeTurn(t, s, "https://other.example:443", iv)
+			if err := admin.Do(context.Background(), "CLIENT", "PAUSE", "400", "ALL").Err(); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			_, _, ok, err := take(ctx, s, a, iv)
+			cancel()
+			if ok || err == nil {
+				t.Fatalf("Take while Redis is paused: ok %v, err %v; want an error", ok, err)
+			}
+			time.Sleep(800 * time.Millisecond) // the pause is over and the script has run
+			if _, wait, ok, err := take(context.Background(), s, a, iv); !ok {
+				t.Errorf("Take after the pause: wait %v, err %v; want the turn: no request was sent", wait, err)
+			}
+		})
+	}
+}
+
+// TestPacerVoidBeforeTake: Redis may run an abandoned Take's void before
+// the Take's own script; the Take then takes nothing, and its void key
+// goes with it.
+func TestPacerVoidBeforeTake(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	ctx := context.Background()
+	const a, iv = "https://late.example:443", time.Second
+	k := s.paceKey(a)
+	args := paceArgs(12345, iv)
+	keys := []string{k, k + ":void:" + args[0].(string)}
+	if err := paceVoidScript.Eval(ctx, rdb, keys, args...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := paceTakeScript.Run(ctx, rdb, keys, args...).Int64Slice()
+	if err != nil || len(res) != 2 || res[0] != 3 {
+		t.Fatalf("the voided Take's script: %v, %v; want {3 0}", res, err)
+	}
+	if n := rdb.Exists(ctx, keys...).Val(); n != 0 {
+		t.Errorf("%d keys left, want none", n)
+	}
+	if _, wait, ok, err := take(ctx, s, a, iv); !ok {
+		t.Errorf("the next Take: wait %v, err %v; want the turn", wait, err)
 	}
 }
