@@ -525,6 +525,26 @@ func TestTransportNoWaitRedirect(t *testing.T) {
 	}
 }
 
+// TestTransportNoWaitRedirectWithHost: the same holds for a request
+// sent to an address with a Host header naming the site, whose redirect
+// keeps that Host: it is paced as the site the Host names.
+func TestTransportNoWaitRedirectWithHost(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("site.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.2\n"))
+	w.on("10.0.0.1/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.2\n"))
+	w.on("site.test/a", redirectTo("/a/"))
+	w.on("site.test/a/", serve(200, "page"))
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	if err := getHost(&http.Client{Transport: tr}, "http://10.0.0.1/a", "site.test"); err != nil {
+		t.Errorf("a redirect within the site a Host names: %v, want it followed after its turn", err)
+	}
+	if w.count("http://site.test/a/") != 1 {
+		t.Errorf("the site saw /a/ %d times, want once", w.count("http://site.test/a/"))
+	}
+}
+
 // TestTransportNoWaitRedirectPastTimeout: under WithNoWait, a redirect
 // within a site whose next turn comes after the http.Client's Timeout is
 // refused with a PacedError naming the redirect's URL, which the README's

@@ -608,14 +608,22 @@ func (t *Transport) bounded(iv time.Duration) time.Duration {
 }
 
 // redirectedWithin reports whether req is a redirect an http.Client
-// follows from a request paced as authority, as req is.
+// follows from a request to the site paced as authority, as req is: one
+// whose URL or Host header (which an http.Client keeps on a redirect
+// that names no host) named it.
 func redirectedWithin(req *http.Request, authority string) bool {
 	if req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil {
 		return false
 	}
+	from := req.Response.Request
 	var buf [128]byte
-	from, _, err := target.Split(requestURL(req.Response.Request.URL), buf[:0])
-	return err == nil && string(from) == authority
+	for _, host := range [...]string{from.URL.Host, from.Host} {
+		a, _, err := target.Split(from.URL.Scheme+"://"+host+"/", buf[:0])
+		if host != "" && err == nil && string(a) == authority {
+			return true
+		}
+	}
+	return false
 }
 
 // requestURL returns the URL a request for u reaches: scheme, host and
