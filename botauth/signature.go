@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/robotsgate/robotstxt/internal/target"
 )
 
 // A component is one a signature covers (RFC 9421 §2).
@@ -93,6 +95,9 @@ func authority(host, scheme string) (string, error) {
 		name, port := host, ""
 		if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
 			name, port = host[:i], host[i:]
+		}
+		if len(name) > target.MaxUnicodeHost {
+			return "", fmt.Errorf("botauth: host of %d bytes has no A-label form net/http would send", len(host))
 		}
 		p, err := idna.Punycode.ToASCII(name)
 		if err != nil || !utf8.ValidString(name) || !visibleASCII(p+port) {

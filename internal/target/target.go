@@ -496,6 +496,9 @@ func idnaHost(host string) (string, error) {
 	if !utf8.ValidString(host) {
 		return "", errors.New("host is not valid UTF-8")
 	}
+	if len(host) > MaxUnicodeHost {
+		return "", errors.New("host too long")
+	}
 	name, err := idnaProfile.ToASCII(host)
 	if err != nil {
 		return "", fmt.Errorf("invalid internationalised host: %w", err)
@@ -510,6 +513,13 @@ func idnaHost(host string) (string, error) {
 	}
 	return name, nil
 }
+
+// MaxUnicodeHost bounds the bytes of a host name converted to punycode,
+// whose cost grows with the square of a label's length (a 64 KB label
+// takes seconds): a longer name holds more than 253 code points, each
+// written as one byte of punycode at least, past the 253 bytes of a DNS
+// name.
+const MaxUnicodeHost = 4 * 253
 
 // idnaProfile reads host names as net/http dials them: a name it
 // refuses, which net/http dials as written but asks for in punycode, is

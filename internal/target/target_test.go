@@ -130,8 +130,15 @@ func TestIDNAHost(t *testing.T) {
 			t.Errorf("idnaHost(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
+	// A name too long for DNS, whose punycode would cost the square of
+	// a label's length, is refused before it is converted.
+	var long strings.Builder
+	for r := rune(0x10000); long.Len() <= MaxUnicodeHost; r++ {
+		long.WriteRune(r)
+	}
 	// net/http dials a name its IDNA lookup refuses as written.
-	for _, bad := range []string{"%zz.de", "b\xffcher.de", "under_score.ü.de", "a\uff3fb.test", "\u05d0.1a.test"} {
+	for _, bad := range []string{"%zz.de", "b\xffcher.de", "under_score.ü.de", "a\uff3fb.test", "\u05d0.1a.test",
+		strings.Repeat("ü.", MaxUnicodeHost/3) + "de", long.String()} {
 		if got, err := idnaHost(bad); err == nil {
 			t.Errorf("idnaHost(%q) = %q, want an error", bad, got)
 		}
