@@ -153,11 +153,12 @@
 // The body is read as a browser would: gzip and deflate codings are
 // undone (any other, or a body still compressed that no line declared,
 // is unreachable, never parsed as text), at most 500 KiB of decoded body
-// is read ([WithBodyLimit]) and the line the limit cuts is dropped, and
-// the text is converted to UTF-8 (by a UTF-32 or UTF-16 byte-order mark
-// or NULs, else as UTF-8, else by a Content-Type charset that keeps the
-// ASCII directives readable, else as Windows-1252). HTML served as
-// robots.txt is parsed like any text; its lines do not match.
+// is read ([WithBodyLimit]), of the line the limit cuts only a disallow
+// (its pattern cut short covers more) or a rule whose comment the limit
+// cut is kept, and the text is converted to UTF-8 (by a UTF-32 or UTF-16
+// byte-order mark or NULs, else as UTF-8, else by a Content-Type charset
+// that keeps the ASCII directives readable, else as Windows-1252). HTML
+// served as robots.txt is parsed like any text; its lines do not match.
 //
 // # Caching and failure
 //

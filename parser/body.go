@@ -37,10 +37,14 @@ type Body struct {
 // byte it decodes to), and never past four times a limit above 0 and 64
 // KiB: one
 // that runs on past that, as only padding such
-// as empty gzip members makes it, is an error. The line the
-// limit cuts is dropped, since a partial rule can say the opposite of the
-// whole; a line that ends right at the limit is whole (up to four bytes
-// past it are read to tell). The text is then converted to UTF-8: UTF-32
+// as empty gzip members makes it, is an error. Of the line
+// the limit cuts, only what cannot allow more than the whole line is
+// kept: a disallow rule, whose cut pattern covers more (as Google's
+// parser reads the first 500 KiB), less a '$' or a cut escape at its
+// end, and a line whose comment began before the cut; any other is
+// dropped, since a cut allow, user-agent or crawl-delay can say what the
+// line does not. A line that ends right at the limit is whole (up to
+// four bytes past it are read to tell). The text is then converted to UTF-8: UTF-32
 // is told by a byte-order mark, UTF-16 by one, the NULs of its first
 // bytes or its line feeds as code units (0A 00 or 00 0A); a body
 // that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order

@@ -23,9 +23,10 @@ const maxInput = 16 << 20
 const crawlerLimit = 500 << 10
 
 // A document is a robots.txt as the command read it: through parser.Read,
-// the Client's own body pipeline (content coding, size limit with the cut
-// line dropped, UTF-16 byte-order mark, UTF-8, Content-Type charset,
-// Windows-1252), so that every command sees what a crawler would.
+// the Client's own body pipeline (content coding, size limit with what
+// the cut line may say kept, UTF-16 byte-order mark, UTF-8, Content-Type
+// charset, Windows-1252), so that every command sees what a crawler
+// would.
 type document struct {
 	name string
 	// raw and header are the bytes read from the source, before

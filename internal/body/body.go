@@ -24,6 +24,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/quote"
 )
@@ -179,7 +180,8 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	}
 	b.Text, b.Charset = toUTF8(raw, header, wide)
 	if b.Truncated && wide.enc != nil && !whole {
-		b.Text = dropCutLine(b.Text)
+		// A character the limit cut was converted to U+FFFD.
+		b.Text = dropCutLine(bytes.TrimSuffix(b.Text, []byte("\uFFFD")))
 	}
 	return b, nil
 }
@@ -307,12 +309,38 @@ func inflater(r io.Reader) io.Reader {
 	return flate.NewReader(br)
 }
 
-// dropCutLine removes the line a size limit cut from the end of b, unless
-// the parser would cut it anyway: then only a cut UTF-8 sequence goes.
+// dropCutLine removes from the end of b what a size limit cut of its last
+// line the parser must not read, keeping what it reads as the line says:
+//   - a line the parser would cut anyway, or whose comment or NUL began
+//     before the cut, its rule whole: only a cut UTF-8 sequence goes;
+//   - a disallow rule, but for a '$' or a cut escape at its end: a prefix
+//     of a pattern covers more, as Google's parser reads the first 500
+//     KiB;
+//   - nothing of any other line, lest a cut allow, user-agent or
+//     crawl-delay say what the line did not.
 func dropCutLine(b []byte) []byte {
 	i := bytes.LastIndexAny(b, "\r\n")
-	if len(b)-(i+1) > parse.MaxLineLength {
+	line := b[i+1:]
+	if len(line) > parse.MaxLineLength || bytes.IndexByte(line, '#') >= 0 || bytes.IndexByte(line, 0) >= 0 {
 		return dropCutRune(b)
+	}
+	for l := range parse.Lines(string(line)) {
+		if l.Key != parse.KeyDisallow {
+			break
+		}
+		v := bytes.TrimRight(line, " \t\v\f")
+		start := len(v) - len(l.Value) // of the pattern
+		v = dropCutRune(v)
+		switch n := len(v); {
+		case n > 0 && v[n-1] == '%':
+			v = v[:n-1]
+		case n > 1 && v[n-2] == '%' && ascii.IsHex(v[n-1]):
+			v = v[:n-2]
+		}
+		v = bytes.TrimRight(v, "$")
+		if len(v) > start {
+			return b[:i+1+len(v)]
+		}
 	}
 	return b[:i+1]
 }

@@ -174,10 +174,16 @@ func FuzzRead(f *testing.F) {
 			// A cut line longer than the parser keeps is kept, less an
 			// incomplete UTF-8 sequence (at most 3 bytes) at the end, and
 			// so is a line that ends right at the limit (see
-			// TestReadBodyKeepsLineEndingAtLimit).
+			// TestReadBodyKeepsLineEndingAtLimit), a line whose comment
+			// or NUL began before the cut, and a disallow rule (see
+			// TestReadBodyCutDisallow); no other.
 			whole := breaksAt(data[limit:], int(limit), wideOf(data[:limit]))
-			if !whole && last != len(b.Text)-1 && len(b.Text)-(last+1) <= parse.MaxLineLength-3 {
-				t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(b.Text)-(last+1), b.Text[last+1:])
+			if cut := b.Text[last+1:]; !whole && len(cut) > 0 && len(cut) <= parse.MaxLineLength-3 && !bytes.ContainsAny(cut, "#\x00") {
+				for l := range parse.Lines(string(cut)) {
+					if l.Key != parse.KeyDisallow || l.Value == "" || strings.HasSuffix(l.Value, "$") {
+						t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(cut), cut)
+					}
+				}
 			}
 		}
 		if utf8.Valid(data) && wideOf(data[:min(n, int64(len(data)))]).enc == nil {
@@ -456,6 +462,39 @@ func TestReadGzipMembers(t *testing.T) {
 	}
 }
 
+// TestReadBodyCutDisallow: of the line a size limit cuts, what the
+// parser reads as the whole line says is kept: a disallow's pattern cut
+// short (a prefix covers more, as Google's parser reads the first 500
+// KiB), less a '$' or a cut escape at its end, and any line whose comment
+// began before the cut; any other line is dropped.
+func TestReadBodyCutDisallow(t *testing.T) {
+	const head = "User-agent: *\n"
+	for _, tc := range []struct{ line, read, kept string }{
+		{"Disallow: /private", "Disallow: /priv", "Disallow: /priv"},
+		{"disallowed: /private", "disallowed: /priv", "disallowed: /priv"},
+		{"Disallow /private", "Disallow /priv", "Disallow /priv"},
+		{"Disallow: /private # a comment", "Disallow: /private # a c", "Disallow: /private # a c"},
+		{"Allow: /x # a comment", "Allow: /x # a c", "Allow: /x # a c"},
+		{"Allow: /x\x00yz", "Allow: /x\x00y", "Allow: /x\x00y"},
+		{"Disallow: /a$b", "Disallow: /a$", "Disallow: /a"},
+		{"Disallow: /a%2Fb", "Disallow: /a%2", "Disallow: /a"},
+		{"Disallow: /a%2Fb", "Disallow: /a%", "Disallow: /a"},
+		{"Disallow: /a%2Fb", "Disallow: /a%2F", "Disallow: /a%2F"},
+		{"Disallow: /ü", "Disallow: /\xc3", "Disallow: /"},
+		{"Disallow:     /x", "Disallow:  ", ""},
+		{"Disallow: $x", "Disallow: $", ""},
+		{"Allow: /public", "Allow: /pub", ""},
+		{"User-agent: Googlebot-News", "User-agent: Googlebot", ""},
+		{"Crawl-delay: 10", "Crawl-delay: 1", ""},
+		{"Disallow: /x", "Disal", ""},
+	} {
+		b, err := Read(strings.NewReader(head+tc.line+"\nDisallow: /later\n"), nil, int64(len(head)+len(tc.read)))
+		if err != nil || string(b.Text) != head+tc.kept {
+			t.Errorf("%q cut after %q: kept %q, %v; want %q", tc.line, tc.read, b.Text[min(len(b.Text), len(head)):], err, tc.kept)
+		}
+	}
+}
+
 // TestReadBodyKeepsLineEndingAtLimit: a line that ends right at the limit,
 // its line break the first byte past it, is whole: it is kept, and only
 // a line the limit cuts is dropped.
@@ -464,7 +503,7 @@ func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{head + "\nAllow: /x\n", head},
 		{head + "\r\nAllow: /x\n", head},
-		{head + "x\nAllow: /x\n", "User-agent: *\n"},
+		{head + "x\nAllow: /x\n", head}, // a prefix of a disallow covers more
 	} {
 		b, err := Read(strings.NewReader(tc.body), nil, int64(len(head)))
 		if err != nil || string(b.Text) != tc.want || !b.Truncated {
@@ -494,9 +533,9 @@ func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
 				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q (%s, truncated %v), %v; want %q",
 					tc.body, form.name, form.bom, limit, b.Text, b.Charset, b.Truncated, err, tc.want)
 			}
-			// A cut within a character cuts the line.
-			if b, err := Read(bytes.NewReader(wide), nil, limit+1); err != nil || string(b.Text) != "User-agent: *\n" {
-				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q, %v; want the first line", tc.body, form.name, form.bom, limit+1, b.Text, err)
+			// A cut within a character cuts the character.
+			if b, err := Read(bytes.NewReader(wide), nil, limit+1); err != nil || string(b.Text) != head {
+				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q, %v; want %q", tc.body, form.name, form.bom, limit+1, b.Text, err, head)
 			}
 		}
 	}
