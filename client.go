@@ -530,7 +530,9 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 			}
 			prev = older
 		}
-		e, release := c.awaitLease(k)
+		// A hop does not wait: its fetch's deadline would pass first,
+		// and the redirecting site be stored as unreachable.
+		e, release := c.awaitLease(k, !hop)
 		if e != nil {
 			return k.doc.cache.put(c.keepGood(e, prev)), nil
 		}
@@ -788,17 +790,20 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 }
 
 // awaitLease takes the Store's lease on k, if the Store is a [Leaser],
-// and returns its release; or, while another process holds it, polls for
-// that process's result for up to the lease wait, taking the lease when
-// the holder gives it up without one (a failed hop, a Close). Neither:
-// fetch anyway.
-func (c *Client) awaitLease(k key) (e *entry, release func()) {
+// and returns its release; or, while another process holds it and wait
+// is set, polls for that process's result for up to the lease wait,
+// taking the lease when the holder gives it up without one (a failed
+// hop, a Close). Neither: fetch anyway.
+func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 	t := c.tier
 	l, ok := t.store.(Leaser)
 	if !ok {
 		return nil, nil
 	}
-	deadline := time.Now().Add(c.cfg.leaseWait)
+	deadline := time.Now()
+	if wait {
+		deadline = deadline.Add(c.cfg.leaseWait)
+	}
 	for waited := false; ; waited = true {
 		ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
 		release, got, err := l.Lease(ctx, k.store(), min(c.cfg.fetchTimeout, math.MaxInt64-leaseMargin)+leaseMargin)
@@ -816,7 +821,7 @@ func (c *Client) awaitLease(k key) (e *entry, release func()) {
 				return e, nil
 			}
 			return nil, release
-		case !waited:
+		case !waited && wait:
 			c.stats.leaseWaits.Add(1)
 		}
 		if !time.Now().Before(deadline) {

@@ -81,7 +81,9 @@ type Leaser interface {
 	// as Lease returns, and the lease stays held until release or ttl.
 	// release must work after ctx is done: the Client calls it when its
 	// fetch ends, long after Lease returned, and a process waiting for
-	// the lease takes it once it is free.
+	// the lease takes it once it is free. It must also return promptly
+	// (bound it as Lease is bounded): the checks waiting for the fetch
+	// have their answer once it returns.
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 

@@ -1325,3 +1325,33 @@ func storedSite(t *testing.T) (*memStore, *site) {
 	}
 	return store, s
 }
+
+// TestCacheStoreHopSkipsLeaseWait: a redirect hop that needs another
+// site's robots.txt, whose lease a killed process holds, fetches it at
+// once: waiting, its fetch's deadline would pass first, and the site that
+// redirected be stored as unreachable for the fleet.
+func TestCacheStoreHopSkipsLeaseWait(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("x.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("x.test/site-rules.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("rules.test/robots.txt", redirectTo("http://x.test/site-rules.txt"))
+	hc := &http.Client{Transport: w.transport(t)}
+	ctx := context.Background()
+	store := newMemStore()
+	release, ok, _ := store.Lease(ctx, "http://x.test:80", time.Minute)
+	if !ok {
+		t.Fatal("could not take the lease")
+	}
+	defer release()
+	c := newTestClient(t, WithHTTPClient(hc), WithStore(store), WithFetchTimeout(2*time.Second))
+	if d, err := c.Check(ctx, "http://rules.test/page"); err != nil || !d.Allowed {
+		t.Errorf("Check(rules.test/page) = %+v, %v; want allowed, x.test fetched for the hop", d, err)
+	}
+	if d, err := c.Check(ctx, "http://rules.test/private"); err != nil || d.Allowed {
+		t.Errorf("Check(rules.test/private) = %+v, %v; want disallowed by the file the redirect led to", d, err)
+	}
+	if n := c.Stats().Store.LeaseWaits; n != 0 {
+		t.Errorf("LeaseWaits = %d, want 0: a hop does not wait", n)
+	}
+}

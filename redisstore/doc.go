@@ -9,12 +9,15 @@
 // The Client treats every Store error as a miss, so a Redis outage (see
 // [WithTimeout] and [ErrUnavailable]) costs extra robots.txt fetches,
 // never wrong answers. Errors come only to checks whose deadline is
-// shorter than the Client's Store timeout while Redis is slower than
-// they are: the Store's call for a site runs on to that timeout, one at
-// a time, and what it finds (or, when it finds no fresh copy, a fetch)
-// answers the site's next check; once three
-// calls have reached the timeout, the Store stops calling Redis, but for
-// one probe a second. The pacer fails closed instead (see [Store.Take]).
+// shorter than the Store's calls while Redis is slower than they are:
+// the Store's call for a site runs on to the Client's Store timeout, one
+// at a time, and what it finds (or, when it finds no fresh copy, a
+// fetch) answers the site's next check. A site's first check while
+// Redis hangs waits for up to three calls to reach the timeout (the
+// look-up, the lease, and the write of what it fetched) beside its
+// fetch; once three calls have reached the timeout, the Store stops
+// calling Redis, but for one probe a second. The pacer fails closed
+// instead (see [Store.Take]).
 //
 // Give the Redis maxmemory-policy noeviction, or memory enough never to
 // evict: under any other policy Redis may drop a site's pacing state, a
