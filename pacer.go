@@ -65,6 +65,11 @@ type Pacer interface {
 	Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error
 }
 
+// pacerUnit is the most a Pacer may round an interval up by, to the unit
+// its state keeps (redisstore keeps microseconds): a wait that long past
+// the interval is no hold.
+const pacerUnit = time.Millisecond
+
 // A turn is what a Transport took from its Pacer, to give back with Done.
 type turn struct {
 	authority string
@@ -359,7 +364,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 	defer func() { t.stats.waited.Add(int64(slept)) }()
 	w = turnWaited
 	for {
-		if wait > interval { // only a hold explains that
+		if wait > interval+pacerUnit { // only a hold explains that
 			w = turnHeld
 		}
 		retryAt := now.Add(max(wait, minRetry))

@@ -1030,3 +1030,47 @@ func TestTransportLoweredCrawlDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportHeldCountsHolds: a wait a Pacer rounds up to its unit
+// (redisstore's microseconds) is no hold; a wait past the interval by
+// more is.
+func TestTransportHeldCountsHolds(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	for _, tc := range []struct {
+		name string
+		wait func(time.Duration) time.Duration
+		held int64
+	}{
+		{"rounded to a microsecond", func(iv time.Duration) time.Duration { return iv.Truncate(time.Microsecond) + time.Microsecond }, 0},
+		{"held", func(iv time.Duration) time.Duration { return iv + 50*time.Millisecond }, 1},
+	} {
+		p := &waitOncePacer{wait: tc.wait, asked: map[string]bool{}}
+		_, tr, hc := newTestTransport(t, WithPacer(p), WithDefaultInterval(time.Second/30))
+		if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+			t.Fatal(err)
+		}
+		if st := tr.Stats(); st.Held != tc.held {
+			t.Errorf("%s: Held = %d, want %d (%+v)", tc.name, st.Held, tc.held, st)
+		}
+	}
+}
+
+// TestTransportRetryAtWithinPacerBound: an interval bound past the 24
+// hours a Pacer keeps tells no RetryAt past them.
+func TestTransportRetryAtWithinPacerBound(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, _, hc := newTestTransport(t, WithNoWait(), WithIntervalBounds(48*time.Hour, 48*time.Hour))
+	if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := get(context.Background(), hc, s.URL+"/b")
+	var pe *PacedError
+	if !errors.As(err, &pe) {
+		t.Fatalf("a second request within the interval: %v, want a PacedError", err)
+	}
+	if late := time.Now().Add(25 * time.Hour); pe.RetryAt.After(late) {
+		t.Errorf("RetryAt in %v, want within the 24 hours a Pacer keeps", time.Until(pe.RetryAt).Round(time.Hour))
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/pacing"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/target"
 	"golang.org/x/net/idna"
@@ -602,9 +603,10 @@ func (t *Transport) intervalAt(authority string) time.Duration {
 	return t.bounded(iv)
 }
 
-// bounded returns iv within the configured bounds.
+// bounded returns iv within the configured bounds, and the 24 hours a
+// Pacer keeps, so that no RetryAt lies past when the turn comes.
 func (t *Transport) bounded(iv time.Duration) time.Duration {
-	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval)
+	return min(max(iv, t.cfg.minInterval), t.cfg.maxInterval, pacing.MaxAhead)
 }
 
 // redirectedWithin reports whether req is a redirect an http.Client

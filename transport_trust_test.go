@@ -405,18 +405,23 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	}
 }
 
-// waitOncePacer is a Pacer that says to wait a little the first time it
-// is asked for each authority, and then gives the turn.
+// waitOncePacer is a Pacer that says to wait the first time it is asked
+// for each authority, wait(interval) or else 10 ms, and then gives the
+// turn.
 type waitOncePacer struct {
+	wait  func(interval time.Duration) time.Duration
 	mu    sync.Mutex
 	asked map[string]bool
 }
 
-func (p *waitOncePacer) Take(_ context.Context, authority string, _ time.Duration) (uint64, time.Duration, error) {
+func (p *waitOncePacer) Take(_ context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.asked[authority] {
 		p.asked[authority] = true
+		if p.wait != nil {
+			return 0, p.wait(interval), nil
+		}
 		return 0, 10 * time.Millisecond, nil
 	}
 	return 1, 0, nil
