@@ -73,6 +73,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
 // request whose Host names another authority than its URL must be allowed
 // by both robots.txt files; a Host that is not an authority alone, a Host
+// without a port sent to another host at a port not the scheme's (the
+// server may pick the site by the port dialled or by the scheme's), a Host
 // key in the header other than Request.Host, a URL with an opaque part,
 // or one the Client cannot check gives [ErrBadURL]. A request goes out
 // with the Host its site's robots.txt was fetched with ("a.test" for a
@@ -506,6 +508,16 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	v := *u
 	v.Host = host
 	site := requestURL(&v)
+	if i := strings.LastIndexByte(host, ':'); i < 0 || i == len(host)-1 || strings.Contains(host[i:], "]") {
+		// A Host without a port sent to another host at a port not the
+		// scheme's: servers pick the site by the port dialled, and RFC
+		// 9110 reads the scheme's: it names neither site for sure.
+		named, _, serr := target.Split(site, nil)
+		if serr == nil && hostName(string(named)) != hostName(d.Authority) && portOf(string(named)) != portOf(d.Authority) {
+			return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q names no port, sent to port %s: name the port in the Host",
+				ErrBadURL, capQuote(host), portOf(d.Authority))
+		}
+	}
 	hd, err := t.c.Check(req.Context(), site)
 	if err == nil && !hd.Allowed {
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
@@ -537,6 +549,10 @@ func hostName(authority string) string {
 	_, hostPort, _ := strings.Cut(authority, "://")
 	return hostPort[:strings.LastIndexByte(hostPort, ':')]
 }
+
+// portOf returns the port of a normalised authority, such as "443" of
+// "https://example.com:443".
+func portOf(authority string) string { return authority[strings.LastIndexByte(authority, ':')+1:] }
 
 // askedFor returns the authority net/http asks u's server for when the
 // request sets no Host: u's own, unless its name is sent unmapped (see

@@ -757,6 +757,16 @@ func TestTransportChecksHostHeader(t *testing.T) {
 	if err := getHost(hc, "http://a.test/public", "b.test"); err != nil {
 		t.Errorf("allowed by both: %v", err)
 	}
+	// A Host without a port sent to another host's port 8080: the server
+	// may pick b.test at 8080, or b.test at 80 as RFC 9110 reads it.
+	if err := getHost(hc, "http://a.test:8080/public", "b.test"); !errors.Is(err, ErrBadURL) {
+		t.Errorf("Host b.test to a.test:8080: %v, want ErrBadURL", err)
+	}
+	for _, host := range []string{"b.test:8080", "a.test"} {
+		if err := getHost(hc, "http://a.test:8080/public", host); err != nil {
+			t.Errorf("Host %s to a.test:8080: %v", host, err)
+		}
+	}
 	if err := getHost(hc, "http://a.test/private/x", "A.TEST"); err != nil {
 		t.Errorf("Host naming the URL's own authority: %v", err)
 	}
