@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/net/http/httpguts"
 	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt/internal/target"
@@ -104,6 +105,10 @@ func authority(host, scheme string) (string, error) {
 			return "", fmt.Errorf("botauth: host %q has no A-label form net/http would send", host)
 		}
 		host = p + port
+	}
+	if !httpguts.ValidHostHeader(host) {
+		// net/http would send none, or refuse the request.
+		return "", fmt.Errorf("botauth: host %q is no Host net/http sends", host)
 	}
 	if i, j := strings.IndexByte(host, '%'), strings.IndexByte(host, ']'); host[0] == '[' && 0 < i && i < j {
 		host = host[:i] + host[j:] // an IPv6 zone, which net/http does not send

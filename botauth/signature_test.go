@@ -187,6 +187,7 @@ func TestAuthority(t *testing.T) {
 	// A name too long for DNS, whose punycode would cost the square of
 	// a label's length, is refused before it is converted.
 	for _, host := range []string{"", "a b.example", "a\nb", "a\x7f", "b\xffcher.example",
+		"a.test/x", "a.test?x", "a.test#x", "a.test@b.test",
 		strings.Repeat("ü.", 400) + "example"} {
 		if got, err := authority(host, "https"); err == nil {
 			t.Errorf("authority(%q) = %q, want an error", host, got)
