@@ -311,8 +311,10 @@ func inflater(r io.Reader) io.Reader {
 
 // dropCutLine removes from the end of b what a size limit cut of its last
 // line the parser must not read, keeping what it reads as the line says:
-//   - a line the parser would cut anyway, or whose comment or NUL began
-//     before the cut, its rule whole: only a cut UTF-8 sequence goes;
+//   - a line the parser would cut anyway, or whose comment began before
+//     the cut, its rule whole: only a cut UTF-8 sequence goes (not one
+//     cut after a NUL, whose text up to the cut the parser reads as
+//     saying nothing, or not, by what follows);
 //   - a disallow rule, but for a '$' or a cut escape at its end: a prefix
 //     of a pattern covers more, as Google's parser reads the first 500
 //     KiB;
@@ -321,7 +323,7 @@ func inflater(r io.Reader) io.Reader {
 func dropCutLine(b []byte) []byte {
 	i := bytes.LastIndexAny(b, "\r\n")
 	line := b[i+1:]
-	if len(line) > parse.MaxLineLength || bytes.IndexByte(line, '#') >= 0 || bytes.IndexByte(line, 0) >= 0 {
+	if len(line) > parse.MaxLineLength || bytes.IndexByte(line, '#') >= 0 {
 		return dropCutRune(b)
 	}
 	for l := range parse.Lines(string(line)) {

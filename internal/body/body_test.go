@@ -175,10 +175,10 @@ func FuzzRead(f *testing.F) {
 			// incomplete UTF-8 sequence (at most 3 bytes) at the end, and
 			// so is a line that ends right at the limit (see
 			// TestReadBodyKeepsLineEndingAtLimit), a line whose comment
-			// or NUL began before the cut, and a disallow rule (see
+			// began before the cut, and a disallow rule (see
 			// TestReadBodyCutDisallow); no other.
 			whole := breaksAt(data[limit:], int(limit), wideOf(data[:limit]))
-			if cut := b.Text[last+1:]; !whole && len(cut) > 0 && len(cut) <= parse.MaxLineLength-3 && !bytes.ContainsAny(cut, "#\x00") {
+			if cut := b.Text[last+1:]; !whole && len(cut) > 0 && len(cut) <= parse.MaxLineLength-3 && !bytes.ContainsRune(cut, '#') {
 				for l := range parse.Lines(string(cut)) {
 					if l.Key != parse.KeyDisallow || l.Value == "" || strings.HasSuffix(l.Value, "$") {
 						t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(cut), cut)
@@ -475,7 +475,9 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		{"Disallow /private", "Disallow /priv", "Disallow /priv"},
 		{"Disallow: /private # a comment", "Disallow: /private # a c", "Disallow: /private # a c"},
 		{"Allow: /x # a comment", "Allow: /x # a c", "Allow: /x # a c"},
-		{"Allow: /x\x00yz", "Allow: /x\x00y", "Allow: /x\x00y"},
+		{"Allow: /x\x00yz", "Allow: /x\x00y", ""},
+		{"Content-Usage: train-ai=y\x00, train-ai=n", "Content-Usage: train-ai=y\x00", ""},
+		{"Disallow: /x\x00yz", "Disallow: /x\x00y", "Disallow: /x\x00y"},
 		{"Disallow: /a$b", "Disallow: /a$", "Disallow: /a"},
 		{"Disallow: /a%2Fb", "Disallow: /a%2", "Disallow: /a"},
 		{"Disallow: /a%2Fb", "Disallow: /a%", "Disallow: /a"},
