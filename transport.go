@@ -73,9 +73,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
 // request whose Host names another authority than its URL must be allowed
 // by both robots.txt files; a Host that is not an authority alone, a Host
-// without a port sent to another host at a port not the scheme's (the
-// server may pick the site by the port dialled or by the scheme's), a Host
-// key in the header other than Request.Host, a URL with an opaque part,
+// naming another host at another port than the one dialled (the scheme's
+// when it names none: a server may pick the site by either), a Host key
+// in the header other than Request.Host, a URL with an opaque part,
 // or one the Client cannot check gives [ErrBadURL]. A request goes out
 // with the Host its site's robots.txt was fetched with ("a.test" for a
 // Host or URL spelling it "A.TEST." or "a.test:80"), lest a server that
@@ -508,15 +508,15 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	v := *u
 	v.Host = host
 	site := requestURL(&v)
-	if i := strings.LastIndexByte(host, ':'); i < 0 || i == len(host)-1 || strings.Contains(host[i:], "]") {
-		// A Host without a port sent to another host at a port not the
-		// scheme's: servers pick the site by the port dialled, and RFC
-		// 9110 reads the scheme's: it names neither site for sure.
-		named, _, serr := target.Split(site, nil)
-		if serr == nil && hostName(string(named)) != hostName(d.Authority) && portOf(string(named)) != portOf(d.Authority) {
-			return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q names no port, sent to port %s: name the port in the Host",
-				ErrBadURL, capQuote(host), portOf(d.Authority))
-		}
+	// A Host naming another host at another port than the one dialled
+	// (the scheme's when it names none): servers such as nginx pick the
+	// site by the Host's name and the port dialled, RFC 9110 by the
+	// Host's port, which the Transport leaves out when it is the
+	// scheme's. It names neither site for sure.
+	if named, _, err := target.Split(site, nil); err == nil &&
+		hostName(string(named)) != hostName(d.Authority) && portOf(string(named)) != portOf(d.Authority) {
+		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q names another port than the %s it is sent to",
+			ErrBadURL, capQuote(host), portOf(d.Authority))
 	}
 	hd, err := t.c.Check(req.Context(), site)
 	if err == nil && !hd.Allowed {

@@ -757,10 +757,17 @@ func TestTransportChecksHostHeader(t *testing.T) {
 	if err := getHost(hc, "http://a.test/public", "b.test"); err != nil {
 		t.Errorf("allowed by both: %v", err)
 	}
-	// A Host without a port sent to another host's port 8080: the server
-	// may pick b.test at 8080, or b.test at 80 as RFC 9110 reads it.
-	if err := getHost(hc, "http://a.test:8080/public", "b.test"); !errors.Is(err, ErrBadURL) {
-		t.Errorf("Host b.test to a.test:8080: %v, want ErrBadURL", err)
+	// A Host naming another host sent to port 8080, at port 80 by its
+	// own or the scheme's (which the Transport leaves out of the Host it
+	// sends): the server may pick b.test at 8080, or at 80 as RFC 9110
+	// reads it.
+	for _, host := range []string{"b.test", "b.test:80", "b.test:", "b.test:9090"} {
+		if err := getHost(hc, "http://a.test:8080/public", host); !errors.Is(err, ErrBadURL) {
+			t.Errorf("Host %s to a.test:8080: %v, want ErrBadURL", host, err)
+		}
+	}
+	if err := getHost(hc, "http://a.test/public", "b.test:8080"); !errors.Is(err, ErrBadURL) {
+		t.Errorf("Host b.test:8080 to a.test:80: %v, want ErrBadURL", err)
 	}
 	for _, host := range []string{"b.test:8080", "a.test"} {
 		if err := getHost(hc, "http://a.test:8080/public", host); err != nil {
