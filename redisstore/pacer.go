@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"strconv"
 	"time"
 
@@ -160,10 +161,11 @@ const maxAhead = pacing.MaxAhead
 // is overwritten with the most cautious it could have been: a turn just
 // begun, one just ended, or a 24-hour hold. When Redis does not answer
 // (within the Store's timeout, or [ErrUnavailable]) Take returns the
-// error at once: the request is not sent unpaced. Its script may still
-// run once Redis answers, the caller gone: Take then gives the turn back
-// (or, should that call come first, has the script take none), so that
-// a slow Redis does not hold a site for the lease with nothing sent.
+// error at once: the request is not sent unpaced. When the call timed
+// out or was cancelled, its script may still run once Redis answers, the
+// caller gone: Take then gives the turn back in the background (or,
+// should that call come first, has the script take none), so that a slow
+// Redis does not hold a site for the lease with nothing sent.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
 	k := s.paceKey(authority)
 	id = rand.Uint64() | 1 // never 0, which means no exclusive slot
@@ -176,14 +178,10 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 		return err
 	})
 	if err != nil {
-		if !errors.Is(err, ErrUnavailable) {
-			// The script may run yet, its caller gone: the turn it would
-			// take would hold the site for the lease, with nothing sent.
-			// Eval, not Run: a script Redis has not seen is sent at once,
-			// not after a NOSCRIPT reply the call may not outlive.
-			_ = s.call(context.WithoutCancel(ctx), "pace void", k, func(ctx context.Context) error {
-				return paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
-			})
+		var ne net.Error
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.As(err, &ne) && ne.Timeout() {
+			// Sent, maybe: the script may run yet, its caller gone.
+			go s.void(keys, args, max(pacing.TurnTimeout, interval))
 		}
 		return 0, 0, err
 	}
@@ -196,6 +194,32 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 		return 0, time.Duration(res[1]) * time.Microsecond, nil
 	}
 	return 0, 0, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
+}
+
+// void ends, or has the script take none, the turn keys and args asked
+// for by a Take whose call timed out or was cancelled (see
+// paceVoidScript): its script may run yet, its caller gone, and hold the
+// site for the lease with nothing sent. It runs in a goroutine of its
+// own, so that Take returns at once, and past the breaker, which that
+// Take's own failure may just have opened; it tries again every Store
+// timeout until Redis answers, for at most lease, past which the turn
+// has ended by itself. Eval, not Run: a script Redis has not seen is
+// sent at once, not after a NOSCRIPT reply the call may not outlive.
+func (s *Store) void(keys []string, args []any, lease time.Duration) {
+	giveUp := time.Now().Add(lease)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
+		err := paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
+		cancel()
+		if err == nil {
+			return
+		}
+		if errors.Is(err, redis.ErrClosed) || !time.Now().Add(s.cfg.timeout).Before(giveUp) {
+			s.log.Log(context.Background(), slog.LevelWarn, "giving back an abandoned paced turn failed; it ends by itself when its lease runs out", "err", err)
+			return
+		}
+		time.Sleep(s.cfg.timeout)
+	}
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is

@@ -517,35 +517,59 @@ func TestPacerGarbageWaitBounded(t *testing.T) {
 	}
 }
 
+// busyScript keeps Redis busy for ARGV[1] µs: the commands of other
+// clients wait, and run once it ends, their clients gone or not.
+const busyScript = `
+local t0 = redis.call('TIME')
+local from = tonumber(t0[1]) * 1000000 + tonumber(t0[2])
+repeat
+	local t = redis.call('TIME')
+until tonumber(t[1]) * 1000000 + tonumber(t[2]) - from > tonumber(ARGV[1])
+return 0`
+
 // TestPacerAbandonedTakeFreesTurn: a Take whose caller gives up while
 // Redis is slow (its context ends, or the Store's timeout) sends no
 // request, so the turn its script takes once Redis answers must not hold
 // the site for the lease: the next Take after the Crawl-delay gets it,
-// whether the client obeys context deadlines or not.
+// whether the client obeys context deadlines or not. Nor does Take wait
+// on Redis past its caller, or open the breaker for the next site's
+// Take, however many Takes Redis stalled.
 func TestPacerAbandonedTakeFreesTurn(t *testing.T) {
 	for _, deadlines := range []bool{false, true} {
 		t.Run(fmt.Sprintf("ContextTimeoutEnabled=%v", deadlines), func(t *testing.T) {
 			srv := redistest.Start(t)
 			rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: deadlines})
 			t.Cleanup(func() { _ = rdb.Close() })
-			s := New(rdb, WithLogger(quietLogger), WithTimeout(100*time.Millisecond))
+			s := New(rdb, WithLogger(quietLogger), WithTimeout(time.Second))
 			admin := newAdmin(t, srv)
-			const a, iv = "https://paused.example:443", 200 * time.Millisecond
+			const iv = 200 * time.Millisecond
+			sites := []string{"https://a.example:443", "https://b.example:443", "https://c.example:443"}
 			// Another site's turn loads the script, which a Take then runs
 			// by its hash alone.
 			takeTurn(t, s, "https://other.example:443", iv)
-			if err := admin.Do(context.Background(), "CLIENT", "PAUSE", "400", "ALL").Err(); err != nil {
+			busy := make(chan error, 1)
+			go func() { busy <- admin.Eval(context.Background(), busyScript, nil, 500_000).Err() }()
+			time.Sleep(50 * time.Millisecond) // the script has begun
+			for _, a := range sites {
+				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+				start := time.Now()
+				_, _, ok, err := take(ctx, s, a, iv)
+				cancel()
+				if ok || err == nil {
+					t.Fatalf("Take while Redis is busy: ok %v, err %v; want an error", ok, err)
+				}
+				if took := time.Since(start); took > 500*time.Millisecond {
+					t.Errorf("Take returned %v after its caller gave up at 50 ms; want no wait for Redis (timeout 1 s)", took)
+				}
+			}
+			if err := <-busy; err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-			_, _, ok, err := take(ctx, s, a, iv)
-			cancel()
-			if ok || err == nil {
-				t.Fatalf("Take while Redis is paused: ok %v, err %v; want an error", ok, err)
-			}
-			time.Sleep(800 * time.Millisecond) // the pause is over and the script has run
-			if _, wait, ok, err := take(context.Background(), s, a, iv); !ok {
-				t.Errorf("Take after the pause: wait %v, err %v; want the turn: no request was sent", wait, err)
+			time.Sleep(2 * time.Second) // the scripts have run, the breaker probes again
+			for _, a := range sites {
+				if _, wait, ok, err := take(context.Background(), s, a, iv); !ok {
+					t.Errorf("Take %s after Redis answered: wait %v, err %v; want the turn: no request was sent", a, wait, err)
+				}
 			}
 		})
 	}
