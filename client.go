@@ -388,6 +388,12 @@ func (c *Client) stands(e *entry) bool {
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
 	fill := c.fillOnce(ctx, k, prev, looked)
+	// A hop shares only hops' fills: a crawler's own fill may wait for
+	// another process's lease past the hop's fetch (see fill).
+	shared := k.authority
+	if hop {
+		shared = "hop " + k.authority
+	}
 	var hf *hopFailure
 	for {
 		c.mu.Lock()
@@ -395,7 +401,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		c.mu.Unlock()
 		var r singleflight.Result
 		if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
-			r.Val, r.Err, _ = k.doc.fills.Do(k.authority, fill)
+			r.Val, r.Err, _ = k.doc.fills.Do(shared, fill)
 		} else if ctx.Err() != nil {
 			// Given up already: joining the fill would leave a channel in
 			// it until the fetch ends, one a check (100 MiB of them in two
@@ -403,7 +409,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 			return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 		} else {
 			select {
-			case r = <-k.doc.fills.DoChan(k.authority, fill):
+			case r = <-k.doc.fills.DoChan(shared, fill):
 			case <-ctx.Done():
 				return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 			}

@@ -1355,3 +1355,34 @@ func TestCacheStoreHopSkipsLeaseWait(t *testing.T) {
 		t.Errorf("LeaseWaits = %d, want 0: a hop does not wait", n)
 	}
 }
+
+// TestCacheStoreHopSkipsWaitingFill: nor does a hop join the crawler's
+// own fill of the site it needs while that fill waits for another
+// process's lease.
+func TestCacheStoreHopSkipsWaitingFill(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("x.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("x.test/site-rules.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("rules.test/robots.txt", redirectTo("http://x.test/site-rules.txt"))
+	hc := &http.Client{Transport: w.transport(t)}
+	ctx := context.Background()
+	store := newMemStore()
+	release, ok, _ := store.Lease(ctx, "http://x.test:80", time.Minute)
+	if !ok {
+		t.Fatal("could not take the lease")
+	}
+	c := newTestClient(t, WithHTTPClient(hc), WithStore(store), WithFetchTimeout(2*time.Second))
+	own := make(chan error, 1)
+	go func() { _, err := c.Check(ctx, "http://x.test/page"); own <- err }()
+	for c.Stats().Store.LeaseWaits == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if d, err := c.Check(ctx, "http://rules.test/private"); err != nil || d.Allowed {
+		t.Errorf("Check(rules.test/private) = %+v, %v; want disallowed by the file the redirect led to", d, err)
+	}
+	release()
+	if err := <-own; err != nil {
+		t.Errorf("the crawler's own check of x.test: %v", err)
+	}
+}
