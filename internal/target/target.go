@@ -518,7 +518,8 @@ func idnaHost(host string) (string, error) {
 // whose cost grows with the square of a label's length (a 64 KB label
 // takes seconds): a longer name holds more than 253 code points, each
 // written as one byte of punycode at least, past the 253 bytes of a DNS
-// name.
+// name. (The mapping drops a few, such as the soft hyphen: a name padded
+// with them is refused all the same, failing closed.)
 const MaxUnicodeHost = 4 * 253
 
 // idnaProfile reads host names as net/http dials them: a name it
