@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -84,6 +86,9 @@ var paceTakeScript = redis.NewScript(paceRead + `
 if redis.call('DEL', KEYS[2]) == 1 then
 	return {3, 0} -- its caller gave up (see paceVoidScript)
 end
+if busy == ARGV[1] and now < busyUntil then
+	return {0, 0} -- run again, by go-redis after a cut reply: the turn is its
+end
 local iv = tonumber(ARGV[2])
 if (busy and now < busyUntil) or now < ended + pace then
 	iv = math.max(iv, pace)
@@ -134,17 +139,17 @@ return 0
 `)
 
 // paceVoidScript ends the turn ARGV[1] a Take whose caller gave up may
-// have taken, as if it were never given: nothing was sent. When that
-// Take's script has not run yet (Redis answers the two calls in either
-// order), KEYS[2] tells it, for the lease, to take nothing.
+// have taken, as if it were never given: nothing was sent. KEYS[2] tells
+// that Take's script, should it run after (Redis answers the two calls
+// in either order, and go-redis may send a Take again after a cut
+// reply), to take nothing, for the lease.
 var paceVoidScript = redis.NewScript(paceRead + `
 if busy == ARGV[1] then
 	redis.call('HDEL', k, 'busy', 'until')
 	busy = false
 	paceKeep()
-else
-	redis.call('SET', KEYS[2], 1, 'PX', math.ceil(lease / 1000))
 end
+redis.call('SET', KEYS[2], 1, 'PX', math.ceil(lease / 1000))
 return 0
 `)
 
@@ -178,10 +183,8 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 		return err
 	})
 	if err != nil {
-		var ne net.Error
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.As(err, &ne) && ne.Timeout() {
-			// Sent, maybe: the script may run yet, its caller gone.
-			go s.void(keys, args, max(pacing.TurnTimeout, interval))
+		if maybeSent(err) {
+			s.void(keys, args)
 		}
 		return 0, 0, err
 	}
@@ -196,30 +199,66 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 	return 0, 0, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
 }
 
-// void ends, or has the script take none, the turn keys and args asked
-// for by a Take whose call timed out or was cancelled (see
-// paceVoidScript): its script may run yet, its caller gone, and hold the
-// site for the lease with nothing sent. It runs in a goroutine of its
-// own, so that Take returns at once, and past the breaker, which that
-// Take's own failure may just have opened; it tries again every Store
-// timeout until Redis answers, for at most lease, past which the turn
-// has ended by itself. Eval, not Run: a script Redis has not seen is
-// sent at once, not after a NOSCRIPT reply the call may not outlive.
-func (s *Store) void(keys []string, args []any, lease time.Duration) {
-	giveUp := time.Now().Add(lease)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
-		err := paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
-		cancel()
-		if err == nil {
-			return
-		}
-		if errors.Is(err, redis.ErrClosed) || !time.Now().Add(s.cfg.timeout).Before(giveUp) {
-			s.log.Log(context.Background(), slog.LevelWarn, "giving back an abandoned paced turn failed; it ends by itself when its lease runs out", "err", err)
-			return
-		}
-		time.Sleep(s.cfg.timeout)
+// maybeSent reports whether a call that failed with err may have reached
+// Redis, and run there: it timed out or was cancelled, or its connection
+// was cut, after it was written perhaps. A refusal of the breaker, a
+// dial that failed or a pool with no connection to give sent nothing.
+func maybeSent(err error) bool {
+	var op *net.OpError
+	switch {
+	case errors.Is(err, ErrUnavailable), errors.Is(err, redis.ErrPoolTimeout), errors.As(err, &op) && op.Op == "dial":
+		return false
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, io.EOF),
+		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return true
 	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// maxVoids bounds the voids a Store sends at once (see void): a stall
+// cuts off every Take in flight, and a phantom turn past the bound ends
+// with its lease, as it did before voids were sent, rather than a
+// goroutine a Take waiting on a stalled Redis.
+const maxVoids = 64
+
+// void ends, or has the script take none, the turn keys and args asked
+// for by a Take whose call may have run though it failed (see maybeSent
+// and paceVoidScript): its script may run yet, its caller gone, and hold
+// the site for the lease with nothing sent. It sends the void in a
+// goroutine of its own, so that Take returns at once, and past the
+// breaker, which that Take's own failure may just have opened, trying
+// again every second (the breaker's probe interval) while Redis stalls,
+// for at most the turns' lease (30 s), when a turn ends by itself but for
+// a longer interval; a Redis that refuses connections, or a closed
+// client, ends it. At most maxVoids are under way; past them, none is
+// sent. Eval,
+// not Run: a script Redis has not seen is sent at once, not after a
+// NOSCRIPT reply the call may not outlive.
+func (s *Store) void(keys []string, args []any) {
+	select {
+	case s.voids <- struct{}{}:
+	default:
+		s.log.Log(context.Background(), slog.LevelWarn, "too many abandoned paced turns to give back; they end when their lease runs out")
+		return
+	}
+	go func() {
+		defer func() { <-s.voids }()
+		giveUp := time.Now().Add(pacing.TurnTimeout)
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
+			err := paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
+			cancel()
+			if err == nil {
+				return
+			}
+			if !maybeSent(err) || !time.Now().Add(retryAfter).Before(giveUp) {
+				s.log.Log(context.Background(), slog.LevelWarn, "giving back an abandoned paced turn failed; it ends by itself when its lease runs out", "err", err)
+				return
+			}
+			time.Sleep(retryAfter)
+		}
+	}()
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,11 +27,15 @@ import (
 )
 
 // checkLeaks fails the test if it leaves goroutines behind; call it first
-// so it runs after every other cleanup.
+// so it runs after every other cleanup. A void may outlive its test by
+// design, bounded by maxVoids and the lease (see Store.void), when the
+// test stops Redis under a Take.
 func checkLeaks(t *testing.T) {
 	t.Helper()
 	ignore := goleak.IgnoreCurrent()
-	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+	t.Cleanup(func() {
+		goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/robotsgate/robotstxt/redisstore.(*Store).void.func1"))
+	})
 }
 
 // turn is what the tests keep of a turn a Pacer gave, for its Done.
@@ -598,4 +605,71 @@ func TestPacerVoidBeforeTake(t *testing.T) {
 	if _, wait, ok, err := take(ctx, s, a, iv); !ok {
 		t.Errorf("the next Take: wait %v, err %v; want the turn", wait, err)
 	}
+}
+
+// TestPacerTakeScriptRepeats: go-redis sends a script again after a cut
+// reply, with its token: the second run finds the turn its own, and a
+// run after the Take was voided takes nothing.
+func TestPacerTakeScriptRepeats(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	ctx := context.Background()
+	const a, iv = "https://again.example:443", time.Second
+	k := s.paceKey(a)
+	args := paceArgs(777, iv)
+	keys := []string{k, k + ":void:" + args[0].(string)}
+	for range 2 {
+		if res, err := paceTakeScript.Run(ctx, rdb, keys, args...).Int64Slice(); err != nil || !slices.Equal(res, []int64{0, 0}) {
+			t.Fatalf("the Take's script, run again: %v, %v; want {0 0}, the turn its own", res, err)
+		}
+	}
+	if err := paceVoidScript.Eval(ctx, rdb, keys, args...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := paceTakeScript.Run(ctx, rdb, keys, args...).Int64Slice(); err != nil || res[0] != 3 {
+		t.Errorf("the Take's script after its void: %v, %v; want {3 0}", res, err)
+	}
+	if _, wait, ok, err := take(ctx, s, a, iv); !ok {
+		t.Errorf("the next Take: wait %v, err %v; want the turn", wait, err)
+	}
+}
+
+// TestPacerMaybeSent: a void follows a call that may have reached Redis,
+// and no other.
+func TestPacerMaybeSent(t *testing.T) {
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	read := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+	for err, want := range map[error]bool{
+		context.DeadlineExceeded: true, context.Canceled: true, io.EOF: true, io.ErrUnexpectedEOF: true,
+		read: true, fmt.Errorf("redisstore: pace k: %w", os.ErrDeadlineExceeded): true,
+		ErrUnavailable: false, redis.ErrPoolTimeout: false, dial: false, errors.New("ERR unknown command"): false,
+	} {
+		if got := maybeSent(err); got != want {
+			t.Errorf("maybeSent(%v) = %v, want %v", err, got, want)
+		}
+	}
+}
+
+// TestPacerVoidsBounded: a stall that cuts off many Takes sends at most
+// maxVoids voids at once.
+func TestPacerVoidsBounded(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, PoolSize: 4 * maxVoids})
+	t.Cleanup(func() { _ = rdb.Close() })
+	s := New(rdb, WithLogger(quietLogger), WithTimeout(100*time.Millisecond))
+	takeTurn(t, s, "https://warm.example:443", time.Second)
+	srv.Pause()
+	var wg sync.WaitGroup
+	for i := range 3 * maxVoids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, _ = s.Take(context.Background(), fmt.Sprintf("https://s%d.example:443", i), time.Hour)
+		}()
+	}
+	wg.Wait()
+	if n := len(s.voids); n > maxVoids {
+		t.Errorf("%d voids under way, want at most %d", n, maxVoids)
+	}
+	srv.Resume()
+	waitUntil(t, "the voids to end", func() bool { return len(s.voids) == 0 })
 }

@@ -22,7 +22,8 @@ type Store struct {
 	cluster *cluster // nil unless rdb is a *redis.ClusterClient
 	cfg     config
 	log     *logthrottle.Logger
-	direct  bool // client obeys context deadlines: call Redis in the caller's goroutine
+	direct  bool          // client obeys context deadlines: call Redis in the caller's goroutine
+	voids   chan struct{} // a slot for each void under way (see Store.void)
 
 	mu       sync.Mutex
 	breakers map[string]*breaker // by node address
@@ -57,6 +58,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 		cfg:      cfg,
 		log:      logthrottle.NewLogger(cfg.logger.With("component", "redisstore")),
 		breakers: map[string]*breaker{},
+		voids:    make(chan struct{}, maxVoids),
 	}
 	s.cluster = newCluster(client, s.valueKey(""))
 	return s
