@@ -311,20 +311,21 @@ func inflater(r io.Reader) io.Reader {
 
 // dropCutLine removes from the end of b what a size limit cut of its last
 // line the parser must not read, keeping what it reads as the line says:
-//   - a line the parser would cut anyway, or whose comment began before
-//     the cut, its rule whole: only a cut UTF-8 sequence goes (not one
-//     cut after a NUL, whose text up to the cut the parser reads as
-//     saying nothing, or not, by what follows);
+//   - a line the parser reads as every line it begins (parse.Settled:
+//     its comment began before the cut, or the text past what the parser
+//     keeps of it, cut at MaxLineLength or a NUL, is more than white
+//     space), less a cut UTF-8 sequence, which any line loses;
 //   - a disallow rule, but for a '$' or a cut escape at its end: a prefix
 //     of a pattern covers more, as Google's parser reads the first 500
 //     KiB;
 //   - nothing of any other line, lest a cut allow, user-agent or
 //     crawl-delay say what the line did not.
 func dropCutLine(b []byte) []byte {
+	b = dropCutRune(b) // first, lest it be what settles the line
 	i := bytes.LastIndexAny(b, "\r\n")
 	line := b[i+1:]
-	if len(line) > parse.MaxLineLength || bytes.IndexByte(line, '#') >= 0 {
-		return dropCutRune(b)
+	if parse.Settled(string(line)) {
+		return b
 	}
 	for l := range parse.Lines(string(line)) {
 		if l.Key != parse.KeyDisallow {
@@ -332,7 +333,6 @@ func dropCutLine(b []byte) []byte {
 		}
 		v := bytes.TrimRight(line, " \t\v\f")
 		start := len(v) - len(l.Value) // of the pattern
-		v = dropCutRune(v)
 		switch n := len(v); {
 		case n > 0 && v[n-1] == '%':
 			v = v[:n-1]

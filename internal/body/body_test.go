@@ -171,17 +171,35 @@ func FuzzRead(f *testing.F) {
 		}
 		if b.Truncated && len(b.Text) > 0 {
 			last := bytes.LastIndexAny(b.Text, "\r\n")
-			// A cut line longer than the parser keeps is kept, less an
-			// incomplete UTF-8 sequence (at most 3 bytes) at the end, and
-			// so is a line that ends right at the limit (see
-			// TestReadBodyKeepsLineEndingAtLimit), a line whose comment
-			// began before the cut, and a disallow rule (see
+			// Of the line the limit cuts, a line the parser reads as every
+			// line it begins (parse.Settled) is kept, less an incomplete
+			// UTF-8 sequence (at most 3 bytes) at the end, and so is a
+			// line that ends right at the limit (see
+			// TestReadBodyKeepsLineEndingAtLimit) and a disallow rule (see
 			// TestReadBodyCutDisallow); no other.
 			whole := breaksAt(data[limit:], int(limit), wideOf(data[:limit]))
-			if cut := b.Text[last+1:]; !whole && len(cut) > 0 && len(cut) <= parse.MaxLineLength-3 && !bytes.ContainsRune(cut, '#') {
+			cut := b.Text[last+1:]
+			if !whole && len(cut) > 0 && !parse.Settled(string(cut)) {
 				for l := range parse.Lines(string(cut)) {
 					if l.Key != parse.KeyDisallow || l.Value == "" || strings.HasSuffix(l.Value, "$") {
 						t.Fatalf("truncated Text ends with a %d-byte partial line %q", len(cut), cut)
+					}
+				}
+			}
+			// A kept line of valid UTF-8 reads as the whole line does, or,
+			// a disallow, as a prefix of its pattern.
+			if !whole && len(cut) > 0 && utf8.Valid(data) && bytes.HasPrefix(data, b.Text) {
+				line := data[last+1:]
+				if end := bytes.IndexAny(line, "\r\n"); end >= 0 {
+					line = line[:end]
+				}
+				for c := range parse.Lines(string(cut)) {
+					for w := range parse.Lines(string(line)) {
+						switch {
+						case c.Key == parse.KeyDisallow && w.Key == parse.KeyDisallow && strings.HasPrefix(w.Value, c.Value):
+						case c.Key != w.Key || c.Value != w.Value || c.Flags != w.Flags:
+							t.Fatalf("cut line %q reads as %v %q %b; the whole line %q as %v %q %b", cut, c.Key, c.Value, c.Flags, line, w.Key, w.Value, w.Flags)
+						}
 					}
 				}
 			}
@@ -475,7 +493,11 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		{"Disallow /private", "Disallow /priv", "Disallow /priv"},
 		{"Disallow: /private # a comment", "Disallow: /private # a c", "Disallow: /private # a c"},
 		{"Allow: /x # a comment", "Allow: /x # a c", "Allow: /x # a c"},
-		{"Allow: /x\x00yz", "Allow: /x\x00y", ""},
+		{"Allow: /x\x00yz", "Allow: /x\x00y", "Allow: /x\x00y"},
+		{"Allow: /x\x00 yz", "Allow: /x\x00 ", ""},
+		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength), ""},
+		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "é", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "\xc3", ""},
+		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "xy", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x"},
 		{"Content-Usage: train-ai=y\x00, train-ai=n", "Content-Usage: train-ai=y\x00", ""},
 		{"Disallow: /x\x00yz", "Disallow: /x\x00y", "Disallow: /x\x00y"},
 		{"Disallow: /a$b", "Disallow: /a$", "Disallow: /a"},

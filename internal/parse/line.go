@@ -114,22 +114,44 @@ func indexFrom(s string, from int, c byte) int {
 }
 
 // parseLine splits one line into key and value as Google's parser does.
+// Settled reports whether the parser reads text, a line cut short, as
+// it reads every line text begins: its comment began before the cut, or
+// past the part the parser keeps (MaxLineLength bytes, to a NUL) it holds
+// more than white space, which settles how the rest is read.
+func Settled(text string) bool {
+	kept := keptOf(text, true)
+	return strings.IndexByte(kept, '#') >= 0 || restOf(text, kept) != ""
+}
+
+// keptOf returns the part of a line's text the parser reads but for its
+// comment: cut at MaxLineLength and, when nuls is set, at a NUL.
+func keptOf(text string, nuls bool) string {
+	kept := text[:min(len(text), MaxLineLength)]
+	if nuls {
+		if nul := strings.IndexByte(kept, 0); nul >= 0 {
+			kept = kept[:nul]
+		}
+	}
+	return kept
+}
+
+// restOf returns what follows kept, the part keptOf returns of text, past
+// a NUL and white space.
+func restOf(text, kept string) string {
+	return strings.TrimLeft(strings.TrimPrefix(text[len(kept):], "\x00"), " \t\v\f")
+}
+
 func (sc *scanner) parseLine(l *Line, text string) {
 	*l = Line{Num: sc.num}
 	// The line is cut at MaxLineLength and at a NUL, then its comment; a
 	// cut of nothing but white space and a comment cuts nothing read, and
 	// is no cut.
-	kept, nul := text[:min(len(text), MaxLineLength)], -1
-	if !sc.noNUL {
-		if nul = strings.IndexByte(kept, 0); nul >= 0 {
-			kept = kept[:nul]
-		}
-	}
+	kept := keptOf(text, !sc.noNUL)
 	if i := strings.IndexByte(kept, '#'); i >= 0 {
 		kept = kept[:i]
 		l.Flags |= FlagComment
 	} else if len(kept) < len(text) {
-		switch rest := strings.TrimLeft(strings.TrimPrefix(text[len(kept):], "\x00"), " \t\v\f"); {
+		switch rest := restOf(text, kept); {
 		case rest == "":
 		case rest[0] == '#':
 			l.Flags |= FlagComment
@@ -137,7 +159,7 @@ func (sc *scanner) parseLine(l *Line, text string) {
 			if len(text) > MaxLineLength {
 				l.Flags |= FlagTooLong
 			}
-			if nul >= 0 {
+			if len(kept) < min(len(text), MaxLineLength) { // cut at a NUL
 				l.Flags |= FlagNUL
 			}
 		}

@@ -234,3 +234,27 @@ func TestKeyString(t *testing.T) {
 		}
 	}
 }
+
+// TestSettled: a line cut short reads as every line it begins only when
+// its comment began, or more than white space follows what the parser
+// keeps of it.
+func TestSettled(t *testing.T) {
+	long := "Content-Usage: train-ai=y" + strings.Repeat(" ", MaxLineLength)
+	for text, want := range map[string]bool{
+		"Disallow: /x":        false,
+		"Disallow: /x # a":    true,
+		"Allow: /x\x00y":      true,
+		"Allow: /x\x00 ":      false,
+		"Allow: /x\x00":       false,
+		"Allow: /x\x00#":      true,
+		long:                  false,
+		long + "x":            true,
+		long + "#":            true,
+		"# " + long:           true,
+		"Allow: /x\x00y\x00z": true,
+	} {
+		if got := Settled(text); got != want {
+			t.Errorf("Settled(%.40q) = %v, want %v", text, got, want)
+		}
+	}
+}
