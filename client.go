@@ -607,9 +607,6 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	}
 	lifetime, _ := c.cfg.freshness(now, res.header)
 	e.expires = at.add(lifetime)
-	if errors.Is(res.err, errLoop) {
-		e.errText = errLoop.Error() // for the Store's readers: a loop, not too many
-	}
 	if res.outcome == OutcomeRules {
 		if k.doc.robots {
 			e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)

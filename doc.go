@@ -130,7 +130,8 @@
 // hop that may not be sent, or a redirect without a usable http or https
 // Location (one that parses, of at most 16 KiB), leaves the robots.txt
 // unreachable, never allow-all, whatever [WithErrorPolicy] says; only more
-// than five redirects, or a loop, read as no robots.txt. One check sends
+// than five redirects (a loop followed to the limit) read as no
+// robots.txt. One check sends
 // at most 3×(redirects+1) requests, 18 by default, the robots.txt files
 // its hops need included, nested at most three deep; a robots.txt
 // fetched for another site's hop keeps only a good answer, so that no

@@ -48,11 +48,6 @@ type theirFetch struct {
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
 var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 
-// errLoop is wrapped when redirects lead back to a URL already asked
-// for; the Store keeps its text as the error of the allow-all it gives
-// (see sharedTier.ownOutcome).
-var errLoop = errors.New("redirect loop")
-
 // A fetcher gets robots.txt files for a Client, following redirects by
 // hand so that each hop is checked (see admitHop) and paced (see pace).
 type fetcher struct {
@@ -83,9 +78,8 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k.authority), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
-	seen := []string{target} // the URLs asked for so far
-	var led []string         // the redirects followed, as persisted.redirects lists them
-	var froms []theirFetch   // see fetchResult.froms
+	var led []string       // the redirects followed, as persisted.redirects lists them
+	var froms []theirFetch // see fetchResult.froms
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
@@ -115,16 +109,21 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		discard(resp)
 		loc := resp.Header.Get("Location")
-		next, err := resp.Request.URL.Parse(loc)
+		ref, err := url.Parse(loc)
+		var next *url.URL
 		if err == nil {
+			next = resp.Request.URL.ResolveReference(ref)
 			next.Fragment, next.RawFragment = "", ""
 			next.User = nil // credentials from a Location header are neither sent nor shown
 		}
 		// A redirect that cannot be followed is a fault; only too many
-		// redirects, or a loop, mean there is none (RFC 9309 §2.3.1.2).
+		// redirects mean there is none (RFC 9309 §2.3.1.2). A loop runs
+		// to the limit: a server may redirect to the same URL once, to
+		// answer it the next time.
 		res.outcome = OutcomeUnreachable
 		switch {
-		case loc == "" || err != nil:
+		case loc == "" || err != nil || ref.Host == "" && (ref.Scheme != "" || strings.HasPrefix(loc, "//")):
+			// "//" names no host, and resolves to the URL asked for.
 			res.err = fmt.Errorf("%w: %d without a usable Location", errRedirects, resp.StatusCode)
 		case len(next.String()) > maxLocation:
 			res.err = fmt.Errorf("%w: %d to a URL of %d bytes", errRedirects, resp.StatusCode, len(next.String()))
@@ -133,9 +132,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		case hop >= f.c.cfg.maxRedirects:
 			res.outcome = OutcomeAllowAll
 			res.err = fmt.Errorf("%w: more than %d redirects", errRedirects, f.c.cfg.maxRedirects)
-		case slices.Contains(seen, next.String()):
-			res.outcome = OutcomeAllowAll
-			res.err = fmt.Errorf("%w: %w at %s", errRedirects, errLoop, capQuote(next.String()))
 		}
 		if res.err != nil {
 			return res
@@ -149,7 +145,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return res
 		}
 		target = next.String()
-		seen = append(seen, target)
 		status := strconv.Itoa(resp.StatusCode)
 		if checked {
 			status += "*"

@@ -82,7 +82,7 @@ func TestFetchRedirects(t *testing.T) {
 			t.Error("followed a sixth redirect")
 		}
 	})
-	t.Run("loop ends", func(t *testing.T) {
+	t.Run("loop runs to the limit", func(t *testing.T) {
 		var a, b *site
 		a = newSite(t, func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, b.URL+"/robots.txt", http.StatusFound)
@@ -90,13 +90,29 @@ func TestFetchRedirects(t *testing.T) {
 		b = newSite(t, func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, a.URL+"/robots.txt", http.StatusFound)
 		})
-		c := newTestClient(t, WithMaxRedirects(50))
+		c := newTestClient(t, WithMaxRedirects(7))
 		d, err := c.Check(ctx, a.URL+"/x")
 		if !d.Allowed || err != nil || d.Outcome != OutcomeAllowAll {
 			t.Fatalf("Check = %+v, %v", d, err)
 		}
-		if a.hits.Load() != 1 || b.hits.Load() != 1 {
-			t.Errorf("loop fetched a %d, b %d times; want each once", a.hits.Load(), b.hits.Load())
+		if a.hits.Load() != 4 || b.hits.Load() != 4 {
+			t.Errorf("loop fetched a %d, b %d times; want 4 each: the request and 7 redirects", a.hits.Load(), b.hits.Load())
+		}
+	})
+	// A server may redirect to the URL asked for once (after setting a
+	// cookie, or to say "ask again"), and answer it the next time.
+	t.Run("redirect to itself, then rules", func(t *testing.T) {
+		var asked atomic.Int32
+		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+			if asked.Add(1) == 1 {
+				http.Redirect(w, r, "/robots.txt", http.StatusFound)
+				return
+			}
+			_, _ = io.WriteString(w, privateRules)
+		})
+		c := newTestClient(t)
+		if d, err := c.Check(ctx, s.URL+"/private/x"); d.Allowed || err != nil || d.Outcome != OutcomeRules {
+			t.Errorf("Check = %+v, %v; want the rules the second answer gave", d, err)
 		}
 	})
 	// A redirect that cannot be followed is a fault, not "no
@@ -106,7 +122,8 @@ func TestFetchRedirects(t *testing.T) {
 		// a Location net/url cannot parse as an error with none).
 		allowAll := WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll })
 		long := "/" + strings.Repeat("x", maxLocation)
-		for _, loc := range []string{"", "none", "ftp://example.com/robots.txt", "http://[::1", "javascript:alert(1)", "data:text/plain,x", "%zz", long} {
+		for _, loc := range []string{"", "none", "ftp://example.com/robots.txt", "http://[::1", "javascript:alert(1)", "data:text/plain,x", "%zz", long,
+			"//", "//#top", "http://", "https:"} {
 			s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
 				if loc != "none" {
 					w.Header()["Location"] = []string{loc}

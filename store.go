@@ -195,15 +195,14 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		// The Store keeps no error: the policy must allow all whatever it was.
 		return robots && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll
 	case followed(int(e.status)):
-		// A loop, which every limit meets or runs out before, or too
-		// many redirects, if this Client's limit runs out as soon. (The
-		// list keeps at most maxKeptRedirects: under a higher limit,
-		// such an allow-all is fetched again.)
+		// Too many redirects, if this Client's limit runs out as soon.
+		// (The list keeps at most maxKeptRedirects: under a higher
+		// limit, such an allow-all is fetched again.)
 		n := 0
 		if e.redirects != "" {
 			n = strings.Count(e.redirects, "\n") + 1
 		}
-		return e.errText == errLoop.Error() || n >= t.cfg.maxRedirects
+		return n >= t.cfg.maxRedirects
 	}
 	return valid(policy(int(e.status))) == OutcomeAllowAll
 }
