@@ -141,19 +141,22 @@ func (c *config) clampFresh(d time.Duration) time.Duration {
 	return min(max(d, low), c.maxFresh)
 }
 
-// retryIn returns how long an unreachable result is kept: the server's
-// Retry-After (between one second and the freshness cap) if it sent one,
-// else the base back-off doubled for each earlier consecutive failure, up
-// to the maximum.
+// retryIn returns how long an unreachable result is kept: the base
+// back-off doubled for each earlier consecutive failure, up to the
+// maximum, or the server's Retry-After if it asks for longer (up to the
+// longer of the maximum and the freshness cap). A Retry-After of 0, or a
+// date past, asks no sooner: a failing host is never asked again every
+// second.
 func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Duration {
-	if d, ok := retryAfter(now, h); ok {
-		return min(max(d, time.Second), c.maxFresh)
-	}
 	d := c.backoff
 	for i := 1; i < failures && d < c.maxBackoff; i++ {
 		d += min(d, c.maxBackoff-d) // min(2*d, c.maxBackoff), without overflow
 	}
-	return min(d, c.maxBackoff)
+	d = min(d, c.maxBackoff)
+	if ra, ok := retryAfter(now, h); ok {
+		d = max(d, min(ra, max(c.maxBackoff, c.maxFresh)))
+	}
+	return d
 }
 
 // age returns the time a cache on the way held a response, by its Age

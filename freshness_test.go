@@ -32,6 +32,42 @@ func TestRetryInStaysWithinTheBackoff(t *testing.T) {
 	}
 }
 
+// TestRetryInHonoursRetryAfter: a Retry-After lengthens the back-off up
+// to the longer of its limit and the freshness cap, and never shortens
+// it: 0, or a date past, is no reason to ask a failing host every second.
+func TestRetryInHonoursRetryAfter(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	cfg := defaultConfig()
+	cfg.backoff, cfg.maxBackoff, cfg.maxFresh = time.Minute, time.Hour, 10*time.Minute
+	for _, tc := range []struct {
+		retryAfter string
+		failures   int
+		want       time.Duration
+	}{
+		{"", 1, time.Minute},
+		{"", 3, 4 * time.Minute},
+		{"0", 1, time.Minute},
+		{"0", 3, 4 * time.Minute},
+		{"Sat, 01 Mar 2025 11:00:00 GMT", 2, 2 * time.Minute},
+		{"30", 1, time.Minute},
+		{"600", 1, 10 * time.Minute},
+		{"3600", 1, time.Hour},
+		{"86400", 1, time.Hour},
+	} {
+		h := http.Header{}
+		if tc.retryAfter != "" {
+			h.Set("Retry-After", tc.retryAfter)
+		}
+		if got := cfg.retryIn(now, h, tc.failures); got != tc.want {
+			t.Errorf("Retry-After %q after %d failures: %v, want %v", tc.retryAfter, tc.failures, got, tc.want)
+		}
+	}
+	cfg.maxFresh = 24 * time.Hour
+	if got := cfg.retryIn(now, http.Header{"Retry-After": {"7200"}}, 1); got != 2*time.Hour {
+		t.Errorf("Retry-After 7200 under a 24 h freshness cap: %v, want 2h", got)
+	}
+}
+
 // TestCoarseClockStopsWhenIdle: a warm check starts the coarse clock, which
 // stops once a tick finds it unread, leaving no timer; the next check
 // starts it again, and Close stops it for good.
