@@ -75,10 +75,18 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 // and registers the callback that reports their Stats. Unregister the
 // Registration to stop reporting, for instance before c is closed.
 // Observe one Client and one Transport per MeterProvider: a second
-// Observe reports under the same names.
+// Observe reports under the same names. Like their methods, it panics
+// on a Client or Transport that NewClient or NewTransport did not make,
+// here rather than in the exporter's goroutine.
 func Observe(c *robotstxt.Client, t *robotstxt.Transport, opts ...Option) (metric.Registration, error) {
 	if c == nil && t == nil {
 		return nil, errors.New("otelrobotstxt: Observe with neither a Client nor a Transport")
+	}
+	if c != nil {
+		c.Stats()
+	}
+	if t != nil {
+		t.Stats()
 	}
 	cfg := config{mp: otel.GetMeterProvider()}
 	for _, o := range opts {

@@ -243,6 +243,21 @@ func TestObserveEither(t *testing.T) {
 	if _, err := Observe(nil, nil); err == nil {
 		t.Error("Observe(nil, nil) did not fail")
 	}
+	// A Client or Transport not made by its constructor panics at the
+	// call, not later in the exporter's goroutine.
+	for name, observe := range map[string]func(){
+		"Client":    func() { _, _ = Observe(&robotstxt.Client{}, nil) },
+		"Transport": func() { _, _ = Observe(nil, &robotstxt.Transport{}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Observe of a zero %s did not panic", name)
+				}
+			}()
+			observe()
+		}()
+	}
 	rules := site(t, 200, "User-agent: *\nAllow: /\n")
 	c, tr, hc := newPair(t)
 	resp, err := hc.Get(rules + "/a")
