@@ -141,22 +141,33 @@ func (c *config) clampFresh(d time.Duration) time.Duration {
 	return min(max(d, low), c.maxFresh)
 }
 
-// retryIn returns how long an unreachable result is kept: the base
-// back-off doubled for each earlier consecutive failure, up to the
-// maximum, or the server's Retry-After if it asks for longer (up to the
-// longer of the maximum and the freshness cap). A Retry-After of 0, or a
-// date past, asks no sooner: a failing host is never asked again every
-// second.
+// retryIn returns how long an unreachable result is kept after the
+// failures-th consecutive failure: the server's Retry-After if it sent
+// one (at least a second, up to the longer of the back-off limit and the
+// freshness cap), else the base back-off doubled for each earlier
+// failure, up to the limit. Past the first failure a Retry-After waits
+// at least the back-off of the failures before: a host that fails again
+// when it said to come back (a Retry-After of 0, or a date past) is not
+// asked every second.
 func (c *config) retryIn(now time.Time, h http.Header, failures int) time.Duration {
+	ra, ok := retryAfter(now, h)
+	switch {
+	case !ok:
+		return c.backoffAfter(failures)
+	case failures > 1:
+		ra = max(ra, c.backoffAfter(failures-1))
+	}
+	return min(max(ra, time.Second), max(c.maxBackoff, c.maxFresh))
+}
+
+// backoffAfter returns the back-off after n consecutive failures: the
+// base doubled n-1 times, up to the limit.
+func (c *config) backoffAfter(n int) time.Duration {
 	d := c.backoff
-	for i := 1; i < failures && d < c.maxBackoff; i++ {
+	for i := 1; i < n && d < c.maxBackoff; i++ {
 		d += min(d, c.maxBackoff-d) // min(2*d, c.maxBackoff), without overflow
 	}
-	d = min(d, c.maxBackoff)
-	if ra, ok := retryAfter(now, h); ok {
-		d = max(d, min(ra, max(c.maxBackoff, c.maxFresh)))
-	}
-	return d
+	return min(d, c.maxBackoff)
 }
 
 // age returns the time a cache on the way held a response, by its Age

@@ -32,9 +32,10 @@ func TestRetryInStaysWithinTheBackoff(t *testing.T) {
 	}
 }
 
-// TestRetryInHonoursRetryAfter: a Retry-After lengthens the back-off up
-// to the longer of its limit and the freshness cap, and never shortens
-// it: 0, or a date past, is no reason to ask a failing host every second.
+// TestRetryInHonoursRetryAfter: a Retry-After replaces the back-off, up
+// to the longer of its limit and the freshness cap; past the first
+// failure it waits at least the back-off of the failures before: 0, or a
+// date past, is no reason to ask a failing host every second.
 func TestRetryInHonoursRetryAfter(t *testing.T) {
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	cfg := defaultConfig()
@@ -46,11 +47,14 @@ func TestRetryInHonoursRetryAfter(t *testing.T) {
 	}{
 		{"", 1, time.Minute},
 		{"", 3, 4 * time.Minute},
-		{"0", 1, time.Minute},
-		{"0", 3, 4 * time.Minute},
-		{"Sat, 01 Mar 2025 11:00:00 GMT", 2, 2 * time.Minute},
-		{"30", 1, time.Minute},
+		{"0", 1, time.Second},
+		{"0", 2, time.Minute},
+		{"0", 4, 4 * time.Minute},
+		{"Sat, 01 Mar 2025 11:00:00 GMT", 3, 2 * time.Minute},
+		{"30", 1, 30 * time.Second},
+		{"30", 2, time.Minute},
 		{"600", 1, 10 * time.Minute},
+		{"600", 3, 10 * time.Minute},
 		{"3600", 1, time.Hour},
 		{"86400", 1, time.Hour},
 	} {

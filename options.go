@@ -241,8 +241,10 @@ func WithStaleWindow(d time.Duration) Option {
 // WithBackoff sets how long an unreachable result is cached before the
 // host is asked again: base after the first failure, doubling with each
 // further consecutive failure up to limit (defaults 1 minute and 1 hour). A
-// Retry-After header lengthens it, never shortens it, up to the longer of
-// limit and the freshness cap.
+// Retry-After header replaces it, up to the longer of limit and the
+// freshness cap; past the first failure it waits at least the back-off of
+// the failures before, so that a host failing again when it said to come
+// back (a Retry-After of 0) is not asked every second.
 func WithBackoff(base, limit time.Duration) Option {
 	inRange(base > 0 && limit >= base, "WithBackoff", fmt.Sprint(base, ", ", limit))
 	return func(c *config) { c.backoff, c.maxBackoff = base, limit }
