@@ -132,12 +132,13 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 	}
 }
 
-// fetched records a page that was fetched, with the rule that allowed
-// it, and queues its links, unless the page asks for them not to be
-// followed.
+// fetched records a page that was fetched, asked for as u, with the rule
+// that allowed it, and queues its links, read where it was served from,
+// unless the page asks for them not to be followed.
 func (c *crawler) fetched(ctx context.Context, f *frontier, u *url.URL, pg page) {
-	// The Transport has just checked u: Check answers from memory.
-	d, err := c.robots.Check(ctx, u.String())
+	// The Transport has just checked where it was served from: Check
+	// answers from memory.
+	d, err := c.robots.Check(ctx, pg.url.String())
 	if err != nil {
 		c.report(nil, "ERROR", u, err.Error())
 		return
@@ -156,9 +157,9 @@ func (c *crawler) fetched(ctx context.Context, f *frontier, u *url.URL, pg page)
 			r.NoIndex = append(r.NoIndex, c.name(u))
 		}
 	}, "FETCH", u, strings.Join(note, ", "))
-	c.showRobots(f, u, d)
+	c.showRobots(f, pg.url, d)
 	if follow {
-		for _, l := range links(u, string(pg.body)) {
+		for _, l := range links(pg.url, string(pg.body)) {
 			f.add(l)
 		}
 	}

@@ -15,6 +15,7 @@ const maxPage = 1 << 20
 
 // page is a fetched page.
 type page struct {
+	url        *url.URL // where it was served from: the URL asked for, or where redirects led
 	code       int
 	body       []byte
 	directives meta.Directives // from its X-Robots-Tag and robots META tags
@@ -41,6 +42,6 @@ func (c *crawler) get(ctx context.Context, u *url.URL) (page, error) {
 	if err != nil {
 		return page{}, fmt.Errorf("read %s: %w", u, err)
 	}
-	return page{code: resp.StatusCode, body: body,
+	return page{url: resp.Request.URL, code: resp.StatusCode, body: body,
 		directives: c.rt.PageDirectives(resp, body)}, nil
 }
