@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -185,5 +189,44 @@ func TestLinks(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("links = %q, want %q", got, want)
+	}
+}
+
+// TestCrawlReadsRedirectedPage: a page reached through a redirect has its
+// relative links read where it was served from.
+func TestCrawlReadsRedirectedPage(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/":
+			_, _ = io.WriteString(w, `<a href="/docs">docs</a>`)
+		case "/docs":
+			http.Redirect(w, r, "/docs/v2/", http.StatusMovedPermanently)
+		case "/docs/v2/":
+			_, _ = io.WriteString(w, `<a href="intro.html">intro</a>`)
+		default:
+			_, _ = io.WriteString(w, "page")
+		}
+	}))
+	defer s.Close()
+	var out bytes.Buffer
+	c, closeCrawler := newCrawler(&demo{}, &out, 20, 1)
+	defer closeCrawler()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	u, _ := url.Parse(s.URL + "/")
+	if _, err := c.crawl(ctx, []*url.URL{u}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits["/docs/v2/intro.html"] != 1 || hits["/intro.html"] != 0 {
+		t.Errorf("server hits %v; want /docs/v2/intro.html once, the link read where the page was served\n%s", hits, out.String())
 	}
 }
