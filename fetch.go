@@ -59,9 +59,9 @@ type fetcher struct {
 // final URL takes the last place.
 const maxKeptRedirects = 10
 
-// maxLocation bounds the URL a redirect of a fetch leads to: each URL
-// followed is kept until the fetch ends, to tell a loop, and net/http
-// reads headers of up to 10 MiB. Servers refuse request lines far shorter
+// maxLocation bounds the URL a redirect of a fetch leads to: the entry
+// lists it (see maxKeptRedirects), and net/http reads headers of up to
+// 10 MiB. Servers refuse request lines far shorter
 // (nginx: 8 KiB).
 const maxLocation = 16 << 10
 
@@ -466,7 +466,7 @@ func defaultStatusPolicy(status int) Outcome {
 // unavailable reports whether a response of status says that robots.txt
 // is not there (RFC 9309 §2.3.1.2, §2.3.1.3): a 4xx that the default
 // policy reads as allow-all, or a redirect not followed to its end (too
-// many, or a loop); not a 3xx a fetch does not follow (see followed),
+// many); not a 3xx a fetch does not follow (see followed),
 // which a status policy reads.
 func unavailable(status int) bool {
 	return followed(status) || defaultStatusPolicy(status) == OutcomeAllowAll

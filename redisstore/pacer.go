@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -83,7 +80,7 @@ end
 // {2, 0}. A Take given up on before it ran (KEYS[2] set by
 // paceVoidScript) takes nothing and returns {3, 0}.
 var paceTakeScript = redis.NewScript(paceRead + `
-if redis.call('DEL', KEYS[2]) == 1 then
+if redis.call('EXISTS', KEYS[2]) == 1 then
 	return {3, 0} -- its caller gave up (see paceVoidScript)
 end
 if busy == ARGV[1] and now < busyUntil then
@@ -140,9 +137,9 @@ return 0
 
 // paceVoidScript ends the turn ARGV[1] a Take whose caller gave up may
 // have taken, as if it were never given: nothing was sent. KEYS[2] tells
-// that Take's script, should it run after (Redis answers the two calls
-// in either order, and go-redis may send a Take again after a cut
-// reply), to take nothing, for the lease.
+// that Take's script, each time it runs after (Redis answers the two
+// calls in either order, and go-redis may send a Take again after a cut
+// reply), to take nothing, until it expires with the lease.
 var paceVoidScript = redis.NewScript(paceRead + `
 if busy == ARGV[1] then
 	redis.call('HDEL', k, 'busy', 'until')
@@ -200,20 +197,12 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 }
 
 // maybeSent reports whether a call that failed with err may have reached
-// Redis, and run there: it timed out or was cancelled, or its connection
-// was cut, after it was written perhaps. A refusal of the breaker, a
-// dial that failed or a pool with no connection to give sent nothing.
+// Redis, and run there: any but a refusal of the breaker or of a closed
+// client. go-redis sends a call again after a cut connection, a failed
+// dial or a busy node, and reports the last attempt's error only: a dial
+// refused may hide a first attempt that ran.
 func maybeSent(err error) bool {
-	var op *net.OpError
-	switch {
-	case errors.Is(err, ErrUnavailable), errors.Is(err, redis.ErrPoolTimeout), errors.As(err, &op) && op.Op == "dial":
-		return false
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, io.EOF),
-		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		return true
-	}
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
+	return !errors.Is(err, ErrUnavailable) && !errors.Is(err, redis.ErrClosed)
 }
 
 // maxVoids bounds the voids a Store sends at once (see void): a stall
@@ -228,10 +217,9 @@ const maxVoids = 64
 // the site for the lease with nothing sent. It sends the void in a
 // goroutine of its own, so that Take returns at once, and past the
 // breaker, which that Take's own failure may just have opened, trying
-// again every second (the breaker's probe interval) while Redis stalls,
-// for at most the turns' lease (30 s), when a turn ends by itself but for
-// a longer interval; a Redis that refuses connections, or a closed
-// client, ends it. At most maxVoids are under way; past them, none is
+// again every second (the breaker's probe interval) for at most the
+// turns' lease (30 s), when a turn ends by itself but for a longer
+// interval; a closed client ends it. At most maxVoids are under way; past them, none is
 // sent. Eval,
 // not Run: a script Redis has not seen is sent at once, not after a
 // NOSCRIPT reply the call may not outlive.
@@ -252,7 +240,7 @@ func (s *Store) void(keys []string, args []any) {
 			if err == nil {
 				return
 			}
-			if !maybeSent(err) || !time.Now().Add(retryAfter).Before(giveUp) {
+			if errors.Is(err, redis.ErrClosed) || !time.Now().Add(retryAfter).Before(giveUp) {
 				s.log.Log(context.Background(), slog.LevelWarn, "giving back an abandoned paced turn failed; it ends by itself when its lease runs out", "err", err)
 				return
 			}

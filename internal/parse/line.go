@@ -113,7 +113,6 @@ func indexFrom(s string, from int, c byte) int {
 	return len(s)
 }
 
-// parseLine splits one line into key and value as Google's parser does.
 // Settled reports whether the parser reads text, a line cut short, as
 // it reads every line text begins: its comment began before the cut, or
 // past the part the parser keeps (MaxLineLength bytes, to a NUL) it holds
@@ -141,6 +140,7 @@ func restOf(text, kept string) string {
 	return strings.TrimLeft(strings.TrimPrefix(text[len(kept):], "\x00"), " \t\v\f")
 }
 
+// parseLine splits one line into key and value as Google's parser does.
 func (sc *scanner) parseLine(l *Line, text string) {
 	*l = Line{Num: sc.num}
 	// The line is cut at MaxLineLength and at a NUL, then its comment; a
