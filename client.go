@@ -424,9 +424,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 			errors.As(err, &hf) && (!hop || hf.by != chainOf(ctx).requests):
 			continue // joined another fetch's hop, whose result is not ours: fill anew
 		case err != errNoSlot || prev != nil && c.stands(prev):
-			return e, err
-		case hop:
-			continue // joined a fill that found no slot; a hop's own needs none
+			return e, err // a hop's fill, which needs no slot, never finds none
 		case len(c.slots) < cap(c.slots):
 			// The fill we joined tried before a slot was given back, and
 			// freed may be newer than that: try again.
