@@ -20,10 +20,12 @@ import (
 // ms), short enough that a second crawler on the file fails at once.
 const lockTimeout = 100 * time.Millisecond
 
-// The suffixes of a file moved aside, and of the mark of a check.
+// The suffixes of a file moved aside, of the mark of a check, and of the
+// lock of a replacement.
 const (
-	unusableSuffix = ".unusable"
-	checkingSuffix = ".checking"
+	unusableSuffix  = ".unusable"
+	checkingSuffix  = ".checking"
+	replacingSuffix = ".replacing"
 )
 
 // Open opens the Store file at path, creating it if it does not exist.
@@ -34,15 +36,10 @@ func Open(path string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	found, _ := os.Stat(path)
 	db, live, err := openFile(path, cfg.replace)
 	if err != nil && cfg.replace && errors.Is(err, ErrFormat) {
-		aside := path + unusableSuffix
-		if rerr := os.Rename(path, aside); rerr != nil {
-			return nil, fmt.Errorf("boltstore: open %s: %w; moving it aside: %w", path, err, rerr)
-		}
-		cfg.logger.Warn("boltstore: the file is unusable; moved it aside and started an empty one",
-			slog.String("path", path), slog.String("aside", aside), slog.String("error", err.Error()))
-		db, live, err = openFile(path, false)
+		db, live, err = replace(path, found, err, cfg.logger)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
@@ -65,6 +62,31 @@ func Open(path string, opts ...Option) (*Store, error) {
 	}
 	go s.write()
 	return s, nil
+}
+
+// replace moves found, the file at path that openFile found unusable
+// with err, aside and opens an empty one there, holding path +
+// ".replacing" open throughout, lest two Opens that found it unusable at
+// once each open a Store (one of them on the file the other moved
+// aside): the second finds the lock taken, or, the file at path another,
+// that one in use, and fails with ErrLocked.
+func replace(path string, found fs.FileInfo, err error, logger *slog.Logger) (*bolt.DB, int64, error) {
+	// A bbolt file of its own: bbolt's lock, on every system it runs on.
+	lock, lerr := openDB(path+replacingSuffix, false)
+	if lerr != nil {
+		return nil, 0, lerr
+	}
+	defer lock.Close()
+	if now, serr := os.Stat(path); found != nil && serr == nil && !os.SameFile(found, now) {
+		return openFile(path, false) // another Open replaced it
+	}
+	aside := path + unusableSuffix
+	if rerr := os.Rename(path, aside); rerr != nil {
+		return nil, 0, fmt.Errorf("%w; moving it aside: %w", err, rerr)
+	}
+	logger.Warn("boltstore: the file is unusable; moved it aside and started an empty one",
+		slog.String("path", path), slog.String("aside", aside), slog.String("error", err.Error()))
+	return openFile(path, false)
 }
 
 // openFile opens the file at path and lays it out if need be; with

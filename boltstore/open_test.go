@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -403,5 +404,40 @@ func TestOpenAfterCheckDied(t *testing.T) {
 	}
 	if _, err := os.Stat(path + checkingSuffix); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the mark is left: %v", err)
+	}
+}
+
+// TestOpenReplaceOnce: two Opens that find the file unusable at once do
+// not both open a Store, one of them on the file the other moved aside:
+// the second fails with ErrLocked.
+func TestOpenReplaceOnce(t *testing.T) {
+	for range 20 {
+		path := writeFile(t, bytes.Repeat([]byte("not bolt "), 2000))
+		var stores [2]*Store
+		var errs [2]error
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range stores {
+			wg.Go(func() {
+				<-start
+				stores[i], errs[i] = Open(path, WithReplaceDamaged())
+			})
+		}
+		close(start)
+		wg.Wait()
+		opened := 0
+		for i, s := range stores {
+			if s != nil {
+				opened++
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+			} else if !errors.Is(errs[i], ErrLocked) {
+				t.Errorf("the Open that lost: %v, want ErrLocked", errs[i])
+			}
+		}
+		if opened != 1 {
+			t.Fatalf("%d Stores opened on one file, want 1", opened)
+		}
 	}
 }
