@@ -421,8 +421,8 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		err := r.Err
 		switch {
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
-			errors.As(err, &hf) && (!hop || hf.by != chainOf(ctx).requests):
-			continue // joined another fetch's hop, whose result is not ours: fill anew
+			errors.As(err, &hf) && hf.by != chainOf(ctx).requests:
+			continue // a hop that joined another fetch's hop, whose result is not ours: fill anew
 		case err != errNoSlot || prev != nil && c.stands(prev):
 			return e, err // a hop's fill, which needs no slot, never finds none
 		case len(c.slots) < cap(c.slots):

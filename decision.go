@@ -55,9 +55,8 @@ type Decision struct {
 	// rests on (after redirects), or 0 when none arrived.
 	Status int
 	// LastStatus is the HTTP status of the most recent fetch (0 for a
-	// network error or timeout): Status, unless a stale copy stands in,
-	// and also after a 304 Not Modified renewed the copy, which stays the
-	// response the rules rest on.
+	// network error or timeout), a 304 Not Modified that renewed the copy
+	// reading as the copy's: Status, unless a stale copy stands in.
 	LastStatus int
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
 	// authority's own /robots.txt answered, cut to 512 bytes ending in

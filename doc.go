@@ -128,14 +128,13 @@
 // pacing (that of the first [Transport] made for the Client, else the
 // Client's in-process one), waiting for it within the fetch's timeout. A
 // hop that may not be sent, or a redirect without a usable http or https
-// Location (one that parses, of at most 16 KiB), leaves the robots.txt
-// unreachable, never allow-all, whatever [WithErrorPolicy] says; only more
-// than five redirects (a loop followed to the limit) read as no
-// robots.txt. One check sends
-// at most 3×(redirects+1) requests, 18 by default, the robots.txt files
-// its hops need included, nested at most three deep; a robots.txt
-// fetched for another site's hop keeps only a good answer, so that no
-// site's chain can leave a failure on another. [PublicOnly] keeps every
+// Location (one that parses and names a host, of at most 16 KiB), leaves
+// the robots.txt unreachable, never allow-all, whatever [WithErrorPolicy]
+// says; only more than five redirects (a loop followed to the limit) read
+// as no robots.txt. One check sends at most 3×(redirects+1) requests, 18
+// by default, the robots.txt files its hops need included, nested at most
+// three deep; a robots.txt fetched for another site's hop keeps only a
+// good answer, so that no site's chain can leave a failure on another. [PublicOnly] keeps every
 // hop off internal addresses, and a robots.txt it refused defers for the
 // longest back-off, with an error matching [ErrNonPublic].
 //
@@ -155,8 +154,9 @@
 // undone (any other, or a body still compressed that no line declared,
 // is unreachable, never parsed as text), at most 500 KiB of decoded body
 // is read ([WithBodyLimit]), of the line the limit cuts only a disallow
-// (its pattern cut short covers more) or a rule whose comment the limit
-// cut is kept, and the text is converted to UTF-8 (by a UTF-32 or UTF-16
+// (its pattern cut short covers more) or a line the parser reads as the
+// whole (its comment, or its text past the parser's line limit or a NUL,
+// began before the cut) is kept, and the text is converted to UTF-8 (by a UTF-32 or UTF-16
 // byte-order mark or NULs, else as UTF-8, else by a Content-Type charset
 // that keeps the ASCII directives readable, else as Windows-1252). HTML
 // served as robots.txt is parsed like any text; its lines do not match.

@@ -72,9 +72,17 @@ func Open(path string, opts ...Option) (*Store, error) {
 // that one in use, and fails with ErrLocked.
 func replace(path string, found fs.FileInfo, err error, logger *slog.Logger) (*bolt.DB, int64, error) {
 	// A bbolt file of its own: bbolt's lock, on every system it runs on.
-	lock, lerr := openDB(path+replacingSuffix, false)
+	// One a crash left unusable holds nothing: it is made again.
+	lockPath := path + replacingSuffix
+	lock, lerr := openDB(lockPath, false)
+	if errors.Is(lerr, ErrFormat) {
+		if rerr := os.Remove(lockPath); rerr != nil {
+			return nil, 0, fmt.Errorf("%w; removing %s: %w", lerr, lockPath, rerr)
+		}
+		lock, lerr = openDB(lockPath, false)
+	}
 	if lerr != nil {
-		return nil, 0, lerr
+		return nil, 0, fmt.Errorf("%s: %w", lockPath, lerr)
 	}
 	defer lock.Close()
 	if now, serr := os.Stat(path); found != nil && serr == nil && !os.SameFile(found, now) {

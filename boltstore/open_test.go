@@ -440,4 +440,18 @@ func TestOpenReplaceOnce(t *testing.T) {
 			t.Fatalf("%d Stores opened on one file, want 1", opened)
 		}
 	}
+	// A lock file a crash left unusable is made again.
+	for _, lock := range [][]byte{bytes.Repeat([]byte("x"), 100), make([]byte, 8<<10)} {
+		path := writeFile(t, bytes.Repeat([]byte("not bolt "), 2000))
+		if err := os.WriteFile(path+replacingSuffix, lock, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(path, WithReplaceDamaged())
+		if err != nil {
+			t.Fatalf("Open beside an unusable lock file: %v", err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

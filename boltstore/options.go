@@ -31,11 +31,10 @@ func WithMaxBytes(n int64) Option {
 // calling goroutine, and start afresh rather than fail with [ErrFormat]:
 // it renames the file to path + ".unusable", replacing an earlier one,
 // logs it, and opens an empty Store at path, holding path + ".replacing"
-// (a small bbolt file, left behind) open meanwhile as a lock. It still fails with
-// [ErrLocked] (also when another Open is replacing the file) and errors
-// of the operating system. Without it, Open reads
-// only the Store's metadata, and finds damage elsewhere when read
-// ([ErrDamaged]). In tests the check took 50 ms for 10,000 entries of 1
+// (a small bbolt file, left behind) open meanwhile as a lock. It still
+// fails with [ErrLocked] (also when another Open is replacing the file)
+// and errors of the operating system. Without it, Open reads only the
+// Store's metadata, and finds damage elsewhere when read ([ErrDamaged]). In tests the check took 50 ms for 10,000 entries of 1
 // KiB (20 MiB) and half a second for 100,000 (224 MiB) in the page cache;
 // an Open without it, a third of a millisecond. A check that ends the
 // process (see the package documentation) leaves path + ".checking"

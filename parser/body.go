@@ -39,11 +39,12 @@ type Body struct {
 // that runs on past that, as only padding such
 // as empty gzip members makes it, is an error. Of the line
 // the limit cuts, only what cannot allow more than the whole line is
-// kept: a disallow rule, whose cut pattern covers more (as Google's
-// parser reads the first 500 KiB), less a '$' or a cut escape at its
-// end, and a line whose comment began before the cut; any other is
-// dropped, since a cut allow, user-agent or crawl-delay can say what the
-// line does not. A line that ends right at the limit is whole (up to
+// kept: a line the parser reads as it reads the whole (its comment began
+// before the cut, or its text past MaxLineLength or a NUL is more than
+// white space), and a disallow rule, whose cut pattern covers more (as
+// Google's parser reads the first 500 KiB), less a '$' or a cut escape
+// at its end; any other is dropped, since a cut allow, user-agent or
+// crawl-delay can say what the line does not. A line that ends right at the limit is whole (up to
 // four bytes past it are read to tell). The text is then converted to UTF-8: UTF-32
 // is told by a byte-order mark, UTF-16 by one, the NULs of its first
 // bytes or its line feeds as code units (0A 00 or 00 0A); a body

@@ -163,9 +163,9 @@ const maxAhead = pacing.MaxAhead
 // is overwritten with the most cautious it could have been: a turn just
 // begun, one just ended, or a 24-hour hold. When Redis does not answer
 // (within the Store's timeout, or [ErrUnavailable]) Take returns the
-// error at once: the request is not sent unpaced. When the call timed
-// out or was cancelled, its script may still run once Redis answers, the
-// caller gone: Take then gives the turn back in the background (or,
+// error at once: the request is not sent unpaced. When the call failed
+// (but for the breaker's or a closed client's refusal), its script may
+// have run, or still run once Redis answers, the caller gone: Take then gives the turn back in the background (or,
 // should that call come first, has the script take none), so that a slow
 // Redis does not hold a site for the lease with nothing sent.
 func (s *Store) Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error) {
@@ -206,9 +206,9 @@ func maybeSent(err error) bool {
 }
 
 // maxVoids bounds the voids a Store sends at once (see void): a stall
-// cuts off every Take in flight, and a phantom turn past the bound ends
-// with its lease, as it did before voids were sent, rather than a
-// goroutine a Take waiting on a stalled Redis.
+// cuts off every Take in flight, and past the bound a turn a cut Take
+// took ends with its lease, rather than each Take leaving a goroutine
+// behind to wait on a stalled Redis.
 const maxVoids = 64
 
 // void ends, or has the script take none, the turn keys and args asked
@@ -219,10 +219,9 @@ const maxVoids = 64
 // breaker, which that Take's own failure may just have opened, trying
 // again every second (the breaker's probe interval) for at most the
 // turns' lease (30 s), when a turn ends by itself but for a longer
-// interval; a closed client ends it. At most maxVoids are under way; past them, none is
-// sent. Eval,
-// not Run: a script Redis has not seen is sent at once, not after a
-// NOSCRIPT reply the call may not outlive.
+// interval; a closed client ends it. At most maxVoids are under way;
+// past them, none is sent. Eval, not Run: a script Redis has not seen is
+// sent at once, not after a NOSCRIPT reply the call may not outlive.
 func (s *Store) void(keys []string, args []any) {
 	select {
 	case s.voids <- struct{}{}:

@@ -139,8 +139,7 @@ const maxCodings = 4
 
 // Read reads a robots.txt body from r as the Client reads a response
 // body, as parser.Read documents; deflate may be zlib or raw, and an
-// unknown coding's error wraps [ErrContentCoding]. A cut line longer than
-// the parser keeps ([parse.MaxLineLength]) is kept.
+// unknown coding's error wraps [ErrContentCoding].
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if limit > (math.MaxInt64-codedBase)/4 {
 		limit = 0 // no limit: the bounds below would overflow
