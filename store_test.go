@@ -1326,25 +1326,32 @@ func storedSite(t *testing.T) (*memStore, *site) {
 	return store, s
 }
 
+// hopUnderLease returns a Client on a Store in which another process (a
+// killed one) holds the lease on x.test, where rules.test's robots.txt
+// redirects; and that lease's release.
+func hopUnderLease(t *testing.T) (*Client, func()) {
+	w := newHosts(t)
+	w.on("x.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("x.test/site-rules.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("rules.test/robots.txt", redirectTo("http://x.test/site-rules.txt"))
+	store := newMemStore()
+	release, ok, _ := store.Lease(context.Background(), "http://x.test:80", time.Minute)
+	if !ok {
+		t.Fatal("could not take the lease")
+	}
+	hc := &http.Client{Transport: w.transport(t)}
+	return newTestClient(t, WithHTTPClient(hc), WithStore(store), WithFetchTimeout(2*time.Second)), release
+}
+
 // TestCacheStoreHopSkipsLeaseWait: a redirect hop that needs another
 // site's robots.txt, whose lease a killed process holds, fetches it at
 // once: waiting, its fetch's deadline would pass first, and the site that
 // redirected be stored as unreachable for the fleet.
 func TestCacheStoreHopSkipsLeaseWait(t *testing.T) {
 	checkLeaks(t)
-	w := newHosts(t)
-	w.on("x.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
-	w.on("x.test/site-rules.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
-	w.on("rules.test/robots.txt", redirectTo("http://x.test/site-rules.txt"))
-	hc := &http.Client{Transport: w.transport(t)}
 	ctx := context.Background()
-	store := newMemStore()
-	release, ok, _ := store.Lease(ctx, "http://x.test:80", time.Minute)
-	if !ok {
-		t.Fatal("could not take the lease")
-	}
+	c, release := hopUnderLease(t)
 	defer release()
-	c := newTestClient(t, WithHTTPClient(hc), WithStore(store), WithFetchTimeout(2*time.Second))
 	if d, err := c.Check(ctx, "http://rules.test/page"); err != nil || !d.Allowed {
 		t.Errorf("Check(rules.test/page) = %+v, %v; want allowed, x.test fetched for the hop", d, err)
 	}
@@ -1361,18 +1368,8 @@ func TestCacheStoreHopSkipsLeaseWait(t *testing.T) {
 // process's lease.
 func TestCacheStoreHopSkipsWaitingFill(t *testing.T) {
 	checkLeaks(t)
-	w := newHosts(t)
-	w.on("x.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
-	w.on("x.test/site-rules.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
-	w.on("rules.test/robots.txt", redirectTo("http://x.test/site-rules.txt"))
-	hc := &http.Client{Transport: w.transport(t)}
 	ctx := context.Background()
-	store := newMemStore()
-	release, ok, _ := store.Lease(ctx, "http://x.test:80", time.Minute)
-	if !ok {
-		t.Fatal("could not take the lease")
-	}
-	c := newTestClient(t, WithHTTPClient(hc), WithStore(store), WithFetchTimeout(2*time.Second))
+	c, release := hopUnderLease(t)
 	own := make(chan error, 1)
 	go func() { _, err := c.Check(ctx, "http://x.test/page"); own <- err }()
 	for c.Stats().Store.LeaseWaits == 0 {
