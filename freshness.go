@@ -196,8 +196,26 @@ func deltaSeconds(v string) (time.Duration, bool) {
 }
 
 // retryAfter reads a Retry-After header in seconds or as an HTTP date.
-func retryAfter(now time.Time, h http.Header) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("Retry-After"))
+// Of several values (header lines, or seconds a proxy joined with commas)
+// the longest counts, and one it cannot read counts for none: a site
+// asking to be left alone is, however a proxy passed it on.
+func retryAfter(now time.Time, h http.Header) (d time.Duration, ok bool) {
+	for _, line := range h.Values("Retry-After") {
+		vs := []string{line}
+		if _, err := http.ParseTime(strings.TrimSpace(line)); err != nil {
+			vs = strings.Split(line, ",") // an HTTP date holds a comma
+		}
+		for _, v := range vs {
+			if vd, vok := retryValue(now, h, strings.TrimSpace(v)); vok && (!ok || vd > d) {
+				d, ok = vd, true
+			}
+		}
+	}
+	return d, ok
+}
+
+// retryValue reads one Retry-After value, v.
+func retryValue(now time.Time, h http.Header, v string) (time.Duration, bool) {
 	if d, ok := deltaSeconds(v); ok {
 		return d, true
 	}

@@ -163,6 +163,22 @@ func TestRetryAfter(t *testing.T) {
 			t.Errorf("Retry-After %q (Date %q): %v, %v; want %v, %v", tc.v, tc.date, got, ok, tc.want, tc.ok)
 		}
 	}
+	// Several values, as proxies pass them on: the longest counts.
+	for _, tc := range []struct {
+		lines []string
+		want  time.Duration
+	}{
+		{[]string{"x", "3600"}, time.Hour},
+		{[]string{"3600", "x"}, time.Hour},
+		{[]string{"3600, 3600"}, time.Hour},
+		{[]string{"60, 3600"}, time.Hour},
+		{[]string{"120", "Tue, 01 Dec 2026 13:00:00 GMT"}, time.Hour},
+		{[]string{"Tue, 01 Dec 2026 12:02:00 GMT, 7200"}, 2 * time.Hour}, // the date's pieces read as none
+	} {
+		if got, ok := retryAfter(now, http.Header{"Retry-After": tc.lines}); got != tc.want || !ok {
+			t.Errorf("Retry-After lines %q: %v; want %v", tc.lines, got, tc.want)
+		}
+	}
 }
 
 // TestFreshnessPastExpires: an Expires in the past is stale, the floor,
