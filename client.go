@@ -600,7 +600,9 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	e := &entry{key: k.authority, persisted: persisted{
 		outcome: res.outcome, status: int32(res.status), fetched: at, checked: at, redirects: res.redirects,
 	}}
-	if res.outcome == OutcomeUnreachable {
+	if res.outcome == OutcomeUnreachable || res.outcome == OutcomeAllowAll && res.status == 0 && res.err != nil {
+		// A WithErrorPolicy allow-all is a failure too: a good copy
+		// stands in for it, and it is asked again on the back-off.
 		return c.unreachable(k, e, prev, res, now), nil // its expiry is its back-off
 	}
 	lifetime, _ := c.cfg.freshness(now, res.header)

@@ -1489,3 +1489,52 @@ func TestFetchUnneededBodyStalls(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorPolicyAllowAllIsAFailure: the allow-all a WithErrorPolicy gives
+// a failure with no response is a failure all the same: a good copy
+// stands in for it (a name that fails to resolve for a moment does not
+// replace the site's Disallow: / for a day), and without one it is
+// asked again on the back-off, not the freshness cap.
+func TestErrorPolicyAllowAllIsAFailure(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	var down atomic.Bool
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /\n"))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if down.Load() {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return next.RoundTrip(r)
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), dnsOnly, WithBackoff(time.Minute, time.Hour))
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, s.URL+"/page"); ok || err != nil {
+		t.Fatalf("first: %v, %v; want disallowed", ok, err)
+	}
+	clock.Advance(25 * time.Hour)
+	down.Store(true)
+	d, err := c.Check(ctx, s.URL+"/page")
+	if d.Allowed || err != nil || !d.Stale || d.Failures != 1 || d.Err == nil {
+		t.Errorf("a DNS failure a day on: %+v, %v; want the good copy standing in, one failure", d, err)
+	}
+	down.Store(false)
+	clock.Advance(2 * time.Minute)
+	if d, err := c.Check(ctx, s.URL+"/page"); d.Allowed || err != nil || d.Stale || s.hits.Load() != 2 {
+		t.Errorf("the name back, past the back-off: %+v, %v, %d fetches; want the site's rules again", d, err, s.hits.Load())
+	}
+	// Without a good copy: the policy's allow-all, asked again on the
+	// back-off.
+	cold := newSite(t, serve(200, "User-agent: *\nDisallow: /\n"))
+	down.Store(true)
+	d, err = c.Check(ctx, cold.URL+"/page")
+	if !d.Allowed || err != nil || d.Failures != 1 || d.Expires.Sub(clock.Now()) > time.Minute {
+		t.Errorf("a name that does not resolve: %+v, %v; want the policy's allow-all, on a minute's back-off", d, err)
+	}
+	down.Store(false)
+	clock.Advance(2 * time.Minute)
+	if ok, err := c.Allowed(ctx, cold.URL+"/page"); ok || err != nil {
+		t.Errorf("the name back: %v, %v; want the site's rules", ok, err)
+	}
+}

@@ -275,8 +275,10 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // [Store], p is also asked of an allow-all another process's policy gave
 // a failure, with an error that holds none of it (the Store keeps no
 // error): the Client takes the allow-all only if p allows all then too,
-// and otherwise fetches itself. Such an allow-all is no copy of a
-// robots.txt: it never stands in for a later failure, and a receipt
+// and otherwise fetches itself. Such an allow-all is a failure all the
+// same: a good copy younger than [WithStaleWindow] stands in for it, it
+// is asked again on the [WithBackoff] back-off, and as no copy of a
+// robots.txt it never stands in for a later failure, and a receipt
 // resting on it fails closed.
 func WithErrorPolicy(p func(err error) Outcome) Option {
 	if p == nil {

@@ -188,12 +188,15 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		return robots
 	case e.outcome != OutcomeAllowAll:
 		return true
+	case e.status == 0 && robots && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll:
+		// A failure with no response: the Store keeps no error, so the
+		// policy must allow all whatever it was.
+		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
 		// Its times are kept to the storedUnit, rounded down.
 		return robots && t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
-		// The Store keeps no error: the policy must allow all whatever it was.
-		return robots && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll
+		return false
 	case followed(int(e.status)):
 		// Too many redirects, if this Client's limit runs out as soon.
 		// (The list keeps at most maxKeptRedirects: under a higher
