@@ -95,9 +95,12 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
 // files'), from the end of one response (its body read to its end or
 // closed; one never closed holds its site until the turn's lease, see
-// [Pacer], runs out) to the sending of the next.
-// A 429 or 503 response with a Retry-After holds its site for that long
-// ([WithMaxHold]), as one to the Client's robots.txt requests does. A
+// [Pacer], runs out) to the sending of the next; but next's own retry of
+// a replayable request (a GET on a fresh connection after a reused one
+// closed with no response, as net/http's Transport does) goes in the
+// same turn. A 429 or 503 response with a Retry-After (the longest of
+// its values) holds its site for that long ([WithMaxHold]), as one to the
+// Client's robots.txt requests does. A
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
