@@ -193,8 +193,11 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		// policy must allow all whatever it was.
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
-		// Its times are kept to the storedUnit, rounded down.
-		return robots && t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
+		// An outage this Client's own failures would read as one: not a
+		// failure with no response its policy reads otherwise. Its times
+		// are kept to the storedUnit, rounded down.
+		ownOutage := e.status != 0 || t.cfg.errPolicy == nil || valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeUnreachable
+		return robots && t.cfg.allowAfter > 0 && ownOutage && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
 		return false
 	case followed(int(e.status)):

@@ -1383,3 +1383,35 @@ func TestCacheStoreHopSkipsWaitingFill(t *testing.T) {
 		t.Errorf("the crawler's own check of x.test: %v", err)
 	}
 }
+
+// TestStoreOutageIsTheReaders: a writer's allow-all for a name that does
+// not resolve, kept past a reader's WithUnreachableAllowAfter, is not
+// the answer of a reader whose error policy disallows all for such a
+// failure: it reads a miss and fetches, and disallows as its own fetch
+// does.
+func TestStoreOutageIsTheReaders(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	gone := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+	})
+	store := newMemStore()
+	hc := &http.Client{Transport: gone}
+	writer := newTestClient(t, WithStore(store), WithHTTPClient(hc), WithClock(clock.Now),
+		WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }), WithBackoff(time.Minute, 10*time.Minute))
+	ctx := context.Background()
+	for i := range 10 {
+		if i > 0 {
+			clock.Advance(10 * time.Minute) // past each back-off
+		}
+		if ok, err := writer.Allowed(ctx, "http://gone.test/x"); !ok || err != nil {
+			t.Fatalf("the writer: %v, %v; want its policy's allow-all", ok, err)
+		}
+	}
+	clock.Advance(time.Second)
+	reader := newTestClient(t, WithStore(store), WithHTTPClient(hc), WithClock(clock.Now),
+		WithErrorPolicy(func(error) Outcome { return OutcomeDisallowAll }), WithUnreachableAllowAfter(time.Hour))
+	if d, err := reader.Check(ctx, "http://gone.test/x"); d.Allowed || err != nil {
+		t.Errorf("the reader: %+v, %v; want its own policy's disallow-all", d, err)
+	}
+}
