@@ -1311,6 +1311,20 @@ func TestErrorPolicyCannotGiveRules(t *testing.T) {
 	}
 }
 
+// unresolving returns an http.Client over next whose requests fail as a
+// name that does not resolve while down is set.
+func unresolving(t *testing.T) (hc *http.Client, next *http.Transport, down *atomic.Bool) {
+	next, down = &http.Transport{}, new(atomic.Bool)
+	t.Cleanup(next.CloseIdleConnections)
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if down.Load() {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return next.RoundTrip(r)
+	})
+	return &http.Client{Transport: rt}, next, down
+}
+
 // TestErrorPolicyAllowAllIsNoCopy: the allow-all a WithErrorPolicy gives
 // a failure with no response (a name that no longer resolves) is no copy
 // of a robots.txt: it does not stand in for the server's later 503,
@@ -1320,18 +1334,10 @@ func TestErrorPolicyCannotGiveRules(t *testing.T) {
 func TestErrorPolicyAllowAllIsNoCopy(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
-	var down atomic.Bool
 	s := newSite(t, serve(503, "down"))
-	next := &http.Transport{}
-	t.Cleanup(next.CloseIdleConnections)
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if down.Load() {
-			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-		}
-		return next.RoundTrip(r)
-	})
+	hc, next, down := unresolving(t)
 	down.Store(true)
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), dnsOnly)
+	c := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), dnsOnly)
 	ctx := context.Background()
 	if d, err := c.Check(ctx, s.URL+"/private"); !d.Allowed || err != nil {
 		t.Fatalf("the name gone: %+v, %v; want the policy's allow-all", d, err)
@@ -1498,17 +1504,9 @@ func TestFetchUnneededBodyStalls(t *testing.T) {
 func TestErrorPolicyAllowAllIsAFailure(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
-	var down atomic.Bool
 	s := newSite(t, serve(200, "User-agent: *\nDisallow: /\n"))
-	next := &http.Transport{}
-	t.Cleanup(next.CloseIdleConnections)
-	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		if down.Load() {
-			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-		}
-		return next.RoundTrip(r)
-	})
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: rt}), WithClock(clock.Now), dnsOnly, WithBackoff(time.Minute, time.Hour))
+	hc, _, down := unresolving(t)
+	c := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), dnsOnly, WithBackoff(time.Minute, time.Hour))
 	ctx := context.Background()
 	if ok, err := c.Allowed(ctx, s.URL+"/page"); ok || err != nil {
 		t.Fatalf("first: %v, %v; want disallowed", ok, err)
