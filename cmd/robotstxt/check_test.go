@@ -31,7 +31,7 @@ type robotsServer struct {
 	ua      atomic.Value
 }
 
-func newRobotsServer(t *testing.T, status int, body string) *robotsServer {
+func newRobotsServer(t testing.TB, status int, body string) *robotsServer {
 	t.Helper()
 	s := &robotsServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -49,6 +49,8 @@ type document struct {
 	// cut says why the response ended before the whole file arrived,
 	// past what the Client read; nil when it did not.
 	cut error
+	// noted says that noteLimit has told of the document.
+	noted bool
 }
 
 // text returns the body as crawlers read it, or whole when full is set.
@@ -131,11 +133,12 @@ func (d *document) decode(raw []byte, header http.Header) error {
 }
 
 // noteLimit tells on standard error that the document is over the limit
-// crawlers read, and whether the command reads all of it.
+// crawlers read, and whether the command reads all of it, once.
 func (d *document) noteLimit(full bool, e env) {
-	if !d.body.Truncated {
+	if !d.body.Truncated || d.noted {
 		return
 	}
+	d.noted = true
 	if d.cut != nil {
 		e.errorf("note: %s was cut after %s received (%v): crawlers read only the first %s, and the rest is missing",
 			d.name, kib(len(d.raw)), d.cut, kib(crawlerLimit))

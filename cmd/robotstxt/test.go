@@ -5,6 +5,7 @@ import (
 	"flag"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"github.com/robotsgate/robotstxt"
 )
 
@@ -79,12 +80,20 @@ func newReadFlags(fs *flag.FlagSet, fileDefault, rfcHelp, timeoutHelp string) re
 	}
 }
 
+// maxExplainers is how many explainers eachURL keeps: a list of URLs that
+// interleaves a few sites parses each site's robots.txt once, and one
+// over thousands of sites does not keep an explainer a site (three
+// Clients with the site's rules: about 100 KiB for a 4 KiB robots.txt,
+// 2 MiB for a 200 KiB one).
+const maxExplainers = 16
+
 // eachURL reads the URL arguments args as parseTargets does, bare paths
 // too when bare is set, and calls do for each target, in turn, with the
 // explainer of the robots.txt it is checked against: -file, read once,
 // or without one the target's own robots.txt, as the Client fetched it
 // for the target, read whole. Each document has one explainer, so that it
-// is read and parsed once. eachURL returns the worst of do's exit codes,
+// is read and parsed once while it is among the maxExplainers last used.
+// eachURL returns the worst of do's exit codes,
 // or exitUsage for an -agent or URL it cannot read, or at a robots.txt
 // it cannot read or an answer do cannot write.
 func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explainer, i int, t target) (int, error)) int {
@@ -100,12 +109,8 @@ func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explaine
 	}
 	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *rf.timeout, whole: true,
 		opts: []robotstxt.Option{robotstxt.WithProductTokens(agent), robotstxt.WithMode(modeOf(*rf.rfc))}}
-	xs := make(map[*document]*explainer)
-	defer func() {
-		for _, x := range xs {
-			x.close()
-		}
-	}()
+	xs, _ := simplelru.NewLRU(maxExplainers, func(_ *document, x *explainer) { x.close() })
+	defer xs.Purge()
 	f := newFetcher(cfg)
 	defer f.close()
 	var doc *document
@@ -121,10 +126,10 @@ func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explaine
 			e.fail(err)
 			return worst(code, exitUsage)
 		}
-		x := xs[doc]
-		if x == nil {
+		x, ok := xs.Get(doc)
+		if !ok {
 			x = newExplainer(doc, agent, modeOf(*rf.rfc), *rf.full, e)
-			xs[doc] = x
+			xs.Add(doc, x)
 		}
 		c, err := do(x, i, t)
 		if err != nil {

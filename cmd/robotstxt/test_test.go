@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestTestDecisions(t *testing.T) {
@@ -157,4 +163,86 @@ func TestTestFull(t *testing.T) {
 	if r.code != exitDisallowed || !strings.Contains(r.stdout, "line 16002: Disallow: /late") {
 		t.Errorf("with -full: exit %d, stdout %q", r.code, r.stdout)
 	}
+}
+
+// TestExplainManySites explains the URLs of more sites than eachURL keeps
+// explainers for, twice over: the second round, whose explainers are made
+// again, answers as the first, fetches no robots.txt again, and notes
+// once that a robots.txt is over the limit.
+func TestExplainManySites(t *testing.T) {
+	long := liveRobots + strings.Repeat("# "+strings.Repeat("p", 97)+"\n", crawlerLimit/100+1)
+	var urls []string
+	var sites []*robotsServer
+	for i := range maxExplainers + 2 {
+		s := newRobotsServer(t, http.StatusOK, liveRobots)
+		if i == 0 {
+			s = newRobotsServer(t, http.StatusOK, long)
+		}
+		sites = append(sites, s)
+		urls = append(urls, s.URL+"/private/x")
+	}
+	r := runCmd(t, "", append([]string{"explain", "-agent", "OtherBot"}, append(urls, urls...)...)...)
+	if r.code != exitDisallowed {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	answers := strings.Split(strings.TrimSpace(r.stdout), "\n\n")
+	if len(answers) != 2*len(urls) {
+		t.Fatalf("%d answers for %d URLs:\n%s", len(answers), 2*len(urls), r.stdout)
+	}
+	for i, a := range answers[:len(urls)] {
+		if again := answers[len(urls)+i]; a != again || !strings.Contains(a, "DISALLOW by line 2") {
+			t.Errorf("%s: the second answer differs from the first:\n%s\n---\n%s", urls[i], a, again)
+		}
+	}
+	for _, s := range sites {
+		if n := s.fetches.Load(); n != 1 {
+			t.Errorf("%s/robots.txt fetched %d times", s.URL, n)
+		}
+	}
+	if n := strings.Count(r.stderr, "note: "+sites[0].URL+"/robots.txt is "); n != 1 {
+		t.Errorf("the limit noted %d times:\n%s", n, r.stderr)
+	}
+}
+
+// BenchmarkExplainSites explains a URL of each of 200 sites, each with an
+// 8 KiB robots.txt, and reports the heap the run grew to, a site.
+func BenchmarkExplainSites(b *testing.B) {
+	const sites = 200
+	var body strings.Builder
+	body.WriteString("User-agent: *\n")
+	for i := 0; body.Len() < 8<<10; i++ {
+		fmt.Fprintf(&body, "Disallow: /p%d/\n", i)
+	}
+	args := []string{"explain"}
+	for range sites {
+		args = append(args, newRobotsServer(b, http.StatusOK, body.String()).URL+"/x")
+	}
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() { // samples the heap until stopped
+		defer close(sampled)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak.Store(max(peak.Load(), m.HeapAlloc))
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	var base runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&base)
+	for b.Loop() {
+		var out, errOut bytes.Buffer
+		if code := runIO(args, strings.NewReader(""), &out, &errOut); code != exitOK {
+			b.Fatalf("exit %d: %s", code, errOut.String())
+		}
+	}
+	close(stop)
+	<-sampled
+	b.ReportMetric(float64(peak.Load()-min(peak.Load(), base.HeapAlloc))/sites, "peak-B/site")
 }
