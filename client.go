@@ -833,7 +833,7 @@ func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 		select {
 		case <-c.base.Done():
 			return nil, nil
-		case <-time.After(c.cfg.leasePoll):
+		case <-time.After(min(c.cfg.leasePoll, time.Until(deadline))):
 		}
 		e, failed := t.get(c.base, k, true)
 		if e != nil {

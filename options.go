@@ -153,7 +153,10 @@ func WithFrom(email string) Option {
 }
 
 // WithCacheSize bounds the in-process cache to n authorities (default
-// 10,000). The least recently used authority is evicted first.
+// 10,000). The least recently used authority is evicted first. So that a
+// hit takes no lock, uses are noted in batches: of the authorities used
+// since the last batch was applied (up to 1,024 uses, or until the cache
+// next changes), each ranks by its first use in the batch.
 func WithCacheSize(n int) Option {
 	inRange(n >= 1, "WithCacheSize", n)
 	return func(c *config) { c.cacheSize = n }
@@ -334,8 +337,9 @@ func WithStoreTimeout(d time.Duration) Option {
 // WithLeaseWait bounds how long a Client waits for another process
 // holding the Store lease on an authority to publish its result before
 // it fetches the robots.txt itself (default: the fetch timeout), polling
-// every poll (default 50 ms; zero keeps it) for the result, or for the
-// lease, which it takes when the holder gives it up without one.
+// every poll (default 50 ms; zero keeps it), and once more at the end of
+// the wait, for the result, or for the lease, which it takes when the
+// holder gives it up without one.
 func WithLeaseWait(wait, poll time.Duration) Option {
 	inRange(wait >= 0 && poll >= 0, "WithLeaseWait", fmt.Sprint(wait, ", ", poll))
 	return func(c *config) {

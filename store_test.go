@@ -185,6 +185,18 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 			t.Errorf("after the wait: %d fetches, stored %v", s.hits.Load(), store.get(key) != nil)
 		}
 	})
+	t.Run("poll longer than the wait", func(t *testing.T) {
+		// The wait bounds the poll's sleep: a check waits 20 ms for a
+		// lease never given, not the hour between polls.
+		store := newMemStore()
+		_, _, _ = store.Lease(context.Background(), key, time.Minute)
+		c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithLeaseWait(20*time.Millisecond, time.Hour))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil {
+			t.Fatalf("Allowed = %v, %v; want false, the robots.txt fetched after the wait", ok, err)
+		}
+	})
 	t.Run("holder gives up", func(t *testing.T) {
 		// A holder that releases without a result (a failed hop, a
 		// Close): the waiter takes the lease and fetches, not waiting
