@@ -117,6 +117,25 @@ func TestHopToAnotherSiteIsChecked(t *testing.T) {
 	}
 }
 
+// TestHopToRobotsTxtWithAQuery: a hop to another site's robots.txt with a
+// query is a URL of that site like any other, which RFC 9309 mode does
+// not allow for being robots.txt.
+func TestHopToRobotsTxtWithAQuery(t *testing.T) {
+	const bait = "http://victim.test/robots.txt?action=purge"
+	for _, m := range []Mode{ModeGoogle, ModeRFC9309} {
+		w := newHosts(t)
+		w.on("a.test/robots.txt", redirectTo(bait))
+		w.on("victim.test/robots.txt", serve(200, "User-agent: *\nDisallow: /\n"))
+		c := newTestClient(t, WithMode(m), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		if d, err := c.Check(context.Background(), "http://a.test/x"); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Errorf("%v: %+v, %v; want deferred: the hop is disallowed", m, d, err)
+		}
+		if n := w.count(bait); n != 0 {
+			t.Errorf("%v: the victim's disallowed URL was requested %d times", m, n)
+		}
+	}
+}
+
 // TestHopToAHostSentUnmapped: a hop to a name net/http dials mapped but
 // asks the server for unmapped (ｂ.test: dialled as b.test, asked for as
 // xn--ni7c.test) is refused, since the site the server picks by Host was

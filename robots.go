@@ -17,8 +17,8 @@ type Mode uint8
 const (
 	// ModeGoogle reads as Google's reference parser does. It is the default.
 	ModeGoogle Mode = iota
-	// ModeRFC9309 is the strict reading of RFC 9309: /robots.txt itself is
-	// always allowed, and percent-escaped unreserved characters are decoded
+	// ModeRFC9309 is the strict reading of RFC 9309: /robots.txt itself
+	// (with no query) is always allowed, and percent-escaped unreserved characters are decoded
 	// in rules and URLs before they are compared (/%7Efred is /~fred; %2F
 	// stays encoded).
 	ModeRFC9309
@@ -123,13 +123,12 @@ func (r *Robots) signal(agent string, groups []int) Usage {
 
 // rulesPath returns path as the rules of mode compare it, and whether
 // mode allows it whatever the rules say: RFC 9309 always allows
-// /robots.txt.
+// /robots.txt, the file itself, not a URL that adds a query to it (which
+// a site generating the file may act on).
 func rulesPath(mode Mode, path string) (_ string, always bool) {
 	if mode == ModeRFC9309 {
 		path = match.UnescapePath(path) // first, so /%72obots.txt is /robots.txt too
-		if p, _, _ := strings.Cut(path, "?"); p == "/robots.txt" {
-			return path, true
-		}
+		return path, path == "/robots.txt"
 	}
 	return path, false
 }

@@ -1165,7 +1165,8 @@ func TestSpec3_RFC9309Mode(t *testing.T) {
 		rline  int
 	}{
 		{"robots.txt itself", all, "https://example.com/robots.txt", false, true, 2, 0},
-		{"robots.txt with a query", all, "/robots.txt?x=1", false, true, 2, 0},
+		{"robots.txt with a query", all, "/robots.txt?x=1", false, false, 2, 2},
+		{"robots.txt with an empty query", all, "/robots.txt?", false, false, 2, 2},
 		{"robots.txt escaped", all, "/%72obots.txt", false, true, 2, 0},
 		{"other files", all, "/robots.txt.bak", false, false, 2, 2},
 		{"robots.txt elsewhere", all, "/a/robots.txt", false, false, 2, 2},

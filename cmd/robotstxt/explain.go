@@ -342,10 +342,9 @@ func decisionReason(ms []match, v robotstxt.Decision, path string, mode robotstx
 }
 
 // isRobotsPath reports whether path, decoded as RFC 9309 reads it, is
-// /robots.txt, which RFC 9309 always allows.
+// /robots.txt with no query, which RFC 9309 always allows.
 func isRobotsPath(path string) bool {
-	p, _, _ := strings.Cut(path, "?")
-	return p == "/robots.txt"
+	return path == "/robots.txt"
 }
 
 // maxOthers bounds how many rules of other groups are listed.

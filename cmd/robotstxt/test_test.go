@@ -114,6 +114,11 @@ func TestTestRFC9309(t *testing.T) {
 	if r := runCmd(t, body, "test", "-file", "-", "-rfc9309", "/robots.txt"); r.code != exitOK {
 		t.Errorf("rfc9309 mode: /robots.txt exit %d, want 0", r.code)
 	}
+	// With a query, it is a URL like any other.
+	r := runCmd(t, body, "explain", "-file", "-", "-rfc9309", "/robots.txt?x")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "DISALLOW by line 2") || strings.Contains(r.stdout, "always allows") {
+		t.Errorf("rfc9309 mode: /robots.txt?x exit %d, stdout:\n%s", r.code, r.stdout)
+	}
 }
 
 // TestTestURLsAsTheClientAcceptsThem checks that only what the Client
