@@ -162,9 +162,15 @@ func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, f
 // rules only if its status policy reads the status's body (another's may
 // parse an error page). Neither stands when reached through a hop to
 // another site that the writer checked with its own policies. Answers
-// stricter than allow-all stand. Only robots.txt has those policies; a
-// tdmrep.json has the default status policy and its redirects' rules.
+// stricter than allow-all stand. A failure (unreachable, a last good copy
+// standing in for it, an outage's allow-all) stands only if this Client's
+// policies do not read it as disallow-all (see disallowsFailure). Only
+// robots.txt has those policies; a tdmrep.json has the default status
+// policy and its redirects' rules.
 func (t *sharedTier) ownOutcome(k key, e *entry) bool {
+	if t.disallowsFailure(k, e) {
+		return false
+	}
 	if e.outcome == OutcomeRules || e.outcome == OutcomeAllowAll {
 		// A hop this Client's policies may refuse, where another's let it
 		// through; a list kept cut may have lost one.
@@ -193,11 +199,9 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		// policy must allow all whatever it was.
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
-		// An outage this Client's own failures would read as one: not a
-		// failure with no response its policy reads otherwise. Its times
-		// are kept to the storedUnit, rounded down.
-		ownOutage := e.status != 0 || t.cfg.errPolicy == nil || valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeUnreachable
-		return robots && t.cfg.allowAfter > 0 && ownOutage && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
+		// An outage (its failures are this Client's too: see above),
+		// long enough. Its times are kept to the storedUnit, rounded down.
+		return robots && t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
 		return false
 	case followed(int(e.status)):
@@ -211,6 +215,23 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		return n >= t.cfg.maxRedirects
 	}
 	return valid(policy(int(e.status))) == OutcomeAllowAll
+}
+
+// disallowsFailure reports whether e, k's stored robots.txt, records a
+// failure (its failStatus, or 0 for no response) that this Client's
+// status or error policy reads as disallow-all, where the writer's read
+// it as unreachable (or, by an error policy, allow-all): this Client
+// would have answered disallow-all, not let a good copy stand in or count
+// an outage. A refusal and a redirect that cannot be followed are
+// failures under every policy.
+func (t *sharedTier) disallowsFailure(k key, e *entry) bool {
+	switch s := int(e.failStatus); {
+	case !k.doc.robots || e.failures == 0 || followed(s):
+		return false
+	case s == 0:
+		return !e.nonPublic && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeDisallowAll
+	}
+	return valid(t.cfg.policy(int(e.failStatus))) == OutcomeDisallowAll
 }
 
 // errStoredFailure is what a Client's error policy is asked of a stored

@@ -10,6 +10,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
@@ -1426,4 +1427,104 @@ func TestStoreOutageIsTheReaders(t *testing.T) {
 	if d, err := reader.Check(ctx, "http://gone.test/x"); d.Allowed || err != nil {
 		t.Errorf("the reader: %+v, %v; want its own policy's disallow-all", d, err)
 	}
+}
+
+// strict5xx is a status policy reading a 5xx as disallow-all, as the 1996
+// draft's "assume complete disallow" reading of a failing server has it.
+func strict5xx(status int) Outcome {
+	if status >= 500 {
+		return OutcomeDisallowAll
+	}
+	return defaultStatusPolicy(status)
+}
+
+// failing answers with h until down is set, then with no response (a
+// name that no longer resolves) for 1, or a 503 for 2.
+func failing(h http.Handler, down *atomic.Int32) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		switch down.Load() {
+		case 1:
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		case 2:
+			return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Header: http.Header{}, Body: http.NoBody, Request: r}, nil
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		resp := rec.Result()
+		resp.Request = r
+		return resp, nil
+	})
+}
+
+// TestStoreFailureIsTheReaders: a failure another process stored, with
+// its last good copy standing in, is not the answer of a reader whose
+// policy reads that failure as disallow-all: the reader fetches, and
+// disallows all as it does alone.
+func TestStoreFailureIsTheReaders(t *testing.T) {
+	checkLeaks(t)
+	strictErr := WithErrorPolicy(func(error) Outcome { return OutcomeDisallowAll })
+	for _, c := range []struct {
+		name   string
+		first  http.HandlerFunc // what the site serves before it fails
+		down   int32            // then: 1, no response; 2, a 503
+		reader Option
+		path   string
+	}{
+		{"rules standing in for no response", serve(200, privateRules, "Cache-Control", "max-age=60"), 1, strictErr, "/public"},
+		{"rules standing in for a 503", serve(200, privateRules, "Cache-Control", "max-age=60"), 2, WithStatusPolicy(strict5xx), "/public"},
+		{"a 404 standing in for no response", serve(404, "", "Cache-Control", "max-age=60"), 1, strictErr, "/private/x"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			clock := newTestClock()
+			var down atomic.Int32
+			hc := &http.Client{Transport: failing(c.first, &down)}
+			store := newMemStore()
+			u := "http://site.test" + c.path
+			writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
+			if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
+				t.Fatalf("the writer, the site up: %v, %v", ok, err)
+			}
+			clock.Advance(2 * time.Minute)
+			down.Store(c.down)
+			if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
+				t.Fatalf("the writer, the site down: %+v, %v; want its copy standing in", d, err)
+			}
+			reader := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store), c.reader)
+			if d, err := reader.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
+				t.Errorf("the reader: %+v, %v; want its own policy's disallow-all", d, err)
+			}
+		})
+	}
+	t.Run("an outage of 503s", func(t *testing.T) {
+		// The allow-all of WithUnreachableAllowAfter.
+		s := newSite(t, serve(503, "down"))
+		clock := newTestClock()
+		opts := []Option{WithStore(newMemStore()), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+		outageAllowed(t, newTestClient(t, opts...), clock, s.URL+"/private/x")
+		reader := newTestClient(t, append(opts, WithStatusPolicy(strict5xx))...)
+		if d, err := reader.Check(context.Background(), s.URL+"/private/x"); d.Allowed || d.Outcome != OutcomeDisallowAll {
+			t.Errorf("the reader: %+v, %v; want its own policy's disallow-all", d, err)
+		}
+	})
+	t.Run("the reader's copy for another's 503", func(t *testing.T) {
+		s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+		clock := newTestClock()
+		store := newMemStore()
+		ctx := context.Background()
+		reader := newTestClient(t, WithClock(clock.Now), WithStore(store), WithStatusPolicy(strict5xx))
+		if ok, err := reader.Allowed(ctx, s.URL+"/public"); !ok || err != nil {
+			t.Fatalf("the reader, the site up: %v, %v", ok, err)
+		}
+		clock.Advance(2 * time.Minute)
+		s.set(serve(503, "down"))
+		store.clearValues() // the writer has no copy to stand in
+		writer := newTestClient(t, WithClock(clock.Now), WithStore(store))
+		if d, err := writer.Check(ctx, s.URL+"/public"); !d.Deferred {
+			t.Fatalf("the writer: %+v, %v; want deferred", d, err)
+		}
+		if d, err := reader.Check(ctx, s.URL+"/public"); d.Allowed || d.Outcome != OutcomeDisallowAll {
+			t.Errorf("the reader: %+v, %v; want its own policy's disallow-all", d, err)
+		}
+	})
 }
