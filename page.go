@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +26,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/meta"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // A Receipt is everything a site told a crawler about what it may do
@@ -650,67 +650,71 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	return page, nil
 }
 
-// xhtmlAsHTML returns the <meta> elements of an XHTML page's head as an
-// HTML head, for meta to read. Browsers read XHTML as XML, where every
-// element of <head> stays in it (an <object>, a <noscript>'s <img>, one
-// no HTML head holds), and an element is XHTML's by its namespace, not by
-// its prefix (<h:meta>); there, an empty <script/> holds no text. As
-// meta reads HTML, a <template>'s content is passed over, and once one
-// came, the <meta> elements of the whole page are read. The head is left
-// open when the page ends within it, as meta reads a page cut there. The
-// parts an XML reader cannot read are read as it best can (unknown
-// entities, unquoted values, bytes that are not UTF-8), lest one hide the
-// tags that follow.
+// xhtmlAsHTML returns XHTML page as the HTML that reads as the XML does,
+// for the META tags: an element whose text HTML reads raw (<script>,
+// <title>, …), or a <template>, written empty (<script src="a.js"/>),
+// is given its end tag, lest the rest of the page read as its text; and
+// the <meta> tags of the head, up to a <template>, are moved to follow
+// <head>, since in XML an element no HTML head holds (an <object>, a
+// tracking pixel's <img> in a <noscript>) leaves them in the head. A
+// <noscript>'s tags are read as tags, as meta reads them; from <body>
+// on, where meta stops unless a <template> came, the page is left as it
+// is.
 func xhtmlAsHTML(page []byte) []byte {
-	d := xml.NewDecoder(bytes.NewReader(bytes.ToValidUTF8(page, []byte("\uFFFD"))))
-	d.Strict, d.Entity = false, xml.HTMLEntity
-	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // made UTF-8 above
-	out := []byte("<head>")
-	depth, head, template := 0, 0, 0 // the depth of each open: 0 when not
-	anyTemplate := false
-	for {
-		tok, err := d.Token()
-		if err != nil {
-			return out // the end, or what cannot be read: the head left open
+	out := make([]byte, 0, len(page)+64)
+	z := html.NewTokenizer(bytes.NewReader(page))
+	template := false // a <template> came
+	head := -1        // within the head: where its content begins in out
+	headSeen := false
+	var metas []byte // the head's <meta> tags, to go at head
+	for pos := 0; ; {
+		tt := z.Next()
+		raw := z.Raw()
+		pos += len(raw)
+		var a atom.Atom
+		var name []byte
+		start := tt == html.StartTagToken || tt == html.SelfClosingTagToken
+		if start || tt == html.EndTagToken {
+			name, _ = z.TagName()
+			a = atom.Lookup(name)
 		}
-		switch el := tok.(type) {
-		case xml.StartElement:
-			depth++
-			xhtml := el.Name.Space == "" || el.Name.Space == "http://www.w3.org/1999/xhtml"
-			name := strings.ToLower(el.Name.Local)
-			switch {
-			case !xhtml, template > 0:
-			case name == "template":
-				template, anyTemplate = depth, true
-			case name == "head" && head == 0:
-				head = depth
-			case name == "body" && !anyTemplate:
-				return append(out, "</head>"...)
-			case name == "meta" && (head > 0 || anyTemplate):
-				var n, c string
-				for _, a := range el.Attr {
-					switch {
-					case a.Name.Space == "" && strings.EqualFold(a.Name.Local, "name"):
-						n = a.Value
-					case a.Name.Space == "" && strings.EqualFold(a.Name.Local, "content"):
-						c = a.Value
-					}
-				}
-				out = fmt.Appendf(out, `<meta name="%s" content="%s">`, html.EscapeString(n), html.EscapeString(c))
-			}
-		case xml.EndElement:
-			switch depth {
-			case template:
-				template = 0
-			case head:
-				if head = 0; !anyTemplate {
-					return append(out, "</head>"...)
-				}
-			}
-			depth--
+		switch {
+		case head < 0:
+		case start && a == atom.Meta:
+			metas = append(metas, raw...)
+			continue
+		case tt == html.ErrorToken, start && (a == atom.Body || a == atom.Template), tt == html.EndTagToken && a == atom.Head:
+			out = slices.Insert(out, head, metas...)
+			head = -1
+		}
+		out = append(out, raw...) // at the end, what the page cut short
+		switch {
+		case tt == html.ErrorToken:
+			return out
+		case !start:
+			continue
+		case a == atom.Head && !headSeen && !template:
+			head, headSeen = len(out), true
+		case a == atom.Template:
+			template = true
+		case a == atom.Body && !template: // meta parses a page with a template whole
+			return append(out, page[pos:]...)
+		}
+		if a == atom.Noscript {
+			z.NextIsNotRawText()
+		}
+		if tt == html.SelfClosingTagToken && emptied[a] {
+			z.NextIsNotRawText()
+			out = append(append(append(out, "</"...), name...), '>')
 		}
 	}
 }
+
+// emptied are the elements xhtmlAsHTML gives an end tag when written
+// empty: those HTML reads raw text in, and <template>.
+var emptied = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Title: true, atom.Textarea: true,
+	atom.Noframes: true, atom.Noembed: true, atom.Noscript: true, atom.Iframe: true, atom.Xmp: true,
+	atom.Plaintext: true, atom.Template: true}
 
 // utf16BOM returns the byte-order mark of the UTF-16 a charset label
 // names, by the WHATWG Encoding Standard's labels; "" for another.
