@@ -262,9 +262,10 @@ var errHeadLimit = fmt.Errorf("meta: the head runs on to %d MiB: the tags after 
 // are compared case-insensitively, as [FromHeader] compares them. Reading
 // stops where the body begins, as a browser builds the page, or after 1
 // MiB; where only text or a stray end tag began the body before </head>
-// (a byte-order mark an include left, a word), the tags after it, to the
-// first element that belongs in no head, still count but for Other: they
-// only restrict. A page whose head holds a <template> is read whole, to
+// (a byte-order mark an include left, a word), or an element within a
+// <noscript> there (a tracking pixel's <img>, which a browser running
+// scripts reads as text), the tags after it, to the first element that
+// belongs in no head, still count but for Other: they only restrict. A page whose head holds a <template> is read whole, to
 // 1 MiB, and built as golang.org/x/net/html's parser builds it (where a
 // template ends turns on that). A page is read as UTF-8
 // or an ASCII-compatible charset, or as UTF-16 after its byte-order
@@ -343,8 +344,11 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // in no head, whether or not </head> came first (a page may leave out
 // both tags), at text outside a title, script or style, and at </body>,
 // </html> or </br>. The tags a <noscript> holds in the head are read, as
-// a browser without scripts reads them, as a crawler is. What a
-// <template> holds is no part of the page: its tags are passed over.
+// a browser without scripts reads them, as a crawler is; an element no
+// head holds there (a tracking pixel's <img>) ends the head softly (see
+// below), since a browser running scripts reads it as the noscript's
+// text, the head going on. What a <template> holds is no part of the
+// page: its tags are passed over.
 //
 // Text or a stray end tag before </head> ends the head softly: the tags
 // after it come with sure false, for a caller that fails closed to weigh
@@ -370,7 +374,10 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	after := false    // past </head>
 	sure := true      // no text or stray end tag has ended the head softly
 	noscript := false // within a <noscript> in the head
-	var in atom.Atom  // the head element whose text is being read
+	// scripted: within a <noscript> in the head as a browser running
+	// scripts reads it, as text to its </noscript>.
+	scripted := false
+	var in atom.Atom // the head element whose text is being read
 	for {
 		tt := z.Next()
 		var a atom.Atom // the tag's element
@@ -397,6 +404,11 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
 			switch {
+			case scripted && !afterHead[a] && a != atom.Noscript:
+				// An element no head holds (a tracking pixel's <img>) ends
+				// the head for a browser without scripts, and is text
+				// for one running them: the head ends softly.
+				sure = false
 			case a == atom.Body || !afterHead[a] && (after || a != atom.Noscript):
 				// The body begins, at <body> or at any element that
 				// belongs in no head, </head> or not (a page may leave
@@ -407,8 +419,8 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 					metaTag(z, func(name, content string) { visit(name, content, sure) })
 				}
 			case a == atom.Noscript:
-				noscript = true      // <noscript/> too: the parser opens one
-				z.NextIsNotRawText() // its tags are tags without scripts
+				noscript, scripted = true, true // <noscript/> too: the parser opens one
+				z.NextIsNotRawText()            // its tags are tags without scripts
 			case a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes:
 				in = a // its text is not the body's
 			}
@@ -416,6 +428,9 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 				noscript = false // the elements of a head that close a noscript there
 			}
 		case html.EndTagToken:
+			if a == atom.Noscript {
+				scripted = false
+			}
 			switch {
 			case a == in:
 				in = 0
@@ -433,7 +448,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			}
 		case html.TextToken:
 			if text := bytes.TrimLeft(z.Text(), " \t\n\f\r"); in == 0 && len(text) > 0 {
-				if after {
+				if after && !scripted {
 					if cutTag(z.Raw()) && z.Next() == html.ErrorToken {
 						// Not text: a tag that the end of the page cut.
 						if err := z.Err(); !errors.Is(err, io.EOF) {

@@ -501,6 +501,7 @@ var headPages = []string{
 	`<head><noscript><link rel=x><meta name="tdm-reservation" content="1"></noscript><meta name="robots" content="noindex"></head>`,
 	`<head><noscript>text<meta name="robots" content="noai"></noscript></head>`,
 	`<head><noscript><div><meta name="robots" content="noai"></noscript></head>`,
+	`<head><noscript><img src=/p></noscript><meta name="robots" content="noai"><meta name="tdm-reservation" content="1"></head><body></body>`,
 	`<head><noscript/><meta name="robots" content="noai"></head>`,
 	`<head><title>a <b> title</title><script>"<body>"</script><style>x</style><meta name="robots" content="noai"></head>`,
 	`<head><title>no end <meta name="robots" content="noai">`,
@@ -564,6 +565,11 @@ func TestHeadEndsSoftly(t *testing.T) {
 		`<head></br><meta name="tdm-reservation" content="1"></head>`:                                                {Reservation: "1"},
 		`<head></body><meta name="tdm-reservation" content="1"></head>text<meta name="tdm-reservation" content="1">`: {Reservation: "1"},
 		`<head></head></body><meta name="tdm-reservation" content="1">`:                                              {},
+		// A tracking pixel: for a browser running scripts, the noscript's
+		// text, the head going on.
+		`<head><title>t</title><noscript><img height="1" width="1" src="https://px.test/tr"></noscript><meta name="tdm-reservation" content="1"></head>`: {Reservation: "1"},
+		`<head><noscript><img src="https://px.test/tr"></noscript><meta name="tdm-reservation" content="0"></head>`:                                      {},
+		`<head><noscript>enable scripts</head>!<body><img src=/p></noscript><meta name="tdm-reservation" content="1"></head>`:                            {Reservation: "1"},
 	} {
 		if got, err := TDMFromHTML(strings.NewReader(page)); got != want || err != nil {
 			t.Errorf("TDMFromHTML(%q) = %+v, %v; want %+v", page, got, err, want)
