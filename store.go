@@ -199,9 +199,10 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		// policy must allow all whatever it was.
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
-		// An outage (its failures are this Client's too: see above),
-		// long enough. Its times are kept to the storedUnit, rounded down.
-		return robots && t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
+		// An outage long enough, if every failure it may have held is
+		// one to this Client too: the Store keeps only the last. Its
+		// times are kept to the storedUnit, rounded down.
+		return robots && t.cfg.allowAfter > 0 && !t.disallowsSomeFailure() && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
 		return false
 	case followed(int(e.status)):
@@ -232,6 +233,21 @@ func (t *sharedTier) disallowsFailure(k key, e *entry) bool {
 		return !e.nonPublic && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeDisallowAll
 	}
 	return valid(t.cfg.policy(int(e.failStatus))) == OutcomeDisallowAll
+}
+
+// disallowsSomeFailure reports whether this Client's policies read some
+// failure as disallow-all: a failure with no response, or a status the
+// default policy reads as unreachable (429, 5xx, …).
+func (t *sharedTier) disallowsSomeFailure() bool {
+	if t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeDisallowAll {
+		return true
+	}
+	for s := 100; s < 600; s++ {
+		if defaultStatusPolicy(s) == OutcomeUnreachable && !followed(s) && valid(t.cfg.policy(s)) == OutcomeDisallowAll {
+			return true
+		}
+	}
+	return false
 }
 
 // errStoredFailure is what a Client's error policy is asked of a stored

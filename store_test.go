@@ -1507,6 +1507,26 @@ func TestStoreFailureIsTheReaders(t *testing.T) {
 			t.Errorf("the reader: %+v, %v; want its own policy's disallow-all", d, err)
 		}
 	})
+	t.Run("an outage of 503s, then no response", func(t *testing.T) {
+		// The Store keeps the last failure's status, not the 503s.
+		var down atomic.Int32
+		down.Store(2)
+		clock := newTestClock()
+		opts := []Option{WithHTTPClient(&http.Client{Transport: failing(serve(200, privateRules), &down)}), WithStore(newMemStore()),
+			WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+		writer := newTestClient(t, opts...)
+		const u = "http://site.test/private/x"
+		for start := clock.Now(); clock.Now().Sub(start) < 50*time.Minute; {
+			d, _ := writer.Check(context.Background(), u)
+			clock.Advance(d.Expires.Sub(clock.Now()))
+		}
+		down.Store(1)
+		outageAllowed(t, writer, clock, u)
+		reader := newTestClient(t, append(opts, WithStatusPolicy(strict5xx))...)
+		if d, err := reader.Check(context.Background(), u); d.Allowed {
+			t.Errorf("the reader: %+v, %v; want no allow-all: its outage began with the DNS failure", d, err)
+		}
+	})
 	t.Run("the reader's copy for another's 503", func(t *testing.T) {
 		s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
 		clock := newTestClock()
