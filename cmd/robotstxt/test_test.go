@@ -119,6 +119,10 @@ func TestTestRFC9309(t *testing.T) {
 	if r.code != exitDisallowed || !strings.Contains(r.stdout, "DISALLOW by line 2") || strings.Contains(r.stdout, "always allows") {
 		t.Errorf("rfc9309 mode: /robots.txt?x exit %d, stdout:\n%s", r.code, r.stdout)
 	}
+	r = runCmd(t, "User-agent: *\nDisallow: /private\n", "explain", "-file", "-", "-rfc9309", "/robots.txt?x")
+	if r.code != exitOK || !strings.Contains(r.stdout, "no rule matches") || strings.Contains(r.stdout, "always allows") {
+		t.Errorf("rfc9309 mode: /robots.txt?x under no rule: exit %d, stdout:\n%s", r.code, r.stdout)
+	}
 }
 
 // TestTestURLsAsTheClientAcceptsThem checks that only what the Client
