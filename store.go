@@ -44,10 +44,11 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // Client believe a robots.txt, within what a Client itself would write
 // (a value is bound to its key, dated no later than a minute ahead of the
 // reader's clock, fresh for no longer than its freshness cap, rules only from a
-// status the reader's [WithStatusPolicy] reads, and an allow-all only if
-// the reader's own [WithStatusPolicy], [WithErrorPolicy] and
-// [WithUnreachableAllowAfter] give it: Clients configured otherwise may
-// share a Store, the stricter answer standing; but a body is read as the
+// status the reader's [WithStatusPolicy] reads, and an allow-all, or a
+// failure with a last good copy standing in, only if the reader's own
+// [WithStatusPolicy], [WithErrorPolicy] and [WithUnreachableAllowAfter]
+// give it: Clients configured otherwise may share a Store, the stricter
+// answer standing, for the others too; but a body is read as the
 // Client that fetched it cut it, whatever [WithBodyLimit] the reader has).
 // A value is also bound to the User-Agent and product tokens of the Client
 // that fetched it, since a server may answer one crawler otherwise than
