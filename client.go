@@ -807,9 +807,15 @@ func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 	if wait {
 		deadline = deadline.Add(c.cfg.leaseWait)
 	}
+	// The lease outlives the fill it guards: a look in the Store, the
+	// fetch, and the write of its result (saturating).
+	ttl := leaseMargin
+	for _, d := range [...]time.Duration{c.cfg.storeTimeout, c.cfg.fetchTimeout, c.cfg.storeTimeout} {
+		ttl = min(ttl, math.MaxInt64-d) + d
+	}
 	for waited := false; ; waited = true {
 		ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
-		release, got, err := l.Lease(ctx, k.store(), min(c.cfg.fetchTimeout, math.MaxInt64-leaseMargin)+leaseMargin)
+		release, got, err := l.Lease(ctx, k.store(), ttl)
 		cancel()
 		switch {
 		case err != nil:

@@ -22,6 +22,7 @@ type memStore struct {
 	block  chan struct{} // every call waits on it (and its context) when set
 	ended  error         // the context error of the last call block held to its end
 	began  int           // calls begun
+	ttl    time.Duration // of the last lease asked for
 }
 
 type memValue struct {
@@ -113,6 +114,7 @@ func (m *memStore) Lease(ctx context.Context, key string, ttl time.Duration) (fu
 	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.ttl = ttl
 	if l, held := m.leases[key]; held && now.Before(l.expires) {
 		return nil, false, nil
 	}

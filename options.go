@@ -34,7 +34,7 @@ const (
 )
 
 const (
-	leaseMargin   = 5 * time.Second // lease TTL beyond the fetch timeout
+	leaseMargin   = 5 * time.Second // lease TTL beyond the fill's Store calls and fetch
 	retryingPause = time.Second     // RetryAt of a deferral being retried
 	tdmrepPath    = "/.well-known/tdmrep.json"
 	// tdmrepShare is the part of the byte budget the tdmrep.json cache

@@ -198,6 +198,21 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 			t.Fatalf("Allowed = %v, %v; want false, the robots.txt fetched after the wait", ok, err)
 		}
 	})
+	t.Run("the lease outlives the fill", func(t *testing.T) {
+		// A look in the Store, the fetch, and the write of its result:
+		// a slow Store's calls no longer outlast the lease, which a
+		// second process would take to fetch too.
+		store := newMemStore()
+		c := newTestClient(t, WithStore(store), WithClock(clock.Now), WithStoreTimeout(10*time.Second), WithFetchTimeout(time.Second))
+		if _, err := c.Allowed(context.Background(), s.URL+"/private"); err != nil {
+			t.Fatal(err)
+		}
+		store.mu.Lock()
+		defer store.mu.Unlock()
+		if store.ttl < 21*time.Second {
+			t.Errorf("lease TTL %v; want at least two Store timeouts and the fetch timeout, 21s", store.ttl)
+		}
+	})
 	t.Run("holder gives up", func(t *testing.T) {
 		// A holder that releases without a result (a failed hop, a
 		// Close): the waiter takes the lease and fetches, not waiting
