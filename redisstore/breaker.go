@@ -50,7 +50,8 @@ func classify(parent context.Context, err error, ran time.Duration) outcome {
 	switch {
 	case err == nil, errors.Is(err, redis.Nil), isWrongType(err):
 		return healthy
-	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged:
+	case errors.Is(parent.Err(), context.Canceled), parent.Err() != nil && ran < minJudged,
+		redis.HasErrorPrefix(err, "TRYAGAIN"): // a cluster's slot moving to another node
 		return unjudged
 	}
 	return failed

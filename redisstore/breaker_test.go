@@ -1,11 +1,13 @@
 package redisstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -53,6 +55,37 @@ func TestBreakerSetBounded(t *testing.T) {
 		s.breaker(fmt.Sprintf("10.0.%d.%d:6379", i/256, i%256))
 		if n := len(s.breakers); n > maxBreakers {
 			t.Fatalf("%d breakers after %d nodes, want at most %d", n, i+1, maxBreakers)
+		}
+	}
+}
+
+// replyError is an error reply of Redis, as go-redis gives one.
+type replyError string
+
+func (e replyError) Error() string { return string(e) }
+func (replyError) RedisError()     {}
+
+// TestClassify: what says nothing of a node's health does not count
+// against it: a caller gone before the call had its time, and a slot
+// moving between nodes (TRYAGAIN, which any multi-key call may meet).
+func TestClassify(t *testing.T) {
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		ctx  context.Context
+		err  error
+		want outcome
+	}{
+		{context.Background(), nil, healthy},
+		{context.Background(), redis.Nil, healthy},
+		{context.Background(), replyError("WRONGTYPE Operation against a key holding the wrong kind of value"), healthy},
+		{context.Background(), replyError("TRYAGAIN Multiple keys request during rehashing of slot"), unjudged},
+		{canceled, context.Canceled, unjudged},
+		{context.Background(), replyError("LOADING Redis is loading the dataset in memory"), failed},
+		{context.Background(), errors.New("dial tcp: connection refused"), failed},
+	} {
+		if got := classify(c.ctx, c.err, time.Second); got != c.want {
+			t.Errorf("classify(%v) = %d, want %d", c.err, got, c.want)
 		}
 	}
 }

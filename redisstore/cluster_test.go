@@ -1,12 +1,14 @@
 package redisstore
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/redistest"
 )
@@ -68,5 +70,55 @@ func TestClusterSlotsAndCommands(t *testing.T) {
 		if n := cc.Exists(ctx, s.leaseKey(authority)).Val(); n != 0 {
 			t.Fatal("release on cluster left the lease")
 		}
+	}
+}
+
+// TestClusterTakeWhileSlotMoves: while a site's slot moves to another
+// master (a resharding), pacing goes on: a script naming two keys, one
+// missing, got TRYAGAIN there, failed every Take of the site, and opened
+// the source master's breaker for every site on it.
+func TestClusterTakeWhileSlotMoves(t *testing.T) {
+	longtest.Gate(t)
+	c := redistest.StartCluster(t, 3, 0, 2*time.Second)
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: c.Addrs()})
+	t.Cleanup(func() { _ = cc.Close() })
+	s := New(cc, WithLogger(quietLogger), WithTimeout(generous))
+	ctx := t.Context()
+	const site = "https://moving.example:443"
+	slot := c.KeySlot(s.paceKey(site))
+	src := c.MasterOf(slot)
+	dst := c.Addrs()[0]
+	if dst == src {
+		dst = c.Addrs()[1]
+	}
+	ids := map[string]string{}
+	for _, addr := range []string{src, dst} {
+		node := redis.NewClient(&redis.Options{Addr: addr})
+		defer node.Close()
+		ids[addr] = node.ClusterMyID(ctx).Val()
+	}
+	for _, step := range [][3]string{{dst, "IMPORTING", ids[src]}, {src, "MIGRATING", ids[dst]}} {
+		node := redis.NewClient(&redis.Options{Addr: step[0]})
+		defer node.Close()
+		if err := node.Do(ctx, "CLUSTER", "SETSLOT", slot, step[1], step[2]).Err(); err != nil {
+			t.Fatalf("CLUSTER SETSLOT %d %s: %v", slot, step[1], err)
+		}
+	}
+	for i := range 4 {
+		id, wait, err := s.Take(ctx, site, time.Millisecond)
+		if err != nil {
+			t.Fatalf("Take %d while the slot moves: %v", i, err)
+		}
+		if id != 0 {
+			_ = s.Done(ctx, site, id, time.Millisecond, 0)
+		}
+		time.Sleep(wait + time.Millisecond)
+	}
+	args := paceArgs(99, time.Millisecond)
+	if err := paceVoidScript.Eval(ctx, cc, []string{s.paceKey(site)}, args...).Err(); err != nil {
+		t.Errorf("a void while the slot moves: %v", err)
+	}
+	if _, err := s.Get(ctx, site); err != nil && !errors.Is(err, robotstxt.ErrCacheMiss) {
+		t.Errorf("Get while the slot moves: %v", err)
 	}
 }

@@ -41,7 +41,10 @@
 // the Store has it reload the map when a call fails or is refused. Redis replicates
 // asynchronously: what a master had not passed on when it died is lost,
 // so an entry may be fetched again, a lease taken twice, or one pair of
-// requests to a site come closer than its crawl-delay.
+// requests to a site come closer than its crawl-delay. An authority's
+// keys share its hash tag, so a resharding moves them together, and
+// every call names one key, so calls go on while the slot moves (go-redis
+// follows the ASK redirections).
 //
 // Set these in the redis.ClusterOptions (as the example of [New] does):
 //

@@ -28,12 +28,17 @@ import (
 //	pace   the site's pace, the longest interval since it last lapsed:
 //	       the least interval of every Take while it lasts (see Take)
 //	hold   no turn before this (Retry-After)
+//	voids  when the last void: field below ends
+//	void:T until when the Take of token T takes nothing (see
+//	       paceVoidScript)
 //
 // The scripts take a turn's token, interval and lease and maxAhead as
 // ARGV[1] to ARGV[4], in µs, and begin with paceRead, which reads the
 // clock and the state and replaces garbage as Take documents. paceKeep
 // sets the key's expiry from the state, or deletes a key that holds
-// nothing back.
+// nothing back. Every script names that one key: in a Redis Cluster, a
+// script naming two answers TRYAGAIN while their slot moves to another
+// node unless both exist.
 const paceRead = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -43,7 +48,7 @@ local typ = redis.call('TYPE', k)['ok']
 if typ ~= 'hash' and typ ~= 'none' then
 	redis.call('DEL', k)
 end
-local v = redis.call('HMGET', k, 'busy', 'until', 'end', 'iv', 'hold', 'pace')
+local v = redis.call('HMGET', k, 'busy', 'until', 'end', 'iv', 'hold', 'pace', 'voids')
 local repaired = false
 local function field(i, name, lo, hi, fix)
 	local x = tonumber(v[i])
@@ -60,8 +65,9 @@ local ended = v[3] and field(3, 'end', -math.huge, now, now) or 0
 local lastIv = v[4] and field(4, 'iv', 0, bound, bound) or 0
 local hold = v[5] and field(5, 'hold', -math.huge, now + bound, now + bound) or 0
 local pace = v[6] and field(6, 'pace', 0, bound, bound) or 0
+local voids = v[7] and field(7, 'voids', -math.huge, now + bound, now + bound) or 0
 local function paceKeep()
-	local keep = math.max(hold, ended > 0 and ended + math.max(lastIv, lease) or 0, busy and busyUntil or 0)
+	local keep = math.max(hold, ended > 0 and ended + math.max(lastIv, lease) or 0, busy and busyUntil or 0, voids)
 	if keep <= now then
 		redis.call('DEL', k)
 	else
@@ -77,10 +83,11 @@ end
 // the last one ended. While another turn is in flight the next may start
 // one interval later, so the wait never overshoots. An interval of 0
 // (and no pace) takes no exclusive slot, writes nothing and returns
-// {2, 0}. A Take given up on before it ran (KEYS[2] set by
-// paceVoidScript) takes nothing and returns {3, 0}.
+// {2, 0}. A Take given up on before it ran (see paceVoidScript) takes
+// nothing and returns {3, 0}.
 var paceTakeScript = redis.NewScript(paceRead + `
-if redis.call('EXISTS', KEYS[2]) == 1 then
+local void = tonumber(redis.call('HGET', k, 'void:' .. ARGV[1]))
+if void and now < void then
 	return {3, 0} -- its caller gave up (see paceVoidScript)
 end
 if busy == ARGV[1] and now < busyUntil then
@@ -136,19 +143,34 @@ return 0
 `)
 
 // paceVoidScript ends the turn ARGV[1] a Take whose caller gave up may
-// have taken, as if it were never given: nothing was sent. KEYS[2] tells
-// that Take's script, each time it runs after (Redis answers the two
-// calls in either order, and go-redis may send a Take again after a cut
-// reply), to take nothing, until it expires with the lease.
+// have taken, as if it were never given: nothing was sent. A field
+// void:ARGV[1] tells that Take's script, each time it runs after (Redis
+// answers the two calls in either order, and go-redis may send a Take
+// again after a cut reply), to take nothing, until the lease has passed;
+// past maxVoidFields, those whose time has passed go.
 var paceVoidScript = redis.NewScript(paceRead + `
 if busy == ARGV[1] then
 	redis.call('HDEL', k, 'busy', 'until')
 	busy = false
-	paceKeep()
 end
-redis.call('SET', KEYS[2], 1, 'PX', math.ceil(lease / 1000))
+if redis.call('HLEN', k) > ` + strconv.Itoa(maxVoidFields) + ` then
+	local all = redis.call('HGETALL', k)
+	for i = 1, #all, 2 do
+		if string.sub(all[i], 1, 5) == 'void:' and (tonumber(all[i + 1]) or 0) <= now then
+			redis.call('HDEL', k, all[i])
+		end
+	end
+end
+voids = math.max(voids, now + lease)
+redis.call('HSET', k, 'void:' .. ARGV[1], string.format('%.0f', now + lease), 'voids', string.format('%.0f', voids))
+paceKeep()
 return 0
 `)
+
+// maxVoidFields is how many fields a site's pacing hash may hold before a
+// void clears those whose time has passed: a few dozen bytes each, and a
+// stalled Redis cuts off at most maxVoids Takes of each process.
+const maxVoidFields = 64
 
 // maxAhead bounds every span of pacing time the Store keeps (see
 // [Store.Take]).
@@ -172,7 +194,7 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 	k := s.paceKey(authority)
 	id = rand.Uint64() | 1 // never 0, which means no exclusive slot
 	args := paceArgs(id, interval)
-	keys := []string{k, k + ":void:" + args[0].(string)}
+	keys := []string{k}
 	var res []int64
 	err = s.call(ctx, "pace", k, func(ctx context.Context) error {
 		var err error

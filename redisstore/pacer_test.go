@@ -584,14 +584,14 @@ func TestPacerAbandonedTakeFreesTurn(t *testing.T) {
 
 // TestPacerVoidBeforeTake: Redis may run an abandoned Take's void before
 // the Take's own script; the Take then takes nothing, and its void's
-// marker expires with the lease.
+// mark, in the site's one key, expires with the lease.
 func TestPacerVoidBeforeTake(t *testing.T) {
 	s, rdb, _ := newStore(t)
 	ctx := context.Background()
 	const a, iv = "https://late.example:443", time.Second
 	k := s.paceKey(a)
 	args := paceArgs(12345, iv)
-	keys := []string{k, k + ":void:" + args[0].(string)}
+	keys := []string{k}
 	if err := paceVoidScript.Eval(ctx, rdb, keys, args...).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -599,11 +599,11 @@ func TestPacerVoidBeforeTake(t *testing.T) {
 	if err != nil || len(res) != 2 || res[0] != 3 {
 		t.Fatalf("the voided Take's script: %v, %v; want {3 0}", res, err)
 	}
-	if n := rdb.Exists(ctx, keys[0]).Val(); n != 0 {
-		t.Errorf("pacing state left, want none: no turn was taken")
+	if busy := rdb.HGet(ctx, k, "busy").Val(); busy != "" {
+		t.Errorf("turn %q taken, want none", busy)
 	}
-	if ttl := rdb.PTTL(ctx, keys[1]).Val(); ttl <= 0 || ttl > pacing.TurnTimeout {
-		t.Errorf("the void's marker expires in %v, want within the lease", ttl)
+	if ttl := rdb.PTTL(ctx, k).Val(); ttl <= 0 || ttl > pacing.TurnTimeout {
+		t.Errorf("the void's mark expires in %v, want within the lease", ttl)
 	}
 	if _, wait, ok, err := take(ctx, s, a, iv); !ok {
 		t.Errorf("the next Take: wait %v, err %v; want the turn", wait, err)
@@ -619,7 +619,7 @@ func TestPacerTakeScriptRepeats(t *testing.T) {
 	const a, iv = "https://again.example:443", time.Second
 	k := s.paceKey(a)
 	args := paceArgs(777, iv)
-	keys := []string{k, k + ":void:" + args[0].(string)}
+	keys := []string{k}
 	for range 2 {
 		if res, err := paceTakeScript.Run(ctx, rdb, keys, args...).Int64Slice(); err != nil || !slices.Equal(res, []int64{0, 0}) {
 			t.Fatalf("the Take's script, run again: %v, %v; want {0 0}, the turn its own", res, err)
@@ -679,4 +679,32 @@ func TestPacerVoidsBounded(t *testing.T) {
 	}
 	srv.Resume()
 	waitUntil(t, "the voids to end", func() bool { return len(s.voids) == 0 })
+}
+
+// TestPacerVoidMarksCleared: a void's mark stays in the site's key for
+// the lease; past maxVoidFields fields, a void clears the marks whose time
+// has passed, and keeps those still to come.
+func TestPacerVoidMarksCleared(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	ctx := context.Background()
+	k := s.paceKey("https://voids.example:443")
+	for i := range maxVoidFields {
+		rdb.HSet(ctx, k, fmt.Sprintf("void:old%d", i), 1) // long past
+	}
+	if err := paceVoidScript.Eval(ctx, rdb, []string{k}, paceArgs(1, time.Second)...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := paceVoidScript.Eval(ctx, rdb, []string{k}, paceArgs(2, time.Second)...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	fields := rdb.HKeys(ctx, k).Val()
+	slices.Sort(fields)
+	if want := []string{"void:1", "void:2", "voids"}; !slices.Equal(fields, want) {
+		t.Errorf("fields %q, want %q", fields, want)
+	}
+	for _, id := range []uint64{1, 2} {
+		if res, err := paceTakeScript.Run(ctx, rdb, []string{k}, paceArgs(id, time.Second)...).Int64Slice(); err != nil || res[0] != 3 {
+			t.Errorf("Take %d after its void: %v, %v; want {3 0}", id, res, err)
+		}
+	}
 }
