@@ -129,6 +129,8 @@ type Transport struct {
 // through if it is a Transport or botauth's signing transport, or if it
 // has a method Unwrap() http.RoundTripper that returns it: a wrapper of
 // another module should have one, or this check cannot see the guard.
+// When next is or wraps another Transport of c, a request the outer one
+// checked and paced passes through the inner one as it is.
 func NewTransport(c *Client, next http.RoundTripper, opts ...TransportOption) *Transport {
 	c.mustBeMade()
 	if isGuard(next) && !isGuard(c.fetcher.hc.Transport) {
@@ -213,6 +215,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mustBeMade()
 	ctx := req.Context()
 	if t.c.sentBy(req) {
+		return t.next.RoundTrip(req)
+	}
+	if s, ok := ctx.Value(sentKey{}).(sentUnder); ok && s.t.c == t.c && s.req == sentOf(req) {
+		// Checked and paced by a Transport of t's Client above: stacked,
+		// t would wait for the turn that one holds.
 		return t.next.RoundTrip(req)
 	}
 	if ctx.Value(skipKey{}) != nil {

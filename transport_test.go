@@ -362,6 +362,28 @@ func TestTransportCrawlDelay(t *testing.T) {
 	checkSpacing(t, "Crawl-delay: 0.3", pages, 300*time.Millisecond)
 }
 
+// TestTransportStacked: a Transport of a Client sending through another
+// of the same Client (as NewTransport(c, NewClientTransport(...)) does)
+// checks and paces each request once, not waiting for the turn the outer
+// one holds.
+func TestTransportStacked(t *testing.T) {
+	checkLeaks(t)
+	site := newTestSite(t, "User-agent: *\nCrawl-delay: 0.3\nDisallow: /private/\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	for _, opts := range [][]TransportOption{nil, {WithNoWait()}} {
+		hc := &http.Client{Transport: NewTransport(c, NewTransport(c, next, opts...), opts...), Timeout: 5 * time.Second}
+		if _, err := get(context.Background(), hc, site.URL+"/a.html"); err != nil {
+			t.Fatalf("%d options: %v", len(opts), err)
+		}
+		if _, err := get(context.Background(), hc, site.URL+"/private/x"); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("%d options: /private/x: %v; want ErrDisallowed", len(opts), err)
+		}
+		time.Sleep(300 * time.Millisecond) // the next loop's first turn
+	}
+}
+
 func TestTransportRetryAfterHolds(t *testing.T) {
 	checkLeaks(t)
 	for _, status := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
