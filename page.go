@@ -651,22 +651,25 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 }
 
 // xhtmlAsHTML returns XHTML page as the HTML that reads as the XML does,
-// for the META tags: an element whose text HTML reads raw (<script>,
-// <title>, …), or a <template>, written empty (<script src="a.js"/>),
-// is given its end tag, lest the rest of the page read as its text; and
-// the <meta> tags of the head, up to a <template>, are moved to follow
-// <head>, since in XML an element no HTML head holds (an <object>, a
-// tracking pixel's <img> in a <noscript>) leaves them in the head. A
-// <noscript>'s tags are read as tags, as meta reads them; from <body>
-// on, where meta stops unless a <template> came, the page is left as it
-// is.
+// for the META tags. Of its head only the <meta> tags stay, but for those
+// a <template> holds: in XML, an element no HTML head holds (an <object>,
+// a tracking pixel's <img> in a <noscript>) stays in the head, and so do
+// the tags after it; a page that ends within its head ends within the
+// HTML's. Before the head, text goes (XML allows only white space there,
+// and what a DTD's internal subset leaves, which HTML does not read as
+// one, would end the head); a <template> there is written empty, for meta
+// to read the page whole, as it reads a page with a template. After the
+// head, where meta stops at <body> unless a <template> came, an element whose text HTML reads raw (<script>,
+// <title>, …), or a <template>, written empty (<script src="a.js"/>), is
+// given its end tag, lest the rest of the page read as its text; from
+// <body> on, the page is left as it is.
 func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
+	const before, within, after = 0, 1, 2 // the part of the page, by its head
+	part := before
+	depth := 0        // of the templates open in the head
 	template := false // a <template> came
-	head := -1        // within the head: where its content begins in out
-	headSeen := false
-	var metas []byte // the head's <meta> tags, to go at head
 	for pos := 0; ; {
 		tt := z.Next()
 		raw := z.Raw()
@@ -678,33 +681,49 @@ func xhtmlAsHTML(page []byte) []byte {
 			name, _ = z.TagName()
 			a = atom.Lookup(name)
 		}
-		switch {
-		case head < 0:
-		case start && a == atom.Meta:
-			metas = append(metas, raw...)
-			continue
-		case tt == html.ErrorToken, start && (a == atom.Body || a == atom.Template), tt == html.EndTagToken && a == atom.Head:
-			out = slices.Insert(out, head, metas...)
-			head = -1
+		if start && a == atom.Noscript {
+			z.NextIsNotRawText() // its tags are tags, as meta reads them
 		}
-		out = append(out, raw...) // at the end, what the page cut short
+		empty := tt == html.SelfClosingTagToken && emptied[a]
+		if empty {
+			z.NextIsNotRawText()
+		}
+		if part == within {
+			switch {
+			case tt == html.ErrorToken:
+				return append(out, raw...) // what the page cut short
+			case tt == html.StartTagToken && a == atom.Template:
+				depth++
+				if !template { // meta reads a page with a template whole, to the parser's liking
+					template, out = true, append(out, "<template></template>"...)
+				}
+			case tt == html.EndTagToken && a == atom.Template:
+				depth = max(depth-1, 0)
+			case depth > 0:
+			case start && a == atom.Meta:
+				out = append(out, raw...)
+			case tt == html.EndTagToken && a == atom.Head, start && a == atom.Body:
+				part = after
+			}
+			if part == within {
+				continue
+			}
+		}
+		if part == before && tt == html.TextToken {
+			continue
+		}
+		out = append(out, raw...)
 		switch {
 		case tt == html.ErrorToken:
-			return out
-		case !start:
-			continue
-		case a == atom.Head && !headSeen && !template:
-			head, headSeen = len(out), true
-		case a == atom.Template:
+			return out // with what the page cut short
+		case part == before && start && a == atom.Head:
+			part = within
+		case start && a == atom.Template:
 			template = true
-		case a == atom.Body && !template: // meta parses a page with a template whole
+		case start && a == atom.Body && !template: // meta parses a page with a template whole
 			return append(out, page[pos:]...)
 		}
-		if a == atom.Noscript {
-			z.NextIsNotRawText()
-		}
-		if tt == html.SelfClosingTagToken && emptied[a] {
-			z.NextIsNotRawText()
+		if empty {
 			out = append(append(append(out, "</"...), name...), '>')
 		}
 	}

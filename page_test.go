@@ -515,6 +515,15 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: a script and a stray end tag before an object", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><script>if (a < b) x()</script></p><object data="a.swf"/><meta name="robots" content="noai"/></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML: a template, then a tracking pixel", "application/xhtml+xml", nil,
+			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title><template><p>x</p><meta name="robots" content="all"/></template><noscript><img src="https://px.test/tr"/></noscript><meta name="robots" content="noai"/></head><body/></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML: an object, then a template", "application/xhtml+xml", nil,
+			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><object data="a.swf"/><template/><meta name="robots" content="noai"/></head><body/></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML: a DTD's internal subset", "application/xhtml+xml", nil,
+			[]byte(`<?xml version="1.0"?><!DOCTYPE html [ <!ENTITY copy "&#169;"> ]><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="tdm-reservation" content="0"/><meta name="robots" content="noai"/></head><body/></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots", "tdm-meta train-ai unknown tdm-reservation"}},
 		{"XHTML: a meta after the head", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><meta name="robots" content="noai"/><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
@@ -1673,27 +1682,27 @@ func TestReceiptNotOfAnotherRequest(t *testing.T) {
 	}
 }
 
-// FuzzXHTMLAsHTML: xhtmlAsHTML changes a page only by the end tags it
-// gives elements written empty and by where the head's <meta> tags go: a
-// page without "/>" or "<meta" comes back whole, no byte is lost, and a
-// <meta> first in the head is read whatever follows it.
+// FuzzXHTMLAsHTML: a <meta> first in an XHTML head is read whatever
+// follows it, and one after text and elements no HTML head holds is read
+// whatever they are.
 func FuzzXHTMLAsHTML(f *testing.F) {
 	f.Add(`<script src="a"/><title/><meta name=robots content=noai/></head>`)
 	f.Add(`<object><p a="/>">t<a hr`)
 	f.Add(`<noscript><img/></noscript><template><meta name="robots" content="all"/></template></head><body><script/>`)
 	f.Add("<title>\xff&bogus;</title><x:y xmlns:x='urn:x'/><meta name='robots' content='nofollow'/>")
-	const first = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="robots" content="noai"/>`
+	const head = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head>`
+	const noai = `<meta name="robots" content="noai"/>`
 	f.Fuzz(func(t *testing.T, rest string) {
-		got := xhtmlAsHTML([]byte(rest))
-		if !strings.Contains(rest, "/>") && !strings.Contains(strings.ToLower(rest), "<meta") && string(got) != rest {
-			t.Fatalf("xhtmlAsHTML(%q) = %q", rest, got)
-		}
-		if len(got) < len(rest) {
-			t.Fatalf("xhtmlAsHTML(%q) = %q: bytes lost", rest, got)
-		}
-		got = xhtmlAsHTML([]byte(first + rest))
-		if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
-			t.Fatalf("xhtmlAsHTML(%q) = %q: %+v; want noai", first+rest, got, d)
+		text := strings.NewReplacer("<", "", "&", "").Replace(rest)
+		for _, page := range []string{
+			head + noai + rest,
+			// Text and elements that leave the XML head open.
+			head + text + `<object data="a"/><p>` + text + `</p><noscript><img/></noscript>` + noai,
+		} {
+			got := xhtmlAsHTML([]byte(page))
+			if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
+				t.Fatalf("xhtmlAsHTML(%q) = %q: %+v; want noai", page, got, d)
+			}
 		}
 	})
 }
@@ -1735,5 +1744,20 @@ func BenchmarkReceiptHeaderLines(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/line")
 		})
+	}
+}
+
+// TestReceiptXHTMLCutInHead: an XHTML page cut within its head, after an
+// element no HTML head holds, is read as cut there: what the rest of its
+// head held is unknown.
+func TestReceiptXHTMLCutInHead(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	const page = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title><object data="a.swf"/><meta name="robots" content="noai"/></head><body/></html>`
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml"}}, Request: req, ContentLength: int64(len(page))}
+	cut := []byte(page[:strings.Index(page, "<meta")])
+	if r := tr.Receipt(resp, cut); r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
+		t.Errorf("cut after the <object>: usage %q, signals %q; want the head unreadable", r.Usage, sigs(r.Signals))
 	}
 }
