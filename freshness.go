@@ -198,15 +198,25 @@ func deltaSeconds(v string) (time.Duration, bool) {
 // retryAfter reads a Retry-After header in seconds or as an HTTP date.
 // Of several values (header lines, or seconds a proxy joined with commas)
 // the longest counts, and one it cannot read counts for none: a site
-// asking to be left alone is, however a proxy passed it on.
+// asking to be left alone is, however a proxy passed it on. It reads the
+// first maxRetryValues values, each of at most maxRetryValue bytes.
 func retryAfter(now time.Time, h http.Header) (d time.Duration, ok bool) {
-	for _, line := range h.Values("Retry-After") {
-		vs := []string{line}
-		if _, err := http.ParseTime(strings.TrimSpace(line)); err != nil {
-			vs = strings.Split(line, ",") // an HTTP date holds a comma
+	if date := h.Get("Date"); len(date) <= maxRetryValue {
+		if t, err := http.ParseTime(date); err == nil {
+			now = t // a date is the server's, to be read by its clock
 		}
-		for _, v := range vs {
-			if vd, vok := retryValue(now, h, strings.TrimSpace(v)); vok && (!ok || vd > d) {
+	}
+	n := 0
+	for _, line := range h.Values("Retry-After") {
+		for rest := line; rest != "" && n < maxRetryValues; n++ {
+			var v, more string
+			vd, vok := retryValue(now, strings.TrimSpace(rest))
+			if !vok { // a list: an HTTP date holds a comma, seconds do not
+				v, more, _ = strings.Cut(rest, ",")
+				vd, vok = retryValue(now, strings.TrimSpace(v))
+			}
+			rest = more
+			if vok && (!ok || vd > d) {
 				d, ok = vd, true
 			}
 		}
@@ -214,17 +224,25 @@ func retryAfter(now time.Time, h http.Header) (d time.Duration, ok bool) {
 	return d, ok
 }
 
-// retryValue reads one Retry-After value, v.
-func retryValue(now time.Time, h http.Header, v string) (time.Duration, bool) {
+// The bounds of what retryAfter reads: a proxy folds a few values, and an
+// HTTP date or a number of seconds is a few dozen bytes; a hostile server's
+// megabytes of values cost seconds of parsing, at every failure.
+const (
+	maxRetryValues = 16
+	maxRetryValue  = 64
+)
+
+// retryValue reads one Retry-After value, v, at now by the server's clock.
+func retryValue(now time.Time, v string) (time.Duration, bool) {
+	if len(v) > maxRetryValue {
+		return 0, false
+	}
 	if d, ok := deltaSeconds(v); ok {
 		return d, true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
 		return 0, false
-	}
-	if date, err := http.ParseTime(h.Get("Date")); err == nil {
-		return t.Sub(date), true
 	}
 	return t.Sub(now), true
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +196,28 @@ func TestFreshnessPastExpires(t *testing.T) {
 	} {
 		if d, explicit := cfg.freshness(now, h); d != cfg.minFresh || !explicit {
 			t.Errorf("freshness(%v) = %v, %v; want the floor %v", h, d, explicit, cfg.minFresh)
+		}
+	}
+}
+
+// TestRetryAfterBounded: a hostile server's megabyte of Retry-After values,
+// on one line or on many, is read in a bounded number of steps (each
+// value cost a few allocations, and a fetch seconds); the values read
+// still count.
+func TestRetryAfterBounded(t *testing.T) {
+	now := time.Now()
+	for name, h := range map[string]http.Header{
+		"one line":   {"Retry-After": {"120, " + strings.Repeat("x,", 1<<19)}},
+		"many lines": {"Retry-After": append([]string{"120"}, slices.Repeat([]string{"x"}, 1<<16)...)},
+		"one value":  {"Retry-After": {"120", strings.Repeat("9", 1<<20)}, "Date": {strings.Repeat("x", 1<<20)}},
+	} {
+		var d time.Duration
+		var ok bool
+		if allocs := testing.AllocsPerRun(3, func() { d, ok = retryAfter(now, h) }); allocs > 1000 {
+			t.Errorf("%s: %v allocations", name, allocs)
+		}
+		if !ok || d != 120*time.Second {
+			t.Errorf("%s: %v, %v; want 120s", name, d, ok)
 		}
 	}
 }
