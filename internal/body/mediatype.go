@@ -9,8 +9,8 @@ import (
 
 // ContentType returns the media type of h's Content-Type, lower-cased,
 // and the charset it names, as browsers read them (the Fetch standard's
-// "extract a MIME type"): every line and comma-separated value counts,
-// the last that parses wins, a parameter that does not parse is skipped
+// "extract a MIME type"): every line and comma-separated value counts
+// (but past the first 64), the last that parses wins, a parameter that does not parse is skipped
 // rather than losing the type, and the charset of the first value of a
 // type carries over to a later value of the same type that names none.
 // Both are "" when no value parses.
@@ -66,11 +66,16 @@ func carried(h http.Header) iter.Seq2[string, string] {
 }
 
 // mimeTypes yields the media type and charset of each value of h's
-// Content-Type that parses, but */*, in order.
+// Content-Type that parses, but */*, in order, of its first maxValues
+// values.
 func mimeTypes(h http.Header) iter.Seq2[string, string] {
 	return func(yield func(string, string) bool) {
+		n := 0
 		for _, line := range h.Values("Content-Type") {
 			for v := range splitUnquoted(line, ',') {
+				if n++; n > maxValues {
+					return
+				}
 				if mt, cs, ok := parseMIME(v); ok && mt != "*/*" && !yield(mt, cs) {
 					return
 				}
@@ -78,6 +83,11 @@ func mimeTypes(h http.Header) iter.Seq2[string, string] {
 		}
 	}
 }
+
+// maxValues bounds the Content-Type values read: a server sends one, a
+// proxy may add a few, and a hostile server's megabytes of them cost
+// seconds of parsing a page.
+const maxValues = 64
 
 // parseMIME parses v as a MIME type: its essence, lower-cased, and its
 // first charset parameter, as the WHATWG MIME Sniffing standard does.

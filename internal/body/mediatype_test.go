@@ -2,6 +2,7 @@ package body
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -103,4 +104,21 @@ func FuzzContentType(f *testing.F) {
 			t.Errorf("a charset %q without a media type", charset)
 		}
 	})
+}
+
+// TestContentTypeBounded: a hostile server's megabyte of Content-Type
+// values, on one line or on many, is read by its first values, in bounded
+// work (each value a parse, and a page reads the header a dozen times).
+func TestContentTypeBounded(t *testing.T) {
+	for name, h := range map[string]http.Header{
+		"one line":   {"Content-Type": {"text/html; charset=utf-8, " + strings.Repeat("a/b,", 1<<18)}},
+		"many lines": {"Content-Type": append([]string{"text/html; charset=utf-8"}, slices.Repeat([]string{"x"}, 1<<16)...)},
+	} {
+		if allocs := testing.AllocsPerRun(3, func() { AnyCharset(h, func(string, string) bool { return false }) }); allocs > 1000 {
+			t.Errorf("%s: %v allocations", name, allocs)
+		}
+		if !AnyMediaType(h, "text/html") {
+			t.Errorf("%s: the first value, text/html, not read", name)
+		}
+	}
 }
