@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -265,7 +266,9 @@ var errHeadLimit = fmt.Errorf("meta: the head runs on to %d MiB: the tags after 
 // (a byte-order mark an include left, a word), or an element within a
 // <noscript> there (a tracking pixel's <img>, which a browser running
 // scripts reads as text), the tags after it, to the first element that
-// belongs in no head, still count but for Other: they only restrict. A page whose head holds a <template> is read whole, to
+// belongs in no head, still count but for Other: they only restrict; so
+// do the tags a browser running scripts puts in the head, where one
+// without them does not. A page whose head holds a <template> is read whole, to
 // 1 MiB, and built as golang.org/x/net/html's parser builds it (where a
 // template ends turns on that). A page is read as UTF-8
 // or an ASCII-compatible charset, or as UTF-16 after its byte-order
@@ -348,7 +351,9 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // head holds there (a tracking pixel's <img>) ends the head softly (see
 // below), since a browser running scripts reads it as the noscript's
 // text, the head going on. What a <template> holds is no part of the
-// page: its tags are passed over.
+// page: its tags are passed over. Once a <noscript> or a <template> came
+// in the head, the tags of the head a browser running scripts builds are
+// read too, those not read already with sure false (see headWithScripts).
 //
 // Text or a stray end tag before </head> ends the head softly: the tags
 // after it come with sure false, for a caller that fails closed to weigh
@@ -362,8 +367,16 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // there): head hands the page, as far as it may be read, to the parser
 // (see headByParser).
 func head(r io.Reader, visit func(name, content string, sure bool)) error {
-	var read [][2]string // the tags visited, which headByParser visits no more
-	inner := visit
+	var read [][2]string        // the tags visited, which headByParser visits no more
+	var seen map[[2]string]bool // every tag visited, which headWithScripts visits no more
+	given := visit
+	inner := func(name, content string, sure bool) {
+		if seen == nil {
+			seen = make(map[[2]string]bool)
+		}
+		seen[[2]string{name, content}] = true
+		given(name, content, sure)
+	}
 	visit = func(name, content string, sure bool) {
 		read = append(read, [2]string{name, content})
 		inner(name, content, sure)
@@ -377,9 +390,27 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	// scripted: within a <noscript> in the head as a browser running
 	// scripts reads it, as text to its </noscript>.
 	scripted := false
+	// withScripts: a <noscript> or a <template> came in the head, where a
+	// browser running scripts may build the head otherwise.
+	withScripts := false
+	// end is how much of the page the tokenizer has read: the head a
+	// browser running scripts builds ends no later, since outside a
+	// <noscript> the two agree on where it ends (the parser, given a
+	// page with a <template>, reads it whole).
+	end := 0
+	defer func() {
+		if withScripts {
+			headWithScripts(src.b[:min(end, len(src.b))], func(name, content string, sure bool) {
+				if !seen[[2]string{name, content}] {
+					given(name, content, sure)
+				}
+			})
+		}
+	}()
 	var in atom.Atom // the head element whose text is being read
 	for {
 		tt := z.Next()
+		end += len(z.Raw())
 		var a atom.Atom // the tag's element
 		var name []byte
 		hasAttr := false
@@ -388,6 +419,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 			a = atom.Lookup(name)
 		}
 		if a == atom.Template && tt != html.EndTagToken {
+			withScripts, end = true, math.MaxInt
 			return headByParser(src, lr, sure, read, inner)
 		}
 		switch tt {
@@ -419,8 +451,8 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 					metaTag(z, func(name, content string) { visit(name, content, sure) })
 				}
 			case a == atom.Noscript:
-				noscript, scripted = true, true // <noscript/> too: the parser opens one
-				z.NextIsNotRawText()            // its tags are tags without scripts
+				noscript, scripted, withScripts = true, true, !after // <noscript/> too: the parser opens one
+				z.NextIsNotRawText()                                 // its tags are tags without scripts
 			case a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes:
 				in = a // its text is not the body's
 			}
@@ -461,6 +493,26 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 					return nil
 				}
 				sure, noscript = false, false
+			}
+		}
+	}
+}
+
+// headWithScripts calls visit, with sure false, for each <meta> tag with
+// a name in the head that golang.org/x/net/html's parser builds from
+// page with scripts on, as a browser running them does (as Google renders
+// pages): there a <noscript>'s content is text, and a tag after it stays
+// in the head where, without scripts, an element in it (a tracking
+// pixel's <img>, an <iframe/> whose text runs on) ends the head.
+func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
+	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(true))
+	if err != nil {
+		return // elements nested past the parser's bound: read without scripts only
+	}
+	for n := range doc.ChildNodes() {
+		for c := range n.ChildNodes() {
+			if n.DataAtom == atom.Html && c.Type == html.ElementNode && c.Namespace == "" && c.DataAtom == atom.Head {
+				metaTags(c, func(name, content string) { visit(name, content, false) })
 			}
 		}
 	}

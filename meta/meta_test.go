@@ -570,6 +570,12 @@ func TestHeadEndsSoftly(t *testing.T) {
 		`<head><title>t</title><noscript><img height="1" width="1" src="https://px.test/tr"></noscript><meta name="tdm-reservation" content="1"></head>`: {Reservation: "1"},
 		`<head><noscript><img src="https://px.test/tr"></noscript><meta name="tdm-reservation" content="0"></head>`:                                      {},
 		`<head><noscript>enable scripts</head>!<body><img src=/p></noscript><meta name="tdm-reservation" content="1"></head>`:                            {Reservation: "1"},
+		// Read as a browser running scripts builds the head: after a
+		// template, and where a noscript holds an element whose text
+		// runs on (an <iframe/> written empty).
+		`<head><title>t</title><template><p>x</p></template><noscript><img src="https://px.test/tr"></noscript><meta name="tdm-reservation" content="1"></head>`:        {Reservation: "1"},
+		`<head><template><p>x</p></template><noscript><img src="https://px.test/tr"></noscript><meta name="tdm-reservation" content="0"></head>`:                        {},
+		`<head><noscript><iframe src="https://gtm.test/ns.html" height="0" width="0"/></noscript><meta name="tdm-reservation" content="1"></head><body><p>x</p></body>`: {Reservation: "1"},
 	} {
 		if got, err := TDMFromHTML(strings.NewReader(page)); got != want || err != nil {
 			t.Errorf("TDMFromHTML(%q) = %+v, %v; want %+v", page, got, err, want)
