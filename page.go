@@ -641,13 +641,32 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			capQuote(strings.Join(h.Values("Content-Type"), ", ")))
 	}
 	page := pageText{b, cutShort(resp, b, read)}
-	switch bom := utf16BOM(charset); {
+	switch bom := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)); {
 	case bom != "" && !hasBOM(b):
 		page.b = append([]byte(bom), b[:min(len(b), metaReads)]...) // the copy need hold no more
 	case bom == "" && !bytes.HasPrefix(b, []byte("\xFF\xFE")) && !bytes.HasPrefix(b, []byte("\xFE\xFF")) && isXHTML(h, b):
 		page.b = xhtmlAsHTML(b[:min(len(b), metaReads)])
+	case bom == "" && !hasBOM(b) && body.Stateful(charset) != nil:
+		// Its text may hold the bytes of '<', '>' and '"' (ISO-2022-JP's
+		// 、 is !"): read decoded, as browsers read it.
+		if text, err := body.Stateful(charset).NewDecoder().Bytes(b[:min(len(b), metaReads)]); err == nil {
+			page.b = text
+		}
 	}
 	return page, nil
+}
+
+// xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page
+// without one is in by its first bytes, an XML declaration's "<?" (XML
+// 1.0 Appendix F), or "".
+func xmlUTF16(h http.Header, b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte("<\x00?\x00")) && isXHTML(h, nil):
+		return "\xFF\xFE"
+	case bytes.HasPrefix(b, []byte("\x00<\x00?")) && isXHTML(h, nil):
+		return "\xFE\xFF"
+	}
+	return ""
 }
 
 // xhtmlAsHTML returns XHTML page as the HTML that reads as the XML does,

@@ -25,6 +25,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"github.com/robotsgate/robotstxt/meta"
+	"golang.org/x/text/encoding/japanese"
 )
 
 // sig is a Signal as the tests write it: "source label pref where", with
@@ -400,6 +401,11 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	zw := gzip.NewWriter(&gz)
 	_, _ = zw.Write([]byte(noai))
 	_ = zw.Close()
+	jp, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head><meta name="description" content="会員登録、ユーザー名とパスワードを入力してください。ユーザー名は半角英数字です。"><meta name="robots" content="noai"></head><body>x</body></html>`))
+	var xhtml16 []byte // UTF-16LE, no byte-order mark: XML reads it from "<?"
+	for _, c := range `<?xml version="1.0" encoding="UTF-16"?><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="robots" content="noai"/></head><body/></html>` {
+		xhtml16 = append(xhtml16, byte(c), 0)
+	}
 	var utf16le []byte
 	var utf16be []byte
 	for _, c := range noai {
@@ -524,6 +530,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: a DTD's internal subset", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><!DOCTYPE html [ <!ENTITY copy "&#169;"> ]><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="tdm-reservation" content="0"/><meta name="robots" content="noai"/></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots", "tdm-meta train-ai unknown tdm-reservation"}},
+		{"ISO-2022-JP, whose text holds quotes and angle brackets", "text/html; charset=ISO-2022-JP", nil, jp,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML in UTF-16 with no byte-order mark", "application/xhtml+xml", nil, xhtml16,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML: a meta after the head", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><meta name="robots" content="noai"/><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},

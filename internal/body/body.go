@@ -470,6 +470,19 @@ func toUTF8(body []byte, header http.Header, wide wideForm) ([]byte, string) {
 	return out, name
 }
 
+// Stateful returns the encoding charset names when it is ISO-2022-JP, a
+// WHATWG encoding that is not ASCII-compatible but for UTF-16 and the
+// replacement encoding (which decodes any text to one U+FFFD): its text
+// holds ASCII bytes that are not its characters; nil for any other.
+func Stateful(charset string) encoding.Encoding {
+	if enc, err := htmlindex.Get(charset); err == nil {
+		if name, _ := htmlindex.Name(enc); name == "iso-2022-jp" {
+			return enc
+		}
+	}
+	return nil
+}
+
 // headerCharset returns the encoding charset (a Content-Type's, see
 // [ContentType]) names, and its name, unless that is not ASCII-compatible
 // (UTF-16 or the replacement encoding would turn a disallow into
