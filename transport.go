@@ -217,7 +217,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.c.sentBy(req) {
 		return t.next.RoundTrip(req)
 	}
-	if s, ok := ctx.Value(sentKey{}).(sentUnder); ok && s.t.c == t.c && s.req == sentOf(req) {
+	if s, ok := ctx.Value(sentKey{}).(sentUnder); ok && s.t.c == t.c && s.req == sentOf(req) && s.sending.Load() {
 		// Checked and paced by a Transport of t's Client above: stacked,
 		// t would wait for the turn that one holds.
 		return t.next.RoundTrip(req)
@@ -292,13 +292,17 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// its A-label, which a signing RoundTripper below can sign.)
 		host = sent
 	}
-	under := sentUnder{t, served, sentOf(req), &readBody{}}
+	under := sentUnder{t, served, sentOf(req), &readBody{}, new(atomic.Bool)}
 	under.req.host = host
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
 	req.Host = host
 	t.stats.sent.add()
 	f.sent = time.Now()
-	resp, err = t.next.RoundTrip(req)
+	under.sending.Store(true)
+	func() {
+		defer under.sending.Store(false)
+		resp, err = t.next.RoundTrip(req)
+	}()
 	if err != nil {
 		return resp, err
 	}
@@ -387,6 +391,10 @@ type sentUnder struct {
 	d    Decision
 	req  sentRequest
 	body *readBody // its response's body, when it holds one
+	// sending is set while t's RoundTrip hands the request on: a
+	// Transport below it passes it on as it is, but not a request sent
+	// again later in its context (resp.Request, retried).
+	sending *atomic.Bool
 }
 
 // A sentRequest is what tells a request apart (a RoundTripper below may

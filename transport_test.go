@@ -382,6 +382,23 @@ func TestTransportStacked(t *testing.T) {
 		}
 		time.Sleep(300 * time.Millisecond) // the next loop's first turn
 	}
+	// A response's request, sent again in the context the Transport gave
+	// it, is checked and paced again.
+	hc := &http.Client{Transport: NewTransport(c, next, WithNoWait())}
+	time.Sleep(300 * time.Millisecond)
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, site.URL+"/b.html", nil)
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var pe *PacedError
+	if resp, err := hc.Do(resp.Request); !errors.As(err, &pe) {
+		if err == nil {
+			resp.Body.Close()
+		}
+		t.Errorf("the response's request sent again at once: %v; want a PacedError", err)
+	}
 }
 
 func TestTransportRetryAfterHolds(t *testing.T) {
