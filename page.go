@@ -622,6 +622,8 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			how = "Content-Encoding " + capQuote(codings)
 		}
 		return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
+	case body.ManyValues(h):
+		return pageText{}, errors.New("robotstxt: a page with over 64 Content-Type values: its META tags cannot be read")
 	case resp.StatusCode == http.StatusPartialContent && body.AnyMediaType(h, "multipart/byteranges"):
 		// Whatever a stray Content-Range says.
 		return pageText{}, errors.New("robotstxt: ranges of a page in parts (multipart/byteranges): its META tags cannot be read")
@@ -640,7 +642,9 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		return pageText{}, fmt.Errorf("robotstxt: a page whose Content-Type values disagree on UTF-16 (%s): its META tags cannot be read",
 			capQuote(strings.Join(h.Values("Content-Type"), ", ")))
 	}
-	page := pageText{b, cutShort(resp, b, read)}
+	// A page rewritten or decoded is read from its first metaReads bytes,
+	// which may come out shorter than meta's bound: past them, it is cut.
+	page := pageText{b, cutShort(resp, b, read) || len(b) > metaReads}
 	switch bom := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)); {
 	case bom != "" && !hasBOM(b):
 		page.b = append([]byte(bom), b[:min(len(b), metaReads)]...) // the copy need hold no more

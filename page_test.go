@@ -530,6 +530,8 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: a DTD's internal subset", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><!DOCTYPE html [ <!ENTITY copy "&#169;"> ]><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="tdm-reservation" content="0"/><meta name="robots" content="noai"/></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots", "tdm-meta train-ai unknown tdm-reservation"}},
+		{"over 64 Content-Type values", strings.Repeat("text/plain\n", 64) + "text/html", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"ISO-2022-JP, whose text holds quotes and angle brackets", "text/html; charset=ISO-2022-JP", nil, jp,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML in UTF-16 with no byte-order mark", "application/xhtml+xml", nil, xhtml16,
@@ -1769,5 +1771,17 @@ func TestReceiptXHTMLCutInHead(t *testing.T) {
 	cut := []byte(page[:strings.Index(page, "<meta")])
 	if r := tr.Receipt(resp, cut); r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
 		t.Errorf("cut after the <object>: usage %q, signals %q; want the head unreadable", r.Usage, sigs(r.Signals))
+	}
+	// A head past the first MiB, which is all a receipt reads, whether
+	// rewritten (XHTML) or decoded (ISO-2022-JP) to fewer bytes.
+	jp, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte("<html><head><script>" + strings.Repeat(`"ID:1 会員 "`, 1<<17) + `</script><meta name="robots" content="noai"></head>`))
+	for ct, page := range map[string][]byte{
+		"application/xhtml+xml":          []byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><style>` + strings.Repeat("p{}", 1<<19) + `</style><meta name="robots" content="noai"/></head>`),
+		"text/html; charset=iso-2022-jp": jp,
+	} {
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ct}}, Request: req, ContentLength: int64(len(page))}
+		if r := tr.Receipt(resp, page); r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
+			t.Errorf("%s, a head past the first MiB: usage %q, signals %q; want the head unreadable", ct, r.Usage, sigs(r.Signals))
+		}
 	}
 }

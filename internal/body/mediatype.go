@@ -84,6 +84,21 @@ func mimeTypes(h http.Header) iter.Seq2[string, string] {
 	}
 }
 
+// ManyValues reports whether h's Content-Type has more values than its
+// readers read (see [ContentType]): then what a browser takes, the last
+// that parses, is not known.
+func ManyValues(h http.Header) bool {
+	n := 0
+	for _, line := range h.Values("Content-Type") {
+		for range splitUnquoted(line, ',') {
+			if n++; n > maxValues {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maxValues bounds the Content-Type values read: a server sends one, a
 // proxy may add a few, and a hostile server's megabytes of them cost
 // seconds of parsing a page.
