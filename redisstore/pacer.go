@@ -29,6 +29,7 @@ import (
 //	       the least interval of every Take while it lasts (see Take)
 //	hold   no turn before this (Retry-After)
 //	voids  when the last void: field below ends
+//	vn     the fields the last clean-up of void: fields left
 //	void:T until when the Take of token T takes nothing (see
 //	       paceVoidScript)
 //
@@ -146,20 +147,25 @@ return 0
 // have taken, as if it were never given: nothing was sent. A field
 // void:ARGV[1] tells that Take's script, each time it runs after (Redis
 // answers the two calls in either order, and go-redis may send a Take
-// again after a cut reply), to take nothing, until the lease has passed;
-// past maxVoidFields, those whose time has passed go.
+// again after a cut reply), to take nothing, until the lease has passed.
+// Past maxVoidFields fields, and twice as many as the last clean-up left
+// (vn), those whose time has passed go: each void does constant work, on
+// average, however many marks a stalled fleet leaves.
 var paceVoidScript = redis.NewScript(paceRead + `
 if busy == ARGV[1] then
 	redis.call('HDEL', k, 'busy', 'until')
 	busy = false
 end
-if redis.call('HLEN', k) > ` + strconv.Itoa(maxVoidFields) + ` then
+local n = redis.call('HLEN', k)
+if n > math.max(` + strconv.Itoa(maxVoidFields) + `, 2 * (tonumber(redis.call('HGET', k, 'vn')) or 0)) then
 	local all = redis.call('HGETALL', k)
 	for i = 1, #all, 2 do
 		if string.sub(all[i], 1, 5) == 'void:' and (tonumber(all[i + 1]) or 0) <= now then
 			redis.call('HDEL', k, all[i])
+			n = n - 1
 		end
 	end
+	redis.call('HSET', k, 'vn', n) -- the next clean-up waits for twice as many
 end
 voids = math.max(voids, now + lease)
 redis.call('HSET', k, 'void:' .. ARGV[1], string.format('%.0f', now + lease), 'voids', string.format('%.0f', voids))

@@ -699,7 +699,7 @@ func TestPacerVoidMarksCleared(t *testing.T) {
 	}
 	fields := rdb.HKeys(ctx, k).Val()
 	slices.Sort(fields)
-	if want := []string{"void:1", "void:2", "voids"}; !slices.Equal(fields, want) {
+	if want := []string{"vn", "void:1", "void:2", "voids"}; !slices.Equal(fields, want) {
 		t.Errorf("fields %q, want %q", fields, want)
 	}
 	for _, id := range []uint64{1, 2} {
