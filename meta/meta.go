@@ -399,8 +399,9 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	// page with a <template>, reads it whole).
 	end := 0
 	defer func() {
-		if withScripts {
-			headWithScripts(src.b[:min(end, len(src.b))], func(name, content string, sure bool) {
+		// Scripts change only how a <noscript> is read.
+		if page := src.b[:min(end, len(src.b))]; withScripts && hasNoscript(page) {
+			headWithScripts(page, func(name, content string, sure bool) {
 				if !seen[[2]string{name, content}] {
 					given(name, content, sure)
 				}
@@ -516,6 +517,17 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 			}
 		}
 	}
+}
+
+// hasNoscript reports whether page holds a <noscript> tag.
+func hasNoscript(page []byte) bool {
+	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
+		page = page[i+1:]
+		if len(page) >= len("noscript") && bytes.EqualFold(page[:len("noscript")], []byte("noscript")) {
+			return true
+		}
+	}
+	return false
 }
 
 // recorded is a reader that keeps what is read from it.
