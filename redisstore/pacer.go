@@ -157,7 +157,11 @@ if busy == ARGV[1] then
 	busy = false
 end
 local n = redis.call('HLEN', k)
-if n > math.max(` + strconv.Itoa(maxVoidFields) + `, 2 * (tonumber(redis.call('HGET', k, 'vn')) or 0)) then
+local vn = tonumber(redis.call('HGET', k, 'vn'))
+if not vn or not (vn >= 0 and vn <= n) then
+	vn = 0 -- garbage (inf would stop clean-ups for good)
+end
+if n > math.max(` + strconv.Itoa(maxVoidFields) + `, 2 * vn) then
 	local all = redis.call('HGETALL', k)
 	for i = 1, #all, 2 do
 		if string.sub(all[i], 1, 5) == 'void:' and (tonumber(all[i + 1]) or 0) <= now then

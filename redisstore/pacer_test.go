@@ -699,6 +699,20 @@ func TestPacerVoidMarksCleared(t *testing.T) {
 	}
 	fields := rdb.HKeys(ctx, k).Val()
 	slices.Sort(fields)
+	defer func() {
+		// A vn past the hash's size (inf, say) is garbage, not a
+		// threshold no hash reaches.
+		rdb.HSet(ctx, k, "vn", "inf")
+		for i := range 2 * maxVoidFields {
+			rdb.HSet(ctx, k, fmt.Sprintf("void:old%d", i), 1)
+		}
+		if err := paceVoidScript.Eval(ctx, rdb, []string{k}, paceArgs(3, time.Second)...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if n := rdb.HLen(ctx, k).Val(); n > 8 {
+			t.Errorf("%d fields after a void under vn=inf, want the ended marks cleared", n)
+		}
+	}()
 	if want := []string{"vn", "void:1", "void:2", "voids"}; !slices.Equal(fields, want) {
 		t.Errorf("fields %q, want %q", fields, want)
 	}
