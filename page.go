@@ -622,7 +622,9 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			how = "Content-Encoding " + capQuote(codings)
 		}
 		return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
-	case body.ManyValues(h):
+	case body.ManyValues(h) && (mayBeHTML(h) || slices.Contains([]string{"text/html", "text/xml"}, mediaType(nil, b))):
+		// Which a browser takes, the last, is not known: HTML, maybe,
+		// if a value read says so or the page looks it.
 		return pageText{}, errors.New("robotstxt: a page with over 64 Content-Type values: its META tags cannot be read")
 	case resp.StatusCode == http.StatusPartialContent && body.AnyMediaType(h, "multipart/byteranges"):
 		// Whatever a stray Content-Range says.

@@ -393,7 +393,9 @@ type sentUnder struct {
 	body *readBody // its response's body, when it holds one
 	// sending is set while t's RoundTrip hands the request on: a
 	// Transport below it passes it on as it is, but not a request sent
-	// again later in its context (resp.Request, retried).
+	// again later in its context (resp.Request, retried), nor one a
+	// RoundTripper between them sends after its RoundTrip returned,
+	// which waits for t's turn to end with its body.
 	sending *atomic.Bool
 }
 

@@ -73,6 +73,9 @@ func mimeTypes(h http.Header) iter.Seq2[string, string] {
 		n := 0
 		for _, line := range h.Values("Content-Type") {
 			for v := range splitUnquoted(line, ',') {
+				if blank(v) {
+					continue
+				}
 				if n++; n > maxValues {
 					return
 				}
@@ -90,7 +93,10 @@ func mimeTypes(h http.Header) iter.Seq2[string, string] {
 func ManyValues(h http.Header) bool {
 	n := 0
 	for _, line := range h.Values("Content-Type") {
-		for range splitUnquoted(line, ',') {
+		for v := range splitUnquoted(line, ',') {
+			if blank(v) {
+				continue
+			}
 			if n++; n > maxValues {
 				return true
 			}
@@ -98,6 +104,11 @@ func ManyValues(h http.Header) bool {
 	}
 	return false
 }
+
+// blank reports whether v, a value of a list, is empty but for white
+// space: no value (RFC 9110 §5.6.1).
+func blank(v string) bool { return strings.TrimLeft(v, " \t\r\n") == "" }
+
 
 // maxValues bounds the Content-Type values read: a server sends one, a
 // proxy may add a few, and a hostile server's megabytes of them cost
