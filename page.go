@@ -680,14 +680,15 @@ func xmlUTF16(h http.Header, b []byte) string {
 // a <template> holds: in XML, an element no HTML head holds (an <object>,
 // a tracking pixel's <img> in a <noscript>) stays in the head, and so do
 // the tags after it; a page that ends within its head ends within the
-// HTML's. Before the head, text goes (XML allows only white space there,
-// and what a DTD's internal subset leaves, which HTML does not read as
-// one, would end the head); a <template> there is written empty, for meta
-// to read the page whole, as it reads a page with a template. After the
-// head, where meta stops at <body> unless a <template> came, an element whose text HTML reads raw (<script>,
-// <title>, …), or a <template>, written empty (<script src="a.js"/>), is
-// given its end tag, lest the rest of the page read as its text; from
-// <body> on, the page is left as it is.
+// HTML's; a <template> in the head is written empty, for meta to read the
+// page whole, as it reads a page with a template. Before the head, text
+// goes: XML allows only white space there, and what a DTD's internal
+// subset leaves, which HTML does not read as one, would end the head.
+// After the head, where meta stops at <body> unless a <template> came,
+// an element whose text HTML reads raw (<script>, <title>, …), or a
+// <template>, written empty (<script src="a.js"/>), is given its end tag,
+// lest the rest of the page read as its text; from <body> on, the page
+// is left as it is.
 func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))

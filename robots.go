@@ -18,9 +18,9 @@ const (
 	// ModeGoogle reads as Google's reference parser does. It is the default.
 	ModeGoogle Mode = iota
 	// ModeRFC9309 is the strict reading of RFC 9309: /robots.txt itself
-	// (with no query) is always allowed, and percent-escaped unreserved characters are decoded
-	// in rules and URLs before they are compared (/%7Efred is /~fred; %2F
-	// stays encoded).
+	// (with no query) is always allowed, and percent-escaped unreserved
+	// characters are decoded in rules and URLs before they are compared
+	// (/%7Efred is /~fred; %2F stays encoded).
 	ModeRFC9309
 )
 

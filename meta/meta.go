@@ -268,11 +268,10 @@ var errHeadLimit = fmt.Errorf("meta: the head runs on to %d MiB: the tags after 
 // scripts reads as text), the tags after it, to the first element that
 // belongs in no head, still count but for Other: they only restrict; so
 // do the tags a browser running scripts puts in the head, where one
-// without them does not. A page whose head holds a <template> is read whole, to
-// 1 MiB, and built as golang.org/x/net/html's parser builds it (where a
-// template ends turns on that). A page is read as UTF-8
-// or an ASCII-compatible charset, or as UTF-16 after its byte-order
-// mark. An error says that r failed, or that the head runs on to 1 MiB,
+// without them does not. A page whose head holds a <template> is read
+// whole, to 1 MiB, and built as golang.org/x/net/html's parser builds it
+// (where a template ends turns on that). A page is read as UTF-8 or an
+// ASCII-compatible charset, or as UTF-16 after its byte-order mark. An error says that r failed, or that the head runs on to 1 MiB,
 // so that tags after it may have gone unread (or that the parser refused
 // a page whose head holds a template: elements nested over 512 deep); the
 // directives read before it are returned. Malformed HTML is read as

@@ -10,9 +10,10 @@ import (
 // ContentType returns the media type of h's Content-Type, lower-cased,
 // and the charset it names, as browsers read them (the Fetch standard's
 // "extract a MIME type"): every line and comma-separated value counts
-// (but past the first 64), the last that parses wins, a parameter that does not parse is skipped
-// rather than losing the type, and the charset of the first value of a
-// type carries over to a later value of the same type that names none.
+// (but past the first 64), the last that parses wins, a parameter that
+// does not parse is skipped rather than losing the type, and the charset
+// of the first value of a type carries over to a later value of the same
+// type that names none.
 // Both are "" when no value parses.
 func ContentType(h http.Header) (mediaType, charset string) {
 	for mt, cs := range carried(h) {
@@ -108,7 +109,6 @@ func ManyValues(h http.Header) bool {
 // blank reports whether v, a value of a list, is empty but for white
 // space: no value (RFC 9110 §5.6.1).
 func blank(v string) bool { return strings.TrimLeft(v, " \t\r\n") == "" }
-
 
 // maxValues bounds the Content-Type values read: a server sends one, a
 // proxy may add a few, and a hostile server's megabytes of them cost
