@@ -72,17 +72,12 @@ func carried(h http.Header) iter.Seq2[string, string] {
 func mimeTypes(h http.Header) iter.Seq2[string, string] {
 	return func(yield func(string, string) bool) {
 		n := 0
-		for _, line := range h.Values("Content-Type") {
-			for v := range splitUnquoted(line, ',') {
-				if blank(v) {
-					continue
-				}
-				if n++; n > maxValues {
-					return
-				}
-				if mt, cs, ok := parseMIME(v); ok && mt != "*/*" && !yield(mt, cs) {
-					return
-				}
+		for v := range values(h) {
+			if n++; n > maxValues {
+				return
+			}
+			if mt, cs, ok := parseMIME(v); ok && mt != "*/*" && !yield(mt, cs) {
+				return
 			}
 		}
 	}
@@ -93,22 +88,27 @@ func mimeTypes(h http.Header) iter.Seq2[string, string] {
 // that parses, is not known.
 func ManyValues(h http.Header) bool {
 	n := 0
-	for _, line := range h.Values("Content-Type") {
-		for v := range splitUnquoted(line, ',') {
-			if blank(v) {
-				continue
-			}
-			if n++; n > maxValues {
-				return true
-			}
+	for range values(h) {
+		if n++; n > maxValues {
+			return true
 		}
 	}
 	return false
 }
 
-// blank reports whether v, a value of a list, is empty but for white
-// space: no value (RFC 9110 §5.6.1).
-func blank(v string) bool { return strings.TrimLeft(v, " \t\r\n") == "" }
+// values yields the values of h's Content-Type, each line's
+// comma-separated, but blank ones (no value, RFC 9110 §5.6.1).
+func values(h http.Header) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, line := range h.Values("Content-Type") {
+			for v := range splitUnquoted(line, ',') {
+				if strings.TrimLeft(v, " \t\r\n") != "" && !yield(v) {
+					return
+				}
+			}
+		}
+	}
+}
 
 // maxValues bounds the Content-Type values read: a server sends one, a
 // proxy may add a few, and a hostile server's megabytes of them cost
