@@ -647,15 +647,16 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	// A page rewritten or decoded is read from its first metaReads bytes,
 	// which may come out shorter than meta's bound: past them, it is cut.
 	page := pageText{b, cutShort(resp, b, read) || len(b) > metaReads}
-	switch bom := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)); {
+	first := b[:min(len(b), metaReads)] // the copy need hold no more
+	switch bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(charset); {
 	case bom != "" && !hasBOM(b):
-		page.b = append([]byte(bom), b[:min(len(b), metaReads)]...) // the copy need hold no more
+		page.b = append([]byte(bom), first...)
 	case bom == "" && !bytes.HasPrefix(b, []byte("\xFF\xFE")) && !bytes.HasPrefix(b, []byte("\xFE\xFF")) && isXHTML(h, b):
-		page.b = xhtmlAsHTML(b[:min(len(b), metaReads)])
-	case bom == "" && !hasBOM(b) && body.Stateful(charset) != nil:
+		page.b = xhtmlAsHTML(first)
+	case bom == "" && !hasBOM(b) && enc != nil:
 		// Its text may hold the bytes of '<', '>' and '"' (ISO-2022-JP's
 		// 、 is !"): read decoded, as browsers read it.
-		if text, err := body.Stateful(charset).NewDecoder().Bytes(b[:min(len(b), metaReads)]); err == nil {
+		if text, err := enc.NewDecoder().Bytes(first); err == nil {
 			page.b = text
 		}
 	}
