@@ -7,11 +7,15 @@
 //
 // after which no request colly sends, nor any redirect it follows, reaches
 // a page robots.txt disallows or comes before its site's Crawl-delay has
-// passed. Two things about colly: it marks a URL visited before sending
+// passed. Three things about colly: it marks a URL visited before sending
 // it, so a request refused with a [robotstxt.PacedError] is sent again with
-// Request.Retry at its RetryAt, not with Visit (which would skip it); and
-// its SetProxy, SetProxyFunc and SetClient replace the Transport, so a
-// proxy goes on the Transport's next RoundTripper instead.
+// Request.Retry at its RetryAt, not with Visit (which would skip it), its
+// URL set to the PacedError's (where a redirect led: sent again, the first
+// URL would spend the turn on the redirect again, for ever); its
+// SetProxy, SetProxyFunc and SetClient replace the Transport, so a proxy
+// goes on the Transport's next RoundTripper instead; and its own
+// robots.txt handling stays off (IgnoreRobotsTxt, its default), since its
+// fetches of robots.txt would go through the Transport as pages, paced.
 //
 // The site's pages link to disallowed pages directly and through
 // same-host and cross-host redirects, and to a partner site with a
@@ -29,6 +33,7 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"net/url"
 	"os"
 	"time"
 
@@ -88,12 +93,18 @@ func run(out io.Writer, w *web) (result, error) {
 		switch {
 		case errors.As(err, &paced):
 			// A frontier would requeue it; this demo waits for the turn.
-			res.Paced = append(res.Paced, from)
-			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", from)
-			time.Sleep(time.Until(paced.RetryAt))
-			if err := r.Request.Retry(); err != nil {
+			// What was paced is paced.URL, where a redirect of
+			// r.Request.URL may have led.
+			u, err := url.Parse(paced.URL)
+			if err != nil {
 				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+				return
 			}
+			res.Paced = append(res.Paced, w.name(paced.URL))
+			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", w.name(paced.URL))
+			time.Sleep(time.Until(paced.RetryAt))
+			r.Request.URL = u
+			_ = r.Request.Retry() // its errors are reported by OnError
 		case errors.As(err, &de):
 			u := w.name(de.URL)
 			res.Disallowed = append(res.Disallowed, u)

@@ -14,8 +14,9 @@ type site struct {
 	*httptest.Server
 	name string
 
-	mu  sync.Mutex
-	got []string
+	mu    sync.Mutex
+	got   []string
+	pages map[string]page
 }
 
 // page is one path of a site: HTML with links, a redirect, or a status.
@@ -27,12 +28,12 @@ type page struct {
 }
 
 func newSite(name string, pages map[string]page) *site {
-	s := &site{name: name}
+	s := &site{name: name, pages: pages}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.got = append(s.got, r.URL.Path)
+		p, ok := s.pages[r.URL.Path]
 		s.mu.Unlock()
-		p, ok := pages[r.URL.Path]
 		switch {
 		case !ok:
 			http.NotFound(w, r)
@@ -52,6 +53,13 @@ func newSite(name string, pages map[string]page) *site {
 		}
 	}))
 	return s
+}
+
+// set makes p the page at path.
+func (s *site) set(path string, p page) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages[path] = p
 }
 
 // requested returns the paths the site was asked for, in order.
@@ -78,6 +86,7 @@ func newWeb() *web {
 		"/contact.html":     {links: []string{}},
 		"/hidden/page.html": {links: []string{}},
 		"/hidden/link.html": {links: []string{}},
+		"/account.html":     {links: []string{}},
 	})
 	down := newSite("down", map[string]page{
 		"/robots.txt": {status: http.StatusServiceUnavailable, body: "maintenance"},
@@ -95,6 +104,7 @@ func newWeb() *web {
 			partner.URL + "/hidden/link.html", // disallowed on another host
 			partner.URL + "/contact.html",     // within the partner's Crawl-delay: paced
 			down.URL + "/news.html",           // robots.txt unreachable: deferred
+			partner.URL + "/login",            // back to the partner through start: paced
 		}},
 		"/about.html":          {links: []string{"/blog/"}},
 		"/blog/":               {links: []string{"/about.html"}},
@@ -104,7 +114,9 @@ func newWeb() *web {
 		"/go/partner":          {location: partner.URL + "/hidden/page.html"},
 		"/go/welcome":          {location: partner.URL + "/welcome.html"},
 		"/go/out":              {location: partner.URL + "/welcome.html"},
+		"/sso":                 {location: partner.URL + "/account.html"},
 	})
+	partner.set("/login", page{location: start.URL + "/sso"})
 	return &web{start: start, partner: partner, down: down}
 }
 
