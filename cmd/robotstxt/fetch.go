@@ -61,7 +61,8 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Lock()
 	t.n++
 	n := t.n
-	t.asked[req.URL.String()] = n
+	key := tapKey(req.URL.String())
+	t.asked[key] = n
 	t.mu.Unlock()
 	resp, err := t.next.RoundTrip(req)
 	if err == nil && resp.StatusCode/100 == 2 {
@@ -71,8 +72,8 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = c
 		c.n = n
 		t.mu.Lock()
-		old := t.bodies[req.URL.String()]
-		t.bodies[req.URL.String()] = c
+		old := t.bodies[key]
+		t.bodies[key] = c
 		t.mu.Unlock()
 		if old != nil {
 			old.rest(0)
@@ -87,6 +88,7 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 // capture numbered since when there are any (the fetch of the check that
 // began then), else of all; nil when none or several do.
 func (t *tap) body(url string, since int) *capture {
+	url = tapKey(url)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if c := t.bodies[url]; c != nil {
@@ -123,7 +125,32 @@ func (t *tap) made() int {
 func (t *tap) askedSince(url string, since int) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.asked[url] > since
+	return t.asked[tapKey(url)] > since
+}
+
+// tapKey returns url as a tap's maps key it: its scheme and host in lower
+// case, the host without a trailing dot or the scheme's default port (as
+// the Client names an authority), the rest as written. A Decision spells
+// the URL a redirect led to as its Location did, which the Client may
+// have asked for in its own spelling, or the other way round.
+func tapKey(url string) string {
+	scheme, rest, ok := strings.Cut(url, "://")
+	if !ok {
+		return url
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host, port := strings.ToLower(rest[:end]), ""
+	if i := strings.LastIndexByte(host, ':'); i > strings.LastIndexByte(host, ']') {
+		host, port = host[:i], host[i:]
+	}
+	scheme = strings.ToLower(scheme)
+	if scheme == "http" && port == ":80" || scheme == "https" && port == ":443" {
+		port = ""
+	}
+	return scheme + "://" + strings.TrimSuffix(host, ".") + port + rest[end:]
 }
 
 // A capture is a response body that keeps a copy of what is read from it,

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -110,4 +112,61 @@ func TestHopCheckReadAsTheClientReadsIt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRobotsRedirectSpelledOtherwise: a robots.txt that redirects to
+// another site's, its Location spelling the host otherwise than the
+// Client names the site (a default port, upper case, a trailing dot),
+// is told apart from that site's own fetch, whichever came first: every
+// command answers each URL as the Client does.
+func TestRobotsRedirectSpelledOtherwise(t *testing.T) {
+	for _, loc := range []string{"http://b.example:80/robots.txt", "http://B.EXAMPLE/robots.txt", "http://b.example./robots.txt"} {
+		t.Run(loc, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				a := strings.HasPrefix(strings.ToLower(r.Host), "a.")
+				switch {
+				case r.URL.Path == "/robots.txt" && a:
+					w.Header()["Location"] = []string{loc}
+					w.WriteHeader(http.StatusMovedPermanently)
+				case r.URL.Path == "/robots.txt":
+					fmt.Fprint(w, "User-agent: *\nDisallow: /p\n")
+				case r.URL.Path == "/x" && a:
+					http.Redirect(w, r, "http://b.example/p", http.StatusFound)
+				default:
+					fmt.Fprintln(w, "page")
+				}
+			}))
+			t.Cleanup(srv.Close)
+			mapHosts(t, ".example", srv.Listener.Addr().String())
+			for _, args := range [][]string{{"check"}, {"check", "-json"}, {"explain", "-json"}} {
+				r := runCmd(t, "", append(args, "http://a.example/p", "http://b.example/p", "http://a.example/y")...)
+				lines := outputLines(r.stdout)
+				refused := func(line string) bool {
+					return strings.HasPrefix(line, "DISALLOW") || strings.Contains(line, `"verdict":"disallowed"`)
+				}
+				if r.code != exitDisallowed || r.stderr != "" || len(lines) != 3 || !refused(lines[0]) || !refused(lines[1]) || refused(lines[2]) {
+					t.Errorf("%v: exit %d, want 1 with DISALLOW, DISALLOW, ALLOW\nstdout:\n%sstderr: %s", args, r.code, r.stdout, r.stderr)
+				}
+			}
+			r := runCmd(t, "", "check", "http://a.example/x") // redirected to b.example/p
+			if r.code != exitDisallowed || r.stderr != "" || !strings.HasPrefix(r.stdout, "DISALLOW") {
+				t.Errorf("check http://a.example/x: exit %d, want 1\nstdout:\n%sstderr: %s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// mapHosts makes the commands dial addr for every host name ending in
+// suffix, for the rest of t, as for a host name the system resolver
+// would map there; other addresses are dialled as before. t must not be
+// parallel.
+func mapHosts(t *testing.T, suffix, addr string) {
+	old := dial
+	dial = func(ctx context.Context, network, a string) (net.Conn, error) {
+		if host, _, err := net.SplitHostPort(a); err == nil && strings.HasSuffix(strings.TrimSuffix(strings.ToLower(host), "."), suffix) {
+			return (&net.Dialer{}).DialContext(ctx, network, addr)
+		}
+		return old(ctx, network, a)
+	}
+	t.Cleanup(func() { dial = old })
 }
