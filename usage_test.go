@@ -410,7 +410,7 @@ func TestParseContentSignal(t *testing.T) {
 		{"search=y, ai-train=n", "search=y, train-ai=n"},
 		{"search=Y, ai-train=N", "search=Y, train-ai=N"},
 		{"search=yes, search=no", "search=n"},
-		{"search=no, ai-train=yes, search=yes", "search=y, train-ai=y"},
+		{"search=no, ai-train=yes, search=yes", "search=n, train-ai=y"}, // a key twice: n wins, as over two lines
 		{"search, ai-train=no", "train-ai=n"},
 		{"search=, ai-train=no", "train-ai=n"},
 		{"=yes, ai-train=no", "train-ai=n"},

@@ -19,8 +19,9 @@ import (
 // are the members as written, in order, a repeated label each time (its
 // last value counts), each value without its parameters ("" for a label
 // written alone, `"n"` for a String). For Content-Signal, each label
-// comes once, with its last value, in the AIPREF vocabulary (ai-train is
-// train-ai), yes and no written y and n; of a malformed pair, such as
+// comes once, in the AIPREF vocabulary (ai-train is train-ai), yes and
+// no written y and n, with the values of its pairs combined (any n, else
+// any y), as the lines of a header field are; of a malformed pair, such as
 // "/ ai-train=no" or "search=yes; ai-train=no", only the refusals are
 // read, never a yes. Only the values y and n state a preference.
 //

@@ -74,8 +74,10 @@ var read = func() map[string]bool {
 // "/ ai-train=no" or of "search=yes; ai-train=no", blanks around '='
 // binding a key to its value as in a pair alone), never a yes, which
 // may have been meant for some paths only, and which no other pair
-// undoes. A repeated key counts with its last value, and a label two keys
-// name (ai-train and train-ai) with both, n first. A value longer than
+// undoes. A repeated key counts with all its values, as records combine
+// (any n, else any y), so that the lines of a header field a proxy joins
+// into one (RFC 9110, section 5.3) read as they did apart; so does a
+// label two keys name (ai-train and train-ai). A value longer than
 // sfv.MaxLength bytes states no preference at all.
 //
 // The error, for lint, names the first pair that states no preference,
@@ -112,7 +114,9 @@ func ParseContentSignal(value string) (string, error) {
 				first = fmt.Errorf("pair %q: %s", quote.Cut(strings.Trim(pair, " \t"), quote.Max), why)
 			}
 		}
-		if kept {
+		if i, ok := raw.find(key); kept && ok {
+			raw.at(i).value = stricter(raw.at(i).value, val)
+		} else if kept {
 			raw.set(key, val)
 		}
 	}

@@ -63,9 +63,12 @@ func TestParseContentSignalErrors(t *testing.T) {
 		{`ai-train="no"`, "", `pair "ai-train=\"no\"": ai-train takes yes or no`},
 		{"other=a b", "", `pair "other=a b": the value is not a Token`},
 		{strings.Repeat("x", sfv.MaxLength+1), "", "sfv:"},
-		// A key twice counts with its last value; two keys of one label
-		// with both, n first.
-		{"ai-train=no, ai-train=yes", "train-ai=y", ""},
+		// A key twice counts with both values, as two lines do (a proxy
+		// may join them), n first, then y; so do two keys of one label.
+		{"ai-train=no, ai-train=yes", "train-ai=n", ""},
+		{"ai-train=no, search=no, ai-train=yes, search=yes", "train-ai=n, search=n", ""},
+		{"ai-train=nope, ai-train=yes", "train-ai=y", `pair "ai-train=nope": ai-train takes yes or no`},
+		{"ai-train=yes, ai-train=nope", "train-ai=y", `pair "ai-train=nope": ai-train takes yes or no`},
 		{"ai-train=no, train-ai=yes", "train-ai=n", ""},
 		{"train-ai=yes, search=yes, ai-train=no", "train-ai=n, search=y", ""},
 		// Of a pair that is not one, the refusals between ';' and blanks
