@@ -40,8 +40,11 @@ type Directives struct {
 	NoImageAI    bool // noimageai: do not use its images to train AI
 	// UnavailableAfter is the time after which the page is not to be
 	// shown, the earliest given; zero when not given or when it does not
-	// parse. Past 16 dates in one response or page, the rest read as
-	// 1970: the page is unavailable already.
+	// parse (RFC 822 and 1123, RFC 850, asctime and ISO 8601 dates do; one
+	// without a zone is UTC, and one in a zone RFC 822 does not name, such
+	// as CET, reads as the earliest time it may mean, at UTC+14). Past 16
+	// dates in one response or page, the rest read as 1970: the page is
+	// unavailable already.
 	UnavailableAfter time.Time
 	// Other holds the directives not listed above, lower-cased, such as
 	// "max-snippet:50": at most 64 of them, each at most 256 bytes
@@ -129,14 +132,13 @@ func (d *Directives) add(content string, dates *int) {
 		case "noimageai":
 			d.NoImageAI = true
 		default:
-			if strings.HasPrefix(item, "unavailable_after:") {
+			if name, v, ok := strings.Cut(raw, ":"); ok && strings.EqualFold(strings.TrimSpace(name), "unavailable_after") {
 				if *dates++; *dates > maxDates {
 					d.unavailableAfter(time.Unix(0, 0).UTC())
 					continue
 				}
 				// The date may itself contain commas (RFC 850 style);
 				// take the rest of the value then.
-				v := raw[len("unavailable_after:"):]
 				if t, ok := parseDate(strings.TrimSpace(v)); ok {
 					d.unavailableAfter(t)
 					continue
@@ -168,27 +170,49 @@ func (d *Directives) unavailableAfter(t time.Time) {
 	}
 }
 
-// dateLayouts are the forms that unavailable_after dates take in the
-// wild (RFC 822, RFC 850, ISO 8601, as Google reads them); one without a
-// zone is UTC.
+// dateLayouts are the forms that unavailable_after dates take (RFC 822
+// and 1123, RFC 850, asctime and ISO 8601, as Google reads them), after
+// parseDate drops a leading day of the week; one without a zone is UTC.
 var dateLayouts = []string{
-	time.RFC3339, time.RFC1123, time.RFC1123Z, time.RFC850, time.RFC822,
-	"2006-01-02", "2006-01-02T15:04:05", "2006-01-02T15:04", "02 Jan 2006 15:04:05 MST",
-	"2 Jan 2006 15:04:05 MST", "Monday, 02-Jan-2006 15:04:05 MST", "02-Jan-2006 15:04:05 MST",
+	"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05",
+	"2006-01-02T15:04Z07:00", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04Z0700", "2006-01-02T15:04:05Z0700",
+	"2 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04:05 -0700", "2 Jan 2006 15:04 MST", "2 Jan 2006 15:04 -0700",
+	"2 Jan 06 15:04:05 MST", "2 Jan 06 15:04:05 -0700", "2 Jan 06 15:04 MST", "2 Jan 06 15:04 -0700",
+	"2-Jan-2006 15:04:05 MST", "2-Jan-06 15:04:05 MST", time.ANSIC,
 }
 
 // zoneHours are the offsets of the zone names RFC 822 gives, which
 // time.ParseInLocation in UTC reads as UTC.
-var zoneHours = map[string]int{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7}
+var zoneHours = map[string]int{"UT": 0, "GMT": 0, "UTC": 0, "Z": 0,
+	"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7}
+
+// earliestZone is the offset furthest east (Kiribati's): a date in a zone
+// of another name (CET, JST, IST, which means three offsets) is read as
+// the earliest time it may mean, the more restrictive reading.
+const earliestZone = 14 * time.Hour
 
 func parseDate(s string) (time.Time, bool) {
+	if day, rest, ok := strings.Cut(s, ","); ok && day != "" && strings.Trim(day, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == "" {
+		s = strings.TrimLeft(rest, " ") // "Mon, " or "Monday, ": Go checks no day against its date
+	}
+	if z, ok := strings.CutSuffix(s, " UT"); ok {
+		s = z + " GMT" // RFC 822's name, which Go does not know
+	} else if z, ok := strings.CutSuffix(s, " Z"); ok {
+		s = z + " GMT"
+	}
 	for _, l := range dateLayouts {
-		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil { // not the machine's zone names
-			if name, off := t.Zone(); off == 0 && zoneHours[name] != 0 {
-				t = t.Add(-time.Duration(zoneHours[name]) * time.Hour).UTC()
-			}
-			return t, true
+		t, err := time.ParseInLocation(l, s, time.UTC) // not the machine's zone names
+		if err != nil {
+			continue
 		}
+		if name, off := t.Zone(); off == 0 && name != "" {
+			h, ok := zoneHours[name]
+			if !ok {
+				return t.Add(-earliestZone).UTC(), true
+			}
+			t = t.Add(-time.Duration(h) * time.Hour).UTC()
+		}
+		return t, true
 	}
 	return time.Time{}, false
 }

@@ -44,6 +44,22 @@ func TestParse(t *testing.T) {
 		{"unavailable_after: 25-Jun-2010 15:00:00 EST", Directives{UnavailableAfter: time.Date(2010, 6, 25, 20, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 2010-06-25T15:00:00", Directives{UnavailableAfter: time.Date(2010, 6, 25, 15, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 2010-06-25T15:00", Directives{UnavailableAfter: time.Date(2010, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		// RFC 822 (two-digit years, no seconds, numeric zones, UT), RFC
+		// 1123 without a weekday, ISO 8601's other offsets, asctime, a
+		// blank before the colon.
+		{"unavailable_after: 21 Sep 20 10:00 +0200", Directives{UnavailableAfter: time.Date(2020, 9, 21, 8, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Mon, 21 Sep 20 10:00 EDT", Directives{UnavailableAfter: time.Date(2020, 9, 21, 14, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 21 Sep 2020 10:00:00 +0200", Directives{UnavailableAfter: time.Date(2020, 9, 21, 8, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Mon, 1 Sep 2020 10:00:00 UT", Directives{UnavailableAfter: time.Date(2020, 9, 1, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2020-09-21T10:00:00+0200", Directives{UnavailableAfter: time.Date(2020, 9, 21, 8, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2020-09-21T10:00Z", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2020-09-21 10:00:00", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Mon Sep 21 10:00:00 2020", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"Unavailable_After : 2020-09-21", Directives{UnavailableAfter: time.Date(2020, 9, 21, 0, 0, 0, 0, time.UTC)}},
+		// A zone name RFC 822 does not give: the earliest time it may
+		// mean (UTC+14), not UTC.
+		{"unavailable_after: 21 Sep 2020 10:00:00 CET", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Monday, 21-Sep-20 10:00:00 JST", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
 	}
 	for _, tt := range tests {
 		got := Parse(tt.in)
