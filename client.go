@@ -20,6 +20,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
 	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/sturdylog"
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
@@ -102,7 +103,7 @@ func NewClient(opts ...Option) *Client {
 			c.setupErr = fmt.Errorf("robotstxt: a %s header net/http cannot send: %q", h[0], h[1])
 		}
 	}
-	c.logger = cmp.Or(cfg.logger, slog.New(slog.DiscardHandler))
+	c.logger = sturdylog.New(cfg.logger)
 	c.robots = document{path: "/robots.txt", name: "robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes, true), robots: true}
 	if cfg.tdmrep {
 		c.tdm = &document{path: tdmrepPath, name: "tdmrep.json", cache: newMemCache(cfg.cacheSize, max(cfg.cacheBytes/tdmrepShare, 1), false)}

@@ -2023,3 +2023,46 @@ func TestClientChecksWhatIsSent(t *testing.T) {
 		t.Logf("%s is sent as %s", path, sent.Load())
 	}
 }
+
+// panicHandler is a log handler that panics on every record.
+type panicHandler struct{}
+
+func (panicHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (panicHandler) Handle(context.Context, slog.Record) error {
+	panic("boom in the caller's log handler")
+}
+func (h panicHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h panicHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestPanickingLoggerDropsRecords: a log handler that panics loses its
+// records and nothing else. A fill that a Store's lookup started, whose
+// callers left, logs from a goroutine of its own, where a panic killed
+// the process; a Transport that logs a 503's hold while it ends the
+// turn held the site for the 30 s lease, not the 1 s Retry-After.
+func TestPanickingLoggerDropsRecords(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, privateRules)
+	s.route("/busy", serve(503, "busy", "Retry-After", "1"))
+	c := newTestClient(t, WithStore(newMemStore()), WithLogger(slog.New(panicHandler{})))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond) // sooner than the Store timeout
+	_, _ = c.Allowed(ctx, s.URL+"/private")
+	cancel()
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Stats().Fetches.Rules == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the fill, in its own goroutine
+	}
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Errorf("after the fill: Allowed %v, %v; want disallowed", ok, err)
+	}
+
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	hc := &http.Client{Transport: NewTransport(c, next, WithNoWait())}
+	if _, err := get(context.Background(), hc, s.URL+"/busy"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // past the Retry-After
+	if _, err := get(context.Background(), hc, s.URL+"/page"); err != nil {
+		t.Errorf("a request after the Retry-After: %v", err)
+	}
+}

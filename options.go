@@ -364,7 +364,8 @@ func WithTDMRep() Option {
 // (once per authority and back-off) and Store errors (rate-limited), and
 // at Debug level every fetch and every request a Transport refuses or
 // holds, durations as Go duration strings ("1m30s"). The default discards
-// everything.
+// everything. A panic in l's handler drops the record: the Client logs
+// from goroutines of its own, where nothing could recover it.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }

@@ -1,6 +1,10 @@
 package boltstore
 
-import "log/slog"
+import (
+	"log/slog"
+
+	"github.com/robotsgate/robotstxt/internal/sturdylog"
+)
 
 // An Option configures a Store made by Open.
 type Option func(*config)
@@ -48,11 +52,11 @@ func WithReplaceDamaged() Option {
 // error: the first value that failed its checksum, and how many did by
 // Close; the damage that made the Store stop using its file; a file that
 // WithReplaceDamaged replaced. The default discards everything; a nil l
-// keeps it.
+// keeps it. A panic in l's handler drops the record.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
 		if l != nil {
-			c.logger = l
+			c.logger = sturdylog.New(l)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/sturdylog"
 )
 
 // The defaults of WithPrefix, WithTimeout and WithMaxValue. 4 MiB is eight
@@ -68,11 +70,12 @@ func WithTimeout(d time.Duration) Option {
 
 // WithLogger sets the logger for Redis becoming unavailable or available
 // again and failed lease releases, each kind logged at most once every
-// five seconds. The default discards everything; a nil l keeps it.
+// five seconds. The default discards everything; a nil l keeps it. A
+// panic in l's handler drops the record.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
 		if l != nil {
-			c.logger = l
+			c.logger = sturdylog.New(l)
 		}
 	}
 }
