@@ -454,7 +454,11 @@ func (c *Client) fillOnce(ctx context.Context, k key, prev *entry, looked bool) 
 func recovering(f func() (any, error)) func() (any, error) {
 	return func() (_ any, err error) {
 		defer func() {
-			if v := recover(); v != nil {
+			switch v := recover().(type) {
+			case nil:
+			case *fillPanic: // raised again (see stopBody.cut), its stack kept
+				err = v
+			default:
 				err = &fillPanic{v, debug.Stack()}
 			}
 		}()

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -284,7 +285,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	sb := &stopBody{ReadCloser: resp.Body, ctx: ctx}
 	got := resp
 	sb.end = func() { done(got) }
-	sb.stop = context.AfterFunc(ctx, func() { _ = sb.ReadCloser.Close(); sb.once.Do(sb.end) })
+	sb.stop = context.AfterFunc(ctx, sb.cut)
 	resp.Body, handed = sb, true
 	return resp, nil
 }
@@ -369,13 +370,14 @@ const (
 	drainWait  = 250 * time.Millisecond
 )
 
-// discard drains up to drainLimit of a body, for up to drainWait, and
-// closes it.
+// discard drains up to drainLimit of a body send returned, for up to
+// drainWait, and closes it.
 func discard(resp *http.Response) {
-	t := time.AfterFunc(drainWait, func() { _ = resp.Body.Close() })
-	_, _ = io.CopyN(io.Discard, resp.Body, drainLimit)
+	b := resp.Body.(*stopBody)
+	t := time.AfterFunc(drainWait, b.cut)
+	_, _ = io.CopyN(io.Discard, b, drainLimit)
 	t.Stop()
-	_ = resp.Body.Close()
+	_ = b.Close()
 }
 
 // fetchKey keys the *fetcher that sent a request in its context.
@@ -396,12 +398,16 @@ type stopBody struct {
 	stop func() bool
 	once sync.Once
 	end  func() // ends the turn
+	// late is a panic of end run by cut, raised again by the fill's
+	// next Read or Close.
+	late atomic.Pointer[fillPanic]
 }
 
 func (b *stopBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if err != nil {
 		b.once.Do(b.end)
+		b.raise()
 		if err != io.EOF && b.ctx.Err() != nil {
 			err = fmt.Errorf("%w (%w)", b.ctx.Err(), err)
 		}
@@ -413,7 +419,31 @@ func (b *stopBody) Close() error {
 	b.stop()
 	err := b.ReadCloser.Close()
 	b.once.Do(b.end)
+	b.raise()
 	return err
+}
+
+// cut closes b and ends the turn from another goroutine than the fill's,
+// when the fetch ends or a drain takes too long. A panic in ending it (a
+// Pacer's Done, a logger) is raised again in the fill, whose read or
+// close the cut ends: in a timer's goroutine nothing could recover it.
+func (b *stopBody) cut() {
+	_ = b.ReadCloser.Close()
+	b.once.Do(func() {
+		defer func() {
+			if v := recover(); v != nil {
+				b.late.Store(&fillPanic{v, debug.Stack()})
+			}
+		}()
+		b.end()
+	})
+}
+
+// raise raises the panic a cut met, once.
+func (b *stopBody) raise() {
+	if p := b.late.Swap(nil); p != nil {
+		panic(p)
+	}
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

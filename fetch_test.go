@@ -1414,6 +1414,60 @@ func TestFillPanicReachesItsCallers(t *testing.T) {
 	}
 }
 
+// closerFunc is an io.Closer of a function.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+// donePanicPacer is a Pacer whose Done panics from its second call on.
+type donePanicPacer struct {
+	*memPacer
+	calls *atomic.Int32
+}
+
+func (p donePanicPacer) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
+	if p.calls.Add(1) > 1 {
+		panic("boom in the caller's Pacer.Done")
+	}
+	return p.memPacer.Done(ctx, authority, id, interval, hold)
+}
+
+// TestCutTurnPanicReachesItsCallers: the body of a redirect that a hop to
+// another site (which takes that site's turn, after its robots.txt's)
+// answered, that does not drain within drainWait, is closed from a
+// timer, which ends the turn; a
+// panic there (the caller's Pacer.Done, or a logger) is raised in the
+// check, which may recover it, not in the timer's goroutine, where it
+// killed the process.
+func TestCutTurnPanicReachesItsCallers(t *testing.T) {
+	checkLeaks(t)
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		redirect := map[string]string{"a.test/robots.txt": "http://b.test/r", "b.test/r": "http://b.test/final"}
+		if to, ok := redirect[req.URL.Host+req.URL.Path]; ok {
+			// A body that never comes, whose reader a close frees a
+			// little later, as a connection's may.
+			pr, pw := io.Pipe()
+			body := struct {
+				io.Reader
+				io.Closer
+			}{pr, closerFunc(func() error { time.AfterFunc(50*time.Millisecond, func() { pw.Close() }); return nil })}
+			return &http.Response{StatusCode: 301, Header: http.Header{"Location": {to}}, Body: body, Request: req}, nil
+		}
+		return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}))
+	NewTransport(c, nil, WithPacer(donePanicPacer{newMemPacer(), new(atomic.Int32)})) // b's robots.txt ends its turn
+	func() {
+		defer func() {
+			if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "Pacer.Done") {
+				t.Errorf("recovered %v, want the Pacer's panic", v)
+			}
+		}()
+		_, _ = c.Check(context.Background(), "http://a.test/page")
+		t.Error("Check returned")
+	}()
+}
+
 // panicStore is a Store whose Get panics.
 type panicStore struct{ *memStore }
 
