@@ -20,6 +20,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
 	"github.com/robotsgate/robotstxt/internal/match"
+	"github.com/robotsgate/robotstxt/internal/sharedcall"
 	"github.com/robotsgate/robotstxt/internal/sturdylog"
 	"github.com/robotsgate/robotstxt/internal/target"
 )
@@ -197,8 +198,8 @@ type document struct {
 	path   string // such as "/robots.txt"
 	name   string // for logs: "robots.txt"
 	cache  *memCache
-	fills  singleflight.Group // by authority
-	robots bool               // robots.txt: read for the rules; another is kept as its body
+	fills  sharedcall.Group // by authority
+	robots bool             // robots.txt: read for the rules; another is kept as its body
 }
 
 // url returns the document's URL, without the scheme's default port.
@@ -400,26 +401,26 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		c.mu.Lock()
 		freed := c.freed // before the try, so that no slot given back after it is missed
 		c.mu.Unlock()
-		var r singleflight.Result
+		var v any
+		var err error
 		if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
-			r.Val, r.Err, _ = k.doc.fills.Do(shared, fill)
+			v, err = k.doc.fills.Do(shared, fill)
 		} else if ctx.Err() != nil {
-			// Given up already: joining the fill would leave a channel in
-			// it until the fetch ends, one a check (100 MiB of them in two
-			// seconds of a crawler draining its frontier at shutdown).
+			// Given up already: no fill for it.
 			return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 		} else {
+			call := k.doc.fills.Start(shared, fill)
 			select {
-			case r = <-k.doc.fills.DoChan(shared, fill):
+			case <-call.Done():
+				v, err = call.Val, call.Err
 			case <-ctx.Done():
 				return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 			}
 		}
-		if p, ok := r.Err.(*fillPanic); ok {
+		if p, ok := err.(*fillPanic); ok {
 			panic(p)
 		}
-		e, _ := r.Val.(*entry)
-		err := r.Err
+		e, _ := v.(*entry)
 		switch {
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
 			errors.As(err, &hf) && hf.by != chainOf(ctx).requests:
@@ -744,7 +745,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 				}
 				go func() {
 					defer t.fetches.Done()
-					_, err, _ := k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true))
+					_, err := k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true))
 					if p, ok := err.(*fillPanic); ok { // no caller to raise it in
 						t.logger.LogAttrs(t.base, slog.LevelError, k.doc.name+" fill panicked",
 							slog.String("authority", k.authority), slog.String("panic", p.Error()))
@@ -753,7 +754,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			}
 			return e, nil
 		})
-		got := t.lookups.DoChan(k.store(), func() (any, error) {
+		got := t.lookups.Start(k.store(), func() (any, error) {
 			v, err := lookup()
 			if p, ok := err.(*fillPanic); ok { // its callers may all have left
 				t.logger.LogAttrs(t.base, slog.LevelError, k.doc.name+" Store lookup panicked",
@@ -762,14 +763,14 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			return v, err
 		})
 		select {
-		case r := <-got:
-			if p, ok := r.Err.(*fillPanic); ok {
+		case <-got.Done():
+			if p, ok := got.Err.(*fillPanic); ok {
 				panic(p)
 			}
-			if r.Err != nil {
-				return nil, nil, r.Err
+			if got.Err != nil {
+				return nil, nil, got.Err
 			}
-			e, _ = r.Val.(*entry)
+			e, _ = got.Val.(*entry)
 		case <-ctx.Done():
 			return nil, nil, context.Cause(ctx)
 		}

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
+	"github.com/robotsgate/robotstxt/internal/sharedcall"
 )
 
 // ErrCacheMiss is returned by a Store's Get when it holds nothing under key.
@@ -94,8 +93,8 @@ type sharedTier struct {
 	*Client
 	store    Store
 	throttle *logthrottle.Throttle
-	crawler  uint64             // binds values to this Client's crawler (see crawlerOf)
-	lookups  singleflight.Group // lookups of checks that cannot wait the Store timeout, by key (see lookup)
+	crawler  uint64           // binds values to this Client's crawler (see crawlerOf)
+	lookups  sharedcall.Group // lookups of checks that cannot wait the Store timeout, by key (see lookup)
 }
 
 // crawlerOf returns what binds a stored value to the crawler that fetched

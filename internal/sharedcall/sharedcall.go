@@ -1,0 +1,64 @@
+// Package sharedcall shares a call among the callers that want its result,
+// as golang.org/x/sync/singleflight does, and lets a caller that stops
+// waiting leave nothing behind: singleflight's DoChan keeps a channel for
+// every caller until the call ends, which a check that gives up after a
+// millisecond, again and again while a fetch takes seconds, turns into
+// megabytes.
+package sharedcall
+
+import (
+	"sync"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// A Group runs one call of a key at a time. Its zero value is ready.
+type Group struct {
+	g  singleflight.Group
+	mu sync.Mutex
+	m  map[string]*Call // the calls Start began, by key, until they end
+}
+
+// A Call is a call that [Group.Start] began or joined; its result is
+// set when Done is closed.
+type Call struct {
+	done chan struct{}
+	Val  any
+	Err  error
+}
+
+// Done is closed when the call has ended and its result is set.
+func (c *Call) Done() <-chan struct{} { return c.done }
+
+// Do runs fn for key, or waits for the call in flight for key, in Do or
+// Start, and returns its result, as singleflight.Group.Do does.
+func (g *Group) Do(key string, fn func() (any, error)) (any, error) {
+	v, err, _ := g.g.Do(key, fn)
+	return v, err
+}
+
+// Start returns the call for key that a caller of Start is waiting for,
+// or else begins one, in a goroutine of its own, which runs fn, or joins
+// the call in flight for key in Do. A caller may stop waiting on its Done
+// at any time, leaving nothing behind. fn must not panic: the goroutine
+// has no caller to raise the panic in.
+func (g *Group) Start(key string, fn func() (any, error)) *Call {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c := g.m[key]; c != nil {
+		return c
+	}
+	c := &Call{done: make(chan struct{})}
+	if g.m == nil {
+		g.m = make(map[string]*Call)
+	}
+	g.m[key] = c
+	go func() {
+		c.Val, c.Err, _ = g.g.Do(key, fn)
+		g.mu.Lock()
+		delete(g.m, key)
+		g.mu.Unlock()
+		close(c.done)
+	}()
+	return c
+}

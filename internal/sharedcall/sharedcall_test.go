@@ -1,0 +1,67 @@
+package sharedcall
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// TestStart: the callers of Start and Do while a call is in flight share
+// it, fn running once; a caller of Start that joins keeps nothing (no
+// allocation), and once the call ends the next Start begins another.
+func TestStart(t *testing.T) {
+	var g Group
+	var runs atomic.Int32
+	release := make(chan struct{})
+	fn := func() (any, error) {
+		runs.Add(1)
+		<-release
+		return "v", errors.New("e")
+	}
+	first := g.Start("k", fn)
+	if allocs := testing.AllocsPerRun(1000, func() {
+		if c := g.Start("k", fn); c != first {
+			t.Fatal("a second call in flight")
+		}
+	}); allocs != 0 {
+		t.Errorf("joining a call: %v allocations, want 0", allocs)
+	}
+	for runs.Load() == 0 {
+		runtime.Gosched() // fn under way in Start's goroutine
+	}
+	done := make(chan any)
+	go func() {
+		v, _ := g.Do("k", func() (any, error) { return "other", nil })
+		done <- v
+	}()
+	for st := stacks(); strings.Count(st, "singleflight.(*Group).Do(") < 2 || !strings.Contains(st, "sync.(*WaitGroup).Wait("); st = stacks() {
+		runtime.Gosched() // Do waiting for the call
+	}
+	if other := g.Start("other", func() (any, error) { return 1, nil }); other == first {
+		t.Error("another key joined the call of k")
+	}
+	close(release)
+	<-first.Done()
+	if first.Val != "v" || first.Err == nil || first.Err.Error() != "e" {
+		t.Errorf("result %v, %v; want v, e", first.Val, first.Err)
+	}
+	if v := <-done; v != "v" {
+		t.Errorf("Do joined and got %v, want v", v)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Errorf("fn ran %d times, want once", n)
+	}
+	next := g.Start("k", func() (any, error) { return "again", nil })
+	<-next.Done()
+	if next == first || next.Val != "again" {
+		t.Errorf("after the call ended: %v, want a new call", next.Val)
+	}
+}
+
+// stacks returns the stacks of every goroutine.
+func stacks() string {
+	buf := make([]byte, 1<<20)
+	return string(buf[:runtime.Stack(buf, true)])
+}
