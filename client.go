@@ -443,10 +443,19 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 // fillOnce returns the function of a fill of k for k.doc.fills, whose
 // concurrent loads share it. A panic in it (a caller's RoundTripper,
 // Store or policy) is its error, a *fillPanic, which each load raises
-// again in its own goroutine, where the caller may recover it:
-// singleflight would raise it where none can.
+// again in its own goroutine, where the caller may recover it
+// (singleflight would raise it where none can), and which it logs, for
+// when every caller has left.
 func (c *Client) fillOnce(ctx context.Context, k key, prev *entry, looked bool) func() (any, error) {
-	return recovering(func() (any, error) { return c.fill(ctx, k, prev, looked) })
+	fill := recovering(func() (any, error) { return c.fill(ctx, k, prev, looked) })
+	return func() (any, error) {
+		v, err := fill()
+		if p, ok := err.(*fillPanic); ok { // its callers may all have left
+			c.logger.LogAttrs(c.base, slog.LevelError, k.doc.name+" fill panicked",
+				slog.String("authority", k.authority), slog.String("panic", p.Error()))
+		}
+		return v, err
+	}
 }
 
 // recovering returns f, a call singleflight shares, with a panic in it
@@ -745,11 +754,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 				}
 				go func() {
 					defer t.fetches.Done()
-					_, err := k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true))
-					if p, ok := err.(*fillPanic); ok { // no caller to raise it in
-						t.logger.LogAttrs(t.base, slog.LevelError, k.doc.name+" fill panicked",
-							slog.String("authority", k.authority), slog.String("panic", p.Error()))
-					}
+					_, _ = k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true)) // a panic logged
 				}()
 			}
 			return e, nil

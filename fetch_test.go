@@ -1414,6 +1414,29 @@ func TestFillPanicReachesItsCallers(t *testing.T) {
 	}
 }
 
+// TestFillPanicLoggedWhenCallersLeft: a fill's panic is logged, for
+// when every check that shared the fill gave up before it came: it was
+// raised to nobody, and a RoundTripper that always panicked looked like
+// a slow site.
+func TestFillPanicLoggedWhenCallersLeft(t *testing.T) {
+	checkLeaks(t)
+	var logs syncBuffer
+	next := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		time.Sleep(50 * time.Millisecond)
+		panic("boom in the caller's RoundTripper")
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	_, _ = c.Allowed(ctx, "http://panics.test/x")
+	cancel()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "robots.txt fill panicked"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no panic logged: %q", logs.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // closerFunc is an io.Closer of a function.
 type closerFunc func() error
 
