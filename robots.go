@@ -70,7 +70,8 @@ func ParseMode(body []byte, mode Mode) *Robots {
 // url is an absolute URL or a path, already percent-escaped; it is
 // matched as given, cut as Google's parser cuts it (see
 // [github.com/robotsgate/robotstxt/matcher.Path]: pass the path of a URL
-// with userinfo).
+// with userinfo, behind a scheme and host such as "http://h" when it
+// starts with "//", which would read as a host).
 func (r *Robots) Allowed(agent, url string) bool {
 	ok, _ := decide(r.t, r.mode, r.groups(agent), match.Path(url))
 	return ok

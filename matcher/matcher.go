@@ -26,8 +26,10 @@ func Escape(pattern string) string { return match.Escape(pattern) }
 // scheme-relative ("//host/p") or a path. It cuts url as Google's parser
 // does: the authority ends at the first '/', '?' or ';', so that
 // "http://x;@example.com/p" gives "/;@example.com/p" where net/url finds
-// the host example.com (a crawler passes such a URL's path), and the
-// result ends at a NUL byte, which ends a C string.
+// the host example.com (a crawler passes such a URL's path, behind a
+// scheme and host such as "http://h" when it starts with "//": "//a/b"
+// alone reads as host a and path /b), and the result ends at a NUL byte,
+// which ends a C string.
 func Path(url string) string { return match.Path(url) }
 
 // UnescapePath reads a path as RFC 9309 matches it: the escapes of

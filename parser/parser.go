@@ -71,9 +71,13 @@ type Rule struct {
 // A Record is a key-value line other than a rule or user-agent: a
 // sitemap, a licence or an extension such as crawl-delay.
 type Record struct {
-	Key   string // lower case, such as "crawl-delay"
-	Value string // as written, white space trimmed
-	Line  int    // 1-based line number
+	Key string // lower case, such as "crawl-delay"
+	// Value is the value as written, white space trimmed; "" for a
+	// Content-Signal record whose line was cut (at a NUL byte or past
+	// MaxLineLength), which states nothing, since what was cut may have
+	// been a refusal.
+	Value string
+	Line  int // 1-based line number
 }
 
 // A UsageRule is a Content-Usage line of a group (IETF AIPREF): a
@@ -88,7 +92,8 @@ type UsageRule struct {
 	// rule has none.
 	Path string
 	// Statement is the statement of preference as written, such as
-	// "train-ai=n"; "" when the value has none.
+	// "train-ai=n"; "" when the value has none, or when the line was cut
+	// (at a NUL byte or past MaxLineLength), which then states nothing.
 	Statement string
 	Line      int // 1-based line number
 }
