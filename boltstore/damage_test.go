@@ -134,6 +134,10 @@ func flips(t *testing.T) {
 		if d := time.Since(start); d > slowest {
 			slowest, tally.Slowest = d, fmt.Sprintf("%d.%d %v", f.Off, f.Bit, d.Round(time.Millisecond))
 		}
+		// A line a flip, so that the parent's bound on silence bounds
+		// each flip, not the hundreds of them, which a machine busy with
+		// other packages' tests under -race has slowed past it.
+		fmt.Printf("FLIPPED %d.%d\n", f.Off, f.Bit)
 	}
 	js, err = json.Marshal(tally)
 	if err != nil {
