@@ -99,9 +99,10 @@ func Parse(content string) Directives {
 
 // maxDates bounds the unavailable_after dates read of one header set or
 // page, dates counting those read so far: a page gives one, but each
-// costs up to two dozen parses, and a 10 MiB X-Robots-Tag of
-// "unavailable_after: Monday," took 5 s. Past it, the page reads as
-// unavailable already, the most restrictive reading of a date unread.
+// costs up to two tries of every layout (dateLayouts), and a 10 MiB
+// X-Robots-Tag of "unavailable_after: Monday," took 5 s. Past it, the
+// page reads as unavailable already, the most restrictive reading of a
+// date unread.
 const maxDates = 16
 
 // add merges the directives of content into d.
@@ -176,8 +177,9 @@ func (d *Directives) unavailableAfter(t time.Time) {
 var dateLayouts = []string{
 	"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05",
 	"2006-01-02T15:04Z07:00", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04Z0700", "2006-01-02T15:04:05Z0700",
-	"2 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04:05 -0700", "2 Jan 2006 15:04 MST", "2 Jan 2006 15:04 -0700",
-	"2 Jan 06 15:04:05 MST", "2 Jan 06 15:04:05 -0700", "2 Jan 06 15:04 MST", "2 Jan 06 15:04 -0700",
+	// Numeric zones first: Go reads "+0000" as the name of a zone too.
+	"2 Jan 2006 15:04:05 -0700", "2 Jan 2006 15:04 -0700", "2 Jan 06 15:04:05 -0700", "2 Jan 06 15:04 -0700",
+	"2 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04 MST", "2 Jan 06 15:04:05 MST", "2 Jan 06 15:04 MST",
 	"2-Jan-2006 15:04:05 MST", "2-Jan-06 15:04:05 MST", time.ANSIC,
 }
 
@@ -187,8 +189,9 @@ var zoneHours = map[string]int{"UT": 0, "GMT": 0, "UTC": 0, "Z": 0,
 	"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7}
 
 // earliestZone is the offset furthest east (Kiribati's): a date in a zone
-// of another name (CET, JST, IST, which means three offsets) is read as
-// the earliest time it may mean, the more restrictive reading.
+// of another name (CET, JST, IST, which means three offsets, or GMT+3,
+// whose sign POSIX reverses) is read as the earliest time it may mean,
+// the more restrictive reading.
 const earliestZone = 14 * time.Hour
 
 func parseDate(s string) (time.Time, bool) {
@@ -205,14 +208,18 @@ func parseDate(s string) (time.Time, bool) {
 		if err != nil {
 			continue
 		}
-		if name, off := t.Zone(); off == 0 && name != "" {
-			h, ok := zoneHours[name]
-			if !ok {
-				return t.Add(-earliestZone).UTC(), true
-			}
-			t = t.Add(-time.Duration(h) * time.Hour).UTC()
+		name, _ := t.Zone()
+		if name == "" {
+			return t, true // a numeric offset
 		}
-		return t, true
+		// A zone name, whose clock reading Go takes as UTC (giving GMT+3
+		// an offset only for show): the name says what it means.
+		wall := t.UTC()
+		h, ok := zoneHours[name]
+		if !ok {
+			return wall.Add(-earliestZone), true
+		}
+		return wall.Add(-time.Duration(h) * time.Hour), true
 	}
 	return time.Time{}, false
 }

@@ -56,8 +56,14 @@ func TestParse(t *testing.T) {
 		{"unavailable_after: 2020-09-21 10:00:00", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: Mon Sep 21 10:00:00 2020", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
 		{"Unavailable_After : 2020-09-21", Directives{UnavailableAfter: time.Date(2020, 9, 21, 0, 0, 0, 0, time.UTC)}},
+		// Numeric zones of 0, which Go also reads as zone names.
+		{"unavailable_after: Mon, 21 Sep 2020 10:00:00 +0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 21 Sep 2020 10:00:00 -0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 21 Sep 20 10:00 +0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2020-09-21T10:00:00+0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
 		// A zone name RFC 822 does not give: the earliest time it may
-		// mean (UTC+14), not UTC.
+		// mean (UTC+14), not UTC; GMT+3 too, whose sign POSIX reverses.
+		{"unavailable_after: 21 Sep 2020 10:00:00 GMT+3", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 21 Sep 2020 10:00:00 CET", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: Monday, 21-Sep-20 10:00:00 JST", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
 	}
@@ -680,7 +686,7 @@ func checkHeadAsParser(t *testing.T, page string) {
 }
 
 // TestUnavailableAfterBounded: a response or page reads at most maxDates
-// unavailable_after dates, each up to two dozen parses (a 10 MiB header
+// unavailable_after dates, each up to two tries of every layout (a 10 MiB header
 // of them took 5 s); past them, the page reads as unavailable already.
 func TestUnavailableAfterBounded(t *testing.T) {
 	junk := strings.Repeat("unavailable_after: Monday, ", maxDates)
