@@ -20,7 +20,8 @@ type Group struct {
 }
 
 // A Call is a call that [Group.Start] began or joined; its result is
-// set when Done is closed.
+// set when Done is closed (both nil when the call ended in
+// runtime.Goexit).
 type Call struct {
 	done chan struct{}
 	Val  any
@@ -54,11 +55,13 @@ func (g *Group) Start(key string, fn func() (any, error)) *Call {
 	}
 	g.m[key] = c
 	go func() {
+		defer func() { // also when the call ends in runtime.Goexit: the key must not stay taken
+			g.mu.Lock()
+			delete(g.m, key)
+			g.mu.Unlock()
+			close(c.done)
+		}()
 		c.Val, c.Err, _ = g.g.Do(key, fn)
-		g.mu.Lock()
-		delete(g.m, key)
-		g.mu.Unlock()
-		close(c.done)
 	}()
 	return c
 }

@@ -65,3 +65,20 @@ func stacks() string {
 	buf := make([]byte, 1<<20)
 	return string(buf[:runtime.Stack(buf, true)])
 }
+
+// TestStartAfterGoexit: a call that ends in runtime.Goexit (a test's
+// t.FailNow in a RoundTripper) ends its waiters' wait and leaves the key
+// free for the next call.
+func TestStartAfterGoexit(t *testing.T) {
+	var g Group
+	c := g.Start("k", func() (any, error) { runtime.Goexit(); return nil, nil })
+	<-c.Done()
+	if c.Val != nil || c.Err != nil {
+		t.Errorf("result %v, %v; want none", c.Val, c.Err)
+	}
+	next := g.Start("k", func() (any, error) { return "again", nil })
+	<-next.Done()
+	if next.Val != "again" {
+		t.Errorf("after a Goexit: %v, want a new call", next.Val)
+	}
+}
