@@ -450,7 +450,7 @@ func (c *Client) fillOnce(ctx context.Context, k key, prev *entry, looked bool) 
 	fill := recovering(func() (any, error) { return c.fill(ctx, k, prev, looked) })
 	return func() (any, error) {
 		v, err := fill()
-		if p, ok := err.(*fillPanic); ok { // its callers may all have left
+		if p, ok := err.(*fillPanic); ok && !p.logged.Swap(true) { // its callers may all have left
 			c.logger.LogAttrs(c.base, slog.LevelError, k.doc.name+" fill panicked",
 				slog.String("authority", k.authority), slog.String("panic", p.Error()))
 		}
@@ -469,7 +469,7 @@ func recovering(f func() (any, error)) func() (any, error) {
 			case *fillPanic: // raised again (see stopBody.cut), its stack kept
 				err = v
 			default:
-				err = &fillPanic{v, debug.Stack()}
+				err = &fillPanic{value: v, stack: debug.Stack()}
 			}
 		}()
 		return f()
@@ -479,8 +479,9 @@ func recovering(f func() (any, error)) func() (any, error) {
 // A fillPanic is a panic of a fill or a Store lookup, with its stack,
 // raised again in each check that shares the call.
 type fillPanic struct {
-	value any
-	stack []byte
+	value  any
+	stack  []byte
+	logged atomic.Bool // by the fill of a hop's chain it is raised again in, not twice
 }
 
 func (p *fillPanic) Error() string {

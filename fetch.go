@@ -424,17 +424,22 @@ func (b *stopBody) Close() error {
 }
 
 // cut closes b and ends the turn from another goroutine than the fill's,
-// when the fetch ends or a drain takes too long. A panic in ending it (a
-// Pacer's Done, a logger) is raised again in the fill, whose read or
-// close the cut ends: in a timer's goroutine nothing could recover it.
+// when the fetch ends or a drain takes too long. A panic in closing the
+// body (a caller's RoundTripper gave it) or ending the turn (a Pacer's
+// Done) is raised again in the fill, whose read or close the cut ends:
+// in a timer's goroutine nothing could recover it.
 func (b *stopBody) cut() {
-	_ = b.ReadCloser.Close()
+	keep := func() {
+		if v := recover(); v != nil {
+			b.late.CompareAndSwap(nil, &fillPanic{value: v, stack: debug.Stack()})
+		}
+	}
+	func() { // the caller's body, which may panic too
+		defer keep()
+		_ = b.ReadCloser.Close()
+	}()
 	b.once.Do(func() {
-		defer func() {
-			if v := recover(); v != nil {
-				b.late.Store(&fillPanic{v, debug.Stack()})
-			}
-		}()
+		defer keep()
 		b.end()
 	})
 }

@@ -1437,6 +1437,35 @@ func TestFillPanicLoggedWhenCallersLeft(t *testing.T) {
 	}
 }
 
+// TestHopFillPanicLoggedOnce: a panic in the fill of a redirect's hop,
+// raised again in the fill of the robots.txt that redirected, is logged
+// once, as the hop's: it was logged again as the other site's.
+func TestHopFillPanicLoggedOnce(t *testing.T) {
+	checkLeaks(t)
+	var logs syncBuffer
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		switch req.URL.Host + req.URL.Path {
+		case "a.test/robots.txt":
+			return &http.Response{StatusCode: 301, Header: http.Header{"Location": {"http://b.test/r"}}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+		case "b.test/robots.txt":
+			panic("boom in b's robots.txt")
+		}
+		return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	func() {
+		defer func() {
+			if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "boom") {
+				t.Errorf("recovered %v, want the RoundTripper's panic", v)
+			}
+		}()
+		_, _ = c.Check(context.Background(), "http://a.test/page")
+	}()
+	if n := strings.Count(logs.String(), "fill panicked"); n != 1 || !strings.Contains(logs.String(), "authority=http://b.test:80") {
+		t.Errorf("the panic logged %d times, want once, as b.test's:\n%s", n, logs.String())
+	}
+}
+
 // closerFunc is an io.Closer of a function.
 type closerFunc func() error
 
@@ -1458,37 +1487,48 @@ func (p donePanicPacer) Done(ctx context.Context, authority string, id uint64, i
 // TestCutTurnPanicReachesItsCallers: the body of a redirect that a hop to
 // another site (which takes that site's turn, after its robots.txt's)
 // answered, that does not drain within drainWait, is closed from a
-// timer, which ends the turn; a
-// panic there (the caller's Pacer.Done, or a logger) is raised in the
-// check, which may recover it, not in the timer's goroutine, where it
-// killed the process.
+// timer, which ends the turn; a panic there (in the caller's Pacer.Done
+// or body's Close) is raised in the check, which may recover it, not in
+// the timer's goroutine, where it killed the process.
 func TestCutTurnPanicReachesItsCallers(t *testing.T) {
-	checkLeaks(t)
-	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
-		redirect := map[string]string{"a.test/robots.txt": "http://b.test/r", "b.test/r": "http://b.test/final"}
-		if to, ok := redirect[req.URL.Host+req.URL.Path]; ok {
-			// A body that never comes, whose reader a close frees a
-			// little later, as a connection's may.
-			pr, pw := io.Pipe()
-			body := struct {
-				io.Reader
-				io.Closer
-			}{pr, closerFunc(func() error { time.AfterFunc(50*time.Millisecond, func() { pw.Close() }); return nil })}
-			return &http.Response{StatusCode: 301, Header: http.Header{"Location": {to}}, Body: body, Request: req}, nil
-		}
-		return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
-	})
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}))
-	NewTransport(c, nil, WithPacer(donePanicPacer{newMemPacer(), new(atomic.Int32)})) // b's robots.txt ends its turn
-	func() {
-		defer func() {
-			if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "Pacer.Done") {
-				t.Errorf("recovered %v, want the Pacer's panic", v)
+	for _, what := range []string{"Pacer.Done", "body's Close"} {
+		t.Run(what, func(t *testing.T) {
+			checkLeaks(t)
+			next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+				redirect := map[string]string{"a.test/robots.txt": "http://b.test/r", "b.test/r": "http://b.test/final"}
+				if to, ok := redirect[req.URL.Host+req.URL.Path]; ok {
+					// A body that never comes, whose reader a close frees
+					// a little later, as a connection's may.
+					pr, pw := io.Pipe()
+					body := struct {
+						io.Reader
+						io.Closer
+					}{pr, closerFunc(func() error {
+						time.AfterFunc(50*time.Millisecond, func() { pw.Close() })
+						if what == "body's Close" && req.URL.Path == "/r" {
+							panic("boom in the caller's body's Close")
+						}
+						return nil
+					})}
+					return &http.Response{StatusCode: 301, Header: http.Header{"Location": {to}}, Body: body, Request: req}, nil
+				}
+				return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+			})
+			c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}))
+			if what == "Pacer.Done" {
+				NewTransport(c, nil, WithPacer(donePanicPacer{newMemPacer(), new(atomic.Int32)})) // b's robots.txt ends its turn
 			}
-		}()
-		_, _ = c.Check(context.Background(), "http://a.test/page")
-		t.Error("Check returned")
-	}()
+			func() {
+				defer func() {
+					if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), what) {
+						t.Errorf("recovered %v, want the panic in the %s", v, what)
+					}
+				}()
+				_, _ = c.Check(context.Background(), "http://a.test/page")
+				t.Error("Check returned")
+			}()
+		})
+	}
 }
 
 // panicStore is a Store whose Get panics.

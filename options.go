@@ -361,11 +361,13 @@ func WithTDMRep() Option {
 }
 
 // WithLogger sets where the Client and its Transports log: fetch failures
-// (once per authority and back-off) and Store errors (rate-limited), and
-// at Debug level every fetch and every request a Transport refuses or
-// holds, durations as Go duration strings ("1m30s"). The default discards
-// everything. A panic in l's handler drops the record: the Client logs
-// from goroutines of its own, where nothing could recover it.
+// (once per authority and back-off), Store errors (rate-limited), panics
+// in a fill (a caller's RoundTripper, Store or Pacer; at Error level, with
+// the stack, raised in its checks too), and at Debug level every fetch
+// and every request a Transport refuses or holds, durations as Go
+// duration strings ("1m30s"). The default discards everything. A panic in
+// l's handler drops the record: the Client logs from goroutines of its
+// own, where nothing could recover it.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) { c.logger = l }
 }
