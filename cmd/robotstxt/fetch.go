@@ -9,12 +9,15 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -128,29 +131,39 @@ func (t *tap) askedSince(url string, since int) bool {
 	return t.asked[tapKey(url)] > since
 }
 
-// tapKey returns url as a tap's maps key it: its scheme and host in lower
-// case, the host without a trailing dot or the scheme's default port (as
-// the Client names an authority), the rest as written. A Decision spells
-// the URL a redirect led to as its Location did, which the Client may
-// have asked for in its own spelling, or the other way round.
-func tapKey(url string) string {
-	scheme, rest, ok := strings.Cut(url, "://")
+// tapKey returns url as a tap's maps key it: its scheme in lower case,
+// its host as the Client names an authority (in punycode, in lower case,
+// without a trailing dot, escapes or the scheme's default port), the rest
+// as written. A Decision spells the URL a redirect led to as its Location
+// did, which the Client may have asked for in its own spelling, or the
+// other way round.
+func tapKey(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
 	if !ok {
-		return url
+		return raw
 	}
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 {
 		end = len(rest)
 	}
-	host, port := strings.ToLower(rest[:end]), ""
-	if i := strings.LastIndexByte(host, ':'); i > strings.LastIndexByte(host, ']') {
-		host, port = host[:i], host[i:]
-	}
 	scheme = strings.ToLower(scheme)
-	if scheme == "http" && port == ":80" || scheme == "https" && port == ":443" {
-		port = ""
+	authority := strings.ToLower(rest[:end])
+	if u, err := url.Parse(scheme + "://" + rest[:end]); err == nil {
+		host := u.Hostname()
+		if net.ParseIP(host) == nil {
+			host, err = idna.Lookup.ToASCII(strings.TrimSuffix(host, "."))
+		}
+		if err == nil && host != "" {
+			if strings.Contains(host, ":") {
+				host = "[" + host + "]"
+			}
+			authority = host
+			if p, err := strconv.Atoi(u.Port()); err == nil && !(scheme == "http" && p == 80 || scheme == "https" && p == 443) {
+				authority += ":" + strconv.Itoa(p)
+			}
+		}
 	}
-	return scheme + "://" + strings.TrimSuffix(host, ".") + port + rest[end:]
+	return scheme + "://" + authority + rest[end:]
 }
 
 // A capture is a response body that keeps a copy of what is read from it,

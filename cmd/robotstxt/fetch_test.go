@@ -120,7 +120,16 @@ func TestHopCheckReadAsTheClientReadsIt(t *testing.T) {
 // is told apart from that site's own fetch, whichever came first: every
 // command answers each URL as the Client does.
 func TestRobotsRedirectSpelledOtherwise(t *testing.T) {
-	for _, loc := range []string{"http://b.example:80/robots.txt", "http://B.EXAMPLE/robots.txt", "http://b.example./robots.txt"} {
+	for _, tc := range []struct{ loc, b string }{
+		{"http://b.example:80/robots.txt", "http://b.example"},
+		{"http://B.EXAMPLE/robots.txt", "http://b.example"},
+		{"http://b.example./robots.txt", "http://b.example"},
+		{"http://b.example:/robots.txt", "http://b.example"},
+		{"http://b.example:0080/robots.txt", "http://b.example"},
+		{"http://bü.example/robots.txt", "http://xn--b-eha.example"},
+		{"http://b%C3%BC.example/robots.txt", "http://xn--b-eha.example"},
+	} {
+		loc := tc.loc
 		t.Run(loc, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				a := strings.HasPrefix(strings.ToLower(r.Host), "a.")
@@ -131,7 +140,7 @@ func TestRobotsRedirectSpelledOtherwise(t *testing.T) {
 				case r.URL.Path == "/robots.txt":
 					fmt.Fprint(w, "User-agent: *\nDisallow: /p\n")
 				case r.URL.Path == "/x" && a:
-					http.Redirect(w, r, "http://b.example/p", http.StatusFound)
+					http.Redirect(w, r, tc.b+"/p", http.StatusFound)
 				default:
 					fmt.Fprintln(w, "page")
 				}
@@ -139,7 +148,7 @@ func TestRobotsRedirectSpelledOtherwise(t *testing.T) {
 			t.Cleanup(srv.Close)
 			mapHosts(t, ".example", srv.Listener.Addr().String())
 			for _, args := range [][]string{{"check"}, {"check", "-json"}, {"explain", "-json"}} {
-				r := runCmd(t, "", append(args, "http://a.example/p", "http://b.example/p", "http://a.example/y")...)
+				r := runCmd(t, "", append(args, "http://a.example/p", tc.b+"/p", "http://a.example/y")...)
 				lines := outputLines(r.stdout)
 				refused := func(line string) bool {
 					return strings.HasPrefix(line, "DISALLOW") || strings.Contains(line, `"verdict":"disallowed"`)
@@ -148,7 +157,7 @@ func TestRobotsRedirectSpelledOtherwise(t *testing.T) {
 					t.Errorf("%v: exit %d, want 1 with DISALLOW, DISALLOW, ALLOW\nstdout:\n%sstderr: %s", args, r.code, r.stdout, r.stderr)
 				}
 			}
-			r := runCmd(t, "", "check", "http://a.example/x") // redirected to b.example/p
+			r := runCmd(t, "", "check", "http://a.example/x") // redirected to b's /p
 			if r.code != exitDisallowed || r.stderr != "" || !strings.HasPrefix(r.stdout, "DISALLOW") {
 				t.Errorf("check http://a.example/x: exit %d, want 1\nstdout:\n%sstderr: %s", r.code, r.stdout, r.stderr)
 			}
@@ -169,4 +178,24 @@ func mapHosts(t *testing.T, suffix, addr string) {
 		return old(ctx, network, a)
 	}
 	t.Cleanup(func() { dial = old })
+}
+
+// TestTapKey: a URL is keyed by its authority as the Client names it.
+func TestTapKey(t *testing.T) {
+	for _, c := range [][2]string{
+		{"http://b.example:80/robots.txt", "http://b.example/robots.txt"},
+		{"http://B.EXAMPLE./robots.txt", "http://b.example/robots.txt"},
+		{"http://bü.example/robots.txt", "http://xn--b-eha.example/robots.txt"},
+		{"http://b%C3%BC.example/robots.txt", "http://xn--b-eha.example/robots.txt"},
+		{"http://b.example:/r", "http://b.example/r"},
+		{"http://b.example:0080/r", "http://b.example/r"},
+		{"https://b.example:8443/r?x#y", "https://b.example:8443/r?x#y"},
+		{"http://[::1]:80/r", "http://[::1]/r"},
+		{"http://127.0.0.1:8080/robots.txt", "http://127.0.0.1:8080/robots.txt"},
+		{"HTTP://B.example/a-path-cut…", "http://b.example/a-path-cut…"},
+	} {
+		if got := tapKey(c[0]); got != c[1] {
+			t.Errorf("tapKey(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
 }
