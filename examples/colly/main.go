@@ -104,7 +104,10 @@ func run(out io.Writer, w *web) (result, error) {
 			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", w.name(paced.URL))
 			time.Sleep(time.Until(paced.RetryAt))
 			r.Request.URL = u
-			_ = r.Request.Retry() // its errors are reported by OnError
+			// The request's own errors come to OnError; colly's checks
+			// (depth, domains, filters), which Retry would return, the URL
+			// passed when it was visited.
+			_ = r.Request.Retry()
 		case errors.As(err, &de):
 			u := w.name(de.URL)
 			res.Disallowed = append(res.Disallowed, u)
