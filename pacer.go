@@ -259,7 +259,9 @@ type PacedError struct {
 	// with any userinfo (keep it from logs): the one to put back. Under
 	// an http.Client that follows redirects it is where a redirect led,
 	// not the URL asked for, whose request was sent: put back, that one
-	// would spend the site's next turn on the redirect again.
+	// would spend the site's next turn on the redirect again. A redirect
+	// back to a URL its chain asked for, a loop, is refused with an error
+	// of its own instead, never put back.
 	URL string
 	// RetryAt is when to come back: for the first request refused at an
 	// authority, the earliest moment the turn may come as far as the

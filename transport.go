@@ -98,9 +98,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [Pacer], runs out) to the sending of the next; but next's own retry of
 // a replayable request (a GET on a fresh connection after a reused one
 // closed with no response, as net/http's Transport does) goes in the
-// same turn. A 429 or 503 response with a Retry-After (the longest of
-// its values) holds its site for that long ([WithMaxHold]), as one to the
-// Client's robots.txt requests does. A
+// same turn. A 429 or 503 response holds its site for its Retry-After
+// (the longest of its values; at least a second, with none), up to
+// [WithMaxHold], as one to the Client's robots.txt requests does. A
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
@@ -267,6 +267,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		u := *req.URL
 		u.Fragment, u.RawFragment = "", ""
 		pe.URL = u.String()
+		if chainAsked(req, pe.URL) {
+			// Put back, it would be asked for by the same loop again,
+			// and paced again, for ever.
+			err = fmt.Errorf("robotstxt: %s: %w", capQuote(pe.URL), errRedirectLoop)
+		}
 	}
 	if err != nil {
 		return t.refuse(ctx, req, err)
@@ -467,17 +472,17 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 }
 
 // hold returns how long resp, a response from authority or nil, holds
-// further requests to it: for a 429 or 503, its Retry-After, at most
-// WithMaxHold, logged; else 0.
+// further requests to it: for a 429 or 503, its Retry-After, at least
+// minHold and at most WithMaxHold, logged; else 0.
 func (t *Transport) hold(ctx context.Context, authority string, resp *http.Response) time.Duration {
 	if resp == nil || resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
 		return 0
 	}
 	h, ok := retryAfter(time.Now(), resp.Header)
-	if !ok || h <= 0 {
-		return 0
+	if !ok {
+		h = 0
 	}
-	hold := min(h, t.cfg.maxHold)
+	hold := min(max(h, minHold), t.cfg.maxHold)
 	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "authority held",
 		slog.String("authority", authority), slog.Int("status", resp.StatusCode),
 		durationAttr("hold", hold), durationAttr("retry_after", h))
@@ -664,6 +669,29 @@ func redirectedWithin(req *http.Request, authority string) bool {
 	return false
 }
 
+// errRedirectLoop is the error of a redirect refused for its site's turn
+// that leads back to a URL its chain asked for.
+var errRedirectLoop = errors.New("a redirect loop: a redirect back to a URL its chain asked for, within its site's Crawl-delay")
+
+// maxChain bounds the requests of a redirect chain chainAsked looks at:
+// an http.Client stops after ten by default.
+const maxChain = 64
+
+// chainAsked reports whether one of the requests whose redirects led to
+// req, up to maxChain of them, was for url (without its fragment).
+func chainAsked(req *http.Request, url string) bool {
+	for r, n := req.Response, 0; r != nil && r.Request != nil && n < maxChain; r, n = r.Request.Response, n+1 {
+		if u := r.Request.URL; u != nil {
+			v := *u
+			v.Fragment, v.RawFragment = "", ""
+			if v.String() == url {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // requestURL returns the URL a request for u reaches: scheme, host and
 // the request target net/http writes, any '#' in it escaped so that the
 // check reads it as the server does, not as a fragment.
@@ -688,6 +716,12 @@ const (
 	defaultMaxHold = time.Hour       // bounds the hold a Retry-After sets
 	defaultMaxWait = 5 * time.Minute // bounds a turn's wait without a deadline
 )
+
+// minHold is the least a 429 or 503 holds its site, with a Retry-After
+// of 0 or none (RFC 6585 makes it optional): the server asked for fewer
+// requests, and a frontier that retries at once, as the README's loop
+// does, then sends one a second, not as fast as it can.
+const minHold = time.Second
 
 func defaultTransportConfig() transportConfig {
 	return transportConfig{maxInterval: parse.MaxCrawlDelay, maxHold: defaultMaxHold, maxWait: defaultMaxWait}

@@ -444,6 +444,69 @@ func TestTransportRetryAfterHolds(t *testing.T) {
 	}
 }
 
+// TestTransportBusyHoldsWithoutRetryAfter: a 429 or 503 without a
+// usable Retry-After (none, 0, one that does not parse; RFC 6585 makes
+// it optional) holds its site for a second: a frontier that puts the
+// URL back at once, as the README's loop does, retried at once, as fast
+// as it could.
+func TestTransportBusyHoldsWithoutRetryAfter(t *testing.T) {
+	checkLeaks(t)
+	for _, retryAfter := range []string{"", "0", "soon"} {
+		t.Run(retryAfter, func(t *testing.T) {
+			s := newTestSite(t, "User-agent: *\nAllow: /\n")
+			s.route("/busy", serve(http.StatusTooManyRequests, "slow down", "Retry-After", retryAfter))
+			_, _, hc := newTestTransport(t, WithNoWait())
+			if _, err := get(context.Background(), hc, s.URL+"/busy"); err != nil {
+				t.Fatal(err)
+			}
+			var pe *PacedError
+			_, err := get(context.Background(), hc, s.URL+"/busy")
+			if !errors.As(err, &pe) || time.Until(pe.RetryAt) < 800*time.Millisecond {
+				t.Errorf("a request at once after the 429: %v; want a PacedError for about a second", err)
+			}
+			if n := len(s.times("/busy")); n != 1 {
+				t.Errorf("the site was asked %d times, want once", n)
+			}
+		})
+	}
+}
+
+// TestTransportRedirectLoopNotPaced: a redirect back to a URL its chain
+// asked for, refused for its site's turn, is a loop, not a PacedError: a
+// frontier that put it back asked for the loop again, paced again, for
+// ever (a.test/x, b.test/y, a.test/x, each at the Crawl-delay). Within
+// one site, a loop whose turns come past the request's deadline too.
+func TestTransportRedirectLoopNotPaced(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.6\n"))
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/x", redirectTo("http://b.test/y"))
+	w.on("b.test/y", redirectTo("http://a.test/x"))
+	w.on("a.test/same", redirectTo("http://a.test/other"))
+	w.on("a.test/other", redirectTo("http://a.test/same"))
+	w.on("a.test/page", serve(200, "page"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	for _, tc := range []struct {
+		url     string
+		timeout time.Duration
+	}{
+		{"http://a.test/x", 0},              // refused at once under WithNoWait
+		{"http://a.test/same", time.Second}, // hops within the site wait, past the deadline
+	} {
+		hc := &http.Client{Transport: NewTransport(c, w.transport(t), WithNoWait()), Timeout: tc.timeout}
+		time.Sleep(700 * time.Millisecond) // a.test's turn free
+		_, err := hc.Get(tc.url)
+		var pe *PacedError
+		if errors.As(err, &pe) || !errors.Is(err, errRedirectLoop) {
+			t.Errorf("%s: %v; want a redirect loop, not a PacedError", tc.url, err)
+		}
+	}
+	if n := w.count("http://a.test/x"); n != 1 {
+		t.Errorf("a.test/x asked %d times, want once", n)
+	}
+}
+
 // TestTransportRetryAfterHoldsUnclosed: a 429's Retry-After holds its
 // site from when its headers come, though the caller never closes its
 // body, at a site with a Crawl-delay as without: the turn ended with the
