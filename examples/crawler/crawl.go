@@ -98,7 +98,9 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		disallowed *robotstxt.DisallowedError
 	)
 	refused := errors.As(err, &paced) || errors.As(err, &deferred) || errors.As(err, &disallowed)
-	c.settle(!refused)
+	// A request refused at a redirect was sent, and spent the page.
+	redirected := paced != nil && paced.URL != u.String() || disallowed != nil && disallowed.URL != u.String()
+	c.settle(!refused || redirected)
 	switch {
 	case paced != nil:
 		// The site's turn is not free: come back when it may be, for

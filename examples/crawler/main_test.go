@@ -230,3 +230,53 @@ func TestCrawlReadsRedirectedPage(t *testing.T) {
 		t.Errorf("server hits %v; want /docs/v2/intro.html once, the link read where the page was served\n%s", hits, out.String())
 	}
 }
+
+// TestCrawlMaxPagesCountsPacedRedirects: a page request refused at its
+// redirect, paced at the other site, was sent all the same, and spends
+// the budget: given back, -max bounded nothing where every link leads
+// through such a redirect.
+func TestCrawlMaxPagesCountsPacedRedirects(t *testing.T) {
+	var mu sync.Mutex
+	pages := 0
+	count := func(r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			mu.Lock()
+			pages++
+			mu.Unlock()
+		}
+	}
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.2\n")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	defer b.Close()
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		count(r)
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/":
+			_, _ = io.WriteString(w, `<a href="/go/1">1</a> <a href="/go/2">2</a> <a href="/go/3">3</a> <a href="/go/4">4</a>`)
+		default:
+			http.Redirect(w, r, b.URL+"/p"+strings.TrimPrefix(r.URL.Path, "/go"), http.StatusFound)
+		}
+	}))
+	defer a.Close()
+	var out bytes.Buffer
+	c, closeCrawler := newCrawler(&demo{}, &out, 3, 4)
+	defer closeCrawler()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	u, _ := url.Parse(a.URL + "/")
+	if _, err := c.crawl(ctx, []*url.URL{u}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if pages > 3 { // the first request of each page: a's
+		t.Errorf("%d pages asked for, want at most 3\n%s", pages, out.String())
+	}
+}
