@@ -131,8 +131,8 @@ func (c *Client) theirs(authority string) *entry {
 
 // pace takes the turn of a request of ctx's fetch to authority when it
 // leaves the site of the check's own authority, and returns what ends
-// it, given the response: a 429 or 503 with a Retry-After holds
-// authority's pages as a page's does, whichever site it is. It first
+// it, given the response: a 429 or 503 holds authority's pages as a
+// page's does (see Transport.hold), whichever site it is. It first
 // spends one of the chain's requests.
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)

@@ -260,8 +260,8 @@ type PacedError struct {
 	// an http.Client that follows redirects it is where a redirect led,
 	// not the URL asked for, whose request was sent: put back, that one
 	// would spend the site's next turn on the redirect again. A redirect
-	// back to a URL its chain asked for, a loop, is refused with an error
-	// of its own instead, never put back.
+	// loop through a paced site is paced at each turn (put back, a loop
+	// comes back): a frontier caps the tries of a URL.
 	URL string
 	// RetryAt is when to come back: for the first request refused at an
 	// authority, the earliest moment the turn may come as far as the

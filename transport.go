@@ -267,11 +267,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		u := *req.URL
 		u.Fragment, u.RawFragment = "", ""
 		pe.URL = u.String()
-		if chainAsked(req, pe.URL) {
-			// Put back, it would be asked for by the same loop again,
-			// and paced again, for ever.
-			err = fmt.Errorf("robotstxt: %s: %w", capQuote(pe.URL), errRedirectLoop)
-		}
 	}
 	if err != nil {
 		return t.refuse(ctx, req, err)
@@ -664,29 +659,6 @@ func redirectedWithin(req *http.Request, authority string) bool {
 		a, _, err := target.Split(from.URL.Scheme+"://"+host+"/", buf[:0])
 		if host != "" && err == nil && string(a) == authority {
 			return true
-		}
-	}
-	return false
-}
-
-// errRedirectLoop is the error of a redirect refused for its site's turn
-// that leads back to a URL its chain asked for.
-var errRedirectLoop = errors.New("a redirect loop: a redirect back to a URL its chain asked for, within its site's Crawl-delay")
-
-// maxChain bounds the requests of a redirect chain chainAsked looks at:
-// an http.Client stops after ten by default.
-const maxChain = 64
-
-// chainAsked reports whether one of the requests whose redirects led to
-// req, up to maxChain of them, was for url (without its fragment).
-func chainAsked(req *http.Request, url string) bool {
-	for r, n := req.Response, 0; r != nil && r.Request != nil && n < maxChain; r, n = r.Request.Response, n+1 {
-		if u := r.Request.URL; u != nil {
-			v := *u
-			v.Fragment, v.RawFragment = "", ""
-			if v.String() == url {
-				return true
-			}
 		}
 	}
 	return false

@@ -471,42 +471,6 @@ func TestTransportBusyHoldsWithoutRetryAfter(t *testing.T) {
 	}
 }
 
-// TestTransportRedirectLoopNotPaced: a redirect back to a URL its chain
-// asked for, refused for its site's turn, is a loop, not a PacedError: a
-// frontier that put it back asked for the loop again, paced again, for
-// ever (a.test/x, b.test/y, a.test/x, each at the Crawl-delay). Within
-// one site, a loop whose turns come past the request's deadline too.
-func TestTransportRedirectLoopNotPaced(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	w.on("a.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.6\n"))
-	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
-	w.on("a.test/x", redirectTo("http://b.test/y"))
-	w.on("b.test/y", redirectTo("http://a.test/x"))
-	w.on("a.test/same", redirectTo("http://a.test/other"))
-	w.on("a.test/other", redirectTo("http://a.test/same"))
-	w.on("a.test/page", serve(200, "page"))
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	for _, tc := range []struct {
-		url     string
-		timeout time.Duration
-	}{
-		{"http://a.test/x", 0},              // refused at once under WithNoWait
-		{"http://a.test/same", time.Second}, // hops within the site wait, past the deadline
-	} {
-		hc := &http.Client{Transport: NewTransport(c, w.transport(t), WithNoWait()), Timeout: tc.timeout}
-		time.Sleep(700 * time.Millisecond) // a.test's turn free
-		_, err := hc.Get(tc.url)
-		var pe *PacedError
-		if errors.As(err, &pe) || !errors.Is(err, errRedirectLoop) {
-			t.Errorf("%s: %v; want a redirect loop, not a PacedError", tc.url, err)
-		}
-	}
-	if n := w.count("http://a.test/x"); n != 1 {
-		t.Errorf("a.test/x asked %d times, want once", n)
-	}
-}
-
 // TestTransportRetryAfterHoldsUnclosed: a 429's Retry-After holds its
 // site from when its headers come, though the caller never closes its
 // body, at a site with a Crawl-delay as without: the turn ended with the
