@@ -2110,3 +2110,27 @@ func TestGivenUpChecksKeepNothing(t *testing.T) {
 		t.Errorf("%d bytes kept a check that gave up, want none", per)
 	}
 }
+
+// TestFillGoexitFailsItsChecks: a fill that ends in runtime.Goexit (a
+// RoundTripper calling a test's t.FailNow) fails the checks that waited
+// for it, which dereferenced the missing result and panicked, and the
+// next check fills anew.
+func TestFillGoexitFailsItsChecks(t *testing.T) {
+	checkLeaks(t)
+	var calls atomic.Int32
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if calls.Add(1) == 1 {
+			runtime.Goexit()
+		}
+		return &http.Response{StatusCode: 404, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if ok, err := c.Allowed(ctx, "http://a.test/x"); ok || err == nil {
+		t.Errorf("the check of the fill that ended: %v, %v; want an error", ok, err)
+	}
+	if ok, err := c.Allowed(ctx, "http://a.test/x"); !ok || err != nil {
+		t.Errorf("the next check: %v, %v; want a 404's allow-all", ok, err)
+	}
+}

@@ -7,6 +7,7 @@
 package sharedcall
 
 import (
+	"errors"
 	"sync"
 
 	"golang.org/x/sync/singleflight"
@@ -19,9 +20,12 @@ type Group struct {
 	m  map[string]*Call // the calls Start began, by key, until they end
 }
 
+// ErrNoResult is the error of a call that ended in runtime.Goexit (a
+// test's t.FailNow), which gave no result.
+var ErrNoResult = errors.New("the call ended without a result")
+
 // A Call is a call that [Group.Start] began or joined; its result is
-// set when Done is closed (both nil when the call ended in
-// runtime.Goexit).
+// set when Done is closed.
 type Call struct {
 	done chan struct{}
 	Val  any
@@ -55,13 +59,18 @@ func (g *Group) Start(key string, fn func() (any, error)) *Call {
 	}
 	g.m[key] = c
 	go func() {
+		returned := false
 		defer func() { // also when the call ends in runtime.Goexit: the key must not stay taken
+			if !returned {
+				c.Val, c.Err = nil, ErrNoResult
+			}
 			g.mu.Lock()
 			delete(g.m, key)
 			g.mu.Unlock()
 			close(c.done)
 		}()
 		c.Val, c.Err, _ = g.g.Do(key, fn)
+		returned = true
 	}()
 	return c
 }

@@ -73,8 +73,8 @@ func TestStartAfterGoexit(t *testing.T) {
 	var g Group
 	c := g.Start("k", func() (any, error) { runtime.Goexit(); return nil, nil })
 	<-c.Done()
-	if c.Val != nil || c.Err != nil {
-		t.Errorf("result %v, %v; want none", c.Val, c.Err)
+	if c.Val != nil || c.Err != ErrNoResult {
+		t.Errorf("result %v, %v; want ErrNoResult", c.Val, c.Err)
 	}
 	next := g.Start("k", func() (any, error) { return "again", nil })
 	<-next.Done()
