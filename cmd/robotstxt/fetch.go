@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -148,19 +149,19 @@ func tapKey(raw string) string {
 	}
 	scheme = strings.ToLower(scheme)
 	authority := strings.ToLower(rest[:end])
-	if u, err := url.Parse(scheme + "://" + rest[:end]); err == nil {
-		host := u.Hostname()
-		if net.ParseIP(host) == nil {
-			host, err = idna.Lookup.ToASCII(strings.TrimSuffix(host, "."))
+	if u, err := url.Parse(scheme + "://" + rest[:end]); err == nil && u.Hostname() != "" {
+		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+		if addr, err := netip.ParseAddr(host); err == nil {
+			host = addr.Unmap().String()
+		} else if name, err := idna.Lookup.ToASCII(host); err == nil && name != "" {
+			host = name // else as written, as net/http dials it
 		}
-		if err == nil && host != "" {
-			if strings.Contains(host, ":") {
-				host = "[" + host + "]"
-			}
-			authority = host
-			if p, err := strconv.Atoi(u.Port()); err == nil && !(scheme == "http" && p == 80 || scheme == "https" && p == 443) {
-				authority += ":" + strconv.Itoa(p)
-			}
+		if strings.Contains(host, ":") {
+			host = "[" + host + "]"
+		}
+		authority = host
+		if p, err := strconv.Atoi(u.Port()); err == nil && !(scheme == "http" && p == 80 || scheme == "https" && p == 443) {
+			authority += ":" + strconv.Itoa(p)
 		}
 	}
 	return scheme + "://" + authority + rest[end:]

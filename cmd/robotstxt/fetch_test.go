@@ -128,6 +128,7 @@ func TestRobotsRedirectSpelledOtherwise(t *testing.T) {
 		{"http://b.example:0080/robots.txt", "http://b.example"},
 		{"http://bü.example/robots.txt", "http://xn--b-eha.example"},
 		{"http://b%C3%BC.example/robots.txt", "http://xn--b-eha.example"},
+		{"http://B_X.EXAMPLE:80/robots.txt", "http://b_x.example"}, // a name IDNA refuses
 	} {
 		loc := tc.loc
 		t.Run(loc, func(t *testing.T) {
@@ -191,6 +192,8 @@ func TestTapKey(t *testing.T) {
 		{"http://b.example:0080/r", "http://b.example/r"},
 		{"https://b.example:8443/r?x#y", "https://b.example:8443/r?x#y"},
 		{"http://[::1]:80/r", "http://[::1]/r"},
+		{"http://[FE80::1]:8080/r", "http://[fe80::1]:8080/r"},
+		{"http://B_X.example.:80/robots.txt", "http://b_x.example/robots.txt"}, // a name IDNA refuses, as written
 		{"http://127.0.0.1:8080/robots.txt", "http://127.0.0.1:8080/robots.txt"},
 		{"HTTP://B.example/a-path-cut…", "http://b.example/a-path-cut…"},
 	} {
