@@ -180,7 +180,8 @@ var dateLayouts = []string{
 	// Numeric zones first: Go reads "+0000" as the name of a zone too.
 	"2 Jan 2006 15:04:05 -0700", "2 Jan 2006 15:04 -0700", "2 Jan 06 15:04:05 -0700", "2 Jan 06 15:04 -0700",
 	"2 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04 MST", "2 Jan 06 15:04:05 MST", "2 Jan 06 15:04 MST",
-	"2-Jan-2006 15:04:05 MST", "2-Jan-06 15:04:05 MST", time.ANSIC,
+	"2-Jan-2006 15:04:05 -0700", "2-Jan-06 15:04:05 -0700", "2-Jan-2006 15:04:05 MST", "2-Jan-06 15:04:05 MST",
+	time.ANSIC,
 }
 
 // zoneHours are the offsets of the zone names RFC 822 gives, which

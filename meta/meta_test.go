@@ -61,6 +61,8 @@ func TestParse(t *testing.T) {
 		{"unavailable_after: 21 Sep 2020 10:00:00 -0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 21 Sep 20 10:00 +0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 2020-09-21T10:00:00+0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Monday, 21-Sep-20 10:00:00 +0000", Directives{UnavailableAfter: time.Date(2020, 9, 21, 10, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 21-Sep-2020 10:00:00 -0300", Directives{UnavailableAfter: time.Date(2020, 9, 21, 13, 0, 0, 0, time.UTC)}},
 		// A zone name RFC 822 does not give: the earliest time it may
 		// mean (UTC+14), not UTC; GMT+3 too, whose sign POSIX reverses.
 		{"unavailable_after: 21 Sep 2020 10:00:00 GMT+3", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
