@@ -84,7 +84,7 @@ func Example_crawler() {
 		var pe *robotstxt.PacedError
 		var de *robotstxt.DeferredError
 		switch {
-		case errors.As(err, &pe): // the site's turn is not free yet
+		case errors.As(err, &pe): // the turn is not free yet (a frontier caps the tries)
 			f.Retry(pe.URL, pe.RetryAt)
 		case errors.Is(err, robotstxt.ErrNonPublic): // a private address, for good
 			f.GiveUp(u)
@@ -95,7 +95,7 @@ func Example_crawler() {
 		case errors.Is(err, robotstxt.ErrDisallowed), err != nil:
 			f.GiveUp(u)
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
-			resp.Body.Close() // its Retry-After holds the site: come back (a frontier caps the tries)
+			resp.Body.Close() // its Retry-After (a second without one) holds the site: come back
 			f.Retry(u, time.Now())
 		case resp.StatusCode >= 400: // no page to keep
 			resp.Body.Close()

@@ -75,7 +75,7 @@ func ExampleTransport_Receipt() {
 		var pe *robotstxt.PacedError
 		var de *robotstxt.DeferredError
 		switch {
-		case errors.As(err, &pe): // the site's turn is not free yet
+		case errors.As(err, &pe): // the turn is not free yet (a frontier caps the tries)
 			f.Retry(pe.URL, pe.RetryAt)
 		case errors.Is(err, robotstxt.ErrNonPublic): // a private address, for good
 			f.GiveUp(u)
@@ -86,7 +86,7 @@ func ExampleTransport_Receipt() {
 		case errors.Is(err, robotstxt.ErrDisallowed), err != nil:
 			f.GiveUp(u)
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
-			resp.Body.Close() // its Retry-After holds the site: come back (a frontier caps the tries)
+			resp.Body.Close() // its Retry-After (a second without one) holds the site: come back
 			f.Retry(u, time.Now())
 		case resp.StatusCode >= 400: // no page to keep
 			resp.Body.Close()

@@ -55,6 +55,12 @@ type result struct {
 // down for that long is better visited in another crawl.
 const maxFailures = 5
 
+// maxPaced is how many times a URL may be paced before the crawl gives it
+// up: each is told a turn of its own, so a URL paced again and again is
+// most likely a redirect loop through a site with a Crawl-delay, which
+// comes back to the paced URL at every turn.
+const maxPaced = 10
+
 // crawl visits the sites of seeds, following links on each page's own
 // host and the sitemaps robots.txt lists, with c.workers workers, until
 // nothing is left to fetch, c.maxPages pages were requested, or ctx ends.
@@ -91,17 +97,19 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		f.stop() // the page budget is spent
 		return
 	}
-	pg, err := c.get(ctx, u)
+	pg, redirected, err := c.get(ctx, u)
 	var (
 		paced      *robotstxt.PacedError
 		deferred   *robotstxt.DeferredError
 		disallowed *robotstxt.DisallowedError
 	)
 	refused := errors.As(err, &paced) || errors.As(err, &deferred) || errors.As(err, &disallowed)
-	// A request refused at a redirect was sent, and spent the page.
-	redirected := paced != nil && paced.URL != u.String() || disallowed != nil && disallowed.URL != u.String()
-	c.settle(!refused || redirected)
+	c.settle(!refused || redirected) // refused at a redirect, it was sent
 	switch {
+	case paced != nil && f.tries(paced.URL) >= maxPaced:
+		c.report(func(r *result) { r.Paced++; r.GivenUp = append(r.GivenUp, c.name(u)) },
+			"ERROR", u, fmt.Sprintf("paced %d times: a redirect loop? given up", maxPaced))
+		f.finish()
 	case paced != nil:
 		// The site's turn is not free: come back when it may be, for
 		// the URL not sent, which is where a redirect led if one did.

@@ -19,13 +19,14 @@ type frontier struct {
 	items   dueHeap
 	seq     int             // order of arrival, to keep FIFO among URLs due together
 	seen    map[string]bool // every URL ever added
+	retried map[string]int  // how many times each URL was put back
 	working int             // URLs taken and not yet finished
 	stopped bool
 	changed chan struct{} // closed and replaced when any of the above changes
 }
 
 func newFrontier() *frontier {
-	return &frontier{seen: make(map[string]bool), changed: make(chan struct{})}
+	return &frontier{seen: make(map[string]bool), retried: make(map[string]int), changed: make(chan struct{})}
 }
 
 // add queues u, due now, unless it was added before.
@@ -45,9 +46,17 @@ func (f *frontier) retry(u *url.URL, at time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.stopped {
+		f.retried[u.String()]++
 		f.push(u, at)
 	}
 	f.finishLocked()
+}
+
+// tries returns how many times u was put back.
+func (f *frontier) tries(u string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.retried[u]
 }
 
 // finish marks a URL taken with next as done.

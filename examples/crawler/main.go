@@ -89,7 +89,7 @@ func newCrawler(d *demo, out io.Writer, maxPages, workers int) (*crawler, func()
 		[]robotstxt.Option{robotstxt.WithUserAgent(userAgent)},
 		robotstxt.WithNoWait())
 	c := &crawler{
-		robots: rc, rt: rt, http: &http.Client{Transport: rt, Timeout: 10 * time.Second},
+		robots: rc, rt: rt, http: &http.Client{Transport: rt, Timeout: 10 * time.Second, CheckRedirect: followRedirect},
 		userAgent: userAgent, workers: workers, maxPages: maxPages, name: d.name, out: out,
 	}
 	return c, func() { _ = rc.Close() }

@@ -280,3 +280,43 @@ func TestCrawlMaxPagesCountsPacedRedirects(t *testing.T) {
 		t.Errorf("%d pages asked for, want at most 3\n%s", pages, out.String())
 	}
 }
+
+// TestCrawlEndsOnPacedRedirectLoop: a redirect loop through two sites
+// with a Crawl-delay is paced at every turn, naming the URL it loops
+// back to: the crawl gives that URL up after maxPaced turns, where it
+// put it back for ever.
+func TestCrawlEndsOnPacedRedirectLoop(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	var a, b *httptest.Server
+	loop := func(to func() string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.05\n")
+				return
+			}
+			mu.Lock()
+			asked++
+			mu.Unlock()
+			http.Redirect(w, r, to(), http.StatusFound)
+		}
+	}
+	a = httptest.NewServer(loop(func() string { return b.URL + "/y" }))
+	defer a.Close()
+	b = httptest.NewServer(loop(func() string { return a.URL + "/x" }))
+	defer b.Close()
+	var out bytes.Buffer
+	c, closeCrawler := newCrawler(&demo{}, &out, 1000, 2)
+	defer closeCrawler()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	u, _ := url.Parse(a.URL + "/x")
+	if _, err := c.crawl(ctx, []*url.URL{u}); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked > 4*maxPaced {
+		t.Errorf("the loop was asked for %d times", asked)
+	}
+}
