@@ -47,6 +47,21 @@ func crawlDemo(t *testing.T, maxPages, workers int) crawled {
 	return crawled{d, res, out.String(), c.rt.Stats(), c.robots.Stats()}
 }
 
+// crawlFrom crawls from seed alone, with at most maxPages page requests,
+// and returns what it printed; it fails after 20 s.
+func crawlFrom(seed string, maxPages, workers int) (string, error) {
+	var out bytes.Buffer
+	c, closeCrawler := newCrawler(&demo{}, &out, maxPages, workers)
+	defer closeCrawler()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	u, err := url.Parse(seed)
+	if err == nil {
+		_, err = c.crawl(ctx, []*url.URL{u})
+	}
+	return out.String(), err
+}
+
 func TestCrawlHonoursRobots(t *testing.T) {
 	cr := crawlDemo(t, 100, 4)
 	main, news, flaky := cr.demo.sites[0], cr.demo.sites[1], cr.demo.sites[2]
@@ -215,19 +230,14 @@ func TestCrawlReadsRedirectedPage(t *testing.T) {
 		}
 	}))
 	defer s.Close()
-	var out bytes.Buffer
-	c, closeCrawler := newCrawler(&demo{}, &out, 20, 1)
-	defer closeCrawler()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	u, _ := url.Parse(s.URL + "/")
-	if _, err := c.crawl(ctx, []*url.URL{u}); err != nil {
-		t.Fatal(err)
+	out, err := crawlFrom(s.URL+"/", 20, 1)
+	if err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if hits["/docs/v2/intro.html"] != 1 || hits["/intro.html"] != 0 {
-		t.Errorf("server hits %v; want /docs/v2/intro.html once, the link read where the page was served\n%s", hits, out.String())
+		t.Errorf("server hits %v; want /docs/v2/intro.html once, the link read where the page was served\n%s", hits, out)
 	}
 }
 
@@ -265,19 +275,14 @@ func TestCrawlMaxPagesCountsPacedRedirects(t *testing.T) {
 		}
 	}))
 	defer a.Close()
-	var out bytes.Buffer
-	c, closeCrawler := newCrawler(&demo{}, &out, 3, 4)
-	defer closeCrawler()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	u, _ := url.Parse(a.URL + "/")
-	if _, err := c.crawl(ctx, []*url.URL{u}); err != nil {
-		t.Fatal(err)
+	out, err := crawlFrom(a.URL+"/", 3, 4)
+	if err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if pages > 3 { // the first request of each page: a's
-		t.Errorf("%d pages asked for, want at most 3\n%s", pages, out.String())
+		t.Errorf("%d pages asked for, want at most 3\n%s", pages, out)
 	}
 }
 
@@ -305,14 +310,8 @@ func TestCrawlEndsOnPacedRedirectLoop(t *testing.T) {
 	defer a.Close()
 	b = httptest.NewServer(loop(func() string { return a.URL + "/x" }))
 	defer b.Close()
-	var out bytes.Buffer
-	c, closeCrawler := newCrawler(&demo{}, &out, 1000, 2)
-	defer closeCrawler()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	u, _ := url.Parse(a.URL + "/x")
-	if _, err := c.crawl(ctx, []*url.URL{u}); err != nil {
-		t.Fatalf("crawl: %v\n%s", err, out.String())
+	if out, err := crawlFrom(a.URL+"/x", 1000, 2); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
 	}
 	mu.Lock()
 	defer mu.Unlock()
