@@ -214,6 +214,11 @@ func retryAfter(now time.Time, h http.Header) (d time.Duration, ok bool) {
 			if !vok { // a list: an HTTP date holds a comma, seconds do not
 				v, more, _ = strings.Cut(rest, ",")
 				vd, vok = retryValue(now, strings.TrimSpace(v))
+				if w, after, _ := strings.Cut(more, ","); !vok && len(v)+len(w) < maxRetryValue {
+					if wd, wok := retryValue(now, strings.TrimSpace(v+","+w)); wok {
+						vd, vok, more = wd, true, after // a date and its own comma
+					}
+				}
 			}
 			rest = more
 			if vok && (!ok || vd > d) {

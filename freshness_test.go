@@ -174,7 +174,11 @@ func TestRetryAfter(t *testing.T) {
 		{[]string{"3600, 3600"}, time.Hour},
 		{[]string{"60, 3600"}, time.Hour},
 		{[]string{"120", "Tue, 01 Dec 2026 13:00:00 GMT"}, time.Hour},
-		{[]string{"Tue, 01 Dec 2026 12:02:00 GMT, 7200"}, 2 * time.Hour}, // the date's pieces read as none
+		{[]string{"Tue, 01 Dec 2026 12:02:00 GMT, 7200"}, 2 * time.Hour},
+		// A date before other values, read with its own comma.
+		{[]string{"Tue, 01 Dec 2026 14:00:00 GMT, 120"}, 2 * time.Hour},
+		{[]string{"Tuesday, 01-Dec-26 14:00:00 GMT, 120"}, 2 * time.Hour},
+		{[]string{"120, Tue, 01 Dec 2026 14:00:00 GMT, 60"}, 2 * time.Hour},
 	} {
 		if got, ok := retryAfter(now, http.Header{"Retry-After": tc.lines}); got != tc.want || !ok {
 			t.Errorf("Retry-After lines %q: %v; want %v", tc.lines, got, tc.want)
