@@ -417,10 +417,9 @@ func (b *stopBody) Read(p []byte) (int, error) {
 
 func (b *stopBody) Close() error {
 	b.stop()
-	err := b.ReadCloser.Close()
-	b.once.Do(b.end)
-	b.raise()
-	return err
+	defer b.raise()
+	defer b.once.Do(b.end) // also when the caller's body panics in Close
+	return b.ReadCloser.Close()
 }
 
 // cut closes b and ends the turn from another goroutine than the fill's,

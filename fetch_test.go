@@ -1531,6 +1531,46 @@ func TestCutTurnPanicReachesItsCallers(t *testing.T) {
 	}
 }
 
+// TestFetchBodyClosePanicEndsTheTurn: a redirect's body that panics in
+// Close (the caller's RoundTripper's), closed by the fill that drains it,
+// still ends the turn its hop took at the other site: the site was held
+// for the turn's lease, 30 s, not its Crawl-delay.
+func TestFetchBodyClosePanicEndsTheTurn(t *testing.T) {
+	checkLeaks(t)
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		ok := func(body string) (*http.Response, error) {
+			return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(body)), Request: req}, nil
+		}
+		switch req.URL.Host + req.URL.Path {
+		case "a.test/robots.txt":
+			return &http.Response{StatusCode: 301, Header: http.Header{"Location": {"http://b.test/r"}}, Body: http.NoBody, Request: req}, nil
+		case "b.test/robots.txt":
+			return ok("User-agent: *\nCrawl-delay: 0.01\n")
+		case "b.test/r": // more than drainLimit: closed, not read to its end
+			body := struct {
+				io.Reader
+				io.Closer
+			}{strings.NewReader(strings.Repeat("x", 2*drainLimit)), closerFunc(func() error { panic("boom in the caller's body's Close") })}
+			return &http.Response{StatusCode: 301, Header: http.Header{"Location": {"http://b.test/final"}}, Body: body, Request: req}, nil
+		}
+		return ok("page")
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}))
+	hc := &http.Client{Transport: NewTransport(c, next, WithNoWait())}
+	func() {
+		defer func() {
+			if v := recover(); v == nil {
+				t.Error("the body's panic did not reach the check")
+			}
+		}()
+		_, _ = c.Check(context.Background(), "http://a.test/page")
+	}()
+	time.Sleep(50 * time.Millisecond) // past b's Crawl-delay
+	if _, err := get(context.Background(), hc, "http://b.test/page"); err != nil {
+		t.Errorf("a request to b.test after its Crawl-delay: %v", err)
+	}
+}
+
 // panicStore is a Store whose Get panics.
 type panicStore struct{ *memStore }
 

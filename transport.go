@@ -374,9 +374,8 @@ func (b *turnBody) Read(p []byte) (int, error) {
 }
 
 func (b *turnBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.once.Do(b.end)
-	return err
+	defer b.once.Do(b.end) // also when next's body panics in Close
+	return b.ReadCloser.Close()
 }
 
 // sentKey is the context key of the sentUnder that RoundTrip records on

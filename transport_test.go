@@ -1493,3 +1493,42 @@ func TestTransportEmptyBodyHoldsNoTurn(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestTransportBodyClosePanicEndsTheTurn: a page whose body panics in
+// Close (next's) still ends its turn: the site was held for the turn's
+// lease, 30 s, not its interval.
+func TestTransportBodyClosePanicEndsTheTurn(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	plain := &http.Transport{}
+	t.Cleanup(plain.CloseIdleConnections)
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		resp, err := plain.RoundTrip(req)
+		if err == nil && req.URL.Path == "/boom" {
+			body := resp.Body
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{body, closerFunc(func() error { body.Close(); panic("boom in next's body's Close") })}
+		}
+		return resp, err
+	})
+	hc := &http.Client{Transport: NewTransport(c, next, WithDefaultInterval(10*time.Millisecond), WithNoWait())}
+	resp, err := hc.Get(s.URL + "/boom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if v := recover(); v == nil {
+				t.Error("the body's panic did not reach the caller")
+			}
+		}()
+		_ = resp.Body.Close()
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if _, err := get(context.Background(), hc, s.URL+"/next"); err != nil {
+		t.Errorf("the next request after the interval: %v", err)
+	}
+}
