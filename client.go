@@ -804,6 +804,22 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 	return nil, prev, nil
 }
 
+// lookLeased looks for k in the Store once more under its lease, which
+// release gives back: the previous holder may have published between our
+// miss and our lease. It gives the lease back when it finds an entry, or
+// when the look panics (a Store's Get), which held it for its TTL.
+func (c *Client) lookLeased(k key, release func()) (e *entry) {
+	looked := false
+	defer func() {
+		if !looked || e != nil {
+			release()
+		}
+	}()
+	e, _ = c.tier.get(c.base, k, true)
+	looked = true
+	return e
+}
+
 // awaitLease takes the Store's lease on k, if the Store is a [Leaser],
 // and returns its release; or, while another process holds it and wait
 // is set, polls for that process's result for up to the lease wait,
@@ -834,10 +850,7 @@ func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 			t.fail("lease", k, err)
 			return nil, nil
 		case got:
-			// The previous holder may have published between our miss
-			// and our lease: look once more before fetching.
-			if e, _ := t.get(c.base, k, true); e != nil {
-				release()
+			if e := c.lookLeased(k, release); e != nil {
 				c.stats.storeHits.Add(1)
 				return e, nil
 			}

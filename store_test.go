@@ -1563,3 +1563,51 @@ func TestStoreFailureIsTheReaders(t *testing.T) {
 		}
 	})
 }
+
+// panicAfterLease is a Store whose Get panics once, the first time after
+// a lease was taken.
+type panicAfterLease struct {
+	*memStore
+	leased, armed atomic.Bool
+}
+
+func (p *panicAfterLease) Get(ctx context.Context, key string) ([]byte, error) {
+	if p.leased.Load() && p.armed.CompareAndSwap(true, false) {
+		panic("boom in the caller's Store, after the lease")
+	}
+	return p.memStore.Get(ctx, key)
+}
+
+func (p *panicAfterLease) Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error) {
+	release, got, err := p.memStore.Lease(ctx, key, ttl)
+	if got {
+		p.leased.Store(true)
+	}
+	return release, got, err
+}
+
+// TestLeaseGivenBackAfterLookPanics: a panic in the Store's look that
+// follows the taking of a lease gives the lease back: it was held for its
+// TTL, and every process's check of the site waited the lease wait.
+func TestLeaseGivenBackAfterLookPanics(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	ms := newMemStore()
+	st := &panicAfterLease{memStore: ms}
+	st.armed.Store(true)
+	a := newTestClient(t, WithStore(st))
+	func() {
+		defer func() {
+			if v := recover(); v == nil {
+				t.Error("the Store's panic did not reach the check")
+			}
+		}()
+		_, _ = a.Allowed(context.Background(), s.URL+"/x")
+	}()
+	ms.mu.Lock()
+	n := len(ms.leases)
+	ms.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d leases held after the panic, want none", n)
+	}
+}
