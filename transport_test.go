@@ -1282,9 +1282,9 @@ func TestTransportSendsNoOtherSpelling(t *testing.T) {
 	}
 }
 
-// TestTransportPanicEndsTheTurn: a panic in next ends the request's
-// pacing turn, as a failed request does; it held the site for the turn's
-// 30-second lease.
+// TestTransportPanicEndsTheTurn: a panic in next, in its RoundTrip or in
+// the Close of its response's body, ends the request's pacing turn, as a
+// failed request does; it held the site for the turn's 30-second lease.
 func TestTransportPanicEndsTheTurn(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nAllow: /\n")
@@ -1295,21 +1295,33 @@ func TestTransportPanicEndsTheTurn(t *testing.T) {
 		if req.URL.Path == "/boom" {
 			panic("boom in next")
 		}
-		return plain.RoundTrip(req)
+		resp, err := plain.RoundTrip(req)
+		if err == nil && req.URL.Path == "/boom-in-close" {
+			body := resp.Body
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{body, closerFunc(func() error { body.Close(); panic("boom in next's body's Close") })}
+		}
+		return resp, err
 	})
 	hc := &http.Client{Transport: NewTransport(c, next, WithDefaultInterval(10*time.Millisecond))}
-	func() {
-		defer func() {
-			if v := recover(); v == nil {
-				t.Error("next's panic did not reach the caller")
+	for _, path := range []string{"/boom", "/boom-in-close"} {
+		func() {
+			defer func() {
+				if v := recover(); v == nil {
+					t.Errorf("%s: next's panic did not reach the caller", path)
+				}
+			}()
+			if resp, err := hc.Get(s.URL + path); err == nil {
+				_ = resp.Body.Close() // unread: its Close ends the turn
 			}
 		}()
-		_, _ = get(context.Background(), hc, s.URL+"/boom")
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if _, err := get(ctx, hc, s.URL+"/next"); err != nil {
-		t.Errorf("the next request: %v; want it sent within 2 s", err)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		if _, err := get(ctx, hc, s.URL+"/next"); err != nil {
+			t.Errorf("after %s, the next request: %v; want it sent within 2 s", path, err)
+		}
+		cancel()
 	}
 }
 
@@ -1491,44 +1503,5 @@ func TestTransportEmptyBodyHoldsNoTurn(t *testing.T) {
 		}
 		_ = resp
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// TestTransportBodyClosePanicEndsTheTurn: a page whose body panics in
-// Close (next's) still ends its turn: the site was held for the turn's
-// lease, 30 s, not its interval.
-func TestTransportBodyClosePanicEndsTheTurn(t *testing.T) {
-	checkLeaks(t)
-	s := newTestSite(t, "User-agent: *\nAllow: /\n")
-	c := newTestClient(t, WithUserAgent(testUA))
-	plain := &http.Transport{}
-	t.Cleanup(plain.CloseIdleConnections)
-	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
-		resp, err := plain.RoundTrip(req)
-		if err == nil && req.URL.Path == "/boom" {
-			body := resp.Body
-			resp.Body = struct {
-				io.Reader
-				io.Closer
-			}{body, closerFunc(func() error { body.Close(); panic("boom in next's body's Close") })}
-		}
-		return resp, err
-	})
-	hc := &http.Client{Transport: NewTransport(c, next, WithDefaultInterval(10*time.Millisecond), WithNoWait())}
-	resp, err := hc.Get(s.URL + "/boom")
-	if err != nil {
-		t.Fatal(err)
-	}
-	func() {
-		defer func() {
-			if v := recover(); v == nil {
-				t.Error("the body's panic did not reach the caller")
-			}
-		}()
-		_ = resp.Body.Close()
-	}()
-	time.Sleep(50 * time.Millisecond)
-	if _, err := get(context.Background(), hc, s.URL+"/next"); err != nil {
-		t.Errorf("the next request after the interval: %v", err)
 	}
 }
