@@ -86,19 +86,19 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// body returns what was read of the last response for url, or nil. A
+// body returns what was read of the last response for rawURL, or nil. A
 // Decision gives a URL over 512 bytes cut, ending in "…": the one
 // response whose URL starts with the rest is its, of those after the
 // capture numbered since when there are any (the fetch of the check that
 // began then), else of all; nil when none or several do.
-func (t *tap) body(url string, since int) *capture {
-	url = tapKey(url)
+func (t *tap) body(rawURL string, since int) *capture {
+	rawURL = tapKey(rawURL)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if c := t.bodies[url]; c != nil {
+	if c := t.bodies[rawURL]; c != nil {
 		return c
 	}
-	prefix, cut := strings.CutSuffix(url, "…")
+	prefix, cut := strings.CutSuffix(rawURL, "…")
 	if !cut {
 		return nil
 	}
@@ -124,12 +124,12 @@ func (t *tap) made() int {
 	return t.n
 }
 
-// askedSince reports whether t sent a request for url after the one
+// askedSince reports whether t sent a request for rawURL after the one
 // numbered since.
-func (t *tap) askedSince(url string, since int) bool {
+func (t *tap) askedSince(rawURL string, since int) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.asked[tapKey(url)] > since
+	return t.asked[tapKey(rawURL)] > since
 }
 
 // tapKey returns url as a tap's maps key it: its scheme in lower case,
