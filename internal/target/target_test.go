@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/match"
 )
 
 func TestSplit(t *testing.T) {
@@ -289,6 +290,24 @@ func FuzzMatchPath(f *testing.F) {
 			t.Fatalf("matchPath(%q) = %q, net/url sends %q", tail, path, want)
 		}
 	})
+}
+
+// TestPlain puts every byte at every place of paths that end inside and
+// past plain's eight-byte steps, and checks plain accepts exactly those
+// of '!' to 'z' that net/url sends as they are, but '%' and '#'.
+func TestPlain(t *testing.T) {
+	const base = "/shop/garden/x?q=1"
+	for c := range 256 {
+		want := '!' <= c && c <= 'z' && c != '%' && c != '#' && !strings.ContainsRune(match.ResentBytes, rune(c))
+		for n := 1; n <= len(base); n++ {
+			for i := range n {
+				s := base[:i] + string([]byte{byte(c)}) + base[i+1:n]
+				if got := plain(s); got != want {
+					t.Fatalf("plain(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
 }
 
 // FuzzPlainAuthority checks that the one-pass reading of a plain
