@@ -173,10 +173,13 @@ func (d *Directives) unavailableAfter(t time.Time) {
 
 // dateLayouts are the forms that unavailable_after dates take (RFC 822
 // and 1123, RFC 850, asctime and ISO 8601, as Google reads them), after
-// parseDate drops a leading day of the week; one without a zone is UTC.
+// parseDate drops a leading day of the week, puts a 'T' for the blank
+// between an ISO 8601 date and time (RFC 3339 §5.6) and upper-cases a
+// zone name (RFC 822 §3.4.7); one without a zone is UTC.
 var dateLayouts = []string{
-	"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05",
+	"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05",
 	"2006-01-02T15:04Z07:00", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04Z0700", "2006-01-02T15:04:05Z0700",
+	"2006-01-02T15:04Z07", "2006-01-02T15:04:05Z07", // an offset in hours, as ISO 8601 allows
 	// Numeric zones first: Go reads "+0000" as the name of a zone too.
 	"2 Jan 2006 15:04:05 -0700", "2 Jan 2006 15:04 -0700", "2 Jan 06 15:04:05 -0700", "2 Jan 06 15:04 -0700",
 	"2 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04 MST", "2 Jan 06 15:04:05 MST", "2 Jan 06 15:04 MST",
@@ -198,6 +201,12 @@ const earliestZone = 14 * time.Hour
 func parseDate(s string) (time.Time, bool) {
 	if day, rest, ok := strings.Cut(s, ","); ok && day != "" && strings.Trim(day, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == "" {
 		s = strings.TrimLeft(rest, " ") // "Mon, " or "Monday, ": Go checks no day against its date
+	}
+	if len(s) > len("2006-01-02 ") && s[4] == '-' && s[7] == '-' && s[10] == ' ' {
+		s = s[:10] + "T" + s[11:]
+	}
+	if i := strings.LastIndexByte(s, ' '); i >= 0 && i+1 < len(s) && ('a' <= s[i+1] && s[i+1] <= 'z' || 'A' <= s[i+1] && s[i+1] <= 'Z') {
+		s = s[:i+1] + strings.ToUpper(s[i+1:]) // Go reads only upper-case zone names
 	}
 	if z, ok := strings.CutSuffix(s, " UT"); ok {
 		s = z + " GMT" // RFC 822's name, which Go does not know

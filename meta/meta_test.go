@@ -65,6 +65,15 @@ func TestParse(t *testing.T) {
 		{"unavailable_after: 21-Sep-2020 10:00:00 -0300", Directives{UnavailableAfter: time.Date(2020, 9, 21, 13, 0, 0, 0, time.UTC)}},
 		// A zone name RFC 822 does not give: the earliest time it may
 		// mean (UTC+14), not UTC; GMT+3 too, whose sign POSIX reverses.
+		// A blank for the T (RFC 3339 §5.6, as Python prints a date), an
+		// offset in hours, a zone name in lower case (RFC 822 §3.4.7).
+		{"unavailable_after: 2025-06-25 15:00:00+00:00", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2025-06-25 15:00:00.123456Z", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 123456000, time.UTC)}},
+		{"unavailable_after: 2025-06-25T15:00:00+01", Directives{UnavailableAfter: time.Date(2025, 6, 25, 14, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2025-06-25 15:00-05", Directives{UnavailableAfter: time.Date(2025, 6, 25, 20, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 25 Jun 2025 15:00:00 gmt", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 25 Jun 2025 15:00:00 pst", Directives{UnavailableAfter: time.Date(2025, 6, 25, 23, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Wed, 25 Jun 2025 15:00:00 ut", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 21 Sep 2020 10:00:00 GMT+3", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 21 Sep 2020 10:00:00 CET", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: Monday, 21-Sep-20 10:00:00 JST", Directives{UnavailableAfter: time.Date(2020, 9, 20, 20, 0, 0, 0, time.UTC)}},
