@@ -80,6 +80,13 @@ func TestCacheFreshness(t *testing.T) {
 		{"Age past int64", []string{"Cache-Control", "max-age=3600", "Age", "99999999999999999999"}, nil, time.Minute},
 		{"Age not a number", []string{"Cache-Control", "max-age=3600", "Age", "soon"}, nil, time.Hour},
 		{"Age without freshness", []string{"Age", "3600"}, nil, 24 * time.Hour},
+		{"Age as a list", []string{"Cache-Control", "max-age=3600", "Age", "3000, 3000"}, nil, 10 * time.Minute},
+		// An unqualified private is read as a shared and as a private
+		// cache would, the shorter counting.
+		{"private, s-maxage longer", []string{"Cache-Control", "private, max-age=600, s-maxage=86400"}, nil, 10 * time.Minute},
+		{"private, s-maxage shorter", []string{"Cache-Control", "s-maxage=600, private"}, nil, 10 * time.Minute},
+		{"private alone", []string{"Cache-Control", "private"}, nil, 24 * time.Hour},
+		{"private=field, s-maxage", []string{"Cache-Control", "private=Set-Cookie, max-age=600, s-maxage=7200"}, nil, 2 * time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newTestClock()

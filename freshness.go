@@ -46,9 +46,20 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		}
 		var rv cacheobject.ObjectResults
 		cacheobject.ExpirationObject(&obj, &rv)
-		if rv.OutExpirationTime.IsZero() {
+		exp := rv.OutExpirationTime
+		if cc.PrivatePresent && len(cc.Private) == 0 && cc.SMaxAge != -1 {
+			// A response for one user's cache: s-maxage speaks to shared
+			// caches, which should not keep it at all, and max-age to a
+			// private one. The Client is both; the shorter reading counts.
+			obj.CacheIsPrivate = true
+			cacheobject.ExpirationObject(&obj, &rv)
+			if p := rv.OutExpirationTime; !p.IsZero() && p.Before(exp) {
+				exp = p
+			}
+		}
+		if exp.IsZero() {
 			d, explicit = c.maxFresh, false
-		} else if d = rv.OutExpirationTime.Sub(now); d > 0 {
+		} else if d = exp.Sub(now); d > 0 {
 			d -= age(h) // not from a stale d, which Sub may have saturated
 		}
 	}
@@ -171,11 +182,13 @@ func (c *config) backoffAfter(n int) time.Duration {
 }
 
 // age returns the time a cache on the way held a response, by its Age
-// (RFC 9111 §5.1), or 0. The apparent age from Date is not read, unlike
-// RFC 9111 §4.2.3: a server whose clock is behind would have every copy
-// of its file taken as stale, and fetched at every check past the floor.
+// (RFC 9111 §5.1: of a list a proxy joined, the first member), or 0. The
+// apparent age from Date is not read, unlike RFC 9111 §4.2.3: a server
+// whose clock is behind would have every copy of its file taken as
+// stale, and fetched at every check past the floor.
 func age(h http.Header) time.Duration {
-	d, _ := deltaSeconds(strings.TrimSpace(h.Get("Age")))
+	v, _, _ := strings.Cut(h.Get("Age"), ",")
+	d, _ := deltaSeconds(strings.TrimSpace(v))
 	return d
 }
 
