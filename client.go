@@ -469,7 +469,7 @@ func recovering(f func() (any, error)) func() (any, error) {
 			case *fillPanic: // raised again (see stopBody.cut), its stack kept
 				err = v
 			default:
-				err = &fillPanic{value: v, stack: debug.Stack()}
+				err = newFillPanic(v)
 			}
 		}()
 		return f()
@@ -479,13 +479,30 @@ func recovering(f func() (any, error)) func() (any, error) {
 // A fillPanic is a panic of a fill or a Store lookup, with its stack,
 // raised again in each check that shares the call.
 type fillPanic struct {
-	value  any
+	value  string
 	stack  []byte
 	logged atomic.Bool // by the fill of a hop's chain it is raised again in, not twice
 }
 
+// newFillPanic returns the fillPanic of v, recovered just now. It prints
+// v once, here: a value whose String method panics with such a value
+// again makes fmt panic, which in a goroutine of the library's would end
+// the process.
+func newFillPanic(v any) *fillPanic {
+	p := &fillPanic{stack: debug.Stack()}
+	func() {
+		defer func() {
+			if recover() != nil {
+				p.value = fmt.Sprintf("a %T that panics when printed", v)
+			}
+		}()
+		p.value = fmt.Sprint(v)
+	}()
+	return p
+}
+
 func (p *fillPanic) Error() string {
-	return fmt.Sprintf("robotstxt: panic in a robots.txt fill or Store lookup: %v\n\n%s", p.value, p.stack)
+	return "robotstxt: panic in a robots.txt fill or Store lookup: " + p.value + "\n\n" + string(p.stack)
 }
 
 // Errors of a fill that its joiners may not take for their own.

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -430,7 +429,7 @@ func (b *stopBody) Close() error {
 func (b *stopBody) cut() {
 	keep := func() {
 		if v := recover(); v != nil {
-			b.late.CompareAndSwap(nil, &fillPanic{value: v, stack: debug.Stack()})
+			b.late.CompareAndSwap(nil, newFillPanic(v))
 		}
 	}
 	func() { // the caller's body, which may panic too

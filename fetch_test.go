@@ -1414,6 +1414,37 @@ func TestFillPanicReachesItsCallers(t *testing.T) {
 	}
 }
 
+// unprintable is a panic value that fmt cannot print: its String panics
+// with such a value again.
+type unprintable struct{}
+
+func (unprintable) String() string { panic(unprintable{}) }
+
+// TestFillPanicUnprintable: a fill's panic whose value fmt cannot print
+// is raised in the check, described by its type, and logged: printing it
+// in the fill's goroutine, to log it, ended the process.
+func TestFillPanicUnprintable(t *testing.T) {
+	checkLeaks(t)
+	var logs syncBuffer
+	next := roundTripFunc(func(*http.Request) (*http.Response, error) { panic(unprintable{}) })
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: next}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	func() {
+		defer func() {
+			err, _ := recover().(error)
+			if err == nil || !strings.Contains(err.Error(), "a robotstxt.unprintable that panics when printed") {
+				t.Errorf("recovered %v, want the RoundTripper's panic, described", err)
+			}
+		}()
+		_, _ = c.Check(ctx, "http://a.test/page")
+		t.Error("Check returned")
+	}()
+	if !strings.Contains(logs.String(), "robotstxt.unprintable") {
+		t.Errorf("logged %q, want the panic", logs.String())
+	}
+}
+
 // TestFillPanicLoggedWhenCallersLeft: a fill's panic is logged, for
 // when every check that shared the fill gave up before it came: it was
 // raised to nobody, and a RoundTripper that always panicked looked like

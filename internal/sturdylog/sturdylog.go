@@ -35,7 +35,7 @@ func (s handler) Enabled(ctx context.Context, l slog.Level) (ok bool) {
 func (s handler) Handle(ctx context.Context, r slog.Record) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = fmt.Errorf("log handler panicked: %v", v)
+			err = fmt.Errorf("log handler panicked: a %T", v) // not printed: its String may panic too
 		}
 	}()
 	return s.h.Handle(ctx, r)

@@ -77,4 +77,14 @@ func TestNew(t *testing.T) {
 		t.Errorf("wrote %q, want one and three", got)
 	}
 	New(nil).Info("discarded") // no panic: a logger that discards
+	// A panic value that fmt cannot print is not printed.
+	New(slog.New(unprintable{})).Info("dropped")
 }
+
+// unprintable is a handler that panics with a value fmt cannot print:
+// its String panics with such a value again.
+type unprintable struct{ slog.Handler }
+
+func (unprintable) String() string                            { panic(unprintable{}) }
+func (unprintable) Enabled(context.Context, slog.Level) bool  { return true }
+func (unprintable) Handle(context.Context, slog.Record) error { panic(unprintable{}) }
