@@ -36,7 +36,12 @@ type Call struct {
 func (c *Call) Done() <-chan struct{} { return c.done }
 
 // Do runs fn for key, or waits for the call in flight for key, in Do or
-// Start, and returns its result, as singleflight.Group.Do does.
+// Start, and returns its result, as singleflight.Group.Do does. So a call
+// that ends in runtime.Goexit ends the goroutine of each caller of Do
+// that joined it too, while Start's callers get ErrNoResult: a check with
+// a context that cannot end fills in its own goroutine, as singleflight
+// would, and a caller's RoundTripper that calls Goexit (a test's
+// t.FailNow) ends the checks that wait for it without a deadline.
 func (g *Group) Do(key string, fn func() (any, error)) (any, error) {
 	v, err, _ := g.g.Do(key, fn)
 	return v, err
