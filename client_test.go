@@ -1921,6 +1921,21 @@ func TestClientChecksNormalForms(t *testing.T) {
 	}
 }
 
+// TestClientChecksEncodedSlashAsSent: a rule for a resource whose name
+// holds an encoded slash and a byte net/url escapes, as a client escaping
+// by hand sends it, disallows the spellings Apache serves as it: the form
+// as net/url sends it decodes the %2F.
+func TestClientChecksEncodedSlashAsSent(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /docs%2Fmy%20file\n"))
+	c := newTestClient(t)
+	for _, p := range []string{"/docs%2Fmy%20file", "/x/../docs%2Fmy%20file", "/./docs%2Fmy%20file", "/docs%2F%6Dy%20file"} {
+		if d, err := c.Check(context.Background(), s.URL+p); err != nil || d.Allowed {
+			t.Errorf("Check(%q) = %v, %v; want disallowed", p, d.Allowed, err)
+		}
+	}
+}
+
 // TestClientUsageOfNormalForms: a URL's preferences are those of every
 // form of its path a server serves, failing closed: a "no" any form is
 // given counts, a "yes" only when every form is given it, so that a

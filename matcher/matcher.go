@@ -52,7 +52,10 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // hex of its escapes upper-cased, as a pattern's are; then each of those
 // with a blank or one of " < > \ ^ ` { | } as a client sends it, net/url's
 // way (its escapes decoded and escaped again: /./q%22 is served as /q"
-// and sent as /q%22, which "Disallow: /q%22" names). The query is never
+// and sent as /q%22, which "Disallow: /q%22" names), and as a client
+// escaping by hand sends it, its escapes kept (Apache serves
+// /./docs%2Fmy%20file as /docs%2Fmy file, sent as /docs%2Fmy%20file,
+// where net/url's way decodes the %2F). The query is never
 // changed. It returns nil for a path that is its own form, as most are.
 // The robotstxt Client disallows a URL that any of them is disallowed
 // by, and of their Content-Usage preferences keeps a no of any, a yes

@@ -148,6 +148,19 @@ func AppendSent(p []byte, path string) []byte {
 	return append(p, path[run:]...)
 }
 
+// appendSentKeepingEscapes appends path, whose escapes are valid, as
+// AppendSent does but with its escapes kept as they are.
+func appendSentKeepingEscapes(p, path []byte) []byte {
+	run := 0
+	for i, c := range path {
+		if !sentAsIs[c] && c != '%' {
+			p = ascii.AppendEscape(append(p, path[run:i]...), c)
+			run = i + 1
+		}
+	}
+	return append(p, path[run:]...)
+}
+
 // sentAsIs holds the bytes AppendSent does not escape.
 var sentAsIs = func() (t [256]bool) {
 	for c := range 256 {

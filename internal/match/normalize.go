@@ -20,7 +20,8 @@ import (
 // merges first. The last only writes the hex of its escapes in upper
 // case, as a pattern's are, for a rule that keeps an escape servers
 // decode. A form with a blank or a byte of ResentBytes is also given as a
-// client sends it (see AppendSent), for a rule written for what is sent.
+// client sends it (see AppendSent), and with its escapes kept, for a rule
+// written for what is sent.
 // The forms lie in scratch's spare capacity, which the caller
 // keeps unchanged while it uses them.
 func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
@@ -60,10 +61,17 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 	for _, c := range cands[:k] {
 		// The form as a client sends it, when net/url would escape it
 		// again: a rule for what is sent (/q%22, /itm/*/%7B%7B) must
-		// see /./q%22 and //itm/1/{{x}}.
+		// see /./q%22 and //itm/1/{{x}}. And with the escapes it kept
+		// kept, as a client escaping by hand sends it: net/url decodes
+		// the %2F of Apache's form, which a rule for Apache's resource
+		// (/docs%2Fmy%20file) names.
 		if f := c[:len(c)-len(query)]; bytes.ContainsAny(f, " "+ResentBytes) && validEscapes(f) {
 			cands[k], b = withQuery(AppendSent(b, unsafe.String(unsafe.SliceData(f), len(f))), query)
 			k++
+			if bytes.IndexByte(f, '%') >= 0 {
+				cands[k], b = withQuery(appendSentKeepingEscapes(b, f), query)
+				k++
+			}
 		}
 	}
 	for _, c := range cands[:k] {
@@ -91,8 +99,8 @@ func validEscapes(p []byte) bool {
 }
 
 // MaxForms is how many forms NormalForms may give: five, and each as a
-// client sends it.
-const MaxForms = 10
+// client sends it, both ways.
+const MaxForms = 15
 
 // withQuery appends query to f, a form's path part in scratch, and
 // returns it and the scratch after it.
@@ -109,9 +117,9 @@ const (
 )
 
 // NormalScratch is the scratch space NormalForms is given on the hot path:
-// the forms of a path of n bytes take at most 12n bytes and five
+// the forms of a path of n bytes take at most 12n bytes and their
 // queries, so 1.5 KiB covers the paths crawlers meet; a longer one
-// allocates, as may one whose forms are escaped again as sent (up to 15n
+// allocates, as may one whose forms are escaped again as sent (up to 30n
 // bytes more).
 const NormalScratch = 1536
 

@@ -32,6 +32,10 @@ func TestNormalForms(t *testing.T) {
 		{"/./q%22", []string{"/q\"", "/q%22"}},
 		{"//itm/1/%7B%7Bx%7D%7D", []string{"/itm/1/{{x}}", "/itm/1/%7B%7Bx%7D%7D"}},
 		{"/a/../itm/1/{{x}}?q={", []string{"/itm/1/{{x}}?q={", "/itm/1/%7B%7Bx%7D%7D?q={", "/a/../itm/1/%7B%7Bx%7D%7D?q={"}},
+		// Apache's form keeps %2F, which net/url decodes: as a client
+		// escaping by hand sends it too.
+		{"/./docs%2Fmy%20file", []string{"/docs/my file", "/docs%2Fmy file", "/docs/my%20file", "/docs%2Fmy%20file"}},
+		{"/docs%2F%6Dy%20file", []string{"/docs/my file", "/docs%2Fmy file", "/docs/my%20file", "/docs%2Fmy%20file"}},
 		{"/./a%zz{", []string{"/a%zz{"}},           // no escape net/url could send
 		{"/a%3Fb%23c%25d%00%7F", nil},              // '?', '#', '%' and controls stay escaped
 		{"/a%3fb%25%7f", []string{"/a%3Fb%25%7F"}}, // with upper-case hex
@@ -93,10 +97,22 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 					continue // net/url sends no such path
 				}
 				sent := (&url.URL{Path: decoded}).EscapedPath()
+				// And escaped by hand: what net/url escapes between the
+				// escapes, which stay.
+				kept, at := "", 0
+				for _, e := range regexp.MustCompile(`%[0-9a-fA-F]{2}`).FindAllStringIndex(path, -1) {
+					kept += (&url.URL{Path: path[at:e[0]]}).EscapedPath() + path[e[0]:e[1]]
+					at = e[1]
+				}
+				kept += (&url.URL{Path: path[at:]}).EscapedPath()
 				if strings.Contains(f, "?") {
 					sent += "?" + query
+					kept += "?" + query
 				}
 				refs = append(refs, sent)
+				if strings.Contains(path, "%") {
+					refs = append(refs, kept)
+				}
 			}
 		}
 		for _, f := range refs {
