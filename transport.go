@@ -75,8 +75,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // by both robots.txt files; a Host that is not an authority alone, a Host
 // naming another host at another port than the one dialled (the scheme's
 // when it names none: a server may pick the site by either), a Host key
-// in the header other than Request.Host, a URL with an opaque part,
-// or one the Client cannot check gives [ErrBadURL]. A request goes out
+// in the header other than Request.Host, a URL with an opaque part or a
+// '#' in its RawQuery (which nginx and Apache end the query at), or one
+// the Client cannot check gives [ErrBadURL]. A request goes out
 // with the Host its site's robots.txt was fetched with ("a.test" for a
 // Host or URL spelling it "A.TEST." or "a.test:80"), lest a server that
 // tells the spellings apart serve a site whose robots.txt was not read.
@@ -401,12 +402,13 @@ type sentUnder struct {
 // A sentRequest is what tells a request apart (a RoundTripper below may
 // send a copy, whose pointer differs).
 type sentRequest struct {
-	method, host, scheme, urlHost, path, rawPath, query string
+	method, host, scheme, urlHost, opaque, path, rawPath, query string
+	forceQuery                                                  bool
 }
 
 func sentOf(req *http.Request) sentRequest {
 	u := req.URL
-	return sentRequest{req.Method, req.Host, u.Scheme, u.Host, u.Path, u.RawPath, u.RawQuery}
+	return sentRequest{req.Method, req.Host, u.Scheme, u.Host, u.Opaque, u.Path, u.RawPath, u.RawQuery, u.ForceQuery}
 }
 
 // sent returns what t recorded of req when it sent it; false for a
@@ -504,6 +506,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%q) that does not start with \"/\" is not checked", ErrBadURL, capQuote(u.EscapedPath()))
 	case notAuthority(u.Host): // a URL built by hand: pasted into the check, it would end there
 		return Decision{}, Decision{}, fmt.Errorf("%w: request URL host %q is not an authority", ErrBadURL, capQuote(u.Host))
+	case strings.Contains(u.RawQuery, "#"): // a URL built by hand: net/http sends it, nginx and Apache end the query there
+		return Decision{}, Decision{}, fmt.Errorf("%w: a request query with a '#' (%q) is not checked", ErrBadURL, capQuote(u.RawQuery))
 	}
 	rawURL := requestURL(u)
 	d, err := t.c.Check(req.Context(), rawURL)
@@ -664,8 +668,8 @@ func redirectedWithin(req *http.Request, authority string) bool {
 }
 
 // requestURL returns the URL a request for u reaches: scheme, host and
-// the request target net/http writes, any '#' in it escaped so that the
-// check reads it as the server does, not as a fragment.
+// the request target net/http writes, any '#' in it escaped, lest the
+// check read what follows as a fragment (check refuses a query with one).
 func requestURL(u *url.URL) string {
 	return u.Scheme + "://" + u.Host + strings.ReplaceAll(u.RequestURI(), "#", "%23")
 }

@@ -268,6 +268,48 @@ func TestTransportBadURLNotSent(t *testing.T) {
 	if resp, err := tr.RoundTrip(&http.Request{Method: http.MethodGet}); resp != nil || !errors.Is(err, ErrBadURL) {
 		t.Errorf("RoundTrip without a URL = %v, %v; want ErrBadURL", resp, err)
 	}
+	// A '#' in a query built by hand: net/http sends it, nginx and Apache
+	// end the query there, so a rule ending in $ would read another query.
+	s := newTestSite(t, "User-agent: *\nDisallow: /*?print=1$\n")
+	u, _ := url.Parse(s.URL)
+	req := &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: "http", Host: u.Host, Path: "/page", RawQuery: "print=1#top"}, Header: http.Header{}}
+	if resp, err := tr.RoundTrip(req.WithContext(context.Background())); resp != nil || !errors.Is(err, ErrBadURL) {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		t.Errorf("RoundTrip of a query with '#' = %v, %v; want ErrBadURL", resp, err)
+	}
+	if got := s.got(); slices.ContainsFunc(got, func(p string) bool { return strings.HasPrefix(p, "/page") }) {
+		t.Errorf("server got %q", got)
+	}
+}
+
+// TestTransportStackedChecksRewrites: between two Transports of a
+// Client, a RoundTripper that rewrites the request makes the inner one
+// check it again; a rewrite to an opaque URL went out unchecked.
+func TestTransportStackedChecksRewrites(t *testing.T) {
+	checkLeaks(t)
+	site := newTestSite(t, "User-agent: *\nDisallow: /private/\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	for name, rewrite := range map[string]func(*url.URL){
+		"path":   func(u *url.URL) { u.Path = "/private/x" },
+		"opaque": func(u *url.URL) { u.Opaque = "/private/x" },
+	} {
+		between := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			r := req.Clone(req.Context())
+			rewrite(r.URL)
+			return NewTransport(c, next).RoundTrip(r)
+		})
+		hc := &http.Client{Transport: NewTransport(c, between), Timeout: 5 * time.Second}
+		if _, err := get(context.Background(), hc, site.URL+"/a.html"); !errors.Is(err, ErrDisallowed) && !errors.Is(err, ErrBadURL) {
+			t.Errorf("%s rewritten: %v; want it refused", name, err)
+		}
+	}
+	if got := site.got(); slices.Contains(got, "/private/x") {
+		t.Errorf("server got %q", got)
+	}
 }
 
 func TestTransportSkipRobots(t *testing.T) {
