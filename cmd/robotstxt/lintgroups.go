@@ -154,8 +154,9 @@ func (lt *linter) joinedGroups() {
 	const fix = "a group ends only at an Allow or Disallow rule, so give that group one (Allow: / allows what no rule disallows)"
 	f := lt.file
 	for _, g := range f.Groups {
+		one := true // the lines before i all name the crawler of the first
 		for i, last := 1, 0; i < len(g.Agents); i++ {
-			if sameCrawler(g.Agents[:i], g.Agents[i]) {
+			if one = one && sameCrawler(g.Agents[0], g.Agents[i]); one {
 				continue // it joins its own group: nothing changes
 			}
 			// Since the last line not left alone: a line naming the
@@ -180,14 +181,9 @@ func (lt *linter) joinedGroups() {
 	}
 }
 
-// sameCrawler reports whether each of agents names the crawler a does.
-func sameCrawler(agents []parser.UserAgent, a parser.UserAgent) bool {
-	for _, b := range agents {
-		if b.Global != a.Global || !a.Global && !strings.EqualFold(a.Token, b.Token) {
-			return false
-		}
-	}
-	return true
+// sameCrawler reports whether a and b name one crawler.
+func sameCrawler(a, b parser.UserAgent) bool {
+	return a.Global == b.Global && (a.Global || strings.EqualFold(a.Token, b.Token))
 }
 
 // firstBetween returns the line of the first of s, in line order, after

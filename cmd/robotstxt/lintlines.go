@@ -50,10 +50,14 @@ func (lt *linter) tailErrors(n int) {
 		lt.findings = lt.findings[:from+len(tail)]
 	}()
 	for from := n; from <= lt.lines.len(); from += tailChunk {
-		chunk, shift := lt.lines.lines[from-1:min(from-1+tailChunk, lt.lines.len())], from-1
+		// A line goes first, so that no line of the chunk is read as the
+		// file's first, whose byte order mark the parser drops.
+		first := "#"
 		if len(lt.file.Groups) > 0 && lt.file.Groups[0].Agents[0].Line < from {
-			chunk, shift = append([]string{"User-agent: *"}, chunk...), from-2
+			first = "User-agent: *"
 		}
+		chunk := append([]string{first}, lt.lines.lines[from-1:min(from-1+tailChunk, lt.lines.len())]...)
+		shift := from - 2
 		for _, dg := range parser.Parse([]byte(strings.Join(chunk, "\n"))).Diagnostics {
 			dg.Line += shift
 			lt.diagnostic(dg)
@@ -93,7 +97,9 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 		if lt.agents == nil {
 			lt.agents = agentsByLine(lt.file)
 		}
-		lt.agentCut(lt.agents[dg.Line])
+		if a, ok := lt.agents[dg.Line]; ok { // as the whole file reads the line
+			lt.agentCut(a)
+		}
 	case parser.EmptyAgent:
 		lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
 	case parser.NoLeadingSlash:

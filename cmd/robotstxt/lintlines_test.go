@@ -172,6 +172,15 @@ func TestParserLimitsReported(t *testing.T) {
 	if want := []string{"1154:no-leading-slash"}; !slices.Equal(got, want) {
 		t.Errorf("a group that begins past the cap: %q, want %q", got, want)
 	}
+	// A byte order mark past the cap, at the start of a chunk, is not the
+	// file's: the line is an unknown key, not a user-agent (whose
+	// finding the lint looked up, and panicked).
+	b.Reset()
+	b.WriteString("Sitemap: http://x/s\n" + strings.Repeat("foo\n", limit) + "\ufeffUser-agent: MJ12bot\nDisallow: y\n")
+	got = codesAt(lintText(t, b.String()), codeAgentCut, codeOutsideGroup)
+	if want := []string{"1003:rule-outside-group"}; !slices.Equal(got, want) {
+		t.Errorf("a byte order mark past the cap: %q, want %q", got, want)
+	}
 
 	// The line the parser stopped on: its errors given before the cap
 	// are not reported again.
