@@ -203,7 +203,7 @@ func parseDate(s string) (time.Time, bool) {
 		s = strings.TrimLeft(rest, " ") // "Mon, " or "Monday, ": Go checks no day against its date
 	}
 	if len(s) > len("2006-01-02 ") && s[4] == '-' && s[7] == '-' && s[10] == ' ' {
-		s = s[:10] + "T" + s[11:]
+		s = s[:10] + "T" + strings.TrimLeft(s[11:], " ") // Go reads a run of blanks as one
 	}
 	if i := strings.LastIndexByte(s, ' '); i >= 0 && i+1 < len(s) && ('a' <= s[i+1] && s[i+1] <= 'z' || 'A' <= s[i+1] && s[i+1] <= 'Z') {
 		s = s[:i+1] + strings.ToUpper(s[i+1:]) // Go reads only upper-case zone names

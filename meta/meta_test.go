@@ -70,6 +70,7 @@ func TestParse(t *testing.T) {
 		{"unavailable_after: 2025-06-25 15:00:00+00:00", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 2025-06-25 15:00:00.123456Z", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 123456000, time.UTC)}},
 		{"unavailable_after: 2025-06-25T15:00:00+01", Directives{UnavailableAfter: time.Date(2025, 6, 25, 14, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2025-06-25  15:00", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 2025-06-25 15:00-05", Directives{UnavailableAfter: time.Date(2025, 6, 25, 20, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 25 Jun 2025 15:00:00 gmt", Directives{UnavailableAfter: time.Date(2025, 6, 25, 15, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 25 Jun 2025 15:00:00 pst", Directives{UnavailableAfter: time.Date(2025, 6, 25, 23, 0, 0, 0, time.UTC)}},
