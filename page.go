@@ -529,7 +529,8 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // "XBot: noindex"). META tags are read only from an HTML body (a
 // Content-Type value of text/html or application/xhtml+xml, whichever
 // value browsers take, or, when it is missing, does not parse or says the
-// type is unknown, a body that sniffs as HTML), in the UTF-16
+// type is unknown, a body that sniffs as HTML in some browser, or that
+// was cut short before sniffing could tell), in the UTF-16
 // its Content-Type declares; body is neither kept nor changed. An HTML
 // body whose tags cannot be read (see [Transport.Receipt]) says no to
 // everything. A nil resp gives the zero Directives, which allow
@@ -608,7 +609,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		}
 		return pageText{b, true}, nil
 	}
-	_, charset := body.ContentType(h)
+	mt, charset := body.ContentType(h)
 	codings := strings.Join(h.Values("Content-Encoding"), ", ")
 	coded := body.Compressed(b)
 	for c := range strings.SplitSeq(codings, ",") {
@@ -632,6 +633,9 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h.Get("Content-Range")) && mayBeHTML(h):
 		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
 			capQuote(h.Get("Content-Range")))
+	case !coded && sniffedPage(mt) && !isHTML(h, b) && cutShort(resp, b, read) && startsHTML(b, true):
+		// Cut before sniffing could tell: HTML cut in its head, maybe.
+		return pageText{b, true}, nil
 	case coded || !isHTML(h, b):
 		return pageText{}, nil
 	case !hasBOM(b) && body.AnyCharset(h, func(mt, cs string) bool {
@@ -874,9 +878,42 @@ func hasBOM(b []byte) bool {
 func isHTML(h http.Header, b []byte) bool {
 	mt, _ := body.ContentType(h)
 	if sniffedPage(mt) {
+		if startsHTML(b, false) {
+			return true
+		}
 		mt = mediaType(nil, b)
 	}
 	return mt == "text/html" || isXHTML(h, b) || namesHTML(h)
+}
+
+// sniffLen is how much of a body browsers sniff, its resource header
+// (WHATWG MIME Sniffing §5.2; http.DetectContentType reads as much).
+const sniffLen = 512
+
+// htmlStarts are how a body some browser sniffs as HTML starts, after
+// white space, in any case. WHATWG's patterns (§7.1), which
+// http.DetectContentType follows, want a space or '>' after them;
+// Chrome's (net/base/mime_sniffer.cc) want nothing, so "<b" stands for
+// "<body" and "<br" too, and the wider reading is kept so that no tags
+// are lost to a narrower one. XML's "<?xml" may be XHTML (see isXHTML).
+var htmlStarts = []string{"<!doctype html", "<script", "<html", "<!--", "<head", "<iframe", "<h1",
+	"<div", "<font", "<table", "<a", "<style", "<title", "<b", "<p", "<?xml"}
+
+// startsHTML reports whether b, a body of a type browsers sniff, starts
+// as HTML (see htmlStarts) within its first sniffLen bytes; or, when it
+// is cut short of them, whether it may: white space only, or a start's
+// first bytes.
+func startsHTML(b []byte, cut bool) bool {
+	head := b[:min(len(b), sniffLen)]
+	rest := bytes.TrimLeft(head, "\t\n\v\f\r ") // Chrome's white space, WHATWG's and \v
+	cut = cut && len(head) < sniffLen
+	for _, s := range htmlStarts {
+		n := min(len(rest), len(s))
+		if (n == len(s) || cut) && bytes.EqualFold(rest[:n], []byte(s[:n])) {
+			return true
+		}
+	}
+	return false
 }
 
 // isXHTML reports whether a body with header h is XHTML, which browsers

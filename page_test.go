@@ -643,6 +643,55 @@ func TestReceiptCutPage(t *testing.T) {
 	}
 }
 
+// TestReceiptSniffedPage: a page of no type, or one that says it is
+// unknown, is HTML when any browser sniffs it so: Chrome takes a tag's
+// start after white space, with nothing after it (WHATWG wants a space or
+// '>'), in any case. Cut short before sniffing could tell, it may be HTML
+// cut in its head; a start no tag has is not HTML, cut or not.
+func TestReceiptSniffedPage(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	const meta = `<meta name="robots" content="noai">`
+	robots := []string{"robots.txt train-ai y line 2"}
+	noai := append(slices.Clone(robots), "robots-meta train-ai n robots")
+	unread := append(slices.Clone(robots), "robots-meta train-ai n unreadable")
+	for _, tc := range []struct {
+		name, ctype, body string
+		length            int64 // Content-Length; -1 when none
+		want              []string
+	}{
+		{"a comment then a newline", "", "<!--\n-->" + meta, -1, noai},
+		{"html then a newline", "", "<html\nlang=en>" + meta, -1, noai},
+		{"a head in capitals, then a tab", "unknown/unknown", "\r\n <HEAD\t>" + meta, -1, noai},
+		{"a doctype then a newline", "application/unknown", "<!doctype HTML\n>" + meta, -1, noai},
+		{"a style then a newline", "", "<style\n></style>" + meta, -1, noai},
+		{"after a vertical tab", "", "\v<html>" + meta, -1, noai},
+		{"text", "", "hello " + meta, -1, robots},
+		{"a download", "application/octet-stream", "<html\n>" + meta, -1, robots},
+		{"a tag past the sniffed bytes", "", strings.Repeat(" ", 512) + "<html>" + meta, -1, robots},
+		{"cut in white space", "", "\n  ", 1000, unread},
+		{"cut in a tag's name", "", " <ht", 1000, unread},
+		{"cut in a doctype", "*/*", "<!DOCTY", 1000, unread},
+		{"cut in an XML declaration", "", "<?xm", 1000, unread},
+		{"cut after a start", "", "<html><head><tit", 1000, unread},
+		{"cut, but text", "", "hello, wor", 1000, robots},
+		{"cut, but a tag no sniffer takes", "", "<span>x", 1000, robots},
+		{"cut, but HTML's type is not sniffed", "text/plain", " <ht", 1000, robots},
+		{"whole white space", "", "\n  ", 3, robots},
+		{"cut past the sniffed bytes", "", strings.Repeat(" ", 512), 1000, robots},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{}, ContentLength: tc.length, Request: req}
+		if tc.ctype != "" {
+			resp.Header.Set("Content-Type", tc.ctype)
+		}
+		if got := sigs(tr.Receipt(resp, []byte(tc.body)).Signals); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: signals %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestReceiptCutPageAnyFraming: a page read in part, within its head,
 // is cut short whatever its framing: chunked, gzip that net/http undid
 // (no Content-Length left), or a 206 of its first bytes, in gzip too
