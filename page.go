@@ -27,6 +27,8 @@ import (
 	"github.com/robotsgate/robotstxt/meta"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	htmlcharset "golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // A Receipt is everything a site told a crawler about what it may do
@@ -531,7 +533,8 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // value browsers take, or, when it is missing, does not parse or says the
 // type is unknown, a body that sniffs as HTML in some browser, or that
 // was cut short before sniffing could tell), in the UTF-16
-// its Content-Type declares; body is neither kept nor changed. An HTML
+// its Content-Type declares, or the ISO-2022-JP it, a <meta> or the
+// page's escapes do; body is neither kept nor changed. An HTML
 // body whose tags cannot be read (see [Transport.Receipt]) says no to
 // everything. A nil resp gives the zero Directives, which allow
 // everything.
@@ -592,7 +595,8 @@ const metaReads = 1 << 20
 // pageHTML returns b, the body of resp, as the HTML whose META tags a
 // browser reads: none when it is empty or not HTML (see isHTML), and
 // given the byte-order mark of the UTF-16 its Content-Type declares, as
-// browsers read it, unless it has one. An error says that it is HTML, or
+// browsers read it, unless it has one, or decoded from ISO-2022-JP (see
+// pageCharset). An error says that it is HTML, or
 // may be, but its tags cannot be read: it is in a content coding net/http
 // left (the caller asked for it with Accept-Encoding, or a second coding
 // after the gzip net/http undid), a range that does not start at the
@@ -652,7 +656,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	// which may come out shorter than meta's bound: past them, it is cut.
 	page := pageText{b, cutShort(resp, b, read) || len(b) > metaReads}
 	first := b[:min(len(b), metaReads)] // the copy need hold no more
-	switch bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(charset); {
+	switch bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(pageCharset(charset, first)); {
 	case bom != "" && !hasBOM(b):
 		page.b = append([]byte(bom), first...)
 	case bom == "" && !bytes.HasPrefix(b, []byte("\xFF\xFE")) && !bytes.HasPrefix(b, []byte("\xFE\xFF")) && isXHTML(h, b):
@@ -665,6 +669,23 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		}
 	}
 	return page, nil
+}
+
+// pageCharset returns the charset browsers decode HTML page b by when
+// its Content-Type's, cs, names no encoding they know: the one a <meta>
+// names in its first 1024 bytes (HTML's prescan); or, when that names
+// none that is stateful (see body.Stateful) and b holds an escape into
+// ISO-2022-JP's two-byte sets, ISO-2022-JP, as browsers' detectors read
+// it. Otherwise cs.
+func pageCharset(cs string, b []byte) string {
+	if _, err := htmlindex.Get(cs); err == nil {
+		return cs
+	}
+	_, name, _ := htmlcharset.DetermineEncoding(b, "")
+	if body.Stateful(name) == nil && (bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@"))) {
+		return "iso-2022-jp"
+	}
+	return name
 }
 
 // xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page

@@ -407,7 +407,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	zw := gzip.NewWriter(&gz)
 	_, _ = zw.Write([]byte(noai))
 	_ = zw.Close()
-	jp, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head><meta name="description" content="会員登録、ユーザー名とパスワードを入力してください。ユーザー名は半角英数字です。"><meta name="robots" content="noai"></head><body>x</body></html>`))
+	const jpHead = `<meta name="description" content="会員登録、ユーザー名とパスワードを入力してください。ユーザー名は半角英数字です。"><meta name="robots" content="noai"></head><body>x</body></html>`
+	jp, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head>` + jpHead))
+	jpMeta, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head><meta charset="iso-2022-jp">` + jpHead))
+	jpEquiv, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-2022-JP">` + jpHead))
 	var xhtml16 []byte // UTF-16LE, no byte-order mark: XML reads it from "<?"
 	for _, c := range `<?xml version="1.0" encoding="UTF-16"?><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="robots" content="noai"/></head><body/></html>` {
 		xhtml16 = append(xhtml16, byte(c), 0)
@@ -543,6 +546,17 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"64 Content-Type values and blanks", strings.Repeat("text/html,", 64), nil, []byte(noai),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"ISO-2022-JP, whose text holds quotes and angle brackets", "text/html; charset=ISO-2022-JP", nil, jp,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// With no charset in its Content-Type, or one browsers do not
+		// know, a page is decoded by the one its <meta> names, or, naming
+		// none, by its escapes, as browsers decode it.
+		{"ISO-2022-JP named by a meta charset", "text/html", nil, jpMeta,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"ISO-2022-JP named by http-equiv, no Content-Type", "", nil, jpEquiv,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"ISO-2022-JP named by a meta, past a charset unknown", "text/html; charset=x-unknown", nil, jpMeta,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"ISO-2022-JP named by nothing", "text/html", nil, jp,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML in UTF-16 with no byte-order mark", "application/xhtml+xml", nil, xhtml16,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
