@@ -154,6 +154,74 @@ func TestCacheRevalidation(t *testing.T) {
 	}
 }
 
+// TestCacheRevalidationLifetime: a 304 renews the rules for as long as
+// the response they rest on, its fields updated by the 304's (RFC 9111
+// §4.3.4): its own Cache-Control sets the lifetime; without one, the
+// stored lifetime holds, less the 304's Age, no longer than an Expires it
+// brings, and after an outage as before it.
+func TestCacheRevalidationLifetime(t *testing.T) {
+	checkLeaks(t)
+	for _, tc := range []struct {
+		name    string
+		first   string // the 200's Cache-Control
+		outage  bool   // a 503 between the 200 and the 304
+		notMod  []string
+		expires time.Duration // from the 304's time, for its Expires
+		want    time.Duration
+	}{
+		{"no caching field", "max-age=3600", false, nil, 0, time.Hour},
+		{"an Age", "max-age=3600", false, []string{"Age", "3000"}, 0, 10 * time.Minute},
+		{"an Expires a max-age outranks", "max-age=120", false, nil, 48 * time.Hour, 2 * time.Minute},
+		{"an Expires sooner", "max-age=3600", false, nil, 30 * time.Minute, 30 * time.Minute},
+		{"its own Cache-Control", "max-age=120", false, []string{"Cache-Control", "max-age=600"}, 0, 10 * time.Minute},
+		{"its own Cache-Control, with no lifetime but an Expires", "max-age=120", false, []string{"Cache-Control", "public"}, time.Hour, time.Hour},
+		{"after an outage", "max-age=600", true, nil, 0, 10 * time.Minute},
+		{"an Age after an outage", "max-age=600", true, []string{"Age", "300"}, 0, 5 * time.Minute},
+	} {
+		clock := newTestClock()
+		n := 0
+		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+			n++
+			switch {
+			case tc.outage && n == 2:
+				w.WriteHeader(http.StatusServiceUnavailable)
+			case r.Header.Get("If-None-Match") == `"v1"`:
+				for i := 0; i+1 < len(tc.notMod); i += 2 {
+					w.Header().Set(tc.notMod[i], tc.notMod[i+1])
+				}
+				if tc.expires > 0 {
+					w.Header().Set("Date", clock.Now().UTC().Format(http.TimeFormat))
+					w.Header().Set("Expires", clock.Now().Add(tc.expires).UTC().Format(http.TimeFormat))
+				}
+				w.WriteHeader(http.StatusNotModified)
+			default:
+				w.Header().Set("Cache-Control", tc.first)
+				w.Header().Set("ETag", `"v1"`)
+				_, _ = w.Write([]byte(privateRules))
+			}
+		})
+		c := newTestClient(t, WithClock(clock.Now))
+		ctx := context.Background()
+		if ok, _ := c.Allowed(ctx, s.URL+"/private"); ok {
+			t.Fatal("first fetch: /private allowed")
+		}
+		clock.Advance(3 * time.Hour)
+		if tc.outage {
+			if d, err := c.Check(ctx, s.URL+"/private"); err != nil || !d.Stale {
+				t.Fatalf("%s: during the outage: %+v, %v; want the stale copy", tc.name, d, err)
+			}
+			clock.Advance(time.Hour)
+		}
+		d, err := c.Check(ctx, s.URL+"/private")
+		if err != nil || d.Stale || d.Status != 200 {
+			t.Fatalf("%s: after the 304: %+v, %v", tc.name, d, err)
+		}
+		if got := d.Expires.Sub(clock.Now()); got != tc.want {
+			t.Errorf("%s: fresh for %v after the 304, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestCacheStaleOnError(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()

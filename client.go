@@ -618,20 +618,13 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		return c.keepTheirs(res, e.derive(), now), nil
 	}
 	if res.notModified {
-		lifetime, explicit := c.cfg.freshness(now, res.header)
 		e := prev.clone()
-		if !explicit {
-			lifetime = c.cfg.clampFresh(prev.expires.sub(prev.fetched))
-			if prev.stale {
-				lifetime = c.cfg.maxFresh
-			}
-		}
-		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(lifetime), res.redirects
+		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(c.renew(now, prev, res.header, e)), res.redirects
 		e.stale, e.nonPublic, e.failStatus, e.failures, e.errText, e.since = false, false, 0, 0, "", 0
 		return c.keepTheirs(res, e.derive(), now), nil
 	}
 	e := &entry{key: k.authority, persisted: persisted{
-		outcome: res.outcome, status: int32(res.status), fetched: at, checked: at, redirects: res.redirects,
+		outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: res.redirects,
 	}}
 	if res.outcome == OutcomeUnreachable || res.outcome == OutcomeAllowAll && res.status == 0 && res.err != nil {
 		// A WithErrorPolicy allow-all is a failure too: a good copy
@@ -640,6 +633,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	}
 	lifetime, _ := c.cfg.freshness(now, res.header)
 	e.expires = at.add(lifetime)
+	e.setLifetime(lifetime)
 	if res.outcome == OutcomeRules {
 		if k.doc.robots {
 			e.setRules(res.body, compress(res.body), c.cfg.mode, c.tokens)
@@ -653,6 +647,26 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		slog.String("authority", k.authority), slog.Int("status", res.status),
 		slog.String("outcome", res.outcome.name()), durationAttr("fresh", lifetime))
 	return c.keepTheirs(res, e.derive(), now), nil
+}
+
+// renew returns how long prev, revalidated by a 304 with header h at now,
+// stays fresh, and keeps in e, its renewal, the lifetime a later 304
+// renews it for. The 304's fields update those of the response prev rests
+// on (RFC 9111 §4.3.4): a Cache-Control of its own that sets a lifetime
+// counts; without one, prev's lifetime, less the 304's Age, and no longer
+// than an Expires it brings, which a max-age prev's response held would
+// outrank.
+func (c *Client) renew(now time.Time, prev *entry, h http.Header, e *entry) time.Duration {
+	lifetime, explicit := c.cfg.freshness(now, h)
+	if explicit && len(h.Values("Cache-Control")) > 0 {
+		e.setLifetime(lifetime)
+		return lifetime
+	}
+	kept := c.cfg.clampFresh(time.Duration(prev.lifetime)*storedUnit - age(h))
+	if explicit {
+		kept = min(kept, lifetime)
+	}
+	return kept
 }
 
 // keepTheirs returns e, the entry res gave, after keeping it as the entry

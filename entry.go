@@ -88,6 +88,15 @@ func (s stamp) add(d time.Duration) stamp {
 
 func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 
+// maxLifetime is the longest persisted.lifetime, 24.8 days in storedUnit:
+// a longer one, under a WithMaxFreshness past it, is kept as this.
+const maxLifetime = math.MaxInt32 * storedUnit
+
+// setLifetime keeps d, a freshness lifetime, in e.lifetime.
+func (e *entry) setLifetime(d time.Duration) {
+	e.lifetime = int32(min(max(d, 0), maxLifetime) / storedUnit)
+}
+
 // maxFailures bounds an entry's count of failures; the back-off reaches
 // its cap long before.
 const maxFailures = 1 << 20
@@ -100,22 +109,27 @@ type persisted struct {
 	// nonPublic says the last was a guard's refusal (ErrNonPublic).
 	stale, nonPublic bool
 
-	status  int32 // status of the response the rules rest on
-	fetched stamp
-	checked stamp  // last fetch attempt
-	expires stamp  // when to revalidate or retry
-	etag    string // at most maxServerText bytes, like every string below
-	lastMod string
+	status     int16 // status of the response the rules rest on
+	failStatus int16
+	fetched    stamp
+	checked    stamp  // last fetch attempt
+	expires    stamp  // when to revalidate or retry
+	etag       string // at most maxServerText bytes, like every string below
+	lastMod    string
 	// redirects holds the redirects of the fetch, one per line in order:
 	// the status that redirected ("*" after it when the hop was checked),
 	// a space, and the URL it led to, the last the final one; "" when
 	// there were none.
 	redirects string
 
-	failStatus int32
-	failures   int32 // at most maxFailures
-	since      stamp // when the failures began
-	errText    string
+	failures int32 // at most maxFailures
+	// lifetime is how long, in storedUnit and at most maxLifetime, the
+	// headers of the response the rules rest on kept them fresh: a 304
+	// renews them for as long (see Client.renew), though a stand-in's
+	// expires has since become its back-off.
+	lifetime int32
+	since    stamp // when the failures began
+	errText  string
 }
 
 // setRules gives e the rules of text for the tokens and keeps z, text compressed.
@@ -263,7 +277,7 @@ func (e *entry) clone() *entry {
 
 // entryVersion begins every value the Client writes to a Store; values of
 // another version are a miss, so processes of different versions share one.
-const entryVersion = 9
+const entryVersion = 10
 
 // castagnoli is the table of the CRC-32C that ends every encoding: a
 // Store that damages a value (a flipped bit turned Disallow: /private
@@ -303,7 +317,7 @@ func encodeEntry(k key, e *entry, crawler uint64) []byte {
 		flags |= flagNonPublic
 	}
 	b = append(b, byte(p.outcome), flags)
-	for _, v := range [...]int32{p.status, p.failStatus, p.failures} {
+	for _, v := range [...]int32{int32(p.status), int32(p.failStatus), p.failures, p.lifetime} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	for _, s := range [...]stamp{p.fetched, p.checked, p.expires, p.since} {
@@ -352,9 +366,10 @@ func decodeEntry(k key, b []byte, crawler uint64) (*entry, error) {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
 	}
 	d.b = d.b[2:]
-	p.status = int32(d.uvarint(999))
-	p.failStatus = int32(d.uvarint(999))
+	p.status = int16(d.uvarint(999))
+	p.failStatus = int16(d.uvarint(999))
 	p.failures = int32(d.uvarint(maxFailures))
+	p.lifetime = int32(d.uvarint(math.MaxInt32))
 	for _, s := range [...]*stamp{&p.fetched, &p.checked, &p.expires, &p.since} {
 		*s = d.stamp()
 	}

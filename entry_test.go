@@ -23,7 +23,7 @@ func sampleEntries() []*entry {
 	t0 := time.UnixMilli(1740830400123)
 	return []*entry{
 		withBody(&entry{key: "https://example.com:443", persisted: persisted{outcome: OutcomeRules, status: 200,
-			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(24 * time.Hour)), etag: `"abc"`,
+			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(24 * time.Hour)), lifetime: 86400000, etag: `"abc"`,
 			lastMod: "Sat, 01 Mar 2025 10:00:00 GMT", redirects: "301 https://example.com/static/robots.txt\n302* https://cdn.example.net/rules.txt"}}, privateRules),
 		{key: "http://a.example:80", persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stampOf(t0), checked: stampOf(t0),
 			expires: stampOf(t0.Add(time.Hour)), redirects: "308 http://a.example/robots.txt"}},
@@ -31,7 +31,7 @@ func sampleEntries() []*entry {
 			failures: 3, fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(4 * time.Minute)), errText: "boom",
 			since: stampOf(t0.Add(-10 * time.Minute))}},
 		withBody(&entry{key: "https://c.example:443", persisted: persisted{outcome: OutcomeRules, status: 200,
-			fetched: stampOf(t0.Add(-72 * time.Hour)), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), stale: true,
+			fetched: stampOf(t0.Add(-72 * time.Hour)), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), stale: true, lifetime: 60000,
 			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: stampOf(t0.Add(-time.Hour))}}, "User-agent: *\n"),
 		{key: "https://e.example:443", persisted: persisted{outcome: OutcomeUnreachable, nonPublic: true, failures: 2,
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Hour)), since: stampOf(t0.Add(-time.Minute)),
@@ -50,7 +50,7 @@ func TestEntryRoundTrip(t *testing.T) {
 		if b[0] != entryVersion {
 			t.Fatalf("first byte %d", b[0])
 		}
-		if len(b) > len(e.key)+len(e.body)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+56 { // 8 of them the crawler
+		if len(b) > len(e.key)+len(e.body)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+61 { // 8 of them the crawler
 			t.Errorf("encoding of %s is %d bytes: not compact", e.key, len(b))
 		}
 		got, err := decodeEntry(robotsKey(e.key), b, testCrawler)
