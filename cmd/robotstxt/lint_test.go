@@ -177,6 +177,21 @@ func TestLintOverLimit(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, `"code":"over-limit-no-rules"`) {
 		t.Errorf("unknown keys past the limit: exit %d, stdout %q", r.code, r.stdout)
 	}
+	// A rule the limit cuts is read as far as it goes: Disallow: / of
+	// Disallow: /private, which disallows the whole site, as test says.
+	cut := comments[:crawlerLimit-len("Disallow: /")-1] + "\nDisallow: /private\n"
+	if r = runCmd(t, cut, "test", "-file", "-", "/products/"); r.code != exitDisallowed {
+		t.Errorf("a rule the limit cuts: test exit %d, stdout %q; want /products/ disallowed", r.code, r.stdout)
+	}
+	r = runCmd(t, cut, "lint", "-")
+	if line := strings.Count(cut, "\n"); r.code != exitDisallowed || strings.Contains(r.stdout, "over-limit-no-rules") ||
+		!strings.Contains(r.stdout, fmt.Sprintf("%d: error: the file is 501 KiB; crawlers read the first 500 KiB, which ends in this rule: they read it as \"Disallow: /\" [over-limit]\n\tDisallow: /private\n", line)) {
+		t.Errorf("a rule the limit cuts: exit %d, stdout %q", r.code, r.stdout)
+	}
+	r = runCmd(t, cut+"Disallow: /late\n", "lint", "-")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "which ends in this rule") || !strings.Contains(r.stdout, "1 rule from this line on is never read") {
+		t.Errorf("a rule the limit cuts, and one past it: exit %d, stdout %q", r.code, r.stdout)
+	}
 	// The limit counts the bytes received: a UTF-16 file's text is about
 	// half of them.
 	u16 := []byte{0xff, 0xfe}

@@ -137,10 +137,24 @@ func (lt *linter) overLimit() {
 			}
 		}
 	}
+	// A rule the limit cuts is read as far as it goes (Disallow: / of
+	// Disallow: /private), or not at all: either way not as written.
+	wholeLines, cut := newListing(d.whole.Text), false
+	for _, g := range whole.Groups {
+		for _, r := range g.Rules {
+			if last := first - 1; r.Line == last && lt.lines.lines[last-1] != wholeLines.lines[last-1] {
+				cut = true
+				lt.addText(last, wholeLines.text(last), codeOverLimit, "the file is %s; crawlers read the first %s, which ends in this rule: they read it as %q",
+					d.size(), kib(crawlerLimit), lt.lines.directive(last))
+			}
+		}
+	}
 	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
 		d.size(), kib(crawlerLimit), first-1)
 	if firstPast == 0 {
-		lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it", size)
+		if !cut {
+			lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it", size)
+		}
 		return
 	}
 	var lost []string

@@ -55,6 +55,7 @@ const (
 	codeShadowed
 	codeDirectiveLost
 	codeTwoPaths
+	codeTwoAgents
 	codeUsageSyntax
 	codeUsageValue
 	codeLicenseRelative
@@ -111,6 +112,7 @@ var codeTable = [numCodes]codeEntry{
 	codeShadowed:         {"shadowed-rule", sevError, "a rule another rule always beats: it never decides"},
 	codeDirectiveLost:    {"directive-skipped", sevError, "a rule crawlers skip, such as Disallow /a /b"},
 	codeTwoPaths:         {"two-paths", sevError, "a rule of two paths, Disallow: /a /b: one pattern with a blank, it matches neither"},
+	codeTwoAgents:        {"two-agents", sevError, "a user-agent of two crawlers, User-agent: a b: the second gets no group"},
 	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},
 	codeUsageValue:       {"usage-value", sevError, "a usage preference other than y or n, such as train-ai=no: unknown"},
 	codeLicenseRelative:  {"license-relative", sevError, "an RSL License that is not an absolute http(s) URL: it names no licence"},

@@ -128,17 +128,44 @@ func (lt *linter) twoPaths() {
 
 // agentCut reports a user-agent value that the parser cut to its product
 // token: an error when the token stops inside a word (MJ12bot is MJ,
-// Mail.RU_Bot is Mail), information when a version, a comment or a
-// mark that ends the value is dropped (Googlebot/2.1 and Googlebot. are
-// Googlebot).
+// Mail.RU_Bot is Mail) or a second crawler follows it (GPTBot CCBot is
+// GPTBot), information when a version, a comment or a mark that ends the
+// value is dropped (Googlebot/2.1 and Googlebot. are Googlebot).
 func (lt *linter) agentCut(a parser.UserAgent) {
 	rest := a.Value[len(a.Token):]
-	switch {
+	switch second := secondAgent(rest); {
+	case second != "":
+		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
+			a.Value, a.Token, second)
 	case strings.ContainsRune(" \t/(;,+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
 		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
 	default:
 		lt.add(a.Line, codeAgentCut, "user-agent %q is read as %s, which names another crawler: a token has only letters, - and _", a.Value, a.Token)
 	}
+}
+
+// secondAgent returns the crawler that rest, what follows a user-agent's
+// product token, names after a blank, ',' or ';' (CCBot of " CCBot", *
+// of " *"), or "": a version, a comment or a URL (" 2.1", " (compatible)",
+// " +http://…", " http://…") names none.
+func secondAgent(rest string) string {
+	w := strings.TrimLeft(rest, " \t,;")
+	if len(w) == len(rest) || w == "" {
+		return ""
+	}
+	if w[0] == '*' {
+		return "*"
+	}
+	n := strings.IndexFunc(w, func(r rune) bool { // a product token's letters, - and _
+		return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_')
+	})
+	if n < 0 {
+		n = len(w)
+	}
+	if n == 0 || n < len(w) && w[n] == ':' { // a URL's scheme
+		return ""
+	}
+	return w[:n]
 }
 
 // agentsByLine returns the user-agent lines of f by line number.

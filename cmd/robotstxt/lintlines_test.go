@@ -52,6 +52,15 @@ func TestAgentCut(t *testing.T) {
 		"Foo.Bar":                 codeAgentCut,
 		"Yahoo! Slurp":            codeAgentCut,
 		"LWP::Simple":             codeAgentCut,
+		// A second crawler after a blank, ',' or ';' gets no group.
+		"GPTBot CCBot":                 codeTwoAgents,
+		"Googlebot, Bingbot":           codeTwoAgents,
+		"Yandex;Baiduspider":           codeTwoAgents,
+		"Googlebot *":                  codeTwoAgents,
+		"Googlebot +http://x.y/bot":    codeAgentToken,
+		"Googlebot http://x.y/bot":     codeAgentToken,
+		"Googlebot 2.1":                codeAgentToken,
+		"Googlebot; (compatible; bot)": codeAgentToken,
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {
