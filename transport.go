@@ -304,6 +304,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		defer under.sending.Store(false)
 		resp, err = t.next.RoundTrip(req)
 	}()
+	if err == nil && resp == nil {
+		err = errors.New("robotstxt: the Transport's next RoundTripper returned a nil *Response and a nil error")
+	}
 	if err != nil {
 		return resp, err
 	}

@@ -1367,6 +1367,33 @@ func TestTransportPanicEndsTheTurn(t *testing.T) {
 	}
 }
 
+// TestTransportNilResponse: a next RoundTripper that returns neither a
+// response nor an error breaks its contract; the Transport returns an
+// error, as http.Client does, not a panic, and the turn ends.
+func TestTransportNilResponse(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	c := newTestClient(t, WithUserAgent(testUA))
+	plain := &http.Transport{}
+	t.Cleanup(plain.CloseIdleConnections)
+	next := roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if req.URL.Path == "/nothing" {
+			return nil, nil
+		}
+		return plain.RoundTrip(req)
+	})
+	tr := NewTransport(c, next, WithDefaultInterval(10*time.Millisecond))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/nothing", nil)
+	if resp, err := tr.RoundTrip(req); resp != nil || err == nil || !strings.Contains(err.Error(), "nil *Response") {
+		t.Errorf("next returned (nil, nil): %v, %v; want an error", resp, err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	if _, err := get(ctx, &http.Client{Transport: tr}, s.URL+"/next"); err != nil {
+		t.Errorf("the next request: %v; want it sent within 2 s", err)
+	}
+}
+
 // TestTransportPanicInRecheckEndsTheTurn: a request that waited for its
 // turn checks robots.txt again; a panic there (a fill's, raised in the
 // request's goroutine) ends its turn too.
