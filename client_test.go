@@ -1600,6 +1600,8 @@ func TestOptionsAtTheirLimits(t *testing.T) {
 		"WithStaleWindow":      WithStaleWindow(math.MaxInt64),
 		"WithBackoff":          WithBackoff(time.Minute, math.MaxInt64),
 		"WithUnreachableAfter": WithUnreachableAllowAfter(math.MaxInt64),
+		"WithMaxRedirects":     WithMaxRedirects(math.MaxInt),
+		"WithMaxRedirects/2":   WithMaxRedirects(math.MaxInt / 2), // 3×(n+1) requests a check
 	} {
 		t.Run(name, func(t *testing.T) {
 			checkLeaks(t)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -46,7 +47,11 @@ const maxHopDepth = 2
 // robots.txt and every redirect, and as much again for each of two
 // levels of the robots.txt fetches its hops need (18 by default). A tree
 // of redirects built to make one check a flood ends there.
-func (c *config) requestBound() int64 { return 3 * (int64(c.maxRedirects) + 1) }
+//
+// It is held within int64: WithMaxRedirects(math.MaxInt) bounds nothing.
+func (c *config) requestBound() int64 {
+	return 3 * (min(int64(c.maxRedirects), math.MaxInt64/3-1) + 1)
+}
 
 // errChain is wrapped when a fetch would exceed the bounds of its chain.
 var errChain = errors.New("the check's redirects reach too far")
