@@ -163,7 +163,7 @@ func TestCacheRevalidationLifetime(t *testing.T) {
 	checkLeaks(t)
 	for _, tc := range []struct {
 		name    string
-		first   string // the 200's Cache-Control
+		first   string // the 200's Cache-Control, and Age after a blank
 		outage  bool   // a 503 between the 200 and the 304
 		notMod  []string
 		expires time.Duration // from the 304's time, for its Expires
@@ -175,6 +175,9 @@ func TestCacheRevalidationLifetime(t *testing.T) {
 		{"an Expires sooner", "max-age=3600", false, nil, 30 * time.Minute, 30 * time.Minute},
 		{"its own Cache-Control", "max-age=120", false, []string{"Cache-Control", "max-age=600"}, 0, 10 * time.Minute},
 		{"its own Cache-Control, with no lifetime but an Expires", "max-age=120", false, []string{"Cache-Control", "public"}, time.Hour, time.Hour},
+		{"an Age on the 200", "max-age=3600 3000", false, nil, 0, time.Hour},
+		{"an Age on the 200 and the 304", "max-age=3600 3000", false, []string{"Age", "3100"}, 0, 500 * time.Second},
+		{"an Age on the 304 past the lifetime", "max-age=3600", false, []string{"Age", "4000"}, 0, time.Minute}, // the floor
 		{"after an outage", "max-age=600", true, nil, 0, 10 * time.Minute},
 		{"an Age after an outage", "max-age=600", true, []string{"Age", "300"}, 0, 5 * time.Minute},
 	} {
@@ -195,7 +198,11 @@ func TestCacheRevalidationLifetime(t *testing.T) {
 				}
 				w.WriteHeader(http.StatusNotModified)
 			default:
-				w.Header().Set("Cache-Control", tc.first)
+				cc, age, _ := strings.Cut(tc.first, " ")
+				w.Header().Set("Cache-Control", cc)
+				if age != "" {
+					w.Header().Set("Age", age)
+				}
 				w.Header().Set("ETag", `"v1"`)
 				_, _ = w.Write([]byte(privateRules))
 			}

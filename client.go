@@ -619,7 +619,8 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	}
 	if res.notModified {
 		e := prev.clone()
-		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(c.renew(now, prev, res.header, e)), res.redirects
+		fresh := c.renew(now, prev, res.header, e)
+		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(fresh), res.redirects
 		e.stale, e.nonPublic, e.failStatus, e.failures, e.errText, e.since = false, false, 0, 0, "", 0
 		return c.keepTheirs(res, e.derive(), now), nil
 	}
@@ -631,8 +632,8 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		// stands in for it, and it is asked again on the back-off.
 		return c.unreachable(k, e, prev, res, now), nil // its expiry is its back-off
 	}
-	lifetime, _ := c.cfg.freshness(now, res.header)
-	e.expires = at.add(lifetime)
+	fresh, lifetime, _ := c.cfg.freshness(now, res.header)
+	e.expires = at.add(fresh)
 	e.setLifetime(lifetime)
 	if res.outcome == OutcomeRules {
 		if k.doc.robots {
@@ -645,28 +646,8 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	}
 	c.logger.LogAttrs(c.base, slog.LevelDebug, k.doc.name+" fetched",
 		slog.String("authority", k.authority), slog.Int("status", res.status),
-		slog.String("outcome", res.outcome.name()), durationAttr("fresh", lifetime))
+		slog.String("outcome", res.outcome.name()), durationAttr("fresh", fresh))
 	return c.keepTheirs(res, e.derive(), now), nil
-}
-
-// renew returns how long prev, revalidated by a 304 with header h at now,
-// stays fresh, and keeps in e, its renewal, the lifetime a later 304
-// renews it for. The 304's fields update those of the response prev rests
-// on (RFC 9111 §4.3.4): a Cache-Control of its own that sets a lifetime
-// counts; without one, prev's lifetime, less the 304's Age, and no longer
-// than an Expires it brings, which a max-age prev's response held would
-// outrank.
-func (c *Client) renew(now time.Time, prev *entry, h http.Header, e *entry) time.Duration {
-	lifetime, explicit := c.cfg.freshness(now, h)
-	if explicit && len(h.Values("Cache-Control")) > 0 {
-		e.setLifetime(lifetime)
-		return lifetime
-	}
-	kept := c.cfg.clampFresh(time.Duration(prev.lifetime)*storedUnit - age(h))
-	if explicit {
-		kept = min(kept, lifetime)
-	}
-	return kept
 }
 
 // keepTheirs returns e, the entry res gave, after keeping it as the entry
@@ -928,7 +909,9 @@ func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
 // Apart, so that the forms and their scratch space, over 2 KiB, are no
 // part of the frame of a check of a path spelled normally: in it, they
 // cost a warm check of an escaped path 8–10%
-// (BenchmarkClientWarmPath/escaping).
+// (BenchmarkClientWarmPath/escaping). Inlined, it would be part of it.
+//
+//go:noinline
 func formsCheck(cr *agentRules, path string, served *string) (Rule, bool) {
 	var scratch [match.NormalScratch]byte
 	forms, n := match.NormalForms(path, scratch[:0])

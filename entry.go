@@ -88,15 +88,6 @@ func (s stamp) add(d time.Duration) stamp {
 
 func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 
-// maxLifetime is the longest persisted.lifetime, 24.8 days in storedUnit:
-// a longer one, under a WithMaxFreshness past it, is kept as this.
-const maxLifetime = math.MaxInt32 * storedUnit
-
-// setLifetime keeps d, a freshness lifetime, in e.lifetime.
-func (e *entry) setLifetime(d time.Duration) {
-	e.lifetime = int32(min(max(d, 0), maxLifetime) / storedUnit)
-}
-
 // maxFailures bounds an entry's count of failures; the back-off reaches
 // its cap long before.
 const maxFailures = 1 << 20
@@ -108,28 +99,30 @@ type persisted struct {
 	// failStatus, failures, since and errText describe the failures, and
 	// nonPublic says the last was a guard's refusal (ErrNonPublic).
 	stale, nonPublic bool
+	// status is that of the response the rules rest on, failStatus the
+	// last failure's: 100 to 999 (fetcher.send refuses others), or 0.
+	status, failStatus int16
 
-	status     int16 // status of the response the rules rest on
-	failStatus int16
-	fetched    stamp
-	checked    stamp  // last fetch attempt
-	expires    stamp  // when to revalidate or retry
-	etag       string // at most maxServerText bytes, like every string below
-	lastMod    string
+	fetched stamp
+	checked stamp // last fetch attempt
+	expires stamp // when to revalidate or retry
+	// lifetime is how long, in storedUnit and at most maxLifetime, the
+	// headers of the response the rules rest on kept them fresh, less no
+	// Age: a 304 renews them for as long, less its own (see Client.renew),
+	// though a stand-in's expires has since become its back-off.
+	lifetime int32
+
+	failures int32 // at most maxFailures
+	since    stamp // when the failures began
+	errText  string
+
+	etag    string // at most maxServerText bytes, like every string here
+	lastMod string
 	// redirects holds the redirects of the fetch, one per line in order:
 	// the status that redirected ("*" after it when the hop was checked),
 	// a space, and the URL it led to, the last the final one; "" when
 	// there were none.
 	redirects string
-
-	failures int32 // at most maxFailures
-	// lifetime is how long, in storedUnit and at most maxLifetime, the
-	// headers of the response the rules rest on kept them fresh: a 304
-	// renews them for as long (see Client.renew), though a stand-in's
-	// expires has since become its back-off.
-	lifetime int32
-	since    stamp // when the failures began
-	errText  string
 }
 
 // setRules gives e the rules of text for the tokens and keeps z, text compressed.

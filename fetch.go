@@ -273,6 +273,13 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	if err != nil {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w", capQuote(target), err)
 	}
+	if resp.StatusCode < 100 || resp.StatusCode > 999 {
+		// No status an HTTP/1 status line carries, which net/http's
+		// HTTP/2 client or a RoundTripper may give (65736): no answer a
+		// policy reads, nor one the Store keeps.
+		_ = resp.Body.Close()
+		return nil, fmt.Errorf("robotstxt: fetching %s: %w: status %d", capQuote(target), errAnswer, resp.StatusCode)
+	}
 	if resp.Request == nil {
 		// A RoundTripper need not fill it in; what follows reads it.
 		resp.Request = req

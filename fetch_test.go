@@ -291,6 +291,29 @@ func TestFetchHTMLBody(t *testing.T) {
 	}
 }
 
+// TestFetchStatusOutOfRange: a status no HTTP/1 status line carries
+// (net/http's HTTP/2 client, or a RoundTripper, may give one) is no
+// answer: the check defers, in this process and in another that reads
+// its Store, whatever policy wrote it, never as the status it wraps to.
+func TestFetchStatusOutOfRange(t *testing.T) {
+	checkLeaks(t)
+	for _, status := range []int{65736, 65940, 1000, 99, -200} {
+		hc := &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("<html>down</html>")),
+				ContentLength: -1, Request: req}, nil
+		})}
+		store := newMemStore()
+		writer := newTestClient(t, WithHTTPClient(hc), WithStore(store), WithStatusPolicy(func(int) Outcome { return OutcomeAllowAll }))
+		reader := newTestClient(t, WithHTTPClient(hc), WithStore(store))
+		for name, c := range map[string]*Client{"writer": writer, "reader": reader} {
+			d, err := c.Check(context.Background(), "http://a.test/private")
+			if d.Allowed || !errors.Is(err, ErrDeferred) || d.Status == 200 || d.Status == 404 || d.Status == 400 {
+				t.Errorf("status %d, %s: %+v, %v; want a deferral", status, name, d, err)
+			}
+		}
+	}
+}
+
 func TestFetchDoubleSlashPath(t *testing.T) {
 	checkLeaks(t)
 	s := newSite(t, serve(200, "User-agent: *\nDisallow: //private\nDisallow: /x\n"))

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"errors"
 	"iter"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -21,8 +22,9 @@ import (
 // Cache-Control line read. A Cache-Control that does not parse, such as
 // max-age=-5 or one longer than maxCacheControl, or gives an age twice,
 // is stale (RFC 9111 §4.2.1): the floor. Without such headers it is the cap, and
-// ok is false.
-func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bool) {
+// ok is false. lifetime is the same before the Age and the clamp, at
+// least 0, which a 304 renews (see Client.renew).
+func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Duration, ok bool) {
 	lines := strings.Join(h.Values("Cache-Control"), ", ") // one list (RFC 9110 §5.3)
 	cc, err := (*cacheobject.ResponseCacheDirectives)(nil), errLongCacheControl
 	if len(lines) <= maxCacheControl {
@@ -59,11 +61,44 @@ func (c *config) freshness(now time.Time, h http.Header) (d time.Duration, ok bo
 		}
 		if exp.IsZero() {
 			d, explicit = c.maxFresh, false
+			lifetime = d
 		} else if d = exp.Sub(now); d > 0 {
+			lifetime = d
 			d -= age(h) // not from a stale d, which Sub may have saturated
 		}
 	}
-	return c.clampFresh(d), explicit
+	return c.clampFresh(d), lifetime, explicit
+}
+
+// renew returns how long prev, revalidated by a 304 with header h at now,
+// stays fresh, and keeps in e, its renewal, the lifetime a later 304
+// renews it for. The 304's fields update those of the response prev rests
+// on (RFC 9111 §4.3.4): a Cache-Control of its own that sets a lifetime
+// counts; without one, prev's lifetime does, less the 304's Age. An
+// Expires on a 304 without a Cache-Control shortens it, never lengthens
+// it: a max-age the stored response held would outrank it, which an
+// entry does not keep.
+func (c *Client) renew(now time.Time, prev *entry, h http.Header, e *entry) time.Duration {
+	d, lifetime, explicit := c.cfg.freshness(now, h)
+	if explicit && len(h.Values("Cache-Control")) > 0 {
+		e.setLifetime(lifetime)
+		return d
+	}
+	kept := c.cfg.clampFresh(time.Duration(prev.lifetime)*storedUnit - age(h))
+	if explicit {
+		kept = min(kept, d)
+	}
+	return kept
+}
+
+// maxLifetime is the longest persisted.lifetime, 24.8 days in storedUnit:
+// a longer one, under a WithMaxFreshness past it, is kept as this, and a
+// 304 renews for no longer.
+const maxLifetime = math.MaxInt32 * storedUnit
+
+// setLifetime keeps d, a freshness lifetime, in e.lifetime.
+func (e *entry) setLifetime(d time.Duration) {
+	e.lifetime = int32(min(max(d, 0), maxLifetime) / storedUnit)
 }
 
 // spaced returns the Cache-Control list cc with ", " between its

@@ -129,7 +129,7 @@ func TestFreshnessReadsALongListInBoundedMemory(t *testing.T) {
 	h := http.Header{"Cache-Control": {strings.Repeat("a,", 512<<10)}}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	d, _ := cfg.freshness(time.Now(), h)
+	d, _, _ := cfg.freshness(time.Now(), h)
 	runtime.ReadMemStats(&after)
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 || d != cfg.minFresh {
 		t.Errorf("freshness of a 1 MiB list: %v, allocating %d bytes; want the floor, %v, in at most 4 MiB", d, grew, cfg.minFresh)
@@ -198,7 +198,7 @@ func TestFreshnessPastExpires(t *testing.T) {
 		{"Expires": {"Mon, 01 Jan 0001 00:00:01 GMT"}, "Age": {"1"}},
 		{"Expires": {"Mon, 01 Jan 1990 00:00:00 GMT"}, "Date": {"Thu, 01 Jan 2026 00:00:00 GMT"}, "Age": {"9999999999"}},
 	} {
-		if d, explicit := cfg.freshness(now, h); d != cfg.minFresh || !explicit {
+		if d, _, explicit := cfg.freshness(now, h); d != cfg.minFresh || !explicit {
 			t.Errorf("freshness(%v) = %v, %v; want the floor %v", h, d, explicit, cfg.minFresh)
 		}
 	}
