@@ -115,7 +115,7 @@ func NewClient(opts ...Option) *Client {
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
 		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval),
-			crawler: crawlerOf(cfg.userAgent, c.tokens)}
+			crawler: sync.OnceValue(func() uint64 { return crawlerOf(cfg.userAgent, c.tokens, isGuard(c.fetcher.hc.Transport)) })}
 	}
 	return c
 }

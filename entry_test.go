@@ -263,7 +263,7 @@ func robotsKey(authority string) key {
 // encodeTest encodes e for the Store under its robots.txt's key.
 // testCrawler is the crawler of the values encodeTest makes: a Client's
 // of the default User-Agent, as newTestClient makes.
-var testCrawler = crawlerOf(agent.DefaultUserAgent, []string{"robotstxt"})
+var testCrawler = crawlerOf(agent.DefaultUserAgent, []string{"robotstxt"}, false)
 
 func encodeTest(e *entry) []byte { return encodeEntry(robotsKey(e.key), e, testCrawler) }
 

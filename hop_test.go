@@ -984,7 +984,7 @@ func TestHopChainFailureIsNotTheSites(t *testing.T) {
 		t.Errorf("the victim's failure in another's chain is cached: %+v", e.persisted)
 	}
 	if b := store.get("http://victim.test:80"); b != nil {
-		switch e, err := decodeEntry(robotsKey("http://victim.test:80"), b, c.tier.crawler); {
+		switch e, err := decodeEntry(robotsKey("http://victim.test:80"), b, c.tier.crawler()); {
 		case err != nil:
 			t.Errorf("the victim's value in the Store: %v", err)
 		case !e.good():

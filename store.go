@@ -52,7 +52,9 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // A value is also bound to the User-Agent and product tokens of the Client
 // that fetched it, since a server may answer one crawler otherwise than
 // another (a 403 to one alone reads as allow-all) and a fetch's hops were
-// checked for its tokens: a Client that sends others reads it as a miss.
+// checked for its tokens, and to whether it fetched through [PublicOnly],
+// since a site's name may lead an unguarded Client to an internal
+// service: a Client that differs in any reads it as a miss.
 // Give each crawler a Store of its own (another redisstore prefix), lest
 // they overwrite each other's values; so too processes whose requests a
 // server may tell apart though they send one User-Agent, such as those
@@ -93,18 +95,26 @@ type sharedTier struct {
 	*Client
 	store    Store
 	throttle *logthrottle.Throttle
-	crawler  uint64           // binds values to this Client's crawler (see crawlerOf)
-	lookups  sharedcall.Group // lookups of checks that cannot wait the Store timeout, by key (see lookup)
+	// crawler binds values to this Client's crawler (see crawlerOf),
+	// worked out at first use: NewClientTransport's Transport, which the
+	// Client fetches through, is made after the Client.
+	crawler func() uint64
+	lookups sharedcall.Group // lookups of checks that cannot wait the Store timeout, by key (see lookup)
 }
 
 // crawlerOf returns what binds a stored value to the crawler that fetched
-// it: an FNV-1a hash of the User-Agent it sends and the product tokens it
-// matches.
-func crawlerOf(userAgent string, tokens []string) uint64 {
+// it: an FNV-1a hash of the User-Agent it sends, the product tokens it
+// matches and whether it fetches through a guard (see PublicOnly), which
+// refuses a site whose name leads to an internal address: a guarded
+// Client must not take an unguarded one's answer from there.
+func crawlerOf(userAgent string, tokens []string, guarded bool) uint64 {
 	h := fnv.New64a()
 	_, _ = io.WriteString(h, userAgent)
 	for _, t := range tokens {
 		_, _ = io.WriteString(h, "\x00"+t)
+	}
+	if guarded {
+		_, _ = io.WriteString(h, "\x01") // in no token
 	}
 	return h.Sum64()
 }
@@ -125,7 +135,7 @@ func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, f
 		t.fail("get", k, err)
 		return nil, true
 	}
-	e, err = decodeEntry(k, b, t.crawler)
+	e, err = decodeEntry(k, b, t.crawler())
 	if err == nil {
 		err = t.plausible(k, e)
 	}
@@ -304,7 +314,7 @@ func (t *sharedTier) set(k key, e *entry) {
 	ttl := max(e.expires.add(keep).sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
 	defer cancel()
-	if err := t.store.Set(ctx, k.store(), encodeEntry(k, e, t.crawler), ttl); err != nil {
+	if err := t.store.Set(ctx, k.store(), encodeEntry(k, e, t.crawler()), ttl); err != nil {
 		t.fail("set", k, err)
 		return
 	}

@@ -508,6 +508,28 @@ func TestStoreEntryBoundToItsCrawler(t *testing.T) {
 	}
 }
 
+// TestStoreEntryBoundToItsGuard: a Client that fetches through
+// PublicOnly does not take an unguarded Client's answer for a site whose
+// name leads to an internal address (loopback here): it defers with
+// ErrNonPublic, as alone, where the other read the 404 as allow-all.
+func TestStoreEntryBoundToItsGuard(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(404, "not found"))
+	ctx := context.Background()
+	store := newMemStore()
+	unguarded := newTestClient(t, WithStore(store))
+	if ok, err := unguarded.Allowed(ctx, s.URL+"/x"); !ok || err != nil {
+		t.Fatalf("unguarded: %v, %v; want the 404's allow-all", ok, err)
+	}
+	guarded := newTestClient(t, WithStore(store), WithHTTPClient(&http.Client{Transport: PublicOnly(nil)}))
+	if ok, err := guarded.Allowed(ctx, s.URL+"/x"); ok || !errors.Is(err, ErrNonPublic) {
+		t.Errorf("guarded, after the unguarded one's allow-all: %v, %v; want ErrNonPublic", ok, err)
+	}
+	if st := guarded.Stats().Store; st.Hits != 0 {
+		t.Errorf("the guarded Client took %d values from the Store", st.Hits)
+	}
+}
+
 // TestCacheStoreLookupInCallersGoroutine: a memory miss looks in the
 // Store under the caller's context as well as the Store timeout. A hit
 // is served to a caller whose context can end; a caller whose deadline

@@ -19,6 +19,11 @@
 // until their TTL ends (though the context Lease was called with is done,
 // as the Client's is) and expiring after it.
 //
+// Run checks leases through one handle on a Store: that they exclude
+// across processes too (a lease token no other process makes, so that
+// one's late release frees no other's lease) is, like a long TTL, the
+// author's to check.
+//
 // Run waits out a few short TTLs, so it takes about five seconds for a Store
 // with precise expiry; [WithTTLResolution] tells it about a coarser one.
 // It cannot wait out a long one: that a Store keeps a value for the whole
