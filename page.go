@@ -533,8 +533,8 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // value browsers take, or, when it is missing, does not parse or says the
 // type is unknown, a body that sniffs as HTML in some browser, or that
 // was cut short before sniffing could tell), in the UTF-16
-// its Content-Type declares, or the ISO-2022-JP it, a <meta> or the
-// page's escapes do; body is neither kept nor changed. An HTML
+// its Content-Type declares, or the ISO-2022-JP it or a <meta> names;
+// body is neither kept nor changed. An HTML
 // body whose tags cannot be read (see [Transport.Receipt]) says no to
 // everything. A nil resp gives the zero Directives, which allow
 // everything.
@@ -637,8 +637,9 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h.Get("Content-Range")) && mayBeHTML(h):
 		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
 			capQuote(h.Get("Content-Range")))
-	case !coded && sniffedPage(mt) && !isHTML(h, b) && cutShort(resp, b, read) && startsHTML(b, true):
+	case sniffedPage(mt) && !isHTML(h, b) && cutShort(resp, b, read) && startsHTML(b, true):
 		// Cut before sniffing could tell: HTML cut in its head, maybe.
+		// (Coded, it has returned, as a sniffed type may be HTML.)
 		return pageText{b, true}, nil
 	case coded || !isHTML(h, b):
 		return pageText{}, nil
@@ -656,11 +657,14 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	// which may come out shorter than meta's bound: past them, it is cut.
 	page := pageText{b, cutShort(resp, b, read) || len(b) > metaReads}
 	first := b[:min(len(b), metaReads)] // the copy need hold no more
-	switch bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(pageCharset(charset, first)); {
+	cs, jis := pageCharset(charset, first)
+	switch bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(cs); {
 	case bom != "" && !hasBOM(b):
 		page.b = append([]byte(bom), first...)
 	case bom == "" && !bytes.HasPrefix(b, []byte("\xFF\xFE")) && !bytes.HasPrefix(b, []byte("\xFE\xFF")) && isXHTML(h, b):
 		page.b = xhtmlAsHTML(first)
+	case bom == "" && !hasBOM(b) && jis != nil:
+		return pageText{}, jis
 	case bom == "" && !hasBOM(b) && enc != nil:
 		// Its text may hold the bytes of '<', '>' and '"' (ISO-2022-JP's
 		// 、 is !"): read decoded, as browsers read it.
@@ -671,21 +675,23 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	return page, nil
 }
 
-// pageCharset returns the charset browsers decode HTML page b by when
-// its Content-Type's, cs, names no encoding they know: the one a <meta>
-// names in its first 1024 bytes (HTML's prescan); or, when that names
-// none that is stateful (see body.Stateful) and b holds an escape into
-// ISO-2022-JP's two-byte sets, ISO-2022-JP, as browsers' detectors read
-// it. Otherwise cs.
-func pageCharset(cs string, b []byte) string {
+// pageCharset returns the charset browsers decode HTML page b by: its
+// Content-Type's, cs, when that names an encoding they know, else the one
+// a <meta> names in b's first 1024 bytes (HTML's prescan). An error says
+// that b, all 7-bit bytes and naming none but Windows-1252 (as a page
+// naming none reads), holds an escape into ISO-2022-JP's two-byte sets:
+// browsers' detectors may read it as ISO-2022-JP, and so its tags
+// otherwise than as written.
+func pageCharset(cs string, b []byte) (string, error) {
 	if _, err := htmlindex.Get(cs); err == nil {
-		return cs
+		return cs, nil
 	}
 	_, name, _ := htmlcharset.DetermineEncoding(b, "")
-	if body.Stateful(name) == nil && (bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@"))) {
-		return "iso-2022-jp"
+	if name == "windows-1252" && !slices.ContainsFunc(b, func(c byte) bool { return c >= 0x80 }) &&
+		(bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@"))) {
+		return name, errors.New("robotstxt: a page holding ISO-2022-JP's escapes, which no charset names: its META tags cannot be read")
 	}
-	return name
+	return name, nil
 }
 
 // xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page

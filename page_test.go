@@ -556,7 +556,15 @@ func TestReceiptUnreadablePage(t *testing.T) {
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"ISO-2022-JP named by a meta, past a charset unknown", "text/html; charset=x-unknown", nil, jpMeta,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// Naming none, it may be ISO-2022-JP by its escapes, as browsers'
+		// detectors read it, or not: its tags cannot be read.
 		{"ISO-2022-JP named by nothing", "text/html", nil, jp,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"ISO-2022-JP's escape on a page naming UTF-8", "text/html", nil,
+			[]byte("<html><head><meta charset=\"utf-8\"><title>ESC \x1b$B demo</title><meta name=\"robots\" content=\"noai\"></head></html>"),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"ISO-2022-JP's escape on a page in UTF-8", "text/html", nil,
+			[]byte("<html><head><title>caf\xc3\xa9 \x1b$B</title><meta name=\"robots\" content=\"noai\"></head></html>"),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML in UTF-16 with no byte-order mark", "application/xhtml+xml", nil, xhtml16,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
