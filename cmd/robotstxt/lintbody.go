@@ -102,7 +102,8 @@ func (lt *linter) noDirectives() bool {
 
 // overLimit reports a body longer than the 500 KiB crawlers read: an
 // error when lines crawlers obey (rules, Content-Usage, records such as
-// Content-Signal, Crawl-delay or Sitemap) are past the limit.
+// Content-Signal, Crawl-delay or Sitemap) are past the limit, or a rule
+// the limit cuts is read otherwise than written.
 func (lt *linter) overLimit() {
 	d := lt.doc
 	if !d.body.Truncated {
@@ -142,7 +143,7 @@ func (lt *linter) overLimit() {
 	wholeLines, cut := newListing(d.whole.Text), false
 	for _, g := range whole.Groups {
 		for _, r := range g.Rules {
-			if last := first - 1; r.Line == last && lt.lines.lines[last-1] != wholeLines.lines[last-1] {
+			if last := first - 1; r.Line == last && ruleAt(lt.file, last) != r {
 				cut = true
 				lt.addText(last, wholeLines.text(last), codeOverLimit, "the file is %s; crawlers read the first %s, which ends in this rule: they read it as %q",
 					d.size(), kib(crawlerLimit), lt.lines.directive(last))
@@ -172,6 +173,18 @@ func (lt *linter) overLimit() {
 	}
 	lt.addText(firstPast, newListing(d.whole.Text).text(firstPast), codeOverLimit,
 		"%s: %s from this line on %s never read", size, andList(lost), verb)
+}
+
+// ruleAt returns the rule of f on line n, or the zero Rule.
+func ruleAt(f *parser.File, n int) parser.Rule {
+	for _, g := range f.Groups {
+		for _, r := range g.Rules {
+			if r.Line == n {
+				return r
+			}
+		}
+	}
+	return parser.Rule{}
 }
 
 // unknownKey reports whether the parser reads key as one no major

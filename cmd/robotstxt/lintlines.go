@@ -134,7 +134,7 @@ func (lt *linter) twoPaths() {
 func (lt *linter) agentCut(a parser.UserAgent) {
 	rest := a.Value[len(a.Token):]
 	switch second := secondAgent(rest); {
-	case second != "":
+	case second != "" && a.Token != "*": // a crawler after * has the * group
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
 			a.Value, a.Token, second)
 	case strings.ContainsRune(" \t/(;,+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
@@ -156,13 +156,12 @@ func secondAgent(rest string) string {
 	if w[0] == '*' {
 		return "*"
 	}
-	n := strings.IndexFunc(w, func(r rune) bool { // a product token's letters, - and _
-		return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_')
-	})
+	letter := func(r rune) bool { return 'a' <= r|0x20 && r|0x20 <= 'z' }
+	n := strings.IndexFunc(w, func(r rune) bool { return !letter(r) && r != '-' && r != '_' }) // a product token's
 	if n < 0 {
 		n = len(w)
 	}
-	if n == 0 || n < len(w) && w[n] == ':' { // a URL's scheme
+	if n == 0 || !letter(rune(w[0])) || n < len(w) && w[n] == ':' { // a dash, or a URL's scheme
 		return ""
 	}
 	return w[:n]

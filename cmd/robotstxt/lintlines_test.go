@@ -61,6 +61,7 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot http://x.y/bot":     codeAgentToken,
 		"Googlebot 2.1":                codeAgentToken,
 		"Googlebot; (compatible; bot)": codeAgentToken,
+		"Googlebot - the bot":          codeAgentToken,
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {
