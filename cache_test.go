@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"net"
@@ -134,7 +135,8 @@ func TestCacheRevalidation(t *testing.T) {
 		w.Header().Set("Last-Modified", lastMod)
 		_, _ = w.Write([]byte(privateRules))
 	})
-	c := newTestClient(t, WithClock(clock.Now))
+	var logs syncBuffer // WithLogger: every fetch, a 304 too
+	c := newTestClient(t, WithClock(clock.Now), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	ctx := context.Background()
 	if ok, _ := c.Allowed(ctx, s.URL+"/private"); ok {
 		t.Fatal("first fetch: /private allowed")
@@ -143,6 +145,9 @@ func TestCacheRevalidation(t *testing.T) {
 	d, err := c.Check(ctx, s.URL+"/private")
 	if d.Allowed || err != nil || d.Status != 200 || !d.Expires.Equal(clock.Now().Add(time.Hour)) || d.Stale {
 		t.Fatalf("after 304: %+v, %v", d, err)
+	}
+	if got := strings.Count(logs.String(), "robots.txt fetched"); got != 2 || !strings.Contains(logs.String(), "status=304") {
+		t.Errorf("%d fetches logged, want 2, the 304's too:\n%s", got, logs.String())
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -622,6 +622,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		fresh := c.renew(now, prev, res.header, e)
 		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(fresh), res.redirects
 		e.stale, e.nonPublic, e.failStatus, e.failures, e.errText, e.since = false, false, 0, 0, "", 0
+		c.logFetched(k, http.StatusNotModified, e.outcome, fresh)
 		return c.keepTheirs(res, e.derive(), now), nil
 	}
 	e := &entry{key: k.authority, persisted: persisted{
@@ -644,10 +645,16 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		e.etag = capValidator(res.header.Get("ETag"))
 		e.lastMod = capValidator(res.header.Get("Last-Modified"))
 	}
-	c.logger.LogAttrs(c.base, slog.LevelDebug, k.doc.name+" fetched",
-		slog.String("authority", k.authority), slog.Int("status", res.status),
-		slog.String("outcome", res.outcome.name()), durationAttr("fresh", fresh))
+	c.logFetched(k, res.status, res.outcome, fresh)
 	return c.keepTheirs(res, e.derive(), now), nil
+}
+
+// logFetched logs, at Debug level, a fetch of k's document that answered
+// with status, and the outcome it gave for fresh.
+func (c *Client) logFetched(k key, status int, outcome Outcome, fresh time.Duration) {
+	c.logger.LogAttrs(c.base, slog.LevelDebug, k.doc.name+" fetched",
+		slog.String("authority", k.authority), slog.Int("status", status),
+		slog.String("outcome", outcome.name()), durationAttr("fresh", fresh))
 }
 
 // keepTheirs returns e, the entry res gave, after keeping it as the entry

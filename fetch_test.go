@@ -291,6 +291,28 @@ func TestFetchHTMLBody(t *testing.T) {
 	}
 }
 
+// TestFetchCutBodyStatusZero: a 200 whose body the network cuts, or the
+// fetch timeout ends, is a network failure: its status, in the
+// DeferredError and the Decision, is 0, not the 200 whose body never came.
+func TestFetchCutBodyStatusZero(t *testing.T) {
+	checkLeaks(t)
+	c := newTestClient(t, WithFetchTimeout(300*time.Millisecond))
+	cutPeer := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nUser-agent: *\n")
+	})
+	stall := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
+		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nUser-agent: *\n")
+		<-done
+	})
+	for name, url := range map[string]string{"cut": cutPeer.url, "timed out": stall.url} {
+		d, err := c.Check(context.Background(), url+"/x")
+		var de *DeferredError
+		if !errors.As(err, &de) || de.Status != 0 || d.LastStatus != 0 || d.Status != 0 {
+			t.Errorf("%s: %+v, %v; want a deferral of status 0", name, d, err)
+		}
+	}
+}
+
 // TestFetchStatusOutOfRange: a status no HTTP/1 status line carries
 // (net/http's HTTP/2 client, or a RoundTripper, may give one) is no
 // answer: the check defers, in this process and in another that reads
