@@ -54,9 +54,10 @@ type Decision struct {
 	// Status is the HTTP status of the robots.txt response the decision
 	// rests on (after redirects), or 0 when none arrived.
 	Status int
-	// LastStatus is the HTTP status of the most recent fetch (0 for a
-	// network error or timeout), a 304 Not Modified that renewed the copy
-	// reading as the copy's: Status, unless a stale copy stands in.
+	// LastStatus is the HTTP status of the most recent fetch (0 when no
+	// response arrived; see [DeferredError.Status]), a 304 Not Modified
+	// that renewed the copy reading as the copy's: Status, unless a stale
+	// copy stands in.
 	LastStatus int
 	// FinalURL is the robots.txt URL redirects led to, or "" when the
 	// authority's own /robots.txt answered, cut to 512 bytes ending in
@@ -184,7 +185,9 @@ type DeferredError struct {
 	// Authority is the normalised authority.
 	Authority string
 	// Status is the HTTP status that made it unreachable (429, 503, …), or
-	// 0 for a network error or timeout.
+	// 0 when no response arrived (a network error or timeout before its
+	// header); a response whose body could not be read, cut by the network
+	// or the fetch timeout, keeps its status (200).
 	Status int
 	// RetryAt is when the Client will ask the server again; checks before
 	// then get the same answer from cache.

@@ -340,9 +340,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	}
 	if err != nil {
 		res.outcome = OutcomeUnreachable
-		if cut(err) {
-			res.status = 0 // the network's failure, or the clock's, not the server's answer
-		} else {
+		if !cut(err) {
 			err = unreadAnswer{err}
 		}
 		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), err)

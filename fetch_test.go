@@ -291,14 +291,18 @@ func TestFetchHTMLBody(t *testing.T) {
 	}
 }
 
-// TestFetchCutBodyStatusZero: a 200 whose body the network cuts, or the
-// fetch timeout ends, is a network failure: its status, in the
-// DeferredError and the Decision, is 0, not the 200 whose body never came.
-func TestFetchCutBodyStatusZero(t *testing.T) {
+// TestFetchCutBodyKeepsItsStatus: a 200 whose body the network cuts, or
+// the fetch timeout ends, defers with its status, 200, as
+// DeferredError.Status says: a Store's readers tell it from a failure
+// with no response (status 0), which an error policy judges.
+func TestFetchCutBodyKeepsItsStatus(t *testing.T) {
 	checkLeaks(t)
 	c := newTestClient(t, WithFetchTimeout(300*time.Millisecond))
 	cutPeer := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
 		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nUser-agent: *\n")
+		if conn, ok := w.(net.Conn); ok {
+			_ = conn.Close()
+		}
 	})
 	stall := newHostilePeer(t, func(w io.Writer, done <-chan struct{}) {
 		_, _ = io.WriteString(w, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nUser-agent: *\n")
@@ -307,8 +311,8 @@ func TestFetchCutBodyStatusZero(t *testing.T) {
 	for name, url := range map[string]string{"cut": cutPeer.url, "timed out": stall.url} {
 		d, err := c.Check(context.Background(), url+"/x")
 		var de *DeferredError
-		if !errors.As(err, &de) || de.Status != 0 || d.LastStatus != 0 || d.Status != 0 {
-			t.Errorf("%s: %+v, %v; want a deferral of status 0", name, d, err)
+		if !errors.As(err, &de) || de.Status != 200 || d.LastStatus != 200 {
+			t.Errorf("%s: %+v, %v; want a deferral of status 200", name, d, err)
 		}
 	}
 }

@@ -678,17 +678,18 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 // pageCharset returns the charset browsers decode HTML page b by: its
 // Content-Type's, cs, when that names an encoding they know, else the one
 // a <meta> names in b's first 1024 bytes (HTML's prescan). An error says
-// that b, all 7-bit bytes and naming none but Windows-1252 (as a page
-// naming none reads), holds an escape into ISO-2022-JP's two-byte sets:
-// browsers' detectors may read it as ISO-2022-JP, and so its tags
-// otherwise than as written.
+// that b, naming none but Windows-1252 (as a page naming none, and not
+// in UTF-8 there, reads), holds an escape of ISO-2022-JP into a set whose
+// bytes include '"', '<' and '>': browsers' detectors may read it as
+// ISO-2022-JP, and so its tags otherwise than as written.
 func pageCharset(cs string, b []byte) (string, error) {
 	if _, err := htmlindex.Get(cs); err == nil {
 		return cs, nil
 	}
 	_, name, _ := htmlcharset.DetermineEncoding(b, "")
-	if name == "windows-1252" && !slices.ContainsFunc(b, func(c byte) bool { return c >= 0x80 }) &&
-		(bytes.Contains(b, []byte("\x1b$B")) || bytes.Contains(b, []byte("\x1b$@"))) {
+	if name == "windows-1252" && slices.ContainsFunc([]string{"\x1b$B", "\x1b$@", "\x1b(I"}, func(esc string) bool {
+		return bytes.Contains(b, []byte(esc))
+	}) {
 		return name, errors.New("robotstxt: a page holding ISO-2022-JP's escapes, which no charset names: its META tags cannot be read")
 	}
 	return name, nil

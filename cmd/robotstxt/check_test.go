@@ -353,14 +353,13 @@ func TestUnreadableBodyNamesCause(t *testing.T) {
 	for _, tc := range []struct {
 		name, url, why string
 	}{
-		// A cut body is the network's failure, of no status.
-		{"cut", cut.URL, "connection closed before the response ended"},
-		{"br", coded("br").URL, `status 200 OK: unsupported content coding "br"`},
-		{"bad gzip", coded("gzip").URL, "status 200 OK: gzip: invalid header"},
-		{"503", down.URL, "status 503 Service Unavailable; retry after "},
+		{"cut", cut.URL, "200 OK: connection closed before the response ended"},
+		{"br", coded("br").URL, `200 OK: unsupported content coding "br"`},
+		{"bad gzip", coded("gzip").URL, "200 OK: gzip: invalid header"},
+		{"503", down.URL, "503 Service Unavailable; retry after "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			want := "robots.txt unreachable: " + tc.why
+			want := "robots.txt unreachable: status " + tc.why
 			for _, args := range [][]string{
 				{"check", tc.url + "/x"},
 				{"check", "-json", tc.url + "/x"},
@@ -380,7 +379,7 @@ func TestUnreadableBodyNamesCause(t *testing.T) {
 				}
 			}
 			r := runCmd(t, "", "check", "-v", tc.url+"/x")
-			request := indent + "robots.txt " + tc.url + "/robots.txt → " + strings.TrimPrefix(strings.TrimSuffix(tc.why, "; retry after "), "status ")
+			request := indent + "robots.txt " + tc.url + "/robots.txt → " + strings.TrimSuffix(tc.why, "; retry after ")
 			if lines := outputLines(r.stdout); len(lines) < 2 || lines[1] != request {
 				t.Errorf("-v:\n%s\nwant the request:\n%s", r.stdout, request)
 			}

@@ -185,23 +185,28 @@ func TestLintOverLimit(t *testing.T) {
 	}
 	r = runCmd(t, cut, "lint", "-")
 	if line := strings.Count(cut, "\n"); r.code != exitDisallowed || strings.Contains(r.stdout, "over-limit-no-rules") ||
-		!strings.Contains(r.stdout, fmt.Sprintf("%d: error: the file is 501 KiB; crawlers read the first 500 KiB, which ends in this rule: they read it as \"Disallow: /\" [over-limit]\n\tDisallow: /private\n", line)) {
+		!strings.Contains(r.stdout, fmt.Sprintf("%d: error: the file is 501 KiB; crawlers read the first 500 KiB, which ends in this line: they read it as \"Disallow: /\" [over-limit]\n\tDisallow: /private\n", line)) {
 		t.Errorf("a rule the limit cuts: exit %d, stdout %q", r.code, r.stdout)
 	}
 	// Cut past what is shown of it, too.
 	long := "Disallow: /" + strings.Repeat("a", 300) + "/private\n"
-	if r = runCmd(t, comments[:crawlerLimit-len(long)+5]+"\n"+long, "lint", "-"); r.code != exitDisallowed || !strings.Contains(r.stdout, "which ends in this rule") {
+	if r = runCmd(t, comments[:crawlerLimit-len(long)+5]+"\n"+long, "lint", "-"); r.code != exitDisallowed || !strings.Contains(r.stdout, "which ends in this line") {
 		t.Errorf("a long rule the limit cuts: exit %d, stdout %q", r.code, r.stdout)
+	}
+	// A line crawlers skip whole may be read as a rule cut.
+	skipped := comments[:crawlerLimit-len("Disallow /a ")-1] + "\nDisallow /a /b\n"
+	if r = runCmd(t, skipped, "lint", "-"); r.code != exitDisallowed || !strings.Contains(r.stdout, `they read it as "Disallow /a"`) {
+		t.Errorf("a skipped line the limit cuts into a rule: exit %d, stdout %q", r.code, r.stdout)
 	}
 	// Cut in its comment or its trailing blanks, it is read as written.
 	for _, tail := range []string{"Disallow: /private # secret\n", "Disallow: /private           \n"} {
 		settled := comments[:crawlerLimit-len("Disallow: /private # se")-1] + "\n" + tail
-		if r = runCmd(t, settled, "lint", "-"); r.code != exitOK || strings.Contains(r.stdout, "which ends in this rule") {
+		if r = runCmd(t, settled, "lint", "-"); r.code != exitOK || strings.Contains(r.stdout, "which ends in this line") {
 			t.Errorf("%q cut after its pattern: exit %d, stdout %q", tail, r.code, r.stdout)
 		}
 	}
 	r = runCmd(t, cut+"Disallow: /late\n", "lint", "-")
-	if r.code != exitDisallowed || !strings.Contains(r.stdout, "which ends in this rule") || !strings.Contains(r.stdout, "1 rule from this line on is never read") {
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "which ends in this line") || !strings.Contains(r.stdout, "1 rule from this line on is never read") {
 		t.Errorf("a rule the limit cuts, and one past it: exit %d, stdout %q", r.code, r.stdout)
 	}
 	// The limit counts the bytes received: a UTF-16 file's text is about

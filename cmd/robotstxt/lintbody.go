@@ -139,16 +139,13 @@ func (lt *linter) overLimit() {
 		}
 	}
 	// A rule the limit cuts is read as far as it goes (Disallow: / of
-	// Disallow: /private), or not at all: either way not as written.
-	wholeLines, cut := newListing(d.whole.Text), false
-	for _, g := range whole.Groups {
-		for _, r := range g.Rules {
-			if last := first - 1; r.Line == last && ruleAt(lt.file, last) != r {
-				cut = true
-				lt.addText(last, wholeLines.text(last), codeOverLimit, "the file is %s; crawlers read the first %s, which ends in this rule: they read it as %q",
-					d.size(), kib(crawlerLimit), lt.lines.directive(last))
-			}
-		}
+	// Disallow: /private), or not at all, and a line skipped whole may be
+	// read as a rule cut (Disallow /a of Disallow /a /b): not as written.
+	last := first - 1
+	cut := last > 0 && ruleAt(lt.file, last) != ruleAt(whole, last)
+	if cut {
+		lt.addText(last, newListing(d.whole.Text).text(last), codeOverLimit, "the file is %s; crawlers read the first %s, which ends in this line: they read it as %q",
+			d.size(), kib(crawlerLimit), lt.lines.directive(last))
 	}
 	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
 		d.size(), kib(crawlerLimit), first-1)

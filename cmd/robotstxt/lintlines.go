@@ -134,7 +134,7 @@ func (lt *linter) twoPaths() {
 func (lt *linter) agentCut(a parser.UserAgent) {
 	rest := a.Value[len(a.Token):]
 	switch second := secondAgent(rest); {
-	case second != "" && a.Token != "*": // a crawler after * has the * group
+	case second != "":
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
 			a.Value, a.Token, second)
 	case strings.ContainsRune(" \t/(;,+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
