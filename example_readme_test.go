@@ -95,24 +95,25 @@ func Example_crawler() {
 		case errors.Is(err, robotstxt.ErrDisallowed), err != nil:
 			f.GiveUp(u)
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
-			resp.Body.Close() // its Retry-After (a second without one) holds the site: come back
-			f.Retry(u, time.Now())
+			resp.Body.Close() // its Retry-After (a second without one) holds the site: come back, where redirects led
+			f.Retry(resp.Request.URL.String(), time.Now())
 		case resp.StatusCode >= 400: // no page to keep
 			resp.Body.Close()
 			f.GiveUp(u)
 		default:
+			page := resp.Request.URL.String() // where redirects led
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
 			d := rt.PageDirectives(resp, body) // X-Robots-Tag and robots META
 			if d.Follow() {
-				f.Add(links(u, body)...)
+				f.Add(links(page, body)...)
 			}
 			r := rt.Receipt(resp, body) // what every signal says of the page
 			if err := receipts.Encode(r); err != nil {
 				log.Fatal(err) // a compliance log has no gaps
 			}
 			if d.Index() && r.Usage.Pref("train-ai") != robotstxt.PrefNo {
-				f.Keep(u, body)
+				f.Keep(page, body)
 			}
 		}
 	}

@@ -36,6 +36,8 @@ func ExampleTransport_Receipt() {
 	mux := http.NewServeMux()
 	mux.Handle("/robots.txt", page(nil, "User-agent: *\nAllow: /\nContent-Usage: /rule/ train-ai=n\n"))
 	mux.Handle("/free.html", page(html, "<p>train on me</p>"))
+	mux.Handle("/old.html", http.RedirectHandler("/new.html", http.StatusMovedPermanently)) // kept where it led
+	mux.Handle("/new.html", page(html, "<p>moved, and free</p>"))
 	mux.Handle("/rule/page.html", page(html, "reserved by a Content-Usage rule"))
 	mux.Handle("/content-usage.html", page([]string{"Content-Usage", "train-ai=n"}, "reserved by a header"))
 	mux.Handle("/x-robots-tag.html", page([]string{"X-Robots-Tag", "noai"}, "reserved by X-Robots-Tag"))
@@ -55,7 +57,7 @@ func ExampleTransport_Receipt() {
 
 	ctx := context.Background()
 	f := &frontier{}
-	for _, p := range []string{"/free.html", "/rule/page.html", "/content-usage.html", "/x-robots-tag.html",
+	for _, p := range []string{"/free.html", "/old.html", "/rule/page.html", "/content-usage.html", "/x-robots-tag.html",
 		"/robots-meta.html", "/tdm-header.html", "/tdm-meta.html"} {
 		f.Add(site.URL + p)
 	}
@@ -86,29 +88,30 @@ func ExampleTransport_Receipt() {
 		case errors.Is(err, robotstxt.ErrDisallowed), err != nil:
 			f.GiveUp(u)
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
-			resp.Body.Close() // its Retry-After (a second without one) holds the site: come back
-			f.Retry(u, time.Now())
+			resp.Body.Close() // its Retry-After (a second without one) holds the site: come back, where redirects led
+			f.Retry(resp.Request.URL.String(), time.Now())
 		case resp.StatusCode >= 400: // no page to keep
 			resp.Body.Close()
 			f.GiveUp(u)
 		default:
+			page := resp.Request.URL.String() // where redirects led
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
 			d := rt.PageDirectives(resp, body) // X-Robots-Tag and robots META
 			if d.Follow() {
-				f.Add(links(u, body)...)
+				f.Add(links(page, body)...)
 			}
 			r := rt.Receipt(resp, body) // what every signal says of the page
 			if err := receipts.Encode(r); err != nil {
 				log.Fatal(err) // a compliance log has no gaps
 			}
 			if d.Index() && r.Usage.Pref("train-ai") != robotstxt.PrefNo {
-				f.Keep(u, body)
+				f.Keep(page, body)
 			}
 		}
 	}
 
-	fmt.Println("kept:", strings.TrimPrefix(strings.Join(f.kept, " "), site.URL))
+	fmt.Println("kept:", strings.ReplaceAll(strings.Join(f.kept, " "), site.URL, ""))
 	dec := json.NewDecoder(&receiptLog)
 	for {
 		var r struct {
@@ -127,8 +130,9 @@ func ExampleTransport_Receipt() {
 		fmt.Printf("%-20s train-ai=%-2s %s\n", path, r.Usage["train-ai"], from)
 	}
 	// Output:
-	// kept: /free.html
+	// kept: /free.html /new.html
 	// /free.html           train-ai=   -
+	// /new.html            train-ai=   -
 	// /rule/page.html      train-ai=n  robots.txt (line 3)
 	// /content-usage.html  train-ai=n  content-usage-header (Content-Usage)
 	// /x-robots-tag.html   train-ai=n  x-robots-tag (X-Robots-Tag)

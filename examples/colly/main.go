@@ -65,9 +65,40 @@ type result struct {
 	Paced      []string // URLs sent again at their site's next turn
 }
 
+// maxPaced is how many times a URL may be paced before the crawl gives it
+// up: a URL paced again and again is most likely a redirect loop through a
+// site with a Crawl-delay, which comes back to it at every turn.
+const maxPaced = 10
+
+// sendAgain readies r, refused with p, to be sent again at p.RetryAt,
+// counting in paces the times each URL was paced; false once one has been
+// paced maxPaced times. What was paced is p.URL, where a redirect of r.URL
+// may have led: that hop is sent as net/http sends one, a GET without a
+// body, and to another host without r's credentials.
+func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) (bool, error) {
+	u, err := url.Parse(p.URL)
+	if err != nil {
+		return false, err
+	}
+	if paces[p.URL]++; paces[p.URL] > maxPaced {
+		return false, nil
+	}
+	if u.String() != r.URL.String() {
+		r.Method, r.Body = http.MethodGet, nil
+		if u.Host != r.URL.Host {
+			for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
+				r.Headers.Del(k)
+			}
+		}
+	}
+	r.URL = u
+	return true, nil
+}
+
 // run crawls w from its start page and prints one line per page to out.
 func run(out io.Writer, w *web) (result, error) {
 	var res result
+	paces := map[string]int{} // by PacedError URL (OnError runs in turn: no lock)
 	next := &http.Transport{}
 	defer next.CloseIdleConnections()
 	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent),
@@ -93,17 +124,18 @@ func run(out io.Writer, w *web) (result, error) {
 		switch {
 		case errors.As(err, &paced):
 			// A frontier would requeue it; this demo waits for the turn.
-			// What was paced is paced.URL, where a redirect of
-			// r.Request.URL may have led.
-			u, err := url.Parse(paced.URL)
-			if err != nil {
+			again, err := sendAgain(r.Request, paced, paces)
+			switch {
+			case err != nil:
 				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+				return
+			case !again:
+				fmt.Fprintf(out, "ERROR     %s: paced %d times: a redirect loop? given up\n", w.name(paced.URL), maxPaced)
 				return
 			}
 			res.Paced = append(res.Paced, w.name(paced.URL))
 			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", w.name(paced.URL))
 			time.Sleep(time.Until(paced.RetryAt))
-			r.Request.URL = u
 			// The request's own errors come to OnError; colly's checks
 			// (depth, domains, filters), which Retry would return, the URL
 			// passed when it was visited.
