@@ -560,6 +560,9 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		// detectors read it, or not: its tags cannot be read.
 		{"ISO-2022-JP named by nothing", "text/html", nil, jp,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"ISO-2022-JP's escape into katakana, naming no charset", "text/html", nil,
+			[]byte("<html><head><title>\x1b(I6\"<>\x1b(B</title><meta name=\"robots\" content=\"noai\"></head></html>"),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"ISO-2022-JP's escape on a page naming UTF-8", "text/html", nil,
 			[]byte("<html><head><meta charset=\"utf-8\"><title>ESC \x1b$B demo</title><meta name=\"robots\" content=\"noai\"></head></html>"),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},

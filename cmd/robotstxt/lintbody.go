@@ -141,14 +141,14 @@ func (lt *linter) overLimit() {
 	// A rule the limit cuts is read as far as it goes (Disallow: / of
 	// Disallow: /private), or not at all, and a line skipped whole may be
 	// read as a rule cut (Disallow /a of Disallow /a /b): not as written.
+	read := fmt.Sprintf("the file is %s; crawlers read the first %s", d.size(), kib(crawlerLimit))
 	last := first - 1
 	cut := last > 0 && ruleAt(lt.file, last) != ruleAt(whole, last)
 	if cut {
-		lt.addText(last, newListing(d.whole.Text).text(last), codeOverLimit, "the file is %s; crawlers read the first %s, which ends in this line: they read it as %q",
-			d.size(), kib(crawlerLimit), lt.lines.directive(last))
+		lt.addText(last, newListing(d.whole.Text).text(last), codeOverLimit, "%s, which ends in this line: they read it as %q",
+			read, lt.lines.directive(last))
 	}
-	size := fmt.Sprintf("the file is %s; crawlers read the first %s (to line %d)",
-		d.size(), kib(crawlerLimit), first-1)
+	size := fmt.Sprintf("%s (to line %d)", read, last)
 	if firstPast == 0 {
 		if !cut {
 			lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it", size)
