@@ -58,7 +58,7 @@
 // matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
 // An allow of ".../index.html" also allows its directory. Matching never
-// backtracks (see package matcher). [ModeRFC9309] reads the two points
+// backtracks (see package matcher). [ModeRFC9309] reads the points
 // where RFC 9309 and Google's parser differ the RFC's way.
 //
 // Where a request leaves the process, the Client and the Transport add

@@ -128,6 +128,22 @@ func TestRFC9309_2_2_3_DollarWithin(t *testing.T) {
 	})
 }
 
+// TestRFC9309_DollarWithinWeight: RFC 9309's reading compares a '$' that
+// stands for itself escaped, as %24, so its rule weighs the escaped bytes
+// in precedence (and reports them), where Google's parser weighs the '$'
+// as one byte.
+func TestRFC9309_DollarWithinWeight(t *testing.T) {
+	const body = "user-agent: *\nallow: /$x\ndisallow: /*x*\n"
+	const u = "https://www.example.com/$x"
+	checkDecisions(t, ModeGoogle, []decision{{"$ weighs 1 (google)", body, "ExampleBot", u, false, 3}})
+	checkDecisions(t, ModeRFC9309, []decision{{"$ weighs as %24 (rfc)", body, "ExampleBot", u, true, 2}})
+	for mode, want := range map[Mode]string{ModeGoogle: "/$x", ModeRFC9309: "/%24x"} {
+		if got := ParseMode([]byte(body), mode).Rules("ExampleBot")[0].Pattern; got != want {
+			t.Errorf("mode %d: rule 1 reads as %q, want %q", mode, got, want)
+		}
+	}
+}
+
 func TestRFC9309_2_2_4_OtherRecords(t *testing.T) {
 	const body = "user-agent: ExampleBot\nsitemap: https://example.com/sitemap.xml\nfoo: bar\nuser-agent: OtherBot\ndisallow: /x\n"
 	bothModes(t, []decision{

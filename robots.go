@@ -20,7 +20,10 @@ const (
 	// ModeRFC9309 is the strict reading of RFC 9309: /robots.txt itself
 	// (with no query) is always allowed, and percent-escaped unreserved
 	// characters are decoded in rules and URLs before they are compared
-	// (/%7Efred is /~fred; %2F stays encoded).
+	// (/%7Efred is /~fred; %2F stays encoded), while a '*' or '$' that
+	// stands for itself is compared escaped, as the RFC spells it: a
+	// rule's "/a$b" reads as "/a%24b", and weighs those five bytes in
+	// precedence where Google's parser weighs three.
 	ModeRFC9309
 )
 
@@ -29,7 +32,8 @@ const (
 type Rule struct {
 	// Pattern is the path pattern, normalised (see
 	// [github.com/robotsgate/robotstxt/matcher.Escape]); in ModeRFC9309
-	// its escaped unreserved characters are decoded.
+	// its escaped unreserved characters are decoded and a '$' it does not
+	// end with is written %24.
 	Pattern string
 	Line    int  // 1-based line number
 	Allow   bool // an allow rule, not a disallow

@@ -109,7 +109,9 @@ func Parse(body []byte) *File { return fromParse(parse.Parse(body)) }
 // ParseRFC9309 is like Parse but normalises patterns as RFC 9309 reads
 // them, as the robotstxt package's ModeRFC9309 does: percent-escaped
 // unreserved characters are decoded (/%7Efred is /~fred; %2F stays
-// encoded).
+// encoded), and a '$' a pattern does not end with, which stands for
+// itself, is written %24, as [github.com/robotsgate/robotstxt/matcher.UnescapePath]
+// writes a path's.
 func ParseRFC9309(body []byte) *File {
 	return fromParse(parse.Parser{RFC9309: true}.Parse(body))
 }
