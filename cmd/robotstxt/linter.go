@@ -40,6 +40,7 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 		lt.charset()
 		lt.diagnostics()
 		lt.twoPaths()
+		lt.starAgents()
 		lt.records()
 		lt.groups()
 		lt.usage()

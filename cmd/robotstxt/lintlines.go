@@ -126,17 +126,35 @@ func (lt *linter) twoPaths() {
 	}
 }
 
+// starAgents reports a * user-agent followed by a crawler's name
+// (User-agent: * CCBot), which crawlers read as * alone.
+func (lt *linter) starAgents() {
+	for _, g := range lt.file.Groups {
+		for _, a := range g.Agents {
+			if a.Global && a.Value != "*" {
+				lt.agentCut(a)
+			}
+		}
+	}
+}
+
 // agentCut reports a user-agent value that the parser cut to its product
 // token: an error when the token stops inside a word (MJ12bot is MJ,
 // Mail.RU_Bot is Mail) or a second crawler follows it (GPTBot CCBot is
-// GPTBot), information when a version, a comment or a mark that ends the
-// value is dropped (Googlebot/2.1 and Googlebot. are Googlebot).
+// GPTBot, * CCBot is *), information when a version, a comment or a mark
+// that ends the value is dropped (Googlebot/2.1 and Googlebot. are
+// Googlebot).
 func (lt *linter) agentCut(a parser.UserAgent) {
-	rest := a.Value[len(a.Token):]
+	token := a.Token
+	if a.Global {
+		token = "*"
+	}
+	rest := a.Value[len(token):]
 	switch second := secondAgent(rest); {
-	case second != "":
+	case second != "" && second != token:
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
-			a.Value, a.Token, second)
+			a.Value, token, second)
+	case a.Global: // what follows * names no crawler
 	case strings.ContainsRune(" \t/(;,+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
 		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
 	default:

@@ -57,6 +57,8 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot, Bingbot":           codeTwoAgents,
 		"Yandex;Baiduspider":           codeTwoAgents,
 		"Googlebot *":                  codeTwoAgents,
+		"* CCBot":                      codeTwoAgents,
+		"*\tGPTBot":                    codeTwoAgents,
 		"Googlebot +http://x.y/bot":    codeAgentToken,
 		"Googlebot http://x.y/bot":     codeAgentToken,
 		"Googlebot 2.1":                codeAgentToken,
@@ -279,5 +281,17 @@ func TestRelativeRecords(t *testing.T) {
 	want := []string{"3 error license-relative", "5 warning sitemap-relative"}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("findings %q, want %q", got, want)
+	}
+}
+
+// TestStarAgentAlone: a * user-agent followed by no crawler's name is
+// not reported.
+func TestStarAgentAlone(t *testing.T) {
+	for _, value := range []string{"*", "* *", "* (all)", "* 2.1"} {
+		for _, f := range lintText(t, "User-agent: "+value+"\nDisallow: /x\n") {
+			if f.Line == 1 {
+				t.Errorf("%q: %+v", value, f)
+			}
+		}
 	}
 }
