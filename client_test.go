@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1723,7 +1724,8 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 // /.well-known/tdmrep.json through the same machinery as robots.txt: once
 // while fresh, shared through the Store under its own key, a 404 read as
 // no file (whatever WithStatusPolicy says of robots.txt), and a failure
-// as unreachable, not counted in the robots.txt statistics.
+// as unreachable, not counted in the robots.txt statistics, which count
+// only the robots.txt each site's file is checked against.
 func TestClientTDMRepFile(t *testing.T) {
 	checkLeaks(t)
 	const file = `[{"location": "/", "tdm-reservation": 1}]`
@@ -1748,7 +1750,7 @@ func TestClientTDMRepFile(t *testing.T) {
 	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
 		t.Errorf("a.test's file fetched %d times, want once", n)
 	}
-	if store.get("http://a.test:80/.well-known/tdmrep.json") == nil || store.get("http://a.test:80") != nil {
+	if store.get("http://a.test:80/.well-known/tdmrep.json") == nil {
 		t.Error("the file is not in the Store under its own key")
 	}
 	other := newTestClient(t, opts...)
@@ -1764,8 +1766,140 @@ func TestClientTDMRepFile(t *testing.T) {
 	if e, err := c.tdmrep(ctx, "http://c.test:80"); err != nil || e.outcome != OutcomeUnreachable {
 		t.Errorf("c.test (503): %+v, %v; want unreachable", e, err)
 	}
-	if st := c.Stats(); st.Fetches != (Stats{}).Fetches || st.Entries != 0 {
-		t.Errorf("the files counted as robots.txt: %+v", st)
+	if st := c.Stats(); st.Fetches.AllowAll != 3 || st.Fetches.AllowAll+st.Fetches.Rules+st.Fetches.Unreachable+st.Fetches.DisallowAll != 3 || st.Entries != 3 {
+		t.Errorf("the files counted as robots.txt, or not each site's robots.txt once: %+v", st)
+	}
+}
+
+// TestClientTDMRepObeysRobotsTxt: a site whose robots.txt disallows
+// /.well-known/ (or the file itself) does not have its tdmrep.json
+// fetched by the crawler's Transport. The Transport's doc: "Every
+// request, each redirect hop included, is first checked as
+// [Client.Allowed] checks a URL"; only the Client's own robots.txt
+// requests pass unchecked.
+func TestClientTDMRepObeysRobotsTxt(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nDisallow: /.well-known/\nAllow: /\n"))
+	w.on("a.test/page", serve(200, "page", "Content-Type", "text/plain"))
+	w.on("a.test"+tdmrepPath, serve(200, `[{"location": "/", "tdm-reservation": 0}]`))
+	// b.test allows the file, which redirects within the site to a path
+	// robots.txt disallows.
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private/\n"))
+	w.on("b.test/page", serve(200, "page", "Content-Type", "text/plain"))
+	w.on("b.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "/private/tdm.json", http.StatusFound)
+	})
+	w.on("b.test/private/tdm.json", serve(200, `[{"location": "/", "tdm-reservation": 0}]`))
+
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep()})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+
+	resp, body := fetchPage(t, hc, "http://a.test/page")
+	r := tr.Receipt(resp, body)
+	if n := w.count("http://a.test" + tdmrepPath); n != 0 {
+		t.Errorf("a.test's robots.txt disallows /.well-known/, yet %s was requested %d times (receipt usage %q, signals %q)",
+			tdmrepPath, n, r.Usage, sigs(r.Signals))
+	}
+
+	if r.Usage.statement() != "train-ai=n" || len(r.Signals) != 1 || !strings.Contains(r.Signals[0].Value, "robots.txt does not allow") {
+		t.Errorf("a.test: usage %q, signals %+v; want train-ai=n, as for a file that cannot be read, and why", r.Usage, r.Signals)
+	}
+
+	resp, body = fetchPage(t, hc, "http://b.test/page")
+	r = tr.Receipt(resp, body)
+	if n := w.count("http://b.test/private/tdm.json"); n != 0 {
+		t.Errorf("b.test's robots.txt disallows /private/, yet the tdmrep.json redirect there was followed %d times (usage %q, signals %q)",
+			n, r.Usage, sigs(r.Signals))
+	}
+	if r.Usage.statement() != "train-ai=n" {
+		t.Errorf("b.test: usage %q, want train-ai=n", r.Usage)
+	}
+}
+
+// TestClientTDMRepPaced: the tdmrep.json request a receipt causes
+// goes to the page's site like any other request, and keeps its
+// Crawl-delay (Transport doc: "Requests to one site reach it at least the
+// Crawl-delay robots.txt gives ... apart").
+func TestClientTDMRepPaced(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	const delay = 2 * time.Second
+	var mu sync.Mutex
+	var pageAt, fileAt time.Time
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 2\nAllow: /\n"))
+	w.on("a.test/page", func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		pageAt = time.Now()
+		mu.Unlock()
+		rw.Header().Set("Content-Type", "text/plain")
+		_, _ = rw.Write([]byte("page"))
+	})
+	w.on("a.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fileAt = time.Now()
+		mu.Unlock()
+		_, _ = rw.Write([]byte(`[{"location": "/", "tdm-reservation": 0}]`))
+	})
+	// A fetch timeout shorter than the Crawl-delay: the file's request
+	// waits for its turn beyond it.
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(time.Second)})
+	t.Cleanup(func() { _ = c.Close() })
+	resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://a.test/page")
+	if r := tr.Receipt(resp, body); !slices.Equal(sigs(r.Signals), []string{"tdmrep.json train-ai unknown entry 1"}) {
+		t.Errorf("receipt's signals %q, want the file's", sigs(r.Signals))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fileAt.IsZero() {
+		t.Fatal("tdmrep.json not fetched")
+	}
+	if gap := fileAt.Sub(pageAt); gap < delay-100*time.Millisecond {
+		t.Errorf("tdmrep.json requested %v after the page, within the site's Crawl-delay of %v", gap.Round(time.Millisecond), delay)
+	}
+}
+
+// TestClientTDMRepHeld: a 503 with a Retry-After holds its site
+// (Transport doc: "A 429 or 503 response holds its site for its
+// Retry-After"); a receipt made meanwhile for a page of that site sends
+// its tdmrep.json request into the hold.
+func TestClientTDMRepHeld(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var mu sync.Mutex
+	var busyAt, fileAt time.Time
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/page", serve(200, "page", "Content-Type", "text/plain"))
+	w.on("a.test/busy", func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		busyAt = time.Now()
+		mu.Unlock()
+		rw.Header().Set("Retry-After", "2")
+		rw.WriteHeader(http.StatusServiceUnavailable)
+	})
+	w.on("a.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fileAt = time.Now()
+		mu.Unlock()
+		_, _ = rw.Write([]byte(`[{"location": "/", "tdm-reservation": 0}]`))
+	})
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep()})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	resp, body := fetchPage(t, hc, "http://a.test/page")
+	busy, _ := fetchPage(t, hc, "http://a.test/busy")
+	if busy.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("busy: %d", busy.StatusCode)
+	}
+	_ = tr.Receipt(resp, body)
+	mu.Lock()
+	defer mu.Unlock()
+	if fileAt.IsZero() {
+		t.Fatal("tdmrep.json not fetched")
+	}
+	if gap := fileAt.Sub(busyAt); gap < 2*time.Second-100*time.Millisecond {
+		t.Errorf("tdmrep.json requested %v after a 503 with Retry-After: 2 held the site", gap.Round(time.Millisecond))
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
 // fetchResult is what one fetch, redirects included, gave.
@@ -48,6 +49,17 @@ type theirFetch struct {
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
 var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 
+// errNotAllowed is wrapped when robots.txt does not allow the Client to
+// ask for another of its documents (tdmrep.json), or cannot say.
+var errNotAllowed = errors.New("robotstxt: robots.txt does not allow the request")
+
+// maxDocWait bounds the wait for its site's turn that a fetch of a
+// document other than robots.txt may add to the fetch timeout: one
+// Crawl-delay of up to 30 s (10 s is the most common, which a receipt
+// made just after a page must wait out), without holding a fetch slot
+// for longer than a slow page would hold its site (pacing.TurnTimeout).
+const maxDocWait = pacing.TurnTimeout
+
 // A fetcher gets robots.txt files for a Client, following redirects by
 // hand so that each hop is checked (see admitHop) and paced (see pace).
 type fetcher struct {
@@ -75,9 +87,23 @@ const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	f.c.stats.inFlight.Add(1)
 	defer f.c.stats.inFlight.Add(-1)
-	ctx, cancel := context.WithTimeout(f.c.within(ctx, k.authority), f.c.cfg.fetchTimeout)
+	timeout := f.c.cfg.fetchTimeout
+	if !k.doc.robots {
+		// Its requests wait for their site's turns as pages do (see pace).
+		timeout += min(f.c.hopPacing().intervalAt(k.authority), maxDocWait)
+	}
+	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), timeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
+	if !k.doc.robots {
+		// No exemption of RFC 9309's but for robots.txt itself.
+		switch ok, err := f.c.checkAt(ctx, []byte(authority), k.doc.path, nil); {
+		case err != nil:
+			return fetchResult{outcome: OutcomeUnreachable, err: fmt.Errorf("%w: %s cannot be checked: %w", errNotAllowed, k.doc.name, err)}
+		case !ok:
+			return fetchResult{outcome: OutcomeUnreachable, err: fmt.Errorf("%w: %s", errNotAllowed, k.doc.path)}
+		}
+	}
 	var led []string       // the redirects followed, as persisted.redirects lists them
 	var froms []theirFetch // see fetchResult.froms
 	for hop := 0; ; hop++ {
@@ -192,9 +218,9 @@ var errAnswer = errors.New("the server's answer could not be read")
 // a Location that cannot be followed, nor an answer that could not be
 // read (a redirect's Location with a control byte, a status of four
 // digits, a body in a coding the Client cannot read, or only a part of
-// the file).
+// the file), nor a tdmrep.json its robots.txt does not allow.
 func refused(err error) bool {
-	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
+	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer) || errors.Is(err, errNotAllowed)
 }
 
 // followed reports whether a fetch follows a response of status to its
@@ -389,8 +415,9 @@ func discard(resp *http.Response) {
 // fetchKey keys the *fetcher that sent a request in its context.
 type fetchKey struct{}
 
-// sentBy reports whether req is one of c's own robots.txt requests, which
-// a Transport passes on unchecked.
+// sentBy reports whether req is one of c's own requests, for robots.txt
+// or tdmrep.json, which a Transport passes on as they are: the fetch
+// checked and paced what needs it (see Client.pace).
 func (c *Client) sentBy(req *http.Request) bool {
 	return req.Context().Value(fetchKey{}) == &c.fetcher
 }

@@ -16,12 +16,17 @@ import (
 )
 
 // A chain is what the fetches that one check causes share: the check's
-// own robots.txt fetch, and the fetches of the robots.txt files its
-// redirect hops must be allowed by, nested at most maxHopDepth deep.
+// own fetch (of robots.txt, or of tdmrep.json for a receipt), and the
+// fetches of the robots.txt files its redirect hops must be allowed by,
+// nested at most maxHopDepth deep.
 type chain struct {
 	root     string        // the authority the check is for
-	sites    []string      // the authorities whose fetches ctx serves, outermost first
+	sites    []string      // the authorities whose robots.txt fetches ctx serves, outermost first
 	requests *atomic.Int64 // what the check may still send (see requestBound)
+	// robots says ctx's fetch is of a robots.txt, whose requests within
+	// its check's site need neither a check nor a turn (RFC 9309 §2.4);
+	// another document's are requests as a crawler's pages are.
+	robots bool
 	// admitted is the check of the last hop admitHop allowed, whose
 	// crawl-delay paces it: the cache may evict that site's entry before
 	// it is sent. Only the fetch's goroutine touches it.
@@ -56,15 +61,17 @@ func (c *config) requestBound() int64 {
 // errChain is wrapped when a fetch would exceed the bounds of its chain.
 var errChain = errors.New("the check's redirects reach too far")
 
-// within returns ctx for the fetch of authority's document, in the chain
-// of the fetch ctx serves, or a new chain.
-func (c *Client) within(ctx context.Context, authority string) context.Context {
-	next := &chain{root: authority, sites: []string{authority}, requests: new(atomic.Int64)}
+// within returns ctx for the fetch of k, in the chain of the fetch ctx
+// serves, or a new chain.
+func (c *Client) within(ctx context.Context, k key) context.Context {
+	next := &chain{root: k.authority, requests: new(atomic.Int64), robots: k.doc.robots}
 	if ch := chainOf(ctx); ch != nil {
-		next.root, next.requests = ch.root, ch.requests
-		next.sites = append(ch.sites[:len(ch.sites):len(ch.sites)], authority)
+		next.root, next.requests, next.sites = ch.root, ch.requests, ch.sites
 	} else {
 		next.requests.Store(c.cfg.requestBound())
+	}
+	if k.doc.robots {
+		next.sites = append(next.sites[:len(next.sites):len(next.sites)], k.authority)
 	}
 	return context.WithValue(ctx, chainKey{}, next)
 }
@@ -72,11 +79,11 @@ func (c *Client) within(ctx context.Context, authority string) context.Context {
 // admitHop decides whether the hop to next of the fetch for authority,
 // at a robots.txt of site's (authority's, or another's its redirects led
 // to, whose own fetch this part of it is), may be sent, and returns
-// next's authority and whether it checked the hop. A hop within site's
-// site or authority's, or to another authority's /robots.txt, needs no
-// check; any other must be allowed by its authority's robots.txt. Its
-// error wraps errRedirects. robotsOf says next is the robots.txt of a
-// site other than authority's (see theirs).
+// next's authority and whether it checked the hop. A robots.txt fetch's
+// hop within site's site or authority's, or to another authority's
+// /robots.txt, needs no check; any other must be allowed by its
+// authority's robots.txt. Its error wraps errRedirects. robotsOf says
+// next is the robots.txt of a site other than authority's (see theirs).
 func (c *Client) admitHop(ctx context.Context, authority, site string, next *url.URL) (_ string, checked, robotsOf bool, _ error) {
 	dest := next.String()
 	refused := func(why error) (string, bool, bool, error) {
@@ -99,10 +106,11 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 			return refused(err)
 		}
 	}
-	if robots := path == "/robots.txt"; robots || sameSite(site, string(nextKey)) || sameSite(authority, string(nextKey)) {
+	ch := chainOf(ctx)
+	if robots := path == "/robots.txt"; ch.robots && (robots || sameSite(site, string(nextKey)) || sameSite(authority, string(nextKey))) {
 		return string(nextKey), false, robots && !sameSite(authority, string(nextKey)), nil
 	}
-	sites := chainOf(ctx).sites
+	sites := ch.sites
 	if slices.Contains(sites, string(nextKey)) {
 		return refused(fmt.Errorf("%w: its check would fetch %s's robots.txt, which this chain is fetching", errChain, capQuote(string(nextKey))))
 	}
@@ -116,7 +124,7 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 	case !ok:
 		return refused(errors.New("its robots.txt disallows it"))
 	}
-	chainOf(ctx).admitted = d
+	ch.admitted = d
 	return string(nextKey), true, false, nil
 }
 
@@ -134,18 +142,18 @@ func (c *Client) theirs(authority string) *entry {
 	return e
 }
 
-// pace takes the turn of a request of ctx's fetch to authority when it
-// leaves the site of the check's own authority, and returns what ends
-// it, given the response: a 429 or 503 holds authority's pages as a
-// page's does (see Transport.hold), whichever site it is. It first
-// spends one of the chain's requests.
+// pace takes the turn of a request of ctx's fetch to authority, unless
+// it is a robots.txt fetch's within the site of the check's own
+// authority, and returns what ends it, given the response: a 429 or 503
+// holds authority's pages as a page's does (see Transport.hold),
+// whichever site it is. It first spends one of the chain's requests.
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
 	}
 	t := c.hopPacing()
-	if sameSite(ch.root, authority) {
+	if ch.robots && sameSite(ch.root, authority) {
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {
 				// A hold, no turn: for the server that answered, and the

@@ -135,7 +135,7 @@ func (c *stripedCounter) load() uint64 {
 }
 
 // TransportStats counts what a [Transport] has done since it was made.
-// Every request but the Client's own robots.txt fetches ([Client.Stats])
+// Every request but the Client's own fetches ([Client.Stats])
 // ends in exactly one of Sent, Disallowed, Deferred and Skipped, or in
 // none when refused for another cause (a *[PacedError], a URL the Client
 // cannot check, an ended context, a failing Pacer). Paced and Held also

@@ -108,9 +108,10 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [Client.Close] ends a wait with [ErrClosed], unsent.
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
-// logged at Debug level ([WithLogger]). The Client's own robots.txt
-// requests (see [NewClientTransport]), and requests whose context comes
-// from [SkipRobots], are passed to next as they are. A Transport is safe
+// logged at Debug level ([WithLogger]). The Client's own requests (see
+// [NewClientTransport]: for robots.txt, and the tdmrep.json files it
+// checks and paces itself, see [WithTDMRep]), and requests whose context
+// comes from [SkipRobots], are passed to next as they are. A Transport is safe
 // for concurrent use.
 type Transport struct {
 	c     *Client
@@ -435,7 +436,7 @@ func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
 	if req.URL == nil {
 		return Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	}
-	ctx, cancel := t.c.fillContext(req.Context())
+	ctx, cancel := t.c.fillContext(req.Context(), 0)
 	defer cancel()
 	r := req.WithContext(ctx)
 	if host, err := headerHost(req); err == nil && host != req.URL.Host {
