@@ -127,10 +127,11 @@ type persisted struct {
 
 // setRules gives e the rules of text for the tokens and keeps z, text compressed.
 func (e *entry) setRules(text, z []byte, mode Mode, tokens []string) {
-	cr := ParseMode(text, mode).agentRules(tokens...)
+	r := ParseMode(text, mode)
+	cr := r.agentRules(tokens...)
 	e.rules.Store(cr)
 	e.body = z
-	if d, ok := cr.crawlDelay(); ok {
+	if d, ok := cr.crawlDelayOf(r, tokens); ok {
 		e.delay = int32((d+time.Millisecond-1)/time.Millisecond) + 1 // rounded up: never faster
 	}
 }

@@ -285,5 +285,28 @@ func (a *agentRules) contentSignal() Usage {
 	return *a.signal
 }
 
-// crawlDelay is Robots.CrawlDelay for a's crawler.
-func (a *agentRules) crawlDelay() (time.Duration, bool) { return crawlDelay(a.t.Extensions(selected)) }
+// crawlDelayOf returns the crawl-delay r, whose rules a holds, gives a's
+// crawler, known by tokens: the longest of those Robots.CrawlDelay gives
+// each token whose groups it obeys, so that a site that slows one
+// product of a crawler down is obeyed whichever group comes first. One
+// token's is the first of a's.
+func (a *agentRules) crawlDelayOf(r *Robots, tokens []string) (d time.Duration, ok bool) {
+	if len(tokens) < 2 {
+		return crawlDelay(a.t.Extensions(selected))
+	}
+	global := true // no token has a group of its own: all obey the * groups
+	for _, tok := range tokens {
+		if _, named := r.t.GroupsOf(tok); named {
+			global = false
+		}
+	}
+	for _, tok := range tokens {
+		groups, named := r.t.GroupsOf(tok)
+		if named || global {
+			if td, tok := crawlDelay(r.t.Extensions(groups)); tok {
+				d, ok = max(d, td), true
+			}
+		}
+	}
+	return d, ok
+}

@@ -1265,11 +1265,38 @@ func TestAgentRulesCopyTheGroups(t *testing.T) {
 	if a.Allowed("/a/x") || !a.Allowed("/b") || len(a.Rules()) != 1 {
 		t.Errorf("a's rules: %v", a.Rules())
 	}
-	if d, ok := a.crawlDelay(); !ok || d.Seconds() != 2 {
+	if d, ok := a.crawlDelayOf(r, []string{"a"}); !ok || d.Seconds() != 2 {
 		t.Errorf("crawl-delay %v %v", d, ok)
 	}
 	if other := r.agentRules("b"); other.Allowed("/b") {
 		t.Error("b is not held to the * group")
+	}
+}
+
+// TestCrawlDelayOfTokens: a crawler known by several tokens keeps the
+// longest crawl-delay of those each token's groups give, of the groups it
+// obeys; one token's is the first of its groups'.
+func TestCrawlDelayOfTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		tokens     []string
+		want       float64 // seconds; -1 for none
+	}{
+		// A group ends at a rule: with none, the lines below make one.
+		{"the family's group first", "User-agent: bot\nCrawl-delay: 1\nDisallow: /a\n\nUser-agent: bot-news\nCrawl-delay: 30\nDisallow: /b\n", []string{"bot-news", "bot"}, 30},
+		{"the product's group first", "User-agent: bot-news\nCrawl-delay: 30\nDisallow: /b\n\nUser-agent: bot\nCrawl-delay: 1\nDisallow: /a\n", []string{"bot-news", "bot"}, 30},
+		{"one group, no rule between", "User-agent: bot\nCrawl-delay: 1\n\nUser-agent: bot-news\nCrawl-delay: 30\n", []string{"bot-news", "bot"}, 1},
+		{"the * group, obeyed by none", "User-agent: bot-news\nCrawl-delay: 1\nDisallow: /b\n\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n", []string{"bot-news", "bot"}, 1},
+		{"the * group, obeyed by all", "User-agent: *\nCrawl-delay: 5\nCrawl-delay: 9\n", []string{"bot-news", "bot"}, 5},
+		{"one group for both", "User-agent: bot-news\nUser-agent: bot\nCrawl-delay: 3\nCrawl-delay: 7\n", []string{"bot-news", "bot"}, 3},
+		{"one token, its first", "User-agent: bot\nCrawl-delay: 2\nCrawl-delay: 9\n", []string{"bot"}, 2},
+		{"none given", "User-agent: bot\nDisallow: /x\n", []string{"bot-news", "bot"}, -1},
+	} {
+		r := Parse([]byte(tc.body))
+		d, ok := r.agentRules(tc.tokens...).crawlDelayOf(r, tc.tokens)
+		if got := map[bool]float64{true: d.Seconds(), false: -1}[ok]; got != tc.want {
+			t.Errorf("%s: %v (%v), want %v s", tc.name, d, ok, tc.want)
+		}
 	}
 }
 
