@@ -73,11 +73,14 @@ func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Durat
 // renew returns how long prev, revalidated by a 304 with header h at now,
 // stays fresh, and keeps in e, its renewal, the lifetime a later 304
 // renews it for. The 304's fields update those of the response prev rests
-// on (RFC 9111 §4.3.4): a Cache-Control of its own that sets a lifetime
-// counts; without one, prev's lifetime does, less the 304's Age. An
-// Expires on a 304 without a Cache-Control shortens it, never lengthens
-// it: a max-age the stored response held would outrank it, which an
-// entry does not keep.
+// on (RFC 9111 §4.3.4): a Cache-Control of its own that gives a lifetime,
+// or comes with an Expires, replaces prev's; without one, prev's lifetime
+// counts from the 304, less its Age. That lifetime is kept as a length,
+// though an Expires gave it: a cache that kept the stored Expires would
+// find the copy the 304 has just confirmed still stale, and ask again at
+// every check. An Expires on a 304 without a Cache-Control shortens it,
+// never lengthens it: a max-age the stored response held would outrank
+// it, which an entry does not keep.
 func (c *Client) renew(now time.Time, prev *entry, h http.Header, e *entry) time.Duration {
 	d, lifetime, explicit := c.cfg.freshness(now, h)
 	if explicit && len(h.Values("Cache-Control")) > 0 {

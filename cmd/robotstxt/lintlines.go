@@ -151,7 +151,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	}
 	rest := a.Value[len(token):]
 	switch second := secondAgent(rest); {
-	case second != "" && second != token:
+	case second != "" && !strings.EqualFold(second, token):
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
 			a.Value, token, second)
 	case a.Global: // what follows * names no crawler
@@ -163,9 +163,9 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 }
 
 // secondAgent returns the crawler that rest, what follows a user-agent's
-// product token, names after a blank, ',' or ';' (CCBot of " CCBot", *
-// of " *"), or "": a version, a comment or a URL (" 2.1", " (compatible)",
-// " +http://…", " http://…") names none.
+// product token, names after a blank, ',' or ';' (CCBot of " CCBot/1.0",
+// * of " *"), or "": a version, a comment or a URL (" 2.1", " v2",
+// " (compatible)", " +http://…", " http://…") names none.
 func secondAgent(rest string) string {
 	w := strings.TrimLeft(rest, " \t,;")
 	if len(w) == len(rest) || w == "" {
@@ -174,15 +174,18 @@ func secondAgent(rest string) string {
 	if w[0] == '*' {
 		return "*"
 	}
-	letter := func(r rune) bool { return 'a' <= r|0x20 && r|0x20 <= 'z' }
-	n := strings.IndexFunc(w, func(r rune) bool { return !letter(r) && r != '-' && r != '_' }) // a product token's
-	if n < 0 {
-		n = len(w)
+	if i := strings.IndexAny(w, " \t,;/("); i >= 0 {
+		w = w[:i] // the product, without its version
 	}
-	if n == 0 || !letter(rune(w[0])) || n < len(w) && w[n] == ':' { // a dash, or a URL's scheme
+	switch {
+	case w == "", !('a' <= w[0]|0x20 && w[0]|0x20 <= 'z'), strings.Contains(w, ":"): // a comment, a dash, a URL
+		return ""
+	case strings.Trim(w[1:], "0123456789.") == "": // a version: v2, r1.5
+		return ""
+	case strings.EqualFold(w, "compatible"): // of a browser's string: Googlebot; compatible
 		return ""
 	}
-	return w[:n]
+	return w
 }
 
 // agentsByLine returns the user-agent lines of f by line number.

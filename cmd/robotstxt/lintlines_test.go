@@ -64,6 +64,12 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot 2.1":                codeAgentToken,
 		"Googlebot; (compatible; bot)": codeAgentToken,
 		"Googlebot - the bot":          codeAgentToken,
+		"Googlebot v2":                 codeAgentToken,
+		"Googlebot r1.5":               codeAgentToken,
+		"Googlebot; compatible":        codeAgentToken,
+		"Googlebot googlebot":          codeAgentToken,
+		"Googlebot AI2Bot":             codeTwoAgents,
+		"Googlebot Mail.RU_Bot/1.0":    codeTwoAgents,
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {

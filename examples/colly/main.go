@@ -73,8 +73,9 @@ const maxPaced = 10
 // sendAgain readies r, refused with p, to be sent again at p.RetryAt,
 // counting in paces the times each URL was paced; false once one has been
 // paced maxPaced times. What was paced is p.URL, where a redirect of r.URL
-// may have led: that hop is sent as net/http sends one, a GET without a
-// body, and to another host without r's credentials.
+// may have led: that hop is sent as net/http sends a 301, 302 or 303
+// hop, a GET without a body (a PacedError does not say which status led
+// there), and to another host without r's credentials.
 func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) (bool, error) {
 	u, err := url.Parse(p.URL)
 	if err != nil {
