@@ -24,8 +24,9 @@ type chain struct {
 	sites    []string      // the authorities whose robots.txt fetches ctx serves, outermost first
 	requests *atomic.Int64 // what the check may still send (see requestBound)
 	// robots says ctx's fetch is of a robots.txt, whose requests within
-	// its check's site need neither a check nor a turn (RFC 9309 §2.4);
-	// another document's are requests as a crawler's pages are.
+	// its check's site need no check (RFC 9309 §2.2.2: /robots.txt is
+	// implicitly allowed) and take no turn; another document's are
+	// requests as a crawler's pages are.
 	robots bool
 	// admitted is the check of the last hop admitHop allowed, whose
 	// crawl-delay paces it: the cache may evict that site's entry before
