@@ -375,3 +375,23 @@ func TestLintTDMRep(t *testing.T) {
 		}
 	}
 }
+
+// TestLintTDMRepAsRobotsAllows: the tdmrep.json of a site whose robots.txt
+// is unreachable is not linted, as lint of that robots.txt exits; one
+// that robots.txt disallows is unread by crawlers, which the warning says.
+func TestLintTDMRepAsRobotsAllows(t *testing.T) {
+	const file = `[{"location": "/*", "tdm-reservation": 0}]`
+	down := httptest.NewServer(signalSite{robots: "503", tdmrep: file})
+	defer down.Close()
+	if r := runCmd(t, "", "lint", down.URL+"/.well-known/tdmrep.json"); r.code != exitDeferred || !strings.Contains(r.stderr, "nothing to lint") {
+		t.Errorf("robots.txt unreachable: exit %d, %q; want %d, nothing to lint", r.code, r.stderr, exitDeferred)
+	}
+	closed := httptest.NewServer(signalSite{robots: "User-agent: *\nDisallow: /.well-known/\n", tdmrep: file})
+	defer closed.Close()
+	r := runCmd(t, "", "lint", "-json", closed.URL+"/.well-known/tdmrep.json")
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || rep.Warnings != 1 ||
+		!strings.Contains(rep.Diagnostics[0].Message, "robots.txt does not allow") {
+		t.Errorf("robots.txt disallows the file: exit %d, %v, %+v; want a warning saying robots.txt does not allow it", r.code, err, rep)
+	}
+}

@@ -12,7 +12,9 @@ import (
 // URL's site, as a crawler given WithTDMRep reads it: from the receipt of
 // the URL, or of a page of the file's site. Its one finding says that such
 // a crawler cannot read the file, and why, and so takes every page of the
-// site as reserved. Its exit code is lintRobots'.
+// site as reserved. Its exit code is lintRobots': of a URL's site whose
+// robots.txt is unreachable, where crawlers ask for no page, the file is
+// not linted and it is exitDeferred.
 func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, int) {
 	r := report{File: name, summary: "read as TDMRep"}
 	url, tr := name, http.RoundTripper(nil)
@@ -35,6 +37,13 @@ func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, 
 	c, rt := robotstxt.NewClientTransport(tr, []robotstxt.Option{robotstxt.WithTDMRep(),
 		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)})
 	defer c.Close()
+	if isURL(name) {
+		d, err := c.Check(context.Background(), name)
+		if ch := (checked{d: d, err: err}); ch.verdict() == verdictDeferred {
+			e.errorf("%s: nothing to lint: %s", name, ch.detail(false))
+			return report{File: name, Error: "nothing to lint: " + ch.detail(false)}, exitDeferred
+		}
+	}
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		e.fail(err)
