@@ -184,6 +184,18 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 	return sh.lastID, 0, nil
 }
 
+// void gives back the turn id at authority, in which nothing was sent,
+// as if Take had not given it: the previous turn's end still paces.
+func (p *memPacer) void(authority string, id uint64) {
+	sh := p.shard(authority)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if s, ok := sh.m[authority]; ok && s.busy == id {
+		s.busy, s.busyUntil = 0, 0
+		sh.m[authority] = s
+	}
+}
+
 // span returns d, an interval or a hold, in the nanoseconds memPacer
 // keeps: at least 0 and at most pacing.MaxAhead, so that a sum with the
 // clock cannot overflow.
@@ -419,6 +431,17 @@ func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 		return // none taken
 	}
 	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), tu.authority, tu.id, tu.interval, hold)
+}
+
+// giveBack ends tu, a turn in which nothing was sent, as if it had not
+// been taken where the Pacer can (the in-process one); another's Done
+// ends it as a request's, which holds its site for the interval.
+func (t *Transport) giveBack(ctx context.Context, tu turn) {
+	if p, ok := t.cfg.pacer.(*memPacer); ok && tu.id != 0 {
+		p.void(tu.authority, tu.id)
+		return
+	}
+	t.done(ctx, tu, 0)
 }
 
 // spreadSlack divides a turn (the interval and the last request's

@@ -1074,3 +1074,42 @@ func TestTransportRetryAtWithinPacerBound(t *testing.T) {
 		t.Errorf("RetryAt in %v, want within the 24 hours a Pacer keeps", time.Until(pe.RetryAt).Round(time.Hour))
 	}
 }
+
+// TestTransportRefusedPairGivesBackItsTurn: a request that takes two
+// turns (its Host names its URL's host at another port) and is refused
+// the second sends nothing, so the first goes back to the in-process
+// pacer untaken: the site it would have reached is not held a
+// Crawl-delay for it.
+func TestTransportRefusedPairGivesBackItsTurn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 3\n"))
+	for _, p := range []string{"/b1", "/x", "/a1"} {
+		w.on("a.test"+p, serve(200, "page", "Content-Type", "text/plain"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	get := func(rawURL, host string) error {
+		req, err := http.NewRequest(http.MethodGet, rawURL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := hc.Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+		}
+		return err
+	}
+	if err := get("http://a.test:8080/b1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := get("http://a.test:8080/x", "a.test"); !errors.Is(err, ErrPaced) {
+		t.Fatalf("a request of both a.test:8080 and a.test, after a page of the first: %v, want ErrPaced", err)
+	}
+	if err := get("http://a.test/a1", ""); err != nil {
+		t.Errorf("a.test's first page, after a refused request sent nothing there: %v", err)
+	}
+}

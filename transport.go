@@ -260,7 +260,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		var w2 turnWait
 		tu2, w2, err = t.awaitTurn(ctx, also, interval, tu, noWait)
 		if err != nil {
-			t.done(ctx, tu, 0)
+			t.giveBack(ctx, tu) // nothing was sent
 		}
 		w = max(w, w2)
 	}
