@@ -13,13 +13,19 @@ import (
 
 // acquireScript takes the lease KEYS[1] with token ARGV[1] for ARGV[2] ms,
 // and returns 1, unless another holds it (0). A key without expiry is no
-// lease, and is taken over.
+// lease, and is taken over. A lease that holds ARGV[1] already is its
+// caller's: go-redis sends the script again when the reply of a run that
+// took it was cut, and a 0 then would leave a lease no process releases,
+// which every Client would wait out.
 var acquireScript = redis.NewScript(`
 if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
 	return 1
 end
 if redis.call("PTTL", KEYS[1]) == -1 then
 	redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2])
+	return 1
+end
+if redis.call("TYPE", KEYS[1])["ok"] == "string" and redis.call("GET", KEYS[1]) == ARGV[1] then
 	return 1
 end
 return 0

@@ -93,3 +93,17 @@ func TestLeaseReleaseOutlivesContext(t *testing.T) {
 		t.Fatal("lease still held after release")
 	}
 }
+
+// TestLeaseScriptRunAgain: the lease script run again with the token it
+// took the lease with, as go-redis sends it after a cut reply, finds the
+// lease its own; with another token, taken.
+func TestLeaseScriptRunAgain(t *testing.T) {
+	s, rdb, _ := newStore(t)
+	k := s.leaseKey(authority)
+	for i, token := range []string{"mine", "mine", "theirs"} {
+		n, err := acquireScript.Run(t.Context(), rdb, []string{k}, token, int64(60000)).Int64()
+		if want := int64(map[bool]int{true: 1}[token == "mine"]); err != nil || n != want {
+			t.Fatalf("run %d with token %q: %d, %v; want %d", i+1, token, n, err, want)
+		}
+	}
+}
