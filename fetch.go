@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/body"
-	"github.com/robotsgate/robotstxt/internal/pacing"
 )
 
 // fetchResult is what one fetch, redirects included, gave.
@@ -55,10 +54,12 @@ var errNotAllowed = errors.New("robotstxt: robots.txt does not allow the request
 
 // maxDocWait bounds the wait for its site's turn that a fetch of a
 // document other than robots.txt may add to the fetch timeout: one
-// Crawl-delay of up to 30 s (10 s is the most common, which a receipt
-// made just after a page must wait out), without holding a fetch slot
-// for longer than a slow page would hold its site (pacing.TurnTimeout).
-const maxDocWait = pacing.TurnTimeout
+// Crawl-delay of up to a minute, which a receipt made just after a page
+// must wait out (10 s is the most common delay, 60 s the most common of
+// the long ones). A site asking for more has its file read when a turn
+// comes sooner; meanwhile its receipts read a reservation. The wait holds
+// a fetch slot: a longer one would starve robots.txt fetches.
+const maxDocWait = time.Minute
 
 // A fetcher gets robots.txt files for a Client, following redirects by
 // hand so that each hop is checked (see admitHop) and paced (see pace).

@@ -357,7 +357,7 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 // reservations. Unlike robots.txt, its requests are a crawler's: the
 // file and each redirect must be allowed by robots.txt, and each waits
 // for its site's turn as a page does (see [Transport]), for at most the
-// fetch timeout and one Crawl-delay of up to 30 seconds more. While the
+// fetch timeout and one Crawl-delay of up to a minute more. While the
 // file is unreachable with no usable copy, or not allowed, it reads as a
 // reservation (train-ai=n).
 func WithTDMRep() Option {
