@@ -260,11 +260,10 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 // fillContext returns a context with ctx's values for a fetch made after
 // ctx's request: its caller may have cancelled it (an http.Client with a
 // Timeout does when the body is closed), which is no failure of the
-// site's, so the wait is bounded by what one fill may take instead, and
-// wait more, what the fetch may wait for a turn.
-func (c *Client) fillContext(ctx context.Context, wait time.Duration) (context.Context, context.CancelFunc) {
+// site's, so the wait is bounded by what one fill may take instead.
+func (c *Client) fillContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	cfg := &c.cfg
-	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout).add(wait) // saturating
+	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
 	return context.WithTimeout(context.WithoutCancel(ctx), time.Duration(bound))
 }
 

@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1818,88 +1817,25 @@ func TestClientTDMRepObeysRobotsTxt(t *testing.T) {
 	}
 }
 
-// TestClientTDMRepPaced: the tdmrep.json request a receipt causes
-// goes to the page's site like any other request, and keeps its
-// Crawl-delay (Transport doc: "Requests to one site reach it at least the
-// Crawl-delay robots.txt gives ... apart").
-func TestClientTDMRepPaced(t *testing.T) {
+// TestClientTDMRepTakesNoTurn: like robots.txt, tdmrep.json takes no
+// pacing turn within its site: Usage asked while the page's body is open,
+// its turn still running, reads the file at once, where waiting for that
+// turn would run out the fetch and read as a reservation.
+func TestClientTDMRepTakesNoTurn(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
-	const delay = 2 * time.Second
-	var mu sync.Mutex
-	var pageAt, fileAt time.Time
 	w.on("a.test/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 2\nAllow: /\n"))
-	w.on("a.test/page", func(rw http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		pageAt = time.Now()
-		mu.Unlock()
-		rw.Header().Set("Content-Type", "text/plain")
-		_, _ = rw.Write([]byte("page"))
-	})
-	w.on("a.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		fileAt = time.Now()
-		mu.Unlock()
-		_, _ = rw.Write([]byte(`[{"location": "/", "tdm-reservation": 0}]`))
-	})
-	// A fetch timeout shorter than the Crawl-delay: the file's request
-	// waits for its turn beyond it.
+	w.on("a.test/page", serve(200, "page", "Content-Type", "text/plain"))
+	w.on("a.test"+tdmrepPath, serve(200, `[{"location": "/", "tdm-reservation": 0}]`))
 	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep(), WithFetchTimeout(time.Second)})
 	t.Cleanup(func() { _ = c.Close() })
-	resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://a.test/page")
-	if r := tr.Receipt(resp, body); !slices.Equal(sigs(r.Signals), []string{"tdmrep.json train-ai unknown entry 1"}) {
-		t.Errorf("receipt's signals %q, want the file's", sigs(r.Signals))
+	resp, err := (&http.Client{Transport: tr}).Get("http://a.test/page")
+	if err != nil {
+		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if fileAt.IsZero() {
-		t.Fatal("tdmrep.json not fetched")
-	}
-	if gap := fileAt.Sub(pageAt); gap < delay-100*time.Millisecond {
-		t.Errorf("tdmrep.json requested %v after the page, within the site's Crawl-delay of %v", gap.Round(time.Millisecond), delay)
-	}
-}
-
-// TestClientTDMRepHeld: a 503 with a Retry-After holds its site
-// (Transport doc: "A 429 or 503 response holds its site for its
-// Retry-After"); a receipt made meanwhile for a page of that site sends
-// its tdmrep.json request into the hold.
-func TestClientTDMRepHeld(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	var mu sync.Mutex
-	var busyAt, fileAt time.Time
-	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
-	w.on("a.test/page", serve(200, "page", "Content-Type", "text/plain"))
-	w.on("a.test/busy", func(rw http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		busyAt = time.Now()
-		mu.Unlock()
-		rw.Header().Set("Retry-After", "2")
-		rw.WriteHeader(http.StatusServiceUnavailable)
-	})
-	w.on("a.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		fileAt = time.Now()
-		mu.Unlock()
-		_, _ = rw.Write([]byte(`[{"location": "/", "tdm-reservation": 0}]`))
-	})
-	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep()})
-	t.Cleanup(func() { _ = c.Close() })
-	hc := &http.Client{Transport: tr}
-	resp, body := fetchPage(t, hc, "http://a.test/page")
-	busy, _ := fetchPage(t, hc, "http://a.test/busy")
-	if busy.StatusCode != http.StatusServiceUnavailable {
-		t.Fatalf("busy: %d", busy.StatusCode)
-	}
-	_ = tr.Receipt(resp, body)
-	mu.Lock()
-	defer mu.Unlock()
-	if fileAt.IsZero() {
-		t.Fatal("tdmrep.json not fetched")
-	}
-	if gap := fileAt.Sub(busyAt); gap < 2*time.Second-100*time.Millisecond {
-		t.Errorf("tdmrep.json requested %v after a 503 with Retry-After: 2 held the site", gap.Round(time.Millisecond))
+	defer resp.Body.Close()
+	if u := tr.Usage(resp); u.statement() != "" || w.count("http://a.test"+tdmrepPath) != 1 {
+		t.Errorf("usage %q with the file requested %d times; want the file's, read once", u, w.count("http://a.test"+tdmrepPath))
 	}
 }
 

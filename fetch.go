@@ -52,15 +52,6 @@ var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 // ask for another of its documents (tdmrep.json), or cannot say.
 var errNotAllowed = errors.New("robotstxt: robots.txt does not allow the request")
 
-// maxDocWait bounds the wait for its site's turn that a fetch of a
-// document other than robots.txt may add to the fetch timeout: one
-// Crawl-delay of up to a minute, which a receipt made just after a page
-// must wait out (10 s is the most common delay, 60 s the most common of
-// the long ones). A site asking for more has its file read when a turn
-// comes sooner; meanwhile its receipts read a reservation. The wait holds
-// a fetch slot: a longer one would starve robots.txt fetches.
-const maxDocWait = time.Minute
-
 // A fetcher gets robots.txt files for a Client, following redirects by
 // hand so that each hop is checked (see admitHop) and paced (see pace).
 type fetcher struct {
@@ -88,12 +79,7 @@ const maxRedirectsText = maxKeptRedirects * (maxServerText + 6)
 func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	f.c.stats.inFlight.Add(1)
 	defer f.c.stats.inFlight.Add(-1)
-	timeout := f.c.cfg.fetchTimeout
-	if !k.doc.robots {
-		// Its requests wait for their site's turns as pages do (see pace).
-		timeout += min(f.c.hopPacing().intervalAt(k.authority), maxDocWait)
-	}
-	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), timeout)
+	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
 	if !k.doc.robots {
@@ -418,7 +404,7 @@ type fetchKey struct{}
 
 // sentBy reports whether req is one of c's own requests, for robots.txt
 // or tdmrep.json, which a Transport passes on as they are: the fetch
-// checked and paced what needs it (see Client.pace).
+// checked and paced what needs it (see admitHop and Client.pace).
 func (c *Client) sentBy(req *http.Request) bool {
 	return req.Context().Value(fetchKey{}) == &c.fetcher
 }

@@ -25,8 +25,8 @@ type chain struct {
 	requests *atomic.Int64 // what the check may still send (see requestBound)
 	// robots says ctx's fetch is of a robots.txt, whose requests within
 	// its check's site need no check (RFC 9309 §2.2.2: /robots.txt is
-	// implicitly allowed) and take no turn; another document's are
-	// requests as a crawler's pages are.
+	// implicitly allowed); another document's must be allowed as a
+	// crawler's pages must.
 	robots bool
 	// admitted is the check of the last hop admitHop allowed, whose
 	// crawl-delay paces it: the cache may evict that site's entry before
@@ -143,18 +143,21 @@ func (c *Client) theirs(authority string) *entry {
 	return e
 }
 
-// pace takes the turn of a request of ctx's fetch to authority, unless
-// it is a robots.txt fetch's within the site of the check's own
-// authority, and returns what ends it, given the response: a 429 or 503
-// holds authority's pages as a page's does (see Transport.hold),
-// whichever site it is. It first spends one of the chain's requests.
+// pace takes the turn of a request of ctx's fetch to authority when it
+// leaves the site of the check's own authority, and returns what ends
+// it, given the response: a 429 or 503 holds authority's pages as a
+// page's does (see Transport.hold), whichever site it is. It first
+// spends one of the chain's requests. Within that site a fetch, of
+// robots.txt or tdmrep.json, takes no turn: the one the page the
+// caller asks about took may still be running, and the caller may be
+// holding that page's body open (Transport.Usage).
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
 		return nil, fmt.Errorf("%w: %w: more than %d requests", errRedirects, errChain, c.cfg.requestBound())
 	}
 	t := c.hopPacing()
-	if ch.robots && sameSite(ch.root, authority) {
+	if sameSite(ch.root, authority) {
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {
 				// A hold, no turn: for the server that answered, and the

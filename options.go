@@ -354,11 +354,11 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 // /.well-known/tdmrep.json (W3C TDMRep) as it does robots.txt, in a cache
 // of its own bounded by the entry count and an eighth of the byte budget,
 // so that [Transport.Receipt] and [Transport.Usage] read its
-// reservations. Unlike robots.txt, its requests are a crawler's: the
-// file and each redirect must be allowed by robots.txt, and each waits
-// for its site's turn as a page does (see [Transport]), for at most the
-// fetch timeout and one Crawl-delay of up to a minute more. While the
-// file is unreachable with no usable copy, or not allowed, it reads as a
+// reservations. Unlike robots.txt, the file and each redirect must be
+// allowed by robots.txt; like it, a request within the site takes no
+// pacing turn (one per freshness lifetime: a receipt made as a page's
+// body is read must not wait for that page's turn). While the file is
+// unreachable with no usable copy, or not allowed, it reads as a
 // reservation (train-ai=n).
 func WithTDMRep() Option {
 	return func(c *config) { c.tdmrep = true }

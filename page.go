@@ -441,7 +441,7 @@ func (t *Transport) tdmFile(req *http.Request) (*tdmrep.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := t.c.fillContext(req.Context(), maxDocWait)
+	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	e, err := t.c.tdmrep(ctx, string(authority))
 	switch {

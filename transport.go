@@ -110,8 +110,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [Transport.Stats] counts what the Transport did; refusals and holds are
 // logged at Debug level ([WithLogger]). The Client's own requests (see
 // [NewClientTransport]: for robots.txt, and the tdmrep.json files it
-// checks and paces itself, see [WithTDMRep]), and requests whose context
-// comes from [SkipRobots], are passed to next as they are. A Transport is safe
+// checks itself, see [WithTDMRep]), and requests whose context comes
+// from [SkipRobots], are passed to next as they are. A Transport is safe
 // for concurrent use.
 type Transport struct {
 	c     *Client
@@ -436,7 +436,7 @@ func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
 	if req.URL == nil {
 		return Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	}
-	ctx, cancel := t.c.fillContext(req.Context(), 0)
+	ctx, cancel := t.c.fillContext(req.Context())
 	defer cancel()
 	r := req.WithContext(ctx)
 	if host, err := headerHost(req); err == nil && host != req.URL.Host {
