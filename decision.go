@@ -83,9 +83,10 @@ type Decision struct {
 	Failures int
 	Err      error
 	// CrawlDelay is the crawl-delay robots.txt gives the Client's
-	// product tokens (see [Robots.CrawlDelay]; the longest of those it
-	// gives each of several, see [WithProductTokens]) rounded up to a
-	// whole millisecond, or 0 when it gives none.
+	// product tokens (see [Robots.CrawlDelay]; of several, see
+	// [WithProductTokens], the longest of those the groups the crawler
+	// obeys give each) rounded up to a whole millisecond, or 0 when it
+	// gives none.
 	CrawlDelay time.Duration
 
 	e    *entry // the cached robots.txt, for Robots

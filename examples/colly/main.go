@@ -74,8 +74,9 @@ const maxPaced = 10
 // counting in paces the times each URL was paced; false once one has been
 // paced maxPaced times. What was paced is p.URL, where a redirect of r.URL
 // may have led: that hop is sent as net/http sends a 301, 302 or 303
-// hop, a GET without a body (a PacedError does not say which status led
-// there), and to another host without r's credentials.
+// hop, without a body and as a GET unless it is a HEAD (a PacedError
+// does not say which status led there), and to another host without r's
+// credentials.
 func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) (bool, error) {
 	u, err := url.Parse(p.URL)
 	if err != nil {
@@ -85,7 +86,10 @@ func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) 
 		return false, nil
 	}
 	if u.String() != r.URL.String() {
-		r.Method, r.Body = http.MethodGet, nil
+		if r.Method != http.MethodHead {
+			r.Method = http.MethodGet
+		}
+		r.Body = nil
 		if u.Host != r.URL.Host {
 			for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
 				r.Headers.Del(k)

@@ -81,32 +81,34 @@ func TestCrawlObeysRobots(t *testing.T) {
 }
 
 // TestSendAgain: a paced request is sent again as itself; a paced
-// redirect hop as net/http sends one, a GET without a body, and to
-// another host without the first request's credentials; a URL paced more
+// redirect hop as net/http sends a 303's, without a body and a GET unless
+// it was a HEAD, and to another host without the first request's
+// credentials; a URL paced more
 // than maxPaced times (a redirect loop through a paced site) is given up.
 func TestSendAgain(t *testing.T) {
-	request := func() *colly.Request {
+	request := func(method string) *colly.Request {
 		u, _ := url.Parse("http://start.test/account/go")
-		return &colly.Request{URL: u, Method: http.MethodPost, Body: strings.NewReader("a=1"),
+		return &colly.Request{URL: u, Method: method, Body: strings.NewReader("a=1"),
 			Headers: &http.Header{"Authorization": {"Bearer secret"}, "Cookie": {"s=1"}, "Accept": {"text/html"}}}
 	}
 	for _, tc := range []struct {
 		name, url    string
-		method       string
+		sent, method string
 		body, secret bool
 	}{
-		{"itself", "http://start.test/account/go", http.MethodPost, true, true},
-		{"a hop on its host", "http://start.test/account/done", http.MethodGet, false, true},
-		{"a hop to another host", "http://partner.test/landing", http.MethodGet, false, false},
+		{"itself", "http://start.test/account/go", http.MethodPost, http.MethodPost, true, true},
+		{"a hop on its host", "http://start.test/account/done", http.MethodPost, http.MethodGet, false, true},
+		{"a hop to another host", "http://partner.test/landing", http.MethodPost, http.MethodGet, false, false},
+		{"a HEAD's hop", "http://start.test/account/done", http.MethodHead, http.MethodHead, false, true},
 	} {
-		r := request()
+		r := request(tc.sent)
 		again, err := sendAgain(r, &robotstxt.PacedError{URL: tc.url}, map[string]int{})
 		if !again || err != nil || r.URL.String() != tc.url || r.Method != tc.method || (r.Body != nil) != tc.body ||
 			(r.Headers.Get("Authorization") != "") != tc.secret || (r.Headers.Get("Cookie") != "") != tc.secret || r.Headers.Get("Accept") == "" {
 			t.Errorf("%s: %v, %v; request %s %s, body %v, headers %v", tc.name, again, err, r.Method, r.URL, r.Body != nil, *r.Headers)
 		}
 	}
-	paces, r := map[string]int{}, request()
+	paces, r := map[string]int{}, request(http.MethodGet)
 	for i := range maxPaced + 1 {
 		again, err := sendAgain(r, &robotstxt.PacedError{URL: "http://start.test/loop"}, paces)
 		if err != nil || again != (i < maxPaced) {
