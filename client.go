@@ -269,11 +269,19 @@ func (c *Client) fillContext(ctx context.Context) (context.Context, context.Canc
 
 // tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
 // or stale while it is fetched again, waiting at most until ctx ends; an
-// entry with OutcomeUnreachable means the file could not be read.
+// entry with OutcomeUnreachable means the file could not be read. Before
+// it asks for the file, robots.txt must allow it, as a crawler's own
+// check finds (RFC 9309 exempts only /robots.txt): else an error.
 func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
 	e := c.tdm.cache.get([]byte(authority))
 	if e != nil && c.fresh(e) {
 		return e, nil
+	}
+	switch ok, err := c.checkAt(ctx, []byte(authority), tdmrepPath, nil); {
+	case err != nil:
+		return nil, fmt.Errorf("robotstxt: %s cannot be checked: %w", tdmrepPath, err)
+	case !ok:
+		return nil, fmt.Errorf("robotstxt: robots.txt disallows %s", tdmrepPath)
 	}
 	e, _, err := c.current(ctx, key{authority, c.tdm}, e)
 	return e, err

@@ -1802,7 +1802,7 @@ func TestClientTDMRepObeysRobotsTxt(t *testing.T) {
 			tdmrepPath, n, r.Usage, sigs(r.Signals))
 	}
 
-	if r.Usage.statement() != "train-ai=n" || len(r.Signals) != 1 || !strings.Contains(r.Signals[0].Value, "robots.txt does not allow") {
+	if r.Usage.statement() != "train-ai=n" || len(r.Signals) != 1 || !strings.Contains(r.Signals[0].Value, "robots.txt disallows") {
 		t.Errorf("a.test: usage %q, signals %+v; want train-ai=n, as for a file that cannot be read, and why", r.Usage, r.Signals)
 	}
 
@@ -1814,6 +1814,66 @@ func TestClientTDMRepObeysRobotsTxt(t *testing.T) {
 	}
 	if r.Usage.statement() != "train-ai=n" {
 		t.Errorf("b.test: usage %q, want train-ai=n", r.Usage)
+	}
+}
+
+// TestClientTDMRepChecksAsACrawler: the robots.txt check before the file
+// is the crawler's own: a robots.txt that fails is kept with its back-off
+// (the next check asks no again), and a redirect of the file within its
+// site is shared through the Store as the file is.
+func TestClientTDMRepChecksAsACrawler(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(503, "down"))
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("b.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "/tdm.json", http.StatusFound)
+	})
+	w.on("b.test/tdm.json", serve(200, `[{"location": "/", "tdm-reservation": 1}]`))
+	store := newMemStore()
+	hc := &http.Client{Transport: w.transport(t)}
+	opts := []Option{WithHTTPClient(hc), WithStore(store), WithTDMRep()}
+	c := newTestClient(t, opts...)
+	ctx := context.Background()
+	if _, err := c.tdmrep(ctx, "http://a.test:80"); err == nil {
+		t.Error("a.test, robots.txt down: no error")
+	}
+	if _, err := c.Check(ctx, "http://a.test/x"); err == nil {
+		t.Error("a.test's check: no error")
+	}
+	if n := w.count("http://a.test/robots.txt"); n != 1 {
+		t.Errorf("a.test's robots.txt asked %d times, want once: its failure is kept", n)
+	}
+	for _, c := range []*Client{c, newTestClient(t, opts...)} {
+		if e, err := c.tdmrep(ctx, "http://b.test:80"); err != nil || e.outcome != OutcomeRules {
+			t.Fatalf("b.test: %+v, %v", e, err)
+		}
+	}
+	if n := w.count("http://b.test/tdm.json"); n != 1 {
+		t.Errorf("b.test's file, redirected within its site, fetched %d times by Clients sharing a Store, want once", n)
+	}
+}
+
+// TestClientTDMRepHopsNestAsRobots: the robots.txt files a tdmrep.json's
+// redirects need nest no deeper than a robots.txt's (maxHopDepth, the
+// file's own fetch counted).
+func TestClientTDMRepHopsNestAsRobots(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	to := func(u string) http.HandlerFunc {
+		return func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, u, http.StatusFound) }
+	}
+	w.on("a.test"+tdmrepPath, to("http://b.test/x"))
+	w.on("b.test/robots.txt", to("http://c.test/x"))
+	w.on("c.test/robots.txt", to("http://d.test/x"))
+	w.on("d.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithTDMRep())
+	if e, err := c.tdmrep(context.Background(), "http://a.test:80"); err != nil || e.outcome != OutcomeUnreachable {
+		t.Errorf("a.test: %+v, %v; want unreachable", e, err)
+	}
+	if n := w.count("http://d.test/robots.txt"); n != 0 {
+		t.Errorf("d.test's robots.txt, three deep, fetched %d times", n)
 	}
 }
 

@@ -48,10 +48,6 @@ type theirFetch struct {
 // errRedirects is wrapped when redirects cannot lead to a robots.txt.
 var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
 
-// errNotAllowed is wrapped when robots.txt does not allow the Client to
-// ask for another of its documents (tdmrep.json), or cannot say.
-var errNotAllowed = errors.New("robotstxt: robots.txt does not allow the request")
-
 // A fetcher gets robots.txt files for a Client, following redirects by
 // hand so that each hop is checked (see admitHop) and paced (see pace).
 type fetcher struct {
@@ -82,15 +78,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	ctx, cancel := context.WithTimeout(f.c.within(ctx, k), f.c.cfg.fetchTimeout)
 	defer cancel()
 	target, authority := k.url(), k.authority
-	if !k.doc.robots {
-		// No exemption of RFC 9309's but for robots.txt itself.
-		switch ok, err := f.c.checkAt(ctx, []byte(authority), k.doc.path, nil); {
-		case err != nil:
-			return fetchResult{outcome: OutcomeUnreachable, err: fmt.Errorf("%w: %s cannot be checked: %w", errNotAllowed, k.doc.name, err)}
-		case !ok:
-			return fetchResult{outcome: OutcomeUnreachable, err: fmt.Errorf("%w: %s", errNotAllowed, k.doc.path)}
-		}
-	}
 	var led []string       // the redirects followed, as persisted.redirects lists them
 	var froms []theirFetch // see fetchResult.froms
 	for hop := 0; ; hop++ {
@@ -159,7 +146,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		target = next.String()
 		status := strconv.Itoa(resp.StatusCode)
-		if checked {
+		if checked && (k.doc.robots || !sameSite(k.authority, authority)) {
+			// A Store's reader may not trust it (see ownOutcome); one
+			// within a tdmrep.json's site it trusts as the file itself,
+			// which it checks before it reads.
 			status += "*"
 		}
 		led = append(led, status+" "+capText(target))
@@ -205,9 +195,9 @@ var errAnswer = errors.New("the server's answer could not be read")
 // a Location that cannot be followed, nor an answer that could not be
 // read (a redirect's Location with a control byte, a status of four
 // digits, a body in a coding the Client cannot read, or only a part of
-// the file), nor a tdmrep.json its robots.txt does not allow.
+// the file).
 func refused(err error) bool {
-	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer) || errors.Is(err, errNotAllowed)
+	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
 }
 
 // followed reports whether a fetch follows a response of status to its

@@ -22,6 +22,7 @@ import (
 type chain struct {
 	root     string        // the authority the check is for
 	sites    []string      // the authorities whose robots.txt fetches ctx serves, outermost first
+	depth    int           // the fetches ctx serves, of any document
 	requests *atomic.Int64 // what the check may still send (see requestBound)
 	// robots says ctx's fetch is of a robots.txt, whose requests within
 	// its check's site need no check (RFC 9309 §2.2.2: /robots.txt is
@@ -65,9 +66,9 @@ var errChain = errors.New("the check's redirects reach too far")
 // within returns ctx for the fetch of k, in the chain of the fetch ctx
 // serves, or a new chain.
 func (c *Client) within(ctx context.Context, k key) context.Context {
-	next := &chain{root: k.authority, requests: new(atomic.Int64), robots: k.doc.robots}
+	next := &chain{root: k.authority, requests: new(atomic.Int64), robots: k.doc.robots, depth: 1}
 	if ch := chainOf(ctx); ch != nil {
-		next.root, next.requests, next.sites = ch.root, ch.requests, ch.sites
+		next.root, next.requests, next.sites, next.depth = ch.root, ch.requests, ch.sites, ch.depth+1
 	} else {
 		next.requests.Store(c.cfg.requestBound())
 	}
@@ -115,8 +116,8 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 	if slices.Contains(sites, string(nextKey)) {
 		return refused(fmt.Errorf("%w: its check would fetch %s's robots.txt, which this chain is fetching", errChain, capQuote(string(nextKey))))
 	}
-	if len(sites) > maxHopDepth {
-		return refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, len(sites)))
+	if ch.depth > maxHopDepth {
+		return refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, ch.depth))
 	}
 	var d Decision
 	switch ok, err := c.checkAt(ctx, nextKey, path, &d); {

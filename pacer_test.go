@@ -1113,3 +1113,52 @@ func TestTransportRefusedPairGivesBackItsTurn(t *testing.T) {
 		t.Errorf("a.test's first page, after a refused request sent nothing there: %v", err)
 	}
 }
+
+// TestTransportRecheckGivesBackItsTurn: a request that waited for its
+// turn and is then refused by the robots.txt fetched meanwhile sends
+// nothing, so its turn goes back untaken: the next request to the site
+// need not wait a Crawl-delay for it.
+func TestTransportRecheckGivesBackItsTurn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var fetched atomic.Int32
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Cache-Control", "max-age=1")
+		if fetched.Add(1) == 1 {
+			_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 2\nAllow: /\n")
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 2\nDisallow: /y\n")
+	})
+	for _, p := range []string{"/x", "/y", "/z"} {
+		w.on("a.test"+p, serve(200, "page", "Content-Type", "text/plain"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithMinFreshness(0)})
+	t.Cleanup(func() { _ = c.Close() })
+	get := func(hc *http.Client, u string) error {
+		resp, err := hc.Get(u)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+		}
+		return err
+	}
+	hc := &http.Client{Transport: tr}
+	if err := get(hc, "http://a.test/x"); err != nil {
+		t.Fatal(err)
+	}
+	refreshed := make(chan struct{})
+	go func() { // while /y waits, a check once the copy expired fetches the new one
+		defer close(refreshed)
+		time.Sleep(1200 * time.Millisecond)
+		_, _ = c.Check(context.Background(), "http://a.test/q")
+	}()
+	defer func() { <-refreshed }()
+	if err := get(hc, "http://a.test/y"); !errors.Is(err, ErrDisallowed) {
+		t.Fatalf("/y, after its wait, under the new robots.txt: %v, want ErrDisallowed", err)
+	}
+	noWait := &http.Client{Transport: NewTransport(c, w.transport(t), WithNoWait())}
+	if err := get(noWait, "http://a.test/z"); err != nil {
+		t.Errorf("/z, after /y sent nothing: %v", err)
+	}
+}

@@ -283,6 +283,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}()
 	if w != turnFree { // robots.txt may have changed meanwhile
 		if served, _, err = t.check(req); err != nil {
+			ends = true // nothing was sent: the turns go back
+			t.giveBack(ctx, tu)
+			t.giveBack(ctx, tu2)
 			return t.refuse(ctx, req, err)
 		}
 	}

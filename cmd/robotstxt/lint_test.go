@@ -391,7 +391,7 @@ func TestLintTDMRepAsRobotsAllows(t *testing.T) {
 	r := runCmd(t, "", "lint", "-json", closed.URL+"/.well-known/tdmrep.json")
 	var rep report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || rep.Warnings != 1 ||
-		!strings.Contains(rep.Diagnostics[0].Message, "robots.txt does not allow") {
-		t.Errorf("robots.txt disallows the file: exit %d, %v, %+v; want a warning saying robots.txt does not allow it", r.code, err, rep)
+		!strings.Contains(rep.Diagnostics[0].Message, "robots.txt disallows") {
+		t.Errorf("robots.txt disallows the file: exit %d, %v, %+v; want a warning saying robots.txt disallows it", r.code, err, rep)
 	}
 }
