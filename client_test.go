@@ -1852,6 +1852,18 @@ func TestClientTDMRepChecksAsACrawler(t *testing.T) {
 	if n := w.count("http://b.test/tdm.json"); n != 1 {
 		t.Errorf("b.test's file, redirected within its site, fetched %d times by Clients sharing a Store, want once", n)
 	}
+	// To https, whose robots.txt is another's: checked, and so marked.
+	w.on("c.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("c.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			http.Redirect(rw, r, "https://c.test"+tdmrepPath, http.StatusMovedPermanently)
+			return
+		}
+		_, _ = io.WriteString(rw, `[{"location": "/", "tdm-reservation": 0}]`)
+	})
+	if e, err := c.tdmrep(ctx, "http://c.test:80"); err != nil || e.redirects != "301* https://c.test"+tdmrepPath {
+		t.Errorf("c.test: %+v, %v; want its hop to https marked checked", e, err)
+	}
 }
 
 // TestClientTDMRepHopsNestAsRobots: the robots.txt files a tdmrep.json's

@@ -146,10 +146,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		target = next.String()
 		status := strconv.Itoa(resp.StatusCode)
-		if checked && (k.doc.robots || !sameSite(k.authority, authority)) {
+		if checked && (k.doc.robots || authority != k.authority) {
 			// A Store's reader may not trust it (see ownOutcome); one
-			// within a tdmrep.json's site it trusts as the file itself,
-			// which it checks before it reads.
+			// within a tdmrep.json's authority it trusts as the file
+			// itself, which it checks against the same robots.txt before
+			// it reads. (Another scheme or www. has a robots.txt of its own.)
 			status += "*"
 		}
 		led = append(led, status+" "+capText(target))
