@@ -28,6 +28,17 @@ func TestDecisionComparable(t *testing.T) {
 	}
 }
 
+// TestDecisionCrawlDelayOfTokens: a Client of several product tokens is
+// told the longest crawl-delay their groups give, whichever comes first.
+func TestDecisionCrawlDelayOfTokens(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: bot\nCrawl-delay: 1\nDisallow: /a\n\nUser-agent: bot-news\nCrawl-delay: 30\nDisallow: /b\n"))
+	c := newTestClient(t, WithProductTokens("bot-news", "bot"))
+	if d, err := c.Check(context.Background(), s.URL+"/x"); err != nil || d.CrawlDelay.Seconds() != 30 {
+		t.Errorf("CrawlDelay %v, %v; want 30s, bot-news's", d.CrawlDelay, err)
+	}
+}
+
 // TestDecisionServed: a URL that robots.txt disallows only as a server
 // serves it says so: Served holds that path, and the Transport's error
 // names it; a URL disallowed as spelled, or allowed, has none.

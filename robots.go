@@ -294,16 +294,14 @@ func (a *agentRules) crawlDelayOf(r *Robots, tokens []string) (d time.Duration, 
 	if len(tokens) < 2 {
 		return crawlDelay(a.t.Extensions(selected))
 	}
-	global := true // no token has a group of its own: all obey the * groups
-	for _, tok := range tokens {
-		if _, named := r.t.GroupsOf(tok); named {
-			global = false
-		}
-	}
+	anyNamed := false // else every token obeys the * groups
 	for _, tok := range tokens {
 		groups, named := r.t.GroupsOf(tok)
-		if named || global {
-			if td, tok := crawlDelay(r.t.Extensions(groups)); tok {
+		if named && !anyNamed {
+			anyNamed, d, ok = true, 0, false // the * groups' delay no longer counts
+		}
+		if named == anyNamed {
+			if td, given := crawlDelay(r.t.Extensions(groups)); given {
 				d, ok = max(d, td), true
 			}
 		}

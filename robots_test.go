@@ -1287,6 +1287,7 @@ func TestCrawlDelayOfTokens(t *testing.T) {
 		{"the product's group first", "User-agent: bot-news\nCrawl-delay: 30\nDisallow: /b\n\nUser-agent: bot\nCrawl-delay: 1\nDisallow: /a\n", []string{"bot-news", "bot"}, 30},
 		{"one group, no rule between", "User-agent: bot\nCrawl-delay: 1\n\nUser-agent: bot-news\nCrawl-delay: 30\n", []string{"bot-news", "bot"}, 1},
 		{"the * group, obeyed by none", "User-agent: bot-news\nCrawl-delay: 1\nDisallow: /b\n\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n", []string{"bot-news", "bot"}, 1},
+		{"the * group, obeyed by none, the family first", "User-agent: bot-news\nCrawl-delay: 1\nDisallow: /b\n\nUser-agent: *\nCrawl-delay: 30\nDisallow: /\n", []string{"bot", "bot-news"}, 1},
 		{"the * group, obeyed by all", "User-agent: *\nCrawl-delay: 5\nCrawl-delay: 9\n", []string{"bot-news", "bot"}, 5},
 		{"one group for both", "User-agent: bot-news\nUser-agent: bot\nCrawl-delay: 3\nCrawl-delay: 7\n", []string{"bot-news", "bot"}, 3},
 		{"one token, its first", "User-agent: bot\nCrawl-delay: 2\nCrawl-delay: 9\n", []string{"bot"}, 2},
