@@ -16,10 +16,11 @@ import (
 
 // crawler crawls sites with a pool of workers that share one frontier.
 // Every request goes through a robotstxt.Transport made WithNoWait, which
-// checks it against robots.txt and keeps each site's crawl-delay without
-// ever holding a worker: a request whose site's turn is not free comes
-// back at once with a *robotstxt.PacedError, and the URL it names goes back to the
-// frontier for the PacedError's RetryAt while the worker takes another.
+// checks it against robots.txt and keeps each site's crawl-delay: a
+// request whose site's turn is not free comes back at once with a
+// *robotstxt.PacedError, and the URL it names goes back to the frontier
+// for the PacedError's RetryAt while the worker takes another. Only a
+// redirect within the site holds its worker, until the site's next turn.
 type crawler struct {
 	robots    *robotstxt.Client
 	rt        *robotstxt.Transport
@@ -113,11 +114,17 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 	case paced != nil:
 		// The site's turn is not free: come back when it may be, for
 		// the URL not sent, which is where a redirect led if one did.
-		if to, err := url.Parse(paced.URL); err == nil {
-			u = to
+		to := u
+		if p, err := url.Parse(paced.URL); err == nil {
+			to = p
 		}
-		c.report(func(r *result) { r.Paced++; r.Requeued++ }, "", u, "")
-		f.retry(u, paced.RetryAt)
+		queued := f.retry(u, to, paced.RetryAt)
+		c.report(func(r *result) {
+			r.Paced++
+			if queued {
+				r.Requeued++
+			}
+		}, "", to, "")
 	case deferred != nil:
 		dl, ok := ctx.Deadline()
 		if deferred.Failures >= maxFailures || ok && deferred.RetryAt.After(dl) {
@@ -128,8 +135,12 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		}
 		c.report(func(r *result) { r.Deferred++; r.Requeued++ },
 			"DEFER", u, fmt.Sprintf("robots.txt unreachable; back in %v", time.Until(deferred.RetryAt).Round(100*time.Millisecond)))
-		f.retry(u, deferred.RetryAt)
+		f.retry(u, u, deferred.RetryAt)
 	case disallowed != nil:
+		// What was refused: where a redirect led, if one did.
+		if to, err := url.Parse(disallowed.URL); err == nil {
+			u = to
+		}
 		c.report(func(r *result) { r.Disallowed = append(r.Disallowed, c.name(u)) },
 			"DISALLOW", u, ruleText(disallowed.Decision))
 		f.finish()

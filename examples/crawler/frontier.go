@@ -41,15 +41,22 @@ func (f *frontier) add(u *url.URL) {
 	f.push(u, time.Time{})
 }
 
-// retry puts back u, taken with next, due at at, and finishes it.
-func (f *frontier) retry(u *url.URL, at time.Time) {
+// retry finishes taken, a URL taken with next, and queues u, due at at:
+// taken again, or the URL a redirect of it led to, unless that was added
+// before (so a link to it found meanwhile does not fetch it twice). It
+// reports whether u was queued.
+func (f *frontier) retry(taken, u *url.URL, at time.Time) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if !f.stopped {
-		f.retried[u.String()]++
-		f.push(u, at)
+	defer f.finishLocked()
+	k := u.String()
+	if f.stopped || k != taken.String() && f.seen[k] {
+		return false
 	}
-	f.finishLocked()
+	f.seen[k] = true
+	f.retried[k]++
+	f.push(u, at)
+	return true
 }
 
 // tries returns how many times u was put back.

@@ -6,8 +6,9 @@
 // and prints each decision with the rule behind it, then the Transport's
 // and the Client's counts. It needs no network access.
 //
-// The Transport is made WithNoWait: no worker ever waits for a site's
-// crawl-delay. A request whose turn is not free fails at once with a
+// The Transport is made WithNoWait: a worker waits for a site's
+// crawl-delay only to follow a redirect within the site, as the
+// Transport does. A request whose turn is not free fails at once with a
 // *robotstxt.PacedError, and the URL it names goes back to the frontier
 // for the error's RetryAt, which spreads a site's URLs over its coming turns; a
 // *robotstxt.DeferredError (robots.txt unreachable) is put back the same

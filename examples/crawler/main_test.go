@@ -319,3 +319,86 @@ func TestCrawlEndsOnPacedRedirectLoop(t *testing.T) {
 		t.Errorf("the loop was asked for %d times", asked)
 	}
 }
+
+// TestCrawlNamesRefusedRedirect: a page whose redirect robots.txt
+// disallows was served; what was kept from the crawler, and is printed
+// and recorded with the rule that matched it, is where the redirect led.
+func TestCrawlNamesRefusedRedirect(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case "/":
+			_, _ = io.WriteString(w, `<a href="/old.html">old</a>`)
+		case "/old.html":
+			http.Redirect(w, r, "/private/new.html", http.StatusMovedPermanently)
+		default:
+			_, _ = io.WriteString(w, "page")
+		}
+	}))
+	defer s.Close()
+	out, err := crawlFrom(s.URL+"/", 20, 1)
+	if err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
+	}
+	var refused []string
+	for line := range strings.Lines(out) {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "DISALLOW" {
+			refused = append(refused, strings.TrimPrefix(f[1], s.URL))
+		}
+	}
+	if !slices.Equal(refused, []string{"/private/new.html"}) {
+		t.Errorf("DISALLOW lines name %q, want the redirect's target alone\n%s", refused, out)
+	}
+}
+
+// TestCrawlTakesRedirectTargetOnce: a redirect to a paced site puts its
+// target in the frontier; a link to the same target found meanwhile
+// does not fetch it a second time.
+func TestCrawlTakesRedirectTargetOnce(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.3\n")
+		case "/":
+			_, _ = io.WriteString(w, `<a href="/p.html">p</a>`)
+		default:
+			mu.Lock()
+			asked++
+			mu.Unlock()
+			_, _ = io.WriteString(w, "page")
+		}
+	}))
+	defer b.Close()
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/":
+			_, _ = io.WriteString(w, `<a href="/go">go</a>`)
+		default:
+			http.Redirect(w, r, b.URL+"/p.html", http.StatusFound)
+		}
+	}))
+	defer a.Close()
+	var out bytes.Buffer
+	c, closeCrawler := newCrawler(&demo{}, &out, 50, 2)
+	defer closeCrawler()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var seeds []*url.URL
+	for _, s := range []string{b.URL + "/", a.URL + "/"} {
+		u, _ := url.Parse(s)
+		seeds = append(seeds, u)
+	}
+	if _, err := c.crawl(ctx, seeds); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != 1 {
+		t.Errorf("b's /p.html asked for %d times, want once\n%s", asked, out.String())
+	}
+}
