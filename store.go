@@ -59,8 +59,10 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // they overwrite each other's values; so too processes whose requests a
 // server may tell apart though they send one User-Agent, such as those
 // that sign them (Web Bot Auth) and those that do not, since a 403 to
-// one would read as allow-all to the other. Keep a shared Store as
-// private as the crawler's own configuration.
+// one would read as allow-all to the other. Those are still one crawler
+// to a site: a redisstore Store keeps its pacing under its prefix too, so
+// give all their Transports one Store's pacing ([WithPacer]). Keep a
+// shared Store as private as the crawler's own configuration.
 type Store interface {
 	// Get returns the value stored under key, or ErrCacheMiss.
 	Get(ctx context.Context, key string) ([]byte, error)

@@ -712,7 +712,8 @@ func defaultTransportConfig() transportConfig {
 // WithPacer sets the Pacer that spaces requests, which Transports that
 // share it keep between them: by default every Transport of one Client
 // shares its in-process pacer; a *redisstore.Store paces every process
-// that uses the same Redis.
+// that uses the same Redis and prefix. Processes of one crawler that keep
+// their values apart (see [Store]) pace through one Store.
 func WithPacer(p Pacer) TransportOption {
 	return func(c *transportConfig) {
 		if p != nil {

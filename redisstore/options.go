@@ -42,8 +42,13 @@ func WithMaxValue(n int64) Option {
 }
 
 // WithPrefix sets the prefix of every key the Store writes (default
-// "robotstxt:"); processes share entries only under the same prefix. Each
-// authority has up to three keys, each expiring by itself:
+// "robotstxt:"); processes share entries, and pace each site together,
+// only under the same prefix. Processes of one crawler that keep their
+// entries apart (those that sign requests and those that do not, as
+// robotstxt.Store says) give their Transports one Store, on one prefix,
+// to pace through with robotstxt.WithPacer.
+//
+// Each authority has up to three keys, each expiring by itself:
 //
 //	robotstxt:{https://example.com:443}        its robots.txt entry
 //	robotstxt:{https://example.com:443}:lease  the lease of the process fetching it

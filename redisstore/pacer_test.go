@@ -117,18 +117,57 @@ func (s *pagedSite) arrivals() []time.Time {
 }
 
 // fleetMember is one crawler process of a fleet: its own Redis client and
-// Store, Client and Transport.
-func fleetMember(t *testing.T, addr string) *http.Client {
+// Store, Client and Transport, with the Transport's options. The Store
+// keeps its values under prefix, and paces the Transport unless the
+// options give it another Pacer.
+func fleetMember(t *testing.T, addr, prefix string, opts ...robotstxt.TransportOption) *http.Client {
 	t.Helper()
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	t.Cleanup(func() { _ = rdb.Close() })
-	store := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
+	store := New(rdb, WithPrefix(prefix), WithLogger(quietLogger), WithTimeout(generous))
 	next := &http.Transport{}
 	t.Cleanup(next.CloseIdleConnections)
 	rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
 		robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
 	t.Cleanup(func() { _ = rc.Close() })
-	return &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store))}
+	opts = append([]robotstxt.TransportOption{robotstxt.WithPacer(store)}, opts...)
+	return &http.Client{Transport: robotstxt.NewTransport(rc, next, opts...)}
+}
+
+// TestPacerPrefixes: a Store's pacing state lives under its prefix, as
+// its values do. Processes of one crawler that keep their values under
+// two prefixes (those that sign requests and those that do not, as
+// robotstxt.Store advises) keep a site's crawl-delay together when they
+// pace through one Store; crawlers of their own prefixes pace apart.
+func TestPacerPrefixes(t *testing.T) {
+	srv, _ := newRedis(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	t.Cleanup(func() { _ = rdb.Close() })
+	shared := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
+	for _, tc := range []struct {
+		name  string
+		opts  []robotstxt.TransportOption
+		paced bool
+	}{
+		{"one pacing Store", []robotstxt.TransportOption{robotstxt.WithPacer(shared)}, true},
+		{"each its own", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site := newPagedSite(t, "User-agent: *\nCrawl-delay: 5\n")
+			opts := append(tc.opts, robotstxt.WithNoWait())
+			signed := fleetMember(t, srv.Addr(), "signed:"+tc.name+":", opts...)
+			unsigned := fleetMember(t, srv.Addr(), "unsigned:"+tc.name+":", opts...)
+			for i, hc := range []*http.Client{signed, unsigned} {
+				resp, err := hc.Get(fmt.Sprintf("%s/p%d.html", site.URL, i))
+				if err == nil {
+					_ = resp.Body.Close()
+				}
+				if paced := errors.Is(err, robotstxt.ErrPaced); i == 1 && paced != tc.paced || i == 0 && err != nil {
+					t.Errorf("process %d: %v, want paced %v", i, err, i == 1 && tc.paced)
+				}
+			}
+		})
+	}
 }
 
 // TestPacerFleetKeepsCrawlDelay: three Clients, each with its own
@@ -143,7 +182,7 @@ func TestPacerFleetKeepsCrawlDelay(t *testing.T) {
 	const members, each = 3, 3
 	var wg sync.WaitGroup
 	for m := range members {
-		hc := fleetMember(t, srv.Addr())
+		hc := fleetMember(t, srv.Addr(), "robotstxt:")
 		for i := range each {
 			wg.Go(func() {
 				resp, err := hc.Get(fmt.Sprintf("%s/m%d/p%d.html", site.URL, m, i))
