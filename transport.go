@@ -68,7 +68,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Every request, each redirect hop included, is first checked as
 // [Client.Allowed] checks a URL, reading the request target as net/http
-// writes it. A request without a User-Agent is sent with the Client's;
+// writes it. A request without a User-Agent (or with an empty one, which
+// net/http does not send) is sent with the Client's;
 // one whose User-Agent names another crawler is refused with
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
 // request whose Host names another authority than its URL must be allowed
@@ -797,7 +798,9 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	case n > 1:
 		return req, fmt.Errorf("%w: the request carries %d User-Agent values; send one, the Client's (WithUserAgent)",
 			ErrAgentMismatch, n)
-	case n == 0:
+	case n == 0 || strings.Trim(ua, " \t") == "":
+		// None, or one empty, which net/http does not send (as
+		// httputil.ReverseProxy sets it for a request without one).
 		ua = t.c.cfg.userAgent
 	case canonical:
 		if p := t.agent.Load(); p != nil && *p == ua {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -164,8 +165,10 @@ func TestTransportSendsTheHostChecked(t *testing.T) {
 	}
 }
 
-// TestTransportSetsUserAgent: a request without a User-Agent goes out with
-// the Client's, and one that names the Client's product token as it is.
+// TestTransportSetsUserAgent: a request without a User-Agent, or with an
+// empty one (which net/http does not send, and httputil.ReverseProxy sets
+// when the request it forwards has none), goes out with the Client's, and
+// one that names the Client's product token as it is.
 func TestTransportSetsUserAgent(t *testing.T) {
 	checkLeaks(t)
 	got := make(chan string, 4)
@@ -174,11 +177,18 @@ func TestTransportSetsUserAgent(t *testing.T) {
 	_, _, hc := newTestTransport(t)
 	ctx := context.Background()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/page", nil)
-	if _, err := get(ctx, hc, req.URL.String()); err != nil {
-		t.Fatal(err)
-	}
-	if ua := <-got; ua != testUA {
-		t.Errorf("a request without a User-Agent went out as %q, want the Client's %q", ua, testUA)
+	for _, none := range [][]string{nil, {}, {""}, {" "}} {
+		if none != nil {
+			req.Header["User-Agent"] = none
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("User-Agent %q: %v", none, err)
+		}
+		resp.Body.Close()
+		if ua := <-got; ua != testUA {
+			t.Errorf("a request with User-Agent %q went out as %q, want the Client's %q", none, ua, testUA)
+		}
 	}
 	for _, ua := range []string{"ExampleBot/2.0", "Mozilla/5.0 (compatible; examplebot/1.0; +https://example.com/bot)"} {
 		req.Header.Set("User-Agent", ua)
@@ -191,11 +201,42 @@ func TestTransportSetsUserAgent(t *testing.T) {
 			t.Errorf("User-Agent %q went out as %q", ua, sent)
 		}
 	}
-	for _, ua := range []string{"colly - https://github.com/gocolly/colly", "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0", ""} {
+	for _, ua := range []string{"colly - https://github.com/gocolly/colly", "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0"} {
 		req.Header["User-Agent"] = []string{ua}
 		if _, err := hc.Do(req); !errors.Is(err, ErrAgentMismatch) {
 			t.Errorf("User-Agent %q: %v, want ErrAgentMismatch", ua, err)
 		}
+	}
+}
+
+// TestTransportBehindReverseProxy: httputil.ReverseProxy forwards a
+// request that came without a User-Agent with an empty one; through the
+// Transport it goes out with the Client's, where it was refused and the
+// proxy answered 502.
+func TestTransportBehindReverseProxy(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	got := make(chan string, 1)
+	s.route("/page", func(w http.ResponseWriter, r *http.Request) { got <- r.Header.Get("User-Agent") })
+	_, tr, _ := newTestTransport(t)
+	target, _ := url.Parse(s.URL)
+	var proxyErr error
+	rp := &httputil.ReverseProxy{
+		Rewrite:   func(r *httputil.ProxyRequest) { r.SetURL(target) },
+		Transport: tr,
+		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
+			proxyErr = err
+			w.WriteHeader(http.StatusBadGateway)
+		},
+	}
+	req := httptest.NewRequest(http.MethodGet, "http://proxy.test/page", nil)
+	rec := httptest.NewRecorder()
+	rp.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("proxied: status %d, %v", rec.Code, proxyErr)
+	}
+	if ua := <-got; ua != testUA {
+		t.Errorf("proxied request went out as %q, want the Client's %q", ua, testUA)
 	}
 }
 
