@@ -39,7 +39,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 	found, _ := os.Stat(path)
 	db, live, err := openFile(path, cfg.replace)
 	if err != nil && cfg.replace && errors.Is(err, ErrFormat) {
-		db, live, err = replace(path, found, err, cfg.logger)
+		db, live, err = replace(path, found, db, err, cfg.logger)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
@@ -69,8 +69,14 @@ func Open(path string, opts ...Option) (*Store, error) {
 // ".replacing" open throughout, lest two Opens that found it unusable at
 // once each open a Store (one of them on the file the other moved
 // aside): the second finds the lock taken, or, the file at path another,
-// that one in use, and fails with ErrLocked.
-func replace(path string, found fs.FileInfo, err error, logger *slog.Logger) (*bolt.DB, int64, error) {
+// that one in use, and fails with ErrLocked. held, if not nil, is found,
+// still open, which replace closes: an Open that would find it usable
+// (one that does not check the whole file, or after the mark of the
+// check that failed is gone) fails with ErrLocked until it is aside.
+func replace(path string, found fs.FileInfo, held *bolt.DB, err error, logger *slog.Logger) (*bolt.DB, int64, error) {
+	if held != nil {
+		defer func() { _ = contain(held.Close) }()
+	}
 	// A bbolt file of its own: bbolt's lock, on every system it runs on.
 	// One a crash left unusable holds nothing: it is made again.
 	lockPath := path + replacingSuffix
@@ -98,7 +104,9 @@ func replace(path string, found fs.FileInfo, err error, logger *slog.Logger) (*b
 }
 
 // openFile opens the file at path and lays it out if need be; with
-// check, it verifies the whole file. It returns the live total.
+// check, it verifies the whole file. It returns the live total. When only
+// the check found the file unusable, it returns the error with the file
+// still open, for replace to move aside while no other Open can take it.
 func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	err = probe(path)
 	if err == nil {
@@ -110,7 +118,7 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	var lay bool
+	var lay, checked bool
 	err = contain(func() error {
 		return db.View(func(tx *bolt.Tx) error {
 			var err error
@@ -119,6 +127,7 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 			}
 			live = readLive(tx.Bucket(bucketMeta))
 			if check {
+				checked = true
 				return mark(path, func() error { return verify(tx) })
 			}
 			return nil
@@ -128,10 +137,13 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 		err = contain(func() error { return db.Update(layOut) })
 	}
 	if err != nil {
-		_ = contain(db.Close)
 		if errors.Is(err, ErrDamaged) {
 			err = fmt.Errorf("%w: %w", ErrFormat, err)
 		}
+		if checked && errors.Is(err, ErrFormat) {
+			return db, 0, err
+		}
+		_ = contain(db.Close)
 		return nil, 0, err
 	}
 	return db, live, nil

@@ -455,3 +455,58 @@ func TestOpenReplaceOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenReplaceHoldsTheFile: an Open that found the file unusable only
+// by checking it (here, the mark of two checks that ended the process)
+// keeps it locked until it is aside: another Open fails with ErrLocked
+// (or, waiting for the lock, opens the new file). Another Open, which finds
+// the file usable (the mark gone), got a Store on the file the first then
+// moved aside, and its writes were lost.
+func TestOpenReplaceHoldsTheFile(t *testing.T) {
+	path := writeFile(t, storeFile(t, 10))
+	if err := os.WriteFile(path+checkingSuffix, []byte{1}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Another Open replacing the file holds this: the first waits for it.
+	lock, err := bolt.Open(path+replacingSuffix, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type opened struct {
+		s   *Store
+		err error
+	}
+	open := func(to chan<- opened) {
+		s, err := Open(path, WithReplaceDamaged())
+		to <- opened{s, err}
+	}
+	first, second := make(chan opened, 1), make(chan opened, 1)
+	go open(first)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Microsecond) {
+		if _, err := os.Stat(path + checkingSuffix); errors.Is(err, fs.ErrNotExist) {
+			break // the first read the mark
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first Open never read the mark")
+		}
+	}
+	go open(second)
+	time.Sleep(lockTimeout / 4)
+	if err := lock.Close(); err != nil { // the first moves the file aside
+		t.Fatal(err)
+	}
+	a, b := <-first, <-second
+	for _, o := range []opened{a, b} {
+		if o.s != nil {
+			if err := o.s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if a.s != nil && b.s != nil {
+		t.Fatalf("both Opens got a Store, one of them on the file moved aside")
+	}
+	if !errors.Is(b.err, ErrLocked) {
+		t.Errorf("the Open beside a replacement: %v, want ErrLocked", b.err)
+	}
+}
