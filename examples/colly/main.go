@@ -15,7 +15,9 @@
 // SetProxy, SetProxyFunc and SetClient replace the Transport, so a proxy
 // goes on the Transport's next RoundTripper instead; and its own
 // robots.txt handling stays off (IgnoreRobotsTxt, its default), since its
-// fetches of robots.txt would go through the Transport as pages, paced.
+// fetches of robots.txt would go through the Transport as pages, paced,
+// and so does CheckHead, since a paced HEAD cancels the GET that was to
+// follow it, which Request.Retry does not send.
 //
 // The site's pages link to disallowed pages directly and through
 // same-host and cross-host redirects, and to a partner site with a
@@ -72,11 +74,13 @@ const maxPaced = 10
 
 // sendAgain readies r, refused with p, to be sent again at p.RetryAt,
 // counting in paces the times each URL was paced; false once one has been
-// paced maxPaced times. What was paced is p.URL, where a redirect of r.URL
-// may have led: that hop is sent as net/http sends a 301, 302 or 303
-// hop, without a body and as a GET unless it is a HEAD (a PacedError
-// does not say which status led there), and to another host without r's
-// credentials.
+// paced maxPaced times. What was paced is p.URL: r.URL without its
+// fragment, when r itself was paced, which goes again as it was; or where
+// a redirect of it led. That hop is sent as net/http sends a 301, 302 or
+// 303 hop, without a body and as a GET unless it is a HEAD, and without
+// r's credentials: a PacedError does not say which status led there, nor
+// whether the redirects passed through another host, after which net/http
+// sends none, even back on r's host.
 func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) (bool, error) {
 	u, err := url.Parse(p.URL)
 	if err != nil {
@@ -85,16 +89,17 @@ func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) 
 	if paces[p.URL]++; paces[p.URL] > maxPaced {
 		return false, nil
 	}
-	if u.String() != r.URL.String() {
-		if r.Method != http.MethodHead {
-			r.Method = http.MethodGet
-		}
-		r.Body = nil
-		if u.Host != r.URL.Host {
-			for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
-				r.Headers.Del(k)
-			}
-		}
+	asked := *r.URL
+	asked.Fragment, asked.RawFragment = "", "" // colly keeps it; a request has none
+	if u.String() == asked.String() {
+		return true, nil
+	}
+	if r.Method != http.MethodHead {
+		r.Method = http.MethodGet
+	}
+	r.Body = nil
+	for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
+		r.Headers.Del(k)
 	}
 	r.URL = u
 	return true, nil

@@ -80,35 +80,44 @@ func TestCrawlObeysRobots(t *testing.T) {
 	}
 }
 
-// TestSendAgain: a paced request is sent again as itself; a paced
-// redirect hop as net/http sends a 303's, without a body and a GET unless
-// it was a HEAD, and to another host without the first request's
-// credentials; a URL paced more
-// than maxPaced times (a redirect loop through a paced site) is given up.
+// TestSendAgain: a paced request is sent again as itself, also when its
+// URL has a fragment (sent as a GET without its body, a form was lost); a
+// paced redirect hop as net/http sends a 303's, without a body and a GET
+// unless it was a HEAD, and without the first request's credentials,
+// also on its host (the redirects may have passed through another, and
+// a third site steered them there); a URL paced more than maxPaced times
+// (a redirect loop through a paced site) is given up.
 func TestSendAgain(t *testing.T) {
-	request := func(method string) *colly.Request {
-		u, _ := url.Parse("http://start.test/account/go")
+	request := func(method, asked string) *colly.Request {
+		u, _ := url.Parse(asked)
 		return &colly.Request{URL: u, Method: method, Body: strings.NewReader("a=1"),
 			Headers: &http.Header{"Authorization": {"Bearer secret"}, "Cookie": {"s=1"}, "Accept": {"text/html"}}}
 	}
+	const asked = "http://start.test/account/go"
 	for _, tc := range []struct {
-		name, url    string
-		sent, method string
-		body, secret bool
+		name, asked, url string
+		sent, method     string
+		body, secret     bool
 	}{
-		{"itself", "http://start.test/account/go", http.MethodPost, http.MethodPost, true, true},
-		{"a hop on its host", "http://start.test/account/done", http.MethodPost, http.MethodGet, false, true},
-		{"a hop to another host", "http://partner.test/landing", http.MethodPost, http.MethodGet, false, false},
-		{"a HEAD's hop", "http://start.test/account/done", http.MethodHead, http.MethodHead, false, true},
+		{"itself", asked, asked, http.MethodPost, http.MethodPost, true, true},
+		// A PacedError's URL has no fragment; colly's request may.
+		{"itself, with a fragment", asked + "#results", asked, http.MethodPost, http.MethodPost, true, true},
+		// Maybe by way of another host, after which net/http sends no
+		// credentials, even back on the request's host.
+		{"a hop on its host", asked, "http://start.test/account/done", http.MethodPost, http.MethodGet, false, false},
+		{"a hop to another host", asked, "http://partner.test/landing", http.MethodPost, http.MethodGet, false, false},
+		{"a HEAD's hop", asked, "http://start.test/account/done", http.MethodHead, http.MethodHead, false, false},
 	} {
-		r := request(tc.sent)
+		r := request(tc.sent, tc.asked)
 		again, err := sendAgain(r, &robotstxt.PacedError{URL: tc.url}, map[string]int{})
-		if !again || err != nil || r.URL.String() != tc.url || r.Method != tc.method || (r.Body != nil) != tc.body ||
+		sent := *r.URL
+		sent.Fragment = ""
+		if !again || err != nil || sent.String() != tc.url || r.Method != tc.method || (r.Body != nil) != tc.body ||
 			(r.Headers.Get("Authorization") != "") != tc.secret || (r.Headers.Get("Cookie") != "") != tc.secret || r.Headers.Get("Accept") == "" {
 			t.Errorf("%s: %v, %v; request %s %s, body %v, headers %v", tc.name, again, err, r.Method, r.URL, r.Body != nil, *r.Headers)
 		}
 	}
-	paces, r := map[string]int{}, request(http.MethodGet)
+	paces, r := map[string]int{}, request(http.MethodGet, asked)
 	for i := range maxPaced + 1 {
 		again, err := sendAgain(r, &robotstxt.PacedError{URL: "http://start.test/loop"}, paces)
 		if err != nil || again != (i < maxPaced) {
