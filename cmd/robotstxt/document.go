@@ -99,12 +99,11 @@ func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*do
 		defer f.Close()
 		r, display = f, name
 	}
+	// Read as a response is (see capture): what is past maxInput+1
+	// bytes is past every limit.
 	raw, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", display, err)
-	}
-	if len(raw) > maxInput {
-		return nil, fmt.Errorf("%s is over %d MiB: not a robots.txt", display, maxInput>>20)
 	}
 	d := &document{name: display}
 	return d, d.decode(raw, nil)
@@ -153,13 +152,20 @@ func (d *document) noteLimit(full bool, e env) {
 			d.name, d.size(), kib(crawlerLimit))
 		return
 	}
-	e.errorf("note: %s is %s; like crawlers, only the first %s is read (-full reads it all)",
-		d.name, d.size(), kib(crawlerLimit))
+	all := "it all"
+	if d.whole.Truncated {
+		all = fmt.Sprintf("the first %d MiB", maxInput>>20)
+	}
+	e.errorf("note: %s is %s; like crawlers, only the first %s is read (-full reads %s)",
+		d.name, d.size(), kib(crawlerLimit), all)
 }
 
 // size formats the size of the text read, saying so when it is the UTF-8
-// of another charset, whose bytes the limit counts.
+// of another charset, whose bytes the limit counts, or over maxInput.
 func (d *document) size() string {
+	if d.whole.Truncated {
+		return fmt.Sprintf("over %d MiB", maxInput>>20)
+	}
 	if cs := d.whole.Charset; cs != "utf-8" && cs != "" {
 		return fmt.Sprintf("%s as UTF-8 (read as %s)", kib(len(d.whole.Text)), strings.ToUpper(cs))
 	}

@@ -5,6 +5,9 @@ import (
 	"compress/flate"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,11 +20,32 @@ func (zeros) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// TestDocumentBounded: a file or standard input over maxInput is read as
+// a response over it is, up to maxInput (a mistaken /dev/zero is
+// linted as what it is), and answers as crawlers read it, where it was
+// refused as "not a robots.txt" (exit 2) and the same bytes fetched
+// from a URL were answered.
 func TestDocumentBounded(t *testing.T) {
 	var out, errOut strings.Builder
 	code := runIO([]string{"lint", "-"}, io.LimitReader(zeros{}, maxInput+10), &out, &errOut)
-	if code != exitUsage || !strings.Contains(errOut.String(), "<stdin> is over 16 MiB") {
-		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	if code != exitDisallowed || !strings.Contains(out.String(), "[not-robots-txt]") {
+		t.Errorf("lint of zeros: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	huge := "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# padding\n", maxInput/10+1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, huge)
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(path, []byte(huge), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{srv.URL + "/robots.txt", path, "-"} {
+		r := runCmd(t, huge, "test", "-file", src, "/private/x", "/public")
+		if r.code != exitDisallowed || !strings.Contains(r.stdout, "DISALLOW  /private/x") || !strings.Contains(r.stdout, "ALLOW     /public") ||
+			!strings.Contains(r.stderr, "is over 16 MiB; like crawlers, only the first 500 KiB is read (-full reads the first 16 MiB)") {
+			t.Errorf("test -file %s: exit %d, stdout %q, stderr %q", src, r.code, r.stdout, r.stderr)
+		}
 	}
 }
 

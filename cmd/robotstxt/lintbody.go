@@ -150,7 +150,11 @@ func (lt *linter) overLimit() {
 	}
 	size := fmt.Sprintf("%s (to line %d)", read, last)
 	if firstPast == 0 {
-		if !cut {
+		switch {
+		case cut:
+		case d.whole.Truncated:
+			lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it in the first %d MiB", size, maxInput>>20)
+		default:
 			lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it", size)
 		}
 		return
