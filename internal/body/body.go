@@ -173,12 +173,20 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		b.Truncated, whole = true, breaksAt(raw[n:], n, wide)
 		raw = raw[:n]
 	}
+	converted := wide.enc != nil // the cut line is dropped from the UTF-8 text
 	if b.Truncated && wide.enc == nil && !whole {
-		// An ASCII-compatible body is cut before converting.
-		raw = dropCutLine(raw)
+		// A UTF-8 body is cut before converting (its charset is told
+		// without the cut character); another charset's characters,
+		// such as GBK's, whose trailing bytes look like UTF-8's leading
+		// ones, only once converted.
+		if cut := dropCutLine(raw); isUTF8(cut, header) {
+			raw = cut
+		} else {
+			converted = true
+		}
 	}
 	b.Text, b.Charset = toUTF8(raw, header, wide)
-	if b.Truncated && wide.enc != nil && !whole {
+	if b.Truncated && converted && !whole {
 		// A character the limit cut was converted to U+FFFD.
 		b.Text = dropCutLine(bytes.TrimSuffix(b.Text, []byte("\uFFFD")))
 	}
@@ -437,30 +445,9 @@ func wideBreaks(body []byte) (le, be int) {
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, sent with
 // header, to UTF-8 and names the charset it was read in (see Read).
 func toUTF8(body []byte, header http.Header, wide wideForm) ([]byte, string) {
-	enc, name := wide.enc, wide.name
-	// A UTF-8 byte-order mark says UTF-8 whatever the header says; the
-	// leading part of one (EF, EF BB), which the parser skips, goes
-	// before the body is told. Converted from another charset, either
-	// would become text that hides the first line.
+	enc, name, body := charsetOf(body, header, wide)
 	if enc == nil {
-		if bytes.HasPrefix(body, utf8BOM) {
-			return body, "utf-8"
-		}
-		for _, b := range utf8BOM[:2] {
-			if len(body) == 0 || body[0] != b {
-				break
-			}
-			body = body[1:]
-		}
-	}
-	if enc == nil && utf8.Valid(body) {
 		return body, "utf-8"
-	}
-	if enc == nil {
-		_, charset := ContentType(header)
-		if enc, name = headerCharset(charset); name == "utf-8" {
-			return body, "utf-8"
-		}
 	}
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
@@ -468,6 +455,42 @@ func toUTF8(body []byte, header http.Header, wide wideForm) ([]byte, string) {
 		return body, "utf-8"
 	}
 	return out, name
+}
+
+// isUTF8 reports whether toUTF8 reads body, in an ASCII-compatible form,
+// sent with header, as UTF-8.
+func isUTF8(body []byte, header http.Header) bool {
+	enc, _, _ := charsetOf(body, header, wideForm{})
+	return enc == nil
+}
+
+// charsetOf returns the encoding toUTF8 reads body in and its name, nil
+// for UTF-8, and the bytes it converts.
+func charsetOf(body []byte, header http.Header, wide wideForm) (encoding.Encoding, string, []byte) {
+	if wide.enc != nil {
+		return wide.enc, wide.name, body
+	}
+	// A UTF-8 byte-order mark says UTF-8 whatever the header says; the
+	// leading part of one (EF, EF BB), which the parser skips, goes
+	// before the body is told. Converted from another charset, either
+	// would become text that hides the first line.
+	if bytes.HasPrefix(body, utf8BOM) {
+		return nil, "utf-8", body
+	}
+	for _, b := range utf8BOM[:2] {
+		if len(body) == 0 || body[0] != b {
+			break
+		}
+		body = body[1:]
+	}
+	if utf8.Valid(body) {
+		return nil, "utf-8", body
+	}
+	_, charset := ContentType(header)
+	if enc, name := headerCharset(charset); name != "utf-8" {
+		return enc, name, body
+	}
+	return nil, "utf-8", body
 }
 
 // Stateful returns the encoding charset names when it is ISO-2022-JP, a

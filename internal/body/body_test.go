@@ -21,6 +21,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/internal/parse"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // utf16LE returns s in UTF-16LE with a byte-order mark (s is ASCII or
@@ -515,6 +518,40 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		b, err := Read(strings.NewReader(head+tc.line+"\nDisallow: /later\n"), nil, int64(len(head)+len(tc.read)))
 		if err != nil || string(b.Text) != head+tc.kept {
 			t.Errorf("%q cut after %q: kept %q, %v; want %q", tc.line, tc.read, b.Text[min(len(b.Text), len(head)):], err, tc.kept)
+		}
+	}
+}
+
+// TestReadBodyCutDisallowMultibyte: in a charset of several bytes a
+// character, GBK's or Shift_JIS's, a disallow the limit cuts keeps the
+// characters it holds whole, as converted; it kept a pattern ending in
+// U+FFFD (a GBK character's trailing byte looks like UTF-8's leading
+// one, Shift_JIS's leading byte like UTF-8's continuation), which covers
+// neither the rule's paths nor more.
+func TestReadBodyCutDisallowMultibyte(t *testing.T) {
+	const head = "User-agent: *\nDisallow: /"
+	for _, tc := range []struct {
+		enc     encoding.Encoding
+		charset string
+		path    string
+		cut     int // bytes of the encoded path read
+		kept    string
+	}{
+		{simplifiedchinese.GBK, "gbk", "你好", 2, "/你"},
+		{simplifiedchinese.GBK, "gbk", "你好", 3, "/你"},
+		{japanese.ShiftJIS, "shift_jis", "あい", 1, "/"},
+		{japanese.ShiftJIS, "shift_jis", "あい", 2, "/あ"},
+		{japanese.ShiftJIS, "shift_jis", "あい", 3, "/あ"},
+		{japanese.ShiftJIS, "shift_jis", "あい", 4, "/あい"},
+	} {
+		p, err := tc.enc.NewEncoder().String(tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := http.Header{"Content-Type": {"text/plain; charset=" + tc.charset}}
+		b, err := Read(strings.NewReader(head+p+"/\nDisallow: /later\n"), h, int64(len(head)+tc.cut))
+		if want := "User-agent: *\nDisallow: " + tc.kept; err != nil || string(b.Text) != want || b.Charset != tc.charset {
+			t.Errorf("%s %q cut after %d bytes: %q (%s), %v; want %q", tc.charset, tc.path, tc.cut, b.Text, b.Charset, err, want)
 		}
 	}
 }
