@@ -1248,6 +1248,10 @@ func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
 		{"mixed case, the Client's token", http.Header{"uSER-agENT": {"ExampleBot/2.0"}}, "ExampleBot/2.0"},
 		{"lower case without values", http.Header{"user-agent": {}}, testUA},
 		{"another crawler compatible with the Client", http.Header{"User-Agent": {"Googlebot/2.1 (compatible; ExampleBot/1.0)"}}, ""},
+		// Names no user-agent line can give are another crawler's all the same.
+		{"another crawler's name with digits", http.Header{"User-Agent": {"MJ12bot/v1.4.8 (compatible; ExampleBot/1.0)"}}, ""},
+		{"another crawler's name against its comment", http.Header{"User-Agent": {"Googlebot(compatible; ExampleBot/1.0)"}}, ""},
+		{"the Client's, compatible with a browser", http.Header{"User-Agent": {"ExampleBot/2.0 (compatible; Mozilla/5.0)"}}, "ExampleBot/2.0 (compatible; Mozilla/5.0)"},
 		{"a browser compatible with the Client", http.Header{"User-Agent": {"Mozilla/5.0 (compatible; ExampleBot/1.0)"}}, "Mozilla/5.0 (compatible; ExampleBot/1.0)"},
 		{"a mobile browser compatible with the Client", http.Header{"User-Agent": {mobileUA}}, mobileUA},
 	} {

@@ -22,16 +22,21 @@ const DefaultUserAgent = "robotstxt/1.0 (+https://github.com/robotsgate/robotstx
 var ErrProductToken = errors.New("robotstxt: no usable product token")
 
 // browserProducts are the products of browser User-Agent strings, which
-// crawlers copy before their own.
+// crawlers copy before their own, and the platforms a comment of one may
+// name after "compatible;" (Internet Explorer's MSIE, Windows).
 var browserProducts = []string{
-	"Mozilla", "AppleWebKit", "KHTML", "Gecko", "Chrome", "Chromium", "Safari",
-	"Version", "Mobile", "Firefox", "Edg", "Edge", "OPR", "Opera", "HeadlessChrome",
+	"Mozilla", "AppleWebKit", "KHTML", "Gecko", "like", "Chrome", "Chromium", "Safari",
+	"Version", "Mobile", "Firefox", "Edg", "Edge", "EdgA", "EdgiOS", "OPR", "Opera", "Presto",
+	"HeadlessChrome", "CriOS", "FxiOS", "SamsungBrowser", "YaBrowser", "UCBrowser", "Vivaldi",
+	"MSIE", "Trident", "Windows", "Linux", "X11", "Macintosh", "Android", "iPhone", "iPad",
 }
 
 // ProductToken returns the product token that a crawler sending userAgent
 // as its User-Agent header is known by in robots.txt: the product named
 // after "compatible;" in a comment ("Mozilla/5.0 (compatible; XBot/1.0)"
-// gives "XBot"), else the first product that is not a browser's
+// gives "XBot"), unless it is a browser's or a platform ("LinkedInBot/1.0
+// (compatible; Mozilla/5.0)" is LinkedInBot's), else the first product
+// that is not a browser's
 // ("Mozilla/5.0 (X11) Gecko/20100101 XBot/2" and "XBot/2 (+https://x)"
 // give "XBot"). A token has only [A-Za-z_-] (RFC 9309 §2.2.1). When no
 // product qualifies, as in "123bot/1.0", the error wraps [ErrProductToken].
@@ -43,7 +48,7 @@ func ProductToken(userAgent string) (string, error) {
 		if end := strings.IndexAny(name, "/; )"); end >= 0 {
 			name = name[:end]
 		}
-		if parse.ValidToken(name) {
+		if parse.ValidToken(name) && !notCrawler(name) {
 			return name, nil
 		}
 	}
@@ -90,14 +95,17 @@ func notCrawler(name string) bool {
 		strings.EqualFold(name, "compatible")
 }
 
-// FirstProduct returns the product userAgent begins with, as a token,
-// unless it names no crawler (see notCrawler) or is no valid token: "".
-// "Googlebot/2.1 (compatible; XBot/1.0)" begins with Googlebot's.
+// FirstProduct returns the name of the product userAgent begins with, up
+// to a blank, '/', '(', ';' or ',', unless it names no crawler (see
+// notCrawler): "". "Googlebot/2.1 (compatible; XBot/1.0)" begins with
+// Googlebot's, and "MJ12bot/v1.4 (compatible; XBot/1.0)" with MJ12bot's,
+// a name no user-agent line can give but a site reads all the same.
 func FirstProduct(userAgent string) string {
-	first, _, _ := strings.Cut(strings.TrimLeft(userAgent, " \t"), " ")
-	name, _, _ := strings.Cut(first, "/")
-	name = strings.TrimRight(name, ";,")
-	if notCrawler(name) || !parse.ValidToken(name) {
+	name := strings.TrimLeft(userAgent, " \t")
+	if end := strings.IndexAny(name, " \t/(;,"); end >= 0 {
+		name = name[:end]
+	}
+	if notCrawler(name) {
 		return ""
 	}
 	return name

@@ -33,7 +33,19 @@ func TestProductToken(t *testing.T) {
 		{"Twitterbot/1.0", "Twitterbot"},
 		{"robotstxt/1.0 (+https://github.com/robotsgate/robotstxt)", "robotstxt"},
 		{DefaultUserAgent, "robotstxt"},
+		// A browser's product or a platform after "compatible;" is not
+		// the crawler's (LinkedIn's, Mail.RU's: none can be told).
+		{"LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)", "LinkedInBot"},
+		{"ExampleBot/1.0 (compatible; Mozilla/5.0; +https://example.com/bot)", "ExampleBot"},
+		{"Mozilla/5.0 (compatible; Linux x86_64; Mail.RU_Bot/2.0; +https://help.mail.ru/webmaster/indexing/robots)", ""},
+		{"Mozilla/5.0 (compatible; Windows NT 6.1; XBot/1.0)", ""},
 		// Browsers, and products no user-agent line can name.
+		{"Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko", ""},
+		{"Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.1; Trident/6.0)", ""},
+		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/120.0.6099.119 Mobile/15E148 Safari/604.1", ""},
+		{"Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36", ""},
+		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 YaBrowser/24.1.0.0 Safari/537.36", ""},
+		{"Opera/9.80 (Windows NT 6.1) Presto/2.12.388 Version/12.16", ""},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", ""},
 		{"Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", ""},
 		{"Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1", ""},
@@ -54,6 +66,28 @@ func TestProductToken(t *testing.T) {
 			t.Errorf("ProductToken(%q) = %q, %v; want ErrProductToken", tc.ua, got, err)
 		case tc.want != "" && (got != tc.want || err != nil):
 			t.Errorf("ProductToken(%q) = %q, %v; want %q", tc.ua, got, err, tc.want)
+		}
+	}
+}
+
+// TestFirstProduct: the product a User-Agent begins with, which a site
+// reads as the crawler's, whether or not a user-agent line can name it.
+func TestFirstProduct(t *testing.T) {
+	for ua, want := range map[string]string{
+		"Googlebot/2.1 (compatible; XBot/1.0)":   "Googlebot",
+		"MJ12bot/v1.4.8 (compatible; XBot/1.0)":  "MJ12bot",
+		"360Spider (compatible; XBot/1.0)":       "360Spider",
+		"Mail.RU_Bot/2.0 (compatible; XBot/1.0)": "Mail.RU_Bot",
+		"Googlebot\t(compatible; XBot/1.0)":      "Googlebot",
+		"Googlebot(compatible; XBot/1.0)":        "Googlebot",
+		" XBot; +https://example.com":            "XBot",
+		"Mozilla/5.0 (compatible; XBot/1.0)":     "",
+		"compatible; XBot/1.0":                   "",
+		"(compatible; XBot/1.0)":                 "",
+		"":                                       "",
+	} {
+		if got := FirstProduct(ua); got != want {
+			t.Errorf("FirstProduct(%q) = %q, want %q", ua, got, want)
 		}
 	}
 }
