@@ -169,23 +169,23 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	}
 	wide := wideOf(raw[:n])
 	whole := false // the line the limit cuts ends right at it
+	tell := raw    // what the charset is told from
 	if n < len(raw) {
 		b.Truncated, whole = true, breaksAt(raw[n:], n, wide)
+		// With the bytes that finish the character the limit cuts:
+		// GBK's 一你 cut within 你 keeps 一, which is valid UTF-8.
+		tell = dropCutRune(raw[:min(len(raw), n+utf8.UTFMax-1)])
 		raw = raw[:n]
 	}
-	converted := wide.enc != nil // the cut line is dropped from the UTF-8 text
-	if b.Truncated && wide.enc == nil && !whole {
-		// A UTF-8 body is cut before converting (its charset is told
-		// without the cut character); another charset's characters,
-		// such as GBK's, whose trailing bytes look like UTF-8's leading
-		// ones, only once converted.
-		if cut := dropCutLine(raw); isUTF8(cut, header) {
-			raw = cut
-		} else {
-			converted = true
-		}
+	enc, name := charsetOf(tell, header, wide)
+	converted := enc != nil // the cut line is dropped from the UTF-8 text
+	if b.Truncated && !converted && !whole {
+		// A UTF-8 body is cut before converting; another charset's
+		// characters, such as GBK's, whose trailing bytes look like
+		// UTF-8's leading ones, only once converted.
+		raw = dropCutLine(raw)
 	}
-	b.Text, b.Charset = toUTF8(raw, header, wide)
+	b.Text, b.Charset = toUTF8(raw, enc, name, wide)
 	if b.Truncated && converted && !whole {
 		// A character the limit cut was converted to U+FFFD.
 		b.Text = dropCutLine(bytes.TrimSuffix(b.Text, []byte("\uFFFD")))
@@ -442,10 +442,13 @@ func wideBreaks(body []byte) (le, be int) {
 	return le, be
 }
 
-// toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, sent with
-// header, to UTF-8 and names the charset it was read in (see Read).
-func toUTF8(body []byte, header http.Header, wide wideForm) ([]byte, string) {
-	enc, name, body := charsetOf(body, header, wide)
+// toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, from enc,
+// named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
+// charset it was read in (see Read).
+func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm) ([]byte, string) {
+	if wide.enc == nil {
+		body = trimPartBOM(body)
+	}
 	if enc == nil {
 		return body, "utf-8"
 	}
@@ -457,25 +460,30 @@ func toUTF8(body []byte, header http.Header, wide wideForm) ([]byte, string) {
 	return out, name
 }
 
-// isUTF8 reports whether toUTF8 reads body, in an ASCII-compatible form,
-// sent with header, as UTF-8.
-func isUTF8(body []byte, header http.Header) bool {
-	enc, _, _ := charsetOf(body, header, wideForm{})
-	return enc == nil
+// charsetOf returns the encoding that body, whose UTF-16 or UTF-32 form
+// is wide, sent with header, is read in and its name: nil for UTF-8.
+func charsetOf(body []byte, header http.Header, wide wideForm) (encoding.Encoding, string) {
+	switch {
+	case wide.enc != nil:
+		return wide.enc, wide.name
+	case bytes.HasPrefix(body, utf8BOM), utf8.Valid(trimPartBOM(body)):
+		return nil, "utf-8"
+	}
+	_, charset := ContentType(header)
+	if enc, name := headerCharset(charset); name != "utf-8" {
+		return enc, name
+	}
+	return nil, "utf-8"
 }
 
-// charsetOf returns the encoding toUTF8 reads body in and its name, nil
-// for UTF-8, and the bytes it converts.
-func charsetOf(body []byte, header http.Header, wide wideForm) (encoding.Encoding, string, []byte) {
-	if wide.enc != nil {
-		return wide.enc, wide.name, body
-	}
-	// A UTF-8 byte-order mark says UTF-8 whatever the header says; the
-	// leading part of one (EF, EF BB), which the parser skips, goes
-	// before the body is told. Converted from another charset, either
-	// would become text that hides the first line.
+// trimPartBOM returns body without the leading part of a UTF-8
+// byte-order mark (EF, EF BB), which the parser skips, before its
+// charset is told: converted from another charset, either would become
+// text that hides the first line. A whole one says UTF-8 whatever the
+// header says, and stays.
+func trimPartBOM(body []byte) []byte {
 	if bytes.HasPrefix(body, utf8BOM) {
-		return nil, "utf-8", body
+		return body
 	}
 	for _, b := range utf8BOM[:2] {
 		if len(body) == 0 || body[0] != b {
@@ -483,14 +491,7 @@ func charsetOf(body []byte, header http.Header, wide wideForm) (encoding.Encodin
 		}
 		body = body[1:]
 	}
-	if utf8.Valid(body) {
-		return nil, "utf-8", body
-	}
-	_, charset := ContentType(header)
-	if enc, name := headerCharset(charset); name != "utf-8" {
-		return enc, name, body
-	}
-	return nil, "utf-8", body
+	return body
 }
 
 // Stateful returns the encoding charset names when it is ISO-2022-JP, a

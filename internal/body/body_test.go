@@ -94,7 +94,9 @@ func TestCharsetToUTF8(t *testing.T) {
 		// byte makes the body fall to the charset, which is passed over.
 		{"ISO-2022-JP passed over", "# \x1b(I x\nDisallow: /p\n# \x82", "text/plain; charset=iso-2022-jp", "# \x1b(I x\nDisallow: /p\n# \u201a"},
 	} {
-		text, _ := toUTF8([]byte(tc.body), http.Header{"Content-Type": {tc.ctype}}, wideOf([]byte(tc.body)))
+		body, wide := []byte(tc.body), wideOf([]byte(tc.body))
+		enc, name := charsetOf(body, http.Header{"Content-Type": {tc.ctype}}, wide)
+		text, _ := toUTF8(body, enc, name, wide)
 		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
@@ -527,7 +529,8 @@ func TestReadBodyCutDisallow(t *testing.T) {
 // characters it holds whole, as converted; it kept a pattern ending in
 // U+FFFD (a GBK character's trailing byte looks like UTF-8's leading
 // one, Shift_JIS's leading byte like UTF-8's continuation), which covers
-// neither the rule's paths nor more.
+// neither the rule's paths nor more, or was read as UTF-8 when what it
+// kept happened to be.
 func TestReadBodyCutDisallowMultibyte(t *testing.T) {
 	const head = "User-agent: *\nDisallow: /"
 	for _, tc := range []struct {
@@ -539,6 +542,8 @@ func TestReadBodyCutDisallowMultibyte(t *testing.T) {
 	}{
 		{simplifiedchinese.GBK, "gbk", "你好", 2, "/你"},
 		{simplifiedchinese.GBK, "gbk", "你好", 3, "/你"},
+		// What is kept, 一, is valid UTF-8: the byte past the cut tells.
+		{simplifiedchinese.GBK, "gbk", "一你", 3, "/一"},
 		{japanese.ShiftJIS, "shift_jis", "あい", 1, "/"},
 		{japanese.ShiftJIS, "shift_jis", "あい", 2, "/あ"},
 		{japanese.ShiftJIS, "shift_jis", "あい", 3, "/あ"},
