@@ -98,33 +98,33 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		f.stop() // the page budget is spent
 		return
 	}
-	pg, redirected, err := c.get(ctx, u)
+	pg, hop, err := c.get(ctx, u)
 	var (
 		paced      *robotstxt.PacedError
 		deferred   *robotstxt.DeferredError
 		disallowed *robotstxt.DisallowedError
 	)
 	refused := errors.As(err, &paced) || errors.As(err, &deferred) || errors.As(err, &disallowed)
-	c.settle(!refused || redirected) // refused at a redirect, it was sent
+	c.settle(!refused || hop != nil) // refused at a redirect, it was sent
+	asked := u
+	if refused && hop != nil {
+		u = hop // what was refused: where a redirect led
+	}
 	switch {
-	case paced != nil && f.tries(paced.URL) >= maxPaced:
+	case paced != nil && f.tries(u.String()) >= maxPaced:
 		c.report(func(r *result) { r.Paced++; r.GivenUp = append(r.GivenUp, c.name(u)) },
 			"ERROR", u, fmt.Sprintf("paced %d times: a redirect loop? given up", maxPaced))
 		f.finish()
 	case paced != nil:
 		// The site's turn is not free: come back when it may be, for
 		// the URL not sent, which is where a redirect led if one did.
-		to := u
-		if p, err := url.Parse(paced.URL); err == nil {
-			to = p
-		}
-		queued := f.retry(u, to, paced.RetryAt)
+		queued := f.retry(asked, u, paced.RetryAt)
 		c.report(func(r *result) {
 			r.Paced++
 			if queued {
 				r.Requeued++
 			}
-		}, "", to, "")
+		}, "", u, "")
 	case deferred != nil:
 		dl, ok := ctx.Deadline()
 		if deferred.Failures >= maxFailures || ok && deferred.RetryAt.After(dl) {
@@ -133,14 +133,14 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 			f.finish()
 			return
 		}
-		c.report(func(r *result) { r.Deferred++; r.Requeued++ },
-			"DEFER", u, fmt.Sprintf("robots.txt unreachable; back in %v", time.Until(deferred.RetryAt).Round(100*time.Millisecond)))
-		f.retry(u, u, deferred.RetryAt)
+		queued := f.retry(asked, u, deferred.RetryAt)
+		c.report(func(r *result) {
+			r.Deferred++
+			if queued {
+				r.Requeued++
+			}
+		}, "DEFER", u, fmt.Sprintf("robots.txt unreachable; back in %v", time.Until(deferred.RetryAt).Round(100*time.Millisecond)))
 	case disallowed != nil:
-		// What was refused: where a redirect led, if one did.
-		if to, err := url.Parse(disallowed.URL); err == nil {
-			u = to
-		}
 		c.report(func(r *result) { r.Disallowed = append(r.Disallowed, c.name(u)) },
 			"DISALLOW", u, ruleText(disallowed.Decision))
 		f.finish()
@@ -179,6 +179,7 @@ func (c *crawler) fetched(ctx context.Context, f *frontier, u *url.URL, pg page)
 		}
 	}, "FETCH", u, strings.Join(note, ", "))
 	c.showRobots(f, pg.url, d)
+	f.fetched(pg.url)
 	if follow {
 		for _, l := range links(pg.url, string(pg.body)) {
 			f.add(l)

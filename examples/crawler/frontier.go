@@ -19,6 +19,7 @@ type frontier struct {
 	items   dueHeap
 	seq     int             // order of arrival, to keep FIFO among URLs due together
 	seen    map[string]bool // every URL ever added
+	done    map[string]bool // every URL fetched
 	retried map[string]int  // how many times each URL was put back
 	working int             // URLs taken and not yet finished
 	stopped bool
@@ -26,7 +27,8 @@ type frontier struct {
 }
 
 func newFrontier() *frontier {
-	return &frontier{seen: make(map[string]bool), retried: make(map[string]int), changed: make(chan struct{})}
+	return &frontier{seen: make(map[string]bool), done: make(map[string]bool), retried: make(map[string]int),
+		changed: make(chan struct{})}
 }
 
 // add queues u, due now, unless it was added before.
@@ -39,6 +41,15 @@ func (f *frontier) add(u *url.URL) {
 	}
 	f.seen[k] = true
 	f.push(u, time.Time{})
+}
+
+// fetched marks u fetched, where a redirect led as the URL asked for:
+// queued, or added later, it is not taken again.
+func (f *frontier) fetched(u *url.URL) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seen[u.String()] = true
+	f.done[u.String()] = true
 }
 
 // retry finishes taken, a URL taken with next, and queues u, due at at:
@@ -96,6 +107,10 @@ func (f *frontier) next(ctx context.Context) (*url.URL, bool) {
 		if len(f.items) > 0 {
 			if wait = time.Until(f.items[0].at); wait <= 0 {
 				it := heap.Pop(&f.items).(due)
+				if f.done[it.u.String()] {
+					f.mu.Unlock()
+					continue // fetched since it was queued, by a redirect to it
+				}
 				f.working++
 				f.mu.Unlock()
 				return it.u, true

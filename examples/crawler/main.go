@@ -10,10 +10,11 @@
 // crawl-delay only to follow a redirect within the site, as the
 // Transport does. A request whose turn is not free fails at once with a
 // *robotstxt.PacedError, and the URL it names goes back to the frontier
-// for the error's RetryAt, which spreads a site's URLs over its coming turns; a
-// *robotstxt.DeferredError (robots.txt unreachable) is put back the same
-// way. Pages are read for their X-Robots-Tag and robots
-// META tags through Transport.PageDirectives: the links of a nofollow page
+// (unless it was queued before) for the error's RetryAt, which spreads a
+// site's URLs over its coming turns; a *robotstxt.DeferredError
+// (robots.txt unreachable) is put back the same way. Pages are read for
+// their X-Robots-Tag and robots META tags through
+// Transport.PageDirectives: the links of a nofollow page
 // are not followed.
 //
 //	go run ./examples/crawler

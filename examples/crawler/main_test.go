@@ -322,16 +322,20 @@ func TestCrawlEndsOnPacedRedirectLoop(t *testing.T) {
 
 // TestCrawlNamesRefusedRedirect: a page whose redirect robots.txt
 // disallows was served; what was kept from the crawler, and is printed
-// and recorded with the rule that matched it, is where the redirect led.
+// and recorded with the rule that matched it, is where the redirect led,
+// whole.
 func TestCrawlNamesRefusedRedirect(t *testing.T) {
+	long := "/private/" + strings.Repeat("x", 600) // longer than an error's text shows
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
 			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
 		case "/":
-			_, _ = io.WriteString(w, `<a href="/old.html">old</a>`)
+			_, _ = io.WriteString(w, `<a href="/old.html">old</a> <a href="/older.html">older</a>`)
 		case "/old.html":
 			http.Redirect(w, r, "/private/new.html", http.StatusMovedPermanently)
+		case "/older.html":
+			http.Redirect(w, r, long, http.StatusMovedPermanently)
 		default:
 			_, _ = io.WriteString(w, "page")
 		}
@@ -347,8 +351,39 @@ func TestCrawlNamesRefusedRedirect(t *testing.T) {
 			refused = append(refused, strings.TrimPrefix(f[1], s.URL))
 		}
 	}
-	if !slices.Equal(refused, []string{"/private/new.html"}) {
+	if !slices.Equal(refused, []string{"/private/new.html", long}) {
 		t.Errorf("DISALLOW lines name %q, want the redirect's target alone\n%s", refused, out)
+	}
+}
+
+// TestCrawlTakesFollowedRedirectTargetOnce: a page fetched where a
+// redirect led is not fetched again for a link to it.
+func TestCrawlTakesFollowedRedirectTargetOnce(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/":
+			_, _ = io.WriteString(w, `<a href="/go">go</a> <a href="/p.html">p</a>`)
+		case "/go":
+			http.Redirect(w, r, "/p.html", http.StatusFound)
+		default:
+			mu.Lock()
+			asked++
+			mu.Unlock()
+			_, _ = io.WriteString(w, "page")
+		}
+	}))
+	defer s.Close()
+	if out, err := crawlFrom(s.URL+"/", 20, 1); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked != 1 {
+		t.Errorf("/p.html asked for %d times, want once", asked)
 	}
 }
 
