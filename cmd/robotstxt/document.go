@@ -38,8 +38,11 @@ type document struct {
 	// limit.
 	body parser.Body
 	// whole is every byte read, decoded the same way; it is body when
-	// body is not truncated.
+	// body is not truncated, or when only body decodes (a capture cut
+	// in a compressed stream).
 	whole parser.Body
+	// over says that whole was cut at maxInput.
+	over bool
 	// live, for a robots.txt fetched over HTTP, is the Client's decision
 	// for the URL it was fetched for, which describes the robots.txt,
 	// with the error of that check and the requests of the fetch.
@@ -125,7 +128,7 @@ func (d *document) decode(raw []byte, header http.Header) error {
 		// At most maxInput: a content coding decodes a small response
 		// into far more.
 		if whole, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {
-			d.whole = whole
+			d.whole, d.over = whole, whole.Truncated
 		}
 	}
 	return nil
@@ -143,7 +146,7 @@ func (d *document) noteLimit(full bool, e env) {
 			d.name, kib(len(d.raw)), d.cut, kib(crawlerLimit))
 	}
 	switch {
-	case full && d.whole.Truncated:
+	case full && d.over:
 		e.errorf("note: %s is over %d MiB; crawlers read only the first %s, and -full reads the first %d MiB",
 			d.name, maxInput>>20, kib(crawlerLimit), maxInput>>20)
 		return
@@ -153,7 +156,7 @@ func (d *document) noteLimit(full bool, e env) {
 		return
 	}
 	all := "it all"
-	if d.whole.Truncated {
+	if d.over {
 		all = fmt.Sprintf("the first %d MiB", maxInput>>20)
 	}
 	e.errorf("note: %s is %s; like crawlers, only the first %s is read (-full reads %s)",
@@ -163,7 +166,7 @@ func (d *document) noteLimit(full bool, e env) {
 // size formats the size of the text read, saying so when it is the UTF-8
 // of another charset, whose bytes the limit counts, or over maxInput.
 func (d *document) size() string {
-	if d.whole.Truncated {
+	if d.over {
 		return fmt.Sprintf("over %d MiB", maxInput>>20)
 	}
 	if cs := d.whole.Charset; cs != "utf-8" && cs != "" {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"compress/flate"
+	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -40,6 +42,9 @@ func TestDocumentBounded(t *testing.T) {
 	if err := os.WriteFile(path, []byte(huge), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if r := runCmd(t, "", "lint", path); !strings.Contains(r.stdout, "no rule or other record is past it in the first 16 MiB") {
+		t.Errorf("lint %s: exit %d, stdout %q", path, r.code, r.stdout)
+	}
 	for _, src := range []string{srv.URL + "/robots.txt", path, "-"} {
 		r := runCmd(t, huge, "test", "-file", src, "/private/x", "/public")
 		if r.code != exitDisallowed || !strings.Contains(r.stdout, "DISALLOW  /private/x") || !strings.Contains(r.stdout, "ALLOW     /public") ||
@@ -73,6 +78,26 @@ func TestDocumentDecodeBounded(t *testing.T) {
 	d.noteLimit(true, env{stderr: &errOut})
 	if !strings.Contains(errOut.String(), "is over 16 MiB") || strings.Contains(errOut.String(), "reads it all") {
 		t.Errorf("-full on a file over maxInput: %q", errOut.String())
+	}
+}
+
+// TestDocumentCutStream: a capture cut in a compressed stream decodes
+// only as far as crawlers read; it is not told as over maxInput.
+func TestDocumentCutStream(t *testing.T) {
+	var raw bytes.Buffer
+	zw := gzip.NewWriter(&raw)
+	for i := range 100000 {
+		fmt.Fprintf(zw, "Disallow: /%d\n", i)
+	}
+	_ = zw.Close()
+	d := &document{name: "r"}
+	if err := d.decode(raw.Bytes()[:raw.Len()*3/4], http.Header{"Content-Encoding": {"gzip"}}); err != nil {
+		t.Fatal(err)
+	}
+	var errOut strings.Builder
+	d.noteLimit(false, env{stderr: &errOut})
+	if !d.body.Truncated || d.over || strings.Contains(d.size(), "MiB") || strings.Contains(errOut.String(), "16 MiB") {
+		t.Errorf("truncated %v, over %v, size %q, note %q", d.body.Truncated, d.over, d.size(), errOut.String())
 	}
 }
 

@@ -152,7 +152,7 @@ func (lt *linter) overLimit() {
 	if firstPast == 0 {
 		switch {
 		case cut:
-		case d.whole.Truncated:
+		case d.over:
 			lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it in the first %d MiB", size, maxInput>>20)
 		default:
 			lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it", size)
