@@ -68,8 +68,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 //
 // Every request, each redirect hop included, is first checked as
 // [Client.Allowed] checks a URL, reading the request target as net/http
-// writes it. A request without a User-Agent (or with an empty one, which
-// net/http does not send) is sent with the Client's;
+// writes it. A request without a User-Agent (or with a blank one, which
+// net/http sends empty or not at all) is sent with the Client's;
 // one whose User-Agent names another crawler is refused with
 // [ErrAgentMismatch] (give a colly Collector the Client's User-Agent). A
 // request whose Host names another authority than its URL must be allowed
@@ -779,9 +779,9 @@ var ErrAgentMismatch = errors.New("robotstxt: the request's User-Agent names ano
 // withAgent returns req as the Transport sends it, or an error wrapping
 // ErrAgentMismatch: req itself when its one User-Agent names one of the
 // Client's product tokens or is the Client's own, else a copy that
-// carries it, or the Client's when req has none, under the canonical key
-// alone, since net/http writes every spelling of the key that req.Header
-// holds.
+// carries it, or the Client's when req has none or a blank one, under
+// the canonical key alone, since net/http writes every spelling of the
+// key that req.Header holds.
 func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	var ua string
 	n, canonical := 0, true

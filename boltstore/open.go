@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"syscall"
@@ -69,14 +70,19 @@ func Open(path string, opts ...Option) (*Store, error) {
 // ".replacing" open throughout, lest two Opens that found it unusable at
 // once each open a Store (one of them on the file the other moved
 // aside): the second finds the lock taken, or, the file at path another,
-// that one in use, and fails with ErrLocked. held, if not nil, is found,
-// still open, which replace closes: an Open that would find it usable
-// (one that does not check the whole file, or after the mark of the
-// check that failed is gone) fails with ErrLocked until it is aside.
+// that one in use, and fails with ErrLocked. held, if not nil, is the
+// file openFile found unusable, still open, which replace closes once it
+// is aside: an Open that would find it usable (one that does not check
+// the whole file, or after the mark of the check that failed is gone)
+// fails with ErrLocked meanwhile.
 func replace(path string, found fs.FileInfo, held *bolt.DB, err error, logger *slog.Logger) (*bolt.DB, int64, error) {
-	if held != nil {
-		defer func() { _ = contain(held.Close) }()
+	release := func() {
+		if held != nil {
+			_ = contain(held.Close)
+			held = nil
+		}
 	}
+	defer release()
 	// A bbolt file of its own: bbolt's lock, on every system it runs on.
 	// One a crash left unusable holds nothing: it is made again.
 	lockPath := path + replacingSuffix
@@ -93,6 +99,9 @@ func replace(path string, found fs.FileInfo, held *bolt.DB, err error, logger *s
 	defer lock.Close()
 	if now, serr := os.Stat(path); found != nil && serr == nil && !os.SameFile(found, now) {
 		return openFile(path, false) // another Open replaced it
+	}
+	if runtime.GOOS == "windows" {
+		release() // Windows moves no file open so: another Open may take it first
 	}
 	aside := path + unusableSuffix
 	if rerr := os.Rename(path, aside); rerr != nil {

@@ -458,8 +458,8 @@ func TestOpenReplaceOnce(t *testing.T) {
 
 // TestOpenReplaceHoldsTheFile: an Open that found the file unusable only
 // by checking it (here, the mark of two checks that ended the process)
-// keeps it locked until it is aside: another Open fails with ErrLocked
-// (or, waiting for the lock, opens the new file). Another Open, which finds
+// keeps it locked until it is aside: another Open fails with ErrLocked.
+// Another Open, which finds
 // the file usable (the mark gone), got a Store on the file the first then
 // moved aside, and its writes were lost.
 func TestOpenReplaceHoldsTheFile(t *testing.T) {

@@ -162,8 +162,8 @@ func TestPacerPrefixes(t *testing.T) {
 				if err == nil {
 					_ = resp.Body.Close()
 				}
-				if paced := errors.Is(err, robotstxt.ErrPaced); i == 1 && paced != tc.paced || i == 0 && err != nil {
-					t.Errorf("process %d: %v, want paced %v", i, err, i == 1 && tc.paced)
+				if wantPaced := i == 1 && tc.paced; wantPaced && !errors.Is(err, robotstxt.ErrPaced) || !wantPaced && err != nil {
+					t.Errorf("process %d: %v, want paced %v", i, err, wantPaced)
 				}
 			}
 		})
