@@ -240,16 +240,21 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 // shortLabels returns u without the labels longer than maxSignalLabel,
 // which a reading leaves out of its signals too (see reading.note).
 func (u Usage) shortLabels() Usage {
+	return u.filter(func(label, _ string) bool { return len(label) <= maxSignalLabel })
+}
+
+// filter returns u with the members keep reports true of alone.
+func (u Usage) filter(keep func(label, value string) bool) Usage {
 	var kept []string
-	long := false
+	all := true
 	for label, v := range usage.All(u.members) {
-		if len(label) > maxSignalLabel {
-			long = true
-		} else {
+		if keep(label, v) {
 			kept = append(kept, label+"="+v)
+		} else {
+			all = false
 		}
 	}
-	if !long {
+	if all {
 		return u
 	}
 	return Usage{strings.Join(kept, ", ")}
@@ -1129,17 +1134,28 @@ func weight(s Signal, run []Signal, self int) int {
 // robotsTxt notes the signals of t, read in mode, for groups (one
 // crawler's) at paths (a URL's and its normal forms): the Content-Usage
 // rules that decide for any of them, then the Content-Signal records that
-// apply, each in line order, without combining their preferences.
+// apply, each in line order, without combining their preferences. A rule's
+// yes is noted only where the forms agree on it, as servedUsage counts
+// them: a yes that decides for one form and not another counts for none.
 func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []string) {
 	var rules []parse.UsageRule
-	for _, p := range paths {
+	var agreed Usage
+	for i, p := range paths {
+		if u := stated(t, mode, groups, p); i == 0 {
+			agreed = u
+		} else {
+			agreed = agreed.agree(u)
+		}
 		p, _ = rulesPath(mode, p)
 		rules = t.DecideUsage(rules, groups, p)
 	}
 	slices.SortFunc(rules, func(a, b parse.UsageRule) int { return cmp.Compare(a.Line, b.Line) })
 	rules = slices.CompactFunc(rules, func(a, b parse.UsageRule) bool { return a.Line == b.Line })
 	for _, r := range rules {
-		rd.list("robots.txt", lineOf(r.Line), r.Statement, parseUsage(r.Statement))
+		counted := parseUsage(r.Statement).filter(func(label, v string) bool {
+			return prefOf(v) != PrefYes || agreed.Pref(label) != PrefUnknown
+		})
+		rd.list("robots.txt", lineOf(r.Line), r.Statement, counted)
 	}
 	records := append(t.FileExtensions(), t.Extensions(groups)...)
 	slices.SortFunc(records, func(a, b parse.Record) int { return cmp.Compare(a.Line, b.Line) })

@@ -931,6 +931,23 @@ func TestReceiptNormalForms(t *testing.T) {
 	}
 }
 
+// TestReceiptListsAYesAllFormsAgreeOn: a yes that decides for the URL as
+// sent and not for the form a server serves it as (or the other way)
+// counts for none, as Decision.Usage counts it; it was listed all the
+// same, evidence of a yes the answer does not hold.
+func TestReceiptListsAYesAllFormsAgreeOn(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nContent-Usage: /a/ train-ai=y, search=n\n")
+	_, tr, hc := newTestTransport(t)
+	for _, p := range []string{"/a/../b/x", "/b/../a/x"} {
+		resp, body := fetchPage(t, hc, s.URL+p)
+		r := tr.Receipt(resp, body)
+		if want := []string{"robots.txt search n line 2"}; r.Usage.statement() != "search=n" || !reflect.DeepEqual(sigs(r.Signals), want) {
+			t.Errorf("%s: usage %q, signals %q; want search=n, %q", p, r.Usage, sigs(r.Signals), want)
+		}
+	}
+}
+
 // TestReceiptBounds: a hostile site's signals are bounded, each source's
 // kept in order, and the JSON stays one line whatever bytes it sent.
 func TestReceiptBounds(t *testing.T) {
