@@ -243,7 +243,8 @@ func (u Usage) shortLabels() Usage {
 	return u.filter(func(label, _ string) bool { return len(label) <= maxSignalLabel })
 }
 
-// filter returns u with the members keep reports true of alone.
+// filter returns u with only the members keep reports true of (u itself
+// when it keeps them all).
 func (u Usage) filter(keep func(label, value string) bool) Usage {
 	var kept []string
 	all := true
@@ -1134,26 +1135,32 @@ func weight(s Signal, run []Signal, self int) int {
 // robotsTxt notes the signals of t, read in mode, for groups (one
 // crawler's) at paths (a URL's and its normal forms): the Content-Usage
 // rules that decide for any of them, then the Content-Signal records that
-// apply, each in line order, without combining their preferences. A rule's
-// yes is noted only where the forms agree on it, as servedUsage counts
-// them: a yes that decides for one form and not another counts for none.
+// apply, each in line order, without combining their preferences. A
+// rule's yes is noted unless the forms' agreement, as servedUsage counts
+// it, leaves its label without a preference: a yes that one form lacks
+// counts for none.
 func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []string) {
 	var rules []parse.UsageRule
 	var agreed Usage
 	for i, p := range paths {
-		if u := stated(t, mode, groups, p); i == 0 {
+		p, _ = rulesPath(mode, p)
+		start := len(rules)
+		rules = t.DecideUsage(rules, groups, p)
+		if u := combined(rules[start:]); i == 0 {
 			agreed = u
 		} else {
 			agreed = agreed.agree(u)
 		}
-		p, _ = rulesPath(mode, p)
-		rules = t.DecideUsage(rules, groups, p)
+	}
+	said := make(map[string]bool) // the labels agreed states a preference for
+	for label, v := range usage.All(agreed.members) {
+		said[label] = prefOf(v) != PrefUnknown
 	}
 	slices.SortFunc(rules, func(a, b parse.UsageRule) int { return cmp.Compare(a.Line, b.Line) })
 	rules = slices.CompactFunc(rules, func(a, b parse.UsageRule) bool { return a.Line == b.Line })
 	for _, r := range rules {
 		counted := parseUsage(r.Statement).filter(func(label, v string) bool {
-			return prefOf(v) != PrefYes || agreed.Pref(label) != PrefUnknown
+			return prefOf(v) != PrefYes || said[label]
 		})
 		rd.list("robots.txt", lineOf(r.Line), r.Statement, counted)
 	}

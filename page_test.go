@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -944,6 +945,41 @@ func TestReceiptListsAYesAllFormsAgreeOn(t *testing.T) {
 		r := tr.Receipt(resp, body)
 		if want := []string{"robots.txt search n line 2"}; r.Usage.statement() != "search=n" || !reflect.DeepEqual(sigs(r.Signals), want) {
 			t.Errorf("%s: usage %q, signals %q; want search=n, %q", p, r.Usage, sigs(r.Signals), want)
+		}
+	}
+}
+
+// TestReceiptListsWhatUsageCounts: for random Content-Usage rules and
+// URLs a server may serve as other paths, in both modes, the robots.txt
+// signals a receipt lists combine to what Decision.Usage counts
+// (servedUsage): none is listed that the answer does not hold.
+func TestReceiptListsWhatUsageCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(59, 1))
+	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
+	patterns := []string{"/", "/a/", "/b/", "/a/x", "/b/x$", "/*x", "/%61/"}
+	statements := []string{"train-ai=y", "train-ai=n", "search=y", "search=n", "train-ai=y, search=n", "train-ai=y, search=y"}
+	paths := []string{"/a/x", "/a/../b/x", "/b/../a/x", "/a/./x", "//a/x", "/b/%2e%2e/a/x", "/%61/x", "/b/x"}
+	for _, mode := range []Mode{ModeGoogle, ModeRFC9309} {
+		for range 3000 {
+			text := "User-agent: *\n"
+			for range 1 + rng.IntN(4) {
+				text += "Content-Usage: " + pick(patterns) + " " + pick(statements) + "\n"
+			}
+			r, path := ParseMode([]byte(text), mode), pick(paths)
+			want := servedUsage(r.agentRules("examplebot"), path)
+			groups, _ := r.t.AppendGroups(nil, "examplebot")
+			rd := reading{record: true}
+			rd.robotsTxt(r.t, mode, groups, pathForms(path))
+			var got Usage
+			for _, s := range rd.signals {
+				got = got.combine(Usage{s.Label + "=" + s.Pref.String()})
+			}
+			for _, label := range []string{"train-ai", "search"} {
+				if got.Pref(label) != want.Pref(label) {
+					t.Fatalf("mode %d, %s of\n%s: the signals %q combine to %s=%v, Decision.Usage counts %v",
+						mode, path, text, sigs(rd.signals), label, got.Pref(label), want.Pref(label))
+				}
+			}
 		}
 	}
 }

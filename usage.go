@@ -148,8 +148,13 @@ func usageOf(t *parse.Table, mode Mode, groups []int, path string, signal Usage)
 func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	path, _ = rulesPath(mode, path)
 	var buf [4]parse.UsageRule
+	return combined(t.DecideUsage(buf[:0], groups, path))
+}
+
+// combined returns the preferences of rules, combined.
+func combined(rules []parse.UsageRule) Usage {
 	var c usage.Combiner
-	for _, r := range t.DecideUsage(buf[:0], groups, path) {
+	for _, r := range rules {
 		c.Add(parseUsage(r.Statement).members)
 	}
 	return Usage{c.Members()}
