@@ -78,6 +78,26 @@ func TestAgentCut(t *testing.T) {
 	}
 }
 
+// TestTwoAgentsNamesTheSecond: the finding names the crawler that gets
+// no group, not a word that joins the two.
+func TestTwoAgentsNamesTheSecond(t *testing.T) {
+	for value, second := range map[string]string{
+		"GPTBot CCBot":           "CCBot",
+		"GPTBot and CCBot":       "CCBot",
+		"GPTBot & CCBot":         "CCBot",
+		"Googlebot or Bingbot/2": "Bingbot",
+		"GPTBot, and CCBot":      "CCBot",
+	} {
+		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
+		if len(fs) == 0 || fs[0].Code != codeTwoAgents || !strings.Contains(fs[0].Message, ": "+second+" gets no group") {
+			t.Errorf("%q: %+v, want %s naming %s", value, fs, codeTwoAgents, second)
+		}
+	}
+	if fs := lintText(t, "User-agent: Googlebot and\nDisallow: /\n"); len(fs) == 0 || fs[0].Code == codeTwoAgents {
+		t.Errorf("a trailing conjunction names no crawler: %+v", fs)
+	}
+}
+
 // TestDirectiveSkipped: a line crawlers skip that starts with a key the
 // parser reads, however it is spelled and whatever blank follows it, is
 // an error; other text is not a directive.
