@@ -45,8 +45,9 @@ type theirFetch struct {
 	redirects string
 }
 
-// errRedirects is wrapped when redirects cannot lead to a robots.txt.
-var errRedirects = errors.New("robotstxt: redirects do not reach a robots.txt")
+// errRedirects is wrapped when redirects cannot lead to the file asked
+// for: a robots.txt or a tdmrep.json.
+var errRedirects = errors.New("robotstxt: redirects do not reach the file")
 
 // A fetcher gets robots.txt files for a Client, following redirects by
 // hand so that each hop is checked (see admitHop) and paced (see pace).

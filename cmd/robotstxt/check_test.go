@@ -174,7 +174,7 @@ func TestCheckVerboseHopChecked(t *testing.T) {
 	}
 
 	r = runCmd(t, "", "check", "-v", refused.URL+"/x")
-	wantDetail := "robots.txt unreachable: status 301 Moved Permanently: redirects do not reach a robots.txt: hop to " +
+	wantDetail := "robots.txt unreachable: status 301 Moved Permanently: redirects do not reach the file: hop to " +
 		cdn.URL + "/secret/rules.txt refused: its robots.txt disallows it; retry after "
 	if r.code != exitDeferred || !strings.HasPrefix(r.stdout, "DEFER ") || !strings.Contains(r.stdout, wantDetail) {
 		t.Errorf("a refused hop: exit %d, stdout:\n%s\nwant %d and %q", r.code, r.stdout, exitDeferred, wantDetail)
@@ -219,7 +219,7 @@ func TestCheckVerboseListsARobotsTxtOnce(t *testing.T) {
 func TestCheckRedirectWithoutLocation(t *testing.T) {
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusFound) }))
 	defer s.Close()
-	const why = "robots.txt unreachable: status 302 Found: redirects do not reach a robots.txt: 302 without a usable Location"
+	const why = "robots.txt unreachable: status 302 Found: redirects do not reach the file: 302 without a usable Location"
 	for _, args := range [][]string{
 		{"check", s.URL + "/x"},
 		{"test", "-file", s.URL + "/robots.txt", "/x"},
