@@ -509,3 +509,63 @@ func TestErrorTextBounded(t *testing.T) {
 		t.Errorf("an error of %d bytes for a long bad URL", len(err.Error()))
 	}
 }
+
+// TestTransportSignedRedirectKeepingHostFolded: the stack the README gives
+// (NewClientTransport over botauth.NewTransport), a crawler that dials a
+// site's origin by its own name and sets Host to the site's. The origin
+// is straße.example (dialled as xn--strae-oqa.example); it redirects to
+// "//straẞe.example/steal" (capital sharp s, as an open redirect echoes
+// a parameter). net/http keeps Host: victim.test on that hop and dials
+// strasse.example, another server, whose robots.txt allows everything.
+// strasse.example must get no signature for victim.test, which it could
+// replay there (a signature made for one authority never reaches
+// another, not through a redirect).
+func TestTransportSignedRedirectKeepingHostFolded(t *testing.T) {
+	var mu sync.Mutex
+	var stolen []string // Signature-Input of what strasse.example got, by Host
+	mux := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.URL.Path == "/robots.txt":
+				_, _ = w.Write([]byte("User-agent: *\nAllow: /\n"))
+			case name == "origin" && r.URL.Path == "/page":
+				http.Redirect(w, r, "//stra\u1e9ee.example/steal", http.StatusFound)
+			case name == "evil":
+				mu.Lock()
+				if r.Header.Get("Signature") != "" {
+					stolen = append(stolen, r.Host+": "+r.Header.Get("Signature-Input"))
+				}
+				mu.Unlock()
+			}
+		}
+	}
+	addrs := map[string]string{}
+	for name, dial := range map[string]string{"origin": "xn--strae-oqa.example:80", "victim": "victim.test:80", "evil": "strasse.example:80"} {
+		srv := httptest.NewServer(mux(name))
+		t.Cleanup(srv.Close)
+		addrs[dial] = srv.Listener.Addr().String()
+	}
+	var d net.Dialer
+	named := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to, ok := addrs[addr]
+		if !ok {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: net.UnknownNetworkError("test: no listener for " + addr)}
+		}
+		return d.DialContext(ctx, network, to)
+	}}
+	t.Cleanup(named.CloseIdleConnections)
+	c, tr := NewClientTransport(botauth.NewTransport(named, testSigner(t)), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+
+	req, _ := http.NewRequest(http.MethodGet, "http://stra\u00dfe.example/page", nil)
+	req.Host = "victim.test"
+	if resp, err := hc.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, s := range stolen {
+		t.Errorf("strasse.example, another server than the origin, got a signed request: Host %s", s)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/target"
 )
@@ -106,7 +105,9 @@ func keptHost(req *http.Request) error {
 	}
 	prev := "an unknown server"
 	if r := req.Response.Request; r != nil && r.URL != nil {
-		if strings.EqualFold(req.URL.Host, r.URL.Host) {
+		// The hosts compared as the dial reads them: strings.EqualFold
+		// folds ß with ẞ, which IDNA maps to "ss", another name.
+		if r.URL.Scheme == req.URL.Scheme && sameServer(r.URL.Host, req.URL) {
 			return nil
 		}
 		prev = r.URL.Host

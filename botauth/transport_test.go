@@ -484,3 +484,57 @@ func TestKeptHostSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportRedirectKeepingHostFolded: a crawler dials an origin by
+// its own name and sets Host to the site's (as
+// TestTransportRedirectKeepingHost does); the origin's name holds a letter
+// that Unicode case folding joins with one the dial's IDNA lookup maps to
+// another name. straße.example (dialled as xn--strae-oqa.example)
+// answers "//straẞe.example/steal" (capital sharp s, dialled as
+// strasse.example), ς.example (xn--3xa.example) "//σ.example/steal"
+// (xn--4xa.example), as an open redirect echoes a parameter. net/http
+// keeps the Host on that hop and dials another server, which must get no
+// signature for victim.test.
+func TestTransportRedirectKeepingHostFolded(t *testing.T) {
+	for _, tc := range []struct{ origin, originDial, location, evilDial string }{
+		{"stra\u00dfe.example", "xn--strae-oqa.example:80", "//stra\u1e9ee.example/steal", "strasse.example:80"},
+		{"\u03c2.example", "xn--3xa.example:80", "//\u03c3.example/steal", "xn--4xa.example:80"},
+	} {
+		t.Run(tc.location, func(t *testing.T) {
+			var mu sync.Mutex
+			var evilGot []*http.Request
+			origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, tc.location, http.StatusFound)
+			}))
+			defer origin.Close()
+			evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				evilGot = append(evilGot, &http.Request{Host: r.Host, Header: r.Header.Clone()})
+				mu.Unlock()
+			}))
+			defer evil.Close()
+			next := namedTransport(map[string]string{
+				tc.originDial: origin.Listener.Addr().String(),
+				tc.evilDial:   evil.Listener.Addr().String(),
+			})
+			defer next.CloseIdleConnections()
+			hc := &http.Client{Transport: NewTransport(next, newTestSigner(t)), Timeout: 10 * time.Second}
+
+			req, _ := http.NewRequest(http.MethodGet, "http://"+tc.origin+"/page", nil)
+			req.Host = "victim.test"
+			if resp, err := hc.Do(req); err == nil {
+				resp.Body.Close()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			site := testSite(time.Now, rfcKey(t).Public().(ed25519.PublicKey), testAgent)
+			for _, r := range evilGot {
+				if _, err := site.verifyRequest(r, "http"); err == nil {
+					t.Errorf("%s, another server than the origin, got a signature that verifies for Host %q", tc.evilDial, r.Host)
+				} else {
+					t.Errorf("%s got a request with Host %q (signature: %q)", tc.evilDial, r.Host, r.Header.Get("Signature-Input"))
+				}
+			}
+		})
+	}
+}
