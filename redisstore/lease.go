@@ -61,7 +61,10 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 	}
 	return sync.OnceFunc(func() {
 		ctx := context.WithoutCancel(ctx)
-		err := s.call(ctx, "release", k, func(ctx context.Context) error {
+		// Not through the breaker, which may have opened since the lease
+		// was taken: a release it refused would hold every other process
+		// off for the lease's TTL. s.run still bounds it by the timeout.
+		err := s.run(ctx, func(ctx context.Context) error {
 			return releaseScript.Run(ctx, s.rdb, []string{k}, token).Err()
 		})
 		if err != nil {

@@ -2,10 +2,14 @@ package redisstore
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
 
 // TestLeaseExclusiveAcrossStores: of many concurrent takers on two Stores
@@ -105,5 +109,64 @@ func TestLeaseScriptRunAgain(t *testing.T) {
 		if want := int64(map[bool]int{true: 1}[token == "mine"]); err != nil || n != want {
 			t.Fatalf("run %d with token %q: %d, %v; want %d", i+1, token, n, err, want)
 		}
+	}
+}
+
+// TestLeaseReleaseWithBreakerOpen: a process holding a fetch lease whose
+// breaker opened (three of its calls timed out in a Redis stall) gives
+// the lease back once Redis answers again, so that another process, whose
+// Redis works, need not wait out its lease wait for a result nobody is
+// fetching.
+func TestLeaseReleaseWithBreakerOpen(t *testing.T) {
+	srv, rdb := newRedis(t)
+	w := newWeb(t)
+	host := crawltest.Hosts("breakerlease", 1)[0]
+	authority := "http://" + host + ":80"
+
+	// Process A: takes the lease on the site, as its Client does before
+	// fetching, with a Store timeout of 100 ms.
+	a := dialStore(t, srv.Addr(), WithTimeout(100*time.Millisecond))
+	lctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	release, ok, err := a.Lease(lctx, authority, 15400*time.Millisecond) // the Client's default lease TTL
+	cancel()
+	if err != nil || !ok {
+		t.Fatalf("Lease = %v, %v", ok, err)
+	}
+
+	// A Redis stall of a few hundred ms: three of A's other calls time
+	// out, and A's breaker opens.
+	srv.Pause()
+	for i := range tripAfter {
+		_, err := a.Get(context.Background(), "https://other"+string(rune('a'+i))+".test:443")
+		if err == nil || errors.Is(err, robotstxt.ErrCacheMiss) {
+			srv.Resume()
+			t.Fatalf("Get during the stall: %v", err)
+		}
+	}
+	srv.Resume()
+	if err := rdb.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("Redis after the stall: %v", err)
+	}
+
+	// A's fetch ends: it gives the lease back. Redis answers again.
+	release()
+	ttl, err := rdb.PTTL(context.Background(), a.leaseKey(authority)).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ttl > 0 {
+		t.Errorf("after A's release, with Redis answering, the lease is still in Redis for %v: release was refused by A's open breaker", ttl)
+	}
+
+	// Process B, on the same Redis, which works for it: its check of the
+	// site waits for A's lease.
+	const leaseWait = 3 * time.Second
+	b := newDefaultProcess(t, srv.Addr(), w, robotstxt.WithLeaseWait(leaseWait, 0))
+	start := time.Now()
+	if err := checkOne(b, crawltest.Probes(host)[0]); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > leaseWait/2 {
+		t.Errorf("B's first check of the site took %v (its lease wait is %v): it waited for a lease A had released", took.Round(time.Millisecond), leaseWait)
 	}
 }
