@@ -629,7 +629,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		e := prev.clone()
 		fresh := c.renew(now, prev, res.header, e)
 		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(fresh), res.redirects
-		e.stale, e.nonPublic, e.failStatus, e.failures, e.errText, e.since = false, false, 0, 0, "", 0
+		e.stale, e.causes, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, 0, "", 0
 		c.logFetched(k, http.StatusNotModified, e.outcome, fresh)
 		return c.keepTheirs(res, e.derive(), now), nil
 	}
@@ -695,7 +695,7 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 		}
 	}
 	wait := c.cfg.retryIn(now, res.header, int(e.failures))
-	if e.nonPublic = errors.Is(res.err, ErrNonPublic); e.nonPublic {
+	if e.causes = causesOf(res.err); e.causes&causeNonPublic != 0 {
 		wait = c.cfg.maxBackoff // an address does not become public in a minute
 	}
 	e.expires = at.add(wait)
@@ -727,7 +727,7 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 	e := good.clone()
 	e.stale, e.cause = true, failed.cause
 	e.failStatus, e.failures, e.since, e.errText = failed.failStatus, failed.failures, failed.since, failed.errText
-	e.nonPublic = failed.nonPublic
+	e.causes = failed.causes
 	e.checked, e.expires = failed.checked, min(failed.expires, good.fetched.add(c.cfg.staleWindow))
 	return e.derive()
 }

@@ -97,11 +97,12 @@ type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
 	// failStatus, failures, since and errText describe the failures, and
-	// nonPublic says the last was a guard's refusal (ErrNonPublic).
-	stale, nonPublic bool
+	// causes the classes of the last (see causesOf).
+	stale bool
 	// status is that of the response the rules rest on, failStatus the
 	// last failure's: 100 to 999 (fetcher.send refuses others), or 0.
 	status, failStatus int16
+	causes             uint16 // beside the int16s, in what would be padding
 
 	fetched stamp
 	checked stamp // last fetch attempt
@@ -240,10 +241,8 @@ func (e *entry) derive() *entry {
 	}
 	switch {
 	case e.cause != nil || e.errText == "":
-	case e.nonPublic: // as the guard's own error is, for the crawler that gives such a site up
-		e.cause = &cutEnd{msg: e.errText, is: []error{ErrNonPublic}}
-	default:
-		e.cause = errors.New(e.errText)
+	default: // read from a Store: what the process that fetched tells apart
+		e.cause = storedCause(e.errText, e.causes)
 	}
 	e.base = entryOverhead + chain + int64(len(e.key)+len(e.etag)+len(e.lastMod)+len(e.redirects)+len(e.errText)+cap(e.body))
 	return e
@@ -271,7 +270,7 @@ func (e *entry) clone() *entry {
 
 // entryVersion begins every value the Client writes to a Store; values of
 // another version are a miss, so processes of different versions share one.
-const entryVersion = 10
+const entryVersion = 11
 
 // castagnoli is the table of the CRC-32C that ends every encoding: a
 // Store that damages a value (a flipped bit turned Disallow: /private
@@ -287,10 +286,7 @@ var errCorruptEntry = errors.New("robotstxt: corrupt cache entry")
 var errOtherCrawler = errors.New("robotstxt: cache entry of another User-Agent or product tokens")
 
 // The flags of the Store encoding.
-const (
-	flagStale     = 1
-	flagNonPublic = 2
-)
+const flagStale = 1
 
 // encodeEntry encodes k's entry e, fetched by crawler (see crawlerOf), for
 // a Store: after the version, key, crawler, outcome and flags come bounded
@@ -307,10 +303,7 @@ func encodeEntry(k key, e *entry, crawler uint64) []byte {
 	if p.stale {
 		flags |= flagStale
 	}
-	if p.nonPublic {
-		flags |= flagNonPublic
-	}
-	b = append(b, byte(p.outcome), flags)
+	b = binary.AppendUvarint(append(b, byte(p.outcome), flags), uint64(p.causes))
 	for _, v := range [...]int32{int32(p.status), int32(p.failStatus), p.failures, p.lifetime} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -355,11 +348,12 @@ func decodeEntry(k key, b []byte, crawler uint64) (*entry, error) {
 	d.b = d.b[8:]
 	e := &entry{key: k.authority}
 	p := &e.persisted
-	p.outcome, p.stale, p.nonPublic = Outcome(d.b[0]), d.b[1]&flagStale != 0, d.b[1]&flagNonPublic != 0
-	if p.outcome == 0 || p.outcome > OutcomeUnreachable || d.b[1]&^(flagStale|flagNonPublic) != 0 {
+	p.outcome, p.stale = Outcome(d.b[0]), d.b[1]&flagStale != 0
+	if p.outcome == 0 || p.outcome > OutcomeUnreachable || d.b[1]&^flagStale != 0 {
 		return nil, fmt.Errorf("%w: outcome %d flags %d", errCorruptEntry, d.b[0], d.b[1])
 	}
 	d.b = d.b[2:]
+	p.causes = uint16(d.uvarint(causeAll))
 	p.status = int16(d.uvarint(999))
 	p.failStatus = int16(d.uvarint(999))
 	p.failures = int32(d.uvarint(maxFailures))

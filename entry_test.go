@@ -32,8 +32,8 @@ func sampleEntries() []*entry {
 			since: stampOf(t0.Add(-10 * time.Minute))}},
 		withBody(&entry{key: "https://c.example:443", persisted: persisted{outcome: OutcomeRules, status: 200,
 			fetched: stampOf(t0.Add(-72 * time.Hour)), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), stale: true, lifetime: 60000,
-			failStatus: 0, failures: 1, errText: "dial tcp: refused", since: stampOf(t0.Add(-time.Hour))}}, "User-agent: *\n"),
-		{key: "https://e.example:443", persisted: persisted{outcome: OutcomeUnreachable, nonPublic: true, failures: 2,
+			failStatus: 0, failures: 1, errText: "dial tcp: refused", causes: causeRefused, since: stampOf(t0.Add(-time.Hour))}}, "User-agent: *\n"),
+		{key: "https://e.example:443", persisted: persisted{outcome: OutcomeUnreachable, causes: causeNonPublic, failures: 2,
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Hour)), since: stampOf(t0.Add(-time.Minute)),
 			errText: "robotstxt: refused to connect to a non-public address: 10.0.0.1"}},
 		{key: "https://d.example:443", persisted: persisted{outcome: OutcomeDisallowAll, status: 403}},
@@ -109,7 +109,9 @@ func TestEntryDecodeRejects(t *testing.T) {
 	at := 1 + 1 + len(key) + 8 // the outcome byte: after the version, the key and the crawler
 	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return sealed(b) }
 	// A 404's allow-all: no body, which a bad outcome would otherwise be
-	// refused for; its status, 404, a varint 0x94 0x03 after the flags.
+	// refused for; its status, 404, a varint 0x94 0x03 after the flags and
+	// the causes (0), then its failure status, failures and lifetime (0
+	// each) and the time it was fetched.
 	plain := encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}})
 	plain = plain[:len(plain)-4]
 	withPlain := func(i int, v ...byte) []byte { b := bytes.Clone(plain); copy(b[i:], v); return sealed(b) }
@@ -122,13 +124,14 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"future version":      with(0, entryVersion+1),
 		"no outcome":          withPlain(at, 0),
 		"bad outcome":         withPlain(at, 7),
-		"status 5000":         withPlain(at+2, 0x88, 0x27),
+		"status 5000":         withPlain(at+3, 0x88, 0x27),
 		"before 1970":         encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stamp(-time.Second)}}),
-		"past 2262":           sealed(append(binary.AppendVarint(bytes.Clone(plain[:at+6]), math.MaxInt64), plain[at+7:]...)),
+		"past 2262":           sealed(append(binary.AppendVarint(bytes.Clone(plain[:at+8]), math.MaxInt64), plain[at+9:]...)),
 		"fail status 5000":    encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, failStatus: 5000}}),
 		"failures":            encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, failures: maxFailures + 1}}),
 		"dictionary, no body": withPlain(len(plain)-2, 1),
 		"bad flags":           with(at+1, 0x80),
+		"unknown causes":      encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, causes: causeAll + 1}}),
 		"truncated":           sealed(good[:len(good)-1]),
 		"trailing":            sealed(append(bytes.Clone(good), 0)),
 		"varint overflow":     sealed(append(bytes.Clone(good[:at+2]), bytes.Repeat([]byte{0xff}, 10)...)),

@@ -242,7 +242,7 @@ func (t *sharedTier) disallowsFailure(k key, e *entry) bool {
 	case !k.doc.robots || e.failures == 0 || followed(s):
 		return false
 	case s == 0:
-		return !e.nonPublic && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeDisallowAll
+		return e.causes&causeNonPublic == 0 && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeDisallowAll
 	}
 	return valid(t.cfg.policy(int(e.failStatus))) == OutcomeDisallowAll
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -1631,5 +1632,90 @@ func TestLeaseGivenBackAfterLookPanics(t *testing.T) {
 	ms.mu.Unlock()
 	if n != 0 {
 		t.Errorf("%d leases held after the panic, want none", n)
+	}
+}
+
+// TestStoreFailureKeepsItsClasses: a process that reads a failure from
+// the Store tells it apart with errors.Is and errors.As as the process
+// that fetched it does (a timeout, a refused connection, a name not
+// found), so that two processes of one fleet act alike on it.
+func TestStoreFailureKeepsItsClasses(t *testing.T) {
+	store := newMemStore()
+
+	// A robots.txt that answers after the fetch timeout: the fetch times out.
+	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	})
+	// A port nobody listens on: the connection is refused.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String()
+	_ = ln.Close()
+
+	// A name that does not resolve, as a resolver says it (no name
+	// reaches the system's resolver: the dialer answers for it).
+	var d net.Dialer
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, _, _ := net.SplitHostPort(addr); host == "gone.test" {
+			return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+		}
+		return d.DialContext(ctx, network, addr)
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	opts := []Option{WithHTTPClient(&http.Client{Transport: tr}), WithStore(store), WithFetchTimeout(300 * time.Millisecond)}
+	a := NewClient(opts...)
+	b := NewClient(opts...)
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	ctx := context.Background()
+
+	type probe struct {
+		name string
+		is   func(error) bool
+	}
+	timeout := probe{"a timeout (errors.Is context.DeadlineExceeded, or a net.Error with Timeout)", func(err error) bool {
+		var ne net.Error
+		return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+	}}
+	conn := probe{"a refused connection (errors.Is syscall.ECONNREFUSED, errors.As *net.OpError)", func(err error) bool {
+		var op *net.OpError
+		return errors.Is(err, syscall.ECONNREFUSED) && errors.As(err, &op)
+	}}
+	gone := probe{"a name not found (errors.As *net.DNSError with IsNotFound)", func(err error) bool {
+		var dns *net.DNSError
+		return errors.As(err, &dns) && dns.IsNotFound
+	}}
+	for _, tc := range []struct {
+		url string
+		p   probe
+	}{
+		{slow.URL + "/page", timeout},
+		{refused + "/page", conn},
+		{"http://gone.test/page", gone},
+	} {
+		da, errA := a.Check(ctx, tc.url)
+		var de *DeferredError
+		if !errors.As(errA, &de) || !da.Deferred {
+			t.Fatalf("%s: fetching process: %+v, %v; want a deferral", tc.url, da, errA)
+		}
+		if !tc.p.is(de.Err) {
+			t.Fatalf("%s: the fetching process's DeferredError.Err %v is not %s", tc.url, de.Err, tc.p.name)
+		}
+		db, errB := b.Check(ctx, tc.url)
+		var deB *DeferredError
+		if !errors.As(errB, &deB) || !db.Deferred {
+			t.Fatalf("%s: reading process: %+v, %v; want a deferral", tc.url, db, errB)
+		}
+		if st := b.Stats().Store; st.Hits == 0 {
+			t.Fatalf("%s: the reading process did not take the Store's entry: %+v", tc.url, st)
+		}
+		if !tc.p.is(deB.Err) || !tc.p.is(db.Err) {
+			t.Errorf("%s: the process that read the failure from the Store has DeferredError.Err %q (%T), Decision.Err %T, which is not %s; the process that fetched it has %q (%T), which is",
+				tc.url, deB.Err, deB.Err, db.Err, tc.p.name, de.Err, de.Err)
+		}
 	}
 }

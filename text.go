@@ -64,8 +64,7 @@ func capErr(err error) error {
 		}
 	}
 	end := &cutEnd{msg: msgs[len(msgs)-1]}
-	for _, s := range [...]error{context.DeadlineExceeded, context.Canceled, os.ErrDeadlineExceeded, net.ErrClosed,
-		io.ErrUnexpectedEOF, io.EOF, body.ErrContentCoding, errRedirects, ErrNonPublic} {
+	for _, s := range causeSentinels {
 		if errors.Is(err, s) {
 			end.is = append(end.is, s)
 		}
@@ -88,6 +87,80 @@ func capErr(err error) error {
 		c = &cutError{msgs[i], c}
 	}
 	return c
+}
+
+// causeSentinels are the errors capErr keeps for errors.Is, each in the
+// Store encoding as the bit of its place (see causesOf): ErrNonPublic
+// first, whose bit is causeNonPublic.
+var causeSentinels = [...]error{ErrNonPublic, context.DeadlineExceeded, context.Canceled, os.ErrDeadlineExceeded,
+	net.ErrClosed, io.ErrUnexpectedEOF, io.EOF, body.ErrContentCoding, errRedirects}
+
+// The classes of a failure that the Store encoding keeps beside its text
+// (persisted.causes), so that a process reading it tells apart what the
+// one that fetched does: a bit for each of causeSentinels, then these.
+const (
+	causeNonPublic   = 1 << iota // causeSentinels[0]
+	causeTimeout     = 1 << (len(causeSentinels) + iota - 1)
+	causeNotFound    // a *net.DNSError's IsNotFound: the name is gone
+	causeRefused     // ECONNREFUSED
+	causeReset       // ECONNRESET
+	causeCertificate // a *tls.CertificateVerificationError
+	causeAll         = causeCertificate<<1 - 1
+)
+
+// causesOf returns the classes of err the Store encoding keeps.
+func causesOf(err error) uint16 {
+	var c uint16
+	for i, s := range causeSentinels {
+		if errors.Is(err, s) {
+			c |= 1 << i
+		}
+	}
+	var ne net.Error
+	var dns *net.DNSError
+	var verify *tls.CertificateVerificationError
+	for _, class := range [...]struct {
+		bit uint16
+		in  bool
+	}{
+		{causeTimeout, errors.As(err, &ne) && ne.Timeout()},
+		{causeNotFound, errors.As(err, &dns) && dns.IsNotFound},
+		{causeRefused, errors.Is(err, syscall.ECONNREFUSED)},
+		{causeReset, errors.Is(err, syscall.ECONNRESET)},
+		{causeCertificate, errors.As(err, &verify)},
+	} {
+		if class.in {
+			c |= class.bit
+		}
+	}
+	return c
+}
+
+// storedCause returns the error a failure read from a Store stands for:
+// its text, what errors.Is matches of causeSentinels, and of the errors
+// errors.As tells apart a copy that holds only its class: a
+// *net.DNSError's IsNotFound, a *net.OpError of a refused or reset
+// connection, a *tls.CertificateVerificationError.
+func storedCause(text string, causes uint16) error {
+	end := &cutEnd{msg: text, timeout: causes&causeTimeout != 0}
+	for i, s := range causeSentinels {
+		if causes&(1<<i) != 0 {
+			end.is = append(end.is, s)
+		}
+	}
+	if causes&causeNotFound != 0 {
+		end.is = append(end.is, &net.DNSError{Err: "no such host", IsNotFound: true})
+	}
+	if causes&causeRefused != 0 {
+		end.is = append(end.is, &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}})
+	}
+	if causes&causeReset != 0 {
+		end.is = append(end.is, &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}})
+	}
+	if causes&causeCertificate != 0 {
+		end.is = append(end.is, &tls.CertificateVerificationError{Err: errors.New(text)})
+	}
+	return end
 }
 
 // causeBytes returns the bytes of text err, from capErr, holds beyond its

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/body"
 )
 
 // jsonRecords returns the JSON log records in logs, by message.
@@ -238,5 +240,61 @@ func TestCapErr(t *testing.T) {
 	}
 	if capErr(nil) != nil || causeBytes(errors.New("x")) != 0 {
 		t.Error("nil or a plain error")
+	}
+}
+
+// TestStoredCauseTellsApartAsCapErr: for each failure a fetch meets, the
+// copy a process rebuilds from a Store (storedCause of causesOf) answers
+// every question below as the fetching process's copy (capErr) does.
+func TestStoredCauseTellsApartAsCapErr(t *testing.T) {
+	get := func(err error) error { return &url.Error{Op: "Get", URL: "https://a.test/robots.txt", Err: err} }
+	cert := &x509.Certificate{Raw: make([]byte, 64)}
+	failures := map[string]error{
+		"timeout":      get(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}),
+		"deadline":     get(fmt.Errorf("fetch: %w", context.DeadlineExceeded)),
+		"canceled":     get(context.Canceled),
+		"poll":         get(&net.OpError{Op: "read", Net: "tcp", Err: fmt.Errorf("poll: %w", os.ErrDeadlineExceeded)}),
+		"closed":       get(&net.OpError{Op: "read", Net: "tcp", Err: net.ErrClosed}),
+		"refused":      get(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}),
+		"reset":        get(&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}),
+		"no such host": get(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "a.test", IsNotFound: true}}),
+		"certificate":  get(&tls.CertificateVerificationError{UnverifiedCertificates: []*x509.Certificate{cert}, Err: x509.UnknownAuthorityError{Cert: cert}}),
+		"cut":          get(io.ErrUnexpectedEOF),
+		"eof":          get(io.EOF),
+		"coding":       fmt.Errorf("robots.txt: %w", body.ErrContentCoding),
+		"redirects":    fmt.Errorf("%w: 302 without a usable Location", errRedirects),
+		"non-public":   fmt.Errorf("dial: %w", ErrNonPublic),
+		"other":        errors.New("something else"),
+	}
+	questions := map[string]func(error) bool{
+		"timeout": func(err error) bool { var ne net.Error; return errors.As(err, &ne) && ne.Timeout() },
+		"not found": func(err error) bool {
+			var dns *net.DNSError
+			return errors.As(err, &dns) && dns.IsNotFound
+		},
+		"refused": func(err error) bool {
+			var op *net.OpError
+			return errors.Is(err, syscall.ECONNREFUSED) && errors.As(err, &op)
+		},
+		"reset": func(err error) bool {
+			var op *net.OpError
+			return errors.Is(err, syscall.ECONNRESET) && errors.As(err, &op)
+		},
+		"certificate": func(err error) bool { var ce *tls.CertificateVerificationError; return errors.As(err, &ce) },
+	}
+	for _, s := range causeSentinels {
+		questions["is "+s.Error()] = func(err error) bool { return errors.Is(err, s) }
+	}
+	for name, err := range failures {
+		mem := capErr(err)
+		stored := storedCause(mem.Error(), causesOf(err))
+		if stored.Error() != mem.Error() {
+			t.Errorf("%s: text %q, want %q", name, stored, mem)
+		}
+		for q, ask := range questions {
+			if got, want := ask(stored), ask(mem); got != want {
+				t.Errorf("%s: %s? stored %v, fetched %v", name, q, got, want)
+			}
+		}
 	}
 }
