@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // defaultUserAgent is the User-Agent header the commands send with
@@ -32,12 +33,17 @@ func productToken(ua string) (string, bool) {
 	return tok, tok != ""
 }
 
-// agentToken checks a -agent value. A full User-Agent string, such as
-// "ExampleBot/1.0" or "Mozilla/5.0 (compatible; XBot/1.0)", gives the
+// agentToken checks a -agent value. A product token, as a user-agent
+// line names one (Mozilla too, which no User-Agent header gives), is the
+// token; a full User-Agent string, such
+// as "ExampleBot/1.0" or "Mozilla/5.0 (compatible; XBot/1.0)", gives the
 // product token the Client derives from it, as robots.txt groups are
 // matched by token only; a value from which no token can be derived is an
 // error.
 func agentToken(v string, e env) (string, error) {
+	if f := parser.Parse([]byte("User-agent: " + v + "\n")); v != "" && len(f.Groups) == 1 && f.Groups[0].Agents[0].Token == v {
+		return v, nil // read whole as a user-agent line's token
+	}
 	tok, ok := productToken(v)
 	if !ok {
 		return "", fmt.Errorf("-agent %q: no product token can be derived from it; give the token itself, such as -agent ExampleBot", v)

@@ -82,3 +82,34 @@ func TestAgentWithoutToken(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentTokenAsGiven: -agent Mozilla is the product token Mozilla, as
+// a user-agent line names it and WithProductTokens takes it, though no
+// User-Agent header gives it.
+func TestAgentTokenAsGiven(t *testing.T) {
+	const file = "User-agent: Mozilla/4.0 (compatible; MSIE 4.0; Windows NT)\nDisallow: /\n"
+	r := robotstxt.Parse([]byte(file))
+	if r.Allowed("Mozilla", "/x") {
+		t.Fatal("setup: the parser allows Mozilla")
+	}
+	routedSite(t, map[string]struct {
+		header map[string]string
+		body   string
+	}{"mz.routed/robots.txt": {body: file}})
+	c, _ := libraryClient(t, robotstxt.WithProductTokens("Mozilla"))
+	d, err := c.Check(context.Background(), "http://mz.routed/x")
+	if err != nil || d.Allowed {
+		t.Fatalf("setup: Client WithProductTokens(Mozilla): allowed %v, %v", d.Allowed, err)
+	}
+	for _, args := range [][]string{
+		{"test", "-agent", "Mozilla", "-file", "-", "/x"},
+		{"explain", "-agent", "Mozilla", "-file", "-", "/x"},
+		{"check", "-agent", "Mozilla", "http://mz.routed/x"},
+	} {
+		res := runCmd(t, file, args...)
+		if res.code != exitDisallowed {
+			t.Errorf("%s: exit %d, stderr %q; want %d (disallowed), as the Client with product token Mozilla answers",
+				strings.Join(args, " "), res.code, strings.TrimSpace(res.stderr), exitDisallowed)
+		}
+	}
+}

@@ -943,3 +943,56 @@ func TestCheckPageWaitsForItsTurn(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s\nwant the second page read, train-ai=n", r.code, r.stdout)
 	}
 }
+
+// TestCheckUsageHasEveryLabel: Content-Signal's ai-input=no, from
+// robots.txt and from the page's header, is in check's merged line and
+// -json usage, and in test -json's, as in the Client's Decision.Usage and
+// the receipt's.
+func TestCheckUsageHasEveryLabel(t *testing.T) {
+	routedSite(t, map[string]struct {
+		header map[string]string
+		body   string
+	}{
+		"ai.routed/robots.txt": {body: "User-agent: *\nAllow: /\nContent-Signal: ai-input=no\n"},
+		"ai.routed/p":          {header: map[string]string{"Content-Signal": "ai-input=no", "Content-Type": "text/html"}, body: "<html><head></head><body>x</body></html>"},
+	})
+	c, rt := libraryClient(t)
+	d, err := c.Check(context.Background(), "http://ai.routed/p")
+	if err != nil || !d.Allowed || d.Usage.Pref("ai-input") != robotstxt.PrefNo {
+		t.Fatalf("setup: Client: %v %v ai-input=%v", err, d.Allowed, d.Usage.Pref("ai-input"))
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://ai.routed/p", nil)
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if p := rt.Receipt(resp, body).Usage.Pref("ai-input"); p != robotstxt.PrefNo {
+		t.Fatalf("setup: receipt ai-input=%v", p)
+	}
+
+	var res struct {
+		Usage map[string]string `json:"usage"`
+	}
+	r := runCmd(t, "", "check", "-json", "http://ai.routed/p")
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	if res.Usage["ai-input"] != "n" {
+		t.Errorf("check -json usage %v; the receipt's Usage says ai-input=n", res.Usage)
+	}
+	r = runCmd(t, "", "check", "http://ai.routed/p")
+	for _, l := range outputLines(r.stdout) {
+		if strings.Contains(l, "merged ") && !strings.Contains(l, "ai-input=n") {
+			t.Errorf("check: %q follows two ai-input=n signals:\n%s", strings.TrimSpace(l), r.stdout)
+		}
+	}
+	r = runCmd(t, "", "test", "-json", "-file", "http://ai.routed/robots.txt", "/p")
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	if res.Usage["ai-input"] != "n" {
+		t.Errorf("test -json usage %v; the Client's Decision.Usage says ai-input=n", res.Usage)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -393,5 +394,62 @@ func TestLintTDMRepAsRobotsAllows(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || rep.Warnings != 1 ||
 		!strings.Contains(rep.Diagnostics[0].Message, "robots.txt disallows") {
 		t.Errorf("robots.txt disallows the file: exit %d, %v, %+v; want a warning saying robots.txt disallows it", r.code, err, rep)
+	}
+}
+
+// TestLintTDMRepInItsMode: lint -rfc9309 of a site's tdmrep.json reads
+// it as a crawler in that mode does: the site's robots.txt disallows
+// /%2Ewell-known/, which RFC 9309 reads as /.well-known/, so such a
+// crawler cannot read the file (tdmrep-unreadable), as check -tdmrep
+// -rfc9309 and the Client say.
+func TestLintTDMRepInItsMode(t *testing.T) {
+	routedSite(t, map[string]struct {
+		header map[string]string
+		body   string
+	}{
+		"m.routed/robots.txt":              {body: "User-agent: *\nDisallow: /%2Ewell-known/\n"},
+		"m.routed/.well-known/tdmrep.json": {header: map[string]string{"Content-Type": "application/json"}, body: `[{"location":"/*","tdm-reservation":0}]`},
+		"m.routed/page":                    {header: map[string]string{"Content-Type": "text/html"}, body: "<html><head></head><body>x</body></html>"},
+	})
+
+	// The Client in RFC 9309 mode, as a crawler given WithTDMRep: the file
+	// is unreadable.
+	_, rt := libraryClient(t, robotstxt.WithMode(robotstxt.ModeRFC9309), robotstxt.WithTDMRep())
+	req, _ := http.NewRequest(http.MethodGet, "http://m.routed/page", nil)
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	unreadable := false
+	for _, s := range rt.Receipt(resp, body).Signals {
+		if s.Source == "tdmrep.json" && s.Where == "unreachable" {
+			unreadable = true
+		}
+	}
+	if !unreadable {
+		t.Fatalf("setup: the RFC 9309 Client reads tdmrep.json; want it unreadable")
+	}
+	// check -tdmrep -rfc9309 agrees with the Client.
+	if r := runCmd(t, "", "check", "-tdmrep", "-rfc9309", "http://m.routed/page"); !strings.Contains(r.stdout, "tdmrep.json train-ai=n") {
+		t.Fatalf("setup: check -tdmrep -rfc9309:\n%s", r.stdout)
+	}
+
+	r := runCmd(t, "", "lint", "-json", "-rfc9309", "http://m.routed/.well-known/tdmrep.json")
+	var rep struct {
+		Diagnostics []struct {
+			Code string `json:"code"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("lint -json: %v: %s", err, r.stdout)
+	}
+	found := false
+	for _, d := range rep.Diagnostics {
+		found = found || d.Code == "tdmrep-unreadable"
+	}
+	if !found {
+		t.Errorf("lint -rfc9309 http://m.routed/.well-known/tdmrep.json: %s\nwant tdmrep-unreadable: a crawler reading RFC 9309 cannot read the file", r.stdout)
 	}
 }

@@ -62,7 +62,7 @@ func TestLintUsageMessages(t *testing.T) {
 	}
 	all := strings.Join(msgs, "\n")
 	for _, want := range []string{
-		`label "ai" is not one of the vocabulary's, train-ai or search`,
+		`label "ai" is none of those crawlers read, train-ai, search or ai-input`,
 		"line 2 says train-ai=y for the same path, and this line train-ai=n",
 		`the statement "Train-AI=n" is not a Dictionary of RFC 9651 (sfv: offset 0: want a key`,
 	} {

@@ -15,7 +15,7 @@ import (
 // site as reserved. Its exit code is lintRobots': of a URL's site whose
 // robots.txt is unreachable, where crawlers ask for no page, the file is
 // not linted and it is exitDeferred.
-func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, int) {
+func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (report, int) {
 	r := report{File: name, summary: "read as TDMRep"}
 	url, tr := name, http.RoundTripper(nil)
 	if isURL(name) {
@@ -34,7 +34,7 @@ func lintTDMRep(name string, cfg fetchConfig, _ robotstxt.Mode, e env) (report, 
 		}
 		r.Bytes, url, tr = len(d.raw), pathSite+"/", served{d, "/.well-known/tdmrep.json"}
 	}
-	c, rt := robotstxt.NewClientTransport(tr, []robotstxt.Option{robotstxt.WithTDMRep(),
+	c, rt := robotstxt.NewClientTransport(tr, []robotstxt.Option{robotstxt.WithTDMRep(), robotstxt.WithMode(mode),
 		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)})
 	defer c.Close()
 	if isURL(name) {

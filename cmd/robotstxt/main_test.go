@@ -7,13 +7,17 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/robotsgate/robotstxt"
 	"go.uber.org/goleak"
 )
 
@@ -217,4 +221,40 @@ func TestExitCodesWrittenOnce(t *testing.T) {
 	if got := strings.Split(block, "\n"); !slices.Equal(got, want) {
 		t.Errorf("the package comment's Exit codes block is\n%s\nwant\n%s", block, strings.Join(want, "\n"))
 	}
+}
+
+// routedSite serves, for each "host/path" key, a body with headers, on a
+// loopback listener that every name ending in .routed reaches through the
+// package's dial hook; anything else answers 404.
+func routedSite(t *testing.T, routes map[string]struct {
+	header map[string]string
+	body   string
+}) {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		rr, ok := routes[host+r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		for k, v := range rr.header {
+			w.Header().Set(k, v)
+		}
+		io.WriteString(w, rr.body)
+	}))
+	t.Cleanup(s.Close)
+	mapHosts(t, ".routed", s.Listener.Addr().String())
+}
+
+// libraryClient returns a Client and Transport with opts that dial as the
+// command's do.
+func libraryClient(t *testing.T, opts ...robotstxt.Option) (*robotstxt.Client, *robotstxt.Transport) {
+	t.Helper()
+	c, rt := robotstxt.NewClientTransport(newTransport(), opts)
+	t.Cleanup(func() { c.Close() })
+	return c, rt
 }

@@ -170,9 +170,11 @@ func printPrefs(w io.Writer, width int, items []prefItem) {
 	}
 }
 
-// labels are the labels of the usage categories of the IETF AIPREF
-// vocabulary: the preferences crawlers read.
-var labels = []string{"train-ai", "search"}
+// labels are the labels whose preferences crawlers read, as the Client
+// reads them (TestLabelsAreTheClients holds them to it): the usage
+// categories of the IETF AIPREF vocabulary, and ai-input of Content
+// Signals.
+var labels = []string{"train-ai", "search", "ai-input"}
 
 // A labelPref is a label of the vocabulary and the preference a Usage
 // states for it.
@@ -181,8 +183,8 @@ type labelPref struct {
 	pref  robotstxt.Pref
 }
 
-// statedPrefs returns the labels of the vocabulary for which pref, the
-// Pref method of a Usage or of prefs, gives y or n, in the vocabulary's
+// statedPrefs returns the labels crawlers read for which pref, the
+// Pref method of a Usage or of prefs, gives y or n, in labels'
 // order: all that a crawler reads of the preferences. Other labels, and
 // other values, state no preference (see usageNotes).
 func statedPrefs(pref func(label string) robotstxt.Pref) []labelPref {
@@ -352,12 +354,12 @@ func usageNotes(stmt string) []usageNote {
 		for i := range named {
 			named[i] = fmt.Sprintf("%q", others[i])
 		}
-		text := "label " + named[0] + " is not one of the vocabulary's, " + orList(labels) + ": crawlers read no preference from it"
+		text := "label " + named[0] + " is none of those crawlers read, " + orList(labels) + ": no preference is read from it"
 		if len(others) > 1 {
 			if len(others) > maxNamed {
 				named = append(named, fmt.Sprintf("%d more", len(others)-maxNamed))
 			}
-			text = "labels " + andList(named) + " are not the vocabulary's, " + orList(labels) + ": crawlers read no preference from them"
+			text = "labels " + andList(named) + " are none of those crawlers read, " + orList(labels) + ": no preference is read from them"
 		}
 		notes = append(notes, usageNote{codeUsageLabel, text})
 	}

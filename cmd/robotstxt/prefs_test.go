@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -208,5 +209,28 @@ func TestUsageOfServedForms(t *testing.T) {
 	if lines := outputLines(r.stdout); len(lines) < 2 || !strings.Contains(lines[1], "usage search=y ") ||
 		!strings.Contains(lines[1], "a yes only if every one is given it") {
 		t.Errorf("a yes of one form: stdout:\n%s\nwant usage search=y", r.stdout)
+	}
+}
+
+// TestLabelsAreTheClients: the labels the command lists as read are
+// those a Client reads, the labels Content Signals' keys become in its
+// Usage (ai-train is train-ai), and no other.
+func TestLabelsAreTheClients(t *testing.T) {
+	r := robotstxt.Parse([]byte("User-agent: *\nAllow: /\nContent-Signal: ai-train=no, search=no, ai-input=no\n"))
+	b, err := json.Marshal(r.Usage("ExampleBot", "/x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read map[string]string
+	if err := json.Unmarshal(b, &read); err != nil {
+		t.Fatal(err)
+	}
+	if len(read) != len(labels) {
+		t.Errorf("the Client reads %v; the command lists %q", read, labels)
+	}
+	for _, l := range labels {
+		if read[l] != "n" {
+			t.Errorf("the command lists %s; the Client reads %v", l, read)
+		}
 	}
 }

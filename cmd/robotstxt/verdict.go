@@ -100,7 +100,7 @@ absent otherwise; status is the HTTP status of the robots.txt, absent
 for a file or when no response arrived; detail is what the text output
 says in parentheses; usage holds, for a URL the crawler may fetch, the
 preferences y or n that Content-Usage rules and Content-Signal records
-state for the vocabulary's labels, %s.
+state for the labels crawlers read, %s.
 Control and bidi characters in strings are JSON escapes such as \u001b.`, andList(labels))
 
 // A checked is what a command found for one URL: the Client's decision,
