@@ -695,11 +695,12 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 		}
 	}
 	wait := c.cfg.retryIn(now, res.header, int(e.failures))
-	if e.causes = causesOf(res.err); e.causes&causeNonPublic != 0 {
+	e.cause = capErr(res.err)
+	if e.causes = causesOf(e.cause); e.causes&causeNonPublic != 0 { // of the copy kept, as a Store keeps them
 		wait = c.cfg.maxBackoff // an address does not become public in a minute
 	}
 	e.expires = at.add(wait)
-	if e.cause = capErr(res.err); e.cause != nil {
+	if e.cause != nil {
 		e.errText = e.cause.Error()
 	}
 	c.logger.LogAttrs(c.base, slog.LevelWarn, k.doc.name+" unreachable",

@@ -207,12 +207,12 @@ type DeferredError struct {
 	// *tls.CertificateVerificationError, x509.UnknownAuthorityError,
 	// x509.CertificateInvalidError, tls.AlertError or
 	// tls.RecordHeaderError, without the certificates or connection they
-	// hold. Read from a [Store], it is the same text, sentinels and
-	// timeout, and of the types a *net.DNSError whose IsNotFound is set,
-	// a *net.OpError of a refused or reset connection
-	// (syscall.ECONNREFUSED, syscall.ECONNRESET) and a
-	// *tls.CertificateVerificationError, each holding only that: every
-	// process of a fleet tells a failure apart alike.
+	// hold. Read from a [Store], it is the same text (without the
+	// errors it wrapped), sentinels and timeout, and of the types only a
+	// *net.DNSError whose IsNotFound is set, a *net.OpError of a refused
+	// or reset connection (syscall.ECONNREFUSED, syscall.ECONNRESET) and
+	// a *tls.CertificateVerificationError, each holding nothing more: the
+	// failures a crawler branches on read alike in every process.
 	Err error
 }
 

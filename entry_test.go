@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -340,5 +341,39 @@ func TestEntryCostCountsSignal(t *testing.T) {
 	}
 	if got := signalled.cost() - int64(cr.t.Size()); got < plain.cost()-int64(plain.rules.Load().t.Size())+int64(len(cr.signal.members)) {
 		t.Errorf("cost beyond the table %d, want at least %d more than without the signal", got, len(cr.signal.members))
+	}
+}
+
+// retained returns the bytes f allocates per call, averaged over n calls
+// whose results are kept alive.
+func retained(n int, f func() error) float64 {
+	keep := make([]error, n)
+	runtime.GC()
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	for i := range keep {
+		keep[i] = f()
+	}
+	runtime.ReadMemStats(&b)
+	runtime.KeepAlive(keep)
+	return float64(b.TotalAlloc-a.TotalAlloc) / float64(n)
+}
+
+// TestEntryCountsStoredCause: a failure read from a Store counts the
+// error rebuilt from its classes as a fetched one counts its chain
+// (causeOverhead), which holds at least what the richest rebuilt error
+// retains.
+func TestEntryCountsStoredCause(t *testing.T) {
+	const text = "robotstxt: fetch http://a.test/robots.txt: dial tcp 192.0.2.1:80: connect: connection refused"
+	for name, err := range failures() {
+		causes := causesOf(capErr(err))
+		if n := retained(1000, func() error { return storedCause(text, causes) }); n > causeOverhead {
+			t.Errorf("%s: the error rebuilt from its classes retains %.0f bytes, more than causeOverhead (%d)", name, n, causeOverhead)
+		}
+	}
+	failed := (&entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable, failures: 1, errText: text, causes: causeRefused}}).derive()
+	bare := (&entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable, failures: 1}}).derive()
+	if got, want := failed.base-bare.base, int64(len(text)+causeOverhead); got != want {
+		t.Errorf("a stored failure counts %d bytes for its error, want %d", got, want)
 	}
 }

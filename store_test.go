@@ -1661,8 +1661,11 @@ func TestStoreFailureKeepsItsClasses(t *testing.T) {
 	// reaches the system's resolver: the dialer answers for it).
 	var d net.Dialer
 	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if host, _, _ := net.SplitHostPort(addr); host == "gone.test" {
+		switch host, _, _ := net.SplitHostPort(addr); host {
+		case "gone.test":
 			return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+		case "bare.test": // a dialer that wraps the errno in no *net.OpError
+			return nil, fmt.Errorf("dial %s: %w", addr, syscall.ECONNREFUSED)
 		}
 		return d.DialContext(ctx, network, addr)
 	}}
@@ -1692,18 +1695,20 @@ func TestStoreFailureKeepsItsClasses(t *testing.T) {
 	for _, tc := range []struct {
 		url string
 		p   probe
+		is  bool // what the fetching process's copy answers
 	}{
-		{slow.URL + "/page", timeout},
-		{refused + "/page", conn},
-		{"http://gone.test/page", gone},
+		{slow.URL + "/page", timeout, true},
+		{refused + "/page", conn, true},
+		{"http://gone.test/page", gone, true},
+		{"http://bare.test/page", conn, false},
 	} {
 		da, errA := a.Check(ctx, tc.url)
 		var de *DeferredError
 		if !errors.As(errA, &de) || !da.Deferred {
 			t.Fatalf("%s: fetching process: %+v, %v; want a deferral", tc.url, da, errA)
 		}
-		if !tc.p.is(de.Err) {
-			t.Fatalf("%s: the fetching process's DeferredError.Err %v is not %s", tc.url, de.Err, tc.p.name)
+		if tc.p.is(de.Err) != tc.is {
+			t.Fatalf("%s: the fetching process's DeferredError.Err %v is %s: %v", tc.url, de.Err, tc.p.name, !tc.is)
 		}
 		db, errB := b.Check(ctx, tc.url)
 		var deB *DeferredError
@@ -1713,9 +1718,9 @@ func TestStoreFailureKeepsItsClasses(t *testing.T) {
 		if st := b.Stats().Store; st.Hits == 0 {
 			t.Fatalf("%s: the reading process did not take the Store's entry: %+v", tc.url, st)
 		}
-		if !tc.p.is(deB.Err) || !tc.p.is(db.Err) {
-			t.Errorf("%s: the process that read the failure from the Store has DeferredError.Err %q (%T), Decision.Err %T, which is not %s; the process that fetched it has %q (%T), which is",
-				tc.url, deB.Err, deB.Err, db.Err, tc.p.name, de.Err, de.Err)
+		if tc.p.is(deB.Err) != tc.is || tc.p.is(db.Err) != tc.is {
+			t.Errorf("%s: the process that read the failure from the Store has DeferredError.Err %q (%T), Decision.Err %T, which answers otherwise than the process that fetched it, %q (%T), whether it is %s",
+				tc.url, deB.Err, deB.Err, db.Err, de.Err, de.Err, tc.p.name)
 		}
 	}
 }

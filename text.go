@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math/bits"
 	"net"
 	"os"
 	"syscall"
@@ -142,7 +143,7 @@ func causesOf(err error) uint16 {
 // *net.DNSError's IsNotFound, a *net.OpError of a refused or reset
 // connection, a *tls.CertificateVerificationError.
 func storedCause(text string, causes uint16) error {
-	end := &cutEnd{msg: text, timeout: causes&causeTimeout != 0}
+	end := &cutEnd{msg: text, timeout: causes&causeTimeout != 0, is: make([]error, 0, bits.OnesCount16(causes&^causeTimeout))}
 	for i, s := range causeSentinels {
 		if causes&(1<<i) != 0 {
 			end.is = append(end.is, s)
@@ -158,7 +159,7 @@ func storedCause(text string, causes uint16) error {
 		end.is = append(end.is, &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}})
 	}
 	if causes&causeCertificate != 0 {
-		end.is = append(end.is, &tls.CertificateVerificationError{Err: errors.New(text)})
+		end.is = append(end.is, &tls.CertificateVerificationError{Err: errors.New("certificate not verified")})
 	}
 	return end
 }

@@ -247,25 +247,7 @@ func TestCapErr(t *testing.T) {
 // copy a process rebuilds from a Store (storedCause of causesOf) answers
 // every question below as the fetching process's copy (capErr) does.
 func TestStoredCauseTellsApartAsCapErr(t *testing.T) {
-	get := func(err error) error { return &url.Error{Op: "Get", URL: "https://a.test/robots.txt", Err: err} }
-	cert := &x509.Certificate{Raw: make([]byte, 64)}
-	failures := map[string]error{
-		"timeout":      get(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}),
-		"deadline":     get(fmt.Errorf("fetch: %w", context.DeadlineExceeded)),
-		"canceled":     get(context.Canceled),
-		"poll":         get(&net.OpError{Op: "read", Net: "tcp", Err: fmt.Errorf("poll: %w", os.ErrDeadlineExceeded)}),
-		"closed":       get(&net.OpError{Op: "read", Net: "tcp", Err: net.ErrClosed}),
-		"refused":      get(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}),
-		"reset":        get(&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}),
-		"no such host": get(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "a.test", IsNotFound: true}}),
-		"certificate":  get(&tls.CertificateVerificationError{UnverifiedCertificates: []*x509.Certificate{cert}, Err: x509.UnknownAuthorityError{Cert: cert}}),
-		"cut":          get(io.ErrUnexpectedEOF),
-		"eof":          get(io.EOF),
-		"coding":       fmt.Errorf("robots.txt: %w", body.ErrContentCoding),
-		"redirects":    fmt.Errorf("%w: 302 without a usable Location", errRedirects),
-		"non-public":   fmt.Errorf("dial: %w", ErrNonPublic),
-		"other":        errors.New("something else"),
-	}
+	failures := failures()
 	questions := map[string]func(error) bool{
 		"timeout": func(err error) bool { var ne net.Error; return errors.As(err, &ne) && ne.Timeout() },
 		"not found": func(err error) bool {
@@ -296,5 +278,29 @@ func TestStoredCauseTellsApartAsCapErr(t *testing.T) {
 				t.Errorf("%s: %s? stored %v, fetched %v", name, q, got, want)
 			}
 		}
+	}
+}
+
+// failures returns failures a robots.txt fetch meets, by name, as net/http
+// and the Client report them.
+func failures() map[string]error {
+	get := func(err error) error { return &url.Error{Op: "Get", URL: "https://a.test/robots.txt", Err: err} }
+	cert := &x509.Certificate{Raw: make([]byte, 64)}
+	return map[string]error{
+		"timeout":      get(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}),
+		"deadline":     get(fmt.Errorf("fetch: %w", context.DeadlineExceeded)),
+		"canceled":     get(context.Canceled),
+		"poll":         get(&net.OpError{Op: "read", Net: "tcp", Err: fmt.Errorf("poll: %w", os.ErrDeadlineExceeded)}),
+		"closed":       get(&net.OpError{Op: "read", Net: "tcp", Err: net.ErrClosed}),
+		"refused":      get(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}),
+		"reset":        get(&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}),
+		"no such host": get(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "a.test", IsNotFound: true}}),
+		"certificate":  get(&tls.CertificateVerificationError{UnverifiedCertificates: []*x509.Certificate{cert}, Err: x509.UnknownAuthorityError{Cert: cert}}),
+		"cut":          get(io.ErrUnexpectedEOF),
+		"eof":          get(io.EOF),
+		"coding":       fmt.Errorf("robots.txt: %w", body.ErrContentCoding),
+		"redirects":    fmt.Errorf("%w: 302 without a usable Location", errRedirects),
+		"non-public":   fmt.Errorf("dial: %w", ErrNonPublic),
+		"other":        errors.New("something else"),
 	}
 }

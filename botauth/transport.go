@@ -105,9 +105,10 @@ func keptHost(req *http.Request) error {
 	}
 	prev := "an unknown server"
 	if r := req.Response.Request; r != nil && r.URL != nil {
-		// The hosts compared as the dial reads them: strings.EqualFold
-		// folds ß with ẞ, which IDNA maps to "ss", another name.
-		if r.URL.Scheme == req.URL.Scheme && sameServer(r.URL.Host, req.URL) {
+		// The hosts compared as written (a relative Location keeps it),
+		// else as the dial reads them: strings.EqualFold folds ß with ẞ,
+		// which IDNA maps to "ss", another name.
+		if r.URL.Host == req.URL.Host || r.URL.Scheme == req.URL.Scheme && sameServer(r.URL.Host, req.URL) {
 			return nil
 		}
 		prev = r.URL.Host

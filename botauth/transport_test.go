@@ -538,3 +538,25 @@ func TestTransportRedirectKeepingHostFolded(t *testing.T) {
 		})
 	}
 }
+
+// TestKeptHostZoneLiteral: a same-server hop ("/next" from the origin)
+// of a request that dials an IPv6 literal with a zone and sets Host to
+// the site's, which net/http keeps on that relative redirect, is signed:
+// the two URL hosts are one as written, though robotstxt keys no zone.
+func TestKeptHostZoneLiteral(t *testing.T) {
+	for _, origin := range []string{"http://[fe80::1%25eth0]:8080", "http://[2001:db8::1%25eth0]"} {
+		prev, err := http.NewRequest(http.MethodGet, origin+"/page", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev.Host = "victim.test"
+		hop, err := http.NewRequest(http.MethodGet, origin+"/next", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hop.Host, hop.Response = "victim.test", &http.Response{Request: prev}
+		if err := keptHost(hop); err != nil {
+			t.Errorf("a redirect from %s to its own /next refused: %v", origin, err)
+		}
+	}
+}

@@ -173,7 +173,7 @@ func secondAgent(rest string) string {
 		return ""
 	}
 	for _, join := range []string{"and", "or", "&"} {
-		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t", rune(w[len(join)]))) {
+		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t,;", rune(w[len(join)]))) {
 			return secondAgent(w[len(join):])
 		}
 	}
