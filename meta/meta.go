@@ -22,6 +22,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
+	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 )
 
@@ -238,8 +239,9 @@ func parseDate(s string) (time.Time, bool) {
 // may name a crawler first ("googlebot: noindex, nofollow"): it and the
 // directives after it in its header line, up to one that names another
 // crawler, apply only to the crawler known by that product token, one of
-// tokens ("robots" names every crawler, as in a META tag); the others
-// apply to every crawler. So a line that a proxy
+// tokens, read as a robots.txt user-agent line reads it ("googlebot/2.1"
+// is googlebot; "robots" names every crawler, as in a META tag); the
+// others apply to every crawler. So a line that a proxy
 // joined from several reads as they do, but for a line without a name
 // that followed one with.
 func FromHeader(h http.Header, tokens ...string) Directives {
@@ -284,8 +286,12 @@ func isAgentName(s string) bool {
 // appliesTo reports whether directives given for who, a META tag's name
 // or the crawler an X-Robots-Tag line names, apply to the crawler known
 // by one of tokens: "robots" names every crawler, any other name the
-// crawler whose product token it is, case-insensitively.
+// crawler whose product token it is, case-insensitively, read as a
+// robots.txt user-agent line reads it ("ExampleBot/1.0" is ExampleBot).
 func appliesTo(who string, tokens []string) bool {
+	if tok := parse.AgentToken(who); tok != "" {
+		who = tok
+	}
 	return strings.EqualFold(who, "robots") || slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(who, t) })
 }
 

@@ -716,3 +716,23 @@ func TestUnavailableAfterBounded(t *testing.T) {
 		t.Errorf("within the bound: %v, want 2030", d.UnavailableAfter)
 	}
 }
+
+// TestNamedAsRobotsTxtReadsIt: directives given for a crawler by its
+// product with a version or a mark after it, as a robots.txt user-agent
+// line names it, apply to that crawler, in X-Robots-Tag and in META; a
+// name whose token is another crawler's does not.
+func TestNamedAsRobotsTxtReadsIt(t *testing.T) {
+	for name, want := range map[string]bool{
+		"ExampleBot/1.0": true, "examplebot/2": true, "ExampleBot*": true, "ExampleBot": true,
+		"ExampleBot-News/1.0": false, "OtherBot/1.0": false, "/1.0": false,
+	} {
+		h := http.Header{"X-Robots-Tag": {name + ": noai"}}
+		if got := FromHeader(h, "ExampleBot").NoAI; got != want {
+			t.Errorf("X-Robots-Tag %q: NoAI %v, want %v", h.Get("X-Robots-Tag"), got, want)
+		}
+		page := `<html><head><meta name="` + name + `" content="noai"></head><body>x</body></html>`
+		if d, err := FromHTML(strings.NewReader(page), "ExampleBot"); err != nil || d.NoAI != want {
+			t.Errorf("META name %q: NoAI %v (%v), want %v", name, d.NoAI, err, want)
+		}
+	}
+}
