@@ -108,7 +108,7 @@ func keptHost(req *http.Request) error {
 		// The hosts compared as written (a relative Location keeps it),
 		// else as the dial reads them: strings.EqualFold folds ß with ẞ,
 		// which IDNA maps to "ss", another name.
-		if r.URL.Host == req.URL.Host || r.URL.Scheme == req.URL.Scheme && sameServer(r.URL.Host, req.URL) {
+		if r.URL.Scheme == req.URL.Scheme && (r.URL.Host == req.URL.Host || sameServer(r.URL.Host, req.URL)) {
 			return nil
 		}
 		prev = r.URL.Host

@@ -560,3 +560,17 @@ func TestKeptHostZoneLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptHostSchemeChange: a hop that keeps a set Host and changes
+// scheme on the same host string (https downgraded to http, as a
+// CheckRedirect that copies the Host may send) goes to another server,
+// and is not signed.
+func TestKeptHostSchemeChange(t *testing.T) {
+	prev, _ := http.NewRequest(http.MethodGet, "https://192.0.2.1/page", nil)
+	prev.Host = "victim.test"
+	hop, _ := http.NewRequest(http.MethodGet, "http://192.0.2.1/next", nil)
+	hop.Host, hop.Response = "victim.test", &http.Response{Request: prev}
+	if err := keptHost(hop); err == nil {
+		t.Errorf("a hop from https://192.0.2.1 to http://192.0.2.1 keeping Host victim.test is signed; want it refused: another authority")
+	}
+}

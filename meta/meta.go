@@ -286,13 +286,16 @@ func isAgentName(s string) bool {
 // appliesTo reports whether directives given for who, a META tag's name
 // or the crawler an X-Robots-Tag line names, apply to the crawler known
 // by one of tokens: "robots" names every crawler, any other name the
-// crawler whose product token it is, case-insensitively, read as a
-// robots.txt user-agent line reads it ("ExampleBot/1.0" is ExampleBot).
+// crawler whose product token it is, case-insensitively, as written or
+// with a version or mark after the token, as a robots.txt user-agent line
+// reads it ("ExampleBot/1.0" is ExampleBot; "twitter:title" is no
+// crawler's name).
 func appliesTo(who string, tokens []string) bool {
-	if tok := parse.AgentToken(who); tok != "" {
-		who = tok
+	names := func(name string) bool {
+		return strings.EqualFold(name, "robots") || slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(name, t) })
 	}
-	return strings.EqualFold(who, "robots") || slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(who, t) })
+	tok := parse.AgentToken(who)
+	return names(who) || tok != "" && len(tok) < len(who) && strings.IndexByte("/* \t", who[len(tok)]) >= 0 && names(tok)
 }
 
 // maxHTMLBytes is the most of a page read for META tags, which belong in

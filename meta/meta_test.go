@@ -736,3 +736,34 @@ func TestNamedAsRobotsTxtReadsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestExactNameStillApplies: a caller that names its crawler by a token
+// holding a digit or a dot (img2dataset, which introduced X-Robots-Tag
+// noai; MJ12bot; archive.org_bot; AI2Bot) gets the directives aimed at
+// that exact name.
+func TestExactNameStillApplies(t *testing.T) {
+	for _, tok := range []string{"img2dataset", "MJ12bot", "archive.org_bot", "AI2Bot", "ExampleBot/1.0"} {
+		h := http.Header{"X-Robots-Tag": {tok + ": noai, noindex"}}
+		if d := FromHeader(h, tok); !d.NoAI || !d.NoIndex {
+			t.Errorf("X-Robots-Tag %q read for %q: %+v; want noai, noindex", h.Get("X-Robots-Tag"), tok, d)
+		}
+		page := `<html><head><meta name="` + tok + `" content="noai"></head><body>x</body></html>`
+		if d, _ := FromHTML(strings.NewReader(page), tok); !d.NoAI {
+			t.Errorf("META name %q read for %q: NoAI false; want true", tok, tok)
+		}
+	}
+}
+
+// TestUnrelatedMetaNamesNotDirectives: META tags that are no robots tag,
+// whose names begin with a crawler's token before a ':' or '.', are not
+// its robots directives (a description "…, none" is no noindex).
+func TestUnrelatedMetaNamesNotDirectives(t *testing.T) {
+	page := `<html><head><meta name="twitter:description" content="Cats, dogs, none">` +
+		`<meta name="DC.rights" content="noarchive"></head><body>x</body></html>`
+	if d, _ := FromHTML(strings.NewReader(page), "twitter"); d.NoIndex || len(d.Other) > 0 {
+		t.Errorf("twitter:description read as robots directives for token twitter: %+v", d)
+	}
+	if d, _ := FromHTML(strings.NewReader(page), "DC"); d.NoArchive {
+		t.Errorf("DC.rights read as robots directives for token DC: %+v", d)
+	}
+}

@@ -35,11 +35,10 @@ func productToken(ua string) (string, bool) {
 
 // agentToken checks a -agent value. A product token, as a user-agent
 // line names one (Mozilla too, which no User-Agent header gives), is the
-// token; a full User-Agent string, such
-// as "ExampleBot/1.0" or "Mozilla/5.0 (compatible; XBot/1.0)", gives the
-// product token the Client derives from it, as robots.txt groups are
-// matched by token only; a value from which no token can be derived is an
-// error.
+// token; a full User-Agent string, such as "ExampleBot/1.0" or
+// "Mozilla/5.0 (compatible; XBot/1.0)", gives the product token the
+// Client derives from it, as robots.txt groups are matched by token
+// only; a value from which no token can be derived is an error.
 func agentToken(v string, e env) (string, error) {
 	if f := parser.Parse([]byte("User-agent: " + v + "\n")); v != "" && len(f.Groups) == 1 && f.Groups[0].Agents[0].Token == v {
 		return v, nil // read whole as a user-agent line's token

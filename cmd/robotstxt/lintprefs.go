@@ -8,7 +8,7 @@ import (
 )
 
 // usage reports Content-Usage statements that state nothing, preferences
-// that are neither y nor n, labels outside the vocabulary and rules of
+// that are neither y nor n, labels crawlers do not read and rules of
 // one path that disagree.
 func (lt *linter) usage() {
 	for _, g := range lt.file.Groups {

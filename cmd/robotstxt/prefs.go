@@ -366,7 +366,7 @@ func usageNotes(stmt string) []usageNote {
 	return notes
 }
 
-// paramLabels returns the labels of the vocabulary that stmt, a
+// paramLabels returns the labels crawlers read that stmt, a
 // Dictionary, holds as parameter keys ("search=y; train-ai=n"): after a
 // ';' outside a String.
 func paramLabels(stmt string) []string {
