@@ -574,13 +574,7 @@ func TestCheckSignalsAsReceipt(t *testing.T) {
 
 			c, rt := robotstxt.NewClientTransport(nil, []robotstxt.Option{robotstxt.WithTDMRep()})
 			defer c.Close()
-			resp, err := (&http.Client{Transport: rt}).Get(url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			rc := rt.Receipt(resp, body)
+			rc := receiptOf(t, rt, url)
 			if len(rc.Signals) == 0 {
 				t.Fatalf("the receipt lists no signal: %+v", rc)
 			}
@@ -961,14 +955,7 @@ func TestCheckUsageHasEveryLabel(t *testing.T) {
 	if err != nil || !d.Allowed || d.Usage.Pref("ai-input") != robotstxt.PrefNo {
 		t.Fatalf("setup: Client: %v %v ai-input=%v", err, d.Allowed, d.Usage.Pref("ai-input"))
 	}
-	req, _ := http.NewRequest(http.MethodGet, "http://ai.routed/p", nil)
-	resp, err := (&http.Client{Transport: rt}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if p := rt.Receipt(resp, body).Usage.Pref("ai-input"); p != robotstxt.PrefNo {
+	if p := receiptOf(t, rt, "http://ai.routed/p").Usage.Pref("ai-input"); p != robotstxt.PrefNo {
 		t.Fatalf("setup: receipt ai-input=%v", p)
 	}
 

@@ -5,7 +5,6 @@ import (
 	"compress/zlib"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -415,15 +414,8 @@ func TestLintTDMRepInItsMode(t *testing.T) {
 	// The Client in RFC 9309 mode, as a crawler given WithTDMRep: the file
 	// is unreadable.
 	_, rt := libraryClient(t, robotstxt.WithMode(robotstxt.ModeRFC9309), robotstxt.WithTDMRep())
-	req, _ := http.NewRequest(http.MethodGet, "http://m.routed/page", nil)
-	resp, err := (&http.Client{Transport: rt}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
 	unreadable := false
-	for _, s := range rt.Receipt(resp, body).Signals {
+	for _, s := range receiptOf(t, rt, "http://m.routed/page").Signals {
 		if s.Source == "tdmrep.json" && s.Where == "unreachable" {
 			unreadable = true
 		}

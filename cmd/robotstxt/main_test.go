@@ -258,3 +258,16 @@ func libraryClient(t *testing.T, opts ...robotstxt.Option) (*robotstxt.Client, *
 	t.Cleanup(func() { c.Close() })
 	return c, rt
 }
+
+// receiptOf fetches url through rt, as a crawler fetches a page, and
+// returns the page's receipt.
+func receiptOf(t *testing.T, rt *robotstxt.Transport, url string) robotstxt.Receipt {
+	t.Helper()
+	resp, err := (&http.Client{Transport: rt}).Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return rt.Receipt(resp, body)
+}
