@@ -166,13 +166,13 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 // product token, names after a blank, ',' or ';' (CCBot of " CCBot/1.0",
 // * of " *"), or "": a version, a comment or a URL (" 2.1", " v2",
 // " (compatible)", " +http://…", " http://…") names none. A word that
-// joins two names (and, or, &) is passed over.
+// joins two names (and, or, and/or, &) is passed over.
 func secondAgent(rest string) string {
 	w := strings.TrimLeft(rest, " \t,;")
 	if len(w) == len(rest) || w == "" {
 		return ""
 	}
-	for _, join := range []string{"and", "or", "&"} {
+	for _, join := range []string{"and/or", "and", "or", "&"} {
 		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t,;", rune(w[len(join)]))) {
 			return secondAgent(w[len(join):])
 		}

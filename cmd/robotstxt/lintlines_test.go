@@ -88,6 +88,7 @@ func TestTwoAgentsNamesTheSecond(t *testing.T) {
 		"Googlebot or Bingbot/2": "Bingbot",
 		"GPTBot, and CCBot":      "CCBot",
 		"GPTBot and, CCBot":      "CCBot",
+		"GPTBot and/or CCBot":    "CCBot",
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != codeTwoAgents || !strings.Contains(fs[0].Message, ": "+second+" gets no group") {
