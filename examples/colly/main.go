@@ -74,14 +74,15 @@ const maxPaced = 10
 
 // sendAgain readies r, refused with p, to be sent again at p.RetryAt,
 // counting in paces the times each URL was paced; false once one has been
-// paced maxPaced times. What was paced is p.URL: r.URL without its
-// fragment, when r itself was paced, which goes again as it was; or where
-// a redirect of it led. That hop is sent as net/http sends a 301, 302 or
-// 303 hop, without a body and as a GET unless it is a HEAD, and without
-// r's credentials: a PacedError does not say which status led there, nor
-// whether the redirects passed through another host, after which net/http
-// sends none, even back on r's host.
-func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) (bool, error) {
+// paced maxPaced times. What was paced is r itself, which goes again as
+// it was, unless hopped says that r followed a redirect: then p.URL, where
+// the redirects led (maybe r's own URL again, as a form's 303 does; sent
+// again, r would post the form again). That hop is sent as net/http sends
+// a 301, 302 or 303 hop, without a body and as a GET unless it is a HEAD,
+// and without r's credentials: a PacedError does not say which status led
+// there, nor whether the redirects passed through another host, after
+// which net/http sends none, even back on r's host.
+func sendAgain(r *colly.Request, p *robotstxt.PacedError, hopped bool, paces map[string]int) (bool, error) {
 	u, err := url.Parse(p.URL)
 	if err != nil {
 		return false, err
@@ -89,9 +90,7 @@ func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) 
 	if paces[p.URL]++; paces[p.URL] > maxPaced {
 		return false, nil
 	}
-	asked := *r.URL
-	asked.Fragment, asked.RawFragment = "", "" // colly keeps it; a request has none
-	if u.String() == asked.String() {
+	if !hopped {
 		return true, nil
 	}
 	if r.Method != http.MethodHead {
@@ -108,69 +107,103 @@ func sendAgain(r *colly.Request, p *robotstxt.PacedError, paces map[string]int) 
 // run crawls w from its start page and prints one line per page to out.
 func run(out io.Writer, w *web) (result, error) {
 	var res result
-	paces := map[string]int{} // by PacedError URL (OnError runs in turn: no lock)
-	next := &http.Transport{}
-	defer next.CloseIdleConnections()
-	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent),
-		robotstxt.WithHTTPClient(&http.Client{Transport: next}))
-	defer rc.Close()
-
-	c := colly.NewCollector(colly.UserAgent(userAgent), colly.MaxDepth(4))
-	c.WithTransport(robotstxt.NewTransport(rc, next, robotstxt.WithNoWait()))
-
-	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
-		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
-	})
-	c.OnResponse(func(r *colly.Response) {
-		u := w.name(r.Request.URL.String())
-		res.Fetched = append(res.Fetched, u)
-		fmt.Fprintf(out, "FETCHED   %s\n", u)
-	})
-	c.OnError(func(r *colly.Response, err error) {
-		from := w.name(r.Request.URL.String())
-		var de *robotstxt.DisallowedError
-		var deferred *robotstxt.DeferredError
-		var paced *robotstxt.PacedError
-		switch {
-		case errors.As(err, &paced):
-			// A frontier would requeue it; this demo waits for the turn.
-			again, err := sendAgain(r.Request, paced, paces)
-			switch {
-			case err != nil:
-				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
-				return
-			case !again:
-				fmt.Fprintf(out, "ERROR     %s: paced %d times: a redirect loop? given up\n", w.name(paced.URL), maxPaced)
-				return
-			}
-			res.Paced = append(res.Paced, w.name(paced.URL))
-			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", w.name(paced.URL))
-			time.Sleep(time.Until(paced.RetryAt))
-			// The request's own errors come to OnError; colly's checks
-			// (depth, domains, filters), which Retry would return, the URL
-			// passed when it was visited.
-			_ = r.Request.Retry()
-		case errors.As(err, &de):
-			u := w.name(de.URL)
-			res.Disallowed = append(res.Disallowed, u)
-			via := ""
-			if u != from {
-				via = " (redirected from " + from + ")"
-			}
-			fmt.Fprintf(out, "REFUSED   %s%s: robots.txt line %d, Disallow: %s\n",
-				u, via, de.Decision.Rule.Line, de.Decision.Rule.Pattern)
-		case errors.As(err, &deferred):
-			res.Deferred = append(res.Deferred, from)
-			fmt.Fprintf(out, "DEFERRED  %s: robots.txt answered %d; not fetched, come back later\n",
-				from, deferred.Status)
-		default:
-			fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
-		}
-	})
+	c, done := newCollector(out, w.name, &res)
+	defer done()
 	if err := c.Visit(w.start.URL + "/"); err != nil {
 		return res, fmt.Errorf("start page: %w", err)
 	}
 	fmt.Fprintf(out, "\n%d fetched, %d refused by robots.txt, %d deferred, %d paced\n",
 		len(res.Fetched), len(res.Disallowed), len(res.Deferred), len(res.Paced))
 	return res, nil
+}
+
+// newCollector returns a collector that obeys robots.txt, prints one line
+// per request to out, URLs as name gives them, and records in res what
+// came of each; done closes what it holds.
+func newCollector(out io.Writer, name func(string) string, res *result) (_ *colly.Collector, done func()) {
+	paces := map[string]int{} // by PacedError URL (OnError runs in turn: no lock)
+	next := &http.Transport{}
+	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent),
+		robotstxt.WithHTTPClient(&http.Client{Transport: next}))
+
+	c := colly.NewCollector(colly.UserAgent(userAgent), colly.MaxDepth(4))
+	c.WithTransport(robotstxt.NewTransport(rc, next, robotstxt.WithNoWait()))
+	// hop is the last redirect the request in flight followed, if any:
+	// what a refusal was of (the collector is not Async: no lock).
+	// Beside noting it, the handler keeps colly's own rules, which it
+	// replaces: at most ten hops, no Authorization to another host.
+	var hop *url.URL
+	c.OnRequest(func(*colly.Request) { hop = nil })
+	c.SetRedirectHandler(func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return http.ErrUseLastResponse
+		}
+		if req.URL.Host != via[len(via)-1].URL.Host {
+			req.Header.Del("Authorization")
+		}
+		h := *req.URL
+		h.Fragment, h.RawFragment = "", "" // as a PacedError's URL
+		hop = &h
+		return nil
+	})
+
+	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
+		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
+	})
+	c.OnResponse(func(r *colly.Response) {
+		u := name(r.Request.URL.String())
+		res.Fetched = append(res.Fetched, u)
+		fmt.Fprintf(out, "FETCHED   %s\n", u)
+	})
+	c.OnError(func(r *colly.Response, err error) {
+		from := name(r.Request.URL.String())
+		via := func(u string) string { // of a refused URL u
+			if u == from {
+				return ""
+			}
+			return " (redirected from " + from + ")"
+		}
+		var de *robotstxt.DisallowedError
+		var deferred *robotstxt.DeferredError
+		var paced *robotstxt.PacedError
+		switch {
+		case errors.As(err, &paced):
+			// A frontier would requeue it; this demo waits for the turn.
+			again, err := sendAgain(r.Request, paced, hop != nil, paces)
+			switch {
+			case err != nil:
+				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+				return
+			case !again:
+				fmt.Fprintf(out, "ERROR     %s: paced %d times: a redirect loop? given up\n", name(paced.URL), maxPaced)
+				return
+			}
+			res.Paced = append(res.Paced, name(paced.URL))
+			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", name(paced.URL))
+			time.Sleep(time.Until(paced.RetryAt))
+			// The request's own errors come to OnError; colly's checks
+			// (depth, domains, filters), which Retry would return, the URL
+			// passed when it was visited.
+			_ = r.Request.Retry()
+		case errors.As(err, &de):
+			u := name(de.URL)
+			res.Disallowed = append(res.Disallowed, u)
+			fmt.Fprintf(out, "REFUSED   %s%s: robots.txt line %d, Disallow: %s\n",
+				u, via(u), de.Decision.Rule.Line, de.Decision.Rule.Pattern)
+		case errors.As(err, &deferred):
+			u := from // a DeferredError names the site, not the URL
+			if hop != nil {
+				u = name(hop.String())
+			}
+			res.Deferred = append(res.Deferred, u)
+			fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt answered %d; not fetched, come back later\n",
+				u, via(u), deferred.Status)
+		default:
+			fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+		}
+	})
+	return c, func() {
+		rc.Close()
+		next.CloseIdleConnections()
+	}
 }

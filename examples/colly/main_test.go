@@ -1,11 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gocolly/colly/v2"
 	"go.uber.org/goleak"
@@ -85,7 +90,8 @@ func TestCrawlObeysRobots(t *testing.T) {
 // paced redirect hop as net/http sends a 303's, without a body and a GET
 // unless it was a HEAD, and without the first request's credentials,
 // also on its host (the redirects may have passed through another, and
-// a third site steered them there); a URL paced more than maxPaced times
+// a third site steered them there), also a hop back to the request's own
+// URL (a form's 303); a URL paced more than maxPaced times
 // (a redirect loop through a paced site) is given up.
 func TestSendAgain(t *testing.T) {
 	request := func(method, asked string) *colly.Request {
@@ -96,20 +102,23 @@ func TestSendAgain(t *testing.T) {
 	const asked = "http://start.test/account/go"
 	for _, tc := range []struct {
 		name, asked, url string
+		hopped           bool
 		sent, method     string
 		body, secret     bool
 	}{
-		{"itself", asked, asked, http.MethodPost, http.MethodPost, true, true},
+		{"itself", asked, asked, false, http.MethodPost, http.MethodPost, true, true},
 		// A PacedError's URL has no fragment; colly's request may.
-		{"itself, with a fragment", asked + "#results", asked, http.MethodPost, http.MethodPost, true, true},
+		{"itself, with a fragment", asked + "#results", asked, false, http.MethodPost, http.MethodPost, true, true},
 		// Maybe by way of another host, after which net/http sends no
 		// credentials, even back on the request's host.
-		{"a hop on its host", asked, "http://start.test/account/done", http.MethodPost, http.MethodGet, false, false},
-		{"a hop to another host", asked, "http://partner.test/landing", http.MethodPost, http.MethodGet, false, false},
-		{"a HEAD's hop", asked, "http://start.test/account/done", http.MethodHead, http.MethodHead, false, false},
+		{"a hop on its host", asked, "http://start.test/account/done", true, http.MethodPost, http.MethodGet, false, false},
+		{"a hop to another host", asked, "http://partner.test/landing", true, http.MethodPost, http.MethodGet, false, false},
+		{"a HEAD's hop", asked, "http://start.test/account/done", true, http.MethodHead, http.MethodHead, false, false},
+		// A form's 303 to its own URL: the GET was paced, not the POST.
+		{"a hop to its own URL", asked, asked, true, http.MethodPost, http.MethodGet, false, false},
 	} {
 		r := request(tc.sent, tc.asked)
-		again, err := sendAgain(r, &robotstxt.PacedError{URL: tc.url}, map[string]int{})
+		again, err := sendAgain(r, &robotstxt.PacedError{URL: tc.url}, tc.hopped, map[string]int{})
 		want := tc.url // where the hop led, or the request itself, fragment and all
 		if tc.method == tc.sent && tc.body {
 			want = tc.asked
@@ -121,9 +130,69 @@ func TestSendAgain(t *testing.T) {
 	}
 	paces, r := map[string]int{}, request(http.MethodGet, asked)
 	for i := range maxPaced + 1 {
-		again, err := sendAgain(r, &robotstxt.PacedError{URL: "http://start.test/loop"}, paces)
+		again, err := sendAgain(r, &robotstxt.PacedError{URL: "http://start.test/loop"}, true, paces)
 		if err != nil || again != (i < maxPaced) {
 			t.Fatalf("paced %d times: %v, %v; want sent again up to %d times", i+1, again, err, maxPaced)
 		}
+	}
+}
+
+// TestFormRedirectToItselfPaced: a form posted to a page that answers
+// with a 303 to itself, on a site whose Crawl-delay outlasts the
+// request's timeout, has the GET of the hop paced, whose URL is the
+// form's; the GET is sent at the next turn, the form is not posted again.
+func TestFormRedirectToItselfPaced(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		switch {
+		case r.URL.Path == "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.5\n")
+		case r.Method == http.MethodPost:
+			http.Redirect(w, r, r.URL.Path, http.StatusSeeOther)
+		default:
+			fmt.Fprint(w, "thanks")
+		}
+	}))
+	defer s.Close()
+	var res result
+	c, done := newCollector(io.Discard, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
+	defer done()
+	c.SetRequestTimeout(200 * time.Millisecond) // shorter than the Crawl-delay
+	_ = c.Post(s.URL+"/contact", map[string]string{"msg": "hello"}) // the hop's PacedError, which OnError saw
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"GET /robots.txt", "POST /contact", "GET /contact"}; !slices.Equal(got, want) {
+		t.Errorf("the site was sent %q, want %q", got, want)
+	}
+	if !slices.Equal(res.Paced, []string{"/contact"}) || !slices.Equal(res.Fetched, []string{"/contact"}) {
+		t.Errorf("paced %q, fetched %q; want /contact each", res.Paced, res.Fetched)
+	}
+}
+
+// TestDeferredHopNamed: a redirect to a site whose robots.txt is
+// unreachable is deferred under the URL it led to, which was not sent,
+// not under the URL that answered with the redirect.
+func TestDeferredHopNamed(t *testing.T) {
+	w := newWeb()
+	defer w.Close()
+	w.start.set("/", page{links: []string{"/go/down"}})
+	w.start.set("/go/down", page{location: w.down.URL + "/news.html#latest"})
+	var out strings.Builder
+	res, err := run(&out, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"down/news.html"}; !slices.Equal(res.Deferred, want) {
+		t.Errorf("deferred %q, want %q", res.Deferred, want)
+	}
+	if line := "DEFERRED  down/news.html (redirected from start/go/down): robots.txt answered 503"; !strings.Contains(out.String(), line) {
+		t.Errorf("output lacks %q:\n%s", line, out.String())
+	}
+	if got := w.down.requested(); !slices.Equal(got, []string{"/robots.txt"}) {
+		t.Errorf("the down site was asked for %q, want its robots.txt alone", got)
 	}
 }
