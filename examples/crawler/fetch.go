@@ -44,10 +44,18 @@ func (c *crawler) get(ctx context.Context, u *url.URL) (_ page, hop *url.URL, _ 
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage))
 	if err != nil {
-		return page{}, resp.Request.URL, fmt.Errorf("read %s: %w", u, err)
+		return page{}, withoutFragment(resp.Request.URL), fmt.Errorf("read %s: %w", u, err)
 	}
-	return page{url: resp.Request.URL, code: resp.StatusCode, body: body,
+	return page{url: withoutFragment(resp.Request.URL), code: resp.StatusCode, body: body,
 		directives: c.rt.PageDirectives(resp, body)}, last.Load(), nil
+}
+
+// withoutFragment returns u without its fragment, as the frontier keys
+// URLs: net/http keeps the one a redirect's Location carries.
+func withoutFragment(u *url.URL) *url.URL {
+	v := *u
+	v.Fragment, v.RawFragment = "", ""
+	return &v
 }
 
 // hopsKey keys, in a request's context, where followRedirect notes the
@@ -59,7 +67,7 @@ type hopsKey struct{}
 // as the default does.
 func followRedirect(req *http.Request, via []*http.Request) error {
 	if last, ok := req.Context().Value(hopsKey{}).(*atomic.Pointer[url.URL]); ok {
-		last.Store(req.URL)
+		last.Store(withoutFragment(req.URL))
 	}
 	if len(via) >= 10 {
 		return errors.New("stopped after 10 redirects")

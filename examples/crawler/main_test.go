@@ -357,39 +357,43 @@ func TestCrawlNamesRefusedRedirect(t *testing.T) {
 }
 
 // TestCrawlTakesFollowedRedirectTargetOnce: a page fetched where a
-// redirect led is not fetched again for a link to it.
+// redirect led is not fetched again for a link to it, also when the
+// redirect's Location has a fragment (net/http keeps it).
 func TestCrawlTakesFollowedRedirectTargetOnce(t *testing.T) {
-	var mu sync.Mutex
-	asked := 0
-	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
-		case "/":
-			_, _ = io.WriteString(w, `<a href="/go">go</a> <a href="/p.html">p</a>`)
-		case "/go":
-			http.Redirect(w, r, "/p.html", http.StatusFound)
-		default:
-			mu.Lock()
-			asked++
-			mu.Unlock()
-			_, _ = io.WriteString(w, "page")
+	for _, location := range []string{"/p.html", "/p.html#top"} {
+		var mu sync.Mutex
+		asked := 0
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/robots.txt":
+				_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+			case "/":
+				_, _ = io.WriteString(w, `<a href="/go">go</a> <a href="/p.html">p</a>`)
+			case "/go":
+				http.Redirect(w, r, location, http.StatusFound)
+			default:
+				mu.Lock()
+				asked++
+				mu.Unlock()
+				_, _ = io.WriteString(w, "page")
+			}
+		}))
+		out, err := crawlFrom(s.URL+"/", 20, 1)
+		s.Close()
+		if err != nil {
+			t.Fatalf("crawl: %v\n%s", err, out)
 		}
-	}))
-	defer s.Close()
-	if out, err := crawlFrom(s.URL+"/", 20, 1); err != nil {
-		t.Fatalf("crawl: %v\n%s", err, out)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if asked != 1 {
-		t.Errorf("/p.html asked for %d times, want once", asked)
+		mu.Lock()
+		if asked != 1 {
+			t.Errorf("to %s: /p.html asked for %d times, want once\n%s", location, asked, out)
+		}
+		mu.Unlock()
 	}
 }
 
 // TestCrawlTakesRedirectTargetOnce: a redirect to a paced site puts its
-// target in the frontier; a link to the same target found meanwhile
-// does not fetch it a second time.
+// target in the frontier, without the fragment of its Location; a link
+// to the same target found meanwhile does not fetch it a second time.
 func TestCrawlTakesRedirectTargetOnce(t *testing.T) {
 	var mu sync.Mutex
 	asked := 0
@@ -414,7 +418,7 @@ func TestCrawlTakesRedirectTargetOnce(t *testing.T) {
 		case "/":
 			_, _ = io.WriteString(w, `<a href="/go">go</a>`)
 		default:
-			http.Redirect(w, r, b.URL+"/p.html", http.StatusFound)
+			http.Redirect(w, r, b.URL+"/p.html#top", http.StatusFound)
 		}
 	}))
 	defer a.Close()
