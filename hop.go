@@ -174,7 +174,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if ch.admitted.Authority == authority {
 		iv = t.interval(ch.admitted)
 	}
-	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, false)
+	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, false, nil)
 	t.count(w)
 	if pe := (*PacedError)(nil); errors.As(err, &pe) {
 		// Said, not wrapped: the crawler's request whose robots.txt this

@@ -359,8 +359,13 @@ func (t *Transport) count(w turnWait) {
 // meanwhile, runs out, lest another request take that turn and both be
 // sent. Close of the Client ends the wait with ErrClosed. w says whether
 // Take said to wait; the caller counts it. noWait says the request may
-// not wait (see bound).
-func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, noWait bool) (_ turn, w turnWait, _ error) {
+// not wait (see bound). After each wait, recheck, unless nil, checks the
+// request again, robots.txt having perhaps changed meanwhile: its error
+// ends the wait, and the interval it returns is the one Take asks for, so
+// that a raised crawl-delay, or a hold a fetch of robots.txt met, paces
+// the request.
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, noWait bool,
+	recheck func() (time.Duration, error)) (_ turn, w turnWait, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, turnFree, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
 	}
@@ -401,6 +406,12 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ctx.Err())
 		case t.c.base.Err() != nil:
 			return turn{}, w, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, ErrClosed)
+		}
+		if recheck != nil {
+			if interval, err = recheck(); err != nil {
+				return turn{}, w, err
+			}
+			interval = max(interval, 0)
 		}
 		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)
 		if err != nil || wait <= 0 {

@@ -106,7 +106,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
-// [Client.Close] ends a wait with [ErrClosed], unsent.
+// After each wait the request is checked again, as robots.txt stands
+// then, and paced by it: a Crawl-delay raised or a Retry-After met
+// meanwhile counts. [Client.Close] ends a wait with [ErrClosed], unsent.
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
 // logged at Debug level ([WithLogger]). The Client's own requests (see
@@ -255,16 +257,25 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// turn whatever WithNoWait says: a frontier requeues the URL it asked
 	// for, whose turn would again leave none for the redirect.
 	noWait := t.cfg.noWait && !redirectedWithin(req, authority)
-	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{}, noWait)
+	recheck := func() (time.Duration, error) { // after a wait: robots.txt may have changed
+		s, d, err := t.check(req)
+		if err != nil {
+			return 0, err
+		}
+		served, dialed = s, d
+		return max(t.interval(s), t.interval(d)), nil
+	}
+	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{}, noWait, recheck)
 	var tu2 turn // also's
 	if err == nil && also != "" {
 		var w2 turnWait
-		tu2, w2, err = t.awaitTurn(ctx, also, interval, tu, noWait)
+		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, noWait, recheck)
 		if err != nil {
 			t.giveBack(ctx, tu) // nothing was sent
 		}
 		w = max(w, w2)
 	}
+	interval = max(tu.interval, tu2.interval)
 	t.count(w)
 	if pe, ok := err.(*PacedError); ok {
 		u := *req.URL
@@ -282,14 +293,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			f.end(resp)
 		}
 	}()
-	if w != turnFree { // robots.txt may have changed meanwhile
-		if served, _, err = t.check(req); err != nil {
-			ends = true // nothing was sent: the turns go back
-			t.giveBack(ctx, tu)
-			t.giveBack(ctx, tu2)
-			return t.refuse(ctx, req, err)
-		}
-	}
 	host := req.Host
 	if sent := sentHost(served.Authority); cmp.Or(req.Host, req.URL.Host) != sent {
 		// Sent with the Host its robots.txt was fetched with: a server

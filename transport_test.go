@@ -985,6 +985,51 @@ func TestTransportRechecksAfterWaiting(t *testing.T) {
 	}
 }
 
+// TestTransportRechecksPaceAfterWaiting: a request that waited for its
+// turn is paced by the robots.txt it is checked against after the wait:
+// a crawl-delay raised meanwhile, which its deadline cannot meet, and a
+// Retry-After hold that a fetch of the expired robots.txt met, refuse it
+// unsent (it went at the old pace, in the turn taken before the check).
+func TestTransportRechecksPaceAfterWaiting(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		robots http.HandlerFunc
+	}{
+		{"raised crawl-delay", serve(200, "User-agent: *\nCrawl-delay: 5\n")},
+		{"503 with Retry-After", serve(503, "busy", "Retry-After", "30")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.4\n")
+			c := newTestClient(t, WithUserAgent(testUA), WithMaxFreshness(200*time.Millisecond))
+			next := &http.Transport{}
+			t.Cleanup(next.CloseIdleConnections)
+			hc := &http.Client{Transport: NewTransport(c, next)}
+			if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				_, err := get(ctx, hc, s.URL+"/b")
+				done <- err
+			}()
+			time.Sleep(250 * time.Millisecond) // /b waits; the copy of robots.txt expires
+			s.route("/robots.txt", tc.robots)
+			if err := <-done; !errors.Is(err, ErrPaced) {
+				t.Errorf("the waiting request: %v, want ErrPaced", err)
+			}
+			if n := len(s.times("/robots.txt")); n != 2 {
+				t.Errorf("robots.txt fetched %d times, want again after the wait", n)
+			}
+			if b := s.times("/b"); len(b) != 0 {
+				t.Errorf("the waiting request was sent %v after /a", b[0].Sub(s.times("/a")[0]))
+			}
+		})
+	}
+}
+
 // wire is a raw TCP server on loopback that records the head of every
 // request it receives, as the bytes arrived, and answers 200 with an empty
 // body (404 for robots.txt: allow all).
