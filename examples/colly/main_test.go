@@ -161,7 +161,7 @@ func TestFormRedirectToItselfPaced(t *testing.T) {
 	var res result
 	c, done := newCollector(io.Discard, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
 	defer done()
-	c.SetRequestTimeout(200 * time.Millisecond) // shorter than the Crawl-delay
+	c.SetRequestTimeout(200 * time.Millisecond)                     // shorter than the Crawl-delay
 	_ = c.Post(s.URL+"/contact", map[string]string{"msg": "hello"}) // the hop's PacedError, which OnError saw
 	mu.Lock()
 	defer mu.Unlock()
