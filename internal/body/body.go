@@ -23,6 +23,7 @@ import (
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
+	"golang.org/x/text/transform"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/parse"
@@ -185,7 +186,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		// UTF-8's leading ones, only once converted.
 		raw = dropCutLine(raw)
 	}
-	b.Text, b.Charset = toUTF8(raw, enc, name, wide)
+	b.Text, b.Charset = toUTF8(raw, enc, name, wide, b.Truncated && !whole)
 	if b.Truncated && converted && !whole {
 		// A character the limit cut was converted to U+FFFD.
 		b.Text = dropCutLine(bytes.TrimSuffix(b.Text, []byte("\uFFFD")))
@@ -444,20 +445,41 @@ func wideBreaks(body []byte) (le, be int) {
 
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, from enc,
 // named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
-// charset it was read in (see Read).
-func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm) ([]byte, string) {
+// charset it was read in (see Read). cut says the limit cut body within
+// a line: a character it left unfinished is left out.
+func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut bool) ([]byte, string) {
 	if wide.enc == nil {
 		body = trimPartBOM(body)
 	}
 	if enc == nil {
 		return body, "utf-8"
 	}
-	out, err := enc.NewDecoder().Bytes(body)
-	if err != nil {
-		// x/text decoders replace what they cannot read; if one fails, keep body.
-		return body, "utf-8"
+	dec := enc.NewDecoder()
+	if !cut {
+		out, err := dec.Bytes(body)
+		if err != nil {
+			// x/text decoders replace what they cannot read; if one fails, keep body.
+			return body, "utf-8"
+		}
+		return out, name
 	}
-	return out, name
+	// Not told the input ends, a decoder leaves a character the cut left
+	// unfinished unread: told, it reads one as U+FFFD, and maybe more
+	// (gb18030's 81 30 as "\uFFFD0", a UTF-16 surrogate and a byte as two
+	// U+FFFD), which would end a cut pattern in what it never said.
+	out, src := make([]byte, 0, 2*len(body)+utf8.UTFMax), body
+	for {
+		n, read, err := dec.Transform(out[len(out):cap(out)], src, false)
+		out, src = out[:len(out)+n], src[read:]
+		switch err {
+		case transform.ErrShortDst:
+			out = slices.Grow(out, 2*len(src)+utf8.UTFMax)
+		case nil, transform.ErrShortSrc:
+			return out, name
+		default:
+			return body, "utf-8" // as above
+		}
+	}
 }
 
 // charsetOf returns the encoding that body, whose UTF-16 or UTF-32 form

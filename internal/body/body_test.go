@@ -24,6 +24,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // utf16LE returns s in UTF-16LE with a byte-order mark (s is ASCII or
@@ -96,7 +97,7 @@ func TestCharsetToUTF8(t *testing.T) {
 	} {
 		body, wide := []byte(tc.body), wideOf([]byte(tc.body))
 		enc, name := charsetOf(body, http.Header{"Content-Type": {tc.ctype}}, wide)
-		text, _ := toUTF8(body, enc, name, wide)
+		text, _ := toUTF8(body, enc, name, wide, false)
 		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
@@ -111,7 +112,8 @@ var fuzzCodings = []string{"", "identity", "gzip", "x-gzip", "deflate", "gzip, i
 
 // fuzzContentTypes are Content-Type headers whose charsets never shorten
 // a line when converting it, so the cut-line property is exact.
-var fuzzContentTypes = []string{"", "text/plain", "text/plain; charset=utf-8", "text/plain; charset=iso-8859-1"}
+var fuzzContentTypes = []string{"", "text/plain", "text/plain; charset=utf-8", "text/plain; charset=iso-8859-1",
+	"text/plain; charset=gb18030", "text/plain; charset=shift_jis"}
 
 func FuzzRead(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /\n"), uint8(0), uint8(0), true, uint32(10))
@@ -125,6 +127,7 @@ func FuzzRead(f *testing.F) {
 	// 755 bytes of the declared length: read into a buffer of 768, kept.
 	f.Add([]byte("User-agent: *\n"+strings.Repeat("Disallow: /x\n", 57)), uint8(0), uint8(0x11), false, uint32(757))
 	f.Add([]byte(strings.Repeat("Disallow: /x\n", 40)), uint8(0), uint8(0x30), false, uint32(531)) // declared longer, within the limit
+	f.Add([]byte("Disallow: /stra\x810\x898e/\n"), uint8(0), uint8(4), false, uint32(18)) // gb18030's ß cut after 81 30
 	f.Fuzz(func(t *testing.T, data []byte, coding, ctype uint8, encodeIt bool, lim uint32) {
 		header := http.Header{}
 		header.Set("Content-Encoding", fuzzCodings[int(coding)%len(fuzzCodings)])
@@ -219,6 +222,14 @@ func FuzzRead(f *testing.F) {
 			}
 			if b.Truncated && !bytes.HasPrefix(data, b.Text) {
 				t.Fatalf("valid UTF-8 cut to %q, not a prefix of the input", b.Text)
+			}
+		}
+		if b.Truncated && b.Charset != "utf-8" && !encodeIt {
+			// Converted, a cut body reads as a prefix of the whole one
+			// in the same charset: no character it cut becomes another.
+			all, err := Read(bytes.NewReader(data), header, -1)
+			if err == nil && all.Charset == b.Charset && !bytes.HasPrefix(all.Text, b.Text) {
+				t.Fatalf("%s cut to %q, not a prefix of the whole body's %q", b.Charset, b.Text, all.Text)
 			}
 		}
 	})
@@ -548,6 +559,15 @@ func TestReadBodyCutDisallowMultibyte(t *testing.T) {
 		{japanese.ShiftJIS, "shift_jis", "あい", 2, "/あ"},
 		{japanese.ShiftJIS, "shift_jis", "あい", 3, "/あ"},
 		{japanese.ShiftJIS, "shift_jis", "あい", 4, "/あい"},
+		// gb18030's four-byte characters: told the input ends, the
+		// decoder reads a cut 81 30 as U+FFFD and '0'.
+		{simplifiedchinese.GB18030, "gb18030", "straße", 5, "/stra"},
+		{simplifiedchinese.GB18030, "gb18030", "straße", 6, "/stra"},
+		{simplifiedchinese.GB18030, "gb18030", "straße", 7, "/stra"},
+		{simplifiedchinese.GB18030, "gb18030", "straße", 8, "/straß"},
+		{simplifiedchinese.GB18030, "gb18030", "한국", 2, "/"},
+		{simplifiedchinese.GB18030, "gb18030", "한국", 3, "/"},
+		{simplifiedchinese.GB18030, "gb18030", "한국", 6, "/한"},
 	} {
 		p, err := tc.enc.NewEncoder().String(tc.path)
 		if err != nil {
@@ -557,6 +577,27 @@ func TestReadBodyCutDisallowMultibyte(t *testing.T) {
 		b, err := Read(strings.NewReader(head+p+"/\nDisallow: /later\n"), h, int64(len(head)+tc.cut))
 		if want := "User-agent: *\nDisallow: " + tc.kept; err != nil || string(b.Text) != want || b.Charset != tc.charset {
 			t.Errorf("%s %q cut after %d bytes: %q (%s), %v; want %q", tc.charset, tc.path, tc.cut, b.Text, b.Charset, err, want)
+		}
+	}
+}
+
+// TestReadBodyCutSurrogatePair: a UTF-16 disallow cut within a surrogate
+// pair keeps the pattern before the character, not U+FFFD (which would
+// match nothing).
+func TestReadBodyCutSurrogatePair(t *testing.T) {
+	const head = "User-agent: *\nDisallow: /"
+	for _, order := range []unicode.Endianness{unicode.LittleEndian, unicode.BigEndian} {
+		enc := unicode.UTF16(order, unicode.UseBOM)
+		full, err := enc.NewEncoder().String(head + "😀/\nDisallow: /later\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pre, _ := enc.NewEncoder().String(head)
+		for cut := 1; cut <= 3; cut++ { // of the pair's four bytes
+			b, err := Read(strings.NewReader(full), nil, int64(len(pre)+cut))
+			if err != nil || string(b.Text) != head {
+				t.Errorf("UTF-16 (big-endian %v) cut after %d bytes of the pair: %q, %v; want %q", order == unicode.BigEndian, cut, b.Text, err, head)
+			}
 		}
 	}
 }
