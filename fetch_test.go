@@ -115,6 +115,38 @@ func TestFetchRedirects(t *testing.T) {
 			t.Errorf("Check = %+v, %v; want the rules the second answer gave", d, err)
 		}
 	})
+	// A 3xx the Client does not know is a redirect too, read as a 300
+	// (RFC 9110 §15), which no status policy reads; without a Location,
+	// a fault.
+	t.Run("3xx it does not know", func(t *testing.T) {
+		for _, status := range []int{306, 309, 399} {
+			for _, location := range []string{"/moved.txt", ""} {
+				s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+					if r.URL.Path == "/moved.txt" {
+						_, _ = io.WriteString(w, privateRules)
+						return
+					}
+					if location != "" {
+						w.Header().Set("Location", location)
+					}
+					w.WriteHeader(status)
+				})
+				c := newTestClient(t, WithStatusPolicy(func(status int) Outcome {
+					if status == 200 {
+						return OutcomeRules
+					}
+					return OutcomeAllowAll // of the 3xx, were it read
+				}))
+				d, err := c.Check(ctx, s.URL+"/private")
+				if location != "" && (d.Allowed || err != nil || d.Outcome != OutcomeRules) {
+					t.Errorf("%d to %s: %+v, %v; want its rules", status, location, d, err)
+				}
+				if location == "" && (d.Allowed || !errors.Is(err, ErrDeferred)) {
+					t.Errorf("%d without a Location: %+v, %v; want deferred", status, d, err)
+				}
+			}
+		}
+	})
 	// A redirect that cannot be followed is a fault, not "no
 	// robots.txt": unreachable, deferred.
 	t.Run("redirect without a usable location or to another scheme", func(t *testing.T) {

@@ -254,8 +254,9 @@ func WithBackoff(base, limit time.Duration) Option {
 }
 
 // WithStatusPolicy replaces the mapping from the HTTP status of a final
-// robots.txt response to an outcome; redirects, and a 304 Not Modified
-// to the Client's revalidation, are handled before it. The default
+// robots.txt response to an outcome; redirects (every 3xx but 304 and
+// 305), and a 304 Not Modified to the Client's revalidation, are handled
+// before it. The default
 // follows RFC 9309 (see the package documentation); [LegacyStatusPolicy]
 // reads 401 and 403 as disallow all.
 // An outcome a response cannot have (the zero Outcome, or none of the

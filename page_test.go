@@ -367,7 +367,7 @@ func TestReceiptUnreachableAllowAll(t *testing.T) {
 // redirects that loop, which say there is no file, state nothing.
 func TestReceiptStatusPolicyAllowAll(t *testing.T) {
 	checkLeaks(t)
-	for _, status := range []int{503, 429, 304, 305, 399, 404} {
+	for _, status := range []int{503, 429, 304, 305, 404} {
 		s := newTestSite(t, "")
 		s.route("/robots.txt", serve(status, "no"))
 		c := newTestClient(t, WithUserAgent(testUA), WithStatusPolicy(func(int) Outcome { return OutcomeAllowAll }))

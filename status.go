@@ -65,13 +65,10 @@ func LegacyStatusPolicy(status int) Outcome {
 }
 
 // followed reports whether a fetch follows a response of status to its
-// Location: not a 304 (see classify), nor a 305, a proxy to use.
+// Location: every 3xx, one it does not know read as a 300 (RFC 9110
+// §15), but a 304 (see classify) and a 305, a proxy to use.
 func followed(status int) bool {
-	switch status {
-	case 300, 301, 302, 303, 307, 308:
-		return true
-	}
-	return false
+	return status >= 300 && status <= 399 && status != 304 && status != 305
 }
 
 // valid returns o, or OutcomeUnreachable when a policy gave an outcome
