@@ -127,7 +127,7 @@ func FuzzRead(f *testing.F) {
 	// 755 bytes of the declared length: read into a buffer of 768, kept.
 	f.Add([]byte("User-agent: *\n"+strings.Repeat("Disallow: /x\n", 57)), uint8(0), uint8(0x11), false, uint32(757))
 	f.Add([]byte(strings.Repeat("Disallow: /x\n", 40)), uint8(0), uint8(0x30), false, uint32(531)) // declared longer, within the limit
-	f.Add([]byte("Disallow: /stra\x810\x898e/\n"), uint8(0), uint8(4), false, uint32(18)) // gb18030's ß cut after 81 30
+	f.Add([]byte("Disallow: /stra\x810\x898e/\n"), uint8(0), uint8(4), false, uint32(18))          // gb18030's ß cut after 81 30
 	f.Fuzz(func(t *testing.T, data []byte, coding, ctype uint8, encodeIt bool, lim uint32) {
 		header := http.Header{}
 		header.Set("Content-Encoding", fuzzCodings[int(coding)%len(fuzzCodings)])
