@@ -110,8 +110,9 @@ func (d Decision) Robots() *Robots {
 
 // A Redirect is one redirect a robots.txt fetch followed.
 type Redirect struct {
-	// Status is the status of the response that redirected: 300, 301,
-	// 302, 303, 307 or 308.
+	// Status is the status of the response that redirected: a 3xx other
+	// than 304 and 305 (one the Client does not know is followed as a
+	// 300).
 	Status int
 	// URL is where its Location led, with no fragment or credentials,
 	// cut to 512 bytes ending in "…" when longer.

@@ -412,6 +412,10 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 				return turn{}, w, err
 			}
 			interval = max(interval, 0)
+			if now = time.Now(); !now.Before(limit.Add(-deadlineMargin)) {
+				// A fetch of robots.txt took the rest of the bound.
+				return turn{}, w, t.paced(ctx, pe, authority, interval, now.Add(minRetry))
+			}
 		}
 		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)
 		if err != nil || wait <= 0 {

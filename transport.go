@@ -265,15 +265,28 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		served, dialed = s, d
 		return max(t.interval(s), t.interval(d)), nil
 	}
-	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{}, noWait, recheck)
-	var tu2 turn // also's
-	if err == nil && also != "" {
-		var w2 turnWait
+	var tu, tu2 turn // authority's, also's
+	var w turnWait
+	for {
+		var w1, w2 turnWait
+		tu, w1, err = t.awaitTurn(ctx, authority, interval, turn{}, noWait, recheck)
+		w = max(w, w1)
+		if err != nil || also == "" {
+			break
+		}
 		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, noWait, recheck)
+		w = max(w, w2)
 		if err != nil {
 			t.giveBack(ctx, tu) // nothing was sent
 		}
-		w = max(w, w2)
+		if err != nil || tu2.interval <= tu.interval {
+			break
+		}
+		// The recheck while waiting for also's turn raised the pace: the
+		// turn at authority, taken at the old one, is taken again.
+		t.giveBack(ctx, tu)
+		t.giveBack(ctx, tu2)
+		interval = tu2.interval
 	}
 	interval = max(tu.interval, tu2.interval)
 	t.count(w)

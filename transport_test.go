@@ -1030,6 +1030,31 @@ func TestTransportRechecksPaceAfterWaiting(t *testing.T) {
 	}
 }
 
+// TestTransportRecheckWithinTheWait: a recheck after the wait whose
+// fetch of robots.txt takes the rest of the longest wait refuses the
+// request with a PacedError, unsent.
+func TestTransportRecheckWithinTheWait(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.3\n")
+	c := newTestClient(t, WithUserAgent(testUA), WithMaxFreshness(200*time.Millisecond))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	hc := &http.Client{Transport: NewTransport(c, next, WithMaxWait(time.Second))}
+	if _, err := get(context.Background(), hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	s.route("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(1200 * time.Millisecond)
+		fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.3\n")
+	})
+	if _, err := get(context.Background(), hc, s.URL+"/b"); !errors.Is(err, ErrPaced) {
+		t.Errorf("after a recheck past the longest wait: %v, want ErrPaced", err)
+	}
+	if n := len(s.times("/b")); n != 0 {
+		t.Error("the request was sent")
+	}
+}
+
 // wire is a raw TCP server on loopback that records the head of every
 // request it receives, as the bytes arrived, and answers 200 with an empty
 // body (404 for robots.txt: allow all).

@@ -447,6 +447,64 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	}
 }
 
+// raisePacer is a Pacer that gives every turn at once but the first at
+// wait, where it says to wait 10 ms and calls raise; it records the
+// turns asked for.
+type raisePacer struct {
+	wait  string
+	raise func()
+
+	mu    sync.Mutex
+	taken []string // "authority interval"
+}
+
+func (p *raisePacer) Take(_ context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	p.mu.Lock()
+	first := authority == p.wait && p.raise != nil
+	raise := p.raise
+	if first {
+		p.raise = nil
+	}
+	p.taken = append(p.taken, fmt.Sprint(authority, " ", interval))
+	n := len(p.taken)
+	p.mu.Unlock()
+	if first {
+		raise()
+		return 0, 10 * time.Millisecond, nil
+	}
+	return uint64(n), 0, nil
+}
+
+func (p *raisePacer) Done(context.Context, string, uint64, time.Duration, time.Duration) error {
+	return nil
+}
+
+// TestTransportRetakesTurnAtRaisedPace: a request that takes two turns
+// (a name net/http sends unmapped), whose recheck while it waits for the
+// second finds the Crawl-delay raised, takes the first turn again at the
+// raised pace rather than keep the one taken at the old.
+func TestTransportRetakesTurnAtRaisedPace(t *testing.T) {
+	checkLeaks(t)
+	w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
+	p := &raisePacer{wait: "http://xn--ni7c.test:80"}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
+	t.Cleanup(func() { _ = c.Close() })
+	p.raise = func() {
+		for _, h := range []string{"b.test", "xn--ni7c.test"} {
+			w.on(h+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 2\n"))
+			forget(c, "http://"+h+"/")
+		}
+	}
+	if _, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page"); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.Contains(p.taken, "http://b.test:80 2s") {
+		t.Errorf("turns taken %q; want b.test's again at the raised 2s", p.taken)
+	}
+}
+
 // waitOncePacer is a Pacer that says to wait the first time it is asked
 // for each authority, wait(interval) or else 10 ms, and then gives the
 // turn.

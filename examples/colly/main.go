@@ -10,7 +10,8 @@
 // passed. Three things about colly: it marks a URL visited before sending
 // it, so a request refused with a [robotstxt.PacedError] is sent again with
 // Request.Retry at its RetryAt, not with Visit (which would skip it), its
-// URL set to the PacedError's (where a redirect led: sent again, the first
+// URL set to the PacedError's when it followed a redirect, which a
+// redirect handler notes (where the redirect led: sent again, the first
 // URL would spend the turn on the redirect again, for ever); its
 // SetProxy, SetProxyFunc and SetClient replace the Transport, so a proxy
 // goes on the Transport's next RoundTripper instead; and its own

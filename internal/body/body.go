@@ -188,8 +188,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	}
 	b.Text, b.Charset = toUTF8(raw, enc, name, wide, b.Truncated && !whole)
 	if b.Truncated && converted && !whole {
-		// A character the limit cut was converted to U+FFFD.
-		b.Text = dropCutLine(bytes.TrimSuffix(b.Text, []byte("\uFFFD")))
+		b.Text = dropCutLine(b.Text) // toUTF8 left out a character the limit cut
 	}
 	return b, nil
 }
