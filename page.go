@@ -76,6 +76,10 @@ type Receipt struct {
 type RobotsEvidence struct {
 	// Authority is the normalised authority (see [Decision].Authority).
 	Authority string `json:"authority"`
+	// FinalURL is the URL redirects led to for the authority's
+	// robots.txt, whose file the evidence names, or "" when its own
+	// /robots.txt answered (see [Decision].FinalURL).
+	FinalURL string `json:"final_url,omitempty"`
 	// FetchedAt is when the robots.txt was fetched or last revalidated.
 	FetchedAt time.Time `json:"fetched_at"`
 	// Status is the HTTP status it rests on (see [Decision].Status).
@@ -369,7 +373,7 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	if rc == nil {
 		return
 	}
-	rc.Robots = &RobotsEvidence{Authority: d.Authority, FetchedAt: d.FetchedAt.UTC(), Status: d.Status,
+	rc.Robots = &RobotsEvidence{Authority: d.Authority, FinalURL: d.FinalURL, FetchedAt: d.FetchedAt.UTC(), Status: d.Status,
 		Outcome: d.Outcome.name(), RuleLine: d.Rule.Line, Stale: d.e != nil && d.e.stale} // a stand-in, not a copy merely asked again
 	if d.e == nil || d.e.outcome != OutcomeRules {
 		return
@@ -504,9 +508,13 @@ func (r Receipt) LogValue() slog.Value {
 		attrs = append(attrs, slog.Int("dropped", r.Dropped))
 	}
 	if b := r.Robots; b != nil {
-		robots := []any{slog.String("authority", b.Authority), slog.Time("fetched_at", b.FetchedAt),
+		robots := []any{slog.String("authority", b.Authority)}
+		if b.FinalURL != "" { // as JSON omits it
+			robots = append(robots, slog.String("final_url", b.FinalURL))
+		}
+		robots = append(robots, slog.Time("fetched_at", b.FetchedAt),
 			slog.Int("status", b.Status), slog.String("outcome", b.Outcome), slog.String("sha256", b.SHA256),
-			slog.Int("rule", b.RuleLine)}
+			slog.Int("rule", b.RuleLine))
 		if b.Stale { // as JSON omits it
 			robots = append(robots, slog.Bool("stale", true))
 		}

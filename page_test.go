@@ -1145,6 +1145,8 @@ func TestReceiptLogValueAsJSON(t *testing.T) {
 		{URL: "https://example.com/a", Signals: []Signal{}, Licenses: []string{}, Robots: &RobotsEvidence{Outcome: "allow-all", Status: 404}},
 		{URL: "https://example.com/b", Usage: parseUsage("train-ai=n"), Signals: []Signal{}, Licenses: []string{},
 			Robots: &RobotsEvidence{Outcome: "rules", Status: 200, Stale: true}},
+		{URL: "https://example.com/c", Signals: []Signal{}, Licenses: []string{},
+			Robots: &RobotsEvidence{Outcome: "rules", Status: 200, FinalURL: "https://cdn.example/robots.txt"}},
 	} {
 		var buf bytes.Buffer
 		slog.New(slog.NewJSONHandler(&buf, nil)).Info("page", "receipt", r)
@@ -1730,6 +1732,34 @@ func TestReceiptOfTheSiteServed(t *testing.T) {
 		resp, body = fetchPage(t, hc, "http://"+h+"/page")
 		if r := tr.Receipt(resp, body); r.Usage != (Usage{}) {
 			t.Errorf("tdmrep.json %q: usage %q, signals %q; want no file", soft, r.Usage, sigs(r.Signals))
+		}
+	}
+}
+
+// TestReceiptNamesTheFileRead: a robots.txt that redirects to another
+// site's is named by where it led, whose file the SHA-256 is of, so that
+// the evidence can be checked against it; its own is named by none.
+func TestReceiptNamesTheFileRead(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	const moved = "User-agent: *\nAllow: /\n# kept at the CDN\n"
+	w.on("a.test/robots.txt", redirectTo("http://cdn.test/robots.txt"))
+	w.on("cdn.test/robots.txt", serve(200, moved))
+	w.on("b.test/robots.txt", serve(200, moved))
+	for _, h := range []string{"a.test", "b.test"} {
+		w.on(h+"/page", serve(200, "page", "Content-Type", "text/plain"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	sum := sha256.Sum256([]byte(moved))
+	for host, final := range map[string]string{"a.test": "http://cdn.test/robots.txt", "b.test": ""} {
+		resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://"+host+"/page")
+		r := tr.Receipt(resp, body)
+		if r.Robots == nil || r.Robots.FinalURL != final || r.Robots.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s: robots %+v; want the file of %q", host, r.Robots, final)
+		}
+		if j, _ := json.Marshal(r.Robots); strings.Contains(string(j), "final_url") != (final != "") {
+			t.Errorf("%s: %s; want final_url only when redirected", host, j)
 		}
 	}
 }
