@@ -857,7 +857,7 @@ func TestTransportChecksHostHeader(t *testing.T) {
 	if err := getHost(hc, "http://a.test/private/x", "b.test:80"); !errors.Is(err, ErrDisallowed) {
 		t.Errorf("Host b.test:80: %v, want ErrDisallowed", err)
 	}
-	for _, bad := range []string{"b.test/x", "x@b.test", "b.test\\x"} {
+	for _, bad := range []string{"b.test/x", "x@b.test", "b.test\\x", "..", ".b.test"} {
 		if err := getHost(hc, "http://a.test/public", bad); !errors.Is(err, ErrBadURL) {
 			t.Errorf("Host %q: %v, want ErrBadURL", bad, err)
 		}

@@ -69,10 +69,11 @@ func isScheme(s string) bool {
 // IPv6 literals canonical and IPv4-mapped ones unmapped), and the path,
 // params and query to match (see matchPath). It rejects, with an error
 // wrapping [ErrBadURL], every URL that net/url rejects, and hosts with
-// characters no DNS name has or that end in a number without being an
-// IPv4 address (see checkNumeric), ports over 65535, schemes other than
-// http and https, and a path and query over [MaxPath] bytes. It
-// allocates only when host or path needs rewriting.
+// characters no DNS name has, or an empty label first or last, or that
+// end in a number without being an IPv4 address (see checkName), ports
+// over 65535, schemes other than http and https, and a path and query
+// over [MaxPath] bytes. It allocates only when host or path needs
+// rewriting.
 func Split(raw string, buf []byte) (key []byte, path string, err error) {
 	https, rest := false, ""
 	switch {
@@ -133,10 +134,10 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 	for i < len(rest) && hostClass[rest[i]] == 0 {
 		i++
 	}
-	if i == 0 || rest[i-1] == '.' {
-		return key, "", false
+	if i == 0 || rest[i-1] == '.' || rest[0] == '.' {
+		return key, "", false // for appendHost to read, or refuse
 	}
-	if c := rest[i-1]; (ascii.IsHex(c) || c == 'x') && checkNumeric(rest[:i], rest[:i], false) != nil {
+	if c := rest[i-1]; (ascii.IsHex(c) || c == 'x') && checkName(rest[:i], rest[:i], false) != nil {
 		return key, "", false // for appendHost to refuse
 	}
 	key = append(append(key, rest[:i]...), ':')
@@ -402,22 +403,27 @@ func appendHost(key []byte, host string) ([]byte, error) {
 				return nil, err
 			}
 			n, d := strings.CutSuffix(n, ".")
-			return append(key[:start], n...), checkNumeric(n, host, dotted || d)
+			return append(key[:start], n...), checkName(n, host, dotted || d)
 		default:
 			return nil, fmt.Errorf("invalid character %q in host", c)
 		}
 	}
-	return key, checkNumeric(name, host, dotted)
+	return key, checkName(name, host, dotted)
 }
 
-// checkNumeric returns an error if name, the ASCII form of host without
-// a final dot (dotted if it had one), ends in a number but is not an IPv4
-// address in dotted decimal, as Go's dialer reads one: other resolvers
-// read "127.1", "0x7f.1" or "127.0.0.1." as 127.0.0.1, Go's asks DNS.
-// An unspecified address (0.0.0.0) names no site: Linux connects it to
-// the machine itself, which another key names.
-func checkNumeric(name, host string, dotted bool) error {
+// checkName returns an error if name, the ASCII form of host without a
+// final dot (dotted if it had one), starts or ends with an empty label,
+// which no DNS name has (".", "..", ".a", "a.."; "a..b" is left to the
+// dialer, whose resolver refuses it without asking DNS), or ends in a
+// number but is not an IPv4 address in dotted decimal, as Go's dialer
+// reads one: other resolvers read "127.1", "0x7f.1" or "127.0.0.1." as
+// 127.0.0.1, Go's asks DNS. An unspecified address (0.0.0.0) names no
+// site: Linux connects it to the machine itself, which another key
+// names.
+func checkName(name, host string, dotted bool) error {
 	switch {
+	case name == "" || name[0] == '.' || name[len(name)-1] == '.':
+		return fmt.Errorf("host %q starts or ends with an empty label", quote.Cut(host, quote.Max))
 	case !endsInNumber(name):
 	case dotted || !isIPv4(name):
 		return fmt.Errorf("host %q ends in a number but is not an IPv4 address in dotted decimal", quote.Cut(host, quote.Max))

@@ -88,6 +88,10 @@ func TestSplitRejects(t *testing.T) {
 		// Unspecified addresses, which Linux connects to the machine
 		// itself; and names net/http dials unmapped.
 		"http://0.0.0.0/", "http://[::]/", "http://[::ffff:0.0.0.0]:80/", "http://a\uff3fb.test/",
+		// An empty label first or last, which no DNS name has, beside
+		// the final dot of a name that ends at the root.
+		"http://./x", "http://../x", "http://..:80/x", "https://../x", "http://a.test../x", "http://.a.test/x",
+		"http://\u3002a.test/x",
 		// A path and query longer than servers accept, as written or
 		// once escaped.
 		"http://example.com/" + strings.Repeat("a", MaxPath), "http://example.com/?" + strings.Repeat("a", MaxPath),
