@@ -16,9 +16,10 @@
 // Redis hangs waits for up to three calls to reach the timeout (the
 // look-up, the lease, and the write of what it fetched) beside its
 // fetch; once three calls have reached the timeout, the Store stops
-// calling Redis, but for one probe a second and the release of a lease
-// taken before (within the timeout, so that other processes need not
-// wait out the lease). The pacer fails closed instead (see [Store.Take]).
+// calling Redis, but for one probe a second and the end of a lease or a
+// paced turn taken before (within the timeout, so that other processes
+// need not wait out the lease, and a Retry-After hold reaches them). The
+// pacer fails closed instead (see [Store.Take]).
 //
 // Give the Redis maxmemory-policy noeviction, or memory enough never to
 // evict: under any other policy Redis may drop a site's pacing state, a

@@ -281,14 +281,17 @@ func (s *Store) void(keys []string, args []any) {
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is
-// cancelled, within the Store's timeout. An error of Redis is logged and
-// returned, and the turn ends by itself when its lease runs out.
+// cancelled, within the Store's timeout, and past an open breaker (one
+// that opened while the request was out would otherwise hold the site
+// for the turn's lease, and lose a Retry-After hold, though Redis
+// answers). An error of Redis is logged and returned, and the turn ends
+// by itself when its lease runs out.
 func (s *Store) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
 	if id == 0 && hold <= 0 {
 		return nil
 	}
 	k := s.paceKey(authority)
-	err := s.call(context.WithoutCancel(ctx), "pace done", k, func(ctx context.Context) error {
+	err := s.run(context.WithoutCancel(ctx), func(ctx context.Context) error {
 		args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})

@@ -761,3 +761,138 @@ func TestPacerVoidMarksCleared(t *testing.T) {
 		}
 	}
 }
+
+// tripBreaker opens s's breaker as a Redis stall of a few hundred ms
+// does: three of s's calls time out while srv is paused. It resumes srv
+// and checks that Redis answers again.
+func tripBreaker(t *testing.T, srv interface {
+	Pause()
+	Resume()
+}, s *Store, rdb *redis.Client) {
+	t.Helper()
+	srv.Pause()
+	for i := range tripAfter {
+		_, err := s.Get(context.Background(), "https://stall"+strconv.Itoa(i)+".test:443")
+		if err == nil || errors.Is(err, robotstxt.ErrCacheMiss) {
+			srv.Resume()
+			t.Fatalf("Get during the stall: %v", err)
+		}
+	}
+	srv.Resume()
+	if err := rdb.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("Redis after the stall: %v", err)
+	}
+}
+
+// TestDoneWithBreakerOpen: a turn ends with Done though the process's
+// breaker opened while its request was out (three calls timed out in a
+// Redis stall) and Redis answers again: the next process's turn comes a
+// Crawl-delay after it, not when the turn's 30 s lease runs out.
+func TestDoneWithBreakerOpen(t *testing.T) {
+	srv, rdb := newRedis(t)
+	const site = "https://paced.test:443"
+	a := dialStore(t, srv.Addr(), WithTimeout(100*time.Millisecond))
+	b := dialStore(t, srv.Addr(), WithTimeout(generous))
+
+	id, wait, err := a.Take(context.Background(), site, time.Second)
+	if err != nil || wait != 0 {
+		t.Fatalf("A's Take = %v, %v", wait, err)
+	}
+	// The request is sent; during its response Redis stalls for a moment.
+	tripBreaker(t, srv, a, rdb)
+	// The response has come: A ends its turn. Redis answers.
+	derr := a.Done(context.Background(), site, id, time.Second, 0)
+	if derr != nil {
+		t.Logf("A's Done: %v", derr)
+	}
+	busy, _ := rdb.HGet(context.Background(), a.paceKey(site), "busy").Result()
+	if busy != "" {
+		t.Errorf("after A's Done, with Redis answering, the turn is still in flight in Redis (busy=%q)", busy)
+	}
+	// Process B, whose Redis works, asks for the next turn: it may come a
+	// second after A's response ended.
+	start := time.Now()
+	_, wait, err = b.Take(context.Background(), site, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waited time.Duration
+	for wait > 0 && waited < 5*time.Second {
+		time.Sleep(wait)
+		waited = time.Since(start)
+		_, wait, err = b.Take(context.Background(), site, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if wait > 0 {
+		t.Errorf("B had no turn at the site %v after A's response ended (Crawl-delay 1s); Take still says to wait %v: A's Done was refused by its open breaker and the turn holds the site for its 30 s lease", waited.Round(time.Millisecond), wait.Round(time.Millisecond))
+	}
+}
+
+// TestHoldWithBreakerOpen: the Retry-After hold of a 429 reaches the
+// fleet through Done though the process that got it had its breaker open
+// (a Redis stall while the response was on its way): another process's
+// request is paced, not sent.
+func TestHoldWithBreakerOpen(t *testing.T) {
+	srv, rdb := newRedis(t)
+
+	var storeA *Store
+	var once sync.Once
+	var mu sync.Mutex
+	var pages []string
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		mu.Lock()
+		pages = append(pages, r.URL.Path)
+		mu.Unlock()
+		if r.URL.Path == "/busy" {
+			// While this response is on its way, Redis stalls for a
+			// moment and A's breaker opens.
+			once.Do(func() { tripBreaker(t, srv, storeA, rdb) })
+			w.Header().Set("Retry-After", "60")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = io.WriteString(w, "slow down")
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	t.Cleanup(site.Close)
+
+	member := func(store *Store) *http.Client {
+		next := &http.Transport{}
+		t.Cleanup(next.CloseIdleConnections)
+		rc := robotstxt.NewClient(robotstxt.WithUserAgent("ExampleBot/1.0"),
+			robotstxt.WithHTTPClient(&http.Client{Transport: next}), robotstxt.WithStore(store))
+		t.Cleanup(func() { _ = rc.Close() })
+		return &http.Client{Transport: robotstxt.NewTransport(rc, next, robotstxt.WithPacer(store), robotstxt.WithNoWait())}
+	}
+	storeA = dialStore(t, srv.Addr(), WithTimeout(100*time.Millisecond))
+	a := member(storeA)
+	b := member(dialStore(t, srv.Addr(), WithTimeout(generous)))
+
+	resp, err := a.Get(site.URL + "/busy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("/busy: status %d", resp.StatusCode)
+	}
+	// Redis answers; B, another process of the fleet, asks for a page of
+	// the site that said to come back in 60 s.
+	resp, err = b.Get(site.URL + "/next")
+	if err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		mu.Lock()
+		t.Errorf("B's request was sent (status %d) right after the site answered 429 Retry-After: 60; pages at the site: %v", resp.StatusCode, pages)
+		mu.Unlock()
+	} else if !errors.Is(err, robotstxt.ErrPaced) {
+		t.Errorf("B's request: %v, want ErrPaced", err)
+	}
+}
