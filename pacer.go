@@ -414,7 +414,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 			interval = max(interval, 0)
 			if now = time.Now(); !now.Before(limit.Add(-deadlineMargin)) {
 				// A fetch of robots.txt took the rest of the bound.
-				return turn{}, w, t.paced(ctx, pe, authority, interval, now.Add(minRetry))
+				return turn{}, w, t.paced(ctx, pe, authority, interval, now.Add(max(interval, minRetry)))
 			}
 		}
 		id, wait, err = t.cfg.pacer.Take(ctx, authority, interval)

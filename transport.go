@@ -267,7 +267,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var tu, tu2 turn // authority's, also's
 	var w turnWait
-	for {
+	for retaken := false; ; retaken = true {
 		var w1, w2 turnWait
 		tu, w1, err = t.awaitTurn(ctx, authority, interval, turn{}, noWait, recheck)
 		w = max(w, w1)
@@ -279,11 +279,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			t.giveBack(ctx, tu) // nothing was sent
 		}
-		if err != nil || tu2.interval <= tu.interval {
+		if err != nil || tu2.interval <= tu.interval || retaken {
 			break
 		}
 		// The recheck while waiting for also's turn raised the pace: the
-		// turn at authority, taken at the old one, is taken again.
+		// turn at authority, taken at the old one, is taken again, once
+		// (a robots.txt that changes at each fetch could keep raising it).
 		t.giveBack(ctx, tu)
 		t.giveBack(ctx, tu2)
 		interval = tu2.interval

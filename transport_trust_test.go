@@ -447,61 +447,100 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	}
 }
 
-// raisePacer is a Pacer that gives every turn at once but the first at
-// wait, where it says to wait 10 ms and calls raise; it records the
-// turns asked for.
+// raisePacer is a Pacer that gives every turn at once but every other
+// one asked at authority wait, where it says to wait 10 ms and calls
+// raise first; it records the turns asked for and ended.
 type raisePacer struct {
 	wait  string
 	raise func()
 
-	mu    sync.Mutex
-	taken []string // "authority interval"
+	mu      sync.Mutex
+	waited  bool
+	taken   []string // "authority interval"
+	ended   map[uint64]int
+	lastTag uint64
 }
 
 func (p *raisePacer) Take(_ context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
 	p.mu.Lock()
-	first := authority == p.wait && p.raise != nil
-	raise := p.raise
-	if first {
-		p.raise = nil
-	}
 	p.taken = append(p.taken, fmt.Sprint(authority, " ", interval))
-	n := len(p.taken)
-	p.mu.Unlock()
-	if first {
-		raise()
+	if authority == p.wait && !p.waited {
+		p.waited = true
+		p.mu.Unlock()
+		p.raise()
 		return 0, 10 * time.Millisecond, nil
 	}
-	return uint64(n), 0, nil
+	if authority == p.wait {
+		p.waited = false
+	}
+	p.lastTag++
+	defer p.mu.Unlock()
+	return p.lastTag, 0, nil
 }
 
-func (p *raisePacer) Done(context.Context, string, uint64, time.Duration, time.Duration) error {
+func (p *raisePacer) Done(_ context.Context, _ string, id uint64, _, _ time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if id != 0 {
+		p.ended[id]++
+	}
 	return nil
+}
+
+// endedOnce reports whether every turn p gave was ended once.
+func (p *raisePacer) endedOnce() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for id := uint64(1); id <= p.lastTag; id++ {
+		if p.ended[id] != 1 {
+			return false
+		}
+	}
+	return len(p.ended) == int(p.lastTag)
 }
 
 // TestTransportRetakesTurnAtRaisedPace: a request that takes two turns
 // (a name net/http sends unmapped), whose recheck while it waits for the
 // second finds the Crawl-delay raised, takes the first turn again at the
-// raised pace rather than keep the one taken at the old.
+// raised pace rather than keep the one taken at the old; once only, so
+// that a robots.txt raising it at every fetch cannot keep the request
+// for ever. Every turn taken ends once.
 func TestTransportRetakesTurnAtRaisedPace(t *testing.T) {
 	checkLeaks(t)
-	w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
-	p := &raisePacer{wait: "http://xn--ni7c.test:80"}
-	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
-	t.Cleanup(func() { _ = c.Close() })
-	p.raise = func() {
-		for _, h := range []string{"b.test", "xn--ni7c.test"} {
-			w.on(h+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 2\n"))
-			forget(c, "http://"+h+"/")
+	for _, step := range []int{0, 1} { // seconds the Crawl-delay rises at each wait
+		w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
+		p := &raisePacer{wait: "http://xn--ni7c.test:80", ended: map[uint64]int{}}
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
+		delay := 2
+		p.raise = func() {
+			for _, h := range []string{"b.test", "xn--ni7c.test"} {
+				w.on(h+"/robots.txt", serve(200, fmt.Sprintf("User-agent: *\nCrawl-delay: %d\n", delay)))
+				forget(c, "http://"+h+"/")
+			}
+			delay += step
 		}
-	}
-	if _, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page"); err != nil {
-		t.Fatal(err)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !slices.Contains(p.taken, "http://b.test:80 2s") {
-		t.Errorf("turns taken %q; want b.test's again at the raised 2s", p.taken)
+		done := make(chan error, 1)
+		go func() {
+			_, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page")
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("rising by %ds: the request still takes turns: %q", step, p.taken)
+		}
+		_ = c.Close()
+		p.mu.Lock()
+		if !slices.Contains(p.taken, "http://b.test:80 2s") {
+			t.Errorf("rising by %ds: turns taken %q; want b.test's again at the raised 2s", step, p.taken)
+		}
+		p.mu.Unlock()
+		if !p.endedOnce() {
+			t.Errorf("rising by %ds: turns taken %q, ended %v; want each ended once", step, p.taken, p.ended)
+		}
 	}
 }
 

@@ -296,6 +296,7 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})
 	if err != nil {
+		err = fmt.Errorf("redisstore: pace done %s: %w", k, err)
 		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; it ends by itself when its lease runs out", "err", err)
 	}
 	return err

@@ -403,6 +403,9 @@ func appendHost(key []byte, host string) ([]byte, error) {
 				return nil, err
 			}
 			n, d := strings.CutSuffix(n, ".")
+			if d && dotted { // two final dots, one of them mapped (。)
+				return nil, emptyLabel(host)
+			}
 			return append(key[:start], n...), checkName(n, host, dotted || d)
 		default:
 			return nil, fmt.Errorf("invalid character %q in host", c)
@@ -423,7 +426,7 @@ func appendHost(key []byte, host string) ([]byte, error) {
 func checkName(name, host string, dotted bool) error {
 	switch {
 	case name == "" || name[0] == '.' || name[len(name)-1] == '.':
-		return fmt.Errorf("host %q starts or ends with an empty label", quote.Cut(host, quote.Max))
+		return emptyLabel(host)
 	case !endsInNumber(name):
 	case dotted || !isIPv4(name):
 		return fmt.Errorf("host %q ends in a number but is not an IPv4 address in dotted decimal", quote.Cut(host, quote.Max))
@@ -431,6 +434,12 @@ func checkName(name, host string, dotted bool) error {
 		return errUnspecified
 	}
 	return nil
+}
+
+// emptyLabel is the error of a host that starts or ends with an empty
+// label (see checkName).
+func emptyLabel(host string) error {
+	return fmt.Errorf("host %q starts or ends with an empty label", quote.Cut(host, quote.Max))
 }
 
 var errUnspecified = errors.New("unspecified address (0.0.0.0 or ::) names no host")

@@ -91,7 +91,7 @@ func TestSplitRejects(t *testing.T) {
 		// An empty label first or last, which no DNS name has, beside
 		// the final dot of a name that ends at the root.
 		"http://./x", "http://../x", "http://..:80/x", "https://../x", "http://a.test../x", "http://.a.test/x",
-		"http://\u3002a.test/x",
+		"http://\u3002a.test/x", "http://\uff42.test../x", "http://a.test\u3002./x",
 		// A path and query longer than servers accept, as written or
 		// once escaped.
 		"http://example.com/" + strings.Repeat("a", MaxPath), "http://example.com/?" + strings.Repeat("a", MaxPath),
