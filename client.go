@@ -668,7 +668,9 @@ func (c *Client) logFetched(k key, status int, outcome Outcome, fresh time.Durat
 // keepTheirs returns e, the entry res gave, after keeping it as the entry
 // of each other site whose own fetch it is too (res.froms), which the
 // next robots.txt redirected there takes (see theirs), unless the cache
-// holds a current one.
+// holds a current good one: a failure's back-off, or a last good copy
+// standing in, ends with a fetch that succeeded, as it would with the
+// site's own.
 func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 	for _, from := range res.froms {
 		if res.err != nil {
@@ -676,7 +678,7 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 		}
 		their := e.clone()
 		their.key, their.redirects = from.authority, from.redirects
-		if cur := c.robots.cache.peek(from.authority); cur == nil || cur.expired(now) {
+		if cur := c.robots.cache.peek(from.authority); cur == nil || cur.expired(now) || cur.failures > 0 {
 			c.robots.cache.put(their.derive())
 		}
 	}

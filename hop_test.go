@@ -1213,3 +1213,71 @@ func TestHopJoinsAnotherChainsFill(t *testing.T) {
 	}
 	<-evil
 }
+
+// TestTheirFetchEndsTheirOutage: b.test's robots.txt failed (a 500),
+// and a last good copy stands in, or its checks are deferred, for the
+// back-off (an hour here). A redirect of a.test's robots.txt to b.test's,
+// which now answers 200 with "Disallow: /new", is b.test's own fetch too:
+// b.test's checks answer from that file at once, as a.test's do.
+func TestTheirFetchEndsTheirOutage(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		good bool // b.test had a good copy before its outage
+	}{
+		{"stand-in", true},
+		{"deferral", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newHosts(t)
+			var phase atomic.Int32 // 0: old rules, 1: down, 2: new rules
+			if !tc.good {
+				phase.Store(1)
+			}
+			w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+				switch phase.Load() {
+				case 0:
+					rw.Header().Set("Cache-Control", "max-age=60")
+					_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /old\n")
+				case 1:
+					rw.WriteHeader(http.StatusInternalServerError)
+				default:
+					rw.Header().Set("Cache-Control", "max-age=3600")
+					_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /new\n")
+				}
+			})
+			w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+			clock := newTestClock()
+			c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+				WithClock(clock.Now), WithBackoff(time.Hour, time.Hour))
+			t.Cleanup(func() { _ = c.Close() })
+			if tc.good {
+				if ok, err := c.Allowed(ctx, "http://b.test/new"); err != nil || !ok {
+					t.Fatalf("b.test/new under the old rules: %v, %v", ok, err)
+				}
+				clock.Advance(2 * time.Minute)
+				phase.Store(1)
+			}
+			d, err := c.Check(ctx, "http://b.test/new")
+			if tc.good && (err != nil || !d.Stale || !d.Allowed) || !tc.good && !d.Deferred {
+				t.Fatalf("b.test during its outage: %+v, %v", d, err)
+			}
+			phase.Store(2)
+			clock.Advance(time.Minute)
+			if d, err := c.Check(ctx, "http://a.test/new"); err != nil || d.Allowed || d.FinalURL != "http://b.test/robots.txt" {
+				t.Fatalf("a.test/new, redirected to b.test's robots.txt: %+v, %v; want b.test's new rules", d, err)
+			}
+			asked := w.count("http://b.test/robots.txt")
+			d, err = c.Check(ctx, "http://b.test/new")
+			if err != nil || d.Allowed || d.Stale || d.Deferred {
+				t.Errorf("b.test/new, after the Client read b.test's robots.txt (Disallow: /new) a moment ago: "+
+					"allowed %v, stale %v, deferred %v, failures %d, expires in %v, %v; want disallowed by the file it read",
+					d.Allowed, d.Stale, d.Deferred, d.Failures, d.Expires.Sub(clock.Now()), err)
+			}
+			if n := w.count("http://b.test/robots.txt"); n != asked {
+				t.Errorf("b.test's robots.txt asked again (%d requests); want the file just read", n-asked)
+			}
+		})
+	}
+}
