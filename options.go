@@ -127,8 +127,10 @@ func inRange(ok bool, option string, v any) {
 // §2.2.1), is derived from it: the first product's name ("ExampleBot/1.0"
 // gives ExampleBot), or, skipping browser products such as Mozilla, the
 // one after "compatible;" ("Mozilla/5.0 (compatible; XBot/1.0)" gives
-// XBot). A header that gives none, such as "123bot/1.0" or a plain
-// browser string, makes every check fail with [ErrProductToken]; one
+// XBot). A header that gives none, such as "123bot/1.0", "Mozilla/5.0
+// (compatible; MJ12bot/v1.4)" (the crawler's own name is no token: a
+// later product's would be another's) or a plain browser string, makes
+// every check fail with [ErrProductToken]; one
 // net/http cannot send, such as one holding a line break, makes every
 // check fail with an error saying so, as no fetch could be made.
 func WithUserAgent(ua string) Option {

@@ -1321,6 +1321,9 @@ func TestTransportJudgesEveryUserAgentSpelling(t *testing.T) {
 		// Names no user-agent line can give are another crawler's all the same.
 		{"another crawler's name with digits", http.Header{"User-Agent": {"MJ12bot/v1.4.8 (compatible; ExampleBot/1.0)"}}, ""},
 		{"another crawler's name against its comment", http.Header{"User-Agent": {"Googlebot(compatible; ExampleBot/1.0)"}}, ""},
+		{"a browser compatible with a crawler of digits", http.Header{"User-Agent": {"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/) ExampleBot/1.0"}}, ""},
+		{"a browser compatible with a crawler of dots", http.Header{"User-Agent": {"Mozilla/5.0 (compatible; Mail.RU_Bot/2.0) ExampleBot/1.0"}}, ""},
+		{"a crawler of digits after a browser", http.Header{"User-Agent": {"Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler) ExampleBot/1.0"}}, ""},
 		{"the Client's, compatible with a browser", http.Header{"User-Agent": {"ExampleBot/2.0 (compatible; Mozilla/5.0)"}}, "ExampleBot/2.0 (compatible; Mozilla/5.0)"},
 		{"a browser compatible with the Client", http.Header{"User-Agent": {"Mozilla/5.0 (compatible; ExampleBot/1.0)"}}, "Mozilla/5.0 (compatible; ExampleBot/1.0)"},
 		{"a mobile browser compatible with the Client", http.Header{"User-Agent": {mobileUA}}, mobileUA},

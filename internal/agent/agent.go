@@ -32,15 +32,25 @@ var browserProducts = []string{
 }
 
 // ProductToken returns the product token that a crawler sending userAgent
-// as its User-Agent header is known by in robots.txt: the product named
-// after "compatible;" in a comment ("Mozilla/5.0 (compatible; XBot/1.0)"
-// gives "XBot"), unless it is a browser's or a platform ("LinkedInBot/1.0
-// (compatible; Mozilla/5.0)" is LinkedInBot's), else the first product
-// that is not a browser's
-// ("Mozilla/5.0 (X11) Gecko/20100101 XBot/2" and "XBot/2 (+https://x)"
-// give "XBot"). A token has only [A-Za-z_-] (RFC 9309 §2.2.1). When no
-// product qualifies, as in "123bot/1.0", the error wraps [ErrProductToken].
+// as its User-Agent header is known by in robots.txt: the first product's
+// name, whatever the header says the crawler is compatible with
+// ("XBot/2 (+https://x)" and "XBot/2 (compatible; YBot/1.0)" give
+// "XBot"); past browser products such as Mozilla, the product named after
+// "compatible;" in a comment, unless it is a browser's or a platform
+// ("Mozilla/5.0 (compatible; XBot/1.0)" gives "XBot"), else the first
+// product that is not a browser's ("Mozilla/5.0 (X11) Gecko/20100101
+// XBot/2" gives "XBot"). A token has only [A-Za-z_-] (RFC 9309 §2.2.1).
+// When the crawler's own product is no token ("123bot/1.0",
+// "Mozilla/5.0 (compatible; MJ12bot/v1.4)"), or no product qualifies,
+// the error wraps [ErrProductToken]: a later product's name would be
+// another crawler's, or an HTTP library's.
 func ProductToken(userAgent string) (string, error) {
+	switch first := FirstProduct(userAgent); {
+	case parse.ValidToken(first):
+		return first, nil
+	case productName(first):
+		return "", noToken(userAgent)
+	}
 	// The product after "compatible;" in a comment.
 	if i := indexFold(userAgent, "compatible;"); i >= 0 &&
 		strings.LastIndexByte(userAgent[:i], '(') >= strings.LastIndexByte(userAgent[:i], ')') {
@@ -48,8 +58,12 @@ func ProductToken(userAgent string) (string, error) {
 		if end := strings.IndexAny(name, "/; )"); end >= 0 {
 			name = name[:end]
 		}
-		if parse.ValidToken(name) && !notCrawler(name) {
+		switch {
+		case notCrawler(name):
+		case parse.ValidToken(name):
 			return name, nil
+		case productName(name):
+			return "", noToken(userAgent)
 		}
 	}
 	depth := 0
@@ -68,8 +82,33 @@ func ProductToken(userAgent string) (string, error) {
 		if parse.ValidToken(name) {
 			return name, nil
 		}
+		if productName(name) {
+			break // the crawler's own
+		}
 	}
-	return "", fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
+	return "", noToken(userAgent)
+}
+
+// noToken is ProductToken's error for userAgent.
+func noToken(userAgent string) error {
+	return fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
+}
+
+// productName reports whether s reads as a product's name: letters,
+// digits, '.', '_' and '-', a letter among them, as "MJ12bot" and
+// "archive.org_bot" do, which are no tokens.
+func productName(s string) bool {
+	letter := false
+	for i := range len(s) {
+		switch c := s[i]; {
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+			letter = true
+		case '0' <= c && c <= '9', c == '.', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return letter
 }
 
 // indexFold returns the index of the first instance of lower, in lower
