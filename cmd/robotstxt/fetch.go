@@ -414,7 +414,11 @@ func cause(status int, err error) string {
 	case err == nil:
 		return "no response"
 	}
-	return failure(err, "network error: "+innermost(err))
+	other := innermost(err) // an answer net/http could not read (a Location), say
+	if op := (*net.OpError)(nil); errors.As(err, &op) {
+		other = "network error: " + other
+	}
+	return failure(err, other)
 }
 
 // failure names a failure of the network, of TLS or of time, in a few

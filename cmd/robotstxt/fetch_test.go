@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -200,5 +201,40 @@ func TestTapKey(t *testing.T) {
 		if got := tapKey(c[0]); got != c[1] {
 			t.Errorf("tapKey(%q) = %q, want %q", c[0], got, c[1])
 		}
+	}
+}
+
+// TestCauseOfAnAnswer: a robots.txt whose 301 has a Location net/url
+// cannot parse was answered: every command says why (the Location), not
+// that the network failed, which would send a site owner to look at DNS
+// and firewalls; a dial that fails is a network error.
+func TestCauseOfAnAnswer(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Location"] = []string{"/robots%zz.txt"}
+		w.WriteHeader(http.StatusMovedPermanently)
+	}))
+	defer s.Close()
+	mapHosts(t, ".cause", s.Listener.Addr().String())
+	for _, args := range [][]string{
+		{"check", "http://site.cause/x"},
+		{"check", "-v", "http://site.cause/x"},
+		{"check", "-json", "http://site.cause/x"},
+		{"explain", "http://site.cause/x"},
+		{"test", "-file", "http://site.cause/", "/x"},
+		{"lint", "http://site.cause/"},
+	} {
+		r := runCmd(t, "", args...)
+		out := r.stdout + r.stderr
+		if r.code != exitDeferred || !strings.Contains(out, "failed to parse Location header") || strings.Contains(out, "network error") {
+			t.Errorf("%q: exit %d; want %d naming the Location, no network error:\n%s", args, r.code, exitDeferred, out)
+		}
+	}
+	old := dial
+	dial = func(context.Context, string, string) (net.Conn, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.EHOSTUNREACH}
+	}
+	t.Cleanup(func() { dial = old })
+	if r := runCmd(t, "", "check", "http://unreachable.cause/x"); !strings.Contains(r.stdout+r.stderr, "network error: ") {
+		t.Errorf("a dial that failed: %s%s; want a network error", r.stdout, r.stderr)
 	}
 }
