@@ -670,7 +670,7 @@ func (c *Client) logFetched(k key, status int, outcome Outcome, fresh time.Durat
 // next robots.txt redirected there takes (see theirs), unless the cache
 // holds a current good one: a failure's back-off, or a last good copy
 // standing in, ends with a fetch that succeeded, as it would with the
-// site's own.
+// site's own, in the Store too.
 func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 	for _, from := range res.froms {
 		if res.err != nil {
@@ -680,6 +680,9 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 		their.key, their.redirects = from.authority, from.redirects
 		if cur := c.robots.cache.peek(from.authority); cur == nil || cur.expired(now) || cur.failures > 0 {
 			c.robots.cache.put(their.derive())
+			if c.tier != nil { // as the site's own fetch would, lest a failure stored before outlive it
+				c.tier.set(key{from.authority, &c.robots}, their)
+			}
 		}
 	}
 	return e

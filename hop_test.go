@@ -1281,3 +1281,104 @@ func TestTheirFetchEndsTheirOutage(t *testing.T) {
 		})
 	}
 }
+
+// TestTheirFetchEndsTheirOutageInTheStore: as
+// TestTheirFetchEndsTheirOutage, with a Store, which held b.test's failure
+// (a 500; back-off an hour): the file read through a.test's redirect
+// replaces it there too, so another process reads the file, and once the
+// file's max-age is over b.test's robots.txt is asked again, not answered
+// for the rest of the hour by the old failure.
+func TestTheirFetchEndsTheirOutageInTheStore(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			rw.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		rw.Header().Set("Cache-Control", "max-age=60")
+		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /new\n")
+	})
+	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+	clock := newTestClock()
+	store := newMemStore()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+		WithClock(clock.Now), WithBackoff(time.Hour, time.Hour), WithStore(store)}
+	c := NewClient(opts...)
+	t.Cleanup(func() { _ = c.Close() })
+	if d, _ := c.Check(ctx, "http://b.test/new"); !d.Deferred {
+		t.Fatalf("b.test during its outage: %+v", d)
+	}
+	up.Store(true)
+	clock.Advance(time.Minute)
+	if d, err := c.Check(ctx, "http://a.test/new"); err != nil || d.Allowed {
+		t.Fatalf("a.test/new, redirected to b.test's robots.txt: %+v, %v", d, err)
+	}
+	if d, err := c.Check(ctx, "http://b.test/new"); err != nil || d.Allowed || d.Stale || d.Deferred {
+		t.Fatalf("b.test right after the hop read its file: %+v, %v", d, err)
+	}
+
+	t.Run("another process", func(t *testing.T) {
+		other := NewClient(opts...)
+		t.Cleanup(func() { _ = other.Close() })
+		if d, err := other.Check(ctx, "http://b.test/new"); d.Deferred || d.Failures != 0 {
+			t.Errorf("another process sharing the Store, a moment after b.test's file was read: deferred %v, failures %d, %v; "+
+				"want b.test's file (or a fetch of it), not its old outage", d.Deferred, d.Failures, err)
+		}
+	})
+
+	clock.Advance(2 * time.Minute) // the file's max-age is over; the old back-off is not
+	asked := w.count("http://b.test/robots.txt")
+	d, err := c.Check(ctx, "http://b.test/new")
+	if d.Stale || d.Failures != 0 || d.Deferred || err != nil || d.Allowed {
+		t.Errorf("b.test after its file (max-age=60) expired: allowed %v, stale %v, failures %d, deferred %v, err %v (%v); "+
+			"want a fetch of its file, fresh: its server answers", d.Allowed, d.Stale, d.Failures, d.Deferred, err, d.Err)
+	}
+	if n := w.count("http://b.test/robots.txt"); n == asked {
+		t.Errorf("b.test's robots.txt not asked again once its file expired: the Store's old failure stands for the hour")
+	}
+}
+
+// TestTheirFetchOutlivesEviction: b.test's file, read through a.test's
+// redirect and fresh for an hour, that leaves memory for other sites'
+// entries is read back from the Store, not the 500 it held before.
+func TestTheirFetchOutlivesEviction(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			rw.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		rw.Header().Set("Cache-Control", "max-age=3600")
+		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /new\n")
+	})
+	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+	for _, h := range []string{"c.test", "d.test", "e.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	}
+	c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+		WithBackoff(time.Hour, time.Hour), WithStore(newMemStore()), WithCacheSize(2))
+	t.Cleanup(func() { _ = c.Close() })
+	if d, _ := c.Check(ctx, "http://b.test/new"); !d.Deferred {
+		t.Fatalf("b.test during its outage: %+v", d)
+	}
+	up.Store(true)
+	if d, err := c.Check(ctx, "http://a.test/new"); err != nil || d.Allowed {
+		t.Fatalf("a.test/new, redirected to b.test's robots.txt: %+v, %v", d, err)
+	}
+	if d, err := c.Check(ctx, "http://b.test/new"); err != nil || d.Allowed || d.Deferred {
+		t.Fatalf("b.test right after the hop read its file: %+v, %v", d, err)
+	}
+	for _, h := range []string{"c.test", "d.test", "e.test"} {
+		_, _ = c.Check(ctx, "http://"+h+"/")
+	}
+	if d, err := c.Check(ctx, "http://b.test/new"); d.Deferred || d.Stale || d.Failures != 0 {
+		t.Errorf("b.test, its file read a moment ago (max-age=3600), after its entry left memory: deferred %v, stale %v, failures %d, %v; "+
+			"want its file: the Store's old 500 came back", d.Deferred, d.Stale, d.Failures, err)
+	}
+}
