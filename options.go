@@ -127,7 +127,8 @@ func inRange(ok bool, option string, v any) {
 // §2.2.1), is derived from it: the first product's name ("ExampleBot/1.0"
 // gives ExampleBot), or, skipping browser products such as Mozilla, the
 // one after "compatible;" ("Mozilla/5.0 (compatible; XBot/1.0)" gives
-// XBot). A header that gives none, such as "123bot/1.0", "Mozilla/5.0
+// XBot), else the first product that is not a browser's ("Mozilla/5.0
+// (X11) Gecko/20100101 XBot/2" gives XBot). A header that gives none, such as "123bot/1.0", "Mozilla/5.0
 // (compatible; MJ12bot/v1.4)" (the crawler's own name is no token: a
 // later product's would be another's) or a plain browser string, makes
 // every check fail with [ErrProductToken]; one

@@ -511,6 +511,7 @@ func TestTransportRetakesTurnAtRaisedPace(t *testing.T) {
 		w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
 		p := &raisePacer{wait: "http://xn--ni7c.test:80", ended: map[uint64]int{}}
 		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
+		t.Cleanup(func() { _ = c.Close() }) // also ends a request that takes turns for ever
 		delay := 2
 		p.raise = func() {
 			for _, h := range []string{"b.test", "xn--ni7c.test"} {
@@ -532,7 +533,6 @@ func TestTransportRetakesTurnAtRaisedPace(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("rising by %ds: the request still takes turns: %q", step, p.taken)
 		}
-		_ = c.Close()
 		p.mu.Lock()
 		if !slices.Contains(p.taken, "http://b.test:80 2s") {
 			t.Errorf("rising by %ds: turns taken %q; want b.test's again at the raised 2s", step, p.taken)

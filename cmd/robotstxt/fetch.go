@@ -433,6 +433,7 @@ func failure(err error, other string) string {
 		record  tls.RecordHeaderError
 		alert   tls.AlertError
 		netErr  net.Error
+		op      *net.OpError
 	)
 	switch {
 	case errors.As(err, &dns):
@@ -462,6 +463,8 @@ func failure(err error, other string) string {
 		return "TLS: the server does not speak TLS"
 	case errors.As(err, &alert):
 		return "TLS: the server refused the handshake: " + alert.Error()
+	case errors.As(err, &op) && op.Op == "remote error": // an alert, as crypto/tls reports one over TCP
+		return "TLS: the server refused the handshake: " + errText(op.Err)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return "connection closed before the response ended"
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -236,5 +237,15 @@ func TestCauseOfAnAnswer(t *testing.T) {
 	t.Cleanup(func() { dial = old })
 	if r := runCmd(t, "", "check", "http://unreachable.cause/x"); !strings.Contains(r.stdout+r.stderr, "network error: ") {
 		t.Errorf("a dial that failed: %s%s; want a network error", r.stdout, r.stderr)
+	}
+}
+
+// TestFailureOfAHandshake: an alert the server sent, which crypto/tls
+// reports over TCP as a *net.OpError, is the server refusing the
+// handshake, not a network error.
+func TestFailureOfAHandshake(t *testing.T) {
+	err := fmt.Errorf("get: %w", &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")})
+	if got, want := cause(0, err), "TLS: the server refused the handshake: tls: handshake failure"; got != want {
+		t.Errorf("cause = %q, want %q", got, want)
 	}
 }
