@@ -72,11 +72,12 @@ func storedKeys(t testing.TB, s *Store) []string {
 	return keys
 }
 
-// boltFile makes a bbolt file laid out by lay and returns its path.
-func boltFile(t *testing.T, lay func(tx *bolt.Tx) error) string {
+// boltFile makes a bbolt file laid out by lay, with opts, and returns its
+// path.
+func boltFile(t *testing.T, opts *bolt.Options, lay func(tx *bolt.Tx) error) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "robots.db")
-	db, err := bolt.Open(path, 0o600, nil)
+	db, err := bolt.Open(path, 0o600, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,8 @@ func boltFile(t *testing.T, lay func(tx *bolt.Tx) error) string {
 
 // TestOpenRefusesOtherLayouts: Open refuses with ErrFormat a bbolt file
 // of another program and files whose layout is not this package's,
-// and leaves them as they were.
+// and leaves them as they were, also those whose free list is not synced
+// (etcd's default), to which bbolt opened for writing commits.
 func TestOpenRefusesOtherLayouts(t *testing.T) {
 	layout := func(version uint64, buckets ...[]byte) func(*bolt.Tx) error {
 		return func(tx *bolt.Tx) error {
@@ -113,20 +115,22 @@ func TestOpenRefusesOtherLayouts(t *testing.T) {
 		{"no layout version", layout(0, bucketMeta, bucketValues, bucketExpiry, bucketWritten), "no layout version"},
 		{"a bucket missing", layout(layoutVersion, bucketMeta, bucketValues, bucketWritten), `"expiry" bucket`},
 	} {
-		path := boltFile(t, c.lay)
-		before, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Open(path)
-		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: Open: %v, want ErrFormat saying %s", c.name, err, c.want)
-		}
-		if err == nil {
-			_ = s.Close()
-		}
-		if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
-			t.Errorf("%s: the refused file changed (%v)", c.name, err)
+		for _, unsynced := range []bool{false, true} {
+			path := boltFile(t, &bolt.Options{NoFreelistSync: unsynced}, c.lay)
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(path)
+			if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s (free list unsynced %v): Open: %v, want ErrFormat saying %s", c.name, unsynced, err, c.want)
+			}
+			if err == nil {
+				_ = s.Close()
+			}
+			if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+				t.Errorf("%s (free list unsynced %v): the refused file changed (%v)", c.name, unsynced, err)
+			}
 		}
 	}
 }
@@ -319,7 +323,7 @@ func TestChecksumMismatchIsMiss(t *testing.T) {
 // checksum, is emptied and laid out anew at Open: its entries are
 // misses, and new ones are kept.
 func TestOlderLayoutLaidOutAfresh(t *testing.T) {
-	path := boltFile(t, func(tx *bolt.Tx) error {
+	path := boltFile(t, nil, func(tx *bolt.Tx) error {
 		for _, name := range [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten} {
 			if _, err := tx.CreateBucket(name); err != nil {
 				return err

@@ -181,9 +181,10 @@ func mark(path string, check func() error) (err error) {
 	return check()
 }
 
-// probe refuses a file that ends before the pages its meta page counts,
-// opening it read-only, which reads the meta pages alone: opened for
-// writing, bbolt would fault on it and keep it locked.
+// probe refuses, opening it read-only, a file that ends before the pages
+// its meta page counts (opened for writing, bbolt would fault on it and
+// keep it locked) and another program's file (opened for writing, bbolt
+// commits to one whose free list is not synced, as etcd's is not).
 func probe(path string) error {
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
 		return nil // bbolt creates it, or says why it cannot
@@ -192,11 +193,20 @@ func probe(path string) error {
 	if err != nil {
 		return err
 	}
+	fi, serr := os.Stat(path)
 	var pages int64
 	err = contain(func() error {
-		return db.View(func(tx *bolt.Tx) error { pages = tx.Size(); return nil })
+		return db.View(func(tx *bolt.Tx) error {
+			if pages = tx.Size(); serr != nil || pages > fi.Size() {
+				return nil // said below: its pages are not all there to read
+			}
+			_, err := checkLayout(tx)
+			return err
+		})
 	})
-	fi, serr := os.Stat(path)
+	if errors.Is(err, ErrDamaged) && !errors.Is(err, ErrFormat) {
+		err = fmt.Errorf("%w: %w", ErrFormat, err)
+	}
 	if err = errors.Join(err, serr, contain(db.Close)); err != nil {
 		return err
 	}
