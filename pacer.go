@@ -381,7 +381,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		limit, pe = lease, PacedError{reason: "which is past the lease of the turn it holds at " + holding.authority}
 	}
 	var slept time.Duration
-	defer func() { t.stats.waited.Add(int64(slept)) }()
+	defer func() { t.stats.addWaited(slept) }()
 	w = turnWaited
 	for {
 		if wait > interval+pacerUnit { // only a hold explains that

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"log/slog"
+	"math"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -183,16 +184,33 @@ type transportCounters struct {
 	sent                        stripedCounter
 	disallowed, deferred, paced atomic.Int64
 	held, skipped               atomic.Int64
-	waited                      atomic.Int64 // nanoseconds
+	waited                      atomic.Int64 // nanoseconds, held at math.MaxInt64 (see addWaited)
+}
+
+// addWaited adds d to the time waited, which stops at the longest
+// Duration rather than wrap: a counter that goes back reads as a reset
+// (10,000 requests waiting at once sum the longest in 11 days).
+func (c *transportCounters) addWaited(d time.Duration) {
+	for {
+		old := c.waited.Load()
+		n := old + int64(d)
+		if n < old {
+			n = math.MaxInt64
+		}
+		if c.waited.CompareAndSwap(old, n) {
+			return
+		}
+	}
 }
 
 // Stats returns a snapshot of the Transport's counts.
 func (t *Transport) Stats() TransportStats {
 	t.mustBeMade()
 	s := &t.stats
+	held := s.held.Load() // before paced, which count adds to first: no snapshot has more held
 	return TransportStats{
 		Sent: int64(s.sent.load()), Disallowed: s.disallowed.Load(), Deferred: s.deferred.Load(),
-		Paced: s.paced.Load(), Held: s.held.Load(), Skipped: s.skipped.Load(),
+		Paced: s.paced.Load(), Held: held, Skipped: s.skipped.Load(),
 		Waited: time.Duration(s.waited.Load()),
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 )
@@ -152,5 +154,44 @@ func TestStatsLogValue(t *testing.T) {
 	}
 	if got := roundDuration(59999830 * time.Microsecond); got != time.Minute {
 		t.Errorf("59.99983s rounds to %v, want 1m0s", got)
+	}
+}
+
+// TestTransportStatsHeldWithinPaced: no snapshot shows more Held than
+// Paced requests, whose part they are, however many are counted
+// meanwhile (two goroutines counting held requests, as behind a
+// Retry-After).
+func TestTransportStatsHeldWithinPaced(t *testing.T) {
+	_, tr, _ := newTestTransport(t)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					tr.count(turnHeld)
+				}
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for end := time.Now().Add(time.Second); time.Now().Before(end); {
+		if st := tr.Stats(); st.Held > st.Paced {
+			t.Fatalf("a snapshot with Held %d > Paced %d", st.Held, st.Paced)
+		}
+	}
+}
+
+// TestTransportStatsWaitedStops: Waited, a sum over requests, stops at
+// the longest Duration rather than wrap to a negative one.
+func TestTransportStatsWaitedStops(t *testing.T) {
+	_, tr, _ := newTestTransport(t)
+	tr.stats.waited.Store(math.MaxInt64 - int64(time.Millisecond))
+	tr.stats.addWaited(time.Second)
+	if got := tr.Stats().Waited; got != math.MaxInt64 {
+		t.Errorf("Waited = %v, want the longest Duration", got)
 	}
 }
