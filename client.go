@@ -680,7 +680,10 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 		their.key, their.redirects = from.authority, from.redirects
 		if cur := c.robots.cache.peek(from.authority); cur == nil || cur.expired(now) || cur.failures > 0 {
 			c.robots.cache.put(their.derive())
-			if c.tier != nil { // as the site's own fetch would, lest a failure stored before outlive it
+			if c.tier != nil && res.theirs == nil {
+				// Fetched now, as the site's own fetch would, lest a
+				// failure stored before outlive it; not a copy held in
+				// memory, older than what another process may have stored.
 				c.tier.set(key{from.authority, &c.robots}, their)
 			}
 		}

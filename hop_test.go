@@ -1382,3 +1382,44 @@ func TestTheirFetchOutlivesEviction(t *testing.T) {
 			"want its file: the Store's old 500 came back", d.Deferred, d.Stale, d.Failures, err)
 	}
 }
+
+// TestTheirCopyLeavesTheStore: a copy of a site's file held in memory,
+// which a redirect through another site reached, does not replace in the
+// Store the newer file another process stored: a third reads the newer.
+func TestTheirCopyLeavesTheStore(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	w := newHosts(t)
+	var v2 atomic.Bool
+	w.on("www.b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Cache-Control", "max-age=3600")
+		if v2.Load() {
+			_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nAllow: /\n")
+	})
+	w.on("b.test/robots.txt", redirectTo("http://www.b.test/robots.txt"))
+	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+		WithClock(newTestClock().Now), WithStore(newMemStore())}
+	process := func() *Client {
+		c := NewClient(opts...)
+		t.Cleanup(func() { _ = c.Close() })
+		return c
+	}
+	p1, p2 := process(), process()
+	if d, err := p1.Check(ctx, "http://www.b.test/private"); err != nil || !d.Allowed {
+		t.Fatalf("the first file: %+v, %v", d, err)
+	}
+	v2.Store(true)
+	if d, err := p2.Check(ctx, "http://b.test/private"); err != nil || d.Allowed {
+		t.Fatalf("another process, the newer file: %+v, %v", d, err)
+	}
+	if d, err := p1.Check(ctx, "http://a.test/x"); err != nil || !d.Allowed {
+		t.Fatalf("a.test through b.test to the copy of www.b.test's held: %+v, %v", d, err)
+	}
+	if d, err := process().Check(ctx, "http://b.test/private"); err != nil || d.Allowed {
+		t.Errorf("a third process: allowed %v, %v; want the newer file the Store held", d.Allowed, err)
+	}
+}

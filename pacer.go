@@ -277,7 +277,7 @@ type PacedError struct {
 	URL string
 	// RetryAt is when to come back: for the first request refused at an
 	// authority, the earliest moment the turn may come as far as the
-	// [Pacer] can tell (or an interval later, when a check of robots.txt
+	// [Pacer] can tell (an interval from then, when a check of robots.txt
 	// after a wait took the rest of the request's time); for each next one, by any Transport of the Client,
 	// a turn later than the one told before (the interval and the last
 	// request's duration, and an eighth of that), so that a frontier that

@@ -462,9 +462,9 @@ func failure(err error, other string) string {
 		// net/http replaces the RecordHeaderError with a plain error.
 		return "TLS: the server does not speak TLS"
 	case errors.As(err, &alert):
-		return "TLS: the server refused the handshake: " + alert.Error()
+		return "TLS: the server sent an alert: " + alert.Error()
 	case errors.As(err, &op) && op.Op == "remote error": // an alert, as crypto/tls reports one over TCP
-		return "TLS: the server refused the handshake: " + errText(op.Err)
+		return "TLS: the server sent an alert: " + errText(op.Err)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return "connection closed before the response ended"
 	}

@@ -241,11 +241,11 @@ func TestCauseOfAnAnswer(t *testing.T) {
 }
 
 // TestFailureOfAHandshake: an alert the server sent, which crypto/tls
-// reports over TCP as a *net.OpError, is the server refusing the
-// handshake, not a network error.
+// reports over TCP as a *net.OpError (a handshake it refused, say), is
+// named as such, not as a network error.
 func TestFailureOfAHandshake(t *testing.T) {
 	err := fmt.Errorf("get: %w", &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")})
-	if got, want := cause(0, err), "TLS: the server refused the handshake: tls: handshake failure"; got != want {
+	if got, want := cause(0, err), "TLS: the server sent an alert: tls: handshake failure"; got != want {
 		t.Errorf("cause = %q, want %q", got, want)
 	}
 }
