@@ -1282,6 +1282,19 @@ func TestTheirFetchEndsTheirOutage(t *testing.T) {
 	}
 }
 
+// downUntil serves a robots.txt that answers 500 until up, then
+// "Disallow: /new" fresh for maxAge seconds.
+func downUntil(up *atomic.Bool, maxAge int) http.HandlerFunc {
+	return func(rw http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			rw.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		rw.Header().Set("Cache-Control", fmt.Sprintf("max-age=%d", maxAge))
+		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /new\n")
+	}
+}
+
 // TestTheirFetchEndsTheirOutageInTheStore: as
 // TestTheirFetchEndsTheirOutage, with a Store, which held b.test's failure
 // (a 500; back-off an hour): the file read through a.test's redirect
@@ -1293,14 +1306,7 @@ func TestTheirFetchEndsTheirOutageInTheStore(t *testing.T) {
 	ctx := context.Background()
 	w := newHosts(t)
 	var up atomic.Bool
-	w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		if !up.Load() {
-			rw.WriteHeader(http.StatusInternalServerError)
-			return
-		}
-		rw.Header().Set("Cache-Control", "max-age=60")
-		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /new\n")
-	})
+	w.on("b.test/robots.txt", downUntil(&up, 60))
 	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
 	clock := newTestClock()
 	store := newMemStore()
@@ -1349,14 +1355,7 @@ func TestTheirFetchOutlivesEviction(t *testing.T) {
 	ctx := context.Background()
 	w := newHosts(t)
 	var up atomic.Bool
-	w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		if !up.Load() {
-			rw.WriteHeader(http.StatusInternalServerError)
-			return
-		}
-		rw.Header().Set("Cache-Control", "max-age=3600")
-		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /new\n")
-	})
+	w.on("b.test/robots.txt", downUntil(&up, 3600))
 	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
 	for _, h := range []string{"c.test", "d.test", "e.test"} {
 		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))

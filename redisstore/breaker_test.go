@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/robotsgate/robotstxt"
 )
 
 // unusedStore returns a Store whose client is never called.
@@ -87,5 +89,27 @@ func TestClassify(t *testing.T) {
 		if got := classify(c.ctx, c.err, time.Second); got != c.want {
 			t.Errorf("classify(%v) = %d, want %d", c.err, got, c.want)
 		}
+	}
+}
+
+// tripBreaker opens s's breaker as a Redis stall of a few hundred ms
+// does: three of s's calls time out while srv is paused. It resumes srv
+// and checks that Redis answers again.
+func tripBreaker(t *testing.T, srv interface {
+	Pause()
+	Resume()
+}, s *Store, rdb *redis.Client) {
+	t.Helper()
+	srv.Pause()
+	for i := range tripAfter {
+		_, err := s.Get(context.Background(), "https://stall"+strconv.Itoa(i)+".test:443")
+		if err == nil || errors.Is(err, robotstxt.ErrCacheMiss) {
+			srv.Resume()
+			t.Fatalf("Get during the stall: %v", err)
+		}
+	}
+	srv.Resume()
+	if err := rdb.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("Redis after the stall: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -133,20 +132,7 @@ func TestLeaseReleaseWithBreakerOpen(t *testing.T) {
 		t.Fatalf("Lease = %v, %v", ok, err)
 	}
 
-	// A Redis stall of a few hundred ms: three of A's other calls time
-	// out, and A's breaker opens.
-	srv.Pause()
-	for i := range tripAfter {
-		_, err := a.Get(context.Background(), "https://other"+string(rune('a'+i))+".test:443")
-		if err == nil || errors.Is(err, robotstxt.ErrCacheMiss) {
-			srv.Resume()
-			t.Fatalf("Get during the stall: %v", err)
-		}
-	}
-	srv.Resume()
-	if err := rdb.Ping(context.Background()).Err(); err != nil {
-		t.Fatalf("Redis after the stall: %v", err)
-	}
+	tripBreaker(t, srv, a, rdb) // a Redis stall of a few hundred ms
 
 	// A's fetch ends: it gives the lease back. Redis answers again.
 	release()

@@ -762,28 +762,6 @@ func TestPacerVoidMarksCleared(t *testing.T) {
 	}
 }
 
-// tripBreaker opens s's breaker as a Redis stall of a few hundred ms
-// does: three of s's calls time out while srv is paused. It resumes srv
-// and checks that Redis answers again.
-func tripBreaker(t *testing.T, srv interface {
-	Pause()
-	Resume()
-}, s *Store, rdb *redis.Client) {
-	t.Helper()
-	srv.Pause()
-	for i := range tripAfter {
-		_, err := s.Get(context.Background(), "https://stall"+strconv.Itoa(i)+".test:443")
-		if err == nil || errors.Is(err, robotstxt.ErrCacheMiss) {
-			srv.Resume()
-			t.Fatalf("Get during the stall: %v", err)
-		}
-	}
-	srv.Resume()
-	if err := rdb.Ping(context.Background()).Err(); err != nil {
-		t.Fatalf("Redis after the stall: %v", err)
-	}
-}
-
 // TestDoneWithBreakerOpen: a turn ends with Done though the process's
 // breaker opened while its request was out (three calls timed out in a
 // Redis stall) and Redis answers again: the next process's turn comes a
