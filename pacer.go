@@ -278,12 +278,12 @@ type PacedError struct {
 	// RetryAt is when to come back: for the first request refused at an
 	// authority, the earliest moment the turn may come as far as the
 	// [Pacer] can tell (an interval from then, when a check of robots.txt
-	// after a wait took the rest of the request's time); for each next one, by any Transport of the Client,
-	// a turn later than the one told before (the interval and the last
-	// request's duration, and an eighth of that), so that a frontier that
-	// puts each URL back until its RetryAt sends them one a turn. It is
-	// advice, not a reservation: a request that comes back before its
-	// turn is free is refused again.
+	// after a wait took the rest of the request's time); for each next
+	// one, by any Transport of the Client, a turn later than the one told
+	// before (the interval and the last request's duration, and an eighth
+	// of that), so that a frontier that puts each URL back until its
+	// RetryAt sends them one a turn. It is advice, not a reservation: a
+	// request that comes back before its turn is free is refused again.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error

@@ -262,7 +262,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return 0, err
 		}
-		served, dialed = s, d
+		served = s // what the request is sent under
 		return max(t.interval(s), t.interval(d)), nil
 	}
 	var tu, tu2 turn // authority's, also's
