@@ -909,14 +909,14 @@ func TestRetryQueueBoundedMemory(t *testing.T) {
 			q.retryAt(authority, time.Microsecond, time.Now())
 		}
 		if i%3 != 1 {
-			q.ran(authority, time.Microsecond, time.Microsecond)
+			q.ran(authority, time.Microsecond, time.Microsecond, false)
 		}
 	}
 	if got, limit := len(q.m), n/4; got > limit {
 		t.Errorf("the queue keeps %d of %d authorities after their turns, want <= %d", got, n, limit)
 	}
 	q.retryAt("https://busy.example:443", time.Hour, time.Now())
-	q.ran("https://busy.example:443", time.Hour, time.Second)
+	q.ran("https://busy.example:443", time.Hour, time.Second, false)
 	if e, ok := q.m["https://busy.example:443"]; !ok || e.took != time.Second {
 		t.Errorf("an authority with a turn to come: %+v, %v; want it kept with the request's duration", e, ok)
 	}
@@ -992,7 +992,7 @@ func TestTransportCloseEndsWait(t *testing.T) {
 // which is as long as it held the site.
 func TestRetryQueueTookBounded(t *testing.T) {
 	var q retryQueue
-	q.ran("a", time.Second, time.Hour)
+	q.ran("a", time.Second, time.Hour, false)
 	first := q.retryAt("a", time.Second, time.Now())
 	second := q.retryAt("a", time.Second, time.Now())
 	if gap := second.Sub(first); gap > 2*(time.Second+pacing.TurnTimeout) {

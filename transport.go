@@ -256,7 +256,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// A redirect an http.Client follows within the site waits for its
 	// turn whatever WithNoWait says: a frontier requeues the URL it asked
 	// for, whose turn would again leave none for the redirect.
-	noWait := t.cfg.noWait && !redirectedWithin(req, authority)
+	within := redirectedWithin(req, authority)
+	noWait := t.cfg.noWait && !within
 	recheck := func() (time.Duration, error) { // after a wait: robots.txt may have changed
 		s, d, err := t.check(req)
 		if err != nil {
@@ -301,7 +302,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var resp *http.Response
 	var ends bool // whether resp's body ends the turns
-	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2}}
+	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2}, within: within}
 	defer func() { // the turns end however the request does, a panic too
 		if !ends {
 			f.end(resp)
@@ -365,6 +366,7 @@ type flight struct {
 	authority string // the site asked for, which a Retry-After holds
 	turns     [2]turn
 	sent      time.Time // zero until the request is sent
+	within    bool      // a redirect within the site: its page took the turn before too
 }
 
 // end ends f's turns, resp (nil for none) having come.
@@ -374,7 +376,7 @@ func (f *flight) end(resp *http.Response) {
 		// Turns are told to come at a site with an interval, or held:
 		// they last as long as this request did.
 		if tu.authority != "" && (tu.interval > 0 || hold > 0) && !f.sent.IsZero() {
-			f.t.c.queue.ran(tu.authority, tu.interval, time.Since(f.sent))
+			f.t.c.queue.ran(tu.authority, tu.interval, time.Since(f.sent), f.within)
 		}
 		f.t.done(f.ctx, tu, hold)
 	}

@@ -32,15 +32,18 @@ const loopDelay = 40 * time.Millisecond
 var loopLatencies = []time.Duration{0, loopDelay / 4}
 
 // loopSite is a site of 1 + 4 + 4×5 = 25 pages: the home page links to four
-// sections, each section to five pages, every page back home.
+// sections, each section to five pages, every page back home; perhaps
+// each link through a redirect within the site (/go/s1/ to /s1/), as a
+// link tracker's or a moved path's, which takes a turn of its own.
 type loopSite struct {
 	*httptest.Server
 	mu       sync.Mutex
 	arrivals []time.Time // of page requests, robots.txt excluded
 }
 
-// newLoopSite starts a loopSite that answers each page after latency.
-func newLoopSite(tb testing.TB, latency time.Duration) *loopSite {
+// newLoopSite starts a loopSite that answers each page after latency,
+// its links through redirects if redirect.
+func newLoopSite(tb testing.TB, latency time.Duration, redirect bool) *loopSite {
 	s := &loopSite{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/robots.txt" {
@@ -51,6 +54,10 @@ func newLoopSite(tb testing.TB, latency time.Duration) *loopSite {
 		s.arrivals = append(s.arrivals, time.Now())
 		s.mu.Unlock()
 		time.Sleep(latency)
+		if to, ok := strings.CutPrefix(r.URL.Path, "/go"); ok {
+			http.Redirect(w, r, to, http.StatusFound)
+			return
+		}
 		links := []string{"/"}
 		switch p := r.URL.Path; {
 		case p == "/":
@@ -58,6 +65,11 @@ func newLoopSite(tb testing.TB, latency time.Duration) *loopSite {
 		case strings.Count(p, "/") == 2 && strings.HasSuffix(p, "/"):
 			for i := range 5 {
 				links = append(links, fmt.Sprintf("%sp%d.html", p, i+1))
+			}
+		}
+		if redirect {
+			for i := range links {
+				links[i] = "/go" + links[i]
 			}
 		}
 		fmt.Fprintln(w, strings.Join(links, "\n"))
@@ -144,8 +156,8 @@ func (h *loopHeap) Pop() any {
 // crawlLoop crawls a fresh loopSite with the README's loop and returns
 // the pages fetched, the PacedErrors met and the shortest gap between two
 // page requests' arrivals.
-func crawlLoop(tb testing.TB, latency time.Duration) (fetched, paced int, gap time.Duration) {
-	s := newLoopSite(tb, latency)
+func crawlLoop(tb testing.TB, latency time.Duration, redirect bool) (fetched, paced int, gap time.Duration) {
+	s := newLoopSite(tb, latency, redirect)
 	next := &http.Transport{}
 	defer next.CloseIdleConnections()
 	rc, rt := robotsgate.NewClientTransport(next,
@@ -157,7 +169,11 @@ func crawlLoop(tb testing.TB, latency time.Duration) (fetched, paced int, gap ti
 	defer cancel()
 
 	f := &loopFrontier{seen: map[string]bool{}}
-	f.Add(s.URL + "/")
+	if redirect {
+		f.Add(s.URL + "/go/") // as the pages link home
+	} else {
+		f.Add(s.URL + "/")
+	}
 	for u, ok := f.Next(ctx); ok; u, ok = f.Next(ctx) {
 		resp, err := hc.Get(u)
 		var pe *robotsgate.PacedError
@@ -165,10 +181,8 @@ func crawlLoop(tb testing.TB, latency time.Duration) (fetched, paced int, gap ti
 		switch {
 		case errors.As(err, &pe):
 			paced++
-			// The README puts back pe.URL, which is u on a site without
-			// redirects; u keeps this file building against commits
-			// before PacedError.URL (see compare.sh).
-			f.Retry(u, pe.RetryAt)
+			f.Retry(pe.URL, pe.RetryAt) // where a redirect led, if one did
+
 		case errors.As(err, &de):
 			f.Retry(u, de.RetryAt)
 		case err != nil:
@@ -189,23 +203,26 @@ func crawlLoop(tb testing.TB, latency time.Duration) (fetched, paced int, gap ti
 }
 
 // TestCrawlLoopConverges runs the README's loop over a site with a
-// Crawl-delay, answering at once or after a quarter of it: every page is
-// fetched once, no two requests reach the site closer than the
-// Crawl-delay, and a frontier that requeues by RetryAt meets at most 1.5
-// PacedErrors per page fetched.
+// Crawl-delay, answering at once or after a quarter of it, its links
+// plain or through redirects within the site: every page is fetched
+// once, no two requests reach the site closer than the Crawl-delay, and a
+// frontier that requeues by RetryAt meets at most 1.5 PacedErrors per
+// page fetched.
 func TestCrawlLoopConverges(t *testing.T) {
-	for _, latency := range loopLatencies {
-		fetched, paced, gap := crawlLoop(t, latency)
-		if fetched != 25 {
-			t.Errorf("latency %v: fetched %d pages, want 25", latency, fetched)
+	for _, redirect := range []bool{false, true} {
+		for _, latency := range loopLatencies {
+			fetched, paced, gap := crawlLoop(t, latency, redirect)
+			if fetched != 25 {
+				t.Errorf("latency %v, redirects %v: fetched %d pages, want 25", latency, redirect, fetched)
+			}
+			if gap < loopDelay {
+				t.Errorf("latency %v, redirects %v: two requests reached the site %v apart, less than the Crawl-delay %v", latency, redirect, gap, loopDelay)
+			}
+			if r := float64(paced) / float64(fetched); r > 1.5 {
+				t.Errorf("latency %v, redirects %v: %d PacedErrors for %d pages: %.2f a page, want at most 1.5", latency, redirect, paced, fetched, r)
+			}
+			t.Logf("latency %v, redirects %v: %d pages, %d PacedErrors, shortest gap %v", latency, redirect, fetched, paced, gap)
 		}
-		if gap < loopDelay {
-			t.Errorf("latency %v: two requests reached the site %v apart, less than the Crawl-delay %v", latency, gap, loopDelay)
-		}
-		if r := float64(paced) / float64(fetched); r > 1.5 {
-			t.Errorf("latency %v: %d PacedErrors for %d pages: %.2f a page, want at most 1.5", latency, paced, fetched, r)
-		}
-		t.Logf("latency %v: %d pages, %d PacedErrors, shortest gap %v", latency, fetched, paced, gap)
 	}
 }
 
@@ -219,7 +236,7 @@ func BenchmarkCrawlLoop(b *testing.B) {
 		b.Run(fmt.Sprintf("latency=%v", latency), func(b *testing.B) {
 			var ratios, gaps []float64
 			for b.Loop() {
-				fetched, paced, gap := crawlLoop(b, latency)
+				fetched, paced, gap := crawlLoop(b, latency, false)
 				ratios = append(ratios, float64(paced)/float64(fetched))
 				gaps = append(gaps, gap.Seconds()/loopDelay.Seconds())
 			}
