@@ -280,10 +280,11 @@ type PacedError struct {
 	// [Pacer] can tell (an interval from then, when a check of robots.txt
 	// after a wait took the rest of the request's time); for each next
 	// one, by any Transport of the Client, a turn later than the one told
-	// before (the interval and the last request's duration, and an eighth
-	// of that), so that a frontier that puts each URL back until its
-	// RetryAt sends them one a turn. It is advice, not a reservation: a
-	// request that comes back before its turn is free is refused again.
+	// before (the interval and the last request's duration, or a page's
+	// two turns after a redirect within its site, and an eighth of that),
+	// so that a frontier that puts each URL back until its RetryAt sends
+	// them one a turn. It is advice, not a reservation: a request that
+	// comes back before its turn is free is refused again.
 	RetryAt time.Time
 
 	reason string // what came before the turn, for Error
@@ -528,9 +529,13 @@ func (q *retryQueue) ran(authority string, interval, took time.Duration, hop boo
 	if end := now.Add(interval); e.next.Before(end) {
 		e.next = end
 	}
-	if hop {
-		took += interval + e.took // the turn of the redirect before it
+	took = min(took, pacing.TurnTimeout) // a body read slowly holds the site no longer than its lease
+	if hop && interval > 0 {
+		// Its page's first request ran the turn before, at this interval:
+		// the page took both (a chain of redirects a turn a hop, up to
+		// the ten an http.Client follows).
+		took = min(took+interval+e.took, 10*(interval+pacing.TurnTimeout))
 	}
-	e.took = min(took, pacing.TurnTimeout) // a body read slowly holds the site no longer than its lease
+	e.took = took
 	q.m[authority] = e
 }

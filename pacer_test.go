@@ -1000,6 +1000,28 @@ func TestRetryQueueTookBounded(t *testing.T) {
 	}
 }
 
+// TestRetryQueueRedirectTurns: after a redirect within the site, the
+// turns told last its page's two, also under a Crawl-delay longer than a
+// turn's lease (a cap on the sum cut them to less); not after an unpaced
+// hop, whose page's turn was not this interval's.
+func TestRetryQueueRedirectTurns(t *testing.T) {
+	const iv = time.Minute
+	var q retryQueue
+	q.ran("a", iv, time.Second, false) // the page's first request
+	q.ran("a", iv, time.Second, true)  // the redirect it answered
+	first := q.retryAt("a", iv, time.Now())
+	if gap := q.retryAt("a", iv, time.Now()).Sub(first); gap < 2*iv {
+		t.Errorf("turns told %v apart after a redirect, want a page's two turns, %v and more", gap, 2*iv)
+	}
+	var unpaced retryQueue
+	unpaced.ran("b", 0, time.Hour, false) // a hold's
+	unpaced.ran("b", 0, time.Second, true)
+	first = unpaced.retryAt("b", time.Second, time.Now())
+	if gap := unpaced.retryAt("b", time.Second, time.Now()).Sub(first); gap > 3*time.Second {
+		t.Errorf("turns told %v apart after an unpaced hop, want about a second's", gap)
+	}
+}
+
 // TestTransportLoweredCrawlDelay: once a site drops its Crawl-delay, its
 // old pace ends when it has passed since the last page: the next pages
 // go unpaced (each was paced at the old Crawl-delay, for ever, while the

@@ -302,7 +302,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var resp *http.Response
 	var ends bool // whether resp's body ends the turns
-	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2}, within: within}
+	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
+		within: [2]bool{within, also != "" && redirectedWithin(req, also)}}
 	defer func() { // the turns end however the request does, a panic too
 		if !ends {
 			f.end(resp)
@@ -366,17 +367,17 @@ type flight struct {
 	authority string // the site asked for, which a Retry-After holds
 	turns     [2]turn
 	sent      time.Time // zero until the request is sent
-	within    bool      // a redirect within the site: its page took the turn before too
+	within    [2]bool   // of each turn's site, a redirect within it: its page took the turn before too
 }
 
 // end ends f's turns, resp (nil for none) having come.
 func (f *flight) end(resp *http.Response) {
 	hold := f.t.hold(f.ctx, f.authority, resp)
-	for _, tu := range f.turns {
+	for i, tu := range f.turns {
 		// Turns are told to come at a site with an interval, or held:
 		// they last as long as this request did.
 		if tu.authority != "" && (tu.interval > 0 || hold > 0) && !f.sent.IsZero() {
-			f.t.c.queue.ran(tu.authority, tu.interval, time.Since(f.sent), f.within)
+			f.t.c.queue.ran(tu.authority, tu.interval, time.Since(f.sent), f.within[i])
 		}
 		f.t.done(f.ctx, tu, hold)
 	}

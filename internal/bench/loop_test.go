@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -181,8 +182,14 @@ func crawlLoop(tb testing.TB, latency time.Duration, redirect bool) (fetched, pa
 		switch {
 		case errors.As(err, &pe):
 			paced++
-			f.Retry(pe.URL, pe.RetryAt) // where a redirect led, if one did
-
+			// Where a redirect led, if one did: the README's pe.URL, as
+			// the *url.Error net/http wraps it in says it, which builds
+			// against commits before PacedError.URL too (see compare.sh).
+			var ue *url.Error
+			if !errors.As(err, &ue) {
+				tb.Fatalf("a PacedError outside a *url.Error: %v", err)
+			}
+			f.Retry(ue.URL, pe.RetryAt)
 		case errors.As(err, &de):
 			f.Retry(u, de.RetryAt)
 		case err != nil:
