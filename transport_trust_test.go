@@ -422,18 +422,11 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	p := &slowPacer{slow: "http://xn--ni7c.test:80"}
 	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithMaxWait(2*time.Minute))
 	t.Cleanup(func() { _ = c.Close() })
-	done := make(chan error, 1)
-	go func() {
-		_, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page")
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrPaced) {
-			t.Errorf("a second turn a minute away: %v, want ErrPaced", err)
-		}
-	case <-time.After(10 * time.Second):
+	switch err := getWithin(tr, "http://\uff42.test/page", 10*time.Second); {
+	case errors.Is(err, errStillWaiting):
 		t.Fatal("the request waited for a turn past the lease of the one it held")
+	case !errors.Is(err, ErrPaced):
+		t.Errorf("a second turn a minute away: %v, want ErrPaced", err)
 	}
 	p.mu.Lock()
 	if !slices.Equal(p.taken, []string{"http://b.test:80"}) || !slices.Equal(p.end, []string{"http://b.test:80"}) {
@@ -444,6 +437,27 @@ func TestTransportHoldsNoTurnPastItsLease(t *testing.T) {
 	tr2 := NewTransport(c, w.transport(t), WithPacer(p), WithMaxWait(500*time.Millisecond))
 	if _, err := get(context.Background(), &http.Client{Transport: tr2}, "http://\uff42.test/page"); !errors.Is(err, ErrPaced) || !strings.Contains(err.Error(), "WithMaxWait") {
 		t.Errorf("under WithMaxWait(500ms): %v, want ErrPaced past the longest wait", err)
+	}
+}
+
+// errStillWaiting is getWithin's error for a request that has not
+// returned in time.
+var errStillWaiting = errors.New("the request has not returned")
+
+// getWithin sends a GET for rawURL through tr and returns its error, or
+// errStillWaiting once d has passed (the request goes on until the test
+// closes its Client).
+func getWithin(tr http.RoundTripper, rawURL string, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := get(context.Background(), &http.Client{Transport: tr}, rawURL)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		return errStillWaiting
 	}
 }
 
@@ -520,18 +534,8 @@ func TestTransportRetakesTurnAtRaisedPace(t *testing.T) {
 			}
 			delay += step
 		}
-		done := make(chan error, 1)
-		go func() {
-			_, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page")
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatal(err)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("rising by %ds: the request still takes turns: %q", step, p.taken)
+		if err := getWithin(tr, "http://\uff42.test/page", 5*time.Second); err != nil {
+			t.Fatalf("rising by %ds: %v", step, err)
 		}
 		p.mu.Lock()
 		if !slices.Contains(p.taken, "http://b.test:80 2s") {
