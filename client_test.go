@@ -2065,6 +2065,29 @@ func TestClientChecksNormalForms(t *testing.T) {
 	}
 }
 
+// TestClientChecksLiteralPercent: nginx and Apache decode %25 as every
+// escape, so /sale/50%25off serves /sale/50%off, the file "Disallow:
+// /sale/50%off" names and a client can only send so; as "Disallow: /a b$"
+// refuses /a%20b.
+func TestClientChecksLiteralPercent(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /sale/50%off\nDisallow: /discount-100%/\nDisallow: /a b$\n"))
+	c := newTestClient(t)
+	// The blank, which the same reading covers, is refused.
+	if ok, err := c.Allowed(context.Background(), s.URL+"/a%20b"); ok || err != nil {
+		t.Fatalf("/a%%20b: ok=%v err=%v, want refused (control)", ok, err)
+	}
+	for _, p := range []string{"/sale/50%25off", "/sale/50%25offers", "/discount-100%25/x", "/./sale/50%25off"} {
+		d, err := c.Check(context.Background(), s.URL+p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if d.Allowed {
+			t.Errorf("%s: allowed (served %q), though nginx and Apache serve it as a disallowed path", p, d.Served)
+		}
+	}
+}
+
 // TestClientChecksEncodedSlashAsSent: a rule for a resource whose name
 // holds an encoded slash and a byte net/url escapes, as a client escaping
 // by hand sends it, disallows the spellings Apache serves as it: the form

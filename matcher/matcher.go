@@ -43,7 +43,8 @@ func UnescapePath(path string) string { return match.UnescapePath(path) }
 // ServedForms returns the other paths a server may serve for path (a
 // path, ;params and query starting with "/", as [Path] gives it): the
 // forms nginx and Apache read it as, with the escapes of printable ASCII
-// and space decoded but for %25, %3F and %23 (%2F in nginx's alone) and
+// and space decoded but for %3F, %23 and a %25 that could begin another
+// escape (%2F in nginx's alone: /50%25off is /50%off, /50%2541 stays) and
 // the others' hex upper-cased, doubled slashes merged and "." and ".."
 // segments removed, in the order each applies (Apache's both ways: it
 // merges first since 2.4.49), and nginx's without a final '/' the path

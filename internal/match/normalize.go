@@ -111,7 +111,7 @@ func withQuery(f []byte, query string) (form, rest []byte) {
 
 // The forms NormalForms gives, by the server that reads a path so.
 const (
-	nginx    = iota // decodes escapes (but for %25, %3F and %23)
+	nginx    = iota // decodes escapes (but for %3F, %23 and a %25 that may begin one)
 	apache          // decodes them but for %2F too
 	upperHex        // decodes none
 )
@@ -139,7 +139,7 @@ func SpelledNormally(path string) bool {
 // '/' and '%', so a typical path costs a few byte searches.
 func normal(p string) bool {
 	for i := strings.IndexByte(p, '%'); i >= 0; {
-		if ascii.IsEscape(p, i) && (decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), nginx) || ascii.IsLowerHex(p[i+1]) || ascii.IsLowerHex(p[i+2])) {
+		if ascii.IsEscape(p, i) && (decodes(ascii.Unhex(p[i+1])<<4|ascii.Unhex(p[i+2]), nginx) || ascii.IsLowerHex(p[i+1]) || ascii.IsLowerHex(p[i+2]) || literalPercent(p, i)) {
 			return false
 		}
 		j := strings.IndexByte(p[i+1:], '%')
@@ -166,10 +166,10 @@ func normal(p string) bool {
 }
 
 // decodes reports whether the form of server writes the escape of c
-// decoded: every printable ASCII byte and space but '%' (it would begin
-// another escape), '?' (it would start a query: "Disallow: /*?" must not
-// refuse a file named "what?") and '#' (no rule holds one), and '/' only
-// in nginx's form; none in upperHex's.
+// decoded: every printable ASCII byte and space but '%' (it may begin
+// another escape: see literalPercent), '?' (it would start a query:
+// "Disallow: /*?" must not refuse a file named "what?") and '#' (no rule
+// holds one), and '/' only in nginx's form; none in upperHex's.
 func decodes(c byte, server int) bool {
 	switch {
 	case server == upperHex, c < ' ' || c >= 0x7f, c == '%', c == '?', c == '#':
@@ -178,6 +178,26 @@ func decodes(c byte, server int) bool {
 		return server == nginx
 	}
 	return true
+}
+
+// literalPercent reports whether the escape at p[i] is a %25 that nginx
+// and Apache decode to a '%' beginning no escape, as in /50%25off, the
+// file a rule names as /50%off: neither of the two bytes after it is a
+// '%' (an escape that may decode to a hex digit), and they are not both
+// hex digits. So decoding it never makes an escape of what was not one.
+func literalPercent(p string, i int) bool {
+	if p[i+1] != '2' || p[i+2] != '5' {
+		return false
+	}
+	for j := i + 3; j < i+5 && j < len(p); j++ {
+		if p[j] == '%' {
+			return false
+		}
+		if !ascii.IsHex(p[j]) {
+			return true
+		}
+	}
+	return i+5 > len(p)
 }
 
 // dotSegment reports whether s, after a '/', begins with a "." or ".." segment.
@@ -192,7 +212,7 @@ func appendDecoded(dst []byte, p string, server int) []byte {
 	for i := 0; i < len(p); i++ {
 		if ascii.IsEscape(p, i) {
 			d := ascii.Unhex(p[i+1])<<4 | ascii.Unhex(p[i+2])
-			if decodes(d, server) {
+			if decodes(d, server) || server != upperHex && literalPercent(p, i) {
 				dst = append(dst, d)
 			} else {
 				dst = ascii.AppendEscape(dst, d)

@@ -37,8 +37,14 @@ func TestNormalForms(t *testing.T) {
 		{"/./docs%2Fmy%20file", []string{"/docs/my file", "/docs%2Fmy file", "/docs/my%20file", "/docs%2Fmy%20file"}},
 		{"/docs%2F%6Dy%20file", []string{"/docs/my file", "/docs%2Fmy file", "/docs/my%20file", "/docs%2Fmy%20file"}},
 		{"/./a%zz{", []string{"/a%zz{"}},           // no escape net/url could send
-		{"/a%3Fb%23c%25d%00%7F", nil},              // '?', '#', '%' and controls stay escaped
+		{"/a%3Fb%23c%2541%00%7F", nil},             // '?', '#', '%' before hex and controls stay escaped
 		{"/a%3fb%25%7f", []string{"/a%3Fb%25%7F"}}, // with upper-case hex
+		// A '%' that begins no escape once decoded is the file a rule
+		// names with a bare '%'; one that may stays escaped.
+		{"/sale/50%25off", []string{"/sale/50%off"}},
+		{"/100%25/x%25", []string{"/100%/x%"}},
+		{"/%25a/%25a%", []string{"/%a/%25a%"}}, // "a%" may become hex
+		{"/%25ab/%25a%C3/%25%C3", nil},
 		{"/a%3fb?q=%3f", []string{"/a%3Fb?q=%3f"}}, // the query untouched
 		{"/%2Fprivate", []string{"/private"}},      // nginx decodes %2F and merges
 		{"/public%2F..%2Fprivate/x", []string{"/private/x"}},
@@ -76,7 +82,7 @@ func TestNormalForms(t *testing.T) {
 // Go's file server), and RFC 3986 §5.2.4's own steps for Apache's.
 func TestNormalFormsAgainstReference(t *testing.T) {
 	pieces := []string{"/", "//", ".", "..", "a", "b", "%2e", "%2E", "%70", "%2F", "%2f", "%", "%zz", "~", "?", "/./", "/../",
-		"%3a", "%3F", "%25", "%23", "%c3%a9", "%20", "%0A", "%7f", "+", "%22", "%7B", "{", "%21", "%5D"}
+		"%3a", "%3F", "%25", "%23", "f", "%25o", "%25a", "%c3%a9", "%20", "%0A", "%7f", "+", "%22", "%7B", "{", "%21", "%5D"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var b strings.Builder
@@ -128,8 +134,9 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 
 // referenceDecode decodes the escapes of the path part of p as servers
 // do, and returns it with its query (from '?') apart: each escape of a
-// byte from ' ' to '~' is decoded, but those of '%', '?' and '#', and of
-// '/' unless slash is set; the others are written with upper-case hex.
+// byte from ' ' to '~' is decoded, but those of '?' and '#', of '/'
+// unless slash is set, and of a '%' that what follows may make an escape
+// of; the others are written with upper-case hex.
 func referenceDecode(p string, slash bool) (dec, query string) {
 	i := strings.IndexByte(p, '?')
 	if i < 0 {
@@ -141,7 +148,8 @@ func referenceDecode(p string, slash bool) (dec, query string) {
 		if p[i] == '%' && i+2 < len(p) {
 			if v, err := strconv.ParseUint(p[i+1:i+3], 16, 8); err == nil {
 				c := byte(v)
-				keep := c < ' ' || c > '~' || strings.IndexByte("%?#", c) >= 0 || c == '/' && !slash
+				keep := c < ' ' || c > '~' || strings.IndexByte("?#", c) >= 0 || c == '/' && !slash ||
+					c == '%' && mayBeginEscape.MatchString(p[i+3:])
 				if keep {
 					b.WriteString(strings.ToUpper(p[i : i+3]))
 				} else {
@@ -155,6 +163,10 @@ func referenceDecode(p string, slash bool) (dec, query string) {
 	}
 	return b.String(), query
 }
+
+// mayBeginEscape matches the text after a %25 that, decoded, would
+// follow a '%' with two hex digits, or might: a '%' may decode to one.
+var mayBeginEscape = regexp.MustCompile(`^(%|[0-9A-Fa-f](%|[0-9A-Fa-f]))`)
 
 // referenceUpperHex is p with the hex of the escapes of its path part in
 // upper case.
