@@ -90,46 +90,71 @@ func TestNormalFormsAgainstReference(t *testing.T) {
 		for range r.IntN(8) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
-		p := b.String()
-		var want []string
-		refs := []string{referenceMergeFirst(p), referenceClean(p), referenceDotsFirst(p), referenceApacheMergeFirst(p), referenceUpperHex(p)}
-		if !slices.ContainsFunc(refs, func(f string) bool { return f != p }) {
-			refs = nil // a path spelled normally has no forms, nor how they are sent
+		checkNormalForms(t, b.String())
+	}
+}
+
+// FuzzNormalForms compares NormalForms with the references on any path.
+func FuzzNormalForms(f *testing.F) {
+	for _, p := range []string{"/a//../x", "/sale/50%25off", "/%25a%41", "/./q%22", "/x?a=/../b"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "#") {
+			return // a path as a URL gives it
 		}
-		for _, f := range refs {
-			if path, query, _ := strings.Cut(f, "?"); strings.ContainsAny(path, " "+ResentBytes) {
-				decoded, err := url.PathUnescape(path)
-				if err != nil {
-					continue // net/url sends no such path
-				}
-				sent := (&url.URL{Path: decoded}).EscapedPath()
-				// And escaped by hand: what net/url escapes between the
-				// escapes, which stay.
-				kept, at := "", 0
-				for _, e := range regexp.MustCompile(`%[0-9a-fA-F]{2}`).FindAllStringIndex(path, -1) {
-					kept += (&url.URL{Path: path[at:e[0]]}).EscapedPath() + path[e[0]:e[1]]
-					at = e[1]
-				}
-				kept += (&url.URL{Path: path[at:]}).EscapedPath()
-				if strings.Contains(f, "?") {
-					sent += "?" + query
-					kept += "?" + query
-				}
-				refs = append(refs, sent)
-				if strings.Contains(path, "%") {
-					refs = append(refs, kept)
-				}
+		checkNormalForms(t, p)
+	})
+}
+
+// checkNormalForms fails t unless NormalForms(p) gives the forms the
+// references do, in their order.
+func checkNormalForms(t *testing.T, p string) {
+	t.Helper()
+	var want []string
+	refs := []string{referenceMergeFirst(p), referenceClean(p), referenceDotsFirst(p), referenceApacheMergeFirst(p), referenceUpperHex(p)}
+	if !slices.ContainsFunc(refs, func(f string) bool { return f != p }) {
+		refs = nil // a path spelled normally has no forms, nor how they are sent
+	}
+	for _, f := range refs {
+		if path, query, _ := strings.Cut(f, "?"); strings.ContainsAny(path, " "+ResentBytes) {
+			decoded, err := url.PathUnescape(path)
+			if err != nil {
+				continue // net/url sends no such path
 			}
-		}
-		for _, f := range refs {
-			if f != p && !slices.Contains(want, f) {
-				want = append(want, f)
+			sent := (&url.URL{Path: decoded}).EscapedPath()
+			// And escaped by hand: what net/url escapes between the
+			// escapes, which stay.
+			kept, at := "", 0
+			for _, e := range regexp.MustCompile(`%[0-9a-fA-F]{2}`).FindAllStringIndex(path, -1) {
+				kept += escapedPiece(path[at:e[0]]) + path[e[0]:e[1]]
+				at = e[1]
 			}
-		}
-		if forms, n := NormalForms(p, nil); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
-			t.Fatalf("NormalForms(%q) = %q, want %q", p, forms[:n], want)
+			kept += escapedPiece(path[at:])
+			if strings.Contains(f, "?") {
+				sent += "?" + query
+				kept += "?" + query
+			}
+			refs = append(refs, sent)
+			if strings.Contains(path, "%") {
+				refs = append(refs, kept)
+			}
 		}
 	}
+	for _, f := range refs {
+		if f != p && !slices.Contains(want, f) {
+			want = append(want, f)
+		}
+	}
+	if forms, n := NormalForms(p, nil); !slices.Equal(forms[:n], want) && n+len(want) > 0 {
+		t.Fatalf("NormalForms(%q) = %q, want %q", p, forms[:n], want)
+	}
+}
+
+// escapedPiece is s, a piece of a path, as net/url escapes it in a path
+// (under a '/', since net/url leaves a path of "*" alone).
+func escapedPiece(s string) string {
+	return (&url.URL{Path: "/" + s}).EscapedPath()[1:]
 }
 
 // referenceDecode decodes the escapes of the path part of p as servers
