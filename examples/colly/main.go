@@ -31,6 +31,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -73,17 +74,26 @@ type result struct {
 // site with a Crawl-delay, which comes back to it at every turn.
 const maxPaced = 10
 
+// A hop is a redirect the request in flight followed, as net/http sends
+// it: where it led (without a fragment, as a PacedError's URL), the
+// method, and, for a 307 or 308, a copy of the body.
+type hop struct {
+	url     *url.URL
+	method  string
+	getBody func() (io.ReadCloser, error) // nil: sent without a body
+}
+
 // sendAgain readies r, refused with p, to be sent again at p.RetryAt,
 // counting in paces the times each URL was paced; false once one has been
 // paced maxPaced times. What was paced is r itself, which goes again as
-// it was, unless hopped says that r followed a redirect: then p.URL, where
-// the redirects led (maybe r's own URL again, as a form's 303 does; sent
-// again, r would post the form again). That hop is sent as net/http sends
-// a 301, 302 or 303 hop, without a body and as a GET unless it is a HEAD,
-// and without r's credentials: a PacedError does not say which status led
-// there, nor whether the redirects passed through another host, after
-// which net/http sends none, even back on r's host.
-func sendAgain(r *colly.Request, p *robotstxt.PacedError, hopped bool, paces map[string]int) (bool, error) {
+// it was, unless h, the last redirect r followed, says otherwise: then
+// the hop, as net/http sent it (maybe to r's own URL again, as a form's
+// 303 does; sent again, r would post the form again), without r's
+// credentials: a PacedError does not say whether the redirects passed
+// through another host, after which net/http sends none, even back on
+// r's host. Request.Retry sends only a body it can rewind, so another is
+// read into memory: the Transport refused r unread.
+func sendAgain(r *colly.Request, p *robotstxt.PacedError, h *hop, paces map[string]int) (bool, error) {
 	u, err := url.Parse(p.URL)
 	if err != nil {
 		return false, err
@@ -91,17 +101,27 @@ func sendAgain(r *colly.Request, p *robotstxt.PacedError, hopped bool, paces map
 	if paces[p.URL]++; paces[p.URL] > maxPaced {
 		return false, nil
 	}
-	if !hopped {
-		return true, nil
+	if h != nil {
+		r.URL, r.Method, r.Body = u, h.method, nil
+		for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
+			r.Headers.Del(k)
+		}
+		if h.getBody != nil {
+			body, err := h.getBody()
+			if err != nil {
+				return false, err
+			}
+			defer body.Close()
+			r.Body = body
+		}
 	}
-	if r.Method != http.MethodHead {
-		r.Method = http.MethodGet
+	if _, ok := r.Body.(io.ReadSeeker); r.Body != nil && !ok {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			return false, err
+		}
+		r.Body = bytes.NewReader(b)
 	}
-	r.Body = nil
-	for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
-		r.Headers.Del(k)
-	}
-	r.URL = u
 	return true, nil
 }
 
@@ -129,12 +149,12 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 
 	c := colly.NewCollector(colly.UserAgent(userAgent), colly.MaxDepth(4))
 	c.WithTransport(robotstxt.NewTransport(rc, next, robotstxt.WithNoWait()))
-	// hop is the last redirect the request in flight followed, if any:
+	// last is the last redirect the request in flight followed, if any:
 	// what a refusal was of (the collector is not Async: no lock).
 	// Beside noting it, the handler keeps colly's own rules, which it
 	// replaces: at most ten hops, no Authorization to another host.
-	var hop *url.URL
-	c.OnRequest(func(*colly.Request) { hop = nil })
+	var last *hop
+	c.OnRequest(func(*colly.Request) { last = nil })
 	c.SetRedirectHandler(func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return http.ErrUseLastResponse
@@ -142,9 +162,12 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		if req.URL.Host != via[len(via)-1].URL.Host {
 			req.Header.Del("Authorization")
 		}
-		h := *req.URL
-		h.Fragment, h.RawFragment = "", "" // as a PacedError's URL
-		hop = &h
+		u := *req.URL
+		u.Fragment, u.RawFragment = "", ""
+		last = &hop{url: &u, method: req.Method}
+		if req.Body != nil && req.Body != http.NoBody {
+			last.getBody = req.GetBody
+		}
 		return nil
 	})
 
@@ -152,11 +175,16 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
 	})
 	c.OnResponse(func(r *colly.Response) {
+		fetched := *r.Request.URL
+		fetched.Fragment, fetched.RawFragment = "", ""
+		delete(paces, fetched.String()) // paced, then fetched: no loop
 		u := name(r.Request.URL.String())
 		res.Fetched = append(res.Fetched, u)
 		fmt.Fprintf(out, "FETCHED   %s\n", u)
 	})
+	errs := 0 // OnError's calls, to tell the errors Retry returns that it saw
 	c.OnError(func(r *colly.Response, err error) {
+		errs++
 		from := name(r.Request.URL.String())
 		via := func(u string) string { // of a refused URL u
 			if u == from {
@@ -170,7 +198,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		switch {
 		case errors.As(err, &paced):
 			// A frontier would requeue it; this demo waits for the turn.
-			again, err := sendAgain(r.Request, paced, hop != nil, paces)
+			again, err := sendAgain(r.Request, paced, last, paces)
 			switch {
 			case err != nil:
 				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
@@ -182,10 +210,15 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			res.Paced = append(res.Paced, name(paced.URL))
 			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", name(paced.URL))
 			time.Sleep(time.Until(paced.RetryAt))
-			// The request's own errors come to OnError; colly's checks
-			// (depth, domains, filters), which Retry would return, the URL
-			// passed when it was visited.
-			_ = r.Request.Retry()
+			if c.MaxRequests > 0 {
+				c.MaxRequests++ // colly counted the request the Transport refused
+			}
+			// The request's own errors come to OnError too; colly's
+			// checks, which come before it is sent, do not.
+			n := errs
+			if err := r.Request.Retry(); err != nil && errs == n {
+				fmt.Fprintf(out, "ERROR     %s: not sent again: %v\n", name(paced.URL), err)
+			}
 		case errors.As(err, &de):
 			u := name(de.URL)
 			res.Disallowed = append(res.Disallowed, u)
@@ -193,8 +226,8 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 				u, via(u), de.Decision.Rule.Line, de.Decision.Rule.Pattern)
 		case errors.As(err, &deferred):
 			u := from // a DeferredError names the site, not the URL
-			if hop != nil {
-				u = name(hop.String())
+			if last != nil {
+				u = name(last.url.String())
 			}
 			res.Deferred = append(res.Deferred, u)
 			fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt answered %d; not fetched, come back later\n",

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -86,90 +88,172 @@ func TestCrawlObeysRobots(t *testing.T) {
 }
 
 // TestSendAgain: a paced request is sent again as itself, also when its
-// URL has a fragment (sent as a GET without its body, a form was lost); a
-// paced redirect hop as net/http sends a 303's, without a body and a GET
-// unless it was a HEAD, and without the first request's credentials,
-// also on its host (the redirects may have passed through another, and
-// a third site steered them there), also a hop back to the request's own
-// URL (a form's 303); a URL paced more than maxPaced times
+// URL has a fragment (sent as a GET without its body, a form was lost),
+// its body made one Retry can rewind; a paced redirect hop as net/http
+// sent it (a 303's a GET without a body unless it was a HEAD, a 307's
+// with the method and body), and without the first request's
+// credentials, also on its host (the redirects may have passed through
+// another, and a third site steered them there), also a hop back to the
+// request's own URL (a form's 303); a URL paced more than maxPaced times
 // (a redirect loop through a paced site) is given up.
 func TestSendAgain(t *testing.T) {
 	request := func(method, asked string) *colly.Request {
 		u, _ := url.Parse(asked)
-		return &colly.Request{URL: u, Method: method, Body: strings.NewReader("a=1"),
+		return &colly.Request{URL: u, Method: method, Body: bytes.NewBufferString("a=1"),
 			Headers: &http.Header{"Authorization": {"Bearer secret"}, "Cookie": {"s=1"}, "Accept": {"text/html"}}}
 	}
+	withBody := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("a=1")), nil }
 	const asked = "http://start.test/account/go"
 	for _, tc := range []struct {
 		name, asked, url string
-		hopped           bool
+		hop              *hop
 		sent, method     string
-		body, secret     bool
+		body             bool
 	}{
-		{"itself", asked, asked, false, http.MethodPost, http.MethodPost, true, true},
+		{"itself", asked, asked, nil, http.MethodPost, http.MethodPost, true},
 		// A PacedError's URL has no fragment; colly's request may.
-		{"itself, with a fragment", asked + "#results", asked, false, http.MethodPost, http.MethodPost, true, true},
+		{"itself, with a fragment", asked + "#results", asked, nil, http.MethodPost, http.MethodPost, true},
 		// Maybe by way of another host, after which net/http sends no
 		// credentials, even back on the request's host.
-		{"a hop on its host", asked, "http://start.test/account/done", true, http.MethodPost, http.MethodGet, false, false},
-		{"a hop to another host", asked, "http://partner.test/landing", true, http.MethodPost, http.MethodGet, false, false},
-		{"a HEAD's hop", asked, "http://start.test/account/done", true, http.MethodHead, http.MethodHead, false, false},
+		{"a hop on its host", asked, "http://start.test/account/done", &hop{method: http.MethodGet}, http.MethodPost, http.MethodGet, false},
+		{"a hop to another host", asked, "http://partner.test/landing", &hop{method: http.MethodGet}, http.MethodPost, http.MethodGet, false},
+		{"a HEAD's hop", asked, "http://start.test/account/done", &hop{method: http.MethodHead}, http.MethodHead, http.MethodHead, false},
+		{"a 307's hop", asked, "http://start.test/account/done", &hop{method: http.MethodPost, getBody: withBody}, http.MethodPost, http.MethodPost, true},
 		// A form's 303 to its own URL: the GET was paced, not the POST.
-		{"a hop to its own URL", asked, asked, true, http.MethodPost, http.MethodGet, false, false},
+		{"a hop to its own URL", asked, asked, &hop{method: http.MethodGet}, http.MethodPost, http.MethodGet, false},
 	} {
 		r := request(tc.sent, tc.asked)
-		again, err := sendAgain(r, &robotstxt.PacedError{URL: tc.url}, tc.hopped, map[string]int{})
-		want := tc.url // where the hop led, or the request itself, fragment and all
-		if tc.method == tc.sent && tc.body {
+		again, err := sendAgain(r, &robotstxt.PacedError{URL: tc.url}, tc.hop, map[string]int{})
+		want, secret := tc.url, tc.hop == nil // where the hop led, or the request itself, fragment and all
+		if tc.hop == nil {
 			want = tc.asked
 		}
-		if !again || err != nil || r.URL.String() != want || r.Method != tc.method || (r.Body != nil) != tc.body ||
-			(r.Headers.Get("Authorization") != "") != tc.secret || (r.Headers.Get("Cookie") != "") != tc.secret || r.Headers.Get("Accept") == "" {
-			t.Errorf("%s: %v, %v; request %s %s, body %v, headers %v", tc.name, again, err, r.Method, r.URL, r.Body != nil, *r.Headers)
+		var body []byte
+		if r.Body != nil {
+			body, _ = io.ReadAll(r.Body)
+			_, _ = r.Body.(io.Seeker).Seek(0, io.SeekStart) // panics unless Retry can rewind it
+		}
+		if !again || err != nil || r.URL.String() != want || r.Method != tc.method || (string(body) == "a=1") != tc.body ||
+			(r.Headers.Get("Authorization") != "") != secret || (r.Headers.Get("Cookie") != "") != secret || r.Headers.Get("Accept") == "" {
+			t.Errorf("%s: %v, %v; request %s %s, body %q, headers %v", tc.name, again, err, r.Method, r.URL, body, *r.Headers)
 		}
 	}
 	paces, r := map[string]int{}, request(http.MethodGet, asked)
 	for i := range maxPaced + 1 {
-		again, err := sendAgain(r, &robotstxt.PacedError{URL: "http://start.test/loop"}, true, paces)
+		again, err := sendAgain(r, &robotstxt.PacedError{URL: "http://start.test/loop"}, &hop{method: http.MethodGet}, paces)
 		if err != nil || again != (i < maxPaced) {
 			t.Fatalf("paced %d times: %v, %v; want sent again up to %d times", i+1, again, err, maxPaced)
 		}
 	}
 }
 
-// TestFormRedirectToItselfPaced: a form posted to a page that answers
-// with a 303 to itself, on a site whose Crawl-delay outlasts the
-// request's timeout, has the GET of the hop paced, whose URL is the
-// form's; the GET is sent at the next turn, the form is not posted again.
-func TestFormRedirectToItselfPaced(t *testing.T) {
+// recordingSite is a site on 127.0.0.1 with the given robots.txt that
+// records "METHOD /path body" of every request, answering a path in
+// redirects with that status to the path it gives, and others with a page.
+func recordingSite(t *testing.T, robots string, redirects map[string]int) (*httptest.Server, func() []string) {
 	var mu sync.Mutex
 	var got []string
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
 		mu.Lock()
-		got = append(got, r.Method+" "+r.URL.Path)
+		got = append(got, strings.TrimSpace(r.Method+" "+r.URL.Path+" "+string(b)))
 		mu.Unlock()
-		switch {
+		switch status, ok := redirects[r.URL.Path]; {
 		case r.URL.Path == "/robots.txt":
-			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.5\n")
-		case r.Method == http.MethodPost:
-			http.Redirect(w, r, r.URL.Path, http.StatusSeeOther)
+			fmt.Fprint(w, robots)
+		case ok && (r.Method == http.MethodPost || status != http.StatusSeeOther):
+			to := "/submit"
+			if status == http.StatusSeeOther {
+				to = r.URL.Path // a form's 303 back to itself
+			}
+			http.Redirect(w, r, to, status)
 		default:
 			fmt.Fprint(w, "thanks")
 		}
 	}))
-	defer s.Close()
-	var res result
-	c, done := newCollector(io.Discard, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
-	defer done()
-	c.SetRequestTimeout(200 * time.Millisecond)                     // shorter than the Crawl-delay
-	_ = c.Post(s.URL+"/contact", map[string]string{"msg": "hello"}) // the hop's PacedError, which OnError saw
-	mu.Lock()
-	defer mu.Unlock()
-	if want := []string{"GET /robots.txt", "POST /contact", "GET /contact"}; !slices.Equal(got, want) {
-		t.Errorf("the site was sent %q, want %q", got, want)
+	t.Cleanup(s.Close)
+	return s, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(got)
 	}
-	if !slices.Equal(res.Paced, []string{"/contact"}) || !slices.Equal(res.Fetched, []string{"/contact"}) {
-		t.Errorf("paced %q, fetched %q; want /contact each", res.Paced, res.Fetched)
+}
+
+// TestFormRedirectPaced: a form posted to a page that redirects, on a
+// site whose Crawl-delay outlasts the request's timeout, has the hop
+// paced, and the hop is sent at the next turn as net/http sends it: a
+// 303 (to the form's own URL: the form is not posted again) as a GET, a
+// 307 or 308 as the POST with its body.
+func TestFormRedirectPaced(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   []string
+	}{
+		{http.StatusSeeOther, []string{"POST /contact msg=hello", "GET /contact"}},
+		{http.StatusTemporaryRedirect, []string{"POST /contact msg=hello", "POST /submit msg=hello"}},
+		{http.StatusPermanentRedirect, []string{"POST /contact msg=hello", "POST /submit msg=hello"}},
+	} {
+		s, got := recordingSite(t, "User-agent: *\nCrawl-delay: 0.5\n", map[string]int{"/contact": tc.status})
+		var res result
+		c, done := newCollector(io.Discard, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
+		c.SetRequestTimeout(200 * time.Millisecond) // shorter than the Crawl-delay
+		_ = c.Post(s.URL+"/contact", map[string]string{"msg": "hello"})
+		done()
+		if want := append([]string{"GET /robots.txt"}, tc.want...); !slices.Equal(got(), want) {
+			t.Errorf("%d: the site was sent %q, want %q", tc.status, got(), want)
+		}
+		hop := strings.Fields(tc.want[1])[1]
+		if !slices.Equal(res.Paced, []string{hop}) || !slices.Equal(res.Fetched, []string{hop}) {
+			t.Errorf("%d: paced %q, fetched %q; want %s each", tc.status, res.Paced, res.Fetched, hop)
+		}
+	}
+}
+
+// TestPacedRequestSentAgain: a paced request is sent at its turn also
+// when Request.Retry alone would refuse it: its body a reader that cannot
+// seek (a JSON body in a bytes.Buffer), or the collector's MaxRequests
+// reached by counting the request the Transport refused.
+func TestPacedRequestSentAgain(t *testing.T) {
+	s, got := recordingSite(t, "User-agent: *\nCrawl-delay: 0.2\n", nil)
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
+	defer done()
+	c.MaxRequests = 3
+	_ = c.Visit(s.URL + "/a") // takes the site's turn
+	_ = c.Request(http.MethodPost, s.URL+"/api", bytes.NewBufferString(`{"q":1}`), nil,
+		http.Header{"Content-Type": {"application/json"}})
+	_ = c.Visit(s.URL + "/b")
+	want := []string{"GET /robots.txt", "GET /a", `POST /api {"q":1}`, "GET /b"}
+	if !slices.Equal(got(), want) {
+		t.Errorf("the site was sent %q, want %q\noutput:\n%s", got(), want, out.String())
+	}
+	if !slices.Equal(res.Paced, []string{"/api", "/b"}) {
+		t.Errorf("paced %q, want /api and /b", res.Paced)
+	}
+	// MaxRequests still counts what was sent.
+	if err := c.Visit(s.URL + "/c"); !errors.Is(err, colly.ErrMaxRequests) || len(got()) != len(want) {
+		t.Errorf("past MaxRequests: %v, and the site was sent %q", err, got())
+	}
+}
+
+// TestRevisitedURLNotGivenUp: a crawler that polls URLs
+// (AllowURLRevisit) on a paced site has each poll paced and fetched; the
+// cap on a URL's paces, there for redirect loops, never gives one up.
+func TestRevisitedURLNotGivenUp(t *testing.T) {
+	s, got := recordingSite(t, "User-agent: *\nCrawl-delay: 0.05\n", nil)
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
+	defer done()
+	c.AllowURLRevisit = true
+	const polls = maxPaced + 2
+	for range polls {
+		_ = c.Visit(s.URL + "/a")
+		_ = c.Visit(s.URL + "/feed") // paced each time: right after /a
+	}
+	if n := strings.Count(strings.Join(got(), "\n"), "GET /feed"); n != polls {
+		t.Errorf("/feed fetched %d times in %d polls\noutput:\n%s", n, polls, out.String())
 	}
 }
 
