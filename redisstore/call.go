@@ -2,7 +2,9 @@ package redisstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -58,6 +60,56 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// maybeSent reports whether a call that failed with err may have reached
+// Redis, and run there: any but a refusal of the breaker or of a closed
+// client. go-redis sends a call again after a cut connection, a failed
+// dial or a busy node, and reports the last attempt's error only: a dial
+// refused may hide a first attempt that ran.
+func maybeSent(err error) bool {
+	return !errors.Is(err, ErrUnavailable) && !errors.Is(err, redis.ErrClosed)
+}
+
+// maxUndos bounds the undos a Store sends at once (see undo): a stall
+// cuts off every call in flight, and past the bound what a cut call did
+// ends by itself (a turn or lease runs out), rather than each call
+// leaving a goroutine behind to wait on a stalled Redis.
+const maxUndos = 64
+
+// undo runs try, which undoes what a call that failed may have done all
+// the same, in a goroutine of its own, so that the call returns at once,
+// and past the breaker, which that call's own failure may just have
+// opened: every second (the breaker's probe interval), each try within
+// the Store's timeout, until try reports it done, for at most within; a
+// closed client ends it. At most maxUndos are under way; past them, none
+// is sent. what names it in the log.
+func (s *Store) undo(what string, within time.Duration, try func(ctx context.Context) (done bool, err error)) {
+	select {
+	case s.undos <- struct{}{}:
+	default:
+		s.log.Log(context.Background(), slog.LevelWarn, "too many to give back at once; it ends by itself", "what", what)
+		return
+	}
+	go func() {
+		defer func() { <-s.undos }()
+		giveUp := time.Now().Add(within)
+		for {
+			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
+			done, err := try(ctx)
+			cancel()
+			if done {
+				return
+			}
+			if errors.Is(err, redis.ErrClosed) || !time.Now().Add(retryAfter).Before(giveUp) {
+				if err != nil {
+					s.log.Log(context.Background(), slog.LevelWarn, "giving back failed; it ends by itself", "what", what, "err", err)
+				}
+				return
+			}
+			time.Sleep(retryAfter)
+		}
+	}()
 }
 
 // honoursDeadlines reports whether client's sockets obey context

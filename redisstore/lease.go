@@ -56,6 +56,16 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		taken, err = acquireScript.Run(ctx, s.rdb, []string{k}, token, roundUp(ttl, time.Millisecond).Milliseconds()).Int64()
 		return err
 	})
+	if err != nil && maybeSent(err) {
+		// Its script may run yet, when Redis wakes, and take a lease no
+		// process would release: every Client would wait it out. A
+		// release that runs first finds nothing, so it is sent until it
+		// deletes the lease or the lease has run out.
+		s.undo("a lease a failed call may have taken", ttl, func(ctx context.Context) (bool, error) {
+			n, err := releaseScript.Eval(ctx, s.rdb, []string{k}, token).Int64()
+			return n == 1, err
+		})
+	}
 	if err != nil || taken != 1 {
 		return nil, false, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
 )
@@ -154,5 +155,70 @@ func TestLeaseReleaseWithBreakerOpen(t *testing.T) {
 	}
 	if took := time.Since(start); took > leaseWait/2 {
 		t.Errorf("B's first check of the site took %v (its lease wait is %v): it waited for a lease A had released", took.Round(time.Millisecond), leaseWait)
+	}
+}
+
+// TestLeaseTimedOutGivenBack: a Redis stall makes process A's Lease call
+// time out, but its script was sent and runs when Redis wakes. A fetches
+// without the lease, and its breaker, opened by the same stall, refuses
+// its Set: unless A gives the lease back, process B, on the same Redis,
+// waits its whole lease wait for a fetch nobody makes.
+func TestLeaseTimedOutGivenBack(t *testing.T) {
+	checkLeaks(t)
+	srv, rdb := newRedis(t)
+	w := newWeb(t, crawltest.WithDelay(500*time.Millisecond))
+	host := crawltest.Hosts("orphanlease", 1)[0]
+	authority := "http://" + host + ":80"
+	p := crawltest.Probes(host)[0]
+
+	// Process A, whose pool holds a few idle connections, as a busy
+	// crawler's does; the default 200 ms timeout.
+	rdbA := redis.NewClient(&redis.Options{Addr: srv.Addr(), MinIdleConns: 4})
+	t.Cleanup(func() { _ = rdbA.Close() })
+	waitUntil(t, "A's pool warm", func() bool { return rdbA.PoolStats().IdleConns >= 4 })
+	storeA := New(rdbA, WithLogger(quietLogger))
+	// The fleet has run a while: Redis has the lease script cached.
+	if _, ok, err := storeA.Lease(t.Context(), "http://earlier.test:80", time.Second); !ok || err != nil {
+		t.Fatalf("Lease = %v, %v", ok, err)
+	}
+	a := newClient(t, storeA, w.HTTPClient())
+
+	srv.Pause()
+	resumed := false
+	defer func() {
+		if !resumed {
+			srv.Resume()
+		}
+	}()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // A checks the site: Get (fails), Lease (fails, but is sent), fetch, Set
+		defer wg.Done()
+		_ = checkOne(a, p)
+	}()
+	// While A fetches, another of A's calls fails: its breaker opens,
+	// as it does with a crawler's many concurrent checks.
+	time.Sleep(450 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	_, _ = storeA.Get(ctx, "http://other.test:80")
+	cancel()
+	wg.Wait()
+	srv.Resume()
+	resumed = true
+	time.Sleep(100 * time.Millisecond) // Redis runs what was queued
+
+	ttl, _ := rdb.PTTL(context.Background(), storeA.leaseKey(authority)).Result()
+	t.Logf("after the stall: lease key PTTL %v, value stored: %v", ttl, rdb.Exists(context.Background(), storeA.valueKey(authority)).Val() == 1)
+
+	// Process B: a healthy process of the fleet.
+	const leaseWait = 3 * time.Second
+	b := newDefaultProcess(t, srv.Addr(), w, robotstxt.WithLeaseWait(leaseWait, 0))
+	start := time.Now()
+	if err := checkOne(b, p); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > leaseWait/2 {
+		t.Errorf("B's check took %v (lease wait %v): it waited out a lease that A's timed-out Lease call left in Redis, which no process holds or releases",
+			took.Round(time.Millisecond), leaseWait)
 	}
 }

@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -179,7 +178,7 @@ return 0
 
 // maxVoidFields is how many fields a site's pacing hash may hold before a
 // void clears those whose time has passed: a few dozen bytes each, and a
-// stalled Redis cuts off at most maxVoids Takes of each process.
+// stalled Redis cuts off at most maxUndos Takes of each process.
 const maxVoidFields = 64
 
 // maxAhead bounds every span of pacing time the Store keeps (see
@@ -228,56 +227,18 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 	return 0, 0, fmt.Errorf("redisstore: pace %s: unexpected reply %v", k, res)
 }
 
-// maybeSent reports whether a call that failed with err may have reached
-// Redis, and run there: any but a refusal of the breaker or of a closed
-// client. go-redis sends a call again after a cut connection, a failed
-// dial or a busy node, and reports the last attempt's error only: a dial
-// refused may hide a first attempt that ran.
-func maybeSent(err error) bool {
-	return !errors.Is(err, ErrUnavailable) && !errors.Is(err, redis.ErrClosed)
-}
-
-// maxVoids bounds the voids a Store sends at once (see void): a stall
-// cuts off every Take in flight, and past the bound a turn a cut Take
-// took ends with its lease, rather than each Take leaving a goroutine
-// behind to wait on a stalled Redis.
-const maxVoids = 64
-
 // void ends, or has the script take none, the turn keys and args asked
 // for by a Take whose call may have run though it failed (see maybeSent
 // and paceVoidScript): its script may run yet, its caller gone, and hold
-// the site for the lease with nothing sent. It sends the void in a
-// goroutine of its own, so that Take returns at once, and past the
-// breaker, which that Take's own failure may just have opened, trying
-// again every second (the breaker's probe interval) for at most the
-// turns' lease (30 s), when a turn ends by itself but for a longer
-// interval; a closed client ends it. At most maxVoids are under way;
-// past them, none is sent. Eval, not Run: a script Redis has not seen is
-// sent at once, not after a NOSCRIPT reply the call may not outlive.
+// the site for the lease with nothing sent. It is sent through undo, for
+// at most the turns' lease (30 s), when a turn ends by itself but for a
+// longer interval. Eval, not Run: a script Redis has not seen is sent at
+// once, not after a NOSCRIPT reply the call may not outlive.
 func (s *Store) void(keys []string, args []any) {
-	select {
-	case s.voids <- struct{}{}:
-	default:
-		s.log.Log(context.Background(), slog.LevelWarn, "too many abandoned paced turns to give back; they end when their lease runs out")
-		return
-	}
-	go func() {
-		defer func() { <-s.voids }()
-		giveUp := time.Now().Add(pacing.TurnTimeout)
-		for {
-			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
-			err := paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
-			cancel()
-			if err == nil {
-				return
-			}
-			if errors.Is(err, redis.ErrClosed) || !time.Now().Add(retryAfter).Before(giveUp) {
-				s.log.Log(context.Background(), slog.LevelWarn, "giving back an abandoned paced turn failed; it ends by itself when its lease runs out", "err", err)
-				return
-			}
-			time.Sleep(retryAfter)
-		}
-	}()
+	s.undo("an abandoned paced turn", pacing.TurnTimeout, func(ctx context.Context) (bool, error) {
+		err := paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
+		return err == nil, err
+	})
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is

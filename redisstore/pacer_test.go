@@ -27,14 +27,14 @@ import (
 )
 
 // checkLeaks fails the test if it leaves goroutines behind; call it first
-// so it runs after every other cleanup. A void may outlive its test by
-// design, bounded by maxVoids and the lease (see Store.void), when the
-// test stops Redis under a Take.
+// so it runs after every other cleanup. An undo may outlive its test by
+// design, bounded by maxUndos and a lease (see Store.undo), when the
+// test stops Redis under a Take or a Lease.
 func checkLeaks(t *testing.T) {
 	t.Helper()
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() {
-		goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/robotsgate/robotstxt/redisstore.(*Store).void.func1"))
+		goleak.VerifyNone(t, ignore, goleak.IgnoreAnyFunction("github.com/robotsgate/robotstxt/redisstore.(*Store).undo.func1"))
 	})
 }
 
@@ -696,16 +696,16 @@ func TestPacerMaybeSent(t *testing.T) {
 }
 
 // TestPacerVoidsBounded: a stall that cuts off many Takes sends at most
-// maxVoids voids at once.
+// maxUndos voids at once.
 func TestPacerVoidsBounded(t *testing.T) {
 	srv := redistest.Start(t)
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, PoolSize: 4 * maxVoids})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, PoolSize: 4 * maxUndos})
 	t.Cleanup(func() { _ = rdb.Close() })
 	s := New(rdb, WithLogger(quietLogger), WithTimeout(100*time.Millisecond))
 	takeTurn(t, s, "https://warm.example:443", time.Second)
 	srv.Pause()
 	var wg sync.WaitGroup
-	for i := range 3 * maxVoids {
+	for i := range 3 * maxUndos {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -713,11 +713,11 @@ func TestPacerVoidsBounded(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := len(s.voids); n > maxVoids {
-		t.Errorf("%d voids under way, want at most %d", n, maxVoids)
+	if n := len(s.undos); n > maxUndos {
+		t.Errorf("%d voids under way, want at most %d", n, maxUndos)
 	}
 	srv.Resume()
-	waitUntil(t, "the voids to end", func() bool { return len(s.voids) == 0 })
+	waitUntil(t, "the voids to end", func() bool { return len(s.undos) == 0 })
 }
 
 // TestPacerVoidMarksCleared: a void's mark stays in the site's key for

@@ -23,7 +23,7 @@ type Store struct {
 	cfg     config
 	log     *logthrottle.Logger
 	direct  bool          // client obeys context deadlines: call Redis in the caller's goroutine
-	voids   chan struct{} // a slot for each void under way (see Store.void)
+	undos   chan struct{} // a slot for each undo under way (see Store.undo)
 
 	mu       sync.Mutex
 	breakers map[string]*breaker // by node address
@@ -58,7 +58,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 		cfg:      cfg,
 		log:      logthrottle.NewLogger(cfg.logger.With("component", "redisstore")),
 		breakers: map[string]*breaker{},
-		voids:    make(chan struct{}, maxVoids),
+		undos:    make(chan struct{}, maxUndos),
 	}
 	s.cluster = newCluster(client, s.valueKey(""))
 	return s
