@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/target"
@@ -174,7 +175,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if ch.admitted.Authority == authority {
 		iv = t.interval(ch.admitted)
 	}
-	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, false, nil)
+	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
 	t.count(w)
 	if pe := (*PacedError)(nil); errors.As(err, &pe) {
 		// Said, not wrapped: the crawler's request whose robots.txt this

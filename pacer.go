@@ -320,17 +320,18 @@ const (
 	minRetry = time.Millisecond
 )
 
-// bound returns the moment before which a request's turn must come, and
-// the PacedError, but for its Authority and RetryAt, of one that cannot;
-// noWait says it may not wait (see WithNoWait).
-func (t *Transport) bound(ctx context.Context, now time.Time, noWait bool) (time.Time, PacedError) {
+// bound returns the moment before which the turns of a request that
+// began to wait at start must come, and the PacedError, but for its
+// Authority and RetryAt, of one that cannot; noWait says it may not wait
+// (see WithNoWait).
+func (t *Transport) bound(ctx context.Context, start time.Time, noWait bool) (time.Time, PacedError) {
 	if noWait {
-		return now, PacedError{reason: "and WithNoWait waits for none"}
+		return start, PacedError{reason: "and WithNoWait waits for none"}
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		return dl, PacedError{reason: "which is past the request's deadline", cause: context.DeadlineExceeded}
 	}
-	return now.Add(t.cfg.maxWait), PacedError{cause: context.DeadlineExceeded,
+	return start.Add(t.cfg.maxWait), PacedError{cause: context.DeadlineExceeded,
 		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait)}
 }
 
@@ -356,7 +357,8 @@ func (t *Transport) count(w turnWait) {
 
 // awaitTurn calls Take until it gives the turn at authority, sleeping as
 // long as Take says. A turn that cannot come before the request's bound
-// fails at once with a *PacedError; so does one that cannot come before
+// (see bound; start is when the request began to wait, so that its
+// turns share it) fails at once with a *PacedError; so does one that cannot come before
 // the lease of holding (see Pacer.Take), a turn the request holds
 // meanwhile, runs out, lest another request take that turn and both be
 // sent. Close of the Client ends the wait with ErrClosed. w says whether
@@ -366,7 +368,7 @@ func (t *Transport) count(w turnWait) {
 // ends the wait, and the interval it returns is the one Take asks for, so
 // that a raised crawl-delay, or a hold a fetch of robots.txt met, paces
 // the request.
-func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, noWait bool,
+func (t *Transport) awaitTurn(ctx context.Context, authority string, interval time.Duration, holding turn, start time.Time, noWait bool,
 	recheck func() (time.Duration, error)) (_ turn, w turnWait, _ error) {
 	if err := ctx.Err(); err != nil {
 		return turn{}, turnFree, fmt.Errorf("robotstxt: waiting for a turn at %s: %w", authority, err)
@@ -377,7 +379,7 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 		return turn{authority, interval, id}, turnFree, err
 	}
 	now := time.Now()
-	limit, pe := t.bound(ctx, now, noWait)
+	limit, pe := t.bound(ctx, start, noWait)
 	if lease := now.Add(max(pacing.TurnTimeout, holding.interval)); holding.id != 0 && lease.Before(limit) {
 		limit, pe = lease, PacedError{reason: "which is past the lease of the turn it holds at " + holding.authority}
 	}

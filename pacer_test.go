@@ -47,7 +47,7 @@ func turnTaker(t testing.TB, p Pacer) func(ctx context.Context, authority string
 	t.Helper()
 	tr := NewTransport(newTestClient(t), nil, WithPacer(p), WithMaxWait(24*time.Hour))
 	return func(ctx context.Context, authority string, interval time.Duration) (Turn, error) {
-		tu, _, err := tr.awaitTurn(ctx, authority, interval, turn{}, false, nil)
+		tu, _, err := tr.awaitTurn(ctx, authority, interval, turn{}, time.Now(), false, nil)
 		return Turn{Authority: tu.authority, Interval: tu.interval, ID: tu.id}, err
 	}
 }

@@ -106,9 +106,11 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
-// After each wait the request is checked again, as robots.txt stands
-// then, and paced by it: a Crawl-delay raised or a Retry-After met
-// meanwhile counts. [Client.Close] ends a wait with [ErrClosed], unsent.
+// After its first wait the request is checked again, as robots.txt
+// stands then, and paced by it: a Crawl-delay raised or a Retry-After met
+// meanwhile counts (once: a robots.txt that expires within each wait
+// would keep it waiting). [Client.Close] ends a wait with [ErrClosed],
+// unsent.
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
 // logged at Debug level ([WithLogger]). The Client's own requests (see
@@ -258,37 +260,52 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// for, whose turn would again leave none for the redirect.
 	within := redirectedWithin(req, authority)
 	noWait := t.cfg.noWait && !within
-	recheck := func() (time.Duration, error) { // after a wait: robots.txt may have changed
+	// After a wait, robots.txt may have changed: the request is checked
+	// again, once. After each wait, a robots.txt that expires within one,
+	// or whose fetch redirects to the site waited for and takes its turn,
+	// would keep the request waiting to the end of its bound.
+	rechecked, iv := false, interval
+	recheck := func() (time.Duration, error) {
+		if rechecked {
+			return iv, nil
+		}
+		rechecked = true
 		s, d, err := t.check(req)
 		if err != nil {
 			return 0, err
 		}
-		served = s // what the request is sent under
-		return max(t.interval(s), t.interval(d)), nil
+		served, iv = s, max(t.interval(s), t.interval(d)) // what the request is sent under
+		return iv, nil
 	}
 	var tu, tu2 turn // authority's, also's
 	var w turnWait
+	start := time.Now() // WithMaxWait bounds the request's waits, not each
 	for retaken := false; ; retaken = true {
 		var w1, w2 turnWait
-		tu, w1, err = t.awaitTurn(ctx, authority, interval, turn{}, noWait, recheck)
+		tu, w1, err = t.awaitTurn(ctx, authority, interval, turn{}, start, noWait, recheck)
 		w = max(w, w1)
 		if err != nil || also == "" {
 			break
 		}
-		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, noWait, recheck)
+		// Not checked again while tu is held: a fetch of robots.txt
+		// redirected to authority would wait for tu.
+		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWait, nil)
 		w = max(w, w2)
 		if err != nil {
 			t.giveBack(ctx, tu) // nothing was sent
 		}
-		if err != nil || tu2.interval <= tu.interval || retaken {
+		if err != nil || w2 == turnFree || retaken {
 			break
 		}
-		// The recheck while waiting for also's turn raised the pace: the
-		// turn at authority, taken at the old one, is taken again, once
-		// (a robots.txt that changes at each fetch could keep raising it).
+		// robots.txt may have changed while the request waited for also's
+		// turn: both turns go back, and the request is checked again and
+		// takes them again, once (a site whose turn keeps coming late
+		// would keep it waiting).
 		t.giveBack(ctx, tu)
 		t.giveBack(ctx, tu2)
-		interval = tu2.interval
+		if interval, err = recheck(); err != nil {
+			break
+		}
 	}
 	interval = max(tu.interval, tu2.interval)
 	t.count(w)
@@ -780,7 +797,8 @@ func WithMaxHold(d time.Duration) TransportOption {
 }
 
 // WithMaxWait bounds how long a request whose context has no deadline
-// waits for its turn (default five minutes); one with a deadline, as an
+// waits for its turn, or its two turns together (see [Transport]; default
+// five minutes); one with a deadline, as an
 // http.Client with a Timeout gives, waits until that deadline (see
 // [PacedError]). It panics if d is not positive.
 func WithMaxWait(d time.Duration) TransportOption {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -545,6 +546,84 @@ func TestTransportRetakesTurnAtRaisedPace(t *testing.T) {
 		if !p.endedOnce() {
 			t.Errorf("rising by %ds: turns taken %q, ended %v; want each ended once", step, p.taken, p.ended)
 		}
+	}
+}
+
+// sendAs sends a GET for rawURL with Host host through hc, and reads
+// the body.
+func sendAs(hc *http.Client, rawURL, host string) error {
+	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
+	if err != nil {
+		return err
+	}
+	req.Host = host
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return err
+}
+
+// TestTransportRecheckHoldsNoTurn: a request for a.test:8080 whose Host
+// names a.test takes a.test:80's turn, then waits for a.test:8080's.
+// Checked again after that wait, it finds a.test:8080's robots.txt
+// expired and now redirecting to a.test's: the hop, paced at a.test:80,
+// must not wait for the turn the request holds there, which stalled it
+// for the fetch timeout and left a.test:8080 with a failure its server
+// never had.
+func TestTransportRecheckHoldsNoTurn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var fetches atomic.Int32 // of a.test:8080's robots.txt
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.Host == "a.test:8080" && fetches.Add(1) > 1 {
+			http.Redirect(rw, r, "http://a.test/robots.txt", http.StatusMovedPermanently)
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 1\n")
+	})
+	for _, p := range []string{"/p", "/q", "/r"} {
+		w.on("a.test"+p, serve(200, "page"))
+	}
+	c := newTestClient(t, WithMaxFreshness(500*time.Millisecond), WithFetchTimeout(5*time.Second),
+		WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	hc := &http.Client{Transport: NewTransport(c, w.transport(t))}
+	if err := sendAs(hc, "http://a.test/p", ""); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond) // a.test:80's turn is free
+	if err := sendAs(hc, "http://a.test:8080/q", ""); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := sendAs(hc, "http://a.test:8080/r", "a.test"); err != nil {
+		t.Fatal(err)
+	}
+	// A turn at a.test:8080 after about 1 s, a.test:80's after the hop.
+	if took := time.Since(start); took > 3500*time.Millisecond {
+		t.Errorf("the request took %v, near the fetch timeout", took)
+	}
+	if d, err := c.Check(context.Background(), "http://a.test:8080/x"); d.Failures > 0 || d.Stale || err != nil {
+		t.Errorf("a.test:8080 after: failures %d, stale %v, %v; want its file read", d.Failures, d.Stale, err)
+	}
+}
+
+// TestTransportMaxWaitBoundsTheRequest: WithMaxWait bounds a request's
+// wait, not each of its turns': one that takes two turns (a name net/http
+// sends unmapped), each coming in less than the bound but both not, is
+// refused, not sent late.
+func TestTransportMaxWaitBoundsTheRequest(t *testing.T) {
+	checkLeaks(t)
+	w := unmappedHosts(t, "User-agent: *\nAllow: /\n")
+	p := &waitOncePacer{asked: map[string]bool{}, wait: func(time.Duration) time.Duration { return 600 * time.Millisecond }}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithMaxWait(time.Second))
+	t.Cleanup(func() { _ = c.Close() })
+	start := time.Now()
+	_, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page")
+	if took := time.Since(start); took > time.Second || !errors.Is(err, ErrPaced) {
+		t.Errorf("under WithMaxWait(1s), two turns each 0.6 s away: %v after %v; want ErrPaced within the second", err, took)
 	}
 }
 
