@@ -106,11 +106,11 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
 // under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
-// After its first wait the request is checked again, as robots.txt
-// stands then, and paced by it: a Crawl-delay raised or a Retry-After met
-// meanwhile counts (once: a robots.txt that expires within each wait
-// would keep it waiting). [Client.Close] ends a wait with [ErrClosed],
-// unsent.
+// After each wait the request is checked again, as robots.txt stands
+// then, and paced by it: a Crawl-delay raised or a Retry-After met
+// meanwhile counts; not while it holds a turn (the first of two), which a
+// fetch of robots.txt redirected to that site would wait for.
+// [Client.Close] ends a wait with [ErrClosed], unsent.
 //
 // [Transport.Stats] counts what the Transport did; refusals and holds are
 // logged at Debug level ([WithLogger]). The Client's own requests (see
@@ -260,51 +260,26 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// for, whose turn would again leave none for the redirect.
 	within := redirectedWithin(req, authority)
 	noWait := t.cfg.noWait && !within
-	// After a wait, robots.txt may have changed: the request is checked
-	// again, once. After each wait, a robots.txt that expires within one,
-	// or whose fetch redirects to the site waited for and takes its turn,
-	// would keep the request waiting to the end of its bound.
-	rechecked, iv := false, interval
-	recheck := func() (time.Duration, error) {
-		if rechecked {
-			return iv, nil
-		}
-		rechecked = true
+	recheck := func() (time.Duration, error) { // after a wait: robots.txt may have changed
 		s, d, err := t.check(req)
 		if err != nil {
 			return 0, err
 		}
-		served, iv = s, max(t.interval(s), t.interval(d)) // what the request is sent under
-		return iv, nil
+		served = s // what the request is sent under
+		return max(t.interval(s), t.interval(d)), nil
 	}
-	var tu, tu2 turn // authority's, also's
-	var w turnWait
-	start := time.Now() // WithMaxWait bounds the request's waits, not each
-	for retaken := false; ; retaken = true {
-		var w1, w2 turnWait
-		tu, w1, err = t.awaitTurn(ctx, authority, interval, turn{}, start, noWait, recheck)
-		w = max(w, w1)
-		if err != nil || also == "" {
-			break
-		}
-		// Not checked again while tu is held: a fetch of robots.txt
-		// redirected to authority would wait for tu.
+	start := time.Now() // WithMaxWait bounds the request's waits together
+	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{}, start, noWait, recheck)
+	var tu2 turn // also's
+	if err == nil && also != "" {
+		// Not checked again while tu is held, lest a fetch of robots.txt
+		// redirected to authority wait for tu; the wait is at most tu's
+		// lease.
+		var w2 turnWait
 		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWait, nil)
 		w = max(w, w2)
 		if err != nil {
 			t.giveBack(ctx, tu) // nothing was sent
-		}
-		if err != nil || w2 == turnFree || retaken {
-			break
-		}
-		// robots.txt may have changed while the request waited for also's
-		// turn: both turns go back, and the request is checked again and
-		// takes them again, once (a site whose turn keeps coming late
-		// would keep it waiting).
-		t.giveBack(ctx, tu)
-		t.giveBack(ctx, tu2)
-		if interval, err = recheck(); err != nil {
-			break
 		}
 	}
 	interval = max(tu.interval, tu2.interval)

@@ -514,38 +514,32 @@ func (p *raisePacer) endedOnce() bool {
 	return len(p.ended) == int(p.lastTag)
 }
 
-// TestTransportRetakesTurnAtRaisedPace: a request that takes two turns
-// (a name net/http sends unmapped), whose recheck while it waits for the
-// second finds the Crawl-delay raised, takes the first turn again at the
-// raised pace rather than keep the one taken at the old; once only, so
-// that a robots.txt raising it at every fetch cannot keep the request
-// for ever. Every turn taken ends once.
-func TestTransportRetakesTurnAtRaisedPace(t *testing.T) {
+// TestTransportRaisedPaceTakesBothTurns: a request that takes two turns
+// (a name net/http sends unmapped), whose check after waiting for the
+// first finds the Crawl-delay raised, takes both at the raised pace, and
+// ends each turn once.
+func TestTransportRaisedPaceTakesBothTurns(t *testing.T) {
 	checkLeaks(t)
-	for _, step := range []int{0, 1} { // seconds the Crawl-delay rises at each wait
-		w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
-		p := &raisePacer{wait: "http://xn--ni7c.test:80", ended: map[uint64]int{}}
-		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
-		t.Cleanup(func() { _ = c.Close() }) // also ends a request that takes turns for ever
-		delay := 2
-		p.raise = func() {
-			for _, h := range []string{"b.test", "xn--ni7c.test"} {
-				w.on(h+"/robots.txt", serve(200, fmt.Sprintf("User-agent: *\nCrawl-delay: %d\n", delay)))
-				forget(c, "http://"+h+"/")
-			}
-			delay += step
+	w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
+	p := &raisePacer{wait: "http://b.test:80", ended: map[uint64]int{}}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
+	t.Cleanup(func() { _ = c.Close() })
+	p.raise = func() {
+		for _, h := range []string{"b.test", "xn--ni7c.test"} {
+			w.on(h+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 2\n"))
+			forget(c, "http://"+h+"/")
 		}
-		if err := getWithin(tr, "http://\uff42.test/page", 5*time.Second); err != nil {
-			t.Fatalf("rising by %ds: %v", step, err)
-		}
-		p.mu.Lock()
-		if !slices.Contains(p.taken, "http://b.test:80 2s") {
-			t.Errorf("rising by %ds: turns taken %q; want b.test's again at the raised 2s", step, p.taken)
-		}
-		p.mu.Unlock()
-		if !p.endedOnce() {
-			t.Errorf("rising by %ds: turns taken %q, ended %v; want each ended once", step, p.taken, p.ended)
-		}
+	}
+	if err := getWithin(tr, "http://\uff42.test/page", 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	if want := []string{"http://b.test:80 1s", "http://b.test:80 2s", "http://xn--ni7c.test:80 2s"}; !slices.Equal(p.taken, want) {
+		t.Errorf("turns asked for %q, want %q", p.taken, want)
+	}
+	p.mu.Unlock()
+	if !p.endedOnce() {
+		t.Errorf("turns taken %q, ended %v; want each ended once", p.taken, p.ended)
 	}
 }
 
@@ -624,6 +618,35 @@ func TestTransportMaxWaitBoundsTheRequest(t *testing.T) {
 	_, err := get(context.Background(), &http.Client{Transport: tr}, "http://\uff42.test/page")
 	if took := time.Since(start); took > time.Second || !errors.Is(err, ErrPaced) {
 		t.Errorf("under WithMaxWait(1s), two turns each 0.6 s away: %v after %v; want ErrPaced within the second", err, took)
+	}
+}
+
+// opaquePacer is the in-process Pacer seen as another, as a Store's is:
+// a turn it gave cannot be voided, only ended.
+type opaquePacer struct{ Pacer }
+
+// TestTransportTwoTurnsUnderAnyPacer: a request taking two turns, the
+// second not free, is sent at that turn, under the in-process Pacer and
+// under another, where giving a turn back would hold its site as if a
+// request had been sent.
+func TestTransportTwoTurnsUnderAnyPacer(t *testing.T) {
+	checkLeaks(t)
+	w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
+	for _, p := range []Pacer{newMemPacer(), opaquePacer{newMemPacer()}} {
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
+		hc := &http.Client{Transport: tr}
+		// The Host's site, xn--ni7c.test, has just had a request.
+		if _, err := get(context.Background(), hc, "http://xn--ni7c.test/page"); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 1700*time.Millisecond)
+		_, err := get(ctx, hc, "http://\uff42.test/page") // b.test free, xn--ni7c.test in 1 s
+		cancel()
+		if took := time.Since(start); err != nil || took > 1500*time.Millisecond {
+			t.Errorf("%T: %v after %v; want sent at the Host's turn, in about 1 s", p, err, took)
+		}
+		_ = c.Close()
 	}
 }
 
