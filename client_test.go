@@ -2088,6 +2088,20 @@ func TestClientChecksLiteralPercent(t *testing.T) {
 	}
 }
 
+// TestClientChecksLiteralPercentAsSent: a served form holding a '%' of a
+// %25 and a byte net/url escapes is also given as a client sends it, the
+// '%' as %25 again, which a rule for what is sent names.
+func TestClientChecksLiteralPercentAsSent(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /my%20file\nDisallow: /q%22\n"))
+	c := newTestClient(t)
+	for _, p := range []string{"/./my%20file%2541", "/./my%20file%25x", "//q%22%25off"} {
+		if d, err := c.Check(context.Background(), s.URL+p); err != nil || d.Allowed {
+			t.Errorf("Check(%q) = %v (served %q), %v; want disallowed", p, d.Allowed, d.Served, err)
+		}
+	}
+}
+
 // TestClientChecksEncodedSlashAsSent: a rule for a resource whose name
 // holds an encoded slash and a byte net/url escapes, as a client escaping
 // by hand sends it, disallows the spellings Apache serves as it: the form

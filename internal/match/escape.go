@@ -2,6 +2,7 @@ package match
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 )
@@ -121,11 +122,12 @@ func appendUnescaped(dst []byte, s string) []byte {
 // unescape returns the byte the escape at s[i] encodes.
 func unescape(s string, i int) byte { return ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2]) }
 
-// AppendSent appends path, whose escapes are valid, as net/url sends a
-// path it does not keep as it is (one with a blank, a byte above 0x7e or
-// one of ResentBytes): decoded, then every byte escaped but letters,
-// digits and -._~$&+,/:;=@. Runs of bytes kept as they are are copied
-// whole.
+// AppendSent appends path as net/url sends a path it does not keep as it
+// is (one with a blank, a byte above 0x7e or one of ResentBytes):
+// decoded, then every byte escaped but letters, digits and
+// -._~$&+,/:;=@. A '%' that begins no escape is a '%' (a served form's
+// decoded %25: see literalPercent). Runs of bytes kept as they are are
+// copied whole.
 func AppendSent(p []byte, path string) []byte {
 	run := 0
 	for i := 0; i < len(path); i++ {
@@ -134,7 +136,7 @@ func AppendSent(p []byte, path string) []byte {
 			continue
 		}
 		p = append(p, path[run:i]...)
-		if c == '%' {
+		if c == '%' && ascii.IsEscape(path, i) {
 			c = unescape(path, i)
 			i += 2
 		}
@@ -148,12 +150,12 @@ func AppendSent(p []byte, path string) []byte {
 	return append(p, path[run:]...)
 }
 
-// appendSentKeepingEscapes appends path, whose escapes are valid, as
-// AppendSent does but with its escapes kept as they are.
+// appendSentKeepingEscapes appends path as AppendSent does but with its
+// escapes kept as they are.
 func appendSentKeepingEscapes(p, path []byte) []byte {
 	run := 0
 	for i, c := range path {
-		if !sentAsIs[c] && c != '%' {
+		if !sentAsIs[c] && (c != '%' || !ascii.IsEscape(unsafe.String(unsafe.SliceData(path), len(path)), i)) {
 			p = ascii.AppendEscape(append(p, path[run:i]...), c)
 			run = i + 1
 		}

@@ -58,6 +58,9 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 			k++
 		}
 	}
+	// A path with a '%' that begins no escape no client sends: its forms
+	// are not given as sent.
+	sendable := validEscapes(p)
 	for _, c := range cands[:k] {
 		// The form as a client sends it, when net/url would escape it
 		// again: a rule for what is sent (/q%22, /itm/*/%7B%7B) must
@@ -65,7 +68,7 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 		// kept, as a client escaping by hand sends it: net/url decodes
 		// the %2F of Apache's form, which a rule for Apache's resource
 		// (/docs%2Fmy%20file) names.
-		if f := c[:len(c)-len(query)]; bytes.ContainsAny(f, " "+ResentBytes) && validEscapes(f) {
+		if f := c[:len(c)-len(query)]; sendable && bytes.ContainsAny(f, " "+ResentBytes) {
 			cands[k], b = withQuery(AppendSent(b, unsafe.String(unsafe.SliceData(f), len(f))), query)
 			k++
 			if bytes.IndexByte(f, '%') >= 0 {
@@ -84,12 +87,12 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 }
 
 // validEscapes reports whether every '%' in p begins an escape.
-func validEscapes(p []byte) bool {
-	for i := bytes.IndexByte(p, '%'); i >= 0; {
-		if !ascii.IsEscape(unsafe.String(unsafe.SliceData(p), len(p)), i) {
+func validEscapes(p string) bool {
+	for i := strings.IndexByte(p, '%'); i >= 0; {
+		if !ascii.IsEscape(p, i) {
 			return false
 		}
-		j := bytes.IndexByte(p[i+1:], '%')
+		j := strings.IndexByte(p[i+1:], '%')
 		if j < 0 {
 			break
 		}
