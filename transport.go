@@ -90,9 +90,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else
 // the URL's, and both the one dialled and the one its Host header names
-// for a name net/http sends unmapped or a Host naming the URL's host at
-// another port), however it is spelled and whatever
-// address it is sent to. Requests to one site reach it at least the
+// for a name net/http sends unmapped, in the URL or in a Request.Host
+// naming the URL's host, or a Host naming the URL's host at another
+// port), however it is spelled and whatever address it is sent to. Requests to one site reach it at least the
 // Crawl-delay robots.txt gives the Client's product tokens apart (else
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
 // files'), from the end of one response (its body read to its end or
@@ -249,7 +249,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// the turn the other waits for.
 	authority, also := dialed.Authority, ""
 	switch {
-	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority):
+	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority):
 		authority = served.Authority
 	case served.Authority != dialed.Authority:
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
@@ -584,6 +584,14 @@ func namesAnother(req *http.Request, served string) bool {
 	}
 	asked, err := askedFor(req.URL)
 	return err != nil || asked != served
+}
+
+// mapsTo reports whether req's Host, read as the dial reads a URL's host
+// (mapped: see target.Split), names authority's host: "ａ.test" names
+// a.test, though net/http sends it as xn--mi7c.test.
+func mapsTo(req *http.Request, authority string) bool {
+	k, _, err := target.Split(req.URL.Scheme+"://"+req.Host+"/", nil)
+	return err == nil && hostName(string(k)) == hostName(authority)
 }
 
 // hostName returns the host of a normalised authority, such as

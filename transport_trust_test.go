@@ -560,6 +560,31 @@ func sendAs(hc *http.Client, rawURL, host string) error {
 	return err
 }
 
+// TestTransportPacesHostSpellingOfItsURL: a Request.Host that spells the
+// URL's own host in a form net/http sends unmapped (ａ.test, BÜCHER.test)
+// goes out as the URL so spelled does, dialled at the URL's host and
+// asking for another name: it takes both turns too, never sent within
+// the Crawl-delay of the site it dials.
+func TestTransportPacesHostSpellingOfItsURL(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"a.test", "xn--mi7c.test", "xn--bcher-kva.test", "xn--bcher-2pa.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 60\n"))
+		w.on(h+"/p", serve(200, "page"))
+	}
+	for _, tc := range []struct{ dialled, host string }{{"a.test", "\uff41.test"}, {"b\u00fccher.test", "B\u00dcCHER.test"}} {
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+		hc := &http.Client{Transport: tr}
+		if err := sendAs(hc, "http://"+tc.dialled+"/p", ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := sendAs(hc, "http://"+tc.dialled+"/p", tc.host); !errors.Is(err, ErrPaced) {
+			t.Errorf("http://%s/p with Host %q right after http://%s/p: %v, want ErrPaced", tc.dialled, tc.host, tc.dialled, err)
+		}
+		_ = c.Close()
+	}
+}
+
 // TestTransportRecheckHoldsNoTurn: a request for a.test:8080 whose Host
 // names a.test takes a.test:80's turn, then waits for a.test:8080's.
 // Checked again after that wait, it finds a.test:8080's robots.txt
