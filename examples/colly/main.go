@@ -81,6 +81,7 @@ type hop struct {
 	url     *url.URL
 	method  string
 	getBody func() (io.ReadCloser, error) // nil: sent without a body
+	from    string                        // the URL the request was sent for, as a PacedError names it
 }
 
 // sendAgain readies r, refused with p, to be sent again at p.RetryAt,
@@ -162,9 +163,10 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		if req.URL.Host != via[len(via)-1].URL.Host {
 			req.Header.Del("Authorization")
 		}
-		u := *req.URL
+		u, from := *req.URL, *via[0].URL
 		u.Fragment, u.RawFragment = "", ""
-		last = &hop{url: &u, method: req.Method}
+		from.Fragment, from.RawFragment = "", ""
+		last = &hop{url: &u, method: req.Method, from: from.String()}
 		if req.Body != nil && req.Body != http.NoBody {
 			last.getBody = req.GetBody
 		}
@@ -178,6 +180,9 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		fetched := *r.Request.URL
 		fetched.Fragment, fetched.RawFragment = "", ""
 		delete(paces, fetched.String()) // paced, then fetched: no loop
+		if last != nil {
+			delete(paces, last.from)
+		}
 		u := name(r.Request.URL.String())
 		res.Fetched = append(res.Fetched, u)
 		fmt.Fprintf(out, "FETCHED   %s\n", u)
@@ -217,7 +222,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			// checks, which come before it is sent, do not.
 			n := errs
 			if err := r.Request.Retry(); err != nil && errs == n {
-				fmt.Fprintf(out, "ERROR     %s: not sent again: %v\n", name(paced.URL), err)
+				fmt.Fprintf(out, "ERROR     %s: sending again failed: %v\n", name(paced.URL), err)
 			}
 		case errors.As(err, &de):
 			u := name(de.URL)

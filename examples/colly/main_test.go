@@ -241,7 +241,7 @@ func TestPacedRequestSentAgain(t *testing.T) {
 // (AllowURLRevisit) on a paced site has each poll paced and fetched; the
 // cap on a URL's paces, there for redirect loops, never gives one up.
 func TestRevisitedURLNotGivenUp(t *testing.T) {
-	s, got := recordingSite(t, "User-agent: *\nCrawl-delay: 0.05\n", nil)
+	s, got := recordingSite(t, "User-agent: *\nCrawl-delay: 0.05\n", map[string]int{"/go": http.StatusFound})
 	var res result
 	var out strings.Builder
 	c, done := newCollector(&out, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
@@ -251,9 +251,12 @@ func TestRevisitedURLNotGivenUp(t *testing.T) {
 	for range polls {
 		_ = c.Visit(s.URL + "/a")
 		_ = c.Visit(s.URL + "/feed") // paced each time: right after /a
+		_ = c.Visit(s.URL + "/go")   // paced, then redirected to /submit
 	}
-	if n := strings.Count(strings.Join(got(), "\n"), "GET /feed"); n != polls {
-		t.Errorf("/feed fetched %d times in %d polls\noutput:\n%s", n, polls, out.String())
+	for _, p := range []string{"GET /feed", "GET /submit"} {
+		if n := strings.Count(strings.Join(got(), "\n"), p); n != polls {
+			t.Errorf("%s sent %d times in %d polls\noutput:\n%s", p, n, polls, out.String())
+		}
 	}
 }
 
