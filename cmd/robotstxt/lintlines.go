@@ -150,7 +150,7 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 		token = "*"
 	}
 	rest := a.Value[len(token):]
-	switch second := secondAgent(rest); {
+	switch second := secondAgent(rest, false); {
 	case second != "" && !strings.EqualFold(second, token):
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
 			a.Value, token, second)
@@ -163,18 +163,23 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 }
 
 // secondAgent returns the crawler that rest, what follows a user-agent's
-// product token, names after a blank, ',' or ';' (CCBot of " CCBot/1.0",
-// * of " *"), or "": a version, a comment or a URL (" 2.1", " v2",
-// " (compatible)", " +http://…", " http://…") names none. A word that
-// joins two names (and, or, and/or, &) is passed over.
-func secondAgent(rest string) string {
+// product token, names after ',', ';' or a word that joins two names
+// (and, or, and/or, &), or after a blank when it reads as a crawler's
+// name (CCBot of " CCBot/1.0", * of " *"), or "": a version, a comment or
+// a URL (" 2.1", " v2", " (compatible)", " +http://…", " http://…")
+// names none, nor the rest of one crawler's name (" Explorer" of
+// Offline Explorer, " Spider" of Kenjin Spider), which its own
+// User-Agent cuts to the same token. listed says a joining word came
+// before rest.
+func secondAgent(rest string, listed bool) string {
 	w := strings.TrimLeft(rest, " \t,;")
 	if len(w) == len(rest) || w == "" {
 		return ""
 	}
+	listed = listed || strings.ContainsAny(rest[:len(rest)-len(w)], ",;")
 	for _, join := range []string{"and/or", "and", "or", "&"} {
 		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t,;", rune(w[len(join)]))) {
-			return secondAgent(w[len(join):])
+			return secondAgent(w[len(join):], true)
 		}
 	}
 	if w[0] == '*' {
@@ -190,8 +195,23 @@ func secondAgent(rest string) string {
 		return ""
 	case strings.EqualFold(w, "compatible"): // of a browser's string: Googlebot; compatible
 		return ""
+	case !listed && !crawlerName(w):
+		return ""
 	}
 	return w
+}
+
+// crawlerName reports whether w reads as a crawler's name by itself: a
+// word holding bot, spider or crawler and more (CCBot, Baiduspider),
+// not the bare word that ends a name of two (Kenjin Spider).
+func crawlerName(w string) bool {
+	w = strings.ToLower(w)
+	for _, k := range []string{"bot", "spider", "crawler"} {
+		if strings.Contains(w, k) && len(w) > len(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // agentsByLine returns the user-agent lines of f by line number.

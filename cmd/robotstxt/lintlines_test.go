@@ -70,6 +70,12 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot googlebot":          codeAgentToken,
 		"Googlebot AI2Bot":             codeTwoAgents,
 		"Googlebot Mail.RU_Bot/1.0":    codeTwoAgents,
+		"Googlebot and Slurp":          codeTwoAgents,
+		// One crawler's name of two words, which its own User-Agent
+		// (Offline Explorer/2.5) cuts to the same token: not two.
+		"Offline Explorer": codeAgentToken,
+		"Kenjin Spider":    codeAgentToken,
+		"Download Ninja":   codeAgentToken,
 	} {
 		fs := lintText(t, "User-agent: "+value+"\nDisallow: /\n")
 		if len(fs) == 0 || fs[0].Code != code || fs[0].Line != 1 {
