@@ -66,6 +66,7 @@ const (
 	codeUnsupported
 	codeDuplicate
 	codeBadValue
+	codeTwoWords
 	codeNoRules
 	codeUsageLabel
 	codeUsageConflict
@@ -112,7 +113,7 @@ var codeTable = [numCodes]codeEntry{
 	codeShadowed:         {"shadowed-rule", sevError, "a rule another rule always beats: it never decides"},
 	codeDirectiveLost:    {"directive-skipped", sevError, "a rule crawlers skip, such as Disallow /a /b"},
 	codeTwoPaths:         {"two-paths", sevError, "a rule of two paths, Disallow: /a /b: one pattern with a blank, it matches neither"},
-	codeTwoAgents:        {"two-agents", sevError, "a user-agent of two crawlers, User-agent: a b: the second gets no group"},
+	codeTwoAgents:        {"two-agents", sevError, "a user-agent of two crawlers, User-agent: a, b or GPTBot CCBot: the second gets no group"},
 	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},
 	codeUsageValue:       {"usage-value", sevError, "a usage preference other than y or n, such as train-ai=no: unknown"},
 	codeLicenseRelative:  {"license-relative", sevError, "an RSL License that is not an absolute http(s) URL: it names no licence"},
@@ -123,6 +124,7 @@ var codeTable = [numCodes]codeEntry{
 	codeUnsupported:      {"unsupported-rule", sevWarning, "Noindex and the like, which no major crawler reads"},
 	codeDuplicate:        {"duplicate-rule", sevWarning, "the same rule twice: harmless, but a stale edit"},
 	codeBadValue:         {"bad-value", sevWarning, "a crawl-delay that does not parse: it is skipped"},
+	codeTwoWords:         {"two-words", sevWarning, "a user-agent of a word and a crawler's name, OpenAI GPTBot: one crawler's, or the second gets no group"},
 	codeNoRules:          {"agent-without-rules", sevWarning, "a group without rules frees its crawler from * rules"},
 	codeUsageLabel:       {"usage-label", sevWarning, "a Content-Usage label other than " + orList(labels) + ": no crawler reads it"},
 	codeUsageConflict:    {"usage-conflict", sevWarning, "Content-Usage rules of one path, one saying y and one n: n wins"},

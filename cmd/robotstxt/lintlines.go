@@ -140,20 +140,29 @@ func (lt *linter) starAgents() {
 
 // agentCut reports a user-agent value that the parser cut to its product
 // token: an error when the token stops inside a word (MJ12bot is MJ,
-// Mail.RU_Bot is Mail) or a second crawler follows it (GPTBot CCBot is
-// GPTBot, * CCBot is *), information when a version, a comment or a mark
-// that ends the value is dropped (Googlebot/2.1 and Googlebot. are
-// Googlebot).
+// Mail.RU_Bot is Mail) or a second crawler follows it (GPTBot, CCBot,
+// GPTBot ChatGPT-User and * CCBot read as their first), a warning when a
+// crawler's name follows a plain word (OpenAI GPTBot; but Flaming
+// AttackBot is one crawler), information when the rest is a version, a
+// comment, a mark that ends the value or the rest of one crawler's name
+// (Googlebot/2.1 and Googlebot. are Googlebot; the bad-bot lists name
+// Offline Explorer, whose own User-Agent is cut to Offline too).
 func (lt *linter) agentCut(a parser.UserAgent) {
 	token := a.Token
 	if a.Global {
 		token = "*"
 	}
 	rest := a.Value[len(token):]
-	switch second := secondAgent(rest, false); {
-	case second != "" && !strings.EqualFold(second, token):
+	second, listed := secondAgent(rest)
+	if strings.EqualFold(second, token) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) {
+		second = "" // a name of two words (Offline Explorer), or Googlebot googlebot
+	}
+	switch {
+	case second != "" && (listed || a.Global || second == "*" || crawlerName(token) && !genericName(second)):
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
 			a.Value, token, second)
+	case second != "" && crawlerName(second):
+		lt.add(a.Line, codeTwoWords, "user-agent %q is read as %s alone: if %s is another crawler, it gets no group", a.Value, token, second)
 	case a.Global: // what follows * names no crawler
 	case strings.ContainsRune(" \t/(;,+*", rune(rest[0])), len(rest) == 1 && (rest[0] < '0' || rest[0] > '9') && rest[0] < 0x80:
 		lt.add(a.Line, codeAgentToken, "user-agent %q is read as %s", a.Value, a.Token)
@@ -162,54 +171,56 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	}
 }
 
-// secondAgent returns the crawler that rest, what follows a user-agent's
-// product token, names after ',', ';' or a word that joins two names
-// (and, or, and/or, &), or after a blank when it reads as a crawler's
-// name (CCBot of " CCBot/1.0", * of " *"), or "": a version, a comment or
-// a URL (" 2.1", " v2", " (compatible)", " +http://…", " http://…")
-// names none, nor the rest of one crawler's name (" Explorer" of
-// Offline Explorer, " Spider" of Kenjin Spider), which its own
-// User-Agent cuts to the same token. listed says a joining word came
-// before rest.
-func secondAgent(rest string, listed bool) string {
+// secondAgent returns the name that rest, what follows a user-agent's
+// product token, holds after a blank, ',' or ';' (CCBot of " CCBot/1.0",
+// * of " *"), or "": a version, a comment or a URL (" 2.1", " v2",
+// " (compatible)", " +http://…", " http://…") names none. listed says
+// it follows ',', ';' or a word that joins two names (and, or, and/or,
+// &), which is passed over: a list of crawlers.
+func secondAgent(rest string) (name string, listed bool) {
 	w := strings.TrimLeft(rest, " \t,;")
 	if len(w) == len(rest) || w == "" {
-		return ""
+		return "", false
 	}
-	listed = listed || strings.ContainsAny(rest[:len(rest)-len(w)], ",;")
+	listed = strings.ContainsAny(rest[:len(rest)-len(w)], ",;")
 	for _, join := range []string{"and/or", "and", "or", "&"} {
 		if len(w) >= len(join) && strings.EqualFold(w[:len(join)], join) && (len(w) == len(join) || strings.ContainsRune(" \t,;", rune(w[len(join)]))) {
-			return secondAgent(w[len(join):], true)
+			name, _ := secondAgent(w[len(join):])
+			return name, true
 		}
 	}
 	if w[0] == '*' {
-		return "*"
+		return "*", listed
 	}
 	if i := strings.IndexAny(w, " \t,;/("); i >= 0 {
 		w = w[:i] // the product, without its version
 	}
 	switch {
 	case w == "", !('a' <= w[0]|0x20 && w[0]|0x20 <= 'z'), strings.Contains(w, ":"): // a comment, a dash, a URL
-		return ""
+		return "", false
 	case strings.Trim(w[1:], "0123456789.") == "": // a version: v2, r1.5
-		return ""
+		return "", false
 	case strings.EqualFold(w, "compatible"): // of a browser's string: Googlebot; compatible
-		return ""
-	case !listed && !crawlerName(w):
-		return ""
+		return "", false
 	}
-	return w
+	return w, listed
 }
 
 // crawlerName reports whether w reads as a crawler's name by itself: a
-// word holding bot, spider or crawler and more (CCBot, Baiduspider),
-// not the bare word that ends a name of two (Kenjin Spider).
+// word holding bot, spider or crawler and more (CCBot, Baiduspider), not
+// such a word alone (see genericName).
 func crawlerName(w string) bool {
-	w = strings.ToLower(w)
-	for _, k := range []string{"bot", "spider", "crawler"} {
-		if strings.Contains(w, k) && len(w) > len(k) {
-			return true
-		}
+	l := strings.ToLower(w)
+	return !genericName(w) && (strings.Contains(l, "bot") || strings.Contains(l, "spider") || strings.Contains(l, "crawler"))
+}
+
+// genericName reports whether w is a word that ends many a crawler's name
+// of two words (Kenjin Spider, Echobot Bot): bot, robot, spider or
+// crawler, or their plural.
+func genericName(w string) bool {
+	switch strings.TrimSuffix(strings.ToLower(w), "s") {
+	case "bot", "robot", "spider", "crawler":
+		return true
 	}
 	return false
 }

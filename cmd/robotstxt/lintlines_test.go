@@ -71,6 +71,14 @@ func TestAgentCut(t *testing.T) {
 		"Googlebot AI2Bot":             codeTwoAgents,
 		"Googlebot Mail.RU_Bot/1.0":    codeTwoAgents,
 		"Googlebot and Slurp":          codeTwoAgents,
+		// After a crawler's name, any name but a word that ends many.
+		"Googlebot Slurp":       codeTwoAgents,
+		"GPTBot ChatGPT-User":   codeTwoAgents,
+		"CCBot anthropic-ai":    codeTwoAgents,
+		"* Google-Extended":     codeTwoAgents,
+		"Echobot Bot":           codeAgentToken,
+		"OpenAI GPTBot":         codeTwoWords,
+		"Flaming AttackBot/1.0": codeTwoWords,
 		// One crawler's name of two words, which its own User-Agent
 		// (Offline Explorer/2.5) cuts to the same token: not two.
 		"Offline Explorer": codeAgentToken,
