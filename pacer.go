@@ -358,10 +358,11 @@ func (t *Transport) count(w turnWait) {
 // awaitTurn calls Take until it gives the turn at authority, sleeping as
 // long as Take says. A turn that cannot come before the request's bound
 // (see bound; start is when the request began to wait, so that its
-// turns share it) fails at once with a *PacedError; so does one that cannot come before
-// the lease of holding (see Pacer.Take), a turn the request holds
-// meanwhile, runs out, lest another request take that turn and both be
-// sent. Close of the Client ends the wait with ErrClosed. w says whether
+// turns share it) fails at once with a *PacedError; so does one that
+// cannot come within half the lease of holding (see Pacer.Take), a turn
+// the request holds meanwhile: past its lease another request would take
+// that turn while this one is out, so the request keeps at least half of
+// it. Close of the Client ends the wait with ErrClosed. w says whether
 // Take said to wait; the caller counts it. noWait says the request may
 // not wait (see bound). After each wait, recheck, unless nil, checks the
 // request again, robots.txt having perhaps changed meanwhile: its error
@@ -380,8 +381,8 @@ func (t *Transport) awaitTurn(ctx context.Context, authority string, interval ti
 	}
 	now := time.Now()
 	limit, pe := t.bound(ctx, start, noWait)
-	if lease := now.Add(max(pacing.TurnTimeout, holding.interval)); holding.id != 0 && lease.Before(limit) {
-		limit, pe = lease, PacedError{reason: "which is past the lease of the turn it holds at " + holding.authority}
+	if half := now.Add(max(pacing.TurnTimeout, holding.interval) / 2); holding.id != 0 && half.Before(limit) {
+		limit, pe = half, PacedError{reason: "which would leave it less than half the lease of the turn it holds at " + holding.authority}
 	}
 	var slept time.Duration
 	defer func() { t.stats.addWaited(slept) }()

@@ -273,8 +273,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var tu2 turn // also's
 	if err == nil && also != "" {
 		// Not checked again while tu is held, lest a fetch of robots.txt
-		// redirected to authority wait for tu; the wait is at most tu's
-		// lease.
+		// redirected to authority wait for tu; the wait is at most half
+		// tu's lease.
 		var w2 turnWait
 		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWait, nil)
 		w = max(w, w2)
