@@ -71,10 +71,11 @@ func maybeSent(err error) bool {
 	return !errors.Is(err, ErrUnavailable) && !errors.Is(err, redis.ErrClosed)
 }
 
-// maxUndos bounds the undos a Store sends at once (see undo): a stall
-// cuts off every call in flight, and past the bound what a cut call did
-// ends by itself (a turn or lease runs out), rather than each call
-// leaving a goroutine behind to wait on a stalled Redis.
+// maxUndos bounds the undos of each kind (turns, leases) a Store sends at
+// once (see undo): a stall cuts off every call in flight, and past the
+// bound what a cut call did ends by itself (a turn or lease runs out),
+// rather than each call leaving a goroutine behind to wait on a stalled
+// Redis. A kind each, so that a stall's leases leave its turns room.
 const maxUndos = 64
 
 // undo runs try, which undoes what a call that failed may have done all
@@ -82,17 +83,18 @@ const maxUndos = 64
 // and past the breaker, which that call's own failure may just have
 // opened: every second (the breaker's probe interval), each try within
 // the Store's timeout, until try reports it done, for at most within; a
-// closed client ends it. At most maxUndos are under way; past them, none
-// is sent. what names it in the log.
-func (s *Store) undo(what string, within time.Duration, try func(ctx context.Context) (done bool, err error)) {
+// closed client ends it. At most maxUndos of a kind, which holds a slot
+// in slots while under way, are; past them, none is sent. what names it
+// in the log.
+func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try func(ctx context.Context) (done bool, err error)) {
 	select {
-	case s.undos <- struct{}{}:
+	case slots <- struct{}{}:
 	default:
 		s.log.Log(context.Background(), slog.LevelWarn, "too many to give back at once; it ends by itself", "what", what)
 		return
 	}
 	go func() {
-		defer func() { <-s.undos }()
+		defer func() { <-slots }()
 		giveUp := time.Now().Add(within)
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)

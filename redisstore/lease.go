@@ -57,18 +57,13 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		return err
 	})
 	if err != nil && maybeSent(err) {
-		// Its script may run yet, when Redis wakes, and take a lease no
-		// process would release: every Client would wait it out. A
-		// release that runs first finds nothing; one answered a second
-		// after another, once Redis has run what was queued in the
-		// stall, finds it or none will come.
-		answered := 0
-		s.undo("a lease a failed call may have taken", ttl, func(ctx context.Context) (bool, error) {
+		// Its script may run yet, when Redis or its connection wakes,
+		// and take a lease no process would release: every Client would
+		// wait it out. A release that runs first finds nothing, so it is
+		// sent until one deletes the lease or the lease has run out.
+		s.undo(s.releases, "a lease a failed call may have taken", ttl, func(ctx context.Context) (bool, error) {
 			n, err := releaseScript.Eval(ctx, s.rdb, []string{k}, token).Int64()
-			if err == nil {
-				answered++
-			}
-			return n == 1 || answered == 2, err
+			return n == 1, err
 		})
 	}
 	if err != nil || taken != 1 {

@@ -235,7 +235,7 @@ func (s *Store) Take(ctx context.Context, authority string, interval time.Durati
 // longer interval. Eval, not Run: a script Redis has not seen is sent at
 // once, not after a NOSCRIPT reply the call may not outlive.
 func (s *Store) void(keys []string, args []any) {
-	s.undo("an abandoned paced turn", pacing.TurnTimeout, func(ctx context.Context) (bool, error) {
+	s.undo(s.voids, "an abandoned paced turn", pacing.TurnTimeout, func(ctx context.Context) (bool, error) {
 		err := paceVoidScript.Eval(ctx, s.rdb, keys, args...).Err()
 		return err == nil, err
 	})

@@ -713,11 +713,11 @@ func TestPacerVoidsBounded(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := len(s.undos); n > maxUndos {
+	if n := len(s.voids); n > maxUndos {
 		t.Errorf("%d voids under way, want at most %d", n, maxUndos)
 	}
 	srv.Resume()
-	waitUntil(t, "the voids to end", func() bool { return len(s.undos) == 0 })
+	waitUntil(t, "the voids to end", func() bool { return len(s.voids) == 0 })
 }
 
 // TestPacerVoidMarksCleared: a void's mark stays in the site's key for

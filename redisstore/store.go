@@ -18,12 +18,13 @@ import (
 // A Store keeps robots.txt entries in Redis for a fleet of Clients. It
 // is safe for concurrent use.
 type Store struct {
-	rdb     redis.UniversalClient
-	cluster *cluster // nil unless rdb is a *redis.ClusterClient
-	cfg     config
-	log     *logthrottle.Logger
-	direct  bool          // client obeys context deadlines: call Redis in the caller's goroutine
-	undos   chan struct{} // a slot for each undo under way (see Store.undo)
+	rdb      redis.UniversalClient
+	cluster  *cluster // nil unless rdb is a *redis.ClusterClient
+	cfg      config
+	log      *logthrottle.Logger
+	direct   bool          // client obeys context deadlines: call Redis in the caller's goroutine
+	voids    chan struct{} // a slot for each void under way (see Store.undo)
+	releases chan struct{} // a slot for each release of a lease a failed Lease may have taken
 
 	mu       sync.Mutex
 	breakers map[string]*breaker // by node address
@@ -58,7 +59,8 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 		cfg:      cfg,
 		log:      logthrottle.NewLogger(cfg.logger.With("component", "redisstore")),
 		breakers: map[string]*breaker{},
-		undos:    make(chan struct{}, maxUndos),
+		voids:    make(chan struct{}, maxUndos),
+		releases: make(chan struct{}, maxUndos),
 	}
 	s.cluster = newCluster(client, s.valueKey(""))
 	return s
