@@ -92,8 +92,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // the URL's, and both the one dialled and the one its Host header names
 // for a name net/http sends unmapped, in the URL or in a Request.Host
 // naming the URL's host, or a Host naming the URL's host at another
-// port), however it is spelled and whatever address it is sent to. Requests to one site reach it at least the
-// Crawl-delay robots.txt gives the Client's product tokens apart (else
+// port), however it is spelled and whatever address it is sent to.
+// Requests to one site reach it at least the Crawl-delay robots.txt
+// gives the Client's product tokens apart (else
 // [WithDefaultInterval]; for a Host of its own, the longer of the two
 // files'), from the end of one response (its body read to its end or
 // closed; one never closed holds its site until the turn's lease, see
