@@ -222,7 +222,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			// checks, which come before it is sent, do not.
 			n := errs
 			if err := r.Request.Retry(); err != nil && errs == n {
-				fmt.Fprintf(out, "ERROR     %s: sending again failed: %v\n", name(paced.URL), err)
+				fmt.Fprintf(out, "ERROR     %s: Request.Retry: %v\n", name(paced.URL), err)
 			}
 		case errors.As(err, &de):
 			u := name(de.URL)
