@@ -262,7 +262,8 @@ var ErrPaced = errors.New("robotstxt: no pacing turn free")
 // its authority's turn was not free in time (a Crawl-delay, a request in
 // flight or a Retry-After hold came first); a frontier crawler puts its
 // URL back until RetryAt. It matches context.DeadlineExceeded too, unless
-// under [WithNoWait].
+// under [WithNoWait] or for the second turn of a request that takes two
+// (see [Transport]), which must come within half the first's lease.
 type PacedError struct {
 	// Authority is the normalised authority of the site asked for whose
 	// turn is not free, e.g. "https://example.com:443".

@@ -106,7 +106,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [WithMaxHold], as one to the Client's robots.txt requests does. A
 // request waits in RoundTrip for its turn unless it cannot come before
 // the request's deadline ([WithMaxWait] without one), or is not free now
-// under [WithNoWait]: then it fails at once, unsent, with a *[PacedError].
+// under [WithNoWait], or, the second of two, cannot come within half the
+// first's lease (see [Pacer]), held meanwhile: then it fails at once,
+// unsent, with a *[PacedError].
 // After each wait the request is checked again, as robots.txt stands
 // then, and paced by it: a Crawl-delay raised or a Retry-After met
 // meanwhile counts; not while it holds a turn (the first of two), which a
@@ -782,9 +784,9 @@ func WithMaxHold(d time.Duration) TransportOption {
 
 // WithMaxWait bounds how long a request whose context has no deadline
 // waits for its turn, or its two turns together (see [Transport]; default
-// five minutes); one with a deadline, as an
-// http.Client with a Timeout gives, waits until that deadline (see
-// [PacedError]). It panics if d is not positive.
+// five minutes); one with a deadline, as an http.Client with a Timeout
+// gives, waits until that deadline (see [PacedError]). It panics if d is
+// not positive.
 func WithMaxWait(d time.Duration) TransportOption {
 	inRange(d > 0, "WithMaxWait", d)
 	return func(c *transportConfig) { c.maxWait = d }

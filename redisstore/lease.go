@@ -60,7 +60,9 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		// Its script may run yet, when Redis or its connection wakes,
 		// and take a lease no process would release: every Client would
 		// wait it out. A release that runs first finds nothing, so it is
-		// sent until one deletes the lease or the lease has run out.
+		// sent until one deletes the lease, for ttl: a script held back
+		// longer (a connection stalled past it) still takes a lease that
+		// lasts its ttl.
 		s.undo(s.releases, "a lease a failed call may have taken", ttl, func(ctx context.Context) (bool, error) {
 			n, err := releaseScript.Eval(ctx, s.rdb, []string{k}, token).Int64()
 			return n == 1, err

@@ -126,8 +126,8 @@ func (lt *linter) twoPaths() {
 	}
 }
 
-// starAgents reports a * user-agent followed by a crawler's name
-// (User-agent: * CCBot), which crawlers read as * alone.
+// starAgents reports a * user-agent followed by a name (User-agent: *
+// CCBot, * Google-Extended), which crawlers read as * alone.
 func (lt *linter) starAgents() {
 	for _, g := range lt.file.Groups {
 		for _, a := range g.Agents {
@@ -154,11 +154,11 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	}
 	rest := a.Value[len(token):]
 	second, listed := secondAgent(rest)
-	if strings.EqualFold(second, token) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) {
-		second = "" // a name of two words (Offline Explorer), or Googlebot googlebot
+	if strings.EqualFold(second, token) || genericName(second) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) {
+		second = "" // a name of two words (Offline Explorer, Echobot Bot), * robots, or Googlebot googlebot
 	}
 	switch {
-	case second != "" && (listed || a.Global || second == "*" || crawlerName(token) && !genericName(second)):
+	case second != "" && (listed || a.Global || second == "*" || crawlerName(token)):
 		lt.add(a.Line, codeTwoAgents, "user-agent %q is read as %s alone: %s gets no group; give each crawler a user-agent line of its own",
 			a.Value, token, second)
 	case second != "" && crawlerName(second):

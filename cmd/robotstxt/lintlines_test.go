@@ -77,6 +77,7 @@ func TestAgentCut(t *testing.T) {
 		"CCBot anthropic-ai":    codeTwoAgents,
 		"* Google-Extended":     codeTwoAgents,
 		"Echobot Bot":           codeAgentToken,
+		"Googlebot, spider":     codeAgentToken,
 		"OpenAI GPTBot":         codeTwoWords,
 		"Flaming AttackBot/1.0": codeTwoWords,
 		// One crawler's name of two words, which its own User-Agent
@@ -326,10 +327,10 @@ func TestRelativeRecords(t *testing.T) {
 	}
 }
 
-// TestStarAgentAlone: a * user-agent followed by no crawler's name is
-// not reported.
+// TestStarAgentAlone: a * user-agent followed by no crawler's name (a
+// version, a comment, a word such as robots) is not reported.
 func TestStarAgentAlone(t *testing.T) {
-	for _, value := range []string{"*", "* *", "* (all)", "* 2.1"} {
+	for _, value := range []string{"*", "* *", "* (all)", "* 2.1", "* robots", "* Spiders"} {
 		for _, f := range lintText(t, "User-agent: "+value+"\nDisallow: /x\n") {
 			if f.Line == 1 {
 				t.Errorf("%q: %+v", value, f)
