@@ -307,11 +307,15 @@ const maxClockSkew = time.Minute
 // serves there: a good copy for the stale window, in which it may stand
 // in for a failure; a failure for the longest back-off, in which its
 // count and start go on into the next fetch's, in whichever process
-// makes it (see Client.unreachable).
+// makes it (see Client.unreachable), and a robots.txt's for the
+// WithUnreachableAllowAfter limit too, which counts from its start.
 func (t *sharedTier) set(k key, e *entry) {
 	keep := t.cfg.maxBackoff
 	if e.good() {
 		keep = t.cfg.staleWindow
+	}
+	if e.failures > 0 && k.doc.robots {
+		keep = max(keep, t.cfg.allowAfter)
 	}
 	ttl := max(e.expires.add(keep).sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)

@@ -1724,3 +1724,41 @@ func TestStoreFailureKeepsItsClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreKeepsOutageStart: an outage counts from the first failure any
+// process sharing the Store recorded (WithUnreachableAllowAfter), however
+// far apart the fetches: the Store keeps a robots.txt failure for that
+// limit, not only its back-off, so that another process, or this one
+// restarted, asking first 30 days on does not start the outage anew.
+func TestStoreKeepsOutageStart(t *testing.T) {
+	checkLeaks(t)
+	const day = 24 * time.Hour
+	ctx := context.Background()
+	store := newMemStore() // expires by the wall clock
+	clock := newTestClock()
+	s := newSite(t, serve(503, "down"))
+	opts := []Option{WithStore(store), WithClock(clock.Now),
+		WithBackoff(50*time.Millisecond, 100*time.Millisecond), // the Store keeps a failure 1 s (the least TTL)
+		WithUnreachableAllowAfter(30 * day)}
+	a := newTestClient(t, opts...)
+	u := s.URL + "/x"
+	if d, _ := a.Check(ctx, u); d.Allowed || !d.Deferred {
+		t.Fatalf("first failure: %+v; want deferred", d)
+	}
+	clock.Advance(15 * day)
+	if d, _ := a.Check(ctx, u); d.Allowed || !d.Deferred {
+		t.Fatalf("after 15 days: %+v; want deferred", d)
+	}
+	time.Sleep(1200 * time.Millisecond) // the Store's TTL of the failure passes
+	clock.Advance(15*day + time.Hour)
+	b := newTestClient(t, opts...) // another process, or this one restarted
+	db, errB := b.Check(ctx, u)    // b asks first, then a, which recorded the first failure
+	da, errA := a.Check(ctx, u)
+	t.Logf("process a: allowed %v outcome %v failures %d err %v", da.Allowed, da.Outcome, da.Failures, errA)
+	t.Logf("process b: allowed %v outcome %v failures %d err %v", db.Allowed, db.Outcome, db.Failures, errB)
+	// Alone (no Store), a answers allow-all here (as when a asks first).
+	if !da.Allowed || !db.Allowed {
+		t.Errorf("30 days and an hour after the first failure, which a stored: a allowed=%v (%d failures), b allowed=%v (%d failures); want both allowed",
+			da.Allowed, da.Failures, db.Allowed, db.Failures)
+	}
+}
