@@ -81,9 +81,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	target, authority := k.url(), k.authority
 	var led []string       // the redirects followed, as persisted.redirects lists them
 	var froms []theirFetch // see fetchResult.froms
+	unconditional := false // a 304 named another body than prev's
 	for hop := 0; ; hop++ {
 		validated := prev
-		if prev != nil && target != prev.fetchedFrom(k) {
+		if prev != nil && (unconditional || target != prev.fetchedFrom(k)) {
 			validated = nil // its validators speak of another URL's body
 		}
 		resp, err := f.send(ctx, target, authority, validated)
@@ -103,6 +104,14 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return fetchResult{outcome: outcome, redirects: kept(led), err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
+		if resp.StatusCode == http.StatusNotModified && otherETag(validated, resp.Header.Get("ETag")) && !unconditional {
+			// Not the body kept (RFC 9111 §4.3.4): a server that judged
+			// If-Modified-Since alone, a file changed in the same second.
+			// Asked again without validators, once.
+			discard(resp)
+			unconditional, hop = true, hop-1
+			continue
+		}
 		if !followed(resp.StatusCode) {
 			f.classify(&res, resp, k, target, validated)
 			res.froms = ownFetches(froms, led, nil)
@@ -361,6 +370,14 @@ const (
 	drainLimit = 64 << 10
 	drainWait  = 250 * time.Millisecond
 )
+
+// otherETag reports whether etag, a 304's, names another body than the
+// one validated holds, by the weak comparison (RFC 9110 §8.8.3.2): never
+// when either has none.
+func otherETag(validated *entry, etag string) bool {
+	kept, _ := validated.validators()
+	return kept != "" && etag != "" && strings.TrimPrefix(kept, "W/") != strings.TrimPrefix(etag, "W/")
+}
 
 // discard drains up to drainLimit of a body send returned, for up to
 // drainWait, and closes it.

@@ -1637,3 +1637,56 @@ func TestErrorPolicyAllowAllIsAFailure(t *testing.T) {
 		t.Errorf("the name back: %v, %v; want the site's rules", ok, err)
 	}
 }
+
+// TestFetch304OfAnotherBody: the site's file changed (ETag "v2") but not
+// its Last-Modified (a deploy that kept file times), and a server that
+// judges If-Modified-Since alone answers the revalidation 304, naming
+// "v2": that 304 renews no copy (RFC 9111 §4.3.4); the file is asked for
+// again without validators, and its new rules are read.
+func TestFetch304OfAnotherBody(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	const lastMod = "Sat, 01 Mar 2025 10:00:00 GMT"
+	var v2 atomic.Bool
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("Last-Modified", lastMod)
+		if !v2.Load() {
+			w.Header().Set("ETag", `"v1"`)
+			_, _ = w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			return
+		}
+		w.Header().Set("ETag", `"v2"`)
+		if r.Header.Get("If-Modified-Since") == lastMod { // If-None-Match not consulted
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
+	})
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, s.URL+"/x"); !d.Allowed || err != nil || d.ETag != `"v1"` {
+		t.Fatalf("first fetch: %+v, %v", d, err)
+	}
+	v2.Store(true)
+	clock.Advance(2 * time.Hour)
+	d, err := c.Check(ctx, s.URL+"/x")
+	if d.Allowed || d.Stale || d.ETag != `"v2"` || err != nil {
+		t.Errorf("after a 304 naming ETag \"v2\": allowed %v, stale %v, ETag %q, %v; want the current file read: /x disallowed",
+			d.Allowed, d.Stale, d.ETag, err)
+	}
+}
+
+// TestOtherETag: a 304's ETag names another body only when both it and
+// the copy's are given and differ but for a weak mark.
+func TestOtherETag(t *testing.T) {
+	kept := &entry{persisted: persisted{outcome: OutcomeRules, status: 200, etag: `W/"v1"`}}
+	for etag, want := range map[string]bool{`"v1"`: false, `W/"v1"`: false, "": false, `"v2"`: true, `W/"v2"`: true} {
+		if got := otherETag(kept, etag); got != want {
+			t.Errorf("otherETag(%q, %q) = %v, want %v", kept.etag, etag, got, want)
+		}
+	}
+	if otherETag(&entry{persisted: persisted{outcome: OutcomeRules, status: 200}}, `"v2"`) || otherETag(nil, `"v2"`) {
+		t.Error("a copy without an ETag, or none, is told of another body")
+	}
+}
