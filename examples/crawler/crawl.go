@@ -19,7 +19,8 @@ import (
 // checks it against robots.txt and keeps each site's crawl-delay: a
 // request whose site's turn is not free comes back at once with a
 // *robotstxt.PacedError, and the URL it names goes back to the frontier
-// for the PacedError's RetryAt while the worker takes another. Only a
+// for the PacedError's RetryAt while the worker takes another; so does a
+// page answered 429 or 503, for when the site's hold has passed. Only a
 // redirect within the site holds its worker, until the site's next turn.
 type crawler struct {
 	robots    *robotstxt.Client
@@ -45,7 +46,7 @@ type result struct {
 	Fetched    []string // pages fetched
 	NoIndex    []string // of those, pages that ask not to be indexed
 	Disallowed []string // pages robots.txt kept us from
-	GivenUp    []string // pages given up: robots.txt unreachable too long
+	GivenUp    []string // pages given up: robots.txt unreachable, or the page paced or busy, too long
 	Deferred   int      // requests refused because robots.txt was unreachable
 	Paced      int      // requests refused because their site's turn was not free
 	Requeued   int      // times a URL went back to the frontier for later
@@ -147,6 +148,22 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 	case err != nil:
 		c.report(nil, "ERROR", u, err.Error())
 		f.finish()
+	case pg.code == http.StatusTooManyRequests || pg.code == http.StatusServiceUnavailable:
+		// Not this page: the site asks to be left alone, and the
+		// Transport holds it for the Retry-After. Come back, where
+		// redirects led, to be paced until the hold has passed.
+		if f.tries(pg.url.String()) >= maxPaced {
+			c.report(func(r *result) { r.GivenUp = append(r.GivenUp, c.name(pg.url)) },
+				"ERROR", pg.url, fmt.Sprintf("answered %d %d times; given up", pg.code, maxPaced))
+			f.finish()
+			return
+		}
+		queued := f.retry(asked, pg.url, time.Now())
+		c.report(func(r *result) {
+			if queued {
+				r.Requeued++
+			}
+		}, "BUSY", pg.url, fmt.Sprintf("answered %d; back when the site's hold has passed", pg.code))
 	default:
 		c.fetched(ctx, f, u, pg)
 		f.finish()

@@ -441,3 +441,45 @@ func TestCrawlTakesRedirectTargetOnce(t *testing.T) {
 		t.Errorf("b's /p.html asked for %d times, want once\n%s", asked, out.String())
 	}
 }
+
+// TestCrawlComesBackForBusyPage: a page answered 503 or 429 with a
+// Retry-After (a site shedding load), the home page too, is not recorded
+// as fetched: the crawl comes back for it once the site's hold has
+// passed, as the README's loop does.
+func TestCrawlComesBackForBusyPage(t *testing.T) {
+	for _, tc := range []struct {
+		busy   string
+		status int
+	}{{"/p.html", http.StatusServiceUnavailable}, {"/", http.StatusTooManyRequests}} {
+		var mu sync.Mutex
+		served, busy := map[string]int{}, false
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				_, _ = io.WriteString(w, "User-agent: *\nCrawl-delay: 0.05\n")
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if r.URL.Path == tc.busy && !busy {
+				busy = true
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(tc.status)
+				return
+			}
+			served[r.URL.Path]++
+			_, _ = io.WriteString(w, `<a href="/p.html">p</a> <a href="/q.html">q</a>`)
+		}))
+		out, err := crawlFrom(s.URL+"/", 20, 2)
+		s.Close()
+		if err != nil {
+			t.Fatalf("crawl: %v\n%s", err, out)
+		}
+		mu.Lock()
+		for _, p := range []string{"/", "/p.html", "/q.html"} {
+			if served[p] != 1 {
+				t.Errorf("%s answered %d once: %s served %d times, want 1\n%s", tc.busy, tc.status, p, served[p], out)
+			}
+		}
+		mu.Unlock()
+	}
+}
