@@ -628,6 +628,12 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	if res.notModified {
 		e := prev.clone()
 		fresh := c.renew(now, prev, res.header, e)
+		if res.otherBody {
+			// The copy is kept for the least freshness, without the
+			// validators that drew the 304: the next fetch, a turn of
+			// its own, reads the file whole.
+			e.etag, e.lastMod, fresh = "", "", c.cfg.clampFresh(0)
+		}
 		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(fresh), res.redirects
 		e.stale, e.causes, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, 0, "", 0
 		c.logFetched(k, http.StatusNotModified, e.outcome, fresh)

@@ -25,11 +25,15 @@ type fetchResult struct {
 	outcome     Outcome
 	status      int // final status; 0 when no response arrived
 	notModified bool
-	body        []byte // UTF-8, at most the body limit
-	header      http.Header
-	redirects   string // see persisted.redirects
-	err         error  // why the result is unreachable or allow-all
-	theirs      *entry // another site's robots.txt entry the redirects led to, which the result is (see Client.theirs)
+	// otherBody says the 304 names another body than the copy's (RFC
+	// 9111 §4.3.4: it renews none), as a server that judges
+	// If-Modified-Since alone answers for a file changed in its second.
+	otherBody bool
+	body      []byte // UTF-8, at most the body limit
+	header    http.Header
+	redirects string // see persisted.redirects
+	err       error  // why the result is unreachable or allow-all
+	theirs    *entry // another site's robots.txt entry the redirects led to, which the result is (see Client.theirs)
 	// froms are the other sites whose robots.txt the redirects asked
 	// for as their own fetch asks, and followed on as it would: the
 	// result is each one's too (see Client.keepTheirs).
@@ -81,10 +85,9 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	target, authority := k.url(), k.authority
 	var led []string       // the redirects followed, as persisted.redirects lists them
 	var froms []theirFetch // see fetchResult.froms
-	unconditional := false // a 304 named another body than prev's
 	for hop := 0; ; hop++ {
 		validated := prev
-		if prev != nil && (unconditional || target != prev.fetchedFrom(k)) {
+		if prev != nil && target != prev.fetchedFrom(k) {
 			validated = nil // its validators speak of another URL's body
 		}
 		resp, err := f.send(ctx, target, authority, validated)
@@ -104,14 +107,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return fetchResult{outcome: outcome, redirects: kept(led), err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
-		if resp.StatusCode == http.StatusNotModified && otherETag(validated, resp.Header.Get("ETag")) && !unconditional {
-			// Not the body kept (RFC 9111 §4.3.4): a server that judged
-			// If-Modified-Since alone, a file changed in the same second.
-			// Asked again without validators, once.
-			discard(resp)
-			unconditional, hop = true, hop-1
-			continue
-		}
 		if !followed(resp.StatusCode) {
 			f.classify(&res, resp, k, target, validated)
 			res.froms = ownFetches(froms, led, nil)
@@ -300,6 +295,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	// made conditional by a layer below the Client has none to keep.
 	if etag, lastMod := validated.validators(); resp.StatusCode == http.StatusNotModified && etag+lastMod != "" {
 		res.notModified = true
+		res.otherBody = otherETag(validated, resp.Header.Get("ETag"))
 		return
 	}
 	policy := defaultStatusPolicy

@@ -1641,39 +1641,55 @@ func TestErrorPolicyAllowAllIsAFailure(t *testing.T) {
 // TestFetch304OfAnotherBody: the site's file changed (ETag "v2") but not
 // its Last-Modified (a deploy that kept file times), and a server that
 // judges If-Modified-Since alone answers the revalidation 304, naming
-// "v2": that 304 renews no copy (RFC 9111 §4.3.4); the file is asked for
-// again without validators, and its new rules are read.
+// "v2": that 304 renews no copy for long (RFC 9111 §4.3.4). The copy
+// answers for the least freshness, without its validators, and the next
+// fetch reads the new file: also where the file is another site's, a
+// redirect away, whose Crawl-delay paces that fetch.
 func TestFetch304OfAnotherBody(t *testing.T) {
 	checkLeaks(t)
-	clock := newTestClock()
 	const lastMod = "Sat, 01 Mar 2025 10:00:00 GMT"
 	var v2 atomic.Bool
-	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "max-age=3600")
-		w.Header().Set("Last-Modified", lastMod)
+	file := func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Cache-Control", "max-age=3600")
+		rw.Header().Set("Last-Modified", lastMod)
 		if !v2.Load() {
-			w.Header().Set("ETag", `"v1"`)
-			_, _ = w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			rw.Header().Set("ETag", `"v1"`)
+			_, _ = rw.Write([]byte("User-agent: *\nCrawl-delay: 1\nDisallow: /private\n"))
 			return
 		}
-		w.Header().Set("ETag", `"v2"`)
+		rw.Header().Set("ETag", `"v2"`)
 		if r.Header.Get("If-Modified-Since") == lastMod { // If-None-Match not consulted
-			w.WriteHeader(http.StatusNotModified)
+			rw.WriteHeader(http.StatusNotModified)
 			return
 		}
-		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
-	})
-	c := newTestClient(t, WithClock(clock.Now))
-	ctx := context.Background()
-	if d, err := c.Check(ctx, s.URL+"/x"); !d.Allowed || err != nil || d.ETag != `"v1"` {
-		t.Fatalf("first fetch: %+v, %v", d, err)
+		_, _ = rw.Write([]byte("User-agent: *\nDisallow: /\n"))
 	}
-	v2.Store(true)
-	clock.Advance(2 * time.Hour)
-	d, err := c.Check(ctx, s.URL+"/x")
-	if d.Allowed || d.Stale || d.ETag != `"v2"` || err != nil {
-		t.Errorf("after a 304 naming ETag \"v2\": allowed %v, stale %v, ETag %q, %v; want the current file read: /x disallowed",
-			d.Allowed, d.Stale, d.ETag, err)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", file)
+	w.on("b.test/robots.txt", redirectTo("http://cdn.test/robots.txt"))
+	w.on("cdn.test/robots.txt", file)
+	for _, site := range []string{"a.test", "b.test"} {
+		v2.Store(false)
+		clock := newTestClock()
+		c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		ctx := context.Background()
+		u := "http://" + site + "/x"
+		if d, err := c.Check(ctx, u); !d.Allowed || err != nil || d.ETag != `"v1"` {
+			t.Fatalf("%s: first fetch: %+v, %v", site, d, err)
+		}
+		v2.Store(true)
+		clock.Advance(2 * time.Hour)
+		d, err := c.Check(ctx, u)
+		if !d.Allowed || d.Stale || d.ETag != "" || err != nil || d.Expires.Sub(clock.Now()) > time.Minute {
+			t.Errorf("%s: after a 304 naming \"v2\": allowed %v, stale %v, ETag %q, fresh for %v, %v; want the copy, without validators, for a minute",
+				site, d.Allowed, d.Stale, d.ETag, d.Expires.Sub(clock.Now()), err)
+		}
+		clock.Advance(time.Minute)
+		d, err = c.Check(ctx, u)
+		if d.Allowed || d.Stale || d.ETag != `"v2"` || err != nil {
+			t.Errorf("%s: a minute on: allowed %v, stale %v, ETag %q, %v; want the new file read: /x disallowed",
+				site, d.Allowed, d.Stale, d.ETag, err)
+		}
 	}
 }
 

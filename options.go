@@ -300,8 +300,9 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // lasted d, the authority is crawled as if it had no robots.txt
 // (OutcomeAllowAll) while the Client keeps asking on its back-off, as
 // Google documents with d = 30 days. The outage counts from the first
-// failure any process sharing the Store recorded, on its clock (the Store
-// keeps it for d): keep d well above a fleet's clock skew. A failure that is the Client's own
+// failure any process sharing the Store recorded, on its clock (the
+// Store keeps it for d and the back-off: a Store must keep a TTL so
+// long): keep d well above a fleet's clock skew. A failure that is the Client's own
 // refusal is no outage and never allows all, and an outage counts from
 // the last: a hop that may not be sent, a Location it cannot follow, an
 // answer it cannot read (a body in a coding it cannot read, a part of

@@ -27,9 +27,11 @@
 // Run waits out a few short TTLs, so it takes about five seconds for a Store
 // with precise expiry; [WithTTLResolution] tells it about a coarser one.
 // It cannot wait out a long one: that a Store keeps a value for the whole
-// TTL a Client asks, up to a month, is the author's to check. A backend
-// that caps TTLs, say at an hour, passes Run, and loses the last good
-// copy of a robots.txt that stands in while its site is down.
+// TTL a Client asks, a month by default (longer under a longer
+// WithUnreachableAllowAfter or WithStaleWindow), is the author's to
+// check. A backend that caps TTLs, say at an hour, passes Run, and loses
+// the last good copy of a robots.txt that stands in while its site is
+// down, and the start of its outage.
 // Run it with -race: the concurrency checks rely on the race detector to
 // find unsynchronised state.
 package storetest

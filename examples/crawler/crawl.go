@@ -154,7 +154,7 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		// redirects led, to be paced until the hold has passed.
 		if f.tries(pg.url.String()) >= maxPaced {
 			c.report(func(r *result) { r.GivenUp = append(r.GivenUp, c.name(pg.url)) },
-				"ERROR", pg.url, fmt.Sprintf("answered %d %d times; given up", pg.code, maxPaced))
+				"ERROR", pg.url, fmt.Sprintf("answered %d, busy or paced %d times; given up", pg.code, maxPaced))
 			f.finish()
 			return
 		}
