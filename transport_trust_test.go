@@ -551,23 +551,6 @@ func TestTransportRaisedPaceTakesBothTurns(t *testing.T) {
 	}
 }
 
-// sendAs sends a GET for rawURL with Host host through hc, and reads
-// the body.
-func sendAs(hc *http.Client, rawURL, host string) error {
-	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
-	if err != nil {
-		return err
-	}
-	req.Host = host
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return err
-}
-
 // TestTransportPacesHostSpellingOfItsURL: a Request.Host that spells the
 // URL's own host in a form net/http sends unmapped (ａ.test, BÜCHER.test)
 // goes out as the URL so spelled does, dialled at the URL's host and
@@ -583,10 +566,10 @@ func TestTransportPacesHostSpellingOfItsURL(t *testing.T) {
 	for _, tc := range []struct{ dialled, host string }{{"a.test", "\uff41.test"}, {"b\u00fccher.test", "B\u00dcCHER.test"}} {
 		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
 		hc := &http.Client{Transport: tr}
-		if err := sendAs(hc, "http://"+tc.dialled+"/p", ""); err != nil {
+		if err := getHost(hc, "http://"+tc.dialled+"/p", ""); err != nil {
 			t.Fatal(err)
 		}
-		if err := sendAs(hc, "http://"+tc.dialled+"/p", tc.host); !errors.Is(err, ErrPaced) {
+		if err := getHost(hc, "http://"+tc.dialled+"/p", tc.host); !errors.Is(err, ErrPaced) {
 			t.Errorf("http://%s/p with Host %q right after http://%s/p: %v, want ErrPaced", tc.dialled, tc.host, tc.dialled, err)
 		}
 		_ = c.Close()
@@ -617,15 +600,15 @@ func TestTransportRecheckHoldsNoTurn(t *testing.T) {
 	c := newTestClient(t, WithMaxFreshness(500*time.Millisecond), WithFetchTimeout(5*time.Second),
 		WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	hc := &http.Client{Transport: NewTransport(c, w.transport(t))}
-	if err := sendAs(hc, "http://a.test/p", ""); err != nil {
+	if err := getHost(hc, "http://a.test/p", ""); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(1100 * time.Millisecond) // a.test:80's turn is free
-	if err := sendAs(hc, "http://a.test:8080/q", ""); err != nil {
+	if err := getHost(hc, "http://a.test:8080/q", ""); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if err := sendAs(hc, "http://a.test:8080/r", "a.test"); err != nil {
+	if err := getHost(hc, "http://a.test:8080/r", "a.test"); err != nil {
 		t.Fatal(err)
 	}
 	// A turn at a.test:8080 after about 1 s, a.test:80's after the hop.
