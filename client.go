@@ -631,8 +631,10 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		if res.otherBody {
 			// The copy is kept for the least freshness, without the
 			// validators that drew the 304: the next fetch, a turn of
-			// its own, reads the file whole.
+			// its own, reads the file whole. No other site whose file
+			// it is takes it: their own fetch would read it whole now.
 			e.etag, e.lastMod, fresh = "", "", c.cfg.clampFresh(0)
+			res.froms = nil
 		}
 		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(fresh), res.redirects
 		e.stale, e.causes, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, 0, "", 0

@@ -1422,3 +1422,57 @@ func TestTheirCopyLeavesTheStore(t *testing.T) {
 		t.Errorf("a third process: allowed %v, %v; want the newer file the Store held", d.Allowed, err)
 	}
 }
+
+// TestOther304IsNotTheirs: a.test's robots.txt redirects to b.test's,
+// which changed (ETag "v2", same Last-Modified) behind a server that
+// judges If-Modified-Since alone; a.test's revalidation gets a 304 naming
+// "v2", and keeps its old copy briefly for itself alone: it does not
+// become b.test's entry (b.test's left the cache), whose own fetch reads
+// the new file.
+func TestOther304IsNotTheirs(t *testing.T) {
+	checkLeaks(t)
+	const lastMod = "Sat, 01 Mar 2025 10:00:00 GMT"
+	var v2 atomic.Bool
+	w := newHosts(t)
+	w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Cache-Control", "max-age=3600")
+		rw.Header().Set("Last-Modified", lastMod)
+		if !v2.Load() {
+			rw.Header().Set("ETag", `"v1"`)
+			_, _ = rw.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			return
+		}
+		rw.Header().Set("ETag", `"v2"`)
+		if r.Header.Get("If-Modified-Since") == lastMod { // If-None-Match not consulted
+			rw.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = rw.Write([]byte("User-agent: *\nDisallow: /\n"))
+	})
+	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+	w.on("c.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	clock := newTestClock()
+	c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+		WithClock(clock.Now), WithCacheSize(2))
+	t.Cleanup(func() { _ = c.Close() })
+	ctx := context.Background()
+
+	if d, err := c.Check(ctx, "http://a.test/private"); err != nil || d.Allowed {
+		t.Fatalf("a.test through b.test's v1: %+v, %v", d, err)
+	}
+	_, _ = c.Check(ctx, "http://c.test/") // b.test's kept entry leaves the LRU
+	if e := c.robots.cache.peek("http://b.test:80"); e != nil {
+		t.Fatalf("b.test's entry still held: %q", e.key)
+	}
+	v2.Store(true) // b.test now disallows everything
+	clock.Advance(2 * time.Hour)
+	if d, err := c.Check(ctx, "http://a.test/x"); err != nil {
+		t.Fatalf("a.test after the 304 naming v2: %+v, %v", d, err)
+	}
+	d, err := c.Check(ctx, "http://b.test/x")
+	if err != nil || d.Allowed {
+		t.Errorf("b.test/x, b.test's file being \"Disallow: /\" (v2), its server having just said so by naming v2: "+
+			"allowed %v, ETag %q, fresh for %v, %v; want b.test's own fetch of its file (disallowed), not a.test's disowned copy of v1",
+			d.Allowed, d.ETag, d.Expires.Sub(clock.Now()), err)
+	}
+}
