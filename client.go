@@ -628,15 +628,17 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	if res.notModified {
 		e := prev.clone()
 		fresh := c.renew(now, prev, res.header, e)
+		e.fetched = at
 		if res.otherBody {
-			// The copy is kept for the least freshness, without the
-			// validators that drew the 304: the next fetch, a turn of
-			// its own, reads the file whole. No other site whose file
-			// it is takes it: their own fetch would read it whole now.
-			e.etag, e.lastMod, fresh = "", "", c.cfg.clampFresh(0)
+			// A 304 of another body revalidated nothing: the copy is
+			// kept, as fetched when it was, for the least freshness,
+			// without the validators that drew the 304, and given to
+			// none of the sites the redirects passed through: the next
+			// fetch, in a turn of its own, reads the file whole.
+			e.etag, e.lastMod, e.fetched, fresh = "", "", prev.fetched, c.cfg.clampFresh(0)
 			res.froms = nil
 		}
-		e.fetched, e.checked, e.expires, e.redirects = at, at, at.add(fresh), res.redirects
+		e.checked, e.expires, e.redirects = at, at.add(fresh), res.redirects
 		e.stale, e.causes, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, 0, "", 0
 		c.logFetched(k, http.StatusNotModified, e.outcome, fresh)
 		return c.keepTheirs(res, e.derive(), now), nil

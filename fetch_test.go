@@ -1693,6 +1693,59 @@ func TestFetch304OfAnotherBody(t *testing.T) {
 	}
 }
 
+// TestFetch304OfAnotherBodyKeepsFetchedAt: a 304 naming another ETag
+// revalidates nothing (RFC 9111 §4.3.4): the copy's FetchedAt stays its
+// last fetch, and its stale window counts from there.
+func TestFetch304OfAnotherBodyKeepsFetchedAt(t *testing.T) {
+	checkLeaks(t)
+	const lastMod = "Sat, 01 Mar 2025 10:00:00 GMT"
+	var state atomic.Int32 // 0 v1, 1 v2 (IMS-only 304), 2 down
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if state.Load() == 2 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("Last-Modified", lastMod)
+		if state.Load() == 0 {
+			w.Header().Set("ETag", `"v1"`)
+			_, _ = w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			return
+		}
+		w.Header().Set("ETag", `"v2"`)
+		if r.Header.Get("If-Modified-Since") == lastMod {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	d0, err := c.Check(ctx, s.URL+"/x")
+	if err != nil || !d0.Allowed {
+		t.Fatalf("first: %+v %v", d0, err)
+	}
+	state.Store(1)
+	clock.Advance(29 * 24 * time.Hour)
+	d, err := c.Check(ctx, s.URL+"/x")
+	if err != nil || d.ETag != "" {
+		t.Fatalf("304 naming v2: %+v %v", d, err)
+	}
+	if !d.FetchedAt.Equal(d0.FetchedAt) {
+		t.Errorf("disowned copy: FetchedAt %v (the 304's time), want %v: the 304 revalidated nothing", d.FetchedAt, d0.FetchedAt)
+	}
+	state.Store(2)
+	clock.Advance(2 * 24 * time.Hour) // day 31: past v1's stale window counted from its fetch
+	for i := 0; i < 3; i++ {
+		d, err = c.Check(ctx, s.URL+"/x")
+		clock.Advance(3 * time.Hour)
+	}
+	if err == nil && d.Stale {
+		t.Errorf("day 31+, server down: v1 (fetched day 0, disowned day 29) still stands in: %+v; want it out of its 30-day window", d)
+	}
+}
+
 // TestOtherETag: a 304's ETag names another body only when both it and
 // the copy's are given and differ but for a weak mark.
 func TestOtherETag(t *testing.T) {
