@@ -456,13 +456,31 @@ func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 
 // giveBack ends tu, a turn in which nothing was sent, as if it had not
 // been taken where the Pacer can (the in-process one); another's Done
-// ends it as a request's, which holds its site for the interval.
-func (t *Transport) giveBack(ctx context.Context, tu turn) {
+// ends it as a request's, which holds its site for the interval: then
+// it returns when the site's next turn may come, else the zero Time.
+func (t *Transport) giveBack(ctx context.Context, tu turn) (next time.Time) {
 	if p, ok := t.cfg.pacer.(*memPacer); ok && tu.id != 0 {
 		p.void(tu.authority, tu.id)
-		return
+		return time.Time{}
 	}
 	t.done(ctx, tu, 0)
+	return time.Now().Add(tu.interval)
+}
+
+// heldSince reports whether authority, whose turn tu the request holds,
+// was held by a Retry-After since the turn was taken: Take, asked for the
+// turn again, says to wait longer than the turn's interval, which only a
+// hold explains (a turn in flight is waited for at most the interval).
+// It returns the hold's end.
+func (t *Transport) heldSince(ctx context.Context, tu turn) (until time.Time, held bool) {
+	id, wait, err := t.cfg.pacer.Take(ctx, tu.authority, tu.interval)
+	if id != 0 {
+		t.giveBack(ctx, turn{tu.authority, tu.interval, id}) // not asked for: a Pacer that gives a turn twice
+	}
+	if err != nil || wait <= tu.interval+pacerUnit {
+		return time.Time{}, false
+	}
+	return time.Now().Add(wait), true
 }
 
 // spreadSlack divides a turn (the interval and the last request's

@@ -262,7 +262,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// turn whatever WithNoWait says: a frontier requeues the URL it asked
 	// for, whose turn would again leave none for the redirect.
 	within := redirectedWithin(req, authority)
-	noWait := t.cfg.noWait && !within
+	noWait := t.cfg.noWait && !within && !(also != "" && redirectedWithin(req, also))
 	recheck := func() (time.Duration, error) { // after a wait: robots.txt may have changed
 		s, d, err := t.check(req)
 		if err != nil {
@@ -281,8 +281,23 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		var w2 turnWait
 		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWait, nil)
 		w = max(w, w2)
+		if err == nil && w2 != turnFree {
+			// A Retry-After may have held authority while the request
+			// waited, which its turn, taken before, does not see.
+			if until, held := t.heldSince(ctx, tu); held {
+				t.giveBack(ctx, tu2)
+				err = t.paced(ctx, PacedError{reason: "which a Retry-After held while it waited for its turn at " + also}, authority, tu.interval, until)
+				w = turnHeld
+			}
+		}
 		if err != nil {
-			t.giveBack(ctx, tu) // nothing was sent
+			// Nothing was sent. A turn that cannot be given back holds
+			// its site for the interval: no sooner is the request told.
+			if next := t.giveBack(ctx, tu); !next.IsZero() {
+				if pe, ok := err.(*PacedError); ok && pe.RetryAt.Before(next) {
+					pe.RetryAt = next
+				}
+			}
 		}
 	}
 	interval = max(tu.interval, tu2.interval)

@@ -788,3 +788,83 @@ func TestTransportSignedRedirectKeepingHostFolded(t *testing.T) {
 		t.Errorf("strasse.example, another server than the origin, got a signed request: Host %s", s)
 	}
 }
+
+// TestTransportSecondTurnSeesHold: a request for http://a.test:8080/r
+// with Host a.test takes a.test:80's turn, then waits for a.test:8080's.
+// While it waits, the Client's own fetch of a.test:80's robots.txt
+// answers 503 Retry-After: 4, which holds a.test:80 for 4 s ("as one to
+// the Client's robots.txt requests does", Transport doc). The request,
+// holding a.test:80's turn taken before the hold, is sent to that site
+// as soon as a.test:8080's turn comes, about 1 s in: inside the hold.
+func TestTransportSecondTurnSeesHold(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var held atomic.Bool // a.test:80's robots.txt answers 503
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.Host == "a.test" && held.Load() {
+			rw.Header().Set("Retry-After", "4")
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 1\n")
+	})
+	var mu sync.Mutex
+	arrived := map[string]time.Time{}
+	for _, p := range []string{"/q", "/r", "/s"} {
+		w.on("a.test"+p, func(rw http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			arrived[r.Host+r.URL.Path] = time.Now()
+			mu.Unlock()
+			_, _ = io.WriteString(rw, "page")
+		})
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	hc := &http.Client{Transport: NewTransport(c, w.transport(t))}
+	// a.test:8080 has just had a request: its next turn is 1 s away.
+	if err := getHost(hc, "http://a.test:8080/q", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- getHost(hc, "http://a.test:8080/r", "a.test") }()
+	time.Sleep(300 * time.Millisecond) // /r holds a.test:80's turn, waits for a.test:8080's
+	held.Store(true)
+	forget(c, "http://a.test/")
+	if _, err := c.Check(context.Background(), "http://a.test/s"); !errors.Is(err, ErrDeferred) {
+		t.Fatalf("a.test:80's robots.txt answering 503: %v, want ErrDeferred", err)
+	}
+	holdEnd := time.Now().Add(4 * time.Second)
+	if err := <-done; err != nil && !errors.Is(err, ErrPaced) && !errors.Is(err, ErrDeferred) {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	at, sent := arrived["a.test/r"]
+	mu.Unlock()
+	if sent && at.Before(holdEnd) {
+		t.Errorf("/r (Host a.test) reached a.test:80 %v before the end of its Retry-After hold (4 s, set by its robots.txt's 503)",
+			holdEnd.Sub(at).Round(time.Millisecond))
+	}
+}
+
+// TestTransportRedirectWithinSecondSiteWaits: under WithNoWait, a page of
+// xn--ni7c.test redirects (an http.Client follows) to http://ｂ.test/y,
+// which net/http sends to xn--ni7c.test's site (its Host header) while
+// dialling b.test: a redirect within the site, which "waits for the
+// site's next turn, within its deadline" (WithNoWait). It takes b.test's
+// turn, then is refused at xn--ni7c.test's, which the redirect's own
+// first request just used: the wait is granted only to the first turn.
+func TestTransportRedirectWithinSecondSiteWaits(t *testing.T) {
+	checkLeaks(t)
+	w := unmappedHosts(t, "User-agent: *\nCrawl-delay: 1\n")
+	w.on("xn--ni7c.test/x", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Location", "http://\uff42.test/page")
+		rw.WriteHeader(http.StatusFound)
+	})
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := get(ctx, hc, "http://xn--ni7c.test/x"); err != nil {
+		t.Errorf("a redirect within xn--ni7c.test to http://\uff42.test/page under WithNoWait: %v; want it to wait for the site's turn", err)
+	}
+}
