@@ -184,6 +184,15 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 	return sh.lastID, 0, nil
 }
 
+// heldNow reports whether a hold is in force at authority.
+func (p *memPacer) heldNow(authority string) bool {
+	sh := p.shard(authority)
+	now := p.now()
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return now < sh.m[authority].hold
+}
+
 // void gives back the turn id at authority, in which nothing was sent,
 // as if Take had not given it: the previous turn's end still paces.
 func (p *memPacer) void(authority string, id uint64) {
@@ -467,20 +476,21 @@ func (t *Transport) giveBack(ctx context.Context, tu turn) (next time.Time) {
 	return time.Now().Add(tu.interval)
 }
 
-// heldSince reports whether authority, whose turn tu the request holds,
-// was held by a Retry-After since the turn was taken: Take, asked for the
-// turn again, says to wait longer than the turn's interval, which only a
-// hold explains (a turn in flight is waited for at most the interval).
-// It returns the hold's end.
-func (t *Transport) heldSince(ctx context.Context, tu turn) (until time.Time, held bool) {
+// heldSince reports whether authority, whose exclusive turn tu the
+// request holds, was held by a Retry-After since the turn was taken. The
+// in-process Pacer says so; of another, Take, asked for the turn again,
+// says to wait longer than the turn's interval, which only a hold
+// explains (a turn in flight is waited for at most the interval), so a
+// hold that ends within the interval goes unseen there.
+func (t *Transport) heldSince(ctx context.Context, tu turn) bool {
+	if p, ok := t.cfg.pacer.(*memPacer); ok {
+		return p.heldNow(tu.authority)
+	}
 	id, wait, err := t.cfg.pacer.Take(ctx, tu.authority, tu.interval)
 	if id != 0 {
 		t.giveBack(ctx, turn{tu.authority, tu.interval, id}) // not asked for: a Pacer that gives a turn twice
 	}
-	if err != nil || wait <= tu.interval+pacerUnit {
-		return time.Time{}, false
-	}
-	return time.Now().Add(wait), true
+	return err == nil && wait > tu.interval+pacerUnit
 }
 
 // spreadSlack divides a turn (the interval and the last request's

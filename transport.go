@@ -272,23 +272,31 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return max(t.interval(s), t.interval(d)), nil
 	}
 	start := time.Now() // WithMaxWait bounds the request's waits together
-	tu, w, err := t.awaitTurn(ctx, authority, interval, turn{}, start, noWait, recheck)
-	var tu2 turn // also's
-	if err == nil && also != "" {
+	var tu, tu2 turn    // authority's, also's
+	var w turnWait
+	for again := true; again; {
+		again = false
+		var w1 turnWait
+		tu, w1, err = t.awaitTurn(ctx, authority, interval, turn{}, start, noWait, recheck)
+		w = max(w, w1)
+		if err != nil || also == "" {
+			break
+		}
 		// Not checked again while tu is held, lest a fetch of robots.txt
 		// redirected to authority wait for tu; the wait is at most half
 		// tu's lease.
 		var w2 turnWait
 		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWait, nil)
 		w = max(w, w2)
-		if err == nil && w2 != turnFree {
-			// A Retry-After may have held authority while the request
-			// waited, which its turn, taken before, does not see.
-			if until, held := t.heldSince(ctx, tu); held {
-				t.giveBack(ctx, tu2)
-				err = t.paced(ctx, PacedError{reason: "which a Retry-After held while it waited for its turn at " + also}, authority, tu.interval, until)
-				w = turnHeld
-			}
+		if err == nil && w2 != turnFree && tu.id != 0 && t.heldSince(ctx, tu) {
+			// A Retry-After held authority while the request waited,
+			// which its turn, taken before, does not see: both turns go
+			// back, and the request waits for authority's again (the
+			// hold), within its bound, and checked again.
+			t.giveBack(ctx, tu2)
+			t.giveBack(ctx, tu)
+			tu2, again = turn{}, true
+			continue
 		}
 		if err != nil {
 			// Nothing was sent. A turn that cannot be given back holds

@@ -868,3 +868,77 @@ func TestTransportRedirectWithinSecondSiteWaits(t *testing.T) {
 		t.Errorf("a redirect within xn--ni7c.test to http://\uff42.test/page under WithNoWait: %v; want it to wait for the site's turn", err)
 	}
 }
+
+// TestTransportSecondTurnSeesShortHold: a hold shorter than the Crawl-delay,
+// set on the first site while a two-turn request waited for its second, is
+// waited out too (the in-process Pacer says so, where Take's wait would
+// hide it behind the turn in flight).
+func TestTransportSecondTurnSeesShortHold(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var held atomic.Bool
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.Host == "a.test" && held.Load() {
+			rw.Header().Set("Retry-After", "1")
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 1\n")
+	})
+	var mu sync.Mutex
+	arrived := map[string]time.Time{}
+	for _, p := range []string{"/q", "/r", "/s"} {
+		w.on("a.test"+p, func(rw http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			arrived[r.Host+r.URL.Path] = time.Now()
+			mu.Unlock()
+		})
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	hc := &http.Client{Transport: NewTransport(c, w.transport(t))}
+	if err := getHost(hc, "http://a.test:8080/q", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- getHost(hc, "http://a.test:8080/r", "a.test") }()
+	time.Sleep(300 * time.Millisecond) // /r holds a.test:80's turn, waits for a.test:8080's
+	held.Store(true)
+	forget(c, "http://a.test/")
+	setAt := time.Now()
+	if _, err := c.Check(context.Background(), "http://a.test/s"); !errors.Is(err, ErrDeferred) {
+		t.Fatalf("a.test:80's robots.txt answering 503: %v, want ErrDeferred", err)
+	}
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	if at, sent := arrived["a.test/r"]; sent && at.Before(setAt.Add(time.Second)) {
+		t.Errorf("/r sent %v after a 1 s hold was set on a.test:80", at.Sub(setAt))
+	}
+}
+
+// TestTransportSecondTurnNoHoldAtZeroInterval: a first turn that is no
+// exclusive one (no Crawl-delay) is not read as held because its site is
+// paced by another Transport's interval: the request is sent.
+func TestTransportSecondTurnNoHoldAtZeroInterval(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	for _, p := range []string{"/q", "/r", "/s"} {
+		w.on("a.test"+p, serve(200, "page"))
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	h0 := &http.Client{Transport: NewTransport(c, w.transport(t))}
+	h2 := &http.Client{Transport: NewTransport(c, w.transport(t), WithDefaultInterval(time.Second))}
+	if err := getHost(h2, "http://a.test:8080/q", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- getHost(h0, "http://a.test:8080/r", "a.test") }()
+	time.Sleep(300 * time.Millisecond)
+	if err := getHost(h2, "http://a.test/s", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("/r, no hold anywhere: %v, want sent", err)
+	}
+}
