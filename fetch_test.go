@@ -1638,23 +1638,18 @@ func TestErrorPolicyAllowAllIsAFailure(t *testing.T) {
 	}
 }
 
-// TestFetch304OfAnotherBody: the site's file changed (ETag "v2") but not
-// its Last-Modified (a deploy that kept file times), and a server that
-// judges If-Modified-Since alone answers the revalidation 304, naming
-// "v2": that 304 renews no copy for long (RFC 9111 §4.3.4). The copy
-// answers for the least freshness, without its validators, and the next
-// fetch reads the new file: also where the file is another site's, a
-// redirect away, whose Crawl-delay paces that fetch.
-func TestFetch304OfAnotherBody(t *testing.T) {
-	checkLeaks(t)
+// changedFile serves a robots.txt: v1 (ETag "v1") until changed is set,
+// then v2, Disallow: / (ETag "v2"), with the same Last-Modified (a deploy
+// that kept file times), answering 304 to an If-Modified-Since of it, as
+// a server that judges that alone does.
+func changedFile(changed *atomic.Bool, v1 string) http.HandlerFunc {
 	const lastMod = "Sat, 01 Mar 2025 10:00:00 GMT"
-	var v2 atomic.Bool
-	file := func(rw http.ResponseWriter, r *http.Request) {
+	return func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Cache-Control", "max-age=3600")
 		rw.Header().Set("Last-Modified", lastMod)
-		if !v2.Load() {
+		if !changed.Load() {
 			rw.Header().Set("ETag", `"v1"`)
-			_, _ = rw.Write([]byte("User-agent: *\nCrawl-delay: 1\nDisallow: /private\n"))
+			_, _ = rw.Write([]byte(v1))
 			return
 		}
 		rw.Header().Set("ETag", `"v2"`)
@@ -1664,6 +1659,19 @@ func TestFetch304OfAnotherBody(t *testing.T) {
 		}
 		_, _ = rw.Write([]byte("User-agent: *\nDisallow: /\n"))
 	}
+}
+
+// TestFetch304OfAnotherBody: the site's file changed (ETag "v2") but not
+// its Last-Modified (a deploy that kept file times), and a server that
+// judges If-Modified-Since alone answers the revalidation 304, naming
+// "v2": that 304 renews no copy for long (RFC 9111 §4.3.4). The copy
+// answers for the least freshness, without its validators, and the next
+// fetch reads the new file: also where the file is another site's, a
+// redirect away, whose Crawl-delay paces that fetch.
+func TestFetch304OfAnotherBody(t *testing.T) {
+	checkLeaks(t)
+	var v2 atomic.Bool
+	file := changedFile(&v2, "User-agent: *\nCrawl-delay: 1\nDisallow: /private\n")
 	w := newHosts(t)
 	w.on("a.test/robots.txt", file)
 	w.on("b.test/robots.txt", redirectTo("http://cdn.test/robots.txt"))
@@ -1698,26 +1706,14 @@ func TestFetch304OfAnotherBody(t *testing.T) {
 // last fetch, and its stale window counts from there.
 func TestFetch304OfAnotherBodyKeepsFetchedAt(t *testing.T) {
 	checkLeaks(t)
-	const lastMod = "Sat, 01 Mar 2025 10:00:00 GMT"
-	var state atomic.Int32 // 0 v1, 1 v2 (IMS-only 304), 2 down
+	var changed, down atomic.Bool
+	file := changedFile(&changed, "User-agent: *\nDisallow: /private\n")
 	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		if state.Load() == 2 {
+		if down.Load() {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
-		w.Header().Set("Cache-Control", "max-age=3600")
-		w.Header().Set("Last-Modified", lastMod)
-		if state.Load() == 0 {
-			w.Header().Set("ETag", `"v1"`)
-			_, _ = w.Write([]byte("User-agent: *\nDisallow: /private\n"))
-			return
-		}
-		w.Header().Set("ETag", `"v2"`)
-		if r.Header.Get("If-Modified-Since") == lastMod {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		_, _ = w.Write([]byte("User-agent: *\nDisallow: /\n"))
+		file(w, r)
 	})
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now))
@@ -1726,7 +1722,7 @@ func TestFetch304OfAnotherBodyKeepsFetchedAt(t *testing.T) {
 	if err != nil || !d0.Allowed {
 		t.Fatalf("first: %+v %v", d0, err)
 	}
-	state.Store(1)
+	changed.Store(true)
 	clock.Advance(29 * 24 * time.Hour)
 	d, err := c.Check(ctx, s.URL+"/x")
 	if err != nil || d.ETag != "" {
@@ -1735,7 +1731,7 @@ func TestFetch304OfAnotherBodyKeepsFetchedAt(t *testing.T) {
 	if !d.FetchedAt.Equal(d0.FetchedAt) {
 		t.Errorf("disowned copy: FetchedAt %v (the 304's time), want %v: the 304 revalidated nothing", d.FetchedAt, d0.FetchedAt)
 	}
-	state.Store(2)
+	down.Store(true)
 	clock.Advance(2 * 24 * time.Hour) // day 31: past v1's stale window counted from its fetch
 	for i := 0; i < 3; i++ {
 		d, err = c.Check(ctx, s.URL+"/x")

@@ -1431,24 +1431,9 @@ func TestTheirCopyLeavesTheStore(t *testing.T) {
 // the new file.
 func TestOther304IsNotTheirs(t *testing.T) {
 	checkLeaks(t)
-	const lastMod = "Sat, 01 Mar 2025 10:00:00 GMT"
 	var v2 atomic.Bool
 	w := newHosts(t)
-	w.on("b.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		rw.Header().Set("Cache-Control", "max-age=3600")
-		rw.Header().Set("Last-Modified", lastMod)
-		if !v2.Load() {
-			rw.Header().Set("ETag", `"v1"`)
-			_, _ = rw.Write([]byte("User-agent: *\nDisallow: /private\n"))
-			return
-		}
-		rw.Header().Set("ETag", `"v2"`)
-		if r.Header.Get("If-Modified-Since") == lastMod { // If-None-Match not consulted
-			rw.WriteHeader(http.StatusNotModified)
-			return
-		}
-		_, _ = rw.Write([]byte("User-agent: *\nDisallow: /\n"))
-	})
+	w.on("b.test/robots.txt", changedFile(&v2, "User-agent: *\nDisallow: /private\n"))
 	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
 	w.on("c.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
 	clock := newTestClock()

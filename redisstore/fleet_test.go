@@ -106,9 +106,26 @@ func TestFleetSharesFetches(t *testing.T) {
 	}
 }
 
-// huntFleetMember is one process of a fleet: its own Redis client, Store
-// (its Pacer), Client and Transport, every name dialled to srv.
-func huntFleetMember(t *testing.T, addr string, srv *httptest.Server, opts ...robotstxt.TransportOption) (*robotstxt.Client, *http.Client) {
+// sendAs sends a GET for rawURL with Host host through hc and reads the
+// body.
+func sendAs(hc *http.Client, rawURL, host string) error {
+	req, err := http.NewRequest(http.MethodGet, rawURL, nil)
+	if err != nil {
+		return err
+	}
+	req.Host = host
+	resp, err := hc.Do(req)
+	if err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	return err
+}
+
+// namedFleetMember is fleetMember (see pacer_test.go) for tests that use
+// host names: every name is dialled to srv, the Store only paces, and
+// the process's Client is returned too.
+func namedFleetMember(t *testing.T, addr string, srv *httptest.Server, opts ...robotstxt.TransportOption) (*robotstxt.Client, *http.Client) {
 	t.Helper()
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	t.Cleanup(func() { _ = rdb.Close() })
@@ -128,8 +145,8 @@ func huntFleetMember(t *testing.T, addr string, srv *httptest.Server, opts ...ro
 // http://a.test:8080/r with Host a.test: it takes a.test:80's turn and
 // waits for a.test:8080's (just used). Meanwhile process 2 reads
 // a.test:80's robots.txt, which answers 503 Retry-After: 4: a.test:80 is
-// held for 4 s fleet-wide. Process 1 still sends /r to a.test:80 (its
-// Host) about 1 s in, inside the hold.
+// held for 4 s fleet-wide, and process 1 does not send /r to a.test:80
+// (its Host) inside the hold.
 func TestFleetSecondTurnSeesHold(t *testing.T) {
 	checkLeaks(t)
 	rs := redistest.Start(t)
@@ -152,21 +169,9 @@ func TestFleetSecondTurnSeesHold(t *testing.T) {
 		_, _ = io.WriteString(w, "page")
 	}))
 	t.Cleanup(srv.Close)
-	_, hc1 := huntFleetMember(t, rs.Addr(), srv)
-	c2, _ := huntFleetMember(t, rs.Addr(), srv)
-	send := func(rawURL, host string) error {
-		req, err := http.NewRequest(http.MethodGet, rawURL, nil)
-		if err != nil {
-			return err
-		}
-		req.Host = host
-		resp, err := hc1.Do(req)
-		if err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-		return err
-	}
+	_, hc1 := namedFleetMember(t, rs.Addr(), srv)
+	c2, _ := namedFleetMember(t, rs.Addr(), srv)
+	send := func(rawURL, host string) error { return sendAs(hc1, rawURL, host) }
 	if err := send("http://a.test:8080/q", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -195,8 +200,8 @@ func TestFleetSecondTurnSeesHold(t *testing.T) {
 // a.test:80's turn, finds a.test:8080's 0.2 s away and is refused with a
 // PacedError whose RetryAt is a.test:8080's turn. Giving a.test:80's turn
 // back is a Done under this Pacer, which holds a.test:80 a whole
-// Crawl-delay (1 s) from now: a crawler that comes back at RetryAt is
-// refused again, at a.test:80, though nothing was sent in between.
+// Crawl-delay (1 s) from now: RetryAt is no sooner, so that a crawler
+// coming back then is not refused again at a.test:80.
 func TestFleetRetryAtAfterSecondTurn(t *testing.T) {
 	checkLeaks(t)
 	rs := redistest.Start(t)
@@ -208,20 +213,8 @@ func TestFleetRetryAtAfterSecondTurn(t *testing.T) {
 		_, _ = io.WriteString(w, "page")
 	}))
 	t.Cleanup(srv.Close)
-	c1, hc := huntFleetMember(t, rs.Addr(), srv, robotstxt.WithNoWait())
-	send := func(rawURL, host string) error {
-		req, err := http.NewRequest(http.MethodGet, rawURL, nil)
-		if err != nil {
-			return err
-		}
-		req.Host = host
-		resp, err := hc.Do(req)
-		if err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-		return err
-	}
+	c1, hc := namedFleetMember(t, rs.Addr(), srv, robotstxt.WithNoWait())
+	send := func(rawURL, host string) error { return sendAs(hc, rawURL, host) }
 	// Both files read first, so that nothing below waits for a fetch.
 	for _, u := range []string{"http://a.test/", "http://a.test:8080/"} {
 		if _, err := c1.Check(context.Background(), u); err != nil {
@@ -282,7 +275,7 @@ func TestFleetTwoTurnsStress(t *testing.T) {
 	t.Cleanup(srv.Close)
 	members := []*http.Client{}
 	for range 2 {
-		_, hc := huntFleetMember(t, rs.Addr(), srv)
+		_, hc := namedFleetMember(t, rs.Addr(), srv)
 		members = append(members, hc)
 	}
 	deadline := time.Now().Add(5 * time.Second)
