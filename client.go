@@ -790,19 +790,18 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			switch {
 			case e != nil && !e.expired(t.cfg.now()):
 				k.doc.cache.putNew(t.keepGood(e, nil)) // not over a fill's
-			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil && t.enter():
+			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil:
 				// A fill, which the callers still here join, while their
 				// copy answers those that cannot wait for it. One try:
 				// with no fetch slot free the next check tries again,
-				// none waiting for one past its callers.
+				// none waiting for one past its callers. Started, or
+				// joined when under way: one goroutine a site, however
+				// many checks miss meanwhile.
 				var older *entry
 				if e != nil {
 					older = t.keepGood(e, nil)
 				}
-				go func() {
-					defer t.fetches.Done()
-					_, _ = k.doc.fills.Do(k.authority, t.fillOnce(t.base, k, older, true)) // a panic logged
-				}()
+				k.doc.fills.Start(k.authority, t.fillOnce(t.base, k, older, true)) // a panic logged
 			}
 			return e, nil
 		})

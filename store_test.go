@@ -1290,6 +1290,48 @@ func TestStoreLookupLeavesNoWaiter(t *testing.T) {
 	c.freeSlot()
 }
 
+// TestStoreLookupJoinsTheFill: checks of one site that cannot wait the
+// Store timeout, made again and again while its robots.txt is fetched,
+// leave nothing behind them: each Store call that misses joins the fill
+// under way, one goroutine for the site, not one more for each check
+// (a thousand checks of a millisecond left a thousand).
+func TestStoreLookupJoinsTheFill(t *testing.T) {
+	checkLeaks(t)
+	release := make(chan struct{})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		_, _ = w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+	})
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	c := newTestClient(t, WithStore(newMemStore()), WithFetchTimeout(30*time.Second))
+	before := runtime.NumGoroutine()
+	for range 1000 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+		_, _ = c.Allowed(ctx, s.URL+"/x")
+		cancel()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+50 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left behind by 1000 checks during one fetch", runtime.NumGoroutine()-before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(release)
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Errorf("Allowed(/private) after the fetch = %v, %v; want false", ok, err)
+	}
+}
+
 // TestStoreLookupOfAHop: a redirect hop's check, whose fetch has less
 // time left than the Store timeout, is filled within its fetch (needing
 // no slot, within its chain's bounds), not by the Store call that runs
