@@ -239,22 +239,28 @@ func (c *Client) check(ctx context.Context, rawURL string, d *Decision) (bool, e
 	if err != nil {
 		return false, err
 	}
-	return c.checkAt(ctx, authority, path, d)
+	return c.checkAt(ctx, authority, path, d, true)
 }
 
-// checkAt answers for path at an authority cut by target.Split.
-func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *Decision) (bool, error) {
+// checkAt answers for path at an authority cut by target.Split; counted
+// says it is a caller's check, which Stats counts, not one the Client
+// makes itself (of a redirect's target, of tdmrep.json).
+func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *Decision, counted bool) (bool, error) {
 	e := c.robots.cache.get(authority)
 	if e != nil && c.fresh(e) {
-		c.stats.hits.add()
-		return c.answer(e, path, false, d)
+		if counted {
+			c.stats.hits.add()
+		}
+		return c.answer(e, path, false, d, counted)
 	}
-	c.stats.misses.Add(1)
+	if counted {
+		c.stats.misses.Add(1)
+	}
 	cur, stale, err := c.current(ctx, key{string(authority), &c.robots}, e)
 	if err != nil {
 		return false, err
 	}
-	return c.answer(cur, path, stale, d)
+	return c.answer(cur, path, stale, d, counted)
 }
 
 // fillContext returns a context with ctx's values for a fetch made after
@@ -277,7 +283,7 @@ func (c *Client) tdmrep(ctx context.Context, authority string) (*entry, error) {
 	if e != nil && c.fresh(e) {
 		return e, nil
 	}
-	switch ok, err := c.checkAt(ctx, []byte(authority), tdmrepPath, nil); {
+	switch ok, err := c.checkAt(ctx, []byte(authority), tdmrepPath, nil, false); {
 	case err != nil:
 		return nil, fmt.Errorf("robotstxt: %s cannot be checked: %w", tdmrepPath, err)
 	case !ok:
@@ -304,8 +310,9 @@ func (c *Client) fresh(e *entry) bool {
 }
 
 // answer is the one place a check is answered from an entry, filling in
-// d unless it is nil; stale says e has expired and is being fetched again.
-func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, error) {
+// d unless it is nil; stale says e has expired and is being fetched
+// again, and counted that Stats counts the check (see checkAt).
+func (c *Client) answer(e *entry, path string, stale bool, d *Decision, counted bool) (bool, error) {
 	var ok bool
 	var rule Rule
 	var err error
@@ -323,7 +330,9 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 	case OutcomeAllowAll:
 		ok = true
 	case OutcomeUnreachable:
-		c.stats.deferred.Add(1)
+		if counted {
+			c.stats.deferred.Add(1)
+		}
 		retryAt := e.expires.time()
 		if stale {
 			// Being fetched again: the answer may change shortly, not
@@ -332,7 +341,7 @@ func (c *Client) answer(e *entry, path string, stale bool, d *Decision) (bool, e
 		}
 		err = e.deferral(retryAt)
 	}
-	if err == nil && (stale || e.stale) {
+	if counted && err == nil && (stale || e.stale) {
 		c.stats.stale.Add(1)
 	}
 	if d != nil {

@@ -121,7 +121,7 @@ func (c *Client) admitHop(ctx context.Context, authority, site string, next *url
 		return refused(fmt.Errorf("%w: its check would fetch robots.txt files %d deep", errChain, ch.depth))
 	}
 	var d Decision
-	switch ok, err := c.checkAt(ctx, nextKey, path, &d); {
+	switch ok, err := c.checkAt(ctx, nextKey, path, &d, false); {
 	case err != nil:
 		return refused(err)
 	case !ok:

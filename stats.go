@@ -8,7 +8,10 @@ import (
 	"unsafe"
 )
 
-// Stats counts what a Client has done since it was made.
+// Stats counts what a Client has done since it was made. Its checks are
+// those its callers asked for (through Allowed, Check, a [Transport], a
+// receipt), not those the Client makes itself: of where a robots.txt
+// redirect leads, against that site's robots.txt, or of tdmrep.json.
 type Stats struct {
 	// Hits are checks answered from a fresh in-memory entry (a Transport
 	// checks a request that waits for its turn before and after the wait).

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -194,4 +195,47 @@ func TestTransportStatsWaitedStops(t *testing.T) {
 	if got := tr.Stats().Waited; got != math.MaxInt64 {
 		t.Errorf("Waited = %v, want the longest Duration", got)
 	}
+}
+
+// TestStatsCountCrawlerChecksOnly: the checks the Client makes itself, of
+// a robots.txt redirect's target against that site's robots.txt and of
+// tdmrep.json for a receipt, are none of the crawler's: Hits, Misses,
+// Deferred and StaleServed count only the checks asked for. While the
+// sites are down, each counted a second deferral.
+func TestStatsCountCrawlerChecksOnly(t *testing.T) {
+	checkLeaks(t)
+	t.Run("redirect", func(t *testing.T) {
+		w := newHosts(t)
+		w.on("c.test/robots.txt", serve(503, "busy"))
+		w.on("c.test/files/robots.txt", serve(200, "User-agent: *\nDisallow: /p\n"))
+		w.on("a.test/robots.txt", redirectTo("http://c.test/files/robots.txt"))
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		for _, u := range []string{"http://c.test/x", "http://a.test/x"} {
+			if _, err := c.Check(context.Background(), u); !errors.Is(err, ErrDeferred) {
+				t.Fatalf("%s: %v, want ErrDeferred", u, err)
+			}
+		}
+		if s := c.Stats(); s.Deferred != 2 || s.Hits+s.Misses != 2 {
+			t.Errorf("two checks, both deferred: Deferred %d, Hits %d, Misses %d", s.Deferred, s.Hits, s.Misses)
+		}
+	})
+	t.Run("receipt", func(t *testing.T) {
+		w := newHosts(t)
+		w.on("a.test/robots.txt", serve(503, "busy"))
+		w.on("a.test/page", serve(200, "hello"))
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithTDMRep())
+		tr := NewTransport(c, w.transport(t))
+		req, _ := http.NewRequestWithContext(SkipRobots(context.Background()), http.MethodGet, "http://a.test/page", nil)
+		resp, err := (&http.Client{Transport: tr}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		before := c.Stats()
+		_ = tr.Receipt(resp, body)
+		if s := c.Stats(); s.Deferred-before.Deferred != 1 || s.Hits+s.Misses-before.Hits-before.Misses != 1 {
+			t.Errorf("one receipt: %d deferred of %d checks, want its robots.txt check alone", s.Deferred-before.Deferred, s.Hits+s.Misses-before.Hits-before.Misses)
+		}
+	})
 }
