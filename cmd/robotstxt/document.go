@@ -163,6 +163,11 @@ func (d *document) noteLimit(full bool, e env) {
 		d.name, d.size(), kib(crawlerLimit), all)
 }
 
+// footprint is about the bytes d holds: read, and decoded twice.
+func (d *document) footprint() int {
+	return len(d.raw) + len(d.body.Text) + len(d.whole.Text)
+}
+
 // size formats the size of the text read, saying so when it is the UTF-8
 // of another charset, whose bytes the limit counts, or over maxInput.
 func (d *document) size() string {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -15,9 +16,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt"
@@ -36,6 +39,14 @@ func newTransport() *http.Transport {
 	return tr
 }
 
+// maxHeld bounds the bytes of robots.txt a fetcher holds for the sites
+// it may meet again, captured and decoded each (see fetcher.trim): four
+// files of the most it reads (maxInput), or a thousand of 64 KiB, more
+// than nearly every robots.txt is, so that a long list of sites is read
+// once each while a run over many large files stays bounded. Tests lower
+// it.
+var maxHeld = 4 * maxInput
+
 // A tap is the transport of the Clients that fetch over the network: it
 // keeps what a Client read of each success's body, by URL, so that the
 // command can show the lines of the robots.txt the Client read; with
@@ -45,17 +56,20 @@ type tap struct {
 	next  *http.Transport
 	whole bool
 
-	mu     sync.Mutex
-	bodies map[string]*capture // of the last response for each URL
-	asked  map[string]int      // the number of the last request for each URL
-	n      int                 // requests sent, which numbers each
+	mu      sync.Mutex
+	bodies  *simplelru.LRU[string, *capture] // of the last response for each URL, while held
+	held    atomic.Int64                     // bytes the captures in bodies hold
+	dropped map[string]bool                  // the URLs whose capture was let go (see fetcher.trim)
+	recent  []*capture                       // since the fetcher's last read: to end, not to leave open
+	asked   map[string]int                   // the number of the last request for each URL
+	n       int                              // requests sent, which numbers each
 }
 
 // RoundTrip sends req and keeps what is read of the response's body.
 // With whole set, the end of req's context, the Client's fetch, ends the
 // exchange only until the Client closes the body.
 func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
-	c := &capture{}
+	c := &capture{held: &t.held}
 	if t.whole {
 		parent := req.Context()
 		ctx, end := context.WithCancelCause(context.WithoutCancel(parent))
@@ -76,11 +90,13 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = c
 		c.n = n
 		t.mu.Lock()
-		old := t.bodies[key]
-		t.bodies[key] = c
+		old, _ := t.bodies.Peek(key)
+		t.bodies.Add(key, c)
+		delete(t.dropped, key)
+		t.recent = append(t.recent, c)
 		t.mu.Unlock()
 		if old != nil {
-			old.rest(0)
+			old.let()
 		}
 	}
 	return resp, err
@@ -95,7 +111,7 @@ func (t *tap) body(rawURL string, since int) *capture {
 	rawURL = tapKey(rawURL)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if c := t.bodies[rawURL]; c != nil {
+	if c, ok := t.bodies.Get(rawURL); ok {
 		return c
 	}
 	prefix, cut := strings.CutSuffix(rawURL, "…")
@@ -103,8 +119,9 @@ func (t *tap) body(rawURL string, since int) *capture {
 		return nil
 	}
 	var found []*capture
-	for u, c := range t.bodies {
+	for _, u := range t.bodies.Keys() {
 		if strings.HasPrefix(u, prefix) {
+			c, _ := t.bodies.Peek(u)
 			found = append(found, c)
 		}
 	}
@@ -115,6 +132,53 @@ func (t *tap) body(rawURL string, since int) *capture {
 		return nil
 	}
 	return found[0]
+}
+
+// let lets c go from a tap: it is closed, and what it read no longer
+// counts as held.
+func (c *capture) let() {
+	c.rest(0)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held != nil {
+		c.held.Add(-int64(len(c.buf)))
+		c.held = nil
+	}
+}
+
+// errParted says why a capture closed where the Client stopped reading.
+var errParted = errors.New("closed where the Client stopped, which read it only to follow a redirect")
+
+// settle closes each response since the last settle that a Close left
+// open, where the Client stopped (see capture.rest): a robots.txt the
+// Client read only to follow a redirect, which the command did not ask
+// for, would hold its connection until the command ends.
+func (t *tap) settle() {
+	t.mu.Lock()
+	recent := t.recent
+	t.recent = nil
+	t.mu.Unlock()
+	for _, c := range recent {
+		c.mu.Lock()
+		open, ended := c.open, c.ended
+		c.mu.Unlock()
+		if open {
+			c.rest(0)
+		}
+		if open && !ended {
+			c.mu.Lock()
+			c.cut = errParted
+			c.mu.Unlock()
+		}
+	}
+}
+
+// wasDropped reports whether the capture of rawURL was let go to keep
+// within maxHeld.
+func (t *tap) wasDropped(rawURL string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dropped[tapKey(rawURL)]
 }
 
 // made returns how many requests t has sent.
@@ -177,10 +241,12 @@ type capture struct {
 	stop   func() bool             // of a whole tap: parts the exchange from the Client's fetch
 	end    context.CancelCauseFunc // of a whole tap: ends the exchange
 
-	mu   sync.Mutex
-	buf  []byte
-	cut  error
-	open bool // left open by Close
+	mu    sync.Mutex
+	buf   []byte
+	cut   error
+	open  bool          // left open by Close
+	ended bool          // Read met the body's end
+	held  *atomic.Int64 // the tap's count of bytes held, while it holds c
 }
 
 func (c *capture) Read(p []byte) (int, error) {
@@ -188,7 +254,11 @@ func (c *capture) Read(p []byte) (int, error) {
 	c.mu.Lock()
 	if keep := min(n, maxInput+1-len(c.buf)); keep > 0 {
 		c.buf = append(c.buf, p[:keep]...)
+		if c.held != nil {
+			c.held.Add(int64(keep))
+		}
 	}
+	c.ended = c.ended || err == io.EOF
 	c.mu.Unlock()
 	return n, err
 }
@@ -253,15 +323,22 @@ type fetcher struct {
 	c       *robotstxt.Client
 	tap     *tap
 	timeout time.Duration
-	docs    map[string]*document // by authority: of its last fetch
+	docs    *simplelru.LRU[string, *document] // by authority: of its last fetch, while held
+	held    int                               // bytes the documents in docs hold
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
 func newFetcher(cfg fetchConfig) *fetcher {
-	t := &tap{next: newTransport(), whole: cfg.whole, bodies: make(map[string]*capture), asked: make(map[string]int)}
+	t := &tap{next: newTransport(), whole: cfg.whole, dropped: make(map[string]bool), asked: make(map[string]int)}
+	t.bodies, _ = simplelru.NewLRU(math.MaxInt, func(u string, c *capture) {
+		c.let()
+		t.dropped[u] = true
+	})
 	opts := append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
 		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, cfg.opts...)
-	return &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, docs: make(map[string]*document)}
+	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout}
+	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(_ string, d *document) { f.held -= d.footprint() })
+	return f
 }
 
 // close closes the Client, the responses left open and idle connections.
@@ -269,10 +346,27 @@ func (f *fetcher) close() {
 	f.c.Close()
 	f.tap.mu.Lock()
 	defer f.tap.mu.Unlock()
-	for _, c := range f.tap.bodies {
+	for _, c := range f.tap.bodies.Values() {
 		c.rest(0)
 	}
 	f.tap.next.CloseIdleConnections()
+}
+
+// trim lets the least recently used captures and documents go until
+// each holds at most maxHeld bytes, but for the last used: a site met
+// again whose robots.txt the Client still has but the command no longer
+// holds is refused (see read) rather than kept, over a list of sites of
+// any length.
+func (f *fetcher) trim() {
+	f.tap.settle()
+	f.tap.mu.Lock()
+	for f.tap.held.Load() > int64(maxHeld) && f.tap.bodies.Len() > 1 {
+		f.tap.bodies.RemoveOldest()
+	}
+	f.tap.mu.Unlock()
+	for f.held > maxHeld && f.docs.Len() > 1 {
+		f.docs.RemoveOldest()
+	}
 }
 
 // read checks url and returns the Client's decision, the error of the
@@ -287,13 +381,18 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	since := f.tap.made()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout+time.Second)
 	defer cancel()
+	defer f.trim()
 	d, err := f.c.Check(ctx, url)
-	doc := f.docs[d.Authority]
+	doc, _ := f.docs.Get(d.Authority)
 	if d.Outcome != 0 && (doc == nil || !doc.live.CheckedAt.Equal(d.CheckedAt)) {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, since, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
 			c := f.tap.body(doc.name, since)
-			if c == nil {
+			switch {
+			case c == nil && f.tap.wasDropped(doc.name):
+				return d, nil, fmt.Errorf("%s: read earlier in this run and no longer held (the command holds %d MiB of robots.txt files): check its URLs in a run of their own",
+					doc.name, maxHeld>>20)
+			case c == nil:
 				return d, nil, fmt.Errorf("%s: the body the Client read cannot be told apart", doc.name)
 			}
 			c.rest(f.timeout)
@@ -309,7 +408,11 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			}
 			doc.cut = cut
 		}
-		f.docs[d.Authority] = doc
+		if old, ok := f.docs.Peek(d.Authority); ok {
+			f.held -= old.footprint()
+		}
+		f.docs.Add(d.Authority, doc)
+		f.held += doc.footprint()
 	}
 	return d, doc, err
 }

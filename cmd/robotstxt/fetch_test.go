@@ -8,7 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -247,5 +249,106 @@ func TestFailureOfAHandshake(t *testing.T) {
 	err := fmt.Errorf("get: %w", &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")})
 	if got, want := cause(0, err), "TLS: the server sent an alert: tls: handshake failure"; got != want {
 		t.Errorf("cause = %q, want %q", got, want)
+	}
+}
+
+// TestFetcherHoldsBoundedBytes: over a list of sites, each with a 1 MiB
+// robots.txt read whole, the command holds at most maxHeld bytes of
+// them (here lowered to 2 MiB), not every site's: the heap grows by
+// what the Client's own cache keeps of each, a few KiB, not by the
+// 2.5 MiB a site the files and their decoded text took.
+func TestFetcherHoldsBoundedBytes(t *testing.T) {
+	const sites, size = 24, 1 << 20
+	defer func(old int) { maxHeld = old }(maxHeld)
+	maxHeld = 2 << 20
+	body := "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# "+strings.Repeat("p", 97)+"\n", size/100)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(s.Close)
+	mapHosts(t, ".example", s.Listener.Addr().String())
+	var urls []string
+	for i := range sites {
+		urls = append(urls, fmt.Sprintf("http://s%d.example/private/x", i))
+	}
+	heap := func() int64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	rf := newReadFlags(newFlags(lookup("explain")), "", "", "")
+	var base, peak int64
+	code := rf.eachURL(urls, false, env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}, func(x *explainer, i int, _ target) (int, error) {
+		switch i {
+		case maxExplainers - 1:
+			base = heap() // as many explainers as eachURL keeps
+		case sites - 1:
+			peak = heap()
+		}
+		return exitOK, nil
+	})
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if grew := peak - base; grew > 4*size {
+		t.Errorf("the heap grew by %d KiB over %d more sites of %d KiB each", grew>>10, sites-maxExplainers, size>>10)
+	}
+}
+
+// TestFetcherDroppedSiteMetAgain: a site met again after its robots.txt
+// was let go, which the Client still answers from, is refused with an
+// error that says so, rather than answered from another file.
+func TestFetcherDroppedSiteMetAgain(t *testing.T) {
+	defer func(old int) { maxHeld = old }(maxHeld)
+	maxHeld = 1
+	a, b := newRobotsServer(t, http.StatusOK, liveRobots), newRobotsServer(t, http.StatusOK, liveRobots)
+	r := runCmd(t, "", "explain", a.URL+"/private/x", b.URL+"/private/x", a.URL+"/private/y")
+	if r.code != exitUsage || strings.Count(r.stdout, "DISALLOW") != 2 || !strings.Contains(r.stderr, a.URL+"/robots.txt: read earlier in this run and no longer held") {
+		t.Errorf("exit %d, want %d after two answers\nstdout:\n%s\nstderr: %s", r.code, exitUsage, r.stdout, r.stderr)
+	}
+	if n := a.fetches.Load(); n != 1 {
+		t.Errorf("%s/robots.txt fetched %d times", a.URL, n)
+	}
+}
+
+// TestFetcherClosesRedirectsRobots: the robots.txt of a site that a
+// robots.txt redirected to, read by the Client only to check the
+// redirect, is closed once the URL is answered, not held open (its
+// connection with it) until the command ends: here c.example's server
+// answers only once b.example's has seen it closed.
+func TestFetcherClosesRedirectsRobots(t *testing.T) {
+	parted := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch host, _, _ := strings.Cut(r.Host, ":"); {
+		case host == "a.example":
+			http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
+		case host == "b.example" && r.URL.Path == "/rules.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case host == "b.example": // its robots.txt, past the Client's limit, without end
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+			for {
+				if _, err := io.WriteString(w, strings.Repeat("#\n", 32<<10)); err != nil {
+					once.Do(func() { close(parted) })
+					return
+				}
+				w.(http.Flusher).Flush()
+				time.Sleep(10 * time.Millisecond)
+			}
+		default:
+			select {
+			case <-parted:
+				io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+			case <-time.After(3 * time.Second):
+				w.WriteHeader(http.StatusServiceUnavailable)
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	r := runCmd(t, "", "explain", "-timeout", "5s", "http://a.example/private/x", "http://c.example/private/x")
+	if r.code != exitDisallowed || strings.Count(r.stdout, "DISALLOW") != 2 {
+		t.Errorf("exit %d, want both disallowed\nstdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 }
