@@ -187,6 +187,11 @@ var ErrClosed = errors.New("robotstxt: client closed")
 type DeferredError struct {
 	// Authority is the normalised authority.
 	Authority string
+	// URL is, from a [Transport], the URL of the request not sent, as
+	// [PacedError.URL] is: where a redirect led, under an http.Client
+	// that follows redirects, and the one to put back. A Client's check
+	// leaves it empty.
+	URL string
 	// Status is the HTTP status that made it unreachable (429, 503, …), or
 	// 0 when no response arrived (a network error or timeout before its
 	// header) or none whose status could be read; a response whose body

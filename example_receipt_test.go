@@ -84,7 +84,7 @@ func ExampleTransport_Receipt() {
 		case errors.As(err, &de) && de.Failures >= 5: // robots.txt down too long
 			f.GiveUp(u)
 		case errors.As(err, &de): // robots.txt unreachable for now
-			f.Retry(u, de.RetryAt)
+			f.Retry(de.URL, de.RetryAt)
 		case errors.Is(err, robotstxt.ErrDisallowed), err != nil:
 			f.GiveUp(u)
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:

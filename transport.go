@@ -310,11 +310,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	interval = max(tu.interval, tu2.interval)
 	t.count(w)
-	if pe, ok := err.(*PacedError); ok {
-		u := *req.URL
-		u.Fragment, u.RawFragment = "", ""
-		pe.URL = u.String()
-	}
 	if err != nil {
 		return t.refuse(ctx, req, err)
 	}
@@ -491,10 +486,20 @@ func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
 }
 
 // refuse closes the body of req, not sent for err, as http.RoundTripper
-// requires, and returns err; a refusal by robots.txt is counted and logged.
+// requires, and returns err, naming req's URL when it says to come back
+// (a PacedError's, a DeferredError's); a refusal by robots.txt is counted
+// and logged.
 func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*http.Response, error) {
 	if req.Body != nil {
 		_ = req.Body.Close()
+	}
+	u := *req.URL
+	u.Fragment, u.RawFragment = "", ""
+	switch e := err.(type) {
+	case *PacedError:
+		e.URL = u.String()
+	case *DeferredError:
+		e.URL = u.String()
 	}
 	var dis *DisallowedError
 	var def *DeferredError

@@ -237,15 +237,26 @@ func TestTransportRedirectHops(t *testing.T) {
 	}
 }
 
+// TestTransportDeferredSendsNothing: a request whose site's robots.txt is
+// unreachable is not sent; its DeferredError names the URL to put back:
+// where a redirect led, when the site down is a redirect's (put back, the
+// URL asked for would spend a request on the redirect again).
 func TestTransportDeferredSendsNothing(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "")
 	s.route("/robots.txt", serve(503, "down", "Retry-After", "120"))
+	other := newTestSite(t, "User-agent: *\nAllow: /\n")
+	other.route("/go", redirectTo(s.URL+"/news.html#top"))
 	_, _, hc := newTestTransport(t)
-	_, err := get(context.Background(), hc, s.URL+"/page.html")
-	var de *DeferredError
-	if !errors.Is(err, ErrDeferred) || !errors.As(err, &de) || de.Status != 503 || de.RetryAt.IsZero() {
-		t.Fatalf("err = %v, want a *DeferredError for status 503", err)
+	for _, tc := range []struct{ asked, want string }{
+		{s.URL + "/page.html#x", s.URL + "/page.html"},
+		{other.URL + "/go", s.URL + "/news.html"},
+	} {
+		_, err := get(context.Background(), hc, tc.asked)
+		var de *DeferredError
+		if !errors.Is(err, ErrDeferred) || !errors.As(err, &de) || de.Status != 503 || de.RetryAt.IsZero() || de.URL != tc.want {
+			t.Fatalf("%s: err = %v (URL %q), want a *DeferredError for status 503 naming %s", tc.asked, err, de.URL, tc.want)
+		}
 	}
 	if got := s.got(); !slices.Equal(got, []string{"/robots.txt"}) {
 		t.Errorf("server got %q, want only robots.txt", got)
