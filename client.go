@@ -79,7 +79,10 @@ func NewClient(opts ...Option) *Client {
 		}
 	}
 	if !cfg.leaseWaitSet {
-		cfg.leaseWait = cfg.fetchTimeout
+		// The holder's fill: its look-up under the lease, its fetch and
+		// the write of its result, so that a fetch run to its timeout
+		// is found, not fetched again by every process waiting for it.
+		cfg.leaseWait = time.Duration(stamp(cfg.fetchTimeout).add(cfg.storeTimeout).add(cfg.storeTimeout)) // saturating
 	}
 	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{})}
 	c.pacer = sync.OnceValue(newMemPacer)
