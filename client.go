@@ -923,13 +923,14 @@ func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 			return nil, nil
 		case <-time.After(min(c.cfg.leasePoll, time.Until(deadline))):
 		}
-		e, failed := t.get(c.base, k, true)
+		e, vain := t.get(c.base, k, true)
 		if e != nil {
 			c.stats.storeHits.Add(1)
 			return e, nil
 		}
-		if failed {
-			// The holder's result cannot reach us through a failing Store.
+		if vain {
+			// The holder's result cannot reach us (a failing Store, or
+			// one no Client reads): fetch now, not after it in line.
 			return nil, nil
 		}
 	}

@@ -121,12 +121,15 @@ func crawlerOf(userAgent string, tokens []string, guarded bool) uint64 {
 	return h.Sum64()
 }
 
-// get returns k's stored entry, or nil; failed reports a Store failure
-// (not a miss, nor parent's end). With fresh, an expired entry is nil,
+// get returns k's stored entry, or nil; vain reports that no result
+// another process writes can reach this one through the Store: it failed
+// (not a miss, nor parent's end), or holds k's as reached through a hop
+// the writer checked, which no Client reads (see ownOutcome), as the
+// next writer's will be. With fresh, an expired entry is nil,
 // before its body is decompressed and parsed: a process waiting for
 // another's lease polls an expired 500 KiB file every leasePoll, and
 // parsing it each time took a tenth of a core.
-func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, failed bool) {
+func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, vain bool) {
 	ctx, cancel := context.WithTimeout(parent, t.cfg.storeTimeout)
 	defer cancel()
 	b, err := t.store.Get(ctx, k.store())
@@ -138,6 +141,9 @@ func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, f
 		return nil, true
 	}
 	e, err = decodeEntry(k, b, t.crawler())
+	if err == nil && hopChecked(e) {
+		return nil, true
+	}
 	if err == nil {
 		err = t.plausible(k, e)
 	}
@@ -183,15 +189,8 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 	if t.disallowsFailure(k, e) {
 		return false
 	}
-	if e.outcome == OutcomeRules || e.outcome == OutcomeAllowAll {
-		// A hop this Client's policies may refuse, where another's let it
-		// through; a list kept cut may have lost one.
-		lines := 0
-		for line := range strings.SplitSeq(e.redirects, "\n") {
-			if lines++; redirectOf(line).Checked || lines >= maxKeptRedirects {
-				return false
-			}
-		}
+	if hopChecked(e) {
+		return false
 	}
 	robots, policy := k.doc.robots, defaultStatusPolicy
 	if robots {
@@ -256,6 +255,23 @@ func (t *sharedTier) disallowsSomeFailure() bool {
 	}
 	for s := 100; s < 600; s++ {
 		if defaultStatusPolicy(s) == OutcomeUnreachable && !followed(s) && valid(t.cfg.policy(s)) == OutcomeDisallowAll {
+			return true
+		}
+	}
+	return false
+}
+
+// hopChecked reports whether e, rules or an allow-all, was reached
+// through a hop to another site that its writer checked against that
+// site's robots.txt with its own policies, which a reader's may refuse; a
+// list kept cut may have lost one.
+func hopChecked(e *entry) bool {
+	if e.outcome != OutcomeRules && e.outcome != OutcomeAllowAll {
+		return false
+	}
+	lines := 0
+	for line := range strings.SplitSeq(e.redirects, "\n") {
+		if lines++; redirectOf(line).Checked || lines >= maxKeptRedirects {
 			return true
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -73,6 +75,51 @@ func TestFleetWaitsOutAHeldFetch(t *testing.T) {
 	for i, d := range took {
 		if d > fetchTimeout*3/2 {
 			t.Errorf("process %d's check took %v, want about one fetch timeout (%v)", i, d.Round(time.Millisecond), fetchTimeout)
+		}
+	}
+}
+
+// TestFleetCheckedHopWaitsInNoLine: a.test's robots.txt redirects to a
+// CDN path, a hop each Client checks against cdn.test's robots.txt with
+// its own policies, so that no process reads the stored result. Four
+// processes that miss a.test at once each fetch it, side by side: they
+// waited in line for each other's results instead, the k-th taking k
+// fetches (up to the lease wait).
+func TestFleetCheckedHopWaitsInNoLine(t *testing.T) {
+	srv, _ := newRedis(t)
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Host + r.URL.Path {
+		case "a.test/robots.txt":
+			http.Redirect(w, r, "http://cdn.test/a-robots.txt", http.StatusMovedPermanently)
+		case "cdn.test/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "cdn.test/a-robots.txt":
+			time.Sleep(500 * time.Millisecond)
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(web.Close)
+	var took [4]time.Duration
+	var wg sync.WaitGroup
+	for i := range took {
+		hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, network, web.Listener.Addr().String())
+		}}}
+		c := newClient(t, dialStore(t, srv.Addr()), hc)
+		wg.Go(func() {
+			start := time.Now()
+			if ok, err := c.Allowed(context.Background(), "http://a.test/private"); ok || err != nil {
+				t.Errorf("process %d: %v, %v; want disallowed", i, ok, err)
+			}
+			took[i] = time.Since(start)
+		})
+	}
+	wg.Wait()
+	for i, d := range took {
+		if d > 1400*time.Millisecond {
+			t.Errorf("process %d's check took %v, want its own fetch (0.5 s) after the holder's at most", i, d.Round(time.Millisecond))
 		}
 	}
 }
