@@ -2,7 +2,9 @@ package boltstore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"os"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -13,6 +15,9 @@ import (
 // fault ends the process, and loops as long as a damaged count says.
 func verify(tx *bolt.Tx) error {
 	if err := checkPages(tx); err != nil {
+		return err
+	}
+	if err := checkTrees(tx); err != nil {
 		return err
 	}
 	var byExpiry, bySeq []indexRow
@@ -100,6 +105,70 @@ func checkPages(tx *bolt.Tx) error {
 			return fmt.Errorf("%w: page %d overflows by %d pages, past the last, %d", ErrDamaged, id, p.OverflowCount, pages-1)
 		}
 		id += 1 + p.OverflowCount
+	}
+	return nil
+}
+
+// The layout of a bbolt page, as a cursor reads it: a header (its id,
+// flags, element count and overflow), then, in a branch, elements of 16
+// bytes, each ending in a child's page id.
+const (
+	pageHead   = 16
+	branchElem = 16
+	branchPage = 0x01
+	leafPage   = 0x02
+)
+
+// checkTrees walks each bucket's pages from its root, reading the file,
+// before any cursor does: a cursor reads a page that is not a leaf as a
+// branch, and its first descent (Cursor.First) is a loop that grows its
+// stack without end on a cycle, which no fault stops (a Get's search
+// recurses, and overflows its stack). It fails on a page reached twice,
+// outside the file, not naming itself, or neither a branch nor a leaf.
+func checkTrees(tx *bolt.Tx) error {
+	f, err := os.Open(tx.DB().Path())
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	size := uint64(tx.DB().Info().PageSize)
+	pages := uint64(tx.Size()) / size
+	seen := make(map[uint64]bool)
+	var head [pageHead]byte
+	for _, name := range allBuckets {
+		todo := []uint64{uint64(tx.Bucket(name).Root())}
+		if todo[0] == 0 {
+			continue // inline in its parent's page
+		}
+		for len(todo) > 0 {
+			id := todo[len(todo)-1]
+			todo = todo[:len(todo)-1]
+			if id < 2 || id >= pages || seen[id] {
+				return fmt.Errorf("%w: the %q bucket reaches page %d twice, or past the file's %d", ErrDamaged, name, id, pages)
+			}
+			seen[id] = true
+			if _, err := f.ReadAt(head[:], int64(id*size)); err != nil {
+				return err
+			}
+			self, flags := binary.LittleEndian.Uint64(head[:]), binary.LittleEndian.Uint16(head[8:])
+			count, overflow := uint64(binary.LittleEndian.Uint16(head[10:])), uint64(binary.LittleEndian.Uint32(head[12:]))
+			switch {
+			case self != id:
+				return fmt.Errorf("%w: page %d of the %q bucket names itself %d", ErrDamaged, id, name, self)
+			case flags == leafPage:
+				continue
+			case flags != branchPage || overflow >= pages-id || pageHead+count*branchElem > (1+overflow)*size:
+				return fmt.Errorf("%w: page %d of the %q bucket (flags %#x, %d elements, %d overflow) is no branch or leaf",
+					ErrDamaged, id, name, flags, count, overflow)
+			}
+			elems := make([]byte, count*branchElem)
+			if _, err := f.ReadAt(elems, int64(id*size+pageHead)); err != nil {
+				return err
+			}
+			for e := range count {
+				todo = append(todo, binary.LittleEndian.Uint64(elems[e*branchElem+8:]))
+			}
+		}
 	}
 	return nil
 }

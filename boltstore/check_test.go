@@ -3,20 +3,24 @@ package boltstore
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/robotsgate/robotstxt/internal/crawltest"
 	bolt "go.etcd.io/bbolt"
 )
 
 // TestCheckFindsCycle: a branch page of the values bucket whose second
 // child is the page itself (bbolt would follow it for ever) is found by
-// the check of WithReplaceDamaged, which reads the keys in order and
-// meets the first ones again, and the file is replaced; the process
-// lives on.
+// the check of WithReplaceDamaged, which walks the tree and meets the
+// page twice, and the file is replaced; the process lives on.
 func TestCheckFindsCycle(t *testing.T) {
 	b := storeFile(t, 500)
 	path := writeFile(t, b)
@@ -54,8 +58,8 @@ func TestCheckFindsCycle(t *testing.T) {
 		r.Attrs(func(a slog.Attr) bool {
 			if a.Key == "error" {
 				t.Log(a.Value)
-				if !strings.Contains(a.Value.String(), "after") {
-					t.Errorf("replaced for %v, want keys out of order", a.Value)
+				if !strings.Contains(a.Value.String(), "twice") {
+					t.Errorf("replaced for %v, want a page reached twice", a.Value)
 				}
 			}
 			return true
@@ -114,4 +118,93 @@ func TestCheckIndexes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCheckEndsOnFirstChildCycle: the check of WithReplaceDamaged ends on
+// a cycle through a branch's first child, the one bbolt's Cursor.First
+// follows in a loop that grows its stack without end, where a Get's
+// search would overflow its own (a page naming itself first), or refuse
+// the page (the free list page, read as a branch whose second id names
+// the branch): the file is replaced at once. Open runs in a helper
+// process that gives up after 20 s or 256 MiB of heap, as the check did
+// (3 GB after 45 s, growing).
+func TestCheckEndsOnFirstChildCycle(t *testing.T) {
+	intact := filledFile(t, crawltest.Hosts("flip", 40))
+	ps := os.Getpagesize()
+	branch, freelist := -1, -1
+	for id, p := range pageInfos(t, intact) {
+		switch p.Type {
+		case "branch":
+			branch = id
+		case "freelist":
+			freelist = id
+		}
+	}
+	if branch < 0 || freelist < 0 {
+		t.Fatal("no branch or free list page in the file")
+	}
+	first := branch*ps + pageHeaderLen + childAt
+	for _, tc := range []struct {
+		name   string
+		damage func(b []byte)
+	}{
+		{"branch names itself first", func(b []byte) { binary.LittleEndian.PutUint64(b[first:], uint64(branch)) }},
+		{"first child the free list page", func(b []byte) {
+			binary.LittleEndian.PutUint64(b[first:], uint64(freelist))
+			binary.LittleEndian.PutUint64(b[freelist*ps+pageHeaderLen+childAt:], uint64(branch))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := os.ReadFile(intact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.damage(b)
+			path := writeFile(t, b)
+			c := crawltest.StartChild(t, "TestCheckHelper", "CHECK_PATH="+path)
+			var r struct {
+				Stuck   bool
+				HeapMiB uint64
+				Err     string
+			}
+			c.Reply(t, "RESULT ", &r)
+			c.Finish(t)
+			if r.Stuck {
+				t.Fatalf("Open WithReplaceDamaged still checking after 20 s or with %d MiB of heap", r.HeapMiB)
+			}
+			if _, err := os.Stat(path + unusableSuffix); err != nil || r.Err != "<nil>" {
+				t.Errorf("Open: %s; moved aside: %v; want the file replaced", r.Err, err)
+			}
+		})
+	}
+}
+
+// TestCheckHelper is the helper process of
+// TestCheckEndsOnFirstChildCycle.
+func TestCheckHelper(t *testing.T) {
+	path := os.Getenv("CHECK_PATH")
+	if path == "" {
+		t.Skip("runs only as a helper process")
+	}
+	report := func(stuck bool, heap uint64, err error) {
+		js, _ := json.Marshal(map[string]any{"Stuck": stuck, "HeapMiB": heap >> 20, "Err": fmt.Sprint(err)})
+		fmt.Println("RESULT " + string(js))
+		os.Exit(0)
+	}
+	start := time.Now()
+	go func() {
+		for {
+			time.Sleep(100 * time.Millisecond)
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > 256<<20 || time.Since(start) > 20*time.Second {
+				report(true, ms.HeapAlloc, nil)
+			}
+		}
+	}()
+	s, err := Open(path, WithReplaceDamaged())
+	if err == nil {
+		err = s.Close()
+	}
+	report(false, 0, err)
 }

@@ -18,6 +18,7 @@ var (
 	bucketValues  = []byte("values")
 	bucketExpiry  = []byte("expiry")
 	bucketWritten = []byte("written")
+	allBuckets    = [...][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten}
 )
 
 // The keys of the meta bucket, each with 8 bytes, big-endian.
@@ -119,7 +120,7 @@ func checkLayout(tx *bolt.Tx) (lay bool, err error) {
 
 // layOut lays out an empty Store, deleting any buckets of an old one.
 func layOut(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketMeta, bucketValues, bucketExpiry, bucketWritten} {
+	for _, name := range allBuckets {
 		if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return err
 		}
