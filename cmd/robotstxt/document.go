@@ -109,7 +109,10 @@ func readDocument(ctx context.Context, name string, cfg fetchConfig, e env) (*do
 		return nil, fmt.Errorf("reading %s: %w", display, err)
 	}
 	d := &document{name: display}
-	return d, d.decode(raw, nil)
+	if err := d.decode(raw, nil); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // decode reads raw, with the response header when there is one, through
@@ -144,6 +147,7 @@ func (d *document) noteLimit(full bool, e env) {
 	if d.cut != nil {
 		e.errorf("note: %s was cut after %s received (%v): crawlers read only the first %s, and the rest is missing",
 			d.name, kib(len(d.raw)), d.cut, kib(crawlerLimit))
+		return
 	}
 	switch {
 	case full && d.over:

@@ -118,3 +118,40 @@ func TestDocumentPipeline(t *testing.T) {
 		t.Errorf("Windows-1252: exit %d, stdout:\n%s\nwant:\n%s", r.code, r.stdout, strings.Join(want, "\n"))
 	}
 }
+
+// TestUnreadableFileIsUsageError: a local robots.txt the Client's body
+// pipeline refuses (gzip bytes with no Content-Encoding to name them) is
+// unreadable input, exit 2, for test and explain as for lint: they
+// answered DEFER, exit 3, "retry after …" for a file on disk.
+func TestUnreadableFileIsUsageError(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("User-agent: *\nDisallow: /p\n"))
+	zw.Close()
+	name := filepath.Join(t.TempDir(), "robots.txt.gz")
+	if err := os.WriteFile(name, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lint := runCmd(t, "", "lint", name)
+	if lint.code != exitUsage || !strings.Contains(lint.stderr, "compressed bytes under no Content-Encoding") {
+		t.Fatalf("lint: exit %d, stderr %q", lint.code, lint.stderr)
+	}
+	for _, args := range [][]string{
+		{"test", "-file", name, "/p"},
+		{"test", "-json", "-file", name, "/p"},
+		{"test", "-file", "-", "/p"},
+		{"explain", "-file", name, "/p"},
+		{"explain", "-json", "-file", name, "/p"},
+	} {
+		stdin := ""
+		if args[len(args)-2] == "-" {
+			stdin = gz.String()
+		}
+		r := runCmd(t, stdin, args...)
+		out := r.stdout + r.stderr
+		if r.code != exitUsage || !strings.Contains(r.stderr, "compressed bytes under no Content-Encoding") ||
+			strings.Contains(out, "retry after") || strings.Contains(out, "deferred") || strings.Contains(out, "DISALLOW") {
+			t.Errorf("%q: exit %d, want %d (unreadable input) as lint gives\nstdout:\n%sstderr: %s", args, r.code, exitUsage, r.stdout, r.stderr)
+		}
+	}
+}

@@ -146,30 +146,17 @@ func (c *capture) let() {
 	}
 }
 
-// errParted says why a capture closed where the Client stopped reading.
-var errParted = errors.New("closed where the Client stopped, which read it only to follow a redirect")
-
-// settle closes each response since the last settle that a Close left
-// open, where the Client stopped (see capture.rest): a robots.txt the
-// Client read only to follow a redirect, which the command did not ask
-// for, would hold its connection until the command ends.
-func (t *tap) settle() {
+// settle reads whole, within timeout each, and closes the responses
+// since the last settle that a Close left open (see capture.rest): a
+// robots.txt the Client read only to follow a redirect, which the command
+// may show later, would hold its connection until the command ends.
+func (t *tap) settle(timeout time.Duration) {
 	t.mu.Lock()
 	recent := t.recent
 	t.recent = nil
 	t.mu.Unlock()
 	for _, c := range recent {
-		c.mu.Lock()
-		open, ended := c.open, c.ended
-		c.mu.Unlock()
-		if open {
-			c.rest(0)
-		}
-		if open && !ended {
-			c.mu.Lock()
-			c.cut = errParted
-			c.mu.Unlock()
-		}
+		c.rest(timeout)
 	}
 }
 
@@ -241,12 +228,11 @@ type capture struct {
 	stop   func() bool             // of a whole tap: parts the exchange from the Client's fetch
 	end    context.CancelCauseFunc // of a whole tap: ends the exchange
 
-	mu    sync.Mutex
-	buf   []byte
-	cut   error
-	open  bool          // left open by Close
-	ended bool          // Read met the body's end
-	held  *atomic.Int64 // the tap's count of bytes held, while it holds c
+	mu   sync.Mutex
+	buf  []byte
+	cut  error
+	open bool          // left open by Close
+	held *atomic.Int64 // the tap's count of bytes held, while it holds c
 }
 
 func (c *capture) Read(p []byte) (int, error) {
@@ -258,7 +244,6 @@ func (c *capture) Read(p []byte) (int, error) {
 			c.held.Add(int64(keep))
 		}
 	}
-	c.ended = c.ended || err == io.EOF
 	c.mu.Unlock()
 	return n, err
 }
@@ -358,7 +343,7 @@ func (f *fetcher) close() {
 // holds is refused (see read) rather than kept, over a list of sites of
 // any length.
 func (f *fetcher) trim() {
-	f.tap.settle()
+	f.tap.settle(f.timeout)
 	f.tap.mu.Lock()
 	for f.tap.held.Load() > int64(maxHeld) && f.tap.bodies.Len() > 1 {
 		f.tap.bodies.RemoveOldest()
@@ -384,6 +369,9 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	defer f.trim()
 	d, err := f.c.Check(ctx, url)
 	doc, _ := f.docs.Get(d.Authority)
+	if doc != nil && doc.live.CheckedAt.Equal(d.CheckedAt) {
+		f.tap.body(doc.name, since) // used with its document: let go no sooner
+	}
 	if d.Outcome != 0 && (doc == nil || !doc.live.CheckedAt.Equal(d.CheckedAt)) {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, since, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {

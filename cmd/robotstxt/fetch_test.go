@@ -314,9 +314,10 @@ func TestFetcherDroppedSiteMetAgain(t *testing.T) {
 
 // TestFetcherClosesRedirectsRobots: the robots.txt of a site that a
 // robots.txt redirected to, read by the Client only to check the
-// redirect, is closed once the URL is answered, not held open (its
-// connection with it) until the command ends: here c.example's server
-// answers only once b.example's has seen it closed.
+// redirect, is read to the command's limit and closed once the URL is
+// answered, not held open (its connection with it) until the command
+// ends: here c.example's server answers only once b.example's has seen
+// it closed.
 func TestFetcherClosesRedirectsRobots(t *testing.T) {
 	parted := make(chan struct{})
 	var once sync.Once
@@ -326,15 +327,14 @@ func TestFetcherClosesRedirectsRobots(t *testing.T) {
 			http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
 		case host == "b.example" && r.URL.Path == "/rules.txt":
 			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
-		case host == "b.example": // its robots.txt, past the Client's limit, without end
+		case host == "b.example": // its robots.txt, past every limit, without end
 			io.WriteString(w, "User-agent: *\nAllow: /\n")
 			for {
-				if _, err := io.WriteString(w, strings.Repeat("#\n", 32<<10)); err != nil {
+				if _, err := io.WriteString(w, strings.Repeat("#\n", 128<<10)); err != nil {
 					once.Do(func() { close(parted) })
 					return
 				}
 				w.(http.Flusher).Flush()
-				time.Sleep(10 * time.Millisecond)
 			}
 		default:
 			select {
@@ -350,5 +350,84 @@ func TestFetcherClosesRedirectsRobots(t *testing.T) {
 	r := runCmd(t, "", "explain", "-timeout", "5s", "http://a.example/private/x", "http://c.example/private/x")
 	if r.code != exitDisallowed || strings.Count(r.stdout, "DISALLOW") != 2 {
 		t.Errorf("exit %d, want both disallowed\nstdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestFetcherKeepsSiteMetOften: over a list that keeps coming back to
+// one site, a.example, its file is kept while those of sites met before
+// it are let go: answered from its document, its capture was not used,
+// and went first. Each file is 64 KiB and the command holds six; the
+// Client answers every URL from its cache.
+func TestFetcherKeepsSiteMetOften(t *testing.T) {
+	const size = 64 << 10
+	defer func(old int) { maxHeld = old }(maxHeld)
+	maxHeld = 6*size + 1024
+	body := "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# "+strings.Repeat("p", 61)+"\n", size/64)
+	body = body[:size]
+	var fetches atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(s.Close)
+	mapHosts(t, ".example", s.Listener.Addr().String())
+	var urls []string
+	for _, site := range []string{"b", "c", "d", "e", "f", "g"} {
+		urls = append(urls, "http://a.example/private/x", "http://"+site+".example/private/x")
+	}
+	urls = append(urls, "http://a.example/private/x", "http://h.example/private/x", "http://i.example/private/x", "http://a.example/private/y")
+	for _, cmd := range [][]string{{"explain"}, {"check"}} {
+		fetches.Store(0)
+		r := runCmd(t, "", append(cmd, urls...)...)
+		if r.code != exitDisallowed || strings.Count(r.stdout, "DISALLOW") != len(urls) || r.stderr != "" {
+			t.Errorf("%s: exit %d, %d of %d URLs answered, want all (disallowed)\nstderr: %s", cmd[0], r.code, strings.Count(r.stdout, "DISALLOW"), len(urls), r.stderr)
+		}
+		if n := fetches.Load(); n != 9 {
+			t.Errorf("%s: %d robots.txt fetches, want 9 (one a site)", cmd[0], n)
+		}
+	}
+}
+
+// TestFetcherReadsRedirectsRobotsWhole: b.example's robots.txt (1 MiB,
+// an Allow past the 500 KiB limit), first read by the Client only to
+// check a.example's robots.txt redirect to b.example/rules.txt, is read
+// whole before it is closed: explained next, b.example's URL gets what
+// it gets alone, the whole file's ALLOW with -full and the "limit" line
+// without. Closed where the Client stopped, it got the Client's DISALLOW
+// and a note that the file "is 565 KiB … -full reads it all".
+func TestFetcherReadsRedirectsRobotsWhole(t *testing.T) {
+	pad := strings.Repeat("# "+strings.Repeat("p", 61)+"\n", (800<<10)/64)
+	bBody := "User-agent: *\nDisallow: /private/\n" + pad + "Allow: /private/late\n" + strings.Repeat("#\n", 100<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := strings.Cut(r.Host, ":")
+		switch {
+		case host == "a.example" && r.URL.Path == "/robots.txt":
+			http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
+		case host == "b.example" && r.URL.Path == "/rules.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case host == "b.example" && r.URL.Path == "/robots.txt":
+			io.WriteString(w, bBody)
+		default:
+			io.WriteString(w, "page\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	const a, b = "http://a.example/private/x", "http://b.example/private/late"
+
+	alone := runCmd(t, "", "explain", "-json", "-full", b)
+	if alone.code != exitOK || !strings.Contains(alone.stdout, `"verdict":"allowed"`) {
+		t.Fatalf("explain -full %s alone: exit %d\n%s%s", b, alone.code, alone.stdout, alone.stderr)
+	}
+	after := runCmd(t, "", "explain", "-json", "-full", a, b)
+	if lines := outputLines(after.stdout); len(lines) != 2 || lines[1] != strings.TrimSuffix(alone.stdout, "\n") {
+		t.Errorf("explain -json -full %s %s: %s's answer differs from its answer alone\nalone:\n%safter:\n%s\nstderr: %s", a, b, b, alone.stdout, after.stdout, after.stderr)
+	}
+	if strings.Contains(after.stderr, "is 565 KiB") || strings.Contains(after.stderr, "577540") {
+		t.Errorf("a 1001 KiB file said to be 565 KiB, -full reading it all:\n%s", after.stderr)
+	}
+	text := runCmd(t, "", "explain", a, b)
+	if !strings.Contains(text.stdout, "limit     the file goes on past the 500 KiB crawlers read") {
+		t.Errorf("explain %s %s: no limit line for %s's Allow past the limit\n%s", a, b, b, text.stdout)
 	}
 }
