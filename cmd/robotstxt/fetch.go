@@ -41,11 +41,11 @@ func newTransport() *http.Transport {
 
 // maxHeld bounds the bytes of robots.txt a fetcher holds for the sites
 // it may meet again, captured and decoded each (see fetcher.trim): four
-// files of the most it reads (maxInput), or a thousand of 64 KiB, more
+// files of the most it reads (maxInput+1), or a thousand of 64 KiB, more
 // than nearly every robots.txt is, so that a long list of sites is read
 // once each while a run over many large files stays bounded. Tests lower
 // it.
-var maxHeld = 4 * maxInput
+var maxHeld = 4 * (maxInput + 1)
 
 // A tap is the transport of the Clients that fetch over the network: it
 // keeps what a Client read of each success's body, by URL, so that the
