@@ -123,9 +123,10 @@ func crawlerOf(userAgent string, tokens []string, guarded bool) uint64 {
 
 // get returns k's stored entry, or nil; vain reports that no result
 // another process writes can reach this one through the Store: it failed
-// (not a miss, nor parent's end), or holds k's as reached through a hop
-// the writer checked, which no Client reads (see ownOutcome), as the
-// next writer's will be. With fresh, an expired entry is nil,
+// (not a miss, nor parent's end), or holds k's, current, as reached
+// through a hop the writer checked, which no Client reads (see
+// ownOutcome), as the next writer's will be. With fresh, an expired
+// entry is nil,
 // before its body is decompressed and parsed: a process waiting for
 // another's lease polls an expired 500 KiB file every leasePoll, and
 // parsing it each time took a tenth of a core.
@@ -141,14 +142,14 @@ func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, v
 		return nil, true
 	}
 	e, err = decodeEntry(k, b, t.crawler())
+	if err == nil && fresh && e.expired(t.cfg.now()) {
+		return nil, false
+	}
 	if err == nil && hopChecked(e) {
 		return nil, true
 	}
 	if err == nil {
 		err = t.plausible(k, e)
-	}
-	if err == nil && fresh && e.expired(t.cfg.now()) {
-		return nil, false
 	}
 	if err == nil && e.body != nil {
 		// A body over three times the limit (bodies grow at most

@@ -1804,3 +1804,57 @@ func TestStoreKeepsOutageStart(t *testing.T) {
 			da.Allowed, da.Failures, db.Allowed, db.Failures)
 	}
 }
+
+// TestStoreLeaseWaitersOfSiteNoLongerRedirecting: the Store holds
+// a.test's expired result from when its robots.txt redirected to a CDN
+// path (a hop checked with the writer's policies, which no Client reads).
+// a.test now serves its own robots.txt, slowly. Four processes miss it at
+// once: the lease holder fetches and publishes a result all read, which
+// the others wait for, rather than each fetching as they do while the
+// stored result is one none reads.
+func TestStoreLeaseWaitersOfSiteNoLongerRedirecting(t *testing.T) {
+	checkLeaks(t)
+	var redirecting atomic.Bool
+	redirecting.Store(true)
+	var own atomic.Int32
+	w := newHosts(t)
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if redirecting.Load() {
+			http.Redirect(rw, r, "http://cdn.test/a-robots.txt", http.StatusMovedPermanently)
+			return
+		}
+		own.Add(1)
+		time.Sleep(500 * time.Millisecond)
+		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+	})
+	w.on("cdn.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("cdn.test/a-robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	store := newMemStore()
+	var offset atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	first := newTestClient(t, WithStore(store), WithClock(clock), WithMaxFreshness(time.Hour),
+		WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	if ok, err := first.Allowed(context.Background(), "http://a.test/private"); ok || err != nil {
+		t.Fatalf("first: %v, %v", ok, err)
+	}
+	// Two hours on, the site serves its robots.txt itself.
+	offset.Store(int64(2 * time.Hour))
+	redirecting.Store(false)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		c := newTestClient(t, WithStore(store), WithClock(clock), WithMaxFreshness(time.Hour),
+			WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		wg.Go(func() {
+			if i > 0 {
+				time.Sleep(100 * time.Millisecond) // the first one takes the lease
+			}
+			if ok, err := c.Allowed(context.Background(), "http://a.test/private"); ok || err != nil {
+				t.Errorf("process %d: %v, %v; want disallowed", i, ok, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := own.Load(); n != 1 {
+		t.Errorf("a.test's own robots.txt fetched %d times by 4 processes, want the lease holder's alone", n)
+	}
+}

@@ -106,7 +106,8 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 // Decision gives a URL over 512 bytes cut, ending in "…": the one
 // response whose URL starts with the rest is its, of those after the
 // capture numbered since when there are any (the fetch of the check that
-// began then), else of all; nil when none or several do.
+// began then), else of all, those let go counted; nil when none or
+// several do.
 func (t *tap) body(rawURL string, since int) *capture {
 	rawURL = tapKey(rawURL)
 	t.mu.Lock()
@@ -118,20 +119,38 @@ func (t *tap) body(rawURL string, since int) *capture {
 	if !cut {
 		return nil
 	}
-	var found []*capture
+	var found []string
 	for _, u := range t.bodies.Keys() {
 		if strings.HasPrefix(u, prefix) {
-			c, _ := t.bodies.Peek(u)
-			found = append(found, c)
+			found = append(found, u)
 		}
 	}
-	if recent := slices.DeleteFunc(slices.Clone(found), func(c *capture) bool { return c.n <= since }); len(recent) > 0 {
+	recent := slices.DeleteFunc(slices.Clone(found), func(u string) bool {
+		c, _ := t.bodies.Peek(u)
+		return c.n <= since
+	})
+	switch {
+	case len(recent) > 0:
 		found = recent
+	case t.droppedLike(prefix):
+		return nil // perhaps the one let go
 	}
 	if len(found) != 1 {
 		return nil
 	}
-	return found[0]
+	c, _ := t.bodies.Get(found[0])
+	return c
+}
+
+// droppedLike reports whether the capture of a URL starting with prefix
+// was let go; t.mu is held.
+func (t *tap) droppedLike(prefix string) bool {
+	for u := range t.dropped {
+		if strings.HasPrefix(u, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // let lets c go from a tap: it is closed, and what it read no longer
@@ -160,12 +179,16 @@ func (t *tap) settle(timeout time.Duration) {
 	}
 }
 
-// wasDropped reports whether the capture of rawURL was let go to keep
-// within maxHeld.
+// wasDropped reports whether the capture of rawURL, or of a URL it may
+// be cut from (see body), was let go to keep within maxHeld.
 func (t *tap) wasDropped(rawURL string) bool {
+	rawURL = tapKey(rawURL)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.dropped[tapKey(rawURL)]
+	if prefix, cut := strings.CutSuffix(rawURL, "…"); cut {
+		return t.droppedLike(prefix)
+	}
+	return t.dropped[rawURL]
 }
 
 // made returns how many requests t has sent.

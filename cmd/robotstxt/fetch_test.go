@@ -431,3 +431,40 @@ func TestFetcherReadsRedirectsRobotsWhole(t *testing.T) {
 		t.Errorf("explain %s %s: no limit line for %s's Allow past the limit\n%s", a, b, b, text.stdout)
 	}
 }
+
+// TestFetcherCutURLAfterDrop: a.example's and b.example's robots.txt
+// redirect to two CDN files whose URLs share their first 512 bytes, so
+// that a Decision names each cut, ending in "…". Met again after its
+// file was let go, a.example is not answered from b.example's, the one
+// capture left with that prefix, but refused.
+func TestFetcherCutURLAfterDrop(t *testing.T) {
+	defer func(old int) { maxHeld = old }(maxHeld)
+	maxHeld = 1
+	long := "/" + strings.Repeat("x", 600)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch host, _, _ := strings.Cut(r.Host, ":"); {
+		case host == "a.example" && r.URL.Path == "/robots.txt":
+			http.Redirect(w, r, "http://cdn.example"+long+"/a.txt", http.StatusMovedPermanently)
+		case host == "b.example" && r.URL.Path == "/robots.txt":
+			http.Redirect(w, r, "http://cdn.example"+long+"/b.txt", http.StatusMovedPermanently)
+		case host == "cdn.example" && r.URL.Path == long+"/a.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		case host == "cdn.example" && r.URL.Path == long+"/b.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case host == "cdn.example" && r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	r := runCmd(t, "", "explain", "http://a.example/private/x", "http://b.example/private/x", "http://a.example/private/y")
+	blocks := strings.Split(r.stdout, "\n\n")
+	if len(blocks) >= 3 && strings.Contains(blocks[2], "ALLOW") && !strings.Contains(blocks[2], "DISALLOW") {
+		t.Errorf("a.example/private/y answered ALLOW from b.example's file; a.example's robots.txt disallows it\nstdout:\n%s\nstderr: %s", r.stdout, r.stderr)
+	}
+	if r.code != exitUsage || !strings.Contains(r.stderr, "no longer held") {
+		t.Errorf("exit %d, want %d for a file no longer held\nstderr: %s", r.code, exitUsage, r.stderr)
+	}
+}
