@@ -476,15 +476,20 @@ func (t *Transport) giveBack(ctx context.Context, tu turn) (next time.Time) {
 	return time.Now().Add(tu.interval)
 }
 
-// heldSince reports whether authority, whose exclusive turn tu the
-// request holds, was held by a Retry-After since the turn was taken. The
-// in-process Pacer says so; of another, Take, asked for the turn again,
+// heldSince reports whether authority, whose turn tu the request holds,
+// was held by a Retry-After since the turn was taken. The in-process
+// Pacer says so; of another, Take, asked for an exclusive turn again,
 // says to wait longer than the turn's interval, which only a hold
 // explains (a turn in flight is waited for at most the interval), so a
-// hold that ends within the interval goes unseen there.
+// hold that ends within the interval goes unseen there, as does any hold
+// of a turn that is not exclusive (no Crawl-delay), whose wait the pace
+// of another Transport's interval may explain.
 func (t *Transport) heldSince(ctx context.Context, tu turn) bool {
 	if p, ok := t.cfg.pacer.(*memPacer); ok {
 		return p.heldNow(tu.authority)
+	}
+	if tu.id == 0 {
+		return false
 	}
 	id, wait, err := t.cfg.pacer.Take(ctx, tu.authority, tu.interval)
 	if id != 0 {

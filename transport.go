@@ -288,7 +288,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		var w2 turnWait
 		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWait, nil)
 		w = max(w, w2)
-		if err == nil && w2 != turnFree && tu.id != 0 && t.heldSince(ctx, tu) {
+		if err == nil && w2 != turnFree && t.heldSince(ctx, tu) {
 			// A Retry-After held authority while the request waited,
 			// which its turn, taken before, does not see: both turns go
 			// back, and the request waits for authority's again (the

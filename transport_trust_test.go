@@ -849,6 +849,46 @@ func TestTransportSecondTurnSeesHold(t *testing.T) {
 	}
 }
 
+// TestTransportSecondTurnSeesHoldWithoutCrawlDelay: with no Crawl-delay,
+// a request for http://a.test/r with Host a.test:8080 takes a.test:80's
+// turn, no exclusive one, then waits for a.test:8080's, held a second by
+// a 503. While it waits, another page of a.test:80 answers 503 with
+// Retry-After: 3: the request is not sent to a.test:80 before that hold
+// ends. The hold was looked for only after an exclusive first turn, and
+// the request went 2.3 s into it.
+func TestTransportSecondTurnSeesHoldWithoutCrawlDelay(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/busy", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Retry-After", map[bool]string{true: "1", false: "3"}[r.Host == "a.test:8080"])
+		rw.WriteHeader(http.StatusServiceUnavailable)
+	})
+	var arrived atomic.Int64
+	w.on("a.test/r", func(rw http.ResponseWriter, r *http.Request) {
+		arrived.Store(time.Now().UnixNano())
+		_, _ = io.WriteString(rw, "page")
+	})
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	hc := &http.Client{Transport: NewTransport(c, w.transport(t))}
+	if err := getHost(hc, "http://a.test:8080/busy", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- getHost(hc, "http://a.test/r", "a.test:8080") }()
+	time.Sleep(300 * time.Millisecond) // /r holds a.test:80's turn, waits for a.test:8080's
+	if err := getHost(hc, "http://a.test/busy", ""); err != nil {
+		t.Fatal(err)
+	}
+	holdEnd := time.Now().Add(3 * time.Second)
+	if err := <-done; err != nil && !errors.Is(err, ErrPaced) {
+		t.Fatal(err)
+	}
+	if at := arrived.Load(); at != 0 && time.Unix(0, at).Before(holdEnd) {
+		t.Errorf("/r reached a.test:80 %v before the end of its Retry-After hold", holdEnd.Sub(time.Unix(0, at)).Round(time.Millisecond))
+	}
+}
+
 // TestTransportRedirectWithinSecondSiteWaits: under WithNoWait, a page of
 // xn--ni7c.test redirects (an http.Client follows) to http://ｂ.test/y,
 // which net/http sends to xn--ni7c.test's site (its Host header) while
