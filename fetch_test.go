@@ -1755,3 +1755,53 @@ func TestOtherETag(t *testing.T) {
 		t.Error("a copy without an ETag, or none, is told of another body")
 	}
 }
+
+// cutAt returns a robots.txt of head, comment lines, and last the line
+// rule, placed so that the 500 KiB body limit falls keep bytes into it.
+func cutAt(head, rule string, keep int) string {
+	const limit = 500 << 10
+	var sb strings.Builder
+	sb.WriteString(head)
+	for sb.Len() < limit-keep-81 {
+		sb.WriteString("#" + strings.Repeat("x", 78) + "\n")
+	}
+	for sb.Len() < limit-keep-1 {
+		sb.WriteByte('#')
+	}
+	sb.WriteString("\n" + rule + "\nUser-agent: OtherBot\nDisallow: /\n")
+	return sb.String()
+}
+
+// TestFetchCutLineWeighsAsGoogle: a disallow the body limit cuts inside
+// a character or an escape beats an allow as the whole rule does, and as
+// Google's parser, reading the first 500 KiB as they stand, weighs it:
+// kept without the cut part, it tied "Allow: /dir/" and lost, and a URL
+// both the whole file and its first 500 KiB disallow was allowed. A
+// Content-Usage rule cut in its statement keeps its path, stating
+// nothing: dropped, the shorter rule's train-ai=y answered for it.
+func TestFetchCutLineWeighsAsGoogle(t *testing.T) {
+	checkLeaks(t)
+	const path = "/dir/%E7%89%B9%E6%AE%8A/page"
+	for _, tc := range []struct {
+		name, body string
+		want       func(d Decision) bool
+	}{
+		{"a character", cutAt("User-agent: *\nAllow: /dir/\n", "Disallow: /dir/特殊/", len("Disallow: /dir/")+2),
+			func(d Decision) bool { return !d.Allowed }},
+		{"an escape", cutAt("User-agent: *\nAllow: /dir/\n", "Disallow: /dir/%E7%89%B9%E6%AE%8A/", len("Disallow: /dir/%E")),
+			func(d Decision) bool { return !d.Allowed }},
+		{"a bare percent", cutAt("User-agent: *\nAllow: /dir/\n", "Disallow: /dir/%E7%89%B9%E6%AE%8A/", len("Disallow: /dir/%")),
+			func(d Decision) bool { return !d.Allowed }},
+		{"a usage statement", cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", "Content-Usage: /dir/ train-ai=n", len("Content-Usage: /dir/ train-a")),
+			func(d Decision) bool { return d.Allowed && d.Usage.Pref("train-ai") != PrefYes }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSite(t, tc.body)
+			c := newTestClient(t, WithProductTokens("FooBot"))
+			d, err := c.Check(context.Background(), s.URL+path)
+			if err != nil || !tc.want(d) {
+				t.Errorf("%s: allowed %v by %+v, train-ai %v, %v", path, d.Allowed, d.Rule, d.Usage.Pref("train-ai"), err)
+			}
+		})
+	}
+}

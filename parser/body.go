@@ -28,9 +28,8 @@ type Body struct {
 // members in a row, bytes after them that start none ignored, as browsers
 // do), x-gzip and deflate are undone (its lines are one list), and any
 // other coding but identity is an error, as is a body still compressed,
-// a gzip or Zstandard stream or a zlib one that is not UTF-8 (a
-// transport that undoes one gzip, as net/http's does unless the request
-// asked for it, drops every line).
+// a gzip, Zstandard or zlib stream (a transport that undoes one gzip, as
+// net/http's does unless the request asked for it, drops every line).
 // At most limit bytes of the decoded body are kept (limit ≤ 0 keeps it
 // all; the Client keeps 500 KiB unless told otherwise), and a coded body
 // is read only as far as its text earns (64 KiB, and 32 bytes for each
@@ -41,10 +40,13 @@ type Body struct {
 // the limit cuts, only what cannot allow more than the whole line is
 // kept: a line the parser reads as it reads the whole (its comment began
 // before the cut, or its text past MaxLineLength or a NUL is more than
-// white space), and a disallow rule, whose cut pattern covers more (as
-// Google's parser reads the first 500 KiB), less a '$' or a cut escape
-// at its end; any other is dropped, since a cut allow, user-agent or
-// crawl-delay can say what the line does not. A line that ends right at the limit is whole (up to
+// white space); a disallow rule, whose cut pattern covers more (as
+// Google's parser reads the first 500 KiB), less a '$', a cut escape or
+// a cut character at its end, made up with '*' to the length Google's
+// parser weighs the cut pattern by, so that it beats every rule it would;
+// and a Content-Usage rule's path, stating nothing; any other is
+// dropped, since a cut allow, user-agent or crawl-delay can say what the
+// line does not. A line that ends right at the limit is whole (up to
 // four bytes past it are read to tell). The text is then converted to UTF-8: UTF-32
 // is told by a byte-order mark, UTF-16 by one, the NULs of its first
 // bytes or its line feeds as code units (0A 00 or 00 0A); a body

@@ -26,6 +26,7 @@ import (
 	"golang.org/x/text/transform"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/quote"
 )
@@ -322,12 +323,18 @@ func inflater(r io.Reader) io.Reader {
 //     its comment began before the cut, or the text past what the parser
 //     keeps of it, cut at MaxLineLength or a NUL, is more than white
 //     space), less a cut UTF-8 sequence, which any line loses;
-//   - a disallow rule, but for a '$' or a cut escape at its end: a prefix
-//     of a pattern covers more, as Google's parser reads the first 500
-//     KiB;
+//   - a disallow rule, but for a '$', a cut escape or a cut UTF-8
+//     sequence at its end, made up with '*' to the length Google's parser
+//     weighs the cut pattern by (reading the first 500 KiB as they stand,
+//     escaped): a prefix of a pattern covers more, and so weighed, it
+//     beats no fewer rules than the whole would;
+//   - a Content-Usage rule's path, stating nothing, as a line cut at
+//     MaxLineLength is read: a shorter rule's statement must not answer
+//     for paths it named;
 //   - nothing of any other line, lest a cut allow, user-agent or
 //     crawl-delay say what the line did not.
 func dropCutLine(b []byte) []byte {
+	whole := b
 	b = dropCutRune(b) // first, lest it be what settles the line
 	i := bytes.LastIndexAny(b, "\r\n")
 	line := b[i+1:]
@@ -335,11 +342,18 @@ func dropCutLine(b []byte) []byte {
 		return b
 	}
 	for l := range parse.Lines(string(line)) {
-		if l.Key != parse.KeyDisallow {
-			break
-		}
 		v := bytes.TrimRight(line, " \t\v\f")
-		start := len(v) - len(l.Value) // of the pattern
+		start := len(v) - len(l.Value) // of the value
+		switch {
+		case l.Key == parse.KeyContentUsage && strings.HasPrefix(l.Value, "/"):
+			if j := strings.IndexAny(l.Value, " \t"); j >= 0 {
+				v = v[:start+j]
+			}
+			return append(b[:i+1:i+1], v...)
+		case l.Key != parse.KeyDisallow:
+			return b[:i+1]
+		}
+		weight := len(match.Escape(strings.TrimRight(string(whole[i+1:]), " \t\v\f")))
 		switch n := len(v); {
 		case n > 0 && v[n-1] == '%':
 			v = v[:n-1]
@@ -348,7 +362,11 @@ func dropCutLine(b []byte) []byte {
 		}
 		v = bytes.TrimRight(v, "$")
 		if len(v) > start {
-			return b[:i+1+len(v)]
+			out := append(b[:i+1:i+1], v...)
+			for k := len(match.Escape(string(v))); k < weight; k++ {
+				out = append(out, '*')
+			}
+			return out
 		}
 	}
 	return b[:i+1]

@@ -499,7 +499,9 @@ func TestReadGzipMembers(t *testing.T) {
 // TestReadBodyCutDisallow: of the line a size limit cuts, what the
 // parser reads as the whole line says is kept: a disallow's pattern cut
 // short (a prefix covers more, as Google's parser reads the first 500
-// KiB), less a '$' or a cut escape at its end, and any line whose comment
+// KiB), less a '$', a cut escape or a cut character at its end, each
+// made up with '*' to the weight Google's parser gives it; a
+// Content-Usage rule's path, stating nothing; and any line whose comment
 // began before the cut; any other line is dropped.
 func TestReadBodyCutDisallow(t *testing.T) {
 	const head = "User-agent: *\n"
@@ -516,11 +518,13 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		{"Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "xy", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x", "Content-Usage: train-ai=y" + strings.Repeat(" ", parse.MaxLineLength) + "x"},
 		{"Content-Usage: train-ai=y\x00, train-ai=n", "Content-Usage: train-ai=y\x00", ""},
 		{"Disallow: /x\x00yz", "Disallow: /x\x00y", "Disallow: /x\x00y"},
-		{"Disallow: /a$b", "Disallow: /a$", "Disallow: /a"},
-		{"Disallow: /a%2Fb", "Disallow: /a%2", "Disallow: /a"},
-		{"Disallow: /a%2Fb", "Disallow: /a%", "Disallow: /a"},
+		{"Disallow: /a$b", "Disallow: /a$", "Disallow: /a*"},
+		{"Disallow: /a%2Fb", "Disallow: /a%2", "Disallow: /a**"},
+		{"Disallow: /a%2Fb", "Disallow: /a%", "Disallow: /a*"},
 		{"Disallow: /a%2Fb", "Disallow: /a%2F", "Disallow: /a%2F"},
-		{"Disallow: /ü", "Disallow: /\xc3", "Disallow: /"},
+		{"Disallow: /ü", "Disallow: /\xc3", "Disallow: /***"},
+		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /private/ train-a", "Content-Usage: /private/"},
+		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /priv", "Content-Usage: /priv"},
 		{"Disallow:     /x", "Disallow:  ", ""},
 		{"Disallow: $x", "Disallow: $", ""},
 		{"Allow: /public", "Allow: /pub", ""},
