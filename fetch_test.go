@@ -29,6 +29,8 @@ import (
 	"github.com/robotsgate/robotstxt/internal/longtest"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/target"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // redirectChain makes hops servers that each redirect to the next (each
@@ -1801,6 +1803,90 @@ func TestFetchCutLineWeighsAsGoogle(t *testing.T) {
 			d, err := c.Check(context.Background(), s.URL+path)
 			if err != nil || !tc.want(d) {
 				t.Errorf("%s: allowed %v by %+v, train-ai %v, %v", path, d.Allowed, d.Rule, d.Usage.Pref("train-ai"), err)
+			}
+		})
+	}
+}
+
+// TestFetchCutCharacterOtherCharset: a disallow the limit cuts within a
+// character of a GBK or UTF-16 body beats an allow as the UTF-8 one does
+// (see TestFetchCutLineWeighsAsGoogle): the character, left out when the
+// body was converted, was made up for by nothing, and Disallow: /dir/特殊/
+// read as Disallow: /dir/, tied Allow: /dir/ and lost.
+func TestFetchCutCharacterOtherCharset(t *testing.T) {
+	checkLeaks(t)
+	const path = "/dir/%E7%89%B9%E6%AE%8A/page"
+	gbkRule, err := simplifiedchinese.GBK.NewEncoder().String("Disallow: /dir/特殊/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("gbk", func(t *testing.T) {
+		body := cutAt("User-agent: *\nAllow: /dir/\n", gbkRule, len("Disallow: /dir/")+1)
+		s := newTestSite(t, "")
+		s.route("/robots.txt", serve(200, body, "Content-Type", "text/plain; charset=gbk"))
+		c := newTestClient(t, WithProductTokens("FooBot"))
+		d, err := c.Check(context.Background(), s.URL+path)
+		if err != nil || d.Allowed {
+			t.Errorf("%s: allowed %v by %+v, %v; want disallowed, as for a UTF-8 body", path, d.Allowed, d.Rule, err)
+		}
+	})
+	t.Run("utf-16le", func(t *testing.T) {
+		// The limit falls between the surrogates of 𠮷 (U+20BB7): a
+		// UTF-16 body's cut is always at a code unit's boundary.
+		const limit = 500 << 10
+		const upath = "/dir/%F0%A0%AE%B7/page"
+		rule := "Disallow: /dir/𠮷/"
+		pad := []byte("User-agent: *\nAllow: /dir/\n")
+		n := (limit - 2 - 2*len("Disallow: /dir/") - 2) / 2 // units before the rule line
+		for len(pad) < n-1 {
+			pad = append(pad, '#')
+		}
+		pad = append(pad, '\n')
+		enc := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder()
+		body, err := enc.String(string(pad) + rule + "\nUser-agent: OtherBot\nDisallow: /\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newTestSite(t, "")
+		s.route("/robots.txt", serve(200, body, "Content-Type", "text/plain"))
+		c := newTestClient(t, WithProductTokens("FooBot"))
+		d, err := c.Check(context.Background(), s.URL+upath)
+		if err != nil || d.Allowed {
+			t.Errorf("%s: allowed %v by %+v, %v; want disallowed, as for a UTF-8 body", upath, d.Allowed, d.Rule, err)
+		}
+	})
+}
+
+// TestFetchCutUsagePathEscape: a Content-Usage rule the limit cuts
+// within its path keeps it less a cut escape, as a disallow does: kept
+// as it stood ("/dir/%e" of "/dir/%e7%89%b9/"), the path matched none of
+// the paths the whole rule named, and a shorter rule's train-ai=y
+// answered for them.
+func TestFetchCutUsagePathEscape(t *testing.T) {
+	checkLeaks(t)
+	for _, tc := range []struct {
+		name, rule, path string
+		keep             int
+		mode             Mode
+	}{
+		{"lower-case escape", "Content-Usage: /dir/%e7%89%b9/ train-ai=n", "/dir/%E7%89%B9/page", len("Content-Usage: /dir/%e"), ModeGoogle},
+		{"lower-case escape, two digits", "Content-Usage: /dir/%e7%89%b9/ train-ai=n", "/dir/%E7%89%B9/page", len("Content-Usage: /dir/%e7"), ModeGoogle},
+		{"RFC 9309 tilde", "Content-Usage: /%7Ejoe/ train-ai=n", "/~joe/page", len("Content-Usage: /%7"), ModeRFC9309},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", tc.rule, tc.keep)
+			s := newTestSite(t, body)
+			c := newTestClient(t, WithProductTokens("FooBot"), WithMode(tc.mode))
+			d, err := c.Check(context.Background(), s.URL+tc.path)
+			if err != nil || d.Usage.Pref("train-ai") == PrefYes {
+				t.Errorf("%s: train-ai %v (%+v), %v; want no yes: the whole rule says n", tc.path, d.Usage.Pref("train-ai"), d.Usage, err)
+			}
+			// The whole file says n.
+			whole := cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", tc.rule, len(tc.rule)+1)
+			s2 := newTestSite(t, whole)
+			d, err = c.Check(context.Background(), s2.URL+tc.path)
+			if err != nil || d.Usage.Pref("train-ai") != PrefNo {
+				t.Errorf("control: whole rule: train-ai %v, %v", d.Usage.Pref("train-ai"), err)
 			}
 		})
 	}

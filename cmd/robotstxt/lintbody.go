@@ -139,12 +139,14 @@ func (lt *linter) overLimit() {
 		}
 	}
 	// A rule the limit cuts is read as far as it goes (Disallow: / of
-	// Disallow: /private), or not at all, and a line skipped whole may be
-	// read as a rule cut (Disallow /a of Disallow /a /b): not as written.
+	// Disallow: /private, a Content-Usage rule without its statement), or
+	// not at all, and a line skipped whole may be read as a rule cut
+	// (Disallow /a of Disallow /a /b): not as written.
 	read := fmt.Sprintf("the file is %s; crawlers read the first %s", d.size(), kib(crawlerLimit))
 	last := first - 1
-	cut := last > 0 && ruleAt(lt.file, last) != ruleAt(whole, last)
+	cut := last > 0 && (ruleAt(lt.file, last) != ruleAt(whole, last) || usageAt(lt.file, last) != usageAt(whole, last))
 	if cut {
+		lt.cutLine = last
 		lt.addText(last, newListing(d.whole.Text).text(last), codeOverLimit, "%s, which ends in this line: they read it as %q",
 			read, lt.lines.directive(last))
 	}
@@ -186,6 +188,19 @@ func ruleAt(f *parser.File, n int) parser.Rule {
 		}
 	}
 	return parser.Rule{}
+}
+
+// usageAt returns the Content-Usage rule of f on line n, or the zero
+// UsageRule.
+func usageAt(f *parser.File, n int) parser.UsageRule {
+	for _, g := range f.Groups {
+		for _, r := range g.Usage {
+			if r.Line == n {
+				return r
+			}
+		}
+	}
+	return parser.UsageRule{}
 }
 
 // unknownKey reports whether the parser reads key as one no major

@@ -25,6 +25,9 @@ type linter struct {
 	doc      *document
 	findings []finding
 	agents   map[int]parser.UserAgent // by line, made for the first cut agent
+	// cutLine is the last line crawlers read when the limit cuts it and
+	// they read it otherwise than written (see overLimit), else 0.
+	cutLine int
 	// errorsOnly drops the findings of lesser severity (see tailErrors).
 	errorsOnly bool
 }

@@ -9,10 +9,13 @@ import (
 
 // usage reports Content-Usage statements that state nothing, preferences
 // that are neither y nor n, labels crawlers do not read and rules of
-// one path that disagree.
+// one path that disagree; of a rule the limit cut, overLimit reports.
 func (lt *linter) usage() {
 	for _, g := range lt.file.Groups {
 		for _, r := range g.Usage {
+			if r.Line == lt.cutLine {
+				continue
+			}
 			for _, n := range usageNotes(r.Statement) {
 				lt.add(r.Line, n.code, "%s", n.text)
 			}

@@ -185,11 +185,12 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		// A UTF-8 body is cut before converting; another charset's
 		// characters, such as GBK's, whose trailing bytes look like
 		// UTF-8's leading ones, only once converted.
-		raw = dropCutLine(raw)
+		raw = dropCutLine(raw, 0)
 	}
-	b.Text, b.Charset = toUTF8(raw, enc, name, wide, b.Truncated && !whole)
+	var left int
+	b.Text, b.Charset, left = toUTF8(raw, enc, name, wide, b.Truncated && !whole)
 	if b.Truncated && converted && !whole {
-		b.Text = dropCutLine(b.Text) // toUTF8 left out a character the limit cut
+		b.Text = dropCutLine(b.Text, left) // toUTF8 left out a character the limit cut
 	}
 	return b, nil
 }
@@ -323,19 +324,24 @@ func inflater(r io.Reader) io.Reader {
 //     its comment began before the cut, or the text past what the parser
 //     keeps of it, cut at MaxLineLength or a NUL, is more than white
 //     space), less a cut UTF-8 sequence, which any line loses;
-//   - a disallow rule, but for a '$', a cut escape or a cut UTF-8
-//     sequence at its end, made up with '*' to the length Google's parser
-//     weighs the cut pattern by (reading the first 500 KiB as they stand,
-//     escaped): a prefix of a pattern covers more, and so weighed, it
-//     beats no fewer rules than the whole would;
+//   - a disallow rule, but for a '$', a cut escape or a cut character at
+//     its end, made up with '*' to the length Google's parser weighs the
+//     cut pattern by (reading the first 500 KiB as they stand, a cut
+//     character's bytes escaped): a prefix of a pattern covers more, and
+//     so weighed, it beats no fewer rules than the cut pattern would;
 //   - a Content-Usage rule's path, stating nothing, as a line cut at
-//     MaxLineLength is read: a shorter rule's statement must not answer
-//     for paths it named;
+//     MaxLineLength is read, less what ends a path cut within it as a
+//     disallow's: a shorter rule's statement must not answer for paths
+//     it named;
 //   - nothing of any other line, lest a cut allow, user-agent or
 //     crawl-delay say what the line did not.
-func dropCutLine(b []byte) []byte {
-	whole := b
+//
+// left is how many bytes of a character the limit cut a conversion to
+// UTF-8 left out of b.
+func dropCutLine(b []byte, left int) []byte {
+	n := len(b)
 	b = dropCutRune(b) // first, lest it be what settles the line
+	left += n - len(b)
 	i := bytes.LastIndexAny(b, "\r\n")
 	line := b[i+1:]
 	if parse.Settled(string(line)) {
@@ -347,20 +353,14 @@ func dropCutLine(b []byte) []byte {
 		switch {
 		case l.Key == parse.KeyContentUsage && strings.HasPrefix(l.Value, "/"):
 			if j := strings.IndexAny(l.Value, " \t"); j >= 0 {
-				v = v[:start+j]
+				return append(b[:i+1:i+1], v[:start+j]...)
 			}
-			return append(b[:i+1:i+1], v...)
+			return append(b[:i+1:i+1], trimCutPattern(v)...) // cut within its path
 		case l.Key != parse.KeyDisallow:
 			return b[:i+1]
 		}
-		weight := len(match.Escape(strings.TrimRight(string(whole[i+1:]), " \t\v\f")))
-		switch n := len(v); {
-		case n > 0 && v[n-1] == '%':
-			v = v[:n-1]
-		case n > 1 && v[n-2] == '%' && ascii.IsHex(v[n-1]):
-			v = v[:n-2]
-		}
-		v = bytes.TrimRight(v, "$")
+		weight := len(match.Escape(string(v))) + 3*left // each byte left out as %XX
+		v = trimCutPattern(v)
 		if len(v) > start {
 			out := append(b[:i+1:i+1], v...)
 			for k := len(match.Escape(string(v))); k < weight; k++ {
@@ -370,6 +370,19 @@ func dropCutLine(b []byte) []byte {
 		}
 	}
 	return b[:i+1]
+}
+
+// trimCutPattern removes from the end of v, a line cut within its
+// pattern, what would make the pattern cover less than the whole: a cut
+// escape, read as a literal '%', and a '$'.
+func trimCutPattern(v []byte) []byte {
+	switch n := len(v); {
+	case n > 0 && v[n-1] == '%':
+		v = v[:n-1]
+	case n > 1 && v[n-2] == '%' && ascii.IsHex(v[n-1]):
+		v = v[:n-2]
+	}
+	return bytes.TrimRight(v, "$")
 }
 
 // dropCutRune removes an incomplete UTF-8 sequence from the end of b.
@@ -463,22 +476,22 @@ func wideBreaks(body []byte) (le, be int) {
 // toUTF8 converts body, whose UTF-16 or UTF-32 form is wide, from enc,
 // named name (nil for UTF-8: see charsetOf), to UTF-8 and names the
 // charset it was read in (see Read). cut says the limit cut body within
-// a line: a character it left unfinished is left out.
-func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut bool) ([]byte, string) {
+// a line: a character it left unfinished is left out, left its bytes.
+func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut bool) (_ []byte, _ string, left int) {
 	if wide.enc == nil {
 		body = trimPartBOM(body)
 	}
 	if enc == nil {
-		return body, "utf-8"
+		return body, "utf-8", 0
 	}
 	dec := enc.NewDecoder()
 	if !cut {
 		out, err := dec.Bytes(body)
 		if err != nil {
 			// x/text decoders replace what they cannot read; if one fails, keep body.
-			return body, "utf-8"
+			return body, "utf-8", 0
 		}
-		return out, name
+		return out, name, 0
 	}
 	// Not told the input ends, a decoder leaves a character the cut left
 	// unfinished unread: told, it reads one as U+FFFD, and maybe more
@@ -492,9 +505,9 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut 
 		case transform.ErrShortDst:
 			out = slices.Grow(out, 2*len(src)+utf8.UTFMax)
 		case nil, transform.ErrShortSrc:
-			return out, name
+			return out, name, len(src)
 		default:
-			return body, "utf-8" // as above
+			return body, "utf-8", 0 // as above
 		}
 	}
 }

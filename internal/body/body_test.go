@@ -97,7 +97,7 @@ func TestCharsetToUTF8(t *testing.T) {
 	} {
 		body, wide := []byte(tc.body), wideOf([]byte(tc.body))
 		enc, name := charsetOf(body, http.Header{"Content-Type": {tc.ctype}}, wide)
-		text, _ := toUTF8(body, enc, name, wide, false)
+		text, _, _ := toUTF8(body, enc, name, wide, false)
 		got := string(text)
 		got = strings.TrimPrefix(got, "\uFEFF")
 		if want := strings.TrimPrefix(tc.want, "\uFEFF"); got != want {
@@ -195,8 +195,8 @@ func FuzzRead(f *testing.F) {
 				}
 			}
 			// A kept line of valid UTF-8 reads as the whole line does, or,
-			// a disallow, as a prefix of its pattern.
-			if !whole && len(cut) > 0 && utf8.Valid(data) && bytes.HasPrefix(data, b.Text) {
+			// a disallow, as a prefix of its pattern, made up with '*'.
+			if !whole && len(cut) > 0 && utf8.Valid(data) && bytes.HasPrefix(data, bytes.TrimRight(b.Text, "*")) {
 				line := data[last+1:]
 				if end := bytes.IndexAny(line, "\r\n"); end >= 0 {
 					line = line[:end]
@@ -204,8 +204,8 @@ func FuzzRead(f *testing.F) {
 				for c := range parse.Lines(string(cut)) {
 					for w := range parse.Lines(string(line)) {
 						switch {
-						case c.Key == parse.KeyDisallow && w.Key == parse.KeyDisallow && strings.HasPrefix(w.Value, c.Value):
-						case c.Key != w.Key || c.Value != w.Value || c.Flags != w.Flags:
+						case c.Key == parse.KeyDisallow && w.Key == parse.KeyDisallow && strings.HasPrefix(w.Value, strings.TrimRight(c.Value, "*")):
+						case c.Key != w.Key || c.Value != w.Value || c.Flags&^parse.FlagTooLong != w.Flags&^parse.FlagTooLong: // a NUL cut it first
 							t.Fatalf("cut line %q reads as %v %q %b; the whole line %q as %v %q %b", cut, c.Key, c.Value, c.Flags, line, w.Key, w.Value, w.Flags)
 						}
 					}
@@ -220,15 +220,16 @@ func FuzzRead(f *testing.F) {
 			if !b.Truncated && !bytes.Equal(b.Text, data) {
 				t.Fatalf("valid UTF-8 read as %q, want it unchanged", b.Text)
 			}
-			if b.Truncated && !bytes.HasPrefix(data, b.Text) {
-				t.Fatalf("valid UTF-8 cut to %q, not a prefix of the input", b.Text)
+			if b.Truncated && !bytes.HasPrefix(data, bytes.TrimRight(b.Text, "*")) {
+				t.Fatalf("valid UTF-8 cut to %q, not a prefix of the input but for a disallow's '*'", b.Text)
 			}
 		}
 		if b.Truncated && b.Charset != "utf-8" && !encodeIt {
 			// Converted, a cut body reads as a prefix of the whole one
-			// in the same charset: no character it cut becomes another.
+			// in the same charset, but for a disallow's '*': no character
+			// it cut becomes another.
 			all, err := Read(bytes.NewReader(data), header, -1)
-			if err == nil && all.Charset == b.Charset && !bytes.HasPrefix(all.Text, b.Text) {
+			if err == nil && all.Charset == b.Charset && !bytes.HasPrefix(all.Text, bytes.TrimRight(b.Text, "*")) {
 				t.Fatalf("%s cut to %q, not a prefix of the whole body's %q", b.Charset, b.Text, all.Text)
 			}
 		}
@@ -556,22 +557,22 @@ func TestReadBodyCutDisallowMultibyte(t *testing.T) {
 		kept    string
 	}{
 		{simplifiedchinese.GBK, "gbk", "你好", 2, "/你"},
-		{simplifiedchinese.GBK, "gbk", "你好", 3, "/你"},
+		{simplifiedchinese.GBK, "gbk", "你好", 3, "/你***"},
 		// What is kept, 一, is valid UTF-8: the byte past the cut tells.
-		{simplifiedchinese.GBK, "gbk", "一你", 3, "/一"},
-		{japanese.ShiftJIS, "shift_jis", "あい", 1, "/"},
+		{simplifiedchinese.GBK, "gbk", "一你", 3, "/一***"},
+		{japanese.ShiftJIS, "shift_jis", "あい", 1, "/***"},
 		{japanese.ShiftJIS, "shift_jis", "あい", 2, "/あ"},
-		{japanese.ShiftJIS, "shift_jis", "あい", 3, "/あ"},
+		{japanese.ShiftJIS, "shift_jis", "あい", 3, "/あ***"},
 		{japanese.ShiftJIS, "shift_jis", "あい", 4, "/あい"},
 		// gb18030's four-byte characters: told the input ends, the
 		// decoder reads a cut 81 30 as U+FFFD and '0'.
-		{simplifiedchinese.GB18030, "gb18030", "straße", 5, "/stra"},
-		{simplifiedchinese.GB18030, "gb18030", "straße", 6, "/stra"},
-		{simplifiedchinese.GB18030, "gb18030", "straße", 7, "/stra"},
+		{simplifiedchinese.GB18030, "gb18030", "straße", 5, "/stra***"},
+		{simplifiedchinese.GB18030, "gb18030", "straße", 6, "/stra******"},
+		{simplifiedchinese.GB18030, "gb18030", "straße", 7, "/stra*********"},
 		{simplifiedchinese.GB18030, "gb18030", "straße", 8, "/straß"},
-		{simplifiedchinese.GB18030, "gb18030", "한국", 2, "/"},
-		{simplifiedchinese.GB18030, "gb18030", "한국", 3, "/"},
-		{simplifiedchinese.GB18030, "gb18030", "한국", 6, "/한"},
+		{simplifiedchinese.GB18030, "gb18030", "한국", 2, "/******"},
+		{simplifiedchinese.GB18030, "gb18030", "한국", 3, "/*********"},
+		{simplifiedchinese.GB18030, "gb18030", "한국", 6, "/한******"},
 	} {
 		p, err := tc.enc.NewEncoder().String(tc.path)
 		if err != nil {
@@ -587,7 +588,8 @@ func TestReadBodyCutDisallowMultibyte(t *testing.T) {
 
 // TestReadBodyCutSurrogatePair: a UTF-16 disallow cut within a surrogate
 // pair keeps the pattern before the character, not U+FFFD (which would
-// match nothing).
+// match nothing), its weight made up with '*', three a byte read of the
+// character.
 func TestReadBodyCutSurrogatePair(t *testing.T) {
 	const head = "User-agent: *\nDisallow: /"
 	for _, order := range []unicode.Endianness{unicode.LittleEndian, unicode.BigEndian} {
@@ -599,8 +601,8 @@ func TestReadBodyCutSurrogatePair(t *testing.T) {
 		pre, _ := enc.NewEncoder().String(head)
 		for cut := 1; cut <= 3; cut++ { // of the pair's four bytes
 			b, err := Read(strings.NewReader(full), nil, int64(len(pre)+cut))
-			if err != nil || string(b.Text) != head {
-				t.Errorf("UTF-16 (big-endian %v) cut after %d bytes of the pair: %q, %v; want %q", order == unicode.BigEndian, cut, b.Text, err, head)
+			if want := head + strings.Repeat("***", cut); err != nil || string(b.Text) != want {
+				t.Errorf("UTF-16 (big-endian %v) cut after %d bytes of the pair: %q, %v; want %q", order == unicode.BigEndian, cut, b.Text, err, want)
 			}
 		}
 	}
@@ -644,9 +646,11 @@ func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
 				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q (%s, truncated %v), %v; want %q",
 					tc.body, form.name, form.bom, limit, b.Text, b.Charset, b.Truncated, err, tc.want)
 			}
-			// A cut within a character cuts the character.
-			if b, err := Read(bytes.NewReader(wide), nil, limit+1); err != nil || string(b.Text) != head {
-				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q, %v; want %q", tc.body, form.name, form.bom, limit+1, b.Text, err, head)
+			// A cut within a character cuts the character, a disallow's
+			// weight made up for the byte read of it, which may be a
+			// line break's: it may weigh more, never less.
+			if b, err := Read(bytes.NewReader(wide), nil, limit+1); err != nil || string(b.Text) != head+"***" {
+				t.Errorf("Read(%q in %s, mark %q) cut at %d = %q, %v; want %q", tc.body, form.name, form.bom, limit+1, b.Text, err, head+"***")
 			}
 		}
 	}
