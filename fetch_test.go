@@ -1857,36 +1857,32 @@ func TestFetchCutCharacterOtherCharset(t *testing.T) {
 	})
 }
 
-// TestFetchCutUsagePathEscape: a Content-Usage rule the limit cuts
-// within its path keeps it less a cut escape, as a disallow does: kept
-// as it stood ("/dir/%e" of "/dir/%e7%89%b9/"), the path matched none of
-// the paths the whole rule named, and a shorter rule's train-ai=y
-// answered for them.
-func TestFetchCutUsagePathEscape(t *testing.T) {
+// TestFetchCutUsagePathDropped: a Content-Usage rule the limit cuts
+// within its path is dropped: kept, the cut path, a prefix covering more
+// than the whole rule and stating nothing, took a site-wide train-ai=n
+// from paths the rule never named (/blocked/page, by the "/bl" of
+// "/blog/ train-ai=y").
+func TestFetchCutUsagePathDropped(t *testing.T) {
 	checkLeaks(t)
+	const path = "/blocked/page"
+	head := "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\n"
 	for _, tc := range []struct {
-		name, rule, path string
-		keep             int
-		mode             Mode
+		name, rule string
+		keep       int
 	}{
-		{"lower-case escape", "Content-Usage: /dir/%e7%89%b9/ train-ai=n", "/dir/%E7%89%B9/page", len("Content-Usage: /dir/%e"), ModeGoogle},
-		{"lower-case escape, two digits", "Content-Usage: /dir/%e7%89%b9/ train-ai=n", "/dir/%E7%89%B9/page", len("Content-Usage: /dir/%e7"), ModeGoogle},
-		{"RFC 9309 tilde", "Content-Usage: /%7Ejoe/ train-ai=n", "/~joe/page", len("Content-Usage: /%7"), ModeRFC9309},
+		{"prefix of the path", "Content-Usage: /blog/ train-ai=y", len("Content-Usage: /bl")},
+		{"a '$' trimmed", "Content-Usage: /b$ train-ai=y", len("Content-Usage: /b$")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			body := cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", tc.rule, tc.keep)
-			s := newTestSite(t, body)
-			c := newTestClient(t, WithProductTokens("FooBot"), WithMode(tc.mode))
-			d, err := c.Check(context.Background(), s.URL+tc.path)
-			if err != nil || d.Usage.Pref("train-ai") == PrefYes {
-				t.Errorf("%s: train-ai %v (%+v), %v; want no yes: the whole rule says n", tc.path, d.Usage.Pref("train-ai"), d.Usage, err)
+			whole := Parse([]byte(cutAt(head, tc.rule, len(tc.rule)+1)))
+			if p := whole.Usage("FooBot", "http://example.com"+path).Pref("train-ai"); p != PrefNo {
+				t.Fatalf("the whole file: train-ai %v, want n", p)
 			}
-			// The whole file says n.
-			whole := cutAt("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n", tc.rule, len(tc.rule)+1)
-			s2 := newTestSite(t, whole)
-			d, err = c.Check(context.Background(), s2.URL+tc.path)
+			s := newTestSite(t, cutAt(head, tc.rule, tc.keep))
+			c := newTestClient(t, WithProductTokens("FooBot"))
+			d, err := c.Check(context.Background(), s.URL+path)
 			if err != nil || d.Usage.Pref("train-ai") != PrefNo {
-				t.Errorf("control: whole rule: train-ai %v, %v", d.Usage.Pref("train-ai"), err)
+				t.Errorf("%s: train-ai %v, %v; want n, as the whole file says: the cut rule never named this path", path, d.Usage.Pref("train-ai"), err)
 			}
 		})
 	}

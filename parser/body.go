@@ -44,8 +44,8 @@ type Body struct {
 // Google's parser reads the first 500 KiB), less a '$', a cut escape or
 // a cut character at its end, made up with '*' to the length Google's
 // parser weighs the cut pattern by, so that it beats every rule it would;
-// and a Content-Usage rule's path, stating nothing (less a cut escape or
-// '$' where the limit cut the path); any other is
+// and a Content-Usage rule cut in its statement, its path, stating
+// nothing; any other is
 // dropped, since a cut allow, user-agent or crawl-delay can say what the
 // line does not. A line that ends right at the limit is whole (up to
 // four bytes past it are read to tell). The text is then converted to UTF-8: UTF-32

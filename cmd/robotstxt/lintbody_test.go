@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 func TestBodyKind(t *testing.T) {
@@ -75,5 +77,28 @@ func TestLintCutUsageRule(t *testing.T) {
 	r := runCmd(t, cut, "lint", "-")
 	if !strings.Contains(r.stdout, "[over-limit]") || strings.Contains(r.stdout, "no rule or other record is past it") || strings.Contains(r.stdout, "[usage-syntax]") {
 		t.Errorf("a Content-Usage rule the limit cuts: exit %d, stdout %q; want an over-limit error for its line", r.code, r.stdout)
+	}
+}
+
+// TestLintCutLineNotTooLong: a disallow of exactly MaxLineLength bytes
+// that the 500 KiB limit cuts within its last character is padded only
+// within MaxLineLength: padded past it, lint reported the author's line
+// as "line over 16663 bytes" [line-too-long], which it is not.
+func TestLintCutLineNotTooLong(t *testing.T) {
+	stars := parser.MaxLineLength - len("Disallow: /") - len("é")
+	line := "Disallow: /" + strings.Repeat("*", stars) + "é" // MaxLineLength bytes
+	keep := len(line) - 1                                    // within é
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for b.Len() < crawlerLimit-keep-81 {
+		b.WriteString("#" + strings.Repeat("x", 78) + "\n")
+	}
+	for b.Len() < crawlerLimit-keep-1 {
+		b.WriteByte('#')
+	}
+	b.WriteString("\n" + line + "\nDisallow: /later\n")
+	r := runCmd(t, b.String(), "lint", "-")
+	if strings.Contains(r.stdout, "[line-too-long]") {
+		t.Errorf("a line of %d bytes, cut by the limit: lint says it is too long:\n%s", len(line), r.stdout[:min(len(r.stdout), 2000)])
 	}
 }

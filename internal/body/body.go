@@ -328,11 +328,14 @@ func inflater(r io.Reader) io.Reader {
 //     its end, made up with '*' to the length Google's parser weighs the
 //     cut pattern by (reading the first 500 KiB as they stand, a cut
 //     character's bytes escaped): a prefix of a pattern covers more, and
-//     so weighed, it beats no fewer rules than the cut pattern would;
-//   - a Content-Usage rule's path, stating nothing, as a line cut at
-//     MaxLineLength is read, less what ends a path cut within it as a
-//     disallow's: a shorter rule's statement must not answer for paths
-//     it named;
+//     so weighed, it beats no fewer rules than the cut pattern would (but
+//     for a pattern that the padding would take past MaxLineLength,
+//     which weighs what fits);
+//   - a Content-Usage rule cut in its statement, its path, stating
+//     nothing, as a line cut at MaxLineLength is read: a shorter rule's
+//     statement must not answer for the paths it named (one cut within
+//     its path is dropped: a prefix of it, stating nothing, would take a
+//     shorter rule's refusal from paths it did not name);
 //   - nothing of any other line, lest a cut allow, user-agent or
 //     crawl-delay say what the line did not.
 //
@@ -351,38 +354,28 @@ func dropCutLine(b []byte, left int) []byte {
 		v := bytes.TrimRight(line, " \t\v\f")
 		start := len(v) - len(l.Value) // of the value
 		switch {
-		case l.Key == parse.KeyContentUsage && strings.HasPrefix(l.Value, "/"):
-			if j := strings.IndexAny(l.Value, " \t"); j >= 0 {
-				return append(b[:i+1:i+1], v[:start+j]...)
-			}
-			return append(b[:i+1:i+1], trimCutPattern(v)...) // cut within its path
+		case l.Key == parse.KeyContentUsage && strings.HasPrefix(l.Value, "/") && strings.ContainsAny(l.Value, " \t"):
+			return append(b[:i+1:i+1], v[:start+strings.IndexAny(l.Value, " \t")]...)
 		case l.Key != parse.KeyDisallow:
 			return b[:i+1]
 		}
 		weight := len(match.Escape(string(v))) + 3*left // each byte left out as %XX
-		v = trimCutPattern(v)
+		switch n := len(v); {
+		case n > 0 && v[n-1] == '%':
+			v = v[:n-1]
+		case n > 1 && v[n-2] == '%' && ascii.IsHex(v[n-1]):
+			v = v[:n-2]
+		}
+		v = bytes.TrimRight(v, "$")
 		if len(v) > start {
 			out := append(b[:i+1:i+1], v...)
-			for k := len(match.Escape(string(v))); k < weight; k++ {
-				out = append(out, '*')
+			for k := len(match.Escape(string(v))); k < weight && len(out)-(i+1) < parse.MaxLineLength; k++ {
+				out = append(out, '*') // within the line the parser keeps
 			}
 			return out
 		}
 	}
 	return b[:i+1]
-}
-
-// trimCutPattern removes from the end of v, a line cut within its
-// pattern, what would make the pattern cover less than the whole: a cut
-// escape, read as a literal '%', and a '$'.
-func trimCutPattern(v []byte) []byte {
-	switch n := len(v); {
-	case n > 0 && v[n-1] == '%':
-		v = v[:n-1]
-	case n > 1 && v[n-2] == '%' && ascii.IsHex(v[n-1]):
-		v = v[:n-2]
-	}
-	return bytes.TrimRight(v, "$")
 }
 
 // dropCutRune removes an incomplete UTF-8 sequence from the end of b.

@@ -20,6 +20,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
@@ -151,6 +152,7 @@ func FuzzRead(f *testing.F) {
 			header.Set("Content-Length", strconv.Itoa(max(0, len(body)+[]int{0, 0, -3, 9}[d])))
 		}
 		b, err := Read(bytes.NewReader(body), header, limit)
+		cutWeight(t, data, int(limit))
 		if !supported {
 			if !errors.Is(err, ErrContentCoding) {
 				t.Fatalf("coding %q: error %v, want ErrContentCoding", header.Get("Content-Encoding"), err)
@@ -234,6 +236,46 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// cutWeight checks, for FuzzRead, that a disallow kept of the line the
+// limit cuts (UTF-8) weighs, as the parser reads the kept text, no less
+// than the cut pattern as it stands (its cut bytes escaped), unless the
+// padding reached MaxLineLength (see dropCutLine).
+func cutWeight(t *testing.T, data []byte, limit int) {
+	t.Helper()
+	if limit <= 0 || limit >= len(data) || !utf8.Valid(data) {
+		return
+	}
+	b, err := Read(strings.NewReader(string(data)), nil, int64(limit))
+	if err != nil || !b.Truncated {
+		return
+	}
+	start := strings.LastIndexAny(string(data[:limit]), "\r\n") + 1
+	if breaksAt(data[limit:], limit, wideForm{}) {
+		return
+	}
+	var stands, kept *parse.Line
+	for l := range parse.Lines(string(data[start:limit])) {
+		stands = &l
+	}
+	keptLine := string(b.Text[strings.LastIndexAny(string(b.Text), "\r\n")+1:])
+	if keptLine == "" || len(b.Text) <= start {
+		return
+	}
+	for l := range parse.Lines(keptLine) {
+		kept = &l
+	}
+	if stands == nil || kept == nil || stands.Key != parse.KeyDisallow || kept.Key != parse.KeyDisallow {
+		return
+	}
+	if w, g := len(match.Escape(stands.Value)), len(match.Escape(kept.Value)); g < w && len(keptLine) < parse.MaxLineLength {
+		cut := string(data[start:limit])
+		if len(cut) > 60 {
+			cut = cut[:20] + "…" + cut[len(cut)-20:]
+		}
+		t.Fatalf("cut line %q (%d bytes) kept as a pattern of weight %d (flags %b), less than the %d of the cut pattern as it stands", cut, limit-start, g, kept.Flags, w)
+	}
 }
 
 // TestReadBoundsCodings: a Content-Encoding of a mebibyte of commas is
@@ -525,7 +567,7 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		{"Disallow: /a%2Fb", "Disallow: /a%2F", "Disallow: /a%2F"},
 		{"Disallow: /ü", "Disallow: /\xc3", "Disallow: /***"},
 		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /private/ train-a", "Content-Usage: /private/"},
-		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /priv", "Content-Usage: /priv"},
+		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /priv", ""},
 		{"Disallow:     /x", "Disallow:  ", ""},
 		{"Disallow: $x", "Disallow: $", ""},
 		{"Allow: /public", "Allow: /pub", ""},
