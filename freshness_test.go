@@ -225,3 +225,73 @@ func TestRetryAfterBounded(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFreshnessHeaders reads the caching headers of a robots.txt response
+// (Cache-Control, Expires, Date, Age, Retry-After), which the site sends.
+// Beyond not panicking: the freshness stays between the floor and the
+// cap, the lifetime is never negative, an Age never lengthens it, a
+// no-store gives the floor; a Retry-After's wait stays within
+// [1 s, max(maxBackoff, maxFresh)], and of two Retry-After lines the
+// longer counts (retryAfter doc).
+func FuzzFreshnessHeaders(f *testing.F) {
+	f.Add("max-age=3600", "", "", "", "120", "", int64(1767225600), uint8(1))
+	f.Add("private, s-maxage=60, max-age=600", "Thu, 01 Jan 2026 01:00:00 GMT", "Thu, 01 Jan 2026 00:00:00 GMT", "30", "Thu, 01 Jan 2026 00:10:00 GMT", "60, 7200", int64(1767225600), uint8(3))
+	f.Add(`no-cache="set-cookie", max-age=100`, "0", "", "5", "soon", "-1", int64(0), uint8(2))
+	f.Add("max-age=10, max-age=20", "-1", "garbage", "99999999999999999999", "Tuesday, 01-Dec-26 14:00:00 GMT, 120", "", int64(-62135596800), uint8(9))
+	f.Fuzz(func(t *testing.T, cc, expires, date, agev, ra1, ra2 string, nowUnix int64, failures uint8) {
+		if len(cc)+len(expires)+len(date)+len(agev)+len(ra1)+len(ra2) > 1<<12 {
+			return
+		}
+		now := time.Unix(nowUnix%(1<<35), 0).UTC()
+		cfg := defaultConfig()
+		h := http.Header{}
+		for _, kv := range [][2]string{{"Cache-Control", cc}, {"Expires", expires}, {"Date", date}} {
+			if kv[1] != "" {
+				h.Set(kv[0], kv[1])
+			}
+		}
+		d, lifetime, _ := cfg.freshness(now, h)
+		low := min(cfg.minFresh, cfg.maxFresh)
+		if d < low || d > cfg.maxFresh {
+			t.Fatalf("freshness %v outside [%v, %v] for %v", d, low, cfg.maxFresh, h)
+		}
+		if lifetime < 0 {
+			t.Fatalf("lifetime %v < 0 for %v", lifetime, h)
+		}
+		if agev != "" {
+			ha := h.Clone()
+			ha.Set("Age", agev)
+			if da, _, _ := cfg.freshness(now, ha); da > d {
+				t.Fatalf("Age %q lengthens freshness %v -> %v for %v", agev, d, da, h)
+			}
+		}
+		for dir := range directives(cc) {
+			if strings.EqualFold(dir, "no-store") && d != low {
+				t.Fatalf("no-store in %q: freshness %v, want the floor %v", cc, d, low)
+			}
+		}
+		hr := http.Header{}
+		if date != "" {
+			hr.Set("Date", date)
+		}
+		hr["Retry-After"] = []string{ra1}
+		n := int(failures%12) + 1
+		w := cfg.retryIn(now, hr, n)
+		if w < min(time.Second, cfg.backoff) || w > max(cfg.maxBackoff, cfg.maxFresh) {
+			t.Fatalf("retryIn(%q, %d) = %v", ra1, n, w)
+		}
+		// Of two lines, the longer counts; one it cannot read counts for none.
+		if strings.Count(ra1, ",")+strings.Count(ra2, ",") < 6 {
+			d1, ok1 := retryAfter(now, http.Header{"Retry-After": {ra1}, "Date": hr["Date"]})
+			d2, ok2 := retryAfter(now, http.Header{"Retry-After": {ra2}, "Date": hr["Date"]})
+			d12, ok12 := retryAfter(now, http.Header{"Retry-After": {ra1, ra2}, "Date": hr["Date"]})
+			want, wok := d1, ok1
+			if ok2 && (!ok1 || d2 > d1) {
+				want, wok = d2, true
+			}
+			if d12 != want || ok12 != wok {
+				t.Fatalf("Retry-After %q, %q: %v %v; apart %v %v and %v %v", ra1, ra2, d12, ok12, d1, ok1, d2, ok2)
+			}
+		}
+	})
+}

@@ -767,3 +767,67 @@ func TestUnrelatedMetaNamesNotDirectives(t *testing.T) {
 		t.Errorf("DC.rights read as robots directives for token DC: %+v", d)
 	}
 }
+
+// flags are a Directives' restrictions, without Other.
+func flags(d Directives) [8]bool {
+	return [8]bool{d.NoIndex, d.NoFollow, d.NoArchive, d.NoSnippet, d.NoImageIndex, d.NoTranslate, d.NoAI, d.NoImageAI}
+}
+
+// FuzzFromHeader reads X-Robots-Tag lines, which every page's server
+// sends. Beyond not panicking: Other stays within its bounds; directives
+// of two lines add up (each restriction of either line holds, the earlier
+// date wins); a line named for another crawler restricts nothing that
+// the line alone did not; a line named for this crawler whose text holds
+// no other name reads as Parse reads its text; a line that reads for
+// every crawler (no name) reads so whoever asks.
+func FuzzFromHeader(f *testing.F) {
+	f.Add("noindex, nofollow", "googlebot: noarchive", "googlebot")
+	f.Add("unavailable_after: Friday, 25-Jun-10 15:00:00 GMT", "otherbot: none, mybot: noai", "mybot")
+	f.Add("ExampleBot/1.0: noindex", "max-snippet: 50, unavailable_after: 2010-06-25", "examplebot")
+	f.Fuzz(func(t *testing.T, l1, l2, token string) {
+		one := FromHeader(http.Header{"X-Robots-Tag": {l1}}, token)
+		two := FromHeader(http.Header{"X-Robots-Tag": {l2}}, token)
+		both := FromHeader(http.Header{"X-Robots-Tag": {l1, l2}}, token)
+		for _, d := range []Directives{one, two, both} {
+			if len(d.Other) > maxOther {
+				t.Fatalf("%d Other", len(d.Other))
+			}
+			for _, o := range d.Other {
+				if len(o) > maxOtherLen {
+					t.Fatalf("Other of %d bytes", len(o))
+				}
+			}
+		}
+		f1, f2, fb := flags(one), flags(two), flags(both)
+		for i := range fb {
+			if fb[i] != (f1[i] || f2[i]) {
+				t.Fatalf("lines %q, %q for %q: %v; apart %v, %v", l1, l2, token, fb, f1, f2)
+			}
+		}
+		for _, d := range []Directives{one, two} {
+			if !d.UnavailableAfter.IsZero() && (both.UnavailableAfter.IsZero() || both.UnavailableAfter.After(d.UnavailableAfter)) {
+				t.Fatalf("lines %q, %q: date %v; apart %v, %v", l1, l2, both.UnavailableAfter, one.UnavailableAfter, two.UnavailableAfter)
+			}
+		}
+		// Named for a crawler that is not this one: restricts no more.
+		other := FromHeader(http.Header{"X-Robots-Tag": {"zzqotherbot: " + l1}}, token)
+		if token != "zzqotherbot" && token != "robots" {
+			fo := flags(other)
+			for i := range fo {
+				if fo[i] && !f1[i] {
+					t.Fatalf("%q for %q restricts %v; the line alone %v", "zzqotherbot: "+l1, token, fo, f1)
+				}
+			}
+		}
+		// A line that names nobody reads as Parse reads it, for any crawler.
+		p := Parse(l1)
+		everyone := FromHeader(http.Header{"X-Robots-Tag": {l1}})
+		if flags(everyone) == flags(p) && everyone.UnavailableAfter.Equal(p.UnavailableAfter) {
+			// Then named for this crawler it reads the same.
+			mine := FromHeader(http.Header{"X-Robots-Tag": {"zzqmybot: " + l1}}, "zzqmybot")
+			if flags(mine) != flags(p) || !mine.UnavailableAfter.Equal(p.UnavailableAfter) {
+				t.Fatalf("%q for zzqmybot: %+v; the text alone %+v", "zzqmybot: "+l1, mine, p)
+			}
+		}
+	})
+}
