@@ -144,7 +144,9 @@ func (lt *linter) overLimit() {
 	// (Disallow /a of Disallow /a /b): not as written.
 	read := fmt.Sprintf("the file is %s; crawlers read the first %s", d.size(), kib(crawlerLimit))
 	last := first - 1
-	cut := last > 0 && (ruleAt(lt.file, last) != ruleAt(whole, last) || usageAt(lt.file, last) != usageAt(whole, last))
+	readRule, readUsage := readAt(lt.file, last)
+	wroteRule, wroteUsage := readAt(whole, last)
+	cut := last > 0 && (readRule != wroteRule || readUsage != wroteUsage)
 	if cut {
 		lt.cutLine = last
 		lt.addText(last, newListing(d.whole.Text).text(last), codeOverLimit, "%s, which ends in this line: they read it as %q",
@@ -178,29 +180,22 @@ func (lt *linter) overLimit() {
 		"%s: %s from this line on %s never read", size, andList(lost), verb)
 }
 
-// ruleAt returns the rule of f on line n, or the zero Rule.
-func ruleAt(f *parser.File, n int) parser.Rule {
+// readAt returns the rule and the Content-Usage rule of f on line n, or
+// zero values.
+func readAt(f *parser.File, n int) (rule parser.Rule, usage parser.UsageRule) {
 	for _, g := range f.Groups {
 		for _, r := range g.Rules {
 			if r.Line == n {
-				return r
+				rule = r
+			}
+		}
+		for _, u := range g.Usage {
+			if u.Line == n {
+				usage = u
 			}
 		}
 	}
-	return parser.Rule{}
-}
-
-// usageAt returns the Content-Usage rule of f on line n, or the zero
-// UsageRule.
-func usageAt(f *parser.File, n int) parser.UsageRule {
-	for _, g := range f.Groups {
-		for _, r := range g.Usage {
-			if r.Line == n {
-				return r
-			}
-		}
-	}
-	return parser.UsageRule{}
+	return rule, usage
 }
 
 // unknownKey reports whether the parser reads key as one no major
