@@ -493,13 +493,11 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 	if req.Body != nil {
 		_ = req.Body.Close()
 	}
-	u := *req.URL
-	u.Fragment, u.RawFragment = "", ""
 	switch e := err.(type) {
 	case *PacedError:
-		e.URL = u.String()
+		e.URL = sentURL(req)
 	case *DeferredError:
-		e.URL = u.String()
+		e.URL = sentURL(req)
 	}
 	var dis *DisallowedError
 	var def *DeferredError
@@ -516,6 +514,14 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 			durationAttr("retry_in", time.Until(def.RetryAt)))
 	}
 	return nil, err
+}
+
+// sentURL returns the URL of req, checked and so not nil, without its
+// fragment: the one a crawler puts back.
+func sentURL(req *http.Request) string {
+	u := *req.URL
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
 }
 
 // hold returns how long resp, a response from authority or nil, holds
