@@ -1887,3 +1887,17 @@ func TestFetchCutUsagePathDropped(t *testing.T) {
 		})
 	}
 }
+
+// TestFetchLeadingFullWidthHash: a UTF-8 robots.txt that begins with a
+// full-width "＃" (EF BC 83) comment, served as text/plain, is read as
+// UTF-8: read as windows-1252, "Disallow: /café/" became "/cafÃ©/" and
+// the page it disallows was allowed.
+func TestFetchLeadingFullWidthHash(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "")
+	s.route("/robots.txt", serve(200, "＃ robots.txt\nUser-agent: *\nDisallow: /café/\n", "Content-Type", "text/plain"))
+	c := newTestClient(t, WithProductTokens("FooBot"))
+	if d, err := c.Check(context.Background(), s.URL+"/caf%C3%A9/page"); err != nil || d.Allowed {
+		t.Errorf("/café/page: allowed %v by %+v, %v; want disallowed by line 3", d.Allowed, d.Rule, err)
+	}
+}

@@ -811,7 +811,7 @@ func FuzzFromHeader(f *testing.F) {
 		}
 		// Named for a crawler that is not this one: restricts no more.
 		other := FromHeader(http.Header{"X-Robots-Tag": {"zzqotherbot: " + l1}}, token)
-		if token != "zzqotherbot" && token != "robots" {
+		if !appliesTo("zzqotherbot", []string{token}) {
 			fo := flags(other)
 			for i := range fo {
 				if fo[i] && !f1[i] {

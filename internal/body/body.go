@@ -354,8 +354,12 @@ func dropCutLine(b []byte, left int) []byte {
 		v := bytes.TrimRight(line, " \t\v\f")
 		start := len(v) - len(l.Value) // of the value
 		switch {
-		case l.Key == parse.KeyContentUsage && strings.HasPrefix(l.Value, "/") && strings.ContainsAny(l.Value, " \t"):
-			return append(b[:i+1:i+1], v[:start+strings.IndexAny(l.Value, " \t")]...)
+		case l.Key == parse.KeyContentUsage && strings.HasPrefix(l.Value, "/") && bytes.ContainsAny(line[start:], " \t"):
+			j := strings.IndexAny(l.Value, " \t") // a blank ends the path, trailing ones trimmed
+			if j < 0 {
+				j = len(l.Value)
+			}
+			return append(b[:i+1:i+1], v[:start+j]...)
 		case l.Key != parse.KeyDisallow:
 			return b[:i+1]
 		}
@@ -471,7 +475,7 @@ func wideBreaks(body []byte) (le, be int) {
 // charset it was read in (see Read). cut says the limit cut body within
 // a line: a character it left unfinished is left out, left its bytes.
 func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut bool) (_ []byte, _ string, left int) {
-	if wide.enc == nil {
+	if wide.enc == nil && !utf8.Valid(body) {
 		body = trimPartBOM(body)
 	}
 	if enc == nil {
@@ -511,7 +515,7 @@ func charsetOf(body []byte, header http.Header, wide wideForm) (encoding.Encodin
 	switch {
 	case wide.enc != nil:
 		return wide.enc, wide.name
-	case bytes.HasPrefix(body, utf8BOM), utf8.Valid(trimPartBOM(body)):
+	case bytes.HasPrefix(body, utf8BOM), utf8.Valid(body), utf8.Valid(trimPartBOM(body)):
 		return nil, "utf-8"
 	}
 	_, charset := ContentType(header)

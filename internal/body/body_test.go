@@ -278,6 +278,24 @@ func cutWeight(t *testing.T, data []byte, limit int) {
 	}
 }
 
+// TestReadValidUTF8LeadingEF: a valid UTF-8 body whose first character
+// is one of U+F000..U+FFFF (lead byte EF, not the BOM: a full-width '＃',
+// half-width katakana, U+FFFD) is read as UTF-8: the EF was trimmed as
+// part of a BOM before the body was found valid, and every rule was read
+// as windows-1252 (FuzzRead found it: testdata/fuzz/FuzzRead/858c72ac7e0c42ea).
+func TestReadValidUTF8LeadingEF(t *testing.T) {
+	for _, body := range []string{
+		"＃ robots.txt\nUser-agent: *\nDisallow: /café/\n",
+		"\uFFFD\nUser-agent: *\nDisallow: /日本/\n",
+		"ﾛﾎﾞｯﾄ\nUser-agent: *\nDisallow: /é/\n",
+	} {
+		b, err := Read(strings.NewReader(body), nil, -1)
+		if err != nil || b.Charset != "utf-8" || !strings.Contains(string(b.Text), body[strings.IndexByte(body, '\n'):]) {
+			t.Errorf("%q: read as %s, %q, %v; want UTF-8, the rules unchanged", body, b.Charset, b.Text, err)
+		}
+	}
+}
+
 // TestReadBoundsCodings: a Content-Encoding of a mebibyte of commas is
 // refused for its many codings at the cost of about its copy, not a
 // string header per comma.
@@ -568,6 +586,9 @@ func TestReadBodyCutDisallow(t *testing.T) {
 		{"Disallow: /ü", "Disallow: /\xc3", "Disallow: /***"},
 		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /private/ train-a", "Content-Usage: /private/"},
 		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /priv", ""},
+		{"Content-Usage: /private/ train-ai=n", "Content-Usage: /private/ ", "Content-Usage: /private/"},
+		{"Content-Usage: /private/\ttrain-ai=n", "Content-Usage: /private/\t", "Content-Usage: /private/"},
+		{"Content-Usage: /private/   train-ai=n", "Content-Usage: /private/  ", "Content-Usage: /private/"},
 		{"Disallow:     /x", "Disallow:  ", ""},
 		{"Disallow: $x", "Disallow: $", ""},
 		{"Allow: /public", "Allow: /pub", ""},
