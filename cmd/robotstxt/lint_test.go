@@ -153,13 +153,19 @@ func TestLintUnreadable(t *testing.T) {
 	}
 }
 
-func TestLintOverLimit(t *testing.T) {
+// pastLimit returns head followed by comment lines to 100 bytes past the
+// 500 KiB crawlers read.
+func pastLimit(head string) string {
 	var b strings.Builder
-	b.WriteString("User-agent: *\n")
+	b.WriteString(head)
 	for b.Len() < crawlerLimit+100 {
 		b.WriteString("# padding padding padding padding padding\n")
 	}
-	comments := b.String()
+	return b.String()
+}
+
+func TestLintOverLimit(t *testing.T) {
+	comments := pastLimit("User-agent: *\n")
 	r := runCmd(t, comments, "lint", "-json", "-")
 	if r.code != exitOK || !strings.Contains(r.stdout, `"code":"over-limit-no-rules"`) || !strings.Contains(r.stdout, `"truncated":true`) {
 		t.Errorf("comments past the limit: exit %d, stdout %q", r.code, r.stdout)

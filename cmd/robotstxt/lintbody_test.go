@@ -67,12 +67,7 @@ func TestNoDirectives(t *testing.T) {
 // author's usage-syntax error followed by "no rule or other record is
 // past it".
 func TestLintCutUsageRule(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("User-agent: *\nContent-Usage: train-ai=y\n")
-	for b.Len() < crawlerLimit+100 {
-		b.WriteString("# padding padding padding padding padding\n")
-	}
-	comments := b.String()
+	comments := pastLimit("User-agent: *\nContent-Usage: train-ai=y\n")
 	cut := comments[:crawlerLimit-len("Content-Usage: /private/ tr")-1] + "\nContent-Usage: /private/ train-ai=n\n"
 	r := runCmd(t, cut, "lint", "-")
 	if !strings.Contains(r.stdout, "[over-limit]") || strings.Contains(r.stdout, "no rule or other record is past it") || strings.Contains(r.stdout, "[usage-syntax]") {
