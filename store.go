@@ -12,6 +12,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
 	"github.com/robotsgate/robotstxt/internal/sharedcall"
+	"golang.org/x/net/http/httpguts"
 )
 
 // ErrCacheMiss is returned by a Store's Get when it holds nothing under key.
@@ -287,13 +288,20 @@ var errStoredFailure = errors.New("robotstxt: another process's robots.txt fetch
 // have written (others write the Store, clocks wrong or worse; see
 // [Store]): one dated in the future would stand in as fresh for as long
 // as it claims, and an allow-all that another Client's policy gave
-// would answer for this one's (see ownOutcome).
+// would answer for this one's (see ownOutcome), and a validator
+// net/http refuses to send would keep the site from being asked again.
 func (t *sharedTier) plausible(k key, e *entry) error {
 	if e.outcome == OutcomeRules && e.body == nil {
 		return errors.New("stored rules without a body")
 	}
 	if !t.ownOutcome(k, e) {
 		return fmt.Errorf("stored %s (status %d) is not this Client's policy's", e.outcome.name(), e.status)
+	}
+	// net/http receives no header value it would refuse to send: a
+	// validator that fails the request stood in as unreachable each
+	// time, and the site was never asked again.
+	if etag, lastMod := e.validators(); !httpguts.ValidHeaderFieldValue(etag) || !httpguts.ValidHeaderFieldValue(lastMod) {
+		return errors.New("stored validator no server sends")
 	}
 	limit := stampOf(t.cfg.now()).add(maxClockSkew)
 	for _, at := range [...]stamp{e.fetched, e.checked, e.since} {

@@ -452,6 +452,38 @@ func TestStoreFreshnessBeyondCap(t *testing.T) {
 	}
 }
 
+// TestStoreValidatorNoServerSends checks that a stored entry whose ETag
+// or Last-Modified net/http would refuse to send is a miss: served, it
+// stood in as unreachable at each revalidation (the request never left)
+// for the 30-day stale window, and the site was never asked again.
+func TestStoreValidatorNoServerSends(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	clock := newTestClock()
+	now := clock.Now()
+	key := authorityOf(s)
+	for _, tc := range []struct {
+		name, etag, lastMod string
+		trusted             bool
+	}{
+		{name: "control byte in ETag", etag: "\"a\x01b\""},
+		{name: "line break in Last-Modified", lastMod: "Mon, 02 Jan 2006\r\nX: y"},
+		{name: "valid validators", etag: `W/"a b"`, lastMod: "Mon, 02 Jan 2006 15:04:05 GMT", trusted: true},
+	} {
+		e := withBody(&entry{key: key, persisted: persisted{outcome: OutcomeRules, status: 200,
+			fetched: stampOf(now), checked: stampOf(now), expires: stampOf(now.Add(time.Minute)),
+			etag: tc.etag, lastMod: tc.lastMod}}, "User-agent: *\nAllow: /\n")
+		store := newMemStore()
+		store.put(key, encodeTest(e), time.Hour)
+		c := newTestClient(t, WithStore(store), WithClock(clock.Now))
+		before := s.hits.Load()
+		ok, err := c.Allowed(context.Background(), s.URL+"/private")
+		if asked := s.hits.Load() != before; asked == tc.trusted || ok != tc.trusted || err != nil {
+			t.Errorf("%s: Allowed = %v, %v, server asked %v; want the stored entry trusted %v", tc.name, ok, err, asked, tc.trusted)
+		}
+	}
+}
+
 // TestStoreEntryBoundToItsKey copies one authority's stored entry under
 // another authority's key, as anyone who can write to the Store can:
 // the other authority's rules are its own, fetched from its server.
