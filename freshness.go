@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pquerna/cachecontrol/cacheobject"
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 // freshness returns how long a response with header h may be used, from
@@ -161,7 +162,7 @@ var errLongCacheControl = errors.New("Cache-Control too long")
 func noCache(cc string) bool {
 	for d := range directives(cc) {
 		name, fields, _ := strings.Cut(d, "=")
-		if strings.EqualFold(strings.TrimSpace(name), "no-cache") && strings.Trim(fields, "\" \t") == "" {
+		if ascii.EqualFold(strings.TrimSpace(name), "no-cache") && strings.Trim(fields, "\" \t") == "" {
 			return true
 		}
 	}

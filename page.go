@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
@@ -632,7 +633,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	coded := body.Compressed(b)
 	for c := range strings.SplitSeq(codings, ",") {
 		c = strings.TrimSpace(c)
-		coded = coded || c != "" && !strings.EqualFold(c, "identity")
+		coded = coded || c != "" && !ascii.EqualFold(c, "identity")
 	}
 	switch {
 	case coded && mayBeHTML(h):
@@ -879,7 +880,7 @@ func parseRange(v string) (first, last, n uint64, ok bool) {
 			return 0, 0, 0, false
 		}
 	}
-	return first, last, n, strings.EqualFold(unit, "bytes") && err1 == nil && err2 == nil && first <= last
+	return first, last, n, ascii.EqualFold(unit, "bytes") && err1 == nil && err2 == nil && first <= last
 }
 
 // A readBody is a response body a Transport returned, which notes how
@@ -951,7 +952,7 @@ func startsHTML(b []byte, cut bool) bool {
 	cut = cut && len(head) < sniffLen
 	for _, s := range htmlStarts {
 		n := min(len(rest), len(s))
-		if (n == len(s) || cut) && bytes.EqualFold(rest[:n], []byte(s[:n])) {
+		if (n == len(s) || cut) && ascii.EqualFold(string(rest[:n]), s[:n]) {
 			return true
 		}
 	}

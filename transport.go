@@ -898,7 +898,7 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 // error wrapping ErrAgentMismatch if not.
 func (t *Transport) namesClient(ua string) error {
 	obeys := func(tok string) bool {
-		return slices.ContainsFunc(t.c.tokens, func(s string) bool { return strings.EqualFold(s, tok) })
+		return slices.ContainsFunc(t.c.tokens, func(s string) bool { return ascii.EqualFold(s, tok) })
 	}
 	tok, err := agent.ProductToken(ua)
 	if first := agent.FirstProduct(ua); err == nil && first != "" && !obeys(first) {
@@ -920,5 +920,5 @@ func (t *Transport) namesClient(ua string) error {
 // name: the same but for case and surrounding blanks, which net/http
 // writes as they are or refuses.
 func isField(k, name string) bool {
-	return len(k) >= len(name) && strings.EqualFold(strings.Trim(k, " \t"), name)
+	return len(k) >= len(name) && ascii.EqualFold(strings.Trim(k, " \t"), name)
 }

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 const (
@@ -248,7 +250,7 @@ func (s *Signer) Sign(req *http.Request) error {
 // isSignatureField reports whether k names a field Sign writes, in any
 // spelling.
 func isSignatureField(k string) bool {
-	return strings.EqualFold(k, "Signature-Agent") || strings.EqualFold(k, "Signature-Input") || strings.EqualFold(k, "Signature")
+	return ascii.EqualFold(k, "Signature-Agent") || ascii.EqualFold(k, "Signature-Input") || ascii.EqualFold(k, "Signature")
 }
 
 // signatureFields reports whether h holds a field Sign writes.

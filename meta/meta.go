@@ -22,6 +22,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 )
@@ -134,7 +135,7 @@ func (d *Directives) add(content string, dates *int) {
 		case "noimageai":
 			d.NoImageAI = true
 		default:
-			if name, v, ok := strings.Cut(raw, ":"); ok && strings.EqualFold(strings.TrimSpace(name), "unavailable_after") {
+			if name, v, ok := strings.Cut(raw, ":"); ok && ascii.EqualFold(strings.TrimSpace(name), "unavailable_after") {
 				if *dates++; *dates > maxDates {
 					d.unavailableAfter(time.Unix(0, 0).UTC())
 					continue
@@ -292,7 +293,7 @@ func isAgentName(s string) bool {
 // crawler's name).
 func appliesTo(who string, tokens []string) bool {
 	names := func(name string) bool {
-		return strings.EqualFold(name, "robots") || slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(name, t) })
+		return ascii.EqualFold(name, "robots") || slices.ContainsFunc(tokens, func(t string) bool { return ascii.EqualFold(name, t) })
 	}
 	tok := parse.AgentToken(who)
 	return names(who) || tok != "" && len(tok) < len(who) && strings.IndexByte("/* \t", who[len(tok)]) >= 0 && names(tok)
@@ -373,14 +374,14 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 	policySeen := false
 	err := head(r, func(name, content string, sure bool) {
 		switch {
-		case strings.EqualFold(name, "tdm-reservation"):
+		case ascii.EqualFold(name, "tdm-reservation"):
 			switch reserved, ok := tdmrep.Reservation(content); {
 			case reserved:
 				t.Reservation = "1"
 			case ok && sure && t.Reservation == "":
 				t.Reservation = "0"
 			}
-		case strings.EqualFold(name, "tdm-policy") && sure && !policySeen:
+		case ascii.EqualFold(name, "tdm-policy") && sure && !policySeen:
 			policySeen = true
 			if p := strings.TrimSpace(content); len(p) <= maxPolicyLen {
 				t.Policy = p
@@ -572,7 +573,7 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 func hasNoscript(page []byte) bool {
 	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
 		page = page[i+1:]
-		if len(page) >= len("noscript") && bytes.EqualFold(page[:len("noscript")], []byte("noscript")) {
+		if len(page) >= len("noscript") && ascii.EqualFold(string(page[:len("noscript")]), "noscript") {
 			return true
 		}
 	}

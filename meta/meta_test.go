@@ -142,7 +142,8 @@ func TestFromHTMLTokens(t *testing.T) {
 <meta name="XBot" content="noindex">
 <meta name="xbot-news" content="nofollow">
 <meta name="" content="nosnippet">
-<meta content="notranslate">`
+<meta content="notranslate">
+<meta name="Kbot" content="noimageindex">` // a Kelvin sign is no "k"
 	tests := []struct {
 		tokens []string
 		want   Directives
@@ -152,6 +153,7 @@ func TestFromHTMLTokens(t *testing.T) {
 		{[]string{"xbot"}, Directives{NoArchive: true, NoIndex: true}},
 		{[]string{"XBot-News", "XBot"}, Directives{NoArchive: true, NoIndex: true, NoFollow: true}},
 		{[]string{"OtherBot", "xbot-news"}, Directives{NoArchive: true, NoFollow: true}},
+		{[]string{"kbot"}, Directives{NoArchive: true}},
 	}
 	for _, tt := range tests {
 		got, err := FromHTML(strings.NewReader(page), tt.tokens...)
@@ -419,6 +421,8 @@ func TestTDMFromHTML(t *testing.T) {
 		{`<meta name="tdm-policy" content=" "><meta name="tdm-policy" content="https://p/2">`, TDM{}},
 		{`<meta property="tdm-reservation" content="1">`, TDM{}}, // the name attribute only
 		{`<meta name="tdm-reservation">`, TDM{}},
+		// Names compare as ASCII: "ſ" (U+017F) is no "s" there.
+		{`<meta name="tdm-reſervation" content="0"><meta name="tdm-policy" content="https://p/1">`, TDM{"", "https://p/1"}},
 		// Only the head counts, as for robots META, as browsers build it:
 		// a tag between </head> and the body is the head's.
 		{`<html><head></head><meta name="tdm-reservation" content="1">`, TDM{"1", ""}},

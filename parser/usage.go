@@ -2,8 +2,8 @@ package parser
 
 import (
 	"iter"
-	"strings"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/usage"
 )
@@ -33,7 +33,7 @@ import (
 // with no error.
 func Preferences(key, value string) (iter.Seq2[string, string], error) {
 	switch {
-	case strings.EqualFold(key, "content-usage"):
+	case ascii.EqualFold(key, "content-usage"):
 		sc := sfv.Scan(value)
 		for sc.Next() {
 		}
@@ -47,7 +47,7 @@ func Preferences(key, value string) (iter.Seq2[string, string], error) {
 				}
 			}
 		}, nil
-	case strings.EqualFold(key, "content-signal"):
+	case ascii.EqualFold(key, "content-signal"):
 		members, err := usage.ParseContentSignal(value)
 		return usage.All(members), err
 	}

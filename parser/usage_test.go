@@ -26,6 +26,8 @@ func TestPreferences(t *testing.T) {
 		{"content-signal", "ai-train=nope, search=yes, x", "train-ai=nope search=y", `pair "ai-train=nope": ai-train takes yes or no (and 1 more)`},
 		{"content-signal", "search=yes; ai-train=no, /blog/ ai-input=yes", "train-ai=n", `pair "search=yes; ai-train=no": search takes yes or no; only its refusals are read (and 1 more)`},
 		{"crawl-delay", "10", "", ""},
+		{"content-uſage", "train-ai=n", "", ""}, // names compare as ASCII
+		{"content-ſignal", "ai-train=no", "", ""},
 	} {
 		members, err := parser.Preferences(tc.key, tc.value)
 		var got []string

@@ -130,8 +130,8 @@ func indexFold(s, lower string) int {
 // notCrawler reports whether the product name names no crawler: a
 // browser's, or "compatible;" outside a comment, as in GPTBot's header.
 func notCrawler(name string) bool {
-	return slices.ContainsFunc(browserProducts, func(b string) bool { return strings.EqualFold(name, b) }) ||
-		strings.EqualFold(name, "compatible")
+	return slices.ContainsFunc(browserProducts, func(b string) bool { return ascii.EqualFold(name, b) }) ||
+		ascii.EqualFold(name, "compatible")
 }
 
 // FirstProduct returns the name of the product userAgent begins with, up

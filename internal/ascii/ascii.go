@@ -53,6 +53,22 @@ func LowerString(s string) string {
 	return s
 }
 
+// EqualFold reports whether s and t are equal with ASCII letters folded
+// to one case, as the protocols' names compare (HTTP fields, HTML and
+// robots.txt names, schemes), where strings.EqualFold also folds
+// Unicode: "ſ" (U+017F) with "s" and the Kelvin sign with "k".
+func EqualFold(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if Lower(s[i]) != Lower(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // Unhex returns the value of the hex digit c, which IsHex accepts.
 func Unhex(c byte) byte {
 	switch {

@@ -68,6 +68,27 @@ func TestLowerString(t *testing.T) {
 	}
 }
 
+func TestEqualFold(t *testing.T) {
+	for _, tc := range []struct {
+		s, t string
+		want bool
+	}{
+		{"Content-Usage", "content-usage", true},
+		{"", "", true},
+		{"https", "HTTPS", true},
+		{"httpſ", "https", false}, // U+017F folds to "s" in Unicode only
+		{"\u212aelvin", "kelvin", false},
+		{"ab", "abc", false},
+		{"a\xff", "A\xff", true},
+		{"@", "`", false}, // the bytes beside the letters
+		{"[", "{", false},
+	} {
+		if got := EqualFold(tc.s, tc.t); got != tc.want {
+			t.Errorf("EqualFold(%q, %q) = %v, want %v", tc.s, tc.t, got, tc.want)
+		}
+	}
+}
+
 func TestIsEscape(t *testing.T) {
 	for _, c := range []struct {
 		s    string

@@ -5,6 +5,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/robotsgate/robotstxt/internal/ascii"
 )
 
 // ContentType returns the media type of h's Content-Type, lower-cased,
@@ -125,7 +127,7 @@ func parseMIME(v string) (mediaType, charset string, ok bool) {
 	}
 	for p := range splitUnquoted(params, ';') {
 		name, value, found := strings.Cut(p, "=")
-		if !found || charset != "" || !strings.EqualFold(strings.TrimLeft(name, " \t\r\n"), "charset") {
+		if !found || charset != "" || !ascii.EqualFold(strings.TrimLeft(name, " \t\r\n"), "charset") {
 			continue
 		}
 		if strings.HasPrefix(value, `"`) {

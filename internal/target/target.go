@@ -83,11 +83,11 @@ func Split(raw string, buf []byte) (key []byte, path string, err error) {
 		rest = raw[len("http://"):]
 	default:
 		scheme, after, ok := strings.Cut(raw, ":")
-		https = strings.EqualFold(scheme, "https")
+		https = ascii.EqualFold(scheme, "https")
 		switch {
 		case !ok:
 			return nil, "", badURL(raw, "no scheme")
-		case !https && !strings.EqualFold(scheme, "http"):
+		case !https && !ascii.EqualFold(scheme, "http"):
 			return nil, "", badURL(raw, "scheme is not http or https")
 		}
 		if rest, ok = strings.CutPrefix(after, "//"); !ok {

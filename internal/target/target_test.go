@@ -71,6 +71,8 @@ func TestSplitRejects(t *testing.T) {
 		"http://[::1", "http://[::1]x/", "http://[fe80::1%25eth0]/", "http://[1.2.3.4]/",
 		"http://exa<mple.com/", "http://example.com\x00/", "http://%zz/", "http://%00/",
 		"http://ab\xff/",
+		// Schemes compare as ASCII: no "s" is "ſ" (U+017F) there.
+		"httpſ://example.com/", "HTTPſ://example.com/",
 		// net/url rejects these, so the fetcher could not request them.
 		"  http://example.com/x", "http://example.com/x\n", "http://example.com/a\tb",
 		"http://example.com/%zz/", "http://example.com/100%", "http://example.com/x#%zz",

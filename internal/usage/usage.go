@@ -160,9 +160,9 @@ func signalPair(pair string) (key, val, why string) {
 		why = "no '='"
 	case !sfv.IsKey(key):
 		why = "not a key of lower-case letters, digits, '_', '-', '.' and '*'"
-	case strings.EqualFold(val, "yes"):
+	case ascii.EqualFold(val, "yes"):
 		val = "y"
-	case strings.EqualFold(val, "no"):
+	case ascii.EqualFold(val, "no"):
 		val = "n"
 	case known:
 		why = key + " takes yes or no"
