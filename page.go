@@ -736,7 +736,10 @@ func xmlUTF16(h http.Header, b []byte) string {
 // an element whose text HTML reads raw (<script>, <title>, …), or a
 // <template>, written empty (<script src="a.js"/>), is given its end tag,
 // lest the rest of the page read as its text; from <body> on, the page
-// is left as it is.
+// is left as it is. A prefixed element name is written as its local
+// name, whatever namespace its prefix is bound to: a page whose XHTML
+// elements are prefixed (<h:head>, <h:meta>) has its META tags read, and
+// any other namespace has no <head> or <meta> in a page's head.
 func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
@@ -753,6 +756,23 @@ func xhtmlAsHTML(page []byte) []byte {
 		start := tt == html.StartTagToken || tt == html.SelfClosingTagToken
 		if start || tt == html.EndTagToken {
 			name, _ = z.TagName()
+			if i := bytes.LastIndexByte(name, ':'); i >= 0 {
+				// A prefixed name, such as <h:meta> where xmlns:h is
+				// XHTML's namespace, is written by its local name,
+				// which HTML reads (see the doc). The name as written
+				// (TagName's is in lower case, a NUL replaced) ends
+				// where the tokenizer ended it.
+				lead := len("<")
+				if tt == html.EndTagToken {
+					lead = len("</")
+				}
+				end := lead + bytes.IndexAny(raw[lead:], " \t\n\f\r/>")
+				if end < lead {
+					end = len(raw)
+				}
+				colon := bytes.LastIndexByte(raw[lead:end], ':')
+				name, raw = name[i+1:], slices.Concat(raw[:lead], raw[lead+colon+1:])
+			}
 			a = atom.Lookup(name)
 		}
 		if start && a == atom.Noscript {

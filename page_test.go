@@ -521,6 +521,13 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: an empty script in a noscript", "application/xhtml+xml", nil,
 			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><noscript><script src="/a.js"/></noscript><meta name="robots" content="noai"/></head></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// A prefix bound to XHTML's namespace names XHTML elements.
+		{"XHTML: prefixed elements", "application/xhtml+xml", nil,
+			[]byte(`<?xml version="1.0"?><h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:title>t</h:title><h:script src="/a.js"/><h:meta name="tdm-reservation" content="1"/><h:meta name="robots" content="noai"/></h:head><h:body><h:p>x</h:p></h:body></h:html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots", "tdm-meta train-ai n tdm-reservation"}},
+		{"XHTML: a prefixed body ends the head", "application/xhtml+xml", nil,
+			[]byte(`<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head></h:head><h:body><h:p>x</h:p><h:meta name="robots" content="noai"/></h:body></h:html>`),
+			[]string{"robots.txt train-ai y "}},
 		// In XML, what no HTML head holds stays in the head.
 		{"XHTML: an object in the head", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title><object data="a.swf" type="application/x-shockwave-flash"/><meta name="robots" content="noai"/></head><body/></html>`),
@@ -1864,14 +1871,15 @@ func TestReceiptNotOfAnotherRequest(t *testing.T) {
 	}
 }
 
-// FuzzXHTMLAsHTML: a <meta> first in an XHTML head is read whatever
-// follows it, and one after text and elements no HTML head holds is read
+// FuzzXHTMLAsHTML: a <meta> first in an XHTML head, its elements prefixed
+// or not, is read whatever follows it, and one after text and elements no HTML head holds is read
 // whatever they are.
 func FuzzXHTMLAsHTML(f *testing.F) {
 	f.Add(`<script src="a"/><title/><meta name=robots content=noai/></head>`)
 	f.Add(`<object><p a="/>">t<a hr`)
 	f.Add(`<noscript><img/></noscript><template><meta name="robots" content="all"/></template></head><body><script/>`)
 	f.Add("<title>\xff&bogus;</title><x:y xmlns:x='urn:x'/><meta name='robots' content='nofollow'/>")
+	f.Add(`<h:script src="a"/><x:y:title><h:p/></h:head><h:body>`)
 	const head = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head>`
 	const noai = `<meta name="robots" content="noai"/>`
 	f.Fuzz(func(t *testing.T, rest string) {
@@ -1880,6 +1888,8 @@ func FuzzXHTMLAsHTML(f *testing.F) {
 			head + noai + rest,
 			// Text and elements that leave the XML head open.
 			head + text + `<object data="a"/><p>` + text + `</p><noscript><img/></noscript>` + noai,
+			// XHTML's elements prefixed.
+			`<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:meta name="robots" content="noai"/>` + rest,
 		} {
 			got := xhtmlAsHTML([]byte(page))
 			if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
