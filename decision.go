@@ -202,7 +202,9 @@ type DeferredError struct {
 	// then get the same answer from cache.
 	RetryAt time.Time
 	// Failures counts the consecutive failed fetches of the authority's
-	// robots.txt, this one included: 1 on the first, and at most 2^20.
+	// robots.txt, this one included: 1 on the first, and at most 2^20;
+	// 0 from a [Transport] whose request's deadline came while the
+	// first fetch went on.
 	Failures int
 	// Err is the underlying failure, if known: a copy that a cache may
 	// keep, of its text (errors.Unwrap walks the errors it wrapped, four

@@ -84,7 +84,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // tells the spellings apart serve a site whose robots.txt was not read.
 // A request robots.txt disallows is not sent: RoundTrip returns a
 // *[DisallowedError], or while robots.txt is unreachable the Client's
-// *[DeferredError]. These errors reach the caller of http.Client.Do
+// *[DeferredError] (one too, coming back a fetch timeout later, when
+// the request's deadline comes while robots.txt is fetched). These errors reach the caller of http.Client.Do
 // inside a *url.Error, which errors.Is and errors.As see through.
 //
 // Allowed requests are paced by a [Pacer] per site asked for (the
@@ -567,9 +568,15 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request query with a '#' (%q) is not checked", ErrBadURL, capQuote(u.RawQuery))
 	}
 	rawURL := requestURL(u)
-	d, err := t.c.Check(req.Context(), rawURL)
+	ctx := req.Context()
+	if deadline, ok := ctx.Deadline(); ok { // lest the http.Client's timeout take the DeferredError's place
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-deadlineMargin))
+		defer cancel()
+	}
+	d, err := t.c.Check(ctx, rawURL)
 	if err != nil {
-		return d, d, err
+		return d, d, t.unfinished(ctx, rawURL, err)
 	}
 	if !d.Allowed {
 		return d, d, &DisallowedError{Decision: d, URL: capText(rawURL)}
@@ -598,11 +605,25 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q names another port than the %s it is sent to",
 			ErrBadURL, capQuote(host), portOf(d.Authority))
 	}
-	hd, err := t.c.Check(req.Context(), site)
+	hd, err := t.c.Check(ctx, site)
 	if err == nil && !hd.Allowed {
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
-	return hd, d, err
+	return hd, d, t.unfinished(ctx, site, err)
+}
+
+// unfinished returns err, from a check of rawURL under ctx, as a
+// *DeferredError when ctx's deadline came while the check waited for
+// robots.txt, whose fetch goes on: the request is put back as it is
+// while robots.txt is unreachable, not lost to a timeout, and tried
+// again once the fetch has ended (RetryAt, a fetch timeout from now).
+func (t *Transport) unfinished(ctx context.Context, rawURL string, err error) error {
+	var def *DeferredError
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &def) {
+		return err
+	}
+	authority, _, _ := target.Split(rawURL, nil) // checked by the Client
+	return &DeferredError{Authority: string(authority), RetryAt: time.Now().Add(t.c.cfg.fetchTimeout), Err: err}
 }
 
 // notAuthority reports whether host, a request URL's or Host's, holds a

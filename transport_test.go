@@ -263,6 +263,44 @@ func TestTransportDeferredSendsNothing(t *testing.T) {
 	}
 }
 
+// TestTransportDeadlineInRobotsFetchDefers: a request whose deadline (an
+// http.Client's Timeout, here no longer than the fetch timeout, as in the
+// examples) comes while its site's robots.txt is being fetched is
+// refused with a *DeferredError, which a crawler puts back, not a bare
+// timeout, which loses the URL; a request cancelled is cancelled.
+func TestTransportDeadlineInRobotsFetchDefers(t *testing.T) {
+	checkLeaks(t)
+	hung := make(chan struct{})
+	defer close(hung)
+	s := newTestSite(t, "")
+	s.route("/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-hung:
+		}
+	})
+	const fetchTimeout = 400 * time.Millisecond
+	c := newTestClient(t, WithUserAgent(testUA), WithFetchTimeout(fetchTimeout))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	hc := &http.Client{Transport: NewTransport(c, next), Timeout: fetchTimeout / 2}
+	start := time.Now()
+	_, err := get(context.Background(), hc, s.URL+"/page.html")
+	var de *DeferredError
+	if !errors.As(err, &de) || de.URL != s.URL+"/page.html" || de.Authority != s.URL ||
+		de.RetryAt.Before(start.Add(fetchTimeout)) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("robots.txt still fetched at the deadline: err = %v; want a *DeferredError naming the page, retry after the fetch", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(fetchTimeout/8, cancel)
+	if _, err := get(ctx, &http.Client{Transport: hc.Transport}, s.URL+"/other.html"); !errors.Is(err, context.Canceled) || errors.As(err, &de) {
+		t.Errorf("cancelled while robots.txt was fetched: err = %v; want context.Canceled", err)
+	}
+	if got := s.got(); slices.Contains(got, "/page.html") || slices.Contains(got, "/other.html") {
+		t.Errorf("server got %q, want no page", got)
+	}
+}
+
 func TestTransportBadURLNotSent(t *testing.T) {
 	checkLeaks(t)
 	_, tr, _ := newTestTransport(t)

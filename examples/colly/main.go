@@ -69,10 +69,17 @@ type result struct {
 	Paced      []string // URLs sent again at their site's next turn
 }
 
-// maxPaced is how many times a URL may be paced before the crawl gives it
-// up: a URL paced again and again is most likely a redirect loop through a
-// site with a Crawl-delay, which comes back to it at every turn.
+// maxPaced is how many times a URL may be paced or deferred before the
+// crawl gives it up: a URL paced again and again is most likely a
+// redirect loop through a site with a Crawl-delay, which comes back to it
+// at every turn.
 const maxPaced = 10
+
+// maxDeferWait is the longest the demo waits to send a deferred request
+// again: a crawler with a frontier puts it back there for its RetryAt,
+// minutes away for a robots.txt that stays down (see
+// robotstxt.WithMaxBackoff); the demo ends before that.
+const maxDeferWait = 5 * time.Second
 
 // A hop is a redirect the request in flight followed, as net/http sends
 // it: where it led (without a fragment, as a PacedError's URL), the
@@ -84,22 +91,23 @@ type hop struct {
 	from    string                        // the URL the request was sent for, as a PacedError names it
 }
 
-// sendAgain readies r, refused with p, to be sent again at p.RetryAt,
-// counting in paces the times each URL was paced; false once one has been
-// paced maxPaced times. What was paced is r itself, which goes again as
-// it was, unless h, the last redirect r followed, says otherwise: then
-// the hop, as net/http sent it (maybe to r's own URL again, as a form's
-// 303 does; sent again, r would post the form again), without r's
-// credentials: a PacedError does not say whether the redirects passed
-// through another host, after which net/http sends none, even back on
-// r's host. Request.Retry sends only a body it can rewind, so another is
-// read into memory: the Transport refused r unread.
-func sendAgain(r *colly.Request, p *robotstxt.PacedError, h *hop, paces map[string]int) (bool, error) {
-	u, err := url.Parse(p.URL)
+// sendAgain readies r, refused unsent for refused (the URL of a
+// PacedError or DeferredError), to be sent again at the error's RetryAt,
+// counting in paces the times each URL was refused; false once one has
+// been refused maxPaced times. What was refused is r itself, which goes
+// again as it was, unless h, the last redirect r followed, says
+// otherwise: then the hop, as net/http sent it (maybe to r's own URL
+// again, as a form's 303 does; sent again, r would post the form again),
+// without r's credentials: the error does not say whether the redirects
+// passed through another host, after which net/http sends none, even
+// back on r's host. Request.Retry sends only a body it can rewind, so
+// another is read into memory: the Transport refused r unread.
+func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int) (bool, error) {
+	u, err := url.Parse(refused)
 	if err != nil {
 		return false, err
 	}
-	if paces[p.URL]++; paces[p.URL] > maxPaced {
+	if paces[refused]++; paces[refused] > maxPaced {
 		return false, nil
 	}
 	if h != nil {
@@ -197,24 +205,22 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			}
 			return " (redirected from " + from + ")"
 		}
-		var de *robotstxt.DisallowedError
-		var deferred *robotstxt.DeferredError
-		var paced *robotstxt.PacedError
-		switch {
-		case errors.As(err, &paced):
-			// A frontier would requeue it; this demo waits for the turn.
-			again, err := sendAgain(r.Request, paced, last, paces)
+		// ready readies r's request, refused unsent, to be sent again
+		// (colly marked it visited), unless it has been too often.
+		ready := func(refused string) bool {
+			again, err := sendAgain(r.Request, refused, last, paces)
 			switch {
 			case err != nil:
 				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
-				return
 			case !again:
-				fmt.Fprintf(out, "ERROR     %s: paced %d times: a redirect loop? given up\n", name(paced.URL), maxPaced)
-				return
+				fmt.Fprintf(out, "ERROR     %s: refused %d times: a redirect loop? given up\n", name(refused), maxPaced)
 			}
-			res.Paced = append(res.Paced, name(paced.URL))
-			fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", name(paced.URL))
-			time.Sleep(time.Until(paced.RetryAt))
+			return again && err == nil
+		}
+		// resend sends the request ready made at retryAt: a frontier
+		// would requeue it; this demo waits.
+		resend := func(refused string, retryAt time.Time) {
+			time.Sleep(time.Until(retryAt))
 			if c.MaxRequests > 0 {
 				c.MaxRequests++ // colly counted the request the Transport refused
 			}
@@ -222,7 +228,18 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			// checks, which come before it is sent, do not.
 			n := errs
 			if err := r.Request.Retry(); err != nil && errs == n {
-				fmt.Fprintf(out, "ERROR     %s: Request.Retry: %v\n", name(paced.URL), err)
+				fmt.Fprintf(out, "ERROR     %s: Request.Retry: %v\n", name(refused), err)
+			}
+		}
+		var de *robotstxt.DisallowedError
+		var deferred *robotstxt.DeferredError
+		var paced *robotstxt.PacedError
+		switch {
+		case errors.As(err, &paced):
+			if ready(paced.URL) {
+				res.Paced = append(res.Paced, name(paced.URL))
+				fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", name(paced.URL))
+				resend(paced.URL, paced.RetryAt)
 			}
 		case errors.As(err, &de):
 			u := name(de.URL)
@@ -230,13 +247,18 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			fmt.Fprintf(out, "REFUSED   %s%s: robots.txt line %d, Disallow: %s\n",
 				u, via(u), de.Decision.Rule.Line, de.Decision.Rule.Pattern)
 		case errors.As(err, &deferred):
-			u := from // a DeferredError names the site, not the URL
-			if last != nil {
-				u = name(last.url.String())
-			}
+			u := name(deferred.URL)
 			res.Deferred = append(res.Deferred, u)
-			fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt answered %d; not fetched, come back later\n",
-				u, via(u), deferred.Status)
+			why := "unreachable"
+			if deferred.Status != 0 {
+				why = fmt.Sprintf("answered %d", deferred.Status)
+			}
+			if time.Until(deferred.RetryAt) > maxDeferWait || !ready(deferred.URL) {
+				fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; not fetched, come back later\n", u, via(u), why)
+				return
+			}
+			fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; sent again at %s\n", u, via(u), why, deferred.RetryAt.Format(time.TimeOnly))
+			resend(deferred.URL, deferred.RetryAt)
 		default:
 			fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
 		}

@@ -16,8 +16,6 @@ import (
 
 	"github.com/gocolly/colly/v2"
 	"go.uber.org/goleak"
-
-	"github.com/robotsgate/robotstxt"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -123,7 +121,7 @@ func TestSendAgain(t *testing.T) {
 		{"a hop to its own URL", asked, asked, &hop{method: http.MethodGet}, http.MethodPost, http.MethodGet, false},
 	} {
 		r := request(tc.sent, tc.asked)
-		again, err := sendAgain(r, &robotstxt.PacedError{URL: tc.url}, tc.hop, map[string]int{})
+		again, err := sendAgain(r, tc.url, tc.hop, map[string]int{})
 		want, secret := tc.url, tc.hop == nil // where the hop led, or the request itself, fragment and all
 		if tc.hop == nil {
 			want = tc.asked
@@ -140,7 +138,7 @@ func TestSendAgain(t *testing.T) {
 	}
 	paces, r := map[string]int{}, request(http.MethodGet, asked)
 	for i := range maxPaced + 1 {
-		again, err := sendAgain(r, &robotstxt.PacedError{URL: "http://start.test/loop"}, &hop{method: http.MethodGet}, paces)
+		again, err := sendAgain(r, "http://start.test/loop", &hop{method: http.MethodGet}, paces)
 		if err != nil || again != (i < maxPaced) {
 			t.Fatalf("paced %d times: %v, %v; want sent again up to %d times", i+1, again, err, maxPaced)
 		}
@@ -281,5 +279,49 @@ func TestDeferredHopNamed(t *testing.T) {
 	}
 	if got := w.down.requested(); !slices.Equal(got, []string{"/robots.txt"}) {
 		t.Errorf("the down site was asked for %q, want its robots.txt alone", got)
+	}
+}
+
+// TestDeferredSentAgain: a page whose site's robots.txt is down for a
+// moment (a 503 with Retry-After: 1, then a file) is deferred and sent
+// again at the DeferredError's RetryAt, under the URL it names: colly
+// marked it visited, so no later link would bring it back.
+func TestDeferredSentAgain(t *testing.T) {
+	var mu sync.Mutex
+	failed := false
+	flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fail := r.URL.Path == "/robots.txt" && !failed
+		failed = failed || fail
+		mu.Unlock()
+		switch {
+		case fail:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "maintenance", http.StatusServiceUnavailable)
+		case r.URL.Path == "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<p>news</p>")
+		}
+	}))
+	defer flaky.Close()
+	start := newSite("start", map[string]page{
+		"/robots.txt": {body: "User-agent: *\nAllow: /\n"},
+		"/":           {links: []string{"/go/news"}},
+		"/go/news":    {location: flaky.URL + "/news.html#top"},
+	})
+	defer start.Close()
+	name := strings.NewReplacer(start.URL, "start", flaky.URL, "flaky").Replace
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, name, &res)
+	defer done()
+	if err := c.Visit(start.URL + "/"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Deferred, []string{"flaky/news.html"}) || !slices.Contains(res.Fetched, "flaky/news.html") ||
+		!strings.Contains(out.String(), "DEFERRED  flaky/news.html (redirected from start/go/news): robots.txt answered 503; sent again at ") {
+		t.Errorf("deferred %q, fetched %q; want flaky/news.html deferred, then fetched\noutput:\n%s", res.Deferred, res.Fetched, out.String())
 	}
 }
