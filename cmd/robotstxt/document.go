@@ -41,8 +41,9 @@ type document struct {
 	// body is not truncated, or when only body decodes (a capture cut
 	// in a compressed stream).
 	whole parser.Body
-	// over says that whole was cut at maxInput.
-	over bool
+	// over says that whole was cut at maxInput; partial that whole is
+	// body because the rest did not decode.
+	over, partial bool
 	// live, for a robots.txt fetched over HTTP, is the Client's decision
 	// for the URL it was fetched for, which describes the robots.txt,
 	// with the error of that check and the requests of the fetch.
@@ -130,9 +131,11 @@ func (d *document) decode(raw []byte, header http.Header) error {
 	if d.body.Truncated {
 		// At most maxInput: a content coding decodes a small response
 		// into far more.
-		if whole, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {
+		whole, err := parser.Read(bytes.NewReader(raw), header, maxInput)
+		if err == nil {
 			d.whole, d.over = whole, whole.Truncated
 		}
+		d.partial = err != nil
 	}
 	return nil
 }
@@ -150,6 +153,10 @@ func (d *document) noteLimit(full bool, e env) {
 		return
 	}
 	switch {
+	case full && d.partial:
+		e.errorf("note: %s is over %s, and the rest does not decode within %d MiB: -full reads the first %s, as crawlers do",
+			d.name, kib(crawlerLimit), maxInput>>20, kib(crawlerLimit))
+		return
 	case full && d.over:
 		e.errorf("note: %s is over %d MiB; crawlers read only the first %s, and -full reads the first %d MiB",
 			d.name, maxInput>>20, kib(crawlerLimit), maxInput>>20)
@@ -191,10 +198,11 @@ func kib(n int) string {
 
 // client returns a Client in mode m, matching agent, that reads the
 // document as the robots.txt of every site (see served): whole when full
-// is set, else as crawlers do. Close it.
+// is set, else as crawlers do (also under full when only that part
+// decodes: read whole, the file would be unreachable). Close it.
 func (d *document) client(agent string, m robotstxt.Mode, full bool) *robotstxt.Client {
 	limit := int64(crawlerLimit)
-	if full {
+	if full && !d.partial {
 		limit = maxInput
 	}
 	return robotstxt.NewClient(robotstxt.WithProductTokens(agent), robotstxt.WithMode(m),

@@ -6,12 +6,14 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // zeros is an endless reader of zero bytes, like /dev/zero.
@@ -153,5 +155,69 @@ func TestUnreadableFileIsUsageError(t *testing.T) {
 			strings.Contains(out, "retry after") || strings.Contains(out, "deferred") || strings.Contains(out, "DISALLOW") {
 			t.Errorf("%q: exit %d, want %d (unreadable input) as lint gives\nstdout:\n%sstderr: %s", args, r.code, exitUsage, r.stdout, r.stderr)
 		}
+	}
+}
+
+// stallingGzipRobots serves, as /robots.txt, a gzip-coded file of about
+// 900 KiB of text whose first rule is "Disallow: /private", sending three
+// quarters of the coded bytes (more than the Client needs for the 500 KiB
+// crawlers read) and then stalling until the test ends: a server that
+// stalls mid-body, past what a crawler reads.
+func stallingGzipRobots(t *testing.T) *httptest.Server {
+	t.Helper()
+	var text strings.Builder
+	text.WriteString("User-agent: *\nDisallow: /private\n")
+	r := rand.New(rand.NewSource(1))
+	for text.Len() < 900<<10 {
+		fmt.Fprintf(&text, "Disallow: /%016x%016x\n", r.Uint64(), r.Uint64())
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(text.String()))
+	zw.Close()
+	raw := z.Bytes()
+	stop := make(chan struct{})
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path != "/robots.txt" {
+			fmt.Fprint(w, "page")
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", fmt.Sprint(len(raw)))
+		w.Write(raw[:len(raw)*3/4])
+		w.(http.Flusher).Flush()
+		select {
+		case <-stop:
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	t.Cleanup(s.Close)
+	t.Cleanup(func() { close(stop) }) // runs before s.Close
+	return s
+}
+
+// TestFullReadsWhatDecodes: with -full, test and explain read a
+// robots.txt whose gzip stream stalled past the 500 KiB crawlers read as
+// crawlers do, as the command shows it: the Client given the whole
+// capture read it unreachable (DEFER, exit 3), and explain printed
+// "DISALLOW: no rule matches" under the rule that matched.
+func TestFullReadsWhatDecodes(t *testing.T) {
+	s := stallingGzipRobots(t)
+	robots := s.URL + "/robots.txt"
+
+	plain := runCmd(t, "", "test", "-timeout", "1s", "-file", robots, "/private")
+	if plain.code != exitDisallowed || !strings.HasPrefix(plain.stdout, "DISALLOW  /private  (line 2: Disallow: /private)") {
+		t.Fatalf("test without -full: exit %d, stdout %q; want DISALLOW by line 2, exit 1 (the Client's answer)", plain.code, plain.stdout)
+	}
+
+	full := runCmd(t, "", "test", "-full", "-timeout", "1s", "-file", robots, "/private")
+	if full.code != exitDisallowed || !strings.HasPrefix(full.stdout, "DISALLOW  /private  (line 2: Disallow: /private)") {
+		t.Errorf("test -full: exit %d, stdout %q\nwant DISALLOW by line 2, exit 1: the robots.txt was reached and read (stderr %q)",
+			full.code, full.stdout, full.stderr)
+	}
+
+	ex := runCmd(t, "", "explain", "-full", "-timeout", "1s", s.URL+"/private")
+	if ex.code != exitDisallowed || !strings.Contains(ex.stdout, "decision  DISALLOW by line 2") {
+		t.Errorf("explain -full: exit %d, stdout:\n%s\nwant decision DISALLOW by line 2, exit 1", ex.code, ex.stdout)
 	}
 }
