@@ -132,10 +132,11 @@ const maxLicenses = 16
 //     that does not start at the page's start);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
-//     field and META tag, each replacing (Superseded) the earlier as the
-//     TDMRep report ranks them; a reservation (1) is train-ai=n, with
-//     TDMPolicy its tdm-policy; 0 is listed as [PrefUnknown]; any other
-//     value is no value. A tdmrep.json that is empty, or markup such as
+//     field and META tag, each a source combined as the others are: a
+//     reservation (1) from any is train-ai=n, with TDMPolicy the
+//     tdm-policy beside it (the META's over the header's over the
+//     file's); 0 is listed as [PrefUnknown] and lifts no reservation of
+//     another; any other value is no value. A tdmrep.json that is empty, or markup such as
 //     an HTML page (a site's page for every path it lacks), is no file.
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads them.
@@ -267,14 +268,14 @@ func (u Usage) filter(keep func(label, value string) bool) Usage {
 }
 
 // tdmOf gathers into rd what TDMRep says of a page at path (see
-// requestPath), in the order the report ranks its techniques: its site's
-// tdmrep.json f (nil for none), or the error reading it gave; its header
-// fields h (a valid "1" wins over "0", in a line of its own or joined
-// with others by commas); and its META tags. The last that
-// sets tdm-reservation decides; the policy is the last one given beside a
-// reservation (1) since the last 0, not one beside 0, which the report
-// asks agents not to process. It returns the policy when the decision is
-// a reservation, else "".
+// requestPath): its site's tdmrep.json f (nil for none), or the error
+// reading it gave; its header fields h (a valid "1" wins over "0", in a
+// line of its own or joined with others by commas); and its META tags.
+// Each is a source of its own, combined as every other: a reservation
+// (1) from any is train-ai=n, which a 0 from another does not lift. It
+// returns the policy given beside a reservation by the most specific
+// technique that gives one (META, header, file), or "" when none
+// reserves: the report asks agents not to process one beside a 0.
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -289,32 +290,20 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 	}
 	says := [...]tdmSay{fileSay(f, path), header, {source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
 		set: tags.Reservation != "", reserved: tags.Reservation == "1"}}
-	decides := -1
-	for i, s := range says {
-		if s.set {
-			decides = i
-		}
-		switch {
-		case s.set && !s.reserved:
-			policy = "" // a 0 sets aside what came before, its policy too
-		case s.reserved && s.policy != "": // the report asks agents not to process one beside a 0
-			policy = s.policy
-		}
-	}
-	for i, s := range says {
+	for _, s := range says {
 		if !s.set {
 			continue
 		}
-		sig := Signal{Source: s.source, Label: "train-ai", Where: s.where, Value: "0", Superseded: i != decides}
+		sig := Signal{Source: s.source, Label: "train-ai", Where: s.where, Value: "0"}
 		if s.reserved {
 			sig.Pref, sig.Value = PrefNo, "1"
+			rd.usage = rd.usage.combine(noTraining)
+			if s.policy != "" {
+				policy = s.policy
+			}
 		}
 		rd.note(sig)
 	}
-	if decides < 0 || !says[decides].reserved {
-		return ""
-	}
-	rd.usage = rd.usage.combine(noTraining)
 	return policy
 }
 
@@ -1060,9 +1049,6 @@ type Signal struct {
 	// Value is the text the site wrote there (the statement, record,
 	// directive or tdm-reservation value), cut to 256 bytes.
 	Value string `json:"value,omitempty"`
-	// Superseded marks a TDMRep value that a later technique replaces:
-	// it says what the site said, but does not count.
-	Superseded bool `json:"superseded,omitempty"`
 }
 
 // The bounds of what a reading keeps of a site's text: a page or a

@@ -29,14 +29,9 @@ import (
 	"golang.org/x/text/encoding/japanese"
 )
 
-// sig is a Signal as the tests write it: "source label pref where", with
-// " superseded" after it when it is.
+// sig is a Signal as the tests write it: "source label pref where".
 func sig(s Signal) string {
-	out := fmt.Sprintf("%s %s %s %s", s.Source, s.Label, s.Pref, s.Where)
-	if s.Superseded {
-		out += " superseded"
-	}
-	return out
+	return fmt.Sprintf("%s %s %s %s", s.Source, s.Label, s.Pref, s.Where)
 }
 
 func sigs(ss []Signal) []string {
@@ -172,13 +167,13 @@ func TestReceiptSources(t *testing.T) {
 		{name: "tdm-meta", robots: open, headers: []string{"Content-Type", html},
 			body:  `<head><meta name="tdm-reservation" content="1"><meta name="tdm-policy" content="https://example.com/p"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-meta train-ai n tdm-reservation"}, meta: true, policy: "https://example.com/p"},
-		{name: "tdm-meta replaces the header", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
+		{name: "a tdm-meta 0 does not lift the header's 1", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
 			body:  `<head><meta name="tdm-reservation" content="0"></head>`,
-			usage: "", signals: []string{"tdm-header train-ai n tdm-reservation superseded", "tdm-meta train-ai unknown tdm-reservation"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation", "tdm-meta train-ai unknown tdm-reservation"},
 			meta: true, withoutBody: "train-ai=n"},
 		{name: "tdm-meta reserves what the header does not", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "0", "Tdm-Policy", "https://example.com/h"},
 			body:  `<head><meta name="tdm-reservation" content="1"></head>`,
-			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"},
 			meta: true}, // the header's policy, given beside a 0, is not processed
 		{name: "a malformed tdm-meta replaces nothing", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
 			body:  `<head><meta name="tdm-reservation" content="yes"></head>`,
@@ -193,7 +188,7 @@ func TestReceiptSources(t *testing.T) {
 			usage:   "train-ai=n, search=n",
 			signals: []string{"robots.txt train-ai y line 4", "content-signal search y line 1", "content-usage-header search n Content-Usage",
 				"x-robots-tag train-ai n X-Robots-Tag", "robots-meta train-ai n robots",
-				"tdm-header train-ai n tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"},
+				"tdm-header train-ai n tdm-reservation", "tdm-meta train-ai n tdm-reservation"},
 			meta: true, withoutBody: "train-ai=n, search=n"},
 	}
 	_, tr, hc := newTestTransport(t)
@@ -1208,7 +1203,7 @@ func FuzzReceipt(f *testing.F) {
 		if r.Dropped == 0 {
 			var u Usage
 			for _, s := range r.Signals {
-				if !s.Superseded && s.Pref != PrefUnknown {
+				if s.Pref != PrefUnknown {
 					u = u.combine(Usage{s.Label + "=" + s.Pref.String()})
 				}
 			}
@@ -1439,24 +1434,25 @@ func TestTDMOf(t *testing.T) {
 		{name: "no entry matches", file: file, path: "/elsewhere", usage: "", signals: []string{}},
 		{name: "a normal form the file reserves", file: file, path: "/open/x/../../reserved/a.jpg",
 			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1"}, policy: "https://example.com/file-policy"},
-		{name: "the header replaces the file", file: file, path: "/reserved/x", header: []string{"0", ""},
-			usage: "", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-header train-ai unknown tdm-reservation"}},
-		{name: "the header reserves what the file does not", file: file, path: "/open/a.jpg", header: []string{"1", "https://example.com/h"},
-			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai unknown entry 2 superseded", "tdm-header train-ai n tdm-reservation"},
-			policy: "https://example.com/h"},
-		{name: "the META replaces both", file: file, path: "/reserved/x", header: []string{"1", ""}, meta: meta.TDM{Reservation: "0"},
-			usage: "", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-header train-ai n tdm-reservation superseded",
-				"tdm-meta train-ai unknown tdm-reservation"}},
-		{name: "a policy stands when a later technique gives none", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1"},
-			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-meta train-ai n tdm-reservation"},
+		// Each technique is a source: a 1 from any is train-ai=n, which
+		// a 0 from another does not lift.
+		{name: "a header's 0 does not lift the file's 1", file: file, path: "/reserved/x", header: []string{"0", ""},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1", "tdm-header train-ai unknown tdm-reservation"},
 			policy: "https://example.com/file-policy"},
-		{name: "the latest policy", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1", Policy: "https://example.com/m"},
-			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-meta train-ai n tdm-reservation"},
+		{name: "the header reserves what the file does not", file: file, path: "/open/a.jpg", header: []string{"1", "https://example.com/h"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai unknown entry 2", "tdm-header train-ai n tdm-reservation"},
+			policy: "https://example.com/h"},
+		{name: "a META's 0 lifts neither", file: file, path: "/reserved/x", header: []string{"1", ""}, meta: meta.TDM{Reservation: "0"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1", "tdm-header train-ai n tdm-reservation",
+				"tdm-meta train-ai unknown tdm-reservation"}, policy: "https://example.com/file-policy"},
+		{name: "a policy stands when a more specific technique gives none", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1", "tdm-meta train-ai n tdm-reservation"},
+			policy: "https://example.com/file-policy"},
+		{name: "the most specific policy", file: file, path: "/reserved/x", meta: meta.TDM{Reservation: "1", Policy: "https://example.com/m"},
+			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1", "tdm-meta train-ai n tdm-reservation"},
 			policy: "https://example.com/m"},
 		{name: "a policy beside a 0 is not reported", path: "/x", header: []string{"0", "https://example.com/h"}, meta: meta.TDM{Reservation: "1"},
-			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"}},
-		{name: "a 0 sets aside the policy before it", file: file, path: "/reserved/x", header: []string{"0", ""}, meta: meta.TDM{Reservation: "1"},
-			usage: "train-ai=n", signals: []string{"tdmrep.json train-ai n entry 1 superseded", "tdm-header train-ai unknown tdm-reservation superseded", "tdm-meta train-ai n tdm-reservation"}},
+			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"}},
 		{name: "a policy without a reservation is not reported", path: "/x", header: []string{"", "https://example.com/h"},
 			usage: "", signals: []string{}},
 		{name: "unreachable: train-ai=n", err: unreachable, path: "/x",

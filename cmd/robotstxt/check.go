@@ -123,8 +123,8 @@ Transport.Receipt lists them: each with its "source" (robots.txt,
 content-signal, content-usage-header, content-signal-header,
 x-robots-tag, robots-meta, tdmrep.json, tdm-header or tdm-meta),
 "label", "pref" (y or n; unknown
-for a TDMRep 0), "where" it stands, its "value", and "superseded" when a
-later TDMRep technique replaces it; [] for a URL that is not allowed.
+for a TDMRep 0), "where" it stands and its "value"; [] for a URL that
+is not allowed.
 Its "usage" combines them all, n from any source winning. "page_error"
 says why the page of an allowed URL could not be read (no response, an
 error status, a Retry-After past -timeout, a body cut short): then
@@ -348,9 +348,6 @@ func printSignals(w io.Writer, width int, rc robotstxt.Receipt, all, read bool) 
 		where := s.Where
 		if s.Value != "" {
 			where += ": " + s.Value
-		}
-		if s.Superseded {
-			where += "; superseded by a later TDMRep technique"
 		}
 		printDecision(w, "", width, s.Source+" "+s.Label+"="+s.Pref.String(), where)
 	}

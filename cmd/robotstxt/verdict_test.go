@@ -32,12 +32,11 @@ type decodedResult struct {
 
 // decodedSignal is a signal of check's -json output as a script reads it.
 type decodedSignal struct {
-	Source     string `json:"source"`
-	Label      string `json:"label"`
-	Pref       string `json:"pref"`
-	Where      string `json:"where"`
-	Value      string `json:"value"`
-	Superseded bool   `json:"superseded"`
+	Source string `json:"source"`
+	Label  string `json:"label"`
+	Pref   string `json:"pref"`
+	Where  string `json:"where"`
+	Value  string `json:"value"`
 }
 
 // words are the text output's words for the verdicts of -json.
