@@ -160,13 +160,20 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	}
 	t := c.hopPacing()
 	if sameSite(ch.root, authority) {
+		sent := time.Now()
 		return func(resp *http.Response) {
 			if hold := t.hold(ctx, authority, resp); hold > 0 {
 				// A hold, no turn: for the server that answered, and the
-				// check's own authority, whose twin it may be.
-				t.done(ctx, turn{authority: authority}, hold)
+				// check's own authority, whose twin it may be; the pages
+				// refused meanwhile are told turns as long as this
+				// request took (see retryQueue.ran).
+				held := []string{authority}
 				if authority != ch.root {
-					t.done(ctx, turn{authority: ch.root}, hold)
+					held = append(held, ch.root)
+				}
+				for _, a := range held {
+					t.done(ctx, turn{authority: a}, hold)
+					c.queue.ran(a, 0, time.Since(sent), false)
 				}
 			}
 		}, nil

@@ -1461,3 +1461,56 @@ func TestOther304IsNotTheirs(t *testing.T) {
 			d.Allowed, d.ETag, d.Expires.Sub(clock.Now()), err)
 	}
 }
+
+// TestRobotsHoldSpreadsRetries: a 503 with Retry-After to the Client's
+// own robots.txt request holds the site's pages, which a stale copy lets
+// through the check; under WithNoWait the pages refused during the hold
+// are told turns the held request's duration apart, as for a page's
+// hold, not all the hold's end, when a frontier would send them back at
+// once to a server that just said it was overloaded.
+func TestRobotsHoldSpreadsRetries(t *testing.T) {
+	checkLeaks(t)
+	const latency = 300 * time.Millisecond
+	w := newHosts(t)
+	var down atomic.Bool
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			time.Sleep(latency)
+			rw.Header().Set("Retry-After", "60")
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		rw.Header().Set("Cache-Control", "max-age=1")
+		_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+	})
+	for i := range 4 {
+		w.on(fmt.Sprintf("a.test/p%d", i), serve(200, "page", "Content-Type", "text/plain"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithMinFreshness(0)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	ctx := context.Background()
+	if _, err := get(ctx, hc, "http://a.test/p0"); err != nil {
+		t.Fatal(err)
+	}
+	down.Store(true)
+	time.Sleep(1200 * time.Millisecond) // the copy expires; its refresh meets the 503
+	var told []time.Time
+	for i := 1; i < 4; i++ {
+		var pe *PacedError
+		_, err := get(ctx, hc, fmt.Sprintf("http://a.test/p%d", i))
+		if !errors.As(err, &pe) {
+			t.Fatalf("p%d during the robots.txt 503's hold: %v, want a PacedError", i, err)
+		}
+		if d := time.Until(pe.RetryAt); d < 55*time.Second {
+			t.Fatalf("p%d: RetryAt in %v, want the robots.txt 503's hold (60 s)", i, d)
+		}
+		told = append(told, pe.RetryAt)
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Sub(told[i-1]); gap < latency {
+			t.Errorf("refusal %d is told %v after refusal %d (RetryAt %v), want turns apart: at least the held request's %v",
+				i, gap, i-1, told[i].Format("15:04:05.000"), latency)
+		}
+	}
+}
