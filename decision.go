@@ -183,7 +183,8 @@ var ErrDeferred = errors.New("robotstxt: robots.txt unreachable, try later")
 var ErrClosed = errors.New("robotstxt: client closed")
 
 // A DeferredError says that an authority's robots.txt is unreachable and
-// when to come back.
+// when to come back; from a [Transport], also that it was still being
+// fetched when the request's deadline came (Failures 0).
 type DeferredError struct {
 	// Authority is the normalised authority.
 	Authority string
@@ -199,12 +200,14 @@ type DeferredError struct {
 	// its status (200).
 	Status int
 	// RetryAt is when the Client will ask the server again; checks before
-	// then get the same answer from cache.
+	// then get the same answer from cache. With Failures 0, it is when
+	// the fetch under way will have ended, at the latest: a check may
+	// answer sooner.
 	RetryAt time.Time
 	// Failures counts the consecutive failed fetches of the authority's
 	// robots.txt, this one included: 1 on the first, and at most 2^20;
-	// 0 from a [Transport] whose request's deadline came while the
-	// first fetch went on.
+	// 0 when none failed, from a [Transport] whose request's deadline
+	// came while robots.txt was being fetched.
 	Failures int
 	// Err is the underlying failure, if known: a copy that a cache may
 	// keep, of its text (errors.Unwrap walks the errors it wrapped, four
@@ -228,6 +231,9 @@ type DeferredError struct {
 // to 128 bytes and the failure's text to 256.
 func (e *DeferredError) Error() string {
 	msg := fmt.Sprintf("robotstxt: %s/robots.txt unreachable", capQuote(e.Authority))
+	if e.Failures == 0 {
+		msg = fmt.Sprintf("robotstxt: %s/robots.txt still being fetched", capQuote(e.Authority))
+	}
 	if e.Status != 0 {
 		msg += fmt.Sprintf(" (status %d)", e.Status)
 	}

@@ -569,14 +569,17 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	}
 	rawURL := requestURL(u)
 	ctx := req.Context()
-	if deadline, ok := ctx.Deadline(); ok { // lest the http.Client's timeout take the DeferredError's place
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) > deadlineMargin {
+		// Answered before the http.Client's timeout would take the
+		// DeferredError's place (see unfinished); with less time left
+		// no fetch starts for the request, which fails as it is.
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-deadlineMargin))
 		defer cancel()
 	}
 	d, err := t.c.Check(ctx, rawURL)
 	if err != nil {
-		return d, d, t.unfinished(ctx, rawURL, err)
+		return d, d, t.unfinished(ctx, req, rawURL, err)
 	}
 	if !d.Allowed {
 		return d, d, &DisallowedError{Decision: d, URL: capText(rawURL)}
@@ -609,7 +612,7 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	if err == nil && !hd.Allowed {
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
-	return hd, d, t.unfinished(ctx, site, err)
+	return hd, d, t.unfinished(ctx, req, site, err)
 }
 
 // unfinished returns err, from a check of rawURL under ctx, as a
@@ -617,9 +620,11 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 // robots.txt, whose fetch goes on: the request is put back as it is
 // while robots.txt is unreachable, not lost to a timeout, and tried
 // again once the fetch has ended (RetryAt, a fetch timeout from now).
-func (t *Transport) unfinished(ctx context.Context, rawURL string, err error) error {
+// A check under req's own context, which had no time for a fetch left
+// (see check), is no such check.
+func (t *Transport) unfinished(ctx context.Context, req *http.Request, rawURL string, err error) error {
 	var def *DeferredError
-	if !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &def) {
+	if ctx == req.Context() || !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &def) {
 		return err
 	}
 	authority, _, _ := target.Split(rawURL, nil) // checked by the Client

@@ -299,6 +299,17 @@ func TestTransportDeadlineInRobotsFetchDefers(t *testing.T) {
 	if got := s.got(); slices.Contains(got, "/page.html") || slices.Contains(got, "/other.html") {
 		t.Errorf("server got %q, want no page", got)
 	}
+	// A request past its deadline starts no fetch: it fails as it is.
+	fresh := newTestSite(t, "User-agent: *\nAllow: /\n")
+	past, cancelPast := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelPast()
+	req, _ := http.NewRequestWithContext(past, http.MethodGet, fresh.URL+"/page.html", nil)
+	if _, err := hc.Transport.RoundTrip(req); !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &de) {
+		t.Errorf("a request past its deadline: %v; want its context's error, no DeferredError", err)
+	}
+	if !strings.Contains(de.Error(), "still being fetched") || de.Failures != 0 {
+		t.Errorf("the deferral at the deadline reads %q, Failures %d", de.Error(), de.Failures)
+	}
 }
 
 func TestTransportBadURLNotSent(t *testing.T) {

@@ -8,11 +8,12 @@
 // after which no request colly sends, nor any redirect it follows, reaches
 // a page robots.txt disallows or comes before its site's Crawl-delay has
 // passed. Three things about colly: it marks a URL visited before sending
-// it, so a request refused with a [robotstxt.PacedError] is sent again with
-// Request.Retry at its RetryAt, not with Visit (which would skip it), its
-// URL set to the PacedError's when it followed a redirect, which a
-// redirect handler notes (where the redirect led: sent again, the first
-// URL would spend the turn on the redirect again, for ever); its
+// it, so a request refused with a [robotstxt.PacedError] or a
+// [robotstxt.DeferredError] is sent again with Request.Retry at its
+// RetryAt, not with Visit (which would skip it), its URL set to the
+// error's when it followed a redirect, which a redirect handler notes
+// (where the redirect led: sent again, the first URL would spend the turn
+// on the redirect again, for ever); its
 // SetProxy, SetProxyFunc and SetClient replace the Transport, so a proxy
 // goes on the Transport's next RoundTripper instead; and its own
 // robots.txt handling stays off (IgnoreRobotsTxt, its default), since its
@@ -65,7 +66,7 @@ func main() {
 type result struct {
 	Fetched    []string // URLs fetched
 	Disallowed []string // URLs robots.txt disallowed (the hop refused)
-	Deferred   []string // URLs not fetched because robots.txt was unreachable
+	Deferred   []string // URLs refused while robots.txt was unreachable or being fetched, maybe fetched later
 	Paced      []string // URLs sent again at their site's next turn
 }
 
@@ -75,10 +76,12 @@ type result struct {
 // at every turn.
 const maxPaced = 10
 
-// maxDeferWait is the longest the demo waits to send a deferred request
-// again: a crawler with a frontier puts it back there for its RetryAt,
-// minutes away for a robots.txt that stays down (see
-// robotstxt.WithMaxBackoff); the demo ends before that.
+// maxDeferWait is the longest the demo waits to send again a request
+// deferred by a robots.txt that failed: a crawler with a frontier puts it
+// back there for its RetryAt, minutes away for a robots.txt that stays
+// down (see robotstxt.WithMaxBackoff); the demo ends before that. One
+// deferred while robots.txt was still being fetched (Failures 0) is
+// sent again at once: it waits for that fetch, within its own timeout.
 const maxDeferWait = 5 * time.Second
 
 // A hop is a redirect the request in flight followed, as net/http sends
@@ -250,15 +253,22 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			u := name(deferred.URL)
 			res.Deferred = append(res.Deferred, u)
 			why := "unreachable"
-			if deferred.Status != 0 {
+			switch {
+			case deferred.Failures == 0:
+				why = "still being fetched"
+			case deferred.Status != 0:
 				why = fmt.Sprintf("answered %d", deferred.Status)
 			}
-			if time.Until(deferred.RetryAt) > maxDeferWait || !ready(deferred.URL) {
+			if deferred.Failures > 0 && time.Until(deferred.RetryAt) > maxDeferWait || !ready(deferred.URL) {
 				fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; not fetched, come back later\n", u, via(u), why)
 				return
 			}
-			fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; sent again at %s\n", u, via(u), why, deferred.RetryAt.Format(time.TimeOnly))
-			resend(deferred.URL, deferred.RetryAt)
+			at := deferred.RetryAt
+			if deferred.Failures == 0 {
+				at = time.Now()
+			}
+			fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; sent again at %s\n", u, via(u), why, at.Format(time.TimeOnly))
+			resend(deferred.URL, at)
 		default:
 			fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
 		}

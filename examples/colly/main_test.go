@@ -325,3 +325,37 @@ func TestDeferredSentAgain(t *testing.T) {
 		t.Errorf("deferred %q, fetched %q; want flaky/news.html deferred, then fetched\noutput:\n%s", res.Deferred, res.Fetched, out.String())
 	}
 }
+
+// TestDeferredAtDeadlineSentAgain: a request whose deadline comes while
+// its site's robots.txt is fetched (here robots.txt answers after 0.6 s,
+// past the collector's 0.3 s Timeout; with the defaults, 10 s against
+// colly's 10 s) is deferred, its RetryAt a fetch timeout later, past
+// maxDeferWait, and sent again all the same: the home page of a site
+// whose robots.txt is slow was lost.
+func TestDeferredAtDeadlineSentAgain(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			select {
+			case <-time.After(600 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<p>home</p>")
+	}))
+	defer slow.Close()
+	name := strings.NewReplacer(slow.URL, "slow").Replace
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, name, &res)
+	defer done()
+	c.SetRequestTimeout(300 * time.Millisecond)
+	_ = c.Visit(slow.URL + "/") // its error goes to OnError too
+	if !slices.Contains(res.Fetched, "slow/") {
+		t.Errorf("deferred %q, fetched %q; want slow/ deferred at its deadline, then sent again and fetched\noutput:\n%s",
+			res.Deferred, res.Fetched, out.String())
+	}
+}
