@@ -176,7 +176,7 @@ func repeatsAge(cc string) bool {
 	var maxAge, sMaxAge int
 	for d := range directives(cc) {
 		name, _, _ := strings.Cut(d, "=")
-		switch strings.ToLower(strings.TrimSpace(name)) {
+		switch ascii.LowerString(strings.TrimSpace(name)) {
 		case "max-age":
 			maxAge++
 		case "s-maxage":

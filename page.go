@@ -29,7 +29,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	htmlcharset "golang.org/x/net/html/charset"
-	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // A Receipt is everything a site told a crawler about what it may do
@@ -136,8 +136,9 @@ const maxLicenses = 16
 //     reservation (1) from any is train-ai=n, with TDMPolicy the
 //     tdm-policy beside it (the META's over the header's over the
 //     file's); 0 is listed as [PrefUnknown] and lifts no reservation of
-//     another; any other value is no value. A tdmrep.json that is empty, or markup such as
-//     an HTML page (a site's page for every path it lacks), is no file.
+//     another; any other value is no value. A tdmrep.json that is
+//     empty, or markup such as an HTML page (a site's page for every
+//     path it lacks), is no file.
 //
 // Headers and META tags are read as [Transport.PageDirectives] reads them.
 // robots.txt and tdmrep.json are those of the site the request's Host
@@ -662,10 +663,20 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	page := pageText{b, cutShort(resp, b, read) || len(b) > metaReads}
 	first := b[:min(len(b), metaReads)] // the copy need hold no more
 	cs, jis := pageCharset(charset, first)
-	switch bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(cs); {
-	case bom != "" && !hasBOM(b):
-		page.b = append([]byte(bom), first...)
-	case bom == "" && !bytes.HasPrefix(b, []byte("\xFF\xFE")) && !bytes.HasPrefix(b, []byte("\xFE\xFF")) && isXHTML(h, b):
+	bom, enc := cmp.Or(utf16BOM(charset), xmlUTF16(h, b)), body.Stateful(cs)
+	if bom != "" && !hasBOM(b) {
+		first = append([]byte(bom), first...)
+		page.b = first
+	}
+	utf16 := bytes.HasPrefix(first, []byte("\xFF\xFE")) || bytes.HasPrefix(first, []byte("\xFE\xFF"))
+	switch {
+	case utf16 && isXHTML(h, b):
+		// Read as UTF-8, as XML, for xhtmlAsHTML.
+		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(first); err == nil {
+			page.b = xhtmlAsHTML(text)
+		}
+	case bom != "" || utf16:
+	case isXHTML(h, b):
 		page.b = xhtmlAsHTML(first)
 	case bom == "" && !hasBOM(b) && jis != nil:
 		return pageText{}, jis
@@ -687,7 +698,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 // bytes include '"', '<' and '>': browsers' detectors may read it as
 // ISO-2022-JP, and so its tags otherwise than as written.
 func pageCharset(cs string, b []byte) (string, error) {
-	if _, err := htmlindex.Get(cs); err == nil {
+	if _, err := body.Encoding(cs); err == nil {
 		return cs, nil
 	}
 	_, name, _ := htmlcharset.DetermineEncoding(b, "")
@@ -698,6 +709,9 @@ func pageCharset(cs string, b []byte) (string, error) {
 	}
 	return name, nil
 }
+
+// xhtmlNamespace is the namespace of XHTML's elements.
+const xhtmlNamespace = "http://www.w3.org/1999/xhtml"
 
 // xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page
 // without one is in by its first bytes, an XML declaration's "<?" (XML
@@ -725,14 +739,16 @@ func xmlUTF16(h http.Header, b []byte) string {
 // an element whose text HTML reads raw (<script>, <title>, …), or a
 // <template>, written empty (<script src="a.js"/>), is given its end tag,
 // lest the rest of the page read as its text; from <body> on, the page
-// is left as it is. A prefixed element name is written as its local
-// name, whatever namespace its prefix is bound to: a page whose XHTML
-// elements are prefixed (<h:head>, <h:meta>) has its META tags read, and
-// any other namespace has no <head> or <meta> in a page's head.
+// is left as it is. An element named with a prefix that an element
+// before binds to XHTML's namespace (<h:head>, <h:meta>, xmlns:h on
+// <h:html>) is written by its local name, so that its META tags are
+// read; one of another namespace, by its name, which HTML knows as no
+// element of its own (an <x:body/> ends no head).
 func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
 	const before, within, after = 0, 1, 2 // the part of the page, by its head
+	xhtml := map[string]bool{}            // the prefixes bound to XHTML's namespace, in any element so far
 	part := before
 	depth := 0        // of the templates open in the head
 	template := false // a <template> came
@@ -744,21 +760,26 @@ func xhtmlAsHTML(page []byte) []byte {
 		var name []byte
 		start := tt == html.StartTagToken || tt == html.SelfClosingTagToken
 		if start || tt == html.EndTagToken {
-			name, _ = z.TagName()
-			if i := bytes.LastIndexByte(name, ':'); i >= 0 {
-				// A prefixed name, such as <h:meta> where xmlns:h is
-				// XHTML's namespace, is written by its local name,
-				// which HTML reads (see the doc). The name as written
-				// (TagName's is in lower case, a NUL replaced) ends
-				// where the tokenizer ended it.
+			var attrs bool
+			name, attrs = z.TagName()
+			for start && attrs {
+				var k, v []byte
+				k, v, attrs = z.TagAttr()
+				if p, ok := bytes.CutPrefix(k, []byte("xmlns:")); ok && string(v) == xhtmlNamespace {
+					xhtml[string(p)] = true
+				}
+			}
+			if i := bytes.LastIndexByte(name, ':'); i >= 0 && xhtml[string(name[:i])] {
+				// An XHTML element named with a prefix, <h:meta>, is
+				// written by its local name, which HTML reads; one of
+				// another namespace is none of HTML's (see the doc).
+				// The name as written (TagName's is in lower case, a
+				// NUL replaced) ends where the tokenizer ended it.
 				lead := len("<")
 				if tt == html.EndTagToken {
 					lead = len("</")
 				}
 				end := lead + bytes.IndexAny(raw[lead:], " \t\n\f\r/>")
-				if end < lead {
-					end = len(raw)
-				}
 				colon := bytes.LastIndexByte(raw[lead:end], ':')
 				name, raw = name[i+1:], slices.Concat(raw[:lead], raw[lead+colon+1:])
 			}
@@ -821,7 +842,7 @@ var emptied = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Title
 // utf16BOM returns the byte-order mark of the UTF-16 a charset label
 // names, by the WHATWG Encoding Standard's labels; "" for another.
 func utf16BOM(charset string) string {
-	switch strings.ToLower(strings.TrimSpace(charset)) {
+	switch ascii.LowerString(strings.TrimSpace(charset)) {
 	case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
 		return "\xFF\xFE"
 	case "utf-16be", "unicodefffe":

@@ -411,6 +411,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	for _, c := range `<?xml version="1.0" encoding="UTF-16"?><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="robots" content="noai"/></head><body/></html>` {
 		xhtml16 = append(xhtml16, byte(c), 0)
 	}
+	var prefixed16 []byte // the same, its XHTML elements prefixed
+	for _, c := range `<?xml version="1.0" encoding="UTF-16"?><h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:meta name="robots" content="noai"/></h:head><h:body/></h:html>` {
+		prefixed16 = append(prefixed16, byte(c), 0)
+	}
 	var utf16le []byte
 	var utf16be []byte
 	for _, c := range noai {
@@ -520,6 +524,19 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: prefixed elements", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:title>t</h:title><h:script src="/a.js"/><h:meta name="tdm-reservation" content="1"/><h:meta name="robots" content="noai"/></h:head><h:body><h:p>x</h:p></h:body></h:html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots", "tdm-meta train-ai n tdm-reservation"}},
+		{"XHTML: prefixed elements in UTF-16", "application/xhtml+xml", nil, prefixed16,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// Another namespace's elements are none of HTML's.
+		{"XHTML: another namespace's body in the head", "application/xhtml+xml", nil,
+			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml" xmlns:x="urn:example:x"><head><x:body/><meta name="robots" content="noai"/></head><body/></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML: another namespace's template in the head", "application/xhtml+xml", nil,
+			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml" xmlns:x="urn:example:x"><head><x:template><meta name="robots" content="noai"/></x:template></head><body/></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// Labels compare by ASCII case: "unİcode" (U+0130) names no
+		// UTF-16, as Unicode case mapping would have it.
+		{"a charset label not in ASCII", "text/html; charset=un\u0130code", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML: a prefixed body ends the head", "application/xhtml+xml", nil,
 			[]byte(`<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head></h:head><h:body><h:p>x</h:p><h:meta name="robots" content="noai"/></h:body></h:html>`),
 			[]string{"robots.txt train-ai y "}},
@@ -1401,8 +1418,8 @@ func TestReceiptTDMRepFile(t *testing.T) {
 
 // TestTDMOf reads TDMRep's three techniques together, the site's
 // tdmrep.json included (the file as the Transport will get it, or the
-// error it got), as TDMRep ranks them: the later replaces the earlier,
-// absence replaces nothing, and across protocols a reservation stands.
+// error it got), each a source: a 1 from any reserves, a 0 lifts no
+// other's 1, and the policy is the most specific reserving technique's.
 func TestTDMOf(t *testing.T) {
 	file, err := tdmrep.Parse([]byte(`[
 		{"location": "/reserved/", "tdm-reservation": 1, "tdm-policy": "https://example.com/file-policy"},
@@ -1868,8 +1885,8 @@ func TestReceiptNotOfAnotherRequest(t *testing.T) {
 }
 
 // FuzzXHTMLAsHTML: a <meta> first in an XHTML head, its elements prefixed
-// or not, is read whatever follows it, and one after text and elements no HTML head holds is read
-// whatever they are.
+// or not, is read whatever follows it, and one after text and elements
+// no HTML head holds is read whatever they are.
 func FuzzXHTMLAsHTML(f *testing.F) {
 	f.Add(`<script src="a"/><title/><meta name=robots content=noai/></head>`)
 	f.Add(`<object><p a="/>">t<a hr`)

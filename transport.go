@@ -84,9 +84,10 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // tells the spellings apart serve a site whose robots.txt was not read.
 // A request robots.txt disallows is not sent: RoundTrip returns a
 // *[DisallowedError], or while robots.txt is unreachable the Client's
-// *[DeferredError] (one too, coming back a fetch timeout later, when
-// the request's deadline comes while robots.txt is fetched). These errors reach the caller of http.Client.Do
-// inside a *url.Error, which errors.Is and errors.As see through.
+// *[DeferredError] (one too, with Failures 0, when the request's
+// deadline comes while robots.txt is being fetched). These errors reach
+// the caller of http.Client.Do inside a *url.Error, which errors.Is and
+// errors.As see through.
 //
 // Allowed requests are paced by a [Pacer] per site asked for (the
 // authority of Request.Host when it names another host than the URL, else

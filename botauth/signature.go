@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 	"golang.org/x/net/idna"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/target"
 )
 
@@ -113,8 +114,8 @@ func authority(host, scheme string) (string, error) {
 	if i, j := strings.IndexByte(host, '%'), strings.IndexByte(host, ']'); host[0] == '[' && 0 < i && i < j {
 		host = host[:i] + host[j:] // an IPv6 zone, which net/http does not send
 	}
-	host = strings.TrimSuffix(strings.ToLower(host), ":")
-	return strings.TrimSuffix(host, defaultPorts[strings.ToLower(scheme)]), nil
+	host = strings.TrimSuffix(ascii.LowerString(host), ":")
+	return strings.TrimSuffix(host, defaultPorts[ascii.LowerString(scheme)]), nil
 }
 
 // defaultPorts are the ports an authority leaves out, by scheme.

@@ -113,7 +113,7 @@ func (d *Directives) add(content string, dates *int) {
 		var raw string
 		raw, rest, _ = strings.Cut(rest, ",")
 		raw = strings.TrimSpace(raw)
-		item := strings.ToLower(raw)
+		item := ascii.LowerString(raw)
 		switch item {
 		case "", "index", "follow", "all", "archive":
 		case "noindex":
@@ -273,7 +273,7 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 // isAgentName reports whether s, the text before a colon, names a crawler
 // rather than starting a directive that has a value of its own.
 func isAgentName(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
+	s = ascii.LowerString(strings.TrimSpace(s))
 	if s == "" || strings.ContainsAny(s, " ,") {
 		return false
 	}

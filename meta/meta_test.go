@@ -835,3 +835,17 @@ func FuzzFromHeader(f *testing.F) {
 		}
 	})
 }
+
+// TestDirectivesASCII: directives compare by ASCII case: "noİndex"
+// (U+0130, which Unicode lower-cases to "i") is no noindex, in a META
+// tag or an X-Robots-Tag.
+func TestDirectivesASCII(t *testing.T) {
+	d, _ := FromHTML(strings.NewReader("<head><meta name=\"robots\" content=\"no\u0130ndex, noa\u0130\"></head>"), "xbot")
+	if d.NoIndex || d.NoAI {
+		t.Errorf("META content=\"no\u0130ndex, noa\u0130\": %+v; want neither noindex nor noai (no ASCII directive)", d)
+	}
+	h := FromHeader(http.Header{"X-Robots-Tag": {"no\u0130ndex"}}, "xbot")
+	if h.NoIndex {
+		t.Errorf("X-Robots-Tag: no\u0130ndex: %+v; want no noindex", h)
+	}
+}

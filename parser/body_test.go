@@ -42,3 +42,24 @@ func TestRead(t *testing.T) {
 		t.Error("an unknown content coding: no error")
 	}
 }
+
+// TestReadCodingNamesASCII: content codings compare by ASCII case, as
+// net/http's: "gzİp" (U+0130) is no gzip, an unknown coding.
+func TestReadCodingNamesASCII(t *testing.T) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	_, _ = zw.Write([]byte("User-agent: *\nDisallow: /\n"))
+	_ = zw.Close()
+	for _, tc := range []struct {
+		coding string
+		body   []byte
+	}{
+		{"gz\u0130p", z.Bytes()},
+		{"\u0130dentity", []byte("User-agent: *\nDisallow: /\n")},
+	} {
+		b, err := parser.Read(bytes.NewReader(tc.body), http.Header{"Content-Encoding": {tc.coding}}, 500<<10)
+		if err == nil {
+			t.Errorf("Content-Encoding %q: read as a known coding (%q), want an unknown coding's error", tc.coding, b.Text)
+		}
+	}
+}

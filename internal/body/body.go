@@ -249,7 +249,7 @@ func decoded(r io.Reader, codings string, limit int64) (io.Reader, []*codedLimit
 	}
 	var coded []*codedLimit
 	for i := len(list) - 1; i >= 0; i-- {
-		c := strings.ToLower(strings.TrimSpace(list[i]))
+		c := ascii.LowerString(strings.TrimSpace(list[i]))
 		if c != "identity" && c != "" && limit > 0 {
 			l := &codedLimit{r, codedBase, codedCap(limit)}
 			coded, r = append(coded, l), l
@@ -543,12 +543,23 @@ func trimPartBOM(body []byte) []byte {
 	return body
 }
 
+// Encoding returns the WHATWG encoding a charset label names, as
+// htmlindex.Get does, for a label in ASCII alone: labels compare by ASCII
+// case, where htmlindex.Get folds others too ("unİcode", U+0130, named
+// UTF-16 there).
+func Encoding(label string) (encoding.Encoding, error) {
+	if !ascii.IsASCII(label) {
+		return nil, fmt.Errorf("robotstxt: charset label %q is not ASCII", label)
+	}
+	return htmlindex.Get(label)
+}
+
 // Stateful returns the encoding charset names when it is ISO-2022-JP, a
 // WHATWG encoding that is not ASCII-compatible but for UTF-16 and the
 // replacement encoding (which decodes any text to one U+FFFD): its text
 // holds ASCII bytes that are not its characters; nil for any other.
 func Stateful(charset string) encoding.Encoding {
-	if enc, err := htmlindex.Get(charset); err == nil {
+	if enc, err := Encoding(charset); err == nil {
 		if name, _ := htmlindex.Name(enc); name == "iso-2022-jp" {
 			return enc
 		}
@@ -562,7 +573,7 @@ func Stateful(charset string) encoding.Encoding {
 // garbage, and ISO-2022-JP every line after an escape in a comment):
 // Windows-1252 then, as without a charset.
 func headerCharset(charset string) (encoding.Encoding, string) {
-	if enc, err := htmlindex.Get(charset); err == nil {
+	if enc, err := Encoding(charset); err == nil {
 		name, _ := htmlindex.Name(enc) // every encoding Get returns has one
 		if name != "replacement" && name != "iso-2022-jp" && !strings.HasPrefix(name, "utf-16") {
 			return enc, name
