@@ -153,9 +153,9 @@ func (d *document) noteLimit(full bool, e env) {
 		return
 	}
 	switch {
-	case full && d.partial:
-		e.errorf("note: %s is over %s, and the rest does not decode within %d MiB: -full reads the first %s, as crawlers do",
-			d.name, kib(crawlerLimit), maxInput>>20, kib(crawlerLimit))
+	case d.partial:
+		e.errorf("note: %s is over %s, and the rest does not decode: like crawlers, only the first %s is read, with -full too",
+			d.name, kib(crawlerLimit), kib(crawlerLimit))
 		return
 	case full && d.over:
 		e.errorf("note: %s is over %d MiB; crawlers read only the first %s, and -full reads the first %d MiB",
@@ -180,10 +180,14 @@ func (d *document) footprint() int {
 }
 
 // size formats the size of the text read, saying so when it is the UTF-8
-// of another charset, whose bytes the limit counts, or over maxInput.
+// of another charset, whose bytes the limit counts, or over maxInput, or
+// over the limit crawlers read with the rest not decoding.
 func (d *document) size() string {
-	if d.over {
+	switch {
+	case d.over:
 		return fmt.Sprintf("over %d MiB", maxInput>>20)
+	case d.partial:
+		return fmt.Sprintf("over %s (the rest does not decode)", kib(crawlerLimit))
 	}
 	if cs := d.whole.Charset; cs != "utf-8" && cs != "" {
 		return fmt.Sprintf("%s as UTF-8 (read as %s)", kib(len(d.whole.Text)), strings.ToUpper(cs))

@@ -198,12 +198,14 @@ func (x *explainer) source() string {
 		return s
 	}
 	s += fmt.Sprintf(", %d bytes, %s", len(d.raw), d.body.Charset)
-	if d.body.Truncated {
-		if x.full {
-			s += ", read whole (-full), past the 500 KiB crawlers read"
-		} else {
-			s += fmt.Sprintf(", cut at the %s crawlers read", kib(crawlerLimit))
-		}
+	switch {
+	case !d.body.Truncated:
+	case x.full && !d.partial:
+		s += ", read whole (-full), past the 500 KiB crawlers read"
+	case d.partial:
+		s += fmt.Sprintf(", cut at the %s crawlers read (the rest does not decode)", kib(crawlerLimit))
+	default:
+		s += fmt.Sprintf(", cut at the %s crawlers read", kib(crawlerLimit))
 	}
 	return s
 }

@@ -156,6 +156,8 @@ func (lt *linter) overLimit() {
 	if firstPast == 0 {
 		switch {
 		case cut:
+		case d.partial:
+			lt.add(first, codeOverLimit, "%s; what lies past it, crawlers never read", size)
 		case d.over:
 			lt.add(first, codeOverLimitNoRules, "%s; no rule or other record is past it in the first %d MiB", size, maxInput>>20)
 		default:

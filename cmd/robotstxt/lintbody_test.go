@@ -97,3 +97,15 @@ func TestLintCutLineNotTooLong(t *testing.T) {
 		t.Errorf("a line of %d bytes, cut by the limit: lint says it is too long:\n%s", len(line), r.stdout[:min(len(r.stdout), 2000)])
 	}
 }
+
+// TestLintRestDoesNotDecode: a file whose gzip stream breaks off past the
+// 500 KiB crawlers read is over the limit, what lies past it unknown:
+// not "no rule or other record is past it".
+func TestLintRestDoesNotDecode(t *testing.T) {
+	s := gzipRobots(t, false)
+	r := runCmd(t, "", "lint", "-timeout", "2s", s.URL+"/robots.txt")
+	if r.code != exitDisallowed || strings.Contains(r.stdout, "no rule or other record is past it") ||
+		!strings.Contains(r.stdout, "the file is over 500 KiB (the rest does not decode); crawlers read the first 500 KiB (to line") || !strings.Contains(r.stdout, "[over-limit]") {
+		t.Errorf("lint: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
