@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/body"
 )
 
@@ -227,6 +228,17 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	}
 	if h := sentHost(authority); h != req.URL.Host {
 		req.Host = h // the authority's spelling, as the Transport sends its pages
+		if !ascii.IsASCII(req.URL.Host) {
+			// The URL's host as the A-label net/http dials, not as
+			// written: its HTTP/2 pool keeps the connection it dials
+			// under the mapped, lower-case A-label, looks it up under
+			// the name made ASCII with its case kept
+			// ("xn--Bcher-kva.test"), misses, and dials again without
+			// end, hundreds of connections a second (Go 1.26,
+			// golang/go#80417): a robots.txt redirected to
+			// https://WWW.bücher.test/ flooded that site.
+			req.URL.Host = h
+		}
 	}
 	cfg := &f.c.cfg
 	req.Header.Set("User-Agent", cfg.userAgent)

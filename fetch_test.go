@@ -1901,3 +1901,28 @@ func TestFetchLeadingFullWidthHash(t *testing.T) {
 		t.Errorf("/café/page: allowed %v by %+v, %v; want disallowed by line 3", d.Allowed, d.Rule, err)
 	}
 }
+
+// TestFetchRedirectToCapitalIDNOverHTTP2: a robots.txt redirected to
+// another site's, its host written with a capital letter
+// ("https://WWW.bücher.test/robots.txt"), is fetched there over HTTP/2
+// on one connection: net/http's pool missed the connection it dialled
+// (see TestTransportCapitalIDNOverHTTP2), and the third site got
+// hundreds of TLS connections a second for the whole fetch timeout, on
+// every check of the redirecting site.
+func TestFetchRedirectToCapitalIDNOverHTTP2(t *testing.T) {
+	next, sites := h2Transport(t, map[string]http.HandlerFunc{
+		"hostile.test:443": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://WWW.b\u00fccher.test/robots.txt", http.StatusMovedPermanently)
+		},
+		"www.xn--bcher-kva.test:443": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n")
+		},
+	})
+	c, _ := NewClientTransport(next, []Option{WithUserAgent(testUA), WithFetchTimeout(2 * time.Second)})
+	t.Cleanup(func() { _ = c.Close() })
+	ok, err := c.Allowed(context.Background(), "https://hostile.test/private/x")
+	if third := sites["www.xn--bcher-kva.test:443"]; ok || err != nil || third.dials.Load() > 1 || third.requests.Load() != 1 {
+		t.Errorf("robots.txt redirected to https://WWW.b\u00fccher.test/robots.txt: %v, %v; that site got %d connections and %d requests",
+			ok, err, third.dials.Load(), third.requests.Load())
+	}
+}

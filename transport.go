@@ -336,6 +336,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	under.req.host = host
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
 	req.Host = host
+	if !ascii.IsASCII(req.URL.Host) {
+		u := *req.URL
+		u.Host = sentHost(dialed.Authority) // as net/http dials it: see fetcher.send
+		req.URL = &u
+	}
 	t.stats.sent.add()
 	f.sent = time.Now()
 	under.sending.Store(true)

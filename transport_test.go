@@ -3,9 +3,11 @@ package robotstxt
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -1709,5 +1711,70 @@ func TestTransportEmptyBodyHoldsNoTurn(t *testing.T) {
 		}
 		_ = resp
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A countedH2 is an HTTPS loopback server that speaks HTTP/2 and counts
+// the connections dialled to it and the requests it gets.
+type countedH2 struct {
+	*httptest.Server
+	dials, requests atomic.Int64
+}
+
+// h2Transport serves each host:port of handlers (as net/http names what
+// it dials) from a countedH2 of its own, with HTTP/2 as
+// http.DefaultTransport and PublicOnly attempt it, dialling nothing else.
+func h2Transport(t *testing.T, handlers map[string]http.HandlerFunc) (*http.Transport, map[string]*countedH2) {
+	sites := map[string]*countedH2{}
+	for addr, h := range handlers {
+		s := &countedH2{}
+		s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s.requests.Add(1)
+			h(w, r)
+		}))
+		s.EnableHTTP2 = true
+		s.Config.ErrorLog = log.New(io.Discard, "", 0)
+		s.StartTLS()
+		t.Cleanup(s.Close)
+		sites[addr] = s
+	}
+	var d net.Dialer
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			s, ok := sites[addr]
+			if !ok {
+				return nil, fmt.Errorf("no test listener for %s", addr)
+			}
+			s.dials.Add(1)
+			return d.DialContext(ctx, network, s.Listener.Addr().String())
+		},
+		ForceAttemptHTTP2: true,
+		TLSClientConfig:   &tls.Config{InsecureSkipVerify: true},
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	return tr, sites
+}
+
+// TestTransportCapitalIDNOverHTTP2: a page at an internationalised host
+// written with a capital letter ("https://Bücher.test/page", as a link
+// may write it) is sent over HTTP/2 on one connection: handed to net/http
+// as written, its HTTP/2 pool keyed the connection it dialled by the
+// lower-case A-label and looked it up by the one with the case kept,
+// missed, and dialled again until the request's context ended,
+// hundreds of connections a second (golang/go#80417).
+func TestTransportCapitalIDNOverHTTP2(t *testing.T) {
+	next, sites := h2Transport(t, map[string]http.HandlerFunc{"xn--bcher-kva.test:443": func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		}
+	}})
+	c, rt := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	site := sites["xn--bcher-kva.test:443"]
+	if _, err := get(ctx, &http.Client{Transport: rt}, "https://B\u00fccher.test/page"); err != nil || site.dials.Load() > 2 {
+		t.Errorf("GET https://B\u00fccher.test/page over HTTP/2: %v; the site got %d connections and %d requests",
+			err, site.dials.Load(), site.requests.Load())
 	}
 }
