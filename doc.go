@@ -123,7 +123,9 @@
 // answered, and keeps a good answer to the hop as that authority's own
 // (after the redirects within its site its own fetch follows too), so
 // that the sites redirected there after the first send it nothing
-// (those under way at once each send theirs). Every
+// (those under way at once each send theirs); while that authority's
+// own robots.txt fails, within its back-off, a robots.txt redirected
+// there is unreachable too, and sends it nothing. Every
 // request that leaves the site takes its turn in that authority's
 // pacing (that of the first [Transport] made for the Client, else the
 // Client's in-process one), waiting for it within the fetch's timeout. A

@@ -174,6 +174,11 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				res.froms = ownFetches(froms, led, more)
 				return res
 			}
+			if failed := f.c.failing(authority); theirs == nil && failed != nil {
+				res.outcome, res.status, res.redirects = OutcomeUnreachable, int(failed.failStatus), kept(led)
+				res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
+				return res
+			}
 			// Asked for with the Host its own fetch sends (see send).
 			froms = append(froms, theirFetch{authority: authority, at: len(led)})
 		}

@@ -145,6 +145,20 @@ func (c *Client) theirs(authority string) *entry {
 	return e
 }
 
+// failing returns the entry of authority's robots.txt while it stands
+// for a failure of its server (unreachable, or a last good copy standing
+// in) within its back-off, else nil: a robots.txt redirected there is
+// unreachable too, and asks it nothing, lest a host many sites redirect
+// their robots.txt to (a CDN, a platform) be asked once a site while it
+// is down.
+func (c *Client) failing(authority string) *entry {
+	e := c.robots.cache.peek(authority)
+	if e == nil || e.failures == 0 || e.expired(c.cfg.now()) {
+		return nil
+	}
+	return e
+}
+
 // pace takes the turn of a request of ctx's fetch to authority when it
 // leaves the site of the check's own authority, and returns what ends
 // it, given the response: a 429 or 503 holds authority's pages as a

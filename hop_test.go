@@ -424,7 +424,8 @@ func TestHopKeepsTheirRedirectsMarks(t *testing.T) {
 // TestHopKeepsTheirsAsTheirFetchWould: the answer to a hop is kept as the
 // other site's own, however the hop spells it (it is asked for with the
 // Host that site's own fetch sends); a 304 to the hop renews it; and an
-// error policy's allow-all, which no server gave, is not taken.
+// error policy's allow-all, which no server gave, is not taken, its site
+// not asked again within its back-off.
 func TestHopKeepsTheirsAsTheirFetchWould(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -487,8 +488,11 @@ func TestHopKeepsTheirsAsTheirFetchWould(t *testing.T) {
 		if d, _ := c.Check(ctx, "http://v.test/x"); d.Outcome != OutcomeAllowAll || d.Status != 0 {
 			t.Fatalf("v.test, its connection dropped: %+v; want the error policy's allow-all", d)
 		}
-		if d, err := c.Check(ctx, "http://a.test/x"); err != nil || d.Allowed {
-			t.Errorf("a.test, redirected to v.test: %+v, %v; want v.test's answer, disallowed", d, err)
+		// Not taken, nor asked again within its back-off: a.test's
+		// robots.txt is unreachable too.
+		if d, err := c.Check(ctx, "http://a.test/x"); !errors.Is(err, ErrDeferred) || d.Allowed || w.count("http://v.test/robots.txt") != 1 {
+			t.Errorf("a.test, redirected to v.test: %+v, %v, v.test asked %d times; want it deferred, v.test asked once",
+				d, err, w.count("http://v.test/robots.txt"))
 		}
 	})
 }
@@ -532,8 +536,10 @@ func TestHopRobotsTxtCycle(t *testing.T) {
 
 // TestHopTakesOnlyACurrentAnswer: a robots.txt redirected to another
 // site's takes that site's entry only while it is fresh and from a server
-// that answered: a stale stand-in, an outage's allow-all or an expired
-// entry is no answer of its, and the hop is sent.
+// that answered: a stale stand-in or an outage's allow-all is no answer
+// of its, and the site still backing off is not asked again (the
+// robots.txt redirected there is unreachable too); an expired entry is
+// none, and the hop is sent.
 func TestHopTakesOnlyACurrentAnswer(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -570,8 +576,9 @@ func TestHopTakesOnlyACurrentAnswer(t *testing.T) {
 			}
 			before := w.count("http://b.test/robots.txt")
 			d, err := c.Check(ctx, "http://a.test/private")
-			if w.count("http://b.test/robots.txt") != before+1 {
-				t.Errorf("the hop was not sent: a took b's entry")
+			// Down, b is not asked again within its back-off.
+			if sent := w.count("http://b.test/robots.txt") - before; sent != 1 && !tc.down || sent != 0 && tc.down {
+				t.Errorf("the hop was sent %d times", sent)
 			}
 			if tc.down && !d.Deferred || !tc.down && (err != nil || d.Allowed || d.Stale) {
 				t.Errorf("a: %+v, %v", d, err)
@@ -1216,9 +1223,11 @@ func TestHopJoinsAnotherChainsFill(t *testing.T) {
 
 // TestTheirFetchEndsTheirOutage: b.test's robots.txt failed (a 500),
 // and a last good copy stands in, or its checks are deferred, for the
-// back-off (an hour here). A redirect of a.test's robots.txt to b.test's,
-// which now answers 200 with "Disallow: /new", is b.test's own fetch too:
-// b.test's checks answer from that file at once, as a.test's do.
+// back-off (an hour here). Once it is over, a redirect of a.test's
+// robots.txt to b.test's, which now answers 200 with "Disallow: /new", is
+// b.test's own fetch too: b.test's checks answer from that file at once,
+// as a.test's do. (Within it, b.test is not asked: see
+// TestHopToFailingSiteAsksItNothing.)
 func TestTheirFetchEndsTheirOutage(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -1264,7 +1273,7 @@ func TestTheirFetchEndsTheirOutage(t *testing.T) {
 				t.Fatalf("b.test during its outage: %+v, %v", d, err)
 			}
 			phase.Store(2)
-			clock.Advance(time.Minute)
+			clock.Advance(time.Hour + time.Minute)
 			if d, err := c.Check(ctx, "http://a.test/new"); err != nil || d.Allowed || d.FinalURL != "http://b.test/robots.txt" {
 				t.Fatalf("a.test/new, redirected to b.test's robots.txt: %+v, %v; want b.test's new rules", d, err)
 			}
@@ -1297,10 +1306,10 @@ func downUntil(up *atomic.Bool, maxAge int) http.HandlerFunc {
 
 // TestTheirFetchEndsTheirOutageInTheStore: as
 // TestTheirFetchEndsTheirOutage, with a Store, which held b.test's failure
-// (a 500; back-off an hour): the file read through a.test's redirect
-// replaces it there too, so another process reads the file, and once the
-// file's max-age is over b.test's robots.txt is asked again, not answered
-// for the rest of the hour by the old failure.
+// (a 500; back-off an hour, over), kept on there for its count: the file
+// read through a.test's redirect replaces it there too, so another
+// process reads the file, and once the file's max-age is over b.test's
+// robots.txt is asked again, not answered by the old failure.
 func TestTheirFetchEndsTheirOutageInTheStore(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -1318,7 +1327,7 @@ func TestTheirFetchEndsTheirOutageInTheStore(t *testing.T) {
 		t.Fatalf("b.test during its outage: %+v", d)
 	}
 	up.Store(true)
-	clock.Advance(time.Minute)
+	clock.Advance(time.Hour + time.Minute) // b.test's back-off is over
 	if d, err := c.Check(ctx, "http://a.test/new"); err != nil || d.Allowed {
 		t.Fatalf("a.test/new, redirected to b.test's robots.txt: %+v, %v", d, err)
 	}
@@ -1335,7 +1344,7 @@ func TestTheirFetchEndsTheirOutageInTheStore(t *testing.T) {
 		}
 	})
 
-	clock.Advance(2 * time.Minute) // the file's max-age is over; the old back-off is not
+	clock.Advance(2 * time.Minute) // the file's max-age is over
 	asked := w.count("http://b.test/robots.txt")
 	d, err := c.Check(ctx, "http://b.test/new")
 	if d.Stale || d.Failures != 0 || d.Deferred || err != nil || d.Allowed {
@@ -1360,13 +1369,15 @@ func TestTheirFetchOutlivesEviction(t *testing.T) {
 	for _, h := range []string{"c.test", "d.test", "e.test"} {
 		w.on(h+"/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
 	}
+	clock := newTestClock()
 	c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
-		WithBackoff(time.Hour, time.Hour), WithStore(newMemStore()), WithCacheSize(2))
+		WithBackoff(time.Hour, time.Hour), WithStore(newMemStore()), WithCacheSize(2), WithClock(clock.Now))
 	t.Cleanup(func() { _ = c.Close() })
 	if d, _ := c.Check(ctx, "http://b.test/new"); !d.Deferred {
 		t.Fatalf("b.test during its outage: %+v", d)
 	}
 	up.Store(true)
+	clock.Advance(time.Hour + time.Minute) // b.test's back-off is over
 	if d, err := c.Check(ctx, "http://a.test/new"); err != nil || d.Allowed {
 		t.Fatalf("a.test/new, redirected to b.test's robots.txt: %+v, %v", d, err)
 	}
@@ -1512,5 +1523,40 @@ func TestRobotsHoldSpreadsRetries(t *testing.T) {
 			t.Errorf("refusal %d is told %v after refusal %d (RetryAt %v), want turns apart: at least the held request's %v",
 				i, gap, i-1, told[i].Format("15:04:05.000"), latency)
 		}
+	}
+}
+
+// TestHopToFailingSiteAsksItNothing: victim.test's robots.txt fails (a
+// 500, come back in an hour), and the Client keeps the failure for its
+// back-off; the sites whose robots.txt redirects there are unreachable
+// too, and ask it nothing within that back-off: they sent it a request
+// each (a 500 sets no hold), a CDN down asked once for every site.
+func TestHopToFailingSiteAsksItNothing(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("victim.test/robots.txt", serve(500, "down", "Retry-After", "3600"))
+	const n = 8
+	for i := range n {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://victim.test/robots.txt"))
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	d, err := c.Check(ctx, "http://victim.test/page")
+	if !errors.Is(err, ErrDeferred) || w.count("http://victim.test/robots.txt") != 1 {
+		t.Fatalf("victim.test: %+v, %v", d, err)
+	}
+	retryAt := d.Expires
+	for i := range n {
+		if d, err := c.Check(ctx, fmt.Sprintf("http://s%d.test/page", i)); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Errorf("s%d.test: %+v, %v; want deferred (its robots.txt is victim.test's, unreachable)", i, d, err)
+		}
+	}
+	if d, _ := c.Check(ctx, "http://victim.test/page"); !d.Deferred || !d.Expires.Equal(retryAt) {
+		t.Errorf("victim.test after the redirects: deferred %v until %v; want until %v", d.Deferred, d.Expires, retryAt)
+	}
+	if got := w.count("http://victim.test/robots.txt"); got != 1 {
+		t.Errorf("victim.test's robots.txt, unreachable and cached as such until %v (its Retry-After and the back-off), "+
+			"was asked %d more times within that back-off, once for each of %d sites redirecting their robots.txt to it; want none",
+			retryAt.Format("15:04:05"), got-1, n)
 	}
 }
