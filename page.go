@@ -842,7 +842,7 @@ var emptied = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Title
 // utf16BOM returns the byte-order mark of the UTF-16 a charset label
 // names, by the WHATWG Encoding Standard's labels; "" for another.
 func utf16BOM(charset string) string {
-	switch ascii.LowerString(strings.TrimSpace(charset)) {
+	switch ascii.LowerString(strings.Trim(charset, "\t\n\f\r ")) { // WHATWG's ASCII white space alone
 	case "utf-16", "utf-16le", "unicode", "unicodefeff", "ucs-2", "csunicode", "iso-10646-ucs-2":
 		return "\xFF\xFE"
 	case "utf-16be", "unicodefffe":

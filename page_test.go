@@ -537,6 +537,9 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		// UTF-16, as Unicode case mapping would have it.
 		{"a charset label not in ASCII", "text/html; charset=un\u0130code", nil, []byte(noai),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// Only ASCII white space is trimmed from a label.
+		{"a charset label padded with a no-break space", "text/html; charset=\"utf-16\u00a0\"", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML: a prefixed body ends the head", "application/xhtml+xml", nil,
 			[]byte(`<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head></h:head><h:body><h:p>x</h:p><h:meta name="robots" content="noai"/></h:body></h:html>`),
 			[]string{"robots.txt train-ai y "}},

@@ -208,7 +208,14 @@ func parseDate(s string) (time.Time, bool) {
 		s = s[:10] + "T" + strings.TrimLeft(s[11:], " ") // Go reads a run of blanks as one
 	}
 	if i := strings.LastIndexByte(s, ' '); i >= 0 && i+1 < len(s) && ('a' <= s[i+1] && s[i+1] <= 'z' || 'A' <= s[i+1] && s[i+1] <= 'Z') {
-		s = s[:i+1] + strings.ToUpper(s[i+1:]) // Go reads only upper-case zone names
+		// Go reads only upper-case zone names; a name folds as ASCII
+		// (strings.ToUpper would read "pſt" as PST).
+		s = s[:i+1] + strings.Map(func(r rune) rune {
+			if 'a' <= r && r <= 'z' {
+				return r - 'a' + 'A'
+			}
+			return r
+		}, s[i+1:])
 	}
 	if z, ok := strings.CutSuffix(s, " UT"); ok {
 		s = z + " GMT" // RFC 822's name, which Go does not know

@@ -849,3 +849,20 @@ func TestDirectivesASCII(t *testing.T) {
 		t.Errorf("X-Robots-Tag: no\u0130ndex: %+v; want no noindex", h)
 	}
 }
+
+// TestUnavailableAfterZoneASCII: a zone name folds by ASCII case alone:
+// "pſt" (U+017F) is no PST, and the date no date.
+func TestUnavailableAfterZoneASCII(t *testing.T) {
+	for _, v := range []string{
+		"unavailable_after: 25 Jun 2030 15:00:00 p\u017ft",
+		"unavailable_after: 25 Jun 2030 15:00:00 e\u017ft",
+	} {
+		if d := Parse(v); !d.UnavailableAfter.IsZero() {
+			t.Errorf("Parse(%q).UnavailableAfter = %v; want none (no ASCII zone name)", v, d.UnavailableAfter)
+		}
+		h := http.Header{"X-Robots-Tag": {v}}
+		if d := FromHeader(h, "ExampleBot"); !d.UnavailableAfter.IsZero() {
+			t.Errorf("X-Robots-Tag %q: UnavailableAfter = %v; want none", v, d.UnavailableAfter)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/parse"
@@ -94,16 +95,17 @@ func noToken(userAgent string) error {
 	return fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
 }
 
-// productName reports whether s reads as a product's name: letters,
-// digits, '.', '_' and '-', a letter among them, as "MJ12bot" and
-// "archive.org_bot" do, which are no tokens.
+// productName reports whether s reads as a product's name: letters of
+// any script, digits and the other characters of an HTTP token (RFC 9110
+// §5.6.2), a letter among them, as "MJ12bot", "archive.org_bot",
+// "Crawler+" and "ÜberBot" do, which are no tokens.
 func productName(s string) bool {
 	letter := false
-	for i := range len(s) {
-		switch c := s[i]; {
-		case 'a' <= c|0x20 && c|0x20 <= 'z':
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
 			letter = true
-		case '0' <= c && c <= '9', c == '.', c == '_', c == '-':
+		case '0' <= r && r <= '9', strings.ContainsRune("!#$%&'*+-.^_`|~", r):
 		default:
 			return false
 		}

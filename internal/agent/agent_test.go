@@ -58,7 +58,7 @@ func TestProductToken(t *testing.T) {
 		{"(just a comment)", ""},
 		// Bytes that lower-casing would resize before "compatible;".
 		{"\xff\xff\xff\xff\xff\xff\xff\xff(compatible; XBot)", "XBot"},
-		{"İİİİİİİİİİİİ Mozilla/5.0 (COMPATIBLE; XBot/1.0)", "XBot"},
+		{"Mozilla/5.0 (İİİİİİİİİİİİ; COMPATIBLE; XBot/1.0)", "XBot"},
 		// The crawler's own product first, whatever it is compatible with.
 		{"LinkedInBot/1.0 (compatible; Apache-HttpClient +http://www.linkedin.com)", "LinkedInBot"},
 		{"OtherBot/2.0 (compatible; ExampleBot/1.0; +https://other.example/bot)", "OtherBot"},
@@ -67,6 +67,12 @@ func TestProductToken(t *testing.T) {
 		{"MJ12bot/v1.4.8 (compatible; Googlebot/2.1; +http://mj12bot.com/)", ""},
 		{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/) Googlebot/2.1", ""},
 		{"123bot/1.0 curl/8.4.0", ""},
+		// A name in another script, or with other token characters.
+		{"ÜberBot/1.0 (compatible; Googlebot/2.1; +https://uber.example/bot)", ""},
+		{"Crawlé/1.0 (compatible; Googlebot/2.1)", ""},
+		{"ÜberBot/1.0 curl/8.4.0", ""},
+		{"Crawler+/1.0 (compatible; Googlebot/2.1)", ""},
+		{"İİİİİİİİİİİİ Mozilla/5.0 (COMPATIBLE; XBot/1.0)", ""},
 		{"Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot) Zeno/6ab3b2f warc/v0.8.47", ""},
 		{"Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler) ExampleBot/1.0", ""},
 	} {
