@@ -271,9 +271,14 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 // Timeout does when the body is closed), which is no failure of the
 // site's, so the wait is bounded by what one fill may take instead.
 func (c *Client) fillContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), c.fillBound())
+}
+
+// fillBound is the longest a fill may take: a Store's look-up, a wait
+// for another process's lease, the fetch and the Store's write.
+func (c *Client) fillBound() time.Duration {
 	cfg := &c.cfg
-	bound := stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
-	return context.WithTimeout(context.WithoutCancel(ctx), time.Duration(bound))
+	return time.Duration(stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout)) // saturating
 }
 
 // tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,

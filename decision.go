@@ -183,8 +183,8 @@ var ErrDeferred = errors.New("robotstxt: robots.txt unreachable, try later")
 var ErrClosed = errors.New("robotstxt: client closed")
 
 // A DeferredError says that an authority's robots.txt is unreachable and
-// when to come back; from a [Transport], also that it was still being
-// fetched when the request's deadline came (Failures 0).
+// when to come back; from a [Transport], also that it was not yet read
+// when the request's deadline came (Failures 0).
 type DeferredError struct {
 	// Authority is the normalised authority.
 	Authority string
@@ -201,13 +201,14 @@ type DeferredError struct {
 	Status int
 	// RetryAt is when the Client will ask the server again; checks before
 	// then get the same answer from cache. With Failures 0, it is when
-	// the fetch under way will have ended, at the latest: a check may
-	// answer sooner.
+	// the fetch under way (a Store look-up and a wait for another
+	// process's lease before it) will have ended, at the latest: a check
+	// may answer sooner.
 	RetryAt time.Time
 	// Failures counts the consecutive failed fetches of the authority's
 	// robots.txt, this one included: 1 on the first, and at most 2^20;
 	// 0 when none failed, from a [Transport] whose request's deadline
-	// came while robots.txt was being fetched.
+	// came while robots.txt was being read (looked up or fetched).
 	Failures int
 	// Err is the underlying failure, if known: a copy that a cache may
 	// keep, of its text (errors.Unwrap walks the errors it wrapped, four
@@ -232,7 +233,7 @@ type DeferredError struct {
 func (e *DeferredError) Error() string {
 	msg := fmt.Sprintf("robotstxt: %s/robots.txt unreachable", capQuote(e.Authority))
 	if e.Failures == 0 {
-		msg = fmt.Sprintf("robotstxt: %s/robots.txt still being fetched", capQuote(e.Authority))
+		msg = fmt.Sprintf("robotstxt: %s/robots.txt not yet read", capQuote(e.Authority))
 	}
 	if e.Status != 0 {
 		msg += fmt.Sprintf(" (status %d)", e.Status)

@@ -98,14 +98,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			err = fmt.Errorf("%w: %w", errRedirects, err)
 		}
 		if err != nil {
-			outcome := OutcomeUnreachable // RFC 9309 §2.3.1.4, unless WithErrorPolicy says otherwise
-			if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
-				outcome = valid(p(err))
-			}
-			if outcome == OutcomeRules || refused(err) {
-				outcome = OutcomeUnreachable // no response has rules to read
-			}
-			return fetchResult{outcome: outcome, redirects: kept(led), err: err}
+			return fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		if !followed(resp.StatusCode) {
@@ -175,8 +168,13 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				return res
 			}
 			if failed := f.c.failing(authority); theirs == nil && failed != nil {
-				res.outcome, res.status, res.redirects = OutcomeUnreachable, int(failed.failStatus), kept(led)
+				// As the hop would have failed, without asking.
+				res.status, res.redirects = int(failed.failStatus), kept(led)
 				res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
+				res.outcome = OutcomeUnreachable
+				if res.status == 0 {
+					res.outcome = f.noResponse(k, res.err)
+				}
 				return res
 			}
 			// Asked for with the Host its own fetch sends (see send).
@@ -208,6 +206,21 @@ var errAnswer = errors.New("the server's answer could not be read")
 // read (a redirect's Location with a control byte, a status of four
 // digits, a body in a coding the Client cannot read, or only a part of
 // the file).
+// noResponse returns the outcome of k's fetch that err ended with no
+// response: unreachable (RFC 9309 §2.3.1.4), unless WithErrorPolicy says
+// otherwise of a robots.txt, whose rules no response has to read, and a
+// fetch refused before it was sent is unreachable whatever it says.
+func (f *fetcher) noResponse(k key, err error) Outcome {
+	outcome := OutcomeUnreachable
+	if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
+		outcome = valid(p(err))
+	}
+	if outcome == OutcomeRules || refused(err) {
+		outcome = OutcomeUnreachable
+	}
+	return outcome
+}
+
 func refused(err error) bool {
 	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
 }

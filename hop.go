@@ -207,7 +207,14 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}
-	return func(resp *http.Response) { t.done(ctx, tu, t.hold(ctx, authority, resp)) }, nil
+	sent := time.Now()
+	return func(resp *http.Response) {
+		hold := t.hold(ctx, authority, resp)
+		if iv > 0 || hold > 0 { // as a page's turn (see flight.end)
+			c.queue.ran(authority, iv, time.Since(sent), false)
+		}
+		t.done(ctx, tu, hold)
+	}, nil
 }
 
 // hopPacing returns the Transport whose pacer and intervals pace the

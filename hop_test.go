@@ -424,8 +424,9 @@ func TestHopKeepsTheirRedirectsMarks(t *testing.T) {
 // TestHopKeepsTheirsAsTheirFetchWould: the answer to a hop is kept as the
 // other site's own, however the hop spells it (it is asked for with the
 // Host that site's own fetch sends); a 304 to the hop renews it; and an
-// error policy's allow-all, which no server gave, is not taken, its site
-// not asked again within its back-off.
+// error policy's allow-all, which no server gave, is not taken, nor its
+// site asked again within its back-off: the error policy reads the
+// failure for the site redirected there, as the hop's own.
 func TestHopKeepsTheirsAsTheirFetchWould(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -489,9 +490,11 @@ func TestHopKeepsTheirsAsTheirFetchWould(t *testing.T) {
 			t.Fatalf("v.test, its connection dropped: %+v; want the error policy's allow-all", d)
 		}
 		// Not taken, nor asked again within its back-off: a.test's
-		// robots.txt is unreachable too.
-		if d, err := c.Check(ctx, "http://a.test/x"); !errors.Is(err, ErrDeferred) || d.Allowed || w.count("http://v.test/robots.txt") != 1 {
-			t.Errorf("a.test, redirected to v.test: %+v, %v, v.test asked %d times; want it deferred, v.test asked once",
+		// robots.txt fails as the hop would have, with no response, which
+		// the error policy reads as it would have (a.test checked first,
+		// the hop is sent and fails so).
+		if d, err := c.Check(ctx, "http://a.test/x"); err != nil || d.Outcome != OutcomeAllowAll || w.count("http://v.test/robots.txt") != 1 {
+			t.Errorf("a.test, redirected to v.test: %+v, %v, v.test asked %d times; want the error policy's allow-all, v.test asked once",
 				d, err, w.count("http://v.test/robots.txt"))
 		}
 	})
@@ -1558,5 +1561,83 @@ func TestHopToFailingSiteAsksItNothing(t *testing.T) {
 		t.Errorf("victim.test's robots.txt, unreachable and cached as such until %v (its Retry-After and the back-off), "+
 			"was asked %d more times within that back-off, once for each of %d sites redirecting their robots.txt to it; want none",
 			retryAt.Format("15:04:05"), got-1, n)
+	}
+}
+
+// TestHopHoldSpreadsRetries: as TestRobotsHoldSpreadsRetries, for a hold
+// that a robots.txt redirected to another site's path met there (a 503
+// with Retry-After: 60 to b.test/robots-a.txt): b.test's pages refused in
+// the hold are told turns the held request's duration apart.
+func TestHopHoldSpreadsRetries(t *testing.T) {
+	checkLeaks(t)
+	const latency = 300 * time.Millisecond
+	w := newHosts(t)
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=3600"))
+	w.on("a.test/robots.txt", redirectTo("http://b.test/robots-a.txt"))
+	w.on("b.test/robots-a.txt", func(rw http.ResponseWriter, r *http.Request) {
+		time.Sleep(latency)
+		rw.Header().Set("Retry-After", "60")
+		rw.WriteHeader(http.StatusServiceUnavailable)
+	})
+	for i := range 4 {
+		w.on(fmt.Sprintf("b.test/p%d", i), serve(200, "page", "Content-Type", "text/plain"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	ctx := context.Background()
+	if _, err := get(ctx, hc, "http://b.test/p0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Check(ctx, "http://a.test/x"); err == nil {
+		t.Fatal("a.test: its robots.txt hop met a 503; want an error")
+	}
+	var told []time.Time
+	for i := 1; i < 4; i++ {
+		var pe *PacedError
+		_, err := get(ctx, hc, fmt.Sprintf("http://b.test/p%d", i))
+		if !errors.As(err, &pe) {
+			t.Fatalf("p%d during the hop's 503 hold: %v, want a PacedError", i, err)
+		}
+		if d := time.Until(pe.RetryAt); d < 55*time.Second {
+			t.Fatalf("p%d: RetryAt in %v, want the hop's 503 hold (60 s)", i, d)
+		}
+		told = append(told, pe.RetryAt)
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Sub(told[i-1]); gap < latency {
+			t.Errorf("refusal %d is told %v after refusal %d (RetryAt %v), want turns apart: at least the held request's %v",
+				i, gap, i-1, told[i].Format("15:04:05.000"), latency)
+		}
+	}
+}
+
+// TestHopToFailingSiteWhateverOrder: a robots.txt redirected to a site
+// whose robots.txt gave no response reads as the error policy says,
+// whichever was checked first: the hop sent and failing, or not sent
+// within the other site's back-off.
+func TestHopToFailingSiteWhateverOrder(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	for _, vFirst := range []bool{false, true} {
+		w := newHosts(t)
+		w.on("v.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			conn, _, _ := rw.(http.Hijacker).Hijack()
+			_ = conn.Close()
+		})
+		w.on("a.test/robots.txt", redirectTo("http://v.test/robots.txt"))
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+			WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
+		if vFirst {
+			if d, _ := c.Check(ctx, "http://v.test/x"); d.Outcome != OutcomeAllowAll {
+				t.Fatalf("v.test, its connection dropped: %+v; want the error policy's allow-all", d)
+			}
+		}
+		d, err := c.Check(ctx, "http://a.test/x")
+		if err != nil || d.Outcome != OutcomeAllowAll {
+			t.Errorf("v.test checked first %v: a.test, redirected to v.test's robots.txt (no response): outcome %v, %v; want the error policy's allow-all",
+				vFirst, d.Outcome, err)
+		}
+		_ = c.Close()
 	}
 }

@@ -713,6 +713,50 @@ func pageCharset(cs string, b []byte) (string, error) {
 // xhtmlNamespace is the namespace of XHTML's elements.
 const xhtmlNamespace = "http://www.w3.org/1999/xhtml"
 
+// An xmlScope is what one element of an XHTML page declares of
+// namespaces: the prefixes it binds, each to XHTML's namespace or
+// another, and its default namespace (0: none declared, 1: XHTML's, -1:
+// another).
+type xmlScope struct {
+	prefixes map[string]bool
+	deflt    int8
+}
+
+// declare notes the attribute k="v" when it declares a namespace.
+func (sc *xmlScope) declare(k, v []byte) {
+	xhtml := string(v) == xhtmlNamespace
+	switch p, ok := bytes.CutPrefix(k, []byte("xmlns:")); {
+	case ok:
+		if sc.prefixes == nil {
+			sc.prefixes = map[string]bool{}
+		}
+		sc.prefixes[string(p)] = xhtml
+	case string(k) == "xmlns" && xhtml:
+		sc.deflt = 1
+	case string(k) == "xmlns":
+		sc.deflt = -1
+	}
+}
+
+// xmlScopes are the scopes of the elements open, the innermost last.
+type xmlScopes []xmlScope
+
+// xhtml reports whether an element named with prefix ("" for none) is
+// one of XHTML's, as the innermost scope declaring it says: a prefix no
+// scope binds names none, and no prefix, under no default namespace,
+// XHTML's, as the page was served.
+func (s xmlScopes) xhtml(prefix string) bool {
+	for i := len(s) - 1; i >= 0; i-- {
+		if v, ok := s[i].prefixes[prefix]; ok && prefix != "" {
+			return v
+		}
+		if prefix == "" && s[i].deflt != 0 {
+			return s[i].deflt > 0
+		}
+	}
+	return prefix == ""
+}
+
 // xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page
 // without one is in by its first bytes, an XML declaration's "<?" (XML
 // 1.0 Appendix F), or "".
@@ -739,16 +783,17 @@ func xmlUTF16(h http.Header, b []byte) string {
 // an element whose text HTML reads raw (<script>, <title>, …), or a
 // <template>, written empty (<script src="a.js"/>), is given its end tag,
 // lest the rest of the page read as its text; from <body> on, the page
-// is left as it is. An element named with a prefix that an element
-// before binds to XHTML's namespace (<h:head>, <h:meta>, xmlns:h on
+// is left as it is. An element named with a prefix that it or an element
+// around it binds to XHTML's namespace (<h:head>, <h:meta>, xmlns:h on
 // <h:html>) is written by its local name, so that its META tags are
-// read; one of another namespace, by its name, which HTML knows as no
-// element of its own (an <x:body/> ends no head).
+// read; one of another namespace, prefixed or under another default
+// namespace, is none of HTML's elements (an <x:body/> ends no head).
+// Prefixes compare in lower case, as the tokenizer gives them.
 func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
 	const before, within, after = 0, 1, 2 // the part of the page, by its head
-	xhtml := map[string]bool{}            // the prefixes bound to XHTML's namespace, in any element so far
+	var scopes xmlScopes                  // of the elements open
 	part := before
 	depth := 0        // of the templates open in the head
 	template := false // a <template> came
@@ -762,19 +807,31 @@ func xhtmlAsHTML(page []byte) []byte {
 		if start || tt == html.EndTagToken {
 			var attrs bool
 			name, attrs = z.TagName()
-			for start && attrs {
-				var k, v []byte
-				k, v, attrs = z.TagAttr()
-				if p, ok := bytes.CutPrefix(k, []byte("xmlns:")); ok && string(v) == xhtmlNamespace {
-					xhtml[string(p)] = true
+			if start {
+				var sc xmlScope
+				for attrs {
+					var k, v []byte
+					k, v, attrs = z.TagAttr()
+					sc.declare(k, v)
 				}
+				scopes = append(scopes, sc) // its own declarations name it
 			}
-			if i := bytes.LastIndexByte(name, ':'); i >= 0 && xhtml[string(name[:i])] {
+			prefix, i := "", bytes.LastIndexByte(name, ':')
+			if i >= 0 {
+				prefix = string(name[:i])
+			}
+			xhtml := scopes.xhtml(prefix) // an end tag's in the scope of the element it ends
+			if tt != html.StartTagToken && len(scopes) > 0 {
+				scopes = scopes[:len(scopes)-1]
+			}
+			switch {
+			case !xhtml:
+				name = nil // none of HTML's (see the doc)
+			case i >= 0:
 				// An XHTML element named with a prefix, <h:meta>, is
-				// written by its local name, which HTML reads; one of
-				// another namespace is none of HTML's (see the doc).
-				// The name as written (TagName's is in lower case, a
-				// NUL replaced) ends where the tokenizer ended it.
+				// written by its local name, which HTML reads. The name
+				// as written (TagName's is in lower case, a NUL
+				// replaced) ends where the tokenizer ended it.
 				lead := len("<")
 				if tt == html.EndTagToken {
 					lead = len("</")

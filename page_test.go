@@ -530,12 +530,22 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: another namespace's body in the head", "application/xhtml+xml", nil,
 			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml" xmlns:x="urn:example:x"><head><x:body/><meta name="robots" content="noai"/></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML: a prefix rebound within the head", "application/xhtml+xml", nil,
+			[]byte(`<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><o:g xmlns:o="urn:example:o" xmlns:h="urn:example:h"><h:body/></o:g><h:meta name="robots" content="noai"/></h:head><h:body/></h:html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML: another default namespace within the head", "application/xhtml+xml", nil,
+			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><g xmlns="urn:example:o"><body/></g><meta name="robots" content="noai"/></head><body/></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML: another namespace's template in the head", "application/xhtml+xml", nil,
 			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml" xmlns:x="urn:example:x"><head><x:template><meta name="robots" content="noai"/></x:template></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		// Labels compare by ASCII case: "unİcode" (U+0130) names no
 		// UTF-16, as Unicode case mapping would have it.
 		{"a charset label not in ASCII", "text/html; charset=un\u0130code", nil, []byte(noai),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// A media type not in ASCII is none: sniffed, as browsers do,
+		// not read as text/plain by Unicode case mapping.
+		{"a media type not in ASCII", "text/pla\u0130n", nil, []byte(noai),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		// Only ASCII white space is trimmed from a label.
 		{"a charset label padded with a no-break space", "text/html; charset=\"utf-16\u00a0\"", nil, []byte(noai),

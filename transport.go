@@ -85,7 +85,7 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // A request robots.txt disallows is not sent: RoundTrip returns a
 // *[DisallowedError], or while robots.txt is unreachable the Client's
 // *[DeferredError] (one too, with Failures 0, when the request's
-// deadline comes while robots.txt is being fetched). These errors reach
+// deadline comes while robots.txt is being read). These errors reach
 // the caller of http.Client.Do inside a *url.Error, which errors.Is and
 // errors.As see through.
 //
@@ -236,6 +236,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if ctx.Value(skipKey{}) != nil {
 		t.stats.skipped.Add(1)
+		if u := dialledURL(req.URL); u != req.URL {
+			req = req.Clone(ctx)
+			req.URL = u
+		}
 		return t.next.RoundTrip(req)
 	}
 	req, err := t.withAgent(req)
@@ -332,15 +336,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// its A-label, which a signing RoundTripper below can sign.)
 		host = sent
 	}
+	out := dialledURL(req.URL)
 	under := sentUnder{t, served, sentOf(req), &readBody{}, new(atomic.Bool)}
-	under.req.host = host
+	under.req.host, under.req.urlHost = host, out.Host              // as sent
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
-	req.Host = host
-	if !ascii.IsASCII(req.URL.Host) {
-		u := *req.URL
-		u.Host = sentHost(dialed.Authority) // as net/http dials it: see fetcher.send
-		req.URL = &u
-	}
+	req.Host, req.URL = host, out
 	t.stats.sent.add()
 	f.sent = time.Now()
 	under.sending.Store(true)
@@ -452,6 +452,22 @@ type sentUnder struct {
 type sentRequest struct {
 	method, host, scheme, urlHost, opaque, path, rawPath, query string
 	forceQuery                                                  bool
+}
+
+// dialledURL returns u, or when its host is not ASCII a copy whose host
+// is the A-label net/http dials (see fetcher.send: its HTTP/2 pool would
+// dial such a host for ever).
+func dialledURL(u *url.URL) *url.URL {
+	if u == nil || ascii.IsASCII(u.Host) {
+		return u
+	}
+	key, _, err := target.Split(requestURL(u), nil)
+	if err != nil {
+		return u
+	}
+	v := *u
+	v.Host = sentHost(string(key))
+	return &v
 }
 
 func sentOf(req *http.Request) sentRequest {
@@ -623,9 +639,10 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 
 // unfinished returns err, from a check of rawURL under ctx, as a
 // *DeferredError when ctx's deadline came while the check waited for
-// robots.txt, whose fetch goes on: the request is put back as it is
+// robots.txt, whose fill goes on: the request is put back as it is
 // while robots.txt is unreachable, not lost to a timeout, and tried
-// again once the fetch has ended (RetryAt, a fetch timeout from now).
+// again once the fill has ended (RetryAt, the longest it may take:
+// Store look-up, lease wait and fetch).
 // A check under req's own context, which had no time for a fetch left
 // (see check), is no such check.
 func (t *Transport) unfinished(ctx context.Context, req *http.Request, rawURL string, err error) error {
@@ -634,7 +651,7 @@ func (t *Transport) unfinished(ctx context.Context, req *http.Request, rawURL st
 		return err
 	}
 	authority, _, _ := target.Split(rawURL, nil) // checked by the Client
-	return &DeferredError{Authority: string(authority), RetryAt: time.Now().Add(t.c.cfg.fetchTimeout), Err: err}
+	return &DeferredError{Authority: string(authority), RetryAt: time.Now().Add(t.c.fillBound()), Err: err}
 }
 
 // notAuthority reports whether host, a request URL's or Host's, holds a

@@ -309,7 +309,7 @@ func TestTransportDeadlineInRobotsFetchDefers(t *testing.T) {
 	if _, err := hc.Transport.RoundTrip(req); !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &de) {
 		t.Errorf("a request past its deadline: %v; want its context's error, no DeferredError", err)
 	}
-	if !strings.Contains(de.Error(), "still being fetched") || de.Failures != 0 {
+	if !strings.Contains(de.Error(), "not yet read") || de.Failures != 0 {
 		t.Errorf("the deferral at the deadline reads %q, Failures %d", de.Error(), de.Failures)
 	}
 }
@@ -1775,6 +1775,109 @@ func TestTransportCapitalIDNOverHTTP2(t *testing.T) {
 	site := sites["xn--bcher-kva.test:443"]
 	if _, err := get(ctx, &http.Client{Transport: rt}, "https://B\u00fccher.test/page"); err != nil || site.dials.Load() > 2 {
 		t.Errorf("GET https://B\u00fccher.test/page over HTTP/2: %v; the site got %d connections and %d requests",
+			err, site.dials.Load(), site.requests.Load())
+	}
+}
+
+// TestTransportDeadlineInStoreLookupDefers: a request whose deadline
+// comes while the Client waits for its Store (slower than the deadline,
+// within WithStoreTimeout) is deferred until its fill, Store look-up
+// first, will have ended: told the fetch timeout alone, a crawler came
+// back before the fetch began, and was deferred again.
+func TestTransportDeadlineInStoreLookupDefers(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	fetched := make(chan time.Time, 4)
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		fetched <- time.Now()
+		_, _ = io.WriteString(rw, "User-agent: *\nAllow: /\n")
+	})
+	w.on("a.test/page", serve(200, "page", "Content-Type", "text/plain"))
+	st := newMemStore()
+	st.hang()
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithStore(st),
+		WithStoreTimeout(1500 * time.Millisecond), WithFetchTimeout(300 * time.Millisecond)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr, Timeout: 800 * time.Millisecond}
+	_, err := get(context.Background(), hc, "http://a.test/page")
+	var de *DeferredError
+	if !errors.As(err, &de) || de.Failures != 0 {
+		t.Fatalf("a request whose deadline came in the Store lookup: %v; want a Failures-0 DeferredError", err)
+	}
+	select {
+	case at := <-fetched:
+		t.Logf("robots.txt fetched %v before the deferral's RetryAt", de.RetryAt.Sub(at))
+	case <-time.After(time.Until(de.RetryAt)):
+		t.Errorf("%q (RetryAt in %v): no robots.txt fetch was under way, nor had one ended by RetryAt",
+			de.Error(), time.Until(de.RetryAt))
+	}
+	_ = st.release()
+}
+
+// TestReceiptCutPageIDN: a page at a host that is not ASCII, read in
+// part, is read as cut, as at an ASCII host: sent with its URL's host
+// rewritten, it was no longer known as sent by the Transport, and a head
+// past the cut read as whole (its noai lost).
+func TestReceiptCutPageIDN(t *testing.T) {
+	checkLeaks(t)
+	page := "<html><head><script>" + strings.Repeat("x", 200<<10) + `</script><meta name="robots" content="noai"></head><body>x</body>`
+	w := newHosts(t)
+	for _, h := range []string{"xn--bcher-kva.test", "buecher.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nContent-Usage: train-ai=y\n"))
+		w.on(h+"/chunked", serve(200, page, "Content-Type", "text/html"))
+	}
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr, Timeout: 5 * time.Second}
+	for _, u := range []string{"http://buecher.test/chunked", "http://b\u00fccher.test/chunked"} {
+		resp, err := hc.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		_ = resp.Body.Close()
+		rc := tr.Receipt(resp, body)
+		if got := sigs(rc.Signals); !slices.Contains(got, "robots-meta train-ai n unreadable") || rc.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s read to %d of its chunked bytes, cut in its head: signals %q, train-ai %v; want it unreadable, train-ai=n",
+				u, len(body), got, rc.Usage.Pref("train-ai"))
+		}
+	}
+}
+
+// TestTransportStackedIDN: as TestTransportStacked, at a host that is
+// not ASCII: the inner Transport knows the request its outer one sends,
+// its URL's host rewritten, and neither checks nor paces it again.
+func TestTransportStackedIDN(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for _, h := range []string{"xn--bcher-kva.test", "buecher.test"} {
+		w.on(h+"/robots.txt", serve(200, "User-agent: *\nCrawl-delay: 0.3\n"))
+		w.on(h+"/a.html", serve(200, "page", "Content-Type", "text/plain"))
+	}
+	c, inner := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: NewTransport(c, inner, WithNoWait()), Timeout: 5 * time.Second}
+	for _, u := range []string{"http://buecher.test/a.html", "http://b\u00fccher.test/a.html"} {
+		if _, err := get(context.Background(), hc, u); err != nil {
+			t.Errorf("GET %s through two stacked Transports of one Client: %v; want it sent once, checked and paced once", u, err)
+		}
+	}
+}
+
+// TestTransportSkipRobotsCapitalIDNOverHTTP2: a request under SkipRobots
+// is sent with its host as the A-label net/http dials too (see
+// TestTransportCapitalIDNOverHTTP2).
+func TestTransportSkipRobotsCapitalIDNOverHTTP2(t *testing.T) {
+	next, sites := h2Transport(t, map[string]http.HandlerFunc{"xn--bcher-kva.test:443": func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "page")
+	}})
+	c, rt := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(SkipRobots(context.Background()), 2*time.Second)
+	defer cancel()
+	site := sites["xn--bcher-kva.test:443"]
+	if _, err := get(ctx, &http.Client{Transport: rt}, "https://B\u00fccher.test/page"); err != nil || site.dials.Load() > 2 {
+		t.Errorf("GET https://B\u00fccher.test/page under SkipRobots over HTTP/2: %v; the site got %d connections and %d requests",
 			err, site.dials.Load(), site.requests.Load())
 	}
 }

@@ -80,7 +80,7 @@ const maxPaced = 10
 // deferred by a robots.txt that failed: a crawler with a frontier puts it
 // back there for its RetryAt, minutes away for a robots.txt that stays
 // down (see robotstxt.WithMaxBackoff); the demo ends before that. One
-// deferred while robots.txt was still being fetched (Failures 0) is
+// deferred while robots.txt was not yet read (Failures 0) is
 // sent again at once: it waits for that fetch, within its own timeout.
 const maxDeferWait = 5 * time.Second
 
@@ -255,7 +255,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			why := "unreachable"
 			switch {
 			case deferred.Failures == 0:
-				why = "still being fetched"
+				why = "not yet read"
 			case deferred.Status != 0:
 				why = fmt.Sprintf("answered %d", deferred.Status)
 			}

@@ -121,6 +121,9 @@ const maxValues = 64
 // first charset parameter, as the WHATWG MIME Sniffing standard does.
 func parseMIME(v string) (mediaType, charset string, ok bool) {
 	essence, params, _ := strings.Cut(v, ";")
+	if !ascii.IsASCII(essence) { // which mime lower-cases by Unicode: "text/plaİn" read as text/plain
+		return "", "", false
+	}
 	mediaType, _, err := mime.ParseMediaType(essence)
 	if err != nil || !strings.Contains(mediaType, "/") {
 		return "", "", false
