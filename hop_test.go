@@ -1509,24 +1509,7 @@ func TestRobotsHoldSpreadsRetries(t *testing.T) {
 	}
 	down.Store(true)
 	time.Sleep(1200 * time.Millisecond) // the copy expires; its refresh meets the 503
-	var told []time.Time
-	for i := 1; i < 4; i++ {
-		var pe *PacedError
-		_, err := get(ctx, hc, fmt.Sprintf("http://a.test/p%d", i))
-		if !errors.As(err, &pe) {
-			t.Fatalf("p%d during the robots.txt 503's hold: %v, want a PacedError", i, err)
-		}
-		if d := time.Until(pe.RetryAt); d < 55*time.Second {
-			t.Fatalf("p%d: RetryAt in %v, want the robots.txt 503's hold (60 s)", i, d)
-		}
-		told = append(told, pe.RetryAt)
-	}
-	for i := 1; i < len(told); i++ {
-		if gap := told[i].Sub(told[i-1]); gap < latency {
-			t.Errorf("refusal %d is told %v after refusal %d (RetryAt %v), want turns apart: at least the held request's %v",
-				i, gap, i-1, told[i].Format("15:04:05.000"), latency)
-		}
-	}
+	toldApart(t, hc, "http://a.test", latency)
 }
 
 // TestHopToFailingSiteAsksItNothing: victim.test's robots.txt fails (a
@@ -1592,15 +1575,23 @@ func TestHopHoldSpreadsRetries(t *testing.T) {
 	if _, err := c.Check(ctx, "http://a.test/x"); err == nil {
 		t.Fatal("a.test: its robots.txt hop met a 503; want an error")
 	}
+	toldApart(t, hc, "http://b.test", latency)
+}
+
+// toldApart checks that the pages p1 to p3 of site, sent through hc
+// (WithNoWait) in a 60 s hold, are refused with PacedErrors told turns
+// at least latency, the held request's, apart.
+func toldApart(t *testing.T, hc *http.Client, site string, latency time.Duration) {
+	t.Helper()
 	var told []time.Time
 	for i := 1; i < 4; i++ {
 		var pe *PacedError
-		_, err := get(ctx, hc, fmt.Sprintf("http://b.test/p%d", i))
+		_, err := get(context.Background(), hc, fmt.Sprintf("%s/p%d", site, i))
 		if !errors.As(err, &pe) {
-			t.Fatalf("p%d during the hop's 503 hold: %v, want a PacedError", i, err)
+			t.Fatalf("p%d during the 503's hold: %v, want a PacedError", i, err)
 		}
 		if d := time.Until(pe.RetryAt); d < 55*time.Second {
-			t.Fatalf("p%d: RetryAt in %v, want the hop's 503 hold (60 s)", i, d)
+			t.Fatalf("p%d: RetryAt in %v, want the 503's hold (60 s)", i, d)
 		}
 		told = append(told, pe.RetryAt)
 	}
