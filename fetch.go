@@ -172,7 +172,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				res.status, res.redirects = int(failed.failStatus), kept(led)
 				res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
 				res.outcome = OutcomeUnreachable
-				if res.status == 0 {
+				if res.status == 0 && failed.outcome == OutcomeAllowAll {
+					// Its own failure the error policy read so, not
+					// refused: read alike here (its cause, kept, no
+					// longer tells a refusal).
 					res.outcome = f.noResponse(k, res.err)
 				}
 				return res
@@ -193,6 +196,21 @@ func ownFetches(froms []theirFetch, led, more []string) []theirFetch {
 	return froms
 }
 
+// noResponse returns the outcome of k's fetch that err ended with no
+// response: unreachable (RFC 9309 §2.3.1.4), unless WithErrorPolicy says
+// otherwise of a robots.txt, whose rules no response has to read; a
+// refusal (see refused) is unreachable whatever it says.
+func (f *fetcher) noResponse(k key, err error) Outcome {
+	outcome := OutcomeUnreachable
+	if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
+		outcome = valid(p(err))
+	}
+	if outcome == OutcomeRules || refused(err) {
+		outcome = OutcomeUnreachable
+	}
+	return outcome
+}
+
 // errAnswer is wrapped when a server began to answer but its answer could
 // not be read (by net/http, or its body by the Client): no failure to
 // reach it, which WithErrorPolicy maps.
@@ -206,21 +224,6 @@ var errAnswer = errors.New("the server's answer could not be read")
 // read (a redirect's Location with a control byte, a status of four
 // digits, a body in a coding the Client cannot read, or only a part of
 // the file).
-// noResponse returns the outcome of k's fetch that err ended with no
-// response: unreachable (RFC 9309 §2.3.1.4), unless WithErrorPolicy says
-// otherwise of a robots.txt, whose rules no response has to read, and a
-// fetch refused before it was sent is unreachable whatever it says.
-func (f *fetcher) noResponse(k key, err error) Outcome {
-	outcome := OutcomeUnreachable
-	if p := f.c.cfg.errPolicy; p != nil && k.doc.robots {
-		outcome = valid(p(err))
-	}
-	if outcome == OutcomeRules || refused(err) {
-		outcome = OutcomeUnreachable
-	}
-	return outcome
-}
-
 func refused(err error) bool {
 	return errors.Is(err, ErrNonPublic) || errors.Is(err, errRedirects) || errors.Is(err, errAnswer)
 }

@@ -1632,3 +1632,40 @@ func TestHopToFailingSiteWhateverOrder(t *testing.T) {
 		_ = c.Close()
 	}
 }
+
+// TestHopToFailingSiteUnreadAnswerWhateverOrder: as
+// TestHopToFailingSiteWhateverOrder, for a robots.txt whose server began
+// to answer but sent no status, which no error policy turns into
+// allow-all: unreachable, whichever site was checked first.
+func TestHopToFailingSiteUnreadAnswerWhateverOrder(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	got := map[bool]Outcome{}
+	for _, vFirst := range []bool{false, true} {
+		w := newHosts(t)
+		w.on("v.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			conn, buf, _ := rw.(http.Hijacker).Hijack()
+			_, _ = buf.WriteString("HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n")
+			_ = buf.Flush()
+			_ = conn.Close()
+		})
+		w.on("a.test/robots.txt", redirectTo("http://v.test/robots.txt"))
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+			WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
+		if vFirst {
+			d, err := c.Check(ctx, "http://v.test/x")
+			t.Logf("v.test itself: outcome %v, %v", d.Outcome, err)
+		}
+		d, err := c.Check(ctx, "http://a.test/x")
+		t.Logf("v.test first %v: a.test: outcome %v, allowed %v, %v", vFirst, d.Outcome, d.Allowed, err)
+		got[vFirst] = d.Outcome
+		if d.Outcome == OutcomeAllowAll {
+			t.Errorf("v.test checked first %v: a.test, redirected to v.test's robots.txt (an answer net/http could not read): allow-all; "+
+				"want unreachable, as the hop sent gives and WithErrorPolicy's doc promises", vFirst)
+		}
+		_ = c.Close()
+	}
+	if got[false] != got[true] {
+		t.Errorf("a.test's outcome depends on the order of checks: %v with a.test first, %v with v.test first", got[false], got[true])
+	}
+}

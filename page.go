@@ -713,48 +713,104 @@ func pageCharset(cs string, b []byte) (string, error) {
 // xhtmlNamespace is the namespace of XHTML's elements.
 const xhtmlNamespace = "http://www.w3.org/1999/xhtml"
 
-// An xmlScope is what one element of an XHTML page declares of
-// namespaces: the prefixes it binds, each to XHTML's namespace or
-// another, and its default namespace (0: none declared, 1: XHTML's, -1:
-// another).
-type xmlScope struct {
-	prefixes map[string]bool
-	deflt    int8
+// xmlScopes track the namespaces an XHTML page's open elements declare:
+// the binding in force of each prefix ("" for the default namespace),
+// and, for each open element, its name and the bindings its declarations
+// replaced, which its end tag restores. A name is resolved with one map
+// read; at most maxXMLDepth elements are tracked, deeper ones as if they
+// declared nothing.
+type xmlScopes struct {
+	bound  map[string]int8 // 1: XHTML's namespace; -1: another; none: unbound
+	open   []xmlElement
+	deeper int // elements open past maxXMLDepth
 }
 
-// declare notes the attribute k="v" when it declares a namespace.
-func (sc *xmlScope) declare(k, v []byte) {
-	xhtml := string(v) == xhtmlNamespace
-	switch p, ok := bytes.CutPrefix(k, []byte("xmlns:")); {
-	case ok:
-		if sc.prefixes == nil {
-			sc.prefixes = map[string]bool{}
+// An xmlElement is an open element: its name and the bindings its
+// declarations replaced.
+type xmlElement struct {
+	name string
+	was  []xmlBinding
+}
+
+// An xmlBinding is a prefix's binding (see xmlScopes.bound; 0: none).
+type xmlBinding struct {
+	prefix string
+	ns     int8
+}
+
+// maxXMLDepth bounds the elements an XHTML page's namespaces are tracked
+// in: a head's are a few deep, and an end tag looks for its element
+// among them, which a hostile page nesting a megabyte of tags deep would
+// make quadratic.
+const maxXMLDepth = 256
+
+// start opens the element name (in lower case, as the tokenizer gives
+// it) with the declarations decl, and reports whether it is XHTML's (see
+// xhtml); an empty element (self-closing) ends at once.
+func (s *xmlScopes) start(name string, decl []xmlBinding, empty bool) bool {
+	if s.bound == nil {
+		s.bound = map[string]int8{}
+	}
+	was := make([]xmlBinding, 0, len(decl))
+	for _, d := range decl {
+		was = append(was, xmlBinding{d.prefix, s.bound[d.prefix]})
+		s.bound[d.prefix] = d.ns
+	}
+	xhtml := s.xhtml(name)
+	switch {
+	case empty:
+		s.restore(was)
+	case len(s.open) >= maxXMLDepth:
+		s.deeper++
+		s.restore(was)
+	default:
+		s.open = append(s.open, xmlElement{name, was})
+	}
+	return xhtml
+}
+
+// end closes the element name, and the elements open within it, and
+// reports whether it is XHTML's; an end tag that ends no open element
+// closes nothing.
+func (s *xmlScopes) end(name string) bool {
+	xhtml := s.xhtml(name)
+	if s.deeper > 0 {
+		s.deeper--
+		return xhtml
+	}
+	for i := len(s.open) - 1; i >= 0; i-- {
+		if s.open[i].name == name {
+			for j := len(s.open) - 1; j >= i; j-- {
+				s.restore(s.open[j].was)
+			}
+			s.open = s.open[:i]
+			break
 		}
-		sc.prefixes[string(p)] = xhtml
-	case string(k) == "xmlns" && xhtml:
-		sc.deflt = 1
-	case string(k) == "xmlns":
-		sc.deflt = -1
+	}
+	return xhtml
+}
+
+// restore puts back the bindings was, latest first.
+func (s *xmlScopes) restore(was []xmlBinding) {
+	for i := len(was) - 1; i >= 0; i-- {
+		if was[i].ns == 0 {
+			delete(s.bound, was[i].prefix)
+		} else {
+			s.bound[was[i].prefix] = was[i].ns
+		}
 	}
 }
 
-// xmlScopes are the scopes of the elements open, the innermost last.
-type xmlScopes []xmlScope
-
-// xhtml reports whether an element named with prefix ("" for none) is
-// one of XHTML's, as the innermost scope declaring it says: a prefix no
-// scope binds names none, and no prefix, under no default namespace,
-// XHTML's, as the page was served.
-func (s xmlScopes) xhtml(prefix string) bool {
-	for i := len(s) - 1; i >= 0; i-- {
-		if v, ok := s[i].prefixes[prefix]; ok && prefix != "" {
-			return v
-		}
-		if prefix == "" && s[i].deflt != 0 {
-			return s[i].deflt > 0
-		}
+// xhtml reports whether the element name is one of XHTML's: its prefix
+// bound to XHTML's namespace, or, with none, the default namespace
+// XHTML's or, as the page was served, undeclared.
+func (s *xmlScopes) xhtml(name string) bool {
+	prefix := ""
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		prefix = name[:i]
 	}
-	return prefix == ""
+	ns := s.bound[prefix]
+	return ns > 0 || ns == 0 && prefix == ""
 }
 
 // xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page
@@ -793,7 +849,7 @@ func xhtmlAsHTML(page []byte) []byte {
 	out := make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
 	const before, within, after = 0, 1, 2 // the part of the page, by its head
-	var scopes xmlScopes                  // of the elements open
+	var scopes xmlScopes                  // the namespaces of the elements open
 	part := before
 	depth := 0        // of the templates open in the head
 	template := false // a <template> came
@@ -807,23 +863,29 @@ func xhtmlAsHTML(page []byte) []byte {
 		if start || tt == html.EndTagToken {
 			var attrs bool
 			name, attrs = z.TagName()
-			if start {
-				var sc xmlScope
-				for attrs {
-					var k, v []byte
-					k, v, attrs = z.TagAttr()
-					sc.declare(k, v)
+			var decl []xmlBinding
+			for start && attrs {
+				var k, v []byte
+				k, v, attrs = z.TagAttr()
+				p, prefixed := bytes.CutPrefix(k, []byte("xmlns:"))
+				if prefixed || string(k) == "xmlns" {
+					ns := int8(-1)
+					if string(v) == xhtmlNamespace {
+						ns = 1
+					}
+					if !prefixed {
+						p = nil // the default namespace's
+					}
+					decl = append(decl, xmlBinding{string(p), ns})
 				}
-				scopes = append(scopes, sc) // its own declarations name it
 			}
-			prefix, i := "", bytes.LastIndexByte(name, ':')
-			if i >= 0 {
-				prefix = string(name[:i])
+			var xhtml bool
+			if start {
+				xhtml = scopes.start(string(name), decl, tt == html.SelfClosingTagToken) // its own declarations name it
+			} else {
+				xhtml = scopes.end(string(name))
 			}
-			xhtml := scopes.xhtml(prefix) // an end tag's in the scope of the element it ends
-			if tt != html.StartTagToken && len(scopes) > 0 {
-				scopes = scopes[:len(scopes)-1]
-			}
+			i := bytes.LastIndexByte(name, ':')
 			switch {
 			case !xhtml:
 				name = nil // none of HTML's (see the doc)

@@ -1991,3 +1991,42 @@ func TestReceiptXHTMLCutInHead(t *testing.T) {
 		}
 	}
 }
+
+// TestXHTMLAsHTMLUnbalanced: an XHTML page not well-formed (served all the
+// same) keeps its namespaces: a stray end tag ends no element, and one
+// ending an element another namespace declares ends the elements left
+// open within it too.
+func TestXHTMLAsHTMLUnbalanced(t *testing.T) {
+	for name, page := range map[string]string{
+		"stray end tags": `<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head></h:p></h:div>` +
+			`<h:meta name="robots" content="noai"/></h:head><h:body/></h:html>`,
+		"a void element left open in SVG": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` +
+			`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></svg>` +
+			`<meta name="robots" content="noai"/></head><body/></html>`,
+	} {
+		if out := xhtmlAsHTML([]byte(page)); !bytes.Contains(out, []byte(`<meta name="robots"`)) {
+			t.Errorf("%s: xhtmlAsHTML dropped the XHTML META:\n%s", name, out)
+		}
+	}
+}
+
+// TestXMLScopesBounded: the elements whose namespaces are tracked are at
+// most maxXMLDepth, and an end tag looks for its element among them
+// alone: a page of a megabyte of unclosed tags cost minutes a read.
+func TestXMLScopesBounded(t *testing.T) {
+	var s xmlScopes
+	s.start("h:html", []xmlBinding{{"h", 1}}, false)
+	for range 10 * maxXMLDepth {
+		s.start("a", []xmlBinding{{"x", -1}}, false)
+	}
+	if len(s.open) != maxXMLDepth || s.deeper != 10*maxXMLDepth+1-maxXMLDepth {
+		t.Fatalf("%d elements tracked, %d past them; want %d", len(s.open), s.deeper, maxXMLDepth)
+	}
+	for range 10*maxXMLDepth + 1 {
+		s.end("a")
+	}
+	// One more than were opened: it ends none.
+	if len(s.open) != 1 || s.deeper != 0 || !s.xhtml("h:meta") || len(s.bound) != 1 {
+		t.Errorf("after every end tag: %d open, %d past, bound %v; want <h:html> open, h bound", len(s.open), s.deeper, s.bound)
+	}
+}

@@ -461,7 +461,7 @@ func dialledURL(u *url.URL) *url.URL {
 	if u == nil || ascii.IsASCII(u.Host) {
 		return u
 	}
-	key, _, err := target.Split(requestURL(u), nil)
+	key, _, err := target.Split(u.Scheme+"://"+u.Host+"/", nil) // a path of any length
 	if err != nil {
 		return u
 	}

@@ -1881,3 +1881,31 @@ func TestTransportSkipRobotsCapitalIDNOverHTTP2(t *testing.T) {
 			err, site.dials.Load(), site.requests.Load())
 	}
 }
+
+// TestTransportSkipRobotsIDNLongURL: a request under SkipRobots whose
+// path and query are longer than a check reads goes out with its host as
+// the A-label net/http dials too.
+func TestTransportSkipRobotsIDNLongURL(t *testing.T) {
+	for _, tail := range []string{"/p?" + strings.Repeat("x", 9<<10), "/" + strings.Repeat("y", 9<<10)} {
+		next, sites := h2Transport(t, map[string]http.HandlerFunc{"xn--bcher-kva.test:443": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, "page")
+		}})
+		c, rt := NewClientTransport(next, []Option{WithUserAgent(testUA)})
+		ctx, cancel := context.WithTimeout(SkipRobots(context.Background()), 2*time.Second)
+		site := sites["xn--bcher-kva.test:443"]
+		u := "https://B\u00fccher.test" + tail
+		_, err := get(ctx, &http.Client{Transport: rt}, u)
+		if err != nil || site.dials.Load() > 2 {
+			msg := "<nil>"
+			if err != nil {
+				msg = err.Error()
+				msg = msg[max(0, len(msg)-60):]
+			}
+			t.Errorf("GET %.40s… (%d bytes) under SkipRobots over HTTP/2: …%s; the site got %d connections and %d requests",
+				u, len(u), msg, site.dials.Load(), site.requests.Load())
+		}
+		cancel()
+		_ = c.Close()
+		next.CloseIdleConnections()
+	}
+}

@@ -95,17 +95,18 @@ func noToken(userAgent string) error {
 	return fmt.Errorf("%w: none can be derived from User-Agent %q; name it with WithProductTokens", ErrProductToken, userAgent)
 }
 
-// productName reports whether s reads as a product's name: letters of
-// any script, digits and the other characters of an HTTP token (RFC 9110
-// §5.6.2), a letter among them, as "MJ12bot", "archive.org_bot",
-// "Crawler+" and "ÜberBot" do, which are no tokens.
+// productName reports whether s reads as a product's name: letters,
+// marks and digits of any script and the other characters of an HTTP
+// token (RFC 9110 §5.6.2) but a quote, a letter among them, as
+// "MJ12bot", "archive.org_bot", "Crawler+", "ÜberBot" and "बॉट" do,
+// which are no tokens. (A quote starts a header pasted with its quotes.)
 func productName(s string) bool {
 	letter := false
 	for _, r := range s {
 		switch {
 		case unicode.IsLetter(r):
 			letter = true
-		case '0' <= r && r <= '9', strings.ContainsRune("!#$%&'*+-.^_`|~", r):
+		case unicode.IsMark(r), unicode.IsDigit(r), strings.ContainsRune("!#$%&*+-.^_`|~", r):
 		default:
 			return false
 		}
