@@ -173,9 +173,9 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
 				res.outcome = OutcomeUnreachable
 				if res.status == 0 && failed.outcome == OutcomeAllowAll {
-					// Its own failure the error policy read so, not
-					// refused: read alike here (its cause, kept, no
-					// longer tells a refusal).
+					// Its own failure the error policy read, not refused:
+					// read alike here (its cause, kept, no longer tells a
+					// refusal).
 					res.outcome = f.noResponse(k, res.err)
 				}
 				return res

@@ -1669,3 +1669,34 @@ func TestHopToFailingSiteUnreadAnswerWhateverOrder(t *testing.T) {
 		t.Errorf("a.test's outcome depends on the order of checks: %v with a.test first, %v with v.test first", got[false], got[true])
 	}
 }
+
+// TestHopToFailingSiteDisallowPolicy: as
+// TestHopToFailingSiteWhateverOrder, with an error policy that reads a
+// dropped connection as disallow-all: the same outcome whichever site was
+// checked first.
+func TestHopToFailingSiteDisallowPolicy(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	got := map[bool]Outcome{}
+	for _, vFirst := range []bool{false, true} {
+		w := newHosts(t)
+		w.on("v.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			conn, _, _ := rw.(http.Hijacker).Hijack()
+			_ = conn.Close()
+		})
+		w.on("a.test/robots.txt", redirectTo("http://v.test/robots.txt"))
+		c := NewClient(WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA),
+			WithErrorPolicy(func(error) Outcome { return OutcomeDisallowAll }))
+		if vFirst {
+			d, err := c.Check(ctx, "http://v.test/x")
+			t.Logf("v.test itself: outcome %v, %v", d.Outcome, err)
+		}
+		d, err := c.Check(ctx, "http://a.test/x")
+		t.Logf("v.test first %v: a.test: outcome %v, allowed %v, %v", vFirst, d.Outcome, d.Allowed, err)
+		got[vFirst] = d.Outcome
+		_ = c.Close()
+	}
+	if got[false] != got[true] {
+		t.Errorf("a.test's outcome depends on the order of checks: %v with a.test first, %v with v.test first", got[false], got[true])
+	}
+}

@@ -669,15 +669,16 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		page.b = first
 	}
 	utf16 := bytes.HasPrefix(first, []byte("\xFF\xFE")) || bytes.HasPrefix(first, []byte("\xFE\xFF"))
+	whole := true // not nested past what xhtmlAsHTML reads
 	switch {
 	case utf16 && isXHTML(h, b):
 		// Read as UTF-8, as XML, for xhtmlAsHTML.
 		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(first); err == nil {
-			page.b = xhtmlAsHTML(text)
+			page.b, whole = xhtmlAsHTML(text)
 		}
 	case bom != "" || utf16:
 	case isXHTML(h, b):
-		page.b = xhtmlAsHTML(first)
+		page.b, whole = xhtmlAsHTML(first)
 	case bom == "" && !hasBOM(b) && jis != nil:
 		return pageText{}, jis
 	case bom == "" && !hasBOM(b) && enc != nil:
@@ -687,6 +688,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			page.b = text
 		}
 	}
+	page.cut = page.cut || !whole
 	return page, nil
 }
 
@@ -717,12 +719,10 @@ const xhtmlNamespace = "http://www.w3.org/1999/xhtml"
 // the binding in force of each prefix ("" for the default namespace),
 // and, for each open element, its name and the bindings its declarations
 // replaced, which its end tag restores. A name is resolved with one map
-// read; at most maxXMLDepth elements are tracked, deeper ones as if they
-// declared nothing.
+// read; at most maxXMLDepth elements are open.
 type xmlScopes struct {
-	bound  map[string]int8 // 1: XHTML's namespace; -1: another; none: unbound
-	open   []xmlElement
-	deeper int // elements open past maxXMLDepth
+	bound map[string]int8 // 1: XHTML's namespace; -1: another; none: unbound
+	open  []xmlElement
 }
 
 // An xmlElement is an open element: its name and the bindings its
@@ -738,16 +738,21 @@ type xmlBinding struct {
 	ns     int8
 }
 
-// maxXMLDepth bounds the elements an XHTML page's namespaces are tracked
-// in: a head's are a few deep, and an end tag looks for its element
-// among them, which a hostile page nesting a megabyte of tags deep would
-// make quadratic.
+// maxXMLDepth bounds the elements an XHTML page may hold open where it is
+// read, its head: a head's are a few deep, and an end tag looks for its
+// element among them, which a page nesting a megabyte of tags deep would
+// make quadratic. A page nesting deeper is read as cut there: what the
+// rest of its head holds is unknown.
 const maxXMLDepth = 256
 
 // start opens the element name (in lower case, as the tokenizer gives
 // it) with the declarations decl, and reports whether it is XHTML's (see
-// xhtml); an empty element (self-closing) ends at once.
-func (s *xmlScopes) start(name string, decl []xmlBinding, empty bool) bool {
+// xhtml); an empty element (self-closing) ends at once. It reports !ok,
+// opening nothing, when maxXMLDepth elements are open.
+func (s *xmlScopes) start(name string, decl []xmlBinding, empty bool) (xhtml, ok bool) {
+	if !empty && len(s.open) >= maxXMLDepth {
+		return false, false
+	}
 	if s.bound == nil {
 		s.bound = map[string]int8{}
 	}
@@ -756,17 +761,13 @@ func (s *xmlScopes) start(name string, decl []xmlBinding, empty bool) bool {
 		was = append(was, xmlBinding{d.prefix, s.bound[d.prefix]})
 		s.bound[d.prefix] = d.ns
 	}
-	xhtml := s.xhtml(name)
-	switch {
-	case empty:
+	xhtml = s.xhtml(name)
+	if empty {
 		s.restore(was)
-	case len(s.open) >= maxXMLDepth:
-		s.deeper++
-		s.restore(was)
-	default:
+	} else {
 		s.open = append(s.open, xmlElement{name, was})
 	}
-	return xhtml
+	return xhtml, true
 }
 
 // end closes the element name, and the elements open within it, and
@@ -774,10 +775,6 @@ func (s *xmlScopes) start(name string, decl []xmlBinding, empty bool) bool {
 // closes nothing.
 func (s *xmlScopes) end(name string) bool {
 	xhtml := s.xhtml(name)
-	if s.deeper > 0 {
-		s.deeper--
-		return xhtml
-	}
 	for i := len(s.open) - 1; i >= 0; i-- {
 		if s.open[i].name == name {
 			for j := len(s.open) - 1; j >= i; j-- {
@@ -845,8 +842,8 @@ func xmlUTF16(h http.Header, b []byte) string {
 // read; one of another namespace, prefixed or under another default
 // namespace, is none of HTML's elements (an <x:body/> ends no head).
 // Prefixes compare in lower case, as the tokenizer gives them.
-func xhtmlAsHTML(page []byte) []byte {
-	out := make([]byte, 0, len(page)+64)
+func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
+	out = make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
 	const before, within, after = 0, 1, 2 // the part of the page, by its head
 	var scopes xmlScopes                  // the namespaces of the elements open
@@ -881,7 +878,10 @@ func xhtmlAsHTML(page []byte) []byte {
 			}
 			var xhtml bool
 			if start {
-				xhtml = scopes.start(string(name), decl, tt == html.SelfClosingTagToken) // its own declarations name it
+				var ok bool
+				if xhtml, ok = scopes.start(string(name), decl, tt == html.SelfClosingTagToken); !ok { // its own declarations name it
+					return out, false
+				}
 			} else {
 				xhtml = scopes.end(string(name))
 			}
@@ -914,7 +914,7 @@ func xhtmlAsHTML(page []byte) []byte {
 		if part == within {
 			switch {
 			case tt == html.ErrorToken:
-				return append(out, raw...) // what the page cut short
+				return append(out, raw...), true // what the page cut short
 			case tt == html.StartTagToken && a == atom.Template:
 				depth++
 				if !template { // meta reads a page with a template whole, to the parser's liking
@@ -938,13 +938,13 @@ func xhtmlAsHTML(page []byte) []byte {
 		out = append(out, raw...)
 		switch {
 		case tt == html.ErrorToken:
-			return out // with what the page cut short
+			return out, true // with what the page cut short
 		case part == before && start && a == atom.Head:
 			part = within
 		case start && a == atom.Template:
 			template = true
 		case start && a == atom.Body && !template: // meta parses a page with a template whole
-			return append(out, page[pos:]...)
+			return append(out, page[pos:]...), true
 		}
 		if empty {
 			out = append(append(append(out, "</"...), name...), '>')

@@ -1917,7 +1917,7 @@ func FuzzXHTMLAsHTML(f *testing.F) {
 			// XHTML's elements prefixed.
 			`<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:meta name="robots" content="noai"/>` + rest,
 		} {
-			got := xhtmlAsHTML([]byte(page))
+			got, _ := xhtmlAsHTML([]byte(page))
 			if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
 				t.Fatalf("xhtmlAsHTML(%q) = %q: %+v; want noai", page, got, d)
 			}
@@ -2004,29 +2004,53 @@ func TestXHTMLAsHTMLUnbalanced(t *testing.T) {
 			`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></svg>` +
 			`<meta name="robots" content="noai"/></head><body/></html>`,
 	} {
-		if out := xhtmlAsHTML([]byte(page)); !bytes.Contains(out, []byte(`<meta name="robots"`)) {
+		if out, _ := xhtmlAsHTML([]byte(page)); !bytes.Contains(out, []byte(`<meta name="robots"`)) {
 			t.Errorf("%s: xhtmlAsHTML dropped the XHTML META:\n%s", name, out)
 		}
 	}
 }
 
-// TestXMLScopesBounded: the elements whose namespaces are tracked are at
-// most maxXMLDepth, and an end tag looks for its element among them
-// alone: a page of a megabyte of unclosed tags cost minutes a read.
+// TestXMLScopesBounded: at most maxXMLDepth elements are open, an end
+// tag ends the element it names and those open within it, a stray one
+// none, and the bindings each declared are put back.
 func TestXMLScopesBounded(t *testing.T) {
 	var s xmlScopes
 	s.start("h:html", []xmlBinding{{"h", 1}}, false)
-	for range 10 * maxXMLDepth {
-		s.start("a", []xmlBinding{{"x", -1}}, false)
+	for i := 1; i < maxXMLDepth; i++ {
+		if _, ok := s.start("a", []xmlBinding{{"h", -1}}, false); !ok {
+			t.Fatalf("element %d refused", i)
+		}
 	}
-	if len(s.open) != maxXMLDepth || s.deeper != 10*maxXMLDepth+1-maxXMLDepth {
-		t.Fatalf("%d elements tracked, %d past them; want %d", len(s.open), s.deeper, maxXMLDepth)
+	if _, ok := s.start("br", nil, true); !ok {
+		t.Error("an empty element refused at the bound")
 	}
-	for range 10*maxXMLDepth + 1 {
-		s.end("a")
+	if _, ok := s.start("a", nil, false); ok || len(s.open) != maxXMLDepth || s.xhtml("h:meta") {
+		t.Fatalf("past the bound: ok %v, %d open, h:meta XHTML's %v", ok, len(s.open), s.xhtml("h:meta"))
 	}
-	// One more than were opened: it ends none.
-	if len(s.open) != 1 || s.deeper != 0 || !s.xhtml("h:meta") || len(s.bound) != 1 {
-		t.Errorf("after every end tag: %d open, %d past, bound %v; want <h:html> open, h bound", len(s.open), s.deeper, s.bound)
+	s.end("p") // stray
+	if len(s.open) != maxXMLDepth {
+		t.Fatalf("a stray end tag ended %d elements", maxXMLDepth-len(s.open))
+	}
+	s.end("a")      // the innermost
+	s.end("h:body") // stray
+	if len(s.open) != maxXMLDepth-1 || s.xhtml("h:meta") {
+		t.Fatalf("%d open, h:meta XHTML's %v", len(s.open), s.xhtml("h:meta"))
+	}
+	if s.end("h:html"); len(s.open) != 0 || len(s.bound) != 0 {
+		t.Errorf("after <h:html> ended: %d open, bound %v", len(s.open), s.bound)
+	}
+}
+
+// TestReceiptXHTMLNestedPastBound: an XHTML head nesting more elements
+// than are read is read as cut there: unreadable, train-ai=n.
+func TestReceiptXHTMLNestedPastBound(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	page := `<html xmlns="http://www.w3.org/1999/xhtml"><head><svg xmlns="http://www.w3.org/2000/svg">` +
+		strings.Repeat(`<path d="M0 0">`, maxXMLDepth) + `</svg><meta name="robots" content="noai"/></head><body/></html>`
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml"}}, Request: req, ContentLength: int64(len(page))}
+	if r := tr.Receipt(resp, []byte(page)); r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
+		t.Errorf("usage %q, signals %q; want the head unreadable", r.Usage, sigs(r.Signals))
 	}
 }

@@ -97,16 +97,17 @@ func noToken(userAgent string) error {
 
 // productName reports whether s reads as a product's name: letters,
 // marks and digits of any script and the other characters of an HTTP
-// token (RFC 9110 §5.6.2) but a quote, a letter among them, as
-// "MJ12bot", "archive.org_bot", "Crawler+", "ÜberBot" and "बॉट" do,
-// which are no tokens. (A quote starts a header pasted with its quotes.)
+// token (RFC 9110 §5.6.2), a letter among them and no quote first, as
+// "MJ12bot", "archive.org_bot", "Crawler+", "O'ReillyBot", "ÜberBot" and
+// "बॉट" do, which are no tokens. (A quote first starts a header pasted
+// with its quotes.)
 func productName(s string) bool {
 	letter := false
-	for _, r := range s {
+	for i, r := range s {
 		switch {
 		case unicode.IsLetter(r):
 			letter = true
-		case unicode.IsMark(r), unicode.IsDigit(r), strings.ContainsRune("!#$%&*+-.^_`|~", r):
+		case unicode.IsMark(r), unicode.IsDigit(r), strings.ContainsRune("!#$%&'*+-.^_`|~", r) && (i > 0 || r != '\''):
 		default:
 			return false
 		}

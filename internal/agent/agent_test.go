@@ -76,6 +76,8 @@ func TestProductToken(t *testing.T) {
 		{"Crawle\u0301/1.0 (compatible; Googlebot/2.1)", ""}, // decomposed
 		{"Bot\u0661/1.0 curl/8.4.0", ""},                     // an Arabic-Indic digit
 		{"'Mozilla/5.0 (compatible; XBot/1.0)'", "XBot"},     // pasted with its quotes
+		{"O'ReillyBot/1.0 (compatible; Googlebot/2.1)", ""},
+		{"Mozilla/5.0 (compatible; D'Artagnan/1.0) curl/8.4.0", ""},
 		{"İİİİİİİİİİİİ Mozilla/5.0 (COMPATIBLE; XBot/1.0)", ""},
 		{"Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot) Zeno/6ab3b2f warc/v0.8.47", ""},
 		{"Mozilla/5.0 (compatible) AI2Bot (+https://www.allenai.org/crawler) ExampleBot/1.0", ""},
