@@ -336,9 +336,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// its A-label, which a signing RoundTripper below can sign.)
 		host = sent
 	}
-	out := dialledURL(req.URL)
-	under := sentUnder{t, served, sentOf(req), &readBody{}, new(atomic.Bool)}
-	under.req.host, under.req.urlHost = host, out.Host              // as sent
+	asked, out := req.URL, dialledURL(req.URL)
+	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool)}
+	under.req.host = host
+	under.asked, under.req.urlHost = under.req, out.Host            // as asked, as sent
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
 	req.Host, req.URL = host, out
 	t.stats.sent.add()
@@ -356,6 +357,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
+	}
+	if out != asked && resp.Request.URL == out {
+		// The URL as the caller wrote it, which it may compare with its
+		// own (has a redirect been followed?).
+		r := resp.Request.WithContext(resp.Request.Context())
+		r.URL = asked
+		resp.Request = r
 	}
 	// A body that holds something is read through a readBody, for
 	// Receipt, and an exclusive turn lasts until it has come (or the
@@ -435,10 +443,13 @@ type sentKey struct{}
 // request under, and that request: a context made from its response's
 // request carries it to others, which it does not speak for.
 type sentUnder struct {
-	t    *Transport
-	d    Decision
-	req  sentRequest
-	body *readBody // its response's body, when it holds one
+	t   *Transport
+	d   Decision
+	req sentRequest
+	// asked is req with its URL's host as the caller wrote it, which
+	// resp.Request shows (see dialledURL).
+	asked sentRequest
+	body  *readBody // its response's body, when it holds one
 	// sending is set while t's RoundTrip hands the request on: a
 	// Transport below it passes it on as it is, but not a request sent
 	// again later in its context (resp.Request, retried), nor one a
@@ -482,7 +493,7 @@ func (t *Transport) sent(req *http.Request) (sentUnder, bool) {
 		return sentUnder{}, false
 	}
 	s, ok := req.Context().Value(sentKey{}).(sentUnder)
-	return s, ok && s.t == t && req.URL != nil && s.req == sentOf(req)
+	return s, ok && s.t == t && req.URL != nil && (s.req == sentOf(req) || s.asked == sentOf(req))
 }
 
 // sentDecision returns the decision for the site req's Host serves that t

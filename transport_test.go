@@ -1773,9 +1773,18 @@ func TestTransportCapitalIDNOverHTTP2(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	site := sites["xn--bcher-kva.test:443"]
-	if _, err := get(ctx, &http.Client{Transport: rt}, "https://B\u00fccher.test/page"); err != nil || site.dials.Load() > 2 {
-		t.Errorf("GET https://B\u00fccher.test/page over HTTP/2: %v; the site got %d connections and %d requests",
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://B\u00fccher.test/page", nil)
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	if err != nil || site.dials.Load() > 2 {
+		t.Fatalf("GET https://B\u00fccher.test/page over HTTP/2: %v; the site got %d connections and %d requests",
 			err, site.dials.Load(), site.requests.Load())
+	}
+	// The response's request shows the URL asked for: no redirect.
+	if got := resp.Request.URL.String(); got != req.URL.String() {
+		t.Errorf("resp.Request.URL = %s, want %s", got, req.URL)
 	}
 }
 

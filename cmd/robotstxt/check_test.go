@@ -983,3 +983,38 @@ func TestCheckUsageHasEveryLabel(t *testing.T) {
 		t.Errorf("test -json usage %v; the Client's Decision.Usage says ai-input=n", res.Usage)
 	}
 }
+
+// TestCheckIDNPageNotRedirected: check of a page at a host that is not
+// ASCII, which answers itself, names no redirect and prints its usage
+// line, as for the A-label URL: the Transport sends the A-label, and the
+// response's request showed it, which check read as a redirect.
+func TestCheckIDNPageNotRedirected(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\nContent-Usage: train-ai=y\n")
+			return
+		}
+		fmt.Fprint(w, "page") // 200, never a redirect
+	}))
+	defer s.Close()
+	mapHosts(t, ".routed", s.Listener.Addr().String())
+	_, port, _ := net.SplitHostPort(s.Listener.Addr().String())
+	u := "http://bücher.routed:" + port + "/page"
+
+	r := runCmd(t, "", "check", "-json", u)
+	var res struct {
+		Verdict      string `json:"verdict"`
+		RedirectedTo string `json:"redirected_to"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != exitOK || res.Verdict != "allowed" {
+		t.Fatalf("check -json: exit %d, %s (%v)", r.code, r.stdout, err)
+	}
+	if res.RedirectedTo != "" {
+		t.Errorf("check -json %s: redirected_to %q, but the page answered 200 itself\n%s", u, res.RedirectedTo, r.stdout)
+	}
+	text := runCmd(t, "", "check", u)
+	if strings.Contains(text.stdout, "redirected to") || !strings.Contains(text.stdout, "usage train-ai=y") {
+		t.Errorf("check %s: exit %d\n%s\nwant no redirect and the usage line, as for the A-label URL:\n%s",
+			u, text.code, text.stdout, runCmd(t, "", "check", "http://xn--bcher-kva.routed:"+port+"/page").stdout)
+	}
+}
