@@ -189,6 +189,11 @@ var dateLayouts = []string{
 	time.ANSIC,
 }
 
+// maxDateLen bounds an unavailable_after date: the longest of
+// dateLayouts, with a day's name before it, is under 40 bytes; a longer
+// value cost a copy for each layout tried, 131 times a megabyte header.
+const maxDateLen = 64
+
 // zoneHours are the offsets of the zone names RFC 822 gives, which
 // time.ParseInLocation in UTC reads as UTC.
 var zoneHours = map[string]int{"UT": 0, "GMT": 0, "UTC": 0, "Z": 0,
@@ -200,7 +205,12 @@ var zoneHours = map[string]int{"UT": 0, "GMT": 0, "UTC": 0, "Z": 0,
 // the more restrictive reading.
 const earliestZone = 14 * time.Hour
 
+// parseDate reads an unavailable_after date in any of dateLayouts, or
+// reports false.
 func parseDate(s string) (time.Time, bool) {
+	if len(s) > maxDateLen {
+		return time.Time{}, false // each layout tried copies s into its error
+	}
 	if day, rest, ok := strings.Cut(s, ","); ok && day != "" && strings.Trim(day, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == "" {
 		s = strings.TrimLeft(rest, " ") // "Mon, " or "Monday, ": Go checks no day against its date
 	}
@@ -346,7 +356,10 @@ func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 			var soft Directives
 			soft.add(content, &dates)
 			soft.Other = nil
+			other := d.Other // kept as it is: Merge would copy it for every tag
+			d.Other = nil
 			d = d.Merge(soft)
+			d.Other = other
 		}
 	})
 	return d, err
@@ -563,6 +576,9 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 // in the head where, without scripts, an element in it (a tracking
 // pixel's <img>, an <iframe/> whose text runs on) ends the head.
 func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
+	if rootTags(page) > maxRootTags {
+		return // read without scripts only, as a page the parser refuses
+	}
 	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(true))
 	if err != nil {
 		return // elements nested past the parser's bound: read without scripts only
@@ -574,6 +590,26 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 			}
 		}
 	}
+}
+
+// maxRootTags bounds the <html> and <body> tags a page handed to
+// golang.org/x/net/html's parser may hold: for each after the first, the
+// parser copies the attributes the first has gathered (copyAttributes),
+// and a page of thousands of them, each with an attribute of its own,
+// cost minutes. A page has one of each; a script writing pages, a few.
+const maxRootTags = 64
+
+// rootTags counts what may be <html> and <body> tags in page: "<html"
+// and "<body" in any case.
+func rootTags(page []byte) int {
+	n := 0
+	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
+		page = page[i+1:]
+		if len(page) >= 4 && (ascii.EqualFold(string(page[:4]), "html") || ascii.EqualFold(string(page[:4]), "body")) {
+			n++
+		}
+	}
+	return n
 }
 
 // hasNoscript reports whether page holds a <noscript> tag.
@@ -612,6 +648,9 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // page the parser refuses (elements nested past its bound).
 func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
+	if n := rootTags(src.b); n > maxRootTags {
+		return fmt.Errorf("meta: reading HTML: %d <html> and <body> tags", n)
+	}
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
 	if perr != nil {
 		return fmt.Errorf("meta: reading HTML: %w", perr) // elements nested past the parser's bound

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -864,5 +865,115 @@ func TestUnavailableAfterZoneASCII(t *testing.T) {
 		if d := FromHeader(h, "ExampleBot"); !d.UnavailableAfter.IsZero() {
 			t.Errorf("X-Robots-Tag %q: UnavailableAfter = %v; want none", v, d.UnavailableAfter)
 		}
+	}
+}
+
+// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc
+// delta): no wall-clock time is measured.
+func allocated(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestUnavailableAfterLongDateBounded: an X-Robots-Tag of 1 MiB made of
+// 16 long "unavailable_after: <junk>" items costs a small multiple of the
+// header to read: each date layout tried copied the value into its error,
+// over a hundred times the header a call.
+func TestUnavailableAfterLongDateBounded(t *testing.T) {
+	const k = 16
+	item := "unavailable_after: " + strings.Repeat("9", (1<<20)/k-40)
+	items := make([]string, k)
+	for i := range items {
+		items[i] = item
+	}
+	v := strings.Join(items, ",")
+	h := http.Header{"X-Robots-Tag": {v}}
+	got := allocated(func() { FromHeader(h, "xbot") })
+
+	// The same header size of directives that are not dates.
+	other := strings.ReplaceAll(v, "unavailable_after", "max-snippet-xxxxx")
+	base := allocated(func() { FromHeader(http.Header{"X-Robots-Tag": {other}}, "xbot") })
+
+	t.Logf("header %d bytes: dates allocate %d bytes (%.0fx), other directives %d bytes (%.1fx)",
+		len(v), got, float64(got)/float64(len(v)), base, float64(base)/float64(len(v)))
+	if limit := uint64(16 * len(v)); got > limit {
+		t.Errorf("FromHeader of a %d-byte X-Robots-Tag allocated %d bytes (%.0fx the input), more than 16x (%d)",
+			len(v), got, float64(got)/float64(len(v)), limit)
+	}
+}
+
+// TestFromHTMLSoftTagsBounded: a page that fills Other, ends its head
+// softly, then repeats <meta name=robots> to 1 MiB costs no more than a
+// few times the same page without the soft end: each tag merged copied
+// Other, some 80 MB a call.
+func TestFromHTMLSoftTagsBounded(t *testing.T) {
+	var others []string
+	for i := range 64 {
+		others = append(others, fmt.Sprintf("x%d", i))
+	}
+	build := func(soft bool) []byte {
+		var b strings.Builder
+		b.WriteString(`<html><head><meta name=robots content="` + strings.Join(others, ",") + `">`)
+		if soft {
+			b.WriteString("x") // text: the head ends softly
+		} else {
+			b.WriteString(" ")
+		}
+		for b.Len() < 1<<20-64 {
+			b.WriteString("<meta name=robots>")
+		}
+		return []byte(b.String())
+	}
+	sure, soft := build(false), build(true)
+	base := allocated(func() { FromHTML(bytes.NewReader(sure), "xbot") })
+	got := allocated(func() { FromHTML(bytes.NewReader(soft), "xbot") })
+	t.Logf("page %d bytes: soft tags allocate %d bytes (%.0fx), the same tags sure %d bytes (%.0fx)",
+		len(soft), got, float64(got)/float64(len(soft)), base, float64(base)/float64(len(sure)))
+	if got > 2*base+1<<20 {
+		t.Errorf("FromHTML of a %d-byte page of soft tags allocated %d bytes (%.0fx the input), more than twice the %d of the same tags read surely",
+			len(soft), got, float64(got)/float64(len(soft)), base)
+	}
+}
+
+// rootAttrsPage returns a page whose head holds lead (a <noscript> or a
+// <template>, which hand the page to golang.org/x/net/html's parser),
+// then an <html> tag with n attributes and n more <html b> tags: for each
+// the parser copies the root's attributes, n tags × n attributes.
+func rootAttrsPage(lead string, n int) []byte {
+	var b strings.Builder
+	b.WriteString("<html><head>" + lead + "<html")
+	for i := range n {
+		fmt.Fprintf(&b, " a%d", i)
+	}
+	b.WriteString(">")
+	for range n {
+		b.WriteString("<html b>")
+	}
+	return []byte(b.String())
+}
+
+// TestFromHTMLRootTagsBounded: doubling such a page at most about
+// doubles what FromHTML allocates (it quadrupled: a 13 KB page allocated
+// 160 MB, a 1 MiB one took minutes a call).
+func TestFromHTMLRootTagsBounded(t *testing.T) {
+	for _, lead := range []string{"<noscript></noscript>", "<template></template>"} {
+		t.Run(lead, func(t *testing.T) {
+			small, large := rootAttrsPage(lead, 500), rootAttrsPage(lead, 1000)
+			a := allocated(func() { FromHTML(bytes.NewReader(small)) })
+			b := allocated(func() { FromHTML(bytes.NewReader(large)) })
+			ratio := float64(b) / float64(a)
+			t.Logf("page %d bytes: %d bytes allocated; page %d bytes: %d bytes allocated; ratio %.2f (input ratio %.2f)",
+				len(small), a, len(large), b, ratio, float64(len(large))/float64(len(small)))
+			if ratio > 2.5 {
+				t.Errorf("allocation grows super-linearly: x%.2f for x%.2f the input", ratio, float64(len(large))/float64(len(small)))
+			}
+			if limit := uint64(64 * len(large)); b > limit {
+				t.Errorf("FromHTML of a %d-byte page allocated %d bytes (%.0fx the input), more than 64x", len(large), b, float64(b)/float64(len(large)))
+			}
+		})
 	}
 }
