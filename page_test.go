@@ -2054,3 +2054,58 @@ func TestReceiptXHTMLNestedPastBound(t *testing.T) {
 		t.Errorf("usage %q, signals %q; want the head unreadable", r.Usage, sigs(r.Signals))
 	}
 }
+
+// A benign page: a <template> in its head, and 65 "<html" in a script
+// in its body (or custom elements, or srcdoc iframes).
+func templatePage(body string) string {
+	return "<!doctype html><html lang=en><head><title>Demo</title>" +
+		`<template id="row"><tr><td class="name"></td></tr></template>` +
+		`<meta name="robots" content="index, follow">` +
+		"</head><body><h1>Demo</h1>" + body + "</body></html>"
+}
+
+// TestPageDirectivesBenignRootTags: a page whose text names "<html" and
+// "<body" many times (scripts, comments, custom elements, srcdoc) is
+// read, not unreadable: the bound on root tags the parser copies counts
+// their attributes.
+func TestPageDirectivesBenignRootTags(t *testing.T) {
+	cases := map[string]string{
+		"script strings": "<script>var docs = [" + strings.Repeat(`"<html><body></body></html>",`, 33) + "];</script>",
+		"comments":       strings.Repeat("<!-- <html> was here --><p>x</p>", 65),
+		"custom element": strings.Repeat(`<body-card title="x"></body-card>`, 65),
+		"iframe srcdoc":  strings.Repeat(`<iframe srcdoc="<html><body>preview</body></html>"></iframe>`, 33),
+		"textarea":       "<textarea>" + strings.Repeat("<html><body></body></html>\n", 33) + "</textarea>",
+	}
+	c, rt := NewClientTransport(nil, []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	for name, body := range cases {
+		page := templatePage(body)
+		d, err := meta.FromHTML(strings.NewReader(page), "testbot")
+		if err != nil || d.NoIndex {
+			t.Errorf("%s: meta.FromHTML = %+v, %v; want no error, index", name, d, err)
+		}
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/html"}}, ContentLength: int64(len(page))}
+		if pd := rt.PageDirectives(resp, []byte(page)); pd.NoIndex || pd.NoAI {
+			t.Errorf("%s: PageDirectives = %+v: a benign %d-byte page reads as no to everything", name, pd, len(page))
+		}
+		rc := rt.Receipt(resp, []byte(page))
+		for _, s := range rc.Signals {
+			if s.Where == "unreadable" {
+				t.Errorf("%s: Receipt signal %+v: a false train-ai=n", name, s)
+			}
+		}
+	}
+}
+
+// TestPageDirectivesScriptedRootTags: a head whose script names "<html"
+// many times is read as a browser running scripts builds it too: a
+// noindex after a <noscript><iframe> pixel is kept.
+func TestPageDirectivesScriptedRootTags(t *testing.T) {
+	page := "<!doctype html><html><head><title>t</title><script>var a=[" + strings.Repeat(`'<html>',`, 65) + "];</script>" +
+		`<noscript><iframe src="https://pixel.example/ns"></noscript>` +
+		`<meta name="robots" content="noindex"></head><body>x</body></html>`
+	d, err := meta.FromHTML(strings.NewReader(page))
+	if !d.NoIndex {
+		t.Errorf("FromHTML = %+v, %v: the noindex a browser running scripts reads in the head is lost", d, err)
+	}
+}

@@ -236,11 +236,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if ctx.Value(skipKey{}) != nil {
 		t.stats.skipped.Add(1)
-		if u := dialledURL(req.URL); u != req.URL {
+		asked, u := req.URL, dialledURL(req.URL)
+		if u != asked {
 			req = req.Clone(ctx)
 			req.URL = u
 		}
-		return t.next.RoundTrip(req)
+		resp, err := t.next.RoundTrip(req)
+		if err == nil {
+			showAsked(resp, asked, u)
+		}
+		return resp, err
 	}
 	req, err := t.withAgent(req)
 	if err != nil {
@@ -358,13 +363,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.Request == nil {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
-	if out != asked && resp.Request.URL == out {
-		// The URL as the caller wrote it, which it may compare with its
-		// own (has a redirect been followed?).
-		r := resp.Request.WithContext(resp.Request.Context())
-		r.URL = asked
-		resp.Request = r
-	}
+	showAsked(resp, asked, out)
 	// A body that holds something is read through a readBody, for
 	// Receipt, and an exclusive turn lasts until it has come (or the
 	// lease runs out, for one never closed); a 101's body is the
@@ -463,6 +462,19 @@ type sentUnder struct {
 type sentRequest struct {
 	method, host, scheme, urlHost, opaque, path, rawPath, query string
 	forceQuery                                                  bool
+}
+
+// showAsked gives resp a request that shows asked, the URL as the caller
+// wrote it, when it shows sent, the copy dialledURL made (a RoundTripper
+// below may have sent a copy of that): the caller may compare it with
+// its own (has a redirect been followed?).
+func showAsked(resp *http.Response, asked, sent *url.URL) {
+	if asked == sent || resp == nil || resp.Request == nil || resp.Request.URL == nil || resp.Request.URL.String() != sent.String() {
+		return
+	}
+	r := resp.Request.WithContext(resp.Request.Context())
+	r.URL = asked
+	resp.Request = r
 }
 
 // dialledURL returns u, or when its host is not ASCII a copy whose host

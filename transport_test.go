@@ -1918,3 +1918,73 @@ func TestTransportSkipRobotsIDNLongURL(t *testing.T) {
 		next.CloseIdleConnections()
 	}
 }
+
+// getIDNPage fetches https://Bücher.test/page through a Transport over next
+// (wrapped by wrap), on ctx, and returns the response and body read.
+func getIDNPage(t *testing.T, ctx context.Context, page string, wrap func(http.RoundTripper) http.RoundTripper) (*Transport, *http.Request, *http.Response, []byte) {
+	t.Helper()
+	next, _ := h2Transport(t, map[string]http.HandlerFunc{"xn--bcher-kva.test:443": func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, page[:len(page)/2])
+		w.(http.Flusher).Flush() // no Content-Length
+		fmt.Fprint(w, page[len(page)/2:])
+	}})
+	var below http.RoundTripper = next
+	if wrap != nil {
+		below = wrap(next)
+	}
+	c, rt := NewClientTransport(below, []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://B\u00fccher.test/page", nil)
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt, req, resp, b
+}
+
+var idnPage = "<!doctype html><html><head><title>t</title>" + strings.Repeat("<meta name=x content=y>", 200) +
+	"<meta name=robots content=noindex></head><body>hi</body></html>"
+
+// TestTransportIDNCloningRoundTripperBelow: with a RoundTripper below the
+// Transport that copies the request (as otelhttp.Transport does), the
+// response's request shows the URL as asked for, and a cut body is read
+// as cut: the copy's URL, another pointer, showed the A-label, read as a
+// redirect.
+func TestTransportIDNCloningRoundTripperBelow(t *testing.T) {
+	wrap := func(next http.RoundTripper) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if r.URL.Path == "/robots.txt" {
+				return next.RoundTrip(r)
+			}
+			return next.RoundTrip(r.Clone(r.Context())) // otelhttp.Transport does this
+		})
+	}
+	rt, req, resp, b := getIDNPage(t, context.Background(), idnPage, wrap)
+	if got := resp.Request.URL.String(); got != req.URL.String() {
+		t.Errorf("with a cloning RoundTripper below: resp.Request.URL = %s, want %s (as asked: no redirect)", got, req.URL)
+	}
+	if resp.ContentLength < 0 && !rt.PageDirectives(resp, b[:len(b)/3]).NoAI {
+		t.Errorf("cut body not seen as cut with a cloning RoundTripper below")
+	}
+}
+
+// TestTransportIDNSkipRobotsAsAsked: under SkipRobots too, the response's
+// request shows the URL as asked for, not the A-label sent.
+func TestTransportIDNSkipRobotsAsAsked(t *testing.T) {
+	_, req, resp, _ := getIDNPage(t, SkipRobots(context.Background()), idnPage, nil)
+	if got := resp.Request.URL.String(); got != req.URL.String() {
+		t.Errorf("under SkipRobots: resp.Request.URL = %s, want %s (as asked: no redirect)", got, req.URL)
+	}
+}

@@ -189,10 +189,12 @@ var dateLayouts = []string{
 	time.ANSIC,
 }
 
-// maxDateLen bounds an unavailable_after date: the longest of
-// dateLayouts, with a day's name before it, is under 40 bytes; a longer
-// value cost a copy for each layout tried, 131 times a megabyte header.
-const maxDateLen = 64
+// maxDateLen bounds an unavailable_after date, its runs of blanks made
+// one: the longest of dateLayouts, with a day's name before it, is under
+// 40 bytes, and an ISO 8601 fraction of a second a few dozen more; a
+// longer value cost a copy for each layout tried, 131 times a megabyte
+// header.
+const maxDateLen = 128
 
 // zoneHours are the offsets of the zone names RFC 822 gives, which
 // time.ParseInLocation in UTC reads as UTC.
@@ -208,6 +210,9 @@ const earliestZone = 14 * time.Hour
 // parseDate reads an unavailable_after date in any of dateLayouts, or
 // reports false.
 func parseDate(s string) (time.Time, bool) {
+	if len(s) > maxDateLen {
+		s = strings.Join(strings.Fields(s), " ") // Go reads a run of blanks as one
+	}
 	if len(s) > maxDateLen {
 		return time.Time{}, false // each layout tried copies s into its error
 	}
@@ -576,7 +581,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 // in the head where, without scripts, an element in it (a tracking
 // pixel's <img>, an <iframe/> whose text runs on) ends the head.
 func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
-	if rootTags(page) > maxRootTags {
+	if rootCost(page) > maxRootCost {
 		return // read without scripts only, as a page the parser refuses
 	}
 	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(true))
@@ -592,24 +597,35 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 	}
 }
 
-// maxRootTags bounds the <html> and <body> tags a page handed to
-// golang.org/x/net/html's parser may hold: for each after the first, the
-// parser copies the attributes the first has gathered (copyAttributes),
-// and a page of thousands of them, each with an attribute of its own,
-// cost minutes. A page has one of each; a script writing pages, a few.
-const maxRootTags = 64
+// maxRootCost bounds what the <html> and <body> tags of a page handed to
+// golang.org/x/net/html's parser may cost it: for each such tag after
+// the first, the parser goes over the attributes the root has gathered
+// (copyAttributes), so thousands of them, each with attributes of its
+// own, cost minutes. rootCost counts that cost at most; a page's one
+// <html lang="en"> and <body class="…">, or the few a script writing
+// pages holds, cost thousands.
+const maxRootCost = 1 << 22
 
-// rootTags counts what may be <html> and <body> tags in page: "<html"
-// and "<body" in any case.
-func rootTags(page []byte) int {
-	n := 0
+// rootCost returns the tags that may be <html> and <body> tags in page
+// ("<html" or "<body" in any case, then white space, '/' or '>') times
+// the bytes of their attributes, to the next '>': a bound of what the
+// parser's copying of root attributes costs.
+func rootCost(page []byte) int {
+	tags, attrs := 0, 0
 	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
 		page = page[i+1:]
-		if len(page) >= 4 && (ascii.EqualFold(string(page[:4]), "html") || ascii.EqualFold(string(page[:4]), "body")) {
-			n++
+		if len(page) < 5 || !ascii.EqualFold(string(page[:4]), "html") && !ascii.EqualFold(string(page[:4]), "body") ||
+			!strings.ContainsRune(" \t\n\f\r/>", rune(page[4])) {
+			continue
+		}
+		tags++
+		if end := bytes.IndexByte(page, '>'); end >= 0 {
+			attrs += end - 4
+		} else {
+			attrs += len(page) - 4
 		}
 	}
-	return n
+	return tags * attrs
 }
 
 // hasNoscript reports whether page holds a <noscript> tag.
@@ -648,8 +664,8 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // page the parser refuses (elements nested past its bound).
 func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
-	if n := rootTags(src.b); n > maxRootTags {
-		return fmt.Errorf("meta: reading HTML: %d <html> and <body> tags", n)
+	if rootCost(src.b) > maxRootCost {
+		return errors.New("meta: reading HTML: <html> and <body> tags whose attributes the parser would copy for minutes")
 	}
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
 	if perr != nil {

@@ -977,3 +977,38 @@ func TestFromHTMLRootTagsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestFromHTMLRootAttributesBounded: a page of 1 MiB whose first <html>
+// tag holds most of it in attributes, and a few dozen more <html> tags,
+// costs a small multiple of the page to read, as one of thousands of
+// root tags does: the parser copied the root's attributes for each.
+func TestFromHTMLRootAttributesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><head><template></template><html")
+	for i := 0; b.Len() < 1<<20-4096; i++ {
+		fmt.Fprintf(&b, " a%x", i)
+	}
+	b.WriteString(">")
+	for i := range 61 {
+		fmt.Fprintf(&b, "<html z%d>", i)
+	}
+	page := b.String()
+	if n := allocated(func() { _, _ = FromHTML(strings.NewReader(page)) }); n > 40*uint64(len(page)) {
+		t.Errorf("FromHTML of a %d-byte page allocated %d MB", len(page), n>>20)
+	}
+}
+
+// TestUnavailableAfterBlankRuns: a date padded with runs of blanks, or
+// with a long fraction of a second, is read as Go reads it, under the
+// bound on a date's length.
+func TestUnavailableAfterBlankRuns(t *testing.T) {
+	for _, v := range []string{
+		"Wednesday,   25    Jun    2010     15:00:00            PST          ",
+		"25 Jun 2010 15:00:00" + strings.Repeat(" ", 48) + "GMT",
+		"2010-06-25T15:00:00.000000000000000000000000000000000000000000000+00:00",
+	} {
+		if d := Parse("unavailable_after: " + v); d.UnavailableAfter.IsZero() {
+			t.Errorf("unavailable_after: %q (%d bytes): no date; Other = %q", v, len(v), d.Other)
+		}
+	}
+}
