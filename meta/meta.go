@@ -189,6 +189,24 @@ var dateLayouts = []string{
 	time.ANSIC,
 }
 
+// collapsedLen returns the length of s with each run of blanks made one
+// byte, or a length over maxDateLen once it has passed it.
+func collapsedLen(s string) int {
+	n := 0
+	for i := 0; i < len(s) && n <= maxDateLen; i++ {
+		if i == 0 || !isBlank(s[i]) || !isBlank(s[i-1]) {
+			n++
+		}
+	}
+	return n
+}
+
+// isBlank reports whether c is ASCII white space, which strings.Fields
+// splits on too.
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
 // maxDateLen bounds an unavailable_after date, its runs of blanks made
 // one: the longest of dateLayouts, with a day's name before it, is under
 // 40 bytes, and an ISO 8601 fraction of a second a few dozen more; a
@@ -211,10 +229,10 @@ const earliestZone = 14 * time.Hour
 // reports false.
 func parseDate(s string) (time.Time, bool) {
 	if len(s) > maxDateLen {
+		if collapsedLen(s) > maxDateLen {
+			return time.Time{}, false // each layout tried copies s into its error
+		}
 		s = strings.Join(strings.Fields(s), " ") // Go reads a run of blanks as one
-	}
-	if len(s) > maxDateLen {
-		return time.Time{}, false // each layout tried copies s into its error
 	}
 	if day, rest, ok := strings.Cut(s, ","); ok && day != "" && strings.Trim(day, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == "" {
 		s = strings.TrimLeft(rest, " ") // "Mon, " or "Monday, ": Go checks no day against its date
@@ -581,7 +599,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 // in the head where, without scripts, an element in it (a tracking
 // pixel's <img>, an <iframe/> whose text runs on) ends the head.
 func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
-	if rootCost(page) > maxRootCost {
+	if rootCost(page, true) > maxRootCost {
 		return // read without scripts only, as a page the parser refuses
 	}
 	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(true))
@@ -597,35 +615,45 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 	}
 }
 
-// maxRootCost bounds what the <html> and <body> tags of a page handed to
-// golang.org/x/net/html's parser may cost it: for each such tag after
-// the first, the parser goes over the attributes the root has gathered
-// (copyAttributes), so thousands of them, each with attributes of its
-// own, cost minutes. rootCost counts that cost at most; a page's one
-// <html lang="en"> and <body class="…">, or the few a script writing
-// pages holds, cost thousands.
-const maxRootCost = 1 << 22
+// maxRootCost bounds the attributes golang.org/x/net/html's parser may
+// copy for a page's <html> and <body> tags: for each such tag after the
+// first, the parser goes over the attributes the root has gathered
+// (copyAttributes), some hundred bytes allocated each, so thousands of
+// root tags with attributes cost minutes and gigabytes. A page's
+// <html lang="en"> and <body class="…">, even written twice, copy a few.
+const maxRootCost = 1 << 16
 
-// rootCost returns the tags that may be <html> and <body> tags in page
-// ("<html" or "<body" in any case, then white space, '/' or '>') times
-// the bytes of their attributes, to the next '>': a bound of what the
-// parser's copying of root attributes costs.
-func rootCost(page []byte) int {
-	tags, attrs := 0, 0
-	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
-		page = page[i+1:]
-		if len(page) < 5 || !ascii.EqualFold(string(page[:4]), "html") && !ascii.EqualFold(string(page[:4]), "body") ||
-			!strings.ContainsRune(" \t\n\f\r/>", rune(page[4])) {
-			continue
-		}
-		tags++
-		if end := bytes.IndexByte(page, '>'); end >= 0 {
-			attrs += end - 4
-		} else {
-			attrs += len(page) - 4
+// rootCost returns at most how many attributes the parser would copy for
+// page's <html> and <body> start tags, as a tokenizer reads them (with
+// scripts off, a <noscript>'s content as tags), once it passes
+// maxRootCost: the attributes of those before each, summed.
+func rootCost(page []byte, scripting bool) int {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	cost, attrs, seen := 0, 0, false
+	for cost <= maxRootCost {
+		switch z.Next() {
+		case html.ErrorToken:
+			return cost
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, more := z.TagName()
+			a := atom.Lookup(name)
+			if a == atom.Noscript && !scripting {
+				z.NextIsNotRawText()
+			}
+			if a != atom.Html && a != atom.Body {
+				continue
+			}
+			if seen {
+				cost += attrs
+			}
+			seen = true
+			for more {
+				_, _, more = z.TagAttr()
+				attrs++
+			}
 		}
 	}
-	return tags * attrs
+	return cost
 }
 
 // hasNoscript reports whether page holds a <noscript> tag.
@@ -664,7 +692,7 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // page the parser refuses (elements nested past its bound).
 func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
-	if rootCost(src.b) > maxRootCost {
+	if rootCost(src.b, false) > maxRootCost {
 		return errors.New("meta: reading HTML: <html> and <body> tags whose attributes the parser would copy for minutes")
 	}
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
