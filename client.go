@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -79,10 +78,13 @@ func NewClient(opts ...Option) *Client {
 		}
 	}
 	if !cfg.leaseWaitSet {
-		// The holder's fill: its look-up under the lease, its fetch and
-		// the write of its result, so that a fetch run to its timeout
-		// is found, not fetched again by every process waiting for it.
-		cfg.leaseWait = time.Duration(stamp(cfg.fetchTimeout).add(cfg.storeTimeout).add(cfg.storeTimeout)) // saturating
+		// A holder's lease and then one more fill: a live holder's
+		// result, its fetch run to its timeout, is found, not fetched
+		// again by every process waiting for it; and a holder that died
+		// holding the lease leaves it to lapse, when one waiter takes it
+		// over and fills while the others wait for its result, instead
+		// of all fetching at the end of a shorter wait.
+		cfg.leaseWait = time.Duration(stamp(cfg.leaseTTL()).add(cfg.fetchTimeout).add(cfg.storeTimeout).add(cfg.storeTimeout)) // saturating
 	}
 	c := &Client{cfg: cfg, slots: make(chan struct{}, cfg.maxFetches), freed: make(chan struct{})}
 	c.pacer = sync.OnceValue(newMemPacer)
@@ -272,6 +274,12 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 // site's, so the wait is bounded by what one fill may take instead.
 func (c *Client) fillContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), c.fillBound())
+}
+
+// leaseTTL is the TTL of a Store lease: it outlives the fill it guards,
+// a look in the Store, the fetch and the write of its result.
+func (cfg *config) leaseTTL() time.Duration {
+	return time.Duration(stamp(leaseMargin).add(cfg.storeTimeout).add(cfg.fetchTimeout).add(cfg.storeTimeout)) // saturating
 }
 
 // fillBound is the longest a fill may take: a Store's look-up, a wait
@@ -897,12 +905,7 @@ func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 	if wait {
 		deadline = deadline.Add(c.cfg.leaseWait)
 	}
-	// The lease outlives the fill it guards: a look in the Store, the
-	// fetch, and the write of its result (saturating).
-	ttl := leaseMargin
-	for _, d := range [...]time.Duration{c.cfg.storeTimeout, c.cfg.fetchTimeout, c.cfg.storeTimeout} {
-		ttl = min(ttl, math.MaxInt64-d) + d
-	}
+	ttl := c.cfg.leaseTTL()
 	for waited := false; ; waited = true {
 		ctx, cancel := context.WithTimeout(c.base, c.cfg.storeTimeout)
 		release, got, err := l.Lease(ctx, k.store(), ttl)

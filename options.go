@@ -341,11 +341,14 @@ func WithStoreTimeout(d time.Duration) Option {
 
 // WithLeaseWait bounds how long a Client waits for another process
 // holding the Store lease on an authority to publish its result before
-// it fetches the robots.txt itself (default: the fetch timeout and twice
-// the Store timeout, what the holder's look-up, fetch and write of its
-// result may take), polling every poll (default 50 ms; zero keeps it),
-// and once more at the end of the wait, for the result, or for the
-// lease, which it takes when the holder gives it up without one.
+// it fetches the robots.txt itself, polling every poll (default 50 ms;
+// zero keeps it) for the result, or for the lease, which it takes when
+// the holder gives it up without one or its TTL lapses, and once more
+// at the end of the wait. The default wait outlasts the lease of a
+// holder that died while holding it (the fetch timeout, twice the Store
+// timeout and 5 s), and then one more look-up, fetch and write, so that
+// one waiter takes such a lease over and the others find its result;
+// a shorter wait has every waiter fetch at its end.
 func WithLeaseWait(wait, poll time.Duration) Option {
 	inRange(wait >= 0 && poll >= 0, "WithLeaseWait", fmt.Sprint(wait, ", ", poll))
 	return func(c *config) {

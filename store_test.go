@@ -245,6 +245,49 @@ func TestCacheStoreLeaseWait(t *testing.T) {
 	})
 }
 
+// TestStoreDeadHolderNoHerd: a process that died holding the lease on a
+// site (SIGKILLed mid-fetch) leaves it to lapse; the processes waiting
+// for its result, under the default lease wait, fetch the robots.txt
+// once between them (one takes the lease over, the others find its
+// result), not each at the end of its wait.
+func TestStoreDeadHolderNoHerd(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules))
+	key := authorityOf(s)
+	store := newMemStore()
+	opts := []Option{WithStore(store), WithFetchTimeout(100 * time.Millisecond), WithStoreTimeout(50 * time.Millisecond)}
+	// The dead holder's lease, as its Client took it.
+	ttl := leaseMargin + 200*time.Millisecond
+	if _, ok, _ := store.Lease(context.Background(), key, ttl); !ok {
+		t.Fatal("could not take the lease")
+	}
+	const waiters = 3
+	errs := make(chan error, waiters)
+	for range waiters {
+		c := newTestClient(t, opts...)
+		go func() {
+			ok, err := c.Allowed(context.Background(), s.URL+"/private")
+			if err == nil && ok {
+				err = errors.New("/private allowed")
+			}
+			errs <- err
+		}()
+	}
+	for range waiters {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := s.hits.Load(); n != 1 {
+		t.Errorf("the %d processes waiting for a dead holder's lease fetched robots.txt %d times; want 1", waiters, n)
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if store.ttl != ttl {
+		t.Errorf("the Clients' lease TTL is %v, the dead holder's %v: want the same", store.ttl, ttl)
+	}
+}
+
 func TestCacheStoreStaleCopyRevalidated(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
