@@ -64,12 +64,16 @@ func isWrongType(err error) bool { return redis.HasErrorPrefix(err, "WRONGTYPE")
 // [ErrUnavailable]).
 type breaker struct {
 	node string // the node's address; "" for the whole of a Redis that is not a cluster
-	log  *logthrottle.Logger
+	log  *slog.Logger
 
 	mu       sync.Mutex
 	fails    int       // consecutive failed calls
 	openedAt time.Time // when it opened or a probe last failed; zero while closed
 	probing  bool      // a probe call is in flight
+
+	shown   bool         // the state last logged: open
+	shownAt [2]time.Time // when each state was last logged, closed and open
+	changes int          // changes of state since the last line
 }
 
 // breaker returns the breaker of node.
@@ -81,7 +85,7 @@ func (s *Store) breaker(node string) *breaker {
 		if len(s.breakers) >= maxBreakers {
 			clear(s.breakers)
 		}
-		b = &breaker{node: node, log: s.log}
+		b = &breaker{node: node, log: s.logger}
 		s.breakers[node] = b
 	}
 	return b
@@ -107,27 +111,48 @@ func (b *breaker) done(probe bool, o outcome, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.probing = b.probing && !probe
-	switch open := !b.openedAt.IsZero(); o {
+	was := !b.openedAt.IsZero()
+	switch o {
 	case healthy:
-		if open {
-			b.logf(slog.LevelInfo, "redis available again; sharing robots.txt entries resumes")
-		}
 		b.fails, b.openedAt = 0, time.Time{}
 	case failed:
-		if b.fails++; !open && b.fails >= tripAfter {
-			b.logf(slog.LevelWarn, "redis unavailable; fetching robots.txt directly until it answers again",
-				"consecutive_failures", b.fails, "err", err)
-		}
-		if open || b.fails >= tripAfter { // a failed probe, or a call let through before opening
+		if b.fails++; was || b.fails >= tripAfter { // a failed probe, or a call let through before opening
 			b.openedAt = time.Now()
 		}
 	}
+	if open := !b.openedAt.IsZero(); open != was {
+		b.changes++
+	}
+	b.show(err)
 }
 
-// logf logs msg, naming the node, throttled apart from other nodes' news.
-func (b *breaker) logf(level slog.Level, msg string, args ...any) {
+// show logs the breaker's state, naming the node, when it is not the
+// state last logged, and that state's line was not logged within
+// logthrottle.Interval: a flapping Redis costs each line once an
+// interval, and a change held back is logged at the first call to end
+// after it, so that the last line logged is the state the node is in.
+func (b *breaker) show(err error) {
+	open := !b.openedAt.IsZero()
+	now := time.Now()
+	i := 0
+	if open {
+		i = 1
+	}
+	if open == b.shown || now.Sub(b.shownAt[i]) < logthrottle.Interval {
+		return
+	}
+	b.shown, b.shownAt[i] = open, now
+	level, msg, args := slog.LevelInfo, "redis available again; sharing robots.txt entries resumes", []any(nil)
+	if open {
+		level, msg = slog.LevelWarn, "redis unavailable; fetching robots.txt directly until it answers again"
+		args = []any{"consecutive_failures", b.fails, "err", err}
+	}
 	if b.node != "" {
 		args = append(args, "node", b.node)
 	}
-	b.log.LogFor(context.Background(), b.node, level, msg, args...)
+	if b.changes > 1 {
+		args = append(args, "suppressed", b.changes-1)
+	}
+	b.changes = 0
+	b.log.Log(context.Background(), level, msg, args...)
 }

@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -47,5 +48,46 @@ func TestLogsOutageOnceAndRecovery(t *testing.T) {
 		}
 		_, _ = s.Get(t.Context(), authority)
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestLogsFlapEndsOnLatestState: Redis goes down, comes back and goes
+// down again within logthrottle.Interval. The second outage's line is
+// held back, not lost: once the interval has passed, while Redis is
+// still down, the log's last line about it says so.
+func TestLogsFlapEndsOnLatestState(t *testing.T) {
+	var out lockedBuffer
+	s, _, srv := newStore(t, WithTimeout(defaultTimeout), WithLogger(slog.New(slog.NewTextHandler(&out, nil))))
+	const down, up = "redis unavailable", "redis available again"
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: timed out; log:\n%s", what, out.String())
+			}
+		}
+	}
+	breakerOpen := func() bool {
+		_, err := s.Get(t.Context(), authority)
+		return errors.Is(err, ErrUnavailable)
+	}
+	srv.Kill()
+	until("first outage", breakerOpen)
+	srv.Restart()
+	until("recovery logged", func() bool {
+		_, _ = s.Get(t.Context(), authority)
+		return strings.Contains(out.String(), up)
+	})
+	srv.Kill()
+	until("second outage", breakerOpen)
+	if n := strings.Count(out.String(), down); n != 1 {
+		t.Fatalf("%d outage lines within the interval, want 1:\n%s", n, out.String())
+	}
+	until("second outage logged", func() bool {
+		breakerOpen()
+		return strings.LastIndex(out.String(), down) > strings.LastIndex(out.String(), up)
+	})
+	if log := out.String(); !strings.Contains(log[strings.LastIndex(log, down):], "consecutive_failures=") {
+		t.Errorf("the held-back outage line lacks its failures:\n%s", log)
 	}
 }

@@ -21,6 +21,7 @@ type Store struct {
 	rdb      redis.UniversalClient
 	cluster  *cluster // nil unless rdb is a *redis.ClusterClient
 	cfg      config
+	logger   *slog.Logger // the caller's, naming the component
 	log      *logthrottle.Logger
 	direct   bool          // client obeys context deadlines: call Redis in the caller's goroutine
 	voids    chan struct{} // a slot for each void under way (see Store.undo)
@@ -57,11 +58,12 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 		rdb:      client,
 		direct:   honoursDeadlines(client),
 		cfg:      cfg,
-		log:      logthrottle.NewLogger(cfg.logger.With("component", "redisstore")),
+		logger:   cfg.logger.With("component", "redisstore"),
 		breakers: map[string]*breaker{},
 		voids:    make(chan struct{}, maxUndos),
 		releases: make(chan struct{}, maxUndos),
 	}
+	s.log = logthrottle.NewLogger(s.logger)
 	s.cluster = newCluster(client, s.valueKey(""))
 	return s
 }

@@ -78,17 +78,7 @@ func NewLogger(l *slog.Logger) *Logger {
 // Log logs msg with args at level, unless a line with the same msg went
 // through less than [Interval] ago.
 func (l *Logger) Log(ctx context.Context, level slog.Level, msg string, args ...any) {
-	l.LogFor(ctx, "", level, msg, args...)
-}
-
-// LogFor is Log for lines about one subject, such as one node of
-// several, held back only after a line with the same msg and subject.
-func (l *Logger) LogFor(ctx context.Context, subject string, level slog.Level, msg string, args ...any) {
-	key := msg
-	if subject != "" {
-		key = msg + "\x00" + subject
-	}
-	ok, held := l.throttle.Allow(key)
+	ok, held := l.throttle.Allow(msg)
 	if !ok {
 		return
 	}

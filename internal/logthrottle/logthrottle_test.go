@@ -1,7 +1,6 @@
 package logthrottle
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -102,19 +101,5 @@ func TestLogger(t *testing.T) {
 		"level=WARN msg=down node=b suppressed=2\n"
 	if out.String() != want {
 		t.Errorf("logged:\n%s\nwant:\n%s", out.String(), want)
-	}
-}
-
-// TestLoggerLogForSubjects: a line about one subject does not hold back
-// the same line about another, and is held back after its own.
-func TestLoggerLogForSubjects(t *testing.T) {
-	var buf bytes.Buffer
-	l := NewLogger(slog.New(slog.NewTextHandler(&buf, nil)))
-	ctx := context.Background()
-	l.LogFor(ctx, "node-a", slog.LevelWarn, "unavailable")
-	l.LogFor(ctx, "node-b", slog.LevelWarn, "unavailable")
-	l.LogFor(ctx, "node-a", slog.LevelWarn, "unavailable")
-	if n := strings.Count(buf.String(), "unavailable"); n != 2 {
-		t.Errorf("%d lines, want one per node:\n%s", n, buf.String())
 	}
 }
