@@ -614,9 +614,13 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	switch {
 	case err != nil:
 		return nil, err
-	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's allow-all
-		// The failure may be the other site's doing (its chain, its
-		// fetch's deadline): not this authority's to keep, nor to answer.
+	case hop && (e.failures > 0 || !e.good()) && e.failStatus < 400: // failed, a stale copy standing in, or an error policy's allow-all
+		// A failure the server did not answer with an error status may
+		// be the other site's doing (its chain, a redirect it refused,
+		// its fetch's deadline): not this authority's to keep, nor to
+		// answer. An error status (a 5xx, a 429) is the server's own,
+		// kept for its back-off as a check's would be, so that the next
+		// site redirecting there asks it nothing.
 		return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 	}
 	k.doc.cache.put(e)

@@ -1,11 +1,13 @@
 package robotstxt
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -1510,6 +1512,36 @@ func TestRobotsHoldSpreadsRetries(t *testing.T) {
 	down.Store(true)
 	time.Sleep(1200 * time.Millisecond) // the copy expires; its refresh meets the 503
 	toldApart(t, hc, "http://a.test", latency)
+}
+
+// TestHopToPageOfFailingSiteAsksItOnce: sites whose robots.txt
+// redirects to a page of down.test, whose robots.txt answers 500, have
+// the hop checked against it: the first check's fetch of down.test's
+// robots.txt keeps its failure (the server's own answer) for its
+// back-off, as a check of down.test's would, so that the next sites ask
+// it nothing and its failure is logged once.
+func TestHopToPageOfFailingSiteAsksItOnce(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("down.test/robots.txt", serve(500, "down"))
+	const sites = 5
+	for i := range sites {
+		w.on(fmt.Sprintf("site%d.test/robots.txt", i), redirectTo("http://down.test/x"))
+	}
+	var logs bytes.Buffer
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	for i := range sites {
+		if d, err := c.Check(context.Background(), fmt.Sprintf("http://site%d.test/page", i)); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Errorf("site%d.test: %+v, %v; want deferred", i, d, err)
+		}
+	}
+	lines := strings.Count(logs.String(), `msg="robots.txt unreachable" authority=http://down.test:80`)
+	if asked := w.count("http://down.test/robots.txt"); asked != 1 || lines != 1 {
+		t.Errorf("down.test's robots.txt asked %d times and its failure logged %d times within its back-off, for %d sites redirecting there; want once\n%s", asked, lines, sites, logs.String())
+	}
+	if d, err := c.Check(context.Background(), "http://down.test/x"); d.Failures != 1 || d.Status != 500 || !errors.Is(err, ErrDeferred) {
+		t.Errorf("down.test's own check: %+v, %v; want its kept failure", d, err)
+	}
 }
 
 // TestHopToFailingSiteAsksItNothing: victim.test's robots.txt fails (a
