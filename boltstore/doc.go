@@ -14,11 +14,12 @@
 // the runtime ends a process whose stack overflows or that runs out of
 // memory: bbolt 1.5 recurses for ever on a branch page that names itself,
 // or a page above it, as a child (one flipped bit of a page number can do
-// that), and allocates at Open as much as a damaged count in a long free
-// list says. Such a file ends the process at the first Get or commit that
+// that). Such a file ends the process at the first Get or commit that
 // reads the page, and again after each restart, unless it is removed or
 // opened with [WithReplaceDamaged] (whose check, ended so twice in a
-// row, replaces it). A damaged length in a page can also
+// row, replaces it). bbolt also allocates, as it opens a file, as much
+// as the count of a long free list says, which no checksum covers: [Open]
+// refuses a count past the list's pages. A damaged length in a page can also
 // make bbolt copy up to gigabytes before it faults, from which the Store
 // recovers.
 package boltstore

@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -200,8 +201,10 @@ func probe(path string) error {
 			if pages = tx.Size(); serr != nil || pages > fi.Size() {
 				return nil // said below: its pages are not all there to read
 			}
-			_, err := checkLayout(tx)
-			return err
+			if _, err := checkLayout(tx); err != nil {
+				return err
+			}
+			return checkFreelist(tx)
 		})
 	})
 	if errors.Is(err, ErrDamaged) && !errors.Is(err, ErrFormat) {
@@ -212,6 +215,58 @@ func probe(path string) error {
 	}
 	if pages > fi.Size() {
 		return fmt.Errorf("%w: %w: cut short: its pages take %d bytes, the file has %d", ErrFormat, ErrDamaged, pages, fi.Size())
+	}
+	return nil
+}
+
+// The layout of a bbolt meta page past its page header: the magic number
+// at 0, the free list's page id at 32 (^0 when it is not kept in the
+// file), the transaction's id at 48.
+const (
+	metaMagic    = 0xED0CDAED
+	metaFreelist = 32
+	metaTxid     = 48
+	freelistPage = 0x10
+	noFreelist   = ^uint64(0)
+)
+
+// checkFreelist refuses, reading the file, a long free list (64k page
+// ids or more, whose count bbolt keeps in the list's first slot, under no
+// checksum) counting more ids than its pages hold: bbolt, opening the
+// file for writing, allocates as much as the count says (a flipped high
+// bit asks for hundreds of GiB), which ends the process. The meta page
+// read is the one of tx's id, which bbolt opens the file on.
+func checkFreelist(tx *bolt.Tx) error {
+	f, err := os.Open(tx.DB().Path())
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	size := int64(tx.DB().Info().PageSize)
+	list := noFreelist
+	var b [pageHead + metaTxid + 8]byte
+	for at := range int64(2) {
+		if _, err := f.ReadAt(b[:], at*size); err != nil {
+			return err
+		}
+		m := b[pageHead:]
+		if binary.LittleEndian.Uint32(m) == metaMagic && binary.LittleEndian.Uint64(m[metaTxid:]) == uint64(tx.ID()) {
+			list = binary.LittleEndian.Uint64(m[metaFreelist:])
+		}
+	}
+	if list == noFreelist || list >= uint64(tx.Size()/size) {
+		return nil // none kept, or past the pages: bbolt refuses it
+	}
+	if _, err := f.ReadAt(b[:pageHead+8], int64(list)*size); err != nil {
+		return err
+	}
+	flags, count, overflow := binary.LittleEndian.Uint16(b[8:]), binary.LittleEndian.Uint16(b[10:]), binary.LittleEndian.Uint32(b[12:])
+	if flags&freelistPage == 0 || count != 0xFFFF {
+		return nil
+	}
+	n, room := binary.LittleEndian.Uint64(b[pageHead:]), (uint64(overflow)+1)*uint64(size)-pageHead
+	if n >= room/8 { // the count's own slot, then n ids
+		return fmt.Errorf("%w: the free list counts %d page ids, more than its %d bytes hold", ErrDamaged, n, room)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"io/fs"
@@ -106,6 +107,59 @@ func TestOpenRefusesNonBolt(t *testing.T) {
 
 // TestOpenLocked: a second Open of a file in use in this process fails
 // at once with ErrLocked, and succeeds once the first Store is closed.
+// TestOpenRefusesLongFreeListCount: a long free list (64k page ids or
+// more) keeps its count in its first slot, under no checksum; bbolt,
+// opening the file for writing, allocates as much as it says, and a
+// flipped high bit ends the process out of memory, before any check
+// could count the end. Open refuses such a count with ErrFormat (in a
+// helper process, as a regression would end it): WithReplaceDamaged
+// replaces the file at once. A count its page holds opens.
+func TestOpenRefusesLongFreeListCount(t *testing.T) {
+	good := storeFile(t, 200)
+	list := -1
+	for id, p := range pageInfos(t, writeFile(t, good)) {
+		if p.Type == "freelist" {
+			list = id
+		}
+	}
+	if list < 0 {
+		t.Fatal("no free list page")
+	}
+	// The long form of the list: 0xFFFF in the header, the count first.
+	long := func(count uint64) []byte {
+		b := bytes.Clone(good)
+		at := list*os.Getpagesize() + pageHeaderLen
+		n := binary.LittleEndian.Uint16(b[at-6:])
+		binary.LittleEndian.PutUint16(b[at-6:], 0xFFFF)
+		copy(b[at+8:], b[at:at+8*int(n)])
+		binary.LittleEndian.PutUint64(b[at:], cmp.Or(count, uint64(n)))
+		return b
+	}
+	t.Run("count its page holds", func(t *testing.T) {
+		s, err := Open(writeFile(t, long(0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := s.Get(t.Context(), site(7)); err != nil {
+			t.Errorf("Get: %v", err)
+		}
+	})
+	t.Run("count flipped", func(t *testing.T) {
+		path := writeFile(t, long(uint64(70_000)|1<<36))
+		c := crawltest.StartChild(t, "TestCheckHelper", "CHECK_PATH="+path)
+		var r struct {
+			Stuck bool
+			Err   string
+		}
+		c.Reply(t, "RESULT ", &r)
+		c.Finish(t)
+		if _, err := os.Stat(path + unusableSuffix); err != nil || r.Stuck || r.Err != "<nil>" {
+			t.Errorf("Open WithReplaceDamaged: %s (stuck %v); moved aside: %v; want the file replaced", r.Err, r.Stuck, err)
+		}
+	})
+}
+
 // bbolt's lock is per open file, so it holds within one process too.
 func TestOpenLocked(t *testing.T) {
 	s, path := newStore(t)
