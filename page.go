@@ -36,7 +36,11 @@ import (
 // with one page, for a compliance log: the merged preferences, each
 // signal behind them, and the robots.txt they rest on. [Transport.Receipt]
 // makes one. It marshals with encoding/json and implements
-// [slog.LogValuer].
+// [slog.LogValuer]. Its JSON is written for a log, not read back into a
+// Receipt: a program reading the log decodes each line into types of its
+// own, the usage an object of labels with "y" or "n", a signal's pref
+// "y", "n" or "unknown" (json.Unmarshal into a Receipt fails at a
+// signal's pref, and into a [Usage] keeps nothing).
 //
 // A Receipt is deterministic: the signals stand in the order
 // Transport.Receipt lists their sources, each source's in the order of

@@ -1592,24 +1592,6 @@ func TestRobotsSignals(t *testing.T) {
 	}
 }
 
-func TestUsageJSON(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                                    `{}`,
-		"train-ai=n":                          `{"train-ai":"n"}`,
-		"search=y, train-ai=n, use=reference": `{"search":"y","train-ai":"n"}`,
-		"x=maybe":                             `{}`,
-	} {
-		out, err := json.Marshal(parseUsage(in))
-		if err != nil || string(out) != want {
-			t.Errorf("Marshal(%q) = %s, %v; want %s", in, out, err, want)
-		}
-	}
-	out, _ := json.Marshal([]Pref{PrefYes, PrefNo, PrefUnknown})
-	if string(out) != `["y","n","unknown"]` {
-		t.Errorf("Prefs marshal as %s", out)
-	}
-}
-
 func TestTransportDirectives(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nAllow: /\n")

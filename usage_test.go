@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -246,6 +247,24 @@ func TestUsagePrefLabels(t *testing.T) {
 		if got := u.Pref(label); got != want {
 			t.Errorf("Pref(%q) = %v, want %v", label, got, want)
 		}
+	}
+}
+
+func TestUsageJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                    `{}`,
+		"train-ai=n":                          `{"train-ai":"n"}`,
+		"search=y, train-ai=n, use=reference": `{"search":"y","train-ai":"n"}`,
+		"x=maybe":                             `{}`,
+	} {
+		out, err := json.Marshal(parseUsage(in))
+		if err != nil || string(out) != want {
+			t.Errorf("Marshal(%q) = %s, %v; want %s", in, out, err, want)
+		}
+	}
+	out, _ := json.Marshal([]Pref{PrefYes, PrefNo, PrefUnknown})
+	if string(out) != `["y","n","unknown"]` {
+		t.Errorf("Prefs marshal as %s", out)
 	}
 }
 
