@@ -328,7 +328,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	// made conditional by a layer below the Client has none to keep.
 	if etag, lastMod := validated.validators(); resp.StatusCode == http.StatusNotModified && etag+lastMod != "" {
 		res.notModified = true
-		res.otherBody = otherETag(validated, resp.Header.Get("ETag"))
+		res.otherBody = otherBody(validated, resp.Header)
 		return
 	}
 	policy := defaultStatusPolicy
@@ -400,12 +400,27 @@ const (
 	drainWait  = 250 * time.Millisecond
 )
 
-// otherETag reports whether etag, a 304's, names another body than the
-// one validated holds, by the weak comparison (RFC 9110 §8.8.3.2): never
-// when either has none.
-func otherETag(validated *entry, etag string) bool {
-	kept, _ := validated.validators()
-	return kept != "" && etag != "" && strings.TrimPrefix(kept, "W/") != strings.TrimPrefix(etag, "W/")
+// otherBody reports whether a 304's header names another body than the
+// one validated holds (RFC 9111 §4.3.4: it then updates none): by ETag,
+// weakly compared (RFC 9110 §8.8.3.2), when both have one; else by
+// Last-Modified, when both have one, as a server that sends no ETag
+// (net/http's ServeContent) answers 304 with the date of a file rolled
+// back to an older one. Never when neither validator is on both.
+func otherBody(validated *entry, h http.Header) bool {
+	kept, keptMod := validated.validators()
+	if etag := h.Get("ETag"); kept != "" && etag != "" {
+		return strings.TrimPrefix(kept, "W/") != strings.TrimPrefix(etag, "W/")
+	}
+	mod := h.Get("Last-Modified")
+	if keptMod == "" || mod == "" {
+		return false
+	}
+	a, aerr := http.ParseTime(keptMod)
+	b, berr := http.ParseTime(mod)
+	if aerr == nil && berr == nil {
+		return !a.Equal(b)
+	}
+	return keptMod != mod
 }
 
 // discard drains up to drainLimit of a body send returned, for up to

@@ -1744,17 +1744,86 @@ func TestFetch304OfAnotherBodyKeepsFetchedAt(t *testing.T) {
 	}
 }
 
-// TestOtherETag: a 304's ETag names another body only when both it and
-// the copy's are given and differ but for a weak mark.
-func TestOtherETag(t *testing.T) {
-	kept := &entry{persisted: persisted{outcome: OutcomeRules, status: 200, etag: `W/"v1"`}}
-	for etag, want := range map[string]bool{`"v1"`: false, `W/"v1"`: false, "": false, `"v2"`: true, `W/"v2"`: true} {
-		if got := otherETag(kept, etag); got != want {
-			t.Errorf("otherETag(%q, %q) = %v, want %v", kept.etag, etag, got, want)
+// TestOtherBody: a 304 names another body when its ETag and the copy's
+// differ but for a weak mark; when no ETag is on both, when its
+// Last-Modified and the copy's are other dates (the same instant written
+// otherwise is the same); never when neither validator is on both.
+func TestOtherBody(t *testing.T) {
+	const date, sameDate, otherDate = "Sat, 01 Mar 2025 11:00:00 GMT", "Saturday, 01-Mar-25 11:00:00 GMT", "Thu, 30 Jan 2025 12:00:00 GMT"
+	both := &entry{persisted: persisted{outcome: OutcomeRules, status: 200, etag: `W/"v1"`, lastMod: date}}
+	dated := &entry{persisted: persisted{outcome: OutcomeRules, status: 200, lastMod: date}}
+	tagged := &entry{persisted: persisted{outcome: OutcomeRules, status: 200, etag: `"v1"`}}
+	for _, tc := range []struct {
+		kept           *entry
+		etag, modified string
+		want           bool
+	}{
+		{both, `"v1"`, "", false},
+		{both, `W/"v1"`, otherDate, false}, // the ETag decides
+		{both, `"v2"`, date, true},
+		{both, `W/"v2"`, "", true},
+		{both, "", date, false},
+		{both, "", otherDate, true},
+		{dated, `"v2"`, date, false},
+		{dated, "", sameDate, false},
+		{dated, "", otherDate, true},
+		{dated, "", "not a date", true},
+		{dated, "", "", false},
+		{tagged, "", otherDate, false},
+		{tagged, "", "", false},
+		{&entry{persisted: persisted{outcome: OutcomeRules, status: 200}}, `"v2"`, otherDate, false},
+		{nil, `"v2"`, otherDate, false},
+	} {
+		h := http.Header{}
+		if tc.etag != "" {
+			h.Set("ETag", tc.etag)
+		}
+		if tc.modified != "" {
+			h.Set("Last-Modified", tc.modified)
+		}
+		var etag, lastMod string
+		if tc.kept != nil {
+			etag, lastMod = tc.kept.etag, tc.kept.lastMod
+		}
+		if got := otherBody(tc.kept, h); got != tc.want {
+			t.Errorf("copy (%q, %q), 304 (%q, %q): otherBody %v, want %v", etag, lastMod, tc.etag, tc.modified, got, tc.want)
 		}
 	}
-	if otherETag(&entry{persisted: persisted{outcome: OutcomeRules, status: 200}}, `"v2"`) || otherETag(nil, `"v2"`) {
-		t.Error("a copy without an ETag, or none, is told of another body")
+}
+
+// TestFetch304OfRolledBackFile: a site serving robots.txt with net/http's
+// ServeContent, which sends no ETag, rolls it back to an older file. It
+// answers the copy's If-Modified-Since with a 304 carrying the older
+// file's Last-Modified: that revalidates nothing, and the file it serves
+// now is read at the next fetch, its Disallow obeyed.
+func TestFetch304OfRolledBackFile(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	var mu sync.Mutex
+	body, modtime := "User-agent: *\nAllow: /\n", clock.Now().Add(-time.Hour)
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		b, m := body, modtime
+		mu.Unlock()
+		w.Header().Set("Cache-Control", "max-age=86400")
+		http.ServeContent(w, r, "robots.txt", m, strings.NewReader(b))
+	})
+	c := newTestClient(t, WithClock(clock.Now))
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, s.URL+"/private/x"); !ok || err != nil {
+		t.Fatalf("first fetch: %v, %v; want allowed", ok, err)
+	}
+	mu.Lock()
+	body, modtime = "User-agent: *\nDisallow: /private\n", clock.Now().Add(-30*24*time.Hour)
+	mu.Unlock()
+	clock.Advance(25 * time.Hour)
+	_, _ = c.Check(ctx, s.URL+"/private/x") // a 304 of the older file
+	clock.Advance(2 * time.Minute)          // past the least freshness
+	if d, err := c.Check(ctx, s.URL+"/private/x"); d.Allowed || err != nil {
+		t.Errorf("after the 304 of an older file: %+v, %v; want the file served now read, /private/x disallowed", d, err)
+	}
+	if n := s.hits.Load(); n != 3 {
+		t.Errorf("%d fetches, want 3: the first, the 304, the file read whole", n)
 	}
 }
 
