@@ -398,7 +398,7 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 	switch {
 	case err == nil:
 		return fresh, false, nil
-	case prev != nil && c.stands(prev) && (ctx.Err() != nil || errors.Is(err, errNoSlot)) && c.base.Err() == nil:
+	case c.spares(prev) && (ctx.Err() != nil || errors.Is(err, errNoSlot)) && c.base.Err() == nil:
 		// The caller cannot wait for the fetch, which goes on or will be
 		// tried again (not after Close); the expired copy is still a
 		// usable answer.
@@ -416,10 +416,20 @@ func (c *Client) stands(e *entry) bool {
 	return e.outcome == OutcomeUnreachable || e.good() && stampOf(c.cfg.now()).sub(e.fetched) < c.cfg.staleWindow
 }
 
+// spares reports whether prev, expired, may answer a check that cannot
+// wait for its fetch (its context ended, or every fetch slot is taken):
+// it stands, and a good copy expired less than the freshness cap ago, so
+// that a crawl keeping every slot busy does not answer for weeks from a
+// copy no fetch was tried for.
+func (c *Client) spares(prev *entry) bool {
+	return prev != nil && c.stands(prev) && (!prev.good() || stampOf(c.cfg.now()).sub(prev.expires) < c.cfg.maxFresh)
+}
+
 // load returns a current entry for k from one fill that concurrent loads
 // of k share; looked says the caller has just looked in the Store. With
 // every fetch slot taken it waits for one until ctx ends, unless it has
-// prev, an expired entry that stands, which current answers from instead.
+// prev, an expired entry that spares it, which current answers from
+// instead.
 func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*entry, error) {
 	hop := chainOf(ctx) != nil
 	fill := c.fillOnce(ctx, k, prev, looked)
@@ -458,7 +468,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 		case errors.Is(err, errHopCut) && ctx.Err() == nil,
 			errors.As(err, &hf) && hf.by != chainOf(ctx).requests:
 			continue // a hop that joined another fetch's hop, whose result is not ours: fill anew
-		case err != errNoSlot || prev != nil && c.stands(prev):
+		case err != errNoSlot || c.spares(prev):
 			return e, err // a hop's fill, which needs no slot, never finds none
 		case len(c.slots) < cap(c.slots):
 			// The fill we joined tried before a slot was given back, and

@@ -1719,6 +1719,50 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 	}
 }
 
+// TestClientSlotWaitOldCopy: a copy that expired more than the freshness
+// cap ago (here 20 days, within the stale window) does not answer a check
+// that finds every fetch slot taken: the check waits for a slot, and one
+// that gives up first fails rather than allow by that copy; once a slot
+// is free, the site's file is read.
+func TestClientSlotWaitOldCopy(t *testing.T) {
+	checkLeaks(t)
+	var disallow atomic.Bool
+	site := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		if disallow.Load() {
+			_, _ = w.Write([]byte(privateRules))
+		}
+	})
+	entered, release := make(chan struct{}), make(chan struct{})
+	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithMaxFetches(1))
+	if ok, err := c.Allowed(context.Background(), site.URL+"/private/x"); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	disallow.Store(true)
+	clock.Advance(20 * 24 * time.Hour)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = c.Allowed(context.Background(), slow.URL+"/") // holds the only slot
+	}()
+	<-entered
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	d, err := c.Check(ctx, site.URL+"/private/x")
+	cancel()
+	if d.Allowed || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("no slot free, a copy 20 days old: %+v, %v; want the check's deadline, not the copy's answer", d, err)
+	}
+	close(release)
+	<-done
+	if ok, err := c.Allowed(context.Background(), site.URL+"/private/x"); ok || err != nil {
+		t.Errorf("once a slot is free: %v, %v; want the site's disallow", ok, err)
+	}
+}
+
 // TestClientTDMRepFile: under WithTDMRep the Client fetches an authority's
 // /.well-known/tdmrep.json through the same machinery as robots.txt: once
 // while fresh, shared through the Store under its own key, a 404 read as

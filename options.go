@@ -230,8 +230,11 @@ func WithMaxRedirects(n int) Option {
 // (default 64), fetches its callers gave up on included, and waits for
 // another process's fetch under a Store's lease (see [WithLeaseWait]). A
 // check that needs a fetch when all n are under way waits for one to end,
-// or returns its context's error. A redirect hop's fetch runs within its
-// fetch's turn. It panics if n < 1.
+// or returns its context's error; but a copy that expired less than the
+// freshness cap ago (see [WithMaxFreshness]) answers it at once, marked
+// Stale in its [Decision], as it answers a check that gives up waiting
+// for its fetch. A redirect hop's fetch runs within its fetch's turn. It
+// panics if n < 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }
