@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
@@ -51,6 +52,11 @@ func runLint(cmd *command, args []string, e env) int {
 	}
 	if len(files) == 0 {
 		e.errorf("lint: no file given (\"-\" reads standard input)")
+		return exitUsage
+	}
+	if i := slices.Index(files, "-"); i >= 0 && slices.Contains(files[i+1:], "-") {
+		// The second would read what the first left: nothing, a valid file.
+		e.errorf("lint: \"-\" given twice: standard input is read once")
 		return exitUsage
 	}
 	least, err := parseSeverity(*level)

@@ -141,6 +141,11 @@ func TestLintSeveralFilesAndStdin(t *testing.T) {
 	if r.code != exitDisallowed {
 		t.Errorf("clean + problems: exit %d, want %d", r.code, exitDisallowed)
 	}
+	// A second "-" would lint what the first left, nothing, as valid.
+	r = runCmd(t, "User-agent: *\nDisalow: /x\n", "lint", "-", "testdata/lint/clean.txt", "-")
+	if r.code != exitUsage || r.stdout != "" || !strings.Contains(r.stderr, "twice") {
+		t.Errorf("lint - FILE -: exit %d, stdout %q, stderr %q; want a usage error", r.code, r.stdout, r.stderr)
+	}
 }
 
 func TestLintUnreadable(t *testing.T) {
