@@ -19,6 +19,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/body"
+	"github.com/robotsgate/robotstxt/internal/tdmrep"
 )
 
 // fetchResult is what one fetch, redirects included, gave.
@@ -354,13 +355,23 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	if partial {
 		r = raw // counted
 	}
-	b, err := body.Read(r, resp.Header, f.c.cfg.bodyLimit)
+	limit := f.c.cfg.bodyLimit
+	if !k.doc.robots {
+		limit = tdmrep.MaxSize + 1 // the file's own limit, not robots.txt's
+	}
+	b, err := body.Read(r, resp.Header, limit)
 	held := raw.n.Load()
 	if b.Truncated {
 		held = math.MaxInt64 // read to the limit, not to its end
 	}
 	if partial && err == nil && rangeShort(resp.Header, held) {
 		err = fmt.Errorf("a part of the file (Content-Range %q, %d bytes)", capQuote(resp.Header.Get("Content-Range")), raw.n.Load())
+	}
+	if !k.doc.robots && err == nil && b.Truncated {
+		// Only robots.txt is read up to its limit (RFC 9309 §2.5): a
+		// tdmrep.json cut there, its last line dropped, could read as
+		// no file (one written on one line is all that line).
+		err = fmt.Errorf("%w: more than %d bytes", tdmrep.ErrTooLarge, tdmrep.MaxSize)
 	}
 	if err != nil {
 		res.outcome = OutcomeUnreachable

@@ -272,6 +272,41 @@ func TestReceiptJSON(t *testing.T) {
 	}
 }
 
+// TestReceiptTDMRepFileLimit: a tdmrep.json is read whole up to its own
+// 256 KiB, whatever WithBodyLimit says of robots.txt, and one past it is
+// never read in part (a file on one line, as JSON encoders write it, cut
+// where robots.txt would be, its cut line dropped, read as no file): it
+// reads as a reservation.
+func TestReceiptTDMRepFileLimit(t *testing.T) {
+	checkLeaks(t)
+	// A file on one line of about n bytes whose first entry reserves "/".
+	oneLine := func(n int) string {
+		entry := `,{"location":"/archive/` + strings.Repeat("x", 40) + `/","tdm-reservation":1}`
+		return `[{"location":"/","tdm-reservation":1}` + strings.Repeat(entry, n/len(entry)) + "]"
+	}
+	for _, tc := range []struct {
+		name, file string
+		opts       []Option
+	}{
+		{"20 KiB, a 16 KiB robots.txt limit", oneLine(20 << 10), []Option{WithBodyLimit(16 << 10)}},
+		{"600 KiB on one line", oneLine(600 << 10), nil},
+		{"510 KiB of blank lines first", strings.Repeat("\n", 510<<10) + `[{"location":"/","tdm-reservation":1}]`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newHosts(t)
+			w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+			w.on("a.test/page", serve(200, "page", "Content-Type", "text/plain"))
+			w.on("a.test"+tdmrepPath, serve(200, tc.file, "Content-Type", "application/json"))
+			c, tr := NewClientTransport(w.transport(t), append([]Option{WithUserAgent(testUA), WithTDMRep()}, tc.opts...))
+			t.Cleanup(func() { _ = c.Close() })
+			resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://a.test/page")
+			if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefNo {
+				t.Errorf("usage %q, signals %+v; want train-ai=n", r.Usage, r.Signals)
+			}
+		})
+	}
+}
+
 // TestReceiptFailsClosed: a receipt whose robots.txt cannot be consulted
 // says train-ai=n, and names why; one for a URL robots.txt disallows has
 // the evidence of the disallowing rule and no preferences of robots.txt.
