@@ -96,8 +96,8 @@ type hop struct {
 
 // sendAgain readies r, refused unsent for refused (the URL of a
 // PacedError or DeferredError), to be sent again at the error's RetryAt,
-// counting in paces the times each URL was refused; false once one has
-// been refused maxPaced times. What was refused is r itself, which goes
+// counting in paces the times each URL was refused, when counted; false
+// once one has been refused maxPaced times. What was refused is r itself, which goes
 // again as it was, unless h, the last redirect r followed, says
 // otherwise: then the hop, as net/http sent it (maybe to r's own URL
 // again, as a form's 303 does; sent again, r would post the form again),
@@ -105,13 +105,15 @@ type hop struct {
 // passed through another host, after which net/http sends none, even
 // back on r's host. Request.Retry sends only a body it can rewind, so
 // another is read into memory: the Transport refused r unread.
-func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int) (bool, error) {
+func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int, counted bool) (bool, error) {
 	u, err := url.Parse(refused)
 	if err != nil {
 		return false, err
 	}
-	if paces[refused]++; paces[refused] > maxPaced {
-		return false, nil
+	if counted {
+		if paces[refused]++; paces[refused] > maxPaced {
+			return false, nil
+		}
 	}
 	if h != nil {
 		r.URL, r.Method, r.Body = u, h.method, nil
@@ -187,13 +189,18 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
 	})
-	c.OnResponse(func(r *colly.Response) {
-		fetched := *r.Request.URL
+	// answered forgets the refusals of r's URL, and of the URL its
+	// redirects came from: it was sent and answered, no loop.
+	answered := func(r *colly.Request) {
+		fetched := *r.URL
 		fetched.Fragment, fetched.RawFragment = "", ""
-		delete(paces, fetched.String()) // paced, then fetched: no loop
+		delete(paces, fetched.String())
 		if last != nil {
 			delete(paces, last.from)
 		}
+	}
+	c.OnResponse(func(r *colly.Response) {
+		answered(r.Request)
 		u := name(r.Request.URL.String())
 		res.Fetched = append(res.Fetched, u)
 		fmt.Fprintf(out, "FETCHED   %s\n", u)
@@ -201,6 +208,9 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 	errs := 0 // OnError's calls, to tell the errors Retry returns that it saw
 	c.OnError(func(r *colly.Response, err error) {
 		errs++
+		if r.StatusCode != 0 { // a status colly counts as an error (a 304, a 404)
+			answered(r.Request)
+		}
 		from := name(r.Request.URL.String())
 		via := func(u string) string { // of a refused URL u
 			if u == from {
@@ -209,9 +219,10 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			return " (redirected from " + from + ")"
 		}
 		// ready readies r's request, refused unsent, to be sent again
-		// (colly marked it visited), unless it has been too often.
-		ready := func(refused string) bool {
-			again, err := sendAgain(r.Request, refused, last, paces)
+		// (colly marked it visited), unless it has been too often, when
+		// counted.
+		ready := func(refused string, counted bool) bool {
+			again, err := sendAgain(r.Request, refused, last, paces, counted)
 			switch {
 			case err != nil:
 				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
@@ -239,7 +250,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		var paced *robotstxt.PacedError
 		switch {
 		case errors.As(err, &paced):
-			if ready(paced.URL) {
+			if ready(paced.URL, true) {
 				res.Paced = append(res.Paced, name(paced.URL))
 				fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", name(paced.URL))
 				resend(paced.URL, paced.RetryAt)
@@ -259,7 +270,10 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			case deferred.Status != 0:
 				why = fmt.Sprintf("answered %d", deferred.Status)
 			}
-			if deferred.Failures > 0 && time.Until(deferred.RetryAt) > maxDeferWait || !ready(deferred.URL) {
+			// Not yet read, its fetch still under way (until RetryAt at
+			// most): a try that does not count towards giving up.
+			reading := deferred.Failures == 0 && time.Now().Before(deferred.RetryAt)
+			if deferred.Failures > 0 && time.Until(deferred.RetryAt) > maxDeferWait || !ready(deferred.URL, !reading) {
 				fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; not fetched, come back later\n", u, via(u), why)
 				return
 			}

@@ -121,7 +121,7 @@ func TestSendAgain(t *testing.T) {
 		{"a hop to its own URL", asked, asked, &hop{method: http.MethodGet}, http.MethodPost, http.MethodGet, false},
 	} {
 		r := request(tc.sent, tc.asked)
-		again, err := sendAgain(r, tc.url, tc.hop, map[string]int{})
+		again, err := sendAgain(r, tc.url, tc.hop, map[string]int{}, true)
 		want, secret := tc.url, tc.hop == nil // where the hop led, or the request itself, fragment and all
 		if tc.hop == nil {
 			want = tc.asked
@@ -138,7 +138,11 @@ func TestSendAgain(t *testing.T) {
 	}
 	paces, r := map[string]int{}, request(http.MethodGet, asked)
 	for i := range maxPaced + 1 {
-		again, err := sendAgain(r, "http://start.test/loop", &hop{method: http.MethodGet}, paces)
+		// A try that does not count, between those that do, changes nothing.
+		if again, err := sendAgain(r, "http://start.test/loop", &hop{method: http.MethodGet}, paces, false); !again || err != nil {
+			t.Fatalf("a try not counted, after %d: %v, %v", i, again, err)
+		}
+		again, err := sendAgain(r, "http://start.test/loop", &hop{method: http.MethodGet}, paces, true)
 		if err != nil || again != (i < maxPaced) {
 			t.Fatalf("paced %d times: %v, %v; want sent again up to %d times", i+1, again, err, maxPaced)
 		}
@@ -258,6 +262,44 @@ func TestRevisitedURLNotGivenUp(t *testing.T) {
 	}
 }
 
+// TestAnsweredStatusNotGivenUp: a polled URL answered with a status
+// colly hands to OnError (a 304 to the poller's validator, a 204, a 404)
+// was sent and answered: its paces are forgotten as a page's are, and
+// the cap on them, there for redirect loops, never gives it up.
+func TestAnsweredStatusNotGivenUp(t *testing.T) {
+	for _, status := range []int{http.StatusNotModified, http.StatusNoContent, http.StatusNotFound} {
+		var mu sync.Mutex
+		sent := 0
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/robots.txt":
+				fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\n")
+			case "/feed":
+				mu.Lock()
+				sent++
+				mu.Unlock()
+				w.WriteHeader(status)
+			default:
+				fmt.Fprint(w, "ok")
+			}
+		}))
+		var res result
+		var out strings.Builder
+		c, done := newCollector(&out, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
+		c.AllowURLRevisit = true
+		const polls = maxPaced + 2
+		for range polls {
+			_ = c.Visit(s.URL + "/a")
+			_ = c.Visit(s.URL + "/feed") // paced each time: right after /a
+		}
+		done()
+		s.Close()
+		if sent != polls {
+			t.Errorf("%d: /feed sent %d times in %d polls\noutput:\n%s", status, sent, polls, out.String())
+		}
+	}
+}
+
 // TestDeferredHopNamed: a redirect to a site whose robots.txt is
 // unreachable is deferred under the URL it led to, which was not sent,
 // not under the URL that answered with the redirect.
@@ -357,5 +399,36 @@ func TestDeferredAtDeadlineSentAgain(t *testing.T) {
 	if !slices.Contains(res.Fetched, "slow/") {
 		t.Errorf("deferred %q, fetched %q; want slow/ deferred at its deadline, then sent again and fetched\noutput:\n%s",
 			res.Deferred, res.Fetched, out.String())
+	}
+}
+
+// TestDeferredWhileReadNotGivenUp: a collector whose request timeout is
+// far shorter than its site's robots.txt takes (100 ms, 1.2 s) has each
+// try deferred, "not yet read", and sent again at once; those tries do
+// not count towards giving the URL up (their RetryAt bounds them), and
+// the page is fetched once robots.txt has come.
+func TestDeferredWhileReadNotGivenUp(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			select {
+			case <-time.After(1200 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		fmt.Fprint(w, "home")
+	}))
+	defer slow.Close()
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, strings.NewReplacer(slow.URL, "slow").Replace, &res)
+	defer done()
+	c.SetRequestTimeout(100 * time.Millisecond)
+	_ = c.Visit(slow.URL + "/")
+	if !slices.Equal(res.Fetched, []string{"slow/"}) {
+		t.Errorf("deferred %d times, fetched %q; want slow/ fetched once its robots.txt came\noutput:\n%s",
+			len(res.Deferred), res.Fetched, out.String())
 	}
 }
