@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"reflect"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -29,7 +30,7 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // web should send everything through it with [NewClientTransport]. The
 // copy dials with its own net.Dialer (30 s connect timeout and keep-alive,
 // as http.DefaultTransport's) and has no proxy, which would resolve names
-// and connect where no check could see.
+// and connect where no check could see. It speaks HTTP/2 when t would.
 func PublicOnly(t *http.Transport) *http.Transport { return guardTransport(t, nil) }
 
 // isGuard reports whether rt is or wraps, as [NewTransport] says, a
@@ -108,6 +109,12 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 			return nil
 		},
 	}}
+	if g.TLSNextProto == nil && g.Protocols == nil && g.TLSClientConfig != nil && slices.Contains(g.TLSClientConfig.NextProtos, "h2") {
+		// Clone set t up for HTTP/2, its TLS config offering h2, which
+		// the copy, given a dial function, would offer and not speak
+		// (golang/go#39302): every HTTP/2 site would fail. It speaks it.
+		g.ForceAttemptHTTP2 = true
+	}
 	g.Proxy = nil
 	g.DialContext = d.DialContext
 	// Any other dial function, deprecated ones included, would bypass the

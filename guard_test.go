@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -116,6 +117,56 @@ func TestPublicOnlyOfAWrappedDefaultTransport(t *testing.T) {
 	}
 	if _, err := tr.DialContext(context.Background(), "tcp", "127.0.0.1:80"); !errors.Is(err, ErrNonPublic) {
 		t.Errorf("dial loopback: %v, want ErrNonPublic", err)
+	}
+}
+
+// TestPublicOnlySpeaksWhatItOffers: a guard made of a plain Transport,
+// tuned as a crawler tunes one, or of none, speaks HTTP/2 to a site that
+// accepts it, as t does (Clone sets t up to offer h2, which a copy given
+// a dial function would offer and not speak: every HTTP/2 site failed);
+// one of a Transport with a TLS config of its own speaks HTTP/1.1, as t
+// does. Robots.txt and pages both.
+func TestPublicOnlySpeaksWhatItOffers(t *testing.T) {
+	checkLeaks(t)
+	site := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = w.Write([]byte(privateRules))
+		}
+	}))
+	site.EnableHTTP2 = true
+	site.StartTLS()
+	defer site.Close()
+	ap := netip.MustParseAddrPort(site.Listener.Addr().String())
+	exempt := func(a netip.AddrPort) bool { return a == ap }
+	roots := site.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+	for _, tc := range []struct {
+		name  string
+		t     *http.Transport
+		proto string
+	}{
+		{"none", nil, "HTTP/2.0"},
+		{"plain", &http.Transport{MaxIdleConnsPerHost: 16}, "HTTP/2.0"},
+		{"a TLS config of its own", &http.Transport{TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12}}, "HTTP/1.1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := guardTransport(tc.t, exempt)
+			defer g.CloseIdleConnections()
+			g.TLSClientConfig = g.TLSClientConfig.Clone()
+			g.TLSClientConfig.RootCAs = roots // the site's certificate trusted, as a real site's is
+			c, tr := NewClientTransport(g, []Option{WithUserAgent(testUA)})
+			defer c.Close()
+			if d, err := c.Check(context.Background(), site.URL+"/private/x"); d.Allowed || err != nil {
+				t.Errorf("Check: %+v, %v; want disallowed by the site's robots.txt", d, err)
+			}
+			resp, err := (&http.Client{Transport: tr}).Get(site.URL + "/page")
+			if err != nil {
+				t.Fatalf("GET /page: %v", err)
+			}
+			resp.Body.Close()
+			if resp.Proto != tc.proto {
+				t.Errorf("spoke %s, want %s", resp.Proto, tc.proto)
+			}
+		})
 	}
 }
 
