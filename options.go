@@ -282,10 +282,15 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // that no longer resolves. OutcomeRules counts as OutcomeUnreachable, as
 // does any outcome for a connection [PublicOnly] refused or an answer
 // net/http could not read (the server sent a byte of it). With a
-// [Store], p is also asked of an allow-all another process's policy gave
-// a failure, with an error that holds none of it (the Store keeps no
-// error): the Client takes the allow-all only if p allows all then too,
-// and otherwise fetches itself. Such an allow-all is a failure all the
+// [Store], p is also asked of another process's failure, with an error
+// that holds its text and what errors.Is and errors.As tell of it (the
+// Store keeps its class: a timeout, a name not found, a refused or reset
+// connection, a certificate): the Client takes that process's allow-all
+// only if p allows all then too, and its failure (a last good copy
+// standing in, an outage's allow-all) only if p would not have disallowed
+// all (of an outage, p is asked of each class, as the Store keeps only
+// the last failure); otherwise it fetches itself. Such an allow-all is a
+// failure all the
 // same: a good copy younger than [WithStaleWindow] stands in for it, it
 // is asked again on the [WithBackoff] back-off, and as no copy of a
 // robots.txt it never stands in for a later failure, and a receipt

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -207,9 +208,9 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		return robots
 	case e.outcome != OutcomeAllowAll:
 		return true
-	case e.status == 0 && robots && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeAllowAll:
-		// A failure with no response: the Store keeps no error, so the
-		// policy must allow all whatever it was.
+	case e.status == 0 && robots && t.errorPolicyGives(e.errText, e.causes, OutcomeAllowAll):
+		// A failure with no response, of the classes the Store keeps:
+		// this Client's policy allows all too.
 		return true
 	case e.failures > 0 && !e.stale: // not a last good copy standing in
 		// An outage long enough, if every failure it may have held is
@@ -243,17 +244,28 @@ func (t *sharedTier) disallowsFailure(k key, e *entry) bool {
 	case !k.doc.robots || e.failures == 0 || followed(s):
 		return false
 	case s == 0:
-		return e.causes&causeNonPublic == 0 && t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeDisallowAll
+		return e.causes&causeNonPublic == 0 && t.errorPolicyGives(e.errText, e.causes, OutcomeDisallowAll)
 	}
 	return valid(t.cfg.policy(int(e.failStatus))) == OutcomeDisallowAll
 }
 
+// errorPolicyGives reports whether this Client's error policy reads as o
+// a failure with no response of the text and classes the Store keeps of
+// one (see storedCause), the last of an outage.
+func (t *sharedTier) errorPolicyGives(text string, causes uint16, o Outcome) bool {
+	return t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(storedCause(cmp.Or(text, storedFailure), causes))) == o
+}
+
 // disallowsSomeFailure reports whether this Client's policies read some
-// failure as disallow-all: a failure with no response, or a status the
-// default policy reads as unreachable (429, 5xx, …).
+// failure as disallow-all: a failure with no response, of no class the
+// Store keeps or of any one of them but a refusal (which no policy
+// reads), or a status the default policy reads as unreachable (429, 5xx,
+// …). An outage's failures but its last are not kept.
 func (t *sharedTier) disallowsSomeFailure() bool {
-	if t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(errStoredFailure)) == OutcomeDisallowAll {
-		return true
+	for c := uint16(0); c <= causeAll; c = max(1, c<<1) {
+		if c != causeNonPublic && t.errorPolicyGives("", c, OutcomeDisallowAll) {
+			return true
+		}
 	}
 	for s := 100; s < 600; s++ {
 		if defaultStatusPolicy(s) == OutcomeUnreachable && !followed(s) && valid(t.cfg.policy(s)) == OutcomeDisallowAll {
@@ -280,9 +292,9 @@ func hopChecked(e *entry) bool {
 	return false
 }
 
-// errStoredFailure is what a Client's error policy is asked of a stored
-// allow-all that another process's policy gave a failure with no response.
-var errStoredFailure = errors.New("robotstxt: another process's robots.txt fetch got no response (the Store keeps no more of it)")
+// storedFailure is the text of the error a Client's error policy is
+// asked of a stored failure with no response, beside its classes.
+const storedFailure = "robotstxt: another process's robots.txt fetch got no response (the Store keeps its classes, not its error)"
 
 // plausible rejects, as a miss, a stored entry this Client would never
 // have written (others write the Store, clocks wrong or worse; see

@@ -1933,3 +1933,93 @@ func TestStoreLeaseWaitersOfSiteNoLongerRedirecting(t *testing.T) {
 		t.Errorf("a.test's own robots.txt fetched %d times by 4 processes, want the lease holder's alone", n)
 	}
 }
+
+// goneDisallows is an error policy that reads a name that no longer
+// resolves as "crawl nothing", and any other failure with no response as
+// the default, unreachable: a policy that tells failures apart with
+// errors.As, as WithErrorPolicy's doc describes.
+func goneDisallows(err error) Outcome {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return OutcomeDisallowAll
+	}
+	return OutcomeUnreachable
+}
+
+// TestStoreErrorPolicyOfStoredStandIn: a writer of the default error
+// policy stores a last good copy standing in for a DNS "no such host"
+// failure. A reader whose error policy reads exactly that failure as
+// disallow-all answers, alone, disallow-all, and sharing the Store too:
+// its policy is asked of the classes the Store keeps (it was asked of an
+// error holding none, and the reader took the stand-in, /public allowed).
+func TestStoreErrorPolicyOfStoredStandIn(t *testing.T) {
+	ctx := context.Background()
+	const u = "http://site.test/public"
+	run := func(shared bool) Decision {
+		clock := newTestClock()
+		var down atomic.Int32
+		hc := &http.Client{Transport: failing(serve(200, privateRules, "Cache-Control", "max-age=60"), &down)}
+		store := newMemStore()
+		if shared {
+			writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
+			if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
+				t.Fatalf("the writer, the site up: %v, %v", ok, err)
+			}
+			clock.Advance(2 * time.Minute)
+			down.Store(1)
+			if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
+				t.Fatalf("the writer, the name gone: %+v, %v; want its copy standing in", d, err)
+			}
+		} else {
+			// The reader alone: it fetched the file itself, then the name went.
+			reader := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithErrorPolicy(goneDisallows))
+			if ok, err := reader.Allowed(ctx, u); !ok || err != nil {
+				t.Fatalf("the reader alone, the site up: %v, %v", ok, err)
+			}
+			clock.Advance(2 * time.Minute)
+			down.Store(1)
+			d, _ := reader.Check(ctx, u)
+			return d
+		}
+		reader := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store), WithErrorPolicy(goneDisallows))
+		d, _ := reader.Check(ctx, u)
+		return d
+	}
+	alone := run(false)
+	if alone.Allowed || alone.Outcome != OutcomeDisallowAll {
+		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", alone)
+	}
+	if d := run(true); d.Allowed || d.Outcome != OutcomeDisallowAll {
+		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v stale=%v err=%v; alone it answers disallow-all (outcome %v)",
+			d.Allowed, d.Outcome, d.Stale, d.Err, alone.Outcome)
+	}
+}
+
+// TestStoreErrorPolicyOfStoredOutage: with WithUnreachableAllowAfter,
+// a writer of the default error policy whose site's name has gone for an
+// hour allows all. A reader with the same limit whose error policy reads
+// a name not found as disallow-all does not take that allow-all from the
+// Store, as alone it disallows all.
+func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
+	ctx := context.Background()
+	const u = "http://gone.test/private/x"
+	gone := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+	})
+	hc := &http.Client{Transport: gone}
+	clock := newTestClock()
+
+	alone := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithUnreachableAllowAfter(time.Hour),
+		WithErrorPolicy(goneDisallows))
+	if d, _ := alone.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
+		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", d)
+	}
+
+	store := newMemStore()
+	opts := []Option{WithHTTPClient(hc), WithStore(store), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+	outageAllowed(t, newTestClient(t, opts...), clock, u)
+	reader := newTestClient(t, append(opts, WithErrorPolicy(goneDisallows))...)
+	if d, err := reader.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
+		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v err=%v; alone it disallows all", d.Allowed, d.Outcome, err)
+	}
+}
