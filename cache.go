@@ -170,15 +170,17 @@ func (m *memCache) put(e *entry) *entry {
 	return e
 }
 
-// putNew publishes e unless the cache holds an entry for its key, one a
-// fill published since its caller looked, and returns the one it holds.
-func (m *memCache) putNew(e *entry) *entry {
+// putOver publishes e in place of seen, the entry for its key its caller
+// found (nil for none), unless the cache holds another, one a fill
+// published since, and returns the one it holds.
+func (m *memCache) putOver(e, seen *entry) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if c, ok := m.hot.Peek(e.key); ok {
-		return c
+	c, ok := m.hot.Peek(e.key)
+	if !ok {
+		c, ok = m.cold.Peek(e.key)
 	}
-	if c, ok := m.cold.Peek(e.key); ok {
+	if ok && c != seen {
 		return c
 	}
 	m.publish(e)

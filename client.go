@@ -282,11 +282,18 @@ func (cfg *config) leaseTTL() time.Duration {
 	return time.Duration(stamp(leaseMargin).add(cfg.storeTimeout).add(cfg.fetchTimeout).add(cfg.storeTimeout)) // saturating
 }
 
-// fillBound is the longest a fill may take: a Store's look-up, a wait
-// for another process's lease, the fetch and the Store's write.
+// fillBound is the longest a fill may take: the fetch, and with a Store
+// its look-up and write, and a Leaser's lease wait.
 func (c *Client) fillBound() time.Duration {
 	cfg := &c.cfg
-	return time.Duration(stamp(cfg.fetchTimeout).add(cfg.leaseWait).add(cfg.storeTimeout).add(cfg.storeTimeout)) // saturating
+	d := stamp(cfg.fetchTimeout)
+	if cfg.store != nil {
+		d = d.add(cfg.storeTimeout).add(cfg.storeTimeout) // saturating
+		if _, ok := cfg.store.(Leaser); ok {
+			d = d.add(cfg.leaseWait)
+		}
+	}
+	return time.Duration(d)
 }
 
 // tdmrep returns the tdmrep.json entry of authority (WithTDMRep), fresh,
@@ -390,7 +397,7 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 		case err != nil:
 			return nil, false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
 		case hit != nil:
-			return k.doc.cache.putNew(hit), false, nil // not over a fill's
+			return k.doc.cache.putOver(hit, nil), false, nil // not over a fill's
 		}
 		prev, looked = older, true
 	}
@@ -602,6 +609,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		cur.setRefreshing(true)
 		defer cur.setRefreshing(false)
 	}
+	leased := false
 	if c.tier != nil {
 		if !looked {
 			e, older, _ := c.tier.lookup(context.Background(), k, prev)
@@ -617,6 +625,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 			return k.doc.cache.put(c.keepGood(e, prev)), nil
 		}
 		if release != nil {
+			leased = true
 			defer release() // once the result is in the Store
 		}
 	}
@@ -624,14 +633,26 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	switch {
 	case err != nil:
 		return nil, err
-	case hop && (e.failures > 0 || !e.good()) && e.failStatus < 400: // failed, a stale copy standing in, or an error policy's allow-all
-		// A failure the server did not answer with an error status may
-		// be the other site's doing (its chain, a redirect it refused,
-		// its fetch's deadline): not this authority's to keep, nor to
-		// answer. An error status (a 5xx, a 429) is the server's own,
-		// kept for its back-off as a check's would be, so that the next
-		// site redirecting there asks it nothing.
-		return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
+	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's allow-all
+		if e.failStatus < 400 || e.outcome != OutcomeUnreachable {
+			// A failure the server did not answer with an error status
+			// may be the other site's doing (its chain, a redirect it
+			// refused, its fetch's deadline): not this authority's to
+			// keep, nor to answer; nor is a copy standing in, of a
+			// fetch that may have run beside another's fill.
+			return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
+		}
+		// An error status (a 5xx, a 429) is the server's own, kept for
+		// its back-off as a check's would be, so that the next site
+		// redirecting there asks it nothing; but not over an entry a
+		// fill published meanwhile (this process's check may have
+		// fetched beside the hop), nor in the Store unless under the
+		// lease (another process's may have).
+		if held := k.doc.cache.putOver(e, cur); held != e || !leased {
+			return held, nil
+		}
+		c.tier.set(k, e)
+		return e, nil
 	}
 	k.doc.cache.put(e)
 	if c.tier != nil {
@@ -828,7 +849,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			e, _ := t.get(t.base, k, false)
 			switch {
 			case e != nil && !e.expired(t.cfg.now()):
-				k.doc.cache.putNew(t.keepGood(e, nil)) // not over a fill's
+				k.doc.cache.putOver(t.keepGood(e, nil), nil) // not over a fill's
 			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil:
 				// A fill, which the callers still here join, while their
 				// copy answers those that cannot wait for it. One try:

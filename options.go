@@ -232,8 +232,8 @@ func WithMaxRedirects(n int) Option {
 // check that needs a fetch when all n are under way waits for one to end,
 // or returns its context's error; but a copy that expired less than the
 // freshness cap ago (see [WithMaxFreshness]) answers it at once, marked
-// Stale in its [Decision], as it answers a check that gives up waiting
-// for its fetch. A redirect hop's fetch runs within its fetch's turn. It
+// Stale in its [Decision], as does a failure still in memory (which
+// defers), as they answer a check that gives up waiting for its fetch. A redirect hop's fetch runs within its fetch's turn. It
 // panics if n < 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)

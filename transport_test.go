@@ -1988,3 +1988,37 @@ func TestTransportIDNSkipRobotsAsAsked(t *testing.T) {
 		t.Errorf("under SkipRobots: resp.Request.URL = %s, want %s (as asked: no redirect)", got, req.URL)
 	}
 }
+
+// TestTransportDeadlineDeferralWithoutStore: a Client with no Store
+// waits for no lease nor Store call: a Transport's deadline deferral
+// tells the crawler to come back when its fetch will have ended, not
+// after a lease wait and Store timeouts (9.2 s with a 1 s fetch timeout).
+func TestTransportDeadlineDeferralWithoutStore(t *testing.T) {
+	checkLeaks(t)
+	release := make(chan struct{})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	defer close(release)
+	const fetchTimeout = time.Second
+	c := newTestClient(t, WithFetchTimeout(fetchTimeout), WithUserAgent(testUA))
+	tr := NewTransport(c, &http.Transport{})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/page", nil)
+	_, err := tr.RoundTrip(req)
+	start := time.Now()
+	var de *DeferredError
+	if !errors.As(err, &de) {
+		t.Fatalf("RoundTrip: %v; want a DeferredError", err)
+	}
+	// The fill: its fetch (1 s), nothing else without a Store; 1 s of slack.
+	if bound := start.Add(fetchTimeout + time.Second); de.RetryAt.After(bound) {
+		t.Errorf("deferral RetryAt %v after the deferral, for a fill of at most %v with no Store (no lease to wait for)",
+			de.RetryAt.Sub(start).Round(100*time.Millisecond), fetchTimeout)
+	}
+	time.Sleep(fetchTimeout + 200*time.Millisecond) // the fill ends before Close
+}

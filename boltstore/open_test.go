@@ -105,8 +105,6 @@ func TestOpenRefusesNonBolt(t *testing.T) {
 	}
 }
 
-// TestOpenLocked: a second Open of a file in use in this process fails
-// at once with ErrLocked, and succeeds once the first Store is closed.
 // TestOpenRefusesLongFreeListCount: a long free list (64k page ids or
 // more) keeps its count in its first slot, under no checksum; bbolt,
 // opening the file for writing, allocates as much as it says, and a
@@ -160,6 +158,8 @@ func TestOpenRefusesLongFreeListCount(t *testing.T) {
 	})
 }
 
+// TestOpenLocked: a second Open of a file in use in this process fails
+// at once with ErrLocked, and succeeds once the first Store is closed.
 // bbolt's lock is per open file, so it holds within one process too.
 func TestOpenLocked(t *testing.T) {
 	s, path := newStore(t)

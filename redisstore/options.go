@@ -75,10 +75,11 @@ func WithTimeout(d time.Duration) Option {
 
 // WithLogger sets the logger for Redis becoming unavailable or available
 // again and failed lease releases, each kind logged at most once every
-// five seconds (a node's news once each, a change held back logged when
-// its five seconds are over, so that the last line about a node is its
-// state). The default discards everything; a nil l keeps it. A panic in
-// l's handler drops the record.
+// five seconds (a node's news once each, a change held back logged by
+// the first call to the node that ends once its five seconds are over,
+// so that the last line about a node is its state as of its last call).
+// The default discards everything; a nil l keeps it. A panic in l's
+// handler drops the record.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) {
 		if l != nil {
