@@ -720,8 +720,13 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		} else {
 			e.body = compress(res.body)
 		}
-		e.etag = capValidator(res.header.Get("ETag"))
-		e.lastMod = capValidator(res.header.Get("Last-Modified"))
+		if !res.cut {
+			// A body cut at this Client's limit is no copy of the file
+			// to revalidate: a Client of a higher limit that took it
+			// from the Store would renew the part as the whole.
+			e.etag = capValidator(res.header.Get("ETag"))
+			e.lastMod = capValidator(res.header.Get("Last-Modified"))
+		}
 	}
 	c.logFetched(k, res.status, res.outcome, fresh)
 	return c.keepTheirs(res, e.derive(), now), nil

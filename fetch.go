@@ -32,6 +32,7 @@ type fetchResult struct {
 	// If-Modified-Since alone answers for a file changed in its second.
 	otherBody bool
 	body      []byte // UTF-8, at most the body limit
+	cut       bool   // body is the part of a longer one within the limit
 	header    http.Header
 	redirects string // see persisted.redirects
 	err       error  // why the result is unreachable or allow-all
@@ -381,7 +382,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 		res.err = fmt.Errorf("robotstxt: reading %s: %w", capQuote(target), err)
 		return
 	}
-	res.body = b.Text
+	res.body, res.cut = b.Text, b.Truncated
 }
 
 // cut reports whether err, of reading a body, is the network's or the

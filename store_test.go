@@ -2023,3 +2023,49 @@ func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
 		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v err=%v; alone it disallows all", d.Allowed, d.Outcome, err)
 	}
 }
+
+// TestStoreCutBodyNotRenewedWhole: a writer of a small WithBodyLimit
+// stores the first part of a robots.txt. A reader of the default limit
+// takes the stored copy as the one to revalidate once it expires: a cut
+// body keeps no validators, so the reader's fetch reads the file whole,
+// and the Disallow past the writer's limit, as alone it does at its
+// first fetch (it sent the ETag, was told 304, and renewed the cut body
+// as the file, every day).
+func TestStoreCutBodyNotRenewedWhole(t *testing.T) {
+	checkLeaks(t)
+	body := "User-agent: *\nDisallow: /a\n" + strings.Repeat("# padding\n", 50) + "Disallow: /late\n"
+	h := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Cache-Control", "max-age=60")
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = w.Write([]byte(body))
+	}
+	ctx := context.Background()
+	{
+		s := newSite(t, h)
+		clock := newTestClock()
+		alone := newTestClient(t, WithClock(clock.Now))
+		if ok, err := alone.Allowed(ctx, s.URL+"/late"); ok || err != nil {
+			t.Fatalf("control: the reader alone: %v, %v; want /late disallowed", ok, err)
+		}
+	}
+	s := newSite(t, h)
+	clock := newTestClock()
+	store := newMemStore()
+	writer := newTestClient(t, WithClock(clock.Now), WithStore(store), WithBodyLimit(100))
+	if ok, err := writer.Allowed(ctx, s.URL+"/late"); !ok || err != nil {
+		t.Fatalf("the writer of limit 100: %v, %v; want /late allowed (cut)", ok, err)
+	}
+	reader := newTestClient(t, WithClock(clock.Now), WithStore(store))
+	for day := 1; day <= 3; day++ {
+		clock.Advance(24 * time.Hour) // far past the writer's copy, and each of the reader's
+		d, err := reader.Check(ctx, s.URL+"/late")
+		if d.Allowed {
+			t.Errorf("day %d: the reader of the default limit: allowed=%v status=%d err=%v (site hits %d); alone it disallows /late",
+				day, d.Allowed, d.LastStatus, err, s.hits.Load())
+		}
+	}
+}
