@@ -682,7 +682,26 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		}
 	case bom != "" || utf16:
 	case isXHTML(h, b):
-		page.b, whole = xhtmlAsHTML(first)
+		// As XML reads it: in the Content-Type's charset, else its
+		// declaration's encoding. ISO-2022-JP's text may hold the bytes
+		// of '"' and '=' (三角洲's 洲 is ='): read decoded.
+		xml := first
+		if _, err := body.Encoding(charset); err != nil {
+			if declared := xmlEncoding(first); declared != "" {
+				enc, jis = body.Stateful(declared), nil
+			}
+		}
+		switch {
+		case jis != nil:
+			return pageText{}, jis
+		case enc != nil:
+			text, err := enc.NewDecoder().Bytes(first)
+			if err != nil {
+				return pageText{}, fmt.Errorf("robotstxt: an XHTML page in ISO-2022-JP that does not decode: its META tags cannot be read: %w", err)
+			}
+			xml = text
+		}
+		page.b, whole = xhtmlAsHTML(xml)
 	case bom == "" && !hasBOM(b) && jis != nil:
 		return pageText{}, jis
 	case bom == "" && !hasBOM(b) && enc != nil:
@@ -825,6 +844,35 @@ func xmlUTF16(h http.Header, b []byte) string {
 		return "\xFE\xFF"
 	}
 	return ""
+}
+
+// xmlEncoding returns the encoding the XML declaration that b starts
+// with names, or "".
+func xmlEncoding(b []byte) string {
+	decl, ok := bytes.CutPrefix(b, []byte("<?xml"))
+	if !ok {
+		return ""
+	}
+	if end := bytes.Index(decl, []byte("?>")); end >= 0 {
+		decl = decl[:end]
+	}
+	_, after, ok := bytes.Cut(decl, []byte("encoding"))
+	if !ok {
+		return ""
+	}
+	after = bytes.TrimLeft(after, " \t\r\n")
+	if after, ok = bytes.CutPrefix(after, []byte("=")); !ok {
+		return ""
+	}
+	after = bytes.TrimLeft(after, " \t\r\n")
+	if len(after) == 0 || after[0] != '"' && after[0] != '\'' {
+		return ""
+	}
+	name, _, ok := bytes.Cut(after[1:], after[:1])
+	if !ok {
+		return ""
+	}
+	return string(name)
 }
 
 // xhtmlAsHTML returns XHTML page as the HTML that reads as the XML does,

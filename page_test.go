@@ -442,6 +442,11 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	jp, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head>` + jpHead))
 	jpMeta, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head><meta charset="iso-2022-jp">` + jpHead))
 	jpEquiv, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-2022-JP">` + jpHead))
+	// 、 is !" and 洲 is =' in ISO-2022-JP: read raw, the page's text
+	// opens a quoted value that runs to its end.
+	const jpXHTMLHead = `<meta name="description" content="東南アジア、メコン川の三角洲を旅する。"/><meta name="robots" content="noai"/></head><body/></html>`
+	jpXHTML, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<?xml version="1.0" encoding="ISO-2022-JP"?><html xmlns="http://www.w3.org/1999/xhtml"><head>` + jpXHTMLHead))
+	jpXHTMLBare, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head>` + jpXHTMLHead))
 	var xhtml16 []byte // UTF-16LE, no byte-order mark: XML reads it from "<?"
 	for _, c := range `<?xml version="1.0" encoding="UTF-16"?><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="robots" content="noai"/></head><body/></html>` {
 		xhtml16 = append(xhtml16, byte(c), 0)
@@ -615,6 +620,12 @@ func TestReceiptUnreadablePage(t *testing.T) {
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"ISO-2022-JP, whose text holds quotes and angle brackets", "text/html; charset=ISO-2022-JP", nil, jp,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML in the ISO-2022-JP its Content-Type names", "application/xhtml+xml; charset=ISO-2022-JP", nil, jpXHTML,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML in the ISO-2022-JP its declaration names", "application/xhtml+xml", nil, jpXHTML,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		{"XHTML in ISO-2022-JP naming none", "application/xhtml+xml", nil, jpXHTMLBare,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		// With no charset in its Content-Type, or one browsers do not
 		// know, a page is decoded by the one its <meta> names, or, naming
 		// none, by its escapes, as browsers decode it.
@@ -2124,5 +2135,23 @@ func TestPageDirectivesScriptedRootTags(t *testing.T) {
 	d, err := meta.FromHTML(strings.NewReader(page))
 	if !d.NoIndex {
 		t.Errorf("FromHTML = %+v, %v: the noindex a browser running scripts reads in the head is lost", d, err)
+	}
+}
+
+// TestXMLEncoding: the encoding an XML declaration at the start names.
+func TestXMLEncoding(t *testing.T) {
+	for in, want := range map[string]string{
+		`<?xml version="1.0" encoding="ISO-2022-JP"?><html/>`: "ISO-2022-JP",
+		`<?xml version='1.0' encoding = 'utf-8' ?>`:           "utf-8",
+		`<?xml version="1.0"?><p encoding="x"/>`:              "",
+		`<?xml version="1.0" encoding=x?>`:                    "",
+		`<?xml version="1.0" encoding="unclosed`:              "",
+		` <?xml version="1.0" encoding="utf-8"?>`:             "",
+		`<html><?xml encoding="utf-8"?>`:                      "",
+		"":                                                    "",
+	} {
+		if got := xmlEncoding([]byte(in)); got != want {
+			t.Errorf("xmlEncoding(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
