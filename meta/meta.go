@@ -599,7 +599,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 // in the head where, without scripts, an element in it (a tracking
 // pixel's <img>, an <iframe/> whose text runs on) ends the head.
 func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
-	if rootCost(page, true) > maxRootCost {
+	if rootCost(page, true) > maxRootCost || formattingCost(page, true) > maxFormattingCost {
 		return // read without scripts only, as a page the parser refuses
 	}
 	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(true))
@@ -656,6 +656,156 @@ func rootCost(page []byte, scripting bool) int {
 	return cost
 }
 
+// maxFormattingCost bounds the attributes golang.org/x/net/html's parser
+// may copy reconstructing a page's formatting elements (<a>, <b>, <font>,
+// …): at each text or tag, it clones those on its list of active
+// formatting elements that an element closed around them (a </p>) took
+// off its stack, attributes and all, so a <b> of thousands of attributes
+// left open in a <p> before thousands of paragraphs cost hundreds of
+// megabytes (about 50 bytes a copy: this bound, 50 MB). A page's
+// formatting elements hold a few attributes and close soon.
+const maxFormattingCost = 1 << 20
+
+// formatting are the formatting elements of HTML's parser, scopes the
+// elements that put a marker on its list of them (WHATWG HTML §13.2.4.3),
+// and void the elements with no content, which are never open.
+var (
+	formatting = map[atom.Atom]bool{atom.A: true, atom.B: true, atom.Big: true, atom.Code: true, atom.Em: true,
+		atom.Font: true, atom.I: true, atom.Nobr: true, atom.S: true, atom.Small: true, atom.Strike: true,
+		atom.Strong: true, atom.Tt: true, atom.U: true}
+	scopes = map[atom.Atom]bool{atom.Applet: true, atom.Object: true, atom.Marquee: true, atom.Template: true,
+		atom.Td: true, atom.Th: true, atom.Caption: true}
+	void = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
+		atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Param: true,
+		atom.Source: true, atom.Track: true, atom.Wbr: true, atom.Keygen: true}
+	// blocks are the elements whose start tag the parser inserts in a
+	// body without first reconstructing the formatting elements: those
+	// it reconstructs inside them, at their first text.
+	blocks = map[atom.Atom]bool{atom.Address: true, atom.Article: true, atom.Aside: true, atom.Blockquote: true,
+		atom.Center: true, atom.Details: true, atom.Dialog: true, atom.Dir: true, atom.Div: true, atom.Dl: true,
+		atom.Fieldset: true, atom.Figcaption: true, atom.Figure: true, atom.Footer: true, atom.Header: true,
+		atom.Hgroup: true, atom.Main: true, atom.Menu: true, atom.Nav: true, atom.Ol: true, atom.P: true,
+		atom.Search: true, atom.Section: true, atom.Summary: true, atom.Ul: true, atom.H1: true, atom.H2: true,
+		atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true, atom.Pre: true, atom.Listing: true,
+		atom.Form: true, atom.Li: true, atom.Dd: true, atom.Dt: true, atom.Plaintext: true, atom.Table: true}
+)
+
+// formattingCost returns about how many attributes the parser would copy
+// reconstructing page's formatting elements, as a tokenizer reads its
+// tags (scripting as in rootCost), once it passes maxFormattingCost: at
+// each text and start tag but a block's, those of the elements on the
+// list since its last marker that an end tag closed around, which then
+// open again. It
+// sees no end tag the parser implies (a <p> closing a <p>) but those
+// written, so it tells a page whose parse would cost that much from one
+// whose would not, not the cost. (The adoption agency's clones, at most
+// eight of an element at its end tag, cost at most eight times the
+// attributes written.)
+func formattingCost(page []byte, scripting bool) int {
+	type active struct {
+		a     atom.Atom // 0 for a marker
+		attrs int
+		open  bool // on the stack
+	}
+	type element struct {
+		a atom.Atom
+		f *active // for a formatting element
+	}
+	z := html.NewTokenizer(bytes.NewReader(page))
+	var list []*active
+	var stack []element
+	cost := 0
+	reconstruct := func() {
+		i := len(list)
+		for i > 0 && list[i-1].a != 0 {
+			i--
+		}
+		for _, f := range list[i:] {
+			if !f.open {
+				cost += f.attrs
+				f.open = true
+				stack = append(stack, element{f.a, f})
+			}
+		}
+	}
+	closeTo := func(a atom.Atom) { // the last open a, and what it holds
+		for i := len(stack) - 1; i >= 0; i-- {
+			if stack[i].a == a {
+				for _, e := range stack[i:] {
+					if e.f != nil {
+						e.f.open = false
+					}
+				}
+				stack = stack[:i]
+				return
+			}
+		}
+	}
+	remove := func(a atom.Atom) { // its last entry past the last marker
+		for i := len(list) - 1; i >= 0 && list[i].a != 0; i-- {
+			if list[i].a == a {
+				list = slices.Delete(list, i, i+1)
+				return
+			}
+		}
+	}
+	for cost <= maxFormattingCost {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return cost
+		case html.TextToken:
+			reconstruct()
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, more := z.TagName()
+			a := atom.Lookup(name)
+			if !blocks[a] {
+				reconstruct()
+			}
+			if a == atom.Noscript && !scripting {
+				z.NextIsNotRawText()
+			}
+			if tt == html.SelfClosingTagToken || void[a] {
+				continue
+			}
+			var f *active
+			switch {
+			case formatting[a]:
+				if a == atom.A || a == atom.Nobr {
+					remove(a)
+					closeTo(a)
+				}
+				f = &active{a: a, open: true}
+				for more {
+					_, _, more = z.TagAttr()
+					f.attrs++
+				}
+				list = append(list, f)
+			case scopes[a]:
+				list = append(list, &active{})
+			}
+			stack = append(stack, element{a, f})
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if formatting[a] {
+				remove(a)
+			}
+			closeTo(a)
+			if scopes[a] {
+				for len(list) > 0 {
+					f := list[len(list)-1]
+					list = list[:len(list)-1]
+					if f.a == 0 {
+						break
+					}
+				}
+			}
+		}
+	}
+	return cost
+}
+
 // hasNoscript reports whether page holds a <noscript> tag.
 func hasNoscript(page []byte) bool {
 	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
@@ -694,6 +844,9 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 	_, err := io.Copy(io.Discard, src)
 	if rootCost(src.b, false) > maxRootCost {
 		return errors.New("meta: reading HTML: <html> and <body> tags whose attributes the parser would copy for minutes")
+	}
+	if formattingCost(src.b, false) > maxFormattingCost {
+		return errors.New("meta: reading HTML: formatting elements whose attributes the parser would copy for minutes")
 	}
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
 	if perr != nil {

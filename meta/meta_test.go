@@ -1000,6 +1000,53 @@ func TestFromHTMLRootAttributesBounded(t *testing.T) {
 	}
 }
 
+// TestFromHTMLFormattingBounded: a <b> of thousands of attributes left
+// open in a closed <p> before thousands of paragraphs, on a page whose
+// head holds a <template> (read by the parser), in the head's template
+// too: golang.org/x/net/html's parser clones it for each paragraph (473
+// MB for 44 KB). Such a page is not handed to it: it is an error, at a
+// small multiple of the page.
+func TestFromHTMLFormattingBounded(t *testing.T) {
+	b := func(attrs int) string {
+		var sb strings.Builder
+		sb.WriteString("<p><b")
+		for i := range attrs {
+			fmt.Fprintf(&sb, " a%d", i)
+		}
+		sb.WriteString("></p>")
+		return sb.String()
+	}
+	paragraphs := strings.Repeat("<p>x</p>", 2000)
+	for name, page := range map[string]string{
+		"in the body":     `<html><head><template></template><meta name="robots" content="noindex"></head><body>` + b(5000) + paragraphs,
+		"in the template": `<html><head><template>` + b(5000) + paragraphs + `</template><meta name="robots" content="noindex"></head><body>x`,
+	} {
+		var err error
+		if n := allocated(func() { _, err = FromHTML(strings.NewReader(page)) }); n > 64*uint64(len(page)) || err == nil {
+			t.Errorf("%s: FromHTML of a %d-byte page allocated %d MB, error %v; want an error, at most %d MB",
+				name, len(page), n>>20, err, 64*len(page)>>20)
+		}
+	}
+}
+
+// TestFromHTMLFormattingBenign: formatting elements as pages use them,
+// an old page's <font> of three attributes around a mebibyte of links
+// and bold text, cost the parser little, and their page is read.
+func TestFromHTMLFormattingBenign(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`<html><head><template></template><meta name="robots" content="noindex"></head><body><font face="Arial" size="2" color="#333">`)
+	for i := 0; sb.Len() < 1<<20-4096; i++ {
+		fmt.Fprintf(&sb, `<p>Item %d: <a href="/i/%d" class="item" title="item">see</a> <b class="x">new</b> <i>now</i></p>`, i, i)
+	}
+	page := sb.String()
+	if c := formattingCost([]byte(page), false); c > maxFormattingCost {
+		t.Errorf("formattingCost = %d, past %d", c, maxFormattingCost)
+	}
+	if d, err := FromHTML(strings.NewReader(page)); err != nil || !d.NoIndex {
+		t.Errorf("FromHTML = %+v, %v; want noindex", d, err)
+	}
+}
+
 // TestUnavailableAfterBlankRuns: a date padded with runs of blanks, or
 // with a long fraction of a second, is read as Go reads it, under the
 // bound on a date's length.
