@@ -174,12 +174,16 @@ func (d *Directives) unavailableAfter(t time.Time) {
 }
 
 // dateLayouts are the forms that unavailable_after dates take (RFC 822
-// and 1123, RFC 850, asctime and ISO 8601, as Google reads them), after
-// parseDate drops a leading day of the week, puts a 'T' for the blank
-// between an ISO 8601 date and time (RFC 3339 §5.6) and upper-cases a
-// zone name (RFC 822 §3.4.7); one without a zone is UTC.
+// and 1123, RFC 850, asctime and ISO 8601, its basic format too, as
+// Google reads them), after parseDate drops a leading day of the week and
+// a trailing RFC 822 comment, puts a 'T' for the blank or 't' between an
+// ISO 8601 date and time and a 'Z' for a 'z' (RFC 3339 §5.6), and
+// upper-cases a zone name (RFC 822 §3.4.7); one without a zone is UTC.
 var dateLayouts = []string{
-	"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05",
+	"2006-01-02", "2006-01-02T15", "2006-01-02T15:04", "2006-01-02T15:04:05",
+	"2006-01-02T15Z07:00", "2006-01-02T15Z0700", "2006-01-02T15Z07", // reduced precision: the hour
+	"20060102", "20060102T150405", "20060102T1504", "20060102T150405Z0700", "20060102T1504Z0700", // ISO 8601's basic format
+	"20060102T150405Z07", "20060102T1504Z07",
 	"2006-01-02T15:04Z07:00", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04Z0700", "2006-01-02T15:04:05Z0700",
 	"2006-01-02T15:04Z07", "2006-01-02T15:04:05Z07", // an offset in hours, as ISO 8601 allows
 	// Numeric zones first: Go reads "+0000" as the name of a zone too.
@@ -237,8 +241,21 @@ func parseDate(s string) (time.Time, bool) {
 	if day, rest, ok := strings.Cut(s, ","); ok && day != "" && strings.Trim(day, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == "" {
 		s = strings.TrimLeft(rest, " ") // "Mon, " or "Monday, ": Go checks no day against its date
 	}
-	if len(s) > len("2006-01-02 ") && s[4] == '-' && s[7] == '-' && s[10] == ' ' {
+	if c, ok := strings.CutSuffix(s, ")"); ok {
+		if i := strings.LastIndexByte(c, '('); i > 0 && !strings.ContainsAny(c[i+1:], "()") {
+			s = strings.TrimRight(c[:i], " ") // an RFC 822 comment: "+0000 (UTC)"
+		}
+	}
+	if len(s) > len("2006-01-02 ") && s[4] == '-' && s[7] == '-' && (s[10] == ' ' || s[10] == 't') {
 		s = s[:10] + "T" + strings.TrimLeft(s[11:], " ") // Go reads a run of blanks as one
+	}
+	if len(s) > len("2006-01-02T") && (s[10] == 'T' || s[8] == 'T' || s[8] == 't') {
+		if len(s) > 8 && s[8] == 't' {
+			s = s[:8] + "T" + s[9:] // ISO 8601's basic format
+		}
+		if z, ok := strings.CutSuffix(s, "z"); ok {
+			s = z + "Z" // RFC 3339 §5.6 allows either case
+		}
 	}
 	if i := strings.LastIndexByte(s, ' '); i >= 0 && i+1 < len(s) && ('a' <= s[i+1] && s[i+1] <= 'z' || 'A' <= s[i+1] && s[i+1] <= 'Z') {
 		// Go reads only upper-case zone names; a name folds as ASCII
@@ -254,6 +271,10 @@ func parseDate(s string) (time.Time, bool) {
 		s = z + " GMT" // RFC 822's name, which Go does not know
 	} else if z, ok := strings.CutSuffix(s, " Z"); ok {
 		s = z + " GMT"
+	} else if n := len(s); n > 2 && s[n-2] == ' ' && 'A' <= s[n-1] && s[n-1] <= 'Y' {
+		// RFC 822's military zones, whose signs RFC 1123 §5.2.14 finds
+		// used both ways: a zone of a name Go reads, and no offset known.
+		s = s[:n-1] + "MIL"
 	}
 	for _, l := range dateLayouts {
 		t, err := time.ParseInLocation(l, s, time.UTC) // not the machine's zone names

@@ -45,6 +45,17 @@ func TestParse(t *testing.T) {
 		{"unavailable_after: 25-Jun-2010 15:00:00 EST", Directives{UnavailableAfter: time.Date(2010, 6, 25, 20, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 2010-06-25T15:00:00", Directives{UnavailableAfter: time.Date(2010, 6, 25, 15, 0, 0, 0, time.UTC)}},
 		{"unavailable_after: 2010-06-25T15:00", Directives{UnavailableAfter: time.Date(2010, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		// ISO 8601's basic format and reduced precision, RFC 3339's
+		// lower-case t and z, an RFC 822 comment, a military zone (whose
+		// sign is unknown: the earliest reading).
+		{"unavailable_after: 20300625T150000Z", Directives{UnavailableAfter: time.Date(2030, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 20300625", Directives{UnavailableAfter: time.Date(2030, 6, 25, 0, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 20300625t1500+0200", Directives{UnavailableAfter: time.Date(2030, 6, 25, 13, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2030-06-25T15Z", Directives{UnavailableAfter: time.Date(2030, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2030-06-25t15:00:00z", Directives{UnavailableAfter: time.Date(2030, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Tue, 25 Jun 2030 15:00:00 +0000 (UTC)", Directives{UnavailableAfter: time.Date(2030, 6, 25, 15, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: Tue, 25 Jun 2030 16:00:00 A", Directives{UnavailableAfter: time.Date(2030, 6, 25, 2, 0, 0, 0, time.UTC)}},
+		{"unavailable_after: 2030-06-25 (x) (y)", Directives{Other: []string{"unavailable_after: 2030-06-25 (x) (y)"}}},
 		// RFC 822 (two-digit years, no seconds, numeric zones, UT), RFC
 		// 1123 without a weekday, ISO 8601's other offsets, asctime, a
 		// blank before the colon.
