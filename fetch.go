@@ -147,11 +147,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		target = next.String()
 		status := strconv.Itoa(resp.StatusCode)
-		if checked && (k.doc.robots || authority != k.authority) {
-			// A Store's reader may not trust it (see ownOutcome); one
-			// within a tdmrep.json's authority it trusts as the file
-			// itself, which it checks against the same robots.txt before
-			// it reads. (Another scheme or www. has a robots.txt of its own.)
+		if checked {
+			// A Store's reader may not trust it (see ownOutcome): its
+			// policies, or its Mode within a tdmrep.json's own site,
+			// may refuse the hop's path.
 			status += "*"
 		}
 		led = append(led, status+" "+capText(target))

@@ -2069,3 +2069,46 @@ func TestStoreCutBodyNotRenewedWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreTDMRepHopInTheReadersMode: a tdmrep.json that redirects
+// within its own site had its hop's path checked with the writer's Mode,
+// which a reader's may refuse. Under
+//
+//	Allow: /$x
+//	Disallow: /*x*
+//
+// ModeRFC9309 allows /$x (the Allow weighs five bytes, /%24x) and Google's
+// reading disallows it. A default (Google) reader alone refuses the hop,
+// and its receipt reads the site as reserved (train-ai=n); sharing a Store
+// with a ModeRFC9309 writer, it does not take the file the writer's hop
+// reached (which lifted the reservation): the hop is marked checked.
+func TestStoreTDMRepHopInTheReadersMode(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /$x\nDisallow: /*x*\n"))
+	w.on("b.test/page", serve(200, "page", "Content-Type", "text/plain"))
+	w.on("b.test"+tdmrepPath, redirectTo("/$x"))
+	w.on("b.test/$x", serve(200, `[{"location": "/", "tdm-reservation": 0}]`))
+	receipt := func(store Store, url string, opts ...Option) Receipt {
+		opts = append([]Option{WithUserAgent(testUA), WithTDMRep()}, opts...)
+		if store != nil {
+			opts = append(opts, WithStore(store))
+		}
+		c, tr := NewClientTransport(w.transport(t), opts)
+		t.Cleanup(func() { _ = c.Close() })
+		resp, body := fetchPage(t, &http.Client{Transport: tr}, url)
+		return tr.Receipt(resp, body)
+	}
+	const u = "http://b.test/page"
+	own := receipt(nil, u)
+	if own.Usage.statement() != "train-ai=n" {
+		t.Fatalf("control: the reader's own receipt says %q %q, want train-ai=n", own.Usage.statement(), sigs(own.Signals))
+	}
+	writerOwn := receipt(nil, u, WithMode(ModeRFC9309))
+	store := newMemStore()
+	receipt(store, u, WithMode(ModeRFC9309))
+	if shared := receipt(store, u); shared.Usage.statement() != own.Usage.statement() {
+		t.Errorf("the reader's receipt through the Store says %q %q, its own fetch %q (the RFC 9309 writer's own: %q)",
+			shared.Usage.statement(), sigs(shared.Signals), own.Usage.statement(), writerOwn.Usage.statement())
+	}
+}
