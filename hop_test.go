@@ -1681,110 +1681,86 @@ func TestHopToFailingSiteWhateverOrder(t *testing.T) {
 	}
 }
 
-// secondTurnedAway returns a handler for down.test/robots.txt that answers
-// its first request, after the second arrived, with body (200), and its
-// second, once ownDone is closed, with a 503 (as nginx's limit_req
-// answers a second request within its rate): the hop's concurrent fetch
+// hopBesideCheck has down.test's robots.txt fetched twice at once: by
+// own's check of down.test, answered privateRules (200), and by the hop
+// of hopper's check of site0.test, whose robots.txt redirects to a page
+// of down.test, answered 503 once own's check has ended (as nginx's
+// limit_req answers a second request within its rate): the hop's fetch
 // ends last.
-func secondTurnedAway(body string, firstIn, secondIn, ownDone chan struct{}) http.HandlerFunc {
+func hopBesideCheck(t *testing.T, w *hosts, own, hopper *Client) {
+	t.Helper()
+	firstIn, secondIn, ownDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var n atomic.Int32
-	return func(w http.ResponseWriter, r *http.Request) {
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
 		switch n.Add(1) {
 		case 1:
 			close(firstIn)
 			<-secondIn
-			w.Header().Set("Cache-Control", "max-age=86400")
-			_, _ = w.Write([]byte(body))
 		case 2:
 			close(secondIn)
 			<-ownDone
-			w.WriteHeader(http.StatusServiceUnavailable)
-		default:
-			w.Header().Set("Cache-Control", "max-age=86400")
-			_, _ = w.Write([]byte(body))
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
 		}
-	}
-}
-
-// TestHopFailureBesideOwnFetch: a crawler's
-// own check of down.test and a hop to one of down.test's pages (site0's
-// robots.txt redirects there) fetch down.test's robots.txt at the same
-// time (a hop shares no fill with a check). The server answers the
-// second concurrent request 503, a limit the Client's own two requests
-// tripped. The hop's 503 does not replace the 200 the check just
-// fetched: down.test is not deferred for the back-off.
-func TestHopFailureBesideOwnFetch(t *testing.T) {
-	checkLeaks(t)
-	firstIn, secondIn, ownDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	w := newHosts(t)
-	w.on("down.test/robots.txt", secondTurnedAway(privateRules, firstIn, secondIn, ownDone))
+		rw.Header().Set("Cache-Control", "max-age=86400")
+		_, _ = rw.Write([]byte(privateRules))
+	})
 	w.on("site0.test/robots.txt", redirectTo("http://down.test/x"))
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
-	own := make(chan error, 1)
+	errs := make(chan error, 1)
 	go func() {
-		ok, err := c.Allowed(ctx, "http://down.test/private")
+		ok, err := own.Allowed(ctx, "http://down.test/private")
 		if err == nil && ok {
 			err = errors.New("/private allowed")
 		}
-		own <- err
+		errs <- err
 		close(ownDone)
 	}()
 	<-firstIn
-	_, _ = c.Check(ctx, "http://site0.test/page") // its hop fetches down.test's robots.txt, answered 503 last
-	if err := <-own; err != nil {
+	_, _ = hopper.Check(ctx, "http://site0.test/page")
+	if err := <-errs; err != nil {
 		t.Fatalf("down.test's own check: %v", err)
-	}
-	d, err := c.Check(ctx, "http://down.test/public")
-	if err != nil || !d.Allowed || d.Status != 200 {
-		t.Errorf("down.test after its own 200 and a concurrent hop's 503: %+v, %v; want its 200's rules "+
-			"(the hop's failure replaced the copy just fetched)", d, err)
 	}
 }
 
-// TestHopStandInNotStored: processes P1 and
-// P2 share a Store; P2 holds an older copy of down.test's robots.txt
-// (Allow: /). down.test now serves Disallow: /private. P1's own check
-// takes the lease and fetches it; P2's hop to a page of down.test (site0's
-// robots.txt redirects there) does not wait for the lease and fetches it
-// at the same time, the server answering that second request 503. P2
-// neither keeps the hop's failure, its old copy standing in, nor writes
-// it to the Store over P1's new rules: P3, reading the Store, disallows
-// /private, as the file the server serves does.
+// TestHopFailureBesideOwnFetch: a crawler's own check of down.test and a
+// hop to one of down.test's pages fetch down.test's robots.txt at the
+// same time (a hop shares no fill with a check), the second answered 503,
+// a limit the Client's own two requests tripped: the hop's 503 does not
+// replace the 200 the check just fetched, nor defer down.test.
+func TestHopFailureBesideOwnFetch(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	hopBesideCheck(t, w, c, c)
+	if d, err := c.Check(context.Background(), "http://down.test/public"); err != nil || !d.Allowed || d.Status != 200 {
+		t.Errorf("down.test after its own 200 and a concurrent hop's 503: %+v, %v; want its 200's rules", d, err)
+	}
+}
+
+// TestHopStandInNotStored: processes P1 and P2 share a Store; P2 holds an
+// older copy of down.test's robots.txt (Allow: /), which now disallows
+// /private. P1's own check takes the lease and fetches it; P2's hop does
+// not wait for the lease and fetches it at the same time, answered 503.
+// P2 neither keeps the hop's failure, its old copy standing in, nor
+// writes it to the Store over P1's new rules: P3, reading the Store,
+// disallows /private, as the file the server serves does.
 func TestHopStandInNotStored(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
 	store := newMemStore()
 	w := newHosts(t)
 	w.on("down.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=3600"))
-	w.on("site0.test/robots.txt", redirectTo("http://down.test/x"))
 	process := func() *Client {
 		return newTestClient(t, WithClock(clock.Now), WithStore(store), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	}
 	p1, p2, p3 := process(), process(), process()
-	ctx := context.Background()
-	if ok, err := p2.Allowed(ctx, "http://down.test/private"); !ok || err != nil {
+	if ok, err := p2.Allowed(context.Background(), "http://down.test/private"); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	clock.Advance(2 * time.Hour)
-	firstIn, secondIn, ownDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	w.on("down.test/robots.txt", secondTurnedAway(privateRules, firstIn, secondIn, ownDone))
-	own := make(chan error, 1)
-	go func() {
-		ok, err := p1.Allowed(ctx, "http://down.test/private")
-		if err == nil && ok {
-			err = errors.New("/private allowed by the new file's own fetch")
-		}
-		own <- err
-		close(ownDone)
-	}()
-	<-firstIn
-	_, _ = p2.Check(ctx, "http://site0.test/page") // its hop fetches down.test's robots.txt, answered 503 last
-	if err := <-own; err != nil {
-		t.Fatalf("P1's own check of down.test: %v", err)
-	}
-	if d, err := p3.Check(ctx, "http://down.test/private"); d.Allowed {
-		t.Errorf("P3, after P1 stored down.test's new Disallow: /private and P2's hop met a 503: %+v, %v; "+
-			"want disallowed (P2's hop stored its old copy standing in over P1's new rules)", d, err)
+	hopBesideCheck(t, w, p1, p2)
+	if d, err := p3.Check(context.Background(), "http://down.test/private"); d.Allowed {
+		t.Errorf("P3, after P1 stored down.test's new Disallow: /private and P2's hop met a 503: %+v, %v; want disallowed", d, err)
 	}
 }
