@@ -1656,31 +1656,20 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 		w.Header().Set("Cache-Control", "max-age=60")
 		_, _ = w.Write([]byte(privateRules))
 	})
-	entered, release := make(chan struct{}), make(chan struct{})
-	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		close(entered)
-		<-release
-	})
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithMaxFetches(1))
 	if _, err := c.Allowed(context.Background(), site.URL+"/private/x"); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(2 * time.Minute)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = c.Allowed(context.Background(), slow.URL+"/") // holds the only slot
-	}()
-	<-entered
+	release := holdSlot(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	d, err := c.Check(ctx, site.URL+"/private/x")
 	cancel()
 	if err != nil || !d.Stale {
 		t.Fatalf("check while no slot is free: %+v, %v; want the stale copy", d, err)
 	}
-	close(release)
-	<-done
+	release()
 	if _, err := c.Allowed(context.Background(), site.URL+"/private/x"); err != nil {
 		t.Fatal(err)
 	}
@@ -1691,13 +1680,7 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 	// A copy older than the stale window cannot stand in: the check waits
 	// for the slot, then fetches.
 	clock.Advance(31 * 24 * time.Hour)
-	entered, release = make(chan struct{}), make(chan struct{})
-	done = make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = c.Allowed(context.Background(), slow.URL+"/") // holds the only slot again
-	}()
-	<-entered
+	release = holdSlot(t, c)
 	checked := make(chan error, 1)
 	go func() {
 		d, err := c.Check(context.Background(), site.URL+"/private/x")
@@ -1712,10 +1695,29 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 		checked <- nil
 	case <-time.After(50 * time.Millisecond):
 	}
-	close(release)
-	<-done
+	release()
 	if err := <-checked; err != nil {
 		t.Errorf("after the slot was freed: %v", err)
+	}
+}
+
+// holdSlot has a check of a site that answers once release is called
+// take the only fetch slot of c; release returns once it has ended.
+func holdSlot(t *testing.T, c *Client) (release func()) {
+	t.Helper()
+	entered, freed, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-freed
+	})
+	go func() {
+		defer close(done)
+		_, _ = c.Allowed(context.Background(), slow.URL+"/")
+	}()
+	<-entered
+	return func() {
+		close(freed)
+		<-done
 	}
 }
 
@@ -1732,11 +1734,6 @@ func TestClientSlotWaitOldCopy(t *testing.T) {
 			_, _ = w.Write([]byte(privateRules))
 		}
 	})
-	entered, release := make(chan struct{}), make(chan struct{})
-	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		close(entered)
-		<-release
-	})
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithMaxFetches(1))
 	if ok, err := c.Allowed(context.Background(), site.URL+"/private/x"); !ok || err != nil {
@@ -1744,20 +1741,14 @@ func TestClientSlotWaitOldCopy(t *testing.T) {
 	}
 	disallow.Store(true)
 	clock.Advance(20 * 24 * time.Hour)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = c.Allowed(context.Background(), slow.URL+"/") // holds the only slot
-	}()
-	<-entered
+	release := holdSlot(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	d, err := c.Check(ctx, site.URL+"/private/x")
 	cancel()
 	if d.Allowed || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("no slot free, a copy 20 days old: %+v, %v; want the check's deadline, not the copy's answer", d, err)
 	}
-	close(release)
-	<-done
+	release()
 	if ok, err := c.Allowed(context.Background(), site.URL+"/private/x"); ok || err != nil {
 		t.Errorf("once a slot is free: %v, %v; want the site's disallow", ok, err)
 	}

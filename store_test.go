@@ -854,16 +854,7 @@ func TestStoreTDMRepIsTheReaders(t *testing.T) {
 	w.on("x.test/tdm.json", serve(200, `[{"location": "/", "tdm-reservation": 0}]`))
 	w.on("b.test"+tdmrepPath, redirectTo("/tdm2.json"))
 	w.on("b.test/tdm2.json", serve(200, `[{"location": "/", "tdm-reservation": 1}]`))
-	receipt := func(store Store, url string, opts ...Option) Receipt {
-		opts = append([]Option{WithUserAgent(testUA), WithTDMRep()}, opts...)
-		if store != nil {
-			opts = append(opts, WithStore(store))
-		}
-		c, tr := NewClientTransport(w.transport(t), opts)
-		t.Cleanup(func() { _ = c.Close() })
-		resp, body := fetchPage(t, &http.Client{Transport: tr}, url)
-		return tr.Receipt(resp, body)
-	}
+	receipt := func(store Store, url string, opts ...Option) Receipt { return tdmReceipt(t, w, store, url, opts...) }
 	for _, tc := range []struct {
 		url            string
 		writer, reader []Option
@@ -2089,16 +2080,7 @@ func TestStoreTDMRepHopInTheReadersMode(t *testing.T) {
 	w.on("b.test/page", serve(200, "page", "Content-Type", "text/plain"))
 	w.on("b.test"+tdmrepPath, redirectTo("/$x"))
 	w.on("b.test/$x", serve(200, `[{"location": "/", "tdm-reservation": 0}]`))
-	receipt := func(store Store, url string, opts ...Option) Receipt {
-		opts = append([]Option{WithUserAgent(testUA), WithTDMRep()}, opts...)
-		if store != nil {
-			opts = append(opts, WithStore(store))
-		}
-		c, tr := NewClientTransport(w.transport(t), opts)
-		t.Cleanup(func() { _ = c.Close() })
-		resp, body := fetchPage(t, &http.Client{Transport: tr}, url)
-		return tr.Receipt(resp, body)
-	}
+	receipt := func(store Store, url string, opts ...Option) Receipt { return tdmReceipt(t, w, store, url, opts...) }
 	const u = "http://b.test/page"
 	own := receipt(nil, u)
 	if own.Usage.statement() != "train-ai=n" {
@@ -2111,4 +2093,18 @@ func TestStoreTDMRepHopInTheReadersMode(t *testing.T) {
 		t.Errorf("the reader's receipt through the Store says %q %q, its own fetch %q (the RFC 9309 writer's own: %q)",
 			shared.Usage.statement(), sigs(shared.Signals), own.Usage.statement(), writerOwn.Usage.statement())
 	}
+}
+
+// tdmReceipt is the receipt of url fetched through a Transport of a
+// Client under WithTDMRep and opts, sharing store unless it is nil.
+func tdmReceipt(t *testing.T, w *hosts, store Store, url string, opts ...Option) Receipt {
+	t.Helper()
+	opts = append([]Option{WithUserAgent(testUA), WithTDMRep()}, opts...)
+	if store != nil {
+		opts = append(opts, WithStore(store))
+	}
+	c, tr := NewClientTransport(w.transport(t), opts)
+	t.Cleanup(func() { _ = c.Close() })
+	resp, body := fetchPage(t, &http.Client{Transport: tr}, url)
+	return tr.Receipt(resp, body)
 }
