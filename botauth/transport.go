@@ -1,11 +1,14 @@
 package botauth
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/target"
+	"golang.org/x/net/idna"
 )
 
 // NewTransport returns a RoundTripper that signs a copy of each request as
@@ -15,7 +18,9 @@ import (
 // those it carries (such as those net/http copies onto a hop), so that no
 // signature made for one site reaches another; a hop net/http sends to
 // another server with the Host of the request before it (for a Location
-// "//host/path") is not signed. A request that an http.Transport below
+// "//host/path") is not signed, nor is a request whose host net/http
+// dials mapped and sends unmapped as another name (ｂ.test is dialled as
+// b.test, asked for as xn--ni7c.test). A request that an http.Transport below
 // sends again by itself, on a new connection when a kept-alive one closed
 // before answering, carries the same signature and nonce: a site that
 // refuses a nonce seen before refuses that retry. The response's Request
@@ -50,6 +55,9 @@ type transport struct {
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	signed := req.Clone(req.Context())
 	err := keptHost(req)
+	if err == nil {
+		err = hostAsDialled(req)
+	}
 	if err == nil {
 		err = t.s.Sign(signed)
 	}
@@ -114,6 +122,29 @@ func keptHost(req *http.Request) error {
 		prev = r.URL.Host
 	}
 	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev)
+}
+
+// hostAsDialled refuses a request whose Host is the name it dials sent
+// unmapped: net/http dials a name with the UTS #46 mapping (ｂ.test is
+// b.test, BÜCHER.test bücher.test) and sends the Host in punycode
+// unmapped (xn--ni7c.test, another name), whose server would accept the
+// signature b.test's server got; a robotstxt Transport above sends that
+// Host with the URL's host dialled. A Host naming another site is the
+// caller's to set (see [Signer.Sign]).
+func hostAsDialled(req *http.Request) error {
+	host := cmp.Or(req.Host, req.URL.Host)
+	sent, err := authority(host, req.URL.Scheme)
+	if err != nil || sameServer(sent, req.URL) {
+		return err
+	}
+	name, port := sent, ""
+	if i := strings.LastIndexByte(sent, ':'); i >= 0 && !strings.Contains(sent[i:], "]") {
+		name, port = sent[:i], sent[i:]
+	}
+	if unicode, err := idna.Punycode.ToUnicode(name); err != nil || !visibleASCII(host) || sameServer(unicode+port, req.URL) {
+		return fmt.Errorf("botauth: %s is dialled as another name than its Host, %s: not signed", req.URL.Redacted(), sent)
+	}
+	return nil
 }
 
 // sameServer reports whether the Host host names u's server: the same

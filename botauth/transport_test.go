@@ -574,3 +574,45 @@ func TestKeptHostSchemeChange(t *testing.T) {
 		t.Errorf("a hop from https://192.0.2.1 to http://192.0.2.1 keeping Host victim.test is signed; want it refused: another authority")
 	}
 }
+
+// TestTransportMappedHostNotSigned: a page at http://ｂ.test/ (full-width
+// b) is dialled as b.test, the name UTS #46 maps it to, but net/http
+// sends its Host unmapped, xn--ni7c.test, another name, whose server
+// would accept the signature: no such request is signed, sent alone or
+// through a robotstxt Transport above (which sends that Host with the
+// URL's host dialled). A name the mapping leaves as net/http sends it
+// (bücher.test) is signed.
+func TestTransportMappedHostNotSigned(t *testing.T) {
+	var mu sync.Mutex
+	signed := map[string]bool{} // by Host and path
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		signed[r.Host+r.URL.Path] = r.Header.Get("Signature") != ""
+		mu.Unlock()
+		io.WriteString(w, "User-agent: *\nAllow: /\n")
+	}))
+	defer srv.Close()
+	addr := srv.Listener.Addr().String()
+	next := namedTransport(map[string]string{"b.test:80": addr, "xn--ni7c.test:80": addr, "xn--bcher-kva.test:80": addr})
+	defer next.CloseIdleConnections()
+	for _, stacked := range []bool{false, true} {
+		var rt http.RoundTripper = NewTransport(next, newTestSigner(t))
+		if stacked {
+			rc, tr := robotstxt.NewClientTransport(rt, []robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0")})
+			defer rc.Close()
+			rt = tr
+		}
+		hc := &http.Client{Transport: rt, Timeout: 10 * time.Second}
+		for _, u := range []string{"http://\uff42.test/page", "http://b\u00fccher.test/page"} {
+			if resp, err := hc.Get(u); err == nil {
+				resp.Body.Close()
+			}
+		}
+		mu.Lock()
+		if signed["xn--ni7c.test/page"] || !signed["xn--bcher-kva.test/page"] {
+			t.Errorf("stacked %v: signed (by Host and path) %v; want xn--ni7c.test/page unsigned, xn--bcher-kva.test/page signed", stacked, signed)
+		}
+		clear(signed)
+		mu.Unlock()
+	}
+}
