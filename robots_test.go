@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -1334,4 +1336,62 @@ func TestParseKeepsTheLargestBody(t *testing.T) {
 	if r := Parse(b.Text); r.Allowed("bot", "/secret") {
 		t.Errorf("a body of %d bytes, %d as read: its last rule was dropped", len(raw), len(b.Text))
 	}
+}
+
+var rangeRE = regexp.MustCompile(`^(?i:bytes) ([0-9]+)-([0-9]+)/([0-9]+|\*)$`)
+
+// FuzzContentRange: a 206's Content-Range is the whole page only when it
+// reads, as RFC 9110 §14.4 writes it, "bytes 0-N/N+1"; anything else
+// (a part, a length not known, a value that does not parse) leaves the
+// page cut short, so that a receipt never calls a part the whole.
+func FuzzContentRange(f *testing.F) {
+	for _, s := range []string{"bytes 0-9/10", "bytes 0-9/*", "BYTES 0-0/1", "bytes 1-9/10", "bytes 0-9/9", " bytes 0-9/10 ", "bytes +0-9/10", "bytes 0-9/010"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		size, whole := rangeWhole(v)
+		m := rangeRE.FindStringSubmatch(strings.TrimSpace(v))
+		want := false
+		if m != nil && m[3] != "*" {
+			first, e1 := strconv.ParseUint(m[1], 10, 62)
+			last, e2 := strconv.ParseUint(m[2], 10, 62)
+			n, e3 := strconv.ParseUint(m[3], 10, 62)
+			want = e1 == nil && e2 == nil && e3 == nil && first == 0 && last+1 == n
+		}
+		if whole != want {
+			t.Fatalf("rangeWhole(%q) = %d, %v; want whole %v", v, size, whole, want)
+		}
+		if whole && rangeShort(map[string][]string{"Content-Range": {v}}, size) {
+			t.Fatalf("%q: whole, yet %d bytes short", v, size)
+		}
+	})
+}
+
+// FuzzRobotsExtensions reads the crawl-delay, sitemaps and licenses of
+// any body: CrawlDelay is the first crawl-delay of the agent's groups
+// that parses, both modes agree on it, and every sitemap is a line's
+// value.
+func FuzzRobotsExtensions(f *testing.F) {
+	f.Add([]byte("User-agent: *\nCrawl-delay: x\nCrawl-delay: 2.5\nSitemap: https://e/s.xml\n"), "FooBot")
+	f.Add([]byte("user-agent: foobot\ncrawl-delay: 1e400\nlicense: https://l\n"), "foobot")
+	f.Fuzz(func(t *testing.T, body []byte, agent string) {
+		if len(body) > 1<<16 {
+			return
+		}
+		r := Parse(body)
+		d, ok := r.CrawlDelay(agent)
+		if d < 0 || d > 24*60*60*1e9 || !ok && d != 0 {
+			t.Fatalf("CrawlDelay = %v, %v", d, ok)
+		}
+		for _, s := range r.Sitemaps() {
+			if !strings.Contains(string(body), s) {
+				t.Fatalf("sitemap %q is in no line", s)
+			}
+		}
+		for _, s := range r.Licenses() {
+			if !strings.Contains(string(body), s) {
+				t.Fatalf("license %q is in no line", s)
+			}
+		}
+	})
 }

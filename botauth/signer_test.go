@@ -1,6 +1,7 @@
 package botauth
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
@@ -16,6 +17,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/robotsgate/robotstxt/internal/target"
 )
 
 const testAgent = "https://signature-agent.test/.well-known/http-message-signatures-directory"
@@ -471,4 +474,78 @@ func TestSignDropsFieldsInAnySpelling(t *testing.T) {
 			t.Errorf("%s: %q", f, v)
 		}
 	}
+}
+
+// FuzzSignedAsSent signs a request for any Host (or URL host) and
+// scheme, writes it as net/http sends it, reads it back as a server does
+// and verifies it as a site would: a request Sign accepts and net/http
+// sends must verify, since the signature is over the authority the
+// server reads from the Host it receives.
+func FuzzSignedAsSent(f *testing.F) {
+	for _, h := range []string{"www.example.com", "WWW.Example.COM:443", "example.com:", "[::1]:443", "[fe80::1%25en0]:8443", "bücher.example", "example.com.", "a_b.example:080"} {
+		f.Add(h, "", true)
+		f.Add("", h, false)
+	}
+	f.Fuzz(func(t *testing.T, host, urlHost string, https bool) {
+		s := newTestSigner(t)
+		created := time.Unix(1735689600, 0)
+		s.now = func() time.Time { return created }
+		pub := rfcKey(t).Public().(ed25519.PublicKey)
+		scheme := "http"
+		if https {
+			scheme = "https"
+		}
+		req := &http.Request{Method: "GET", URL: &url.URL{Scheme: scheme, Host: urlHost, Path: "/p"}, Host: host, Header: http.Header{}, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+		if err := s.Sign(req); err != nil {
+			return // fails closed
+		}
+		var buf bytes.Buffer
+		if err := req.Write(&buf); err != nil {
+			return // net/http refuses to send it: nothing leaks
+		}
+		got, err := http.ReadRequest(bufio.NewReader(&buf))
+		if err != nil {
+			return
+		}
+		if _, _, err := target.Split(scheme+"://"+got.Host+"/", nil); err != nil {
+			return // no server is at such a Host
+		}
+		if _, err := testSite(at(created), pub, testAgent).verifyRequest(got, scheme); err != nil {
+			in := req.Header.Get("Signature-Input")
+			t.Fatalf("Host %q, URL host %q, %s: sent Host %q; signed request fails verification: %v\nSignature-Input: %s",
+				host, urlHost, scheme, got.Host, err, in)
+		}
+	})
+}
+
+// FuzzCheckAgent gives NewSigner any agent URL: one it accepts must be
+// an https URL without user information or fragment whose
+// Signature-Agent field reads back, as a Dictionary, as that URL.
+func FuzzCheckAgent(f *testing.F) {
+	for _, a := range []string{testAgent, "https://example.com", "https://example.com/", "https://example.com/dir?x=1", "http://x", "https://u@x/", "https://x/#f", `https://x/"\`} {
+		f.Add(a)
+	}
+	f.Fuzz(func(t *testing.T, agent string) {
+		s, err := NewSigner(rfcKey(t), agent)
+		if err != nil {
+			return
+		}
+		u, err := url.Parse(agent)
+		if err != nil || u.Scheme != "https" || u.User != nil || strings.Contains(agent, "#") || u.Hostname() == "" {
+			t.Fatalf("accepted agent %q: %v", agent, err)
+		}
+		req, _ := http.NewRequest("GET", "https://www.example.com/", nil)
+		if err := s.Sign(req); err != nil {
+			t.Fatal(err)
+		}
+		d, err := parseDict(req.Header.Get("Signature-Agent"))
+		if err != nil {
+			t.Fatalf("agent %q: Signature-Agent %q: %v", agent, req.Header.Get("Signature-Agent"), err)
+		}
+		m, ok := d.get("sig1")
+		v, isString := m.value.(string)
+		if !ok || !isString || strings.TrimSuffix(v, "/") != strings.TrimSuffix(agent, "/") {
+			t.Fatalf("agent %q: Signature-Agent %q reads as %v", agent, req.Header.Get("Signature-Agent"), m.value)
+		}
+	})
 }

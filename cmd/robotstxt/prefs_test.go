@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -233,4 +234,63 @@ func TestLabelsAreTheClients(t *testing.T) {
 			t.Errorf("the command lists %s; the Client reads %v", l, read)
 		}
 	}
+}
+
+// FuzzPrefsAgreeWithClient: the preferences the linter shows for two
+// statements combined, and agreed on by two forms of a path, are those
+// the Client reads (internal/usage.Combine and Agree), label by label.
+func FuzzPrefsAgreeWithClient(f *testing.F) {
+	f.Add("train-ai=n, search=y", "search=n, x=y", false)
+	f.Add("search=yes, ai-train=no", "ai-input=yes", true)
+	f.Add("a, b=?0, c=\"n\", train-ai=y;q=1", "a=n", false)
+	f.Fuzz(func(t *testing.T, a, b string, signal bool) {
+		key, read := "content-usage", usage.Parse
+		if signal {
+			key, read = "content-signal", usage.ParseContentSignal
+		}
+		pa, _ := readPrefs(key, a)
+		pb, _ := readPrefs(key, b)
+		ua, _ := read(a)
+		ub, _ := read(b)
+		clientPref := func(members, label string) string {
+			v, _ := usage.Value(members, label)
+			if v == "y" || v == "n" {
+				return v
+			}
+			return ""
+		}
+		cliPref := func(p prefs, label string) string {
+			if v := p.value[label]; v == "y" || v == "n" {
+				return v
+			}
+			return ""
+		}
+		for _, l := range pa.labels {
+			if cliPref(pa, l) != clientPref(ua, l) {
+				t.Fatalf("%s %q: linter %s=%q, Client %q", key, a, l, pa.value[l], ua)
+			}
+		}
+		if len(ua)+len(ub)+2 > usage.MaxLen {
+			return
+		}
+		comb := pa
+		comb.value = map[string]string{}
+		comb.labels = append([]string(nil), pa.labels...)
+		for k, v := range pa.value {
+			comb.value[k] = v
+		}
+		comb.combine(pb)
+		agreed := pa.agree(pb)
+		uc, ag := usage.Combine(ua, ub), usage.Agree(ua, ub)
+		for _, p := range []prefs{pa, pb} {
+			for _, l := range p.labels {
+				if cliPref(comb, l) != clientPref(uc, l) {
+					t.Fatalf("%s %q + %q: linter combines %s=%q, Client %q", key, a, b, l, comb.value[l], uc)
+				}
+				if cliPref(agreed, l) != clientPref(ag, l) {
+					t.Fatalf("%s %q ~ %q: linter agrees %s=%q, Client %q", key, a, b, l, agreed.value[l], ag)
+				}
+			}
+		}
+	})
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/parse"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
@@ -717,4 +718,70 @@ func TestReadBodyKeepsLineEndingAtLimit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzReadHeaders reads any body under any Content-Type,
+// Content-Encoding (one or two lines) and Content-Length, where FuzzRead
+// tries only a fixed few: Read never panics, keeps within its limit,
+// fails closed on a coding it does not know (never reading coded bytes
+// as text), names the charset it read in, and gives the same text twice.
+func FuzzReadHeaders(f *testing.F) {
+	f.Add([]byte("User-agent: *\nDisallow: /\n"), "text/plain; charset=utf-16", "", "", "", int64(10))
+	f.Add([]byte("\xff\xfeU\x00"), `text/plain; charset="iso-2022-jp"`, "identity", "", "5", int64(0))
+	f.Add([]byte("abc"), "text/html;charset=x-user-defined", "GZIP", "br", "", int64(-1))
+	f.Add([]byte("abc"), "text/plain", " identity ,", ",", "2", int64(2))
+	f.Fuzz(func(t *testing.T, data []byte, ctype, enc1, enc2, clen string, limit int64) {
+		if limit > 1<<20 {
+			limit %= 1 << 20
+		}
+		h := http.Header{}
+		if ctype != "" {
+			h.Set("Content-Type", ctype)
+		}
+		if enc1 != "" {
+			h.Add("Content-Encoding", enc1)
+		}
+		if enc2 != "" {
+			h.Add("Content-Encoding", enc2)
+		}
+		if clen != "" {
+			h.Set("Content-Length", clen)
+		}
+		b, err := Read(bytes.NewReader(data), h, limit)
+		b2, err2 := Read(bytes.NewReader(data), h, limit)
+		if (err == nil) != (err2 == nil) || !bytes.Equal(b.Text, b2.Text) || b.Charset != b2.Charset || b.Truncated != b2.Truncated {
+			t.Fatalf("two reads differ: %v / %v", err, err2)
+		}
+		unknown := false
+		for _, line := range h.Values("Content-Encoding") {
+			for _, c := range strings.Split(line, ",") {
+				switch strings.ToLower(strings.TrimSpace(c)) {
+				case "", "identity", "gzip", "x-gzip", "deflate":
+				default:
+					unknown = true
+				}
+			}
+		}
+		if unknown && err == nil {
+			t.Fatalf("Content-Encoding %q read as text: %q", h.Values("Content-Encoding"), b.Text)
+		}
+		if err != nil {
+			return
+		}
+		if b.Charset == "" {
+			t.Fatalf("no charset named (Content-Type %q)", ctype)
+		}
+		if _, e := htmlindex.Get(b.Charset); e != nil && !strings.HasPrefix(b.Charset, "utf-32") {
+			t.Fatalf("charset %q is not a WHATWG name: %v", b.Charset, e)
+		}
+		if b.Truncated && limit <= 0 {
+			t.Fatalf("truncated with limit %d", limit)
+		}
+		if limit > 0 && int64(len(b.Text)) > 3*limit+3 {
+			t.Fatalf("%d bytes of text for a limit of %d", len(b.Text), limit)
+		}
+		if b.Charset != "utf-8" && !utf8.Valid(b.Text) {
+			t.Fatalf("text read in %s is not UTF-8: %q", b.Charset, b.Text)
+		}
+	})
 }

@@ -136,3 +136,98 @@ func TestAgree(t *testing.T) {
 		}
 	}
 }
+
+// prefs returns each label of members and its value.
+func prefs(members string) map[string]string {
+	m := map[string]string{}
+	for l, v := range All(members) {
+		m[l] = v
+	}
+	return m
+}
+
+// FuzzCombineAgree reads three statements (AIPREF or Content-Signal) and
+// checks what Combine, the Combiner and Agree make of them: a "no" of a
+// label crawlers read is never lost, Combine is commutative and
+// associative in its y and n, and Agree fails closed (y only where both
+// say y, n where either says n).
+func FuzzCombineAgree(f *testing.F) {
+	f.Add("train-ai=n, search=y", "search=n", "ai-input=y", false)
+	f.Add("search=yes, ai-train=no", "ai-input=yes", "search=no", true)
+	f.Add("a=y, b=n, c=x, train-ai=y", "c=n, a=n", "", false)
+	f.Fuzz(func(t *testing.T, a, b, c string, signal bool) {
+		read := Parse
+		if signal {
+			read = ParseContentSignal
+		}
+		u, _ := read(a)
+		v, _ := read(b)
+		w, _ := read(c)
+		for _, s := range []string{u, v, w} {
+			if len(s) > MaxLen {
+				t.Fatalf("statement of %d bytes past MaxLen", len(s))
+			}
+		}
+		pu, pv, pw := prefs(u), prefs(v), prefs(w)
+		uv, vu := Combine(u, v), Combine(v, u)
+		if len(uv) > MaxLen || len(vu) > MaxLen {
+			t.Fatalf("Combine past MaxLen")
+		}
+		puv, pvu := prefs(uv), prefs(vu)
+		for _, l := range []string{"train-ai", "search", "ai-input"} {
+			if (pu[l] == "n" || pv[l] == "n") && (puv[l] != "n" || pvu[l] != "n") {
+				t.Fatalf("Combine(%q, %q) = %q, Combine(v, u) = %q: lost the n of %s", u, v, uv, vu, l)
+			}
+		}
+		if len(u)+len(v)+2 <= MaxLen { // nothing dropped
+			for l := range pu {
+				if x, y := puv[l], pvu[l]; (x == "y" || x == "n" || y == "y" || y == "n") && x != y {
+					t.Fatalf("Combine not commutative for %s: %q vs %q (u %q, v %q)", l, x, y, u, v)
+				}
+			}
+			for l, x := range pu {
+				if want := stricter(x, pv[l]); (want == "y" || want == "n") && puv[l] != want {
+					t.Fatalf("Combine(%q, %q)[%s] = %q, want %q", u, v, l, puv[l], want)
+				}
+			}
+			for l, x := range pv {
+				if want := stricter(pu[l], x); (want == "y" || want == "n") && puv[l] != want {
+					t.Fatalf("Combine(%q, %q)[%s] = %q, want %q", u, v, l, puv[l], want)
+				}
+			}
+			if len(u)+len(v)+len(w)+4 <= MaxLen {
+				var cb Combiner
+				cb.Add(u)
+				cb.Add(v)
+				cb.Add(w)
+				all := prefs(cb.Members())
+				left := prefs(Combine(Combine(u, v), w))
+				right := prefs(Combine(u, Combine(v, w)))
+				for _, p := range []map[string]string{pu, pv, pw} {
+					for l := range p {
+						if all[l] != left[l] || left[l] != right[l] {
+							t.Fatalf("Combiner %q, (uv)w %q, u(vw) %q for %s", all[l], left[l], right[l], l)
+						}
+					}
+				}
+			}
+		}
+		ag := Agree(u, v)
+		pag := prefs(ag)
+		for l, x := range pag {
+			if x == "y" && (pu[l] != "y" || pv[l] != "y") {
+				t.Fatalf("Agree(%q, %q) = %q: y of %s not in both", u, v, ag, l)
+			}
+			if x != "y" && x != "n" && (pu[l] != x || pv[l] != x) {
+				t.Fatalf("Agree(%q, %q) = %q: %s=%s not in both", u, v, ag, l, x)
+			}
+		}
+		for _, p := range []map[string]string{pu, pv} {
+			for l, x := range p {
+				if x == "n" && Read(l) && pag[l] != "n" {
+					t.Fatalf("Agree(%q, %q) = %q: lost the n of %s", u, v, ag, l)
+				}
+			}
+		}
+	})
+}
