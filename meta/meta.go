@@ -677,98 +677,62 @@ func rootCost(page []byte, scripting bool) int {
 	return cost
 }
 
-// maxFormattingCost bounds the attributes golang.org/x/net/html's parser
-// may copy reconstructing a page's formatting elements (<a>, <b>, <font>,
-// …): at each text or tag, it clones those on its list of active
-// formatting elements that an element closed around them (a </p>) took
-// off its stack, attributes and all, so a <b> of thousands of attributes
-// left open in a <p> before thousands of paragraphs cost hundreds of
-// megabytes (about 50 bytes a copy: this bound, 50 MB). A page's
-// formatting elements hold a few attributes and close soon.
+// maxFormattingCost bounds the copies golang.org/x/net/html's parser may
+// make reconstructing a page's formatting elements (<a>, <b>, <font>, …):
+// at each text and tag it clones those on its list of active formatting
+// elements that an end tag, written or implied (a <p> closes a <p>),
+// closed around, attributes and all, so a <b> of thousands of attributes,
+// or dozens of <b>s, left open before thousands of paragraphs cost
+// hundreds of megabytes (about 50 bytes a copy: this bound, 50 MB). A
+// page's formatting elements are few at a time, with a few attributes.
 const maxFormattingCost = 1 << 20
 
-// formatting are the formatting elements of HTML's parser, scopes the
-// elements that put a marker on its list of them (WHATWG HTML §13.2.4.3),
-// and void the elements with no content, which are never open.
+// formatting are the formatting elements of HTML's parser, and scopes
+// the elements that put a marker on its list of them (WHATWG HTML
+// §13.2.4.3).
 var (
 	formatting = map[atom.Atom]bool{atom.A: true, atom.B: true, atom.Big: true, atom.Code: true, atom.Em: true,
 		atom.Font: true, atom.I: true, atom.Nobr: true, atom.S: true, atom.Small: true, atom.Strike: true,
 		atom.Strong: true, atom.Tt: true, atom.U: true}
 	scopes = map[atom.Atom]bool{atom.Applet: true, atom.Object: true, atom.Marquee: true, atom.Template: true,
 		atom.Td: true, atom.Th: true, atom.Caption: true}
-	void = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
-		atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Param: true,
-		atom.Source: true, atom.Track: true, atom.Wbr: true, atom.Keygen: true}
-	// blocks are the elements whose start tag the parser inserts in a
-	// body without first reconstructing the formatting elements: those
-	// it reconstructs inside them, at their first text.
-	blocks = map[atom.Atom]bool{atom.Address: true, atom.Article: true, atom.Aside: true, atom.Blockquote: true,
-		atom.Center: true, atom.Details: true, atom.Dialog: true, atom.Dir: true, atom.Div: true, atom.Dl: true,
-		atom.Fieldset: true, atom.Figcaption: true, atom.Figure: true, atom.Footer: true, atom.Header: true,
-		atom.Hgroup: true, atom.Main: true, atom.Menu: true, atom.Nav: true, atom.Ol: true, atom.P: true,
-		atom.Search: true, atom.Section: true, atom.Summary: true, atom.Ul: true, atom.H1: true, atom.H2: true,
-		atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true, atom.Pre: true, atom.Listing: true,
-		atom.Form: true, atom.Li: true, atom.Dd: true, atom.Dt: true, atom.Plaintext: true, atom.Table: true}
 )
 
-// formattingCost returns about how many attributes the parser would copy
-// reconstructing page's formatting elements, as a tokenizer reads its
-// tags (scripting as in rootCost), once it passes maxFormattingCost: at
-// each text and start tag but a block's, those of the elements on the
-// list since its last marker that an end tag closed around, which then
-// open again. It
-// sees no end tag the parser implies (a <p> closing a <p>) but those
-// written, so it tells a page whose parse would cost that much from one
-// whose would not, not the cost. (The adoption agency's clones, at most
-// eight of an element at its end tag, cost at most eight times the
-// attributes written.)
+// formattingCost returns at most how many copies (an element, and each of
+// its attributes) the parser may make reconstructing page's formatting
+// elements, as a tokenizer reads its tags (scripting as in rootCost), once
+// it passes maxFormattingCost: at each text and start tag, those of every
+// element on the list since its last marker, as if an end tag had closed
+// around each. The list is kept as the parser keeps it from the tags
+// written: three alike at most (Noah's Ark), an <a> or <nobr> ending the
+// one before, an end tag removing its element, a scope's its part.
 func formattingCost(page []byte, scripting bool) int {
 	type active struct {
-		a     atom.Atom // 0 for a marker
-		attrs int
-		open  bool // on the stack
-	}
-	type element struct {
-		a atom.Atom
-		f *active // for a formatting element
+		a    atom.Atom // 0 for a marker
+		cost int       // the element and its attributes
+		tag  string    // its name and attributes, as written
 	}
 	z := html.NewTokenizer(bytes.NewReader(page))
-	var list []*active
-	var stack []element
-	cost := 0
-	reconstruct := func() {
+	var list []active
+	cost, weight := 0, 0 // weight: the cost of list's entries past its last marker
+	first := func() int { // the first entry past the last marker
 		i := len(list)
 		for i > 0 && list[i-1].a != 0 {
 			i--
 		}
-		for _, f := range list[i:] {
-			if !f.open {
-				cost += f.attrs
-				f.open = true
-				stack = append(stack, element{f.a, f})
-			}
-		}
+		return i
 	}
-	closeTo := func(a atom.Atom) { // the last open a, and what it holds
-		for i := len(stack) - 1; i >= 0; i-- {
-			if stack[i].a == a {
-				for _, e := range stack[i:] {
-					if e.f != nil {
-						e.f.open = false
-					}
-				}
-				stack = stack[:i]
-				return
-			}
-		}
+	remove := func(i int) {
+		weight -= list[i].cost
+		list = slices.Delete(list, i, i+1)
 	}
-	remove := func(a atom.Atom) { // its last entry past the last marker
-		for i := len(list) - 1; i >= 0 && list[i].a != 0; i-- {
+	last := func(a atom.Atom) int { // the last entry of a past the last marker, or -1
+		for i := len(list) - 1; i >= first(); i-- {
 			if list[i].a == a {
-				list = slices.Delete(list, i, i+1)
-				return
+				return i
 			}
 		}
+		return -1
 	}
 	for cost <= maxFormattingCost {
 		tt := z.Next()
@@ -776,50 +740,52 @@ func formattingCost(page []byte, scripting bool) int {
 		case html.ErrorToken:
 			return cost
 		case html.TextToken:
-			reconstruct()
+			cost += weight
 		case html.StartTagToken, html.SelfClosingTagToken:
+			cost += weight
 			name, more := z.TagName()
 			a := atom.Lookup(name)
-			if !blocks[a] {
-				reconstruct()
-			}
-			if a == atom.Noscript && !scripting {
-				z.NextIsNotRawText()
-			}
-			if tt == html.SelfClosingTagToken || void[a] {
-				continue
-			}
-			var f *active
 			switch {
+			case a == atom.Noscript && !scripting:
+				z.NextIsNotRawText()
 			case formatting[a]:
 				if a == atom.A || a == atom.Nobr {
-					remove(a)
-					closeTo(a)
+					if i := last(a); i >= 0 {
+						remove(i)
+					}
 				}
-				f = &active{a: a, open: true}
+				e := active{a: a, cost: 1, tag: string(z.Raw())}
 				for more {
 					_, _, more = z.TagAttr()
-					f.attrs++
+					e.cost++
 				}
-				list = append(list, f)
-			case scopes[a]:
-				list = append(list, &active{})
+				alike := 0
+				for i := len(list) - 1; i >= first(); i-- {
+					if list[i].a == a && list[i].tag == e.tag {
+						if alike++; alike == 3 {
+							remove(i)
+							break
+						}
+					}
+				}
+				list = append(list, e)
+				weight += e.cost
+			case scopes[a] && tt == html.StartTagToken:
+				list = append(list, active{})
+				weight = 0
 			}
-			stack = append(stack, element{a, f})
 		case html.EndTagToken:
 			name, _ := z.TagName()
-			a := atom.Lookup(name)
-			if formatting[a] {
-				remove(a)
-			}
-			closeTo(a)
-			if scopes[a] {
-				for len(list) > 0 {
-					f := list[len(list)-1]
-					list = list[:len(list)-1]
-					if f.a == 0 {
-						break
-					}
+			switch a := atom.Lookup(name); {
+			case formatting[a]:
+				if i := last(a); i >= 0 {
+					remove(i)
+				}
+			case scopes[a] && first() > 0:
+				list = list[:first()-1]
+				weight = 0
+				for _, e := range list[first():] {
+					weight += e.cost
 				}
 			}
 		}

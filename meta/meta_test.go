@@ -1014,9 +1014,10 @@ func TestFromHTMLRootAttributesBounded(t *testing.T) {
 // TestFromHTMLFormattingBounded: a <b> of thousands of attributes left
 // open in a closed <p> before thousands of paragraphs, on a page whose
 // head holds a <template> (read by the parser), in the head's template
-// too: golang.org/x/net/html's parser clones it for each paragraph (473
-// MB for 44 KB). Such a page is not handed to it: it is an error, at a
-// small multiple of the page.
+// too, the paragraphs' end tags implied, or dozens of formatting
+// elements without attributes: golang.org/x/net/html's parser clones
+// them for each paragraph (473 MB for 44 KB). Such a page is not handed
+// to it: it is an error, at a small multiple of the page.
 func TestFromHTMLFormattingBounded(t *testing.T) {
 	b := func(attrs int) string {
 		var sb strings.Builder
@@ -1028,9 +1029,16 @@ func TestFromHTMLFormattingBounded(t *testing.T) {
 		return sb.String()
 	}
 	paragraphs := strings.Repeat("<p>x</p>", 2000)
+	const head = `<html><head><template></template><meta name="robots" content="noindex"></head><body>`
+	var plain string // three of each formatting element but <a> and <nobr>, without attributes
+	for _, n := range []string{"b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"} {
+		plain += strings.Repeat("<"+n+">", 3)
+	}
 	for name, page := range map[string]string{
-		"in the body":     `<html><head><template></template><meta name="robots" content="noindex"></head><body>` + b(5000) + paragraphs,
-		"in the template": `<html><head><template>` + b(5000) + paragraphs + `</template><meta name="robots" content="noindex"></head><body>x`,
+		"in the body":          head + b(5000) + paragraphs,
+		"in the template":      `<html><head><template>` + b(5000) + paragraphs + `</template><meta name="robots" content="noindex"></head><body>x`,
+		"paragraphs left open": head + b(1000) + strings.Repeat("<p>x", 2000),
+		"without attributes":   head + "<p>" + plain + "<a><nobr></p>" + strings.Repeat("<p>x</p>", 20000),
 	} {
 		var err error
 		if n := allocated(func() { _, err = FromHTML(strings.NewReader(page)) }); n > 64*uint64(len(page)) || err == nil {
@@ -1042,19 +1050,25 @@ func TestFromHTMLFormattingBounded(t *testing.T) {
 
 // TestFromHTMLFormattingBenign: formatting elements as pages use them,
 // an old page's <font> of three attributes around a mebibyte of links
-// and bold text, cost the parser little, and their page is read.
+// and bold text, or opened in each <div> and never closed, cost the
+// parser little, and their page is read.
 func TestFromHTMLFormattingBenign(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString(`<html><head><template></template><meta name="robots" content="noindex"></head><body><font face="Arial" size="2" color="#333">`)
 	for i := 0; sb.Len() < 1<<20-4096; i++ {
 		fmt.Fprintf(&sb, `<p>Item %d: <a href="/i/%d" class="item" title="item">see</a> <b class="x">new</b> <i>now</i></p>`, i, i)
 	}
-	page := sb.String()
-	if c := formattingCost([]byte(page), false); c > maxFormattingCost {
-		t.Errorf("formattingCost = %d, past %d", c, maxFormattingCost)
-	}
-	if d, err := FromHTML(strings.NewReader(page)); err != nil || !d.NoIndex {
-		t.Errorf("FromHTML = %+v, %v; want noindex", d, err)
+	// A <font> opened in each <div> and never closed: the parser keeps
+	// three alike at most (Noah's Ark).
+	soup := `<html><head><template></template><meta name="robots" content="noindex"></head><body>` +
+		strings.Repeat(`<div><font face="Arial" size="2">Some text</div>`, 1200)
+	for _, page := range []string{sb.String(), soup} {
+		if c := formattingCost([]byte(page), false); c > maxFormattingCost {
+			t.Errorf("formattingCost = %d, past %d", c, maxFormattingCost)
+		}
+		if d, err := FromHTML(strings.NewReader(page)); err != nil || !d.NoIndex {
+			t.Errorf("FromHTML = %+v, %v; want noindex", d, err)
+		}
 	}
 }
 
