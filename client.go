@@ -271,9 +271,11 @@ func (c *Client) checkAt(ctx context.Context, authority []byte, path string, d *
 // fillContext returns a context with ctx's values for a fetch made after
 // ctx's request: its caller may have cancelled it (an http.Client with a
 // Timeout does when the body is closed), which is no failure of the
-// site's, so the wait is bounded by what one fill may take instead.
+// site's, so the wait is bounded by what a fill may take instead, after
+// a wait for a fetch slot, which another fill holds as long.
 func (c *Client) fillContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), c.fillBound())
+	b := c.fillBound()
+	return context.WithTimeout(context.WithoutCancel(ctx), time.Duration(stamp(b).add(b))) // saturating
 }
 
 // leaseTTL is the TTL of a Store lease: it outlives the fill it guards,
@@ -634,20 +636,21 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	case err != nil:
 		return nil, err
 	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's allow-all
-		if e.failStatus < 400 || e.outcome != OutcomeUnreachable {
+		if e.failStatus < 400 || e.outcome != OutcomeUnreachable && !e.stale {
 			// A failure the server did not answer with an error status
 			// may be the other site's doing (its chain, a redirect it
-			// refused, its fetch's deadline): not this authority's to
-			// keep, nor to answer; nor is a copy standing in, of a
-			// fetch that may have run beside another's fill.
+			// refused, its fetch's deadline), and an allow-all after an
+			// outage is a policy's: not this authority's to keep, nor
+			// to answer.
 			return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 		}
-		// An error status (a 5xx, a 429) is the server's own, kept for
-		// its back-off as a check's would be, so that the next site
-		// redirecting there asks it nothing; but not over an entry a
-		// fill published meanwhile (this process's check may have
-		// fetched beside the hop), nor in the Store unless under the
-		// lease (another process's may have).
+		// An error status (a 5xx, a 429) is the server's own, kept, or
+		// the last good copy standing in for it, for its back-off as a
+		// check's would be, so that the next site redirecting there
+		// asks it nothing; but not over an entry a fill published
+		// meanwhile (this process's check may have fetched beside the
+		// hop), nor in the Store unless under the lease (another
+		// process's may have).
 		if held := k.doc.cache.putOver(e, cur); held != e || !leased {
 			return held, nil
 		}

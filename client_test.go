@@ -1662,7 +1662,7 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(2 * time.Minute)
-	release := holdSlot(t, c)
+	release := holdSlot(t, c, onNewSite(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	d, err := c.Check(ctx, site.URL+"/private/x")
 	cancel()
@@ -1680,7 +1680,7 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 	// A copy older than the stale window cannot stand in: the check waits
 	// for the slot, then fetches.
 	clock.Advance(31 * 24 * time.Hour)
-	release = holdSlot(t, c)
+	release = holdSlot(t, c, onNewSite(t))
 	checked := make(chan error, 1)
 	go func() {
 		d, err := c.Check(context.Background(), site.URL+"/private/x")
@@ -1701,24 +1701,35 @@ func TestClientSlotWaitGivenUpFetchesLater(t *testing.T) {
 	}
 }
 
-// holdSlot has a check of a site that answers once release is called
-// take the only fetch slot of c; release returns once it has ended.
-func holdSlot(t *testing.T, c *Client) (release func()) {
+// holdSlot has a check of url, whose robots.txt route answers once
+// release is called, take the only fetch slot of c; release returns once
+// it has ended. route is how c's HTTP client reaches url's server (see
+// newSite and hosts.on).
+func holdSlot(t *testing.T, c *Client, route func(h http.HandlerFunc) (url string)) (release func()) {
 	t.Helper()
 	entered, freed, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+	url := route(func(w http.ResponseWriter, r *http.Request) {
 		close(entered)
 		<-freed
 	})
 	go func() {
 		defer close(done)
-		_, _ = c.Allowed(context.Background(), slow.URL+"/")
+		_, _ = c.Allowed(context.Background(), url+"/")
 	}()
-	<-entered
+	select {
+	case <-entered:
+	case <-done:
+		t.Fatal("the check holding the slot ended before its fetch began")
+	}
 	return func() {
 		close(freed)
 		<-done
 	}
+}
+
+// onNewSite is a route for holdSlot: a new loopback site.
+func onNewSite(t *testing.T) func(h http.HandlerFunc) string {
+	return func(h http.HandlerFunc) string { return newSite(t, h).URL }
 }
 
 // TestClientSlotWaitOldCopy: a copy that expired more than the freshness
@@ -1741,7 +1752,7 @@ func TestClientSlotWaitOldCopy(t *testing.T) {
 	}
 	disallow.Store(true)
 	clock.Advance(20 * 24 * time.Hour)
-	release := holdSlot(t, c)
+	release := holdSlot(t, c, onNewSite(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	d, err := c.Check(ctx, site.URL+"/private/x")
 	cancel()

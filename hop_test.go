@@ -1764,3 +1764,30 @@ func TestHopStandInNotStored(t *testing.T) {
 		t.Errorf("P3, after P1 stored down.test's new Disallow: /private and P2's hop met a 503: %+v, %v; want disallowed", d, err)
 	}
 }
+
+// TestHopStandInAnswers: a.test's robots.txt redirects to a file on
+// b.test, whose robots.txt the hop must consult; b.test's, fetched an
+// hour ago, now answers 503, and its last good copy stands in, as for a
+// check of b.test: the hop is answered from it, and a.test's rules read.
+func TestHopStandInAnswers(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	w := newHosts(t)
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=60"))
+	w.on("b.test/files/a-robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("a.test/robots.txt", redirectTo("http://b.test/files/a-robots.txt"))
+	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, "http://b.test/x"); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	clock.Advance(time.Hour)
+	w.on("b.test/robots.txt", serve(503, "down"))
+	if d, err := c.Check(ctx, "http://a.test/public"); !d.Allowed || d.Outcome != OutcomeRules {
+		t.Errorf("a.test/public: %+v, %v; want a.test's rules, read through the hop b.test's copy allows", d, err)
+	}
+	if d, err := c.Check(ctx, "http://b.test/x"); !d.Allowed || !d.Stale || w.count("http://b.test/robots.txt") != 2 {
+		t.Errorf("b.test: %+v, %v, its robots.txt asked %d times; want its copy standing in, asked by the hop alone",
+			d, err, w.count("http://b.test/robots.txt"))
+	}
+}

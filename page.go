@@ -687,8 +687,8 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		// of '"' and '=' (三角洲's 洲 is ='): read decoded.
 		xml := first
 		if _, err := body.Encoding(charset); err != nil {
-			if declared := xmlEncoding(first); declared != "" {
-				enc, jis = body.Stateful(declared), nil
+			if st := body.Stateful(xmlEncoding(first)); st != nil {
+				enc, jis = st, nil
 			}
 		}
 		switch {

@@ -447,6 +447,8 @@ func TestReceiptUnreadablePage(t *testing.T) {
 	const jpXHTMLHead = `<meta name="description" content="東南アジア、メコン川の三角洲を旅する。"/><meta name="robots" content="noai"/></head><body/></html>`
 	jpXHTML, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<?xml version="1.0" encoding="ISO-2022-JP"?><html xmlns="http://www.w3.org/1999/xhtml"><head>` + jpXHTMLHead))
 	jpXHTMLBare, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head>` + jpXHTMLHead))
+	jpXHTMLOther, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<?xml version="1.0" encoding="ISO-2022-JP-2"?><html xmlns="http://www.w3.org/1999/xhtml"><head>` + jpXHTMLHead))
+	jpXHTMLUTF8, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte(`<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head>` + jpXHTMLHead))
 	var xhtml16 []byte // UTF-16LE, no byte-order mark: XML reads it from "<?"
 	for _, c := range `<?xml version="1.0" encoding="UTF-16"?><html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="robots" content="noai"/></head><body/></html>` {
 		xhtml16 = append(xhtml16, byte(c), 0)
@@ -625,6 +627,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML in the ISO-2022-JP its declaration names", "application/xhtml+xml", nil, jpXHTML,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML in ISO-2022-JP naming none", "application/xhtml+xml", nil, jpXHTMLBare,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"XHTML in ISO-2022-JP declaring another encoding", "application/xhtml+xml", nil, jpXHTMLOther,
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"XHTML in ISO-2022-JP declaring UTF-8", "application/xhtml+xml", nil, jpXHTMLUTF8,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		// With no charset in its Content-Type, or one browsers do not
 		// know, a page is decoded by the one its <meta> names, or, naming
@@ -2153,5 +2159,32 @@ func TestXMLEncoding(t *testing.T) {
 		if got := xmlEncoding([]byte(in)); got != want {
 			t.Errorf("xmlEncoding(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestReceiptWaitsForSlot: a receipt's fill of tdmrep.json that finds
+// the one fetch slot taken (WithMaxFetches(1)) waits for it, then
+// fetches, for longer than a fetch may take: the file, reachable and
+// reserving nothing, says so (it gave up at the fetch timeout, n).
+func TestReceiptWaitsForSlot(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n"))
+	w.on("a.test/page", serve(200, "page", "Content-Type", "text/plain"))
+	w.on("a.test"+tdmrepPath, func(rw http.ResponseWriter, r *http.Request) {
+		time.Sleep(600 * time.Millisecond) // begun as the page is sent, read once the slot is free
+		rw.Header().Set("Content-Type", "application/json")
+		_, _ = rw.Write([]byte(`[{"location":"/","tdm-reservation":0}]`))
+	})
+	c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep(), WithMaxFetches(1), WithFetchTimeout(time.Second)})
+	t.Cleanup(func() { _ = c.Close() })
+	resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://a.test/page")
+	release := holdSlot(t, c, func(h http.HandlerFunc) string {
+		w.on("slow.test/robots.txt", h)
+		return "http://slow.test"
+	})
+	time.AfterFunc(750*time.Millisecond, release) // with the file's 600 ms, past a fetch's 1 s
+	if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefYes {
+		t.Errorf("usage %q, signals %q; want train-ai=y (tdmrep.json reachable, reserving nothing)", r.Usage, sigs(r.Signals))
 	}
 }
