@@ -714,7 +714,7 @@ func formattingCost(page []byte, scripting bool) int {
 	}
 	z := html.NewTokenizer(bytes.NewReader(page))
 	var list []active
-	cost, weight := 0, 0 // weight: the cost of list's entries past its last marker
+	cost, weight := 0, 0  // weight: the cost of list's entries past its last marker
 	first := func() int { // the first entry past the last marker
 		i := len(list)
 		for i > 0 && list[i-1].a != 0 {
