@@ -1040,10 +1040,13 @@ func TestFromHTMLFormattingBounded(t *testing.T) {
 		"paragraphs left open": head + b(1000) + strings.Repeat("<p>x", 2000),
 		"without attributes":   head + "<p>" + plain + "<a><nobr></p>" + strings.Repeat("<p>x</p>", 20000),
 	} {
+		// The parser's clones cost 86 to 473 MB here; the tokenizers'
+		// passes that refuse the page a few, and some more under -race.
+		const most = 32 << 20
 		var err error
-		if n := allocated(func() { _, err = FromHTML(strings.NewReader(page)) }); n > 64*uint64(len(page)) || err == nil {
+		if n := allocated(func() { _, err = FromHTML(strings.NewReader(page)) }); n > most || err == nil {
 			t.Errorf("%s: FromHTML of a %d-byte page allocated %d MB, error %v; want an error, at most %d MB",
-				name, len(page), n>>20, err, 64*len(page)>>20)
+				name, len(page), n>>20, err, most>>20)
 		}
 	}
 }
