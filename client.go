@@ -651,6 +651,11 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// meanwhile (this process's check may have fetched beside the
 		// hop), nor in the Store unless under the lease (another
 		// process's may have).
+		if e.stale && c.tier != nil && !leased {
+			// Another process may have stored the file's rules since:
+			// the copy answers this hop, and is kept nowhere.
+			return e, nil
+		}
 		if held := k.doc.cache.putOver(e, cur); held != e || !leased {
 			return held, nil
 		}

@@ -1743,8 +1743,8 @@ func TestHopFailureBesideOwnFetch(t *testing.T) {
 // /private. P1's own check takes the lease and fetches it; P2's hop does
 // not wait for the lease and fetches it at the same time, answered 503.
 // P2 neither keeps the hop's failure, its old copy standing in, nor
-// writes it to the Store over P1's new rules: P3, reading the Store,
-// disallows /private, as the file the server serves does.
+// writes it to the Store over P1's new rules: P3, reading the Store, and
+// P2 itself disallow /private, as the file the server serves does.
 func TestHopStandInNotStored(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
@@ -1760,8 +1760,10 @@ func TestHopStandInNotStored(t *testing.T) {
 	}
 	clock.Advance(2 * time.Hour)
 	hopBesideCheck(t, w, p1, p2)
-	if d, err := p3.Check(context.Background(), "http://down.test/private"); d.Allowed {
-		t.Errorf("P3, after P1 stored down.test's new Disallow: /private and P2's hop met a 503: %+v, %v; want disallowed", d, err)
+	for i, p := range []*Client{p3, p2} {
+		if d, err := p.Check(context.Background(), "http://down.test/private"); d.Allowed {
+			t.Errorf("P%d, after P1 stored down.test's new Disallow: /private and P2's hop met a 503: %+v, %v; want disallowed", 3-i, d, err)
+		}
 	}
 }
 

@@ -141,7 +141,7 @@ func hostAsDialled(req *http.Request) error {
 	if i := strings.LastIndexByte(sent, ':'); i >= 0 && !strings.Contains(sent[i:], "]") {
 		name, port = sent[:i], sent[i:]
 	}
-	if unicode, err := idna.Punycode.ToUnicode(name); err != nil || !visibleASCII(host) || sameServer(unicode+port, req.URL) {
+	if unicode, err := idna.Punycode.ToUnicode(name); err != nil || sameServer(unicode+port, req.URL) {
 		return fmt.Errorf("botauth: %s is dialled as another name than its Host, %s: not signed", req.URL.Redacted(), sent)
 	}
 	return nil

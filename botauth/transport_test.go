@@ -581,7 +581,7 @@ func TestKeptHostSchemeChange(t *testing.T) {
 // would accept the signature: no such request is signed, sent alone or
 // through a robotstxt Transport above (which sends that Host with the
 // URL's host dialled). A name the mapping leaves as net/http sends it
-// (bücher.test) is signed.
+// (bücher.test) is signed, as is a Host the caller set for another site.
 func TestTransportMappedHostNotSigned(t *testing.T) {
 	var mu sync.Mutex
 	signed := map[string]bool{} // by Host and path
@@ -614,5 +614,21 @@ func TestTransportMappedHostNotSigned(t *testing.T) {
 		}
 		clear(signed)
 		mu.Unlock()
+	}
+	// A Host the caller set, naming another site than the URL's, in
+	// Unicode or as its A-label, is the caller's to sign for.
+	for _, host := range []string{"xn--bcher-kva.test", "b\u00fccher.test"} {
+		var got string
+		rt := NewTransport(roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			got = r.Header.Get("Signature")
+			return &http.Response{StatusCode: 200, Body: http.NoBody, Request: r}, nil
+		}), newTestSigner(t))
+		req, _ := http.NewRequest(http.MethodGet, "http://192.0.2.1/page", nil)
+		req.Host = host
+		if resp, err := rt.RoundTrip(req); err != nil || got == "" {
+			t.Errorf("Host %q on http://192.0.2.1/page: %v, signature %q; want it signed", host, err, got)
+		} else {
+			resp.Body.Close()
+		}
 	}
 }

@@ -179,10 +179,12 @@ func TestFleetSecondTurnSeesHold(t *testing.T) {
 	go func() { done <- send("http://a.test:8080/r", "a.test") }()
 	time.Sleep(300 * time.Millisecond)
 	held.Store(true)
+	// The hold begins as the 503 is read, within c2's check: it ends 4 s
+	// after the check began at the earliest.
+	holdEnd := time.Now().Add(4 * time.Second)
 	if _, err := c2.Check(context.Background(), "http://a.test/s"); !errors.Is(err, robotstxt.ErrDeferred) {
 		t.Fatalf("process 2, a.test's robots.txt answering 503: %v, want ErrDeferred", err)
 	}
-	holdEnd := time.Now().Add(4 * time.Second)
 	if err := <-done; err != nil && !errors.Is(err, robotstxt.ErrPaced) {
 		t.Fatal(err)
 	}
