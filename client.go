@@ -653,8 +653,9 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// process's may have).
 		if e.stale && c.tier != nil && !leased {
 			// Another process may have stored the file's rules since:
-			// the copy answers this hop, and is kept nowhere.
-			return e, nil
+			// the copy is kept, so that the sites redirecting there ask
+			// nothing, only as long as the least freshness.
+			e.expires = min(e.expires, stampOf(c.cfg.now()).add(c.cfg.minFresh))
 		}
 		if held := k.doc.cache.putOver(e, cur); held != e || !leased {
 			return held, nil

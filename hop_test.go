@@ -1742,9 +1742,10 @@ func TestHopFailureBesideOwnFetch(t *testing.T) {
 // older copy of down.test's robots.txt (Allow: /), which now disallows
 // /private. P1's own check takes the lease and fetches it; P2's hop does
 // not wait for the lease and fetches it at the same time, answered 503.
-// P2 neither keeps the hop's failure, its old copy standing in, nor
-// writes it to the Store over P1's new rules: P3, reading the Store, and
-// P2 itself disallow /private, as the file the server serves does.
+// P2 does not write the hop's failure, its old copy standing in, to the
+// Store over P1's new rules, and keeps it only for the least freshness:
+// P3, reading the Store, and P2 itself after that minute, disallow
+// /private, as the file the server serves does.
 func TestHopStandInNotStored(t *testing.T) {
 	checkLeaks(t)
 	clock := newTestClock()
@@ -1760,6 +1761,7 @@ func TestHopStandInNotStored(t *testing.T) {
 	}
 	clock.Advance(2 * time.Hour)
 	hopBesideCheck(t, w, p1, p2)
+	clock.Advance(time.Minute) // the least freshness, for which P2 keeps its copy
 	for i, p := range []*Client{p3, p2} {
 		if d, err := p.Check(context.Background(), "http://down.test/private"); d.Allowed {
 			t.Errorf("P%d, after P1 stored down.test's new Disallow: /private and P2's hop met a 503: %+v, %v; want disallowed", 3-i, d, err)
@@ -1791,5 +1793,54 @@ func TestHopStandInAnswers(t *testing.T) {
 	if d, err := c.Check(ctx, "http://b.test/x"); !d.Allowed || !d.Stale || w.count("http://b.test/robots.txt") != 2 {
 		t.Errorf("b.test: %+v, %v, its robots.txt asked %d times; want its copy standing in, asked by the hop alone",
 			d, err, w.count("http://b.test/robots.txt"))
+	}
+}
+
+// noLeaseStore is a Store that hands out no leases, as boltstore's.
+type noLeaseStore struct{ s *memStore }
+
+func (n noLeaseStore) Get(ctx context.Context, key string) ([]byte, error) { return n.s.Get(ctx, key) }
+func (n noLeaseStore) Set(ctx context.Context, key string, v []byte, ttl time.Duration) error {
+	return n.s.Set(ctx, key, v, ttl)
+}
+
+// TestHopStandInAsksOnce: sites whose robots.txt redirects to a page of
+// b.test, whose robots.txt, fetched an hour ago, now answers 503, its
+// last good copy standing in: the first hop keeps that copy, under a
+// Store without leases (as boltstore's) too, and the next redirecting
+// sites ask b.test nothing (kept nowhere, it was asked once a site).
+func TestHopStandInAsksOnce(t *testing.T) {
+	for _, withStore := range []bool{false, true} {
+		t.Run(fmt.Sprint("store=", withStore), func(t *testing.T) {
+			checkLeaks(t)
+			clock := newTestClock()
+			w := newHosts(t)
+			w.on("b.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=60"))
+			w.on("b.test/files/a-robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+			const sites = 5
+			for i := range sites {
+				w.on(fmt.Sprintf("site%d.test/robots.txt", i), redirectTo("http://b.test/files/a-robots.txt"))
+			}
+			opts := []Option{WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)})}
+			if withStore {
+				opts = append(opts, WithStore(noLeaseStore{newMemStore()}))
+			}
+			c := newTestClient(t, opts...)
+			ctx := context.Background()
+			if ok, err := c.Allowed(ctx, "http://b.test/x"); !ok || err != nil {
+				t.Fatal(ok, err)
+			}
+			clock.Advance(time.Hour)
+			w.on("b.test/robots.txt", serve(503, "down"))
+			for i := range sites {
+				if d, err := c.Check(ctx, fmt.Sprintf("http://site%d.test/public", i)); !d.Allowed || d.Outcome != OutcomeRules {
+					t.Errorf("site%d.test/public: %+v, %v; want its rules", i, d, err)
+				}
+			}
+			// One fetch before the outage, one by the first hop.
+			if n := w.count("http://b.test/robots.txt"); n != 2 {
+				t.Errorf("b.test's robots.txt asked %d times for %d sites redirecting there within its back-off; want 2 (once before the outage, once in it)", n, sites)
+			}
+		})
 	}
 }

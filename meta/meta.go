@@ -712,38 +712,48 @@ func (d *foreignDepth) tag(z *html.Tokenizer, tt html.TokenType, a atom.Atom) {
 // page's formatting elements are few at a time, with a few attributes.
 const maxFormattingCost = 1 << 20
 
-// formatting are the formatting elements of HTML's parser (WHATWG HTML
+// formatting are the formatting elements of HTML's parser, and scopes
+// the elements that put a marker on its list of them (WHATWG HTML
 // §13.2.4.3).
-var formatting = map[atom.Atom]bool{atom.A: true, atom.B: true, atom.Big: true, atom.Code: true, atom.Em: true,
-	atom.Font: true, atom.I: true, atom.Nobr: true, atom.S: true, atom.Small: true, atom.Strike: true,
-	atom.Strong: true, atom.Tt: true, atom.U: true}
+var (
+	formatting = map[atom.Atom]bool{atom.A: true, atom.B: true, atom.Big: true, atom.Code: true, atom.Em: true,
+		atom.Font: true, atom.I: true, atom.Nobr: true, atom.S: true, atom.Small: true, atom.Strike: true,
+		atom.Strong: true, atom.Tt: true, atom.U: true}
+	scopes = map[atom.Atom]bool{atom.Applet: true, atom.Object: true, atom.Marquee: true, atom.Template: true,
+		atom.Td: true, atom.Th: true, atom.Caption: true}
+)
 
 // formattingCost returns at most how many copies (an element, and each of
 // its attributes) the parser may make reconstructing page's formatting
 // elements, as a tokenizer reads its tags (scripting as in rootCost, and
-// see foreignDepth), once it passes maxFormattingCost: at each text and
-// start tag, those of every element on the list, as if an end tag had
-// closed around each. The list is kept as the parser keeps it from the
-// tags written, but that a marker (a <td>, an <object>), which the parser
-// may ignore, hides none: three alike at most (Noah's Ark), an <a> or
-// <nobr> outside <svg> and <math> ending the one before, an end tag
-// removing its element.
+// see foreignDepth), once it passes maxFormattingCost: at each text and start tag, those of every
+// element on the list since its last marker, as if an end tag had closed
+// around each. The list is kept as the parser keeps it from the tags
+// written: three alike at most (Noah's Ark), an <a> or <nobr> ending the
+// one before, an end tag removing its element, a scope's its part.
 func formattingCost(page []byte, scripting bool) int {
 	type active struct {
-		a    atom.Atom
-		cost int    // the element and its attributes
-		tag  string // its name and attributes, as written
+		a    atom.Atom // 0 for a marker
+		cost int       // the element and its attributes
+		tag  string    // its name and attributes, as written
 	}
 	z := html.NewTokenizer(bytes.NewReader(page))
 	var list []active
 	var fd foreignDepth
-	cost, weight := 0, 0 // weight: the cost of list's entries
+	cost, weight := 0, 0  // weight: the cost of list's entries past its last marker
+	first := func() int { // the first entry past the last marker
+		i := len(list)
+		for i > 0 && list[i-1].a != 0 {
+			i--
+		}
+		return i
+	}
 	remove := func(i int) {
 		weight -= list[i].cost
 		list = slices.Delete(list, i, i+1)
 	}
-	last := func(a atom.Atom) int { // the last entry of a, or -1
-		for i := len(list) - 1; i >= 0; i-- {
+	last := func(a atom.Atom) int { // the last entry of a past the last marker, or -1
+		for i := len(list) - 1; i >= first(); i-- {
 			if list[i].a == a {
 				return i
 			}
@@ -777,7 +787,7 @@ func formattingCost(page []byte, scripting bool) int {
 					e.cost++
 				}
 				alike := 0
-				for i := len(list) - 1; i >= 0; i-- {
+				for i := len(list) - 1; i >= first(); i-- {
 					if list[i].a == a && list[i].tag == e.tag {
 						if alike++; alike == 3 {
 							remove(i)
@@ -787,13 +797,25 @@ func formattingCost(page []byte, scripting bool) int {
 				}
 				list = append(list, e)
 				weight += e.cost
+			case scopes[a] && tt == html.StartTagToken:
+				list = append(list, active{})
+				weight = 0
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
 			fd.tag(z, tt, a)
-			if i := last(a); formatting[a] && i >= 0 {
-				remove(i)
+			switch {
+			case formatting[a]:
+				if i := last(a); i >= 0 {
+					remove(i)
+				}
+			case scopes[a] && first() > 0:
+				list = list[:first()-1]
+				weight = 0
+				for _, e := range list[first():] {
+					weight += e.cost
+				}
 			}
 		}
 	}
