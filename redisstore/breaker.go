@@ -133,12 +133,15 @@ func (b *breaker) done(probe bool, o outcome, err error) {
 // after it, so that the last line logged is the state the node is in.
 func (b *breaker) show(err error) {
 	open := !b.openedAt.IsZero()
+	if open == b.shown {
+		return // every call of a healthy Redis: no clock read
+	}
 	now := time.Now()
 	i := 0
 	if open {
 		i = 1
 	}
-	if open == b.shown || now.Sub(b.shownAt[i]) < logthrottle.Interval {
+	if now.Sub(b.shownAt[i]) < logthrottle.Interval {
 		return
 	}
 	b.shown, b.shownAt[i] = open, now
