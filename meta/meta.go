@@ -685,22 +685,28 @@ func rootCost(page []byte, scripting bool) int {
 // foreignDepth follows, for a tokenizer, the <svg> and <math> elements
 // open, within which the parser reads a <style>'s or <title>'s text as
 // tags (it tells its tokenizer NextIsNotRawText): tag tells the tokenizer
-// so at each start tag within one. It keeps no account of the elements
-// that break out of one, and so may read as tags some text the parser
-// reads as text: a cost counted higher, never lower.
-type foreignDepth int
+// so at each start tag within one, self-closing too. An end tag closes
+// the last one open only when it names it (the parser ignores a </math>
+// in an <svg>). It keeps no account of the elements that break out of
+// one, and so may read as tags some text the parser reads as text: a
+// caller counts what such tags add, never what they take away (see
+// in).
+type foreignDepth []atom.Atom
 
 func (d *foreignDepth) tag(z *html.Tokenizer, tt html.TokenType, a atom.Atom) {
 	switch {
 	case tt == html.StartTagToken && (a == atom.Svg || a == atom.Math):
-		*d++
-	case tt == html.EndTagToken && (a == atom.Svg || a == atom.Math) && *d > 0:
-		*d--
+		*d = append(*d, a)
+	case tt == html.EndTagToken && len(*d) > 0 && (*d)[len(*d)-1] == a:
+		*d = (*d)[:len(*d)-1]
 	}
-	if tt == html.StartTagToken && *d > 0 {
+	if tt != html.EndTagToken && d.in() {
 		z.NextIsNotRawText()
 	}
 }
+
+// in reports whether an <svg> or <math> is open.
+func (d foreignDepth) in() bool { return len(d) > 0 }
 
 // maxFormattingCost bounds the copies golang.org/x/net/html's parser may
 // make reconstructing a page's formatting elements (<a>, <b>, <font>, …):
@@ -776,7 +782,7 @@ func formattingCost(page []byte, scripting bool) int {
 			case a == atom.Noscript && !scripting:
 				z.NextIsNotRawText()
 			case formatting[a]:
-				if (a == atom.A || a == atom.Nobr) && fd == 0 {
+				if (a == atom.A || a == atom.Nobr) && !fd.in() {
 					if i := last(a); i >= 0 {
 						remove(i)
 					}
@@ -804,13 +810,14 @@ func formattingCost(page []byte, scripting bool) int {
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
+			in := fd.in() // the tag may be text the parser reads as such: it takes nothing away
 			fd.tag(z, tt, a)
 			switch {
-			case formatting[a]:
+			case formatting[a] && !in:
 				if i := last(a); i >= 0 {
 					remove(i)
 				}
-			case scopes[a] && first() > 0:
+			case scopes[a] && first() > 0 && !in:
 				list = list[:first()-1]
 				weight = 0
 				for _, e := range list[first():] {

@@ -1014,8 +1014,9 @@ func TestFromHTMLRootAttributesBounded(t *testing.T) {
 // TestFromHTMLFormattingBounded: a <b> of thousands of attributes left
 // open in a closed <p> before thousands of paragraphs, on a page whose
 // head holds a <template> (read by the parser), in the head's template
-// too, the paragraphs' end tags implied, or dozens of formatting
-// elements without attributes: golang.org/x/net/html's parser clones
+// too, the paragraphs' end tags implied, dozens of formatting elements
+// without attributes, or tags the parser reads where a tokenizer reads
+// text, and the other way round: golang.org/x/net/html's parser clones
 // them for each paragraph (473 MB for 44 KB). Such a page is not handed
 // to it: it is an error, at a small multiple of the page.
 func TestFromHTMLFormattingBounded(t *testing.T) {
@@ -1039,11 +1040,23 @@ func TestFromHTMLFormattingBounded(t *testing.T) {
 		"in the template":      `<html><head><template>` + b(5000) + paragraphs + `</template><meta name="robots" content="noindex"></head><body>x`,
 		"paragraphs left open": head + b(1000) + strings.Repeat("<p>x", 2000),
 		"without attributes":   head + "<p>" + plain + "<a><nobr></p>" + strings.Repeat("<p>x</p>", 20000),
+		// End tags the parser ignores behind a marker, an <a> behind
+		// one, Noah's Ark across one.
+		"</b> in a template":  head + "<p><b" + attrList(1000) + "></p><template></b></template>" + strings.Repeat("<p>x", 6000),
+		"</b> in a cell":      head + "<p><b" + attrList(1000) + "></p><table><tr><td></b></td></tr></table>" + strings.Repeat("<p>x", 6000),
+		"<a> in a template":   head + "<p><a" + attrList(1000) + "></p><template><a></a></template>" + strings.Repeat("<p>x", 6000),
+		"alike in a template": head + "<p>" + strings.Repeat("<b"+attrList(300)+">", 3) + "</p><template>" + strings.Repeat("<b"+attrList(300)+">", 3) + "</b></b></b></template>" + strings.Repeat("<p>x", 6000),
 		// Tags the parser reads where a tokenizer reads raw text
-		// (foreign content), an <a> that is SVG's.
+		// (foreign content: a </math> in an <svg> ends nothing, a
+		// <style/> is no raw text), an <a> that is SVG's, an end tag
+		// in a <style> read as tags.
 		"<svg><style>":              head + "<p><b" + attrList(1000) + "><svg><style>" + strings.Repeat("<p>x", 2000),
 		"<svg><a> after an <a>":     head + "<p><a" + attrList(1000) + "><svg><a></a></svg>" + strings.Repeat("<p>x", 2000),
 		"<body> tags after <style>": `<html><head><template></template></head><body><svg><style><body` + attrList(3000) + ">" + strings.Repeat("<svg><body z>", 400),
+		"</math> in <svg>":          head + "<svg></math><style><p><b" + attrList(1000) + "></p>" + strings.Repeat("<p>x", 6000),
+		"<svg><style/>":             head + "<svg><style/><p><b" + attrList(1000) + "></p>" + strings.Repeat("<p>x", 6000),
+		"</b> in a later <style>":   head + "<svg><p><p><b" + attrList(1000) + "></p><style></b></style>" + strings.Repeat("<p>x", 6000),
+		"<body> after </math>":      `<html><head><template></template></head><body><svg></math><style><body` + attrList(3000) + ">" + strings.Repeat("<body z>", 3000),
 	} {
 		// The parser's clones cost 86 to 473 MB here; the tokenizers'
 		// passes that refuse the page a few, and some more under -race.
