@@ -620,7 +620,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 // in the head where, without scripts, an element in it (a tracking
 // pixel's <img>, an <iframe/> whose text runs on) ends the head.
 func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
-	if rootCost(page, true) > maxRootCost || formattingCost(page, true) > maxFormattingCost {
+	if parsable(page, true) != nil {
 		return // read without scripts only, as a page the parser refuses
 	}
 	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(true))
@@ -643,44 +643,6 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 // root tags with attributes cost minutes and gigabytes. A page's
 // <html lang="en"> and <body class="…">, even written twice, copy a few.
 const maxRootCost = 1 << 16
-
-// rootCost returns at most how many attributes the parser would copy for
-// page's <html> and <body> start tags, as a tokenizer reads them (with
-// scripts off, a <noscript>'s content as tags), once it passes
-// maxRootCost: the attributes of those before each, summed.
-func rootCost(page []byte, scripting bool) int {
-	z := html.NewTokenizer(bytes.NewReader(page))
-	cost, attrs, seen := 0, 0, false
-	var fd foreignDepth
-	for cost <= maxRootCost {
-		switch tt := z.Next(); tt {
-		case html.ErrorToken:
-			return cost
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			fd.tag(z, tt, atom.Lookup(name))
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, more := z.TagName()
-			a := atom.Lookup(name)
-			fd.tag(z, tt, a)
-			if a == atom.Noscript && !scripting {
-				z.NextIsNotRawText()
-			}
-			if a != atom.Html && a != atom.Body {
-				continue
-			}
-			if seen {
-				cost += attrs
-			}
-			seen = true
-			for more {
-				_, _, more = z.TagAttr()
-				attrs++
-			}
-		}
-	}
-	return cost
-}
 
 // foreignDepth follows, for a tokenizer, the <svg> and <math> elements
 // open, within which the parser reads a <style>'s or <title>'s text as
@@ -718,26 +680,29 @@ func (d foreignDepth) in() bool { return len(d) > 0 }
 // page's formatting elements are few at a time, with a few attributes.
 const maxFormattingCost = 1 << 20
 
-// formatting are the formatting elements of HTML's parser, and scopes
-// the elements that put a marker on its list of them (WHATWG HTML
+// formattingElements are the formatting elements of HTML's parser, and
+// scopes the elements that put a marker on its list of them (WHATWG HTML
 // §13.2.4.3).
 var (
-	formatting = map[atom.Atom]bool{atom.A: true, atom.B: true, atom.Big: true, atom.Code: true, atom.Em: true,
+	formattingElements = map[atom.Atom]bool{atom.A: true, atom.B: true, atom.Big: true, atom.Code: true, atom.Em: true,
 		atom.Font: true, atom.I: true, atom.Nobr: true, atom.S: true, atom.Small: true, atom.Strike: true,
 		atom.Strong: true, atom.Tt: true, atom.U: true}
 	scopes = map[atom.Atom]bool{atom.Applet: true, atom.Object: true, atom.Marquee: true, atom.Template: true,
 		atom.Td: true, atom.Th: true, atom.Caption: true}
 )
 
-// formattingCost returns at most how many copies (an element, and each of
-// its attributes) the parser may make reconstructing page's formatting
-// elements, as a tokenizer reads its tags (scripting as in rootCost, and
-// see foreignDepth), once it passes maxFormattingCost: at each text and start tag, those of every
-// element on the list since its last marker, as if an end tag had closed
-// around each. The list is kept as the parser keeps it from the tags
-// written: three alike at most (Noah's Ark), an <a> or <nobr> ending the
-// one before, an end tag removing its element, a scope's its part.
-func formattingCost(page []byte, scripting bool) int {
+// parserCost returns at most how many copies the parser would make of
+// page, as a tokenizer reads its tags (with scripts off, a <noscript>'s
+// content as tags; see foreignDepth), once either passes its bound: root,
+// of the attributes of its <html> and <body> start tags (the attributes
+// of those before each, summed; see maxRootCost); formatting, of its
+// formatting elements (see maxFormattingCost): at each text and start
+// tag, of every element on the list since its last marker, and its
+// attributes, as if an end tag had closed around each. The list is kept
+// as the parser keeps it from the tags written: three alike at most
+// (Noah's Ark), an <a> or <nobr> ending the one before, an end tag
+// outside foreign content removing its element, a scope's its part.
+func parserCost(page []byte, scripting bool) (root, formatting int) {
 	type active struct {
 		a    atom.Atom // 0 for a marker
 		cost int       // the element and its attributes
@@ -746,8 +711,9 @@ func formattingCost(page []byte, scripting bool) int {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	var list []active
 	var fd foreignDepth
-	cost, weight := 0, 0  // weight: the cost of list's entries past its last marker
-	first := func() int { // the first entry past the last marker
+	rootAttrs, rootSeen := 0, false // of the <html> and <body> tags so far
+	weight := 0                     // the cost of list's entries past its last marker
+	first := func() int {           // the first entry past the last marker
 		i := len(list)
 		for i > 0 && list[i-1].a != 0 {
 			i--
@@ -766,32 +732,39 @@ func formattingCost(page []byte, scripting bool) int {
 		}
 		return -1
 	}
-	for cost <= maxFormattingCost {
+	for root <= maxRootCost && formatting <= maxFormattingCost {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
-			return cost
+			return root, formatting
 		case html.TextToken:
-			cost += weight
+			formatting += weight
 		case html.StartTagToken, html.SelfClosingTagToken:
-			cost += weight
+			formatting += weight
 			name, more := z.TagName()
 			a := atom.Lookup(name)
 			fd.tag(z, tt, a)
-			switch {
-			case a == atom.Noscript && !scripting:
+			if a == atom.Noscript && !scripting {
 				z.NextIsNotRawText()
-			case formatting[a]:
+			}
+			n := 0 // its attributes
+			for more {
+				_, _, more = z.TagAttr()
+				n++
+			}
+			switch {
+			case a == atom.Html || a == atom.Body:
+				if rootSeen {
+					root += rootAttrs
+				}
+				rootSeen, rootAttrs = true, rootAttrs+n
+			case formattingElements[a]:
 				if (a == atom.A || a == atom.Nobr) && !fd.in() {
 					if i := last(a); i >= 0 {
 						remove(i)
 					}
 				}
-				e := active{a: a, cost: 1, tag: string(z.Raw())}
-				for more {
-					_, _, more = z.TagAttr()
-					e.cost++
-				}
+				e := active{a: a, cost: 1 + n, tag: string(z.Raw())}
 				alike := 0
 				for i := len(list) - 1; i >= first(); i-- {
 					if list[i].a == a && list[i].tag == e.tag {
@@ -813,7 +786,7 @@ func formattingCost(page []byte, scripting bool) int {
 			in := fd.in() // the tag may be text the parser reads as such: it takes nothing away
 			fd.tag(z, tt, a)
 			switch {
-			case formatting[a] && !in:
+			case formattingElements[a] && !in:
 				if i := last(a); i >= 0 {
 					remove(i)
 				}
@@ -826,7 +799,19 @@ func formattingCost(page []byte, scripting bool) int {
 			}
 		}
 	}
-	return cost
+	return root, formatting
+}
+
+// parsable returns an error for a page whose parse would cost minutes and
+// gigabytes (see parserCost).
+func parsable(page []byte, scripting bool) error {
+	switch root, formatting := parserCost(page, scripting); {
+	case root > maxRootCost:
+		return errors.New("meta: reading HTML: <html> and <body> tags whose attributes the parser would copy for minutes")
+	case formatting > maxFormattingCost:
+		return errors.New("meta: reading HTML: formatting elements whose attributes the parser would copy for minutes")
+	}
+	return nil
 }
 
 // hasNoscript reports whether page holds a <noscript> tag.
@@ -865,11 +850,8 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // page the parser refuses (elements nested past its bound).
 func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
-	if rootCost(src.b, false) > maxRootCost {
-		return errors.New("meta: reading HTML: <html> and <body> tags whose attributes the parser would copy for minutes")
-	}
-	if formattingCost(src.b, false) > maxFormattingCost {
-		return errors.New("meta: reading HTML: formatting elements whose attributes the parser would copy for minutes")
+	if err := parsable(src.b, false); err != nil {
+		return err
 	}
 	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
 	if perr != nil {

@@ -1091,8 +1091,8 @@ func TestFromHTMLFormattingBenign(t *testing.T) {
 		fmt.Fprintf(&table, `<tr><td><font color="#%06x">Item %d</td><td>%d.00</td></tr>`+"\n", i*4099, i, i)
 	}
 	for _, page := range []string{sb.String(), soup, table.String()} {
-		if c := formattingCost([]byte(page), false); c > maxFormattingCost {
-			t.Errorf("formattingCost = %d, past %d", c, maxFormattingCost)
+		if _, c := parserCost([]byte(page), false); c > maxFormattingCost {
+			t.Errorf("formatting cost %d, past %d", c, maxFormattingCost)
 		}
 		if d, err := FromHTML(strings.NewReader(page)); err != nil || !d.NoIndex {
 			t.Errorf("FromHTML = %+v, %v; want noindex", d, err)
@@ -1115,7 +1115,7 @@ func TestUnavailableAfterBlankRuns(t *testing.T) {
 	}
 }
 
-// TestRootCostReadsAsTheParser: rootCost reads tags as the parser does: a
+// TestRootCostReadsAsTheParser: parserCost reads tags as the parser does: a
 // '>' within a quoted value does not end a tag's attributes, a srcdoc's
 // documents and a script's strings are no tags, and with scripts off a
 // <noscript>'s content is tags.
@@ -1126,16 +1126,17 @@ func TestRootCostReadsAsTheParser(t *testing.T) {
 		fmt.Fprintf(&quoted, " a%d", i)
 	}
 	quoted.WriteString(">" + strings.Repeat("<html b>", 1000))
-	if c := rootCost([]byte(quoted.String()), false); c <= maxRootCost {
+	if c, _ := parserCost([]byte(quoted.String()), false); c <= maxRootCost {
 		t.Errorf("attributes past a quoted '>': cost %d, want past %d", c, maxRootCost)
 	}
 	benign := `<html lang="en"><head><template></template><script>var d = ["` + strings.Repeat(`<html lang=en><body class=x>`, 500) + `"];</script></head><body>` +
 		strings.Repeat(`<iframe srcdoc="<html lang=en><body style=x>preview</body></html>"></iframe>`, 500) + `</body></html>`
-	if c := rootCost([]byte(benign), false); c > 10 {
+	if c, _ := parserCost([]byte(benign), false); c > 10 {
 		t.Errorf("a page naming <html> in scripts and srcdoc: cost %d", c)
 	}
 	noscript := "<html a b c><head><noscript>" + strings.Repeat("<html d>", 30000) + "</noscript>"
-	if off, on := rootCost([]byte(noscript), false), rootCost([]byte(noscript), true); off <= maxRootCost || on != 0 {
+	off, _ := parserCost([]byte(noscript), false)
+	if on, _ := parserCost([]byte(noscript), true); off <= maxRootCost || on != 0 {
 		t.Errorf("<html> tags in a <noscript>: cost %d with scripts off, %d on; want past %d, 0", off, on, maxRootCost)
 	}
 }
