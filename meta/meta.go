@@ -384,9 +384,10 @@ var errHeadLimit = fmt.Errorf("meta: the head runs on to %d MiB: the tags after 
 // whole, to 1 MiB, and built as golang.org/x/net/html's parser builds it
 // (where a template ends turns on that). A page is read as UTF-8 or an
 // ASCII-compatible charset, or as UTF-16 after its byte-order mark. An error says that r failed, or that the head runs on to 1 MiB,
-// so that tags after it may have gone unread (or that the parser refused
-// a page whose head holds a template: elements nested over 512 deep); the
-// directives read before it are returned. Malformed HTML is read as
+// so that tags after it may have gone unread (or that a page whose head
+// holds a template was one the parser refuses or is not given: elements
+// nested over 512 deep, <html> tags copying thousands of attributes
+// each); the directives read before it are returned. Malformed HTML is read as
 // browsers read it.
 func FromHTML(r io.Reader, tokens ...string) (Directives, error) {
 	var d Directives
@@ -620,10 +621,11 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 // in the head where, without scripts, an element in it (a tracking
 // pixel's <img>, an <iframe/> whose text runs on) ends the head.
 func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
-	if parsable(page, true) != nil {
-		return // read without scripts only, as a page the parser refuses
+	plain, err := forParser(page)
+	if err != nil {
+		return // read without scripts only, as a page the parser is not given
 	}
-	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(true))
+	doc, err := html.ParseWithOptions(bytes.NewReader(plain), html.ParseOptionEnableScripting(true))
 	if err != nil {
 		return // elements nested past the parser's bound: read without scripts only
 	}
@@ -637,181 +639,205 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 }
 
 // maxRootCost bounds the attributes golang.org/x/net/html's parser may
-// copy for a page's <html> and <body> tags: for each such tag after the
-// first, the parser goes over the attributes the root has gathered
+// go over for a page's <html> and <body> tags: for each such tag after
+// the first, it copies the attributes the root has gathered into a map
 // (copyAttributes), some hundred bytes allocated each, so thousands of
 // root tags with attributes cost minutes and gigabytes. A page's
-// <html lang="en"> and <body class="…">, even written twice, copy a few.
+// <html lang="en"> and <body class="…">, even written twice, and a few
+// thousand more in its scripts' strings, cost a few thousand.
 const maxRootCost = 1 << 16
 
-// foreignDepth follows, for a tokenizer, the <svg> and <math> elements
-// open, within which the parser reads a <style>'s or <title>'s text as
-// tags (it tells its tokenizer NextIsNotRawText): tag tells the tokenizer
-// so at each start tag within one, self-closing too. An end tag closes
-// the last one open only when it names it (the parser ignores a </math>
-// in an <svg>). It keeps no account of the elements that break out of
-// one, and so may read as tags some text the parser reads as text: a
-// caller counts what such tags add, never what they take away (see
-// in).
-type foreignDepth []atom.Atom
+// plainNames maps the name of each formatting element of HTML's parser
+// (WHATWG HTML §13.2.4.3) to that of an element the parser reads as it
+// reads the formatting one but keeps on no list: at each text and tag it
+// clones the formatting elements an end tag, written or implied, closed
+// around, attributes and all, so a <b> of thousands of attributes left
+// open before thousands of paragraphs cost hundreds of megabytes. A
+// <span> is a formatting element's peer where it counts here: it ends
+// the head, leaves foreign content (<svg>, <math>) as <b> does, and an
+// end tag naming it closes it. An <a> stays in foreign content, as a <q>
+// does; a <font> leaves it only with a color, face or size, and so has
+// the peer plainFont where foreign content may hold it and it has none
+// (see forParser). Where they differ, a page cannot tell the parser's
+// head: an <a> or <nobr> left open is not closed by the next, so 512
+// of them nest past the parser's bound (an error, as for <b>s).
+var plainNames = map[string]string{"a": "q", "b": "span", "big": "span", "code": "span", "em": "span",
+	"font": "span", "i": "span", "nobr": "span", "s": "span", "small": "span", "strike": "span",
+	"strong": "span", "tt": "span", "u": "span"}
 
-func (d *foreignDepth) tag(z *html.Tokenizer, tt html.TokenType, a atom.Atom) {
+// plainFont is the peer of a <font> without a color, face or size: it
+// stays in foreign content, as a <cite> does. Its name is as long as
+// plainNames["font"], which forParser writes over with it.
+const plainFont = "cite"
+
+// forParser returns page as golang.org/x/net/html's parser is given it:
+// with each start and end tag of a formatting element renamed for its
+// plain peer (see plainNames), so that the parser's tree costs a small
+// multiple of the page and differs from the page's only within its body.
+// The renaming goes by the bytes, a "<" and a name, wherever they are:
+// text that looks like such a tag reads as renamed too, which no robots
+// or TDMRep META value holds. It returns an error, the page not to be
+// parsed, where the parser would copy attributes of <html> and <body>
+// tags for minutes (see maxRootCost), or where foreign content may hold
+// <font> tags of both kinds, one name of peer for their end tags.
+func forParser(page []byte) ([]byte, error) {
+	var out []byte         // page renamed, once a name is
+	copied := 0            // how much of page out holds
+	var roots, fonts []int // where each <html>, <body> and <font> start tag may begin
+	var fontNames []int    // where out holds each <font>'s or </font>'s peer's name
+	foreign := false       // an <svg> or <math> start tag may begin somewhere
+	for i := bytes.IndexByte(page, '<'); i >= 0; {
+		at := i + 1
+		endTag := at < len(page) && page[at] == '/'
+		if endTag {
+			at++
+		}
+		var lower [6]byte
+		n := 0
+		for at+n < len(page) && n < len(lower) && 'a' <= page[at+n]|0x20 && page[at+n]|0x20 <= 'z' {
+			lower[n] = page[at+n] | 0x20
+			n++
+		}
+		if k := at + n; n > 0 && (k == len(page) || bytes.IndexByte([]byte(" \t\n\f\r/>"), page[k]) >= 0) {
+			switch string(lower[:n]) {
+			case "html", "body":
+				if !endTag {
+					roots = append(roots, i)
+				}
+			case "svg", "math":
+				foreign = foreign || !endTag
+			case "font":
+				if !endTag {
+					fonts = append(fonts, i)
+				}
+				fontNames = append(fontNames, len(out)+at-copied)
+			}
+			if plain, ok := plainNames[string(lower[:n])]; ok {
+				if out == nil {
+					out = make([]byte, 0, len(page)+len(page)/4)
+				}
+				out = append(append(out, page[copied:at]...), plain...)
+				copied = k
+			}
+		}
+		j := bytes.IndexByte(page[i+1:], '<')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if !foreign {
+		fonts = nil // a <font> leaves no foreign content
+	}
+	fontPeer, err := startTags(page, roots, fonts)
+	if err != nil || out == nil {
+		return page, err
+	}
+	for _, at := range fontNames {
+		copy(out[at:], fontPeer) // of the length of plainNames["font"]
+	}
+	return append(out, page[copied:]...), nil
+}
+
+// startTags reads, as the parser's tokenizer reads them, the start tags
+// that may begin at roots (<html> and <body>) and at fonts (<font>), for
+// forParser: it returns an error where the root tags may cost the parser
+// more than maxRootCost (each tag that may be one counted, with the
+// distinct attributes of all of them for the root's), or where the
+// <font> tags are some with a color, face or size and some without;
+// else the peer of the <font> tags. A tag that may begin within
+// another's attributes is read again: past twice the page and 64 KiB
+// read so, it returns an error.
+func startTags(page []byte, roots, fonts []int) (fontPeer string, err error) {
+	r := &tagReader{page: page}
+	z := html.NewTokenizer(r)
+	// read calls each with the attributes of the tag at at, while each
+	// returns true, and reports whether there is one: not where the page
+	// ends within it, no tag to the parser either.
+	read := func(at int, each func(key []byte) bool) (bool, error) {
+		r.at = at
+		tag := z.Next() != html.ErrorToken
+		if !tag {
+			z = html.NewTokenizer(r) // at the end of the page, this one reads no more
+		}
+		for more := tag; more; {
+			var key []byte
+			if key, _, more = z.TagAttr(); len(key) > 0 && !each(key) {
+				break
+			}
+		}
+		if r.read > 2*len(page)+1<<16 {
+			return false, fmt.Errorf("%w: tags within tags, which the parser's tokenizer would read again and again", errNotParsed)
+		}
+		return tag, nil
+	}
+	keys := map[string]bool{} // of the root tags, each after its tag's initial
+	var key []byte
+	calls, attrs := 0, 0 // root tags with attributes, and theirs
+	for _, at := range roots {
+		n := 0
+		if _, err := read(at, func(k []byte) bool {
+			key = append(append(key[:0], page[at+1]|0x20), k...)
+			if !keys[string(key)] {
+				keys[string(key)] = true
+			}
+			n++
+			return (calls+1)*len(keys)+attrs+n <= maxRootCost
+		}); err != nil {
+			return "", err
+		}
+		if n > 0 {
+			calls, attrs = calls+1, attrs+n
+		}
+		if calls*len(keys)+attrs > maxRootCost {
+			return "", fmt.Errorf("%w: <html> and <body> tags whose attributes the parser would copy for minutes", errNotParsed)
+		}
+	}
+	leaving, staying := false, false // <font> tags with a color, face or size, and without
+	for _, at := range fonts {
+		leaves := false
+		tag, err := read(at, func(k []byte) bool {
+			leaves = string(k) == "color" || string(k) == "face" || string(k) == "size"
+			return !leaves
+		})
+		if err != nil {
+			return "", err
+		}
+		leaving, staying = leaving || leaves, staying || tag && !leaves
+	}
 	switch {
-	case tt == html.StartTagToken && (a == atom.Svg || a == atom.Math):
-		*d = append(*d, a)
-	case tt == html.EndTagToken && len(*d) > 0 && (*d)[len(*d)-1] == a:
-		*d = (*d)[:len(*d)-1]
+	case leaving && staying:
+		return "", fmt.Errorf("%w: <font> tags with a color, face or size and without beside <svg> or <math>, which the parser reads apart", errNotParsed)
+	case staying:
+		return plainFont, nil
 	}
-	if tt != html.EndTagToken && d.in() {
-		z.NextIsNotRawText()
-	}
+	return plainNames["font"], nil
 }
 
-// in reports whether an <svg> or <math> is open.
-func (d foreignDepth) in() bool { return len(d) > 0 }
+// errNotParsed is the error of forParser: a page not given to the parser.
+var errNotParsed = errors.New("meta: reading HTML: not given to the parser")
 
-// maxFormattingCost bounds the copies golang.org/x/net/html's parser may
-// make reconstructing a page's formatting elements (<a>, <b>, <font>, …):
-// at each text and tag it clones those on its list of active formatting
-// elements that an end tag, written or implied (a <p> closes a <p>),
-// closed around, attributes and all, so a <b> of thousands of attributes,
-// or dozens of <b>s, left open before thousands of paragraphs cost
-// hundreds of megabytes (about 50 bytes a copy: this bound, 50 MB). A
-// page's formatting elements are few at a time, with a few attributes.
-const maxFormattingCost = 1 << 20
-
-// formattingElements are the formatting elements of HTML's parser, and
-// scopes the elements that put a marker on its list of them (WHATWG HTML
-// §13.2.4.3).
-var (
-	formattingElements = map[atom.Atom]bool{atom.A: true, atom.B: true, atom.Big: true, atom.Code: true, atom.Em: true,
-		atom.Font: true, atom.I: true, atom.Nobr: true, atom.S: true, atom.Small: true, atom.Strike: true,
-		atom.Strong: true, atom.Tt: true, atom.U: true}
-	scopes = map[atom.Atom]bool{atom.Applet: true, atom.Object: true, atom.Marquee: true, atom.Template: true,
-		atom.Td: true, atom.Th: true, atom.Caption: true}
-)
-
-// parserCost returns at most how many copies the parser would make of
-// page, as a tokenizer reads its tags (with scripts off, a <noscript>'s
-// content as tags; see foreignDepth), once either passes its bound: root,
-// of the attributes of its <html> and <body> start tags (the attributes
-// of those before each, summed; see maxRootCost); formatting, of its
-// formatting elements (see maxFormattingCost): at each text and start
-// tag, of every element on the list since its last marker, and its
-// attributes, as if an end tag had closed around each. The list is kept
-// as the parser keeps it from the tags written: three alike at most
-// (Noah's Ark), an <a> or <nobr> ending the one before, an end tag
-// outside foreign content removing its element, a scope's its part.
-func parserCost(page []byte, scripting bool) (root, formatting int) {
-	type active struct {
-		a    atom.Atom // 0 for a marker
-		cost int       // the element and its attributes
-		tag  string    // its name and attributes, as written
-	}
-	z := html.NewTokenizer(bytes.NewReader(page))
-	var list []active
-	var fd foreignDepth
-	rootAttrs, rootSeen := 0, false // of the <html> and <body> tags so far
-	weight := 0                     // the cost of list's entries past its last marker
-	first := func() int {           // the first entry past the last marker
-		i := len(list)
-		for i > 0 && list[i-1].a != 0 {
-			i--
-		}
-		return i
-	}
-	remove := func(i int) {
-		weight -= list[i].cost
-		list = slices.Delete(list, i, i+1)
-	}
-	last := func(a atom.Atom) int { // the last entry of a past the last marker, or -1
-		for i := len(list) - 1; i >= first(); i-- {
-			if list[i].a == a {
-				return i
-			}
-		}
-		return -1
-	}
-	for root <= maxRootCost && formatting <= maxFormattingCost {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			return root, formatting
-		case html.TextToken:
-			formatting += weight
-		case html.StartTagToken, html.SelfClosingTagToken:
-			formatting += weight
-			name, more := z.TagName()
-			a := atom.Lookup(name)
-			fd.tag(z, tt, a)
-			if a == atom.Noscript && !scripting {
-				z.NextIsNotRawText()
-			}
-			n := 0 // its attributes
-			for more {
-				_, _, more = z.TagAttr()
-				n++
-			}
-			switch {
-			case a == atom.Html || a == atom.Body:
-				if rootSeen {
-					root += rootAttrs
-				}
-				rootSeen, rootAttrs = true, rootAttrs+n
-			case formattingElements[a]:
-				if (a == atom.A || a == atom.Nobr) && !fd.in() {
-					if i := last(a); i >= 0 {
-						remove(i)
-					}
-				}
-				e := active{a: a, cost: 1 + n, tag: string(z.Raw())}
-				alike := 0
-				for i := len(list) - 1; i >= first(); i-- {
-					if list[i].a == a && list[i].tag == e.tag {
-						if alike++; alike == 3 {
-							remove(i)
-							break
-						}
-					}
-				}
-				list = append(list, e)
-				weight += e.cost
-			case scopes[a] && tt == html.StartTagToken:
-				list = append(list, active{})
-				weight = 0
-			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			a := atom.Lookup(name)
-			in := fd.in() // the tag may be text the parser reads as such: it takes nothing away
-			fd.tag(z, tt, a)
-			switch {
-			case formattingElements[a] && !in:
-				if i := last(a); i >= 0 {
-					remove(i)
-				}
-			case scopes[a] && first() > 0 && !in:
-				list = list[:first()-1]
-				weight = 0
-				for _, e := range list[first():] {
-					weight += e.cost
-				}
-			}
-		}
-	}
-	return root, formatting
+// tagReader serves a tokenizer the page from at, each Read ending at a
+// '>' (or the page's end), so that the tokenizer, having read a tag,
+// holds nothing past it and may be set at another; read counts the
+// bytes served.
+type tagReader struct {
+	page     []byte
+	at, read int
 }
 
-// parsable returns an error for a page whose parse would cost minutes and
-// gigabytes (see parserCost).
-func parsable(page []byte, scripting bool) error {
-	switch root, formatting := parserCost(page, scripting); {
-	case root > maxRootCost:
-		return errors.New("meta: reading HTML: <html> and <body> tags whose attributes the parser would copy for minutes")
-	case formatting > maxFormattingCost:
-		return errors.New("meta: reading HTML: formatting elements whose attributes the parser would copy for minutes")
+func (r *tagReader) Read(p []byte) (int, error) {
+	if r.at >= len(r.page) {
+		return 0, io.EOF
 	}
-	return nil
+	rest := r.page[r.at:]
+	if i := bytes.IndexByte(rest, '>'); i >= 0 {
+		rest = rest[:i+1]
+	}
+	n := copy(p, rest)
+	r.at += n
+	r.read += n
+	return n, nil
 }
 
 // hasNoscript reports whether page holds a <noscript> tag.
@@ -847,13 +873,15 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // src, or the limit, before the head ends (an element that belongs in no
 // head, or, once the body holds something, what ends the head for head:
 // see bodyBegun) is an error, after the tags read are visited, as is a
-// page the parser refuses (elements nested past its bound).
+// page the parser refuses (elements nested past its bound) or is not
+// given (see forParser).
 func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]string, visit func(name, content string, sure bool)) error {
 	_, err := io.Copy(io.Discard, src)
-	if err := parsable(src.b, false); err != nil {
-		return err
+	plain, perr := forParser(src.b)
+	if perr != nil {
+		return perr
 	}
-	doc, perr := html.ParseWithOptions(bytes.NewReader(src.b), html.ParseOptionEnableScripting(false))
+	doc, perr := html.ParseWithOptions(bytes.NewReader(plain), html.ParseOptionEnableScripting(false))
 	if perr != nil {
 		return fmt.Errorf("meta: reading HTML: %w", perr) // elements nested past the parser's bound
 	}
