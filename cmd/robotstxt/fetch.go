@@ -392,10 +392,11 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	defer f.trim()
 	d, err := f.c.Check(ctx, url)
 	doc, _ := f.docs.Get(d.Authority)
-	if doc != nil && doc.live.CheckedAt.Equal(d.CheckedAt) {
+	held := doc != nil && sameCopy(doc.live, &d)
+	if held {
 		f.tap.body(doc.name, since) // used with its document: let go no sooner
 	}
-	if d.Outcome != 0 && (doc == nil || !doc.live.CheckedAt.Equal(d.CheckedAt)) {
+	if d.Outcome != 0 && !held {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, since, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
 			c := f.tap.body(doc.name, since)
@@ -426,6 +427,17 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 		f.held += doc.footprint()
 	}
 	return d, doc, err
+}
+
+// sameCopy reports whether d rests on the robots.txt whose document was
+// read for held: d is of the same check, or of the same copy of rules,
+// fetched or revalidated at the same time (a copy standing in for a
+// fetch that failed keeps its time; the last response, which the Client
+// could not read, is not it).
+func sameCopy(held, d *robotstxt.Decision) bool {
+	return held.CheckedAt.Equal(d.CheckedAt) ||
+		held.Outcome == robotstxt.OutcomeRules && d.Outcome == robotstxt.OutcomeRules &&
+			held.FinalURL == d.FinalURL && held.FetchedAt.Equal(d.FetchedAt)
 }
 
 // A request is one request the Client sent for a robots.txt, as -v lists

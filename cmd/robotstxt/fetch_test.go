@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robotsgate/robotstxt"
 )
 
 // TestEachURLFromTheFetchItRestsOn: once the Client fetches a site's
@@ -466,5 +468,48 @@ func TestFetcherCutURLAfterDrop(t *testing.T) {
 	}
 	if r.code != exitUsage || !strings.Contains(r.stderr, "no longer held") {
 		t.Errorf("exit %d, want %d for a file no longer held\nstderr: %s", r.code, exitUsage, r.stderr)
+	}
+}
+
+// TestFetcherStandInReadsTheCopy: a robots.txt fetched again whose new
+// 200 the Client cannot read (cut short, or in a coding it does not
+// read) leaves the Client answering from its last good copy, stale; the
+// commands read that copy too, not the body the Client failed on, which
+// explain answered from (allowed, where the Client disallows) and check
+// quoted (or, of a coding it cannot read, gave no answer).
+func TestFetcherStandInReadsTheCopy(t *testing.T) {
+	for _, failure := range []string{"cut", "br"} {
+		t.Run(failure, func(t *testing.T) {
+			var n atomic.Int32
+			s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Cache-Control", "max-age=0")
+				switch {
+				case n.Add(1) == 1:
+					fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+				case failure == "br":
+					w.Header().Set("Content-Encoding", "br")
+					fmt.Fprint(w, "\x1b\x16\x00\x00\x24\x82\xe2\x99\x00\x00")
+				default:
+					w.Header().Set("Content-Length", "4000") // 23 bytes come
+					fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+				}
+			}))
+			defer s.Close()
+			f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
+				opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
+			defer f.close()
+			for i := range 3 {
+				time.Sleep(5 * time.Millisecond) // the fetch's time, to the millisecond, another
+				d, doc, err := f.read(t.Context(), s.URL+"/private")
+				switch {
+				case i > 0 && (!d.Stale || d.Err == nil):
+					t.Fatalf("check %d: stale %v, error %v; want the last good copy standing in", i, d.Stale, d.Err)
+				case doc == nil:
+					t.Fatalf("check %d: no robots.txt (%v)", i, err)
+				case !strings.Contains(string(doc.text(false)), "Disallow: /private") || d.Allowed:
+					t.Errorf("check %d: allowed %v, the robots.txt read %q; want the copy the Client answers from", i, d.Allowed, doc.text(false))
+				}
+			}
+		})
 	}
 }
