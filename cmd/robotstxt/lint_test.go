@@ -388,6 +388,25 @@ func TestLintTDMRep(t *testing.T) {
 	}
 }
 
+// TestLintTDMRepURL: lint of a site's tdmrep.json that answers 404 has
+// nothing to lint (exit 2), as lint of a robots.txt that answers so; of
+// one that is there, "bytes" is the body's size, as of the file on disk.
+func TestLintTDMRepURL(t *testing.T) {
+	const file = `[{"location": "/*", "tdm-reservation": 1, "tdm-policy": "https://example.com/policy.json"}]`
+	none := httptest.NewServer(signalSite{})
+	defer none.Close()
+	if r := runCmd(t, "", "lint", none.URL+"/.well-known/tdmrep.json"); r.code != exitUsage || !strings.Contains(r.stderr, "nothing to lint: status 404") {
+		t.Errorf("a tdmrep.json that answers 404: exit %d, stdout %q, stderr %q; want %d, nothing to lint", r.code, r.stdout, r.stderr, exitUsage)
+	}
+	has := httptest.NewServer(signalSite{tdmrep: file})
+	defer has.Close()
+	r := runCmd(t, "", "lint", "-json", has.URL+"/.well-known/tdmrep.json")
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || rep.Bytes != len(file) {
+		t.Errorf("a tdmrep.json of %d bytes: exit %d, %v, %+v; want its size", len(file), r.code, err, rep)
+	}
+}
+
 // TestLintTDMRepAsRobotsAllows: the tdmrep.json of a site whose robots.txt
 // is unreachable is not linted, as lint of that robots.txt exits; one
 // that robots.txt disallows is unread by crawlers, which the warning says.

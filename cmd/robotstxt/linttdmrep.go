@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/robotsgate/robotstxt"
 )
@@ -18,10 +21,12 @@ import (
 func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (report, int) {
 	r := report{File: name, summary: "read as TDMRep"}
 	url, tr := name, http.RoundTripper(nil)
+	var file *fileTap
 	if isURL(name) {
 		t := newTransport()
 		defer t.CloseIdleConnections()
-		tr = t
+		file = &fileTap{next: t}
+		tr = file
 		if _, err := parseTargets([]string{name}, false); err != nil {
 			e.fail(err)
 			return report{File: name, Error: errText(err)}, exitUsage
@@ -56,6 +61,62 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 				strings.ReplaceAll(s.Value, "robotstxt: ", ""))
 		}
 	}
+	if file != nil {
+		status, n := file.last()
+		if lt.findings == nil && status/100 != 2 {
+			// A 404, or a 410: the site has no tdmrep.json, as for a
+			// robots.txt that answers so.
+			detail := fmt.Sprintf("status %d; no tdmrep.json: no reservation", status)
+			e.errorf("%s: nothing to lint: %s", name, detail)
+			return report{File: name, Error: "nothing to lint: " + detail}, exitUsage
+		}
+		r.Bytes = n
+	}
 	r.Diagnostics = lt.findings
 	return r, exitOK
+}
+
+// fileTap is the transport of lint's Client for a tdmrep.json URL: it
+// keeps the status of the last response to a request for no robots.txt,
+// the tdmrep.json's or a redirect's on its way there, and counts the
+// bytes read of its body.
+type fileTap struct {
+	next   http.RoundTripper
+	mu     sync.Mutex
+	status int
+	n      int
+}
+
+func (t *fileTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || req.URL.Path == "/robots.txt" {
+		return resp, err
+	}
+	t.mu.Lock()
+	t.status, t.n = resp.StatusCode, 0
+	t.mu.Unlock()
+	resp.Body = counted{resp.Body, t}
+	return resp, nil
+}
+
+// last returns the status of the last response t kept and the bytes read
+// of its body.
+func (t *fileTap) last() (status, n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.status, t.n
+}
+
+// counted is a response body whose bytes read fileTap counts.
+type counted struct {
+	io.ReadCloser
+	t *fileTap
+}
+
+func (c counted) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.t.mu.Lock()
+	c.t.n += n
+	c.t.mu.Unlock()
+	return n, err
 }
