@@ -188,8 +188,9 @@ func (c *Client) mustBeMade() {
 //
 // A fill runs detached from the checks that wait for it, so that one that
 // gives up does not cut it for the others. One that a redirect hop needs
-// (hop.go) runs in its fetch's slot and context, and publishes only a
-// good result: a failure there may be the other site's doing.
+// (hop.go) runs in its fetch's slot and context, and publishes a good
+// result, or an error status the site sent itself: any other failure
+// there may be the chain's doing.
 
 // A key names one document the Client caches for one authority.
 type key struct {

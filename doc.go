@@ -135,8 +135,11 @@
 // says; only more than five redirects (a loop followed to the limit) read
 // as no robots.txt. One check sends at most 3×(redirects+1) requests, 18
 // by default, the robots.txt files its hops need included, nested at most
-// three deep; a robots.txt fetched for another site's hop keeps only a
-// good answer, so that no site's chain can leave a failure on another. [PublicOnly] keeps every
+// three deep; a robots.txt fetched for another site's hop keeps a good
+// answer, or an error status that site sent itself (a 5xx, a 429) for
+// its back-off, its last good copy standing in, but no other failure,
+// which may be the chain's doing (a timeout, a cut), so that no site's
+// chain can leave such a failure on another. [PublicOnly] keeps every
 // hop off internal addresses, and a robots.txt it refused defers for the
 // longest back-off, with an error matching [ErrNonPublic].
 //
