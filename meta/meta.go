@@ -648,94 +648,117 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 const maxRootCost = 1 << 16
 
 // plainNames maps the name of each formatting element of HTML's parser
-// (WHATWG HTML §13.2.4.3) to that of an element the parser reads as it
-// reads the formatting one but keeps on no list: at each text and tag it
-// clones the formatting elements an end tag, written or implied, closed
-// around, attributes and all, so a <b> of thousands of attributes left
-// open before thousands of paragraphs cost hundreds of megabytes. A
-// <span> is a formatting element's peer where it counts here: it ends
-// the head, leaves foreign content (<svg>, <math>) as <b> does, and an
-// end tag naming it closes it. An <a> stays in foreign content, as a <q>
-// does; a <font> leaves it only with a color, face or size, and so has
-// the peer plainFont where foreign content may hold it and it has none
-// (see forParser). Where they differ, a page cannot tell the parser's
-// head: an <a> or <nobr> left open is not closed by the next, so 512
-// of them nest past the parser's bound (an error, as for <b>s).
-var plainNames = map[string]string{"a": "q", "b": "span", "big": "span", "code": "span", "em": "span",
-	"font": "span", "i": "span", "nobr": "span", "s": "span", "small": "span", "strike": "span",
-	"strong": "span", "tt": "span", "u": "span"}
+// (WHATWG HTML §13.2.4.3) to that of a block element the parser reads as
+// it reads the formatting one where the head is concerned but keeps on
+// no list: at each text and tag the parser clones the formatting elements
+// an end tag, written or implied, closed around, attributes and all, so a
+// <b> of thousands of attributes left open before thousands of
+// paragraphs cost hundreds of megabytes. A <listing> ends the head and
+// leaves foreign content (<svg>, <math>) as <b> does, and its end tag
+// closes it, and all it holds, foreign content too, past any block
+// (<b><h2>…</b></h2> stays flat), as the parser's adoption agency closes
+// a <b>; an <a> stays in foreign content, as a <dir> does, and so does a
+// <font> without a color, face or size (see forParser). Both are long
+// obsolete: a page's own end tags seldom close them. Where they differ,
+// the head cannot tell: a <listing> closes a <p> open around it, and an
+// <a> left open is not closed by the next, so 512 of them nest past the
+// parser's bound (an error, as 512 <b>s left open are).
+var plainNames = map[string]string{"a": "dir", "b": "listing", "big": "listing", "code": "listing",
+	"em": "listing", "font": "listing", "i": "listing", "nobr": "listing", "s": "listing",
+	"small": "listing", "strike": "listing", "strong": "listing", "tt": "listing", "u": "listing"}
 
-// plainFont is the peer of a <font> without a color, face or size: it
-// stays in foreign content, as a <cite> does. Its name is as long as
-// plainNames["font"], which forParser writes over with it.
-const plainFont = "cite"
-
-// forParser returns page as golang.org/x/net/html's parser is given it:
-// with each start and end tag of a formatting element renamed for its
-// plain peer (see plainNames), so that the parser's tree costs a small
-// multiple of the page and differs from the page's only within its body.
-// The renaming goes by the bytes, a "<" and a name, wherever they are:
-// text that looks like such a tag reads as renamed too, which no robots
-// or TDMRep META value holds. It returns an error, the page not to be
-// parsed, where the parser would copy attributes of <html> and <body>
-// tags for minutes (see maxRootCost), or where foreign content may hold
-// <font> tags of both kinds, one name of peer for their end tags.
-func forParser(page []byte) ([]byte, error) {
-	var out []byte         // page renamed, once a name is
-	copied := 0            // how much of page out holds
-	var roots, fonts []int // where each <html>, <body> and <font> start tag may begin
-	var fontNames []int    // where out holds each <font>'s or </font>'s peer's name
-	foreign := false       // an <svg> or <math> start tag may begin somewhere
+// tagNames calls yield with each tag name page may hold, as a tokenizer
+// reads one wherever it stands (in text, a comment, a script, a value):
+// a "<", or "</" (end), then ASCII letters, then a blank, "/", ">" or
+// the end of the page; page[at:k] is the name, lower is it in lower
+// case, up to six letters (longer names are of no use here), valid only
+// during the call.
+func tagNames(page []byte, yield func(i, at, k int, end bool, lower []byte)) {
+	var lower [7]byte
 	for i := bytes.IndexByte(page, '<'); i >= 0; {
 		at := i + 1
-		endTag := at < len(page) && page[at] == '/'
-		if endTag {
+		end := at < len(page) && page[at] == '/'
+		if end {
 			at++
 		}
-		var lower [6]byte
 		n := 0
 		for at+n < len(page) && n < len(lower) && 'a' <= page[at+n]|0x20 && page[at+n]|0x20 <= 'z' {
 			lower[n] = page[at+n] | 0x20
 			n++
 		}
-		if k := at + n; n > 0 && (k == len(page) || bytes.IndexByte([]byte(" \t\n\f\r/>"), page[k]) >= 0) {
-			switch string(lower[:n]) {
-			case "html", "body":
-				if !endTag {
-					roots = append(roots, i)
-				}
-			case "svg", "math":
-				foreign = foreign || !endTag
-			case "font":
-				if !endTag {
-					fonts = append(fonts, i)
-				}
-				fontNames = append(fontNames, len(out)+at-copied)
-			}
-			if plain, ok := plainNames[string(lower[:n])]; ok {
-				if out == nil {
-					out = make([]byte, 0, len(page)+len(page)/4)
-				}
-				out = append(append(out, page[copied:at]...), plain...)
-				copied = k
-			}
+		if k := at + n; n > 0 && n < len(lower) && (k == len(page) || bytes.IndexByte([]byte(" \t\n\f\r/>"), page[k]) >= 0) {
+			yield(i, at, k, end, lower[:n])
 		}
 		j := bytes.IndexByte(page[i+1:], '<')
 		if j < 0 {
-			break
+			return
 		}
 		i += 1 + j
 	}
+}
+
+// forParser returns page as golang.org/x/net/html's parser is given it:
+// with each start and end tag of a formatting element renamed for its
+// peer (see plainNames), so that the parser's tree costs a small multiple
+// of the page and differs from the page's only within its body. The
+// renaming goes by the bytes, a "<" and a name, wherever they are (see
+// tagNames): text that looks like such a tag reads as renamed too, which
+// no robots or TDMRep META value holds. Where foreign content may be, a
+// <font> without a color, face or size is a <dir>, and a </font> that of
+// the last <font> before it not closed yet. It returns an error, the page
+// not to be parsed, where the parser would copy attributes of <html> and
+// <body> tags for minutes (see maxRootCost).
+func forParser(page []byte) ([]byte, error) {
+	var roots, fonts []int // where each <html> or <body>, and <font>, start tag may begin
+	foreign := false       // an <svg> or <math> start tag may begin somewhere
+	renamed := false
+	tagNames(page, func(i, _, _ int, end bool, name []byte) {
+		switch string(name) {
+		case "html", "body":
+			if !end {
+				roots = append(roots, i)
+			}
+		case "svg", "math":
+			foreign = foreign || !end
+		case "font":
+			if !end {
+				fonts = append(fonts, i)
+			}
+		}
+		_, ok := plainNames[string(name)]
+		renamed = renamed || ok
+	})
 	if !foreign {
-		fonts = nil // a <font> leaves no foreign content
+		fonts = nil // every <font> has the one peer
 	}
-	fontPeer, err := startTags(page, roots, fonts)
-	if err != nil || out == nil {
+	staying, err := startTags(page, roots, fonts)
+	if err != nil || !renamed {
 		return page, err
 	}
-	for _, at := range fontNames {
-		copy(out[at:], fontPeer) // of the length of plainNames["font"]
-	}
+	out := make([]byte, 0, len(page)+len(page)/2)
+	copied := 0
+	var open []bool // the <font> tags not closed yet: whether each stays in foreign content
+	tagNames(page, func(_, at, k int, end bool, name []byte) {
+		plain, ok := plainNames[string(name)]
+		if !ok {
+			return
+		}
+		if string(name) == "font" && foreign {
+			stays := false
+			switch {
+			case !end:
+				stays, staying = staying[0], staying[1:]
+				open = append(open, stays)
+			case len(open) > 0:
+				stays, open = open[len(open)-1], open[:len(open)-1]
+			}
+			if stays {
+				plain = plainNames["a"]
+			}
+		}
+		out = append(append(out, page[copied:at]...), plain...)
+		copied = k
+	})
 	return append(out, page[copied:]...), nil
 }
 
@@ -743,18 +766,17 @@ func forParser(page []byte) ([]byte, error) {
 // that may begin at roots (<html> and <body>) and at fonts (<font>), for
 // forParser: it returns an error where the root tags may cost the parser
 // more than maxRootCost (each tag that may be one counted, with the
-// distinct attributes of all of them for the root's), or where the
-// <font> tags are some with a color, face or size and some without;
-// else the peer of the <font> tags. A tag that may begin within
-// another's attributes is read again: past twice the page and 64 KiB
-// read so, it returns an error.
-func startTags(page []byte, roots, fonts []int) (fontPeer string, err error) {
+// distinct attributes of all of them for the root's); else whether each
+// <font> stays in foreign content, without a color, face or size. A tag
+// that may begin within another's attributes is read again: past twice
+// the page and 64 KiB read so, it returns an error.
+func startTags(page []byte, roots, fonts []int) (staying []bool, err error) {
 	r := &tagReader{page: page}
 	z := html.NewTokenizer(r)
 	// read calls each with the attributes of the tag at at, while each
-	// returns true, and reports whether there is one: not where the page
-	// ends within it, no tag to the parser either.
-	read := func(at int, each func(key []byte) bool) (bool, error) {
+	// returns true: none where the page ends within it, no tag to the
+	// parser either.
+	read := func(at int, each func(key []byte) bool) error {
 		r.at = at
 		tag := z.Next() != html.ErrorToken
 		if !tag {
@@ -767,16 +789,16 @@ func startTags(page []byte, roots, fonts []int) (fontPeer string, err error) {
 			}
 		}
 		if r.read > 2*len(page)+1<<16 {
-			return false, fmt.Errorf("%w: tags within tags, which the parser's tokenizer would read again and again", errNotParsed)
+			return fmt.Errorf("%w: tags within tags, which the parser's tokenizer would read again and again", errNotParsed)
 		}
-		return tag, nil
+		return nil
 	}
 	keys := map[string]bool{} // of the root tags, each after its tag's initial
 	var key []byte
 	calls, attrs := 0, 0 // root tags with attributes, and theirs
 	for _, at := range roots {
 		n := 0
-		if _, err := read(at, func(k []byte) bool {
+		if err := read(at, func(k []byte) bool {
 			key = append(append(key[:0], page[at+1]|0x20), k...)
 			if !keys[string(key)] {
 				keys[string(key)] = true
@@ -784,34 +806,26 @@ func startTags(page []byte, roots, fonts []int) (fontPeer string, err error) {
 			n++
 			return (calls+1)*len(keys)+attrs+n <= maxRootCost
 		}); err != nil {
-			return "", err
+			return nil, err
 		}
 		if n > 0 {
 			calls, attrs = calls+1, attrs+n
 		}
 		if calls*len(keys)+attrs > maxRootCost {
-			return "", fmt.Errorf("%w: <html> and <body> tags whose attributes the parser would copy for minutes", errNotParsed)
+			return nil, fmt.Errorf("%w: <html> and <body> tags whose attributes the parser would copy for minutes", errNotParsed)
 		}
 	}
-	leaving, staying := false, false // <font> tags with a color, face or size, and without
 	for _, at := range fonts {
 		leaves := false
-		tag, err := read(at, func(k []byte) bool {
+		if err := read(at, func(k []byte) bool {
 			leaves = string(k) == "color" || string(k) == "face" || string(k) == "size"
 			return !leaves
-		})
-		if err != nil {
-			return "", err
+		}); err != nil {
+			return nil, err
 		}
-		leaving, staying = leaving || leaves, staying || tag && !leaves
+		staying = append(staying, !leaves)
 	}
-	switch {
-	case leaving && staying:
-		return "", fmt.Errorf("%w: <font> tags with a color, face or size and without beside <svg> or <math>, which the parser reads apart", errNotParsed)
-	case staying:
-		return plainFont, nil
-	}
-	return plainNames["font"], nil
+	return staying, nil
 }
 
 // errNotParsed is the error of forParser: a page not given to the parser.
