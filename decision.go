@@ -195,9 +195,10 @@ type DeferredError struct {
 	URL string
 	// Status is the HTTP status that made it unreachable (429, 503, …), or
 	// 0 when no response arrived (a network error or timeout before its
-	// header) or none whose status could be read; a response whose body
-	// could not be read, cut by the network or the fetch timeout, keeps
-	// its status (200).
+	// header) or none whose status could be read, as of a redirect whose
+	// Location net/http cannot parse (it gives the error alone, which
+	// says so); a response whose body could not be read, cut by the
+	// network or the fetch timeout, keeps its status (200).
 	Status int
 	// RetryAt is when the Client will ask the server again; checks before
 	// then get the same answer from cache. With Failures 0, it is when
