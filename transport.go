@@ -122,7 +122,9 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // [NewClientTransport]: for robots.txt, and the tdmrep.json files it
 // checks itself, see [WithTDMRep]), and requests whose context comes
 // from [SkipRobots], are passed to next as they are. A Transport is safe
-// for concurrent use.
+// for concurrent use. It has no CloseIdleConnections method, so an
+// http.Client's does not reach next: call next's ([Client.Close] does,
+// for [NewClientTransport]'s).
 type Transport struct {
 	c     *Client
 	next  http.RoundTripper
@@ -201,9 +203,14 @@ type forwarder struct{ t *Transport }
 func (f *forwarder) RoundTrip(req *http.Request) (*http.Response, error) { return f.t.RoundTrip(req) }
 
 // CloseIdleConnections closes the idle connections of the Transport's
-// next, for Client.Close.
+// next, for Client.Close: of the transport under the Transports next is,
+// if it is one, which have no such method.
 func (f *forwarder) CloseIdleConnections() {
-	if ci, ok := f.t.next.(interface{ CloseIdleConnections() }); ok {
+	next := f.t.next
+	for t, ok := next.(*Transport); ok; t, ok = next.(*Transport) {
+		next = t.next
+	}
+	if ci, ok := next.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections()
 	}
 }

@@ -297,11 +297,25 @@ func TestClientCloseClosesIdleConnections(t *testing.T) {
 		t.Fatal("no connection stayed open to close")
 	}
 	_ = c.Close()
-	for deadline := time.Now().Add(5 * time.Second); open.Load() != 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d connections still open 5 s after Close", open.Load())
+	waitClosed := func(what string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); open.Load() != 0; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d connections still open 5 s after Close", what, open.Load())
+			}
 		}
 	}
+	waitClosed("NewClientTransport")
+
+	// Through a Transport of another Client, stacked under this one's.
+	inner := newTestClient(t, WithUserAgent(testUA))
+	c, tr = NewClientTransport(NewTransport(inner, &http.Transport{}), []Option{WithUserAgent(testUA)})
+	if _, err := get(t.Context(), &http.Client{Transport: tr}, srv.URL+"/page"); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close()
+	_ = inner.Close() // its own robots.txt requests' connection
+	waitClosed("a Transport stacked under NewClientTransport's")
 
 	// http.DefaultTransport, which others share, keeps its own.
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
