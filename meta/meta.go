@@ -381,8 +381,9 @@ var errHeadLimit = fmt.Errorf("meta: the head runs on to %d MiB: the tags after 
 // belongs in no head, still count but for Other: they only restrict; so
 // do the tags a browser running scripts puts in the head, where one
 // without them does not. A page whose head holds a <template> is read
-// whole, to 1 MiB, and built as golang.org/x/net/html's parser builds it
-// (where a template ends turns on that). A page is read as UTF-8 or an
+// whole, to 1 MiB, and built, as far as its head, as
+// golang.org/x/net/html's parser builds it (where a template ends turns
+// on that). A page is read as UTF-8 or an
 // ASCII-compatible charset, or as UTF-16 after its byte-order mark. An error says that r failed, or that the head runs on to 1 MiB,
 // so that tags after it may have gone unread (or that a page whose head
 // holds a template was one the parser refuses or is not given: elements
@@ -625,7 +626,7 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 	if err != nil {
 		return // read without scripts only, as a page the parser is not given
 	}
-	doc, err := html.ParseWithOptions(bytes.NewReader(plain), html.ParseOptionEnableScripting(true))
+	doc, err := parseHead(plain, true)
 	if err != nil {
 		return // elements nested past the parser's bound: read without scripts only
 	}
@@ -658,14 +659,29 @@ const maxRootCost = 1 << 16
 // closes it, and all it holds, foreign content too, past any block
 // (<b><h2>…</b></h2> stays flat), as the parser's adoption agency closes
 // a <b>; an <a> stays in foreign content, as a <dir> does, and so does a
-// <font> without a color, face or size (see forParser). Both are long
-// obsolete: a page's own end tags seldom close them. Where they differ,
-// the head cannot tell: a <listing> closes a <p> open around it, and an
-// <a> left open is not closed by the next, so 512 of them nest past the
-// parser's bound (an error, as 512 <b>s left open are).
+// <font> without a color, face or size (see stayingFont). Both are long
+// obsolete: a page's own end tags seldom close them; and each <a> closes
+// the <dir> before, as the parser's closes the <a> before. Where they
+// differ, the head seldom tells: a <listing> closes a <p> open around
+// it, and peers nest where formatting elements do not, in the body,
+// which the parser is not given (see parseHead), or in a template; but
+// a page that leaves an <svg> or <math> open in a template of its head,
+// across a formatting element's end tag, may have the parser end that
+// foreign content in one and not the other (a <b>'s end tag leaves
+// open a block it closed around, a <listing>'s closes it too), and so
+// read a <meta> after it in the head of one only.
 var plainNames = map[string]string{"a": "dir", "b": "listing", "big": "listing", "code": "listing",
 	"em": "listing", "font": "listing", "i": "listing", "nobr": "listing", "s": "listing",
 	"small": "listing", "strike": "listing", "strong": "listing", "tt": "listing", "u": "listing"}
+
+// stayingFont is the peer of a <font> without a color, face or size,
+// which stays in foreign content as an <hgroup> does; not an <a>'s, whose
+// start tags close the one before (see forParser).
+const stayingFont = "hgroup"
+
+// strayEnd is the name forParser gives an end tag of a formatting
+// element with none open: no element's, so that it closes none.
+const strayEnd = "robotstxt-stray"
 
 // tagNames calls yield with each tag name page may hold, as a tokenizer
 // reads one wherever it stands (in text, a comment, a script, a value):
@@ -703,9 +719,11 @@ func tagNames(page []byte, yield func(i, at, k int, end bool, lower []byte)) {
 // of the page and differs from the page's only within its body. The
 // renaming goes by the bytes, a "<" and a name, wherever they are (see
 // tagNames): text that looks like such a tag reads as renamed too, which
-// no robots or TDMRep META value holds. Where foreign content may be, a
-// <font> without a color, face or size is a <dir>, and a </font> that of
-// the last <font> before it not closed yet. It returns an error, the page
+// no robots or TDMRep META value holds; so are the open elements
+// counted, an end tag with none of its name open being a stray (see
+// strayEnd). Where foreign content may be, a <font> without a color,
+// face or size has the peer stayingFont, and a </font> that of the last
+// <font> before it not closed yet. It returns an error, the page
 // not to be parsed, where the parser would copy attributes of <html> and
 // <body> tags for minutes (see maxRootCost).
 func forParser(page []byte) ([]byte, error) {
@@ -737,23 +755,46 @@ func forParser(page []byte) ([]byte, error) {
 	}
 	out := make([]byte, 0, len(page)+len(page)/2)
 	copied := 0
-	var open []bool // the <font> tags not closed yet: whether each stays in foreign content
-	tagNames(page, func(_, at, k int, end bool, name []byte) {
+	// opened counts, by name, the start tags of formatting elements met
+	// less their end tags: an end tag with none open is a stray, which
+	// closes nothing, as the parser's does (its peer's would close
+	// another's); openFonts lists, for the <font> tags open, whether
+	// each stays in foreign content.
+	opened := make(map[string]*int, len(plainNames))
+	for name := range plainNames {
+		opened[name] = new(int)
+	}
+	var openFonts []bool
+	tagNames(page, func(i, at, k int, end bool, name []byte) {
 		plain, ok := plainNames[string(name)]
 		if !ok {
 			return
 		}
-		if string(name) == "font" && foreign {
+		n := opened[string(name)]
+		switch {
+		case end && *n == 0:
+			plain = strayEnd
+		case end:
+			*n--
+		case string(name) == "a" && *n > 0:
+			// An <a> closes the one before, as the parser's does (but
+			// within foreign content).
+			out = append(append(out, page[copied:i]...), "</"+plain+"><"+plain...)
+			copied = k
+			return
+		default:
+			*n++
+		}
+		if string(name) == "font" && foreign && plain != strayEnd {
 			stays := false
-			switch {
-			case !end:
+			if end {
+				stays, openFonts = openFonts[len(openFonts)-1], openFonts[:len(openFonts)-1]
+			} else {
 				stays, staying = staying[0], staying[1:]
-				open = append(open, stays)
-			case len(open) > 0:
-				stays, open = open[len(open)-1], open[:len(open)-1]
+				openFonts = append(openFonts, stays)
 			}
 			if stays {
-				plain = plainNames["a"]
+				plain = stayingFont
 			}
 		}
 		out = append(append(out, page[copied:at]...), plain...)
@@ -895,7 +936,7 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 	if perr != nil {
 		return perr
 	}
-	doc, perr := html.ParseWithOptions(bytes.NewReader(plain), html.ParseOptionEnableScripting(false))
+	doc, perr := parseHead(plain, false)
 	if perr != nil {
 		return fmt.Errorf("meta: reading HTML: %w", perr) // elements nested past the parser's bound
 	}
@@ -919,7 +960,7 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 			case c.DataAtom == atom.Body:
 				inBody = c.FirstChild != nil
 				for b := range c.ChildNodes() {
-					if b.Type == html.ElementNode && (b.Namespace != "" || !afterHead[b.DataAtom] && b.DataAtom != atom.Noscript && b.DataAtom != atom.Br) {
+					if endsHead(b) {
 						ended = true
 						break
 					}
@@ -936,6 +977,82 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 		return errHeadLimit
 	}
 	return nil
+}
+
+// endsHead reports whether n, in the body the parser built, is an
+// element that belongs in no head, before which head reads the body's
+// tags, softly (see headByParser).
+func endsHead(n *html.Node) bool {
+	return n.Type == html.ElementNode && (n.Namespace != "" || !afterHead[n.DataAtom] && n.DataAtom != atom.Noscript && n.DataAtom != atom.Br)
+}
+
+// parseHead builds page, as forParser gives it, into a tree with
+// golang.org/x/net/html's parser, scripts on or off, as far as head
+// needs: the prefix up to the first element a tokenizer meets outside
+// templates that belongs in no head (see headEnd), then twice as much,
+// ending just after a '>', each time, until its body holds an element
+// that ends the head (see endsHead), or the page is whole. The parser
+// builds a prefix as it builds the page, up to where it ends, and no
+// element of its tree comes from that end: the head, and the body up to
+// that element, are the page's. So is an error (its bound on nesting,
+// met within the prefix, is met in the page). A page whose body nests
+// past the bound, or costs the parser much (deep blocks, thousands of
+// end tags under them), is read as far as its head.
+func parseHead(page []byte, scripting bool) (*html.Node, error) {
+	for n := headEnd(page); ; n = max(2*n, minPrefix) {
+		prefix := page
+		if n < len(page) {
+			prefix = page[:bytes.LastIndexByte(page[:n], '>')+1]
+		}
+		doc, err := html.ParseWithOptions(bytes.NewReader(prefix), html.ParseOptionEnableScripting(scripting))
+		if err != nil || len(prefix) == len(page) {
+			return doc, err
+		}
+		for n := range doc.ChildNodes() {
+			for c := range n.ChildNodes() {
+				if n.DataAtom == atom.Html && c.DataAtom == atom.Body && c.Namespace == "" && slices.ContainsFunc(slices.Collect(c.ChildNodes()), endsHead) {
+					return doc, nil
+				}
+			}
+		}
+	}
+}
+
+// minPrefix is the least prefix parseHead gives the parser after its
+// first guess: a few times a plain head, so that a guess that fell short
+// costs a parse or two.
+const minPrefix = 16 << 10
+
+// headEnd returns where the start tag of the first element that belongs
+// in no head, nor is the body, ends in page, as a tokenizer reads it
+// outside templates, a <noscript>'s content as tags; len(page) when
+// there is none. The parser leaves the head for the body there, but
+// where it ends a template otherwise (see parseHead).
+func headEnd(page []byte) int {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	templates, at := 0, 0
+	for {
+		tt := z.Next()
+		at += len(z.Raw())
+		var a atom.Atom
+		if tt == html.StartTagToken || tt == html.SelfClosingTagToken || tt == html.EndTagToken {
+			name, _ := z.TagName()
+			a = atom.Lookup(name)
+		}
+		start := tt == html.StartTagToken || tt == html.SelfClosingTagToken
+		switch {
+		case tt == html.ErrorToken:
+			return len(page)
+		case start && a == atom.Template:
+			templates++
+		case tt == html.EndTagToken && a == atom.Template:
+			templates = max(templates-1, 0)
+		case start && a == atom.Noscript:
+			z.NextIsNotRawText()
+		case start && templates == 0 && !afterHead[a] && a != atom.Br && a != atom.Body:
+			return at
+		}
+	}
 }
 
 // bodyBegun reports whether page, outside its templates, holds what ends
