@@ -988,40 +988,57 @@ func endsHead(n *html.Node) bool {
 
 // parseHead builds page, as forParser gives it, into a tree with
 // golang.org/x/net/html's parser, scripts on or off, as far as head
-// needs: the prefix up to the first element a tokenizer meets outside
-// templates that belongs in no head (see headEnd), then twice as much,
-// ending just after a '>', each time, until its body holds an element
-// that ends the head (see endsHead), or the page is whole. The parser
-// builds a prefix as it builds the page, up to where it ends, and no
-// element of its tree comes from that end: the head, and the body up to
-// that element, are the page's. So is an error (its bound on nesting,
-// met within the prefix, is met in the page). A page whose body nests
-// past the bound, or costs the parser much (deep blocks, thousands of
-// end tags under them), is read as far as its head.
+// needs: first the prefix up to the first element a tokenizer meets
+// outside templates that belongs in no head (see headEnd), kept if its
+// tree's head is final (see headFinal); else the whole page. The parser
+// builds a prefix as it builds the page, up to where it ends: the head,
+// and the body up to an element that ends the head, are the page's. So
+// is an error (its bound on nesting, met within the prefix, is met in
+// the page). A page whose body nests past the bound, or costs the
+// parser much (deep blocks, thousands of end tags under them), is read
+// as far as its head.
 func parseHead(page []byte, scripting bool) (*html.Node, error) {
-	for n := headEnd(page); ; n = max(2*n, minPrefix) {
-		prefix := page
-		if n < len(page) {
-			prefix = page[:bytes.LastIndexByte(page[:n], '>')+1]
-		}
-		doc, err := html.ParseWithOptions(bytes.NewReader(prefix), html.ParseOptionEnableScripting(scripting))
-		if err != nil || len(prefix) == len(page) {
+	parse := func(b []byte) (*html.Node, error) {
+		return html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(scripting))
+	}
+	if n := headEnd(page); n < len(page) {
+		doc, err := parse(page[:n])
+		if err != nil || headFinal(doc) {
 			return doc, err
 		}
-		for n := range doc.ChildNodes() {
-			for c := range n.ChildNodes() {
-				if n.DataAtom == atom.Html && c.DataAtom == atom.Body && c.Namespace == "" && slices.ContainsFunc(slices.Collect(c.ChildNodes()), endsHead) {
-					return doc, nil
+	}
+	return parse(page)
+}
+
+// headFinal reports whether no more of its page can change the head of
+// doc, nor the body's children before the first that ends the head (see
+// endsHead), which head reads softly: that child is there and no
+// <table>, before which the parser puts what the page writes in it
+// (foster parenting), or one closed, another element after it.
+func headFinal(doc *html.Node) bool {
+	for n := range doc.ChildNodes() {
+		for c := range n.ChildNodes() {
+			if n.DataAtom != atom.Html || c.DataAtom != atom.Body || c.Namespace != "" {
+				continue
+			}
+			for b := range c.ChildNodes() {
+				if !endsHead(b) {
+					continue
 				}
+				if b.DataAtom != atom.Table {
+					return true
+				}
+				for after := b.NextSibling; after != nil; after = after.NextSibling {
+					if after.Type == html.ElementNode {
+						return true
+					}
+				}
+				return false
 			}
 		}
 	}
+	return false
 }
-
-// minPrefix is the least prefix parseHead gives the parser after its
-// first guess: a few times a plain head, so that a guess that fell short
-// costs a parse or two.
-const minPrefix = 16 << 10
 
 // headEnd returns where the start tag of the first element that belongs
 // in no head, nor is the body, ends in page, as a tokenizer reads it

@@ -1220,6 +1220,55 @@ func TestForParserRootCost(t *testing.T) {
 	}
 }
 
+// TestFromHTMLTableMeta: a <meta> a page writes in a table, outside its
+// cells, the parser puts before the table (foster parenting), opening
+// the body: it is read softly, as the parser builds the whole page,
+// though the table's start tag ends the head.
+func TestFromHTMLTableMeta(t *testing.T) {
+	for _, page := range []string{
+		`<html><head><template></template></head><body><table><meta name="robots" content="noindex"><tr><td>x</td></tr></table>`,
+		`<html><head><template></template><title>t</title></head><body><table><tr><td>cell</td></tr><meta name="robots" content="noindex"></table><p>text`,
+		`<html><head><template></template></head><body><table><noscript><meta name="robots" content="noindex"></noscript><tr><td>x</table>`,
+	} {
+		if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex || err != nil {
+			t.Errorf("FromHTML(%q) = noindex %v, %v; want noindex", page, d.NoIndex, err)
+		}
+		reserved := strings.ReplaceAll(page, `name="robots" content="noindex"`, `name="tdm-reservation" content="1"`)
+		if tdm, err := TDMFromHTML(strings.NewReader(reserved)); tdm.Reservation != "1" || err != nil {
+			t.Errorf("TDMFromHTML(%q) = %+v, %v; want reserved", reserved, tdm, err)
+		}
+	}
+}
+
+// TestFromHTMLPrefixBounded: where the prefix up to the tokenizer's guess
+// does not hold the head's end (a body in a <noscript>, a template the
+// tokenizer sees closed in a CDATA section the parser reads as text),
+// the page is parsed whole after it, once a pass: not in ever longer
+// prefixes, about twice the page a pass.
+func TestFromHTMLPrefixBounded(t *testing.T) {
+	fill := func(lead, unit string) string {
+		return lead + strings.Repeat(unit, (maxHTMLBytes-len(lead))/len(unit))
+	}
+	for _, page := range []string{
+		fill(`<html><head><template></template></head><body><noscript>`, "<p>x"),
+		fill(`<html><head><template></template></head><body><noscript>`, "<b>x</b>y"),
+		fill(`<html><head><noscript></noscript><template><svg><![CDATA[ x> </template><p> ]]></svg>`, "<p>x"),
+	} {
+		plain, err := forParser([]byte(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := allocated(func() { // the page parsed whole, scripts off and on
+			for _, scripting := range []bool{false, true} {
+				_, _ = html.ParseWithOptions(bytes.NewReader(plain), html.ParseOptionEnableScripting(scripting))
+			}
+		})
+		if got := allocated(func() { _, _ = FromHTML(strings.NewReader(page)) }); got > whole*3/2 {
+			t.Errorf("FromHTML of %.60q…: %d MB allocated; the page parsed whole in both passes, %d MB", page, got>>20, whole>>20)
+		}
+	}
+}
+
 // TestForParser: forParser renames the formatting elements' tags, and
 // those alone, wherever a tag's name may be; a <font> as it leaves
 // foreign content or stays in it.
