@@ -988,9 +988,10 @@ func endsHead(n *html.Node) bool {
 
 // parseHead builds page, as forParser gives it, into a tree with
 // golang.org/x/net/html's parser, scripts on or off, as far as head
-// needs: first the prefix up to the first element a tokenizer meets
-// outside templates that belongs in no head (see headEnd), kept if its
-// tree's head is final (see headFinal); else the whole page. The parser
+// needs: first, when it is at most a quarter of the page, the prefix up
+// to the first element a tokenizer meets outside templates that belongs
+// in no head (see headEnd), kept if its tree's head is final (see
+// headFinal); else the whole page. The parser
 // builds a prefix as it builds the page, up to where it ends: the head,
 // and the body up to an element that ends the head, are the page's. So
 // is an error (its bound on nesting, met within the prefix, is met in
@@ -1001,7 +1002,9 @@ func parseHead(page []byte, scripting bool) (*html.Node, error) {
 	parse := func(b []byte) (*html.Node, error) {
 		return html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(scripting))
 	}
-	if n := headEnd(page); n < len(page) {
+	if n := headEnd(page); n <= len(page)/4 {
+		// A prefix of at most a quarter of the page: parsed in vain, it
+		// adds a quarter to the whole page's parse.
 		doc, err := parse(page[:n])
 		if err != nil || headFinal(doc) {
 			return doc, err

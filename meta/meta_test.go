@@ -1242,9 +1242,10 @@ func TestFromHTMLTableMeta(t *testing.T) {
 
 // TestFromHTMLPrefixBounded: where the prefix up to the tokenizer's guess
 // does not hold the head's end (a body in a <noscript>, a template the
-// tokenizer sees closed in a CDATA section the parser reads as text),
-// the page is parsed whole after it, once a pass: not in ever longer
-// prefixes, about twice the page a pass.
+// tokenizer sees closed in a CDATA section the parser reads as text, a
+// table the prefix ends at), the page is parsed whole, once a pass: not
+// in ever longer prefixes, nor after a prefix of most of it, about twice
+// the page a pass.
 func TestFromHTMLPrefixBounded(t *testing.T) {
 	fill := func(lead, unit string) string {
 		return lead + strings.Repeat(unit, (maxHTMLBytes-len(lead))/len(unit))
@@ -1253,6 +1254,10 @@ func TestFromHTMLPrefixBounded(t *testing.T) {
 		fill(`<html><head><template></template></head><body><noscript>`, "<p>x"),
 		fill(`<html><head><template></template></head><body><noscript>`, "<b>x</b>y"),
 		fill(`<html><head><noscript></noscript><template><svg><![CDATA[ x> </template><p> ]]></svg>`, "<p>x"),
+		// A head template of most of the page, and a layout table, which
+		// the prefix cannot show closed.
+		fill(`<html><head><noscript></noscript><template>`, "<p>x")[:maxHTMLBytes-100] + `</template></head><body><table><tr><td>x</td></tr></table>`,
+		fill(`<html><head><noscript></noscript><template>`, "<b>x</b>y")[:maxHTMLBytes-100] + `</template></head><body><table><tr><td>x</td></tr></table>`,
 	} {
 		plain, err := forParser([]byte(page))
 		if err != nil {
