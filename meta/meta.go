@@ -716,7 +716,8 @@ func tagNames(page []byte, yield func(i, at, k int, end bool, lower []byte)) {
 // forParser returns page as golang.org/x/net/html's parser is given it:
 // with each start and end tag of a formatting element renamed for its
 // peer (see plainNames), so that the parser's tree costs a small multiple
-// of the page and differs from the page's only within its body. The
+// of the page and differs from the page's in its head only for crafted
+// pages (see plainNames). The
 // renaming goes by the bytes, a "<" and a name, wherever they are (see
 // tagNames): text that looks like such a tag reads as renamed too, which
 // no robots or TDMRep META value holds; so are the open elements
