@@ -1003,9 +1003,10 @@ func parseHead(page []byte, scripting bool) (*html.Node, error) {
 	parse := func(b []byte) (*html.Node, error) {
 		return html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(scripting))
 	}
-	if n := headEnd(page); n <= len(page)/4 {
-		// A prefix of at most a quarter of the page: parsed in vain, it
-		// adds a quarter to the whole page's parse.
+	// A prefix of at most a quarter of the page, parsed in vain, adds a
+	// quarter to the whole page's parse; the tokenizer reads no further.
+	quarter := page[:len(page)/4]
+	if n := headEnd(quarter); n < len(quarter) {
 		doc, err := parse(page[:n])
 		if err != nil || headFinal(doc) {
 			return doc, err

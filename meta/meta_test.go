@@ -1243,9 +1243,9 @@ func TestFromHTMLTableMeta(t *testing.T) {
 // TestFromHTMLPrefixBounded: where the prefix up to the tokenizer's guess
 // does not hold the head's end (a body in a <noscript>, a template the
 // tokenizer sees closed in a CDATA section the parser reads as text, a
-// table the prefix ends at), the page is parsed whole, once a pass: not
-// in ever longer prefixes, nor after a prefix of most of it, about twice
-// the page a pass.
+// table the prefix ends at, a first element of most of the page), the
+// page is parsed whole, once a pass: not in ever longer prefixes, nor
+// after a prefix, or a tokenizer's reading, of most of it.
 func TestFromHTMLPrefixBounded(t *testing.T) {
 	fill := func(lead, unit string) string {
 		return lead + strings.Repeat(unit, (maxHTMLBytes-len(lead))/len(unit))
@@ -1258,6 +1258,9 @@ func TestFromHTMLPrefixBounded(t *testing.T) {
 		// the prefix cannot show closed.
 		fill(`<html><head><noscript></noscript><template>`, "<p>x")[:maxHTMLBytes-100] + `</template></head><body><table><tr><td>x</td></tr></table>`,
 		fill(`<html><head><noscript></noscript><template>`, "<b>x</b>y")[:maxHTMLBytes-100] + `</template></head><body><table><tr><td>x</td></tr></table>`,
+		// A first element of the body of most of the page, whose
+		// attributes the tokenizer keeps: read to a quarter for the guess.
+		`<html><head><template></template><noscript></noscript></head><body><p` + attrList(150000) + `>`,
 	} {
 		plain, err := forParser([]byte(page))
 		if err != nil {
