@@ -766,6 +766,7 @@ func forParser(page []byte) ([]byte, error) {
 		opened[name] = new(int)
 	}
 	var openFonts []bool
+	reopen := "</" + plainNames["a"] + "><" + plainNames["a"] // an <a>'s, closing the one before
 	tagNames(page, func(i, at, k int, end bool, name []byte) {
 		plain, ok := plainNames[string(name)]
 		if !ok {
@@ -780,7 +781,7 @@ func forParser(page []byte) ([]byte, error) {
 		case string(name) == "a" && *n > 0:
 			// An <a> closes the one before, as the parser's does (but
 			// within foreign content).
-			out = append(append(out, page[copied:i]...), "</"+plain+"><"+plain...)
+			out = append(append(out, page[copied:i]...), reopen...)
 			copied = k
 			return
 		default:
