@@ -2,6 +2,9 @@ package robotstxt
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -63,5 +66,22 @@ func TestDecisionServed(t *testing.T) {
 				t.Errorf("%s: %q does not say it is served as %s", path, msg, want)
 			}
 		}
+	}
+}
+
+// TestDeferredErrorStatusOfUnparsableLocation: a redirect whose Location
+// net/http cannot parse comes with no response: Status and LastStatus
+// are 0, as the DeferredError doc says, and the error names the header.
+func TestDeferredErrorStatusOfUnparsableLocation(t *testing.T) {
+	checkLeaks(t)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Location"] = []string{"http://a b/x"}
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer s.Close()
+	d, err := newTestClient(t).Check(t.Context(), s.URL+"/page")
+	var de *DeferredError
+	if !errors.As(err, &de) || d.Allowed || de.Status != 0 || d.LastStatus != 0 || !strings.Contains(err.Error(), "Location header") {
+		t.Errorf("Check: allowed %v, LastStatus %d, %v; want a deferral of status 0 naming the Location header", d.Allowed, d.LastStatus, err)
 	}
 }
