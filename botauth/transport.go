@@ -2,6 +2,7 @@ package botauth
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -28,6 +29,8 @@ import (
 // below followed a redirect itself, the last hop's, without its signature
 // or the hops before it (its Response is nil). A request it cannot
 // sign is not sent: RoundTrip closes its body and returns the error.
+// Among those is a request whose trailer declares a Signature,
+// Signature-Input or Signature-Agent field, which Sign would replace.
 // CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
@@ -54,14 +57,22 @@ type transport struct {
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	signed := req.Clone(req.Context())
-	err := keptHost(req)
+	var err error
+	switch {
+	case req.URL == nil:
+		err = errors.New("botauth: a request without a URL: not signed")
+	case signatureFields(req.Trailer):
+		// Sign would drop them from a copy of the trailer, and a copy
+		// goes out as it stood before the body was read.
+		err = errors.New("botauth: the request's trailer declares a signature field: not signed")
+	default:
+		err = keptHost(req)
+	}
 	if err == nil {
 		err = hostAsDialled(req)
 	}
 	if err == nil {
 		err = t.s.Sign(signed)
-	}
-	if !signatureFields(req.Trailer) {
 		// The caller's trailer, which it may fill while the body is
 		// read (a clone's would go out as it stood).
 		signed.Trailer = req.Trailer

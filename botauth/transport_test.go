@@ -120,21 +120,38 @@ func TestTransportSignsACopy(t *testing.T) {
 }
 
 func TestTransportDoesNotSendUnsigned(t *testing.T) {
-	called := false
-	rt := NewTransport(roundTripFunc(func(*http.Request) (*http.Response, error) {
-		called = true
-		return nil, errors.New("unreachable")
-	}), newTestSigner(t))
-	body := &closeTracker{Reader: strings.NewReader("x")}
-	req := &http.Request{Method: http.MethodPost, URL: &url.URL{Scheme: "https", Host: "b\xfccher.example", Path: "/"}, Header: http.Header{}, Body: body}
-	if resp, err := rt.RoundTrip(req); err == nil || resp != nil {
-		t.Errorf("RoundTrip = %v, %v; want an error", resp, err)
-	}
-	if called {
-		t.Error("an unsigned request was sent")
-	}
-	if !body.closed {
-		t.Error("the body of a request not sent was left open")
+	for _, tc := range []struct {
+		name string
+		req  *http.Request
+	}{
+		{"a host IDNA refuses", &http.Request{URL: &url.URL{Scheme: "https", Host: "b\xfccher.example", Path: "/"}}},
+		// http.Transport answers it with an error; RoundTrip panicked.
+		{"no URL", &http.Request{Host: "www.example.com"}},
+		// Sign drops the field from a copy of the trailer, and the copy
+		// went out as it stood before the body was read, without the
+		// fields the caller fills meanwhile.
+		{"a trailer declaring a Signature", &http.Request{URL: &url.URL{Scheme: "https", Host: "www.example.com", Path: "/"},
+			Trailer: http.Header{"X-Checksum": nil, "Signature": nil}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			called := false
+			rt := NewTransport(roundTripFunc(func(*http.Request) (*http.Response, error) {
+				called = true
+				return nil, errors.New("unreachable")
+			}), newTestSigner(t))
+			body := &closeTracker{Reader: strings.NewReader("x")}
+			req := tc.req
+			req.Method, req.Header, req.Body = http.MethodPost, http.Header{}, body
+			if resp, err := rt.RoundTrip(req); err == nil || resp != nil {
+				t.Errorf("RoundTrip = %v, %v; want an error", resp, err)
+			}
+			if called {
+				t.Error("an unsigned request was sent")
+			}
+			if !body.closed {
+				t.Error("the body of a request not sent was left open")
+			}
+		})
 	}
 }
 
