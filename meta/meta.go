@@ -626,7 +626,7 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 	if err != nil {
 		return // read without scripts only, as a page the parser is not given
 	}
-	doc, err := parseHead(plain, true)
+	doc, _, err := parseHead(plain, true) // what it leaves unread is in no head
 	if err != nil {
 		return // elements nested past the parser's bound: read without scripts only
 	}
@@ -925,7 +925,9 @@ func (rec *recorded) Read(p []byte) (int, error) {
 // a tree by golang.org/x/net/html's parser, scripts off, and the <meta>
 // tags of its head, outside templates, are visited with sure, false when
 // the head had already ended softly; those that open its body, before
-// the first element that belongs in no head, are visited with sure false.
+// the first element that belongs in no head, are visited with sure false,
+// as are those of the rest of a page the parser built only as far as a
+// table that began its body (see parseHead).
 // The tags head visited before, read, are not visited again. A failure of
 // src, or the limit, before the head ends (an element that belongs in no
 // head, or, once the body holds something, what ends the head for head:
@@ -938,7 +940,7 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 	if perr != nil {
 		return perr
 	}
-	doc, perr := parseHead(plain, false)
+	doc, unread, perr := parseHead(plain, false)
 	if perr != nil {
 		return fmt.Errorf("meta: reading HTML: %w", perr) // elements nested past the parser's bound
 	}
@@ -971,6 +973,9 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 			}
 		}
 	}
+	// The rest of a page whose body begins with a table the whole page's
+	// parse did not build: what it holds may stand before the table.
+	laterMetas(unread, once(false))
 	switch {
 	case ended || err == nil && lr.N > 0 || inBody && bodyBegun(src.b):
 	case err != nil:
@@ -979,6 +984,36 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 		return errHeadLimit
 	}
 	return nil
+}
+
+// laterMetas calls visit for each <meta> tag with a name that a
+// tokenizer meets in page outside templates, a <noscript>'s content read
+// as tags: every one the parser could put in the body, and more.
+func laterMetas(page []byte, visit func(name, content string)) {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	templates := 0
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return
+		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+		default:
+			continue
+		}
+		name, hasAttr := z.TagName()
+		switch a := atom.Lookup(name); {
+		case a == atom.Template && tt == html.EndTagToken:
+			templates = max(templates-1, 0)
+		case a == atom.Template:
+			templates++
+		case tt == html.EndTagToken || templates > 0:
+		case a == atom.Noscript:
+			z.NextIsNotRawText()
+		case a == atom.Meta && hasAttr:
+			metaTag(z, visit)
+		}
+	}
 }
 
 // endsHead reports whether n, in the body the parser built, is an
@@ -993,27 +1028,53 @@ func endsHead(n *html.Node) bool {
 // needs: first, when it is at most a quarter of the page, the prefix up
 // to the first element a tokenizer meets outside templates that belongs
 // in no head (see headEnd), kept if its tree's head is final (see
-// headFinal); else the whole page. The parser
-// builds a prefix as it builds the page, up to where it ends: the head,
-// and the body up to an element that ends the head, are the page's. So
-// is an error (its bound on nesting, met within the prefix, is met in
-// the page). A page whose body nests past the bound, or costs the
-// parser much (deep blocks, thousands of end tags under them), is read
-// as far as its head.
-func parseHead(page []byte, scripting bool) (*html.Node, error) {
+// headFinal); else the whole page. The parser builds a prefix as it
+// builds the page, up to where it ends: the head, and the body up to an
+// element that ends the head, are the page's. A page whose body costs
+// the parser much (deep blocks, thousands of end tags under them) is
+// read as far as its head.
+//
+// Where the parser refuses the whole page (its bound on nesting: the
+// peers of formatting elements nest where those do not, see plainNames),
+// the prefix's tree is kept once its body holds an element that ends the
+// head, which no later tag changes; where that is a <table>, unread is
+// the rest of the page, whose tags the parser may put before it (foster
+// parenting). The prefix is then parsed after the whole page: at most
+// twice the page.
+func parseHead(page []byte, scripting bool) (doc *html.Node, unread []byte, err error) {
 	parse := func(b []byte) (*html.Node, error) {
 		return html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(scripting))
 	}
 	// A prefix of at most a quarter of the page, parsed in vain, adds a
 	// quarter to the whole page's parse; the tokenizer reads no further.
+	var prefix *html.Node
 	quarter := page[:len(page)/4]
-	if n := headEnd(quarter); n < len(quarter) {
+	n := headEnd(quarter)
+	if n < len(quarter) {
 		doc, err := parse(page[:n])
 		if err != nil || headFinal(doc) {
-			return doc, err
+			return doc, nil, err
+		}
+		prefix = doc
+	}
+	if doc, err = parse(page); err == nil {
+		return doc, nil, nil
+	}
+	if prefix == nil {
+		if n = headEnd(page); n == len(page) {
+			return nil, nil, err
+		}
+		if prefix, _ = parse(page[:n]); prefix == nil {
+			return nil, nil, err
 		}
 	}
-	return parse(page)
+	switch b := bodyStart(prefix); {
+	case b == nil:
+		return nil, nil, err
+	case b.DataAtom == atom.Table:
+		return prefix, page[n:], nil
+	}
+	return prefix, nil, nil
 }
 
 // headFinal reports whether no more of its page can change the head of
@@ -1022,28 +1083,34 @@ func parseHead(page []byte, scripting bool) (*html.Node, error) {
 // <table>, before which the parser puts what the page writes in it
 // (foster parenting), or one closed, another element after it.
 func headFinal(doc *html.Node) bool {
+	b := bodyStart(doc)
+	if b == nil || b.DataAtom != atom.Table {
+		return b != nil
+	}
+	for after := b.NextSibling; after != nil; after = after.NextSibling {
+		if after.Type == html.ElementNode {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyStart returns the first child of doc's body that ends the head
+// (see endsHead), or nil.
+func bodyStart(doc *html.Node) *html.Node {
 	for n := range doc.ChildNodes() {
 		for c := range n.ChildNodes() {
 			if n.DataAtom != atom.Html || c.DataAtom != atom.Body || c.Namespace != "" {
 				continue
 			}
 			for b := range c.ChildNodes() {
-				if !endsHead(b) {
-					continue
+				if endsHead(b) {
+					return b
 				}
-				if b.DataAtom != atom.Table {
-					return true
-				}
-				for after := b.NextSibling; after != nil; after = after.NextSibling {
-					if after.Type == html.ElementNode {
-						return true
-					}
-				}
-				return false
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // headEnd returns where the start tag of the first element that belongs

@@ -1165,7 +1165,11 @@ func TestFromHTMLFormattingBenign(t *testing.T) {
 	pages := []string{sb.String(), soup, table.String(), misnested}
 	// Formatting elements left open in each paragraph or item, which the
 	// parser closes with it and opens again in the next, and their peers
-	// nest in (the page is read as far as its head: see parseHead).
+	// nest in (the page is read as far as its head: see parseHead), under
+	// a small head, a head of more than a quarter of the page (inline
+	// CSS), and in a layout table's cell: the last two were refused.
+	bigHead := `<!DOCTYPE html><html><head><title>Archive</title><template id="row"><li></li></template><style>` +
+		strings.Repeat(".card .title{font-weight:bold;margin:0 0 4px}\n", 24<<10/48) + `</style><meta name="robots" content="noindex"></head><body>`
 	for _, unit := range []string{
 		`<P><FONT FACE="Verdana, Arial" SIZE="2">Some paragraph text.` + "\n",
 		`<p><font face="Verdana" size="2">Some text.</p>`,
@@ -1174,7 +1178,9 @@ func TestFromHTMLFormattingBenign(t *testing.T) {
 		"<nobr>x\n",
 		`<a name="x">`,
 	} {
-		pages = append(pages, plainHead+strings.Repeat(unit, 600)+"</body></html>")
+		units := strings.Repeat(unit, 600)
+		pages = append(pages, plainHead+units+"</body></html>", bigHead+units+"</body></html>",
+			plainHead+`<table width="760"><tr><td>`+units+"</td></tr></table></body></html>")
 	}
 	for _, page := range pages {
 		if d, err := FromHTML(strings.NewReader(page)); err != nil || !d.NoIndex {
@@ -1229,6 +1235,11 @@ func TestFromHTMLTableMeta(t *testing.T) {
 		`<html><head><template></template></head><body><table><meta name="robots" content="noindex"><tr><td>x</td></tr></table>`,
 		`<html><head><template></template><title>t</title></head><body><table><tr><td>cell</td></tr><meta name="robots" content="noindex"></table><p>text`,
 		`<html><head><template></template></head><body><table><noscript><meta name="robots" content="noindex"></noscript><tr><td>x</table>`,
+		// A page whose whole parse fails (the peers nest in the cell past
+		// the parser's bound): read as far as the table, and its rest
+		// softly.
+		`<html><head><template></template></head><body><table><meta name="robots" content="noindex"><tr><td>` +
+			strings.Repeat(`<P><FONT FACE="Verdana" SIZE="2">Some text.`, 600) + `</table>`,
 	} {
 		if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex || err != nil {
 			t.Errorf("FromHTML(%q) = noindex %v, %v; want noindex", page, d.NoIndex, err)
@@ -1274,6 +1285,20 @@ func TestFromHTMLPrefixBounded(t *testing.T) {
 		if got := allocated(func() { _, _ = FromHTML(strings.NewReader(page)) }); got > whole*3/2 {
 			t.Errorf("FromHTML of %.60q…: %d MB allocated; the page parsed whole in both passes, %d MB", page, got>>20, whole>>20)
 		}
+	}
+	// A page the parser refuses whole, its peers nesting past its bound
+	// at the end, its head most of the page: the whole page is parsed,
+	// then its head, in both passes; at most about twice what the page
+	// costs with items that do not nest.
+	refused := fill(`<html><head><noscript></noscript><template></template><style>`, "p { margin: 0 }\n")[:maxHTMLBytes*7/8] +
+		`</style><meta name="robots" content="noindex"></head><body>` + strings.Repeat(`<li><font size="2">Item`, 600)
+	if d, err := FromHTML(strings.NewReader(refused)); !d.NoIndex || err != nil {
+		t.Errorf("FromHTML of a page refused whole = noindex %v, %v; want noindex", d.NoIndex, err)
+	}
+	benign := strings.ReplaceAll(refused, `<li><font size="2">Item`, `<li>Item`)
+	got := allocated(func() { _, _ = FromHTML(strings.NewReader(refused)) })
+	if want := allocated(func() { _, _ = FromHTML(strings.NewReader(benign)) }); got > want*5/2 {
+		t.Errorf("FromHTML of a page refused whole: %d MB allocated; of the page with items that do not nest, %d MB", got>>20, want>>20)
 	}
 }
 
