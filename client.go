@@ -611,6 +611,12 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	if cur != nil {
 		cur.setRefreshing(true)
 		defer cur.setRefreshing(false)
+		if prev == nil || cur.checked > prev.checked {
+			// Published since, expired already (a wait for a slot may
+			// outlast its freshness): the copy to revalidate, and to
+			// stand in, is the newer.
+			prev = cur
+		}
 	}
 	leased := false
 	if c.tier != nil {
@@ -636,7 +642,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	switch {
 	case err != nil:
 		return nil, err
-	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's allow-all
+	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's answer
 		if e.failStatus < 400 || e.outcome != OutcomeUnreachable && !e.stale {
 			// A failure the server did not answer with an error status
 			// may be the other site's doing (its chain, a redirect it
@@ -716,9 +722,10 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	e := &entry{key: k.authority, persisted: persisted{
 		outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: res.redirects,
 	}}
-	if res.outcome == OutcomeUnreachable || res.outcome == OutcomeAllowAll && res.status == 0 && res.err != nil {
-		// A WithErrorPolicy allow-all is a failure too: a good copy
-		// stands in for it, and it is asked again on the back-off.
+	if res.outcome == OutcomeUnreachable || res.status == 0 && res.err != nil {
+		// A WithErrorPolicy answer is a failure too, asked again on the
+		// back-off: a good copy stands in for its allow-all, not for its
+		// disallow-all.
 		return c.unreachable(k, e, prev, res, now), nil // its expiry is its back-off
 	}
 	fresh, lifetime, _ := c.cfg.freshness(now, res.header)
@@ -777,7 +784,8 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 }
 
 // unreachable completes e, a failed fetch's entry, for the back-off
-// period, or returns the last good copy standing in for it (see standIn).
+// period, or returns the last good copy standing in for it (see standIn),
+// but for an error policy's disallow-all.
 func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Time) *entry {
 	at := e.fetched
 	e.failStatus, e.failures, e.since = e.status, 1, at
@@ -803,7 +811,10 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 	if refused(res.err) {
 		e.since = at // no outage: a refusal starts none, and ends one
 	}
-	if k.doc.robots && c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter {
+	switch {
+	case e.outcome == OutcomeDisallowAll: // an error policy's: stricter than any copy
+		return e.derive()
+	case k.doc.robots && c.cfg.allowAfter > 0 && at.sub(e.since) >= c.cfg.allowAfter:
 		// Unreachable for long enough with no usable copy: crawl as if
 		// there were no robots.txt, and keep asking.
 		e.outcome = OutcomeAllowAll

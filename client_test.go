@@ -1765,6 +1765,69 @@ func TestClientSlotWaitOldCopy(t *testing.T) {
 	}
 }
 
+// TestClientSlotWaitNewerCopyStandsIn: a check that waits for a fetch
+// slot, and meanwhile sees a newer copy of its site's robots.txt
+// published (here by another site's, redirected there) and expire,
+// revalidates from the newer copy: when its fetch fails, that copy, not
+// the one the check found before its wait, stands in. The older allowed
+// a path the newer disallows.
+func TestClientSlotWaitNewerCopyStandsIn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var phase atomic.Int32 // 0: the first file; 1: the second, once; then 503
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Cache-Control", "max-age=0")
+		switch {
+		case phase.Load() == 0:
+			_, _ = rw.Write([]byte("User-agent: *\nDisallow: /old\n"))
+		case phase.CompareAndSwap(1, 2):
+			_, _ = rw.Write([]byte(privateRules))
+		default:
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		}
+	})
+	entered, release := make(chan struct{}), make(chan struct{})
+	w.on("h.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+		http.Redirect(rw, r, "http://s.test/robots.txt", http.StatusMovedPermanently)
+	})
+	clock := newTestClock()
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithMaxFetches(1), WithMinFreshness(0))
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, "http://s.test/private/x"); !ok || err != nil {
+		t.Fatalf("the first file: %v, %v", ok, err)
+	}
+	// Past the freshness cap, so that the copy does not answer a check
+	// that finds no slot free; within the stale window.
+	clock.Advance(25 * time.Hour)
+	phase.Store(1)
+	holder := make(chan struct{})
+	go func() {
+		defer close(holder)
+		_, _ = c.Allowed(ctx, "http://h.test/") // takes the slot, its robots.txt redirected to s.test's
+	}()
+	<-entered
+	misses := c.Stats().Misses
+	got := make(chan Decision, 1)
+	go func() {
+		d, _ := c.Check(ctx, "http://s.test/private/x")
+		got <- d
+	}()
+	for c.Stats().Misses == misses { // the check has found the first copy, and waits for the slot
+		runtime.Gosched()
+	}
+	close(release)
+	<-holder
+	if d := <-got; d.Allowed {
+		t.Errorf("the check that waited: allowed (stale %v, fetched %v) by the copy it found before its wait; want the newer copy standing in", d.Stale, d.FetchedAt)
+	}
+	if d, err := c.Check(ctx, "http://s.test/private/x"); d.Allowed {
+		t.Errorf("the next check: allowed (stale %v, fetched %v, %v)", d.Stale, d.FetchedAt, err)
+	}
+}
+
 // TestClientTDMRepFile: under WithTDMRep the Client fetches an authority's
 // /.well-known/tdmrep.json through the same machinery as robots.txt: once
 // while fresh, shared through the Store under its own key, a 404 read as

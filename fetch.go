@@ -173,7 +173,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 				res.status, res.redirects = int(failed.failStatus), kept(led)
 				res.err = fmt.Errorf("robotstxt: redirected to %s: %w", capQuote(target), failed.deferral(failed.expires.time()))
 				res.outcome = OutcomeUnreachable
-				if res.status == 0 && failed.outcome == OutcomeAllowAll {
+				if res.status == 0 && (failed.outcome == OutcomeAllowAll || failed.outcome == OutcomeDisallowAll) {
 					// Its own failure the error policy read, not refused:
 					// read alike here (its cause, kept, no longer tells a
 					// refusal).

@@ -1640,6 +1640,40 @@ func TestErrorPolicyAllowAllIsAFailure(t *testing.T) {
 	}
 }
 
+// TestErrorPolicyDisallowAllIsAFailure: the disallow-all a WithErrorPolicy
+// gives a failure with no response is a failure too: the Decision counts
+// it and holds its error, no good copy stands in for it (the policy is
+// stricter), and the site is asked again on the back-off, not a day
+// later.
+func TestErrorPolicyDisallowAllIsAFailure(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	s := newSite(t, serve(200, privateRules))
+	hc, _, down := unresolving(t)
+	strict := WithErrorPolicy(func(err error) Outcome {
+		if dns := (*net.DNSError)(nil); errors.As(err, &dns) && dns.IsNotFound {
+			return OutcomeDisallowAll
+		}
+		return OutcomeUnreachable
+	})
+	c := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), strict, WithBackoff(time.Minute, time.Hour))
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, s.URL+"/page"); !ok || err != nil {
+		t.Fatalf("first: %v, %v; want allowed", ok, err)
+	}
+	clock.Advance(25 * time.Hour)
+	down.Store(true)
+	d, err := c.Check(ctx, s.URL+"/page")
+	if d.Allowed || d.Outcome != OutcomeDisallowAll || d.Stale || d.Failures != 1 || d.Err == nil || d.Expires.Sub(clock.Now()) > time.Minute {
+		t.Errorf("a DNS failure a day on: %+v, %v; want the policy's disallow-all, one failure, on a minute's back-off", d, err)
+	}
+	down.Store(false)
+	clock.Advance(2 * time.Minute)
+	if d, err := c.Check(ctx, s.URL+"/page"); !d.Allowed || err != nil || d.Failures != 0 || s.hits.Load() != 2 {
+		t.Errorf("the name back, past the back-off: %+v, %v, %d fetches; want the site's rules again", d, err, s.hits.Load())
+	}
+}
+
 // changedFile serves a robots.txt: v1 (ETag "v1") until changed is set,
 // then v2, Disallow: / (ETag "v2"), with the same Last-Modified (a deploy
 // that kept file times), answering 304 to an If-Modified-Since of it, as

@@ -294,7 +294,9 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // same: a good copy younger than [WithStaleWindow] stands in for it, it
 // is asked again on the [WithBackoff] back-off, and as no copy of a
 // robots.txt it never stands in for a later failure, and a receipt
-// resting on it fails closed.
+// resting on it fails closed. A disallow-all p gives is a failure too,
+// in the Decision's Failures and Err and asked again on the back-off,
+// and no copy stands in for it.
 func WithErrorPolicy(p func(err error) Outcome) Option {
 	if p == nil {
 		panic("robotstxt: WithErrorPolicy(nil)")
