@@ -248,6 +248,7 @@ type capture struct {
 	io.ReadCloser
 	header http.Header
 	n      int                     // its number in the tap
+	failed atomic.Bool             // the Client could not read it: its check answered from another copy, or none
 	stop   func() bool             // of a whole tap: parts the exchange from the Client's fetch
 	end    context.CancelCauseFunc // of a whole tap: ends the exchange
 
@@ -391,8 +392,15 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	defer cancel()
 	defer f.trim()
 	d, err := f.c.Check(ctx, url)
+	readNow := false // the Client read this check's response for the robots.txt d rests on
+	if d.Outcome != 0 {
+		if c := f.tap.body(robotsURL(d), since); c != nil && c.n > since {
+			readNow = d.Outcome == robotstxt.OutcomeRules && !d.Stale
+			c.failed.Store(!readNow)
+		}
+	}
 	doc, _ := f.docs.Get(d.Authority)
-	held := doc != nil && sameCopy(doc.live, &d)
+	held := doc != nil && !readNow && sameCopy(doc.live, &d)
 	if held {
 		f.tap.body(doc.name, since) // used with its document: let go no sooner
 	}
@@ -406,6 +414,9 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 					doc.name, maxHeld>>20)
 			case c == nil:
 				return d, nil, fmt.Errorf("%s: the body the Client read cannot be told apart", doc.name)
+			case c.failed.Load():
+				return d, nil, fmt.Errorf("%s: the Client answers from a copy the command no longer holds (the last response could not be read): check its URLs in a run of their own",
+					doc.name)
 			}
 			c.rest(f.timeout)
 			raw, cut := c.bytes()
@@ -429,15 +440,17 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	return d, doc, err
 }
 
-// sameCopy reports whether d rests on the robots.txt whose document was
-// read for held: d is of the same check, or of the same copy of rules,
-// fetched or revalidated at the same time (a copy standing in for a
-// fetch that failed keeps its time; the last response, which the Client
-// could not read, is not it).
+// sameCopy reports whether d, of a check that read no new response,
+// rests on the robots.txt whose document was read for held: d is of the
+// same check, or of the same copy of rules, fetched or revalidated at the
+// same time (a copy standing in for a fetch that failed keeps its time;
+// the last response, which the Client could not read, is not it) or
+// revalidated since (a 304 to its validators).
 func sameCopy(held, d *robotstxt.Decision) bool {
 	return held.CheckedAt.Equal(d.CheckedAt) ||
-		held.Outcome == robotstxt.OutcomeRules && d.Outcome == robotstxt.OutcomeRules &&
-			held.FinalURL == d.FinalURL && held.FetchedAt.Equal(d.FetchedAt)
+		held.Outcome == robotstxt.OutcomeRules && d.Outcome == robotstxt.OutcomeRules && held.FinalURL == d.FinalURL &&
+			(held.FetchedAt.Equal(d.FetchedAt) ||
+				held.ETag != "" && held.ETag == d.ETag || held.LastModified != "" && held.LastModified == d.LastModified)
 }
 
 // A request is one request the Client sent for a robots.txt, as -v lists

@@ -471,21 +471,24 @@ func TestFetcherCutURLAfterDrop(t *testing.T) {
 	}
 }
 
-// TestFetcherStandInReadsTheCopy: a robots.txt fetched again whose new
-// 200 the Client cannot read (cut short, or in a coding it does not
-// read) leaves the Client answering from its last good copy, stale; the
-// commands read that copy too, not the body the Client failed on, which
-// explain answered from (allowed, where the Client disallows) and check
-// quoted (or, of a coding it cannot read, gave no answer).
+// TestFetcherStandInReadsTheCopy: a robots.txt fetched again, whose
+// new 200 the Client could not read (cut short, or in a coding it does
+// not read), has the Client answer from its last good copy: the command
+// reads that copy, not the failed body; also once the Client has
+// revalidated the copy (a 304 to its ETag), and where the command no
+// longer holds it (it refuses, rather than read the failed body).
 func TestFetcherStandInReadsTheCopy(t *testing.T) {
 	for _, failure := range []string{"cut", "br"} {
 		t.Run(failure, func(t *testing.T) {
 			var n atomic.Int32
 			s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Cache-Control", "max-age=0")
-				switch {
-				case n.Add(1) == 1:
+				w.Header().Set("ETag", `"a"`)
+				switch i := n.Add(1); {
+				case i == 1:
 					fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+				case i > 3 && r.Header.Get("If-None-Match") == `"a"`:
+					w.WriteHeader(http.StatusNotModified)
 				case failure == "br":
 					w.Header().Set("Content-Encoding", "br")
 					fmt.Fprint(w, "\x1b\x16\x00\x00\x24\x82\xe2\x99\x00\x00")
@@ -496,14 +499,16 @@ func TestFetcherStandInReadsTheCopy(t *testing.T) {
 			}))
 			defer s.Close()
 			f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
-				opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
+				opts: []robotstxt.Option{robotstxt.WithMinFreshness(0), robotstxt.WithBackoff(time.Millisecond, time.Millisecond)}})
 			defer f.close()
-			for i := range 3 {
-				time.Sleep(5 * time.Millisecond) // the fetch's time, to the millisecond, another
+			for i := range 4 {
+				time.Sleep(5 * time.Millisecond) // the fetch's time, to the millisecond, another; past the back-off
 				d, doc, err := f.read(t.Context(), s.URL+"/private")
 				switch {
-				case i > 0 && (!d.Stale || d.Err == nil):
-					t.Fatalf("check %d: stale %v, error %v; want the last good copy standing in", i, d.Stale, d.Err)
+				case int(n.Load()) != i+1:
+					t.Fatalf("check %d: %d requests, want %d", i, n.Load(), i+1)
+				case (i == 1 || i == 2) && (!d.Stale || d.Err == nil), i == 3 && d.Stale:
+					t.Fatalf("check %d: stale %v, error %v; want the last good copy standing in, then revalidated", i, d.Stale, d.Err)
 				case doc == nil:
 					t.Fatalf("check %d: no robots.txt (%v)", i, err)
 				case !strings.Contains(string(doc.text(false)), "Disallow: /private") || d.Allowed:
@@ -511,5 +516,35 @@ func TestFetcherStandInReadsTheCopy(t *testing.T) {
 				}
 			}
 		})
+	}
+	// The copy let go (over a list of sites), then a 200 the Client
+	// cannot read: refused, as a copy no longer held is.
+	defer func(old int) { maxHeld = old }(maxHeld)
+	maxHeld = 1
+	var n atomic.Int32
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=0")
+		if n.Add(1) == 1 {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+			return
+		}
+		w.Header().Set("Content-Length", "4000") // 23 bytes come
+		fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+	}))
+	defer a.Close()
+	b := newRobotsServer(t, http.StatusOK, liveRobots)
+	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
+		opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
+	defer f.close()
+	for _, u := range []string{a.URL + "/private", b.URL + "/x"} {
+		if _, doc, err := f.read(t.Context(), u); doc == nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	time.Sleep(5 * time.Millisecond)
+	d, doc, err := f.read(t.Context(), a.URL+"/private")
+	if !d.Stale || d.Allowed || doc != nil || err == nil || !strings.Contains(err.Error(), "no longer holds") {
+		t.Errorf("met again, its copy let go: stale %v, allowed %v, %v, a robots.txt read %v; want the copy standing in, refused",
+			d.Stale, d.Allowed, err, doc != nil)
 	}
 }
