@@ -838,10 +838,10 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 }
 
 // keepGood returns stored, or prev standing in for it when stored is
-// another process's failure, or its stand-in older than prev (see
-// standIn).
+// another process's failure (not an error policy's disallow-all, for
+// which none stands in), or its stand-in older than prev (see standIn).
 func (c *Client) keepGood(stored, prev *entry) *entry {
-	if stored.good() && (!stored.stale || prev == nil || !prev.good() || prev.fetched <= stored.fetched) {
+	if stored.outcome == OutcomeDisallowAll || stored.good() && (!stored.stale || prev == nil || !prev.good() || prev.fetched <= stored.fetched) {
 		return stored
 	}
 	return cmp.Or(c.standIn(prev, stored, c.cfg.now()), stored)

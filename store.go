@@ -237,11 +237,12 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 // status or error policy reads as disallow-all, where the writer's read
 // it as unreachable (or, by an error policy, allow-all): this Client
 // would have answered disallow-all, not let a good copy stand in or count
-// an outage. A refusal and a redirect that cannot be followed are
-// failures under every policy.
+// an outage; not when the writer's read it as disallow-all too. A
+// refusal and a redirect that cannot be followed are failures under
+// every policy.
 func (t *sharedTier) disallowsFailure(k key, e *entry) bool {
 	switch s := int(e.failStatus); {
-	case !k.doc.robots || e.failures == 0 || followed(s):
+	case !k.doc.robots || e.failures == 0 || e.outcome == OutcomeDisallowAll || followed(s):
 		return false
 	case s == 0:
 		return e.causes&causeNonPublic == 0 && t.errorPolicyGives(e.errText, e.causes, OutcomeDisallowAll)

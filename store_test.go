@@ -2015,6 +2015,47 @@ func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
 	}
 }
 
+// TestStoreErrorPolicyDisallowAllShared: an error policy's disallow-all,
+// a failure, is taken from the Store by a process of the same policy,
+// with its failure and back-off, rather than refused as another policy's
+// and fetched again; and no good copy of the reader's stands in for it.
+func TestStoreErrorPolicyDisallowAllShared(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	const u = "http://gone.test/private/x"
+	var down atomic.Bool
+	var attempts atomic.Int32
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		attempts.Add(1)
+		if down.Load() {
+			return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+		}
+		return &http.Response{StatusCode: http.StatusOK, Request: r, Header: http.Header{"Cache-Control": {"max-age=60"}},
+			Body: io.NopCloser(strings.NewReader("User-agent: *\nAllow: /\n"))}, nil
+	})
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: rt}), WithStore(newMemStore()), WithClock(clock.Now),
+		WithErrorPolicy(goneDisallows), WithBackoff(time.Minute, time.Hour)}
+	writer, reader, holder := newTestClient(t, opts...), newTestClient(t, opts...), newTestClient(t, opts...)
+	if ok, err := holder.Allowed(ctx, u); !ok || err != nil {
+		t.Fatalf("the site up: %v, %v", ok, err)
+	}
+	clock.Advance(2 * time.Minute) // the holder's copy expired
+	down.Store(true)
+	if d, _ := writer.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll || d.Failures != 1 {
+		t.Fatalf("the writer: %+v; want its policy's disallow-all, a failure", d)
+	}
+	before := attempts.Load()
+	for name, c := range map[string]*Client{"a reader": reader, "a reader with a good copy": holder} {
+		if d, err := c.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll || d.Failures != 1 || d.Stale {
+			t.Errorf("%s: %+v, %v; want the stored disallow-all, a failure", name, d, err)
+		}
+	}
+	if n := attempts.Load() - before; n != 0 {
+		t.Errorf("the readers sent %d requests within the writer's back-off; want none", n)
+	}
+}
+
 // TestStoreCutBodyNotRenewedWhole: a writer of a small WithBodyLimit
 // stores the first part of a robots.txt. A reader of the default limit
 // takes the stored copy as the one to revalidate once it expires: a cut

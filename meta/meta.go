@@ -482,7 +482,7 @@ func TDMFromHTML(r io.Reader) (TDM, error) {
 // parser's tree construction (foreign content, a <col>, a <noscript>
 // there): head hands the page, as far as it may be read, to the parser
 // (see headByParser).
-func head(r io.Reader, visit func(name, content string, sure bool)) error {
+func head(r io.Reader, visit func(name, content string, sure bool)) (err error) {
 	var read [][2]string        // the tags visited, which headByParser visits no more
 	var seen map[[2]string]bool // every tag visited, which headWithScripts visits no more
 	given := visit
@@ -516,12 +516,15 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 	end := 0
 	defer func() {
 		// Scripts change only how a <noscript> is read.
-		if page := src.b[:min(end, len(src.b))]; withScripts && hasNoscript(page) {
-			headWithScripts(page, func(name, content string, sure bool) {
+		if page := src.b[:min(end, len(src.b))]; withScripts && mentions(page, "noscript") {
+			serr := headWithScripts(page, func(name, content string, sure bool) {
 				if !seen[[2]string{name, content}] {
 					given(name, content, sure)
 				}
 			})
+			if err == nil {
+				err = serr
+			}
 		}
 	}()
 	var in atom.Atom // the head element whose text is being read
@@ -620,15 +623,16 @@ func head(r io.Reader, visit func(name, content string, sure bool)) error {
 // page with scripts on, as a browser running them does (as Google renders
 // pages): there a <noscript>'s content is text, and a tag after it stays
 // in the head where, without scripts, an element in it (a tracking
-// pixel's <img>, an <iframe/> whose text runs on) ends the head.
-func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
+// pixel's <img>, an <iframe/> whose text runs on) ends the head. Its
+// error is that of a page the parser refuses or is not given.
+func headWithScripts(page []byte, visit func(name, content string, sure bool)) error {
 	plain, err := forParser(page)
 	if err != nil {
-		return // read without scripts only, as a page the parser is not given
+		return err
 	}
 	doc, _, err := parseHead(plain, true) // what it leaves unread is in no head
 	if err != nil {
-		return // elements nested past the parser's bound: read without scripts only
+		return fmt.Errorf("meta: reading HTML: %w", err) // elements nested past the parser's bound
 	}
 	for n := range doc.ChildNodes() {
 		for c := range n.ChildNodes() {
@@ -637,6 +641,7 @@ func headWithScripts(page []byte, visit func(name, content string, sure bool)) {
 			}
 		}
 	}
+	return nil
 }
 
 // maxRootCost bounds the attributes golang.org/x/net/html's parser may
@@ -897,11 +902,13 @@ func (r *tagReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// hasNoscript reports whether page holds a <noscript> tag.
-func hasNoscript(page []byte) bool {
+// mentions reports whether page holds a "<" then name, in any case: a
+// start tag of that name, or one whose name begins with it, may stand
+// there.
+func mentions(page []byte, name string) bool {
 	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
 		page = page[i+1:]
-		if len(page) >= len("noscript") && ascii.EqualFold(string(page[:len("noscript")]), "noscript") {
+		if len(page) >= len(name) && ascii.EqualFold(string(page[:len(name)]), name) {
 			return true
 		}
 	}
@@ -987,31 +994,24 @@ func headByParser(src *recorded, lr *io.LimitedReader, sure bool, read [][2]stri
 }
 
 // laterMetas calls visit for each <meta> tag with a name that a
-// tokenizer meets in page outside templates, a <noscript>'s content read
+// tokenizer meets in page, a page without foreign content (<svg>,
+// <math>), those a template holds too and a <noscript>'s content read
 // as tags: every one the parser could put in the body, and more.
 func laterMetas(page []byte, visit func(name, content string)) {
 	z := html.NewTokenizer(bytes.NewReader(page))
-	templates := 0
 	for {
-		tt := z.Next()
-		switch tt {
+		switch tt := z.Next(); tt {
 		case html.ErrorToken:
 			return
-		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
-		default:
-			continue
-		}
-		name, hasAttr := z.TagName()
-		switch a := atom.Lookup(name); {
-		case a == atom.Template && tt == html.EndTagToken:
-			templates = max(templates-1, 0)
-		case a == atom.Template:
-			templates++
-		case tt == html.EndTagToken || templates > 0:
-		case a == atom.Noscript:
-			z.NextIsNotRawText()
-		case a == atom.Meta && hasAttr:
-			metaTag(z, visit)
+		case html.StartTagToken, html.SelfClosingTagToken:
+			switch name, hasAttr := z.TagName(); atom.Lookup(name) {
+			case atom.Noscript:
+				z.NextIsNotRawText()
+			case atom.Meta:
+				if hasAttr {
+					metaTag(z, visit)
+				}
+			}
 		}
 	}
 }
@@ -1039,8 +1039,8 @@ func endsHead(n *html.Node) bool {
 // the prefix's tree is kept once its body holds an element that ends the
 // head, which no later tag changes; where that is a <table>, unread is
 // the rest of the page, whose tags the parser may put before it (foster
-// parenting). The prefix is then parsed after the whole page: at most
-// twice the page.
+// parenting), unless it holds <svg> or <math> and a <meta>. The prefix
+// is then parsed after the whole page: at most twice the page.
 func parseHead(page []byte, scripting bool) (doc *html.Node, unread []byte, err error) {
 	parse := func(b []byte) (*html.Node, error) {
 		return html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(scripting))
@@ -1049,7 +1049,7 @@ func parseHead(page []byte, scripting bool) (doc *html.Node, unread []byte, err 
 	// quarter to the whole page's parse; the tokenizer reads no further.
 	var prefix *html.Node
 	quarter := page[:len(page)/4]
-	n := headEnd(quarter)
+	n := headEnd(quarter, scripting)
 	if n < len(quarter) {
 		doc, err := parse(page[:n])
 		if err != nil || headFinal(doc) {
@@ -1061,20 +1061,25 @@ func parseHead(page []byte, scripting bool) (doc *html.Node, unread []byte, err 
 		return doc, nil, nil
 	}
 	if prefix == nil {
-		if n = headEnd(page); n == len(page) {
+		if n = headEnd(page, scripting); n == len(page) {
 			return nil, nil, err
 		}
 		if prefix, _ = parse(page[:n]); prefix == nil {
 			return nil, nil, err
 		}
 	}
-	switch b := bodyStart(prefix); {
+	switch b, rest := bodyStart(prefix), page[n:]; {
 	case b == nil:
 		return nil, nil, err
-	case b.DataAtom == atom.Table:
-		return prefix, page[n:], nil
+	case b.DataAtom != atom.Table || !mentions(rest, "meta"):
+		return prefix, nil, nil
+	case mentions(rest, "svg") || mentions(rest, "math"):
+		// Foreign content, where the parser reads raw text and CDATA
+		// otherwise than a tokenizer (see laterMetas).
+		return nil, nil, err
+	default:
+		return prefix, rest, nil
 	}
-	return prefix, nil, nil
 }
 
 // headFinal reports whether no more of its page can change the head of
@@ -1115,10 +1120,10 @@ func bodyStart(doc *html.Node) *html.Node {
 
 // headEnd returns where the start tag of the first element that belongs
 // in no head, nor is the body, ends in page, as a tokenizer reads it
-// outside templates, a <noscript>'s content as tags; len(page) when
-// there is none. The parser leaves the head for the body there, but
-// where it ends a template otherwise (see parseHead).
-func headEnd(page []byte) int {
+// outside templates, a <noscript>'s content as tags unless scripting;
+// len(page) when there is none. The parser leaves the head for the body
+// there, but where it ends a template otherwise (see parseHead).
+func headEnd(page []byte, scripting bool) int {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	templates, at := 0, 0
 	for {
@@ -1138,7 +1143,9 @@ func headEnd(page []byte) int {
 		case tt == html.EndTagToken && a == atom.Template:
 			templates = max(templates-1, 0)
 		case start && a == atom.Noscript:
-			z.NextIsNotRawText()
+			if !scripting {
+				z.NextIsNotRawText()
+			}
 		case start && templates == 0 && !afterHead[a] && a != atom.Br && a != atom.Body:
 			return at
 		}

@@ -1251,6 +1251,39 @@ func TestFromHTMLTableMeta(t *testing.T) {
 	}
 }
 
+// TestFromHTMLRefusedWhole: where the parser refuses the whole page (its
+// body's peers nest past its bound), the head is read from the prefix up
+// to where the body begins, with scripts off and on: the tags after a
+// tracking pixel's <noscript> in the head, which a browser running
+// scripts keeps there, count softly, however long the head. A body
+// beginning with a table whose rest holds foreign content and a <meta>,
+// which a tokenizer cannot read as the parser does, is refused, never
+// read as holding nothing.
+func TestFromHTMLRefusedWhole(t *testing.T) {
+	nest := strings.Repeat(`<P><FONT FACE="Verdana" SIZE="2">Some text.`, 600)
+	css := `<style>` + strings.Repeat(".card .title{font-weight:bold;margin:0 0 4px}\n", 24<<10/48) + `</style>`
+	for _, style := range []string{"", css} {
+		page := `<html><head><template></template>` + style + `<noscript><img src="/px.gif"></noscript>` +
+			`<meta name="robots" content="noindex"><meta name="tdm-reservation" content="1"></head><body>` + nest
+		if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex || err != nil {
+			t.Errorf("a pixel in the head, then noindex, head of %d bytes: noindex %v, %v; want noindex", len(style), d.NoIndex, err)
+		}
+		if tdm, err := TDMFromHTML(strings.NewReader(page)); tdm.Reservation != "1" || err != nil {
+			t.Errorf("a pixel in the head, then a reservation, head of %d bytes: %+v, %v; want reserved", len(style), tdm, err)
+		}
+	}
+	for _, icon := range []string{`<svg><template></svg>`, `<svg><plaintext></svg>`, `<math><![CDATA[<template>]]></math>`} {
+		page := `<html><head><template></template></head><body><table><template>` + icon + `</template>` +
+			`<meta name="robots" content="noindex"><meta name="tdm-reservation" content="1"><tr><td>` + nest + `</td></tr></table>`
+		if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex && err == nil {
+			t.Errorf("a table holding %s then noindex: no noindex, no error; want noindex or an error", icon)
+		}
+		if tdm, err := TDMFromHTML(strings.NewReader(page)); tdm.Reservation != "1" && err == nil {
+			t.Errorf("a table holding %s then a reservation: %+v, no error; want reserved or an error", icon, tdm)
+		}
+	}
+}
+
 // TestFromHTMLPrefixBounded: where the prefix up to the tokenizer's guess
 // does not hold the head's end (a body in a <noscript>, a template the
 // tokenizer sees closed in a CDATA section the parser reads as text, a
