@@ -50,7 +50,9 @@ type Body struct {
 // line does not. A line that ends right at the limit is whole (up to
 // four bytes past it are read to tell). The text is then converted to UTF-8: UTF-32
 // is told by a byte-order mark, UTF-16 by one, the NULs of its first
-// bytes or its line feeds as code units (0A 00 or 00 0A); a body
+// bytes or its line feeds as code units (0A 00 or 00 0A), unless the
+// body spells "user-agent" or "allow" a byte a letter (NULs a writer
+// ended its lines with, as C strings end); a body
 // that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
 // mark is kept as it is; any other is converted from the Content-Type's
 // charset, or Windows-1252 (also for a charset that is not

@@ -409,7 +409,8 @@ type wideForm struct {
 // without one, by its line breaks as code units, two or more (see
 // wideBreaks), or else, as a robots.txt is mostly ASCII, by its first
 // bytes: a third or more of the even (big-endian) or odd (little-endian)
-// ones NUL, almost none of the others. (Characters such as 一, U+4E00,
+// ones NUL, almost none of the others; but not a body that spells a
+// robots.txt's keys a byte a letter (see spellsRules). (Characters such as 一, U+4E00,
 // and the ideographic space have a NUL byte of their own: a comment of
 // them would fool the first bytes alone.)
 func wideOf(body []byte) wideForm {
@@ -439,12 +440,33 @@ func wideOf(body []byte) wideForm {
 		le, be = odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
 	}
 	switch {
+	case (le || be) && spellsRules(body):
+		// Its NULs are a writer's (C strings' terminators before each
+		// line feed), not UTF-16's.
 	case le:
 		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
 	case be:
 		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
 	}
 	return wideForm{}
+}
+
+// spellsRules reports whether body holds "user-agent" or "allow", in any
+// case, a byte a letter: an ASCII-compatible charset's, which UTF-16
+// text would hold only as five or three rare ideographs in a row.
+func spellsRules(body []byte) bool {
+	for _, key := range [...]string{"user-agent", "allow"} {
+		for i := 0; i+len(key) <= len(body); i++ {
+			j := bytes.IndexAny(body[i:len(body)-len(key)+1], key[:1]+strings.ToUpper(key[:1]))
+			if j < 0 {
+				break
+			}
+			if i += j; ascii.EqualFold(string(body[i:i+len(key)]), key) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wideBreaks counts the line feeds body holds as UTF-16 code units at

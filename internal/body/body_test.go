@@ -392,11 +392,15 @@ func TestReadUTF16FarFromASCII(t *testing.T) {
 		strings.Repeat("一　最开退需", 50), strings.Repeat("😀🌀", 70), strings.Repeat("\u0d00", 5) + strings.Repeat(" x", 200)} {
 		readUTF16FarFromASCII(t, "# "+comment+"\nUser-agent: *\nDisallow: /private\n")
 	}
-	// UTF-8 padded with NULs (at both parities) is UTF-8.
-	for _, padded := range []string{"User-agent: *\nDisallow: /x\n\x00\x00\x00\x00", "\xEF\xBB\xBFUser-agent: *\nDisallow: /x\n\x00\x00"} {
+	// UTF-8 padded with NULs (at both parities) is UTF-8; so is ASCII
+	// whose lines end as C strings do (their NULs before line feeds at
+	// even offsets: "line breaks" of UTF-16BE), or begin with a NUL.
+	for _, padded := range []string{"User-agent: *\nDisallow: /x\n\x00\x00\x00\x00", "\xEF\xBB\xBFUser-agent: *\nDisallow: /x\n\x00\x00",
+		"User-agent: *\x00\nDisallow: /private/\x00\nDisallow: /admin/\x00\nDisallow: /tmp/\x00\nSitemap: https://example.com/sitemap.xml\x00\n",
+		"User-agent: *\nDisallow: /x\n\x00# ab\n\x00# b\nDisallow: /admin/\n"} {
 		if got, err := Read(strings.NewReader(padded), http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, DefaultLimit); err != nil ||
-			got.Charset != "utf-8" || !strings.Contains(string(got.Text), "Disallow: /x\n") {
-			t.Errorf("UTF-8 padded with NULs: %q (%s), %v", got.Text, got.Charset, err)
+			got.Charset != "utf-8" || string(got.Text) != padded {
+			t.Errorf("UTF-8 with NULs %q: %q (%s), %v", padded, got.Text, got.Charset, err)
 		}
 	}
 	// Text in an ASCII-compatible charset has no NUL: Shift_JIS as
