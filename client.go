@@ -841,7 +841,8 @@ func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
 // another process's failure (not an error policy's disallow-all, for
 // which none stands in), or its stand-in older than prev (see standIn).
 func (c *Client) keepGood(stored, prev *entry) *entry {
-	if stored.outcome == OutcomeDisallowAll || stored.good() && (!stored.stale || prev == nil || !prev.good() || prev.fetched <= stored.fetched) {
+	if stored.outcome == OutcomeDisallowAll && stored.failures > 0 && !stored.stale ||
+		stored.good() && (!stored.stale || prev == nil || !prev.good() || prev.fetched <= stored.fetched) {
 		return stored
 	}
 	return cmp.Or(c.standIn(prev, stored, c.cfg.now()), stored)

@@ -425,6 +425,38 @@ func TestStoreOlderStandInKeepsTheNewerCopy(t *testing.T) {
 	}
 }
 
+// TestStoreOlderDisallowAllStandInKeepsTheNewerCopy: so too where the
+// older copy is a disallow-all (a 401 under LegacyStatusPolicy): only an
+// error policy's disallow-all, a failure, stands over a newer copy.
+func TestStoreOlderDisallowAllStandInKeepsTheNewerCopy(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	store := newMemStore()
+	s := newSite(t, serve(401, "", "Cache-Control", "max-age=86400"))
+	opts := []Option{WithClock(clock.Now), WithStore(store), WithStatusPolicy(LegacyStatusPolicy)}
+	b, a := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	if ok, err := b.Allowed(ctx, s.URL+"/x"); ok || err != nil {
+		t.Fatalf("B, the 401: %v, %v; want disallowed", ok, err)
+	}
+	store.clearValues()
+	clock.Advance(time.Hour)
+	s.set(serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=86400"))
+	if ok, err := a.Allowed(ctx, s.URL+"/x"); !ok || err != nil {
+		t.Fatalf("A, the rules: %v, %v; want /x allowed", ok, err)
+	}
+	store.clearValues()
+	s.set(serve(503, "down"))
+	clock.Advance(23 * time.Hour)
+	if d, _ := b.Check(ctx, s.URL+"/x"); !d.Stale || d.Outcome != OutcomeDisallowAll {
+		t.Fatalf("B in the outage: %+v; want its 401 standing in", d)
+	}
+	clock.Advance(2 * time.Hour)
+	if d, err := a.Check(ctx, s.URL+"/x"); !d.Allowed || err != nil || !d.Stale {
+		t.Errorf("A in the outage: %+v, %v; want its own newer copy standing in, /x allowed", d, err)
+	}
+}
+
 // TestStoreEntriesFromTheFuture checks that a Store entry written by a
 // fleet member whose clock runs ten years ahead is not trusted as fresh:
 // a reader with a true clock asks the server itself, and then serves

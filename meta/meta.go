@@ -522,7 +522,10 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 					given(name, content, sure)
 				}
 			})
-			if err == nil {
+			if err == nil && end == math.MaxInt {
+				// A head with a template, which the parser must read: an
+				// error, as without scripts. A head without one is read
+				// without scripts only.
 				err = serr
 			}
 		}
@@ -624,7 +627,8 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 // pages): there a <noscript>'s content is text, and a tag after it stays
 // in the head where, without scripts, an element in it (a tracking
 // pixel's <img>, an <iframe/> whose text runs on) ends the head. Its
-// error is that of a page the parser refuses or is not given.
+// error is that of a page the parser refuses or is not given (see
+// forParser and parseHead).
 func headWithScripts(page []byte, visit func(name, content string, sure bool)) error {
 	plain, err := forParser(page)
 	if err != nil {

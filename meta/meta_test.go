@@ -1284,6 +1284,26 @@ func TestFromHTMLRefusedWhole(t *testing.T) {
 	}
 }
 
+// TestFromHTMLScriptsPassNoTemplate: a head without a template whose
+// <noscript> has it read with scripts too, and which the parser is not
+// given (a head script's strings holding hundreds of <body> tags of
+// their own attributes), is read without scripts, with no error: only a
+// page the parser must read, its head holding a template, errs so.
+func TestFromHTMLScriptsPassNoTemplate(t *testing.T) {
+	var js strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&js, "'<body data-v%d=\"1\">',\n", i)
+	}
+	page := `<!doctype html><html><head><title>t</title><noscript><img height=1 width=1 src="/px.gif"></noscript>` +
+		"<script>var views = [\n" + js.String() + `];</script><meta name="robots" content="noindex"></head><body><p>hello</p></body></html>`
+	if _, err := forParser([]byte(page)); err == nil {
+		t.Fatal("the page is given to the parser; want one it is not given")
+	}
+	if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex || err != nil {
+		t.Errorf("FromHTML = noindex %v, %v; want noindex, no error", d.NoIndex, err)
+	}
+}
+
 // TestFromHTMLPrefixBounded: where the prefix up to the tokenizer's guess
 // does not hold the head's end (a body in a <noscript>, a template the
 // tokenizer sees closed in a CDATA section the parser reads as text, a

@@ -334,6 +334,7 @@ type fetcher struct {
 	timeout time.Duration
 	docs    *simplelru.LRU[string, *document] // by authority: of its last fetch, while held
 	held    int                               // bytes the documents in docs hold
+	letGo   map[string]bool                   // the authorities whose document docs let go
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
@@ -345,8 +346,11 @@ func newFetcher(cfg fetchConfig) *fetcher {
 	})
 	opts := append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
 		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, cfg.opts...)
-	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout}
-	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(_ string, d *document) { f.held -= d.footprint() })
+	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, letGo: make(map[string]bool)}
+	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(authority string, d *document) {
+		f.held -= d.footprint()
+		f.letGo[authority] = true
+	})
 	return f
 }
 
@@ -401,6 +405,12 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	}
 	doc, _ := f.docs.Get(d.Authority)
 	held := doc != nil && !readNow && sameCopy(doc.live, &d)
+	if doc != nil && !readNow && !held && revalidated(doc.live, &d) {
+		// Its validators say the Client's copy is the document's, unless
+		// a response read since, for another check, is the copy.
+		c := f.tap.body(doc.name, since)
+		held = c != nil && (c.n == doc.from || c.failed.Load())
+	}
 	if held {
 		f.tap.body(doc.name, since) // used with its document: let go no sooner
 	}
@@ -417,7 +427,13 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			case c.failed.Load():
 				return d, nil, fmt.Errorf("%s: the Client answers from a copy the command no longer holds (the last response could not be read): check its URLs in a run of their own",
 					doc.name)
+			case c.n <= since && d.FinalURL != "" && f.letGo[d.Authority]:
+				// Where redirects led, another site's may have led too:
+				// this one's copy may be an older response than c.
+				return d, nil, fmt.Errorf("%s: read earlier in this run and no longer held (the command holds %d MiB of robots.txt files): check its URLs in a run of their own",
+					doc.name, maxHeld>>20)
 			}
+			doc.from = c.n
 			c.rest(f.timeout)
 			raw, cut := c.bytes()
 			header := c.header
@@ -435,6 +451,7 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			f.held -= old.footprint()
 		}
 		f.docs.Add(d.Authority, doc)
+		delete(f.letGo, d.Authority)
 		f.held += doc.footprint()
 	}
 	return d, doc, err
@@ -444,13 +461,19 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 // rests on the robots.txt whose document was read for held: d is of the
 // same check, or of the same copy of rules, fetched or revalidated at the
 // same time (a copy standing in for a fetch that failed keeps its time;
-// the last response, which the Client could not read, is not it) or
-// revalidated since (a 304 to its validators).
+// the last response, which the Client could not read, is not it).
 func sameCopy(held, d *robotstxt.Decision) bool {
 	return held.CheckedAt.Equal(d.CheckedAt) ||
-		held.Outcome == robotstxt.OutcomeRules && d.Outcome == robotstxt.OutcomeRules && held.FinalURL == d.FinalURL &&
-			(held.FetchedAt.Equal(d.FetchedAt) ||
-				held.ETag != "" && held.ETag == d.ETag || held.LastModified != "" && held.LastModified == d.LastModified)
+		held.Outcome == robotstxt.OutcomeRules && d.Outcome == robotstxt.OutcomeRules &&
+			held.FinalURL == d.FinalURL && held.FetchedAt.Equal(d.FetchedAt)
+}
+
+// revalidated reports whether d rests on rules of held's validators,
+// where held is: revalidated since (a 304 moves the fetch's time), or
+// fetched again with the same validators.
+func revalidated(held, d *robotstxt.Decision) bool {
+	return held.Outcome == robotstxt.OutcomeRules && d.Outcome == robotstxt.OutcomeRules && held.FinalURL == d.FinalURL &&
+		(held.ETag != "" && held.ETag == d.ETag || held.LastModified != "" && held.LastModified == d.LastModified)
 }
 
 // A request is one request the Client sent for a robots.txt, as -v lists

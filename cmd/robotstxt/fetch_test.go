@@ -314,6 +314,81 @@ func TestFetcherDroppedSiteMetAgain(t *testing.T) {
 	}
 }
 
+// TestFetcherSameValidatorsNewBody: a robots.txt fetched again for
+// another site's check (a.example's robots.txt redirects to
+// b.example's), its new body under the same Last-Modified (changed
+// within its second), is the copy the Client answers b.example from:
+// the command reads it, not the document of the same validators it
+// holds.
+func TestFetcherSameValidatorsNewBody(t *testing.T) {
+	var fetches atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch host, _, _ := strings.Cut(r.Host, ":"); {
+		case host == "a.example":
+			http.Redirect(w, r, "http://b.example/robots.txt", http.StatusMovedPermanently)
+		case fetches.Add(1) == 1:
+			w.Header().Set("Last-Modified", "Sat, 05 Dec 2026 06:00:00 GMT")
+			w.Header().Set("Cache-Control", "max-age=0")
+			io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+		default:
+			w.Header().Set("Last-Modified", "Sat, 05 Dec 2026 06:00:00 GMT")
+			w.Header().Set("Cache-Control", "max-age=3600")
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
+		opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
+	defer f.close()
+	for _, u := range []string{"http://b.example/x", "http://a.example/x"} {
+		time.Sleep(5 * time.Millisecond) // b.example's copy expires
+		if _, doc, err := f.read(t.Context(), u); doc == nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	d, doc, err := f.read(t.Context(), "http://b.example/x")
+	switch {
+	case doc == nil:
+		t.Fatalf("b.example again: %v", err)
+	case !d.Allowed || !strings.Contains(string(doc.text(false)), "Allow: /\n") || fetches.Load() != 2:
+		t.Errorf("b.example again: allowed %v, %d fetches, the robots.txt read %q; want the new file, which allows /x", d.Allowed, fetches.Load(), doc.text(false))
+	}
+}
+
+// TestFetcherSharedFinalURLAfterDrop: two sites whose robots.txt
+// redirect to one file, which changed between their fetches; the first
+// site's document let go (over a list of sites), met again, is refused,
+// not read from the file as the second site's fetch left it.
+func TestFetcherSharedFinalURLAfterDrop(t *testing.T) {
+	defer func(old int) { maxHeld = old }(maxHeld)
+	maxHeld = 1
+	var fetches atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch host, _, _ := strings.Cut(r.Host, ":"); {
+		case host != "cdn.example":
+			http.Redirect(w, r, "http://cdn.example/shared.txt", http.StatusMovedPermanently)
+		case r.URL.Path == "/shared.txt" && fetches.Add(1) == 1:
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		default:
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second})
+	defer f.close()
+	for _, u := range []string{"http://a.example/private/x", "http://b.example/private/x"} {
+		if _, doc, err := f.read(t.Context(), u); doc == nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	d, doc, err := f.read(t.Context(), "http://a.example/private/y")
+	if d.Allowed || doc != nil || err == nil || !strings.Contains(err.Error(), "no longer held") {
+		t.Errorf("a.example met again: allowed %v, %v, a robots.txt read %v; want its copy's disallow, refused", d.Allowed, err, doc != nil)
+	}
+}
+
 // TestFetcherClosesRedirectsRobots: the robots.txt of a site that a
 // robots.txt redirected to, read by the Client only to check the
 // redirect, is read to the command's limit and closed once the URL is
