@@ -187,7 +187,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 				}
 				for _, a := range held {
 					t.done(ctx, turn{authority: a}, hold)
-					c.queue.ran(a, 0, time.Since(sent), false)
+					c.queue.ran(a, 0, hold, time.Since(sent), false)
 				}
 			}
 		}, nil
@@ -211,7 +211,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	return func(resp *http.Response) {
 		hold := t.hold(ctx, authority, resp)
 		if iv > 0 || hold > 0 { // as a page's turn (see flight.end)
-			c.queue.ran(authority, iv, time.Since(sent), false)
+			c.queue.ran(authority, iv, hold, time.Since(sent), false)
 		}
 		t.done(ctx, tu, hold)
 	}, nil

@@ -553,17 +553,17 @@ func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.T
 
 // ran records how long a request sent to authority for a turn at
 // interval took, for the turns told from now on, keeping it at least
-// until the next turn may come: the requests refused meanwhile are told
-// turns that last as long. A redirect within the site (hop) is its
+// until the next turn may come, or the hold its response began ends:
+// the requests refused meanwhile are told turns that last as long. A redirect within the site (hop) is its
 // page's second turn: the page took both, and the turns told are told
 // for pages (a site whose links redirect met 1.9 PacedErrors a page in
 // the README's loop, 0.96 so).
-func (q *retryQueue) ran(authority string, interval, took time.Duration, hop bool) {
+func (q *retryQueue) ran(authority string, interval, hold, took time.Duration, hop bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	now := time.Now()
 	e := q.get(authority, now)
-	if end := now.Add(interval); e.next.Before(end) {
+	if end := now.Add(max(interval, hold)); e.next.Before(end) {
 		e.next = end
 	}
 	took = min(took, pacing.TurnTimeout) // a body read slowly holds the site no longer than its lease

@@ -909,16 +909,27 @@ func TestRetryQueueBoundedMemory(t *testing.T) {
 			q.retryAt(authority, time.Microsecond, time.Now())
 		}
 		if i%3 != 1 {
-			q.ran(authority, time.Microsecond, time.Microsecond, false)
+			q.ran(authority, time.Microsecond, 0, time.Microsecond, false)
 		}
 	}
 	if got, limit := len(q.m), n/4; got > limit {
 		t.Errorf("the queue keeps %d of %d authorities after their turns, want <= %d", got, n, limit)
 	}
 	q.retryAt("https://busy.example:443", time.Hour, time.Now())
-	q.ran("https://busy.example:443", time.Hour, time.Second, false)
+	q.ran("https://busy.example:443", time.Hour, 0, time.Second, false)
 	if e, ok := q.m["https://busy.example:443"]; !ok || e.took != time.Second {
 		t.Errorf("an authority with a turn to come: %+v, %v; want it kept with the request's duration", e, ok)
+	}
+	// So is a site with no interval held by a Retry-After, however many
+	// sites come meanwhile: its refusals were all told the hold's end.
+	q.ran("https://held.example:443", 0, time.Minute, 300*time.Millisecond, false)
+	for i := range n {
+		q.ran(fmt.Sprintf("https://other%d.example:443", i), time.Microsecond, 0, time.Microsecond, false)
+	}
+	end := time.Now().Add(time.Minute)
+	first := q.retryAt("https://held.example:443", 0, end)
+	if gap := q.retryAt("https://held.example:443", 0, end).Sub(first); gap < 300*time.Millisecond {
+		t.Errorf("a held site's refusals told %v apart after other sites came, want its request's 300ms", gap)
 	}
 }
 
@@ -992,7 +1003,7 @@ func TestTransportCloseEndsWait(t *testing.T) {
 // which is as long as it held the site.
 func TestRetryQueueTookBounded(t *testing.T) {
 	var q retryQueue
-	q.ran("a", time.Second, time.Hour, false)
+	q.ran("a", time.Second, 0, time.Hour, false)
 	first := q.retryAt("a", time.Second, time.Now())
 	second := q.retryAt("a", time.Second, time.Now())
 	if gap := second.Sub(first); gap > 2*(time.Second+pacing.TurnTimeout) {
@@ -1007,15 +1018,15 @@ func TestRetryQueueTookBounded(t *testing.T) {
 func TestRetryQueueRedirectTurns(t *testing.T) {
 	const iv = time.Minute
 	var q retryQueue
-	q.ran("a", iv, time.Second, false) // the page's first request
-	q.ran("a", iv, time.Second, true)  // the redirect it answered
+	q.ran("a", iv, 0, time.Second, false) // the page's first request
+	q.ran("a", iv, 0, time.Second, true)  // the redirect it answered
 	first := q.retryAt("a", iv, time.Now())
 	if gap := q.retryAt("a", iv, time.Now()).Sub(first); gap < 2*iv {
 		t.Errorf("turns told %v apart after a redirect, want a page's two turns, %v and more", gap, 2*iv)
 	}
 	var unpaced retryQueue
-	unpaced.ran("b", 0, time.Hour, false) // a hold's
-	unpaced.ran("b", 0, time.Second, true)
+	unpaced.ran("b", 0, time.Minute, time.Hour, false) // a hold's
+	unpaced.ran("b", 0, 0, time.Second, true)
 	first = unpaced.retryAt("b", time.Second, time.Now())
 	if gap := unpaced.retryAt("b", time.Second, time.Now()).Sub(first); gap > 3*time.Second {
 		t.Errorf("turns told %v apart after an unpaced hop, want about a second's", gap)

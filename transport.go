@@ -411,7 +411,7 @@ func (f *flight) end(resp *http.Response) {
 		// Turns are told to come at a site with an interval, or held:
 		// they last as long as this request did.
 		if tu.authority != "" && (tu.interval > 0 || hold > 0) && !f.sent.IsZero() {
-			f.t.c.queue.ran(tu.authority, tu.interval, time.Since(f.sent), f.within[i])
+			f.t.c.queue.ran(tu.authority, tu.interval, hold, time.Since(f.sent), f.within[i])
 		}
 		f.t.done(f.ctx, tu, hold)
 	}
