@@ -138,8 +138,9 @@ const maxLicenses = 16
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each a source combined as the others are: a
 //     reservation (1) from any is train-ai=n, with TDMPolicy the
-//     tdm-policy beside it (the META's over the header's over the
-//     file's); 0 is listed as [PrefUnknown] and lifts no reservation of
+//     tdm-policy of the most specific technique giving one (the META's
+//     over the header's over the file's), with a reservation or alone,
+//     not beside a 0; 0 is listed as [PrefUnknown] and lifts no reservation of
 //     another; any other value is no value. A tdmrep.json that is
 //     empty, or markup such as an HTML page (a site's page for every
 //     path it lacks), is no file.
@@ -278,9 +279,10 @@ func (u Usage) filter(keep func(label, value string) bool) Usage {
 // line of its own or joined with others by commas); and its META tags.
 // Each is a source of its own, combined as every other: a reservation
 // (1) from any is train-ai=n, which a 0 from another does not lift. It
-// returns the policy given beside a reservation by the most specific
-// technique that gives one (META, header, file), or "" when none
-// reserves: the report asks agents not to process one beside a 0.
+// returns, when one reserves, the policy of the most specific technique
+// that gives one (META, header, file), beside a reservation of its own
+// or none, as the report has a page's values replace its site's; else
+// "": the report asks agents not to process one beside a 0.
 func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Header, tags meta.TDM) (policy string) {
 	if fileErr != nil {
 		rd.state("tdmrep.json", "unreachable", fileErr.Error(), noTraining)
@@ -295,19 +297,26 @@ func (rd *reading) tdmOf(f *tdmrep.File, fileErr error, path string, h http.Head
 	}
 	says := [...]tdmSay{fileSay(f, path), header, {source: "tdm-meta", where: "tdm-reservation", policy: tags.Policy,
 		set: tags.Reservation != "", reserved: tags.Reservation == "1"}}
+	reserved := false
 	for _, s := range says {
+		if s.policy != "" && (!s.set || s.reserved) {
+			// A technique's policy replaces a broader one's, unless given
+			// beside its own 0.
+			policy = s.policy
+		}
 		if !s.set {
 			continue
 		}
 		sig := Signal{Source: s.source, Label: "train-ai", Where: s.where, Value: "0"}
 		if s.reserved {
+			reserved = true
 			sig.Pref, sig.Value = PrefNo, "1"
 			rd.usage = rd.usage.combine(noTraining)
-			if s.policy != "" {
-				policy = s.policy
-			}
 		}
 		rd.note(sig)
+	}
+	if !reserved {
+		return ""
 	}
 	return policy
 }

@@ -175,6 +175,10 @@ func TestReceiptSources(t *testing.T) {
 			body:  `<head><meta name="tdm-reservation" content="1"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai unknown tdm-reservation", "tdm-meta train-ai n tdm-reservation"},
 			meta: true}, // the header's policy, given beside a 0, is not processed
+		{name: "a page's tdm-policy replaces the header's", robots: open,
+			headers: []string{"Content-Type", html, "Tdm-Reservation", "1", "Tdm-Policy", "https://example.com/site"},
+			body:    `<head><meta name="tdm-policy" content="https://example.com/page"></head>`,
+			usage:   "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}, policy: "https://example.com/page"},
 		{name: "a malformed tdm-meta replaces nothing", robots: open, headers: []string{"Content-Type", html, "Tdm-Reservation", "1"},
 			body:  `<head><meta name="tdm-reservation" content="yes"></head>`,
 			usage: "train-ai=n", signals: []string{"tdm-header train-ai n tdm-reservation"}},
@@ -1443,6 +1447,7 @@ func TestReceiptTDMRepFile(t *testing.T) {
 	w.on("b.test"+tdmrepPath, serve(503, "down"))
 	w.on("c.test"+tdmrepPath, serve(404, "none"))
 	w.on("d.test"+tdmrepPath, serve(200, `{"location": "/"}`))
+	w.on("a.test/news/own", serve(200, "page", "Content-Type", "text/plain", "Tdm-Policy", "https://a.test/own.json"))
 	store := newMemStore()
 	receipt := func(store Store, url string) Receipt {
 		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep(), WithStore(store)})
@@ -1455,6 +1460,8 @@ func TestReceiptTDMRepFile(t *testing.T) {
 		signals            []string
 	}{
 		{"http://a.test/news/x", "train-ai=n", "https://a.test/policy.json", []string{"tdmrep.json train-ai n entry 1"}},
+		// The page's own policy replaces its site's.
+		{"http://a.test/news/own", "train-ai=n", "https://a.test/own.json", []string{"tdmrep.json train-ai n entry 1"}},
 		{"http://a.test/about", "", "", []string{"tdmrep.json train-ai unknown entry 2"}},
 		{"http://b.test/about", "train-ai=n", "", []string{"tdmrep.json train-ai n unreachable"}},
 		{"http://c.test/news/x", "", "", []string{}},
