@@ -509,6 +509,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 	// withScripts: a <noscript> or a <template> came in the head, where a
 	// browser running scripts may build the head otherwise.
 	withScripts := false
+	unended := false // the page ended within the head
 	// end is how much of the page the tokenizer has read: the head a
 	// browser running scripts builds ends no later, since outside a
 	// <noscript> the two agree on where it ends (the parser, given a
@@ -522,10 +523,13 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 					given(name, content, sure)
 				}
 			})
-			if err == nil && end == math.MaxInt {
-				// A head with a template, which the parser must read: an
-				// error, as without scripts. A head without one is read
-				// without scripts only.
+			if err == nil && (end == math.MaxInt || unended) {
+				// A head with a template, which the parser must read, or
+				// one that ran on to the end of the page without scripts
+				// (a <noscript> in it holding an <iframe> left open, whose
+				// text runs on), where a browser running them may end it
+				// and read more: an error, as without scripts. Another is
+				// read without scripts only.
 				err = serr
 			}
 		}
@@ -556,6 +560,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 				// that far), went unread.
 				return errHeadLimit
 			}
+			unended = true
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
 			switch {

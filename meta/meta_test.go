@@ -1288,7 +1288,8 @@ func TestFromHTMLRefusedWhole(t *testing.T) {
 // <noscript> has it read with scripts too, and which the parser is not
 // given (a head script's strings holding hundreds of <body> tags of
 // their own attributes), is read without scripts, with no error: only a
-// page the parser must read, its head holding a template, errs so.
+// page the parser must read, its head holding a template, errs so, or
+// one whose head runs on to its end without scripts.
 func TestFromHTMLScriptsPassNoTemplate(t *testing.T) {
 	var js strings.Builder
 	for i := range 300 {
@@ -1301,6 +1302,14 @@ func TestFromHTMLScriptsPassNoTemplate(t *testing.T) {
 	}
 	if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex || err != nil {
 		t.Errorf("FromHTML = noindex %v, %v; want noindex, no error", d.NoIndex, err)
+	}
+	// Unless the head ran on to the end of the page without scripts (an
+	// <iframe> left open in its <noscript>, whose text runs on) and a
+	// browser running them reads a noindex after it: an error.
+	page = `<!doctype html><html><head><title>t</title><noscript><iframe src="/ns"></noscript>` +
+		"<script>var views = [\n" + js.String() + `];</script><meta name="robots" content="noindex"></head><body><p>hello</p></body></html>`
+	if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex && err == nil {
+		t.Errorf("an iframe left open in the head's noscript: noindex %v, no error; want noindex or an error", d.NoIndex)
 	}
 }
 

@@ -247,10 +247,15 @@ func tapKey(raw string) string {
 type capture struct {
 	io.ReadCloser
 	header http.Header
-	n      int                     // its number in the tap
-	failed atomic.Bool             // the Client could not read it: its check answered from another copy, or none
-	stop   func() bool             // of a whole tap: parts the exchange from the Client's fetch
-	end    context.CancelCauseFunc // of a whole tap: ends the exchange
+	n      int // its number in the tap
+	// Of the check that sent it (see fetcher.read): failed says the
+	// Client could not read it, answering from another copy or none;
+	// fetched is the FetchedAt of the copy the Client read from it, to
+	// the millisecond (two read within one are not told apart).
+	failed  atomic.Bool
+	fetched time.Time
+	stop    func() bool             // of a whole tap: parts the exchange from the Client's fetch
+	end     context.CancelCauseFunc // of a whole tap: ends the exchange
 
 	mu   sync.Mutex
 	buf  []byte
@@ -334,7 +339,6 @@ type fetcher struct {
 	timeout time.Duration
 	docs    *simplelru.LRU[string, *document] // by authority: of its last fetch, while held
 	held    int                               // bytes the documents in docs hold
-	letGo   map[string]bool                   // the authorities whose document docs let go
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
@@ -346,11 +350,8 @@ func newFetcher(cfg fetchConfig) *fetcher {
 	})
 	opts := append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
 		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, cfg.opts...)
-	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, letGo: make(map[string]bool)}
-	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(authority string, d *document) {
-		f.held -= d.footprint()
-		f.letGo[authority] = true
-	})
+	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout}
+	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(_ string, d *document) { f.held -= d.footprint() })
 	return f
 }
 
@@ -396,20 +397,31 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	defer cancel()
 	defer f.trim()
 	d, err := f.c.Check(ctx, url)
-	readNow := false // the Client read this check's response for the robots.txt d rests on
+	var c *capture // the last response for the robots.txt d rests on
 	if d.Outcome != 0 {
-		if c := f.tap.body(robotsURL(d), since); c != nil && c.n > since {
-			readNow = d.Outcome == robotstxt.OutcomeRules && !d.Stale
-			c.failed.Store(!readNow)
+		c = f.tap.body(robotsURL(d), since)
+	}
+	if c != nil && c.n > since {
+		// This check's: the Client read it, or answers from another
+		// copy, or none.
+		if d.Outcome == robotstxt.OutcomeRules && !d.Stale {
+			c.fetched = d.FetchedAt
+		} else {
+			c.failed.Store(true)
 		}
 	}
 	doc, _ := f.docs.Get(d.Authority)
-	held := doc != nil && !readNow && sameCopy(doc.live, &d)
-	if doc != nil && !readNow && !held && revalidated(doc.live, &d) {
-		// Its validators say the Client's copy is the document's, unless
-		// a response read since, for another check, is the copy.
-		c := f.tap.body(doc.name, since)
-		held = c != nil && (c.n == doc.from || c.failed.Load())
+	held := doc != nil && sameCopy(doc.live, &d)
+	switch {
+	case c != nil && !c.fetched.IsZero() && c.fetched.Equal(d.FetchedAt):
+		// The response the Client's copy was read from (another site's
+		// robots.txt may have redirected there), which a document held
+		// may not be.
+		held = held && doc.from == c.n
+	case !held && doc != nil && revalidated(doc.live, &d):
+		// Revalidated since (a 304 moves the time of the fetch), unless
+		// the last response, read since, is the copy.
+		held = c == nil || c.n == doc.from || c.failed.Load() || !c.fetched.IsZero()
 	}
 	if held {
 		f.tap.body(doc.name, since) // used with its document: let go no sooner
@@ -417,7 +429,6 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	if d.Outcome != 0 && !held {
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, since, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
-			c := f.tap.body(doc.name, since)
 			switch {
 			case c == nil && f.tap.wasDropped(doc.name):
 				return d, nil, fmt.Errorf("%s: read earlier in this run and no longer held (the command holds %d MiB of robots.txt files): check its URLs in a run of their own",
@@ -427,9 +438,10 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			case c.failed.Load():
 				return d, nil, fmt.Errorf("%s: the Client answers from a copy the command no longer holds (the last response could not be read): check its URLs in a run of their own",
 					doc.name)
-			case c.n <= since && d.FinalURL != "" && f.letGo[d.Authority]:
-				// Where redirects led, another site's may have led too:
-				// this one's copy may be an older response than c.
+			case !c.fetched.IsZero() && !c.fetched.Equal(d.FetchedAt):
+				// Read by the Client for another copy (another site's
+				// redirected there, or this one's since replaced): this
+				// one's was let go.
 				return d, nil, fmt.Errorf("%s: read earlier in this run and no longer held (the command holds %d MiB of robots.txt files): check its URLs in a run of their own",
 					doc.name, maxHeld>>20)
 			}
@@ -451,7 +463,6 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			f.held -= old.footprint()
 		}
 		f.docs.Add(d.Authority, doc)
-		delete(f.letGo, d.Authority)
 		f.held += doc.footprint()
 	}
 	return d, doc, err

@@ -379,6 +379,7 @@ func TestFetcherSharedFinalURLAfterDrop(t *testing.T) {
 	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second})
 	defer f.close()
 	for _, u := range []string{"http://a.example/private/x", "http://b.example/private/x"} {
+		time.Sleep(2 * time.Millisecond) // a copy's time, to the millisecond, tells the two apart
 		if _, doc, err := f.read(t.Context(), u); doc == nil {
 			t.Fatalf("%s: %v", u, err)
 		}
@@ -386,6 +387,87 @@ func TestFetcherSharedFinalURLAfterDrop(t *testing.T) {
 	d, doc, err := f.read(t.Context(), "http://a.example/private/y")
 	if d.Allowed || doc != nil || err == nil || !strings.Contains(err.Error(), "no longer held") {
 		t.Errorf("a.example met again: allowed %v, %v, a robots.txt read %v; want its copy's disallow, refused", d.Allowed, err, doc != nil)
+	}
+}
+
+// TestFetcherRevalidatedSharedFile: two sites whose robots.txt redirect
+// to one file, changed within the second of its Last-Modified; the
+// first site's copy, revalidated (304), is the document the command
+// holds, not the second site's later response of the same validators.
+func TestFetcherRevalidatedSharedFile(t *testing.T) {
+	const lastMod = "Sat, 05 Dec 2026 06:00:00 GMT"
+	var fetches, revalidations atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch host, _, _ := strings.Cut(r.Host, ":"); {
+		case host != "cdn.example":
+			http.Redirect(w, r, "http://cdn.example/shared.txt", http.StatusMovedPermanently)
+		case r.URL.Path != "/shared.txt":
+			http.NotFound(w, r)
+		case r.Header.Get("If-Modified-Since") == lastMod:
+			revalidations.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+		default:
+			w.Header().Set("Last-Modified", lastMod)
+			w.Header().Set("Cache-Control", "max-age=0")
+			if fetches.Add(1) == 1 {
+				io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+				return
+			}
+			w.Header().Set("Cache-Control", "max-age=3600")
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
+		opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
+	defer f.close()
+	for _, u := range []string{"http://a.example/x", "http://b.example/x"} {
+		time.Sleep(5 * time.Millisecond)
+		if _, doc, err := f.read(t.Context(), u); doc == nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	time.Sleep(5 * time.Millisecond) // a.example's copy expires
+	d, doc, err := f.read(t.Context(), "http://a.example/x")
+	switch {
+	case revalidations.Load() != 1:
+		t.Fatalf("%d revalidations answered 304, want 1", revalidations.Load())
+	case doc == nil:
+		t.Errorf("a.example, revalidated: %v", err)
+	case d.Allowed || !strings.Contains(string(doc.text(false)), "Disallow: /x"):
+		t.Errorf("a.example, revalidated: allowed %v, the robots.txt read %q; want its own copy, which disallows /x", d.Allowed, doc.text(false))
+	}
+}
+
+// TestFetcherOwnRedirectAfterDrop: a site whose robots.txt redirects
+// within it, met again once its document was let go while the response
+// the Client read is still held, is read from that response.
+func TestFetcherOwnRedirectAfterDrop(t *testing.T) {
+	defer func(old int) { maxHeld = old }(maxHeld)
+	pad := strings.Repeat("# "+strings.Repeat("p", 97)+"\n", 100)
+	maxHeld = 25_000 // two responses of 10 KB, one document of 20 KB
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if host, _, _ := strings.Cut(r.Host, ":"); host == "a.example" && r.URL.Path == "/robots.txt" {
+			http.Redirect(w, r, "/robots-v2.txt", http.StatusMovedPermanently)
+			return
+		}
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\n"+pad)
+	}))
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second})
+	defer f.close()
+	for _, u := range []string{"http://a.example/private/x", "http://b.example/private/x"} {
+		if _, doc, err := f.read(t.Context(), u); doc == nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	if _, held := f.docs.Peek("http://a.example:80"); held || f.tap.body("http://a.example/robots-v2.txt", 0) == nil {
+		t.Fatalf("a.example's document held %v; want it let go, its response held", held)
+	}
+	if d, doc, err := f.read(t.Context(), "http://a.example/private/y"); doc == nil || d.Allowed {
+		t.Errorf("a.example met again: allowed %v, %v; want its robots.txt read", d.Allowed, err)
 	}
 }
 
