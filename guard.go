@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -79,8 +80,26 @@ const maxUnwrap = 64
 // A guardDialer dials only addresses its check lets through.
 type guardDialer struct{ net.Dialer }
 
+// DialContext dials address as its Dialer does. Where the name has
+// addresses of both kinds and none connects, Go's dialer gives the first
+// address's error: the refusal of a stray internal record would stand for
+// the outage of the public address, as a refusal kept for the longest
+// back-off. That error then reads as the public address's failure.
 func (d *guardDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
-	return d.Dialer.DialContext(ctx, network, address)
+	dd := d.Dialer
+	var passed atomic.Bool
+	dd.Control = func(network, address string, c syscall.RawConn) error {
+		err := d.Control(network, address, c)
+		if err == nil {
+			passed.Store(true)
+		}
+		return err
+	}
+	conn, err := dd.DialContext(ctx, network, address)
+	if err != nil && passed.Load() && errors.Is(err, ErrNonPublic) {
+		return nil, &net.OpError{Op: "dial", Net: network, Err: fmt.Errorf("no public address of %s connected (one not public refused)", address)}
+	}
+	return conn, err
 }
 
 // guardTransport is PublicOnly with exempt, for tests, naming addresses

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt/botauth"
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 func TestPublicAddr(t *testing.T) {
@@ -336,6 +337,100 @@ func TestGuardRefusalIsPermanent(t *testing.T) {
 	}
 	if n := s.hits.Load(); n != 0 {
 		t.Errorf("the site got %d requests", n)
+	}
+}
+
+// resolveTo points net.DefaultResolver, for the test, at a DNS server on
+// loopback that answers every A question with addrs, in order: no name
+// reaches the system's resolver.
+func resolveTo(t *testing.T, addrs ...netip.Addr) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			var p dnsmessage.Parser
+			h, err := p.Start(buf[:n])
+			if err != nil {
+				continue
+			}
+			q, err := p.Question()
+			if err != nil {
+				continue
+			}
+			b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true})
+			_ = b.StartQuestions()
+			_ = b.Question(q)
+			_ = b.StartAnswers()
+			for _, a := range addrs {
+				if q.Type == dnsmessage.TypeA {
+					_ = b.AResource(dnsmessage.ResourceHeader{Name: q.Name, Class: dnsmessage.ClassINET}, dnsmessage.AResource{A: a.As4()})
+				}
+			}
+			if out, err := b.Finish(); err == nil {
+				_, _ = pc.WriteTo(out, from)
+			}
+		}
+	}()
+	old := net.DefaultResolver
+	net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", pc.LocalAddr().String())
+	}}
+	t.Cleanup(func() { net.DefaultResolver = old; pc.Close() })
+}
+
+// TestGuardMixedAddresses: a name with a stray internal address beside
+// its public one (127.0.0.2 stands for the first, 127.0.0.1, let
+// through, for the second) is dialled at its public address only; when
+// that one does not connect, the error is its failure, not the refusal
+// of the other, which a Client keeps for the longest back-off.
+func TestGuardMixedAddresses(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("no 127.0.0.2 here: %v", err)
+	}
+	defer inner.Close()
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := inner.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	port := inner.Addr().(*net.TCPAddr).Port
+	public := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port)) // nothing listens there
+	tr := guardTransport(nil, func(a netip.AddrPort) bool { return a == public })
+	defer tr.CloseIdleConnections()
+	for _, tc := range []struct {
+		addrs   []netip.Addr
+		refusal bool
+	}{
+		{[]netip.Addr{netip.MustParseAddr("127.0.0.2"), public.Addr()}, false},
+		{[]netip.Addr{netip.MustParseAddr("127.0.0.2")}, true},
+	} {
+		resolveTo(t, tc.addrs...)
+		conn, err := tr.DialContext(context.Background(), "tcp", fmt.Sprintf("site.test:%d", port))
+		if err == nil {
+			conn.Close()
+			t.Fatalf("%v: dialled", tc.addrs)
+		}
+		if errors.Is(err, ErrNonPublic) != tc.refusal {
+			t.Errorf("%v: %v; want a refusal %v", tc.addrs, err, tc.refusal)
+		}
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the internal address accepted %d connections", n)
 	}
 }
 
