@@ -52,6 +52,16 @@ func TestExplainNoGroup(t *testing.T) {
 	}
 }
 
+// TestExplainLongRuleNotNormalised: a rule whose line is shown cut is
+// not said to be normalised, as its pattern is written.
+func TestExplainLongRuleNotNormalised(t *testing.T) {
+	long := "/" + strings.Repeat("a", 200)
+	r := runCmd(t, "User-agent: *\nDisallow: "+long+"\n", "explain", "-file", "-", long+"/x")
+	if r.code != exitDisallowed || strings.Contains(r.stdout, "normalised") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
 func TestExplainMergedStarGroups(t *testing.T) {
 	body := "User-agent: *\nDisallow: /a\n\nUser-agent: FooBot\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n"
 	r := runCmd(t, body, "explain", "-file", "-", "/c/x")

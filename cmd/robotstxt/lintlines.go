@@ -115,9 +115,7 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 func (lt *linter) twoPaths() {
 	for _, g := range lt.file.Groups {
 		for _, r := range g.Rules {
-			line, _, _ := strings.Cut(lt.lines.text(r.Line), "#")
-			_, value, _ := strings.Cut(line, ":") // as written: a %20 may be meant
-			words := strings.Fields(value)
+			words := strings.Fields(lt.lines.value(r.Line)) // as written: a %20 may be meant
 			if len(words) > 1 && slices.ContainsFunc(words[1:], func(w string) bool { return w[0] == '/' || w[0] == '*' }) {
 				lt.add(r.Line, codeTwoPaths, "one pattern with a blank, which matches only URLs holding %%20 there: not %s; give each path a line of its own",
 					andList(words))

@@ -145,16 +145,19 @@ func TestDirectiveSkipped(t *testing.T) {
 
 // TestTwoPaths: a rule of two paths, whatever blank parts them, is an
 // error, as the pattern it is read as matches neither; a blank within one
-// path, a %20 as written and a comment are not.
+// path, a %20 as written and a comment are not; nor what a NUL ends,
+// which the parser reads no further; a first path of any length is.
 func TestTwoPaths(t *testing.T) {
 	for line, want := range map[string]bool{
-		"Disallow: /private /admin":       true,
-		"Allow: /a\t*.pdf":                true,
-		"Disallow: /a /b /c":              true,
-		"Disallow: /my documents/":        false,
-		"Disallow: /x%20/y":               false,
-		"Disallow: /private # /admin too": false,
-		"Disallow: /private":              false,
+		"Disallow: /private /admin":                          true,
+		"Disallow: /" + strings.Repeat("a", 200) + " /admin": true,
+		"Disallow: /a\x00 /b":                                false,
+		"Allow: /a\t*.pdf":                                   true,
+		"Disallow: /a /b /c":                                 true,
+		"Disallow: /my documents/":                           false,
+		"Disallow: /x%20/y":                                  false,
+		"Disallow: /private # /admin too":                    false,
+		"Disallow: /private":                                 false,
 	} {
 		fs := lintText(t, "User-agent: *\n"+line+"\n")
 		got := slices.ContainsFunc(fs, func(f finding) bool { return f.Code == codeTwoPaths && f.Line == 2 })

@@ -71,6 +71,19 @@ func (l listing) directive(n int) string {
 	return ""
 }
 
+// value returns the value of line n as the parser reads it (as written,
+// but cut where the parser cuts a line: at a NUL), whole; "" when the
+// line has no key.
+func (l listing) value(n int) string {
+	if n < 1 || n > len(l.lines) {
+		return ""
+	}
+	for pl := range parser.Lines([]byte(l.lines[n-1])) {
+		return pl.Value
+	}
+	return ""
+}
+
 // clip cuts s to at most n bytes, at a rune boundary, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {

@@ -93,7 +93,8 @@ var urlJSONHelp = fmt.Sprintf(`With -json, each URL gives one JSON object on one
    "usage": {"train-ai": "n"}, "status": 200, "detail": "…"}
 verdict is allowed, disallowed or deferred (robots.txt unreachable);
 rule is the deciding Allow or Disallow rule, its pattern as matched and
-its line as written, or null when no rule decided; served is the path
+its line as written (cut to 160 bytes, ending in …, when longer), or
+null when no rule decided; served is the path
 and query a server would serve for the URL when that, not the URL as
 written, is what robots.txt disallows (/private/x for /a/../private/x),
 absent otherwise; status is the HTTP status of the robots.txt, absent
