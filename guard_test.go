@@ -61,6 +61,24 @@ func TestPublicAddr(t *testing.T) {
 	}
 }
 
+// countAccepts accepts and closes the connections ln gets, until the
+// test ends, and counts them.
+func countAccepts(t *testing.T, ln net.Listener) *atomic.Int64 {
+	var n atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			n.Add(1)
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	return &n
+}
+
 // TestPublicOnlyRefusesBeforeConnecting dials non-public addresses
 // through the guard: each is refused at once with ErrNonPublic, and the
 // loopback listener among them never sees a connection.
@@ -70,18 +88,7 @@ func TestPublicOnlyRefusesBeforeConnecting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var accepted atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted.Add(1)
-			c.Close()
-		}
-	}()
-	defer ln.Close()
+	accepted := countAccepts(t, ln)
 	tr := PublicOnly(nil)
 	defer tr.CloseIdleConnections()
 	for _, addr := range []string{ln.Addr().String(), "169.254.169.254:80", "10.0.0.1:80", "[::1]:80", "0.0.0.0:80"} {
@@ -396,18 +403,7 @@ func TestGuardMixedAddresses(t *testing.T) {
 	if err != nil {
 		t.Skipf("no 127.0.0.2 here: %v", err)
 	}
-	defer inner.Close()
-	var accepted atomic.Int64
-	go func() {
-		for {
-			c, err := inner.Accept()
-			if err != nil {
-				return
-			}
-			accepted.Add(1)
-			c.Close()
-		}
-	}()
+	accepted := countAccepts(t, inner)
 	port := inner.Addr().(*net.TCPAddr).Port
 	public := netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(port)) // nothing listens there
 	tr := guardTransport(nil, func(a netip.AddrPort) bool { return a == public })

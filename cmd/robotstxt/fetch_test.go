@@ -314,6 +314,40 @@ func TestFetcherDroppedSiteMetAgain(t *testing.T) {
 	}
 }
 
+// fetcherOver returns a fetcher whose Client keeps no copy fresh past
+// what its server says, over h, serving every .example host.
+func fetcherOver(t *testing.T, h http.Handler) *fetcher {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
+		opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
+	t.Cleanup(f.close)
+	return f
+}
+
+// sameSecond serves a robots.txt changed within the second its
+// Last-Modified names: "Disallow: /x", expiring at once, then "Allow: /"
+// for an hour; a revalidation of that Last-Modified is answered 304.
+func sameSecond(fetches, revalidations *atomic.Int32) http.HandlerFunc {
+	const lastMod = "Sat, 05 Dec 2026 06:00:00 GMT"
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("If-Modified-Since") == lastMod {
+			revalidations.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Last-Modified", lastMod)
+		if fetches.Add(1) == 1 {
+			w.Header().Set("Cache-Control", "max-age=0")
+			io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=3600")
+		io.WriteString(w, "User-agent: *\nAllow: /\n")
+	}
+}
+
 // TestFetcherSameValidatorsNewBody: a robots.txt fetched again for
 // another site's check (a.example's robots.txt redirects to
 // b.example's), its new body under the same Last-Modified (changed
@@ -321,26 +355,15 @@ func TestFetcherDroppedSiteMetAgain(t *testing.T) {
 // the command reads it, not the document of the same validators it
 // holds.
 func TestFetcherSameValidatorsNewBody(t *testing.T) {
-	var fetches atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch host, _, _ := strings.Cut(r.Host, ":"); {
-		case host == "a.example":
+	var fetches, revalidations atomic.Int32
+	file := sameSecond(&fetches, &revalidations)
+	f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if host, _, _ := strings.Cut(r.Host, ":"); host == "a.example" {
 			http.Redirect(w, r, "http://b.example/robots.txt", http.StatusMovedPermanently)
-		case fetches.Add(1) == 1:
-			w.Header().Set("Last-Modified", "Sat, 05 Dec 2026 06:00:00 GMT")
-			w.Header().Set("Cache-Control", "max-age=0")
-			io.WriteString(w, "User-agent: *\nDisallow: /x\n")
-		default:
-			w.Header().Set("Last-Modified", "Sat, 05 Dec 2026 06:00:00 GMT")
-			w.Header().Set("Cache-Control", "max-age=3600")
-			io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
 		}
+		file(w, r)
 	}))
-	t.Cleanup(srv.Close)
-	mapHosts(t, ".example", srv.Listener.Addr().String())
-	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
-		opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
-	defer f.close()
 	for _, u := range []string{"http://b.example/x", "http://a.example/x"} {
 		time.Sleep(5 * time.Millisecond) // b.example's copy expires
 		if _, doc, err := f.read(t.Context(), u); doc == nil {
@@ -395,33 +418,18 @@ func TestFetcherSharedFinalURLAfterDrop(t *testing.T) {
 // first site's copy, revalidated (304), is the document the command
 // holds, not the second site's later response of the same validators.
 func TestFetcherRevalidatedSharedFile(t *testing.T) {
-	const lastMod = "Sat, 05 Dec 2026 06:00:00 GMT"
 	var fetches, revalidations atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	file := sameSecond(&fetches, &revalidations)
+	f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch host, _, _ := strings.Cut(r.Host, ":"); {
 		case host != "cdn.example":
 			http.Redirect(w, r, "http://cdn.example/shared.txt", http.StatusMovedPermanently)
 		case r.URL.Path != "/shared.txt":
 			http.NotFound(w, r)
-		case r.Header.Get("If-Modified-Since") == lastMod:
-			revalidations.Add(1)
-			w.WriteHeader(http.StatusNotModified)
 		default:
-			w.Header().Set("Last-Modified", lastMod)
-			w.Header().Set("Cache-Control", "max-age=0")
-			if fetches.Add(1) == 1 {
-				io.WriteString(w, "User-agent: *\nDisallow: /x\n")
-				return
-			}
-			w.Header().Set("Cache-Control", "max-age=3600")
-			io.WriteString(w, "User-agent: *\nAllow: /\n")
+			file(w, r)
 		}
 	}))
-	t.Cleanup(srv.Close)
-	mapHosts(t, ".example", srv.Listener.Addr().String())
-	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second,
-		opts: []robotstxt.Option{robotstxt.WithMinFreshness(0)}})
-	defer f.close()
 	for _, u := range []string{"http://a.example/x", "http://b.example/x"} {
 		time.Sleep(5 * time.Millisecond)
 		if _, doc, err := f.read(t.Context(), u); doc == nil {
