@@ -509,7 +509,12 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 	// withScripts: a <noscript> or a <template> came in the head, where a
 	// browser running scripts may build the head otherwise.
 	withScripts := false
-	unended := false // the page ended within the head
+	// rawIn is an element a <noscript> in the head opened whose content
+	// a tokenizer reads as text (an <iframe>); hidden says such text ran
+	// past the noscript's end tag (the element left open), hiding what
+	// a browser running scripts reads after the noscript.
+	var rawIn atom.Atom
+	hidden := false
 	// end is how much of the page the tokenizer has read: the head a
 	// browser running scripts builds ends no later, since outside a
 	// <noscript> the two agree on where it ends (the parser, given a
@@ -523,12 +528,10 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 					given(name, content, sure)
 				}
 			})
-			if err == nil && (end == math.MaxInt || unended) {
+			if err == nil && (end == math.MaxInt || hidden) {
 				// A head with a template, which the parser must read, or
-				// one that ran on to the end of the page without scripts
-				// (a <noscript> in it holding an <iframe> left open, whose
-				// text runs on), where a browser running them may end it
-				// and read more: an error, as without scripts. Another is
+				// one hidden without scripts, where a browser running them
+				// reads more: an error, as without scripts. Another is
 				// read without scripts only.
 				err = serr
 			}
@@ -560,9 +563,11 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 				// that far), went unread.
 				return errHeadLimit
 			}
-			unended = true
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
+			if scripted && rawText[a] {
+				rawIn = a
+			}
 			switch {
 			case scripted && !afterHead[a] && a != atom.Noscript:
 				// An element no head holds (a tracking pixel's <img>) ends
@@ -591,6 +596,9 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 			if a == atom.Noscript {
 				scripted = false
 			}
+			if a == rawIn {
+				rawIn = 0
+			}
 			switch {
 			case a == in:
 				in = 0
@@ -607,6 +615,9 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 				sure, noscript = false, false
 			}
 		case html.TextToken:
+			if rawIn != 0 && mentions(z.Raw(), "/noscript") {
+				hidden = true
+			}
 			if text := bytes.TrimLeft(z.Text(), " \t\n\f\r"); in == 0 && len(text) > 0 {
 				if after && !scripted {
 					if cutTag(z.Raw()) && z.Next() == html.ErrorToken {
@@ -1258,6 +1269,11 @@ func utf16Decoded(r io.Reader) io.Reader {
 	}
 	return br
 }
+
+// rawText are the elements whose text a tokenizer reads as text to
+// their end tag, or the page's end, but a <noscript>.
+var rawText = map[atom.Atom]bool{atom.Iframe: true, atom.Noembed: true, atom.Noframes: true, atom.Plaintext: true,
+	atom.Script: true, atom.Style: true, atom.Textarea: true, atom.Title: true, atom.Xmp: true}
 
 // afterHead are the start tags that do not begin the body when they come
 // after </head> (WHATWG HTML, "the after head insertion mode"): the

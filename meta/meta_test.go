@@ -1295,18 +1295,20 @@ func TestFromHTMLScriptsPassNoTemplate(t *testing.T) {
 	for i := range 300 {
 		fmt.Fprintf(&js, "'<body data-v%d=\"1\">',\n", i)
 	}
-	page := `<!doctype html><html><head><title>t</title><noscript><img height=1 width=1 src="/px.gif"></noscript>` +
-		"<script>var views = [\n" + js.String() + `];</script><meta name="robots" content="noindex"></head><body><p>hello</p></body></html>`
-	if _, err := forParser([]byte(page)); err == nil {
+	head := `<!doctype html><html><head><title>t</title><noscript><img height=1 width=1 src="/px.gif"></noscript>` +
+		"<script>var views = [\n" + js.String() + `];</script><meta name="robots" content="noindex">`
+	if _, err := forParser([]byte(head)); err == nil {
 		t.Fatal("the page is given to the parser; want one it is not given")
 	}
-	if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex || err != nil {
-		t.Errorf("FromHTML = noindex %v, %v; want noindex, no error", d.NoIndex, err)
+	for _, tail := range []string{"</head><body><p>hello</p></body></html>", "</head>", ""} { // a page may end in its head
+		if d, err := FromHTML(strings.NewReader(head + tail)); !d.NoIndex || err != nil {
+			t.Errorf("ending %q: FromHTML = noindex %v, %v; want noindex, no error", tail, d.NoIndex, err)
+		}
 	}
 	// Unless the head ran on to the end of the page without scripts (an
 	// <iframe> left open in its <noscript>, whose text runs on) and a
 	// browser running them reads a noindex after it: an error.
-	page = `<!doctype html><html><head><title>t</title><noscript><iframe src="/ns"></noscript>` +
+	page := `<!doctype html><html><head><title>t</title><noscript><iframe src="/ns"></noscript>` +
 		"<script>var views = [\n" + js.String() + `];</script><meta name="robots" content="noindex"></head><body><p>hello</p></body></html>`
 	if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex && err == nil {
 		t.Errorf("an iframe left open in the head's noscript: noindex %v, no error; want noindex or an error", d.NoIndex)

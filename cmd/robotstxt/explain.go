@@ -302,7 +302,7 @@ func (x *explainer) rules(res explanation, path string) {
 		s := fmt.Sprintf("line %-4d %s  (length %d", m.Line, m.Text, m.Length)
 		if m.Length != len(m.Pattern) {
 			s += fmt.Sprintf(": the directory %s$ of an index page", m.Pattern[:m.Length-1])
-		} else if !strings.HasSuffix(m.Text, "…") && !strings.HasSuffix(m.Text, " "+m.Pattern) { // a line shown cut may be written so
+		} else if len(m.Text) < maxShown && !strings.HasSuffix(m.Text, " "+m.Pattern) { // a line shown cut may be written so
 			s += ", normalised " + m.Pattern
 		}
 		s += ")"

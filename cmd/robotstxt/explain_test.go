@@ -60,6 +60,11 @@ func TestExplainLongRuleNotNormalised(t *testing.T) {
 	if r.code != exitDisallowed || strings.Contains(r.stdout, "normalised") {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
 	}
+	// A short one written with an ellipsis is, as its pattern escapes it.
+	r = runCmd(t, "User-agent: *\nDisallow: /more…\n", "explain", "-file", "-", "/more…/x")
+	if !strings.Contains(r.stdout, "normalised /more%E2%80%A6") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
 }
 
 func TestExplainMergedStarGroups(t *testing.T) {

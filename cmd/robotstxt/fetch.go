@@ -86,7 +86,7 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil && resp.StatusCode/100 == 2 {
 		// Only a success is kept: a redirect's body is no robots.txt,
 		// and its URL would make a cut FinalURL ambiguous.
-		c.ReadCloser, c.header = resp.Body, resp.Header
+		c.ReadCloser, c.header, c.arrived = resp.Body, resp.Header, time.Now()
 		resp.Body = c
 		c.n = n
 		t.mu.Lock()
@@ -254,6 +254,7 @@ type capture struct {
 	// the millisecond (two read within one are not told apart).
 	failed  atomic.Bool
 	fetched time.Time
+	arrived time.Time               // when its header came
 	stop    func() bool             // of a whole tap: parts the exchange from the Client's fetch
 	end     context.CancelCauseFunc // of a whole tap: ends the exchange
 
@@ -339,6 +340,7 @@ type fetcher struct {
 	timeout time.Duration
 	docs    *simplelru.LRU[string, *document] // by authority: of its last fetch, while held
 	held    int                               // bytes the documents in docs hold
+	copies  map[string]int                    // by authority: the capture its last copy was read from
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
@@ -350,7 +352,7 @@ func newFetcher(cfg fetchConfig) *fetcher {
 	})
 	opts := append([]robotstxt.Option{robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout),
 		robotstxt.WithHTTPClient(&http.Client{Transport: t})}, cfg.opts...)
-	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout}
+	f := &fetcher{c: robotstxt.NewClient(opts...), tap: t, timeout: cfg.timeout, copies: make(map[string]int)}
 	f.docs, _ = simplelru.NewLRU(math.MaxInt, func(_ string, d *document) { f.held -= d.footprint() })
 	return f
 }
@@ -410,18 +412,28 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			c.failed.Store(true)
 		}
 	}
+	// src is c where the Client's copy was read from it: read for a
+	// check, for this copy (another site's robots.txt may have redirected
+	// there, and the Client kept it as this one's too), or for this
+	// site's, revalidated since (a 304 moves the copy's time); or read for
+	// no check (a redirect's hop checked another site's robots.txt), by
+	// the copy's time, of its validators.
+	var src *capture
+	if c != nil && !c.failed.Load() && d.Outcome == robotstxt.OutcomeRules {
+		switch validators := c.header.Get("ETag") == d.ETag && c.header.Get("Last-Modified") == d.LastModified; {
+		case !c.fetched.IsZero():
+			if c.fetched.Equal(d.FetchedAt) || c.n == f.copies[d.Authority] && validators {
+				src = c
+			}
+		case validators && !c.arrived.After(d.FetchedAt.Add(time.Millisecond)): // FetchedAt is to the millisecond
+			src = c
+		}
+	}
 	doc, _ := f.docs.Get(d.Authority)
-	held := doc != nil && sameCopy(doc.live, &d)
-	switch {
-	case c != nil && !c.fetched.IsZero() && c.fetched.Equal(d.FetchedAt):
-		// The response the Client's copy was read from (another site's
-		// robots.txt may have redirected there), which a document held
-		// may not be.
-		held = held && doc.from == c.n
-	case !held && doc != nil && revalidated(doc.live, &d):
-		// Revalidated since (a 304 moves the time of the fetch), unless
-		// the last response, read since, is the copy.
-		held = c == nil || c.n == doc.from || c.failed.Load() || !c.fetched.IsZero()
+	held := doc != nil && (sameCopy(doc.live, &d) || revalidated(doc.live, &d))
+	if src != nil {
+		f.copies[d.Authority] = src.n
+		held = doc != nil && doc.from == src.n
 	}
 	if held {
 		f.tap.body(doc.name, since) // used with its document: let go no sooner
@@ -430,21 +442,20 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 		doc = &document{name: robotsURL(d), live: &d, liveErr: err, hops: f.requests(d, since, make(map[string]bool))}
 		if d.Outcome == robotstxt.OutcomeRules {
 			switch {
-			case c == nil && f.tap.wasDropped(doc.name):
+			case src != nil:
+			case c == nil && f.tap.wasDropped(doc.name), c != nil && !c.fetched.IsZero():
+				// Let go, or read by the Client for another copy
+				// (another site's redirected there, or this one's
+				// since): this one's was let go.
 				return d, nil, fmt.Errorf("%s: read earlier in this run and no longer held (the command holds %d MiB of robots.txt files): check its URLs in a run of their own",
 					doc.name, maxHeld>>20)
-			case c == nil:
-				return d, nil, fmt.Errorf("%s: the body the Client read cannot be told apart", doc.name)
-			case c.failed.Load():
+			case c != nil && c.failed.Load():
 				return d, nil, fmt.Errorf("%s: the Client answers from a copy the command no longer holds (the last response could not be read): check its URLs in a run of their own",
 					doc.name)
-			case !c.fetched.IsZero() && !c.fetched.Equal(d.FetchedAt):
-				// Read by the Client for another copy (another site's
-				// redirected there, or this one's since replaced): this
-				// one's was let go.
-				return d, nil, fmt.Errorf("%s: read earlier in this run and no longer held (the command holds %d MiB of robots.txt files): check its URLs in a run of their own",
-					doc.name, maxHeld>>20)
+			default:
+				return d, nil, fmt.Errorf("%s: the body the Client read cannot be told apart", doc.name)
 			}
+			c = src
 			doc.from = c.n
 			c.rest(f.timeout)
 			raw, cut := c.bytes()

@@ -479,6 +479,72 @@ func TestFetcherOwnRedirectAfterDrop(t *testing.T) {
 	}
 }
 
+// TestFetcherHopResponseNotRead: b.example's robots.txt, fetched again
+// for the hop of a.example's robots.txt (redirected to a page of
+// b.example), answers a 206 the Client cannot read; b.example met again,
+// its copy revalidated (304), is read from that copy, not the 206.
+func TestFetcherHopResponseNotRead(t *testing.T) {
+	var fetches atomic.Int32
+	f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch host, _, _ := strings.Cut(r.Host, ":"); {
+		case host == "a.example":
+			http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
+		case r.URL.Path != "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case fetches.Add(1) == 2:
+			w.Header().Set("ETag", `"v2"`)
+			w.Header().Set("Content-Range", "bytes 0-23/500")
+			w.WriteHeader(http.StatusPartialContent)
+			io.WriteString(w, "User-agent: *\nAllow: /\n\n")
+		case r.Header.Get("If-None-Match") == `"v1"`:
+			w.WriteHeader(http.StatusNotModified)
+		default:
+			w.Header().Set("ETag", `"v1"`)
+			w.Header().Set("Cache-Control", "max-age=0")
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		}
+	}))
+	for _, u := range []string{"http://b.example/private/x", "http://a.example/x", "http://b.example/private/y"} {
+		time.Sleep(5 * time.Millisecond) // b.example's copy expires
+		d, doc, err := f.read(t.Context(), u)
+		if host := u[len("http://"):][:1]; host == "b" && (doc == nil || d.Allowed || !strings.Contains(string(doc.text(false)), "Disallow: /private/")) {
+			t.Errorf("%s: allowed %v, %v, a robots.txt read %v; want the copy, which disallows /private/", u, d.Allowed, err, doc != nil)
+		}
+	}
+	if n := fetches.Load(); n != 3 {
+		t.Errorf("b.example/robots.txt asked %d times, want 3 (the hop's, then a revalidation)", n)
+	}
+}
+
+// TestFetcherRevalidatedAfterDrop: a site met again once its document
+// was let go while the response the Client read is still held, its copy
+// revalidated (304), is read from that response.
+func TestFetcherRevalidatedAfterDrop(t *testing.T) {
+	defer func(old int) { maxHeld = old }(maxHeld)
+	pad := strings.Repeat("# "+strings.Repeat("p", 97)+"\n", 100)
+	maxHeld = 25_000 // two responses of 10 KB, one document of 20 KB
+	var revalidations atomic.Int32
+	f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Cache-Control", "max-age=0")
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			revalidations.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\n"+pad)
+	}))
+	for _, u := range []string{"http://a.example/private/x", "http://b.example/private/x", "http://a.example/private/y"} {
+		time.Sleep(5 * time.Millisecond)
+		if d, doc, err := f.read(t.Context(), u); doc == nil || d.Allowed {
+			t.Errorf("%s: allowed %v, %v; want its robots.txt read", u, d.Allowed, err)
+		}
+	}
+	if n := revalidations.Load(); n != 1 {
+		t.Errorf("%d revalidations, want 1", n)
+	}
+}
+
 // TestFetcherClosesRedirectsRobots: the robots.txt of a site that a
 // robots.txt redirected to, read by the Client only to check the
 // redirect, is read to the command's limit and closed once the URL is
