@@ -239,6 +239,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if s, ok := ctx.Value(sentKey{}).(sentUnder); ok && s.t.c == t.c && s.req == sentOf(req) && s.sending.Load() {
 		// Checked and paced by a Transport of t's Client above: stacked,
 		// t would wait for the turn that one holds.
+		t.stats.sent.add()
 		return t.next.RoundTrip(req)
 	}
 	if ctx.Value(skipKey{}) != nil {

@@ -477,12 +477,17 @@ func TestTransportStacked(t *testing.T) {
 	next := &http.Transport{}
 	t.Cleanup(next.CloseIdleConnections)
 	for _, opts := range [][]TransportOption{nil, {WithNoWait()}} {
-		hc := &http.Client{Transport: NewTransport(c, NewTransport(c, next, opts...), opts...), Timeout: 5 * time.Second}
+		inner := NewTransport(c, next, opts...)
+		hc := &http.Client{Transport: NewTransport(c, inner, opts...), Timeout: 5 * time.Second}
 		if _, err := get(context.Background(), hc, site.URL+"/a.html"); err != nil {
 			t.Fatalf("%d options: %v", len(opts), err)
 		}
 		if _, err := get(context.Background(), hc, site.URL+"/private/x"); !errors.Is(err, ErrDisallowed) {
 			t.Errorf("%d options: /private/x: %v; want ErrDisallowed", len(opts), err)
+		}
+		// The inner one sent what the outer one checked.
+		if st := inner.Stats(); st.Sent != 1 {
+			t.Errorf("%d options: the inner Transport's Stats: %+v; want one Sent", len(opts), st)
 		}
 		time.Sleep(300 * time.Millisecond) // the next loop's first turn
 	}
