@@ -509,11 +509,10 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 	// withScripts: a <noscript> or a <template> came in the head, where a
 	// browser running scripts may build the head otherwise.
 	withScripts := false
-	// rawIn is an element a <noscript> in the head opened whose content
-	// a tokenizer reads as text (an <iframe>); hidden says such text ran
-	// past the noscript's end tag (the element left open), hiding what
-	// a browser running scripts reads after the noscript.
-	var rawIn atom.Atom
+	// hidden says a token within a <noscript> in the head, other than
+	// its end tag, held "</noscript" (an <iframe> left open, a comment, a
+	// value): a browser running scripts, which reads the noscript as text
+	// to that end tag, reads what follows, which this reading hid.
 	hidden := false
 	// end is how much of the page the tokenizer has read: the head a
 	// browser running scripts builds ends no later, since outside a
@@ -548,6 +547,9 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 			name, hasAttr = z.TagName()
 			a = atom.Lookup(name)
 		}
+		if scripted && !(tt == html.EndTagToken && a == atom.Noscript) && mentions(z.Raw(), "/noscript") {
+			hidden = true
+		}
 		if a == atom.Template && tt != html.EndTagToken {
 			withScripts, end = true, math.MaxInt
 			return headByParser(src, lr, sure, read, inner)
@@ -565,9 +567,6 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 			}
 			return nil
 		case html.StartTagToken, html.SelfClosingTagToken:
-			if scripted && rawText[a] {
-				rawIn = a
-			}
 			switch {
 			case scripted && !afterHead[a] && a != atom.Noscript:
 				// An element no head holds (a tracking pixel's <img>) ends
@@ -596,9 +595,6 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 			if a == atom.Noscript {
 				scripted = false
 			}
-			if a == rawIn {
-				rawIn = 0
-			}
 			switch {
 			case a == in:
 				in = 0
@@ -615,9 +611,6 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 				sure, noscript = false, false
 			}
 		case html.TextToken:
-			if rawIn != 0 && mentions(z.Raw(), "/noscript") {
-				hidden = true
-			}
 			if text := bytes.TrimLeft(z.Text(), " \t\n\f\r"); in == 0 && len(text) > 0 {
 				if after && !scripted {
 					if cutTag(z.Raw()) && z.Next() == html.ErrorToken {
@@ -1269,11 +1262,6 @@ func utf16Decoded(r io.Reader) io.Reader {
 	}
 	return br
 }
-
-// rawText are the elements whose text a tokenizer reads as text to
-// their end tag, or the page's end, but a <noscript>.
-var rawText = map[atom.Atom]bool{atom.Iframe: true, atom.Noembed: true, atom.Noframes: true, atom.Plaintext: true,
-	atom.Script: true, atom.Style: true, atom.Textarea: true, atom.Title: true, atom.Xmp: true}
 
 // afterHead are the start tags that do not begin the body when they come
 // after </head> (WHATWG HTML, "the after head insertion mode"): the

@@ -88,7 +88,7 @@ func (t *tap) RoundTrip(req *http.Request) (*http.Response, error) {
 		// and its URL would make a cut FinalURL ambiguous.
 		c.ReadCloser, c.header, c.arrived = resp.Body, resp.Header, time.Now()
 		resp.Body = c
-		c.n = n
+		c.n, c.key = n, key
 		t.mu.Lock()
 		old, _ := t.bodies.Peek(key)
 		t.bodies.Add(key, c)
@@ -191,6 +191,13 @@ func (t *tap) wasDropped(rawURL string) bool {
 	return t.dropped[rawURL]
 }
 
+// last reports whether c is of the last request t sent for its URL.
+func (t *tap) last(c *capture) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.asked[c.key] == c.n
+}
+
 // made returns how many requests t has sent.
 func (t *tap) made() int {
 	t.mu.Lock()
@@ -255,6 +262,7 @@ type capture struct {
 	failed  atomic.Bool
 	fetched time.Time
 	arrived time.Time               // when its header came
+	key     string                  // its URL, as the tap keys it
 	stop    func() bool             // of a whole tap: parts the exchange from the Client's fetch
 	end     context.CancelCauseFunc // of a whole tap: ends the exchange
 
@@ -340,7 +348,7 @@ type fetcher struct {
 	timeout time.Duration
 	docs    *simplelru.LRU[string, *document] // by authority: of its last fetch, while held
 	held    int                               // bytes the documents in docs hold
-	copies  map[string]int                    // by authority: the capture its last copy was read from
+	copies  map[string]int                    // by a site's own robots.txt URL: the capture its last copy was read from, 0 for unknown
 }
 
 // newFetcher returns a fetcher whose Client fetches as cfg says.
@@ -403,37 +411,63 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	if d.Outcome != 0 {
 		c = f.tap.body(robotsURL(d), since)
 	}
+	own := strings.ToLower(ownRobots(d.Authority)) // keys f.copies
 	if c != nil && c.n > since {
 		// This check's: the Client read it, or answers from another
 		// copy, or none.
 		if d.Outcome == robotstxt.OutcomeRules && !d.Stale {
 			c.fetched = d.FetchedAt
+			f.copies[own] = c.n
+			for _, r := range d.Redirects() {
+				// The Client may keep it as that site's copy too, or not
+				// (its own fresh): which, only their times tell.
+				if u := strings.ToLower(r.URL); u != own && strings.HasSuffix(u, "/robots.txt") {
+					f.copies[u] = 0
+				}
+			}
 		} else {
 			c.failed.Store(true)
 		}
 	}
 	// src is c where the Client's copy was read from it: read for a
 	// check, for this copy (another site's robots.txt may have redirected
-	// there, and the Client kept it as this one's too), or for this
-	// site's, revalidated since (a 304 moves the copy's time); or read for
-	// no check (a redirect's hop checked another site's robots.txt), by
-	// the copy's time, of its validators.
+	// here, the Client keeping it as this site's too), or for this site's
+	// copy and kept as its last (a 304 revalidates it, moving its time);
+	// or read for no check (a hop of a redirect checked against this
+	// site's robots.txt), by the copy's time, no later request for its
+	// URL sent since.
 	var src *capture
 	if c != nil && !c.failed.Load() && d.Outcome == robotstxt.OutcomeRules {
-		switch validators := c.header.Get("ETag") == d.ETag && c.header.Get("Last-Modified") == d.LastModified; {
+		switch {
 		case !c.fetched.IsZero():
-			if c.fetched.Equal(d.FetchedAt) || c.n == f.copies[d.Authority] && validators {
+			if c.fetched.Equal(d.FetchedAt) || c.n == f.copies[own] {
 				src = c
 			}
-		case validators && !c.arrived.After(d.FetchedAt.Add(time.Millisecond)): // FetchedAt is to the millisecond
+		case !c.arrived.After(d.FetchedAt.Add(time.Millisecond)) && f.tap.last(c): // FetchedAt is to the millisecond
 			src = c
 		}
 	}
 	doc, _ := f.docs.Get(d.Authority)
-	held := doc != nil && (sameCopy(doc.live, &d) || revalidated(doc.live, &d))
+	var held bool
+	switch {
+	case doc == nil:
+	case src != nil:
+		held = doc.from == src.n
+	case sameCopy(doc.live, &d):
+		held = true
+	case revalidated(doc.live, &d) && f.copies[own] == doc.from:
+		// This site's copy, revalidated since, unless the last response
+		// for its URL, read for no check, may have replaced it with
+		// another entity: not where its ETag is the document's, nor
+		// where it is not the copy's.
+		held = true
+		if c != nil && c.n != doc.from && !c.failed.Load() && c.fetched.IsZero() {
+			etag := c.header.Get("ETag")
+			held = etag != "" && (etag == doc.live.ETag || etag != d.ETag)
+		}
+	}
 	if src != nil {
-		f.copies[d.Authority] = src.n
-		held = doc != nil && doc.from == src.n
+		f.copies[own] = src.n
 	}
 	if held {
 		f.tap.body(doc.name, since) // used with its document: let go no sooner

@@ -484,35 +484,37 @@ func TestFetcherOwnRedirectAfterDrop(t *testing.T) {
 // b.example), answers a 206 the Client cannot read; b.example met again,
 // its copy revalidated (304), is read from that copy, not the 206.
 func TestFetcherHopResponseNotRead(t *testing.T) {
-	var fetches atomic.Int32
-	f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch host, _, _ := strings.Cut(r.Host, ":"); {
-		case host == "a.example":
-			http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
-		case r.URL.Path != "/robots.txt":
-			io.WriteString(w, "User-agent: *\nAllow: /\n")
-		case fetches.Add(1) == 2:
-			w.Header().Set("ETag", `"v2"`)
-			w.Header().Set("Content-Range", "bytes 0-23/500")
-			w.WriteHeader(http.StatusPartialContent)
-			io.WriteString(w, "User-agent: *\nAllow: /\n\n")
-		case r.Header.Get("If-None-Match") == `"v1"`:
-			w.WriteHeader(http.StatusNotModified)
-		default:
-			w.Header().Set("ETag", `"v1"`)
-			w.Header().Set("Cache-Control", "max-age=0")
-			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+	for _, etag := range []string{`"v2"`, `"v1"`} { // of another entity, or a part of the copy's
+		var fetches atomic.Int32
+		f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch host, _, _ := strings.Cut(r.Host, ":"); {
+			case host == "a.example":
+				http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
+			case r.URL.Path != "/robots.txt":
+				io.WriteString(w, "User-agent: *\nAllow: /\n")
+			case fetches.Add(1) == 2:
+				w.Header().Set("ETag", etag)
+				w.Header().Set("Content-Range", "bytes 0-23/500")
+				w.WriteHeader(http.StatusPartialContent)
+				io.WriteString(w, "User-agent: *\nAllow: /\n\n")
+			case r.Header.Get("If-None-Match") == `"v1"`:
+				w.WriteHeader(http.StatusNotModified)
+			default:
+				w.Header().Set("ETag", `"v1"`)
+				w.Header().Set("Cache-Control", "max-age=0")
+				io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+			}
+		}))
+		for _, u := range []string{"http://b.example/private/x", "http://a.example/x", "http://b.example/private/y"} {
+			time.Sleep(5 * time.Millisecond) // b.example's copy expires
+			d, doc, err := f.read(t.Context(), u)
+			if host := u[len("http://"):][:1]; host == "b" && (doc == nil || d.Allowed || !strings.Contains(string(doc.text(false)), "Disallow: /private/")) {
+				t.Errorf("206 of %s: %s: allowed %v, %v, a robots.txt read %v; want the copy, which disallows /private/", etag, u, d.Allowed, err, doc != nil)
+			}
 		}
-	}))
-	for _, u := range []string{"http://b.example/private/x", "http://a.example/x", "http://b.example/private/y"} {
-		time.Sleep(5 * time.Millisecond) // b.example's copy expires
-		d, doc, err := f.read(t.Context(), u)
-		if host := u[len("http://"):][:1]; host == "b" && (doc == nil || d.Allowed || !strings.Contains(string(doc.text(false)), "Disallow: /private/")) {
-			t.Errorf("%s: allowed %v, %v, a robots.txt read %v; want the copy, which disallows /private/", u, d.Allowed, err, doc != nil)
+		if n := fetches.Load(); n != 3 {
+			t.Errorf("206 of %s: b.example/robots.txt asked %d times, want 3 (the hop's, then a revalidation)", etag, n)
 		}
-	}
-	if n := fetches.Load(); n != 3 {
-		t.Errorf("b.example/robots.txt asked %d times, want 3 (the hop's, then a revalidation)", n)
 	}
 }
 
@@ -523,25 +525,123 @@ func TestFetcherRevalidatedAfterDrop(t *testing.T) {
 	defer func(old int) { maxHeld = old }(maxHeld)
 	pad := strings.Repeat("# "+strings.Repeat("p", 97)+"\n", 100)
 	maxHeld = 25_000 // two responses of 10 KB, one document of 20 KB
-	var revalidations atomic.Int32
-	f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("ETag", `"v1"`)
-		w.Header().Set("Cache-Control", "max-age=0")
-		if r.Header.Get("If-None-Match") == `"v1"` {
-			revalidations.Add(1)
-			w.WriteHeader(http.StatusNotModified)
-			return
+	const lastMod = "Sat, 05 Dec 2026 06:00:00 GMT"
+	for _, etag := range []string{`"v1"`, `"` + strings.Repeat("e", 600) + `"`} { // one the Client keeps, one it does not
+		var revalidations atomic.Int32
+		f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("ETag", etag)
+			w.Header().Set("Last-Modified", lastMod)
+			w.Header().Set("Cache-Control", "max-age=0")
+			if r.Header.Get("If-None-Match") == etag || r.Header.Get("If-Modified-Since") == lastMod {
+				revalidations.Add(1)
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n"+pad)
+		}))
+		for _, u := range []string{"http://a.example/private/x", "http://b.example/private/x", "http://a.example/private/y"} {
+			time.Sleep(5 * time.Millisecond)
+			if d, doc, err := f.read(t.Context(), u); doc == nil || d.Allowed {
+				t.Errorf("ETag of %d bytes: %s: allowed %v, %v; want its robots.txt read", len(etag), u, d.Allowed, err)
+			}
 		}
-		io.WriteString(w, "User-agent: *\nDisallow: /private/\n"+pad)
-	}))
-	for _, u := range []string{"http://a.example/private/x", "http://b.example/private/x", "http://a.example/private/y"} {
-		time.Sleep(5 * time.Millisecond)
-		if d, doc, err := f.read(t.Context(), u); doc == nil || d.Allowed {
-			t.Errorf("%s: allowed %v, %v; want its robots.txt read", u, d.Allowed, err)
+		if n := revalidations.Load(); n != 1 {
+			t.Errorf("ETag of %d bytes: %d revalidations, want 1", len(etag), n)
 		}
 	}
-	if n := revalidations.Load(); n != 1 {
-		t.Errorf("%d revalidations, want 1", n)
+}
+
+// TestFetcherHopFill: b.example's robots.txt, fetched for the hop of
+// a.example's robots.txt (redirected to a page of b.example), is the
+// copy the Client answers b.example from next: read, whatever its ETag
+// (one the Client does not keep) or length (past the 500 KiB limit,
+// where the Client keeps no validators).
+func TestFetcherHopFill(t *testing.T) {
+	for _, tc := range []struct{ etag, body string }{
+		{`"v1"`, "User-agent: *\nDisallow: /private/\n"},
+		{`"` + strings.Repeat("e", 600) + `"`, "User-agent: *\nDisallow: /private/\n"},
+		{`"v1"`, "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# "+strings.Repeat("p", 97)+"\n", 6000)},
+	} {
+		f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch host, _, _ := strings.Cut(r.Host, ":"); {
+			case host == "a.example":
+				http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
+			case r.URL.Path != "/robots.txt":
+				io.WriteString(w, "User-agent: *\nAllow: /\n")
+			default:
+				w.Header().Set("ETag", tc.etag)
+				w.Header().Set("Cache-Control", "max-age=3600")
+				io.WriteString(w, tc.body)
+			}
+		}))
+		for _, u := range []string{"http://a.example/x", "http://b.example/private/y"} {
+			if d, doc, err := f.read(t.Context(), u); doc == nil || u == "http://b.example/private/y" && d.Allowed {
+				t.Errorf("ETag of %d bytes, body of %d: %s: allowed %v, %v; want its robots.txt read", len(tc.etag), len(tc.body), u, d.Allowed, err)
+			}
+		}
+	}
+}
+
+// TestFetcherNeverAnotherBody: where a site's copy may have come from
+// more than one response of a file changed within its Last-Modified
+// second (another site's fetch of it kept as its copy too; a hop's
+// fetch of a file two sites redirect to), its copy revalidated since,
+// the command shows the copy the Client answers from, or refuses.
+func TestFetcherNeverAnotherBody(t *testing.T) {
+	for name, route := range map[string]func(w http.ResponseWriter, r *http.Request, host string) bool{
+		"another site's fetch": func(w http.ResponseWriter, r *http.Request, host string) bool {
+			switch {
+			case host == "b.example" && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "http://a.example/robots.txt", http.StatusMovedPermanently)
+			case host == "a.example" && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "/rules.txt", http.StatusMovedPermanently)
+			default:
+				return false
+			}
+			return true
+		},
+		"a hop's fetch": func(w http.ResponseWriter, r *http.Request, host string) bool {
+			switch {
+			case host == "b.example" && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "http://c.example/page.txt", http.StatusMovedPermanently)
+			case (host == "a.example" || host == "c.example") && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "http://cdn.example/shared.txt", http.StatusMovedPermanently)
+			case r.URL.Path == "/page.txt":
+				io.WriteString(w, "User-agent: *\nAllow: /\n")
+			default:
+				return false
+			}
+			return true
+		},
+	} {
+		const lastMod = "Sat, 05 Dec 2026 06:00:00 GMT"
+		var fetches, revalidations atomic.Int32
+		f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch host, _, _ := strings.Cut(r.Host, ":"); {
+			case route(w, r, host):
+			case r.Header.Get("If-Modified-Since") == lastMod:
+				revalidations.Add(1)
+				w.WriteHeader(http.StatusNotModified)
+			default:
+				w.Header().Set("Last-Modified", lastMod)
+				w.Header().Set("Cache-Control", "max-age=0")
+				if fetches.Add(1) == 1 {
+					io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+					return
+				}
+				io.WriteString(w, "User-agent: *\nAllow: /\n")
+			}
+		}))
+		for _, u := range []string{"http://a.example/x", "http://b.example/x", "http://a.example/x"} {
+			time.Sleep(5 * time.Millisecond) // a.example's copy expires
+			d, doc, err := f.read(t.Context(), u)
+			if doc != nil && d.Allowed != strings.Contains(string(doc.text(false)), "Allow: /\n") {
+				t.Errorf("%s: %s: allowed %v, the robots.txt shown %q (%v); want the copy the Client answers from, or none", name, u, d.Allowed, doc.text(false), err)
+			}
+		}
+		if fetches.Load() < 2 || revalidations.Load() == 0 {
+			t.Errorf("%s: %d fetches, %d revalidations; want two and one at least", name, fetches.Load(), revalidations.Load())
+		}
 	}
 }
 
