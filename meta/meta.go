@@ -520,6 +520,14 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 	// page with a <template>, reads it whole).
 	end := 0
 	defer func() {
+		if scripted && err == nil {
+			// The head ended, for this reading, within a <noscript> of
+			// it, which a browser running scripts reads as text to its
+			// end tag, the head going on past it (an end tag such as
+			// </body> there): that one reads the rest too.
+			_, _ = io.Copy(io.Discard, src)
+			end, hidden = math.MaxInt, true
+		}
 		// Scripts change only how a <noscript> is read.
 		if page := src.b[:min(end, len(src.b))]; withScripts && mentions(page, "noscript") {
 			serr := headWithScripts(page, func(name, content string, sure bool) {

@@ -1284,6 +1284,25 @@ func TestFromHTMLRefusedWhole(t *testing.T) {
 	}
 }
 
+// TestFromHTMLHeadEndedInNoscript: where the reading without scripts
+// sees the head end within a <noscript> of it (an end tag such as
+// </body> there, after text), a browser running scripts reads the
+// noscript as text to its end tag and a <meta> after it in the head:
+// read softly.
+func TestFromHTMLHeadEndedInNoscript(t *testing.T) {
+	const meta = `<meta name="robots" content="noindex">`
+	for _, noscript := range []string{"Enable JavaScript</head></body>", "<title>t</title></head></br>", "<link rel=stylesheet href=a.css>x</head></html>"} {
+		page := `<!doctype html><html><head><noscript>` + noscript + `</noscript>` + meta + `</head><body><p>hi</p></body></html>`
+		if d, err := FromHTML(strings.NewReader(page)); !d.NoIndex || err != nil {
+			t.Errorf("%q in the head's noscript: noindex %v, %v; want noindex", noscript, d.NoIndex, err)
+		}
+		reserved := strings.ReplaceAll(page, meta, `<meta name="tdm-reservation" content="1">`)
+		if tdm, err := TDMFromHTML(strings.NewReader(reserved)); tdm.Reservation != "1" || err != nil {
+			t.Errorf("%q in the head's noscript: %+v, %v; want reserved", noscript, tdm, err)
+		}
+	}
+}
+
 // TestFromHTMLScriptsPassNoTemplate: a head without a template whose
 // <noscript> has it read with scripts too, and which the parser is not
 // given (a head script's strings holding hundreds of <body> tags of

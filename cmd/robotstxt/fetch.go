@@ -411,22 +411,24 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	if d.Outcome != 0 {
 		c = f.tap.body(robotsURL(d), since)
 	}
-	own := strings.ToLower(ownRobots(d.Authority)) // keys f.copies
+	own := tapKey(ownRobots(d.Authority)) // keys f.copies
 	if c != nil && c.n > since {
 		// This check's: the Client read it, or answers from another
-		// copy, or none.
-		if d.Outcome == robotstxt.OutcomeRules && !d.Stale {
+		// copy (an older one of another site, c a hop's), or none. The
+		// copy's time is to the millisecond, and no earlier than c came.
+		switch {
+		case d.Outcome != robotstxt.OutcomeRules || d.Stale:
+			c.failed.Store(true)
+		case !d.FetchedAt.Before(c.arrived.Truncate(time.Millisecond)):
 			c.fetched = d.FetchedAt
 			f.copies[own] = c.n
 			for _, r := range d.Redirects() {
 				// The Client may keep it as that site's copy too, or not
 				// (its own fresh): which, only their times tell.
-				if u := strings.ToLower(r.URL); u != own && strings.HasSuffix(u, "/robots.txt") {
+				if u := tapKey(r.URL); u != own && strings.HasSuffix(u, "/robots.txt") {
 					f.copies[u] = 0
 				}
 			}
-		} else {
-			c.failed.Store(true)
 		}
 	}
 	// src is c where the Client's copy was read from it: read for a
@@ -440,7 +442,9 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 	if c != nil && !c.failed.Load() && d.Outcome == robotstxt.OutcomeRules {
 		switch {
 		case !c.fetched.IsZero():
-			if c.fetched.Equal(d.FetchedAt) || c.n == f.copies[own] {
+			// Of this copy's time, unless the site's copy is known to be
+			// another response's (two read within one millisecond).
+			if c.fetched.Equal(d.FetchedAt) && (f.copies[own] == 0 || f.copies[own] == c.n) || c.n == f.copies[own] {
 				src = c
 			}
 		case !c.arrived.After(d.FetchedAt.Add(time.Millisecond)) && f.tap.last(c): // FetchedAt is to the millisecond

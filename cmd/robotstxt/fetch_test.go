@@ -588,19 +588,33 @@ func TestFetcherHopFill(t *testing.T) {
 // fetch of a file two sites redirect to), its copy revalidated since,
 // the command shows the copy the Client answers from, or refuses.
 func TestFetcherNeverAnotherBody(t *testing.T) {
-	for name, route := range map[string]func(w http.ResponseWriter, r *http.Request, host string) bool{
-		"another site's fetch": func(w http.ResponseWriter, r *http.Request, host string) bool {
+	type route func(w http.ResponseWriter, r *http.Request, host string) bool
+	// anotherSites has b.example's robots.txt redirect to a.example's,
+	// spelled as loc, which redirects within its site.
+	anotherSites := func(loc string) route {
+		return func(w http.ResponseWriter, r *http.Request, host string) bool {
 			switch {
 			case host == "b.example" && r.URL.Path == "/robots.txt":
-				http.Redirect(w, r, "http://a.example/robots.txt", http.StatusMovedPermanently)
-			case host == "a.example" && r.URL.Path == "/robots.txt":
-				http.Redirect(w, r, "/rules.txt", http.StatusMovedPermanently)
+				w.Header()["Location"] = []string{loc}
+				w.WriteHeader(http.StatusMovedPermanently)
+			case strings.EqualFold(strings.TrimSuffix(host, "."), "a.example") && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "http://a.example/rules.txt", http.StatusMovedPermanently)
 			default:
 				return false
 			}
 			return true
-		},
-		"a hop's fetch": func(w http.ResponseWriter, r *http.Request, host string) bool {
+		}
+	}
+	abAgain := []string{"http://a.example/x", "http://b.example/x", "http://a.example/x"}
+	for _, tc := range []struct {
+		name  string
+		route route
+		urls  []string
+	}{
+		{"another site's fetch", anotherSites("http://a.example/robots.txt"), abAgain},
+		{"another site's fetch, the default port", anotherSites("http://a.example:80/robots.txt"), abAgain},
+		{"another site's fetch, in capitals, a final dot", anotherSites("http://A.EXAMPLE./robots.txt"), abAgain},
+		{"a hop's fetch", func(w http.ResponseWriter, r *http.Request, host string) bool {
 			switch {
 			case host == "b.example" && r.URL.Path == "/robots.txt":
 				http.Redirect(w, r, "http://c.example/page.txt", http.StatusMovedPermanently)
@@ -612,13 +626,29 @@ func TestFetcherNeverAnotherBody(t *testing.T) {
 				return false
 			}
 			return true
-		},
+		}, abAgain},
+		// a.example's robots.txt leads, through a page of c.example, to
+		// b.example's, whose copy answers; the hop's check of c.example's
+		// robots.txt fetches the file they share again, within the check.
+		{"a hop's fetch within the check", func(w http.ResponseWriter, r *http.Request, host string) bool {
+			switch {
+			case host == "a.example" && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "http://c.example/foo", http.StatusMovedPermanently)
+			case host == "c.example" && r.URL.Path == "/foo":
+				http.Redirect(w, r, "http://b.example/robots.txt", http.StatusMovedPermanently)
+			case (host == "b.example" || host == "c.example") && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "http://cdn.example/shared.txt", http.StatusMovedPermanently)
+			default:
+				return false
+			}
+			return true
+		}, []string{"http://b.example/x", "http://a.example/x"}},
 	} {
 		const lastMod = "Sat, 05 Dec 2026 06:00:00 GMT"
 		var fetches, revalidations atomic.Int32
 		f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch host, _, _ := strings.Cut(r.Host, ":"); {
-			case route(w, r, host):
+			case tc.route(w, r, host):
 			case r.Header.Get("If-Modified-Since") == lastMod:
 				revalidations.Add(1)
 				w.WriteHeader(http.StatusNotModified)
@@ -632,15 +662,15 @@ func TestFetcherNeverAnotherBody(t *testing.T) {
 				io.WriteString(w, "User-agent: *\nAllow: /\n")
 			}
 		}))
-		for _, u := range []string{"http://a.example/x", "http://b.example/x", "http://a.example/x"} {
-			time.Sleep(5 * time.Millisecond) // a.example's copy expires
+		for _, u := range tc.urls {
+			time.Sleep(5 * time.Millisecond) // a copy's time, to the millisecond, tells the responses apart; a.example's expires
 			d, doc, err := f.read(t.Context(), u)
 			if doc != nil && d.Allowed != strings.Contains(string(doc.text(false)), "Allow: /\n") {
-				t.Errorf("%s: %s: allowed %v, the robots.txt shown %q (%v); want the copy the Client answers from, or none", name, u, d.Allowed, doc.text(false), err)
+				t.Errorf("%s: %s: allowed %v, the robots.txt shown %q (%v); want the copy the Client answers from, or none", tc.name, u, d.Allowed, doc.text(false), err)
 			}
 		}
-		if fetches.Load() < 2 || revalidations.Load() == 0 {
-			t.Errorf("%s: %d fetches, %d revalidations; want two and one at least", name, fetches.Load(), revalidations.Load())
+		if fetches.Load() < 2 {
+			t.Errorf("%s: %d fetches; want two at least", tc.name, fetches.Load())
 		}
 	}
 }
