@@ -479,6 +479,22 @@ func TestFetcherOwnRedirectAfterDrop(t *testing.T) {
 	}
 }
 
+// hopToB serves a.example's robots.txt as a redirect to a page of
+// b.example, whose check fetches b.example's robots.txt (robots), and
+// every other page as allowing all.
+func hopToB(robots http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch host, _, _ := strings.Cut(r.Host, ":"); {
+		case host == "a.example":
+			http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
+		case r.URL.Path != "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		default:
+			robots(w, r)
+		}
+	})
+}
+
 // TestFetcherHopResponseNotRead: b.example's robots.txt, fetched again
 // for the hop of a.example's robots.txt (redirected to a page of
 // b.example), answers a 206 the Client cannot read; b.example met again,
@@ -486,12 +502,8 @@ func TestFetcherOwnRedirectAfterDrop(t *testing.T) {
 func TestFetcherHopResponseNotRead(t *testing.T) {
 	for _, etag := range []string{`"v2"`, `"v1"`} { // of another entity, or a part of the copy's
 		var fetches atomic.Int32
-		f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			switch host, _, _ := strings.Cut(r.Host, ":"); {
-			case host == "a.example":
-				http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
-			case r.URL.Path != "/robots.txt":
-				io.WriteString(w, "User-agent: *\nAllow: /\n")
+		f := fetcherOver(t, hopToB(func(w http.ResponseWriter, r *http.Request) {
+			switch {
 			case fetches.Add(1) == 2:
 				w.Header().Set("ETag", etag)
 				w.Header().Set("Content-Range", "bytes 0-23/500")
@@ -562,17 +574,10 @@ func TestFetcherHopFill(t *testing.T) {
 		{`"` + strings.Repeat("e", 600) + `"`, "User-agent: *\nDisallow: /private/\n"},
 		{`"v1"`, "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# "+strings.Repeat("p", 97)+"\n", 6000)},
 	} {
-		f := fetcherOver(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			switch host, _, _ := strings.Cut(r.Host, ":"); {
-			case host == "a.example":
-				http.Redirect(w, r, "http://b.example/rules.txt", http.StatusMovedPermanently)
-			case r.URL.Path != "/robots.txt":
-				io.WriteString(w, "User-agent: *\nAllow: /\n")
-			default:
-				w.Header().Set("ETag", tc.etag)
-				w.Header().Set("Cache-Control", "max-age=3600")
-				io.WriteString(w, tc.body)
-			}
+		f := fetcherOver(t, hopToB(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("ETag", tc.etag)
+			w.Header().Set("Cache-Control", "max-age=3600")
+			io.WriteString(w, tc.body)
 		}))
 		for _, u := range []string{"http://a.example/x", "http://b.example/private/y"} {
 			if d, doc, err := f.read(t.Context(), u); doc == nil || u == "http://b.example/private/y" && d.Allowed {
