@@ -524,8 +524,13 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 			// The head ended, for this reading, within a <noscript> of
 			// it, which a browser running scripts reads as text to its
 			// end tag, the head going on past it (an end tag such as
-			// </body> there): that one reads the rest too.
-			_, _ = io.Copy(io.Discard, src)
+			// </body> there): that one reads the rest too, which must
+			// be read whole.
+			if _, err = io.Copy(io.Discard, src); err != nil {
+				err = fmt.Errorf("meta: reading HTML: %w", err)
+			} else if lr.N == 0 {
+				err = errHeadLimit
+			}
 			end, hidden = math.MaxInt, true
 		}
 		// Scripts change only how a <noscript> is read.

@@ -1301,6 +1301,17 @@ func TestFromHTMLHeadEndedInNoscript(t *testing.T) {
 			t.Errorf("%q in the head's noscript: %+v, %v; want reserved", noscript, tdm, err)
 		}
 	}
+	// The rest, which that pass reads, failing or running on to the
+	// limit before the tag: an error.
+	head, tail := `<html><head><noscript>Enable JavaScript</head></body>`, `</noscript>`+meta+`</head><body><p>hi</p></body></html>`
+	for _, r := range []io.Reader{
+		io.MultiReader(strings.NewReader(head+"<p>x</p>"), iotest.ErrReader(errors.New("connection reset")), strings.NewReader(tail)),
+		strings.NewReader(head + strings.Repeat("<p>filler</p>\n", maxHTMLBytes/14+1) + tail),
+	} {
+		if d, err := FromHTML(r); !d.NoIndex && err == nil {
+			t.Errorf("the rest of the page unread: noindex %v, no error; want an error", d.NoIndex)
+		}
+	}
 }
 
 // TestFromHTMLScriptsPassNoTemplate: a head without a template whose
