@@ -321,10 +321,12 @@ func (e *PacedError) Unwrap() []error {
 
 const (
 	// deadlineMargin is how long before a request's deadline its turn must
-	// come for awaitTurn to wait, lest the http.Client's own timeout take
-	// the PacedError's place: far longer than an unloaded machine's timers
-	// are late.
-	deadlineMargin = 10 * time.Millisecond
+	// come for awaitTurn to wait, and the Transport's check must end, lest
+	// the http.Client's own timeout take the PacedError's or the
+	// DeferredError's place: far longer than timers are late, which on a
+	// busy virtual machine was up to 15 ms (10 ms let the http.Client's
+	// timeout win there), and short beside any request's timeout.
+	deadlineMargin = 50 * time.Millisecond
 	// minRetry is the least sleep between two calls of Take, so that a
 	// Pacer answering a wait of 0 does not make awaitTurn spin.
 	minRetry = time.Millisecond
