@@ -1820,8 +1820,8 @@ func TestClientSlotWaitNewerCopyStandsIn(t *testing.T) {
 	}
 	close(release)
 	<-holder
-	if d := <-got; d.Allowed {
-		t.Errorf("the check that waited: allowed (stale %v, fetched %v) by the copy it found before its wait; want the newer copy standing in", d.Stale, d.FetchedAt)
+	if d := <-got; d.Allowed || d.Failures != 1 {
+		t.Errorf("the check that waited: allowed %v (stale %v, fetched %v, %d failures) by the copy it found before its wait; want the newer copy standing in, one failure", d.Allowed, d.Stale, d.FetchedAt, d.Failures)
 	}
 	if d, err := c.Check(ctx, "http://s.test/private/x"); d.Allowed {
 		t.Errorf("the next check: allowed (stale %v, fetched %v, %v)", d.Stale, d.FetchedAt, err)

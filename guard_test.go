@@ -421,8 +421,9 @@ func TestGuardMixedAddresses(t *testing.T) {
 			conn.Close()
 			t.Fatalf("%v: dialled", tc.addrs)
 		}
-		if errors.Is(err, ErrNonPublic) != tc.refusal {
-			t.Errorf("%v: %v; want a refusal %v", tc.addrs, err, tc.refusal)
+		var oe *net.OpError
+		if errors.Is(err, ErrNonPublic) != tc.refusal || !errors.As(err, &oe) {
+			t.Errorf("%v: %v; want a *net.OpError, a refusal %v", tc.addrs, err, tc.refusal)
 		}
 	}
 	if n := accepted.Load(); n != 0 {

@@ -132,6 +132,8 @@ func TestTransportDoesNotSendUnsigned(t *testing.T) {
 		// fields the caller fills meanwhile.
 		{"a trailer declaring a Signature", &http.Request{URL: &url.URL{Scheme: "https", Host: "www.example.com", Path: "/"},
 			Trailer: http.Header{"X-Checksum": nil, "Signature": nil}}},
+		{"a trailer declaring a Signature-Input", &http.Request{URL: &url.URL{Scheme: "https", Host: "www.example.com", Path: "/"},
+			Trailer: http.Header{"signature-input": nil}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			called := false

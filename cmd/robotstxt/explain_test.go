@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -59,6 +60,12 @@ func TestExplainLongRuleNotNormalised(t *testing.T) {
 	r := runCmd(t, "User-agent: *\nDisallow: "+long+"\n", "explain", "-file", "-", long+"/x")
 	if r.code != exitDisallowed || strings.Contains(r.stdout, "normalised") {
 		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+	// Its -json text is cut to 160 bytes, marked, as the help says.
+	r = runCmd(t, "User-agent: *\nDisallow: "+long+"\n", "explain", "-json", "-file", "-", long+"/x")
+	var v struct{ Rule struct{ Text string } }
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || !strings.HasSuffix(v.Rule.Text, "…") || len(v.Rule.Text) > 160+len("…") {
+		t.Errorf("-json: %v, rule text %q; want it cut to 160 bytes", err, v.Rule.Text)
 	}
 	// A short one written with an ellipsis is, as its pattern escapes it.
 	r = runCmd(t, "User-agent: *\nDisallow: /more…\n", "explain", "-file", "-", "/more…/x")
