@@ -534,7 +534,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 			end, hidden = math.MaxInt, true
 		}
 		// Scripts change only how a <noscript> is read.
-		if page := src.b[:min(end, len(src.b))]; withScripts && mentions(page, "noscript") {
+		if page := src.b[:min(end, len(src.b))]; withScripts && ascii.ContainsFold(page, "<noscript") {
 			serr := headWithScripts(page, func(name, content string, sure bool) {
 				if !seen[[2]string{name, content}] {
 					given(name, content, sure)
@@ -560,7 +560,7 @@ func head(r io.Reader, visit func(name, content string, sure bool)) (err error) 
 			name, hasAttr = z.TagName()
 			a = atom.Lookup(name)
 		}
-		if scripted && !(tt == html.EndTagToken && a == atom.Noscript) && mentions(z.Raw(), "/noscript") {
+		if scripted && !(tt == html.EndTagToken && a == atom.Noscript) && ascii.ContainsFold(z.Raw(), "</noscript") {
 			hidden = true
 		}
 		if a == atom.Template && tt != html.EndTagToken {
@@ -928,19 +928,6 @@ func (r *tagReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// mentions reports whether page holds a "<" then name, in any case: a
-// start tag of that name, or one whose name begins with it, may stand
-// there.
-func mentions(page []byte, name string) bool {
-	for i := bytes.IndexByte(page, '<'); i >= 0; i = bytes.IndexByte(page, '<') {
-		page = page[i+1:]
-		if len(page) >= len(name) && ascii.EqualFold(string(page[:len(name)]), name) {
-			return true
-		}
-	}
-	return false
-}
-
 // recorded is a reader that keeps what is read from it.
 type recorded struct {
 	r io.Reader
@@ -1097,9 +1084,9 @@ func parseHead(page []byte, scripting bool) (doc *html.Node, unread []byte, err 
 	switch b, rest := bodyStart(prefix), page[n:]; {
 	case b == nil:
 		return nil, nil, err
-	case b.DataAtom != atom.Table || !mentions(rest, "meta"):
+	case b.DataAtom != atom.Table || !ascii.ContainsFold(rest, "<meta"):
 		return prefix, nil, nil
-	case mentions(rest, "svg") || mentions(rest, "math"):
+	case ascii.ContainsFold(rest, "<svg") || ascii.ContainsFold(rest, "<math"):
 		// Foreign content, where the parser reads raw text and CDATA
 		// otherwise than a tokenizer (see laterMetas).
 		return nil, nil, err

@@ -55,33 +55,31 @@ func (l listing) text(n int) string {
 // with the comment and surrounding white space removed; "" when the line
 // has no key.
 func (l listing) directive(n int) string {
-	if n < 1 || n > len(l.lines) {
+	pl := l.parsed(n)
+	if pl.Key == "" {
 		return ""
 	}
-	for pl := range parser.Lines([]byte(l.lines[n-1])) {
-		if pl.Key == "" {
-			return ""
-		}
-		sep := ": "
-		if !pl.Colon {
-			sep = " "
-		}
-		return clip(pl.Key+sep+pl.Value, maxShown)
+	sep := ": "
+	if !pl.Colon {
+		sep = " "
 	}
-	return ""
+	return clip(pl.Key+sep+pl.Value, maxShown)
 }
 
 // value returns the value of line n as the parser reads it (as written,
 // but cut where the parser cuts a line: at a NUL), whole; "" when the
 // line has no key.
-func (l listing) value(n int) string {
-	if n < 1 || n > len(l.lines) {
-		return ""
+func (l listing) value(n int) string { return l.parsed(n).Value }
+
+// parsed returns line n as the parser reads it; the zero Line when there
+// is no such line.
+func (l listing) parsed(n int) parser.Line {
+	if n >= 1 && n <= len(l.lines) {
+		for pl := range parser.Lines([]byte(l.lines[n-1])) {
+			return pl
+		}
 	}
-	for pl := range parser.Lines([]byte(l.lines[n-1])) {
-		return pl.Value
-	}
-	return ""
+	return parser.Line{}
 }
 
 // clip cuts s to at most n bytes, at a rune boundary, marking the cut.

@@ -4,6 +4,7 @@
 package ascii
 
 import (
+	"bytes"
 	"math/bits"
 	"strings"
 )
@@ -67,6 +68,29 @@ func EqualFold(s, t string) bool {
 		}
 	}
 	return true
+}
+
+// ContainsFold reports whether s holds sub, an ASCII string, with ASCII
+// letters folded to one case (see EqualFold).
+func ContainsFold(s []byte, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	first := sub[:1] // as written, and in the other case if a letter
+	if c := Lower(sub[0]); 'a' <= c && c <= 'z' {
+		first = string([]byte{c, c - 'a' + 'A'})
+	}
+	for len(s) >= len(sub) {
+		i := bytes.IndexAny(s[:len(s)-len(sub)+1], first)
+		if i < 0 {
+			return false
+		}
+		if EqualFold(string(s[i:i+len(sub)]), sub) {
+			return true
+		}
+		s = s[i+1:]
+	}
+	return false
 }
 
 // Unhex returns the value of the hex digit c, which IsHex accepts.

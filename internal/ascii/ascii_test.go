@@ -143,3 +143,24 @@ func BenchmarkIndexByte(b *testing.B) {
 }
 
 var sinkInt int
+
+func TestContainsFold(t *testing.T) {
+	for _, c := range []struct {
+		s, sub string
+		want   bool
+	}{
+		{"<HTML><NoScript>", "<noscript", true},
+		{"User-Agent: *", "user-agent", true},
+		{"xx</NOSCRIPT", "</noscript", true},
+		{"<noscrip", "<noscript", false},
+		{"DisALLow: /", "allow", true},
+		{"a-l-l-o-w", "allow", false},
+		{"", "", true},
+		{"abc", "", true},
+		{"\u017fcript", "script", false}, // the long s folds to s in Unicode, not in ASCII
+	} {
+		if got := ContainsFold([]byte(c.s), c.sub); got != c.want {
+			t.Errorf("ContainsFold(%q, %q) = %v, want %v", c.s, c.sub, got, c.want)
+		}
+	}
+}

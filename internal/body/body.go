@@ -455,18 +455,7 @@ func wideOf(body []byte) wideForm {
 // case, a byte a letter: an ASCII-compatible charset's, which UTF-16
 // text would hold only as five or three rare ideographs in a row.
 func spellsRules(body []byte) bool {
-	for _, key := range [...]string{"user-agent", "allow"} {
-		for i := 0; i+len(key) <= len(body); i++ {
-			j := bytes.IndexAny(body[i:len(body)-len(key)+1], key[:1]+strings.ToUpper(key[:1]))
-			if j < 0 {
-				break
-			}
-			if i += j; ascii.EqualFold(string(body[i:i+len(key)]), key) {
-				return true
-			}
-		}
-	}
-	return false
+	return ascii.ContainsFold(body, "user-agent") || ascii.ContainsFold(body, "allow")
 }
 
 // wideBreaks counts the line feeds body holds as UTF-16 code units at
