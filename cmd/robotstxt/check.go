@@ -186,11 +186,12 @@ func (ck *checker) check(t target) (int, error) {
 		res.RedirectedTo = rc.URL
 	}
 	code, note := ck.x.judge(res.Verdict)
+	res.Detail += note
 	if ck.asJSON {
 		return code, writeJSON(ck.e.stdout, res)
 	}
 	w := ck.e.stdout
-	printDecision(w, res.Verdict.word(), ck.width, t.arg, res.Detail+note)
+	printDecision(w, res.Verdict.word(), ck.width, t.arg, res.Detail)
 	if res.Verdict == verdictAllowed {
 		if c.p != nil && !redirected {
 			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.sent(), true))

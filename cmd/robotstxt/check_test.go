@@ -416,8 +416,15 @@ func TestCheckExpect(t *testing.T) {
 		{"disallow", []string{down.URL + "/"}, exitDisallowed},
 	} {
 		args := append([]string{"check", "-expect", tc.expect}, tc.urls...)
-		if r := runCmd(t, "", args...); r.code != tc.code {
+		r := runCmd(t, "", args...)
+		if r.code != tc.code {
 			t.Errorf("-expect %s %q: exit %d, want %d; stdout:\n%s", tc.expect, tc.urls, r.code, tc.code, r.stdout)
+		}
+		// -json's detail says what the parentheses say, the note too.
+		noted := strings.Count(r.stdout, "; expected "+tc.expect+")")
+		js := runCmd(t, "", append([]string{"check", "-json"}, args[1:]...)...)
+		if js.code != tc.code || strings.Count(js.stdout, `; expected `+tc.expect+`"`) != noted {
+			t.Errorf("-json -expect %s %q: exit %d, stdout:\n%s\nwant exit %d, the note on %d URLs, as the text", tc.expect, tc.urls, js.code, js.stdout, tc.code, noted)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -404,6 +405,31 @@ func TestLintTDMRepURL(t *testing.T) {
 	var rep report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || rep.Bytes != len(file) {
 		t.Errorf("a tdmrep.json of %d bytes: exit %d, %v, %+v; want its size", len(file), r.code, err, rep)
+	}
+}
+
+// TestLintTDMRepURLNoResponse: lint -json of a tdmrep.json that gets no
+// response reports it unreadable and 0 bytes, not the size of the file
+// the site's robots.txt redirected to, read before it.
+func TestLintTDMRepURLNoResponse(t *testing.T) {
+	const rules = "User-agent: *\nAllow: /\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.Redirect(w, r, "/rules.txt", http.StatusMovedPermanently)
+		case "/rules.txt":
+			io.WriteString(w, rules)
+		default:
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				conn.Close()
+			}
+		}
+	}))
+	defer srv.Close()
+	r := runCmd(t, "", "lint", "-json", srv.URL+"/.well-known/tdmrep.json")
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Code != codeTDMRep || rep.Bytes != 0 {
+		t.Errorf("a tdmrep.json that gets no response: exit %d, %v, %+v; want it unreadable, 0 bytes", r.code, err, rep)
 	}
 }
 

@@ -48,6 +48,7 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 			e.errorf("%s: nothing to lint: %s", name, ch.detail(false))
 			return report{File: name, Error: "nothing to lint: " + ch.detail(false)}, exitDeferred
 		}
+		file.start() // the robots.txt is read: what follows is the file's
 	}
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
@@ -76,25 +77,41 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 	return r, exitOK
 }
 
-// fileTap is the transport of lint's Client for a tdmrep.json URL: it
-// keeps the status of the last response to a request for no robots.txt,
-// the tdmrep.json's or a redirect's on its way there, and counts the
-// bytes read of its body.
+// fileTap is the transport of lint's Client for a tdmrep.json URL: once
+// started, it keeps the status of the last response to a request for no
+// robots.txt, the tdmrep.json's or a redirect's on its way there (0 when
+// none came), and counts the bytes read of its body.
 type fileTap struct {
-	next   http.RoundTripper
-	mu     sync.Mutex
-	status int
-	n      int
+	next    http.RoundTripper
+	mu      sync.Mutex
+	started bool
+	status  int
+	n       int
+}
+
+// start makes t keep the requests that follow, the file's: those before
+// were the robots.txt's and its redirects'.
+func (t *fileTap) start() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.started, t.status, t.n = true, 0, 0
 }
 
 func (t *fileTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if err != nil || req.URL.Path == "/robots.txt" {
+	if req.URL.Path == "/robots.txt" {
 		return resp, err
 	}
 	t.mu.Lock()
-	t.status, t.n = resp.StatusCode, 0
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	if !t.started {
+		return resp, err
+	}
+	t.status, t.n = 0, 0
+	if err != nil {
+		return resp, err
+	}
+	t.status = resp.StatusCode
 	resp.Body = counted{resp.Body, t}
 	return resp, nil
 }

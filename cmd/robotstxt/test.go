@@ -48,10 +48,11 @@ func runTest(cmd *command, args []string, e env) int {
 		c := r.check(t)
 		res := r.result(c)
 		code, note := x.judge(res.Verdict)
+		res.Detail += note
 		if *rf.asJSON {
 			return code, writeJSON(e.stdout, res)
 		}
-		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail+note)
+		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail)
 		if c.p != nil && c.d.Allowed {
 			printPrefs(e.stdout, width, prefItems(c.p, r.agent, t.sent(), true))
 		}

@@ -61,6 +61,11 @@ func TestTestExpect(t *testing.T) {
 		if r.code != tc.code || strings.Contains(r.stdout, "; expected "+tc.expect) != tc.note {
 			t.Errorf("-expect %s %q: exit %d, stdout:\n%s\nwant exit %d, note %v", tc.expect, tc.urls, r.code, r.stdout, tc.code, tc.note)
 		}
+		// -json's detail says what the parentheses say, the note too.
+		r = runCmd(t, "", append([]string{"test", "-json"}, args[1:]...)...)
+		if r.code != tc.code || strings.Contains(r.stdout, `; expected `+tc.expect+`"`) != tc.note {
+			t.Errorf("-json -expect %s %q: exit %d, stdout:\n%s\nwant exit %d, note in detail %v", tc.expect, tc.urls, r.code, r.stdout, tc.code, tc.note)
+		}
 	}
 }
 
