@@ -1133,12 +1133,16 @@ func bodyStart(doc *html.Node) *html.Node {
 
 // headEnd returns where the start tag of the first element that belongs
 // in no head, nor is the body, ends in page, as a tokenizer reads it
-// outside templates, a <noscript>'s content as tags unless scripting;
-// len(page) when there is none. The parser leaves the head for the body
-// there, but where it ends a template otherwise (see parseHead).
+// outside templates and <noscript>s, and but for the table parts the
+// parser ignores in a body (a stray <tr>); len(page) when there is none.
+// Without scripting a <noscript>'s content is read as tags, and a head's
+// ends at one that belongs in no head, but a body's holds it: the first
+// element after the <noscript> is where the parser has begun the body in
+// both. The parser leaves the head for the body there, but where it ends
+// a template otherwise (see parseHead).
 func headEnd(page []byte, scripting bool) int {
 	z := html.NewTokenizer(bytes.NewReader(page))
-	templates, at := 0, 0
+	templates, noscripts, at := 0, 0, 0
 	for {
 		tt := z.Next()
 		at += len(z.Raw())
@@ -1158,8 +1162,11 @@ func headEnd(page []byte, scripting bool) int {
 		case start && a == atom.Noscript:
 			if !scripting {
 				z.NextIsNotRawText()
+				noscripts++
 			}
-		case start && templates == 0 && !afterHead[a] && a != atom.Br && a != atom.Body:
+		case tt == html.EndTagToken && a == atom.Noscript:
+			noscripts = max(noscripts-1, 0)
+		case start && templates == 0 && noscripts == 0 && !afterHead[a] && !ignoredInBody[a] && a != atom.Br && a != atom.Body:
 			return at
 		}
 	}
@@ -1271,6 +1278,14 @@ var afterHead = map[atom.Atom]bool{
 	atom.Base: true, atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true,
 	atom.Noframes: true, atom.Script: true, atom.Style: true, atom.Template: true, atom.Title: true,
 	atom.Html: true, atom.Head: true,
+}
+
+// ignoredInBody are the start tags the HTML parser ignores in a body
+// outside tables (WHATWG HTML, "the in body insertion mode"): a stray
+// <tr> begins no element of the body.
+var ignoredInBody = map[atom.Atom]bool{
+	atom.Caption: true, atom.Col: true, atom.Colgroup: true, atom.Frame: true, atom.Tbody: true,
+	atom.Td: true, atom.Tfoot: true, atom.Th: true, atom.Thead: true, atom.Tr: true,
 }
 
 // metaTag calls visit for the <meta> tag z is at, if it has a name.

@@ -1448,3 +1448,59 @@ func attrList(n int) string {
 	}
 	return sb.String()
 }
+
+// gtmNoscript is Google Tag Manager's body snippet, which GTM tells sites
+// to paste "immediately after the opening <body> tag".
+const gtmNoscript = `<!-- Google Tag Manager (noscript) -->
+<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-ABC1234"
+height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>
+<!-- End Google Tag Manager (noscript) -->
+`
+
+// fbPixel is Meta's (Facebook's) pixel fallback.
+const fbPixel = `<noscript><img height="1" width="1" style="display:none" src="https://www.facebook.com/tr?id=1&ev=PageView&noscript=1"/></noscript>` + "\n"
+
+// TestFromHTMLLegacyBodyOpeners: a page the parser refuses whole (its
+// legacy <font>s nest past 512 once renamed) is read from the prefix up
+// to where its body begins, whatever opens that body: a <noscript>
+// holding an element (Google Tag Manager's snippet after <body>, a pixel
+// after a stray word ended the head), whose content is no child of the
+// body, or a stray table part the parser ignores. Each page is one
+// x/net/html parses as written.
+func TestFromHTMLLegacyBodyOpeners(t *testing.T) {
+	head := func(extra string) string {
+		return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Archive</title>\n" +
+			`<template id="row"><tr><td class="name"></td></tr></template>` + "\n" +
+			`<meta name="robots" content="noindex, noai">` + "\n" +
+			`<meta name="tdm-reservation" content="1">` + "\n" + extra + "</head>\n<body>\n"
+	}
+	bodies := []struct{ name, b string }{
+		{"table cell", `<table width="760"><tr><td>` + strings.Repeat(`<P><FONT FACE="Verdana, Arial" SIZE="2">Some paragraph text.`+"\n", 600) + `</td></tr></table>`},
+		{"list", `<ul>` + strings.Repeat(`<li><font size="2">Item`+"\n", 600) + `</ul>`},
+		{"div", `<div id="main">` + strings.Repeat(`<p><b>Note: text`+"\n", 600) + `</div>`},
+	}
+	openers := []struct{ name, head, body string }{
+		{"control: no noscript", "", ""},
+		{"control: pixel in the head", fbPixel, ""},
+		{"GTM noscript after <body>", "", gtmNoscript},
+		{"pixel noscript after <body>", "", fbPixel},
+		{"a stray word, then a pixel, in the head", "&nbsp;\n" + fbPixel, ""},
+		{"a stray <tr> after <body>", "", "<tr><td>\n"},
+	}
+	for _, body := range bodies {
+		for _, o := range openers {
+			page := head(o.head) + o.body + body.b + "\n</body>\n</html>\n"
+			if _, err := html.Parse(strings.NewReader(page)); err != nil {
+				t.Fatalf("x/net/html refuses the original page: %v", err)
+			}
+			d, err := FromHTML(strings.NewReader(page))
+			if !d.NoIndex || !d.NoAI || err != nil {
+				t.Errorf("%s, body %s (%d bytes): FromHTML = noindex %v noai %v, error %v; want noindex, noai, no error",
+					o.name, body.name, len(page), d.NoIndex, d.NoAI, err)
+			}
+			if tdm, err := TDMFromHTML(strings.NewReader(page)); tdm.Reservation != "1" || err != nil {
+				t.Errorf("%s, body %s: TDMFromHTML = %+v, %v; want reserved, no error", o.name, body.name, tdm, err)
+			}
+		}
+	}
+}
