@@ -207,6 +207,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}
+	c.queue.sending(authority, iv)
 	sent := time.Now()
 	return func(resp *http.Response) {
 		hold := t.hold(ctx, authority, resp)

@@ -526,6 +526,10 @@ type queued struct {
 	// a quarter of its Crawl-delay made the README's loop meet 1.84
 	// PacedErrors a page instead of 1.04-1.16.
 	took time.Duration
+	// flying is, while a request sent in a turn there may be in flight,
+	// when its turn's lease ends: the sweep keeps took for the refusals
+	// told meanwhile, however many sites come.
+	flying time.Time
 }
 
 // get returns the state of authority, first sweeping the map if it has
@@ -533,7 +537,7 @@ type queued struct {
 func (q *retryQueue) get(authority string, now time.Time) queued {
 	e, ok := q.m[authority]
 	if !ok {
-		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) })
+		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) || now.Before(e.flying) })
 	}
 	return e
 }
@@ -551,6 +555,21 @@ func (q *retryQueue) retryAt(authority string, interval time.Duration, at time.T
 	e.next = at.Add(turn + turn/spreadSlack)
 	q.m[authority] = e
 	return at
+}
+
+// sending records that a request is sent to authority in a turn at
+// interval, which ran ends: until then, or the turn's lease ends, the
+// queue keeps what it knows of authority.
+func (q *retryQueue) sending(authority string, interval time.Duration) {
+	if interval <= 0 {
+		return // no turns are told there, but while a hold lasts
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	now := time.Now()
+	e := q.get(authority, now)
+	e.flying = now.Add(max(interval, pacing.TurnTimeout))
+	q.m[authority] = e
 }
 
 // ran records how long a request sent to authority for a turn at
@@ -575,6 +594,6 @@ func (q *retryQueue) ran(authority string, interval, hold, took time.Duration, h
 		// the ten an http.Client follows).
 		took = min(took+interval+e.took, 10*(interval+pacing.TurnTimeout))
 	}
-	e.took = took
+	e.took, e.flying = took, time.Time{}
 	q.m[authority] = e
 }

@@ -977,6 +977,69 @@ func TestTransportNoWaitRetriesCountTheLastRequest(t *testing.T) {
 	}
 }
 
+// TestTransportNoWaitRetriesCountARequestInFlight: refusals met while a
+// site's next request is in flight, its interval past, are told turns of
+// the interval and the last request's duration, as PacedError.RetryAt
+// says, however many other paced sites the crawler met meanwhile: the
+// queue's sweep dropped the site, and the duration with it, after some 64
+// (the turns told were 1.125s apart at a site answering in 300ms).
+func TestTransportNoWaitRetriesCountARequestInFlight(t *testing.T) {
+	checkLeaks(t)
+	const latency = 300 * time.Millisecond
+	robots := map[string]string{"slow.test": "User-agent: *\nCrawl-delay: 1\n"}
+	for i := range 70 {
+		robots[fmt.Sprintf("o%d.test", i)] = "User-agent: *\nCrawl-delay: 5\n"
+	}
+	v := newVhosts(t, robots)
+	v.route("slow.test/r1", func(w http.ResponseWriter, r *http.Request) { time.Sleep(latency) })
+	release := make(chan struct{})
+	v.route("slow.test/r2", func(w http.ResponseWriter, r *http.Request) {
+		select { // in flight until the refusals are told
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	tr := v.transport(t)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+	hc := &http.Client{Transport: NewTransport(c, tr, WithNoWait())}
+	ctx := context.Background()
+	if _, err := get(ctx, hc, "http://slow.test/r1"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second + 100*time.Millisecond) // r1's turn has passed
+	r2 := make(chan error, 1)
+	go func() { _, err := get(ctx, hc, "http://slow.test/r2"); r2 <- err }()
+	defer func() {
+		close(release)
+		if err := <-r2; err != nil {
+			t.Errorf("r2: %v", err)
+		}
+	}()
+	for deadline := time.Now().Add(5 * time.Second); !slices.Contains(v.requests(), "slow.test/r2"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("r2 never reached the server")
+		}
+	}
+	for i := range 70 {
+		if _, err := get(ctx, hc, fmt.Sprintf("http://o%d.test/p", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var told []time.Time
+	for i := range 3 {
+		var pe *PacedError
+		if _, err := get(ctx, hc, fmt.Sprintf("http://slow.test/p%d", i)); !errors.As(err, &pe) {
+			t.Fatalf("p%d: %v, want a PacedError (r2 is in flight)", i, err)
+		}
+		told = append(told, pe.RetryAt)
+	}
+	for i := 1; i < len(told); i++ {
+		if gap := told[i].Sub(told[i-1]); gap < time.Second+latency {
+			t.Errorf("refusal %d is told %v after refusal %d, want a turn: at least %v", i, gap, i-1, time.Second+latency)
+		}
+	}
+}
+
 // TestTransportCloseEndsWait: a request waiting for its turn when the
 // Client is closed returns ErrClosed, unsent.
 func TestTransportCloseEndsWait(t *testing.T) {

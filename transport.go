@@ -356,6 +356,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
 	req.Host, req.URL = host, out
 	t.stats.sent.add()
+	for _, tu := range f.turns {
+		if tu.authority != "" {
+			t.c.queue.sending(tu.authority, tu.interval)
+		}
+	}
 	f.sent = time.Now()
 	under.sending.Store(true)
 	func() {

@@ -869,20 +869,27 @@ func BenchmarkTransport(b *testing.B) {
 
 // vhosts is a loopback server of name-based virtual hosts, as most web
 // servers are: it picks the site by the Host header, serving each its
-// robots.txt, and records every request as host+path. dial maps every
-// host name to it, so that no name reaches the system resolver.
+// robots.txt and the handlers route gives its pages, and records every
+// request as host+path. dial maps every host name to it, so that no name
+// reaches the system resolver.
 type vhosts struct {
 	*httptest.Server
-	mu   sync.Mutex
-	seen []string
+	mu     sync.Mutex
+	seen   []string
+	routes map[string]http.HandlerFunc // by host+path
 }
 
 func newVhosts(t *testing.T, robots map[string]string) *vhosts {
-	v := &vhosts{}
+	v := &vhosts{routes: make(map[string]http.HandlerFunc)}
 	v.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v.mu.Lock()
 		v.seen = append(v.seen, r.Host+r.URL.Path)
+		h := v.routes[r.Host+r.URL.Path]
 		v.mu.Unlock()
+		if h != nil {
+			h(w, r)
+			return
+		}
 		if r.URL.Path == "/robots.txt" {
 			_, _ = io.WriteString(w, robots[r.Host])
 			return
@@ -900,6 +907,13 @@ func (v *vhosts) transport(t *testing.T) *http.Transport {
 	}}
 	t.Cleanup(tr.CloseIdleConnections)
 	return tr
+}
+
+// route serves host+path with h.
+func (v *vhosts) route(hostPath string, h http.HandlerFunc) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.routes[hostPath] = h
 }
 
 func (v *vhosts) requests() []string {
