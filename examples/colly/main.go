@@ -94,6 +94,10 @@ type hop struct {
 	from    string                        // the URL the request was sent for, as a PacedError names it
 }
 
+// originKey keys, in a request's colly.Context, the URL it was first
+// sent for, once sendAgain has made it a hop of that URL's redirects.
+const originKey = "robotstxt-origin"
+
 // sendAgain readies r, refused unsent for refused (the URL of a
 // PacedError or DeferredError), to be sent again at the error's RetryAt,
 // counting in paces the times each URL was refused, when counted; false
@@ -116,6 +120,9 @@ func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int, c
 		}
 	}
 	if h != nil {
+		if r.Ctx != nil && r.Ctx.Get(originKey) == "" {
+			r.Ctx.Put(originKey, h.from) // answered forgets its refusals too
+		}
 		r.URL, r.Method, r.Body = u, h.method, nil
 		for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
 			r.Headers.Del(k)
@@ -189,14 +196,18 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
 	})
-	// answered forgets the refusals of r's URL, and of the URL its
-	// redirects came from: it was sent and answered, no loop.
+	// answered forgets the refusals of r's URL, and of the URLs its
+	// redirects came from (of this request, and of the one it was a hop
+	// of, sent again): it was sent and answered, no loop.
 	answered := func(r *colly.Request) {
 		fetched := *r.URL
 		fetched.Fragment, fetched.RawFragment = "", ""
 		delete(paces, fetched.String())
 		if last != nil {
 			delete(paces, last.from)
+		}
+		if r.Ctx != nil {
+			delete(paces, r.Ctx.Get(originKey))
 		}
 	}
 	c.OnResponse(func(r *colly.Response) {

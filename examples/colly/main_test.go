@@ -262,6 +262,57 @@ func TestRevisitedURLNotGivenUp(t *testing.T) {
 	}
 }
 
+// TestPolledBounceNotGivenUp: a polled URL whose redirect passes through
+// another host and back to its own site, its hop back paced each time
+// (the turn the polled URL just took), is answered at every poll: the
+// cap on paces, there for redirect loops, never gives it up, though the
+// request answered is its hop, sent again.
+func TestPolledBounceNotGivenUp(t *testing.T) {
+	var mu sync.Mutex
+	finals := 0
+	var s1 *httptest.Server
+	s2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		default:
+			http.Redirect(w, r, s1.URL+"/final", http.StatusFound)
+		}
+	}))
+	defer s2.Close()
+	s1 = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\n")
+		case "/go":
+			http.Redirect(w, r, s2.URL+"/bounce", http.StatusFound)
+		case "/final":
+			mu.Lock()
+			finals++
+			mu.Unlock()
+			fmt.Fprint(w, "final")
+		default:
+			fmt.Fprint(w, "page")
+		}
+	}))
+	defer s1.Close()
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, strings.NewReplacer(s1.URL, "s1", s2.URL, "s2").Replace, &res)
+	c.AllowURLRevisit = true
+	const polls = maxPaced + 2
+	for range polls {
+		_ = c.Visit(s1.URL + "/a")
+		_ = c.Visit(s1.URL + "/go") // paced: right after /a; its hop back to s1 too
+	}
+	done()
+	mu.Lock()
+	defer mu.Unlock()
+	if finals != polls {
+		t.Errorf("/final fetched %d times in %d polls, each answered\noutput:\n%s", finals, polls, out.String())
+	}
+}
+
 // TestAnsweredStatusNotGivenUp: a polled URL answered with a status
 // colly hands to OnError (a 304 to the poller's validator, a 204, a 404)
 // was sent and answered: its paces are forgotten as a page's are, and
