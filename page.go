@@ -965,6 +965,9 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			}
 			a = atom.Lookup(name)
 		}
+		if part != after && unlikeXML(tt, raw) {
+			return out, false
+		}
 		if start && a == atom.Noscript {
 			z.NextIsNotRawText() // its tags are tags, as meta reads them
 		}
@@ -1011,6 +1014,26 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			out = append(append(append(out, "</"...), name...), '>')
 		}
 	}
+}
+
+// unlikeXML reports whether the token of type tt written raw reads
+// otherwise as XML, which xhtmlAsHTML cannot tell: an entity declared in
+// a DTD's internal subset (XML expands its references, a META's content
+// too), or a CDATA section or processing instruction that holds a '>'
+// (XML reads it to its own end, the tokenizer to the first '>', reading
+// the rest as markup: a "<body>" that ends no head).
+func unlikeXML(tt html.TokenType, raw []byte) bool {
+	switch {
+	case tt != html.CommentToken && tt != html.DoctypeToken:
+		return false
+	case bytes.Contains(raw, []byte("<!ENTITY")):
+		return true
+	case bytes.HasPrefix(raw, []byte("<![CDATA[")):
+		return !bytes.HasSuffix(raw, []byte("]]>"))
+	case bytes.HasPrefix(raw, []byte("<?")):
+		return !bytes.HasSuffix(raw, []byte("?>"))
+	}
+	return false
 }
 
 // emptied are the elements xhtmlAsHTML gives an end tag when written

@@ -2038,6 +2038,47 @@ func TestReceiptXHTMLCutInHead(t *testing.T) {
 	}
 }
 
+// TestReceiptXHTMLUnlikeXML: an XHTML page whose head reads otherwise as
+// XML than as the tokenizer gives it is unreadable (train-ai=n): an
+// entity its DTD declares (in a META's content or name), a CDATA section
+// holding a '>' (the "<body>" in it ends no head). A prolog's
+// declaration and processing instructions, a CDATA section in a script
+// or whole, and a public DOCTYPE are read as ever.
+func TestReceiptXHTMLUnlikeXML(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	const prolog, html = `<?xml version="1.0" encoding="UTF-8"?>` + "\n", `<html xmlns="http://www.w3.org/1999/xhtml">`
+	receipt := func(page string) Receipt {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml"}}, Request: req, ContentLength: int64(len(page))}
+		return tr.Receipt(resp, []byte(page))
+	}
+	for name, page := range map[string]string{
+		"entity in content": prolog + `<!DOCTYPE html [<!ENTITY reserved "1">]>` + html +
+			`<head><title>t</title><meta name="tdm-reservation" content="&reserved;"/></head><body/></html>`,
+		"entity in name": prolog + `<!DOCTYPE html [<!ELEMENT x ANY>` + "\n" + `<!ENTITY tdm "tdm-reservation">]>` + html +
+			`<head><title>t</title><meta name="&tdm;" content="1"/></head><body/></html>`,
+		"CDATA holding <body>": prolog + html + `<head><title>t</title><noscript><![CDATA[ if (a > b) document.write("<body>") ]]></noscript>` +
+			`<meta name="robots" content="noai"/></head><body/></html>`,
+		"instruction holding >": prolog + html + `<head><?pi a > b <body> ?><meta name="robots" content="noai"/></head><body/></html>`,
+	} {
+		if r := receipt(page); r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
+			t.Errorf("%s: usage %q, signals %q; want the head unreadable", name, r.Usage, sigs(r.Signals))
+		}
+	}
+	for name, page := range map[string]string{
+		"prolog":     prolog + `<?xml-stylesheet href="a.xsl" type="text/xsl"?>` + html + `<head><title>t</title></head><body/></html>`,
+		"public DTD": prolog + `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">` + html + `<head><title>t</title></head><body/></html>`,
+		"CDATA in a script": prolog + html + `<head><script>//<![CDATA[
+if (a > b) document.write("<body>");
+//]]></script><noscript><![CDATA[ no tags ]]></noscript></head><body/></html>`,
+	} {
+		if r := receipt(page); r.Usage.Pref("train-ai") != PrefUnknown || len(r.Signals) != 0 {
+			t.Errorf("%s: usage %q, signals %q; want nothing stated", name, r.Usage, sigs(r.Signals))
+		}
+	}
+}
+
 // TestXHTMLAsHTMLUnbalanced: an XHTML page not well-formed (served all the
 // same) keeps its namespaces: a stray end tag ends no element, and one
 // ending an element another namespace declares ends the elements left
