@@ -433,6 +433,56 @@ func TestLintTDMRepURLNoResponse(t *testing.T) {
 	}
 }
 
+// TestLintTDMRepURLCountsItsOwn: lint -json's "bytes" of a tdmrep.json
+// URL counts the file's own response, where its redirects led: not the
+// robots.txt fetched to check a hop (b.example's, redirected to
+// /rules.txt, which disallows the file), which the Client reads in
+// between.
+func TestLintTDMRepURLCountsItsOwn(t *testing.T) {
+	const file = `[{"location": "/*", "tdm-reservation": 1}]`
+	rules := "User-agent: *\nDisallow: /.well-known/\n" + strings.Repeat("# the rules of b.example, padded to be told apart\n", 80)
+	var port string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := strings.Split(r.Host, ":")[0]
+		switch {
+		case host == "a.example" && r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case host == "a.example" && r.URL.Path == "/.well-known/tdmrep.json":
+			http.Redirect(w, r, "http://b.example:"+port+"/.well-known/tdmrep.json", http.StatusMovedPermanently)
+		case host == "b.example" && r.URL.Path == "/robots.txt":
+			http.Redirect(w, r, "/rules.txt", http.StatusMovedPermanently)
+		case host == "b.example" && r.URL.Path == "/rules.txt":
+			io.WriteString(w, rules)
+		case host == "c.example" && r.URL.Path == "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case host == "c.example" && r.URL.Path == "/.well-known/tdmrep.json":
+			http.Redirect(w, r, "/tdm/rep.json", http.StatusFound)
+		case host == "c.example" && r.URL.Path == "/tdm/rep.json":
+			io.WriteString(w, file)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	port = strings.Split(srv.Listener.Addr().String(), ":")[1]
+	mapHosts(t, ".example", srv.Listener.Addr().String())
+	name := fmt.Sprintf("http://a.example:%s/.well-known/tdmrep.json", port)
+	r := runCmd(t, "", "lint", "-json", name)
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Code != codeTDMRep {
+		t.Fatalf("exit %d, %v: %s %s; want one tdmrep-unreadable warning", r.code, err, r.stdout, r.stderr)
+	}
+	if rep.Bytes >= len(rules) {
+		t.Errorf("lint -json %s: \"bytes\": %d, the size of b.example's /rules.txt (%d bytes), fetched for the hop's check; want the tdmrep.json's own (its 301's body, or 0)",
+			name, rep.Bytes, len(rules))
+	}
+	// Where the file's own redirect led, it is counted.
+	r = runCmd(t, "", "lint", "-json", fmt.Sprintf("http://c.example:%s/.well-known/tdmrep.json", port))
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || rep.Bytes != len(file) {
+		t.Errorf("a tdmrep.json redirected within its site: exit %d, %v, %+v; want the %d bytes of the file", r.code, err, rep, len(file))
+	}
+}
+
 // TestLintTDMRepAsRobotsAllows: the tdmrep.json of a site whose robots.txt
 // is unreachable is not linted, as lint of that robots.txt exits; one
 // that robots.txt disallows is unread by crawlers, which the warning says.

@@ -11,6 +11,9 @@ import (
 	"github.com/robotsgate/robotstxt"
 )
 
+// tdmrepPath is where a site's tdmrep.json is, as TDMRep puts it.
+const tdmrepPath = "/.well-known/tdmrep.json"
+
 // lintTDMRep lints the tdmrep.json name, a file or the tdmrep.json of a
 // URL's site, as a crawler given WithTDMRep reads it: from the receipt of
 // the URL, or of a page of the file's site. Its one finding says that such
@@ -37,7 +40,7 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 			e.fail(err)
 			return report{File: name, Error: errText(err)}, exitUsage
 		}
-		r.Bytes, url, tr = len(d.raw), pathSite+"/", served{d, "/.well-known/tdmrep.json"}
+		r.Bytes, url, tr = len(d.raw), pathSite+"/", served{d, tdmrepPath}
 	}
 	c, rt := robotstxt.NewClientTransport(tr, []robotstxt.Option{robotstxt.WithTDMRep(), robotstxt.WithMode(mode),
 		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)})
@@ -78,40 +81,43 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 }
 
 // fileTap is the transport of lint's Client for a tdmrep.json URL: once
-// started, it keeps the status of the last response to a request for no
-// robots.txt, the tdmrep.json's or a redirect's on its way there (0 when
-// none came), and counts the bytes read of its body.
+// started, it keeps the status of the last response of the file's
+// requests, its site's tdmrep.json and where its redirects led (0 when
+// none came), and counts the bytes read of its body; the robots.txt
+// fetches that check each hop are not the file's.
 type fileTap struct {
 	next    http.RoundTripper
 	mu      sync.Mutex
 	started bool
+	want    string // the key of the file's next request (see tapKey); "" for the first
 	status  int
 	n       int
 }
 
-// start makes t keep the requests that follow, the file's: those before
-// were the robots.txt's and its redirects'.
+// start makes t keep the file's requests that follow: those before were
+// the robots.txt's and its redirects'.
 func (t *fileTap) start() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.started, t.status, t.n = true, 0, 0
+	t.started, t.want, t.status, t.n = true, "", 0, 0
 }
 
 func (t *fileTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
-	if req.URL.Path == "/robots.txt" {
-		return resp, err
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.started {
+	key := tapKey(req.URL.String())
+	if !t.started || t.want == "" && req.URL.Path != tdmrepPath || t.want != "" && key != t.want {
 		return resp, err
 	}
-	t.status, t.n = 0, 0
+	t.want, t.status, t.n = "\x00", 0, 0 // none follows but where a redirect leads
 	if err != nil {
 		return resp, err
 	}
 	t.status = resp.StatusCode
+	if loc, lerr := resp.Location(); lerr == nil && resp.StatusCode/100 == 3 {
+		t.want = tapKey(loc.String())
+	}
 	resp.Body = counted{resp.Body, t}
 	return resp, nil
 }
