@@ -1133,16 +1133,19 @@ func bodyStart(doc *html.Node) *html.Node {
 
 // headEnd returns where the start tag of the first element that belongs
 // in no head, nor is the body, ends in page, as a tokenizer reads it
-// outside templates and <noscript>s, and but for the table parts the
-// parser ignores in a body (a stray <tr>); len(page) when there is none.
-// Without scripting a <noscript>'s content is read as tags, and a head's
-// ends at one that belongs in no head, but a body's holds it: the first
-// element after the <noscript> is where the parser has begun the body in
-// both. The parser leaves the head for the body there, but where it ends
-// a template otherwise (see parseHead).
+// outside templates, and but for the table parts the parser ignores in a
+// body (a stray <tr>); len(page) when there is none. Without scripting,
+// a <noscript>'s content is read as tags: a head's ends at the first
+// element that belongs in no head, where the parser closes it and begins
+// the body, but one opened once the body has begun (after <body>, or
+// text) holds its elements, and the first after its </noscript> is
+// where the body has its own. The parser leaves the head for the body
+// there, but where it ends a template otherwise (see parseHead).
 func headEnd(page []byte, scripting bool) int {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	templates, noscripts, at := 0, 0, 0
+	body := false    // the parser has begun the body
+	var in atom.Atom // the element whose raw text is being read
 	for {
 		tt := z.Next()
 		at += len(z.Raw())
@@ -1151,22 +1154,37 @@ func headEnd(page []byte, scripting bool) int {
 			name, _ := z.TagName()
 			a = atom.Lookup(name)
 		}
-		start := tt == html.StartTagToken || tt == html.SelfClosingTagToken
+		start, end := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.EndTagToken
 		switch {
 		case tt == html.ErrorToken:
 			return len(page)
+		case start && a == atom.Noscript:
+			switch {
+			case scripting && templates == 0:
+				in = a
+			case scripting:
+			case body && templates == 0:
+				noscripts++
+				fallthrough
+			default:
+				z.NextIsNotRawText()
+			}
 		case start && a == atom.Template:
 			templates++
-		case tt == html.EndTagToken && a == atom.Template:
+		case end && a == atom.Template:
 			templates = max(templates-1, 0)
-		case start && a == atom.Noscript:
-			if !scripting {
-				z.NextIsNotRawText()
-				noscripts++
-			}
-		case tt == html.EndTagToken && a == atom.Noscript:
+		case templates > 0:
+		case end && a == atom.Noscript && in != a:
 			noscripts = max(noscripts-1, 0)
-		case start && templates == 0 && noscripts == 0 && !afterHead[a] && !ignoredInBody[a] && a != atom.Br && a != atom.Body:
+		case start && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
+			in = a
+		case end && a == in:
+			in = 0
+		case tt == html.TextToken:
+			body = body || in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0
+		case start && (a == atom.Body || a == atom.Br), end && (a == atom.Body || a == atom.Html || a == atom.Br):
+			body = true
+		case start && noscripts == 0 && !afterHead[a] && !ignoredInBody[a]:
 			return at
 		}
 	}

@@ -1457,16 +1457,20 @@ height="0" width="0" style="display:none;visibility:hidden"></iframe></noscript>
 <!-- End Google Tag Manager (noscript) -->
 `
 
-// fbPixel is Meta's (Facebook's) pixel fallback.
-const fbPixel = `<noscript><img height="1" width="1" style="display:none" src="https://www.facebook.com/tr?id=1&ev=PageView&noscript=1"/></noscript>` + "\n"
+// pixel is Meta's (Facebook's) pixel, and fbPixel its fallback.
+const (
+	pixel   = `<img height="1" width="1" style="display:none" src="https://www.facebook.com/tr?id=1&ev=PageView&noscript=1"/>`
+	fbPixel = "<noscript>" + pixel + "</noscript>\n"
+)
 
 // TestFromHTMLLegacyBodyOpeners: a page the parser refuses whole (its
 // legacy <font>s nest past 512 once renamed) is read from the prefix up
 // to where its body begins, whatever opens that body: a <noscript>
-// holding an element (Google Tag Manager's snippet after <body>, a pixel
-// after a stray word ended the head), whose content is no child of the
-// body, or a stray table part the parser ignores. Each page is one
-// x/net/html parses as written.
+// holding an element where the body has begun (Google Tag Manager's
+// snippet after <body>, a pixel after a stray word ended the head),
+// whose content is no child of the body; a head's, which the parser
+// closes at such an element, </noscript> or not; or a stray table part
+// the parser ignores. Each page is one x/net/html parses as written.
 func TestFromHTMLLegacyBodyOpeners(t *testing.T) {
 	head := func(extra string) string {
 		return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Archive</title>\n" +
@@ -1486,6 +1490,13 @@ func TestFromHTMLLegacyBodyOpeners(t *testing.T) {
 		{"pixel noscript after <body>", "", fbPixel},
 		{"a stray word, then a pixel, in the head", "&nbsp;\n" + fbPixel, ""},
 		{"a stray <tr> after <body>", "", "<tr><td>\n"},
+		// The parser closes a head's <noscript> at its first element
+		// that belongs in no head, with or without a </noscript>.
+		{"a head pixel's noscript left unclosed", "<noscript>" + pixel + "\n", ""},
+		{"a self-closing <noscript/> in the head", "<noscript/>\n<link rel=\"stylesheet\" href=\"/nojs.css\">\n", ""},
+		{"nested noscripts in the head", "<noscript><noscript>" + pixel + "</noscript>\n", ""},
+		{"a noscript unclosed in a head template", `<template id="lazy"><noscript>` + pixel + "</template>\n", ""},
+		{"a head pixel unclosed, then GTM's noscript", "<noscript>" + pixel + "\n", gtmNoscript},
 	}
 	for _, body := range bodies {
 		for _, o := range openers {
