@@ -886,7 +886,12 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 				// many checks miss meanwhile.
 				var older *entry
 				if e != nil {
-					older = t.keepGood(e, nil)
+					// In memory, for the checks that cannot wait for the
+					// fill to answer from, stale, as from an expired
+					// copy of their own: each would ask the Store again.
+					if older = t.keepGood(e, nil); k.doc.cache.putOver(older, nil) != older {
+						return e, nil // a fill published another since
+					}
 				}
 				k.doc.fills.Start(k.authority, t.fillOnce(t.base, k, older, true)) // a panic logged
 			}

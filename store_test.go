@@ -109,6 +109,65 @@ func TestCacheStoreTimeout(t *testing.T) {
 	}
 }
 
+// slowGetStore is a memStore whose Get answers after delay: a Store
+// slower than the checks' deadlines, though within the Store timeout.
+type slowGetStore struct {
+	*memStore
+	delay time.Duration
+}
+
+func (s slowGetStore) Get(ctx context.Context, key string) ([]byte, error) {
+	select {
+	case <-time.After(s.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return s.memStore.Get(ctx, key)
+}
+
+// TestCacheSlowStoreStaleCopy: checks whose deadlines come before the
+// Store answers answer, stale, from the expired copy the Store call
+// they left running found, while its fetch runs (as WithStoreTimeout
+// says): each asked the Store again and failed at its deadline, for as
+// long as the fetch took.
+func TestCacheSlowStoreStaleCopy(t *testing.T) {
+	checkLeaks(t)
+	for _, delay := range []time.Duration{0, 150 * time.Millisecond} {
+		clock := newTestClock()
+		mem, release := newMemStore(), make(chan struct{})
+		store := slowGetStore{mem, delay}
+		s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+		a := newTestClient(t, WithStore(store), WithClock(clock.Now))
+		if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		s.set(func(w http.ResponseWriter, r *http.Request) { // slow to answer now
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		})
+		clock.Advance(10 * time.Minute) // expired, within the stale window
+		b := newTestClient(t, WithStore(store), WithClock(clock.Now), WithFetchTimeout(3*time.Second))
+		failed := 0
+		var last error
+		for range 10 {
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			d, err := b.Check(ctx, s.URL+"/public")
+			cancel()
+			if err != nil || !d.Allowed || !d.Stale {
+				failed, last = failed+1, err
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if failed > 1 { // the first check's Store call may outlast it
+			t.Errorf("Get taking %v, checks of 100ms while the fetch runs: %d of 10 failed (last: %v); want all but the first answered from the expired copy",
+				delay, failed, last)
+		}
+		close(release)
+	}
+}
+
 // TestCacheStoreCutByClose: a Store call Close cuts is no Store failure:
 // neither counted nor logged.
 func TestCacheStoreCutByClose(t *testing.T) {
