@@ -33,6 +33,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -94,10 +95,6 @@ type hop struct {
 	from    string                        // the URL the request was sent for, as a PacedError names it
 }
 
-// originKey keys, in a request's colly.Context, the URL it was first
-// sent for, once sendAgain has made it a hop of that URL's redirects.
-const originKey = "robotstxt-origin"
-
 // sendAgain readies r, refused unsent for refused (the URL of a
 // PacedError or DeferredError), to be sent again at the error's RetryAt,
 // counting in paces the times each URL was refused, when counted; false
@@ -120,9 +117,6 @@ func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int, c
 		}
 	}
 	if h != nil {
-		if r.Ctx != nil && r.Ctx.Get(originKey) == "" {
-			r.Ctx.Put(originKey, h.from) // answered forgets its refusals too
-		}
 		r.URL, r.Method, r.Body = u, h.method, nil
 		for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
 			r.Headers.Del(k)
@@ -164,6 +158,10 @@ func run(out io.Writer, w *web) (result, error) {
 // came of each; done closes what it holds.
 func newCollector(out io.Writer, name func(string) string, res *result) (_ *colly.Collector, done func()) {
 	paces := map[string]int{} // by PacedError URL (OnError runs in turn: no lock)
+	// origins holds, by the URL of a hop sent again, the URL its chain
+	// of redirects was first sent for, whose refusals its answer ends
+	// too (a colly Context is shared by every page a page links to).
+	origins := map[string]string{}
 	next := &http.Transport{}
 	rc := robotstxt.NewClient(robotstxt.WithUserAgent(userAgent),
 		robotstxt.WithHTTPClient(&http.Client{Transport: next}))
@@ -206,9 +204,8 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		if last != nil {
 			delete(paces, last.from)
 		}
-		if r.Ctx != nil {
-			delete(paces, r.Ctx.Get(originKey))
-		}
+		delete(paces, origins[fetched.String()])
+		delete(origins, fetched.String())
 	}
 	c.OnResponse(func(r *colly.Response) {
 		answered(r.Request)
@@ -234,6 +231,9 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		// counted.
 		ready := func(refused string, counted bool) bool {
 			again, err := sendAgain(r.Request, refused, last, paces, counted)
+			if again && err == nil && last != nil {
+				origins[refused] = cmp.Or(origins[last.from], last.from)
+			}
 			switch {
 			case err != nil:
 				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)

@@ -313,6 +313,121 @@ func TestPolledBounceNotGivenUp(t *testing.T) {
 	}
 }
 
+// TestPolledHubBouncesNotGivenUp: a poller (AllowURLRevisit) polls
+// a hub page on a paced site whose links (followed with Request.Visit, as
+// the example does, which shares the hub's colly.Context) go out through a
+// link tracker on another host and back to the site, each hop back paced.
+// Every link is answered at every poll, by its hop sent again, and none
+// is given up: each hop's answer forgets the refusals of its own link.
+func TestPolledHubBouncesNotGivenUp(t *testing.T) {
+	var mu sync.Mutex
+	finals := map[string]int{}
+	var s1 *httptest.Server
+	s2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		default: // a link tracker
+			http.Redirect(w, r, s1.URL+"/final"+r.URL.Query().Get("id"), http.StatusFound)
+		}
+	}))
+	defer s2.Close()
+	s1 = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case p == "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\n")
+		case p == "/hub":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><a href="/go1">one</a> <a href="/go2">two</a></body></html>`)
+		case strings.HasPrefix(p, "/go"):
+			http.Redirect(w, r, s2.URL+"/out?id="+strings.TrimPrefix(p, "/go"), http.StatusFound)
+		case strings.HasPrefix(p, "/final"):
+			mu.Lock()
+			finals[p]++
+			mu.Unlock()
+			fmt.Fprint(w, "final")
+		default:
+			fmt.Fprint(w, "page")
+		}
+	}))
+	defer s1.Close()
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, strings.NewReplacer(s1.URL, "s1", s2.URL, "s2").Replace, &res)
+	c.AllowURLRevisit = true
+	const polls = maxPaced + 2
+	for range polls {
+		_ = c.Visit(s1.URL + "/hub")
+	}
+	done()
+	mu.Lock()
+	defer mu.Unlock()
+	for _, p := range []string{"/final1", "/final2"} {
+		if finals[p] != polls {
+			t.Errorf("%s fetched %d times in %d polls of the hub, each answered; want %d", p, finals[p], polls, polls)
+		}
+	}
+	if t.Failed() {
+		t.Logf("output:\n%s", out.String())
+	}
+}
+
+// TestLoopStaysGivenUp: a hub page polled (AllowURLRevisit)
+// links to a genuine redirect loop through its paced site (/loop -> a
+// tracker on another host -> /loop) and to a plain page. The loop is
+// given up after maxPaced paces, and stays given up (a URL paced again
+// and again "is most likely a redirect loop"): the next polls spend no
+// more turns on it, though the plain page's answer (which shares the
+// hub's colly.Context with the loop) forgets the refusals of its own.
+func TestLoopStaysGivenUp(t *testing.T) {
+	var mu sync.Mutex
+	loops := 0
+	var s1 *httptest.Server
+	s2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		default:
+			http.Redirect(w, r, s1.URL+"/loop", http.StatusFound)
+		}
+	}))
+	defer s2.Close()
+	s1 = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\n")
+		case "/hub":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<html><body><a href="/loop">loop</a> <a href="/page">page</a></body></html>`)
+		case "/loop":
+			mu.Lock()
+			loops++
+			mu.Unlock()
+			http.Redirect(w, r, s2.URL+"/out", http.StatusFound)
+		default:
+			fmt.Fprint(w, "page")
+		}
+	}))
+	defer s1.Close()
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, strings.NewReplacer(s1.URL, "s1", s2.URL, "s2").Replace, &res)
+	c.AllowURLRevisit = true
+	const polls = 4
+	for range polls {
+		_ = c.Visit(s1.URL + "/hub")
+	}
+	done()
+	mu.Lock()
+	defer mu.Unlock()
+	// The first poll sends /loop maxPaced+1 times; each later one once,
+	// its hop back given up at once.
+	if limit := maxPaced + 1 + (polls - 1); loops > limit {
+		t.Errorf("the redirect loop /loop was sent %d times in %d polls of the hub; want at most %d (given up after %d paces)\noutput:\n%s",
+			loops, polls, limit, maxPaced, out.String())
+	}
+}
+
 // TestAnsweredStatusNotGivenUp: a polled URL answered with a status
 // colly hands to OnError (a 304 to the poller's validator, a 204, a 404)
 // was sent and answered: its paces are forgotten as a page's are, and
