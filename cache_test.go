@@ -58,6 +58,14 @@ func TestCacheFreshness(t *testing.T) {
 		{"a stray quote", []string{"Cache-Control", `x=a"b, no-cache, max-age=3600`}, nil, time.Minute},
 		{"a stray quote, max-age twice", []string{"Cache-Control", `foo"bar, max-age=1, max-age=86400`}, nil, time.Minute},
 		{"Expires in the past", []string{"Expires", "0"}, nil, time.Minute},
+		{"Expires empty", []string{"Expires", ""}, nil, time.Minute}, // a date that does not parse (RFC 9111 §5.3)
+		// Directives the parser splits at blanks or a ';' are read so
+		// here too.
+		{"no-cache, blank-separated", []string{"Cache-Control", "no-cache max-age=86400"}, nil, time.Minute},
+		{"no-cache after a tab", []string{"Cache-Control", "max-age=86400\tno-cache"}, nil, time.Minute},
+		{"no-cache; max-age", []string{"Cache-Control", "no-cache; max-age=86400"}, nil, time.Minute},
+		{"max-age twice, blank-separated", []string{"Cache-Control", "max-age=0 max-age=86400"}, nil, time.Minute},
+		{"no-cache of a field, blank-separated", []string{"Cache-Control", `no-cache="Set-Cookie X" max-age=3600`}, nil, time.Hour},
 		// RFC 9111 §4.2.1: an invalid freshness value makes the
 		// response stale, so it is kept for the floor only.
 		{"garbage Cache-Control", []string{"Cache-Control", `max-age="`}, nil, time.Minute},

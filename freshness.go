@@ -31,11 +31,12 @@ func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Durat
 	if len(lines) <= maxCacheControl {
 		cc, err = cacheobject.ParseResponseCacheControl(spaced(lines))
 	}
-	explicit := lines != "" || h.Get("Expires") != ""
+	expires := h.Values("Expires") // an empty one is a date that does not parse (RFC 9111 §5.3)
+	explicit := lines != "" || len(expires) > 0
 	if err == nil && !cc.NoStore && !noCache(lines) && !repeatsAge(lines) {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
-		if v := h.Get("Expires"); v != "" {
-			t, perr := http.ParseTime(v)
+		if len(expires) > 0 {
+			t, perr := http.ParseTime(expires[0])
 			if perr != nil || t.Before(time.Unix(1, 0)) {
 				// "0", "-1", or long past: already expired (year 1,
 				// .NET's MinValue, is Go's zero Time, which the
@@ -118,8 +119,9 @@ func spaced(cc string) string {
 
 // directives yields the directives of the Cache-Control list cc, split
 // at the commas outside quoted strings (a '"' opens one only as an
-// argument, right after '=', as the parser reads it), blanks around them
-// trimmed.
+// argument, right after '=', as the parser reads it), and at the blanks
+// and semicolons there, where the parser splits a list that lacks commas
+// ("no-cache max-age=86400" is two directives to it).
 func directives(cc string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		quoted, escaped, start := false, false, 0
@@ -135,7 +137,7 @@ func directives(cc string) iter.Seq[string] {
 				case c == '"' && (quoted || i > 0 && cc[i-1] == '='):
 					quoted = !quoted
 					continue
-				case c != ',' || quoted:
+				case quoted || c != ',' && c != ' ' && c != '\t' && c != ';':
 					continue
 				}
 			}
