@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -172,15 +173,17 @@ func (m *memCache) put(e *entry) *entry {
 
 // putOver publishes e in place of seen, the entry for its key its caller
 // found (nil for none), unless the cache holds another, one a fill
-// published since, and returns the one it holds.
-func (m *memCache) putOver(e, seen *entry) *entry {
+// published since, and returns the one it holds. One expired at now and
+// checked before e, such as the copy a Store lookup keeps for the checks
+// that cannot wait for its fill (see sharedTier.lookup), gives way.
+func (m *memCache) putOver(e, seen *entry, now time.Time) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c, ok := m.hot.Peek(e.key)
 	if !ok {
 		c, ok = m.cold.Peek(e.key)
 	}
-	if ok && c != seen {
+	if ok && c != seen && (c.checked >= e.checked || !c.expired(now)) {
 		return c
 	}
 	m.publish(e)

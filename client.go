@@ -400,7 +400,7 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 		case err != nil:
 			return nil, false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
 		case hit != nil:
-			return k.doc.cache.putOver(hit, nil), false, nil // not over a fill's
+			return k.doc.cache.putOver(hit, nil, c.cfg.now()), false, nil // not over a fill's
 		}
 		prev, looked = older, true
 	}
@@ -664,7 +664,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 			// nothing, only as long as the least freshness.
 			e.expires = min(e.expires, stampOf(c.cfg.now()).add(c.cfg.minFresh))
 		}
-		if held := k.doc.cache.putOver(e, cur); held != e || !leased {
+		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e || !leased {
 			return held, nil
 		}
 		c.tier.set(k, e)
@@ -876,7 +876,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			e, _ := t.get(t.base, k, false)
 			switch {
 			case e != nil && !e.expired(t.cfg.now()):
-				k.doc.cache.putOver(t.keepGood(e, nil), nil) // not over a fill's
+				k.doc.cache.putOver(t.keepGood(e, nil), nil, t.cfg.now()) // not over a fill's
 			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil:
 				// A fill, which the callers still here join, while their
 				// copy answers those that cannot wait for it. One try:
@@ -889,7 +889,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 					// In memory, for the checks that cannot wait for the
 					// fill to answer from, stale, as from an expired
 					// copy of their own: each would ask the Store again.
-					if older = t.keepGood(e, nil); k.doc.cache.putOver(older, nil) != older {
+					if older = t.keepGood(e, nil); k.doc.cache.putOver(older, nil, t.cfg.now()) != older {
 						return e, nil // a fill published another since
 					}
 				}

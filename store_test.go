@@ -168,6 +168,172 @@ func TestCacheSlowStoreStaleCopy(t *testing.T) {
 	}
 }
 
+// gatedStore is a Store (no Leaser) over a memStore: its first Get
+// reads at once but answers late (a slow Store's latency), its second
+// waits for gate, then reads.
+type gatedStore struct {
+	m     *memStore
+	n     atomic.Int32
+	delay time.Duration
+	gate  chan struct{}
+	first chan struct{} // closed as the first Get returns
+}
+
+func (s *gatedStore) Get(ctx context.Context, key string) ([]byte, error) {
+	switch s.n.Add(1) {
+	case 1:
+		b, err := s.m.Get(ctx, key)
+		time.Sleep(s.delay)
+		close(s.first)
+		return b, err
+	case 2:
+		select {
+		case <-s.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return s.m.Get(ctx, key)
+}
+
+func (s *gatedStore) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	return s.m.Set(ctx, key, value, ttl)
+}
+
+// TestCacheSlowStoreCopyGivesWayToFresh: the expired copy a short
+// check's Store call keeps in memory for the checks that cannot wait (see
+// TestCacheSlowStoreStaleCopy) gives way to another process's fresh copy
+// that a check finds in the Store: the site now disallows /private.
+func TestCacheSlowStoreCopyGivesWayToFresh(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	mem := newMemStore()
+	release := make(chan struct{})
+	defer close(release)
+	s := newSite(t, serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=60"))
+	a := newTestClient(t, WithStore(mem), WithClock(clock.Now))
+	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	clock.Advance(10 * time.Minute) // v1 expired, well within the stale window
+	var served atomic.Int32
+	s.set(func(w http.ResponseWriter, r *http.Request) {
+		if served.Add(1) == 1 { // A's fetch: the site now disallows /private
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(w, r)
+			return
+		}
+		select { // B's own fill: slow
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	gs := &gatedStore{m: mem, delay: 300 * time.Millisecond, gate: make(chan struct{}), first: make(chan struct{})}
+	b := newTestClient(t, WithStore(gs), WithClock(clock.Now), WithStoreTimeout(2*time.Second))
+
+	// Check 1: a deadline shorter than the Store timeout; its Store call
+	// reads v1 (expired) and answers after the check gave up.
+	done1 := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_, err := b.Check(ctx, s.URL+"/public")
+		done1 <- err
+	}()
+	for gs.n.Load() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	// Check 2: no deadline; memory is still empty, so it asks the Store.
+	type res struct {
+		d   Decision
+		err error
+	}
+	done2 := make(chan res, 1)
+	go func() {
+		d, err := b.Check(context.Background(), s.URL+"/private")
+		done2 <- res{d, err}
+	}()
+	for gs.n.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	// Process A fetches the new robots.txt and stores it.
+	if ok, err := a.Allowed(context.Background(), s.URL+"/private"); ok || err != nil {
+		t.Fatalf("A: %v %v, want disallowed", ok, err)
+	}
+	<-done1
+	<-gs.first
+	authority := "http://" + s.Listener.Addr().String()
+	deadline := time.Now().Add(200 * time.Millisecond)
+	for b.robots.cache.peek(authority) == nil && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	close(gs.gate) // check 2's Get now reads A's fresh copy
+	r := <-done2
+	if r.err != nil || r.d.Allowed || r.d.Stale {
+		t.Errorf("B's check of /private, with A's fresh copy (Disallow: /private) in the Store: Allowed=%v Stale=%v Outcome=%v err=%v; want disallowed, fresh",
+			r.d.Allowed, r.d.Stale, r.d.Outcome, r.err)
+	}
+}
+
+// TestCacheSlowStoreCopyNoHopStandIn: such a copy, kept while a hop's
+// fill fetches the site's robots.txt, gives way to that fill's 503: the
+// copy, past the stale window, may not stand in, and the redirect to the
+// site is refused (the check deferred), not allowed by it.
+func TestCacheSlowStoreCopyNoHopStandIn(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	mem := newMemStore()
+	x := newSite(t, serve(200, "User-agent: *\nAllow: /\n", "Cache-Control", "max-age=60"))
+	a := newTestClient(t, WithStore(mem), WithClock(clock.Now))
+	if ok, err := a.Allowed(context.Background(), x.URL+"/rules.txt"); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	clock.Advance(10 * time.Minute) // X's copy: expired, past B's stale window of 5 minutes
+	arrived, release := make(chan struct{}, 4), make(chan struct{})
+	x.set(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			arrived <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case "/rules.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		}
+	})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, x.URL+"/rules.txt", http.StatusMovedPermanently)
+	})
+	b := newTestClient(t, WithStore(mem), WithClock(clock.Now), WithStaleWindow(5*time.Minute))
+
+	type res struct {
+		d   Decision
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		d, err := b.Check(context.Background(), s.URL+"/page")
+		done <- res{d, err}
+	}()
+	<-arrived // the hop's fetch of X's robots.txt is under way
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, _ = b.Check(ctx, x.URL+"/page") // its Store call keeps X's expired copy
+	cancel()
+	authority := "http://" + x.Listener.Addr().String()
+	for deadline := time.Now().Add(2 * time.Second); b.robots.cache.peek(authority) == nil && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	close(release) // X answers 503
+	r := <-done
+	var de *DeferredError
+	if !errors.As(r.err, &de) {
+		t.Errorf("check of S, whose robots.txt redirects to X's /rules.txt while X's robots.txt answers 503 and its only copy is past the stale window: Allowed=%v Stale=%v Outcome=%v err=%v; want a DeferredError (the hop refused)",
+			r.d.Allowed, r.d.Stale, r.d.Outcome, r.err)
+	}
+}
+
 // TestCacheStoreCutByClose: a Store call Close cuts is no Store failure:
 // neither counted nor logged.
 func TestCacheStoreCutByClose(t *testing.T) {
