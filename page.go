@@ -909,8 +909,9 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 	const before, within, after = 0, 1, 2 // the part of the page, by its head
 	var scopes xmlScopes                  // the namespaces of the elements open
 	part := before
-	depth := 0        // of the templates open in the head
-	template := false // a <template> came
+	depth := 0            // of the templates open in the head
+	template := false     // a <template> came
+	var entities []string // the general entities the DOCTYPE declares
 	for pos := 0; ; {
 		tt := z.Next()
 		raw := z.Raw()
@@ -968,6 +969,9 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 		if part != after && unlikeXML(tt, raw) {
 			return out, false
 		}
+		if part == before && (tt == html.DoctypeToken || tt == html.CommentToken) {
+			entities = declaredEntities(entities, raw)
+		}
 		if start && a == atom.Noscript {
 			z.NextIsNotRawText() // its tags are tags, as meta reads them
 		}
@@ -988,6 +992,9 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 				depth = max(depth-1, 0)
 			case depth > 0:
 			case start && a == atom.Meta:
+				if refersTo(raw, entities) {
+					return out, false
+				}
 				out = append(out, raw...)
 			case tt == html.EndTagToken && a == atom.Head, start && a == atom.Body:
 				part = after
@@ -1017,21 +1024,61 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 }
 
 // unlikeXML reports whether the token of type tt written raw reads
-// otherwise as XML, which xhtmlAsHTML cannot tell: an entity declared in
-// a DTD's internal subset (XML expands its references, a META's content
-// too), or a CDATA section or processing instruction that holds a '>'
-// (XML reads it to its own end, the tokenizer to the first '>', reading
-// the rest as markup: a "<body>" that ends no head).
+// otherwise as XML, which xhtmlAsHTML cannot follow: a CDATA section or
+// processing instruction that holds a '>', or a raw text (a <script>'s)
+// cut within a CDATA section that holds its end tag (XML reads each to
+// its own end, the tokenizer to the first '>' or end tag, reading the
+// rest as markup: a "</head>" that ends no head); a DOCTYPE or a
+// declaration of its internal subset cut at a '>' within a quoted
+// literal, or an ATTLIST, whose defaults XML gives the elements.
 func unlikeXML(tt html.TokenType, raw []byte) bool {
 	switch {
+	case tt == html.TextToken:
+		i := bytes.LastIndex(raw, []byte("<![CDATA["))
+		return i >= 0 && !bytes.Contains(raw[i:], []byte("]]>"))
 	case tt != html.CommentToken && tt != html.DoctypeToken:
 		return false
-	case bytes.Contains(raw, []byte("<!ENTITY")):
-		return true
 	case bytes.HasPrefix(raw, []byte("<![CDATA[")):
 		return !bytes.HasSuffix(raw, []byte("]]>"))
 	case bytes.HasPrefix(raw, []byte("<?")):
 		return !bytes.HasSuffix(raw, []byte("?>"))
+	case bytes.HasPrefix(raw, []byte("<!--")):
+		return false
+	}
+	var quote byte // of the literal open
+	for _, c := range raw {
+		switch {
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case c == quote:
+			quote = 0
+		}
+	}
+	return quote != 0 || bytes.Contains(raw, []byte("<!ATTLIST"))
+}
+
+// declaredEntities appends to names those of the general entities that
+// raw, a DOCTYPE or a declaration of its internal subset, declares.
+func declaredEntities(names []string, raw []byte) []string {
+	for {
+		_, after, ok := bytes.Cut(raw, []byte("<!ENTITY"))
+		if !ok {
+			return names
+		}
+		raw = bytes.TrimLeft(after, " \t\r\n")
+		if end := bytes.IndexAny(raw, " \t\r\n>"); end > 0 && raw[0] != '%' { // a parameter entity's is the DTD's
+			names = append(names, string(raw[:end]))
+		}
+	}
+}
+
+// refersTo reports whether raw, a <meta> tag, refers to one of the
+// entities names: XML expands it, the tokenizer does not.
+func refersTo(raw []byte, names []string) bool {
+	for _, n := range names {
+		if bytes.Contains(raw, []byte("&"+n+";")) {
+			return true
+		}
 	}
 	return false
 }

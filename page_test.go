@@ -2039,11 +2039,13 @@ func TestReceiptXHTMLCutInHead(t *testing.T) {
 }
 
 // TestReceiptXHTMLUnlikeXML: an XHTML page whose head reads otherwise as
-// XML than as the tokenizer gives it is unreadable (train-ai=n): an
-// entity its DTD declares (in a META's content or name), a CDATA section
-// holding a '>' (the "<body>" in it ends no head). A prolog's
-// declaration and processing instructions, a CDATA section in a script
-// or whole, and a public DOCTYPE are read as ever.
+// XML than as the tokenizer gives it is unreadable (train-ai=n): a META
+// naming an entity its DTD declares, a CDATA section holding a '>' or a
+// script's end tag (the "<body>" or "</head>" in it ends no head), a
+// DOCTYPE literal holding a '>', an ATTLIST (whose defaults XML gives
+// the META). A prolog's declaration and processing instructions, a
+// CDATA section in a script or whole, entities declared for the body,
+// and a public DOCTYPE are read as ever.
 func TestReceiptXHTMLUnlikeXML(t *testing.T) {
 	s := newTestSite(t, "User-agent: *\nAllow: /\n")
 	_, tr, _ := newTestTransport(t)
@@ -2061,6 +2063,13 @@ func TestReceiptXHTMLUnlikeXML(t *testing.T) {
 		"CDATA holding <body>": prolog + html + `<head><title>t</title><noscript><![CDATA[ if (a > b) document.write("<body>") ]]></noscript>` +
 			`<meta name="robots" content="noai"/></head><body/></html>`,
 		"instruction holding >": prolog + html + `<head><?pi a > b <body> ?><meta name="robots" content="noai"/></head><body/></html>`,
+		"a script's CDATA holding </script></head>": prolog + html + `<head><script>//<![CDATA[
+w.document.write("<head><script src='/p.js'></script></head><body>");
+//]]></script><meta name="robots" content="noai"/></head><body/></html>`,
+		"a DOCTYPE's literal holding >": prolog + `<!DOCTYPE html SYSTEM "local.dtd?v=>2<x">` + html +
+			`<head><meta name="robots" content="noai"/></head><body/></html>`,
+		"an ATTLIST naming meta": prolog + `<!DOCTYPE html [<!ATTLIST meta name CDATA "robots">]>` + html +
+			`<head><meta content="noai"/></head><body/></html>`,
 	} {
 		if r := receipt(page); r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
 			t.Errorf("%s: usage %q, signals %q; want the head unreadable", name, r.Usage, sigs(r.Signals))
@@ -2069,6 +2078,9 @@ func TestReceiptXHTMLUnlikeXML(t *testing.T) {
 	for name, page := range map[string]string{
 		"prolog":     prolog + `<?xml-stylesheet href="a.xsl" type="text/xsl"?>` + html + `<head><title>t</title></head><body/></html>`,
 		"public DTD": prolog + `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">` + html + `<head><title>t</title></head><body/></html>`,
+		"entities declared, used in the body": prolog + `<!DOCTYPE html [<!ENTITY nbsp "&#160;"> <!ENTITY copy "&#169;">]>` + html +
+			`<head><title>Caf&#233;</title><meta name="robots" content="noarchive"/></head><body><p>8&nbsp;&copy;</p></body></html>`,
+		"a head comment naming <!ENTITY": prolog + html + `<head><!-- add <!ENTITY nbsp "&#160;"> to a DOCTYPE --><meta name="robots" content="noarchive"/></head><body/></html>`,
 		"CDATA in a script": prolog + html + `<head><script>//<![CDATA[
 if (a > b) document.write("<body>");
 //]]></script><noscript><![CDATA[ no tags ]]></noscript></head><body/></html>`,
