@@ -1137,15 +1137,16 @@ func bodyStart(doc *html.Node) *html.Node {
 // body (a stray <tr>); len(page) when there is none. Without scripting,
 // a <noscript>'s content is read as tags: a head's ends at the first
 // element that belongs in no head, where the parser closes it and begins
-// the body, but one opened once the body has begun (after <body>, or
-// text) holds its elements, and the first after its </noscript> is
+// the body, but one opened once the body has begun (after <body>, text,
+// a table part the parser ignores, or after </head>, where a <noscript>
+// begins the body) holds its elements, and the first after its </noscript> is
 // where the body has its own. The parser leaves the head for the body
 // there, but where it ends a template otherwise (see parseHead).
 func headEnd(page []byte, scripting bool) int {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	templates, noscripts, at := 0, 0, 0
-	body := false    // the parser has begun the body
-	var in atom.Atom // the element whose raw text is being read
+	body, ended := false, false // the parser has begun the body; </head> came
+	var in atom.Atom            // the element whose raw text is being read
 	for {
 		tt := z.Next()
 		at += len(z.Raw())
@@ -1163,7 +1164,10 @@ func headEnd(page []byte, scripting bool) int {
 			case scripting && templates == 0:
 				in = a
 			case scripting:
-			case body && templates == 0:
+			case (body || ended) && templates == 0:
+				// After </head>, a <noscript> begins the body, which
+				// holds it.
+				body = true
 				noscripts++
 				fallthrough
 			default:
@@ -1182,7 +1186,9 @@ func headEnd(page []byte, scripting bool) int {
 			in = 0
 		case tt == html.TextToken:
 			body = body || in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0
-		case start && (a == atom.Body || a == atom.Br), end && (a == atom.Body || a == atom.Html || a == atom.Br):
+		case end && a == atom.Head:
+			ended = true
+		case start && (a == atom.Body || a == atom.Br || ignoredInBody[a]), end && (a == atom.Body || a == atom.Html || a == atom.Br):
 			body = true
 		case start && noscripts == 0 && !afterHead[a] && !ignoredInBody[a]:
 			return at

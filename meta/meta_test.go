@@ -1497,6 +1497,11 @@ func TestFromHTMLLegacyBodyOpeners(t *testing.T) {
 		{"nested noscripts in the head", "<noscript><noscript>" + pixel + "</noscript>\n", ""},
 		{"a noscript unclosed in a head template", `<template id="lazy"><noscript>` + pixel + "</template>\n", ""},
 		{"a head pixel unclosed, then GTM's noscript", "<noscript>" + pixel + "\n", gtmNoscript},
+		// The body begins without <body>, holding a <noscript>'s
+		// elements: at one after </head> (the second </head> is
+		// ignored), or after a stray table part.
+		{"GTM's noscript between </head> and <body>", "</head>\n" + gtmNoscript, ""},
+		{"a stray <td>, then a pixel, in the head", "<td>\n" + fbPixel, ""},
 	}
 	for _, body := range bodies {
 		for _, o := range openers {
