@@ -242,7 +242,7 @@ func (r *Robots) Sitemaps() []string {
 func (r *Robots) Licenses() []string {
 	var out []string
 	for _, rec := range r.t.Licenses() {
-		if u, err := url.Parse(rec.Value); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		if u, err := url.Parse(rec.Value); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" {
 			out = append(out, rec.Value)
 		}
 	}

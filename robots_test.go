@@ -889,7 +889,7 @@ func TestSpec8_Licenses(t *testing.T) {
 		{"key in any case", "LICENSE: https://e.com/a.xml\nlicense: http://e.com/b.xml\nLiCeNsE:https://e.com/c.xml # terms\n",
 			[]string{"https://e.com/a.xml", "http://e.com/b.xml", "https://e.com/c.xml"}},
 		{"relative and hostless URLs are not returned",
-			"License: /license.xml\nLicense: license.xml\nLicense: https:///x.xml\nLicense: ftp://e.com/l.xml\nLicense: https://e.com/ok.xml\nLicense:\n",
+			"License: /license.xml\nLicense: license.xml\nLicense: https:///x.xml\nLicense: https://:80/x.xml\nLicense: http://:/x\nLicense: ftp://e.com/l.xml\nLicense: https://e.com/ok.xml\nLicense:\n",
 			[]string{"https://e.com/ok.xml"}},
 		{"file order, repeats kept", "License: https://b.example/l\nUser-agent: *\nLicense: https://a.example/l\nDisallow: /\nLicense: https://b.example/l\n",
 			[]string{"https://b.example/l", "https://a.example/l", "https://b.example/l"}},

@@ -47,6 +47,7 @@ func TestNoDirectives(t *testing.T) {
 		{"a rule after prose", "Not Found\nDisallow: /x\n", []string{"2:rule-outside-group"}},
 		{"with a sitemap", "Disallow: /private/\nSitemap: https://example.com/s.xml\n", []string{"1:rule-outside-group"}},
 		{"a relative license", "License: /license.xml\nhello\n", []string{"1:license-relative"}},
+		{"a hostless license", "License: https://:80/license.xml\nhello\n", []string{"1:license-relative"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := codesAt(lintText(t, tc.body), codeNoDirectives, codeOutsideGroup, codeLicenseRelative)

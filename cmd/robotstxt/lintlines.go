@@ -342,7 +342,7 @@ func (lt *linter) records() {
 // Sitemap or License record must be.
 func absolute(v string) bool {
 	u, err := url.Parse(v)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != ""
 }
 
 // maxCrawlDelay is the longest crawl-delay the Client reads: what
