@@ -456,7 +456,7 @@ func TestLintTDMRepURLCountsItsOwn(t *testing.T) {
 		case host == "c.example" && r.URL.Path == "/robots.txt":
 			io.WriteString(w, "User-agent: *\nAllow: /\n")
 		case host == "c.example" && r.URL.Path == "/.well-known/tdmrep.json":
-			http.Redirect(w, r, "/tdm/rep.json", http.StatusFound)
+			http.Redirect(w, r, "/tdm/rep.json#v2", http.StatusFound)
 		case host == "c.example" && r.URL.Path == "/tdm/rep.json":
 			io.WriteString(w, file)
 		default:

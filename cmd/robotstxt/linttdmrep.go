@@ -116,6 +116,7 @@ func (t *fileTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	t.status = resp.StatusCode
 	if loc, lerr := resp.Location(); lerr == nil && resp.StatusCode/100 == 3 {
+		loc.Fragment, loc.RawFragment = "", "" // not sent
 		t.want = tapKey(loc.String())
 	}
 	resp.Body = counted{resp.Body, t}
