@@ -200,12 +200,22 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 	answered := func(r *colly.Request) {
 		fetched := *r.URL
 		fetched.Fragment, fetched.RawFragment = "", ""
-		delete(paces, fetched.String())
+		sent := []string{fetched.String()}
 		if last != nil {
-			delete(paces, last.from)
+			sent = append(sent, last.from)
 		}
-		delete(paces, origins[fetched.String()])
-		delete(origins, fetched.String())
+		for _, u := range sent {
+			delete(paces, u)
+			if o := origins[u]; o != "" {
+				delete(paces, o)
+				for hop, from := range origins { // the chain's hops sent again
+					if from == o {
+						delete(paces, hop)
+						delete(origins, hop)
+					}
+				}
+			}
+		}
 	}
 	c.OnResponse(func(r *colly.Response) {
 		answered(r.Request)

@@ -428,6 +428,60 @@ func TestLoopStaysGivenUp(t *testing.T) {
 	}
 }
 
+// TestPolledDoubleBounceNotGivenUp: a polled URL whose redirects bounce
+// out and back to its site twice, each hop back paced, is answered at
+// every poll: the answer forgets the refusals of every hop of its chain
+// sent again, not only of its first URL.
+func TestPolledDoubleBounceNotGivenUp(t *testing.T) {
+	var mu sync.Mutex
+	finals := 0
+	var s1 *httptest.Server
+	s2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+		case "/t1":
+			http.Redirect(w, r, s1.URL+"/mid", http.StatusFound)
+		default:
+			http.Redirect(w, r, s1.URL+"/final", http.StatusFound)
+		}
+	}))
+	defer s2.Close()
+	s1 = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\n")
+		case "/go":
+			http.Redirect(w, r, s2.URL+"/t1", http.StatusFound)
+		case "/mid":
+			http.Redirect(w, r, s2.URL+"/t2", http.StatusFound)
+		case "/final":
+			mu.Lock()
+			finals++
+			mu.Unlock()
+			fmt.Fprint(w, "final")
+		default:
+			fmt.Fprint(w, "page")
+		}
+	}))
+	defer s1.Close()
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, strings.NewReplacer(s1.URL, "s1", s2.URL, "s2").Replace, &res)
+	c.AllowURLRevisit = true
+	const polls = maxPaced + 2
+	for range polls {
+		_ = c.Visit(s1.URL + "/a")
+		_ = c.Visit(s1.URL + "/go") // paced: right after /a; its hops back to s1 too
+	}
+	done()
+	mu.Lock()
+	defer mu.Unlock()
+	if finals != polls {
+		t.Errorf("/final fetched %d times in %d polls, each answered; want %d\noutput (tail):\n%s", finals, polls, polls, out.String())
+	}
+}
+
 // TestAnsweredStatusNotGivenUp: a polled URL answered with a status
 // colly hands to OnError (a 304 to the poller's validator, a 204, a 404)
 // was sent and answered: its paces are forgotten as a page's are, and
