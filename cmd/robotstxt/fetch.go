@@ -165,18 +165,24 @@ func (c *capture) let() {
 	}
 }
 
-// settle reads whole, within timeout each, and closes the responses
-// since the last settle that a Close left open (see capture.rest): a
-// robots.txt the Client read only to follow a redirect, which the command
-// may show later, would hold its connection until the command ends.
-func (t *tap) settle(timeout time.Duration) {
+// settle reads whole, by deadline, and closes the responses since the
+// last settle that a Close left open (see capture.rest): a robots.txt the
+// Client read only to follow a redirect, which the command may show
+// later, would hold its connection until the command ends.
+func (t *tap) settle(deadline time.Time) {
 	t.mu.Lock()
 	recent := t.recent
 	t.recent = nil
 	t.mu.Unlock()
 	for _, c := range recent {
-		c.rest(timeout)
+		c.rest(until(deadline))
 	}
+}
+
+// until returns the time left to deadline, at least a nanosecond: what
+// capture.rest reads within, cut (not closed unread) once it has passed.
+func until(deadline time.Time) time.Duration {
+	return max(time.Until(deadline), time.Nanosecond)
 }
 
 // wasDropped reports whether the capture of rawURL, or of a URL it may
@@ -381,8 +387,8 @@ func (f *fetcher) close() {
 // again whose robots.txt the Client still has but the command no longer
 // holds is refused (see read) rather than kept, over a list of sites of
 // any length.
-func (f *fetcher) trim() {
-	f.tap.settle(f.timeout)
+func (f *fetcher) trim(deadline time.Time) {
+	f.tap.settle(deadline)
 	f.tap.mu.Lock()
 	for f.tap.held.Load() > int64(maxHeld) && f.tap.bodies.Len() > 1 {
 		f.tap.bodies.RemoveOldest()
@@ -399,13 +405,14 @@ func (f *fetcher) trim() {
 // Client read, with the requests the check sent for it; nil when the
 // Client made no decision. The Client bounds the fetch itself and reports
 // a timeout as unreachable; the context only guards against a fetch that
-// never returns. With whole set, the rest of the robots.txt is read after
-// the Client's fetch, within a timeout of its own.
+// never returns. With whole set, the rest of the robots.txt, and of the
+// others the check read, is read after the Client's fetch, by the end of
+// the timeout from the check's start: -timeout bounds the whole.
 func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *document, error) {
-	since := f.tap.made()
+	since, deadline := f.tap.made(), time.Now().Add(f.timeout)
 	ctx, cancel := context.WithTimeout(ctx, f.timeout+time.Second)
 	defer cancel()
-	defer f.trim()
+	defer f.trim(deadline)
 	d, err := f.c.Check(ctx, url)
 	var c *capture // the last response for the robots.txt d rests on
 	if d.Outcome != 0 {
@@ -495,7 +502,7 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			}
 			c = src
 			doc.from = c.n
-			c.rest(f.timeout)
+			c.rest(until(deadline))
 			raw, cut := c.bytes()
 			header := c.header
 			if d.Status == http.StatusNoContent || d.Status == http.StatusResetContent {

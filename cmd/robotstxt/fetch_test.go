@@ -120,6 +120,51 @@ func TestHopCheckReadAsTheClientReadsIt(t *testing.T) {
 	}
 }
 
+// TestWholeReadWithinTimeout: -timeout bounds a command's read of a
+// robots.txt read whole (lint, explain, test -file), counted from the
+// check's start: the rest of the file, and of the robots.txt read for a
+// redirect to it, each had a -timeout of its own after the Client's
+// fetch (5.3s for -timeout 2s, where both trickle on past what the Client
+// reads). The bound leaves a second and a half for a loaded machine.
+func TestWholeReadWithinTimeout(t *testing.T) {
+	const timeout = 2 * time.Second
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		pad := strings.Repeat("#\n", 8<<10)
+		for i := 0; ; i++ {
+			wait := 100 * time.Millisecond
+			if i < 40 {
+				wait = 10 * time.Millisecond // past what the Client reads in half a second
+			}
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(wait):
+			}
+			if _, err := io.WriteString(w, pad); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}))
+	t.Cleanup(b.Close)
+	t.Cleanup(b.CloseClientConnections)
+	a := httptest.NewServer(http.RedirectHandler(b.URL+"/rules.txt", http.StatusMovedPermanently))
+	t.Cleanup(a.Close)
+	for _, args := range [][]string{
+		{"lint", a.URL + "/robots.txt"},
+		{"explain", a.URL + "/private/x"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			start := time.Now()
+			r := runCmd(t, "", append([]string{args[0], "-timeout", timeout.String()}, args[1:]...)...)
+			if took := time.Since(start); took > timeout+1500*time.Millisecond {
+				t.Errorf("%s -timeout %v took %v (exit %d)", args[0], timeout, took.Round(10*time.Millisecond), r.code)
+			}
+		})
+	}
+}
+
 // TestRobotsRedirectSpelledOtherwise: a robots.txt that redirects to
 // another site's, its Location spelling the host otherwise than the
 // Client names the site (a default port, upper case, a trailing dot),
