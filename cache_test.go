@@ -66,6 +66,9 @@ func TestCacheFreshness(t *testing.T) {
 		{"no-cache; max-age", []string{"Cache-Control", "no-cache; max-age=86400"}, nil, time.Minute},
 		{"max-age twice, blank-separated", []string{"Cache-Control", "max-age=0 max-age=86400"}, nil, time.Minute},
 		{"no-cache of a field, blank-separated", []string{"Cache-Control", `no-cache="Set-Cookie X" max-age=3600`}, nil, time.Hour},
+		// A ';' splits no list for the parser: "86400;" is no age.
+		{"max-age glued to a ';'", []string{"Cache-Control", "max-age=86400; public, must-revalidate"}, nil, time.Minute},
+		{"s-maxage glued to a ';'", []string{"Cache-Control", "s-maxage=86400;public, max-age=60"}, nil, time.Minute},
 		// RFC 9111 §4.2.1: an invalid freshness value makes the
 		// response stale, so it is kept for the floor only.
 		{"garbage Cache-Control", []string{"Cache-Control", `max-age="`}, nil, time.Minute},

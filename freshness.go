@@ -114,15 +114,16 @@ func spaced(cc string) string {
 	if !strings.Contains(cc, ",") {
 		return cc
 	}
-	return strings.Join(slices.Collect(directives(cc)), ", ")
+	return strings.Join(slices.Collect(directives(cc, false)), ", ")
 }
 
 // directives yields the directives of the Cache-Control list cc, split
 // at the commas outside quoted strings (a '"' opens one only as an
-// argument, right after '=', as the parser reads it), and at the blanks
-// and semicolons there, where the parser splits a list that lacks commas
-// ("no-cache max-age=86400" is two directives to it).
-func directives(cc string) iter.Seq[string] {
+// argument, right after '=', as the parser reads it), and with loose at
+// the blanks and semicolons there too: the parser reads
+// "no-cache max-age=86400" as two directives, and the scans that may
+// only shorten a freshness (noCache, repeatsAge) read "no-cache;" as one.
+func directives(cc string, loose bool) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		quoted, escaped, start := false, false, 0
 		for i := 0; i <= len(cc); i++ {
@@ -137,7 +138,7 @@ func directives(cc string) iter.Seq[string] {
 				case c == '"' && (quoted || i > 0 && cc[i-1] == '='):
 					quoted = !quoted
 					continue
-				case quoted || c != ',' && c != ' ' && c != '\t' && c != ';':
+				case quoted || c != ',' && !(loose && (c == ' ' || c == '\t' || c == ';')):
 					continue
 				}
 			}
@@ -162,7 +163,7 @@ var errLongCacheControl = errors.New("Cache-Control too long")
 // that names no field, which forbids using the response unrevalidated: a
 // no-cache that names fields speaks of them alone (RFC 9111 §5.2.2.4).
 func noCache(cc string) bool {
-	for d := range directives(cc) {
+	for d := range directives(cc, true) {
 		name, fields, _ := strings.Cut(d, "=")
 		if ascii.EqualFold(strings.TrimSpace(name), "no-cache") && strings.Trim(fields, "\" \t") == "" {
 			return true
@@ -176,7 +177,7 @@ func noCache(cc string) bool {
 // §4.2.1): the parser would take the last.
 func repeatsAge(cc string) bool {
 	var maxAge, sMaxAge int
-	for d := range directives(cc) {
+	for d := range directives(cc, true) {
 		name, _, _ := strings.Cut(d, "=")
 		switch ascii.LowerString(strings.TrimSpace(name)) {
 		case "max-age":

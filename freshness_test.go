@@ -265,7 +265,7 @@ func FuzzFreshnessHeaders(f *testing.F) {
 				t.Fatalf("Age %q lengthens freshness %v -> %v for %v", agev, d, da, h)
 			}
 		}
-		for dir := range directives(cc) {
+		for dir := range directives(cc, false) {
 			if strings.EqualFold(dir, "no-store") && d != low {
 				t.Fatalf("no-store in %q: freshness %v, want the floor %v", cc, d, low)
 			}
