@@ -168,15 +168,18 @@ func (c *capture) let() {
 // settle reads whole, by deadline, and closes the responses since the
 // last settle that a Close left open (see capture.rest): a robots.txt the
 // Client read only to follow a redirect, which the command may show
-// later, would hold its connection until the command ends.
+// later, would hold its connection until the command ends. They are read
+// side by side, so that one that trickles to the deadline cuts no other.
 func (t *tap) settle(deadline time.Time) {
 	t.mu.Lock()
 	recent := t.recent
 	t.recent = nil
 	t.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, c := range recent {
-		c.rest(until(deadline))
+		wg.Go(func() { c.rest(until(deadline)) })
 	}
+	wg.Wait()
 }
 
 // until returns the time left to deadline, at least a nanosecond: what
@@ -502,6 +505,7 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 			}
 			c = src
 			doc.from = c.n
+			f.tap.settle(deadline) // c, with the others the check read
 			c.rest(until(deadline))
 			raw, cut := c.bytes()
 			header := c.header

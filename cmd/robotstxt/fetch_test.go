@@ -128,25 +128,7 @@ func TestHopCheckReadAsTheClientReadsIt(t *testing.T) {
 // reads). The bound leaves a second and a half for a loaded machine.
 func TestWholeReadWithinTimeout(t *testing.T) {
 	const timeout = 2 * time.Second
-	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "User-agent: *\nDisallow: /private\n")
-		pad := strings.Repeat("#\n", 8<<10)
-		for i := 0; ; i++ {
-			wait := 100 * time.Millisecond
-			if i < 40 {
-				wait = 10 * time.Millisecond // past what the Client reads in half a second
-			}
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(wait):
-			}
-			if _, err := io.WriteString(w, pad); err != nil {
-				return
-			}
-			w.(http.Flusher).Flush()
-		}
-	}))
+	b := httptest.NewServer(trickling("User-agent: *\nDisallow: /private\n"))
 	t.Cleanup(b.Close)
 	t.Cleanup(b.CloseClientConnections)
 	a := httptest.NewServer(http.RedirectHandler(b.URL+"/rules.txt", http.StatusMovedPermanently))
@@ -162,6 +144,58 @@ func TestWholeReadWithinTimeout(t *testing.T) {
 				t.Errorf("%s -timeout %v took %v (exit %d)", args[0], timeout, took.Round(10*time.Millisecond), r.code)
 			}
 		})
+	}
+}
+
+// trickling serves rules, then 16 KiB every 10 ms past what the Client
+// reads in half a second, then every 100 ms, until the request ends.
+func trickling(rules string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, rules)
+		pad := strings.Repeat("#\n", 8<<10)
+		for i := 0; ; i++ {
+			wait := 100 * time.Millisecond
+			if i < 40 {
+				wait = 10 * time.Millisecond
+			}
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(wait):
+			}
+			if _, err := io.WriteString(w, pad); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+// TestWholeReadCutsNoOther: a robots.txt served whole at once, read for
+// a redirect to another of its site's files that trickles to the end of
+// -timeout, is read whole beside it, not cut by that deadline: the next
+// URL, of its site, answers from the whole file (whose last line
+// disallows it).
+func TestWholeReadCutsNoOther(t *testing.T) {
+	robots := "User-agent: *\nAllow: /\n" + strings.Repeat("# padding line\n", (1<<20)/15) + "Disallow: /page\n"
+	rules := trickling("User-agent: *\nDisallow: /private\n")
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, robots)
+		case "/rules.txt":
+			rules(w, r)
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	t.Cleanup(b.Close)
+	t.Cleanup(b.CloseClientConnections)
+	a := httptest.NewServer(http.RedirectHandler(b.URL+"/rules.txt", http.StatusMovedPermanently))
+	t.Cleanup(a.Close)
+	r := runCmd(t, "", "explain", "-full", "-timeout", "2s", a.URL+"/x", b.URL+"/page")
+	if strings.Contains(r.stderr, strings.TrimPrefix(b.URL, "http://")+"/robots.txt was cut") || !strings.Contains(r.stdout, "Disallow: /page") {
+		t.Errorf("explain -full of %s/page, after a check whose other file trickled: exit %d\nstdout:\n%s\nstderr:\n%s", b.URL, r.code, r.stdout, r.stderr)
 	}
 }
 
