@@ -337,13 +337,19 @@ const (
 // Authority and RetryAt, of one that cannot; noWait says it may not wait
 // (see WithNoWait).
 func (t *Transport) bound(ctx context.Context, start time.Time, noWait bool) (time.Time, PacedError) {
-	if noWait {
+	var cause error = context.DeadlineExceeded
+	switch {
+	case noWait:
 		return start, PacedError{reason: "and WithNoWait waits for none"}
+	case t.cfg.noWait:
+		// A redirect within the site waits for its turn, but a frontier
+		// puts its URL back as any other PacedError's: not a timeout.
+		cause = nil
 	}
 	if dl, ok := ctx.Deadline(); ok {
-		return dl, PacedError{reason: "which is past the request's deadline", cause: context.DeadlineExceeded}
+		return dl, PacedError{reason: "which is past the request's deadline", cause: cause}
 	}
-	return start.Add(t.cfg.maxWait), PacedError{cause: context.DeadlineExceeded,
+	return start.Add(t.cfg.maxWait), PacedError{cause: cause,
 		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait)}
 }
 

@@ -549,7 +549,8 @@ func TestTransportNoWaitRedirectWithHost(t *testing.T) {
 // within a site whose next turn comes after the http.Client's Timeout is
 // refused with a PacedError naming the redirect's URL, which the README's
 // loop puts back: putting back the URL asked for would spend every turn
-// on the redirect and never fetch the page.
+// on the redirect and never fetch the page. It is no timeout: under
+// WithNoWait, a PacedError never matches context.DeadlineExceeded.
 func TestTransportNoWaitRedirectPastTimeout(t *testing.T) {
 	checkLeaks(t)
 	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.6\n")
@@ -569,6 +570,9 @@ func TestTransportNoWaitRedirectPastTimeout(t *testing.T) {
 		case errors.As(err, &pe):
 			if pe.URL != withUser+"/a/" {
 				t.Errorf("PacedError.URL = %q, want the redirect's, credentials kept: %s/a/", pe.URL, withUser)
+			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("%v matches context.DeadlineExceeded under WithNoWait", err)
 			}
 			time.Sleep(time.Until(pe.RetryAt))
 			queue = append(queue, pe.URL)
