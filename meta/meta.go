@@ -1146,6 +1146,7 @@ func headEnd(page []byte, scripting bool) int {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	templates, noscripts, at := 0, 0, 0
 	body, ended := false, false // the parser has begun the body; </head> came
+	head := false               // within a head's <noscript> (scripts off)
 	var in atom.Atom            // the element whose raw text is being read
 	for {
 		tt := z.Next()
@@ -1156,6 +1157,9 @@ func headEnd(page []byte, scripting bool) int {
 			a = atom.Lookup(name)
 		}
 		start, end := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.EndTagToken
+		if head && templates == 0 && start && !inHeadNoscript[a] {
+			head = false // the parser closes it, and reads the tag in the head
+		}
 		switch {
 		case tt == html.ErrorToken:
 			return len(page)
@@ -1172,12 +1176,15 @@ func headEnd(page []byte, scripting bool) int {
 				fallthrough
 			default:
 				z.NextIsNotRawText()
+				head = head || templates == 0 && !body // one within is ignored
 			}
 		case start && a == atom.Template:
 			templates++
 		case end && a == atom.Template:
 			templates = max(templates-1, 0)
 		case templates > 0:
+		case end && a == atom.Noscript && head:
+			head = false
 		case end && a == atom.Noscript && in != a:
 			noscripts = max(noscripts-1, 0)
 		case start && (a == atom.Script || a == atom.Style || a == atom.Title || a == atom.Noframes):
@@ -1185,9 +1192,11 @@ func headEnd(page []byte, scripting bool) int {
 		case end && a == in:
 			in = 0
 		case tt == html.TextToken:
-			body = body || in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0
+			if in == 0 && len(bytes.TrimLeft(z.Text(), " \t\n\f\r")) > 0 {
+				body, head = true, false // the parser closes a head's noscript, and the head
+			}
 		case end && a == atom.Head:
-			ended = true
+			ended = ended || !head // ignored within a head's noscript
 		case start && (a == atom.Body || a == atom.Br || ignoredInBody[a]), end && (a == atom.Body || a == atom.Html || a == atom.Br):
 			body = true
 		case start && noscripts == 0 && !afterHead[a] && !ignoredInBody[a]:
@@ -1302,6 +1311,14 @@ var afterHead = map[atom.Atom]bool{
 	atom.Base: true, atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true,
 	atom.Noframes: true, atom.Script: true, atom.Style: true, atom.Template: true, atom.Title: true,
 	atom.Html: true, atom.Head: true,
+}
+
+// inHeadNoscript are the start tags the HTML parser reads within a head's
+// <noscript> without scripts (WHATWG HTML, "the in head noscript
+// insertion mode"): any other closes it.
+var inHeadNoscript = map[atom.Atom]bool{
+	atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true, atom.Noframes: true,
+	atom.Style: true, atom.Head: true, atom.Noscript: true,
 }
 
 // ignoredInBody are the start tags the HTML parser ignores in a body

@@ -1502,6 +1502,8 @@ func TestFromHTMLLegacyBodyOpeners(t *testing.T) {
 		// ignored), or after a stray table part.
 		{"GTM's noscript between </head> and <body>", "</head>\n" + gtmNoscript, ""},
 		{"a stray <td>, then a pixel, in the head", "<td>\n" + fbPixel, ""},
+		// Within a head's <noscript>, </head> and <noscript> are ignored.
+		{"a head noscript unclosed, </head>, a pixel's unclosed", `<noscript><link rel="stylesheet" href="/nojs.css">` + "\n</head>\n<noscript>" + pixel + "\n", ""},
 	}
 	for _, body := range bodies {
 		for _, o := range openers {
