@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/body"
@@ -904,14 +905,18 @@ func xmlEncoding(b []byte) string {
 // namespace, is none of HTML's elements (an <x:body/> ends no head).
 // Prefixes compare in lower case, as the tokenizer gives them.
 func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
+	page, entities, ok := xmlDoctype(page)
+	if !ok {
+		return []byte{}, false // cut before its head: unreadable
+	}
 	out = make([]byte, 0, len(page)+64)
 	z := html.NewTokenizer(bytes.NewReader(page))
 	const before, within, after = 0, 1, 2 // the part of the page, by its head
 	var scopes xmlScopes                  // the namespaces of the elements open
 	part := before
-	depth := 0            // of the templates open in the head
-	template := false     // a <template> came
-	var entities []string // the general entities the DOCTYPE declares
+	depth := 0        // of the templates open in the head
+	template := false // a <template> came
+	body := false     // <body> came, after a template
 	for pos := 0; ; {
 		tt := z.Next()
 		raw := z.Raw()
@@ -966,11 +971,8 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			}
 			a = atom.Lookup(name)
 		}
-		if part != after && unlikeXML(tt, raw) {
+		if part != after && unlikeXML(tt, raw) || !body && expands(tt, raw, entities) {
 			return out, false
-		}
-		if part == before && (tt == html.DoctypeToken || tt == html.CommentToken) {
-			entities = declaredEntities(entities, raw)
 		}
 		if start && a == atom.Noscript {
 			z.NextIsNotRawText() // its tags are tags, as meta reads them
@@ -992,9 +994,6 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 				depth = max(depth-1, 0)
 			case depth > 0:
 			case start && a == atom.Meta:
-				if refersTo(raw, entities) {
-					return out, false
-				}
 				out = append(out, raw...)
 			case tt == html.EndTagToken && a == atom.Head, start && a == atom.Body:
 				part = after
@@ -1016,6 +1015,8 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			template = true
 		case start && a == atom.Body && !template: // meta parses a page with a template whole
 			return append(out, page[pos:]...), true
+		case start && a == atom.Body:
+			body = true
 		}
 		if empty {
 			out = append(append(append(out, "</"...), name...), '>')
@@ -1028,59 +1029,193 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 // processing instruction that holds a '>', or a raw text (a <script>'s)
 // cut within a CDATA section that holds its end tag (XML reads each to
 // its own end, the tokenizer to the first '>' or end tag, reading the
-// rest as markup: a "</head>" that ends no head); a DOCTYPE or a
-// declaration of its internal subset cut at a '>' within a quoted
-// literal, or an ATTLIST, whose defaults XML gives the elements.
+// rest as markup: a "</head>" that ends no head).
 func unlikeXML(tt html.TokenType, raw []byte) bool {
 	switch {
 	case tt == html.TextToken:
 		i := bytes.LastIndex(raw, []byte("<![CDATA["))
 		return i >= 0 && !bytes.Contains(raw[i:], []byte("]]>"))
-	case tt != html.CommentToken && tt != html.DoctypeToken:
+	case tt != html.CommentToken:
 		return false
 	case bytes.HasPrefix(raw, []byte("<![CDATA[")):
 		return !bytes.HasSuffix(raw, []byte("]]>"))
 	case bytes.HasPrefix(raw, []byte("<?")):
 		return !bytes.HasSuffix(raw, []byte("?>"))
-	case bytes.HasPrefix(raw, []byte("<!--")):
-		return false
 	}
-	var quote byte // of the literal open
-	for _, c := range raw {
-		switch {
-		case quote == 0 && (c == '"' || c == '\''):
-			quote = c
-		case c == quote:
-			quote = 0
-		}
-	}
-	return quote != 0 || bytes.Contains(raw, []byte("<!ATTLIST"))
+	return false
 }
 
-// declaredEntities appends to names those of the general entities that
-// raw, a DOCTYPE or a declaration of its internal subset, declares.
-func declaredEntities(names []string, raw []byte) []string {
-	for {
-		_, after, ok := bytes.Cut(raw, []byte("<!ENTITY"))
-		if !ok {
-			return names
-		}
-		raw = bytes.TrimLeft(after, " \t\r\n")
-		if end := bytes.IndexAny(raw, " \t\r\n>"); end > 0 && raw[0] != '%' { // a parameter entity's is the DTD's
-			names = append(names, string(raw[:end]))
-		}
-	}
-}
-
-// refersTo reports whether raw, a <meta> tag, refers to one of the
-// entities names: XML expands it, the tokenizer does not.
-func refersTo(raw []byte, names []string) bool {
-	for _, n := range names {
-		if bytes.Contains(raw, []byte("&"+n+";")) {
+// expands reports whether XML reads the token of type tt written raw,
+// before the body, otherwise than the tokenizer, expanding a reference
+// to one of entities: in a tag, any (a META's name or content), in text,
+// one whose text may hold a tag.
+func expands(tt html.TokenType, raw []byte, entities []xmlEntity) bool {
+	tag, text := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.TextToken
+	for _, e := range entities {
+		if (tag || text && e.markup) && bytes.Contains(raw, e.ref) {
 			return true
 		}
 	}
 	return false
+}
+
+// An xmlEntity is a general entity a DOCTYPE declares: XML expands its
+// references, which the tokenizer leaves as they are (or reads as HTML's
+// of the same name).
+type xmlEntity struct {
+	ref    []byte // "&name;"
+	markup bool   // its text may hold a tag: not plain text and character references to no '<' or '&'
+}
+
+// xmlDoctype reads the DOCTYPE in the prolog of XHTML page as XML does,
+// its literals and internal subset with their comments and processing
+// instructions, and returns page with it written "<!DOCTYPE html>", which
+// the tokenizer reads alike, and the general entities it declares. ok is
+// false for one XML reads otherwise than xhtmlAsHTML can follow: not
+// ended, a parameter entity (which may declare anything), an ATTLIST
+// giving a default (which XML adds to the elements, a <meta>'s name
+// too), a '<' no declaration begins (no browser reads such a page). A
+// page without one is returned as it is.
+func xmlDoctype(page []byte) (_ []byte, entities []xmlEntity, ok bool) {
+	i := len(page) - len(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF")))
+	skip := func(end string) bool { // past end, from i
+		n := bytes.Index(page[i:], []byte(end))
+		i += n + len(end)
+		return n >= 0
+	}
+	for {
+		i = len(page) - len(bytes.TrimLeft(page[i:], " \t\r\n"))
+		switch rest := page[i:]; {
+		case bytes.HasPrefix(rest, []byte("<?")):
+			if !skip("?>") {
+				return page, nil, true
+			}
+			continue
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			if !skip("-->") {
+				return page, nil, true
+			}
+			continue
+		case !bytes.HasPrefix(rest, []byte("<!DOCTYPE")):
+			return page, nil, true
+		}
+		break
+	}
+	start := i
+	i += len("<!DOCTYPE")
+	literal := func() bool { // past the quoted literal at i
+		q := page[i]
+		i++
+		return skip(string(q))
+	}
+	for subset := false; ; {
+		if i >= len(page) {
+			return page, nil, false
+		}
+		switch c := page[i]; {
+		case c == '"' || c == '\'':
+			if !literal() {
+				return page, nil, false
+			}
+		case !subset && c == '[':
+			subset = true
+			i++
+		case !subset && c == '>':
+			out := slices.Concat(page[:start], []byte("<!DOCTYPE html>"), page[i+1:])
+			return out, entities, true
+		case !subset && c == '<':
+			return page, nil, false // not XML: no browser reads the page
+		case !subset:
+			i++
+		case c == ']':
+			subset = false
+			i++
+		case c == '%':
+			return page, nil, false // a parameter entity's reference
+		case bytes.HasPrefix(page[i:], []byte("<!--")):
+			if !skip("-->") {
+				return page, nil, false
+			}
+		case bytes.HasPrefix(page[i:], []byte("<?")):
+			if !skip("?>") {
+				return page, nil, false
+			}
+		case bytes.HasPrefix(page[i:], []byte("<!")):
+			decl := i
+			for i < len(page) && page[i] != '>' {
+				if page[i] == '"' || page[i] == '\'' {
+					if !literal() {
+						return page, nil, false
+					}
+					continue
+				}
+				i++
+			}
+			e, ok := xmlDecl(page[decl:i])
+			if !ok {
+				return page, nil, false
+			}
+			if e.ref != nil {
+				entities = append(entities, e)
+			}
+			i++
+		case c == '<':
+			return page, nil, false
+		default:
+			i++
+		}
+	}
+}
+
+// xmlDecl reads decl, a markup declaration of a DOCTYPE's internal subset
+// without its '>': an entity's, returned, an ATTLIST, or another (an
+// ELEMENT, a NOTATION), which gives the page nothing. ok is false for a
+// parameter entity's or an ATTLIST that gives a default (a literal, or
+// #FIXED).
+func xmlDecl(decl []byte) (e xmlEntity, ok bool) {
+	const blanks = " \t\r\n"
+	switch {
+	case bytes.HasPrefix(decl, []byte("<!ATTLIST")):
+		return e, !bytes.ContainsAny(decl, "\"'") && !bytes.Contains(decl, []byte("#FIXED"))
+	case !bytes.HasPrefix(decl, []byte("<!ENTITY")):
+		return e, true
+	}
+	rest := bytes.TrimLeft(decl[len("<!ENTITY"):], blanks)
+	n := bytes.IndexAny(rest, blanks)
+	if n <= 0 || rest[0] == '%' {
+		return e, false
+	}
+	e.ref = slices.Concat([]byte("&"), rest[:n], []byte(";"))
+	e.markup = true // an external one (SYSTEM, PUBLIC) may hold anything
+	if rest = bytes.TrimLeft(rest[n:], blanks); len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
+		if end := bytes.IndexByte(rest[1:], rest[0]); end >= 0 {
+			e.markup = bytes.ContainsAny(charRefsOut(rest[1:1+end]), "<&")
+		}
+	}
+	return e, true
+}
+
+// charRefsOut returns s with its character references (&#160;, &#xA0;)
+// written as what they refer to, as XML reads an entity's literal.
+func charRefsOut(s []byte) []byte {
+	var out []byte
+	for {
+		i := bytes.Index(s, []byte("&#"))
+		j := bytes.IndexByte(s[max(i, 0):], ';')
+		if i < 0 || j < 0 {
+			return append(out, s...)
+		}
+		num, base := string(s[i+2:i+j]), 10
+		if rest, hex := strings.CutPrefix(num, "x"); hex {
+			num, base = rest, 16
+		}
+		n, err := strconv.ParseUint(num, base, 21)
+		if err != nil {
+			return append(out, s...) // no reference: its '&' stays
+		}
+		out = utf8.AppendRune(append(out, s[:i]...), rune(n))
+		s = s[i+j+1:]
+	}
 }
 
 // emptied are the elements xhtmlAsHTML gives an end tag when written

@@ -1952,6 +1952,7 @@ func FuzzXHTMLAsHTML(f *testing.F) {
 	f.Add(`<noscript><img/></noscript><template><meta name="robots" content="all"/></template></head><body><script/>`)
 	f.Add("<title>\xff&bogus;</title><x:y xmlns:x='urn:x'/><meta name='robots' content='nofollow'/>")
 	f.Add(`<h:script src="a"/><x:y:title><h:p/></h:head><h:body>`)
+	f.Add(`<!ENTITY a "&#60;x y='"><!-- a><x y=' --><?p '>?>`)
 	const head = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head>`
 	const noai = `<meta name="robots" content="noai"/>`
 	f.Fuzz(func(t *testing.T, rest string) {
@@ -1966,6 +1967,15 @@ func FuzzXHTMLAsHTML(f *testing.F) {
 			got, _ := xhtmlAsHTML([]byte(page))
 			if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
 				t.Fatalf("xhtmlAsHTML(%q) = %q: %+v; want noai", page, got, d)
+			}
+		}
+		// An internal subset before the head hides none of it: noai is
+		// read, or the page read as cut (unreadable).
+		subset := strings.ReplaceAll(rest, "]", "")
+		page := `<?xml version="1.0"?><!DOCTYPE html [` + subset + `]><html xmlns="http://www.w3.org/1999/xhtml"><head>` + noai
+		if got, whole := xhtmlAsHTML([]byte(page)); whole {
+			if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
+				t.Fatalf("xhtmlAsHTML(%q) = %q, whole: %+v; want noai", page, got, d)
 			}
 		}
 	})
@@ -2066,8 +2076,6 @@ func TestReceiptXHTMLUnlikeXML(t *testing.T) {
 		"a script's CDATA holding </script></head>": prolog + html + `<head><script>//<![CDATA[
 w.document.write("<head><script src='/p.js'></script></head><body>");
 //]]></script><meta name="robots" content="noai"/></head><body/></html>`,
-		"a DOCTYPE's literal holding >": prolog + `<!DOCTYPE html SYSTEM "local.dtd?v=>2<x">` + html +
-			`<head><meta name="robots" content="noai"/></head><body/></html>`,
 		"an ATTLIST naming meta": prolog + `<!DOCTYPE html [<!ATTLIST meta name CDATA "robots">]>` + html +
 			`<head><meta content="noai"/></head><body/></html>`,
 	} {
@@ -2088,6 +2096,108 @@ if (a > b) document.write("<body>");
 		if r := receipt(page); r.Usage.Pref("train-ai") != PrefUnknown || len(r.Signals) != 0 {
 			t.Errorf("%s: usage %q, signals %q; want nothing stated", name, r.Usage, sigs(r.Signals))
 		}
+	}
+}
+
+// xhtmlReceipt returns the receipt and the page directives of page served
+// as application/xhtml+xml by a site whose robots.txt allows everything.
+func xhtmlReceipt(t *testing.T, page string) (Receipt, bool, bool, bool) {
+	t.Helper()
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml"}}, Request: req, ContentLength: int64(len(page))}
+	r := tr.Receipt(resp, []byte(page))
+	d := tr.PageDirectives(resp, []byte(page))
+	return r, d.NoIndex, d.NoAI, d.NoArchive
+}
+
+const xhtmlProlog, xhtmlRoot = `<?xml version="1.0" encoding="UTF-8"?>` + "\n", `<html xmlns="http://www.w3.org/1999/xhtml">`
+
+// TestReceiptXHTMLAttlistWithoutDefault: an ATTLIST that gives no
+// default (#IMPLIED, #REQUIRED: the Open Graph "make xmlns:og validate"
+// subset) changes nothing XML reads: the head says noarchive alone.
+func TestReceiptXHTMLAttlistWithoutDefault(t *testing.T) {
+	for name, doctype := range map[string]string{
+		"Open Graph's xmlns:og declared #IMPLIED": `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd" [` + "\n" +
+			`<!ATTLIST html xmlns:og CDATA #IMPLIED>` + "\n" + `<!ATTLIST html xmlns:fb CDATA #IMPLIED>` + "\n]>\n",
+		"an RDFa attribute declared #IMPLIED on meta": `<!DOCTYPE html [<!ATTLIST meta property CDATA #IMPLIED>]>` + "\n",
+	} {
+		page := xhtmlProlog + doctype + `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:og="http://ogp.me/ns#" xmlns:fb="http://www.facebook.com/2008/fbml">` +
+			`<head><title>t</title><meta property="og:title" content="t"/><meta name="robots" content="noarchive"/></head><body><p>x</p></body></html>`
+		r, noindex, noai, noarchive := xhtmlReceipt(t, page)
+		if r.Usage.Pref("train-ai") != PrefUnknown || len(r.Signals) != 0 || noindex || noai || !noarchive {
+			t.Errorf("%s: receipt usage %q, signals %q; PageDirectives noindex %v noai %v noarchive %v; want nothing stated, noarchive alone (an ATTLIST without a default gives the META nothing)",
+				name, r.Usage, sigs(r.Signals), noindex, noai, noarchive)
+		}
+	}
+}
+
+// TestReceiptXHTMLSubsetComment: an internal subset whose comment holds
+// an apostrophe and a '>' ("doesn't") is read to its end as XML reads it:
+// the head says noarchive alone.
+func TestReceiptXHTMLSubsetComment(t *testing.T) {
+	page := xhtmlProlog + "<!DOCTYPE html [\n  <!-- Named entities XHTML5 doesn't define -->\n  <!ENTITY nbsp \"&#160;\">\n  <!ENTITY copy \"&#169;\">\n]>\n" +
+		xhtmlRoot + `<head><title>t</title><meta name="robots" content="noarchive"/></head><body><p>8&nbsp;&copy;</p></body></html>`
+	r, noindex, noai, noarchive := xhtmlReceipt(t, page)
+	if r.Usage.Pref("train-ai") != PrefUnknown || len(r.Signals) != 0 || noindex || noai || !noarchive {
+		t.Errorf("receipt usage %q, signals %q; PageDirectives noindex %v noai %v noarchive %v; want nothing stated, noarchive alone",
+			r.Usage, sigs(r.Signals), noindex, noai, noarchive)
+	}
+}
+
+// TestReceiptXHTMLEntityExpanded: a declared entity that XML expands to
+// a robots noai, in a META outside <head> (none written, or between
+// </head> and <body>), in the head's text as a whole META, or declared by
+// a parameter entity, gives train-ai=n (noai, or the head unreadable), as
+// the same META written out does (the controls).
+func TestReceiptXHTMLEntityExpanded(t *testing.T) {
+	for name, page := range map[string]string{
+		"a META naming an entity, in a page with no <head> tag": xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot +
+			`<title>t</title><meta name="robots" content="&r;"/><body/></html>`,
+		"a META naming an entity, between </head> and <body>": xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot +
+			`<head><title>t</title></head><meta name="robots" content="&r;"/><body/></html>`,
+		"an entity in the head's content that is a META": xhtmlProlog + `<!DOCTYPE html [<!ENTITY m "&#60;meta name='robots' content='noai'/&#62;">]>` + "\n" + xhtmlRoot +
+			`<head><title>t</title>&m;</head><body/></html>`,
+		"an entity declared by a parameter entity": xhtmlProlog + `<!DOCTYPE html [<!ENTITY % decl "&#60;!ENTITY r 'noai'&#62;"> %decl;]>` + "\n" + xhtmlRoot +
+			`<head><title>t</title><meta name="robots" content="&r;"/></head><body/></html>`,
+	} {
+		r, _, noai, _ := xhtmlReceipt(t, page)
+		if r.Usage.Pref("train-ai") != PrefNo || !noai && !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML expands the entity to a robots noai, as the controls' META is read), or the head unreadable",
+				name, r.Usage, sigs(r.Signals), noai)
+		}
+	}
+	// Controls: the same METAs written out are read as noai.
+	for name, page := range map[string]string{
+		"no <head> tag":              xhtmlProlog + xhtmlRoot + `<title>t</title><meta name="robots" content="noai"/><body/></html>`,
+		"between </head> and <body>": xhtmlProlog + xhtmlRoot + `<head><title>t</title></head><meta name="robots" content="noai"/><body/></html>`,
+	} {
+		if r, _, noai, _ := xhtmlReceipt(t, page); r.Usage.Pref("train-ai") != PrefNo || !noai {
+			t.Errorf("control %s: receipt usage %q, NoAI %v; want train-ai=n", name, r.Usage, noai)
+		}
+	}
+}
+
+// TestReceiptXHTMLSubsetMarkup: a comment or processing instruction of
+// a DOCTYPE's internal subset holding a '>', then what reads as a tag
+// ("<x y='"), or a DOCTYPE literal holding one, hides no head: XML reads
+// the noai after it.
+func TestReceiptXHTMLSubsetMarkup(t *testing.T) {
+	tail := xhtmlRoot + `<head><title>t</title><meta name="robots" content="noai"/></head><body><p>It's here.</p></body></html>`
+	for name, doctype := range map[string]string{
+		"a comment in the subset holding '>'": "<!DOCTYPE html [<!-- a><x y=' -->]>\n",
+		"a PI in the subset holding '>'":      "<!DOCTYPE html [<?pi don't 'a><x y='?>]>\n",
+		"a DOCTYPE literal holding '>'":       `<!DOCTYPE html SYSTEM "local.dtd?v=>2<x y='">` + "\n",
+	} {
+		r, _, noai, _ := xhtmlReceipt(t, xhtmlProlog+doctype+tail)
+		if r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+				name, r.Usage, sigs(r.Signals), noai)
+		}
+	}
+	if r, _, _, _ := xhtmlReceipt(t, xhtmlProlog+"<!DOCTYPE html [<!-- a comment -->]>\n"+tail); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("control: receipt usage %q; want train-ai=n", r.Usage)
 	}
 }
 
