@@ -1157,7 +1157,7 @@ func headEnd(page []byte, scripting bool) int {
 			a = atom.Lookup(name)
 		}
 		start, end := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.EndTagToken
-		if head && templates == 0 && start && !inHeadNoscript[a] {
+		if head && templates == 0 && (start && !inHeadNoscript[a] || end && a == atom.Br) {
 			head = false // the parser closes it, and reads the tag in the head
 		}
 		switch {
@@ -1197,7 +1197,7 @@ func headEnd(page []byte, scripting bool) int {
 			}
 		case end && a == atom.Head:
 			ended = ended || !head // ignored within a head's noscript
-		case start && (a == atom.Body || a == atom.Br || ignoredInBody[a]), end && (a == atom.Body || a == atom.Html || a == atom.Br):
+		case start && (a == atom.Body || a == atom.Br || ignoredInBody[a]), end && (a == atom.Br || !head && (a == atom.Body || a == atom.Html)):
 			body = true
 		case start && noscripts == 0 && !afterHead[a] && !ignoredInBody[a]:
 			return at
@@ -1313,12 +1313,13 @@ var afterHead = map[atom.Atom]bool{
 	atom.Html: true, atom.Head: true,
 }
 
-// inHeadNoscript are the start tags the HTML parser reads within a head's
-// <noscript> without scripts (WHATWG HTML, "the in head noscript
-// insertion mode"): any other closes it.
+// inHeadNoscript are the start tags the HTML parser reads (or ignores)
+// within a head's <noscript> without scripts (WHATWG HTML, "the in head
+// noscript insertion mode"): any other closes it, as </br> does; other
+// end tags are ignored there.
 var inHeadNoscript = map[atom.Atom]bool{
 	atom.Basefont: true, atom.Bgsound: true, atom.Link: true, atom.Meta: true, atom.Noframes: true,
-	atom.Style: true, atom.Head: true, atom.Noscript: true,
+	atom.Style: true, atom.Head: true, atom.Noscript: true, atom.Html: true,
 }
 
 // ignoredInBody are the start tags the HTML parser ignores in a body

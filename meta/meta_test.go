@@ -1504,6 +1504,8 @@ func TestFromHTMLLegacyBodyOpeners(t *testing.T) {
 		{"a stray <td>, then a pixel, in the head", "<td>\n" + fbPixel, ""},
 		// Within a head's <noscript>, </head> and <noscript> are ignored.
 		{"a head noscript unclosed, </head>, a pixel's unclosed", `<noscript><link rel="stylesheet" href="/nojs.css">` + "\n</head>\n<noscript>" + pixel + "\n", ""},
+		{"a head noscript unclosed holding <html>, then a pixel's", `<noscript><link rel="stylesheet" href="/nojs.css">` + "\n<html lang=\"en\">\n</head>\n<noscript>" + pixel + "\n", ""},
+		{"a head noscript unclosed holding </body>, then a pixel's", `<noscript><link rel="stylesheet" href="/nojs.css">` + "\n</body>\n</head>\n<noscript>" + pixel + "\n", ""},
 	}
 	for _, body := range bodies {
 		for _, o := range openers {
