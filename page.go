@@ -916,7 +916,6 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 	part := before
 	depth := 0        // of the templates open in the head
 	template := false // a <template> came
-	body := false     // <body> came, after a template
 	for pos := 0; ; {
 		tt := z.Next()
 		raw := z.Raw()
@@ -971,7 +970,7 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			}
 			a = atom.Lookup(name)
 		}
-		if part != after && unlikeXML(tt, raw) || !body && expands(tt, raw, entities) {
+		if part != after && unlikeXML(tt, raw) || expands(tt, raw, entities) {
 			return out, false
 		}
 		if start && a == atom.Noscript {
@@ -1015,8 +1014,6 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			template = true
 		case start && a == atom.Body && !template: // meta parses a page with a template whole
 			return append(out, page[pos:]...), true
-		case start && a == atom.Body:
-			body = true
 		}
 		if empty {
 			out = append(append(append(out, "</"...), name...), '>')
@@ -1025,46 +1022,80 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 }
 
 // unlikeXML reports whether the token of type tt written raw reads
-// otherwise as XML, which xhtmlAsHTML cannot follow: a CDATA section or
-// processing instruction that holds a '>', or a raw text (a <script>'s)
-// cut within a CDATA section that holds its end tag (XML reads each to
-// its own end, the tokenizer to the first '>' or end tag, reading the
-// rest as markup: a "</head>" that ends no head).
+// otherwise as XML, which xhtmlAsHTML cannot follow: a CDATA section,
+// processing instruction or comment that holds a '>' (XML reads each to
+// its own end, the tokenizer to the first '>', reading the rest as
+// markup: a "</head>" that ends no head), or text that holds a tag (see
+// tagInText).
 func unlikeXML(tt html.TokenType, raw []byte) bool {
 	switch {
 	case tt == html.TextToken:
-		i := bytes.LastIndex(raw, []byte("<![CDATA["))
-		return i >= 0 && !bytes.Contains(raw[i:], []byte("]]>"))
+		return tagInText(raw)
 	case tt != html.CommentToken:
 		return false
 	case bytes.HasPrefix(raw, []byte("<![CDATA[")):
 		return !bytes.HasSuffix(raw, []byte("]]>"))
 	case bytes.HasPrefix(raw, []byte("<?")):
 		return !bytes.HasSuffix(raw, []byte("?>"))
+	case bytes.HasPrefix(raw, []byte("<!--")):
+		// "<!-->", "<!--->" or one ended "--!>" runs on in XML.
+		return len(raw) < len("<!---->") || !bytes.HasSuffix(raw, []byte("-->"))
 	}
 	return false
 }
 
-// expands reports whether XML reads the token of type tt written raw,
-// before the body, otherwise than the tokenizer, expanding a reference
-// to one of entities: in a tag, any (a META's name or content), in text,
-// one whose text may hold a tag.
-func expands(tt html.TokenType, raw []byte, entities []xmlEntity) bool {
-	tag, text := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.TextToken
-	for _, e := range entities {
-		if (tag || text && e.markup) && bytes.Contains(raw, e.ref) {
+// tagInText reports whether raw, text the tokenizer read (a <title>'s, a
+// <script>'s), holds what XML reads as a tag: a '<' that begins a name,
+// outside CDATA sections, or a CDATA section not ended (at an end tag it
+// holds).
+func tagInText(raw []byte) bool {
+	for {
+		i := bytes.IndexByte(raw, '<')
+		switch {
+		case i < 0 || i+1 == len(raw):
+			return false
+		case bytes.HasPrefix(raw[i:], []byte("<![CDATA[")):
+			end := bytes.Index(raw[i:], []byte("]]>"))
+			if end < 0 {
+				return true
+			}
+			raw = raw[i+end+len("]]>"):]
+			continue
+		}
+		if c := raw[i+1]; c == '_' || c == ':' || c >= 0x80 || 'a' <= c|0x20 && c|0x20 <= 'z' {
 			return true
+		}
+		raw = raw[i+1:]
+	}
+}
+
+// expands reports whether XML reads the token of type tt written raw
+// otherwise than the tokenizer, expanding a reference to one of
+// entities: in a tag, any (a META's name or content), in text, one whose
+// text may hold a tag.
+func expands(tt html.TokenType, raw []byte, entities xmlEntities) bool {
+	tag, text := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.TextToken
+	if len(entities.markup) == 0 || !tag && !text {
+		return false
+	}
+	for i := bytes.IndexByte(raw, '&'); i >= 0; i = bytes.IndexByte(raw, '&') {
+		raw = raw[i+1:]
+		name := raw[:min(len(raw), entities.longest+1)] // each '&' looks no further: linear
+		if j := bytes.IndexByte(name, ';'); j > 0 {
+			if markup, ok := entities.markup[string(name[:j])]; ok && (tag || markup) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// An xmlEntity is a general entity a DOCTYPE declares: XML expands its
-// references, which the tokenizer leaves as they are (or reads as HTML's
-// of the same name).
-type xmlEntity struct {
-	ref    []byte // "&name;"
-	markup bool   // its text may hold a tag: not plain text and character references to no '<' or '&'
+// xmlEntities are the general entities a DOCTYPE declares: XML expands
+// their references, which the tokenizer leaves as they are (or reads as
+// HTML's of the same name).
+type xmlEntities struct {
+	markup  map[string]bool // by name: its text may hold a tag (not plain text and character references to no '<' or '&')
+	longest int             // of the names
 }
 
 // xmlDoctype reads the DOCTYPE in the prolog of XHTML page as XML does,
@@ -1076,46 +1107,45 @@ type xmlEntity struct {
 // giving a default (which XML adds to the elements, a <meta>'s name
 // too), a '<' no declaration begins (no browser reads such a page). A
 // page without one is returned as it is.
-func xmlDoctype(page []byte) (_ []byte, entities []xmlEntity, ok bool) {
+func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 	i := len(page) - len(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF")))
-	skip := func(end string) bool { // past end, from i
-		n := bytes.Index(page[i:], []byte(end))
-		i += n + len(end)
+	skip := func(open, end string) bool { // past end, from past open at i
+		n := bytes.Index(page[i+len(open):], []byte(end))
+		i += len(open) + n + len(end)
 		return n >= 0
 	}
 	for {
 		i = len(page) - len(bytes.TrimLeft(page[i:], " \t\r\n"))
 		switch rest := page[i:]; {
 		case bytes.HasPrefix(rest, []byte("<?")):
-			if !skip("?>") {
-				return page, nil, true
+			if !skip("<?", "?>") {
+				return page, entities, true
 			}
 			continue
 		case bytes.HasPrefix(rest, []byte("<!--")):
-			if !skip("-->") {
-				return page, nil, true
+			if !skip("<!--", "-->") {
+				return page, entities, true
 			}
 			continue
 		case !bytes.HasPrefix(rest, []byte("<!DOCTYPE")):
-			return page, nil, true
+			return page, entities, true
 		}
 		break
 	}
 	start := i
 	i += len("<!DOCTYPE")
 	literal := func() bool { // past the quoted literal at i
-		q := page[i]
-		i++
-		return skip(string(q))
+		q := page[i : i+1]
+		return skip(string(q), string(q))
 	}
 	for subset := false; ; {
 		if i >= len(page) {
-			return page, nil, false
+			return page, entities, false
 		}
 		switch c := page[i]; {
 		case c == '"' || c == '\'':
 			if !literal() {
-				return page, nil, false
+				return page, entities, false
 			}
 		case !subset && c == '[':
 			subset = true
@@ -1124,43 +1154,46 @@ func xmlDoctype(page []byte) (_ []byte, entities []xmlEntity, ok bool) {
 			out := slices.Concat(page[:start], []byte("<!DOCTYPE html>"), page[i+1:])
 			return out, entities, true
 		case !subset && c == '<':
-			return page, nil, false // not XML: no browser reads the page
+			return page, entities, false // not XML: no browser reads the page
 		case !subset:
 			i++
 		case c == ']':
 			subset = false
 			i++
 		case c == '%':
-			return page, nil, false // a parameter entity's reference
+			return page, entities, false // a parameter entity's reference
 		case bytes.HasPrefix(page[i:], []byte("<!--")):
-			if !skip("-->") {
-				return page, nil, false
+			if !skip("<!--", "-->") {
+				return page, entities, false
 			}
 		case bytes.HasPrefix(page[i:], []byte("<?")):
-			if !skip("?>") {
-				return page, nil, false
+			if !skip("<?", "?>") {
+				return page, entities, false
 			}
 		case bytes.HasPrefix(page[i:], []byte("<!")):
 			decl := i
 			for i < len(page) && page[i] != '>' {
 				if page[i] == '"' || page[i] == '\'' {
 					if !literal() {
-						return page, nil, false
+						return page, entities, false
 					}
 					continue
 				}
 				i++
 			}
-			e, ok := xmlDecl(page[decl:i])
+			name, markup, ok := xmlDecl(page[decl:i])
 			if !ok {
-				return page, nil, false
+				return page, entities, false
 			}
-			if e.ref != nil {
-				entities = append(entities, e)
+			if _, seen := entities.markup[name]; name != "" && !seen { // the first declaration binds
+				if entities.markup == nil {
+					entities.markup = make(map[string]bool)
+				}
+				entities.markup[name], entities.longest = markup, max(entities.longest, len(name))
 			}
 			i++
 		case c == '<':
-			return page, nil, false
+			return page, entities, false
 		default:
 			i++
 		}
@@ -1168,31 +1201,30 @@ func xmlDoctype(page []byte) (_ []byte, entities []xmlEntity, ok bool) {
 }
 
 // xmlDecl reads decl, a markup declaration of a DOCTYPE's internal subset
-// without its '>': an entity's, returned, an ATTLIST, or another (an
-// ELEMENT, a NOTATION), which gives the page nothing. ok is false for a
-// parameter entity's or an ATTLIST that gives a default (a literal, or
-// #FIXED).
-func xmlDecl(decl []byte) (e xmlEntity, ok bool) {
+// without its '>': an entity's, whose name it returns and whether its
+// text may hold a tag, an ATTLIST, or another (an ELEMENT, a NOTATION),
+// which gives the page nothing. ok is false for a parameter entity's or
+// an ATTLIST that gives a default (a literal, or #FIXED).
+func xmlDecl(decl []byte) (name string, markup, ok bool) {
 	const blanks = " \t\r\n"
 	switch {
 	case bytes.HasPrefix(decl, []byte("<!ATTLIST")):
-		return e, !bytes.ContainsAny(decl, "\"'") && !bytes.Contains(decl, []byte("#FIXED"))
+		return "", false, !bytes.ContainsAny(decl, "\"'") && !bytes.Contains(decl, []byte("#FIXED"))
 	case !bytes.HasPrefix(decl, []byte("<!ENTITY")):
-		return e, true
+		return "", false, true
 	}
 	rest := bytes.TrimLeft(decl[len("<!ENTITY"):], blanks)
 	n := bytes.IndexAny(rest, blanks)
 	if n <= 0 || rest[0] == '%' {
-		return e, false
+		return "", false, false
 	}
-	e.ref = slices.Concat([]byte("&"), rest[:n], []byte(";"))
-	e.markup = true // an external one (SYSTEM, PUBLIC) may hold anything
+	name, markup = string(rest[:n]), true // an external one (SYSTEM, PUBLIC) may hold anything
 	if rest = bytes.TrimLeft(rest[n:], blanks); len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
 		if end := bytes.IndexByte(rest[1:], rest[0]); end >= 0 {
-			e.markup = bytes.ContainsAny(charRefsOut(rest[1:1+end]), "<&")
+			markup = bytes.ContainsAny(charRefsOut(rest[1:1+end]), "<&")
 		}
 	}
-	return e, true
+	return name, markup, true
 }
 
 // charRefsOut returns s with its character references (&#160;, &#xA0;)

@@ -2103,12 +2103,7 @@ if (a > b) document.write("<body>");
 // as application/xhtml+xml by a site whose robots.txt allows everything.
 func xhtmlReceipt(t *testing.T, page string) (Receipt, bool, bool, bool) {
 	t.Helper()
-	s := newTestSite(t, "User-agent: *\nAllow: /\n")
-	_, tr, _ := newTestTransport(t)
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
-	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml"}}, Request: req, ContentLength: int64(len(page))}
-	r := tr.Receipt(resp, []byte(page))
-	d := tr.PageDirectives(resp, []byte(page))
+	r, d := xhtmlDirectives(t, page)
 	return r, d.NoIndex, d.NoAI, d.NoArchive
 }
 
@@ -2198,6 +2193,99 @@ func TestReceiptXHTMLSubsetMarkup(t *testing.T) {
 	}
 	if r, _, _, _ := xhtmlReceipt(t, xhtmlProlog+"<!DOCTYPE html [<!-- a comment -->]>\n"+tail); r.Usage.Pref("train-ai") != PrefNo {
 		t.Errorf("control: receipt usage %q; want train-ai=n", r.Usage)
+	}
+}
+
+// xhtmlDirectives returns the receipt and the page directives of page
+// served as application/xhtml+xml by a site whose robots.txt allows
+// everything.
+func xhtmlDirectives(t *testing.T, page string) (Receipt, meta.Directives) {
+	t.Helper()
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml"}}, Request: req, ContentLength: int64(len(page))}
+	return tr.Receipt(resp, []byte(page)), tr.PageDirectives(resp, []byte(page))
+}
+
+// TestReceiptXHTMLCommentRunsOn: XML's comment "<!-->" (or "<!--->")
+// runs on to the next "-->", which the tokenizer ends at once: in the
+// prolog, the internal subset or the head, a "<x y='" in it hides no
+// head (noai read, or the page unreadable).
+func TestReceiptXHTMLCommentRunsOn(t *testing.T) {
+	tail := xhtmlRoot + `<head><title>t</title><meta name="robots" content="noai"/></head><body><p>It's here.</p></body></html>`
+	for _, c := range []struct{ name, page string }{
+		{"<!--> in the internal subset", xhtmlProlog + "<!DOCTYPE html [\n<!--> ]> <x y=' -->\n]>\n" + tail},
+		{"<!---> in the internal subset", xhtmlProlog + "<!DOCTYPE html [\n<!---> ]> <x y=' -->\n]>\n" + tail},
+		{"<!--> in the prolog", xhtmlProlog + "<!--> <x y=' -->\n<!DOCTYPE html>\n" + tail},
+		{"<!--> in the head", xhtmlProlog + "<!DOCTYPE html>\n" + xhtmlRoot +
+			`<head><title>t</title><!--> <x y=' --><meta name="robots" content="noai"/></head><body><p>It's here.</p></body></html>`},
+	} {
+		if r, d := xhtmlDirectives(t, c.page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+				c.name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	// Control: a comment XML and HTML end alike.
+	if r, d := xhtmlDirectives(t, xhtmlProlog+"<!DOCTYPE html [\n<!-- a ]> b -->\n]>\n"+tail); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("control: receipt usage %q, NoAI %v; want train-ai=n", r.Usage, d.NoAI)
+	}
+}
+
+// TestReceiptXHTMLTemplateBodyEntity: with a <template> in the head,
+// whose page is read whole, a body META naming a declared entity, or body
+// text naming one that is a META, makes the page unreadable, as XML
+// expands it to the robots noai the control's META, written out, says.
+func TestReceiptXHTMLTemplateBodyEntity(t *testing.T) {
+	head := `<head><title>t</title><template><p>row</p></template></head>`
+	for name, page := range map[string]string{
+		"a body META naming an entity": xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot + head +
+			`<body><meta name="robots" content="&r;"/><p>x</p></body></html>`,
+		"body text naming an entity that is a META": xhtmlProlog + `<!DOCTYPE html [<!ENTITY m "&#60;meta name='robots' content='noai'/&#62;">]>` + "\n" + xhtmlRoot + head +
+			`<body>&m;<p>x</p></body></html>`,
+	} {
+		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML expands it to a robots noai, which the control's META, written out, is read as), or the page unreadable",
+				name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	control := xhtmlProlog + "<!DOCTYPE html>\n" + xhtmlRoot + head + `<body><meta name="robots" content="noai"/><p>x</p></body></html>`
+	if r, d := xhtmlDirectives(t, control); r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
+		t.Errorf("control: receipt usage %q, NoAI %v; want train-ai=n", r.Usage, d.NoAI)
+	}
+}
+
+// TestReceiptXHTMLRawTextHoldsMeta: XML has no raw text: a <meta/> in
+// an XHTML head's <title>, <style>, <script> or <noframes> is a head
+// element to it, which the tokenizer reads as text: the page is
+// unreadable.
+func TestReceiptXHTMLRawTextHoldsMeta(t *testing.T) {
+	for _, el := range []string{"title", "style", "script", "noframes"} {
+		page := xhtmlProlog + "<!DOCTYPE html>\n" + xhtmlRoot + `<head><` + el + `><meta name="robots" content="noai"/></` + el + `></head><body><p>x</p></body></html>`
+		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("a <meta/> within the head's <%s>: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+				el, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+}
+
+// BenchmarkXHTMLEntities reads a page of 1 MiB, half of it entities its
+// DOCTYPE declares, half tags in its head: each '&' is looked up once,
+// however many are declared (a scan of each entity at each tag took
+// 20 s).
+func BenchmarkXHTMLEntities(b *testing.B) {
+	var decls, tags strings.Builder
+	for i := 0; decls.Len() < 512<<10; i++ {
+		fmt.Fprintf(&decls, `<!ENTITY e%d "x">`, i)
+	}
+	for tags.Len() < 512<<10 {
+		tags.WriteString(`<b title="&amp;&e;"/>`)
+	}
+	page := []byte(xhtmlProlog + "<!DOCTYPE html [" + decls.String() + "]>" + xhtmlRoot + "<head>" + tags.String() +
+		`<meta name="robots" content="noai"/></head><body/></html>`)
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		xhtmlAsHTML(page)
 	}
 }
 
