@@ -1046,26 +1046,34 @@ func unlikeXML(tt html.TokenType, raw []byte) bool {
 
 // tagInText reports whether raw, text the tokenizer read (a <title>'s, a
 // <script>'s), holds what XML reads as a tag: a '<' that begins a name,
-// outside CDATA sections, or a CDATA section not ended (at an end tag it
-// holds).
+// outside the CDATA sections, comments and processing instructions XML
+// reads there (in the order they open), or one of those not ended (at an
+// end tag it holds).
 func tagInText(raw []byte) bool {
 	for {
 		i := bytes.IndexByte(raw, '<')
-		switch {
-		case i < 0 || i+1 == len(raw):
+		if i < 0 || i+1 == len(raw) {
 			return false
-		case bytes.HasPrefix(raw[i:], []byte("<![CDATA[")):
-			end := bytes.Index(raw[i:], []byte("]]>"))
-			if end < 0 {
-				return true
+		}
+		raw = raw[i:]
+		skipped := false
+		for _, s := range [...]struct{ open, end string }{{"<![CDATA[", "]]>"}, {"<!--", "-->"}, {"<?", "?>"}} {
+			if bytes.HasPrefix(raw, []byte(s.open)) {
+				end := bytes.Index(raw[len(s.open):], []byte(s.end))
+				if end < 0 {
+					return true
+				}
+				raw, skipped = raw[len(s.open)+end+len(s.end):], true
+				break
 			}
-			raw = raw[i+end+len("]]>"):]
+		}
+		if skipped {
 			continue
 		}
-		if c := raw[i+1]; c == '_' || c == ':' || c >= 0x80 || 'a' <= c|0x20 && c|0x20 <= 'z' {
+		if c := raw[1]; c == '_' || c == ':' || c >= 0x80 || 'a' <= c|0x20 && c|0x20 <= 'z' {
 			return true
 		}
-		raw = raw[i+1:]
+		raw = raw[1:]
 	}
 }
 
@@ -1105,8 +1113,9 @@ type xmlEntities struct {
 // false for one XML reads otherwise than xhtmlAsHTML can follow: not
 // ended, a parameter entity (which may declare anything), an ATTLIST
 // giving a default (which XML adds to the elements, a <meta>'s name
-// too), a '<' no declaration begins (no browser reads such a page). A
-// page without one is returned as it is.
+// too), an entity named past maxEntityName, a '<' no declaration begins
+// (no browser reads such a page). A page without one is returned as it
+// is.
 func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 	i := len(page) - len(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF")))
 	skip := func(open, end string) bool { // past end, from past open at i
@@ -1182,10 +1191,10 @@ func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 				i++
 			}
 			name, markup, ok := xmlDecl(page[decl:i])
-			if !ok {
+			if !ok || len(name) > maxEntityName {
 				return page, entities, false
 			}
-			if _, seen := entities.markup[name]; name != "" && !seen { // the first declaration binds
+			if _, seen := entities.markup[name]; name != "" && !seen && !predefined[name] { // the first declaration binds
 				if entities.markup == nil {
 					entities.markup = make(map[string]bool)
 				}
@@ -1199,6 +1208,15 @@ func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 		}
 	}
 }
+
+// maxEntityName bounds the names of the entities xmlDoctype keeps, and
+// so what expands reads after each '&': names run to a few letters, and
+// a page declaring a longer one is unreadable.
+const maxEntityName = 64
+
+// predefined are the entities XML predefines, which a DOCTYPE may declare
+// again (XML 1.0 §4.6 recommends it) to no effect.
+var predefined = map[string]bool{"lt": true, "gt": true, "amp": true, "apos": true, "quot": true}
 
 // xmlDecl reads decl, a markup declaration of a DOCTYPE's internal subset
 // without its '>': an entity's, whose name it returns and whether its

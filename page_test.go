@@ -2269,6 +2269,89 @@ func TestReceiptXHTMLRawTextHoldsMeta(t *testing.T) {
 	}
 }
 
+const (
+	xhtmlPrologDoctype = `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<!DOCTYPE html>` + "\n"
+	xhtmlNoAI          = `<meta name="robots" content="noai"/>`
+	xhtmlBody          = `<body><p>It's here.</p></body></html>`
+)
+
+// TestReceiptXHTMLCommentedScript: a head <script> or <style> whose code
+// is wrapped in an XML comment (the old "<!-- … //-->" idiom), holding
+// tag-like text, is read: XML reads a comment there, no tag.
+func TestReceiptXHTMLCommentedScript(t *testing.T) {
+	for name, el := range map[string]string{
+		"a script in a comment writing a tag": `<script type="text/javascript"><!--` + "\n" + `document.write("<p>Please enable cookies.</p>");` + "\n" + `//--></script>`,
+		"a style in a comment naming a tag":   `<style type="text/css"><!--` + "\n" + `/* <b> and <strong> alike */ b, strong { font-weight: bold }` + "\n" + `--></style>`,
+	} {
+		page := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title>` + el + `<meta name="robots" content="noarchive"/></head>` + xhtmlBody
+		r, d := xhtmlDirectives(t, page)
+		if len(r.Signals) != 0 || r.Usage.Pref("train-ai") == PrefNo || !d.NoArchive || d.NoIndex || d.NoAI {
+			t.Errorf("%s: receipt usage %q, signals %q; PageDirectives noindex %v noai %v noarchive %v; want nothing stated, noarchive alone (XML reads a comment, expat: [('robots', 'noarchive')])",
+				name, r.Usage, sigs(r.Signals), d.NoIndex, d.NoAI, d.NoArchive)
+		}
+	}
+}
+
+// TestReceiptXHTMLPredefinedEntities: a DOCTYPE declaring XML's five
+// predefined entities again, as XML 1.0 §4.6 recommends, changes nothing:
+// "&amp;" in a link or title, "&quot;" in a META, are read.
+func TestReceiptXHTMLPredefinedEntities(t *testing.T) {
+	const subset = `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<!DOCTYPE html [
+<!ENTITY lt     "&#38;#60;">
+<!ENTITY gt     "&#62;">
+<!ENTITY amp    "&#38;#38;">
+<!ENTITY apos   "&#39;">
+<!ENTITY quot   "&#34;">
+<!ENTITY nbsp   "&#160;">
+]>` + "\n"
+	for name, head := range map[string]string{
+		"a stylesheet link's query":    `<title>t</title><link rel="stylesheet" href="/style.css?v=2&amp;theme=dark"/>`,
+		"a title holding &amp;":        `<title>Tom &amp; Jerry</title>`,
+		"a description holding &quot;": `<title>t</title><meta name="description" content="The &quot;best&quot; recipes"/>`,
+	} {
+		page := subset + xhtmlRoot + `<head>` + head + `<meta name="robots" content="noarchive"/></head>` + xhtmlBody
+		r, d := xhtmlDirectives(t, page)
+		if len(r.Signals) != 0 || r.Usage.Pref("train-ai") == PrefNo || !d.NoArchive || d.NoIndex || d.NoAI {
+			t.Errorf("%s: receipt usage %q, signals %q; PageDirectives noindex %v noai %v noarchive %v; want nothing stated, noarchive alone (expat: [('robots', 'noarchive')])",
+				name, r.Usage, sigs(r.Signals), d.NoIndex, d.NoAI, d.NoArchive)
+		}
+	}
+}
+
+// TestReceiptXHTMLCDATAInComment: "<![CDATA[" within a comment or a
+// processing instruction in a head's <title> or <style> opens no CDATA
+// section: the META after it, an element to XML, makes the page
+// unreadable.
+func TestReceiptXHTMLCDATAInComment(t *testing.T) {
+	head := xhtmlPrologDoctype + xhtmlRoot + `<head>`
+	for name, page := range map[string]string{
+		"comments in the title": head + `<title>t<!--<![CDATA[-->` + xhtmlNoAI + `<!--]]>--></title></head>` + xhtmlBody,
+		"PIs in the title":      head + `<title>t<?x <![CDATA[?>` + xhtmlNoAI + `<?x ]]>?></title></head>` + xhtmlBody,
+		"comments in a style":   head + `<title>t</title><style><!--<![CDATA[-->` + xhtmlNoAI + `<!--]]>--></style></head>` + xhtmlBody,
+	} {
+		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+				name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	// Control: no comments.
+	if r, _ := xhtmlDirectives(t, head+`<title>t`+xhtmlNoAI+`</title></head>`+xhtmlBody); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("control: receipt usage %q; want train-ai=n", r.Usage)
+	}
+}
+
+// TestReceiptXHTMLLongEntityName: a page declaring an entity named past
+// maxEntityName is unreadable, so that expands reads a bounded name after
+// each '&' (a name of 500 KB made each a scan of it).
+func TestReceiptXHTMLLongEntityName(t *testing.T) {
+	name := strings.Repeat("e", maxEntityName+1)
+	page := `<?xml version="1.0"?><!DOCTYPE html [<!ENTITY ` + name + ` "x">]>` + xhtmlRoot +
+		`<head><title>t</title><meta name="robots" content="noarchive"/></head><body/></html>`
+	if r, _ := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("an entity named with %d bytes: receipt usage %q, signals %q; want the page unreadable", len(name), r.Usage, sigs(r.Signals))
+	}
+}
+
 // BenchmarkXHTMLEntities reads a page of 1 MiB, half of it entities its
 // DOCTYPE declares, half tags in its head: each '&' is looked up once,
 // however many are declared (a scan of each entity at each tag took
