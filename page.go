@@ -916,6 +916,7 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 	part := before
 	depth := 0        // of the templates open in the head
 	template := false // a <template> came
+	head := 0         // the elements open, the head among them, once it began
 	for pos := 0; ; {
 		tt := z.Next()
 		raw := z.Raw()
@@ -927,6 +928,9 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			var attrs bool
 			name, attrs = z.TagName()
 			var decl []xmlBinding
+			if structural[string(name)] && foldedName(raw) || start && foldedAttrs(raw, bytes.Equal(name[bytes.LastIndexByte(name, ':')+1:], []byte("meta"))) {
+				return out, false
+			}
 			for start && attrs {
 				var k, v []byte
 				k, v, attrs = z.TagAttr()
@@ -984,6 +988,10 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			switch {
 			case tt == html.ErrorToken:
 				return append(out, raw...), true // what the page cut short
+			case tt == html.EndTagToken && len(scopes.open) < head:
+				// The head's end tag, or one of an element around it:
+				// a <body> or </head> within it ends nothing.
+				part = after
 			case tt == html.StartTagToken && a == atom.Template:
 				depth++
 				if !template { // meta reads a page with a template whole, to the parser's liking
@@ -994,22 +1002,20 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			case depth > 0:
 			case start && a == atom.Meta:
 				out = append(out, raw...)
-			case tt == html.EndTagToken && a == atom.Head, start && a == atom.Body:
-				part = after
 			}
 			if part == within {
 				continue
 			}
 		}
-		if part == before && tt == html.TextToken {
-			continue
+		if part == before && (tt == html.TextToken || (start || tt == html.EndTagToken) && a != atom.Html && a != atom.Head && a != atom.Body && a != atom.Meta) {
+			continue // an element before the head, in <html> with it, begins no body
 		}
 		out = append(out, raw...)
 		switch {
 		case tt == html.ErrorToken:
 			return out, true // with what the page cut short
 		case part == before && start && a == atom.Head:
-			part = within
+			part, head = within, len(scopes.open)
 		case start && a == atom.Template:
 			template = true
 		case start && a == atom.Body && !template: // meta parses a page with a template whole
@@ -1040,6 +1046,54 @@ func unlikeXML(tt html.TokenType, raw []byte) bool {
 	case bytes.HasPrefix(raw, []byte("<!--")):
 		// "<!-->", "<!--->" or one ended "--!>" runs on in XML.
 		return len(raw) < len("<!---->") || !bytes.HasSuffix(raw, []byte("-->"))
+	}
+	return false
+}
+
+// structural are the elements whose tags xhtmlAsHTML reads the head's
+// bounds by.
+var structural = map[string]bool{"html": true, "head": true, "body": true}
+
+// foldedName reports whether raw, a start or end tag, names its element
+// in upper case, which XML tells from XHTML's (<HEAD> is no head), and
+// the tokenizer folds.
+func foldedName(raw []byte) bool {
+	for _, c := range raw[1:] {
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' && raw[1] != '/' || c == '>':
+			return false
+		case 'A' <= c && c <= 'Z':
+			return true
+		}
+	}
+	return false
+}
+
+// foldedAttrs reports whether raw, a start tag, names an attribute XML
+// reads otherwise than the tokenizer, which folds names to lower case and
+// keeps the first of two folded alike: of a <meta>, any in upper case
+// (NAME beside name), of any element, a namespace declaration (XMLNS, or
+// xmlns:H beside xmlns:h).
+func foldedAttrs(raw []byte, meta bool) bool {
+	word := bytes.IndexAny(raw, " \t\n\f\r") // past the element's name
+	if word < 0 {
+		return false
+	}
+	for i, quote := word, byte(0); i < len(raw); i++ {
+		switch c := raw[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '=':
+			word = i + 1
+		case 'A' <= c && c <= 'Z':
+			if meta || len(raw)-word >= len("xmlns") && ascii.EqualFold(string(raw[word:word+len("xmlns")]), "xmlns") {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -1083,14 +1137,17 @@ func tagInText(raw []byte) bool {
 // text may hold a tag.
 func expands(tt html.TokenType, raw []byte, entities xmlEntities) bool {
 	tag, text := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.TextToken
-	if len(entities.markup) == 0 || !tag && !text {
+	if len(entities) == 0 || !tag && !text {
 		return false
 	}
 	for i := bytes.IndexByte(raw, '&'); i >= 0; i = bytes.IndexByte(raw, '&') {
 		raw = raw[i+1:]
-		name := raw[:min(len(raw), entities.longest+1)] // each '&' looks no further: linear
-		if j := bytes.IndexByte(name, ';'); j > 0 {
-			if markup, ok := entities.markup[string(name[:j])]; ok && (tag || markup) {
+		n := 0 // the name's end: a run no '&' is in, each read once
+		for n < len(raw) && nameByte(raw[n]) {
+			n++
+		}
+		if n < len(raw) && raw[n] == ';' {
+			if markup, ok := entities[string(raw[:n])]; ok && (tag || markup) {
 				return true
 			}
 		}
@@ -1098,13 +1155,17 @@ func expands(tt html.TokenType, raw []byte, entities xmlEntities) bool {
 	return false
 }
 
-// xmlEntities are the general entities a DOCTYPE declares: XML expands
-// their references, which the tokenizer leaves as they are (or reads as
-// HTML's of the same name).
-type xmlEntities struct {
-	markup  map[string]bool // by name: its text may hold a tag (not plain text and character references to no '<' or '&')
-	longest int             // of the names
+// nameByte reports whether c may be in an XML name (any byte of a
+// character past ASCII counts).
+func nameByte(c byte) bool {
+	return c >= 0x80 || c == '-' || c == '.' || c == '_' || c == ':' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
 }
+
+// xmlEntities are the general entities a DOCTYPE declares, by name:
+// XML expands their references, which the tokenizer leaves as they are
+// (or reads as HTML's of the same name). Each says whether its text may
+// hold a tag (not plain text and character references to no '<' or '&').
+type xmlEntities map[string]bool
 
 // xmlDoctype reads the DOCTYPE in the prolog of XHTML page as XML does,
 // its literals and internal subset with their comments and processing
@@ -1113,9 +1174,8 @@ type xmlEntities struct {
 // false for one XML reads otherwise than xhtmlAsHTML can follow: not
 // ended, a parameter entity (which may declare anything), an ATTLIST
 // giving a default (which XML adds to the elements, a <meta>'s name
-// too), an entity named past maxEntityName, a '<' no declaration begins
-// (no browser reads such a page). A page without one is returned as it
-// is.
+// too), a '<' no declaration begins (no browser reads such a page). A
+// page without one is returned as it is.
 func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 	i := len(page) - len(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF")))
 	skip := func(open, end string) bool { // past end, from past open at i
@@ -1191,14 +1251,14 @@ func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 				i++
 			}
 			name, markup, ok := xmlDecl(page[decl:i])
-			if !ok || len(name) > maxEntityName {
+			if !ok {
 				return page, entities, false
 			}
-			if _, seen := entities.markup[name]; name != "" && !seen && !predefined[name] { // the first declaration binds
-				if entities.markup == nil {
-					entities.markup = make(map[string]bool)
+			if _, seen := entities[name]; name != "" && !seen && !predefined[name] { // the first declaration binds
+				if entities == nil {
+					entities = make(xmlEntities)
 				}
-				entities.markup[name], entities.longest = markup, max(entities.longest, len(name))
+				entities[name] = markup
 			}
 			i++
 		case c == '<':
@@ -1208,11 +1268,6 @@ func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 		}
 	}
 }
-
-// maxEntityName bounds the names of the entities xmlDoctype keeps, and
-// so what expands reads after each '&': names run to a few letters, and
-// a page declaring a longer one is unreadable.
-const maxEntityName = 64
 
 // predefined are the entities XML predefines, which a DOCTYPE may declare
 // again (XML 1.0 §4.6 recommends it) to no effect.

@@ -2340,15 +2340,68 @@ func TestReceiptXHTMLCDATAInComment(t *testing.T) {
 	}
 }
 
-// TestReceiptXHTMLLongEntityName: a page declaring an entity named past
-// maxEntityName is unreadable, so that expands reads a bounded name after
-// each '&' (a name of 500 KB made each a scan of it).
+// TestReceiptXHTMLLongEntityName: an entity of a long name is read as
+// any other: used in the body, the page is read; named in a META, it is
+// unreadable.
 func TestReceiptXHTMLLongEntityName(t *testing.T) {
-	name := strings.Repeat("e", maxEntityName+1)
-	page := `<?xml version="1.0"?><!DOCTYPE html [<!ENTITY ` + name + ` "x">]>` + xhtmlRoot +
-		`<head><title>t</title><meta name="robots" content="noarchive"/></head><body/></html>`
-	if r, _ := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-		t.Errorf("an entity named with %d bytes: receipt usage %q, signals %q; want the page unreadable", len(name), r.Usage, sigs(r.Signals))
+	name := strings.Repeat("e", 500)
+	doctype := `<?xml version="1.0"?><!DOCTYPE html [<!ENTITY ` + name + ` "x">]>` + xhtmlRoot
+	if r, d := xhtmlDirectives(t, doctype+`<head><title>t</title><meta name="robots" content="noarchive"/></head><body><p>&`+name+`;</p></body></html>`); len(r.Signals) != 0 || !d.NoArchive || d.NoAI {
+		t.Errorf("used in the body: receipt usage %q, signals %q, %+v; want noarchive alone", r.Usage, sigs(r.Signals), d)
+	}
+	if r, _ := xhtmlDirectives(t, doctype+`<head><meta name="robots" content="&`+name+`;"/></head><body/></html>`); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("named in a META: receipt usage %q, signals %q; want the page unreadable", r.Usage, sigs(r.Signals))
+	}
+}
+
+// TestReceiptXHTMLCaseFolded: XML tells names apart by case, which the
+// tokenizer folds, keeping the first of two folded alike: a META's NAME
+// beside its name, an XMLNS, xmlns:H beside xmlns:h, a <HEAD> or <BODY>
+// (no head, no body to XML) make the page unreadable, so that no noai XML
+// reads is missed.
+func TestReceiptXHTMLCaseFolded(t *testing.T) {
+	head := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title>`
+	for name, page := range map[string]string{
+		// The tokenizer keeps the first of two names folded alike.
+		"NAME before name":              head + `<meta NAME="description" name="robots" content="noai"/></head>` + xhtmlBody,
+		"CONTENT before content":        head + `<meta name="robots" CONTENT="" content="noai"/></head>` + xhtmlBody,
+		"NAME before a tdm-reservation": head + `<meta NAME="x" name="tdm-reservation" content="1"/></head>` + xhtmlBody,
+		// XMLNS is an attribute to XML, the default namespace to xhtmlAsHTML.
+		"XMLNS on the meta": head + `<meta XMLNS="urn:x" name="robots" content="noai"/></head>` + xhtmlBody,
+		// xmlns:H folds onto xmlns:h, the first kept.
+		"xmlns:H before xmlns:h": xhtmlPrologDoctype + `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:H="urn:x" xmlns:h="http://www.w3.org/1999/xhtml">` +
+			`<head><title>t</title><h:meta name="robots" content="noai"/></head>` + xhtmlBody,
+		// <BODY/> is an unknown element of the head to XML.
+		"<BODY/> in the head": head + `<BODY/>` + xhtmlNoAI + `</head>` + xhtmlBody,
+		// <HEAD> is no head to XML: the head is the one after.
+		"<HEAD></HEAD><DIV/> before the head": xhtmlPrologDoctype + xhtmlRoot + `<HEAD></HEAD><DIV/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
+	} {
+		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai or tdm-reservation 1 in the head), or the head unreadable",
+				name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	// Control: the same head, names as XML reads them.
+	if r, d := xhtmlDirectives(t, head+xhtmlNoAI+`</head>`+xhtmlBody); r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
+		t.Errorf("control: receipt usage %q, NoAI %v; want train-ai=n", r.Usage, d.NoAI)
+	}
+}
+
+// TestReceiptXHTMLHeadBounds: the head ends where its element does: a
+// <body/> or <head></head> within it ends nothing, and an element before
+// it (a <div/>, a foreign one) begins no body, so its META is read.
+func TestReceiptXHTMLHeadBounds(t *testing.T) {
+	for name, page := range map[string]string{
+		"a <body/> within the head":             xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><body/>` + xhtmlNoAI + `</head>` + xhtmlBody,
+		"a body holding the META in the head":   xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><body>` + xhtmlNoAI + `</body></head>` + xhtmlBody,
+		"a <head></head> within the head":       xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><head></head><div/>` + xhtmlNoAI + `</head>` + xhtmlBody,
+		"a <div/> before the head":              xhtmlPrologDoctype + xhtmlRoot + `<div/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
+		"another namespace's element before it": xhtmlPrologDoctype + xhtmlRoot + `<x:foo xmlns:x="urn:x"/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
+	} {
+		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+				name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
 	}
 }
 
