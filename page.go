@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -928,7 +929,7 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			var attrs bool
 			name, attrs = z.TagName()
 			var decl []xmlBinding
-			if structural[string(name)] && foldedName(raw) || start && foldedAttrs(raw, bytes.Equal(name[bytes.LastIndexByte(name, ':')+1:], []byte("meta"))) {
+			if structural[string(name[bytes.LastIndexByte(name, ':')+1:])] && foldedName(raw) || start && foldedAttrs(raw) {
 				return out, false
 			}
 			for start && attrs {
@@ -1014,6 +1015,9 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 		switch {
 		case tt == html.ErrorToken:
 			return out, true // with what the page cut short
+		case part == before && tt == html.SelfClosingTagToken && a == atom.Head:
+			part = after // <head/>: empty, as XML reads it
+			out = append(out, "</head>"...)
 		case part == before && start && a == atom.Head:
 			part, head = within, len(scopes.open)
 		case start && a == atom.Template:
@@ -1051,8 +1055,8 @@ func unlikeXML(tt html.TokenType, raw []byte) bool {
 }
 
 // structural are the elements whose tags xhtmlAsHTML reads the head's
-// bounds by.
-var structural = map[string]bool{"html": true, "head": true, "body": true}
+// bounds and templates by.
+var structural = map[string]bool{"html": true, "head": true, "body": true, "template": true}
 
 // foldedName reports whether raw, a start or end tag, names its element
 // in upper case, which XML tells from XHTML's (<HEAD> is no head), and
@@ -1069,33 +1073,68 @@ func foldedName(raw []byte) bool {
 	return false
 }
 
-// foldedAttrs reports whether raw, a start tag, names an attribute XML
+// foldedAttrs reports whether raw, a start tag, names attributes XML
 // reads otherwise than the tokenizer, which folds names to lower case and
-// keeps the first of two folded alike: of a <meta>, any in upper case
-// (NAME beside name), of any element, a namespace declaration (XMLNS, or
-// xmlns:H beside xmlns:h).
-func foldedAttrs(raw []byte, meta bool) bool {
-	word := bytes.IndexAny(raw, " \t\n\f\r") // past the element's name
-	if word < 0 {
-		return false
-	}
-	for i, quote := word, byte(0); i < len(raw); i++ {
-		switch c := raw[i]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '=':
-			word = i + 1
-		case 'A' <= c && c <= 'Z':
-			if meta || len(raw)-word >= len("xmlns") && ascii.EqualFold(string(raw[word:word+len("xmlns")]), "xmlns") {
+// keeps the first of two folded alike: two names alike but for case
+// (NAME beside name, xmlns:H beside xmlns:h), or a namespace declaration
+// spelled in upper case (XMLNS, an attribute to XML).
+func foldedAttrs(raw []byte) bool {
+	upper := false
+	for name := range attrNames(raw) {
+		if folded := bytes.ToLower(name); !bytes.Equal(folded, name) {
+			upper = true
+			if bytes.HasPrefix(folded, []byte("xmlns")) && !bytes.HasPrefix(name, []byte("xmlns")) {
 				return true
 			}
 		}
 	}
+	if !upper {
+		return false
+	}
+	seen := make(map[string]bool)
+	for name := range attrNames(raw) {
+		folded := string(bytes.ToLower(name))
+		if seen[folded] {
+			return true
+		}
+		seen[folded] = true
+	}
 	return false
+}
+
+// attrNames yields the names of the attributes of raw, a start tag, as
+// written.
+func attrNames(raw []byte) iter.Seq[[]byte] {
+	const blanks = " \t\n\f\r"
+	skip := func(i int, set string, in bool) int { // past the bytes in (or, !in, not in) set
+		for i < len(raw) && strings.IndexByte(set, raw[i]) >= 0 == in {
+			i++
+		}
+		return i
+	}
+	return func(yield func([]byte) bool) {
+		i := bytes.IndexAny(raw, blanks) // past the element's name
+		for i >= 0 && i < len(raw) && raw[i] != '>' {
+			i = skip(i, blanks+"/", true)
+			n := skip(i, blanks+"/=>", false)
+			if n > i && !yield(raw[i:n]) {
+				return
+			}
+			if i = skip(n, blanks, true); i < len(raw) && raw[i] == '=' { // past the value
+				if i = skip(i+1, blanks, true); i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
+					end := bytes.IndexByte(raw[i+1:], raw[i])
+					if end < 0 {
+						return
+					}
+					i += end + 2
+				} else {
+					i = skip(i, blanks+">", false)
+				}
+			} else if n == i && i < len(raw) && raw[i] != '>' {
+				i++ // a stray '=' or byte: on
+			}
+		}
+	}
 }
 
 // tagInText reports whether raw, text the tokenizer read (a <title>'s, a

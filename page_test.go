@@ -2405,6 +2405,62 @@ func TestReceiptXHTMLHeadBounds(t *testing.T) {
 	}
 }
 
+// TestReceiptXHTMLEmptyHead: a self-closing <head/> is empty, as XML
+// reads it: the body is no head (a page past 1 MiB, or nesting deep, is
+// read, and a body META is not the head's).
+func TestReceiptXHTMLEmptyHead(t *testing.T) {
+	head := xhtmlPrologDoctype + xhtmlRoot + `<head/>`
+	for name, page := range map[string]string{
+		"a body past 1 MiB":         head + `<body>` + strings.Repeat("<p>Some text of the article.</p>\n", (1<<20)/32+64) + `</body></html>`,
+		"a body nested 300 deep":    head + `<body>` + strings.Repeat("<div>", 300) + "x" + strings.Repeat("</div>", 300) + `</body></html>`,
+		"a robots meta in the body": head + `<body><div><meta name="robots" content="noarchive"/></div></body></html>`,
+	} {
+		r, d := xhtmlDirectives(t, page)
+		if len(r.Signals) != 0 || r.Usage.Pref("train-ai") == PrefNo || d.NoIndex || d.NoAI || d.NoArchive {
+			t.Errorf("%s: receipt usage %q, signals %q; PageDirectives noindex %v noai %v noarchive %v; want nothing stated (XML's head is empty, expat: [])",
+				name, r.Usage, sigs(r.Signals), d.NoIndex, d.NoAI, d.NoArchive)
+		}
+	}
+}
+
+// TestReceiptXHTMLUpperCaseNames: names in upper case that fold onto no
+// other (HTTP-EQUIV, Content, xmlns:MSHelp) change nothing XML reads: the
+// head says noarchive alone.
+func TestReceiptXHTMLUpperCaseNames(t *testing.T) {
+	for name, page := range map[string]string{
+		"a META's HTTP-EQUIV and CONTENT": xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=utf-8"/><meta name="robots" content="noarchive"/></head>` + xhtmlBody,
+		"a description's Content":         xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta name="description" Content="A page"/><meta name="robots" content="noarchive"/></head>` + xhtmlBody,
+		"xmlns:MSHelp on <html>":          xhtmlPrologDoctype + `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:MSHelp="http://msdn.microsoft.com/mshelp"><head><title>t</title><meta name="robots" content="noarchive"/></head>` + xhtmlBody,
+	} {
+		r, d := xhtmlDirectives(t, page)
+		if len(r.Signals) != 0 || r.Usage.Pref("train-ai") == PrefNo || !d.NoArchive || d.NoIndex || d.NoAI {
+			t.Errorf("%s: receipt usage %q, signals %q; PageDirectives noindex %v noai %v noarchive %v; want nothing stated, noarchive alone (expat reads the head: noarchive)",
+				name, r.Usage, sigs(r.Signals), d.NoIndex, d.NoAI, d.NoArchive)
+		}
+	}
+}
+
+// TestReceiptXHTMLFoldedStructure: a prefixed <h:BODY/> or <h:HEAD>, or a
+// <TEMPLATE> (no template to XML, its META in the head), makes the page
+// unreadable, so that no noai XML reads is missed.
+func TestReceiptXHTMLFoldedStructure(t *testing.T) {
+	h := xhtmlPrologDoctype + `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:h="http://www.w3.org/1999/xhtml">`
+	for name, page := range map[string]string{
+		"<h:BODY/> before the head":               h + `<h:BODY/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
+		"<h:HEAD></h:HEAD><div/> before the head": h + `<h:HEAD></h:HEAD><div/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
+		"<TEMPLATE> in the head":                  xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><TEMPLATE>` + xhtmlNoAI + `</TEMPLATE></head>` + xhtmlBody,
+	} {
+		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+				name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	// Control: the commit's own <BODY/>, <HEAD> cases are refused.
+	if r, _ := xhtmlDirectives(t, xhtmlPrologDoctype+xhtmlRoot+`<HEAD></HEAD><DIV/><head><title>t</title>`+xhtmlNoAI+`</head>`+xhtmlBody); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("control: receipt usage %q; want train-ai=n", r.Usage)
+	}
+}
+
 // BenchmarkXHTMLEntities reads a page of 1 MiB, half of it entities its
 // DOCTYPE declares, half tags in its head: each '&' is looked up once,
 // however many are declared (a scan of each entity at each tag took
