@@ -915,9 +915,10 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 	const before, within, after = 0, 1, 2 // the part of the page, by its head
 	var scopes xmlScopes                  // the namespaces of the elements open
 	part := before
-	depth := 0        // of the templates open in the head
-	template := false // a <template> came
-	head := 0         // the elements open, the head among them, once it began
+	depth := 0                      // of the templates open in the head
+	template := false               // a <template> came
+	head := 0                       // the elements open, the head among them, once it began
+	prefixes := map[string]string{} // see foldedAttrs
 	for pos := 0; ; {
 		tt := z.Next()
 		raw := z.Raw()
@@ -929,7 +930,7 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			var attrs bool
 			name, attrs = z.TagName()
 			var decl []xmlBinding
-			if structural[string(name[bytes.LastIndexByte(name, ':')+1:])] && foldedName(raw) || start && foldedAttrs(raw) {
+			if structural[string(name[bytes.LastIndexByte(name, ':')+1:])] && foldedName(raw) || start && foldedAttrs(raw, prefixes) {
 				return out, false
 			}
 			for start && attrs {
@@ -1001,8 +1002,8 @@ func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
 			case tt == html.EndTagToken && a == atom.Template:
 				depth = max(depth-1, 0)
 			case depth > 0:
-			case start && a == atom.Meta:
-				out = append(out, raw...)
+			case start && a == atom.Meta && !upperAttr(raw):
+				out = append(out, raw...) // not one named NAME, which names nothing to XML
 			}
 			if part == within {
 				continue
@@ -1076,16 +1077,24 @@ func foldedName(raw []byte) bool {
 // foldedAttrs reports whether raw, a start tag, names attributes XML
 // reads otherwise than the tokenizer, which folds names to lower case and
 // keeps the first of two folded alike: two names alike but for case
-// (NAME beside name, xmlns:H beside xmlns:h), or a namespace declaration
-// spelled in upper case (XMLNS, an attribute to XML).
-func foldedAttrs(raw []byte) bool {
+// (NAME beside name), a namespace declaration spelled in upper case
+// (XMLNS, an attribute to XML), or a prefix declared in prefixes (the
+// page's, folded, as first written) in another case (xmlns:H, xmlns:h).
+func foldedAttrs(raw []byte, prefixes map[string]string) bool {
 	upper := false
 	for name := range attrNames(raw) {
-		if folded := bytes.ToLower(name); !bytes.Equal(folded, name) {
+		folded := bytes.ToLower(name)
+		if !bytes.Equal(folded, name) {
 			upper = true
 			if bytes.HasPrefix(folded, []byte("xmlns")) && !bytes.HasPrefix(name, []byte("xmlns")) {
 				return true
 			}
+		}
+		if p, ok := bytes.CutPrefix(name, []byte("xmlns:")); ok {
+			if was, ok := prefixes[string(folded[len("xmlns:"):])]; ok && was != string(p) {
+				return true // xmlns:H here, xmlns:h elsewhere: one prefix to the tokenizer
+			}
+			prefixes[string(folded[len("xmlns:"):])] = string(p)
 		}
 	}
 	if !upper {
@@ -1098,6 +1107,17 @@ func foldedAttrs(raw []byte) bool {
 			return true
 		}
 		seen[folded] = true
+	}
+	return false
+}
+
+// upperAttr reports whether raw, a start tag, names an attribute in upper
+// case, which XML tells from the lower-case one the tokenizer reads.
+func upperAttr(raw []byte) bool {
+	for name := range attrNames(raw) {
+		if bytes.ContainsFunc(name, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
+			return true
+		}
 	}
 	return false
 }

@@ -2461,6 +2461,45 @@ func TestReceiptXHTMLFoldedStructure(t *testing.T) {
 	}
 }
 
+// TestReceiptXHTMLPrefixFolded: a prefix declared in upper case on one
+// element (xmlns:H) and in lower case on another (xmlns:h) are two to XML
+// and one to the tokenizer: the page is unreadable, so that the noai of
+// an <h:meta> XML reads as XHTML's is not missed.
+func TestReceiptXHTMLPrefixFolded(t *testing.T) {
+	const x = "http://www.w3.org/1999/xhtml"
+	for name, page := range map[string]string{
+		"xmlns:H on the head, <h:meta>": xhtmlPrologDoctype + `<html xmlns="` + x + `" xmlns:h="` + x + `"><head xmlns:H="urn:x"><title>t</title><h:meta name="robots" content="noai"/></head>` + xhtmlBody,
+		"xmlns:h on the head, <H:meta>": xhtmlPrologDoctype + `<html xmlns="` + x + `" xmlns:H="` + x + `"><head xmlns:h="urn:x"><title>t</title><H:meta name="robots" content="noai"/></head>` + xhtmlBody,
+		"xmlns:H on the meta, <h:meta>": xhtmlPrologDoctype + `<html xmlns="` + x + `" xmlns:h="` + x + `"><head><title>t</title><h:meta xmlns:H="urn:x" name="robots" content="noai"/></head>` + xhtmlBody,
+	} {
+		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head, expat: [('robots', 'noai')]), or the head unreadable",
+				name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	// Control: the same prefixes on one tag.
+	if r, _ := xhtmlDirectives(t, xhtmlPrologDoctype+`<html xmlns="`+x+`" xmlns:h="`+x+`" xmlns:H="urn:x"><head><title>t</title><h:meta name="robots" content="noai"/></head>`+xhtmlBody); r.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("control: receipt usage %q; want train-ai=n", r.Usage)
+	}
+}
+
+// TestReceiptXHTMLUpperCaseMeta: a META whose NAME and CONTENT are in
+// upper case names nothing to XML: its tdm-policy replaces no other, its
+// noindex is not read.
+func TestReceiptXHTMLUpperCaseMeta(t *testing.T) {
+	page := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta NAME="tdm-policy" CONTENT="https://evil.example/"/><meta name="tdm-policy" content="https://real.example/"/><meta name="tdm-reservation" content="1"/></head>` + xhtmlBody
+	r, _ := xhtmlDirectives(t, page)
+	policy := r.TDMPolicy
+	if unreadable := strings.Contains(strings.Join(sigs(r.Signals), " "), "unreadable"); policy != "https://real.example/" && !unreadable {
+		t.Errorf("tdm-policy: receipt policy %q, usage %q; want https://real.example/ (XML reads no name on the NAME/CONTENT META), or the head unreadable", policy, r.Usage)
+	}
+	page = xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta NAME="robots" CONTENT="noindex"/></head>` + xhtmlBody
+	if r, d := xhtmlDirectives(t, page); d.NoIndex && !strings.Contains(strings.Join(sigs(r.Signals), " "), "unreadable") {
+		t.Errorf("NAME=robots CONTENT=noindex: PageDirectives noindex %v, receipt usage %q signals %q; want nothing stated (expat: [(None, None)]), or the head unreadable",
+			d.NoIndex, r.Usage, sigs(r.Signals))
+	}
+}
+
 // BenchmarkXHTMLEntities reads a page of 1 MiB, half of it entities its
 // DOCTYPE declares, half tags in its head: each '&' is looked up once,
 // however many are declared (a scan of each entity at each tag took
