@@ -1111,11 +1111,12 @@ func foldedAttrs(raw []byte, prefixes map[string]string) bool {
 	return false
 }
 
-// upperAttr reports whether raw, a start tag, names an attribute in upper
-// case, which XML tells from the lower-case one the tokenizer reads.
+// upperAttr reports whether raw, a <meta> tag, spells the name or content
+// attribute in upper case (NAME), which names nothing to XML, and which
+// the tokenizer reads as name.
 func upperAttr(raw []byte) bool {
 	for name := range attrNames(raw) {
-		if bytes.ContainsFunc(name, func(r rune) bool { return 'A' <= r && r <= 'Z' }) {
+		if folded := string(bytes.ToLower(name)); (folded == "name" || folded == "content") && folded != string(name) {
 			return true
 		}
 	}

@@ -2493,6 +2493,13 @@ func TestReceiptXHTMLUpperCaseMeta(t *testing.T) {
 	if unreadable := strings.Contains(strings.Join(sigs(r.Signals), " "), "unreadable"); policy != "https://real.example/" && !unreadable {
 		t.Errorf("tdm-policy: receipt policy %q, usage %q; want https://real.example/ (XML reads no name on the NAME/CONTENT META), or the head unreadable", policy, r.Usage)
 	}
+	// Other attributes in upper case leave it read.
+	for _, attr := range []string{`data-Src="x"`, `itemProp="x"`, `ID="m1"`, `xmlns:DC="urn:dc"`} {
+		page := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta name="robots" content="noai" ` + attr + `/></head>` + xhtmlBody
+		if r, _ := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("a noai META with %s: receipt usage %q, signals %q; want train-ai=n", attr, r.Usage, sigs(r.Signals))
+		}
+	}
 	page = xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta NAME="robots" CONTENT="noindex"/></head>` + xhtmlBody
 	if r, d := xhtmlDirectives(t, page); d.NoIndex && !strings.Contains(strings.Join(sigs(r.Signals), " "), "unreadable") {
 		t.Errorf("NAME=robots CONTENT=noindex: PageDirectives noindex %v, receipt usage %q signals %q; want nothing stated (expat: [(None, None)]), or the head unreadable",
