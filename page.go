@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
 	"slices"
@@ -29,7 +30,6 @@ import (
 	"github.com/robotsgate/robotstxt/internal/usage"
 	"github.com/robotsgate/robotstxt/meta"
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 	htmlcharset "golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding/unicode"
 )
@@ -684,35 +684,39 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		page.b = first
 	}
 	utf16 := bytes.HasPrefix(first, []byte("\xFF\xFE")) || bytes.HasPrefix(first, []byte("\xFE\xFF"))
-	whole := true // not nested past what xhtmlAsHTML reads
+	whole := true // read to the end of the head, for XHTML: see xhtmlHead
 	switch {
 	case utf16 && isXHTML(h, b):
-		// Read as UTF-8, as XML, for xhtmlAsHTML.
+		// Read as UTF-8, for encoding/xml.
 		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(first); err == nil {
-			page.b, whole = xhtmlAsHTML(text)
+			page.b, whole = xhtmlHead(text)
 		}
 	case bom != "" || utf16:
 	case isXHTML(h, b):
 		// As XML reads it: in the Content-Type's charset, else its
-		// declaration's encoding. ISO-2022-JP's text may hold the bytes
-		// of '"' and '=' (三角洲's 洲 is ='): read decoded.
-		xml := first
-		if _, err := body.Encoding(charset); err != nil {
-			if st := body.Stateful(xmlEncoding(first)); st != nil {
-				enc, jis = st, nil
+		// declaration's encoding (but UTF-16's, which a page whose
+		// declaration reads as ASCII is not in), else UTF-8; decoded
+		// for encoding/xml, which reads UTF-8 (a byte that is none of
+		// an encoding's reads as U+FFFD, an escape of ISO-2022-JP in
+		// UTF-8 as a control character XML does not allow). An encoding
+		// no browser knows leaves the page unread.
+		label := charset
+		e, err := body.Encoding(label)
+		if err != nil {
+			if label = xmlEncoding(first); utf16BOM(label) != "" {
+				label = ""
 			}
+			label = cmp.Or(label, "utf-8")
+			e, err = body.Encoding(label)
 		}
-		switch {
-		case jis != nil:
-			return pageText{}, jis
-		case enc != nil:
-			text, err := enc.NewDecoder().Bytes(first)
-			if err != nil {
-				return pageText{}, fmt.Errorf("robotstxt: an XHTML page in ISO-2022-JP that does not decode: its META tags cannot be read: %w", err)
-			}
-			xml = text
+		var text []byte
+		if err == nil {
+			text, err = e.NewDecoder().Bytes(first)
 		}
-		page.b, whole = xhtmlAsHTML(xml)
+		if err != nil {
+			return pageText{}, fmt.Errorf("robotstxt: an XHTML page in %s, which does not decode: its META tags cannot be read: %w", capQuote(label), err)
+		}
+		page.b, whole = xhtmlHead(text)
 	case bom == "" && !hasBOM(b) && jis != nil:
 		return pageText{}, jis
 	case bom == "" && !hasBOM(b) && enc != nil:
@@ -748,101 +752,6 @@ func pageCharset(cs string, b []byte) (string, error) {
 
 // xhtmlNamespace is the namespace of XHTML's elements.
 const xhtmlNamespace = "http://www.w3.org/1999/xhtml"
-
-// xmlScopes track the namespaces an XHTML page's open elements declare:
-// the binding in force of each prefix ("" for the default namespace),
-// and, for each open element, its name and the bindings its declarations
-// replaced, which its end tag restores. A name is resolved with one map
-// read; at most maxXMLDepth elements are open.
-type xmlScopes struct {
-	bound map[string]int8 // 1: XHTML's namespace; -1: another; none: unbound
-	open  []xmlElement
-}
-
-// An xmlElement is an open element: its name and the bindings its
-// declarations replaced.
-type xmlElement struct {
-	name string
-	was  []xmlBinding
-}
-
-// An xmlBinding is a prefix's binding (see xmlScopes.bound; 0: none).
-type xmlBinding struct {
-	prefix string
-	ns     int8
-}
-
-// maxXMLDepth bounds the elements an XHTML page may hold open where it is
-// read, its head: a head's are a few deep, and an end tag looks for its
-// element among them, which a page nesting a megabyte of tags deep would
-// make quadratic. A page nesting deeper is read as cut there: what the
-// rest of its head holds is unknown.
-const maxXMLDepth = 256
-
-// start opens the element name (in lower case, as the tokenizer gives
-// it) with the declarations decl, and reports whether it is XHTML's (see
-// xhtml); an empty element (self-closing) ends at once. It reports !ok,
-// opening nothing, when maxXMLDepth elements are open.
-func (s *xmlScopes) start(name string, decl []xmlBinding, empty bool) (xhtml, ok bool) {
-	if !empty && len(s.open) >= maxXMLDepth {
-		return false, false
-	}
-	if s.bound == nil {
-		s.bound = map[string]int8{}
-	}
-	was := make([]xmlBinding, 0, len(decl))
-	for _, d := range decl {
-		was = append(was, xmlBinding{d.prefix, s.bound[d.prefix]})
-		s.bound[d.prefix] = d.ns
-	}
-	xhtml = s.xhtml(name)
-	if empty {
-		s.restore(was)
-	} else {
-		s.open = append(s.open, xmlElement{name, was})
-	}
-	return xhtml, true
-}
-
-// end closes the element name, and the elements open within it, and
-// reports whether it is XHTML's; an end tag that ends no open element
-// closes nothing.
-func (s *xmlScopes) end(name string) bool {
-	xhtml := s.xhtml(name)
-	for i := len(s.open) - 1; i >= 0; i-- {
-		if s.open[i].name == name {
-			for j := len(s.open) - 1; j >= i; j-- {
-				s.restore(s.open[j].was)
-			}
-			s.open = s.open[:i]
-			break
-		}
-	}
-	return xhtml
-}
-
-// restore puts back the bindings was, latest first.
-func (s *xmlScopes) restore(was []xmlBinding) {
-	for i := len(was) - 1; i >= 0; i-- {
-		if was[i].ns == 0 {
-			delete(s.bound, was[i].prefix)
-		} else {
-			s.bound[was[i].prefix] = was[i].ns
-		}
-	}
-}
-
-// xhtml reports whether the element name is one of XHTML's: its prefix
-// bound to XHTML's namespace, or, with none, the default namespace
-// XHTML's or, as the page was served, undeclared.
-func (s *xmlScopes) xhtml(name string) bool {
-	prefix := ""
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		prefix = name[:i]
-	}
-	ns := s.bound[prefix]
-	return ns > 0 || ns == 0 && prefix == ""
-}
 
 // xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page
 // without one is in by its first bytes, an XML declaration's "<?" (XML
@@ -886,357 +795,156 @@ func xmlEncoding(b []byte) string {
 	return string(name)
 }
 
-// xhtmlAsHTML returns XHTML page as the HTML that reads as the XML does,
-// for the META tags. Of its head only the <meta> tags stay, but for those
-// a <template> holds: in XML, an element no HTML head holds (an <object>,
-// a tracking pixel's <img> in a <noscript>) stays in the head, and so do
-// the tags after it; a page that ends within its head ends within the
-// HTML's; a <template> in the head is written empty, for meta to read the
-// page whole, as it reads a page with a template. Before the head, text
-// goes: XML allows only white space there, and what a DTD's internal
-// subset leaves, which HTML does not read as one, would end the head.
-// After the head, where meta stops at <body> unless a <template> came,
-// an element whose text HTML reads raw (<script>, <title>, …), or a
-// <template>, written empty (<script src="a.js"/>), is given its end tag,
-// lest the rest of the page read as its text; from <body> on, the page
-// is left as it is. An element named with a prefix that it or an element
-// around it binds to XHTML's namespace (<h:head>, <h:meta>, xmlns:h on
-// <h:html>) is written by its local name, so that its META tags are
-// read; one of another namespace, prefixed or under another default
-// namespace, is none of HTML's elements (an <x:body/> ends no head).
-// Prefixes compare in lower case, as the tokenizer gives them.
-func xhtmlAsHTML(page []byte) (out []byte, whole bool) {
+// maxXMLDepth bounds the elements an XHTML page may hold open where it is
+// read, its head and what comes before it: a head's are a few deep, and
+// encoding/xml keeps a record of each open one, which a page nesting a
+// megabyte of tags deep would make tens of megabytes. A page nesting
+// deeper is read as cut there: what the rest of its head holds is
+// unknown.
+const maxXMLDepth = 256
+
+// xhtmlHead reads the head of XHTML page, in UTF-8, as XML reads it
+// (with encoding/xml), and returns its META tags written as an HTML head
+// for package meta to read: the XHTML <meta> elements the head holds,
+// at any depth but within a <template> (whose content is no part of the
+// page), and those that are children of the root element before its
+// <body> (where HTML's parser puts them in the head: a page that leaves
+// out <head>, or writes one after </head>), with their name and content
+// attributes. The head is the first XHTML <head> that is the page's
+// root element or a child of it; an element is XHTML's in XHTML's
+// namespace or, as the page was served, in none, the default namespace
+// undeclared (not undone by xmlns=""). Entities are those xmlDoctype
+// reads, HTML's (&nbsp;) among them. Reading stops at the root's <body>
+// or end.
+//
+// whole is false, the tags read before kept, for a page XML does not read
+// so far: one not well-formed or cut short, one naming an entity it does
+// not declare or whose text holds markup (which XML reads as elements, a
+// <meta> among them: see xmlDoctype), one with a prefix no declaration
+// binds, with text outside its root, with a <meta> giving its name or
+// content twice, or nesting elements past maxXMLDepth. What the rest of
+// its head holds is unknown: the page reads as cut there.
+func xhtmlHead(page []byte) (out []byte, whole bool) {
+	out = []byte("<head>")
 	page, entities, ok := xmlDoctype(page)
 	if !ok {
-		return []byte{}, false // cut before its head: unreadable
+		return out, false
 	}
-	out = make([]byte, 0, len(page)+64)
-	z := html.NewTokenizer(bytes.NewReader(page))
-	const before, within, after = 0, 1, 2 // the part of the page, by its head
-	var scopes xmlScopes                  // the namespaces of the elements open
-	part := before
-	depth := 0                      // of the templates open in the head
-	template := false               // a <template> came
-	head := 0                       // the elements open, the head among them, once it began
-	prefixes := map[string]string{} // see foldedAttrs
-	for pos := 0; ; {
-		tt := z.Next()
-		raw := z.Raw()
-		pos += len(raw)
-		var a atom.Atom
-		var name []byte
-		start := tt == html.StartTagToken || tt == html.SelfClosingTagToken
-		if start || tt == html.EndTagToken {
-			var attrs bool
-			name, attrs = z.TagName()
-			var decl []xmlBinding
-			if structural[string(name[bytes.LastIndexByte(name, ':')+1:])] && foldedName(raw) || start && foldedAttrs(raw, prefixes) {
+	d := xml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF"))))
+	d.Entity = entities
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // decoded already
+	type element struct{ bare, template bool }
+	var open []element                     // the elements open: bare before each, whether a template of the head
+	bare := true                           // an element in no namespace is XHTML's: none was undone
+	bound := map[string]bool{xmlURL: true} // the namespaces declared, as a prefix's may resolve
+	head, templates := 0, 0                // the head's depth, once it began; the templates open in it
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return out, false // io.EOF too: the root, or the head, did not end
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if len(open) == maxXMLDepth {
 				return out, false
 			}
-			for start && attrs {
-				var k, v []byte
-				k, v, attrs = z.TagAttr()
-				p, prefixed := bytes.CutPrefix(k, []byte("xmlns:"))
-				if prefixed || string(k) == "xmlns" {
-					ns := int8(-1)
-					if string(v) == xhtmlNamespace {
-						ns = 1
-					}
-					if !prefixed {
-						p = nil // the default namespace's
-					}
-					decl = append(decl, xmlBinding{string(p), ns})
+			open = append(open, element{bare: bare})
+			for _, a := range t.Attr {
+				switch {
+				case a.Name.Space == "xmlns":
+					bound[a.Value] = true
+				case a.Name.Space == "" && a.Name.Local == "xmlns":
+					bound[a.Value] = true
+					bare = bare && a.Value != ""
 				}
 			}
-			var xhtml bool
-			if start {
-				var ok bool
-				if xhtml, ok = scopes.start(string(name), decl, tt == html.SelfClosingTagToken); !ok { // its own declarations name it
+			if t.Name.Space != "" && !bound[t.Name.Space] {
+				return out, false // a prefix no declaration binds
+			}
+			if t.Name.Space != xhtmlNamespace && (t.Name.Space != "" || !bare) {
+				continue // none of XHTML's
+			}
+			inHead := head > 0 && len(open) > head
+			switch {
+			case len(open) == 2 && t.Name.Local == "body":
+				return append(out, "</head><body>"...), true // meta reads no further
+			case head == 0 && len(open) <= 2 && t.Name.Local == "head":
+				head = len(open)
+			case inHead && t.Name.Local == "template":
+				open[len(open)-1].template = true
+				templates++
+			case (inHead && templates == 0 || len(open) == 2) && t.Name.Local == "meta":
+				if out, ok = appendMeta(out, t.Attr); !ok {
 					return out, false
 				}
-			} else {
-				xhtml = scopes.end(string(name))
 			}
-			i := bytes.LastIndexByte(name, ':')
-			switch {
-			case !xhtml:
-				name = nil // none of HTML's (see the doc)
-			case i >= 0:
-				// An XHTML element named with a prefix, <h:meta>, is
-				// written by its local name, which HTML reads. The name
-				// as written (TagName's is in lower case, a NUL
-				// replaced) ends where the tokenizer ended it.
-				lead := len("<")
-				if tt == html.EndTagToken {
-					lead = len("</")
-				}
-				end := lead + bytes.IndexAny(raw[lead:], " \t\n\f\r/>")
-				colon := bytes.LastIndexByte(raw[lead:end], ':')
-				name, raw = name[i+1:], slices.Concat(raw[:lead], raw[lead+colon+1:])
+		case xml.EndElement:
+			e := open[len(open)-1]
+			if e.template {
+				templates--
 			}
-			a = atom.Lookup(name)
+			if len(open) == 1 {
+				return append(out, "</head><body>"...), true
+			}
+			if len(open) == head {
+				head = -1 // ended: a <head> after it is none
+			}
+			open, bare = open[:len(open)-1], e.bare
+		case xml.CharData:
+			if len(open) == 0 && len(bytes.Trim(t, " \t\r\n")) > 0 {
+				return out, false
+			}
 		}
-		if part != after && unlikeXML(tt, raw) || expands(tt, raw, entities) {
+	}
+}
+
+// xmlURL is the namespace the prefix xml is bound to (encoding/xml
+// resolves it undeclared).
+const xmlURL = "http://www.w3.org/XML/1998/namespace"
+
+// appendMeta appends to out the XHTML <meta> element of attributes attrs
+// as an HTML <meta> tag with its name and content, and reports !ok for
+// one giving either twice (not well-formed: which one XML reads is not
+// known). Attributes in a namespace (h:name) are none of these.
+func appendMeta(out []byte, attrs []xml.Attr) (_ []byte, ok bool) {
+	var name, content *string
+	for i, a := range attrs {
+		switch {
+		case a.Name.Space != "":
+		case a.Name.Local == "name" && name == nil:
+			name = &attrs[i].Value
+		case a.Name.Local == "content" && content == nil:
+			content = &attrs[i].Value
+		case a.Name.Local == "name" || a.Name.Local == "content":
 			return out, false
 		}
-		if start && a == atom.Noscript {
-			z.NextIsNotRawText() // its tags are tags, as meta reads them
-		}
-		empty := tt == html.SelfClosingTagToken && emptied[a]
-		if empty {
-			z.NextIsNotRawText()
-		}
-		if part == within {
-			switch {
-			case tt == html.ErrorToken:
-				return append(out, raw...), true // what the page cut short
-			case tt == html.EndTagToken && len(scopes.open) < head:
-				// The head's end tag, or one of an element around it:
-				// a <body> or </head> within it ends nothing.
-				part = after
-			case tt == html.StartTagToken && a == atom.Template:
-				depth++
-				if !template { // meta reads a page with a template whole, to the parser's liking
-					template, out = true, append(out, "<template></template>"...)
-				}
-			case tt == html.EndTagToken && a == atom.Template:
-				depth = max(depth-1, 0)
-			case depth > 0:
-			case start && a == atom.Meta && !upperAttr(raw):
-				out = append(out, raw...) // not one named NAME, which names nothing to XML
-			}
-			if part == within {
-				continue
-			}
-		}
-		if part == before && (tt == html.TextToken || (start || tt == html.EndTagToken) && a != atom.Html && a != atom.Head && a != atom.Body && a != atom.Meta) {
-			continue // an element before the head, in <html> with it, begins no body
-		}
-		out = append(out, raw...)
-		switch {
-		case tt == html.ErrorToken:
-			return out, true // with what the page cut short
-		case part == before && tt == html.SelfClosingTagToken && a == atom.Head:
-			part = after // <head/>: empty, as XML reads it
-			out = append(out, "</head>"...)
-		case part == before && start && a == atom.Head:
-			part, head = within, len(scopes.open)
-		case start && a == atom.Template:
-			template = true
-		case start && a == atom.Body && !template: // meta parses a page with a template whole
-			return append(out, page[pos:]...), true
-		}
-		if empty {
-			out = append(append(append(out, "</"...), name...), '>')
-		}
 	}
+	if name == nil {
+		return out, true // meta reads named tags alone
+	}
+	out = append(append(append(out, `<meta name="`...), html.EscapeString(*name)...), '"')
+	if content != nil {
+		out = append(append(append(out, ` content="`...), html.EscapeString(*content)...), '"')
+	}
+	return append(out, '>'), true
 }
-
-// unlikeXML reports whether the token of type tt written raw reads
-// otherwise as XML, which xhtmlAsHTML cannot follow: a CDATA section,
-// processing instruction or comment that holds a '>' (XML reads each to
-// its own end, the tokenizer to the first '>', reading the rest as
-// markup: a "</head>" that ends no head), or text that holds a tag (see
-// tagInText).
-func unlikeXML(tt html.TokenType, raw []byte) bool {
-	switch {
-	case tt == html.TextToken:
-		return tagInText(raw)
-	case tt != html.CommentToken:
-		return false
-	case bytes.HasPrefix(raw, []byte("<![CDATA[")):
-		return !bytes.HasSuffix(raw, []byte("]]>"))
-	case bytes.HasPrefix(raw, []byte("<?")):
-		return !bytes.HasSuffix(raw, []byte("?>"))
-	case bytes.HasPrefix(raw, []byte("<!--")):
-		// "<!-->", "<!--->" or one ended "--!>" runs on in XML.
-		return len(raw) < len("<!---->") || !bytes.HasSuffix(raw, []byte("-->"))
-	}
-	return false
-}
-
-// structural are the elements whose tags xhtmlAsHTML reads the head's
-// bounds and templates by.
-var structural = map[string]bool{"html": true, "head": true, "body": true, "template": true}
-
-// foldedName reports whether raw, a start or end tag, names its element
-// in upper case, which XML tells from XHTML's (<HEAD> is no head), and
-// the tokenizer folds.
-func foldedName(raw []byte) bool {
-	for _, c := range raw[1:] {
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' && raw[1] != '/' || c == '>':
-			return false
-		case 'A' <= c && c <= 'Z':
-			return true
-		}
-	}
-	return false
-}
-
-// foldedAttrs reports whether raw, a start tag, names attributes XML
-// reads otherwise than the tokenizer, which folds names to lower case and
-// keeps the first of two folded alike: two names alike but for case
-// (NAME beside name), a namespace declaration spelled in upper case
-// (XMLNS, an attribute to XML), or a prefix declared in prefixes (the
-// page's, folded, as first written) in another case (xmlns:H, xmlns:h).
-func foldedAttrs(raw []byte, prefixes map[string]string) bool {
-	upper := false
-	for name := range attrNames(raw) {
-		folded := bytes.ToLower(name)
-		if !bytes.Equal(folded, name) {
-			upper = true
-			if bytes.HasPrefix(folded, []byte("xmlns")) && !bytes.HasPrefix(name, []byte("xmlns")) {
-				return true
-			}
-		}
-		if p, ok := bytes.CutPrefix(name, []byte("xmlns:")); ok {
-			if was, ok := prefixes[string(folded[len("xmlns:"):])]; ok && was != string(p) {
-				return true // xmlns:H here, xmlns:h elsewhere: one prefix to the tokenizer
-			}
-			prefixes[string(folded[len("xmlns:"):])] = string(p)
-		}
-	}
-	if !upper {
-		return false
-	}
-	seen := make(map[string]bool)
-	for name := range attrNames(raw) {
-		folded := string(bytes.ToLower(name))
-		if seen[folded] {
-			return true
-		}
-		seen[folded] = true
-	}
-	return false
-}
-
-// upperAttr reports whether raw, a <meta> tag, spells the name or content
-// attribute in upper case (NAME), which names nothing to XML, and which
-// the tokenizer reads as name.
-func upperAttr(raw []byte) bool {
-	for name := range attrNames(raw) {
-		if folded := string(bytes.ToLower(name)); (folded == "name" || folded == "content") && folded != string(name) {
-			return true
-		}
-	}
-	return false
-}
-
-// attrNames yields the names of the attributes of raw, a start tag, as
-// written.
-func attrNames(raw []byte) iter.Seq[[]byte] {
-	const blanks = " \t\n\f\r"
-	skip := func(i int, set string, in bool) int { // past the bytes in (or, !in, not in) set
-		for i < len(raw) && strings.IndexByte(set, raw[i]) >= 0 == in {
-			i++
-		}
-		return i
-	}
-	return func(yield func([]byte) bool) {
-		i := bytes.IndexAny(raw, blanks) // past the element's name
-		for i >= 0 && i < len(raw) && raw[i] != '>' {
-			i = skip(i, blanks+"/", true)
-			n := skip(i, blanks+"/=>", false)
-			if n > i && !yield(raw[i:n]) {
-				return
-			}
-			if i = skip(n, blanks, true); i < len(raw) && raw[i] == '=' { // past the value
-				if i = skip(i+1, blanks, true); i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
-					end := bytes.IndexByte(raw[i+1:], raw[i])
-					if end < 0 {
-						return
-					}
-					i += end + 2
-				} else {
-					i = skip(i, blanks+">", false)
-				}
-			} else if n == i && i < len(raw) && raw[i] != '>' {
-				i++ // a stray '=' or byte: on
-			}
-		}
-	}
-}
-
-// tagInText reports whether raw, text the tokenizer read (a <title>'s, a
-// <script>'s), holds what XML reads as a tag: a '<' that begins a name,
-// outside the CDATA sections, comments and processing instructions XML
-// reads there (in the order they open), or one of those not ended (at an
-// end tag it holds).
-func tagInText(raw []byte) bool {
-	for {
-		i := bytes.IndexByte(raw, '<')
-		if i < 0 || i+1 == len(raw) {
-			return false
-		}
-		raw = raw[i:]
-		skipped := false
-		for _, s := range [...]struct{ open, end string }{{"<![CDATA[", "]]>"}, {"<!--", "-->"}, {"<?", "?>"}} {
-			if bytes.HasPrefix(raw, []byte(s.open)) {
-				end := bytes.Index(raw[len(s.open):], []byte(s.end))
-				if end < 0 {
-					return true
-				}
-				raw, skipped = raw[len(s.open)+end+len(s.end):], true
-				break
-			}
-		}
-		if skipped {
-			continue
-		}
-		if c := raw[1]; c == '_' || c == ':' || c >= 0x80 || 'a' <= c|0x20 && c|0x20 <= 'z' {
-			return true
-		}
-		raw = raw[1:]
-	}
-}
-
-// expands reports whether XML reads the token of type tt written raw
-// otherwise than the tokenizer, expanding a reference to one of
-// entities: in a tag, any (a META's name or content), in text, one whose
-// text may hold a tag.
-func expands(tt html.TokenType, raw []byte, entities xmlEntities) bool {
-	tag, text := tt == html.StartTagToken || tt == html.SelfClosingTagToken, tt == html.TextToken
-	if len(entities) == 0 || !tag && !text {
-		return false
-	}
-	for i := bytes.IndexByte(raw, '&'); i >= 0; i = bytes.IndexByte(raw, '&') {
-		raw = raw[i+1:]
-		n := 0 // the name's end: a run no '&' is in, each read once
-		for n < len(raw) && nameByte(raw[n]) {
-			n++
-		}
-		if n < len(raw) && raw[n] == ';' {
-			if markup, ok := entities[string(raw[:n])]; ok && (tag || markup) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// nameByte reports whether c may be in an XML name (any byte of a
-// character past ASCII counts).
-func nameByte(c byte) bool {
-	return c >= 0x80 || c == '-' || c == '.' || c == '_' || c == ':' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
-}
-
-// xmlEntities are the general entities a DOCTYPE declares, by name:
-// XML expands their references, which the tokenizer leaves as they are
-// (or reads as HTML's of the same name). Each says whether its text may
-// hold a tag (not plain text and character references to no '<' or '&').
-type xmlEntities map[string]bool
 
 // xmlDoctype reads the DOCTYPE in the prolog of XHTML page as XML does,
 // its literals and internal subset with their comments and processing
-// instructions, and returns page with it written "<!DOCTYPE html>", which
-// the tokenizer reads alike, and the general entities it declares. ok is
-// false for one XML reads otherwise than xhtmlAsHTML can follow: not
-// ended, a parameter entity (which may declare anything), an ATTLIST
-// giving a default (which XML adds to the elements, a <meta>'s name
-// too), a '<' no declaration begins (no browser reads such a page). A
-// page without one is returned as it is.
-func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
+// instructions, and returns page with it written "<!DOCTYPE html>", for
+// encoding/xml to pass over as xmlDoctype read it, and the entities the
+// page may name, for its Decoder: those of XHTML's DTDs (the HTML
+// entities), but for those the subset declares, which it gives plain
+// text to; one whose text may hold markup is left out, for a reference
+// to it to fail (encoding/xml writes an entity as text, where XML reads
+// its tags). ok is false for a DOCTYPE XML reads otherwise than
+// xmlDoctype can follow: not ended, a parameter entity (which may declare
+// anything), an ATTLIST giving a default (which XML adds to the elements,
+// a <meta>'s name too), a '<' no declaration begins (no browser reads
+// such a page). A page without one is returned as it is.
+func xmlDoctype(page []byte) (_ []byte, entities map[string]string, ok bool) {
+	entities = xml.HTMLEntity
+	var declared map[string]bool // the first declaration binds
 	i := len(page) - len(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF")))
 	skip := func(open, end string) bool { // past end, from past open at i
 		n := bytes.Index(page[i+len(open):], []byte(end))
@@ -1310,15 +1018,18 @@ func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 				}
 				i++
 			}
-			name, markup, ok := xmlDecl(page[decl:i])
+			name, text, markup, ok := xmlDecl(page[decl:i])
 			if !ok {
 				return page, entities, false
 			}
-			if _, seen := entities[name]; name != "" && !seen && !predefined[name] { // the first declaration binds
-				if entities == nil {
-					entities = make(xmlEntities)
+			if name != "" && !declared[name] && !predefined[name] {
+				if declared == nil {
+					declared, entities = make(map[string]bool), maps.Clone(entities)
 				}
-				entities[name] = markup
+				declared[name] = true
+				if delete(entities, name); !markup {
+					entities[name] = text
+				}
 			}
 			i++
 		case c == '<':
@@ -1334,30 +1045,32 @@ func xmlDoctype(page []byte) (_ []byte, entities xmlEntities, ok bool) {
 var predefined = map[string]bool{"lt": true, "gt": true, "amp": true, "apos": true, "quot": true}
 
 // xmlDecl reads decl, a markup declaration of a DOCTYPE's internal subset
-// without its '>': an entity's, whose name it returns and whether its
-// text may hold a tag, an ATTLIST, or another (an ELEMENT, a NOTATION),
-// which gives the page nothing. ok is false for a parameter entity's or
-// an ATTLIST that gives a default (a literal, or #FIXED).
-func xmlDecl(decl []byte) (name string, markup, ok bool) {
+// without its '>': an entity's, whose name and text it returns, or
+// whether that text may hold markup (a tag, a reference), an ATTLIST, or
+// another (an ELEMENT, a NOTATION), which gives the page nothing. ok is
+// false for a parameter entity's or an ATTLIST that gives a default (a
+// literal, or #FIXED).
+func xmlDecl(decl []byte) (name, text string, markup, ok bool) {
 	const blanks = " \t\r\n"
 	switch {
 	case bytes.HasPrefix(decl, []byte("<!ATTLIST")):
-		return "", false, !bytes.ContainsAny(decl, "\"'") && !bytes.Contains(decl, []byte("#FIXED"))
+		return "", "", false, !bytes.ContainsAny(decl, "\"'") && !bytes.Contains(decl, []byte("#FIXED"))
 	case !bytes.HasPrefix(decl, []byte("<!ENTITY")):
-		return "", false, true
+		return "", "", false, true
 	}
 	rest := bytes.TrimLeft(decl[len("<!ENTITY"):], blanks)
 	n := bytes.IndexAny(rest, blanks)
 	if n <= 0 || rest[0] == '%' {
-		return "", false, false
+		return "", "", false, false
 	}
 	name, markup = string(rest[:n]), true // an external one (SYSTEM, PUBLIC) may hold anything
 	if rest = bytes.TrimLeft(rest[n:], blanks); len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
 		if end := bytes.IndexByte(rest[1:], rest[0]); end >= 0 {
-			markup = bytes.ContainsAny(charRefsOut(rest[1:1+end]), "<&")
+			lit := charRefsOut(rest[1 : 1+end])
+			text, markup = string(lit), bytes.ContainsAny(lit, "<&")
 		}
 	}
-	return name, markup, true
+	return name, text, markup, true
 }
 
 // charRefsOut returns s with its character references (&#160;, &#xA0;)
@@ -1382,12 +1095,6 @@ func charRefsOut(s []byte) []byte {
 		s = s[i+j+1:]
 	}
 }
-
-// emptied are the elements xhtmlAsHTML gives an end tag when written
-// empty: those HTML reads raw text in, and <template>.
-var emptied = map[atom.Atom]bool{atom.Script: true, atom.Style: true, atom.Title: true, atom.Textarea: true,
-	atom.Noframes: true, atom.Noembed: true, atom.Noscript: true, atom.Iframe: true, atom.Xmp: true,
-	atom.Plaintext: true, atom.Template: true}
 
 // utf16BOM returns the byte-order mark of the UTF-16 a charset label
 // names, by the WHATWG Encoding Standard's labels; "" for another.

@@ -565,9 +565,10 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: a body in a template", "application/xhtml+xml", nil,
 			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><template><body/></template><script src="/a.js"/><meta name="robots" content="noai"/></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// A template in the head leaves a body's META in the body.
 		{"XHTML: a template, then the body", "application/xhtml+xml", nil,
 			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><template></template></head><body><script src="/a.js"/><meta name="robots" content="noai"/><p/></body></html>`),
-			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+			[]string{"robots.txt train-ai y "}},
 		{"XHTML: an empty script in a noscript", "application/xhtml+xml", nil,
 			[]byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><noscript><script src="/a.js"/></noscript><meta name="robots" content="noai"/></head></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
@@ -611,9 +612,11 @@ func TestReceiptUnreadablePage(t *testing.T) {
 		{"XHTML: a tracking pixel in a noscript", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title><noscript><img height="1" width="1" src="https://px.test/tr?id=1"/></noscript><meta name="tdm-reservation" content="1"/><meta name="robots" content="noai"/></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots", "tdm-meta train-ai n tdm-reservation"}},
+		// Not well-formed ("a < b" unescaped, a stray end tag): XML
+		// reads no further.
 		{"XHTML: a script and a stray end tag before an object", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><script>if (a < b) x()</script></p><object data="a.swf"/><meta name="robots" content="noai"/></head><body/></html>`),
-			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"XHTML: a template, then a tracking pixel", "application/xhtml+xml", nil,
 			[]byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title><template><p>x</p><meta name="robots" content="all"/></template><noscript><img src="https://px.test/tr"/></noscript><meta name="robots" content="noai"/></head><body/></html>`),
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
@@ -1415,6 +1418,15 @@ func BenchmarkReceipt(b *testing.B) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
+	// The page as XHTML, read as XML.
+	xhtml := []byte(xhtmlProlog + xhtmlRoot + "<head><title>t</title>" + strings.Repeat(`<meta property="og:x" content="a fairly long value for a tag"/>`, 64) +
+		`<meta name="robots" content="max-snippet:50"/><meta name="tdm-reservation" content="1"/></head><body><p>` + strings.Repeat("text ", 2000) + "</p></body></html>")
+	xresp := *resp
+	xresp.Header, xresp.ContentLength = resp.Header.Clone(), int64(len(xhtml))
+	xresp.Header.Set("Content-Type", "application/xhtml+xml")
+	if r := tr.Receipt(&xresp, xhtml); r.TDMPolicy != "" || !slices.Contains(sigs(r.Signals), "tdm-meta train-ai n tdm-reservation") {
+		b.Fatalf("XHTML receipt: signals %q", sigs(r.Signals))
+	}
 	for _, bm := range []struct {
 		name string
 		f    func()
@@ -1423,6 +1435,7 @@ func BenchmarkReceipt(b *testing.B) {
 		{"Usage", func() { tr.Usage(resp) }},
 		{"Receipt/headers", func() { tr.Receipt(resp, nil) }},
 		{"Receipt/body", func() { tr.Receipt(resp, body) }},
+		{"Receipt/xhtml", func() { tr.Receipt(&xresp, xhtml) }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -1943,41 +1956,39 @@ func TestReceiptNotOfAnotherRequest(t *testing.T) {
 	}
 }
 
-// FuzzXHTMLAsHTML: a <meta> first in an XHTML head, its elements prefixed
-// or not, is read whatever follows it, and one after text and elements
-// no HTML head holds is read whatever they are.
-func FuzzXHTMLAsHTML(f *testing.F) {
+// FuzzXHTMLHead: a <meta> first in an XHTML head, its elements prefixed
+// or not, is read whatever follows it; one after text and elements no
+// HTML head holds is read whatever they are, unless the page is not XML
+// there (then it reads as cut); and an internal subset hides none of
+// the head.
+func FuzzXHTMLHead(f *testing.F) {
 	f.Add(`<script src="a"/><title/><meta name=robots content=noai/></head>`)
 	f.Add(`<object><p a="/>">t<a hr`)
 	f.Add(`<noscript><img/></noscript><template><meta name="robots" content="all"/></template></head><body><script/>`)
 	f.Add("<title>\xff&bogus;</title><x:y xmlns:x='urn:x'/><meta name='robots' content='nofollow'/>")
 	f.Add(`<h:script src="a"/><x:y:title><h:p/></h:head><h:body>`)
 	f.Add(`<!ENTITY a "&#60;x y='"><!-- a><x y=' --><?p '>?>`)
+	f.Add(`<!ENTITY a "x"> text &a;`)
 	const head = `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head>`
 	const noai = `<meta name="robots" content="noai"/>`
+	read := func(t *testing.T, page string, cutOK bool) {
+		got, whole := xhtmlHead([]byte(page))
+		if !whole && cutOK {
+			return
+		}
+		if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
+			t.Fatalf("xhtmlHead(%q) = %q, whole %v: %+v; want noai", page, got, whole, d)
+		}
+	}
 	f.Fuzz(func(t *testing.T, rest string) {
 		text := strings.NewReplacer("<", "", "&", "").Replace(rest)
-		for _, page := range []string{
-			head + noai + rest,
-			// Text and elements that leave the XML head open.
-			head + text + `<object data="a"/><p>` + text + `</p><noscript><img/></noscript>` + noai,
-			// XHTML's elements prefixed.
-			`<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:meta name="robots" content="noai"/>` + rest,
-		} {
-			got, _ := xhtmlAsHTML([]byte(page))
-			if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
-				t.Fatalf("xhtmlAsHTML(%q) = %q: %+v; want noai", page, got, d)
-			}
-		}
-		// An internal subset before the head hides none of it: noai is
-		// read, or the page read as cut (unreadable).
-		subset := strings.ReplaceAll(rest, "]", "")
-		page := `<?xml version="1.0"?><!DOCTYPE html [` + subset + `]><html xmlns="http://www.w3.org/1999/xhtml"><head>` + noai
-		if got, whole := xhtmlAsHTML([]byte(page)); whole {
-			if d, _ := meta.FromHTML(bytes.NewReader(got), "ExampleBot"); !d.NoAI {
-				t.Fatalf("xhtmlAsHTML(%q) = %q, whole: %+v; want noai", page, got, d)
-			}
-		}
+		read(t, head+noai+rest, false)
+		// XHTML's elements prefixed.
+		read(t, `<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:meta name="robots" content="noai"/>`+rest, false)
+		// Text and elements that leave the XML head open.
+		read(t, head+text+`<object data="a"/><p>`+text+`</p><noscript><img/></noscript>`+noai, true)
+		// An internal subset before the head.
+		read(t, `<?xml version="1.0"?><!DOCTYPE html [`+strings.ReplaceAll(rest, "]", "")+`]><html xmlns="http://www.w3.org/1999/xhtml"><head>`+noai, true)
 	})
 }
 
@@ -2048,15 +2059,15 @@ func TestReceiptXHTMLCutInHead(t *testing.T) {
 	}
 }
 
-// TestReceiptXHTMLUnlikeXML: an XHTML page whose head reads otherwise as
-// XML than as the tokenizer gives it is unreadable (train-ai=n): a META
-// naming an entity its DTD declares, a CDATA section holding a '>' or a
-// script's end tag (the "<body>" or "</head>" in it ends no head), a
-// DOCTYPE literal holding a '>', an ATTLIST (whose defaults XML gives
-// the META). A prolog's declaration and processing instructions, a
-// CDATA section in a script or whole, entities declared for the body,
-// and a public DOCTYPE are read as ever.
-func TestReceiptXHTMLUnlikeXML(t *testing.T) {
+// TestReceiptXHTMLReadAsXML: an XHTML head is read as XML reads it,
+// where the HTML tokenizer reads otherwise: a META naming an entity its
+// DTD declares says what the entity expands to, and a CDATA section, a
+// processing instruction or a script's CDATA holding a '>', a "<body>" or
+// "</head>" ends no head. An ATTLIST giving a default (which XML gives
+// the META) makes the head unreadable. A prolog's declaration and
+// processing instructions, a CDATA section in a script or whole,
+// entities declared for the body, and a public DOCTYPE are read as ever.
+func TestReceiptXHTMLReadAsXML(t *testing.T) {
 	s := newTestSite(t, "User-agent: *\nAllow: /\n")
 	_, tr, _ := newTestTransport(t)
 	const prolog, html = `<?xml version="1.0" encoding="UTF-8"?>` + "\n", `<html xmlns="http://www.w3.org/1999/xhtml">`
@@ -2065,22 +2076,23 @@ func TestReceiptXHTMLUnlikeXML(t *testing.T) {
 		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml"}}, Request: req, ContentLength: int64(len(page))}
 		return tr.Receipt(resp, []byte(page))
 	}
-	for name, page := range map[string]string{
-		"entity in content": prolog + `<!DOCTYPE html [<!ENTITY reserved "1">]>` + html +
-			`<head><title>t</title><meta name="tdm-reservation" content="&reserved;"/></head><body/></html>`,
-		"entity in name": prolog + `<!DOCTYPE html [<!ELEMENT x ANY>` + "\n" + `<!ENTITY tdm "tdm-reservation">]>` + html +
-			`<head><title>t</title><meta name="&tdm;" content="1"/></head><body/></html>`,
-		"CDATA holding <body>": prolog + html + `<head><title>t</title><noscript><![CDATA[ if (a > b) document.write("<body>") ]]></noscript>` +
-			`<meta name="robots" content="noai"/></head><body/></html>`,
-		"instruction holding >": prolog + html + `<head><?pi a > b <body> ?><meta name="robots" content="noai"/></head><body/></html>`,
-		"a script's CDATA holding </script></head>": prolog + html + `<head><script>//<![CDATA[
+	const noai, reserved, unreadable = "robots-meta train-ai n robots", "tdm-meta train-ai n tdm-reservation", "robots-meta train-ai n unreadable"
+	for name, c := range map[string]struct{ page, want string }{
+		"entity in content": {prolog + `<!DOCTYPE html [<!ENTITY reserved "1">]>` + html +
+			`<head><title>t</title><meta name="tdm-reservation" content="&reserved;"/></head><body/></html>`, reserved},
+		"entity in name": {prolog + `<!DOCTYPE html [<!ELEMENT x ANY>` + "\n" + `<!ENTITY tdm "tdm-reservation">]>` + html +
+			`<head><title>t</title><meta name="&tdm;" content="1"/></head><body/></html>`, reserved},
+		"CDATA holding <body>": {prolog + html + `<head><title>t</title><noscript><![CDATA[ if (a > b) document.write("<body>") ]]></noscript>` +
+			`<meta name="robots" content="noai"/></head><body/></html>`, noai},
+		"instruction holding >": {prolog + html + `<head><?pi a > b <body> ?><meta name="robots" content="noai"/></head><body/></html>`, noai},
+		"a script's CDATA holding </script></head>": {prolog + html + `<head><script>//<![CDATA[
 w.document.write("<head><script src='/p.js'></script></head><body>");
-//]]></script><meta name="robots" content="noai"/></head><body/></html>`,
-		"an ATTLIST naming meta": prolog + `<!DOCTYPE html [<!ATTLIST meta name CDATA "robots">]>` + html +
-			`<head><meta content="noai"/></head><body/></html>`,
+//]]></script><meta name="robots" content="noai"/></head><body/></html>`, noai},
+		"an ATTLIST naming meta": {prolog + `<!DOCTYPE html [<!ATTLIST meta name CDATA "robots">]>` + html +
+			`<head><meta content="noai"/></head><body/></html>`, unreadable},
 	} {
-		if r := receipt(page); r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
-			t.Errorf("%s: usage %q, signals %q; want the head unreadable", name, r.Usage, sigs(r.Signals))
+		if r := receipt(c.page); r.Usage.Pref("train-ai") != PrefNo || !slices.Equal(sigs(r.Signals), []string{c.want}) {
+			t.Errorf("%s: usage %q, signals %q; want %q", name, r.Usage, sigs(r.Signals), c.want)
 		}
 	}
 	for name, page := range map[string]string{
@@ -2143,24 +2155,24 @@ func TestReceiptXHTMLSubsetComment(t *testing.T) {
 
 // TestReceiptXHTMLEntityExpanded: a declared entity that XML expands to
 // a robots noai, in a META outside <head> (none written, or between
-// </head> and <body>), in the head's text as a whole META, or declared by
-// a parameter entity, gives train-ai=n (noai, or the head unreadable), as
-// the same META written out does (the controls).
+// </head> and <body>, where HTML's parser puts it in the head), is read
+// as the same META written out is (the controls); one whose text is a
+// whole META, or declared by a parameter entity, leaves the head
+// unreadable (encoding/xml writes an entity as text).
 func TestReceiptXHTMLEntityExpanded(t *testing.T) {
-	for name, page := range map[string]string{
-		"a META naming an entity, in a page with no <head> tag": xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot +
-			`<title>t</title><meta name="robots" content="&r;"/><body/></html>`,
-		"a META naming an entity, between </head> and <body>": xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot +
-			`<head><title>t</title></head><meta name="robots" content="&r;"/><body/></html>`,
-		"an entity in the head's content that is a META": xhtmlProlog + `<!DOCTYPE html [<!ENTITY m "&#60;meta name='robots' content='noai'/&#62;">]>` + "\n" + xhtmlRoot +
-			`<head><title>t</title>&m;</head><body/></html>`,
-		"an entity declared by a parameter entity": xhtmlProlog + `<!DOCTYPE html [<!ENTITY % decl "&#60;!ENTITY r 'noai'&#62;"> %decl;]>` + "\n" + xhtmlRoot +
-			`<head><title>t</title><meta name="robots" content="&r;"/></head><body/></html>`,
+	const noai, unreadable = "robots-meta train-ai n robots", "robots-meta train-ai n unreadable"
+	for name, c := range map[string]struct{ page, want string }{
+		"a META naming an entity, in a page with no <head> tag": {xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot +
+			`<title>t</title><meta name="robots" content="&r;"/><body/></html>`, noai},
+		"a META naming an entity, between </head> and <body>": {xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot +
+			`<head><title>t</title></head><meta name="robots" content="&r;"/><body/></html>`, noai},
+		"an entity in the head's content that is a META": {xhtmlProlog + `<!DOCTYPE html [<!ENTITY m "&#60;meta name='robots' content='noai'/&#62;">]>` + "\n" + xhtmlRoot +
+			`<head><title>t</title>&m;</head><body/></html>`, unreadable},
+		"an entity declared by a parameter entity": {xhtmlProlog + `<!DOCTYPE html [<!ENTITY % decl "&#60;!ENTITY r 'noai'&#62;"> %decl;]>` + "\n" + xhtmlRoot +
+			`<head><title>t</title><meta name="robots" content="&r;"/></head><body/></html>`, unreadable},
 	} {
-		r, _, noai, _ := xhtmlReceipt(t, page)
-		if r.Usage.Pref("train-ai") != PrefNo || !noai && !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML expands the entity to a robots noai, as the controls' META is read), or the head unreadable",
-				name, r.Usage, sigs(r.Signals), noai)
+		if r, _, noai, _ := xhtmlReceipt(t, c.page); r.Usage.Pref("train-ai") != PrefNo || !noai || !slices.Equal(sigs(r.Signals), []string{c.want}) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want %q", name, r.Usage, sigs(r.Signals), noai, c.want)
 		}
 	}
 	// Controls: the same METAs written out are read as noai.
@@ -2186,8 +2198,8 @@ func TestReceiptXHTMLSubsetMarkup(t *testing.T) {
 		"a DOCTYPE literal holding '>'":       `<!DOCTYPE html SYSTEM "local.dtd?v=>2<x y='">` + "\n",
 	} {
 		r, _, noai, _ := xhtmlReceipt(t, xhtmlProlog+doctype+tail)
-		if r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+		if !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head)",
 				name, r.Usage, sigs(r.Signals), noai)
 		}
 	}
@@ -2209,9 +2221,9 @@ func xhtmlDirectives(t *testing.T, page string) (Receipt, meta.Directives) {
 }
 
 // TestReceiptXHTMLCommentRunsOn: XML's comment "<!-->" (or "<!--->")
-// runs on to the next "-->", which the tokenizer ends at once: in the
-// prolog, the internal subset or the head, a "<x y='" in it hides no
-// head (noai read, or the page unreadable).
+// runs on to the next "-->", which the HTML tokenizer ends at once: in
+// the prolog, the internal subset or the head, a "<x y='" in it hides no
+// head: noai is read.
 func TestReceiptXHTMLCommentRunsOn(t *testing.T) {
 	tail := xhtmlRoot + `<head><title>t</title><meta name="robots" content="noai"/></head><body><p>It's here.</p></body></html>`
 	for _, c := range []struct{ name, page string }{
@@ -2221,8 +2233,8 @@ func TestReceiptXHTMLCommentRunsOn(t *testing.T) {
 		{"<!--> in the head", xhtmlProlog + "<!DOCTYPE html>\n" + xhtmlRoot +
 			`<head><title>t</title><!--> <x y=' --><meta name="robots" content="noai"/></head><body><p>It's here.</p></body></html>`},
 	} {
-		if r, d := xhtmlDirectives(t, c.page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+		if r, d := xhtmlDirectives(t, c.page); !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head)",
 				c.name, r.Usage, sigs(r.Signals), d.NoAI)
 		}
 	}
@@ -2232,41 +2244,23 @@ func TestReceiptXHTMLCommentRunsOn(t *testing.T) {
 	}
 }
 
-// TestReceiptXHTMLTemplateBodyEntity: with a <template> in the head,
-// whose page is read whole, a body META naming a declared entity, or body
-// text naming one that is a META, makes the page unreadable, as XML
-// expands it to the robots noai the control's META, written out, says.
-func TestReceiptXHTMLTemplateBodyEntity(t *testing.T) {
-	head := `<head><title>t</title><template><p>row</p></template></head>`
-	for name, page := range map[string]string{
-		"a body META naming an entity": xhtmlProlog + `<!DOCTYPE html [<!ENTITY r "noai">]>` + "\n" + xhtmlRoot + head +
-			`<body><meta name="robots" content="&r;"/><p>x</p></body></html>`,
-		"body text naming an entity that is a META": xhtmlProlog + `<!DOCTYPE html [<!ENTITY m "&#60;meta name='robots' content='noai'/&#62;">]>` + "\n" + xhtmlRoot + head +
-			`<body>&m;<p>x</p></body></html>`,
-	} {
-		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML expands it to a robots noai, which the control's META, written out, is read as), or the page unreadable",
-				name, r.Usage, sigs(r.Signals), d.NoAI)
-		}
-	}
-	control := xhtmlProlog + "<!DOCTYPE html>\n" + xhtmlRoot + head + `<body><meta name="robots" content="noai"/><p>x</p></body></html>`
-	if r, d := xhtmlDirectives(t, control); r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
-		t.Errorf("control: receipt usage %q, NoAI %v; want train-ai=n", r.Usage, d.NoAI)
-	}
-}
-
 // TestReceiptXHTMLRawTextHoldsMeta: XML has no raw text: a <meta/> in
 // an XHTML head's <title>, <style>, <script> or <noframes> is a head
-// element to it, which the tokenizer reads as text: the page is
-// unreadable.
+// element to it (the HTML tokenizer reads it as text): its noai is read.
 func TestReceiptXHTMLRawTextHoldsMeta(t *testing.T) {
 	for _, el := range []string{"title", "style", "script", "noframes"} {
 		page := xhtmlProlog + "<!DOCTYPE html>\n" + xhtmlRoot + `<head><` + el + `><meta name="robots" content="noai"/></` + el + `></head><body><p>x</p></body></html>`
-		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("a <meta/> within the head's <%s>: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+		if r, d := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
+			t.Errorf("a <meta/> within the head's <%s>: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head)",
 				el, r.Usage, sigs(r.Signals), d.NoAI)
 		}
 	}
+}
+
+// xhtmlNoAIRead reports whether r says train-ai=n by a robots META's
+// noai, and nothing else: the head read, not unreadable.
+func xhtmlNoAIRead(r Receipt) bool {
+	return slices.Equal(sigs(r.Signals), []string{"robots-meta train-ai n robots"})
 }
 
 const (
@@ -2329,8 +2323,8 @@ func TestReceiptXHTMLCDATAInComment(t *testing.T) {
 		"PIs in the title":      head + `<title>t<?x <![CDATA[?>` + xhtmlNoAI + `<?x ]]>?></title></head>` + xhtmlBody,
 		"comments in a style":   head + `<title>t</title><style><!--<![CDATA[-->` + xhtmlNoAI + `<!--]]>--></style></head>` + xhtmlBody,
 	} {
-		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+		if r, d := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head)",
 				name, r.Usage, sigs(r.Signals), d.NoAI)
 		}
 	}
@@ -2341,32 +2335,30 @@ func TestReceiptXHTMLCDATAInComment(t *testing.T) {
 }
 
 // TestReceiptXHTMLLongEntityName: an entity of a long name is read as
-// any other: used in the body, the page is read; named in a META, it is
-// unreadable.
+// any other: used in the body, the page is read; named in a META, the
+// META says what it expands to.
 func TestReceiptXHTMLLongEntityName(t *testing.T) {
 	name := strings.Repeat("e", 500)
-	doctype := `<?xml version="1.0"?><!DOCTYPE html [<!ENTITY ` + name + ` "x">]>` + xhtmlRoot
+	doctype := `<?xml version="1.0"?><!DOCTYPE html [<!ENTITY ` + name + ` "noai">]>` + xhtmlRoot
 	if r, d := xhtmlDirectives(t, doctype+`<head><title>t</title><meta name="robots" content="noarchive"/></head><body><p>&`+name+`;</p></body></html>`); len(r.Signals) != 0 || !d.NoArchive || d.NoAI {
 		t.Errorf("used in the body: receipt usage %q, signals %q, %+v; want noarchive alone", r.Usage, sigs(r.Signals), d)
 	}
-	if r, _ := xhtmlDirectives(t, doctype+`<head><meta name="robots" content="&`+name+`;"/></head><body/></html>`); r.Usage.Pref("train-ai") != PrefNo {
-		t.Errorf("named in a META: receipt usage %q, signals %q; want the page unreadable", r.Usage, sigs(r.Signals))
+	if r, _ := xhtmlDirectives(t, doctype+`<head><meta name="robots" content="&`+name+`;"/></head><body/></html>`); !slices.Equal(sigs(r.Signals), []string{"robots-meta train-ai n robots"}) {
+		t.Errorf("named in a META: receipt usage %q, signals %q; want the META's noai", r.Usage, sigs(r.Signals))
 	}
 }
 
 // TestReceiptXHTMLCaseFolded: XML tells names apart by case, which the
-// tokenizer folds, keeping the first of two folded alike: a META's NAME
-// beside its name, an XMLNS, xmlns:H beside xmlns:h, a <HEAD> or <BODY>
-// (no head, no body to XML) make the page unreadable, so that no noai XML
-// reads is missed.
+// HTML tokenizer folds, keeping the first of two folded alike: beside a
+// META's NAME, an XMLNS, xmlns:H beside xmlns:h, a <HEAD> or <BODY> (no
+// head, no body to XML), the noai XML reads is read.
 func TestReceiptXHTMLCaseFolded(t *testing.T) {
 	head := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title>`
 	for name, page := range map[string]string{
 		// The tokenizer keeps the first of two names folded alike.
-		"NAME before name":              head + `<meta NAME="description" name="robots" content="noai"/></head>` + xhtmlBody,
-		"CONTENT before content":        head + `<meta name="robots" CONTENT="" content="noai"/></head>` + xhtmlBody,
-		"NAME before a tdm-reservation": head + `<meta NAME="x" name="tdm-reservation" content="1"/></head>` + xhtmlBody,
-		// XMLNS is an attribute to XML, the default namespace to xhtmlAsHTML.
+		"NAME before name":       head + `<meta NAME="description" name="robots" content="noai"/></head>` + xhtmlBody,
+		"CONTENT before content": head + `<meta name="robots" CONTENT="" content="noai"/></head>` + xhtmlBody,
+		// XMLNS is an attribute to XML, the default namespace to xhtmlHead.
 		"XMLNS on the meta": head + `<meta XMLNS="urn:x" name="robots" content="noai"/></head>` + xhtmlBody,
 		// xmlns:H folds onto xmlns:h, the first kept.
 		"xmlns:H before xmlns:h": xhtmlPrologDoctype + `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:H="urn:x" xmlns:h="http://www.w3.org/1999/xhtml">` +
@@ -2376,10 +2368,14 @@ func TestReceiptXHTMLCaseFolded(t *testing.T) {
 		// <HEAD> is no head to XML: the head is the one after.
 		"<HEAD></HEAD><DIV/> before the head": xhtmlPrologDoctype + xhtmlRoot + `<HEAD></HEAD><DIV/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
 	} {
-		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai or tdm-reservation 1 in the head), or the head unreadable",
+		if r, d := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai or tdm-reservation 1 in the head)",
 				name, r.Usage, sigs(r.Signals), d.NoAI)
 		}
+	}
+	page := head + `<meta NAME="x" name="tdm-reservation" content="1"/></head>` + xhtmlBody
+	if r, _ := xhtmlDirectives(t, page); !slices.Equal(sigs(r.Signals), []string{"tdm-meta train-ai n tdm-reservation"}) {
+		t.Errorf("NAME before a tdm-reservation: signals %q; want the reservation read", sigs(r.Signals))
 	}
 	// Control: the same head, names as XML reads them.
 	if r, d := xhtmlDirectives(t, head+xhtmlNoAI+`</head>`+xhtmlBody); r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
@@ -2398,8 +2394,8 @@ func TestReceiptXHTMLHeadBounds(t *testing.T) {
 		"a <div/> before the head":              xhtmlPrologDoctype + xhtmlRoot + `<div/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
 		"another namespace's element before it": xhtmlPrologDoctype + xhtmlRoot + `<x:foo xmlns:x="urn:x"/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
 	} {
-		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+		if r, d := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head)",
 				name, r.Usage, sigs(r.Signals), d.NoAI)
 		}
 	}
@@ -2441,8 +2437,8 @@ func TestReceiptXHTMLUpperCaseNames(t *testing.T) {
 }
 
 // TestReceiptXHTMLFoldedStructure: a prefixed <h:BODY/> or <h:HEAD>, or a
-// <TEMPLATE> (no template to XML, its META in the head), makes the page
-// unreadable, so that no noai XML reads is missed.
+// <TEMPLATE> (no template to XML, its META in the head), is no element of
+// the head's structure: the noai XML reads is read.
 func TestReceiptXHTMLFoldedStructure(t *testing.T) {
 	h := xhtmlPrologDoctype + `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:h="http://www.w3.org/1999/xhtml">`
 	for name, page := range map[string]string{
@@ -2450,12 +2446,12 @@ func TestReceiptXHTMLFoldedStructure(t *testing.T) {
 		"<h:HEAD></h:HEAD><div/> before the head": h + `<h:HEAD></h:HEAD><div/><head><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
 		"<TEMPLATE> in the head":                  xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><TEMPLATE>` + xhtmlNoAI + `</TEMPLATE></head>` + xhtmlBody,
 	} {
-		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head), or the head unreadable",
+		if r, d := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head)",
 				name, r.Usage, sigs(r.Signals), d.NoAI)
 		}
 	}
-	// Control: the commit's own <BODY/>, <HEAD> cases are refused.
+	// Control: <BODY/>, <HEAD> unprefixed.
 	if r, _ := xhtmlDirectives(t, xhtmlPrologDoctype+xhtmlRoot+`<HEAD></HEAD><DIV/><head><title>t</title>`+xhtmlNoAI+`</head>`+xhtmlBody); r.Usage.Pref("train-ai") != PrefNo {
 		t.Errorf("control: receipt usage %q; want train-ai=n", r.Usage)
 	}
@@ -2463,8 +2459,8 @@ func TestReceiptXHTMLFoldedStructure(t *testing.T) {
 
 // TestReceiptXHTMLPrefixFolded: a prefix declared in upper case on one
 // element (xmlns:H) and in lower case on another (xmlns:h) are two to XML
-// and one to the tokenizer: the page is unreadable, so that the noai of
-// an <h:meta> XML reads as XHTML's is not missed.
+// (and one to the HTML tokenizer): the noai of an <h:meta> XML reads as
+// XHTML's is read.
 func TestReceiptXHTMLPrefixFolded(t *testing.T) {
 	const x = "http://www.w3.org/1999/xhtml"
 	for name, page := range map[string]string{
@@ -2472,8 +2468,8 @@ func TestReceiptXHTMLPrefixFolded(t *testing.T) {
 		"xmlns:h on the head, <H:meta>": xhtmlPrologDoctype + `<html xmlns="` + x + `" xmlns:H="` + x + `"><head xmlns:h="urn:x"><title>t</title><H:meta name="robots" content="noai"/></head>` + xhtmlBody,
 		"xmlns:H on the meta, <h:meta>": xhtmlPrologDoctype + `<html xmlns="` + x + `" xmlns:h="` + x + `"><head><title>t</title><h:meta xmlns:H="urn:x" name="robots" content="noai"/></head>` + xhtmlBody,
 	} {
-		if r, d := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
-			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head, expat: [('robots', 'noai')]), or the head unreadable",
+		if r, d := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n (XML reads noai in the head, expat: [('robots', 'noai')])",
 				name, r.Usage, sigs(r.Signals), d.NoAI)
 		}
 	}
@@ -2490,19 +2486,19 @@ func TestReceiptXHTMLUpperCaseMeta(t *testing.T) {
 	page := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta NAME="tdm-policy" CONTENT="https://evil.example/"/><meta name="tdm-policy" content="https://real.example/"/><meta name="tdm-reservation" content="1"/></head>` + xhtmlBody
 	r, _ := xhtmlDirectives(t, page)
 	policy := r.TDMPolicy
-	if unreadable := strings.Contains(strings.Join(sigs(r.Signals), " "), "unreadable"); policy != "https://real.example/" && !unreadable {
-		t.Errorf("tdm-policy: receipt policy %q, usage %q; want https://real.example/ (XML reads no name on the NAME/CONTENT META), or the head unreadable", policy, r.Usage)
+	if policy != "https://real.example/" {
+		t.Errorf("tdm-policy: receipt policy %q, usage %q; want https://real.example/ (XML reads no name on the NAME/CONTENT META)", policy, r.Usage)
 	}
 	// Other attributes in upper case leave it read.
 	for _, attr := range []string{`data-Src="x"`, `itemProp="x"`, `ID="m1"`, `xmlns:DC="urn:dc"`} {
 		page := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta name="robots" content="noai" ` + attr + `/></head>` + xhtmlBody
-		if r, _ := xhtmlDirectives(t, page); r.Usage.Pref("train-ai") != PrefNo {
+		if r, _ := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
 			t.Errorf("a noai META with %s: receipt usage %q, signals %q; want train-ai=n", attr, r.Usage, sigs(r.Signals))
 		}
 	}
 	page = xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title><meta NAME="robots" CONTENT="noindex"/></head>` + xhtmlBody
-	if r, d := xhtmlDirectives(t, page); d.NoIndex && !strings.Contains(strings.Join(sigs(r.Signals), " "), "unreadable") {
-		t.Errorf("NAME=robots CONTENT=noindex: PageDirectives noindex %v, receipt usage %q signals %q; want nothing stated (expat: [(None, None)]), or the head unreadable",
+	if r, d := xhtmlDirectives(t, page); d.NoIndex || len(r.Signals) != 0 {
+		t.Errorf("NAME=robots CONTENT=noindex: PageDirectives noindex %v, receipt usage %q signals %q; want nothing stated (expat: [(None, None)])",
 			d.NoIndex, r.Usage, sigs(r.Signals))
 	}
 }
@@ -2517,62 +2513,45 @@ func BenchmarkXHTMLEntities(b *testing.B) {
 		fmt.Fprintf(&decls, `<!ENTITY e%d "x">`, i)
 	}
 	for tags.Len() < 512<<10 {
-		tags.WriteString(`<b title="&amp;&e;"/>`)
+		tags.WriteString(`<b title="&amp;&e7;"/>`)
 	}
 	page := []byte(xhtmlProlog + "<!DOCTYPE html [" + decls.String() + "]>" + xhtmlRoot + "<head>" + tags.String() +
 		`<meta name="robots" content="noai"/></head><body/></html>`)
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
-		xhtmlAsHTML(page)
+		if _, whole := xhtmlHead(page); !whole {
+			b.Fatal("the page not read whole")
+		}
 	}
 }
 
-// TestXHTMLAsHTMLUnbalanced: an XHTML page not well-formed (served all the
-// same) keeps its namespaces: a stray end tag ends no element, and one
-// ending an element another namespace declares ends the elements left
-// open within it too.
-func TestXHTMLAsHTMLUnbalanced(t *testing.T) {
+// TestXHTMLHeadNotWellFormed: an XHTML page not well-formed before its
+// head ends (served all the same) is read as cut there, whatever the
+// HTML tokenizer makes of it, the tags before kept: XML does not read it.
+func TestXHTMLHeadNotWellFormed(t *testing.T) {
+	const first = `<meta name="robots" content="noindex"/>`
 	for name, page := range map[string]string{
-		"stray end tags": `<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head></h:p></h:div>` +
+		"stray end tags": `<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head>` + first + `</h:p></h:div>` +
 			`<h:meta name="robots" content="noai"/></h:head><h:body/></h:html>`,
-		"a void element left open in SVG": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` +
+		"a void element left open in SVG": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
 			`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></svg>` +
 			`<meta name="robots" content="noai"/></head><body/></html>`,
+		"an undeclared prefix": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
+			`<x:link/><meta name="robots" content="noai"/></head><body/></html>`,
+		"a name given twice": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
+			`<meta name="robots" name="x" content="noai"/></head><body/></html>`,
+		"text outside the root": `<?xml version="1.0"?>a word<html xmlns="http://www.w3.org/1999/xhtml"><head>` +
+			`<meta name="robots" content="noai"/></head><body/></html>`,
+		"no root": `<?xml version="1.0"?>`,
+		"an undeclared entity": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
+			`<title>&bogus;</title><meta name="robots" content="noai"/></head><body/></html>`,
+		"cut in the head": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first + `<title>`,
 	} {
-		if out, _ := xhtmlAsHTML([]byte(page)); !bytes.Contains(out, []byte(`<meta name="robots"`)) {
-			t.Errorf("%s: xhtmlAsHTML dropped the XHTML META:\n%s", name, out)
+		out, whole := xhtmlHead([]byte(page))
+		d, err := meta.FromHTML(pageText{out, !whole}.reader(), "ExampleBot")
+		if whole || err == nil || d.NoAI || !d.NoIndex && name != "text outside the root" && name != "no root" {
+			t.Errorf("%s: xhtmlHead = %q, whole %v; FromHTML %+v, %v; want noindex alone, cut", name, out, whole, d, err)
 		}
-	}
-}
-
-// TestXMLScopesBounded: at most maxXMLDepth elements are open, an end
-// tag ends the element it names and those open within it, a stray one
-// none, and the bindings each declared are put back.
-func TestXMLScopesBounded(t *testing.T) {
-	var s xmlScopes
-	s.start("h:html", []xmlBinding{{"h", 1}}, false)
-	for i := 1; i < maxXMLDepth; i++ {
-		if _, ok := s.start("a", []xmlBinding{{"h", -1}}, false); !ok {
-			t.Fatalf("element %d refused", i)
-		}
-	}
-	if _, ok := s.start("br", nil, true); !ok {
-		t.Error("an empty element refused at the bound")
-	}
-	if _, ok := s.start("a", nil, false); ok || len(s.open) != maxXMLDepth || s.xhtml("h:meta") {
-		t.Fatalf("past the bound: ok %v, %d open, h:meta XHTML's %v", ok, len(s.open), s.xhtml("h:meta"))
-	}
-	s.end("p") // stray
-	if len(s.open) != maxXMLDepth {
-		t.Fatalf("a stray end tag ended %d elements", maxXMLDepth-len(s.open))
-	}
-	s.end("a")      // the innermost
-	s.end("h:body") // stray
-	if len(s.open) != maxXMLDepth-1 || s.xhtml("h:meta") {
-		t.Fatalf("%d open, h:meta XHTML's %v", len(s.open), s.xhtml("h:meta"))
-	}
-	if s.end("h:html"); len(s.open) != 0 || len(s.bound) != 0 {
-		t.Errorf("after <h:html> ended: %d open, bound %v", len(s.open), s.bound)
 	}
 }
 
