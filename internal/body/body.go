@@ -451,11 +451,19 @@ func wideOf(body []byte) wideForm {
 	return wideForm{}
 }
 
-// spellsRules reports whether body holds "user-agent" or "allow", in any
-// case, a byte a letter: an ASCII-compatible charset's, which UTF-16
-// text would hold only as five or three rare ideographs in a row.
+// spellsRules reports whether a line of body, read a byte a character,
+// begins with a key the parser reads as a rule's or a group's (see
+// parse.Lines: "User-agent", "Disallow", and the misspellings Google's
+// parser accepts, "Useragent", "Disalow"): an ASCII-compatible
+// charset's, which UTF-16 text would spell only as rare ideographs in a
+// row at a line's start (its ASCII letters have NULs between them).
 func spellsRules(body []byte) bool {
-	return ascii.ContainsFold(body, "user-agent") || ascii.ContainsFold(body, "allow")
+	for l := range parse.Lines(string(body)) {
+		if l.Key == parse.KeyUserAgent || l.Key == parse.KeyAllow || l.Key == parse.KeyDisallow {
+			return true
+		}
+	}
+	return false
 }
 
 // wideBreaks counts the line feeds body holds as UTF-16 code units at

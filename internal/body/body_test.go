@@ -394,9 +394,13 @@ func TestReadUTF16FarFromASCII(t *testing.T) {
 	}
 	// UTF-8 padded with NULs (at both parities) is UTF-8; so is ASCII
 	// whose lines end as C strings do (their NULs before line feeds at
-	// even offsets: "line breaks" of UTF-16BE), or begin with a NUL.
+	// even offsets: "line breaks" of UTF-16BE), its keys spelled as
+	// Google's parser accepts them too, or begin with a NUL.
 	for _, padded := range []string{"User-agent: *\nDisallow: /x\n\x00\x00\x00\x00", "\xEF\xBB\xBFUser-agent: *\nDisallow: /x\n\x00\x00",
 		"User-agent: *\x00\nDisallow: /private/\x00\nDisallow: /admin/\x00\nDisallow: /tmp/\x00\nSitemap: https://example.com/sitemap.xml\x00\n",
+		"Useragent: *\x00\nDisalow: /private/\x00\nDisalow: /admin/\x00\nDisalow: /tmp/\x00\n",
+		"User agent:  *\x00\nDisalow: /private/\x00\nDisalow: /admin/\x00\nDisalow: /tmp/\x00\n",
+		"Useragent: *\x00\nDiasllow: /private/\x00\nDisallaw: /admin/\x00\nDiasllow: /tmp/\x00\n",
 		"User-agent: *\nDisallow: /x\n\x00# ab\n\x00# b\nDisallow: /admin/\n"} {
 		if got, err := Read(strings.NewReader(padded), http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, DefaultLimit); err != nil ||
 			got.Charset != "utf-8" || string(got.Text) != padded {
