@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/target"
 	"golang.org/x/net/idna"
 )
@@ -30,7 +31,9 @@ import (
 // or the hops before it (its Response is nil). A request it cannot
 // sign is not sent: RoundTrip closes its body and returns the error.
 // Among those is a request whose trailer declares a Signature,
-// Signature-Input or Signature-Agent field, which Sign would replace.
+// Signature-Input or Signature-Agent field, which Sign would replace, and
+// one whose URL has an opaque part, sent as written ("//other.test/x" is
+// a request for other.test).
 // CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
@@ -61,6 +64,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case req.URL == nil:
 		err = errors.New("botauth: a request without a URL: not signed")
+	case req.URL.Opaque != "":
+		// Sent as it is ("//other.test/x" goes out as
+		// "http://other.test/x" to the URL's host's server), it may name
+		// another authority than the one signed.
+		err = fmt.Errorf("botauth: a request URL with an opaque part (%q): not signed", req.URL.Opaque)
 	case signatureFields(req.Trailer):
 		// Sign would drop them from a copy of the trailer, and a copy
 		// goes out as it stood before the body was read.
@@ -137,11 +145,16 @@ func keptHost(req *http.Request) error {
 
 // hostAsDialled refuses a request whose Host is the name it dials sent
 // unmapped: net/http dials a name with the UTS #46 mapping (ｂ.test is
-// b.test, BÜCHER.test bücher.test) and sends the Host in punycode
+// b.test, BÜCHER.test bücher.test, xn--\u00ADbcher-kva.test, its soft
+// hyphen dropped, bücher.test's A-label) and sends the Host in punycode
 // unmapped (xn--ni7c.test, another name), whose server would accept the
 // signature b.test's server got; a robotstxt Transport above sends that
-// Host with the URL's host dialled. A Host naming another site is the
-// caller's to set (see [Signer.Sign]).
+// Host with the URL's host dialled. The Host is the URL's host as
+// written, one that maps or decodes to the server dialled, or one whose
+// A-labels are none of IDNA's (xn--bcher-zha34b decodes to a soft
+// hyphen the mapping drops: the Host net/http sends for that URL, whose
+// host a robotstxt Transport gives dialled), a name no caller means. A
+// Host naming another site is the caller's to set (see [Signer.Sign]).
 func hostAsDialled(req *http.Request) error {
 	host := cmp.Or(req.Host, req.URL.Host)
 	sent, err := authority(host, req.URL.Scheme)
@@ -152,10 +165,19 @@ func hostAsDialled(req *http.Request) error {
 	if i := strings.LastIndexByte(sent, ':'); i >= 0 && !strings.Contains(sent[i:], "]") {
 		name, port = sent[:i], sent[i:]
 	}
-	if unicode, err := idna.Punycode.ToUnicode(name); err != nil || sameServer(unicode+port, req.URL) {
+	ace := strings.Contains(ascii.LowerString("."+name), ".xn--")
+	if unicode, err := idna.Punycode.ToUnicode(name); err != nil || host == req.URL.Host || sameServer(unicode+port, req.URL) || ace && !isIDNA(name) {
 		return fmt.Errorf("botauth: %s is dialled as another name than its Host, %s: not signed", req.URL.Redacted(), sent)
 	}
 	return nil
+}
+
+// isIDNA reports whether name, in ASCII, is one IDNA's lookup reads as
+// written (case aside): its A-labels decode to names it maps to
+// themselves.
+func isIDNA(name string) bool {
+	l, err := idna.Lookup.ToASCII(name)
+	return err == nil && ascii.EqualFold(strings.TrimSuffix(l, "."), strings.TrimSuffix(name, "."))
 }
 
 // sameServer reports whether the Host host names u's server: the same

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/robotsgate/robotstxt"
+	"golang.org/x/net/idna"
 )
 
 // loopbackTransport returns a transport that dials srv, a TLS test
@@ -648,6 +649,165 @@ func TestTransportMappedHostNotSigned(t *testing.T) {
 			t.Errorf("Host %q on http://192.0.2.1/page: %v, signature %q; want it signed", host, err, got)
 		} else {
 			resp.Body.Close()
+		}
+	}
+}
+
+// TestTransportOpaqueTargetNotSigned: a request whose URL has the opaque
+// part "//evil.test/x" goes out as "GET http://evil.test/x" to
+// site.test's server, which a server fronting both sites routes to
+// evil.test (RFC 9112 §3.2.2): it is not signed, bare or below a
+// robotstxt Transport's SkipRobots, so evil.test gets no signature it
+// could replay to site.test.
+func TestTransportOpaqueTargetNotSigned(t *testing.T) {
+	for _, stack := range []bool{false, true} {
+		name := "bare"
+		if stack {
+			name = "under_robotstxt.Transport_SkipRobots"
+		}
+		t.Run(name, func(t *testing.T) { testOpaqueTarget(t, stack) })
+	}
+}
+
+func testOpaqueTarget(t *testing.T, stack bool) {
+	var mu sync.Mutex
+	var evilGot []http.Header
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		// A front shared by two sites picks the site by the request's
+		// target (Go's server takes r.Host from an absolute-form target).
+		if r.Host == "evil.test" {
+			mu.Lock()
+			evilGot = append(evilGot, r.Header.Clone())
+			mu.Unlock()
+			io.WriteString(w, "evil")
+			return
+		}
+		io.WriteString(w, "site")
+	}))
+	defer front.Close()
+	next := namedTransport(map[string]string{"site.test:80": front.Listener.Addr().String()})
+	defer next.CloseIdleConnections()
+	s := newTestSigner(t)
+	var rt http.RoundTripper = NewTransport(next, s)
+	ctx := context.Background()
+	if stack {
+		// The README's stack; SkipRobots for a URL a person asked for.
+		rc, tr := robotstxt.NewClientTransport(rt, []robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0")})
+		defer rc.Close()
+		rt, ctx = tr, robotstxt.SkipRobots(ctx)
+	}
+
+	req := (&http.Request{
+		Method: http.MethodGet,
+		URL:    &url.URL{Scheme: "http", Host: "site.test", Opaque: "//evil.test/x"},
+		Header: make(http.Header),
+	}).WithContext(ctx)
+	resp, err := rt.RoundTrip(req)
+	if err == nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Logf("response: %s %q", resp.Status, body)
+	} else {
+		t.Logf("RoundTrip: %v", err)
+	}
+	site := testSite(time.Now, rfcKey(t).Public().(ed25519.PublicKey), testAgent)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, h := range evilGot {
+		if h.Get("Signature") == "" {
+			continue
+		}
+		if _, err := site.verifyRequest(&http.Request{Host: "site.test", Header: h}, "http"); err == nil {
+			t.Errorf("evil.test's server got a signature that verifies for site.test (Signature-Input %s)",
+				strings.SplitN(h.Get("Signature-Input"), ";", 2)[0])
+		}
+	}
+}
+
+// TestTransportMappedACELabelNotSigned: a host net/http dials mapped and
+// sends unmapped as another name, its label starting with "xn--":
+// http://xn--\u00adbcher-kva.test/ (the mapping drops the soft hyphen)
+// is dialled as xn--bcher-kva.test and sent with the Host
+// xn--bcher-zha34b.test. No server dialled gets a signature valid for
+// another name, bare or under a robotstxt Transport (which gives the URL
+// dialled and that Host).
+func TestTransportMappedACELabelNotSigned(t *testing.T) {
+	for _, stack := range []bool{false, true} {
+		name := "bare"
+		if stack {
+			name = "under_robotstxt.Transport"
+		}
+		t.Run(name, func(t *testing.T) {
+			for _, host := range []string{
+				"xn--\u00adbcher-kva.test", // soft hyphen: dialled as bücher.test
+				"xn--\u00adx-0xa.test",
+				"xn--\u0130-0fn.test", // İ, which the mapping lower-cases
+			} {
+				testMappedAce(t, host, stack)
+			}
+		})
+	}
+}
+
+func testMappedAce(t *testing.T, host string, stack bool) {
+	dialled, err := idna.Lookup.ToASCII(host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, err := idna.Punycode.ToASCII(host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		server string // the name dialled to reach it
+		r      *http.Request
+	}
+	var mu sync.Mutex
+	var gots []got
+	handler := func(server string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			gots = append(gots, got{server, &http.Request{Host: r.Host, URL: r.URL, Header: r.Header.Clone()}})
+			mu.Unlock()
+		})
+	}
+	// Each name has its own server.
+	srv := httptest.NewServer(handler(dialled))
+	defer srv.Close()
+	other := httptest.NewServer(handler(strings.ToLower(sent)))
+	defer other.Close()
+	next := namedTransport(map[string]string{
+		dialled + ":80":               srv.Listener.Addr().String(),
+		strings.ToLower(sent) + ":80": other.Listener.Addr().String(),
+	})
+	defer next.CloseIdleConnections()
+	s := newTestSigner(t)
+	rt := NewTransport(next, s)
+	if stack {
+		rc, tr := robotstxt.NewClientTransport(rt, []robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0")})
+		defer rc.Close()
+		rt = tr
+	}
+	req, err := http.NewRequest(http.MethodGet, "http://"+host+"/page", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := rt.RoundTrip(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	site := testSite(time.Now, rfcKey(t).Public().(ed25519.PublicKey), testAgent)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, g := range gots {
+		if g.r.Header.Get("Signature") == "" {
+			continue
+		}
+		signedFor := normalAuthority(g.r.Host, "http")
+		if _, err := site.verifyRequest(g.r, "http"); err == nil && signedFor != g.server {
+			t.Errorf("GET http://%+q/page: %s's server (dialled) got %s with a signature that verifies for %s, another DNS name",
+				host, g.server, g.r.URL.Path, signedFor)
 		}
 	}
 }
