@@ -691,16 +691,19 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(first); err == nil {
 			page.b, whole = xhtmlHead(text)
 		}
-	case bom != "" || utf16:
 	case isXHTML(h, b):
-		// As XML reads it: in the Content-Type's charset, else its
-		// declaration's encoding (but UTF-16's, which a page whose
-		// declaration reads as ASCII is not in), else UTF-8; decoded
-		// for encoding/xml, which reads UTF-8 (a byte that is none of
-		// an encoding's reads as U+FFFD, an escape of ISO-2022-JP in
-		// UTF-8 as a control character XML does not allow). An encoding
-		// no browser knows leaves the page unread.
+		// As XML reads it: by its byte-order mark, else in the
+		// Content-Type's charset, else its declaration's encoding (but
+		// UTF-16's, which a page whose declaration reads as ASCII is
+		// not in), else UTF-8; decoded for encoding/xml, which reads
+		// UTF-8 (an escape of ISO-2022-JP read as UTF-8 is a control
+		// character XML does not allow). Bytes not UTF-8 in a page in
+		// UTF-8 leave it unreadable, as to XML; an encoding no browser
+		// knows does too.
 		label := charset
+		if bytes.HasPrefix(first, []byte("\xEF\xBB\xBF")) {
+			label = "utf-8"
+		}
 		e, err := body.Encoding(label)
 		if err != nil {
 			if label = xmlEncoding(first); utf16BOM(label) != "" {
@@ -709,14 +712,15 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 			label = cmp.Or(label, "utf-8")
 			e, err = body.Encoding(label)
 		}
-		var text []byte
-		if err == nil {
+		text := first
+		if err == nil && e != unicode.UTF8 {
 			text, err = e.NewDecoder().Bytes(first)
 		}
 		if err != nil {
 			return pageText{}, fmt.Errorf("robotstxt: an XHTML page in %s, which does not decode: its META tags cannot be read: %w", capQuote(label), err)
 		}
 		page.b, whole = xhtmlHead(text)
+	case bom != "" || utf16:
 	case bom == "" && !hasBOM(b) && jis != nil:
 		return pageText{}, jis
 	case bom == "" && !hasBOM(b) && enc != nil:
@@ -827,23 +831,35 @@ const maxXMLDepth = 256
 func xhtmlHead(page []byte) (out []byte, whole bool) {
 	out = []byte("<head>")
 	page, entities, ok := xmlDoctype(page)
-	if !ok {
+	if !ok || expansion(page, entities) > maxExpansion {
 		return out, false
 	}
-	d := xml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF"))))
+	page = bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF"))
+	d := xml.NewDecoder(bytes.NewReader(page))
 	d.Entity = entities
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // decoded already
 	type element struct{ bare, template bool }
 	var open []element                     // the elements open: bare before each, whether a template of the head
 	bare := true                           // an element in no namespace is XHTML's: none was undone
 	bound := map[string]bool{xmlURL: true} // the namespaces declared, as a prefix's may resolve
-	head, templates := 0, 0                // the head's depth, once it began; the templates open in it
-	for {
+	head, templates := 0, 0                // the depth of a head open; the templates open in it
+	doctype := false                       // the DOCTYPE came
+	for n := 0; ; n++ {
+		at := d.InputOffset()
 		tok, err := d.Token()
 		if err != nil {
 			return out, false // io.EOF too: the root, or the head, did not end
 		}
 		switch t := tok.(type) {
+		case xml.ProcInst:
+			if ascii.EqualFold(t.Target, "xml") && (n > 0 || !bytes.Contains(t.Inst, []byte("version"))) {
+				return out, false // an XML declaration not first, or without its version
+			}
+		case xml.Directive:
+			if doctype || len(open) > 0 || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
+				return out, false // XML declares nothing past the prolog's one DOCTYPE
+			}
+			doctype = true
 		case xml.StartElement:
 			if len(open) == maxXMLDepth {
 				return out, false
@@ -851,6 +867,8 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			open = append(open, element{bare: bare})
 			for _, a := range t.Attr {
 				switch {
+				case a.Name.Space == "xmlns" && a.Value == "":
+					return out, false // a prefix undeclared: XML 1.0's namespaces have none
 				case a.Name.Space == "xmlns":
 					bound[a.Value] = true
 				case a.Name.Space == "" && a.Name.Local == "xmlns":
@@ -858,8 +876,8 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 					bare = bare && a.Value != ""
 				}
 			}
-			if t.Name.Space != "" && !bound[t.Name.Space] {
-				return out, false // a prefix no declaration binds
+			if t.Name.Space != "" && !bound[t.Name.Space] || !wellFormedAttrs(t.Attr, page[at:d.InputOffset()], bound) {
+				return out, false
 			}
 			if t.Name.Space != xhtmlNamespace && (t.Name.Space != "" || !bare) {
 				continue // none of XHTML's
@@ -869,14 +887,12 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			case len(open) == 2 && t.Name.Local == "body":
 				return append(out, "</head><body>"...), true // meta reads no further
 			case head == 0 && len(open) <= 2 && t.Name.Local == "head":
-				head = len(open)
+				head = len(open) // the first, or one after it before the body, as HTML's parser reads it
 			case inHead && t.Name.Local == "template":
 				open[len(open)-1].template = true
 				templates++
 			case (inHead && templates == 0 || len(open) == 2) && t.Name.Local == "meta":
-				if out, ok = appendMeta(out, t.Attr); !ok {
-					return out, false
-				}
+				out = appendMeta(out, t.Attr)
 			}
 		case xml.EndElement:
 			e := open[len(open)-1]
@@ -887,7 +903,7 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 				return append(out, "</head><body>"...), true
 			}
 			if len(open) == head {
-				head = -1 // ended: a <head> after it is none
+				head = 0
 			}
 			open, bare = open[:len(open)-1], e.bare
 		case xml.CharData:
@@ -898,35 +914,99 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 	}
 }
 
+// maxExpansion bounds the text the references to a page's entities
+// expand to (see expansion), as it bounds what a page may be read from:
+// encoding/xml copies an entity's text at every reference, which a page
+// declaring one of 64 KiB and naming it at every turn would make
+// gigabytes of (expat and libxml2 refuse such pages too).
+const maxExpansion = metaReads
+
+// expansion returns the length of the text the references of page to
+// entities would expand to, each '&' read once: a reference ends at the
+// first byte no XML name holds.
+func expansion(page []byte, entities map[string]string) int {
+	n := 0
+	for i := bytes.IndexByte(page, '&'); i >= 0; i = bytes.IndexByte(page, '&') {
+		page = page[i+1:]
+		end := bytes.IndexFunc(page, func(r rune) bool {
+			return !(r >= 0x80 || r == '-' || r == '.' || r == '_' || r == ':' || '0' <= r && r <= '9' || 'a' <= r|0x20 && r|0x20 <= 'z')
+		})
+		if end >= 0 && page[end] == ';' {
+			n += len(entities[string(page[:end])])
+		}
+	}
+	return n
+}
+
+// wellFormedAttrs reports whether the attributes attrs of start tag raw
+// are as XML 1.0 and its namespaces allow, which encoding/xml does not
+// check: none given twice (by its namespace and local name: xmlns twice,
+// or xmlns:h, or two prefixes bound alike), none with a prefix bound
+// nowhere, each after white space (rel="a"href="b" is none). A page
+// failing one is no page browsers read.
+func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]bool) bool {
+	for i, a := range attrs {
+		if a.Name.Space != "" && a.Name.Space != "xmlns" && !bound[a.Name.Space] {
+			return false
+		}
+		if len(attrs) <= 16 {
+			for _, b := range attrs[:i] {
+				if b.Name == a.Name {
+					return false
+				}
+			}
+		}
+	}
+	if len(attrs) > 16 {
+		seen := make(map[xml.Name]bool, len(attrs))
+		for _, a := range attrs {
+			if seen[a.Name] {
+				return false
+			}
+			seen[a.Name] = true
+		}
+	}
+	for i := 0; i < len(raw); i++ {
+		if q := raw[i]; q == '"' || q == '\'' {
+			end := bytes.IndexByte(raw[i+1:], q)
+			if end < 0 {
+				return false
+			}
+			i += end + 2
+			if i < len(raw) && !bytes.ContainsRune([]byte(" \t\r\n/>"), rune(raw[i])) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // xmlURL is the namespace the prefix xml is bound to (encoding/xml
 // resolves it undeclared).
 const xmlURL = "http://www.w3.org/XML/1998/namespace"
 
 // appendMeta appends to out the XHTML <meta> element of attributes attrs
-// as an HTML <meta> tag with its name and content, and reports !ok for
-// one giving either twice (not well-formed: which one XML reads is not
-// known). Attributes in a namespace (h:name) are none of these.
-func appendMeta(out []byte, attrs []xml.Attr) (_ []byte, ok bool) {
+// as an HTML <meta> tag with its name and content (attributes in a
+// namespace, h:name, are none of these).
+func appendMeta(out []byte, attrs []xml.Attr) []byte {
 	var name, content *string
 	for i, a := range attrs {
 		switch {
 		case a.Name.Space != "":
-		case a.Name.Local == "name" && name == nil:
+		case a.Name.Local == "name":
 			name = &attrs[i].Value
-		case a.Name.Local == "content" && content == nil:
+		case a.Name.Local == "content":
 			content = &attrs[i].Value
-		case a.Name.Local == "name" || a.Name.Local == "content":
-			return out, false
 		}
 	}
 	if name == nil {
-		return out, true // meta reads named tags alone
+		return out // meta reads named tags alone
 	}
 	out = append(append(append(out, `<meta name="`...), html.EscapeString(*name)...), '"')
 	if content != nil {
 		out = append(append(append(out, ` content="`...), html.EscapeString(*content)...), '"')
 	}
-	return append(out, '>'), true
+	return append(out, '>')
 }
 
 // xmlDoctype reads the DOCTYPE in the prolog of XHTML page as XML does,

@@ -2526,31 +2526,113 @@ func BenchmarkXHTMLEntities(b *testing.B) {
 }
 
 // TestXHTMLHeadNotWellFormed: an XHTML page not well-formed before its
-// head ends (served all the same) is read as cut there, whatever the
-// HTML tokenizer makes of it, the tags before kept: XML does not read it.
+// body (served all the same) is read as cut there, whatever the HTML
+// tokenizer or encoding/xml, which checks less than XML asks, makes of
+// it; the tags before are kept. XML does not read it, nor does a browser.
 func TestXHTMLHeadNotWellFormed(t *testing.T) {
+	const x = "http://www.w3.org/1999/xhtml"
 	const first = `<meta name="robots" content="noindex"/>`
-	for name, page := range map[string]string{
-		"stray end tags": `<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head>` + first + `</h:p></h:div>` +
-			`<h:meta name="robots" content="noai"/></h:head><h:body/></h:html>`,
-		"a void element left open in SVG": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
-			`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></svg>` +
-			`<meta name="robots" content="noai"/></head><body/></html>`,
-		"an undeclared prefix": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
-			`<x:link/><meta name="robots" content="noai"/></head><body/></html>`,
-		"a name given twice": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
-			`<meta name="robots" name="x" content="noai"/></head><body/></html>`,
-		"text outside the root": `<?xml version="1.0"?>a word<html xmlns="http://www.w3.org/1999/xhtml"><head>` +
-			`<meta name="robots" content="noai"/></head><body/></html>`,
-		"no root": `<?xml version="1.0"?>`,
-		"an undeclared entity": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first +
-			`<title>&bogus;</title><meta name="robots" content="noai"/></head><body/></html>`,
-		"cut in the head": `<html xmlns="http://www.w3.org/1999/xhtml"><head>` + first + `<title>`,
+	head := `<html xmlns="` + x + `"><head>` + first
+	for name, c := range map[string]struct {
+		page    string
+		noindex bool // the META before the fault read
+	}{
+		"stray end tags": {`<h:html xmlns:h="` + x + `"><h:head>` + first + `</h:p></h:div>` +
+			`<h:meta name="robots" content="noai"/></h:head><h:body/></h:html>`, true},
+		"a void element left open in SVG": {head + `<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"></svg>` +
+			`<meta name="robots" content="noai"/></head><body/></html>`, true},
+		"an undeclared prefix":  {head + `<x:link/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a name given twice":    {head + `<meta name="robots" name="x" content="noai"/></head><body/></html>`, true},
+		"text outside the root": {`<?xml version="1.0"?>a word` + head + `<meta name="robots" content="noai"/></head><body/></html>`, false},
+		"no root":               {`<?xml version="1.0"?>`, false},
+		"an undeclared entity":  {head + `<title>&bogus;</title><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"cut in the head":       {head + `<title>`, true},
+		// encoding/xml lets the last of two xmlns win, and reads the
+		// rest of these as written.
+		"xmlns twice on the root": {`<html xmlns="` + x + `" xmlns="urn:x"><head><meta name="robots" content="noai"/></head><body/></html>`, false},
+		"xmlns twice on the head": {`<html xmlns="` + x + `"><head xmlns="` + x + `" xmlns="urn:x"><meta name="robots" content="noai"/></head><body/></html>`, false},
+		"xmlns twice on the meta": {head + `<meta xmlns="` + x + `" xmlns="urn:x" name="robots" content="noai"/></head><body/></html>`, true},
+		"xmlns:h twice":           {`<h:html xmlns:h="` + x + `" xmlns:h="urn:x"><h:head><h:meta name="robots" content="noai"/></h:head><h:body/></h:html>`, false},
+		"two prefixes bound alike, one name": {`<html xmlns="` + x + `" xmlns:a="urn:a" xmlns:b="urn:a"><head>` + first +
+			`<link a:rel="x" b:rel="y"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"an attribute given twice":           {head + `<link rel="a" rel="b"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"an attribute's prefix undeclared":   {head + `<link x:rel="stylesheet"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a directive in the head":            {head + `<!ELEMENT x ANY><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a directive holding a META":         {head + `<!x <meta name="robots" content="noai"/> ></head><body/></html>`, true},
+		"a DOCTYPE in the head":              {head + `<!DOCTYPE x [<!ENTITY a "b">]><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"an XML declaration in the head":     {head + `<?xml version="1.0"?><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a line before the XML declaration":  {"\n" + `<?xml version="1.0"?>` + head + `<meta name="robots" content="noai"/></head><body/></html>`, false},
+		"an XML declaration without version": {`<?xml encoding="UTF-8"?>` + head + `<meta name="robots" content="noai"/></head><body/></html>`, false},
+		"a prefix undeclared (xmlns:h=\"\")": {head + `<link xmlns:h=""/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"attributes without white space":     {head + `<link rel="a"href="b"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"bytes not UTF-8":                    {head + "\xE9<meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
 	} {
-		out, whole := xhtmlHead([]byte(page))
+		out, whole := xhtmlHead([]byte(c.page))
 		d, err := meta.FromHTML(pageText{out, !whole}.reader(), "ExampleBot")
-		if whole || err == nil || d.NoAI || !d.NoIndex && name != "text outside the root" && name != "no root" {
-			t.Errorf("%s: xhtmlHead = %q, whole %v; FromHTML %+v, %v; want noindex alone, cut", name, out, whole, d, err)
+		if whole || err == nil || d.NoAI || d.NoIndex != c.noindex {
+			t.Errorf("%s: xhtmlHead = %q, whole %v; FromHTML %+v, %v; want noindex %v alone, cut", name, out, whole, d, err, c.noindex)
+		}
+	}
+	// Control: written well, its attributes on new lines or after '/'.
+	page := head + "<link\n\trel=\"a\"\n\thref='b'/><meta name=\"robots\" content=\"noai\"/></head><body/></html>"
+	if out, whole := xhtmlHead([]byte(page)); !whole || !bytes.Contains(out, []byte("noai")) {
+		t.Errorf("control: xhtmlHead = %q, whole %v; want the noai, whole", out, whole)
+	}
+}
+
+// TestXHTMLHeadEntityExpansion: a page whose references would expand to
+// more than maxExpansion bytes of text (a 64 KiB entity named 1,024
+// times in 68 KB: encoding/xml copies it at each) is unreadable, not
+// expanded; a page naming its entities as real ones do is read.
+func TestXHTMLHeadEntityExpansion(t *testing.T) {
+	page := []byte(xhtmlProlog + `<!DOCTYPE html [<!ENTITY e "` + strings.Repeat("a", 64<<10) + `">]>` + xhtmlRoot +
+		`<head><title>` + strings.Repeat("&e;", (maxExpansion>>16)+1) + `</title>` + xhtmlNoAI + `</head>` + xhtmlBody)
+	if out, whole := xhtmlHead(page); whole || len(out) > 64 {
+		t.Errorf("amplified: xhtmlHead = %.64q…, whole %v; want unreadable", out, whole)
+	}
+	page = []byte(xhtmlProlog + `<!DOCTYPE html [<!ENTITY e "` + strings.Repeat("a", 64<<10) + `">]>` + xhtmlRoot +
+		`<head><title>` + strings.Repeat("&e;", (maxExpansion>>16)-1) + "&nbsp;&amp;" + `</title>` + xhtmlNoAI + `</head>` + xhtmlBody)
+	if out, whole := xhtmlHead(page); !whole || !bytes.Contains(out, []byte("noai")) {
+		t.Errorf("within the bound: xhtmlHead = %q, whole %v; want the noai, whole", out, whole)
+	}
+}
+
+// TestXHTMLHeadSecondHead: a META in a second <head> before the body is
+// read, as HTML's parser reads it into the head (as a META that is a
+// child of the root there).
+func TestXHTMLHeadSecondHead(t *testing.T) {
+	for name, page := range map[string]string{
+		"a second head":       xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title></head><head>` + xhtmlNoAI + `</head>` + xhtmlBody,
+		"a child of the root": xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title></head>` + xhtmlNoAI + xhtmlBody,
+	} {
+		if r, _ := xhtmlDirectives(t, page); !xhtmlNoAIRead(r) {
+			t.Errorf("%s: receipt usage %q, signals %q; want the noai read", name, r.Usage, sigs(r.Signals))
+		}
+	}
+}
+
+// TestReceiptXHTMLEncoding: a UTF-8 byte-order mark decides an XHTML
+// page's encoding over its Content-Type's charset, as browsers read it:
+// a page served as ISO-8859-1 (a server's default), Shift_JIS or UTF-16
+// is read as UTF-8, as XML. A page in UTF-8 holding a byte that is not
+// is unreadable, as to XML (not read with U+FFFD in its place).
+func TestReceiptXHTMLEncoding(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	page := []byte("\xEF\xBB\xBF" + xhtmlPrologDoctype + xhtmlRoot + `<head><title>t` + xhtmlNoAI + `</title><meta name="robots" content="noarchive"/></head>` + xhtmlBody)
+	for _, cs := range []string{"iso-8859-1", "windows-1252", "shift_jis", "utf-16", "utf-8"} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/xhtml+xml; charset=" + cs}}, Request: req, ContentLength: int64(len(page))}
+		if r, d := tr.Receipt(resp, page), tr.PageDirectives(resp, page); !xhtmlNoAIRead(r) || !d.NoArchive || d.NoIndex {
+			t.Errorf("charset=%s: receipt signals %q, PageDirectives %+v; want noai (a META in the title, to XML) and noarchive", cs, sigs(r.Signals), d)
+		}
+	}
+	page = []byte(xhtmlPrologDoctype + xhtmlRoot + "<head><title>Caf\xE9</title>" + xhtmlNoAI + "</head>" + xhtmlBody)
+	for _, ct := range []string{"application/xhtml+xml", "application/xhtml+xml; charset=utf-8"} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ct}}, Request: req, ContentLength: int64(len(page))}
+		if r := tr.Receipt(resp, page); !slices.Equal(sigs(r.Signals), []string{"robots-meta train-ai n unreadable"}) {
+			t.Errorf("%s, a byte not UTF-8: receipt signals %q; want the page unreadable", ct, sigs(r.Signals))
 		}
 	}
 }
