@@ -32,8 +32,9 @@ import (
 // sign is not sent: RoundTrip closes its body and returns the error.
 // Among those is a request whose trailer declares a Signature,
 // Signature-Input or Signature-Agent field, which Sign would replace, and
-// one whose URL has an opaque part, sent as written ("//other.test/x" is
-// a request for other.test).
+// one whose URL net/http sends with another target than a path (an
+// Opaque "//other.test/x", a Path "http://other.test/x": a request for
+// other.test).
 // CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
@@ -64,11 +65,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case req.URL == nil:
 		err = errors.New("botauth: a request without a URL: not signed")
-	case req.URL.Opaque != "":
-		// Sent as it is ("//other.test/x" goes out as
-		// "http://other.test/x" to the URL's host's server), it may name
-		// another authority than the one signed.
-		err = fmt.Errorf("botauth: a request URL with an opaque part (%q): not signed", req.URL.Opaque)
+	case !strings.HasPrefix(req.URL.RequestURI(), "/"):
+		// Sent as written: an Opaque "//other.test/x", or a Path
+		// "http://other.test/x", goes out as "GET http://other.test/x"
+		// to the URL's host's server, which a front serving both
+		// routes to other.test.
+		err = fmt.Errorf("botauth: a request whose target is %q, not a path: not signed", req.URL.RequestURI())
 	case signatureFields(req.Trailer):
 		// Sign would drop them from a copy of the trailer, and a copy
 		// goes out as it stood before the body was read.
@@ -150,13 +152,17 @@ func keptHost(req *http.Request) error {
 // unmapped (xn--ni7c.test, another name), whose server would accept the
 // signature b.test's server got; a robotstxt Transport above sends that
 // Host with the URL's host dialled. The Host is the URL's host as
-// written, one that maps or decodes to the server dialled, or one whose
-// A-labels are none of IDNA's (xn--bcher-zha34b decodes to a soft
-// hyphen the mapping drops: the Host net/http sends for that URL, whose
-// host a robotstxt Transport gives dialled), a name no caller means. A
-// Host naming another site is the caller's to set (see [Signer.Sign]).
+// written (not in ASCII, which net/http dials unmapped), one that maps
+// or decodes to the server dialled, or one whose A-labels are none of
+// IDNA's (xn--bcher-zha34b decodes to a soft hyphen the mapping drops:
+// the Host net/http sends for that URL, whose host a robotstxt Transport
+// gives dialled), a name no caller means. A Host naming another site is
+// the caller's to set (see [Signer.Sign]).
 func hostAsDialled(req *http.Request) error {
 	host := cmp.Or(req.Host, req.URL.Host)
+	if host == req.URL.Host && ascii.IsASCII(host) {
+		return nil // net/http maps no name in ASCII: it dials what it sends
+	}
 	sent, err := authority(host, req.URL.Scheme)
 	if err != nil || sameServer(sent, req.URL) {
 		return err
@@ -165,19 +171,26 @@ func hostAsDialled(req *http.Request) error {
 	if i := strings.LastIndexByte(sent, ':'); i >= 0 && !strings.Contains(sent[i:], "]") {
 		name, port = sent[:i], sent[i:]
 	}
-	ace := strings.Contains(ascii.LowerString("."+name), ".xn--")
-	if unicode, err := idna.Punycode.ToUnicode(name); err != nil || host == req.URL.Host || sameServer(unicode+port, req.URL) || ace && !isIDNA(name) {
+	if unicode, err := idna.Punycode.ToUnicode(name); err != nil || host == req.URL.Host || sameServer(unicode+port, req.URL) || !aLabelsRead(name) {
 		return fmt.Errorf("botauth: %s is dialled as another name than its Host, %s: not signed", req.URL.Redacted(), sent)
 	}
 	return nil
 }
 
-// isIDNA reports whether name, in ASCII, is one IDNA's lookup reads as
-// written (case aside): its A-labels decode to names it maps to
-// themselves.
-func isIDNA(name string) bool {
-	l, err := idna.Lookup.ToASCII(name)
-	return err == nil && ascii.EqualFold(strings.TrimSuffix(l, "."), strings.TrimSuffix(name, "."))
+// aLabelsRead reports whether the A-labels of name (its labels prefixed
+// xn--) are ones IDNA's lookup reads as written, case aside: each decodes
+// to a label it maps to itself. Its other labels are left as they are
+// (my_shop, 123: names a caller may set, which the lookup's rules for
+// host names refuse).
+func aLabelsRead(name string) bool {
+	for label := range strings.SplitSeq(name, ".") {
+		if len(label) >= len("xn--") && ascii.EqualFold(label[:len("xn--")], "xn--") {
+			if l, err := idna.Lookup.ToASCII(label); err != nil || !ascii.EqualFold(l, label) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sameServer reports whether the Host host names u's server: the same

@@ -1,6 +1,7 @@
 package botauth
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/tls"
@@ -653,23 +654,29 @@ func TestTransportMappedHostNotSigned(t *testing.T) {
 	}
 }
 
-// TestTransportOpaqueTargetNotSigned: a request whose URL has the opaque
-// part "//evil.test/x" goes out as "GET http://evil.test/x" to
-// site.test's server, which a server fronting both sites routes to
+// TestTransportOffPathTargetNotSigned: a request whose target net/http
+// writes as other than a path goes out as "GET http://evil.test/x" to
+// site.test's server (an Opaque "//evil.test/x", a Path
+// "http://evil.test/x"), which a server fronting both sites routes to
 // evil.test (RFC 9112 §3.2.2): it is not signed, bare or below a
 // robotstxt Transport's SkipRobots, so evil.test gets no signature it
 // could replay to site.test.
-func TestTransportOpaqueTargetNotSigned(t *testing.T) {
-	for _, stack := range []bool{false, true} {
-		name := "bare"
-		if stack {
-			name = "under_robotstxt.Transport_SkipRobots"
+func TestTransportOffPathTargetNotSigned(t *testing.T) {
+	for _, u := range []url.URL{
+		{Scheme: "http", Host: "site.test", Opaque: "//evil.test/x"},
+		{Scheme: "http", Host: "site.test", Path: "http://evil.test/x"},
+	} {
+		for _, stack := range []bool{false, true} {
+			name := "bare"
+			if stack {
+				name = "under_robotstxt.Transport_SkipRobots"
+			}
+			t.Run(name, func(t *testing.T) { testOffPathTarget(t, stack, u) })
 		}
-		t.Run(name, func(t *testing.T) { testOpaqueTarget(t, stack) })
 	}
 }
 
-func testOpaqueTarget(t *testing.T, stack bool) {
+func testOffPathTarget(t *testing.T, stack bool, u url.URL) {
 	var mu sync.Mutex
 	var evilGot []http.Header
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -700,7 +707,7 @@ func testOpaqueTarget(t *testing.T, stack bool) {
 
 	req := (&http.Request{
 		Method: http.MethodGet,
-		URL:    &url.URL{Scheme: "http", Host: "site.test", Opaque: "//evil.test/x"},
+		URL:    &u,
 		Header: make(http.Header),
 	}).WithContext(ctx)
 	resp, err := rt.RoundTrip(req)
@@ -808,6 +815,56 @@ func testMappedAce(t *testing.T, host string, stack bool) {
 		if _, err := site.verifyRequest(g.r, "http"); err == nil && signedFor != g.server {
 			t.Errorf("GET http://%+q/page: %s's server (dialled) got %s with a signature that verifies for %s, another DNS name",
 				host, g.server, g.r.URL.Path, signedFor)
+		}
+	}
+}
+
+// signedHosts is a RoundTripper that answers every request itself,
+// keeping the Host of each that came signed.
+type signedHosts struct {
+	mu    sync.Mutex
+	hosts []string
+}
+
+func (s *signedHosts) RoundTrip(req *http.Request) (*http.Response, error) {
+	s.mu.Lock()
+	if req.Header.Get("Signature") != "" {
+		s.hosts = append(s.hosts, cmp.Or(req.Host, req.URL.Host))
+	}
+	s.mu.Unlock()
+	return &http.Response{StatusCode: 200, Body: http.NoBody, Header: make(http.Header), Request: req}, nil
+}
+
+// TestTransportHostAsDialledSigns: what hostAsDialled refuses is a Host
+// net/http sends as another name than it dials; these are signed: a Host
+// the caller sets for another site whose A-labels are IDNA's though its
+// other labels are none of a host name's (an underscore, "--" in third
+// place, a digit-led label beside a right-to-left one), and a URL's
+// host in ASCII, which net/http dials and sends alike (a zoned IPv6
+// literal, 127.1, 0x7f.0.0.1), with no Host set.
+func TestTransportHostAsDialledSigns(t *testing.T) {
+	for _, c := range []struct{ host, urlHost string }{
+		{"my_shop.example.ru", "192.0.2.10:8080"},
+		{"my_shop.xn--p1ai", "192.0.2.10:8080"},
+		{"_acme.xn--p1ai", "192.0.2.10:8080"},
+		{"r3---sn-abc.xn--p1ai", "192.0.2.10:8080"},
+		{"shop-.xn--p1ai", "192.0.2.10:8080"},
+		{"123.xn--4dbrk0ce", "192.0.2.10:8080"},
+		{"", "[fe80::1%eth0]:8080"},
+		{"", "127.1"},
+		{"", "0x7f.0.0.1"},
+	} {
+		rec := &signedHosts{}
+		req := &http.Request{Method: http.MethodGet, Header: make(http.Header), Host: c.host,
+			URL: &url.URL{Scheme: "http", Host: c.urlHost, Path: "/"}}
+		resp, err := NewTransport(rec, newTestSigner(t)).RoundTrip(req)
+		if err != nil {
+			t.Errorf("Host %q, URL host %q: %v", c.host, c.urlHost, err)
+			continue
+		}
+		resp.Body.Close()
+		if len(rec.hosts) != 1 {
+			t.Errorf("Host %q, URL host %q: sent unsigned", c.host, c.urlHost)
 		}
 	}
 }
