@@ -452,14 +452,14 @@ func wideOf(body []byte) wideForm {
 }
 
 // spellsRules reports whether a line of body, read a byte a character,
-// begins with a key the parser reads as a rule's or a group's (see
-// parse.Lines: "User-agent", "Disallow", and the misspellings Google's
-// parser accepts, "Useragent", "Disalow"): an ASCII-compatible
-// charset's, which UTF-16 text would spell only as rare ideographs in a
-// row at a line's start (its ASCII letters have NULs between them).
+// begins with a key the parser knows (see parse.Lines: "User-agent",
+// "Disallow", "Sitemap", "License", and the misspellings Google's parser
+// accepts, "Useragent", "Disalow"): an ASCII-compatible charset's, which
+// UTF-16 text would spell only as rare ideographs in a row at a line's
+// start (its ASCII letters have NULs between them).
 func spellsRules(body []byte) bool {
 	for l := range parse.Lines(string(body)) {
-		if l.Key == parse.KeyUserAgent || l.Key == parse.KeyAllow || l.Key == parse.KeyDisallow {
+		if l.Key != parse.KeyNone && l.Key != parse.KeyOther {
 			return true
 		}
 	}

@@ -401,6 +401,7 @@ func TestReadUTF16FarFromASCII(t *testing.T) {
 		"Useragent: *\x00\nDisalow: /private/\x00\nDisalow: /admin/\x00\nDisalow: /tmp/\x00\n",
 		"User agent:  *\x00\nDisalow: /private/\x00\nDisalow: /admin/\x00\nDisalow: /tmp/\x00\n",
 		"Useragent: *\x00\nDiasllow: /private/\x00\nDisallaw: /admin/\x00\nDiasllow: /tmp/\x00\n",
+		"Sitemap: https://example.com/sitemap.xml\x00\nLicense: https://example.com/license.xml\x00\nSitemap: https://example.com/news.xml\x00\n",
 		"User-agent: *\nDisallow: /x\n\x00# ab\n\x00# b\nDisallow: /admin/\n"} {
 		if got, err := Read(strings.NewReader(padded), http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, DefaultLimit); err != nil ||
 			got.Charset != "utf-8" || string(got.Text) != padded {
