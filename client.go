@@ -726,6 +726,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		// A WithErrorPolicy answer is a failure too, asked again on the
 		// back-off: a good copy stands in for its allow-all, not for its
 		// disallow-all.
+		c.keepTheirFailure(res, now)
 		return c.unreachable(k, e, prev, res, now), nil // its expiry is its back-off
 	}
 	fresh, lifetime, _ := c.cfg.freshness(now, res.header)
@@ -781,6 +782,33 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 		}
 	}
 	return e
+}
+
+// keepTheirFailure keeps the error status res ended with, when a site
+// sent it itself (a 5xx, a 429), as the failure of each other site whose
+// own fetch res is too (res.froms), for its back-off: a robots.txt
+// redirected there meanwhile sends it nothing (see failing), lest a host
+// many sites redirect their robots.txt to be asked once a site while it
+// is down. Another failure (a timeout, a cut) may be the chain's doing
+// and is kept for none; a current good entry, or one a fill published
+// since, stays. The Store is not told: another process sharing it asks
+// the site once itself.
+func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
+	if res.status < 500 && res.status != http.StatusTooManyRequests {
+		return
+	}
+	at := stampOf(now)
+	for _, from := range res.froms {
+		k := key{from.authority, &c.robots}
+		cur := c.robots.cache.peek(from.authority)
+		if cur != nil && !cur.expired(now) && cur.failures == 0 {
+			continue
+		}
+		e := &entry{key: from.authority, persisted: persisted{
+			outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: from.redirects,
+		}}
+		c.robots.cache.putOver(c.unreachable(k, e, cur, res, now), cur, now)
+	}
 }
 
 // unreachable completes e, a failed fetch's entry, for the back-off

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1541,6 +1542,39 @@ func TestHopToPageOfFailingSiteAsksItOnce(t *testing.T) {
 	}
 	if d, err := c.Check(context.Background(), "http://down.test/x"); d.Failures != 1 || d.Status != 500 || !errors.Is(err, ErrDeferred) {
 		t.Errorf("down.test's own check: %+v, %v; want its kept failure", d, err)
+	}
+}
+
+// TestHopToFailingRobotsTxtAsksItOnce: sites whose robots.txt redirects
+// to down.test's robots.txt, which answers an error status of its own (a
+// 500 come back in an hour, a 502, a 503 naming no time, none of which
+// holds down.test's pacing), get that failure kept for down.test too, as
+// a check of down.test's would keep it: the next sites redirected there
+// ask it nothing within its back-off, and down.test's own check answers
+// from it.
+func TestHopToFailingRobotsTxtAsksItOnce(t *testing.T) {
+	for _, status := range []int{500, 502, 503} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			w.on("down.test/robots.txt", serve(status, "down", "Retry-After", map[int]string{500: "3600"}[status]))
+			const sites = 5
+			for i := range sites {
+				w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://down.test/robots.txt"))
+			}
+			c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+			for i := range sites {
+				if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/page", i)); d.Allowed || !errors.Is(err, ErrDeferred) {
+					t.Errorf("s%d.test: %+v, %v; want deferred", i, d, err)
+				}
+			}
+			if asked := w.count("http://down.test/robots.txt"); asked != 1 {
+				t.Errorf("down.test's robots.txt asked %d times within its back-off, for %d sites redirecting there; want once", asked, sites)
+			}
+			if d, err := c.Check(context.Background(), "http://down.test/x"); d.Failures != 1 || d.Status != status || !errors.Is(err, ErrDeferred) {
+				t.Errorf("down.test's own check: %+v, %v; want its kept failure", d, err)
+			}
+		})
 	}
 }
 
