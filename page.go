@@ -825,35 +825,48 @@ const maxXMLDepth = 256
 // so far: one not well-formed or cut short, one naming an entity it does
 // not declare or whose text holds markup (which XML reads as elements, a
 // <meta> among them: see xmlDoctype), one with a prefix no declaration
-// binds, with text outside its root, with a <meta> giving its name or
-// content twice, or nesting elements past maxXMLDepth. What the rest of
-// its head holds is unknown: the page reads as cut there.
+// in scope binds, with text outside its root, with an attribute given
+// twice, with a character XML does not allow (bytes not UTF-8, a control
+// character, a reference to a surrogate), or nesting elements past
+// maxXMLDepth. What the rest of its head holds is unknown: the page reads
+// as cut there. Faults of grammar encoding/xml lets pass that change no
+// element and no attribute (an XML declaration's settings, words astray
+// in a DOCTYPE or an entity's declaration, a name starting or ending with
+// ':') are not looked for: such a page is read as XML would read it were
+// it well-formed.
 func xhtmlHead(page []byte) (out []byte, whole bool) {
 	out = []byte("<head>")
+	page = bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF"))
 	page, entities, ok := xmlDoctype(page)
 	if !ok || expansion(page, entities) > maxExpansion {
 		return out, false
 	}
-	page = bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF"))
 	d := xml.NewDecoder(bytes.NewReader(page))
 	d.Entity = entities
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // decoded already
-	type element struct{ bare, template bool }
-	var open []element                     // the elements open: bare before each, whether a template of the head
-	bare := true                           // an element in no namespace is XHTML's: none was undone
-	bound := map[string]bool{xmlURL: true} // the namespaces declared, as a prefix's may resolve
-	head, templates := 0, 0                // the depth of a head open; the templates open in it
-	doctype := false                       // the DOCTYPE came
+	read := func() ([]byte, bool) { return append(out, "</head><body>"...), true }
+	type element struct {
+		bare, template bool
+		bound          []string // the namespaces its declarations bound
+	}
+	var open []element                 // the elements open: bare before each, whether a template of the head
+	bare := true                       // an element in no namespace is XHTML's: none was undone
+	bound := map[string]int{xmlURL: 1} // the namespaces bound where the element is, as a prefix's may resolve
+	head, templates := 0, 0            // the depth of a head open; the templates open in it
+	doctype := false                   // the DOCTYPE came
 	for n := 0; ; n++ {
 		at := d.InputOffset()
 		tok, err := d.Token()
-		if err != nil {
-			return out, false // io.EOF too: the root, or the head, did not end
+		if err != nil || !xmlChars(page[at:d.InputOffset()]) {
+			// io.EOF too: the root, or the head, did not end. encoding/xml
+			// checks the characters of text and values alone, not of
+			// comments and instructions.
+			return out, false
 		}
 		switch t := tok.(type) {
 		case xml.ProcInst:
-			if ascii.EqualFold(t.Target, "xml") && (n > 0 || !bytes.Contains(t.Inst, []byte("version"))) {
-				return out, false // an XML declaration not first, or without its version
+			if ascii.EqualFold(t.Target, "xml") && (t.Target != "xml" || n > 0 || !bytes.Contains(t.Inst, []byte("version"))) {
+				return out, false // an XML declaration not first, or without its version; a name XML keeps
 			}
 		case xml.Directive:
 			if doctype || len(open) > 0 || !bytes.HasPrefix(t, []byte("DOCTYPE")) {
@@ -864,19 +877,19 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			if len(open) == maxXMLDepth {
 				return out, false
 			}
-			open = append(open, element{bare: bare})
+			e := element{bare: bare}
 			for _, a := range t.Attr {
 				switch {
-				case a.Name.Space == "xmlns" && a.Value == "":
-					return out, false // a prefix undeclared: XML 1.0's namespaces have none
-				case a.Name.Space == "xmlns":
-					bound[a.Value] = true
-				case a.Name.Space == "" && a.Name.Local == "xmlns":
-					bound[a.Value] = true
-					bare = bare && a.Value != ""
+				case a.Name.Space == "xmlns" && (a.Value == "" || a.Name.Local == "xmlns" || a.Name.Local == "xml" && a.Value != xmlURL):
+					return out, false // a prefix undeclared, or one XML reserves, bound
+				case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns":
+					bound[a.Value]++
+					e.bound = append(e.bound, a.Value)
+					bare = bare && (a.Name.Space == "xmlns" || a.Value != "")
 				}
 			}
-			if t.Name.Space != "" && !bound[t.Name.Space] || !wellFormedAttrs(t.Attr, page[at:d.InputOffset()], bound) {
+			open = append(open, e)
+			if t.Name.Space != "" && bound[t.Name.Space] == 0 || !wellFormedAttrs(t.Attr, page[at:d.InputOffset()], bound) {
 				return out, false
 			}
 			if t.Name.Space != xhtmlNamespace && (t.Name.Space != "" || !bare) {
@@ -885,7 +898,7 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			inHead := head > 0 && len(open) > head
 			switch {
 			case len(open) == 2 && t.Name.Local == "body":
-				return append(out, "</head><body>"...), true // meta reads no further
+				return read() // meta reads no further
 			case head == 0 && len(open) <= 2 && t.Name.Local == "head":
 				head = len(open) // the first, or one after it before the body, as HTML's parser reads it
 			case inHead && t.Name.Local == "template":
@@ -900,18 +913,65 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 				templates--
 			}
 			if len(open) == 1 {
-				return append(out, "</head><body>"...), true
+				return read()
 			}
 			if len(open) == head {
 				head = 0
 			}
+			for _, ns := range e.bound {
+				bound[ns]--
+			}
 			open, bare = open[:len(open)-1], e.bare
 		case xml.CharData:
-			if len(open) == 0 && len(bytes.Trim(t, " \t\r\n")) > 0 {
-				return out, false
+			if len(open) == 0 && len(bytes.Trim(page[at:d.InputOffset()], " \t\r\n")) > 0 {
+				return out, false // XML allows white space alone outside the root, written as such
 			}
 		}
 	}
+}
+
+// xmlChars reports whether b is UTF-8 of the characters XML allows (XML
+// 1.0 §2.2: no control character but tab, line feed and carriage
+// return, no surrogate, neither U+FFFE nor U+FFFF), its character
+// references (&#xD800;) too: encoding/xml writes one to a surrogate as
+// U+FFFD ("noai&#xD800;" read as no noai where XML reads no page).
+func xmlChars(b []byte) bool {
+	for len(b) > 0 {
+		c := b[0]
+		if c == '&' && len(b) > 1 && b[1] == '#' {
+			digits, base := b[2:], 10
+			if len(digits) > 0 && digits[0] == 'x' {
+				digits, base = digits[1:], 16
+			}
+			end := 0 // past the digits, each read once
+			for end < len(digits) && strings.IndexByte("0123456789abcdefABCDEF"[:base+max(base-10, 0)], digits[end]) >= 0 {
+				end++
+			}
+			if end < len(digits) && digits[end] == ';' {
+				if n, err := strconv.ParseUint(string(digits[:end]), base, 32); err == nil && !xmlChar(rune(n)) {
+					return false
+				}
+			}
+		}
+		if c < utf8.RuneSelf {
+			if !xmlChar(rune(c)) {
+				return false
+			}
+			b = b[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 || !xmlChar(r) {
+			return false
+		}
+		b = b[size:]
+	}
+	return true
+}
+
+// xmlChar reports whether XML allows the character r (XML 1.0 §2.2).
+func xmlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || ' ' <= r && r < 0xD800 || 0xE000 <= r && r <= 0xFFFD || 0x10000 <= r && r <= utf8.MaxRune
 }
 
 // maxExpansion bounds the text the references to a page's entities
@@ -944,9 +1004,9 @@ func expansion(page []byte, entities map[string]string) int {
 // or xmlns:h, or two prefixes bound alike), none with a prefix bound
 // nowhere, each after white space (rel="a"href="b" is none). A page
 // failing one is no page browsers read.
-func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]bool) bool {
+func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
 	for i, a := range attrs {
-		if a.Name.Space != "" && a.Name.Space != "xmlns" && !bound[a.Name.Space] {
+		if a.Name.Space != "" && a.Name.Space != "xmlns" && bound[a.Name.Space] == 0 {
 			return false
 		}
 		if len(attrs) <= 16 {
@@ -981,13 +1041,20 @@ func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]bool) bool {
 	return true
 }
 
+// xmlSpaces writes the white space XML normalizes in an attribute's value
+// as the space it normalizes it to.
+var xmlSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
+
 // xmlURL is the namespace the prefix xml is bound to (encoding/xml
 // resolves it undeclared).
 const xmlURL = "http://www.w3.org/XML/1998/namespace"
 
 // appendMeta appends to out the XHTML <meta> element of attributes attrs
 // as an HTML <meta> tag with its name and content (attributes in a
-// namespace, h:name, are none of these).
+// namespace, h:name, are none of these), their tabs and line breaks
+// spaces, as XML normalizes a value (encoding/xml does not; it writes a
+// character reference to one, which XML keeps, alike: read as a space
+// too).
 func appendMeta(out []byte, attrs []xml.Attr) []byte {
 	var name, content *string
 	for i, a := range attrs {
@@ -1002,9 +1069,9 @@ func appendMeta(out []byte, attrs []xml.Attr) []byte {
 	if name == nil {
 		return out // meta reads named tags alone
 	}
-	out = append(append(append(out, `<meta name="`...), html.EscapeString(*name)...), '"')
+	out = append(append(append(out, `<meta name="`...), html.EscapeString(xmlSpaces.Replace(*name))...), '"')
 	if content != nil {
-		out = append(append(append(out, ` content="`...), html.EscapeString(*content)...), '"')
+		out = append(append(append(out, ` content="`...), html.EscapeString(xmlSpaces.Replace(*content))...), '"')
 	}
 	return append(out, '>')
 }
@@ -1020,8 +1087,9 @@ func appendMeta(out []byte, attrs []xml.Attr) []byte {
 // its tags). ok is false for a DOCTYPE XML reads otherwise than
 // xmlDoctype can follow: not ended, a parameter entity (which may declare
 // anything), an ATTLIST giving a default (which XML adds to the elements,
-// a <meta>'s name too), a '<' no declaration begins (no browser reads
-// such a page). A page without one is returned as it is.
+// a <meta>'s name too) or a type, a '<' no declaration begins, a literal
+// outside a declaration (no browser reads such a page). A page without
+// one is returned as it is.
 func xmlDoctype(page []byte) (_ []byte, entities map[string]string, ok bool) {
 	entities = xml.HTMLEntity
 	var declared map[string]bool // the first declaration binds
@@ -1050,7 +1118,9 @@ func xmlDoctype(page []byte) (_ []byte, entities map[string]string, ok bool) {
 		break
 	}
 	start := i
-	i += len("<!DOCTYPE")
+	if i += len("<!DOCTYPE"); i >= len(page) || !bytes.ContainsRune([]byte(" \t\r\n"), rune(page[i])) {
+		return page, entities, false
+	}
 	literal := func() bool { // past the quoted literal at i
 		q := page[i : i+1]
 		return skip(string(q), string(q))
@@ -1060,6 +1130,8 @@ func xmlDoctype(page []byte) (_ []byte, entities map[string]string, ok bool) {
 			return page, entities, false
 		}
 		switch c := page[i]; {
+		case subset && (c == '"' || c == '\''):
+			return page, entities, false // a literal outside a declaration
 		case c == '"' || c == '\'':
 			if !literal() {
 				return page, entities, false
@@ -1068,6 +1140,9 @@ func xmlDoctype(page []byte) (_ []byte, entities map[string]string, ok bool) {
 			subset = true
 			i++
 		case !subset && c == '>':
+			if !xmlChars(page[start : i+1]) {
+				return page, entities, false
+			}
 			out := slices.Concat(page[:start], []byte("<!DOCTYPE html>"), page[i+1:])
 			return out, entities, true
 		case !subset && c == '<':
@@ -1090,11 +1165,14 @@ func xmlDoctype(page []byte) (_ []byte, entities map[string]string, ok bool) {
 		case bytes.HasPrefix(page[i:], []byte("<!")):
 			decl := i
 			for i < len(page) && page[i] != '>' {
-				if page[i] == '"' || page[i] == '\'' {
+				switch page[i] {
+				case '"', '\'':
 					if !literal() {
 						return page, entities, false
 					}
 					continue
+				case '%':
+					return page, entities, false // a parameter entity's reference
 				}
 				i++
 			}
@@ -1128,15 +1206,17 @@ var predefined = map[string]bool{"lt": true, "gt": true, "amp": true, "apos": tr
 // without its '>': an entity's, whose name and text it returns, or
 // whether that text may hold markup (a tag, a reference), an ATTLIST, or
 // another (an ELEMENT, a NOTATION), which gives the page nothing. ok is
-// false for a parameter entity's or an ATTLIST that gives a default (a
-// literal, or #FIXED).
+// false for a parameter entity's, an ATTLIST but a plain one (see
+// plainAttlist), or none of these four.
 func xmlDecl(decl []byte) (name, text string, markup, ok bool) {
 	const blanks = " \t\r\n"
 	switch {
 	case bytes.HasPrefix(decl, []byte("<!ATTLIST")):
-		return "", "", false, !bytes.ContainsAny(decl, "\"'") && !bytes.Contains(decl, []byte("#FIXED"))
-	case !bytes.HasPrefix(decl, []byte("<!ENTITY")):
+		return "", "", false, plainAttlist(string(decl[len("<!ATTLIST"):]))
+	case bytes.HasPrefix(decl, []byte("<!ELEMENT")) || bytes.HasPrefix(decl, []byte("<!NOTATION")):
 		return "", "", false, true
+	case !bytes.HasPrefix(decl, []byte("<!ENTITY")):
+		return "", "", false, false // none of XML's (a conditional section, which no internal subset holds)
 	}
 	rest := bytes.TrimLeft(decl[len("<!ENTITY"):], blanks)
 	n := bytes.IndexAny(rest, blanks)
@@ -1151,6 +1231,25 @@ func xmlDecl(decl []byte) (name, text string, markup, ok bool) {
 		}
 	}
 	return name, text, markup, true
+}
+
+// plainAttlist reports whether defs, an ATTLIST's after its keyword,
+// declare text attributes alone, with no default: CDATA, #IMPLIED or
+// #REQUIRED (the Open Graph subset's). XML gives an attribute declared
+// otherwise a default, or normalizes its value (an NMTOKEN xmlns
+// trimmed of its spaces names XHTML's namespace), which encoding/xml
+// does not.
+func plainAttlist(defs string) bool {
+	f := strings.Fields(defs)
+	if len(f) == 0 || (len(f)-1)%3 != 0 {
+		return false
+	}
+	for i := 1; i < len(f); i += 3 {
+		if f[i+1] != "CDATA" || f[i+2] != "#IMPLIED" && f[i+2] != "#REQUIRED" {
+			return false
+		}
+	}
+	return true
 }
 
 // charRefsOut returns s with its character references (&#160;, &#xA0;)

@@ -2566,6 +2566,23 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 		"a prefix undeclared (xmlns:h=\"\")": {head + `<link xmlns:h=""/><meta name="robots" content="noai"/></head><body/></html>`, true},
 		"attributes without white space":     {head + `<link rel="a"href="b"/><meta name="robots" content="noai"/></head><body/></html>`, true},
 		"bytes not UTF-8":                    {head + "\xE9<meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
+		// What encoding/xml reads no character of: checked after it.
+		"a comment not UTF-8":                  {head + "<!-- \xA9 M\xFCller --><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
+		"a control character in a comment":     {head + "<!-- \x01 --><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
+		"an instruction not UTF-8":             {head + "<?php echo 'M\xFCller'; ?><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
+		"a DOCTYPE's id not UTF-8":             {"<?xml version=\"1.0\"?><!DOCTYPE html SYSTEM \"M\xFCller.dtd\">" + head + `</head><body/></html>`, false},
+		"a reference to a surrogate":           {head + `<link rel="x&#xD800;"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a reference to a surrogate in a META": {head + `<meta name="robots" content="noai&#55296;"/></head><body/></html>`, true},
+		"<?XmL ...?>":                          {`<?XmL version="1.0"?>` + head + `</head><body/></html>`, false},
+		"a CDATA section before the root":      {`<?xml version="1.0"?><![CDATA[ ]]>` + head + `</head><body/></html>`, false},
+		"a reference before the root":          {`<?xml version="1.0"?>&#32;` + head + `</head><body/></html>`, false},
+		"<!DOCTYPEhtml>":                       {`<?xml version="1.0"?><!DOCTYPEhtml>` + head + `</head><body/></html>`, false},
+		"a quote astray in the subset":         {`<?xml version="1.0"?><!DOCTYPE html [ ' ]> ' ]>` + head + `</head><body/></html>`, false},
+		"a conditional section in the subset":  {`<?xml version="1.0"?><!DOCTYPE html [<![INCLUDE[ ]]>]>` + head + `</head><body/></html>`, false},
+		"a parameter entity in an ELEMENT":     {`<?xml version="1.0"?><!DOCTYPE html [<!ELEMENT x %p;>]>` + head + `</head><body/></html>`, false},
+		"xmlns:xmlns declared":                 {head + `<link xmlns:xmlns="urn:x"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"xmlns:xml bound elsewhere":            {head + `<link xmlns:xml="urn:x"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a prefix bound out of scope":          {head + `<x xmlns:q="p"/><p:y/><meta name="robots" content="noai"/></head><body/></html>`, true},
 	} {
 		out, whole := xhtmlHead([]byte(c.page))
 		d, err := meta.FromHTML(pageText{out, !whole}.reader(), "ExampleBot")
@@ -2577,6 +2594,52 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 	page := head + "<link\n\trel=\"a\"\n\thref='b'/><meta name=\"robots\" content=\"noai\"/></head><body/></html>"
 	if out, whole := xhtmlHead([]byte(page)); !whole || !bytes.Contains(out, []byte("noai")) {
 		t.Errorf("control: xhtmlHead = %q, whole %v; want the noai, whole", out, whole)
+	}
+}
+
+// TestXHTMLHeadTypedAttlist: an ATTLIST that gives an attribute a type
+// (NMTOKEN, ID, an enumeration) has XML normalize its value, which
+// encoding/xml does not: an xmlns written " http://www.w3.org/1999/xhtml "
+// names XHTML's namespace to XML, its META's noai read. Such a page is
+// unreadable, not read without the noai.
+func TestXHTMLHeadTypedAttlist(t *testing.T) {
+	const x = "http://www.w3.org/1999/xhtml"
+	for name, page := range map[string]string{
+		"NMTOKEN xmlns on the meta": xhtmlProlog + `<!DOCTYPE html [<!ATTLIST meta xmlns NMTOKEN #IMPLIED>]>` + xhtmlRoot +
+			`<head><title>t</title><meta xmlns=" ` + x + ` " name="robots" content="noai"/></head>` + xhtmlBody,
+		"NMTOKEN xmlns on the root": xhtmlProlog + `<!DOCTYPE html [<!ATTLIST html xmlns NMTOKEN #IMPLIED>]>` +
+			"<html xmlns=\"\n  " + x + "\n\"><head><title>t</title>" + xhtmlNoAI + `</head>` + xhtmlBody,
+		"ID xmlns on the meta": xhtmlProlog + `<!DOCTYPE html [<!ATTLIST meta xmlns ID #IMPLIED>]>` + xhtmlRoot +
+			`<head><title>t</title><meta xmlns="` + x + ` " name="robots" content="noai"/></head>` + xhtmlBody,
+		"enumerated xmlns on the head": xhtmlProlog + `<!DOCTYPE html [<!ATTLIST head xmlns (a|b) #IMPLIED>]>` + xhtmlRoot +
+			`<head xmlns=" ` + x + `"><title>t</title>` + xhtmlNoAI + `</head>` + xhtmlBody,
+	} {
+		if r, _ := xhtmlDirectives(t, page); !slices.Equal(sigs(r.Signals), []string{"robots-meta train-ai n unreadable"}) {
+			t.Errorf("%s: receipt usage %q, signals %q; want the page unreadable", name, r.Usage, sigs(r.Signals))
+		}
+	}
+}
+
+// TestReceiptXHTMLAttributeWhiteSpace: a META's name or content is read
+// as XML normalizes an attribute's value, each tab or line break (CR LF
+// as one) a space: a name "ExampleBot" and more on the next line names
+// ExampleBot, and a tdm-policy wrapped over two lines is kept with a
+// space.
+func TestReceiptXHTMLAttributeWhiteSpace(t *testing.T) {
+	head := xhtmlPrologDoctype + xhtmlRoot + `<head><title>t</title>`
+	for name, page := range map[string]string{
+		"the name as XML reads it":      head + `<meta name="ExampleBot news" content="noai"/></head>` + xhtmlBody,
+		"a line break in the name":      head + "<meta name=\"ExampleBot\nnews\" content=\"noai\"/></head>" + xhtmlBody,
+		"a CR LF in the name":           head + "<meta name=\"ExampleBot\r\nnews\" content=\"noai\"/></head>" + xhtmlBody,
+		"an entity's &#10; in the name": xhtmlProlog + `<!DOCTYPE html [<!ENTITY bot "ExampleBot&#10;news">]>` + xhtmlRoot + `<head><title>t</title><meta name="&bot;" content="noai"/></head>` + xhtmlBody,
+	} {
+		if r, _ := xhtmlDirectives(t, page); !slices.Equal(sigs(r.Signals), []string{"robots-meta train-ai n ExampleBot"}) {
+			t.Errorf("%s: receipt usage %q, signals %q; want ExampleBot's noai", name, r.Usage, sigs(r.Signals))
+		}
+	}
+	page := head + `<meta name="tdm-reservation" content="1"/><meta name="tdm-policy" content="https://example.com/tdm/` + "\r\n" + `policy.json"/></head>` + xhtmlBody
+	if r, _ := xhtmlDirectives(t, page); r.TDMPolicy != "https://example.com/tdm/ policy.json" {
+		t.Errorf("a tdm-policy over two lines: receipt TDMPolicy %q; want %q", r.TDMPolicy, "https://example.com/tdm/ policy.json")
 	}
 }
 
