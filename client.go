@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -785,29 +786,36 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 }
 
 // keepTheirFailure keeps the error status res ended with, when a site
-// sent it itself (a 5xx, a 429), as the failure of each other site whose
-// own fetch res is too (res.froms), for its back-off: a robots.txt
-// redirected there meanwhile sends it nothing (see failing), lest a host
-// many sites redirect their robots.txt to be asked once a site while it
-// is down. Another failure (a timeout, a cut) may be the chain's doing
-// and is kept for none; a current good entry, or one a fill published
-// since, stays. The Store is not told: another process sharing it asks
-// the site once itself.
+// sent it itself (a 5xx, a 429, read as a failure), as the failure of
+// each other site whose own fetch res is too (res.froms), for its
+// back-off: a robots.txt redirected there meanwhile sends it nothing
+// (see failing), lest a host many sites redirect their robots.txt to be
+// asked once a site while it is down. Another failure (a timeout, a
+// body cut, by the chain's deadline maybe) is kept for none; nor is it
+// kept over an entry current (a good one, or a failure within its
+// back-off, which a fetch beside this one met: counted once), or one a
+// fill published since. The Store, which this fetch did not consult
+// for the site, is not told; with one, the failure is kept for the
+// least freshness alone, as another process may have stored the site's
+// file since.
 func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
-	if res.status < 500 && res.status != http.StatusTooManyRequests {
+	if res.status < 500 && res.status != http.StatusTooManyRequests || valid(c.cfg.policy(res.status)) != OutcomeUnreachable {
 		return
 	}
 	at := stampOf(now)
-	for _, from := range res.froms {
-		k := key{from.authority, &c.robots}
+	for i, from := range res.froms {
 		cur := c.robots.cache.peek(from.authority)
-		if cur != nil && !cur.expired(now) && cur.failures == 0 {
-			continue
+		if cur != nil && !cur.expired(now) || slices.ContainsFunc(res.froms[:i], func(f theirFetch) bool { return f.authority == from.authority }) {
+			continue // current, or kept already: a redirect to itself lists a site twice
 		}
 		e := &entry{key: from.authority, persisted: persisted{
 			outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: from.redirects,
 		}}
-		c.robots.cache.putOver(c.unreachable(k, e, cur, res, now), cur, now)
+		e = c.unreachable(key{from.authority, &c.robots}, e, cur, res, now)
+		if c.tier != nil {
+			e.expires = min(e.expires, at.add(c.cfg.minFresh))
+		}
+		c.robots.cache.putOver(e, cur, now)
 	}
 }
 

@@ -1878,3 +1878,186 @@ func TestHopStandInAsksOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestHopFailureCountedOnce: s0.test's robots.txt redirects to
+// down.test's, which redirects once to itself (as a server may, to
+// answer the next time) and then answers 502: one fetch, one failure,
+// kept for down.test with the base back-off, though the chain passed
+// down.test twice.
+func TestHopFailureCountedOnce(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var asked atomic.Int32
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if asked.Add(1) == 1 {
+			http.Redirect(rw, r, "http://down.test/robots.txt", http.StatusFound)
+			return
+		}
+		rw.WriteHeader(http.StatusBadGateway)
+	})
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test: %+v, %v; want deferred", d, err)
+	}
+	d, err := c.Check(ctx, "http://down.test/x")
+	if !errors.Is(err, ErrDeferred) {
+		t.Fatalf("down.test: %+v, %v; want its kept failure", d, err)
+	}
+	if d.Failures != 1 {
+		t.Errorf("down.test's kept failure counts %d failures after one fetch that failed once; want 1", d.Failures)
+	}
+	var de *DeferredError
+	if errors.As(err, &de) {
+		if wait := time.Until(de.RetryAt); wait > defaultBackoff+5*time.Second {
+			t.Errorf("down.test's 502 (no Retry-After) deferred for %v after its first failure; want the base back-off %v", wait.Round(time.Second), defaultBackoff)
+		}
+	}
+}
+
+// TestHopFailureCountedOnceConcurrently: 6 sites checked at once each
+// redirect their robots.txt to down.test's, which answers each a 502 (no
+// Retry-After): each fetch under way at once sends its request, but one
+// outage is one failure for down.test, as its own concurrent checks (one
+// fill) would keep, not 6, whose back-off would reach an hour.
+func TestHopFailureCountedOnceConcurrently(t *testing.T) {
+	checkLeaks(t)
+	const sites = 6
+	w := newHosts(t)
+	var mu sync.Mutex
+	arrived := 0
+	all := make(chan struct{})
+	turn := make(chan struct{}, 1)
+	turn <- struct{}{}
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if arrived++; arrived == sites {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(5 * time.Second):
+		}
+		// One answer at a time, apart, so that each chain keeps its
+		// failure before the next answer.
+		<-turn
+		rw.WriteHeader(http.StatusBadGateway)
+		go func() { time.Sleep(100 * time.Millisecond); turn <- struct{}{} }()
+	})
+	for i := range sites {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://down.test/robots.txt"))
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	var wg sync.WaitGroup
+	for i := range sites {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/page", i)); d.Allowed || !errors.Is(err, ErrDeferred) {
+				t.Errorf("s%d.test: %+v, %v; want deferred", i, d, err)
+			}
+		}()
+	}
+	wg.Wait()
+	time.Sleep(150 * time.Millisecond) // the last turn's goroutine
+	d, err := c.Check(context.Background(), "http://down.test/x")
+	if !errors.Is(err, ErrDeferred) {
+		t.Fatalf("down.test: %+v, %v; want its kept failure", d, err)
+	}
+	if d.Failures != 1 {
+		t.Errorf("down.test's kept failure counts %d failures after one outage its %d concurrent askers met at once; want 1", d.Failures, sites)
+	}
+	var de *DeferredError
+	if errors.As(err, &de) {
+		if wait := time.Until(de.RetryAt); wait > defaultBackoff+5*time.Second {
+			t.Errorf("down.test's 502 (no Retry-After) deferred for %v; want the base back-off %v", wait.Round(time.Second), defaultBackoff)
+		}
+	}
+}
+
+// TestHopFailureWithStoreKeptBriefly: two processes share a Store, which
+// holds down.test's fresh rules (process 2's). down.test answers a 503
+// (Retry-After: 3600) to process 1's fetch of s0.test's robots.txt,
+// redirected there, which did not consult the Store for down.test: the
+// failure is kept for the least freshness alone, after which process 1
+// answers down.test from the Store's copy (as a third process does at
+// once), not for the hour.
+func TestHopFailureWithStoreKeptBriefly(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var down atomic.Bool
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			serve(http.StatusServiceUnavailable, "down", "Retry-After", "3600")(rw, r)
+			return
+		}
+		serve(200, "User-agent: *\nDisallow: /private\n", "Cache-Control", "max-age=86400")(rw, r)
+	})
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	st := newMemStore()
+	c2 := newTestClient(t, WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c2.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
+		t.Fatalf("process 2, down.test: %+v, %v; want allowed", d, err)
+	}
+	down.Store(true)
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	now := func() time.Time { return time.Unix(0, clock.Load()) }
+	c1 := newTestClient(t, WithStore(st), WithClock(now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	if d, err := c1.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("process 1, s0.test: %+v, %v; want deferred", d, err)
+	}
+	var de *DeferredError
+	if _, err := c1.Check(ctx, "http://down.test/x"); errors.As(err, &de) && de.RetryAt.After(now().Add(defaultMinFreshness+time.Second)) {
+		t.Errorf("process 1, down.test: retry at %v; want within the least freshness, %v", de.RetryAt.Sub(now()).Round(time.Second), defaultMinFreshness)
+	}
+	clock.Add(int64(defaultMinFreshness + time.Second))
+	if d, err := c1.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
+		t.Errorf("process 1, down.test, past the least freshness: Allowed=%v Failures=%d Status=%d, %v; want allowed from the Store's copy", d.Allowed, d.Failures, d.Status, err)
+	}
+	c3 := newTestClient(t, WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	if d, err := c3.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
+		t.Errorf("process 3, down.test: %+v, %v; want allowed", d, err)
+	}
+}
+
+// TestHopCutNotKeptAsFailure: with a WithStatusPolicy that reads a 500's
+// body as the file, s0.test's robots.txt takes most of the fetch timeout
+// to redirect to down.test's, whose 500 with rules arrives slower than
+// the time the chain has left: the chain's deadline cuts the body, a
+// failure of the chain's doing, kept for none; down.test's own check
+// reads its file.
+func TestHopCutNotKeptAsFailure(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("s0.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		time.Sleep(1500 * time.Millisecond)
+		redirectTo("http://down.test/robots.txt")(rw, r)
+	})
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		rw.WriteHeader(http.StatusInternalServerError)
+		_, _ = rw.Write([]byte("User-agent: *\n"))
+		rw.(http.Flusher).Flush()
+		time.Sleep(time.Second)
+		_, _ = rw.Write([]byte("Disallow: /private\n"))
+	})
+	policy := func(status int) Outcome {
+		if status == http.StatusInternalServerError {
+			return OutcomeRules
+		}
+		return defaultStatusPolicy(status)
+	}
+	c := newTestClient(t, WithStatusPolicy(policy), WithFetchTimeout(2*time.Second),
+		WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test: %+v, %v; want deferred (its fetch's deadline cut the body)", d, err)
+	}
+	if d, err := c.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
+		t.Errorf("down.test's own check: Allowed=%v Failures=%d Status=%d, %v; want allowed: its own fetch reads its file within the timeout (asked %d times)",
+			d.Allowed, d.Failures, d.Status, err, w.count("http://down.test/robots.txt"))
+	}
+}
