@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 	"golang.org/x/sync/singleflight"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/robotsgate/robotstxt/internal/agent"
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
 	"github.com/robotsgate/robotstxt/internal/match"
@@ -53,10 +53,11 @@ type Client struct {
 	stats    counters
 	logger   *slog.Logger
 
-	pacer     func() *memPacer          // shared by Transports without WithPacer
-	queue     retryQueue                // the turns told to requests refused, by every Transport
-	hops      atomic.Pointer[Transport] // paces hops that leave the site (see hopPacing)
-	hopsAlone func() *Transport         // paces hops before a Transport is made
+	pacer     func() *memPacer           // shared by Transports without WithPacer
+	queue     retryQueue                 // the turns told to requests refused, by every Transport
+	hops      atomic.Pointer[Transport]  // paces hops that leave the site (see hopPacing)
+	hopsAlone func() *Transport          // paces hops before a Transport is made
+	hopFailed *lru.Cache[string, *entry] // failures met by robots.txt redirected to a site (see keepTheirFailure)
 
 	base    context.Context // parent of every fetch; cancelled by Close
 	cancel  context.CancelFunc
@@ -112,6 +113,7 @@ func NewClient(opts ...Option) *Client {
 	}
 	c.logger = sturdylog.New(cfg.logger)
 	c.robots = document{path: "/robots.txt", name: "robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes, true), robots: true}
+	c.hopFailed, _ = lru.New[string, *entry](maxHopFailures) // a size above 0 makes no error
 	if cfg.tdmrep {
 		c.tdm = &document{path: tdmrepPath, name: "tdmrep.json", cache: newMemCache(cfg.cacheSize, max(cfg.cacheBytes/tdmrepShare, 1), false)}
 	}
@@ -788,34 +790,32 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 // keepTheirFailure keeps the error status res ended with, when a site
 // sent it itself (a 5xx, a 429, read as a failure), as the failure of
 // each other site whose own fetch res is too (res.froms), for its
-// back-off: a robots.txt redirected there meanwhile sends it nothing
-// (see failing), lest a host many sites redirect their robots.txt to be
-// asked once a site while it is down. Another failure (a timeout, a
-// body cut, by the chain's deadline maybe) is kept for none; nor is it
-// kept over an entry current (a good one, or a failure within its
-// back-off, which a fetch beside this one met: counted once), or one a
-// fill published since. The Store, which this fetch did not consult
-// for the site, is not told; with one, the failure is kept for the
-// least freshness alone, as another process may have stored the site's
-// file since.
+// back-off, for the robots.txt files redirected there meanwhile, which
+// send it nothing (see failing), lest a host many sites redirect their
+// robots.txt to be asked once a site while it is down. Not as the site's
+// own entry: its own check, which this fetch did not look in the Store
+// for, asks the Store, or the site, itself. Another failure (a timeout,
+// a body cut, by the chain's deadline maybe) is kept for none; nor is one
+// kept beside a current entry of the site's, or a failure a fetch beside
+// this one kept (one outage, counted once).
 func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
 	if res.status < 500 && res.status != http.StatusTooManyRequests || valid(c.cfg.policy(res.status)) != OutcomeUnreachable {
 		return
 	}
 	at := stampOf(now)
-	for i, from := range res.froms {
-		cur := c.robots.cache.peek(from.authority)
-		if cur != nil && !cur.expired(now) || slices.ContainsFunc(res.froms[:i], func(f theirFetch) bool { return f.authority == from.authority }) {
-			continue // current, or kept already: a redirect to itself lists a site twice
+	for _, from := range res.froms {
+		own := c.robots.cache.peek(from.authority)
+		prev, _ := c.hopFailed.Peek(from.authority)
+		if own != nil && !own.expired(now) || prev != nil && !prev.expired(now) {
+			continue
+		}
+		if prev == nil || own != nil && own.checked > prev.checked {
+			prev = own // the latest: its failures, or its last good copy, to stand in
 		}
 		e := &entry{key: from.authority, persisted: persisted{
 			outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: from.redirects,
 		}}
-		e = c.unreachable(key{from.authority, &c.robots}, e, cur, res, now)
-		if c.tier != nil {
-			e.expires = min(e.expires, at.add(c.cfg.minFresh))
-		}
-		c.robots.cache.putOver(e, cur, now)
+		c.hopFailed.Add(from.authority, c.unreachable(key{from.authority, &c.robots}, e, prev, res, now))
 	}
 }
 

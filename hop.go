@@ -147,17 +147,27 @@ func (c *Client) theirs(authority string) *entry {
 
 // failing returns the entry of authority's robots.txt while it stands
 // for a failure of its server (unreachable, or a last good copy standing
-// in) within its back-off, else nil: a robots.txt redirected there is
+// in) within its back-off, its own or one a robots.txt redirected there
+// met (see keepTheirFailure), else nil: a robots.txt redirected there is
 // unreachable too, and asks it nothing, lest a host many sites redirect
 // their robots.txt to (a CDN, a platform) be asked once a site while it
 // is down.
 func (c *Client) failing(authority string) *entry {
-	e := c.robots.cache.peek(authority)
-	if e == nil || e.failures == 0 || e.expired(c.cfg.now()) {
-		return nil
+	now := c.cfg.now()
+	kept, _ := c.hopFailed.Peek(authority)
+	for _, e := range [...]*entry{c.robots.cache.peek(authority), kept} {
+		if e != nil && e.failures > 0 && !e.expired(now) {
+			return e
+		}
 	}
-	return e
+	return nil
 }
+
+// maxHopFailures bounds the failures kept for the robots.txt files
+// redirected to a site (see keepTheirFailure): a crawler meets a few
+// hosts many sites redirect to (CDNs, platforms), and a site failing
+// past them is asked once more, no worse than without.
+const maxHopFailures = 1024
 
 // pace takes the turn of a request of ctx's fetch to authority when it
 // leaves the site of the check's own authority, and returns what ends

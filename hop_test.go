@@ -1548,10 +1548,9 @@ func TestHopToPageOfFailingSiteAsksItOnce(t *testing.T) {
 // TestHopToFailingRobotsTxtAsksItOnce: sites whose robots.txt redirects
 // to down.test's robots.txt, which answers an error status of its own (a
 // 500 come back in an hour, a 502, a 503 naming no time, none of which
-// holds down.test's pacing), get that failure kept for down.test too, as
-// a check of down.test's would keep it: the next sites redirected there
-// ask it nothing within its back-off, and down.test's own check answers
-// from it.
+// holds down.test's pacing), get that failure kept for the robots.txt
+// files redirected to down.test: the next sites redirected there ask it
+// nothing within its back-off (down.test's own check asks it itself).
 func TestHopToFailingRobotsTxtAsksItOnce(t *testing.T) {
 	for _, status := range []int{500, 502, 503} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
@@ -1977,14 +1976,15 @@ func TestHopFailureCountedOnceConcurrently(t *testing.T) {
 	}
 }
 
-// TestHopFailureWithStoreKeptBriefly: two processes share a Store, which
-// holds down.test's fresh rules (process 2's). down.test answers a 503
-// (Retry-After: 3600) to process 1's fetch of s0.test's robots.txt,
+// TestHopFailureLeavesOwnChecksToStore: two processes share a Store,
+// which holds down.test's fresh rules (process 2's). down.test answers a
+// 503 (Retry-After: 3600) to process 1's fetch of s0.test's robots.txt,
 // redirected there, which did not consult the Store for down.test: the
-// failure is kept for the least freshness alone, after which process 1
-// answers down.test from the Store's copy (as a third process does at
-// once), not for the hour.
-func TestHopFailureWithStoreKeptBriefly(t *testing.T) {
+// failure keeps the chains redirected there from asking, but process 1's
+// own check of down.test answers from the Store's copy, as a third
+// process does, and so does one whose Store lookup was under way as the
+// chain kept the failure.
+func TestHopFailureLeavesOwnChecksToStore(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
 	var down atomic.Bool
@@ -1996,6 +1996,7 @@ func TestHopFailureWithStoreKeptBriefly(t *testing.T) {
 		serve(200, "User-agent: *\nDisallow: /private\n", "Cache-Control", "max-age=86400")(rw, r)
 	})
 	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
 	st := newMemStore()
 	c2 := newTestClient(t, WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
@@ -2003,24 +2004,102 @@ func TestHopFailureWithStoreKeptBriefly(t *testing.T) {
 		t.Fatalf("process 2, down.test: %+v, %v; want allowed", d, err)
 	}
 	down.Store(true)
-	var clock atomic.Int64
-	clock.Store(time.Now().UnixNano())
-	now := func() time.Time { return time.Unix(0, clock.Load()) }
-	c1 := newTestClient(t, WithStore(st), WithClock(now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	if d, err := c1.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("process 1, s0.test: %+v, %v; want deferred", d, err)
+	g := &gateStore{memStore: st, entered: make(chan struct{}), open: make(chan struct{})}
+	g.gated.Store(true)
+	c1 := newTestClient(t, WithStore(g), WithStoreTimeout(5*time.Second), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	type result struct {
+		d   Decision
+		err error
 	}
-	var de *DeferredError
-	if _, err := c1.Check(ctx, "http://down.test/x"); errors.As(err, &de) && de.RetryAt.After(now().Add(defaultMinFreshness+time.Second)) {
-		t.Errorf("process 1, down.test: retry at %v; want within the least freshness, %v", de.RetryAt.Sub(now()).Round(time.Second), defaultMinFreshness)
+	got := make(chan result, 1)
+	go func() {
+		d, err := c1.Check(ctx, "http://down.test/x")
+		got <- result{d, err}
+	}()
+	<-g.entered // down.test's own check, looking in the Store
+	for _, site := range []string{"s0", "s1"} {
+		if d, err := c1.Check(ctx, "http://"+site+".test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Fatalf("process 1, %s.test: %+v, %v; want deferred", site, d, err)
+		}
 	}
-	clock.Add(int64(defaultMinFreshness + time.Second))
-	if d, err := c1.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
-		t.Errorf("process 1, down.test, past the least freshness: Allowed=%v Failures=%d Status=%d, %v; want allowed from the Store's copy", d.Allowed, d.Failures, d.Status, err)
+	if asked := w.count("http://down.test/robots.txt"); asked != 2 {
+		t.Errorf("down.test's robots.txt asked %d times; want twice (process 2's fetch, s0.test's chain)", asked)
 	}
-	c3 := newTestClient(t, WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	if d, err := c3.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
-		t.Errorf("process 3, down.test: %+v, %v; want allowed", d, err)
+	close(g.open)
+	if r := <-got; !r.d.Allowed || r.err != nil {
+		t.Errorf("process 1, down.test, its Store lookup under way: Allowed=%v Failures=%d Status=%d, %v; want allowed from the Store's copy",
+			r.d.Allowed, r.d.Failures, r.d.Status, r.err)
+	}
+	for name, c := range map[string]*Client{"process 1": c1, "process 3": newTestClient(t, WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))} {
+		if d, err := c.Check(ctx, "http://down.test/y"); !d.Allowed || err != nil {
+			t.Errorf("%s, down.test: %+v, %v; want allowed from the Store's copy", name, d, err)
+		}
+	}
+}
+
+// gateStore is a memStore whose first Get of a key naming down.test
+// tells entered and waits for open (within the Store timeout).
+type gateStore struct {
+	*memStore
+	entered chan struct{}
+	open    chan struct{}
+	gated   atomic.Bool
+}
+
+func (g *gateStore) Get(ctx context.Context, key string) ([]byte, error) {
+	if strings.Contains(key, "down.test") && g.gated.CompareAndSwap(true, false) {
+		close(g.entered)
+		select {
+		case <-g.open:
+		case <-ctx.Done():
+		}
+	}
+	return g.memStore.Get(ctx, key)
+}
+
+// TestHopFailureKeptForItsBackoff: sites checked 2 minutes apart redirect
+// their robots.txt to down.test's, which fails throughout: with a 500
+// asking an hour (Retry-After: 3600), down.test is asked once in the 16
+// minutes; with a 502, as often as its back-off (1, 2, 4, 8, 16 min)
+// allows in 32 minutes; with a Store as without.
+func TestHopFailureKeptForItsBackoff(t *testing.T) {
+	for _, c := range []struct {
+		status     int
+		retryAfter string
+		sites      int
+		apart      time.Duration
+		most       int
+	}{
+		{500, "3600", 8, 2 * time.Minute, 1},
+		{502, "", 16, 2*time.Minute + time.Second, 6},
+	} {
+		for _, withStore := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%d/store=%v", c.status, withStore), func(t *testing.T) {
+				checkLeaks(t)
+				w := newHosts(t)
+				w.on("down.test/robots.txt", serve(c.status, "down", "Retry-After", c.retryAfter))
+				for i := range c.sites {
+					w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://down.test/robots.txt"))
+				}
+				var clock atomic.Int64
+				clock.Store(time.Now().UnixNano())
+				now := func() time.Time { return time.Unix(0, clock.Load()) }
+				opts := []Option{WithClock(now), WithHTTPClient(&http.Client{Transport: w.transport(t)})}
+				if withStore {
+					opts = append(opts, WithStore(newMemStore()))
+				}
+				cl := newTestClient(t, opts...)
+				for i := range c.sites {
+					if d, err := cl.Check(context.Background(), fmt.Sprintf("http://s%d.test/page", i)); d.Allowed || !errors.Is(err, ErrDeferred) {
+						t.Errorf("s%d.test: %+v, %v; want deferred", i, d, err)
+					}
+					clock.Add(int64(c.apart))
+				}
+				if asked := w.count("http://down.test/robots.txt"); asked > c.most {
+					t.Errorf("down.test's robots.txt asked %d times by %d sites redirecting there %v apart; want at most %d", asked, c.sites, c.apart, c.most)
+				}
+			})
+		}
 	}
 }
 
