@@ -857,10 +857,17 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 	for n := 0; ; n++ {
 		at := d.InputOffset()
 		tok, err := d.Token()
-		if err != nil || !xmlChars(page[at:d.InputOffset()]) {
-			// io.EOF too: the root, or the head, did not end. encoding/xml
-			// checks the characters of text and values alone, not of
-			// comments and instructions.
+		if err != nil {
+			return out, false // io.EOF too: the root, or the head, did not end
+		}
+		// encoding/xml checks the characters of text and values alone,
+		// not of comments and instructions, and writes a reference to a
+		// surrogate as U+FFFD. References are references in tags and
+		// text, not in a CDATA section, comment or instruction.
+		raw := page[at:d.InputOffset()]
+		_, tag := tok.(xml.StartElement)
+		_, text := tok.(xml.CharData)
+		if !xmlChars(raw, tag || text && !bytes.HasPrefix(raw, []byte("<![CDATA["))) {
 			return out, false
 		}
 		switch t := tok.(type) {
@@ -932,13 +939,14 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 
 // xmlChars reports whether b is UTF-8 of the characters XML allows (XML
 // 1.0 §2.2: no control character but tab, line feed and carriage
-// return, no surrogate, neither U+FFFE nor U+FFFF), its character
-// references (&#xD800;) too: encoding/xml writes one to a surrogate as
-// U+FFFD ("noai&#xD800;" read as no noai where XML reads no page).
-func xmlChars(b []byte) bool {
+// return, no surrogate, neither U+FFFE nor U+FFFF), and, with refs, its
+// character references (&#xD800;) too: encoding/xml writes one to a
+// surrogate as U+FFFD ("noai&#xD800;" read as no noai where XML reads no
+// page).
+func xmlChars(b []byte, refs bool) bool {
 	for len(b) > 0 {
 		c := b[0]
-		if c == '&' && len(b) > 1 && b[1] == '#' {
+		if refs && c == '&' && len(b) > 1 && b[1] == '#' {
 			digits, base := b[2:], 10
 			if len(digits) > 0 && digits[0] == 'x' {
 				digits, base = digits[1:], 16
@@ -1140,7 +1148,7 @@ func xmlDoctype(page []byte) (_ []byte, entities map[string]string, ok bool) {
 			subset = true
 			i++
 		case !subset && c == '>':
-			if !xmlChars(page[start : i+1]) {
+			if !xmlChars(page[start:i+1], false) { // references are an entity's (see xmlDecl)
 				return page, entities, false
 			}
 			out := slices.Concat(page[:start], []byte("<!DOCTYPE html>"), page[i+1:])
@@ -1226,7 +1234,10 @@ func xmlDecl(decl []byte) (name, text string, markup, ok bool) {
 	name, markup = string(rest[:n]), true // an external one (SYSTEM, PUBLIC) may hold anything
 	if rest = bytes.TrimLeft(rest[n:], blanks); len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
 		if end := bytes.IndexByte(rest[1:], rest[0]); end >= 0 {
-			lit := charRefsOut(rest[1 : 1+end])
+			lit, ok := charRefsOut(rest[1 : 1+end])
+			if !ok {
+				return "", "", false, false
+			}
 			text, markup = string(lit), bytes.ContainsAny(lit, "<&")
 		}
 	}
@@ -1253,14 +1264,15 @@ func plainAttlist(defs string) bool {
 }
 
 // charRefsOut returns s with its character references (&#160;, &#xA0;)
-// written as what they refer to, as XML reads an entity's literal.
-func charRefsOut(s []byte) []byte {
+// written as what they refer to, as XML reads an entity's literal; !ok
+// for one to a character XML does not allow (see xmlChar).
+func charRefsOut(s []byte) (_ []byte, ok bool) {
 	var out []byte
 	for {
 		i := bytes.Index(s, []byte("&#"))
 		j := bytes.IndexByte(s[max(i, 0):], ';')
 		if i < 0 || j < 0 {
-			return append(out, s...)
+			return append(out, s...), true
 		}
 		num, base := string(s[i+2:i+j]), 10
 		if rest, hex := strings.CutPrefix(num, "x"); hex {
@@ -1268,7 +1280,10 @@ func charRefsOut(s []byte) []byte {
 		}
 		n, err := strconv.ParseUint(num, base, 21)
 		if err != nil {
-			return append(out, s...) // no reference: its '&' stays
+			return append(out, s...), true // no reference: its '&' stays
+		}
+		if !xmlChar(rune(n)) {
+			return nil, false
 		}
 		out = utf8.AppendRune(append(out, s[:i]...), rune(n))
 		s = s[i+j+1:]

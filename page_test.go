@@ -2265,6 +2265,7 @@ func xhtmlNoAIRead(r Receipt) bool {
 
 const (
 	xhtmlPrologDoctype = `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<!DOCTYPE html>` + "\n"
+	xhtmlStrictDoctype = `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">` + "\n"
 	xhtmlNoAI          = `<meta name="robots" content="noai"/>`
 	xhtmlBody          = `<body><p>It's here.</p></body></html>`
 )
@@ -2567,22 +2568,23 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 		"attributes without white space":     {head + `<link rel="a"href="b"/><meta name="robots" content="noai"/></head><body/></html>`, true},
 		"bytes not UTF-8":                    {head + "\xE9<meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
 		// What encoding/xml reads no character of: checked after it.
-		"a comment not UTF-8":                  {head + "<!-- \xA9 M\xFCller --><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
-		"a control character in a comment":     {head + "<!-- \x01 --><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
-		"an instruction not UTF-8":             {head + "<?php echo 'M\xFCller'; ?><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
-		"a DOCTYPE's id not UTF-8":             {"<?xml version=\"1.0\"?><!DOCTYPE html SYSTEM \"M\xFCller.dtd\">" + head + `</head><body/></html>`, false},
-		"a reference to a surrogate":           {head + `<link rel="x&#xD800;"/><meta name="robots" content="noai"/></head><body/></html>`, true},
-		"a reference to a surrogate in a META": {head + `<meta name="robots" content="noai&#55296;"/></head><body/></html>`, true},
-		"<?XmL ...?>":                          {`<?XmL version="1.0"?>` + head + `</head><body/></html>`, false},
-		"a CDATA section before the root":      {`<?xml version="1.0"?><![CDATA[ ]]>` + head + `</head><body/></html>`, false},
-		"a reference before the root":          {`<?xml version="1.0"?>&#32;` + head + `</head><body/></html>`, false},
-		"<!DOCTYPEhtml>":                       {`<?xml version="1.0"?><!DOCTYPEhtml>` + head + `</head><body/></html>`, false},
-		"a quote astray in the subset":         {`<?xml version="1.0"?><!DOCTYPE html [ ' ]> ' ]>` + head + `</head><body/></html>`, false},
-		"a conditional section in the subset":  {`<?xml version="1.0"?><!DOCTYPE html [<![INCLUDE[ ]]>]>` + head + `</head><body/></html>`, false},
-		"a parameter entity in an ELEMENT":     {`<?xml version="1.0"?><!DOCTYPE html [<!ELEMENT x %p;>]>` + head + `</head><body/></html>`, false},
-		"xmlns:xmlns declared":                 {head + `<link xmlns:xmlns="urn:x"/><meta name="robots" content="noai"/></head><body/></html>`, true},
-		"xmlns:xml bound elsewhere":            {head + `<link xmlns:xml="urn:x"/><meta name="robots" content="noai"/></head><body/></html>`, true},
-		"a prefix bound out of scope":          {head + `<x xmlns:q="p"/><p:y/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a comment not UTF-8":                     {head + "<!-- \xA9 M\xFCller --><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
+		"a control character in a comment":        {head + "<!-- \x01 --><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
+		"an instruction not UTF-8":                {head + "<?php echo 'M\xFCller'; ?><meta name=\"robots\" content=\"noai\"/></head><body/></html>", true},
+		"a DOCTYPE's id not UTF-8":                {"<?xml version=\"1.0\"?><!DOCTYPE html SYSTEM \"M\xFCller.dtd\">" + head + `</head><body/></html>`, false},
+		"a reference to a surrogate":              {head + `<link rel="x&#xD800;"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a reference to a surrogate in a META":    {head + `<meta name="robots" content="noai&#55296;"/></head><body/></html>`, true},
+		"<?XmL ...?>":                             {`<?XmL version="1.0"?>` + head + `</head><body/></html>`, false},
+		"a CDATA section before the root":         {`<?xml version="1.0"?><![CDATA[ ]]>` + head + `</head><body/></html>`, false},
+		"a reference before the root":             {`<?xml version="1.0"?>&#32;` + head + `</head><body/></html>`, false},
+		"<!DOCTYPEhtml>":                          {`<?xml version="1.0"?><!DOCTYPEhtml>` + head + `</head><body/></html>`, false},
+		"a quote astray in the subset":            {`<?xml version="1.0"?><!DOCTYPE html [ ' ]> ' ]>` + head + `</head><body/></html>`, false},
+		"a conditional section in the subset":     {`<?xml version="1.0"?><!DOCTYPE html [<![INCLUDE[ ]]>]>` + head + `</head><body/></html>`, false},
+		"a parameter entity in an ELEMENT":        {`<?xml version="1.0"?><!DOCTYPE html [<!ELEMENT x %p;>]>` + head + `</head><body/></html>`, false},
+		"a reference to a surrogate in an entity": {`<?xml version="1.0"?><!DOCTYPE html [<!ENTITY e "&#xD800;">]>` + head + `</head><body/></html>`, false},
+		"xmlns:xmlns declared":                    {head + `<link xmlns:xmlns="urn:x"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"xmlns:xml bound elsewhere":               {head + `<link xmlns:xml="urn:x"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a prefix bound out of scope":             {head + `<x xmlns:q="p"/><p:y/><meta name="robots" content="noai"/></head><body/></html>`, true},
 	} {
 		out, whole := xhtmlHead([]byte(c.page))
 		d, err := meta.FromHTML(pageText{out, !whole}.reader(), "ExampleBot")
@@ -2640,6 +2642,36 @@ func TestReceiptXHTMLAttributeWhiteSpace(t *testing.T) {
 	page := head + `<meta name="tdm-reservation" content="1"/><meta name="tdm-policy" content="https://example.com/tdm/` + "\r\n" + `policy.json"/></head>` + xhtmlBody
 	if r, _ := xhtmlDirectives(t, page); r.TDMPolicy != "https://example.com/tdm/ policy.json" {
 		t.Errorf("a tdm-policy over two lines: receipt TDMPolicy %q; want %q", r.TDMPolicy, "https://example.com/tdm/ policy.json")
+	}
+}
+
+// TestReceiptXHTMLReferenceAsText: "&#0;" in a comment, a CDATA section,
+// a processing instruction or a comment of the internal subset is text
+// to XML ('&', '#', digits, ';'), no reference to a character XML does
+// not allow: such a page (Closure Library's htmlEscape in a CDATA script
+// writes '&#0;') is read, its head saying noarchive alone.
+func TestReceiptXHTMLReferenceAsText(t *testing.T) {
+	const root = `<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en">`
+	const tail = `<meta name="robots" content="noarchive"/></head><body><p>x</p></body></html>`
+	for _, c := range []struct{ name, page string }{
+		{"Closure's htmlEscape in a CDATA script", xhtmlProlog + xhtmlStrictDoctype + root + `<head><title>t</title>` +
+			`<script type="text/javascript">//<![CDATA[` + "\n" +
+			`goog.string.htmlEscape=function(a){return a.replace(/&/g,"&amp;").replace(/</g,"&lt;").replace(/\x00/g,"&#0;")};` + "\n" +
+			`//]]></script>` + tail},
+		{"a comment naming a surrogate pair's references", xhtmlProlog + xhtmlStrictDoctype + root + `<head><title>t</title>` +
+			`<!-- not &#55357;&#56832; but &#128512; for the emoji -->` + tail},
+		{"a CDATA style naming &#xFFFF;", xhtmlProlog + xhtmlStrictDoctype + root + `<head><title>t</title>` +
+			`<style type="text/css">/*<![CDATA[*/ .s:after { content: "&#xFFFF;" } /*]]>*/</style>` + tail},
+		{"a PHP instruction", xhtmlProlog + xhtmlStrictDoctype + root + `<head><title>t</title><?php $nul = "&#0;"; ?>` + tail},
+		{"a comment in the internal subset", xhtmlProlog + "<!DOCTYPE html [\n<!-- NUL, &#0;, is no character of XML's -->\n<!ATTLIST meta property CDATA #IMPLIED>\n]>\n" +
+			root + `<head><title>t</title>` + tail},
+		{"a comment in the prolog", xhtmlProlog + "<!-- &#1; -->\n" + root + `<head><title>t</title>` + tail},
+	} {
+		r, d := xhtmlDirectives(t, c.page)
+		if r.Usage.Pref("train-ai") != PrefUnknown || len(r.Signals) != 0 || !d.NoArchive || d.NoAI {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives noai %v noarchive %v; want nothing stated, noarchive alone (expat reads the head: [('robots', 'noarchive')]; '&#0;' there is text, no reference)",
+				c.name, r.Usage, sigs(r.Signals), d.NoAI, d.NoArchive)
+		}
 	}
 }
 
