@@ -697,6 +697,9 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	at := stampOf(now)
 	if k.doc.robots {
 		c.stats.countFetch(res.outcome, res.notModified)
+		if res.err == nil && res.outcome != OutcomeUnreachable {
+			c.hopFailed.Remove(k.authority) // answered: a failure a chain kept for it is over
+		}
 	}
 	if res.theirs != nil {
 		// What that site's entry says, for as long as it says it.
@@ -772,6 +775,7 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 		if res.err != nil {
 			break
 		}
+		c.hopFailed.Remove(from.authority)
 		their := e.clone()
 		their.key, their.redirects = from.authority, from.redirects
 		if cur := c.robots.cache.peek(from.authority); cur == nil || cur.expired(now) || cur.failures > 0 {
@@ -810,12 +814,16 @@ func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
 			continue
 		}
 		if prev == nil || own != nil && own.checked > prev.checked {
-			prev = own // the latest: its failures, or its last good copy, to stand in
+			prev = own // the latest: its failures go on
 		}
 		e := &entry{key: from.authority, persisted: persisted{
 			outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: from.redirects,
 		}}
-		c.hopFailed.Add(from.authority, c.unreachable(key{from.authority, &c.robots}, e, prev, res, now))
+		// The failure, completed, not the last good copy unreachable
+		// would have stand in: a chain redirected there reads no rules,
+		// and a copy kept here would be outside the cache's budget.
+		c.unreachable(key{from.authority, &c.robots}, e, prev, res, now)
+		c.hopFailed.Add(from.authority, e)
 	}
 }
 

@@ -124,8 +124,10 @@
 // (after the redirects within its site its own fetch follows too), so
 // that the sites redirected there after the first send it nothing
 // (those under way at once each send theirs); while that authority's
-// own robots.txt fails, within its back-off, a robots.txt redirected
-// there is unreachable too, and sends it nothing. Every
+// own robots.txt fails, within its back-off, or an error status it sent
+// such a redirected fetch itself (a 5xx, a 429) is within its back-off,
+// a robots.txt redirected there is unreachable too, and sends it
+// nothing, until that authority answers again. Every
 // request that leaves the site takes its turn in that authority's
 // pacing (that of the first [Transport] made for the Client, else the
 // Client's in-process one), waiting for it within the fetch's timeout. A

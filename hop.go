@@ -153,14 +153,14 @@ func (c *Client) theirs(authority string) *entry {
 // their robots.txt to (a CDN, a platform) be asked once a site while it
 // is down.
 func (c *Client) failing(authority string) *entry {
-	now := c.cfg.now()
-	kept, _ := c.hopFailed.Peek(authority)
-	for _, e := range [...]*entry{c.robots.cache.peek(authority), kept} {
-		if e != nil && e.failures > 0 && !e.expired(now) {
-			return e
-		}
+	e := c.robots.cache.peek(authority)
+	if kept, ok := c.hopFailed.Peek(authority); ok && (e == nil || kept.checked > e.checked) {
+		e = kept // newer than the site's own word, a copy another process stored too
 	}
-	return nil
+	if e == nil || e.failures == 0 || e.expired(c.cfg.now()) {
+		return nil
+	}
+	return e
 }
 
 // maxHopFailures bounds the failures kept for the robots.txt files

@@ -2140,3 +2140,179 @@ func TestHopCutNotKeptAsFailure(t *testing.T) {
 			d.Allowed, d.Failures, d.Status, err, w.count("http://down.test/robots.txt"))
 	}
 }
+
+// flipSite answers 200 with rules (max-age=60) while up, else 500 with
+// Retry-After: 3600.
+func flipSite(up *atomic.Bool, rules string) http.HandlerFunc {
+	return func(rw http.ResponseWriter, r *http.Request) {
+		if up.Load() {
+			serve(200, rules, "Cache-Control", "max-age=60")(rw, r)
+			return
+		}
+		serve(500, "down", "Retry-After", "3600")(rw, r)
+	}
+}
+
+// TestHopFailureEndsWithRecovery: down.test's 500 (Retry-After: 3600)
+// met by s0.test's chain is kept for the chains; down.test then recovers,
+// its own check fetching a 200 (max-age=60). Once that copy has expired,
+// s1.test's robots.txt, redirected to down.test's, asks down.test, not
+// deferred by the 500 it stopped sending.
+func TestHopFailureEndsWithRecovery(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("down.test/robots.txt", flipSite(&up, "User-agent: *\nDisallow: /private\n"))
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test while down.test fails: %+v, %v; want deferred", d, err)
+	}
+	clock.Advance(2 * time.Minute)
+	up.Store(true)
+	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
+	}
+	clock.Advance(2 * time.Minute) // down.test's copy (max-age=60) has expired
+	asked := w.count("http://down.test/robots.txt")
+	d, err := c.Check(ctx, "http://s1.test/page")
+	if !d.Allowed || err != nil {
+		t.Errorf("s1.test (robots.txt -> down.test/robots.txt, which answered 200 two minutes ago): Allowed=%v Failures=%d Status=%d, %v; want allowed",
+			d.Allowed, d.Failures, d.Status, err)
+	}
+	if w.count("http://down.test/robots.txt") == asked {
+		t.Errorf("down.test's robots.txt, whose own fetch succeeded since, was not asked: the chain answered from the 500 kept before")
+	}
+}
+
+// TestHopFailureGivesWayToGoodCopy: as above, but down.test's good copy
+// is current, one a chain may not take (reached through 10 redirects
+// within down.test, which WithMaxRedirects(12) allows, past the redirects
+// an entry keeps): the chain asks down.test, not deferred by the kept 500
+// its newer copy ended.
+func TestHopFailureGivesWayToGoodCopy(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if up.Load() {
+			redirectTo("http://down.test/a1")(rw, r)
+			return
+		}
+		serve(500, "down", "Retry-After", "3600")(rw, r)
+	})
+	for i := 1; i < 10; i++ {
+		w.on(fmt.Sprintf("down.test/a%d", i), redirectTo(fmt.Sprintf("http://down.test/a%d", i+1)))
+	}
+	w.on("down.test/a10", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithMaxRedirects(12), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test while down.test fails: %+v, %v; want deferred", d, err)
+	}
+	clock.Advance(2 * time.Minute)
+	up.Store(true)
+	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
+	}
+	d, err := c.Check(ctx, "http://s1.test/page")
+	if !d.Allowed || err != nil {
+		t.Errorf("s1.test, with down.test's fresh good copy in the cache: Allowed=%v Failures=%d Status=%d, %v; "+
+			"want allowed, not deferred for a 500 down.test no longer sends", d.Allowed, d.Failures, d.Status, err)
+	}
+}
+
+// TestHopFailureKeepsNoRules: a site whose good copy the cache held
+// fails for a chain: the failure kept for the chains holds no body and
+// no rules (a stand-in copy kept there would sit outside the cache's
+// byte budget, read by no chain).
+func TestHopFailureKeepsNoRules(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	up.Store(true)
+	w.on("x.test/robots.txt", flipSite(&up, "User-agent: *\n"+strings.Repeat("Disallow: /private/a\n", 4096)))
+	w.on("s.test/robots.txt", redirectTo("http://x.test/robots.txt"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://x.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("x.test: %+v, %v", d, err)
+	}
+	clock.Advance(61 * time.Second)
+	up.Store(false)
+	if d, err := c.Check(ctx, "http://s.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s.test: %+v, %v; want deferred", d, err)
+	}
+	e, ok := c.hopFailed.Peek("http://x.test:80")
+	if !ok || e.failures == 0 || len(e.body) != 0 || e.rules.Load() != nil || e.cost() > 4<<10 {
+		t.Errorf("kept for x.test: %v, failures %d, body %d bytes, rules %v, cost %d; want a failure of no rules", ok, e.failures, len(e.body), e.rules.Load() != nil, e.cost())
+	}
+}
+
+// TestHopFailureCountAfterRecovery: down.test fails (502) for a chain,
+// recovers (a chain is allowed from its 200), and its good entry then
+// leaves the cache (WithCacheSize(2), other sites checked). Its next
+// outage is a new one: one failure, the base back-off (1 minute), after
+// which the next chain asks it.
+func TestHopFailureCountAfterRecovery(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if up.Load() {
+			serve(200, "User-agent: *\nDisallow: /private\n", "Cache-Control", "max-age=60")(rw, r)
+			return
+		}
+		serve(502, "down")(rw, r)
+	})
+	for i := range 4 {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://down.test/robots.txt"))
+	}
+	for i := range 3 {
+		w.on(fmt.Sprintf("o%d.test/robots.txt", i), serve(200, "User-agent: *\nDisallow: /x\n"))
+	}
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithCacheSize(2), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test, first outage: %+v, %v; want deferred", d, err)
+	}
+	clock.Advance(5 * time.Minute)
+	up.Store(true)
+	if d, err := c.Check(ctx, "http://s1.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("s1.test, down.test recovered: %+v, %v; want allowed", d, err)
+	}
+	for i := range 3 { // down.test's good entry leaves the cache (size 2)
+		if _, err := c.Check(ctx, fmt.Sprintf("http://o%d.test/page", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(5 * time.Minute)
+	up.Store(false)
+	asked := w.count("http://down.test/robots.txt")
+	d, err := c.Check(ctx, "http://s2.test/page")
+	if d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s2.test, second outage: %+v, %v; want deferred", d, err)
+	}
+	if w.count("http://down.test/robots.txt") != asked+1 {
+		t.Fatalf("down.test not asked by s2.test's chain")
+	}
+	if e, _ := c.hopFailed.Peek("http://down.test:80"); e == nil || e.failures != 1 {
+		t.Errorf("down.test's kept failure counts %d failures, the first of a new outage (it answered 200 in between); want 1", e.failures)
+	}
+	clock.Advance(time.Minute + time.Second) // past the base back-off
+	asked = w.count("http://down.test/robots.txt")
+	_, _ = c.Check(ctx, "http://s3.test/page")
+	if w.count("http://down.test/robots.txt") == asked {
+		t.Errorf("s3.test's chain, 61s into down.test's new outage (502, base back-off 1m), did not ask down.test: the old outage's failures carried over")
+	}
+}
