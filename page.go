@@ -135,7 +135,8 @@ const maxLicenses = 16
 //     the page, or before its first byte: of its Content-Length, of what
 //     was read of a body this Transport returned (not one sent past it,
 //     see [SkipRobots]), or of a whole page, for a 206; a 206 of a range
-//     that does not start at the page's start);
+//     that does not start at the page's start; an XHTML body XML does not
+//     read as far as its body, not well-formed);
 //   - "tdmrep.json", "tdm-header" and "tdm-meta": TDMRep's
 //     /.well-known/tdmrep.json ([WithTDMRep]), tdm-reservation header
 //     field and META tag, each a source combined as the others are: a
@@ -554,9 +555,11 @@ func (t *Transport) headerDirectives(resp *http.Response) meta.Directives {
 // type is unknown, a body that sniffs as HTML in some browser, or that
 // was cut short before sniffing could tell), in the UTF-16
 // its Content-Type declares, or the ISO-2022-JP it or a <meta> names;
-// body is neither kept nor changed. An HTML
-// body whose tags cannot be read (see [Transport.Receipt]) says no to
-// everything. A nil resp gives the zero Directives, which allow
+// body is neither kept nor changed. An XHTML body (application/xhtml+xml,
+// or one sniffing as XML) is read as XML reads it, by an XML parser: the
+// META elements of its head (and those HTML's parser would put there,
+// children of the root before the body). An HTML body whose tags cannot
+// be read (see [Transport.Receipt]) says no to everything. A nil resp gives the zero Directives, which allow
 // everything.
 func (t *Transport) PageDirectives(resp *http.Response, body []byte) meta.Directives {
 	d := t.headerDirectives(resp)
