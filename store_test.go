@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -2405,4 +2406,55 @@ func tdmReceipt(t *testing.T, w *hosts, store Store, url string, opts ...Option)
 	t.Cleanup(func() { _ = c.Close() })
 	resp, body := fetchPage(t, &http.Client{Transport: tr}, url)
 	return tr.Receipt(resp, body)
+}
+
+// oldCutValue is the Store value a Client of version 11, before a cut
+// robots.txt stopped keeping validators, wrote for http://cut.test:80
+// after fetching cutSite's robots.txt with WithBodyLimit(100) at
+// newTestClock's time: the body cut at 100 bytes, with the file's ETag.
+const oldCutValue = "0b12687474703a2f2f6375742e746573743a3830294e8351941958d6010000c8010000e0d40380f89e99aa6580f89e99aa65c0a1a699aa6500042276312200000081808893071e0164150004002a2edb0028610a232070616464696e67ee0a000c0a23207054dc8946"
+
+// cutSite serves a robots.txt whose "Disallow: /late" lies past byte
+// 100, with an ETag it honours.
+func cutSite(t *testing.T) (*http.Client, func() int64) {
+	body := "User-agent: *\nDisallow: /a\n" + strings.Repeat("# padding\n", 50) + "Disallow: /late\n"
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Cache-Control", "max-age=60")
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = w.Write([]byte(body))
+	})
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, s.Listener.Addr().String())
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}, s.hits.Load
+}
+
+// TestStoreOldVersionCutCopy: a fleet in a rolling deploy shares a Store
+// holding an older build's value, a cut copy with its ETag: of another
+// version, it is a miss, and the reader fetches the file whole and obeys
+// the Disallow past the old writer's limit, rather than renewing the part
+// by 304s as the whole file.
+func TestStoreOldVersionCutCopy(t *testing.T) {
+	checkLeaks(t)
+	ctx := context.Background()
+	old, err := hex.DecodeString(oldCutValue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc, _ := cutSite(t)
+	clock := newTestClock()
+	store := newMemStore()
+	if err := store.Set(ctx, "http://cut.test:80", old, 31*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	reader := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
+	clock.Advance(24 * time.Hour)
+	if d, err := reader.Check(ctx, "http://cut.test/late"); d.Allowed || err != nil || d.ETag != `"v1"` {
+		t.Errorf("/late: %+v, %v; want disallowed by the file read whole", d, err)
+	}
 }
