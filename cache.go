@@ -33,6 +33,8 @@ type memCache struct {
 	// freezes says its entries keep rules, which the budget drops before
 	// it evicts; a cache of bodies alone (tdmrep.json) only evicts.
 	freezes bool
+	// published, if set, is told of each entry put, with mu held.
+	published func(*entry)
 
 	epoch atomic.Uint32 // advanced by each drain
 	nuses atomic.Int32  // uses noted since the last drain, some perhaps dropped
@@ -206,6 +208,9 @@ func (m *memCache) publish(e *entry) {
 		m.hot.Add(e.key, e)
 	}
 	m.shrink(e)
+	if m.published != nil {
+		m.published(e)
+	}
 }
 
 // thawed gives e, frozen, the rules cr and returns them, or the rules e

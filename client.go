@@ -114,6 +114,7 @@ func NewClient(opts ...Option) *Client {
 	c.logger = sturdylog.New(cfg.logger)
 	c.robots = document{path: "/robots.txt", name: "robots.txt", cache: newMemCache(cfg.cacheSize, cfg.cacheBytes, true), robots: true}
 	c.hopFailed, _ = lru.New[string, *entry](maxHopFailures) // a size above 0 makes no error
+	c.robots.cache.published = c.answered
 	if cfg.tdmrep {
 		c.tdm = &document{path: tdmrepPath, name: "tdmrep.json", cache: newMemCache(cfg.cacheSize, max(cfg.cacheBytes/tdmrepShare, 1), false)}
 	}
@@ -697,9 +698,6 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	at := stampOf(now)
 	if k.doc.robots {
 		c.stats.countFetch(res.outcome, res.notModified)
-		if res.err == nil && res.outcome != OutcomeUnreachable {
-			c.hopFailed.Remove(k.authority) // answered: a failure a chain kept for it is over
-		}
 	}
 	if res.theirs != nil {
 		// What that site's entry says, for as long as it says it.
@@ -775,7 +773,6 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 		if res.err != nil {
 			break
 		}
-		c.hopFailed.Remove(from.authority)
 		their := e.clone()
 		their.key, their.redirects = from.authority, from.redirects
 		if cur := c.robots.cache.peek(from.authority); cur == nil || cur.expired(now) || cur.failures > 0 {
@@ -808,13 +805,9 @@ func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
 	}
 	at := stampOf(now)
 	for _, from := range res.froms {
-		own := c.robots.cache.peek(from.authority)
-		prev, _ := c.hopFailed.Peek(from.authority)
-		if own != nil && !own.expired(now) || prev != nil && !prev.expired(now) {
+		prev := c.latest(from.authority) // its failures, if any, go on
+		if prev != nil && !prev.expired(now) {
 			continue
-		}
-		if prev == nil || own != nil && own.checked > prev.checked {
-			prev = own // the latest: its failures go on
 		}
 		e := &entry{key: from.authority, persisted: persisted{
 			outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: from.redirects,

@@ -127,7 +127,8 @@
 // own robots.txt fails, within its back-off, or an error status it sent
 // such a redirected fetch itself (a 5xx, a 429) is within its back-off,
 // a robots.txt redirected there is unreachable too, and sends it
-// nothing, until that authority answers again. Every
+// nothing, until that authority answers again (to this Client, or to
+// another that stored the answer). Every
 // request that leaves the site takes its turn in that authority's
 // pacing (that of the first [Transport] made for the Client, else the
 // Client's in-process one), waiting for it within the fetch's timeout. A

@@ -153,14 +153,43 @@ func (c *Client) theirs(authority string) *entry {
 // their robots.txt to (a CDN, a platform) be asked once a site while it
 // is down.
 func (c *Client) failing(authority string) *entry {
+	if e := c.latest(authority); e != nil && e.failures > 0 && !e.expired(c.cfg.now()) {
+		return e
+	}
+	return nil
+}
+
+// latest returns the newer of authority's robots.txt entry in the cache
+// and the failure kept for the robots.txt files redirected there (see
+// keepTheirFailure), or nil: the site's latest word.
+func (c *Client) latest(authority string) *entry {
 	e := c.robots.cache.peek(authority)
 	if kept, ok := c.hopFailed.Peek(authority); ok && (e == nil || kept.checked > e.checked) {
-		e = kept // newer than the site's own word, a copy another process stored too
-	}
-	if e == nil || e.failures == 0 || e.expired(c.cfg.now()) {
-		return nil
+		return kept
 	}
 	return e
+}
+
+// answered forgets the failure kept for the robots.txt files redirected
+// to e's site (see keepTheirFailure), and to the site that answered for
+// it (its www. twin, say, which it redirects to), once e, an answer of
+// theirs no older than that failure, is in the cache: its own fetch's,
+// a copy from the Store, a chain's kept for it.
+func (c *Client) answered(e *entry) {
+	if e.failures > 0 || !e.good() {
+		return
+	}
+	sites := []string{e.key}
+	if e.redirects != "" {
+		if from, _, err := target.Split(e.finalURL(), nil); err == nil {
+			sites = append(sites, string(from))
+		}
+	}
+	for _, site := range sites {
+		if kept, ok := c.hopFailed.Peek(site); ok && e.checked >= kept.checked {
+			c.hopFailed.Remove(site)
+		}
+	}
 }
 
 // maxHopFailures bounds the failures kept for the robots.txt files

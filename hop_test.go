@@ -2307,3 +2307,123 @@ func TestHopFailureCountAfterRecovery(t *testing.T) {
 		t.Errorf("s3.test's chain, 61s into down.test's new outage (502, base back-off 1m), did not ask down.test: the old outage's failures carried over")
 	}
 }
+
+// TestHopFailureAfterNewerOwnFailure: down.test answers s0.test's chain
+// a 500 (Retry-After: 3600), kept for the chains; 10 s later its own
+// check fetches a 502 (back-off 1 min), its latest word. Once that minute
+// has passed, the next chain asks down.test, gets a 502, and keeps it:
+// the chains after it ask nothing.
+func TestHopFailureAfterNewerOwnFailure(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var asked atomic.Int32
+	w.on("down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if asked.Add(1) == 1 {
+			serve(500, "down", "Retry-After", "3600")(rw, r)
+			return
+		}
+		serve(502, "down")(rw, r)
+	})
+	const sites = 5
+	for i := range sites {
+		w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo("http://down.test/robots.txt"))
+	}
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test: %+v, %v; want deferred", d, err)
+	}
+	clock.Advance(10 * time.Second)
+	if d, err := c.Check(ctx, "http://down.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("down.test's own check: %+v, %v; want deferred (502)", d, err)
+	}
+	clock.Advance(2 * time.Minute) // past the own 502's back-off (1 min), within the kept 500's hour
+	before := w.count("http://down.test/robots.txt")
+	for i := 1; i < sites; i++ {
+		if d, err := c.Check(ctx, fmt.Sprintf("http://s%d.test/page", i)); d.Allowed || !errors.Is(err, ErrDeferred) {
+			t.Errorf("s%d.test: %+v, %v; want deferred", i, d, err)
+		}
+	}
+	if got := w.count("http://down.test/robots.txt") - before; got > 1 {
+		t.Errorf("down.test's robots.txt, failing throughout, asked %d times by %d sites redirecting there within a minute; want at most once (the first, whose 502 defers the rest)",
+			got, sites-1)
+	}
+}
+
+// TestHopFailureEndsWithStoredRecovery: process 1 keeps down.test's 500
+// (Retry-After: 3600) for the chains; down.test recovers, process 2
+// stores its 200, and process 1's own check answers from that copy. The
+// kept failure is over: once down.test's entry has left process 1's
+// memory (WithCacheSize(2)), s1.test's chain is not deferred by it.
+func TestHopFailureEndsWithStoredRecovery(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("down.test/robots.txt", flipSite(&up, "User-agent: *\nDisallow: /private\n"))
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	for i := range 3 {
+		w.on(fmt.Sprintf("o%d.test/robots.txt", i), serve(200, "User-agent: *\nDisallow: /x\n"))
+	}
+	clock := newTestClock()
+	st := newMemStore()
+	c1 := newTestClient(t, WithClock(clock.Now), WithStore(st), WithCacheSize(2), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	c2 := newTestClient(t, WithClock(clock.Now), WithStore(st), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c1.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("process 1, s0.test while down.test fails: %+v, %v; want deferred", d, err)
+	}
+	clock.Advance(2 * time.Minute)
+	up.Store(true)
+	if d, err := c2.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("process 2, down.test recovered: %+v, %v; want allowed", d, err)
+	}
+	asked := w.count("http://down.test/robots.txt")
+	if d, err := c1.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil || w.count("http://down.test/robots.txt") != asked {
+		t.Fatalf("process 1, down.test: %+v, %v; want allowed from the Store's copy", d, err)
+	}
+	for i := range 3 { // down.test's entry leaves process 1's memory
+		if _, err := c1.Check(ctx, fmt.Sprintf("http://o%d.test/page", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.Advance(5 * time.Second) // the Store's copy (max-age=60) is still fresh
+	if d, err := c1.Check(ctx, "http://s1.test/page"); !d.Allowed || err != nil {
+		t.Errorf("process 1, s1.test (robots.txt -> down.test/robots.txt, whose 200 process 1 read from the Store 5 s ago): Allowed=%v Failures=%d Status=%d, %v; want allowed, not deferred by the 500 kept before down.test recovered",
+			d.Allowed, d.Failures, d.Status, err)
+	}
+}
+
+// TestHopFailureEndsWithTwinsRecovery: down.test's robots.txt moves to
+// www.down.test's (its twin), which answers s0.test's chain a 500
+// (Retry-After: 3600), kept for both. down.test's own check, following
+// the same redirect, reads a 200 from www.down.test: the failure kept for
+// www.down.test is over too, and s1.test's robots.txt, redirected there,
+// asks it.
+func TestHopFailureEndsWithTwinsRecovery(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("down.test/robots.txt", redirectTo("http://www.down.test/robots.txt"))
+	w.on("www.down.test/robots.txt", flipSite(&up, "User-agent: *\nDisallow: /private\n"))
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://www.down.test/robots.txt"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test while www.down.test fails: %+v, %v; want deferred", d, err)
+	}
+	clock.Advance(2 * time.Minute)
+	up.Store(true)
+	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
+	}
+	asked := w.count("http://www.down.test/robots.txt")
+	d, err := c.Check(ctx, "http://s1.test/page")
+	if !d.Allowed || err != nil {
+		t.Errorf("s1.test (robots.txt -> www.down.test/robots.txt, which answered down.test's own fetch 200 just now): Allowed=%v Failures=%d Status=%d, %v; want allowed (www.down.test asked %d more times)",
+			d.Allowed, d.Failures, d.Status, err, w.count("http://www.down.test/robots.txt")-asked)
+	}
+}
