@@ -817,6 +817,9 @@ func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
 		// and a copy kept here would be outside the cache's budget.
 		c.unreachable(key{from.authority, &c.robots}, e, prev, res, now)
 		c.hopFailed.Add(from.authority, e)
+		if own := c.robots.cache.peek(from.authority); own != nil {
+			c.answered(own) // published since latest looked: it may be the newer
+		}
 	}
 }
 

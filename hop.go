@@ -171,23 +171,23 @@ func (c *Client) latest(authority string) *entry {
 }
 
 // answered forgets the failure kept for the robots.txt files redirected
-// to e's site (see keepTheirFailure), and to the site that answered for
-// it (its www. twin, say, which it redirects to), once e, an answer of
-// theirs no older than that failure, is in the cache: its own fetch's,
-// a copy from the Store, a chain's kept for it.
+// to e's site (see keepTheirFailure), and to each site whose robots.txt
+// its redirects passed on the way (its www. twin, say), once e, an answer
+// of theirs no older than that failure, is in the cache: its own
+// fetch's, a copy from the Store, a chain's kept for it.
 func (c *Client) answered(e *entry) {
-	if e.failures > 0 || !e.good() {
+	if c.hopFailed.Len() == 0 || e.failures > 0 || !e.good() {
 		return
 	}
-	sites := []string{e.key}
-	if e.redirects != "" {
-		if from, _, err := target.Split(e.finalURL(), nil); err == nil {
-			sites = append(sites, string(from))
-		}
-	}
-	for _, site := range sites {
+	forget := func(site string) {
 		if kept, ok := c.hopFailed.Peek(site); ok && e.checked >= kept.checked {
 			c.hopFailed.Remove(site)
+		}
+	}
+	forget(e.key)
+	for line := range strings.SplitSeq(e.redirects, "\n") {
+		if site, path, err := target.Split(redirectOf(line).URL, nil); err == nil && path == "/robots.txt" {
+			forget(string(site))
 		}
 	}
 }

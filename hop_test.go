@@ -2427,3 +2427,148 @@ func TestHopFailureEndsWithTwinsRecovery(t *testing.T) {
 			d.Allowed, d.Failures, d.Status, err, w.count("http://www.down.test/robots.txt")-asked)
 	}
 }
+
+// TestHopFailureEndsForEveryTwin: down.test's robots.txt moves to
+// http://www.down.test/robots.txt, which moves on to its https twin, and
+// that answers s0.test's chain a 500 (Retry-After: 3600), kept for the
+// three authorities the chain passed. down.test recovers: its own check,
+// following the same redirects, reads a 200. The failure kept for each
+// of the three is over: s1.test, whose robots.txt redirects to the twin
+// in the middle, asks it.
+func TestHopFailureEndsForEveryTwin(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("down.test/robots.txt", redirectTo("http://www.down.test/robots.txt"))
+	www := flipSite(&up, "User-agent: *\nDisallow: /private\n")
+	w.on("www.down.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			http.Redirect(rw, r, "https://www.down.test/robots.txt", http.StatusMovedPermanently)
+			return
+		}
+		www(rw, r)
+	})
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://www.down.test/robots.txt"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test while www.down.test fails: %+v, %v; want deferred", d, err)
+	}
+	for _, a := range []string{"http://down.test:80", "http://www.down.test:80", "https://www.down.test:443"} {
+		if _, ok := c.hopFailed.Peek(a); !ok {
+			t.Logf("(no failure kept for %s)", a)
+		}
+	}
+	clock.Advance(2 * time.Minute)
+	up.Store(true)
+	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
+	}
+	asked := w.count("http://www.down.test/robots.txt") + w.count("https://www.down.test/robots.txt")
+	d, err := c.Check(ctx, "http://s1.test/page")
+	if !d.Allowed || err != nil {
+		t.Errorf("s1.test (robots.txt -> http://www.down.test/robots.txt -> https://www.down.test/robots.txt, which answered down.test's own fetch 200 just now): Allowed=%v Failures=%d Status=%d, %v; want allowed (www.down.test asked %d more times)",
+			d.Allowed, d.Failures, d.Status, err, w.count("http://www.down.test/robots.txt")+w.count("https://www.down.test/robots.txt")-asked)
+	}
+}
+
+// gateHandler is a slog.Handler that, the first time a record with
+// message msg and attribute authority == auth is handled, signals
+// reached and waits for release.
+type gateHandler struct {
+	msg, auth string
+	once      sync.Once
+	reached   chan struct{}
+	release   chan struct{}
+}
+
+func (g *gateHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (g *gateHandler) WithAttrs([]slog.Attr) slog.Handler       { return g }
+func (g *gateHandler) WithGroup(string) slog.Handler            { return g }
+func (g *gateHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != g.msg {
+		return nil
+	}
+	match := false
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "authority" && a.Value.String() == g.auth {
+			match = true
+			return false
+		}
+		return true
+	})
+	if match {
+		g.once.Do(func() {
+			close(g.reached)
+			<-g.release
+		})
+	}
+	return nil
+}
+
+// TestHopFailureKeptBehindNewerAnswer: s0.test's chain meets down.test's
+// 500 (Retry-After: 3600); before the chain keeps it (held at the Warn it
+// logs on the way), down.test's own check publishes its 200, a second
+// later. The older 500 is not kept over that answer: once down.test's
+// entry has left memory (WithCacheSize(2)), s1.test, redirected there,
+// asks down.test.
+func TestHopFailureKeptBehindNewerAnswer(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var up atomic.Bool
+	w.on("down.test/robots.txt", flipSite(&up, "User-agent: *\nDisallow: /private\n"))
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	for i := range 3 {
+		w.on(fmt.Sprintf("o%d.test/robots.txt", i), serve(200, "User-agent: *\nDisallow: /x\n"))
+	}
+	gate := &gateHandler{msg: "robots.txt unreachable", auth: "http://down.test:80", reached: make(chan struct{}), release: make(chan struct{})}
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithCacheSize(2), WithLogger(slog.New(gate)),
+		WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	ctx := context.Background()
+
+	chain := make(chan error, 1)
+	go func() {
+		_, err := c.Check(ctx, "http://s0.test/page")
+		chain <- err
+	}()
+	select {
+	case <-gate.reached: // the chain has its 500, and is about to keep it
+	case err := <-chain:
+		t.Fatalf("s0.test's chain ended before keeping down.test's failure: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("s0.test's chain never met down.test's 500")
+	}
+	clock.Advance(time.Second)
+	up.Store(true)
+	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
+		close(gate.release)
+		t.Fatalf("down.test's own check, a second after the chain's 500: %+v, %v; want allowed", d, err)
+	}
+	close(gate.release)
+	if err := <-chain; !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s0.test: %v; want deferred", err)
+	}
+	if e := c.failing("http://down.test:80"); e != nil {
+		t.Fatalf("down.test failing while its newer 200 is in memory: %+v", e)
+	}
+	for i := range 3 { // down.test's entry leaves memory
+		if _, err := c.Check(ctx, fmt.Sprintf("http://o%d.test/page", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e := c.robots.cache.peek("http://down.test:80"); e != nil {
+		t.Fatalf("down.test's entry still in memory: %+v", e)
+	}
+	clock.Advance(5 * time.Second)
+	asked := w.count("http://down.test/robots.txt")
+	d, err := c.Check(ctx, "http://s1.test/page")
+	if !d.Allowed || err != nil {
+		kept, ok := c.hopFailed.Peek("http://down.test:80")
+		t.Errorf("s1.test (robots.txt -> down.test/robots.txt, which answered this Client 200 after the 500 kept): Allowed=%v Failures=%d Status=%d, %v; want allowed (down.test asked %d more times; kept entry present=%v checked=%v)",
+			d.Allowed, d.Failures, d.Status, err, w.count("http://down.test/robots.txt")-asked, ok, kept.checked.time())
+	}
+}
