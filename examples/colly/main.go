@@ -157,6 +157,15 @@ func run(out io.Writer, w *web) (result, error) {
 // per request to out, URLs as name gives them, and records in res what
 // came of each; done closes what it holds.
 func newCollector(out io.Writer, name func(string) string, res *result) (_ *colly.Collector, done func()) {
+	// A URL is printed by name, without its userinfo: a PacedError's
+	// URL keeps it, to be put back, which a log must not show.
+	shown := func(u string) string {
+		if p, err := url.Parse(u); err == nil && p.User != nil {
+			p.User = nil
+			u = p.String()
+		}
+		return name(u)
+	}
 	paces := map[string]int{} // by PacedError URL (OnError runs in turn: no lock)
 	// origins holds, by the URL of a hop sent again, the URL its chain
 	// of redirects was first sent for, whose refusals its answer ends
@@ -194,10 +203,11 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) {
 		_ = e.Request.Visit(e.Attr("href")) // errors are reported by OnError
 	})
-	// answered forgets the refusals of r's URL, and of the URLs its
+	// ended forgets the refusals of r's URL, and of the URLs its
 	// redirects came from (of this request, and of the one it was a hop
-	// of, sent again): it was sent and answered, no loop.
-	answered := func(r *colly.Request) {
+	// of, sent again): its chain ended (answered, refused by robots.txt
+	// or colly, deferred past this run, failed), no loop.
+	ended := func(r *colly.Request) {
 		fetched := *r.URL
 		fetched.Fragment, fetched.RawFragment = "", ""
 		sent := []string{fetched.String()}
@@ -218,8 +228,8 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		}
 	}
 	c.OnResponse(func(r *colly.Response) {
-		answered(r.Request)
-		u := name(r.Request.URL.String())
+		ended(r.Request)
+		u := shown(r.Request.URL.String())
 		res.Fetched = append(res.Fetched, u)
 		fmt.Fprintf(out, "FETCHED   %s\n", u)
 	})
@@ -227,9 +237,9 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 	c.OnError(func(r *colly.Response, err error) {
 		errs++
 		if r.StatusCode != 0 { // a status colly counts as an error (a 304, a 404)
-			answered(r.Request)
+			ended(r.Request)
 		}
-		from := name(r.Request.URL.String())
+		from := shown(r.Request.URL.String())
 		via := func(u string) string { // of a refused URL u
 			if u == from {
 				return ""
@@ -248,7 +258,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			case err != nil:
 				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
 			case !again:
-				fmt.Fprintf(out, "ERROR     %s: refused %d times: a redirect loop? given up\n", name(refused), maxPaced)
+				fmt.Fprintf(out, "ERROR     %s: refused %d times: a redirect loop? given up\n", shown(refused), maxPaced)
 			}
 			return again && err == nil
 		}
@@ -263,7 +273,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			// checks, which come before it is sent, do not.
 			n := errs
 			if err := r.Request.Retry(); err != nil && errs == n {
-				fmt.Fprintf(out, "ERROR     %s: Request.Retry: %v\n", name(refused), err)
+				fmt.Fprintf(out, "ERROR     %s: Request.Retry: %v\n", shown(refused), err)
 			}
 		}
 		var de *robotstxt.DisallowedError
@@ -272,17 +282,18 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		switch {
 		case errors.As(err, &paced):
 			if ready(paced.URL, true) {
-				res.Paced = append(res.Paced, name(paced.URL))
-				fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", name(paced.URL))
+				res.Paced = append(res.Paced, shown(paced.URL))
+				fmt.Fprintf(out, "PACED     %s: sent again at the site's next turn\n", shown(paced.URL))
 				resend(paced.URL, paced.RetryAt)
 			}
 		case errors.As(err, &de):
-			u := name(de.URL)
+			ended(r.Request)
+			u := shown(de.URL)
 			res.Disallowed = append(res.Disallowed, u)
 			fmt.Fprintf(out, "REFUSED   %s%s: robots.txt line %d, Disallow: %s\n",
 				u, via(u), de.Decision.Rule.Line, de.Decision.Rule.Pattern)
 		case errors.As(err, &deferred):
-			u := name(deferred.URL)
+			u := shown(deferred.URL)
 			res.Deferred = append(res.Deferred, u)
 			why := "unreachable"
 			switch {
@@ -294,7 +305,11 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			// Not yet read, its fetch still under way (until RetryAt at
 			// most): a try that does not count towards giving up.
 			reading := deferred.Failures == 0 && time.Now().Before(deferred.RetryAt)
-			if deferred.Failures > 0 && time.Until(deferred.RetryAt) > maxDeferWait || !ready(deferred.URL, !reading) {
+			later := deferred.Failures > 0 && time.Until(deferred.RetryAt) > maxDeferWait
+			if later {
+				ended(r.Request)
+			}
+			if later || !ready(deferred.URL, !reading) {
 				fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; not fetched, come back later\n", u, via(u), why)
 				return
 			}
@@ -305,6 +320,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			fmt.Fprintf(out, "DEFERRED  %s%s: robots.txt %s; sent again at %s\n", u, via(u), why, at.Format(time.TimeOnly))
 			resend(deferred.URL, at)
 		default:
+			ended(r.Request)
 			fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -510,5 +511,96 @@ func TestDeferredWhileReadNotGivenUp(t *testing.T) {
 	if !slices.Equal(res.Fetched, []string{"slow/"}) {
 		t.Errorf("deferred %d times, fetched %q; want slow/ fetched once its robots.txt came\noutput:\n%s",
 			len(res.Deferred), res.Fetched, out.String())
+	}
+}
+
+// TestPolledChainEndingInRefusalNotGivenUp: a poller (AllowURLRevisit)
+// polls s1/go on a site with a Crawl-delay; each poll /go is paced, sent
+// again at its turn, and answered with a redirect whose hop is then
+// refused (robots.txt disallows it, colly's URL filters refuse it, or
+// its site's robots.txt is unreachable past maxDeferWait), or with an
+// answer cut off. Each chain ended, no loop: /go is sent at every poll,
+// never given up by the cap on paces.
+func TestPolledChainEndingInRefusalNotGivenUp(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		to   func(s1, s2, dead string) string // where s1/go redirects
+	}{
+		{"to a disallowed page of its site", func(s1, _, _ string) string { return s1 + "/private/x" }},
+		{"to a page outside the collector's URL filters", func(_, s2, _ string) string { return s2 + "/out" }},
+		{"to a site whose robots.txt is unreachable", func(_, _, dead string) string { return dead + "/x" }},
+		// Not a redirect: each poll's /go is sent, its answer cut off
+		// (a flaky feed), which is no loop either.
+		{"answered, its body cut off", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			sent := 0
+			var target string
+			s1 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/robots.txt":
+					fmt.Fprint(w, "User-agent: *\nCrawl-delay: 0.05\nDisallow: /private/\n")
+				case "/go":
+					mu.Lock()
+					sent++
+					mu.Unlock()
+					if target == "" {
+						w.Header().Set("Content-Length", "100")
+						fmt.Fprint(w, "partial")
+						w.(http.Flusher).Flush()
+						panic(http.ErrAbortHandler) // the connection closes mid-body
+					}
+					http.Redirect(w, r, target, http.StatusFound)
+				default:
+					fmt.Fprint(w, "page")
+				}
+			}))
+			defer s1.Close()
+			s2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "page") }))
+			defer s2.Close()
+			dead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "down", http.StatusServiceUnavailable) // robots.txt 503: deferred, back-off past maxDeferWait
+			}))
+			defer dead.Close()
+			if tc.to != nil {
+				target = tc.to(s1.URL, s2.URL, dead.URL)
+			}
+			var res result
+			var out strings.Builder
+			c, done := newCollector(&out, strings.NewReplacer(s1.URL, "s1", s2.URL, "s2", dead.URL, "dead").Replace, &res)
+			c.AllowURLRevisit = true
+			c.DisallowedURLFilters = []*regexp.Regexp{regexp.MustCompile("^" + regexp.QuoteMeta(s2.URL))}
+			const polls = maxPaced + 2
+			for range polls {
+				_ = c.Visit(s1.URL + "/a")
+				_ = c.Visit(s1.URL + "/go") // paced each time: right after /a
+			}
+			done()
+			mu.Lock()
+			defer mu.Unlock()
+			if sent != polls {
+				t.Errorf("/go sent %d times in %d polls, each sent and answered (no loop); want %d\noutput:\n%s", sent, polls, polls, out.String())
+			}
+		})
+	}
+}
+
+// TestPacedUserinfoKeptFromOutput: a paced URL with credentials in it
+// (PacedError.URL keeps them, to be put back) is printed without them.
+func TestPacedUserinfoKeptFromOutput(t *testing.T) {
+	s, got := recordingSite(t, "User-agent: *\nCrawl-delay: 0.05\n", nil)
+	var res result
+	var out strings.Builder
+	c, done := newCollector(&out, func(u string) string { return u }, &res)
+	defer done()
+	_ = c.Visit(s.URL + "/a") // takes the site's turn
+	withUser := strings.Replace(s.URL, "http://", "http://crawler:s3cret@", 1)
+	_ = c.Visit(withUser + "/members") // paced, sent again at the turn
+	if n := strings.Count(strings.Join(got(), "\n"), "GET /members"); n != 1 || len(res.Paced) != 1 {
+		t.Fatalf("/members sent %d times, paced %q; want paced, then sent once\noutput:\n%s", n, res.Paced, out.String())
+	}
+	if strings.Contains(out.String(), "s3cret") {
+		t.Errorf("the example's output holds the URL's password:\n%s", out.String())
 	}
 }
