@@ -40,10 +40,7 @@ type Pacer interface {
 	// A site has one pace: while a turn at authority is in flight, and
 	// until the pace has passed since the last one ended, interval counts
 	// as at least that pace, the longest interval the turns since it last
-	// lapsed were taken, waited for or ended with: a crawler asking a
-	// longer Crawl-delay than another of a fleet sharing the Pacer is
-	// told to wait, and its interval paces the site till its turn may
-	// come, not overtaken by the shorter one's turns. A request whose caller knows no
+	// lapsed were taken or ended with. A request whose caller knows no
 	// Crawl-delay for the site, such as another site's robots.txt
 	// redirect to it after its robots.txt left the cache, waits for the
 	// pace its pages were given (and, the pace passed, goes as its own
@@ -112,7 +109,7 @@ type paceState struct {
 	busyUntil int64  // when the turn in flight stops holding others back
 	end       int64  // when the previous turn ended
 	interval  int64  // the longest interval a turn was taken or ended with while s lived
-	pace      int64  // the site's pace: the longest taken, waited for or ended with since it last lapsed (see Pacer)
+	pace      int64  // the site's pace: the longest since it last lapsed (see Pacer)
 	hold      int64  // no turn before this
 }
 
@@ -167,11 +164,8 @@ func (p *memPacer) Take(_ context.Context, authority string, interval time.Durat
 			wait = max(min(iv, s.busyUntil-now), s.hold-now) // no turn within a hold
 		}
 		if wait > 0 {
-			if iv > s.pace {
-				// Kept until the turn this Take waits for may come, and
-				// the site's pace till then: a shorter interval's turns
-				// would overtake it for ever.
-				s.interval, s.pace = max(s.interval, iv), iv
+			if iv > s.interval {
+				s.interval = iv // kept until the turn this Take waits for may come
 				sh.m[authority] = s
 			}
 			return 0, time.Duration(wait), nil

@@ -1262,25 +1262,3 @@ func TestTransportRecheckGivesBackItsTurn(t *testing.T) {
 		t.Errorf("/z, after /y sent nothing: %v", err)
 	}
 }
-
-// TestMemPacerWaiterRaisesPace: a Take told to wait raises the site's
-// pace to its interval: a crawler asking a longer Crawl-delay is not
-// overtaken by another's shorter turns, which wait for it too, until its
-// turn may come.
-func TestMemPacerWaiterRaisesPace(t *testing.T) {
-	p := newMemPacer()
-	ctx := context.Background()
-	const a = "https://a.example:443"
-	fast, _, ok, err := takeTurn(ctx, p, a, 10*time.Millisecond)
-	if !ok || err != nil {
-		t.Fatalf("the fast crawler's Take: %v, %v", ok, err)
-	}
-	_ = endTurn(ctx, p, fast, 0)
-	if _, wait, ok, err := takeTurn(ctx, p, a, time.Hour); ok || err != nil || wait < 59*time.Minute {
-		t.Fatalf("the slow crawler's Take(1h) = %v, %v, %v; want a wait of about the hour", wait, ok, err)
-	}
-	time.Sleep(20 * time.Millisecond) // the fast crawler's interval passed
-	if _, wait, ok, err := takeTurn(ctx, p, a, 10*time.Millisecond); ok || err != nil || wait < 59*time.Minute {
-		t.Errorf("the fast crawler's Take(10ms) while the slow one waits = %v, %v, %v; want a wait of about the hour", wait, ok, err)
-	}
-}

@@ -24,9 +24,8 @@ import (
 //	       the last turn ended, which must not end a longer interval
 //	       another crawler's Take waits for, nor forget that turn before
 //	       a Take whose site raised its Crawl-delay comes
-//	pace   the site's pace, the longest interval taken, waited for or
-//	       ended with since it last lapsed: the least interval of every
-//	       Take while it lasts (see Take)
+//	pace   the site's pace, the longest interval since it last lapsed:
+//	       the least interval of every Take while it lasts (see Take)
 //	hold   no turn before this (Retry-After)
 //	voids  when the last void: field below ends
 //	vn     the fields the last clean-up of void: fields left
@@ -104,11 +103,10 @@ if iv > 0 and busy and now < busyUntil then
 elseif now < math.max(hold, ended + iv) then
 	wait = math.max(hold, ended + iv) - now
 end
-if wait > 0 and iv > pace then
-	-- Kept until the turn this Take waits for may come, and the site's
-	-- pace till then: a shorter interval's turns would overtake it.
-	lastIv, pace = math.max(lastIv, iv), iv
-	redis.call('HSET', k, 'iv', string.format('%.0f', lastIv), 'pace', string.format('%.0f', pace))
+if wait > 0 and iv > lastIv then
+	-- Kept until the turn this Take waits for may come.
+	lastIv = iv
+	redis.call('HSET', k, 'iv', string.format('%.0f', lastIv))
 	repaired = true
 end
 if wait > 0 or iv == 0 then

@@ -874,23 +874,3 @@ func TestHoldWithBreakerOpen(t *testing.T) {
 		t.Errorf("B's request: %v, want ErrPaced", err)
 	}
 }
-
-// TestPacerWaiterRaisesPace: a Take told to wait raises the site's pace
-// to its interval: a process asking a longer Crawl-delay is not
-// overtaken by another's shorter turns, which wait for it too; as
-// memPacer does.
-func TestPacerWaiterRaisesPace(t *testing.T) {
-	checkLeaks(t)
-	s, _, _ := newStore(t)
-	ctx := context.Background()
-	if err := done(ctx, s, takeTurn(t, s, authority, 10*time.Millisecond), 0); err != nil {
-		t.Fatal(err)
-	}
-	if _, wait, ok, err := take(ctx, s, authority, time.Hour); ok || err != nil || wait < 59*time.Minute {
-		t.Fatalf("the slow process's Take(1h) = %v, %v, %v; want a wait of about the hour", wait, ok, err)
-	}
-	time.Sleep(20 * time.Millisecond) // the fast process's interval passed
-	if _, wait, ok, err := take(ctx, s, authority, 10*time.Millisecond); ok || err != nil || wait < 59*time.Minute {
-		t.Errorf("the fast process's Take(10ms) while the slow one waits = %v, %v, %v; want a wait of about the hour", wait, ok, err)
-	}
-}
