@@ -850,13 +850,13 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 	read := func() ([]byte, bool) { return append(out, "</head><body>"...), true }
 	type element struct {
 		bare, template bool
-		bound          []string // the namespaces its declarations bound
+		bound          []string // the prefixes its declarations bound
 	}
-	var open []element                 // the elements open: bare before each, whether a template of the head
-	bare := true                       // an element in no namespace is XHTML's: none was undone
-	bound := map[string]int{xmlURL: 1} // the namespaces bound where the element is, as a prefix's may resolve
-	head, templates := 0, 0            // the depth of a head open; the templates open in it
-	doctype := false                   // the DOCTYPE came
+	var open []element        // the elements open: bare before each, whether a template of the head
+	bare := true              // an element in no namespace is XHTML's: none was undone
+	bound := map[string]int{} // the prefixes bound where the element is
+	head, templates := 0, 0   // the depth of a head open; the templates open in it
+	doctype := false          // the DOCTYPE came
 	for n := 0; ; n++ {
 		at := d.InputOffset()
 		tok, err := d.Token()
@@ -892,14 +892,15 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 				switch {
 				case a.Name.Space == "xmlns" && (a.Value == "" || a.Name.Local == "xmlns" || a.Name.Local == "xml" && a.Value != xmlURL):
 					return out, false // a prefix undeclared, or one XML reserves, bound
-				case a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns":
-					bound[a.Value]++
-					e.bound = append(e.bound, a.Value)
-					bare = bare && (a.Name.Space == "xmlns" || a.Value != "")
+				case a.Name.Space == "xmlns":
+					bound[a.Name.Local]++
+					e.bound = append(e.bound, a.Name.Local)
+				case a.Name.Space == "" && a.Name.Local == "xmlns":
+					bare = bare && a.Value != ""
 				}
 			}
 			open = append(open, e)
-			if t.Name.Space != "" && bound[t.Name.Space] == 0 || !wellFormedAttrs(t.Attr, page[at:d.InputOffset()], bound) {
+			if !wellFormedTag(t.Attr, page[at:d.InputOffset()], bound) {
 				return out, false
 			}
 			if t.Name.Space != xhtmlNamespace && (t.Name.Space != "" || !bare) {
@@ -928,8 +929,8 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			if len(open) == head {
 				head = 0
 			}
-			for _, ns := range e.bound {
-				bound[ns]--
+			for _, p := range e.bound {
+				bound[p]--
 			}
 			open, bare = open[:len(open)-1], e.bare
 		case xml.CharData:
@@ -1009,17 +1010,16 @@ func expansion(page []byte, entities map[string]string) int {
 	return n
 }
 
-// wellFormedAttrs reports whether the attributes attrs of start tag raw
-// are as XML 1.0 and its namespaces allow, which encoding/xml does not
-// check: none given twice (by its namespace and local name: xmlns twice,
-// or xmlns:h, or two prefixes bound alike), none with a prefix bound
-// nowhere, each after white space (rel="a"href="b" is none). A page
-// failing one is no page browsers read.
-func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
+// wellFormedTag reports whether start tag raw, of attributes attrs, is as
+// XML 1.0 and its namespaces allow, which encoding/xml does not check:
+// no attribute given twice (by its namespace and local name: xmlns twice,
+// or xmlns:h, or two prefixes bound alike), each after white space
+// (rel="a"href="b" is none), and each name's prefix, as written, one of
+// bound, those bound in scope, or xml (encoding/xml leaves a prefix bound
+// nowhere as the name's namespace, which may be spelled as one bound). A
+// page failing one is no page browsers read.
+func wellFormedTag(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
 	for i, a := range attrs {
-		if a.Name.Space != "" && a.Name.Space != "xmlns" && bound[a.Name.Space] == 0 {
-			return false
-		}
 		if len(attrs) <= 16 {
 			for _, b := range attrs[:i] {
 				if b.Name == a.Name {
@@ -1037,9 +1037,11 @@ func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
 			seen[a.Name] = true
 		}
 	}
-	for i := 0; i < len(raw); i++ {
-		if q := raw[i]; q == '"' || q == '\'' {
-			end := bytes.IndexByte(raw[i+1:], q)
+	const stops = " \t\r\n/>="
+	for i := 1; i < len(raw); { // past '<'
+		switch c := raw[i]; {
+		case c == '"' || c == '\'':
+			end := bytes.IndexByte(raw[i+1:], c)
 			if end < 0 {
 				return false
 			}
@@ -1047,6 +1049,17 @@ func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
 			if i < len(raw) && !bytes.ContainsRune([]byte(" \t\r\n/>"), rune(raw[i])) {
 				return false
 			}
+		case strings.IndexByte(stops, c) >= 0:
+			i++
+		default: // a name, the element's or an attribute's
+			n := bytes.IndexAny(raw[i:], stops)
+			if n < 0 {
+				n = len(raw) - i
+			}
+			if p, _, ok := strings.Cut(string(raw[i:i+n]), ":"); ok && p != "xml" && p != "xmlns" && bound[p] == 0 {
+				return false
+			}
+			i += n
 		}
 	}
 	return true
@@ -1056,8 +1069,8 @@ func wellFormedAttrs(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
 // as the space it normalizes it to.
 var xmlSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
-// xmlURL is the namespace the prefix xml is bound to (encoding/xml
-// resolves it undeclared).
+// xmlURL is the namespace the prefix xml is bound to, the one an
+// xmlns:xml may name.
 const xmlURL = "http://www.w3.org/XML/1998/namespace"
 
 // appendMeta appends to out the XHTML <meta> element of attributes attrs

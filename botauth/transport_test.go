@@ -714,9 +714,7 @@ func testOffPathTarget(t *testing.T, stack bool, u url.URL) {
 	if err == nil {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		t.Logf("response: %s %q", resp.Status, body)
-	} else {
-		t.Logf("RoundTrip: %v", err)
+		t.Errorf("%s sent: %s %q; want it refused, unsigned and unsent", u.RequestURI(), resp.Status, body)
 	}
 	site := testSite(time.Now, rfcKey(t).Public().(ed25519.PublicKey), testAgent)
 	mu.Lock()
