@@ -834,9 +834,8 @@ const maxXMLDepth = 256
 // maxXMLDepth. What the rest of its head holds is unknown: the page reads
 // as cut there. Faults of grammar encoding/xml lets pass that change no
 // element and no attribute (an XML declaration's settings, words astray
-// in a DOCTYPE or an entity's declaration, a name starting or ending with
-// ':') are not looked for: such a page is read as XML would read it were
-// it well-formed.
+// in a DOCTYPE or an entity's declaration) are not looked for: such a
+// page is read as XML would read it were it well-formed.
 func xhtmlHead(page []byte) (out []byte, whole bool) {
 	out = []byte("<head>")
 	page = bytes.TrimPrefix(page, []byte("\xEF\xBB\xBF"))
@@ -887,21 +886,37 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			if len(open) == maxXMLDepth {
 				return out, false
 			}
+			// The names as written tell declarations and prefixes:
+			// encoding/xml gives p:q the name of a declaration xmlns:q
+			// when p is bound to "xmlns", and a prefix bound nowhere as
+			// the namespace, which may be spelled as one bound.
+			names, ok := tagNames(page[at:d.InputOffset()])
+			if !ok || len(names) != len(t.Attr)+1 || !uniqueAttrs(t.Attr) {
+				return out, false
+			}
 			e := element{bare: bare}
-			for _, a := range t.Attr {
+			for i, a := range t.Attr {
+				p, local, prefixed := strings.Cut(names[i+1], ":")
 				switch {
-				case a.Name.Space == "xmlns" && (a.Value == "" || a.Name.Local == "xmlns" || a.Name.Local == "xml" && a.Value != xmlURL):
-					return out, false // a prefix undeclared, or one XML reserves, bound
-				case a.Name.Space == "xmlns":
-					bound[a.Name.Local]++
-					e.bound = append(e.bound, a.Name.Local)
-				case a.Name.Space == "" && a.Name.Local == "xmlns":
+				case p != "xmlns":
+				case !prefixed: // the default namespace
+					if a.Value == xmlURL || a.Value == xmlnsURL {
+						return out, false
+					}
 					bare = bare && a.Value != ""
+				case a.Value == "" || local == "xmlns" || (local == "xml") != (a.Value == xmlURL) || a.Value == xmlnsURL:
+					return out, false // a prefix undeclared, or one XML reserves, bound
+				default:
+					bound[local]++
+					e.bound = append(e.bound, local)
 				}
 			}
 			open = append(open, e)
-			if !wellFormedTag(t.Attr, page[at:d.InputOffset()], bound) {
-				return out, false
+			for i, name := range names {
+				p, local, prefixed := strings.Cut(name, ":")
+				if p == "" || prefixed && (local == "" || !(p == "xml" || i > 0 && p == "xmlns" || bound[p] > 0)) {
+					return out, false // a name begun or ended by ':', a prefix bound nowhere in scope
+				}
 			}
 			if t.Name.Space != xhtmlNamespace && (t.Name.Space != "" || !bare) {
 				continue // none of XHTML's
@@ -1010,24 +1025,10 @@ func expansion(page []byte, entities map[string]string) int {
 	return n
 }
 
-// wellFormedTag reports whether start tag raw, of attributes attrs, is as
-// XML 1.0 and its namespaces allow, which encoding/xml does not check:
-// no attribute given twice (by its namespace and local name: xmlns twice,
-// or xmlns:h, or two prefixes bound alike), each after white space
-// (rel="a"href="b" is none), and each name's prefix, as written, one of
-// bound, those bound in scope, or xml (encoding/xml leaves a prefix bound
-// nowhere as the name's namespace, which may be spelled as one bound). A
-// page failing one is no page browsers read.
-func wellFormedTag(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
-	for i, a := range attrs {
-		if len(attrs) <= 16 {
-			for _, b := range attrs[:i] {
-				if b.Name == a.Name {
-					return false
-				}
-			}
-		}
-	}
+// uniqueAttrs reports whether no attribute of attrs is given twice, by
+// its namespace and local name (xmlns twice, xmlns:h twice, or two
+// prefixes bound alike), which encoding/xml does not check.
+func uniqueAttrs(attrs []xml.Attr) bool {
 	if len(attrs) > 16 {
 		seen := make(map[xml.Name]bool, len(attrs))
 		for _, a := range attrs {
@@ -1036,42 +1037,58 @@ func wellFormedTag(attrs []xml.Attr, raw []byte, bound map[string]int) bool {
 			}
 			seen[a.Name] = true
 		}
+		return true
 	}
+	for i, a := range attrs {
+		for _, b := range attrs[:i] {
+			if b.Name == a.Name {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tagNames returns the names of start tag raw as written, its element's
+// first, then its attributes' in order; !ok for an attribute XML does not
+// read and encoding/xml does, one not after white space (rel="a"href="b").
+func tagNames(raw []byte) (names []string, ok bool) {
 	const stops = " \t\r\n/>="
 	for i := 1; i < len(raw); { // past '<'
 		switch c := raw[i]; {
 		case c == '"' || c == '\'':
 			end := bytes.IndexByte(raw[i+1:], c)
 			if end < 0 {
-				return false
+				return nil, false
 			}
 			i += end + 2
 			if i < len(raw) && !bytes.ContainsRune([]byte(" \t\r\n/>"), rune(raw[i])) {
-				return false
+				return nil, false
 			}
 		case strings.IndexByte(stops, c) >= 0:
 			i++
-		default: // a name, the element's or an attribute's
+		default:
 			n := bytes.IndexAny(raw[i:], stops)
 			if n < 0 {
 				n = len(raw) - i
 			}
-			if p, _, ok := strings.Cut(string(raw[i:i+n]), ":"); ok && p != "xml" && p != "xmlns" && bound[p] == 0 {
-				return false
-			}
+			names = append(names, string(raw[i:i+n]))
 			i += n
 		}
 	}
-	return true
+	return names, true
 }
 
 // xmlSpaces writes the white space XML normalizes in an attribute's value
 // as the space it normalizes it to.
 var xmlSpaces = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ")
 
-// xmlURL is the namespace the prefix xml is bound to, the one an
-// xmlns:xml may name.
-const xmlURL = "http://www.w3.org/XML/1998/namespace"
+// xmlURL and xmlnsURL are the namespaces XML binds the prefixes xml and
+// xmlns to, which no other prefix, nor the default namespace, may name.
+const (
+	xmlURL   = "http://www.w3.org/XML/1998/namespace"
+	xmlnsURL = "http://www.w3.org/2000/xmlns/"
+)
 
 // appendMeta appends to out the XHTML <meta> element of attributes attrs
 // as an HTML <meta> tag with its name and content (attributes in a

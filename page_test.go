@@ -2588,6 +2588,12 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 		"a prefix bound nowhere, spelled as a namespace": {head + `<x xmlns:q="h"><h:y/></x><meta name="robots" content="noai"/></head><body/></html>`, true},
 		"an element naming it as it binds another":       {head + `<h:y xmlns:q="h"/><meta name="robots" content="noai"/></head><body/></html>`, true},
 		"an attribute's prefix spelled as a namespace":   {head + `<x xmlns:q="h"><link h:rel="x"/></x><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"p:q, p bound to the namespace named xmlns":      {head + `<x xmlns:p="xmlns" p:q="urn:q"><q:y/></x><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"an element prefixed xmlns":                      {head + `<xmlns:x/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a name begun by ':'":                            {head + `<link :a="1"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a name ended by ':'":                            {head + `<link a:="1"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"a prefix bound to xml's namespace":              {head + `<x xmlns:p="http://www.w3.org/XML/1998/namespace"/><meta name="robots" content="noai"/></head><body/></html>`, true},
+		"the default namespace xmlns's":                  {head + `<x xmlns="http://www.w3.org/2000/xmlns/"/><meta name="robots" content="noai"/></head><body/></html>`, true},
 	} {
 		out, whole := xhtmlHead([]byte(c.page))
 		d, err := meta.FromHTML(pageText{out, !whole}.reader(), "ExampleBot")
@@ -2595,7 +2601,15 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 			t.Errorf("%s: xhtmlHead = %q, whole %v; FromHTML %+v, %v; want noindex %v alone, cut", name, out, whole, d, err, c.noindex)
 		}
 	}
-	// Control: written well, its attributes on new lines or after '/'.
+	// Control: written well, its attributes on new lines or after '/',
+	// or named with a prefix bound to the namespace spelled "xmlns" (an
+	// attribute, no declaration: expat reads them).
+	for _, tag := range []string{`<x xmlns:p="xmlns" p:a=""/>`, `<x xmlns:p="xmlns" p:xml="urn:z"/>`, `<x xmlns:p="xmlns" p:xmlns="urn:z"/>`} {
+		page := head + tag + "<meta name=\"robots\" content=\"noai\"/></head><body/></html>"
+		if out, whole := xhtmlHead([]byte(page)); !whole || !bytes.Contains(out, []byte("noai")) {
+			t.Errorf("control %s: xhtmlHead = %q, whole %v; want the noai, whole", tag, out, whole)
+		}
+	}
 	page := head + "<link\n\trel=\"a\"\n\thref='b'/><meta name=\"robots\" content=\"noai\"/></head><body/></html>"
 	if out, whole := xhtmlHead([]byte(page)); !whole || !bytes.Contains(out, []byte("noai")) {
 		t.Errorf("control: xhtmlHead = %q, whole %v; want the noai, whole", out, whole)
