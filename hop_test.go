@@ -1878,6 +1878,35 @@ func TestHopStandInAsksOnce(t *testing.T) {
 	}
 }
 
+// mustDefer checks that c defers page: its robots.txt's chain meets a
+// failure.
+func mustDefer(t *testing.T, c *Client, page string) {
+	t.Helper()
+	if d, err := c.Check(context.Background(), page); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("%s: %+v, %v; want deferred", page, d, err)
+	}
+}
+
+// chainAsks checks that c allows page, whose robots.txt redirects on to
+// robots, asking one of them again: no failure kept before answers for
+// the site, which answered since.
+func chainAsks(t *testing.T, c *Client, w *hosts, page string, robots ...string) {
+	t.Helper()
+	count := func() (n int) {
+		for _, r := range robots {
+			n += w.count(r)
+		}
+		return n
+	}
+	asked := count()
+	if d, err := c.Check(context.Background(), page); !d.Allowed || err != nil {
+		t.Errorf("%s: Allowed=%v Failures=%d Status=%d, %v; want allowed", page, d.Allowed, d.Failures, d.Status, err)
+	}
+	if count() == asked {
+		t.Errorf("%s: %v not asked again; a failure kept before answered for the site", page, robots)
+	}
+}
+
 // TestHopFailureCountedOnce: s0.test's robots.txt redirects to
 // down.test's, which redirects once to itself (as a server may, to
 // answer the next time) and then answers 502: one fetch, one failure,
@@ -1896,10 +1925,7 @@ func TestHopFailureCountedOnce(t *testing.T) {
 	})
 	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
 	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	ctx := context.Background()
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	keptOnce(t, c, "http://down.test:80")
 }
 
@@ -2123,9 +2149,7 @@ func TestHopCutNotKeptAsFailure(t *testing.T) {
 	c := newTestClient(t, WithStatusPolicy(policy), WithFetchTimeout(2*time.Second),
 		WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test: %+v, %v; want deferred (its fetch's deadline cut the body)", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	if d, err := c.Check(ctx, "http://down.test/x"); !d.Allowed || err != nil {
 		t.Errorf("down.test's own check: Allowed=%v Failures=%d Status=%d, %v; want allowed: its own fetch reads its file within the timeout (asked %d times)",
 			d.Allowed, d.Failures, d.Status, err, w.count("http://down.test/robots.txt"))
@@ -2160,24 +2184,14 @@ func TestHopFailureEndsWithRecovery(t *testing.T) {
 	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
 
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test while down.test fails: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	clock.Advance(2 * time.Minute)
 	up.Store(true)
 	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
 		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
 	}
 	clock.Advance(2 * time.Minute) // down.test's copy (max-age=60) has expired
-	asked := w.count("http://down.test/robots.txt")
-	d, err := c.Check(ctx, "http://s1.test/page")
-	if !d.Allowed || err != nil {
-		t.Errorf("s1.test (robots.txt -> down.test/robots.txt, which answered 200 two minutes ago): Allowed=%v Failures=%d Status=%d, %v; want allowed",
-			d.Allowed, d.Failures, d.Status, err)
-	}
-	if w.count("http://down.test/robots.txt") == asked {
-		t.Errorf("down.test's robots.txt, whose own fetch succeeded since, was not asked: the chain answered from the 500 kept before")
-	}
+	chainAsks(t, c, w, "http://s1.test/page", "http://down.test/robots.txt")
 }
 
 // TestHopFailureGivesWayToGoodCopy: as above, but down.test's good copy
@@ -2206,9 +2220,7 @@ func TestHopFailureGivesWayToGoodCopy(t *testing.T) {
 	c := newTestClient(t, WithClock(clock.Now), WithMaxRedirects(12), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
 
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test while down.test fails: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	clock.Advance(2 * time.Minute)
 	up.Store(true)
 	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
@@ -2240,9 +2252,7 @@ func TestHopFailureKeepsNoRules(t *testing.T) {
 	}
 	clock.Advance(61 * time.Second)
 	up.Store(false)
-	if d, err := c.Check(ctx, "http://s.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s.test: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s.test/page")
 	e, ok := c.hopFailed.Peek("http://x.test:80")
 	if !ok || e.failures == 0 || len(e.body) != 0 || e.rules.Load() != nil || e.cost() > 4<<10 {
 		t.Errorf("kept for x.test: %v, failures %d, body %d bytes, rules %v, cost %d; want a failure of no rules", ok, e.failures, len(e.body), e.rules.Load() != nil, e.cost())
@@ -2274,9 +2284,7 @@ func TestHopFailureCountAfterRecovery(t *testing.T) {
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithCacheSize(2), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test, first outage: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	clock.Advance(5 * time.Minute)
 	up.Store(true)
 	if d, err := c.Check(ctx, "http://s1.test/page"); !d.Allowed || err != nil {
@@ -2333,13 +2341,9 @@ func TestHopFailureAfterNewerOwnFailure(t *testing.T) {
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	clock.Advance(10 * time.Second)
-	if d, err := c.Check(ctx, "http://down.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("down.test's own check: %+v, %v; want deferred (502)", d, err)
-	}
+	mustDefer(t, c, "http://down.test/page")
 	clock.Advance(2 * time.Minute) // past the own 502's back-off (1 min), within the kept 500's hour
 	before := w.count("http://down.test/robots.txt")
 	for i := 1; i < sites; i++ {
@@ -2414,20 +2418,13 @@ func TestHopFailureEndsWithTwinsRecovery(t *testing.T) {
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test while www.down.test fails: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	clock.Advance(2 * time.Minute)
 	up.Store(true)
 	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
 		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
 	}
-	asked := w.count("http://www.down.test/robots.txt")
-	d, err := c.Check(ctx, "http://s1.test/page")
-	if !d.Allowed || err != nil {
-		t.Errorf("s1.test (robots.txt -> www.down.test/robots.txt, which answered down.test's own fetch 200 just now): Allowed=%v Failures=%d Status=%d, %v; want allowed (www.down.test asked %d more times)",
-			d.Allowed, d.Failures, d.Status, err, w.count("http://www.down.test/robots.txt")-asked)
-	}
+	chainAsks(t, c, w, "http://s1.test/page", "http://www.down.test/robots.txt")
 }
 
 // TestHopFailureEndsForEveryTwin: down.test's robots.txt moves to
@@ -2455,9 +2452,7 @@ func TestHopFailureEndsForEveryTwin(t *testing.T) {
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 	ctx := context.Background()
-	if d, err := c.Check(ctx, "http://s0.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("s0.test while www.down.test fails: %+v, %v; want deferred", d, err)
-	}
+	mustDefer(t, c, "http://s0.test/page")
 	for _, a := range []string{"http://down.test:80", "http://www.down.test:80", "https://www.down.test:443"} {
 		if _, ok := c.hopFailed.Peek(a); !ok {
 			t.Fatalf("no failure kept for %s, which the chain passed", a)
@@ -2468,12 +2463,7 @@ func TestHopFailureEndsForEveryTwin(t *testing.T) {
 	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
 		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
 	}
-	asked := w.count("http://www.down.test/robots.txt") + w.count("https://www.down.test/robots.txt")
-	d, err := c.Check(ctx, "http://s1.test/page")
-	if !d.Allowed || err != nil {
-		t.Errorf("s1.test (robots.txt -> http://www.down.test/robots.txt -> https://www.down.test/robots.txt, which answered down.test's own fetch 200 just now): Allowed=%v Failures=%d Status=%d, %v; want allowed (www.down.test asked %d more times)",
-			d.Allowed, d.Failures, d.Status, err, w.count("http://www.down.test/robots.txt")+w.count("https://www.down.test/robots.txt")-asked)
-	}
+	chainAsks(t, c, w, "http://s1.test/page", "http://www.down.test/robots.txt", "https://www.down.test/robots.txt")
 }
 
 // gateHandler is a slog.Handler that, the first time a record with
@@ -2566,11 +2556,5 @@ func TestHopFailureKeptBehindNewerAnswer(t *testing.T) {
 		t.Fatalf("down.test's entry still in memory: %+v", e)
 	}
 	clock.Advance(5 * time.Second)
-	asked := w.count("http://down.test/robots.txt")
-	d, err := c.Check(ctx, "http://s1.test/page")
-	if !d.Allowed || err != nil {
-		_, ok := c.hopFailed.Peek("http://down.test:80")
-		t.Errorf("s1.test (robots.txt -> down.test/robots.txt, which answered this Client 200 after the 500 kept): Allowed=%v Failures=%d Status=%d, %v; want allowed (down.test asked %d more times; a failure kept %v)",
-			d.Allowed, d.Failures, d.Status, err, w.count("http://down.test/robots.txt")-asked, ok)
-	}
+	chainAsks(t, c, w, "http://s1.test/page", "http://down.test/robots.txt")
 }
