@@ -891,7 +891,7 @@ func xhtmlHead(page []byte) (out []byte, whole bool) {
 			// when p is bound to "xmlns", and a prefix bound nowhere as
 			// the namespace, which may be spelled as one bound.
 			names, ok := tagNames(page[at:d.InputOffset()])
-			if !ok || len(names) != len(t.Attr)+1 || !uniqueAttrs(t.Attr) {
+			if !ok || len(names) != len(t.Attr)+1 || !uniqueAttrs(t.Attr, names[1:]) {
 				return out, false
 			}
 			e := element{bare: bare}
@@ -1025,23 +1025,32 @@ func expansion(page []byte, entities map[string]string) int {
 	return n
 }
 
-// uniqueAttrs reports whether no attribute of attrs is given twice, by
-// its namespace and local name (xmlns twice, xmlns:h twice, or two
-// prefixes bound alike), which encoding/xml does not check.
-func uniqueAttrs(attrs []xml.Attr) bool {
+// uniqueAttrs reports whether no attribute of attrs, named as written
+// in names, is given twice, which encoding/xml does not check: no
+// declaration twice by its name (xmlns, xmlns:h), no other attribute
+// twice by its namespace and local name (two prefixes bound alike). The
+// two are apart: encoding/xml names p:a, p bound to the namespace
+// spelled "xmlns", as it names the declaration xmlns:a.
+func uniqueAttrs(attrs []xml.Attr, names []string) bool {
+	key := func(i int) xml.Name {
+		if n := names[i]; n == "xmlns" || strings.HasPrefix(n, "xmlns:") {
+			return xml.Name{Space: "\x00", Local: n} // no namespace holds a NUL
+		}
+		return attrs[i].Name
+	}
 	if len(attrs) > 16 {
 		seen := make(map[xml.Name]bool, len(attrs))
-		for _, a := range attrs {
-			if seen[a.Name] {
+		for i := range attrs {
+			if seen[key(i)] {
 				return false
 			}
-			seen[a.Name] = true
+			seen[key(i)] = true
 		}
 		return true
 	}
-	for i, a := range attrs {
-		for _, b := range attrs[:i] {
-			if b.Name == a.Name {
+	for i := range attrs {
+		for j := range i {
+			if key(j) == key(i) {
 				return false
 			}
 		}

@@ -2604,7 +2604,8 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 	// Control: written well, its attributes on new lines or after '/',
 	// or named with a prefix bound to the namespace spelled "xmlns" (an
 	// attribute, no declaration: expat reads them).
-	for _, tag := range []string{`<x xmlns:p="xmlns" p:a=""/>`, `<x xmlns:p="xmlns" p:xml="urn:z"/>`, `<x xmlns:p="xmlns" p:xmlns="urn:z"/>`} {
+	for _, tag := range []string{`<x xmlns:p="xmlns" p:a=""/>`, `<x xmlns:p="xmlns" p:xml="urn:z"/>`, `<x xmlns:p="xmlns" p:xmlns="urn:z"/>`,
+		`<x xmlns:p="xmlns" p:a="v" xmlns:a="urn:a"/>`} {
 		page := head + tag + "<meta name=\"robots\" content=\"noai\"/></head><body/></html>"
 		if out, whole := xhtmlHead([]byte(page)); !whole || !bytes.Contains(out, []byte("noai")) {
 			t.Errorf("control %s: xhtmlHead = %q, whole %v; want the noai, whole", tag, out, whole)
