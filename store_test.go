@@ -2323,16 +2323,7 @@ func TestStoreErrorPolicyDisallowAllShared(t *testing.T) {
 // as the file, every day).
 func TestStoreCutBodyNotRenewedWhole(t *testing.T) {
 	checkLeaks(t)
-	body := "User-agent: *\nDisallow: /a\n" + strings.Repeat("# padding\n", 50) + "Disallow: /late\n"
-	h := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("ETag", `"v1"`)
-		w.Header().Set("Cache-Control", "max-age=60")
-		if r.Header.Get("If-None-Match") == `"v1"` {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		_, _ = w.Write([]byte(body))
-	}
+	h := cutRobots
 	ctx := context.Background()
 	{
 		s := newSite(t, h)
@@ -2414,24 +2405,26 @@ func tdmReceipt(t *testing.T, w *hosts, store Store, url string, opts ...Option)
 // newTestClock's time: the body cut at 100 bytes, with the file's ETag.
 const oldCutValue = "0b12687474703a2f2f6375742e746573743a3830294e8351941958d6010000c8010000e0d40380f89e99aa6580f89e99aa65c0a1a699aa6500042276312200000081808893071e0164150004002a2edb0028610a232070616464696e67ee0a000c0a23207054dc8946"
 
-// cutSite serves a robots.txt whose "Disallow: /late" lies past byte
+// cutRobots serves a robots.txt whose "Disallow: /late" lies past byte
 // 100, with an ETag it honours.
-func cutSite(t *testing.T) (*http.Client, func() int64) {
-	body := "User-agent: *\nDisallow: /a\n" + strings.Repeat("# padding\n", 50) + "Disallow: /late\n"
-	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("ETag", `"v1"`)
-		w.Header().Set("Cache-Control", "max-age=60")
-		if r.Header.Get("If-None-Match") == `"v1"` {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		_, _ = w.Write([]byte(body))
-	})
+func cutRobots(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("ETag", `"v1"`)
+	w.Header().Set("Cache-Control", "max-age=60")
+	if r.Header.Get("If-None-Match") == `"v1"` {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	_, _ = w.Write([]byte("User-agent: *\nDisallow: /a\n" + strings.Repeat("# padding\n", 50) + "Disallow: /late\n"))
+}
+
+// cutSite is a client whose every host is a site serving cutRobots.
+func cutSite(t *testing.T) *http.Client {
+	s := newSite(t, cutRobots)
 	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, network, s.Listener.Addr().String())
 	}}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr}, s.hits.Load
+	return &http.Client{Transport: tr}
 }
 
 // TestStoreOldVersionCutCopy: a fleet in a rolling deploy shares a Store
@@ -2446,7 +2439,7 @@ func TestStoreOldVersionCutCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc, _ := cutSite(t)
+	hc := cutSite(t)
 	clock := newTestClock()
 	store := newMemStore()
 	if err := store.Set(ctx, "http://cut.test:80", old, 31*24*time.Hour); err != nil {
