@@ -2156,6 +2156,31 @@ func TestHopCutNotKeptAsFailure(t *testing.T) {
 	}
 }
 
+// recovers has down.test recover past the back-off of a failure a chain
+// met: two minutes later up is set, and down.test's own check reads its
+// rules.
+func recovers(t *testing.T, c *Client, clock *testClock, up *atomic.Bool) {
+	t.Helper()
+	clock.Advance(2 * time.Minute)
+	up.Store(true)
+	if d, err := c.Check(context.Background(), "http://down.test/page"); !d.Allowed || err != nil {
+		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
+	}
+}
+
+// downSite routes down.test's robots.txt to flipSite (Disallow:
+// /private), s0.test's and s1.test's to redirects there, and o0.test's to
+// o2.test's to rules of their own (checked to move others out of a
+// small cache).
+func downSite(w *hosts, up *atomic.Bool) {
+	w.on("down.test/robots.txt", flipSite(up, "User-agent: *\nDisallow: /private\n"))
+	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	for i := range 3 {
+		w.on(fmt.Sprintf("o%d.test/robots.txt", i), serve(200, "User-agent: *\nDisallow: /x\n"))
+	}
+}
+
 // flipSite answers 200 with rules (max-age=60) while up, else 500 with
 // Retry-After: 3600.
 func flipSite(up *atomic.Bool, rules string) http.HandlerFunc {
@@ -2177,19 +2202,12 @@ func TestHopFailureEndsWithRecovery(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
 	var up atomic.Bool
-	w.on("down.test/robots.txt", flipSite(&up, "User-agent: *\nDisallow: /private\n"))
-	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
-	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
+	downSite(w, &up)
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	ctx := context.Background()
 
 	mustDefer(t, c, "http://s0.test/page")
-	clock.Advance(2 * time.Minute)
-	up.Store(true)
-	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
-		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
-	}
+	recovers(t, c, clock, &up)
 	clock.Advance(2 * time.Minute) // down.test's copy (max-age=60) has expired
 	chainAsks(t, c, w, "http://s1.test/page", "http://down.test/robots.txt")
 }
@@ -2221,11 +2239,7 @@ func TestHopFailureGivesWayToGoodCopy(t *testing.T) {
 	ctx := context.Background()
 
 	mustDefer(t, c, "http://s0.test/page")
-	clock.Advance(2 * time.Minute)
-	up.Store(true)
-	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
-		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
-	}
+	recovers(t, c, clock, &up)
 	d, err := c.Check(ctx, "http://s1.test/page")
 	if !d.Allowed || err != nil {
 		t.Errorf("s1.test, with down.test's fresh good copy in the cache: Allowed=%v Failures=%d Status=%d, %v; "+
@@ -2366,12 +2380,7 @@ func TestHopFailureEndsWithStoredRecovery(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
 	var up atomic.Bool
-	w.on("down.test/robots.txt", flipSite(&up, "User-agent: *\nDisallow: /private\n"))
-	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
-	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
-	for i := range 3 {
-		w.on(fmt.Sprintf("o%d.test/robots.txt", i), serve(200, "User-agent: *\nDisallow: /x\n"))
-	}
+	downSite(w, &up)
 	clock := newTestClock()
 	st := newMemStore()
 	c1 := newTestClient(t, WithClock(clock.Now), WithStore(st), WithCacheSize(2), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
@@ -2417,13 +2426,8 @@ func TestHopFailureEndsWithTwinsRecovery(t *testing.T) {
 	w.on("s1.test/robots.txt", redirectTo("http://www.down.test/robots.txt"))
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	ctx := context.Background()
 	mustDefer(t, c, "http://s0.test/page")
-	clock.Advance(2 * time.Minute)
-	up.Store(true)
-	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
-		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
-	}
+	recovers(t, c, clock, &up)
 	chainAsks(t, c, w, "http://s1.test/page", "http://www.down.test/robots.txt")
 }
 
@@ -2451,18 +2455,13 @@ func TestHopFailureEndsForEveryTwin(t *testing.T) {
 	w.on("s1.test/robots.txt", redirectTo("http://www.down.test/robots.txt"))
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
-	ctx := context.Background()
 	mustDefer(t, c, "http://s0.test/page")
 	for _, a := range []string{"http://down.test:80", "http://www.down.test:80", "https://www.down.test:443"} {
 		if _, ok := c.hopFailed.Peek(a); !ok {
 			t.Fatalf("no failure kept for %s, which the chain passed", a)
 		}
 	}
-	clock.Advance(2 * time.Minute)
-	up.Store(true)
-	if d, err := c.Check(ctx, "http://down.test/page"); !d.Allowed || err != nil {
-		t.Fatalf("down.test's own check after it recovered: %+v, %v; want allowed", d, err)
-	}
+	recovers(t, c, clock, &up)
 	chainAsks(t, c, w, "http://s1.test/page", "http://www.down.test/robots.txt", "https://www.down.test/robots.txt")
 }
 
@@ -2510,12 +2509,7 @@ func TestHopFailureKeptBehindNewerAnswer(t *testing.T) {
 	checkLeaks(t)
 	w := newHosts(t)
 	var up atomic.Bool
-	w.on("down.test/robots.txt", flipSite(&up, "User-agent: *\nDisallow: /private\n"))
-	w.on("s0.test/robots.txt", redirectTo("http://down.test/robots.txt"))
-	w.on("s1.test/robots.txt", redirectTo("http://down.test/robots.txt"))
-	for i := range 3 {
-		w.on(fmt.Sprintf("o%d.test/robots.txt", i), serve(200, "User-agent: *\nDisallow: /x\n"))
-	}
+	downSite(w, &up)
 	gate := &gateHandler{msg: "robots.txt unreachable", auth: "http://down.test:80", reached: make(chan struct{}), release: make(chan struct{})}
 	clock := newTestClock()
 	c := newTestClient(t, WithClock(clock.Now), WithCacheSize(2), WithLogger(slog.New(gate)),
