@@ -914,6 +914,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			}
 			defer t.fetches.Done()
 			e, _ := t.get(t.base, k, false)
+			t.countLookup(e) // once, for every caller or none
 			switch {
 			case e != nil && !e.expired(t.cfg.now()):
 				k.doc.cache.putOver(t.keepGood(e, nil), nil, t.cfg.now()) // not over a fill's
@@ -957,6 +958,9 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 		case <-ctx.Done():
 			return nil, nil, context.Cause(ctx)
 		}
+		if e != nil && !e.expired(t.cfg.now()) {
+			return t.keepGood(e, prev), nil, nil
+		}
 	} else {
 		parent := t.base
 		if ctx.Done() != nil {
@@ -969,16 +973,25 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 		if err := context.Cause(parent); err != nil && t.base.Err() == nil {
 			return nil, nil, err
 		}
+		if t.countLookup(e) {
+			return t.keepGood(e, prev), nil, nil
+		}
 	}
-	if e != nil && !e.expired(t.cfg.now()) {
-		t.stats.storeHits.Add(1)
-		return t.keepGood(e, prev), nil, nil
-	}
-	t.stats.storeMisses.Add(1)
 	if e != nil && (prev == nil || e.checked > prev.checked) {
 		return nil, t.keepGood(e, prev), nil // a good prev carries the stored failures on
 	}
 	return nil, prev, nil
+}
+
+// countLookup counts a lookup that found e (nil for none) in the Store,
+// a hit when it is fresh, and reports whether it was.
+func (t *sharedTier) countLookup(e *entry) bool {
+	if e != nil && !e.expired(t.cfg.now()) {
+		t.stats.storeHits.Add(1)
+		return true
+	}
+	t.stats.storeMisses.Add(1)
+	return false
 }
 
 // lookLeased looks for k in the Store once more under its lease, which

@@ -1511,6 +1511,7 @@ func TestStoreFreshGetSkipsExpired(t *testing.T) {
 // share one Store call a key, however many give up while it runs, and
 // the fresh entry it finds after they left answers the next check from
 // memory: a Store slower than every caller's deadline failed them all.
+// It is counted once, a Store hit, though no caller was left to count it.
 func TestStoreLookupSharedAndKept(t *testing.T) {
 	checkLeaks(t)
 	store, s := storedSite(t)
@@ -1540,6 +1541,9 @@ func TestStoreLookupSharedAndKept(t *testing.T) {
 	defer cancel()
 	if ok, err := c.Allowed(ctx, s.URL+"/private"); ok || err != nil || s.hits.Load() != 1 {
 		t.Errorf("after the Store answered: %v, %v, %d fetches; want the kept answer", ok, err, s.hits.Load())
+	}
+	if st := c.Stats().Store; st.Hits != 1 || st.Misses != 0 {
+		t.Errorf("Stats().Store = %+v; want the one Get that found the entry, after its callers left, a hit", st)
 	}
 }
 
@@ -1578,6 +1582,9 @@ func TestStoreLookupMissFetches(t *testing.T) {
 		cancel()
 		if ok || err != nil || s.hits.Load() != 1 {
 			t.Errorf("Store answering %v, then a check: %v, %v, %d fetches; want the fetched answer", answers, ok, err, s.hits.Load())
+		}
+		if st := c.Stats().Store; st.Hits != 0 || st.Misses != 1 {
+			t.Errorf("Store answering %v: Stats().Store = %+v; want the one Get, after its callers left, a miss", answers, st)
 		}
 		if !answers {
 			store.release()

@@ -89,6 +89,23 @@ func TestLogDurationsJSON(t *testing.T) {
 	if r := recs["request disallowed"]; r == nil || r["level"] != "DEBUG" || r["rule"] != "/private" || r["line"] != 2.0 {
 		t.Errorf("request disallowed: %v", r)
 	}
+
+	// Refusals of any other kind are logged too, the URL without its
+	// userinfo.
+	u, _ := url.Parse(s.URL + "/other.html")
+	u.User = url.UserPassword("me", "secret")
+	req, _ := http.NewRequest(http.MethodGet, u.String(), nil)
+	req.Header.Set("User-Agent", "OtherBot/2.0")
+	if _, err := hc.Do(req); !errors.Is(err, ErrAgentMismatch) {
+		t.Fatalf("another crawler's User-Agent: %v, want ErrAgentMismatch", err)
+	}
+	r := jsonRecords(t, buf.String())["request refused"]
+	if want := s.URL + "/other.html"; r == nil || r["level"] != "DEBUG" || r["url"] != want || !strings.Contains(fmt.Sprint(r["error"]), "OtherBot") {
+		t.Errorf("request refused: %v; want a Debug record of %s and the error", r, want)
+	}
+	if strings.Contains(buf.String(), "secret") {
+		t.Errorf("the log shows the URL's password:\n%s", buf.String())
+	}
 }
 
 // TestLongErrorKeepsItsCause: a failure whose text is cut (a long host

@@ -546,8 +546,8 @@ func (t *Transport) sentDecision(req *http.Request) (Decision, error) {
 
 // refuse closes the body of req, not sent for err, as http.RoundTripper
 // requires, and returns err, naming req's URL when it says to come back
-// (a PacedError's, a DeferredError's); a refusal by robots.txt is counted
-// and logged.
+// (a PacedError's, a DeferredError's); a refusal by robots.txt is
+// counted, and every one logged.
 func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*http.Response, error) {
 	if req.Body != nil {
 		_ = req.Body.Close()
@@ -571,6 +571,12 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request deferred",
 			slog.String("authority", def.Authority), slog.Int("status", def.Status),
 			durationAttr("retry_in", time.Until(def.RetryAt)))
+	case !errors.As(err, new(*PacedError)): // paced logs those
+		url := ""
+		if req.URL != nil {
+			url = requestURL(req.URL)
+		}
+		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request refused", slog.String("url", url), slog.String("error", err.Error()))
 	}
 	return nil, err
 }
