@@ -212,6 +212,39 @@ func TestCheckVerboseListsARobotsTxtOnce(t *testing.T) {
 	}
 }
 
+// TestCheckVerboseListsAHeldCopyAsSuch: b.test's robots.txt redirects to
+// a.test's, whose copy (200, or a 503 kept for its back-off) the Client
+// holds from the run's first URL: the check of b.test's URL asks a.test
+// nothing, and -v says so, where it listed a request never sent with an
+// earlier one's answer.
+func TestCheckVerboseListsAHeldCopyAsSuch(t *testing.T) {
+	for _, status := range []int{http.StatusOK, http.StatusServiceUnavailable} {
+		var asked atomic.Int32
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case strings.HasPrefix(r.Host, "b.test") && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "http://a.test/robots.txt", http.StatusMovedPermanently)
+			case strings.HasPrefix(r.Host, "a.test") && r.URL.Path == "/robots.txt":
+				asked.Add(1)
+				w.WriteHeader(status)
+				fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		defer s.Close()
+		mapHosts(t, ".test", s.Listener.Addr().String())
+		r := runCmd(t, "", "check", "-v", "http://a.test/private", "http://b.test/private")
+		held := indent + "redirect   http://a.test/robots.txt → not asked; held from an earlier request: " + strconv.Itoa(status) + " " + http.StatusText(status)
+		lines := outputLines(r.stdout)
+		i := slices.Index(lines, indent+"robots.txt http://b.test/robots.txt → 301 Moved Permanently")
+		if asked.Load() != 1 || i < 0 || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], held) {
+			t.Errorf("a.test answering %d, asked %d times: stdout:\n%s\nwant b.test's redirect to a.test's robots.txt listed as\n%s",
+				status, asked.Load(), r.stdout, held)
+		}
+	}
+}
+
 // TestCheckRedirectWithoutLocation checks that a redirect without a
 // Location, which says nothing of where the robots.txt is, leaves it
 // unreachable: the answer is deferred, with the reason, in every command

@@ -562,8 +562,10 @@ type request struct {
 // the requests for that robots.txt, as the Client's cached decision for
 // the redirect's URL tells them. None when the robots.txt was fetched
 // before start, no decision was made, or listed holds its authority: a
-// robots.txt is listed once. A redirect the Client refused is not in d:
-// d's error names it and says why.
+// robots.txt is listed once. A redirect to another site's robots.txt
+// whose copy the Client held, and so did not ask, is listed as such. A
+// redirect the Client refused is not in d: d's error names it and says
+// why.
 func (f *fetcher) requests(d robotstxt.Decision, since int, listed map[string]bool) []request {
 	if d.Outcome == 0 || !f.tap.askedSince(ownRobots(d.Authority), since) || listed[d.Authority] {
 		return nil
@@ -590,6 +592,10 @@ func (f *fetcher) requests(d robotstxt.Decision, since int, listed map[string]bo
 	last.result = cause(0, err)
 	if d.LastStatus != 0 {
 		last.result = answered(d.LastStatus, err)
+	}
+	if last.label == "redirect" && !f.tap.askedSince(last.url, since) {
+		// Another site's robots.txt, whose copy the Client held.
+		last.result = "not asked; held from an earlier request: " + last.result
 	}
 	return reqs
 }
