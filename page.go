@@ -46,7 +46,8 @@ import (
 //
 // A Receipt is deterministic: the signals stand in the order
 // Transport.Receipt lists their sources, each source's in the order of
-// the site's text. It is bounded: it keeps at most 16 signals of each
+// the site's text (X-Robots-Tag's noai before its noimageai, whatever
+// their order). It is bounded: it keeps at most 16 signals of each
 // source (Dropped counts those left out), the first of each label's
 // preference before a repeat, one of a label crawlers read before
 // another, and a "no" before a "yes"; and 16 licences. It leaves out
