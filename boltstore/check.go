@@ -14,10 +14,7 @@ import (
 // contain recovers. bolt.Tx.Check runs on a goroutine of its own, where a
 // fault ends the process, and loops as long as a damaged count says.
 func verify(tx *bolt.Tx) error {
-	if err := checkPages(tx); err != nil {
-		return err
-	}
-	if err := checkTrees(tx); err != nil {
+	if err := walk(tx); err != nil {
 		return err
 	}
 	var byExpiry, bySeq []indexRow
@@ -83,6 +80,15 @@ func inOrder(b *bolt.Bucket, f func(k, v []byte) error) error {
 	})
 }
 
+// walk checks the pages of the file at tx and the trees of its buckets,
+// whatever their layout, as checkPages and checkTrees do.
+func walk(tx *bolt.Tx) error {
+	if err := checkPages(tx); err != nil {
+		return err
+	}
+	return checkTrees(tx)
+}
+
 // checkPages checks that every page past the meta pages is free, or a
 // branch, leaf or free list page whose overflow, which bbolt frees when it
 // writes the page anew, ends below the high-water mark.
@@ -136,10 +142,11 @@ func checkTrees(tx *bolt.Tx) error {
 	seen := make(map[uint64]bool)
 	var head [pageHead]byte
 	for _, name := range allBuckets {
-		todo := []uint64{uint64(tx.Bucket(name).Root())}
-		if todo[0] == 0 {
-			continue // inline in its parent's page
+		b := tx.Bucket(name)
+		if b == nil || b.Root() == 0 {
+			continue // none (an earlier layout), or inline in its parent's page
 		}
+		todo := []uint64{uint64(b.Root())}
 		for len(todo) > 0 {
 			id := todo[len(todo)-1]
 			todo = todo[:len(todo)-1]

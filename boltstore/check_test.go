@@ -125,58 +125,80 @@ func TestCheckIndexes(t *testing.T) {
 // follows in a loop that grows its stack without end, where a Get's
 // search would overflow its own (a page naming itself first), or refuse
 // the page (the free list page, read as a branch whose second id names
-// the branch): the file is replaced at once. Open runs in a helper
+// the branch): the file is replaced at once; also in a file of an
+// earlier layout, whose buckets Open deletes, walking them, to lay the
+// file out anew (it hung there, at every start). Open runs in a helper
 // process that gives up after 20 s or 256 MiB of heap, as the check did
 // (3 GB after 45 s, growing).
 func TestCheckEndsOnFirstChildCycle(t *testing.T) {
-	intact := filledFile(t, crawltest.Hosts("flip", 40))
+	current := filledFile(t, crawltest.Hosts("flip", 40))
+	earlier := writeFile(t, readFile(t, current))
+	db, err := bolt.Open(earlier, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint64(nil, 1))
+	})
+	if err = errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
 	ps := os.Getpagesize()
-	branch, freelist := -1, -1
-	for id, p := range pageInfos(t, intact) {
-		switch p.Type {
-		case "branch":
-			branch = id
-		case "freelist":
-			freelist = id
+	for _, base := range []struct{ name, path string }{{"current layout", current}, {"layout 1", earlier}} {
+		branch, freelist := -1, -1
+		for id, p := range pageInfos(t, base.path) {
+			switch p.Type {
+			case "branch":
+				branch = id
+			case "freelist":
+				freelist = id
+			}
+		}
+		if branch < 0 || freelist < 0 {
+			t.Fatal("no branch or free list page in the file")
+		}
+		first := branch*ps + pageHeaderLen + childAt
+		for _, tc := range []struct {
+			name   string
+			damage func(b []byte)
+		}{
+			{"branch names itself first", func(b []byte) { binary.LittleEndian.PutUint64(b[first:], uint64(branch)) }},
+			{"first child the free list page", func(b []byte) {
+				binary.LittleEndian.PutUint64(b[first:], uint64(freelist))
+				binary.LittleEndian.PutUint64(b[freelist*ps+pageHeaderLen+childAt:], uint64(branch))
+			}},
+		} {
+			t.Run(base.name+"/"+tc.name, func(t *testing.T) {
+				b := readFile(t, base.path)
+				tc.damage(b)
+				path := writeFile(t, b)
+				c := crawltest.StartChild(t, "TestCheckHelper", "CHECK_PATH="+path)
+				var r struct {
+					Stuck   bool
+					HeapMiB uint64
+					Err     string
+				}
+				c.Reply(t, "RESULT ", &r)
+				c.Finish(t)
+				if r.Stuck {
+					t.Fatalf("Open WithReplaceDamaged still checking after 20 s or with %d MiB of heap", r.HeapMiB)
+				}
+				if _, err := os.Stat(path + unusableSuffix); err != nil || r.Err != "<nil>" {
+					t.Errorf("Open: %s; moved aside: %v; want the file replaced", r.Err, err)
+				}
+			})
 		}
 	}
-	if branch < 0 || freelist < 0 {
-		t.Fatal("no branch or free list page in the file")
+}
+
+// readFile returns the bytes of the file at path.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	first := branch*ps + pageHeaderLen + childAt
-	for _, tc := range []struct {
-		name   string
-		damage func(b []byte)
-	}{
-		{"branch names itself first", func(b []byte) { binary.LittleEndian.PutUint64(b[first:], uint64(branch)) }},
-		{"first child the free list page", func(b []byte) {
-			binary.LittleEndian.PutUint64(b[first:], uint64(freelist))
-			binary.LittleEndian.PutUint64(b[freelist*ps+pageHeaderLen+childAt:], uint64(branch))
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			b, err := os.ReadFile(intact)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tc.damage(b)
-			path := writeFile(t, b)
-			c := crawltest.StartChild(t, "TestCheckHelper", "CHECK_PATH="+path)
-			var r struct {
-				Stuck   bool
-				HeapMiB uint64
-				Err     string
-			}
-			c.Reply(t, "RESULT ", &r)
-			c.Finish(t)
-			if r.Stuck {
-				t.Fatalf("Open WithReplaceDamaged still checking after 20 s or with %d MiB of heap", r.HeapMiB)
-			}
-			if _, err := os.Stat(path + unusableSuffix); err != nil || r.Err != "<nil>" {
-				t.Errorf("Open: %s; moved aside: %v; want the file replaced", r.Err, err)
-			}
-		})
-	}
+	return b
 }
 
 // TestCheckHelper is the helper process of

@@ -132,13 +132,22 @@ func openFile(path string, check bool) (db *bolt.DB, live int64, err error) {
 	err = contain(func() error {
 		return db.View(func(tx *bolt.Tx) error {
 			var err error
-			if lay, err = checkLayout(tx); err != nil || lay {
+			if lay, err = checkLayout(tx); err != nil {
 				return err
 			}
-			live = readLive(tx.Bucket(bucketMeta))
 			if check {
+				// An earlier layout's pages too, which layOut walks to
+				// delete them: a loop among them would hold it for ever.
 				checked = true
-				return mark(path, func() error { return verify(tx) })
+				if lay {
+					return mark(path, func() error { return walk(tx) })
+				}
+				if err := mark(path, func() error { return verify(tx) }); err != nil {
+					return err
+				}
+			}
+			if !lay {
+				live = readLive(tx.Bucket(bucketMeta))
 			}
 			return nil
 		})
