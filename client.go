@@ -647,16 +647,16 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 	case err != nil:
 		return nil, err
 	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's answer
-		if e.failStatus < 400 || e.outcome != OutcomeUnreachable && !e.stale {
-			// A failure the server did not answer with an error status
-			// may be the other site's doing (its chain, a redirect it
-			// refused, its fetch's deadline), and an allow-all after an
-			// outage is a policy's: not this authority's to keep, nor
-			// to answer.
+		if e.failStatus < 400 && e.causes&causeUnanswered == 0 || e.outcome != OutcomeUnreachable && !e.stale {
+			// A failure the server did not answer with an error status,
+			// nor meet with no connection, may be the other site's
+			// doing (its chain, a redirect it refused, its fetch's
+			// deadline), and an allow-all after an outage is a
+			// policy's: not this authority's to keep, nor to answer.
 			return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 		}
-		// An error status (a 5xx, a 429) is the server's own, kept, or
-		// the last good copy standing in for it, for its back-off as a
+		// An error status (a 5xx, a 429), or no connection, is the
+		// server's own, kept, or the last good copy standing in for it, for its back-off as a
 		// check's would be, so that the next site redirecting there
 		// asks it nothing; but not over an entry a fill published
 		// meanwhile (this process's check may have fetched beside the
@@ -789,7 +789,8 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 }
 
 // keepTheirFailure keeps the error status res ended with, when a site
-// sent it itself (a 5xx, a 429, read as a failure), as the failure of
+// sent it itself (a 5xx, a 429, read as a failure), or its failure to
+// connect that is its own whoever asks (causeUnanswered), as the failure of
 // each other site whose own fetch res is too (res.froms), for its
 // back-off, for the robots.txt files redirected there meanwhile, which
 // send it nothing (see failing), lest a host many sites redirect their
@@ -800,7 +801,12 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 // kept beside a current entry of the site's, or a failure a fetch beside
 // this one kept (one outage, counted once).
 func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
-	if res.status < 500 && res.status != http.StatusTooManyRequests || valid(c.cfg.policy(res.status)) != OutcomeUnreachable {
+	switch {
+	case res.status == 0:
+		if causesOf(res.err)&causeUnanswered == 0 || res.outcome != OutcomeUnreachable { // WithErrorPolicy's answer
+			return
+		}
+	case res.status < 500 && res.status != http.StatusTooManyRequests || valid(c.cfg.policy(res.status)) != OutcomeUnreachable:
 		return
 	}
 	at := stampOf(now)

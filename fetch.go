@@ -100,7 +100,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			err = fmt.Errorf("%w: %w", errRedirects, err)
 		}
 		if err != nil {
-			return fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}
+			return fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err, froms: ownFetches(froms, led, nil)}
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		if !followed(resp.StatusCode) {

@@ -13,11 +13,13 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -1574,6 +1576,58 @@ func TestHopToFailingRobotsTxtAsksItOnce(t *testing.T) {
 				t.Errorf("down.test's own check: %+v, %v; want its kept failure", d, err)
 			}
 		})
+	}
+}
+
+// TestHopToUnconnectableSiteAsksItOnce: sites whose robots.txt redirects
+// to a page of down.test (the hop checked against down.test's
+// robots.txt), or to its robots.txt, when down.test cannot be connected
+// to whoever asks (its connections refused, its name not found): the
+// first chain's failure is kept for its back-off, so that the next
+// sites dial down.test nothing and its failure is logged once (each
+// dialled it and logged a Warn whose retry_in nothing kept). A timeout,
+// which may be a chain's deadline, is kept for none
+// (TestHopCutNotKeptAsFailure).
+func TestHopToUnconnectableSiteAsksItOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"refused", os.NewSyscallError("connect", syscall.ECONNREFUSED)},
+		{"not found", &net.DNSError{Err: "no such host", Name: "down.test", IsNotFound: true}},
+	} {
+		for _, target := range []string{"http://down.test/x", "http://down.test/robots.txt"} {
+			t.Run(tc.name+" "+target, func(t *testing.T) {
+				checkLeaks(t)
+				w := newHosts(t)
+				const sites = 5
+				for i := range sites {
+					w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo(target))
+				}
+				var dials atomic.Int32
+				tr := w.transport(t)
+				dial := tr.DialContext
+				tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+					if strings.HasPrefix(addr, "down.test:") {
+						dials.Add(1)
+						return nil, &net.OpError{Op: "dial", Net: network, Err: tc.err}
+					}
+					return dial(ctx, network, addr)
+				}
+				var logs syncBuffer
+				c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+				for i := range sites {
+					if d, err := c.Check(context.Background(), fmt.Sprintf("http://s%d.test/page", i)); d.Allowed || !errors.Is(err, ErrDeferred) {
+						t.Errorf("s%d.test: %+v, %v; want deferred", i, d, err)
+					}
+				}
+				lines := strings.Count(logs.String(), `msg="robots.txt unreachable" authority=http://down.test:80`)
+				if n := dials.Load(); n != 1 || lines != 1 {
+					t.Errorf("down.test dialled %d times and its failure logged %d times within its back-off, for %d sites redirecting there; want once\n%s",
+						n, lines, sites, logs.String())
+				}
+			})
+		}
 	}
 }
 

@@ -107,6 +107,12 @@ const (
 	causeReset       // ECONNRESET
 	causeCertificate // a *tls.CertificateVerificationError
 	causeAll         = causeCertificate<<1 - 1
+	// causeUnanswered are the failures with no connection that are the
+	// site's own whoever asks: its name not found, its connections
+	// refused, its certificate not verified, its address not public. A
+	// redirect chain that asked cannot have caused them, as it may a
+	// timeout (its deadline) or a cut.
+	causeUnanswered = causeNonPublic | causeNotFound | causeRefused | causeCertificate
 )
 
 // causesOf returns the classes of err the Store encoding keeps.
