@@ -890,10 +890,13 @@ func blankLines(body []byte, keys ...string) []byte {
 }
 
 // corpusBodies returns the bodies of the corpus sample, and of the full
-// corpus when it is beside the repository, by name.
+// corpus when ROBOTSTXT_CORPUS names it, by name.
 func corpusBodies(t *testing.T) map[string][]byte {
 	bodies := map[string][]byte{}
 	for _, dir := range []string{corpusSample, corpusFull} {
+		if dir == "" {
+			continue
+		}
 		files, _ := filepath.Glob(filepath.Join(dir, "files", "*.txt"))
 		for _, name := range files {
 			body, err := os.ReadFile(name)

@@ -66,12 +66,10 @@ func outputLines(s string) []string {
 }
 
 // corpusDir holds the sample of the real-world robots.txt corpus that
-// the repository carries, and fullCorpusDir the whole corpus, which a
-// checkout may have beside it. Both are read only through corpusFiles.
-const (
-	corpusDir     = "../../testdata/corpus/files"
-	fullCorpusDir = "../../../shared/corpus/files"
-)
+// the repository carries; the whole corpus is in the directory
+// ROBOTSTXT_CORPUS names, when it names one. Both are read only through
+// corpusFiles.
+const corpusDir = "../../testdata/corpus/files"
 
 // corpusFiles returns the corpus files whose names match pattern
 // ("0153.txt", "*.txt"): those of the sample, and when the full corpus is
@@ -90,9 +88,11 @@ func corpusFiles(t testing.TB, pattern string) []string {
 	for _, f := range files {
 		held[filepath.Base(f)] = true
 	}
-	extra, err := filepath.Glob(filepath.Join(fullCorpusDir, pattern))
-	if err != nil {
-		t.Fatal(err)
+	var extra []string
+	if full := os.Getenv("ROBOTSTXT_CORPUS"); full != "" {
+		if extra, err = filepath.Glob(filepath.Join(full, "files", pattern)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, f := range extra {
 		if !held[filepath.Base(f)] {

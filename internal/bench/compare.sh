@@ -18,7 +18,7 @@
 # only the public API and the helpers of internal/bench's other test
 # files, so they measure any commit that has those helpers (from the
 # Client-at-scale benchmarks on). Both sides read the same corpus: the full one when
-# shared/corpus sits beside the repository, the sample otherwise.
+# ROBOTSTXT_CORPUS names its directory, the sample otherwise.
 #
 # Each side's test binaries are built once; then for each of N rounds
 # (default 3) every benchmark runs once on each side, the order of the
@@ -47,9 +47,11 @@ cleanup() {
 }
 trap cleanup EXIT
 git -C "$root" worktree add --detach --quiet "$tmp/old" "$old"
-# The corpus is found beside the repository: give the old tree the same.
-if [[ -d "$root/../shared" ]]; then
-  ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"
+# Commits before ROBOTSTXT_CORPUS read the full corpus from a fixed place
+# beside their checkout: link it there for the old tree.
+if [[ -n "${ROBOTSTXT_CORPUS:-}" ]]; then
+  mkdir -p "$tmp/shared"
+  ln -s "$(cd "$ROBOTSTXT_CORPUS" && pwd)" "$tmp/shared/corpus"
 fi
 for f in internal/bench/cold_test.go internal/bench/warm_test.go internal/bench/loop_test.go redisstore/bench_miss_test.go; do
   cp "$root/$f" "$tmp/old/$f"

@@ -66,13 +66,10 @@ const (
 	checkURL   = "https://www.example.com" + checkPath
 )
 
-// The corpus benchmarks read the full corpus of real bodies when it sits
-// beside the repository, and otherwise the sample kept in the repository's
-// testdata. Both paths are relative to this package.
-const (
-	corpusFullDir   = "../../../shared/corpus/files"
-	corpusSampleDir = "../../testdata/corpus/files"
-)
+// The corpus benchmarks read the full corpus of real bodies from the
+// directory ROBOTSTXT_CORPUS names, when it names one, and otherwise the
+// sample kept in the repository's testdata (relative to this package).
+const corpusSampleDir = "../../testdata/corpus/files"
 
 // corpusFile is one body of the corpus.
 type corpusFile struct {
@@ -85,9 +82,9 @@ type corpusFile struct {
 // results are only comparable between runs that read the same one.
 func loadCorpus(b *testing.B) ([]corpusFile, int64) {
 	b.Helper()
-	dir := corpusFullDir
+	dir := filepath.Join(os.Getenv("ROBOTSTXT_CORPUS"), "files")
 	ents, err := os.ReadDir(dir)
-	if err != nil {
+	if os.Getenv("ROBOTSTXT_CORPUS") == "" || err != nil {
 		dir = corpusSampleDir
 		if ents, err = os.ReadDir(dir); err != nil {
 			b.Fatalf("corpus sample: %v", err)

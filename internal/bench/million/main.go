@@ -49,12 +49,10 @@ import (
 	"github.com/robotsgate/robotstxt/internal/body"
 )
 
-// The corpus is read from beside the repository when it is there, else
-// from the repository's sample (paths relative to internal/bench).
-const (
-	corpusFullDir   = "../../../shared/corpus/files"
-	corpusSampleDir = "../../testdata/corpus/files"
-)
+// The corpus is read from the directory ROBOTSTXT_CORPUS names, when it
+// names one, else from the repository's sample (relative to
+// internal/bench).
+const corpusSampleDir = "../../testdata/corpus/files"
 
 // token is the Client's product token.
 const token = "ExampleBot"
@@ -65,7 +63,7 @@ func main() {
 	budgetRatio := flag.Float64("budget", 0.6, "byte budget as a multiple of the bodies' total size; 0 for none")
 	heapProfile := flag.String("heapprofile", "", "write a heap profile after the fill to this file")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the fill to this file")
-	dir := flag.String("corpus", "", "directory of robots.txt bodies (default: the full corpus, else the sample)")
+	dir := flag.String("corpus", "", "directory of robots.txt bodies (default: $ROBOTSTXT_CORPUS/files, else the sample)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -259,7 +257,10 @@ func (t corpusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func loadCorpus(dir string) ([][]byte, string) {
 	dirs := []string{dir}
 	if dir == "" {
-		dirs = []string{corpusFullDir, corpusSampleDir}
+		dirs = []string{corpusSampleDir}
+		if full := os.Getenv("ROBOTSTXT_CORPUS"); full != "" {
+			dirs = []string{filepath.Join(full, "files"), corpusSampleDir}
+		}
 	}
 	for _, d := range dirs {
 		ents, err := os.ReadDir(d)
