@@ -73,7 +73,8 @@ type Decision struct {
 	// them.
 	FetchedAt, CheckedAt, Expires time.Time
 	// ETag and LastModified are the validators the robots.txt is
-	// revalidated with.
+	// revalidated with (none is sent for a file whose final URL is past
+	// the 512 bytes the Client keeps of it: it is fetched anew).
 	ETag, LastModified string
 	// Stale reports that the answer comes from an expired or last good
 	// copy, because the server is unreachable or is being asked again.

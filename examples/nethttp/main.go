@@ -1,7 +1,8 @@
 // Command nethttp fetches pages of a small web site on 127.0.0.1 with a
 // plain http.Client whose transport is a robotstxt.Transport:
 //
-//	hc := &http.Client{Transport: robotstxt.NewTransport(rc, nil)}
+//	rc, rt := robotstxt.NewClientTransport(nil, []robotstxt.Option{robotstxt.WithUserAgent(userAgent)})
+//	hc := &http.Client{Transport: rt}
 //
 // Pages robots.txt disallows are not fetched, whether asked for directly
 // or reached through a same-host or a cross-host redirect; requests to the
