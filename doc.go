@@ -58,8 +58,10 @@
 // matches any run of bytes, a final '$' anchors the end, and the longest
 // matching pattern, in bytes, wins; an allow wins a tie; no match allows.
 // An allow of ".../index.html" also allows its directory. Matching never
-// backtracks (see package matcher). [ModeRFC9309] reads the points
-// where RFC 9309 and Google's parser differ the RFC's way.
+// backtracks (see package matcher). [ModeRFC9309] reads two points the
+// RFC's way: /robots.txt itself is always allowed, and escaped
+// unreserved characters are decoded; everything else, Google's tolerance
+// and its index.html rule among it, it reads as ModeGoogle does.
 //
 // Where a request leaves the process, the Client and the Transport add
 // one rule: servers such as nginx and Apache decode escapes, merge runs

@@ -17,13 +17,18 @@ type Mode uint8
 const (
 	// ModeGoogle reads as Google's reference parser does. It is the default.
 	ModeGoogle Mode = iota
-	// ModeRFC9309 is the strict reading of RFC 9309: /robots.txt itself
+	// ModeRFC9309 reads the two points where the RFC's text is plain and
+	// Google's parser reads otherwise the RFC's way: /robots.txt itself
 	// (with no query) is always allowed, and percent-escaped unreserved
 	// characters are decoded in rules and URLs before they are compared
 	// (/%7Efred is /~fred; %2F stays encoded), while a '*' or '$' that
 	// stands for itself is compared escaped, as the RFC spells it: a
 	// rule's "/a$b" reads as "/a%24b", and weighs those five bytes in
-	// precedence where Google's parser weighs three.
+	// precedence where Google's parser weighs three. The rest is read
+	// as in ModeGoogle: the tolerance of Google's parser (typos in keys,
+	// a missing colon, a user-agent cut at its first space, long lines
+	// cut) and its rule that an allow of ".../index.html" allows the
+	// directory too.
 	ModeRFC9309
 )
 

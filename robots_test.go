@@ -1181,6 +1181,8 @@ func TestSpec3_RFC9309Mode(t *testing.T) {
 		{"%2f matches %2F in RFC mode", fred, "/a%2fb", true, false, 0, 4},
 		{"unreserved letters decoded", fred, "/baz", true, false, 0, 5},
 		{"non-ASCII stays encoded", fred, "/%E3%83%84x", false, false, 6, 6},
+		// Google's index.html rule holds in both modes (see ModeRFC9309).
+		{"index.html allows its directory", "User-agent: *\nDisallow: /private/\nAllow: /private/index.html\n", "/private/", true, true, 3, 3},
 	} {
 		checkDecisions(t, ModeGoogle, []decision{{c.name + " (google)", c.body, fooBot, c.url, c.google, c.gline}})
 		checkDecisions(t, ModeRFC9309, []decision{{c.name + " (rfc9309)", c.body, fooBot, c.url, c.rfc, c.rline}})
