@@ -656,12 +656,12 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 			return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 		}
 		// An error status (a 5xx, a 429), or no connection, is the
-		// server's own, kept, or the last good copy standing in for it, for its back-off as a
-		// check's would be, so that the next site redirecting there
-		// asks it nothing; but not over an entry a fill published
-		// meanwhile (this process's check may have fetched beside the
-		// hop), nor in the Store unless under the lease (another
-		// process's may have).
+		// server's own, kept, or the last good copy standing in for
+		// it, for its back-off as a check's would be, so that the next
+		// site redirecting there asks it nothing; but not over an entry
+		// a fill published meanwhile (this process's check may have
+		// fetched beside the hop), nor in the Store unless under the
+		// lease (another process's may have).
 		if e.stale && c.tier != nil && !leased {
 			// Another process may have stored the file's rules since:
 			// the copy is kept, so that the sites redirecting there ask
@@ -673,8 +673,16 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		}
 		c.tier.set(k, e)
 		return e, nil
+	case e.failures > 0 || !e.good():
+		// Nor is a check's failure, or the copy standing in for it,
+		// kept over an answer a chain redirected here published while
+		// it fetched (see keepTheirs): that one is the newer.
+		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e {
+			return held, nil
+		}
+	default:
+		k.doc.cache.put(e)
 	}
-	k.doc.cache.put(e)
 	if c.tier != nil {
 		c.tier.set(k, e)
 	}
