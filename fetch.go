@@ -100,7 +100,13 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			err = fmt.Errorf("%w: %w", errRedirects, err)
 		}
 		if err != nil {
-			return fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err, froms: ownFetches(froms, led, nil)}
+			res := fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}
+			if u, perr := url.Parse(target); perr == nil && strings.EqualFold(u.Host, sentHost(authority)) {
+				// Dialled as their own fetches dial it: a Location's
+				// "v.test." names a host that may resolve otherwise.
+				res.froms = ownFetches(froms, led, nil)
+			}
+			return res
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
 		if !followed(resp.StatusCode) {

@@ -2606,3 +2606,46 @@ func TestHopFailureKeptBehindNewerAnswer(t *testing.T) {
 	clock.Advance(5 * time.Second)
 	chainAsks(t, c, w, "http://s1.test/page", "http://down.test/robots.txt")
 }
+
+// TestHopSpelledOtherwiseKeepsNoFailure: evil.test's robots.txt
+// redirects to http://v.test./robots.txt, keyed as http://v.test:80 but
+// dialled as the Location spells it, "v.test.", which here does not
+// resolve (as a rooted name need not, where a resolver's search list or
+// hosts file answers only the unrooted one). That failure to connect is
+// not v.test's own: s.test, whose robots.txt redirects to
+// http://v.test/robots.txt, which answers, is not deferred by it.
+func TestHopSpelledOtherwiseKeepsNoFailure(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("evil.test/robots.txt", redirectTo("http://v.test./robots.txt"))
+	w.on("v.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("s.test/robots.txt", redirectTo("http://v.test/robots.txt"))
+	tr := w.transport(t)
+	dial := tr.DialContext
+	var dotted int
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if strings.HasPrefix(addr, "v.test.:") {
+			dotted++
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: "v.test.", IsNotFound: true}}
+		}
+		return dial(ctx, network, addr)
+	}
+	var logs syncBuffer
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ctx := context.Background()
+	if d, err := c.Check(ctx, "http://evil.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("evil.test: %+v, %v; want deferred (its own hop failed)", d, err)
+	}
+	if dotted != 1 {
+		t.Fatalf("v.test. dialled %d times, want once", dotted)
+	}
+	d, err := c.Check(ctx, "http://s.test/page")
+	if !d.Allowed || err != nil {
+		t.Errorf("s.test (robots.txt redirected to http://v.test/robots.txt, which answers 200): Allowed=%v Failures=%d, %v;"+
+			" want allowed by v.test's rules: v.test was asked %d times; a failure met dialling \"v.test.\" for evil.test's chain was kept for http://v.test:80\nlog:\n%s",
+			d.Allowed, d.Failures, err, w.count("http://v.test/robots.txt"), logs.String())
+	}
+	if d, err := c.Check(ctx, "http://v.test/page"); !d.Allowed || err != nil {
+		t.Errorf("v.test's own check: %+v, %v; want allowed", d, err)
+	}
+}

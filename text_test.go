@@ -321,3 +321,37 @@ func failures() map[string]error {
 		"other":        errors.New("something else"),
 	}
 }
+
+// TestRefusalLogWithholdsCredentials: a request for
+// "http:alice:secret@example.com/x" (an http URL whose authority has no
+// "//", which WHATWG parsers and browsers read as userinfo alice:secret;
+// net/url keeps it as the URL's opaque part), or one whose Host holds an
+// '@', is refused with ErrBadURL, and logged at Debug without the
+// password, in its URL or in the error.
+func TestRefusalLogWithholdsCredentials(t *testing.T) {
+	checkLeaks(t)
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
+	hc := &http.Client{Transport: NewTransport(c, nil, WithNoWait())}
+	u, err := url.Parse("http:alice:secret@example.com/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
+	req.URL = u
+	if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
+		t.Fatalf("opaque URL: %v, want ErrBadURL", err)
+	}
+	req, _ = http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
+	req.URL.Host = "alice:secret@example.com"
+	if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
+		t.Fatalf("a host with userinfo: %v, want ErrBadURL", err)
+	}
+	if n := strings.Count(logs.String(), "request refused"); n != 2 {
+		t.Errorf("%d refusals logged, want 2:\n%s", n, logs.String())
+	}
+	if strings.Contains(logs.String(), "secret") {
+		t.Errorf("the Debug log shows the URL's password:\n%s", logs.String())
+	}
+}

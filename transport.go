@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -573,12 +574,23 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 			durationAttr("retry_in", time.Until(def.RetryAt)))
 	case !errors.As(err, new(*PacedError)): // paced logs those
 		url := ""
-		if req.URL != nil {
-			url = requestURL(req.URL)
+		if u := req.URL; u != nil {
+			url = withheld(u.Opaque+u.Host, requestURL(u))
 		}
 		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request refused", slog.String("url", url), slog.String("error", err.Error()))
 	}
 	return nil, err
+}
+
+// withheld returns shown, unless part, the opaque part or host of a URL
+// net/url did not read as a URL with userinfo, holds an '@': then what
+// it shows may be a password ("http:alice:secret@h/"), and a note stands
+// in its place in an error or a log.
+func withheld(part, shown string) string {
+	if strings.Contains(part, "@") {
+		return "(withheld: it may hold credentials)"
+	}
+	return shown
 }
 
 // sentURL returns the URL of req, checked and so not nil, without its
@@ -623,11 +635,11 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	case u == nil:
 		return Decision{}, Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
 	case u.Opaque != "": // sent as it is, it may name another authority or path
-		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%q) is not checked", ErrBadURL, capQuote(u.Opaque))
+		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%s) is not checked", ErrBadURL, withheld(u.Opaque, strconv.Quote(capQuote(u.Opaque))))
 	case u.EscapedPath() != "" && u.EscapedPath()[0] != '/': // url.JoinPath on a URL without a path makes one
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%q) that does not start with \"/\" is not checked", ErrBadURL, capQuote(u.EscapedPath()))
 	case notAuthority(u.Host): // a URL built by hand: pasted into the check, it would end there
-		return Decision{}, Decision{}, fmt.Errorf("%w: request URL host %q is not an authority", ErrBadURL, capQuote(u.Host))
+		return Decision{}, Decision{}, fmt.Errorf("%w: request URL host %s is not an authority", ErrBadURL, withheld(u.Host, strconv.Quote(capQuote(u.Host))))
 	case strings.Contains(u.RawQuery, "#"): // a URL built by hand: net/http sends it, nginx and Apache end the query there
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request query with a '#' (%q) is not checked", ErrBadURL, capQuote(u.RawQuery))
 	}
