@@ -1058,3 +1058,73 @@ func TestCheckIDNPageNotRedirected(t *testing.T) {
 			u, text.code, text.stdout, runCmd(t, "", "check", "http://xn--bcher-kva.routed:"+port+"/page").stdout)
 	}
 }
+
+// TestCheckVerboseLongRedirectAsked: b.test's robots.txt redirects
+// within its site to a URL over 512 bytes, which answers 200, and which
+// the Decision lists cut ("…"): -v lists the request the check sent as
+// sent, not as held.
+func TestCheckVerboseLongRedirectAsked(t *testing.T) {
+	long := "/" + strings.Repeat("x", 600) + ".txt"
+	var asked atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasPrefix(r.Host, "b.test") && r.URL.Path == "/robots.txt":
+			http.Redirect(w, r, "http://b.test"+long, http.StatusMovedPermanently)
+		case strings.HasPrefix(r.Host, "b.test") && r.URL.Path == long:
+			asked.Add(1)
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer s.Close()
+	mapHosts(t, ".test", s.Listener.Addr().String())
+	r := runCmd(t, "", "check", "-v", "http://b.test/private")
+	if asked.Load() != 1 || strings.Contains(r.stdout, "not asked") {
+		t.Errorf("the long URL asked %d times by this one check; stdout:\n%s\nwant its request listed as sent, not \"not asked; held from an earlier request\"",
+			asked.Load(), r.stdout)
+	}
+}
+
+// TestCheckVerboseHeldCopysRedirects: a.test's robots.txt redirects to
+// www.a.test's; b.test's redirects to a.test's, whose copy (with its
+// redirect) the Client holds from the run's first URL, so the check of
+// b.test's URL sends a.test nothing: -v lists a.test's redirect, not
+// only the last hop, as held.
+func TestCheckVerboseHeldCopysRedirects(t *testing.T) {
+	var askedA, askedWWW atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := strings.Split(r.Host, ":")[0]
+		switch {
+		case host == "b.test" && r.URL.Path == "/robots.txt":
+			http.Redirect(w, r, "http://a.test/robots.txt", http.StatusMovedPermanently)
+		case host == "a.test" && r.URL.Path == "/robots.txt":
+			askedA.Add(1)
+			http.Redirect(w, r, "http://www.a.test/robots.txt", http.StatusMovedPermanently)
+		case host == "www.a.test" && r.URL.Path == "/robots.txt":
+			askedWWW.Add(1)
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer s.Close()
+	mapHosts(t, ".test", s.Listener.Addr().String())
+	r := runCmd(t, "", "check", "-v", "http://a.test/private", "http://b.test/private")
+	lines := outputLines(r.stdout)
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, indent+"robots.txt http://b.test/robots.txt") {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no b.test robots.txt line; stdout:\n%s", r.stdout)
+	}
+	for _, l := range lines[at+1:] {
+		if strings.Contains(l, "redirect   http://a.test/robots.txt") && !strings.Contains(l, "not asked") {
+			t.Errorf("a.test's robots.txt asked %d times, www.a.test's %d (all by the first URL's check); under b.test's URL -v lists %q, a request the second check never sent\nstdout:\n%s",
+				askedA.Load(), askedWWW.Load(), l, r.stdout)
+		}
+	}
+}

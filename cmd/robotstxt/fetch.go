@@ -214,12 +214,21 @@ func (t *tap) made() int {
 	return t.n
 }
 
-// askedSince reports whether t sent a request for rawURL after the one
-// numbered since.
+// askedSince reports whether t sent a request for rawURL, or for a URL it
+// may be cut from (see body), after the one numbered since.
 func (t *tap) askedSince(rawURL string, since int) bool {
+	key := tapKey(rawURL)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.asked[tapKey(rawURL)] > since
+	if prefix, cut := strings.CutSuffix(key, "…"); cut {
+		for k, n := range t.asked {
+			if n > since && strings.HasPrefix(k, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	return t.asked[key] > since
 }
 
 // tapKey returns url as a tap's maps key it: its scheme in lower case,
@@ -563,7 +572,8 @@ type request struct {
 // the redirect's URL tells them. None when the robots.txt was fetched
 // before start, no decision was made, or listed holds its authority: a
 // robots.txt is listed once. A redirect to another site's robots.txt
-// whose copy the Client held, and so did not ask, is listed as such. A
+// whose copy the Client held, and so did not ask, is listed as such, as
+// are the redirects of that copy after it. A
 // redirect the Client refused is not in d: d's error names it and says
 // why.
 func (f *fetcher) requests(d robotstxt.Decision, since int, listed map[string]bool) []request {
@@ -572,6 +582,7 @@ func (f *fetcher) requests(d robotstxt.Decision, since int, listed map[string]bo
 	}
 	listed[d.Authority] = true
 	reqs := []request{{label: "robots.txt", url: ownRobots(d.Authority)}}
+	var redirects []int // reqs' indices of d's redirects
 	for _, r := range d.Redirects() {
 		reqs[len(reqs)-1].result = statusText(r.Status)
 		// The hop's check came before d's fetch ended; a later one was
@@ -581,6 +592,7 @@ func (f *fetcher) requests(d robotstxt.Decision, since int, listed map[string]bo
 				reqs = append(reqs, f.requests(hop, since, listed)...)
 			}
 		}
+		redirects = append(redirects, len(reqs))
 		reqs = append(reqs, request{label: "redirect", url: r.URL})
 	}
 	err := d.Err
@@ -593,9 +605,13 @@ func (f *fetcher) requests(d robotstxt.Decision, since int, listed map[string]bo
 	if d.LastStatus != 0 {
 		last.result = answered(d.LastStatus, err)
 	}
-	if last.label == "redirect" && !f.tap.askedSince(last.url, since) {
-		// Another site's robots.txt, whose copy the Client held.
-		last.result = "not asked; held from an earlier request: " + last.result
+	held := false
+	for _, i := range redirects {
+		// From another site's robots.txt on, whose copy the Client
+		// held, d's redirects are that copy's.
+		if held = held || !f.tap.askedSince(reqs[i].url, since); held {
+			reqs[i].result = "not asked; held from an earlier request: " + reqs[i].result
+		}
 	}
 	return reqs
 }

@@ -90,6 +90,9 @@ func corpusFiles(t testing.TB, pattern string) []string {
 	}
 	var extra []string
 	if full := os.Getenv("ROBOTSTXT_CORPUS"); full != "" {
+		if _, err := os.Stat(filepath.Join(full, "files")); err != nil {
+			t.Fatalf("ROBOTSTXT_CORPUS: %v", err) // not the sample alone, unseen
+		}
 		if extra, err = filepath.Glob(filepath.Join(full, "files", pattern)); err != nil {
 			t.Fatal(err)
 		}

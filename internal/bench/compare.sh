@@ -38,6 +38,12 @@ if [[ $# -ne 1 ]]; then
   exit 2
 fi
 old=$1
+if [[ -n "${ROBOTSTXT_CORPUS:-}" ]]; then
+  # Absolute: each side's binaries run in their own package's directory.
+  [[ -d "$ROBOTSTXT_CORPUS/files" ]] || { echo "ROBOTSTXT_CORPUS: no $ROBOTSTXT_CORPUS/files" >&2; exit 2; }
+  ROBOTSTXT_CORPUS=$(cd "$ROBOTSTXT_CORPUS" && pwd)
+  export ROBOTSTXT_CORPUS
+fi
 
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 tmp=$(mktemp -d)
@@ -51,7 +57,7 @@ git -C "$root" worktree add --detach --quiet "$tmp/old" "$old"
 # beside their checkout: link it there for the old tree.
 if [[ -n "${ROBOTSTXT_CORPUS:-}" ]]; then
   mkdir -p "$tmp/shared"
-  ln -s "$(cd "$ROBOTSTXT_CORPUS" && pwd)" "$tmp/shared/corpus"
+  ln -s "$ROBOTSTXT_CORPUS" "$tmp/shared/corpus"
 fi
 for f in internal/bench/cold_test.go internal/bench/warm_test.go internal/bench/loop_test.go redisstore/bench_miss_test.go; do
   cp "$root/$f" "$tmp/old/$f"
