@@ -349,7 +349,10 @@ func (t *Transport) bound(ctx context.Context, start time.Time, noWait bool) (ti
 	if dl, ok := ctx.Deadline(); ok {
 		return dl, PacedError{reason: "which is past the request's deadline", cause: cause}
 	}
-	return start.Add(t.cfg.maxWait), PacedError{cause: cause,
+	// The margin kept before a deadline is for the http.Client's timer,
+	// which the Transport's own bound does not race: a turn within it
+	// is waited for.
+	return start.Add(t.cfg.maxWait + deadlineMargin), PacedError{cause: cause,
 		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait)}
 }
 

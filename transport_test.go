@@ -2041,3 +2041,50 @@ func TestTransportDeadlineDeferralWithoutStore(t *testing.T) {
 	}
 	time.Sleep(fetchTimeout + 200*time.Millisecond) // the fill ends before Close
 }
+
+// TestTransportMaxWaitTurnWithinIt: a request with no deadline whose
+// turn comes within WithMaxWait waits for it and is sent. It was refused
+// at once when the turn came in the bound's last 50 ms (the margin kept
+// before an http.Client's timeout, which does not race the Transport's
+// own bound), its PacedError "past the longest wait" though its RetryAt
+// lay within it; under a bound of 50 ms no request ever waited.
+func TestTransportMaxWaitTurnWithinIt(t *testing.T) {
+	checkLeaks(t)
+	for _, tc := range []struct {
+		name          string
+		maxWait       time.Duration
+		crawlDelay    string
+		crawlDelayDur time.Duration
+	}{
+		{"maxWait=1s,crawl-delay=0.97", time.Second, "0.97", 970 * time.Millisecond},
+		{"maxWait=40ms,crawl-delay=0.02", 40 * time.Millisecond, "0.02", 20 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSite(t, "User-agent: *\nCrawl-delay: "+tc.crawlDelay+"\n")
+			_, tr, hc := newTestTransport(t, WithMaxWait(tc.maxWait))
+			ctx := context.Background() // no deadline: WithMaxWait bounds the wait
+			if _, err := get(ctx, hc, s.URL+"/a"); err != nil {
+				t.Fatal(err)
+			}
+			asked := time.Now()
+			_, err := get(ctx, hc, s.URL+"/b")
+			var pe *PacedError
+			if errors.As(err, &pe) {
+				t.Errorf("refused after %v, though its turn (RetryAt in %v, the Crawl-delay %v after /a) comes within the longest wait %v: %v",
+					time.Since(asked).Round(time.Microsecond), pe.RetryAt.Sub(asked).Round(time.Millisecond), tc.crawlDelayDur, tc.maxWait, err)
+				if pe.RetryAt.Before(asked.Add(tc.maxWait)) {
+					t.Errorf("the error says the turn is past the longest wait, but its RetryAt is %v before the wait's end",
+						asked.Add(tc.maxWait).Sub(pe.RetryAt).Round(time.Millisecond))
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(s.got(), "/b") && err == nil {
+				t.Error("/b was not sent")
+			}
+			if st := tr.Stats(); st.Paced != 1 {
+				t.Errorf("Stats = %+v, want /b paced", st)
+			}
+		})
+	}
+}
