@@ -83,7 +83,7 @@ const maxUndos = 64
 // and past the breaker, which that call's own failure may just have
 // opened: every second (the breaker's probe interval), each try within
 // the Store's timeout, until try reports it done, for at most within; a
-// closed client ends it. At most maxUndos of a kind, which holds a slot
+// closed client ends it. A try that fails reloads a cluster's slot map. At most maxUndos of a kind, which holds a slot
 // in slots while under way, are; past them, none is sent. what names it
 // in the log.
 func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try func(ctx context.Context) (done bool, err error)) {
@@ -102,6 +102,9 @@ func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try
 			cancel()
 			if done {
 				return
+			}
+			if err != nil {
+				s.cluster.reload() // a replica promoted since: its slots moved
 			}
 			if errors.Is(err, redis.ErrClosed) || !time.Now().Add(retryAfter).Before(giveUp) {
 				if err != nil {

@@ -1,13 +1,22 @@
 package redisstore
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/internal/crawltest"
 	"github.com/robotsgate/robotstxt/internal/longtest"
+	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // TestFleetRedisRestartResumesSharing: while Redis is down each process
@@ -115,4 +124,262 @@ func otherVersion(v []byte) []byte {
 	o := append([]byte(nil), v...)
 	o[0]++
 	return o
+}
+
+// failoverClient returns a cluster client set up as the package doc
+// and ExampleNew_cluster say.
+func failoverClient(t *testing.T, cl *redistest.Cluster) *redis.ClusterClient {
+	t.Helper()
+	cc := redis.NewClusterClient(&redis.ClusterOptions{
+		Addrs:                 cl.Addrs(),
+		ContextTimeoutEnabled: true,
+		DialerRetries:         1,
+		DialTimeout:           500 * time.Millisecond,
+	})
+	t.Cleanup(func() { _ = cc.Close() })
+	return cc
+}
+
+// onMaster returns an authority whose keys live on master's slots.
+func onMaster(t *testing.T, cl *redistest.Cluster, s *Store, master, not string) string {
+	t.Helper()
+	ranges := cl.SlotRanges(master)
+	for i := range 10000 {
+		a := fmt.Sprintf("https://site%d.example:443", i)
+		if a == not {
+			continue
+		}
+		slot := cl.KeySlot(s.valueKey(a))
+		if slices.ContainsFunc(ranges, func(r [2]int) bool { return r[0] <= slot && slot <= r[1] }) {
+			return a
+		}
+	}
+	t.Fatalf("no authority on %s", master)
+	return ""
+}
+
+// TestFailoverEndsTurnAndLease: a paced turn and a fetch lease are
+// taken on a master, and replicated to its replica. The master is
+// SIGKILLed while the request and the fetch are out; the turn's Done and
+// the lease's release then fail (the master is dead), and are sent again
+// until the replica, promoted, answers: sharing and pacing stop "until
+// its replica is promoted", as the package doc says. Nothing sent them
+// again: the promoted replica held the ended turn for its whole 30 s
+// lease, and the released lease for its whole TTL.
+func TestFailoverEndsTurnAndLease(t *testing.T) {
+	longtest.Gate(t)
+	cl := redistest.StartCluster(t, 3, 1, time.Second, "--cluster-require-full-coverage", "no")
+	ctx := context.Background()
+	a := New(failoverClient(t, cl), WithLogger(quietLogger)) // the process that sends and fetches
+	b := New(failoverClient(t, cl), WithLogger(quietLogger)) // another process of the fleet
+
+	victim := cl.MasterOf(0)
+	site := onMaster(t, cl, a, victim, "")
+	lsite := onMaster(t, cl, a, victim, site)
+	const interval = time.Second
+	const leaseTTL = 15400 * time.Millisecond // the Client's default lease TTL
+
+	// Let both Stores load the slot map.
+	waitUntil(t, "slot maps", func() bool {
+		_, e1 := a.Get(ctx, "warm")
+		_, e2 := b.Get(ctx, "warm")
+		return (e1 == nil || isMiss(e1)) && (e2 == nil || isMiss(e2))
+	})
+
+	id, wait, err := a.Take(ctx, site, interval)
+	if err != nil || id == 0 || wait != 0 {
+		t.Fatalf("Take: id=%d wait=%v err=%v", id, wait, err)
+	}
+	release, ok, err := a.Lease(ctx, lsite, leaseTTL)
+	if err != nil || !ok {
+		t.Fatalf("Lease: ok=%v err=%v", ok, err)
+	}
+	// Both are on the replica, as they are within a millisecond or two.
+	adm := redis.NewClient(&redis.Options{Addr: victim})
+	if n, err := adm.Wait(ctx, 1, 2000).Result(); err != nil || n != 1 {
+		t.Fatalf("WAIT: %d, %v", n, err)
+	}
+	_ = adm.Close()
+	takenAt := time.Now()
+
+	cl.Kill(victim)
+	killedAt := time.Now()
+	// The request's response comes and the fetch ends: the turn ends,
+	// and the lease is given back (the result stored, or not).
+	doneErr := a.Done(ctx, site, id, interval, 0)
+	release()
+	t.Logf("Done after the kill: %v", doneErr)
+
+	slot := cl.KeySlot(a.paceKey(site))
+	cl.AwaitPromotion(slot, victim)
+	promotedAt := time.Now()
+	t.Logf("replica promoted %v after the kill", promotedAt.Sub(killedAt).Round(time.Millisecond))
+
+	// From now on the fleet should pace the site and share its robots.txt
+	// again: a turn at most one interval after the request ended (plus
+	// resumeBound for the Stores to find the new master), and the lease
+	// free, since its holder gave it back.
+	bound := promotedAt.Add(resumeBound + interval)
+	var turnAt, leaseAt time.Time
+	for giveUp := time.Now().Add(45 * time.Second); time.Now().Before(giveUp) && (turnAt.IsZero() || leaseAt.IsZero()); time.Sleep(100 * time.Millisecond) {
+		if turnAt.IsZero() {
+			if id, _, err := b.Take(ctx, site, interval); err == nil && id != 0 {
+				turnAt = time.Now()
+				_ = b.Done(ctx, site, id, interval, 0)
+			}
+		}
+		if leaseAt.IsZero() {
+			if rel, ok, err := b.Lease(ctx, lsite, leaseTTL); err == nil && ok {
+				leaseAt = time.Now()
+				rel()
+			}
+		}
+	}
+	report := func(what string, at time.Time) {
+		switch {
+		case at.IsZero():
+			t.Errorf("%s: never, within 45 s of the promotion", what)
+		case at.After(bound):
+			t.Errorf("%s: %v after the promotion (%v after it was taken, %v after it was ended/given back); want within %v",
+				what, at.Sub(promotedAt).Round(time.Millisecond), at.Sub(takenAt).Round(time.Millisecond),
+				at.Sub(killedAt).Round(time.Millisecond), bound.Sub(promotedAt))
+		default:
+			t.Logf("%s: %v after the promotion", what, at.Sub(promotedAt).Round(time.Millisecond))
+		}
+	}
+	report("another process's first turn at the site whose request ended at the kill", turnAt)
+	report("another process's first lease on the site whose fetch lease was given back at the kill", leaseAt)
+}
+
+func isMiss(err error) bool { return errors.Is(err, robotstxt.ErrCacheMiss) }
+
+// TestRestartEndsTurnAndLease: Redis, persisting its state with
+// appendonly as the package doc advises for pacing, is SIGKILLed while a
+// paced request and a robots.txt fetch are out, and restarted on the
+// same port and directory a second later. The request's Done and the
+// fetch's release, which failed while it was down, are sent again once
+// it is back: the restored state held the ended turn for its whole 30 s
+// lease, and the given-back lease for its whole TTL.
+func TestRestartEndsTurnAndLease(t *testing.T) {
+	longtest.Gate(t)
+	srv := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
+	dial := func() *Store {
+		rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+		t.Cleanup(func() { _ = rdb.Close() })
+		return New(rdb, WithLogger(quietLogger))
+	}
+	a, b := dial(), dial()
+	ctx := context.Background()
+	const site, lsite = "https://paced.example:443", "https://fetched.example:443"
+	const interval = time.Second
+	const leaseTTL = 15400 * time.Millisecond // the Client's default lease TTL
+
+	id, wait, err := a.Take(ctx, site, interval)
+	if err != nil || id == 0 || wait != 0 {
+		t.Fatalf("Take: id=%d wait=%v err=%v", id, wait, err)
+	}
+	release, ok, err := a.Lease(ctx, lsite, leaseTTL)
+	if err != nil || !ok {
+		t.Fatalf("Lease: ok=%v err=%v", ok, err)
+	}
+	takenAt := time.Now()
+	srv.Kill()
+	// The response comes and the fetch ends while Redis is down.
+	doneErr := a.Done(ctx, site, id, interval, 0)
+	release()
+	t.Logf("Done while Redis was down: %v", doneErr)
+	time.Sleep(time.Second)
+	srv.Restart()
+	upAt := time.Now()
+
+	bound := upAt.Add(resumeBound + interval)
+	var turnAt, leaseAt time.Time
+	for giveUp := time.Now().Add(40 * time.Second); time.Now().Before(giveUp) && (turnAt.IsZero() || leaseAt.IsZero()); time.Sleep(100 * time.Millisecond) {
+		if turnAt.IsZero() {
+			if id, _, err := b.Take(ctx, site, interval); err == nil && id != 0 {
+				turnAt = time.Now()
+				_ = b.Done(ctx, site, id, interval, 0)
+			}
+		}
+		if leaseAt.IsZero() {
+			if rel, ok, err := b.Lease(ctx, lsite, leaseTTL); err == nil && ok {
+				leaseAt = time.Now()
+				rel()
+			}
+		}
+	}
+	report := func(what string, at time.Time) {
+		switch {
+		case at.IsZero():
+			t.Errorf("%s: never, within 40 s of the restart", what)
+		case at.After(bound):
+			t.Errorf("%s: %v after Redis was back (%v after it was taken); want within %v",
+				what, at.Sub(upAt).Round(time.Millisecond), at.Sub(takenAt).Round(time.Millisecond), bound.Sub(upAt))
+		default:
+			t.Logf("%s: %v after Redis was back", what, at.Sub(upAt).Round(time.Millisecond))
+		}
+	}
+	report("another process's first turn at the site whose request ended while Redis was down", turnAt)
+	report("another process's first lease on the site whose fetch lease was given back while Redis was down", leaseAt)
+}
+
+// TestRestartLeavesFleetPaced: what a crawler sees of
+// TestRestartEndsTurnAndLease. Process A's Transport sends a page of a
+// site with "Crawl-delay: 1"; Redis (appendonly) dies while the page
+// downloads and is back a second later. Process B's Transport then asks
+// for a page of the site, within 5 s: the site has been sent nothing for
+// over two seconds, and B's request is sent (it was refused, the turn
+// held for its lease).
+func TestRestartLeavesFleetPaced(t *testing.T) {
+	longtest.Gate(t)
+	srv := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
+	release := make(chan struct{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 1\n")
+		case "/slow":
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(200)
+			w.(http.Flusher).Flush()
+			<-release
+			fmt.Fprint(w, "done")
+		default:
+			fmt.Fprint(w, "page")
+		}
+	}))
+	t.Cleanup(hs.Close)
+	site := hs.URL
+	process := func() *http.Client {
+		rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+		t.Cleanup(func() { _ = rdb.Close() })
+		s := New(rdb, WithLogger(quietLogger))
+		c := newClient(t, s, http.DefaultClient)
+		return &http.Client{Transport: robotstxt.NewTransport(c, http.DefaultTransport, robotstxt.WithPacer(s))}
+	}
+	a, b := process(), process()
+	resp, err := a.Get(site + "/slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+	close(release)
+	_, _ = io.ReadAll(resp.Body) // the turn ends here: Done fails, Redis is down
+	_ = resp.Body.Close()
+	endedAt := time.Now()
+	time.Sleep(time.Second)
+	srv.Restart()
+	time.Sleep(time.Second)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, site+"/page", nil)
+	start := time.Now()
+	resp, err = b.Do(req)
+	if err != nil {
+		t.Fatalf("B's request, %v after A's page ended (Crawl-delay 1 s), failed after %v: %v",
+			start.Sub(endedAt).Round(time.Millisecond), time.Since(start).Round(time.Millisecond), err)
+	}
+	_ = resp.Body.Close()
+	t.Logf("B's request sent after %v", time.Since(start))
 }

@@ -80,7 +80,13 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 			return releaseScript.Run(ctx, s.rdb, []string{k}, token).Err()
 		})
 		if err != nil {
-			s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; it will expire by itself", "err", err)
+			// Sent again until Redis answers (restarted, or a replica
+			// promoted, with the lease kept), for at most its TTL.
+			s.log.Log(ctx, slog.LevelWarn, "releasing a robots.txt fetch lease failed; sending it again until Redis answers or it expires", "err", err)
+			s.undo(s.releases, "a robots.txt fetch lease", ttl, func(ctx context.Context) (bool, error) {
+				err := releaseScript.Eval(ctx, s.rdb, []string{k}, token).Err()
+				return err == nil, err
+			})
 		}
 	}), true, nil
 }

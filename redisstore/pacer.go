@@ -245,20 +245,27 @@ func (s *Store) void(keys []string, args []any) {
 // cancelled, within the Store's timeout, and past an open breaker (one
 // that opened while the request was out would otherwise hold the site
 // for the turn's lease, and lose a Retry-After hold, though Redis
-// answers). An error of Redis is logged and returned, and the turn ends
-// by itself when its lease runs out.
+// answers). An error of Redis is logged and returned, and the end is
+// sent again every second in the background until Redis answers (a node
+// restarted, or a replica promoted, that kept the turn in flight), or
+// the turn's lease has run out, when it ends by itself; ended late, the
+// site's next turn counts from then, never sooner.
 func (s *Store) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
 	if id == 0 && hold <= 0 {
 		return nil
 	}
 	k := s.paceKey(authority)
+	args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
 	err := s.run(context.WithoutCancel(ctx), func(ctx context.Context) error {
-		args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})
 	if err != nil {
 		err = fmt.Errorf("redisstore: pace done %s: %w", k, err)
-		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; it ends by itself when its lease runs out", "err", err)
+		s.log.Log(ctx, slog.LevelWarn, "ending a paced turn failed; sending it again until Redis answers or its lease runs out", "err", err)
+		s.undo(s.voids, "a paced turn's end", pacing.TurnTimeout, func(ctx context.Context) (bool, error) {
+			err := paceDoneScript.Eval(ctx, s.rdb, []string{k}, args...).Err()
+			return err == nil, err
+		})
 	}
 	return err
 }
