@@ -678,6 +678,9 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// kept over an answer a chain redirected here published while
 		// it fetched (see keepTheirs): that one is the newer.
 		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e {
+			if c.tier != nil && leased {
+				c.tier.set(k, held) // the newest answer this process knows, under its lease
+			}
 			return held, nil
 		}
 	default:

@@ -2563,3 +2563,52 @@ func TestFailedFillKeepsNewerCopyOverAllowAll(t *testing.T) {
 		t.Errorf("after the slow fetch failed: /private/x allowed (outcome %v, failures %d, expires %v, %v); the Client had read the site's file (Disallow: /private, fresh for 1h) since", d.Outcome, d.Failures, d.Expires, err)
 	}
 }
+
+// TestFailedFillUnderLeaseTellsStore: s.test's robots.txt fails (503).
+// A check's own fill of it, which holds the Store's lease, waits on the
+// slow server; meanwhile a redirect of h.test's robots.txt to a page of
+// s.test needs s.test's robots.txt: the hop's fill (which does not hold
+// the lease) meets the same 503 and keeps it in memory only. The own
+// fill, whose failure gives way to that newer entry, stores it under its
+// lease: another process of the fleet does not ask s.test again within
+// the back-off.
+func TestFailedFillUnderLeaseTellsStore(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 { // the site's own fill: slow, then an error
+			close(entered)
+			<-release
+		}
+		rw.WriteHeader(http.StatusServiceUnavailable)
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/page"))
+	w.on("s.test/page", serve(200, "User-agent: *\nAllow: /\n"))
+	store := newMemStore()
+	opts := []Option{WithStore(store), WithBackoff(time.Hour, time.Hour), WithHTTPClient(&http.Client{Transport: w.transport(t)})}
+	c1 := newTestClient(t, opts...)
+	ctx := context.Background()
+	got := make(chan error, 1)
+	go func() {
+		_, err := c1.Allowed(ctx, "http://s.test/x")
+		got <- err
+	}()
+	<-entered
+	if _, err := c1.Allowed(ctx, "http://h.test/"); !errors.Is(err, ErrDeferred) {
+		t.Logf("h.test: %v", err)
+	}
+	close(release)
+	if err := <-got; !errors.Is(err, ErrDeferred) {
+		t.Fatalf("s.test's own check: %v, want deferred", err)
+	}
+	before := w.count("http://s.test/robots.txt")
+	c2 := newTestClient(t, opts...)
+	d, err := c2.Check(ctx, "http://s.test/x")
+	after := w.count("http://s.test/robots.txt")
+	t.Logf("process 2: deferred %v failures %d expires %v, %v", d.Deferred, d.Failures, d.Expires, err)
+	if after != before {
+		t.Errorf("another process asked s.test's robots.txt again at once (%d requests, then %d): the 503 its own fill met under the lease, with a back-off of an hour, never reached the Store", before, after)
+	}
+}

@@ -101,9 +101,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		if err != nil {
 			res := fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}
-			if u, perr := url.Parse(target); perr == nil && strings.EqualFold(u.Host, sentHost(authority)) {
-				// Dialled as their own fetches dial it: a Location's
-				// "v.test." names a host that may resolve otherwise.
+			if u, perr := url.Parse(target); perr == nil && !strings.HasSuffix(u.Hostname(), ".") {
+				// Dialled as their own fetches dial it (send dials a
+				// name's A-label): not a Location's "v.test.", which
+				// may resolve otherwise.
 				res.froms = ownFetches(froms, led, nil)
 			}
 			return res

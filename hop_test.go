@@ -1596,7 +1596,7 @@ func TestHopToUnconnectableSiteAsksItOnce(t *testing.T) {
 		{"refused", os.NewSyscallError("connect", syscall.ECONNREFUSED)},
 		{"not found", &net.DNSError{Err: "no such host", Name: "down.test", IsNotFound: true}},
 	} {
-		for _, target := range []string{"http://down.test/x", "http://down.test/robots.txt"} {
+		for _, target := range []string{"http://down.test/x", "http://down.test/robots.txt", "http://down.test:80/robots.txt"} {
 			t.Run(tc.name+" "+target, func(t *testing.T) {
 				checkLeaks(t)
 				w := newHosts(t)

@@ -352,7 +352,7 @@ func (t *Transport) bound(ctx context.Context, start time.Time, noWait bool) (ti
 	// The margin kept before a deadline is for the http.Client's timer,
 	// which the Transport's own bound does not race: a turn within it
 	// is waited for.
-	return start.Add(t.cfg.maxWait + deadlineMargin), PacedError{cause: cause,
+	return start.Add(t.cfg.maxWait).Add(deadlineMargin), PacedError{cause: cause,
 		reason: fmt.Sprintf("which is past the longest wait %v (WithMaxWait)", t.cfg.maxWait)}
 }
 

@@ -355,3 +355,30 @@ func TestRefusalLogWithholdsCredentials(t *testing.T) {
 		t.Errorf("the Debug log shows the URL's password:\n%s", logs.String())
 	}
 }
+
+// TestRefusalLogWithholdsPathCredentials: as
+// TestRefusalLogWithholdsCredentials, for "http:/alice:secret@example.com/x"
+// and "http:///alice:secret@example.com/x", which WHATWG parsers and
+// browsers read as userinfo alice:secret, and net/url as a path: refused
+// (no host), they are logged without the password.
+func TestRefusalLogWithholdsPathCredentials(t *testing.T) {
+	checkLeaks(t)
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
+	hc := &http.Client{Transport: NewTransport(c, nil, WithNoWait())}
+	for _, raw := range []string{"http:/alice:secret@example.com/x", "http:///alice:secret@example.com/x"} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
+		req.URL = u
+		if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
+			t.Fatalf("%s: %v, want ErrBadURL", raw, err)
+		}
+	}
+	if strings.Contains(logs.String(), "secret") {
+		t.Errorf("the Debug log shows the URL's password:\n%s", logs.String())
+	}
+}

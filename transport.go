@@ -575,7 +575,11 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 	case !errors.As(err, new(*PacedError)): // paced logs those
 		url := ""
 		if u := req.URL; u != nil {
-			url = withheld(u.Opaque+u.Host, requestURL(u))
+			part := u.Opaque + u.Host
+			if u.Host == "" {
+				part += u.Path // "http:/alice:secret@h/": a browser's userinfo
+			}
+			url = withheld(part, requestURL(u))
 		}
 		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request refused", slog.String("url", url), slog.String("error", err.Error()))
 	}
@@ -583,8 +587,9 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 }
 
 // withheld returns shown, unless part, the opaque part or host of a URL
-// net/url did not read as a URL with userinfo, holds an '@': then what
-// it shows may be a password ("http:alice:secret@h/"), and a note stands
+// net/url did not read as a URL with userinfo (or a host-less URL's
+// path), holds an '@': then what it shows may be a password
+// ("http:alice:secret@h/", "http:///alice:secret@h/"), and a note stands
 // in its place in an error or a log.
 func withheld(part, shown string) string {
 	if strings.Contains(part, "@") {

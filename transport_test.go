@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -2086,5 +2087,27 @@ func TestTransportMaxWaitTurnWithinIt(t *testing.T) {
 				t.Errorf("Stats = %+v, want /b paced", st)
 			}
 		})
+	}
+}
+
+// TestTransportMaxWaitLongest: WithMaxWait accepts any positive bound;
+// the longest, time.Duration(math.MaxInt64), waits as long as it takes
+// (the margin added to it overflowed to a bound in the past, and every
+// request that had to wait was refused at once).
+func TestTransportMaxWaitLongest(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nCrawl-delay: 0.2\n")
+	_, _, hc := newTestTransport(t, WithMaxWait(time.Duration(math.MaxInt64)))
+	ctx := context.Background()
+	if _, err := get(ctx, hc, s.URL+"/a"); err != nil {
+		t.Fatal(err)
+	}
+	asked := time.Now()
+	_, err := get(ctx, hc, s.URL+"/b")
+	if err != nil {
+		t.Errorf("/b, 0.2 s after /a, under WithMaxWait(math.MaxInt64): refused after %v: %v", time.Since(asked).Round(time.Millisecond), err)
+	}
+	if !slices.Contains(s.got(), "/b") {
+		t.Error("/b was not sent")
 	}
 }
