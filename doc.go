@@ -110,7 +110,8 @@
 // address in dotted decimal ("127.1", "0x7f.0.0.1", "127.0.0.1."), which
 // resolvers read each their own way, is an unspecified address (0.0.0.0,
 // [::]), is a name net/http's IDNA lookup refuses (and so dials as
-// written), whose query holds a blank (servers end the request there),
+// written) or maps otherwise than the Client's (its Unicode
+// normalisation is an older golang.org/x/text's), whose query holds a blank (servers end the request there),
 // or whose path and query pass 8 KiB (servers refuse longer), is
 // [ErrBadURL]. So is a request URL built by hand whose host holds a
 // delimiter or a blank.

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -864,5 +865,73 @@ func TestTransportHostAsDialledSigns(t *testing.T) {
 		if len(rec.hosts) != 1 {
 			t.Errorf("Host %q, URL host %q: sent unsigned", c.host, c.urlHost)
 		}
+	}
+}
+
+// TestTransportSignsNoNameDialledOtherwise: names net/http's IDNA
+// lookup, over an older golang.org/x/text than the library's, maps to
+// another A-label than the library does ("a\u09be\u0316\u0301": it
+// composes a+acute across the vowel sign; "\u1099\U000110ba": its
+// recomposition map keyed by 16 bits of each rune) or refuses, dialling
+// the name as written ("\u1132\U00011127"). The Host sent, and signed,
+// is the name's punycode as written: the server dialled, another, got a
+// signature it could replay. Such a URL is refused, not signed.
+func TestTransportSignsNoNameDialledOtherwise(t *testing.T) {
+	for _, tc := range []struct{ raw, signedAs string }{
+		{"a\u09be\u0316\u0301.test", "xn--a-xbb6d319a.test"},
+		{"\u1099\U000110ba.test", "xn--0md2522k.test"},
+		{"\u1132\U00011127.test", "xn--erd4612k.test"},
+	} {
+		type seen struct {
+			host   string
+			signed bool
+		}
+		var mu sync.Mutex
+		got := map[string][]seen{} // by listener
+		mk := func(name string) *httptest.Server {
+			return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				got[name] = append(got[name], seen{r.Host, r.Header.Get("Signature") != ""})
+				mu.Unlock()
+				io.WriteString(w, "ok")
+			}))
+		}
+		site, other := mk("site"), mk("other")
+		var dials []string
+		var d net.Dialer
+		next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			mu.Lock()
+			dials = append(dials, addr)
+			mu.Unlock()
+			if addr == tc.signedAs+":80" {
+				return d.DialContext(ctx, network, site.Listener.Addr().String())
+			}
+			// Any other name (never a resolver): another server.
+			return d.DialContext(ctx, network, other.Listener.Addr().String())
+		}}
+
+		key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+		s, err := NewSigner(key, "https://signature-agent.test/.well-known/http-message-signatures-directory")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hc := &http.Client{Transport: NewTransport(next, s), Timeout: 10 * time.Second}
+		resp, err := hc.Get("http://" + tc.raw + "/page")
+		if err == nil {
+			resp.Body.Close()
+		}
+		mu.Lock()
+		t.Logf("%s: %+q: Get err=%v; dialled %+q; site saw %v; other saw %v", runtime.Version(), tc.raw, err, dials, got["site"], got["other"])
+		for _, r := range got["other"] {
+			if r.signed {
+				t.Errorf("%s: GET %+q: net/http dialled %+q, and that server got a signature made for Host %q, which it can replay there; "+
+					"want the request refused (its Host names another server than the one dialled)",
+					runtime.Version(), "http://"+tc.raw+"/page", dials[len(dials)-1], r.host)
+			}
+		}
+		mu.Unlock()
+		next.CloseIdleConnections()
+		site.Close()
+		other.Close()
 	}
 }
