@@ -89,6 +89,7 @@ const (
 	codeDisallowAll
 	codeTooMany
 	codeUnknownDropped
+	codeNotChecked
 	numCodes // not a code: the size of codeTable
 )
 
@@ -147,6 +148,7 @@ var codeTable = [numCodes]codeEntry{
 	codeDisallowAll:      {"disallow-all", sevInfo, "the * group disallows the whole site, or all but what it allows"},
 	codeTooMany:          {"too-many-findings", sevInfo, "past the parser's limit of findings, only errors are reported"},
 	codeUnknownDropped:   {"unknown-records-dropped", sevInfo, "unknown records dropped past the parser's limit"},
+	codeNotChecked:       {"not-checked", sevInfo, "crawlers whose rules lint did not check for shadowed or conflicting rules: past its budget"},
 }
 
 // entry returns c's entry in codeTable. It panics for a code without

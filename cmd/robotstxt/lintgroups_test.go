@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -111,5 +114,105 @@ func TestRuleSetsOnce(t *testing.T) {
 	sets, global := ruleSets(f)
 	if want := [][]int{{0}, {0, 2}, {1}}; !slices.EqualFunc(sets, want, slices.Equal) || !slices.Equal(global, []int{0}) {
 		t.Errorf("ruleSets = %v, %v; want %v, [0]", sets, global, want)
+	}
+}
+
+// crowdToken returns a distinct product token (letters only: a digit
+// would end the token) for i.
+func crowdToken(i int) string {
+	b := []byte("bot")
+	for {
+		b = append(b, byte('a'+i%26))
+		i /= 26
+		if i == 0 {
+			return string(b)
+		}
+	}
+}
+
+// crowdFile is a robots.txt whose first group is named by n
+// crawlers and holds r rules, and in which each of those crawlers also
+// has a group of its own with one rule: n crawlers, each obeying a
+// different set of groups, every set holding the first group's r rules.
+func crowdFile(n, r int) []byte {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("User-agent: " + crowdToken(i) + "\n")
+	}
+	for j := range r {
+		fmt.Fprintf(&b, "Disallow: /%d\n", j)
+	}
+	for i := range n {
+		b.WriteString("User-agent: " + crowdToken(i) + "\nAllow: /z\n")
+	}
+	return []byte(b.String())
+}
+
+// lintAllocs runs "lint -q -" on body and returns the bytes allocated.
+func lintAllocs(t *testing.T, body []byte) uint64 {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var out, errb bytes.Buffer
+	code := runIO([]string{"lint", "-q", "-"}, bytes.NewReader(body), &out, &errb)
+	runtime.ReadMemStats(&after)
+	if code != exitOK {
+		t.Fatalf("lint exit %d, stderr %q", code, errb.String())
+	}
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// crowdUsageFile is crowdFile with r Content-Usage rules in the
+// shared group instead of r Disallow rules (one Disallow ends its
+// user-agent lines).
+func crowdUsageFile(n, r int) []byte {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString("User-agent: " + crowdToken(i) + "\n")
+	}
+	for j := range r {
+		fmt.Fprintf(&b, "Content-Usage: /%d train-ai=n\n", j)
+	}
+	b.WriteString("Disallow: /x\n")
+	for i := range n {
+		b.WriteString("User-agent: " + crowdToken(i) + "\nAllow: /z\n")
+	}
+	return []byte(b.String())
+}
+
+// TestLintCrowdBounded: a file of n crawlers that share one group of r
+// rules, each crawler also in a group of its own (so that every crawler
+// obeys another set of groups), cost lint n×r: a 109 KB robots.txt
+// allocated about a gigabyte and spun for seconds, a 27 KB one of
+// Content-Usage rules over 100 MB. Measured in bytes allocated, for n
+// and 2n: past maxSetRules crawlers are left unchecked, and said so.
+func TestLintCrowdBounded(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		small, big []byte
+	}{
+		{"disallow rules (findShadows)", crowdFile(500, 2000), crowdFile(1000, 4000)},
+		{"content-usage rules (usageConflicts)", crowdUsageFile(125, 250), crowdUsageFile(250, 500)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a1 := lintAllocs(t, c.small)
+			a2 := lintAllocs(t, c.big)
+			in := float64(len(c.big)) / float64(len(c.small))
+			ratio := float64(a2) / float64(a1)
+			t.Logf("file %d bytes: %d MB allocated; file %d bytes: %d MB allocated; x%.2f for x%.2f the input",
+				len(c.small), a1>>20, len(c.big), a2>>20, ratio, in)
+			if ratio > 1.5*in {
+				t.Errorf("lint's allocation grows super-linearly: x%.2f for x%.2f the input", ratio, in)
+			}
+			if a2 > 100<<20 {
+				t.Errorf("lint of a %d-byte robots.txt allocated %d MB (%dx the file), more than 100 MB", len(c.big), a2>>20, a2/uint64(len(c.big)))
+			}
+		})
+	}
+	var out, errb bytes.Buffer
+	runIO([]string{"lint", "-json", "-"}, bytes.NewReader(crowdFile(1000, 4000)), &out, &errb)
+	if !strings.Contains(out.String(), `"not-checked"`) {
+		t.Errorf("lint of crawlers past its budget: no not-checked finding in\n%.2000s", out.String())
 	}
 }

@@ -32,27 +32,31 @@ func (lt *linter) usageConflicts() {
 		line int
 		pref robotstxt.Pref
 	}
-	reported := make(map[[2]int]bool) // the two lines
+	reported := make(map[[2]int]bool)   // the two lines
+	stated := make(map[int][]labelPref) // by line: each statement read once, whatever the crawlers sharing it
+	first := make(map[[2]string]said)   // path and label → the first rule saying y or n, for one set at a time
+	var rules []parser.UsageRule
 	sets, _ := ruleSets(lt.file)
-	for _, set := range sets {
-		first := make(map[string]map[string]said) // path → label → the first rule saying y or n
-		var rules []parser.UsageRule
+	for _, set := range withinBudget(lt.file, sets) { // groups reports those left
+		clear(first)
+		rules = rules[:0]
 		for _, gi := range set {
 			rules = append(rules, lt.file.Groups[gi].Usage...)
 		}
 		slices.SortFunc(rules, func(a, b parser.UsageRule) int { return a.Line - b.Line })
 		for _, r := range rules {
-			byLabel := first[r.Path]
-			if byLabel == nil {
-				byLabel = make(map[string]said)
-				first[r.Path] = byLabel
+			ps, ok := stated[r.Line]
+			if !ok {
+				read, _ := readPrefs("content-usage", r.Statement)
+				ps = statedPrefs(read.pref)
+				stated[r.Line] = ps
 			}
-			stated, _ := readPrefs("content-usage", r.Statement)
-			for _, p := range statedPrefs(stated.pref) {
-				s, ok := byLabel[p.label]
+			for _, p := range ps {
+				k := [2]string{r.Path, p.label}
+				s, ok := first[k]
 				switch {
 				case !ok:
-					byLabel[p.label] = said{r.Line, p.pref}
+					first[k] = said{r.Line, p.pref}
 				case s.pref != p.pref && !reported[[2]int{s.line, r.Line}]:
 					reported[[2]int{s.line, r.Line}] = true
 					lt.add(r.Line, codeUsageConflict, "line %d says %s=%v for the same path, and this line %s=%v: rules of one path combine, and n wins",
