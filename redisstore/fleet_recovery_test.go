@@ -219,7 +219,10 @@ func TestFailoverEndsTurnAndLease(t *testing.T) {
 	// again: a turn at most one interval after the request ended (plus
 	// resumeBound for the Stores to find the new master), and the lease
 	// free, since its holder gave it back.
-	bound := promotedAt.Add(resumeBound + interval)
+	// A failed end is sent again every retryAfter, and the first try
+	// after the promotion may still meet the old slot map; then the
+	// site's interval runs. Broken, the turn was held its 30 s lease.
+	bound := promotedAt.Add(resumeBound + 2*retryAfter + interval)
 	var turnAt, leaseAt time.Time
 	for giveUp := time.Now().Add(45 * time.Second); time.Now().Before(giveUp) && (turnAt.IsZero() || leaseAt.IsZero()); time.Sleep(100 * time.Millisecond) {
 		if turnAt.IsZero() {
@@ -292,7 +295,7 @@ func TestRestartEndsTurnAndLease(t *testing.T) {
 	srv.Restart()
 	upAt := time.Now()
 
-	bound := upAt.Add(resumeBound + interval)
+	bound := upAt.Add(resumeBound + 2*retryAfter + interval) // as in TestFailoverEndsTurnAndLease
 	var turnAt, leaseAt time.Time
 	for giveUp := time.Now().Add(40 * time.Second); time.Now().Before(giveUp) && (turnAt.IsZero() || leaseAt.IsZero()); time.Sleep(100 * time.Millisecond) {
 		if turnAt.IsZero() {
