@@ -20,13 +20,13 @@ func (lt *linter) groups() {
 	sets := withinBudget(f, all)
 	if left := all[len(sets):]; len(left) > 0 {
 		lt.add(f.Groups[left[0][0]].Agents[0].Line, codeNotChecked,
-			"the rules of %d crawlers from this group on were not checked for shadowed, duplicate or conflicting rules: past lint's budget of %d rules",
+			"%d of the sets of groups crawlers obey, the first this group's, were not checked for shadowed, duplicate or conflicting rules: past lint's budget of %d rules",
 			len(left), maxSetRules)
 	}
 	// A rule is reported when it is shadowed (or repeated) for every
-	// crawler whose rules hold it.
+	// crawler whose rules hold it, those not checked too.
 	in := make(map[int]int) // group → number of sets holding it
-	for _, s := range sets {
+	for _, s := range all {
 		for _, gi := range s {
 			in[gi]++
 		}

@@ -216,3 +216,31 @@ func TestLintCrowdBounded(t *testing.T) {
 		t.Errorf("lint of crawlers past its budget: no not-checked finding in\n%.2000s", out.String())
 	}
 }
+
+// TestLintBudgetShadowsNoUncheckedRule: group 0 is named by 140 crawlers
+// and by lastbot, and holds "Disallow: /p" and 1000 filler rules; each
+// of the 140 also has a group of its own with "Allow: /p", which
+// outranks the Disallow for them. For lastbot, whose set falls past
+// maxSetRules, "Disallow: /p" decides: lint must not call it shadowed
+// (it did, counting only the sets it checked).
+func TestLintBudgetShadowsNoUncheckedRule(t *testing.T) {
+	var b strings.Builder
+	const n = 140
+	for i := range n {
+		b.WriteString("User-agent: " + crowdToken(i) + "\n")
+	}
+	b.WriteString("User-agent: lastbot\nDisallow: /p\n")
+	for j := range 1000 {
+		fmt.Fprintf(&b, "Disallow: /f%d\n", j)
+	}
+	for i := range n {
+		b.WriteString("\nUser-agent: " + crowdToken(i) + "\nAllow: /p\n")
+	}
+	var out, errb bytes.Buffer
+	runIO([]string{"lint", "-"}, strings.NewReader(b.String()), &out, &errb)
+	t.Logf("lint output:\n%s%s", out.String(), errb.String())
+	if strings.Contains(out.String()+errb.String(), "[shadowed-rule]") {
+		t.Errorf("lint reports line %d (Disallow: /p) as a shadowed rule that never decides; it decides for lastbot, "+
+			"whose set lint did not check (past maxSetRules): a rule of a group shared with unchecked crawlers cannot be called shadowed", n+2)
+	}
+}

@@ -562,10 +562,15 @@ func netHTTPDials(name string) string {
 
 // probe is netHTTPDials' Transport: its dial notes the address asked for
 // and fails, so that nothing is sent.
-var probe = &http.Transport{DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
-	*ctx.Value(probeKey{}).(*string) = addr
-	return nil, errProbed
-}}
+var probe = &http.Transport{
+	DialContext: func(ctx context.Context, _, addr string) (net.Conn, error) {
+		*ctx.Value(probeKey{}).(*string) = addr
+		return nil, errProbed
+	},
+	// With keep-alives, it keeps a waiting list for each host asked,
+	// which only a connection gone idle ends: one for every name.
+	DisableKeepAlives: true,
+}
 
 // probeKey carries where netHTTPDials notes the address dialled.
 type probeKey struct{}

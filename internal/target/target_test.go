@@ -2,9 +2,11 @@ package target
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -368,5 +370,34 @@ func TestEndsInNumber(t *testing.T) {
 		if got := endsInNumber(name); got != want {
 			t.Errorf("endsInNumber(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestSplitRetainsNoIDNHost: netHTTPDials' probe Transport kept, with
+// keep-alives on, a waiting list for every host it was asked (ended only
+// by a connection gone idle, which never comes): every distinct
+// internationalised host Split saw stayed in memory.
+func TestSplitRetainsNoIDNHost(t *testing.T) {
+	const n = 20000
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	for i := range n {
+		if _, _, err := Split(fmt.Sprintf("http://bücher-%d.test/page", i), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := heap()
+	grown := int64(after) - int64(before)
+	t.Logf("%s: heap grew %d bytes over %d distinct IDN hosts (%d B/host), all results discarded", runtime.Version(), grown, n, grown/n)
+	if grown > 2<<20 {
+		t.Errorf("Split of %d distinct IDN hosts (results discarded) left %d bytes live (%d B per host): "+
+			"the probe Transport's idleConnWait keeps one entry per host forever; want memory that does not grow with hosts seen",
+			n, grown, grown/n)
 	}
 }
