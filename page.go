@@ -31,6 +31,7 @@ import (
 	"github.com/robotsgate/robotstxt/meta"
 	"golang.org/x/net/html"
 	htmlcharset "golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
 )
 
@@ -691,8 +692,10 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	whole := true // read to the end of the head, for XHTML: see xhtmlHead
 	switch {
 	case utf16 && isXHTML(h, b):
-		// Read as UTF-8, for encoding/xml.
-		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(first); err == nil {
+		// Read as UTF-8, for encoding/xml; a code unit no character is
+		// (an unpaired surrogate) as U+FFFE, which XML allows nowhere,
+		// not as the U+FFFD the decoder writes.
+		if text, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(unpaired(first)); err == nil {
 			page.b, whole = xhtmlHead(text)
 		}
 	case isXHTML(h, b):
@@ -719,6 +722,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		text := first
 		if err == nil && e != unicode.UTF8 {
 			text, err = e.NewDecoder().Bytes(first)
+			text = unread(e, first, text, page.cut)
 		}
 		if err != nil {
 			return pageText{}, fmt.Errorf("robotstxt: an XHTML page in %s, which does not decode: its META tags cannot be read: %w", capQuote(label), err)
@@ -760,6 +764,74 @@ func pageCharset(cs string, b []byte) (string, error) {
 
 // xhtmlNamespace is the namespace of XHTML's elements.
 const xhtmlNamespace = "http://www.w3.org/1999/xhtml"
+
+// notChar is what unpaired and unread write for what a page's encoding
+// does not read: U+FFFE, a character XML allows nowhere, so that a head
+// holding one is unreadable (XML 1.0 §4.3.3) and a body is not read.
+const notChar = "\uFFFE"
+
+// unpaired returns b, UTF-16 after its byte-order mark, with each code
+// unit no character is, an unpaired surrogate, written as U+FFFE (see
+// notChar), and an odd last byte dropped.
+func unpaired(b []byte) []byte {
+	if len(b) < 2 {
+		return b
+	}
+	unit := func(i int) uint16 { return uint16(b[i])<<8 | uint16(b[i+1]) } // big-endian
+	if b[0] == 0xFF {
+		unit = func(i int) uint16 { return uint16(b[i+1])<<8 | uint16(b[i]) }
+	}
+	var out []byte
+	for i := 2; i+1 < len(b); i += 2 {
+		u, paired := unit(i), false
+		switch {
+		case 0xD800 <= u && u < 0xDC00:
+			if paired = i+3 < len(b) && 0xDC00 <= unit(i+2) && unit(i+2) < 0xE000; paired {
+				i += 2
+			}
+		case 0xDC00 <= u && u < 0xE000:
+		default:
+			paired = true
+		}
+		if !paired {
+			if out == nil {
+				out = slices.Clone(b[:len(b)&^1])
+			}
+			out[i], out[i+1] = 0xFF, 0xFE // U+FFFE, big-endian
+			if b[0] == 0xFF {
+				out[i], out[i+1] = 0xFE, 0xFF
+			}
+		}
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}
+
+// unread returns text, b decoded from e, with each U+FFFD the decoder
+// wrote for bytes e does not read (it reports none) as U+FFFE (see
+// notChar): all of them where e cannot write U+FFFD itself (Shift_JIS,
+// Big5, EUC-KR), or where b holds fewer written so than text holds (in
+// GB18030, which can). A U+FFFD last in a page cut short may stand for a
+// character cut, and stays.
+func unread(e encoding.Encoding, b, text []byte, cut bool) []byte {
+	n := bytes.Count(text, []byte("\uFFFD"))
+	if cut && bytes.HasSuffix(text, []byte("\uFFFD")) {
+		n--
+	}
+	if n == 0 {
+		return text
+	}
+	if written, err := e.NewEncoder().Bytes([]byte("\uFFFD")); err == nil && bytes.Count(b, written) >= n {
+		return text
+	}
+	body, last := text, []byte(nil)
+	if cut && bytes.HasSuffix(text, []byte("\uFFFD")) {
+		body, last = text[:len(text)-len("\uFFFD")], []byte("\uFFFD")
+	}
+	return append(bytes.ReplaceAll(body, []byte("\uFFFD"), []byte(notChar)), last...)
+}
 
 // xmlUTF16 returns the byte-order mark of the UTF-16 an XHTML page
 // without one is in by its first bytes, an XML declaration's "<?" (XML
@@ -1277,6 +1349,11 @@ func xmlDecl(decl []byte) (name, text string, markup, ok bool) {
 	name, markup = string(rest[:n]), true // an external one (SYSTEM, PUBLIC) may hold anything
 	if rest = bytes.TrimLeft(rest[n:], blanks); len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
 		if end := bytes.IndexByte(rest[1:], rest[0]); end >= 0 {
+			if bytes.IndexByte(rest[1:1+end], '%') >= 0 {
+				// An entity's text holds no '%' but a parameter
+				// entity's reference, which no internal subset may.
+				return "", "", false, false
+			}
 			lit, ok := charRefsOut(rest[1 : 1+end])
 			if !ok {
 				return "", "", false, false

@@ -21,12 +21,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"github.com/robotsgate/robotstxt/meta"
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // sig is a Signal as the tests write it: "source label pref where".
@@ -2547,7 +2550,11 @@ func TestXHTMLHeadNotWellFormed(t *testing.T) {
 		"text outside the root": {`<?xml version="1.0"?>a word` + head + `<meta name="robots" content="noai"/></head><body/></html>`, false},
 		"no root":               {`<?xml version="1.0"?>`, false},
 		"an undeclared entity":  {head + `<title>&bogus;</title><meta name="robots" content="noai"/></head><body/></html>`, true},
-		"cut in the head":       {head + `<title>`, true},
+		// An entity's text holds no '%' (a parameter entity's
+		// reference, which no internal subset may hold, or none).
+		"a '%' in an entity's text":      {`<!DOCTYPE html [<!ENTITY e "noai %p;">]>` + head + `<meta name="robots" content="&e;"/></head><body/></html>`, false},
+		"a bare '%' in an entity's text": {`<!DOCTYPE html [<!ENTITY e "100%">]>` + head + `<meta name="robots" content="&e;"/></head><body/></html>`, false},
+		"cut in the head":                {head + `<title>`, true},
 		// encoding/xml lets the last of two xmlns win, and reads the
 		// rest of these as written.
 		"xmlns twice on the root": {`<html xmlns="` + x + `" xmlns="urn:x"><head><meta name="robots" content="noai"/></head><body/></html>`, false},
@@ -2861,5 +2868,115 @@ func TestReceiptWaitsForSlot(t *testing.T) {
 	time.AfterFunc(750*time.Millisecond, release) // with the file's 600 ms, past a fetch's 1 s
 	if r := tr.Receipt(resp, body); r.Usage.Pref("train-ai") != PrefYes {
 		t.Errorf("usage %q, signals %q; want train-ai=y (tdmrep.json reachable, reserving nothing)", r.Usage, sigs(r.Signals))
+	}
+}
+
+// pageReceipt returns the receipt and the PageDirectives of an XHTML
+// page of the given bytes and Content-Type, a response the Transport did
+// not send (read as it reads any).
+func pageReceipt(t *testing.T, ct string, page []byte) (Receipt, meta.Directives) {
+	t.Helper()
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	_, tr, _ := newTestTransport(t)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+	resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ct}}, Request: req, ContentLength: int64(len(page))}
+	return tr.Receipt(resp, page), tr.PageDirectives(resp, page)
+}
+
+// utf16LEWith writes s as UTF-16LE with a byte-order mark, each U+E000
+// in s written as the unpaired low surrogate 0xDC00 (a code unit no
+// character is: the page is not in UTF-16, XML 1.0 §4.3.3).
+func utf16LEWith(s string) []byte {
+	b := []byte{0xFF, 0xFE}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if u == 0xE000 {
+			u = 0xDC00
+		}
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return b
+}
+
+// TestReceiptXHTMLUnpairedSurrogate: an XHTML page in UTF-16 holding an
+// unpaired (low) surrogate is not UTF-16, and XML (expat: "not
+// well-formed (invalid token)") reads no page: unreadable, train-ai=n,
+// as a UTF-8 page holding bytes not UTF-8. The decoder's U+FFFD made the
+// head readable: "noai\uFFFD", no noai.
+func TestReceiptXHTMLUnpairedSurrogate(t *testing.T) {
+	const root = `<?xml version="1.0" encoding="UTF-16"?>` + "\n" + `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title>`
+	for _, c := range []struct{ name, head string }{
+		{"a surrogate after the noai in its content", `<meta name="robots" content="noai` + "\uE000" + `"/>`},
+		{"a surrogate in a comment of the head, noarchive alone", `<meta name="robots" content="noarchive"/><!-- ` + "\uE000" + ` -->`},
+	} {
+		page := utf16LEWith(root + c.head + `</head><body><p>x</p></body></html>`)
+		r, d := pageReceipt(t, "application/xhtml+xml", page)
+		if r.Usage.Pref("train-ai") != PrefNo || !strings.Contains(strings.Join(sigs(r.Signals), "|"), "unreadable") || !d.NoAI {
+			t.Errorf("%s: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n, robots-meta unreadable (XML refuses the page: not UTF-16)",
+				c.name, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	// Control: the same page with the surrogate paired reads as written.
+	page := utf16LEWith(root + `<meta name="robots" content="noai"/><!-- ` + "\U0001F600" + ` --></head><body><p>x</p></body></html>`)
+	if r, d := pageReceipt(t, "application/xhtml+xml", page); r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
+		t.Errorf("control: receipt usage %q, signals %q, NoAI %v; want train-ai=n", r.Usage, sigs(r.Signals), d.NoAI)
+	}
+}
+
+// TestReceiptXHTMLBytesNotOfItsEncoding: the same for an XHTML page in
+// Shift_JIS (by its declaration, or its Content-Type's charset), GBK,
+// EUC-KR or Big5, holding a byte sequence that encoding has not (0x81
+// before '"'): XML 1.0 §4.3.3 makes it a fatal error.
+func TestReceiptXHTMLBytesNotOfItsEncoding(t *testing.T) {
+	for _, enc := range []string{"Shift_JIS", "GBK", "EUC-KR", "Big5"} {
+		for _, byCharset := range []bool{false, true} {
+			page := []byte(`<?xml version="1.0" encoding="` + enc + `"?>` + "\n" + `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title>` +
+				`<meta name="robots" content="noai` + "\x81" + `"/></head><body><p>x</p></body></html>`)
+			ct := "application/xhtml+xml"
+			if byCharset {
+				ct += "; charset=" + enc
+			}
+			r, d := pageReceipt(t, ct, page)
+			if r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
+				t.Errorf("%s (Content-Type %q), 0x81 after noai: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n, unreadable (not %s: XML reads no page)",
+					enc, ct, r.Usage, sigs(r.Signals), d.NoAI, enc)
+			}
+		}
+	}
+}
+
+// TestUnreadCharacters: unpaired writes an unpaired surrogate of UTF-16,
+// either byte order, as U+FFFE, and leaves pairs; unread writes as
+// U+FFFE a U+FFFD the decoder put for bytes its encoding has not, but
+// not one the page wrote itself (GB18030 can), nor one last in a page
+// cut short.
+func TestUnreadCharacters(t *testing.T) {
+	for _, c := range []struct {
+		in, want []byte
+	}{
+		{[]byte("\xFF\xFEa\x00\x00\xDCb\x00"), []byte("\xFF\xFEa\x00\xFE\xFFb\x00")}, // LE, a low surrogate alone
+		{[]byte("\xFE\xFF\x00a\xD8\x00\x00b"), []byte("\xFE\xFF\x00a\xFF\xFE\x00b")}, // BE, a high one alone
+		{[]byte("\xFF\xFE=\xD8\x00\xDEa\x00"), []byte("\xFF\xFE=\xD8\x00\xDEa\x00")}, // LE, a pair
+		{[]byte("\xFF\xFEa\x00\x3D\xD8"), []byte("\xFF\xFEa\x00\xFE\xFF")},           // LE, a high one last
+	} {
+		if got := unpaired(c.in); !bytes.Equal(got, c.want) {
+			t.Errorf("unpaired(% x) = % x, want % x", c.in, got, c.want)
+		}
+	}
+	sjis, gb := japanese.ShiftJIS, simplifiedchinese.GB18030
+	for _, c := range []struct {
+		e    encoding.Encoding
+		in   string
+		cut  bool
+		want string
+	}{
+		{sjis, "a\x81\"b", false, "a" + notChar + "\"b"},
+		{sjis, "ab\x81", true, "ab\uFFFD"}, // a character cut
+		{sjis, "a\x81\"\x81", true, "a" + notChar + "\"\uFFFD"},
+		{gb, "a\x84\x31\xA4\x37b", false, "a\uFFFDb"}, // U+FFFD as the page wrote it
+	} {
+		text, _ := c.e.NewDecoder().Bytes([]byte(c.in))
+		if got := string(unread(c.e, []byte(c.in), text, c.cut)); got != c.want {
+			t.Errorf("unread(%q, cut %v) = %q, want %q", c.in, c.cut, got, c.want)
+		}
 	}
 }
