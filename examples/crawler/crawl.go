@@ -116,6 +116,10 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		c.report(func(r *result) { r.Paced++; r.GivenUp = append(r.GivenUp, c.name(u)) },
 			"ERROR", u, fmt.Sprintf("paced %d times: a redirect loop? given up", maxPaced))
 		f.finish()
+	case paced != nil && pastDeadline(ctx, paced.RetryAt):
+		c.report(func(r *result) { r.Paced++; r.GivenUp = append(r.GivenUp, c.name(u)) },
+			"ERROR", u, "the site's next turn comes after this crawl's deadline; given up")
+		f.finish()
 	case paced != nil:
 		// The site's turn is not free: come back when it may be, for
 		// the URL not sent, which is where a redirect led if one did.
@@ -127,8 +131,7 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 			}
 		}, "", u, "")
 	case deferred != nil:
-		dl, ok := ctx.Deadline()
-		if deferred.Failures >= maxFailures || ok && deferred.RetryAt.After(dl) {
+		if deferred.Failures >= maxFailures || pastDeadline(ctx, deferred.RetryAt) {
 			c.report(func(r *result) { r.Deferred++; r.GivenUp = append(r.GivenUp, c.name(u)) },
 				"DEFER", u, fmt.Sprintf("robots.txt unreachable (%d failures); given up for this crawl", deferred.Failures))
 			f.finish()
@@ -168,6 +171,13 @@ func (c *crawler) visit(ctx context.Context, f *frontier, u *url.URL) {
 		c.fetched(ctx, f, u, pg)
 		f.finish()
 	}
+}
+
+// pastDeadline reports whether t is after ctx's deadline: a URL to come
+// back to then is given up, not put back for a time the crawl never sees.
+func pastDeadline(ctx context.Context, t time.Time) bool {
+	dl, ok := ctx.Deadline()
+	return ok && t.After(dl)
 }
 
 // fetched records a page that was fetched, asked for as u, with the rule

@@ -44,7 +44,7 @@ func (c *crawler) get(ctx context.Context, u *url.URL) (_ page, hop *url.URL, _ 
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxPage))
 	if err != nil {
-		return page{}, withoutFragment(resp.Request.URL), fmt.Errorf("read %s: %w", u, err)
+		return page{}, withoutFragment(resp.Request.URL), fmt.Errorf("read %s: %w", u.Redacted(), err)
 	}
 	return page{url: withoutFragment(resp.Request.URL), code: resp.StatusCode, body: body,
 		directives: c.rt.PageDirectives(resp, body)}, last.Load(), nil

@@ -483,3 +483,64 @@ func TestCrawlComesBackForBusyPage(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+// TestCutPageShowsNoPassword: a crawl whose seed carries credentials
+// (http://crawler:s3cret@site/members), whose page is cut off mid-body,
+// printed the URL's password in its ERROR line.
+func TestCutPageShowsNoPassword(t *testing.T) {
+	s := &site{spec: siteSpec{name: "main"}, hits: map[string]int{}}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		w.Header().Set("Content-Length", "1000")
+		_, _ = io.WriteString(w, "<a href=\"/x\">") // then the connection ends: cut off
+	}))
+	defer s.Close()
+	d := &demo{sites: []*site{s}}
+	var out bytes.Buffer
+	c, closeCrawler := newCrawler(d, &out, 10, 1)
+	defer closeCrawler()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	u, _ := url.Parse(strings.Replace(s.URL(), "http://", "http://crawler:s3cret@", 1) + "/members")
+	if _, err := c.crawl(ctx, []*url.URL{u}); err != nil {
+		t.Fatalf("crawl: %v\n%s", err, out.String())
+	}
+	if strings.Contains(out.String(), "s3cret") {
+		t.Errorf("the crawler's output holds the URL's password:\n%s", out.String())
+	}
+}
+
+// TestPacedPastDeadlineGivenUp: a page answered 503 with a Retry-After
+// past the crawl's deadline (a site shedding load for a minute) comes
+// back as a PacedError whose RetryAt is past the deadline too: given up,
+// as a URL deferred that far is, where the crawl idled until its
+// deadline and failed with it.
+func TestPacedPastDeadlineGivenUp(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/":
+			_, _ = io.WriteString(w, `<a href="/p.html">p</a>`)
+		default:
+			w.Header().Set("Retry-After", "60")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer s.Close()
+	var out bytes.Buffer
+	c, closeCrawler := newCrawler(&demo{}, &out, 10, 2)
+	defer closeCrawler()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	u, _ := url.Parse(s.URL + "/")
+	start := time.Now()
+	_, err := c.crawl(ctx, []*url.URL{u})
+	if took := time.Since(start); err != nil || took > 2*time.Second {
+		t.Errorf("crawl returned %v after %v, with nothing it could fetch before its deadline; want it given up and nil at once\n%s",
+			err, took.Round(time.Millisecond), out.String())
+	}
+}
