@@ -32,6 +32,7 @@ import (
 	"golang.org/x/net/html"
 	htmlcharset "golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 )
 
@@ -722,7 +723,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		text := first
 		if err == nil && e != unicode.UTF8 {
 			text, err = e.NewDecoder().Bytes(first)
-			text = unread(e, first, text, page.cut)
+			text = unread(e, text, page.cut)
 		}
 		if err != nil {
 			return pageText{}, fmt.Errorf("robotstxt: an XHTML page in %s, which does not decode: its META tags cannot be read: %w", capQuote(label), err)
@@ -809,21 +810,16 @@ func unpaired(b []byte) []byte {
 	return out
 }
 
-// unread returns text, b decoded from e, with each U+FFFD the decoder
-// wrote for bytes e does not read (it reports none) as U+FFFE (see
-// notChar): all of them where e cannot write U+FFFD itself (Shift_JIS,
-// Big5, EUC-KR), or where b holds fewer written so than text holds (in
-// GB18030, which can). A U+FFFD last in a page cut short may stand for a
-// character cut, and stays.
-func unread(e encoding.Encoding, b, text []byte, cut bool) []byte {
-	n := bytes.Count(text, []byte("\uFFFD"))
-	if cut && bytes.HasSuffix(text, []byte("\uFFFD")) {
-		n--
-	}
-	if n == 0 {
-		return text
-	}
-	if written, err := e.NewEncoder().Bytes([]byte("\uFFFD")); err == nil && bytes.Count(b, written) >= n {
+// unread returns text, decoded from a multi-byte encoding e (Shift_JIS,
+// EUC-JP, GBK, GB18030, Big5, EUC-KR), with each U+FFFD as U+FFFE (see
+// notChar): those decoders write it for bytes e has not, and report
+// none (a page of GB18030 writing U+FFFD itself is read so too, failing
+// closed). A U+FFFD last in a page cut short may stand for a character
+// cut, and stays. A single-byte encoding's text is left: x/text writes
+// U+FFFD for bytes it maps to no character where browsers read a C1
+// control (ISO-8859-2's 0x80 to 0x9F), which XML allows.
+func unread(e encoding.Encoding, text []byte, cut bool) []byte {
+	if _, single := e.(*charmap.Charmap); single || !bytes.Contains(text, []byte("\uFFFD")) {
 		return text
 	}
 	body, last := text, []byte(nil)

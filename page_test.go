@@ -28,6 +28,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"github.com/robotsgate/robotstxt/meta"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
@@ -2946,9 +2947,9 @@ func TestReceiptXHTMLBytesNotOfItsEncoding(t *testing.T) {
 
 // TestUnreadCharacters: unpaired writes an unpaired surrogate of UTF-16,
 // either byte order, as U+FFFE, and leaves pairs; unread writes as
-// U+FFFE a U+FFFD the decoder put for bytes its encoding has not, but
-// not one the page wrote itself (GB18030 can), nor one last in a page
-// cut short.
+// U+FFFE a U+FFFD a multi-byte decoder put for bytes its encoding has
+// not, but not one last in a page cut short, nor a single-byte
+// encoding's.
 func TestUnreadCharacters(t *testing.T) {
 	for _, c := range []struct {
 		in, want []byte
@@ -2962,7 +2963,7 @@ func TestUnreadCharacters(t *testing.T) {
 			t.Errorf("unpaired(% x) = % x, want % x", c.in, got, c.want)
 		}
 	}
-	sjis, gb := japanese.ShiftJIS, simplifiedchinese.GB18030
+	sjis, gb, latin2 := japanese.ShiftJIS, simplifiedchinese.GB18030, charmap.ISO8859_2
 	for _, c := range []struct {
 		e    encoding.Encoding
 		in   string
@@ -2972,11 +2973,63 @@ func TestUnreadCharacters(t *testing.T) {
 		{sjis, "a\x81\"b", false, "a" + notChar + "\"b"},
 		{sjis, "ab\x81", true, "ab\uFFFD"}, // a character cut
 		{sjis, "a\x81\"\x81", true, "a" + notChar + "\"\uFFFD"},
-		{gb, "a\x84\x31\xA4\x37b", false, "a\uFFFDb"}, // U+FFFD as the page wrote it
+		{gb, "a\xFFb", false, "a" + notChar + "b"},
+		{latin2, "a\x84b", false, "a\uFFFDb"}, // a C1 control to browsers and XML
 	} {
 		text, _ := c.e.NewDecoder().Bytes([]byte(c.in))
-		if got := string(unread(c.e, []byte(c.in), text, c.cut)); got != c.want {
+		if got := string(unread(c.e, text, c.cut)); got != c.want {
 			t.Errorf("unread(%q, cut %v) = %q, want %q", c.in, c.cut, got, c.want)
 		}
+	}
+}
+
+const xhtmlRootHead = `<html xmlns="http://www.w3.org/1999/xhtml"><head>`
+
+// TestReceiptXHTMLC1ControlsRead: a well-formed XHTML page in ISO-8859-1
+// (expat's own), ISO-8859-2 or ISO-8859-15 holding a byte 0x80-0x9F,
+// which each reads as a C1 control XML 1.0 allows (expat: its one META
+// noarchive), is read, though x/text's decoder writes U+FFFD for it.
+func TestReceiptXHTMLC1ControlsRead(t *testing.T) {
+	for _, c := range []struct{ enc, b string }{
+		{"ISO-8859-1", "\x81"},  // expat native: U+0081
+		{"ISO-8859-1", "\x9D"},  // U+009D
+		{"ISO-8859-2", "\x96"},  // Windows-1250's en dash in a page labelled ISO-8859-2: U+0096
+		{"ISO-8859-2", "\x84"},  // „
+		{"ISO-8859-15", "\x80"}, // U+0080
+	} {
+		page := []byte(`<?xml version="1.0" encoding="` + c.enc + `"?>` + "\n" + xhtmlRootHead +
+			`<title>a` + c.b + `b</title><meta name="robots" content="noarchive"/></head><body><p>x</p></body></html>`)
+		r, d := pageReceipt(t, "application/xhtml+xml", page)
+		if r.Usage.Pref("train-ai") == PrefNo || strings.Contains(strings.Join(sigs(r.Signals), "|"), "unreadable") || d.NoAI || !d.NoArchive {
+			t.Errorf("%s page with byte %x in its title (expat: well-formed, META noarchive alone): usage %q, signals %q, NoAI %v, NoArchive %v; want the head read: noarchive, no unreadable",
+				c.enc, c.b, r.Usage, sigs(r.Signals), d.NoAI, d.NoArchive)
+		}
+	}
+}
+
+// TestReceiptXHTMLGB18030BadByte: a GB18030 page whose META content
+// holds a byte GB18030 has not (0xFF: python's strict gb18030 codec
+// refuses the page) is unreadable, also when its bytes hold GB18030's
+// U+FFFD (84 31 A4 37) elsewhere, not as a character (an early version
+// of unread counted those bytes against the decoder's U+FFFDs).
+func TestReceiptXHTMLGB18030BadByte(t *testing.T) {
+	for _, byCharset := range []bool{false, true} {
+		page := []byte(`<?xml version="1.0" encoding="GB18030"?>` + "\n" + xhtmlRootHead +
+			`<title>t</title><meta name="robots" content="noai` + "\xFF" + `"/></head><body><p>a` + "\x81\x84\x31\xA4\x37\x81\x30" + `b</p></body></html>`)
+		ct := "application/xhtml+xml"
+		if byCharset {
+			ct += "; charset=GB18030"
+		}
+		r, d := pageReceipt(t, ct, page)
+		if r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
+			t.Errorf("GB18030 (Content-Type %q), 0xFF after noai, the bytes 84 31 A4 37 in the body (no U+FFFD): usage %q, signals %q, NoAI %v; want train-ai=n, unreadable (not GB18030: XML reads no page)",
+				ct, r.Usage, sigs(r.Signals), d.NoAI)
+		}
+	}
+	// Control: without those bytes in the body the fix holds.
+	page := []byte(`<?xml version="1.0" encoding="GB18030"?>` + "\n" + xhtmlRootHead +
+		`<title>t</title><meta name="robots" content="noai` + "\xFF" + `"/></head><body><p>ab</p></body></html>`)
+	if r, d := pageReceipt(t, "application/xhtml+xml", page); r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
+		t.Errorf("control: usage %q, signals %q, NoAI %v; want train-ai=n", r.Usage, sigs(r.Signals), d.NoAI)
 	}
 }
