@@ -801,8 +801,8 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 
 // keepTheirFailure keeps the error status res ended with, when a site
 // sent it itself (a 5xx, a 429, read as a failure), or its failure to
-// connect that is its own whoever asks (causeUnanswered), as the failure of
-// each other site whose own fetch res is too (res.froms), for its
+// connect that is its own whoever asks (causeUnanswered), as the failure
+// of each other site whose own fetch res is too (res.froms), for its
 // back-off, for the robots.txt files redirected there meanwhile, which
 // send it nothing (see failing), lest a host many sites redirect their
 // robots.txt to be asked once a site while it is down. Not as the site's

@@ -573,15 +573,15 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 			slog.String("authority", def.Authority), slog.Int("status", def.Status),
 			durationAttr("retry_in", time.Until(def.RetryAt)))
 	case !errors.As(err, new(*PacedError)): // paced logs those
-		url := ""
+		shown := ""
 		if u := req.URL; u != nil {
 			part := u.Opaque + u.Host
 			if u.Host == "" {
 				part += u.Path // "http:/alice:secret@h/": a browser's userinfo
 			}
-			url = withheld(part, requestURL(u))
+			shown = withheld(part, requestURL(u))
 		}
-		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request refused", slog.String("url", url), slog.String("error", err.Error()))
+		t.c.logger.LogAttrs(ctx, slog.LevelDebug, "request refused", slog.String("url", shown), slog.String("error", err.Error()))
 	}
 	return nil, err
 }

@@ -79,13 +79,14 @@ func maybeSent(err error) bool {
 const maxUndos = 64
 
 // undo runs try, which undoes what a call that failed may have done all
-// the same, in a goroutine of its own, so that the call returns at once,
-// and past the breaker, which that call's own failure may just have
-// opened: every second (the breaker's probe interval), each try within
-// the Store's timeout, until try reports it done, for at most within; a
-// closed client ends it. A try that fails reloads a cluster's slot map. At most maxUndos of a kind, which holds a slot
-// in slots while under way, are; past them, none is sent. what names it
-// in the log.
+// the same, or sends again what it failed to send, in a goroutine of its
+// own, so that the call returns at once, and past the breaker, which
+// that call's own failure may just have opened: every second (the
+// breaker's probe interval), each try within the Store's timeout, until
+// try reports it done, for at most within; a closed client ends it. A
+// try that fails reloads a cluster's slot map. At most maxUndos of a
+// kind, which holds a slot in slots while under way, are; past them,
+// none is sent. what names it in the log.
 func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try func(ctx context.Context) (done bool, err error)) {
 	select {
 	case slots <- struct{}{}:
