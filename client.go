@@ -679,7 +679,13 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// it fetched (see keepTheirs): that one is the newer.
 		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e {
 			if c.tier != nil && leased {
-				c.tier.set(k, held) // the newest answer this process knows, under its lease
+				// Under the lease the Store hears of this fetch: the
+				// newer answer, or else this failure and its back-off
+				// (not a copy a chain kept standing in for a minute).
+				if held.failures == 0 && !held.stale {
+					e = held
+				}
+				c.tier.set(k, e)
 			}
 			return held, nil
 		}

@@ -2612,3 +2612,74 @@ func TestFailedFillUnderLeaseTellsStore(t *testing.T) {
 		t.Errorf("another process asked s.test's robots.txt again at once (%d requests, then %d): the 503 its own fill met under the lease, with a back-off of an hour, never reached the Store", before, after)
 	}
 }
+
+// TestFailedFillUnderLeaseStoresItsBackoff: s.test's robots.txt
+// was fetched (Disallow: /private, fresh for a minute) and stored. Past its
+// freshness, a new process's own check of s.test holds the Store's lease and
+// waits on the now-failing server (503); a redirect of h.test's robots.txt
+// to s.test meanwhile needs s.test's robots.txt: the hop (without the lease)
+// meets the 503 and keeps the Store's last good copy standing in, capped at
+// the least freshness (a minute), as the Store may hold newer rules. The
+// own fill, under the lease, stores its own back-off (an hour), not that
+// capped stand-in: the fleet does not ask the failing server again a
+// minute later.
+func TestFailedFillUnderLeaseStoresItsBackoff(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1: // the first process's fetch: the file
+			rw.Header().Set("Cache-Control", "max-age=60")
+			_, _ = rw.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			return
+		case 2: // the second process's own fill: slow, then an error
+			close(entered)
+			<-release
+		}
+		rw.WriteHeader(http.StatusServiceUnavailable)
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/page"))
+	w.on("s.test/page", serve(200, "User-agent: *\nAllow: /\n"))
+	store := newMemStore()
+	clock := newTestClock()
+	opts := []Option{WithStore(store), WithClock(clock.Now), WithBackoff(time.Hour, time.Hour),
+		WithMinFreshness(time.Minute), WithHTTPClient(&http.Client{Transport: w.transport(t)})}
+	ctx := context.Background()
+	c0 := newTestClient(t, opts...)
+	if d, err := c0.Check(ctx, "http://s.test/private"); err != nil || d.Allowed {
+		t.Fatalf("first process: %+v, %v", d, err)
+	}
+	clock.Advance(2 * time.Minute) // the stored copy expired
+
+	c1 := newTestClient(t, opts...)
+	got := make(chan error, 1)
+	go func() {
+		_, err := c1.Allowed(ctx, "http://s.test/x")
+		got <- err
+	}()
+	<-entered
+	_, herr := c1.Allowed(ctx, "http://h.test/")
+	t.Logf("h.test: %v", herr)
+	close(release)
+	if err := <-got; err != nil {
+		t.Logf("s.test's own check: %v", err)
+	}
+	d1, _ := c1.Check(ctx, "http://s.test/x")
+	t.Logf("process 1 after its failed fill: stale %v failures %d expires in %v", d1.Stale, d1.Failures, d1.Expires.Sub(clock.Now()))
+	before := n.Load()
+
+	clock.Advance(2 * time.Minute) // well within the hour's back-off
+	c2 := newTestClient(t, opts...)
+	d2, err := c2.Check(ctx, "http://s.test/x")
+	after2 := n.Load()
+	t.Logf("process 2: stale %v failures %d, %v", d2.Stale, d2.Failures, err)
+	if after2 != before {
+		t.Errorf("another process asked s.test's failing robots.txt again 2 minutes later (%d requests, then %d): the Store holds the hop's stand-in capped at the least freshness, not the own fill's back-off of an hour", before, after2)
+	}
+	_, _ = c1.Check(ctx, "http://s.test/x")
+	if after1 := n.Load(); after1 != after2 {
+		t.Errorf("process 1 itself asked s.test's failing robots.txt again 2 minutes later, within its back-off of an hour")
+	}
+}

@@ -88,6 +88,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	target, authority := k.url(), k.authority
 	var led []string       // the redirects followed, as persisted.redirects lists them
 	var froms []theirFetch // see fetchResult.froms
+	dotted := false        // a redirect named a host with a final dot
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
@@ -101,10 +102,10 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		if err != nil {
 			res := fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}
-			if u, perr := url.Parse(target); perr == nil && !strings.HasSuffix(u.Hostname(), ".") {
-				// Dialled as their own fetches dial it (send dials a
-				// name's A-label): not a Location's "v.test.", which
-				// may resolve otherwise.
+			if !dotted {
+				// No connection where their own fetches connect: a
+				// Location's "v.test." may resolve otherwise than
+				// v.test (send dials a name's A-label as it is).
 				res.froms = ownFetches(froms, led, nil)
 			}
 			return res
@@ -153,6 +154,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return res
 		}
 		target = next.String()
+		dotted = dotted || strings.HasSuffix(next.Hostname(), ".")
 		status := strconv.Itoa(resp.StatusCode)
 		if checked {
 			// A Store's reader may not trust it (see ownOutcome): its

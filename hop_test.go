@@ -2649,3 +2649,43 @@ func TestHopSpelledOtherwiseKeepsNoFailure(t *testing.T) {
 		t.Errorf("v.test's own check: %+v, %v; want allowed", d, err)
 	}
 }
+
+// TestHopAfterDottedHopKeepsNoFailure: evil.test's robots.txt redirects
+// to http://a.test./robots.txt, dialled as "a.test." (a name that may
+// resolve otherwise), whose server redirects to
+// http://www.a.test/robots.txt, whose connections are refused. The
+// refusal is no failure of a.test's own: s.test, whose robots.txt
+// redirects to http://a.test/robots.txt, which answers, is not deferred
+// by it (the spelling was judged at the last hop only).
+func TestHopAfterDottedHopKeepsNoFailure(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	dotted := httptest.NewServer(redirectTo("http://www.a.test/robots.txt"))
+	t.Cleanup(dotted.Close)
+	w.on("evil.test/robots.txt", redirectTo("http://a.test./robots.txt"))
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("s.test/robots.txt", redirectTo("http://a.test/robots.txt"))
+	tr := w.transport(t)
+	dial := tr.DialContext
+	var d net.Dialer
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		switch {
+		case strings.HasPrefix(addr, "a.test.:"):
+			return d.DialContext(ctx, network, dotted.Listener.Addr().String())
+		case strings.HasPrefix(addr, "www.a.test:"):
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
+		}
+		return dial(ctx, network, addr)
+	}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+	ctx := context.Background()
+	if dd, err := c.Check(ctx, "http://evil.test/page"); dd.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Fatalf("evil.test: %+v, %v; want deferred (its hop failed)", dd, err)
+	}
+	dd, err := c.Check(ctx, "http://s.test/page")
+	if !dd.Allowed || err != nil {
+		t.Errorf("s.test (robots.txt redirected to http://a.test/robots.txt, which answers 200): Allowed=%v, %v; a.test was asked %d times: "+
+			"a refusal met after dialling \"a.test.\" for evil.test's chain was kept for http://a.test:80",
+			dd.Allowed, err, w.count("http://a.test/robots.txt"))
+	}
+}

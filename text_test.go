@@ -382,3 +382,29 @@ func TestRefusalLogWithholdsPathCredentials(t *testing.T) {
 		t.Errorf("the Debug log shows the URL's password:\n%s", logs.String())
 	}
 }
+
+// TestRefusalLogWithholdsJoinedCredentials: a request URL
+// with no host whose path does not start with '/' (url.JoinPath on a URL
+// with a scheme alone makes one), "alice:secret@example.com/x", which
+// url.URL.String writes as http://alice:secret@example.com/x and WHATWG
+// parsers read "http:alice:secret@example.com/x" as userinfo alice:secret:
+// the refusal log and its error withhold it.
+func TestRefusalLogWithholdsJoinedCredentials(t *testing.T) {
+	checkLeaks(t)
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
+	tr := NewTransport(c, nil, WithNoWait())
+	u := (&url.URL{Scheme: "http"}).JoinPath("alice:secret@example.com", "x")
+	t.Logf("URL %#v, String %s", u.Path, u)
+	req, _ := http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
+	req.URL = u
+	req.Header.Set("User-Agent", testUA)
+	_, err := tr.RoundTrip(req)
+	if !errors.Is(err, ErrBadURL) {
+		t.Fatalf("%v, want ErrBadURL", err)
+	}
+	if strings.Contains(logs.String(), "secret") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("the refusal shows the URL's password:\nerror: %v\nlog: %s", err, logs.String())
+	}
+}

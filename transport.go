@@ -642,7 +642,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	case u.Opaque != "": // sent as it is, it may name another authority or path
 		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%s) is not checked", ErrBadURL, withheld(u.Opaque, strconv.Quote(capQuote(u.Opaque))))
 	case u.EscapedPath() != "" && u.EscapedPath()[0] != '/': // url.JoinPath on a URL without a path makes one
-		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%q) that does not start with \"/\" is not checked", ErrBadURL, capQuote(u.EscapedPath()))
+		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%s) that does not start with \"/\" is not checked", ErrBadURL,
+			withheld(u.EscapedPath(), strconv.Quote(capQuote(u.EscapedPath())))) // "alice:secret@h/x": a URL's userinfo, once joined
 	case notAuthority(u.Host): // a URL built by hand: pasted into the check, it would end there
 		return Decision{}, Decision{}, fmt.Errorf("%w: request URL host %s is not an authority", ErrBadURL, withheld(u.Host, strconv.Quote(capQuote(u.Host))))
 	case strings.Contains(u.RawQuery, "#"): // a URL built by hand: net/http sends it, nginx and Apache end the query there
