@@ -2443,124 +2443,68 @@ func TestFillGoexitFailsItsChecks(t *testing.T) {
 }
 
 // TestFailedFillKeepsNewerCopy: while a check's fill of s.test's
-// robots.txt waits on a slow server, another site's robots.txt
-// redirected to s.test's brings the current file (Disallow: /private),
-// which the Client publishes as s.test's entry. When the slow fetch then
-// fails, the newer file stays: the fill published the copy it started
-// from (which allowed /private), standing in, over it.
+// robots.txt waits on a slow server that will fail, another site's
+// robots.txt redirected to s.test's brings the current file (Disallow:
+// /private), which the Client publishes as s.test's entry. When the slow
+// fetch fails, the newer file stays: the fill published over it the copy
+// it started from (which allowed /private), standing in, or, s.test
+// failing past WithUnreachableAllowAfter with no copy, its allow-all.
 func TestFailedFillKeepsNewerCopy(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	var phase atomic.Int32 // 0: the old file; then 1st request hangs and fails, 2nd gives the new file
-	entered, release := make(chan struct{}), make(chan struct{})
-	var n atomic.Int32
-	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		if phase.Load() == 0 {
-			rw.Header().Set("Cache-Control", "max-age=60")
-			_, _ = rw.Write([]byte("User-agent: *\nDisallow: /old\n"))
-			return
-		}
-		switch n.Add(1) {
-		case 1: // the site's own fill: slow, then an error
-			close(entered)
-			<-release
-			rw.WriteHeader(http.StatusServiceUnavailable)
-		default:
-			rw.Header().Set("Cache-Control", "max-age=3600")
-			_, _ = rw.Write([]byte(privateRules))
-		}
-	})
-	w.on("h.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		http.Redirect(rw, r, "http://s.test/robots.txt", http.StatusMovedPermanently)
-	})
-	clock := newTestClock()
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now))
-	ctx := context.Background()
-	if ok, err := c.Allowed(ctx, "http://s.test/private/x"); !ok || err != nil {
-		t.Fatalf("the old file: %v, %v", ok, err)
-	}
-	clock.Advance(2 * time.Minute) // the old copy expired
-	phase.Store(1)
-	got := make(chan Decision, 1)
-	go func() {
-		d, _ := c.Check(ctx, "http://s.test/private/x")
-		got <- d
-	}()
-	<-entered
-	if _, err := c.Allowed(ctx, "http://h.test/"); err != nil {
-		t.Fatalf("h.test: %v", err)
-	}
-	d, err := c.Check(ctx, "http://s.test/private/x")
-	if d.Allowed || err != nil {
-		t.Fatalf("after the new file was read through h.test's redirect: allowed %v, %v (want the new file's disallow)", d.Allowed, err)
-	}
-	t.Logf("during the slow fetch: allowed %v, fetched %v, expires %v", d.Allowed, d.FetchedAt, d.Expires)
-	close(release)
-	first := <-got
-	t.Logf("the check whose fill failed: allowed %v stale %v fetched %v failures %d", first.Allowed, first.Stale, first.FetchedAt, first.Failures)
-	d, err = c.Check(ctx, "http://s.test/private/x")
-	if d.Allowed {
-		t.Errorf("after the slow fetch failed: /private/x allowed (stale %v, fetched %v, expires %v, failures %d, %v) by the old copy; the Client had read the new file (Disallow: /private, fresh for 1h) since", d.Stale, d.FetchedAt, d.Expires, d.Failures, err)
-	}
-}
-
-// TestFailedFillKeepsNewerCopyOverAllowAll: the same with
-// WithUnreachableAllowAfter: s.test has been failing for longer than the
-// option's wait, with no copy. While its own fill waits on a slow server
-// that will fail again, a robots.txt redirected to s.test's reads its
-// file (Disallow: /private), kept as s.test's own. The slow fill's
-// failure leaves it: it published the option's allow-all over it.
-func TestFailedFillKeepsNewerCopyOverAllowAll(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	var phase atomic.Int32
-	entered, release := make(chan struct{}), make(chan struct{})
-	var n atomic.Int32
-	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		if phase.Load() == 0 {
-			rw.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
-		switch n.Add(1) {
-		case 1:
-			close(entered)
-			<-release
-			rw.WriteHeader(http.StatusServiceUnavailable)
-		default:
-			rw.Header().Set("Cache-Control", "max-age=3600")
-			_, _ = rw.Write([]byte(privateRules))
-		}
-	})
-	w.on("h.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		http.Redirect(rw, r, "http://s.test/robots.txt", http.StatusMovedPermanently)
-	})
-	clock := newTestClock()
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
-		WithUnreachableAllowAfter(time.Hour))
-	ctx := context.Background()
-	if d, _ := c.Check(ctx, "http://s.test/private/x"); !d.Deferred {
-		t.Fatalf("the first failure: %+v", d)
-	}
-	clock.Advance(2 * time.Hour)
-	phase.Store(1)
-	got := make(chan Decision, 1)
-	go func() {
-		d, _ := c.Check(ctx, "http://s.test/private/x")
-		got <- d
-	}()
-	<-entered
-	if _, err := c.Allowed(ctx, "http://h.test/"); err != nil {
-		t.Fatalf("h.test: %v", err)
-	}
-	if d, err := c.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
-		t.Fatalf("after the file was read through h.test's redirect: allowed %v, %v (want its disallow)", d.Allowed, err)
-	}
-	close(release)
-	first := <-got
-	t.Logf("the check whose fill failed: allowed %v outcome %v failures %d", first.Allowed, first.Outcome, first.Failures)
-	d, err := c.Check(ctx, "http://s.test/private/x")
-	if d.Allowed {
-		t.Errorf("after the slow fetch failed: /private/x allowed (outcome %v, failures %d, expires %v, %v); the Client had read the site's file (Disallow: /private, fresh for 1h) since", d.Outcome, d.Failures, d.Expires, err)
+	for _, tc := range []struct {
+		name      string
+		first     http.HandlerFunc // s.test's robots.txt before the slow fetch
+		firstDeny bool             // its answer for /private/x: deferred, or allowed
+		opts      []Option
+		advance   time.Duration // past the first answer's expiry
+	}{
+		{"over the copy standing in", serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60"), false, nil, 2 * time.Minute},
+		{"over the allow-all", serve(503, "down"), true, []Option{WithUnreachableAllowAfter(time.Hour)}, 2 * time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			var phase, n atomic.Int32
+			entered, release := make(chan struct{}), make(chan struct{})
+			w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+				switch {
+				case phase.Load() == 0:
+					tc.first(rw, r)
+				case n.Add(1) == 1: // the site's own fill: slow, then an error
+					close(entered)
+					<-release
+					rw.WriteHeader(http.StatusServiceUnavailable)
+				default:
+					serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+				}
+			})
+			w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+			clock := newTestClock()
+			c := newTestClient(t, append([]Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now)}, tc.opts...)...)
+			ctx := context.Background()
+			if d, _ := c.Check(ctx, "http://s.test/private/x"); d.Allowed == tc.firstDeny || d.Deferred != tc.firstDeny {
+				t.Fatalf("the first answer: %+v", d)
+			}
+			clock.Advance(tc.advance)
+			phase.Store(1)
+			got := make(chan Decision, 1)
+			go func() {
+				d, _ := c.Check(ctx, "http://s.test/private/x")
+				got <- d
+			}()
+			<-entered
+			if _, err := c.Allowed(ctx, "http://h.test/"); err != nil {
+				t.Fatalf("h.test: %v", err)
+			}
+			if d, err := c.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
+				t.Fatalf("after the file was read through h.test's redirect: allowed %v, %v (want its disallow)", d.Allowed, err)
+			}
+			close(release)
+			<-got
+			if d, err := c.Check(ctx, "http://s.test/private/x"); d.Allowed {
+				t.Errorf("after the slow fetch failed: /private/x allowed (outcome %v, stale %v, failures %d, expires %v, %v); the Client had read the site's file (Disallow: /private, fresh for 1h) since",
+					d.Outcome, d.Stale, d.Failures, d.Expires, err)
+			}
+		})
 	}
 }
 

@@ -322,89 +322,49 @@ func failures() map[string]error {
 	}
 }
 
-// TestRefusalLogWithholdsCredentials: a request for
-// "http:alice:secret@example.com/x" (an http URL whose authority has no
-// "//", which WHATWG parsers and browsers read as userinfo alice:secret;
-// net/url keeps it as the URL's opaque part), or one whose Host holds an
-// '@', is refused with ErrBadURL, and logged at Debug without the
-// password, in its URL or in the error.
+// TestRefusalLogWithholdsCredentials: request URLs whose password
+// net/url does not read as userinfo, but browsers (WHATWG) do, are
+// refused with ErrBadURL and logged at Debug without it, in the URL and
+// in the error: "http:alice:secret@example.com/x" (an opaque part), a
+// Host holding an '@', "http:/alice:..." and "http:///alice:..." (a
+// path, no host), and a path not starting with '/' (url.JoinPath on a
+// URL with a scheme alone makes one; String writes http://alice:...).
 func TestRefusalLogWithholdsCredentials(t *testing.T) {
 	checkLeaks(t)
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
-	hc := &http.Client{Transport: NewTransport(c, nil, WithNoWait())}
-	u, err := url.Parse("http:alice:secret@example.com/x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, _ := http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
-	req.URL = u
-	if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
-		t.Fatalf("opaque URL: %v, want ErrBadURL", err)
-	}
-	req, _ = http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
-	req.URL.Host = "alice:secret@example.com"
-	if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
-		t.Fatalf("a host with userinfo: %v, want ErrBadURL", err)
-	}
-	if n := strings.Count(logs.String(), "request refused"); n != 2 {
-		t.Errorf("%d refusals logged, want 2:\n%s", n, logs.String())
-	}
-	if strings.Contains(logs.String(), "secret") {
-		t.Errorf("the Debug log shows the URL's password:\n%s", logs.String())
-	}
-}
-
-// TestRefusalLogWithholdsPathCredentials: as
-// TestRefusalLogWithholdsCredentials, for "http:/alice:secret@example.com/x"
-// and "http:///alice:secret@example.com/x", which WHATWG parsers and
-// browsers read as userinfo alice:secret, and net/url as a path: refused
-// (no host), they are logged without the password.
-func TestRefusalLogWithholdsPathCredentials(t *testing.T) {
-	checkLeaks(t)
-	var logs syncBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
-	hc := &http.Client{Transport: NewTransport(c, nil, WithNoWait())}
-	for _, raw := range []string{"http:/alice:secret@example.com/x", "http:///alice:secret@example.com/x"} {
+	tr := NewTransport(c, nil, WithNoWait())
+	parsed := func(raw string) *url.URL {
 		u, err := url.Parse(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
+		return u
+	}
+	urls := []*url.URL{
+		parsed("http:alice:secret@example.com/x"),
+		{Scheme: "http", Host: "alice:secret@example.com", Path: "/"},
+		parsed("http:/alice:secret@example.com/x"),
+		parsed("http:///alice:secret@example.com/x"),
+		(&url.URL{Scheme: "http"}).JoinPath("alice:secret@example.com", "x"),
+	}
+	for _, u := range urls {
 		req, _ := http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
 		req.URL = u
-		if _, err := hc.Do(req); !errors.Is(err, ErrBadURL) {
-			t.Fatalf("%s: %v, want ErrBadURL", raw, err)
+		req.Header.Set("User-Agent", testUA)
+		_, err := tr.RoundTrip(req)
+		if !errors.Is(err, ErrBadURL) {
+			t.Fatalf("%#v: %v, want ErrBadURL", u, err)
+		}
+		if strings.Contains(err.Error(), "secret") {
+			t.Errorf("%#v: the error shows the password: %v", u, err)
 		}
 	}
+	if n := strings.Count(logs.String(), "request refused"); n != len(urls) {
+		t.Errorf("%d refusals logged, want %d:\n%s", n, len(urls), logs.String())
+	}
 	if strings.Contains(logs.String(), "secret") {
-		t.Errorf("the Debug log shows the URL's password:\n%s", logs.String())
-	}
-}
-
-// TestRefusalLogWithholdsJoinedCredentials: a request URL
-// with no host whose path does not start with '/' (url.JoinPath on a URL
-// with a scheme alone makes one), "alice:secret@example.com/x", which
-// url.URL.String writes as http://alice:secret@example.com/x and WHATWG
-// parsers read "http:alice:secret@example.com/x" as userinfo alice:secret:
-// the refusal log and its error withhold it.
-func TestRefusalLogWithholdsJoinedCredentials(t *testing.T) {
-	checkLeaks(t)
-	var logs syncBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
-	tr := NewTransport(c, nil, WithNoWait())
-	u := (&url.URL{Scheme: "http"}).JoinPath("alice:secret@example.com", "x")
-	t.Logf("URL %#v, String %s", u.Path, u)
-	req, _ := http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
-	req.URL = u
-	req.Header.Set("User-Agent", testUA)
-	_, err := tr.RoundTrip(req)
-	if !errors.Is(err, ErrBadURL) {
-		t.Fatalf("%v, want ErrBadURL", err)
-	}
-	if strings.Contains(logs.String(), "secret") || strings.Contains(err.Error(), "secret") {
-		t.Errorf("the refusal shows the URL's password:\nerror: %v\nlog: %s", err, logs.String())
+		t.Errorf("the Debug log shows a URL's password:\n%s", logs.String())
 	}
 }
