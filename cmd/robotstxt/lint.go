@@ -32,7 +32,8 @@ const lintJSONHelp = `With -json, each file gives one JSON object on one line:
      "code": "rule-outside-group", "message": "…", "text": "Disallow: /x"}]}
 bytes is the size of the file, or of the body as received, before it
 is decoded as crawlers decode it; charset is the encoding it was read in;
-truncated is true when the file is over the 500 KiB crawlers read; line 0
+truncated is true when a robots.txt is over the 500 KiB crawlers read (a
+tdmrep.json over its limit is not cut but unreadable); line 0
 is about the whole file; text is the line as written. A file that could
 not be linted gives an object with no diagnostics and an "error" saying
 why. Control and bidi characters in strings are JSON escapes such as

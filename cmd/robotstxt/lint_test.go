@@ -408,6 +408,32 @@ func TestLintTDMRepURL(t *testing.T) {
 	}
 }
 
+// TestLintTDMRepCharset: lint -json gives the encoding a tdmrep.json was
+// read in, a file's or a URL's, as it does a robots.txt's: a UTF-16LE
+// file with its byte order mark, which the Client reads, is "utf-16le".
+func TestLintTDMRepCharset(t *testing.T) {
+	const doc = `[{"location":"/*","tdm-reservation":1}]`
+	u16 := []byte{0xFF, 0xFE}
+	for _, r := range doc {
+		u16 = append(u16, byte(r), 0)
+	}
+	for charset, raw := range map[string][]byte{"utf-16le": u16, "utf-8": []byte(doc)} {
+		srv := httptest.NewServer(signalSite{tdmrep: string(raw)})
+		defer srv.Close()
+		file := filepath.Join(t.TempDir(), "tdmrep.json")
+		if err := os.WriteFile(file, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{file, srv.URL + "/.well-known/tdmrep.json"} {
+			r := runCmd(t, "", "lint", "-json", name)
+			var rep report
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != exitOK || len(rep.Diagnostics) != 0 || rep.Charset != charset || rep.Bytes != len(raw) {
+				t.Errorf("lint -json of a %s tdmrep.json, %s: exit %d, %v, %+v; want it read in %s, %d bytes", charset, name, r.code, err, rep, charset, len(raw))
+			}
+		}
+	}
+}
+
 // TestLintTDMRepURLNoResponse: lint -json of a tdmrep.json that gets no
 // response reports it unreadable and 0 bytes, not the size of the file
 // the site's robots.txt redirected to, read before it.

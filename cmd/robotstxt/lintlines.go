@@ -294,9 +294,9 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// records reports Crawl-delay (once), each crawl-delay the Client clamps,
-// unsupported rules, Content-Signal records that state nothing in part or
-// whole, and sitemaps that are not absolute URLs.
+// records reports Crawl-delay (once), each crawl-delay the Client reads
+// and clamps, unsupported rules, Content-Signal records that state
+// nothing in part or whole, and sitemaps that are not absolute URLs.
 func (lt *linter) records() {
 	f := lt.file
 	all := slices.Clone(f.Extensions)
@@ -304,6 +304,7 @@ func (lt *linter) records() {
 		all = append(all, g.Extensions...)
 	}
 	slices.SortFunc(all, func(a, b parser.Record) int { return a.Line - b.Line })
+	read := readDelays(f)
 	delays, firstDelay := 0, 0
 	for _, r := range all {
 		switch r.Key {
@@ -311,7 +312,7 @@ func (lt *linter) records() {
 			if delays++; delays == 1 {
 				firstDelay = r.Line
 			}
-			if clamped(r.Value) {
+			if read[r.Line] && clamped(r.Value) {
 				lt.add(r.Line, codeDelayClamped, "crawl-delay %s is over a day: the robotstxt Client and Transport read it as %g seconds, the longest they wait between requests",
 					r.Value, maxCrawlDelay.Seconds())
 			}
@@ -336,6 +337,33 @@ func (lt *linter) records() {
 			lt.add(l.Line, codeLicenseRelative, "license %q is not an absolute http or https URL: crawlers skip it", l.Value)
 		}
 	}
+}
+
+// readDelays returns the lines of the crawl-delays the Client reads: for
+// each set of groups a crawler obeys (see ruleSets), the first that
+// parses, as Robots.CrawlDelay picks it. One before every group, or in a
+// group no crawler obeys, is read by none.
+func readDelays(f *parser.File) map[int]bool {
+	first := make([]int, len(f.Groups)) // a group's first that parses; 0 for none
+	for gi, g := range f.Groups {
+		for _, r := range g.Extensions {
+			if _, err := parser.CrawlDelay(r.Value); r.Key == "crawl-delay" && err == nil {
+				first[gi] = r.Line
+				break
+			}
+		}
+	}
+	sets, _ := ruleSets(f)
+	read := make(map[int]bool)
+	for _, s := range sets {
+		for _, gi := range s { // in file order, as the Client reads them
+			if first[gi] != 0 {
+				read[first[gi]] = true
+				break
+			}
+		}
+	}
+	return read
 }
 
 // absolute reports whether v is an absolute http or https URL, as a

@@ -313,6 +313,22 @@ func TestCrawlDelayClamped(t *testing.T) {
 	if got := codesAt(fs, codeDelayClamped); strings.Join(got, " ") != "3:crawl-delay-clamped 7:crawl-delay-clamped" {
 		t.Errorf("two groups: %q", got)
 	}
+	// None for a crawl-delay the Client never reads: it reads the first
+	// that parses of the groups a crawler obeys, and none outside them.
+	for name, body := range map[string]string{
+		"second in its group":   "User-agent: *\nCrawl-delay: 10\nCrawl-delay: 100000\nDisallow: /x\n",
+		"second * group":        "User-agent: *\nCrawl-delay: 10\nDisallow: /x\n\nUser-agent: *\nCrawl-delay: 100000\nDisallow: /y\n",
+		"before every group":    "Crawl-delay: 100000\n\nUser-agent: *\nDisallow: /x\n",
+		"a group of no crawler": "User-agent: 360Spider\nCrawl-delay: 100000\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n",
+	} {
+		if got := codesAt(lintText(t, body), codeDelayClamped); len(got) != 0 {
+			t.Errorf("%s: %q; want none", name, got)
+		}
+	}
+	// A bad first one leaves the clamped second to be read.
+	if got := codesAt(lintText(t, "User-agent: *\nCrawl-delay: soon\nCrawl-delay: 1e9\nDisallow: /x\n"), codeDelayClamped); strings.Join(got, " ") != "3:crawl-delay-clamped" {
+		t.Errorf("after a value that does not parse: %q", got)
+	}
 }
 
 // TestRelativeRecords: a Sitemap or an RSL License record that is not an

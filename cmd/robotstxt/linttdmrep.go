@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/parser"
 )
 
 // tdmrepPath is where a site's tdmrep.json is, as TDMRep puts it.
@@ -40,7 +42,7 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 			e.fail(err)
 			return report{File: name, Error: errText(err)}, exitUsage
 		}
-		r.Bytes, url, tr = len(d.raw), pathSite+"/", served{d, tdmrepPath}
+		r.Bytes, r.Charset, url, tr = len(d.raw), d.body.Charset, pathSite+"/", served{d, tdmrepPath}
 	}
 	c, rt := robotstxt.NewClientTransport(tr, []robotstxt.Option{robotstxt.WithTDMRep(), robotstxt.WithMode(mode),
 		robotstxt.WithUserAgent(cfg.userAgent), robotstxt.WithFetchTimeout(cfg.timeout)})
@@ -66,7 +68,7 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 		}
 	}
 	if file != nil {
-		status, n := file.last()
+		status, header, raw := file.last()
 		if lt.findings == nil && status/100 != 2 {
 			// A 404, or a 410: the site has no tdmrep.json, as for a
 			// robots.txt that answers so.
@@ -74,7 +76,10 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 			e.errorf("%s: nothing to lint: %s", name, detail)
 			return report{File: name, Error: "nothing to lint: " + detail}, exitUsage
 		}
-		r.Bytes = n
+		r.Bytes = len(raw)
+		if b, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {
+			r.Charset = b.Charset // as the Client read it, with the same header
+		}
 	}
 	r.Diagnostics = lt.findings
 	return r, exitOK
@@ -84,14 +89,17 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 // started, it keeps the status of the last response of the file's
 // requests, its site's tdmrep.json and where its redirects led (0 when
 // none came), and counts the bytes read of its body; the robots.txt
-// fetches that check each hop are not the file's.
+// fetches that check each hop are not the file's. It keeps the bytes read
+// of that body and its header too, to tell the encoding the Client read
+// it in.
 type fileTap struct {
 	next    http.RoundTripper
 	mu      sync.Mutex
 	started bool
 	want    string // the key of the file's next request (see tapKey); "" for the first
 	status  int
-	n       int
+	header  http.Header
+	raw     []byte
 }
 
 // start makes t keep the file's requests that follow: those before were
@@ -99,7 +107,7 @@ type fileTap struct {
 func (t *fileTap) start() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.started, t.want, t.status, t.n = true, "", 0, 0
+	t.started, t.want, t.status, t.header, t.raw = true, "", 0, nil, nil
 }
 
 func (t *fileTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -110,11 +118,11 @@ func (t *fileTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !t.started || t.want == "" && req.URL.Path != tdmrepPath || t.want != "" && key != t.want {
 		return resp, err
 	}
-	t.want, t.status, t.n = "\x00", 0, 0 // none follows but where a redirect leads
+	t.want, t.status, t.header, t.raw = "\x00", 0, nil, nil // none follows but where a redirect leads
 	if err != nil {
 		return resp, err
 	}
-	t.status = resp.StatusCode
+	t.status, t.header = resp.StatusCode, resp.Header
 	if loc, lerr := resp.Location(); lerr == nil && resp.StatusCode/100 == 3 {
 		loc.Fragment, loc.RawFragment = "", "" // not sent
 		t.want = tapKey(loc.String())
@@ -123,15 +131,16 @@ func (t *fileTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// last returns the status of the last response t kept and the bytes read
-// of its body.
-func (t *fileTap) last() (status, n int) {
+// last returns the status and header of the last response t kept and the
+// bytes read of its body.
+func (t *fileTap) last() (status int, header http.Header, raw []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.status, t.n
+	return t.status, t.header, t.raw
 }
 
-// counted is a response body whose bytes read fileTap counts.
+// counted is a response body whose bytes read fileTap keeps: no more than
+// the Client reads of a tdmrep.json, which it stops reading at its limit.
 type counted struct {
 	io.ReadCloser
 	t *fileTap
@@ -140,7 +149,7 @@ type counted struct {
 func (c counted) Read(p []byte) (int, error) {
 	n, err := c.ReadCloser.Read(p)
 	c.t.mu.Lock()
-	c.t.n += n
+	c.t.raw = append(c.t.raw, p[:n]...)
 	c.t.mu.Unlock()
 	return n, err
 }
