@@ -259,15 +259,25 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	}
 	if h := sentHost(authority); h != req.URL.Host {
 		req.Host = h // the authority's spelling, as the Transport sends its pages
-		if !ascii.IsASCII(req.URL.Host) {
-			// The URL's host as the A-label net/http dials, not as
-			// written: its HTTP/2 pool keeps the connection it dials
-			// under the mapped, lower-case A-label, looks it up under
-			// the name made ASCII with its case kept
-			// ("xn--Bcher-kva.test"), misses, and dials again without
-			// end, hundreds of connections a second (Go 1.26,
-			// golang/go#80417): a robots.txt redirected to
-			// https://WWW.bücher.test/ flooded that site.
+		// The URL's host as the site's own fetch spells it, so that
+		// TLS names the server as that fetch does: a hop to
+		// https://VICTIM.TEST/ said "VICTIM.TEST", which a server
+		// choosing its certificate or backend by exact name answers
+		// otherwise, and the answer was kept as victim.test's own.
+		switch {
+		case !ascii.IsASCII(req.URL.Host):
+			// The A-label net/http dials, dot or none: its HTTP/2
+			// pool keeps the connection it dials under the mapped,
+			// lower-case A-label, looks it up under the name made
+			// ASCII with its case kept ("xn--Bcher-kva.test"),
+			// misses, and dials again without end, hundreds of
+			// connections a second (Go 1.26, golang/go#80417).
+			req.URL.Host = h
+		case strings.HasSuffix(req.URL.Hostname(), "."):
+			// Dialled as written, but for case: it may resolve
+			// otherwise (see ownFetches); TLS drops the dot.
+			req.URL.Host = strings.ToLower(req.URL.Host)
+		default:
 			req.URL.Host = h
 		}
 	}

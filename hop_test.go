@@ -426,6 +426,39 @@ func TestHopKeepsTheirRedirectsMarks(t *testing.T) {
 	}
 }
 
+// TestHopNamesTheServerAsItsOwnFetch: a hop to another site's robots.txt
+// names the server in TLS as that site's own fetch does, however the
+// Location spells it: a server choosing its backend by exact name (here
+// victim.test's, a 404 for any other) answered a hop to VICTIM.TEST with
+// a 404, kept as victim.test's own: /private allowed.
+func TestHopNamesTheServerAsItsOwnFetch(t *testing.T) {
+	checkLeaks(t)
+	for _, loc := range []string{"https://VICTIM.TEST/robots.txt", "https://Victim.Test:443/robots.txt", "https://VICTIM.TEST./robots.txt"} {
+		w := newHosts(t)
+		var mu sync.Mutex
+		var names []string
+		w.on("victim.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			names = append(names, r.TLS.ServerName)
+			mu.Unlock()
+			if r.TLS.ServerName != "victim.test" {
+				http.NotFound(rw, r) // the default backend
+				return
+			}
+			_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /private\n")
+		})
+		w.on("evil.test/robots.txt", redirectTo(loc))
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+		_, _ = c.Check(context.Background(), "http://evil.test/")
+		d, err := c.Check(context.Background(), "https://victim.test/private")
+		mu.Lock()
+		if err != nil || d.Allowed || !slices.Equal(names, []string{"victim.test"}) {
+			t.Errorf("victim.test after evil.test's hop to %s: %+v, %v; TLS named it %q; want its rules, named victim.test once", loc, d, err, names)
+		}
+		mu.Unlock()
+	}
+}
+
 // TestHopKeepsTheirsAsTheirFetchWould: the answer to a hop is kept as the
 // other site's own, however the hop spells it (it is asked for with the
 // Host that site's own fetch sends); a 304 to the hop renews it; and an
