@@ -723,7 +723,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		text := first
 		if err == nil && e != unicode.UTF8 {
 			text, err = e.NewDecoder().Bytes(first)
-			text = unread(e, text, page.cut)
+			text = unread(e, first, text, page.cut)
 		}
 		if err != nil {
 			return pageText{}, fmt.Errorf("robotstxt: an XHTML page in %s, which does not decode: its META tags cannot be read: %w", capQuote(label), err)
@@ -810,17 +810,30 @@ func unpaired(b []byte) []byte {
 	return out
 }
 
-// unread returns text, decoded from a multi-byte encoding e (Shift_JIS,
-// EUC-JP, GBK, GB18030, Big5, EUC-KR), with each U+FFFD as U+FFFE (see
-// notChar): those decoders write it for bytes e has not, and report
-// none (a page of GB18030 writing U+FFFD itself is read so too, failing
-// closed). A U+FFFD last in a page cut short may stand for a character
-// cut, and stays. A single-byte encoding's text is left: x/text writes
-// U+FFFD for bytes it maps to no character where browsers read a C1
-// control (ISO-8859-2's 0x80 to 0x9F), which XML allows.
-func unread(e encoding.Encoding, text []byte, cut bool) []byte {
-	if _, single := e.(*charmap.Charmap); single || !bytes.Contains(text, []byte("\uFFFD")) {
+// unread returns text, decoded from src in encoding e, with each U+FFFD
+// the decoder wrote for bytes e has not as U+FFFE (see notChar): the
+// decoders report none (a page of GB18030 writing U+FFFD itself is read
+// so too, failing closed). A U+FFFD last in a page cut short may stand
+// for a multi-byte character cut, and stays. A single-byte encoding's
+// byte 0x80 to 0x9F that x/text maps to no character (ISO-8859-2's) is
+// the C1 control browsers read, which XML allows.
+func unread(e encoding.Encoding, src, text []byte, cut bool) []byte {
+	if !bytes.Contains(text, []byte("\uFFFD")) {
 		return text
+	}
+	if m, single := e.(*charmap.Charmap); single {
+		out := make([]byte, 0, len(text))
+		for _, c := range src {
+			r := m.DecodeByte(c)
+			if r == utf8.RuneError {
+				r = 0xFFFE // notChar
+				if 0x80 <= c && c <= 0x9F {
+					r = rune(c)
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		}
+		return out
 	}
 	body, last := text, []byte(nil)
 	if cut && bytes.HasSuffix(text, []byte("\uFFFD")) {

@@ -2926,20 +2926,26 @@ func TestReceiptXHTMLUnpairedSurrogate(t *testing.T) {
 // TestReceiptXHTMLBytesNotOfItsEncoding: the same for an XHTML page in
 // Shift_JIS (by its declaration, or its Content-Type's charset), GBK,
 // EUC-KR or Big5, holding a byte sequence that encoding has not (0x81
-// before '"'): XML 1.0 §4.3.3 makes it a fatal error.
+// before '"'), or in a single-byte encoding holding a byte it maps to no
+// character, not a C1 one (ISO-8859-3's 0xA5): XML 1.0 §4.3.3 makes it
+// a fatal error (expat: not well-formed).
 func TestReceiptXHTMLBytesNotOfItsEncoding(t *testing.T) {
-	for _, enc := range []string{"Shift_JIS", "GBK", "EUC-KR", "Big5"} {
+	for enc, b := range map[string]string{
+		"Shift_JIS": "\x81", "GBK": "\x81", "EUC-KR": "\x81", "Big5": "\x81",
+		// single-byte encodings' bytes of no character, no C1 byte
+		"ISO-8859-3": "\xA5", "ISO-8859-6": "\xA1", "ISO-8859-7": "\xAE", "ISO-8859-8": "\xFF", "windows-1253": "\xAA",
+	} {
 		for _, byCharset := range []bool{false, true} {
 			page := []byte(`<?xml version="1.0" encoding="` + enc + `"?>` + "\n" + `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title>` +
-				`<meta name="robots" content="noai` + "\x81" + `"/></head><body><p>x</p></body></html>`)
+				`<meta name="robots" content="noai` + b + `"/></head><body><p>x</p></body></html>`)
 			ct := "application/xhtml+xml"
 			if byCharset {
 				ct += "; charset=" + enc
 			}
 			r, d := pageReceipt(t, ct, page)
 			if r.Usage.Pref("train-ai") != PrefNo || !d.NoAI {
-				t.Errorf("%s (Content-Type %q), 0x81 after noai: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n, unreadable (not %s: XML reads no page)",
-					enc, ct, r.Usage, sigs(r.Signals), d.NoAI, enc)
+				t.Errorf("%s (Content-Type %q), %x after noai: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n, unreadable (not %s: XML reads no page)",
+					enc, ct, b, r.Usage, sigs(r.Signals), d.NoAI, enc)
 			}
 		}
 	}
@@ -2974,10 +2980,13 @@ func TestUnreadCharacters(t *testing.T) {
 		{sjis, "ab\x81", true, "ab\uFFFD"}, // a character cut
 		{sjis, "a\x81\"\x81", true, "a" + notChar + "\"\uFFFD"},
 		{gb, "a\xFFb", false, "a" + notChar + "b"},
-		{latin2, "a\x84b", false, "a\uFFFDb"}, // a C1 control to browsers and XML
+		{latin2, "a\x84b", false, "a\u0084b"}, // a C1 control to browsers and XML
+		{latin2, "a\x84b\xE9", true, "a\u0084b\u00E9"},
+		{charmap.ISO8859_3, "a\xA5b\x84", false, "a" + notChar + "b\u0084"}, // 0xA5: no character
+		{charmap.Windows1253, "\xAA", true, notChar},
 	} {
 		text, _ := c.e.NewDecoder().Bytes([]byte(c.in))
-		if got := string(unread(c.e, text, c.cut)); got != c.want {
+		if got := string(unread(c.e, []byte(c.in), text, c.cut)); got != c.want {
 			t.Errorf("unread(%q, cut %v) = %q, want %q", c.in, c.cut, got, c.want)
 		}
 	}
