@@ -938,6 +938,7 @@ func TestClientMisuse(t *testing.T) {
 		"WithIntervalBounds(2, 1)": func() { WithIntervalBounds(2, 1) },
 		"WithMaxHold(0)":           func() { WithMaxHold(0) },
 		"WithMaxWait(-1)":          func() { WithMaxWait(-1) },
+		"WithMode(2)":              func() { WithMode(ModeRFC9309 + 1) },
 		"zero memPacer":            func() { _, _, _ = (&memPacer{}).Take(context.Background(), "http://a:80", time.Second) },
 	} {
 		msg := func() (msg string) {

@@ -323,9 +323,10 @@ func WithUnreachableAllowAfter(d time.Duration) Option {
 	return func(c *config) { c.allowAfter = d }
 }
 
-// WithMode selects how fetched files are parsed and matched: Google
-// (default) or RFC9309.
+// WithMode selects how fetched files are parsed and matched: [ModeGoogle]
+// (default) or [ModeRFC9309].
 func WithMode(m Mode) Option {
+	inRange(m == ModeGoogle || m == ModeRFC9309, "WithMode", m)
 	return func(c *config) { c.mode = m }
 }
 
