@@ -250,9 +250,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	sent := time.Now()
 	return func(resp *http.Response) {
 		hold := t.hold(ctx, authority, resp)
-		if iv > 0 || hold > 0 { // as a page's turn (see flight.end)
-			c.queue.ran(authority, iv, hold, time.Since(sent), false)
-		}
+		c.queue.ran(authority, iv, hold, time.Since(sent), false) // as a page's turn (see flight.end)
 		t.done(ctx, tu, hold)
 	}, nil
 }

@@ -942,28 +942,42 @@ func TestRetryQueueBoundedMemory(t *testing.T) {
 // duration, as PacedError.RetryAt says, not the interval alone; so too at
 // a site with no Crawl-delay held by a 503's Retry-After, whose refusals
 // were all told the hold's end, and a frontier sent them back at once to
-// a server that had just said it was overloaded.
+// a server that had just said it was overloaded; and so too when another
+// Client sharing the Pacer (a process of a fleet) met that 503: the
+// request this one sent there before was not timed, having no interval.
 func TestTransportNoWaitRetriesCountTheLastRequest(t *testing.T) {
 	checkLeaks(t)
 	const latency = 300 * time.Millisecond
+	slow := func(w http.ResponseWriter, r *http.Request) { time.Sleep(latency) }
+	busy := func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(latency)
+		w.Header().Set("Retry-After", "60")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
 	for _, tc := range []struct {
-		robots string
-		first  http.HandlerFunc
-		gap    time.Duration // the least between two turns told
+		robots    string
+		first     http.HandlerFunc
+		elsewhere http.HandlerFunc // then asked by another Client through the same Pacer
+		gap       time.Duration    // the least between two turns told
 	}{
-		{"User-agent: *\nCrawl-delay: 1\n", func(w http.ResponseWriter, r *http.Request) { time.Sleep(latency) }, time.Second + latency},
-		{"User-agent: *\nDisallow: /private\n", func(w http.ResponseWriter, r *http.Request) {
-			time.Sleep(latency)
-			w.Header().Set("Retry-After", "60")
-			w.WriteHeader(http.StatusServiceUnavailable)
-		}, latency},
+		{"User-agent: *\nCrawl-delay: 1\n", slow, nil, time.Second + latency},
+		{"User-agent: *\nDisallow: /private\n", busy, nil, latency},
+		{"User-agent: *\nDisallow: /private\n", slow, busy, latency},
 	} {
 		s := newTestSite(t, tc.robots)
 		s.route("/first", tc.first)
-		_, _, hc := newTestTransport(t, WithNoWait())
+		p := newMemPacer()
+		_, _, hc := newTestTransport(t, WithNoWait(), WithPacer(p))
 		ctx := context.Background()
 		if _, err := get(ctx, hc, s.URL+"/first"); err != nil {
 			t.Fatal(err)
+		}
+		if tc.elsewhere != nil {
+			s.route("/elsewhere", tc.elsewhere)
+			_, _, other := newTestTransport(t, WithNoWait(), WithPacer(p))
+			if _, err := get(ctx, other, s.URL+"/elsewhere"); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var told []time.Time
 		for i := range 3 {
@@ -975,7 +989,8 @@ func TestTransportNoWaitRetriesCountTheLastRequest(t *testing.T) {
 		}
 		for i := 1; i < len(told); i++ {
 			if gap := told[i].Sub(told[i-1]); gap < tc.gap {
-				t.Errorf("%q: refusal %d is told %v after refusal %d, want a turn: at least %v", tc.robots, i, gap, i-1, tc.gap)
+				t.Errorf("%q, held elsewhere %v: refusal %d is told %v after refusal %d, want a turn: at least %v",
+					tc.robots, tc.elsewhere != nil, i, gap, i-1, tc.gap)
 			}
 		}
 	}

@@ -415,9 +415,11 @@ type flight struct {
 func (f *flight) end(resp *http.Response) {
 	hold := f.t.hold(f.ctx, f.authority, resp)
 	for i, tu := range f.turns {
-		// Turns are told to come at a site with an interval, or held:
-		// they last as long as this request did.
-		if tu.authority != "" && (tu.interval > 0 || hold > 0) && !f.sent.IsZero() {
+		// Turns told to come at a site last as long as this request
+		// did: also at one with no interval, which a hold another
+		// Client or process met through the Pacer may pace (their
+		// refusals were all told its end).
+		if tu.authority != "" && !f.sent.IsZero() {
 			f.t.c.queue.ran(tu.authority, tu.interval, hold, time.Since(f.sent), f.within[i])
 		}
 		f.t.done(f.ctx, tu, hold)
