@@ -93,7 +93,8 @@ func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
 // a whole Ed25519 private key, as [ed25519.GenerateKey] returns it, whose
 // public half is its seed's. agent must be an absolute https URL with a
 // host, no user information or fragment, in visible ASCII: either an
-// origin (https://crawler.example), sent without a final "/", whose
+// origin (https://crawler.example), sent as an origin is serialised
+// (lower case, no default port, no final "/"), whose
 // directory sites fetch at the well-known URI, as revision -01 of the
 // draft has a Signature-Agent name it; or the URL of the directory
 // itself, which sites fetch as a JSON Web Key Set, as earlier revisions
@@ -184,7 +185,10 @@ func checkAgent(agent string) (value, path, auth string, err error) {
 	}
 	auth, err = authority(u.Host, u.Scheme)
 	if origin {
-		return strings.TrimSuffix(agent, "/"), directoryPath, auth, err
+		// As an origin is serialised (RFC 6454 §6.2), which revision
+		// -01 asks of the member: a verifier reads no other spelling
+		// (https://Crawler.Example:443/).
+		return "https://" + auth, directoryPath, auth, err
 	}
 	return agent, u.Path, auth, err
 }

@@ -126,26 +126,34 @@ func TestNewSignerValidity(t *testing.T) {
 	}
 }
 
+// TestNewSignerAgents: the directory's path and the Signature-Agent
+// member sent for an agent URL: a directory's URL as written, an origin
+// serialised as revision -01 asks, however written.
 func TestNewSignerAgents(t *testing.T) {
-	for agent, path := range map[string]string{
-		testAgent:                                 "/.well-known/http-message-signatures-directory",
-		"https://Crawler.Example:8443/keys.json":  "/keys.json",
-		"https://crawler.example/keys?v=2":        "/keys",
-		"https://crawler.example/a%20b/keys.json": "/a b/keys.json",
+	const wellKnown = "/.well-known/http-message-signatures-directory"
+	for _, tc := range []struct{ agent, path, sent string }{
+		{testAgent, wellKnown, testAgent},
+		{"https://Crawler.Example:8443/keys.json", "/keys.json", "https://Crawler.Example:8443/keys.json"},
+		{"https://crawler.example/keys?v=2", "/keys", "https://crawler.example/keys?v=2"},
+		{"https://crawler.example/a%20b/keys.json", "/a b/keys.json", "https://crawler.example/a%20b/keys.json"},
 		// An origin, as revision -01 names a directory: at the well-known URI.
-		"https://crawler.example":       "/.well-known/http-message-signatures-directory",
-		"https://crawler.example:8443/": "/.well-known/http-message-signatures-directory",
+		{"https://crawler.example", wellKnown, "https://crawler.example"},
+		{"https://crawler.example:8443/", wellKnown, "https://crawler.example:8443"},
+		{"https://crawler.example:443/", wellKnown, "https://crawler.example"},
+		{"https://Crawler.Example", wellKnown, "https://crawler.example"},
+		{"HTTPS://crawler.example/", wellKnown, "https://crawler.example"},
+		{"https://crawler.example:/", wellKnown, "https://crawler.example"},
 	} {
-		s, err := NewSigner(rfcKey(t), agent)
+		s, err := NewSigner(rfcKey(t), tc.agent)
 		if err != nil {
-			t.Errorf("NewSigner(%q): %v", agent, err)
+			t.Errorf("NewSigner(%q): %v", tc.agent, err)
 			continue
 		}
-		if s.agentPath != path {
-			t.Errorf("NewSigner(%q): path %q, want %q", agent, s.agentPath, path)
+		if s.agentPath != tc.path {
+			t.Errorf("NewSigner(%q): path %q, want %q", tc.agent, s.agentPath, tc.path)
 		}
-		if want := `sig1="` + strings.TrimSuffix(agent, "/") + `"`; s.agentField != want {
-			t.Errorf("NewSigner(%q): Signature-Agent %s, want %s", agent, s.agentField, want)
+		if want := `sig1="` + tc.sent + `"`; s.agentField != want {
+			t.Errorf("NewSigner(%q): Signature-Agent %s, want %s", tc.agent, s.agentField, want)
 		}
 	}
 }
