@@ -41,6 +41,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"time"
 
 	"github.com/gocolly/colly/v2"
@@ -138,6 +139,15 @@ func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int, c
 		r.Body = bytes.NewReader(b)
 	}
 	return true, nil
+}
+
+// userinfo matches the scheme and userinfo of a URL in a text.
+var userinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s"]*@`)
+
+// redacted returns err's text without the userinfo of the URLs it names:
+// colly's errors quote a redirect's URL whole, password and all.
+func redacted(err error) string {
+	return userinfo.ReplaceAllString(err.Error(), "$1")
 }
 
 // run crawls w from its start page and prints one line per page to out.
@@ -250,13 +260,18 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		// (colly marked it visited), unless it has been too often, when
 		// counted.
 		ready := func(refused string, counted bool) bool {
+			// As colly will send it, and its answer name it: its parser
+			// writes a query's ' as %27, for one.
+			if u, err := url.Parse(r.Request.AbsoluteURL(refused)); err == nil && u.Scheme != "" {
+				refused = u.String()
+			}
 			again, err := sendAgain(r.Request, refused, last, paces, counted)
 			if again && err == nil && last != nil {
 				origins[refused] = cmp.Or(origins[last.from], last.from)
 			}
 			switch {
 			case err != nil:
-				fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+				fmt.Fprintf(out, "ERROR     %s: %s\n", from, redacted(err))
 			case !again:
 				fmt.Fprintf(out, "ERROR     %s: refused %d times: a redirect loop? given up\n", shown(refused), maxPaced)
 			}
@@ -321,7 +336,7 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			resend(deferred.URL, at)
 		default:
 			ended(r.Request)
-			fmt.Fprintf(out, "ERROR     %s: %v\n", from, err)
+			fmt.Fprintf(out, "ERROR     %s: %s\n", from, redacted(err))
 		}
 	})
 	return c, func() {

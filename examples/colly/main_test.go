@@ -284,6 +284,9 @@ func TestPolledRedirectChainsNotGivenUp(t *testing.T) {
 	}{
 		{"one bounce", map[string]string{"s1/go": "s2/bounce", "s2/bounce": "s1/final"},
 			[]string{"/a", "/go"}, maxPaced + 2, "/final", maxPaced + 2, maxPaced + 2},
+		// colly sends the hop again as its parser writes it: q=%27x%27.
+		{"a bounce to a query with an apostrophe", map[string]string{"s1/go": "s2/bounce", "s2/bounce": "s1/final?q='x'"},
+			[]string{"/a", "/go"}, maxPaced + 2, "/final", maxPaced + 2, maxPaced + 2},
 		{"two bounces", map[string]string{"s1/go": "s2/t1", "s2/t1": "s1/mid", "s1/mid": "s2/t2", "s2/t2": "s1/final"},
 			[]string{"/a", "/go"}, maxPaced + 2, "/final", maxPaced + 2, maxPaced + 2},
 		{"a hub's second link", map[string]string{"s1/hub": fmt.Sprintf(hub, "go1", "go2"),
@@ -602,5 +605,37 @@ func TestPacedUserinfoKeptFromOutput(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "s3cret") {
 		t.Errorf("the example's output holds the URL's password:\n%s", out.String())
+	}
+}
+
+// TestRedirectErrorUserinfoKeptFromOutput: nor when colly refuses a
+// redirect net/http resolved keeping the userinfo (already visited, or
+// outside its URL filters): its error quotes the hop's URL whole.
+func TestRedirectErrorUserinfoKeptFromOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		first  string // visited before /go, which redirects to /submit
+		filter bool   // colly's DisallowedURLFilters refuse /submit
+	}{
+		{"to a page already visited", "/submit", false},
+		{"to a page outside the collector's URL filters", "/a", true},
+	} {
+		s, got := recordingSite(t, "User-agent: *\nAllow: /\n", map[string]int{"/go": http.StatusFound})
+		var res result
+		var out strings.Builder
+		c, done := newCollector(&out, func(u string) string { return u }, &res)
+		if tc.filter {
+			c.DisallowedURLFilters = []*regexp.Regexp{regexp.MustCompile(`/submit$`)}
+		}
+		withUser := strings.Replace(s.URL, "http://", "http://crawler:s3cret@", 1)
+		_ = c.Visit(withUser + tc.first)
+		_ = c.Visit(withUser + "/go") // 302 to /submit: refused by colly
+		done()
+		if !strings.Contains(strings.Join(got(), "\n"), "GET /go") || !strings.Contains(out.String(), "ERROR") {
+			t.Fatalf("%s: /go not sent, or no error: %q\n%s", tc.name, got(), out.String())
+		}
+		if strings.Contains(out.String(), "s3cret") {
+			t.Errorf("%s: the example's output holds the URL's password:\n%s", tc.name, out.String())
+		}
 	}
 }
