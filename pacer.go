@@ -535,10 +535,12 @@ type queued struct {
 	// a quarter of its Crawl-delay made the README's loop meet 1.84
 	// PacedErrors a page instead of 1.04-1.16.
 	took time.Duration
-	// flying is, while a request sent in a turn there may be in flight,
-	// when its turn's lease ends: the sweep keeps took for the refusals
-	// told meanwhile, however many sites come.
-	flying time.Time
+	// keep is until when the sweep keeps took, however many sites come:
+	// while a request sent in a turn there may be in flight, its turn's
+	// lease; after it, a lease's length, for a hold another Client or
+	// process sharing the Pacer meets meanwhile (this queue sees no
+	// hold of theirs: its refusals were all told the hold's end).
+	keep time.Time
 }
 
 // get returns the state of authority, first sweeping the map if it has
@@ -546,7 +548,7 @@ type queued struct {
 func (q *retryQueue) get(authority string, now time.Time) queued {
 	e, ok := q.m[authority]
 	if !ok {
-		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) || now.Before(e.flying) })
+		sweepMap(&q.m, &q.sweepAt, func(e queued) bool { return now.Before(e.next) || now.Before(e.keep) })
 	}
 	return e
 }
@@ -577,14 +579,15 @@ func (q *retryQueue) sending(authority string, interval time.Duration) {
 	defer q.mu.Unlock()
 	now := time.Now()
 	e := q.get(authority, now)
-	e.flying = now.Add(max(interval, pacing.TurnTimeout))
+	e.keep = now.Add(max(interval, pacing.TurnTimeout))
 	q.m[authority] = e
 }
 
 // ran records how long a request sent to authority for a turn at
 // interval took, for the turns told from now on, keeping it at least
-// until the next turn may come, or the hold its response began ends:
-// the requests refused meanwhile are told turns that last as long. A redirect within the site (hop) is its
+// until the next turn may come, or the hold its response began ends, and
+// a turn's lease (see queued.keep): the requests refused meanwhile are
+// told turns that last as long. A redirect within the site (hop) is its
 // page's second turn: the page took both, and the turns told are told
 // for pages (a site whose links redirect met 1.9 PacedErrors a page in
 // the README's loop, 0.96 so).
@@ -603,6 +606,6 @@ func (q *retryQueue) ran(authority string, interval, hold, took time.Duration, h
 		// the ten an http.Client follows).
 		took = min(took+interval+e.took, 10*(interval+pacing.TurnTimeout))
 	}
-	e.took, e.flying = took, time.Time{}
+	e.took, e.keep = took, now.Add(pacing.TurnTimeout)
 	q.m[authority] = e
 }
