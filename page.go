@@ -821,6 +821,9 @@ func unread(e encoding.Encoding, src, text []byte, cut bool) []byte {
 	if !bytes.Contains(text, []byte("\uFFFD")) {
 		return text
 	}
+	if e == charmap.ISO8859_8I {
+		e = charmap.ISO8859_8 // its table, which x/text does not export as a Charmap
+	}
 	if m, single := e.(*charmap.Charmap); single {
 		out := make([]byte, 0, len(text))
 		for _, c := range src {

@@ -3000,11 +3000,12 @@ const xhtmlRootHead = `<html xmlns="http://www.w3.org/1999/xhtml"><head>`
 // noarchive), is read, though x/text's decoder writes U+FFFD for it.
 func TestReceiptXHTMLC1ControlsRead(t *testing.T) {
 	for _, c := range []struct{ enc, b string }{
-		{"ISO-8859-1", "\x81"},  // expat native: U+0081
-		{"ISO-8859-1", "\x9D"},  // U+009D
-		{"ISO-8859-2", "\x96"},  // Windows-1250's en dash in a page labelled ISO-8859-2: U+0096
-		{"ISO-8859-2", "\x84"},  // „
-		{"ISO-8859-15", "\x80"}, // U+0080
+		{"ISO-8859-1", "\x81"},   // expat native: U+0081
+		{"ISO-8859-1", "\x9D"},   // U+009D
+		{"ISO-8859-2", "\x96"},   // Windows-1250's en dash in a page labelled ISO-8859-2: U+0096
+		{"ISO-8859-2", "\x84"},   // „
+		{"ISO-8859-15", "\x80"},  // U+0080
+		{"ISO-8859-8-I", "\x84"}, // ISO-8859-8's table: U+0084
 	} {
 		page := []byte(`<?xml version="1.0" encoding="` + c.enc + `"?>` + "\n" + xhtmlRootHead +
 			`<title>a` + c.b + `b</title><meta name="robots" content="noarchive"/></head><body><p>x</p></body></html>`)
