@@ -333,8 +333,9 @@ func TestRefusalLogWithholdsCredentials(t *testing.T) {
 	checkLeaks(t)
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger))
-	tr := NewTransport(c, nil, WithNoWait())
+	v := newVhosts(t, map[string]string{"a.test": "User-agent: *\nAllow: /\n"})
+	c := newTestClient(t, WithUserAgent(testUA), WithLogger(logger), WithHTTPClient(&http.Client{Transport: v.transport(t)}))
+	tr := NewTransport(c, v.transport(t), WithNoWait())
 	parsed := func(raw string) *url.URL {
 		u, err := url.Parse(raw)
 		if err != nil {
@@ -342,27 +343,37 @@ func TestRefusalLogWithholdsCredentials(t *testing.T) {
 		}
 		return u
 	}
-	urls := []*url.URL{
-		parsed("http:alice:secret@example.com/x"),
-		{Scheme: "http", Host: "alice:secret@example.com", Path: "/"},
-		parsed("http:/alice:secret@example.com/x"),
-		parsed("http:///alice:secret@example.com/x"),
-		(&url.URL{Scheme: "http"}).JoinPath("alice:secret@example.com", "x"),
+	site := parsed("http://a.test/x")
+	reqs := []struct {
+		u            *url.URL
+		host, header string // Request.Host, a Host header
+	}{
+		{u: parsed("http:alice:secret@a.test/x")},
+		{u: &url.URL{Scheme: "http", Host: "alice:secret@a.test", Path: "/"}},
+		{u: parsed("http:/alice:secret@a.test/x")},
+		{u: parsed("http:///alice:secret@a.test/x")},
+		{u: (&url.URL{Scheme: "http"}).JoinPath("alice:secret@a.test", "x")},
+		{u: (&url.URL{Scheme: "http", Host: "a.test"}).JoinPath("alice:secret@b.test", "x")},
+		{u: site, host: "alice:secret@a.test"},
+		{u: site, header: "alice:secret@a.test"},
 	}
-	for _, u := range urls {
+	for _, r := range reqs {
 		req, _ := http.NewRequest(http.MethodGet, "http://placeholder.invalid/", nil)
-		req.URL = u
+		req.URL, req.Host = r.u, r.host
+		if r.header != "" {
+			req.Header["Host"] = []string{r.header}
+		}
 		req.Header.Set("User-Agent", testUA)
 		_, err := tr.RoundTrip(req)
 		if !errors.Is(err, ErrBadURL) {
-			t.Fatalf("%#v: %v, want ErrBadURL", u, err)
+			t.Fatalf("%#v, Host %q, header %q: %v, want ErrBadURL", r.u, r.host, r.header, err)
 		}
 		if strings.Contains(err.Error(), "secret") {
-			t.Errorf("%#v: the error shows the password: %v", u, err)
+			t.Errorf("%#v, Host %q, header %q: the error shows the password: %v", r.u, r.host, r.header, err)
 		}
 	}
-	if n := strings.Count(logs.String(), "request refused"); n != len(urls) {
-		t.Errorf("%d refusals logged, want %d:\n%s", n, len(urls), logs.String())
+	if n := strings.Count(logs.String(), "request refused"); n != len(reqs) {
+		t.Errorf("%d refusals logged, want %d:\n%s", n, len(reqs), logs.String())
 	}
 	if strings.Contains(logs.String(), "secret") {
 		t.Errorf("the Debug log shows a URL's password:\n%s", logs.String())

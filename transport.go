@@ -578,8 +578,8 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 		shown := ""
 		if u := req.URL; u != nil {
 			part := u.Opaque + u.Host
-			if u.Host == "" {
-				part += u.Path // "http:/alice:secret@h/": a browser's userinfo
+			if u.Host == "" || !strings.HasPrefix(u.Path, "/") {
+				part += u.Path // "http:/alice:secret@h/": a browser's userinfo; JoinPath's "alice:secret@h/x"
 			}
 			shown = withheld(part, requestURL(u))
 		}
@@ -676,8 +676,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return d, d, nil
 	}
 	if notAuthority(host) { // servers would read it each their own way
-		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q is not an authority",
-			ErrBadURL, capQuote(host))
+		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %s is not an authority",
+			ErrBadURL, withheld(host, strconv.Quote(capQuote(host))))
 	}
 	v := *u
 	v.Host = host
@@ -779,8 +779,9 @@ func headerHost(req *http.Request) (string, error) {
 	}
 	for k, vv := range req.Header {
 		if isField(k, "Host") && (k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
-			return "", fmt.Errorf("%w: the request's header holds %q: %q, which a server may read as its Host; "+
-				"set Request.Host", ErrBadURL, capQuote(k), capQuote(strings.Join(vv, ", ")))
+			v := strings.Join(vv, ", ")
+			return "", fmt.Errorf("%w: the request's header holds %q: %s, which a server may read as its Host; "+
+				"set Request.Host", ErrBadURL, capQuote(k), withheld(v, strconv.Quote(capQuote(v))))
 		}
 	}
 	if ascii.IsASCII(host) {
