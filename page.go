@@ -734,7 +734,12 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		return pageText{}, jis
 	case bom == "" && !hasBOM(b) && enc != nil:
 		// Its text may hold the bytes of '<', '>' and '"' (ISO-2022-JP's
-		// 、 is !"): read decoded, as browsers read it.
+		// 、 is !"): read decoded, as browsers read it, unless browsers
+		// meet an error there, where x/text's decoder may frame the
+		// bytes that follow otherwise.
+		if jisMisread(first, page.cut) {
+			return pageText{}, errors.New("robotstxt: an ISO-2022-JP page holding what the encoding does not read: its META tags cannot be read")
+		}
 		if text, err := enc.NewDecoder().Bytes(first); err == nil {
 			page.b = text
 		}
@@ -761,6 +766,59 @@ func pageCharset(cs string, b []byte) (string, error) {
 		return name, errors.New("robotstxt: a page holding ISO-2022-JP's escapes, which no charset names: its META tags cannot be read")
 	}
 	return name, nil
+}
+
+// jisMisread reports whether the Encoding Standard's ISO-2022-JP decoder,
+// browsers', meets an error in b: a byte no state reads (a blank, a line
+// end or an escape in a two-byte run, which x/text's decoder takes as
+// half a character and then reads every byte pair that follows, tags
+// too, as kanji), an escape it does not know (ISO-2022-JP-1's ESC $ ( D,
+// which x/text's reads), two escapes in a row, or b ending within a
+// character or an escape, unless cut there.
+func jisMisread(b []byte, cut bool) bool {
+	const (
+		single = iota // ASCII or JIS X 0201 Roman: ASCII's bytes
+		katakana
+		lead // JIS X 0208: a character's first byte, or an escape
+		trail
+		escape
+	)
+	state, escaped := single, false // escaped: an escape, nothing read since
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == 0x1B && state != trail {
+			if i+2 >= len(b) {
+				return !cut
+			}
+			switch string(b[i+1 : i+3]) {
+			case "(B", "(J":
+				state = single
+			case "(I":
+				state = katakana
+			case "$@", "$B":
+				state = lead
+			default:
+				return true
+			}
+			if escaped {
+				return true
+			}
+			escaped, i = true, i+2
+			continue
+		}
+		escaped = false
+		switch {
+		case state == single && c < 0x80 && c != 0x0E && c != 0x0F:
+		case state == katakana && 0x21 <= c && c <= 0x5F:
+		case state == lead && 0x21 <= c && c <= 0x7E:
+			state = trail
+		case state == trail && 0x21 <= c && c <= 0x7E:
+			state = lead
+		default:
+			return true
+		}
+	}
+	return state == trail && !cut
 }
 
 // xhtmlNamespace is the namespace of XHTML's elements.

@@ -638,6 +638,18 @@ func TestReceiptUnreadablePage(t *testing.T) {
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"ISO-2022-JP, whose text holds quotes and angle brackets", "text/html; charset=ISO-2022-JP", nil, jp,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
+		// What browsers read as an error, which x/text's decoder reads
+		// otherwise, its kanji running over the tags: a kanji cut in
+		// half, a blank in a JIS X 0208 run, ISO-2022-JP-1's escape.
+		{"ISO-2022-JP, a kanji cut in half", "text/html; charset=ISO-2022-JP", nil,
+			[]byte(`<html><head><meta name="description" content="` + "\x1b$B4A;\x1b(B" + `"><meta name="robots" content="noai"></head></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"ISO-2022-JP, a blank in a kanji run", "text/html; charset=ISO-2022-JP", nil,
+			[]byte(`<html><head><meta name="description" content="` + "\x1b$B4A \x1b(B" + `"><meta name="robots" content="noai"></head></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
+		{"ISO-2022-JP, ISO-2022-JP-1's escape", "text/html; charset=ISO-2022-JP", nil,
+			[]byte(`<html><head><meta name="description" content="` + "caf\x1b$(D" + `"><meta name="robots" content="noai"></head></html>`),
+			[]string{"robots.txt train-ai y ", "robots-meta train-ai n unreadable"}},
 		{"XHTML in the ISO-2022-JP its Content-Type names", "application/xhtml+xml; charset=ISO-2022-JP", nil, jpXHTML,
 			[]string{"robots.txt train-ai y ", "robots-meta train-ai n robots"}},
 		{"XHTML in the ISO-2022-JP its declaration names", "application/xhtml+xml", nil, jpXHTML,
@@ -2947,6 +2959,35 @@ func TestReceiptXHTMLBytesNotOfItsEncoding(t *testing.T) {
 				t.Errorf("%s (Content-Type %q), %x after noai: receipt usage %q, signals %q, PageDirectives NoAI %v; want train-ai=n, unreadable (not %s: XML reads no page)",
 					enc, ct, b, r.Usage, sigs(r.Signals), d.NoAI, enc)
 			}
+		}
+	}
+}
+
+// TestJISMisread: the Encoding Standard's ISO-2022-JP decoder meets an
+// error in these, and none in text x/text's encoder writes.
+func TestJISMisread(t *testing.T) {
+	good, _ := japanese.ISO2022JP.NewEncoder().Bytes([]byte("a 漢字 ｶﾅ b\n漢\n"))
+	for _, c := range []struct {
+		b        string
+		cut, bad bool
+	}{
+		{string(good), false, false},
+		{"\x1b$B4A\x1b(J\\~", false, false},
+		{"\x1b$B4A;\x1b(B", false, true}, // an escape as a trail byte
+		{"\x1b$B4A \x1b(B", false, true}, // a blank in a run
+		{"\x1b$B4A\n4A\x1b(B", false, true},
+		{"caf\x1b$(D", false, true},     // ISO-2022-JP-1's escape
+		{"a\x1b(B\x1b(Bb", false, true}, // two escapes in a row
+		{"a\x0eb", false, true},         // SO
+		{"caf\xe9", false, true},
+		{"\x1b(I\x60", false, true}, // no katakana
+		{"\x1b$B4", false, true},    // the page ends within a character
+		{"\x1b$B4", true, false},    // cut there
+		{"a\x1b$", false, true},
+		{"a\x1b$", true, false},
+	} {
+		if got := jisMisread([]byte(c.b), c.cut); got != c.bad {
+			t.Errorf("jisMisread(%q, cut %v) = %v, want %v", c.b, c.cut, got, c.bad)
 		}
 	}
 }
