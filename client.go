@@ -1091,34 +1091,51 @@ func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 // cr: the deciding rule is the first disallowed form's, else path's. When
 // served is not nil, a form that decided is copied there.
 func servedCheck(cr *agentRules, path string, served *string) (bool, Rule) {
-	ok, rule := cr.check(path)
+	ok, rule, work := cr.check(path)
 	if !ok || match.SpelledNormally(path) {
 		return ok, rule
 	}
-	if frule, disallowed := formsCheck(cr, path, served); disallowed {
+	if frule, disallowed := formsCheck(cr, path, served, work); disallowed {
 		return false, frule
 	}
 	return true, rule
 }
 
+// maxCheckWork bounds the work (see decideWork) of the checks of a path
+// and its normal forms: about that of an 8 KiB path (target.MaxPath, the
+// longest Split takes) against 16,000 wildcard rules each matched across
+// it, some 130 ms, the most a check of one path costs on a hostile site.
+// Checked form by form, a path spelled otherwise cost that up to sixteen
+// times over; past it, the forms left are not checked and the path is
+// disallowed, failing closed. The largest of 3,224 real files never
+// comes near: its checks try a few rules each.
+const maxCheckWork = 1 << 27
+
 // formsCheck checks the normal forms of path against cr, for servedCheck:
-// the first disallowed one's rule, copied to served unless it is nil.
+// the first disallowed one's rule, copied to served unless it is nil; the
+// zero Rule, disallowed, when the work done, from work for path's own
+// check, passes maxCheckWork before a form is checked.
 // Apart, so that the forms and their scratch space, over 2 KiB, are no
 // part of the frame of a check of a path spelled normally: in it, they
 // cost a warm check of an escaped path 8–10%
 // (BenchmarkClientWarmPath/escaping). Inlined, it would be part of it.
 //
 //go:noinline
-func formsCheck(cr *agentRules, path string, served *string) (Rule, bool) {
+func formsCheck(cr *agentRules, path string, served *string, work int) (Rule, bool) {
 	var scratch [match.NormalScratch]byte
 	forms, n := match.NormalForms(path, scratch[:0])
 	for _, f := range forms[:n] {
-		if fok, frule := cr.check(f); !fok {
+		if work > maxCheckWork {
+			return Rule{}, true
+		}
+		fok, frule, w := cr.check(f)
+		if !fok {
 			if served != nil {
 				*served = strings.Clone(f)
 			}
 			return frule, true
 		}
+		work += w
 	}
 	return Rule{}, false
 }

@@ -2259,6 +2259,44 @@ func TestClientUsageOfNormalForms(t *testing.T) {
 // TestClientChecksEscapesInEitherHexCase: a rule that keeps an escape
 // servers decode (written in either case, stored in upper case) also
 // disallows its path spelled with the other case.
+// TestServedCheckBoundsTheFormsWork: a path spelled otherwise than a
+// server serves it is checked in each of its normal forms, each against
+// every rule a hostile file's index cannot pass over: an 8,000-byte link
+// with "//", a dot segment and escapes cost eleven checks, some 0.6 s
+// (limits5). Past maxCheckWork the forms left are not checked and the
+// path is disallowed, failing closed; a file whose rules a check passes
+// over still has every form checked.
+func TestServedCheckBoundsTheFormsWork(t *testing.T) {
+	const alpha = "ABCDEFGHIJKLMNOPQRSTUVWXYZcdefghijklmnopqrstuvwxyz0123456789-_.~"
+	var hostile, plain strings.Builder
+	hostile.WriteString("User-agent: *\n")
+	plain.WriteString("User-agent: *\nDisallow: /z/private\n")
+	for i := 0; hostile.Len() < 500<<10-64; i++ {
+		tag := string([]byte{alpha[i%64], alpha[i/64%64], alpha[i/4096%64]})
+		hostile.WriteString("Disallow: /*aaaaaaaaaaaaaaab*" + tag + "\n")
+		plain.WriteString("Disallow: /z" + tag + "*aaaaaaaaaaaaaaab\n")
+	}
+	tail := "/a//../b%2f%22c/."
+	head := "/aaab" + strings.Repeat("a", 7000) + "qwertyuiopasdfghjklzxcvbnm"
+	escaped := head + strings.Repeat("x", 8000-len(head)-len(tail)) + tail
+	cr := Parse([]byte(hostile.String())).agentRules("ExampleBot")
+	if ok, _, work := cr.check(escaped); !ok || work < 1<<25 {
+		t.Fatalf("the link as written: allowed %v, work %d; want allowed, at least %d", ok, work, 1<<25)
+	}
+	if ok, rule := servedCheck(cr, escaped, nil); ok || rule != (Rule{}) {
+		t.Errorf("a hostile file, a link spelled otherwise: %v, %+v; want disallowed, no rule: its forms cost past the bound", ok, rule)
+	}
+	if _, disallowed := formsCheck(cr, "/a//b", nil, maxCheckWork+1); !disallowed {
+		t.Errorf("forms of a path whose own check passed the bound: allowed")
+	}
+	cr = Parse([]byte(plain.String())).agentRules("ExampleBot")
+	for path, want := range map[string]bool{escaped: true, "/y/..//z/private": false, "/z/%70rivate": false} {
+		if ok, _ := servedCheck(cr, path, nil); ok != want {
+			t.Errorf("a file of many rules the check passes over, %.40q: allowed %v, want %v", path, ok, want)
+		}
+	}
+}
+
 func TestClientChecksEscapesInEitherHexCase(t *testing.T) {
 	checkLeaks(t)
 	s := newSite(t, serve(200, "User-agent: *\nDisallow: /tags/c%2b%2b\nDisallow: /a%3Bb\n"))

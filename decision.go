@@ -26,7 +26,9 @@ type Decision struct {
 	Allowed bool
 	// Rule is the deciding rule (for a directory, perhaps an allow of its
 	// …/index.html), or the zero Rule (Line 0) when none matched or the
-	// outcome is not OutcomeRules.
+	// outcome is not OutcomeRules; and, disallowed, when the forms a
+	// server may serve the URL's path as cost past a bound to check
+	// against a hostile file's rules.
 	Rule Rule
 	// Served is the path and query a server would serve for the URL, when
 	// that reading, not the URL's own spelling, is what robots.txt

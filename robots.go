@@ -146,12 +146,19 @@ func rulesPath(mode Mode, path string) (_ string, always bool) {
 // decide reports whether the rules of groups in t, read in mode, allow
 // path, and the deciding rule (the zero Rule when none matched).
 func decide(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule) {
+	ok, rule, _ := decideWork(t, mode, groups, path)
+	return ok, rule
+}
+
+// decideWork is decide, and returns the work it did: the rules it
+// matched times the length of path (see maxCheckWork).
+func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rule, int) {
 	path, always := rulesPath(mode, path)
 	if always {
-		return true, Rule{}
+		return true, Rule{}, 0
 	}
-	rule, ok := t.Decide(groups, path)
-	return !ok || rule.Allow, Rule(rule) // its twin: converted for free
+	rule, ok, tried := t.Run(groups, path)
+	return !ok || rule.Allow, Rule(rule), tried * len(path) // its twin: converted for free
 }
 
 // Usage returns the preferences (see [Usage]) that robots.txt states
@@ -278,9 +285,11 @@ func (a *agentRules) signalSize() int64 {
 // selected is the one group of an agentRules' table; nothing changes it.
 var selected = []int{0}
 
-// check reports whether path (as match.Path returns it) is allowed, and
-// the deciding rule.
-func (a *agentRules) check(path string) (bool, Rule) { return decide(a.t, a.mode, selected, path) }
+// check reports whether path (as match.Path returns it) is allowed, the
+// deciding rule, and the work of the check (see decideWork).
+func (a *agentRules) check(path string) (bool, Rule, int) {
+	return decideWork(a.t, a.mode, selected, path)
+}
 
 // contentSignal returns the preferences of a.signal, if any.
 func (a *agentRules) contentSignal() Usage {

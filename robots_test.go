@@ -1193,14 +1193,14 @@ func TestSpec3_RFC9309Mode(t *testing.T) {
 // Robots ones, a URL at a time.
 
 func (a *agentRules) Allowed(url string) bool {
-	ok, _ := a.check(match.Path(url))
+	ok, _, _ := a.check(match.Path(url))
 	return ok
 }
 
 func (a *agentRules) Check(url string) Decision {
 	path := match.Path(url)
 	d := Decision{Outcome: OutcomeRules}
-	if d.Allowed, d.Rule = a.check(path); d.Allowed {
+	if d.Allowed, d.Rule, _ = a.check(path); d.Allowed {
 		d.Usage = a.usage(path)
 	}
 	return d

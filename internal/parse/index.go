@@ -247,12 +247,13 @@ func (s *gramSet) has(gram uint16) bool {
 // [match.Best]. ok is false when no rule matches: the path is allowed.
 // Each rule it matches costs time linear in path.
 func (t *Table) Decide(groups []int, path string) (_ Rule, ok bool) {
-	r, ok, _ := t.run(groups, path)
+	r, ok, _ := t.Run(groups, path)
 	return r, ok
 }
 
-// run is Decide, and returns the number of rules it matched against path.
-func (t *Table) run(groups []int, path string) (_ Rule, ok bool, tried int) {
+// Run is Decide, and returns the number of rules it matched against
+// path, each at a cost linear in path.
+func (t *Table) Run(groups []int, path string) (_ Rule, ok bool, tried int) {
 	c := check{t: t, path: path, at: -1}
 	if t.state.Load() == once {
 		if r, ok, done := t.tryEach(&c, groups); done {

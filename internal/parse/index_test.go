@@ -208,7 +208,7 @@ func TestDecideTriesOnlyPrefixes(t *testing.T) {
 		{"/a/7/x.gif", 2}, // /a/7 wins, as long as *.gif$, by allow
 		{"/999/x", 2},     // /999/x, and *.gif$, as long and earlier
 	} {
-		if _, _, tried := tb.run([]int{0}, c.path); tried != c.tried {
+		if _, _, tried := tb.Run([]int{0}, c.path); tried != c.tried {
 			t.Errorf("%s: the check matched %d rules, want %d", c.path, tried, c.tried)
 		}
 	}
@@ -281,7 +281,7 @@ func TestDecideStaircase(t *testing.T) {
 	if r, ok := tb.Decide([]int{0}, paths[7]); !ok || r.Pattern != "/a*"+strings.Repeat("z", levels+19) {
 		t.Fatalf("Decide(%q) = %+v %v, want level 1's wildcard rule", paths[7], r, ok)
 	}
-	if _, _, tried := tb.run([]int{0}, paths[7]); tried > 3*levels {
+	if _, _, tried := tb.Run([]int{0}, paths[7]); tried > 3*levels {
 		t.Errorf("the check matched %d rules, more than the %d of the prefixes that start the path", tried, 3*levels)
 	}
 }
@@ -492,7 +492,7 @@ func TestSpec2_6_HostileFile(t *testing.T) {
 	b.WriteString("Allow: /" + strings.Repeat("a*", 100) + "$\n")
 	path := "/" + strings.Repeat("a", 16000)
 	for _, tb := range []*Table{Compile([]byte(b.String())), Compile([]byte(b.String())).Select([]int{0})} {
-		r, ok, tried := tb.run([]int{0}, path)
+		r, ok, tried := tb.Run([]int{0}, path)
 		if !ok || r.Line != 202 || !r.Allow {
 			t.Fatalf("the check decided by %+v %v, want the allow on line 202", r, ok)
 		}
