@@ -23,8 +23,8 @@ const (
 	// characters are decoded in rules and URLs before they are compared
 	// (/%7Efred is /~fred; %2F stays encoded), while a '*' or '$' that
 	// stands for itself is compared escaped, as the RFC spells it: a
-	// rule's "/a$b" reads as "/a%24b", and weighs those five bytes in
-	// precedence where Google's parser weighs three. The rest is read
+	// rule's "/a$b" reads as "/a%24b", and weighs those six bytes in
+	// precedence where Google's parser weighs four. The rest is read
 	// as in ModeGoogle: the tolerance of Google's parser (typos in keys,
 	// a missing colon, a user-agent cut at its first space, long lines
 	// cut) and its rule that an allow of ".../index.html" allows the
@@ -92,7 +92,7 @@ func (r *Robots) Allowed(agent, url string) bool {
 // path starts with '?' or ';', or one the crawler's Content-Usage rules
 // cover, or, for a crawler other than the first checked, in a file with
 // records such as crawl-delay; in RFC9309 mode, also for a path with
-// escapes to decode.
+// escapes to decode or holding '*' or '$' (compared escaped).
 func (r *Robots) Check(agent, url string) Decision {
 	path := match.Path(url)
 	groups := r.groups(agent)
@@ -175,7 +175,8 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // pattern is ('*', a final '$'), though an index.html path does not
 // widen to its directory as an Allow does; a rule without a path matches
 // with length 0. Rules matching with the same length combine. Each rule
-// is tried in time linear in the lengths of its path and of url.
+// is tried without backtracking (see
+// [github.com/robotsgate/robotstxt/matcher]).
 //
 // A Content-Signal record ("Content-Signal: search=yes, ai-train=no")
 // reads as a statement in the AIPREF vocabulary: ai-train is train-ai,

@@ -1,8 +1,11 @@
 // Package matcher matches robots.txt patterns against URL paths exactly
 // as Google's reference parser and RFC 9309 do, and orders the rules that
 // match by precedence; the robotstxt package matches whole files.
-// Matching never backtracks: a check costs time linear in the lengths of
-// the pattern and the path.
+// Matching never backtracks: each run of the pattern between '*'s is
+// searched for once, after the previous run's match, so a check costs at
+// most the path's length times the pattern's, and time linear in both
+// unless a run nearly recurs all along the path (strings.Index's worst
+// case).
 package matcher
 
 import "github.com/robotsgate/robotstxt/internal/match"
