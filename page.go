@@ -33,6 +33,7 @@ import (
 	htmlcharset "golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
 )
 
@@ -743,6 +744,15 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		if text, err := enc.NewDecoder().Bytes(first); err == nil {
 			page.b = text
 		}
+	case bom == "" && !hasBOM(b):
+		// In another encoding than UTF-8, decoded: a no-break space
+		// written in it is the one UTF-8 or &nbsp; writes, as to
+		// browsers. Its tags are ASCII either way.
+		if e := legacy(cs, first); e != nil {
+			if text, err := e.NewDecoder().Bytes(first); err == nil {
+				page.b = text
+			}
+		}
 	}
 	page.cut = page.cut || !whole
 	return page, nil
@@ -819,6 +829,28 @@ func jisMisread(b []byte, cut bool) bool {
 		}
 	}
 	return state == trail && !cut
+}
+
+// legacy returns the encoding that page b, not in UTF-16 nor
+// ISO-2022-JP, is decoded by when it is neither UTF-8 nor the
+// replacement encoding (which browsers decode to one U+FFFD, and a page
+// read so says nothing), else nil: cs, the charset pageCharset gives,
+// unless that is Windows-1252 (which a page naming none reads as) and b
+// is UTF-8, as it reads now.
+func legacy(cs string, b []byte) encoding.Encoding {
+	e, err := body.Encoding(cs)
+	if err != nil {
+		return nil
+	}
+	switch name, _ := htmlindex.Name(e); name {
+	case "utf-8", "replacement", "utf-16le", "utf-16be":
+		return nil
+	case "windows-1252":
+		if utf8.Valid(b) {
+			return nil
+		}
+	}
+	return e
 }
 
 // xhtmlNamespace is the namespace of XHTML's elements.

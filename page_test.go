@@ -2963,6 +2963,42 @@ func TestReceiptXHTMLBytesNotOfItsEncoding(t *testing.T) {
 	}
 }
 
+// TestReceiptLegacyCharsetReadDecoded: a page in another encoding than
+// UTF-8 is read decoded, as browsers build it: a no-break space, or the
+// ideographic space a Japanese keyboard types, after a robots META's
+// comma counts as it does written in UTF-8 or as a character reference.
+// Read raw, "noindex,\xA0noai" held no noai.
+func TestReceiptLegacyCharsetReadDecoded(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	page := func(content string) []byte {
+		return []byte(`<html><head><title>t</title><meta name="robots" content="` + content + `"></head><body><p>x</p></body></html>`)
+	}
+	read := func(b []byte, ctype string) (bool, []string) {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ctype}}, Request: req}
+		return tr.PageDirectives(resp, b).NoAI, sigs(tr.Receipt(resp, b).Signals)
+	}
+	for _, c := range []struct {
+		ctype         string
+		literal, same []byte
+	}{
+		{"text/html; charset=windows-1252", page("noindex,\xa0noai"), page("noindex,&nbsp;noai")},
+		{"text/html; charset=ISO-8859-1", page("noindex,\xa0noai"), page("noindex,&#160;noai")},
+		{"text/html", page("noindex,\xa0noai"), page("noindex,&nbsp;noai")}, // naming none, not UTF-8
+		{"text/html; charset=Shift_JIS", page("noindex,\x81\x40noai"), page("noindex,&#12288;noai")},
+		{"text/html; charset=EUC-JP", page("noindex,\xa1\xa1noai"), page("noindex,&#x3000;noai")},
+	} {
+		ai, signals := read(c.literal, c.ctype)
+		if !ai || !slices.Contains(signals, "robots-meta train-ai n robots") {
+			t.Errorf("%s, %q: NoAI %v, signals %q; want noai read, as from %q", c.ctype, c.literal, ai, signals, c.same)
+		}
+		if sameAI, sameSignals := read(c.same, c.ctype); sameAI != ai || !slices.Equal(sameSignals, signals) {
+			t.Errorf("%s: %q reads NoAI %v, %q; the same page built from %q: %v, %q", c.ctype, c.literal, ai, signals, c.same, sameAI, sameSignals)
+		}
+	}
+}
+
 // TestJISMisread: the Encoding Standard's ISO-2022-JP decoder meets an
 // error in these, and none in text x/text's encoder writes.
 func TestJISMisread(t *testing.T) {
