@@ -317,6 +317,9 @@ func (x *explainer) rules(res explanation, path string) {
 // decisionReason says what the decision is and why.
 func decisionReason(ms []match, v robotstxt.Decision, path string, mode robotstxt.Mode, l listing) string {
 	word := verdictOf(v.Allowed).word()
+	if unchecked(v) {
+		return word + ": " + uncheckedText + ", and it fails closed"
+	}
 	if !decided(v.Rule) {
 		if mode == robotstxt.ModeRFC9309 && isRobotsPath(path) {
 			return word + ": RFC 9309 always allows /robots.txt"

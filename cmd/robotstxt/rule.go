@@ -12,6 +12,16 @@ import (
 // made.
 func decided(r robotstxt.Rule) bool { return r.Line != 0 }
 
+// unchecked reports whether d disallows by no rule: the forms servers
+// may serve its path as cost past the Client's bound to check against a
+// hostile file's rules, and it fails closed (see robotstxt.Decision.Rule).
+func unchecked(d robotstxt.Decision) bool {
+	return d.Outcome == robotstxt.OutcomeRules && !d.Allowed && !decided(d.Rule)
+}
+
+// uncheckedText says why an unchecked decision disallows.
+const uncheckedText = "not checked: the forms servers may serve the path as cost past the Client's bound to check against these rules"
+
 // ruleText describes the deciding rule as "line 7: Disallow: /private/",
 // the rule as written in l, or "no rule matched" when none decided.
 func ruleText(r robotstxt.Rule, l listing) string {

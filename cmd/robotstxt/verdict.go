@@ -176,6 +176,8 @@ func (c checked) reason() string {
 		return "no robots.txt: allow all"
 	case d.Outcome == robotstxt.OutcomeDisallowAll:
 		return "robots.txt forbidden: disallow all"
+	case unchecked(d):
+		return uncheckedText
 	case d.Served != "":
 		return "served as " + d.Served + "; " + ruleText(d.Rule, c.lines())
 	}
