@@ -119,15 +119,23 @@ func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try
 }
 
 // honoursDeadlines reports whether client's sockets obey context
-// deadlines (ContextTimeoutEnabled).
+// deadlines: ContextTimeoutEnabled, and no ReadTimeout or WriteTimeout
+// of -2, which go-redis keeps as -1 and which sets no socket deadline,
+// a context's either.
 func honoursDeadlines(client redis.UniversalClient) bool {
+	obeys := func(ctxTimeout bool, read, write time.Duration) bool {
+		return ctxTimeout && read >= 0 && write >= 0
+	}
 	switch c := client.(type) {
 	case *redis.Client:
-		return c.Options().ContextTimeoutEnabled
+		o := c.Options()
+		return obeys(o.ContextTimeoutEnabled, o.ReadTimeout, o.WriteTimeout)
 	case *redis.ClusterClient:
-		return c.Options().ContextTimeoutEnabled
+		o := c.Options()
+		return obeys(o.ContextTimeoutEnabled, o.ReadTimeout, o.WriteTimeout)
 	case *redis.Ring:
-		return c.Options().ContextTimeoutEnabled
+		o := c.Options()
+		return obeys(o.ContextTimeoutEnabled, o.ReadTimeout, o.WriteTimeout)
 	}
 	return false
 }

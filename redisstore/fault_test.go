@@ -3,10 +3,16 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // ceiling is the generous bound on any one Store call during a fault; a
@@ -135,5 +141,130 @@ func TestExpiredCallerDoesNotOpen(t *testing.T) {
 	}
 	if _, err := s.Get(t.Context(), authority); !errors.Is(err, robotstxt.ErrCacheMiss) {
 		t.Fatalf("after expired-deadline calls: err = %v, want ErrCacheMiss", err)
+	}
+}
+
+// TestHungRedisWithoutSocketDeadlines: go-redis documents ReadTimeout and
+// WriteTimeout -2 as "disables SetReadDeadline calls completely". A user
+// who follows the package doc (ContextTimeoutEnabled: true) and also sets
+// ReadTimeout: -2 gets a Store that takes the direct path (New's doc:
+// "a call runs in the caller's goroutine and ends at its context's
+// deadline or the Store's timeout"), but go-redis then sets no deadline
+// on the socket at all, the context's included. A Redis that hangs
+// (SIGSTOP, a black-holed network) then hangs every Store call, past
+// WithTimeout, past the Client's WithStoreTimeout and past the caller's
+// own deadline:
+//   - Store.Get with a 200 ms context;
+//   - Client.Allowed with a 3 s deadline on a site that answers at once;
+//   - the response body's Close of a paced request (Store.Done).
+//
+// Such a client's calls run in a goroutine of their own, as without
+// ContextTimeoutEnabled (redis6); so do those of the control, with
+// go-redis's default timeouts, in the caller's.
+func TestHungRedisWithoutSocketDeadlines(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts redis.Options
+	}{
+		{"control: default timeouts", redis.Options{ContextTimeoutEnabled: true}},
+		{"ReadTimeout -2", redis.Options{ContextTimeoutEnabled: true, ReadTimeout: -2}},
+		{"WriteTimeout -2", redis.Options{ContextTimeoutEnabled: true, WriteTimeout: -2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := redistest.Start(t)
+			resumed := false
+			resume := func() {
+				if !resumed {
+					resumed = true
+					srv.Resume()
+				}
+			}
+			t.Cleanup(resume) // lets the hung calls end, so the test can end
+
+			web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/robots.txt":
+					fmt.Fprint(w, "User-agent: *\nCrawl-delay: 1\nDisallow: /private\n")
+				default:
+					fmt.Fprint(w, "page")
+				}
+			}))
+			t.Cleanup(web.Close)
+
+			newStoreOn := func() *Store {
+				o := tc.opts
+				o.Addr = srv.Addr()
+				rdb := redis.NewClient(&o)
+				t.Cleanup(func() { _ = rdb.Close() })
+				return New(rdb, WithLogger(quietLogger))
+			}
+			// Each probe gets its own Store, so that one probe's failures
+			// do not open the breaker another's call would meet.
+			sGet, sCheck, sPace := newStoreOn(), newStoreOn(), newStoreOn()
+
+			// Warm every pool and load the scripts while Redis answers.
+			for _, s := range []*Store{sGet, sCheck, sPace} {
+				if _, err := s.Get(t.Context(), "warm"); err == nil {
+					t.Fatal("warm-up Get found a value")
+				}
+			}
+			pc := newClient(t, sPace, http.DefaultClient)
+			hc := &http.Client{Transport: robotstxt.NewTransport(pc, http.DefaultTransport, robotstxt.WithPacer(sPace))}
+			resp, err := hc.Get(web.URL + "/page")
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			srv.Pause() // Redis hangs: it accepts, and never answers
+
+			type result struct {
+				took time.Duration
+				err  error
+			}
+			probe := func(what string, bound time.Duration, fn func() error) {
+				t.Helper()
+				done := make(chan result, 1)
+				start := time.Now()
+				go func() {
+					err := fn()
+					done <- result{time.Since(start), err}
+				}()
+				select {
+				case r := <-done:
+					if r.took > bound {
+						t.Errorf("%s returned after %v, want within %v (err %v)", what, r.took.Round(time.Millisecond), bound, r.err)
+					} else {
+						t.Logf("%s returned after %v: %v", what, r.took.Round(time.Millisecond), r.err)
+					}
+				case <-time.After(bound + 3*time.Second):
+					t.Errorf("%s still hung %v after it began; want it to end within %v (its deadline, or the Store's 200 ms timeout)",
+						what, (bound + 3*time.Second).Round(time.Second), bound)
+				}
+			}
+
+			probe("Store.Get with a 200ms context", time.Second, func() error {
+				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+				defer cancel()
+				_, err := sGet.Get(ctx, "https://example.com:443")
+				return err
+			})
+
+			cc := newClient(t, sCheck, http.DefaultClient)
+			probe("Client.Allowed with a 3s deadline (the site answers at once)", 3*time.Second, func() error {
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+				defer cancel()
+				ok, err := cc.Allowed(ctx, web.URL+"/private")
+				if err == nil && ok {
+					return fmt.Errorf("/private allowed")
+				}
+				return err
+			})
+
+			probe("a paced page's Body.Close (Store.Done)", time.Second, func() error {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				return resp.Body.Close()
+			})
+			resume()
+		})
 	}
 }
