@@ -747,9 +747,12 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	case bom == "" && !hasBOM(b):
 		// In another encoding than UTF-8, decoded: a no-break space
 		// written in it is the one UTF-8 or &nbsp; writes, as to
-		// browsers. Its tags are ASCII either way.
+		// browsers. Its tags are ASCII either way, so a page that
+		// decodes longer than meta reads (Cyrillic doubles) is read
+		// raw: decoded, a head its first mebibyte holds would run
+		// past what meta reads.
 		if e := legacy(cs, first); e != nil {
-			if text, err := e.NewDecoder().Bytes(first); err == nil {
+			if text, err := e.NewDecoder().Bytes(first); err == nil && len(text) <= metaReads {
 				page.b = text
 			}
 		}
