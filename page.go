@@ -58,7 +58,8 @@ import (
 // site chose to 512 bytes (a signal's Value to 256), marked with "…".
 type Receipt struct {
 	// URL is the page's URL, as the request reached the server, without
-	// userinfo.
+	// userinfo; "" for a request URL the Transport would not send (see
+	// [ErrBadURL]), which names no page for sure.
 	URL string `json:"url"`
 	// Agent is the product token the crawler is matched by (several are
 	// joined by ", ").
@@ -409,11 +410,14 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 // it: the request target at the authority its Host names, whose
 // robots.txt and tdmrep.json speak for the page (see Transport.check).
 func servedURL(req *http.Request) (string, error) {
-	if req.URL == nil {
-		return "", fmt.Errorf("%w: request without a URL", ErrBadURL)
+	if err := badRequestURL(req.URL); err != nil {
+		return "", err // not a URL the Transport sends: pasted, it may name another
 	}
 	host, err := headerHost(req)
 	if err != nil {
+		return "", err
+	}
+	if err := badHost(host); err != nil {
 		return "", err
 	}
 	u := *req.URL

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -3040,6 +3041,90 @@ func TestReceiptLegacyHeadWithinReads(t *testing.T) {
 				"want no directive and no signal: the head ends within the page's first mebibyte",
 				path, len(body), head, d.NoIndex, d.NoFollow, d.NoAI, r.Usage, sigs(r.Signals))
 		}
+	}
+}
+
+// TestReceiptURLWithholdsCredentials: Receipt.URL is documented as
+// "the page's URL, as the request reached the server, without userinfo",
+// and a receipt is a log line kept for years. For a response the
+// Transport did not check (a SkipRobots request, or one built by hand,
+// both documented as Receipt's), the URL is pasted from the request as it
+// is: a path url.JoinPath made of a URL's userinfo, an opaque URL in the
+// "//host/path" form net/url documents, and a Host holding userinfo all
+// put "alice:secret" into Receipt.URL, while the same receipt's signal
+// (the check's error) withholds it. The opaque form also names no page:
+// "http://a.testhttp://…". And tdmrep.json is read for the site that
+// pasted URL parses as: x.test, named in the joined path's userinfo (its
+// file is listed as the page's evidence), or "a.testhttp": the receipt
+// makes the Client fetch robots.txt and tdmrep.json of sites the page
+// is not at (receipt5). A URL the Transport would not send names no
+// page: the receipt's URL is empty, and tdmrep.json unreachable.
+func TestReceiptURLWithholdsCredentials(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("a.test/p", serve(200, "page"))
+	w.on("x.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("x.test/.well-known/tdmrep.json", serve(200, `[{"location":"/","tdm-reservation":0}]`))
+	c := newTestClient(t, WithUserAgent(testUA), WithTDMRep(), WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	rt := NewTransport(c, w.transport(t))
+	hc := &http.Client{Transport: rt}
+
+	base, _ := url.Parse("http://a.test")
+	for _, tc := range []struct {
+		name string
+		u    *url.URL
+	}{
+		{"a path url.JoinPath made of userinfo", base.JoinPath("alice:secret@x.test", "y")},
+		{"an opaque URL", &url.URL{Scheme: "http", Host: "a.test", Opaque: "//alice:secret@a.test/p"}},
+	} {
+		req, _ := http.NewRequestWithContext(SkipRobots(context.Background()), http.MethodGet, "http://a.test/", nil)
+		req.URL = tc.u
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		resp.Body.Close()
+		r := rt.Receipt(resp, nil)
+		checkNoSecret(t, tc.name+" (SkipRobots, status "+resp.Status+")", r)
+		for _, s := range r.Signals {
+			if s.Source == "tdmrep.json" && s.Where != "unreachable" {
+				t.Errorf("%s: the receipt of a page at a.test lists %+v, an entry of another site's tdmrep.json", tc.name, s)
+			}
+		}
+	}
+	for _, u := range []string{"http://x.test/.well-known/tdmrep.json", "http://a.testhttp/.well-known/tdmrep.json", "http://a.testhttp/robots.txt"} {
+		if n := w.count(u); n > 0 {
+			t.Errorf("receipts of pages at a.test made the Client fetch %s (%d times)", u, n)
+		}
+	}
+
+	// A response built by hand, whose Request.Host holds userinfo.
+	req, _ := http.NewRequest(http.MethodGet, "http://a.test/p", nil)
+	req.Host = "alice:secret@a.test"
+	checkNoSecret(t, "a Request.Host with userinfo (built by hand)",
+		rt.Receipt(&http.Response{StatusCode: 200, Header: http.Header{}, Request: req}, nil))
+
+	// No credentials, but the form net/url documents for a path sent as
+	// written: not pasted into a URL naming no page.
+	req, _ = http.NewRequestWithContext(SkipRobots(context.Background()), http.MethodGet, "http://a.test/", nil)
+	req.URL = &url.URL{Scheme: "http", Host: "a.test", Opaque: "//a.test/p"}
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if r := rt.Receipt(resp, nil); r.URL != "" {
+		t.Errorf("an opaque URL //a.test/p (SkipRobots, status %s): Receipt.URL %q; want none", resp.Status, r.URL)
+	}
+}
+
+func checkNoSecret(t *testing.T, what string, r Receipt) {
+	t.Helper()
+	b, _ := json.Marshal(r)
+	if strings.Contains(r.URL, "secret") {
+		t.Errorf("%s: Receipt.URL %q holds the password (the receipt's own signal withholds it: %q); JSON: %s",
+			what, r.URL, sigs(r.Signals), b)
 	}
 }
 

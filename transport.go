@@ -588,6 +588,34 @@ func (t *Transport) refuse(ctx context.Context, req *http.Request, err error) (*
 	return nil, err
 }
 
+// badRequestURL returns an ErrBadURL naming why u, a request's URL, is
+// not one the Transport checks and sends, or nil.
+func badRequestURL(u *url.URL) error {
+	switch {
+	case u == nil:
+		return fmt.Errorf("%w: request without a URL", ErrBadURL)
+	case u.Opaque != "": // sent as it is, it may name another authority or path
+		return fmt.Errorf("%w: a request URL with an opaque part (%s) is not checked", ErrBadURL, withheld(u.Opaque, strconv.Quote(capQuote(u.Opaque))))
+	case u.EscapedPath() != "" && u.EscapedPath()[0] != '/': // url.JoinPath on a URL without a path makes one
+		return fmt.Errorf("%w: a request path (%s) that does not start with \"/\" is not checked", ErrBadURL,
+			withheld(u.EscapedPath(), strconv.Quote(capQuote(u.EscapedPath())))) // "alice:secret@h/x": a URL's userinfo, once joined
+	case notAuthority(u.Host): // a URL built by hand: pasted into the check, it would end there
+		return fmt.Errorf("%w: request URL host %s is not an authority", ErrBadURL, withheld(u.Host, strconv.Quote(capQuote(u.Host))))
+	case strings.Contains(u.RawQuery, "#"): // a URL built by hand: net/http sends it, nginx and Apache end the query there
+		return fmt.Errorf("%w: a request query with a '#' (%q) is not checked", ErrBadURL, capQuote(u.RawQuery))
+	}
+	return nil
+}
+
+// badHost returns an ErrBadURL when host, a request's Host, is not an
+// authority, which servers would read each their own way; else nil.
+func badHost(host string) error {
+	if notAuthority(host) {
+		return fmt.Errorf("%w: request Host %s is not an authority", ErrBadURL, withheld(host, strconv.Quote(capQuote(host))))
+	}
+	return nil
+}
+
 // withheld returns shown, unless part, the opaque part or host of a URL
 // net/url did not read as a URL with userinfo (or a host-less URL's
 // path), holds an '@': then what it shows may be a password
@@ -637,20 +665,10 @@ func (t *Transport) mustBeMade() {
 // returns the decisions for the site served and the authority dialled,
 // the same one unless the Host names another.
 func (t *Transport) check(req *http.Request) (served, dialed Decision, err error) {
-	u := req.URL
-	switch {
-	case u == nil:
-		return Decision{}, Decision{}, fmt.Errorf("%w: request without a URL", ErrBadURL)
-	case u.Opaque != "": // sent as it is, it may name another authority or path
-		return Decision{}, Decision{}, fmt.Errorf("%w: a request URL with an opaque part (%s) is not checked", ErrBadURL, withheld(u.Opaque, strconv.Quote(capQuote(u.Opaque))))
-	case u.EscapedPath() != "" && u.EscapedPath()[0] != '/': // url.JoinPath on a URL without a path makes one
-		return Decision{}, Decision{}, fmt.Errorf("%w: a request path (%s) that does not start with \"/\" is not checked", ErrBadURL,
-			withheld(u.EscapedPath(), strconv.Quote(capQuote(u.EscapedPath())))) // "alice:secret@h/x": a URL's userinfo, once joined
-	case notAuthority(u.Host): // a URL built by hand: pasted into the check, it would end there
-		return Decision{}, Decision{}, fmt.Errorf("%w: request URL host %s is not an authority", ErrBadURL, withheld(u.Host, strconv.Quote(capQuote(u.Host))))
-	case strings.Contains(u.RawQuery, "#"): // a URL built by hand: net/http sends it, nginx and Apache end the query there
-		return Decision{}, Decision{}, fmt.Errorf("%w: a request query with a '#' (%q) is not checked", ErrBadURL, capQuote(u.RawQuery))
+	if err := badRequestURL(req.URL); err != nil {
+		return Decision{}, Decision{}, err
 	}
+	u := req.URL
 	rawURL := requestURL(u)
 	ctx := req.Context()
 	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) > deadlineMargin {
@@ -675,9 +693,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	if host == u.Host {
 		return d, d, nil
 	}
-	if notAuthority(host) { // servers would read it each their own way
-		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %s is not an authority",
-			ErrBadURL, withheld(host, strconv.Quote(capQuote(host))))
+	if err := badHost(host); err != nil {
+		return Decision{}, Decision{}, err
 	}
 	v := *u
 	v.Host = host
