@@ -727,7 +727,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		}
 		text := first
 		if err == nil && e != unicode.UTF8 {
-			text, err = e.NewDecoder().Bytes(first)
+			text, err = body.Decoder(e).Bytes(first)
 			text = unread(e, first, text, page.cut)
 		}
 		if err != nil {
@@ -756,7 +756,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		// raw: decoded, a head its first mebibyte holds would run
 		// past what meta reads.
 		if e := legacy(cs, first); e != nil {
-			if text, err := e.NewDecoder().Bytes(first); err == nil && len(text) <= metaReads {
+			if text, err := body.Decoder(e).Bytes(first); err == nil && len(text) <= metaReads {
 				page.b = text
 			}
 		}
@@ -777,6 +777,9 @@ func pageCharset(cs string, b []byte) (string, error) {
 		return cs, nil
 	}
 	_, name, _ := htmlcharset.DetermineEncoding(b, "")
+	if name == "x-user-defined" {
+		name = "windows-1252" // as HTML's prescan reads a <meta> naming it
+	}
 	if name == "windows-1252" && slices.ContainsFunc([]string{"\x1b$B", "\x1b$@", "\x1b(I"}, func(esc string) bool {
 		return bytes.Contains(b, []byte(esc))
 	}) {
@@ -853,6 +856,15 @@ func legacy(cs string, b []byte) encoding.Encoding {
 	case "utf-8", "replacement", "utf-16le", "utf-16be":
 		return nil
 	case "windows-1252":
+		// UTF-8 up to a character the read may have cut.
+		for i := len(b) - 1; i >= max(0, len(b)-utf8.UTFMax+1); i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
+				break
+			}
+		}
 		if utf8.Valid(b) {
 			return nil
 		}

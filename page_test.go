@@ -3128,6 +3128,99 @@ func checkNoSecret(t *testing.T, what string, r Receipt) {
 	}
 }
 
+// TestReceiptUTF8PageCutMidCharacter: a page naming no
+// charset, in UTF-8 (as legacy reads it: "only when the page is not
+// UTF-8" is it Windows-1252), whose first metaReads bytes end within a
+// character, is decoded as Windows-1252: "noindex,\u00a0noai" in UTF-8
+// became "noindex,Â\u00a0noai" and the noai its whole-page twin holds
+// was lost (review71). A page read to a 1 MiB limit ends so one time in
+// three when its text is not ASCII.
+func TestReceiptUTF8PageCutMidCharacter(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	// A head whose first KiB is ASCII (scripts, styles, links), so that no
+	// charset is sniffed from it: the page reads as UTF-8 when it is that.
+	head := `<html><head><title>Cafe</title>` + strings.Repeat(`<link rel="preload" href="/static/app.js" as="script">`, 24) +
+		`<meta name="robots" content="noindex,` + "\u00a0" + `noai"></head><body><p>`
+	read := func(b []byte) (bool, []string) {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/html"}}, Request: req}
+		return tr.PageDirectives(resp, b).NoAI, sigs(tr.Receipt(resp, b).Signals)
+	}
+	small := []byte(head + "é</p></body></html>")
+	if ai, signals := read(small); !ai || !slices.Contains(signals, "robots-meta train-ai n robots") {
+		t.Fatalf("the short page: NoAI %v, %q; want noai", ai, signals)
+	}
+	// Text of 'é' (2 bytes) so that the byte at metaReads-1 is an 'é''s first.
+	pad := strings.Repeat("x", (metaReads-len(head)-1)%2) + strings.Repeat("é", metaReads) // far past metaReads
+	for _, n := range []int{metaReads, metaReads + 1, metaReads + 4096} {
+		b := []byte(head + pad)[:n]
+		if ai, signals := read(b); !ai || !slices.Contains(signals, "robots-meta train-ai n robots") {
+			t.Errorf("the same UTF-8 page, %d bytes read (cut within an 'é' at %d): NoAI %v, %q; want noai, as the whole page says", n, metaReads, ai, signals)
+		}
+	}
+}
+
+// TestReceiptMetaXUserDefinedIsWindows1252: a <meta charset> naming
+// x-user-defined makes browsers decode the page as Windows-1252 (WHATWG
+// HTML, prescan: "If charset is x-user-defined, then set charset to
+// windows-1252"), so "noindex,\xA0noai" holds a no-break space and noai,
+// as the same page naming windows-1252 does; legacy decoded it by
+// x-user-defined, whose 0xA0 is U+F7A0: no noai (review71).
+func TestReceiptMetaXUserDefinedIsWindows1252(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	read := func(b []byte) (bool, []string) {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/html"}}, Request: req}
+		return tr.PageDirectives(resp, b).NoAI, sigs(tr.Receipt(resp, b).Signals)
+	}
+	for _, label := range []string{"windows-1252", "x-user-defined"} {
+		b := []byte(`<html><head><meta charset="` + label + `"><title>t</title><meta name="robots" content="noindex,` + "\xa0" + `noai"></head><body><p>x</p></body></html>`)
+		if ai, signals := read(b); !ai || !slices.Contains(signals, "robots-meta train-ai n robots") {
+			t.Errorf("<meta charset=%s>, \"noindex,\\xA0noai\": NoAI %v, %q; want noai, as browsers read it in Windows-1252", label, ai, signals)
+		}
+	}
+}
+
+// TestReceiptGBKPageReadAsGB18030: the Encoding Standard's GBK decoder
+// is the gb18030 decoder ("The GBK decoder is the gb18030 decoder"), so
+// browsers read a page labelled gb2312 or GBK, as most Chinese pages are,
+// with GB18030's four-byte sequences: 81 30 84 32 is a no-break space,
+// and "noindex,<it>noai" holds noai, as in the page labelled GB18030.
+// legacy decoded it with x/text's GBK decoder, which has no four-byte
+// sequences: U+FFFD "0" U+FFFD "2" before noai, which was lost
+// (review71).
+func TestReceiptGBKPageReadAsGB18030(t *testing.T) {
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	read := func(b []byte, ctype string) (bool, []string) {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ctype}}, Request: req}
+		return tr.PageDirectives(resp, b).NoAI, sigs(tr.Receipt(resp, b).Signals)
+	}
+	b := []byte(`<html><head><title>t</title><meta name="robots" content="noindex,` + "\x81\x30\x84\x32" + `noai"></head><body><p>x</p></body></html>`)
+	for _, cs := range []string{"GB18030", "gb2312", "GBK"} {
+		ai, signals := read(b, "text/html; charset="+cs)
+		t.Logf("charset=%s: NoAI %v, %q", cs, ai, signals)
+		if !ai || !slices.Contains(signals, "robots-meta train-ai n robots") {
+			t.Errorf("charset=%s, \"noindex,\\x81\\x30\\x84\\x32noai\": NoAI %v, %q; want noai, as browsers read it", cs, ai, signals)
+		}
+	}
+	// XHTML labelled GBK: XML reads it with the same decoder; x/text's
+	// writes U+FFFD for the four bytes, and the page is taken for one
+	// holding bytes its encoding has not: unreadable, train-ai=n.
+	x := []byte(`<?xml version="1.0" encoding="GBK"?>` + "\n" + xhtmlRootHead +
+		`<title>a` + "\x81\x30\x84\x32" + `b</title><meta name="robots" content="noarchive"/></head><body><p>x</p></body></html>`)
+	for _, ct := range []string{"application/xhtml+xml", "application/xhtml+xml; charset=gb18030"} {
+		ai, signals := read(x, ct)
+		t.Logf("XHTML, %s: NoAI %v, %q", ct, ai, signals)
+		if ai || slices.Contains(signals, "robots-meta train-ai n unreadable") {
+			t.Errorf("XHTML labelled GBK, %s, a GB18030 four-byte character in its title: NoAI %v, %q; want it read (noarchive, no noai)", ct, ai, signals)
+		}
+	}
+}
+
 // TestJISMisread: the Encoding Standard's ISO-2022-JP decoder meets an
 // error in these, and none in text x/text's encoder writes.
 func TestJISMisread(t *testing.T) {

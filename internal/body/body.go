@@ -21,6 +21,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
 	"golang.org/x/text/transform"
@@ -500,7 +501,7 @@ func toUTF8(body []byte, enc encoding.Encoding, name string, wide wideForm, cut 
 	if enc == nil {
 		return body, "utf-8", 0
 	}
-	dec := enc.NewDecoder()
+	dec := Decoder(enc)
 	if !cut {
 		out, err := dec.Bytes(body)
 		if err != nil {
@@ -560,6 +561,16 @@ func trimPartBOM(body []byte) []byte {
 		body = body[1:]
 	}
 	return body
+}
+
+// Decoder returns the decoder the Encoding Standard gives enc: GBK's is
+// gb18030's, which reads its four-byte sequences too (x/text's GBK
+// decoder reads them as U+FFFD and digits).
+func Decoder(enc encoding.Encoding) *encoding.Decoder {
+	if enc == simplifiedchinese.GBK {
+		enc = simplifiedchinese.GB18030
+	}
+	return enc.NewDecoder()
 }
 
 // Encoding returns the WHATWG encoding a charset label names, as

@@ -83,6 +83,10 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"declared UTF-8 kept with a stray byte", "a/\xE9/é", "text/plain; charset=UTF-8", "a/\xE9/é"},
 		{"Latin-1 declared", "a/caf\xE9", "text/plain; charset=iso-8859-1", "a/café"},
 		{"Windows-1252 fallback", "a/\x80", "text/plain", "a/€"},
+		// The Encoding Standard's GBK decoder is gb18030's: 81 30 84 32,
+		// a four-byte sequence, is a no-break space.
+		{"GBK's four bytes", "a/\x81\x30\x84\x32", "text/plain; charset=gbk", "a/\u00a0"},
+		{"gb2312's four bytes", "a/\xC4\xE3\x81\x30\x84\x32", "text/plain; charset=gb2312", "a/你\u00a0"},
 		{"UTF-16LE with BOM", "\xFF\xFEa\x00/\x00", "", "\uFEFFa/"},
 		// A byte-order mark says UTF-8: a stray byte stays, as without a
 		// charset, and the mark is not turned into "ï»¿".
