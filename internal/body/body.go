@@ -175,9 +175,10 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	tell := raw    // what the charset is told from
 	if n < len(raw) {
 		b.Truncated, whole = true, breaksAt(raw[n:], n, wide)
-		// With the bytes that finish the character the limit cuts:
+		// With the bytes that finish a character the limit cuts, and
+		// no more (a Latin-1 byte past it is no part of the file):
 		// GBK's 一你 cut within 你 keeps 一, which is valid UTF-8.
-		tell = dropCutRune(raw[:min(len(raw), n+utf8.UTFMax-1)])
+		tell = dropCutRune(raw[:finishing(raw, n)])
 		raw = raw[:n]
 	}
 	enc, name := charsetOf(tell, header, wide)
@@ -194,6 +195,23 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 		b.Text = dropCutLine(b.Text, left) // toUTF8 left out a character the limit cut
 	}
 	return b, nil
+}
+
+// finishing returns where a UTF-8 character that raw[:n] ends within
+// ends in raw, as far as raw holds it; n when none is cut there.
+func finishing(raw []byte, n int) int {
+	for i := n - 1; i >= max(0, n-utf8.UTFMax+1); i-- {
+		if !utf8.RuneStart(raw[i]) {
+			continue
+		}
+		for end := n; end <= min(len(raw), i+utf8.UTFMax); end++ {
+			if utf8.FullRune(raw[i:end]) {
+				return end
+			}
+		}
+		return min(len(raw), i+utf8.UTFMax)
+	}
+	return n
 }
 
 // breaksAt reports whether next, what follows a cut at offset at of a

@@ -372,6 +372,30 @@ func TestReadBodyCutKeepsCharset(t *testing.T) {
 	}
 }
 
+// TestReadBodyCharsetWithinLimit: the charset is told from the bytes
+// within the limit, and those that finish a character it cuts, no more:
+// a Latin-1 byte just past it made a UTF-8 body read as Windows-1252, and
+// its rules "/bÃ¼cher/" (parse4). A GBK body cut within a character is
+// still told apart from UTF-8 by the bytes that finish it.
+func TestReadBodyCharsetWithinLimit(t *testing.T) {
+	rules := "Disallow: /bücher/\n"
+	for _, tc := range []struct {
+		body    string
+		limit   int64
+		charset string
+	}{
+		{rules + "\xA9 2024", int64(len(rules)), "utf-8"},
+		{rules + "x\xE9t\xE9", int64(len(rules)) + 1, "utf-8"},
+		{rules + "\xC3\xA9\xE9", int64(len(rules)) + 1, "utf-8"}, // é cut, finished past the limit
+		{"Disallow: /\xD2\xBB\xC4\xE3\n", 14, "windows-1252"},  // GBK's 一你 cut within 你
+	} {
+		b, err := Read(strings.NewReader(tc.body), nil, tc.limit)
+		if err != nil || b.Charset != tc.charset {
+			t.Errorf("Read(%q, limit %d) = %q (%s), %v; want it read as %s", tc.body, tc.limit, b.Text, b.Charset, err, tc.charset)
+		}
+	}
+}
+
 // TestReadBodyLimitsPastInt64: a limit so large that the bytes read past
 // it would overflow reads the whole body, as no limit does; it read
 // nothing, an empty robots.txt.
