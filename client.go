@@ -635,7 +635,13 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// and the redirecting site be stored as unreachable.
 		e, release := c.awaitLease(k, !hop)
 		if e != nil {
-			return k.doc.cache.put(c.keepGood(e, prev)), nil
+			if e = c.keepGood(e, prev); e.failures > 0 || !e.good() {
+				// Another process's failure, or the copy standing in
+				// for it: not over an answer published while we waited
+				// (a chain redirected here, see keepTheirs).
+				return k.doc.cache.putOver(e, cur, c.cfg.now()), nil
+			}
+			return k.doc.cache.put(e), nil
 		}
 		if release != nil {
 			leased = true
@@ -671,24 +677,25 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e || !leased {
 			return held, nil
 		}
-		c.tier.set(k, e)
-		return e, nil
+		return c.storeFailure(k, e, e), nil
 	case e.failures > 0 || !e.good():
 		// Nor is a check's failure, or the copy standing in for it,
 		// kept over an answer a chain redirected here published while
 		// it fetched (see keepTheirs): that one is the newer.
-		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e {
-			if c.tier != nil && leased {
-				// Under the lease the Store hears of this fetch: the
-				// newer answer, or else this failure and its back-off
-				// (not a copy a chain kept standing in for a minute).
-				if held.failures == 0 && !held.stale {
-					e = held
-				}
-				c.tier.set(k, e)
-			}
+		held := k.doc.cache.putOver(e, cur, c.cfg.now())
+		switch {
+		case c.tier == nil:
+			return held, nil
+		case held != e && leased && held.failures == 0 && !held.stale:
+			// Under the lease the Store hears of this fetch: the newer
+			// answer, or else this failure and its back-off (not a
+			// copy a chain kept standing in for a minute).
+			c.tier.set(k, held)
+			return held, nil
+		case held != e && !leased:
 			return held, nil
 		}
+		return c.storeFailure(k, e, held), nil
 	default:
 		k.doc.cache.put(e)
 	}
@@ -696,6 +703,19 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		c.tier.set(k, e)
 	}
 	return e, nil
+}
+
+// storeFailure writes e, a fill's failure or the copy standing in for
+// it, to the Store, unless the Store holds a fresh answer: another
+// process's, or one a chain redirected here wrote without the lease
+// while this fill fetched, which is the newer. That one then takes the
+// place of seen, the entry memory held for k, and is returned.
+func (c *Client) storeFailure(k key, e, seen *entry) *entry {
+	if s, _ := c.tier.get(c.base, k, true); s != nil && s.good() && !s.stale {
+		return k.doc.cache.putOver(s, seen, c.cfg.now())
+	}
+	c.tier.set(k, e)
+	return seen
 }
 
 // refresh fetches k's document on parent (c.base, or the fetch whose

@@ -2666,3 +2666,117 @@ func TestFailedFillUnderLeaseStoresItsBackoff(t *testing.T) {
 		t.Errorf("process 1 itself asked s.test's failing robots.txt again 2 minutes later, within its back-off of an hour")
 	}
 }
+
+// TestLeaseWaitKeepsNewerCopy: two processes (P and Q)
+// share a Store with leases. s.test's robots.txt v1 (Disallow: /old) is
+// cached by both and has expired; the site now serves v2 (Disallow:
+// /private). Q's check takes the lease and its fetch hangs on a slow
+// backend. P's check of s.test waits for Q's lease. Meanwhile P reads v2
+// through h.test's robots.txt, which redirects to s.test's (keepTheirs
+// publishes it as s.test's own entry, and P answers /private/x
+// disallowed). Q's slow fetch then fails (503) and Q stores its last good
+// copy, v1, standing in. P's lease wait found that stand-in and put it,
+// unconditionally, over the v2 it had read: /private/x was allowed again
+// (cache7).
+func TestLeaseWaitKeepsNewerCopy(t *testing.T) {
+	checkLeaks(t)
+	p, _, v2 := leaseWaitScenario(t)
+	d, err := p.Check(context.Background(), "http://s.test/private/x")
+	if d.Allowed {
+		t.Errorf("P after its lease wait: /private/x allowed (stale %v, fetched %v, failures %d, expires %v, %v) by v1, "+
+			"which another process's failed fetch stored standing in; P had read v2 (Disallow: /private, fetched %v, fresh for 1h) since",
+			d.Stale, d.FetchedAt, d.Failures, d.Expires, err, v2)
+	}
+}
+
+// TestLeasedFailureKeepsNewerStoredCopy: the same run,
+// seen by a third process R that starts after it: the Store held v2,
+// which P wrote (keepTheirs) while Q's fetch hung under the lease; Q's
+// failure then wrote its stand-in of v1 over it, unconditionally. R,
+// with no copy of its own, answered from that stand-in: /private/x
+// allowed for the fleet, though v2 had reached the Store (cache7).
+func TestLeasedFailureKeepsNewerStoredCopy(t *testing.T) {
+	checkLeaks(t)
+	_, newClient, v2 := leaseWaitScenario(t)
+	r := newClient()
+	d, err := r.Check(context.Background(), "http://s.test/private/x")
+	if d.Allowed {
+		t.Errorf("a new process R: /private/x allowed (stale %v, fetched %v, failures %d, expires %v, %v) by the Store's v1 stand-in, "+
+			"written by a failed fetch over v2 (Disallow: /private, fetched %v, fresh for 1h) which another process had stored meanwhile",
+			d.Stale, d.FetchedAt, d.Failures, d.Expires, err, v2)
+	}
+}
+
+// leaseWaitScenario runs the scenario above and returns P, a maker
+// of more Clients (processes) on the same Store, hosts and clock, and
+// when v2 was read.
+func leaseWaitScenario(t *testing.T) (*Client, func() *Client, time.Time) {
+	w := newHosts(t)
+	var phase, n atomic.Int32
+	entered, release := make(chan struct{}), make(chan struct{})
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch {
+		case phase.Load() == 0:
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
+		case n.Add(1) == 1: // Q's fetch under the lease: slow, then an error
+			close(entered)
+			<-release
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		default: // the site's current file
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		}
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+	clock := newTestClock()
+	store := newMemStore()
+	opts := func() []Option {
+		return []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+			WithStore(store), WithLeaseWait(20*time.Second, 2*time.Second)}
+	}
+	newClient := func() *Client { return newTestClient(t, opts()...) }
+	q := newClient()
+	p := newTestClient(t, opts()...)
+	ctx := context.Background()
+	for _, c := range []*Client{q, p} {
+		if d, err := c.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
+			t.Fatalf("v1: %+v %v", d, err)
+		}
+	}
+	clock.Advance(2 * time.Minute)
+	phase.Store(1)
+
+	qDone := make(chan Decision, 1)
+	go func() {
+		d, _ := q.Check(ctx, "http://s.test/private/x")
+		qDone <- d
+	}()
+	<-entered // Q holds the lease, its fetch hangs
+
+	pDone := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/private/x")
+		pDone <- d
+	}()
+	for deadline := time.Now().Add(5 * time.Second); p.Stats().Store.LeaseWaits == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("P never waited for Q's lease")
+		}
+		time.Sleep(time.Millisecond)
+	}
+
+	// P reads v2 through h.test's redirect.
+	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+		t.Fatalf("h.test: %v", err)
+	}
+	if d, err := p.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
+		t.Fatalf("after P read v2 through h.test: allowed %v (fetched %v), %v; want v2's disallow", d.Allowed, d.FetchedAt, err)
+	}
+	v2 := clock.Now().Truncate(time.Millisecond)
+
+	close(release) // Q's fetch fails: Q stores v1 standing in
+	dq := <-qDone
+	t.Logf("Q: allowed %v stale %v fetched %v failures %d", dq.Allowed, dq.Stale, dq.FetchedAt, dq.Failures)
+	dp := <-pDone
+	t.Logf("P's waiting check: allowed %v stale %v fetched %v failures %d", dp.Allowed, dp.Stale, dp.FetchedAt, dp.Failures)
+	return p, newClient, v2
+}
