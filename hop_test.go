@@ -2722,3 +2722,43 @@ func TestHopAfterDottedHopKeepsNoFailure(t *testing.T) {
 			dd.Allowed, err, w.count("http://a.test/robots.txt"))
 	}
 }
+
+// failingPacer is the in-process pacer but while fail is set, when Take
+// fails as a Store that does not answer does.
+type failingPacer struct {
+	*memPacer
+	fail atomic.Bool
+}
+
+func (p *failingPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	if p.fail.Load() {
+		return 0, 0, errors.New("store: no answer")
+	}
+	return p.memPacer.Take(ctx, authority, interval)
+}
+
+// TestHopPacerFailureKeepsNothing: a site whose robots.txt redirects to
+// another site's, at which the Pacer fails (a Store's stall), is deferred
+// with nothing kept: the failure was kept as the site's own, with a
+// minute's back-off (and written to a Store, for a fleet), though the
+// site did nothing wrong (redis6). Once the Pacer answers, it is read.
+func TestHopPacerFailureKeepsNothing(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	p := &failingPacer{memPacer: newMemPacer()}
+	p.fail.Store(true)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	NewTransport(c, w.transport(t), WithPacer(p)) // the hops' pacer
+	var de *DeferredError
+	if _, err := c.Check(t.Context(), "http://a.test/x"); !errors.As(err, &de) || de.Failures != 0 || time.Until(de.RetryAt) > 2*time.Second {
+		t.Fatalf("the Pacer failing at the hop: %v; want a DeferredError, Failures 0, retry within a second", err)
+	}
+	p.fail.Store(false)
+	for path, want := range map[string]bool{"/x": true, "/private": false} {
+		if d, err := c.Check(t.Context(), "http://a.test"+path); err != nil || d.Allowed != want {
+			t.Errorf("the Pacer answering again, %s: %+v, %v; want allowed %v, b.test's rules", path, d, err, want)
+		}
+	}
+}

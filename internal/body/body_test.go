@@ -387,7 +387,7 @@ func TestReadBodyCharsetWithinLimit(t *testing.T) {
 		{rules + "\xA9 2024", int64(len(rules)), "utf-8"},
 		{rules + "x\xE9t\xE9", int64(len(rules)) + 1, "utf-8"},
 		{rules + "\xC3\xA9\xE9", int64(len(rules)) + 1, "utf-8"}, // é cut, finished past the limit
-		{"Disallow: /\xD2\xBB\xC4\xE3\n", 14, "windows-1252"},  // GBK's 一你 cut within 你
+		{"Disallow: /\xD2\xBB\xC4\xE3\n", 14, "windows-1252"},    // GBK's 一你 cut within 你
 	} {
 		b, err := Read(strings.NewReader(tc.body), nil, tc.limit)
 		if err != nil || b.Charset != tc.charset {
