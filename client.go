@@ -567,16 +567,7 @@ var (
 	errNoSlot    = errors.New("robotstxt: no fetch slot free")
 	errHopCut    = errors.New("the fetch it served ended")
 	errHopFailed = errors.New("robots.txt unusable for the redirect")
-	// errPacerFailed is wrapped when the Pacer failed (a Store that did
-	// not answer) for a redirect to another site: the hop is not sent,
-	// and nothing is learnt of the site whose robots.txt redirected.
-	errPacerFailed = errors.New("the redirect's turn could not be taken")
 )
-
-// pacerRetry is when a check whose redirect the Pacer failed for may be
-// tried again: a Store's stall, not the site's failure, kept nowhere; a
-// second, as redisstore's breaker tries a node again.
-const pacerRetry = time.Second
 
 // freeSlot gives a fill's slot back and wakes the loads waiting for one.
 func (c *Client) freeSlot() {
@@ -737,10 +728,6 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	case parent.Err() != nil:
 		// The fetch that needed it ended: no answer of k's server.
 		return nil, fmt.Errorf("robotstxt: fetching %s for a redirect: %w (%w)", capQuote(k.url()), errHopCut, context.Cause(parent))
-	case errors.Is(res.err, errPacerFailed):
-		// Not the site's failure, nor an answer: none is kept, in
-		// memory or the Store, for its back-off.
-		return nil, &DeferredError{Authority: k.authority, RetryAt: c.cfg.now().Add(pacerRetry), Err: capErr(res.err)}
 	}
 	// To the unit the Store keeps, so that every process, and a receipt
 	// made after the entry left memory, tells this fetch by one time.

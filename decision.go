@@ -212,10 +212,7 @@ type DeferredError struct {
 	// Failures counts the consecutive failed fetches of the authority's
 	// robots.txt, this one included: 1 on the first, and at most 2^20;
 	// 0 when none failed, from a [Transport] whose request's deadline
-	// came while robots.txt was being read (looked up or fetched), or
-	// when robots.txt redirected to another site at which the [Pacer]
-	// failed (a Store that did not answer): nothing of the site's is
-	// kept, and RetryAt is a second away.
+	// came while robots.txt was being read (looked up or fetched).
 	Failures int
 	// Err is the underlying failure, if known: a copy that a cache may
 	// keep, of its text (errors.Unwrap walks the errors it wrapped, four

@@ -205,9 +205,7 @@ const maxHopFailures = 1024
 // spends one of the chain's requests. Within that site a fetch, of
 // robots.txt or tdmrep.json, takes no turn: the one the page the
 // caller asks about took may still be running, and the caller may be
-// holding that page's body open (Transport.Usage). A turn refused, or
-// the chain spent, wraps errRedirects; a Pacer that failed,
-// errPacerFailed.
+// holding that page's body open (Transport.Usage).
 func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Response), err error) {
 	ch := chainOf(ctx)
 	if ch.requests.Add(-1) < 0 {
@@ -246,7 +244,7 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 		return nil, fmt.Errorf("%w: %v", errRedirects, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errPacerFailed, err)
+		return nil, fmt.Errorf("%w: %w", errRedirects, err)
 	}
 	c.queue.sending(authority, iv)
 	sent := time.Now()
