@@ -627,7 +627,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		if !looked {
 			e, older, _ := c.tier.lookup(context.Background(), k, prev)
 			if e != nil {
-				return k.doc.cache.put(e), nil
+				return c.putStored(k, e, cur), nil
 			}
 			prev = older
 		}
@@ -635,13 +635,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// and the redirecting site be stored as unreachable.
 		e, release := c.awaitLease(k, !hop)
 		if e != nil {
-			if e = c.keepGood(e, prev); e.failures > 0 || !e.good() {
-				// Another process's failure, or the copy standing in
-				// for it: not over an answer published while we waited
-				// (a chain redirected here, see keepTheirs).
-				return k.doc.cache.putOver(e, cur, c.cfg.now()), nil
-			}
-			return k.doc.cache.put(e), nil
+			return c.putStored(k, c.keepGood(e, prev), cur), nil
 		}
 		if release != nil {
 			leased = true
@@ -703,6 +697,17 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		c.tier.set(k, e)
 	}
 	return e, nil
+}
+
+// putStored publishes e, k's entry a fill read from the Store, where
+// memory held cur when the fill began: another process's failure, or the
+// copy standing in for it, gives way to an answer published since (a
+// chain redirected here, see keepTheirs), which is the newer.
+func (c *Client) putStored(k key, e, cur *entry) *entry {
+	if e.failures > 0 || !e.good() {
+		return k.doc.cache.putOver(e, cur, c.cfg.now())
+	}
+	return k.doc.cache.put(e)
 }
 
 // storeFailure writes e, a fill's failure or the copy standing in for

@@ -2780,3 +2780,92 @@ func leaseWaitScenario(t *testing.T) (*Client, func() *Client, time.Time) {
 	t.Logf("P's waiting check: allowed %v stale %v fetched %v failures %d", dp.Allowed, dp.Stale, dp.FetchedAt, dp.Failures)
 	return p, newClient, v2
 }
+
+// heldGetStore is a memStore whose next Get of a key holding match, once
+// armed, reads the value and then takes its time to answer (until
+// released, or its context ends): a Store's round trip.
+type heldGetStore struct {
+	*memStore
+	match             string
+	armed             atomic.Bool
+	entered, released chan struct{}
+}
+
+func (s *heldGetStore) Get(ctx context.Context, key string) ([]byte, error) {
+	if !strings.Contains(key, s.match) || !s.armed.CompareAndSwap(true, false) {
+		return s.memStore.Get(ctx, key)
+	}
+	b, err := s.memStore.Get(ctx, key) // read now, answered later
+	close(s.entered)
+	select {
+	case <-s.released:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return b, err
+}
+
+// TestFillLookupKeepsNewerCopy: as TestLeaseWaitKeepsNewerCopy, for the
+// fill's own look in the Store (review72). Q's fetch of
+// s.test failed (503) and stored its stand-in of v1 (Disallow: /old).
+// P's v1 has expired; P's check of s.test looks in the Store; while that
+// Get is in flight, P reads v2 (Disallow: /private) through h.test's
+// redirect, publishes it and writes it to the Store (keepTheirs). The Get
+// then answers with Q's stand-in of v1, which the fill put,
+// unconditionally, over v2 in memory: /private/x allowed again, for the
+// stand-in's back-off, though P read v2 a moment before and the Store
+// holds v2.
+func TestFillLookupKeepsNewerCopy(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var phase atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch phase.Load() {
+		case 0:
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
+		case 1: // Q's fetch
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		}
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+	clock := newTestClock()
+	store := &heldGetStore{memStore: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithStoreTimeout(5 * time.Second)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	for _, c := range []*Client{q, p} {
+		if d, err := c.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
+			t.Fatalf("v1: %+v %v", d, err)
+		}
+	}
+	clock.Advance(2 * time.Minute)
+	phase.Store(1)
+	if d, err := q.Check(ctx, "http://s.test/private/x"); !d.Stale || err != nil {
+		t.Fatalf("Q, s.test failing: %+v %v; want v1 standing in", d, err)
+	}
+	phase.Store(2) // the site's current file, v2
+
+	store.armed.Store(true)
+	pDone := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/private/x")
+		pDone <- d
+	}()
+	<-store.entered // P's fill looks in the Store
+	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+		t.Fatalf("h.test: %v", err)
+	}
+	if d, err := p.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
+		t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", d, err)
+	}
+	close(store.released)
+	d0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/private/x")
+	if d0.Allowed || d.Allowed {
+		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v, stale %v; the next: %v, stale %v, failures %d, %v) by Q's stand-in of v1, "+
+			"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d0.Stale, d.Allowed, d.Stale, d.Failures, err)
+	}
+}
