@@ -237,6 +237,18 @@ func (c *Client) pace(ctx context.Context, authority string) (done func(*http.Re
 	}
 	tu, w, err := t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
 	t.count(w)
+	if local := Pacer(c.pacer()); err != nil && t.cfg.pacer != local && !errors.As(err, new(*PacedError)) && ctx.Err() == nil {
+		// The Pacer failed (a Store that did not answer): the hop is
+		// paced in this process instead, as a Store's outage costs
+		// requests, not answers. Failed, the fetch was kept as the
+		// redirecting site's failure, for its back-off, in the Store
+		// too: a stall of the node holding the other site's pacing
+		// deferred a healthy site for a fleet.
+		cfg := t.cfg
+		cfg.pacer = local
+		t = &Transport{c: c, cfg: cfg}
+		tu, _, err = t.awaitTurn(ctx, authority, iv, turn{}, time.Now(), false, nil)
+	}
 	if pe := (*PacedError)(nil); errors.As(err, &pe) {
 		// Said, not wrapped: the crawler's request whose robots.txt this
 		// is has no turn to come back for, and a frontier would put back

@@ -2722,3 +2722,44 @@ func TestHopAfterDottedHopKeepsNoFailure(t *testing.T) {
 			dd.Allowed, err, w.count("http://a.test/robots.txt"))
 	}
 }
+
+// failingPacer is the in-process pacer but while fail is set, when Take
+// fails as a Store that does not answer does.
+type failingPacer struct {
+	*memPacer
+	fail atomic.Bool
+}
+
+func (p *failingPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	if p.fail.Load() {
+		return 0, 0, errors.New("store: no answer")
+	}
+	return p.memPacer.Take(ctx, authority, interval)
+}
+
+// TestHopPacedInProcessWhenPacerFails: a site whose robots.txt redirects
+// to another site's robots.txt, or to a page of another site, at which
+// the Pacer fails (a Store's stall), is read: the hop is paced in the
+// process. The failure was kept as the site's own, a minute's back-off,
+// and written to a Store, where it deferred the fleet (redis6). The hops
+// of many checks are still paced, one turn a Crawl-delay.
+func TestHopPacedInProcessWhenPacerFails(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", redirectTo("http://b.test/robots.txt"))
+	w.on("b.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("c.test/robots.txt", redirectTo("http://d.test/rules"))
+	w.on("d.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+	w.on("d.test/rules", serve(200, "User-agent: *\nDisallow: /private\n"))
+	p := &failingPacer{memPacer: newMemPacer()}
+	p.fail.Store(true)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	NewTransport(c, w.transport(t), WithPacer(p)) // the hops' pacer
+	for _, site := range []string{"a.test", "c.test"} {
+		for path, want := range map[string]bool{"/x": true, "/private": false} {
+			if d, err := c.Check(t.Context(), "http://"+site+path); err != nil || d.Allowed != want {
+				t.Errorf("the Pacer failing at %s's hop, %s: %+v, %v; want allowed %v, the rules it redirects to", site, path, d, err, want)
+			}
+		}
+	}
+}

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -436,4 +438,117 @@ func (p *pacedSender) drain() (deferred []deferral, unsent []string) {
 	deferred, unsent = p.deferred, p.unsent
 	p.deferred, p.unsent = nil, nil
 	return deferred, unsent
+}
+
+// TestClusterStallOfAHopsPacer: a Redis Cluster of three
+// masters. Site a.test's robots.txt redirects to another site's
+// (hopto.test/robots.txt), which allows /page. Every process's Client
+// has a Transport with WithPacer(store), so the hop is paced through
+// the Store. One master, the one that holds hopto.test's pacing key but
+// not a.test's keys, stalls for two seconds (CLIENT PAUSE; a fork, a
+// slow command or a failover look the same to a client).
+//
+// The package doc: "The Client treats every Store error as a miss, so a
+// Redis outage ... costs extra robots.txt fetches, never wrong answers.
+// Errors come only to checks whose deadline is shorter than the Store's
+// calls while Redis is slower than they are", and, for a Cluster, "A
+// failed master stops sharing for its own slots only".
+//
+// Process P's check of a.test/page during the stall was deferred, its
+// hop's Take timed out; that was kept as a.test's own failure with its
+// 60 s back-off and written to the Store on a.test's own healthy master:
+// once the stall was over, process Q, which never met it, was deferred
+// for a.test from the Store without fetching, and P stayed deferred
+// (redis6). The hop is paced in the process now, and a.test read.
+func TestClusterStallOfAHopsPacer(t *testing.T) {
+	cl := redistest.StartCluster(t, 3, 0, 5*time.Second, "--cluster-require-full-coverage", "no")
+	var fetches atomic.Int64
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := strings.Split(r.Host, ":")[0]
+		switch {
+		case r.URL.Path == "/robots.txt" && host == "hopto.test":
+			fetches.Add(1)
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+		case r.URL.Path == "/robots.txt":
+			fetches.Add(1)
+			http.Redirect(w, r, "http://hopto.test/robots.txt", http.StatusMovedPermanently)
+		default:
+			fmt.Fprint(w, "page")
+		}
+	}))
+	t.Cleanup(web.Close)
+	hc := crawltest.HTTPClient(web.Listener.Addr().String())
+
+	process := func() (*Store, *robotstxt.Client) {
+		s := New(failoverClient(t, cl), WithLogger(quietLogger))
+		c := newClient(t, s, hc)
+		_ = robotstxt.NewTransport(c, hc.Transport, robotstxt.WithPacer(s)) // the crawler's pages go through it
+		return s, c
+	}
+	p, pc := process()
+	q, qc := process()
+
+	// The stalled master holds hopto.test's keys; a.test's are elsewhere.
+	to := "http://hopto.test:80"
+	stalled := cl.MasterOf(cl.KeySlot(p.paceKey(to)))
+	from := ""
+	for i := range 1000 {
+		h := fmt.Sprintf("a%d.test", i)
+		if cl.MasterOf(cl.KeySlot(p.valueKey("http://"+h+":80"))) != stalled {
+			from = h
+			break
+		}
+	}
+	if from == "" {
+		t.Fatal("no host off the stalled master")
+	}
+	t.Logf("hopto.test's pacing on %s; %s's keys on %s", stalled, from, cl.MasterOf(cl.KeySlot(p.valueKey("http://"+from+":80"))))
+
+	ctx := context.Background()
+	waitUntil(t, "slot maps", func() bool {
+		_, e1 := p.Get(ctx, "warm")
+		_, e2 := q.Get(ctx, "warm")
+		return isMiss(e1) && isMiss(e2)
+	})
+	// Both Stores have the pacing script cached on every master.
+	for _, s := range []*Store{p, q} {
+		id, _, err := s.Take(ctx, "http://warm.test:80", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = s.Done(ctx, "http://warm.test:80", id, 0, 0)
+	}
+
+	check := func(who string, c *robotstxt.Client) (robotstxt.Decision, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return c.Check(ctx, "http://"+from+"/page")
+	}
+
+	adm := redis.NewClient(&redis.Options{Addr: stalled})
+	defer adm.Close()
+	if err := adm.Do(ctx, "CLIENT", "PAUSE", "2000", "ALL").Err(); err != nil {
+		t.Fatal(err)
+	}
+	pausedAt := time.Now()
+	d, err := check("P", pc)
+	t.Logf("P, during the stall: allowed=%v deferred=%v err=%v", d.Allowed, d.Deferred, err)
+	time.Sleep(time.Until(pausedAt.Add(2500 * time.Millisecond)))
+
+	// The stall is over: every master answers.
+	if _, _, err := q.Take(ctx, to, 0); err != nil {
+		t.Fatalf("after the stall, Take on the stalled master: %v", err)
+	}
+	before := fetches.Load()
+	for _, c := range []struct {
+		who string
+		c   *robotstxt.Client
+	}{{"Q, a process that never met the stall", qc}, {"P", pc}} {
+		d, err := check(c.who, c.c)
+		if err != nil || !d.Allowed {
+			t.Errorf("%s, %v after a 2 s stall of another master ended: %s/page allowed=%v deferred=%v, err=%v; want allowed (robots.txt allows it; a Redis outage costs fetches, never wrong answers)",
+				c.who, time.Since(pausedAt.Add(2*time.Second)).Round(100*time.Millisecond), from, d.Allowed, d.Deferred, err)
+		}
+	}
+	t.Logf("robots.txt fetches after the stall: %d", fetches.Load()-before)
 }
