@@ -2295,6 +2295,25 @@ func TestServedCheckBoundsTheFormsWork(t *testing.T) {
 			t.Errorf("a file of many rules the check passes over, %.40q: allowed %v, want %v", path, ok, want)
 		}
 	}
+	// So are the forms' Content-Usage rules: past the bound, train-ai=n
+	// stands for the forms left (a yes every form states, else).
+	var usage strings.Builder
+	usage.WriteString("User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n")
+	for i := 0; usage.Len() < 500<<10-64; i++ {
+		usage.WriteString("Content-Usage: /*aaaaaaaaaaaaaaab*" + string([]byte{alpha[i%64], alpha[i/64%64], alpha[i/4096%64]}) + " train-ai=n\n")
+	}
+	cr = Parse([]byte(usage.String())).agentRules("ExampleBot")
+	plainPath := head + strings.Repeat("x", 8000-len(head))
+	for path, want := range map[string]Pref{plainPath: PrefYes, escaped: PrefNo, "/a//b": PrefYes} {
+		if got := servedUsage(cr, path).Pref("train-ai"); got != want {
+			t.Errorf("Content-Usage rules a check cannot pass over, %.40q: train-ai %v, want %v", path, got, want)
+		}
+	}
+	if forms := pathForms(escaped); len(forms) < 3 {
+		t.Fatalf("%d forms", len(forms))
+	} else if u, _, cut := formsUsage(nil, cr.t, cr.mode, selected, forms[0], forms[1:]); !cut || u.Pref("train-ai") != PrefNo {
+		t.Errorf("a receipt's reading of the forms: cut %v, %v; want cut, train-ai=n", cut, u)
+	}
 }
 
 func TestClientChecksEscapesInEitherHexCase(t *testing.T) {

@@ -122,7 +122,10 @@ const maxLicenses = 16
 //
 //   - "robots.txt" and "content-signal": robots.txt's Content-Usage rules
 //     and Content-Signal records, as [Decision].Usage reads them for
-//     resp.Request in the robots.txt the Transport sent it under;
+//     resp.Request in the robots.txt the Transport sent it under; also
+//     train-ai=n, Where "unreadable", for a path spelled otherwise than
+//     served whose forms cost past a bound to check against a hostile
+//     file's rules (see [Decision].Rule);
 //   - "content-usage-header": the Content-Usage header field, its lines
 //     joined with ", " into one statement;
 //   - "content-signal-header": the Content-Signal header field (as sites
@@ -1868,17 +1871,9 @@ func weight(s Signal, run []Signal, self int) int {
 // it, leaves its label without a preference: a yes that one form lacks
 // counts for none.
 func (rd *reading) robotsTxt(t *parse.Table, mode Mode, groups []int, paths []string) {
-	var rules []parse.UsageRule
-	var agreed Usage
-	for i, p := range paths {
-		p, _ = rulesPath(mode, p)
-		start := len(rules)
-		rules = t.DecideUsage(rules, groups, p)
-		if u := combined(rules[start:]); i == 0 {
-			agreed = u
-		} else {
-			agreed = agreed.agree(u)
-		}
+	agreed, rules, cut := formsUsage(nil, t, mode, groups, paths[0], paths[1:])
+	if cut {
+		rd.state("robots.txt", "unreadable", "the forms servers may serve the path as cost past the bound to check against its Content-Usage rules", noTraining)
 	}
 	said := make(map[string]bool) // the labels agreed states a preference for
 	for label, v := range usage.All(agreed.members) {

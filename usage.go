@@ -151,6 +151,36 @@ func stated(t *parse.Table, mode Mode, groups []int, path string) Usage {
 	return combined(t.DecideUsage(buf[:0], groups, path))
 }
 
+// formsUsage appends to dst the Content-Usage rules of groups in t, read
+// in mode, that decide for path and for each of forms, its normal forms,
+// and returns the preferences they agree on (see Usage.agree). Past
+// maxCheckWork, as for servedCheck, the forms left are not read and
+// train-ai=n stands for them, failing closed, which cut reports.
+func formsUsage(dst []parse.UsageRule, t *parse.Table, mode Mode, groups []int, path string, forms []string) (_ Usage, _ []parse.UsageRule, cut bool) {
+	var agreed Usage
+	work := 0
+	for i := -1; i < len(forms); i++ {
+		p := path
+		if i >= 0 {
+			if work > maxCheckWork {
+				return agreed.agree(noTraining), dst, true
+			}
+			p = forms[i]
+		}
+		p, _ = rulesPath(mode, p)
+		start := len(dst)
+		var tried int
+		dst, tried = t.RunUsage(dst, groups, p)
+		work += tried * len(p)
+		if u := combined(dst[start:]); i < 0 {
+			agreed = u
+		} else {
+			agreed = agreed.agree(u)
+		}
+	}
+	return agreed, dst, false
+}
+
 // combined returns the preferences of rules, combined.
 func combined(rules []parse.UsageRule) Usage {
 	var c usage.Combiner

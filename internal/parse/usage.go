@@ -121,6 +121,13 @@ func (t *Table) usageOf(g int) []UsageRule {
 // over those with a four-byte piece the path lacks (see lacks), and
 // allocates only when dst has no room.
 func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageRule {
+	dst, _ = t.RunUsage(dst, groups, path)
+	return dst
+}
+
+// RunUsage is DecideUsage, and returns the number of rules it matched
+// against path, each at a cost linear in path.
+func (t *Table) RunUsage(dst []UsageRule, groups []int, path string) (_ []UsageRule, tried int) {
 	start, best := len(dst), -1
 	var grams *gramSet // the path's, once the rules are many
 	for _, g := range groups {
@@ -136,8 +143,13 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 				continue
 			}
 			p := t.more.usage.text[r.off : r.off+uint32(n)]
-			if p != "" && (grams != nil && lacks(grams, p) || !match.Match(p, path)) {
+			if p != "" && grams != nil && lacks(grams, p) {
 				continue
+			}
+			if p != "" {
+				if tried++; !match.Match(p, path) {
+					continue
+				}
 			}
 			if n > best {
 				dst, best = dst[:start], n
@@ -145,7 +157,7 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 			dst = append(dst, t.more.usage.rule(r))
 		}
 	}
-	return dst
+	return dst, tried
 }
 
 // selectUsage returns the Content-Usage rules of the given groups as
