@@ -2756,13 +2756,7 @@ func leaseWaitScenario(t *testing.T) (*Client, func() *Client, time.Time) {
 	q := newClient()
 	p := newTestClient(t, opts()...)
 	ctx := context.Background()
-	for _, c := range []*Client{q, p} {
-		if d, err := c.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
-			t.Fatalf("v1: %+v %v", d, err)
-		}
-	}
-	clock.Advance(2 * time.Minute)
-	phase.Store(1)
+	expireFirstCopy(t, clock, &phase, q, p)
 
 	qDone := make(chan Decision, 1)
 	go func() {
@@ -2855,13 +2849,7 @@ func TestFillLookupKeepsNewerCopy(t *testing.T) {
 		WithStore(store), WithStoreTimeout(5 * time.Second)}
 	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
 	ctx := context.Background()
-	for _, c := range []*Client{q, p} {
-		if d, err := c.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
-			t.Fatalf("v1: %+v %v", d, err)
-		}
-	}
-	clock.Advance(2 * time.Minute)
-	phase.Store(1)
+	expireFirstCopy(t, clock, &phase, q, p)
 	if d, err := q.Check(ctx, "http://s.test/private/x"); !d.Stale || err != nil {
 		t.Fatalf("Q, s.test failing: %+v %v; want v1 standing in", d, err)
 	}
@@ -2887,4 +2875,17 @@ func TestFillLookupKeepsNewerCopy(t *testing.T) {
 		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v, stale %v; the next: %v, stale %v, failures %d, %v) by Q's stand-in of v1, "+
 			"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d0.Stale, d.Allowed, d.Stale, d.Failures, err)
 	}
+}
+
+// expireFirstCopy has each of cs read s.test's first robots.txt, v1
+// (which allows /private/x), then lets it expire and turns phase to 1.
+func expireFirstCopy(t *testing.T, clock *testClock, phase *atomic.Int32, cs ...*Client) {
+	t.Helper()
+	for _, c := range cs {
+		if d, err := c.Check(context.Background(), "http://s.test/private/x"); !d.Allowed || err != nil {
+			t.Fatalf("v1: %+v %v", d, err)
+		}
+	}
+	clock.Advance(2 * time.Minute)
+	phase.Store(1)
 }
