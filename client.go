@@ -701,14 +701,12 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 }
 
 // putStored publishes e, k's entry a fill read from the Store, where
-// memory held cur when the fill began: another process's failure, or the
-// copy standing in for it, gives way to an answer published since (a
-// chain redirected here, see keepTheirs), which is the newer.
+// memory held cur when the fill began, unless an answer was published
+// since (a chain redirected here, see keepTheirs), which is the newer:
+// the Store's copy, another process's failure or the copy standing in
+// for it, was read before it.
 func (c *Client) putStored(k key, e, cur *entry) *entry {
-	if e.failures > 0 || !e.good() {
-		return k.doc.cache.putOver(e, cur, c.cfg.now())
-	}
-	return k.doc.cache.put(e)
+	return k.doc.cache.putOver(e, cur, c.cfg.now())
 }
 
 // storeFailure writes e, a fill's failure or the copy standing in for

@@ -2889,3 +2889,63 @@ func expireFirstCopy(t *testing.T, clock *testClock, phase *atomic.Int32, cs ...
 	clock.Advance(2 * time.Minute)
 	phase.Store(1)
 }
+
+// TestFillLookupKeepsNewerThanAGoodCopy: as
+// TestFillLookupKeepsNewerCopy (review72), but Q's entry in the Store is
+// a good one, v1 fetched with an hour's freshness, not a stand-in.
+// putStored gave way to an answer published meanwhile only for a
+// failure or a stand-in: a good stored copy went over v2, which P read
+// through h.test a moment before and wrote to the Store, and /private/x
+// was allowed again for the hour v1 is fresh (review73).
+func TestFillLookupKeepsNewerThanAGoodCopy(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var phase atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch phase.Load() {
+		case 0:
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
+		case 1: // Q's fetch: still v1, for an hour
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=3600")(rw, r)
+		default:
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		}
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+	clock := newTestClock()
+	store := &heldGetStore{memStore: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithStoreTimeout(5 * time.Second)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	if d, err := p.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
+		t.Fatalf("P, v1: %+v %v", d, err)
+	}
+	clock.Advance(2 * time.Minute)
+	phase.Store(1)
+	if d, err := q.Check(ctx, "http://s.test/private/x"); !d.Allowed || d.Stale || err != nil {
+		t.Fatalf("Q, v1 again: %+v %v", d, err)
+	}
+	phase.Store(2) // the site's current file, v2
+
+	store.armed.Store(true)
+	pDone := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/private/x")
+		pDone <- d
+	}()
+	<-store.entered // P's fill looks in the Store
+	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+		t.Fatalf("h.test: %v", err)
+	}
+	if d, err := p.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
+		t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", d, err)
+	}
+	close(store.released)
+	d0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/private/x")
+	if d0.Allowed || d.Allowed {
+		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v; the next: %v, fetched %v, %v) by Q's good copy of v1, "+
+			"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d.Allowed, d.FetchedAt, err)
+	}
+}

@@ -52,7 +52,10 @@ type Pacer interface {
 	// never books a slot ahead and never blocks. A negative interval
 	// counts as 0, and an interval or a hold longer than 24 hours as 24
 	// hours. An error means Take could not tell: the request is not sent,
-	// so a Pacer that cannot reach its state fails closed.
+	// so a Pacer that cannot reach its state fails closed; but for a
+	// robots.txt's redirect to another site, which the Client paces in
+	// its process instead, lest a Store's outage be taken for the site's
+	// (a robots.txt is fetched once a day; its site's own, unpaced).
 	Take(ctx context.Context, authority string, interval time.Duration) (id uint64, wait time.Duration, err error)
 	// Done ends the turn id that Take gave at authority for interval: the
 	// next request may be sent interval after now, and not before hold

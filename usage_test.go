@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -1195,5 +1196,59 @@ func TestUsageCutLineStatesNothing(t *testing.T) {
 		if got := r.Usage("bot", "/page").Pref("train-ai"); got != PrefUnknown {
 			t.Errorf("%s: train-ai=%v, want unknown", tc.name, got)
 		}
+	}
+}
+
+// hostileSplitUsage is a robots.txt whose "*" rules come in many groups
+// of smallGroup (32) Content-Usage rules each: a crawler's selected table
+// merges them into one group, which the gram filter passes over, but the
+// full table, which a receipt reads, matches every one.
+func hostileSplitUsage() string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nAllow: /\nContent-Usage: / train-ai=y\n")
+	for g := 0; g < 540; g++ {
+		b.WriteString("User-agent:*\nAllow:/\n")
+		for range 32 {
+			b.WriteString("Content-Usage:/qqqq n\n")
+		}
+	}
+	return b.String()
+}
+
+// TestReceiptUsageAgreesPastTheBound: for one URL, a path spelled
+// otherwise than served (its "//"), Decision.Usage and Transport.Usage
+// said train-ai=y while Transport.Receipt (with or without the body)
+// said train-ai=n, robots.txt "unreadable": formsUsage counted its work
+// on the full table in the receipt, where the gram filter did not apply
+// to groups of 32 rules, but on the selected (merged) table in Check,
+// where it does (review73). The docs say the receipt reads robots.txt "as
+// [Decision].Usage reads them", and Receipt(resp, nil).Usage is
+// Transport.Usage's.
+func TestReceiptUsageAgreesPastTheBound(t *testing.T) {
+	checkLeaks(t)
+	robots := hostileSplitUsage()
+	if len(robots) > 500<<10 {
+		t.Fatalf("robots.txt %d bytes, past the limit", len(robots))
+	}
+	s := newTestSite(t, robots)
+	c, tr, hc := newTestTransport(t)
+	path := "/a//" + strings.Repeat("x", 8100)
+	d, err := c.Check(context.Background(), s.URL+path)
+	if err != nil || !d.Allowed {
+		t.Fatalf("Check: %+v, %v", d, err)
+	}
+	resp, body := fetchPage(t, hc, s.URL+path)
+	rc := tr.Receipt(resp, body)
+	rcNil := tr.Receipt(resp, nil)
+	u := tr.Usage(resp)
+	t.Logf("Decision.Usage %q, Transport.Usage %q, Receipt.Usage %q, Receipt(resp, nil).Usage %q", d.Usage, u, rc.Usage, rcNil.Usage)
+	for _, s := range rc.Signals {
+		if s.Where == "unreadable" {
+			t.Logf("receipt signal: %s", sig(s))
+		}
+	}
+	if d.Usage.statement() != rc.Usage.statement() || u.statement() != rcNil.Usage.statement() {
+		t.Errorf("one URL, two answers: Decision.Usage %q and Transport.Usage %q, but Receipt.Usage %q and Receipt(resp, nil).Usage %q",
+			d.Usage, u, rc.Usage, rcNil.Usage)
 	}
 }

@@ -194,7 +194,9 @@ const maxAhead = pacing.MaxAhead
 // is overwritten with the most cautious it could have been: a turn just
 // begun, one just ended, or a 24-hour hold. When Redis does not answer
 // (within the Store's timeout, or [ErrUnavailable]) Take returns the
-// error at once: the request is not sent unpaced. When the call failed
+// error at once: the request is not sent unpaced (a robots.txt's
+// redirect to another site is paced in the Client's process instead, see
+// robotstxt.Pacer). When the call failed
 // (but for the breaker's or a closed client's refusal), its script may
 // have run, or still run once Redis answers, the caller gone: Take then gives the turn back in the background (or,
 // should that call come first, has the script take none), so that a slow

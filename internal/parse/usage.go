@@ -130,6 +130,17 @@ func (t *Table) DecideUsage(dst []UsageRule, groups []int, path string) []UsageR
 func (t *Table) RunUsage(dst []UsageRule, groups []int, path string) (_ []UsageRule, tried int) {
 	start, best := len(dst), -1
 	var grams *gramSet // the path's, once the rules are many
+	if n := 0; len(groups) > 1 {
+		// Counted over the groups, as a table of them selected as one
+		// counts them, so that both pass over the same rules.
+		for _, g := range groups {
+			if n += len(t.groupUsage(g)); n > smallGroup {
+				grams = new(gramSet)
+				grams.add(path)
+				break
+			}
+		}
+	}
 	for _, g := range groups {
 		rules := t.groupUsage(g)
 		if grams == nil && len(rules) > smallGroup {
