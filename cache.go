@@ -179,13 +179,28 @@ func (m *memCache) put(e *entry) *entry {
 // checked before e, such as the copy a Store lookup keeps for the checks
 // that cannot wait for its fill (see sharedTier.lookup), gives way.
 func (m *memCache) putOver(e, seen *entry, now time.Time) *entry {
+	return m.putUnless(e, seen, func(c *entry) bool { return c.checked >= e.checked || !c.expired(now) })
+}
+
+// putNewer publishes e, read from a Store, in place of seen as putOver
+// does, but over any entry checked before e: one a fill published since,
+// fresh (this process's failure for its back-off, say), is older than
+// the Store's answer.
+func (m *memCache) putNewer(e, seen *entry) *entry {
+	return m.putUnless(e, seen, func(c *entry) bool { return c.checked >= e.checked })
+}
+
+// putUnless publishes e in place of seen, unless the cache holds
+// another entry for its key that keep says to keep, and returns the one
+// it holds.
+func (m *memCache) putUnless(e, seen *entry, keep func(c *entry) bool) *entry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c, ok := m.hot.Peek(e.key)
 	if !ok {
 		c, ok = m.cold.Peek(e.key)
 	}
-	if ok && c != seen && (c.checked >= e.checked || !c.expired(now)) {
+	if ok && c != seen && keep(c) {
 		return c
 	}
 	m.publish(e)

@@ -405,7 +405,7 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 		case err != nil:
 			return nil, false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
 		case hit != nil:
-			return k.doc.cache.putOver(hit, nil, c.cfg.now()), false, nil // not over a fill's
+			return k.doc.cache.putNewer(hit, nil), false, nil // not over a fill's
 		}
 		prev, looked = older, true
 	}
@@ -628,7 +628,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		if !looked {
 			e, older, _ := c.tier.lookup(context.Background(), k, prev)
 			if e != nil {
-				return c.putStored(k, e, cur), nil
+				return k.doc.cache.putNewer(e, cur), nil // not over an answer published since
 			}
 			prev = older
 		}
@@ -636,7 +636,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// and the redirecting site be stored as unreachable.
 		e, release := c.awaitLease(k, !hop)
 		if e != nil {
-			return c.putStored(k, c.keepGood(e, prev), cur), nil
+			return k.doc.cache.putNewer(c.keepGood(e, prev), cur), nil
 		}
 		if release != nil {
 			leased = true
@@ -698,15 +698,6 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		c.tier.set(k, e)
 	}
 	return e, nil
-}
-
-// putStored publishes e, k's entry a fill read from the Store, where
-// memory held cur when the fill began, unless an answer was published
-// since (a chain redirected here, see keepTheirs), which is the newer:
-// the Store's copy, another process's failure or the copy standing in
-// for it, was read before it.
-func (c *Client) putStored(k key, e, cur *entry) *entry {
-	return k.doc.cache.putOver(e, cur, c.cfg.now())
 }
 
 // storeFailure writes e, a fill's failure or the copy standing in for

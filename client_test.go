@@ -2893,7 +2893,7 @@ func expireFirstCopy(t *testing.T, clock *testClock, phase *atomic.Int32, cs ...
 // TestFillLookupKeepsNewerThanAGoodCopy: as
 // TestFillLookupKeepsNewerCopy (review72), but Q's entry in the Store is
 // a good one, v1 fetched with an hour's freshness, not a stand-in.
-// putStored gave way to an answer published meanwhile only for a
+// The fill gave way to an answer published meanwhile only for a
 // failure or a stand-in: a good stored copy went over v2, which P read
 // through h.test a moment before and wrote to the Store, and /private/x
 // was allowed again for the hour v1 is fresh (review73).
@@ -2947,5 +2947,227 @@ func TestFillLookupKeepsNewerThanAGoodCopy(t *testing.T) {
 	if d0.Allowed || d.Allowed {
 		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v; the next: %v, fetched %v, %v) by Q's good copy of v1, "+
 			"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d.Allowed, d.FetchedAt, err)
+	}
+}
+
+// lateGetStore is a Store (not a Leaser) whose next Get of a key holding
+// match, once armed, waits until released and only then reads the value:
+// a Get queued behind others (a busy connection pool), which reads the
+// Store later than it was asked.
+type lateGetStore struct {
+	m                 *memStore
+	match             string
+	armed             atomic.Bool
+	entered, released chan struct{}
+}
+
+func (s *lateGetStore) Get(ctx context.Context, key string) ([]byte, error) {
+	if strings.Contains(key, s.match) && s.armed.CompareAndSwap(true, false) {
+		close(s.entered)
+		select {
+		case <-s.released:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return s.m.Get(ctx, key)
+}
+
+func (s *lateGetStore) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	return s.m.Set(ctx, key, value, ttl)
+}
+
+// TestFillLookupTakesNewerStoredAnswer: P's copy of
+// s.test (v1) is a month old: too old to stand in for a failure. P's
+// check looks in the Store; while the Get is queued, P's hop through
+// h.test's redirect to s.test/rules finds s.test's robots.txt failing
+// (503) and publishes the failure, for its back-off. Seconds later s.test
+// is back with v2; Q fetches it and stores it. P's Store look then reads
+// v2, checked after P's failure: the newer answer. putOver kept the
+// failure because it had not expired, whatever its checked time: P's
+// check, which read v2, was deferred, and so was every check of s.test
+// for the back-off, though the Store held v2 fetched after the failure
+// (review74). putNewer takes the Store's answer checked after it.
+func TestFillLookupTakesNewerStoredAnswer(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var phase atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch phase.Load() {
+		case 0:
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
+		case 1:
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		}
+	})
+	w.on("s.test/rules", serve(200, "User-agent: *\nDisallow:\n"))
+	w.on("h.test/robots.txt", redirectTo("http://s.test/rules"))
+	clock := newTestClock()
+	store := &lateGetStore{m: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithStoreTimeout(5 * time.Second)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	for _, c := range []*Client{q, p} {
+		if d, err := c.Check(ctx, "http://s.test/public/x"); !d.Allowed || err != nil {
+			t.Fatalf("v1: %+v %v", d, err)
+		}
+	}
+	clock.Advance(31 * 24 * time.Hour) // v1 is past the stale window
+	phase.Store(1)                     // s.test fails
+
+	store.armed.Store(true)
+	pDone := make(chan error, 1)
+	go func() {
+		_, err := p.Allowed(ctx, "http://s.test/public/x")
+		pDone <- err
+	}()
+	<-store.entered // P's fill asks the Store; the Get is queued
+
+	_, herr := p.Allowed(ctx, "http://h.test/") // the hop finds s.test failing
+	ds, err := p.Check(ctx, "http://s.test/public/x")
+	t.Logf("h.test: %v; P's s.test meanwhile: allowed %v failures %d checked %v, %v", herr, ds.Allowed, ds.Failures, ds.CheckedAt, err)
+	if ds.Failures == 0 {
+		t.Skipf("the hop published no failure: %+v", ds)
+	}
+
+	clock.Advance(5 * time.Second)
+	phase.Store(2) // s.test is back, with v2
+	dq, err := q.Check(ctx, "http://s.test/public/x")
+	if !dq.Allowed || err != nil {
+		t.Fatalf("Q, v2: %+v %v", dq, err)
+	}
+
+	close(store.released) // P's Get now reads v2, stored by Q after P's failure
+	err0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/public/x")
+	if err0 != nil || err != nil || !d.Allowed {
+		t.Errorf("P after its fill's Store look read v2 (checked %v): the waiting check: %v; the next: allowed %v failures %d checked %v, %v; "+
+			"want v2's answer, not P's failure of %v kept over it", dq.CheckedAt, err0, d.Allowed, d.Failures, d.CheckedAt, err, ds.CheckedAt)
+	}
+}
+
+// TestFirstLookTakesNewerStoredAnswer: the same as
+// TestFillLookupTakesNewerStoredAnswer for a check of a
+// site P has no entry for, whose Store look is current's, not the
+// fill's: the hop's failure, published while the Get was queued, was
+// kept over the Store's v2 fetched after it (review74).
+func TestFirstLookTakesNewerStoredAnswer(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var phase atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if phase.Load() == 1 {
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+	})
+	w.on("s.test/rules", serve(200, "User-agent: *\nDisallow:\n"))
+	w.on("h.test/robots.txt", redirectTo("http://s.test/rules"))
+	clock := newTestClock()
+	store := &lateGetStore{m: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithStoreTimeout(5 * time.Second)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	phase.Store(1) // s.test fails
+
+	store.armed.Store(true)
+	pDone := make(chan error, 1)
+	go func() {
+		_, err := p.Allowed(ctx, "http://s.test/public/x")
+		pDone <- err
+	}()
+	<-store.entered
+
+	_, herr := p.Allowed(ctx, "http://h.test/")
+	ds, _ := p.Check(ctx, "http://s.test/public/x")
+	t.Logf("h.test: %v; P's s.test meanwhile: failures %d", herr, ds.Failures)
+	if ds.Failures == 0 {
+		t.Skipf("the hop published no failure: %+v", ds)
+	}
+	clock.Advance(5 * time.Second)
+	phase.Store(2)
+	dq, err := q.Check(ctx, "http://s.test/public/x")
+	if !dq.Allowed || err != nil {
+		t.Fatalf("Q: %+v %v", dq, err)
+	}
+	close(store.released)
+	err0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/public/x")
+	if err0 != nil || err != nil || !d.Allowed {
+		t.Errorf("P's first check read the Store's file (checked %v) but answered %v; the next: allowed %v failures %d, %v: the failure of %v kept over it",
+			dq.CheckedAt, err0, d.Allowed, d.Failures, err, ds.CheckedAt)
+	}
+}
+
+// TestLeaseWaitTakesNewerStoredAnswer: the lease-wait
+// form, with an ordinary leasing Store. Q holds s.test's lease and
+// fetches; P's check waits for Q's result. Meanwhile P's hop through
+// h.test's redirect to s.test/rules, which does not wait for the lease,
+// finds s.test's robots.txt failing (503) and publishes the failure. Q's
+// fetch then gets v2 (5 s later) and stores it; P's wait reads it. The
+// fill kept P's failure, unexpired, over the answer it waited for: P's
+// check failed, and so did every check of s.test for the back-off,
+// though the Store held v2, fetched after the failure (review74).
+func TestLeaseWaitTakesNewerStoredAnswer(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var n atomic.Int32
+	entered, release := make(chan struct{}), make(chan struct{})
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1: // Q's fetch under the lease: slow, then v2
+			close(entered)
+			<-release
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		case 2: // P's hop, meanwhile
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		}
+	})
+	w.on("s.test/rules", serve(200, "User-agent: *\nDisallow:\n"))
+	w.on("h.test/robots.txt", redirectTo("http://s.test/rules"))
+	clock := newTestClock()
+	store := newMemStore()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithLeaseWait(20*time.Second, 2*time.Millisecond)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+
+	qDone := make(chan error, 1)
+	go func() {
+		_, err := q.Allowed(ctx, "http://s.test/public/x")
+		qDone <- err
+	}()
+	<-entered // Q holds the lease, its fetch hangs
+	pDone := make(chan error, 1)
+	go func() {
+		_, err := p.Allowed(ctx, "http://s.test/public/x")
+		pDone <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); p.Stats().Store.LeaseWaits == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("P never waited for Q's lease")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	_, herr := p.Allowed(ctx, "http://h.test/") // the hop finds s.test failing
+	t.Logf("h.test: %v", herr)
+
+	clock.Advance(5 * time.Second)
+	close(release) // Q's fetch gets v2, stored
+	if err := <-qDone; err != nil {
+		t.Fatalf("Q: %v", err)
+	}
+	err0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/public/x")
+	if err0 != nil || err != nil || !d.Allowed {
+		t.Errorf("P waited for Q's lease, whose result is v2: the waiting check %v; the next: allowed %v failures %d checked %v, %v: "+
+			"P's hop failure kept over the answer it waited for", err0, d.Allowed, d.Failures, d.CheckedAt, err)
 	}
 }
