@@ -182,12 +182,19 @@ func (m *memCache) putOver(e, seen *entry, now time.Time) *entry {
 	return m.putUnless(e, seen, func(c *entry) bool { return c.checked >= e.checked || !c.expired(now) })
 }
 
-// putNewer publishes e, read from a Store, in place of seen as putOver
-// does, but over any entry checked before e: one a fill published since,
-// fresh (this process's failure for its back-off, say), is older than
-// the Store's answer.
-func (m *memCache) putNewer(e, seen *entry) *entry {
-	return m.putUnless(e, seen, func(c *entry) bool { return c.checked >= e.checked })
+// putNewer publishes e, read from a Store, in place of seen, unless the
+// cache holds another entry for its key, published since, that answers
+// better: a fresh answer (no failure, nor a copy standing in for one)
+// over the Store's failure or stand-in, whatever their stamps (another
+// process's clock; a stand-in's rules older than its stamp); else an
+// entry checked at or after e, but for a failure over the Store's
+// answer, which stands as a good copy stands in for a failure.
+func (m *memCache) putNewer(e, seen *entry, now time.Time) *entry {
+	answers := func(x *entry) bool { return x.good() && !x.stale && x.failures == 0 }
+	return m.putUnless(e, seen, func(c *entry) bool {
+		return answers(c) && !c.expired(now) && !answers(e) ||
+			c.checked >= e.checked && (answers(c) || !answers(e))
+	})
 }
 
 // putUnless publishes e in place of seen, unless the cache holds

@@ -405,7 +405,7 @@ func (c *Client) current(ctx context.Context, k key, e *entry) (_ *entry, stale 
 		case err != nil:
 			return nil, false, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), err)
 		case hit != nil:
-			return k.doc.cache.putNewer(hit, nil), false, nil // not over a fill's
+			return k.doc.cache.putNewer(hit, nil, c.cfg.now()), false, nil // not over a fill's
 		}
 		prev, looked = older, true
 	}
@@ -628,7 +628,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		if !looked {
 			e, older, _ := c.tier.lookup(context.Background(), k, prev)
 			if e != nil {
-				return k.doc.cache.putNewer(e, cur), nil // not over an answer published since
+				return k.doc.cache.putNewer(e, cur, c.cfg.now()), nil // not over an answer published since
 			}
 			prev = older
 		}
@@ -636,7 +636,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// and the redirecting site be stored as unreachable.
 		e, release := c.awaitLease(k, !hop)
 		if e != nil {
-			return k.doc.cache.putNewer(c.keepGood(e, prev), cur), nil
+			return k.doc.cache.putNewer(c.keepGood(e, prev), cur, c.cfg.now()), nil
 		}
 		if release != nil {
 			leased = true
@@ -734,7 +734,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	if res.theirs != nil {
 		// What that site's entry says, for as long as it says it.
 		e := res.theirs.clone()
-		e.key, e.redirects = k.authority, res.redirects
+		e.key, e.redirects, e.checked = k.authority, res.redirects, at
 		return c.keepTheirs(res, e.derive(), now), nil
 	}
 	if res.notModified {
@@ -955,7 +955,7 @@ func (t *sharedTier) lookup(ctx context.Context, k key, prev *entry) (*entry, *e
 			t.countLookup(e) // once, for every caller or none
 			switch {
 			case e != nil && !e.expired(t.cfg.now()):
-				k.doc.cache.putOver(t.keepGood(e, nil), nil, t.cfg.now()) // not over a fill's
+				k.doc.cache.putNewer(t.keepGood(e, nil), nil, t.cfg.now()) // not over a fill's
 			case t.base.Err() == nil && k.doc.cache.peek(k.authority) == nil:
 				// A fill, which the callers still here join, while their
 				// copy answers those that cannot wait for it. One try:

@@ -3171,3 +3171,421 @@ func TestLeaseWaitTakesNewerStoredAnswer(t *testing.T) {
 			"P's hop failure kept over the answer it waited for", err0, d.Allowed, d.Failures, d.CheckedAt, err)
 	}
 }
+
+// chainHosts serves the web of the chain tests: www.s.test's
+// robots.txt is v2 (Disallow: /private), s.test's is v1 (Disallow: /old)
+// until moved, then a redirect to www.s.test's robots.txt (as sites do
+// to their canonical host); h.test's robots.txt redirects to s.test's.
+// moved, when set, decides s.test's answer after phase 0.
+func chainHosts(t *testing.T, phase *atomic.Int32, moved http.HandlerFunc) *hosts {
+	w := newHosts(t)
+	w.on("www.s.test/robots.txt", serve(200, privateRules, "Cache-Control", "max-age=3600"))
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if phase.Load() == 0 {
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
+			return
+		}
+		moved(rw, r)
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+	return w
+}
+
+// TestLeaseWaitKeepsChainCopyOverOlderStandIn: the cache7
+// scenario (TestLeaseWaitKeepsNewerCopy), where the answer P reads
+// through h.test comes by way of s.test's redirect to www.s.test, whose
+// robots.txt P holds fresh: keepTheirs publishes as s.test's own entry a
+// clone of www.s.test's, with www.s.test's checked stamp (minutes old),
+// and writes nothing to the Store. Q's fetch under the lease then fails
+// and stores its stand-in of v1 (checked now). P's lease wait reads it
+// and putNewer put it over the chain's answer, which it took for older
+// by its stamp (review75): /private/x allowed again by v1, for the stand-in's
+// back-off, though P read, a second before Q's fetch failed, that
+// s.test's robots.txt is now www.s.test's, which disallows it. putOver
+// (905d5f4~1) kept the chain's fresh answer.
+func TestLeaseWaitKeepsChainCopyOverOlderStandIn(t *testing.T) {
+	checkLeaks(t)
+	var phase, n atomic.Int32
+	entered, release := make(chan struct{}), make(chan struct{})
+	w := chainHosts(t, &phase, func(rw http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 { // Q's fetch under the lease: slow, then an error
+			close(entered)
+			<-release
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		http.Redirect(rw, r, "http://www.s.test/robots.txt", http.StatusMovedPermanently)
+	})
+	clock := newTestClock()
+	store := newMemStore()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithLeaseWait(20*time.Second, 2*time.Millisecond)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	for _, c := range []*Client{q, p} {
+		if d, err := c.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
+			t.Fatalf("v1: %+v %v", d, err)
+		}
+	}
+	if d, err := p.Check(ctx, "http://www.s.test/private/x"); d.Allowed || err != nil {
+		t.Fatalf("www.s.test: %+v %v", d, err)
+	}
+	clock.Advance(2 * time.Minute) // s.test's v1 has expired; www.s.test's copy is fresh for the hour
+	phase.Store(1)
+
+	qDone := make(chan Decision, 1)
+	go func() {
+		d, _ := q.Check(ctx, "http://s.test/private/x")
+		qDone <- d
+	}()
+	<-entered // Q holds the lease, its fetch hangs
+	pDone := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/private/x")
+		pDone <- d
+	}()
+	for deadline := time.Now().Add(5 * time.Second); p.Stats().Store.LeaseWaits == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("P never waited for Q's lease")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	clock.Advance(time.Second)
+	// P reads, through h.test, that s.test's robots.txt is www.s.test's.
+	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+		t.Fatalf("h.test: %v", err)
+	}
+	dc, err := p.Check(ctx, "http://s.test/private/x")
+	if dc.Allowed || err != nil {
+		t.Fatalf("after P read s.test's redirect to www.s.test through h.test: %+v %v; want www.s.test's disallow", dc, err)
+	}
+	t.Logf("P's s.test through the chain: checked %v (read at %v), expires %v", dc.CheckedAt, clock.Now(), dc.Expires)
+
+	clock.Advance(time.Second)
+	close(release) // Q's fetch fails: Q stores v1 standing in
+	dq := <-qDone
+	t.Logf("Q: allowed %v stale %v fetched %v checked %v failures %d", dq.Allowed, dq.Stale, dq.FetchedAt, dq.CheckedAt, dq.Failures)
+	dp := <-pDone
+	d, err := p.Check(ctx, "http://s.test/private/x")
+	if dp.Allowed || d.Allowed {
+		t.Errorf("P after its lease wait: /private/x allowed (the waiting check: %v stale %v; the next: %v stale %v fetched %v checked %v failures %d, %v) "+
+			"by Q's stand-in of v1, put over the answer P read through h.test a second before Q's fetch failed (www.s.test's rules, stamped checked %v)",
+			dp.Allowed, dp.Stale, d.Allowed, d.Stale, d.FetchedAt, d.CheckedAt, d.Failures, err, dc.CheckedAt)
+	}
+}
+
+// TestFillLookupKeepsChainCopyOverOlderGoodCopy: the same for the
+// fill's own Store look (TestFillLookupKeepsNewerThanAGoodCopy, review73,
+// with s.test's answer reached through its redirect to www.s.test): Q
+// stored v1, fresh for an hour; then s.test moved its robots.txt to
+// www.s.test. P's check looks in the Store; while the Get is in flight, P
+// reads through h.test that s.test's robots.txt is now www.s.test's. The
+// Get answers with Q's v1, checked after www.s.test's copy was: putNewer
+// put it over the chain's answer, and /private/x was allowed again for
+// the hour v1 is fresh (review75).
+func TestFillLookupKeepsChainCopyOverOlderGoodCopy(t *testing.T) {
+	checkLeaks(t)
+	var phase atomic.Int32
+	w := chainHosts(t, &phase, func(rw http.ResponseWriter, r *http.Request) {
+		if phase.Load() == 1 { // Q's fetch: still v1, for an hour
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=3600")(rw, r)
+			return
+		}
+		http.Redirect(rw, r, "http://www.s.test/robots.txt", http.StatusMovedPermanently)
+	})
+	clock := newTestClock()
+	store := &heldGetStore{memStore: newMemStore(), match: "//s.test", entered: make(chan struct{}), released: make(chan struct{})}
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithStoreTimeout(5 * time.Second)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	if d, err := p.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
+		t.Fatalf("P, v1: %+v %v", d, err)
+	}
+	if d, err := p.Check(ctx, "http://www.s.test/private/x"); d.Allowed || err != nil {
+		t.Fatalf("www.s.test: %+v %v", d, err)
+	}
+	clock.Advance(2 * time.Minute)
+	phase.Store(1)
+	if d, err := q.Check(ctx, "http://s.test/private/x"); !d.Allowed || d.Stale || err != nil {
+		t.Fatalf("Q, v1 again: %+v %v", d, err)
+	}
+	clock.Advance(time.Second)
+	phase.Store(2) // s.test's robots.txt is now www.s.test's
+
+	store.armed.Store(true)
+	pDone := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/private/x")
+		pDone <- d
+	}()
+	<-store.entered // P's fill looks in the Store
+	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+		t.Fatalf("h.test: %v", err)
+	}
+	dc, err := p.Check(ctx, "http://s.test/private/x")
+	if dc.Allowed || err != nil {
+		t.Fatalf("after P read s.test's redirect through h.test: %+v %v; want www.s.test's disallow", dc, err)
+	}
+	close(store.released)
+	d0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/private/x")
+	if d0.Allowed || d.Allowed {
+		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v; the next: %v, fetched %v, checked %v, %v) by Q's v1, "+
+			"put over the answer P read through h.test after Q's fetch (www.s.test's rules, stamped checked %v)",
+			d0.Allowed, d.Allowed, d.FetchedAt, d.CheckedAt, err, dc.CheckedAt)
+	}
+}
+
+// TestFillLookupKeepsNewerCopyOverSkewedStandIn: the scenario of
+// TestFillLookupKeepsNewerCopy (review72) with Q's clock 30 s ahead of
+// P's, within the minute of skew the Store accepts (maxClockSkew). Q's
+// fetch fails and stores its stand-in of v1, checked at Q's time. P's
+// check looks in the Store and reads it; while that Get is in flight, P
+// reads v2 through h.test, publishes it and writes it to the Store. The
+// stand-in, checked "later" by Q's clock, went over v2 (review75): /private/x
+// was allowed by v1's rules, fetched minutes before v2, though the Store
+// holds v2. keepGood would have let v2, the newer good copy, stand in;
+// putOver (905d5f4~1) kept it.
+func TestFillLookupKeepsNewerCopyOverSkewedStandIn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var phase atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch phase.Load() {
+		case 0:
+			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
+		case 1: // Q's fetch
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		}
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+	clock := newTestClock()
+	qClock := func() time.Time { return clock.Now().Add(30 * time.Second) }
+	store := &heldGetStore{memStore: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
+	common := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithStore(store), WithStoreTimeout(5 * time.Second)}
+	q := newTestClient(t, append(common, WithClock(qClock))...)
+	p := newTestClient(t, append(common, WithClock(clock.Now))...)
+	ctx := context.Background()
+	expireFirstCopy(t, clock, &phase, q, p)
+	dq, err := q.Check(ctx, "http://s.test/private/x")
+	if !dq.Stale || err != nil {
+		t.Fatalf("Q, s.test failing: %+v %v; want v1 standing in", dq, err)
+	}
+	clock.Advance(time.Second) // P's read of v2 comes a second after Q's failure
+	phase.Store(2)
+
+	store.armed.Store(true)
+	pDone := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/private/x")
+		pDone <- d
+	}()
+	<-store.entered // P's fill looks in the Store
+	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+		t.Fatalf("h.test: %v", err)
+	}
+	dv, err := p.Check(ctx, "http://s.test/private/x")
+	if dv.Allowed || err != nil {
+		t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", dv, err)
+	}
+	close(store.released)
+	d0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/private/x")
+	if d0.Allowed || d.Allowed {
+		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v stale %v; the next: %v stale %v fetched %v checked %v, %v) "+
+			"by Q's stand-in of v1 (fetched %v, checked %v by Q's clock, 30 s ahead), put over v2 (fetched %v) which P read a second after Q's failure",
+			d0.Allowed, d0.Stale, d.Allowed, d.Stale, d.FetchedAt, d.CheckedAt, err, dq.FetchedAt, dq.CheckedAt, dv.FetchedAt)
+	}
+}
+
+// roundTripGatedStore is P's view of a shared memStore whose Get and
+// Lease wait while gated: its round trips, slow for a moment.
+type roundTripGatedStore struct {
+	*memStore
+	gate atomic.Pointer[chan struct{}]
+}
+
+func (s *roundTripGatedStore) wait(ctx context.Context, key string) error {
+	if g := s.gate.Load(); g != nil && strings.Contains(key, "s.test") {
+		select {
+		case <-*g:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (s *roundTripGatedStore) Get(ctx context.Context, key string) ([]byte, error) {
+	if err := s.wait(ctx, key); err != nil {
+		return nil, err
+	}
+	return s.memStore.Get(ctx, key)
+}
+
+func (s *roundTripGatedStore) Lease(ctx context.Context, key string, ttl time.Duration) (func(), bool, error) {
+	if err := s.wait(ctx, key); err != nil {
+		return nil, false, err
+	}
+	return s.memStore.Lease(ctx, key, ttl)
+}
+
+// TestLeaseWaitTakesStoredGoodCopyOverOwnFailure: Q holds
+// s.test's lease and fetches; P's check waits for it. P's hop (h.test's
+// robots.txt redirects to s.test/rules) does not wait and fetches s.test's
+// robots.txt too. Q's fetch gets v2 and stores it; a second later the
+// hop's fetch gets a 503 with Retry-After: 3600 and publishes the failure
+// for its back-off. P's wait then reads v2: putNewer kept the failure,
+// checked after v2 (review75). P's waiting check and every check of s.test for the
+// hour are deferred, though v2, fetched a second before the failure and
+// fresh for the hour, is in the Store (and the last good copy stands in
+// for an unreachable server). In one process the same order keeps v2:
+// the hop's failure gives way to a fresh answer published since
+// (putOver), so the outcome depends on whether v2 came from this process
+// or another.
+func TestLeaseWaitTakesStoredGoodCopyOverOwnFailure(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var n atomic.Int32
+	qIn, qGo := make(chan struct{}), make(chan struct{})
+	hopIn, hopGo := make(chan struct{}), make(chan struct{})
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1: // Q's fetch under the lease
+			close(qIn)
+			<-qGo
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		case 2: // P's hop
+			close(hopIn)
+			<-hopGo
+			serve(503, "", "Retry-After", "3600")(rw, r)
+		default:
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		}
+	})
+	w.on("s.test/rules", serve(200, "User-agent: *\nDisallow:\n"))
+	w.on("h.test/robots.txt", redirectTo("http://s.test/rules"))
+	clock := newTestClock()
+	shared := newMemStore()
+	pStore := &roundTripGatedStore{memStore: shared}
+	common := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithLeaseWait(20*time.Second, 2*time.Millisecond), WithStoreTimeout(5 * time.Second)}
+	q := newTestClient(t, append(common, WithStore(shared))...)
+	p := newTestClient(t, append(common, WithStore(pStore))...)
+	ctx := context.Background()
+
+	qDone := make(chan error, 1)
+	go func() {
+		_, err := q.Allowed(ctx, "http://s.test/public/x")
+		qDone <- err
+	}()
+	<-qIn // Q holds the lease
+	pDone := make(chan error, 1)
+	go func() {
+		_, err := p.Allowed(ctx, "http://s.test/public/x")
+		pDone <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); p.Stats().Store.LeaseWaits == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("P never waited for Q's lease")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	hDone := make(chan error, 1)
+	go func() {
+		_, err := p.Allowed(ctx, "http://h.test/")
+		hDone <- err
+	}()
+	<-hopIn // the hop looked in the Store (nothing), and fetches
+	gate := make(chan struct{})
+	pStore.gate.Store(&gate) // P's next poll is on its way a moment
+
+	clock.Advance(time.Second)
+	close(qGo) // Q gets v2 and stores it
+	if err := <-qDone; err != nil {
+		t.Fatalf("Q: %v", err)
+	}
+	clock.Advance(time.Second)
+	close(hopGo) // the hop gets a 503
+	herr := <-hDone
+	t.Logf("h.test: %v", herr)
+	close(gate) // P's poll reads v2
+	err0 := <-pDone
+	d, err := p.Check(ctx, "http://s.test/private/x")
+	dq, _ := q.Check(ctx, "http://s.test/private/x")
+	t.Logf("Q: allowed %v fetched %v", dq.Allowed, dq.FetchedAt)
+	if err0 != nil || err != nil || d.Allowed {
+		t.Errorf("P waited for Q's lease, whose result is v2 (fetched %v, in the Store, fresh for the hour): the waiting check %v; "+
+			"the next: allowed %v deferred %v failures %d checked %v expires %v, %v: the hop's failure, a second later, kept over it for its back-off",
+			dq.FetchedAt, err0, d.Allowed, d.Deferred, d.Failures, d.CheckedAt, d.Expires, err)
+	}
+}
+
+// TestDeadlineLookupTakesNewerStoredAnswer: review74's second case
+// (TestFirstLookTakesNewerStoredAnswer), for a check whose deadline is
+// sooner than the Store timeout, so that its Store look is the shared
+// one that keeps its answer in memory when its callers have left (see
+// sharedTier.lookup). The caller gives up while the Get is queued; P's
+// hop publishes s.test's 503 failure; Q stores v2 5 s later; the Get
+// then reads v2. That look published with putOver, which kept the
+// unexpired failure (review75) whatever its checked time: every check of s.test in
+// P is deferred for the back-off, though the look read v2, fetched after
+// the failure. Had the caller waited, putNewer would have taken v2.
+func TestDeadlineLookupTakesNewerStoredAnswer(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var phase atomic.Int32
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if phase.Load() == 1 {
+			serve(503, "", "Retry-After", "3600")(rw, r)
+			return
+		}
+		serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+	})
+	w.on("s.test/rules", serve(200, "User-agent: *\nDisallow:\n"))
+	w.on("h.test/robots.txt", redirectTo("http://s.test/rules"))
+	clock := newTestClock()
+	store := &lateGetStore{m: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+		WithStore(store), WithStoreTimeout(5 * time.Second)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	phase.Store(1) // s.test fails
+
+	store.armed.Store(true)
+	cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond) // sooner than the Store timeout
+	defer cancel()
+	_, err0 := p.Allowed(cctx, "http://s.test/public/x") // gives up while the Get is queued
+	<-store.entered
+	t.Logf("P's check with a deadline: %v", err0)
+
+	_, herr := p.Allowed(ctx, "http://h.test/") // the hop finds s.test failing
+	ds, _ := p.Check(ctx, "http://s.test/public/x")
+	t.Logf("h.test: %v; P's s.test meanwhile: failures %d checked %v", herr, ds.Failures, ds.CheckedAt)
+	if ds.Failures == 0 {
+		t.Skipf("the hop published no failure: %+v", ds)
+	}
+	clock.Advance(5 * time.Second)
+	phase.Store(2) // s.test is back, with v2
+	dq, err := q.Check(ctx, "http://s.test/public/x")
+	if !dq.Allowed || err != nil {
+		t.Fatalf("Q: %+v %v", dq, err)
+	}
+	hits := p.Stats().Store.Hits
+	close(store.released) // the look, its caller gone, reads v2
+	for deadline := time.Now().Add(5 * time.Second); p.Stats().Store.Hits == hits; {
+		if time.Now().After(deadline) {
+			t.Fatal("P's Store look never read v2")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // its putOver, just after the count
+	d, err := p.Check(ctx, "http://s.test/public/x")
+	if err != nil || !d.Allowed {
+		t.Errorf("P's Store look read v2 (checked %v) after its caller left, but P answers: allowed %v deferred %v failures %d checked %v expires %v, %v: "+
+			"the hop's failure of %v kept over it for the back-off", dq.CheckedAt, d.Allowed, d.Deferred, d.Failures, d.CheckedAt, d.Expires, err, ds.CheckedAt)
+	}
+}
