@@ -2819,61 +2819,74 @@ func (s *heldGetStore) Get(ctx context.Context, key string) ([]byte, error) {
 }
 
 // TestFillLookupKeepsNewerCopy: as TestLeaseWaitKeepsNewerCopy, for the
-// fill's own look in the Store (review72). Q's fetch of
-// s.test failed (503) and stored its stand-in of v1 (Disallow: /old).
-// P's v1 has expired; P's check of s.test looks in the Store; while that
-// Get is in flight, P reads v2 (Disallow: /private) through h.test's
-// redirect, publishes it and writes it to the Store (keepTheirs). The Get
-// then answers with Q's stand-in of v1, which the fill put,
-// unconditionally, over v2 in memory: /private/x allowed again, for the
-// stand-in's back-off, though P read v2 a moment before and the Store
-// holds v2.
+// fill's own look in the Store (review72). Q's fetch of s.test stored
+// either its stand-in of v1 (Disallow: /old, the site failing) or v1
+// again, fresh for an hour. P's v1 has expired; P's check of s.test
+// looks in the Store; while that Get is in flight, P reads v2 (Disallow:
+// /private) through h.test's redirect, publishes it and writes it to
+// the Store (keepTheirs). The Get then answered with Q's entry, which
+// the fill put, unconditionally, over v2 in memory: /private/x allowed
+// again, for the stand-in's back-off or v1's hour, though P read v2 a
+// moment before and the Store holds v2 (review72, review73).
 func TestFillLookupKeepsNewerCopy(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	var phase atomic.Int32
-	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		switch phase.Load() {
-		case 0:
-			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
-		case 1: // Q's fetch
-			rw.WriteHeader(http.StatusServiceUnavailable)
-		default:
-			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
-		}
-	})
-	w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
-	clock := newTestClock()
-	store := &heldGetStore{memStore: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
-	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
-		WithStore(store), WithStoreTimeout(5 * time.Second)}
-	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
-	ctx := context.Background()
-	expireFirstCopy(t, clock, &phase, q, p)
-	if d, err := q.Check(ctx, "http://s.test/private/x"); !d.Stale || err != nil {
-		t.Fatalf("Q, s.test failing: %+v %v; want v1 standing in", d, err)
-	}
-	phase.Store(2) // the site's current file, v2
+	for _, tc := range []struct {
+		name  string
+		q     http.HandlerFunc                 // s.test's answer to Q's fetch
+		qSaid func(d Decision, err error) bool // what Q must then answer
+	}{
+		{"a stand-in", func(rw http.ResponseWriter, r *http.Request) { rw.WriteHeader(http.StatusServiceUnavailable) },
+			func(d Decision, err error) bool { return d.Stale && err == nil }},
+		{"a good copy", serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=3600"),
+			func(d Decision, err error) bool { return d.Allowed && !d.Stale && err == nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			var phase atomic.Int32
+			w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+				switch phase.Load() {
+				case 0:
+					serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
+				case 1: // Q's fetch
+					tc.q(rw, r)
+				default:
+					serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+				}
+			})
+			w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
+			clock := newTestClock()
+			store := &heldGetStore{memStore: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
+			opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
+				WithStore(store), WithStoreTimeout(5 * time.Second)}
+			q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+			ctx := context.Background()
+			expireFirstCopy(t, clock, &phase, q, p)
+			if d, err := q.Check(ctx, "http://s.test/private/x"); !tc.qSaid(d, err) {
+				t.Fatalf("Q, phase 1: %+v %v", d, err)
+			}
+			phase.Store(2) // the site's current file, v2
 
-	store.armed.Store(true)
-	pDone := make(chan Decision, 1)
-	go func() {
-		d, _ := p.Check(ctx, "http://s.test/private/x")
-		pDone <- d
-	}()
-	<-store.entered // P's fill looks in the Store
-	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
-		t.Fatalf("h.test: %v", err)
-	}
-	if d, err := p.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
-		t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", d, err)
-	}
-	close(store.released)
-	d0 := <-pDone
-	d, err := p.Check(ctx, "http://s.test/private/x")
-	if d0.Allowed || d.Allowed {
-		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v, stale %v; the next: %v, stale %v, failures %d, %v) by Q's stand-in of v1, "+
-			"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d0.Stale, d.Allowed, d.Stale, d.Failures, err)
+			store.armed.Store(true)
+			pDone := make(chan Decision, 1)
+			go func() {
+				d, _ := p.Check(ctx, "http://s.test/private/x")
+				pDone <- d
+			}()
+			<-store.entered // P's fill looks in the Store
+			if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+				t.Fatalf("h.test: %v", err)
+			}
+			if d, err := p.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
+				t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", d, err)
+			}
+			close(store.released)
+			d0 := <-pDone
+			d, err := p.Check(ctx, "http://s.test/private/x")
+			if d0.Allowed || d.Allowed {
+				t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v, stale %v; the next: %v, stale %v, failures %d, %v) by Q's v1, "+
+					"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d0.Stale, d.Allowed, d.Stale, d.Failures, err)
+			}
+		})
 	}
 }
 
@@ -2888,66 +2901,6 @@ func expireFirstCopy(t *testing.T, clock *testClock, phase *atomic.Int32, cs ...
 	}
 	clock.Advance(2 * time.Minute)
 	phase.Store(1)
-}
-
-// TestFillLookupKeepsNewerThanAGoodCopy: as
-// TestFillLookupKeepsNewerCopy (review72), but Q's entry in the Store is
-// a good one, v1 fetched with an hour's freshness, not a stand-in.
-// The fill gave way to an answer published meanwhile only for a
-// failure or a stand-in: a good stored copy went over v2, which P read
-// through h.test a moment before and wrote to the Store, and /private/x
-// was allowed again for the hour v1 is fresh (review73).
-func TestFillLookupKeepsNewerThanAGoodCopy(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	var phase atomic.Int32
-	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		switch phase.Load() {
-		case 0:
-			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=60")(rw, r)
-		case 1: // Q's fetch: still v1, for an hour
-			serve(200, "User-agent: *\nDisallow: /old\n", "Cache-Control", "max-age=3600")(rw, r)
-		default:
-			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
-		}
-	})
-	w.on("h.test/robots.txt", redirectTo("http://s.test/robots.txt"))
-	clock := newTestClock()
-	store := &heldGetStore{memStore: newMemStore(), match: "s.test", entered: make(chan struct{}), released: make(chan struct{})}
-	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now),
-		WithStore(store), WithStoreTimeout(5 * time.Second)}
-	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
-	ctx := context.Background()
-	if d, err := p.Check(ctx, "http://s.test/private/x"); !d.Allowed || err != nil {
-		t.Fatalf("P, v1: %+v %v", d, err)
-	}
-	clock.Advance(2 * time.Minute)
-	phase.Store(1)
-	if d, err := q.Check(ctx, "http://s.test/private/x"); !d.Allowed || d.Stale || err != nil {
-		t.Fatalf("Q, v1 again: %+v %v", d, err)
-	}
-	phase.Store(2) // the site's current file, v2
-
-	store.armed.Store(true)
-	pDone := make(chan Decision, 1)
-	go func() {
-		d, _ := p.Check(ctx, "http://s.test/private/x")
-		pDone <- d
-	}()
-	<-store.entered // P's fill looks in the Store
-	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
-		t.Fatalf("h.test: %v", err)
-	}
-	if d, err := p.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
-		t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", d, err)
-	}
-	close(store.released)
-	d0 := <-pDone
-	d, err := p.Check(ctx, "http://s.test/private/x")
-	if d0.Allowed || d.Allowed {
-		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v; the next: %v, fetched %v, %v) by Q's good copy of v1, "+
-			"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d.Allowed, d.FetchedAt, err)
-	}
 }
 
 // lateGetStore is a Store (not a Leaser) whose next Get of a key holding
@@ -3275,7 +3228,7 @@ func TestLeaseWaitKeepsChainCopyOverOlderStandIn(t *testing.T) {
 }
 
 // TestFillLookupKeepsChainCopyOverOlderGoodCopy: the same for the
-// fill's own Store look (TestFillLookupKeepsNewerThanAGoodCopy, review73,
+// fill's own Store look (TestFillLookupKeepsNewerCopy's good copy, review73,
 // with s.test's answer reached through its redirect to www.s.test): Q
 // stored v1, fresh for an hour; then s.test moved its robots.txt to
 // www.s.test. P's check looks in the Store; while the Get is in flight, P
