@@ -179,15 +179,18 @@ func (c *Client) answered(e *entry) {
 	if c.hopFailed.Len() == 0 || e.failures > 0 || !e.good() {
 		return
 	}
-	forget := func(site string) {
-		if kept, ok := c.hopFailed.Peek(site); ok && e.checked >= kept.checked {
+	forget := func(site string, at stamp) {
+		if kept, ok := c.hopFailed.Peek(site); ok && at >= kept.checked {
 			c.hopFailed.Remove(site)
 		}
 	}
-	forget(e.key)
+	forget(e.key, e.checked)
+	// The sites its redirects passed answered when it was fetched: a
+	// chain's copy, stamped when the chain read it, may be an older
+	// fetch's, which asked them nothing since.
 	for line := range strings.SplitSeq(e.redirects, "\n") {
 		if site, path, err := target.Split(redirectOf(line).URL, nil); err == nil && path == "/robots.txt" {
-			forget(string(site))
+			forget(string(site), e.fetched)
 		}
 	}
 }

@@ -2763,3 +2763,71 @@ func TestHopPacedInProcessWhenPacerFails(t *testing.T) {
 		}
 	}
 }
+
+// TestChainCopyKeepsANewerHopFailure: a.test's robots.txt is
+// where w.test's, x.test's and y.test's redirect. Q read w.test's (by
+// way of a.test, fresh for the hour) and stored it; P took it from the
+// Store, so P holds w.test's copy, whose redirects name a.test's
+// robots.txt, and no copy of a.test's own. Then a.test fails (500,
+// Retry-After: 3600): P's check of x.test meets it and keeps the failure
+// for the robots.txt files redirected there, for its back-off. A minute
+// later P's check of h.test, whose robots.txt redirects to w.test's,
+// takes P's copy of w.test's (res.theirs, no request to a.test) and
+// publishes it as h.test's, now stamped checked at the chain's read:
+// answered() took that for an answer of a.test's newer than its
+// failure and forgot the failure, though a.test was not asked (review76):
+// P's check of y.test then asked a.test again within its back-off. The
+// sites a copy's redirects name count as answering when it was fetched.
+func TestChainCopyKeepsANewerHopFailure(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var down atomic.Bool
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			serve(500, "", "Retry-After", "3600")(rw, r)
+			return
+		}
+		serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+	})
+	w.on("w.test/robots.txt", redirectTo("http://a.test/robots.txt"))
+	w.on("x.test/robots.txt", redirectTo("http://a.test/robots.txt"))
+	w.on("y.test/robots.txt", redirectTo("http://a.test/robots.txt"))
+	w.on("h.test/robots.txt", redirectTo("http://w.test/robots.txt"))
+	clock := newTestClock()
+	store := newMemStore()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now), WithStore(store)}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	if d, err := q.Check(ctx, "http://w.test/private/x"); d.Allowed || err != nil {
+		t.Fatalf("Q, w.test: %+v %v", d, err)
+	}
+	clock.Advance(time.Second)
+	if d, err := p.Check(ctx, "http://w.test/private/x"); d.Allowed || err != nil || p.Stats().Store.Hits == 0 {
+		t.Fatalf("P, w.test from the Store: %+v %v %+v", d, err, p.Stats().Store)
+	}
+	asked := w.count("http://a.test/robots.txt")
+
+	clock.Advance(time.Minute)
+	down.Store(true)
+	dx, err := p.Check(ctx, "http://x.test/private/x")
+	t.Logf("x.test: failures %d deferred %v, %v", dx.Failures, dx.Deferred, err)
+	if n := w.count("http://a.test/robots.txt"); n != asked+1 {
+		t.Fatalf("x.test's fetch asked a.test %d times", n-asked)
+	}
+	clock.Advance(time.Minute)
+	if d, err := p.Check(ctx, "http://h.test/private/x"); d.Allowed || err != nil {
+		t.Fatalf("h.test through w.test's copy: %+v %v", d, err)
+	} else {
+		t.Logf("h.test: fetched %v checked %v redirects %v", d.FetchedAt, d.CheckedAt, d.Redirects())
+	}
+	if n := w.count("http://a.test/robots.txt"); n != asked+1 {
+		t.Fatalf("h.test's fetch asked a.test")
+	}
+	clock.Advance(time.Minute)
+	dy, err := p.Check(ctx, "http://y.test/private/x")
+	if n := w.count("http://a.test/robots.txt"); n != asked+1 {
+		t.Errorf("a.test, down (500, Retry-After: 3600) since x.test's fetch 2 minutes earlier, was asked again by y.test's (%d requests since): "+
+			"its failure was forgotten when h.test's chain published w.test's copy (fetched an hour's minutes before the failure, a.test not asked), stamped checked now; y.test: %+v %v",
+			n-asked, dy.Failures, err)
+	}
+}
