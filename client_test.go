@@ -2866,22 +2866,10 @@ func TestFillLookupKeepsNewerCopy(t *testing.T) {
 			}
 			phase.Store(2) // the site's current file, v2
 
-			store.armed.Store(true)
-			pDone := make(chan Decision, 1)
-			go func() {
-				d, _ := p.Check(ctx, "http://s.test/private/x")
-				pDone <- d
-			}()
-			<-store.entered // P's fill looks in the Store
-			if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
-				t.Fatalf("h.test: %v", err)
+			d0, dv, d, err := lookWhileChainReads(t, p, store)
+			if dv.Allowed {
+				t.Fatalf("after P read v2 through h.test: %+v; want v2's disallow", dv)
 			}
-			if d, err := p.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
-				t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", d, err)
-			}
-			close(store.released)
-			d0 := <-pDone
-			d, err := p.Check(ctx, "http://s.test/private/x")
 			if d0.Allowed || d.Allowed {
 				t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v, stale %v; the next: %v, stale %v, failures %d, %v) by Q's v1, "+
 					"put over v2 which P had read through h.test and written to the Store meanwhile", d0.Allowed, d0.Stale, d.Allowed, d.Stale, d.Failures, err)
@@ -3266,23 +3254,10 @@ func TestFillLookupKeepsChainCopyOverOlderGoodCopy(t *testing.T) {
 	clock.Advance(time.Second)
 	phase.Store(2) // s.test's robots.txt is now www.s.test's
 
-	store.armed.Store(true)
-	pDone := make(chan Decision, 1)
-	go func() {
-		d, _ := p.Check(ctx, "http://s.test/private/x")
-		pDone <- d
-	}()
-	<-store.entered // P's fill looks in the Store
-	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
-		t.Fatalf("h.test: %v", err)
+	d0, dc, d, err := lookWhileChainReads(t, p, store)
+	if dc.Allowed {
+		t.Fatalf("after P read s.test's redirect through h.test: %+v %v; want www.s.test's disallow", dc, nil)
 	}
-	dc, err := p.Check(ctx, "http://s.test/private/x")
-	if dc.Allowed || err != nil {
-		t.Fatalf("after P read s.test's redirect through h.test: %+v %v; want www.s.test's disallow", dc, err)
-	}
-	close(store.released)
-	d0 := <-pDone
-	d, err := p.Check(ctx, "http://s.test/private/x")
 	if d0.Allowed || d.Allowed {
 		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v; the next: %v, fetched %v, checked %v, %v) by Q's v1, "+
 			"put over the answer P read through h.test after Q's fetch (www.s.test's rules, stamped checked %v)",
@@ -3330,23 +3305,10 @@ func TestFillLookupKeepsNewerCopyOverSkewedStandIn(t *testing.T) {
 	clock.Advance(time.Second) // P's read of v2 comes a second after Q's failure
 	phase.Store(2)
 
-	store.armed.Store(true)
-	pDone := make(chan Decision, 1)
-	go func() {
-		d, _ := p.Check(ctx, "http://s.test/private/x")
-		pDone <- d
-	}()
-	<-store.entered // P's fill looks in the Store
-	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
-		t.Fatalf("h.test: %v", err)
+	d0, dv, d, err := lookWhileChainReads(t, p, store)
+	if dv.Allowed {
+		t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", dv, nil)
 	}
-	dv, err := p.Check(ctx, "http://s.test/private/x")
-	if dv.Allowed || err != nil {
-		t.Fatalf("after P read v2 through h.test: %+v %v; want v2's disallow", dv, err)
-	}
-	close(store.released)
-	d0 := <-pDone
-	d, err := p.Check(ctx, "http://s.test/private/x")
 	if d0.Allowed || d.Allowed {
 		t.Errorf("P after its fill's Store look: /private/x allowed (the waiting check: %v stale %v; the next: %v stale %v fetched %v checked %v, %v) "+
 			"by Q's stand-in of v1 (fetched %v, checked %v by Q's clock, 30 s ahead), put over v2 (fetched %v) which P read a second after Q's failure",
@@ -3541,4 +3503,31 @@ func TestDeadlineLookupTakesNewerStoredAnswer(t *testing.T) {
 		t.Errorf("P's Store look read v2 (checked %v) after its caller left, but P answers: allowed %v deferred %v failures %d checked %v expires %v, %v: "+
 			"the hop's failure of %v kept over it for the back-off", dq.CheckedAt, d.Allowed, d.Deferred, d.Failures, d.CheckedAt, d.Expires, err, ds.CheckedAt)
 	}
+}
+
+// lookWhileChainReads runs p's check of s.test/private/x while its
+// fill's Store Get is held, and meanwhile p's check of h.test, whose
+// robots.txt redirects to s.test's; it returns the waiting check's
+// decision, the one made after the chain read s.test's, and the next,
+// and that one's error.
+func lookWhileChainReads(t *testing.T, p *Client, store *heldGetStore) (waiting, chain, next Decision, err error) {
+	t.Helper()
+	ctx := context.Background()
+	store.armed.Store(true)
+	done := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/private/x")
+		done <- d
+	}()
+	<-store.entered // p's fill looks in the Store
+	if _, err := p.Allowed(ctx, "http://h.test/"); err != nil {
+		t.Fatalf("h.test: %v", err)
+	}
+	if chain, err = p.Check(ctx, "http://s.test/private/x"); err != nil {
+		t.Fatalf("s.test after the chain: %v", err)
+	}
+	close(store.released)
+	waiting = <-done
+	next, err = p.Check(ctx, "http://s.test/private/x")
+	return waiting, chain, next, err
 }
