@@ -45,20 +45,22 @@ type Body struct {
 // a cut character at its end, made up with '*' to the length Google's
 // parser weighs the cut pattern by, so that it beats every rule it would;
 // and a Content-Usage rule cut in its statement, its path, stating
-// nothing; any other is
-// dropped, since a cut allow, user-agent or crawl-delay can say what the
-// line does not. A line that ends right at the limit is whole (up to
-// four bytes past it are read to tell). The text is then converted to UTF-8: UTF-32
-// is told by a byte-order mark, UTF-16 by one, the NULs of its first
-// bytes or its line feeds as code units (0A 00 or 00 0A), unless the
-// body spells "user-agent" or "allow" a byte a letter (NULs a writer
-// ended its lines with, as C strings end); a body
-// that is valid UTF-8, declared UTF-8 or starts with a UTF-8 byte-order
-// mark is kept as it is; any other is converted from the Content-Type's
-// charset, or Windows-1252 (also for a charset that is not
-// ASCII-compatible: UTF-16 named but not found, ISO-2022-JP, the WHATWG
-// replacement encoding). An error means the body could not be read
-// whole: the Client takes such a robots.txt as unreachable.
+// nothing; any other is dropped, since a cut allow, user-agent or
+// crawl-delay can say what the line does not. A line that ends right at
+// the limit is whole (up to four bytes past it are read to tell). The
+// text is then converted to UTF-8, its encoding told from the bytes kept
+// and those that finish a character the limit cuts: UTF-32 is told by a
+// byte-order mark, UTF-16 by one, the NULs of its first bytes or its
+// line feeds as code units (0A 00 or 00 0A), unless a line of the body,
+// read a byte a character, begins with a key the parser reads, a
+// misspelling Google's accepts too (NULs a writer ended its lines with,
+// as C strings end); a body that is valid UTF-8, declared UTF-8 or
+// starts with a UTF-8 byte-order mark is kept as it is; any other is
+// converted from the Content-Type's charset, or Windows-1252 (also for a
+// charset that is not ASCII-compatible: UTF-16 named but not found,
+// ISO-2022-JP, the WHATWG replacement encoding). An error means the body
+// could not be read whole: the Client takes such a robots.txt as
+// unreachable.
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	b, err := body.Read(r, header, limit)
 	return Body(b), err
