@@ -190,10 +190,9 @@ func (m *memCache) putOver(e, seen *entry, now time.Time) *entry {
 // entry checked at or after e, but for a failure over the Store's
 // answer, which stands as a good copy stands in for a failure.
 func (m *memCache) putNewer(e, seen *entry, now time.Time) *entry {
-	answers := func(x *entry) bool { return x.good() && !x.stale && x.failures == 0 }
 	return m.putUnless(e, seen, func(c *entry) bool {
-		return answers(c) && !c.expired(now) && !answers(e) ||
-			c.checked >= e.checked && (answers(c) || !answers(e))
+		return c.answers() && !c.expired(now) && !e.answers() ||
+			c.checked >= e.checked && (c.answers() || !e.answers())
 	})
 }
 

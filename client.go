@@ -706,7 +706,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 // while this fill fetched, which is the newer. That one then takes the
 // place of seen, the entry memory held for k, and is returned.
 func (c *Client) storeFailure(k key, e, seen *entry) *entry {
-	if s, _ := c.tier.get(c.base, k, true); s != nil && s.good() && !s.stale {
+	if s, _ := c.tier.get(c.base, k, true); s != nil && s.answers() {
 		return k.doc.cache.putOver(s, seen, c.cfg.now())
 	}
 	c.tier.set(k, e)

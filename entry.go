@@ -218,6 +218,10 @@ func (e *entry) good() bool {
 	return e.outcome != OutcomeUnreachable && (e.failures == 0 || e.stale) && (e.status != 0 || e.outcome != OutcomeAllowAll)
 }
 
+// answers reports whether e is a server's answer: good, and neither a
+// failure nor a copy standing in for one.
+func (e *entry) answers() bool { return e.good() && !e.stale }
+
 // validators returns the validators a fetch sends for e's body: none
 // when e is nil or not good.
 func (e *entry) validators() (etag, lastMod string) {

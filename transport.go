@@ -595,12 +595,12 @@ func badRequestURL(u *url.URL) error {
 	case u == nil:
 		return fmt.Errorf("%w: request without a URL", ErrBadURL)
 	case u.Opaque != "": // sent as it is, it may name another authority or path
-		return fmt.Errorf("%w: a request URL with an opaque part (%s) is not checked", ErrBadURL, withheld(u.Opaque, strconv.Quote(capQuote(u.Opaque))))
+		return fmt.Errorf("%w: a request URL with an opaque part (%s) is not checked", ErrBadURL, quotedUnlessCredentials(u.Opaque))
 	case u.EscapedPath() != "" && u.EscapedPath()[0] != '/': // url.JoinPath on a URL without a path makes one
 		return fmt.Errorf("%w: a request path (%s) that does not start with \"/\" is not checked", ErrBadURL,
-			withheld(u.EscapedPath(), strconv.Quote(capQuote(u.EscapedPath())))) // "alice:secret@h/x": a URL's userinfo, once joined
+			quotedUnlessCredentials(u.EscapedPath())) // "alice:secret@h/x": a URL's userinfo, once joined
 	case notAuthority(u.Host): // a URL built by hand: pasted into the check, it would end there
-		return fmt.Errorf("%w: request URL host %s is not an authority", ErrBadURL, withheld(u.Host, strconv.Quote(capQuote(u.Host))))
+		return fmt.Errorf("%w: request URL host %s is not an authority", ErrBadURL, quotedUnlessCredentials(u.Host))
 	case strings.Contains(u.RawQuery, "#"): // a URL built by hand: net/http sends it, nginx and Apache end the query there
 		return fmt.Errorf("%w: a request query with a '#' (%q) is not checked", ErrBadURL, capQuote(u.RawQuery))
 	}
@@ -611,7 +611,7 @@ func badRequestURL(u *url.URL) error {
 // authority, which servers would read each their own way; else nil.
 func badHost(host string) error {
 	if notAuthority(host) {
-		return fmt.Errorf("%w: request Host %s is not an authority", ErrBadURL, withheld(host, strconv.Quote(capQuote(host))))
+		return fmt.Errorf("%w: request Host %s is not an authority", ErrBadURL, quotedUnlessCredentials(host))
 	}
 	return nil
 }
@@ -627,6 +627,11 @@ func withheld(part, shown string) string {
 	}
 	return shown
 }
+
+// quotedUnlessCredentials returns s, a part of a request's URL or Host,
+// cut and quoted for an error, unless it may hold credentials (see
+// withheld).
+func quotedUnlessCredentials(s string) string { return withheld(s, strconv.Quote(capQuote(s))) }
 
 // sentURL returns the URL of req, checked and so not nil, without its
 // fragment: the one a crawler puts back.
@@ -798,7 +803,7 @@ func headerHost(req *http.Request) (string, error) {
 		if isField(k, "Host") && (k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
 			v := strings.Join(vv, ", ")
 			return "", fmt.Errorf("%w: the request's header holds %q: %s, which a server may read as its Host; "+
-				"set Request.Host", ErrBadURL, capQuote(k), withheld(v, strconv.Quote(capQuote(v))))
+				"set Request.Host", ErrBadURL, capQuote(k), quotedUnlessCredentials(v))
 		}
 	}
 	if ascii.IsASCII(host) {
