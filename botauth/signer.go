@@ -92,7 +92,9 @@ func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
 // key directory is served at agent, the Signature-Agent URL. key must be
 // a whole Ed25519 private key, as [ed25519.GenerateKey] returns it, whose
 // public half is its seed's. agent must be an absolute https URL with a
-// host, no user information or fragment, in visible ASCII: either an
+// host, no user information or fragment, no dot segment or backslash in
+// its path (a verifier's URL parser would ask for another path), in
+// visible ASCII: either an
 // origin (https://crawler.example), sent as an origin is serialised
 // (lower case, no default port, no final "/"), whose
 // directory sites fetch at the well-known URI, as revision -01 of the
@@ -182,6 +184,11 @@ func checkAgent(agent string) (value, path, auth string, err error) {
 		return "", "", "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
 	case origin && strings.Contains(agent, "?"):
 		return "", "", "", fmt.Errorf("botauth: agent URL %q is neither an origin nor a directory's URL", agent)
+	case unresolved(u.EscapedPath()), strings.ContainsRune(strings.SplitN(agent, "?", 2)[0], '\\'):
+		// A verifier's URL parser (WHATWG's, curl's) resolves the
+		// segment, or reads the backslash as a slash, and asks for
+		// another path than Directory serves.
+		return "", "", "", fmt.Errorf("botauth: agent URL %q has a dot segment or a backslash", agent)
 	}
 	auth, err = authority(u.Host, u.Scheme)
 	if origin {
@@ -191,6 +198,18 @@ func checkAgent(agent string) (value, path, auth string, err error) {
 		return "https://" + auth, directoryPath, auth, err
 	}
 	return agent, u.Path, auth, err
+}
+
+// unresolved reports whether the escaped path p holds a segment a URL
+// parser resolves away: "." or "..", a dot perhaps written %2E.
+func unresolved(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		switch strings.ReplaceAll(strings.ToLower(seg), "%2e", ".") {
+		case ".", "..":
+			return true
+		}
+	}
+	return false
 }
 
 // KeyID returns the keyid the Signer sends and its directory's kid: the
