@@ -18,8 +18,10 @@
 // reads the page, and again after each restart, unless it is removed or
 // opened with [WithReplaceDamaged] (whose check, ended so twice in a
 // row, replaces it). bbolt also allocates, as it opens a file, as much
-// as the count of a long free list says, which no checksum covers: [Open]
-// refuses a count past the list's pages. A damaged length in a page can also
+// as the count of a long free list says, which no checksum covers, and
+// rebuilds a list the file does not keep walking every tree on a
+// goroutine no recover reaches: [Open] refuses a count past the list's
+// pages and a file keeping no list (boltstore writes none so). A damaged length in a page can also
 // make bbolt copy up to gigabytes before it faults, from which the Store
 // recovers.
 package boltstore

@@ -239,12 +239,16 @@ const (
 	noFreelist   = ^uint64(0)
 )
 
-// checkFreelist refuses, reading the file, a long free list (64k page
-// ids or more, whose count bbolt keeps in the list's first slot, under no
-// checksum) counting more ids than its pages hold: bbolt, opening the
-// file for writing, allocates as much as the count says (a flipped high
-// bit asks for hundreds of GiB), which ends the process. The meta page
-// read is the one of tx's id, which bbolt opens the file on.
+// checkFreelist refuses, reading the file, one that keeps no free list
+// (boltstore writes none so; bbolt's surgery command and NoFreelistSync
+// do) and a long free list (64k page ids or more, whose count bbolt
+// keeps in the list's first slot, under no checksum) counting more ids
+// than its pages hold. Opening the file for writing, bbolt rebuilds a
+// missing list walking every tree on a goroutine of its own, where a
+// damaged page ends the process before any check could replace the
+// file, and allocates as much as a long list's count says (a flipped
+// high bit asks for hundreds of GiB). The meta page read is the one of
+// tx's id, which bbolt opens the file on.
 func checkFreelist(tx *bolt.Tx) error {
 	f, err := os.Open(tx.DB().Path())
 	if err != nil {
@@ -252,7 +256,7 @@ func checkFreelist(tx *bolt.Tx) error {
 	}
 	defer f.Close()
 	size := int64(tx.DB().Info().PageSize)
-	list := noFreelist
+	list, found := noFreelist, false
 	var b [pageHead + metaTxid + 8]byte
 	for at := range int64(2) {
 		if _, err := f.ReadAt(b[:], at*size); err != nil {
@@ -260,11 +264,14 @@ func checkFreelist(tx *bolt.Tx) error {
 		}
 		m := b[pageHead:]
 		if binary.LittleEndian.Uint32(m) == metaMagic && binary.LittleEndian.Uint64(m[metaTxid:]) == uint64(tx.ID()) {
-			list = binary.LittleEndian.Uint64(m[metaFreelist:])
+			list, found = binary.LittleEndian.Uint64(m[metaFreelist:]), true
 		}
 	}
+	if found && list == noFreelist {
+		return fmt.Errorf("%w: its meta page keeps no free list", ErrFormat)
+	}
 	if list == noFreelist || list >= uint64(tx.Size()/size) {
-		return nil // none kept, or past the pages: bbolt refuses it
+		return nil // no meta page of that id, or past the pages: bbolt refuses it
 	}
 	if _, err := f.ReadAt(b[:pageHead+8], int64(list)*size); err != nil {
 		return err

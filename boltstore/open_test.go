@@ -5,9 +5,11 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -562,5 +564,67 @@ func TestOpenReplaceHoldsTheFile(t *testing.T) {
 	}
 	if !errors.Is(b.err, ErrLocked) {
 		t.Errorf("the Open beside a replacement: %v, want ErrLocked", b.err)
+	}
+}
+
+// TestOpenUnsyncedFreeListDamaged: a Store's file whose current meta page
+// keeps no free list (bbolt's own "surgery freelist abandon" leaves a file
+// so, as does any write with NoFreelistSync) and one of whose branch pages
+// has a child id with one bit flipped. bbolt, opening such a file for
+// writing, rebuilds the free list by walking every tree on a goroutine of
+// its own, where no recover or SetPanicOnFault reaches: the fault ends
+// the process, before the check of WithReplaceDamaged has written its
+// mark, so every start ends so and the file is never replaced. Open runs
+// three times in a helper process; the file should be moved aside (at
+// once, or after two ends in a row, as the package documents).
+func TestOpenUnsyncedFreeListDamaged(t *testing.T) {
+	path := writeFile(t, storeFile(t, 200))
+	branch := -1
+	for id, p := range pageInfos(t, path) { // before: pageInfos's Open writes a free list
+		if p.Type == "branch" {
+			branch = id
+		}
+	}
+	if branch < 0 {
+		t.Fatal("no branch page in the file")
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{NoFreelistSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keyLayout, binary.BigEndian.AppendUint64(nil, layoutVersion))
+	})
+	if err = errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
+	b := readFile(t, path)
+	// Undamaged, it is refused too, and left as it is.
+	if s, err := Open(path); !errors.Is(err, ErrFormat) {
+		if err == nil {
+			_ = s.Close()
+		}
+		t.Fatalf("Open of a file keeping no free list: %v, want ErrFormat", err)
+	}
+	if after := readFile(t, path); !bytes.Equal(after, b) {
+		t.Fatal("Open changed the file it refused")
+	}
+	at := branch*os.Getpagesize() + pageHeaderLen + childAt
+	binary.LittleEndian.PutUint64(b[at:], binary.LittleEndian.Uint64(b[at:])^1<<20) // one bit
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	for range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCheckHelper$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "CHECK_PATH="+path)
+		out, err := cmd.CombinedOutput()
+		last = fmt.Sprintf("%v: %.600s", err, out)
+		if err == nil && bytes.Contains(out, []byte(`RESULT {"Err":"\u003cnil\u003e"`)) {
+			break
+		}
+	}
+	if _, err := os.Stat(path + unusableSuffix); err != nil {
+		t.Fatalf("after three Opens WithReplaceDamaged the file is still in place (%v); the last: %s", err, last)
 	}
 }
