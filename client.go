@@ -729,7 +729,11 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	now := c.cfg.now().Truncate(storedUnit)
 	at := stampOf(now)
 	if k.doc.robots {
-		c.stats.countFetch(res.outcome, res.notModified)
+		counted := res.outcome
+		if res.status == 0 && res.err != nil {
+			counted = OutcomeUnreachable // no response: an outage, whatever WithErrorPolicy answers
+		}
+		c.stats.countFetch(counted, res.notModified)
 	}
 	if res.theirs != nil {
 		// What that site's entry says, for as long as it says it.

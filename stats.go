@@ -28,7 +28,7 @@ type Stats struct {
 		Rules       uint64 // 2xx, parsed
 		AllowAll    uint64 // unavailable: 4xx, too many redirects
 		DisallowAll uint64 // e.g. 401/403 under LegacyStatusPolicy
-		Unreachable uint64 // 429, 5xx, network errors, timeouts
+		Unreachable uint64 // 429, 5xx, network errors, timeouts (whatever WithErrorPolicy answers)
 		NotModified uint64 // 304 on revalidation
 	}
 	// Evictions are entries dropped by the LRU to make room.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
 	"sync"
 	"testing"
@@ -238,4 +239,25 @@ func TestStatsCountCrawlerChecksOnly(t *testing.T) {
 			t.Errorf("one receipt: %d deferred of %d checks, want its robots.txt check alone", s.Deferred-before.Deferred, s.Hits+s.Misses-before.Hits-before.Misses)
 		}
 	})
+}
+
+// TestStatsErrorPolicyOutageIsUnreachable: a robots.txt fetch that got no
+// response is counted in Fetches.Unreachable ("network errors, timeouts")
+// whatever outcome WithErrorPolicy maps it to: that allow-all is "a
+// failure all the same", asked again on the back-off, not a 4xx.
+func TestStatsErrorPolicyOutageIsUnreachable(t *testing.T) {
+	refused := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	})
+	for _, o := range []Outcome{OutcomeAllowAll, OutcomeDisallowAll} {
+		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: refused}),
+			WithErrorPolicy(func(error) Outcome { return o }))
+		d, err := c.Check(context.Background(), "http://gone.test/x")
+		if err != nil || d.Failures != 1 {
+			t.Fatalf("%v: %+v, %v; want the policy's answer, a failure", o, d, err)
+		}
+		if f := c.Stats().Fetches; f.Unreachable != 1 || f.AllowAll+f.DisallowAll != 0 {
+			t.Errorf("policy %v: a refused connection counted as %+v, want Unreachable 1", o, f)
+		}
+	}
 }
