@@ -31,7 +31,8 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // web should send everything through it with [NewClientTransport]. The
 // copy dials with its own net.Dialer (30 s connect timeout and keep-alive,
 // as http.DefaultTransport's) and has no proxy, which would resolve names
-// and connect where no check could see. It speaks HTTP/2 when t would.
+// and connect where no check could see. It speaks HTTP/2 when t would,
+// over connections of its own (never a pool x/net/http2 shares with t).
 func PublicOnly(t *http.Transport) *http.Transport { return guardTransport(t, nil) }
 
 // isGuard reports whether rt is or wraps, as [NewTransport] says, a
@@ -114,6 +115,16 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 		}
 	}
 	g := t.Clone()
+	if len(g.TLSNextProto) > 0 {
+		// Another package's HTTP/2 (x/net/http2.ConfigureTransports)
+		// puts each connection in a pool it shares with t, and sends the
+		// copy's requests over any connection there, which t dialled
+		// unchecked: the copy speaks net/http's HTTP/2, with a pool of
+		// its own.
+		_, h2 := g.TLSNextProto["h2"]
+		g.TLSNextProto = nil
+		g.ForceAttemptHTTP2 = g.ForceAttemptHTTP2 || h2
+	}
 	d := &guardDialer{net.Dialer{
 		Timeout:   30 * time.Second,
 		KeepAlive: 30 * time.Second,

@@ -20,6 +20,7 @@ import (
 
 	"github.com/robotsgate/robotstxt/botauth"
 	"golang.org/x/net/dns/dnsmessage"
+	"golang.org/x/net/http2"
 )
 
 func TestPublicAddr(t *testing.T) {
@@ -565,5 +566,74 @@ func TestGuardSignedClientTransport(t *testing.T) {
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("the site saw %q, %v; want %q", got, err, want)
 		}
+	}
+}
+
+// TestPublicOnlyOwnsItsHTTP2Pool: a Transport set up for HTTP/2 by
+// x/net/http2.ConfigureTransports pools its connections where a copy's
+// requests find them. The guard made of it, resolving site.test to a
+// public address, sent its requests over the connection the original
+// had dialled, unchecked, to an internal one. The guard speaks HTTP/2
+// over connections it dialled itself.
+func TestPublicOnlyOwnsItsHTTP2Pool(t *testing.T) {
+	internalHits, publicHits := new(atomic.Int64), new(atomic.Int64)
+	mk := func(ip string, port int, hits *atomic.Int64) *httptest.Server {
+		s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			_, _ = io.WriteString(w, "hello from "+ip)
+		}))
+		ln, err := net.Listen("tcp", fmt.Sprintf("%s:%d", ip, port))
+		if err != nil {
+			t.Skip(err)
+		}
+		s.Listener = ln
+		s.EnableHTTP2 = true
+		s.StartTLS()
+		t.Cleanup(s.Close)
+		return s
+	}
+	internal := mk("127.0.0.1", 0, internalHits)
+	port := internal.Listener.Addr().(*net.TCPAddr).Port
+	mk("127.0.0.2", port, publicHits)
+	// The application's own transport, set up for HTTP/2 with x/net, which
+	// reaches site.test at an internal address (its own dialer, say).
+	var d net.Dialer
+	t1 := &http.Transport{
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, internal.Listener.Addr().String())
+		},
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
+	}
+	if _, err := http2.ConfigureTransports(t1); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(t1.CloseIdleConnections)
+	u := fmt.Sprintf("https://site.test:%d/", port)
+	resp, err := (&http.Client{Transport: t1}).Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+
+	// The guard made of it: site.test resolves to 127.0.0.2, let through as public.
+	resolveTo(t, netip.MustParseAddr("127.0.0.2"))
+	pub := netip.MustParseAddrPort(fmt.Sprintf("127.0.0.2:%d", port))
+	guard := guardTransport(t1, func(a netip.AddrPort) bool { return a == pub })
+	t.Cleanup(guard.CloseIdleConnections)
+	before := internalHits.Load()
+	for range 3 {
+		resp, err := (&http.Client{Transport: guard}).Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.ProtoMajor != 2 {
+			t.Errorf("the guard spoke %s, want HTTP/2 as the transport it copies", resp.Proto)
+		}
+	}
+	if n := internalHits.Load() - before; n != 0 {
+		t.Errorf("requests through the guard reached the internal address %d times (public %d)", n, publicHits.Load())
 	}
 }
