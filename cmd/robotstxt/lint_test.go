@@ -619,3 +619,22 @@ func TestLintOneCrawlerOfTwoWords(t *testing.T) {
 		t.Errorf("GPTBot CCBot: %+v, want two-agents", fs)
 	}
 }
+
+// TestLintTDMRepFileTooLargeNamesTheFile checks that lint of a local
+// tdmrep.json over the 256 KiB crawlers read says so of the file, not of
+// http://robots.invalid/.well-known/tdmrep.json, a URL the command makes
+// up to serve the file, "unreachable (status 200)".
+func TestLintTDMRepFileTooLargeNamesTheFile(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "tdmrep.json")
+	body := `[{"location": "/", "tdm-reservation": 1}` + strings.Repeat(" ", 300<<10) + "]"
+	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCmd(t, "", "lint", name)
+	if !strings.Contains(r.stdout, "tdmrep-unreadable") {
+		t.Fatalf("lint of a %d-byte tdmrep.json: exit %d, stdout %q; want a tdmrep-unreadable warning", len(body), r.code, r.stdout)
+	}
+	if out := r.stdout + r.stderr; strings.Contains(out, "robots.invalid") || strings.Contains(out, "status 200") {
+		t.Errorf("lint of the local file %s says:\n%s\nwant no made-up URL, nor a status no server sent", name, out)
+	}
+}

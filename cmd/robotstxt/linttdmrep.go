@@ -63,8 +63,13 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 	var lt linter
 	for _, s := range rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil).Signals {
 		if s.Source == "tdmrep.json" && s.Where == "unreachable" {
-			lt.addText(0, "", codeTDMRep, "crawlers that read TDMRep cannot read it (%s), so they take every page of the site as reserved (train-ai=n)",
-				strings.ReplaceAll(s.Value, "robotstxt: ", ""))
+			why := strings.ReplaceAll(s.Value, "robotstxt: ", "")
+			if served := pathSite + tdmrepPath + ": "; file == nil && strings.Contains(why, served) {
+				// A local file: what the Client found in it, not the
+				// fetch of the URL the command serves it at.
+				why = why[strings.LastIndex(why, served)+len(served):]
+			}
+			lt.addText(0, "", codeTDMRep, "crawlers that read TDMRep cannot read it (%s), so they take every page of the site as reserved (train-ai=n)", why)
 		}
 	}
 	if file != nil {

@@ -59,6 +59,10 @@ func parseTargets(args []string, bare bool) ([]target, error) {
 		switch {
 		case !errors.Is(err, robotstxt.ErrBadURL):
 			out = append(out, t)
+		case t.url != a:
+			// A bare path, named as typed, not on pathSite.
+			why := strings.TrimPrefix(strings.ReplaceAll(err.Error(), pathSite, ""), robotstxt.ErrBadURL.Error()+" ")
+			return nil, fmt.Errorf("%w %s", robotstxt.ErrBadURL, why)
 		case bare:
 			return nil, fmt.Errorf("%w (give an http or https URL, or a path that starts with /)", err)
 		default:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,6 +91,25 @@ func TestMatchPathAsTheClient(t *testing.T) {
 		p := matchPath(clientEscaped(url), robotstxt.ModeGoogle)
 		if err != nil || d.Allowed || d.Served != "" || !strings.HasPrefix(p, d.Rule.Pattern) {
 			t.Errorf("%s: matched as %s; the Client: allowed %v by %+v, served %q, %v", url, p, d.Allowed, d.Rule, d.Served, err)
+		}
+	}
+}
+
+// TestBarePathErrorNamesThePath checks that a bare path the Client
+// cannot check is named as typed in the error: not on pathSite, a host
+// the user never typed, with a hint to give "a path that starts with /"
+// for an argument that is one.
+func TestBarePathErrorNamesThePath(t *testing.T) {
+	for _, args := range [][]string{
+		{"test", "-file", "testdata/robots.txt", "/ok", "/x?q=a b"},
+		{"test", "-json", "-file", "testdata/robots.txt", "/a%zz"},
+		{"explain", "-file", "testdata/robots.txt", "/a%"},
+	} {
+		r := runCmd(t, "", args...)
+		bad := args[len(args)-1]
+		if r.code != exitUsage || strings.Contains(r.stderr, "robots.invalid") || !strings.Contains(r.stderr, fmt.Sprintf("%q", bad)) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and an error that quotes %q, not a URL on %s",
+				args, r.code, r.stderr, exitUsage, bad, pathSite)
 		}
 	}
 }
