@@ -16,10 +16,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // fetchResult is what one fetch, redirects included, gave.
@@ -392,6 +394,9 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 		// no file (one written on one line is all that line).
 		err = fmt.Errorf("%w: more than %d bytes", tdmrep.ErrTooLarge, tdmrep.MaxSize)
 	}
+	if !k.doc.robots && err == nil && !readAsSent(b, resp.Header) {
+		err = errors.New("tdmrep.json neither in UTF-8 nor in the charset its Content-Type names")
+	}
 	if err != nil {
 		res.outcome = OutcomeUnreachable
 		if !cut(err) {
@@ -401,6 +406,25 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 		return
 	}
 	res.body, res.cut = b.Text, b.Truncated
+}
+
+// readAsSent reports whether b, a tdmrep.json read with header as a
+// robots.txt is, holds the text its server wrote: JSON is UTF-8 (RFC 8259
+// §8.1), so neither a body read in Windows-1252 that no Content-Type
+// named (a UTF-8 file with one stray byte, whose "/café/" would read as
+// "/cafÃ©/") nor one said to be UTF-8 that is not (whose "/caf\xE9/"
+// JSON reads as "/caf\uFFFD/"): either location matches no URL, and the
+// reservation would be lost.
+func readAsSent(b body.Body, header http.Header) bool {
+	switch b.Charset {
+	case "utf-8":
+		return utf8.Valid(b.Text)
+	case "windows-1252":
+		_, charset := body.ContentType(header)
+		enc, err := body.Encoding(charset)
+		return err == nil && enc == charmap.Windows1252
+	}
+	return true
 }
 
 // cut reports whether err, of reading a body, is the network's or the

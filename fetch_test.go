@@ -2029,3 +2029,43 @@ func TestFetchRedirectToCapitalIDNOverHTTP2(t *testing.T) {
 			ok, err, third.dials.Load(), third.requests.Load())
 	}
 }
+
+// TestTDMRepFileReadAsSent: a tdmrep.json is read in UTF-8, as JSON is
+// (RFC 8259 §8.1), or in the charset its Content-Type names. A UTF-8
+// file with one stray byte was read as Windows-1252, and one said to be
+// UTF-8 that was not read with U+FFFD: either way the reservation of
+// "/café/" matched no URL and the page read as not reserved. Such a file
+// is unreadable, which reserves every page; a file in the charset its
+// header names is read.
+func TestTDMRepFileReadAsSent(t *testing.T) {
+	checkLeaks(t)
+	const stray = "{\"location\":\"/old\",\"tdm-reservation\":0,\"tdm-policy\":\"https://a.test/p\xe9\"}" // one Latin-1 byte
+	for _, tc := range []struct {
+		name, file, contentType string
+		reserved, unreadable    bool
+	}{
+		{"UTF-8 with a stray byte", "[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":1}," + stray + "]", "application/json", true, true},
+		{"said UTF-8 with a stray byte", "[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":1}," + stray + "]", "application/json; charset=utf-8", true, true},
+		{"said UTF-8 in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":0}]", "application/json; charset=utf-8", true, true},
+		{"Latin-1 unsaid", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":0}]", "application/json", true, true},
+		{"Latin-1 said", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=iso-8859-1", true, false},
+		{"Latin-1 said, not reserved", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":0}]", "application/json; charset=iso-8859-1", false, false},
+		{"UTF-8, not reserved", "[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":0}]", "application/json", false, false},
+	} {
+		w := newHosts(t)
+		w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))
+		w.on("a.test/caf\u00e9/page", serve(200, "page", "Content-Type", "text/plain"))
+		w.on("a.test"+tdmrepPath, serve(200, tc.file, "Content-Type", tc.contentType))
+		c, tr := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA), WithTDMRep()})
+		resp, body := fetchPage(t, &http.Client{Transport: tr}, "http://a.test/caf%C3%A9/page")
+		r := tr.Receipt(resp, body)
+		unreadable := false
+		for _, s := range r.Signals {
+			unreadable = unreadable || s.Source == "tdmrep.json" && s.Where == "unreachable"
+		}
+		if got := r.Usage.Pref("train-ai") == PrefNo; got != tc.reserved || unreadable != tc.unreadable {
+			t.Errorf("%s: usage %q, signals %q; want reserved %v, unreadable %v", tc.name, r.Usage.statement(), sigs(r.Signals), tc.reserved, tc.unreadable)
+		}
+		_ = c.Close()
+	}
+}

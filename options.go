@@ -378,8 +378,9 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 // allowed by robots.txt; like it, a request within the site takes no
 // pacing turn (one per freshness lifetime: a receipt made as a page's
 // body is read must not wait for that page's turn). While the file is
-// unreachable with no usable copy, not allowed, or over 256 KiB (never
-// read in part, whatever [WithBodyLimit] says of robots.txt), it reads
+// unreachable with no usable copy, not allowed, over 256 KiB (never read
+// in part, whatever [WithBodyLimit] says of robots.txt), or neither in
+// UTF-8, as JSON is, nor in the charset its Content-Type names, it reads
 // as a reservation (train-ai=n).
 func WithTDMRep() Option {
 	return func(c *config) { c.tdmrep = true }
