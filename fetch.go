@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -410,21 +411,23 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 
 // readAsSent reports whether b, a tdmrep.json read with header as a
 // robots.txt is, holds the text its server wrote: JSON is UTF-8 (RFC 8259
-// §8.1), so neither a body read in Windows-1252 that no Content-Type
-// named (a UTF-8 file with one stray byte, whose "/café/" would read as
-// "/cafÃ©/") nor one said to be UTF-8 that is not (whose "/caf\xE9/"
-// JSON reads as "/caf\uFFFD/"): either location matches no URL, and the
-// reservation would be lost.
+// §8.1). Not so a body read in Windows-1252 that no Content-Type named (a
+// UTF-8 file with one stray byte, whose "/café/" would read as
+// "/cafÃ©/"), nor one not in the charset said, whose bytes decode to
+// U+FFFD ("/caf\xE9/" said to be UTF-8 or Shift_JIS reads as
+// "/caf\uFFFD/"): either location matches no URL, and the reservation
+// would be lost.
 func readAsSent(b body.Body, header http.Header) bool {
 	switch b.Charset {
 	case "utf-8":
 		return utf8.Valid(b.Text)
 	case "windows-1252":
 		_, charset := body.ContentType(header)
-		enc, err := body.Encoding(charset)
-		return err == nil && enc == charmap.Windows1252
+		if enc, err := body.Encoding(charset); err != nil || enc != charmap.Windows1252 {
+			return false
+		}
 	}
-	return true
+	return !bytes.ContainsRune(b.Text, utf8.RuneError)
 }
 
 // cut reports whether err, of reading a body, is the network's or the

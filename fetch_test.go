@@ -2034,9 +2034,10 @@ func TestFetchRedirectToCapitalIDNOverHTTP2(t *testing.T) {
 // (RFC 8259 §8.1), or in the charset its Content-Type names. A UTF-8
 // file with one stray byte was read as Windows-1252, and one said to be
 // UTF-8 that was not read with U+FFFD: either way the reservation of
-// "/café/" matched no URL and the page read as not reserved. Such a file
-// is unreadable, which reserves every page; a file in the charset its
-// header names is read.
+// "/café/" matched no URL and the page read as not reserved; so did a
+// file said to be in a charset its bytes are not of. Such a file is
+// unreadable, which reserves every page; a file in the charset its header
+// names is read.
 func TestTDMRepFileReadAsSent(t *testing.T) {
 	checkLeaks(t)
 	const stray = "{\"location\":\"/old\",\"tdm-reservation\":0,\"tdm-policy\":\"https://a.test/p\xe9\"}" // one Latin-1 byte
@@ -2051,6 +2052,12 @@ func TestTDMRepFileReadAsSent(t *testing.T) {
 		{"Latin-1 said", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=iso-8859-1", true, false},
 		{"Latin-1 said, not reserved", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":0}]", "application/json; charset=iso-8859-1", false, false},
 		{"UTF-8, not reserved", "[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":0}]", "application/json", false, false},
+		{"said Shift_JIS in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=shift_jis", true, true},
+		{"said EUC-JP in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=euc-jp", true, true},
+		{"said GBK in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=gbk", true, true},
+		{"said Big5 in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=big5", true, true},
+		{"said EUC-KR in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=euc-kr", true, true},
+		{"said Greek, a byte not of it", "[{\"location\":\"/caf\xaa/\",\"tdm-reservation\":0}]", "application/json; charset=windows-1253", true, true},
 	} {
 		w := newHosts(t)
 		w.on("a.test/robots.txt", serve(200, "User-agent: *\nAllow: /\n"))

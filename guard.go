@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -115,15 +116,17 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 		}
 	}
 	g := t.Clone()
-	if len(g.TLSNextProto) > 0 {
+	if _, h2 := g.TLSNextProto["h2"]; h2 {
 		// Another package's HTTP/2 (x/net/http2.ConfigureTransports)
 		// puts each connection in a pool it shares with t, and sends the
 		// copy's requests over any connection there, which t dialled
 		// unchecked: the copy speaks net/http's HTTP/2, with a pool of
 		// its own.
-		_, h2 := g.TLSNextProto["h2"]
-		g.TLSNextProto = nil
-		g.ForceAttemptHTTP2 = g.ForceAttemptHTTP2 || h2
+		g.TLSNextProto, g.ForceAttemptHTTP2 = nil, true
+	} else if len(g.TLSNextProto) > 0 {
+		// Protocols of another package's, which may pool as x/net's does;
+		// a map without "h2" keeps HTTP/2 off, as it does for t.
+		g.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
 	}
 	d := &guardDialer{net.Dialer{
 		Timeout:   30 * time.Second,

@@ -637,3 +637,39 @@ func TestPublicOnlyOwnsItsHTTP2Pool(t *testing.T) {
 		t.Errorf("requests through the guard reached the internal address %d times (public %d)", n, publicHits.Load())
 	}
 }
+
+// TestPublicOnlyKeepsHTTP2Off: a Transport whose TLSNextProto names
+// other protocols and not "h2" speaks HTTP/1.1 even with
+// ForceAttemptHTTP2; so does the guard made of it.
+func TestPublicOnlyKeepsHTTP2Off(t *testing.T) {
+	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "ok")
+	}))
+	s.EnableHTTP2 = true
+	s.StartTLS()
+	defer s.Close()
+	t1 := &http.Transport{
+		ForceAttemptHTTP2: true,
+		TLSClientConfig:   &tls.Config{InsecureSkipVerify: true},
+		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{
+			"x-other/1": func(string, *tls.Conn) http.RoundTripper { return nil },
+		},
+	}
+	defer t1.CloseIdleConnections()
+	get := func(rt http.RoundTripper) string {
+		resp, err := (&http.Client{Transport: rt}).Get(s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp.Proto
+	}
+	orig := get(t1)
+	ap := s.Listener.Addr().(*net.TCPAddr).AddrPort()
+	g := guardTransport(t1, func(a netip.AddrPort) bool { return a == netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()) })
+	defer g.CloseIdleConnections()
+	if guarded := get(g); guarded != orig {
+		t.Errorf("t speaks %s, the guard made of it %s: want the same", orig, guarded)
+	}
+}

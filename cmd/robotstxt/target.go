@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/robotsgate/robotstxt"
@@ -60,9 +61,14 @@ func parseTargets(args []string, bare bool) ([]target, error) {
 		case !errors.Is(err, robotstxt.ErrBadURL):
 			out = append(out, t)
 		case t.url != a:
-			// A bare path, named as typed, not on pathSite.
-			why := strings.TrimPrefix(strings.ReplaceAll(err.Error(), pathSite, ""), robotstxt.ErrBadURL.Error()+" ")
-			return nil, fmt.Errorf("%w %s", robotstxt.ErrBadURL, why)
+			// A bare path, named as typed: the Client's error quotes the
+			// URL on pathSite (withholding up to an '@' it holds), then
+			// says why.
+			why := strings.TrimPrefix(err.Error(), robotstxt.ErrBadURL.Error()+" ")
+			if q, qerr := strconv.QuotedPrefix(why); qerr == nil {
+				why = why[len(q):]
+			}
+			return nil, fmt.Errorf("%w %q%s", robotstxt.ErrBadURL, a, why)
 		case bare:
 			return nil, fmt.Errorf("%w (give an http or https URL, or a path that starts with /)", err)
 		default:

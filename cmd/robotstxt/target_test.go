@@ -104,10 +104,13 @@ func TestBarePathErrorNamesThePath(t *testing.T) {
 		{"test", "-file", "testdata/robots.txt", "/ok", "/x?q=a b"},
 		{"test", "-json", "-file", "testdata/robots.txt", "/a%zz"},
 		{"explain", "-file", "testdata/robots.txt", "/a%"},
+		{"test", "-file", "testdata/robots.txt", "/x?q=a@b c"},
+		{"explain", "-file", "testdata/robots.txt", "/me@x/a%zz"},
+		{"test", "-file", "testdata/robots.txt", "/p?u=http://robots.invalid/ x"},
 	} {
 		r := runCmd(t, "", args...)
 		bad := args[len(args)-1]
-		if r.code != exitUsage || strings.Contains(r.stderr, "robots.invalid") || !strings.Contains(r.stderr, fmt.Sprintf("%q", bad)) {
+		if r.code != exitUsage || strings.Count(r.stderr, "robots.invalid") != strings.Count(bad, "robots.invalid") || !strings.Contains(r.stderr, fmt.Sprintf("%q", bad)) {
 			t.Errorf("%q: exit %d, stderr %q; want %d and an error that quotes %q, not a URL on %s",
 				args, r.code, r.stderr, exitUsage, bad, pathSite)
 		}
