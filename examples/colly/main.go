@@ -79,9 +79,11 @@ type result struct {
 const maxPaced = 10
 
 // maxDeferWait is the longest the demo waits to send again a request
-// deferred by a robots.txt that failed: a crawler with a frontier puts it
-// back there for its RetryAt, minutes away for a robots.txt that stays
-// down (see robotstxt.WithMaxBackoff); the demo ends before that. One
+// deferred by a robots.txt that failed, or paced: a crawler with a
+// frontier puts it back there for its RetryAt, minutes away for a
+// robots.txt that stays down (see robotstxt.WithMaxBackoff), hours for a
+// long Crawl-delay or a Retry-After hold; the demo ends before that, and
+// waits inside OnError, which holds the whole collector. One
 // deferred while robots.txt was not yet read (Failures 0) is
 // sent again at once: it waits for that fetch, within its own timeout.
 const maxDeferWait = 5 * time.Second
@@ -295,6 +297,13 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 		var deferred *robotstxt.DeferredError
 		var paced *robotstxt.PacedError
 		switch {
+		case errors.As(err, &paced) && time.Until(paced.RetryAt) > maxDeferWait:
+			// A turn past the demo's end (a long Crawl-delay, a
+			// Retry-After hold): a frontier requeues it; slept out
+			// here, it would stop the whole (not Async) collector.
+			ended(r.Request)
+			fmt.Fprintf(out, "PACED     %s: next turn at %s; not fetched, come back later\n",
+				shown(paced.URL), paced.RetryAt.Format(time.TimeOnly))
 		case errors.As(err, &paced):
 			if ready(paced.URL, true) {
 				res.Paced = append(res.Paced, shown(paced.URL))

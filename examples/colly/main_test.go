@@ -639,3 +639,56 @@ func TestRedirectErrorUserinfoKeptFromOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestFarPacedTurnDoesNotBlockCrawl: a PacedError whose RetryAt is far
+// off (a 429's Retry-After of ten minutes, which WithMaxHold lets hold up
+// to an hour; a Crawl-delay of an hour, which the Transport keeps up to 24
+// hours) is not slept out inside OnError, which blocks the whole
+// collector (it is not Async): as for a DeferredError past maxDeferWait,
+// the demo should report it and move on.
+func TestFarPacedTurnDoesNotBlockCrawl(t *testing.T) {
+	for _, tc := range []struct {
+		name, robots string
+		first        http.HandlerFunc
+	}{
+		{"429 Retry-After 600", "User-agent: *\nAllow: /\n", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "600")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		}},
+		{"Crawl-delay 3600", "User-agent: *\nCrawl-delay: 3600\n", func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, "ok")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/robots.txt":
+					fmt.Fprint(w, tc.robots)
+				case "/a":
+					tc.first(w, r)
+				default:
+					fmt.Fprint(w, "page")
+				}
+			}))
+			defer s.Close()
+			var res result
+			var out strings.Builder
+			c, done := newCollector(&out, func(u string) string { return strings.TrimPrefix(u, s.URL) }, &res)
+			defer done()
+			_ = c.Visit(s.URL + "/a") // takes the site's turn, or holds it
+			returned := make(chan struct{})
+			go func() {
+				defer close(returned)
+				_ = c.Visit(s.URL + "/b")
+			}()
+			select {
+			case <-returned:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("Visit of a second page is still blocked after 5s (sleeping until the PacedError's RetryAt)")
+			}
+			if !strings.Contains(out.String(), "PACED     /b: next turn at") {
+				t.Errorf("output:\n%s\nwant /b reported paced, to come back later", out.String())
+			}
+		})
+	}
+}
