@@ -335,7 +335,9 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 // rather than starting a directive that has a value of its own.
 func isAgentName(s string) bool {
 	s = ascii.LowerString(strings.TrimSpace(s))
-	if s == "" || strings.ContainsAny(s, " ,") {
+	if s == "" || strings.ContainsAny(s, " ,") || parse.AgentToken(s) == "" {
+		// No product token starts with a digit: "2030-01-01T00" is the
+		// rest of a date whose day's name came before a comma.
 		return false
 	}
 	switch s {

@@ -1524,3 +1524,22 @@ func TestFromHTMLLegacyBodyOpeners(t *testing.T) {
 		}
 	}
 }
+
+// TestFromHeaderDateWithDayBeforeISO8601: an unavailable_after date that
+// Parse reads, a day's name, a comma and an ISO 8601 date-time, holds a
+// colon after its comma; FromHeader must not take the text before that
+// colon ("2030-01-01T00", which no product token starts like) for a
+// crawler's name, which scopes the date and every directive after it,
+// noai and noindex here, to no crawler at all.
+func TestFromHeaderDateWithDayBeforeISO8601(t *testing.T) {
+	const v = "unavailable_after: Mon, 2030-01-01T00:00Z, noindex, noai"
+	want := Parse(v)
+	if !want.NoAI || !want.NoIndex || want.UnavailableAfter.IsZero() {
+		t.Fatalf("Parse(%q) = %+v: the date and directives are not read", v, want)
+	}
+	got := FromHeader(http.Header{"X-Robots-Tag": {v}}, "ExampleBot")
+	if !got.NoAI || !got.NoIndex || !got.UnavailableAfter.Equal(want.UnavailableAfter) {
+		t.Errorf("FromHeader(X-Robots-Tag: %s) = NoAI %v, NoIndex %v, UnavailableAfter %v, Other %q;\nwant what Parse reads: NoAI, NoIndex, %v",
+			v, got.NoAI, got.NoIndex, got.UnavailableAfter, got.Other, want.UnavailableAfter)
+	}
+}
