@@ -497,7 +497,9 @@ func (t *Transport) giveBack(ctx context.Context, tu turn) (next time.Time) {
 // explains (a turn in flight is waited for at most the interval), so a
 // hold that ends within the interval goes unseen there, as does any hold
 // of a turn that is not exclusive (no Crawl-delay), whose wait the pace
-// of another Transport's interval may explain.
+// of another Transport's interval may explain. A Take that fails cannot
+// tell, and reads as a hold: the request asks for its turns again, and
+// is not sent while the Pacer fails.
 func (t *Transport) heldSince(ctx context.Context, tu turn) bool {
 	if p, ok := t.cfg.pacer.(*memPacer); ok {
 		return p.heldNow(tu.authority)
@@ -509,7 +511,7 @@ func (t *Transport) heldSince(ctx context.Context, tu turn) bool {
 	if id != 0 {
 		t.giveBack(ctx, turn{tu.authority, tu.interval, id}) // not asked for: a Pacer that gives a turn twice
 	}
-	return err == nil && wait > tu.interval+pacerUnit
+	return err != nil || wait > tu.interval+pacerUnit
 }
 
 // spreadSlack divides a turn (the interval and the last request's

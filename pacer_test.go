@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1288,5 +1289,78 @@ func TestTransportRecheckGivesBackItsTurn(t *testing.T) {
 	noWait := &http.Client{Transport: NewTransport(c, w.transport(t), WithNoWait())}
 	if err := get(noWait, "http://a.test/z"); err != nil {
 		t.Errorf("/z, after /y sent nothing: %v", err)
+	}
+}
+
+// downAt is a Pacer that is not the in-process one (as a Store's is not)
+// whose Take fails at the authorities down reports, as a Redis Cluster
+// node holding one site's pacing state fails while another's answers.
+type downAt struct {
+	Pacer
+	down func(authority string) bool
+}
+
+func (p downAt) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	if p.down(authority) {
+		return 0, 0, errors.New("test: pacer state unreachable")
+	}
+	return p.Pacer.Take(ctx, authority, interval)
+}
+
+// TestTransportSecondTurnHoldUnknownFailsClosed: as
+// TestTransportSecondTurnSeesHold, under a Pacer other than the
+// in-process one (a redisstore Store's), which fails once a.test:80's
+// robots.txt has set a 4 s Retry-After hold there: heldSince's Take at
+// a.test:80 cannot tell whether a hold began while the request waited
+// for a.test:8080's turn. An error of Take means the request is not sent
+// (Pacer doc: a Pacer that cannot reach its state fails closed); the
+// request must not reach a.test:80 inside the hold.
+func TestTransportSecondTurnHoldUnknownFailsClosed(t *testing.T) {
+	checkLeaks(t)
+	const hold = 4 * time.Second
+	w := newHosts(t)
+	var held atomic.Bool // a.test:80's robots.txt answers 503, and a.test:80's pacing state is unreachable
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.Host == "a.test" && held.Load() {
+			rw.Header().Set("Retry-After", strconv.Itoa(int(hold/time.Second)))
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 1\n")
+	})
+	var mu sync.Mutex
+	arrived := map[string]time.Time{}
+	for _, p := range []string{"/q", "/r", "/s"} {
+		w.on("a.test"+p, func(rw http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			arrived[r.Host+r.URL.Path] = time.Now()
+			mu.Unlock()
+			_, _ = io.WriteString(rw, "page")
+		})
+	}
+	var downNow atomic.Bool
+	pacer := downAt{Pacer: newMemPacer(), down: func(a string) bool { return a == "http://a.test:80" && downNow.Load() }}
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
+	hc := &http.Client{Transport: NewTransport(c, w.transport(t), WithPacer(pacer))}
+	if err := getHost(hc, "http://a.test:8080/q", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- getHost(hc, "http://a.test:8080/r", "a.test") }()
+	time.Sleep(300 * time.Millisecond) // /r holds a.test:80's turn, waits for a.test:8080's
+	held.Store(true)
+	downNow.Store(true)
+	forget(c, "http://a.test/")
+	if _, err := c.Check(context.Background(), "http://a.test/s"); !errors.Is(err, ErrDeferred) {
+		t.Fatalf("a.test:80's robots.txt answering 503: %v, want ErrDeferred", err)
+	}
+	holdEnd := time.Now().Add(hold)
+	err := <-done
+	mu.Lock()
+	at, sent := arrived["a.test/r"]
+	mu.Unlock()
+	if sent && at.Before(holdEnd) {
+		t.Errorf("/r (Host a.test) reached a.test:80 %v before the end of its Retry-After hold, the Pacer failing there (err %v)",
+			holdEnd.Sub(at).Round(time.Millisecond), err)
 	}
 }
