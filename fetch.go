@@ -416,11 +416,15 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 // "/cafÃ©/"), nor one not in the charset said, whose bytes decode to
 // U+FFFD ("/caf\xE9/" said to be UTF-8 or Shift_JIS reads as
 // "/caf\uFFFD/"): either location matches no URL, and the reservation
-// would be lost.
+// would be lost. A file in UTF-16 or GB18030, which can spell U+FFFD, is
+// taken as read; so is one whose bytes happen to read as characters of
+// the charset said.
 func readAsSent(b body.Body, header http.Header) bool {
 	switch b.Charset {
 	case "utf-8":
 		return utf8.Valid(b.Text)
+	case "utf-16le", "utf-16be", "gb18030":
+		return true // which spell U+FFFD: the file may hold its own
 	case "windows-1252":
 		_, charset := body.ContentType(header)
 		if enc, err := body.Encoding(charset); err != nil || enc != charmap.Windows1252 {

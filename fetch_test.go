@@ -2057,6 +2057,8 @@ func TestTDMRepFileReadAsSent(t *testing.T) {
 		{"said GBK in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=gbk", true, true},
 		{"said Big5 in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=big5", true, true},
 		{"said EUC-KR in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=euc-kr", true, true},
+		{"UTF-16 with a U+FFFD of its own", utf16LE("[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":0},{\"location\":\"/old\uFFFD/\",\"tdm-reservation\":1}]"), "application/json", false, false},
+		{"GB18030 with a U+FFFD of its own", "[{\"location\":\"/caf\xa8\xa6/\",\"tdm-reservation\":0},{\"location\":\"/old\x84\x31\xa4\x37/\",\"tdm-reservation\":1}]", "application/json; charset=gb18030", false, false},
 		{"said Greek, a byte not of it", "[{\"location\":\"/caf\xaa/\",\"tdm-reservation\":0}]", "application/json; charset=windows-1253", true, true},
 	} {
 		w := newHosts(t)

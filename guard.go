@@ -116,7 +116,7 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 		}
 	}
 	g := t.Clone()
-	if _, h2 := g.TLSNextProto["h2"]; h2 {
+	if g.TLSNextProto["h2"] != nil {
 		// Another package's HTTP/2 (x/net/http2.ConfigureTransports)
 		// puts each connection in a pool it shares with t, and sends the
 		// copy's requests over any connection there, which t dialled
@@ -125,7 +125,8 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 		g.TLSNextProto, g.ForceAttemptHTTP2 = nil, true
 	} else if len(g.TLSNextProto) > 0 {
 		// Protocols of another package's, which may pool as x/net's does;
-		// a map without "h2" keeps HTTP/2 off, as it does for t.
+		// a map without an "h2" function keeps HTTP/2 off, as it does
+		// for t.
 		g.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
 	}
 	d := &guardDialer{net.Dialer{

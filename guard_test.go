@@ -639,7 +639,7 @@ func TestPublicOnlyOwnsItsHTTP2Pool(t *testing.T) {
 }
 
 // TestPublicOnlyKeepsHTTP2Off: a Transport whose TLSNextProto names
-// other protocols and not "h2" speaks HTTP/1.1 even with
+// other protocols, or "h2" without a function, speaks HTTP/1.1 even with
 // ForceAttemptHTTP2; so does the guard made of it.
 func TestPublicOnlyKeepsHTTP2Off(t *testing.T) {
 	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -648,14 +648,6 @@ func TestPublicOnlyKeepsHTTP2Off(t *testing.T) {
 	s.EnableHTTP2 = true
 	s.StartTLS()
 	defer s.Close()
-	t1 := &http.Transport{
-		ForceAttemptHTTP2: true,
-		TLSClientConfig:   &tls.Config{InsecureSkipVerify: true},
-		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{
-			"x-other/1": func(string, *tls.Conn) http.RoundTripper { return nil },
-		},
-	}
-	defer t1.CloseIdleConnections()
 	get := func(rt http.RoundTripper) string {
 		resp, err := (&http.Client{Transport: rt}).Get(s.URL)
 		if err != nil {
@@ -665,11 +657,18 @@ func TestPublicOnlyKeepsHTTP2Off(t *testing.T) {
 		resp.Body.Close()
 		return resp.Proto
 	}
-	orig := get(t1)
 	ap := s.Listener.Addr().(*net.TCPAddr).AddrPort()
-	g := guardTransport(t1, func(a netip.AddrPort) bool { return a == netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()) })
-	defer g.CloseIdleConnections()
-	if guarded := get(g); guarded != orig {
-		t.Errorf("t speaks %s, the guard made of it %s: want the same", orig, guarded)
+	for name, protos := range map[string]map[string]func(string, *tls.Conn) http.RoundTripper{
+		"another protocol":      {"x-other/1": func(string, *tls.Conn) http.RoundTripper { return nil }},
+		"h2 without a function": {"h2": nil},
+	} {
+		t1 := &http.Transport{ForceAttemptHTTP2: true, TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, TLSNextProto: protos}
+		orig := get(t1)
+		g := guardTransport(t1, func(a netip.AddrPort) bool { return a == netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()) })
+		if guarded := get(g); guarded != orig || orig != "HTTP/1.1" {
+			t.Errorf("%s: t speaks %s, the guard made of it %s: want HTTP/1.1 both", name, orig, guarded)
+		}
+		t1.CloseIdleConnections()
+		g.CloseIdleConnections()
 	}
 }

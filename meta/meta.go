@@ -308,20 +308,23 @@ func parseDate(s string) (time.Time, bool) {
 // that followed one with.
 func FromHeader(h http.Header, tokens ...string) Directives {
 	var d Directives
-	dates := 0
+	dates, joins := 0, 0
 	for _, v := range h.Values("X-Robots-Tag") {
 		who, from := "", 0 // the crawler the directives from v[from:] are for, "" for every one
+		prev := ""         // the item before v[i:]
 		for i := 0; i < len(v); {
 			end := strings.IndexByte(v[i:], ',')
 			if end < 0 {
 				end = len(v) - i
 			}
-			if name, _, ok := strings.Cut(v[i:i+end], ":"); ok && isAgentName(name) {
+			item := v[i : i+end]
+			if name, _, ok := strings.Cut(item, ":"); ok && isAgentName(name) && !continuesDate(prev, item, &joins) {
 				if who == "" || appliesTo(who, tokens) {
 					d.add(v[from:i], &dates)
 				}
 				who, from = strings.TrimSpace(name), i+len(name)+1
 			}
+			prev = item
 			i += end + 1
 		}
 		if who == "" || appliesTo(who, tokens) {
@@ -331,13 +334,29 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 	return d
 }
 
+// continuesDate reports whether item, a part of an X-Robots-Tag line
+// after a comma, is the rest of the unavailable_after date that prev, the
+// part before it, began, as add reads them: "unavailable_after: Mon," and
+// " 2030-01-01T00:00Z", whose "2030-01-01T00" names no crawler. joins
+// counts the dates tried, which maxDates bounds as add's are.
+func continuesDate(prev, item string, joins *int) bool {
+	name, v, ok := strings.Cut(prev, ":")
+	if !ok || !ascii.EqualFold(strings.TrimSpace(name), "unavailable_after") || *joins >= maxDates {
+		return false
+	}
+	*joins++
+	if _, ok := parseDate(strings.TrimSpace(v)); ok {
+		return false
+	}
+	_, ok = parseDate(strings.TrimSpace(v + "," + item))
+	return ok
+}
+
 // isAgentName reports whether s, the text before a colon, names a crawler
 // rather than starting a directive that has a value of its own.
 func isAgentName(s string) bool {
 	s = ascii.LowerString(strings.TrimSpace(s))
-	if s == "" || strings.ContainsAny(s, " ,") || parse.AgentToken(s) == "" {
-		// No product token starts with a digit: "2030-01-01T00" is the
-		// rest of a date whose day's name came before a comma.
+	if s == "" || strings.ContainsAny(s, " ,") {
 		return false
 	}
 	switch s {

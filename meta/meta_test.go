@@ -1543,3 +1543,25 @@ func TestFromHeaderDateWithDayBeforeISO8601(t *testing.T) {
 			v, got.NoAI, got.NoIndex, got.UnavailableAfter, got.Other, want.UnavailableAfter)
 	}
 }
+
+// TestFromHeaderDigitLedCrawlerName: a line for a crawler whose name
+// starts with a digit (360Spider, 80legs' 008) is that crawler's, as any
+// other name's: only the rest of a date after a day's name is not a name.
+func TestFromHeaderDigitLedCrawlerName(t *testing.T) {
+	for _, v := range []string{
+		"360Spider: noindex, nofollow, noai",
+		"008: noindex, nofollow, noai",
+	} {
+		got := FromHeader(http.Header{"X-Robots-Tag": {v}}, "ExampleBot")
+		if got.NoIndex || got.NoFollow || got.NoAI {
+			t.Errorf("FromHeader(X-Robots-Tag: %s, ExampleBot) = NoIndex %v, NoFollow %v, NoAI %v, Other %q; want none: the line is for another crawler",
+				v, got.NoIndex, got.NoFollow, got.NoAI, got.Other)
+		}
+	}
+	// And a line for ExampleBot after one for 360Spider.
+	v := "360Spider: noindex, examplebot: nofollow"
+	got := FromHeader(http.Header{"X-Robots-Tag": {v}}, "ExampleBot")
+	if got.NoIndex || !got.NoFollow {
+		t.Errorf("FromHeader(X-Robots-Tag: %s, ExampleBot) = NoIndex %v, NoFollow %v; want NoFollow alone", v, got.NoIndex, got.NoFollow)
+	}
+}

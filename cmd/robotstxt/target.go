@@ -18,6 +18,10 @@ import (
 // never be a real host.
 const pathSite = "http://robots.invalid"
 
+// maxShownPath bounds the bytes of a bad path that its error quotes, as
+// the Client bounds a URL's (128): enough to tell which argument it was.
+const maxShownPath = 128
+
 // A target is a URL argument.
 type target struct {
 	arg string // as typed
@@ -68,7 +72,11 @@ func parseTargets(args []string, bare bool) ([]target, error) {
 			if q, qerr := strconv.QuotedPrefix(why); qerr == nil {
 				why = why[len(q):]
 			}
-			return nil, fmt.Errorf("%w %q%s", robotstxt.ErrBadURL, a, why)
+			shown := a
+			if len(shown) > maxShownPath {
+				shown = strings.ToValidUTF8(shown[:maxShownPath], "") + "…"
+			}
+			return nil, fmt.Errorf("%w %q%s", robotstxt.ErrBadURL, shown, why)
 		case bare:
 			return nil, fmt.Errorf("%w (give an http or https URL, or a path that starts with /)", err)
 		default:

@@ -115,4 +115,9 @@ func TestBarePathErrorNamesThePath(t *testing.T) {
 				args, r.code, r.stderr, exitUsage, bad, pathSite)
 		}
 	}
+	// A long one is cut, as the Client cuts a URL.
+	long := "/" + strings.Repeat("a", 9000) + "%"
+	if r := runCmd(t, "", "test", "-file", "testdata/robots.txt", long); r.code != exitUsage || len(r.stderr) > 400 || !strings.Contains(r.stderr, "…") {
+		t.Errorf("a bad path of %d bytes: exit %d, %d bytes of stderr; want %d and the path cut", len(long), r.code, len(r.stderr), exitUsage)
+	}
 }

@@ -10,7 +10,9 @@
 // passed. Three things about colly: it marks a URL visited before sending
 // it, so a request refused with a [robotstxt.PacedError] or a
 // [robotstxt.DeferredError] is sent again with Request.Retry at its
-// RetryAt, not with Visit (which would skip it), its URL set to the
+// RetryAt (this demo waits only for one a few seconds off, and reports
+// one further off for a frontier to requeue), not with Visit (which
+// would skip it), its URL set to the
 // error's when it followed a redirect, which a redirect handler notes
 // (where the redirect led: sent again, the first URL would spend the turn
 // on the redirect again, for ever); its
@@ -68,7 +70,7 @@ func main() {
 type result struct {
 	Fetched    []string // URLs fetched
 	Disallowed []string // URLs robots.txt disallowed (the hop refused)
-	Deferred   []string // URLs refused while robots.txt was unreachable or being fetched, maybe fetched later
+	Deferred   []string // URLs refused while robots.txt was unreachable or being fetched, or paced to a far turn; maybe fetched later
 	Paced      []string // URLs sent again at their site's next turn
 }
 
@@ -302,8 +304,10 @@ func newCollector(out io.Writer, name func(string) string, res *result) (_ *coll
 			// Retry-After hold): a frontier requeues it; slept out
 			// here, it would stop the whole (not Async) collector.
 			ended(r.Request)
-			fmt.Fprintf(out, "PACED     %s: next turn at %s; not fetched, come back later\n",
-				shown(paced.URL), paced.RetryAt.Format(time.TimeOnly))
+			u := shown(paced.URL)
+			res.Deferred = append(res.Deferred, u)
+			fmt.Fprintf(out, "PACED     %s%s: next turn at %s; not fetched, come back later\n",
+				u, via(u), paced.RetryAt.Format(time.TimeOnly))
 		case errors.As(err, &paced):
 			if ready(paced.URL, true) {
 				res.Paced = append(res.Paced, shown(paced.URL))

@@ -686,8 +686,8 @@ func TestFarPacedTurnDoesNotBlockCrawl(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				t.Fatalf("Visit of a second page is still blocked after 5s (sleeping until the PacedError's RetryAt)")
 			}
-			if !strings.Contains(out.String(), "PACED     /b: next turn at") {
-				t.Errorf("output:\n%s\nwant /b reported paced, to come back later", out.String())
+			if !strings.Contains(out.String(), "PACED     /b: next turn at") || !slices.Contains(res.Deferred, "/b") {
+				t.Errorf("output:\n%s\nresult %+v; want /b reported paced, to come back later, and in Deferred", out.String(), res)
 			}
 		})
 	}
