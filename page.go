@@ -109,6 +109,10 @@ type RobotsEvidence struct {
 	// Stale reports that a last good copy stood in for a robots.txt
 	// that could not be fetched again.
 	Stale bool `json:"stale,omitempty"`
+	// Disallowed reports that the robots.txt disallows the page (one
+	// sent past the Transport, see [SkipRobots]): RuleLine is then a
+	// Disallow's.
+	Disallowed bool `json:"disallowed,omitempty"`
 }
 
 // maxLicenses bounds Receipt.Licenses: RSL files name one or two.
@@ -162,7 +166,8 @@ const maxLicenses = 16
 // Transport checked the request against before sending it, parsed again,
 // whether it has since expired, changed or left the cache: none is
 // fetched for the receipt. For a response the Transport did not send (a
-// request of [SkipRobots], one built by hand), resp.Request is checked
+// request of [SkipRobots], one built by hand, even in the context of a
+// response it did send), resp.Request is checked
 // now as the Transport checks a request, and tdmrep.json is read now for
 // every response; a fetch of either waits as long as one fetch may take,
 // even once the request's context has ended. It fails closed: when
@@ -171,7 +176,8 @@ const maxLicenses = 16
 // in its place, or a [WithStatusPolicy] for a status other than a 4xx
 // but 429 or a redirect, a closed Client, no resp.Request), train-ai is
 // n, with a Signal whose Where is "unreachable" and whose Value is the
-// error. For a URL robots.txt disallows, robots.txt states nothing. A nil
+// error. For a URL robots.txt disallows, robots.txt states nothing, and
+// [RobotsEvidence].Disallowed says so. A nil
 // resp gives a Receipt of nothing.
 func (t *Transport) Receipt(resp *http.Response, body []byte) Receipt {
 	t.mustBeMade()
@@ -389,7 +395,8 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 		return
 	}
 	rc.Robots = &RobotsEvidence{Authority: d.Authority, FinalURL: d.FinalURL, FetchedAt: d.FetchedAt.UTC(), Status: d.Status,
-		Outcome: d.Outcome.name(), RuleLine: d.Rule.Line, Stale: d.e != nil && d.e.stale} // a stand-in, not a copy merely asked again
+		Outcome: d.Outcome.name(), RuleLine: d.Rule.Line, Stale: d.e != nil && d.e.stale, // a stand-in, not a copy merely asked again
+		Disallowed: dis != nil}
 	if d.e == nil || d.e.outcome != OutcomeRules {
 		return
 	}
@@ -535,6 +542,9 @@ func (r Receipt) LogValue() slog.Value {
 			slog.Int("rule", b.RuleLine))
 		if b.Stale { // as JSON omits it
 			robots = append(robots, slog.Bool("stale", true))
+		}
+		if b.Disallowed { // as JSON omits it
+			robots = append(robots, slog.Bool("disallowed", true))
 		}
 		attrs = append(attrs, slog.Group("robots", robots...))
 	}

@@ -3342,3 +3342,84 @@ func TestReceiptXHTMLGB18030BadByte(t *testing.T) {
 		t.Errorf("control: usage %q, signals %q, NoAI %v; want train-ai=n", r.Usage, sigs(r.Signals), d.NoAI)
 	}
 }
+
+// TestReceiptSkipRobotsUnderOldContext: a request sent with SkipRobots,
+// unchecked, under the context of an earlier response's request for the
+// same URL, is not the request the Transport checked: its receipt must
+// rest on robots.txt as it is now (checked now), not on the decision the
+// earlier request was sent under.
+func TestReceiptSkipRobotsUnderOldContext(t *testing.T) {
+	checkLeaks(t)
+	const v1 = "User-agent: *\nContent-Usage: train-ai=y\nAllow: /\n"
+	const v2 = "User-agent: *\nDisallow: /p\n"
+	s := newTestSite(t, v1)
+	s.route("/p", serve(200, "page", "Content-Type", "text/plain"))
+	clock := newTestClock()
+	c := newTestClient(t, WithUserAgent(testUA), WithClock(clock.Now))
+	next := &http.Transport{}
+	t.Cleanup(next.CloseIdleConnections)
+	tr := NewTransport(c, next)
+	hc := &http.Client{Transport: tr}
+	first, _ := fetchPage(t, hc, s.URL+"/p")
+
+	s.route("/robots.txt", serve(200, v2))
+	clock.Advance(25 * time.Hour)
+	if ok, _ := c.Allowed(t.Context(), s.URL+"/p"); ok {
+		t.Fatal("robots.txt v2 not read")
+	}
+	// Fetched again past the Transport, in the context the crawler keeps
+	// per page: as a person asked for it (SkipRobots), and by a plain
+	// http.Client the crawler keeps beside (a request built by hand).
+	plain := &http.Transport{}
+	t.Cleanup(plain.CloseIdleConnections)
+	for name, how := range map[string]struct {
+		ctx context.Context
+		hc  *http.Client
+	}{
+		"SkipRobots":     {SkipRobots(first.Request.Context()), hc},
+		"plain, by hand": {first.Request.Context(), &http.Client{Transport: plain}},
+	} {
+		req, _ := http.NewRequestWithContext(how.ctx, http.MethodGet, s.URL+"/p", nil)
+		resp, body := fetchPageReq(t, how.hc, req)
+		r := tr.Receipt(resp, body)
+		sum := sha256.Sum256([]byte(v2))
+		if r.Robots == nil || r.Robots.SHA256 != hex.EncodeToString(sum[:]) || r.Robots.RuleLine != 2 || r.Usage.Pref("train-ai") == PrefYes {
+			t.Errorf("%s: receipt of an unchecked request: robots %+v, usage %q, signals %q; want robots.txt as it is now (v2, Disallow at line 2)",
+				name, r.Robots, r.Usage, sigs(r.Signals))
+		}
+	}
+}
+
+// TestReceiptTellsADisallowedPage: the receipt of a page fetched past the
+// Transport (SkipRobots) that robots.txt disallows must not read as the
+// receipt of one it allows: here the two sites differ only in line 2
+// being Allow or Disallow, and the robots evidence of the two receipts,
+// but for what names the site and file, must differ.
+func TestReceiptTellsADisallowedPage(t *testing.T) {
+	checkLeaks(t)
+	allows := newTestSite(t, "User-agent: *\nAllow: /p\n")
+	disallows := newTestSite(t, "User-agent: *\nDisallow: /p\n")
+	_, tr, hc := newTestTransport(t)
+	var seen []string
+	for _, s := range []*testSite{allows, disallows} {
+		s.route("/p", serve(200, "page", "Content-Type", "text/plain", "Content-Usage", "train-ai=y"))
+		req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, s.URL+"/p", nil)
+		resp, body := fetchPageReq(t, hc, req)
+		j, err := json.Marshal(tr.Receipt(resp, body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct{ Robots map[string]any }
+		if err := json.Unmarshal(j, &r); err != nil || r.Robots == nil {
+			t.Fatalf("%s: %v", j, err)
+		}
+		for _, k := range []string{"authority", "fetched_at", "sha256"} {
+			delete(r.Robots, k)
+		}
+		e, _ := json.Marshal(r.Robots)
+		seen = append(seen, string(e))
+	}
+	if seen[0] == seen[1] {
+		t.Errorf("robots evidence of a page robots.txt allows and of one it disallows read alike: %s", seen[0])
+	}
+}

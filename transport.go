@@ -351,7 +351,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		host = sent
 	}
 	asked, out := req.URL, dialledURL(req.URL)
-	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool)}
+	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool),
+		answered: new(atomic.Pointer[http.Request])}
 	under.req.host = host
 	under.asked, under.req.urlHost = under.req, out.Host            // as asked, as sent
 	req = req.WithContext(context.WithValue(ctx, sentKey{}, under)) // a copy, which Receipt and Usage read
@@ -378,6 +379,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Request = req // as http.Transport does, for Receipt and Usage
 	}
 	showAsked(resp, asked, out)
+	under.answered.Store(resp.Request) // what Receipt and Usage read; no other request of its context
 	// A body that holds something is read through a readBody, for
 	// Receipt, and an exclusive turn lasts until it has come (or the
 	// lease runs out, for one never closed); a 101's body is the
@@ -471,6 +473,9 @@ type sentUnder struct {
 	// RoundTripper between them sends after its RoundTrip returned,
 	// which waits for t's turn to end with its body.
 	sending *atomic.Bool
+	// answered is the Request of the response RoundTrip returned: the
+	// one request the decision speaks for.
+	answered *atomic.Pointer[http.Request]
 }
 
 // A sentRequest is what tells a request apart (a RoundTripper below may
@@ -521,7 +526,7 @@ func (t *Transport) sent(req *http.Request) (sentUnder, bool) {
 		return sentUnder{}, false
 	}
 	s, ok := req.Context().Value(sentKey{}).(sentUnder)
-	return s, ok && s.t == t && req.URL != nil && (s.req == sentOf(req) || s.asked == sentOf(req))
+	return s, ok && s.t == t && req.URL != nil && s.answered.Load() == req && (s.req == sentOf(req) || s.asked == sentOf(req))
 }
 
 // sentDecision returns the decision for the site req's Host serves that t
