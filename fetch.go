@@ -19,7 +19,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/robotsgate/robotstxt/internal/ascii"
 	"github.com/robotsgate/robotstxt/internal/body"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"golang.org/x/text/encoding/charmap"
@@ -91,7 +90,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 	target, authority := k.url(), k.authority
 	var led []string       // the redirects followed, as persisted.redirects lists them
 	var froms []theirFetch // see fetchResult.froms
-	dotted := false        // a redirect named a host with a final dot
 	for hop := 0; ; hop++ {
 		validated := prev
 		if prev != nil && target != prev.fetchedFrom(k) {
@@ -105,12 +103,7 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 		}
 		if err != nil {
 			res := fetchResult{outcome: f.noResponse(k, err), redirects: kept(led), err: err}
-			if !dotted {
-				// No connection where their own fetches connect: a
-				// Location's "v.test." may resolve otherwise than
-				// v.test (send dials a name's A-label as it is).
-				res.froms = ownFetches(froms, led, nil)
-			}
+			res.froms = ownFetches(froms, led, nil) // no connection where their own fetches connect (see send)
 			return res
 		}
 		res := fetchResult{status: resp.StatusCode, header: resp.Header, redirects: kept(led)}
@@ -157,7 +150,6 @@ func (f *fetcher) fetch(ctx context.Context, k key, prev *entry) fetchResult {
 			return res
 		}
 		target = next.String()
-		dotted = dotted || strings.HasSuffix(next.Hostname(), ".")
 		status := strconv.Itoa(resp.StatusCode)
 		if checked {
 			// A Store's reader may not trust it (see ownOutcome): its
@@ -267,22 +259,15 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		// https://VICTIM.TEST/ said "VICTIM.TEST", which a server
 		// choosing its certificate or backend by exact name answers
 		// otherwise, and the answer was kept as victim.test's own.
-		switch {
-		case !ascii.IsASCII(req.URL.Host):
-			// The A-label net/http dials, dot or none: its HTTP/2
-			// pool keeps the connection it dials under the mapped,
-			// lower-case A-label, looks it up under the name made
-			// ASCII with its case kept ("xn--Bcher-kva.test"),
-			// misses, and dials again without end, hundreds of
-			// connections a second (Go 1.26, golang/go#80417).
-			req.URL.Host = h
-		case strings.HasSuffix(req.URL.Hostname(), "."):
-			// Dialled as written, but for case: it may resolve
-			// otherwise (see ownFetches); TLS drops the dot.
-			req.URL.Host = strings.ToLower(req.URL.Host)
-		default:
-			req.URL.Host = h
-		}
+		// A name with a final dot too: dialled as written, it may
+		// resolve otherwise than the site's own fetch dials, and its
+		// answer, failure or hold would be kept as the site's. An IDN
+		// is dialled as its A-label, as net/http would: its HTTP/2
+		// pool keeps a connection under the lower-case A-label, looks
+		// it up under the name made ASCII with its case kept
+		// ("xn--Bcher-kva.test"), misses, and dials again without end
+		// (Go 1.26, golang/go#80417).
+		req.URL.Host = h
 	}
 	cfg := &f.c.cfg
 	req.Header.Set("User-Agent", cfg.userAgent)

@@ -2640,89 +2640,6 @@ func TestHopFailureKeptBehindNewerAnswer(t *testing.T) {
 	chainAsks(t, c, w, "http://s1.test/page", "http://down.test/robots.txt")
 }
 
-// TestHopSpelledOtherwiseKeepsNoFailure: evil.test's robots.txt
-// redirects to http://v.test./robots.txt, keyed as http://v.test:80 but
-// dialled as the Location spells it, "v.test.", which here does not
-// resolve (as a rooted name need not, where a resolver's search list or
-// hosts file answers only the unrooted one). That failure to connect is
-// not v.test's own: s.test, whose robots.txt redirects to
-// http://v.test/robots.txt, which answers, is not deferred by it.
-func TestHopSpelledOtherwiseKeepsNoFailure(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	w.on("evil.test/robots.txt", redirectTo("http://v.test./robots.txt"))
-	w.on("v.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
-	w.on("s.test/robots.txt", redirectTo("http://v.test/robots.txt"))
-	tr := w.transport(t)
-	dial := tr.DialContext
-	var dotted int
-	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if strings.HasPrefix(addr, "v.test.:") {
-			dotted++
-			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: "v.test.", IsNotFound: true}}
-		}
-		return dial(ctx, network, addr)
-	}
-	var logs syncBuffer
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	ctx := context.Background()
-	if d, err := c.Check(ctx, "http://evil.test/page"); d.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("evil.test: %+v, %v; want deferred (its own hop failed)", d, err)
-	}
-	if dotted != 1 {
-		t.Fatalf("v.test. dialled %d times, want once", dotted)
-	}
-	d, err := c.Check(ctx, "http://s.test/page")
-	if !d.Allowed || err != nil {
-		t.Errorf("s.test (robots.txt redirected to http://v.test/robots.txt, which answers 200): Allowed=%v Failures=%d, %v;"+
-			" want allowed by v.test's rules: v.test was asked %d times; a failure met dialling \"v.test.\" for evil.test's chain was kept for http://v.test:80\nlog:\n%s",
-			d.Allowed, d.Failures, err, w.count("http://v.test/robots.txt"), logs.String())
-	}
-	if d, err := c.Check(ctx, "http://v.test/page"); !d.Allowed || err != nil {
-		t.Errorf("v.test's own check: %+v, %v; want allowed", d, err)
-	}
-}
-
-// TestHopAfterDottedHopKeepsNoFailure: evil.test's robots.txt redirects
-// to http://a.test./robots.txt, dialled as "a.test." (a name that may
-// resolve otherwise), whose server redirects to
-// http://www.a.test/robots.txt, whose connections are refused. The
-// refusal is no failure of a.test's own: s.test, whose robots.txt
-// redirects to http://a.test/robots.txt, which answers, is not deferred
-// by it (the spelling was judged at the last hop only).
-func TestHopAfterDottedHopKeepsNoFailure(t *testing.T) {
-	checkLeaks(t)
-	w := newHosts(t)
-	dotted := httptest.NewServer(redirectTo("http://www.a.test/robots.txt"))
-	t.Cleanup(dotted.Close)
-	w.on("evil.test/robots.txt", redirectTo("http://a.test./robots.txt"))
-	w.on("a.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
-	w.on("s.test/robots.txt", redirectTo("http://a.test/robots.txt"))
-	tr := w.transport(t)
-	dial := tr.DialContext
-	var d net.Dialer
-	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		switch {
-		case strings.HasPrefix(addr, "a.test.:"):
-			return d.DialContext(ctx, network, dotted.Listener.Addr().String())
-		case strings.HasPrefix(addr, "www.a.test:"):
-			return nil, &net.OpError{Op: "dial", Net: network, Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
-		}
-		return dial(ctx, network, addr)
-	}
-	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
-	ctx := context.Background()
-	if dd, err := c.Check(ctx, "http://evil.test/page"); dd.Allowed || !errors.Is(err, ErrDeferred) {
-		t.Fatalf("evil.test: %+v, %v; want deferred (its hop failed)", dd, err)
-	}
-	dd, err := c.Check(ctx, "http://s.test/page")
-	if !dd.Allowed || err != nil {
-		t.Errorf("s.test (robots.txt redirected to http://a.test/robots.txt, which answers 200): Allowed=%v, %v; a.test was asked %d times: "+
-			"a refusal met after dialling \"a.test.\" for evil.test's chain was kept for http://a.test:80",
-			dd.Allowed, err, w.count("http://a.test/robots.txt"))
-	}
-}
-
 // failingPacer is the in-process pacer but while fail is set, when Take
 // fails as a Store that does not answer does.
 type failingPacer struct {
@@ -2829,5 +2746,59 @@ func TestChainCopyKeepsANewerHopFailure(t *testing.T) {
 		t.Errorf("a.test, down (500, Retry-After: 3600) since x.test's fetch 2 minutes earlier, was asked again by y.test's (%d requests since): "+
 			"its failure was forgotten when h.test's chain published w.test's copy (fetched an hour's minutes before the failure, a.test not asked), stamped checked now; y.test: %+v %v",
 			n-asked, dy.Failures, err)
+	}
+}
+
+// TestHopToDottedHostAsItsOwnFetch: a robots.txt redirect to
+// http://a.test./robots.txt is fetched as a.test's own fetch is, dialling
+// a.test: "a.test." may resolve to another server (here one that answers
+// 503 with a Retry-After of an hour), whose answer, failure or hold was
+// kept as a.test's own: its rules in a.test's place, a.test deferred, its
+// pages held. Nothing dials "a.test.", and what the hop read is a.test's.
+func TestHopToDottedHostAsItsOwnFetch(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	other := httptest.NewServer(serve(503, "down", "Retry-After", "3600"))
+	t.Cleanup(other.Close)
+	w.on("evil.test/robots.txt", redirectTo("http://a.test./robots.txt"))
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("a.test/page", serve(200, "page"))
+	w.on("s.test/robots.txt", redirectTo("http://a.test/robots.txt"))
+	tr := w.transport(t)
+	dial := tr.DialContext
+	var d net.Dialer
+	var dotted atomic.Int32
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if strings.HasPrefix(addr, "a.test.:") {
+			dotted.Add(1)
+			return d.DialContext(ctx, network, other.Listener.Addr().String())
+		}
+		return dial(ctx, network, addr)
+	}
+	c, rt := NewClientTransport(tr, []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	ctx := context.Background()
+	for _, tc := range []struct {
+		url     string
+		allowed bool
+	}{
+		{"http://evil.test/page", true},
+		{"http://evil.test/private", false},
+		{"http://a.test/private", false},
+		{"http://a.test/page", true},
+		{"http://s.test/page", true},
+	} {
+		if dd, err := c.Check(ctx, tc.url); dd.Allowed != tc.allowed || err != nil {
+			t.Errorf("%s: Allowed %v, %v; want %v, a.test's rules", tc.url, dd.Allowed, err, tc.allowed)
+		}
+	}
+	if _, err := get(ctx, &http.Client{Transport: rt}, "http://a.test/page"); err != nil {
+		t.Errorf("a.test's page: %v; want it sent, held by no other server's Retry-After", err)
+	}
+	if n := dotted.Load(); n != 0 {
+		t.Errorf("\"a.test.\" dialled %d times; want none: the hop dials a.test", n)
+	}
+	if n := w.count("http://a.test/robots.txt"); n != 1 {
+		t.Errorf("a.test's robots.txt asked %d times; want once, the hop's answer its own", n)
 	}
 }
