@@ -604,6 +604,7 @@ func TestPublicOnlyOwnsItsHTTP2Pool(t *testing.T) {
 		},
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true},
 	}
+	//lint:ignore SA1019 the deprecated call is what applications still make, and what shares the pool
 	if _, err := http2.ConfigureTransports(t1); err != nil {
 		t.Fatal(err)
 	}
