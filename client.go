@@ -662,14 +662,17 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 		// site redirecting there asks it nothing; but not over an entry
 		// a fill published meanwhile (this process's check may have
 		// fetched beside the hop), nor in the Store unless under the
-		// lease (another process's may have).
-		if e.stale && c.tier != nil && !leased {
+		// lease, or with a Store that has none (another process's may
+		// have).
+		_, leases := c.cfg.store.(Leaser)
+		owned := leased || c.tier != nil && !leases // no lease to hold: as a check's fill, storeFailure decides
+		if e.stale && c.tier != nil && !owned {
 			// Another process may have stored the file's rules since:
 			// the copy is kept, so that the sites redirecting there ask
 			// nothing, only as long as the least freshness.
 			e.expires = min(e.expires, stampOf(c.cfg.now()).add(c.cfg.minFresh))
 		}
-		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e || !leased {
+		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e || !owned {
 			return held, nil
 		}
 		return c.storeFailure(k, e, e), nil
@@ -704,10 +707,25 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 // it, to the Store, unless the Store holds a fresh answer: another
 // process's, or one a chain redirected here wrote without the lease
 // while this fill fetched, which is the newer. That one then takes the
-// place of seen, the entry memory held for k, and is returned.
+// place of seen, the entry memory held for k, and is returned. A bare
+// failure over another process's stand-in is written with that copy
+// standing in for it.
 func (c *Client) storeFailure(k key, e, seen *entry) *entry {
-	if s, _ := c.tier.get(c.base, k, true); s != nil && s.answers() {
+	s, _ := c.tier.get(c.base, k, true)
+	if s != nil && s.answers() {
 		return k.doc.cache.putOver(s, seen, c.cfg.now())
+	}
+	if s != nil && s.good() && !e.good() {
+		// Another process's last good copy, standing in: it stands in
+		// for this failure too, in the Store and, unless memory holds
+		// another entry, in memory (a bare failure would defer the site
+		// for every process without a copy of its own).
+		if in := c.keepGood(e, s); in != e {
+			if seen == e {
+				seen = k.doc.cache.putOver(in, seen, c.cfg.now())
+			}
+			e = in
+		}
 	}
 	c.tier.set(k, e)
 	return seen

@@ -2974,6 +2974,7 @@ func TestFillLookupTakesNewerStoredAnswer(t *testing.T) {
 		t.Skipf("the hop published no failure: %+v", ds)
 	}
 
+	store.m.clearValues() // the hop's failure, which a Store without leases hears of, lost: Q fetches
 	clock.Advance(5 * time.Second)
 	phase.Store(2) // s.test is back, with v2
 	dq, err := q.Check(ctx, "http://s.test/public/x")
@@ -3030,6 +3031,7 @@ func TestFirstLookTakesNewerStoredAnswer(t *testing.T) {
 	if ds.Failures == 0 {
 		t.Skipf("the hop published no failure: %+v", ds)
 	}
+	store.m.clearValues() // the hop's failure, which a Store without leases hears of, lost: Q fetches
 	clock.Advance(5 * time.Second)
 	phase.Store(2)
 	dq, err := q.Check(ctx, "http://s.test/public/x")
@@ -3483,6 +3485,7 @@ func TestDeadlineLookupTakesNewerStoredAnswer(t *testing.T) {
 	if ds.Failures == 0 {
 		t.Skipf("the hop published no failure: %+v", ds)
 	}
+	store.m.clearValues() // the hop's failure, which a Store without leases hears of, lost: Q fetches
 	clock.Advance(5 * time.Second)
 	phase.Store(2) // s.test is back, with v2
 	dq, err := q.Check(ctx, "http://s.test/public/x")
@@ -3530,4 +3533,127 @@ func lookWhileChainReads(t *testing.T, p *Client, store *heldGetStore) (waiting,
 	waiting = <-done
 	next, err = p.Check(ctx, "http://s.test/private/x")
 	return waiting, chain, next, err
+}
+
+// plainStore is a memStore seen as a Store only, without its leases:
+// boltstore, or any Store that is not a Leaser.
+type plainStore struct{ m *memStore }
+
+func (s plainStore) Get(ctx context.Context, key string) ([]byte, error) { return s.m.Get(ctx, key) }
+func (s plainStore) Set(ctx context.Context, key string, v []byte, ttl time.Duration) error {
+	return s.m.Set(ctx, key, v, ttl)
+}
+
+// TestHopStandInKeepsRetryAfterWithPlainStore (cache8): s.test's
+// robots.txt was read (fresh for a minute), then fails with 503 and
+// Retry-After: 3600. A redirect of h.test's robots.txt to a page of
+// s.test needs s.test's robots.txt: the hop's fill meets the 503, and its
+// last good copy stands in. Without a Store it stands in for the hour
+// the server asked for; with a Store that is not a Leaser (boltstore)
+// the hop never holds a lease, so the stand-in is cut to the least
+// freshness (a minute) and never written to the Store: two minutes later
+// the Client, and any other process of the Store, asks the failing
+// server again, within its Retry-After.
+func TestHopStandInKeepsRetryAfterWithPlainStore(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		store bool
+	}{{"no Store", false}, {"plain Store", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			var failing atomic.Bool
+			w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+				if failing.Load() {
+					serve(503, "down", "Retry-After", "3600")(rw, r)
+					return
+				}
+				serve(200, privateRules, "Cache-Control", "max-age=60")(rw, r)
+			})
+			w.on("h.test/robots.txt", redirectTo("http://s.test/page"))
+			w.on("s.test/page", serve(200, "User-agent: *\nAllow: /\n"))
+			clock := newTestClock()
+			opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now)}
+			if tc.store {
+				opts = append(opts, WithStore(plainStore{newMemStore()}))
+			}
+			c := newTestClient(t, opts...)
+			ctx := context.Background()
+			if d, err := c.Check(ctx, "http://s.test/private/x"); d.Allowed || err != nil {
+				t.Fatalf("first: %+v %v", d, err)
+			}
+			clock.Advance(2 * time.Minute)
+			failing.Store(true)
+			_, herr := c.Allowed(ctx, "http://h.test/")
+			d, _ := c.Check(ctx, "http://s.test/private/x")
+			t.Logf("h.test: %v; s.test: stale %v failures %d expires in %v", herr, d.Stale, d.Failures, d.Expires.Sub(clock.Now()))
+			before := w.count("http://s.test/robots.txt")
+			clock.Advance(2 * time.Minute) // well within the Retry-After hour
+			d, err := c.Check(ctx, "http://s.test/private/x")
+			after := w.count("http://s.test/robots.txt")
+			if after != before {
+				t.Errorf("s.test's robots.txt asked again 4 minutes after its 503 with Retry-After: 3600 (%d requests, then %d; now stale %v failures %d, %v)",
+					before, after, d.Stale, d.Failures, err)
+			}
+		})
+	}
+}
+
+// TestFailureKeepsStoredStandIn (cache8): two processes P and Q share a
+// Store that is not a Leaser, which has lost its values (a restarted
+// Redis, an eviction). Q holds s.test's last good copy, expired; P has
+// none. s.test fails (503); both fetch at once. Q's fetch fails first and
+// Q stores its copy standing in; P's, a moment later, finds that stand-in
+// in the Store, fresh, but storeFailure lets only a fresh answer stop it
+// (answers excludes a stand-in): P writes its bare failure over it, and
+// the fleet's last good copy is gone. A third process R defers every URL
+// of s.test for the back-off, though Q answers them from the copy.
+func TestFailureKeepsStoredStandIn(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var n atomic.Int32
+	pIn, pGo := make(chan struct{}), make(chan struct{})
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1: // Q's first fetch: the file
+			serve(200, privateRules, "Cache-Control", "max-age=60")(rw, r)
+		case 2: // P's fetch: slow, then an error
+			close(pIn)
+			<-pGo
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		}
+	})
+	clock := newTestClock()
+	mem := newMemStore()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now), WithStore(plainStore{mem})}
+	q, p := newTestClient(t, opts...), newTestClient(t, opts...)
+	ctx := context.Background()
+	if d, err := q.Check(ctx, "http://s.test/public/x"); !d.Allowed || err != nil {
+		t.Fatalf("Q, the file: %+v %v", d, err)
+	}
+	mem.clearValues() // the Store lost it
+	clock.Advance(2 * time.Minute)
+
+	pDone := make(chan error, 1)
+	go func() {
+		_, err := p.Allowed(ctx, "http://s.test/public/x")
+		pDone <- err
+	}()
+	<-pIn
+	dq, err := q.Check(ctx, "http://s.test/public/x")
+	if !dq.Allowed || !dq.Stale || err != nil {
+		t.Fatalf("Q, s.test failing: %+v %v; want its copy standing in", dq, err)
+	}
+	clock.Advance(time.Second)
+	close(pGo)
+	t.Logf("P: %v", <-pDone)
+
+	r := newTestClient(t, opts...)
+	d, err := r.Check(ctx, "http://s.test/public/x")
+	if !d.Allowed || err != nil {
+		t.Errorf("R: allowed %v stale %v deferred %v failures %d, %v: P's bare failure was written over Q's stand-in (the last good copy, fetched %v), fresh in the Store",
+			d.Allowed, d.Stale, d.Deferred, d.Failures, err, dq.FetchedAt)
+	}
 }
