@@ -401,15 +401,14 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 // "/cafÃ©/"), nor one not in the charset said, whose bytes decode to
 // U+FFFD ("/caf\xE9/" said to be UTF-8 or Shift_JIS reads as
 // "/caf\uFFFD/"): either location matches no URL, and the reservation
-// would be lost. A file in UTF-16 or GB18030, which can spell U+FFFD, is
-// taken as read; so is one whose bytes happen to read as characters of
-// the charset said.
+// would be lost. So a file in another charset that holds a U+FFFD of its
+// own (UTF-16, UTF-32 and GB18030 can spell one) is unreadable too, which
+// reserves every page rather than risk losing a reservation; a file whose
+// bytes happen to read as characters of the charset said is read so.
 func readAsSent(b body.Body, header http.Header) bool {
 	switch b.Charset {
 	case "utf-8":
 		return utf8.Valid(b.Text)
-	case "utf-16le", "utf-16be", "gb18030":
-		return true // which spell U+FFFD: the file may hold its own
 	case "windows-1252":
 		_, charset := body.ContentType(header)
 		if enc, err := body.Encoding(charset); err != nil || enc != charmap.Windows1252 {

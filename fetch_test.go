@@ -2036,8 +2036,9 @@ func TestFetchRedirectToCapitalIDNOverHTTP2(t *testing.T) {
 // UTF-8 that was not read with U+FFFD: either way the reservation of
 // "/café/" matched no URL and the page read as not reserved; so did a
 // file said to be in a charset its bytes are not of. Such a file is
-// unreadable, which reserves every page; a file in the charset its header
-// names is read.
+// unreadable, which reserves every page, as is one in another charset
+// holding a U+FFFD, whose own or not cannot be told; a file in the
+// charset its header names is read.
 func TestTDMRepFileReadAsSent(t *testing.T) {
 	checkLeaks(t)
 	const stray = "{\"location\":\"/old\",\"tdm-reservation\":0,\"tdm-policy\":\"https://a.test/p\xe9\"}" // one Latin-1 byte
@@ -2057,8 +2058,10 @@ func TestTDMRepFileReadAsSent(t *testing.T) {
 		{"said GBK in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=gbk", true, true},
 		{"said Big5 in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=big5", true, true},
 		{"said EUC-KR in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=euc-kr", true, true},
-		{"UTF-16 with a U+FFFD of its own", utf16LE("[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":0},{\"location\":\"/old\uFFFD/\",\"tdm-reservation\":1}]"), "application/json", false, false},
-		{"GB18030 with a U+FFFD of its own", "[{\"location\":\"/caf\xa8\xa6/\",\"tdm-reservation\":0},{\"location\":\"/old\x84\x31\xa4\x37/\",\"tdm-reservation\":1}]", "application/json; charset=gb18030", false, false},
+		{"UTF-16 with a U+FFFD of its own", utf16LE("[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":0},{\"location\":\"/old\uFFFD/\",\"tdm-reservation\":1}]"), "application/json", true, true},
+		{"GB18030 with a U+FFFD of its own", "[{\"location\":\"/caf\xa8\xa6/\",\"tdm-reservation\":0},{\"location\":\"/old\x84\x31\xa4\x37/\",\"tdm-reservation\":1}]", "application/json; charset=gb18030", true, true},
+		{"said GB18030 in Latin-1", "[{\"location\":\"/caf\xe9/\",\"tdm-reservation\":1}]", "application/json; charset=gb18030", true, true},
+		{"UTF-16, not reserved", utf16LE("[{\"location\":\"/caf\u00e9/\",\"tdm-reservation\":0}]"), "application/json", false, false},
 		{"said Greek, a byte not of it", "[{\"location\":\"/caf\xaa/\",\"tdm-reservation\":0}]", "application/json; charset=windows-1253", true, true},
 	} {
 		w := newHosts(t)

@@ -167,7 +167,9 @@ const maxLicenses = 16
 // whether it has since expired, changed or left the cache: none is
 // fetched for the receipt. For a response the Transport did not send (a
 // request of [SkipRobots], one built by hand, even in the context of a
-// response it did send), resp.Request is checked
+// response it did send; but not the very *http.Request of one it sent,
+// sent again, which the receipt cannot tell from it), resp.Request is
+// checked
 // now as the Transport checks a request, and tdmrep.json is read now for
 // every response; a fetch of either waits as long as one fetch may take,
 // even once the request's context has ended. It fails closed: when

@@ -318,11 +318,12 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 				end = len(v) - i
 			}
 			item := v[i : i+end]
-			if name, _, ok := strings.Cut(item, ":"); ok && isAgentName(name) && !continuesDate(prev, item, &joins) {
+			if name, rest, ok := strings.Cut(item, ":"); ok && isAgentName(name) && !continuesDate(prev, item, &joins) {
 				if who == "" || appliesTo(who, tokens) {
 					d.add(v[from:i], &dates)
 				}
 				who, from = strings.TrimSpace(name), i+len(name)+1
+				item = rest // the directive the name leads, which may begin a date
 			}
 			prev = item
 			i += end + 1

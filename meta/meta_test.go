@@ -1565,3 +1565,19 @@ func TestFromHeaderDigitLedCrawlerName(t *testing.T) {
 		t.Errorf("FromHeader(X-Robots-Tag: %s, ExampleBot) = NoIndex %v, NoFollow %v; want NoFollow alone", v, got.NoIndex, got.NoFollow)
 	}
 }
+
+// TestFromHeaderDateAfterCrawlerName: a date after a day's name in a
+// directive a crawler's name leads is read as the date, not as another
+// crawler's name.
+func TestFromHeaderDateAfterCrawlerName(t *testing.T) {
+	for _, v := range []string{
+		"googlebot: unavailable_after: Mon, 2030-01-01T00:00Z, noai",
+		"noindex, googlebot: unavailable_after: Monday, 2030-01-01T00:00:00Z, noai",
+	} {
+		got := FromHeader(http.Header{"X-Robots-Tag": {v}}, "googlebot")
+		if !got.NoAI || got.UnavailableAfter.IsZero() {
+			t.Errorf("FromHeader(X-Robots-Tag: %s, googlebot) = NoAI %v, UnavailableAfter %v, Other %q; want NoAI and the date",
+				v, got.NoAI, got.UnavailableAfter, got.Other)
+		}
+	}
+}
