@@ -3423,3 +3423,30 @@ func TestReceiptTellsADisallowedPage(t *testing.T) {
 		t.Errorf("robots evidence of a page robots.txt allows and of one it disallows read alike: %s", seen[0])
 	}
 }
+
+// TestReceiptCharsetParameterAsBrowsers: a page's Content-Type is read as
+// browsers read it (the Fetch standard's "extract a MIME type"). Its
+// first charset parameter wins, even a quoted empty one, which names no
+// encoding; a '"' inside an unquoted parameter starts no quoted string.
+// Browsers read these pages' META tags in ASCII; read as UTF-16, the
+// page's noai is lost.
+func TestReceiptCharsetParameterAsBrowsers(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	const noai = `<html><head><meta name="robots" content="noai"></head><body>x</body></html>`
+	for _, ctype := range []string{
+		`text/html; charset=""; charset=utf-16`,
+		`text/html; x=a"b; charset=utf-8; y="; charset=utf-16`,
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {ctype}}, Request: req}
+		if d := tr.PageDirectives(resp, []byte(noai)); !d.NoAI {
+			t.Errorf("Content-Type %q: PageDirectives %+v; want noai, as browsers read the page", ctype, d)
+		}
+		r := tr.Receipt(resp, []byte(noai))
+		if r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("Content-Type %q: receipt %q allows train-ai", ctype, sigs(r.Signals))
+		}
+	}
+}

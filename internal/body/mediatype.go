@@ -27,8 +27,8 @@ func ContentType(h http.Header) (mediaType, charset string) {
 // AnyMediaType reports whether a value of h's Content-Type that parses
 // has a media type starting with prefix, whichever [ContentType] takes.
 func AnyMediaType(h http.Header, prefix string) bool {
-	for mt := range mimeTypes(h) {
-		if strings.HasPrefix(mt, prefix) {
+	for m := range mimeTypes(h) {
+		if strings.HasPrefix(m.essence, prefix) {
 			return true
 		}
 	}
@@ -48,37 +48,45 @@ func AnyCharset(h http.Header, is func(mediaType, charset string) bool) bool {
 	return false
 }
 
-// carried yields the values of [mimeTypes], each value naming no charset
-// given that of the value before it when both are of one type.
+// carried yields the media type and charset of each value of
+// [mimeTypes], a value without a charset parameter given that of the
+// first of the values before it of its type, as the Fetch standard's
+// "extract a MIME type" does.
 func carried(h http.Header) iter.Seq2[string, string] {
 	return func(yield func(string, string) bool) {
 		var mediaType, carry string
-		for mt, cs := range mimeTypes(h) {
+		for m := range mimeTypes(h) {
 			switch {
-			case mt != mediaType:
-				carry = cs
-			case cs == "":
-				cs = carry
+			case m.essence != mediaType:
+				carry = m.charset
+			case !m.hasCharset:
+				m.charset = carry
 			}
-			mediaType = mt
-			if !yield(mt, cs) {
+			mediaType = m.essence
+			if !yield(m.essence, m.charset) {
 				return
 			}
 		}
 	}
 }
 
-// mimeTypes yields the media type and charset of each value of h's
-// Content-Type that parses, but */*, in order, of its first maxValues
-// values.
-func mimeTypes(h http.Header) iter.Seq2[string, string] {
-	return func(yield func(string, string) bool) {
+// A mimeType is a Content-Type value that parses: its essence and its
+// first charset parameter, which may be there and empty (charset="").
+type mimeType struct {
+	essence, charset string
+	hasCharset       bool
+}
+
+// mimeTypes yields each value of h's Content-Type that parses, but */*,
+// in order, of its first maxValues values.
+func mimeTypes(h http.Header) iter.Seq[mimeType] {
+	return func(yield func(mimeType) bool) {
 		n := 0
 		for v := range values(h) {
 			if n++; n > maxValues {
 				return
 			}
-			if mt, cs, ok := parseMIME(v); ok && mt != "*/*" && !yield(mt, cs) {
+			if m, ok := parseMIME(v); ok && m.essence != "*/*" && !yield(m) {
 				return
 			}
 		}
@@ -117,31 +125,58 @@ func values(h http.Header) iter.Seq[string] {
 // seconds of parsing a page.
 const maxValues = 64
 
-// parseMIME parses v as a MIME type: its essence, lower-cased, and its
-// first charset parameter, as the WHATWG MIME Sniffing standard does.
-func parseMIME(v string) (mediaType, charset string, ok bool) {
+// parseMIME parses v as a MIME type, as the WHATWG MIME Sniffing
+// standard does: its essence, lower-cased, and its first charset
+// parameter. A parameter's name and unquoted value run to the next ';',
+// whatever quotes they hold; a value that starts with '"' is a quoted
+// string, which may be empty, and what follows it up to the next ';' is
+// skipped; an unquoted empty value, or one holding a control character,
+// is none.
+func parseMIME(v string) (m mimeType, ok bool) {
 	essence, params, _ := strings.Cut(v, ";")
 	if !ascii.IsASCII(essence) { // which mime lower-cases by Unicode: "text/plaİn" read as text/plain
-		return "", "", false
+		return m, false
 	}
 	mediaType, _, err := mime.ParseMediaType(essence)
 	if err != nil || !strings.Contains(mediaType, "/") {
-		return "", "", false
+		return m, false
 	}
-	for p := range splitUnquoted(params, ';') {
-		name, value, found := strings.Cut(p, "=")
-		if !found || charset != "" || !ascii.EqualFold(strings.TrimLeft(name, " \t\r\n"), "charset") {
+	m.essence = mediaType
+	for params != "" {
+		params = strings.TrimLeft(params, " \t\r\n")
+		i := strings.IndexAny(params, ";=")
+		if i < 0 {
+			break // a name with no value, at the end
+		}
+		name, sep := params[:i], params[i]
+		params = params[i+1:]
+		if sep == ';' {
 			continue
 		}
-		if strings.HasPrefix(value, `"`) {
-			value = unquote(value)
-		} else {
-			value = strings.TrimRight(value, " \t\r\n")
+		value, quoted := "", strings.HasPrefix(params, `"`)
+		if quoted {
+			var n int
+			value, n = unquote(params)
+			params = params[n:]
 		}
-		charset = value
+		rest, after, _ := strings.Cut(params, ";")
+		params = after
+		if !quoted {
+			if value = strings.TrimRight(rest, " \t\r\n"); value == "" {
+				continue
+			}
+		}
+		if !m.hasCharset && ascii.EqualFold(name, "charset") && !strings.ContainsFunc(value, isControl) {
+			m.charset, m.hasCharset = value, true
+		}
 	}
-	return mediaType, charset, true
+	return m, true
 }
+
+// isControl reports whether r may not stand in a parameter's value (MIME
+// Sniffing's HTTP quoted-string token code points): a control character
+// but tab.
+func isControl(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7F }
 
 // splitUnquoted yields the parts of s between the seps that are not
 // within a quoted string.
@@ -166,13 +201,13 @@ func splitUnquoted(s string, sep byte) iter.Seq[string] {
 }
 
 // unquote returns the value of the quoted string s starts with, its
-// escapes undone; what follows its closing quote is ignored.
-func unquote(s string) string {
+// escapes undone, and its length: up to its closing quote, or all of s.
+func unquote(s string) (value string, n int) {
 	var b strings.Builder
 	for i := 1; i < len(s); i++ {
 		switch s[i] {
 		case '"':
-			return b.String()
+			return b.String(), i + 1
 		case '\\':
 			if i+1 < len(s) {
 				i++
@@ -180,5 +215,5 @@ func unquote(s string) string {
 		}
 		b.WriteByte(s[i])
 	}
-	return b.String()
+	return b.String(), len(s)
 }

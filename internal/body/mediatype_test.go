@@ -122,3 +122,28 @@ func TestContentTypeBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestContentTypeParametersAsWHATWG: ContentType promises the Fetch
+// standard's "extract a MIME type", whose parameter parser (MIME Sniffing
+// §4.4) reads a quoted empty value as a value (only an unquoted empty one
+// is skipped), which no earlier value's charset replaces, and reads a
+// parameter's name and unquoted value up to the next ';' whatever quotes
+// they hold: a '"' starts a quoted string only at the start of a value.
+func TestContentTypeParametersAsWHATWG(t *testing.T) {
+	for _, tc := range []struct{ line, charset string }{
+		{`text/html; charset=""; charset=utf-16`, ""},
+		{`text/plain; x=a"b; charset=shift_jis`, "shift_jis"},
+		{`text/plain; x=a"; charset=shift_jis`, "shift_jis"},
+		{`text/html; x=a"b; charset=utf-8; y="; charset=utf-16`, "utf-8"},
+		{`text/html; a"=1; charset=utf-8; b"=2; charset=utf-16`, "utf-8"},
+		{`text/html; charset=shift_jis, text/html; charset=""`, ""},
+		{`text/html; charset=shift_jis, text/html; charset=`, "shift_jis"},
+		{"text/html; charset=\"utf\x01-8\"; charset=shift_jis", "shift_jis"},
+		{`text/plain; charset="shift_jis"junk; charset=utf-8`, "shift_jis"},
+		{`text/plain; charset = utf-8; charset=shift_jis`, "shift_jis"},
+	} {
+		if _, cs := ContentType(http.Header{"Content-Type": {tc.line}}); cs != tc.charset {
+			t.Errorf("ContentType(%q) charset %q, want %q (WHATWG)", tc.line, cs, tc.charset)
+		}
+	}
+}
