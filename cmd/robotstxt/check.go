@@ -124,7 +124,9 @@ content-signal, content-usage-header, content-signal-header,
 x-robots-tag, robots-meta, tdmrep.json, tdm-header or tdm-meta),
 "label", "pref" (y or n; unknown
 for a TDMRep 0), "where" it stands and its "value"; [] for a URL that
-is not allowed.
+is not allowed; "dropped", how many more its bounds left out;
+"tdm_policy", the TDMRep policy URL of a page whose TDM rights are
+reserved; "licenses", the RSL licences of its site's robots.txt.
 Its "usage" combines them all, n from any source winning. "page_error"
 says why the page of an allowed URL could not be read (no response, an
 error status, a Retry-After past -timeout, a body cut short): then
@@ -143,8 +145,13 @@ gets no page: "redirected_to" names where, and "rule", "status" and
 // signals, and why the page could not be read, if it could not.
 type checkResult struct {
 	urlResult
-	Signals   []robotstxt.Signal `json:"signals"`
-	PageError string             `json:"page_error,omitempty"`
+	Signals []robotstxt.Signal `json:"signals"`
+	// Dropped, TDMPolicy and Licenses are the receipt's (see
+	// robotstxt.Receipt).
+	Dropped   int      `json:"dropped,omitempty"`
+	TDMPolicy string   `json:"tdm_policy,omitempty"`
+	Licenses  []string `json:"licenses,omitempty"`
+	PageError string   `json:"page_error,omitempty"`
 	// RedirectedTo is the page the URL redirected to, whose receipt
 	// the signals are.
 	RedirectedTo string `json:"redirected_to,omitempty"`
@@ -181,7 +188,8 @@ func (ck *checker) check(t target) (int, error) {
 	if unread != "" {
 		usage = certain(usage)
 	}
-	res := checkResult{urlResult: c.result(ck.agent, usage, true), Signals: rc.Signals, PageError: unread, RedirectedTo: c.led}
+	res := checkResult{urlResult: c.result(ck.agent, usage, true), Signals: rc.Signals, Dropped: rc.Dropped,
+		TDMPolicy: rc.TDMPolicy, Licenses: rc.Licenses, PageError: unread, RedirectedTo: c.led}
 	if redirected {
 		res.RedirectedTo = rc.URL
 	}
@@ -194,7 +202,7 @@ func (ck *checker) check(t target) (int, error) {
 	printDecision(w, res.Verdict.word(), ck.width, t.arg, res.Detail)
 	if res.Verdict == verdictAllowed {
 		if c.p != nil && !redirected {
-			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.sent(), true))
+			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.sent(), true, c.d.Usage))
 		}
 		switch {
 		case unread != "":
@@ -205,6 +213,15 @@ func (ck *checker) check(t target) (int, error) {
 			printDecision(w, "", ck.width, "page", "redirected to "+rc.URL)
 		}
 		printSignals(w, ck.width, rc, redirected, unread == "")
+		if rc.Dropped > 0 {
+			printDecision(w, "", ck.width, "signals", fmt.Sprintf("%d more left out of the receipt past its bounds", rc.Dropped))
+		}
+		if rc.TDMPolicy != "" {
+			printDecision(w, "", ck.width, "tdm-policy", rc.TDMPolicy)
+		}
+		for _, l := range rc.Licenses {
+			printDecision(w, "", ck.width, "license", l)
+		}
 	}
 	if ck.verbose && !ck.shown[d.Authority] {
 		ck.shown[d.Authority] = true

@@ -1111,3 +1111,29 @@ func TestCheckVerboseLongRedirectAsked(t *testing.T) {
 			asked.Load(), r.stdout)
 	}
 }
+
+// TestCheckGivesTheReceiptsTDMPolicy checks that check, which prints a
+// page's receipt, gives the TDMRep tdm-policy the receipt holds for a
+// page whose TDM rights are reserved, in its text and its -json.
+func TestCheckGivesTheReceiptsTDMPolicy(t *testing.T) {
+	const policy = "https://example.com/tdm-policy.json"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Tdm-Reservation", "1")
+		w.Header().Set("Tdm-Policy", policy)
+		w.Write([]byte("a page"))
+	}))
+	defer srv.Close()
+	_, rt := libraryClient(t)
+	if rc := receiptOf(t, rt, srv.URL+"/"); rc.TDMPolicy != policy {
+		t.Fatalf("the receipt's TDMPolicy is %q; the test wants %q", rc.TDMPolicy, policy)
+	}
+	for _, args := range [][]string{{"check", srv.URL + "/"}, {"check", "-json", srv.URL + "/"}} {
+		if r := runCmd(t, "", args...); !strings.Contains(r.stdout, policy) {
+			t.Errorf("%q: exit %d; the receipt's tdm-policy %s is nowhere in\n%s", args, r.code, policy, r.stdout)
+		}
+	}
+}

@@ -174,7 +174,7 @@ func (x *explainer) explain(t target) int {
 	path = x.matched(c)
 	x.rules(res, path)
 	x.others(f, appliedGroups(f, x.agent), path, l)
-	for _, it := range prefItems(c.p, x.agent, sent, c.d.Allowed) {
+	for _, it := range prefItems(c.p, x.agent, sent, c.d.Allowed, c.d.Usage) {
 		x.field(it.label, "%s (%s)", it.prefs, it.detail)
 		for _, w := range append(it.lines, it.notes...) {
 			x.more("%s", w)

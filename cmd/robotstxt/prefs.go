@@ -49,8 +49,10 @@ type prefItem struct {
 // prefItems returns what p says of the use of url's content by agent: an
 // item for its Content-Usage rules when the agent's groups have any, and
 // one for its Content-Signal records when any apply; none otherwise.
-// allowed is the decision for url.
-func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
+// allowed is the decision for url, and client the preferences the Client
+// gave it, which the rules' own say overrides only where the Client
+// failed closed (see robotstxt.Robots.Usage).
+func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usage) []prefItem {
 	f := p.file
 	groups := appliedGroups(f, agent)
 	var usageRules []parser.UsageRule
@@ -58,6 +60,18 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 	for _, gi := range groups {
 		usageRules = append(usageRules, f.Groups[gi].Usage...)
 		records = append(records, f.Groups[gi].Extensions...)
+	}
+	// The Content-Signal records that apply to the agent, those before
+	// the first group first, as Robots.Usage reads them, and what they
+	// say together.
+	var signals []int
+	var signal prefs
+	for _, rec := range records {
+		if rec.Key == "content-signal" {
+			signals = append(signals, rec.Line)
+			stated, _ := readPrefs(rec.Key, rec.Value)
+			signal.combine(stated)
+		}
 	}
 	var items []prefItem
 	if len(usageRules) > 0 {
@@ -77,6 +91,14 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
 				}
 			}
+			for _, l := range labels {
+				// Past its bound on the served forms, the Client fails
+				// closed: train-ai=n, which the lines do not say.
+				if client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo {
+					said.set(l, "n")
+					it.notes = append(it.notes, l+"=n: the forms servers may serve the path as cost past the Client's bound to check against these rules, and it fails closed")
+				}
+			}
 			it.prefs = usageText(said.pref)
 			why := "their paths match with the same length: they combine, n before y"
 			if forms != nil {
@@ -85,18 +107,6 @@ func prefItems(p *parsed, agent, url string, allowed bool) []prefItem {
 			it.detail, it.lines = linesText(lines, p.lines, why)
 		}
 		items = append(items, it)
-	}
-	// The Content-Signal records that apply to the agent, those before
-	// the first group first, as Robots.Usage reads them, and what they
-	// say together.
-	var signals []int
-	var signal prefs
-	for _, rec := range records {
-		if rec.Key == "content-signal" {
-			signals = append(signals, rec.Line)
-			stated, _ := readPrefs(rec.Key, rec.Value)
-			signal.combine(stated)
-		}
 	}
 	if len(signals) > 0 {
 		it := prefItem{label: "signal", prefs: "unknown"}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -293,4 +296,40 @@ func FuzzPrefsAgreeWithClient(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUsageTextPastFormsBoundAsClient checks that the usage line that
+// test, explain and check print for a URL spelled otherwise than served
+// (its forms checked against many wildcard Content-Usage rules) says
+// what the Client's Decision.Usage and the page's receipt say: past the
+// bound of that check, the Client fails closed with train-ai=n.
+func TestUsageTextPastFormsBoundAsClient(t *testing.T) {
+	robots := "User-agent: *\nContent-Usage: train-ai=y\n" + strings.Repeat("Content-Usage: /*q x\n", 24000)
+	path := "/./" + strings.Repeat("a", 8150) // a dot segment: its served form is checked too
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte(robots))
+			return
+		}
+		w.Write([]byte("a page"))
+	}))
+	defer srv.Close()
+	url := srv.URL + path
+
+	c, _ := libraryClient(t)
+	d, err := c.Check(context.Background(), url)
+	if err != nil || !d.Allowed || d.Usage.Pref("train-ai") != robotstxt.PrefNo {
+		t.Fatalf("the Client: allowed %v, train-ai %v, %v; the test wants an allowed URL with train-ai=n", d.Allowed, d.Usage.Pref("train-ai"), err)
+	}
+	for _, args := range [][]string{
+		{"test", "-file", srv.URL + "/robots.txt", url},
+		{"explain", url},
+		{"check", url},
+	} {
+		r := runCmd(t, "", args...)
+		if strings.Contains(r.stdout, "train-ai=y") && !strings.Contains(r.stdout, "train-ai=n") {
+			t.Errorf("%s: exit %d; it says train-ai=y where the Client says train-ai=n:\n%s", args[0], r.code,
+				strings.ReplaceAll(r.stdout, strings.Repeat("a", 8150), "a…"))
+		}
+	}
 }

@@ -54,7 +54,7 @@ func runTest(cmd *command, args []string, e env) int {
 		}
 		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail)
 		if c.p != nil && c.d.Allowed {
-			printPrefs(e.stdout, width, prefItems(c.p, r.agent, t.sent(), true))
+			printPrefs(e.stdout, width, prefItems(c.p, r.agent, t.sent(), true, c.d.Usage))
 		}
 		return code, nil
 	})
