@@ -728,6 +728,14 @@ func (c *Client) storeFailure(k key, e, seen *entry) *entry {
 		}
 	}
 	c.tier.set(k, e)
+	if m := k.doc.cache.peek(k.authority); m != nil && m != e && m.answers() && m.checked >= e.checked {
+		// A fetch of this process's answered beside this one (a hop's
+		// and a check's are not shared) and may have written the Store
+		// first: it publishes in memory before, so its answer, seen
+		// here, is written back over this failure.
+		c.tier.set(k, m)
+		return m
+	}
 	return seen
 }
 

@@ -3657,3 +3657,99 @@ func TestFailureKeepsStoredStandIn(t *testing.T) {
 			d.Allowed, d.Stale, d.Deferred, d.Failures, err, dq.FetchedAt)
 	}
 }
+
+// readThenHoldStore is a Store without leases whose armed Get reads the
+// value first and only then waits: a Store whose reply is slow on the
+// wire.
+type readThenHoldStore struct {
+	m                 *memStore
+	armed             atomic.Bool
+	entered, released chan struct{}
+}
+
+func (s *readThenHoldStore) Get(ctx context.Context, key string) ([]byte, error) {
+	v, err := s.m.Get(ctx, key)
+	if strings.Contains(key, "s.test") && s.armed.CompareAndSwap(true, false) {
+		close(s.entered)
+		<-s.released
+	}
+	return v, err
+}
+
+func (s *readThenHoldStore) Set(ctx context.Context, key string, v []byte, ttl time.Duration) error {
+	return s.m.Set(ctx, key, v, ttl)
+}
+
+// TestHopFailureKeepsCheckAnswerInStore: with a Store that is not a
+// Leaser, P's check of s.test and P's hop to s.test (h.test's robots.txt
+// redirects there) fetch s.test's robots.txt side by side. The hop's
+// fetch meets a 503 (Retry-After: 3600); the check's, answered after it,
+// a 200. The hop's storeFailure read the Store before the check wrote the
+// 200, and wrote its failure after it, over it: every other process of
+// the Store deferred s.test for an hour, though the server's last word
+// was a 200. The answer the check published in memory is written back.
+func TestHopFailureKeepsCheckAnswerInStore(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var n atomic.Int32
+	checkIn, checkGo := make(chan struct{}), make(chan struct{})
+	store := &readThenHoldStore{m: newMemStore(), entered: make(chan struct{}), released: make(chan struct{})}
+	w.on("s.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1: // the check's fetch: held, then the file
+			close(checkIn)
+			<-checkGo
+			serve(200, privateRules, "Cache-Control", "max-age=3600")(rw, r)
+		default: // the hop's: a 503, answered first
+			store.armed.Store(true) // the hop's next Store Get is its storeFailure's
+			serve(503, "down", "Retry-After", "3600")(rw, r)
+		}
+	})
+	w.on("h.test/robots.txt", redirectTo("http://s.test/page"))
+	w.on("s.test/page", serve(200, "User-agent: *\nAllow: /\n"))
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithClock(clock.Now), WithStore(store)}
+	p := newTestClient(t, opts...)
+	ctx := context.Background()
+
+	checkDone := make(chan Decision, 1)
+	go func() {
+		d, _ := p.Check(ctx, "http://s.test/public/x")
+		checkDone <- d
+	}()
+	<-checkIn // the check's fetch is under way
+
+	hopDone := make(chan error, 1)
+	go func() {
+		_, err := p.Allowed(ctx, "http://h.test/")
+		hopDone <- err
+	}()
+	var hopErr error
+	hopEnded := false
+	select {
+	case <-store.entered: // the hop met the 503; its storeFailure read the Store: nothing there yet
+	case hopErr = <-hopDone: // the hop wrote nothing to the Store
+		hopEnded = true
+		store.armed.Store(false)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the hop neither ended nor read the Store")
+	}
+
+	close(checkGo) // the server answers the check's fetch: 200
+	dp := <-checkDone
+	if !dp.Allowed || dp.Failures != 0 {
+		t.Fatalf("P's check: %+v; want the 200's answer", dp)
+	}
+	close(store.released) // the hop's storeFailure goes on: it writes its 503
+	if !hopEnded {
+		hopErr = <-hopDone
+	}
+	t.Logf("hop: %v", hopErr)
+
+	r := newTestClient(t, opts...) // another process of the Store
+	d, err := r.Check(ctx, "http://s.test/public/x")
+	if !d.Allowed || d.Failures != 0 || err != nil {
+		t.Errorf("R: allowed %v deferred %v failures %d expires in %v, %v: the hop's 503 was written over the 200 the check stored after it (the server's last answer)",
+			d.Allowed, d.Deferred, d.Failures, d.Expires.Sub(clock.Now()), err)
+	}
+}

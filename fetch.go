@@ -381,7 +381,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 		err = fmt.Errorf("%w: more than %d bytes", tdmrep.ErrTooLarge, tdmrep.MaxSize)
 	}
 	if !k.doc.robots && err == nil && !readAsSent(b, resp.Header) {
-		err = errors.New("tdmrep.json neither in UTF-8 nor in the charset its Content-Type names")
+		err = errors.New("tdmrep.json not in UTF-8, nor read without U+FFFD in the charset its Content-Type names or its byte-order mark tells")
 	}
 	if err != nil {
 		res.outcome = OutcomeUnreachable

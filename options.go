@@ -380,8 +380,10 @@ func WithLeaseWait(wait, poll time.Duration) Option {
 // body is read must not wait for that page's turn). While the file is
 // unreachable with no usable copy, not allowed, over 256 KiB (never read
 // in part, whatever [WithBodyLimit] says of robots.txt), or neither in
-// UTF-8, as JSON is, nor in the charset its Content-Type names, it reads
-// as a reservation (train-ai=n).
+// UTF-8, as JSON is, nor read without U+FFFD in the charset its
+// Content-Type names or its byte-order mark tells (a U+FFFD of its own
+// cannot be told from a byte not of that charset), it reads as a
+// reservation (train-ai=n).
 func WithTDMRep() Option {
 	return func(c *config) { c.tdmrep = true }
 }
