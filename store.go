@@ -89,7 +89,11 @@ type Leaser interface {
 	// fetch ends, long after Lease returned, and a process waiting for
 	// the lease takes it once it is free. It must also return promptly
 	// (bound it as Lease is bounded): the checks waiting for the fetch
-	// have their answer once it returns.
+	// have their answer once it returns. A Lease that fails, its ctx
+	// ended while it ran, holds no lease: it gives back what it may have
+	// taken, which no process would release, and every process's checks
+	// of the key would wait it out. (Of every call cut so, no reply may
+	// be left for a later call to read.)
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 

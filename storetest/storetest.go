@@ -13,11 +13,13 @@
 // Run checks misses, exact bytes under unusual keys and values, overwrites,
 // that values are copies, a value kept until its TTL ends and gone after
 // it, TTLs of a month (which a Client writes), calls whose context is
-// already done, and concurrent use. When the Store is also a
-// [robotstxt.Leaser], Run checks its leases as well: exclusive per key,
-// freed by release, not freed by a former holder's late release, held
-// until their TTL ends (though the context Lease was called with is done,
-// as the Client's is) and expiring after it.
+// already done, calls whose context ends while they run (as the Client's
+// Store timeout ends them: no reply left for a later call), and
+// concurrent use. When the Store is also a [robotstxt.Leaser], Run checks
+// its leases as well: exclusive per key, freed by release, not freed by a
+// former holder's late release, held until their TTL ends (though the
+// context Lease was called with is done, as the Client's is) and expiring
+// after it, and none kept by a Lease whose context ended while it ran.
 //
 // Run checks leases through one handle on a Store: that they exclude
 // across processes too (a lease token no other process makes, so that
@@ -116,6 +118,7 @@ func Run(t *testing.T, newStore func(t *testing.T) robotstxt.Store, opts ...Opti
 		{"EndOfTTL", s.endOfTTL},
 		{"ContextCanceled", s.contextCanceled},
 		{"ContextDeadline", s.contextDeadline},
+		{"CutCalls", s.cutCalls},
 		{"Concurrent", s.concurrent},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, s.newStore(t)) })
@@ -387,6 +390,62 @@ func (s *suite) doneContext(t *testing.T, st robotstxt.Store, ctx context.Contex
 		release()
 	}
 }
+
+// cutCalls: calls whose context ends while they run, as the Client's
+// Store timeout ends them, leave nothing behind that a later call sees: a
+// Get answers with its own key's value, not the reply of a cut call (a
+// connection put back out of step), and a Lease that failed holds no
+// lease, or gives it back within cutGrace (a reply cut after the backend
+// took it would leave a lease no process releases, which every Client
+// waits out). The deadlines run from none to cutMax, so that some end
+// inside a call to a backend, near or far.
+func (s *suite) cutCalls(t *testing.T, st robotstxt.Store) {
+	const a, b = "https://a.example:443", "https://b.example:443"
+	set(t, st, a, []byte("value of a"), longTTL)
+	set(t, st, b, []byte("value of b"), longTTL)
+	l, isLeaser := st.(robotstxt.Leaser)
+	for d := time.Duration(0); d <= cutMax; d = max(d*5/4, d+20*time.Microsecond) {
+		ctx, cancel := context.WithTimeout(t.Context(), d)
+		_, _ = st.Get(ctx, a)
+		_ = st.Set(ctx, a, []byte("value of a"), longTTL)
+		var leaseErr error
+		if isLeaser {
+			release, ok, err := l.Lease(ctx, key, longTTL)
+			if ok && release != nil {
+				release()
+			}
+			leaseErr = err
+		}
+		cancel()
+		if got, err := st.Get(t.Context(), b); err != nil || string(got) != "value of b" {
+			t.Fatalf("Get(%q) after calls cut at %v = %q, %v; want %q", b, d, got, err, "value of b")
+		}
+		if got, err := st.Get(t.Context(), a); err != nil || string(got) != "value of a" {
+			t.Fatalf("Get(%q) after calls cut at %v = %q, %v; want %q", a, d, got, err, "value of a")
+		}
+		if !isLeaser {
+			continue
+		}
+		for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+			release, ok, err := l.Lease(t.Context(), key, longTTL)
+			if ok {
+				release()
+				break
+			}
+			if err != nil || time.Since(start) > cutGrace+s.resolution {
+				t.Fatalf("after a Lease cut at %v (%v), Lease = %v, %v for %v: the cut call left a lease no one releases", d, leaseErr, ok, err, time.Since(start).Round(time.Millisecond))
+			}
+		}
+	}
+}
+
+const (
+	// cutMax is the longest deadline cutCalls gives its calls.
+	cutMax = 50 * time.Millisecond
+	// cutGrace is how long a Lease cut by its context may keep what it
+	// took before the Store gives it back.
+	cutGrace = time.Second
+)
 
 // concurrent: workers share one Store, each writing and reading its own
 // key and one key they all write. Reads of the shared key return whole

@@ -37,7 +37,13 @@ const (
 	keepsShorterTTL  flaw = "KeepsShorterTTL"  // a Set keeps the shorter of the old TTL and its own
 	capsLeases       flaw = "CapsLeases"       // a lease lasts a second at most
 	leaseNeedsCtx    flaw = "LeaseNeedsCtx"    // a lease ends with Lease's context, as one on a connection taken with it would
+	keepsCutLease    flaw = "KeepsCutLease"    // a Lease cut after it took the lease keeps it, as one whose reply came late would
+	repliesOutOfStep flaw = "RepliesOutOfStep" // a cut Get leaves its reply for the next, as a connection put back out of step would
 )
+
+// replyTime is how long a flawed mapStore's reply takes to come, after
+// it did what was asked: a context may end in between.
+const replyTime = 200 * time.Microsecond
 
 // mapStore is a Store and Leaser in a map that keeps the contract, unless
 // it is given a flaw. Unlike the root package's test store, it checks the
@@ -49,6 +55,7 @@ type mapStore struct {
 	vals   map[string]mapValue
 	leases map[string]mapValue // b is the holder's token
 	tokens int
+	unread []byte // the reply of a Get cut before it came (repliesOutOfStep)
 }
 
 type mapValue struct {
@@ -88,6 +95,14 @@ func (m *mapStore) Get(ctx context.Context, k string) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	v, ok := m.vals[m.key(k)]
+	if m.flaw == repliesOutOfStep {
+		if m.unread != nil {
+			v, ok, m.unread = mapValue{b: m.unread, expires: time.Now().Add(time.Hour)}, true, nil
+		} else if time.Sleep(replyTime); ctx.Err() != nil && m.live(v, ok) {
+			m.unread = v.b
+			return nil, ctx.Err()
+		}
+	}
 	switch {
 	case !m.live(v, ok), m.flaw == emptyIsMiss && len(v.b) == 0:
 		if m.flaw == missUnwrapped {
@@ -160,6 +175,11 @@ func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func
 	if m.flaw == leaseNeedsCtx {
 		context.AfterFunc(ctx, release)
 	}
+	if m.flaw == keepsCutLease {
+		if time.Sleep(replyTime); ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		}
+	}
 	return release, true, nil
 }
 
@@ -211,6 +231,8 @@ func TestRunFindsFlaws(t *testing.T) {
 		keepsShorterTTL:  {"Expiry"},
 		capsLeases:       {"LeaseEndOfTTL"},
 		leaseNeedsCtx:    {"LeaseEndOfTTL"},
+		keepsCutLease:    {"CutCalls"},
+		repliesOutOfStep: {"CutCalls"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
