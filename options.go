@@ -143,7 +143,11 @@ func WithUserAgent(ua string) Option {
 // known by several tokens names them all, most specific first (such as
 // "Googlebot-Image", "Googlebot"): the groups that name any of them apply,
 // merged. There must be at least one, each [A-Za-z_-]+, or every check
-// fails with [ErrProductToken].
+// fails with [ErrProductToken]. They are the crawler's, whatever the
+// User-Agent sent says: a [Transport] sends requests with the Client's
+// own User-Agent unchecked against them, so one naming another crawler
+// ("ExampleBot/1.0" with tokens "XBot") fetches pages as ExampleBot that
+// only XBot's groups were read for.
 func WithProductTokens(tokens ...string) Option {
 	return func(c *config) { c.tokens = append([]string{}, tokens...) }
 }
