@@ -709,7 +709,8 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool) (*en
 // while this fill fetched, which is the newer. That one then takes the
 // place of seen, the entry memory held for k, and is returned. A bare
 // failure over another process's stand-in is written with that copy
-// standing in for it.
+// standing in for it; an answer memory holds, checked since (a fetch of
+// this process's beside this one), is written back over it.
 func (c *Client) storeFailure(k key, e, seen *entry) *entry {
 	s, _ := c.tier.get(c.base, k, true)
 	if s != nil && s.answers() {

@@ -3450,3 +3450,27 @@ func TestReceiptCharsetParameterAsBrowsers(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiptContentTypeTokensAsBrowsers: '{' and '}' are not HTTP token
+// code points, so MIME Sniffing fails these values, which a browser skips;
+// mime.ParseMediaType takes them (RFC 2045 tokens).
+func TestReceiptContentTypeTokensAsBrowsers(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nContent-Usage: train-ai=y\n")
+	_, tr, _ := newTestTransport(t)
+	const noai = `<html><head><meta name="robots" content="noai"></head><body>x</body></html>`
+	for _, lines := range [][]string{
+		{"text/html{; charset=utf-16"},
+		{"text/html{"},
+		{"text/html, text/html}; charset=utf-16"},
+		{"text/html", "text/html}; charset=utf-16"},
+	} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/page", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": lines}, Request: req}
+		d := tr.PageDirectives(resp, []byte(noai))
+		r := tr.Receipt(resp, []byte(noai))
+		if !d.NoAI || r.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("Content-Type %q: noai %v, receipt %q", lines, d.NoAI, sigs(r.Signals))
+		}
+	}
+}

@@ -78,10 +78,24 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		it := prefItem{label: "usage", prefs: "unknown"}
 		path, spelled := matchPath(clientEscaped(url), p.mode), matchPath(clientEscaped(url), robotstxt.ModeGoogle)
 		forms := matcher.ServedForms(spelled)
-		switch rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode); {
+		rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode)
+		var bounded []string // labels the Client failed closed on, which the lines do not say
+		for _, l := range labels {
+			// Past its bound on the served forms, the Client fails
+			// closed: train-ai=n, whatever rules match.
+			if allowed && client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo {
+				said.set(l, "n")
+				bounded = append(bounded, l)
+			}
+		}
+		for _, l := range bounded {
+			it.notes = append(it.notes, l+"=n: the forms servers may serve the path as cost past the Client's bound to check against these rules, and it fails closed")
+		}
+		switch {
 		case !allowed:
 			it.detail = "disallowed: preferences apply only to URLs the crawler may fetch"
 		case len(rules) == 0:
+			it.prefs = usageText(said.pref)
 			it.detail = "no Content-Usage rule of these groups matches " + path
 		default:
 			var lines []int
@@ -89,14 +103,6 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 				lines = append(lines, r.Line)
 				for _, n := range usageNotes(r.Statement) {
 					it.notes = append(it.notes, fmt.Sprintf("line %d: %s", r.Line, n.text))
-				}
-			}
-			for _, l := range labels {
-				// Past its bound on the served forms, the Client fails
-				// closed: train-ai=n, which the lines do not say.
-				if client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo {
-					said.set(l, "n")
-					it.notes = append(it.notes, l+"=n: the forms servers may serve the path as cost past the Client's bound to check against these rules, and it fails closed")
 				}
 			}
 			it.prefs = usageText(said.pref)

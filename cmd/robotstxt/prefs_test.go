@@ -333,3 +333,38 @@ func TestUsageTextPastFormsBoundAsClient(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageUnknownPastFormsBoundAsClient: the same bound as
+// TestUsageTextPastFormsBoundAsClient, but no Content-Usage rule matches
+// the path: the Client still fails closed (train-ai=n), while the usage
+// line says "unknown ... no Content-Usage rule ... matches".
+func TestUsageUnknownPastFormsBoundAsClient(t *testing.T) {
+	robots := "User-agent: *\n" + strings.Repeat("Content-Usage: /*q x\n", 24000)
+	path := "/./" + strings.Repeat("a", 8150)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte(robots))
+			return
+		}
+		w.Write([]byte("a page"))
+	}))
+	defer srv.Close()
+	url := srv.URL + path
+
+	c, _ := libraryClient(t)
+	d, err := c.Check(context.Background(), url)
+	if err != nil || !d.Allowed || d.Usage.Pref("train-ai") != robotstxt.PrefNo {
+		t.Fatalf("the Client: allowed %v, train-ai %v, %v; the test wants an allowed URL with train-ai=n", d.Allowed, d.Usage.Pref("train-ai"), err)
+	}
+	for _, args := range [][]string{
+		{"test", "-file", srv.URL + "/robots.txt", url},
+		{"explain", url},
+		{"check", url},
+	} {
+		r := runCmd(t, "", args...)
+		out := strings.ReplaceAll(r.stdout, strings.Repeat("a", 8150), "a…")
+		if !strings.Contains(out, "train-ai=n") {
+			t.Errorf("%s: exit %d; no train-ai=n where the Client says train-ai=n:\n%s", args[0], r.code, out)
+		}
+	}
+}

@@ -2,11 +2,11 @@ package body
 
 import (
 	"iter"
-	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
+	"golang.org/x/net/http/httpguts"
 )
 
 // ContentType returns the media type of h's Content-Type, lower-cased,
@@ -134,14 +134,12 @@ const maxValues = 64
 // is none.
 func parseMIME(v string) (m mimeType, ok bool) {
 	essence, params, _ := strings.Cut(v, ";")
-	if !ascii.IsASCII(essence) { // which mime lower-cases by Unicode: "text/plaİn" read as text/plain
-		return m, false
+	typ, sub, ok := strings.Cut(strings.TrimLeft(essence, " \t\r\n"), "/")
+	sub = strings.TrimRight(sub, " \t\r\n")
+	if !ok || !httpguts.ValidHeaderFieldName(typ) || !httpguts.ValidHeaderFieldName(sub) {
+		return m, false // each an HTTP token: "text/html{" is none, which a browser reads as no type
 	}
-	mediaType, _, err := mime.ParseMediaType(essence)
-	if err != nil || !strings.Contains(mediaType, "/") {
-		return m, false
-	}
-	m.essence = mediaType
+	m.essence = ascii.LowerString(typ + "/" + sub)
 	for params != "" {
 		params = strings.TrimLeft(params, " \t\r\n")
 		i := strings.IndexAny(params, ";=")

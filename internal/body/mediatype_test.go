@@ -141,6 +141,10 @@ func TestContentTypeParametersAsWHATWG(t *testing.T) {
 		{"text/html; charset=\"utf\x01-8\"; charset=shift_jis", "shift_jis"},
 		{`text/plain; charset="shift_jis"junk; charset=utf-8`, "shift_jis"},
 		{`text/plain; charset = utf-8; charset=shift_jis`, "shift_jis"},
+		{`text/html; charset=shift_jis, text/html{; charset=utf-16`, "shift_jis"},
+		{`text/html; charset=shift_jis, text/html}; charset=utf-16`, "shift_jis"},
+		{"text/html; charset=shift_jis, text\v/html; charset=utf-16", "shift_jis"},
+		{` text/html ; charset=euc-jp`, "euc-jp"},
 	} {
 		if _, cs := ContentType(http.Header{"Content-Type": {tc.line}}); cs != tc.charset {
 			t.Errorf("ContentType(%q) charset %q, want %q (WHATWG)", tc.line, cs, tc.charset)
