@@ -757,8 +757,8 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	at := stampOf(now)
 	if k.doc.robots {
 		counted := res.outcome
-		if res.status == 0 && res.err != nil {
-			counted = OutcomeUnreachable // no response: an outage, whatever WithErrorPolicy answers
+		if res.unanswered() {
+			counted = OutcomeUnreachable // an outage, whatever WithErrorPolicy answers
 		}
 		c.stats.countFetch(counted, res.notModified)
 	}
@@ -789,7 +789,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 	e := &entry{key: k.authority, persisted: persisted{
 		outcome: res.outcome, status: int16(res.status), fetched: at, checked: at, redirects: res.redirects,
 	}}
-	if res.outcome == OutcomeUnreachable || res.status == 0 && res.err != nil {
+	if res.outcome == OutcomeUnreachable || res.unanswered() {
 		// A WithErrorPolicy answer is a failure too, asked again on the
 		// back-off: a good copy stands in for its allow-all, not for its
 		// disallow-all.

@@ -3584,9 +3584,7 @@ func TestHopStandInKeepsRetryAfterWithPlainStore(t *testing.T) {
 			}
 			clock.Advance(2 * time.Minute)
 			failing.Store(true)
-			_, herr := c.Allowed(ctx, "http://h.test/")
-			d, _ := c.Check(ctx, "http://s.test/private/x")
-			t.Logf("h.test: %v; s.test: stale %v failures %d expires in %v", herr, d.Stale, d.Failures, d.Expires.Sub(clock.Now()))
+			_, _ = c.Allowed(ctx, "http://h.test/")
 			before := w.count("http://s.test/robots.txt")
 			clock.Advance(2 * time.Minute) // well within the Retry-After hour
 			d, err := c.Check(ctx, "http://s.test/private/x")
@@ -3648,7 +3646,7 @@ func TestFailureKeepsStoredStandIn(t *testing.T) {
 	}
 	clock.Advance(time.Second)
 	close(pGo)
-	t.Logf("P: %v", <-pDone)
+	<-pDone
 
 	r := newTestClient(t, opts...)
 	d, err := r.Check(ctx, "http://s.test/public/x")
@@ -3724,13 +3722,13 @@ func TestHopFailureKeepsCheckAnswerInStore(t *testing.T) {
 		_, err := p.Allowed(ctx, "http://h.test/")
 		hopDone <- err
 	}()
-	var hopErr error
-	hopEnded := false
 	select {
 	case <-store.entered: // the hop met the 503; its storeFailure read the Store: nothing there yet
-	case hopErr = <-hopDone: // the hop wrote nothing to the Store
-		hopEnded = true
+	case err := <-hopDone:
 		store.armed.Store(false)
+		close(checkGo)
+		<-checkDone
+		t.Skipf("the hop ended before its Store read: %v", err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("the hop neither ended nor read the Store")
 	}
@@ -3741,10 +3739,7 @@ func TestHopFailureKeepsCheckAnswerInStore(t *testing.T) {
 		t.Fatalf("P's check: %+v; want the 200's answer", dp)
 	}
 	close(store.released) // the hop's storeFailure goes on: it writes its 503
-	if !hopEnded {
-		hopErr = <-hopDone
-	}
-	t.Logf("hop: %v", hopErr)
+	<-hopDone
 
 	r := newTestClient(t, opts...) // another process of the Store
 	d, err := r.Check(ctx, "http://s.test/public/x")

@@ -418,6 +418,9 @@ func readAsSent(b body.Body, header http.Header) bool {
 	return !bytes.ContainsRune(b.Text, utf8.RuneError)
 }
 
+// unanswered reports whether r's fetch ended with no response.
+func (r *fetchResult) unanswered() bool { return r.status == 0 && r.err != nil }
+
 // cut reports whether err, of reading a body, is the network's or the
 // clock's, as an outage's is: a connection cut or reset, a deadline.
 func cut(err error) bool {

@@ -33,7 +33,8 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // copy dials with its own net.Dialer (30 s connect timeout and keep-alive,
 // as http.DefaultTransport's) and has no proxy, which would resolve names
 // and connect where no check could see. It speaks HTTP/2 when t would,
-// over connections of its own (never a pool x/net/http2 shares with t).
+// over connections of its own: never a pool x/net/http2 shares with t,
+// whose settings (its health checks, say) the copy does not keep.
 func PublicOnly(t *http.Transport) *http.Transport { return guardTransport(t, nil) }
 
 // isGuard reports whether rt is or wraps, as [NewTransport] says, a
@@ -120,9 +121,9 @@ func guardTransport(t *http.Transport, exempt func(netip.AddrPort) bool) *http.T
 		// Another package's HTTP/2 (x/net/http2.ConfigureTransports)
 		// puts each connection in a pool it shares with t, and sends the
 		// copy's requests over any connection there, which t dialled
-		// unchecked: the copy speaks net/http's HTTP/2, with a pool of
-		// its own.
-		g.TLSNextProto, g.ForceAttemptHTTP2 = nil, true
+		// unchecked: the copy speaks net/http's HTTP/2 (below: its TLS
+		// config offers h2), with a pool of its own.
+		g.TLSNextProto = nil
 	} else if len(g.TLSNextProto) > 0 {
 		// Protocols of another package's, which may pool as x/net's does;
 		// a map without an "h2" function keeps HTTP/2 off, as it does

@@ -111,7 +111,7 @@ type RobotsEvidence struct {
 	Stale bool `json:"stale,omitempty"`
 	// Disallowed reports that the robots.txt disallows the page (one
 	// sent past the Transport, see [SkipRobots]): RuleLine is then a
-	// Disallow's.
+	// Disallow's, or 0 for a disallow-all.
 	Disallowed bool `json:"disallowed,omitempty"`
 }
 

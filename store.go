@@ -33,9 +33,11 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // A Store must be safe for concurrent use, and return promptly once ctx
 // is done, with an error wrapping ctx.Err() unless the call completed:
 // the Store timeout reaches a Store only as ctx's deadline, and a Store
-// that waits on past it holds the checks that wait for it. Package
+// that waits on past it holds the checks that wait for it. A call that
+// ctx ends while it runs leaves nothing for a later call to read (a
+// reply left on a connection would answer another key's Get). Package
 // [github.com/robotsgate/robotstxt/storetest] checks all of this, the
-// last for a ctx done before the call.
+// last two for a ctx done before the call and one ending during it.
 //
 // A Store may also hand out leases, so that one process fetches an
 // authority's robots.txt while others wait for it: see [Leaser].
@@ -92,8 +94,7 @@ type Leaser interface {
 	// have their answer once it returns. A Lease that fails, its ctx
 	// ended while it ran, holds no lease: it gives back what it may have
 	// taken, which no process would release, and every process's checks
-	// of the key would wait it out. (Of every call cut so, no reply may
-	// be left for a later call to read.)
+	// of the key would wait it out.
 	Lease(ctx context.Context, key string, ttl time.Duration) (release func(), ok bool, err error)
 }
 

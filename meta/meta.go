@@ -339,11 +339,16 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 // after a comma, is the rest of the unavailable_after date that prev, the
 // part before it, began, as add reads them: "unavailable_after: Mon," and
 // " 2030-01-01T00:00Z", whose "2030-01-01T00" names no crawler. joins
-// counts the dates tried, which maxDates bounds as add's are.
+// counts the dates tried, which maxDates bounds as add's are: past it,
+// item is taken for the rest of the date unread, which names no crawler
+// whose line would take the directives after it from the others.
 func continuesDate(prev, item string, joins *int) bool {
 	name, v, ok := strings.Cut(prev, ":")
-	if !ok || !ascii.EqualFold(strings.TrimSpace(name), "unavailable_after") || *joins >= maxDates {
+	switch {
+	case !ok || !ascii.EqualFold(strings.TrimSpace(name), "unavailable_after"):
 		return false
+	case *joins >= maxDates:
+		return true
 	}
 	*joins++
 	if _, ok := parseDate(strings.TrimSpace(v)); ok {

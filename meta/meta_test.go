@@ -1581,3 +1581,13 @@ func TestFromHeaderDateAfterCrawlerName(t *testing.T) {
 		}
 	}
 }
+
+// TestFromHeaderDatesPastTheBound: past maxDates dates tried, the rest
+// of a date after a day's name is not read as a crawler's name, which
+// would take the directives after it from every crawler.
+func TestFromHeaderDatesPastTheBound(t *testing.T) {
+	v := strings.Repeat("unavailable_after: Mon, 2030-01-01T00:00Z, ", maxDates+1) + "noai"
+	if got := FromHeader(http.Header{"X-Robots-Tag": {v}}, "ExampleBot"); !got.NoAI {
+		t.Errorf("FromHeader of %d dates, then noai: NoAI false; want it read", maxDates+1)
+	}
+}

@@ -81,9 +81,9 @@ func prefItems(p *parsed, agent, url string, allowed bool, client robotstxt.Usag
 		rules, said := servedUsage(usageRules, append([]string{spelled}, forms...), p.mode)
 		var bounded []string // labels the Client failed closed on, which the lines do not say
 		for _, l := range labels {
-			// Past its bound on the served forms, the Client fails
-			// closed: train-ai=n, whatever rules match.
-			if allowed && client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo {
+			// Past its bound on the served forms (a path with others),
+			// the Client fails closed: train-ai=n, whatever rules match.
+			if allowed && forms != nil && client.Pref(l) == robotstxt.PrefNo && said.pref(l) != robotstxt.PrefNo && signal.pref(l) != robotstxt.PrefNo {
 				said.set(l, "n")
 				bounded = append(bounded, l)
 			}

@@ -14,8 +14,8 @@ import (
 // "extract a MIME type"): every line and comma-separated value counts
 // (but past the first 64), the last that parses wins, a parameter that
 // does not parse is skipped rather than losing the type, and the charset
-// of the first value of a type carries over to a later value of the same
-// type that names none.
+// of the first of a run of values of one type carries over to a later
+// value of the run that names none.
 // Both are "" when no value parses.
 func ContentType(h http.Header) (mediaType, charset string) {
 	for mt, cs := range carried(h) {
@@ -50,8 +50,8 @@ func AnyCharset(h http.Header, is func(mediaType, charset string) bool) bool {
 
 // carried yields the media type and charset of each value of
 // [mimeTypes], a value without a charset parameter given that of the
-// first of the values before it of its type, as the Fetch standard's
-// "extract a MIME type" does.
+// first of the run of values of its type it ends (a value of another
+// type starts a run), as the Fetch standard's "extract a MIME type" does.
 func carried(h http.Header) iter.Seq2[string, string] {
 	return func(yield func(string, string) bool) {
 		var mediaType, carry string
