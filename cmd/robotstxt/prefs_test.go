@@ -298,73 +298,41 @@ func FuzzPrefsAgreeWithClient(f *testing.F) {
 	})
 }
 
-// TestUsageTextPastFormsBoundAsClient checks that the usage line that
-// test, explain and check print for a URL spelled otherwise than served
-// (its forms checked against many wildcard Content-Usage rules) says
-// what the Client's Decision.Usage and the page's receipt say: past the
-// bound of that check, the Client fails closed with train-ai=n.
-func TestUsageTextPastFormsBoundAsClient(t *testing.T) {
-	robots := "User-agent: *\nContent-Usage: train-ai=y\n" + strings.Repeat("Content-Usage: /*q x\n", 24000)
+// TestUsagePastFormsBoundAsClient checks that the usage line that test,
+// explain and check print for a URL spelled otherwise than served (its
+// forms checked against many wildcard Content-Usage rules) says what the
+// Client's Decision.Usage and the page's receipt say: past the bound of
+// that check, the Client fails closed with train-ai=n, where the lines
+// said y, or nothing matched (unknown).
+func TestUsagePastFormsBoundAsClient(t *testing.T) {
 	path := "/./" + strings.Repeat("a", 8150) // a dot segment: its served form is checked too
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			w.Write([]byte(robots))
-			return
-		}
-		w.Write([]byte("a page"))
-	}))
-	defer srv.Close()
-	url := srv.URL + path
-
-	c, _ := libraryClient(t)
-	d, err := c.Check(context.Background(), url)
-	if err != nil || !d.Allowed || d.Usage.Pref("train-ai") != robotstxt.PrefNo {
-		t.Fatalf("the Client: allowed %v, train-ai %v, %v; the test wants an allowed URL with train-ai=n", d.Allowed, d.Usage.Pref("train-ai"), err)
-	}
-	for _, args := range [][]string{
-		{"test", "-file", srv.URL + "/robots.txt", url},
-		{"explain", url},
-		{"check", url},
+	for name, robots := range map[string]string{
+		"a yes matches": "User-agent: *\nContent-Usage: train-ai=y\n" + strings.Repeat("Content-Usage: /*q x\n", 24000),
+		"none matches":  "User-agent: *\n" + strings.Repeat("Content-Usage: /*q x\n", 24000),
 	} {
-		r := runCmd(t, "", args...)
-		if strings.Contains(r.stdout, "train-ai=y") && !strings.Contains(r.stdout, "train-ai=n") {
-			t.Errorf("%s: exit %d; it says train-ai=y where the Client says train-ai=n:\n%s", args[0], r.code,
-				strings.ReplaceAll(r.stdout, strings.Repeat("a", 8150), "a…"))
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				w.Write([]byte(robots))
+				return
+			}
+			w.Write([]byte("a page"))
+		}))
+		url := srv.URL + path
+		c, _ := libraryClient(t)
+		d, err := c.Check(context.Background(), url)
+		if err != nil || !d.Allowed || d.Usage.Pref("train-ai") != robotstxt.PrefNo {
+			t.Fatalf("%s: the Client: allowed %v, train-ai %v, %v; the test wants an allowed URL with train-ai=n", name, d.Allowed, d.Usage.Pref("train-ai"), err)
 		}
-	}
-}
-
-// TestUsageUnknownPastFormsBoundAsClient: the same bound as
-// TestUsageTextPastFormsBoundAsClient, but no Content-Usage rule matches
-// the path: the Client still fails closed (train-ai=n), while the usage
-// line says "unknown ... no Content-Usage rule ... matches".
-func TestUsageUnknownPastFormsBoundAsClient(t *testing.T) {
-	robots := "User-agent: *\n" + strings.Repeat("Content-Usage: /*q x\n", 24000)
-	path := "/./" + strings.Repeat("a", 8150)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			w.Write([]byte(robots))
-			return
+		for _, args := range [][]string{
+			{"test", "-file", srv.URL + "/robots.txt", url},
+			{"explain", url},
+			{"check", url},
+		} {
+			r := runCmd(t, "", args...)
+			if out := strings.ReplaceAll(r.stdout, strings.Repeat("a", 8150), "a…"); !strings.Contains(out, "train-ai=n") {
+				t.Errorf("%s: %s: exit %d; no train-ai=n where the Client says train-ai=n:\n%s", name, args[0], r.code, out)
+			}
 		}
-		w.Write([]byte("a page"))
-	}))
-	defer srv.Close()
-	url := srv.URL + path
-
-	c, _ := libraryClient(t)
-	d, err := c.Check(context.Background(), url)
-	if err != nil || !d.Allowed || d.Usage.Pref("train-ai") != robotstxt.PrefNo {
-		t.Fatalf("the Client: allowed %v, train-ai %v, %v; the test wants an allowed URL with train-ai=n", d.Allowed, d.Usage.Pref("train-ai"), err)
-	}
-	for _, args := range [][]string{
-		{"test", "-file", srv.URL + "/robots.txt", url},
-		{"explain", url},
-		{"check", url},
-	} {
-		r := runCmd(t, "", args...)
-		out := strings.ReplaceAll(r.stdout, strings.Repeat("a", 8150), "a…")
-		if !strings.Contains(out, "train-ai=n") {
-			t.Errorf("%s: exit %d; no train-ai=n where the Client says train-ai=n:\n%s", args[0], r.code, out)
-		}
+		srv.Close()
 	}
 }
