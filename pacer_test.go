@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1318,26 +1317,7 @@ func (p downAt) Take(ctx context.Context, authority string, interval time.Durati
 func TestTransportSecondTurnHoldUnknownFailsClosed(t *testing.T) {
 	checkLeaks(t)
 	const hold = 4 * time.Second
-	w := newHosts(t)
-	var held atomic.Bool // a.test:80's robots.txt answers 503, and a.test:80's pacing state is unreachable
-	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-		if r.Host == "a.test" && held.Load() {
-			rw.Header().Set("Retry-After", strconv.Itoa(int(hold/time.Second)))
-			rw.WriteHeader(http.StatusServiceUnavailable)
-			return
-		}
-		_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 1\n")
-	})
-	var mu sync.Mutex
-	arrived := map[string]time.Time{}
-	for _, p := range []string{"/q", "/r", "/s"} {
-		w.on("a.test"+p, func(rw http.ResponseWriter, r *http.Request) {
-			mu.Lock()
-			arrived[r.Host+r.URL.Path] = time.Now()
-			mu.Unlock()
-			_, _ = io.WriteString(rw, "page")
-		})
-	}
+	w, held, arrived := secondTurnSite(t, hold) // and a.test:80's pacing state unreachable, once downNow is set
 	var downNow atomic.Bool
 	pacer := downAt{Pacer: newMemPacer(), down: func(a string) bool { return a == "http://a.test:80" && downNow.Load() }}
 	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
@@ -1356,10 +1336,7 @@ func TestTransportSecondTurnHoldUnknownFailsClosed(t *testing.T) {
 	}
 	holdEnd := time.Now().Add(hold)
 	err := <-done
-	mu.Lock()
-	at, sent := arrived["a.test/r"]
-	mu.Unlock()
-	if sent && at.Before(holdEnd) {
+	if at, sent := arrived("a.test/r"); sent && at.Before(holdEnd) {
 		t.Errorf("/r (Host a.test) reached a.test:80 %v before the end of its Retry-After hold, the Pacer failing there (err %v)",
 			holdEnd.Sub(at).Round(time.Millisecond), err)
 	}

@@ -804,6 +804,38 @@ func TestTransportSignedRedirectKeepingHostFolded(t *testing.T) {
 	}
 }
 
+// secondTurnSite serves a.test with a Crawl-delay of 1 s, whose
+// robots.txt at a.test:80 answers 503 with a Retry-After of hold once
+// held is set, and pages /q, /r and /s, arrived telling when a page came
+// (by Host and path).
+func secondTurnSite(t *testing.T, hold time.Duration) (w *hosts, held *atomic.Bool, arrived func(string) (time.Time, bool)) {
+	w, held = newHosts(t), new(atomic.Bool)
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		if r.Host == "a.test" && held.Load() {
+			rw.Header().Set("Retry-After", strconv.Itoa(int(hold/time.Second)))
+			rw.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 1\n")
+	})
+	var mu sync.Mutex
+	at := map[string]time.Time{}
+	for _, p := range []string{"/q", "/r", "/s"} {
+		w.on("a.test"+p, func(rw http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			at[r.Host+r.URL.Path] = time.Now()
+			mu.Unlock()
+			_, _ = io.WriteString(rw, "page")
+		})
+	}
+	return w, held, func(page string) (time.Time, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		when, ok := at[page]
+		return when, ok
+	}
+}
+
 // TestTransportSecondTurnSeesHold: a request for http://a.test:8080/r
 // with Host a.test takes a.test:80's turn, then waits for a.test:8080's.
 // While it waits, the Client's own fetch of a.test:80's robots.txt
@@ -815,26 +847,7 @@ func TestTransportSignedRedirectKeepingHostFolded(t *testing.T) {
 func TestTransportSecondTurnSeesHold(t *testing.T) {
 	checkLeaks(t)
 	for _, hold := range []time.Duration{4 * time.Second, time.Second} {
-		w := newHosts(t)
-		var held atomic.Bool // a.test:80's robots.txt answers 503
-		w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
-			if r.Host == "a.test" && held.Load() {
-				rw.Header().Set("Retry-After", strconv.Itoa(int(hold/time.Second)))
-				rw.WriteHeader(http.StatusServiceUnavailable)
-				return
-			}
-			_, _ = io.WriteString(rw, "User-agent: *\nCrawl-delay: 1\n")
-		})
-		var mu sync.Mutex
-		arrived := map[string]time.Time{}
-		for _, p := range []string{"/q", "/r", "/s"} {
-			w.on("a.test"+p, func(rw http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				arrived[r.Host+r.URL.Path] = time.Now()
-				mu.Unlock()
-				_, _ = io.WriteString(rw, "page")
-			})
-		}
+		w, held, arrived := secondTurnSite(t, hold)
 		c := newTestClient(t, WithHTTPClient(&http.Client{Transport: w.transport(t)}))
 		hc := &http.Client{Transport: NewTransport(c, w.transport(t))}
 		// a.test:8080 has just had a request: its next turn is 1 s away.
@@ -853,10 +866,7 @@ func TestTransportSecondTurnSeesHold(t *testing.T) {
 		if err := <-done; err != nil && !errors.Is(err, ErrPaced) && !errors.Is(err, ErrDeferred) {
 			t.Fatal(err)
 		}
-		mu.Lock()
-		at, sent := arrived["a.test/r"]
-		mu.Unlock()
-		if sent && at.Before(holdEnd) {
+		if at, sent := arrived("a.test/r"); sent && at.Before(holdEnd) {
 			t.Errorf("/r (Host a.test) reached a.test:80 %v before the end of its Retry-After hold (%v, set by its robots.txt's 503)",
 				holdEnd.Sub(at).Round(time.Millisecond), hold)
 		}
