@@ -2111,3 +2111,28 @@ func TestTransportMaxWaitLongest(t *testing.T) {
 		t.Error("/b was not sent")
 	}
 }
+
+// TestTransportRespelledEscapedPercentRule: "Disallow: /sale/50%25off"
+// names the file /sale/50%off as RFC 9309 asks ('%' escaped); its own
+// spelling is refused, but the same file reached through a dot segment or
+// a doubled slash (nginx and Apache serve /sale/50%off for each) must be
+// refused too (SPEC §2.8: a crawler must not reach a disallowed path by
+// another spelling).
+func TestTransportRespelledEscapedPercentRule(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /sale/50%25off\n")
+	_, _, hc := newTestTransport(t)
+	if _, err := get(context.Background(), hc, s.URL+"/sale/50%25off"); !errors.Is(err, ErrDisallowed) {
+		t.Fatalf("/sale/50%%25off: %v, want ErrDisallowed", err)
+	}
+	for _, p := range []string{"/./sale/50%25off", "//sale/50%25off", "/sale//50%25off", "/x/../sale/50%25off", "/sale/./50%25off"} {
+		if _, err := get(context.Background(), hc, s.URL+p); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("%s (served as /sale/50%%off): %v, want ErrDisallowed", p, err)
+		}
+	}
+	for _, p := range s.got() {
+		if strings.HasSuffix(p, "50%off") {
+			t.Errorf("the server was asked for %q", p)
+		}
+	}
+}

@@ -67,8 +67,10 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 		// see /./q%22 and //itm/1/{{x}}. And with the escapes it kept
 		// kept, as a client escaping by hand sends it: net/url decodes
 		// the %2F of Apache's form, which a rule for Apache's resource
-		// (/docs%2Fmy%20file) names.
-		if f := c[:len(c)-len(query)]; sendable && bytes.ContainsAny(f, " "+ResentBytes) {
+		// (/docs%2Fmy%20file) names. A '%' a form decoded from %25
+		// is sent as %25, as the rule for that file (/50%25off) is
+		// written.
+		if f := c[:len(c)-len(query)]; sendable && (bytes.ContainsAny(f, " "+ResentBytes) || !validEscapes(unsafe.String(unsafe.SliceData(f), len(f)))) {
 			cands[k], b = withQuery(AppendSent(b, unsafe.String(unsafe.SliceData(f), len(f))), query)
 			k++
 			if bytes.IndexByte(f, '%') >= 0 {
