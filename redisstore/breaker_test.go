@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 	"github.com/robotsgate/robotstxt"
+	"github.com/robotsgate/robotstxt/internal/redistest"
 )
 
 // unusedStore returns a Store whose client is never called.
@@ -111,5 +113,77 @@ func tripBreaker(t *testing.T, srv interface {
 	srv.Resume()
 	if err := rdb.Ping(context.Background()).Err(); err != nil {
 		t.Fatalf("Redis after the stall: %v", err)
+	}
+}
+
+// faultHook makes every command of a go-redis client fail (mode 1) or
+// panic (mode 2), as an instrumentation hook or go-redis itself may on
+// an odd reply; mode 0 passes commands through.
+type faultHook struct{ mode *atomic.Int32 }
+
+func (h faultHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h faultHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		switch h.mode.Load() {
+		case 1:
+			return errors.New("test: connection reset")
+		case 2:
+			panic("test: hook panicked")
+		}
+		return next(ctx, cmd)
+	}
+}
+func (h faultHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestBreakerProbePanicDoesNotWedge: a probe call of an open breaker
+// that panics (a go-redis hook, go-redis itself) must not leave the
+// breaker waiting for that probe's end for ever: once Redis answers
+// again, a later probe closes it. The panic reaches the caller (a Client
+// recovers it), whether the call ran in the caller's goroutine or not.
+func TestBreakerProbePanicDoesNotWedge(t *testing.T) {
+	srv := redistest.Start(t)
+	for _, direct := range []bool{true, false} {
+		t.Run(fmt.Sprintf("direct=%v", direct), func(t *testing.T) {
+			rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: direct})
+			t.Cleanup(func() { _ = rdb.Close() })
+			var mode atomic.Int32
+			rdb.AddHook(faultHook{&mode})
+			s := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
+			if s.direct != direct {
+				t.Fatalf("Store.direct = %v, want %v", s.direct, direct)
+			}
+			const key = "https://a.test:443"
+			mode.Store(1)
+			for range tripAfter {
+				if _, err := s.Get(context.Background(), key); err == nil || errors.Is(err, robotstxt.ErrCacheMiss) {
+					t.Fatalf("Get with a failing hook: %v", err)
+				}
+			}
+			if _, err := s.Get(context.Background(), key); !errors.Is(err, ErrUnavailable) {
+				t.Fatalf("breaker not open after %d failures: %v", tripAfter, err)
+			}
+			time.Sleep(retryAfter + 50*time.Millisecond)
+			mode.Store(2)
+			var recovered any
+			func() {
+				defer func() { recovered = recover() }()
+				_, _ = s.Get(context.Background(), key) // the probe, which panics
+			}()
+			if recovered == nil {
+				t.Error("the probe's panic did not reach the caller")
+			}
+			mode.Store(0) // Redis and the hook are fine from now on
+			deadline := time.Now().Add(3 * retryAfter)
+			var err error
+			for time.Now().Before(deadline) {
+				if _, err = s.Get(context.Background(), key); errors.Is(err, robotstxt.ErrCacheMiss) {
+					return
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			t.Fatalf("%v after a probe panicked, Redis answering again: the breaker stays open (last Get: %v)", 3*retryAfter, err)
+		})
 	}
 }

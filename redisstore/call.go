@@ -24,7 +24,14 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 		return fmt.Errorf("redisstore: %s %s: %w", op, key, ErrUnavailable)
 	}
 	start := time.Now()
+	ended := false
+	defer func() {
+		if !ended { // fn panicked: a probe ends all the same, or the breaker waits for it for ever
+			b.done(probe, unjudged, nil)
+		}
+	}()
 	err := s.run(ctx, fn)
+	ended = true
 	o := classify(ctx, err, time.Since(start))
 	switch {
 	case o == healthy:
@@ -52,11 +59,25 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) err
 	if s.direct {
 		return fn(ctx)
 	}
-	result := make(chan error, 1)
-	go func() { result <- fn(ctx) }()
+	type ended struct {
+		err      error
+		panicked any // raised again in the caller's goroutine, which a Client recovers, not in this one, which would end the process
+	}
+	result := make(chan ended, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				result <- ended{panicked: r}
+			}
+		}()
+		result <- ended{err: fn(ctx)}
+	}()
 	select {
-	case err := <-result:
-		return err
+	case e := <-result:
+		if e.panicked != nil {
+			panic(e.panicked)
+		}
+		return e.err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
