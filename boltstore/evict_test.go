@@ -1,9 +1,12 @@
 package boltstore
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -183,4 +186,82 @@ func TestBoundedPages(t *testing.T) {
 		t.Errorf("reopened with a bound of %d: pages in use %d after a commit", n/2, got)
 	}
 	consistent(t, s)
+}
+
+// TestBucketFlaggedIndexRowStops: one flipped bit in the flags of a row
+// of the expiry index (bbolt's flag of a nested bucket, bit 0 of the
+// element's flags) makes that row one that bbolt's Delete refuses
+// (ErrIncompatibleValue), and whose entry Cursor.First reads as nil. The
+// row's entry expires, and every commit's sweep meets it first: a Store
+// should drop it, or stop with ErrDamaged as for an index row it cannot
+// delete (TestUnorderedIndexStops), not fail every commit for ever,
+// losing each batch while Set keeps recording and Get keeps answering.
+func TestBucketFlaggedIndexRowStops(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "robots.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := bytes.Repeat([]byte("x"), 100)
+	if err := s.Set(t.Context(), site(0), val, 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 100; i++ {
+		set(t, s, site(i), val)
+	}
+	flushed(t, s)
+	var row []byte // site(0)'s expiry row: its key, then its value
+	err = s.db.View(func(tx *bolt.Tx) error {
+		h, _, ok := parseRow([]byte(site(0)), tx.Bucket(bucketValues).Get([]byte(site(0))))
+		if !ok {
+			return errors.New("no entry of site 0")
+		}
+		row = append(h.expiryKey(), site(0)...)
+		return nil
+	})
+	if err = errors.Join(err, s.Close()); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := inPage(t, path, b, "leaf", row)
+	at := page + bytes.Index(b[page:page+os.Getpagesize()], row)
+	flipped := false
+	for i := range int(binary.LittleEndian.Uint16(b[page+10:])) {
+		e := page + pageHeaderLen + i*elementLen
+		if e+int(binary.LittleEndian.Uint32(b[e+4:])) == at {
+			b[e] ^= 0x01 // bbolt's bucketLeafFlag
+			flipped = true
+		}
+	}
+	if !flipped {
+		t.Fatal("no element of the leaf page points at the row")
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	time.Sleep(400 * time.Millisecond) // site(0) has expired
+	var errs []error
+	for i := 100; i < 110 && !stopped(s); i++ {
+		errs = append(errs, s.Set(t.Context(), site(i), val, time.Hour))
+		flushed(t, s)
+	}
+	if stopped(s) {
+		return // the Store found its file damaged: fine
+	}
+	lost := 0
+	for i := 100; i < 110; i++ {
+		if _, err := s.Get(t.Context(), site(i)); err != nil {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("the Store goes on, but lost %d of the 10 values set since it opened; the last Set: %v", lost, errs[len(errs)-1])
+	}
 }

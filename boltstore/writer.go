@@ -2,12 +2,14 @@ package boltstore
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // maxPending bounds the bytes of keys and values waiting for the writer,
@@ -73,6 +75,11 @@ func (s *Store) commit(batch map[string]*record) error {
 		})
 		if err == nil {
 			s.bound.measure(s.db, live)
+		}
+		if errors.Is(err, bolterrors.ErrIncompatibleValue) {
+			// A row bbolt reads as a nested bucket, which no Store
+			// writes: a flipped flag, which every later commit meets.
+			err = fmt.Errorf("%w: %w", ErrDamaged, err)
 		}
 		return err
 	})
