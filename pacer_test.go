@@ -1203,6 +1203,29 @@ func TestTransportRetryAtWithinPacerBound(t *testing.T) {
 	}
 }
 
+// TestTransportRetryAtWithinPacerBoundForHolds: a hold bound
+// (WithMaxHold) past the 24 hours a Pacer keeps tells no RetryAt past
+// them, as TestTransportRetryAtWithinPacerBound asks of intervals: the
+// Pacer gives the turn after 24 hours, so a RetryAt 48 hours out would keep
+// a crawler away a day longer than the Pacer does.
+func TestTransportRetryAtWithinPacerBoundForHolds(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/busy", serve(503, "", "Retry-After", "172800")) // 48 hours
+	_, _, hc := newTestTransport(t, WithNoWait(), WithMaxHold(48*time.Hour))
+	if _, err := get(context.Background(), hc, s.URL+"/busy"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := get(context.Background(), hc, s.URL+"/b")
+	var pe *PacedError
+	if !errors.As(err, &pe) {
+		t.Fatalf("a request within the hold: %v, want a PacedError", err)
+	}
+	if late := time.Now().Add(25 * time.Hour); pe.RetryAt.After(late) {
+		t.Errorf("RetryAt in %v, want within the 24 hours a Pacer keeps", time.Until(pe.RetryAt).Round(time.Hour))
+	}
+}
+
 // TestTransportRefusedPairGivesBackItsTurn: a request that takes two
 // turns (its Host names its URL's host at another port) and is refused
 // the second sends nothing, so the first goes back to the in-process

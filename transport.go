@@ -657,7 +657,7 @@ func (t *Transport) hold(ctx context.Context, authority string, resp *http.Respo
 	if !ok {
 		h = 0
 	}
-	hold := min(max(h, minHold), t.cfg.maxHold)
+	hold := min(max(h, minHold), t.cfg.maxHold, pacing.MaxAhead) // no Pacer holds longer: a RetryAt past it would be late
 	t.c.logger.LogAttrs(ctx, slog.LevelDebug, "authority held",
 		slog.String("authority", authority), slog.Int("status", resp.StatusCode),
 		durationAttr("hold", hold), durationAttr("retry_after", h))
