@@ -783,24 +783,32 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 // pageCharset returns the charset browsers decode HTML page b by: its
 // Content-Type's, cs, when that names an encoding they know, else the one
 // a <meta> names in b's first 1024 bytes (HTML's prescan). An error says
-// that b, naming none but Windows-1252 (as a page naming none, and not
-// in UTF-8 there, reads), holds an escape of ISO-2022-JP into a set whose
-// bytes include '"', '<' and '>': browsers' detectors may read it as
-// ISO-2022-JP, and so its tags otherwise than as written.
+// that b, its charset not named for certain (by a byte order mark; the
+// prescan's is tentative), holds an escape of ISO-2022-JP and either names
+// no charset but Windows-1252 (browsers' detectors may read it as
+// ISO-2022-JP) or names ISO-2022-JP somewhere (a <meta> the parser meets
+// past the prescan changes the encoding): browsers may read its tags
+// otherwise than as written ("-ESC(B->" ends a comment).
 func pageCharset(cs string, b []byte) (string, error) {
 	if _, err := body.Encoding(cs); err == nil {
 		return cs, nil
 	}
-	_, name, _ := htmlcharset.DetermineEncoding(b, "")
+	_, name, certain := htmlcharset.DetermineEncoding(b, "")
 	if name == "x-user-defined" {
 		name = "windows-1252" // as HTML's prescan reads a <meta> naming it
 	}
-	if name == "windows-1252" && slices.ContainsFunc([]string{"\x1b$B", "\x1b$@", "\x1b(I"}, func(esc string) bool {
+	escaped := !certain && name != "iso-2022-jp" && slices.ContainsFunc([]string{"\x1b$B", "\x1b$@", "\x1b(I", "\x1b(B", "\x1b(J"}, func(esc string) bool {
 		return bytes.Contains(b, []byte(esc))
-	}) {
-		return name, errors.New("robotstxt: a page holding ISO-2022-JP's escapes, which no charset names: its META tags cannot be read")
+	})
+	if escaped && (name == "windows-1252" || namesJIS(b)) {
+		return name, errors.New("robotstxt: a page holding ISO-2022-JP's escapes, which only it may name: its META tags cannot be read")
 	}
 	return name, nil
+}
+
+// namesJIS reports whether b holds a label of ISO-2022-JP, in any case.
+func namesJIS(b []byte) bool {
+	return ascii.ContainsFold(b, "iso-2022-jp") || ascii.ContainsFold(b, "csiso2022jp")
 }
 
 // jisMisread reports whether the Encoding Standard's ISO-2022-JP decoder,

@@ -3474,3 +3474,46 @@ func TestReceiptContentTypeTokensAsBrowsers(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiptISO2022JPNamedPastPrescan: a page whose ISO-2022-JP is named
+// where x/net's prescan does not look (past its first 1024 bytes, in the
+// head, where the HTML parser's "change the encoding" takes it; or in a
+// <script>'s text, which the WHATWG prescan reads as bytes and finds) is
+// decoded by browsers as ISO-2022-JP: there "-ESC(B->" is "-->", which
+// ends a comment, and the robots META after it says noai. Read raw, the
+// comment runs on past that tag, and the receipt says nothing.
+func TestReceiptISO2022JPNamedPastPrescan(t *testing.T) {
+	checkLeaks(t)
+	const tail = "<!-- x -\x1b(B-> <meta name=\"robots\" content=\"noai\"><!-- -->\n</head><body>x</body></html>"
+	pages := map[string]string{
+		"/late.html":   `<html><head><title>` + strings.Repeat("a", 1100) + `</title><meta charset="iso-2022-jp">` + tail,
+		"/script.html": `<html><head><script>var tag = '<meta charset="iso-2022-jp">';</script>` + tail,
+		// The same with a character of UTF-8 before, which x/net's
+		// detector takes for a page in UTF-8 (no declaration in its
+		// 1024 bytes); the late <meta> still changes the encoding.
+		"/late-utf8.html": `<html><head><title>café ` + strings.Repeat("a", 1100) + `</title><meta charset="iso-2022-jp">` + tail,
+	}
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	for path, page := range pages {
+		// As a browser decoding the page as ISO-2022-JP reads it.
+		decoded, err := japanese.ISO2022JP.NewDecoder().String(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, err := meta.FromHTML(strings.NewReader(decoded)); err != nil || !d.NoAI {
+			t.Fatalf("%s decoded: %+v, %v; want noai", path, d, err)
+		}
+		s.route(path, serve(200, page, "Content-Type", "text/html"))
+	}
+	_, tr, hc := newTestTransport(t)
+	for path := range pages {
+		resp, body := fetchPage(t, hc, s.URL+path)
+		if rc := tr.Receipt(resp, body); rc.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %v, signals %q; want train-ai=n (robots META noai, or the page unreadable)",
+				path, rc.Usage, sigs(rc.Signals))
+		}
+		if d := tr.PageDirectives(resp, body); !d.NoAI {
+			t.Errorf("%s: PageDirectives %+v, want NoAI", path, d)
+		}
+	}
+}
