@@ -421,3 +421,29 @@ func TestDirectoryRotation(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryBindsAgentPortAsFetched: an agent URL whose port 443 is
+// written with a leading zero (https://crawler.example:0443/keys) is
+// fetched by a WHATWG-parsing verifier (fetch, Cloudflare's) with the
+// Host crawler.example, the agent URL's authority "up to case and port
+// 443" as Directory's doc says; its response must carry the binding
+// signature. Likewise a host written percent-encoded, fetched with the
+// name it decodes to.
+func TestDirectoryBindsAgentPortAsFetched(t *testing.T) {
+	for _, tc := range []struct{ agent, fetched string }{
+		{"https://crawler.example:0443/keys", "https://crawler.example/keys"},
+		{"https://cr%C3%89.example/keys", "https://xn--cr-cja.example/keys"},
+		{"https://%EF%BD%82.test/keys", "https://b.test/keys"},
+	} {
+		s, err := NewSigner(rfcKey(t), tc.agent)
+		if err != nil {
+			continue // refused: fine
+		}
+		rec := httptest.NewRecorder()
+		s.Directory().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.fetched, nil))
+		if rec.Code != http.StatusOK || rec.Header().Get("Signature") == "" {
+			t.Errorf("agent %q accepted, but GET %s (as fetch asks for it) is %d with Signature %q",
+				tc.agent, tc.fetched, rec.Code, rec.Header().Get("Signature"))
+		}
+	}
+}

@@ -92,8 +92,9 @@ func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
 // key directory is served at agent, the Signature-Agent URL. key must be
 // a whole Ed25519 private key, as [ed25519.GenerateKey] returns it, whose
 // public half is its seed's. agent must be an absolute https URL with a
-// host, no user information or fragment, no dot segment or backslash in
-// its path (a verifier's URL parser would ask for another path), in
+// host written unescaped, no port with a leading zero, no user
+// information or fragment, no dot segment or backslash in its path (a
+// verifier's URL parser would ask for another authority or path), in
 // visible ASCII: either an
 // origin (https://crawler.example), sent as an origin is serialised
 // (lower case, no default port, no final "/"), whose
@@ -182,6 +183,11 @@ func checkAgent(agent string) (value, path, auth string, err error) {
 		return "", "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
 	case strings.Contains(agent, "#"):
 		return "", "", "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
+	case !ascii.IsASCII(u.Host), strings.Contains(u.Host, "%"), strings.HasPrefix(u.Port(), "0"):
+		// Escaped (url.Parse decodes it), a host is decoded and mapped
+		// by a verifier's URL parser, and such a port read as a
+		// number: it asks for another authority than Directory binds.
+		return "", "", "", fmt.Errorf("botauth: agent URL %q has an escaped host or a port with a leading zero", agent)
 	case origin && strings.Contains(agent, "?"):
 		return "", "", "", fmt.Errorf("botauth: agent URL %q is neither an origin nor a directory's URL", agent)
 	case unresolved(u.EscapedPath()), strings.ContainsRune(strings.SplitN(agent, "?", 2)[0], '\\'):

@@ -562,3 +562,31 @@ func FuzzCheckAgent(f *testing.F) {
 		}
 	})
 }
+
+// TestNewSignerOriginAsVerifiersRead: an origin agent URL whose host or
+// port a URL parser reads as another spelling (WHATWG's, which
+// Cloudflare's verifier and fetch use; RFC 6454 serialises an origin
+// after it) must be sent as that origin is serialised, as NewSigner's
+// doc promises (lower case, no default port), or refused. A port written
+// with a leading zero is port 443, and a host written with percent-
+// encoded bytes is the name they decode to, mapped (É is é).
+func TestNewSignerOriginAsVerifiersRead(t *testing.T) {
+	for _, tc := range []struct{ agent, serialised string }{
+		{"https://crawler.example:0443", "https://crawler.example"},
+		{"https://crawler.example:00443/", "https://crawler.example"},
+		{"https://crawler.example:08443", "https://crawler.example:8443"},
+		// crÉ.example, which fetch maps to cré.example: xn--cr-cja.example
+		// (NewSigner encodes É unmapped: xn--cr-lga.example, another name).
+		{"https://cr%C3%89.example", "https://xn--cr-cja.example"},
+		// Full-width b: b.test to fetch, xn--ni7c.test (another name) as sent.
+		{"https://%EF%BD%82.test", "https://b.test"},
+	} {
+		s, err := NewSigner(rfcKey(t), tc.agent)
+		if err != nil {
+			continue // refused: fine
+		}
+		if want := `sig1="` + tc.serialised + `"`; s.agentField != want {
+			t.Errorf("NewSigner(%q) sends Signature-Agent %s; the origin serialised is %s", tc.agent, s.agentField, want)
+		}
+	}
+}
