@@ -89,7 +89,7 @@ func (lt *linter) noDirectives() bool {
 		}
 	}
 	for _, r := range f.Extensions {
-		if !unknown[r.Line] {
+		if !unknown[r.Line] && !unknownKey(r.Key) {
 			return false // a record some crawler reads
 		}
 	}

@@ -110,3 +110,17 @@ func TestLintRestDoesNotDecode(t *testing.T) {
 		t.Errorf("lint: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestNoDirectivesPastDiagnosticsLimit (lint73): a body with no
+// robots.txt line is no-directives however long it is; past the parser's
+// 1,000 diagnostics, an unknown record ("Server: nginx") has no
+// UnknownKey diagnostic left, and noDirectives took it for a record some
+// crawler reads.
+func TestNoDirectivesPastDiagnosticsLimit(t *testing.T) {
+	for _, n := range []int{10, 1001} {
+		body := strings.Repeat("hello world foo\n", n) + "Server: nginx\n"
+		if got := codesAt(lintText(t, body), codeNoDirectives); len(got) != 1 {
+			t.Errorf("%d skipped lines, then an unknown key: no-directives findings %q, want one", n, got)
+		}
+	}
+}

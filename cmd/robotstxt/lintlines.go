@@ -101,7 +101,11 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 			lt.agentCut(a)
 		}
 	case parser.EmptyAgent:
-		lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): its group applies to no crawler", dg.Text)
+		whom := "its group applies to no crawler"
+		if lt.groupNamesOthers(dg.Line) {
+			whom = "the line names no crawler"
+		}
+		lt.add(dg.Line, codeAgentNoToken, "user-agent %q has no product token (letters, - and _): %s", dg.Text, whom)
 	case parser.NoLeadingSlash:
 		lt.add(dg.Line, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
 	case parser.BadValue:
@@ -234,6 +238,17 @@ func agentsByLine(f *parser.File) map[int]parser.UserAgent {
 	return m
 }
 
+// groupNamesOthers reports whether the group of the user-agent line at
+// line has another agent that some crawler answers to.
+func (lt *linter) groupNamesOthers(line int) bool {
+	for _, g := range lt.file.Groups {
+		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == line }) {
+			return slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Global || a.Token != "" })
+		}
+	}
+	return false
+}
+
 // directiveWord returns the key that a skipped line starts with, when it
 // is a directive's (Disallow) or a misspelling the parser accepts of one
 // (disalow, "user agent"), or "". A word the parser reads as a key only
@@ -242,7 +257,7 @@ func directiveWord(line string) string {
 	words := strings.Fields(line)
 	for n := 1; n <= min(2, len(words)); n++ { // "user agent" is two words
 		key := strings.TrimRight(strings.Join(words[:n], " "), ":")
-		known := slices.ContainsFunc([]string{"user-agent", "allow", "disallow", "sitemap", "content-usage"},
+		known := slices.ContainsFunc([]string{"user-agent", "allow", "disallow", "sitemap", "content-usage", "content-signal", "license"},
 			func(k string) bool { return strings.EqualFold(k, key) })
 		for _, d := range parser.Parse([]byte(key + ": /x\n")).Diagnostics {
 			known = known || d.Kind == parser.MisspeltKey
@@ -258,7 +273,7 @@ func directiveWord(line string) string {
 // of, or "".
 func nearKey(key string) string {
 	key = strings.ToLower(key)
-	for _, k := range []string{"user-agent", "disallow", "allow", "sitemap", "crawl-delay"} {
+	for _, k := range []string{"user-agent", "disallow", "allow", "sitemap", "crawl-delay", "content-usage", "content-signal", "license"} {
 		limit := 2
 		if len(k) <= 5 {
 			limit = 1
@@ -317,7 +332,11 @@ func (lt *linter) records() {
 					r.Value, maxCrawlDelay.Seconds())
 			}
 		case "content-signal":
-			if _, err := readPrefs(r.Key, r.Value); err != nil {
+			if r.Value == "" && lt.lines.value(r.Line) != "" {
+				// The parser empties a record it cut (at a NUL or past
+				// MaxLineLength): what was cut may have been a refusal.
+				lt.add(r.Line, codeSignalValue, "the line is cut: crawlers that read Content-Signal read no preference from it, not even the refusals before the cut")
+			} else if _, err := readPrefs(r.Key, r.Value); err != nil {
 				lt.add(r.Line, codeSignalValue, "%v: crawlers that read Content-Signal may read no preference from it", err)
 			}
 		case "noindex", "nofollow", "noarchive":

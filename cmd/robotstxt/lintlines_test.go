@@ -357,3 +357,90 @@ func TestStarAgentAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestLintCutContentSignalStatesNothing (lint73): a Content-Signal record
+// cut at a NUL byte, or past MaxLineLength, states nothing to the Client
+// (parser.Record.Value is "" for it: what was cut may have been a
+// refusal), so the ai-train=no written before the cut is lost. Lint must
+// say that the record states nothing (signal-value), as it says for a cut
+// Content-Usage rule (usage-syntax); it said only "the rest of it is
+// dropped", as if the part before the cut were read.
+func TestLintCutContentSignalStatesNothing(t *testing.T) {
+	for name, line := range map[string]string{
+		"nul":      "Content-Signal: ai-train=no, search=yes\x00junk",
+		"too long": "Content-Signal: ai-train=no, search=yes, x=" + strings.Repeat("y", parser.MaxLineLength) + "z",
+	} {
+		body := "User-agent: *\nDisallow: /private/\n" + line + "\n"
+		// What the Client reads: nothing.
+		if p := robotstxt.Parse([]byte(body)).Usage("FooBot", "/page").Pref("train-ai"); p != robotstxt.PrefUnknown {
+			t.Fatalf("%s: the Client reads train-ai=%v; the test assumes it reads nothing", name, p)
+		}
+		fs := lintText(t, body)
+		if got := codesAt(fs, codeSignalValue); len(got) != 1 || got[0] != "3:"+codeSignalValue.String() {
+			var all []string
+			for _, f := range fs {
+				all = append(all, fmt.Sprintf("%d:%s: %s", f.Line, f.Code, f.Message))
+			}
+			t.Errorf("%s: want a signal-value finding on line 3 (the record states nothing); got %q", name, all)
+		}
+	}
+}
+
+// TestLintMisspeltPreferenceKeys (lint73): a misspelt Content-Usage,
+// Content-Signal or License key makes the Client ignore the line (the
+// refusal or the licence is lost), exactly as a misspelt Disallow does;
+// lint calls the latter key-typo (a warning: "an unknown key near a known
+// one: the line is ignored") but the former unknown-key (an info: "a key
+// major crawlers do not read"), which -level warning hides.
+func TestLintMisspeltPreferenceKeys(t *testing.T) {
+	for _, line := range []string{
+		"Content-Usages: train-ai=n",
+		"ContentUsage: train-ai=n",
+		"Content_Usage: train-ai=n",
+		"Content-Signals: ai-train=no",
+		"ContentSignal: ai-train=no",
+		"Licence: https://example.com/license.xml",
+		"Licenses: https://example.com/license.xml",
+	} {
+		body := "User-agent: *\nDisallow: /private/\n" + line + "\n"
+		r := robotstxt.Parse([]byte(body))
+		if r.Usage("FooBot", "/page").Pref("train-ai") != robotstxt.PrefUnknown || len(r.Licenses()) != 0 {
+			t.Fatalf("%q: the Client reads the line; the test assumes it ignores it", line)
+		}
+		if got := codesAt(lintText(t, body), codeKeyTypo); len(got) != 1 {
+			t.Errorf("%q: want key-typo on line 3, got %q", line, codesAt(lintText(t, body), codeKeyTypo, codeUnknownKey))
+		}
+	}
+}
+
+// TestLintSkippedContentSignalLine (lint73): "Content-Signal search=yes,
+// ai-train=no" (Cloudflare's own value, its colon forgotten) is three
+// words without a colon: the parser skips it, and the Client reads no
+// refusal. Lint calls the same slip in a Content-Usage line
+// directive-skipped (an error) but this one not-a-directive (an info).
+func TestLintSkippedContentSignalLine(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private/\nContent-Signal search=yes, ai-train=no\nContent-Usage /a train-ai=n\n"
+	if p := robotstxt.Parse([]byte(body)).Usage("FooBot", "/a").Pref("train-ai"); p != robotstxt.PrefUnknown {
+		t.Fatalf("the Client reads train-ai=%v; the test assumes it skips both lines", p)
+	}
+	got := codesAt(lintText(t, body), codeDirectiveLost, codeNotDirective)
+	if want := []string{"3:directive-skipped", "4:directive-skipped"}; !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}
+
+// TestLintAgentNoTokenGroupOfOthers (lint73): a user-agent line with no
+// product token in a group that other lines name a crawler in: the Client
+// applies the group to Baiduspider, but lint says "its group applies to no
+// crawler".
+func TestLintAgentNoTokenGroupOfOthers(t *testing.T) {
+	body := "User-agent: 360Spider\nUser-agent: Baiduspider\nDisallow: /\n"
+	if robotstxt.Parse([]byte(body)).Allowed("Baiduspider", "/x") {
+		t.Fatal("the Client allows Baiduspider; the test assumes the group applies to it")
+	}
+	for _, f := range lintText(t, body) {
+		if f.Code == codeAgentNoToken && strings.Contains(f.Message, "its group applies to no crawler") {
+			t.Errorf("line %d: %q, but the group applies to Baiduspider", f.Line, f.Message)
+		}
+	}
+}
