@@ -808,7 +808,12 @@ func pageCharset(cs string, b []byte) (string, error) {
 
 // namesJIS reports whether b holds a label of ISO-2022-JP, in any case.
 func namesJIS(b []byte) bool {
-	return ascii.ContainsFold(b, "iso-2022-jp") || ascii.ContainsFold(b, "csiso2022jp")
+	named := func(b []byte) bool {
+		return ascii.ContainsFold(b, "iso-2022-jp") || ascii.ContainsFold(b, "csiso2022jp")
+	}
+	// As the parser reads an attribute: with its character references
+	// decoded (iso-2022&#45;jp).
+	return named(b) || bytes.Contains(b, []byte("&#")) && named([]byte(html.UnescapeString(string(b))))
 }
 
 // jisMisread reports whether the Encoding Standard's ISO-2022-JP decoder,

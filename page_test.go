@@ -28,6 +28,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
 	"github.com/robotsgate/robotstxt/meta"
+	"golang.org/x/net/html"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
@@ -3514,6 +3515,56 @@ func TestReceiptISO2022JPNamedPastPrescan(t *testing.T) {
 		}
 		if d := tr.PageDirectives(resp, body); !d.NoAI {
 			t.Errorf("%s: PageDirectives %+v, want NoAI", path, d)
+		}
+	}
+}
+
+// TestReceiptISO2022JPNamedByCharRef: the late <meta> of
+// TestReceiptISO2022JPNamedPastPrescan with its label written with a
+// character reference. The prescan reads attribute bytes as they are,
+// but the HTML parser's "change the encoding" reads the tokenized value,
+// with references decoded (iso-2022&#45;jp is iso-2022-jp), so browsers
+// still switch to ISO-2022-JP; namesJIS looks for the label's bytes
+// only, and the page is read raw, its noai hidden in a comment.
+func TestReceiptISO2022JPNamedByCharRef(t *testing.T) {
+	checkLeaks(t)
+	const tail = "<!-- x -\x1b(B-> <meta name=\"robots\" content=\"noai\"><!-- -->\n</head><body>x</body></html>"
+	pages := map[string]string{
+		// A character of UTF-8 before, as in /late-utf8.html: x/net's
+		// detector takes the page for UTF-8, not Windows-1252.
+		"/ref-dec.html": `<html><head><title>café ` + strings.Repeat("a", 1100) + `</title><meta charset="iso-2022&#45;jp">` + tail,
+		"/ref-hex.html": `<html><head><title>café ` + strings.Repeat("a", 1100) + `</title><meta charset="&#x69;so-2022-jp">` + tail,
+	}
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	for path, page := range pages {
+		// The label a parser reads from the tokenized attribute.
+		z := html.NewTokenizer(strings.NewReader(page))
+		named := false
+		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+			if tok := z.Token(); tok.Data == "meta" {
+				for _, a := range tok.Attr {
+					named = named || a.Key == "charset" && strings.EqualFold(a.Val, "iso-2022-jp")
+				}
+			}
+		}
+		if !named {
+			t.Fatalf("%s: the tokenizer reads no ISO-2022-JP label", path)
+		}
+		decoded, err := japanese.ISO2022JP.NewDecoder().String(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, err := meta.FromHTML(strings.NewReader(decoded)); err != nil || !d.NoAI {
+			t.Fatalf("%s decoded: %+v, %v; want noai", path, d, err)
+		}
+		s.route(path, serve(200, page, "Content-Type", "text/html"))
+	}
+	_, tr, hc := newTestTransport(t)
+	for path := range pages {
+		resp, body := fetchPage(t, hc, s.URL+path)
+		if rc := tr.Receipt(resp, body); rc.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %v, signals %q; want train-ai=n (robots META noai, or the page unreadable)",
+				path, rc.Usage, sigs(rc.Signals))
 		}
 	}
 }
