@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -185,5 +187,35 @@ func TestBreakerProbePanicDoesNotWedge(t *testing.T) {
 			}
 			t.Fatalf("%v after a probe panicked, Redis answering again: the breaker stays open (last Get: %v)", 3*retryAfter, err)
 		})
+	}
+}
+
+// TestUndoPanicDoesNotEndProcess: the undo sent in the background after a
+// failed Lease (release a lease the cut call may have taken) runs its
+// command through the same go-redis hooks as the call; a hook that
+// panics there ends the process, on a goroutine no Client recovers,
+// though call's fix raises such a panic in the caller. Run in a child
+// process, as the panic kills it.
+func TestUndoPanicDoesNotEndProcess(t *testing.T) {
+	if os.Getenv("ROBOTSTXT_TEST_UNDO_PANIC_CHILD") == "1" {
+		srv := redistest.Start(t)
+		rdb := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+		defer rdb.Close()
+		var mode atomic.Int32
+		rdb.AddHook(faultHook{&mode})
+		s := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
+		mode.Store(1) // the Lease fails: its release is sent in the background
+		if _, _, err := s.Lease(context.Background(), "https://a.test:443", time.Minute); err == nil {
+			t.Fatal("Lease with a failing hook succeeded")
+		}
+		mode.Store(2) // the hook panics on the next command, the undo's retry
+		time.Sleep(retryAfter + 500*time.Millisecond)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestUndoPanicDoesNotEndProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "ROBOTSTXT_TEST_UNDO_PANIC_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("a hook's panic in an undo goroutine ended the process: %v\n%s", err, out)
 	}
 }

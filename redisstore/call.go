@@ -117,6 +117,13 @@ func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try
 	}
 	go func() {
 		defer func() { <-slots }()
+		defer func() {
+			// No caller to raise it in: a hook's panic here would end
+			// the process. What the undo gives back ends by itself.
+			if r := recover(); r != nil {
+				s.log.Log(context.Background(), slog.LevelError, "giving back panicked; it ends by itself", "what", what, "panic", fmt.Sprint(r))
+			}
+		}()
 		giveUp := time.Now().Add(within)
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
