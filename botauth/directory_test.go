@@ -447,3 +447,31 @@ func TestDirectoryBindsAgentPortAsFetched(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryBindsAgentIPAsFetched: as TestDirectoryBindsAgentPortAsFetched,
+// for an IP-literal host a WHATWG-parsing verifier reads as another
+// spelling: an IPv4 address in shorthand, hex or one number is
+// 127.0.0.1, and an IPv6 one is serialised compressed ([::1]). Accepted
+// and sent as written, the agent's directory is fetched with a Host
+// Directory does not bind.
+func TestDirectoryBindsAgentIPAsFetched(t *testing.T) {
+	for _, tc := range []struct{ agent, fetched string }{
+		{"https://127.1/keys", "https://127.0.0.1/keys"},
+		{"https://0x7f.0.0.1/keys", "https://127.0.0.1/keys"},
+		{"https://2130706433/keys", "https://127.0.0.1/keys"},
+		{"https://[0:0::1]/keys", "https://[::1]/keys"},
+		{"https://[::ffff:127.0.0.1]/keys", "https://[::ffff:7f00:1]/keys"},
+		{"https://[::FFFF:7f00:1]/keys", "https://[::ffff:7f00:1]/keys"},
+	} {
+		s, err := NewSigner(rfcKey(t), tc.agent)
+		if err != nil {
+			continue // refused: fine
+		}
+		rec := httptest.NewRecorder()
+		s.Directory().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.fetched, nil))
+		if rec.Code != http.StatusOK || rec.Header().Get("Signature") == "" {
+			t.Errorf("agent %q accepted, but GET %s (as fetch asks for it) is %d with Signature %q",
+				tc.agent, tc.fetched, rec.Code, rec.Header().Get("Signature"))
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -92,7 +93,8 @@ func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
 // key directory is served at agent, the Signature-Agent URL. key must be
 // a whole Ed25519 private key, as [ed25519.GenerateKey] returns it, whose
 // public half is its seed's. agent must be an absolute https URL with a
-// host written unescaped, no port with a leading zero, no user
+// host written unescaped (an IP address as URL parsers write it), a
+// port, if any, with no leading zero and at most 65535, no user
 // information or fragment, no dot segment or backslash in its path (a
 // verifier's URL parser would ask for another authority or path), in
 // visible ASCII: either an
@@ -183,11 +185,14 @@ func checkAgent(agent string) (value, path, auth string, err error) {
 		return "", "", "", fmt.Errorf("botauth: agent URL %q has user information", agent)
 	case strings.Contains(agent, "#"):
 		return "", "", "", fmt.Errorf("botauth: agent URL %q has a fragment", agent)
-	case !ascii.IsASCII(u.Host), strings.Contains(u.Host, "%"), strings.HasPrefix(u.Port(), "0"):
+	case !ascii.IsASCII(u.Host), strings.Contains(u.Host, "%"), strings.HasPrefix(u.Port(), "0"), len(u.Port()) == 5 && u.Port() > "65535", len(u.Port()) > 5:
 		// Escaped (url.Parse decodes it), a host is decoded and mapped
-		// by a verifier's URL parser, and such a port read as a
-		// number: it asks for another authority than Directory binds.
-		return "", "", "", fmt.Errorf("botauth: agent URL %q has an escaped host or a port with a leading zero", agent)
+		// by a verifier's URL parser, and such a port read as a number
+		// (or refused): it asks for another authority than Directory
+		// binds.
+		return "", "", "", fmt.Errorf("botauth: agent URL %q has an escaped host, or a port with a leading zero or past 65535", agent)
+	case !canonicalIP(u.Hostname()):
+		return "", "", "", fmt.Errorf("botauth: agent URL %q has an IP address not written as a URL parser serialises it", agent)
 	case origin && strings.Contains(agent, "?"):
 		return "", "", "", fmt.Errorf("botauth: agent URL %q is neither an origin nor a directory's URL", agent)
 	case unresolved(u.EscapedPath()), strings.ContainsRune(strings.SplitN(agent, "?", 2)[0], '\\'):
@@ -204,6 +209,21 @@ func checkAgent(agent string) (value, path, auth string, err error) {
 		return "https://" + auth, directoryPath, auth, err
 	}
 	return agent, u.Path, auth, err
+}
+
+// canonicalIP reports whether host, a URL's hostname, is no IP address
+// a WHATWG URL parser reads (its last label numeric: 127.1, 0x7f.0.0.1,
+// 2130706433; an IPv6 literal) or is one written as it serialises it.
+func canonicalIP(host string) bool {
+	labels := strings.Split(strings.TrimSuffix(host, "."), ".")
+	last := labels[len(labels)-1]
+	numeric := last != "" && (strings.Trim(last, "0123456789") == "" || strings.HasPrefix(strings.ToLower(last), "0x"))
+	if !numeric && !strings.Contains(host, ":") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	// An IPv4 address in IPv6 netip writes dotted, a URL parser in hex.
+	return err == nil && a.Zone() == "" && !a.Is4In6() && a.String() == strings.ToLower(host)
 }
 
 // unresolved reports whether the escaped path p holds a segment a URL

@@ -79,6 +79,14 @@ func TestNewSignerRejects(t *testing.T) {
 		{"escaped dot-dot segment", good, "https://crawler.example/old/%2E%2e/keys", nil},
 		{"half-escaped dot-dot at the end", good, "https://crawler.example/keys/.%2E", nil},
 		{"backslash", good, "https://crawler.example/a\\keys", nil},
+		{"port past 65535", good, "https://crawler.example:65536/keys", nil},
+		{"port of six digits", good, "https://crawler.example:100000/keys", nil},
+		{"port with a leading zero", good, "https://crawler.example:0443/keys", nil},
+		{"escaped host", good, "https://cr%C3%89.example/keys", nil},
+		{"IPv4 in shorthand", good, "https://127.1/keys", nil},
+		{"IPv4 in hex", good, "https://0x7f.0.0.1/keys", nil},
+		{"IPv6 not compressed", good, "https://[0:0::1]/keys", nil},
+		{"IPv4 in IPv6", good, "https://[::ffff:127.0.0.1]/keys", nil},
 		{"zero validity", good, testAgent, []Option{WithValidity(0)}},
 		{"negative validity", good, testAgent, []Option{WithValidity(-time.Minute)}},
 		{"under a second", good, testAgent, []Option{WithValidity(999 * time.Millisecond)}},
@@ -148,6 +156,11 @@ func TestNewSignerAgents(t *testing.T) {
 		{"https://Crawler.Example", wellKnown, "https://crawler.example"},
 		{"HTTPS://crawler.example/", wellKnown, "https://crawler.example"},
 		{"https://crawler.example:/", wellKnown, "https://crawler.example"},
+		// Addresses as URL parsers write them, and the highest port.
+		{"https://127.0.0.1/keys", "/keys", "https://127.0.0.1/keys"},
+		{"https://[2001:db8::1]:8443/keys", "/keys", "https://[2001:db8::1]:8443/keys"},
+		{"https://crawler.example:65535/keys", "/keys", "https://crawler.example:65535/keys"},
+		{"https://v1.crawler.example/keys", "/keys", "https://v1.crawler.example/keys"},
 	} {
 		s, err := NewSigner(rfcKey(t), tc.agent)
 		if err != nil {
