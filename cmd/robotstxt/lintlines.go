@@ -241,12 +241,16 @@ func agentsByLine(f *parser.File) map[int]parser.UserAgent {
 // groupNamesOthers reports whether the group of the user-agent line at
 // line has another agent that some crawler answers to.
 func (lt *linter) groupNamesOthers(line int) bool {
-	for _, g := range lt.file.Groups {
-		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == line }) {
-			return slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Global || a.Token != "" })
+	if lt.named == nil {
+		lt.named = map[int]bool{}
+		for _, g := range lt.file.Groups {
+			names := slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Global || a.Token != "" })
+			for _, a := range g.Agents {
+				lt.named[a.Line] = names
+			}
 		}
 	}
-	return false
+	return lt.named[line]
 }
 
 // directiveWord returns the key that a skipped line starts with, when it
