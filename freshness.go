@@ -42,6 +42,9 @@ func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Durat
 				// .NET's MinValue, is Go's zero Time, which the
 				// parser reads as no Expires).
 				t = time.Unix(1, 0)
+				if date, derr := http.ParseTime(h.Get("Date")); derr == nil && !date.IsZero() && date.Before(t) {
+					t = date // expired when sent, whatever the server's clock says
+				}
 			}
 			obj.RespExpiresHeader = t.UTC()
 		}

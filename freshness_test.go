@@ -295,3 +295,22 @@ func FuzzFreshnessHeaders(f *testing.F) {
 		}
 	})
 }
+
+// TestFreshnessInvalidExpiresBeforeAnEarlyDate: an Expires that does not
+// parse ("0") or lies before 1970 means "already expired" (RFC 9111
+// §5.3), whatever the Date: a Date before 1970 made the stand-in for
+// such an Expires (1 January 1970) decades after it, and the file fresh
+// for the whole cap.
+func TestFreshnessInvalidExpiresBeforeAnEarlyDate(t *testing.T) {
+	cfg := defaultConfig()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, h := range []http.Header{
+		{"Expires": {"0"}, "Date": {"Mon, 01 Jan 1900 00:00:00 GMT"}},
+		{"Expires": {"-1"}, "Date": {"Sun, 31 Dec 1969 23:00:00 GMT"}},
+		{"Expires": {"Mon, 01 Jan 0001 00:00:00 GMT"}, "Date": {"Mon, 01 Jan 1900 00:00:00 GMT"}},
+	} {
+		if d, _, explicit := cfg.freshness(now, h); d != cfg.minFresh || !explicit {
+			t.Errorf("freshness(%v) = %v, %v; want the floor %v", h, d, explicit, cfg.minFresh)
+		}
+	}
+}
