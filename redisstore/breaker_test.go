@@ -190,12 +190,13 @@ func TestBreakerProbePanicDoesNotWedge(t *testing.T) {
 	}
 }
 
-// TestUndoPanicDoesNotEndProcess: the undo sent in the background after a
-// failed Lease (release a lease the cut call may have taken) runs its
-// command through the same go-redis hooks as the call; a hook that
-// panics there ends the process, on a goroutine no Client recovers,
-// though call's fix raises such a panic in the caller. Run in a child
-// process, as the panic kills it.
+// TestUndoPanicDoesNotEndProcess: the undo sent in the background after
+// a failed Lease (the release of a lease the cut call may have taken)
+// runs its command through the same go-redis hooks as the call; a hook
+// that panics there has no caller to reach, and must neither end the
+// process nor keep the undo's slot. Run in a child process, as the panic
+// would kill it; the child reports that the panic was raised and logged,
+// so that a child that skips, runs no test or never panics fails it.
 func TestUndoPanicDoesNotEndProcess(t *testing.T) {
 	if os.Getenv("ROBOTSTXT_TEST_UNDO_PANIC_CHILD") == "1" {
 		srv := redistest.Start(t)
@@ -203,19 +204,63 @@ func TestUndoPanicDoesNotEndProcess(t *testing.T) {
 		defer rdb.Close()
 		var mode atomic.Int32
 		rdb.AddHook(faultHook{&mode})
-		s := New(rdb, WithLogger(quietLogger), WithTimeout(generous))
+		var out lockedBuffer
+		s := New(rdb, WithLogger(slog.New(slog.NewTextHandler(&out, nil))), WithTimeout(generous))
 		mode.Store(1) // the Lease fails: its release is sent in the background
 		if _, _, err := s.Lease(context.Background(), "https://a.test:443", time.Minute); err == nil {
 			t.Fatal("Lease with a failing hook succeeded")
 		}
 		mode.Store(2) // the hook panics on the next command, the undo's retry
-		time.Sleep(retryAfter + 500*time.Millisecond)
+		deadline := time.Now().Add(retryAfter + 2*time.Second)
+		for (!strings.Contains(out.String(), "giving back panicked") || len(s.releases) != 0) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if !strings.Contains(out.String(), "giving back panicked") {
+			t.Fatalf("the undo's panic was not logged; log:\n%s", out.String())
+		}
+		if len(s.releases) != 0 {
+			t.Fatalf("the panicked undo kept its slot: %d held", len(s.releases))
+		}
+		os.Stdout.WriteString("CHILD-UNDO-PANIC-RECOVERED\n")
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestUndoPanicDoesNotEndProcess$", "-test.count=1")
+	redistest.Start(t) // skip (or fail, under ROBOTSTXT_REQUIRE_REDIS) as the child would
+	cmd := exec.Command(os.Args[0], "-test.run=^TestUndoPanicDoesNotEndProcess$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), "ROBOTSTXT_TEST_UNDO_PANIC_CHILD=1")
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("a hook's panic in an undo goroutine ended the process: %v\n%s", err, out)
+	if err != nil || !strings.Contains(string(out), "CHILD-UNDO-PANIC-RECOVERED") {
+		t.Fatalf("the undo's panic ended the process, or was never raised: %v\n%.2000s", err, out)
+	}
+}
+
+// TestClusterWarmUpPanicDoesNotEndProcess: New starts, for a
+// ClusterClient, a warm-up goroutine that reads a key through the
+// client's hooks; a hook that panics there has no caller to reach and
+// must not end the process. No Redis is needed: the hook panics before
+// any dial.
+func TestClusterWarmUpPanicDoesNotEndProcess(t *testing.T) {
+	if os.Getenv("ROBOTSTXT_TEST_WARMUP_PANIC_CHILD") == "1" {
+		cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{"127.0.0.1:1"}})
+		defer cc.Close()
+		var mode atomic.Int32
+		mode.Store(2) // every command panics
+		cc.AddHook(faultHook{&mode})
+		var out lockedBuffer
+		s := New(cc, WithLogger(slog.New(slog.NewTextHandler(&out, nil))), WithTimeout(generous))
+		deadline := time.Now().Add(warmTimeout + time.Second)
+		for s.cluster.warming() && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !strings.Contains(out.String(), "slot map panicked") {
+			t.Fatalf("the warm-up's panic was not logged; log:\n%s", out.String())
+		}
+		os.Stdout.WriteString("CHILD-WARMUP-PANIC-RECOVERED\n")
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestClusterWarmUpPanicDoesNotEndProcess$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "ROBOTSTXT_TEST_WARMUP_PANIC_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "CHILD-WARMUP-PANIC-RECOVERED") {
+		t.Fatalf("a hook's panic in the cluster warm-up ended the process, or was never raised: %v\n%.1500s", err, out)
 	}
 }

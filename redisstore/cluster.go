@@ -2,10 +2,13 @@ package redisstore
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/robotsgate/robotstxt/internal/logthrottle"
 )
 
 const (
@@ -29,8 +32,8 @@ type cluster struct {
 
 // newCluster returns the cluster behind client, and starts loading its
 // slot map and command table by reading key, which with a dead seed node
-// takes longer than the Store's timeout.
-func newCluster(client redis.UniversalClient, key string) *cluster {
+// takes longer than the Store's timeout; log logs a panic there.
+func newCluster(client redis.UniversalClient, key string, log *logthrottle.Logger) *cluster {
 	cc, ok := client.(*redis.ClusterClient)
 	if !ok {
 		return nil
@@ -39,6 +42,13 @@ func newCluster(client redis.UniversalClient, key string) *cluster {
 	c.warmingUp.Store(true)
 	go func() {
 		defer c.warmingUp.Store(false)
+		defer func() {
+			// No caller to raise a go-redis hook's panic in: it would
+			// end the process. The map loads at the next reload.
+			if r := recover(); r != nil {
+				log.Log(context.Background(), slog.LevelError, "loading the cluster's slot map panicked", "panic", fmt.Sprint(r))
+			}
+		}()
 		ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
 		defer cancel()
 		if cc.Exists(ctx, key).Err() == nil {

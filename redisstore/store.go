@@ -64,7 +64,7 @@ func New(client redis.UniversalClient, opts ...Option) *Store {
 		releases: make(chan struct{}, maxUndos),
 	}
 	s.log = logthrottle.NewLogger(s.logger)
-	s.cluster = newCluster(client, s.valueKey(""))
+	s.cluster = newCluster(client, s.valueKey(""), s.log)
 	return s
 }
 
