@@ -1252,3 +1252,29 @@ func TestReceiptUsageAgreesPastTheBound(t *testing.T) {
 			d.Usage, u, rc.Usage, rcNil.Usage)
 	}
 }
+
+// TestContentSignalPathRecordYesStaysOnItsPath: a Content-Signal record
+// written as a Content-Usage rule is, with a path ("/blog/ search=yes,
+// ai-train=yes"), states nothing for /private/x: the yes of its first
+// pair is dropped, as Robots.Usage documents ("never a yes"), and so must
+// be that of the pairs after it. Robots.Usage, Robots.Check and the
+// Client all read train-ai=y for every path.
+func TestContentSignalPathRecordYesStaysOnItsPath(t *testing.T) {
+	const robots = "User-agent: *\nContent-Signal: /blog/ search=yes, ai-train=yes\nAllow: /\n"
+	r := Parse([]byte(robots))
+	if got := r.Usage("ExampleBot", "/private/x").Pref("train-ai"); got == PrefYes {
+		t.Errorf("Robots.Usage(/private/x) train-ai = y: the record's yes was for /blog/")
+	}
+	if got := r.Check("ExampleBot", "/private/x").Usage.Pref("train-ai"); got == PrefYes {
+		t.Errorf("Robots.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
+	}
+	s := newTestSite(t, robots)
+	c := newTestClient(t, WithUserAgent(testUA))
+	d, err := c.Check(t.Context(), s.URL+"/private/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Usage.Pref("train-ai"); got == PrefYes {
+		t.Errorf("Client.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
+	}
+}

@@ -231,3 +231,29 @@ func FuzzCombineAgree(f *testing.F) {
 		}
 	})
 }
+
+// TestContentSignalPathScopedRecordGivesNoYes: a Content-Signal record
+// written with a path before its pairs, as a Content-Usage rule is
+// ("/blog/ search=yes, ai-train=yes"), speaks of that path only. The
+// first pair's yes is dropped for that reason ("never a yes, which may
+// have been meant for some paths only"); the yes of the pairs after it,
+// under the same path, must be dropped too, whatever order the pairs
+// come in. Refusals are still read, failing closed.
+func TestContentSignalPathScopedRecordGivesNoYes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/blog/ ai-train=yes, search=yes", ""},
+		{"/blog/ search=yes, ai-train=yes", ""},
+		{"/blog/ search=yes, ai-train=no", "train-ai=n"},
+		{"/blog/ ai-train=no, search=yes", "train-ai=n"},
+	} {
+		got, _ := ParseContentSignal(tc.in)
+		for label, v := range All(got) {
+			if v == "y" {
+				t.Errorf("ParseContentSignal(%q) = %q: %s=y, a yes the record gave /blog/ only, now read for every path", tc.in, got, label)
+			}
+		}
+		if v, _ := Value(got, "train-ai"); tc.want == "train-ai=n" && v != "n" {
+			t.Errorf("ParseContentSignal(%q) = %q, want its refusal train-ai=n", tc.in, got)
+		}
+	}
+}
