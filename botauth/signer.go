@@ -93,10 +93,11 @@ func WithDirectoryKeys(keys ...ed25519.PrivateKey) Option {
 // key directory is served at agent, the Signature-Agent URL. key must be
 // a whole Ed25519 private key, as [ed25519.GenerateKey] returns it, whose
 // public half is its seed's. agent must be an absolute https URL with a
-// host written unescaped (an IP address as URL parsers write it), a
-// port, if any, with no leading zero and at most 65535, no user
-// information or fragment, no dot segment or backslash in its path (a
-// verifier's URL parser would ask for another authority or path), in
+// host written unescaped (an IP address as URL parsers write it, and not
+// an IPv4 address in IPv6), a port, if any, with no leading zero and at
+// most 65535, no user information or fragment, no dot segment or
+// backslash in its path (a verifier's URL parser would ask for another
+// authority or path), in
 // visible ASCII: either an
 // origin (https://crawler.example), sent as an origin is serialised
 // (lower case, no default port, no final "/"), whose
