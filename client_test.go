@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1207,7 +1208,7 @@ func TestClientSlotFreedBeforeWait(t *testing.T) {
 	// A fill of the site that has found no slot, still under way.
 	found, end := make(chan struct{}), make(chan struct{})
 	authority := "http://" + s.Listener.Addr().String()
-	leader := c.robots.fills.Start(authority, func() (any, error) {
+	leader, _ := c.robots.fills.Start(authority, func() (any, error) {
 		close(found)
 		<-end
 		return nil, errNoSlot
@@ -3746,5 +3747,96 @@ func TestHopFailureKeepsCheckAnswerInStore(t *testing.T) {
 	if !d.Allowed || d.Failures != 0 || err != nil {
 		t.Errorf("R: allowed %v deferred %v failures %d expires in %v, %v: the hop's 503 was written over the 200 the check stored after it (the server's last answer)",
 			d.Allowed, d.Deferred, d.Failures, d.Expires.Sub(clock.Now()), err)
+	}
+}
+
+// TestClientSlotWaitersWakeOneAtATime: checks of distinct authorities
+// waiting for a fetch slot start one fill each, not one each time any
+// slot is given back: a slot given back waking every waiting check, each
+// starting a fill that found no slot, cost 100 to 200 goroutines a check
+// with 500 to 2,000 waiting for 8 slots.
+func TestClientSlotWaitersWakeOneAtATime(t *testing.T) {
+	checkLeaks(t)
+	const n, slots = 500, 8
+	hc := &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		time.Sleep(10 * time.Millisecond) // a slow server
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Request: req,
+			Body: io.NopCloser(strings.NewReader("User-agent: *\nDisallow: /x\n"))}, nil
+	})}
+	c := NewClient(WithHTTPClient(hc), WithMaxFetches(slots))
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // checks that can give up: they fill through Start
+	defer cancel()
+	created := func() uint64 {
+		s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	before := created()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.Allowed(ctx, fmt.Sprintf("http://a%d.test/", i)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	perCheck := float64(created()-before-n) / n // less the checks' own goroutines
+	if perCheck > 10 {
+		t.Errorf("%.1f goroutines started per check waiting for one of %d fetch slots, want about 1 (its fill)", perCheck, slots)
+	}
+}
+
+// TestClientSlotJoinerHoldsNoSlot: a check handed a slot that joins
+// another check's fill of its site gives the slot back at once, to the
+// next waiting check: twenty checks of a slow site waiting with a check
+// of another site behind them do not keep the slots idle while the slow
+// site's one fetch runs.
+func TestClientSlotJoinerHoldsNoSlot(t *testing.T) {
+	checkLeaks(t)
+	release := make(chan struct{})
+	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		io.WriteString(w, "User-agent: *\nDisallow: /p\n")
+	})
+	quick := newSite(t, serve(200, "User-agent: *\nDisallow: /q\n"))
+	c := newTestClient(t, WithMaxFetches(2))
+	c.slots <- struct{}{} // fills elsewhere hold both slots
+	c.slots <- struct{}{}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	waiting := func(n int) {
+		for strings.Count(allStacks(), "robotstxt.(*Client).load(") < n {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(release)
+	for range 20 {
+		wg.Go(func() { _, _ = c.Allowed(ctx, slow.URL+"/p") })
+	}
+	waiting(20)
+	done := make(chan error, 1)
+	go func() {
+		ok, err := c.Allowed(ctx, quick.URL+"/q")
+		if err == nil && ok {
+			err = errors.New("allowed")
+		}
+		done <- err
+	}()
+	waiting(21)
+	c.freeSlot() // the fills elsewhere end
+	c.freeSlot()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("the other site's check: %v, want a no", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the other site's check waits while one fetch runs and the other slot idles")
 	}
 }

@@ -49,14 +49,14 @@ func (g *Group) Do(key string, fn func() (any, error)) (any, error) {
 
 // Start returns the call for key that a caller of Start is waiting for,
 // or else begins one, in a goroutine of its own, which runs fn, or joins
-// the call in flight for key in Do. A caller may stop waiting on its Done
-// at any time, leaving nothing behind. fn must not panic: the goroutine
-// has no caller to raise the panic in.
-func (g *Group) Start(key string, fn func() (any, error)) *Call {
+// the call in flight for key in Do, and whether it began one. A caller
+// may stop waiting on its Done at any time, leaving nothing behind. fn
+// must not panic: the goroutine has no caller to raise the panic in.
+func (g *Group) Start(key string, fn func() (any, error)) (*Call, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if c := g.m[key]; c != nil {
-		return c
+		return c, false // no allocation: a result the goroutine below kept would be one
 	}
 	c := &Call{done: make(chan struct{})}
 	if g.m == nil {
@@ -77,5 +77,5 @@ func (g *Group) Start(key string, fn func() (any, error)) *Call {
 		c.Val, c.Err, _ = g.g.Do(key, fn)
 		returned = true
 	}()
-	return c
+	return c, true
 }

@@ -20,9 +20,12 @@ func TestStart(t *testing.T) {
 		<-release
 		return "v", errors.New("e")
 	}
-	first := g.Start("k", fn)
+	first, began := g.Start("k", fn)
+	if !began {
+		t.Fatal("the first Start of k did not begin a call")
+	}
 	if allocs := testing.AllocsPerRun(1000, func() {
-		if c := g.Start("k", fn); c != first {
+		if c, began := g.Start("k", fn); c != first || began {
 			t.Fatal("a second call in flight")
 		}
 	}); allocs != 0 {
@@ -39,7 +42,7 @@ func TestStart(t *testing.T) {
 	for st := stacks(); strings.Count(st, "singleflight.(*Group).Do(") < 2 || !strings.Contains(st, "sync.(*WaitGroup).Wait("); st = stacks() {
 		runtime.Gosched() // Do waiting for the call
 	}
-	if other := g.Start("other", func() (any, error) { return 1, nil }); other == first {
+	if other, _ := g.Start("other", func() (any, error) { return 1, nil }); other == first {
 		t.Error("another key joined the call of k")
 	}
 	close(release)
@@ -53,7 +56,7 @@ func TestStart(t *testing.T) {
 	if n := runs.Load(); n != 1 {
 		t.Errorf("fn ran %d times, want once", n)
 	}
-	next := g.Start("k", func() (any, error) { return "again", nil })
+	next, _ := g.Start("k", func() (any, error) { return "again", nil })
 	<-next.Done()
 	if next == first || next.Val != "again" {
 		t.Errorf("after the call ended: %v, want a new call", next.Val)
@@ -71,12 +74,12 @@ func stacks() string {
 // free for the next call.
 func TestStartAfterGoexit(t *testing.T) {
 	var g Group
-	c := g.Start("k", func() (any, error) { runtime.Goexit(); return nil, nil })
+	c, _ := g.Start("k", func() (any, error) { runtime.Goexit(); return nil, nil })
 	<-c.Done()
 	if c.Val != nil || c.Err != ErrNoResult {
 		t.Errorf("result %v, %v; want ErrNoResult", c.Val, c.Err)
 	}
-	next := g.Start("k", func() (any, error) { return "again", nil })
+	next, _ := g.Start("k", func() (any, error) { return "again", nil })
 	<-next.Done()
 	if next.Val != "again" {
 		t.Errorf("after a Goexit: %v, want a new call", next.Val)
