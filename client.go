@@ -24,6 +24,7 @@ import (
 	"github.com/robotsgate/robotstxt/internal/sharedcall"
 	"github.com/robotsgate/robotstxt/internal/sturdylog"
 	"github.com/robotsgate/robotstxt/internal/target"
+	"github.com/robotsgate/robotstxt/internal/tdmrep"
 )
 
 // ErrBadURL is wrapped by every error the Client returns for a URL it
@@ -227,6 +228,16 @@ func sentHost(authority string) string {
 		return strings.TrimSuffix(hostPort, ":80")
 	}
 	return strings.TrimSuffix(hostPort, ":443")
+}
+
+// readLimit returns how many bytes of d a Client reads: robots.txt's
+// WithBodyLimit, or tdmrep.json's own limit and a byte to tell a file
+// over it.
+func (c *config) readLimit(d *document) int64 {
+	if d.robots {
+		return c.bodyLimit
+	}
+	return tdmrep.MaxSize + 1
 }
 
 // store returns the key of k's document in a Store: its authority for

@@ -362,11 +362,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 	if partial {
 		r = raw // counted
 	}
-	limit := f.c.cfg.bodyLimit
-	if !k.doc.robots {
-		limit = tdmrep.MaxSize + 1 // the file's own limit, not robots.txt's
-	}
-	b, err := body.Read(r, resp.Header, limit)
+	b, err := body.Read(r, resp.Header, f.c.cfg.readLimit(k.doc))
 	held := raw.n.Load()
 	if b.Truncated {
 		held = math.MaxInt64 // read to the limit, not to its end

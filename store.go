@@ -163,7 +163,7 @@ func (t *sharedTier) get(parent context.Context, k key, fresh bool) (e *entry, v
 		// threefold when converted to UTF-8) was not written by a
 		// Client: decompress no further.
 		var text []byte
-		if text, err = decompress(e.body, 3*t.cfg.bodyLimit); err == nil && k.doc.robots {
+		if text, err = decompress(e.body, 3*t.cfg.readLimit(k.doc)); err == nil && k.doc.robots {
 			e.setRules(text, e.body, t.cfg.mode, t.tokens)
 		}
 	}

@@ -2458,3 +2458,39 @@ func TestStoreOldVersionCutCopy(t *testing.T) {
 		t.Errorf("/late: %+v, %v; want disallowed by the file read whole", d, err)
 	}
 }
+
+// TestStoreTDMRepReadPastBodyLimit: WithTDMRep reads a tdmrep.json
+// whole up to 256 KiB, "whatever WithBodyLimit says of robots.txt", and
+// so does a Store's copy: under WithBodyLimit(4 KiB) a tdmrep.json of
+// 20 KB that one process stored is read by another, not taken for
+// corrupt and fetched again.
+func TestStoreTDMRepReadPastBodyLimit(t *testing.T) {
+	checkLeaks(t)
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 200 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"location": "/section-%d/*", "tdm-reservation": 1, "tdm-policy": "https://a.test/policies/%d.json"}`, i, i)
+	}
+	b.WriteString("]")
+	file := b.String()
+	w := newHosts(t)
+	w.on("a.test/.well-known/tdmrep.json", serve(200, file, "Cache-Control", "max-age=3600"))
+	store := newMemStore()
+	hc := &http.Client{Transport: w.transport(t)}
+	opts := []Option{WithHTTPClient(hc), WithStore(store), WithTDMRep(), WithBodyLimit(4 << 10)}
+	c := newTestClient(t, opts...)
+	ctx := context.Background()
+	if e, err := c.tdmrep(ctx, "http://a.test:80"); err != nil || e.outcome != OutcomeRules {
+		t.Fatalf("a.test: %+v, %v; want the file", e, err)
+	}
+	other := newTestClient(t, opts...)
+	if e, err := other.tdmrep(ctx, "http://a.test:80"); err != nil || e.outcome != OutcomeRules {
+		t.Fatalf("another Client: %+v, %v; want the file", e, err)
+	}
+	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
+		t.Errorf("with the Store, a.test's tdmrep.json of %d bytes fetched %d times, want once: the Store's copy was read under robots.txt's WithBodyLimit", len(file), n)
+	}
+}
