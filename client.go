@@ -479,7 +479,9 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 	for {
 		var v any
 		var err error
-		if ctx.Done() == nil { // the caller cannot give up: fill in its goroutine
+		if ctx.Done() == nil && !held.Load() { // the caller cannot give up: fill in its goroutine
+			// (Holding a slot, it starts the fill: Do cannot tell it
+			// joined another's, which would keep the slot idle.)
 			v, err = k.doc.fills.Do(shared, fill)
 		} else if ctx.Err() != nil {
 			// Given up already: no fill for it.
@@ -496,7 +498,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 				return nil, fmt.Errorf("robotstxt: waiting for %s: %w", capQuote(k.url()), context.Cause(ctx))
 			}
 		}
-		giveBack() // the fill took it, or ran in another load: a Do joined it
+		giveBack() // the fill took it, or the call ended before it ran
 		if p, ok := err.(*fillPanic); ok {
 			panic(p)
 		}

@@ -3794,49 +3794,57 @@ func TestClientSlotWaitersWakeOneAtATime(t *testing.T) {
 // another check's fill of its site gives the slot back at once, to the
 // next waiting check: twenty checks of a slow site waiting with a check
 // of another site behind them do not keep the slots idle while the slow
-// site's one fetch runs.
+// site's one fetch runs, whether they can give up or not.
 func TestClientSlotJoinerHoldsNoSlot(t *testing.T) {
-	checkLeaks(t)
-	release := make(chan struct{})
-	slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		<-release
-		io.WriteString(w, "User-agent: *\nDisallow: /p\n")
-	})
-	quick := newSite(t, serve(200, "User-agent: *\nDisallow: /q\n"))
-	c := newTestClient(t, WithMaxFetches(2))
-	c.slots <- struct{}{} // fills elsewhere hold both slots
-	c.slots <- struct{}{}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	waiting := func(n int) {
-		for strings.Count(allStacks(), "robotstxt.(*Client).load(") < n {
-			time.Sleep(time.Millisecond)
-		}
-	}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer close(release)
-	for range 20 {
-		wg.Go(func() { _, _ = c.Allowed(ctx, slow.URL+"/p") })
-	}
-	waiting(20)
-	done := make(chan error, 1)
-	go func() {
-		ok, err := c.Allowed(ctx, quick.URL+"/q")
-		if err == nil && ok {
-			err = errors.New("allowed")
-		}
-		done <- err
-	}()
-	waiting(21)
-	c.freeSlot() // the fills elsewhere end
-	c.freeSlot()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("the other site's check: %v, want a no", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the other site's check waits while one fetch runs and the other slot idles")
+	for _, background := range []bool{false, true} {
+		t.Run(fmt.Sprintf("background=%v", background), func(t *testing.T) {
+			checkLeaks(t)
+			release := make(chan struct{})
+			slow := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+				<-release
+				io.WriteString(w, "User-agent: *\nDisallow: /p\n")
+			})
+			quick := newSite(t, serve(200, "User-agent: *\nDisallow: /q\n"))
+			c := newTestClient(t, WithMaxFetches(2))
+			c.slots <- struct{}{} // fills elsewhere hold both slots
+			c.slots <- struct{}{}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			slowCtx := ctx
+			if background {
+				slowCtx = context.Background() // Do, not Start
+			}
+			waiting := func(n int) {
+				for strings.Count(allStacks(), "robotstxt.(*Client).load(") < n {
+					time.Sleep(time.Millisecond)
+				}
+			}
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			defer close(release)
+			for range 20 {
+				wg.Go(func() { _, _ = c.Allowed(slowCtx, slow.URL+"/p") })
+			}
+			waiting(20)
+			done := make(chan error, 1)
+			go func() {
+				ok, err := c.Allowed(ctx, quick.URL+"/q")
+				if err == nil && ok {
+					err = errors.New("allowed")
+				}
+				done <- err
+			}()
+			waiting(21)
+			c.freeSlot() // the fills elsewhere end
+			c.freeSlot()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("the other site's check: %v, want a no", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the other site's check waits while one fetch runs and the other slot idles")
+			}
+		})
 	}
 }
