@@ -90,6 +90,9 @@ type guardDialer struct{ net.Dialer }
 // back-off. That error then reads as the public address's failure.
 func (d *guardDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
 	dd := d.Dialer
+	// Multipath TCP (GODEBUG=multipathtcp) opens subflows to addresses
+	// the server announces, which Control never sees.
+	dd.SetMultipathTCP(false)
 	var passed atomic.Bool
 	dd.Control = func(network, address string, c syscall.RawConn) error {
 		err := d.Control(network, address, c)

@@ -673,3 +673,46 @@ func TestPublicOnlyKeepsHTTP2Off(t *testing.T) {
 		g.CloseIdleConnections()
 	}
 }
+
+// TestPublicOnlyDialsWithoutMultipathTCP: with Multipath TCP on
+// (GODEBUG=multipathtcp=1), a connection's kernel may open subflows to
+// addresses the server announces, past the guard's check of the address
+// dialled: the guard's connections are plain TCP.
+func TestPublicOnlyDialsWithoutMultipathTCP(t *testing.T) {
+	t.Setenv("GODEBUG", "multipathtcp=1")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close() // the dialling side keeps what it negotiated
+		}
+	}()
+	var plain net.Dialer
+	plain.SetMultipathTCP(true)
+	c, err := plain.DialContext(t.Context(), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mptcp, _ := c.(*net.TCPConn).MultipathTCP()
+	c.Close()
+	if !mptcp {
+		t.Skip("this kernel gives no Multipath TCP connection")
+	}
+	ap := netip.MustParseAddrPort(ln.Addr().String())
+	guard := guardTransport(nil, func(a netip.AddrPort) bool { return a == ap })
+	c, err = guard.DialContext(t.Context(), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if mptcp, _ := c.(*net.TCPConn).MultipathTCP(); mptcp {
+		t.Error("the guard's connection uses Multipath TCP, whose subflows it does not check")
+	}
+}
