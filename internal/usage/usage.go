@@ -76,7 +76,7 @@ var read = func() map[string]bool {
 // may have been meant for some paths only, and which no other pair
 // undoes. A record that starts with a path other than "/" ("/blog/
 // search=yes, ai-train=no") speaks of that path alone: of every pair,
-// only the refusals are read. A repeated key counts with all its values, as records combine
+// and of every pair after it, only the refusals are read. A repeated key counts with all its values, as records combine
 // (any n, else any y), so that the lines of a header field a proxy joins
 // into one (RFC 9110, section 5.3) read as they did apart; so does a
 // label two keys name (ai-train and train-ai). A value longer than
@@ -93,13 +93,17 @@ func ParseContentSignal(value string) (string, error) {
 	var raw, refused table // by key as written; refused: read from pairs that are not ones
 	var first error
 	bad := 0
-	// A record that starts with a path other than "/" speaks of that
-	// path alone: none of its pairs gives a yes for every path.
-	lead := strings.TrimLeft(value, " \t")
-	scoped := strings.HasPrefix(lead, "/") && !strings.HasPrefix(lead, "/ ") && !strings.HasPrefix(lead, "/\t")
+	scoped := false
 	for rest := value; rest != ""; {
 		var pair string
 		pair, rest, _ = strings.Cut(rest, ",")
+		// A record that starts with a path other than "/" speaks of
+		// that path alone: none of its pairs gives a yes for every
+		// path, nor do the pairs after it (of records a proxy joined
+		// into one header line after it, which may be that path's).
+		if lead := strings.TrimLeft(pair, " \t"); strings.HasPrefix(lead, "/") && !strings.HasPrefix(lead, "/ ") && !strings.HasPrefix(lead, "/\t") {
+			scoped = true
+		}
 		key, val, why := signalPair(pair)
 		if key == "" && why == "" {
 			continue // an empty pair

@@ -257,3 +257,20 @@ func TestContentSignalPathScopedRecordGivesNoYes(t *testing.T) {
 		}
 	}
 }
+
+// TestContentSignalJoinedPathRecordGivesNoYes: the lines of a header
+// field a proxy joins into one read as they did apart, a line that
+// starts with a path among them: its yes stays unread, joined after
+// another line too.
+func TestContentSignalJoinedPathRecordGivesNoYes(t *testing.T) {
+	lines := []string{"ai-train=no", "/blog/ ai-input=no, search=yes"}
+	var apart Combiner
+	for _, l := range lines {
+		m, _ := ParseContentSignal(l)
+		apart.Add(m)
+	}
+	joined, _ := ParseContentSignal(lines[0] + ", " + lines[1])
+	if joined != apart.Members() {
+		t.Errorf("joined %q = %q, apart %q", lines[0]+", "+lines[1], joined, apart.Members())
+	}
+}
