@@ -119,9 +119,16 @@ func tripBreaker(t *testing.T, srv interface {
 }
 
 // faultHook makes every command of a go-redis client fail (mode 1) or
-// panic (mode 2), as an instrumentation hook or go-redis itself may on
-// an odd reply; mode 0 passes commands through.
+// panic (mode 2; mode 3 with a value that panics when printed), as an
+// instrumentation hook or go-redis itself may on an odd reply; mode 0
+// passes commands through.
 type faultHook struct{ mode *atomic.Int32 }
+
+// unprintable is a panic value whose String method panics with such a
+// value again, which makes fmt panic while printing it.
+type unprintable struct{}
+
+func (unprintable) String() string { panic(unprintable{}) }
 
 func (h faultHook) DialHook(next redis.DialHook) redis.DialHook { return next }
 func (h faultHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
@@ -131,6 +138,8 @@ func (h faultHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 			return errors.New("test: connection reset")
 		case 2:
 			panic("test: hook panicked")
+		case 3:
+			panic(unprintable{})
 		}
 		return next(ctx, cmd)
 	}
@@ -235,15 +244,15 @@ func TestUndoPanicDoesNotEndProcess(t *testing.T) {
 
 // TestClusterWarmUpPanicDoesNotEndProcess: New starts, for a
 // ClusterClient, a warm-up goroutine that reads a key through the
-// client's hooks; a hook that panics there has no caller to reach and
-// must not end the process. No Redis is needed: the hook panics before
-// any dial.
+// client's hooks; a hook that panics there, with a value that panics
+// when printed, has no caller to reach and must not end the process. No
+// Redis is needed: the hook panics before any dial.
 func TestClusterWarmUpPanicDoesNotEndProcess(t *testing.T) {
 	if os.Getenv("ROBOTSTXT_TEST_WARMUP_PANIC_CHILD") == "1" {
 		cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{"127.0.0.1:1"}})
 		defer cc.Close()
 		var mode atomic.Int32
-		mode.Store(2) // every command panics
+		mode.Store(3) // every command panics, and so does printing its panic
 		cc.AddHook(faultHook{&mode})
 		var out lockedBuffer
 		s := New(cc, WithLogger(slog.New(slog.NewTextHandler(&out, nil))), WithTimeout(generous))
@@ -251,7 +260,7 @@ func TestClusterWarmUpPanicDoesNotEndProcess(t *testing.T) {
 		for s.cluster.warming() && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if !strings.Contains(out.String(), "slot map panicked") {
+		if !strings.Contains(out.String(), "slot map panicked") || !strings.Contains(out.String(), "panics when printed") {
 			t.Fatalf("the warm-up's panic was not logged; log:\n%s", out.String())
 		}
 		os.Stdout.WriteString("CHILD-WARMUP-PANIC-RECOVERED\n")

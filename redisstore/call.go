@@ -121,7 +121,7 @@ func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try
 			// No caller to raise it in: a hook's panic here would end
 			// the process. What the undo gives back ends by itself.
 			if r := recover(); r != nil {
-				s.log.Log(context.Background(), slog.LevelError, "giving back panicked; it ends by itself", "what", what, "panic", fmt.Sprint(r))
+				s.log.Log(context.Background(), slog.LevelError, "giving back panicked; it ends by itself", "what", what, "panic", panicText(r))
 			}
 		}()
 		giveUp := time.Now().Add(within)
@@ -166,4 +166,16 @@ func honoursDeadlines(client redis.UniversalClient) bool {
 		return obeys(o.ContextTimeoutEnabled, o.ReadTimeout, o.WriteTimeout)
 	}
 	return false
+}
+
+// panicText prints v, a recovered panic's value, for a log: a value whose
+// String method panics with such a value again makes fmt panic, which in
+// a goroutine of the Store's would end the process.
+func panicText(v any) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = fmt.Sprintf("a %T that panics when printed", v)
+		}
+	}()
+	return fmt.Sprint(v)
 }

@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -46,7 +45,7 @@ func newCluster(client redis.UniversalClient, key string, log *logthrottle.Logge
 			// No caller to raise a go-redis hook's panic in: it would
 			// end the process. The map loads at the next reload.
 			if r := recover(); r != nil {
-				log.Log(context.Background(), slog.LevelError, "loading the cluster's slot map panicked", "panic", fmt.Sprint(r))
+				log.Log(context.Background(), slog.LevelError, "loading the cluster's slot map panicked", "panic", panicText(r))
 			}
 		}()
 		ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
