@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -3846,5 +3847,77 @@ func TestClientSlotJoinerHoldsNoSlot(t *testing.T) {
 				t.Fatal("the other site's check waits while one fetch runs and the other slot idles")
 			}
 		})
+	}
+}
+
+// TestClientSlotsAllGivenBack: checks with random contexts (none, a deadline,
+// cancelled at random), of a few authorities (so that they join), whose
+// robots.txt is slow, fails, panics in the RoundTripper or redirects to
+// another authority (a hop), with a Store and a clock that moves (so
+// that the Store lookups start fills of their own): once every check has
+// returned and the Client is closed, no fetch slot is held.
+func TestClientSlotsAllGivenBack(t *testing.T) {
+	for round := range 4 {
+		clock := newTestClock()
+		var seq atomic.Int64
+		hc := &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			n := seq.Add(1)
+			time.Sleep(time.Duration(rand.IntN(3000)) * time.Microsecond)
+			if req.URL.Path == "/robots.txt" {
+				switch n % 7 {
+				case 0:
+					panic("test: RoundTripper panicked")
+				case 1:
+					return nil, errors.New("test: dial failed")
+				case 2:
+					return &http.Response{StatusCode: 301, Header: http.Header{"Location": {fmt.Sprintf("http://h%d.test/x", n%5)}}, Request: req, Body: io.NopCloser(strings.NewReader(""))}, nil
+				case 3:
+					return &http.Response{StatusCode: 503, Header: http.Header{}, Request: req, Body: io.NopCloser(strings.NewReader(""))}, nil
+				}
+			}
+			return &http.Response{StatusCode: 200, Header: http.Header{"Cache-Control": {"max-age=1"}}, Request: req,
+				Body: io.NopCloser(strings.NewReader("User-agent: *\nDisallow: /x\n"))}, nil
+		})}
+		slots := 1 + round%3
+		c := NewClient(WithHTTPClient(hc), WithMaxFetches(slots), WithStore(newMemStore()), WithClock(clock.Now),
+			WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+		var wg sync.WaitGroup
+		for i := range 400 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { _ = recover() }() // a fill's panic raised again
+				if i%50 == 0 {
+					clock.Advance(2 * time.Second)
+				}
+				u := fmt.Sprintf("http://a%d.test/y", rand.IntN(6))
+				switch rand.IntN(4) {
+				case 0:
+					_, _ = c.Check(context.Background(), u)
+				case 1:
+					ctx, cancel := context.WithTimeout(context.Background(), time.Duration(rand.IntN(5000))*time.Microsecond)
+					defer cancel()
+					_, _ = c.Check(ctx, u)
+				case 2:
+					ctx, cancel := context.WithCancel(context.Background())
+					go func() { time.Sleep(time.Duration(rand.IntN(2000)) * time.Microsecond); cancel() }()
+					_, _ = c.Check(ctx, u)
+					cancel()
+				default:
+					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+					defer cancel()
+					_, _ = c.Check(ctx, u)
+				}
+			}()
+		}
+		wg.Wait()
+		_ = c.Close()
+		deadline := time.Now().Add(5 * time.Second)
+		for len(c.slots) != 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if n := len(c.slots); n != 0 {
+			t.Fatalf("round %d: %d of %d fetch slots held after every check returned and Close", round, n, slots)
+		}
 	}
 }

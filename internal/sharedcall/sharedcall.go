@@ -18,6 +18,7 @@ type Group struct {
 	g  singleflight.Group
 	mu sync.Mutex
 	m  map[string]*Call // the calls Start began, by key, until they end
+	do map[string]int   // the callers of Do under way, by key
 }
 
 // ErrNoResult is the error of a call that ended in runtime.Goexit (a
@@ -43,15 +44,30 @@ func (c *Call) Done() <-chan struct{} { return c.done }
 // would, and a caller's RoundTripper that calls Goexit (a test's
 // t.FailNow) ends the checks that wait for it without a deadline.
 func (g *Group) Do(key string, fn func() (any, error)) (any, error) {
+	g.mu.Lock()
+	if g.do == nil {
+		g.do = make(map[string]int)
+	}
+	g.do[key]++
+	g.mu.Unlock()
+	defer func() { // also when the call ends in runtime.Goexit
+		g.mu.Lock()
+		if g.do[key]--; g.do[key] == 0 {
+			delete(g.do, key)
+		}
+		g.mu.Unlock()
+	}()
 	v, err, _ := g.g.Do(key, fn)
 	return v, err
 }
 
 // Start returns the call for key that a caller of Start is waiting for,
 // or else begins one, in a goroutine of its own, which runs fn, or joins
-// the call in flight for key in Do, and whether it began one. A caller
-// may stop waiting on its Done at any time, leaving nothing behind. fn
-// must not panic: the goroutine has no caller to raise the panic in.
+// the call in flight for key in Do, and whether fn is to run: it began a
+// call, and no caller of Do was under way (a call Do began and ends just
+// then may leave fn to run all the same). A caller may stop waiting on
+// its Done at any time, leaving nothing behind. fn must not panic: the
+// goroutine has no caller to raise the panic in.
 func (g *Group) Start(key string, fn func() (any, error)) (*Call, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -77,5 +93,5 @@ func (g *Group) Start(key string, fn func() (any, error)) (*Call, bool) {
 		c.Val, c.Err, _ = g.g.Do(key, fn)
 		returned = true
 	}()
-	return c, true
+	return c, g.do[key] == 0
 }

@@ -85,3 +85,42 @@ func TestStartAfterGoexit(t *testing.T) {
 		t.Errorf("after a Goexit: %v, want a new call", next.Val)
 	}
 }
+
+// TestStartBesideDo: Start while a call of Do is under way joins it, fn
+// not to run, and says so; once it has ended, Start begins one that runs
+// fn.
+func TestStartBesideDo(t *testing.T) {
+	var g Group
+	entered, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = g.Do("k", func() (any, error) {
+			close(entered)
+			<-release
+			return "do", nil
+		})
+	}()
+	<-entered
+	c, runs := g.Start("k", func() (any, error) { return "start", nil })
+	if runs {
+		t.Error("Start beside a Do of k says its fn runs")
+	}
+	for strings.Count(stacks(), "singleflight.(*Group).Do(") < 2 {
+		runtime.Gosched() // Start's goroutine joining the Do
+	}
+	close(release)
+	<-c.Done()
+	<-done
+	if c.Val != "do" {
+		t.Errorf("Start beside a Do of k: %v, want the Do's result", c.Val)
+	}
+	c, runs = g.Start("k", func() (any, error) { return "start", nil })
+	if !runs {
+		t.Error("Start after the Do of k ended says its fn does not run")
+	}
+	<-c.Done()
+	if c.Val != "start" {
+		t.Errorf("Start after the Do: %v, want its own result", c.Val)
+	}
+}
