@@ -70,7 +70,7 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 		// (/docs%2Fmy%20file) names. A '%' a form decoded from %25
 		// is sent as %25, as the rule for that file (/50%25off) is
 		// written.
-		if f := c[:len(c)-len(query)]; sendable && (bytes.ContainsAny(f, " "+ResentBytes) || !validEscapes(unsafe.String(unsafe.SliceData(f), len(f)))) {
+		if f := c[:len(c)-len(query)]; sendable && resent(f) {
 			cands[k], b = withQuery(AppendSent(b, unsafe.String(unsafe.SliceData(f), len(f))), query)
 			k++
 			if bytes.IndexByte(f, '%') >= 0 {
@@ -86,6 +86,12 @@ func NormalForms(path string, scratch []byte) (forms [MaxForms]string, n int) {
 		}
 	}
 	return forms, n
+}
+
+// resent reports whether a client sends form f otherwise than as it is:
+// it holds a blank, a byte of ResentBytes or a '%' that begins no escape.
+func resent(f []byte) bool {
+	return bytes.ContainsAny(f, " "+ResentBytes) || !validEscapes(unsafe.String(unsafe.SliceData(f), len(f)))
 }
 
 // validEscapes reports whether every '%' in p begins an escape.
