@@ -273,3 +273,46 @@ func TestClusterWarmUpPanicDoesNotEndProcess(t *testing.T) {
 		t.Fatalf("a hook's panic in the cluster warm-up ended the process, or was never raised: %v\n%.1500s", err, out)
 	}
 }
+
+// slowPanicHook panics in every command once it has slept past the
+// caller's deadline.
+type slowPanicHook struct{ on *atomic.Bool }
+
+func (h slowPanicHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h slowPanicHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if h.on.Load() {
+			time.Sleep(200 * time.Millisecond)
+			panic("test: hook panicked after the caller left")
+		}
+		return next(ctx, cmd)
+	}
+}
+func (h slowPanicHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestRunPanicAfterCallerLeftIsLogged: a call run in a goroutine of its
+// own (a client that does not honour deadlines) whose caller gave up
+// before it panicked has no caller to raise the panic in: it is logged,
+// as the Store's other goroutines log theirs, not dropped unseen.
+func TestRunPanicAfterCallerLeftIsLogged(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	t.Cleanup(func() { _ = rdb.Close() })
+	var on atomic.Bool
+	rdb.AddHook(slowPanicHook{&on})
+	var out lockedBuffer
+	s := New(rdb, WithLogger(slog.New(slog.NewTextHandler(&out, nil))), WithTimeout(50*time.Millisecond))
+	if s.direct {
+		t.Fatal("want a Store that runs calls in a goroutine of their own")
+	}
+	on.Store(true)
+	_, _ = s.Get(context.Background(), "https://a.test:443")
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(out.String(), "panic") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // the call panics 200 ms after its caller left
+	}
+	if !strings.Contains(out.String(), "panic") {
+		t.Errorf("a panic of a call whose caller left was neither raised nor logged; log:\n%s", out.String())
+	}
+}

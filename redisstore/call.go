@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/robotsgate/robotstxt/internal/logthrottle"
 )
 
 // call runs one Redis operation on key under the Store's timeout and the
@@ -64,23 +66,36 @@ func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) err
 		panicked any // raised again in the caller's goroutine, which a Client recovers, not in this one, which would end the process
 	}
 	result := make(chan ended, 1)
+	var claimed atomic.Bool // by fn's end or the caller's leaving, whichever comes first
 	go func() {
 		defer func() {
-			if r := recover(); r != nil {
+			r := recover()
+			switch {
+			case r == nil:
+			case claimed.CompareAndSwap(false, true):
 				result <- ended{panicked: r}
+			default: // the caller left: no one to raise it in
+				s.log.Log(context.Background(), slog.LevelError, "a Redis call panicked after its caller left", "panic", panicText(r))
 			}
 		}()
-		result <- ended{err: fn(ctx)}
-	}()
-	select {
-	case e := <-result:
-		if e.panicked != nil {
-			panic(e.panicked)
+		err := fn(ctx)
+		if claimed.CompareAndSwap(false, true) {
+			result <- ended{err: err}
 		}
-		return e.err
+	}()
+	var e ended
+	select {
+	case e = <-result:
 	case <-ctx.Done():
-		return ctx.Err()
+		if claimed.CompareAndSwap(false, true) {
+			return ctx.Err()
+		}
+		e = <-result // fn ended first: its result is on its way
 	}
+	if e.panicked != nil {
+		panic(e.panicked)
+	}
+	return e.err
 }
 
 // maybeSent reports whether a call that failed with err may have reached
@@ -117,13 +132,7 @@ func (s *Store) undo(slots chan struct{}, what string, within time.Duration, try
 	}
 	go func() {
 		defer func() { <-slots }()
-		defer func() {
-			// No caller to raise it in: a hook's panic here would end
-			// the process. What the undo gives back ends by itself.
-			if r := recover(); r != nil {
-				s.log.Log(context.Background(), slog.LevelError, "giving back panicked; it ends by itself", "what", what, "panic", panicText(r))
-			}
-		}()
+		defer logPanic(s.log, "giving back panicked; it ends by itself", "what", what)
 		giveUp := time.Now().Add(within)
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.timeout)
@@ -166,6 +175,15 @@ func honoursDeadlines(client redis.UniversalClient) bool {
 		return obeys(o.ContextTimeoutEnabled, o.ReadTimeout, o.WriteTimeout)
 	}
 	return false
+}
+
+// logPanic, deferred in a goroutine of the Store's with no caller to
+// raise a panic in (it would end the process), recovers one and logs it
+// as msg, with args.
+func logPanic(log *logthrottle.Logger, msg string, args ...any) {
+	if r := recover(); r != nil {
+		log.Log(context.Background(), slog.LevelError, msg, append(args, "panic", panicText(r))...)
+	}
 }
 
 // panicText prints v, a recovered panic's value, for a log: a value whose

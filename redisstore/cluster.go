@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -41,13 +40,7 @@ func newCluster(client redis.UniversalClient, key string, log *logthrottle.Logge
 	c.warmingUp.Store(true)
 	go func() {
 		defer c.warmingUp.Store(false)
-		defer func() {
-			// No caller to raise a go-redis hook's panic in: it would
-			// end the process. The map loads at the next reload.
-			if r := recover(); r != nil {
-				log.Log(context.Background(), slog.LevelError, "loading the cluster's slot map panicked", "panic", panicText(r))
-			}
-		}()
+		defer logPanic(log, "loading the cluster's slot map panicked; it loads at the next reload")
 		ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
 		defer cancel()
 		if cc.Exists(ctx, key).Err() == nil {
