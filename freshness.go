@@ -35,6 +35,10 @@ func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Durat
 	explicit := lines != "" || len(expires) > 0
 	if err == nil && !cc.NoStore && !noCache(lines) && !repeatsAge(lines) {
 		obj := cacheobject.Object{RespDirectives: cc, RespHeaders: h, NowUTC: now.UTC()}
+		date, derr := http.ParseTime(h.Get("Date"))
+		if derr == nil {
+			obj.RespDateHeader = date.UTC()
+		}
 		if len(expires) > 0 {
 			t, perr := http.ParseTime(expires[0])
 			if perr != nil || t.Before(time.Unix(1, 0)) {
@@ -42,14 +46,11 @@ func (c *config) freshness(now time.Time, h http.Header) (d, lifetime time.Durat
 				// .NET's MinValue, is Go's zero Time, which the
 				// parser reads as no Expires).
 				t = time.Unix(1, 0)
-				if date, derr := http.ParseTime(h.Get("Date")); derr == nil && !date.IsZero() && date.Before(t) {
+				if derr == nil && !date.IsZero() && date.Before(t) {
 					t = date // expired when sent, whatever the server's clock says
 				}
 			}
 			obj.RespExpiresHeader = t.UTC()
-		}
-		if t, perr := http.ParseTime(h.Get("Date")); perr == nil {
-			obj.RespDateHeader = t.UTC()
 		}
 		var rv cacheobject.ObjectResults
 		cacheobject.ExpirationObject(&obj, &rv)

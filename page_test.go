@@ -3524,8 +3524,8 @@ func TestReceiptISO2022JPNamedPastPrescan(t *testing.T) {
 // character reference. The prescan reads attribute bytes as they are,
 // but the HTML parser's "change the encoding" reads the tokenized value,
 // with references decoded (iso-2022&#45;jp is iso-2022-jp), so browsers
-// still switch to ISO-2022-JP; namesJIS looks for the label's bytes
-// only, and the page is read raw, its noai hidden in a comment.
+// still switch to ISO-2022-JP: the page, read raw, would hide its noai
+// in a comment, and is unreadable.
 func TestReceiptISO2022JPNamedByCharRef(t *testing.T) {
 	checkLeaks(t)
 	const tail = "<!-- x -\x1b(B-> <meta name=\"robots\" content=\"noai\"><!-- -->\n</head><body>x</body></html>"

@@ -183,7 +183,8 @@ func decideWork(t *parse.Table, mode Mode, groups []int, path string) (bool, Rul
 // search is search, and keys with no equivalent (ai-input) keep their
 // name; yes is y and no is n. Of a malformed pair, such as
 // "/blog/ ai-train=no" or "search=yes; ai-train=no", only the refusals
-// are read (ai-train=no), never a yes. A record belongs to the group it
+// are read (ai-train=no), never a yes; so of every pair of a record that
+// starts with a path other than "/", and of the pairs after it. A record belongs to the group it
 // stands in, even past blank lines; one before the first user-agent line
 // applies to every crawler. The records that apply cover every URL the
 // crawler may fetch.

@@ -1256,9 +1256,9 @@ func TestReceiptUsageAgreesPastTheBound(t *testing.T) {
 // TestContentSignalPathRecordYesStaysOnItsPath: a Content-Signal record
 // written as a Content-Usage rule is, with a path ("/blog/ search=yes,
 // ai-train=yes"), states nothing for /private/x: the yes of its first
-// pair is dropped, as Robots.Usage documents ("never a yes"), and so must
-// be that of the pairs after it. Robots.Usage, Robots.Check and the
-// Client all read train-ai=y for every path.
+// pair is dropped, as Robots.Usage documents ("never a yes"), and so is
+// that of the pairs after it, for Robots.Usage, Robots.Check and the
+// Client alike.
 func TestContentSignalPathRecordYesStaysOnItsPath(t *testing.T) {
 	const robots = "User-agent: *\nContent-Signal: /blog/ search=yes, ai-train=yes\nAllow: /\n"
 	r := Parse([]byte(robots))

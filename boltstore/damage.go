@@ -9,7 +9,8 @@ import (
 
 // ErrDamaged is wrapped by the errors of a Store whose file is damaged: a
 // page that makes bbolt panic, or fault reading past the end of the
-// mapped file. The Store recovers, logs the damage once and stops using
+// mapped file, or a row it reads as a nested bucket, which fails every
+// commit. The Store recovers, logs the damage once and stops using
 // the file: later Gets and Sets fail at once, and Close returns the
 // damage after waiting at most a second for bbolt to let go. Open's
 // errors wrap it, and [ErrFormat], for a file it found damaged.

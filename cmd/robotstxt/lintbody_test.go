@@ -111,7 +111,7 @@ func TestLintRestDoesNotDecode(t *testing.T) {
 	}
 }
 
-// TestNoDirectivesPastDiagnosticsLimit (lint73): a body with no
+// TestNoDirectivesPastDiagnosticsLimit: a body with no
 // robots.txt line is no-directives however long it is; past the parser's
 // 1,000 diagnostics, an unknown record ("Server: nginx") has no
 // UnknownKey diagnostic left, and noDirectives took it for a record some

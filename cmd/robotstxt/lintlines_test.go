@@ -358,12 +358,12 @@ func TestStarAgentAlone(t *testing.T) {
 	}
 }
 
-// TestLintCutContentSignalStatesNothing (lint73): a Content-Signal record
+// TestLintCutContentSignalStatesNothing: a Content-Signal record
 // cut at a NUL byte, or past MaxLineLength, states nothing to the Client
 // (parser.Record.Value is "" for it: what was cut may have been a
-// refusal), so the ai-train=no written before the cut is lost. Lint must
-// say that the record states nothing (signal-value), as it says for a cut
-// Content-Usage rule (usage-syntax); it said only "the rest of it is
+// refusal), so the ai-train=no written before the cut is lost. Lint says
+// that the record states nothing (signal-value), as it says for a cut
+// Content-Usage rule (usage-syntax), not only that "the rest of it is
 // dropped", as if the part before the cut were read.
 func TestLintCutContentSignalStatesNothing(t *testing.T) {
 	for name, line := range map[string]string{
@@ -386,12 +386,12 @@ func TestLintCutContentSignalStatesNothing(t *testing.T) {
 	}
 }
 
-// TestLintMisspeltPreferenceKeys (lint73): a misspelt Content-Usage,
+// TestLintMisspeltPreferenceKeys: a misspelt Content-Usage,
 // Content-Signal or License key makes the Client ignore the line (the
-// refusal or the licence is lost), exactly as a misspelt Disallow does;
-// lint calls the latter key-typo (a warning: "an unknown key near a known
-// one: the line is ignored") but the former unknown-key (an info: "a key
-// major crawlers do not read"), which -level warning hides.
+// refusal or the licence is lost), exactly as a misspelt Disallow does:
+// lint calls both key-typo (a warning: "an unknown key near a known one:
+// the line is ignored"), not unknown-key (an info, which -level warning
+// hides).
 func TestLintMisspeltPreferenceKeys(t *testing.T) {
 	for _, line := range []string{
 		"Content-Usages: train-ai=n",
@@ -413,11 +413,11 @@ func TestLintMisspeltPreferenceKeys(t *testing.T) {
 	}
 }
 
-// TestLintSkippedContentSignalLine (lint73): "Content-Signal search=yes,
+// TestLintSkippedContentSignalLine: "Content-Signal search=yes,
 // ai-train=no" (Cloudflare's own value, its colon forgotten) is three
 // words without a colon: the parser skips it, and the Client reads no
-// refusal. Lint calls the same slip in a Content-Usage line
-// directive-skipped (an error) but this one not-a-directive (an info).
+// refusal. Lint calls it directive-skipped (an error), as the same slip in
+// a Content-Usage line, not not-a-directive (an info).
 func TestLintSkippedContentSignalLine(t *testing.T) {
 	body := "User-agent: *\nDisallow: /private/\nContent-Signal search=yes, ai-train=no\nContent-Usage /a train-ai=n\n"
 	if p := robotstxt.Parse([]byte(body)).Usage("FooBot", "/a").Pref("train-ai"); p != robotstxt.PrefUnknown {
@@ -429,10 +429,10 @@ func TestLintSkippedContentSignalLine(t *testing.T) {
 	}
 }
 
-// TestLintAgentNoTokenGroupOfOthers (lint73): a user-agent line with no
+// TestLintAgentNoTokenGroupOfOthers: a user-agent line with no
 // product token in a group that other lines name a crawler in: the Client
-// applies the group to Baiduspider, but lint says "its group applies to no
-// crawler".
+// applies the group to Baiduspider, so lint says the line names no
+// crawler, not that "its group applies to no crawler".
 func TestLintAgentNoTokenGroupOfOthers(t *testing.T) {
 	body := "User-agent: 360Spider\nUser-agent: Baiduspider\nDisallow: /\n"
 	if robotstxt.Parse([]byte(body)).Allowed("Baiduspider", "/x") {

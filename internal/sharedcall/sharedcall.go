@@ -64,8 +64,9 @@ func (g *Group) Do(key string, fn func() (any, error)) (any, error) {
 // Start returns the call for key that a caller of Start is waiting for,
 // or else begins one, in a goroutine of its own, which runs fn, or joins
 // the call in flight for key in Do, and whether fn is to run: it began a
-// call, and no caller of Do was under way (a call Do began and ends just
-// then may leave fn to run all the same). A caller may stop waiting on
+// call, and no caller of Do was under way. Either answer may be wrong
+// when a call of Do begins or ends just then: a caller must not rely on
+// it for more than a hint. A caller may stop waiting on
 // its Done at any time, leaving nothing behind. fn must not panic: the
 // goroutine has no caller to raise the panic in.
 func (g *Group) Start(key string, fn func() (any, error)) (*Call, bool) {

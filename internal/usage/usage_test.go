@@ -249,7 +249,7 @@ func TestContentSignalPathScopedRecordGivesNoYes(t *testing.T) {
 		got, _ := ParseContentSignal(tc.in)
 		for label, v := range All(got) {
 			if v == "y" {
-				t.Errorf("ParseContentSignal(%q) = %q: %s=y, a yes the record gave /blog/ only, now read for every path", tc.in, got, label)
+				t.Errorf("ParseContentSignal(%q) = %q: %s=y, a yes the record gave /blog/ only, read for every path", tc.in, got, label)
 			}
 		}
 		if v, _ := Value(got, "train-ai"); tc.want == "train-ai=n" && v != "n" {
