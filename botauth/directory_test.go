@@ -422,40 +422,19 @@ func TestDirectoryRotation(t *testing.T) {
 	}
 }
 
-// TestDirectoryBindsAgentPortAsFetched: an agent URL whose port 443 is
-// written with a leading zero (https://crawler.example:0443/keys) is
-// fetched by a WHATWG-parsing verifier (fetch, Cloudflare's) with the
-// Host crawler.example, the agent URL's authority "up to case and port
-// 443" as Directory's doc says; its response must carry the binding
-// signature. Likewise a host written percent-encoded, fetched with the
-// name it decodes to.
-func TestDirectoryBindsAgentPortAsFetched(t *testing.T) {
+// TestDirectoryBindsAgentAsFetched: an agent URL whose authority a
+// WHATWG-parsing verifier (fetch, Cloudflare's) reads as another
+// spelling is fetched with that Host: a port 443 written with a leading
+// zero, a host written percent-encoded (the name it decodes to, mapped),
+// an IPv4 address in shorthand, hex or one number (127.0.0.1), an IPv6
+// one not compressed or holding an IPv4 address ([::1], [::ffff:7f00:1]).
+// Such an agent is refused, or the directory fetched so carries the
+// binding signature.
+func TestDirectoryBindsAgentAsFetched(t *testing.T) {
 	for _, tc := range []struct{ agent, fetched string }{
 		{"https://crawler.example:0443/keys", "https://crawler.example/keys"},
 		{"https://cr%C3%89.example/keys", "https://xn--cr-cja.example/keys"},
 		{"https://%EF%BD%82.test/keys", "https://b.test/keys"},
-	} {
-		s, err := NewSigner(rfcKey(t), tc.agent)
-		if err != nil {
-			continue // refused: fine
-		}
-		rec := httptest.NewRecorder()
-		s.Directory().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.fetched, nil))
-		if rec.Code != http.StatusOK || rec.Header().Get("Signature") == "" {
-			t.Errorf("agent %q accepted, but GET %s (as fetch asks for it) is %d with Signature %q",
-				tc.agent, tc.fetched, rec.Code, rec.Header().Get("Signature"))
-		}
-	}
-}
-
-// TestDirectoryBindsAgentIPAsFetched: as TestDirectoryBindsAgentPortAsFetched,
-// for an IP-literal host a WHATWG-parsing verifier reads as another
-// spelling: an IPv4 address in shorthand, hex or one number is
-// 127.0.0.1, and an IPv6 one is serialised compressed ([::1]). Accepted
-// and sent as written, the agent's directory is fetched with a Host
-// Directory does not bind.
-func TestDirectoryBindsAgentIPAsFetched(t *testing.T) {
-	for _, tc := range []struct{ agent, fetched string }{
 		{"https://127.1/keys", "https://127.0.0.1/keys"},
 		{"https://0x7f.0.0.1/keys", "https://127.0.0.1/keys"},
 		{"https://2130706433/keys", "https://127.0.0.1/keys"},
