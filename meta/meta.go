@@ -318,7 +318,10 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 				end = len(v) - i
 			}
 			item := v[i : i+end]
-			if name, rest, ok := strings.Cut(item, ":"); ok && isAgentName(name) && !continuesDate(prev, item, &joins) {
+			// Past maxDates, a name of this crawler's still begins its
+			// part: taken for a date's rest, its directives would be
+			// another crawler's.
+			if name, rest, ok := strings.Cut(item, ":"); ok && isAgentName(name) && (joins >= maxDates && appliesTo(strings.TrimSpace(name), tokens) || !continuesDate(prev, item, &joins)) {
 				if who == "" || appliesTo(who, tokens) {
 					d.add(v[from:i], &dates)
 				}
@@ -341,7 +344,8 @@ func FromHeader(h http.Header, tokens ...string) Directives {
 // " 2030-01-01T00:00Z", whose "2030-01-01T00" names no crawler. joins
 // counts the dates tried, which maxDates bounds as add's are: past it,
 // item is taken for the rest of the date unread, which names no crawler
-// whose line would take the directives after it from the others.
+// whose line would take the directives after it from the others (but for
+// one naming this crawler: see FromHeader).
 func continuesDate(prev, item string, joins *int) bool {
 	name, v, ok := strings.Cut(prev, ":")
 	switch {

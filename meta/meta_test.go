@@ -1591,3 +1591,34 @@ func TestFromHeaderDatesPastTheBound(t *testing.T) {
 		t.Errorf("FromHeader of %d dates, then noai: NoAI false; want it read", maxDates+1)
 	}
 }
+
+// TestFromHeaderOursAfterManyDates: past maxDates, an item after an
+// unavailable_after part is taken for the rest of a date unread, but not
+// one that names this crawler: its directive, after another crawler's
+// seventeenth date, is this crawler's, not left in the other's part.
+func TestFromHeaderOursAfterManyDates(t *testing.T) {
+	h := http.Header{}
+	h.Set("X-Robots-Tag", strings.Repeat("otherbot: unavailable_after: 2030-01-01, ", 17)+"xbot: noindex")
+	if d := FromHeader(h, "XBot"); !d.NoIndex {
+		t.Errorf("FromHeader(%q) = %+v, want NoIndex", h.Get("X-Robots-Tag"), d)
+	}
+	// The same directives, one per header line, read as they should.
+	h = http.Header{}
+	for range 17 {
+		h.Add("X-Robots-Tag", "otherbot: unavailable_after: 2030-01-01")
+	}
+	h.Add("X-Robots-Tag", "xbot: noindex")
+	if d := FromHeader(h, "XBot"); !d.NoIndex {
+		t.Errorf("FromHeader over separate lines = %+v, want NoIndex", d)
+	}
+	// The bound spans every line: earlier lines spend it, and a later
+	// line that reads right alone loses this crawler's noindex.
+	h = http.Header{}
+	for range 16 {
+		h.Add("X-Robots-Tag", "otherbot: unavailable_after: 2030-01-01, otherbot: noarchive")
+	}
+	h.Add("X-Robots-Tag", "otherbot: unavailable_after: 2030-01-01, xbot: noindex")
+	if d := FromHeader(h, "XBot"); !d.NoIndex {
+		t.Errorf("FromHeader after 16 earlier lines = %+v, want NoIndex", d)
+	}
+}
