@@ -366,7 +366,7 @@ func continuesDate(prev, item string, joins *int) bool {
 // rather than starting a directive that has a value of its own.
 func isAgentName(s string) bool {
 	s = ascii.LowerString(strings.TrimSpace(s))
-	if s == "" || strings.ContainsAny(s, " ,") {
+	if s == "" || strings.ContainsAny(s, " \t,") { // a blank: a date's rest ("Sun\tJan\t15"), not a name
 		return false
 	}
 	switch s {

@@ -1622,3 +1622,18 @@ func TestFromHeaderOursAfterManyDates(t *testing.T) {
 		t.Errorf("FromHeader after 16 earlier lines = %+v, want NoIndex", d)
 	}
 }
+
+// TestFromHeaderDateRestPastTheBoundNotOurName: past maxDates, the rest
+// of a date after its day's comma ("Sun\tJan\t15 00:00:00\t2034", an
+// ANSIC date with tabs, which parseDate reads in a long value) is not
+// the name of a crawler whose token is Sun: the date stays read.
+func TestFromHeaderDateRestPastTheBoundNotOurName(t *testing.T) {
+	h := http.Header{}
+	date := "Monday,\tSun" + strings.Repeat("\t", 120) + "Jan\t15\t00:00:00\t2034"
+	h.Set("X-Robots-Tag", strings.Repeat("otherbot: unavailable_after: 2030-01-01, ", maxDates)+"robots: unavailable_after: "+date)
+	for _, token := range []string{"Sun", "XBot"} {
+		if d := FromHeader(h, token); d.UnavailableAfter.IsZero() {
+			t.Errorf("FromHeader(..., %q) = %+v, want UnavailableAfter 2034-01-15", token, d)
+		}
+	}
+}
