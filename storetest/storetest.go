@@ -515,6 +515,7 @@ func (s *suite) leaseExclusive(t *testing.T, l robotstxt.Leaser) {
 	}
 	other := lease(t, l, "https://example.com:8443", longTTL)
 	other()
+	wantHeld(t, l, key) // another key's release leaves this one's lease alone
 }
 
 // leaseRelease: release frees the lease for the next taker, also after

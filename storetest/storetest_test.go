@@ -39,6 +39,7 @@ const (
 	leaseNeedsCtx    flaw = "LeaseNeedsCtx"    // a lease ends with Lease's context, as one on a connection taken with it would
 	keepsCutLease    flaw = "KeepsCutLease"    // a Lease cut after it took the lease keeps it, as one whose reply came late would
 	repliesOutOfStep flaw = "RepliesOutOfStep" // a cut Get leaves its reply for the next, as a connection put back out of step would
+	releaseOtherKeys flaw = "ReleaseOtherKeys" // a release frees the leases of other keys too
 )
 
 // replyTime is how long a flawed mapStore's reply takes to come, after
@@ -171,6 +172,13 @@ func (m *mapStore) Lease(ctx context.Context, k string, ttl time.Duration) (func
 		if string(leases[k].b) == token || m.flaw == releaseAnyHolder {
 			delete(leases, k)
 		}
+		if m.flaw == releaseOtherKeys {
+			for o := range leases {
+				if o != k {
+					delete(leases, o)
+				}
+			}
+		}
 	}
 	if m.flaw == leaseNeedsCtx {
 		context.AfterFunc(ctx, release)
@@ -233,6 +241,7 @@ func TestRunFindsFlaws(t *testing.T) {
 		leaseNeedsCtx:    {"LeaseEndOfTTL"},
 		keepsCutLease:    {"CutCalls"},
 		repliesOutOfStep: {"CutCalls"},
+		releaseOtherKeys: {"LeaseExclusive"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
