@@ -124,8 +124,10 @@ func NewClient(opts ...Option) *Client {
 	}
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
-		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval),
+		t := &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval),
 			crawler: sync.OnceValue(func() uint64 { return crawlerOf(cfg.userAgent, c.tokens, isGuard(c.fetcher.hc.Transport)) })}
+		t.someFailureDisallowed = sync.OnceValue(t.disallowsSomeFailure)
+		c.tier = t
 	}
 	return c
 }
@@ -805,6 +807,7 @@ func (c *Client) refresh(parent context.Context, k key, prev *entry) (*entry, er
 		}
 		e.checked, e.expires, e.redirects = at, at.add(fresh), res.redirects
 		e.stale, e.causes, e.failStatus, e.failures, e.errText, e.since = false, 0, 0, 0, "", 0
+		e.cause = nil
 		c.logFetched(k, http.StatusNotModified, e.outcome, fresh)
 		return c.keepTheirs(res, e.derive(), now), nil
 	}

@@ -92,7 +92,8 @@ func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 // its cap long before.
 const maxFailures = 1 << 20
 
-// persisted holds the fields of the Store encoding but the key and body.
+// persisted holds the fields of the Store encoding but the key, body and
+// the kind of a TLS failure (its entry's cause's, see tlsKindOf).
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
@@ -241,10 +242,6 @@ func (e *entry) expired(now time.Time) bool {
 
 // derive computes the fields derived from the stored ones.
 func (e *entry) derive() *entry {
-	if e.cause == nil && e.errText != "" {
-		// Read from a Store: what the process that fetched tells apart.
-		e.cause = storedCause(e.errText, e.causes)
-	}
 	var chain int64 // what the failure's error chain retains
 	if e.cause != nil {
 		chain = causeOverhead + causeBytes(e.cause)
@@ -268,7 +265,7 @@ func (e *entry) crawlDelay() (time.Duration, bool) {
 // clone copies the persisted fields of e, its body, its rules and its
 // crawl-delay (not the refreshing flag or its failure).
 func (e *entry) clone() *entry {
-	c := &entry{key: e.key, persisted: e.persisted, body: e.body, delay: e.delay}
+	c := &entry{key: e.key, persisted: e.persisted, body: e.body, cause: e.cause, delay: e.delay}
 	c.rules.Store(e.rules.Load())
 	return c
 }
@@ -279,8 +276,9 @@ func (e *entry) clone() *entry {
 // reader, needs a new version as a change of the bytes' layout does (the
 // golden encoding in testdata/store catches the layout alone): 12 came
 // when a cut robots.txt stopped keeping validators, which a reader of an
-// older value renewed as the whole file.
-const entryVersion = 12
+// older value renewed as the whole file; 13 when it kept a TLS failure's
+// kind (see tlsKindOf), which a reader's error policy may tell apart.
+const entryVersion = 13
 
 // castagnoli is the table of the CRC-32C that ends every encoding: a
 // Store that damages a value (a flipped bit turned Disallow: /private
@@ -314,6 +312,7 @@ func encodeEntry(k key, e *entry, crawler uint64) []byte {
 		flags |= flagStale
 	}
 	b = binary.AppendUvarint(append(b, byte(p.outcome), flags), uint64(p.causes))
+	b = binary.AppendUvarint(b, uint64(tlsKindOf(e.cause)))
 	for _, v := range [...]int32{int32(p.status), int32(p.failStatus), p.failures, p.lifetime} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -364,6 +363,7 @@ func decodeEntry(k key, b []byte, crawler uint64) (*entry, error) {
 	}
 	d.b = d.b[2:]
 	p.causes = uint16(d.uvarint(causeAll))
+	kind := uint16(d.uvarint(maxKind))
 	p.status = int16(d.uvarint(999))
 	p.failStatus = int16(d.uvarint(999))
 	p.failures = int32(d.uvarint(maxFailures))
@@ -387,8 +387,14 @@ func decodeEntry(k key, b []byte, crawler uint64) (*entry, error) {
 		return nil, fmt.Errorf("%w: redirects %q", errCorruptEntry, capText(p.redirects))
 	case len(body) > 0 && p.outcome != OutcomeRules:
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
+	case !knownKind(kind):
+		return nil, fmt.Errorf("%w: TLS failure of kind %#x", errCorruptEntry, kind)
 	case len(body) > 0:
 		e.body = bytes.Clone(body) // not the rest of the Store's value
+	}
+	if p.errText != "" {
+		// What the process that fetched tells apart of its failure.
+		e.cause = storedCause(p.errText, p.causes, kind)
 	}
 	return e, nil
 }

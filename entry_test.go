@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"bytes"
+	"crypto/x509"
 	"encoding/binary"
 	"errors"
 	"flag"
@@ -38,6 +39,10 @@ func sampleEntries() []*entry {
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Hour)), since: stampOf(t0.Add(-time.Minute)),
 			errText: "robotstxt: refused to connect to a non-public address: 10.0.0.1"}},
 		{key: "https://d.example:443", persisted: persisted{outcome: OutcomeDisallowAll, status: 403}},
+		{key: "https://f.example:443", persisted: persisted{outcome: OutcomeUnreachable, causes: causeCertificate, failures: 1,
+			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), since: stampOf(t0),
+			errText: "tls: failed to verify certificate: x509: certificate has expired or is not yet valid"},
+			cause: tlsError(kindInvalid|uint16(x509.Expired), true, "")},
 	}
 }
 
@@ -66,8 +71,8 @@ func TestEntryRoundTrip(t *testing.T) {
 		if text, err := got.text(); err != nil || !bytes.Equal(text, want) {
 			t.Errorf("%s: body %q, %v after decoding; want %q", e.key, text, err, want)
 		}
-		if e.errText != "" && (got.cause == nil || got.cause.Error() != e.errText) {
-			t.Errorf("%s: cause %v after decoding, want %q", e.key, got.cause, e.errText)
+		if e.errText != "" && (got.cause == nil || got.cause.Error() != e.errText || tlsKindOf(got.cause) != tlsKindOf(e.cause)) {
+			t.Errorf("%s: cause %v (TLS kind %#x) after decoding, want %q (%#x)", e.key, got.cause, tlsKindOf(got.cause), e.errText, tlsKindOf(e.cause))
 		}
 	}
 	// Every persisted field is set by some sample: a zero in all of them
@@ -110,8 +115,8 @@ func TestEntryDecodeRejects(t *testing.T) {
 	at := 1 + 1 + len(key) + 8 // the outcome byte: after the version, the key and the crawler
 	with := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return sealed(b) }
 	// A 404's allow-all: no body, which a bad outcome would otherwise be
-	// refused for; its status, 404, a varint 0x94 0x03 after the flags and
-	// the causes (0), then its failure status, failures and lifetime (0
+	// refused for; its status, 404, a varint 0x94 0x03 after the flags,
+	// the causes and the TLS kind (0 each), then its failure status, failures and lifetime (0
 	// each) and the time it was fetched.
 	plain := encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404}})
 	plain = plain[:len(plain)-4]
@@ -125,7 +130,8 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"future version":      with(0, entryVersion+1),
 		"no outcome":          withPlain(at, 0),
 		"bad outcome":         withPlain(at, 7),
-		"status 5000":         withPlain(at+3, 0x88, 0x27),
+		"status 5000":         withPlain(at+4, 0x88, 0x27),
+		"unknown TLS kind":    withPlain(at+3, kindRecordHeader+1),
 		"before 1970":         encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stamp(-time.Second)}}),
 		"past 2262":           sealed(append(binary.AppendVarint(bytes.Clone(plain[:at+8]), math.MaxInt64), plain[at+9:]...)),
 		"fail status 5000":    encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, failStatus: 5000}}),
@@ -366,12 +372,17 @@ func retained(n int, f func() error) float64 {
 func TestEntryCountsStoredCause(t *testing.T) {
 	const text = "robotstxt: fetch http://a.test/robots.txt: dial tcp 192.0.2.1:80: connect: connection refused"
 	for name, err := range failures() {
-		causes := causesOf(capErr(err))
-		if n := retained(1000, func() error { return storedCause(text, causes) }); n > causeOverhead {
+		causes, kind := causesOf(capErr(err)), tlsKindOf(capErr(err))
+		if n := retained(1000, func() error { return storedCause(text, causes, kind) }); n > causeOverhead {
 			t.Errorf("%s: the error rebuilt from its classes retains %.0f bytes, more than causeOverhead (%d)", name, n, causeOverhead)
 		}
 	}
-	failed := (&entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable, failures: 1, errText: text, causes: causeRefused}}).derive()
+	stored := encodeTest(&entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable, failures: 1, errText: text, causes: causeRefused}})
+	failed, err := decodeEntry(robotsKey("http://a.test:80"), stored, testCrawler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed.derive()
 	bare := (&entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable, failures: 1}}).derive()
 	if got, want := failed.base-bare.base, int64(len(text)+causeOverhead); got != want {
 		t.Errorf("a stored failure counts %d bytes for its error, want %d", got, want)

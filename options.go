@@ -289,11 +289,14 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // [Store], p is also asked of another process's failure, with an error
 // that holds its text and what errors.Is and errors.As tell of it (the
 // Store keeps its class: a timeout, a name not found, a refused or reset
-// connection, a certificate): the Client takes that process's allow-all
-// only if p allows all then too, and its failure (a last good copy
-// standing in, an outage's allow-all) only if p would not have disallowed
-// all (of an outage, p is asked of each class, as the Store keeps only
-// the last failure); otherwise it fetches itself. Such an allow-all is a
+// connection, a certificate; and of a TLS failure its kind: an
+// x509.UnknownAuthorityError, an x509.CertificateInvalidError's Reason, a
+// tls.AlertError, a tls.RecordHeaderError, not an x509.HostnameError):
+// the Client takes that process's allow-all only if p allows all then
+// too, and its failure (a last good copy standing in, an outage's
+// allow-all) only if p would not have disallowed all (of an outage, p is
+// asked of each class and kind, as the Store keeps only the last
+// failure); otherwise it fetches itself. Such an allow-all is a
 // failure all the
 // same: a good copy younger than [WithStaleWindow] stands in for it, it
 // is asked again on the [WithBackoff] back-off, and as no copy of a

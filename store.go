@@ -109,6 +109,10 @@ type sharedTier struct {
 	// Client fetches through, is made after the Client.
 	crawler func() uint64
 	lookups sharedcall.Group // lookups of checks that cannot wait the Store timeout, by key (see lookup)
+	// someFailureDisallowed is disallowsSomeFailure, asked once: the
+	// policies are this Client's for good, and asking them of every kind
+	// of failure takes about a millisecond.
+	someFailureDisallowed func() bool
 }
 
 // crawlerOf returns what binds a stored value to the crawler that fetched
@@ -213,7 +217,7 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		return robots
 	case e.outcome != OutcomeAllowAll:
 		return true
-	case e.status == 0 && robots && t.errorPolicyGives(e.errText, e.causes, OutcomeAllowAll):
+	case e.status == 0 && robots && t.errorPolicyGives(e, OutcomeAllowAll):
 		// A failure with no response, of the classes the Store keeps:
 		// this Client's policy allows all too.
 		return true
@@ -221,7 +225,7 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		// An outage long enough, if every failure it may have held is
 		// one to this Client too: the Store keeps only the last. Its
 		// times are kept to the storedUnit, rounded down.
-		return robots && t.cfg.allowAfter > 0 && !t.disallowsSomeFailure() && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
+		return robots && t.cfg.allowAfter > 0 && !t.someFailureDisallowed() && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
 		return false
 	case followed(int(e.status)):
@@ -250,26 +254,40 @@ func (t *sharedTier) disallowsFailure(k key, e *entry) bool {
 	case !k.doc.robots || e.failures == 0 || e.outcome == OutcomeDisallowAll || followed(s):
 		return false
 	case s == 0:
-		return e.causes&causeNonPublic == 0 && t.errorPolicyGives(e.errText, e.causes, OutcomeDisallowAll)
+		return e.causes&causeNonPublic == 0 && t.errorPolicyGives(e, OutcomeDisallowAll)
 	}
 	return valid(t.cfg.policy(int(e.failStatus))) == OutcomeDisallowAll
 }
 
 // errorPolicyGives reports whether this Client's error policy reads as o
-// a failure with no response of the text and classes the Store keeps of
-// one (see storedCause), the last of an outage.
-func (t *sharedTier) errorPolicyGives(text string, causes uint16, o Outcome) bool {
-	return t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(storedCause(cmp.Or(text, storedFailure), causes))) == o
+// e's failure with no response, the last of an outage, of what the Store
+// keeps of it: its text, classes and TLS kind (see storedCause).
+func (t *sharedTier) errorPolicyGives(e *entry, o Outcome) bool {
+	return t.policyGives(cmp.Or(e.cause, storedCause(storedFailure, e.causes, 0)), o)
+}
+
+// policyGives reports whether this Client's error policy reads err as o.
+func (t *sharedTier) policyGives(err error, o Outcome) bool {
+	return t.cfg.errPolicy != nil && valid(t.cfg.errPolicy(err)) == o
 }
 
 // disallowsSomeFailure reports whether this Client's policies read some
 // failure as disallow-all: a failure with no response, of no class the
 // Store keeps or of any one of them but a refusal (which no policy
-// reads), or a status the default policy reads as unreachable (429, 5xx,
-// …). An outage's failures but its last are not kept.
+// reads), or of any TLS kind, or a status the default policy reads as
+// unreachable (429, 5xx, …). An outage's failures but its last are not
+// kept.
 func (t *sharedTier) disallowsSomeFailure() bool {
 	for c := uint16(0); c <= causeAll; c = max(1, c<<1) {
-		if c != causeNonPublic && t.errorPolicyGives("", c, OutcomeDisallowAll) {
+		if c != causeNonPublic && t.policyGives(storedCause(storedFailure, c, 0), OutcomeDisallowAll) {
+			return true
+		}
+	}
+	for kind := uint16(1); kind <= maxKind; kind++ {
+		// Each kind alone, and those below kindAlert (a certificate's) in
+		// a certificate verification error too.
+		if knownKind(kind) && (t.policyGives(storedCause(storedFailure, 0, kind), OutcomeDisallowAll) ||
+			kind < kindAlert && t.policyGives(storedCause(storedFailure, causeCertificate, kind), OutcomeDisallowAll)) {
 			return true
 		}
 	}

@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -2202,81 +2204,137 @@ func goneDisallows(err error) Outcome {
 	return OutcomeUnreachable
 }
 
+// disallowsOn returns an error policy that reads as disallow-all a
+// failure of which is reports true, and any other as the default,
+// unreachable: a policy that tells failures apart with errors.As.
+func disallowsOn(is func(error) bool) func(error) Outcome {
+	return func(err error) Outcome {
+		if is(err) {
+			return OutcomeDisallowAll
+		}
+		return OutcomeUnreachable
+	}
+}
+
+// policyFailures are failures with no response, each with an error
+// policy that reads exactly it as disallow-all: a name gone, a
+// certificate of an unknown authority (an interception proxy, say), one
+// expired, and a TLS alert the server sent.
+func policyFailures() []struct {
+	name   string
+	err    func(host string) error
+	policy func(error) Outcome
+} {
+	return []struct {
+		name   string
+		err    func(host string) error
+		policy func(error) Outcome
+	}{
+		{"name gone", func(host string) error { return &net.DNSError{Err: "no such host", Name: host, IsNotFound: true} }, goneDisallows},
+		{"unknown authority",
+			func(string) error { return &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}} },
+			disallowsOn(func(err error) bool { var ua x509.UnknownAuthorityError; return errors.As(err, &ua) })},
+		{"expired",
+			func(string) error {
+				return &tls.CertificateVerificationError{Err: x509.CertificateInvalidError{Reason: x509.Expired}}
+			},
+			disallowsOn(func(err error) bool {
+				var ie x509.CertificateInvalidError
+				return errors.As(err, &ie) && ie.Reason == x509.Expired
+			})},
+		{"alert",
+			func(string) error { return &net.OpError{Op: "remote error", Err: tls.AlertError(40)} },
+			disallowsOn(func(err error) bool { var ae tls.AlertError; return errors.As(err, &ae) && ae == 40 })},
+	}
+}
+
 // TestStoreErrorPolicyOfStoredStandIn: a writer of the default error
-// policy stores a last good copy standing in for a DNS "no such host"
-// failure. A reader whose error policy reads exactly that failure as
+// policy stores a last good copy standing in for a failure with no
+// response. A reader whose error policy reads exactly that failure as
 // disallow-all answers, alone, disallow-all, and sharing the Store too:
-// its policy is asked of the classes the Store keeps (it was asked of an
-// error holding none, and the reader took the stand-in, /public allowed).
+// its policy is asked of what the Store keeps of the failure, its
+// classes and the kind of a TLS failure (asked of an error holding
+// neither, the reader took the stand-in, /public allowed).
 func TestStoreErrorPolicyOfStoredStandIn(t *testing.T) {
 	ctx := context.Background()
 	const u = "http://site.test/public"
-	run := func(shared bool) Decision {
-		clock := newTestClock()
-		var down atomic.Int32
-		hc := &http.Client{Transport: failing(serve(200, privateRules, "Cache-Control", "max-age=60"), &down)}
-		store := newMemStore()
-		if shared {
-			writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
-			if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
-				t.Fatalf("the writer, the site up: %v, %v", ok, err)
+	for _, tc := range policyFailures() {
+		run := func(shared bool) Decision {
+			clock := newTestClock()
+			var down atomic.Bool
+			up := serve(200, privateRules, "Cache-Control", "max-age=60")
+			hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if down.Load() {
+					return nil, tc.err(r.URL.Hostname())
+				}
+				rec := httptest.NewRecorder()
+				up.ServeHTTP(rec, r)
+				resp := rec.Result()
+				resp.Request = r
+				return resp, nil
+			})}
+			reader := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithErrorPolicy(tc.policy)}
+			if shared {
+				store := newMemStore()
+				writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
+				if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
+					t.Fatalf("%s: the writer, the site up: %v, %v", tc.name, ok, err)
+				}
+				clock.Advance(2 * time.Minute)
+				down.Store(true)
+				if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
+					t.Fatalf("%s: the writer, the site failing: %+v, %v; want its copy standing in", tc.name, d, err)
+				}
+				d, _ := newTestClient(t, append(reader, WithStore(store))...).Check(ctx, u)
+				return d
+			}
+			// The reader alone: it fetched the file itself, then the site failed.
+			alone := newTestClient(t, reader...)
+			if ok, err := alone.Allowed(ctx, u); !ok || err != nil {
+				t.Fatalf("%s: the reader alone, the site up: %v, %v", tc.name, ok, err)
 			}
 			clock.Advance(2 * time.Minute)
-			down.Store(1)
-			if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
-				t.Fatalf("the writer, the name gone: %+v, %v; want its copy standing in", d, err)
-			}
-		} else {
-			// The reader alone: it fetched the file itself, then the name went.
-			reader := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithErrorPolicy(goneDisallows))
-			if ok, err := reader.Allowed(ctx, u); !ok || err != nil {
-				t.Fatalf("the reader alone, the site up: %v, %v", ok, err)
-			}
-			clock.Advance(2 * time.Minute)
-			down.Store(1)
-			d, _ := reader.Check(ctx, u)
+			down.Store(true)
+			d, _ := alone.Check(ctx, u)
 			return d
 		}
-		reader := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store), WithErrorPolicy(goneDisallows))
-		d, _ := reader.Check(ctx, u)
-		return d
-	}
-	alone := run(false)
-	if alone.Allowed || alone.Outcome != OutcomeDisallowAll {
-		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", alone)
-	}
-	if d := run(true); d.Allowed || d.Outcome != OutcomeDisallowAll {
-		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v stale=%v err=%v; alone it answers disallow-all (outcome %v)",
-			d.Allowed, d.Outcome, d.Stale, d.Err, alone.Outcome)
+		alone := run(false)
+		if alone.Allowed || alone.Outcome != OutcomeDisallowAll {
+			t.Fatalf("%s: control: the reader alone answers %+v; want its policy's disallow-all", tc.name, alone)
+		}
+		if d := run(true); d.Allowed || d.Outcome != OutcomeDisallowAll {
+			t.Errorf("%s: the reader sharing the Store: allowed=%v outcome=%v stale=%v err=%v; alone it answers disallow-all",
+				tc.name, d.Allowed, d.Outcome, d.Stale, d.Err)
+		}
 	}
 }
 
 // TestStoreErrorPolicyOfStoredOutage: with WithUnreachableAllowAfter,
-// a writer of the default error policy whose site's name has gone for an
+// a writer of the default error policy whose site has failed for an
 // hour allows all. A reader with the same limit whose error policy reads
-// a name not found as disallow-all does not take that allow-all from the
-// Store, as alone it disallows all.
+// such a failure as disallow-all does not take that allow-all from the
+// Store, as alone it disallows all: of the kind of a TLS failure too,
+// which the Store keeps of the outage's last failure only.
 func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
 	ctx := context.Background()
 	const u = "http://gone.test/private/x"
-	gone := roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
-	})
-	hc := &http.Client{Transport: gone}
-	clock := newTestClock()
-
-	alone := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithUnreachableAllowAfter(time.Hour),
-		WithErrorPolicy(goneDisallows))
-	if d, _ := alone.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
-		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", d)
-	}
-
-	store := newMemStore()
-	opts := []Option{WithHTTPClient(hc), WithStore(store), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
-	outageAllowed(t, newTestClient(t, opts...), clock, u)
-	reader := newTestClient(t, append(opts, WithErrorPolicy(goneDisallows))...)
-	if d, err := reader.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
-		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v err=%v; alone it disallows all", d.Allowed, d.Outcome, err)
+	for _, tc := range policyFailures() {
+		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			return nil, tc.err(r.URL.Hostname())
+		})}
+		clock := newTestClock()
+		alone := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithUnreachableAllowAfter(time.Hour),
+			WithErrorPolicy(tc.policy))
+		if d, _ := alone.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
+			t.Fatalf("%s: control: the reader alone answers %+v; want its policy's disallow-all", tc.name, d)
+		}
+		store := newMemStore()
+		opts := []Option{WithHTTPClient(hc), WithStore(store), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+		outageAllowed(t, newTestClient(t, opts...), clock, u)
+		reader := newTestClient(t, append(opts, WithErrorPolicy(tc.policy))...)
+		if d, err := reader.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
+			t.Errorf("%s: the reader sharing the Store: allowed=%v outcome=%v err=%v; alone it disallows all", tc.name, d.Allowed, d.Outcome, err)
+		}
 	}
 }
 

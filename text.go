@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -147,8 +148,9 @@ func causesOf(err error) uint16 {
 // its text, what errors.Is matches of causeSentinels, and of the errors
 // errors.As tells apart a copy that holds only its class: a
 // *net.DNSError's IsNotFound, a *net.OpError of a refused or reset
-// connection, a *tls.CertificateVerificationError.
-func storedCause(text string, causes uint16) error {
+// connection, a *tls.CertificateVerificationError, and the TLS failure of
+// kind (see tlsKindOf).
+func storedCause(text string, causes, kind uint16) error {
 	end := &cutEnd{msg: text, timeout: causes&causeTimeout != 0, is: make([]error, 0, bits.OnesCount16(causes&^causeTimeout))}
 	for i, s := range causeSentinels {
 		if causes&(1<<i) != 0 {
@@ -164,8 +166,8 @@ func storedCause(text string, causes uint16) error {
 	if causes&causeReset != 0 {
 		end.is = append(end.is, &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}})
 	}
-	if causes&causeCertificate != 0 {
-		end.is = append(end.is, &tls.CertificateVerificationError{Err: errors.New("certificate not verified")})
+	if t := tlsError(kind, causes&causeCertificate != 0, "certificate not verified"); t != nil {
+		end.is = append(end.is, t)
 	}
 	return end
 }
@@ -205,37 +207,82 @@ func lightOp(op *net.OpError) *net.OpError {
 }
 
 // lightTLS returns the TLS or certificate error in err's chain, if any,
-// as a copy that holds no certificate: a certificate error but an
-// unknown authority or an invalid certificate keeps only its text.
+// as a copy that holds no certificate: its kind (see tlsKindOf), in a
+// *tls.CertificateVerificationError if err holds one.
 func lightTLS(err error) error {
+	var verify *tls.CertificateVerificationError
+	if !errors.As(err, &verify) {
+		return tlsError(tlsKindOf(err), false, "")
+	}
+	text := ""
+	if verify.Err != nil {
+		text = quote.Cut(verify.Err.Error(), maxCauseText)
+	}
+	return tlsError(tlsKindOf(err), true, text)
+}
+
+// The kinds of TLS failure capErr keeps and the Store encoding keeps
+// beside a failure's classes (see tlsKindOf), so that an error policy
+// tells them apart with errors.As in every process: 0 for none or one
+// kept as text alone (an x509.HostnameError, which holds the
+// certificate), else one of these.
+const (
+	kindUnknownAuthority = 1      // an x509.UnknownAuthorityError
+	kindRecordHeader     = 2      // a tls.RecordHeaderError: the server spoke no TLS
+	kindInvalid          = 1 << 8 // an x509.CertificateInvalidError, plus its Reason
+	kindAlert            = 2 << 8 // a tls.AlertError, plus the alert
+	maxKind              = kindAlert | 0xff
+)
+
+// tlsKindOf returns the kind of TLS failure in err's chain.
+func tlsKindOf(err error) uint16 {
 	var (
 		unknown x509.UnknownAuthorityError
 		invalid x509.CertificateInvalidError
-		verify  *tls.CertificateVerificationError
 		alert   tls.AlertError
 		record  tls.RecordHeaderError
-		inner   error
 	)
 	switch {
 	case errors.As(err, &unknown):
-		inner = x509.UnknownAuthorityError{}
+		return kindUnknownAuthority
 	case errors.As(err, &invalid):
-		inner = x509.CertificateInvalidError{Reason: invalid.Reason, Detail: quote.Cut(invalid.Detail, maxCauseText)}
+		if invalid.Reason < 0 || invalid.Reason > 0xff {
+			return 0
+		}
+		return kindInvalid | uint16(invalid.Reason)
+	case errors.As(err, &alert):
+		return kindAlert | uint16(alert)
+	case errors.As(err, &record):
+		return kindRecordHeader
+	}
+	return 0
+}
+
+// knownKind reports whether kind is 0 or one of the kinds of TLS failure.
+func knownKind(kind uint16) bool { return tlsKindOf(tlsError(kind, false, "")) == kind }
+
+// tlsError returns the error of a TLS failure of kind, nil for none: in a
+// *tls.CertificateVerificationError if unverified, holding the error of a
+// certificate's kind or else text, if any.
+func tlsError(kind uint16, unverified bool, text string) error {
+	var err, cert error
+	switch {
+	case kind == kindUnknownAuthority:
+		cert = x509.UnknownAuthorityError{}
+	case kind&^0xff == kindInvalid:
+		cert = x509.CertificateInvalidError{Reason: x509.InvalidReason(kind & 0xff)}
+	case kind&^0xff == kindAlert:
+		err = tls.AlertError(kind & 0xff)
+	case kind == kindRecordHeader:
+		err = tls.RecordHeaderError{Msg: "tls: the server's first record is not TLS"}
 	}
 	switch {
-	case errors.As(err, &verify):
-		if inner == nil && verify.Err != nil {
-			inner = errors.New(quote.Cut(verify.Err.Error(), maxCauseText))
-		}
-		return &tls.CertificateVerificationError{Err: inner}
-	case inner != nil:
-		return inner
-	case errors.As(err, &alert):
-		return alert
-	case errors.As(err, &record):
-		return tls.RecordHeaderError{Msg: record.Msg, RecordHeader: record.RecordHeader}
+	case !unverified:
+		return cmp.Or(cert, err)
+	case cert == nil && text != "":
+		cert = errors.New(text)
 	}
-	return nil
+	return &tls.CertificateVerificationError{Err: cert}
 }
 
 // cutError is an error capErr cut that wraps one.

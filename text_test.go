@@ -279,14 +279,26 @@ func TestStoredCauseTellsApartAsCapErr(t *testing.T) {
 			var op *net.OpError
 			return errors.Is(err, syscall.ECONNRESET) && errors.As(err, &op)
 		},
-		"certificate": func(err error) bool { var ce *tls.CertificateVerificationError; return errors.As(err, &ce) },
+		"certificate":       func(err error) bool { var ce *tls.CertificateVerificationError; return errors.As(err, &ce) },
+		"unknown authority": func(err error) bool { var ua x509.UnknownAuthorityError; return errors.As(err, &ua) },
+		"hostname":          func(err error) bool { var he x509.HostnameError; return errors.As(err, &he) },
+		"record":            func(err error) bool { var re tls.RecordHeaderError; return errors.As(err, &re) },
+	}
+	for r := range x509.InvalidReason(16) {
+		questions[fmt.Sprint("invalid for reason ", r)] = func(err error) bool {
+			var ie x509.CertificateInvalidError
+			return errors.As(err, &ie) && ie.Reason == r
+		}
+	}
+	for _, a := range [...]tls.AlertError{0, 40, 42, 48, 70, 80, 112, 120, 255} {
+		questions[fmt.Sprint("alert ", uint8(a))] = func(err error) bool { var ae tls.AlertError; return errors.As(err, &ae) && ae == a }
 	}
 	for _, s := range causeSentinels {
 		questions["is "+s.Error()] = func(err error) bool { return errors.Is(err, s) }
 	}
 	for name, err := range failures {
 		mem := capErr(err)
-		stored := storedCause(mem.Error(), causesOf(err))
+		stored := storedCause(mem.Error(), causesOf(err), tlsKindOf(mem))
 		if stored.Error() != mem.Error() {
 			t.Errorf("%s: text %q, want %q", name, stored, mem)
 		}
@@ -313,12 +325,22 @@ func failures() map[string]error {
 		"reset":        get(&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}),
 		"no such host": get(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "a.test", IsNotFound: true}}),
 		"certificate":  get(&tls.CertificateVerificationError{UnverifiedCertificates: []*x509.Certificate{cert}, Err: x509.UnknownAuthorityError{Cert: cert}}),
-		"cut":          get(io.ErrUnexpectedEOF),
-		"eof":          get(io.EOF),
-		"coding":       fmt.Errorf("robots.txt: %w", body.ErrContentCoding),
-		"redirects":    fmt.Errorf("%w: 302 without a usable Location", errRedirects),
-		"non-public":   fmt.Errorf("dial: %w", ErrNonPublic),
-		"other":        errors.New("something else"),
+		"expired": get(&tls.CertificateVerificationError{UnverifiedCertificates: []*x509.Certificate{cert},
+			Err: x509.CertificateInvalidError{Cert: cert, Reason: x509.Expired, Detail: "current time is after"}}),
+		"hostname": get(&tls.CertificateVerificationError{UnverifiedCertificates: []*x509.Certificate{cert},
+			Err: x509.HostnameError{Certificate: cert, Host: "a.test"}}),
+		"invalid unwrapped": get(x509.CertificateInvalidError{Cert: cert, Reason: x509.NameConstraintsWithoutSANs}),
+		"unknown unwrapped": get(fmt.Errorf("verify: %w", x509.UnknownAuthorityError{Cert: cert})),
+		"alert":             get(&net.OpError{Op: "remote error", Err: tls.AlertError(40)}),
+		"proxy alert":       get(&net.OpError{Op: "proxyconnect", Net: "tcp", Err: &net.OpError{Op: "remote error", Err: tls.AlertError(112)}}),
+		"proxy certificate": get(&net.OpError{Op: "proxyconnect", Net: "tcp", Err: &tls.CertificateVerificationError{Err: x509.CertificateInvalidError{Reason: x509.Expired}}}),
+		"no TLS":            get(tls.RecordHeaderError{Msg: "tls: first record does not look like a TLS handshake"}),
+		"cut":               get(io.ErrUnexpectedEOF),
+		"eof":               get(io.EOF),
+		"coding":            fmt.Errorf("robots.txt: %w", body.ErrContentCoding),
+		"redirects":         fmt.Errorf("%w: 302 without a usable Location", errRedirects),
+		"non-public":        fmt.Errorf("dial: %w", ErrNonPublic),
+		"other":             errors.New("something else"),
 	}
 }
 
