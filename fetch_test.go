@@ -2081,3 +2081,44 @@ func TestTDMRepFileReadAsSent(t *testing.T) {
 		_ = c.Close()
 	}
 }
+
+// TestFetchUnfinishedCodingIsNoOutage: a body that came whole (its
+// length met, its chunks ended) whose gzip or zlib stream stops before its
+// end (a handler that never closed its gzip.Writer, a stream without its
+// trailer or checksum) is an answer the Client cannot read, as a corrupt
+// stream is, not a cut: WithUnreachableAllowAfter never turns it into
+// allow-all.
+func TestFetchUnfinishedCodingIsNoOutage(t *testing.T) {
+	checkLeaks(t)
+	const day = 24 * time.Hour
+	const rules = "User-agent: *\nDisallow: /\n"
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, _ = zw.Write([]byte(rules))
+	_ = zw.Flush() // never closed: no final block, no trailer
+	unfinished := buf.String()
+	gzipped := string(encode(t, []byte(rules), "gzip"))
+	zlibbed := string(encode(t, []byte(rules), "deflate"))
+	for _, tc := range []struct{ name, coding, body string }{
+		{"corrupt gzip stream (holds)", "gzip", gzipped[:10] + strings.Repeat("\xff", 40)},
+		{"gzip stream never closed", "gzip", unfinished},
+		{"gzip stream missing its trailer", "gzip", gzipped[:len(gzipped)-8]},
+		{"zlib stream missing its checksum", "deflate", zlibbed[:len(zlibbed)-4]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSite(t, serve(200, tc.body, "Content-Encoding", tc.coding, "Content-Type", "text/plain"))
+			clock := newTestClock()
+			tr := &http.Transport{DisableCompression: true}
+			t.Cleanup(tr.CloseIdleConnections)
+			c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}), WithClock(clock.Now),
+				WithUnreachableAllowAfter(30*day))
+			for n := 0; n <= 40; n += 10 {
+				d, err := c.Check(context.Background(), s.URL+"/private")
+				if d.Allowed || !d.Deferred || !errors.Is(err, ErrDeferred) {
+					t.Errorf("day %d: Check = %+v, %v; want deferred, never allow-all", n, d, err)
+				}
+				clock.Advance(10 * day)
+			}
+		})
+	}
+}

@@ -141,16 +141,18 @@ func (e earned) Read(p []byte) (int, error) {
 const maxCodings = 4
 
 // Read reads a robots.txt body from r as the Client reads a response
-// body, as parser.Read documents; deflate may be zlib or raw, and an
-// unknown coding's error wraps [ErrContentCoding].
+// body, as parser.Read documents; deflate may be zlib or raw, and the
+// error of an unknown coding, or of a coded stream that stops short in a
+// body that ended whole, wraps [ErrContentCoding].
 func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	if limit > (math.MaxInt64-codedBase)/4 {
 		limit = 0 // no limit: the bounds below would overflow
 	}
 	// Several header lines are one list (RFC 9110 §5.3).
-	r, coded, err := decoded(r, strings.Join(header.Values("Content-Encoding"), ","), limit)
+	wire := &endSeen{r: r}
+	r, coded, err := decoded(wire, strings.Join(header.Values("Content-Encoding"), ","), limit)
 	if err != nil {
-		return Body{}, err
+		return Body{}, wire.unfinished(err)
 	}
 	if coded != nil {
 		r = earned{r, coded}
@@ -160,7 +162,7 @@ func Read(r io.Reader, header http.Header, limit int64) (Body, error) {
 	}
 	raw, err := readAll(r, nil, header.Get("Content-Length"), limit)
 	if err != nil {
-		return Body{}, err
+		return Body{}, wire.unfinished(err)
 	}
 	if Compressed(raw) {
 		return Body{}, fmt.Errorf("%w: compressed bytes under no Content-Encoding", ErrContentCoding)
@@ -628,4 +630,31 @@ func headerCharset(charset string) (encoding.Encoding, string) {
 		}
 	}
 	return charmap.Windows1252, "windows-1252"
+}
+
+// endSeen reads a body as it came, noting whether it ended whole: a
+// coded stream that stops short in it was sent so (a gzip.Writer never
+// closed, a stream without its trailer), where one the transfer cut ends
+// with the transfer's error, io.ErrUnexpectedEOF too.
+type endSeen struct {
+	r     io.Reader
+	ended bool
+}
+
+func (e *endSeen) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.ended = true
+	}
+	return n, err
+}
+
+// unfinished returns err, or for a decoder's io.ErrUnexpectedEOF in a
+// body that ended whole an error that wraps ErrContentCoding: an answer
+// that cannot be read, not a cut.
+func (e *endSeen) unfinished(err error) error {
+	if e.ended && errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: the coded stream stops before its end", ErrContentCoding)
+	}
+	return err
 }
