@@ -958,9 +958,14 @@ func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Ti
 
 // standIn returns good, the last copy from a reachable server, marked
 // stale with failed's failures and expiry, to stand in for failed until
-// the stale window ends; nil when good is already that old.
+// the stale window ends; nil when good is already that old, or when its
+// window ends within failed's back-off (a Retry-After's): the failure,
+// which defers, stands then, lest the host be asked again as the window
+// ends, before the back-off does. (A copy stands in to its window's end
+// for an allow-all, which answers for more.)
 func (c *Client) standIn(good, failed *entry, now time.Time) *entry {
-	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.cfg.staleWindow {
+	if good == nil || !good.good() || stampOf(now).sub(good.fetched) >= c.cfg.staleWindow ||
+		failed.outcome == OutcomeUnreachable && good.fetched.add(c.cfg.staleWindow) < failed.expires {
 		return nil
 	}
 	e := good.clone()

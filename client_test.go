@@ -3921,3 +3921,35 @@ func TestClientSlotsAllGivenBack(t *testing.T) {
 		}
 	}
 }
+
+// TestStandInWindowEndKeepsRetryAfter: a 503 with Retry-After: 3600
+// leaves the host alone for the hour (WithBackoff) though the last good
+// copy's stale window ends ten minutes into it: the copy does not stand
+// in (it would have expired with its window, and the host been asked
+// again 50 minutes early); the check defers.
+func TestStandInWindowEndKeepsRetryAfter(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, privateRules, "Cache-Control", "max-age=60"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now)) // the default stale window, 30 days
+	ctx := context.Background()
+	if ok, err := c.Allowed(ctx, s.URL+"/private/x"); ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	s.set(serve(503, "down", "Retry-After", "3600"))
+	clock.Advance(30*24*time.Hour - 10*time.Minute) // the copy's window ends in 10 minutes
+	if ok, err := c.Allowed(ctx, s.URL+"/private/x"); ok {
+		t.Fatalf("503 with a copy 10 minutes short of the window: allowed, %v", err)
+	}
+	asked := s.hits.Load() // the 200 and the 503
+	for range 50 {
+		clock.Advance(time.Minute)
+		_, _ = c.Check(ctx, s.URL+"/x")
+	}
+	if d, err := c.Check(ctx, s.URL+"/x"); d.Allowed || !errors.Is(err, ErrDeferred) {
+		t.Errorf("past the window, within the hour: %+v, %v; want deferred", d, err)
+	}
+	if n := s.hits.Load(); n != asked {
+		t.Errorf("50 minutes after a 503 with Retry-After: 3600 the host was asked %d more times; want none within the hour", n-asked)
+	}
+}

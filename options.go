@@ -237,15 +237,17 @@ func WithMaxRedirects(n int) Option {
 // or returns its context's error; but a copy that expired less than the
 // freshness cap ago (see [WithMaxFreshness]) answers it at once, marked
 // Stale in its [Decision], as does a failure still in memory (which
-// defers), as they answer a check that gives up waiting for its fetch. A redirect hop's fetch runs within its fetch's turn. It
-// panics if n < 1.
+// defers), as they answer a check that gives up waiting for its fetch. A
+// redirect hop's fetch runs within its fetch's turn. It panics if n < 1.
 func WithMaxFetches(n int) Option {
 	inRange(n >= 1, "WithMaxFetches", n)
 	return func(c *config) { c.maxFetches = n }
 }
 
 // WithStaleWindow sets how old a last good copy of robots.txt may be to
-// stand in while the host is unreachable (default 30 days).
+// stand in while the host is unreachable (default 30 days). A copy whose
+// window ends before the back-off of a failure (see [WithBackoff]) does
+// not stand in for it: the check defers until the host is asked again.
 func WithStaleWindow(d time.Duration) Option {
 	inRange(d >= 0, "WithStaleWindow", d)
 	return func(c *config) { c.staleWindow = d }
