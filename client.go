@@ -124,10 +124,8 @@ func NewClient(opts ...Option) *Client {
 	}
 	c.base, c.cancel = context.WithCancel(context.Background())
 	if cfg.store != nil {
-		t := &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval),
+		c.tier = &sharedTier{Client: c, store: cfg.store, throttle: logthrottle.New(logthrottle.Interval),
 			crawler: sync.OnceValue(func() uint64 { return crawlerOf(cfg.userAgent, c.tokens, isGuard(c.fetcher.hc.Transport)) })}
-		t.someFailureDisallowed = sync.OnceValue(t.disallowsSomeFailure)
-		c.tier = t
 	}
 	return c
 }

@@ -226,9 +226,12 @@ type DeferredError struct {
 	// hold. Read from a [Store], it is the same text (without the
 	// errors it wrapped), sentinels and timeout, and of the types only a
 	// *net.DNSError whose IsNotFound is set, a *net.OpError of a refused
-	// or reset connection (syscall.ECONNREFUSED, syscall.ECONNRESET) and
-	// a *tls.CertificateVerificationError, each holding nothing more: the
-	// failures a crawler branches on read alike in every process.
+	// or reset connection (syscall.ECONNREFUSED, syscall.ECONNRESET) or
+	// of a TLS alert the server sent (Op "remote error"), a
+	// *tls.CertificateVerificationError, an x509.UnknownAuthorityError, an
+	// x509.CertificateInvalidError's Reason and a tls.RecordHeaderError,
+	// each holding nothing more: the failures a crawler branches on read
+	// alike in every process.
 	Err error
 }
 

@@ -42,7 +42,7 @@ func sampleEntries() []*entry {
 		{key: "https://f.example:443", persisted: persisted{outcome: OutcomeUnreachable, causes: causeCertificate, failures: 1,
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), since: stampOf(t0),
 			errText: "tls: failed to verify certificate: x509: certificate has expired or is not yet valid"},
-			cause: tlsError(kindInvalid|uint16(x509.Expired), true, "")},
+			cause: tlsError(kindInvalid|uint16(x509.Expired), true)},
 	}
 }
 

@@ -109,10 +109,6 @@ type sharedTier struct {
 	// Client fetches through, is made after the Client.
 	crawler func() uint64
 	lookups sharedcall.Group // lookups of checks that cannot wait the Store timeout, by key (see lookup)
-	// someFailureDisallowed is disallowsSomeFailure, asked once: the
-	// policies are this Client's for good, and asking them of every kind
-	// of failure takes about a millisecond.
-	someFailureDisallowed func() bool
 }
 
 // crawlerOf returns what binds a stored value to the crawler that fetched
@@ -225,7 +221,7 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		// An outage long enough, if every failure it may have held is
 		// one to this Client too: the Store keeps only the last. Its
 		// times are kept to the storedUnit, rounded down.
-		return robots && t.cfg.allowAfter > 0 && !t.someFailureDisallowed() && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
+		return robots && t.cfg.allowAfter > 0 && !t.disallowsSomeFailure() && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
 	case e.status == 0:
 		return false
 	case followed(int(e.status)):
@@ -284,10 +280,10 @@ func (t *sharedTier) disallowsSomeFailure() bool {
 		}
 	}
 	for kind := uint16(1); kind <= maxKind; kind++ {
-		// Each kind alone, and those below kindAlert (a certificate's) in
-		// a certificate verification error too.
+		// Each kind alone, and a certificate's in a certificate
+		// verification error too.
 		if knownKind(kind) && (t.policyGives(storedCause(storedFailure, 0, kind), OutcomeDisallowAll) ||
-			kind < kindAlert && t.policyGives(storedCause(storedFailure, causeCertificate, kind), OutcomeDisallowAll)) {
+			kind != kindRecordHeader && t.policyGives(storedCause(storedFailure, causeCertificate, kind), OutcomeDisallowAll)) {
 			return true
 		}
 	}

@@ -107,7 +107,8 @@ const (
 	causeRefused     // ECONNREFUSED
 	causeReset       // ECONNRESET
 	causeCertificate // a *tls.CertificateVerificationError
-	causeAll         = causeCertificate<<1 - 1
+	causeAlert       // a *net.OpError "remote error": the server sent a TLS alert
+	causeAll         = causeAlert<<1 - 1
 	// causeUnanswered are the failures with no connection that are the
 	// site's own whoever asks: its name not found, its connections
 	// refused, its certificate not verified, its address not public. A
@@ -127,6 +128,7 @@ func causesOf(err error) uint16 {
 	var ne net.Error
 	var dns *net.DNSError
 	var verify *tls.CertificateVerificationError
+	var op *net.OpError
 	for _, class := range [...]struct {
 		bit uint16
 		in  bool
@@ -136,6 +138,7 @@ func causesOf(err error) uint16 {
 		{causeRefused, errors.Is(err, syscall.ECONNREFUSED)},
 		{causeReset, errors.Is(err, syscall.ECONNRESET)},
 		{causeCertificate, errors.As(err, &verify)},
+		{causeAlert, errors.As(err, &op) && op.Op == remoteError},
 	} {
 		if class.in {
 			c |= class.bit
@@ -148,8 +151,8 @@ func causesOf(err error) uint16 {
 // its text, what errors.Is matches of causeSentinels, and of the errors
 // errors.As tells apart a copy that holds only its class: a
 // *net.DNSError's IsNotFound, a *net.OpError of a refused or reset
-// connection, a *tls.CertificateVerificationError, and the TLS failure of
-// kind (see tlsKindOf).
+// connection or of a TLS alert, a *tls.CertificateVerificationError, and
+// the TLS failure of kind (see tlsKindOf).
 func storedCause(text string, causes, kind uint16) error {
 	end := &cutEnd{msg: text, timeout: causes&causeTimeout != 0, is: make([]error, 0, bits.OnesCount16(causes&^causeTimeout))}
 	for i, s := range causeSentinels {
@@ -166,7 +169,10 @@ func storedCause(text string, causes, kind uint16) error {
 	if causes&causeReset != 0 {
 		end.is = append(end.is, &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}})
 	}
-	if t := tlsError(kind, causes&causeCertificate != 0, "certificate not verified"); t != nil {
+	if causes&causeAlert != 0 {
+		end.is = append(end.is, &net.OpError{Op: remoteError, Net: "tcp", Err: errors.New("tls: alert")})
+	}
+	if t := tlsError(kind, causes&causeCertificate != 0); t != nil {
 		end.is = append(end.is, t)
 	}
 	return end
@@ -207,31 +213,53 @@ func lightOp(op *net.OpError) *net.OpError {
 }
 
 // lightTLS returns the TLS or certificate error in err's chain, if any,
-// as a copy that holds no certificate: its kind (see tlsKindOf), in a
-// *tls.CertificateVerificationError if err holds one.
+// as a copy that holds no certificate: a certificate error but an
+// unknown authority or an invalid certificate keeps only its text.
 func lightTLS(err error) error {
-	var verify *tls.CertificateVerificationError
-	if !errors.As(err, &verify) {
-		return tlsError(tlsKindOf(err), false, "")
+	var (
+		unknown x509.UnknownAuthorityError
+		invalid x509.CertificateInvalidError
+		verify  *tls.CertificateVerificationError
+		alert   tls.AlertError
+		record  tls.RecordHeaderError
+		inner   error
+	)
+	switch {
+	case errors.As(err, &unknown):
+		inner = x509.UnknownAuthorityError{}
+	case errors.As(err, &invalid):
+		inner = x509.CertificateInvalidError{Reason: invalid.Reason, Detail: quote.Cut(invalid.Detail, maxCauseText)}
 	}
-	text := ""
-	if verify.Err != nil {
-		text = quote.Cut(verify.Err.Error(), maxCauseText)
+	switch {
+	case errors.As(err, &verify):
+		if inner == nil && verify.Err != nil {
+			inner = errors.New(quote.Cut(verify.Err.Error(), maxCauseText))
+		}
+		return &tls.CertificateVerificationError{Err: inner}
+	case inner != nil:
+		return inner
+	case errors.As(err, &alert):
+		return alert
+	case errors.As(err, &record):
+		return tls.RecordHeaderError{Msg: record.Msg, RecordHeader: record.RecordHeader}
 	}
-	return tlsError(tlsKindOf(err), true, text)
+	return nil
 }
 
-// The kinds of TLS failure capErr keeps and the Store encoding keeps
-// beside a failure's classes (see tlsKindOf), so that an error policy
-// tells them apart with errors.As in every process: 0 for none or one
-// kept as text alone (an x509.HostnameError, which holds the
-// certificate), else one of these.
+// remoteError is the Op of the *net.OpError crypto/tls reports a TLS alert
+// the server sent in over TCP (a tls.AlertError is QUIC's).
+const remoteError = "remote error"
+
+// The kinds of TLS failure the Store encoding keeps beside a failure's
+// classes (see tlsKindOf), of those lightTLS keeps, so that an error
+// policy tells them apart with errors.As in every process: 0 for none,
+// else one of these. (A TLS alert is a class, causeAlert; a
+// tls.AlertError, which only QUIC reports, is kept as text.)
 const (
 	kindUnknownAuthority = 1      // an x509.UnknownAuthorityError
 	kindRecordHeader     = 2      // a tls.RecordHeaderError: the server spoke no TLS
 	kindInvalid          = 1 << 8 // an x509.CertificateInvalidError, plus its Reason
-	kindAlert            = 2 << 8 // a tls.AlertError, plus the alert
-	maxKind              = kindAlert | 0xff
+	maxKind              = kindInvalid | 0xff
 )
 
 // tlsKindOf returns the kind of TLS failure in err's chain.
@@ -239,7 +267,6 @@ func tlsKindOf(err error) uint16 {
 	var (
 		unknown x509.UnknownAuthorityError
 		invalid x509.CertificateInvalidError
-		alert   tls.AlertError
 		record  tls.RecordHeaderError
 	)
 	switch {
@@ -250,8 +277,6 @@ func tlsKindOf(err error) uint16 {
 			return 0
 		}
 		return kindInvalid | uint16(invalid.Reason)
-	case errors.As(err, &alert):
-		return kindAlert | uint16(alert)
 	case errors.As(err, &record):
 		return kindRecordHeader
 	}
@@ -259,30 +284,25 @@ func tlsKindOf(err error) uint16 {
 }
 
 // knownKind reports whether kind is 0 or one of the kinds of TLS failure.
-func knownKind(kind uint16) bool { return tlsKindOf(tlsError(kind, false, "")) == kind }
+func knownKind(kind uint16) bool { return tlsKindOf(tlsError(kind, false)) == kind }
 
-// tlsError returns the error of a TLS failure of kind, nil for none: in a
-// *tls.CertificateVerificationError if unverified, holding the error of a
-// certificate's kind or else text, if any.
-func tlsError(kind uint16, unverified bool, text string) error {
-	var err, cert error
+// tlsError returns the error of a TLS failure of kind read from a Store,
+// nil for none: if unverified, in a *tls.CertificateVerificationError
+// that holds the error of a certificate's kind, or one saying only that.
+func tlsError(kind uint16, unverified bool) error {
+	var err error
 	switch {
 	case kind == kindUnknownAuthority:
-		cert = x509.UnknownAuthorityError{}
+		err = x509.UnknownAuthorityError{}
 	case kind&^0xff == kindInvalid:
-		cert = x509.CertificateInvalidError{Reason: x509.InvalidReason(kind & 0xff)}
-	case kind&^0xff == kindAlert:
-		err = tls.AlertError(kind & 0xff)
-	case kind == kindRecordHeader:
-		err = tls.RecordHeaderError{Msg: "tls: the server's first record is not TLS"}
+		err = x509.CertificateInvalidError{Reason: x509.InvalidReason(kind & 0xff)}
+	case kind == kindRecordHeader && !unverified:
+		return tls.RecordHeaderError{Msg: "the server's record is not TLS"}
 	}
-	switch {
-	case !unverified:
-		return cmp.Or(cert, err)
-	case cert == nil && text != "":
-		cert = errors.New(text)
+	if unverified {
+		return &tls.CertificateVerificationError{Err: cmp.Or(err, errors.New("certificate not verified"))}
 	}
-	return &tls.CertificateVerificationError{Err: cert}
+	return err
 }
 
 // cutError is an error capErr cut that wraps one.
