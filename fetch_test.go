@@ -2122,3 +2122,16 @@ func TestFetchUnfinishedCodingIsNoOutage(t *testing.T) {
 		})
 	}
 }
+
+// TestFetchBOMBytesWithoutUTF16: a robots.txt that starts with the bytes
+// FF FE of a UTF-16 byte-order mark but holds ASCII rules (a UTF-16 file
+// whose NULs a tool stripped) keeps the disallow Google's parser reads in
+// it, not garbage read as UTF-16, which allowed everything.
+func TestFetchBOMBytesWithoutUTF16(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "\xFF\xFE# robots.txt\r\nUser-agent: *\r\nDisallow: /private/\r\n", "Content-Type", "text/plain; charset=utf-8"))
+	c := newTestClient(t)
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+		t.Errorf("Allowed(/private/x) = %v, %v; Google's parser disallows it", ok, err)
+	}
+}

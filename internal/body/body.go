@@ -426,15 +426,27 @@ type wideForm struct {
 	name string
 }
 
-// wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its own or,
-// without one, by its line breaks as code units, two or more (see
+// wideOf returns the UTF-16 or UTF-32 form wideSigns tells of body, but
+// none for a body that spells a robots.txt's keys a byte a letter (see
+// spellsRules): its NULs are a writer's (C strings' terminators before
+// each line feed), and a byte-order mark of a file whose NULs a tool
+// stripped ("tr -d '\0'") is two stray bytes before its rules, which
+// Google's parser reads.
+func wideOf(body []byte) wideForm {
+	if w := wideSigns(body); w.enc != nil && !spellsRules(body) {
+		return w
+	}
+	return wideForm{}
+}
+
+// wideSigns tells UTF-32 by its byte-order mark, and UTF-16 by its own
+// or, without one, by its line breaks as code units, two or more (see
 // wideBreaks), or else, as a robots.txt is mostly ASCII, by its first
 // bytes: a third or more of the even (big-endian) or odd (little-endian)
-// ones NUL, almost none of the others; but not a body that spells a
-// robots.txt's keys a byte a letter (see spellsRules). (Characters such as 一, U+4E00,
+// ones NUL, almost none of the others. (Characters such as 一, U+4E00,
 // and the ideographic space have a NUL byte of their own: a comment of
 // them would fool the first bytes alone.)
-func wideOf(body []byte) wideForm {
+func wideSigns(body []byte) wideForm {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
 		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}
@@ -461,9 +473,6 @@ func wideOf(body []byte) wideForm {
 		le, be = odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
 	}
 	switch {
-	case (le || be) && spellsRules(body):
-		// Its NULs are a writer's (C strings' terminators before each
-		// line feed), not UTF-16's.
 	case le:
 		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
 	case be:

@@ -97,6 +97,11 @@ func TestCharsetToUTF8(t *testing.T) {
 		{"partial BOM before Latin-1", "\xEF\xBBa/caf\xE9", "", "a/café"},
 		{"UTF-32LE with BOM", "\xFF\xFE\x00\x00a\x00\x00\x00/\x00\x00\x00", "", "a/"},
 		{"UTF-32BE with BOM", "\x00\x00\xFE\xFF\x00\x00\x00a\x00\x00\x00/", "", "a/"},
+		// The mark of a UTF-16 file whose NULs a tool stripped, before
+		// rules spelt a byte a letter: two stray bytes, as Google's
+		// parser reads them, not UTF-16.
+		{"UTF-16LE BOM before rules", "\xFF\xFE# r\r\nDisallow: /p\r\n", "text/plain; charset=utf-8", "\xFF\xFE# r\r\nDisallow: /p\r\n"},
+		{"UTF-16BE BOM before rules", "\xFE\xFF# r\nDisallow: /p\n", "", "þÿ# r\nDisallow: /p\n"},
 		// ISO-2022-JP's escapes switch every line after them; a stray
 		// byte makes the body fall to the charset, which is passed over.
 		{"ISO-2022-JP passed over", "# \x1b(I x\nDisallow: /p\n# \x82", "text/plain; charset=iso-2022-jp", "# \x1b(I x\nDisallow: /p\n# \u201a"},
