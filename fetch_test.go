@@ -2135,3 +2135,28 @@ func TestFetchBOMBytesWithoutUTF16(t *testing.T) {
 		t.Errorf("Allowed(/private/x) = %v, %v; Google's parser disallows it", ok, err)
 	}
 }
+
+// TestFetchPartialContentConflictingRanges: a 206 whose Content-Range
+// field lines disagree (one naming the whole of a file as long as the
+// bytes sent, another a later part of a longer one) is not known to hold
+// the whole file: unreachable, whichever line comes first, never its
+// later part read as the file, whose groups lack their user-agent line.
+func TestFetchPartialContentConflictingRanges(t *testing.T) {
+	checkLeaks(t)
+	const whole = "User-agent: *\nDisallow: /a\nDisallow: /private\n"
+	cut := len("User-agent: *\nDisallow: /a\n")
+	later := whole[cut:]
+	part := fmt.Sprintf("bytes %d-%d/%d", cut, len(whole)-1, len(whole))
+	claimed := fmt.Sprintf("bytes 0-%d/%d", len(later)-1, len(later))
+	c := newTestClient(t)
+	for _, ranges := range [][]string{{claimed, part}, {part, claimed}} {
+		s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Content-Range"] = ranges
+			w.WriteHeader(http.StatusPartialContent)
+			_, _ = io.WriteString(w, later)
+		})
+		if d, _ := c.Check(context.Background(), s.URL+"/private/x"); d.Allowed || d.Outcome != OutcomeUnreachable {
+			t.Errorf("a 206 of %q holding %q: %+v; want unreachable, /private/x disallowed", ranges, later, d)
+		}
+	}
+}

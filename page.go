@@ -680,7 +680,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 	case resp.StatusCode == http.StatusPartialContent && body.AnyMediaType(h, "multipart/byteranges"):
 		// Whatever a stray Content-Range says.
 		return pageText{}, errors.New("robotstxt: ranges of a page in parts (multipart/byteranges): its META tags cannot be read")
-	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h.Get("Content-Range")) && mayBeHTML(h):
+	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h) && mayBeHTML(h):
 		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
 			capQuote(h.Get("Content-Range")))
 	case sniffedPage(mt) && !isHTML(h, b) && cutShort(resp, b, read) && startsHTML(b, true):
@@ -1585,7 +1585,7 @@ func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	case resp.StatusCode == http.StatusPartialContent:
 		// Its Content-Range counts the bytes sent, not these: a part, or
 		// a whole not seen read to its end, is cut.
-		_, whole := rangeWhole(resp.Header.Get("Content-Range"))
+		_, whole := rangeWhole(resp.Header)
 		return !whole || !read.gave(b)
 	case resp.ContentLength >= 0:
 		return resp.ContentLength > int64(len(b))
@@ -1593,11 +1593,11 @@ func cutShort(resp *http.Response, b []byte, read *readBody) bool {
 	return read != nil && !read.gave(b)
 }
 
-// rangeWhole reports whether a Content-Range value is the whole of a page
-// of known length, "bytes 0-N/N+1" (RFC 9110 §14.4, the unit in any
-// case), and returns that length; a length of "*" is not known.
-func rangeWhole(v string) (size int64, whole bool) {
-	first, last, n, ok := parseRange(v)
+// rangeWhole reports whether h's Content-Range is the whole of a page of
+// known length, "bytes 0-N/N+1" (RFC 9110 §14.4, the unit in any case),
+// and returns that length; a length of "*" is not known.
+func rangeWhole(h http.Header) (size int64, whole bool) {
+	first, last, n, ok := parseRange(h)
 	return int64(n), ok && first == 0 && last+1 == n
 }
 
@@ -1605,21 +1605,26 @@ func rangeWhole(v string) (size int64, whole bool) {
 // are less than the whole of its file: its Content-Range names a part,
 // or the whole but more than n bytes.
 func rangeShort(h http.Header, n int64) bool {
-	size, whole := rangeWhole(h.Get("Content-Range"))
+	size, whole := rangeWhole(h)
 	return !whole || n < size
 }
 
-// rangeFromStart reports whether a Content-Range value is a range from
-// the first byte of a page, "bytes 0-N/…".
-func rangeFromStart(v string) bool {
-	first, _, _, ok := parseRange(v)
+// rangeFromStart reports whether h's Content-Range is a range from the
+// first byte of a page, "bytes 0-N/…".
+func rangeFromStart(h http.Header) bool {
+	first, _, _, ok := parseRange(h)
 	return ok && first == 0
 }
 
-// parseRange parses a Content-Range value of bytes, "bytes F-L/N", its
-// length 0 when "*"; ok says it parsed.
-func parseRange(v string) (first, last, n uint64, ok bool) {
-	unit, rest, _ := strings.Cut(strings.TrimSpace(v), " ")
+// parseRange parses h's Content-Range of bytes, "bytes F-L/N", its length
+// 0 when "*"; ok says it parsed, and that its field lines, if several,
+// agree: which of lines that disagree tells the part sent is not known.
+func parseRange(h http.Header) (first, last, n uint64, ok bool) {
+	lines := h.Values("Content-Range")
+	if len(lines) == 0 || slices.ContainsFunc(lines[1:], func(v string) bool { return strings.TrimSpace(v) != strings.TrimSpace(lines[0]) }) {
+		return 0, 0, 0, false
+	}
+	unit, rest, _ := strings.Cut(strings.TrimSpace(lines[0]), " ")
 	span, length, _ := strings.Cut(rest, "/")
 	f, l, _ := strings.Cut(span, "-")
 	first, err1 := strconv.ParseUint(f, 10, 62)

@@ -3541,3 +3541,45 @@ func tokenizedCharset(page, label string) bool {
 	}
 	return false
 }
+
+// TestReceiptRangeOfConflictingContentRanges: a 206 whose Content-Range
+// field lines disagree on where its part starts cannot be read as a page
+// from its start: as for one Content-Range naming a part past the start,
+// its META tags cannot be read, and the receipt says train-ai=n
+// ("unreadable"), whichever line comes first.
+func TestReceiptRangeOfConflictingContentRanges(t *testing.T) {
+	checkLeaks(t)
+	page := `<html><head><meta name="robots" content="noai"><title>t</title></head><body>` +
+		strings.Repeat("<p>text of the article</p>", 40) + "</body></html>"
+	const from = 300
+	part := page[from:]
+	whole := fmt.Sprintf("bytes 0-%d/%d", len(page)-1, len(page))
+	tail := fmt.Sprintf("bytes %d-%d/%d", from, len(page)-1, len(page))
+	s := newTestSite(t, "User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n")
+	for path, ranges := range map[string][]string{
+		"/tail":           {tail},
+		"/whole-and-tail": {whole, tail},
+		"/tail-and-whole": {tail, whole},
+	} {
+		s.route(path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header()["Content-Range"] = ranges
+			w.WriteHeader(http.StatusPartialContent)
+			_, _ = io.WriteString(w, part) // the bytes from 300 on, as the second line says
+		})
+	}
+	_, tr, hc := newTestTransport(t)
+	for _, path := range []string{"/tail", "/whole-and-tail", "/tail-and-whole"} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+path, nil)
+		req.Header.Set("Range", fmt.Sprintf("bytes=%d-", from))
+		resp, body := fetchPageReq(t, hc, req)
+		r := tr.Receipt(resp, body)
+		if r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots-meta train-ai n unreadable") {
+			t.Errorf("%s (Content-Range %q): usage %q, signals %q; want train-ai=n, the page unreadable",
+				path, resp.Header.Values("Content-Range"), r.Usage, sigs(r.Signals))
+		}
+		if d := tr.PageDirectives(resp, body); !d.NoAI {
+			t.Errorf("%s: PageDirectives %+v, want every restriction (its tags cannot be read)", path, d)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -1351,7 +1352,7 @@ func FuzzContentRange(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		size, whole := rangeWhole(v)
+		size, whole := rangeWhole(http.Header{"Content-Range": {v}})
 		m := rangeRE.FindStringSubmatch(strings.TrimSpace(v))
 		want := false
 		if m != nil && m[3] != "*" {
@@ -1365,6 +1366,14 @@ func FuzzContentRange(f *testing.F) {
 		}
 		if whole && rangeShort(map[string][]string{"Content-Range": {v}}, size) {
 			t.Fatalf("%q: whole, yet %d bytes short", v, size)
+		}
+		// A second field line: the same value reads alike, another as
+		// no range, which of the two tells the part sent not known.
+		if _, twice := rangeWhole(http.Header{"Content-Range": {v, " " + v}}); twice != whole {
+			t.Fatalf("%q twice: whole %v, once %v", v, twice, whole)
+		}
+		if _, other := rangeWhole(http.Header{"Content-Range": {v, v + "0"}}); other {
+			t.Fatalf("%q and %q: whole", v, v+"0")
 		}
 	})
 }
