@@ -161,8 +161,10 @@
 //	more than five redirects      unavailable: allow everything
 //	a redirect not followed       unreachable (see above)
 //	429, 5xx, other codes,        unreachable: the last good copy younger than
-//	network errors, timeouts      30 days stands in; without one, nothing is
-//	                              allowed and the check returns ErrDeferred
+//	network errors, timeouts      30 days stands in (until the back-off ends,
+//	                              or not at all if it is older by then);
+//	                              without one, nothing is allowed and the
+//	                              check returns ErrDeferred
 //
 // The body is read as a browser would: gzip and deflate codings are
 // undone (any other, or a body still compressed that no line declared,

@@ -2160,3 +2160,17 @@ func TestFetchPartialContentConflictingRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchUTF16WithASCIILinesAdded: a UTF-16LE robots.txt with its
+// byte-order mark (Notepad's "Unicode") to which a deploy script appended
+// ASCII lines is still read as UTF-16: the NULs after its mark say so,
+// and its Disallow holds.
+func TestFetchUTF16WithASCIILinesAdded(t *testing.T) {
+	checkLeaks(t)
+	b := utf16LE("User-agent: *\r\nDisallow: /private/\r\n") + "Sitemap: https://example.com/a.xml\r\nSitemap: https://example.com/b.xml\r\n"
+	s := newSite(t, serve(200, b, "Content-Type", "text/plain"))
+	c := newTestClient(t)
+	if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+		t.Errorf("Allowed(/private/x) = %v, %v; the file disallows it", ok, err)
+	}
+}

@@ -298,7 +298,7 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // the Client takes that process's allow-all only if p allows all then
 // too, and its failure (a last good copy standing in, an outage's
 // allow-all) only if p would not have disallowed all (of an outage, p is
-// asked of each class and kind, as the Store keeps only the last
+// asked once of each class and kind, as the Store keeps only the last
 // failure); otherwise it fetches itself. Such an allow-all is a
 // failure all the
 // same: a good copy younger than [WithStaleWindow] stands in for it, it

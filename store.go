@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/robotsgate/robotstxt/internal/logthrottle"
@@ -109,6 +110,9 @@ type sharedTier struct {
 	// Client fetches through, is made after the Client.
 	crawler func() uint64
 	lookups sharedcall.Group // lookups of checks that cannot wait the Store timeout, by key (see lookup)
+	// someDisallowed is disallowsSomeFailure's answer once known: 1
+	// true, -1 false, 0 not yet asked.
+	someDisallowed atomic.Int32
 }
 
 // crawlerOf returns what binds a stored value to the crawler that fetched
@@ -221,7 +225,7 @@ func (t *sharedTier) ownOutcome(k key, e *entry) bool {
 		// An outage long enough, if every failure it may have held is
 		// one to this Client too: the Store keeps only the last. Its
 		// times are kept to the storedUnit, rounded down.
-		return robots && t.cfg.allowAfter > 0 && !t.disallowsSomeFailure() && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit
+		return robots && t.cfg.allowAfter > 0 && e.checked.sub(e.since) >= t.cfg.allowAfter-storedUnit && !t.disallowsSomeFailure()
 	case e.status == 0:
 		return false
 	case followed(int(e.status)):
@@ -272,14 +276,25 @@ func (t *sharedTier) policyGives(err error, o Outcome) bool {
 // Store keeps or of any one of them but a refusal (which no policy
 // reads), or of any TLS kind, or a status the default policy reads as
 // unreachable (429, 5xx, …). An outage's failures but its last are not
-// kept.
+// kept. The policies are asked once (some 500 calls, half a millisecond),
+// not again after one panicked.
 func (t *sharedTier) disallowsSomeFailure() bool {
-	for c := uint16(0); c <= causeAll; c = max(1, c<<1) {
+	if known := t.someDisallowed.Load(); known != 0 {
+		return known > 0
+	}
+	some := t.policiesDisallowSome()
+	t.someDisallowed.Store(map[bool]int32{false: -1, true: 1}[some])
+	return some
+}
+
+// policiesDisallowSome asks the policies of disallowsSomeFailure.
+func (t *sharedTier) policiesDisallowSome() bool {
+	for c := uint16(0); c <= causeAll && t.cfg.errPolicy != nil; c = max(1, c<<1) {
 		if c != causeNonPublic && t.policyGives(storedCause(storedFailure, c, 0), OutcomeDisallowAll) {
 			return true
 		}
 	}
-	for kind := uint16(1); kind <= maxKind; kind++ {
+	for kind := uint16(1); kind <= maxKind && t.cfg.errPolicy != nil; kind++ {
 		// Each kind alone, and a certificate's in a certificate
 		// verification error too.
 		if knownKind(kind) && (t.policyGives(storedCause(storedFailure, 0, kind), OutcomeDisallowAll) ||

@@ -2338,6 +2338,50 @@ func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
 	}
 }
 
+// TestStoreOutagePolicyAskedOnce: a reader of outages' allow-alls asks
+// its error policy of every kind of failure once, not at each read (some
+// 500 calls), and a panic of the policy is not kept as its answer: the
+// next read asks again.
+func TestStoreOutagePolicyAskedOnce(t *testing.T) {
+	ctx := context.Background()
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+	})}
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(hc), WithStore(newMemStore()), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute),
+		WithUnreachableAllowAfter(time.Hour)}
+	writer := newTestClient(t, opts...)
+	sites := []string{"http://a.test/x", "http://b.test/x", "http://c.test/x"}
+	for _, u := range sites {
+		outageAllowed(t, writer, clock, u)
+	}
+	var calls atomic.Int32
+	var panicked atomic.Bool
+	reader := newTestClient(t, append(opts, WithErrorPolicy(func(error) Outcome {
+		if calls.Add(1) > 1 && panicked.CompareAndSwap(false, true) {
+			panic("the policy's first question of the outage")
+		}
+		return OutcomeUnreachable
+	}))...)
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = reader.Check(ctx, sites[0])
+	}()
+	if !panicked.Load() {
+		t.Fatal("the policy was not asked of the outage")
+	}
+	if d, err := reader.Check(ctx, sites[1]); !d.Allowed {
+		t.Fatalf("after the policy panicked once: %+v, %v; want the stored allow-all, as the policy reads every failure as unreachable", d, err)
+	}
+	before := calls.Load()
+	if d, err := reader.Check(ctx, sites[2]); !d.Allowed {
+		t.Fatalf("a third site: %+v, %v", d, err)
+	}
+	if n := calls.Load() - before; n > 2 {
+		t.Errorf("a third site's outage asked the policy %d times; want its answer kept", n)
+	}
+}
+
 // TestStoreErrorPolicyDisallowAllShared: an error policy's disallow-all,
 // a failure, is taken from the Store by a process of the same policy,
 // with its failure and back-off, rather than refused as another policy's

@@ -399,3 +399,22 @@ func TestRefusalLogWithholdsCredentials(t *testing.T) {
 		t.Errorf("the Debug log shows a URL's password:\n%s", logs.String())
 	}
 }
+
+// TestCausesOfServerAlert: an alert a TLS server sends is, as crypto/tls
+// reports it over TCP, a *net.OpError "remote error" (not a
+// tls.AlertError, which only QUIC reports): of the class causeAlert.
+func TestCausesOfServerAlert(t *testing.T) {
+	s := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	s.TLS = &tls.Config{MaxVersion: tls.VersionTLS12}
+	s.Config.ErrorLog = log.New(io.Discard, "", 0)
+	s.StartTLS()
+	defer s.Close()
+	conn, err := tls.Dial("tcp", s.Listener.Addr().String(), &tls.Config{MinVersion: tls.VersionTLS13, InsecureSkipVerify: true})
+	if err == nil {
+		conn.Close()
+		t.Fatal("the handshake succeeded; want the server's protocol_version alert")
+	}
+	if c := causesOf(capErr(err)); c&causeAlert == 0 {
+		t.Errorf("%v: classes %#x, not causeAlert", err, c)
+	}
+}

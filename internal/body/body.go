@@ -428,38 +428,40 @@ type wideForm struct {
 
 // wideOf returns the UTF-16 or UTF-32 form wideSigns tells of body, but
 // none for a body that spells a robots.txt's keys a byte a letter (see
-// spellsRules): its NULs are a writer's (C strings' terminators before
-// each line feed), and a byte-order mark of a file whose NULs a tool
-// stripped ("tr -d '\0'") is two stray bytes before its rules, which
-// Google's parser reads.
+// spellsRules) where its NULs or mark may be a writer's: NULs that end C
+// strings before each line feed; a byte-order mark with no NUL in the
+// sample after it, of a file whose NULs a tool stripped ("tr -d '\0'"),
+// two stray bytes before rules Google's parser reads. A mark before NULs
+// stands whatever lines were added to the file in ASCII.
 func wideOf(body []byte) wideForm {
-	if w := wideSigns(body); w.enc != nil && !spellsRules(body) {
+	w, marked := wideSigns(body)
+	if w.enc != nil && (marked && bytes.IndexByte(body[2:min(len(body), wideSample)], 0) >= 0 || !spellsRules(body)) {
 		return w
 	}
 	return wideForm{}
 }
 
 // wideSigns tells UTF-32 by its byte-order mark, and UTF-16 by its own
-// or, without one, by its line breaks as code units, two or more (see
-// wideBreaks), or else, as a robots.txt is mostly ASCII, by its first
-// bytes: a third or more of the even (big-endian) or odd (little-endian)
-// ones NUL, almost none of the others. (Characters such as 一, U+4E00,
-// and the ideographic space have a NUL byte of their own: a comment of
-// them would fool the first bytes alone.)
-func wideSigns(body []byte) wideForm {
+// (marked says which) or, without one, by its line breaks as code units,
+// two or more (see wideBreaks), or else, as a robots.txt is mostly ASCII,
+// by its first bytes: a third or more of the even (big-endian) or odd
+// (little-endian) ones NUL, almost none of the others. (Characters such
+// as 一, U+4E00, and the ideographic space have a NUL byte of their own:
+// a comment of them would fool the first bytes alone.)
+func wideSigns(body []byte) (w wideForm, marked bool) {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
-		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}
+		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}, true
 	case bytes.HasPrefix(body, []byte{0, 0, 0xFE, 0xFF}):
-		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}
+		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}, true
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
-		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
+		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}, true
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
-		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
+		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}, true
 	}
 	l, b := wideBreaks(body)
 	le, be := l >= 2 && l > b, b >= 2 && b > l
-	if n := min(len(body), 512) &^ 1; !le && !be && n >= 8 {
+	if n := min(len(body), wideSample) &^ 1; !le && !be && n >= 8 {
 		var even, odd int
 		for i := 0; i < n; i += 2 {
 			if body[i] == 0 {
@@ -474,12 +476,16 @@ func wideSigns(body []byte) wideForm {
 	}
 	switch {
 	case le:
-		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
+		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}, false
 	case be:
-		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
+		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}, false
 	}
-	return wideForm{}
+	return wideForm{}, false
 }
+
+// wideSample is how many first bytes of a body wideSigns and wideOf read
+// for NULs: a robots.txt's first line or two, which in UTF-16 hold ASCII.
+const wideSample = 512
 
 // spellsRules reports whether a line of body, read a byte a character,
 // begins with a key the parser knows (see parse.Lines: "User-agent",
@@ -663,7 +669,7 @@ func (e *endSeen) Read(p []byte) (int, error) {
 // that cannot be read, not a cut.
 func (e *endSeen) unfinished(err error) error {
 	if e.ended && errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: the coded stream stops before its end", ErrContentCoding)
+		return fmt.Errorf("%w: the coded stream stops before its end (%v), in a body that came whole", ErrContentCoding, err)
 	}
 	return err
 }
