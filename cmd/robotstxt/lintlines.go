@@ -352,7 +352,7 @@ func (lt *linter) records() {
 	}
 	for _, s := range f.Sitemaps {
 		if !absolute(s.Value) {
-			lt.add(s.Line, codeSitemapRelative, "sitemap %q is not an absolute http or https URL: crawlers skip it", s.Value)
+			lt.add(s.Line, codeSitemapRelative, "sitemap %q is not an absolute http or https URL: search engines skip it (the robotstxt Client lists it as written)", s.Value)
 		}
 	}
 	for _, l := range f.Licenses {

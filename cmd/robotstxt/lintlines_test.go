@@ -444,3 +444,15 @@ func TestLintAgentNoTokenGroupOfOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestLintRelativeSitemapAsClient: lint says crawlers skip a Sitemap that
+// is not an absolute URL; the Client must then not hand it to them.
+func TestLintRelativeSitemapAsClient(t *testing.T) {
+	body := "User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n"
+	sitemaps := robotstxt.Parse([]byte(body)).Sitemaps()
+	for _, f := range lintText(t, body) {
+		if f.Code == codeSitemapRelative && strings.Contains(f.Message, "crawlers skip it") && slices.Contains(sitemaps, "/sitemap.xml") {
+			t.Errorf("lint: %q; but the Client's Sitemaps() gives %q", f.Message, sitemaps)
+		}
+	}
+}
