@@ -38,18 +38,27 @@ var s2Dict = s2.MakeDict(bodyDict, []byte("User-agent: *"))
 
 // zstdEncoder is made on first use: it holds a table per CPU that a
 // process that never fetches a large body need not pay for.
-var zstdEncoder = sync.OnceValue(func() *zstd.Encoder {
+var zstdEncoder = sync.OnceValue(newZstdEncoder)
+
+// zstdWindow is how far back the encoder's matches reach: the default
+// body limit (500 KiB) rounded up to a power of two. Each of its encoders,
+// one per CPU, keeps a history of the window for good; the default, 4
+// MiB, held 4.5 MiB per CPU that no cache budget counts.
+const zstdWindow = 512 << 10
+
+func newZstdEncoder() *zstd.Encoder {
 	enc, err := zstd.NewWriter(nil,
 		zstd.WithEncoderLevel(zstd.SpeedFastest),
 		zstd.WithEncoderCRC(false), // the Store encoding has a checksum of its own
 		zstd.WithLowerEncoderMem(true),
+		zstd.WithWindowSize(zstdWindow),
 		zstd.WithSingleSegment(true), // every frame states its size, which decompress needs
 	)
 	if err != nil {
 		panic("robotstxt: body encoder: " + err.Error())
 	}
 	return enc
-})
+}
 
 var zstdDecoder = sync.OnceValue(func() *zstd.Decoder {
 	dec, err := zstd.NewReader(nil,
