@@ -2126,13 +2126,21 @@ func TestFetchUnfinishedCodingIsNoOutage(t *testing.T) {
 // TestFetchBOMBytesWithoutUTF16: a robots.txt that starts with the bytes
 // FF FE of a UTF-16 byte-order mark but holds ASCII rules (a UTF-16 file
 // whose NULs a tool stripped) keeps the disallow Google's parser reads in
-// it, not garbage read as UTF-16, which allowed everything.
+// it, not garbage read as UTF-16, which allowed everything: with NULs of
+// no code units after the mark too (padding, C strings' terminators).
 func TestFetchBOMBytesWithoutUTF16(t *testing.T) {
 	checkLeaks(t)
-	s := newSite(t, serve(200, "\xFF\xFE# robots.txt\r\nUser-agent: *\r\nDisallow: /private/\r\n", "Content-Type", "text/plain; charset=utf-8"))
-	c := newTestClient(t)
-	if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
-		t.Errorf("Allowed(/private/x) = %v, %v; Google's parser disallows it", ok, err)
+	for name, b := range map[string]string{
+		"no NUL":     "\xFF\xFE# robots.txt\r\nUser-agent: *\r\nDisallow: /private/\r\n",
+		"padding":    "\xFF\xFE# robots.txt\r\nUser-agent: *\r\nDisallow: /private/\r\n\x00\x00\x00\x00",
+		"C strings":  "\xFF\xFE# robots.txt\x00\nUser-agent: *\x00\nDisallow: /private/\x00\n",
+		"big-endian": "\xFE\xFF# robots.txt\nUser-agent: *\nDisallow: /private/\n",
+	} {
+		s := newSite(t, serve(200, b, "Content-Type", "text/plain; charset=utf-8"))
+		c := newTestClient(t)
+		if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+			t.Errorf("%s: Allowed(/private/x) = %v, %v; Google's parser disallows it", name, ok, err)
+		}
 	}
 }
 
@@ -2163,14 +2171,20 @@ func TestFetchPartialContentConflictingRanges(t *testing.T) {
 
 // TestFetchUTF16WithASCIILinesAdded: a UTF-16LE robots.txt with its
 // byte-order mark (Notepad's "Unicode") to which a deploy script appended
-// ASCII lines is still read as UTF-16: the NULs after its mark say so,
-// and its Disallow holds.
+// ASCII lines is still read as UTF-16: code units follow its mark (its
+// line breaks, 0A 00, if its first line holds no ASCII), and its
+// Disallow holds.
 func TestFetchUTF16WithASCIILinesAdded(t *testing.T) {
 	checkLeaks(t)
-	b := utf16LE("User-agent: *\r\nDisallow: /private/\r\n") + "Sitemap: https://example.com/a.xml\r\nSitemap: https://example.com/b.xml\r\n"
-	s := newSite(t, serve(200, b, "Content-Type", "text/plain"))
-	c := newTestClient(t)
-	if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
-		t.Errorf("Allowed(/private/x) = %v, %v; the file disallows it", ok, err)
+	const added = "Sitemap: https://example.com/a.xml\r\nSitemap: https://example.com/b.xml\r\n"
+	for name, b := range map[string]string{
+		"ASCII first":        utf16LE("User-agent: *\r\nDisallow: /private/\r\n") + added,
+		"a long line of CJK": utf16LE(strings.Repeat("中文", 130)+"\r\nUser-agent: *\r\nDisallow: /private/\r\n") + added,
+	} {
+		s := newSite(t, serve(200, b, "Content-Type", "text/plain"))
+		c := newTestClient(t)
+		if ok, err := c.Allowed(context.Background(), s.URL+"/private/x"); ok || err != nil {
+			t.Errorf("%s: Allowed(/private/x) = %v, %v; the file disallows it", name, ok, err)
+		}
 	}
 }

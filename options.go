@@ -299,7 +299,8 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // too, and its failure (a last good copy standing in, an outage's
 // allow-all) only if p would not have disallowed all (of an outage, p is
 // asked once of each class and kind, as the Store keeps only the last
-// failure); otherwise it fetches itself. Such an allow-all is a
+// failure, and its answers kept: p must answer alike for alike errors);
+// otherwise it fetches itself. Such an allow-all is a
 // failure all the
 // same: a good copy younger than [WithStaleWindow] stands in for it, it
 // is asked again on the [WithBackoff] back-off, and as no copy of a

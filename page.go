@@ -682,7 +682,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		return pageText{}, errors.New("robotstxt: ranges of a page in parts (multipart/byteranges): its META tags cannot be read")
 	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h) && mayBeHTML(h):
 		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
-			capQuote(h.Get("Content-Range")))
+			capQuote(strings.Join(h.Values("Content-Range"), ", ")))
 	case sniffedPage(mt) && !isHTML(h, b) && cutShort(resp, b, read) && startsHTML(b, true):
 		// Cut before sniffing could tell: HTML cut in its head, maybe.
 		// (Coded, it has returned, as a sniffed type may be HTML.)

@@ -276,14 +276,19 @@ func (t *sharedTier) policyGives(err error, o Outcome) bool {
 // Store keeps or of any one of them but a refusal (which no policy
 // reads), or of any TLS kind, or a status the default policy reads as
 // unreachable (429, 5xx, …). An outage's failures but its last are not
-// kept. The policies are asked once (some 500 calls, half a millisecond),
-// not again after one panicked.
+// kept. The policies are asked once (some 500 calls, half a
+// millisecond), their answer kept for the Client's life; a panic of one
+// is not kept, and the next read asks again.
 func (t *sharedTier) disallowsSomeFailure() bool {
 	if known := t.someDisallowed.Load(); known != 0 {
 		return known > 0
 	}
 	some := t.policiesDisallowSome()
-	t.someDisallowed.Store(map[bool]int32{false: -1, true: 1}[some])
+	known := int32(-1)
+	if some {
+		known = 1
+	}
+	t.someDisallowed.Store(known)
 	return some
 }
 

@@ -426,66 +426,65 @@ type wideForm struct {
 	name string
 }
 
-// wideOf returns the UTF-16 or UTF-32 form wideSigns tells of body, but
-// none for a body that spells a robots.txt's keys a byte a letter (see
-// spellsRules) where its NULs or mark may be a writer's: NULs that end C
-// strings before each line feed; a byte-order mark with no NUL in the
-// sample after it, of a file whose NULs a tool stripped ("tr -d '\0'"),
-// two stray bytes before rules Google's parser reads. A mark before NULs
-// stands whatever lines were added to the file in ASCII.
+// wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its code
+// units (see codeUnits) after its own mark or without one; but not a
+// body that spells a robots.txt's keys a byte a letter (see spellsRules)
+// with no mark, or a mark that no code units of its order follow: its
+// NULs are a writer's (C strings' terminators before each line feed),
+// its mark that of a file whose NULs a tool stripped ("tr -d '\0'"), two
+// stray bytes before rules Google's parser reads. (A UTF-16 file with
+// ASCII lines appended is read as UTF-16, the appended lines lost.)
 func wideOf(body []byte) wideForm {
-	w, marked := wideSigns(body)
-	if w.enc != nil && (marked && bytes.IndexByte(body[2:min(len(body), wideSample)], 0) >= 0 || !spellsRules(body)) {
-		return w
+	switch {
+	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
+		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}
+	case bytes.HasPrefix(body, []byte{0, 0, 0xFE, 0xFF}):
+		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}
+	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
+		if le, _ := codeUnits(body[2:]); le || !spellsRules(body) {
+			return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
+		}
+	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
+		if _, be := codeUnits(body[2:]); be || !spellsRules(body) {
+			return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
+		}
+	default:
+		switch le, be := codeUnits(body); {
+		case (le || be) && spellsRules(body):
+		case le:
+			return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
+		case be:
+			return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
+		}
 	}
 	return wideForm{}
 }
 
-// wideSigns tells UTF-32 by its byte-order mark, and UTF-16 by its own
-// (marked says which) or, without one, by its line breaks as code units,
-// two or more (see wideBreaks), or else, as a robots.txt is mostly ASCII,
-// by its first bytes: a third or more of the even (big-endian) or odd
-// (little-endian) ones NUL, almost none of the others. (Characters such
-// as 一, U+4E00, and the ideographic space have a NUL byte of their own:
-// a comment of them would fool the first bytes alone.)
-func wideSigns(body []byte) (w wideForm, marked bool) {
-	switch {
-	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
-		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}, true
-	case bytes.HasPrefix(body, []byte{0, 0, 0xFE, 0xFF}):
-		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}, true
-	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
-		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}, true
-	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
-		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}, true
-	}
-	l, b := wideBreaks(body)
-	le, be := l >= 2 && l > b, b >= 2 && b > l
-	if n := min(len(body), wideSample) &^ 1; !le && !be && n >= 8 {
+// codeUnits reports whether b looks like UTF-16 code units, little- or
+// big-endian: by its line breaks as code units, two or more (see
+// wideBreaks), or else, as a robots.txt is mostly ASCII, by its first
+// bytes: a third or more of the even (big-endian) or odd (little-endian)
+// ones NUL, almost none of the others. (Characters such as 一, U+4E00,
+// and the ideographic space have a NUL byte of their own: a comment of
+// them would fool the first bytes alone.)
+func codeUnits(b []byte) (le, be bool) {
+	l, r := wideBreaks(b)
+	le, be = l >= 2 && l > r, r >= 2 && r > l
+	if n := min(len(b), 512) &^ 1; !le && !be && n >= 8 {
 		var even, odd int
 		for i := 0; i < n; i += 2 {
-			if body[i] == 0 {
+			if b[i] == 0 {
 				even++
 			}
-			if body[i+1] == 0 {
+			if b[i+1] == 0 {
 				odd++
 			}
 		}
 		pairs := n / 2
 		le, be = odd*3 >= pairs && even*16 < pairs, even*3 >= pairs && odd*16 < pairs
 	}
-	switch {
-	case le:
-		return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}, false
-	case be:
-		return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}, false
-	}
-	return wideForm{}, false
+	return le, be
 }
-
-// wideSample is how many first bytes of a body wideSigns and wideOf read
-// for NULs: a robots.txt's first line or two, which in UTF-16 hold ASCII.
-const wideSample = 512
 
 // spellsRules reports whether a line of body, read a byte a character,
 // begins with a key the parser knows (see parse.Lines: "User-agent",
