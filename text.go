@@ -264,6 +264,9 @@ const (
 
 // tlsKindOf returns the kind of TLS failure in err's chain.
 func tlsKindOf(err error) uint16 {
+	if err == nil {
+		return 0 // before the targets of errors.As, each an allocation
+	}
 	var (
 		unknown x509.UnknownAuthorityError
 		invalid x509.CertificateInvalidError
@@ -284,7 +287,9 @@ func tlsKindOf(err error) uint16 {
 }
 
 // knownKind reports whether kind is 0 or one of the kinds of TLS failure.
-func knownKind(kind uint16) bool { return tlsKindOf(tlsError(kind, false)) == kind }
+func knownKind(kind uint16) bool {
+	return kind == 0 || kind == kindUnknownAuthority || kind == kindRecordHeader || kind&^0xff == kindInvalid
+}
 
 // tlsError returns the error of a TLS failure of kind read from a Store,
 // nil for none: if unverified, in a *tls.CertificateVerificationError

@@ -418,3 +418,20 @@ func TestCausesOfServerAlert(t *testing.T) {
 		t.Errorf("%v: classes %#x, not causeAlert", err, c)
 	}
 }
+
+// TestTLSKindsRoundTrip: every kind knownKind admits, and no other, is
+// the kind of the error tlsError builds of it, alone or in a
+// certificate verification error (a certificate's kind).
+func TestTLSKindsRoundTrip(t *testing.T) {
+	for kind := range uint16(maxKind + 2) {
+		got := tlsKindOf(tlsError(kind, false))
+		if known := knownKind(kind); known != (got == kind) {
+			t.Errorf("kind %#x: knownKind %v, the kind of its error %#x", kind, known, got)
+		}
+		if knownKind(kind) && kind != kindRecordHeader {
+			if got := tlsKindOf(tlsError(kind, true)); got != kind {
+				t.Errorf("kind %#x in a verification error: %#x", kind, got)
+			}
+		}
+	}
+}
