@@ -3583,3 +3583,25 @@ func TestReceiptRangeOfConflictingContentRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiptTemplateInIntegrationPoint: a robots META noai and a TDMRep
+// reservation in the head, after a <template> of the head that holds an
+// inline SVG whose foreignObject holds a template (declarative shadow
+// DOM), are read by browsers; the receipt and PageDirectives must say so,
+// or fail closed.
+func TestReceiptTemplateInIntegrationPoint(t *testing.T) {
+	checkLeaks(t)
+	const page = `<!DOCTYPE html><html><head><title>t</title>` +
+		`<template id="icon"><svg viewBox="0 0 10 10"><foreignObject width="10" height="10"><my-el><template shadowrootmode="open"><slot></slot></template></my-el></foreignObject></svg></template>` +
+		`<meta name="robots" content="noai"><meta name="tdm-reservation" content="1"></head><body><p>x</p></body></html>`
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	s.route("/p.html", serve(200, page, "Content-Type", "text/html; charset=utf-8"))
+	_, tr, hc := newTestTransport(t)
+	resp, body := fetchPage(t, hc, s.URL+"/p.html")
+	if rc := tr.Receipt(resp, body); rc.Usage.Pref("train-ai") != PrefNo {
+		t.Errorf("receipt usage %v, signals %q; want train-ai=n (robots META noai and tdm-reservation 1)", rc.Usage, sigs(rc.Signals))
+	}
+	if d := tr.PageDirectives(resp, body); !d.NoAI {
+		t.Errorf("PageDirectives %+v, want NoAI", d)
+	}
+}

@@ -1087,7 +1087,14 @@ func endsHead(n *html.Node) bool {
 // is then parsed after the whole page: at most twice the page.
 func parseHead(page []byte, scripting bool) (doc *html.Node, unread []byte, err error) {
 	parse := func(b []byte) (*html.Node, error) {
-		return html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(scripting))
+		doc, err := html.ParseWithOptions(bytes.NewReader(b), html.ParseOptionEnableScripting(scripting))
+		if err == nil && !builtToEnd(doc) {
+			// A <template> within foreign content, after which the
+			// parser reads no token (its ignoreTheRemainingTokens),
+			// where browsers read on.
+			return nil, fmt.Errorf("%w: a template within foreign content, after which the parser reads nothing", errNotParsed)
+		}
+		return doc, err
 	}
 	// A prefix of at most a quarter of the page, parsed in vain, adds a
 	// quarter to the whole page's parse; the tokenizer reads no further.
@@ -1379,4 +1386,21 @@ func metaTag(z *html.Tokenizer, visit func(name, content string)) {
 	if n := strings.TrimSpace(string(name)); n != "" {
 		visit(n, string(content))
 	}
+}
+
+// builtToEnd reports whether the parser built doc to the end of its page:
+// its root holds a body or a frameset, which the parser implies at the
+// latest at the end, unless it stopped reading tokens before.
+func builtToEnd(doc *html.Node) bool {
+	for n := range doc.ChildNodes() {
+		if n.Type != html.ElementNode || n.DataAtom != atom.Html {
+			continue
+		}
+		for c := range n.ChildNodes() {
+			if c.Type == html.ElementNode && c.Namespace == "" && (c.DataAtom == atom.Body || c.DataAtom == atom.Frameset) {
+				return true
+			}
+		}
+	}
+	return false
 }

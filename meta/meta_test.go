@@ -1637,3 +1637,33 @@ func TestFromHeaderDateRestPastTheBoundNotOurName(t *testing.T) {
 		}
 	}
 }
+
+// TestFromHTMLTemplateInIntegrationPoint: a <template> within an SVG or
+// MathML integration point (foreignObject, desc, title, mi, an
+// annotation-xml of HTML), itself within a <template> of the head, is an
+// HTML template to browsers (WHATWG HTML §13.2.6 dispatcher, "in body"
+// start tag template), whose end tag closes it; the head goes on, and a
+// <meta> after the outer </template> is the head's. golang.org/x/net/html's
+// parser instead ignores every token after such a template (parse.go
+// inHeadIM, "ignoreTheRemainingTokens"), so the tags are read neither as
+// the head's nor as an error.
+func TestFromHTMLTemplateInIntegrationPoint(t *testing.T) {
+	for _, inner := range []string{
+		`<svg><foreignObject><template></template></foreignObject></svg>`,
+		`<svg><desc><template></template></desc></svg>`,
+		`<svg><title><template></template></title></svg>`,
+		`<math><mi><template></template></mi></math>`,
+		`<math><annotation-xml encoding="text/html"><template></template></annotation-xml></math>`,
+		// Declarative shadow DOM in an inline SVG's foreignObject.
+		`<svg viewBox="0 0 10 10"><foreignObject width="10" height="10"><my-el><template shadowrootmode="open"><slot></slot></template></my-el></foreignObject></svg>`,
+	} {
+		page := `<!DOCTYPE html><html><head><template id="t">` + inner + `</template>` +
+			`<meta name="robots" content="noai"><meta name="tdm-reservation" content="1"></head><body><p>x</p></body></html>`
+		if d, err := FromHTML(strings.NewReader(page)); !d.NoAI && err == nil {
+			t.Errorf("FromHTML(%q) = %+v, nil; want NoAI (or an error)", page, d)
+		}
+		if tdm, err := TDMFromHTML(strings.NewReader(page)); tdm.Reservation != "1" && err == nil {
+			t.Errorf("TDMFromHTML(%q) = %+v, nil; want Reservation 1 (or an error)", page, tdm)
+		}
+	}
+}
