@@ -427,13 +427,14 @@ type wideForm struct {
 }
 
 // wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its code
-// units (see codeUnits) after its own mark or without one; but not a
-// body that spells a robots.txt's keys a byte a letter (see spellsRules)
-// with no mark, or a mark that no code units of its order follow: its
-// NULs are a writer's (C strings' terminators before each line feed),
-// its mark that of a file whose NULs a tool stripped ("tr -d '\0'"), two
-// stray bytes before rules Google's parser reads. (A UTF-16 file with
-// ASCII lines appended is read as UTF-16, the appended lines lost.)
+// units (see codeUnits) after its own mark or without one; but where a
+// line, read a byte a character, spells a key the parser reads (see
+// keyLine), only by code units before that line: the NULs of lines a
+// writer ended as C strings end, or a mark of a file whose NULs a tool
+// stripped ("tr -d '\0'"), two stray bytes, come before rules Google's
+// parser reads, where a UTF-16 file to which ASCII lines were appended
+// holds its code units before them (and is read as UTF-16, the appended
+// lines lost).
 func wideOf(body []byte) wideForm {
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
@@ -441,16 +442,21 @@ func wideOf(body []byte) wideForm {
 	case bytes.HasPrefix(body, []byte{0, 0, 0xFE, 0xFF}):
 		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
-		if le, _ := codeUnits(body[2:]); le || !spellsRules(body) {
+		if at := keyLine(body); at < 0 || unitsLE(body[2:at]) {
 			return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
 		}
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
-		if _, be := codeUnits(body[2:]); be || !spellsRules(body) {
+		if at := keyLine(body); at < 0 || unitsBE(body[2:at]) {
 			return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
 		}
 	default:
-		switch le, be := codeUnits(body); {
-		case (le || be) && spellsRules(body):
+		le, be := codeUnits(body)
+		if le || be {
+			if at := keyLine(body); at >= 0 {
+				le, be = codeUnits(body[:at])
+			}
+		}
+		switch {
 		case le:
 			return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
 		case be:
@@ -459,6 +465,11 @@ func wideOf(body []byte) wideForm {
 	}
 	return wideForm{}
 }
+
+// unitsLE and unitsBE report whether b looks like UTF-16 code units of
+// their order (see codeUnits).
+func unitsLE(b []byte) bool { le, _ := codeUnits(b); return le }
+func unitsBE(b []byte) bool { _, be := codeUnits(b); return be }
 
 // codeUnits reports whether b looks like UTF-16 code units, little- or
 // big-endian: by its line breaks as code units, two or more (see
@@ -486,19 +497,23 @@ func codeUnits(b []byte) (le, be bool) {
 	return le, be
 }
 
-// spellsRules reports whether a line of body, read a byte a character,
-// begins with a key the parser knows (see parse.Lines: "User-agent",
-// "Disallow", "Sitemap", "License", and the misspellings Google's parser
-// accepts, "Useragent", "Disalow"): an ASCII-compatible charset's, which
-// UTF-16 text would spell only as rare ideographs in a row at a line's
-// start (its ASCII letters have NULs between them).
-func spellsRules(body []byte) bool {
-	for l := range parse.Lines(string(body)) {
+// keyLine returns where the first line of body that, read a byte a
+// character, begins with a key the parser knows starts (see parse.Lines:
+// "User-agent", "Disallow", "Sitemap", "License", and the misspellings
+// Google's parser accepts, "Useragent", "Disalow"), or -1: an
+// ASCII-compatible charset's line, which UTF-16 text would spell only as
+// rare ideographs in a row at a line's start (its ASCII letters have NULs
+// between them).
+func keyLine(body []byte) int {
+	s, pos := string(body), 0
+	for l := range parse.Lines(s) {
+		at := pos + strings.Index(s[pos:], l.Text) // the line starts at pos, or past a UTF-8 mark
 		if l.Key != parse.KeyNone && l.Key != parse.KeyOther {
-			return true
+			return at
 		}
+		pos = at + len(l.Text)
 	}
-	return false
+	return -1
 }
 
 // wideBreaks counts the line feeds body holds as UTF-16 code units at

@@ -834,3 +834,63 @@ func FuzzReadHeaders(f *testing.F) {
 		}
 	})
 }
+
+// utf16Of returns s in UTF-16, big-endian or not, after a byte-order
+// mark or not.
+func utf16Of(s string, be, mark bool) string {
+	var order binary.AppendByteOrder = binary.LittleEndian
+	if be {
+		order = binary.BigEndian
+	}
+	var b []byte
+	if mark {
+		b = order.AppendUint16(b, 0xFEFF)
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = order.AppendUint16(b, u)
+	}
+	return string(b)
+}
+
+// TestReadMarksAndRules: a UTF-16 file, with its mark or without, in
+// either order and any line end, is read as UTF-16, and so is one to
+// which ASCII lines were appended; a byte-order mark (either) or NULs
+// before ASCII rules (lines ended as C strings end, lines of a NUL,
+// padding) are stray bytes, the rules read as Google's parser reads them.
+func TestReadMarksAndRules(t *testing.T) {
+	const rules = "User-agent: *\nDisallow: /private/\n"
+	h := http.Header{"Content-Type": {"text/plain"}}
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		file := "User-agent: *" + eol + "Disallow: /private/" + eol
+		for _, be := range []bool{false, true} {
+			for name, body := range map[string]string{
+				"marked":                 utf16Of(file, be, true),
+				"unmarked":               utf16Of(file, be, false),
+				"marked, ASCII appended": utf16Of(file, be, true) + "Sitemap: https://a.test/s.xml\nSitemap: https://a.test/t.xml\n",
+				"CJK first, appended":    utf16Of("# "+strings.Repeat("中文", 300)+eol+file, be, true) + "Sitemap: https://a.test/s.xml\n",
+			} {
+				if name == "CJK first, appended" && eol == "\r" {
+					continue // no line feed as a code unit, no NUL in the sample: read as ASCII
+				}
+				b, err := Read(strings.NewReader(body), h, DefaultLimit)
+				if err != nil || !strings.HasPrefix(b.Charset, "utf-16") || !bytes.Contains(b.Text, []byte("Disallow: /private/")) {
+					t.Errorf("%s, big-endian %v, line end %q: %s %.80q, %v; want UTF-16 and its rules", name, be, eol, b.Charset, b.Text, err)
+				}
+			}
+		}
+	}
+	for name, body := range map[string]string{
+		"C strings": "# robots.txt\x00\nUser-agent: *\x00\nDisallow: /private/\x00\n",
+		"NUL lines": "# robots.txt\n\x00\nUser-agent: *\n\x00\nDisallow: /private/\n\x00\n",
+		"padding":   rules + strings.Repeat("\x00", 600),
+	} {
+		for _, mark := range []string{"", "\xFF\xFE", "\xFE\xFF"} {
+			for _, shift := range []string{"", "#"} { // the NULs at even offsets or odd
+				b, err := Read(strings.NewReader(mark+shift+body), h, DefaultLimit)
+				if err != nil || !bytes.Contains(b.Text, []byte("Disallow: /private/")) {
+					t.Errorf("%s, mark %q, shift %q: %s %.80q, %v; want the rules read", name, mark, shift, b.Charset, b.Text, err)
+				}
+			}
+		}
+	}
+}
