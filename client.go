@@ -137,17 +137,28 @@ func NewClient(opts ...Option) *Client {
 // /private as well (see the package documentation). When robots.txt is
 // unreachable and no usable copy is cached it returns false and an error
 // matching ErrDeferred; a *DeferredError says when to come back. A URL that
-// is not http or https, or is malformed, gives an error matching ErrBadURL.
+// is not http or https, or is malformed, gives an error matching ErrBadURL,
+// as does one whose host net/http dials as one site and names as another
+// in the Host header it sends ("ｂ.test" is dialled as b.test, asked for as
+// xn--ni7c.test): a [Transport] checks both of those sites.
 func (c *Client) Allowed(ctx context.Context, rawURL string) (bool, error) {
-	return c.check(ctx, rawURL, nil)
+	return c.check(ctx, rawURL, nil, true)
 }
 
 // Check is like Allowed but returns the whole decision: the status it
 // rests on, when it expires, the deciding rule and whether it was deferred
 // or served from a stale copy.
 func (c *Client) Check(ctx context.Context, rawURL string) (Decision, error) {
+	return c.decide(ctx, rawURL, true)
+}
+
+// decide is Check; sent says rawURL is sent as it is, so that a host
+// net/http sends otherwise than it dials is refused (see
+// target.SplitSent): the Transport, which checks the site of the Host it
+// sends too, decides for the site it dials.
+func (c *Client) decide(ctx context.Context, rawURL string, sent bool) (Decision, error) {
 	var d Decision
-	_, err := c.check(ctx, rawURL, &d)
+	_, err := c.check(ctx, rawURL, &d, sent)
 	return d, err
 }
 
@@ -249,14 +260,22 @@ func (k key) store() string {
 	return k.authority + k.doc.path
 }
 
-// check answers for rawURL, filling in d unless it is nil (Allowed).
-func (c *Client) check(ctx context.Context, rawURL string, d *Decision) (bool, error) {
+// check answers for rawURL, filling in d unless it is nil (Allowed); sent
+// as decide says.
+func (c *Client) check(ctx context.Context, rawURL string, d *Decision, sent bool) (bool, error) {
 	c.mustBeMade()
 	if c.setupErr != nil {
 		return false, c.setupErr
 	}
 	var buf [128]byte
-	authority, path, err := target.Split(rawURL, buf[:0])
+	var authority []byte
+	var path string
+	var err error
+	if sent {
+		authority, path, err = target.SplitSent(rawURL, buf[:0])
+	} else {
+		authority, path, err = target.Split(rawURL, buf[:0])
+	}
 	if err != nil {
 		return false, err
 	}

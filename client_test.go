@@ -3953,3 +3953,34 @@ func TestStandInWindowEndKeepsRetryAfter(t *testing.T) {
 		t.Errorf("50 minutes after a 503 with Retry-After: 3600 the host was asked %d more times; want none within the hour", n-asked)
 	}
 }
+
+// TestAllowedChecksSentHostForIDN: a host net/http dials mapped (b.test,
+// the UTS #46 mapping of "ｂ.test") but sends unmapped in the Host header
+// (xn--ni7c.test, the punycode of the name as written), by which servers
+// pick the site, is not allowed on the dialled site's robots.txt: the
+// request would be served by a site whose robots.txt disallows the page.
+func TestAllowedChecksSentHostForIDN(t *testing.T) {
+	checkLeaks(t)
+	v := newVhosts(t, map[string]string{
+		"b.test":         "User-agent: *\nAllow: /\n",
+		"xn--ni7c.test":  "User-agent: *\nDisallow: /\n",
+		"a.test":         "User-agent: *\nAllow: /\n",
+		"a.xn--test-tga": "User-agent: *\nDisallow: /\n",
+	})
+	tr := v.transport(t)
+	c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}))
+	crawler := &http.Client{Transport: tr} // the caller's own client
+	for _, u := range []string{"http://\uff42.test/private", "http://a.test\u00ad/private"} {
+		ok, err := c.Allowed(context.Background(), u)
+		if err != nil || !ok {
+			continue // refused: fine
+		}
+		resp, err := crawler.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Errorf("Allowed(%q) = true, but the request is served as %q, whose robots.txt disallows it", u, body)
+	}
+}

@@ -689,7 +689,7 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-deadlineMargin))
 		defer cancel()
 	}
-	d, err := t.c.Check(ctx, rawURL)
+	d, err := t.c.decide(ctx, rawURL, false)
 	if err != nil {
 		return d, d, t.unfinished(ctx, req, rawURL, err)
 	}
@@ -719,7 +719,7 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		return Decision{}, Decision{}, fmt.Errorf("%w: request Host %q names another port than the %s it is sent to",
 			ErrBadURL, capQuote(host), portOf(d.Authority))
 	}
-	hd, err := t.c.Check(ctx, site)
+	hd, err := t.c.decide(ctx, site, false)
 	if err == nil && !hd.Allowed {
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"golang.org/x/net/http/httpguts"
 	"golang.org/x/net/idna"
 
 	"github.com/robotsgate/robotstxt/internal/ascii"
@@ -76,8 +77,22 @@ func isScheme(s string) bool {
 // end in a number without being an IPv4 address (see checkName), ports
 // over 65535, schemes other than http and https, and a path and query
 // over [MaxPath] bytes. It allocates only when host or path needs
-// rewriting.
+// rewriting. A host is split as net/http dials it, which for some
+// internationalised names is not the name it sends (see [SplitSent]).
 func Split(raw string, buf []byte) (key []byte, path string, err error) {
+	return split(raw, buf, false)
+}
+
+// SplitSent is Split for a URL that a caller's own http.Client sends as
+// it is: it also rejects a host that net/http dials mapped by IDNA's
+// lookup profile but writes in the Host header unmapped, by its Punycode
+// profile ("ｂ.test" is dialled as b.test, asked for as xn--ni7c.test):
+// the name a server picks its site by is another site's.
+func SplitSent(raw string, buf []byte) (key []byte, path string, err error) {
+	return split(raw, buf, true)
+}
+
+func split(raw string, buf []byte, sent bool) (key []byte, path string, err error) {
 	https, rest := false, ""
 	switch {
 	case strings.HasPrefix(raw, "https://"):
@@ -105,7 +120,7 @@ func Split(raw string, buf []byte) (key []byte, path string, err error) {
 	n := len(key)
 	key, tail, ok := appendPlainAuthority(key, rest, https)
 	if !ok {
-		if key, tail, err = appendAuthority(key[:n], rest, https); err != nil {
+		if key, tail, err = appendAuthority(key[:n], rest, https, sent); err != nil {
 			return nil, "", badURL(raw, err.Error())
 		}
 	}
@@ -164,7 +179,7 @@ func appendPlainAuthority(key []byte, rest string, https bool) (_ []byte, tail s
 
 // appendAuthority appends the normalised host and port of the authority
 // that starts rest to key, and returns the rest of the URL after it.
-func appendAuthority(key []byte, rest string, https bool) (_ []byte, tail string, err error) {
+func appendAuthority(key []byte, rest string, https, sent bool) (_ []byte, tail string, err error) {
 	end := 0
 	for end < len(rest) && rest[end] != '/' && rest[end] != '?' && rest[end] != '#' {
 		end++
@@ -180,7 +195,7 @@ func appendAuthority(key []byte, rest string, https bool) (_ []byte, tail string
 	if !ok {
 		return nil, "", errors.New("malformed port")
 	}
-	if key, err = appendHost(key, host); err != nil {
+	if key, err = appendHost(key, host, sent); err != nil {
 		return nil, "", err
 	}
 	if port == "" {
@@ -378,8 +393,9 @@ func splitHostPort(auth string) (host, port string, ok bool) {
 	return host, port, true
 }
 
-// appendHost appends the normalised form of host to key.
-func appendHost(key []byte, host string) ([]byte, error) {
+// appendHost appends the normalised form of host to key; sent, also
+// refusing a name net/http sends otherwise than it dials (see SplitSent).
+func appendHost(key []byte, host string, sent bool) ([]byte, error) {
 	// A final dot names the same host (the root of the DNS): one site.
 	name, dotted := strings.CutSuffix(host, ".")
 	if name == "" {
@@ -404,6 +420,11 @@ func appendHost(key []byte, host string) ([]byte, error) {
 			n, err := idnaHost(name)
 			if err != nil {
 				return nil, err
+			}
+			if sent {
+				if err := sentAs(name, n); err != nil {
+					return nil, err
+				}
 			}
 			n, d := strings.CutSuffix(n, ".")
 			if d && dotted { // two final dots, one of them mapped (。)
@@ -542,6 +563,21 @@ func idnaHost(host string) (string, error) {
 		return "", fmt.Errorf("net/http dials it as %q", quote.Cut(d, quote.Max))
 	}
 	return name, nil
+}
+
+// sentAs returns an error unless net/http writes the Host header of a URL
+// whose host is name (perhaps escaped, as written) as the site it dials,
+// dialled: it writes it by IDNA's Punycode profile, which maps nothing.
+func sentAs(name, dialled string) error {
+	dec, err := url.PathUnescape(name) // as net/url reads a host: idnaHost took its escapes
+	if err != nil {
+		return err
+	}
+	h, err := httpguts.PunycodeHostPort(dec)
+	if err != nil || !ascii.EqualFold(strings.TrimSuffix(h, "."), strings.TrimSuffix(dialled, ".")) {
+		return fmt.Errorf("net/http sends it as Host %q, another site than %q", quote.Cut(h, quote.Max), dialled)
+	}
+	return nil
 }
 
 // netHTTPDials returns the host net/http dials for a URL whose host is

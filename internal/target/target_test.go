@@ -161,6 +161,29 @@ func TestIDNAHost(t *testing.T) {
 	}
 }
 
+// TestSplitSent: SplitSent splits as Split a host net/http sends as it
+// dials (ASCII, or a name IDNA's lookup leaves as written, escaped or
+// not), and refuses one it dials mapped but sends in the Host header
+// unmapped (case, width, a soft hyphen, an ideographic full stop).
+func TestSplitSent(t *testing.T) {
+	for _, raw := range []string{"http://example.com/x", "http://bücher.example/x", "http://Bücher.example/x",
+		"http://b%C3%BCcher.example/", "http://例え.テスト/", "http://bücher.example./x", "http://127.0.0.1/"} {
+		want, _, _ := Split(raw, nil)
+		if key, _, err := SplitSent(raw, nil); err != nil || string(key) != string(want) {
+			t.Errorf("SplitSent(%q) = %q, %v; want %q", raw, key, err, want)
+		}
+	}
+	for _, raw := range []string{"http://MÜNCHEN.de/", "http://a\uff0etest\uff0e/", "http://\uff11\uff12\uff17.0.0.1/",
+		"http://\uff42.test/", "http://a.test\u00ad/", "http://bücher\u3002de/", "http://B%C3%9CCHER.test/"} {
+		if _, _, err := Split(raw, nil); err != nil {
+			t.Errorf("Split(%q): %v; want it split as dialled", raw, err)
+		}
+		if key, _, err := SplitSent(raw, nil); !errors.Is(err, ErrBadURL) {
+			t.Errorf("SplitSent(%q) = %q, %v; want ErrBadURL", raw, key, err)
+		}
+	}
+}
+
 func TestSplitNoAlloc(t *testing.T) {
 	n := testing.AllocsPerRun(100, func() {
 		_, _, _ = Split("https://www.example.com/search/results?q=robots#frag", make([]byte, 0, 64))
@@ -336,7 +359,7 @@ func FuzzPlainAuthority(f *testing.F) {
 		if !ok {
 			return
 		}
-		slow, stail, err := appendAuthority([]byte("s://"), rest, https)
+		slow, stail, err := appendAuthority([]byte("s://"), rest, https, true)
 		if err != nil || string(fast) != string(slow) || ftail != stail {
 			t.Fatalf("%q: fast %q %q, general %q %q %v", rest, fast, ftail, slow, stail, err)
 		}
