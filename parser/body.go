@@ -53,10 +53,11 @@ type Body struct {
 // byte-order mark, UTF-16 by one or by code units, the NULs of its first
 // bytes or its line feeds as code units (0A 00 or 00 0A); but where a
 // line of the body, read a byte a character, begins with a key the
-// parser reads, a misspelling Google's accepts too, only by code units
-// before that line (NULs a writer ended its lines with, as C strings end,
-// or the mark of a file whose NULs a tool stripped, come before such
-// rules; a UTF-16 file with ASCII lines appended is read as UTF-16); a body that is valid UTF-8, declared UTF-8 or
+// parser reads, a misspelling Google's accepts too, only if the bytes
+// before that line, read as UTF-16, hold such a line too (NULs a writer
+// ended its lines with, as C strings end, or the mark of a file whose
+// NULs a tool stripped, are stray bytes before such rules; a UTF-16 file
+// with ASCII lines appended is read as UTF-16); a body that is valid UTF-8, declared UTF-8 or
 // starts with a UTF-8 byte-order mark is kept as it is; any other is
 // converted from the Content-Type's charset, or Windows-1252 (also for a
 // charset that is not ASCII-compatible: UTF-16 named but not found,

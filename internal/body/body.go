@@ -426,50 +426,43 @@ type wideForm struct {
 	name string
 }
 
-// wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its code
-// units (see codeUnits) after its own mark or without one; but where a
-// line, read a byte a character, spells a key the parser reads (see
-// keyLine), only by code units before that line: the NULs of lines a
-// writer ended as C strings end, or a mark of a file whose NULs a tool
-// stripped ("tr -d '\0'"), two stray bytes, come before rules Google's
+// wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its own or
+// by its code units (see codeUnits); but where a line, read a byte a
+// character, spells a key the parser reads (see keyLine), only if the
+// bytes before that line, read as UTF-16, spell one too: the NULs of
+// lines a writer ended as C strings end, or a mark of a file whose NULs
+// a tool stripped ("tr -d '\0'"), are stray bytes before rules Google's
 // parser reads, where a UTF-16 file to which ASCII lines were appended
-// holds its code units before them (and is read as UTF-16, the appended
+// holds its own rules before them (and is read as UTF-16, the appended
 // lines lost).
 func wideOf(body []byte) wideForm {
+	var w wideForm
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
 		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}
 	case bytes.HasPrefix(body, []byte{0, 0, 0xFE, 0xFF}):
 		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
-		if at := keyLine(body); at < 0 || unitsLE(body[2:at]) {
-			return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
-		}
+		w = wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
-		if at := keyLine(body); at < 0 || unitsBE(body[2:at]) {
-			return wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
-		}
+		w = wideForm{unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"}
 	default:
-		le, be := codeUnits(body)
-		if le || be {
-			if at := keyLine(body); at >= 0 {
-				le, be = codeUnits(body[:at])
-			}
-		}
-		switch {
+		switch le, be := codeUnits(body); {
 		case le:
-			return wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
+			w = wideForm{unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"}
 		case be:
-			return wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
+			w = wideForm{unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"}
+		default:
+			return wideForm{}
 		}
 	}
-	return wideForm{}
+	if at := keyLine(body); at >= 0 {
+		if text, err := w.enc.NewDecoder().Bytes(body[:at]); err != nil || keyLine(text) < 0 {
+			return wideForm{}
+		}
+	}
+	return w
 }
-
-// unitsLE and unitsBE report whether b looks like UTF-16 code units of
-// their order (see codeUnits).
-func unitsLE(b []byte) bool { le, _ := codeUnits(b); return le }
-func unitsBE(b []byte) bool { _, be := codeUnits(b); return be }
 
 // codeUnits reports whether b looks like UTF-16 code units, little- or
 // big-endian: by its line breaks as code units, two or more (see
@@ -497,13 +490,11 @@ func codeUnits(b []byte) (le, be bool) {
 	return le, be
 }
 
-// keyLine returns where the first line of body that, read a byte a
-// character, begins with a key the parser knows starts (see parse.Lines:
-// "User-agent", "Disallow", "Sitemap", "License", and the misspellings
-// Google's parser accepts, "Useragent", "Disalow"), or -1: an
-// ASCII-compatible charset's line, which UTF-16 text would spell only as
-// rare ideographs in a row at a line's start (its ASCII letters have NULs
-// between them).
+// keyLine returns where the first line of body starts that, read a byte
+// a character, begins with a key the parser knows (see parse.Lines; a
+// misspelling Google's parser accepts is one), or -1: an ASCII-compatible
+// charset's line, which UTF-16 text would spell only as rare ideographs
+// in a row at a line's start (its ASCII letters have NULs between them).
 func keyLine(body []byte) int {
 	s, pos := string(body), 0
 	for l := range parse.Lines(s) {

@@ -883,6 +883,11 @@ func TestReadMarksAndRules(t *testing.T) {
 		"C strings": "# robots.txt\x00\nUser-agent: *\x00\nDisallow: /private/\x00\n",
 		"NUL lines": "# robots.txt\n\x00\nUser-agent: *\n\x00\nDisallow: /private/\n\x00\n",
 		"padding":   rules + strings.Repeat("\x00", 600),
+		// Comments before the rules: their NULs and line feeds at like
+		// offsets look like UTF-16 line feeds.
+		"C-string comments":          "# robots\x00\n# more\x00\nUser-agent: *\x00\nDisallow: /private/\x00\n",
+		"NUL lines after comments":   "# robots\n# more\n\x00\n\x00\nUser-agent: *\nDisallow: /private/\n",
+		"NUL lines between comments": "# a\n\x00\n# b\n\x00\n# c\n\x00\nUser-agent: *\nDisallow: /private/\n",
 	} {
 		for _, mark := range []string{"", "\xFF\xFE", "\xFE\xFF"} {
 			for _, shift := range []string{"", "#"} { // the NULs at even offsets or odd
