@@ -41,9 +41,10 @@ var s2Dict = s2.MakeDict(bodyDict, []byte("User-agent: *"))
 var zstdEncoder = sync.OnceValue(newZstdEncoder)
 
 // zstdWindow is how far back the encoder's matches reach: the default
-// body limit (500 KiB) rounded up to a power of two. Each of its encoders,
-// one per CPU, keeps a history of the window for good; the default, 4
-// MiB, held 4.5 MiB per CPU that no cache budget counts.
+// body limit (500 KiB) rounded up to a power of two, so that a body up
+// to it compresses whole (TestZstdWindowHoldsDefaultBody). Each of the
+// encoders, one per CPU, keeps a history of its window for good, which
+// no cache budget counts: about 1.5 MiB each with this window.
 const zstdWindow = 512 << 10
 
 func newZstdEncoder() *zstd.Encoder {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
+	"github.com/robotsgate/robotstxt/internal/body"
 )
 
 // TestCompressRejects checks that decompress reads only what compress
@@ -146,5 +147,13 @@ func TestZstdEncoderRetainsLittle(t *testing.T) {
 	runtime.KeepAlive(enc)
 	if grown > 12<<20 {
 		t.Errorf("an encoder used by 16 bodies of %d bytes holds %.1f MiB: %.1f MiB a CPU", len(text), float64(grown)/(1<<20), float64(grown)/8/(1<<20))
+	}
+}
+
+// TestZstdWindowHoldsDefaultBody: the encoder's window is the default
+// body limit rounded up to a power of two.
+func TestZstdWindowHoldsDefaultBody(t *testing.T) {
+	if zstdWindow < body.DefaultLimit || zstdWindow >= 2*body.DefaultLimit || zstdWindow&(zstdWindow-1) != 0 {
+		t.Errorf("zstdWindow %d is not the default body limit, %d, rounded up to a power of two", zstdWindow, body.DefaultLimit)
 	}
 }

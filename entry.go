@@ -22,7 +22,7 @@ type entry struct {
 	persisted
 
 	body  []byte // the text, compressed (see compress.go); nil unless OutcomeRules
-	cause error  // the failure itself, when it happened in this process
+	cause error  // the failure: capErr's copy, or one rebuilt from a Store (storedCause)
 	base  int64  // bytes retained but for the rules (derived by derive)
 	// marks holds, in one word to keep an entry within 192 bytes, the
 	// refreshing mark (bit 0) and the epoch of its last noted use (see
@@ -262,8 +262,8 @@ func (e *entry) crawlDelay() (time.Duration, bool) {
 	return time.Duration(e.delay-1) * time.Millisecond, true
 }
 
-// clone copies the persisted fields of e, its body, its rules and its
-// crawl-delay (not the refreshing flag or its failure).
+// clone copies the persisted fields of e, its body, its rules, its
+// crawl-delay and its failure's error (not the refreshing flag).
 func (e *entry) clone() *entry {
 	c := &entry{key: e.key, persisted: e.persisted, body: e.body, cause: e.cause, delay: e.delay}
 	c.rules.Store(e.rules.Load())

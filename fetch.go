@@ -368,7 +368,7 @@ func (f *fetcher) classify(res *fetchResult, resp *http.Response, k key, target 
 		held = math.MaxInt64 // read to the limit, not to its end
 	}
 	if partial && err == nil && rangeShort(resp.Header, held) {
-		err = fmt.Errorf("a part of the file (Content-Range %q, %d bytes)", capQuote(strings.Join(resp.Header.Values("Content-Range"), ", ")), raw.n.Load())
+		err = fmt.Errorf("a part of the file (Content-Range %q, %d bytes)", rangesText(resp.Header), raw.n.Load())
 	}
 	if !k.doc.robots && err == nil && b.Truncated {
 		// Only robots.txt is read up to its limit (RFC 9309 §2.5): a

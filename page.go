@@ -681,8 +681,8 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		// Whatever a stray Content-Range says.
 		return pageText{}, errors.New("robotstxt: ranges of a page in parts (multipart/byteranges): its META tags cannot be read")
 	case resp.StatusCode == http.StatusPartialContent && !rangeFromStart(h) && mayBeHTML(h):
-		return pageText{}, fmt.Errorf("robotstxt: a range of a page, not from its start (Content-Range %s): its META tags cannot be read",
-			capQuote(strings.Join(h.Values("Content-Range"), ", ")))
+		return pageText{}, fmt.Errorf("robotstxt: a range of a page not known to be from its start (Content-Range %s): its META tags cannot be read",
+			rangesText(h))
 	case sniffedPage(mt) && !isHTML(h, b) && cutShort(resp, b, read) && startsHTML(b, true):
 		// Cut before sniffing could tell: HTML cut in its head, maybe.
 		// (Coded, it has returned, as a sniffed type may be HTML.)
@@ -1608,6 +1608,9 @@ func rangeShort(h http.Header, n int64) bool {
 	size, whole := rangeWhole(h)
 	return !whole || n < size
 }
+
+// rangesText quotes every Content-Range line of h, for an error.
+func rangesText(h http.Header) string { return capQuote(strings.Join(h.Values("Content-Range"), ", ")) }
 
 // rangeFromStart reports whether h's Content-Range is a range from the
 // first byte of a page, "bytes 0-N/…".

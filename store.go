@@ -1,13 +1,13 @@
 package robotstxt
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"log/slog"
+	"math/bits"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -263,7 +263,14 @@ func (t *sharedTier) disallowsFailure(k key, e *entry) bool {
 // e's failure with no response, the last of an outage, of what the Store
 // keeps of it: its text, classes and TLS kind (see storedCause).
 func (t *sharedTier) errorPolicyGives(e *entry, o Outcome) bool {
-	return t.policyGives(cmp.Or(e.cause, storedCause(storedFailure, e.causes, 0)), o)
+	if t.cfg.errPolicy == nil {
+		return false
+	}
+	cause := e.cause
+	if cause == nil {
+		cause = storedCause(storedFailure, e.causes, 0)
+	}
+	return t.policyGives(cause, o)
 }
 
 // policyGives reports whether this Client's error policy reads err as o.
@@ -294,7 +301,11 @@ func (t *sharedTier) disallowsSomeFailure() bool {
 
 // policiesDisallowSome asks the policies of disallowsSomeFailure.
 func (t *sharedTier) policiesDisallowSome() bool {
-	for c := uint16(0); c <= causeAll && t.cfg.errPolicy != nil; c = max(1, c<<1) {
+	for i := -1; i < bits.Len16(causeAll) && t.cfg.errPolicy != nil; i++ {
+		c := uint16(0) // no class, then each
+		if i >= 0 {
+			c = 1 << i
+		}
 		if c != causeNonPublic && t.policyGives(storedCause(storedFailure, c, 0), OutcomeDisallowAll) {
 			return true
 		}

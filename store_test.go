@@ -2338,6 +2338,29 @@ func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
 	}
 }
 
+// TestStoreOutageEarlierFailureKind: an outage's last failure, which the
+// Store keeps, is a name not found; an earlier one may have been an
+// expired certificate, which the reader's policy reads as disallow-all:
+// the reader does not take the writer's outage allow-all, as it asks its
+// policy of every kind of failure the Store does not keep.
+func TestStoreOutageEarlierFailureKind(t *testing.T) {
+	const u = "http://gone.test/private/x"
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
+	})}
+	clock := newTestClock()
+	opts := []Option{WithHTTPClient(hc), WithStore(newMemStore()), WithClock(clock.Now),
+		WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+	outageAllowed(t, newTestClient(t, opts...), clock, u)
+	reader := newTestClient(t, append(opts, WithErrorPolicy(disallowsOn(func(err error) bool {
+		var ie x509.CertificateInvalidError
+		return errors.As(err, &ie) && ie.Reason == x509.Expired
+	})))...)
+	if d, err := reader.Check(context.Background(), u); d.Allowed {
+		t.Errorf("the reader took the stored outage allow-all: %+v, %v; its policy disallows all for an expired certificate", d, err)
+	}
+}
+
 // TestStoreOutagePolicyAskedOnce: a reader of outages' allow-alls asks
 // its error policy of every kind of failure once, not at each read (some
 // 500 calls), and a panic of the policy is not kept as its answer: the
@@ -2357,9 +2380,11 @@ func TestStoreOutagePolicyAskedOnce(t *testing.T) {
 	}
 	var calls atomic.Int32
 	var panicked atomic.Bool
-	reader := newTestClient(t, append(opts, WithErrorPolicy(func(error) Outcome {
-		if calls.Add(1) > 1 && panicked.CompareAndSwap(false, true) {
-			panic("the policy's first question of the outage")
+	reader := newTestClient(t, append(opts, WithErrorPolicy(func(err error) Outcome {
+		calls.Add(1)
+		var ua x509.UnknownAuthorityError // asked of the outage's every kind only
+		if errors.As(err, &ua) && panicked.CompareAndSwap(false, true) {
+			panic("the policy's first question of a kind")
 		}
 		return OutcomeUnreachable
 	}))...)
