@@ -108,8 +108,10 @@ func ParseContentSignal(value string) (string, error) {
 		if key == "" && why == "" {
 			continue // an empty pair
 		}
-		if scoped && why == "" && val != "n" {
-			why = "the record names a path: only its refusals are read"
+		if scoped && val != "n" {
+			if why == "" {
+				why = "the record names a path: only its refusals are read"
+			}
 			val = ""
 		}
 		_, known := signalLabels[key]

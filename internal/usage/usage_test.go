@@ -274,3 +274,27 @@ func TestContentSignalJoinedPathRecordGivesNoYes(t *testing.T) {
 		t.Errorf("joined %q = %q, apart %q", lines[0]+", "+lines[1], joined, apart.Members())
 	}
 }
+
+// TestContentSignalPathScopedRecordAbbreviatedYes: a record that starts
+// with a path other than "/" gives "of every pair, and of every pair
+// after it, only the refusals" (ParseContentSignal). A later pair whose
+// value is y rather than yes ("ai-train=y", which the error itself calls
+// a pair that states nothing: "ai-train takes yes or no") must give no
+// yes either; its refusal twin n still counts.
+func TestContentSignalPathScopedRecordAbbreviatedYes(t *testing.T) {
+	for _, tc := range []struct{ in, wantTrain string }{
+		{"/blog/ search=yes, ai-train=y", ""},
+		{"/blog/ search=no, ai-train=y", ""},
+		{"/blog/ search=yes, ai-input=y, ai-train=n", "n"},
+	} {
+		got, _ := ParseContentSignal(tc.in)
+		for label, v := range All(got) {
+			if v == "y" {
+				t.Errorf("ParseContentSignal(%q) = %q: %s=y, a yes of a record scoped to /blog/, read for every path", tc.in, got, label)
+			}
+		}
+		if v, _ := Value(got, "train-ai"); tc.wantTrain == "n" && v != "n" {
+			t.Errorf("ParseContentSignal(%q) = %q, want its refusal train-ai=n", tc.in, got)
+		}
+	}
+}
