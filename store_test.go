@@ -2340,24 +2340,30 @@ func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
 
 // TestStoreOutageEarlierFailureKind: an outage's last failure, which the
 // Store keeps, is a name not found; an earlier one may have been an
-// expired certificate, which the reader's policy reads as disallow-all:
-// the reader does not take the writer's outage allow-all, as it asks its
-// policy of every kind of failure the Store does not keep.
+// expired certificate, or a timeout, which the reader's policy reads as
+// disallow-all: the reader does not take the writer's outage allow-all,
+// as it asks its policy of every class and kind of failure the Store
+// does not keep.
 func TestStoreOutageEarlierFailureKind(t *testing.T) {
 	const u = "http://gone.test/private/x"
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		return nil, &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}
 	})}
-	clock := newTestClock()
-	opts := []Option{WithHTTPClient(hc), WithStore(newMemStore()), WithClock(clock.Now),
-		WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
-	outageAllowed(t, newTestClient(t, opts...), clock, u)
-	reader := newTestClient(t, append(opts, WithErrorPolicy(disallowsOn(func(err error) bool {
-		var ie x509.CertificateInvalidError
-		return errors.As(err, &ie) && ie.Reason == x509.Expired
-	})))...)
-	if d, err := reader.Check(context.Background(), u); d.Allowed {
-		t.Errorf("the reader took the stored outage allow-all: %+v, %v; its policy disallows all for an expired certificate", d, err)
+	for name, disallows := range map[string]func(error) bool{
+		"an expired certificate": func(err error) bool {
+			var ie x509.CertificateInvalidError
+			return errors.As(err, &ie) && ie.Reason == x509.Expired
+		},
+		"a timeout": func(err error) bool { var ne net.Error; return errors.As(err, &ne) && ne.Timeout() },
+	} {
+		clock := newTestClock()
+		opts := []Option{WithHTTPClient(hc), WithStore(newMemStore()), WithClock(clock.Now),
+			WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+		outageAllowed(t, newTestClient(t, opts...), clock, u)
+		reader := newTestClient(t, append(opts, WithErrorPolicy(disallowsOn(disallows)))...)
+		if d, err := reader.Check(context.Background(), u); d.Allowed {
+			t.Errorf("the reader took the stored outage allow-all: %+v, %v; its policy disallows all for %s", d, err, name)
+		}
 	}
 }
 
