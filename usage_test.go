@@ -1255,66 +1255,43 @@ func TestReceiptUsageAgreesPastTheBound(t *testing.T) {
 
 // TestContentSignalPathRecordYesStaysOnItsPath: a Content-Signal record
 // written as a Content-Usage rule is, with a path ("/blog/ search=yes,
-// ai-train=yes"), states nothing for /private/x: the yes of its first
-// pair is dropped, as Robots.Usage documents ("never a yes"), and so is
-// that of the pairs after it, for Robots.Usage, Robots.Check and the
-// Client alike.
+// ai-train=yes", or its yes spelt y), states nothing for /private/x: the
+// yes of its first pair is dropped, as Robots.Usage documents ("never a
+// yes"), and so is that of the pairs after it, for Robots.Usage,
+// Robots.Check, the Client, and Transport.Usage from the Content-Signal
+// header alike.
 func TestContentSignalPathRecordYesStaysOnItsPath(t *testing.T) {
-	const robots = "User-agent: *\nContent-Signal: /blog/ search=yes, ai-train=yes\nAllow: /\n"
-	r := Parse([]byte(robots))
-	if got := r.Usage("ExampleBot", "/private/x").Pref("train-ai"); got == PrefYes {
-		t.Errorf("Robots.Usage(/private/x) train-ai = y: the record's yes was for /blog/")
-	}
-	if got := r.Check("ExampleBot", "/private/x").Usage.Pref("train-ai"); got == PrefYes {
-		t.Errorf("Robots.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
-	}
-	s := newTestSite(t, robots)
-	c := newTestClient(t, WithUserAgent(testUA))
-	d, err := c.Check(t.Context(), s.URL+"/private/x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := d.Usage.Pref("train-ai"); got == PrefYes {
-		t.Errorf("Client.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
-	}
-}
+	for _, record := range []string{"/blog/ search=yes, ai-train=yes", "/blog/ search=yes, ai-train=y"} {
+		t.Run(record, func(t *testing.T) {
+			robots := "User-agent: *\nContent-Signal: " + record + "\nAllow: /\n"
+			r := Parse([]byte(robots))
+			if got := r.Usage("ExampleBot", "/private/x").Pref("train-ai"); got == PrefYes {
+				t.Errorf("Robots.Usage(/private/x) train-ai = y: the record's yes was for /blog/")
+			}
+			if got := r.Check("ExampleBot", "/private/x").Usage.Pref("train-ai"); got == PrefYes {
+				t.Errorf("Robots.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
+			}
+			s := newTestSite(t, robots)
+			c := newTestClient(t, WithUserAgent(testUA))
+			d, err := c.Check(t.Context(), s.URL+"/private/x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := d.Usage.Pref("train-ai"); got == PrefYes {
+				t.Errorf("Client.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
+			}
 
-// TestContentSignalPathRecordAbbreviatedYesStaysOnItsPath: a
-// Content-Signal record with a path ("/blog/ search=yes, ai-train=y")
-// states no yes for /private/x: Robots.Usage documents that of every
-// pair of a record starting with a path other than "/", and of the
-// pairs after it, only the refusals are read. Written y rather than
-// yes, the later pair's yes is read for every path, by Robots.Usage,
-// Robots.Check, the Client, and Transport.Usage from the
-// Content-Signal header alike.
-func TestContentSignalPathRecordAbbreviatedYesStaysOnItsPath(t *testing.T) {
-	const robots = "User-agent: *\nContent-Signal: /blog/ search=yes, ai-train=y\nAllow: /\n"
-	r := Parse([]byte(robots))
-	if got := r.Usage("ExampleBot", "/private/x").Pref("train-ai"); got == PrefYes {
-		t.Errorf("Robots.Usage(/private/x) train-ai = y: the record's yes was for /blog/")
-	}
-	if got := r.Check("ExampleBot", "/private/x").Usage.Pref("train-ai"); got == PrefYes {
-		t.Errorf("Robots.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
-	}
-	s := newTestSite(t, robots)
-	c := newTestClient(t, WithUserAgent(testUA))
-	d, err := c.Check(t.Context(), s.URL+"/private/x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := d.Usage.Pref("train-ai"); got == PrefYes {
-		t.Errorf("Client.Check(/private/x).Usage train-ai = y: the record's yes was for /blog/")
-	}
-
-	h := newTestSite(t, "User-agent: *\nAllow: /\n")
-	h.route("/private/x", serve(200, "page", "Content-Signal", "/blog/ search=yes, ai-train=y"))
-	_, tr, hc := newTestTransport(t)
-	resp, err := hc.Get(h.URL + "/private/x")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if got := tr.Usage(resp).Pref("train-ai"); got == PrefYes {
-		t.Errorf("Transport.Usage(/private/x) train-ai = y from the header record scoped to /blog/")
+			h := newTestSite(t, "User-agent: *\nAllow: /\n")
+			h.route("/private/x", serve(200, "page", "Content-Signal", record))
+			_, tr, hc := newTestTransport(t)
+			resp, err := hc.Get(h.URL + "/private/x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := tr.Usage(resp).Pref("train-ai"); got == PrefYes {
+				t.Errorf("Transport.Usage(/private/x) train-ai = y from the header record scoped to /blog/")
+			}
+		})
 	}
 }

@@ -238,13 +238,17 @@ func FuzzCombineAgree(f *testing.F) {
 // first pair's yes is dropped for that reason ("never a yes, which may
 // have been meant for some paths only"); the yes of the pairs after it,
 // under the same path, must be dropped too, whatever order the pairs
-// come in. Refusals are still read, failing closed.
+// come in, and a yes spelt y (a pair that already carries an error,
+// "takes yes or no"). Refusals are still read, failing closed.
 func TestContentSignalPathScopedRecordGivesNoYes(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"/blog/ ai-train=yes, search=yes", ""},
 		{"/blog/ search=yes, ai-train=yes", ""},
 		{"/blog/ search=yes, ai-train=no", "train-ai=n"},
 		{"/blog/ ai-train=no, search=yes", "train-ai=n"},
+		{"/blog/ search=yes, ai-train=y", ""},
+		{"/blog/ search=no, ai-train=y", ""},
+		{"/blog/ search=yes, ai-input=y, ai-train=n", "train-ai=n"},
 	} {
 		got, _ := ParseContentSignal(tc.in)
 		for label, v := range All(got) {
@@ -272,29 +276,5 @@ func TestContentSignalJoinedPathRecordGivesNoYes(t *testing.T) {
 	joined, _ := ParseContentSignal(lines[0] + ", " + lines[1])
 	if joined != apart.Members() {
 		t.Errorf("joined %q = %q, apart %q", lines[0]+", "+lines[1], joined, apart.Members())
-	}
-}
-
-// TestContentSignalPathScopedRecordAbbreviatedYes: a record that starts
-// with a path other than "/" gives "of every pair, and of every pair
-// after it, only the refusals" (ParseContentSignal). A later pair whose
-// value is y rather than yes ("ai-train=y", which the error itself calls
-// a pair that states nothing: "ai-train takes yes or no") must give no
-// yes either; its refusal twin n still counts.
-func TestContentSignalPathScopedRecordAbbreviatedYes(t *testing.T) {
-	for _, tc := range []struct{ in, wantTrain string }{
-		{"/blog/ search=yes, ai-train=y", ""},
-		{"/blog/ search=no, ai-train=y", ""},
-		{"/blog/ search=yes, ai-input=y, ai-train=n", "n"},
-	} {
-		got, _ := ParseContentSignal(tc.in)
-		for label, v := range All(got) {
-			if v == "y" {
-				t.Errorf("ParseContentSignal(%q) = %q: %s=y, a yes of a record scoped to /blog/, read for every path", tc.in, got, label)
-			}
-		}
-		if v, _ := Value(got, "train-ai"); tc.wantTrain == "n" && v != "n" {
-			t.Errorf("ParseContentSignal(%q) = %q, want its refusal train-ai=n", tc.in, got)
-		}
 	}
 }
