@@ -81,7 +81,8 @@ func (e *DisallowedError) Unwrap() error { return ErrDisallowed }
 // '#' in its RawQuery (which nginx and Apache end the query at), or one
 // the Client cannot check gives [ErrBadURL]. A request goes out
 // with the Host its site's robots.txt was fetched with ("a.test" for a
-// Host or URL spelling it "A.TEST." or "a.test:80"), lest a server that
+// Host or URL spelling it "A.TEST." or "a.test:80"), and to the host
+// that fetch dialled and named in TLS, lest a resolver or a server that
 // tells the spellings apart serve a site whose robots.txt was not read.
 // A request robots.txt disallows is not sent: RoundTrip returns a
 // *[DisallowedError], or while robots.txt is unreachable the Client's
@@ -350,7 +351,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// its A-label, which a signing RoundTripper below can sign.)
 		host = sent
 	}
-	asked, out := req.URL, dialledURL(req.URL)
+	// Dialled, and named in TLS, as its robots.txt fetch was too: "a.test."
+	// may resolve, and "A.TEST" be routed by its exact TLS name, to
+	// another server than a.test (see fetcher.send).
+	asked, out := req.URL, withHost(req.URL, sentHost(dialed.Authority))
 	under := sentUnder{t: t, d: served, req: sentOf(req), body: &readBody{}, sending: new(atomic.Bool),
 		answered: new(atomic.Pointer[http.Request])}
 	under.req.host = host
@@ -464,7 +468,7 @@ type sentUnder struct {
 	d   Decision
 	req sentRequest
 	// asked is req with its URL's host as the caller wrote it, which
-	// resp.Request shows (see dialledURL).
+	// resp.Request shows (see showAsked).
 	asked sentRequest
 	body  *readBody // its response's body, when it holds one
 	// sending is set while t's RoundTrip hands the request on: a
@@ -486,7 +490,7 @@ type sentRequest struct {
 }
 
 // showAsked gives resp a request that shows asked, the URL as the caller
-// wrote it, when it shows sent, the copy dialledURL made (a RoundTripper
+// wrote it, when it shows sent, the copy dialled (a RoundTripper
 // below may have sent a copy of that): the caller may compare it with
 // its own (has a redirect been followed?).
 func showAsked(resp *http.Response, asked, sent *url.URL) {
@@ -509,8 +513,17 @@ func dialledURL(u *url.URL) *url.URL {
 	if err != nil {
 		return u
 	}
+	return withHost(u, sentHost(string(key)))
+}
+
+// withHost returns u, or a copy of it whose host is host when u's is
+// another.
+func withHost(u *url.URL, host string) *url.URL {
+	if u.Host == host {
+		return u
+	}
 	v := *u
-	v.Host = sentHost(string(key))
+	v.Host = host
 	return &v
 }
 

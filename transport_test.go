@@ -2136,3 +2136,89 @@ func TestTransportRespelledEscapedPercentRule(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportDialsPageAsItsRobotsFetch: a page at a.test spelt
+// with a final dot ("http://a.test./page") is checked against a.test's
+// robots.txt, which the Client fetched dialling "a.test", and goes out
+// with a.test's Host, but the Transport dials "a.test." as written: a
+// name that, as the fix for hops says (TestHopToDottedHostAsItsOwnFetch),
+// may resolve to another server. Here it is one whose own robots.txt
+// disallows everything and that answers 503 with a Retry-After of an
+// hour: it gets the page, whose check read a.test's file, and its hold
+// lands on a.test's pages. The page must be dialled as a.test is.
+func TestTransportDialsPageAsItsRobotsFetch(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	w.on("a.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
+	w.on("a.test/page", serve(200, "page of a.test"))
+	var otherGot atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(rw, "User-agent: *\nDisallow: /\n")
+			return
+		}
+		otherGot.Add(1)
+		rw.Header().Set("Retry-After", "3600")
+		http.Error(rw, "page of the other server", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(other.Close)
+	tr := w.transport(t)
+	dial := tr.DialContext
+	var d net.Dialer
+	var dotted atomic.Int32
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if strings.HasPrefix(addr, "a.test.:") {
+			dotted.Add(1)
+			return d.DialContext(ctx, network, other.Listener.Addr().String())
+		}
+		return dial(ctx, network, addr)
+	}
+	c, rt := NewClientTransport(tr, []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: rt}
+	ctx := context.Background()
+	body, err := get(ctx, hc, "http://a.test./page")
+	if n := dotted.Load(); n != 0 || otherGot.Load() != 0 {
+		t.Errorf("GET http://a.test./page: %q, %v; \"a.test.\" dialled %d times, the other server sent the page %d times; "+
+			"want a.test dialled, as for its robots.txt", body, err, n, otherGot.Load())
+	}
+	if _, err := get(ctx, hc, "http://a.test/page"); errors.Is(err, ErrPaced) {
+		t.Errorf("a.test's page after that: %v; held by the other server's Retry-After", err)
+	}
+}
+
+// TestTransportNamesPageServerAsItsRobotsFetch: a page at https://A.TEST/ is
+// checked against a.test's robots.txt, fetched with TLS naming
+// "a.test", and sent with Host a.test, but TLS names "A.TEST" as
+// written: a server choosing its backend by exact name (here a.test's
+// for "a.test", a default backend for any other, the case the fix for
+// hops names, TestHopNamesTheServerAsItsOwnFetch) serves the page from
+// a backend whose robots.txt the Client never read.
+func TestTransportNamesPageServerAsItsRobotsFetch(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	var mu sync.Mutex
+	var names []string
+	pick := func(own http.HandlerFunc) http.HandlerFunc {
+		return func(rw http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			names = append(names, r.URL.Path+" "+r.TLS.ServerName)
+			mu.Unlock()
+			if r.TLS.ServerName != "a.test" {
+				_, _ = io.WriteString(rw, "the default backend's page") // its robots.txt: Disallow: /
+				return
+			}
+			own(rw, r)
+		}
+	}
+	w.on("a.test/robots.txt", pick(serve(200, "User-agent: *\nAllow: /\n")))
+	w.on("a.test/page", pick(serve(200, "page of a.test")))
+	c, rt := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { _ = c.Close() })
+	body, err := get(context.Background(), &http.Client{Transport: rt}, "https://A.TEST/page")
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || body != "page of a.test" || !slices.Equal(names, []string{"/robots.txt a.test", "/page a.test"}) {
+		t.Errorf("GET https://A.TEST/page: %q, %v; TLS named %q; want a.test's page, TLS naming a.test as for its robots.txt", body, err, names)
+	}
+}
