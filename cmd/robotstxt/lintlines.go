@@ -292,8 +292,11 @@ func nearKey(key string) string {
 	return ""
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
+// editDistance is the Levenshtein distance between a and b, in
+// characters: an invisible one (a byte-order mark left mid-file, a
+// zero-width space) is one edit, whatever its bytes.
+func editDistance(as, bs string) int {
+	a, b := []rune(as), []rune(bs)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -459,5 +460,32 @@ func TestLintRelativeSitemapAsClient(t *testing.T) {
 	}
 	if !said {
 		t.Errorf("no sitemap-relative finding saying the Client lists the sitemap: %+v", lintText(t, body))
+	}
+}
+
+// TestLintInvisibleCharacterBeforeRuleKey: a Disallow or Allow line
+// that an invisible character (a byte-order mark left mid-file by
+// concatenation, a zero-width or ideographic space) starts is skipped by
+// the Client, which reads its key as "\ufeffdisallow". lint must not call
+// it an unknown key that major crawlers do not read (info: "read as
+// meant"), but at least what a typo of the key gets (key-typo, a
+// warning: the line is ignored).
+func TestLintInvisibleCharacterBeforeRuleKey(t *testing.T) {
+	for _, pre := range []string{"\ufeff", "\u200b", "\u2060", "\u3000"} {
+		body := "User-agent: *\nAllow: /\n" + pre + "Disallow: /private\n"
+		// The Client skips the line: /private is allowed.
+		if r := runCmd(t, body, "test", "-file", "-", "/private"); r.code != exitOK {
+			t.Fatalf("%q: the Client obeys the line? exit %d, %s", pre, r.code, r.stdout)
+		}
+		r := runCmd(t, body, "lint", "-json", "-")
+		var rep report
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+			t.Fatalf("%q: %v: %q", pre, err, r.stdout)
+		}
+		for _, d := range rep.Diagnostics {
+			if d.Line == 3 && d.Severity < sevWarning {
+				t.Errorf("%q: line 3, a Disallow the Client skips, is %s %s: %s", pre, d.Severity, d.Code, d.Message)
+			}
+		}
 	}
 }

@@ -75,8 +75,16 @@ func (l listing) value(n int) string { return l.parsed(n).Value }
 // is no such line.
 func (l listing) parsed(n int) parser.Line {
 	if n >= 1 && n <= len(l.lines) {
-		for pl := range parser.Lines([]byte(l.lines[n-1])) {
-			return pl
+		// After a line end but the first, which alone may begin with a
+		// byte-order mark the parser skips.
+		text := l.lines[n-1]
+		if n > 1 {
+			text = "\n" + text
+		}
+		for pl := range parser.Lines([]byte(text)) {
+			if n == 1 || pl.Num == 2 {
+				return pl
+			}
 		}
 	}
 	return parser.Line{}

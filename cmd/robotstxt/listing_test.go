@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -65,5 +66,33 @@ func TestListingNumbersLinesAsTheParser(t *testing.T) {
 		if n := newListing(text.Text).len(); n != p.Lines {
 			t.Errorf("%s: listing has %d lines, the parser %d", f, n, p.Lines)
 		}
+	}
+}
+
+// TestListingDirectiveKeepsMidFileBOM: a byte-order mark is skipped at the
+// start of the file only; on a later line it is part of the key, as the
+// parser reads it ("\ufeffDisallow", an unknown key). The listing, which
+// says it gives each line as the parser reads it, must not drop it, or
+// lint quotes the line as the Disallow rule crawlers do not read it as.
+func TestListingDirectiveKeepsMidFileBOM(t *testing.T) {
+	text := []byte("User-agent: a\n\ufeffDisallow: /x\nUser-agent: b\nDisallow: /y\n")
+	var key string
+	for pl := range parser.Lines(text) {
+		if pl.Num == 2 {
+			key = pl.Key
+		}
+	}
+	l := newListing(text)
+	if got := l.parsed(2).Key; got != key {
+		t.Errorf("line 2's key is %q; the parser reads %q", got, key)
+	}
+	if got, want := l.directive(2), key+": /x"; got != want {
+		t.Errorf("directive(2) = %q, want %q", got, want)
+	}
+	// And so lint's joined-group finding quotes a Disallow line as what
+	// did not end the group.
+	r := runCmd(t, string(text), "lint", "-")
+	if strings.Contains(r.stdout, "past line 2 (Disallow: /x)") {
+		t.Errorf("lint quotes line 2 as a Disallow rule that ended no group:\n%s", r.stdout)
 	}
 }
