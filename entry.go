@@ -93,7 +93,7 @@ func (s stamp) sub(u stamp) time.Duration { return time.Duration(s - u) }
 const maxFailures = 1 << 20
 
 // persisted holds the fields of the Store encoding but the key, body and
-// the kind of a TLS failure (its entry's cause's, see tlsKindOf).
+// the kind of a failure (its entry's cause's, see kindOf).
 type persisted struct {
 	outcome Outcome
 	// stale marks a last good copy kept while the host is unreachable;
@@ -277,8 +277,9 @@ func (e *entry) clone() *entry {
 // golden encoding in testdata/store catches the layout alone): 12 came
 // when a cut robots.txt stopped keeping validators, which a reader of an
 // older value renewed as the whole file; 13 when it kept a TLS failure's
-// kind (see tlsKindOf), which a reader's error policy may tell apart.
-const entryVersion = 13
+// kind (see kindOf), which a reader's error policy may tell apart; 14
+// when it kept a resolver's failure and a dial's as kinds too.
+const entryVersion = 14
 
 // castagnoli is the table of the CRC-32C that ends every encoding: a
 // Store that damages a value (a flipped bit turned Disallow: /private
@@ -312,7 +313,7 @@ func encodeEntry(k key, e *entry, crawler uint64) []byte {
 		flags |= flagStale
 	}
 	b = binary.AppendUvarint(append(b, byte(p.outcome), flags), uint64(p.causes))
-	b = binary.AppendUvarint(b, uint64(tlsKindOf(e.cause)))
+	b = binary.AppendUvarint(b, uint64(kindOf(e.cause)))
 	for _, v := range [...]int32{int32(p.status), int32(p.failStatus), p.failures, p.lifetime} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -388,7 +389,7 @@ func decodeEntry(k key, b []byte, crawler uint64) (*entry, error) {
 	case len(body) > 0 && p.outcome != OutcomeRules:
 		return nil, fmt.Errorf("%w: body without rules", errCorruptEntry)
 	case !knownKind(kind):
-		return nil, fmt.Errorf("%w: TLS failure of kind %#x", errCorruptEntry, kind)
+		return nil, fmt.Errorf("%w: failure of kind %#x", errCorruptEntry, kind)
 	case len(body) > 0:
 		e.body = bytes.Clone(body) // not the rest of the Store's value
 	}

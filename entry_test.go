@@ -42,7 +42,11 @@ func sampleEntries() []*entry {
 		{key: "https://f.example:443", persisted: persisted{outcome: OutcomeUnreachable, causes: causeCertificate, failures: 1,
 			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), since: stampOf(t0),
 			errText: "tls: failed to verify certificate: x509: certificate has expired or is not yet valid"},
-			cause: tlsError(kindInvalid|uint16(x509.Expired), true)},
+			cause: kindError(kindInvalid|uint16(x509.Expired), true, false)},
+		{key: "https://g.example:443", persisted: persisted{outcome: OutcomeUnreachable, causes: causeTimeout, failures: 1,
+			fetched: stampOf(t0), checked: stampOf(t0), expires: stampOf(t0.Add(time.Minute)), since: stampOf(t0),
+			errText: "dial tcp: lookup g.example: i/o timeout"},
+			cause: kindError(kindDNS|dnsTemporary|dnsTimeout, false, true)},
 	}
 }
 
@@ -71,8 +75,8 @@ func TestEntryRoundTrip(t *testing.T) {
 		if text, err := got.text(); err != nil || !bytes.Equal(text, want) {
 			t.Errorf("%s: body %q, %v after decoding; want %q", e.key, text, err, want)
 		}
-		if e.errText != "" && (got.cause == nil || got.cause.Error() != e.errText || tlsKindOf(got.cause) != tlsKindOf(e.cause)) {
-			t.Errorf("%s: cause %v (TLS kind %#x) after decoding, want %q (%#x)", e.key, got.cause, tlsKindOf(got.cause), e.errText, tlsKindOf(e.cause))
+		if e.errText != "" && (got.cause == nil || got.cause.Error() != e.errText || kindOf(got.cause) != kindOf(e.cause)) {
+			t.Errorf("%s: cause %v (TLS kind %#x) after decoding, want %q (%#x)", e.key, got.cause, kindOf(got.cause), e.errText, kindOf(e.cause))
 		}
 	}
 	// Every persisted field is set by some sample: a zero in all of them
@@ -131,7 +135,7 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"no outcome":          withPlain(at, 0),
 		"bad outcome":         withPlain(at, 7),
 		"status 5000":         withPlain(at+4, 0x88, 0x27),
-		"unknown TLS kind":    withPlain(at+3, kindRecordHeader+1),
+		"unknown kind":        withPlain(at+3, kindDial+1),
 		"before 1970":         encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stamp(-time.Second)}}),
 		"past 2262":           sealed(append(binary.AppendVarint(bytes.Clone(plain[:at+8]), math.MaxInt64), plain[at+9:]...)),
 		"fail status 5000":    encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, failStatus: 5000}}),
@@ -372,7 +376,7 @@ func retained(n int, f func() error) float64 {
 func TestEntryCountsStoredCause(t *testing.T) {
 	const text = "robotstxt: fetch http://a.test/robots.txt: dial tcp 192.0.2.1:80: connect: connection refused"
 	for name, err := range failures() {
-		causes, kind := causesOf(capErr(err)), tlsKindOf(capErr(err))
+		causes, kind := causesOf(capErr(err)), kindOf(capErr(err))
 		if n := retained(1000, func() error { return storedCause(text, causes, kind) }); n > causeOverhead {
 			t.Errorf("%s: the error rebuilt from its classes retains %.0f bytes, more than causeOverhead (%d)", name, n, causeOverhead)
 		}

@@ -291,10 +291,10 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // [Store], p is also asked of another process's failure, with an error
 // that holds its text and what errors.Is and errors.As tell of it (the
 // Store keeps its class: a timeout, a name not found, a refused or reset
-// connection, a TLS alert, a certificate; and of a TLS failure its kind:
-// an x509.UnknownAuthorityError, an x509.CertificateInvalidError's
-// Reason, a tls.RecordHeaderError, not an x509.HostnameError; see
-// [DeferredError]'s Err):
+// connection, a TLS alert, a certificate; its kind: a resolver's failure
+// (temporary, timed out), a dial's, an x509.UnknownAuthorityError, an
+// x509.CertificateInvalidError's Reason, a tls.RecordHeaderError, not an
+// x509.HostnameError; see [DeferredError]'s Err):
 // the Client takes that process's allow-all only if p allows all then
 // too, and its failure (a last good copy standing in, an outage's
 // allow-all) only if p would not have disallowed all (of an outage, p is

@@ -281,9 +281,9 @@ func (t *sharedTier) policyGives(err error, o Outcome) bool {
 // disallowsSomeFailure reports whether this Client's policies read some
 // failure as disallow-all: a failure with no response, of no class the
 // Store keeps or of any one of them but a refusal (which no policy
-// reads), or of any TLS kind, or a status the default policy reads as
-// unreachable (429, 5xx, …). An outage's failures but its last are not
-// kept. The policies are asked once (some 500 calls, half a
+// reads), or of any kind (see kindOf), or a status the default policy
+// reads as unreachable (429, 5xx, …). An outage's failures but its last
+// are not kept. The policies are asked once (some 1,000 calls, half a
 // millisecond), their answer kept for the Client's life; a panic of one
 // is not kept, and the next read asks again.
 func (t *sharedTier) disallowsSomeFailure() bool {
@@ -311,11 +311,12 @@ func (t *sharedTier) policiesDisallowSome() bool {
 		}
 	}
 	for kind := uint16(1); kind <= maxKind && t.cfg.errPolicy != nil; kind++ {
-		// Each kind alone, and a certificate's in a certificate
-		// verification error too.
-		if knownKind(kind) && (t.policyGives(storedCause(storedFailure, 0, kind), OutcomeDisallowAll) ||
-			kind != kindRecordHeader && t.policyGives(storedCause(storedFailure, causeCertificate, kind), OutcomeDisallowAll)) {
-			return true
+		// Each kind alone, in a certificate verification error (a
+		// certificate's), and timed out (a dial's).
+		for _, c := range [...]uint16{0, causeCertificate, causeTimeout} {
+			if knownKind(kind) && t.policyGives(storedCause(storedFailure, c, kind), OutcomeDisallowAll) {
+				return true
+			}
 		}
 	}
 	for s := 100; s < 600; s++ {

@@ -2369,7 +2369,7 @@ func TestStoreOutageEarlierFailureKind(t *testing.T) {
 
 // TestStoreOutagePolicyAskedOnce: a reader of outages' allow-alls asks
 // its error policy of every kind of failure once, not at each read (some
-// 500 calls), and a panic of the policy is not kept as its answer: the
+// 1,000 calls), and a panic of the policy is not kept as its answer: the
 // next read asks again.
 func TestStoreOutagePolicyAskedOnce(t *testing.T) {
 	ctx := context.Background()
@@ -2625,5 +2625,105 @@ func TestStoreTDMRepReadPastBodyLimit(t *testing.T) {
 	}
 	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
 		t.Errorf("with the Store, a.test's tdmrep.json of %d bytes fetched %d times, want once: the Store's copy was read under robots.txt's WithBodyLimit", len(file), n)
+	}
+}
+
+// TestStoreErrorPolicyOfStoredDialFailure: as
+// TestStoreErrorPolicyOfStoredStandIn, for failures WithErrorPolicy's doc
+// says errors.As finds in the HTTP client's error, of no class the Store
+// keeps but of a kind: a *net.DNSError of a resolver that fails (not a
+// name not found), and the *net.OpError of a dial that timed out. A
+// reader whose policy reads them as disallow-all answers so alone, and
+// so with the Store, not taking the writer's last good copy.
+func TestStoreErrorPolicyOfStoredDialFailure(t *testing.T) {
+	ctx := context.Background()
+	const u = "http://site.test/public"
+	for _, tc := range []struct {
+		name   string
+		err    func(host string) error
+		policy func(error) Outcome
+	}{
+		{"resolver failing",
+			func(host string) error {
+				return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: host, IsTemporary: true}}
+			},
+			disallowsOn(func(err error) bool { var dns *net.DNSError; return errors.As(err, &dns) })},
+		{"dial timeout",
+			func(string) error {
+				return &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" })},
+	} {
+		run := func(shared bool) Decision {
+			clock := newTestClock()
+			var down atomic.Bool
+			up := serve(200, privateRules, "Cache-Control", "max-age=60")
+			hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if down.Load() {
+					return nil, tc.err(r.URL.Hostname())
+				}
+				rec := httptest.NewRecorder()
+				up.ServeHTTP(rec, r)
+				resp := rec.Result()
+				resp.Request = r
+				return resp, nil
+			})}
+			reader := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithErrorPolicy(tc.policy)}
+			if shared {
+				store := newMemStore()
+				writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
+				if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
+					t.Fatalf("%s: the writer, the site up: %v, %v", tc.name, ok, err)
+				}
+				clock.Advance(2 * time.Minute)
+				down.Store(true)
+				if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
+					t.Fatalf("%s: the writer, the site failing: %+v, %v; want its copy standing in", tc.name, d, err)
+				}
+				d, _ := newTestClient(t, append(reader, WithStore(store))...).Check(ctx, u)
+				return d
+			}
+			alone := newTestClient(t, reader...)
+			if ok, err := alone.Allowed(ctx, u); !ok || err != nil {
+				t.Fatalf("%s: the reader alone, the site up: %v, %v", tc.name, ok, err)
+			}
+			clock.Advance(2 * time.Minute)
+			down.Store(true)
+			d, _ := alone.Check(ctx, u)
+			return d
+		}
+		alone := run(false)
+		if alone.Allowed || alone.Outcome != OutcomeDisallowAll {
+			t.Fatalf("%s: control: the reader alone answers %+v; want its policy's disallow-all", tc.name, alone)
+		}
+		if d := run(true); d.Allowed || d.Outcome != OutcomeDisallowAll {
+			t.Errorf("%s: the reader sharing the Store: allowed=%v outcome=%v stale=%v err=%v; alone it answers disallow-all",
+				tc.name, d.Allowed, d.Outcome, d.Stale, d.Err)
+		}
+	}
+}
+
+// TestStoreErrorPolicyOfStoredResolverOutage: as
+// TestStoreErrorPolicyOfStoredOutage, for a resolver that fails (a
+// *net.DNSError that is temporary, not a name not found), which the
+// reader's policy reads as disallow-all: the reader does not take the
+// writer's outage allow-all.
+func TestStoreErrorPolicyOfStoredResolverOutage(t *testing.T) {
+	ctx := context.Background()
+	const u = "http://gone.test/private/x"
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: r.URL.Hostname(), IsTemporary: true}}
+	})}
+	policy := disallowsOn(func(err error) bool { var dns *net.DNSError; return errors.As(err, &dns) && dns.IsTemporary })
+	clock := newTestClock()
+	alone := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithUnreachableAllowAfter(time.Hour), WithErrorPolicy(policy))
+	if d, _ := alone.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
+		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", d)
+	}
+	opts := []Option{WithHTTPClient(hc), WithStore(newMemStore()), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
+	outageAllowed(t, newTestClient(t, opts...), clock, u)
+	reader := newTestClient(t, append(opts, WithErrorPolicy(policy))...)
+	if d, err := reader.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
+		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v err=%v; alone it disallows all", d.Allowed, d.Outcome, err)
 	}
 }

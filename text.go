@@ -152,7 +152,7 @@ func causesOf(err error) uint16 {
 // errors.As tells apart a copy that holds only its class: a
 // *net.DNSError's IsNotFound, a *net.OpError of a refused or reset
 // connection or of a TLS alert, a *tls.CertificateVerificationError, and
-// the TLS failure of kind (see tlsKindOf).
+// the failure of kind (see kindOf).
 func storedCause(text string, causes, kind uint16) error {
 	end := &cutEnd{msg: text, timeout: causes&causeTimeout != 0, is: make([]error, 0, bits.OnesCount16(causes&^causeTimeout))}
 	for i, s := range causeSentinels {
@@ -172,7 +172,7 @@ func storedCause(text string, causes, kind uint16) error {
 	if causes&causeAlert != 0 {
 		end.is = append(end.is, &net.OpError{Op: remoteError, Net: "tcp", Err: errors.New("tls: alert")})
 	}
-	if t := tlsError(kind, causes&causeCertificate != 0); t != nil {
+	if t := kindError(kind, causes&causeCertificate != 0, causes&causeTimeout != 0); t != nil {
 		end.is = append(end.is, t)
 	}
 	return end
@@ -250,20 +250,31 @@ func lightTLS(err error) error {
 // the server sent in over TCP (a tls.AlertError is QUIC's).
 const remoteError = "remote error"
 
-// The kinds of TLS failure the Store encoding keeps beside a failure's
-// classes (see tlsKindOf), of those lightTLS keeps, so that an error
-// policy tells them apart with errors.As in every process: 0 for none,
-// else one of these. (A TLS alert is a class, causeAlert; a
-// tls.AlertError, which only QUIC reports, is kept as text.)
+// The kinds of failure the Store encoding keeps beside a failure's
+// classes (see kindOf), so that an error policy tells them apart with
+// errors.As in every process: 0 for none, else one of these. Of a TLS
+// failure, those lightTLS keeps (a TLS alert is a class, causeAlert; a
+// tls.AlertError, which only QUIC reports, is kept as text); of a dial,
+// a resolver's failure and whether no connection was made.
 const (
-	kindUnknownAuthority = 1      // an x509.UnknownAuthorityError
-	kindRecordHeader     = 2      // a tls.RecordHeaderError: the server spoke no TLS
-	kindInvalid          = 1 << 8 // an x509.CertificateInvalidError, plus its Reason
-	maxKind              = kindInvalid | 0xff
+	kindUnknownAuthority = 1 // an x509.UnknownAuthorityError
+	kindRecordHeader     = 2 // a tls.RecordHeaderError: the server spoke no TLS
+	// kindDial is a *net.OpError "dial" of no resolver's failure and no
+	// refusal (causeRefused): a connection not made in time, a network
+	// unreachable.
+	kindDial = 3
+	// kindDNS is a *net.DNSError but a name not found (causeNotFound),
+	// in a dial's *net.OpError, plus dnsTemporary and dnsTimeout: a
+	// resolver that fails.
+	kindDNS      = 0x10
+	dnsTemporary = 1
+	dnsTimeout   = 2
+	kindInvalid  = 1 << 8 // an x509.CertificateInvalidError, plus its Reason
+	maxKind      = kindInvalid | 0xff
 )
 
-// tlsKindOf returns the kind of TLS failure in err's chain.
-func tlsKindOf(err error) uint16 {
+// kindOf returns the kind of failure in err's chain.
+func kindOf(err error) uint16 {
 	if err == nil {
 		return 0 // before the targets of errors.As, each an allocation
 	}
@@ -271,6 +282,8 @@ func tlsKindOf(err error) uint16 {
 		unknown x509.UnknownAuthorityError
 		invalid x509.CertificateInvalidError
 		record  tls.RecordHeaderError
+		dns     *net.DNSError
+		op      *net.OpError
 	)
 	switch {
 	case errors.As(err, &unknown):
@@ -282,21 +295,42 @@ func tlsKindOf(err error) uint16 {
 		return kindInvalid | uint16(invalid.Reason)
 	case errors.As(err, &record):
 		return kindRecordHeader
+	case errors.As(err, &dns):
+		if dns.IsNotFound {
+			return 0 // a class
+		}
+		kind := uint16(kindDNS)
+		if dns.IsTemporary {
+			kind |= dnsTemporary
+		}
+		if dns.IsTimeout {
+			kind |= dnsTimeout
+		}
+		return kind
+	case errors.As(err, &op) && op.Op == "dial" && !errors.Is(err, syscall.ECONNREFUSED):
+		return kindDial
 	}
 	return 0
 }
 
-// knownKind reports whether kind is 0 or one of the kinds of TLS failure.
+// knownKind reports whether kind is 0 or one of the kinds of failure.
 func knownKind(kind uint16) bool {
-	return kind == 0 || kind == kindUnknownAuthority || kind == kindRecordHeader || kind&^0xff == kindInvalid
+	return kind <= kindDial || kind&^(dnsTemporary|dnsTimeout) == kindDNS || kind&^0xff == kindInvalid
 }
 
-// tlsError returns the error of a TLS failure of kind read from a Store,
-// nil for none: if unverified, in a *tls.CertificateVerificationError
-// that holds the error of a certificate's kind, or one saying only that.
-func tlsError(kind uint16, unverified bool) error {
+// kindError returns the error of a failure of kind read from a Store,
+// nil for none: of a TLS failure, if unverified, in a
+// *tls.CertificateVerificationError that holds the error of a
+// certificate's kind, or one saying only that; of a dial, in the
+// *net.OpError net/http reports, timed out if timeout.
+func kindError(kind uint16, unverified, timeout bool) error {
 	var err error
 	switch {
+	case kind == kindDial:
+		return &net.OpError{Op: "dial", Net: "tcp", Err: &cutEnd{msg: "no connection made", timeout: timeout}}
+	case kind&^(dnsTemporary|dnsTimeout) == kindDNS:
+		return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "lookup failed",
+			IsTemporary: kind&dnsTemporary != 0, IsTimeout: kind&dnsTimeout != 0}}
 	case kind == kindUnknownAuthority:
 		err = x509.UnknownAuthorityError{}
 	case kind&^0xff == kindInvalid:

@@ -296,7 +296,7 @@ func TestStoredCauseTellsApartAsCapErr(t *testing.T) {
 	}
 	for name, err := range failures {
 		mem := capErr(err)
-		stored := storedCause(mem.Error(), causesOf(err), tlsKindOf(mem))
+		stored := storedCause(mem.Error(), causesOf(err), kindOf(mem))
 		if stored.Error() != mem.Error() {
 			t.Errorf("%s: text %q, want %q", name, stored, mem)
 		}
@@ -419,17 +419,17 @@ func TestCausesOfServerAlert(t *testing.T) {
 	}
 }
 
-// TestTLSKindsRoundTrip: every kind knownKind admits, and no other, is
-// the kind of the error tlsError builds of it, alone or in a
+// TestFailureKindsRoundTrip: every kind knownKind admits, and no other,
+// is the kind of the error kindError builds of it, alone or in a
 // certificate verification error (a certificate's kind).
-func TestTLSKindsRoundTrip(t *testing.T) {
+func TestFailureKindsRoundTrip(t *testing.T) {
 	for kind := range uint16(maxKind + 2) {
-		got := tlsKindOf(tlsError(kind, false))
+		got := kindOf(kindError(kind, false, false))
 		if known := knownKind(kind); known != (got == kind) {
 			t.Errorf("kind %#x: knownKind %v, the kind of its error %#x", kind, known, got)
 		}
 		if knownKind(kind) && kind != kindRecordHeader {
-			if got := tlsKindOf(tlsError(kind, true)); got != kind {
+			if got := kindOf(kindError(kind, true, false)); got != kind {
 				t.Errorf("kind %#x in a verification error: %#x", kind, got)
 			}
 		}
