@@ -3984,3 +3984,71 @@ func TestAllowedChecksSentHostForIDN(t *testing.T) {
 		t.Errorf("Allowed(%q) = true, but the request is served as %q, whose robots.txt disallows it", u, body)
 	}
 }
+
+// TestClientSlotWaiterSeesItsSiteFilled: a check that waits for a fetch
+// slot stops waiting once another check's fill has put its site's
+// robots.txt in memory. A check of a cold site that comes while no fill
+// of it runs (the first one's ended at once, with no slot) queues for a
+// slot of its own; here it is behind sites whose fetches hang, and the
+// first one's fill, answering the site, must answer it too, not leave it
+// waiting for a fetch it no longer needs.
+func TestClientSlotWaiterSeesItsSiteFilled(t *testing.T) {
+	checkLeaks(t)
+	free1, hold := make(chan struct{}), make(chan struct{})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Host == "slow1.test":
+			<-free1
+		case strings.HasPrefix(r.Host, "slow"):
+			<-hold
+		}
+		_, _ = io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+	})
+	port := strings.TrimPrefix(s.URL, "http://127.0.0.1:")
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port) // every name is this loopback site
+	}}
+	c := NewClient(WithHTTPClient(&http.Client{Transport: tr}), WithMaxFetches(2))
+	defer tr.CloseIdleConnections()
+	defer c.Close()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(hold)
+	queued := func(host string) bool {
+		c.robots.watchMu.Lock()
+		defer c.robots.watchMu.Unlock()
+		return c.robots.watches["http://"+host+":80"] != nil
+	}
+	check := func(host string, waits bool) <-chan error {
+		done := make(chan error, 1)
+		wg.Go(func() {
+			_, err := c.Allowed(context.Background(), "http://"+host+"/")
+			done <- err
+		})
+		for waits && !queued(host) { // each queued after the one before
+			time.Sleep(time.Millisecond)
+		}
+		return done
+	}
+	check("slow1.test", false) // the two slots
+	check("slow2.test", false)
+	for len(c.slots) < cap(c.slots) {
+		time.Sleep(time.Millisecond)
+	}
+	first := check("x.test", true) // first in the queue
+	for i := range 4 {
+		check(fmt.Sprintf("slow%d.test", i+3), true) // queued behind it
+	}
+	second := check("x.test", true) // before x.test's fetch began: queued last
+	close(free1)                    // the first check of x.test takes slow1's slot
+	for i, done := range []<-chan error{first, second} {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("check %d of x.test: %v", i+1, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("check %d of x.test waits on: it waits for a fetch slot behind hanging fetches, with x.test's robots.txt in memory", i+1)
+		}
+	}
+}
