@@ -2727,3 +2727,61 @@ func TestStoreErrorPolicyOfStoredResolverOutage(t *testing.T) {
 		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v err=%v; alone it disallows all", d.Allowed, d.Outcome, err)
 	}
 }
+
+// TestStoreErrorPolicyOfStoredNotFoundDial: as
+// TestStoreErrorPolicyOfStoredDialFailure's "dial timeout" case, for a
+// name not found, which net/http reports in a dial's *net.OpError too: a
+// reader whose policy reads every dial's failure as disallow-all answers
+// so alone, and must so with the Store, not take the writer's last good
+// copy. The Store rebuilds a name not found as a bare *net.DNSError,
+// outside any *net.OpError (storedCause; kindOf gives it no kind).
+func TestStoreErrorPolicyOfStoredNotFoundDial(t *testing.T) {
+	ctx := context.Background()
+	const u = "http://site.test/public"
+	policy := disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" })
+	run := func(shared bool) Decision {
+		clock := newTestClock()
+		var down atomic.Bool
+		up := serve(200, privateRules, "Cache-Control", "max-age=60")
+		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			if down.Load() {
+				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}}
+			}
+			rec := httptest.NewRecorder()
+			up.ServeHTTP(rec, r)
+			resp := rec.Result()
+			resp.Request = r
+			return resp, nil
+		})}
+		reader := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithErrorPolicy(policy)}
+		if shared {
+			store := newMemStore()
+			writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
+			if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
+				t.Fatalf("the writer, the site up: %v, %v", ok, err)
+			}
+			clock.Advance(2 * time.Minute)
+			down.Store(true)
+			if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
+				t.Fatalf("the writer, the site failing: %+v, %v; want its copy standing in", d, err)
+			}
+			d, _ := newTestClient(t, append(reader, WithStore(store))...).Check(ctx, u)
+			return d
+		}
+		alone := newTestClient(t, reader...)
+		if ok, err := alone.Allowed(ctx, u); !ok || err != nil {
+			t.Fatalf("the reader alone, the site up: %v, %v", ok, err)
+		}
+		clock.Advance(2 * time.Minute)
+		down.Store(true)
+		d, _ := alone.Check(ctx, u)
+		return d
+	}
+	if alone := run(false); alone.Allowed || alone.Outcome != OutcomeDisallowAll {
+		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", alone)
+	}
+	if d := run(true); d.Allowed || d.Outcome != OutcomeDisallowAll {
+		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v stale=%v err=%v; alone it answers disallow-all",
+			d.Allowed, d.Outcome, d.Stale, d.Err)
+	}
+}

@@ -160,7 +160,12 @@ func storedCause(text string, causes, kind uint16) error {
 			end.is = append(end.is, s)
 		}
 	}
-	if causes&causeNotFound != 0 {
+	// The kind first: a dial's *net.OpError is the one errors.As finds,
+	// not a reset's after it.
+	if t := kindError(kind, causes&causeCertificate != 0, causes&causeTimeout != 0); t != nil {
+		end.is = append(end.is, t)
+	}
+	if causes&causeNotFound != 0 && kind&^dnsFlags != kindDNS {
 		end.is = append(end.is, &net.DNSError{Err: "no such host", IsNotFound: true})
 	}
 	if causes&causeRefused != 0 {
@@ -171,9 +176,6 @@ func storedCause(text string, causes, kind uint16) error {
 	}
 	if causes&causeAlert != 0 {
 		end.is = append(end.is, &net.OpError{Op: remoteError, Net: "tcp", Err: errors.New("tls: alert")})
-	}
-	if t := kindError(kind, causes&causeCertificate != 0, causes&causeTimeout != 0); t != nil {
-		end.is = append(end.is, t)
 	}
 	return end
 }
@@ -263,12 +265,13 @@ const (
 	// refusal (causeRefused): a connection not made in time, a network
 	// unreachable.
 	kindDial = 3
-	// kindDNS is a *net.DNSError but a name not found (causeNotFound),
-	// in a dial's *net.OpError, plus dnsTemporary and dnsTimeout: a
-	// resolver that fails.
+	// kindDNS is a *net.DNSError, in a dial's *net.OpError, plus its
+	// flags: dnsNotFound (causeNotFound too), dnsTemporary, dnsTimeout.
 	kindDNS      = 0x10
-	dnsTemporary = 1
-	dnsTimeout   = 2
+	dnsNotFound  = 1
+	dnsTemporary = 2
+	dnsTimeout   = 4
+	dnsFlags     = dnsNotFound | dnsTemporary | dnsTimeout
 	kindInvalid  = 1 << 8 // an x509.CertificateInvalidError, plus its Reason
 	maxKind      = kindInvalid | 0xff
 )
@@ -296,10 +299,10 @@ func kindOf(err error) uint16 {
 	case errors.As(err, &record):
 		return kindRecordHeader
 	case errors.As(err, &dns):
-		if dns.IsNotFound {
-			return 0 // a class
-		}
 		kind := uint16(kindDNS)
+		if dns.IsNotFound {
+			kind |= dnsNotFound
+		}
 		if dns.IsTemporary {
 			kind |= dnsTemporary
 		}
@@ -315,7 +318,7 @@ func kindOf(err error) uint16 {
 
 // knownKind reports whether kind is 0 or one of the kinds of failure.
 func knownKind(kind uint16) bool {
-	return kind <= kindDial || kind&^(dnsTemporary|dnsTimeout) == kindDNS || kind&^0xff == kindInvalid
+	return kind <= kindDial || kind&^dnsFlags == kindDNS || kind&^0xff == kindInvalid
 }
 
 // kindError returns the error of a failure of kind read from a Store,
@@ -328,9 +331,9 @@ func kindError(kind uint16, unverified, timeout bool) error {
 	switch {
 	case kind == kindDial:
 		return &net.OpError{Op: "dial", Net: "tcp", Err: &cutEnd{msg: "no connection made", timeout: timeout}}
-	case kind&^(dnsTemporary|dnsTimeout) == kindDNS:
+	case kind&^dnsFlags == kindDNS:
 		return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "lookup failed",
-			IsTemporary: kind&dnsTemporary != 0, IsTimeout: kind&dnsTimeout != 0}}
+			IsNotFound: kind&dnsNotFound != 0, IsTemporary: kind&dnsTemporary != 0, IsTimeout: kind&dnsTimeout != 0}}
 	case kind == kindUnknownAuthority:
 		err = x509.UnknownAuthorityError{}
 	case kind&^0xff == kindInvalid:

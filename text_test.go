@@ -435,3 +435,36 @@ func TestFailureKindsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredCauseTellsApartDialAsCapErr: WithErrorPolicy's
+// and DeferredError.Err's docs say a Store keeps "a *net.OpError of a
+// dial (Op "dial")" and a *net.DNSError's IsNotFound, IsTemporary and
+// IsTimeout: a reader's policy asking those questions must get the
+// fetching process's answers, for every failure a dial meets.
+func TestStoredCauseTellsApartDialAsCapErr(t *testing.T) {
+	get := func(err error) error { return &url.Error{Op: "Get", URL: "https://a.test/robots.txt", Err: err} }
+	failures := map[string]error{
+		"no such host": get(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "a.test", IsNotFound: true}}),
+		"no such host, temporary": get(&net.OpError{Op: "dial", Net: "tcp",
+			Err: &net.DNSError{Err: "no such host", Name: "a.test", IsNotFound: true, IsTemporary: true}}),
+		"refused":           get(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}),
+		"reset in the dial": get(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNRESET)}),
+		"timeout":           get(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}),
+	}
+	questions := map[string]func(error) bool{
+		"a dial's": func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" },
+		"temporary resolver": func(err error) bool {
+			var dns *net.DNSError
+			return errors.As(err, &dns) && dns.IsTemporary
+		},
+	}
+	for name, err := range failures {
+		mem := capErr(err)
+		stored := storedCause(mem.Error(), causesOf(err), kindOf(mem))
+		for q, ask := range questions {
+			if got, want := ask(stored), ask(mem); got != want {
+				t.Errorf("%s: %s? stored %v, fetched %v", name, q, got, want)
+			}
+		}
+	}
+}
