@@ -35,6 +35,8 @@ type memCache struct {
 	freezes bool
 	// published, if set, is told of each entry put, with mu held.
 	published func(*entry)
+	// watches holds, by key, those waiting for an entry (see watch).
+	watches map[string]*watch
 
 	epoch atomic.Uint32 // advanced by each drain
 	nuses atomic.Int32  // uses noted since the last drain, some perhaps dropped
@@ -231,6 +233,41 @@ func (m *memCache) publish(e *entry) {
 	m.shrink(e)
 	if m.published != nil {
 		m.published(e)
+	}
+	if w := m.watches[e.key]; w != nil {
+		close(w.published)
+		delete(m.watches, e.key)
+	}
+}
+
+// A watch is those waiting for an entry of one key: published is closed
+// when one is.
+type watch struct {
+	published chan struct{}
+	waiters   int
+}
+
+// watch returns a channel closed when an entry for key is next published,
+// and the function that stops watching it: a load waiting for a fetch
+// slot watches its authority (see Client.awaitSlot).
+func (m *memCache) watch(key string) (<-chan struct{}, func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w := m.watches[key]
+	if w == nil {
+		w = &watch{published: make(chan struct{})}
+		if m.watches == nil {
+			m.watches = make(map[string]*watch)
+		}
+		m.watches[key] = w
+	}
+	w.waiters++
+	return w.published, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if w.waiters--; w.waiters == 0 && m.watches[key] == w {
+			delete(m.watches, key)
+		}
 	}
 }
 

@@ -222,52 +222,6 @@ type document struct {
 	cache  *memCache
 	fills  sharedcall.Group // by authority
 	robots bool             // robots.txt: read for the rules; another is kept as its body
-	// watches holds, by authority, the loads waiting for a fetch slot
-	// (see awaitSlot).
-	watchMu sync.Mutex
-	watches map[string]*fillWatch
-}
-
-// A fillWatch is the loads of one authority waiting for a fetch slot:
-// filled is closed when a fill of the authority publishes an entry,
-// which they may answer from without a slot.
-type fillWatch struct {
-	filled  chan struct{}
-	waiters int
-}
-
-// watch returns a channel closed when a fill of authority next publishes
-// an entry, and the function that stops watching it.
-func (d *document) watch(authority string) (<-chan struct{}, func()) {
-	d.watchMu.Lock()
-	defer d.watchMu.Unlock()
-	w := d.watches[authority]
-	if w == nil {
-		w = &fillWatch{filled: make(chan struct{})}
-		if d.watches == nil {
-			d.watches = make(map[string]*fillWatch)
-		}
-		d.watches[authority] = w
-	}
-	w.waiters++
-	return w.filled, func() {
-		d.watchMu.Lock()
-		defer d.watchMu.Unlock()
-		if w.waiters--; w.waiters == 0 && d.watches[authority] == w {
-			delete(d.watches, authority)
-		}
-	}
-}
-
-// published wakes the loads of authority waiting for a fetch slot: a
-// fill of it published an entry.
-func (d *document) published(authority string) {
-	d.watchMu.Lock()
-	defer d.watchMu.Unlock()
-	if w := d.watches[authority]; w != nil {
-		close(w.filled)
-		delete(d.watches, authority)
-	}
 }
 
 // url returns the document's URL, without the scheme's default port.
@@ -591,7 +545,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 // waited for a slot (and so shared no call with it) answers with it, not
 // when its own turn for a slot comes.
 func (c *Client) awaitSlot(ctx context.Context, k key, prev *entry, held *atomic.Bool) (*entry, error) {
-	filled, unwatch := k.doc.watch(k.authority)
+	filled, unwatch := k.doc.cache.watch(k.authority)
 	defer unwatch()
 	if e := c.newer(k, prev); e != nil {
 		return e, nil // published since our fill found no slot
@@ -600,8 +554,8 @@ func (c *Client) awaitSlot(ctx context.Context, k key, prev *entry, held *atomic
 	case c.slots <- struct{}{}: // taken for this load's fill
 		held.Store(true)
 		return nil, nil
-	case <-filled:
-		return c.newer(k, prev), nil // or, if it is gone already, fill anew
+	case <-filled: // by a fill, another site's redirected there, a Store
+		return c.newer(k, prev), nil // or, if none is fresh, fill anew
 	case <-ctx.Done():
 		return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s: %w", capQuote(k.url()), context.Cause(ctx))
 	}
@@ -626,9 +580,6 @@ func (c *Client) fillOnce(ctx context.Context, k key, prev *entry, looked bool, 
 	fill := recovering(func() (any, error) { return c.fill(ctx, k, prev, looked, held) })
 	return func() (any, error) {
 		v, err := fill()
-		if err == nil && chainOf(ctx) == nil { // a hop's fill needs no slot
-			k.doc.published(k.authority)
-		}
 		if p, ok := err.(*fillPanic); ok && !p.logged.Swap(true) { // its callers may all have left
 			c.logger.LogAttrs(c.base, slog.LevelError, k.doc.name+" fill panicked",
 				slog.String("authority", k.authority), slog.String("panic", p.Error()))

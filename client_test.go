@@ -4015,9 +4015,9 @@ func TestClientSlotWaiterSeesItsSiteFilled(t *testing.T) {
 	defer wg.Wait()
 	defer close(hold)
 	queued := func(host string) bool {
-		c.robots.watchMu.Lock()
-		defer c.robots.watchMu.Unlock()
-		return c.robots.watches["http://"+host+":80"] != nil
+		c.robots.cache.mu.Lock()
+		defer c.robots.cache.mu.Unlock()
+		return c.robots.cache.watches["http://"+host+":80"] != nil
 	}
 	check := func(host string, waits bool) <-chan error {
 		done := make(chan error, 1)
@@ -4050,5 +4050,92 @@ func TestClientSlotWaiterSeesItsSiteFilled(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("check %d of x.test waits on: it waits for a fetch slot behind hanging fetches, with x.test's robots.txt in memory", i+1)
 		}
+	}
+}
+
+// TestClientSlotWaiterSeesItsSiteFilledByRedirect: as
+// TestClientSlotWaiterSeesItsSiteFilled, for a site whose robots.txt
+// another site's fetch put in memory: b.test's robots.txt redirects to
+// a.test's, and b.test's fill keeps what it read there as a.test's own
+// (keepTheirs). A check of a.test waiting for a fetch slot behind hanging
+// fetches must answer from it, not wait for a fetch it no longer needs.
+func TestClientSlotWaiterSeesItsSiteFilledByRedirect(t *testing.T) {
+	// To a.test's robots.txt (kept by keepTheirs), and to another file
+	// of a.test's, whose hop checks a.test's robots.txt in a hop's fill.
+	for _, to := range []string{"http://a.test/robots.txt", "http://a.test/moved.txt"} {
+		t.Run(to, func(t *testing.T) { slotWaiterFilledByRedirect(t, to) })
+	}
+}
+
+func slotWaiterFilledByRedirect(t *testing.T, to string) {
+	checkLeaks(t)
+	free1, hold := make(chan struct{}), make(chan struct{})
+	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Host == "slow1.test":
+			<-free1
+		case strings.HasPrefix(r.Host, "slow"):
+			<-hold
+		case r.Host == "b.test":
+			http.Redirect(w, r, to, http.StatusMovedPermanently)
+			return
+		}
+		_, _ = io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+	})
+	port := strings.TrimPrefix(s.URL, "http://127.0.0.1:")
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port) // every name is this loopback site
+	}}
+	c := NewClient(WithHTTPClient(&http.Client{Transport: tr}), WithMaxFetches(2))
+	defer tr.CloseIdleConnections()
+	defer c.Close()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(hold)
+	queued := func(host string) bool {
+		c.robots.cache.mu.Lock()
+		defer c.robots.cache.mu.Unlock()
+		return c.robots.cache.watches["http://"+host+":80"] != nil
+	}
+	check := func(host string, waits bool) <-chan error {
+		done := make(chan error, 1)
+		wg.Go(func() {
+			_, err := c.Allowed(context.Background(), "http://"+host+"/")
+			done <- err
+		})
+		for waits && !queued(host) {
+			time.Sleep(time.Millisecond)
+		}
+		return done
+	}
+	check("slow1.test", false)
+	check("slow2.test", false)
+	for len(c.slots) < cap(c.slots) {
+		time.Sleep(time.Millisecond)
+	}
+	b := check("b.test", true) // first in the queue
+	for i := range 4 {
+		check(fmt.Sprintf("slow%d.test", i+3), true)
+	}
+	a := check("a.test", true) // last
+	close(free1)               // b.test's fetch, redirected to a.test's robots.txt, takes slow1's slot
+	select {
+	case err := <-b:
+		if err != nil {
+			t.Fatalf("check of b.test: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("check of b.test waits on")
+	}
+	if e := c.robots.cache.peek("http://a.test:80"); e == nil {
+		t.Fatal("b.test's fetch kept no entry for a.test: the test's premise fails")
+	}
+	select {
+	case err := <-a:
+		if err != nil {
+			t.Errorf("check of a.test: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("check of a.test waits on for a fetch slot behind hanging fetches, with a.test's robots.txt in memory")
 	}
 }
