@@ -149,15 +149,18 @@ func TestWholeReadWithinTimeout(t *testing.T) {
 		{"explain", a.URL + "/private/x"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
+			mu.Lock()
+			ended = time.Time{}
+			mu.Unlock()
 			start := time.Now()
 			r := runCmd(t, "", append([]string{args[0], "-timeout", timeout.String()}, args[1:]...)...)
 			b.CloseClientConnections() // any request still open ends now
 			time.Sleep(100 * time.Millisecond)
 			mu.Lock()
-			took := ended.Sub(start)
+			took, seen := ended.Sub(start), !ended.IsZero()
 			mu.Unlock()
-			if took > timeout+2*time.Second {
-				t.Errorf("%s -timeout %v read the file for %v (exit %d)", args[0], timeout, took.Round(10*time.Millisecond), r.code)
+			if !seen || took > timeout+2*time.Second || r.code != exitOK && r.code != exitDisallowed {
+				t.Errorf("%s -timeout %v read the file for %v (exit %d)\n%s", args[0], timeout, took.Round(10*time.Millisecond), r.code, r.stderr)
 			}
 		})
 	}

@@ -75,14 +75,11 @@ func (l listing) value(n int) string { return l.parsed(n).Value }
 // is no such line.
 func (l listing) parsed(n int) parser.Line {
 	if n >= 1 && n <= len(l.lines) {
-		// After a line end but the first, which alone may begin with a
-		// byte-order mark the parser skips.
-		text := l.lines[n-1]
-		if n > 1 {
-			text = "\n" + text
-		}
-		for pl := range parser.Lines([]byte(text)) {
-			if n == 1 || pl.Num == 2 {
+		// After a line end: only the file's start may hold the
+		// byte-order mark the parser skips, which the first line is
+		// kept without.
+		for pl := range parser.Lines([]byte("\n" + l.lines[n-1])) {
+			if pl.Num == 2 {
 				return pl
 			}
 		}

@@ -96,3 +96,25 @@ func TestListingDirectiveKeepsMidFileBOM(t *testing.T) {
 		t.Errorf("lint quotes line 2 as a Disallow rule that ended no group:\n%s", r.stdout)
 	}
 }
+
+// TestListingDirectiveKeepsSecondBOMOnLineOne: as
+// TestListingDirectiveKeepsMidFileBOM, for line 1 of a file that begins
+// with two byte-order marks (or a mark and a partial one): the parser
+// skips the first only, and reads line 1's key with the second. The
+// listing's line 1 is held without the first, and re-read alone it
+// loses the second too, quoting a key crawlers skip as a Disallow rule.
+func TestListingDirectiveKeepsSecondBOMOnLineOne(t *testing.T) {
+	for _, pre := range []string{"\ufeff\ufeff", "\ufeff\xef\xbb", "\xef\xef"} {
+		text := []byte(pre + "Disallow: /x\nUser-agent: b\nDisallow: /y\n")
+		var key string
+		for pl := range parser.Lines(text) {
+			if pl.Num == 1 {
+				key = pl.Key
+			}
+		}
+		l := newListing(text)
+		if got := l.parsed(1).Key; got != key {
+			t.Errorf("%q: line 1's key is %q; the parser reads %q", pre, got, key)
+		}
+	}
+}
