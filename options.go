@@ -248,6 +248,9 @@ func WithMaxFetches(n int) Option {
 // stand in while the host is unreachable (default 30 days). A copy whose
 // window ends before the back-off of a failure (see [WithBackoff]) does
 // not stand in for it: the check defers until the host is asked again.
+// For a failure read as allow-all ([WithUnreachableAllowAfter], an
+// error policy's), which answers for more, it stands in to its window's
+// end, when the host is asked again, before that back-off ends.
 func WithStaleWindow(d time.Duration) Option {
 	inRange(d >= 0, "WithStaleWindow", d)
 	return func(c *config) { c.staleWindow = d }
