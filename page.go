@@ -375,13 +375,14 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 	}
 	d, err := t.sentDecision(req)
 	var dis *DisallowedError
+	if errors.As(err, &dis) {
+		d, err = dis.Decision, nil // robots.txt states nothing of a URL it disallows
+	}
 	switch {
-	case errors.As(err, &dis):
-		d = dis.Decision // robots.txt states nothing of a URL it disallows
 	case err != nil:
 		rd.state("robots.txt", "unreachable", err.Error(), noTraining)
 		return
-	case d.e != nil && (!d.e.good() || d.e.outcome == OutcomeAllowAll && !unavailable(int(d.e.status))):
+	case d.e != nil && (!d.e.good() || d.e.outcome != OutcomeRules && !unavailable(int(d.e.status))):
 		// The allow-all of WithUnreachableAllowAfter, of an error policy
 		// or of a status policy for a status that says no file is there
 		// (a 5xx, a 429): the file was never read, and may say no.
@@ -390,7 +391,7 @@ func (t *Transport) robotsTxt(rd *reading, req *http.Request, rc *Receipt) {
 			why = d.Err.Error()
 		}
 		rd.state("robots.txt", "unreachable", why, noTraining)
-	default:
+	case dis == nil:
 		rd.usage = rd.usage.combine(d.Usage)
 	}
 	if rc == nil {
