@@ -295,6 +295,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	start := time.Now() // WithMaxWait bounds the request's waits together
 	var tu, tu2 turn    // authority's, also's
 	var w turnWait
+	waiting := true // until the flight below ends the turns
+	defer func() {
+		if waiting { // a Pacer's panic while a turn is held: nothing was sent
+			for _, held := range [...]turn{tu2, tu} {
+				if held.authority != "" {
+					t.giveBack(ctx, held)
+				}
+			}
+		}
+	}()
 	for again := true; again; {
 		again = false
 		var w1 turnWait
@@ -316,7 +326,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// hold), within its bound, and checked again.
 			t.giveBack(ctx, tu2)
 			t.giveBack(ctx, tu)
-			tu2, again = turn{}, true
+			tu, tu2, again = turn{}, turn{}, true
 			continue
 		}
 		if err != nil {
@@ -332,8 +342,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	interval = max(tu.interval, tu2.interval)
 	t.count(w)
 	if err != nil {
+		waiting = false // given back above, or none held
 		return t.refuse(ctx, req, err)
 	}
+	waiting = false
 	var resp *http.Response
 	var ends bool // whether resp's body ends the turns
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},

@@ -2222,3 +2222,53 @@ func TestTransportNamesPageServerAsItsRobotsFetch(t *testing.T) {
 		t.Errorf("GET https://A.TEST/page: %q, %v; TLS named %q; want a.test's page, TLS naming a.test as for its robots.txt", body, err, names)
 	}
 }
+
+// panicPacer is the in-process Pacer, but its Take panics at boom while armed.
+type panicPacer struct {
+	*memPacer
+	boom  string
+	armed atomic.Bool
+}
+
+func (p *panicPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	if p.armed.Load() && authority == p.boom {
+		panic("boom in Pacer.Take")
+	}
+	return p.memPacer.Take(ctx, authority, interval)
+}
+
+// TestTransportPacerPanicEndsTheFirstTurn: a request that takes two
+// turns (a Host naming the URL's host at another port) holds the first
+// while it asks for the second; a Pacer whose second Take panics must not
+// leave the first turn open until its lease (30 s), as a panic in next
+// or in the recheck does not (TestTransportPanicEndsTheTurn).
+func TestTransportPacerPanicEndsTheFirstTurn(t *testing.T) {
+	checkLeaks(t)
+	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
+	v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
+	p := &panicPacer{memPacer: newMemPacer(), boom: "http://site.test:8080"}
+	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	// Warm both robots.txt files, so that the panic comes from the Pacer alone.
+	for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
+		if err := getHost(hc, u, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	p.armed.Store(true)
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the Pacer's panic did not reach the caller")
+			}
+		}()
+		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
+	}()
+	p.armed.Store(false)
+	time.Sleep(200 * time.Millisecond) // four Crawl-delays
+	if err := getHost(hc, "http://site.test/next", ""); err != nil {
+		t.Errorf("site.test's next page, 200 ms after a request whose Pacer panicked: %v; want it sent (the turn held until its 30 s lease)", err)
+	}
+}
