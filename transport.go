@@ -706,12 +706,13 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	u := req.URL
 	rawURL := requestURL(u)
 	ctx := req.Context()
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) > deadlineMargin {
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) > 0 {
 		// Answered before the http.Client's timeout would take the
-		// DeferredError's place (see unfinished); with less time left
-		// no fetch starts for the request, which fails as it is.
+		// DeferredError's place (see unfinished), by deadlineMargin or,
+		// with less time left, half of it: its fetch starts all the
+		// same, for the request put back.
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-deadlineMargin))
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-min(deadlineMargin, time.Until(deadline)/2)))
 		defer cancel()
 	}
 	d, err := t.c.decide(ctx, rawURL, false)
@@ -757,8 +758,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 // while robots.txt is unreachable, not lost to a timeout, and tried
 // again once the fill has ended (RetryAt, the longest it may take:
 // Store look-up, lease wait and fetch).
-// A check under req's own context, which had no time for a fetch left
-// (see check), is no such check.
+// A check under req's own context, which had no time left (see check),
+// is no such check.
 func (t *Transport) unfinished(ctx context.Context, req *http.Request, rawURL string, err error) error {
 	var def *DeferredError
 	if ctx == req.Context() || !errors.Is(ctx.Err(), context.DeadlineExceeded) || !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &def) {

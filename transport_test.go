@@ -2272,3 +2272,41 @@ func TestTransportPacerPanicEndsTheFirstTurn(t *testing.T) {
 		t.Errorf("site.test's next page, 200 ms after a request whose Pacer panicked: %v; want it sent (the turn held until its 30 s lease)", err)
 	}
 }
+
+// TestTransportShortDeadlineInRobotsFetchDefers: a request whose deadline
+// is nearer than deadlineMargin when RoundTrip checks it starts the fetch
+// of its site's robots.txt all the same, and its deadline comes while that
+// file is being read, but it fails with the bare deadline error, not the
+// Failures-0 DeferredError the Transport's doc promises for exactly that
+// case: a crawler requeues a DeferredError and drops a page that timed
+// out, though robots.txt, being read, was the only thing it waited for.
+func TestTransportShortDeadlineInRobotsFetchDefers(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	started := make(chan struct{}, 4)
+	release := make(chan struct{})
+	w.on("a.test/robots.txt", func(rw http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		_, _ = io.WriteString(rw, "User-agent: *\nAllow: /\n")
+	})
+	w.on("a.test/page", serve(200, "page"))
+	c, rt := NewClientTransport(w.transport(t), []Option{WithUserAgent(testUA)})
+	t.Cleanup(func() { close(release); _ = c.Close() })
+	hc := &http.Client{Transport: rt, Timeout: 40 * time.Millisecond} // less than deadlineMargin
+	_, err := get(context.Background(), hc, "http://a.test/page")
+	fetching := false
+	select {
+	case <-started:
+		fetching = true
+	case <-time.After(time.Second):
+	}
+	var de *DeferredError
+	if fetching && (!errors.As(err, &de) || de.Failures != 0) {
+		t.Errorf("a request whose deadline came while robots.txt was being read (a fetch it started): %v; "+
+			"want a Failures-0 DeferredError", err)
+	}
+}
