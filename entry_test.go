@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"crypto/x509"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"hash/crc32"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -390,5 +392,33 @@ func TestEntryCountsStoredCause(t *testing.T) {
 	bare := (&entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable, failures: 1}}).derive()
 	if got, want := failed.base-bare.base, int64(len(text)+causeOverhead); got != want {
 		t.Errorf("a stored failure counts %d bytes for its error, want %d", got, want)
+	}
+}
+
+// TestEntryVersion14EarlierDNSKind: a value of version 14 that a build
+// without dnsNotFound wrote (g.example's line of testdata/store/v14.hex:
+// a resolver's failure, temporary and timed out, kind 0x13) reads as
+// the same failure, not a name not found: a kind's bits keep their
+// meaning within a version.
+func TestEntryVersion14EarlierDNSKind(t *testing.T) {
+	const old = "0e1568747470733a2f2f672e6578616d706c653a3434337761726374736574040080041300000100f6f99e99aa65f6f99e99aa65b6a3a699aa65f6f99e99aa65000000276469616c207463703a206c6f6f6b757020672e6578616d706c653a20692f6f2074696d656f7574000046eea3a7"
+	b, err := hex.DecodeString(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := decodeEntry(robotsKey("https://g.example:443"), b, 0x7465737463726177)
+	if err != nil {
+		t.Fatalf("decode of a version-14 value: %v", err)
+	}
+	var dns *net.DNSError
+	if !errors.As(e.cause, &dns) {
+		t.Fatalf("cause %v holds no *net.DNSError", e.cause)
+	}
+	if dns.IsNotFound || !dns.IsTemporary || !dns.IsTimeout {
+		t.Errorf("a v14 value of a temporary, timed-out lookup reads as IsNotFound=%v IsTemporary=%v IsTimeout=%v; want false true true",
+			dns.IsNotFound, dns.IsTemporary, dns.IsTimeout)
+	}
+	if causesOf(e.cause)&causeNotFound != 0 {
+		t.Errorf("causesOf the rebuilt cause has causeNotFound (causeUnanswered): the writer's failure was a resolver's timeout")
 	}
 }

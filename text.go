@@ -266,11 +266,13 @@ const (
 	// unreachable.
 	kindDial = 3
 	// kindDNS is a *net.DNSError, in a dial's *net.OpError, plus its
-	// flags: dnsNotFound (causeNotFound too), dnsTemporary, dnsTimeout.
+	// flags: dnsTemporary, dnsTimeout, dnsNotFound (causeNotFound too;
+	// the last, as a writer of an earlier build of version 14 knew no
+	// such kind and reads it as a miss).
 	kindDNS      = 0x10
-	dnsNotFound  = 1
-	dnsTemporary = 2
-	dnsTimeout   = 4
+	dnsTemporary = 1
+	dnsTimeout   = 2
+	dnsNotFound  = 4
 	dnsFlags     = dnsNotFound | dnsTemporary | dnsTimeout
 	kindInvalid  = 1 << 8 // an x509.CertificateInvalidError, plus its Reason
 	maxKind      = kindInvalid | 0xff
