@@ -323,16 +323,20 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// A Retry-After held authority while the request waited,
 			// which its turn, taken before, does not see: both turns go
 			// back, and the request waits for authority's again (the
-			// hold), within its bound, and checked again.
-			t.giveBack(ctx, tu2)
-			t.giveBack(ctx, tu)
+			// hold), within its bound, and checked again. (Cleared
+			// first: a Pacer's panic gives none back twice.)
+			held, held2 := tu, tu2
 			tu, tu2, again = turn{}, turn{}, true
+			t.giveBack(ctx, held2)
+			t.giveBack(ctx, held)
 			continue
 		}
 		if err != nil {
 			// Nothing was sent. A turn that cannot be given back holds
 			// its site for the interval: no sooner is the request told.
-			if next := t.giveBack(ctx, tu); !next.IsZero() {
+			held := tu
+			tu, tu2 = turn{}, turn{} // tu2 was not taken
+			if next := t.giveBack(ctx, held); !next.IsZero() {
 				if pe, ok := err.(*PacedError); ok && pe.RetryAt.Before(next) {
 					pe.RetryAt = next
 				}
@@ -341,11 +345,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	interval = max(tu.interval, tu2.interval)
 	t.count(w)
-	if err != nil {
-		waiting = false // given back above, or none held
+	waiting = false
+	if err != nil { // its turns given back above, or none held
 		return t.refuse(ctx, req, err)
 	}
-	waiting = false
 	var resp *http.Response
 	var ends bool // whether resp's body ends the turns
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
@@ -707,12 +710,8 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 	rawURL := requestURL(u)
 	ctx := req.Context()
 	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) > 0 {
-		// Answered before the http.Client's timeout would take the
-		// DeferredError's place (see unfinished), by deadlineMargin or,
-		// with less time left, half of it: its fetch starts all the
-		// same, for the request put back.
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-min(deadlineMargin, time.Until(deadline)/2)))
+		ctx, cancel = context.WithDeadline(ctx, checkDeadline(deadline, time.Now()))
 		defer cancel()
 	}
 	d, err := t.c.decide(ctx, rawURL, false)
@@ -750,6 +749,18 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 		err = &DisallowedError{Decision: hd, URL: capText(site)}
 	}
 	return hd, d, t.unfinished(ctx, req, site, err)
+}
+
+// checkDeadline returns when a check of a request whose deadline is
+// deadline, at now before it, answers: before the http.Client's timeout
+// would take the DeferredError's place (see unfinished), by
+// deadlineMargin or, with no more time left, by half the time left, its
+// fetch starting all the same for the request put back.
+func checkDeadline(deadline, now time.Time) time.Time {
+	if left := deadline.Sub(now); left <= deadlineMargin {
+		return now.Add(left / 2)
+	}
+	return deadline.Add(-deadlineMargin)
 }
 
 // unfinished returns err, from a check of rawURL under ctx, as a

@@ -2310,3 +2310,88 @@ func TestTransportShortDeadlineInRobotsFetchDefers(t *testing.T) {
 			"want a Failures-0 DeferredError", err)
 	}
 }
+
+// TestCheckDeadline: a check answers deadlineMargin before a request's
+// deadline, or with no more than that left, at half the time left.
+func TestCheckDeadline(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	for _, tc := range []struct{ left, want time.Duration }{
+		{time.Second, time.Second - deadlineMargin},
+		{70 * time.Millisecond, 20 * time.Millisecond},
+		{deadlineMargin + time.Millisecond, time.Millisecond},
+		{deadlineMargin, deadlineMargin / 2},
+		{40 * time.Millisecond, 20 * time.Millisecond},
+		{time.Millisecond, time.Millisecond / 2},
+	} {
+		if got := checkDeadline(now.Add(tc.left), now).Sub(now); got != tc.want {
+			t.Errorf("%v left: the check answers in %v, want %v", tc.left, got, tc.want)
+		}
+	}
+}
+
+// doneOncePacer fails Take at fail, and panics in the first Done at
+// boom while armed; it counts the Done calls of each turn.
+type doneOncePacer struct {
+	*memPacer
+	fail, boom string
+	armed      atomic.Bool
+	mu         sync.Mutex
+	dones      map[string]int
+}
+
+func (p *doneOncePacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	if p.armed.Load() && authority == p.fail {
+		return 0, 0, errors.New("pacer store down")
+	}
+	return p.memPacer.Take(ctx, authority, interval)
+}
+
+func (p *doneOncePacer) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
+	p.mu.Lock()
+	k := fmt.Sprintf("%s#%d", authority, id)
+	p.dones[k]++
+	n := p.dones[k]
+	p.mu.Unlock()
+	if p.armed.Load() && authority == p.boom && n == 1 {
+		panic("boom in Pacer.Done")
+	}
+	return p.memPacer.Done(ctx, authority, id, interval, hold)
+}
+
+// TestTransportGiveBackPanicDoneOnce: the Pacer doc says the Transport
+// calls Done once per turn. A request taking two turns whose second Take
+// fails gives its first back; when that Done panics, the deferred
+// give-back of f2a74d6 (waiting still true) calls Done for that turn a
+// second time, and Done for the second turn, which Take never gave.
+func TestTransportGiveBackPanicDoneOnce(t *testing.T) {
+	checkLeaks(t)
+	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
+	v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
+	p := &doneOncePacer{memPacer: newMemPacer(), fail: "http://site.test:8080", boom: "http://site.test:80", dones: map[string]int{}}
+	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
+		if err := getHost(hc, u, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	p.mu.Lock()
+	clear(p.dones)
+	p.mu.Unlock()
+	p.armed.Store(true)
+	func() {
+		defer func() { _ = recover() }()
+		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
+	}()
+	p.armed.Store(false)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t.Logf("dones: %v", p.dones)
+	for k, n := range p.dones {
+		if n > 1 || strings.HasPrefix(k, "http://site.test:8080#") {
+			t.Errorf("Done(%s) called %d times; want the first turn's once and none for the turn Take did not give (all: %v)", k, n, p.dones)
+		}
+	}
+}
