@@ -3986,156 +3986,85 @@ func TestAllowedChecksSentHostForIDN(t *testing.T) {
 }
 
 // TestClientSlotWaiterSeesItsSiteFilled: a check that waits for a fetch
-// slot stops waiting once another check's fill has put its site's
-// robots.txt in memory. A check of a cold site that comes while no fill
-// of it runs (the first one's ended at once, with no slot) queues for a
-// slot of its own; here it is behind sites whose fetches hang, and the
-// first one's fill, answering the site, must answer it too, not leave it
-// waiting for a fetch it no longer needs.
+// slot stops waiting once its site's robots.txt is in memory. A check of
+// a cold site that comes while no fill of it runs (the first check's
+// ended at once, with no slot) queues for a slot of its own; here it is
+// behind sites whose fetches hang, and must answer once the site is
+// filled, not wait for a fetch it no longer needs: by the first check of
+// the site, or by another site's whose robots.txt redirects to its
+// robots.txt (kept as its own, keepTheirs) or to another of its files
+// (whose hop's fill checks its robots.txt).
 func TestClientSlotWaiterSeesItsSiteFilled(t *testing.T) {
-	checkLeaks(t)
-	free1, hold := make(chan struct{}), make(chan struct{})
-	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Host == "slow1.test":
-			<-free1
-		case strings.HasPrefix(r.Host, "slow"):
-			<-hold
-		}
-		_, _ = io.WriteString(w, "User-agent: *\nDisallow: /x\n")
-	})
-	port := strings.TrimPrefix(s.URL, "http://127.0.0.1:")
-	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port) // every name is this loopback site
-	}}
-	c := NewClient(WithHTTPClient(&http.Client{Transport: tr}), WithMaxFetches(2))
-	defer tr.CloseIdleConnections()
-	defer c.Close()
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer close(hold)
-	queued := func(host string) bool {
-		c.robots.cache.mu.Lock()
-		defer c.robots.cache.mu.Unlock()
-		return c.robots.cache.watches["http://"+host+":80"] != nil
-	}
-	check := func(host string, waits bool) <-chan error {
-		done := make(chan error, 1)
-		wg.Go(func() {
-			_, err := c.Allowed(context.Background(), "http://"+host+"/")
-			done <- err
-		})
-		for waits && !queued(host) { // each queued after the one before
-			time.Sleep(time.Millisecond)
-		}
-		return done
-	}
-	check("slow1.test", false) // the two slots
-	check("slow2.test", false)
-	for len(c.slots) < cap(c.slots) {
-		time.Sleep(time.Millisecond)
-	}
-	first := check("x.test", true) // first in the queue
-	for i := range 4 {
-		check(fmt.Sprintf("slow%d.test", i+3), true) // queued behind it
-	}
-	second := check("x.test", true) // before x.test's fetch began: queued last
-	close(free1)                    // the first check of x.test takes slow1's slot
-	for i, done := range []<-chan error{first, second} {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("check %d of x.test: %v", i+1, err)
+	for _, tc := range []struct{ name, first, redirect string }{
+		{"by its first check", "a.test", ""},
+		{"by a redirect to its robots.txt", "b.test", "http://a.test/robots.txt"},
+		{"by a redirect to another of its files", "b.test", "http://a.test/moved.txt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			free1, hold := make(chan struct{}), make(chan struct{})
+			s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.Host == "slow1.test":
+					<-free1
+				case strings.HasPrefix(r.Host, "slow"):
+					<-hold
+				case r.Host == "b.test":
+					http.Redirect(w, r, tc.redirect, http.StatusMovedPermanently)
+					return
+				}
+				_, _ = io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+			})
+			port := strings.TrimPrefix(s.URL, "http://127.0.0.1:")
+			tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port) // every name is this loopback site
+			}}
+			c := NewClient(WithHTTPClient(&http.Client{Transport: tr}), WithMaxFetches(2))
+			defer tr.CloseIdleConnections()
+			defer c.Close()
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			defer close(hold)
+			queued := func(host string) bool {
+				c.robots.cache.mu.Lock()
+				defer c.robots.cache.mu.Unlock()
+				return c.robots.cache.watches["http://"+host+":80"] != nil
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("check %d of x.test waits on: it waits for a fetch slot behind hanging fetches, with x.test's robots.txt in memory", i+1)
-		}
-	}
-}
-
-// TestClientSlotWaiterSeesItsSiteFilledByRedirect: as
-// TestClientSlotWaiterSeesItsSiteFilled, for a site whose robots.txt
-// another site's fetch put in memory: b.test's robots.txt redirects to
-// a.test's, and b.test's fill keeps what it read there as a.test's own
-// (keepTheirs). A check of a.test waiting for a fetch slot behind hanging
-// fetches must answer from it, not wait for a fetch it no longer needs.
-func TestClientSlotWaiterSeesItsSiteFilledByRedirect(t *testing.T) {
-	// To a.test's robots.txt (kept by keepTheirs), and to another file
-	// of a.test's, whose hop checks a.test's robots.txt in a hop's fill.
-	for _, to := range []string{"http://a.test/robots.txt", "http://a.test/moved.txt"} {
-		t.Run(to, func(t *testing.T) { slotWaiterFilledByRedirect(t, to) })
-	}
-}
-
-func slotWaiterFilledByRedirect(t *testing.T, to string) {
-	checkLeaks(t)
-	free1, hold := make(chan struct{}), make(chan struct{})
-	s := newSite(t, func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Host == "slow1.test":
-			<-free1
-		case strings.HasPrefix(r.Host, "slow"):
-			<-hold
-		case r.Host == "b.test":
-			http.Redirect(w, r, to, http.StatusMovedPermanently)
-			return
-		}
-		_, _ = io.WriteString(w, "User-agent: *\nDisallow: /x\n")
-	})
-	port := strings.TrimPrefix(s.URL, "http://127.0.0.1:")
-	tr := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port) // every name is this loopback site
-	}}
-	c := NewClient(WithHTTPClient(&http.Client{Transport: tr}), WithMaxFetches(2))
-	defer tr.CloseIdleConnections()
-	defer c.Close()
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer close(hold)
-	queued := func(host string) bool {
-		c.robots.cache.mu.Lock()
-		defer c.robots.cache.mu.Unlock()
-		return c.robots.cache.watches["http://"+host+":80"] != nil
-	}
-	check := func(host string, waits bool) <-chan error {
-		done := make(chan error, 1)
-		wg.Go(func() {
-			_, err := c.Allowed(context.Background(), "http://"+host+"/")
-			done <- err
+			check := func(host string, waits bool) <-chan error {
+				done := make(chan error, 1)
+				wg.Go(func() {
+					_, err := c.Allowed(context.Background(), "http://"+host+"/")
+					done <- err
+				})
+				for waits && !queued(host) { // each queued after the one before
+					time.Sleep(time.Millisecond)
+				}
+				return done
+			}
+			check("slow1.test", false) // the two slots
+			check("slow2.test", false)
+			for len(c.slots) < cap(c.slots) {
+				time.Sleep(time.Millisecond)
+			}
+			first := check(tc.first, true) // first in the queue
+			for i := range 4 {
+				check(fmt.Sprintf("slow%d.test", i+3), true) // queued behind it
+			}
+			waiter := check("a.test", true) // before a.test was filled: queued last
+			close(free1)                    // the first check takes slow1's slot
+			for _, w := range []struct {
+				host string
+				done <-chan error
+			}{{tc.first, first}, {"a.test", waiter}} {
+				select {
+				case err := <-w.done:
+					if err != nil {
+						t.Errorf("check of %s: %v", w.host, err)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatalf("check of %s waits on: it waits for a fetch slot behind hanging fetches, with a.test's robots.txt in memory", w.host)
+				}
+			}
 		})
-		for waits && !queued(host) {
-			time.Sleep(time.Millisecond)
-		}
-		return done
-	}
-	check("slow1.test", false)
-	check("slow2.test", false)
-	for len(c.slots) < cap(c.slots) {
-		time.Sleep(time.Millisecond)
-	}
-	b := check("b.test", true) // first in the queue
-	for i := range 4 {
-		check(fmt.Sprintf("slow%d.test", i+3), true)
-	}
-	a := check("a.test", true) // last
-	close(free1)               // b.test's fetch, redirected to a.test's robots.txt, takes slow1's slot
-	select {
-	case err := <-b:
-		if err != nil {
-			t.Fatalf("check of b.test: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("check of b.test waits on")
-	}
-	if e := c.robots.cache.peek("http://a.test:80"); e == nil {
-		t.Fatal("b.test's fetch kept no entry for a.test: the test's premise fails")
-	}
-	select {
-	case err := <-a:
-		if err != nil {
-			t.Errorf("check of a.test: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("check of a.test waits on for a fetch slot behind hanging fetches, with a.test's robots.txt in memory")
 	}
 }

@@ -3607,65 +3607,44 @@ func TestReceiptTemplateInIntegrationPoint(t *testing.T) {
 }
 
 // TestReceiptPolicyDisallowAllFailsClosed: a robots.txt the Client never
-// read, its 503 (or a network error) read as disallow-all by a status or
-// error policy, is a file that "cannot be consulted": the receipt of a
-// page fetched past the Transport (SkipRobots) must say train-ai=n, Where
-// "unreachable", as for the allow-all such a policy gives, not take the
-// page's own train-ai=y as all there is.
+// read, its 503 or its failed fetch (the connection closed with no
+// answer) read as disallow-all by a status or error policy, is a file
+// that "cannot be consulted": the receipt of a page fetched past the
+// Transport (SkipRobots) must say train-ai=n, Where "unreachable", as
+// for the allow-all such a policy gives, not take the page's own
+// train-ai=y as all there is.
 func TestReceiptPolicyDisallowAllFailsClosed(t *testing.T) {
 	checkLeaks(t)
-	for name, opt := range map[string]Option{
-		"status policy": WithStatusPolicy(func(status int) Outcome {
+	down := serve(503, "down")
+	noAnswer := func(w http.ResponseWriter, _ *http.Request) {
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+	}
+	onFailure := func(out Outcome) Option { return WithErrorPolicy(func(error) Outcome { return out }) }
+	on5xx := func(out Outcome) Option {
+		return WithStatusPolicy(func(status int) Outcome {
 			if status >= 500 {
-				return OutcomeDisallowAll // RFC 9309 §2.3.1.4: assume complete disallow
+				return out // RFC 9309 §2.3.1.4: assume complete disallow, for OutcomeDisallowAll
 			}
 			return LegacyStatusPolicy(status)
-		}),
-		"allow-all status policy (holds)": WithStatusPolicy(func(status int) Outcome {
-			if status >= 500 {
-				return OutcomeAllowAll
-			}
-			return LegacyStatusPolicy(status)
-		}),
-	} {
-		t.Run(name, func(t *testing.T) {
-			s := newTestSite(t, "")
-			s.route("/robots.txt", serve(503, "down"))
-			s.route("/p", serve(200, "page", "Content-Type", "text/plain", "Content-Usage", "train-ai=y"))
-			c := newTestClient(t, WithUserAgent(testUA), opt)
-			next := &http.Transport{}
-			t.Cleanup(next.CloseIdleConnections)
-			tr := NewTransport(c, next)
-			hc := &http.Client{Transport: tr}
-			req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, s.URL+"/p", nil)
-			resp, body := fetchPageReq(t, hc, req)
-			r := tr.Receipt(resp, body)
-			t.Logf("robots %+v, usage %q, signals %q", r.Robots, r.Usage, sigs(r.Signals))
-			if r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots.txt train-ai n unreachable") {
-				t.Errorf("receipt resting on a robots.txt never read (503): usage %q, signals %q; want train-ai=n, robots.txt unreachable",
-					r.Usage, sigs(r.Signals))
-			}
 		})
 	}
-}
-
-// TestReceiptErrorPolicyDisallowAllFailsClosed: as
-// TestReceiptPolicyDisallowAllFailsClosed, for a robots.txt whose fetch
-// failed (the connection closed with no answer) and a WithErrorPolicy
-// that reads the failure as disallow-all: the file was never read.
-func TestReceiptErrorPolicyDisallowAllFailsClosed(t *testing.T) {
-	checkLeaks(t)
-	for name, out := range map[string]Outcome{"disallow-all": OutcomeDisallowAll, "allow-all (holds)": OutcomeAllowAll} {
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		robots http.HandlerFunc
+		policy Option
+	}{
+		{"status policy's disallow-all", down, on5xx(OutcomeDisallowAll)},
+		{"status policy's allow-all", down, on5xx(OutcomeAllowAll)},
+		{"error policy's disallow-all", noAnswer, onFailure(OutcomeDisallowAll)},
+		{"error policy's allow-all", noAnswer, onFailure(OutcomeAllowAll)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			s := newTestSite(t, "")
-			s.route("/robots.txt", func(w http.ResponseWriter, _ *http.Request) {
-				conn, _, err := w.(http.Hijacker).Hijack()
-				if err == nil {
-					conn.Close() // no answer
-				}
-			})
+			s.route("/robots.txt", tc.robots)
 			s.route("/p", serve(200, "page", "Content-Type", "text/plain", "Content-Usage", "train-ai=y"))
-			c := newTestClient(t, WithUserAgent(testUA), WithErrorPolicy(func(error) Outcome { return out }))
+			c := newTestClient(t, WithUserAgent(testUA), tc.policy)
 			next := &http.Transport{}
 			t.Cleanup(next.CloseIdleConnections)
 			tr := NewTransport(c, next)
@@ -3673,10 +3652,9 @@ func TestReceiptErrorPolicyDisallowAllFailsClosed(t *testing.T) {
 			req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, s.URL+"/p", nil)
 			resp, body := fetchPageReq(t, hc, req)
 			r := tr.Receipt(resp, body)
-			t.Logf("robots %+v, usage %q, signals %q", r.Robots, r.Usage, sigs(r.Signals))
 			if r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots.txt train-ai n unreachable") {
-				t.Errorf("receipt resting on a robots.txt never read (no answer): usage %q, signals %q; want train-ai=n, robots.txt unreachable",
-					r.Usage, sigs(r.Signals))
+				t.Errorf("receipt resting on a robots.txt never read: usage %q, signals %q, robots %+v; want train-ai=n, robots.txt unreachable",
+					r.Usage, sigs(r.Signals), r.Robots)
 			}
 		})
 	}

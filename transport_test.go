@@ -2223,53 +2223,100 @@ func TestTransportNamesPageServerAsItsRobotsFetch(t *testing.T) {
 	}
 }
 
-// panicPacer is the in-process Pacer, but its Take panics at boom while armed.
-type panicPacer struct {
+// faultPacer is the in-process Pacer, but while armed its Take panics
+// at panicTake and fails at failTake, and its first Done of a turn at
+// panicDone panics; it counts the Done calls of each turn.
+type faultPacer struct {
 	*memPacer
-	boom  string
-	armed atomic.Bool
+	panicTake, failTake, panicDone string
+	armed                          atomic.Bool
+	mu                             sync.Mutex
+	dones                          map[string]int
 }
 
-func (p *panicPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
-	if p.armed.Load() && authority == p.boom {
+func (p *faultPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	switch {
+	case p.armed.Load() && authority == p.panicTake:
 		panic("boom in Pacer.Take")
+	case p.armed.Load() && authority == p.failTake:
+		return 0, 0, errors.New("pacer store down")
 	}
 	return p.memPacer.Take(ctx, authority, interval)
 }
 
-// TestTransportPacerPanicEndsTheFirstTurn: a request that takes two
-// turns (a Host naming the URL's host at another port) holds the first
-// while it asks for the second; a Pacer whose second Take panics must not
-// leave the first turn open until its lease (30 s), as a panic in next
-// or in the recheck does not (TestTransportPanicEndsTheTurn).
-func TestTransportPacerPanicEndsTheFirstTurn(t *testing.T) {
-	checkLeaks(t)
-	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
-	v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
-	p := &panicPacer{memPacer: newMemPacer(), boom: "http://site.test:8080"}
-	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithNoWait())
-	t.Cleanup(func() { _ = c.Close() })
-	hc := &http.Client{Transport: tr}
-	// Warm both robots.txt files, so that the panic comes from the Pacer alone.
-	for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
-		if err := getHost(hc, u, ""); err != nil {
-			t.Fatal(err)
-		}
+func (p *faultPacer) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
+	p.mu.Lock()
+	k := fmt.Sprintf("%s#%d", authority, id)
+	p.dones[k]++
+	n := p.dones[k]
+	p.mu.Unlock()
+	if p.armed.Load() && authority == p.panicDone && n == 1 {
+		panic("boom in Pacer.Done")
 	}
-	time.Sleep(100 * time.Millisecond)
-	p.armed.Store(true)
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("the Pacer's panic did not reach the caller")
+	return p.memPacer.Done(ctx, authority, id, interval, hold)
+}
+
+// TestTransportPacerPanicEndsTheTurns: a request that takes two turns (a
+// Host naming the URL's host at another port) holds the first while it
+// asks for the second. A Pacer whose second Take panics must not leave
+// the first open until its lease (30 s), as a panic in next or in the
+// recheck does not (TestTransportPanicEndsTheTurn); and one whose second
+// Take fails and whose Done of the first panics must not be told Done
+// of the first twice (the Pacer doc: once a turn), nor of the second,
+// which Take never gave.
+func TestTransportPacerPanicEndsTheTurns(t *testing.T) {
+	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
+	for _, tc := range []struct {
+		name     string
+		pacer    *faultPacer
+		nextSent bool // whether the first turn went back
+	}{
+		{"Take panics", &faultPacer{panicTake: "http://site.test:8080"}, true},
+		{"Take fails, Done panics", &faultPacer{failTake: "http://site.test:8080", panicDone: "http://site.test:80"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
+			p := tc.pacer
+			p.memPacer, p.dones = newMemPacer(), map[string]int{}
+			c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithNoWait())
+			t.Cleanup(func() { _ = c.Close() })
+			hc := &http.Client{Transport: tr}
+			// Warm both robots.txt files, so that the panic comes from the Pacer alone.
+			for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
+				if err := getHost(hc, u, ""); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}()
-		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
-	}()
-	p.armed.Store(false)
-	time.Sleep(200 * time.Millisecond) // four Crawl-delays
-	if err := getHost(hc, "http://site.test/next", ""); err != nil {
-		t.Errorf("site.test's next page, 200 ms after a request whose Pacer panicked: %v; want it sent (the turn held until its 30 s lease)", err)
+			time.Sleep(100 * time.Millisecond)
+			p.mu.Lock()
+			clear(p.dones)
+			p.mu.Unlock()
+			p.armed.Store(true)
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Error("the Pacer's panic did not reach the caller")
+					}
+				}()
+				_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
+			}()
+			p.armed.Store(false)
+			p.mu.Lock()
+			for k, n := range p.dones {
+				if n > 1 || strings.HasPrefix(k, "http://site.test:8080#") {
+					t.Errorf("Done(%s) called %d times; want the first turn's once and none for the turn Take did not give (all: %v)", k, n, p.dones)
+				}
+			}
+			p.mu.Unlock()
+			if !tc.nextSent {
+				return
+			}
+			time.Sleep(200 * time.Millisecond) // four Crawl-delays
+			if err := getHost(hc, "http://site.test/next", ""); err != nil {
+				t.Errorf("site.test's next page, 200 ms after a request whose Pacer panicked: %v; want it sent (the turn held until its 30 s lease)", err)
+			}
+		})
 	}
 }
 
@@ -2325,73 +2372,6 @@ func TestCheckDeadline(t *testing.T) {
 	} {
 		if got := checkDeadline(now.Add(tc.left), now).Sub(now); got != tc.want {
 			t.Errorf("%v left: the check answers in %v, want %v", tc.left, got, tc.want)
-		}
-	}
-}
-
-// doneOncePacer fails Take at fail, and panics in the first Done at
-// boom while armed; it counts the Done calls of each turn.
-type doneOncePacer struct {
-	*memPacer
-	fail, boom string
-	armed      atomic.Bool
-	mu         sync.Mutex
-	dones      map[string]int
-}
-
-func (p *doneOncePacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
-	if p.armed.Load() && authority == p.fail {
-		return 0, 0, errors.New("pacer store down")
-	}
-	return p.memPacer.Take(ctx, authority, interval)
-}
-
-func (p *doneOncePacer) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
-	p.mu.Lock()
-	k := fmt.Sprintf("%s#%d", authority, id)
-	p.dones[k]++
-	n := p.dones[k]
-	p.mu.Unlock()
-	if p.armed.Load() && authority == p.boom && n == 1 {
-		panic("boom in Pacer.Done")
-	}
-	return p.memPacer.Done(ctx, authority, id, interval, hold)
-}
-
-// TestTransportGiveBackPanicDoneOnce: the Pacer doc says the Transport
-// calls Done once per turn. A request taking two turns whose second Take
-// fails gives its first back; when that Done panics, the deferred
-// give-back of f2a74d6 (waiting still true) calls Done for that turn a
-// second time, and Done for the second turn, which Take never gave.
-func TestTransportGiveBackPanicDoneOnce(t *testing.T) {
-	checkLeaks(t)
-	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
-	v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
-	p := &doneOncePacer{memPacer: newMemPacer(), fail: "http://site.test:8080", boom: "http://site.test:80", dones: map[string]int{}}
-	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithNoWait())
-	t.Cleanup(func() { _ = c.Close() })
-	hc := &http.Client{Transport: tr}
-	for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
-		if err := getHost(hc, u, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	time.Sleep(100 * time.Millisecond)
-	p.mu.Lock()
-	clear(p.dones)
-	p.mu.Unlock()
-	p.armed.Store(true)
-	func() {
-		defer func() { _ = recover() }()
-		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
-	}()
-	p.armed.Store(false)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	t.Logf("dones: %v", p.dones)
-	for k, n := range p.dones {
-		if n > 1 || strings.HasPrefix(k, "http://site.test:8080#") {
-			t.Errorf("Done(%s) called %d times; want the first turn's once and none for the turn Take did not give (all: %v)", k, n, p.dones)
 		}
 	}
 }
