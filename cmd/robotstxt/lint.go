@@ -34,7 +34,8 @@ bytes is the size of the file, or of the body as received, before it
 is decoded as crawlers decode it; charset is the encoding it was read in;
 truncated is true when a robots.txt is over the 500 KiB crawlers read (a
 tdmrep.json over its limit is not cut but unreadable); line 0
-is about the whole file; text is the line as written. A file that could
+is about the whole file; text is the line as written, white space
+trimmed (cut to 160 bytes, ending in …, when longer). A file that could
 not be linted gives an object with no diagnostics and an "error" saying
 why. Control and bidi characters in strings are JSON escapes such as
 \u001b, which decode to them. -level does not change the counts.`

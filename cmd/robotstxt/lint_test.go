@@ -638,3 +638,24 @@ func TestLintTDMRepFileTooLargeNamesTheFile(t *testing.T) {
 		t.Errorf("lint of the local file %s says:\n%s\nwant no made-up URL, nor a status no server sent", name, out)
 	}
 }
+
+// TestLintJSONTextAsDocumented: lint's -json text is a line as its help
+// says: as written, white space trimmed, cut to 160 bytes ending in …
+// when longer.
+func TestLintJSONTextAsDocumented(t *testing.T) {
+	line := "Disallow: private/" + strings.Repeat("a", 300)
+	r := runCmd(t, "User-agent: *\n"+line+"\n", "lint", "-json", "-")
+	var rep report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v: %q", err, r.stdout)
+	}
+	if len(rep.Diagnostics) == 0 {
+		t.Fatalf("no finding for line 2: %q", r.stdout)
+	}
+	want := line[:160] + "…"
+	for _, d := range rep.Diagnostics {
+		if d.Line == 2 && (d.Text != want || !strings.Contains(lintJSONHelp, "cut to 160 bytes, ending in …")) {
+			t.Errorf("line 2's text is %d bytes ending in %q, want the line's first 160 bytes and …, as the help says", len(d.Text), d.Text[len(d.Text)-6:])
+		}
+	}
+}

@@ -259,8 +259,19 @@ func (lt *linter) groupNamesOthers(line int) bool {
 // by its start (Allowed) is not one: prose may start so.
 func directiveWord(line string) string {
 	words := strings.Fields(line)
+	var keys []string
 	for n := 1; n <= min(2, len(words)); n++ { // "user agent" is two words
-		key := strings.TrimRight(strings.Join(words[:n], " "), ":")
+		keys = append(keys, strings.TrimRight(strings.Join(words[:n], " "), ":"))
+	}
+	if len(words) > 0 {
+		// A key run into its value by a mark other than a colon or a
+		// blank: Disallow=/x, Disallow/x, User-agent\uff1aBot.
+		w := words[0]
+		if i := strings.IndexFunc(w, func(r rune) bool { return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_') }); i > 0 {
+			keys = append(keys, strings.TrimRight(w[:i], "-_"))
+		}
+	}
+	for _, key := range keys {
 		known := slices.ContainsFunc([]string{"user-agent", "allow", "disallow", "sitemap", "content-usage", "content-signal", "license"},
 			func(k string) bool { return strings.EqualFold(k, key) })
 		for _, d := range parser.Parse([]byte(key + ": /x\n")).Diagnostics {

@@ -489,3 +489,43 @@ func TestLintInvisibleCharacterBeforeRuleKey(t *testing.T) {
 		}
 	}
 }
+
+// TestLintKeyRunIntoValueSkipped: a rule or user-agent line whose key is
+// joined to its value by another mark than a colon or a blank
+// (Disallow=/private, Disallow/private, a full-width colon) is no
+// "key: value" line, and the Client skips it: the rule is lost, or the
+// user-agent line is, and the rules meant for that crawler join the group
+// above. lint must call it a directive crawlers skip (an error), as it
+// does Disallow /a /b, not "not a robots.txt line" (an info).
+func TestLintKeyRunIntoValueSkipped(t *testing.T) {
+	for _, line := range []string{"Disallow=/private", "Disallow/private", "Disallow;/private", "Disallow\uff1a/private", "Allow=/private"} {
+		body := "User-agent: *\nAllow: /pub\n" + line + "\n"
+		if f := parser.Parse([]byte(body)); rules(f) != 1 {
+			t.Fatalf("%q: the Client reads %d rules; the test assumes it skips the line", line, rules(f))
+		}
+		var got []string
+		worst := severity(-1)
+		for _, f := range lintText(t, body) {
+			if f.Line == 3 {
+				got = append(got, f.Severity.String()+" "+f.Code.String())
+				worst = max(worst, f.Severity)
+			}
+		}
+		if worst < sevError {
+			t.Errorf("%q, a rule the Client skips: line 3 gets %q, want an error (directive-skipped)", line, got)
+		}
+	}
+	// A skipped user-agent line: the Disallow: / meant for BadBot joins
+	// the * group, and every crawler is shut out of the whole site.
+	for _, line := range []string{"User-agent=BadBot", "User-agent\uff1aBadBot", "User-agent/BadBot"} {
+		body := "User-agent: *\nDisallow: /tmp/\n\n" + line + "\nDisallow: /\n"
+		if robotstxt.Parse([]byte(body)).Allowed("Googlebot", "/index.html") {
+			t.Fatalf("%q: the Client allows Googlebot /index.html; the test assumes the rule joins the * group", line)
+		}
+		r := runCmd(t, body, "lint", "-")
+		if r.code != exitDisallowed {
+			t.Errorf("%q: lint exits %d, want %d (an error) for a file that shuts every crawler out by a skipped user-agent line:\n%s",
+				line, r.code, exitDisallowed, r.stdout)
+		}
+	}
+}
