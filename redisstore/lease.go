@@ -50,6 +50,12 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		return nil, false, fmt.Errorf("redisstore: lease %s: non-positive ttl %v", k, ttl)
 	}
 	token := rand.Text()
+	// The release is bounded as this call is: by the caller's deadline
+	// (the Client's Store timeout) as well as the Store's timeout.
+	bound := s.cfg.timeout
+	if d, ok := ctx.Deadline(); ok {
+		bound = min(bound, max(time.Until(d), minJudged))
+	}
 	var taken int64
 	err = s.call(ctx, "lease", k, func(ctx context.Context) error {
 		var err error
@@ -72,7 +78,8 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 		return nil, false, err
 	}
 	return sync.OnceFunc(func() {
-		ctx := context.WithoutCancel(ctx)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bound)
+		defer cancel()
 		// Not through the breaker, which may have opened since the lease
 		// was taken: a release it refused would hold every other process
 		// off for the lease's TTL. s.run still bounds it by the timeout.

@@ -2,6 +2,10 @@ package redisstore
 
 import (
 	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -220,5 +224,48 @@ func TestLeaseTimedOutGivenBack(t *testing.T) {
 	if took := time.Since(start); took > leaseWait/2 {
 		t.Errorf("B's check took %v (lease wait %v): it waited out a lease that A's timed-out Lease call left in Redis, which no process holds or releases",
 			took.Round(time.Millisecond), leaseWait)
+	}
+}
+
+// TestReleaseBoundedAsLease: a fetch lease's release is bounded as its
+// Lease call was, by the Client's Store timeout (robotstxt.Leaser: release
+// "must also return promptly (bound it as Lease is bounded): the checks
+// waiting for the fetch have their answer once it returns"), not only by
+// the Store's own, longer timeout (one raised for its Pacer's calls, say).
+// Redis hangs while the lease holder fetches robots.txt: the check that
+// started the fetch must not wait the Store's 2 s for the release when
+// WithStoreTimeout is 100 ms.
+func TestReleaseBoundedAsLease(t *testing.T) {
+	srv, admin := newRedis(t)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			// Redis hangs while the robots.txt is fetched, under the lease.
+			if err := admin.Do(context.Background(), "CLIENT", "PAUSE", 3000, "ALL").Err(); err != nil {
+				t.Error(err)
+			}
+			_, _ = io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+		}
+	}))
+	t.Cleanup(hs.Close)
+	var d net.Dialer
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, hs.Listener.Addr().String()) // every name to the test server
+	}}}
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = rdb.Close() })
+	store := New(rdb, WithLogger(quietLogger), WithTimeout(2*time.Second))
+	c := robotstxt.NewClient(robotstxt.WithStore(store), robotstxt.WithHTTPClient(hc),
+		robotstxt.WithStoreTimeout(100*time.Millisecond))
+	t.Cleanup(func() { _ = c.Close() })
+	start := time.Now()
+	ok, err := c.Allowed(context.Background(), "http://site.test/x")
+	took := time.Since(start)
+	if err != nil || ok {
+		t.Fatalf("Allowed(/x) = %v, %v; want false, nil", ok, err)
+	}
+	// The look-up under the lease, the write and the release: three
+	// calls of 100 ms at most, beside a fetch of a few ms.
+	if took > 1800*time.Millisecond {
+		t.Errorf("the check took %v with WithStoreTimeout(100ms): the lease's release waited out the Store's 2 s timeout", took.Round(time.Millisecond))
 	}
 }
