@@ -34,7 +34,9 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // as http.DefaultTransport's) and has no proxy, which would resolve names
 // and connect where no check could see. It speaks HTTP/2 when t would,
 // over connections of its own: never a pool x/net/http2 shares with t,
-// whose settings (its health checks, say) the copy does not keep.
+// whose settings (its health checks, say) the copy does not keep. A
+// RoundTripper registered on the copy with RegisterProtocol takes its
+// scheme's requests past the check, unseen.
 func PublicOnly(t *http.Transport) *http.Transport { return guardTransport(t, nil) }
 
 // isGuard reports whether rt is or wraps, as [NewTransport] says, a
