@@ -298,10 +298,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	waiting := true // until the flight below ends the turns
 	defer func() {
 		if waiting { // a Pacer's panic while a turn is held: nothing was sent
-			for _, held := range [...]turn{tu2, tu} {
-				if held.authority != "" {
-					t.giveBack(ctx, held)
-				}
+			if tu.authority != "" {
+				defer t.giveBack(ctx, tu) // also if tu2's panics
+			}
+			if tu2.authority != "" {
+				t.giveBack(ctx, tu2)
 			}
 		}
 	}()
@@ -327,8 +328,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// first: a Pacer's panic gives none back twice.)
 			held, held2 := tu, tu2
 			tu, tu2, again = turn{}, turn{}, true
-			t.giveBack(ctx, held2)
-			t.giveBack(ctx, held)
+			func() {
+				defer t.giveBack(ctx, held) // also if held2's panics
+				t.giveBack(ctx, held2)
+			}()
 			continue
 		}
 		if err != nil {
@@ -443,7 +446,7 @@ func (f *flight) end(resp *http.Response) {
 		if tu.authority != "" && !f.sent.IsZero() {
 			f.t.c.queue.ran(tu.authority, tu.interval, hold, time.Since(f.sent), f.within[i])
 		}
-		f.t.done(f.ctx, tu, hold)
+		defer f.t.done(f.ctx, tu, hold) // each turn, though another's Done panics
 	}
 }
 

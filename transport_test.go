@@ -2375,3 +2375,161 @@ func TestCheckDeadline(t *testing.T) {
 		}
 	}
 }
+
+// againPacer is the in-process Pacer, but while armed its first Take at
+// also says to wait a little, its second Take at first fails (which
+// heldSince reads as a hold), and its Done at also panics. It records
+// the turns Take gave and the Done calls each got.
+type againPacer struct {
+	*memPacer
+	first, also string
+	armed       atomic.Bool
+	mu          sync.Mutex
+	takes       map[string]int
+	given       map[string]bool
+	dones       map[string]int
+}
+
+func (p *againPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
+	p.mu.Lock()
+	n := p.takes[authority]
+	p.takes[authority]++
+	p.mu.Unlock()
+	if p.armed.Load() {
+		switch {
+		case authority == p.also && n == 0:
+			return 0, 5 * time.Millisecond, nil // a wait: the request held first meanwhile
+		case authority == p.first && n == 1:
+			return 0, 0, errors.New("pacer store down") // heldSince: read as a hold
+		}
+	}
+	id, wait, err := p.memPacer.Take(ctx, authority, interval)
+	if err == nil && wait <= 0 && id != 0 {
+		p.mu.Lock()
+		p.given[fmt.Sprintf("%s#%d", authority, id)] = true
+		p.mu.Unlock()
+	}
+	return id, wait, err
+}
+
+func (p *againPacer) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
+	p.mu.Lock()
+	p.dones[fmt.Sprintf("%s#%d", authority, id)]++
+	p.mu.Unlock()
+	if p.armed.Load() && authority == p.also {
+		panic("boom in Pacer.Done")
+	}
+	return p.memPacer.Done(ctx, authority, id, interval, hold)
+}
+
+// TestTransportAgainGiveBackPanicEndsFirstTurn: a request taking two
+// turns whose first was held while it waited for the second (heldSince)
+// gives both back and asks again. A panic in the second's Done there
+// must not leave the first turn, which Done was never called for, held
+// until its lease (30 s; a day under a day's Crawl-delay): f2a74d6 gives
+// back the turns a request holds on a Pacer's panic, but 48f5f34 clears
+// both before giving either back.
+func TestTransportAgainGiveBackPanicEndsFirstTurn(t *testing.T) {
+	checkLeaks(t)
+	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
+	v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
+	p := &againPacer{memPacer: newMemPacer(), first: "http://site.test:80", also: "http://site.test:8080",
+		takes: map[string]int{}, given: map[string]bool{}, dones: map[string]int{}}
+	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
+		if err := getHost(hc, u, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	p.mu.Lock()
+	clear(p.takes)
+	clear(p.given)
+	clear(p.dones)
+	p.mu.Unlock()
+	p.armed.Store(true)
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the Pacer's panic did not reach the caller")
+			}
+		}()
+		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
+	}()
+	p.armed.Store(false)
+	p.mu.Lock()
+	for k := range p.given {
+		if p.dones[k] != 1 {
+			t.Errorf("turn %s: Done called %d times, want once (given %v, dones %v)", k, p.dones[k], p.given, p.dones)
+		}
+	}
+	p.mu.Unlock()
+	time.Sleep(200 * time.Millisecond) // four Crawl-delays
+	if _, wait, _ := p.memPacer.Take(context.Background(), p.first, 50*time.Millisecond); wait > 0 {
+		t.Errorf("site.test:80, 200 ms after a request whose Pacer panicked: wait %v; want its turn free (held until its 30 s lease)", wait)
+	}
+}
+
+// TestTransportFlightEndPanicEndsSecondTurn: a request sent in two
+// turns (a Host naming its URL's host at another port) ends both when
+// its response has come. A panic in the Pacer's Done for the first must
+// not leave the second, which Done was never called for, held until its
+// lease (30 s; a day under a day's Crawl-delay), as f2a74d6 promises for
+// a panic while the turns are taken.
+func TestTransportFlightEndPanicEndsSecondTurn(t *testing.T) {
+	for _, read := range []bool{false, true} {
+		t.Run(fmt.Sprintf("body read %v", read), func(t *testing.T) {
+			checkLeaks(t)
+			const robots = "User-agent: *\nCrawl-delay: 0.05\n"
+			v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
+			v.route("site.test/empty", func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusNoContent) // no body: the turns end in RoundTrip
+			})
+			p := &againPacer{memPacer: newMemPacer(), first: "none", also: "http://site.test:80", // Done panics there
+				takes: map[string]int{}, given: map[string]bool{}, dones: map[string]int{}}
+			c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
+			t.Cleanup(func() { _ = c.Close() })
+			hc := &http.Client{Transport: tr}
+			for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
+				if err := getHost(hc, u, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+			p.mu.Lock()
+			clear(p.given)
+			clear(p.dones)
+			p.takes = map[string]int{"http://site.test:8080": 1} // no wait at also's first Take
+			p.mu.Unlock()
+			p.armed.Store(true)
+			func() {
+				defer func() { _ = recover() }() // the Pacer's panic, in RoundTrip or in Close
+				path := "/empty"
+				if read {
+					path = "/page" // a body: the turns end with it
+				}
+				req, _ := http.NewRequest(http.MethodGet, "http://site.test:8080"+path, nil)
+				req.Host = "site.test"
+				resp, err := tr.RoundTrip(req) // turns at site.test:80, then :8080
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}()
+			p.armed.Store(false)
+			p.mu.Lock()
+			if len(p.given) != 2 {
+				t.Errorf("turns given: %v; want two", p.given)
+			}
+			for k := range p.given {
+				if p.dones[k] != 1 {
+					t.Errorf("turn %s: Done called %d times, want once (given %v, dones %v)", k, p.dones[k], p.given, p.dones)
+				}
+			}
+			p.mu.Unlock()
+		})
+	}
+}
