@@ -49,8 +49,11 @@ type document struct {
 	// with the error of that check and the requests of the fetch.
 	live    *robotstxt.Decision
 	liveErr error
-	from    int // the number of the capture it was read from, 0 for none
-	hops    []request
+	// stale says that the Client's last check resting on it answered
+	// from it as a stale copy (its server failing, or asked again).
+	stale bool
+	from  int // the number of the capture it was read from, 0 for none
+	hops  []request
 	// cut says why the response ended before the whole file arrived,
 	// past what the Client read; nil when it did not.
 	cut error

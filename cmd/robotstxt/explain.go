@@ -73,6 +73,9 @@ func (x *explainer) explanation(c checked) explanation {
 	path := x.matched(c)
 	ms := matches(c.p.file, appliedGroups(c.p.file, x.agent), path)
 	out.Detail = decisionReason(ms, c.d, path, x.mode, c.p.lines)
+	if c.d.Stale {
+		out.Detail += "; stale copy"
+	}
 	for _, m := range ms {
 		out.Matches = append(out.Matches, matchResult{*newRuleResult(robotstxt.Rule(*m.rule), c.p.lines), m.length})
 	}
@@ -401,13 +404,27 @@ func (x *explainer) compareModes(c checked) {
 		label = "Google"
 	}
 	o, err := x.other.Check(context.Background(), c.t.sent())
-	if err != nil || sameVerdict(o, c.d) {
+	if err != nil || sameVerdict(o, c.d) && o.Usage == c.d.Usage {
 		x.field(label, "reads it the same way")
 		return
 	}
-	x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), checked{d: o, p: c.p}.reason())
+	rfc := o // RFC 9309's decision
+	if x.mode == robotstxt.ModeRFC9309 {
+		rfc = c.d
+	}
+	served := c.d.Served // the path Google's reading disallows, if a served form
+	if served == "" {
+		served = o.Served
+	}
+	if sameVerdict(o, c.d) {
+		// Only the usage preferences differ.
+		x.field(label, "%s, but usage %s", verdictOf(o.Allowed).word(), usageText(o.Usage.Pref))
+	} else {
+		x.field(label, "%s (%s)", verdictOf(o.Allowed).word(), checked{d: o, p: c.p}.reason())
+	}
 	switch {
-	case isRobotsPath(matchPath(c.t.sent(), robotstxt.ModeRFC9309)):
+	case rfc.Allowed && !decided(rfc.Rule) && (isRobotsPath(matchPath(c.t.sent(), robotstxt.ModeRFC9309)) ||
+		served != "" && isRobotsPath(matchPath("http://h"+served, robotstxt.ModeRFC9309))):
 		x.more("RFC 9309 always allows /robots.txt; Google's parser matches it like any path")
 	default:
 		x.more("%s", rfcReading(matchPath(clientEscaped(c.t.sent()), robotstxt.ModeGoogle),

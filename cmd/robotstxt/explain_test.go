@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/robotsgate/robotstxt"
 )
 
 // TestExplainGolden runs explain on testdata/explain.txt for the cases a
@@ -243,5 +250,109 @@ func TestExplainPastLimit(t *testing.T) {
 		if want := fmt.Sprintf("crawlers read the first 500 KiB (to line %d)", n); !strings.Contains(r.stdout, want) {
 			t.Errorf("lint, limit %d bytes past the rule: stdout lacks %q:\n%s", short, want, r.stdout)
 		}
+	}
+}
+
+// TestExplainModesDifferOnUsage: "RFC 9309 reads it the same way" must
+// not be said of a URL whose usage preferences RFC 9309 reads otherwise:
+// a Content-Usage rule written with an escape RFC 9309 decodes states
+// train-ai=n for /~joe/x there, and nothing in Google's reading.
+func TestExplainModesDifferOnUsage(t *testing.T) {
+	body := "User-agent: *\nAllow: /\nContent-Usage: /%7Ejoe/ train-ai=n\n"
+	// What a Client in each mode says of the URL.
+	type usageOnly struct {
+		Usage map[string]string `json:"usage"`
+	}
+	var google, rfc usageOnly
+	for _, m := range []struct {
+		res  *usageOnly
+		args []string
+	}{{&google, nil}, {&rfc, []string{"-rfc9309"}}} {
+		r := runCmd(t, body, append([]string{"test", "-json", "-file", "-", "/~joe/x"}, m.args...)...)
+		if err := json.Unmarshal([]byte(r.stdout), m.res); err != nil {
+			t.Fatalf("%v: %q", err, r.stdout)
+		}
+	}
+	if google.Usage["train-ai"] == rfc.Usage["train-ai"] {
+		t.Fatalf("the modes agree: %v, %v", google.Usage, rfc.Usage)
+	}
+	for _, args := range [][]string{{}, {"-rfc9309"}} {
+		r := runCmd(t, body, append([]string{"explain", "-file", "-", "/~joe/x"}, args...)...)
+		if strings.Contains(r.stdout, "reads it the same way") {
+			t.Errorf("explain %v: Google's usage %v, RFC 9309's %v, yet:\n%s", args, google.Usage, rfc.Usage, r.stdout)
+		}
+	}
+}
+
+// TestExplainModesServedRobotsTxt: a URL a server serves as /robots.txt
+// (/a/../robots.txt, //robots.txt) that Google's reading disallows by the
+// rule of /robots.txt, RFC 9309 allows because it always allows
+// /robots.txt, not because it decodes escapes the URL does not have.
+func TestExplainModesServedRobotsTxt(t *testing.T) {
+	body := "User-agent: *\nDisallow: /robots.txt\n"
+	for _, u := range []string{"/a/../robots.txt", "//robots.txt", "/./robots.txt"} {
+		for _, args := range [][]string{{}, {"-rfc9309"}} {
+			r := runCmd(t, body, append([]string{"explain", "-file", "-", u}, args...)...)
+			if !strings.Contains(r.stdout, "RFC 9309 always allows /robots.txt") || strings.Contains(r.stdout, "decodes %-escaped") {
+				t.Errorf("explain %v %s:\n%s", args, u, r.stdout)
+			}
+		}
+	}
+}
+
+// TestExplainLiveStaleCopy: explain without -file answers as check does
+// for a URL whose robots.txt expired and now fails: the Client answers
+// from its last good copy, marked Stale, and check says "stale copy";
+// explain, which reads the held document again, must say so too. The
+// command's Clients run on the real clock, whose shortest freshness is a
+// minute: this test runs explain's own steps (eachURL's fetch, then the
+// explainer) on a fetcher whose Client runs two minutes ahead for the
+// second URL.
+func TestExplainLiveStaleCopy(t *testing.T) {
+	var fails atomic.Bool
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			fmt.Fprintln(w, "page")
+			return
+		}
+		if fails.Load() {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=0") // fresh for the Client's least: a minute
+		fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+	}))
+	defer s.Close()
+	var ahead atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	// As eachURL configures its fetcher, with the clock.
+	f := newFetcher(fetchConfig{userAgent: defaultUserAgent, timeout: 5 * time.Second, whole: true,
+		opts: []robotstxt.Option{robotstxt.WithProductTokens(defaultAgent), robotstxt.WithMode(robotstxt.ModeGoogle), robotstxt.WithClock(clock)}})
+	defer f.close()
+	if _, doc, err := f.read(context.Background(), s.URL+"/private/x"); doc == nil {
+		t.Fatal(err)
+	}
+	fails.Store(true)
+	ahead.Store(int64(2 * time.Minute)) // past the minute a copy is fresh at least
+	u := s.URL + "/private/z"
+	d, doc, err := f.read(context.Background(), u)
+	if doc == nil {
+		t.Fatal(err)
+	}
+	if !d.Stale || d.LastStatus != http.StatusServiceUnavailable {
+		t.Fatalf("the Client's answer is not from a stale copy: %+v", d)
+	}
+	var out bytes.Buffer
+	x := newExplainer(doc, defaultAgent, robotstxt.ModeGoogle, false, env{stdout: &out, stderr: &out})
+	defer x.close()
+	targets, err := parseTargets([]string{u}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := x.explanation(x.check(targets[0]))
+	code := x.explain(targets[0])
+	if !strings.Contains(res.Detail, "stale") || !strings.Contains(out.String(), "stale") {
+		t.Errorf("the Client answers from a stale copy (its server now answers 503); explain (exit %d) says:\n%s\n-json detail %q",
+			code, out.String(), res.Detail)
 	}
 }

@@ -534,6 +534,9 @@ func (f *fetcher) read(ctx context.Context, url string) (robotstxt.Decision, *do
 		f.docs.Add(d.Authority, doc)
 		f.held += doc.footprint()
 	}
+	if doc != nil {
+		doc.stale = d.Stale // of this check: a held document may be answered from stale
+	}
 	return d, doc, err
 }
 

@@ -148,6 +148,7 @@ func (x *explainer) check(t target) checked {
 		return checked{t: t, d: *x.doc.live, err: x.doc.liveErr}
 	}
 	d, err := x.c.Check(context.Background(), t.sent())
+	d.Stale = d.Stale || x.doc.live != nil && x.doc.stale // as the live Client answered
 	return checked{t: t, d: d, err: err, p: x.p}
 }
 
