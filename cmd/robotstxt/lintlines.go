@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/parser"
 )
@@ -264,11 +265,15 @@ func directiveWord(line string) string {
 		keys = append(keys, strings.TrimRight(strings.Join(words[:n], " "), ":"))
 	}
 	if len(words) > 0 {
-		// A key run into its value by a mark other than a colon or a
-		// blank: Disallow=/x, Disallow/x, User-agent\uff1aBot.
+		// A key run into its value by a mark standing for a colon:
+		// Disallow=/x, Disallow/x, User-agent\uff1aBot.
 		w := words[0]
+		// Only a mark that stands for a colon: a prose mark (Sitemap.xml,
+		// User-agent's, "Allow, Disallow") is not one.
 		if i := strings.IndexFunc(w, func(r rune) bool { return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_') }); i > 0 {
-			keys = append(keys, strings.TrimRight(w[:i], "-_"))
+			if r, _ := utf8.DecodeRuneInString(w[i:]); strings.ContainsRune("=/;*\uff1a\ufe55\ufe13\u2236\ua789", r) {
+				keys = append(keys, strings.TrimRight(w[:i], "-_"))
+			}
 		}
 	}
 	for _, key := range keys {

@@ -529,3 +529,29 @@ func TestLintKeyRunIntoValueSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectiveWordProseAfterPunctuation: a line crawlers skip whose
+// first word is a key only up to a prose mark (a file name, a possessive,
+// a list's comma) is not a directive run into its value: as "Allowed
+// paths are below", it is not-a-directive (an info), not an error that
+// makes lint exit 1 in CI.
+func TestDirectiveWordProseAfterPunctuation(t *testing.T) {
+	for _, line := range []string{
+		"Sitemap.xml is generated nightly",
+		"Allow, Disallow and Sitemap are the keys we use",
+		"User-agent's rules follow",
+		"License.txt",
+		"Content-Usage.",
+	} {
+		fs := lintText(t, "User-agent: *\nDisallow: /x\n"+line+"\n")
+		var got []code
+		for _, f := range fs {
+			if f.Line == 3 {
+				got = append(got, f.Code)
+			}
+		}
+		if len(got) != 1 || got[0] != codeNotDirective {
+			t.Errorf("%q: %v, want %s", line, got, codeNotDirective)
+		}
+	}
+}
