@@ -4025,18 +4025,22 @@ func TestClientSlotWaiterSeesItsSiteFilled(t *testing.T) {
 			var wg sync.WaitGroup
 			defer wg.Wait()
 			defer close(hold)
-			queued := func(host string) bool {
+			waiters := func(host string) int {
 				c.robots.cache.mu.Lock()
 				defer c.robots.cache.mu.Unlock()
-				return c.robots.cache.watches["http://"+host+":80"] != nil
+				if w := c.robots.cache.watches["http://"+host+":80"]; w != nil {
+					return w.waiters
+				}
+				return 0
 			}
 			check := func(host string, waits bool) <-chan error {
+				n := waiters(host)
 				done := make(chan error, 1)
 				wg.Go(func() {
 					_, err := c.Allowed(context.Background(), "http://"+host+"/")
 					done <- err
 				})
-				for waits && !queued(host) { // each queued after the one before
+				for waits && waiters(host) <= n { // each queued after the one before
 					time.Sleep(time.Millisecond)
 				}
 				return done

@@ -3634,11 +3634,12 @@ func TestReceiptPolicyDisallowAllFailsClosed(t *testing.T) {
 		name   string
 		robots http.HandlerFunc
 		policy Option
+		gives  Outcome // the receipt's robots.txt outcome: the policy's
 	}{
-		{"status policy's disallow-all", down, on5xx(OutcomeDisallowAll)},
-		{"status policy's allow-all", down, on5xx(OutcomeAllowAll)},
-		{"error policy's disallow-all", noAnswer, onFailure(OutcomeDisallowAll)},
-		{"error policy's allow-all", noAnswer, onFailure(OutcomeAllowAll)},
+		{"status policy's disallow-all", down, on5xx(OutcomeDisallowAll), OutcomeDisallowAll},
+		{"status policy's allow-all", down, on5xx(OutcomeAllowAll), OutcomeAllowAll},
+		{"error policy's disallow-all", noAnswer, onFailure(OutcomeDisallowAll), OutcomeDisallowAll},
+		{"error policy's allow-all", noAnswer, onFailure(OutcomeAllowAll), OutcomeAllowAll},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestSite(t, "")
@@ -3652,6 +3653,9 @@ func TestReceiptPolicyDisallowAllFailsClosed(t *testing.T) {
 			req, _ := http.NewRequestWithContext(SkipRobots(t.Context()), http.MethodGet, s.URL+"/p", nil)
 			resp, body := fetchPageReq(t, hc, req)
 			r := tr.Receipt(resp, body)
+			if r.Robots == nil || r.Robots.Outcome != tc.gives.name() {
+				t.Fatalf("receipt's robots.txt evidence %+v; want the policy's %s", r.Robots, tc.gives.name())
+			}
 			if r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "robots.txt train-ai n unreachable") {
 				t.Errorf("receipt resting on a robots.txt never read: usage %q, signals %q, robots %+v; want train-ai=n, robots.txt unreachable",
 					r.Usage, sigs(r.Signals), r.Robots)
