@@ -265,13 +265,14 @@ func directiveWord(line string) string {
 		keys = append(keys, strings.TrimRight(strings.Join(words[:n], " "), ":"))
 	}
 	if len(words) > 0 {
-		// A key run into its value by a mark standing for a colon:
-		// Disallow=/x, Disallow/x, User-agent\uff1aBot.
+		// A key run into its value by a mark standing for a colon
+		// (Disallow=/x, Disallow/x, User-agent\uff1aBot); not a prose
+		// mark (Sitemap.xml, User-agent's, "Allow, Disallow"), nor a
+		// slash between keys (Allow/Disallow).
 		w := words[0]
-		// Only a mark that stands for a colon: a prose mark (Sitemap.xml,
-		// User-agent's, "Allow, Disallow") is not one.
 		if i := strings.IndexFunc(w, func(r rune) bool { return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_') }); i > 0 {
-			if r, _ := utf8.DecodeRuneInString(w[i:]); strings.ContainsRune("=/;*\uff1a\ufe55\ufe13\u2236\ua789", r) {
+			r, n := utf8.DecodeRuneInString(w[i:])
+			if strings.ContainsRune("=/;*\uff1a\ufe55\ufe13\u2236\ua789", r) && !(r == '/' && directiveWord(w[i+n:]) != "") {
 				keys = append(keys, strings.TrimRight(w[:i], "-_"))
 			}
 		}

@@ -532,7 +532,8 @@ func TestLintKeyRunIntoValueSkipped(t *testing.T) {
 
 // TestDirectiveWordProseAfterPunctuation: a line crawlers skip whose
 // first word is a key only up to a prose mark (a file name, a possessive,
-// a list's comma) is not a directive run into its value: as "Allowed
+// a list's comma, a slash between keys) is not a directive run into its
+// value: as "Allowed
 // paths are below", it is not-a-directive (an info), not an error that
 // makes lint exit 1 in CI.
 func TestDirectiveWordProseAfterPunctuation(t *testing.T) {
@@ -542,6 +543,8 @@ func TestDirectiveWordProseAfterPunctuation(t *testing.T) {
 		"User-agent's rules follow",
 		"License.txt",
 		"Content-Usage.",
+		"Allow/Disallow rules follow",
+		"User-agent/Disallow pairs below",
 	} {
 		fs := lintText(t, "User-agent: *\nDisallow: /x\n"+line+"\n")
 		var got []code
