@@ -547,7 +547,7 @@ func (c *Client) load(ctx context.Context, k key, prev *entry, looked bool) (*en
 func (c *Client) awaitSlot(ctx context.Context, k key, prev *entry, held *atomic.Bool) (*entry, error) {
 	filled, unwatch := k.doc.cache.watch(k.authority)
 	defer unwatch()
-	if e := c.newer(k, prev); e != nil {
+	if e := c.newer(k.doc.cache.peek(k.authority), prev); e != nil {
 		return e, nil // published since our fill found no slot
 	}
 	select {
@@ -555,16 +555,16 @@ func (c *Client) awaitSlot(ctx context.Context, k key, prev *entry, held *atomic
 		held.Store(true)
 		return nil, nil
 	case <-filled: // by a fill, another site's redirected there, a Store
-		return c.newer(k, prev), nil // or, if none is fresh, fill anew
+		return c.newer(k.doc.cache.peek(k.authority), prev), nil // or, if none is fresh, fill anew
 	case <-ctx.Done():
 		return nil, fmt.Errorf("robotstxt: waiting for a fetch slot for %s: %w", capQuote(k.url()), context.Cause(ctx))
 	}
 }
 
-// newer returns k's entry in memory if it is another than prev and not
-// expired: a fill since prev was looked up published it.
-func (c *Client) newer(k key, prev *entry) *entry {
-	if cur := k.doc.cache.peek(k.authority); cur != nil && cur != prev && !cur.expired(c.cfg.now()) {
+// newer returns cur, an entry in memory, if it is another than prev, the
+// one its caller looked up, and not expired: a fill published it since.
+func (c *Client) newer(cur, prev *entry) *entry {
+	if cur != nil && cur != prev && !cur.expired(c.cfg.now()) {
 		return cur
 	}
 	return nil
@@ -679,8 +679,8 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 	}
 	defer c.fetches.Done()
 	cur := k.doc.cache.peek(k.authority)
-	if cur != nil && cur != prev && !cur.expired(c.cfg.now()) {
-		return cur, nil // a fill that ended since our caller's miss published it
+	if e := c.newer(cur, prev); e != nil {
+		return e, nil // a fill that ended since our caller's miss published it
 	}
 	if cur != nil {
 		cur.setRefreshing(true)

@@ -482,12 +482,22 @@ func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 // ends it as a request's, which holds its site for the interval: then
 // it returns when the site's next turn may come, else the zero Time.
 func (t *Transport) giveBack(ctx context.Context, tu turn) (next time.Time) {
+	if tu.authority == "" {
+		return time.Time{} // none taken
+	}
 	if p, ok := t.cfg.pacer.(*memPacer); ok && tu.id != 0 {
 		p.void(tu.authority, tu.id)
 		return time.Time{}
 	}
 	t.done(ctx, tu, 0)
 	return time.Now().Add(tu.interval)
+}
+
+// giveBackBoth gives back b, then a, a too when the Pacer's Done panics
+// for b; either may be none.
+func (t *Transport) giveBackBoth(ctx context.Context, a, b turn) {
+	defer t.giveBack(ctx, a)
+	t.giveBack(ctx, b)
 }
 
 // heldSince reports whether authority, whose turn tu the request holds,

@@ -298,12 +298,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	waiting := true // until the flight below ends the turns
 	defer func() {
 		if waiting { // a Pacer's panic while a turn is held: nothing was sent
-			if tu.authority != "" {
-				defer t.giveBack(ctx, tu) // also if tu2's panics
-			}
-			if tu2.authority != "" {
-				t.giveBack(ctx, tu2)
-			}
+			t.giveBackBoth(ctx, tu, tu2)
 		}
 	}()
 	for again := true; again; {
@@ -328,10 +323,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// first: a Pacer's panic gives none back twice.)
 			held, held2 := tu, tu2
 			tu, tu2, again = turn{}, turn{}, true
-			func() {
-				defer t.giveBack(ctx, held) // also if held2's panics
-				t.giveBack(ctx, held2)
-			}()
+			t.giveBackBoth(ctx, held, held2)
 			continue
 		}
 		if err != nil {
