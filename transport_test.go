@@ -2223,6 +2223,27 @@ func TestTransportNamesPageServerAsItsRobotsFetch(t *testing.T) {
 	}
 }
 
+// twoTurnSites serves site.test and site.test:8080, each with a
+// Crawl-delay of 50 ms, through a Transport paced by p with opts, and
+// returns the hosts, the Transport and an http.Client on it, both
+// robots.txt files read and their turns over: a request to :8080 with
+// Host site.test then takes two turns, and a panic comes from p alone.
+func twoTurnSites(t *testing.T, p Pacer, opts ...TransportOption) (*vhosts, *Transport, *http.Client) {
+	t.Helper()
+	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
+	v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
+	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, append([]TransportOption{WithPacer(p)}, opts...)...)
+	t.Cleanup(func() { _ = c.Close() })
+	hc := &http.Client{Transport: tr}
+	for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
+		if err := getHost(hc, u, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // past both turns' Crawl-delay
+	return v, tr, hc
+}
+
 // faultPacer is the in-process Pacer, but while armed its Take panics
 // at panicTake and fails at failTake, and its first Done of a turn at
 // panicDone panics; it counts the Done calls of each turn.
@@ -2265,7 +2286,6 @@ func (p *faultPacer) Done(ctx context.Context, authority string, id uint64, inte
 // of the first twice (the Pacer doc: once a turn), nor of the second,
 // which Take never gave.
 func TestTransportPacerPanicEndsTheTurns(t *testing.T) {
-	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
 	for _, tc := range []struct {
 		name     string
 		pacer    *faultPacer
@@ -2276,19 +2296,9 @@ func TestTransportPacerPanicEndsTheTurns(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
-			v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
 			p := tc.pacer
 			p.memPacer, p.dones = newMemPacer(), map[string]int{}
-			c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p), WithNoWait())
-			t.Cleanup(func() { _ = c.Close() })
-			hc := &http.Client{Transport: tr}
-			// Warm both robots.txt files, so that the panic comes from the Pacer alone.
-			for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
-				if err := getHost(hc, u, ""); err != nil {
-					t.Fatal(err)
-				}
-			}
-			time.Sleep(100 * time.Millisecond)
+			_, _, hc := twoTurnSites(t, p, WithNoWait())
 			p.mu.Lock()
 			clear(p.dones)
 			p.mu.Unlock()
@@ -2431,19 +2441,9 @@ func (p *againPacer) Done(ctx context.Context, authority string, id uint64, inte
 // both before giving either back.
 func TestTransportAgainGiveBackPanicEndsFirstTurn(t *testing.T) {
 	checkLeaks(t)
-	const robots = "User-agent: *\nCrawl-delay: 0.05\n"
-	v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
 	p := &againPacer{memPacer: newMemPacer(), first: "http://site.test:80", also: "http://site.test:8080",
 		takes: map[string]int{}, given: map[string]bool{}, dones: map[string]int{}}
-	c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
-	t.Cleanup(func() { _ = c.Close() })
-	hc := &http.Client{Transport: tr}
-	for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
-		if err := getHost(hc, u, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	time.Sleep(100 * time.Millisecond)
+	_, _, hc := twoTurnSites(t, p)
 	p.mu.Lock()
 	clear(p.takes)
 	clear(p.given)
@@ -2482,22 +2482,12 @@ func TestTransportFlightEndPanicEndsSecondTurn(t *testing.T) {
 	for _, read := range []bool{false, true} {
 		t.Run(fmt.Sprintf("body read %v", read), func(t *testing.T) {
 			checkLeaks(t)
-			const robots = "User-agent: *\nCrawl-delay: 0.05\n"
-			v := newVhosts(t, map[string]string{"site.test": robots, "site.test:8080": robots})
+			p := &againPacer{memPacer: newMemPacer(), first: "none", also: "http://site.test:80", // Done panics there
+				takes: map[string]int{}, given: map[string]bool{}, dones: map[string]int{}}
+			v, tr, _ := twoTurnSites(t, p)
 			v.route("site.test/empty", func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(http.StatusNoContent) // no body: the turns end in RoundTrip
 			})
-			p := &againPacer{memPacer: newMemPacer(), first: "none", also: "http://site.test:80", // Done panics there
-				takes: map[string]int{}, given: map[string]bool{}, dones: map[string]int{}}
-			c, tr := NewClientTransport(v.transport(t), []Option{WithUserAgent(testUA)}, WithPacer(p))
-			t.Cleanup(func() { _ = c.Close() })
-			hc := &http.Client{Transport: tr}
-			for _, u := range []string{"http://site.test/warm", "http://site.test:8080/warm"} {
-				if err := getHost(hc, u, ""); err != nil {
-					t.Fatal(err)
-				}
-			}
-			time.Sleep(100 * time.Millisecond)
 			p.mu.Lock()
 			clear(p.given)
 			clear(p.dones)
