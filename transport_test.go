@@ -2244,37 +2244,86 @@ func twoTurnSites(t *testing.T, p Pacer, opts ...TransportOption) (*vhosts, *Tra
 	return v, tr, hc
 }
 
-// faultPacer is the in-process Pacer, but while armed its Take panics
-// at panicTake and fails at failTake, and its first Done of a turn at
-// panicDone panics; it counts the Done calls of each turn.
+// faultPacer is the in-process Pacer, but while armed, fault may panic
+// in its place or answer for it: op is "Take" or "Done", n counts the
+// earlier calls of op at authority since the Pacer was armed. It records
+// the turns Take gave and the Done calls each turn got.
 type faultPacer struct {
 	*memPacer
-	panicTake, failTake, panicDone string
-	armed                          atomic.Bool
-	mu                             sync.Mutex
-	dones                          map[string]int
+	fault func(op, authority string, n int) (wait time.Duration, err error, answered bool)
+	armed atomic.Bool
+	mu    sync.Mutex
+	calls map[string]int  // "op authority"
+	given map[string]bool // "authority#id"
+	dones map[string]int  // "authority#id"
+}
+
+func newFaultPacer(fault func(op, authority string, n int) (time.Duration, error, bool)) *faultPacer {
+	return &faultPacer{memPacer: newMemPacer(), fault: fault}
+}
+
+// arm clears the record and lets fault act from the next call on.
+func (p *faultPacer) arm() {
+	p.mu.Lock()
+	p.calls, p.given, p.dones = map[string]int{}, map[string]bool{}, map[string]int{}
+	p.mu.Unlock()
+	p.armed.Store(true)
+}
+
+// faulted asks fault about this call, if armed.
+func (p *faultPacer) faulted(op, authority string) (time.Duration, error, bool) {
+	if !p.armed.Load() {
+		return 0, nil, false
+	}
+	p.mu.Lock()
+	n := p.calls[op+" "+authority]
+	p.calls[op+" "+authority]++
+	p.mu.Unlock()
+	return p.fault(op, authority, n)
 }
 
 func (p *faultPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
-	switch {
-	case p.armed.Load() && authority == p.panicTake:
-		panic("boom in Pacer.Take")
-	case p.armed.Load() && authority == p.failTake:
-		return 0, 0, errors.New("pacer store down")
+	if wait, err, ok := p.faulted("Take", authority); ok {
+		return 0, wait, err
 	}
-	return p.memPacer.Take(ctx, authority, interval)
+	id, wait, err := p.memPacer.Take(ctx, authority, interval)
+	if err == nil && wait <= 0 && id != 0 && p.armed.Load() {
+		p.mu.Lock()
+		p.given[fmt.Sprintf("%s#%d", authority, id)] = true
+		p.mu.Unlock()
+	}
+	return id, wait, err
 }
 
 func (p *faultPacer) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
-	p.mu.Lock()
-	k := fmt.Sprintf("%s#%d", authority, id)
-	p.dones[k]++
-	n := p.dones[k]
-	p.mu.Unlock()
-	if p.armed.Load() && authority == p.panicDone && n == 1 {
-		panic("boom in Pacer.Done")
+	if p.armed.Load() {
+		p.mu.Lock()
+		p.dones[fmt.Sprintf("%s#%d", authority, id)]++
+		p.mu.Unlock()
+	}
+	if _, err, ok := p.faulted("Done", authority); ok {
+		return err
 	}
 	return p.memPacer.Done(ctx, authority, id, interval, hold)
+}
+
+// checkTurnsEnded disarms p and fails unless Done was called once for
+// each turn Take gave since p was armed, and for no other.
+func checkTurnsEnded(t *testing.T, p *faultPacer) {
+	t.Helper()
+	p.armed.Store(false)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, n := range p.dones {
+		if !p.given[k] || n != 1 {
+			t.Errorf("turn %s: Done called %d times; want once for each turn given and none for another (given %v, dones %v)", k, n, p.given, p.dones)
+		}
+	}
+	for k := range p.given {
+		if p.dones[k] == 0 {
+			t.Errorf("turn %s: given, Done never called (given %v, dones %v)", k, p.given, p.dones)
+		}
+	}
 }
 
 // TestTransportPacerPanicEndsTheTurns: a request that takes two turns (a
@@ -2286,23 +2335,33 @@ func (p *faultPacer) Done(ctx context.Context, authority string, id uint64, inte
 // of the first twice (the Pacer doc: once a turn), nor of the second,
 // which Take never gave.
 func TestTransportPacerPanicEndsTheTurns(t *testing.T) {
+	const first, second = "http://site.test:80", "http://site.test:8080"
 	for _, tc := range []struct {
 		name     string
-		pacer    *faultPacer
+		fault    func(op, authority string, n int) (time.Duration, error, bool)
 		nextSent bool // whether the first turn went back
 	}{
-		{"Take panics", &faultPacer{panicTake: "http://site.test:8080"}, true},
-		{"Take fails, Done panics", &faultPacer{failTake: "http://site.test:8080", panicDone: "http://site.test:80"}, false},
+		{"Take panics", func(op, authority string, n int) (time.Duration, error, bool) {
+			if op == "Take" && authority == second {
+				panic("boom in Pacer.Take")
+			}
+			return 0, nil, false
+		}, true},
+		{"Take fails, Done panics", func(op, authority string, n int) (time.Duration, error, bool) {
+			switch {
+			case op == "Take" && authority == second:
+				return 0, errors.New("pacer store down"), true
+			case op == "Done" && authority == first && n == 0:
+				panic("boom in Pacer.Done")
+			}
+			return 0, nil, false
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
-			p := tc.pacer
-			p.memPacer, p.dones = newMemPacer(), map[string]int{}
+			p := newFaultPacer(tc.fault)
 			_, _, hc := twoTurnSites(t, p, WithNoWait())
-			p.mu.Lock()
-			clear(p.dones)
-			p.mu.Unlock()
-			p.armed.Store(true)
+			p.arm()
 			func() {
 				defer func() {
 					if recover() == nil {
@@ -2311,14 +2370,7 @@ func TestTransportPacerPanicEndsTheTurns(t *testing.T) {
 				}()
 				_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
 			}()
-			p.armed.Store(false)
-			p.mu.Lock()
-			for k, n := range p.dones {
-				if n > 1 || strings.HasPrefix(k, "http://site.test:8080#") {
-					t.Errorf("Done(%s) called %d times; want the first turn's once and none for the turn Take did not give (all: %v)", k, n, p.dones)
-				}
-			}
-			p.mu.Unlock()
+			checkTurnsEnded(t, p)
 			if !tc.nextSent {
 				return
 			}
@@ -2386,52 +2438,6 @@ func TestCheckDeadline(t *testing.T) {
 	}
 }
 
-// againPacer is the in-process Pacer, but while armed its first Take at
-// also says to wait a little, its second Take at first fails (which
-// heldSince reads as a hold), and its Done at also panics. It records
-// the turns Take gave and the Done calls each got.
-type againPacer struct {
-	*memPacer
-	first, also string
-	armed       atomic.Bool
-	mu          sync.Mutex
-	takes       map[string]int
-	given       map[string]bool
-	dones       map[string]int
-}
-
-func (p *againPacer) Take(ctx context.Context, authority string, interval time.Duration) (uint64, time.Duration, error) {
-	p.mu.Lock()
-	n := p.takes[authority]
-	p.takes[authority]++
-	p.mu.Unlock()
-	if p.armed.Load() {
-		switch {
-		case authority == p.also && n == 0:
-			return 0, 5 * time.Millisecond, nil // a wait: the request held first meanwhile
-		case authority == p.first && n == 1:
-			return 0, 0, errors.New("pacer store down") // heldSince: read as a hold
-		}
-	}
-	id, wait, err := p.memPacer.Take(ctx, authority, interval)
-	if err == nil && wait <= 0 && id != 0 {
-		p.mu.Lock()
-		p.given[fmt.Sprintf("%s#%d", authority, id)] = true
-		p.mu.Unlock()
-	}
-	return id, wait, err
-}
-
-func (p *againPacer) Done(ctx context.Context, authority string, id uint64, interval, hold time.Duration) error {
-	p.mu.Lock()
-	p.dones[fmt.Sprintf("%s#%d", authority, id)]++
-	p.mu.Unlock()
-	if p.armed.Load() && authority == p.also {
-		panic("boom in Pacer.Done")
-	}
-	return p.memPacer.Done(ctx, authority, id, interval, hold)
-}
-
 // TestTransportAgainGiveBackPanicEndsFirstTurn: a request taking two
 // turns whose first was held while it waited for the second (heldSince)
 // gives both back and asks again. A panic in the second's Done there
@@ -2441,15 +2447,20 @@ func (p *againPacer) Done(ctx context.Context, authority string, id uint64, inte
 // both before giving either back.
 func TestTransportAgainGiveBackPanicEndsFirstTurn(t *testing.T) {
 	checkLeaks(t)
-	p := &againPacer{memPacer: newMemPacer(), first: "http://site.test:80", also: "http://site.test:8080",
-		takes: map[string]int{}, given: map[string]bool{}, dones: map[string]int{}}
+	const first, second = "http://site.test:80", "http://site.test:8080"
+	p := newFaultPacer(func(op, authority string, n int) (time.Duration, error, bool) {
+		switch {
+		case op == "Take" && authority == second && n == 0:
+			return 5 * time.Millisecond, nil, true // a wait: the request holds first meanwhile
+		case op == "Take" && authority == first && n == 1:
+			return 0, errors.New("pacer store down"), true // heldSince: read as a hold
+		case op == "Done" && authority == second:
+			panic("boom in Pacer.Done")
+		}
+		return 0, nil, false
+	})
 	_, _, hc := twoTurnSites(t, p)
-	p.mu.Lock()
-	clear(p.takes)
-	clear(p.given)
-	clear(p.dones)
-	p.mu.Unlock()
-	p.armed.Store(true)
+	p.arm()
 	func() {
 		defer func() {
 			if recover() == nil {
@@ -2458,16 +2469,9 @@ func TestTransportAgainGiveBackPanicEndsFirstTurn(t *testing.T) {
 		}()
 		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
 	}()
-	p.armed.Store(false)
-	p.mu.Lock()
-	for k := range p.given {
-		if p.dones[k] != 1 {
-			t.Errorf("turn %s: Done called %d times, want once (given %v, dones %v)", k, p.dones[k], p.given, p.dones)
-		}
-	}
-	p.mu.Unlock()
+	checkTurnsEnded(t, p)
 	time.Sleep(200 * time.Millisecond) // four Crawl-delays
-	if _, wait, _ := p.memPacer.Take(context.Background(), p.first, 50*time.Millisecond); wait > 0 {
+	if _, wait, _ := p.memPacer.Take(context.Background(), first, 50*time.Millisecond); wait > 0 {
 		t.Errorf("site.test:80, 200 ms after a request whose Pacer panicked: wait %v; want its turn free (held until its 30 s lease)", wait)
 	}
 }
@@ -2482,18 +2486,17 @@ func TestTransportFlightEndPanicEndsSecondTurn(t *testing.T) {
 	for _, read := range []bool{false, true} {
 		t.Run(fmt.Sprintf("body read %v", read), func(t *testing.T) {
 			checkLeaks(t)
-			p := &againPacer{memPacer: newMemPacer(), first: "none", also: "http://site.test:80", // Done panics there
-				takes: map[string]int{}, given: map[string]bool{}, dones: map[string]int{}}
+			p := newFaultPacer(func(op, authority string, n int) (time.Duration, error, bool) {
+				if op == "Done" && authority == "http://site.test:80" {
+					panic("boom in Pacer.Done")
+				}
+				return 0, nil, false
+			})
 			v, tr, _ := twoTurnSites(t, p)
 			v.route("site.test/empty", func(w http.ResponseWriter, r *http.Request) {
 				w.WriteHeader(http.StatusNoContent) // no body: the turns end in RoundTrip
 			})
-			p.mu.Lock()
-			clear(p.given)
-			clear(p.dones)
-			p.takes = map[string]int{"http://site.test:8080": 1} // no wait at also's first Take
-			p.mu.Unlock()
-			p.armed.Store(true)
+			p.arm()
 			func() {
 				defer func() { _ = recover() }() // the Pacer's panic, in RoundTrip or in Close
 				path := "/empty"
@@ -2509,17 +2512,11 @@ func TestTransportFlightEndPanicEndsSecondTurn(t *testing.T) {
 				_, _ = io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 			}()
-			p.armed.Store(false)
-			p.mu.Lock()
-			if len(p.given) != 2 {
+			if p.mu.Lock(); len(p.given) != 2 {
 				t.Errorf("turns given: %v; want two", p.given)
 			}
-			for k := range p.given {
-				if p.dones[k] != 1 {
-					t.Errorf("turn %s: Done called %d times, want once (given %v, dones %v)", k, p.dones[k], p.given, p.dones)
-				}
-			}
 			p.mu.Unlock()
+			checkTurnsEnded(t, p)
 		})
 	}
 }
