@@ -2219,7 +2219,10 @@ func disallowsOn(is func(error) bool) func(error) Outcome {
 // policyFailures are failures with no response, each with an error
 // policy that reads exactly it as disallow-all: a name gone, a
 // certificate of an unknown authority (an interception proxy, say), one
-// expired, and a TLS alert the server sent.
+// expired, a TLS alert the server sent, and failures of no class the
+// Store keeps but of a kind, as net/http reports them in a dial's
+// *net.OpError: a resolver that fails (not a name not found), a dial
+// that timed out, and a name not found read as a dial's failure.
 func policyFailures() []struct {
 	name   string
 	err    func(host string) error
@@ -2245,6 +2248,21 @@ func policyFailures() []struct {
 		{"alert", // as crypto/tls reports one over TCP
 			func(string) error { return &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")} },
 			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "remote error" })},
+		{"resolver failing",
+			func(host string) error {
+				return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: host, IsTemporary: true}}
+			},
+			disallowsOn(func(err error) bool { var dns *net.DNSError; return errors.As(err, &dns) && dns.IsTemporary })},
+		{"dial timeout",
+			func(string) error {
+				return &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" })},
+		{"name not found in a dial",
+			func(host string) error {
+				return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" })},
 	}
 }
 
@@ -2253,8 +2271,8 @@ func policyFailures() []struct {
 // response. A reader whose error policy reads exactly that failure as
 // disallow-all answers, alone, disallow-all, and sharing the Store too:
 // its policy is asked of what the Store keeps of the failure, its
-// classes and the kind of a TLS failure (asked of an error holding
-// neither, the reader took the stand-in, /public allowed).
+// classes and its kind (TLS, resolver, dial); asked of an error holding
+// neither, the reader took the stand-in, /public allowed.
 func TestStoreErrorPolicyOfStoredStandIn(t *testing.T) {
 	ctx := context.Background()
 	const u = "http://site.test/public"
@@ -2313,8 +2331,9 @@ func TestStoreErrorPolicyOfStoredStandIn(t *testing.T) {
 // a writer of the default error policy whose site has failed for an
 // hour allows all. A reader with the same limit whose error policy reads
 // such a failure as disallow-all does not take that allow-all from the
-// Store, as alone it disallows all: of the kind of a TLS failure too,
-// which the Store keeps of the outage's last failure only.
+// Store, as alone it disallows all: of the kind of a failure too (TLS,
+// resolver, dial), which the Store keeps of the outage's last failure
+// only.
 func TestStoreErrorPolicyOfStoredOutage(t *testing.T) {
 	ctx := context.Background()
 	const u = "http://gone.test/private/x"
@@ -2625,163 +2644,5 @@ func TestStoreTDMRepReadPastBodyLimit(t *testing.T) {
 	}
 	if n := w.count("http://a.test/.well-known/tdmrep.json"); n != 1 {
 		t.Errorf("with the Store, a.test's tdmrep.json of %d bytes fetched %d times, want once: the Store's copy was read under robots.txt's WithBodyLimit", len(file), n)
-	}
-}
-
-// TestStoreErrorPolicyOfStoredDialFailure: as
-// TestStoreErrorPolicyOfStoredStandIn, for failures WithErrorPolicy's doc
-// says errors.As finds in the HTTP client's error, of no class the Store
-// keeps but of a kind: a *net.DNSError of a resolver that fails (not a
-// name not found), and the *net.OpError of a dial that timed out. A
-// reader whose policy reads them as disallow-all answers so alone, and
-// so with the Store, not taking the writer's last good copy.
-func TestStoreErrorPolicyOfStoredDialFailure(t *testing.T) {
-	ctx := context.Background()
-	const u = "http://site.test/public"
-	for _, tc := range []struct {
-		name   string
-		err    func(host string) error
-		policy func(error) Outcome
-	}{
-		{"resolver failing",
-			func(host string) error {
-				return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: host, IsTemporary: true}}
-			},
-			disallowsOn(func(err error) bool { var dns *net.DNSError; return errors.As(err, &dns) })},
-		{"dial timeout",
-			func(string) error {
-				return &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}
-			},
-			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" })},
-	} {
-		run := func(shared bool) Decision {
-			clock := newTestClock()
-			var down atomic.Bool
-			up := serve(200, privateRules, "Cache-Control", "max-age=60")
-			hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-				if down.Load() {
-					return nil, tc.err(r.URL.Hostname())
-				}
-				rec := httptest.NewRecorder()
-				up.ServeHTTP(rec, r)
-				resp := rec.Result()
-				resp.Request = r
-				return resp, nil
-			})}
-			reader := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithErrorPolicy(tc.policy)}
-			if shared {
-				store := newMemStore()
-				writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
-				if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
-					t.Fatalf("%s: the writer, the site up: %v, %v", tc.name, ok, err)
-				}
-				clock.Advance(2 * time.Minute)
-				down.Store(true)
-				if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
-					t.Fatalf("%s: the writer, the site failing: %+v, %v; want its copy standing in", tc.name, d, err)
-				}
-				d, _ := newTestClient(t, append(reader, WithStore(store))...).Check(ctx, u)
-				return d
-			}
-			alone := newTestClient(t, reader...)
-			if ok, err := alone.Allowed(ctx, u); !ok || err != nil {
-				t.Fatalf("%s: the reader alone, the site up: %v, %v", tc.name, ok, err)
-			}
-			clock.Advance(2 * time.Minute)
-			down.Store(true)
-			d, _ := alone.Check(ctx, u)
-			return d
-		}
-		alone := run(false)
-		if alone.Allowed || alone.Outcome != OutcomeDisallowAll {
-			t.Fatalf("%s: control: the reader alone answers %+v; want its policy's disallow-all", tc.name, alone)
-		}
-		if d := run(true); d.Allowed || d.Outcome != OutcomeDisallowAll {
-			t.Errorf("%s: the reader sharing the Store: allowed=%v outcome=%v stale=%v err=%v; alone it answers disallow-all",
-				tc.name, d.Allowed, d.Outcome, d.Stale, d.Err)
-		}
-	}
-}
-
-// TestStoreErrorPolicyOfStoredResolverOutage: as
-// TestStoreErrorPolicyOfStoredOutage, for a resolver that fails (a
-// *net.DNSError that is temporary, not a name not found), which the
-// reader's policy reads as disallow-all: the reader does not take the
-// writer's outage allow-all.
-func TestStoreErrorPolicyOfStoredResolverOutage(t *testing.T) {
-	ctx := context.Background()
-	const u = "http://gone.test/private/x"
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "server misbehaving", Name: r.URL.Hostname(), IsTemporary: true}}
-	})}
-	policy := disallowsOn(func(err error) bool { var dns *net.DNSError; return errors.As(err, &dns) && dns.IsTemporary })
-	clock := newTestClock()
-	alone := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithUnreachableAllowAfter(time.Hour), WithErrorPolicy(policy))
-	if d, _ := alone.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
-		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", d)
-	}
-	opts := []Option{WithHTTPClient(hc), WithStore(newMemStore()), WithClock(clock.Now), WithMaxFreshness(30 * time.Minute), WithUnreachableAllowAfter(time.Hour)}
-	outageAllowed(t, newTestClient(t, opts...), clock, u)
-	reader := newTestClient(t, append(opts, WithErrorPolicy(policy))...)
-	if d, err := reader.Check(ctx, u); d.Allowed || d.Outcome != OutcomeDisallowAll {
-		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v err=%v; alone it disallows all", d.Allowed, d.Outcome, err)
-	}
-}
-
-// TestStoreErrorPolicyOfStoredNotFoundDial: as
-// TestStoreErrorPolicyOfStoredDialFailure's "dial timeout" case, for a
-// name not found, which net/http reports in a dial's *net.OpError too: a
-// reader whose policy reads every dial's failure as disallow-all answers
-// so alone, and must so with the Store, not take the writer's last good
-// copy. The Store rebuilds a name not found as a bare *net.DNSError,
-// outside any *net.OpError (storedCause; kindOf gives it no kind).
-func TestStoreErrorPolicyOfStoredNotFoundDial(t *testing.T) {
-	ctx := context.Background()
-	const u = "http://site.test/public"
-	policy := disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" })
-	run := func(shared bool) Decision {
-		clock := newTestClock()
-		var down atomic.Bool
-		up := serve(200, privateRules, "Cache-Control", "max-age=60")
-		hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-			if down.Load() {
-				return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: r.URL.Hostname(), IsNotFound: true}}
-			}
-			rec := httptest.NewRecorder()
-			up.ServeHTTP(rec, r)
-			resp := rec.Result()
-			resp.Request = r
-			return resp, nil
-		})}
-		reader := []Option{WithHTTPClient(hc), WithClock(clock.Now), WithErrorPolicy(policy)}
-		if shared {
-			store := newMemStore()
-			writer := newTestClient(t, WithHTTPClient(hc), WithClock(clock.Now), WithStore(store))
-			if ok, err := writer.Allowed(ctx, u); !ok || err != nil {
-				t.Fatalf("the writer, the site up: %v, %v", ok, err)
-			}
-			clock.Advance(2 * time.Minute)
-			down.Store(true)
-			if d, err := writer.Check(ctx, u); !d.Stale || !d.Allowed {
-				t.Fatalf("the writer, the site failing: %+v, %v; want its copy standing in", d, err)
-			}
-			d, _ := newTestClient(t, append(reader, WithStore(store))...).Check(ctx, u)
-			return d
-		}
-		alone := newTestClient(t, reader...)
-		if ok, err := alone.Allowed(ctx, u); !ok || err != nil {
-			t.Fatalf("the reader alone, the site up: %v, %v", ok, err)
-		}
-		clock.Advance(2 * time.Minute)
-		down.Store(true)
-		d, _ := alone.Check(ctx, u)
-		return d
-	}
-	if alone := run(false); alone.Allowed || alone.Outcome != OutcomeDisallowAll {
-		t.Fatalf("control: the reader alone answers %+v; want its policy's disallow-all", alone)
-	}
-	if d := run(true); d.Allowed || d.Outcome != OutcomeDisallowAll {
-		t.Errorf("the reader sharing the Store: allowed=%v outcome=%v stale=%v err=%v; alone it answers disallow-all",
-			d.Allowed, d.Outcome, d.Stale, d.Err)
 	}
 }
