@@ -137,7 +137,7 @@ func TestEntryDecodeRejects(t *testing.T) {
 		"no outcome":          withPlain(at, 0),
 		"bad outcome":         withPlain(at, 7),
 		"status 5000":         withPlain(at+4, 0x88, 0x27),
-		"unknown kind":        withPlain(at+3, kindDial+1),
+		"unknown kind":        withPlain(at+3, kindWrite+1),
 		"before 1970":         encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, fetched: stamp(-time.Second)}}),
 		"past 2262":           sealed(append(binary.AppendVarint(bytes.Clone(plain[:at+8]), math.MaxInt64), plain[at+9:]...)),
 		"fail status 5000":    encodeTest(&entry{key: key, persisted: persisted{outcome: OutcomeAllowAll, status: 404, failStatus: 5000}}),

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -2222,7 +2223,9 @@ func disallowsOn(is func(error) bool) func(error) Outcome {
 // expired, a TLS alert the server sent, and failures of no class the
 // Store keeps but of a kind, as net/http reports them in a dial's
 // *net.OpError: a resolver that fails (not a name not found), a dial
-// that timed out, and a name not found read as a dial's failure.
+// that timed out, a name not found read as a dial's failure, a dial of
+// the HTTP client's proxy that timed out, a read that timed out and a
+// write to a closed connection.
 func policyFailures() []struct {
 	name   string
 	err    func(host string) error
@@ -2263,6 +2266,24 @@ func policyFailures() []struct {
 				return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
 			},
 			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" })},
+		{"proxy dial timeout", // as net/http reports a dial of its proxy
+			func(string) error {
+				return &net.OpError{Op: "proxyconnect", Net: "tcp",
+					Err: &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}}
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "proxyconnect" })},
+		{"read timed out",
+			func(string) error {
+				return fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
+					&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ETIMEDOUT)})
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) })},
+		{"write broken pipe",
+			func(string) error {
+				return fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
+					&net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.EPIPE)})
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "write" })},
 	}
 }
 

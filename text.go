@@ -256,8 +256,8 @@ const remoteError = "remote error"
 // classes (see kindOf), so that an error policy tells them apart with
 // errors.As in every process: 0 for none, else one of these. Of a TLS
 // failure, those lightTLS keeps (a TLS alert is a class, causeAlert; a
-// tls.AlertError, which only QUIC reports, is kept as text); of a dial,
-// a resolver's failure and whether no connection was made.
+// tls.AlertError, which only QUIC reports, is kept as text); of a
+// connection, a resolver's failure and the Op of the *net.OpError.
 const (
 	kindUnknownAuthority = 1 // an x509.UnknownAuthorityError
 	kindRecordHeader     = 2 // a tls.RecordHeaderError: the server spoke no TLS
@@ -265,6 +265,14 @@ const (
 	// refusal (causeRefused): a connection not made in time, a network
 	// unreachable.
 	kindDial = 3
+	// kindProxy, kindRead and kindWrite are a *net.OpError "proxyconnect"
+	// (the dial of the HTTP client's proxy), "read" of no reset
+	// (causeReset) and "write": a read timed out, a host unreachable
+	// once connected, a broken pipe. (Numbered after the kinds an earlier
+	// build of version 14 knew, which reads them as a miss.)
+	kindProxy = 4
+	kindRead  = 5
+	kindWrite = 6
 	// kindDNS is a *net.DNSError, in a dial's *net.OpError, plus its
 	// flags: dnsTemporary, dnsTimeout, dnsNotFound (causeNotFound too;
 	// the last, as a writer of an earlier build of version 14 knew no
@@ -312,27 +320,44 @@ func kindOf(err error) uint16 {
 			kind |= dnsTimeout
 		}
 		return kind
-	case errors.As(err, &op) && op.Op == "dial" && !errors.Is(err, syscall.ECONNREFUSED):
-		return kindDial
+	case errors.As(err, &op):
+		switch op.Op {
+		case "dial":
+			if !errors.Is(err, syscall.ECONNREFUSED) {
+				return kindDial
+			}
+		case "proxyconnect":
+			return kindProxy
+		case "read":
+			if !errors.Is(err, syscall.ECONNRESET) {
+				return kindRead
+			}
+		case "write":
+			return kindWrite
+		}
 	}
 	return 0
 }
 
+// kindOps are the Ops of the *net.OpError of each kind of a connection.
+var kindOps = [...]string{kindDial: "dial", kindProxy: "proxyconnect", kindRead: "read", kindWrite: "write"}
+
 // knownKind reports whether kind is 0 or one of the kinds of failure.
 func knownKind(kind uint16) bool {
-	return kind <= kindDial || kind&^dnsFlags == kindDNS || kind&^0xff == kindInvalid
+	return kind <= kindWrite || kind&^dnsFlags == kindDNS || kind&^0xff == kindInvalid
 }
 
 // kindError returns the error of a failure of kind read from a Store,
 // nil for none: of a TLS failure, if unverified, in a
 // *tls.CertificateVerificationError that holds the error of a
-// certificate's kind, or one saying only that; of a dial, in the
+// certificate's kind, or one saying only that; of a connection, in the
 // *net.OpError net/http reports, timed out if timeout.
 func kindError(kind uint16, unverified, timeout bool) error {
 	var err error
 	switch {
-	case kind == kindDial:
-		return &net.OpError{Op: "dial", Net: "tcp", Err: &cutEnd{msg: "no connection made", timeout: timeout}}
+	case kind >= kindDial && kind <= kindWrite:
+		op := kindOps[kind]
+		return &net.OpError{Op: op, Net: "tcp", Err: &cutEnd{msg: op + " failed", timeout: timeout}}
 	case kind&^dnsFlags == kindDNS:
 		return &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "lookup failed",
 			IsNotFound: kind&dnsNotFound != 0, IsTemporary: kind&dnsTemporary != 0, IsTimeout: kind&dnsTimeout != 0}}

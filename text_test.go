@@ -437,10 +437,11 @@ func TestFailureKindsRoundTrip(t *testing.T) {
 }
 
 // TestStoredCauseTellsApartDialAsCapErr: WithErrorPolicy's
-// and DeferredError.Err's docs say a Store keeps "a *net.OpError of a
-// dial (Op "dial")" and a *net.DNSError's IsNotFound, IsTemporary and
+// and DeferredError.Err's docs say a Store keeps the Op of a
+// *net.OpError and a *net.DNSError's IsNotFound, IsTemporary and
 // IsTimeout: a reader's policy asking those questions must get the
-// fetching process's answers, for every failure a dial meets.
+// fetching process's answers, for every failure a dial, a proxy's dial,
+// a read or a write meets.
 func TestStoredCauseTellsApartDialAsCapErr(t *testing.T) {
 	get := func(err error) error { return &url.Error{Op: "Get", URL: "https://a.test/robots.txt", Err: err} }
 	failures := map[string]error{
@@ -450,9 +451,28 @@ func TestStoredCauseTellsApartDialAsCapErr(t *testing.T) {
 		"refused":           get(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}),
 		"reset in the dial": get(&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNRESET)}),
 		"timeout":           get(&net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}),
+		// As net/http reports a dial of the proxy, and a connection broken.
+		"proxy refused": get(&net.OpError{Op: "proxyconnect", Net: "tcp",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}),
+		"proxy timeout": get(&net.OpError{Op: "proxyconnect", Net: "tcp",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}}),
+		"read reset": get(fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
+			&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)})),
+		"read timed out": get(fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
+			&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ETIMEDOUT)})),
+		"write broken pipe": get(fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
+			&net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.EPIPE)})),
+	}
+	op := func(name string) func(error) bool {
+		return func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == name }
 	}
 	questions := map[string]func(error) bool{
-		"a dial's": func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "dial" },
+		"a dial's":        op("dial"),
+		"a proxy's":       op("proxyconnect"),
+		"a read's":        op("read"),
+		"a write's":       op("write"),
+		"a net.OpError's": func(err error) bool { var op *net.OpError; return errors.As(err, &op) },
+		"refused":         func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) },
 		"temporary resolver": func(err error) bool {
 			var dns *net.DNSError
 			return errors.As(err, &dns) && dns.IsTemporary
