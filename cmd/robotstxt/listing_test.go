@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -69,52 +70,41 @@ func TestListingNumbersLinesAsTheParser(t *testing.T) {
 	}
 }
 
-// TestListingDirectiveKeepsMidFileBOM: a byte-order mark is skipped at the
-// start of the file only; on a later line it is part of the key, as the
-// parser reads it ("\ufeffDisallow", an unknown key). The listing, which
-// says it gives each line as the parser reads it, must not drop it, or
-// lint quotes the line as the Disallow rule crawlers do not read it as.
-func TestListingDirectiveKeepsMidFileBOM(t *testing.T) {
-	text := []byte("User-agent: a\n\ufeffDisallow: /x\nUser-agent: b\nDisallow: /y\n")
-	var key string
-	for pl := range parser.Lines(text) {
-		if pl.Num == 2 {
-			key = pl.Key
-		}
-	}
-	l := newListing(text)
-	if got := l.parsed(2).Key; got != key {
-		t.Errorf("line 2's key is %q; the parser reads %q", got, key)
-	}
-	if got, want := l.directive(2), key+": /x"; got != want {
-		t.Errorf("directive(2) = %q, want %q", got, want)
-	}
-	// And so lint's joined-group finding quotes a Disallow line as what
-	// did not end the group.
-	r := runCmd(t, string(text), "lint", "-")
-	if strings.Contains(r.stdout, "past line 2 (Disallow: /x)") {
-		t.Errorf("lint quotes line 2 as a Disallow rule that ended no group:\n%s", r.stdout)
-	}
-}
-
-// TestListingDirectiveKeepsSecondBOMOnLineOne: as
-// TestListingDirectiveKeepsMidFileBOM, for line 1 of a file that begins
-// with two byte-order marks (or a mark and a partial one): the parser
-// skips the first only, and reads line 1's key with the second. The
-// listing's line 1 is held without the first, and re-read alone it
-// loses the second too, quoting a key crawlers skip as a Disallow rule.
-func TestListingDirectiveKeepsSecondBOMOnLineOne(t *testing.T) {
-	for _, pre := range []string{"\ufeff\ufeff", "\ufeff\xef\xbb", "\xef\xef"} {
-		text := []byte(pre + "Disallow: /x\nUser-agent: b\nDisallow: /y\n")
+// TestListingDirectiveKeepsBOMAsParser: a byte-order mark is skipped at
+// the start of the file only; on a later line, or a second one on line
+// 1 (or a mark and a partial one), it is part of the key, as the parser
+// reads it ("\ufeffDisallow", an unknown key). The listing, which says
+// it gives each line as the parser reads it, must not drop it, or lint
+// quotes the line as the Disallow rule crawlers do not read it as.
+func TestListingDirectiveKeepsBOMAsParser(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		line int // the line with a mark
+	}{
+		{"User-agent: a\n\ufeffDisallow: /x\nUser-agent: b\nDisallow: /y\n", 2},
+		{"\ufeff\ufeffDisallow: /x\nUser-agent: b\nDisallow: /y\n", 1},
+		{"\ufeff\xef\xbbDisallow: /x\nUser-agent: b\nDisallow: /y\n", 1},
+		{"\xef\xefDisallow: /x\nUser-agent: b\nDisallow: /y\n", 1},
+	} {
+		text := []byte(tc.text)
 		var key string
 		for pl := range parser.Lines(text) {
-			if pl.Num == 1 {
+			if pl.Num == tc.line {
 				key = pl.Key
 			}
 		}
 		l := newListing(text)
-		if got := l.parsed(1).Key; got != key {
-			t.Errorf("%q: line 1's key is %q; the parser reads %q", pre, got, key)
+		if got := l.parsed(tc.line).Key; got != key {
+			t.Errorf("%q: line %d's key is %q; the parser reads %q", tc.text, tc.line, got, key)
+		}
+		if got, want := l.directive(tc.line), key+": /x"; got != want {
+			t.Errorf("%q: directive(%d) = %q, want %q", tc.text, tc.line, got, want)
+		}
+		// And so lint's joined-group finding quotes no Disallow line as
+		// what did not end the group.
+		r := runCmd(t, tc.text, "lint", "-")
+		if strings.Contains(r.stdout, fmt.Sprintf("past line %d (Disallow: /x)", tc.line)) {
+			t.Errorf("%q: lint quotes line %d as a Disallow rule that ended no group:\n%s", tc.text, tc.line, r.stdout)
 		}
 	}
 }
