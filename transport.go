@@ -750,7 +750,9 @@ func (t *Transport) check(req *http.Request) (served, dialed Decision, err error
 // deadline, at now before it, answers: before the http.Client's timeout
 // would take the DeferredError's place (see unfinished), by
 // deadlineMargin or, with no more time left, by half the time left, its
-// fetch starting all the same for the request put back.
+// fetch starting all the same for the request put back. (Just over the
+// margin left, it answers at once: the margin is what the timer needs,
+// and half of it would be less.)
 func checkDeadline(deadline, now time.Time) time.Time {
 	if left := deadline.Sub(now); left <= deadlineMargin {
 		return now.Add(left / 2)
