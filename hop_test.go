@@ -2749,6 +2749,24 @@ func TestChainCopyKeepsANewerHopFailure(t *testing.T) {
 	}
 }
 
+// dottedElsewhere returns w's transport, but one that dials "a.test."
+// (a.test with a final dot, which a resolver's search list may take to
+// another server) to other, and a count of those dials.
+func dottedElsewhere(t *testing.T, w *hosts, other *httptest.Server) (*http.Transport, *atomic.Int32) {
+	tr := w.transport(t)
+	dial := tr.DialContext
+	var d net.Dialer
+	dotted := new(atomic.Int32)
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if strings.HasPrefix(addr, "a.test.:") {
+			dotted.Add(1)
+			return d.DialContext(ctx, network, other.Listener.Addr().String())
+		}
+		return dial(ctx, network, addr)
+	}
+	return tr, dotted
+}
+
 // TestHopToDottedHostAsItsOwnFetch: a robots.txt redirect to
 // http://a.test./robots.txt is fetched as a.test's own fetch is, dialling
 // a.test: "a.test." may resolve to another server (here one that answers
@@ -2764,17 +2782,7 @@ func TestHopToDottedHostAsItsOwnFetch(t *testing.T) {
 	w.on("a.test/robots.txt", serve(200, "User-agent: *\nDisallow: /private\n"))
 	w.on("a.test/page", serve(200, "page"))
 	w.on("s.test/robots.txt", redirectTo("http://a.test/robots.txt"))
-	tr := w.transport(t)
-	dial := tr.DialContext
-	var d net.Dialer
-	var dotted atomic.Int32
-	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if strings.HasPrefix(addr, "a.test.:") {
-			dotted.Add(1)
-			return d.DialContext(ctx, network, other.Listener.Addr().String())
-		}
-		return dial(ctx, network, addr)
-	}
+	tr, dotted := dottedElsewhere(t, w, other)
 	c, rt := NewClientTransport(tr, []Option{WithUserAgent(testUA)}, WithNoWait())
 	t.Cleanup(func() { _ = c.Close() })
 	ctx := context.Background()

@@ -2162,17 +2162,7 @@ func TestTransportDialsPageAsItsRobotsFetch(t *testing.T) {
 		http.Error(rw, "page of the other server", http.StatusServiceUnavailable)
 	}))
 	t.Cleanup(other.Close)
-	tr := w.transport(t)
-	dial := tr.DialContext
-	var d net.Dialer
-	var dotted atomic.Int32
-	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if strings.HasPrefix(addr, "a.test.:") {
-			dotted.Add(1)
-			return d.DialContext(ctx, network, other.Listener.Addr().String())
-		}
-		return dial(ctx, network, addr)
-	}
+	tr, dotted := dottedElsewhere(t, w, other)
 	c, rt := NewClientTransport(tr, []Option{WithUserAgent(testUA)}, WithNoWait())
 	t.Cleanup(func() { _ = c.Close() })
 	hc := &http.Client{Transport: rt}
