@@ -838,12 +838,10 @@ func headerHost(req *http.Request) (string, error) {
 	if host == "" {
 		host = req.URL.Host
 	}
-	for k, vv := range req.Header {
-		if isField(k, "Host") && (k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
-			v := strings.Join(vv, ", ")
-			return "", fmt.Errorf("%w: the request's header holds %q: %s, which a server may read as its Host; "+
-				"set Request.Host", ErrBadURL, capQuote(k), quotedUnlessCredentials(v))
-		}
+	if k, ok := target.ExtraHost(req.Header, host); ok {
+		v := strings.Join(req.Header[k], ", ")
+		return "", fmt.Errorf("%w: the request's header holds %q: %s, which a server may read as its Host; "+
+			"set Request.Host", ErrBadURL, capQuote(k), quotedUnlessCredentials(v))
 	}
 	if ascii.IsASCII(host) {
 		return host, nil

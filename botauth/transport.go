@@ -34,7 +34,8 @@ import (
 // Signature-Input or Signature-Agent field, which Sign would replace, and
 // one whose URL net/http sends with another target than a path (an
 // Opaque "//other.test/x", a Path "http://other.test/x": a request for
-// other.test).
+// other.test), and one whose header holds a Host field net/http sends
+// as a second Host line (a key "host") or one naming another host.
 // CloseIdleConnections reaches next's.
 //
 // Give it a robotstxt.PublicOnly transport as next, not the other way
@@ -75,6 +76,10 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// Sign would drop them from a copy of the trailer, and a copy
 		// goes out as it stood before the body was read.
 		err = errors.New("botauth: the request's trailer declares a signature field: not signed")
+	case extraHost(req):
+		// A second Host line, which a front may read to route the
+		// request, signed for one site, to the site it names.
+		err = errors.New("botauth: the request's header holds a Host field beside its Host: not signed")
 	default:
 		err = keptHost(req)
 	}
@@ -143,6 +148,17 @@ func keptHost(req *http.Request) error {
 		prev = r.URL.Host
 	}
 	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev)
+}
+
+// extraHost reports whether req's header holds a field a server may
+// read as its Host beside the one net/http sends (see target.ExtraHost).
+func extraHost(req *http.Request) bool {
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	_, ok := target.ExtraHost(req.Header, host)
+	return ok
 }
 
 // hostAsDialled refuses a request whose Host is the name it dials sent

@@ -935,3 +935,47 @@ func TestTransportSignsNoNameDialledOtherwise(t *testing.T) {
 		other.Close()
 	}
 }
+
+// TestTransportSecondHostFieldNotSigned: a request to victim.example
+// whose header holds a Host field net/http writes as a second Host line
+// (a key spelt "host" or "HOST"), or "Host" naming another site, is not
+// signed, bare or under a robotstxt Transport's SkipRobots (which skips
+// that Transport's own check of the header): a front reading the last
+// Host line routes the request, signed for victim.example, to
+// evil.example, which could replay it.
+func TestTransportSecondHostFieldNotSigned(t *testing.T) {
+	for _, tc := range []struct {
+		key, value string
+		signed     bool
+	}{
+		{"host", "evil.example", false},
+		{"HOST", "evil.example", false},
+		{"Host", "evil.example", false},
+		{"Host", "victim.example", true}, // the Host net/http sends: dropped
+	} {
+		for _, stack := range []bool{false, true} {
+			var sent []*http.Request
+			next := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				sent = append(sent, r)
+				return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
+			})
+			var rt http.RoundTripper = NewTransport(next, newTestSigner(t))
+			ctx := context.Background()
+			if stack {
+				rc, tr := robotstxt.NewClientTransport(rt, []robotstxt.Option{robotstxt.WithUserAgent("ExampleBot/1.0")})
+				defer rc.Close()
+				rt, ctx = tr, robotstxt.SkipRobots(ctx)
+			}
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://victim.example/", nil)
+			req.Header[tc.key] = []string{tc.value}
+			resp, err := rt.RoundTrip(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			signed := len(sent) == 1 && sent[0].Header.Get("Signature") != ""
+			if signed != tc.signed || (err == nil) != tc.signed {
+				t.Errorf("%s: %s (stack %v): %v, signed %v; want signed %v", tc.key, tc.value, stack, err, signed, tc.signed)
+			}
+		}
+	}
+}

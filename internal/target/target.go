@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -625,3 +626,18 @@ const MaxUnicodeHost = 4 * 253
 // refuses, which net/http dials as written but asks for in punycode, is
 // no one site.
 var idnaProfile = idna.Lookup
+
+// ExtraHost returns the key of a field of h that a server may read as a
+// request's Host beside host, the Request's own: net/http writes a key
+// spelt otherwise than "Host" ("host", "HOST") as a second Host line, and
+// drops "Host", which a check of the header may read all the same; so
+// either, unless "Host" names host alone.
+func ExtraHost(h http.Header, host string) (string, bool) {
+	for k, vv := range h {
+		if len(k) >= len("Host") && ascii.EqualFold(strings.Trim(k, " \t"), "Host") &&
+			(k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
+			return k, true
+		}
+	}
+	return "", false
+}
