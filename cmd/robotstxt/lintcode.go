@@ -54,6 +54,7 @@ const (
 	codeNoSlash
 	codeShadowed
 	codeDirectiveLost
+	codeKeyIntoValue
 	codeTwoPaths
 	codeTwoAgents
 	codeUsageSyntax
@@ -113,6 +114,7 @@ var codeTable = [numCodes]codeEntry{
 	codeNoSlash:          {"no-leading-slash", sevError, "a pattern that matches no URL: Disallow: private"},
 	codeShadowed:         {"shadowed-rule", sevError, "a rule another rule always beats: it never decides"},
 	codeDirectiveLost:    {"directive-skipped", sevError, "a rule crawlers skip, such as Disallow /a /b"},
+	codeKeyIntoValue:     {"key-into-value", sevError, "a key run into its value, Disallow http://a.test/x or User-agent=a b: crawlers read another pattern or crawler"},
 	codeTwoPaths:         {"two-paths", sevError, "a rule of two paths, Disallow: /a /b: one pattern with a blank, it matches neither"},
 	codeTwoAgents:        {"two-agents", sevError, "a user-agent of two crawlers, User-agent: a, b or GPTBot CCBot: the second gets no group"},
 	codeUsageSyntax:      {"usage-syntax", sevError, "a Content-Usage statement that does not parse, or none: it states nothing"},

@@ -42,6 +42,7 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 	default:
 		lt.overLimit()
 		lt.charset()
+		lt.keyIntoValue() // before diagnostics, whose missing colon it says more of
 		lt.diagnostics()
 		lt.twoPaths()
 		lt.starAgents()
@@ -61,6 +62,11 @@ func lintDocument(d *document, mode robotstxt.Mode) []finding {
 // add records a finding on line n, whose text is the line as written.
 func (lt *linter) add(n int, c code, format string, args ...any) {
 	lt.addText(n, lt.lines.text(n), c, format, args...)
+}
+
+// found reports whether line n has a finding of code c.
+func (lt *linter) found(n int, c code) bool {
+	return slices.ContainsFunc(lt.findings, func(f finding) bool { return f.Line == n && f.Code == c })
 }
 
 // addText records a finding on line n whose line, as written, is text:

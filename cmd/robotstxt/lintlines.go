@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -85,7 +86,9 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 	case parser.RuleOutsideGroup:
 		lt.add(dg.Line, codeOutsideGroup, "rule before any user-agent line: no crawler obeys it")
 	case parser.MissingColon:
-		lt.add(dg.Line, codeMissingColon, "no colon after the key; read as if there were one")
+		if !lt.found(dg.Line, codeKeyIntoValue) { // which says what crawlers read
+			lt.add(dg.Line, codeMissingColon, "no colon after the key; read as if there were one")
+		}
 	case parser.MisspeltKey:
 		lt.add(dg.Line, codeMisspeltKey, "misspelt key %q; read as meant, as Google does", dg.Text)
 	case parser.LineTooLong:
@@ -111,6 +114,37 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 		lt.add(dg.Line, codeNoSlash, "pattern %q starts with neither / nor *: it matches no URL", dg.Text)
 	case parser.BadValue:
 		lt.add(dg.Line, codeBadValue, "value %q does not parse: crawlers that read the key skip it", dg.Text)
+	}
+}
+
+// keyIntoValue reports a rule or user-agent line whose key ran into its
+// value: the parser split "Disallow http://a.test/x" at the URL's colon,
+// "Disallow=/a /b" or "User-agent=a b" at the blank, and crawlers read
+// the key by its start (Google's keys are prefixes), with another
+// pattern or crawler than the one written. A misspelling the parser
+// accepts ("user agent") is not one, nor a key ending in a mark
+// ("Disallow; /x"), whose value crawlers read as written.
+func (lt *linter) keyIntoValue() {
+	report := func(n int, read string) {
+		key := lt.lines.parsed(n).Key
+		i := strings.IndexFunc(key, func(r rune) bool { return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_') })
+		if i < 0 || !strings.ContainsFunc(key[i:], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '/' || r == '*' }) {
+			return // a mark alone (Disallow; /x): the value is as written
+		}
+		for _, d := range parser.Parse([]byte(key + ": x\n")).Diagnostics {
+			if d.Kind == parser.MisspeltKey {
+				return
+			}
+		}
+		lt.add(n, codeKeyIntoValue, "the key %q runs into its value: crawlers read %s", key, read)
+	}
+	for _, g := range lt.file.Groups {
+		for _, a := range g.Agents {
+			report(a.Line, "User-agent: "+a.Value)
+		}
+		for _, r := range g.Rules {
+			report(r.Line, kindWord(r.Allow)+": "+r.Pattern)
+		}
 	}
 }
 

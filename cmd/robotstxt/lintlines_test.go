@@ -530,6 +530,46 @@ func TestLintKeyRunIntoValueSkipped(t *testing.T) {
 	}
 }
 
+// TestLintKeyRunIntoValueRead: a key run into its value that the parser
+// reads all the same, by the key's start (Google's keys are prefixes):
+// "Disallow http://a.test/private" is split at the URL's colon, its
+// pattern //a.test/private, which disallows nothing meant (written with
+// the colon, it is a no-leading-slash error); "Disallow=/a /b" and
+// "User-agent=Bot X" at the blank, read as Disallow: /b and a group for
+// X. Each is a key-into-value error, as the line's missing colon's info
+// alone called it read as meant. A key ending in a mark alone
+// ("Disallow; /x") is read as written: an info, as before.
+func TestLintKeyRunIntoValueRead(t *testing.T) {
+	for _, tc := range []struct {
+		line, read string // what crawlers read, "" for the line as written
+	}{
+		{"Disallow http://a.test/private", "Disallow: //a.test/private"},
+		{"Disallow\thttps://a.test/private/", "Disallow: //a.test/private/"},
+		{"Allow http://a.test/pub", "Allow: //a.test/pub"},
+		{"Disallow=/a /b", "Disallow: /b"},
+		{"User-agent=Bot X", "User-agent: X"},
+		{"Disallow; /x", ""},
+		{"User agent: X", ""},
+	} {
+		body := "User-agent: *\n" + tc.line + "\nDisallow: /z\n"
+		var codes []string
+		for _, f := range lintText(t, body) {
+			if f.Line == 2 {
+				codes = append(codes, f.Code.String())
+				if f.Code == codeKeyIntoValue && !strings.HasSuffix(f.Message, "crawlers read "+tc.read) {
+					t.Errorf("%q: %q; want it to say crawlers read %s", tc.line, f.Message, tc.read)
+				}
+			}
+		}
+		if got := slices.Contains(codes, "key-into-value"); got != (tc.read != "") || got && slices.Contains(codes, "missing-colon") {
+			t.Errorf("%q: line 2's findings %q; want key-into-value %v, and no missing-colon beside it", tc.line, codes, tc.read != "")
+		}
+		if r := runCmd(t, body, "lint", "-"); tc.read != "" && r.code != exitDisallowed {
+			t.Errorf("%q: lint exits %d, want %d:\n%s", tc.line, r.code, exitDisallowed, r.stdout)
+		}
+	}
+}
+
 // TestDirectiveWordProseAfterPunctuation: a line crawlers skip whose
 // first word is a key only up to a prose mark (a file name, a possessive,
 // a list's comma, a slash between keys) is not a directive run into its
