@@ -85,7 +85,7 @@ func newReadFlags(fs *flag.FlagSet, fileDefault, rfcHelp, timeoutHelp string) re
 // interleaves a few sites parses each site's robots.txt once, and one
 // over thousands of sites does not keep an explainer a site (three
 // Clients with the site's rules: about 100 KiB for a 4 KiB robots.txt,
-// 2 MiB for a 200 KiB one).
+// 2 MiB for a 200 KiB one). Their documents are held within maxHeld too.
 const maxExplainers = 16
 
 // eachURL reads the URL arguments args as parseTargets does, bare paths
@@ -110,7 +110,8 @@ func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explaine
 	}
 	cfg := fetchConfig{userAgent: defaultUserAgent, timeout: *rf.timeout, whole: true,
 		opts: []robotstxt.Option{robotstxt.WithProductTokens(agent), robotstxt.WithMode(modeOf(*rf.rfc))}}
-	xs, _ := simplelru.NewLRU(maxExplainers, func(_ *document, x *explainer) { x.close() })
+	held := 0 // the footprint of the documents xs holds
+	xs, _ := simplelru.NewLRU(maxExplainers, func(d *document, x *explainer) { held -= d.footprint(); x.close() })
 	defer xs.Purge()
 	f := newFetcher(cfg)
 	defer f.close()
@@ -131,6 +132,12 @@ func (rf readFlags) eachURL(args []string, bare bool, e env, do func(x *explaine
 		if !ok {
 			x = newExplainer(doc, agent, modeOf(*rf.rfc), *rf.full, e)
 			xs.Add(doc, x)
+			// Within maxHeld, as the fetcher holds documents: one kept
+			// here after the fetcher let it go (and its Clients, each
+			// with the file's rules) holds on past that bound otherwise.
+			for held += doc.footprint(); held > maxHeld && xs.Len() > 1; {
+				xs.RemoveOldest()
+			}
 		}
 		c, err := do(x, i, t)
 		if err != nil {
