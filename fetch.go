@@ -298,6 +298,7 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 		}
 	}()
 	resp, err = f.hc.Do(req)
+	err = withheldLocation(err)
 	if err != nil && answered.Load() {
 		return nil, fmt.Errorf("robotstxt: fetching %s: %w: %w", capQuote(target), errAnswer, err)
 	}
@@ -325,6 +326,24 @@ func (f *fetcher) send(ctx context.Context, target, authority string, prev *entr
 	sb.stop = context.AfterFunc(ctx, sb.cut)
 	resp.Body, handed = sb, true
 	return resp, nil
+}
+
+// locationUnread is how net/http's Client begins the error of a
+// redirect's Location it cannot parse, which it quotes whole.
+const locationUnread = "failed to parse Location header"
+
+// withheldLocation returns err, of an http.Client, with the Location it
+// could not parse withheld when it may hold credentials (see withheld):
+// a password in it would reach the Decision, the log and the Store.
+func withheldLocation(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil && strings.HasPrefix(ue.Err.Error(), locationUnread) {
+		msg := ue.Err.Error()
+		if shown := withheld(msg, msg); shown != msg {
+			return &url.Error{Op: ue.Op, URL: ue.URL, Err: errors.New(locationUnread + " " + shown)}
+		}
+	}
+	return err
 }
 
 // classify reads a final response to target, k's document, sent with

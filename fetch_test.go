@@ -2188,3 +2188,45 @@ func TestFetchUTF16WithASCIILinesAdded(t *testing.T) {
 		}
 	}
 }
+
+// TestUnparsableLocationUserinfoWithheld: a robots.txt redirect whose
+// Location net/http cannot parse fails the fetch with an error quoting
+// the Location whole: a password in it reached the check's error,
+// Decision.Err, the log and the Store's copy of the failure, where every
+// other URL's userinfo is withheld.
+func TestUnparsableLocationUserinfoWithheld(t *testing.T) {
+	for _, loc := range []string{
+		"http://alice:s3cret@[::1/robots.txt",       // an IPv6 literal not closed
+		"http://alice:s3cret@a.test/x%zz",           // a bad escape
+		"http://alice:s3cret@a.test:99x/robots.txt", // a bad port
+	} {
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Location"] = []string{loc}
+			w.WriteHeader(http.StatusMovedPermanently)
+		}))
+		var log bytes.Buffer
+		store := newMemStore()
+		c := newTestClient(t, WithStore(store), WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		d, err := c.Check(context.Background(), s.URL+"/p")
+		s.Close()
+		if !d.Deferred || err == nil {
+			t.Fatalf("%q: %+v, %v; want deferred", loc, d, err)
+		}
+		for what, text := range map[string]string{"Check's error": err.Error(), "Decision.Err": fmt.Sprint(d.Err), "log": log.String(), "Store": storedText(store)} {
+			if strings.Contains(text, "s3cret") {
+				t.Errorf("Location %q: %s holds the password: %s", loc, what, text)
+			}
+		}
+	}
+}
+
+// storedText returns the values m holds, as one text.
+func storedText(m *memStore) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var b strings.Builder
+	for k, v := range m.vals {
+		fmt.Fprintf(&b, "%s=%q\n", k, v.b)
+	}
+	return b.String()
+}

@@ -145,8 +145,10 @@ func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int, c
 	return true, nil
 }
 
-// userinfo matches the scheme and userinfo of a URL in a text.
-var userinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s"]*@`)
+// userinfo matches the scheme and userinfo of a URL in a text, also one
+// net/http quoted (a Location it could not parse, with a blank or an
+// escaped quote in its password).
+var userinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)(?:[^/?#@"\\\n]|\\.)*@`)
 
 // redacted returns err's text without the userinfo of the URLs it names:
 // colly's errors quote a redirect's URL whole, password and all.

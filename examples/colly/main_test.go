@@ -640,6 +640,38 @@ func TestRedirectErrorUserinfoKeptFromOutput(t *testing.T) {
 	}
 }
 
+// TestUnparsableRedirectUserinfoKeptFromOutput: nor when a page's
+// redirect has a Location net/http cannot parse, which its error quotes
+// whole: a blank or a quote (escaped) in the password.
+func TestUnparsableRedirectUserinfoKeptFromOutput(t *testing.T) {
+	for _, loc := range []string{
+		"http://crawler:s3 cret@a.test/x",
+		`http://crawler:s3"cret@a.test/x`,
+		"http://crawler:s3cret@[::1/x",
+	} {
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/robots.txt" {
+				fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+				return
+			}
+			w.Header()["Location"] = []string{loc}
+			w.WriteHeader(http.StatusFound)
+		}))
+		var res result
+		var out strings.Builder
+		c, done := newCollector(&out, func(u string) string { return u }, &res)
+		_ = c.Visit(s.URL + "/go")
+		done()
+		s.Close()
+		if !strings.Contains(out.String(), "ERROR") {
+			t.Fatalf("%q: no error printed:\n%s", loc, out.String())
+		}
+		if strings.Contains(out.String(), "cret@") {
+			t.Errorf("Location %q: the example's output holds the password:\n%s", loc, out.String())
+		}
+	}
+}
+
 // TestFarPacedTurnDoesNotBlockCrawl: a PacedError whose RetryAt is far
 // off (a 429's Retry-After of ten minutes, which WithMaxHold lets hold up
 // to an hour; a Crawl-delay of an hour, which the Transport keeps up to 24
