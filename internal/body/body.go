@@ -429,19 +429,19 @@ type wideForm struct {
 // wideOf tells UTF-32 by its byte-order mark, and UTF-16 by its own or
 // by its code units (see codeUnits); but where a line, read a byte a
 // character, spells a key the parser reads (see keyLine), only if the
-// bytes before that line, read as UTF-16, spell one too: the NULs of
-// lines a writer ended as C strings end, or a mark of a file whose NULs
-// a tool stripped ("tr -d '\0'"), are stray bytes before rules Google's
-// parser reads, where a UTF-16 file to which ASCII lines were appended
-// holds its own rules before them (and is read as UTF-16, the appended
-// lines lost).
+// bytes before that line, read in the wide form, spell one too: the
+// NULs of lines a writer ended as C strings end, or a mark (a UTF-32
+// one too) of a file whose NULs a tool stripped ("tr -d '\0'"), are
+// stray bytes before rules Google's parser reads, where a UTF-16 file to
+// which ASCII lines were appended holds its own rules before them (and
+// is read as UTF-16, the appended lines lost).
 func wideOf(body []byte) wideForm {
 	var w wideForm
 	switch {
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE, 0, 0}):
-		return wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}
+		w = wideForm{utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "utf-32le"}
 	case bytes.HasPrefix(body, []byte{0, 0, 0xFE, 0xFF}):
-		return wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}
+		w = wideForm{utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "utf-32be"}
 	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
 		w = wideForm{unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"}
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):

@@ -886,7 +886,9 @@ func TestReadMarksAndRules(t *testing.T) {
 		"NUL lines after comments":   "# robots\n# more\n\x00\n\x00\nUser-agent: *\nDisallow: /private/\n",
 		"NUL lines between comments": "# a\n\x00\n# b\n\x00\n# c\n\x00\nUser-agent: *\nDisallow: /private/\n",
 	} {
-		for _, mark := range []string{"", "\xFF\xFE", "\xFE\xFF"} {
+		// A mark of either UTF-16, or the bytes of a UTF-32 one (a UTF-16
+		// mark and NULs), of a file whose NULs a tool stripped.
+		for _, mark := range []string{"", "\xFF\xFE", "\xFE\xFF", "\xFF\xFE\x00\x00", "\x00\x00\xFE\xFF"} {
 			for _, shift := range []string{"", "#"} { // the NULs at even offsets or odd
 				b, err := Read(strings.NewReader(mark+shift+body), h, DefaultLimit)
 				if err != nil || !bytes.Contains(b.Text, []byte("Disallow: /private/")) {
