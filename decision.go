@@ -226,14 +226,14 @@ type DeferredError struct {
 	// hold. Read from a [Store], it is the same text (without the
 	// errors it wrapped), sentinels and timeout, and of the types only a
 	// *net.DNSError's IsNotFound, IsTemporary and IsTimeout, a
-	// *net.OpError's Op if "dial", "proxyconnect", "read" or "write",
-	// one of a refused or reset connection (syscall.ECONNREFUSED,
-	// syscall.ECONNRESET) or of a TLS alert the server sent (Op "remote
-	// error"), a
-	// *tls.CertificateVerificationError, an x509.UnknownAuthorityError, an
-	// x509.CertificateInvalidError's Reason and a tls.RecordHeaderError,
-	// each holding nothing more: the failures a crawler branches on read
-	// alike in every process.
+	// *net.OpError's Op if "dial", "read" or "write", or
+	// "proxyconnect" around any of the errors kept, one of a refused or
+	// reset connection (syscall.ECONNREFUSED, syscall.ECONNRESET) or of
+	// a TLS alert the server sent (Op "remote error"), a
+	// *tls.CertificateVerificationError, an x509.UnknownAuthorityError,
+	// an x509.CertificateInvalidError's Reason and a
+	// tls.RecordHeaderError, each holding nothing more: the failures a
+	// crawler branches on read alike in every process.
 	Err error
 }
 

@@ -295,7 +295,8 @@ func WithStatusPolicy(p func(status int) Outcome) Option {
 // that holds its text and what errors.Is and errors.As tell of it (the
 // Store keeps its class: a timeout, a name not found, a refused or reset
 // connection, a TLS alert, a certificate; its kind: a resolver's failure
-// (temporary, timed out), a dial's, an x509.UnknownAuthorityError, an
+// (temporary, timed out), a dial's, a read's or a write's, one of the
+// HTTP client's proxy, an x509.UnknownAuthorityError, an
 // x509.CertificateInvalidError's Reason, a tls.RecordHeaderError, not an
 // x509.HostnameError; see [DeferredError]'s Err):
 // the Client takes that process's allow-all only if p allows all then

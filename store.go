@@ -283,7 +283,7 @@ func (t *sharedTier) policyGives(err error, o Outcome) bool {
 // Store keeps or of any one of them but a refusal (which no policy
 // reads), or of any kind (see kindOf), or a status the default policy
 // reads as unreachable (429, 5xx, …). An outage's failures but its last
-// are not kept. The policies are asked once (some 1,000 calls, half a
+// are not kept. The policies are asked once (some 1,600 calls, about a
 // millisecond), their answer kept for the Client's life; a panic of one
 // is not kept, and the next read asks again.
 func (t *sharedTier) disallowsSomeFailure() bool {

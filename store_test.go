@@ -2224,7 +2224,8 @@ func disallowsOn(is func(error) bool) func(error) Outcome {
 // Store keeps but of a kind, as net/http reports them in a dial's
 // *net.OpError: a resolver that fails (not a name not found), a dial
 // that timed out, a name not found read as a dial's failure, a dial of
-// the HTTP client's proxy that timed out, a read that timed out and a
+// the HTTP client's proxy that timed out, its name not found or its
+// certificate of an unknown authority, a read that timed out and a
 // write to a closed connection.
 func policyFailures() []struct {
 	name   string
@@ -2270,6 +2271,17 @@ func policyFailures() []struct {
 			func(string) error {
 				return &net.OpError{Op: "proxyconnect", Net: "tcp",
 					Err: &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}}
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "proxyconnect" })},
+		{"proxy not found", // the proxy's name, as net/http reports it
+			func(string) error {
+				return &net.OpError{Op: "proxyconnect", Net: "tcp",
+					Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "proxy.test", IsNotFound: true}}}
+			},
+			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "proxyconnect" })},
+		{"proxy of an unknown authority", // an https proxy's handshake
+			func(string) error {
+				return &net.OpError{Op: "proxyconnect", Net: "tcp", Err: &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}}
 			},
 			disallowsOn(func(err error) bool { var op *net.OpError; return errors.As(err, &op) && op.Op == "proxyconnect" })},
 		{"read timed out",
@@ -2409,7 +2421,7 @@ func TestStoreOutageEarlierFailureKind(t *testing.T) {
 
 // TestStoreOutagePolicyAskedOnce: a reader of outages' allow-alls asks
 // its error policy of every kind of failure once, not at each read (some
-// 1,000 calls), and a panic of the policy is not kept as its answer: the
+// 1,600 calls), and a panic of the policy is not kept as its answer: the
 // next read asks again.
 func TestStoreOutagePolicyAskedOnce(t *testing.T) {
 	ctx := context.Background()

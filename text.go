@@ -165,7 +165,7 @@ func storedCause(text string, causes, kind uint16) error {
 	if t := kindError(kind, causes&causeCertificate != 0, causes&causeTimeout != 0); t != nil {
 		end.is = append(end.is, t)
 	}
-	if causes&causeNotFound != 0 && kind&^dnsFlags != kindDNS {
+	if causes&causeNotFound != 0 && kind&^(dnsFlags|kindViaProxy) != kindDNS {
 		end.is = append(end.is, &net.DNSError{Err: "no such host", IsNotFound: true})
 	}
 	if causes&causeRefused != 0 {
@@ -265,14 +265,12 @@ const (
 	// refusal (causeRefused): a connection not made in time, a network
 	// unreachable.
 	kindDial = 3
-	// kindProxy, kindRead and kindWrite are a *net.OpError "proxyconnect"
-	// (the dial of the HTTP client's proxy), "read" of no reset
-	// (causeReset) and "write": a read timed out, a host unreachable
-	// once connected, a broken pipe. (Numbered after the kinds an earlier
+	// kindRead and kindWrite are a *net.OpError "read" of no reset
+	// (causeReset) and "write": a read timed out, a host unreachable once
+	// connected, a broken pipe. (Numbered after the kinds an earlier
 	// build of version 14 knew, which reads them as a miss.)
-	kindProxy = 4
-	kindRead  = 5
-	kindWrite = 6
+	kindRead  = 4
+	kindWrite = 5
 	// kindDNS is a *net.DNSError, in a dial's *net.OpError, plus its
 	// flags: dnsTemporary, dnsTimeout, dnsNotFound (causeNotFound too;
 	// the last, as a writer of an earlier build of version 14 knew no
@@ -283,13 +281,20 @@ const (
 	dnsNotFound  = 4
 	dnsFlags     = dnsNotFound | dnsTemporary | dnsTimeout
 	kindInvalid  = 1 << 8 // an x509.CertificateInvalidError, plus its Reason
-	maxKind      = kindInvalid | 0xff
+	// kindViaProxy, beside another kind or none, is a failure of the
+	// HTTP client's proxy: net/http wraps it (the proxy's dial, name or
+	// TLS handshake) in a *net.OpError "proxyconnect".
+	kindViaProxy = 1 << 9
+	maxKind      = kindViaProxy | kindInvalid | 0xff
 )
 
 // kindOf returns the kind of failure in err's chain.
 func kindOf(err error) uint16 {
 	if err == nil {
 		return 0 // before the targets of errors.As, each an allocation
+	}
+	if op := (*net.OpError)(nil); errors.As(err, &op) && op.Op == "proxyconnect" {
+		return kindViaProxy | kindOf(op.Err)&^kindViaProxy
 	}
 	var (
 		unknown x509.UnknownAuthorityError
@@ -326,8 +331,6 @@ func kindOf(err error) uint16 {
 			if !errors.Is(err, syscall.ECONNREFUSED) {
 				return kindDial
 			}
-		case "proxyconnect":
-			return kindProxy
 		case "read":
 			if !errors.Is(err, syscall.ECONNRESET) {
 				return kindRead
@@ -340,10 +343,11 @@ func kindOf(err error) uint16 {
 }
 
 // kindOps are the Ops of the *net.OpError of each kind of a connection.
-var kindOps = [...]string{kindDial: "dial", kindProxy: "proxyconnect", kindRead: "read", kindWrite: "write"}
+var kindOps = [...]string{kindDial: "dial", kindRead: "read", kindWrite: "write"}
 
 // knownKind reports whether kind is 0 or one of the kinds of failure.
 func knownKind(kind uint16) bool {
+	kind &^= kindViaProxy
 	return kind <= kindWrite || kind&^dnsFlags == kindDNS || kind&^0xff == kindInvalid
 }
 
@@ -351,8 +355,16 @@ func knownKind(kind uint16) bool {
 // nil for none: of a TLS failure, if unverified, in a
 // *tls.CertificateVerificationError that holds the error of a
 // certificate's kind, or one saying only that; of a connection, in the
-// *net.OpError net/http reports, timed out if timeout.
+// *net.OpError net/http reports, timed out if timeout; of the proxy, in
+// its *net.OpError "proxyconnect".
 func kindError(kind uint16, unverified, timeout bool) error {
+	if kind&kindViaProxy != 0 {
+		err := kindError(kind&^kindViaProxy, unverified, timeout)
+		if err == nil {
+			err = &cutEnd{msg: "the proxy failed", timeout: timeout}
+		}
+		return &net.OpError{Op: "proxyconnect", Net: "tcp", Err: err}
+	}
 	var err error
 	switch {
 	case kind >= kindDial && kind <= kindWrite:

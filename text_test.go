@@ -428,7 +428,7 @@ func TestFailureKindsRoundTrip(t *testing.T) {
 		if known := knownKind(kind); known != (got == kind) {
 			t.Errorf("kind %#x: knownKind %v, the kind of its error %#x", kind, known, got)
 		}
-		if knownKind(kind) && kind != kindRecordHeader {
+		if knownKind(kind) && kind&^kindViaProxy != kindRecordHeader {
 			if got := kindOf(kindError(kind, true, false)); got != kind {
 				t.Errorf("kind %#x in a verification error: %#x", kind, got)
 			}
@@ -456,6 +456,10 @@ func TestStoredCauseTellsApartDialAsCapErr(t *testing.T) {
 			Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}),
 		"proxy timeout": get(&net.OpError{Op: "proxyconnect", Net: "tcp",
 			Err: &net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{errors.New("i/o timeout")}}}),
+		"proxy not found": get(&net.OpError{Op: "proxyconnect", Net: "tcp",
+			Err: &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "proxy.test", IsNotFound: true}}}),
+		"proxy unknown authority": get(&net.OpError{Op: "proxyconnect", Net: "tcp",
+			Err: &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}}),
 		"read reset": get(fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
 			&net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)})),
 		"read timed out": get(fmt.Errorf("net/http: HTTP/1.x transport connection broken: %w",
@@ -473,6 +477,11 @@ func TestStoredCauseTellsApartDialAsCapErr(t *testing.T) {
 		"a write's":       op("write"),
 		"a net.OpError's": func(err error) bool { var op *net.OpError; return errors.As(err, &op) },
 		"refused":         func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) },
+		"name not found":  func(err error) bool { var dns *net.DNSError; return errors.As(err, &dns) && dns.IsNotFound },
+		"unknown authority": func(err error) bool {
+			var ua x509.UnknownAuthorityError
+			return errors.As(err, &ua)
+		},
 		"temporary resolver": func(err error) bool {
 			var dns *net.DNSError
 			return errors.As(err, &dns) && dns.IsTemporary
