@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/robotsgate/robotstxt/parser"
@@ -119,24 +118,25 @@ func (lt *linter) diagnostic(dg parser.Diagnostic) {
 
 // keyIntoValue reports a rule or user-agent line whose key ran into its
 // value: the parser split "Disallow http://a.test/x" at the URL's colon,
-// "Disallow=/a /b" or "User-agent=a b" at the blank, and crawlers read
-// the key by its start (Google's keys are prefixes), with another
-// pattern or crawler than the one written. A misspelling the parser
-// accepts ("user agent") is not one, nor a key ending in a mark
-// ("Disallow; /x"), whose value crawlers read as written.
+// the key holding a blank, or "Disallow=/a /b" and "User-agent=a b",
+// which have no colon, at the blank, the key holding a mark standing for
+// a colon and more; crawlers read the key by its start (Google's keys
+// are prefixes), with another pattern or crawler than the one written.
+// The misspelling "user agent" is not one, nor a key of another mark
+// ("Disallow2: /x", "Disallow; /x"), whose value crawlers read as
+// written.
 func (lt *linter) keyIntoValue() {
 	report := func(n int, read string) {
-		key := lt.lines.parsed(n).Key
-		i := strings.IndexFunc(key, func(r rune) bool { return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_') })
-		if i < 0 || !strings.ContainsFunc(key[i:], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '/' || r == '*' }) {
-			return // a mark alone (Disallow; /x): the value is as written
+		l := lt.lines.parsed(n)
+		words := strings.Fields(l.Key)
+		ranIn := len(words) > 1 && !strings.EqualFold(strings.Join(words, " "), "user agent")
+		if i := strings.IndexAny(l.Key, colonMarks); !l.Colon && i > 0 {
+			_, size := utf8.DecodeRuneInString(l.Key[i:])
+			ranIn = ranIn || i+size < len(l.Key)
 		}
-		for _, d := range parser.Parse([]byte(key + ": x\n")).Diagnostics {
-			if d.Kind == parser.MisspeltKey {
-				return
-			}
+		if ranIn {
+			lt.add(n, codeKeyIntoValue, "the key %q runs into its value: crawlers read %s", l.Key, read)
 		}
-		lt.add(n, codeKeyIntoValue, "the key %q runs into its value: crawlers read %s", key, read)
 	}
 	for _, g := range lt.file.Groups {
 		for _, a := range g.Agents {
@@ -288,6 +288,11 @@ func (lt *linter) groupNamesOthers(line int) bool {
 	return lt.named[line]
 }
 
+// colonMarks are the marks a key run into its value may stand for a
+// colon with: "Disallow=/x", "Disallow/x", "User-agent\uff1aBot" (a
+// full-width colon, and the like).
+const colonMarks = "=/;*\uff1a\ufe55\ufe13\u2236\ua789"
+
 // directiveWord returns the key that a skipped line starts with, when it
 // is a directive's (Disallow) or a misspelling the parser accepts of one
 // (disalow, "user agent"), or "". A word the parser reads as a key only
@@ -306,7 +311,7 @@ func directiveWord(line string) string {
 		w := words[0]
 		if i := strings.IndexFunc(w, func(r rune) bool { return !('a' <= r|0x20 && r|0x20 <= 'z' || r == '-' || r == '_') }); i > 0 {
 			r, n := utf8.DecodeRuneInString(w[i:])
-			if strings.ContainsRune("=/;*\uff1a\ufe55\ufe13\u2236\ua789", r) && !(r == '/' && directiveWord(w[i+n:]) != "") {
+			if strings.ContainsRune(colonMarks, r) && !(r == '/' && directiveWord(w[i+n:]) != "") {
 				keys = append(keys, strings.TrimRight(w[:i], "-_"))
 			}
 		}

@@ -537,8 +537,10 @@ func TestLintKeyRunIntoValueSkipped(t *testing.T) {
 // the colon, it is a no-leading-slash error); "Disallow=/a /b" and
 // "User-agent=Bot X" at the blank, read as Disallow: /b and a group for
 // X. Each is a key-into-value error, as the line's missing colon's info
-// alone called it read as meant. A key ending in a mark alone
-// ("Disallow; /x") is read as written: an info, as before.
+// alone called it read as meant; so is a misspelling the parser accepts
+// run into its value. A key ending in a mark alone ("Disallow; /x") or
+// with another mark before its colon ("Disallow2: /x") is read as
+// written: no such error.
 func TestLintKeyRunIntoValueRead(t *testing.T) {
 	for _, tc := range []struct {
 		line, read string // what crawlers read, "" for the line as written
@@ -548,8 +550,15 @@ func TestLintKeyRunIntoValueRead(t *testing.T) {
 		{"Allow http://a.test/pub", "Allow: //a.test/pub"},
 		{"Disallow=/a /b", "Disallow: /b"},
 		{"User-agent=Bot X", "User-agent: X"},
+		{"Disalow http://a.test/private", "Disallow: //a.test/private"}, // a misspelling the parser accepts
+		{"User-agent\uff1aBot X", "User-agent: X"},
 		{"Disallow; /x", ""},
 		{"User agent: X", ""},
+		{"Disallow2: /x", ""},
+		{"Disallow*: /x", ""},
+		{"Disallow(s): /x", ""},
+		{"User-agent2: X", ""},
+		{"Disallow* /x", ""},
 	} {
 		body := "User-agent: *\n" + tc.line + "\nDisallow: /z\n"
 		var codes []string

@@ -44,6 +44,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/gocolly/colly/v2"
@@ -145,15 +146,18 @@ func sendAgain(r *colly.Request, refused string, h *hop, paces map[string]int, c
 	return true, nil
 }
 
-// userinfo matches the scheme and userinfo of a URL in a text, also one
-// net/http quoted (a Location it could not parse, with a blank or an
-// escaped quote in its password).
-var userinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)(?:[^/?#@"\\\n]|\\.)*@`)
+// userinfo matches the scheme and userinfo of a URL in a text.
+var userinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s"]*@`)
 
 // redacted returns err's text without the userinfo of the URLs it names:
-// colly's errors quote a redirect's URL whole, password and all.
+// colly's errors quote a redirect's URL whole, password and all. A text
+// with an '@' left (a Location net/http could not parse, a password of a
+// blank, a quote or a slash) is withheld, as the library withholds it.
 func redacted(err error) string {
-	return userinfo.ReplaceAllString(err.Error(), "$1")
+	if text := userinfo.ReplaceAllString(err.Error(), "$1"); !strings.Contains(text, "@") {
+		return text
+	}
+	return "(error withheld: it may hold credentials)"
 }
 
 // run crawls w from its start page and prints one line per page to out.

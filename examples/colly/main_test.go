@@ -642,11 +642,12 @@ func TestRedirectErrorUserinfoKeptFromOutput(t *testing.T) {
 
 // TestUnparsableRedirectUserinfoKeptFromOutput: nor when a page's
 // redirect has a Location net/http cannot parse, which its error quotes
-// whole: a blank or a quote (escaped) in the password.
+// whole: a blank, a quote (escaped) or a slash in the password.
 func TestUnparsableRedirectUserinfoKeptFromOutput(t *testing.T) {
 	for _, loc := range []string{
 		"http://crawler:s3 cret@a.test/x",
 		`http://crawler:s3"cret@a.test/x`,
+		"http://crawler:s3/cret@a.test/x",
 		"http://crawler:s3cret@[::1/x",
 	} {
 		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
