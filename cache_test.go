@@ -1220,3 +1220,37 @@ func TestCacheBytesTDMRepShare(t *testing.T) {
 		t.Errorf("budgets %d and %d, want 8000 and 1000", c.robots.cache.budget, c.tdm.cache.budget)
 	}
 }
+
+// TestCacheFullOfFrozenKeepsWorkingSet: once frozen bodies fill the
+// budget, the sites in use keep their rules. shrink froze every hot
+// entry but the newest before it evicted a frozen body, and each thaw
+// froze the one before: two sites checked in turn were parsed again at
+// every check (a crawl over more sites than the budget holds frozen,
+// some 90,000 at the default, thawed at every check of any site but the
+// newest).
+func TestCacheFullOfFrozenKeepsWorkingSet(t *testing.T) {
+	checkLeaks(t)
+	w := newWeb(t, siteRules)
+	var hosts []string
+	for i := range 40 {
+		hosts = append(hosts, fmt.Sprintf("h%d.test", 10+i))
+	}
+	probe := newTestClient(t, WithHTTPClient(w.client(t)))
+	checkSite(t, probe, hosts[0])
+	e := probe.robots.cache.peek("http://" + hosts[0] + ":80")
+	frozen, rules := e.base, e.cost()-e.base
+	budget := 12*frozen + 4*rules + rules/2 // as TestCacheBytesBudget: four sites whole fit beside eight frozen
+	c := newTestClient(t, WithHTTPClient(w.client(t)), WithCacheBytes(budget))
+	for _, h := range hosts { // more sites than the budget holds frozen
+		checkSite(t, c, h)
+	}
+	before := c.Stats()
+	for range 50 { // the two most recent, which fit whole many times over
+		checkSite(t, c, hosts[38])
+		checkSite(t, c, hosts[39])
+	}
+	if st := c.Stats(); st.Thaws-before.Thaws > 2 || st.Bytes > budget {
+		t.Errorf("two sites checked in turn 50 times each, under a budget that holds four whole: %d thaws (each a parse), want at most 2; %d bytes held of a budget of %d",
+			st.Thaws-before.Thaws, st.Bytes, budget)
+	}
+}

@@ -173,11 +173,12 @@ func WithCacheSize(n int) Option {
 // (default 128 MiB): each entry's parsed rules, its compressed body and
 // bookkeeping. Over n, the least recently used authorities are frozen:
 // they drop their parsed rules and keep their body, which a later check
-// parses again without a fetch ([Stats] counts Frozen and Thaws). Only
-// when every entry but the most recent is frozen are the least recently
-// used evicted. An authority whose rules alone exceed n keeps only its
-// body, and each of its checks parses it. [WithTDMRep]'s cache of
-// tdmrep.json files takes a further eighth of n.
+// parses again without a fetch ([Stats] counts Frozen and Thaws). Once
+// frozen bodies hold half of n (or every entry but the most recent is
+// frozen), the least recently used frozen ones are evicted instead, so
+// that the sites in use keep their rules. An authority whose rules alone
+// exceed n keeps only its body, and each of its checks parses it.
+// [WithTDMRep]'s cache of tdmrep.json files takes a further eighth of n.
 func WithCacheBytes(n int64) Option {
 	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }
