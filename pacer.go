@@ -468,13 +468,16 @@ func (t *Transport) paced(ctx context.Context, pe PacedError, authority string, 
 	return &pe
 }
 
-// done ends tu, if taken, even if ctx has ended: a turn left open would
-// hold the authority until its lease ran out. hold is from a Retry-After.
+// done ends tu, if taken, with the request's context ctx: the Pacer ends
+// it even if ctx has ended (a turn left open would hold the authority
+// until its lease ran out), and may bound its wait by ctx's deadline, as
+// redisstore does (the request's goroutine waits for it). hold is from a
+// Retry-After.
 func (t *Transport) done(ctx context.Context, tu turn, hold time.Duration) {
 	if tu.authority == "" {
 		return // none taken
 	}
-	_ = t.cfg.pacer.Done(context.WithoutCancel(ctx), tu.authority, tu.id, tu.interval, hold)
+	_ = t.cfg.pacer.Done(ctx, tu.authority, tu.id, tu.interval, hold)
 }
 
 // giveBack ends tu, a turn in which nothing was sent, as if it had not

@@ -50,6 +50,19 @@ func (s *Store) call(ctx context.Context, op, key string, fn func(ctx context.Co
 	return nil
 }
 
+// callerBound returns how long an ending call made for ctx's caller
+// (a lease's release, a turn's end) may wait, which the caller waits for
+// too: the Store's timeout, or less if ctx's deadline is sooner, but at
+// least minJudged. What fails of such a call is sent again in the
+// background.
+func (s *Store) callerBound(ctx context.Context) time.Duration {
+	bound := s.cfg.timeout
+	if d, ok := ctx.Deadline(); ok {
+		bound = min(bound, max(time.Until(d), minJudged))
+	}
+	return bound
+}
+
 // run runs fn under the Store's timeout, in a goroutine of its own unless
 // s.direct (see [New]).
 func (s *Store) run(ctx context.Context, fn func(ctx context.Context) error) error {

@@ -52,10 +52,7 @@ func (s *Store) Lease(ctx context.Context, key string, ttl time.Duration) (relea
 	token := rand.Text()
 	// The release is bounded as this call is: by the caller's deadline
 	// (the Client's Store timeout) as well as the Store's timeout.
-	bound := s.cfg.timeout
-	if d, ok := ctx.Deadline(); ok {
-		bound = min(bound, max(time.Until(d), minJudged))
-	}
+	bound := s.callerBound(ctx)
 	var taken int64
 	err = s.call(ctx, "lease", k, func(ctx context.Context) error {
 		var err error

@@ -244,7 +244,8 @@ func (s *Store) void(keys []string, args []any) {
 }
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is
-// cancelled, within the Store's timeout, and past an open breaker (one
+// cancelled, within the Store's timeout or ctx's deadline, if sooner (at
+// least 10 ms), and past an open breaker (one
 // that opened while the request was out would otherwise hold the site
 // for the turn's lease, and lose a Retry-After hold, though Redis
 // answers). An error of Redis is logged and returned, and the end is
@@ -258,7 +259,9 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	}
 	k := s.paceKey(authority)
 	args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
-	err := s.run(context.WithoutCancel(ctx), func(ctx context.Context) error {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.callerBound(ctx))
+	defer cancel()
+	err := s.run(dctx, func(ctx context.Context) error {
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -872,5 +873,45 @@ func TestHoldWithBreakerOpen(t *testing.T) {
 		mu.Unlock()
 	} else if !errors.Is(err, robotstxt.ErrPaced) {
 		t.Errorf("B's request: %v, want ErrPaced", err)
+	}
+}
+
+// TestDoneBoundedByRequestDeadline: a paced request whose Redis hangs
+// once its turn is taken returns by its own deadline (300 ms), not the
+// Store's timeout: the end of its turn, which the Transport sends in the
+// request's goroutine, waited the Store's whole timeout (here generous)
+// with the request's deadline stripped, as a lease's release did
+// (TestReleaseBoundedAsLease). What fails is sent again in the
+// background.
+func TestDoneBoundedByRequestDeadline(t *testing.T) {
+	rsrv, _ := newRedis(t)
+	var paused atomic.Bool
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nCrawl-delay: 1\n")
+			return
+		}
+		if paused.CompareAndSwap(false, true) {
+			rsrv.Pause() // Redis hangs with the page's turn taken
+		}
+		<-r.Context().Done()
+	}))
+	defer web.Close()
+	defer func() {
+		if paused.Load() {
+			rsrv.Resume()
+		}
+	}()
+	_, hc := namedFleetMember(t, rsrv.Addr(), web)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://a.test/page", nil)
+	start := time.Now()
+	resp, err := hc.Do(req)
+	if err == nil {
+		resp.Body.Close()
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("a request with a 300 ms deadline, Redis hanging: returned after %v (%v); want about its deadline", took, err)
 	}
 }
