@@ -198,12 +198,27 @@ func (lt *linter) joinedGroups() {
 					recordAt = n
 				}
 			}
+			if recordAt == 0 {
+				// A line crawlers skip (Crawl delay 10, Disallow /a /b)
+				// shows the group above was meant to end as a record does.
+				for n := lo + 1; n < hi; n++ {
+					text, _, _ := strings.Cut(lt.lines.text(n), "#")
+					if strings.TrimSpace(text) != "" && !slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == n }) {
+						recordAt = n
+						break
+					}
+				}
+			}
 			switch {
 			case usageAt > 0:
 				lt.add(hi, codeUsageGroup, "this user-agent line joins the group of the Content-Usage rule on line %d, which applies to this crawler too: "+fix, usageAt)
 			case recordAt > 0:
+				past := lt.lines.directive(recordAt)
+				if past == "" { // a line crawlers skip
+					past = clip(strings.TrimSpace(lt.lines.text(recordAt)), maxShown)
+				}
 				lt.add(hi, codeJoinedGroup, "this user-agent line joins the group above, past line %d (%s), so that its crawlers get this group's rules: "+fix,
-					recordAt, lt.lines.directive(recordAt))
+					recordAt, past)
 			}
 		}
 	}

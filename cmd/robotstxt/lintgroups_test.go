@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsgate/robotstxt"
 	"github.com/robotsgate/robotstxt/parser"
 )
 
@@ -242,5 +243,29 @@ func TestLintBudgetShadowsNoUncheckedRule(t *testing.T) {
 	if strings.Contains(out.String()+errb.String(), "[shadowed-rule]") {
 		t.Errorf("lint reports line %d (Disallow: /p) as a shadowed rule that never decides; it decides for lastbot, "+
 			"whose set lint did not check (past maxSetRules): a rule of a group shared with unchecked crawlers cannot be called shadowed", n+2)
+	}
+}
+
+// TestLintJoinedAcrossSkippedLine: a group whose only line the crawlers
+// skip (Crawl delay 10, Request rate 1/10, Disallow /a /b) has no rule, so
+// the next user-agent line joins it, as it joins across a record; the
+// crawler above then gets the next group's Disallow: / and may fetch
+// nothing. lint must say so on that user-agent line, as joined-group does
+// across "Host: a.test" or "Request-rate: 1/5".
+func TestLintJoinedAcrossSkippedLine(t *testing.T) {
+	for _, line := range []string{"Crawl delay 10", "Crawl-delay 10 seconds", "Request rate 1/10", "Disallow /a /b"} {
+		body := "User-agent: Googlebot\n" + line + "\n\nUser-agent: BadBot\nDisallow: /\n"
+		if robotstxt.Parse([]byte(body)).Allowed("Googlebot", "/index.html") {
+			t.Fatalf("%q: the Client allows Googlebot; the test assumes it joins BadBot's group", line)
+		}
+		var got []string
+		joined := false
+		for _, f := range lintText(t, body) {
+			got = append(got, fmt.Sprintf("%d:%s %s", f.Line, f.Severity, f.Code))
+			joined = joined || f.Line == 4 && (f.Code == codeJoinedGroup || f.Severity == sevError)
+		}
+		if !joined {
+			t.Errorf("%q: Googlebot joins BadBot's group and is disallowed every URL, but lint says %q; want joined-group on line 4", line, got)
+		}
 	}
 }

@@ -191,8 +191,9 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	}
 	rest := a.Value[len(token):]
 	second, listed := secondAgent(rest)
-	if strings.EqualFold(second, token) || genericName(second) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) {
-		second = "" // a name of two words (Offline Explorer, Echobot Bot), * robots, or Googlebot googlebot
+	if strings.EqualFold(second, token) || genericName(second) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) ||
+		lt.groupNames(a.Line, second) {
+		second = "" // a name of two words (Offline Explorer, Echobot Bot), * robots, Googlebot googlebot, or one a line of the group names
 	}
 	switch {
 	case second != "" && (listed || a.Global || second == "*" || crawlerName(token)):
@@ -286,6 +287,19 @@ func (lt *linter) groupNamesOthers(line int) bool {
 		}
 	}
 	return lt.named[line]
+}
+
+// groupNames reports whether the group of the user-agent line at line
+// names crawler (a token, or "*") on a line of its own.
+func (lt *linter) groupNames(line int, crawler string) bool {
+	for _, g := range lt.file.Groups {
+		if slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == line }) {
+			return slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool {
+				return a.Line != line && (crawler == "*" && a.Global || !a.Global && strings.EqualFold(a.Token, crawler))
+			})
+		}
+	}
+	return false
 }
 
 // colonMarks are the marks a key run into its value may stand for a

@@ -607,3 +607,25 @@ func TestDirectiveWordProseAfterPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// TestLintTwoAgentsSecondNamedInGroup: "User-agent: GPTBot, CCBot" followed by
+// "User-agent: CCBot" in the same group gives CCBot that group: the Client
+// disallows it everything. two-agents (an error, exit 1) says "CCBot gets
+// no group", which is false of this file, which does what it says.
+func TestLintTwoAgentsSecondNamedInGroup(t *testing.T) {
+	for _, body := range []string{
+		"User-agent: GPTBot, CCBot\nUser-agent: CCBot\nDisallow: /\n",
+		"User-agent: CCBot\nUser-agent: GPTBot CCBot\nDisallow: /\n",
+		"User-agent: *\nUser-agent: * CCBot\nUser-agent: CCBot\nDisallow: /\n",
+	} {
+		rb := robotstxt.Parse([]byte(body))
+		if rb.Allowed("CCBot", "/x") || rb.Allowed("GPTBot", "/x") {
+			t.Fatalf("%q: the test assumes CCBot and GPTBot are disallowed /x", body)
+		}
+		for _, f := range lintText(t, body) {
+			if f.Code == codeTwoAgents {
+				t.Errorf("%q: line %d: %s [%s], but CCBot gets this group (line %d's)", body, f.Line, f.Message, f.Code, rb.Check("CCBot", "/x").Rule.Line)
+			}
+		}
+	}
+}
