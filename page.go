@@ -1699,7 +1699,12 @@ const sniffLen = 512
 // "<body" and "<br" too, and the wider reading is kept so that no tags
 // are lost to a narrower one. XML's "<?xml" may be XHTML (see isXHTML).
 var htmlStarts = []string{"<!doctype html", "<script", "<html", "<!--", "<head", "<iframe", "<h1",
-	"<div", "<font", "<table", "<a", "<style", "<title", "<b", "<p", "<?xml"}
+	"<div", "<font", "<table", "<a", "<style", "<title", "<b", "<p", "<?xml",
+	// Firefox's sniffer (nsUnknownDecoder) reads these as HTML too, in
+	// its older releases at least ("<base", "<body" and "<pre" are read
+	// above, as prefixes).
+	"<frameset", "<img", "<link", "<applet", "<meta", "<center", "<form", "<isindex",
+	"<h2", "<h3", "<h4", "<h5", "<h6"}
 
 // startsHTML reports whether b, a body of a type browsers sniff, starts
 // as HTML (see htmlStarts) within its first sniffLen bytes; or, when it

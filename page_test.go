@@ -3663,3 +3663,40 @@ func TestReceiptPolicyDisallowAllFailsClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestReceiptSniffsFirefoxHTMLStarts: a page with no Content-Type whose
+// first tag is one Firefox's sniffer reads as HTML (<meta, <link) has
+// its robots META noai and tdm-reservation read, as meta.FromHTML reads
+// them: the Transport's list of HTML starts held WHATWG's and Chrome's
+// only, and the receipt said nothing of either.
+func TestReceiptSniffsFirefoxHTMLStarts(t *testing.T) {
+	checkLeaks(t)
+	pages := map[string]string{
+		"/meta.html": `<meta charset="utf-8"><meta name="robots" content="noai"><meta name="tdm-reservation" content="1"><title>t</title><p>x`,
+		"/link.html": `<link rel="stylesheet" href="/s.css"><meta name="robots" content="noai"><meta name="tdm-reservation" content="1"><p>x`,
+	}
+	s := newTestSite(t, "User-agent: *\nAllow: /\n")
+	for path, page := range pages {
+		if d, err := meta.FromHTML(strings.NewReader(page)); err != nil || !d.NoAI {
+			t.Fatalf("%s: meta.FromHTML = %+v, %v; want NoAI", path, d, err)
+		}
+		s.route(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Content-Type"] = nil // no Content-Type: browsers sniff
+			_, _ = w.Write([]byte(page))
+		})
+	}
+	_, tr, hc := newTestTransport(t)
+	for path := range pages {
+		resp, body := fetchPage(t, hc, s.URL+path)
+		if ct := resp.Header.Values("Content-Type"); len(ct) != 0 {
+			t.Fatalf("%s: Content-Type %q, want none", path, ct)
+		}
+		if rc := tr.Receipt(resp, body); rc.Usage.Pref("train-ai") != PrefNo {
+			t.Errorf("%s: receipt usage %v, signals %q; want train-ai=n (robots META noai, tdm-reservation 1)",
+				path, rc.Usage, sigs(rc.Signals))
+		}
+		if d := tr.PageDirectives(resp, body); !d.NoAI {
+			t.Errorf("%s: PageDirectives NoAI false, want true", path)
+		}
+	}
+}
