@@ -176,9 +176,10 @@ func WithCacheSize(n int) Option {
 // parses again without a fetch ([Stats] counts Frozen and Thaws). Once
 // frozen bodies hold half of n (or every entry but the most recent is
 // frozen), the least recently used frozen ones are evicted instead, so
-// that the sites in use keep their rules. An authority whose rules alone
-// exceed n keeps only its body, and each of its checks parses it.
-// [WithTDMRep]'s cache of tdmrep.json files takes a further eighth of n.
+// that the sites in use keep their rules, as long as those need less than
+// half of n. An authority whose rules alone exceed n keeps only its body,
+// and each of its checks parses it. [WithTDMRep]'s cache of tdmrep.json
+// files takes a further eighth of n.
 func WithCacheBytes(n int64) Option {
 	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }

@@ -245,7 +245,8 @@ func (s *Store) void(keys []string, args []any) {
 
 // Done implements robotstxt.Pacer. It ends the turn even when ctx is
 // cancelled, within the Store's timeout or ctx's deadline, if sooner (at
-// least 10 ms), and past an open breaker (one
+// least 10 ms; a Retry-After's hold, within the Store's timeout), and
+// past an open breaker (one
 // that opened while the request was out would otherwise hold the site
 // for the turn's lease, and lose a Retry-After hold, though Redis
 // answers). An error of Redis is logged and returned, and the end is
@@ -259,7 +260,15 @@ func (s *Store) Done(ctx context.Context, authority string, id uint64, interval,
 	}
 	k := s.paceKey(authority)
 	args := append(paceArgs(id, interval), micros(min(max(hold, 0), maxAhead)))
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.callerBound(ctx))
+	// Within the caller's time (its goroutine waits), but a hold, which
+	// the background's sending again may drop (maxUndos), within the
+	// Store's timeout: a lost hold sends the fleet back to a site that
+	// asked for an hour.
+	bound := s.callerBound(ctx)
+	if hold > 0 {
+		bound = s.cfg.timeout
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bound)
 	defer cancel()
 	err := s.run(dctx, func(ctx context.Context) error {
 		return paceDoneScript.Run(ctx, s.rdb, []string{k}, args...).Err()

@@ -915,3 +915,43 @@ func TestDoneBoundedByRequestDeadline(t *testing.T) {
 		t.Errorf("a request with a 300 ms deadline, Redis hanging: returned after %v (%v); want about its deadline", took, err)
 	}
 }
+
+// TestDoneExpiredKeepsHold: a Redis stall of 60 ms, shorter than
+// the Store's timeout, while many paced requests whose deadline has
+// passed end their turns with a Retry-After hold: every hold is kept, as
+// it was when Done waited the Store's timeout.
+func TestDoneExpiredKeepsHold(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, PoolSize: 4 * maxUndos})
+	t.Cleanup(func() { _ = rdb.Close() })
+	s := New(rdb, WithLogger(quietLogger), WithTimeout(time.Second))
+	const n = 2 * maxUndos
+	turns := make([]turn, n)
+	for i := range n {
+		turns[i] = takeTurn(t, s, fmt.Sprintf("https://s%d.example:443", i), time.Second)
+	}
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Millisecond))
+	defer cancel()
+	srv.Pause()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { _ = done(expired, s, turns[i], time.Hour) }) // a 503's Retry-After: 3600
+	}
+	time.Sleep(60 * time.Millisecond)
+	srv.Resume()
+	wg.Wait()
+	waitUntil(t, "the ends sent again", func() bool { return len(s.voids) == 0 })
+	lost := 0
+	for i := range n {
+		_, wait, _, err := take(context.Background(), s, turns[i].authority, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wait < 30*time.Minute {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d sites held for %v or less after a 60 ms Redis stall, want every site held for its Retry-After hour", lost, n, 30*time.Minute)
+	}
+}

@@ -191,9 +191,15 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 	}
 	rest := a.Value[len(token):]
 	second, listed := secondAgent(rest)
-	if strings.EqualFold(second, token) || genericName(second) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) ||
-		lt.groupNames(a.Line, second) {
-		second = "" // a name of two words (Offline Explorer, Echobot Bot), * robots, Googlebot googlebot, or one a line of the group names
+	for after := rest; second != "" && lt.groupNames(a.Line, second); {
+		// Named on a line of the group's own: the next name may not be.
+		after = after[strings.Index(after, second)+len(second):] // as written: secondAgent's is a part of after
+		var more bool
+		second, more = secondAgent(after)
+		listed = listed || more
+	}
+	if strings.EqualFold(second, token) || genericName(second) || !listed && !a.Global && second != "*" && !crawlerName(token) && !crawlerName(second) {
+		second = "" // a name of two words (Offline Explorer, Echobot Bot), * robots, or Googlebot googlebot
 	}
 	switch {
 	case second != "" && (listed || a.Global || second == "*" || crawlerName(token)):

@@ -629,3 +629,27 @@ func TestLintTwoAgentsSecondNamedInGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestLintTwoAgentsThirdUnnamed: "User-agent: GPTBot, CCBot,
+// Bytespider" in a group that names CCBot on a line of its own gives
+// Bytespider no group: two-agents (an error) must still say so.
+func TestLintTwoAgentsThirdUnnamed(t *testing.T) {
+	for _, body := range []string{
+		"User-agent: GPTBot, CCBot, Bytespider\nUser-agent: CCBot\nDisallow: /\n",
+		"User-agent: GPTBot CCBot Bytespider\nUser-agent: CCBot\nDisallow: /\n",
+	} {
+		rb := robotstxt.Parse([]byte(body))
+		if !rb.Allowed("Bytespider", "/x") {
+			t.Fatalf("%q: the test assumes Bytespider gets no group", body)
+		}
+		var got []string
+		two := false
+		for _, f := range lintText(t, body) {
+			got = append(got, fmt.Sprintf("%d:%s %s: %s", f.Line, f.Severity, f.Code, f.Message))
+			two = two || f.Line == 1 && f.Code == codeTwoAgents
+		}
+		if !two {
+			t.Errorf("%q: Bytespider gets no group, but lint says %q; want two-agents on line 1", body, got)
+		}
+	}
+}
