@@ -2297,6 +2297,23 @@ func (p *faultPacer) Done(ctx context.Context, authority string, id uint64, inte
 	return p.memPacer.Done(ctx, authority, id, interval, hold)
 }
 
+// sendTwoTurnsPanicking arms p and sends through hc a request taking two
+// turns (a Host naming its URL's host at another port), whose Pacer's
+// panic must reach the caller, and checks the turns ended.
+func sendTwoTurnsPanicking(t *testing.T, p *faultPacer, hc *http.Client) {
+	t.Helper()
+	p.arm()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the Pacer's panic did not reach the caller")
+			}
+		}()
+		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
+	}()
+	checkTurnsEnded(t, p)
+}
+
 // checkTurnsEnded disarms p and fails unless Done was called once for
 // each turn Take gave since p was armed, and for no other.
 func checkTurnsEnded(t *testing.T, p *faultPacer) {
@@ -2351,16 +2368,7 @@ func TestTransportPacerPanicEndsTheTurns(t *testing.T) {
 			checkLeaks(t)
 			p := newFaultPacer(tc.fault)
 			_, _, hc := twoTurnSites(t, p, WithNoWait())
-			p.arm()
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Error("the Pacer's panic did not reach the caller")
-					}
-				}()
-				_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
-			}()
-			checkTurnsEnded(t, p)
+			sendTwoTurnsPanicking(t, p, hc)
 			if !tc.nextSent {
 				return
 			}
@@ -2450,16 +2458,7 @@ func TestTransportAgainGiveBackPanicEndsFirstTurn(t *testing.T) {
 		return 0, nil, false
 	})
 	_, _, hc := twoTurnSites(t, p)
-	p.arm()
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("the Pacer's panic did not reach the caller")
-			}
-		}()
-		_ = getHost(hc, "http://site.test:8080/two", "site.test") // turns at site.test:80, then :8080
-	}()
-	checkTurnsEnded(t, p)
+	sendTwoTurnsPanicking(t, p, hc)
 	time.Sleep(200 * time.Millisecond) // four Crawl-delays
 	if _, wait, _ := p.memPacer.Take(context.Background(), first, 50*time.Millisecond); wait > 0 {
 		t.Errorf("site.test:80, 200 ms after a request whose Pacer panicked: wait %v; want its turn free (held until its 30 s lease)", wait)
