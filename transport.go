@@ -838,7 +838,7 @@ func headerHost(req *http.Request) (string, error) {
 	if host == "" {
 		host = req.URL.Host
 	}
-	if k, ok := target.ExtraHost(req.Header, host); ok {
+	if k := target.ExtraHost(req); k != "" {
 		v := strings.Join(req.Header[k], ", ")
 		return "", fmt.Errorf("%w: the request's header holds %q: %s, which a server may read as its Host; "+
 			"set Request.Host", ErrBadURL, capQuote(k), quotedUnlessCredentials(v))
@@ -1015,7 +1015,7 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	var ua string
 	n, canonical := 0, true
 	for k, vv := range req.Header {
-		if isField(k, "User-Agent") {
+		if target.IsField(k, "User-Agent") {
 			n += len(vv)
 			canonical = canonical && k == "User-Agent"
 			if len(vv) > 0 {
@@ -1052,7 +1052,7 @@ func (t *Transport) withAgent(req *http.Request) (*http.Request, error) {
 	r.Trailer = req.Trailer // the caller's, which it may fill while the body is read
 	if !canonical {
 		for k := range r.Header {
-			if isField(k, "User-Agent") {
+			if target.IsField(k, "User-Agent") {
 				delete(r.Header, k)
 			}
 		}
@@ -1085,11 +1085,4 @@ func (t *Transport) namesClient(ua string) error {
 		"send the Client's User-Agent (WithUserAgent), or none, which the Transport then sets, "+
 		"or name the token with WithProductTokens",
 		ErrAgentMismatch, capQuote(ua), named, t.c.tokens)
-}
-
-// isField reports whether the header key k is a spelling of the field
-// name: the same but for case and surrounding blanks, which net/http
-// writes as they are or refuses.
-func isField(k, name string) bool {
-	return len(k) >= len(name) && ascii.EqualFold(strings.Trim(k, " \t"), name)
 }

@@ -76,7 +76,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// Sign would drop them from a copy of the trailer, and a copy
 		// goes out as it stood before the body was read.
 		err = errors.New("botauth: the request's trailer declares a signature field: not signed")
-	case extraHost(req):
+	case target.ExtraHost(req) != "":
 		// A second Host line, which a front may read to route the
 		// request, signed for one site, to the site it names.
 		err = errors.New("botauth: the request's header holds a Host field beside its Host: not signed")
@@ -148,17 +148,6 @@ func keptHost(req *http.Request) error {
 		prev = r.URL.Host
 	}
 	return fmt.Errorf("botauth: a redirect to %s keeps the Host %q of %s: not signed", req.URL.Redacted(), req.Host, prev)
-}
-
-// extraHost reports whether req's header holds a field a server may
-// read as its Host beside the one net/http sends (see target.ExtraHost).
-func extraHost(req *http.Request) bool {
-	host := req.Host
-	if host == "" {
-		host = req.URL.Host
-	}
-	_, ok := target.ExtraHost(req.Header, host)
-	return ok
 }
 
 // hostAsDialled refuses a request whose Host is the name it dials sent

@@ -190,6 +190,7 @@ func (lt *linter) joinedGroups() {
 			// Since the last line not left alone: a line naming the
 			// group's own crawler joins nothing, but the next may.
 			lo, hi := g.Agents[last].Line, g.Agents[i].Line
+			own := g.Agents[last+1 : i] // the lines between, which name the group's own crawler
 			last = i
 			usageAt := firstBetween(g.Usage, func(r parser.UsageRule) int { return r.Line }, lo, hi)
 			recordAt := 0
@@ -202,8 +203,11 @@ func (lt *linter) joinedGroups() {
 				// A line crawlers skip (Crawl delay 10, Disallow /a /b)
 				// shows the group above was meant to end as a record does.
 				for n := lo + 1; n < hi; n++ {
-					text, _, _ := strings.Cut(lt.lines.text(n), "#")
-					if strings.TrimSpace(text) != "" && !slices.ContainsFunc(g.Agents, func(a parser.UserAgent) bool { return a.Line == n }) {
+					if len(own) > 0 && own[0].Line == n {
+						own = own[1:]
+						continue
+					}
+					if text, _, _ := strings.Cut(lt.lines.text(n), "#"); strings.TrimSpace(text) != "" {
 						recordAt = n
 						break
 					}

@@ -627,17 +627,28 @@ const MaxUnicodeHost = 4 * 253
 // no one site.
 var idnaProfile = idna.Lookup
 
-// ExtraHost returns the key of a field of h that a server may read as a
-// request's Host beside host, the Request's own: net/http writes a key
-// spelt otherwise than "Host" ("host", "HOST") as a second Host line, and
-// drops "Host", which a check of the header may read all the same; so
-// either, unless "Host" names host alone.
-func ExtraHost(h http.Header, host string) (string, bool) {
-	for k, vv := range h {
-		if len(k) >= len("Host") && ascii.EqualFold(strings.Trim(k, " \t"), "Host") &&
-			(k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
-			return k, true
+// ExtraHost returns the key of a field of req's header that a server may
+// read as its Host beside the Host net/http sends (req.Host, or its URL's
+// host): net/http writes a key spelt otherwise than "Host" ("host",
+// "HOST") as a second Host line, and drops "Host", which a check of the
+// header may read all the same; so either, unless "Host" names that host
+// alone. It returns "" when there is none.
+func ExtraHost(req *http.Request) string {
+	host := req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	for k, vv := range req.Header {
+		if IsField(k, "Host") && (k != "Host" || slices.ContainsFunc(vv, func(v string) bool { return v != host })) {
+			return k
 		}
 	}
-	return "", false
+	return ""
+}
+
+// IsField reports whether the header key k is a spelling of the field
+// name: the same but for case and surrounding blanks, which net/http
+// writes as they are or refuses.
+func IsField(k, name string) bool {
+	return len(k) >= len(name) && ascii.EqualFold(strings.Trim(k, " \t"), name)
 }
