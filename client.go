@@ -968,7 +968,7 @@ func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
 func (c *Client) unreachable(k key, e, prev *entry, res fetchResult, now time.Time) *entry {
 	at := e.fetched
 	e.failStatus, e.failures, e.since = e.status, 1, at
-	if prev != nil && prev.failures > 0 {
+	if prev != nil && prev.failures > 0 && at.sub(prev.expires) <= c.cfg.outageKept(k) {
 		e.failures, e.since = min(prev.failures+1, maxFailures), prev.since
 		if e.since == 0 || e.since > at {
 			e.since = prev.checked

@@ -1264,7 +1264,7 @@ func TestDeferredErrorCountsFailures(t *testing.T) {
 		if de.Failures != want {
 			t.Fatalf("fetch %d: a deferral counting %d failures, want %d", want, de.Failures, want)
 		}
-		clock.Advance(2 * time.Hour)
+		clock.Advance(time.Hour) // asked again within the longest back-off: the outage goes on
 	}
 	s.set(serve(200, privateRules, "Cache-Control", "max-age=60"))
 	if _, err := c.Check(ctx, s.URL+"/x"); err != nil {
@@ -1279,6 +1279,39 @@ func TestDeferredErrorCountsFailures(t *testing.T) {
 	}
 }
 
+// TestOutageForgottenAfterUnseenGap: a failure that no check asked of
+// for longer than a Store keeps it (the longest back-off, or the
+// WithUnreachableAllowAfter limit) begins an outage anew, in memory as
+// in the Store: a single 503, ten days unasked, then a single 503 again,
+// is no ten-day outage to allow everything for, though a failure asked
+// again within that bound goes on counting.
+func TestOutageForgottenAfterUnseenGap(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(503, "down"))
+	clock := newTestClock()
+	c := newTestClient(t, WithClock(clock.Now), WithUnreachableAllowAfter(2*time.Hour))
+	ctx := context.Background()
+	check := func(want int) Decision {
+		t.Helper()
+		d, err := c.Check(ctx, s.URL+"/private/x")
+		var de *DeferredError
+		if !errors.As(err, &de) || de.Failures != want {
+			t.Fatalf("at %v: %+v, %v; want a deferral counting %d failures", clock.Now(), d, err, want)
+		}
+		return d
+	}
+	check(1)
+	clock.Advance(2 * time.Hour) // within the limit past the failure's back-off: the outage goes on
+	if d, err := c.Check(ctx, s.URL+"/private/x"); err != nil || d.Outcome != OutcomeAllowAll || d.Failures != 2 {
+		t.Fatalf("two hours down: %+v, %v; want the allow-all, 2 failures", d, err)
+	}
+	clock.Advance(10 * 24 * time.Hour) // not asked for ten days
+	check(1)
+	if n := s.hits.Load(); n != 3 {
+		t.Errorf("asked %d times; want 3", n)
+	}
+}
+
 // TestFailuresCountStopsAtItsBound: the count of failures in a row stops
 // at maxFailures, the most the Store encoding reads, so that a site down
 // for weeks is not written as a value every reader rejects.
@@ -1286,7 +1319,7 @@ func TestFailuresCountStopsAtItsBound(t *testing.T) {
 	c := newTestClient(t)
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	prev := &entry{key: "http://a.test:80", persisted: persisted{outcome: OutcomeUnreachable,
-		failures: maxFailures, since: stampOf(now.Add(-time.Hour)), checked: stampOf(now.Add(-time.Minute))}}
+		failures: maxFailures, since: stampOf(now.Add(-time.Hour)), checked: stampOf(now.Add(-time.Minute)), expires: stampOf(now)}}
 	res := fetchResult{outcome: OutcomeUnreachable, status: 503, header: http.Header{}, err: errors.New("down")}
 	at := stampOf(now)
 	failed := &entry{key: prev.key, persisted: persisted{outcome: OutcomeUnreachable, status: 503, fetched: at, checked: at}}

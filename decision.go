@@ -81,8 +81,10 @@ type Decision struct {
 	// Stale reports that the answer comes from an expired or last good
 	// copy, because the server is unreachable or is being asked again.
 	Stale bool
-	// Failures counts the consecutive failed fetches of the robots.txt;
-	// Err is the last failure, nil after a successful fetch.
+	// Failures counts the consecutive failed fetches of the robots.txt
+	// (a failure not asked again within the longest back-off, or
+	// [WithUnreachableAllowAfter]'s limit, past its own begins the count
+	// anew); Err is the last failure, nil after a successful fetch.
 	Failures int
 	Err      error
 	// CrawlDelay is the crawl-delay robots.txt gives the Client's
@@ -210,9 +212,10 @@ type DeferredError struct {
 	// may answer sooner.
 	RetryAt time.Time
 	// Failures counts the consecutive failed fetches of the authority's
-	// robots.txt, this one included: 1 on the first, and at most 2^20;
-	// 0 when none failed, from a [Transport] whose request's deadline
-	// came while robots.txt was being read (looked up or fetched).
+	// robots.txt, this one included, as [Decision].Failures does: 1 on
+	// the first, and at most 2^20; 0 when none failed, from a
+	// [Transport] whose request's deadline came while robots.txt was
+	// being read (looked up or fetched).
 	Failures int
 	// Err is the underlying failure, if known: a copy that a cache may
 	// keep, of its text (errors.Unwrap walks the errors it wrapped, four

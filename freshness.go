@@ -227,6 +227,21 @@ func (c *config) backoffAfter(n int) time.Duration {
 	return min(d, c.maxBackoff)
 }
 
+// outageKept returns how long past a failure's expiry, asked of by no
+// check, the outage it belongs to goes on: the longest back-off, and for
+// a robots.txt the WithUnreachableAllowAfter limit, which counts from
+// the outage's start. A Store keeps the failure so long (see
+// sharedTier.set), and a Client's memory carries it no longer (see
+// Client.unreachable): a failure after such a gap begins an outage, in
+// every process alike, not one that two failures days apart, and
+// nothing seen between, would make long enough to allow everything.
+func (c *config) outageKept(k key) time.Duration {
+	if k.doc.robots {
+		return max(c.maxBackoff, c.allowAfter)
+	}
+	return c.maxBackoff
+}
+
 // age returns the time a cache on the way held a response, by its Age
 // (RFC 9111 §5.1: of a list a proxy joined, the first member), or 0. The
 // apparent age from Date is not read, unlike RFC 9111 §4.2.3: a server

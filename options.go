@@ -329,7 +329,11 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // Google documents with d = 30 days. The outage counts from the first
 // failure any process sharing the Store recorded, on its clock (the
 // Store keeps it for d and the back-off: a Store must keep a TTL so
-// long): keep d well above a fleet's clock skew. A failure that is the Client's own
+// long): keep d well above a fleet's clock skew. An outage no check asks
+// of for longer than that past a failure's back-off is forgotten, in
+// memory as in the Store: the next failure begins one anew, so that two
+// failures days apart, with nothing seen between, never allow all
+// together. A failure that is the Client's own
 // refusal is no outage and never allows all, and an outage counts from
 // the last: a hop that may not be sent, a Location it cannot follow, an
 // answer it cannot read (a body in a coding it cannot read, a part of

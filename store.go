@@ -394,17 +394,16 @@ const maxClockSkew = time.Minute
 
 // set writes e to the Store, kept past its expiry for as long as it
 // serves there: a good copy for the stale window, in which it may stand
-// in for a failure; a failure for the longest back-off, in which its
-// count and start go on into the next fetch's, in whichever process
-// makes it (see Client.unreachable), and a robots.txt's for the
-// WithUnreachableAllowAfter limit too, which counts from its start.
+// in for a failure; a failure for as long as its outage goes on unseen
+// (see config.outageKept), in which its count and start go on into the
+// next fetch's, in whichever process makes it (see Client.unreachable).
 func (t *sharedTier) set(k key, e *entry) {
 	keep := t.cfg.maxBackoff
 	if e.good() {
 		keep = t.cfg.staleWindow
 	}
-	if e.failures > 0 && k.doc.robots {
-		keep = max(keep, t.cfg.allowAfter)
+	if e.failures > 0 {
+		keep = max(keep, t.cfg.outageKept(k))
 	}
 	ttl := max(e.expires.add(keep).sub(stampOf(t.cfg.now())), time.Second)
 	ctx, cancel := context.WithTimeout(t.base, t.cfg.storeTimeout)
