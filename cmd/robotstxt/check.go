@@ -199,7 +199,7 @@ func (ck *checker) check(t target) (int, error) {
 		return code, writeJSON(ck.e.stdout, res)
 	}
 	w := ck.e.stdout
-	printDecision(w, res.Verdict.word(), ck.width, t.arg, res.Detail)
+	printDecision(w, res.Verdict.word(), ck.width, t.shown, res.Detail)
 	if res.Verdict == verdictAllowed {
 		if c.p != nil && !redirected {
 			printPrefs(w, ck.width, prefItems(c.p, ck.agent, t.sent(), true, c.d.Usage))

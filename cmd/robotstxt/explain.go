@@ -151,7 +151,7 @@ func (x *explainer) more(format string, args ...any) {
 func (x *explainer) explain(t target) int {
 	c := x.check(t)
 	res := x.explanation(c)
-	x.field("URL", "%s", t.arg)
+	x.field("URL", "%s", t.shown)
 	sent := t.sent()
 	spelled, path := matchPath(clientEscaped(sent), robotstxt.ModeGoogle), matchPath(clientEscaped(sent), x.mode)
 	where := spelled

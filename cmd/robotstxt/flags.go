@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"math"
 	"time"
 )
 
@@ -84,6 +85,8 @@ func (t *timeout) Set(s string) error {
 	case d <= 0:
 		return errors.New("must be positive")
 	}
-	*t = timeout(d)
+	// A fetch gets a second of grace past it (see fetcher.read), which
+	// must not wrap the largest duration round to a deadline passed.
+	*t = timeout(min(d, math.MaxInt64-time.Second))
 	return nil
 }

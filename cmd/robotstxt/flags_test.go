@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -81,5 +83,30 @@ func TestTimeoutFlag(t *testing.T) {
 	}
 	if n := s.fetches.Load(); n != 0 {
 		t.Errorf("robots.txt fetched %d times with a bad -timeout", n)
+	}
+}
+
+// TestTimeoutNearMaxDuration: -timeout accepts every positive duration,
+// the largest too, and one within a second of it does not make every
+// fetch fail at once, its grace wrapping the deadline round to the past.
+func TestTimeoutNearMaxDuration(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+	}))
+	defer srv.Close()
+	const huge = "2562047h47m16s" // accepted by time.ParseDuration and the flag
+	for _, args := range [][]string{
+		{"lint", "-timeout", huge, srv.URL + "/robots.txt"},
+		{"test", "-timeout", huge, "-file", srv.URL + "/robots.txt", "/x"},
+		{"explain", "-timeout", huge, srv.URL + "/x"},
+		{"check", "-timeout", huge, srv.URL + "/private"},
+	} {
+		want := exitOK
+		if args[0] == "check" {
+			want = exitDisallowed
+		}
+		if r := runCmd(t, "", args...); r.code != want {
+			t.Errorf("%s -timeout %s: exit %d, want %d\n%s%s", args[0], huge, r.code, want, r.stdout, r.stderr)
+		}
 	}
 }

@@ -56,7 +56,7 @@ func FuzzLint(f *testing.F) {
 		}
 		x := newExplainer(d, "FooBot", robotstxt.ModeGoogle, false, env{stdout: discard{}, stderr: discard{}})
 		defer x.close()
-		x.explain(target{arg: "/a/b?c", url: pathSite + "/a/b?c"})
+		x.explain(target{shown: "/a/b?c", url: pathSite + "/a/b?c"})
 	})
 }
 

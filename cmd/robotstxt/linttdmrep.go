@@ -24,7 +24,8 @@ const tdmrepPath = "/.well-known/tdmrep.json"
 // robots.txt is unreachable, where crawlers ask for no page, the file is
 // not linted and it is exitDeferred.
 func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (report, int) {
-	r := report{File: name, summary: "read as TDMRep"}
+	shown := withheld(name) // what the report names
+	r := report{File: shown, summary: "read as TDMRep"}
 	url, tr := name, http.RoundTripper(nil)
 	var file *fileTap
 	if isURL(name) {
@@ -34,13 +35,13 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 		tr = file
 		if _, err := parseTargets([]string{name}, false); err != nil {
 			e.fail(err)
-			return report{File: name, Error: errText(err)}, exitUsage
+			return report{File: shown, Error: errText(err)}, exitUsage
 		}
 	} else {
 		d, err := readDocument(context.Background(), name, cfg, e)
 		if err != nil {
 			e.fail(err)
-			return report{File: name, Error: errText(err)}, exitUsage
+			return report{File: shown, Error: errText(err)}, exitUsage
 		}
 		r.Bytes, r.Charset, url, tr = len(d.raw), d.body.Charset, pathSite+"/", served{d, tdmrepPath}
 	}
@@ -50,15 +51,15 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 	if isURL(name) {
 		d, err := c.Check(context.Background(), name)
 		if ch := (checked{d: d, err: err}); ch.verdict() == verdictDeferred {
-			e.errorf("%s: nothing to lint: %s", name, ch.detail(false))
-			return report{File: name, Error: "nothing to lint: " + ch.detail(false)}, exitDeferred
+			e.errorf("%s: nothing to lint: %s", shown, ch.detail(false))
+			return report{File: shown, Error: "nothing to lint: " + ch.detail(false)}, exitDeferred
 		}
 		file.start() // the robots.txt is read: what follows is the file's
 	}
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		e.fail(err)
-		return report{File: name, Error: errText(err)}, exitUsage
+		return report{File: shown, Error: errText(err)}, exitUsage
 	}
 	var lt linter
 	for _, s := range rt.Receipt(&http.Response{Request: req, Header: http.Header{}}, nil).Signals {
@@ -78,8 +79,8 @@ func lintTDMRep(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 			// A 404, or a 410: the site has no tdmrep.json, as for a
 			// robots.txt that answers so.
 			detail := fmt.Sprintf("status %d; no tdmrep.json: no reservation", status)
-			e.errorf("%s: nothing to lint: %s", name, detail)
-			return report{File: name, Error: "nothing to lint: " + detail}, exitUsage
+			e.errorf("%s: nothing to lint: %s", shown, detail)
+			return report{File: shown, Error: "nothing to lint: " + detail}, exitUsage
 		}
 		r.Bytes = len(raw)
 		if b, err := parser.Read(bytes.NewReader(raw), header, maxInput); err == nil {

@@ -24,8 +24,8 @@ const maxShownPath = 128
 
 // A target is a URL argument.
 type target struct {
-	arg string // as typed
-	url string // arg, or a bare path on pathSite
+	shown string // as typed, its userinfo withheld (see withheld): what the output names
+	url   string // as typed, or a bare path on pathSite
 }
 
 // sent returns the URL that a request for t reaches, which the Client
@@ -53,7 +53,7 @@ func parseTargets(args []string, bare bool) ([]target, error) {
 	c.Close()
 	out := make([]target, 0, len(args))
 	for _, a := range args {
-		t := target{arg: a, url: a}
+		t := target{shown: withheld(a), url: a}
 		if bare && strings.HasPrefix(a, "/") {
 			t.url = pathSite + a
 		}
@@ -118,4 +118,24 @@ func clientEscaped(url string) string {
 		}
 	}
 	return b.String()
+}
+
+// withheld returns a, a URL argument, without the userinfo of its
+// authority, which may hold a password: the Client names no URL with
+// one, in its errors or a Receipt, and nor does the output. An argument
+// the Client accepted as a URL has "://" and an authority up to the first
+// '/', '?' or '#', whose userinfo ends at its last '@'.
+func withheld(a string) string {
+	i := strings.Index(a, "://")
+	if i < 0 {
+		return a // a bare path, or a file
+	}
+	auth := a[i+3:]
+	if end := strings.IndexAny(auth, "/?#"); end >= 0 {
+		auth = auth[:end]
+	}
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		return a[:i+3] + a[i+3+at+1:]
+	}
+	return a
 }

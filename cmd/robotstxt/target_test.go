@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -11,24 +13,29 @@ import (
 
 func TestParseTargets(t *testing.T) {
 	for _, tc := range []struct {
-		arg  string
-		bare bool
-		url  string
-		path string
+		arg   string
+		bare  bool
+		url   string
+		path  string
+		shown string // if not the argument
 	}{
-		{"/x", true, pathSite + "/x", "/x"},
-		{"/café?q=1#frag", true, pathSite + "/café?q=1#frag", "/caf%C3%A9?q=1"},
-		{"/a b", true, pathSite + "/a b", "/a%20b"},
-		{"//x", true, pathSite + "//x", "//x"}, // a path, as the Client reads http://host//x
-		{"HTTPS://Example.COM", false, "HTTPS://Example.COM", "/"},
-		{"http://user@example.com:8080//x", true, "http://user@example.com:8080//x", "//x"},
+		{"/x", true, pathSite + "/x", "/x", ""},
+		{"/café?q=1#frag", true, pathSite + "/café?q=1#frag", "/caf%C3%A9?q=1", ""},
+		{"/a b", true, pathSite + "/a b", "/a%20b", ""},
+		{"//x", true, pathSite + "//x", "//x", ""}, // a path, as the Client reads http://host//x
+		{"HTTPS://Example.COM", false, "HTTPS://Example.COM", "/", ""},
+		{"http://user@example.com:8080//x", true, "http://user@example.com:8080//x", "//x", "http://example.com:8080//x"},
 		// A ';' in the userinfo starts no path: the Client drops it.
-		{"http://u;x@h.test/private", false, "http://u;x@h.test/private", "/private"},
-		{"http://u;x@h.test", false, "http://u;x@h.test", "/"},
-		{"http://h.test?q=1", false, "http://h.test?q=1", "/?q=1"},
+		{"http://u;x@h.test/private", false, "http://u;x@h.test/private", "/private", "http://h.test/private"},
+		{"http://u;x@h.test", false, "http://u;x@h.test", "/", "http://h.test"},
+		{"http://a:b@c@h.test/p@q?r@s", false, "http://a:b@c@h.test/p@q?r@s", "/p@q?r@s", "http://h.test/p@q?r@s"},
+		{"http://h.test?q=1", false, "http://h.test?q=1", "/?q=1", ""},
 	} {
+		if tc.shown == "" {
+			tc.shown = tc.arg
+		}
 		got, err := parseTargets([]string{tc.arg}, tc.bare)
-		if err != nil || len(got) != 1 || got[0].url != tc.url || got[0].arg != tc.arg || matchPath(clientEscaped(got[0].url), robotstxt.ModeGoogle) != tc.path {
+		if err != nil || len(got) != 1 || got[0].url != tc.url || got[0].shown != tc.shown || matchPath(clientEscaped(got[0].url), robotstxt.ModeGoogle) != tc.path {
 			t.Errorf("parseTargets(%q, %v) = %+v, %v; want %q %q", tc.arg, tc.bare, got, err, tc.url, tc.path)
 		}
 	}
@@ -119,5 +126,42 @@ func TestBarePathErrorNamesThePath(t *testing.T) {
 	long := "/" + strings.Repeat("a", 9000) + "%"
 	if r := runCmd(t, "", "test", "-file", "testdata/robots.txt", long); r.code != exitUsage || len(r.stderr) > 400 || !strings.Contains(r.stderr, "…") {
 		t.Errorf("a bad path of %d bytes: exit %d, %d bytes of stderr; want %d and the path cut", len(long), r.code, len(r.stderr), exitUsage)
+	}
+}
+
+// TestOutputWithholdsUserinfo: a URL argument's password never reaches
+// the output, in text or -json, of check, explain, test or lint (of a
+// robots.txt or a tdmrep.json), as the Client names no URL with one.
+func TestOutputWithholdsUserinfo(t *testing.T) {
+	const secret = "s3cret"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+		case tdmrepPath:
+			w.Write([]byte(`[{"location": "/", "tdm-reservation": 1}]`))
+		default:
+			w.Write([]byte("<html>page</html>"))
+		}
+	}))
+	defer srv.Close()
+	site := strings.Replace(srv.URL, "http://", "http://alice:"+secret+"@", 1)
+	robots := "User-agent: *\nDisallow: /private\n"
+	for _, args := range [][]string{
+		{"check", site + "/private", site + "/ok"},
+		{"check", "-json", site + "/private", site + "/ok"},
+		{"check", "-v", site + "/ok"},
+		{"explain", site + "/private"},
+		{"explain", "-json", site + "/private"},
+		{"test", "-file", "-", "http://alice:" + secret + "@h.test/private"},
+		{"test", "-json", "-file", "-", "http://alice:" + secret + "@h.test/private"},
+		{"lint", site + "/robots.txt"},
+		{"lint", site + tdmrepPath},
+		{"lint", "-json", site + tdmrepPath},
+	} {
+		r := runCmd(t, robots, args...)
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("%s: exit %d; the output holds the URL's password:\n%s%s", strings.Join(args[:len(args)-1], " "), r.code, r.stdout, r.stderr)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func runTest(cmd *command, args []string, e env) int {
 		if *rf.asJSON {
 			return code, writeJSON(e.stdout, res)
 		}
-		printDecision(e.stdout, res.Verdict.word(), width, t.arg, res.Detail)
+		printDecision(e.stdout, res.Verdict.word(), width, t.shown, res.Detail)
 		if c.p != nil && c.d.Allowed {
 			printPrefs(e.stdout, width, prefItems(c.p, r.agent, t.sent(), true, c.d.Usage))
 		}

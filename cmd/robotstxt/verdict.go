@@ -134,7 +134,7 @@ func (c checked) verdict() verdict {
 // result returns the -json form of c for agent, with the usage pref
 // states and the detail the text output gives (see detail).
 func (c checked) result(agent string, pref func(label string) robotstxt.Pref, withStatus bool) urlResult {
-	return urlResult{URL: c.t.arg, Agent: agent, Verdict: c.verdict(), Rule: newRuleResult(c.d.Rule, c.lines()),
+	return urlResult{URL: c.t.shown, Agent: agent, Verdict: c.verdict(), Rule: newRuleResult(c.d.Rule, c.lines()),
 		Served: c.d.Served, Usage: usageJSON(pref), Status: c.d.Status, Detail: c.detail(withStatus)}
 }
 
