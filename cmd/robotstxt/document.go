@@ -183,9 +183,11 @@ func (d *document) footprint() int {
 	return len(d.raw) + len(d.body.Text) + len(d.whole.Text)
 }
 
-// size formats the size of the text read, saying so when it is the UTF-8
-// of another charset, whose bytes the limit counts, or over maxInput, or
-// over the limit crawlers read with the rest not decoding.
+// size formats the size of the text read, over the limit crawlers read:
+// of a file in another charset than UTF-8, whose bytes as served the
+// limit counts (a UTF-16 file's text is about half of them), that it is
+// over the limit in it, and its size as UTF-8; over maxInput; or over
+// the limit with the rest not decoding.
 func (d *document) size() string {
 	switch {
 	case d.over:
@@ -194,7 +196,7 @@ func (d *document) size() string {
 		return fmt.Sprintf("over %s (the rest does not decode)", kib(crawlerLimit))
 	}
 	if cs := d.whole.Charset; cs != "utf-8" && cs != "" {
-		return fmt.Sprintf("%s as UTF-8 (read as %s)", kib(len(d.whole.Text)), strings.ToUpper(cs))
+		return fmt.Sprintf("over %s as %s (%s as UTF-8)", kib(crawlerLimit), strings.ToUpper(cs), kib(len(d.whole.Text)))
 	}
 	return kib(len(d.whole.Text))
 }

@@ -229,8 +229,19 @@ func TestLintOverLimit(t *testing.T) {
 		u16 = append(u16, byte(c), 0)
 	}
 	r = runCmd(t, string(u16), "lint", "-")
-	if r.code != exitDisallowed || !strings.Contains(r.stdout, "the file is 501 KiB as UTF-8 (read as UTF-16LE); crawlers read the first 500 KiB (to line 6") {
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "the file is over 500 KiB as UTF-16LE (501 KiB as UTF-8); crawlers read the first 500 KiB (to line 6") {
 		t.Errorf("UTF-16 past the limit: exit %d, stdout %q", r.code, r.stdout)
+	}
+	// Under the limit as UTF-8, over it as served: not "the file is 300
+	// KiB; crawlers read the first 500 KiB", then rules never read.
+	u16 = []byte{0xfe, 0xff}
+	short := comments[:strings.LastIndexByte(comments[:300<<10], '\n')+1]
+	for _, c := range short + "Disallow: /late\n" {
+		u16 = append(u16, 0, byte(c))
+	}
+	r = runCmd(t, string(u16), "lint", "-")
+	if r.code != exitDisallowed || !strings.Contains(r.stdout, "the file is over 500 KiB as UTF-16BE (300 KiB as UTF-8); crawlers read the first 500 KiB (to line 6096)") {
+		t.Errorf("UTF-16 under the limit as UTF-8, over it as served: exit %d, stdout %q", r.code, r.stdout)
 	}
 }
 
