@@ -37,8 +37,9 @@ var ErrCacheMiss = errors.New("robotstxt: cache miss")
 // that waits on past it holds the checks that wait for it. A call that
 // ctx ends while it runs leaves nothing for a later call to read (a
 // reply left on a connection would answer another key's Get). Package
-// [github.com/robotsgate/robotstxt/storetest] checks all of this, the
-// last two for a ctx done before the call and one ending during it.
+// [github.com/robotsgate/robotstxt/storetest] checks all of this: that a
+// call returns promptly for a ctx done before it, and the error and what
+// is left behind for one done before and one ending during it.
 //
 // A Store may also hand out leases, so that one process fetches an
 // authority's robots.txt while others wait for it: see [Leaser].

@@ -392,7 +392,8 @@ func (s *suite) doneContext(t *testing.T, st robotstxt.Store, ctx context.Contex
 }
 
 // cutCalls: calls whose context ends while they run, as the Client's
-// Store timeout ends them, leave nothing behind that a later call sees: a
+// Store timeout ends them, fail with an error wrapping ctx.Err(), if
+// they fail, and leave nothing behind that a later call sees: a
 // Get answers with its own key's value, not the reply of a cut call (a
 // connection put back out of step), and a Lease that failed holds no
 // lease, or gives it back within cutGrace (a reply cut after the backend
@@ -406,8 +407,14 @@ func (s *suite) cutCalls(t *testing.T, st robotstxt.Store) {
 	l, isLeaser := st.(robotstxt.Leaser)
 	for d := time.Duration(0); d <= cutMax; d = max(d*5/4, d+20*time.Microsecond) {
 		ctx, cancel := context.WithTimeout(t.Context(), d)
-		_, _ = st.Get(ctx, a)
-		_ = st.Set(ctx, a, []byte("value of a"), longTTL)
+		cut := func(what string, err error) {
+			if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+				t.Fatalf("%s cut at %v: err = %v, want one wrapping %v", what, d, err, ctx.Err())
+			}
+		}
+		_, err := st.Get(ctx, a)
+		cut("Get", err)
+		cut("Set", st.Set(ctx, a, []byte("value of a"), longTTL))
 		var leaseErr error
 		if isLeaser {
 			release, ok, err := l.Lease(ctx, key, longTTL)
@@ -415,6 +422,7 @@ func (s *suite) cutCalls(t *testing.T, st robotstxt.Store) {
 				release()
 			}
 			leaseErr = err
+			cut("Lease", err)
 		}
 		cancel()
 		if got, err := st.Get(t.Context(), b); err != nil || string(got) != "value of b" {
@@ -560,9 +568,12 @@ func (s *suite) leaseExpiry(t *testing.T, l robotstxt.Leaser) {
 	start := time.Now()
 	expired := lease(t, l, key, ttl)
 	taken := time.Now()
-	_, ok, err := l.Lease(t.Context(), key, longTTL)
+	probe, ok, err := l.Lease(t.Context(), key, longTTL)
 	if time.Since(start) < ttl && (ok || err != nil) {
 		t.Fatalf("Lease within the TTL of %v of the holder's lease = %v, %v; want false, nil", ttl, ok, err)
+	}
+	if ok {
+		probe() // taken past the TTL, on a slow machine: the next lease is to be free
 	}
 
 	time.Sleep(time.Until(taken.Add(ttl + s.resolution)))

@@ -40,6 +40,7 @@ const (
 	keepsCutLease    flaw = "KeepsCutLease"    // a Lease cut after it took the lease keeps it, as one whose reply came late would
 	repliesOutOfStep flaw = "RepliesOutOfStep" // a cut Get leaves its reply for the next, as a connection put back out of step would
 	releaseOtherKeys flaw = "ReleaseOtherKeys" // a release frees the leases of other keys too
+	cutErrUnwrapped  flaw = "CutErrUnwrapped"  // a context that ends during a Get gives an error of the Store's own
 )
 
 // replyTime is how long a flawed mapStore's reply takes to come, after
@@ -96,6 +97,11 @@ func (m *mapStore) Get(ctx context.Context, k string) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	v, ok := m.vals[m.key(k)]
+	if m.flaw == cutErrUnwrapped {
+		if time.Sleep(replyTime); ctx.Err() != nil {
+			return nil, errors.New("mapStore: timed out")
+		}
+	}
 	if m.flaw == repliesOutOfStep {
 		if m.unread != nil {
 			v, ok, m.unread = mapValue{b: m.unread, expires: time.Now().Add(time.Hour)}, true, nil
@@ -242,6 +248,7 @@ func TestRunFindsFlaws(t *testing.T) {
 		keepsCutLease:    {"CutCalls"},
 		repliesOutOfStep: {"CutCalls"},
 		releaseOtherKeys: {"LeaseExclusive"},
+		cutErrUnwrapped:  {"CutCalls"},
 	} {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
