@@ -71,14 +71,17 @@ func (d *demo) seeds() []*url.URL {
 	return out
 }
 
-// name names u by its site: "main/about.html".
+// name names u by its site: "main/about.html"; another URL without its
+// userinfo, which may hold a password (a redirect's Location's).
 func (d *demo) name(u *url.URL) string {
 	for _, s := range d.sites {
 		if strings.TrimPrefix(s.URL(), "http://") == u.Host {
 			return s.spec.name + u.RequestURI()
 		}
 	}
-	return u.String()
+	v := *u
+	v.User = nil
+	return v.String()
 }
 
 // newCrawler returns a crawler over d with a Client and a Transport of

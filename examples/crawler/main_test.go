@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -542,5 +543,58 @@ func TestPacedPastDeadlineGivenUp(t *testing.T) {
 	if took := time.Since(start); err != nil || took > 2*time.Second {
 		t.Errorf("crawl returned %v after %v, with nothing it could fetch before its deadline; want it given up and nil at once\n%s",
 			err, took.Round(time.Millisecond), out.String())
+	}
+}
+
+// TestRedirectHopShowsNoPassword: a redirect to another site whose
+// Location holds a password, refused by the Transport (disallowed, or
+// deferred: its robots.txt is down), is named in the crawler's DISALLOW
+// or DEFER line and its result without it, as the library names URLs.
+func TestRedirectHopShowsNoPassword(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{{"disallowed", "DISALLOW"}, {"deferred", "DEFER"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/robots.txt" && tc.name == "disallowed" {
+					_, _ = io.WriteString(w, "User-agent: *\nDisallow: /members/\n")
+					return
+				}
+				if r.URL.Path == "/robots.txt" {
+					w.Header().Set("Retry-After", "3600")
+					w.WriteHeader(http.StatusServiceUnavailable)
+					return
+				}
+				_, _ = io.WriteString(w, "members")
+			}))
+			defer other.Close()
+			s := &site{spec: siteSpec{name: "main"}, hits: map[string]int{}}
+			s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/robots.txt":
+					_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+				case "/":
+					_, _ = io.WriteString(w, `<a href="/go">members</a>`)
+				default:
+					w.Header().Set("Location", strings.Replace(other.URL, "http://", "http://crawler:s3cret@", 1)+"/members/x")
+					w.WriteHeader(http.StatusFound)
+				}
+			}))
+			defer s.Close()
+			d := &demo{sites: []*site{s}}
+			var out bytes.Buffer
+			c, closeCrawler := newCrawler(d, &out, 10, 1)
+			defer closeCrawler()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			res, err := c.crawl(ctx, d.seeds())
+			if err != nil {
+				t.Fatalf("crawl: %v\n%s", err, out.String())
+			}
+			if !strings.Contains(out.String(), tc.want) {
+				t.Fatalf("no %s line:\n%s", tc.want, out.String())
+			}
+			if strings.Contains(out.String(), "s3cret") || strings.Contains(fmt.Sprint(res), "s3cret") {
+				t.Errorf("the crawler's output holds the redirect's password:\n%s\nresult: %+v", out.String(), res)
+			}
+		})
 	}
 }
