@@ -267,7 +267,7 @@ func (ck *checker) refusal(t target, refused error) (checked, error) {
 	}
 	to := t.sent()
 	if ue != nil {
-		to = ue.URL
+		to = withheld(ue.URL) // net/http's, with the user name, the password masked
 	}
 	return ck.led(ck.checked(t, d, doc, def), to), nil
 }

@@ -1137,3 +1137,34 @@ func TestCheckGivesTheReceiptsTDMPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestDeferredRedirectShowsNoUserinfo: a page that redirects to another
+// site whose robots.txt is unreachable is deferred, and where it led is
+// named as the Client names URLs, as the disallowed case names it: with
+// no userinfo, not net/http's "bob:***@".
+func TestDeferredRedirectShowsNoUserinfo(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = io.WriteString(w, "page")
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			_, _ = io.WriteString(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		w.Header().Set("Location", strings.Replace(other.URL, "http://", "http://bob:s3cret@", 1)+"/ok")
+		w.WriteHeader(http.StatusFound)
+	}))
+	defer srv.Close()
+	for _, args := range [][]string{{"check", srv.URL + "/go"}, {"check", "-json", srv.URL + "/go"}} {
+		r := runCmd(t, "", args...)
+		if r.code != exitDeferred || strings.Contains(r.stdout, "bob") || !strings.Contains(r.stdout, strings.TrimPrefix(other.URL, "http://")+"/ok") {
+			t.Errorf("%v: exit %d; want %d, where it led named without its userinfo:\n%s%s", args, r.code, exitDeferred, r.stdout, r.stderr)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func lintRobots(name string, cfg fetchConfig, mode robotstxt.Mode, e env) (repor
 	d, err := readDocument(context.Background(), name, cfg, e)
 	if err != nil {
 		e.fail(err)
-		return report{File: name, Error: errText(err)}, exitUsage
+		return report{File: withheld(name), Error: errText(err)}, exitUsage
 	}
 	if !d.readable() {
 		c := checked{d: *d.live, err: d.liveErr}

@@ -670,3 +670,21 @@ func TestLintJSONTextAsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestLintJSONBadURLWithholdsUserinfo: lint -json of a robots.txt URL
+// the Client refuses (a port mistyped, a scheme it does not fetch) names
+// the file without the URL's password, as its error and the text output
+// do.
+func TestLintJSONBadURLWithholdsUserinfo(t *testing.T) {
+	const secret = "s3cret"
+	for _, arg := range []string{
+		"http://alice:" + secret + "@h.test:99999/robots.txt",
+		"ftp://alice:" + secret + "@h.test/robots.txt",
+		"http://alice:" + secret + "@h.test/%zz/robots.txt",
+	} {
+		r := runCmd(t, "", "lint", "-json", arg)
+		if r.code != exitUsage || strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("lint -json %s: exit %d; want %d and no password:\n%s%s", arg, r.code, exitUsage, r.stdout, r.stderr)
+		}
+	}
+}

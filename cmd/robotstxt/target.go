@@ -123,12 +123,12 @@ func clientEscaped(url string) string {
 // withheld returns a, a URL argument, without the userinfo of its
 // authority, which may hold a password: the Client names no URL with
 // one, in its errors or a Receipt, and nor does the output. An argument
-// the Client accepted as a URL has "://" and an authority up to the first
-// '/', '?' or '#', whose userinfo ends at its last '@'.
+// the Client accepted as a URL has a scheme, then "://" and an authority
+// up to the first '/', '?' or '#', whose userinfo ends at its last '@'.
 func withheld(a string) string {
 	i := strings.Index(a, "://")
-	if i < 0 {
-		return a // a bare path, or a file
+	if i < 0 || strings.ContainsAny(a[:i], "/?#") {
+		return a // a bare path ("/go?to=http://u@h/"), or a file
 	}
 	auth := a[i+3:]
 	if end := strings.IndexAny(auth, "/?#"); end >= 0 {

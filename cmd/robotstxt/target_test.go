@@ -165,3 +165,20 @@ func TestOutputWithholdsUserinfo(t *testing.T) {
 		}
 	}
 }
+
+// TestBarePathShownAsTyped: a bare path whose query holds a URL with
+// userinfo ("/go?to=http://u@x.test/p") is a path on the file's site,
+// with no userinfo of the argument's own to withhold: the output names
+// it as typed, the path the Client matched.
+func TestBarePathShownAsTyped(t *testing.T) {
+	for _, p := range []string{"/go?to=http://u@x.test/p", "/a://b@c"} {
+		got, err := parseTargets([]string{p}, true)
+		if err != nil || len(got) != 1 || got[0].shown != p {
+			t.Errorf("parseTargets(%q, true) = %+v, %v; want it shown as typed", p, got, err)
+		}
+		r := runCmd(t, "User-agent: *\nDisallow: /go\n", "test", "-file", "-", p)
+		if !strings.Contains(r.stdout, p) {
+			t.Errorf("test -file - %s: exit %d, stdout %q; want the path named as typed", p, r.code, r.stdout)
+		}
+	}
+}
