@@ -233,8 +233,8 @@ func (c *config) backoffAfter(n int) time.Duration {
 // the outage's start. A Store keeps the failure so long (see
 // sharedTier.set), and a Client's memory carries it no longer (see
 // Client.unreachable): a failure after such a gap begins an outage, in
-// every process alike, not one that two failures days apart, and
-// nothing seen between, would make long enough to allow everything.
+// every process alike, and failures further apart than the limit, with
+// nothing seen between, are no one outage long enough to allow all.
 func (c *config) outageKept(k key) time.Duration {
 	if k.doc.robots {
 		return max(c.maxBackoff, c.allowAfter)

@@ -176,10 +176,11 @@ func WithCacheSize(n int) Option {
 // parses again without a fetch ([Stats] counts Frozen and Thaws). Once
 // frozen bodies hold half of n (or every entry but the most recent is
 // frozen), the least recently used frozen ones are evicted instead, so
-// that the sites in use keep their rules, as long as those need less than
-// half of n. An authority whose rules alone exceed n keeps only its body,
-// and each of its checks parses it. [WithTDMRep]'s cache of tdmrep.json
-// files takes a further eighth of n.
+// that the sites in use keep their rules as long as they need less than
+// half of n, bodies included: more, beside frozen bodies no check uses,
+// and each check of one parses it again. An authority whose rules alone
+// exceed n keeps only its body, and each of its checks parses it.
+// [WithTDMRep]'s cache of tdmrep.json files takes a further eighth of n.
 func WithCacheBytes(n int64) Option {
 	inRange(n >= 1, "WithCacheBytes", n)
 	return func(c *config) { c.cacheBytes = n }
@@ -330,10 +331,10 @@ func WithErrorPolicy(p func(err error) Outcome) Option {
 // failure any process sharing the Store recorded, on its clock (the
 // Store keeps it for d and the back-off: a Store must keep a TTL so
 // long): keep d well above a fleet's clock skew. An outage no check asks
-// of for longer than that past a failure's back-off is forgotten, in
-// memory as in the Store: the next failure begins one anew, so that two
-// failures days apart, with nothing seen between, never allow all
-// together. A failure that is the Client's own
+// of for that long past a failure's back-off (the longer of d and the
+// longest back-off) is forgotten, in memory as in the Store, and the next
+// failure begins one anew: failures further apart, nothing seen between,
+// are no one outage. A failure that is the Client's own
 // refusal is no outage and never allows all, and an outage counts from
 // the last: a hop that may not be sent, a Location it cannot follow, an
 // answer it cannot read (a body in a coding it cannot read, a part of
