@@ -717,12 +717,13 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 	case err != nil:
 		return nil, err
 	case hop && (e.failures > 0 || !e.good()): // failed, a stale copy standing in, or an error policy's answer
-		if e.failStatus < 400 && e.causes&causeUnanswered == 0 || e.outcome != OutcomeUnreachable && !e.stale {
+		if e.failStatus < 400 && e.causes&causeUnanswered == 0 {
 			// A failure the server did not answer with an error status,
 			// nor meet with no connection, may be the other site's
 			// doing (its chain, a redirect it refused, its fetch's
-			// deadline), and an allow-all after an outage is a
-			// policy's: not this authority's to keep, nor to answer.
+			// deadline): not this authority's to keep, nor to answer.
+			// (What a policy reads an error status or no connection
+			// as, an outage's allow-all too, is, as its own check's.)
 			return nil, &hopFailure{chainOf(ctx).requests, fmt.Errorf("%w: %w", errHopFailed, e.deferral(e.expires.time()))}
 		}
 		// An error status (a 5xx, a 429), or no connection, is the

@@ -2810,3 +2810,96 @@ func TestHopToDottedHostAsItsOwnFetch(t *testing.T) {
 		t.Errorf("a.test's robots.txt asked %d times; want once, the hop's answer its own", n)
 	}
 }
+
+// TestHopFillOutageKeepsBackoff: b.test's robots.txt has answered
+// 503 for longer than WithUnreachableAllowAfter's limit, and its own
+// check's allow-all has run out its back-off. Five sites whose robots.txt
+// redirect to a page of b.test each need b.test's robots.txt to admit the
+// hop; the first hop's fetch meets b.test's 503, whose back-off (its
+// third failure's, 4 minutes) covers the other four: b.test is asked
+// once, as it is without the limit, not once a redirecting site.
+func TestHopFillOutageKeepsBackoff(t *testing.T) {
+	checkLeaks(t)
+	for _, allowAfter := range []time.Duration{0, time.Hour} {
+		t.Run(fmt.Sprint("allowAfter=", allowAfter), func(t *testing.T) {
+			w := newHosts(t)
+			w.on("b.test/robots.txt", serve(503, "down"))
+			w.on("b.test/page", serve(200, "page"))
+			for i := range 5 {
+				w.on(fmt.Sprintf("a%d.test/robots.txt", i), redirectTo("http://b.test/page"))
+			}
+			clock := newTestClock()
+			opts := []Option{WithHTTPClient(&http.Client{Transport: w.transport(t)}), WithUserAgent(testUA), WithClock(clock.Now)}
+			if allowAfter > 0 {
+				opts = append(opts, WithUnreachableAllowAfter(allowAfter))
+			}
+			c := NewClient(opts...)
+			t.Cleanup(func() { _ = c.Close() })
+			_ = NewTransport(c, w.transport(t), WithMaxHold(time.Millisecond)) // a 503's hold of b.test, 1 ms, keeps the test short
+			ctx := context.Background()
+			_, _ = c.Check(ctx, "http://b.test/x") // the outage begins
+			clock.Advance(61 * time.Minute)
+			_, _ = c.Check(ctx, "http://b.test/x") // an hour on: allow-all, if the limit is set
+			clock.Advance(3 * time.Minute)         // its back-off (2 minutes) has run out
+			before := w.count("http://b.test/robots.txt")
+			for i := range 5 {
+				_, _ = c.Check(ctx, fmt.Sprintf("http://a%d.test/x", i))
+			}
+			if n := w.count("http://b.test/robots.txt") - before; n != 1 {
+				t.Errorf("b.test's robots.txt, answering 503, was asked %d times within its back-off by five sites redirecting to its page; want once", n)
+			}
+		})
+	}
+}
+
+// countingRT counts the requests for b.test's robots.txt that reach its
+// next, whatever their outcome.
+type countingRT struct {
+	next http.RoundTripper
+	n    atomic.Int32
+}
+
+func (r *countingRT) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Host == "b.test" && req.URL.Path == "/robots.txt" {
+		r.n.Add(1)
+	}
+	return r.next.RoundTrip(req)
+}
+
+// TestHopFillErrorPolicyKeepsBackoff: under an error policy that
+// reads no response as allow-all, b.test, refusing connections, has its
+// robots.txt asked for once a redirecting site, within its back-off.
+func TestHopFillErrorPolicyKeepsBackoff(t *testing.T) {
+	checkLeaks(t)
+	w := newHosts(t)
+	for i := range 5 {
+		w.on(fmt.Sprintf("a%d.test/robots.txt", i), redirectTo("http://b.test/page"))
+	}
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	refused := closed.Addr().String()
+	_ = closed.Close()
+	tr := w.transport(t)
+	dial := tr.DialContext
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if strings.HasPrefix(addr, "b.test:") {
+			var d net.Dialer
+			return d.DialContext(ctx, network, refused)
+		}
+		return dial(ctx, network, addr)
+	}
+	rt := &countingRT{next: tr}
+	clock := newTestClock()
+	c := NewClient(WithHTTPClient(&http.Client{Transport: rt}), WithUserAgent(testUA), WithClock(clock.Now),
+		WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
+	t.Cleanup(func() { _ = c.Close() })
+	ctx := context.Background()
+	_, _ = c.Check(ctx, "http://b.test/x") // the error policy's allow-all, for b.test's back-off
+	clock.Advance(2 * time.Minute)         // which has run out
+	before := rt.n.Load()
+	for i := range 5 {
+		_, _ = c.Check(ctx, fmt.Sprintf("http://a%d.test/x", i))
+	}
+	if n := rt.n.Load() - before; n != 1 {
+		t.Errorf("b.test's robots.txt (b.test refusing connections) was asked for %d times within its back-off by five sites redirecting to its page; want once", n)
+	}
+}
