@@ -661,16 +661,11 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		return pageText{b, true}, nil
 	}
 	mt, charset := body.ContentType(h)
-	codings := strings.Join(h.Values("Content-Encoding"), ", ")
-	coded := body.Compressed(b)
-	for c := range strings.SplitSeq(codings, ",") {
-		c = strings.TrimSpace(c)
-		coded = coded || c != "" && !ascii.EqualFold(c, "identity")
-	}
+	isCoded := coded(h, b)
 	switch {
-	case coded && mayBeHTML(h):
+	case isCoded && mayBeHTML(h):
 		how := "compressed bytes under no Content-Encoding"
-		if codings != "" {
+		if codings := strings.Join(h.Values("Content-Encoding"), ", "); codings != "" {
 			how = "Content-Encoding " + capQuote(codings)
 		}
 		return pageText{}, fmt.Errorf("robotstxt: a page in %s: its META tags cannot be read", how)
@@ -688,7 +683,7 @@ func pageHTML(resp *http.Response, b []byte, read *readBody) (pageText, error) {
 		// Cut before sniffing could tell: HTML cut in its head, maybe.
 		// (Coded, it has returned, as a sniffed type may be HTML.)
 		return pageText{b, true}, nil
-	case coded || !isHTML(h, b):
+	case isCoded || !isHTML(h, b):
 		return pageText{}, nil
 	case !hasBOM(b) && body.AnyCharset(h, func(mt, cs string) bool {
 		return utf16BOM(cs) != utf16BOM(charset) && (cs != "" || sniffedPage(mt) || mt == "text/html" || mt == "application/xhtml+xml")
@@ -1757,6 +1752,9 @@ func namesHTML(h http.Header) bool {
 // not lost to a reading, it is an image too when its bytes sniff as one,
 // or when any value of its Content-Type names an image.
 func isImage(h http.Header, b []byte) bool {
+	if coded(h, b) {
+		b = nil // a coding's bytes, not the image's: nothing to sniff
+	}
 	sniffed := mediaType(nil, b)
 	mt, _ := body.ContentType(h)
 	if mt == "" || unknownTypes[mt] {
@@ -1764,6 +1762,20 @@ func isImage(h http.Header, b []byte) bool {
 	}
 	return mt == "" || strings.HasPrefix(mt, "image/") || body.AnyMediaType(h, "image/") ||
 		strings.HasPrefix(sniffed, "image/")
+}
+
+// coded reports whether b, a body with header h, is still in a content
+// coding: one a Content-Encoding names (but identity), which net/http
+// left, or compressed bytes none names (see body.Compressed).
+func coded(h http.Header, b []byte) bool {
+	for _, line := range h.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(line, ",") {
+			if c = strings.TrimSpace(c); c != "" && !ascii.EqualFold(c, "identity") {
+				return true
+			}
+		}
+	}
+	return body.Compressed(b)
 }
 
 // mediaType returns the media type of a body with header h: its

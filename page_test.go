@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/robotsgate/robotstxt/internal/match"
 	"github.com/robotsgate/robotstxt/internal/sfv"
 	"github.com/robotsgate/robotstxt/internal/tdmrep"
@@ -3697,6 +3698,66 @@ func TestReceiptSniffsFirefoxHTMLStarts(t *testing.T) {
 		}
 		if d := tr.PageDirectives(resp, body); !d.NoAI {
 			t.Errorf("%s: PageDirectives NoAI false, want true", path)
+		}
+	}
+}
+
+// TestReceiptNoImageAICodedBody: a body still in a content coding
+// net/http left (zstd a server sent unasked, or gzip the crawler asked
+// for) is the coding's bytes, not the image's: served as
+// application/octet-stream or with no type, it tells no more than no
+// body, and the receipt counts X-Robots-Tag noimageai, as Transport.Usage
+// does of the same response, not sniffing it as "not an image".
+func TestReceiptNoImageAICodedBody(t *testing.T) {
+	checkLeaks(t)
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(png)
+	_ = zw.Close()
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zst := enc.EncodeAll(png, nil)
+	_ = enc.Close()
+	coded := map[string][]byte{"gzip": gz.Bytes(), "zstd": zst}
+	s := newTestSite(t, "User-agent: *\nAllow: /\nContent-Usage: train-ai=y\n")
+	type tc struct{ path, ct, coding, accept string }
+	cases := []tc{
+		{"/gzip-octet", "application/octet-stream", "gzip", "gzip"}, // the crawler undoes codings itself
+		{"/gzip-none", "", "gzip", "gzip"},
+		{"/zstd-octet", "application/octet-stream", "zstd", ""}, // sent unasked: net/http leaves it
+		{"/zstd-none", "", "zstd", ""},
+	}
+	for _, c := range cases {
+		s.route(c.path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header()["Content-Type"] = nil
+			if c.ct != "" {
+				w.Header().Set("Content-Type", c.ct)
+			}
+			w.Header().Set("Content-Encoding", c.coding)
+			w.Header().Set("X-Robots-Tag", "noimageai")
+			_, _ = w.Write(coded[c.coding])
+		})
+	}
+	_, tr, hc := newTestTransport(t)
+	for _, c := range cases {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+c.path, nil)
+		if c.accept != "" {
+			req.Header.Set("Accept-Encoding", c.accept)
+		}
+		resp, body := fetchPageReq(t, hc, req)
+		if resp.Header.Get("Content-Encoding") != c.coding || !bytes.Equal(body, coded[c.coding]) {
+			t.Fatalf("%s: the coding was undone: %q", c.path, resp.Header.Values("Content-Encoding"))
+		}
+		r := tr.Receipt(resp, body)
+		if r.Usage.Pref("train-ai") != PrefNo || !slices.Contains(sigs(r.Signals), "x-robots-tag train-ai n X-Robots-Tag") {
+			t.Errorf("%s (Content-Type %q, Content-Encoding %s): receipt usage %q, signals %q; want train-ai=n, noimageai counted: the body cannot be sniffed",
+				c.path, c.ct, c.coding, r.Usage, sigs(r.Signals))
+		}
+		if u := tr.Usage(resp); u.Pref("train-ai") != r.Usage.Pref("train-ai") {
+			t.Errorf("%s: Transport.Usage %q but Receipt %q for one response", c.path, u, r.Usage)
 		}
 	}
 }
