@@ -671,6 +671,9 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 		case c.slots <- struct{}{}:
 			defer c.freeSlot()
 		default:
+			if c.base.Err() != nil {
+				return nil, ErrClosed // no slot will come, nor a copy stand in (see current)
+			}
 			return nil, errNoSlot
 		}
 	}

@@ -4105,3 +4105,49 @@ func TestClientSlotWaiterSeesItsSiteFilled(t *testing.T) {
 		})
 	}
 }
+
+// TestClientClosedNoSlotIsErrClosed: a check of an expired copy, made
+// while Close waits for a fetch that holds the only fetch slot, returns
+// ErrClosed (or answers): not the internal "no fetch slot free", which
+// matches neither ErrClosed nor ErrDeferred.
+func TestClientClosedNoSlotIsErrClosed(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	entered, release := make(chan struct{}), make(chan struct{})
+	hc := &http.Client{Transport: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		if req.URL.Hostname() == "hold.test" {
+			close(entered)
+			<-release // a RoundTripper that takes a moment to see its context end
+		}
+		return &http.Response{StatusCode: 200, Header: http.Header{"Cache-Control": {"max-age=60"}}, Request: req,
+			Body: io.NopCloser(strings.NewReader("User-agent: *\nDisallow: /x\n"))}, nil
+	})}
+	c := NewClient(WithHTTPClient(hc), WithMaxFetches(1), WithClock(clock.Now))
+	if ok, err := c.Allowed(context.Background(), "http://a.test/"); !ok || err != nil {
+		t.Fatalf("warm-up: %v, %v", ok, err)
+	}
+	clock.Advance(2 * time.Minute) // a.test's copy expired, well inside the stale window
+	held := make(chan struct{})
+	go func() {
+		defer close(held)
+		_, _ = c.Allowed(context.Background(), "http://hold.test/") // the one slot
+	}()
+	<-entered
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		_ = c.Close() // waits for hold.test's fetch
+	}()
+	for c.base.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	for _, ctx := range []context.Context{context.Background(), t.Context()} {
+		_, err := c.Allowed(ctx, "http://a.test/")
+		if err != nil && !errors.Is(err, ErrClosed) {
+			t.Errorf("check of an expired copy while Close waits: %v; want ErrClosed", err)
+		}
+	}
+	close(release)
+	<-held
+	<-closed
+}
