@@ -154,7 +154,12 @@ func (lt *linter) keyIntoValue() {
 func (lt *linter) twoPaths() {
 	for _, g := range lt.file.Groups {
 		for _, r := range g.Rules {
-			words := strings.Fields(lt.lines.value(r.Line)) // as written: a %20 may be meant
+			v := lt.lines.value(r.Line)
+			if k, _ := ranInRecord(v); k != "" {
+				lt.add(r.Line, codeDirectiveLost, "the pattern holds the next line (%s: …), its line end lost: crawlers read one pattern, %q, and no %s line; give it a line of its own", k, v, k)
+				continue
+			}
+			words := strings.Fields(v) // as written: a %20 may be meant
 			if len(words) > 1 && slices.ContainsFunc(words[1:], func(w string) bool { return w[0] == '/' || w[0] == '*' }) {
 				lt.add(r.Line, codeTwoPaths, "one pattern with a blank, which matches only URLs holding %%20 there: not %s; give each path a line of its own",
 					andList(words))
@@ -190,6 +195,13 @@ func (lt *linter) agentCut(a parser.UserAgent) {
 		token = "*"
 	}
 	rest := a.Value[len(token):]
+	if k, at := ranInRecord(rest); k != "" {
+		lt.add(a.Line, codeDirectiveLost, "user-agent %q holds the next line (%s: …), its line end lost: crawlers read it all as the user-agent %s, and no %s line; give it a line of its own",
+			a.Value, k, token, k)
+		if rest = rest[:at]; strings.TrimSpace(rest) == "" {
+			return
+		}
+	}
 	second, listed := secondAgent(rest)
 	for after := rest; second != "" && lt.groupNames(a.Line, second); {
 		// Named on a line of the group's own: the next name may not be.
@@ -306,6 +318,33 @@ func (lt *linter) groupNames(line int, crawler string) bool {
 		}
 	}
 	return false
+}
+
+// ranInRecord returns the key of a record that v, the value of a rule or
+// what follows a user-agent's token, holds past its start, where a line
+// end was lost ("GPTBot Disallow: /", "/User-agent: MJ12bot"), and where
+// it starts: a directive's key (see directiveWord) at a word's start or
+// after a mark, then a colon, or a blank and a pattern; "" for none.
+func ranInRecord(v string) (key string, at int) {
+	isWord := func(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_' }
+	for i := 1; i < len(v); i++ {
+		if isWord(v[i-1]) || !isWord(v[i]) {
+			continue
+		}
+		j := i
+		for j < len(v) && isWord(v[j]) {
+			j++
+		}
+		after := strings.TrimLeft(v[j:], " \t")
+		blank := len(after) < len(v)-j
+		if !strings.HasPrefix(after, ":") && !(blank && after != "" && (after[0] == '/' || after[0] == '*')) {
+			continue // cheap: few words are followed so, and directiveWord parses
+		}
+		if k := directiveWord(v[i:]); k != "" {
+			return k, i
+		}
+	}
+	return "", -1
 }
 
 // colonMarks are the marks a key run into its value may stand for a

@@ -653,3 +653,63 @@ func TestLintTwoAgentsThirdUnnamed(t *testing.T) {
 		}
 	}
 }
+
+// TestLintRuleRunIntoUserAgent: a user-agent line with its rule run into
+// it, a line end lost ("User-agent: GPTBot Disallow: /", "User-agent: *
+// Disallow: /", as corpus files have them), is one user-agent line and
+// no rule: the crawler shut out gets another group's rules, or none. lint
+// gives an error on the line.
+func TestLintRuleRunIntoUserAgent(t *testing.T) {
+	for _, c := range []struct {
+		body  string
+		line  int    // the user-agent line that holds the rule
+		agent string // a crawler it meant to shut out
+	}{
+		{"User-agent: *\nUser-agent: GPTBot Disallow: /\nUser-agent: CCBot Disallow: /\n\nDisallow: /titelseiten/\n", 2, "GPTBot"}, // 1546.txt
+		{"User-agent: * Disallow: /\n", 1, "GPTBot"}, // 1047.txt
+		{"User-agent: *\nDisallow: /docs/\nUser-agent: xenu Disallow: /\nUser-agent: AhrefsBot Disallow: /\nAllow: /User-agent: adidxbot\n", 4, "AhrefsBot"}, // 2975.txt
+	} {
+		if !robotstxt.Parse([]byte(c.body)).Allowed(c.agent, "/index.html") {
+			t.Fatalf("%q: the Client disallows %s /index.html; the test assumes the run-in Disallow: / is lost", c.body, c.agent)
+		}
+		var got []string
+		erred := false
+		for _, f := range lintText(t, c.body) {
+			if f.Line == c.line {
+				got = append(got, fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message))
+				erred = erred || f.Severity == sevError
+			}
+		}
+		if !erred {
+			t.Errorf("%q: line %d holds a Disallow: / that crawlers read as part of the user-agent, and %s may fetch /index.html; lint says %q, want an error",
+				c.body, c.line, c.agent, got)
+		}
+	}
+}
+
+// TestLintUserAgentRunIntoRule: a rule with the next user-agent line run
+// into it, a line end lost ("Disallow: /User-agent: MJ12bot", as corpus
+// files have it), is one rule, and the rules below stay in the group
+// above: under *, a Disallow: / meant for MJ12bot shuts every crawler
+// out. lint gives an error on the line.
+func TestLintUserAgentRunIntoRule(t *testing.T) {
+	for _, line := range []string{
+		"Disallow: /wp-admin/User-agent: MJ12bot", // 0498.txt's Disallow: /User-agent: MJ12bot, under *
+		"Disallow: /wp-admin/ User-agent: MJ12bot",
+		"Allow: /User-agent: MJ12bot", // 2975.txt
+	} {
+		body := "User-agent: *\n" + line + "\nDisallow: /\n"
+		if robotstxt.Parse([]byte(body)).Allowed("Googlebot", "/index.html") {
+			t.Fatalf("%q: the Client allows Googlebot /index.html; the test assumes MJ12bot's Disallow: / joins the * group", line)
+		}
+		var got []string
+		erred := false
+		for _, f := range lintText(t, body) {
+			got = append(got, fmt.Sprintf("%d:%s %s", f.Line, f.Severity, f.Code))
+			erred = erred || f.Line == 2 && f.Severity == sevError
+		}
+		if !erred {
+			t.Errorf("%q: a user-agent line run into the rule, and every crawler is disallowed the site; lint says %q, want an error on line 2", line, got)
+		}
+	}
+}
