@@ -4151,3 +4151,34 @@ func TestClientClosedNoSlotIsErrClosed(t *testing.T) {
 	<-held
 	<-closed
 }
+
+// TestClientChecksLiteralPercentBeforeAnEscape: nginx and Apache decode
+// every escape once, so /sale/50%25%6Fff is served as /sale/50%off, the
+// file "Disallow: /sale/50%off" names, as /sale/50%25off is
+// (TestClientChecksLiteralPercent). Escaping the byte after the %25 must
+// not reach the file: %6F decodes to 'o', so no escape is made of what
+// was not one.
+func TestClientChecksLiteralPercentBeforeAnEscape(t *testing.T) {
+	checkLeaks(t)
+	s := newSite(t, serve(200, "User-agent: *\nDisallow: /sale/50%off\nDisallow: /discount-100%/\n"))
+	c := newTestClient(t)
+	ctx := context.Background()
+	if d, err := c.Check(ctx, s.URL+"/sale/50%25off"); err != nil || d.Allowed {
+		t.Fatalf("/sale/50%%25off: %v, %v; want refused (control)", d.Allowed, err)
+	}
+	for _, p := range []string{
+		"/sale/50%25%6Fff",     // served as /sale/50%off
+		"/sale/50%25%6fff",     // the same, lower-case hex
+		"/sale/50%25o%66f",     // /sale/50%off (refused already)
+		"/discount-100%25%2Fx", // nginx: /discount-100%/x (Apache: 404)
+		"/./sale/50%25%6Fff",   // with a dot segment too
+	} {
+		d, err := c.Check(ctx, s.URL+p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if d.Allowed {
+			t.Errorf("%s: allowed, though nginx serves it as a disallowed path", p)
+		}
+	}
+}

@@ -2509,3 +2509,27 @@ func TestTransportFlightEndPanicEndsSecondTurn(t *testing.T) {
 		})
 	}
 }
+
+// TestTransportLiteralPercentBeforeAnEscape: under "Disallow:
+// /sale/50%off" the Transport refuses /sale/50%25off (the server decodes
+// it to /sale/50%off), but sends /sale/50%25%6Fff, which every server
+// decodes to the same /sale/50%off.
+func TestTransportLiteralPercentBeforeAnEscape(t *testing.T) {
+	checkLeaks(t)
+	s := newTestSite(t, "User-agent: *\nDisallow: /sale/50%off\n")
+	_, _, hc := newTestTransport(t)
+	ctx := context.Background()
+	if _, err := get(ctx, hc, s.URL+"/sale/50%25off"); !errors.Is(err, ErrDisallowed) {
+		t.Fatalf("/sale/50%%25off: %v, want ErrDisallowed (control)", err)
+	}
+	for _, p := range []string{"/sale/50%25%6Fff", "/sale/50%25%6fff", "//sale/50%25%6Fff"} {
+		if _, err := get(ctx, hc, s.URL+p); !errors.Is(err, ErrDisallowed) {
+			t.Errorf("%s (served as /sale/50%%off): %v, want ErrDisallowed", p, err)
+		}
+	}
+	for _, p := range s.got() {
+		if strings.HasSuffix(p, "50%off") {
+			t.Errorf("the server was asked for %q", p)
+		}
+	}
+}

@@ -193,22 +193,35 @@ func decodes(c byte, server int) bool {
 
 // literalPercent reports whether the escape at p[i] is a %25 that nginx
 // and Apache decode to a '%' beginning no escape, as in /50%25off, the
-// file a rule names as /50%off: neither of the two bytes after it is a
-// '%' (an escape that may decode to a hex digit), and they are not both
-// hex digits. So decoding it never makes an escape of what was not one.
+// file a rule names as /50%off: the two bytes after it, read as a form
+// has them (an escape of a hex digit decoded, as every form but
+// upperHex's decodes it; any other escape starts with '%'), are not both
+// hex digits. So decoding it never makes an escape of what was not one,
+// and /50%25%6Fff, which servers also read as /50%off, is read so too.
 func literalPercent(p string, i int) bool {
 	if p[i+1] != '2' || p[i+2] != '5' {
 		return false
 	}
-	for j := i + 3; j < i+5 && j < len(p); j++ {
-		if p[j] == '%' {
-			return false
+	j := i + 3
+	for range 2 {
+		if j >= len(p) {
+			return true
 		}
-		if !ascii.IsHex(p[j]) {
+		c := p[j]
+		if ascii.IsEscape(p, j) {
+			c = ascii.Unhex(p[j+1])<<4 | ascii.Unhex(p[j+2])
+			if !ascii.IsHex(c) {
+				c = '%' // kept, or decoded to no hex digit: either way none
+			}
+			j += 3
+		} else {
+			j++
+		}
+		if !ascii.IsHex(c) {
 			return true
 		}
 	}
-	return i+5 > len(p)
+	return false
 }
 
 // dotSegment reports whether s, after a '/', begins with a "." or ".." segment.

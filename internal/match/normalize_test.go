@@ -36,15 +36,15 @@ func TestNormalForms(t *testing.T) {
 		// escaping by hand sends it too.
 		{"/./docs%2Fmy%20file", []string{"/docs/my file", "/docs%2Fmy file", "/docs/my%20file", "/docs%2Fmy%20file"}},
 		{"/docs%2F%6Dy%20file", []string{"/docs/my file", "/docs%2Fmy file", "/docs/my%20file", "/docs%2Fmy%20file"}},
-		{"/./a%zz{", []string{"/a%zz{"}},           // no escape net/url could send
-		{"/a%3Fb%23c%2541%00%7F", nil},             // '?', '#', '%' before hex and controls stay escaped
-		{"/a%3fb%25%7f", []string{"/a%3Fb%25%7F"}}, // with upper-case hex
+		{"/./a%zz{", []string{"/a%zz{"}},                         // no escape net/url could send
+		{"/a%3Fb%23c%2541%00%7F", nil},                           // '?', '#', '%' before hex and controls stay escaped
+		{"/a%3fb%25%7f", []string{"/a%3Fb%%7F", "/a%3Fb%25%7F"}}, // a '%' before a control, and upper-case hex
 		// A '%' that begins no escape once decoded is the file a rule
 		// names with a bare '%'; one that may stays escaped.
 		{"/sale/50%25off", []string{"/sale/50%off"}},
 		{"/100%25/x%25", []string{"/100%/x%"}},
-		{"/%25a/%25a%", []string{"/%a/%25a%"}}, // "a%" may become hex
-		{"/%25ab/%25a%C3/%25%C3", nil},
+		{"/%25a/%25a%", []string{"/%a/%a%"}},                     // a '%' at the end begins no escape
+		{"/%25ab/%25a%C3/%25%C3", []string{"/%25ab/%a%C3/%%C3"}}, // %C3 decodes to no hex digit
 		// Reached another way, the file is also sent as its rule
 		// (/sale/50%25off, as RFC 9309 writes it) names it.
 		{"/./sale/50%25off", []string{"/sale/50%off", "/sale/50%25off"}},
@@ -201,7 +201,7 @@ func referenceDecode(p string, slash bool) (dec, query string) {
 			if v, err := strconv.ParseUint(p[i+1:i+3], 16, 8); err == nil {
 				c := byte(v)
 				keep := c < ' ' || c > '~' || strings.IndexByte("?#", c) >= 0 || c == '/' && !slash ||
-					c == '%' && mayBeginEscape.MatchString(p[i+3:])
+					c == '%' && mayBeginEscape(p[i+3:])
 				if keep {
 					b.WriteString(strings.ToUpper(p[i : i+3]))
 				} else {
@@ -216,9 +216,20 @@ func referenceDecode(p string, slash bool) (dec, query string) {
 	return b.String(), query
 }
 
-// mayBeginEscape matches the text after a %25 that, decoded, would
-// follow a '%' with two hex digits, or might: a '%' may decode to one.
-var mayBeginEscape = regexp.MustCompile(`^(%|[0-9A-Fa-f](%|[0-9A-Fa-f]))`)
+// mayBeginEscape reports whether the text after a %25, its escapes
+// decoded, begins with two hex digits: decoding the %25 would then make
+// an escape of what was not one.
+func mayBeginEscape(s string) bool {
+	var d []byte
+	for len(d) < 2 && s != "" {
+		if v, err := strconv.ParseUint(s[1:min(3, len(s))], 16, 8); s[0] == '%' && len(s) >= 3 && err == nil {
+			d, s = append(d, byte(v)), s[3:]
+			continue
+		}
+		d, s = append(d, s[0]), s[1:]
+	}
+	return len(d) == 2 && isHexDigit(d[0]) && isHexDigit(d[1])
+}
 
 // referenceUpperHex is p with the hex of the escapes of its path part in
 // upper case.
@@ -321,6 +332,33 @@ func BenchmarkNormalFormsNormal(b *testing.B) {
 	for range b.N {
 		if _, n := NormalForms("/products/shoes/running-shoe-4711.html?color=red&size=42", nil); n != 0 {
 			b.Fatal(n)
+		}
+	}
+}
+
+// TestNormalFormsLiteralPercentBeforeAnEscape: nginx and Apache decode
+// /sale/50%25%6Fff once, to /sale/50%off: the '%' of the %25 is followed
+// by 'o', no hex digit, once %6F is decoded, so the form is /sale/50%off,
+// as for /sale/50%25off, which "Disallow: /sale/50%off" names.
+func TestNormalFormsLiteralPercentBeforeAnEscape(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"/sale/50%25%6Fff", "/sale/50%off"},
+		{"/sale/50%25%6fff", "/sale/50%off"},
+		{"/a%25f%67", "/a%fg"},
+		{"/discount-100%25%2Fx", "/discount-100%/x"},
+	} {
+		forms, n := NormalForms(tt.path, nil)
+		if !slices.Contains(forms[:n], tt.want) {
+			t.Errorf("NormalForms(%q) = %q, want %q among them", tt.path, forms[:n], tt.want)
+		}
+	}
+	// Kept: decoding the %25 would make an escape of what was not one.
+	for _, p := range []string{"/a%25%34%31", "/a%25a%62", "/./a%2541"} {
+		forms, n := NormalForms(p, nil)
+		for _, f := range forms[:n] {
+			if !strings.Contains(f, "%25") {
+				t.Errorf("NormalForms(%q) has %q, the %%25 decoded before an escape", p, f)
+			}
 		}
 	}
 }
