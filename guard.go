@@ -34,9 +34,12 @@ var ErrNonPublic = errors.New("robotstxt: refused to connect to a non-public add
 // as http.DefaultTransport's) and has no proxy, which would resolve names
 // and connect where no check could see. It speaks HTTP/2 when t would,
 // over connections of its own: never a pool x/net/http2 shares with t,
-// whose settings (its health checks, say) the copy does not keep. A
-// RoundTripper registered on the copy with RegisterProtocol takes its
-// scheme's requests past the check, unseen.
+// whose settings (its health checks, say) the copy does not keep: tune
+// it through the copy's HTTP2 field. A RoundTripper registered on the
+// copy with RegisterProtocol takes its scheme's requests past the check,
+// unseen; x/net/http2.ConfigureTransports registers one, whose pool every
+// Clone of the copy shares, and a Clone given a dial function or a proxy
+// of its own fills it with connections no check saw.
 func PublicOnly(t *http.Transport) *http.Transport { return guardTransport(t, nil) }
 
 // isGuard reports whether rt is or wraps, as [NewTransport] says, a
