@@ -2903,3 +2903,36 @@ func TestHopFillErrorPolicyKeepsBackoff(t *testing.T) {
 		t.Errorf("b.test's robots.txt (b.test refusing connections) was asked for %d times within its back-off by five sites redirecting to its page; want once", n)
 	}
 }
+
+// TestHopAllowAllNotKeptOverStore: P2, sharing a Store with leases,
+// reads down.test's outage as allow-all. While P1 holds the lease and
+// stores down.test's new Disallow: /private, P2's hop to a page of
+// down.test, which does not wait for the lease, meets one more 503: P2
+// keeps that allow-all, not owning the lease, only for the least
+// freshness, as a stand-in copy, not its whole back-off over the rules
+// the Store holds.
+func TestHopAllowAllNotKeptOverStore(t *testing.T) {
+	checkLeaks(t)
+	clock := newTestClock()
+	store := newMemStore()
+	w := newHosts(t)
+	w.on("down.test/robots.txt", serve(503, "down"))
+	hc := &http.Client{Transport: w.transport(t)}
+	p1 := newTestClient(t, WithClock(clock.Now), WithStore(store), WithHTTPClient(hc))
+	p2 := newTestClient(t, WithClock(clock.Now), WithStore(store), WithHTTPClient(hc), WithUnreachableAllowAfter(time.Hour))
+	ctx := context.Background()
+	_, _ = p2.Check(ctx, "http://down.test/x") // the outage begins
+	clock.Advance(61 * time.Minute)
+	if d, _ := p2.Check(ctx, "http://down.test/x"); d.Outcome != OutcomeAllowAll {
+		t.Fatalf("P2 an hour into the outage: %+v; want allow-all", d)
+	}
+	clock.Advance(3 * time.Minute) // its back-off (2 minutes) has run out
+	hopBesideCheck(t, w, p1, p2)
+	clock.Advance(time.Minute + time.Second) // the least freshness, for which P2 keeps a stand-in copy
+	p3 := newTestClient(t, WithClock(clock.Now), WithStore(store), WithHTTPClient(hc))
+	for i, p := range []*Client{p3, p2} {
+		if d, err := p.Check(ctx, "http://down.test/private"); d.Allowed {
+			t.Errorf("P%d, after P1 stored down.test's Disallow: /private and P2's hop met a 503: %+v, %v; want disallowed", 3-i, d, err)
+		}
+	}
+}
