@@ -324,7 +324,8 @@ func (lt *linter) groupNames(line int, crawler string) bool {
 // what follows a user-agent's token, holds past its start, where a line
 // end was lost ("GPTBot Disallow: /", "/User-agent: MJ12bot"), and where
 // it starts: a directive's key (see directiveWord) at a word's start or
-// after a mark, then a colon, or a blank and a pattern; "" for none.
+// after a mark, then a colon; or after a blank, then a blank and a
+// pattern ("GPTBot Disallow /"; but "/blog/allow /*.pdf" is two paths).
 func ranInRecord(v string) (key string, at int) {
 	isWord := func(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' || c == '-' || c == '_' }
 	for i := 1; i < len(v); i++ {
@@ -336,11 +337,21 @@ func ranInRecord(v string) (key string, at int) {
 			j++
 		}
 		after := strings.TrimLeft(v[j:], " \t")
-		blank := len(after) < len(v)-j
-		if !strings.HasPrefix(after, ":") && !(blank && after != "" && (after[0] == '/' || after[0] == '*')) {
+		colon := strings.HasPrefix(after, ":")
+		pattern := len(after) < len(v)-j && after != "" && (after[0] == '/' || after[0] == '*') && (v[i-1] == ' ' || v[i-1] == '\t')
+		if !colon && !pattern {
 			continue // cheap: few words are followed so, and directiveWord parses
 		}
-		if k := directiveWord(v[i:]); k != "" {
+		// The key and what follows it to the next blank, no more: the
+		// rest of a long value, split again at every key, would make
+		// lint quadratic in a line's length.
+		end := len(v) - len(after)
+		if k := strings.IndexAny(after, " \t"); k >= 0 {
+			end += k
+		} else {
+			end = len(v)
+		}
+		if k := directiveWord(v[i:end]); k != "" {
 			return k, i
 		}
 	}

@@ -713,3 +713,15 @@ func TestLintUserAgentRunIntoRule(t *testing.T) {
 		}
 	}
 }
+
+// TestLintTwoPathsWithKeyWord: "Disallow: /blog/allow /*.pdf" is two
+// paths run into one pattern (two-paths), not an Allow line run into the
+// rule: a segment named allow after a '/', with no colon, is no key.
+func TestLintTwoPathsWithKeyWord(t *testing.T) {
+	for _, line := range []string{"Disallow: /blog/allow /*.pdf", "Disallow: /a/disallow /b", "Disallow: /feeds/sitemap /*.xml"} {
+		got := codesAt(lintText(t, "User-agent: *\n"+line+"\n"), codeTwoPaths, codeDirectiveLost)
+		if !slices.Equal(got, []string{"2:" + codeTwoPaths.String()}) {
+			t.Errorf("%q: lint says %q; want two-paths alone", line, got)
+		}
+	}
+}
