@@ -9,17 +9,24 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// sweepLimit is how many expired entries a commit removes unasked: enough
-// to keep up with any write rate, few enough to keep a commit short.
+// sweepLimit is how many expired entries a commit removes unasked, at
+// least: few enough to keep a commit short. A commit that wrote more
+// removes as many as it wrote, so that expired entries never pile up
+// while a writer behind a slow disk commits thousands at a time.
 const sweepLimit = 1000
 
-// trim removes expired entries (sweepLimit, or more while need is not
-// met), then the oldest written before sequence first, until it has freed
-// need bytes of counted cost: a Set is never undone by its own commit.
+// trim removes expired entries (sweepLimit or as many as the commit
+// wrote, from sequence first on, or more while need is not met), then
+// the oldest written before first, until it has freed need bytes of
+// counted cost: a Set is never undone by its own commit.
 func (b *buckets) trim(now, need int64, first uint64) error {
 	var freed int64
+	limit := sweepLimit
+	if last := b.written.Sequence(); last >= first {
+		limit = max(limit, int(min(last-first+1, 1<<30)))
+	}
 	err := b.dropWhile(b.expiry, &freed, func(n int, row []byte) bool {
-		return (n < sweepLimit || freed < need) && (len(row) != indexKeyLen || int64(binary.BigEndian.Uint64(row)) <= now)
+		return (n < limit || freed < need) && (len(row) != indexKeyLen || int64(binary.BigEndian.Uint64(row)) <= now)
 	})
 	if err != nil {
 		return err

@@ -265,3 +265,41 @@ func TestBucketFlaggedIndexRowStops(t *testing.T) {
 		t.Errorf("the Store goes on, but lost %d of the 10 values set since it opened; the last Set: %v", lost, errs[len(errs)-1])
 	}
 }
+
+// TestSweepKeepsUpWithBatches: commits that each carry more new entries
+// than the sweep's thousand (a writer behind a slow disk), all expired
+// before the next, remove as many expired ones as they add: the file
+// holds about one burst, not every burst's leftovers.
+func TestSweepKeepsUpWithBatches(t *testing.T) {
+	const burst, rounds = 3000, 6
+	s, path := newStore(t)
+	v := bytes.Repeat([]byte("v"), 300)
+	n := 0
+	for range rounds {
+		release := holdWriter(t, s) // the writer takes the first Set, and the rest wait as one batch
+		for range burst {
+			if err := s.Set(t.Context(), site(n), v, 50*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		release()
+		flushed(t, s)
+		time.Sleep(100 * time.Millisecond) // the whole burst expires
+	}
+	var entries int
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		entries = tx.Bucket(bucketValues).Stats().KeyN
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("after %d bursts of %d entries: %d entries in the file, %d bytes", rounds, burst, entries, fi.Size())
+	if entries > burst {
+		t.Errorf("%d entries in the file, %d of them expired before the last burst; want at most the last burst's %d", entries, entries-burst, burst)
+	}
+}

@@ -20,7 +20,7 @@ type config struct {
 // over n first removes expired entries, then the oldest written, and Set
 // refuses an entry that would take more than n by itself. n <= 0 sets no
 // bound: entries stay until they expire (each commit removes up to a
-// thousand expired ones). bbolt never shrinks the file: it reuses freed
+// thousand expired ones, or as many as it wrote). bbolt never shrinks the file: it reuses freed
 // pages, and grows the file to the next power of two under 16 MiB, then
 // 16 MiB past its need (in tests, 2 MiB for a bound of 1 MiB, 49 MiB for
 // 32 MiB); values of many pages each leave the freed pages apart, and the
