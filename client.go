@@ -739,12 +739,13 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 		// have).
 		_, leases := c.cfg.store.(Leaser)
 		owned := leased || c.tier != nil && !leases // no lease to hold: as a check's fill, storeFailure decides
-		if (e.stale || e.outcome != OutcomeUnreachable) && c.tier != nil && !owned {
+		if (e.stale || e.outcome == OutcomeAllowAll) && c.tier != nil && !owned {
 			// Another process may have stored the file's rules since:
-			// a copy, or a policy's answer (an outage's allow-all), is
-			// kept, so that the sites redirecting there ask nothing,
-			// only as long as the least freshness. (A deferral keeps
-			// its back-off: it answers no URL.)
+			// a copy, or a policy's allow-all, is kept, so that the
+			// sites redirecting there ask nothing, only as long as the
+			// least freshness. (A deferral, or a policy's disallow-all,
+			// allows nothing those rules would not: it keeps its
+			// back-off.)
 			e.expires = min(e.expires, stampOf(c.cfg.now()).add(c.cfg.minFresh))
 		}
 		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e || !owned {

@@ -2936,3 +2936,55 @@ func TestHopAllowAllNotKeptOverStore(t *testing.T) {
 		}
 	}
 }
+
+// TestHopFillErrorPolicyKeepsBackoffStoreDown: as
+// TestHopFillErrorPolicyKeepsBackoff, with a disallow-all policy and a
+// Store that is down, so that the hop's fill holds no lease: the
+// disallow-all it keeps lasts its back-off, not the least freshness, and
+// b.test, refusing connections, is asked once, not once a hop.
+func TestHopFillErrorPolicyKeepsBackoffStoreDown(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    []Option
+		advance time.Duration
+	}{
+		{"backoff=10m", []Option{WithBackoff(10*time.Minute, time.Hour)}, 2 * time.Minute},
+		{"minFresh=0", []Option{WithMinFreshness(0)}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			for i := range 5 {
+				w.on(fmt.Sprintf("a%d.test/robots.txt", i), redirectTo("http://b.test/page"))
+			}
+			closed, _ := net.Listen("tcp", "127.0.0.1:0")
+			refused := closed.Addr().String()
+			_ = closed.Close()
+			tr := w.transport(t)
+			dial := tr.DialContext
+			tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				if strings.HasPrefix(addr, "b.test:") {
+					var d net.Dialer
+					return d.DialContext(ctx, network, refused)
+				}
+				return dial(ctx, network, addr)
+			}
+			rt := &countingRT{next: tr}
+			clock := newTestClock()
+			store := newMemStore()
+			store.fail = errors.New("store down")
+			opts := append([]Option{WithHTTPClient(&http.Client{Transport: rt}), WithUserAgent(testUA), WithClock(clock.Now),
+				WithStore(store), WithErrorPolicy(func(error) Outcome { return OutcomeDisallowAll })}, tc.opts...)
+			c := NewClient(opts...)
+			t.Cleanup(func() { _ = c.Close() })
+			ctx := context.Background()
+			for i := range 5 {
+				_, _ = c.Check(ctx, fmt.Sprintf("http://a%d.test/x", i))
+				clock.Advance(tc.advance)
+			}
+			if n := rt.n.Load(); n != 1 {
+				t.Errorf("b.test's robots.txt (b.test refusing connections, read as disallow-all, the Store down) was asked for %d times within its back-off by five sites redirecting to its page; want once", n)
+			}
+		})
+	}
+}
