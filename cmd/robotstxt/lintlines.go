@@ -346,7 +346,9 @@ func ranInRecord(v string) (key string, at int) {
 		// rest of a long value, split again at every key, would make
 		// lint quadratic in a line's length.
 		end := len(v) - len(after)
-		if k := strings.IndexAny(after, " \t"); k >= 0 {
+		if colon {
+			end++ // the key and its colon: "Disallow:/x" is no word directiveWord knows
+		} else if k := strings.IndexAny(after, " \t"); k >= 0 {
 			end += k
 		} else {
 			end = len(v)

@@ -725,3 +725,33 @@ func TestLintTwoPathsWithKeyWord(t *testing.T) {
 		}
 	}
 }
+
+// TestLintRunInKeyColonNoBlank: a record run into a user-agent or a
+// rule with no blank after its colon ("Disallow:/", "User-agent:MJ12bot")
+// is a lost line end too.
+func TestLintRunInKeyColonNoBlank(t *testing.T) {
+	for _, c := range []struct {
+		body  string
+		line  int
+		agent string // a crawler the file's author meant to shut out, or "" for a rule run into a user-agent
+	}{
+		{"User-agent: * Disallow:/\n", 1, "GPTBot"},
+		{"User-agent: *\nUser-agent: GPTBot Disallow:/\n", 2, "GPTBot"},
+		{"User-agent: *\nDisallow: /wp-admin/User-agent:MJ12bot\nDisallow: /\n", 2, ""},
+		{"User-agent: *\nAllow: /User-agent:MJ12bot\nDisallow: /\n", 2, ""},
+	} {
+		p := robotstxt.Parse([]byte(c.body))
+		if c.agent != "" && !p.Allowed(c.agent, "/index.html") || c.agent == "" && p.Allowed("Googlebot", "/index.html") {
+			t.Fatalf("%q: the test assumes the run-in record is lost", c.body)
+		}
+		var got []string
+		erred := false
+		for _, f := range lintText(t, c.body) {
+			got = append(got, fmt.Sprintf("%d:%s %s", f.Line, f.Severity, f.Code))
+			erred = erred || f.Line == c.line && f.Severity == sevError && f.Code == codeDirectiveLost
+		}
+		if !erred {
+			t.Errorf("%q: line %d holds a record run into it, its colon followed by no blank; lint says %q, want %s on line %d", c.body, c.line, got, codeDirectiveLost, c.line)
+		}
+	}
+}
