@@ -2866,11 +2866,10 @@ func (r *countingRT) RoundTrip(req *http.Request) (*http.Response, error) {
 	return r.next.RoundTrip(req)
 }
 
-// TestHopFillErrorPolicyKeepsBackoff: under an error policy that
-// reads no response as allow-all, b.test, refusing connections, has its
-// robots.txt asked for once a redirecting site, within its back-off.
-func TestHopFillErrorPolicyKeepsBackoff(t *testing.T) {
-	checkLeaks(t)
+// redirectsToRefusingSite returns the RoundTripper of five sites,
+// a0.test to a4.test, whose robots.txt redirects to a page of b.test,
+// which refuses connections, counting the requests for b.test's.
+func redirectsToRefusingSite(t *testing.T) *countingRT {
 	w := newHosts(t)
 	for i := range 5 {
 		w.on(fmt.Sprintf("a%d.test/robots.txt", i), redirectTo("http://b.test/page"))
@@ -2887,7 +2886,15 @@ func TestHopFillErrorPolicyKeepsBackoff(t *testing.T) {
 		}
 		return dial(ctx, network, addr)
 	}
-	rt := &countingRT{next: tr}
+	return &countingRT{next: tr}
+}
+
+// TestHopFillErrorPolicyKeepsBackoff: under an error policy that
+// reads no response as allow-all, b.test, refusing connections, has its
+// robots.txt asked for once a redirecting site, within its back-off.
+func TestHopFillErrorPolicyKeepsBackoff(t *testing.T) {
+	checkLeaks(t)
+	rt := redirectsToRefusingSite(t)
 	clock := newTestClock()
 	c := NewClient(WithHTTPClient(&http.Client{Transport: rt}), WithUserAgent(testUA), WithClock(clock.Now),
 		WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll }))
@@ -2953,23 +2960,7 @@ func TestHopFillErrorPolicyKeepsBackoffStoreDown(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkLeaks(t)
-			w := newHosts(t)
-			for i := range 5 {
-				w.on(fmt.Sprintf("a%d.test/robots.txt", i), redirectTo("http://b.test/page"))
-			}
-			closed, _ := net.Listen("tcp", "127.0.0.1:0")
-			refused := closed.Addr().String()
-			_ = closed.Close()
-			tr := w.transport(t)
-			dial := tr.DialContext
-			tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-				if strings.HasPrefix(addr, "b.test:") {
-					var d net.Dialer
-					return d.DialContext(ctx, network, refused)
-				}
-				return dial(ctx, network, addr)
-			}
-			rt := &countingRT{next: tr}
+			rt := redirectsToRefusingSite(t)
 			clock := newTestClock()
 			store := newMemStore()
 			store.fail = errors.New("store down")
