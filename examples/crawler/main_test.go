@@ -36,6 +36,12 @@ func crawlDemo(t *testing.T, maxPages, workers int) crawled {
 	t.Helper()
 	d := newDemo()
 	t.Cleanup(d.Close)
+	return crawlSites(t, d, maxPages, workers)
+}
+
+// crawlSites crawls from the seeds of d's sites, as crawlDemo does.
+func crawlSites(t *testing.T, d *demo, maxPages, workers int) crawled {
+	t.Helper()
 	var out bytes.Buffer
 	c, closeCrawler := newCrawler(d, &out, maxPages, workers)
 	t.Cleanup(closeCrawler)
@@ -579,21 +585,12 @@ func TestRedirectHopShowsNoPassword(t *testing.T) {
 				}
 			}))
 			defer s.Close()
-			d := &demo{sites: []*site{s}}
-			var out bytes.Buffer
-			c, closeCrawler := newCrawler(d, &out, 10, 1)
-			defer closeCrawler()
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			res, err := c.crawl(ctx, d.seeds())
-			if err != nil {
-				t.Fatalf("crawl: %v\n%s", err, out.String())
+			cr := crawlSites(t, &demo{sites: []*site{s}}, 10, 1)
+			if !strings.Contains(cr.out, tc.want) {
+				t.Fatalf("no %s line:\n%s", tc.want, cr.out)
 			}
-			if !strings.Contains(out.String(), tc.want) {
-				t.Fatalf("no %s line:\n%s", tc.want, out.String())
-			}
-			if strings.Contains(out.String(), "s3cret") || strings.Contains(fmt.Sprint(res), "s3cret") {
-				t.Errorf("the crawler's output holds the redirect's password:\n%s\nresult: %+v", out.String(), res)
+			if strings.Contains(cr.out, "s3cret") || strings.Contains(fmt.Sprint(cr.res), "s3cret") {
+				t.Errorf("the crawler's output holds the redirect's password:\n%s\nresult: %+v", cr.out, cr.res)
 			}
 		})
 	}
