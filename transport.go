@@ -273,7 +273,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// the turn the other waits for.
 	authority, also := dialed.Authority, ""
 	switch {
-	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority):
+	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority) &&
+		!hostKeptAcross(req):
 		authority = served.Authority
 	case served.Authority != dialed.Authority:
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
@@ -887,7 +888,7 @@ func (t *Transport) bounded(iv time.Duration) time.Duration {
 // redirectedWithin reports whether req is a redirect an http.Client
 // follows from a request to the site paced as authority, as req is: one
 // whose URL or Host header (which an http.Client keeps on a redirect
-// that names no host) named it.
+// that names no scheme) named it.
 func redirectedWithin(req *http.Request, authority string) bool {
 	if req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil {
 		return false
@@ -901,6 +902,21 @@ func redirectedWithin(req *http.Request, authority string) bool {
 		}
 	}
 	return false
+}
+
+// hostKeptAcross reports whether req is a redirect an http.Client sends
+// to another server than the request before it with that request's Host
+// kept, as it does for a Location that names a host but no scheme
+// ("//other.test/x"): the server dialled is the one the Location named,
+// no address of the site the Host names, and its turn is taken too.
+func hostKeptAcross(req *http.Request) bool {
+	if req.Host == "" || req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil {
+		return false
+	}
+	from := req.Response.Request.URL
+	a, _, err := target.Split(req.URL.Scheme+"://"+req.URL.Host+"/", nil)
+	b, _, errFrom := target.Split(from.Scheme+"://"+from.Host+"/", nil)
+	return err != nil || errFrom != nil || string(a) != string(b)
 }
 
 // requestURL returns the URL a request for u reaches: scheme, host and

@@ -2533,3 +2533,109 @@ func TestTransportLiteralPercentBeforeAnEscape(t *testing.T) {
 		}
 	}
 }
+
+// keptHostWeb serves victim.test (robots.txt victimRobots; /heavy answers
+// 503 Retry-After: 3600) on one listener and every other name on
+// another, whose /start redirects to "//victim.test/heavy"; it returns
+// an http.Client over a WithNoWait Transport and the Host and path of
+// each page victim.test's server got.
+func keptHostWeb(t *testing.T, victimRobots string) (*http.Client, func() []string) {
+	var mu sync.Mutex
+	var victimSeen []string
+	victim := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, victimRobots)
+			return
+		}
+		mu.Lock()
+		victimSeen = append(victimSeen, r.Host+r.URL.Path)
+		mu.Unlock()
+		if r.URL.Path == "/heavy" {
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "page")
+	}))
+	t.Cleanup(victim.Close)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nAllow: /\n")
+		case "/start":
+			w.Header().Set("Location", "//victim.test/heavy")
+			w.WriteHeader(http.StatusFound)
+		default:
+			io.WriteString(w, "page")
+		}
+	}))
+	t.Cleanup(other.Close)
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		to := other.Listener.Addr().String()
+		if host, _, _ := net.SplitHostPort(addr); host == "victim.test" {
+			to = victim.Listener.Addr().String()
+		}
+		return d.DialContext(ctx, network, to)
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	return &http.Client{Transport: tr}, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), victimSeen...)
+	}
+}
+
+// getPinned sends a GET for a.test's /start as a crawler that pins a
+// site's address sends it: to http://10.0.0.1/start with Host a.test.
+func getPinned(ctx context.Context, hc *http.Client) error {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://10.0.0.1/start", nil)
+	req.Host = "a.test"
+	resp, err := hc.Do(req)
+	if err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	return err
+}
+
+// TestTransportKeptHostRedirectKeepsCrawlDelay: net/http keeps a
+// request's Request.Host on a redirect whose Location names another host
+// without a scheme ("//victim.test/heavy"), as a crawler that pins a
+// site's address (http://10.0.0.1/start with Host a.test) meets. The
+// request goes to victim.test's server, yet takes only a.test's turn: it
+// reaches victim.test within its Crawl-delay.
+func TestTransportKeptHostRedirectKeepsCrawlDelay(t *testing.T) {
+	checkLeaks(t)
+	hc, victimSeen := keptHostWeb(t, "User-agent: *\nCrawl-delay: 60\n")
+	ctx := context.Background()
+	if _, err := get(ctx, hc, "http://victim.test/first"); err != nil {
+		t.Fatal(err)
+	}
+	err := getPinned(ctx, hc)
+	if seen := victimSeen(); len(seen) > 1 {
+		t.Errorf("victim.test's server got %q within its Crawl-delay of 60 s (the redirect's error: %v)", seen, err)
+	}
+}
+
+// TestTransportKeptHostRedirectKeepsRetryAfter: victim.test's server
+// answers the redirect of TestTransportKeptHostRedirectKeepsCrawlDelay
+// with 503 Retry-After: 3600, which holds a.test instead of victim.test:
+// victim.test's next page goes at once.
+func TestTransportKeptHostRedirectKeepsRetryAfter(t *testing.T) {
+	checkLeaks(t)
+	hc, victimSeen := keptHostWeb(t, "User-agent: *\nAllow: /\n")
+	ctx := context.Background()
+	if err := getPinned(ctx, hc); err != nil {
+		t.Fatal(err)
+	}
+	if seen := victimSeen(); len(seen) != 1 {
+		t.Fatalf("victim.test's server got %q, want the redirect's request", seen)
+	}
+	if _, err := get(ctx, hc, "http://victim.test/second"); !errors.Is(err, ErrPaced) {
+		t.Errorf("http://victim.test/second right after its server answered 503 Retry-After: 3600: %v, want ErrPaced; it got %q",
+			err, victimSeen())
+	}
+}
