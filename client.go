@@ -695,7 +695,7 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 			prev = cur
 		}
 	}
-	leased := false
+	leased, storeDown := false, false
 	if c.tier != nil {
 		if !looked {
 			e, older, _ := c.tier.lookup(context.Background(), k, prev)
@@ -706,7 +706,8 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 		}
 		// A hop does not wait: its fetch's deadline would pass first,
 		// and the redirecting site be stored as unreachable.
-		e, release := c.awaitLease(k, !hop)
+		e, release, down := c.awaitLease(k, !hop)
+		storeDown = down
 		if e != nil {
 			return k.doc.cache.putNewer(c.keepGood(e, prev), cur, c.cfg.now()), nil
 		}
@@ -739,13 +740,14 @@ func (c *Client) fill(ctx context.Context, k key, prev *entry, looked bool, held
 		// have).
 		_, leases := c.cfg.store.(Leaser)
 		owned := leased || c.tier != nil && !leases // no lease to hold: as a check's fill, storeFailure decides
-		if (e.stale || e.outcome == OutcomeAllowAll) && c.tier != nil && !owned {
-			// Another process may have stored the file's rules since:
-			// a copy, or a policy's allow-all, is kept, so that the
-			// sites redirecting there ask nothing, only as long as the
-			// least freshness. (A deferral, or a policy's disallow-all,
-			// allows nothing those rules would not: it keeps its
-			// back-off.)
+		if (e.stale || e.outcome == OutcomeAllowAll) && c.tier != nil && !owned && !storeDown {
+			// Another process, holding the lease, may have stored the
+			// file's rules since: a copy, or a policy's allow-all, is
+			// kept, so that the sites redirecting there ask nothing,
+			// only as long as the least freshness. (A deferral, or a
+			// policy's disallow-all, allows nothing those rules would
+			// not: it keeps its back-off; and with the Store failing,
+			// no stored rules could be read in its place.)
 			e.expires = min(e.expires, stampOf(c.cfg.now()).add(c.cfg.minFresh))
 		}
 		if held := k.doc.cache.putOver(e, cur, c.cfg.now()); held != e || !owned {
@@ -943,7 +945,7 @@ func (c *Client) keepTheirs(res fetchResult, e *entry, now time.Time) *entry {
 func (c *Client) keepTheirFailure(res fetchResult, now time.Time) {
 	switch {
 	case res.status == 0:
-		if causesOf(res.err)&causeUnanswered == 0 || res.outcome != OutcomeUnreachable { // WithErrorPolicy's answer
+		if causesOf(res.err)&causeUnanswered == 0 {
 			return
 		}
 	case res.status < 500 && res.status != http.StatusTooManyRequests || valid(c.cfg.policy(res.status)) != OutcomeUnreachable:
@@ -1165,12 +1167,13 @@ func (c *Client) lookLeased(k key, release func()) (e *entry) {
 // and returns its release; or, while another process holds it and wait
 // is set, polls for that process's result for up to the lease wait,
 // taking the lease when the holder gives it up without one (a failed
-// hop, a Close). Neither: fetch anyway.
-func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
+// hop, a Close). Neither: fetch anyway; down then says the Store failed
+// to answer, rather than another process holding the lease.
+func (c *Client) awaitLease(k key, wait bool) (e *entry, release func(), down bool) {
 	t := c.tier
 	l, ok := t.store.(Leaser)
 	if !ok {
-		return nil, nil
+		return nil, nil, false
 	}
 	deadline := time.Now()
 	if wait {
@@ -1184,33 +1187,33 @@ func (c *Client) awaitLease(k key, wait bool) (e *entry, release func()) {
 		switch {
 		case err != nil:
 			t.fail("lease", k, err)
-			return nil, nil
+			return nil, nil, true
 		case got:
 			if e := c.lookLeased(k, release); e != nil {
 				c.stats.storeHits.Add(1)
-				return e, nil
+				return e, nil, false
 			}
-			return nil, release
+			return nil, release, false
 		case !waited && wait:
 			c.stats.leaseWaits.Add(1)
 		}
 		if !time.Now().Before(deadline) {
-			return nil, nil
+			return nil, nil, false
 		}
 		select {
 		case <-c.base.Done():
-			return nil, nil
+			return nil, nil, false
 		case <-time.After(min(c.cfg.leasePoll, time.Until(deadline))):
 		}
 		e, vain := t.get(c.base, k, true)
 		if e != nil {
 			c.stats.storeHits.Add(1)
-			return e, nil
+			return e, nil, false
 		}
 		if vain {
 			// The holder's result cannot reach us (a failing Store, or
 			// one no Client reads): fetch now, not after it in line.
-			return nil, nil
+			return nil, nil, true
 		}
 	}
 }

@@ -2979,3 +2979,95 @@ func TestHopFillErrorPolicyKeepsBackoffStoreDown(t *testing.T) {
 		})
 	}
 }
+
+// TestHopToRobotsErrorPolicyAsksItOnce: as
+// TestHopToUnconnectableSiteAsksItOnce, under an error policy that reads
+// no response as allow-all or disallow-all: five sites whose robots.txt
+// redirects to down.test's robots.txt, down.test refusing connections,
+// dial it once within its back-off, not once a site.
+func TestHopToRobotsErrorPolicyAsksItOnce(t *testing.T) {
+	for _, policy := range []Outcome{OutcomeAllowAll, OutcomeDisallowAll} {
+		for _, target := range []string{"http://down.test/robots.txt", "http://down.test:80/robots.txt"} {
+			t.Run(fmt.Sprint(policy.name(), " ", target), func(t *testing.T) {
+				checkLeaks(t)
+				w := newHosts(t)
+				const sites = 5
+				for i := range sites {
+					w.on(fmt.Sprintf("s%d.test/robots.txt", i), redirectTo(target))
+				}
+				var dials atomic.Int32
+				tr := w.transport(t)
+				dial := tr.DialContext
+				tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+					if strings.HasPrefix(addr, "down.test:") {
+						dials.Add(1)
+						return nil, &net.OpError{Op: "dial", Net: network, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+					}
+					return dial(ctx, network, addr)
+				}
+				c := newTestClient(t, WithHTTPClient(&http.Client{Transport: tr}),
+					WithErrorPolicy(func(error) Outcome { return policy }))
+				for i := range sites {
+					_, _ = c.Check(context.Background(), fmt.Sprintf("http://s%d.test/page", i))
+				}
+				if n := dials.Load(); n != 1 {
+					t.Errorf("down.test (refusing connections, read as %s) dialled %d times within its back-off, for %d sites redirecting to %s; want once",
+						policy.name(), n, sites, target)
+				}
+			})
+		}
+	}
+}
+
+// TestHopFillAllowAllKeepsBackoffStoreDown: as
+// TestHopFillErrorPolicyKeepsBackoffStoreDown, with an allow-all policy:
+// the Store is down, so no process's stored rules can be read in place of
+// the hop's allow-all, which WithErrorPolicy says is asked again on the
+// back-off, as it is then: b.test, refusing connections, is asked once,
+// not once a hop.
+func TestHopFillAllowAllKeepsBackoffStoreDown(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    []Option
+		advance time.Duration
+	}{
+		{"backoff=10m", []Option{WithBackoff(10*time.Minute, time.Hour)}, 2 * time.Minute},
+		{"minFresh=0", []Option{WithMinFreshness(0)}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkLeaks(t)
+			w := newHosts(t)
+			for i := range 5 {
+				w.on(fmt.Sprintf("a%d.test/robots.txt", i), redirectTo("http://b.test/page"))
+			}
+			closed, _ := net.Listen("tcp", "127.0.0.1:0")
+			refused := closed.Addr().String()
+			_ = closed.Close()
+			tr := w.transport(t)
+			dial := tr.DialContext
+			tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				if strings.HasPrefix(addr, "b.test:") {
+					var d net.Dialer
+					return d.DialContext(ctx, network, refused)
+				}
+				return dial(ctx, network, addr)
+			}
+			rt := &countingRT{next: tr}
+			clock := newTestClock()
+			store := newMemStore()
+			store.fail = errors.New("store down")
+			opts := append([]Option{WithHTTPClient(&http.Client{Transport: rt}), WithUserAgent(testUA), WithClock(clock.Now),
+				WithStore(store), WithErrorPolicy(func(error) Outcome { return OutcomeAllowAll })}, tc.opts...)
+			c := NewClient(opts...)
+			t.Cleanup(func() { _ = c.Close() })
+			ctx := context.Background()
+			for i := range 5 {
+				_, _ = c.Check(ctx, fmt.Sprintf("http://a%d.test/x", i))
+				clock.Advance(tc.advance)
+			}
+			if n := rt.n.Load(); n != 1 {
+				t.Errorf("b.test's robots.txt (b.test refusing connections, read as allow-all, the Store down) was asked for %d times within its back-off by five sites redirecting to its page; want once", n)
+			}
+		})
+	}
+}
