@@ -131,7 +131,7 @@ const maxLicenses = 16
 //     served whose forms cost past a bound to check against a hostile
 //     file's rules (see [Decision].Rule);
 //   - "content-usage-header": the Content-Usage header field, its lines
-//     joined with ", " into one statement;
+//     but empty ones joined with ", " into one statement;
 //   - "content-signal-header": the Content-Signal header field (as sites
 //     serving Cloudflare's Content Signals send it), each of its lines
 //     read as one of robots.txt's Content-Signal records, and combined
@@ -226,7 +226,11 @@ func (t *Transport) read(rd *reading, resp *http.Response, body []byte, rc *Rece
 		rd.state("robots.txt", "unreachable", "the response has no Request", noTraining)
 	}
 	h := resp.Header
-	if v := h.Values("Content-Usage"); len(v) > 0 {
+	// An empty line states nothing (as an empty list member, RFC 9110
+	// 5.6.1): joined, it would turn the others into no Dictionary, and an
+	// intermediary adding one lift the site's train-ai=n.
+	empty := func(line string) bool { return strings.Trim(line, " \t") == "" }
+	if v := slices.DeleteFunc(slices.Clone(h.Values("Content-Usage")), empty); len(v) > 0 {
 		stmt := strings.Join(v, ", ")
 		rd.state("content-usage-header", "Content-Usage", stmt, parseUsage(stmt))
 	}

@@ -1348,6 +1348,8 @@ func TestTransportUsage(t *testing.T) {
 		{"/blog/header-n", []string{"Content-Usage", "train-ai=n"}, "train-ai=n"},
 		{"/blog/two-lines", []string{"Content-Usage", "search=n", "Content-Usage", "train-ai=y;q=1"}, "train-ai=y, search=n"},
 		{"/blog/bad-header", []string{"Content-Usage", "Train-AI=n"}, "train-ai=y"},
+		{"/blog/empty-line-after", []string{"Content-Usage", "train-ai=n", "Content-Usage", ""}, "train-ai=n"},
+		{"/blog/blank-line-before", []string{"Content-Usage", " \t", "Content-Usage", "train-ai=n"}, "train-ai=n"},
 		{"/blog/noai", []string{"X-Robots-Tag", "noai"}, "train-ai=n"},
 		{"/blog/noai-for-us", []string{"X-Robots-Tag", "ExampleBot: noindex, NoAI"}, "train-ai=n"},
 		{"/blog/noai-for-others", []string{"X-Robots-Tag", "otherbot: noai"}, "train-ai=y"},
