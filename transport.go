@@ -270,11 +270,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// site dialled and the one its Host header names, as does a Host
 	// naming the URL's host at another port (servers pick a site by
 	// name): it takes both turns, in order, lest two requests each hold
-	// the turn the other waits for.
+	// the turn the other waits for. So does a Host an http.Client kept
+	// on a redirect to another server (see hostKeptAcross).
 	authority, also := dialed.Authority, ""
+	kept := hostKeptAcross(req)
 	switch {
-	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority) &&
-		!hostKeptAcross(req):
+	case namesAnother(req, served.Authority) && hostName(served.Authority) != hostName(dialed.Authority) && !mapsTo(req, dialed.Authority) && !kept:
 		authority = served.Authority
 	case served.Authority != dialed.Authority:
 		authority, also = min(dialed.Authority, served.Authority), max(dialed.Authority, served.Authority)
@@ -282,9 +283,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	interval := max(t.interval(served), t.interval(dialed))
 	// A redirect an http.Client follows within the site waits for its
 	// turn whatever WithNoWait says: a frontier requeues the URL it asked
-	// for, whose turn would again leave none for the redirect.
+	// for, whose turn would again leave none for the redirect. Of a Host
+	// kept across servers, each turn is another site's: each waits only
+	// for a redirect within its own.
 	within := redirectedWithin(req, authority)
-	noWait := t.cfg.noWait && !within && !(also != "" && redirectedWithin(req, also))
+	alsoWithin := also != "" && redirectedWithin(req, also)
+	noWait, noWaitAlso := t.cfg.noWait && !within, t.cfg.noWait && !alsoWithin
+	if !kept { // two turns of one server: a redirect within either waits for both
+		noWait = noWait && noWaitAlso
+		noWaitAlso = noWait
+	}
 	recheck := func() (time.Duration, error) { // after a wait: robots.txt may have changed
 		s, d, err := t.check(req)
 		if err != nil {
@@ -314,7 +322,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// redirected to authority wait for tu; the wait is at most half
 		// tu's lease.
 		var w2 turnWait
-		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWait, nil)
+		tu2, w2, err = t.awaitTurn(ctx, also, tu.interval, tu, start, noWaitAlso, nil)
 		w = max(w, w2)
 		if err == nil && w2 != turnFree && t.heldSince(ctx, tu) {
 			// A Retry-After held authority while the request waited,
@@ -348,7 +356,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var ends bool // whether resp's body ends the turns
 	f := flight{t: t, ctx: ctx, authority: authority, turns: [2]turn{tu, tu2},
-		within: [2]bool{within, also != "" && redirectedWithin(req, also)}}
+		within: [2]bool{within, alsoWithin}}
 	defer func() { // the turns end however the request does, a panic too
 		if !ends {
 			f.end(resp)
@@ -910,7 +918,15 @@ func redirectedWithin(req *http.Request, authority string) bool {
 // ("//other.test/x"): the server dialled is the one the Location named,
 // no address of the site the Host names, and its turn is taken too.
 func hostKeptAcross(req *http.Request) bool {
-	if req.Host == "" || req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil {
+	if req.Host == "" || req.Response == nil || req.Response.Request == nil || req.Response.Request.URL == nil ||
+		req.Host != req.Response.Request.Host {
+		return false
+	}
+	// Not a Host the caller's CheckRedirect set, nor a URL it changed
+	// (a crawler pinning each site's address): the Location named the
+	// server, and no scheme.
+	loc, err := url.Parse(req.Response.Header.Get("Location"))
+	if err != nil || loc.Scheme != "" || loc.Host == "" || loc.Host != req.URL.Host {
 		return false
 	}
 	from := req.Response.Request.URL

@@ -2639,3 +2639,115 @@ func TestTransportKeptHostRedirectKeepsRetryAfter(t *testing.T) {
 			err, victimSeen())
 	}
 }
+
+// pinnedWeb serves every name on one listener: robots.txt with
+// Crawl-delay: 5; a.test's and c.test's /start redirect (absolute) to
+// http://b.test/page and http://d.test/page. Its http.Client pins each
+// site's address as a crawler resolving names itself does, in its
+// CheckRedirect too: a.test and c.test at 10.0.0.1, b.test and d.test
+// (two sites of one shared host, a CDN's address) at 10.0.0.2. It
+// returns that client, over a WithNoWait Transport, and the Host and
+// path of each page the server got.
+func pinnedWeb(t *testing.T) (*http.Client, func() []string) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			io.WriteString(w, "User-agent: *\nCrawl-delay: 5\n")
+			return
+		}
+		mu.Lock()
+		seen = append(seen, r.Host+r.URL.Path)
+		mu.Unlock()
+		if r.URL.Path == "/start" {
+			to := map[string]string{"a.test": "http://b.test/page", "c.test": "http://d.test/page"}[r.Host]
+			w.Header().Set("Location", to)
+			w.WriteHeader(http.StatusFound)
+			return
+		}
+		io.WriteString(w, "page")
+	}))
+	t.Cleanup(srv.Close)
+	var d net.Dialer
+	next := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return d.DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	t.Cleanup(next.CloseIdleConnections)
+	c, tr := NewClientTransport(next, []Option{WithUserAgent(testUA)}, WithNoWait())
+	t.Cleanup(func() { _ = c.Close() })
+	addrs := map[string]string{"a.test": "10.0.0.1", "c.test": "10.0.0.1", "b.test": "10.0.0.2", "d.test": "10.0.0.2"}
+	hc := &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		// Pin the Location's host to its address, as the first request was.
+		if addr, ok := addrs[req.URL.Host]; ok {
+			req.Host, req.URL.Host = req.URL.Host, addr
+		}
+		return nil
+	}}
+	return hc, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
+}
+
+// getPinnedAt sends a GET for http://addr/path with Host host, as a
+// crawler pinning host's address sends it.
+func getPinnedAt(ctx context.Context, hc *http.Client, addr, host, path string) error {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+path, nil)
+	req.Host = host
+	resp, err := hc.Do(req)
+	if err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	return err
+}
+
+// TestTransportPinnedRedirectTakesNoAddressTurn: a crawler that pins
+// each site's address sets Request.Host itself, in its CheckRedirect
+// too. Its redirects from a.test to b.test and from c.test to d.test
+// (b.test and d.test sharing an address) are paced per site asked for,
+// whatever address it is sent to, as the same requests sent first are:
+// no Host kept across servers, no turn of the shared address.
+func TestTransportPinnedRedirectTakesNoAddressTurn(t *testing.T) {
+	checkLeaks(t)
+	hc, seen := pinnedWeb(t)
+	ctx := context.Background()
+	if err := getPinnedAt(ctx, hc, "10.0.0.1", "a.test", "/start"); err != nil {
+		t.Fatal(err)
+	}
+	if err := getPinnedAt(ctx, hc, "10.0.0.1", "c.test", "/start"); err != nil {
+		t.Errorf("c.test's redirect to d.test, pinned at 10.0.0.2, whose turn none took: %v (the server got %q)", err, seen())
+	}
+}
+
+// TestTransportPinnedDirectTakesNoAddressTurn is the control: the same
+// requests to b.test and d.test sent first go at once.
+func TestTransportPinnedDirectTakesNoAddressTurn(t *testing.T) {
+	checkLeaks(t)
+	hc, seen := pinnedWeb(t)
+	ctx := context.Background()
+	for _, h := range []string{"b.test", "d.test"} {
+		if err := getPinnedAt(ctx, hc, "10.0.0.2", h, "/page"); err != nil {
+			t.Errorf("%s's page at 10.0.0.2: %v (the server got %q)", h, err, seen())
+		}
+	}
+}
+
+// TestTransportKeptHostRedirectNoWait: under WithNoWait, the redirect
+// of TestTransportKeptHostRedirectKeepsCrawlDelay to victim.test, whose
+// turn is not free (Crawl-delay: 2), is refused, as the same redirect
+// with a scheme (http://victim.test/heavy) is: it is within a.test, the
+// site of the Host kept, not within victim.test's.
+func TestTransportKeptHostRedirectNoWait(t *testing.T) {
+	checkLeaks(t)
+	hc, victimSeen := keptHostWeb(t, "User-agent: *\nCrawl-delay: 2\n")
+	ctx := context.Background()
+	if _, err := get(ctx, hc, "http://victim.test/first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := getPinned(ctx, hc); !errors.Is(err, ErrPaced) {
+		t.Errorf("under WithNoWait, the redirect to victim.test within its Crawl-delay: %v, want ErrPaced; victim.test's server got %q",
+			err, victimSeen())
+	}
+}
